@@ -1,0 +1,29 @@
+"""Limen: a security layer between AI agents and everything they can touch.
+
+Public API (imported lazily so that `import limen` costs next to nothing on the hook path):
+    limen.evaluate(tool, arguments, *, cwd, session_id=None, mode=None) -> Decision
+    limen.Verdict, limen.ReasonCode, limen.Decision, limen.Action, limen.Mode
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from limen.api import evaluate
+    from limen.model import Action, Decision, Mode, ReasonCode, Verdict
+
+__all__ = ["Action", "Decision", "Mode", "ReasonCode", "Verdict", "evaluate"]
+__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "evaluate":
+        from limen.api import evaluate
+
+        return evaluate
+    if name in ("Action", "Decision", "Mode", "ReasonCode", "Verdict"):
+        from limen import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module 'limen' has no attribute {name!r}")

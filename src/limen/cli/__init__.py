@@ -1,0 +1,42 @@
+"""The `limen` command. Each sub-command lives in its own module, imported only when it runs."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# name -> (module under limen.cli, one-line help). Each module exposes `main(argv: list[str]) -> int`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("demo", "decide a dozen realistic tool calls and explain each"),
+    "explain": ("explain", "decide one tool call and show the evidence trail"),
+    "bench": ("bench", "measure attack-success and false-positive rates on labelled corpora"),
+}
+
+
+def _usage() -> str:
+    lines = ["usage: limen <command> [options]", "", "commands:"]
+    lines += [f"  {name:<12} {help_}" for name, (_, help_) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return 0
+    if args[0] in ("-V", "--version"):
+        from limen import __version__
+
+        print(f"limen {__version__}")
+        return 0
+    entry = COMMANDS.get(args[0])
+    if entry is None:
+        print(f"limen: unknown command {args[0]!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"limen.cli.{entry[0]}")
+    code: int = module.main(args[1:])
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""What a decision knows besides the action: mode, thresholds, trusted and protected lists, session.
+
+The model controls only the tool name and its arguments; everything in a `Context` comes from the user's
+configuration and Limen's own state, so a prompt injection cannot forge it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from limen.model import Mode
+
+if TYPE_CHECKING:
+    from limen.model import Action, Decision, Finding
+
+
+@dataclass(slots=True, frozen=True)
+class Thresholds:
+    """Risk thresholds: at `ask` a PASS becomes AUTH, at `strong` AUTH needs strong approval, at `deny` BLOCK."""
+
+    ask: int = 51
+    strong: int = 76
+    deny: int = 91
+
+
+MODE_THRESHOLDS: dict[Mode, Thresholds] = {
+    Mode.LIGHT: Thresholds(ask=61, strong=81, deny=95),
+    Mode.BALANCED: Thresholds(),
+    Mode.STRICT: Thresholds(ask=41, strong=66, deny=86),
+    Mode.PARANOID: Thresholds(ask=31, strong=56, deny=81),
+}
+
+# How many operands a delete may have before it counts as a bulk operation.
+BULK_THRESHOLDS: dict[Mode, int] = {Mode.LIGHT: 200, Mode.BALANCED: 50, Mode.STRICT: 20, Mode.PARANOID: 5}
+
+# Hosts ordinary development reaches: source forges and package registries.
+DEFAULT_TRUSTED_HOSTS: tuple[str, ...] = (
+    "github.com",
+    "*.github.com",
+    "*.githubusercontent.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "pypi.org",
+    "files.pythonhosted.org",
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "crates.io",
+    "static.crates.io",
+    "proxy.golang.org",
+    "sum.golang.org",
+    "rubygems.org",
+    "repo.maven.apache.org",
+    "deb.debian.org",
+    "docs.python.org",
+    "localhost",
+)
+
+
+def limen_home() -> str:
+    """Where Limen keeps its user-level policy, state and audit log."""
+    return os.environ.get("LIMEN_HOME") or os.path.join(os.path.expanduser("~"), ".limen")
+
+
+def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
+    """Limen's own control plane and the agents' hook configuration: an agent must not switch Limen off."""
+    return (
+        limen_home(),
+        os.path.join(workspace, ".limen"),
+        os.path.join(workspace, "limen.yaml"),
+        os.path.join(home, ".config", "limen"),
+        os.path.join(home, ".claude", "settings.json"),
+        os.path.join(home, ".claude", "settings.local.json"),
+        os.path.join(workspace, ".claude", "settings.json"),
+        os.path.join(workspace, ".claude", "settings.local.json"),
+        os.path.join(home, ".cursor", "hooks.json"),
+        os.path.join(workspace, ".cursor", "hooks.json"),
+        os.path.join(home, ".gemini", "settings.json"),
+        os.path.join(workspace, ".gemini", "settings.json"),
+        os.path.join(home, ".codex", "hooks.json"),
+        os.path.join(home, ".codex", "config.toml"),
+        os.path.join(workspace, ".codex", "hooks.json"),
+    )
+
+
+class SessionView(Protocol):
+    """What the floors and the correlator read from a session (implemented by the state stores)."""
+
+    session_id: str
+
+    def is_tainted(self) -> bool: ...
+
+    def matches_secret(self, value: str) -> bool: ...
+
+    def has_untrusted_content(self) -> bool: ...
+
+    def echoes_untrusted_value(self, values: list[str]) -> bool: ...
+
+    def recent(self) -> list[dict[str, Any]]: ...
+
+
+class PolicyChain(Protocol):
+    """The user's ordered policy layers (see `limen.policy`)."""
+
+    def evaluate(self, action: Action) -> tuple[str, list[Finding], list[Any]]: ...
+
+
+class FloorHook(Protocol):
+    def __call__(self, action: Action, ctx: Context, decision: Decision) -> list[Finding]: ...
+
+
+@dataclass(slots=True)
+class Context:
+    """Everything a rule may consult that the model cannot forge."""
+
+    mode: Mode = Mode.BALANCED
+    workspace: str = ""
+    home: str = field(default_factory=lambda: os.path.expanduser("~"))
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    trusted_hosts: tuple[str, ...] = DEFAULT_TRUSTED_HOSTS
+    protected_paths: tuple[str, ...] = ()
+    protected_names: tuple[str, ...] = ()  # bare file names protected wherever they appear
+    extra_sensitive_paths: tuple[str, ...] = ()
+    bulk_threshold: int = 50
+    chain: PolicyChain | None = None
+    session: SessionView | None = None
+    waived: frozenset[str] = frozenset()  # reason codes waived for this action by the drift gate
+
+    @classmethod
+    def for_mode(cls, mode: Mode, workspace: str, **overrides: Any) -> Context:
+        home = os.path.expanduser("~")
+        ctx = cls(
+            mode=mode,
+            workspace=workspace,
+            home=home,
+            thresholds=MODE_THRESHOLDS[mode],
+            bulk_threshold=BULK_THRESHOLDS[mode],
+            protected_paths=default_protected_paths(home, workspace),
+        )
+        for key, value in overrides.items():
+            setattr(ctx, key, value)
+        return ctx

@@ -1,0 +1,23 @@
+"""Hard floors: checks that run after combine() and that no approval, waiver or familiarity can mute.
+
+Each floor is a function `(action, ctx, decision) -> list[Finding]`. The engine runs them all; one that
+raises turns the call into BLOCK (`objective_guardrail_error`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from limen.context import Context
+from limen.model import Action, Decision, Finding
+
+Floor = Callable[[Action, Context, Decision], list[Finding]]
+
+FLOORS: tuple[Floor, ...] = ()
+
+
+def run_floors(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
+    findings: list[Finding] = []
+    for floor in FLOORS:
+        findings.extend(floor(action, ctx, decision))
+    return findings

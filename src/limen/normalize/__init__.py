@@ -1,0 +1,146 @@
+"""Normalisation: whatever a door intercepted becomes one `Action`.
+
+`normalize()` never raises. When something cannot be understood the action is marked
+`normalization_failed` (the engine escalates it) rather than passed through raw.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from limen.model import Action, Capability, Destination, Mode
+from limen.normalize.paths import canonical
+from limen.normalize.tools import classify
+
+MAX_ARGUMENT_CHARS = 1_000_000  # beyond this an argument is not analysed, and the action is escalated
+
+
+def _strings(value: Any, depth: int = 0) -> list[str]:
+    """Every string inside a JSON-like value (bounded depth), for payload and secret scanning."""
+    if isinstance(value, str):
+        return [value]
+    if depth > 8:
+        return []
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            out.extend(_strings(v, depth + 1))
+            if isinstance(k, str) and len(k) > 16:
+                out.append(k)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v, depth + 1)]
+    return []
+
+
+def _path_values(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, str) and v]
+    return []
+
+
+def normalize(
+    tool: str,
+    arguments: Any,
+    *,
+    cwd: str,
+    door: str = "sdk",
+    session_id: str | None = None,
+    agent: str = "",
+    role: str = "",
+    mode: Mode = Mode.BALANCED,
+    capability: str | None = None,
+    home: str | None = None,
+) -> Action:
+    """Build the `Action` for one tool call. Never raises."""
+    try:
+        return _normalize(tool, arguments, cwd=cwd, door=door, session_id=session_id, agent=agent,
+                          role=role, mode=mode, capability=capability, home=home)
+    except Exception as exc:
+        return Action(tool=str(tool)[:200], capability=Capability.UNKNOWN.value, arguments={}, door=door,
+                      cwd=str(cwd), session_id=session_id, agent=agent, role=role, mode=mode, opaque=True,
+                      notes=("normalization_failed", type(exc).__name__))
+
+
+def _normalize(tool: str, arguments: Any, *, cwd: str, door: str, session_id: str | None, agent: str,
+               role: str, mode: Mode, capability: str | None, home: str | None) -> Action:
+    from limen.normalize import net, shell
+
+    if not isinstance(tool, str) or not tool:
+        raise ValueError("tool name missing")
+    if not isinstance(arguments, dict):
+        raise ValueError("arguments are not an object")
+    home = home or os.path.expanduser("~")
+    cwd = cwd or os.getcwd()
+    spec = classify(tool, arguments)
+    strings = _strings(arguments)
+    notes: list[str] = []
+    if sum(len(s) for s in strings) > MAX_ARGUMENT_CHARS:
+        raise ValueError("arguments too large to analyse")
+
+    paths: list[str] = []
+    write_paths: list[str] = []
+    for key in spec.paths:
+        for raw in _path_values(arguments.get(key)):
+            path = canonical(raw, cwd, home)
+            paths.append(path)
+            if spec.write:
+                write_paths.append(path)
+
+    destinations: list[Destination] = []
+    for key in spec.urls:
+        value = arguments.get(key)
+        if isinstance(value, str):
+            destinations.extend(net.destinations_in_text(value))
+
+    commands: tuple[Any, ...] = ()
+    command_line = ""
+    opaque = False
+    payloads: list[str] = []
+    for key in spec.commands:
+        value = arguments.get(key)
+        if isinstance(value, list):
+            value = " ".join(shell.quote(str(v)) for v in value)
+        if isinstance(value, str) and value.strip():
+            command_line = value
+            analysis = shell.analyse(value, cwd=cwd, home=home)
+            commands = analysis.commands
+            paths.extend(analysis.paths)
+            write_paths.extend(analysis.write_paths)
+            destinations.extend(analysis.destinations)
+            payloads.extend(analysis.payloads)
+            opaque = analysis.opaque
+            notes.extend(analysis.notes)
+            break
+
+    for key in spec.payloads:
+        payloads.extend(_strings(arguments.get(key)))
+    if not spec.payloads and spec.capability not in (Capability.FILESYSTEM_READ.value,):
+        # Unknown tools: every string argument may carry data out.
+        payloads.extend(s for s in strings if s not in payloads and s != command_line)
+    for key in spec.recipients:
+        for value in _path_values(arguments.get(key)):
+            destinations.extend(net.recipient_destinations(value))
+
+    return Action(
+        tool=tool,
+        capability=capability or spec.capability,
+        arguments=arguments,
+        door=door,
+        cwd=cwd,
+        session_id=session_id,
+        agent=agent,
+        role=role,
+        mode=mode,
+        paths=tuple(dict.fromkeys(paths)),
+        write_paths=tuple(dict.fromkeys(write_paths)),
+        commands=commands,
+        command_line=command_line,
+        destinations=tuple(dict.fromkeys(destinations)),
+        payloads=tuple(payloads),
+        opaque=opaque,
+        notes=tuple(notes),
+    )

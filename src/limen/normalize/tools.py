@@ -1,0 +1,128 @@
+"""Tool tables: which capability a tool has and which of its arguments play which role.
+
+Known tools (Claude Code, Gemini CLI, Cursor and Codex built-ins, and the generic capability names) are
+looked up; anything else, MCP tools included, is classified from its name and its argument names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from limen.model import Capability
+
+
+@dataclass(slots=True, frozen=True)
+class ToolSpec:
+    """A capability plus the argument names that carry paths, commands, URLs, payloads and recipients."""
+
+    capability: str
+    paths: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()
+    payloads: tuple[str, ...] = ()
+    recipients: tuple[str, ...] = ()
+    write: bool = False
+
+
+_READ = Capability.FILESYSTEM_READ.value
+_WRITE = Capability.FILESYSTEM_WRITE.value
+_SHELL = Capability.SHELL_EXECUTE.value
+_NET = Capability.NETWORK_REQUEST.value
+
+_PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path", "dir_path", "directory", "filename", "file")
+_PAYLOAD_KEYS = ("content", "body", "data", "text", "message", "new_string", "new_source", "json", "payload")
+_RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "channel", "user", "iban")
+
+KNOWN_TOOLS: dict[str, ToolSpec] = {
+    # Claude Code
+    "Bash": ToolSpec(_SHELL, commands=("command",)),
+    "Read": ToolSpec(_READ, paths=("file_path",)),
+    "Write": ToolSpec(_WRITE, paths=("file_path",), payloads=("content",), write=True),
+    "Edit": ToolSpec(_WRITE, paths=("file_path",), payloads=("new_string",), write=True),
+    "MultiEdit": ToolSpec(_WRITE, paths=("file_path",), payloads=("edits",), write=True),
+    "NotebookEdit": ToolSpec(_WRITE, paths=("notebook_path",), payloads=("new_source",), write=True),
+    "Glob": ToolSpec(_READ, paths=("path", "pattern")),
+    "Grep": ToolSpec(_READ, paths=("path", "glob")),
+    "LS": ToolSpec(_READ, paths=("path",)),
+    "WebFetch": ToolSpec(_NET, urls=("url",)),
+    "WebSearch": ToolSpec(_NET),
+    "Task": ToolSpec(Capability.AGENT_DELEGATE.value, payloads=("prompt",)),
+    "Agent": ToolSpec(Capability.AGENT_DELEGATE.value, payloads=("prompt",)),
+    # Gemini CLI
+    "run_shell_command": ToolSpec(_SHELL, commands=("command",)),
+    "read_file": ToolSpec(_READ, paths=("absolute_path", "file_path", "path")),
+    "read_many_files": ToolSpec(_READ, paths=("paths",)),
+    "list_directory": ToolSpec(_READ, paths=("path", "dir_path")),
+    "write_file": ToolSpec(_WRITE, paths=("file_path", "path"), payloads=("content",), write=True),
+    "replace": ToolSpec(_WRITE, paths=("file_path",), payloads=("new_string",), write=True),
+    "glob": ToolSpec(_READ, paths=("path", "pattern")),
+    "search_file_content": ToolSpec(_READ, paths=("path",)),
+    "web_fetch": ToolSpec(_NET, urls=("url", "prompt")),
+    "google_web_search": ToolSpec(_NET),
+    # Codex
+    "shell": ToolSpec(_SHELL, commands=("command", "cmd")),
+    "apply_patch": ToolSpec(_WRITE, paths=("path",), payloads=("patch", "input", "command"), write=True),
+    # Generic capabilities (the SDK door)
+    "filesystem.read": ToolSpec(_READ, paths=("path",)),
+    "filesystem.write": ToolSpec(_WRITE, paths=("path",), payloads=("content",), write=True),
+    "filesystem.delete": ToolSpec(Capability.FILESYSTEM_DELETE.value, paths=("path",), write=True),
+    "shell.execute": ToolSpec(_SHELL, commands=("cmd", "command")),
+    "repository.write": ToolSpec(Capability.REPOSITORY_WRITE.value, commands=("cmd", "command")),
+    "network.request": ToolSpec(_NET, urls=("url",), payloads=("body", "data", "json")),
+    "email.send": ToolSpec(Capability.EMAIL_SEND.value, payloads=("body", "subject"),
+                           recipients=("to", "recipients", "cc", "bcc")),
+    "message.send": ToolSpec(Capability.MESSAGE_SEND.value, payloads=("body", "text", "message"),
+                             recipients=("to", "channel", "recipient")),
+}
+
+# Verbs in a tool's name, checked in order: the first that appears decides the capability.
+_NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(^|_)(exec|execute|run|shell|bash|terminal|command)(_|$)"), _SHELL),
+    (re.compile(r"(^|_)(send|post|reply|forward|share|invite|publish|transfer|pay|refund)(_|$)"),
+     Capability.MESSAGE_SEND.value),
+    (re.compile(r"(^|_)(delete|remove|rm|unlink|drop|purge)(_|$)"), Capability.FILESYSTEM_DELETE.value),
+    (re.compile(r"(^|_)(fetch|download|browse|http|request|navigate|curl|scrape|get_webpage)(_|$)"), _NET),
+    (re.compile(r"(^|_)(write|create|update|edit|append|save|put|set|move|rename|upload|commit|push)(_|$)"),
+     _WRITE),
+    (re.compile(r"(^|_)(read|get|list|search|find|query|show|view|cat|open|lookup)(_|$)"), _READ),
+)
+
+
+def _words(name: str) -> str:
+    """`sendEmail`, `send-email` and `send_email` all become `send_email`."""
+    name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
+    """The spec for a known tool, else one inferred from the tool's name and its arguments."""
+    known = KNOWN_TOOLS.get(tool)
+    if known is not None:
+        return known
+    bare = tool
+    if tool.startswith("mcp__"):
+        bare = tool.split("__", 2)[-1]
+    elif tool.startswith("mcp_"):
+        bare = tool.split("_", 2)[-1]
+    words = _words(bare)
+    keys = {_words(k): k for k in arguments}
+    paths = tuple(k for w, k in keys.items() if w in _PATH_KEYS or w.endswith("_path") or w.endswith("_file"))
+    urls = tuple(k for w, k in keys.items() if w in ("url", "uri", "link", "endpoint", "href") or w.endswith("_url"))
+    commands = tuple(k for w, k in keys.items() if w in ("command", "cmd", "script", "shell_command"))
+    payloads = tuple(k for w, k in keys.items() if w in _PAYLOAD_KEYS or w in ("subject", "content", "description"))
+    recipients = tuple(k for w, k in keys.items() if w in _RECIPIENT_KEYS or w.endswith("_email"))
+    capability = Capability.MCP_CALL.value if tool.startswith("mcp") else Capability.UNKNOWN.value
+    if commands:
+        capability = _SHELL
+    else:
+        for pattern, cap in _NAME_VERBS:
+            if pattern.search(words):
+                capability = cap
+                break
+    if capability == Capability.MESSAGE_SEND.value and "email" in words:
+        capability = Capability.EMAIL_SEND.value
+    if capability in (_READ, Capability.MCP_CALL.value, Capability.UNKNOWN.value) and urls:
+        capability = _NET
+    write = capability in (_WRITE, Capability.FILESYSTEM_DELETE.value)
+    return ToolSpec(capability, paths, commands, urls, payloads, recipients, write)

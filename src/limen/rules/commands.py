@@ -1,0 +1,1 @@
+"""Objective rules: commands (being written)."""

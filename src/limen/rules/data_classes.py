@@ -1,0 +1,1 @@
+"""Objective rules: data_classes (being written)."""

@@ -1,0 +1,1 @@
+"""Objective rules: destinations (being written)."""

@@ -1,0 +1,1 @@
+"""Objective rules: paths (being written)."""

@@ -1,0 +1,1 @@
+"""Objective rules: secrets (being written)."""

@@ -1,0 +1,1 @@
+"""Objective rules: token_channels (being written)."""
