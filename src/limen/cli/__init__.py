@@ -10,6 +10,20 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "decide a dozen realistic tool calls and explain each"),
     "explain": ("explain", "decide one tool call and show the evidence trail"),
     "bench": ("bench", "measure attack-success and false-positive rates on labelled corpora"),
+    "init": ("init", "write a commented default limen.yaml"),
+    "config": ("config", "check the policy files (config check)"),
+    "policy": ("policy", "propose, approve and list policy changes (the drift gate)"),
+    "log": ("log", "recent decisions from the audit log"),
+    "tune": ("tune", "which reason codes cause the most friction, and the waiver for each"),
+    "audit": ("audit", "verify the audit log's hash chain"),
+    "session": ("session", "show or clear a session's state"),
+    "hook": ("hook", "answer one coding-agent hook event (same as limen-hook)"),
+    "install": ("install", "wire Limen into a coding agent's hooks or MCP servers"),
+    "uninstall": ("uninstall", "remove Limen's wiring from a coding agent"),
+    "doctor": ("doctor", "check the wiring end to end with a synthetic event"),
+    "daemon": ("daemon", "start, stop or inspect the decision daemon"),
+    "mcp": ("mcp", "run an MCP server behind Limen's proxy"),
+    "tools": ("tools", "list and re-approve pinned MCP tools"),
 }
 
 
