@@ -26,6 +26,7 @@ def evaluate(
     except ValueError:
         resolved_mode = Mode.PARANOID  # an unknown mode name must not loosen anything
     ctx = context or Context.for_mode(resolved_mode, cwd)
-    action = normalize(tool, arguments, cwd=cwd, door=door, session_id=session_id, mode=resolved_mode,
-                       home=ctx.home)
+    action = normalize(
+        tool, arguments, cwd=cwd, door=door, session_id=session_id, mode=resolved_mode, home=ctx.home
+    )
     return decide(action, ctx)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True, frozen=True)
 class Thresholds:
-    """Risk thresholds: at `ask` a PASS becomes AUTH, at `strong` AUTH needs strong approval, at `deny` BLOCK."""
+    """Risk thresholds: at `ask` PASS becomes AUTH, at `strong` AUTH needs strong approval, at `deny` BLOCK."""
 
     ask: int = 51
     strong: int = 76

@@ -65,8 +65,9 @@ def _stage(name: str, findings: list[Finding], baseline: int, started: int) -> S
             reasons.append(f.code)
         if f.detail:
             details.append(f"{f.code.value}: {f.detail}")
-    return StageResult(name, verdict, min(risk, 100), tuple(reasons), tuple(details),
-                       (perf_counter_ns() - started) / 1000)
+    return StageResult(
+        name, verdict, min(risk, 100), tuple(reasons), tuple(details), (perf_counter_ns() - started) / 1000
+    )
 
 
 def _run_objective(action: Action, ctx: Context) -> list[Finding]:
@@ -74,15 +75,22 @@ def _run_objective(action: Action, ctx: Context) -> list[Finding]:
 
     findings: list[Finding] = []
     if "normalization_failed" in action.notes:
-        findings.append(Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80,
-                                "the call could not be normalised"))
+        findings.append(
+            Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "the call could not be normalised")
+        )
     for rule in objective_rules():
         try:
             found = list(rule.check(action, ctx))
         except Exception as exc:  # a rule's failure is a signal, never a skipped rule
             verdict = Verdict.BLOCK if rule.plugin else Verdict.AUTH
-            findings.append(Finding(ReasonCode.RULE_ERROR, verdict, 95 if rule.plugin else 60,
-                                    f"{rule.name} raised {type(exc).__name__}"))
+            findings.append(
+                Finding(
+                    ReasonCode.RULE_ERROR,
+                    verdict,
+                    95 if rule.plugin else 60,
+                    f"{rule.name} raised {type(exc).__name__}",
+                )
+            )
             continue
         for f in found:
             if f.code.value in ctx.waived:
@@ -101,8 +109,14 @@ def _run_subjective(action: Action, ctx: Context) -> list[Finding]:
     for f in findings:
         if f.verdict is Verdict.BLOCK and f.code not in HARD_BLOCK_ALLOWLIST:
             clamped.append(Finding(f.code, Verdict.AUTH, min(f.risk, 90), f.detail))
-            clamped.append(Finding(ReasonCode.SUBJECTIVE_BLOCK_CLAMPED, Verdict.AUTH, min(f.risk, 90),
-                                   f"{f.code.value} clamped to AUTH"))
+            clamped.append(
+                Finding(
+                    ReasonCode.SUBJECTIVE_BLOCK_CLAMPED,
+                    Verdict.AUTH,
+                    min(f.risk, 90),
+                    f"{f.code.value} clamped to AUTH",
+                )
+            )
         else:
             clamped.append(f)
     return clamped
@@ -111,9 +125,13 @@ def _run_subjective(action: Action, ctx: Context) -> list[Finding]:
 def _threshold_findings(result: StageResult, ctx: Context) -> list[Finding]:
     t = ctx.thresholds
     if result.risk >= t.deny and result.verdict < Verdict.BLOCK:
-        return [Finding(ReasonCode.RISK_THRESHOLD, Verdict.BLOCK, result.risk, f"risk {result.risk} >= {t.deny}")]
+        return [
+            Finding(ReasonCode.RISK_THRESHOLD, Verdict.BLOCK, result.risk, f"risk {result.risk} >= {t.deny}")
+        ]
     if result.risk >= t.ask and result.verdict < Verdict.AUTH:
-        return [Finding(ReasonCode.RISK_THRESHOLD, Verdict.AUTH, result.risk, f"risk {result.risk} >= {t.ask}")]
+        return [
+            Finding(ReasonCode.RISK_THRESHOLD, Verdict.AUTH, result.risk, f"risk {result.risk} >= {t.ask}")
+        ]
     return []
 
 
@@ -130,8 +148,14 @@ def decide(action: Action, ctx: Context) -> Decision:
             _, chain_findings, chain_trail = ctx.chain.evaluate(action)
             evidence.extend(chain_trail)
         except Exception as exc:
-            chain_findings = [Finding(ReasonCode.OBJECTIVE_GUARDRAIL_ERROR, Verdict.BLOCK, 95,
-                                      f"policy chain raised {type(exc).__name__}")]
+            chain_findings = [
+                Finding(
+                    ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+                    Verdict.BLOCK,
+                    95,
+                    f"policy chain raised {type(exc).__name__}",
+                )
+            ]
         all_findings.extend(chain_findings)
         evidence.append(_stage("policy", chain_findings, 0, started))
 
@@ -140,8 +164,14 @@ def decide(action: Action, ctx: Context) -> Decision:
     try:
         objective_findings = _run_objective(action, ctx)
     except Exception as exc:
-        objective_findings = [Finding(ReasonCode.OBJECTIVE_GUARDRAIL_ERROR, Verdict.BLOCK, 95,
-                                      f"objective guardrail raised {type(exc).__name__}")]
+        objective_findings = [
+            Finding(
+                ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+                Verdict.BLOCK,
+                95,
+                f"objective guardrail raised {type(exc).__name__}",
+            )
+        ]
     all_findings.extend(objective_findings)
     objective = _stage("objective", objective_findings, baseline, started)
     evidence.append(objective)
@@ -153,8 +183,14 @@ def decide(action: Action, ctx: Context) -> Decision:
         try:
             subjective_findings = _run_subjective(action, ctx)
         except Exception as exc:
-            subjective_findings = [Finding(ReasonCode.SUBJECTIVE_GUARDRAIL_ERROR, Verdict.AUTH, 60,
-                                           f"subjective layer raised {type(exc).__name__}")]
+            subjective_findings = [
+                Finding(
+                    ReasonCode.SUBJECTIVE_GUARDRAIL_ERROR,
+                    Verdict.AUTH,
+                    60,
+                    f"subjective layer raised {type(exc).__name__}",
+                )
+            ]
         all_findings.extend(subjective_findings)
         subjective = _stage("subjective", subjective_findings, 0, started)
         evidence.append(subjective)
@@ -166,7 +202,9 @@ def decide(action: Action, ctx: Context) -> Decision:
         all_findings.extend(threshold)
         result = combine(result, _stage("thresholds", threshold, 0, perf_counter_ns()))
 
-    decision = Decision(result.verdict, result.risk, result.reasons, "", evidence, tuple(all_findings), action)
+    decision = Decision(
+        result.verdict, result.risk, result.reasons, "", evidence, tuple(all_findings), action
+    )
 
     # 5. Hard floors: cannot be waived or approved away.
     started = perf_counter_ns()
@@ -175,8 +213,11 @@ def decide(action: Action, ctx: Context) -> Decision:
 
         floor_findings = run_floors(action, ctx, decision)
     except Exception as exc:
-        floor_findings = [Finding(ReasonCode.OBJECTIVE_GUARDRAIL_ERROR, Verdict.BLOCK, 95,
-                                  f"floors raised {type(exc).__name__}")]
+        floor_findings = [
+            Finding(
+                ReasonCode.OBJECTIVE_GUARDRAIL_ERROR, Verdict.BLOCK, 95, f"floors raised {type(exc).__name__}"
+            )
+        ]
     if floor_findings:
         floors = _stage("floors", floor_findings, 0, started)
         evidence.append(floors)

@@ -16,7 +16,7 @@ from limen.model import ReasonCode, Verdict
 
 @dataclass(slots=True, frozen=True)
 class ItemResult:
-    """One corpus item's outcome. `verdict` is None when the item could not be scored (counted as an error)."""
+    """One corpus item's outcome; `verdict` is None when the item could not be scored (an error)."""
 
     id: str
     label: str  # "attack" | "benign"

@@ -57,16 +57,47 @@ def normalize(
 ) -> Action:
     """Build the `Action` for one tool call. Never raises."""
     try:
-        return _normalize(tool, arguments, cwd=cwd, door=door, session_id=session_id, agent=agent,
-                          role=role, mode=mode, capability=capability, home=home)
+        return _normalize(
+            tool,
+            arguments,
+            cwd=cwd,
+            door=door,
+            session_id=session_id,
+            agent=agent,
+            role=role,
+            mode=mode,
+            capability=capability,
+            home=home,
+        )
     except Exception as exc:
-        return Action(tool=str(tool)[:200], capability=Capability.UNKNOWN.value, arguments={}, door=door,
-                      cwd=str(cwd), session_id=session_id, agent=agent, role=role, mode=mode, opaque=True,
-                      notes=("normalization_failed", type(exc).__name__))
+        return Action(
+            tool=str(tool)[:200],
+            capability=Capability.UNKNOWN.value,
+            arguments={},
+            door=door,
+            cwd=str(cwd),
+            session_id=session_id,
+            agent=agent,
+            role=role,
+            mode=mode,
+            opaque=True,
+            notes=("normalization_failed", type(exc).__name__),
+        )
 
 
-def _normalize(tool: str, arguments: Any, *, cwd: str, door: str, session_id: str | None, agent: str,
-               role: str, mode: Mode, capability: str | None, home: str | None) -> Action:
+def _normalize(
+    tool: str,
+    arguments: Any,
+    *,
+    cwd: str,
+    door: str,
+    session_id: str | None,
+    agent: str,
+    role: str,
+    mode: Mode,
+    capability: str | None,
+    home: str | None,
+) -> Action:
     from limen.normalize import net, shell
 
     if not isinstance(tool, str) or not tool:

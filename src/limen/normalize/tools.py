@@ -30,7 +30,16 @@ _WRITE = Capability.FILESYSTEM_WRITE.value
 _SHELL = Capability.SHELL_EXECUTE.value
 _NET = Capability.NETWORK_REQUEST.value
 
-_PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path", "dir_path", "directory", "filename", "file")
+_PATH_KEYS = (
+    "file_path",
+    "path",
+    "notebook_path",
+    "absolute_path",
+    "dir_path",
+    "directory",
+    "filename",
+    "file",
+)
 _PAYLOAD_KEYS = ("content", "body", "data", "text", "message", "new_string", "new_source", "json", "payload")
 _RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "channel", "user", "iban")
 
@@ -70,21 +79,33 @@ KNOWN_TOOLS: dict[str, ToolSpec] = {
     "shell.execute": ToolSpec(_SHELL, commands=("cmd", "command")),
     "repository.write": ToolSpec(Capability.REPOSITORY_WRITE.value, commands=("cmd", "command")),
     "network.request": ToolSpec(_NET, urls=("url",), payloads=("body", "data", "json")),
-    "email.send": ToolSpec(Capability.EMAIL_SEND.value, payloads=("body", "subject"),
-                           recipients=("to", "recipients", "cc", "bcc")),
-    "message.send": ToolSpec(Capability.MESSAGE_SEND.value, payloads=("body", "text", "message"),
-                             recipients=("to", "channel", "recipient")),
+    "email.send": ToolSpec(
+        Capability.EMAIL_SEND.value,
+        payloads=("body", "subject"),
+        recipients=("to", "recipients", "cc", "bcc"),
+    ),
+    "message.send": ToolSpec(
+        Capability.MESSAGE_SEND.value,
+        payloads=("body", "text", "message"),
+        recipients=("to", "channel", "recipient"),
+    ),
 }
 
 # Verbs in a tool's name, checked in order: the first that appears decides the capability.
 _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(^|_)(exec|execute|run|shell|bash|terminal|command)(_|$)"), _SHELL),
-    (re.compile(r"(^|_)(send|post|reply|forward|share|invite|publish|transfer|pay|refund)(_|$)"),
-     Capability.MESSAGE_SEND.value),
+    (
+        re.compile(r"(^|_)(send|post|reply|forward|share|invite|publish|transfer|pay|refund)(_|$)"),
+        Capability.MESSAGE_SEND.value,
+    ),
     (re.compile(r"(^|_)(delete|remove|rm|unlink|drop|purge)(_|$)"), Capability.FILESYSTEM_DELETE.value),
     (re.compile(r"(^|_)(fetch|download|browse|http|request|navigate|curl|scrape|get_webpage)(_|$)"), _NET),
-    (re.compile(r"(^|_)(write|create|update|edit|append|save|put|set|move|rename|upload|commit|push)(_|$)"),
-     _WRITE),
+    (
+        re.compile(
+            r"(^|_)(write|create|update|edit|append|save|put|set|move|rename|upload|commit|push)(_|$)"
+        ),
+        _WRITE,
+    ),
     (re.compile(r"(^|_)(read|get|list|search|find|query|show|view|cat|open|lookup)(_|$)"), _READ),
 )
 
@@ -108,9 +129,13 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     words = _words(bare)
     keys = {_words(k): k for k in arguments}
     paths = tuple(k for w, k in keys.items() if w in _PATH_KEYS or w.endswith("_path") or w.endswith("_file"))
-    urls = tuple(k for w, k in keys.items() if w in ("url", "uri", "link", "endpoint", "href") or w.endswith("_url"))
+    urls = tuple(
+        k for w, k in keys.items() if w in ("url", "uri", "link", "endpoint", "href") or w.endswith("_url")
+    )
     commands = tuple(k for w, k in keys.items() if w in ("command", "cmd", "script", "shell_command"))
-    payloads = tuple(k for w, k in keys.items() if w in _PAYLOAD_KEYS or w in ("subject", "content", "description"))
+    payloads = tuple(
+        k for w, k in keys.items() if w in _PAYLOAD_KEYS or w in ("subject", "content", "description")
+    )
     recipients = tuple(k for w, k in keys.items() if w in _RECIPIENT_KEYS or w.endswith("_email"))
     capability = Capability.MCP_CALL.value if tool.startswith("mcp") else Capability.UNKNOWN.value
     if commands:

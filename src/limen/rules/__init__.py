@@ -43,7 +43,9 @@ def rule(*codes: ReasonCode) -> Callable[[RuleFunction], RuleFunction]:
     """Register a built-in rule and the codes it may raise."""
 
     def register(check: RuleFunction) -> RuleFunction:
-        _registered.append(Rule(f"{check.__module__.rsplit('.', 1)[-1]}.{check.__name__}", frozenset(codes), check))
+        _registered.append(
+            Rule(f"{check.__module__.rsplit('.', 1)[-1]}.{check.__name__}", frozenset(codes), check)
+        )
         return check
 
     return register

@@ -1,1 +1,215 @@
-"""Objective rules: paths (being written)."""
+"""Objective rules over the paths an action touches.
+
+- `protected_path_blocked` (BLOCK): Limen's own control plane (policy, state, audit, the agents' hook
+  configuration) and any name the policy protects. An agent must not be able to switch Limen off.
+- `sensitive_secret_access` (AUTH): files that hold secrets (`.env*`, private keys, cloud credentials,
+  keychains, browser profiles). Example files (`.env.example`) are not secrets.
+- `sensitive_path_access` (AUTH): system locations written (or, for a few, read) outside the workspace.
+- `persistence_write` (AUTH; BLOCK in strict/paranoid): files that run later without the user asking.
+
+A glob operand (`cat ./.e*`) counts as touching every sensitive name it could match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from fnmatch import fnmatchcase
+
+from limen.context import Context
+from limen.model import Action, Finding, ReasonCode, Verdict
+from limen.normalize.paths import is_within
+from limen.rules import rule
+
+_GLOB_CHARS = frozenset("*?[")
+
+# Names (a path's last component) that hold secrets wherever they are.
+_SECRET_NAMES = re.compile(
+    r"""^(
+        \.env(\..+)?|\.envrc|
+.*\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx)|
+        \.netrc|_netrc|\.pgpass|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
+        credentials(\.json)?|service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
+        .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite
+    )$""",
+    re.VERBOSE,
+)
+_NOT_SECRET_NAMES = re.compile(r"^\.env\.(example|sample|template|dist|defaults)$|^.*\.pub$")
+
+# Directories whose whole content is secret material.
+_SECRET_DIRS = (
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".azure",
+    ".config/gcloud",
+    ".kube",
+    ".docker",
+    ".password-store",
+    "Library/Keychains",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".mozilla/firefox",
+    "Library/Application Support/Google/Chrome",
+    "Library/Application Support/Firefox",
+)
+
+# Representative sensitive names a glob operand is tested against.
+_GLOB_PROBES = (
+    ".env",
+    ".env.local",
+    ".envrc",
+    "id_rsa",
+    "id_ed25519",
+    ".netrc",
+    ".pgpass",
+    ".git-credentials",
+    "credentials",
+    "server.key",
+    "server.pem",
+    ".npmrc",
+    ".pypirc",
+    ".ssh",
+    ".aws",
+    ".gnupg",
+)
+
+_SYSTEM_WRITE_DIRS = (
+    "/etc",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/boot",
+    "/opt",
+    "/var/lib",
+    "/System",
+    "/Library",
+    "/root",
+)
+_SYSTEM_SECRET_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd")
+
+_PERSISTENCE_NAMES = re.compile(
+    r"^(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.kshrc|"
+    r"config\.fish|authorized_keys|authorized_keys2|\.xprofile|\.xinitrc|rc\.local|crontab)$"
+)
+_PERSISTENCE_DIRS = (
+    ".git/hooks",
+    ".config/systemd",
+    ".config/autostart",
+    "Library/LaunchAgents",
+    ".github/workflows",
+    ".husky",
+)
+_PERSISTENCE_ROOTS = (
+    "/etc/cron",
+    "/var/spool/cron",
+    "/etc/systemd",
+    "/lib/systemd",
+    "/usr/lib/systemd",
+    "/etc/init.d",
+    "/Library/LaunchAgents",
+    "/Library/LaunchDaemons",
+    "/etc/profile.d",
+)
+_CI_FILES = (".gitlab-ci.yml", ".circleci/config.yml", "Jenkinsfile", ".travis.yml", "azure-pipelines.yml")
+
+
+def _basename(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _has_glob(path: str) -> bool:
+    return not _GLOB_CHARS.isdisjoint(path)
+
+
+def _in_dir(path: str, directory: str) -> bool:
+    return f"/{directory}/" in path or path.endswith(f"/{directory}")
+
+
+def _is_secret_file(path: str) -> bool:
+    name = _basename(path)
+    if _NOT_SECRET_NAMES.match(name):
+        return False
+    if _SECRET_NAMES.match(name) or any(_in_dir(path, d) for d in _SECRET_DIRS):
+        return True
+    if _has_glob(name):
+        parent = path[: -len(name)]
+        return any(fnmatchcase(probe, name) and _is_secret_file(parent + probe) for probe in _GLOB_PROBES)
+    return False
+
+
+def _matches_protected(path: str, ctx: Context) -> bool:
+    name = _basename(path)
+    for protected in ctx.protected_paths:
+        if is_within(path, protected):
+            return True
+    if ctx.protected_names:
+        if name in ctx.protected_names:
+            return True
+        if _has_glob(name):
+            return any(fnmatchcase(protected, name) for protected in ctx.protected_names)
+    return False
+
+
+def _all_paths(action: Action) -> Iterator[str]:
+    yield from action.paths
+    for path in action.write_paths:
+        if path not in action.paths:
+            yield path
+
+
+@rule(ReasonCode.PROTECTED_PATH_BLOCKED)
+def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
+    for path in _all_paths(action):
+        if _matches_protected(path, ctx):
+            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
+            return
+
+
+@rule(ReasonCode.SENSITIVE_SECRET_ACCESS)
+def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
+    for path in _all_paths(action):
+        if _is_secret_file(path) or path in _SYSTEM_SECRET_FILES:
+            yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
+            return
+
+
+@rule(ReasonCode.SENSITIVE_PATH_ACCESS)
+def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
+    for path in action.write_paths:
+        if is_within(path, ctx.workspace) or path.startswith(("/tmp/", "/var/tmp/", "/dev/null")):
+            continue
+        if any(is_within(path, d) for d in _SYSTEM_WRITE_DIRS) or (
+            ctx.mode.strict_or_above and not is_within(path, ctx.home)
+        ):
+            yield Finding(
+                ReasonCode.SENSITIVE_PATH_ACCESS, Verdict.AUTH, 65, f"write outside workspace {path}"
+            )
+            return
+
+
+def _is_persistence(path: str, ctx: Context) -> bool:
+    name = _basename(path)
+    if _PERSISTENCE_NAMES.match(name) and (is_within(path, ctx.home) or path.startswith("/etc/")):
+        return True
+    if any(_in_dir(path, d) for d in _PERSISTENCE_DIRS):
+        return True
+    if path.startswith(_PERSISTENCE_ROOTS):
+        return True
+    return any(path.endswith("/" + ci) for ci in _CI_FILES)
+
+
+@rule(ReasonCode.PERSISTENCE_WRITE)
+def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
+    for path in action.write_paths:
+        if _is_persistence(path, ctx):
+            verdict = Verdict.BLOCK if ctx.mode.strict_or_above else Verdict.AUTH
+            yield Finding(
+                ReasonCode.PERSISTENCE_WRITE,
+                verdict,
+                92 if verdict is Verdict.BLOCK else 70,
+                f"runs later without asking: {path}",
+            )
+            return
