@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True, frozen=True)
 class Thresholds:
-    """Risk thresholds: at `ask` PASS becomes AUTH, at `strong` AUTH needs strong approval, at `deny` BLOCK."""
+    """Risk thresholds: `ask` turns PASS into AUTH, `strong` needs strong approval, `deny` is BLOCK."""
 
     ask: int = 51
     strong: int = 76
