@@ -106,6 +106,8 @@ class ReasonCode(enum.StrEnum):
     ARTIFACT_DIGEST_MISMATCH = "artifact_digest_mismatch"
     CORRELATED_TRIFECTA = "correlated_trifecta"
     CORRELATED_DESTRUCTIVE_FLOW = "correlated_destructive_flow"
+    UNTRUSTED_VALUE_ECHO = "untrusted_value_echo"
+    AUDIT_UNAVAILABLE = "audit_unavailable"
 
 
 class Capability(enum.StrEnum):
