@@ -8,6 +8,7 @@ the `limen.rules` entry-point group; a plug-in that crashes yields BLOCK, never 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -51,14 +52,45 @@ def rule(*codes: ReasonCode) -> Callable[[RuleFunction], RuleFunction]:
     return register
 
 
+def _entry_points(group: str) -> list[tuple[str, str]]:
+    """`(name, "module:attr")` pairs declared for `group` by installed distributions.
+
+    `importlib.metadata.entry_points()` parses every distribution's metadata (about 50 ms here), which a
+    hook process would pay on every call; reading only the `entry_points.txt` files costs under 1 ms.
+    """
+    import configparser
+    import sys
+
+    found: list[tuple[str, str]] = []
+    for directory in sys.path:
+        try:
+            entries = list(os.scandir(directory or "."))
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.name.endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            if f"[{group}]" not in text:
+                continue
+            parser = configparser.ConfigParser(delimiters=("=",))
+            parser.optionxform = str  # type: ignore[assignment,method-assign]
+            parser.read_string(text)
+            found.extend(parser.items(group))
+    return found
+
+
 def _plugin_rules() -> list[Rule]:
-    from importlib.metadata import entry_points
+    from importlib.metadata import EntryPoint
 
     plugins = []
-    for entry in entry_points(group="limen.rules"):
-        loaded = entry.load()
-        codes = frozenset(getattr(loaded, "codes", ()))
-        plugins.append(Rule(f"plugin:{entry.name}", codes, loaded, plugin=True))
+    for name, value in _entry_points("limen.rules"):
+        loaded = EntryPoint(name=name, value=value.strip(), group="limen.rules").load()
+        plugins.append(Rule(f"plugin:{name}", frozenset(getattr(loaded, "codes", ())), loaded, plugin=True))
     return plugins
 
 
