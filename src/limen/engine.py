@@ -39,6 +39,7 @@ CAPABILITY_BASELINE: dict[str, int] = {
     "network.request": 25,
     "email.send": 40,
     "message.send": 40,
+    "payments.transfer": 45,
     "agent.delegate": 10,
     "mcp.call": 20,
     "unknown": 30,

@@ -94,8 +94,9 @@ KNOWN_TOOLS: dict[str, ToolSpec] = {
 # Verbs in a tool's name, checked in order: the first that appears decides the capability.
 _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(^|_)(exec|execute|run|shell|bash|terminal|command)(_|$)"), _SHELL),
+    (re.compile(r"(^|_)(send_money|transfer|pay|payment|refund|transaction|wire)(_|$)"), "payments.transfer"),
     (
-        re.compile(r"(^|_)(send|post|reply|forward|share|invite|publish|transfer|pay|refund)(_|$)"),
+        re.compile(r"(^|_)(send|post|reply|forward|share|invite|publish)(_|$)"),
         Capability.MESSAGE_SEND.value,
     ),
     (re.compile(r"(^|_)(delete|remove|rm|unlink|drop|purge)(_|$)"), Capability.FILESYSTEM_DELETE.value),

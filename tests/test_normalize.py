@@ -1,0 +1,84 @@
+"""Normalisation: tool tables, argument roles, canonical paths, and never raising."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from limen.model import Capability
+from limen.normalize import normalize
+from limen.normalize.paths import canonical
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "capability"),
+    [
+        ("Bash", {"command": "ls"}, Capability.SHELL_EXECUTE),
+        ("Read", {"file_path": "a.txt"}, Capability.FILESYSTEM_READ),
+        ("Write", {"file_path": "a.txt", "content": "x"}, Capability.FILESYSTEM_WRITE),
+        ("Edit", {"file_path": "a.txt", "old_string": "a", "new_string": "b"}, Capability.FILESYSTEM_WRITE),
+        ("MultiEdit", {"file_path": "a.txt", "edits": [{"new_string": "b"}]}, Capability.FILESYSTEM_WRITE),
+        ("NotebookEdit", {"notebook_path": "n.ipynb", "new_source": "x"}, Capability.FILESYSTEM_WRITE),
+        ("Glob", {"pattern": "**/*.py"}, Capability.FILESYSTEM_READ),
+        ("Grep", {"pattern": "TODO", "path": "src"}, Capability.FILESYSTEM_READ),
+        ("WebFetch", {"url": "https://example.com", "prompt": "x"}, Capability.NETWORK_REQUEST),
+        ("WebSearch", {"query": "python"}, Capability.NETWORK_REQUEST),
+        ("Task", {"prompt": "do it", "description": "d"}, Capability.AGENT_DELEGATE),
+        ("Agent", {"prompt": "do it"}, Capability.AGENT_DELEGATE),
+        ("filesystem.delete", {"path": "a.txt"}, Capability.FILESYSTEM_DELETE),
+        ("email.send", {"to": "a@b.c", "body": "hi"}, Capability.EMAIL_SEND),
+        ("mcp__github__create_issue", {"title": "t", "body": "b"}, Capability.FILESYSTEM_WRITE),
+        ("mcp__shell__run", {"cmd": "ls"}, Capability.SHELL_EXECUTE),
+        ("mcp__fs__read_text_file", {"path": "a.txt"}, Capability.FILESYSTEM_READ),
+        ("mcp__mail__send_email", {"recipients": ["a@b.c"], "body": "hi"}, Capability.EMAIL_SEND),
+        ("mcp__web__get_webpage", {"url": "https://x.example"}, Capability.NETWORK_REQUEST),
+        ("mcp_gemini_server_tool", {"path": "a"}, Capability.MCP_CALL),
+        ("sendSlackMessage", {"channel": "general", "text": "hi"}, Capability.MESSAGE_SEND),
+        ("send_money", {"recipient": "GB29NWBK60161331926819", "amount": 10}, "payments.transfer"),
+        ("totally_opaque", {"x": 1}, Capability.UNKNOWN),
+    ],
+)
+def test_capability_tables(tool: str, arguments: dict[str, object], capability: str, workspace: str) -> None:
+    assert normalize(tool, arguments, cwd=workspace).capability == capability
+
+
+def test_paths_are_canonical(workspace: str, tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    os.makedirs(home)
+    assert canonical("~/x", workspace, home) == os.path.join(home, "x")
+    assert canonical("$HOME/x", workspace, home) == os.path.join(home, "x")
+    assert canonical("src/../../up", workspace, home) == os.path.join(os.path.dirname(workspace), "up")
+    assert canonical("file:///etc/passwd", workspace, home) == "/etc/passwd"
+
+
+def test_symlinks_are_resolved(workspace: str, tmp_path: Path) -> None:
+    secret_dir = tmp_path / "outside" / ".ssh"
+    secret_dir.mkdir(parents=True)
+    (secret_dir / "id_rsa").write_text("key")
+    os.symlink(secret_dir / "id_rsa", os.path.join(workspace, "innocent.txt"))
+    action = normalize("Read", {"file_path": "innocent.txt"}, cwd=workspace)
+    assert action.paths == (str(secret_dir / "id_rsa"),)
+
+
+def test_writes_are_recorded_as_write_paths(workspace: str) -> None:
+    action = normalize("Write", {"file_path": "src/new.py", "content": "x = 1"}, cwd=workspace)
+    assert action.write_paths == (os.path.join(workspace, "src/new.py"),)
+    assert "x = 1" in action.payloads
+
+
+def test_unknown_tools_expose_every_string_as_payload(workspace: str) -> None:
+    action = normalize("mcp__notes__save", {"title": "t", "note": "AKIA..."}, cwd=workspace)
+    assert "AKIA..." in action.payloads
+
+
+def test_recipients_become_destinations(workspace: str) -> None:
+    action = normalize("email.send", {"to": "someone@corp.example", "body": "hi"}, cwd=workspace)
+    assert [d.host for d in action.destinations] == ["corp.example"]
+
+
+@pytest.mark.parametrize("arguments", [None, [], "text", 3])
+def test_non_object_arguments_fail_normalisation(arguments: object, workspace: str) -> None:
+    action = normalize("Bash", arguments, cwd=workspace)
+    assert "normalization_failed" in action.notes
