@@ -1,26 +1,468 @@
-"""Destinations (interface; the full normaliser replaces these bodies)."""
+"""Destinations: URLs and hosts normalised the way a resolver or a socket would see them.
+
+An agent (or a page that steers it) can spell one address many ways: `https://github.com@evil.com`
+(userinfo), `http://2130706433/` (decimal IPv4), `0177.0.0.1`, `0x7f000001`, `127.1`, `[::ffff:a9fe:a9fe]`,
+`xn--` punycode, Cyrillic letters that look Latin, fullwidth forms, zero-width characters. Everything here
+resolves those spellings statically (no DNS) into one canonical `Destination` whose `host` is the ASCII name
+a resolver would query, with `host_class` and `flags` saying what the spelling hid. Functions never raise
+and bound their work on huge texts.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import re
-from urllib.parse import urlsplit
+import unicodedata
+from urllib.parse import unquote, urlsplit
 
-from limen.model import Destination
+from limen.model import Destination, HostClass
 
-_URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
+MAX_SCAN_CHARS = 200_000  # text beyond this is not searched for URLs
+MAX_DESTINATIONS = 64  # per call; more is itself unusual and the first ones decide
+
+# Addresses and names of cloud instance-metadata services (credentials live there).
+_METADATA_IPS = frozenset(
+    {
+        ipaddress.ip_address("169.254.169.254"),  # AWS, GCP, Azure, OCI, DigitalOcean
+        ipaddress.ip_address("169.254.170.2"),  # AWS ECS task metadata and credentials
+        ipaddress.ip_address("100.100.100.200"),  # Alibaba Cloud
+        ipaddress.ip_address("192.0.0.192"),  # Oracle Cloud (legacy)
+        ipaddress.ip_address("fd00:ec2::254"),  # AWS IMDS over IPv6
+    }
+)
+_METADATA_NAMES = frozenset(
+    {"metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal"}
+)
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp")
+# Wildcard-DNS services that resolve `<ip>.nip.io` to that IP: a way to hide an address in a name.
+_IP_IN_NAME_SUFFIXES = (".nip.io", ".sslip.io", ".xip.io", ".traefik.me", ".backname.io")
+_LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
+_LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
+
+_URL = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,15})://([^\s'\"<>`\\{}|^]+)")
+# Schemeless `host.tld/path` or `host.tld:port`: only with a common TLD, so `setup.py` or `a.b` never match.
+_SCHEMELESS = re.compile(
+    r"(?i)(?<![\w@/.:-])((?:[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\.)+"
+    r"(?:com|net|org|io|dev|ai|co|app|xyz|me|info|biz|sh|gg|ly|to|cc|ru|cn|su|tk|ml|ga|cf|top|site|online|"
+    r"club|link|click|de|uk|fr|nl|eu|us|in|jp|br|pw|ws|so|cloud|run|page|tech|store|live)"
+    r")(?=[/:])(?::(\d{1,5}))?(/[^\s'\"<>`\\]*)?"
+)
+_EMAIL = re.compile(r"[^\s<>,;\"'@]+@([^\s<>,;\"'@]+)")
+_HOST_CHARS = re.compile(r"^[a-z0-9._-]+$")
+_HEX_BLOB = re.compile(r"^[0-9a-f]{8}$")
+
+# Letters of other scripts that render like Latin ones (a subset of Unicode's confusables.txt that covers
+# the letters used in real homoglyph domains), plus ASCII look-alikes used in the skeleton.
+_CONFUSABLES = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "һ": "h",
+        "і": "i",
+        "ј": "j",
+        "к": "k",
+        "ӏ": "l",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "ү": "y",
+        "ɡ": "g",
+        "ɑ": "a",
+        "ı": "i",
+        "ȷ": "j",
+        "ℓ": "l",
+        "ο": "o",
+        "α": "a",
+        "ν": "v",
+        "ι": "i",
+        "κ": "k",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ε": "e",
+        "β": "b",
+        "γ": "y",
+        "η": "n",
+        "μ": "u",
+        "ω": "w",
+        "ѵ": "v",
+        "ԍ": "g",
+        "ց": "g",
+        "օ": "o",
+        "ս": "u",
+        "հ": "h",
+        "ո": "n",
+        "ɩ": "i",
+        "ʏ": "y",
+        "0": "o",
+        "1": "l",
+    }
+)
+_CONFUSABLE_SCRIPTS = frozenset({"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "GEORGIAN"})
+
+
+def skeleton(host: str) -> str:
+    """A key under which look-alike names collide (`gіthub.com`, Cyrillic і, and `github.com`)."""
+    text = unicodedata.normalize("NFKD", host.lower())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.translate(_CONFUSABLES).replace("rn", "m").replace("vv", "w")
+
+
+def _script(ch: str) -> str:
+    if ch.isascii():
+        return "LATIN" if ch.isalpha() else ""
+    try:
+        return unicodedata.name(ch).split(" ", 1)[0]
+    except ValueError:
+        return "UNKNOWN"
+
+
+def _looks_spoofed(unicode_host: str) -> bool:
+    """Mixed Latin and look-alike scripts in one label, or a whole label made only of look-alike letters."""
+    for label in unicode_host.split("."):
+        if label.isascii():
+            continue
+        scripts = {_script(ch) for ch in label if ch.isalpha()}
+        if "LATIN" in scripts and scripts & _CONFUSABLE_SCRIPTS:
+            return True
+        if scripts and scripts <= _CONFUSABLE_SCRIPTS and skeleton(label).isascii():
+            return True
+    return False
+
+
+def _ipv4_number(part: str) -> int | None:
+    """One part of an inet_aton-style address: decimal, 0-octal or 0x-hex (the WHATWG URL IPv4 parser)."""
+    try:
+        if part[:2] in ("0x", "0X"):
+            return int(part[2:] or "0", 16)
+        if len(part) > 1 and part.startswith("0"):
+            return int(part, 8)
+        return int(part, 10)
+    except ValueError:
+        return None
+
+
+def parse_ipv4(host: str) -> tuple[ipaddress.IPv4Address, bool] | None:
+    """An IPv4 literal in any form a resolver accepts, and whether it was not plain dotted-decimal."""
+    parts = host.split(".")
+    if parts and parts[-1] == "":
+        parts.pop()
+    if not 1 <= len(parts) <= 4 or not all(parts):
+        return None
+    numbers = [_ipv4_number(p) for p in parts]
+    if any(n is None for n in numbers):
+        return None
+    values = [n for n in numbers if n is not None]
+    if any(n > 255 for n in values[:-1]) or values[-1] >= 256 ** (5 - len(values)):
+        return None
+    address = values[-1]
+    for i, n in enumerate(values[:-1]):
+        address += n << (8 * (3 - i))
+    plain = len(parts) == 4 and all(p.isdigit() and (p == "0" or not p.startswith("0")) for p in parts)
+    return ipaddress.IPv4Address(address), not plain
+
+
+def _embedded_ipv4(host: str) -> ipaddress.IPv4Address | None:
+    """`10.0.0.1.nip.io`, `app-10-0-0-1.sslip.io`, `0a000001.nip.io`: the address such a name resolves to."""
+    for suffix in _IP_IN_NAME_SUFFIXES:
+        if not host.endswith(suffix):
+            continue
+        labels = host[: -len(suffix)].split(".")
+        last = labels[-1]
+        for candidate in (".".join(labels[-4:]), ".".join(last.split("-")[-4:])):
+            parsed = parse_ipv4(candidate) if candidate.count(".") == 3 else None
+            if parsed is not None:
+                return parsed[0]
+        tail = last.rsplit("-", 1)[-1]
+        if _HEX_BLOB.match(tail):
+            return ipaddress.IPv4Address(int(tail, 16))
+    return None
+
+
+def _classify_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> HostClass:
+    if ip in _METADATA_IPS:
+        return HostClass.METADATA
+    if ip.is_loopback or ip.is_unspecified or (ip.version == 4 and ip in ipaddress.ip_network("0.0.0.0/8")):
+        return HostClass.LOOPBACK  # 0.0.0.0 reaches the local host on Linux
+    if ip.is_link_local:
+        return HostClass.LINK_LOCAL
+    if ip.is_private or (ip.version == 4 and ip in _CGNAT) or ip.is_reserved or ip.is_multicast:
+        return HostClass.PRIVATE
+    return HostClass.PUBLIC
+
+
+def _classify_name(host: str) -> HostClass:
+    if host in _METADATA_NAMES:
+        return HostClass.METADATA
+    if host in _LOOPBACK_NAMES or host.endswith(_LOOPBACK_SUFFIXES):
+        return HostClass.LOOPBACK
+    if "." not in host or host.endswith(_PRIVATE_SUFFIXES):
+        return HostClass.PRIVATE  # single-label names resolve through the local search domain
+    return HostClass.PUBLIC
+
+
+def _to_ascii(host: str, flags: list[str]) -> str | None:
+    """The name a resolver queries: NFKC/IDNA-mapped, punycode for non-ASCII labels; None if invalid."""
+    if any(unicodedata.category(ch) == "Cf" for ch in host):
+        flags.append("invisible_chars")
+        host = "".join(ch for ch in host if unicodedata.category(ch) != "Cf")
+    if host.isascii():
+        ascii_host = host.lower()
+    else:
+        try:
+            ascii_host = host.encode("idna").decode("ascii").lower()
+        except (UnicodeError, ValueError):
+            return None
+        flags.append("punycode")
+    if "xn--" in ascii_host:
+        if "punycode" not in flags:
+            flags.append("punycode")
+        unicode_host = to_unicode(ascii_host)
+        if unicode_host != ascii_host and _looks_spoofed(unicode_host):
+            flags.append("homoglyph")
+    return ascii_host
+
+
+def to_unicode(host: str) -> str:
+    """The display form of an IDNA host (`xn--80ak6aa92e.com` -> `аррӏе.com`); undecodable labels stay."""
+    labels = []
+    for label in host.split("."):
+        if label.startswith("xn--"):
+            with contextlib.suppress(UnicodeError, ValueError):
+                label = label[4:].encode("ascii").decode("punycode")
+        labels.append(label)
+    return ".".join(labels)
+
+
+def host_destination(
+    host: str,
+    port: int | None = None,
+    via_command: str = "",
+    flags: tuple[str, ...] = (),
+    *,
+    scheme: str = "",
+    url: str = "",
+    has_userinfo: bool = False,
+) -> Destination:
+    """A `Destination` for a bare host (`ssh user@host`, `nc host 4444`, `dig x.evil.com`). Never raises."""
+    try:
+        return _host_destination(host, port, via_command, flags, scheme, url, has_userinfo)
+    except Exception:
+        return Destination(
+            host=str(host)[:255].lower(),
+            scheme=scheme,
+            port=None,
+            url=str(url)[:2048],
+            host_class=HostClass.UNKNOWN,
+            via_command=via_command,
+            flags=(*flags, "invalid_host"),
+        )
+
+
+def _host_destination(
+    raw: str,
+    port: int | None,
+    via_command: str,
+    extra: tuple[str, ...],
+    scheme: str,
+    url: str,
+    has_userinfo: bool,
+) -> Destination:
+    flags = list(extra)
+    host = raw.strip()
+    if "@" in host:  # `user@host` from ssh/scp, or userinfo that reached here
+        host = host.rsplit("@", 1)[1]
+        has_userinfo = True
+    if "%" in host and not host.startswith("["):
+        decoded = unquote(host)
+        if decoded != host:
+            flags.append("percent_encoded")
+            host = decoded
+    if host.startswith("[") and "]" in host:
+        host = host[1 : host.index("]")]
+    host = host.split("%", 1)[0] if ":" in host else host  # IPv6 zone id
+    if not host.isascii() and not host.replace(".", "").strip():
+        host = ""
+    if not host.isascii():
+        mapped = unicodedata.normalize("NFKC", host)
+        if mapped != host:
+            flags.append("nfkc_mapped")  # fullwidth or compatibility letters: a spelling that hides the name
+            host = mapped
+    host = host.rstrip(".").replace("。", ".").replace("．", ".").replace("｡", ".")
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None = None
+    host_class = HostClass.PUBLIC
+    if ":" in host:
+        try:
+            ip = ipaddress.IPv6Address(host)
+        except ValueError:
+            return _invalid(raw, scheme, port, url, via_command, flags, has_userinfo)
+        if ip.ipv4_mapped is not None or (ip in _NAT64):
+            ip = ip.ipv4_mapped or ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+            flags.append("ip_obfuscated")
+        ascii_host = str(ip) if ip.version == 4 else f"{ip.compressed}"
+    else:
+        ascii_host_or_none = _to_ascii(host, flags)
+        if (
+            not ascii_host_or_none
+            or not _HOST_CHARS.match(ascii_host_or_none)
+            or len(ascii_host_or_none) > 253
+        ):
+            return _invalid(raw, scheme, port, url, via_command, flags, has_userinfo)
+        ascii_host = ascii_host_or_none
+        last = ascii_host.rsplit(".", 1)[-1]
+        if last and (last[0].isdigit()):
+            parsed = parse_ipv4(ascii_host)
+            if parsed is not None:
+                ip, odd = parsed
+                if odd:
+                    flags.append("ip_obfuscated")
+                ascii_host = str(ip)
+        if ip is None:
+            embedded = _embedded_ipv4(ascii_host)
+            if embedded is not None:
+                flags.append("ip_in_name")
+                host_class = _classify_ip(embedded)
+            else:
+                host_class = _classify_name(ascii_host)
+    if ip is not None:
+        host_class = _classify_ip(ip)
+    return Destination(
+        host=ascii_host,
+        scheme=scheme,
+        port=port,
+        url=url[:2048],
+        host_class=host_class,
+        ip=str(ip) if ip is not None else None,
+        has_userinfo=has_userinfo,
+        via_command=via_command,
+        flags=tuple(dict.fromkeys(flags)),
+    )
+
+
+def _invalid(
+    raw: str, scheme: str, port: int | None, url: str, via_command: str, flags: list[str], has_userinfo: bool
+) -> Destination:
+    return Destination(
+        host=raw.strip().lower()[:255],
+        scheme=scheme,
+        port=port,
+        url=url[:2048],
+        host_class=HostClass.UNKNOWN,
+        has_userinfo=has_userinfo,
+        via_command=via_command,
+        flags=(*dict.fromkeys(flags), "invalid_host"),
+    )
+
+
+def url_destination(url: str, via_command: str = "") -> Destination | None:
+    """The destination of one URL (scheme present), or None when it names no host (`file:///x`)."""
+    try:
+        parts = urlsplit(url.replace("\\", "/"))
+        netloc = parts.netloc
+    except ValueError:
+        return None
+    if not netloc:
+        return None
+    userinfo = "@" in netloc
+    hostport = netloc.rsplit("@", 1)[-1]
+    port: int | None = None
+    if hostport.startswith("["):
+        host, _, rest = hostport[1:].partition("]")
+        host = f"[{host}]"
+        port_text = rest[1:] if rest.startswith(":") else ""
+    elif hostport.count(":") == 1:
+        host, _, port_text = hostport.partition(":")
+    else:
+        host, port_text = hostport, ""
+    if port_text:
+        port = int(port_text) if port_text.isdigit() and int(port_text) < 65536 else None
+    flags = ("userinfo",) if userinfo else ()
+    if not host:
+        return None
+    return host_destination(
+        host, port, via_command, flags, scheme=parts.scheme.lower(), url=url, has_userinfo=userinfo
+    )
+
+
+def _single_token_url(text: str) -> str | None:
+    """A whole argument that is just `host[:port][/path]` (a `url` field without a scheme)."""
+    token = text.strip()
+    if not token or any(ch.isspace() for ch in token) or "://" in token or token.startswith(("/", ".", "~")):
+        return None
+    host = re.split(r"[/?#]", token, maxsplit=1)[0].rsplit("@", 1)[-1].split(":")[0]
+    if ("." in host and host.rsplit(".", 1)[-1][:1].isalpha()) or parse_ipv4(host) is not None:
+        return "http://" + token
+    return None
 
 
 def destinations_in_text(text: str, via_command: str = "") -> list[Destination]:
-    out = []
-    for match in _URL.finditer(text):
-        parts = urlsplit(match.group(0))
-        if parts.hostname:
-            out.append(Destination(host=parts.hostname, scheme=parts.scheme, url=match.group(0),
-                                   via_command=via_command))
-    return out
+    """Every URL in free text (and unambiguous schemeless `host.tld/path`), normalised. Never raises."""
+    try:
+        return _destinations_in_text(text, via_command)
+    except Exception:
+        return [
+            Destination(
+                host="",
+                url="",
+                host_class=HostClass.UNKNOWN,
+                via_command=via_command,
+                flags=("invalid_host",),
+            )
+        ]
+
+
+def _destinations_in_text(text: str, via_command: str) -> list[Destination]:
+    if not isinstance(text, str) or not text:
+        return []
+    text = text[:MAX_SCAN_CHARS]
+    out: dict[Destination, None] = {}
+    lone = _single_token_url(text)
+    if lone is not None:
+        found = url_destination(lone, via_command)
+        return [found] if found is not None else []
+    if "://" in text:
+        for match in _URL.finditer(text):
+            found = url_destination(match.group(0).rstrip(".,;:)]'\""), via_command)
+            if found is not None:
+                out[found] = None
+            if len(out) >= MAX_DESTINATIONS:
+                return list(out)
+        text = _URL.sub(" ", text)  # a schemeless match must not come from inside a URL already seen
+    if "/" in text or ":" in text:
+        for match in _SCHEMELESS.finditer(text):
+            port = int(match.group(2)) if match.group(2) and int(match.group(2)) < 65536 else None
+            found = host_destination(match.group(1), port, via_command, ("schemeless",), url=match.group(0))
+            out[found] = None
+            if len(out) >= MAX_DESTINATIONS:
+                break
+    return list(out)
 
 
 def recipient_destinations(value: str) -> list[Destination]:
-    if "@" in value:
-        return [Destination(host=value.rsplit("@", 1)[-1].lower(), scheme="mailto")]
-    return []
+    """The mail domains of one or more addresses (`a@x.com, B <b@y.org>`), scheme `mailto`. Never raises."""
+    try:
+        out = []
+        for match in _EMAIL.finditer(str(value)[:MAX_SCAN_CHARS]):
+            domain = match.group(1).strip(".>")
+            if domain:
+                dest = host_destination(domain, scheme="mailto")
+                out.append(dest)
+            if len(out) >= MAX_DESTINATIONS:
+                break
+        return out
+    except Exception:
+        return [Destination(host="", scheme="mailto", host_class=HostClass.UNKNOWN, flags=("invalid_host",))]

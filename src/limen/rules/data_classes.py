@@ -1,1 +1,246 @@
-"""Objective rules: data_classes (being written)."""
+"""Objective rules: personal and financial data classes leaving through an action.
+
+`pii_data_class_egress` (AUTH in every mode) when an outbound action's texts carry a checksum-valid value:
+- a payment card: 13-19 digits (contiguous, or grouped 4-4-4-4[-3] / 4-6-5 / 4-6-4 with one kind of space or
+  dash), a real issuer prefix (IIN) for that length, and a valid Luhn check digit;
+- an IBAN: upper-case country code with its registered length, compact or in groups of four, mod-97 == 1;
+- a US SSN written with dashes (`078-05-1123`) in valid area/group/serial ranges (not 000, 666, 9xx).
+Undashed nine-digit numbers are not treated as SSNs: too many order numbers and IDs look like that.
+Only the class label reaches the finding, never the value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from limen.context import Context
+from limen.model import Action, Finding, ReasonCode, Verdict
+from limen.rules import rule
+from limen.rules.secrets import action_texts, reaches_outside
+
+_PREFILTER = re.compile(r"\d{4}|[A-Z]{2}\d\d")
+_CARD = re.compile(
+    r"(?<![\d-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{4,5})(?![\d])"
+)
+_IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})(\d{2})(?=[ -]?[A-Z0-9])")
+_SSN = re.compile(r"(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])")
+
+# Registered IBAN lengths (SWIFT IBAN registry).
+IBAN_LENGTHS: dict[str, int] = {
+    "AD": 24,
+    "AE": 23,
+    "AL": 28,
+    "AT": 20,
+    "AZ": 28,
+    "BA": 20,
+    "BE": 16,
+    "BG": 22,
+    "BH": 22,
+    "BI": 27,
+    "BR": 29,
+    "BY": 28,
+    "CH": 21,
+    "CR": 22,
+    "CY": 28,
+    "CZ": 24,
+    "DE": 22,
+    "DJ": 27,
+    "DK": 18,
+    "DO": 28,
+    "EE": 20,
+    "EG": 29,
+    "ES": 24,
+    "FI": 18,
+    "FK": 18,
+    "FO": 18,
+    "FR": 27,
+    "GB": 22,
+    "GE": 22,
+    "GI": 23,
+    "GL": 18,
+    "GR": 27,
+    "GT": 28,
+    "HN": 28,
+    "HR": 21,
+    "HU": 28,
+    "IE": 22,
+    "IL": 23,
+    "IQ": 23,
+    "IS": 26,
+    "IT": 27,
+    "JO": 30,
+    "KW": 30,
+    "KZ": 20,
+    "LB": 28,
+    "LC": 32,
+    "LI": 21,
+    "LT": 20,
+    "LU": 20,
+    "LV": 21,
+    "LY": 25,
+    "MC": 27,
+    "MD": 24,
+    "ME": 22,
+    "MK": 19,
+    "MN": 20,
+    "MR": 27,
+    "MT": 31,
+    "MU": 30,
+    "NI": 28,
+    "NL": 18,
+    "NO": 15,
+    "OM": 23,
+    "PK": 24,
+    "PL": 28,
+    "PS": 29,
+    "PT": 25,
+    "QA": 29,
+    "RO": 24,
+    "RS": 22,
+    "RU": 33,
+    "SA": 24,
+    "SC": 31,
+    "SD": 18,
+    "SE": 24,
+    "SI": 19,
+    "SK": 24,
+    "SM": 27,
+    "SO": 23,
+    "ST": 25,
+    "SV": 28,
+    "TL": 23,
+    "TN": 24,
+    "TR": 26,
+    "UA": 29,
+    "VA": 22,
+    "VG": 24,
+    "XK": 20,
+    "YE": 30,
+}
+
+
+def luhn_valid(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def card_issuer_valid(digits: str) -> bool:
+    """An issuer prefix (IIN range) that exists for a card number of this length."""
+    n = len(digits)
+    two, four, six = int(digits[:2]), int(digits[:4]), int(digits[:6])
+    if digits[0] == "4":
+        return n in (13, 16, 19)  # Visa
+    if 51 <= two <= 55 or 2221 <= four <= 2720:
+        return n == 16  # Mastercard
+    if two in (34, 37):
+        return n == 15  # American Express
+    if 300 <= int(digits[:3]) <= 305 or two in (36, 38, 39):
+        return 14 <= n <= 19  # Diners Club
+    if 3528 <= four <= 3589:
+        return 16 <= n <= 19  # JCB
+    if four == 6011 or 644 <= int(digits[:3]) <= 649 or two == 65 or 622126 <= six <= 622925:
+        return 16 <= n <= 19  # Discover
+    if two == 62 or 2200 <= four <= 2204:
+        return 16 <= n <= 19  # UnionPay, Mir
+    if two == 50 or 56 <= two <= 69:
+        return 12 <= n <= 19  # Maestro and national debit schemes
+    return digits[0] == "1" and n == 15  # UATP
+
+
+def iban_valid(compact: str) -> bool:
+    """Registered country length and the ISO 13616 mod-97 check."""
+    if IBAN_LENGTHS.get(compact[:2]) != len(compact):
+        return False
+    rearranged = compact[4:] + compact[:4]
+    number = "".join(str(int(ch, 36)) for ch in rearranged)
+    return int(number) % 97 == 1
+
+
+def _iban_at(text: str, start: int) -> tuple[str, int] | None:
+    """The IBAN at `start` (compact, or grouped by four with one separator) and where it ends."""
+    length = IBAN_LENGTHS.get(text[start : start + 2])
+    if length is None:
+        return None
+    chars: list[str] = []
+    sep: str | None = None
+    i = start
+    while i < len(text) and len(chars) < length:
+        ch = text[i]
+        if ch.isascii() and (ch.isdigit() or ch.isupper()):
+            chars.append(ch)
+            i += 1
+            continue
+        if ch in " -" and len(chars) % 4 == 0 and sep in (None, ch) and (sep is not None or len(chars) == 4):
+            sep = ch
+            i += 1
+            continue
+        return None
+    if len(chars) < length or (i < len(text) and text[i].isascii() and text[i].isalnum()):
+        return None
+    return "".join(chars), i
+
+
+def _ssn_valid(area: str, group: str, serial: str) -> bool:
+    a = int(area)
+    return (
+        0 < a < 900
+        and a != 666
+        and group != "00"
+        and serial != "0000"
+        and f"{area}{group}{serial}"
+        not in (
+            "078051120",
+            "219099999",  # published sample numbers
+        )
+    )
+
+
+def data_classes_in(text: str) -> list[str]:
+    """The labels of checksum-valid personal/financial values in `text` ("payment_card", "iban", "us_ssn")."""
+    if not _PREFILTER.search(text):
+        return []
+    found: list[str] = []
+    iban_spans: list[tuple[int, int]] = []  # IBAN-shaped, valid or not: their digit groups are no card
+    for m in _IBAN_START.finditer(text):
+        span = _iban_at(text, m.start())
+        if span is not None:
+            iban_spans.append((m.start(), span[1]))
+            if iban_valid(span[0]) and "iban" not in found:
+                found.append("iban")
+    for m in _CARD.finditer(text):
+        if any(s <= m.start() < e for s, e in iban_spans):
+            continue  # digit groups inside an IBAN are not a card
+        digits = re.sub(r"[ -]", "", m.group(0))
+        if card_issuer_valid(digits) and luhn_valid(digits):
+            found.append("payment_card")
+            break
+    if "-" in text:
+        for m in _SSN.finditer(text):
+            if _ssn_valid(*m.groups()):
+                found.append("us_ssn")
+                break
+    return found
+
+
+@rule(ReasonCode.PII_DATA_CLASS_EGRESS)
+def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
+    """Cards, IBANs and SSNs in an action that can reach an external destination."""
+    if not reaches_outside(action):
+        return []
+    labels: dict[str, None] = {}
+    for text in action_texts(action):
+        for label in data_classes_in(text):
+            labels[label] = None
+    if not labels:
+        return []
+    return [
+        Finding(
+            ReasonCode.PII_DATA_CLASS_EGRESS, Verdict.AUTH, 70, f"{', '.join(labels)} in an outbound payload"
+        )
+    ]

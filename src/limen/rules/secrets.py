@@ -1,1 +1,674 @@
-"""Objective rules: secrets (being written)."""
+"""Objective rules: secret *values* leaving through an action (secret *files* are the path rules' job).
+
+`find_secrets(text)` is a pure scanner reused on tool output by the session/taint floor. It reports spans and
+kinds, never values. Shapes follow gitleaks' rule classes (prefixed vendor tokens, PEM private keys, JWTs,
+credentials in URLs, `curl -u`, Authorization headers, keyword assignments such as `api_key = "..."`), each
+with gitleaks-style placeholder and entropy filters; base64 and hex runs that decode to printable text are
+scanned again, and a weak statistical heuristic covers long random tokens that match no known shape.
+
+Verdicts (the same in every mode unless said):
+- `secret_exfiltration` BLOCK: a known credential shape in an action that can reach an external destination
+  (a non-loopback destination, or an outbound, MCP or unclassified tool). Exception: every destination is
+  that credential's own issuer (a GitHub token to api.github.com), which is its intended use: AUTH.
+- `encoded_exfiltration` BLOCK, raised with `secret_exfiltration` when the credential was base64/hex-encoded:
+  the encoding is evidence of intent, and the code tells the reviewer how it was hidden.
+- `possible_high_entropy_secret` AUTH: only the statistical heuristic matched, outbound (not in light mode).
+- `sensitive_secret_access` AUTH: a known credential value in a shell command with no external destination
+  (`export TOKEN=ghp_...`, `huggingface-cli login --token hf_...`): a shell can still send it anywhere.
+  Not in light mode. A secret written to a local file raises nothing: coding agents write `.env` files.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any
+
+from limen.context import Context
+from limen.model import OUTBOUND_CAPABILITIES, Action, Finding, HostClass, Mode, ReasonCode, Verdict
+from limen.rules import rule
+
+HIGH = 0.9  # a vendor prefix or structure that only credentials have
+KEYWORD = 0.75  # a value assigned to a secret-named key, a header or `curl -u`
+LOW = 0.4  # entropy alone
+
+MAX_SCAN_CHARS = 1_000_000
+MAX_DECODE_CANDIDATES = 16
+MAX_DECODE_CHARS = 100_000
+
+
+@dataclass(slots=True, frozen=True)
+class SecretHit:
+    """Where a secret sits in a text and what kind it is. Holds no part of the value."""
+
+    kind: str
+    start: int
+    end: int
+    confidence: float
+    encoding: str = ""  # "base64" or "hex" when found after decoding; the span then covers the encoded run
+
+
+@dataclass(slots=True, frozen=True)
+class _Shape:
+    kind: str
+    anchors: tuple[str, ...]  # case-sensitive substrings, one of which must occur (cheap prefilter)
+    pattern: re.Pattern[str]
+    min_entropy: float = 3.0  # of the secret group: rejects `xxxx`, `1234...` and `AAAA` placeholders
+    group: int = 0
+
+
+def _shape(
+    kind: str, anchors: str | tuple[str, ...], pattern: str, min_entropy: float = 3.0, group: int = 0
+) -> _Shape:
+    return _Shape(
+        kind, (anchors,) if isinstance(anchors, str) else anchors, re.compile(pattern), min_entropy, group
+    )
+
+
+_SHAPES: tuple[_Shape, ...] = (
+    _shape(
+        "aws-access-key",
+        ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+        r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b",
+    ),
+    _shape("aws-bedrock-key", "ABSK", r"\bABSK[A-Za-z0-9+/]{109,269}={0,2}"),
+    _shape("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
+    _shape("github-token", "github_pat_", r"\bgithub_pat_[A-Za-z0-9_]{82}\b"),
+    _shape(
+        "gitlab-token",
+        ("glpat-", "glptt-", "glrt-", "gldt-", "glsoat-", "glcbt-", "glimt-", "GR1348941"),
+        r"\b(?:glpat-[\w-]{20}|glptt-[0-9a-f]{40}|glrt-[\w-]{20}|gldt-[\w-]{20}|glsoat-[\w-]{20}|"
+        r"glcbt-[\w-]{20,}|glimt-[\w-]{25}|GR1348941[\w-]{20})\b",
+    ),
+    _shape("slack-token", ("xox", "xapp-"), r"\b(?:xox[abposre](?:\.xox[bp])?|xapp)-\d+-[A-Za-z0-9-]{8,}"),
+    _shape(
+        "slack-webhook",
+        "hooks.slack.com/",
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}",
+    ),
+    _shape("discord-webhook", "/api/webhooks/", r"discord(?:app)?\.com/api/webhooks/\d+/[\w-]{60,}"),
+    _shape("stripe-key", ("sk_", "rk_"), r"\b[sr]k_(?:test|live|prod)_[A-Za-z0-9]{10,99}\b"),
+    _shape("openai-key", "T3BlbkFJ", r"\bsk-(?:[a-z]+-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"),
+    _shape("openai-key", "sk-", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{48,}"),
+    _shape("anthropic-key", "sk-ant-", r"\bsk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA"),
+    _shape("google-api-key", "AIza", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    _shape("gcp-service-account", "service_account", r"\"type\"\s*:\s*\"service_account\"", 0.0),
+    _shape(
+        "private-key",
+        "PRIVATE KEY",
+        r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----\s*(?:[\w:\-]+: [^\n]*\n)*\s*"
+        r"[A-Za-z0-9+/=\s]{32,}?"
+        r"(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|\Z|(?=[^A-Za-z0-9+/=\s]))",
+    ),
+    _shape("jwt", "eyJ", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
+    _shape("npm-token", "npm_", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    _shape("pypi-token", "pypi-AgE", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
+    _shape("twilio-key", "SK", r"\bSK[0-9a-fA-F]{32}\b"),
+    _shape("sendgrid-key", "SG.", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"),
+    _shape("mailchimp-key", "-us", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
+    _shape("mailgun-key", "key-", r"\bkey-[0-9a-f]{32}\b"),
+    _shape("huggingface-token", ("hf_", "api_org_"), r"\b(?:hf_|api_org_)[A-Za-z]{34}\b"),
+    _shape("1password-token", "ops_eyJ", r"\bops_eyJ[A-Za-z0-9+/]{250,}={0,3}"),
+    _shape(
+        "1password-secret-key",
+        "A3-",
+        r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
+    ),
+    _shape(
+        "azure-ad-client-secret",
+        "Q~",
+        r"(?:^|(?<=[\\'\"`\s>=:(,)]))[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?=$|[\\'\"`\s<),])",
+    ),
+    _shape("azure-storage-key", "AccountKey=", r"AccountKey=[A-Za-z0-9+/]{86}==", group=0),
+    _shape("databricks-token", "dapi", r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
+    _shape("facebook-token", "EAA", r"\bEAA[MC][A-Za-z0-9]{90,}"),
+    _shape("facebook-token", "|", r"\b\d{15,16}(?:\||%7C)[0-9A-Za-z_-]{27,40}\b"),
+    _shape(
+        "flyio-token", ("fo1_", "fm1", "fm2"), r"\b(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})"
+    ),
+    _shape(
+        "grafana-token",
+        ("glc_", "glsa_"),
+        r"\b(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})",
+    ),
+    _shape("hashicorp-token", "atlasv1", r"(?i)\b[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70}"),
+    _shape(
+        "vault-token",
+        ("hvs.", "hvb.", "s."),
+        r"\b(?:hvs\.[\w-]{90,120}|hvb\.[\w-]{138,300}|(?<![\w.])s\.[A-Za-z0-9]{24}(?![\w.]))",
+        3.5,
+    ),
+    _shape("heroku-key", "HRKU-", r"\bHRKU-AA[0-9A-Za-z_-]{58}"),
+    _shape("infracost-token", "ico-", r"(?<![\w.])ico-[A-Za-z0-9]{32}\b"),
+    _shape("intra42-secret", "s-s4t2", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b"),
+    _shape("notion-token", "ntn_", r"\bntn_\d{11}[A-Za-z0-9]{35}\b"),
+    _shape("octopus-key", "API-", r"\bAPI-[A-Z0-9]{26}\b"),
+    _shape("openshift-token", "sha256~", r"\bsha256~[\w-]{43}\b"),
+    _shape("scalingo-token", "tk-us-", r"\btk-us-[\w-]{48}"),
+    _shape(
+        "sentry-token", ("sntrys_", "sntryu_"), r"\b(?:sntrys_eyJ[A-Za-z0-9+/=_]{80,}|sntryu_[a-f0-9]{64})"
+    ),
+    _shape(
+        "sidekiq-secret",
+        "CONTRIBSYS__COM",
+        r"BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[ \t]*[=:][ \t]*\"?([a-f0-9]{8}:[a-f0-9]{8})",
+        0.0,
+        1,
+    ),
+    _shape("sourcegraph-token", "sgp_", r"\bsgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}\b"),
+    _shape("square-token", ("EAAA", "sq0"), r"\b(?:EAAA[\w-]{22,60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})\b"),
+    _shape("atlassian-token", "ATATT3", r"\bATATT3[A-Za-z0-9_=-]{186}"),
+    _shape("shopify-token", "shp", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    _shape("digitalocean-token", ("dop_", "doo_", "dor_"), r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    _shape("doppler-token", "dp.", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b"),
+    _shape("linear-key", "lin_api_", r"\blin_api_[A-Za-z0-9]{40}\b"),
+    _shape("postman-key", "PMAK-", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
+    _shape("pulumi-token", "pul-", r"\bpul-[a-f0-9]{40}\b"),
+    _shape("age-secret-key", "AGE-SECRET-KEY-1", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    _shape("telegram-bot-token", ":AA", r"\b\d{8,10}:AA[\w-]{33}\b"),
+    _shape(
+        "url-credentials",
+        "@",
+        r"\b[a-z][a-z0-9+.-]{1,15}://([^\s:/@'\"]{0,64}:[^\s/@'\"]{3,128})@[\w.-]+",
+        0.0,
+        1,
+    ),
+)
+
+# Generic: `<secret-named key> = <value>` (gitleaks' generic-api-key), Authorization-style headers, curl -u.
+_SECRET_WORDS = frozenset(
+    {
+        "secret",
+        "secrets",
+        "token",
+        "password",
+        "passwd",
+        "pwd",
+        "pass",
+        "passphrase",
+        "apikey",
+        "auth",
+        "credential",
+        "credentials",
+        "creds",
+        "accesskey",
+        "secretkey",
+        "accesstoken",
+        "authtoken",
+        "privatekey",
+    }
+)
+_KEY_QUALIFIERS = frozenset(
+    {
+        "api",
+        "access",
+        "secret",
+        "private",
+        "auth",
+        "client",
+        "master",
+        "signing",
+        "encryption",
+        "app",
+        "account",
+        "license",
+        "service",
+        "session",
+        "admin",
+        "deploy",
+        "bearer",
+        "oauth",
+        "consumer",
+        "webhook",
+    }
+)
+_VENDORS = re.compile(
+    r"heroku|hubspot|snyk|messagebird|sonar|sumo|mailchimp|okta|sentry|datadog|newrelic|twilio|sendgrid|stripe|"
+    r"slack|github|gitlab|openai|anthropic|facebook|jira|atlassian|confluence|algolia|cloudflare|digitalocean|"
+    r"netlify|vercel|firebase|pagerduty|sourcegraph|mapbox|mailgun|shopify|dropbox|zendesk|bitbucket|circleci|"
+    r"travis|npm|pypi|docker|aws|azure|gcp|huggingface|hf|databricks|grafana|vault|nuget|rubygems|contentful"
+)
+_NOT_SECRET_WORDS = frozenset(
+    {
+        "id",
+        "ids",
+        "name",
+        "names",
+        "url",
+        "uri",
+        "file",
+        "path",
+        "dir",
+        "length",
+        "len",
+        "size",
+        "type",
+        "types",
+        "version",
+        "endpoint",
+        "header",
+        "field",
+        "prefix",
+        "format",
+        "count",
+        "mode",
+        "env",
+        "var",
+        "ref",
+        "public",
+        "pub",
+        "publishable",
+        "anon",
+        "csrf",
+        "xsrf",
+        "max",
+        "min",
+        "timeout",
+        "expiry",
+        "expires",
+        "ttl",
+        "hash",
+        "store",
+        "vault",
+        "keyword",
+        "policy",
+        "manager",
+        "provider",
+        "helper",
+        "generator",
+        "pattern",
+        "regex",
+        "input",
+        "label",
+        "placeholder",
+        "hint",
+        "form",
+        "reset",
+        "confirm",
+        "confirmation",
+        "location",
+        "id_",
+    }
+)
+_ASSIGN = re.compile(
+    r"(?i)(?<![\w.-])([a-z_][\w.-]{0,60}?)[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:|,)[ \t]*@?[\"'`]?"
+    r"([^\s\"'`,;<>(){}\[\]]{8,256})"
+)
+_HEADER = re.compile(
+    r"(?i)(?<![\w-])(authorization|proxy-authorization|[\w-]*(?:api-?key|token|secret|auth)[\w-]*)"
+    r"[\"']?[ \t]*:[ \t]*(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?"
+    r"([^\s\"',;]{6,512})"
+)
+_CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)((?:\"[^\"]*\"|'[^']*'|[^\s\"']+)+)")
+_WORD_SPLIT = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:x+|\*+|#+|\.+|0+|-+|_+|test|changeme|changeit|password|passwd|pass|secret|token|none|null|nil|"
+    r"undefined|true|false|todo|fixme|example|sample|dummy|redacted|hidden|masked|string|value|user(?:name)?)$|"
+    r"xxxx|\*\*\*|your[_-]|_here\b|<[^>]*>|\{\{|\$\{|\$\(|\$[A-Za-z_]|%s|%\(|example\.com|placeholder|"
+    r"redacted|insert[_-]|replace[_-]?me|\[[A-Z_ ]+\]"
+)
+_IDENTIFIER_VALUE = re.compile(r"^(?:[a-z]+(?:[_.-][a-z]+)*|[A-Z]+(?:[_.-][A-Z]+)*|[A-Za-z]+\.[A-Za-z.]+)$")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+# Candidates for the entropy heuristic and for decoding.
+_TOKEN = re.compile(r"[A-Za-z0-9+/_=.~-]{20,}")
+_HEX = re.compile(r"^[0-9a-fA-F]+$")
+_B64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+={0,2}$")
+_HASH_PREFIX = re.compile(
+    r"(?:h1:|sha(?:1|224|256|384|512)[-:~]|sha(?:1|256|512)=|md5[-:=]|@sha256:|etag)$", re.IGNORECASE
+)
+_HASH_TOKEN = re.compile(r"(?i)sha(?:1|224|256|384|512)-[A-Za-z0-9+/]{27,}={0,2}$")
+_HASH_HEX_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
+
+
+def shannon(text: str) -> float:
+    """Bits per character of `text`'s own character distribution."""
+    if not text:
+        return 0.0
+    counts: dict[str, int] = {}
+    for ch in text:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _shape_hits(text: str) -> Iterator[SecretHit]:
+    for shape in _SHAPES:
+        if not any(a in text for a in shape.anchors):
+            continue
+        for m in shape.pattern.finditer(text):
+            value = m.group(shape.group)
+            if shape.min_entropy and shannon(value) < shape.min_entropy:
+                continue
+            if shape.kind == "url-credentials" and _placeholder(value.split(":", 1)[1]):
+                continue
+            yield SecretHit(shape.kind, m.start(shape.group), m.end(shape.group), HIGH)
+
+
+def _placeholder(value: str) -> bool:
+    core = value.strip("\"'`")
+    return len(core) < 4 or bool(_PLACEHOLDER.search(core)) or len(set(core)) <= 2
+
+
+def _random_enough(value: str, min_len: int = 8) -> bool:
+    """A value that reads like a credential: long enough, not a placeholder, not a word or identifier."""
+    if len(value) < min_len or _placeholder(value) or _IDENTIFIER_VALUE.match(value):
+        return False
+    if value.startswith(("/", "./", "~/", "http", "file:")) or value.isdigit():
+        return False
+    has_digit = any(ch.isdigit() for ch in value)
+    mixed_case = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    return (has_digit or mixed_case) and shannon(value) >= 2.8
+
+
+def _key_words(key: str) -> list[str]:
+    return [w for w in _WORD_SPLIT.split(_CAMEL.sub(r"\1_\2", key).lower()) if w]
+
+
+def _secret_key(key: str) -> bool:
+    """`client_secret`, `JIRA_API_TOKEN`, `apiKey`, `SONAR_LOGIN`; not `kms_key_id`, `public_key`."""
+    words = _key_words(key)
+    if not words or any(w in _NOT_SECRET_WORDS for w in words):
+        return False
+    last = words[-1]
+    vendor = bool(_VENDORS.search(key.lower()))
+    if last in _SECRET_WORDS:
+        return True
+    if last == "key":
+        return vendor or any(w in _KEY_QUALIFIERS for w in words[:-1])
+    return vendor and last in ("login", "accessid", "clientid", "accessid")
+
+
+def _vendor_id_key(key: str) -> bool:
+    """`MessageBirdClientID`, `sumologic.accessId`: identifiers that are credentials for these vendors."""
+    words = _key_words(key)
+    return bool(words) and words[-1] == "id" and bool(_VENDORS.search(key.lower())) and len(words) > 1
+
+
+def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
+    if any(w in lowered for w in ("secret", "token", "pass", "pwd", "key", "auth", "cred", "login")) or (
+        "id" in lowered and _VENDORS.search(lowered)
+    ):
+        for m in _ASSIGN.finditer(text):
+            key, value = m.group(1), m.group(2).rstrip(".")
+            named = _secret_key(key) or (_vendor_id_key(key) and (_UUID.match(value) or shannon(value) > 3.2))
+            if named and _random_enough(value) and not value.lower().startswith(key.lower()):
+                yield SecretHit("generic-secret-assignment", m.start(2), m.start(2) + len(value), KEYWORD)
+        if ":" in text:
+            for m in _HEADER.finditer(text):
+                value = m.group(2).rstrip(".")
+                if _random_enough(value, 6) or (
+                    m.group(1).lower() in ("authorization", "proxy-authorization") and _b64_credentials(value)
+                ):
+                    yield SecretHit("authorization-header", m.start(2), m.start(2) + len(value), KEYWORD)
+    if "-u" in text:
+        for m in _CURL_USER.finditer(text):
+            raw = m.group(1)
+            joined = raw.replace('"', "").replace("'", "")
+            user, _, password = joined.partition(":")
+            secret = password or user
+            if _random_enough(secret.strip("{}"), 6):
+                yield SecretHit("curl-user-credentials", m.start(1), m.end(1), KEYWORD)
+
+
+def _b64_credentials(value: str) -> bool:
+    """`Basic YnJvd3Nlcjo=`: base64 of `user:password`, whatever its length."""
+    try:
+        decoded = base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    return ":" in decoded and decoded.isprintable()
+
+
+def _looks_hashed(text: str, start: int, token: str) -> bool:
+    """Hashes and identifiers that look random but are not secrets."""
+    bare = token.rstrip("=")
+    if _HASH_PREFIX.search(text[max(0, start - 8) : start]) or _HASH_TOKEN.match(token):
+        return True
+    if _HEX.match(bare) and (len(bare) in _HASH_HEX_LENGTHS or len(bare) < 32):
+        return True
+    return bool(_UUID.match(token))
+
+
+def _entropy_hit(text: str, start: int, token: str) -> bool:
+    """A long random-looking token: weak evidence on its own, hence only `possible_high_entropy_secret`."""
+    bare = token.strip("=.-_~")
+    if len(bare) < 24 or _looks_hashed(text, start, token):
+        return False
+    if bare.count(".") > 2 or bare.count("/") > 3 or bare.count("-") > 4:
+        return False  # paths, versions, dotted names, slugs
+    digits = sum(ch.isdigit() for ch in bare)
+    upper = sum(ch.isupper() for ch in bare)
+    lower = sum(ch.islower() for ch in bare)
+    if _HEX.match(bare):
+        return len(bare) >= 32 and shannon(bare) >= 3.5
+    if not (digits and upper and lower):
+        return False
+    longest_lower = max((len(run) for run in re.findall(r"[a-z]+", bare)), default=0)
+    if longest_lower >= 9:
+        return False  # words in camelCase identifiers
+    threshold = min(4.3, 0.78 * math.log2(len(bare)))
+    return shannon(bare) >= threshold
+
+
+def _decode(token: str) -> tuple[str, str] | None:
+    """The printable text a base64 or hex run decodes to, with its encoding; None for binary or invalid."""
+    bare = token.strip(".~")
+    raw: bytes | None = None
+    encoding = ""
+    if len(bare) >= 32 and len(bare) % 2 == 0 and _HEX.match(bare):
+        try:
+            raw, encoding = bytes.fromhex(bare), "hex"
+        except ValueError:
+            return None
+    elif _B64.match(bare):
+        padded = bare + "=" * (-len(bare) % 4)
+        try:
+            raw = (
+                base64.urlsafe_b64decode(padded) if ("-" in bare or "_" in bare) else base64.b64decode(padded)
+            )
+        except (binascii.Error, ValueError):
+            return None
+        encoding = "base64"
+    if not raw:
+        return None
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(ch.isprintable() or ch in "\n\r\t" for ch in decoded)
+    if printable < 0.9 * len(decoded):
+        return None
+    return decoded, encoding
+
+
+def find_secrets(text: str, *, decode: bool = True) -> list[SecretHit]:
+    """Secrets in `text`: known shapes (confidence >= 0.75), decoded ones, and entropy-only hints (0.4).
+
+    Pure and bounded: at most `MAX_SCAN_CHARS` are read. Hits never overlap a stronger hit.
+    """
+    if not isinstance(text, str) or len(text) < 8:
+        return []
+    text = text[:MAX_SCAN_CHARS]
+    lowered = text.lower()
+    hits = list(_shape_hits(text))
+    hits.extend(_keyword_hits(text, lowered))
+    covered = [(h.start, h.end) for h in hits]
+    candidates = 0
+    for m in _TOKEN.finditer(text):
+        start, end, token = m.start(), m.end(), m.group(0)
+        if any(s < end and start < e for s, e in covered):
+            continue
+        if (
+            decode
+            and candidates < MAX_DECODE_CANDIDATES
+            and len(token) >= 20
+            and len(token) <= MAX_DECODE_CHARS
+        ):
+            decoded = _decode(token)
+            if decoded is not None:
+                candidates += 1
+                inner = [h for h in find_secrets(decoded[0], decode=False) if h.confidence >= KEYWORD]
+                if inner:
+                    hits.append(SecretHit(inner[0].kind, start, end, inner[0].confidence, decoded[1]))
+                    covered.append((start, end))
+                    continue
+        if _entropy_hit(text, start, token):
+            hits.append(SecretHit("high-entropy-string", start, end, LOW))
+    hits.sort(key=lambda h: (h.start, -h.confidence))
+    return _without_overlaps(hits)
+
+
+def _without_overlaps(hits: list[SecretHit]) -> list[SecretHit]:
+    kept: list[SecretHit] = []
+    for hit in hits:
+        clash = next((k for k in kept if k.start < hit.end and hit.start < k.end), None)
+        if clash is None:
+            kept.append(hit)
+        elif hit.confidence > clash.confidence:
+            kept[kept.index(clash)] = hit
+    return kept
+
+
+# Where each credential kind is meant to go: sending it there is its use, not its exfiltration.
+_ISSUERS: dict[str, tuple[str, ...]] = {
+    "github-token": ("github.com", "*.github.com", "*.githubusercontent.com"),
+    "gitlab-token": ("gitlab.com", "*.gitlab.com"),
+    "slack-token": ("slack.com", "*.slack.com"),
+    "slack-webhook": ("hooks.slack.com",),
+    "openai-key": ("api.openai.com",),
+    "anthropic-key": ("api.anthropic.com",),
+    "stripe-key": ("api.stripe.com",),
+    "huggingface-token": ("huggingface.co", "*.huggingface.co"),
+    "npm-token": ("registry.npmjs.org",),
+    "pypi-token": ("upload.pypi.org", "test.pypi.org"),
+    "aws-access-key": ("*.amazonaws.com",),
+    "google-api-key": ("*.googleapis.com",),
+}
+
+
+def _strings(value: Any, depth: int = 0) -> Iterator[str]:
+    """Every string of a JSON-like value; dict entries also as `key: value` so key names give context."""
+    if isinstance(value, str):
+        yield value
+    elif depth <= 8 and isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, str) and isinstance(k, str):
+                yield f"{k}: {v}"
+            else:
+                yield from _strings(v, depth + 1)
+            if isinstance(k, str) and len(k) > 16:
+                yield k
+    elif depth <= 8 and isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v, depth + 1)
+
+
+def action_texts(action: Action) -> list[str]:
+    """The texts of an action that could carry a secret out: arguments, payloads, command line, URLs."""
+    seen: dict[str, None] = {}
+    budget = MAX_SCAN_CHARS
+    for text in (
+        *_strings(action.arguments),
+        *action.payloads,
+        action.command_line,
+        *(d.url for d in action.destinations),
+    ):
+        if text and text not in seen and budget > 0:
+            seen[text[:budget]] = None
+            budget -= len(text)
+    return list(seen)
+
+
+def reaches_outside(action: Action) -> bool:
+    """True when the action can carry data off this machine (or its reach is unknown)."""
+    if any(d.host_class is not HostClass.LOOPBACK for d in action.destinations):
+        return True
+    if action.destinations:
+        return False  # every destination is this machine
+    return (
+        action.capability in OUTBOUND_CAPABILITIES
+        or action.capability in ("mcp.call", "unknown")
+        or action.tool.startswith("mcp")
+    )
+
+
+def _to_issuer(action: Action, kinds: set[str]) -> bool:
+    if not action.destinations or action.opaque:
+        return False
+    for kind in kinds:
+        globs = _ISSUERS.get(kind)
+        if not globs:
+            return False
+        for dest in action.destinations:
+            if dest.flags or not any(fnmatchcase(dest.host, g) for g in globs):
+                return False
+    return True
+
+
+def scan_action(action: Action) -> list[SecretHit]:
+    """All secret hits across an action's outgoing texts."""
+    hits: list[SecretHit] = []
+    for text in action_texts(action):
+        hits.extend(find_secrets(text))
+    return hits
+
+
+@rule(
+    ReasonCode.SECRET_EXFILTRATION,
+    ReasonCode.ENCODED_EXFILTRATION,
+    ReasonCode.POSSIBLE_HIGH_ENTROPY_SECRET,
+    ReasonCode.SENSITIVE_SECRET_ACCESS,
+)
+def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
+    """Credential values in an action, judged by where the action can send them."""
+    hits = scan_action(action)
+    if not hits:
+        return []
+    strong = [h for h in hits if h.confidence >= KEYWORD]
+    kinds = sorted({h.kind for h in strong})
+    findings: list[Finding] = []
+    if reaches_outside(action):
+        if strong:
+            detail = f"{', '.join(kinds)} in an outbound action"
+            if _to_issuer(action, set(kinds)):
+                findings.append(
+                    Finding(
+                        ReasonCode.SECRET_EXFILTRATION,
+                        Verdict.AUTH,
+                        80,
+                        f"{', '.join(kinds)} sent to its own issuer",
+                    )
+                )
+            else:
+                findings.append(Finding(ReasonCode.SECRET_EXFILTRATION, Verdict.BLOCK, 95, detail))
+            encoded = sorted({f"{h.encoding}-encoded {h.kind}" for h in strong if h.encoding})
+            if encoded:
+                findings.append(
+                    Finding(ReasonCode.ENCODED_EXFILTRATION, Verdict.BLOCK, 95, ", ".join(encoded))
+                )
+        elif ctx.mode is not Mode.LIGHT:
+            findings.append(
+                Finding(
+                    ReasonCode.POSSIBLE_HIGH_ENTROPY_SECRET,
+                    Verdict.AUTH,
+                    55,
+                    "a long random-looking token in an outbound action",
+                )
+            )
+    elif strong and action.capability == "shell.execute" and ctx.mode is not Mode.LIGHT:
+        findings.append(
+            Finding(
+                ReasonCode.SENSITIVE_SECRET_ACCESS,
+                Verdict.AUTH,
+                60,
+                f"{', '.join(kinds)} on a shell command line",
+            )
+        )
+    return findings
