@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from limen.model import Mode
 
 if TYPE_CHECKING:
-    from limen.model import Action, Decision, Finding
+    from limen.model import Action, Decision, Finding, PolicyOutcome
+    from limen.policy.compiled import CompiledPolicy
 
 
 @dataclass(slots=True, frozen=True)
@@ -97,13 +98,15 @@ class SessionView(Protocol):
 
     def echoes_untrusted_value(self, values: list[str]) -> bool: ...
 
+    def echo_source(self, values: list[str]) -> str: ...  # "injected", "untrusted" or ""
+
     def recent(self) -> list[dict[str, Any]]: ...
 
 
 class PolicyChain(Protocol):
     """The user's ordered policy layers (see `limen.policy`)."""
 
-    def evaluate(self, action: Action) -> tuple[str, list[Finding], list[Any]]: ...
+    def evaluate(self, action: Action) -> PolicyOutcome: ...
 
 
 class FloorHook(Protocol):
@@ -126,6 +129,7 @@ class Context:
     chain: PolicyChain | None = None
     session: SessionView | None = None
     waived: frozenset[str] = frozenset()  # reason codes waived for this action by the drift gate
+    policy: CompiledPolicy | None = None  # roles, policy sources, tool maps, enforcement (limen.policy)
 
     @classmethod
     def for_mode(cls, mode: Mode, workspace: str, **overrides: Any) -> Context:

@@ -1,7 +1,8 @@
 """Hard floors: checks that run after combine() and that no approval, waiver or familiarity can mute.
 
-Each floor is a function `(action, ctx, decision) -> list[Finding]`. The engine runs them all; one that
-raises turns the call into BLOCK (`objective_guardrail_error`).
+Each floor is a function `(action, ctx, decision) -> list[Finding]` that reads only the action, the mode and
+the session (never `ctx.waived`). The engine runs them all; one that raises turns the call into BLOCK
+(`objective_guardrail_error`).
 """
 
 from __future__ import annotations
@@ -9,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from limen.context import Context
+from limen.floors import correlator, provenance, taint, toolpin, trifecta
 from limen.model import Action, Decision, Finding
 
 Floor = Callable[[Action, Context, Decision], list[Finding]]
 
-FLOORS: tuple[Floor, ...] = ()
+FLOORS: tuple[Floor, ...] = (taint.floor, trifecta.floor, correlator.floor, provenance.floor, toolpin.floor)
 
 
 def run_floors(action: Action, ctx: Context, decision: Decision) -> list[Finding]:

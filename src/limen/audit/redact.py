@@ -1,0 +1,102 @@
+"""What an audit record may hold: structure and keyed fingerprints, never a value.
+
+Kept: tool, capability, door, session, agent, verdict, risk, reason codes, stage verdicts and timings, path
+classes (`workspace/*.py`, `~/.ssh/…`, `/etc/…`), host names, command names, argument names, and a keyed
+fingerprint of the arguments (to match a decision to an approval). Dropped: argument values, payloads,
+outputs, finding details. The explanation is kept with long tokens replaced by fingerprints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from limen.model import Action, Decision
+
+_LONG_TOKEN = re.compile(r"[A-Za-z0-9+/=_\-.:@~]{16,}")
+_HAS_DIGIT_OR_SLASH = re.compile(r"[0-9/]")
+
+
+def scrub(text: str, fingerprint: Callable[[str], str]) -> str:
+    """Replace anything token-like and long (keys, tokens, blobs, long paths) by its keyed fingerprint."""
+    text = text[:300]
+    return _LONG_TOKEN.sub(
+        lambda m: (
+            "fp:" + fingerprint(m.group(0))[:12] if _HAS_DIGIT_OR_SLASH.search(m.group(0)) else m.group(0)
+        ),
+        text,
+    )
+
+
+def path_class(path: str, workspace: str, home: str) -> str:
+    ext = os.path.splitext(path)[1][:8]
+    if workspace and (path == workspace or path.startswith(workspace.rstrip("/") + "/")):
+        return f"workspace/*{ext}"
+    if home and path.startswith(home.rstrip("/") + "/"):
+        first = path[len(home.rstrip("/")) + 1 :].split("/", 1)[0]
+        first = first if first.startswith(".") else "*"
+        return f"~/{first}/…{ext}"
+    parts = [p for p in path.split("/") if p]
+    return "/" + (parts[0] + "/…" if parts else "") + ext
+
+
+def action_fields(
+    action: Action, fingerprint: Callable[[str], str], workspace: str, home: str
+) -> dict[str, Any]:
+    try:
+        args_blob = json.dumps(action.arguments, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        args_blob = repr(action.arguments)
+    return {
+        "tool": action.tool[:120],
+        "cap": action.capability,
+        "door": action.door,
+        "session": action.session_id or "",
+        "agent": action.agent[:80],
+        "keys": sorted(str(k)[:40] for k in action.arguments)[:30]
+        if isinstance(action.arguments, dict)
+        else [],
+        "args": fingerprint(args_blob),
+        "paths": sorted({path_class(p, workspace, home) for p in action.paths})[:20],
+        "hosts": sorted({d.host[:100] for d in action.destinations if d.host})[:20],
+        "cmds": list(dict.fromkeys(c.name[:40] for c in action.commands))[:20],
+    }
+
+
+def decision_record(
+    kind: str,
+    decision: Decision,
+    fingerprint: Callable[[str], str],
+    *,
+    workspace: str,
+    home: str,
+    started_ns: int,
+) -> dict[str, Any]:
+    """The redacted audit record of one decision (`kind`: decision or output)."""
+    record: dict[str, Any] = {
+        "kind": kind,
+        "ts": round(time.time(), 3),
+        "id": decision.decision_id,
+        "verdict": decision.verdict.name,
+        "risk": decision.risk,
+        "reasons": [r.value for r in decision.reasons],
+        "expl": scrub(decision.explanation, fingerprint),
+        "stages": [
+            {
+                "stage": s.stage,
+                "verdict": s.verdict.name,
+                "risk": s.risk,
+                "reasons": [r.value for r in s.reasons],
+                "us": round(s.micros, 1),
+            }
+            for s in decision.evidence
+        ],
+        "us": round((time.perf_counter_ns() - started_ns) / 1000, 1),
+    }
+    if decision.action is not None:
+        record.update(action_fields(decision.action, fingerprint, workspace, home))
+    return record

@@ -1,0 +1,62 @@
+"""Correlator: a broad read or archive, then a shell command, then egress to an untrusted host.
+
+`correlated_destructive_flow` (AUTH; BLOCK in strict/paranoid) reads the session's recent history, whose
+entries `features()` writes after every decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from limen.context import Context
+from limen.floors.egress import is_external_egress, mode_verdict
+from limen.floors.trifecta import private_in_call
+from limen.model import Action, Capability, Decision, Finding, ReasonCode, Verdict
+from limen.normalize.paths import is_within
+
+ARCHIVERS = frozenset({"tar", "zip", "7z", "7za", "rar", "gzip", "bzip2", "xz", "zstd", "cpio", "pax", "jar"})
+ENUMERATORS = frozenset({"find", "locate", "tree", "du", "ls", "grep", "rg", "fd", "rsync", "cp"})
+
+
+def _broad(action: Action, ctx: Context) -> bool:
+    """An archive anywhere, or an enumeration/recursive copy reaching outside the workspace."""
+    names = {c.name for c in action.commands}
+    if names & ARCHIVERS:
+        return True
+    outside = any(not (ctx.workspace and is_within(p, ctx.workspace)) for p in action.paths)
+    if names & ENUMERATORS and outside:
+        return True
+    return action.capability == Capability.FILESYSTEM_READ.value and (
+        len(action.paths) >= ctx.bulk_threshold or any("**" in str(v) for v in action.arguments.values())
+    )
+
+
+def features(action: Action, ctx: Context, decision: Decision) -> dict[str, Any]:
+    """The redacted history entry the correlator and the trifecta read later."""
+    return {
+        "cap": action.capability,
+        "v": int(decision.verdict),
+        "shell": action.capability == Capability.SHELL_EXECUTE.value,
+        "broad": _broad(action, ctx),
+        "private": private_in_call(decision) and decision.verdict is not Verdict.BLOCK,
+        "egress": is_external_egress(action, ctx),
+    }
+
+
+def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
+    session = ctx.session
+    if session is None or not is_external_egress(action, ctx):
+        return []
+    history = session.recent()
+    broad = {i for i, e in enumerate(history) if e.get("broad")}
+    shell = {i for i, e in enumerate(history) if e.get("shell")}
+    if broad and shell and (len(broad | shell) > 1):
+        return [
+            Finding(
+                ReasonCode.CORRELATED_DESTRUCTIVE_FLOW,
+                mode_verdict(ctx),
+                80,
+                "a broad read or archive and a shell command earlier in this session, now egress",
+            )
+        ]
+    return []

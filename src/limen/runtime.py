@@ -1,0 +1,327 @@
+"""The runtime every door uses: normalise, decide with this session's view, remember, audit, answer.
+
+One `Runtime` per process (a hook call, the daemon, an MCP proxy, an SDK `Guard`). It opens its session store
+and audit log on first use, once, and never raises: an internal failure answers BLOCK (or AUTH) with a reason
+code. Logging never changes a decision unless `audit_failure="deny"` says a decision that cannot be logged is
+denied.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from time import perf_counter_ns
+from typing import TYPE_CHECKING, Any
+
+from limen.model import Decision, Finding, Mode, ReasonCode, StageResult, Verdict
+
+if TYPE_CHECKING:
+    from limen.audit.writer import AuditWriter
+    from limen.context import Context
+    from limen.model import Action
+    from limen.state import SessionStore
+    from limen.state.keys import Fingerprinter
+    from limen.state.view import StoredSession
+
+
+def _failure(verdict: Verdict, code: ReasonCode, detail: str) -> Decision:
+    finding = Finding(code, verdict, 95 if verdict is Verdict.BLOCK else 60, detail)
+    return Decision(
+        verdict,
+        finding.risk,
+        (code,),
+        f"{verdict.name}: {code.value} ({detail})",
+        [StageResult("runtime", verdict, finding.risk, (code,))],
+        (finding,),
+        decision_id=os.urandom(8).hex(),
+    )
+
+
+class Runtime:
+    def __init__(
+        self,
+        *,
+        workspace: str,
+        mode: str | None = None,
+        state_path: str | None = None,
+        audit_dir: str | None = None,
+        store: SessionStore | None = None,
+        audit_failure: str = "stand",
+        fsync_every: int = 64,
+    ) -> None:
+        self.workspace = os.path.abspath(workspace)
+        self.mode = mode
+        self.audit_failure = audit_failure
+        self._state_path = state_path
+        self._audit_dir = audit_dir
+        self._fsync_every = fsync_every
+        self._store = store
+        self._writer: AuditWriter | None = None
+        self._fingerprint: Fingerprinter | None = None
+        self._anonymous = "anon-" + os.urandom(6).hex()
+        self._audit_warned = False
+
+    # -- lazily opened parts ---------------------------------------------------------------------------
+    @property
+    def store(self) -> SessionStore:
+        if self._store is None:
+            from limen.state import open_store
+
+            self._store = open_store(self._state_path)
+        return self._store
+
+    @property
+    def fingerprint(self) -> Fingerprinter:
+        if self._fingerprint is None:
+            from limen.state.keys import fingerprinter
+
+            self._fingerprint = fingerprinter()
+        return self._fingerprint
+
+    @property
+    def context(self) -> Context:
+        """The policy's context for this workspace and mode (no session attached)."""
+        try:
+            from limen.policy import load_context
+        except ImportError:
+            from limen.context import Context
+
+            try:
+                mode = Mode(self.mode) if self.mode else Mode.BALANCED
+            except ValueError:
+                mode = Mode.PARANOID  # an unknown mode name must not loosen anything
+            return Context.for_mode(mode, self.workspace)
+        return load_context(self.workspace, mode=self.mode)
+
+    def session(self, session_id: str | None) -> StoredSession:
+        from limen.state.view import StoredSession
+
+        return StoredSession(self.store, session_id or self._anonymous, self.fingerprint)
+
+    # -- the two entry points ----------------------------------------------------------------------------
+    def decide(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        session_id: str | None,
+        door: str,
+        cwd: str | None = None,
+        agent: str = "",
+    ) -> Decision:
+        """Decide one tool call. Never raises."""
+        started = perf_counter_ns()
+        ctx: Context | None = None
+        try:
+            ctx = self.context
+            decision = self._decide(ctx, tool, arguments, session_id, door, cwd, agent)
+        except Exception as exc:
+            decision = _failure(
+                Verdict.BLOCK,
+                ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+                f"the decision path raised {type(exc).__name__}",
+            )
+        return self._audited("decision", decision, ctx, started)
+
+    def observe_output(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        output: str,
+        *,
+        session_id: str | None,
+        door: str,
+        untrusted: bool | None = None,
+    ) -> Decision:
+        """Scan what a tool returned; update the session; answer what the door should do with the output."""
+        started = perf_counter_ns()
+        ctx: Context | None = None
+        try:
+            ctx = self.context
+            decision = self._observe(ctx, tool, arguments, output, session_id, door, untrusted)
+        except Exception as exc:
+            decision = _failure(
+                Verdict.BLOCK,
+                ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+                f"the output scan raised {type(exc).__name__}",
+            )
+        return self._audited("output", decision, ctx, started)
+
+    def observe_prompt(self, text: str, *, session_id: str | None) -> None:
+        """The user's own words: the values they name are trusted in this session. Never raises."""
+        try:
+            from limen.scan import extract_values
+            from limen.state import TRUSTED
+
+            sid = session_id or self._anonymous
+            self.store.add_values(sid, TRUSTED, {self.fingerprint(v) for v in extract_values(text)})
+        except Exception as exc:
+            self._report(f"could not record the prompt's values: {type(exc).__name__}")
+
+    # -- internals ---------------------------------------------------------------------------------------
+    def _action(
+        self,
+        ctx: Context,
+        tool: str,
+        arguments: Any,
+        session_id: str | None,
+        door: str,
+        cwd: str | None,
+        agent: str,
+    ) -> Action:
+        from limen.normalize import normalize
+
+        return normalize(
+            tool,
+            arguments,
+            cwd=cwd or self.workspace,
+            door=door,
+            session_id=session_id or self._anonymous,
+            agent=agent,
+            mode=ctx.mode,
+            home=ctx.home,
+        )
+
+    def _decide(
+        self,
+        ctx: Context,
+        tool: str,
+        arguments: Any,
+        session_id: str | None,
+        door: str,
+        cwd: str | None,
+        agent: str,
+    ) -> Decision:
+        from limen.engine import decide
+        from limen.floors import correlator, toolpin
+
+        action = self._action(ctx, tool, arguments, session_id, door, cwd, agent)
+        view = self.session(session_id)
+        if view.has_untrusted_content():
+            action.provenance = action.provenance | {"untrusted_content"}
+        if toolpin.is_pending(action.tool, self.store):
+            action.notes = (*action.notes, toolpin.NOTE)
+        ctx.session = view
+        decision = decide(action, ctx)
+        entry = correlator.features(action, ctx, decision)
+        self.store.append_history(view.session_id, entry)
+        if decision.verdict is not Verdict.BLOCK:
+            flags = _flags_after(action, ctx, decision)
+            if flags:
+                self.store.set_flags(view.session_id, flags)
+        return decision
+
+    def _observe(
+        self,
+        ctx: Context,
+        tool: str,
+        arguments: Any,
+        output: str,
+        session_id: str | None,
+        door: str,
+        untrusted: bool | None,
+    ) -> Decision:
+        from limen.engine import explain
+        from limen.scan import apply_scan
+
+        started = perf_counter_ns()
+        action = self._action(
+            ctx, tool, arguments if isinstance(arguments, dict) else {}, session_id, door, None, ""
+        )
+        if untrusted is None and _fetches_untrusted(action, ctx):
+            untrusted = True
+        findings = apply_scan(
+            self.store,
+            self.fingerprint,
+            action.session_id or self._anonymous,
+            output if isinstance(output, str) else str(output),
+            untrusted,
+            ctx.mode,
+        )
+        verdict = max((f.verdict for f in findings), default=Verdict.PASS)
+        risk = max((f.risk for f in findings), default=0)
+        reasons = tuple(dict.fromkeys(f.code for f in findings))
+        stage = StageResult("output_scan", verdict, risk, reasons, (), (perf_counter_ns() - started) / 1000)
+        decision = Decision(verdict, risk, reasons, "", [stage], tuple(findings), action, os.urandom(8).hex())
+        decision.explanation = explain(decision)
+        return decision
+
+    def _audited(self, kind: str, decision: Decision, ctx: Context | None, started: int) -> Decision:
+        """Append the decision's record; on failure report it and apply the configured policy."""
+        try:
+            from limen.audit.redact import decision_record
+
+            if self._writer is None:
+                from limen.audit.writer import AuditWriter
+
+                self._writer = AuditWriter(self._audit_dir, fsync_every=self._fsync_every)
+            home = ctx.home if ctx is not None else os.path.expanduser("~")
+            self._writer.append(
+                decision_record(
+                    kind, decision, self.fingerprint, workspace=self.workspace, home=home, started_ns=started
+                )
+            )
+        except Exception as exc:
+            self._report(f"audit log write failed: {type(exc).__name__}")
+            if self.audit_failure == "deny" and decision.verdict is not Verdict.BLOCK:
+                finding = Finding(
+                    ReasonCode.AUDIT_UNAVAILABLE, Verdict.BLOCK, 95, "the audit log is unavailable"
+                )
+                decision.verdict, decision.risk = Verdict.BLOCK, max(decision.risk, 95)
+                decision.reasons = (*decision.reasons, ReasonCode.AUDIT_UNAVAILABLE)
+                decision.findings = (*decision.findings, finding)
+                decision.explanation = "BLOCK: audit_unavailable (the audit log is unavailable)"
+        return decision
+
+    def audit_event(self, event: str, **fields: Any) -> bool:
+        """Record a non-decision event (a session cleared, a pin approved). False when it could not be."""
+        import time
+
+        try:
+            if self._writer is None:
+                from limen.audit.writer import AuditWriter
+
+                self._writer = AuditWriter(self._audit_dir, fsync_every=self._fsync_every)
+            self._writer.append({"kind": "event", "event": event, "ts": round(time.time(), 3), **fields})
+            return True
+        except Exception as exc:
+            self._report(f"audit log write failed: {type(exc).__name__}")
+            return False
+
+    def _report(self, message: str) -> None:
+        if not self._audit_warned:
+            print(f"limen: {message}", file=sys.stderr)
+            self._audit_warned = True
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+def _flags_after(action: Action, ctx: Context, decision: Decision) -> set[str]:
+    """Flags a decided (not blocked) call sets: a secret read taints; a fetch brings untrusted input."""
+    from limen.state import TAINTED, UNTRUSTED
+
+    flags: set[str] = set()
+    if any(
+        f.code in (ReasonCode.SENSITIVE_SECRET_ACCESS, ReasonCode.ENVIRONMENT_DUMP_COMMAND)
+        for f in decision.findings
+    ):
+        flags.add(TAINTED)
+    if _fetches_untrusted(action, ctx):
+        flags.add(UNTRUSTED)
+    return flags
+
+
+def _fetches_untrusted(action: Action, ctx: Context) -> bool:
+    from limen.floors.egress import is_external_egress
+
+    return (
+        action.capability == "network.request"
+        and bool(action.destinations)
+        and is_external_egress(action, ctx)
+    )

@@ -1,0 +1,287 @@
+"""Post-hoc scanning of what a tool returned, and the value matching the session floors rely on.
+
+- `encoded_variants`: a text plus what its URL-encoded, base64 and hex parts decode to, so a secret cannot
+  leave by being encoded first.
+- `contains_fingerprint`: whether a text holds a value whose keyed fingerprint (and length) is known, without
+  ever having the value: candidate windows start where a token starts.
+- `extract_values`: the distinctive values a text mentions (emails, URLs and host names, IBANs, phone numbers,
+  file names, identifiers, quoted strings, proper names), normalised, for provenance.
+- `segments`: an output split into records, so injected instructions taint only the record that carries them.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable, Iterable, Mapping
+from itertools import pairwise
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+from limen.model import Finding, Mode, ReasonCode, Verdict
+
+if TYPE_CHECKING:
+    from limen.state import SessionStore
+
+_B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){8,}\b")
+_TOKEN_START = re.compile(r"(?:^|(?<=[^A-Za-z0-9]))[A-Za-z0-9]")
+MAX_SCAN_CHARS = 2_000_000
+
+
+def _printable(raw: bytes) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text or sum(ch.isprintable() or ch in "\n\r\t" for ch in text) < 0.9 * len(text):
+        return None
+    return text
+
+
+def _decode_b64(blob: str) -> str | None:
+    padded = blob + "=" * (-len(blob) % 4)
+    for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            text = _printable(decoder(padded))
+        except (binascii.Error, ValueError):
+            continue
+        if text:
+            return text
+    return None
+
+
+def _decode_once(text: str) -> list[str]:
+    out: list[str] = []
+    if "%" in text:
+        decoded = unquote(text)
+        if decoded != text:
+            out.append(decoded)
+    if "+" in text and "%" in text:
+        out.append(unquote(text.replace("+", " ")))
+    for blob in _B64.findall(text):
+        decoded_b64 = _decode_b64(blob)
+        if decoded_b64:
+            out.append(decoded_b64)
+    for blob in _HEX.findall(text):
+        decoded_hex = _printable(bytes.fromhex(blob))
+        if decoded_hex:
+            out.append(decoded_hex)
+    return out
+
+
+def encoded_variants(text: str, depth: int = 2) -> list[str]:
+    """The text and every decoding of its URL-encoded, base64 and hex parts, nested up to `depth` levels."""
+    variants = [text[:MAX_SCAN_CHARS]]
+    frontier = variants[:]
+    for _ in range(depth):
+        found = [d for t in frontier for d in _decode_once(t) if d not in variants]
+        if not found:
+            break
+        variants.extend(found)
+        frontier = found
+    return variants
+
+
+def contains_fingerprint(
+    text: str, lengths: Iterable[int], fingerprint: Callable[[str], str], targets: Mapping[str, int]
+) -> bool:
+    """True when a substring of `text` that starts a token has one of the `targets` fingerprints."""
+    sizes = sorted(set(lengths))
+    if not sizes:
+        return False
+    for match in _TOKEN_START.finditer(text):
+        start = match.start()
+        for size in sizes:
+            if start + size > len(text):
+                break
+            if fingerprint(text[start : start + size]) in targets:
+                return True
+    return False
+
+
+def secret_leaves(
+    texts: Iterable[str], fingerprint: Callable[[str], str], targets: Mapping[str, int]
+) -> bool:
+    """Whether any text, or any decoding of it, carries a fingerprinted secret."""
+    if not targets:
+        return False
+    lengths = set(targets.values())
+    return any(
+        contains_fingerprint(variant, lengths, fingerprint, targets)
+        for text in texts
+        for variant in encoded_variants(text)
+    )
+
+
+# Provenance values. Each pattern yields a kind and a normalised value; the same extractor runs on untrusted
+# content and on the arguments of a later call, so both sides normalise alike.
+_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>\"'`)\]}]+", re.IGNORECASE)
+_HOST = re.compile(
+    r"(?<![@\w.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,22}[A-Za-z0-9])(?![\w@-])"
+)
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,30}\b")
+_PHONE = re.compile(r"(?<![\w.])\+?\d[\d ().-]{6,}\d(?![\w.])")
+_IDENT = re.compile(r"\b(?=[A-Za-z0-9_-]*[A-Za-z])(?=[A-Za-z0-9_-]*[0-9_])[A-Za-z0-9][A-Za-z0-9_-]{4,}\b")
+_LONG_NUMBER = re.compile(r"\b\d{6,}\b")
+_QUOTED = re.compile(r"'([^'\n]{2,80})'|\"([^\"\n]{2,80})\"|`([^`\n]{2,80})`|“([^”\n]{2,80})”")
+_PROPER = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:[A-Z][a-z]+|of|de|la|van|von)){1,4}\b")
+_SPACES = re.compile(r"\s+")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _norm(value: str) -> str:
+    return _SPACES.sub(" ", value).strip().strip(".,;:!?").lower()
+
+
+def extract_values(text: str) -> set[str]:
+    """Distinctive values a text mentions, as `kind:normalised` strings (never stored: fingerprinted)."""
+    text = text[:MAX_SCAN_CHARS]
+    values: set[str] = set()
+    for email in _EMAIL.findall(text):
+        values.add("email:" + email.lower().strip("."))
+    for url in _URL.findall(text):
+        values.add("url:" + url.lower().rstrip(".,;:!?/"))
+    for host in _HOST.findall(text):
+        host = host.lower()
+        values.add("host:" + (host[4:] if host.startswith("www.") else host))
+    for iban in _IBAN.findall(text):
+        values.add("iban:" + iban.replace(" ", ""))
+    for phone in _PHONE.findall(text):
+        digits = re.sub(r"\D", "", phone)
+        if 8 <= len(digits) <= 15 and not _DATE.match(phone):
+            values.add("phone:" + digits)
+    for ident in _IDENT.findall(text):
+        values.add("id:" + ident.lower())
+    for number in _LONG_NUMBER.findall(text):
+        values.add("id:" + number)
+    for groups in _QUOTED.findall(text):
+        quoted = _norm(next(g for g in groups if g))
+        if quoted:
+            values.add("quote:" + quoted)
+    for name in _PROPER.findall(text):
+        words = _norm(name).split(" ")
+        values.add("name:" + " ".join(words))
+        if len(words) > 2:  # the first word may only be capitalised because it starts a sentence
+            values.add("name:" + " ".join(words[1:]))
+    return values
+
+
+def argument_values(strings: Iterable[str]) -> set[str]:
+    """The values a call's arguments carry: what `extract_values` finds, and each short argument whole."""
+    values: set[str] = set()
+    for text in strings:
+        values |= extract_values(text)
+        whole = _norm(text)
+        if 2 <= len(whole) <= 80:
+            values.add("quote:" + whole)
+            if " " in whole:
+                values.add("name:" + whole)
+    return values
+
+
+_TOP_ITEM = re.compile(r"^- ", re.MULTILINE)
+_PARAGRAPH = re.compile(r"\n\s*\n")
+
+
+def segments(output: str) -> list[str]:
+    """Records of an output: top-level YAML/Markdown list items if any, else paragraphs."""
+    output = output[:MAX_SCAN_CHARS]
+    starts = [m.start() for m in _TOP_ITEM.finditer(output)]
+    if len(starts) >= 2:
+        bounds = sorted({0, *starts, len(output)})
+        return [output[a:b] for a, b in pairwise(bounds) if output[a:b].strip()]
+    parts = [p for p in _PARAGRAPH.split(output) if p.strip()]
+    return parts or [output]
+
+
+def secret_values(text: str) -> list[str]:
+    """The secret values `limen.rules.secrets.find_secrets` finds in a text (used only to fingerprint)."""
+    from limen.rules.secrets import find_secrets
+
+    values = []
+    for found in find_secrets(text[:MAX_SCAN_CHARS]):
+        value = found if isinstance(found, str) else getattr(found, "value", "")
+        if isinstance(value, str) and len(value) >= 8:
+            values.append(value)
+    return values
+
+
+def _screened(output: str) -> tuple[list[str], list[str], list[Finding]]:
+    """(injected segments, clean segments, screen findings). Only a flagged output is screened per record."""
+    from limen.turngate import screen
+
+    findings = [f for f in screen(output, source="untrusted") if f.verdict is not Verdict.PASS]
+    if not findings:
+        return [], [output], []
+    parts = segments(output)
+    if len(parts) == 1:
+        return parts, [], findings
+    injected: list[str] = []
+    clean: list[str] = []
+    for part in parts:
+        (
+            injected
+            if any(f.verdict is not Verdict.PASS for f in screen(part, source="untrusted"))
+            else clean
+        ).append(part)
+    return (injected or [output]), (clean if injected else []), findings
+
+
+def apply_scan(
+    store: SessionStore,
+    fingerprint: Callable[[str], str],
+    session_id: str,
+    output: str,
+    untrusted: bool | None,
+    mode: Mode,
+) -> list[Finding]:
+    """Scan one tool output into the session (taint, flags, value labels); the findings for the output itself.
+
+    `untrusted`: True for content from an untrusted source (web pages, remote MCP results), False for content
+    the user vouches for, None to let the screen decide. Values of records carrying injected instructions are
+    labelled `injected`; of other untrusted content `untrusted`; of clean content `trusted`.
+    """
+    from limen.state import INJECTED, TAINTED, TRUSTED, UNTRUSTED
+
+    findings: list[Finding] = []
+    harsh = Verdict.BLOCK if mode.strict_or_above else Verdict.AUTH
+    secrets = secret_values(output)
+    if secrets:
+        store.add_taint(session_id, {fingerprint(s): len(s) for s in secrets})
+        store.set_flags(session_id, {TAINTED})
+        if mode is not Mode.LIGHT:
+            findings.append(
+                Finding(
+                    ReasonCode.SENSITIVE_SECRET_ACCESS,
+                    harsh,
+                    80,
+                    f"{len(secrets)} secret(s) in the output; the session is tainted",
+                )
+            )
+    if untrusted is False:
+        store.add_values(session_id, TRUSTED, {fingerprint(v) for v in extract_values(output)})
+        return findings
+    injected, clean, screen_findings = _screened(output)
+    if any(f.code is ReasonCode.TURN_GATE_ERROR for f in screen_findings):
+        untrusted, injected, clean = True, [], [output]
+    flags = {UNTRUSTED} if untrusted else set()
+    if injected:
+        flags.add(INJECTED)
+        store.add_values(
+            session_id, INJECTED, {fingerprint(v) for part in injected for v in extract_values(part)}
+        )
+    clean_label = UNTRUSTED if untrusted else TRUSTED
+    store.add_values(
+        session_id, clean_label, {fingerprint(v) for part in clean for v in extract_values(part)}
+    )
+    if flags:
+        store.set_flags(session_id, flags)
+    for f in screen_findings:
+        if f.code is ReasonCode.TURN_GATE_ERROR:
+            findings.append(f)
+        elif mode is not Mode.LIGHT:
+            findings.append(Finding(f.code, harsh, f.risk, "in tool output: " + f.detail[:120]))
+    return findings

@@ -1,0 +1,65 @@
+"""Session state: what one agent run has seen, kept where the next call (maybe another process) finds it.
+
+A session holds its taint (keyed fingerprints of secrets it read, with their lengths, never the values),
+provenance flags and value labels (fingerprints of values the user's prompt, clean output, untrusted output or
+injected content supplied), its recent decision history, and a halt flag. Stores: `MemoryStore` (one process,
+the SDK) and `SqliteStore` (default; hooks are one process per call). Tool pins live in the same store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+# Session flags.
+UNTRUSTED = "untrusted"  # content from an untrusted source came in
+INJECTED = "injected"  # content carrying injected instructions came in
+TAINTED = "tainted"  # a secret (or a secret file) was read
+HALTED = "halted"  # the session is stopped: every further call is denied
+
+# Value labels, in order of how much they are trusted.
+TRUSTED = "trusted"  # the user's prompt, clean tool output
+
+HISTORY_LIMIT = 64
+
+
+class SessionStore(Protocol):
+    """Where sessions and tool pins live. Every method is one short transaction."""
+
+    def flags(self, session_id: str) -> frozenset[str]: ...
+
+    def set_flags(self, session_id: str, flags: Iterable[str]) -> None: ...
+
+    def taint(self, session_id: str) -> dict[str, int]: ...
+
+    def add_taint(self, session_id: str, fingerprints: Mapping[str, int]) -> None: ...
+
+    def add_values(self, session_id: str, label: str, fingerprints: Iterable[str]) -> None: ...
+
+    def value_labels(self, session_id: str, fingerprints: Sequence[str]) -> dict[str, set[str]]: ...
+
+    def append_history(self, session_id: str, entry: Mapping[str, Any]) -> None: ...
+
+    def history(self, session_id: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]: ...
+
+    def clear(self, session_id: str, *, taint_only: bool) -> None: ...
+
+    def sessions(self) -> list[str]: ...
+
+    def get_pin(self, key: str) -> tuple[str, str | None] | None: ...
+
+    def set_pin(self, key: str, fingerprint: str, pending: str | None) -> None: ...
+
+    def pending_pins(self) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+def open_store(path: str | None = None) -> SessionStore:
+    """The default store: SQLite at `path` (default `LIMEN_HOME/state.sqlite`)."""
+    import os
+
+    from limen.context import limen_home
+    from limen.state.sqlite import SqliteStore
+
+    return SqliteStore(path or os.path.join(limen_home(), "state.sqlite"))

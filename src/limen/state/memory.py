@@ -1,0 +1,82 @@
+"""In-process session store for the SDK: the same contract as SQLite, gone when the process ends."""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict, deque
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from limen.state import HISTORY_LIMIT, TAINTED
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._flags: dict[str, set[str]] = defaultdict(set)
+        self._taint: dict[str, dict[str, int]] = defaultdict(dict)
+        self._values: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._history: dict[str, deque[dict[str, Any]]] = defaultdict(lambda: deque(maxlen=HISTORY_LIMIT))
+        self._pins: dict[str, tuple[str, str | None]] = {}
+
+    def flags(self, session_id: str) -> frozenset[str]:
+        with self._lock:
+            return frozenset(self._flags.get(session_id, ()))
+
+    def set_flags(self, session_id: str, flags: Iterable[str]) -> None:
+        with self._lock:
+            self._flags[session_id].update(flags)
+
+    def taint(self, session_id: str) -> dict[str, int]:
+        with self._lock:
+            return dict(self._taint.get(session_id, {}))
+
+    def add_taint(self, session_id: str, fingerprints: Mapping[str, int]) -> None:
+        with self._lock:
+            self._taint[session_id].update(fingerprints)
+
+    def add_values(self, session_id: str, label: str, fingerprints: Iterable[str]) -> None:
+        with self._lock:
+            values = self._values[session_id]
+            for fp in fingerprints:
+                values[fp].add(label)
+
+    def value_labels(self, session_id: str, fingerprints: Sequence[str]) -> dict[str, set[str]]:
+        with self._lock:
+            values = self._values.get(session_id, {})
+            return {fp: set(values[fp]) for fp in fingerprints if fp in values}
+
+    def append_history(self, session_id: str, entry: Mapping[str, Any]) -> None:
+        with self._lock:
+            self._history[session_id].append(dict(entry))
+
+    def history(self, session_id: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._history.get(session_id, ()))[-limit:]
+
+    def clear(self, session_id: str, *, taint_only: bool) -> None:
+        with self._lock:
+            self._taint.pop(session_id, None)
+            self._flags.get(session_id, set()).discard(TAINTED)
+            if not taint_only:
+                for table in (self._flags, self._values, self._history):
+                    table.pop(session_id, None)
+
+    def sessions(self) -> list[str]:
+        with self._lock:
+            return sorted(set(self._flags) | set(self._taint) | set(self._history))
+
+    def get_pin(self, key: str) -> tuple[str, str | None] | None:
+        with self._lock:
+            return self._pins.get(key)
+
+    def set_pin(self, key: str, fingerprint: str, pending: str | None) -> None:
+        with self._lock:
+            self._pins[key] = (fingerprint, pending)
+
+    def pending_pins(self) -> list[str]:
+        with self._lock:
+            return sorted(k for k, (_, pending) in self._pins.items() if pending is not None)
+
+    def close(self) -> None:
+        return None
