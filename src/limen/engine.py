@@ -71,7 +71,7 @@ def _stage(name: str, findings: list[Finding], baseline: int, started: int) -> S
     )
 
 
-def _run_objective(action: Action, ctx: Context) -> list[Finding]:
+def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list[Finding]:
     from limen.rules import objective_rules
 
     findings: list[Finding] = []
@@ -94,7 +94,7 @@ def _run_objective(action: Action, ctx: Context) -> list[Finding]:
             )
             continue
         for f in found:
-            if f.code.value in ctx.waived:
+            if f.code.value in waived:
                 continue
             findings.append(f)
     return findings
@@ -141,13 +141,16 @@ def decide(action: Action, ctx: Context) -> Decision:
     evidence: list[StageResult] = []
     all_findings: list[Finding] = []
     baseline = CAPABILITY_BASELINE.get(action.capability, CAPABILITY_BASELINE["unknown"])
+    waived = ctx.waived
 
     # 1. Policy chain: the first terminal layer wins; "allow" only means "no policy objection".
     if ctx.chain is not None:
         started = perf_counter_ns()
         try:
-            _, chain_findings, chain_trail = ctx.chain.evaluate(action)
-            evidence.extend(chain_trail)
+            outcome = ctx.chain.evaluate(action)
+            chain_findings = list(outcome.findings)
+            evidence.extend(outcome.trail)
+            waived = waived | outcome.waived
         except Exception as exc:
             chain_findings = [
                 Finding(
@@ -163,7 +166,7 @@ def decide(action: Action, ctx: Context) -> Decision:
     # 2. Objective rules: deterministic; any non-PASS is final.
     started = perf_counter_ns()
     try:
-        objective_findings = _run_objective(action, ctx)
+        objective_findings = _run_objective(action, ctx, waived)
     except Exception as exc:
         objective_findings = [
             Finding(

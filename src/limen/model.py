@@ -218,6 +218,18 @@ class StageResult:
     micros: float = 0.0
 
 
+@dataclass(slots=True, frozen=True)
+class PolicyOutcome:
+    """What the policy chain answers: its verdict word (allow|ask|deny|pass), the findings it raises,
+    one StageResult per layer that ran, and the reason codes the drift gate waived for this action."""
+
+    verdict: str
+    findings: tuple[Finding, ...] = ()
+    trail: tuple[StageResult, ...] = ()
+    waived: frozenset[str] = frozenset()
+    decided_by: str = ""  # the stage name of the layer whose verdict ended the chain, if any
+
+
 @dataclass(slots=True)
 class Decision:
     """What the engine answers: a verdict, a 0-100 risk, reason codes, one line, and the evidence trail."""

@@ -1,0 +1,82 @@
+"""Policy: the user's files turned into a `Context` (chain, thresholds, lists) behind the drift gate.
+
+`load_context(workspace)` is the one entry point doors call. It is cheap to call on every decision: the
+compiled policy is cached by the files' and the ledger's stat fingerprints.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from limen.policy.errors import PolicyError, Problem
+
+if TYPE_CHECKING:
+    from limen.context import Context
+
+__all__ = ["PolicyError", "Problem", "load_context"]
+
+_cache: dict[tuple[Any, ...], Any] = {}
+
+
+def _stat(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _key(workspace: str) -> tuple[Any, ...]:
+    from limen.policy.drift import ledger_path
+    from limen.policy.loader import policy_paths
+
+    files = tuple((path, _stat(path)) for _, path, _ in policy_paths(workspace))
+    return (workspace, files, _stat(ledger_path(workspace)))
+
+
+def _compile(workspace: str) -> Any:
+    from limen.policy import drift, effective
+    from limen.policy.loader import read_sources
+
+    sources = read_sources(workspace)
+    if not sources:
+        return None
+    current, _ = effective.merge(sources)
+    default, _ = effective.merge([])
+    gate = drift.gate(workspace, current, effective.fingerprint(current), default)
+    home = os.path.expanduser("~")
+    chain, policy = effective.build(gate.policy, workspace, home, gate.notes, tuple(s.path for s in sources))
+    return gate.policy, chain, policy
+
+
+def load_context(workspace: str, *, mode: str | None = None) -> Context:
+    """The Context for a workspace's policy files (org > user > project), or the built-in defaults.
+
+    Raises `PolicyError` (each problem naming file, line and key) rather than guessing. A requested
+    `mode` can only make the policy stricter.
+    """
+    from limen.context import Context
+    from limen.model import Mode
+    from limen.policy import effective
+
+    workspace = os.path.abspath(workspace)
+    try:
+        requested = Mode(mode) if mode else None
+    except ValueError:
+        raise PolicyError([Problem("error", "<caller>", 0, "mode", f"unknown mode {mode!r}")]) from None
+    key = _key(workspace)
+    if key not in _cache:
+        if len(_cache) > 64:
+            _cache.clear()
+        try:
+            _cache[key] = _compile(workspace)
+        except PolicyError as exc:
+            _cache[key] = exc
+    hit = _cache[key]
+    if isinstance(hit, PolicyError):
+        raise hit
+    if hit is None:
+        return Context.for_mode(requested or Mode.BALANCED, workspace)
+    eff, chain, policy = hit
+    return effective.context(eff, chain, policy, workspace, requested)

@@ -1,0 +1,175 @@
+"""Reading policy files: YAML with line numbers, validated by the schema, three levels deep.
+
+Levels, highest first: organisation (`$LIMEN_ORG_POLICY` or `/etc/limen/policy.yaml`), user
+(`~/.limen/policy.yaml`), project (`<workspace>/limen.yaml`). The YAML node tree is composed first so
+every error can name the line of the key it is about.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from limen.context import limen_home
+from limen.policy.errors import PolicyError, Problem, dotted
+from limen.policy.schema import PolicyFile
+
+Path = tuple[str | int, ...]
+LEVELS = ("org", "user", "project")
+
+
+@dataclass(slots=True, frozen=True)
+class Source:
+    """One policy file as read: its level, its path, the validated model and where each key sits."""
+
+    level: str
+    path: str
+    policy: PolicyFile
+    lines: dict[Path, int]
+
+    def line(self, path: Path) -> int:
+        """The line of the longest prefix of `path` that exists in the file."""
+        for end in range(len(path), -1, -1):
+            if path[:end] in self.lines:
+                return self.lines[path[:end]]
+        return 1
+
+
+def policy_paths(workspace: str) -> list[tuple[str, str, bool]]:
+    """(level, path, required) for each level, highest first. An explicitly named org file must exist."""
+    org_env = os.environ.get("LIMEN_ORG_POLICY")
+    return [
+        ("org", org_env or "/etc/limen/policy.yaml", bool(org_env)),
+        ("user", os.path.join(limen_home(), "policy.yaml"), False),
+        ("project", os.path.join(workspace, "limen.yaml"), False),
+    ]
+
+
+def _walk(node: yaml.Node, path: Path, lines: dict[Path, int], problems: list[Problem], file: str) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.tag)
+            child = (*path, key)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                problems.append(Problem("error", file, line, dotted(child), "duplicate key"))
+            seen.add(key)
+            lines[child] = line
+            _walk(value_node, child, lines, problems, file)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            lines[(*path, index)] = item.start_mark.line + 1
+            _walk(item, (*path, index), lines, problems, file)
+
+
+def parse_yaml(text: str, file: str) -> tuple[Any, dict[Path, int], list[Problem]]:
+    """The data, the line of every key path, and any YAML-level problems (syntax, duplicate keys)."""
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else {}
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else 0
+        return None, {}, [Problem("error", file, line, "", f"not valid YAML: {exc.problem}")]
+    except yaml.YAMLError as exc:
+        return None, {}, [Problem("error", file, 0, "", f"not valid YAML: {type(exc).__name__}")]
+    lines: dict[Path, int] = {(): 1}
+    problems: list[Problem] = []
+    if node is not None:
+        _walk(node, (), lines, problems, file)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        problems.append(Problem("error", file, 1, "", "the policy must be a mapping of keys"))
+    return data, lines, problems
+
+
+def _error_path(loc: tuple[str | int, ...], data: Any) -> Path:
+    """Pydantic's location without the tagged-union tag (`chain.0.denylist.paths` -> `chain[0].paths`)."""
+    path: list[str | int] = []
+    node = data
+    for part in loc:
+        if (
+            isinstance(node, dict)
+            and isinstance(part, str)
+            and part not in node
+            and node.get("layer") == part
+        ):
+            continue  # the discriminator tag pydantic inserts
+        path.append(part)
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            node = None
+    return tuple(path)
+
+
+def _message(error: Any) -> str:
+    if error["type"] == "extra_forbidden":
+        return "unknown key"
+    if error["type"] == "missing":
+        return "required key is missing"
+    msg = str(error["msg"])
+    return msg.removeprefix("Value error, ")
+
+
+def validate(data: Any, lines: dict[Path, int], file: str, level: str) -> tuple[Source | None, list[Problem]]:
+    """The schema-checked `Source`, or the problems, each with its line and dotted key."""
+    try:
+        policy = PolicyFile.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            path = _error_path(tuple(error["loc"]), data)
+            probe = Source(level, file, PolicyFile(), lines)
+            problems.append(Problem("error", file, probe.line(path), dotted(path), _message(error)))
+        return None, problems
+    return Source(level, file, policy, lines), []
+
+
+def read_source(path: str, level: str) -> tuple[Source | None, list[Problem]]:
+    """Read and validate one file (no semantic checks: see `limen.policy.semantics`)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Problem("error", path, 0, "", f"cannot read the policy file ({type(exc).__name__})")]
+    data, lines, problems = parse_yaml(text, path)
+    if problems:
+        return None, problems
+    return validate(data, lines, path, level)
+
+
+def read_sources(workspace: str) -> list[Source]:
+    """Every policy file that exists, highest level first. Raises `PolicyError` on any error."""
+    from limen.policy.semantics import check_source
+
+    sources: list[Source] = []
+    problems: list[Problem] = []
+    known: frozenset[str] = frozenset()
+    for level, path, required in policy_paths(workspace):
+        if not os.path.exists(path):
+            if required:
+                problems.append(
+                    Problem("error", path, 0, "", "LIMEN_ORG_POLICY names a file that does not exist")
+                )
+            continue
+        source, found = read_source(path, level)
+        problems.extend(found)
+        if source is not None:
+            known |= set(source.policy.capabilities)
+            problems.extend(p for p in check_source(source, known) if p.severity == "error")
+            sources.append(source)
+    if problems:
+        raise PolicyError(problems)
+    return sources
