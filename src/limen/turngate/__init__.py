@@ -1,0 +1,73 @@
+"""The turn gate: screens what the user typed and untrusted content (tool output, fetched pages, files,
+MCP tool descriptions) for prompt injection before the model acts on it.
+
+    screen(text, source="user" | "untrusted") -> list[Finding]
+    verdict_of(findings) -> Verdict
+
+Tier 0 signatures (`signatures.py`) BLOCK in untrusted content, where they also add `indirect_injection`,
+and step up to AUTH in what the user typed: a user discussing "ignore previous instructions" is plausibly
+legitimate, a web page saying it is not. Tier 1 heuristics (`heuristics.py`) only AUTH. Any source other
+than "user" is treated as untrusted, so a mislabelled source fails towards caution. Resubmission after a
+block is handled by `repeat.py`, which needs state and so sits outside this pure function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from limen.model import Finding, ReasonCode, Verdict
+
+USER = "user"
+UNTRUSTED = "untrusted"
+
+RISK_BLOCK = 90
+RISK_USER_TIER0 = 70
+RISK_TIER1 = 60
+RISK_ERROR = 60
+
+
+def screen(text: str, *, source: str) -> list[Finding]:
+    """Findings for one text; never raises (an internal error is itself an AUTH finding)."""
+    try:
+        return _screen(text, untrusted=source != USER)
+    except Exception as exc:  # the gate must fail upward, never crash the turn it guards
+        return [
+            Finding(
+                ReasonCode.TURN_GATE_ERROR, Verdict.AUTH, RISK_ERROR, f"turn gate error: {type(exc).__name__}"
+            )
+        ]
+
+
+def verdict_of(findings: Iterable[Finding]) -> Verdict:
+    """The highest verdict among the findings; PASS when there are none."""
+    return max((f.verdict for f in findings), default=Verdict.PASS)
+
+
+def _screen(text: str, *, untrusted: bool) -> list[Finding]:
+    from limen.turngate.heuristics import match_heuristics
+    from limen.turngate.normalize import prepare
+    from limen.turngate.signatures import match_signatures, readable_runs
+
+    if not isinstance(text, str):
+        raise TypeError("text must be str")
+    prepared = prepare(text)
+    runs = readable_runs(prepared.raw)
+    findings: list[Finding] = []
+    tier0 = match_signatures(prepared, runs, untrusted=untrusted)
+    for code, name in tier0.items():
+        if untrusted:
+            findings.append(Finding(code, Verdict.BLOCK, RISK_BLOCK, f"tier0 {name} in untrusted content"))
+        else:
+            findings.append(Finding(code, Verdict.AUTH, RISK_USER_TIER0, f"tier0 {name} in user text"))
+    if untrusted and tier0 and ReasonCode.INDIRECT_INJECTION not in tier0:
+        findings.append(
+            Finding(
+                ReasonCode.INDIRECT_INJECTION,
+                Verdict.BLOCK,
+                RISK_BLOCK,
+                "tier0 signature in untrusted content",
+            )
+        )
+    for code, name in match_heuristics(prepared, runs, untrusted=untrusted).items():
+        findings.append(Finding(code, Verdict.AUTH, RISK_TIER1, f"tier1 {name}"))
+    return findings

@@ -1,0 +1,263 @@
+"""Tier 1: heuristics for shapes that are suspicious but also occur in honest text, so they only ask (AUTH).
+
+- `embedded_instruction` (untrusted content only): a document that tells its reader, the agent, to act:
+  an imperative that moves data or money to an address, changes or deletes what the agent manages,
+  rewrites "your response", slips code with a network or destructive sink into "your implementation",
+  or orders steps "before you answer". A document addressed to a human rarely does these things.
+- `persona_override`: attempts to give the model a new identity without its rules.
+- `obfuscated_content`: hidden characters, trigger words in leetspeak or spaced letters, mixed-script
+  words, short encoded runs that decode to text (below the Tier 0 carrier length).
+- `urgency_secrecy_framing`: urgency and secrecy together, the social-engineering pair.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from limen.model import ReasonCode
+from limen.turngate.normalize import Gate, Prepared, gate
+from limen.turngate.signatures import CARRIER_MIN
+
+_C = r"[^.?!\n]"
+# Within a sentence, where a period or question mark inside a quote, address or file name does not end it.
+_S = r"(?:[^.?!\n]|[.?!](?=\S))"
+# What may precede an imperative at the start of a sentence without changing what it asks for.
+_LEAD = (
+    r"(?:^|[.!?\n:;]|\btodo\b|\bnote\b|\bps\b)[\s\-*>\"'(]*"
+    r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note)"
+    r"[,:]? )*"
+    r"(?:(?:you (?:must|should|need to|have to|are (?:required|instructed|asked) to)|make sure (?:to|you)"
+    r"|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|i (?:want|need) you to"
+    r"|it is (?:important|essential|crucial|vital) (?:that you|to)) )?"
+)
+_MOVE = r"(?:send|e-?mail|forward|transfer|wire|pay|post|upload|share|invite|concatenate|grant|publish|leak)"
+_DEST = (
+    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.|\b[\w-]+\.(?:com|net|org|io|co|xyz|info|biz|ru|cn|me"
+    r"|app|dev|site|online)\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<!\w)@\w{2,}|\baccount\b|\beveryone\b"
+    r"|\b(?:every|all|each)(?: single)? (?:person|one|contact|user|member|recipient|participant)s?\b)"
+)
+_MANAGED = (
+    r"(?:files?|e-?mails?|messages?|events?|documents?|channels?|users?|accounts?|repos?|repository|database"
+    r"|transactions?|payments?|contacts?|folders?|inbox|calendar|records?|backups?|logs?)"
+)
+_OUTPUT = r"(?:response|responses|reply|replies|answer|answers|output|message|messages)"
+_CODE_NOUN = (
+    r"(?:code|codebase|implementation|solution|algorithm|program|script|function|project|elucidation"
+    r"|explanation|response|answer|reply|logic|architecture)"
+)
+_SNIPPET = (
+    r"(?:the )?(?:following|below|subsequent|this|these|above-mentioned|given|attached)"
+    r" (?:code|python|script)? ?(?:snippet|excerpt|block|section|segment|fragment|lines?|code)\b"
+)
+_YOUR_WORK = rf"(?:your {_CODE_NOUN}\b|(?:the|any) code (?:you|that you) (?:develop|write|produce|generate))"
+_LANGS = (
+    r"(?:french|german|spanish|italian|portuguese|russian|chinese|japanese|korean|arabic|hindi|dutch"
+    r"|polish|turkish|greek|swedish|latin|klingon)"
+)
+_FORMATS = (
+    r"(?:reverse|reversed|backwards?|base ?\d\d|emojis?|(?:a )?(?:caesar|substitution|monoalphabetic|rot13)"
+    r"(?: cipher)?|all caps|leetspeak|pig latin|morse(?: code)?|anagrams?|" + _LANGS + ")"
+)
+_OUTPUT_WORDS = "response responses reply replies answer answers output message messages"
+
+
+@dataclass(slots=True, frozen=True)
+class Shape:
+    name: str
+    gate: Gate
+    pattern: re.Pattern[str]
+
+
+_EMBEDDED: tuple[Shape, ...] = (
+    Shape(
+        "move_to_destination",
+        gate(
+            "send email mail forward transfer wire pay post upload share invite concatenate grant publish"
+            " leak"
+        ),
+        re.compile(rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"),
+    ),
+    Shape(
+        "invite_outsider",
+        gate("create schedule add book set"),
+        re.compile(
+            rf"{_LEAD}(?:create|schedule|add|book|set up)\b{_S}{{0,80}}?"
+            rf"\b(?:with|invite|participants?|attendees?)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w"
+        ),
+    ),
+    Shape(
+        "change_managed_state",
+        gate("delete remove erase wipe purge change reset modify update set"),
+        re.compile(
+            rf"{_LEAD}(?:delete|remove|erase|wipe|purge)\b"
+            rf"(?: (?:all|every|each|the|any|these|those|my|your))*{_C}{{0,30}}?\b{_MANAGED}\b"
+            rf"|{_LEAD}(?:change|reset|modify|update|set)(?: (?:the|my|your|their|all))*"
+            r" (?:password|passcode|recipient|iban|email address|account(?: number)?|phone number"
+            r"|security settings|permissions)\b"
+        ),
+    ),
+    Shape(
+        "rewrite_your_output",
+        gate(_OUTPUT_WORDS),
+        re.compile(
+            rf"\b(?:in|into|within|throughout|inside) (?:all of |each of |every )?your {_OUTPUT}\b"
+            r"|\b(?:add|append|attach|include|insert|integrate|incorporate|embed|prepend|apply|use)\b"
+            rf"{_S}{{0,80}}?\b(?:to|in|into|within|for) your {_OUTPUT}\b"
+            r"|\b(?:modify|augment|enhance|amend|alter|format|structure|end|begin|start|conclude|translate"
+            r"|encode|encrypt|render|express|convert|scramble|reverse|rewrite|invert|jumble|misspell|shift"
+            r"|represent|group|combine|remove \w+ from) (?:all |each |every )?(?:of )?"
+            rf"(?:(?:the )?\w+ (?:of|in) )?your {_OUTPUT}"
+            rf"|\b(?:provide|give|write|present|deliver|compose) your {_OUTPUT} (?:in|using|as|with|without"
+            r"|backwards?|in reverse)\b"
+        ),
+    ),
+    Shape(
+        "reply_in_format",
+        gate("reply respond answer write speak talk"),
+        re.compile(rf"\b(?:reply|respond|answer|write|speak|talk) (?:only )?(?:in|using|with) {_FORMATS}\b"),
+    ),
+    Shape(
+        "tell_the_user",
+        gate("say tell claim state"),
+        re.compile(rf"{_LEAD}(?:say|tell the user|tell them|claim|state) that\b"),
+    ),
+    Shape(
+        "insert_code_into_your_work",
+        gate("snippet excerpt block section segment fragment line lines code"),
+        re.compile(
+            rf"\b{_SNIPPET}{_C}{{0,80}}?\b{_YOUR_WORK}"
+            rf"|\b{_YOUR_WORK}{_C}{{0,80}}?\b{_SNIPPET}"
+            r"|\b(?:incorporate|embed|insert|integrate|include|add|append|blend|merge|weave|execute|run"
+            rf"|utilize|use|employ|leverage) {_SNIPPET}"
+        ),
+    ),
+    Shape(
+        "sequenced_before_answer",
+        gate("before after first"),
+        re.compile(
+            r"\bbefore (?:you )?(?:can )?(?:answer|respond|reply|proceed|continue|solv|complet|finish"
+            r"|summari[sz]|do anything|address)\w*(?: (?:to |with )?(?:the|my|this|any|your|their)"
+            r" (?:task|question|request|user|query|prompt|instructions?|original))"
+            r"|\b(?:please )?do the following first\b"
+            r"|\bafter you (?:do|have done|finish|complete|are done with) (?:that|this)\b,?"
+            r" (?:you (?:can|may)|continue|proceed|go back|return)"
+        ),
+    ),
+)
+
+# Code that reaches the network, runs commands, or destroys: what makes an inserted snippet dangerous.
+_CODE_SINK = re.compile(
+    r"requests\.(?:post|put|get)|urllib\.request|urlopen|socket\.|\.connect\(|subprocess|os\.system"
+    r"|os\.popen|os\.fork|os\.dup2|shutil\.rmtree|pickle\.loads|\beval\(|\bexec\(|pexpect|paramiko"
+    r"|\bscp\b|\brsync\b|\bnc -e\b|\bcurl\b|\bwget\b|authorized_keys|/etc/(?:passwd|shadow|hosts)"
+    r"|pynput|keyboard\.|pyautogui|clipboard|pyperclip|fernet|scapy|\bwmi\b|psutil|ipconfig|while true"
+    r"|smtplib|aiohttp|httpx|session\.(?:get|post)|start_server|\.bind\(|reboot|/boot/|mkfs|/dev/sd"
+    r"|\bdd if="
+)
+
+_PERSONA_GATE = gate(
+    "now longer act behave respond reply answer speak pretend roleplay role imagine new character forget"
+    " abandon drop twin version persona ego from"
+)
+_PERSONA = re.compile(
+    r"\byou are (?:now |no longer )(?:an? |the |my )?(?:\w+ ){0,3}?(?:ai|assistant|bot|model|character"
+    r"|persona|entity|version|dan|hacker|jailbroken|unrestricted|unfiltered|uncensored|evil)\b"
+    r"|\byou are no longer (?:bound|restricted|limited|constrained|required to follow|an? (?:ai|assistant))\b"
+    r"|\b(?:act|behave|respond|reply|answer|speak|pretend|roleplay|role-play)(?: to be| as| like)"
+    rf"(?: if you (?:are|were))?{_C}{{0,60}}?\b(?:with(?:out)? (?:any |no )?(?:restrictions|filters|limits"
+    r"|limitations|rules|ethics|morals|guidelines|censorship|boundaries|safeguards)|no (?:restrictions"
+    r"|filters|limits|rules|ethics|morals|guidelines)|unrestricted|unfiltered|uncensored|jailbroken|amoral)\b"
+    r"|\b(?:pretend|imagine) (?:to be|you are|that you are|you're)"
+    rf"{_C}{{0,60}}?\b(?:without|not bound by|free (?:of|from)) (?:any |your )?(?:restrictions|filters"
+    r"|rules|guidelines|ethics|limitations|safeguards|programming)\b"
+    r"|\byour new (?:name|role|persona|identity|personality|instructions|purpose|rules|directive)s?"
+    r" (?:is|are)\b"
+    r"|\b(?:stay|remain) in character\b|\b(?:never|don'?t|do not) break character\b"
+    r"|\b(?:forget|abandon|drop) (?:that )?(?:you are|you're|being) (?:an? )?(?:ai|assistant|language model"
+    r"|claude|chatgpt)\b"
+    r"|\b(?:evil|unfiltered|uncensored|jailbroken|unrestricted|dark) (?:twin|version|persona|alter ego|mode)"
+    r" of (?:yourself|you|chatgpt|claude|the assistant)\b"
+    rf"|\bfrom now on,? you(?: are|'re| will be){_C}{{0,40}}\b(?:named|called|no longer)\b"
+)
+
+_URGENCY_GATE = gate(
+    "urgent urgently immediately now away asap possible delay sensitive within late act emergency"
+    " important once"
+)
+_URGENCY = re.compile(
+    r"\b(?:urgent(?:ly)?|immediately|right now|right away|asap|as soon as possible|without delay"
+    r"|time[- ]sensitive|within (?:the next )?\d+ (?:minutes?|hours?)|before it'?s too late|act now"
+    r"|emergency|(?:critically|extremely|very) important|at once)\b"
+)
+_SECRECY_GATE = gate(
+    "tell telling inform informing notify notifying mention mentioning alert alerting let letting ask asking"
+    " show showing reveal revealing keep between secretly silently know without wait"
+)
+_SECRECY = re.compile(
+    r"\b(?:don'?t|do not|never|without) (?:tell|telling|inform|informing|notify|notifying|mention|mentioning"
+    r"|alert|alerting|let|letting|ask|asking|show|showing|reveal|revealing) (?:the user|anyone|anybody"
+    r"|them|him|her|your (?:user|boss|manager|team|owner)|me|it to|this to|the owner|it\b)"
+    r"|\bkeep (?:this|it|that) (?:a )?(?:secret|confidential|between us|quiet|to yourself|private|hidden)\b"
+    r"|\bbetween you and me\b|\bsecretly\b|\bsilently\b|\bno one (?:must|should|can|needs to) know\b"
+    r"|\bwithout (?:the user'?s? |anyone'?s? |their )?(?:knowledge|noticing|knowing|confirmation|approval"
+    r"|permission)\b|\bdon'?t (?:wait|ask) for (?:confirmation|approval|permission)\b"
+)
+
+# A Greek or Cyrillic letter touching a Latin one inside a word (starts on the rare class: fast).
+_MIXED_SCRIPT = re.compile("[\u0370-\u04ff](?:(?<=[a-zA-Z][\u0370-\u04ff])|(?=[a-zA-Z]))")
+
+
+def embedded_instruction(p: Prepared) -> str:
+    """Name of the first agent-directed imperative found in untrusted content, or ""."""
+    for shape in _EMBEDDED:
+        if not shape.gate.open(p) or not shape.pattern.search(p.norm):
+            continue
+        if shape.name != "insert_code_into_your_work" or _CODE_SINK.search(p.norm):
+            return shape.name
+    return ""
+
+
+def persona_override(p: Prepared) -> bool:
+    return _PERSONA_GATE.open(p) and _PERSONA.search(p.flat) is not None
+
+
+def urgency_secrecy(p: Prepared) -> bool:
+    return (
+        _URGENCY_GATE.open(p)
+        and _SECRECY_GATE.open(p)
+        and _URGENCY.search(p.norm) is not None
+        and _SECRECY.search(p.norm) is not None
+    )
+
+
+def obfuscation(p: Prepared, runs: list[tuple[int, str]]) -> str:
+    """Name of the first disguise found, or ""."""
+    if p.smuggled.strip():
+        return "unicode_tag_text"
+    if p.hidden_chars >= 3:
+        return "invisible_characters"
+    if p.disguised_triggers:
+        return "disguised_trigger_words"
+    if _MIXED_SCRIPT.search(p.raw):
+        return "mixed_script_word"
+    if any(length < CARRIER_MIN for length, _ in runs):
+        return "short_encoded_text"
+    return ""
+
+
+def match_heuristics(p: Prepared, runs: list[tuple[int, str]], *, untrusted: bool) -> dict[ReasonCode, str]:
+    """Every Tier 1 code that fired, with the name of the shape that made it fire."""
+    hits: dict[ReasonCode, str] = {}
+    if untrusted:
+        shape = embedded_instruction(p)
+        if shape:
+            hits[ReasonCode.EMBEDDED_INSTRUCTION] = shape
+    if persona_override(p):
+        hits[ReasonCode.PERSONA_OVERRIDE] = "persona_override"
+    disguise = obfuscation(p, runs)
+    if disguise:
+        hits[ReasonCode.OBFUSCATED_CONTENT] = disguise
+    if urgency_secrecy(p):
+        hits[ReasonCode.URGENCY_SECRECY_FRAMING] = "urgency_with_secrecy"
+    return hits

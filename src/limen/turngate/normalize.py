@@ -1,0 +1,134 @@
+"""Text normalisation for the turn gate: one canonical form so that spelling tricks cannot dodge a pattern.
+
+Attackers hide instructions with compatibility characters, zero-width or Unicode-tag characters, spaced-out
+letters and leetspeak. `prepare()` undoes these once per text; the signatures and heuristics then match
+plain lowercase words. What was undone is counted, because hiding text is itself a signal.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Unicode tag characters (U+E0020..U+E007E) mirror printable ASCII: "ASCII smuggling" hides text in them.
+_TAG_BASE = 0xE0000
+_TAG_FIRST, _TAG_LAST = 0xE0020, 0xE007E
+_TAG_ANY = re.compile("[\U000e0000-\U000e007f]")
+# Characters that render as nothing. ZWJ/ZWNJ are legitimate inside emoji and some scripts, so they only
+# count as hiding when they sit between two Latin letters; BOM and soft hyphen are common in honest web
+# text (Wikipedia coordinates, hyphenation), so they are removed without counting.
+_INVISIBLE = re.compile("[\u200b\u2060-\u2064\u180e\u202a-\u202e\u2066-\u2069]")
+_HARMLESS_INVISIBLE = re.compile("[\u00ad\ufeff]")
+_JOINER_IN_WORD = re.compile("(?<=[A-Za-z])[\u200c\u200d]+(?=[A-Za-z])")
+# Four or more single letters separated by single spaces: "i g n o r e" (starts with a literal: fast).
+_SPACED = re.compile(r" (?:[a-z] ){3,}[a-z](?![a-z])")
+# A token mixing letters with digits or @/$ (written so that it never rescans a long run); the hint is a
+# cheap test that such a token may exist at all.
+_LEET_HINT = re.compile(r"[013457][a-z]")
+_LEET_TOKEN = re.compile(r"(?<![a-z0-9@$])(?:[a-z]+[0-9@$]|[0-9@$]+[a-z])[a-z0-9@$]*")
+_LEET = str.maketrans("013457@$", "oieastas")
+# Bytes that belong to a word; everything else splits words (non-ASCII bytes too: triggers are ASCII).
+_WORD_BYTES = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else 32 for c in range(256))
+
+# Words whose leet or spaced spelling is only ever used to slip past a filter.
+TRIGGER_WORDS = frozenset(
+    {
+        "ignore",
+        "disregard",
+        "forget",
+        "previous",
+        "instructions",
+        "instruction",
+        "system",
+        "prompt",
+        "password",
+        "passwords",
+        "secret",
+        "secrets",
+        "admin",
+        "jailbreak",
+        "bypass",
+        "override",
+        "reveal",
+        "credentials",
+        "token",
+    }
+)
+
+
+@dataclass(slots=True, frozen=True)
+class Prepared:
+    """A text in the forms the matchers need, and what normalisation had to undo."""
+
+    raw: str  # NFKC form with hidden characters removed, case kept (for encodings and addresses)
+    norm: str  # lowercased, whitespace collapsed (newlines kept as one "\n")
+    flat: str  # `norm` with spaced letters joined and leet words decoded
+    hidden_chars: int  # zero-width, bidi and tag characters removed
+    smuggled: str  # text that was hidden in Unicode tag characters, decoded
+    disguised_triggers: int  # trigger words written in leet or spaced letters
+    words: frozenset[bytes]  # the distinct ASCII words of `flat`, for gates
+
+
+@dataclass(slots=True, frozen=True)
+class Gate:
+    """A cheap precondition for an expensive pattern: one of these words, or one of these substrings."""
+
+    words: frozenset[bytes] = frozenset()
+    subs: tuple[str, ...] = ()
+
+    def open(self, p: Prepared) -> bool:
+        return not self.words.isdisjoint(p.words) or any(s in p.flat for s in self.subs)
+
+
+def gate(words: str = "", subs: tuple[str, ...] = ()) -> Gate:
+    """A gate from space-separated words (as `Prepared.words` splits them) and substrings."""
+    return Gate(frozenset(w.encode() for w in words.split()), subs)
+
+
+def _untag(text: str) -> tuple[str, str]:
+    """Remove tag characters, returning the text without them and what they spelled."""
+    hidden = "".join(chr(ord(c) - _TAG_BASE) for c in text if _TAG_FIRST <= ord(c) <= _TAG_LAST)
+    return _TAG_ANY.sub("", text), hidden
+
+
+def _collapse(text: str) -> str:
+    """Runs of blanks become one space, runs of line breaks one newline (str.split is much faster than re)."""
+    return "\n".join(line for line in (" ".join(part.split()) for part in text.splitlines()) if line)
+
+
+def prepare(text: str) -> Prepared:
+    """Normalise once; every matcher reads the result."""
+    text = unicodedata.normalize("NFKC", text)
+    hidden = 0
+    smuggled = ""
+    if _TAG_ANY.search(text):
+        before = len(text)
+        text, smuggled = _untag(text)
+        hidden += before - len(text)
+    stripped = _INVISIBLE.sub("", text)
+    if "\u200c" in stripped or "\u200d" in stripped:
+        stripped = _JOINER_IN_WORD.sub("", stripped)
+    hidden += len(text) - len(stripped)
+    stripped = _HARMLESS_INVISIBLE.sub("", stripped)
+    raw = stripped if not smuggled else f"{stripped}\n{smuggled}"
+    norm = _collapse(raw.lower())
+    disguised = 0
+
+    def join(match: re.Match[str]) -> str:
+        nonlocal disguised
+        word = match.group(0).replace(" ", "")
+        disguised += word in TRIGGER_WORDS
+        return " " + word
+
+    def unleet(match: re.Match[str]) -> str:
+        nonlocal disguised
+        word = match.group(0).translate(_LEET)
+        disguised += word in TRIGGER_WORDS
+        return word if word.isalpha() else match.group(0)
+
+    flat = _SPACED.sub(join, norm) if _SPACED.search(norm) else norm
+    if _LEET_HINT.search(flat):
+        flat = _LEET_TOKEN.sub(unleet, flat)
+    words = frozenset(flat.encode("utf-8", "ignore").translate(_WORD_BYTES).split())
+    return Prepared(raw, norm, flat, hidden, smuggled, disguised, words)

@@ -1,0 +1,275 @@
+"""Tier 0: signatures whose match means an instruction aimed at the model, not ordinary content.
+
+Each signature names its reason code, a few cheap keywords (the regex only runs when one occurs) and a
+compiled pattern over the normalised, de-obfuscated text. Matching is per code: the first hit of a code
+is enough, so a text costs one substring pass per signature and a regex only where a keyword occurred.
+The caller decides what a hit means (BLOCK in untrusted content, AUTH in what the user typed).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from limen.model import ReasonCode
+from limen.turngate.normalize import Gate, Prepared, gate
+
+# A clause: no sentence end between two parts of a pattern.
+_C = r"[^.?!\n]"
+
+_SECRET = (
+    r"(?:api[ _-]?keys?|access[ _-]?(?:keys?|tokens?)|secret[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?"
+    r"|passwords?|passphrases?|passcodes?|credentials?"
+    r"|(?:auth|bearer|session|refresh|github|slack)[ _-]?tokens?"
+    r"|tokens?|secrets|security[ _-]?codes?|2fa[ _-]?codes?|otp|one[ -]time (?:code|password)s?"
+    r"|verification[ _-]?codes?|recovery[ _-]?(?:codes?|phrases?|keys?)|seed[ _-]?phrases?|pin[ _-]?codes?"
+    r"|session[ _-]?cookies?|\.env|env(?:ironment)?[ _-]?var(?:iable)?s|id_rsa|aws[ _-]?keys?"
+    r"|credit[ _-]?card(?:[ _-]?numbers?)?|card[ _-]?numbers?|cvv)"
+)
+_EXPORT_VERB = (
+    r"(?:send|e-?mail|mail|forward|post|upload|transmit|leak|exfiltrate|share|paste|submit|copy|dm|text"
+    r"|message|deliver|relay|report)"
+)
+
+
+@dataclass(slots=True, frozen=True)
+class Signature:
+    code: ReasonCode
+    name: str
+    gate: Gate  # the pattern only runs when the gate opens
+    pattern: re.Pattern[str]
+    untrusted_only: bool = False  # only meaningful inside content (it addresses the model reading it)
+
+
+def _sig(code: ReasonCode, name: str, gate: Gate, pattern: str, *, untrusted_only: bool = False) -> Signature:
+    return Signature(code, name, gate, re.compile(pattern), untrusted_only)
+
+
+_N = ReasonCode.INSTRUCTION_NULLIFICATION
+_A = ReasonCode.AUTHORITY_OVERRIDE
+_S = ReasonCode.SECRET_EXPORT
+_I = ReasonCode.INDIRECT_INJECTION
+_SECRET_WORDS = (
+    "key keys password passwords passphrase passphrases passcode passcodes credential credentials token"
+    " tokens secret secrets code codes otp phrase phrases pin cookie cookies env vars variables rsa card cvv"
+)
+
+SIGNATURES: tuple[Signature, ...] = (
+    # "ignore (all) (your) previous instructions", including misspelt "iunstructions".
+    _sig(
+        _N,
+        "nullify_prior",
+        gate("ignore disregard forget override overrule skip discard abandon dismiss bypass neglect never"),
+        r"\b(?:ignore|disregard|forget|override|overrule|skip|discard|abandon|dismiss|bypass|neglect"
+        r"|never ?mind)\b(?: (?:all|any|every|each|of|the|your|my|our|these|those|its|that|this|such))*"
+        r" (?:(?:previous|prior|preceding|above|earlier|former|original|initial|old|existing|system|developer"
+        r"|safety|current|given|provided|other)(?:[ -]\w+)? )?"
+        r"(?:\w?i\w?n?structions?|prompts?|directions?|directives?|guidelines?|guidance|rules|commands?|orders"
+        r"|context|constraints|restrictions|programming|guardrails|policies|messages|conversation|task)\b",
+    ),
+    _sig(
+        _N,
+        "nullify_above",
+        gate("ignore disregard forget"),
+        r"\b(?:ignore|disregard|forget)(?: all| about)? (?:everything|anything|all|what)"
+        rf"{_C}{{0,30}}\b(?:above|before this|so far|previously|earlier|you were told|you have been told"
+        r"|you were given|i said|i told you)\b",
+    ),
+    _sig(
+        _N,
+        "stop_current_task",
+        gate("stop halt abort cease new updated real actual true"),
+        r"\b(?:stop|halt|abort|cease) (?:what you(?:'re| are) doing|(?:your|the) current task)\b"
+        r"|\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s?"
+        r" (?:is|are|follows?)\s?:",
+    ),
+    # Chat-template tokens and system-message headers smuggled into text.
+    _sig(
+        _A,
+        "fake_system_header",
+        gate("system admin developer inst sys", ("<|",)),
+        r"#+ ?\(?(?:system|admin|developer)[ _]?(?:message|prompt|note|instruction|override)?\)?"
+        r"|<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?inst\]|<</?sys>>"
+        r"|\[(?:system|admin|developer)(?: message| note| override)?\]"
+        r"|(?:^|\n)(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
+        r"|\b(?:system|admin|developer|security) override\b",
+    ),
+    _sig(
+        _A,
+        "mode_switch",
+        gate("mode anything"),
+        r"\b(?:you are|you're) (?:now )?(?:in|operating in|running in) (?:the )?(?:developer|god|jailbreak"
+        r"|jailbroken|unrestricted|unfiltered|uncensored|dan|sudo|admin) mode\b"
+        r"|\b(?:enable|activate|enter|switch (?:in)?to|unlock) (?:the )?(?:jailbreak|jailbroken|dan|god"
+        r"|unrestricted|uncensored) mode\b|\bdo anything now\b",
+    ),
+    # "an important message from me, <name>, to you" / "the task I gave you": impersonating the principal.
+    _sig(
+        _A,
+        "principal_impersonation",
+        gate(
+            "message messages instruction instructions notice note directive request update gave assigned"
+            " set am"
+        ),
+        r"\b(?:important|urgent|official|priority|critical|special)"
+        r" (?:message|instruction|notice|note|directive|request|update)s? from"
+        r" (?:me|the user|your\b|the (?:user|developer|administrator|admin|system|operator|owner))"
+        rf"|\bmessage from me\b{_C}{{0,60}}\bto you\b"
+        r"|\b(?:the|my|your) (?:original |initial |real |actual |first )?task (?:that )?(?:i|the user)"
+        r" (?:gave|assigned|asked|set) (?:to )?you\b"
+        r"|\bi am (?:your|the) (?:developer|creator|administrator|admin|owner|operator"
+        r"|system administrator)\b",
+    ),
+    _sig(
+        _A,
+        "system_prompt_exfiltration",
+        gate("prompt instructions message above preprompt pre"),
+        r"\b(?:reveal|print|show|display|output|repeat|leak|tell me|give me|dump|share|write out|recite"
+        r"|expose|disclose)(?: me)?(?: all| the contents of| the text of)?(?: of)? (?:your|the)"
+        r"(?: full| entire| initial| original| hidden| secret| exact| complete)*"
+        r" (?:system prompt|system message|initial instructions|hidden instructions|system instructions"
+        r"|instructions above|prompt above|pre-?prompt|developer (?:message|prompt|instructions))\b"
+        rf"|\brepeat (?:everything|the (?:text|words|lines)){_C}{{0,20}}\babove\b",
+    ),
+    # "send the api key to ...", "send me your password".
+    _sig(
+        _S,
+        "secret_to_destination",
+        gate(_SECRET_WORDS),
+        rf"\b{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_C}{{0,60}}?\b{_SECRET}\b{_C}{{0,60}}?"
+        r"\b(?:to|via|into|at|on)\b"
+        rf"|\b{_EXPORT_VERB} (?:me|us) (?:your|the|all|any|all the|all your|all of the|all of your)?"
+        rf"{_C}{{0,30}}?\b{_SECRET}\b"
+        rf"|\b(?:reveal|leak|expose|disclose|dump|exfiltrate)\b{_C}{{0,30}}?\b(?:your|all|the|any|stored"
+        rf"|saved){_C}{{0,20}}?\b{_SECRET}\b",
+    ),
+    # Text addressed to the model that reads it: only meaningful inside content.
+    _sig(
+        _I,
+        "addressed_to_model",
+        gate("ai assistant model models llm llms gpt chatgpt claude gemini copilot agent agents bot chatbot"),
+        r"\b(?:to you|dear|hey|hello|hi|attention|note to|note for|message to|message for|instructions? for)"
+        r",? (?:you,? )?(?:the |an? |all |any )?(?:ai|a\.i\.|artificial intelligence|ai assistant|assistant"
+        r"|language model|ai language model|large language model|llm|llms|chatbot|gpt(?:-?\d\w*)?|chatgpt"
+        r"|claude|gemini|copilot|ai agent|ai agents|agent|bot|model)s?\b(?!\s+(?:team|group|department|lab"
+        r"|research|company|product|startup|engineer|developer|course|conference|workshop|project))"
+        r"|\bif you are an? (?:ai|llm|large language model|language model|assistant|ai assistant|agent"
+        r"|automated|bot|chatbot)\b"
+        r"|\b(?:ai|llm|assistant|agent|model|bot)s? (?:reading|processing|summari[sz]ing|parsing|browsing"
+        r"|analy[sz]ing) this\b",
+        untrusted_only=True,
+    ),
+    _sig(
+        _I,
+        "instruction_envelope",
+        gate("", ("<", "[[")),
+        r"</?(?:information|instructions?|important|system|admin|secret|hidden|prompt|assistant|injected"
+        r"|system[_-]?(?:message|prompt))>|\[\[(?:system|instructions?|important)\]\]",
+        untrusted_only=True,
+    ),
+)
+
+
+def match_signatures(p: Prepared, runs: list[tuple[int, str]], *, untrusted: bool) -> dict[ReasonCode, str]:
+    """Every Tier 0 code whose signature matched, with the name of the first signature that did.
+
+    `runs` are the text's encoded runs that decode to readable text (`readable_runs`), decoded.
+    """
+    hits: dict[ReasonCode, str] = {}
+    for sig in SIGNATURES:
+        if sig.code in hits or (sig.untrusted_only and not untrusted):
+            continue
+        if sig.gate.open(p) and sig.pattern.search(p.flat):
+            hits[sig.code] = sig.name
+    carrier = encoded_carrier(p.raw, runs)
+    if carrier:
+        hits[ReasonCode.ENCODED_PAYLOAD] = carrier
+    return hits
+
+
+# --- encoded carriers -----------------------------------------------------------------------------------
+
+_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}")
+_HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){20,}(?![0-9A-Fa-f])")
+_PUNY_HOST = re.compile(r"\bxn--[a-z0-9-]+", re.IGNORECASE)
+CARRIER_MIN = 40  # a run this long that decodes to readable text is a hidden message, not an identifier
+
+
+def _entropy(s: str) -> float:
+    counts = Counter(s)
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _readable(data: bytes) -> bool:
+    """Decoded bytes that are mostly words: a message, as opposed to a hash, key or image."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    if len(text) < 12:
+        return False
+    printable = sum(c.isprintable() or c in "\n\t" for c in text)
+    letters = sum(c.isalpha() for c in text)
+    return printable / len(text) > 0.95 and letters / len(text) > 0.6 and " " in text
+
+
+def decode_run(run: str) -> bytes | None:
+    """Decode a base64/base64url run if it is one (padding repaired); None when it is not."""
+    if _entropy(run) < 3.5 or run.isalpha() or run.isdigit():
+        return None
+    body = run.rstrip("=")
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        if "-" in body or "_" in body:
+            return base64.urlsafe_b64decode(padded)
+        return base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def readable_runs(raw: str) -> list[tuple[int, str]]:
+    """Base64 and hex runs in the text that decode to readable text: (length of the run, decoded text)."""
+    found: list[tuple[int, str]] = []
+    if len(raw) < 20 or all(len(w) < 20 for w in raw.split()):
+        return found
+    for m in _B64_RUN.finditer(raw):
+        data = decode_run(m.group(0))
+        if data is not None and _readable(data):
+            found.append((len(m.group(0)), data.decode("utf-8")))
+    for m in _HEX_RUN.finditer(raw):
+        data = bytes.fromhex(m.group(0))
+        if _readable(data):
+            found.append((len(m.group(0)), data.decode("utf-8")))
+    return found
+
+
+def _mixed_script_label(host: str) -> bool:
+    """A punycode label that decodes to Latin letters mixed with another script: a homograph host."""
+    for label in host.lower().split("."):
+        if not label.startswith("xn--"):
+            continue
+        try:
+            decoded = label[4:].encode("ascii").decode("punycode")
+        except (UnicodeError, ValueError):
+            return True  # malformed punycode is itself a disguise
+        latin = any("a" <= c <= "z" for c in decoded)
+        other = any(ord(c) > 0x24F and c.isalpha() for c in decoded)
+        if latin and other:
+            return True
+    return False
+
+
+def encoded_carrier(raw: str, runs: list[tuple[int, str]]) -> str:
+    """Name of the encoded carrier found in the text, or "" when there is none."""
+    if any(length >= CARRIER_MIN for length, _ in runs):
+        return "readable_encoded_run"
+    if "xn--" in raw.lower():
+        for m in _PUNY_HOST.finditer(raw):
+            if _mixed_script_label(m.group(0)):
+                return "homograph_punycode_host"
+    return ""
