@@ -1,1 +1,284 @@
-"""Objective rules: destinations (being written)."""
+"""Objective rules: where an action's traffic goes, and whether static parsing can prove the route.
+
+`unknown_external_destination`, per destination (normalised by `limen.normalize.net`):
+- loopback: nothing (the agent's own machine: dev servers, local databases);
+- cloud metadata endpoints (169.254.169.254, fd00:ec2::254, metadata.google.internal, 100.100.100.200, and
+  names such as `169-254-169-254.nip.io` that resolve there): BLOCK in every mode. They hand out the
+  instance's cloud credentials, and no coding task needs them; a dedicated code would only add a second
+  spelling of "unknown destination", so the code stays `unknown_external_destination` at BLOCK risk.
+- a host matching `ctx.trusted_hosts` (fnmatch globs such as `*.github.com`; a leading dot means "this
+  domain and its subdomains"): nothing;
+- anything else, private ranges included: AUTH. By mode: light lets a read-only fetch (a GET/HEAD tool
+  call carrying no payload) through and asks for everything that can carry data; balanced asks (risk 60);
+  strict (70) and paranoid (80) ask with a higher risk, and a non-dotted-decimal IP spelling
+  (`2130706433`, `0x7f.1`, IPv4-mapped IPv6) or a deceptive userinfo (`https://github.com@evil.com`) is
+  BLOCK there (AUTH at risk 80 in light and balanced).
+
+`egress_requires_auth` (AUTH in every mode) covers commands whose real peer is decided by something the
+command line does not show, so even a trusted-looking host proves nothing:
+- a proxy, DNS or connection override: curl `-x/--proxy/--preproxy/--socks*/--connect-to/--resolve/
+  --doh-url/--unix-socket`, curl `-K` and wget `-i`/`-e ...proxy` (config or URL lists from files),
+  git `-c http.proxy|https.proxy|http.<url>.proxy|core.sshCommand|core.gitProxy|url.<x>.insteadOf|
+  protocol.*`, git `ext::` remotes, ssh/scp/sftp/rsync `ProxyCommand`, `ProxyJump`/`-J`, tunnels
+  (`-D`, `-L`, `-R`, `-W`) and `-F` config files, pip/npm/yarn `--proxy`, pip `--trusted-host`;
+- proxy or transport environment set on the same line (`HTTPS_PROXY=`, `ALL_PROXY=`, `GIT_SSH_COMMAND=`,
+  `GIT_PROXY_COMMAND=`, `npm_config_proxy=`, `PIP_PROXY=`, `CURL_HOME=`, `WGETRC=`...);
+- raw sockets to a non-loopback peer (`nc`, `ncat`, `socat`, `telnet`, bash `/dev/tcp`), which carry
+  anything in any direction.
+Plain `git push origin feature`, `pip install requests` or `npm install` have none of these and stay quiet.
+Homoglyph and invisible-character hosts are `smuggled_token_channel`'s (limen.rules.token_channels).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from fnmatch import translate
+from functools import lru_cache
+
+from limen.context import Context
+from limen.model import Action, Command, Destination, Finding, HostClass, Mode, ReasonCode, Verdict
+from limen.rules import rule
+
+_MODE_RISK = {Mode.LIGHT: 55, Mode.BALANCED: 60, Mode.STRICT: 70, Mode.PARANOID: 80}
+
+_RAW_SOCKET_TOOLS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "/dev/tcp"})
+_CURL_ROUTE = frozenset(
+    {
+        "-x",
+        "--proxy",
+        "--preproxy",
+        "--socks4",
+        "--socks4a",
+        "--socks5",
+        "--socks5-hostname",
+        "--connect-to",
+        "--resolve",
+        "--doh-url",
+        "-K",
+        "--config",
+        "--unix-socket",
+        "--abstract-unix-socket",
+        "--proxy1.0",
+    }
+)
+_SSH_ROUTE = frozenset({"-J", "-D", "-L", "-R", "-W", "-w", "-F"})
+_PKG_ROUTE = frozenset({"--proxy", "--https-proxy", "--trusted-host"})
+_GIT_ROUTE_CONFIG = re.compile(
+    r"(?i)^(?:https?(?:\..*)?\.proxy|core\.sshcommand|core\.gitproxy|url\..*\.(?:push)?insteadof|protocol\.|"
+    r"remote\..*\.proxy|http\..*\.(?:curloptresolve|proxy))"
+)
+_ROUTE_ENV = re.compile(
+    r"(?i)(?<![\w$])(?:https?_proxy|all_proxy|ftp_proxy|socks_proxy|git_ssh_command|git_ssh|git_proxy_command|"
+    r"git_config_parameters|git_config_count|npm_config_(?:https_)?proxy|pip_proxy|curl_home|wgetrc|"
+    r"yarn_(?:https_)?proxy)="
+)
+_PKG_TOOLS = frozenset({"pip", "pip3", "uv", "pipx", "poetry", "npm", "npx", "yarn", "pnpm", "bun"})
+_NET_TOOLS = frozenset(
+    {
+        "curl",
+        "wget",
+        "git",
+        "ssh",
+        "scp",
+        "sftp",
+        "rsync",
+        "http",
+        "https",
+        "xh",
+        "aria2c",
+        "ftp",
+        "cargo",
+        "go",
+        "gem",
+        "bundle",
+        "composer",
+        "docker",
+        "podman",
+        "helm",
+        "kubectl",
+        *_PKG_TOOLS,
+        *_RAW_SOCKET_TOOLS,
+    }
+)
+
+
+@lru_cache(maxsize=32)
+def _trusted_matcher(globs: tuple[str, ...]) -> re.Pattern[str]:
+    parts = []
+    for glob in globs:
+        glob = glob.strip().lower().rstrip(".")
+        if not glob:
+            continue
+        if glob.startswith("."):  # `.example.com`: the domain and every subdomain
+            parts.append(translate(glob[1:]))
+            parts.append(translate("*" + glob))
+        else:
+            parts.append(translate(glob))
+    return re.compile("|".join(f"(?:{p})" for p in parts) or r"(?!x)x")
+
+
+def is_trusted(host: str, ctx: Context) -> bool:
+    """True when `host` (already normalised) matches one of the user's trusted-host globs."""
+    return bool(host) and _trusted_matcher(tuple(ctx.trusted_hosts)).match(host) is not None
+
+
+_BODY_KEYS = frozenset({"body", "data", "json", "content", "payload", "files", "form", "text", "message"})
+
+
+def _read_only_fetch(action: Action) -> bool:
+    """A tool-argument GET/HEAD (WebFetch) that carries no body: the most it sends is its URL."""
+    method = str(action.arguments.get("method", "GET")).upper()
+    return (
+        action.capability == "network.request"
+        and not action.commands
+        and method in ("GET", "HEAD")
+        and not any(action.arguments.get(k) for k in _BODY_KEYS)
+    )
+
+
+def _deceptive_userinfo(dest: Destination) -> bool:
+    """`https://github.com@evil.com`: userinfo that reads like a host name."""
+    if not dest.has_userinfo or "://" not in dest.url:
+        return False
+    authority = dest.url.split("://", 1)[1].split("/", 1)[0]
+    userinfo = authority.rsplit("@", 1)[0]
+    return "." in userinfo.split(":", 1)[0]
+
+
+def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
+    mode = ctx.mode
+    where = dest.host or "an unparseable host"
+    if dest.host_class is HostClass.METADATA:
+        return Finding(
+            ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
+            Verdict.BLOCK,
+            95,
+            f"{where} is a cloud metadata endpoint (instance credentials)",
+        )
+    if dest.host_class is HostClass.LOOPBACK:
+        if "ip_obfuscated" in dest.flags and dest.ip != "0.0.0.0":  # `http://2130706433/`: why spell it so?
+            return Finding(
+                ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
+                Verdict.AUTH,
+                60,
+                f"{where} reached through a disguised loopback address",
+            )
+        return None
+    if "invalid_host" not in dest.flags and is_trusted(dest.host, ctx):
+        return None
+    deceptive = "ip_obfuscated" in dest.flags or _deceptive_userinfo(dest)
+    if deceptive:
+        verdict = Verdict.BLOCK if mode.strict_or_above else Verdict.AUTH
+        return Finding(
+            ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
+            verdict,
+            95 if verdict is Verdict.BLOCK else 80,
+            f"{where} reached through a disguised address",
+        )
+    if mode is Mode.LIGHT and _read_only_fetch(action):
+        return None
+    kind = {
+        HostClass.PRIVATE: "private-network",
+        HostClass.LINK_LOCAL: "link-local",
+        HostClass.UNKNOWN: "unparseable",
+    }.get(dest.host_class, "untrusted")
+    return Finding(
+        ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
+        Verdict.AUTH,
+        _MODE_RISK[mode],
+        f"{where} is an {kind} destination" if kind == "untrusted" else f"{where} is a {kind} host",
+    )
+
+
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION)
+def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
+    """Every destination not on the trusted list (metadata endpoints: BLOCK)."""
+    if not action.destinations:
+        return []
+    findings = [f for f in (_judge(d, action, ctx) for d in action.destinations) if f is not None]
+    if len(findings) > 1:  # one finding per verdict keeps the trail readable
+        findings = [max(findings, key=lambda f: (f.verdict, f.risk))]
+    return findings
+
+
+def _route_override(cmd: Command) -> str:
+    """Which option of `cmd` hands its route to something static parsing cannot see ("" if none)."""
+    name, args = cmd.name, cmd.argv[1:]
+    for i, arg in enumerate(args):
+        flag = arg.split("=", 1)[0]
+        nxt = args[i + 1] if i + 1 < len(args) else ""
+        if name == "curl" and (
+            flag in _CURL_ROUTE
+            or (re.fullmatch(r"-[a-zA-Z]+", arg) and ("x" in arg or "K" in arg) and not arg.startswith("--"))
+        ):
+            return flag
+        if name == "wget" and (
+            flag in ("-i", "--input-file") or (flag in ("-e", "--execute") and "proxy" in (arg + nxt).lower())
+        ):
+            return flag
+        if name == "git":
+            if flag == "-c" and _GIT_ROUTE_CONFIG.match(nxt):
+                return f"-c {nxt.split('=', 1)[0]}"
+            if flag == "--config-env" or arg.startswith(("ext::", "fd::")):
+                return flag
+        if name in ("ssh", "scp", "sftp", "rsync"):
+            lowered = arg.lower()
+            if "proxycommand" in lowered or "proxyjump" in lowered or "localcommand" in lowered:
+                return "ProxyCommand" if "proxycommand" in lowered else "ProxyJump"
+            if name != "rsync" and (arg in _SSH_ROUTE or (arg[:2] in _SSH_ROUTE and len(arg) > 2)):
+                return arg[:2]
+        if name in _PKG_TOOLS and flag in _PKG_ROUTE:
+            return flag
+    return ""
+
+
+@rule(ReasonCode.EGRESS_REQUIRES_AUTH)
+def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
+    """Network commands whose peer is chosen by proxies, overrides, config files or raw sockets."""
+    if not action.commands:
+        return []
+    net_commands = [c for c in action.commands if c.name in _NET_TOOLS]
+    raw = [d for d in action.destinations if d.via_command in _RAW_SOCKET_TOOLS]
+    outside = [d for d in raw if d.host_class is not HostClass.LOOPBACK]
+    if outside:
+        return [
+            Finding(
+                ReasonCode.EGRESS_REQUIRES_AUTH,
+                Verdict.AUTH,
+                70,
+                f"raw socket to {outside[0].host} via {outside[0].via_command}",
+            )
+        ]
+    if not raw and any(c.name in _RAW_SOCKET_TOOLS for c in net_commands):
+        return [
+            Finding(
+                ReasonCode.EGRESS_REQUIRES_AUTH,
+                Verdict.AUTH,
+                70,
+                "raw socket whose peer is not on the command line",
+            )
+        ]
+    for cmd in net_commands:
+        override = _route_override(cmd)
+        if override:
+            return [
+                Finding(
+                    ReasonCode.EGRESS_REQUIRES_AUTH,
+                    Verdict.AUTH,
+                    65,
+                    f"{cmd.name} {override} decides the route at run time",
+                )
+            ]
+    if net_commands and "=" in action.command_line:
+        match = _ROUTE_ENV.search(action.command_line)
+        if match:
+            return [
+                Finding(
+                    ReasonCode.EGRESS_REQUIRES_AUTH,
+                    Verdict.AUTH,
+                    65,
+                    f"{match.group(0).rstrip('=')} set for a network command",
+                )
+            ]
+    return []
