@@ -1,0 +1,247 @@
+"""`limen daemon`: one long-lived decision process per user, so a hook event costs a socket round trip.
+
+The hook client (`limen-hook`) starts it on demand. A lock file makes it one per user (per Limen home); the
+socket is 0600 in a 0700 directory and the peer's uid is checked where the platform reports it. Each
+connection is served on its own thread, so many agents and sessions are answered at once; a request that
+fails closes the connection and the client decides in-process instead. It exits after a long idle spell,
+so an upgraded Limen is picked up without a manual restart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+from typing import Any
+
+from limen.doors.hooks import wire
+
+IDLE_EXIT_SECONDS = 1800.0
+READ_TIMEOUT_SECONDS = 10.0
+
+
+class Daemon:
+    """The accept loop, the shared runtimes and the counters `status` reports."""
+
+    def __init__(self, listener: socket.socket) -> None:
+        from limen.doors.hooks.handler import RuntimePool
+
+        self.listener = listener
+        self.pool = RuntimePool()
+        self.started = time.time()
+        self.last_active = time.monotonic()
+        self.served = 0
+        self.stopping = threading.Event()
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "pid": os.getpid(),
+            "uptime_s": round(time.time() - self.started, 1),
+            "served": self.served,
+            "socket": wire.socket_path(),
+        }
+
+    def serve_forever(self) -> None:
+        self.listener.settimeout(5.0)
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except TimeoutError:
+                if time.monotonic() - self.last_active > IDLE_EXIT_SECONDS:
+                    break
+                continue
+            except OSError:
+                break
+            self.last_active = time.monotonic()
+            threading.Thread(target=self.serve_one, args=(conn,), daemon=True).start()
+
+    def serve_one(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.settimeout(READ_TIMEOUT_SECONDS)
+                if not same_user(conn):
+                    return
+                message = wire.read_line(conn)
+                reply = self.reply(message)
+                conn.settimeout(None)
+                conn.sendall(wire.encode(reply))
+            except Exception as exc:  # the client falls back to deciding in-process
+                print(f"limen daemon: request failed: {type(exc).__name__}", file=sys.stderr, flush=True)
+
+    def reply(self, message: dict[str, Any]) -> dict[str, Any]:
+        op = message.get("op")
+        if op == "hook":
+            from limen.doors.hooks.handler import handle
+
+            agent, event, env = message["agent"], message["event"], message.get("env") or {}
+            if not (isinstance(agent, str) and isinstance(event, str) and isinstance(env, dict)):
+                raise ValueError("malformed hook request")
+            answer = handle(agent, event, {str(k): str(v) for k, v in env.items()}, self.pool)
+            self.served += 1
+            return answer.to_wire()
+        if op == "status":
+            return self.status()
+        if op == "stop":
+            self.stop()
+            return {"stopping": True}
+        raise ValueError("unknown op")
+
+    def stop(self) -> None:
+        self.stopping.set()
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
+
+
+def same_user(conn: socket.socket) -> bool:
+    """The peer runs as our uid (Linux SO_PEERCRED); elsewhere the 0600 socket is the whole check."""
+    if not hasattr(socket, "SO_PEERCRED"):
+        return True
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return bool(uid == os.getuid())
+
+
+def take_lock() -> int | None:
+    """The per-user lock (its file holds our pid), or None when another daemon holds it."""
+    fd = os.open(os.path.join(wire.ensure_run_dir(), "daemon.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+    return fd
+
+
+def listen() -> socket.socket:
+    path = wire.socket_path()
+    if os.path.exists(path):
+        os.unlink(path)  # stale: we hold the lock, so nobody else serves it
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        listener.bind(path)
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o600)
+    listener.listen(128)
+    return listener
+
+
+def warm() -> None:
+    """Import the decision path now, so the first event is as fast as the next."""
+    from limen.rules import objective_rules
+
+    objective_rules()
+    import limen.normalize.shell  # noqa: F401
+
+
+def serve() -> int:
+    lock = take_lock()
+    if lock is None:
+        return 0  # another daemon already serves this user
+    listener = listen()
+    daemon = Daemon(listener)
+    signal.signal(signal.SIGTERM, lambda *_: daemon.stop())
+    try:
+        warm()
+    except Exception as exc:  # a broken engine still gets served: every answer will be a deny
+        print(f"limen daemon: warm-up failed: {type(exc).__name__}", file=sys.stderr, flush=True)
+    try:
+        daemon.serve_forever()
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(wire.socket_path())
+        listener.close()
+        daemon.pool.close()
+        os.close(lock)
+    return 0
+
+
+def running_pid() -> int | None:
+    """The pid in the lock file while a daemon holds the lock."""
+    path = os.path.join(wire.run_dir(), "daemon.lock")
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        with open(path) as handle:
+            text = handle.read().strip()
+        return int(text) if text.isdigit() else None
+    finally:
+        os.close(fd)
+    return None
+
+
+def status(timeout: float = 2.0) -> dict[str, Any] | None:
+    try:
+        return wire.request({"op": "status"}, timeout)
+    except (OSError, ValueError):
+        return None
+
+
+def start(timeout: float = 10.0) -> dict[str, Any] | None:
+    """Start a daemon unless one answers; wait until it does."""
+    current = status()
+    if current is not None:
+        return current
+    wire.spawn_daemon()
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        current = status(0.5)
+        if current is not None:
+            return current
+        time.sleep(0.05)
+    return None
+
+
+def stop(timeout: float = 5.0) -> bool:
+    """Ask the daemon to stop; SIGTERM it if it does not answer; wait until the lock is free."""
+    pid = running_pid()
+    try:
+        wire.request({"op": "stop"}, 1.0)
+    except (OSError, ValueError):
+        if pid is not None:
+            os.kill(pid, signal.SIGTERM)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if running_pid() is None:
+            return True
+        time.sleep(0.05)
+    return running_pid() is None
+
+
+def main(argv: list[str]) -> int:
+    """`limen daemon start|stop|status|serve`."""
+    command = argv[0] if argv else "status"
+    if command == "serve":
+        return serve()
+    if command == "start":
+        current = start()
+        print(json.dumps(current) if current else "limen daemon: did not start (see daemon.log)")
+        return 0 if current else 1
+    if command == "stop":
+        stopped = stop()
+        print("limen daemon: stopped" if stopped else "limen daemon: still running")
+        return 0 if stopped else 1
+    if command == "status":
+        current = status()
+        print(json.dumps(current) if current else "limen daemon: not running")
+        return 0 if current else 3
+    print("usage: limen daemon start|stop|status", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

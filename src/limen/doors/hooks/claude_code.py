@@ -1,0 +1,112 @@
+"""Claude Code's hook dialect (`~/.claude/settings.json` command hooks).
+
+Every deny also exits 2 with the reason on stderr: Claude Code honours a JSON decision on exit 0, but exit 2
+is the one answer it treats as a block even when the JSON is rejected by a future schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from limen.doors.hooks import events as ev
+
+AGENT = "claude-code"
+KINDS = {
+    "PreToolUse": ev.PRE_TOOL,
+    "PostToolUse": ev.POST_TOOL,
+    "UserPromptSubmit": ev.PROMPT,
+    "SessionStart": ev.SESSION_START,
+}
+PROJECT_ENV = "CLAUDE_PROJECT_DIR"
+
+
+def parse(payload: dict[str, Any], env: dict[str, str], agent: str = AGENT) -> ev.HookEvent:
+    """The event in Limen's terms; raises ValueError on an unknown event or a missing field."""
+    name = ev.string(payload, "hook_event_name")
+    kind = KINDS.get(name)
+    if kind is None:
+        raise ValueError(f"unknown event {name[:40]!r}")
+    session = ev.string(payload, "session_id")
+    cwd = ev.string(payload, "cwd") or env.get(PROJECT_ENV, "")
+    if not session or not cwd:
+        raise ValueError("event without session_id or cwd")
+    event = ev.HookEvent(
+        kind, name, session_id=f"{agent}:{session}", cwd=cwd, workspace=env.get(PROJECT_ENV) or cwd
+    )
+    if kind in (ev.PRE_TOOL, ev.POST_TOOL):
+        event.tool = ev.string(payload, "tool_name")
+        if not event.tool:
+            raise ValueError("tool event without tool_name")
+        event.arguments = payload.get("tool_input")
+        if kind == ev.POST_TOOL:
+            event.output = ev.text_of(payload.get("tool_response"))
+    elif kind == ev.PROMPT:
+        event.prompt = ev.string(payload, "prompt")
+    return event
+
+
+def pre_tool(decision: str, reason: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"hookEventName": "PreToolUse", "permissionDecision": decision}
+    if reason:
+        out["permissionDecisionReason"] = reason
+    return {"hookSpecificOutput": out}
+
+
+def deny(payload: dict[str, Any], reason: str) -> ev.Answer:
+    return ev.Answer(ev.dumps(payload), 2, reason + "\n")
+
+
+def with_context(payload: dict[str, Any], event_name: str, context: str) -> dict[str, Any]:
+    payload["hookSpecificOutput"] = {"hookEventName": event_name, "additionalContext": context}
+    return payload
+
+
+def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
+    """Claude Code's answer to a decided event. AUTH is `ask`: Claude Code's own prompt is the approval."""
+    verdict = outcome.verdict
+    if event.kind == ev.PRE_TOOL:
+        if verdict == ev.BLOCK:
+            reason = ev.block_reason(outcome)
+            return deny(pre_tool("deny", reason), reason)
+        if verdict == ev.AUTH:
+            return ev.Answer(ev.dumps(pre_tool("ask", ev.ask_reason(outcome))))
+        return ev.Answer(ev.dumps(pre_tool("allow", "")))
+    if event.kind == ev.POST_TOOL:
+        return render_post(event, outcome)
+    if event.kind == ev.PROMPT:
+        return render_prompt(event, outcome)
+    status = outcome.explanation
+    return ev.Answer(ev.dumps(with_context({"systemMessage": status}, event.name, status)))
+
+
+def render_post(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
+    """Secrets in the output: `block` with the reason (the tool already ran). Anything flagged: context."""
+    if outcome.verdict == ev.PASS:
+        return ev.Answer("{}")
+    payload = with_context({}, event.name, ev.untrusted_context(outcome))
+    if ev.withholds(outcome):
+        reason = ev.output_block_reason(outcome)
+        return deny({"decision": "block", "reason": reason, **payload}, reason)
+    return ev.Answer(ev.dumps(payload))
+
+
+def render_prompt(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
+    """BLOCK rejects the prompt. AUTH cannot be asked here (UserPromptSubmit has no `ask`): the person who
+    typed the prompt sees a warning, and the model is told to treat the flagged part as data."""
+    if outcome.verdict == ev.BLOCK:
+        reason = ev.prompt_block_reason(outcome)
+        return deny({"decision": "block", "reason": reason}, reason)
+    if outcome.verdict == ev.AUTH:
+        payload = {"systemMessage": ev.ask_reason(outcome)}
+        return ev.Answer(ev.dumps(with_context(payload, event.name, ev.flagged_prompt_context(outcome))))
+    return ev.Answer("{}")
+
+
+def fail_closed(event_name: str | None, why: str) -> ev.Answer:
+    """The deny for an event Limen could not decide. A session that cannot be guarded is stopped."""
+    reason = ev.fail_closed_reason(why)
+    if event_name == "PreToolUse":
+        return deny(pre_tool("deny", reason), reason)
+    if event_name == "SessionStart":
+        return deny({"continue": False, "stopReason": reason}, reason)
+    return deny({"decision": "block", "reason": reason}, reason)

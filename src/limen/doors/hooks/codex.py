@@ -1,0 +1,38 @@
+"""OpenAI Codex's hook dialect (`~/.codex/hooks.json`): Claude Code's shapes, with two differences.
+
+Codex parses `ask` but does not honour it (the hook run is marked failed and the call proceeds), so AUTH is
+answered as a deny that says how a human approves. `apply_patch` carries its target files inside the patch
+text, so they are lifted out into paths the engine checks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from limen.doors.hooks import claude_code
+from limen.doors.hooks import events as ev
+
+AGENT = "codex"
+_PATCH_TARGET = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
+
+
+def parse(payload: dict[str, Any], env: dict[str, str]) -> ev.HookEvent:
+    event = claude_code.parse(payload, {}, AGENT)
+    args = event.arguments
+    if event.tool == "apply_patch" and isinstance(args, dict) and isinstance(args.get("command"), str):
+        event.arguments = {**args, "path": _PATCH_TARGET.findall(args["command"])}
+    return event
+
+
+def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
+    if event.kind == ev.PRE_TOOL:
+        if outcome.verdict == ev.PASS:
+            return ev.Answer("{}")  # no objection; a bare `allow` is Codex's input-rewrite form
+        reason = ev.block_reason(outcome) if outcome.verdict == ev.BLOCK else ev.auth_denied_reason(outcome)
+        return claude_code.deny(claude_code.pre_tool("deny", reason), reason)
+    return claude_code.render(event, outcome)
+
+
+def fail_closed(event_name: str | None, why: str) -> ev.Answer:
+    return claude_code.fail_closed(event_name, why)

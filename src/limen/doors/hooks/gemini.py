@@ -1,0 +1,92 @@
+"""Gemini CLI's hook dialect (`.gemini/settings.json`, timeouts in milliseconds).
+
+Gemini answers with a top-level `decision` (`allow` | `deny`) and has no `ask`, so AUTH is a deny that says
+how a human approves. MCP tools arrive as `mcp_<server>_<tool>`; `run_shell_command` may run in `dir_path`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from limen.doors.hooks import events as ev
+
+AGENT = "gemini"
+KINDS = {
+    "BeforeTool": ev.PRE_TOOL,
+    "AfterTool": ev.POST_TOOL,
+    "BeforeAgent": ev.PROMPT,
+    "SessionStart": ev.SESSION_START,
+}
+PROJECT_ENV = "GEMINI_PROJECT_DIR"
+# Gemini names the engine's tool table spells differently.
+TOOL_ALIASES = {"grep_search": "search_file_content"}
+
+
+def parse(payload: dict[str, Any], env: dict[str, str]) -> ev.HookEvent:
+    name = ev.string(payload, "hook_event_name")
+    kind = KINDS.get(name)
+    if kind is None:
+        raise ValueError(f"unknown event {name[:40]!r}")
+    session = ev.string(payload, "session_id")
+    cwd = ev.string(payload, "cwd") or env.get(PROJECT_ENV, "")
+    if not session or not cwd:
+        raise ValueError("event without session_id or cwd")
+    event = ev.HookEvent(
+        kind, name, session_id=f"{AGENT}:{session}", cwd=cwd, workspace=env.get(PROJECT_ENV) or cwd
+    )
+    if kind in (ev.PRE_TOOL, ev.POST_TOOL):
+        tool = ev.string(payload, "tool_name")
+        if not tool:
+            raise ValueError("tool event without tool_name")
+        event.tool = TOOL_ALIASES.get(tool, tool)
+        event.arguments = payload.get("tool_input")
+        if isinstance(event.arguments, dict) and isinstance(event.arguments.get("dir_path"), str):
+            event.cwd = os.path.join(cwd, event.arguments["dir_path"])
+        if kind == ev.POST_TOOL:
+            event.output = ev.text_of(payload.get("tool_response"))
+    elif kind == ev.PROMPT:
+        event.prompt = ev.string(payload, "prompt")
+    return event
+
+
+def deny(reason: str) -> ev.Answer:
+    return ev.Answer(ev.dumps({"decision": "deny", "reason": reason}), 2, reason + "\n")
+
+
+def context(event_name: str, text: str, **extra: str) -> ev.Answer:
+    return ev.Answer(
+        ev.dumps({**extra, "hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}})
+    )
+
+
+def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
+    verdict = outcome.verdict
+    if event.kind == ev.PRE_TOOL:
+        if verdict == ev.BLOCK:
+            return deny(ev.block_reason(outcome))
+        if verdict == ev.AUTH:
+            return deny(ev.auth_denied_reason(outcome))
+        return ev.Answer(ev.dumps({"decision": "allow"}))
+    if event.kind == ev.POST_TOOL:
+        if ev.withholds(outcome):
+            return deny(ev.output_block_reason(outcome))  # replaces the tool's result
+        if verdict == ev.AUTH:
+            return context(event.name, ev.untrusted_context(outcome))
+        return ev.Answer("{}")
+    if event.kind == ev.PROMPT:
+        if verdict == ev.BLOCK:
+            return deny(ev.prompt_block_reason(outcome))
+        if verdict == ev.AUTH:
+            return context(
+                event.name, ev.flagged_prompt_context(outcome), systemMessage=ev.ask_reason(outcome)
+            )
+        return ev.Answer("{}")
+    return ev.Answer(ev.dumps({"systemMessage": outcome.explanation}))
+
+
+def fail_closed(event_name: str | None, why: str) -> ev.Answer:
+    reason = ev.fail_closed_reason(why)
+    if event_name == "SessionStart":
+        return ev.Answer(ev.dumps({"continue": False, "stopReason": reason}), 2, reason + "\n")
+    return deny(reason)

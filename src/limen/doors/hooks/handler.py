@@ -1,0 +1,205 @@
+"""One agent event in, one answer out: parse in the agent's dialect, decide, answer in the dialect.
+
+The daemon and the in-process fallback both call `handle()`, so the answer and the audit record are the
+same whichever path served the event. Nothing here raises: every failure is that agent's deny.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from limen.doors.hooks import events as ev
+
+if TYPE_CHECKING:
+    from limen.model import Decision, Finding
+
+DIALECTS = {"claude-code": "claude_code", "cursor": "cursor", "gemini": "gemini", "codex": "codex"}
+DOOR = "hook"
+
+
+class Runtime(Protocol):
+    """What the hook door needs of `limen.runtime.Runtime`."""
+
+    def decide(
+        self,
+        tool: str,
+        arguments: Any,
+        *,
+        session_id: str,
+        door: str,
+        cwd: str | None = None,
+        agent: str = "",
+    ) -> Decision: ...
+
+    def observe_output(
+        self, tool: str, arguments: Any, output: str, *, session_id: str, door: str
+    ) -> Decision: ...
+
+    def observe_prompt(self, text: str, *, session_id: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Dialect(Protocol):
+    def parse(self, payload: dict[str, Any], env: dict[str, str]) -> ev.HookEvent: ...
+
+    def render(self, event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer: ...
+
+    def fail_closed(self, event_name: str | None, why: str) -> ev.Answer: ...
+
+
+def dialect(agent: str) -> Dialect:
+    """The dialect module of a supported agent; raises KeyError for any other name."""
+    return cast(Dialect, importlib.import_module(f"limen.doors.hooks.{DIALECTS[agent]}"))
+
+
+class RuntimePool:
+    """Runtimes by workspace. The daemon keeps a few warm for many agents and sessions at once; calls on
+    one runtime are serialised, calls on different workspaces run in parallel."""
+
+    def __init__(self, limit: int = 16) -> None:
+        self._limit = limit
+        self._slots: OrderedDict[str, tuple[Runtime, threading.Lock]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, workspace: str) -> tuple[Runtime, threading.Lock]:
+        with self._lock:
+            slot = self._slots.get(workspace)
+            if slot is None:
+                slot = (_runtime(workspace), threading.Lock())
+                self._slots[workspace] = slot
+                if len(self._slots) > self._limit:
+                    _, (old, old_lock) = self._slots.popitem(last=False)
+                    with old_lock:
+                        old.close()
+            self._slots.move_to_end(workspace)
+            return slot
+
+    def close(self) -> None:
+        with self._lock:
+            for runtime, lock in self._slots.values():
+                with lock:
+                    runtime.close()
+            self._slots.clear()
+
+
+def handle(agent: str, text: str, env: dict[str, str], pool: RuntimePool) -> ev.Answer:
+    """The agent's answer to one raw event. Never raises."""
+    speaker = dialect(agent)
+    if not text.strip():
+        return speaker.fail_closed(None, "empty event")
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        return speaker.fail_closed(None, "the event is not valid JSON")
+    if not isinstance(payload, dict):
+        return speaker.fail_closed(None, "the event is not a JSON object")
+    name = payload.get("hook_event_name")
+    name = name if isinstance(name, str) else None
+    try:
+        event = speaker.parse(payload, env)
+    except ValueError as exc:  # our own messages: they name the field, never a value
+        return speaker.fail_closed(name, str(exc))
+    except Exception as exc:
+        return speaker.fail_closed(name, f"{type(exc).__name__} while reading the event")
+    try:
+        return speaker.render(event, evaluate(agent, event, pool))
+    except Exception as exc:  # the message could quote a secret: only the type is shown
+        return speaker.fail_closed(name, f"{type(exc).__name__} while deciding")
+
+
+def evaluate(agent: str, event: ev.HookEvent, pool: RuntimePool) -> ev.Outcome:
+    """Decide the event through the runtime (tool calls, outputs) or the turn gate (prompts)."""
+    if event.kind == ev.SESSION_START:
+        return ev.Outcome(ev.PASS, (), ev.status_line(event.workspace))
+    runtime, lock = pool.get(event.workspace)
+    if event.kind == ev.PROMPT:
+        screened = screen_prompt(event.prompt)
+        if screened.verdict != ev.BLOCK:  # the values the user names are trusted in this session
+            with lock:
+                runtime.observe_prompt(event.prompt, session_id=event.session_id)
+        return screened
+    with lock:
+        if event.kind == ev.POST_TOOL:
+            return outcome(
+                runtime.observe_output(
+                    event.tool, event.arguments, event.output, session_id=event.session_id, door=DOOR
+                )
+            )
+        decision = runtime.decide(
+            event.tool, event.arguments, session_id=event.session_id, door=DOOR, cwd=event.cwd, agent=agent
+        )
+        if event.output and decision.verdict.name == ev.PASS:  # content known before it is read (Cursor)
+            decision = runtime.observe_output(
+                event.tool, event.arguments, event.output, session_id=event.session_id, door=DOOR
+            )
+        return outcome(decision)
+
+
+def outcome(decision: Decision) -> ev.Outcome:
+    return ev.Outcome(
+        decision.verdict.name,
+        tuple(r.value for r in decision.reasons),
+        decision.explanation,
+        decision.decision_id,
+    )
+
+
+def screen_prompt(prompt: str) -> ev.Outcome:
+    """The turn gate on what the user typed: Tier 0 signatures step up to AUTH, never a silent PASS."""
+    from limen.turngate import screen
+
+    findings: list[Finding] = screen(prompt, source="user")
+    if not findings:
+        return ev.Outcome(ev.PASS, (), "PASS: no rule objected")
+    strongest = max(findings, key=lambda f: (f.verdict, f.risk))
+    reasons = tuple(dict.fromkeys(f.code.value for f in findings))
+    detail = f" ({strongest.detail})" if strongest.detail else ""
+    return ev.Outcome(strongest.verdict.name, reasons, f"{strongest.code.value}{detail}")
+
+
+def _runtime(workspace: str) -> Runtime:
+    """The shared runtime; until `limen.runtime` lands, `limen.api.evaluate` stands in (no audit)."""
+    try:
+        module = importlib.import_module("limen.runtime")
+    except ImportError:
+        return _Interim(workspace)
+    return cast(Runtime, module.Runtime(workspace=workspace))
+
+
+class _Interim:
+    def __init__(self, workspace: str) -> None:
+        self.workspace = workspace
+
+    def decide(
+        self,
+        tool: str,
+        arguments: Any,
+        *,
+        session_id: str,
+        door: str,
+        cwd: str | None = None,
+        agent: str = "",
+    ) -> Decision:
+        from limen.api import evaluate
+
+        return evaluate(tool, arguments, cwd=cwd or self.workspace, session_id=session_id, door=door)
+
+    def observe_output(
+        self, tool: str, arguments: Any, output: str, *, session_id: str, door: str
+    ) -> Decision:
+        from limen.api import evaluate
+
+        return evaluate(
+            "observe_output", {"content": output}, cwd=self.workspace, session_id=session_id, door=door
+        )
+
+    def observe_prompt(self, text: str, *, session_id: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,93 @@
+"""Where the decision daemon listens and how a request travels: standard library only.
+
+One JSON object per line each way over a Unix socket that only its user can reach: the socket lives in a
+0700 directory under Limen's home (a protected path) and is itself 0600; the daemon also checks the peer's
+uid where the platform reports it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+from typing import Any
+
+MAX_EVENT_BYTES = 8 * 1024 * 1024
+# Environment the agent gives its hook that the daemon, started elsewhere, does not have.
+FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
+_SUN_PATH_MAX = 100  # sockaddr_un holds 104-108 bytes depending on the platform
+
+
+def limen_home() -> str:
+    """Same rule as `limen.context.limen_home` (a test keeps them equal), without importing the engine."""
+    return os.environ.get("LIMEN_HOME") or os.path.join(os.path.expanduser("~"), ".limen")
+
+
+def run_dir() -> str:
+    """The daemon's directory: under Limen's home, or a per-user runtime dir when that path is too long."""
+    home = os.path.abspath(limen_home())
+    path = os.path.join(home, "run")
+    if len(os.path.join(path, "daemon.sock").encode()) <= _SUN_PATH_MAX:
+        return path
+    import hashlib
+
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.path.join("/tmp", f"limen-{os.getuid()}")
+    return os.path.join(base, "limen-" + hashlib.sha256(home.encode()).hexdigest()[:16])
+
+
+def socket_path() -> str:
+    return os.path.join(run_dir(), "daemon.sock")
+
+
+def ensure_run_dir() -> str:
+    path = run_dir()
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    os.chmod(path, 0o700)
+    return path
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def read_line(sock: socket.socket, limit: int = MAX_EVENT_BYTES + 65536) -> dict[str, Any]:
+    """One newline-terminated JSON object; raises on EOF before the newline, oversize or bad JSON."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("peer closed before answering")
+        chunks.append(chunk)
+        size += len(chunk)
+        if chunk.endswith(b"\n") or b"\n" in chunk:
+            break
+        if size > limit:
+            raise ValueError("message too large")
+    message = json.loads(b"".join(chunks).split(b"\n", 1)[0])
+    if not isinstance(message, dict):
+        raise ValueError("message is not an object")
+    return message
+
+
+def request(message: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Send one request to the daemon and wait up to `timeout` seconds for its answer."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(socket_path())
+        sock.sendall(encode(message))
+        return read_line(sock)
+
+
+def spawn_daemon() -> int:
+    """Start `limen daemon` in the background, detached from the agent's session and pipes."""
+    ensure_run_dir()
+    log = os.path.join(run_dir(), "daemon.log")
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 2, log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600),
+    ]
+    argv = [sys.executable, "-m", "limen.daemon", "serve"]
+    return os.posix_spawn(sys.executable, argv, dict(os.environ), file_actions=actions, setsid=True)
