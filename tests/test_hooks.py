@@ -196,7 +196,5 @@ def test_gemini_after_tool_withholds_a_secret(tmp_path: Path) -> None:
 
 
 def test_gemini_session_start(tmp_path: Path) -> None:
-    out, code, _ = run_hook("gemini", "session_start.json", tmp_path)
-    assert code == 0 and out == {
-        "systemMessage": "Limen guards this session (workspace /home/dev/proj): every tool call is decided and audited."
-    }
+    status = "Limen guards this session (workspace /home/dev/proj): every tool call is decided and audited."
+    assert run_hook("gemini", "session_start.json", tmp_path)[:2] == ({"systemMessage": status}, 0)
