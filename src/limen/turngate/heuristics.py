@@ -157,8 +157,11 @@ _CODE_SINK = re.compile(
 )
 
 _PERSONA_GATE = gate(
-    "now longer act behave respond reply answer speak pretend roleplay role imagine new character forget"
-    " abandon drop twin version persona ego from"
+    "longer pretend roleplay role imagine character twin persona ego named called restrictions filters limits"
+    " limitations rules ethics morals guidelines censorship boundaries safeguards unrestricted unfiltered"
+    " uncensored jailbroken amoral programming identity personality purpose directive ai assistant bot model"
+    " dan hacker evil entity version bound restricted limited constrained required name instructions claude"
+    " chatgpt mode"
 )
 _PERSONA = re.compile(
     r"\byou are (?:now |no longer )(?:an? |the |my )?(?:\w+ ){0,3}?(?:ai|assistant|bot|model|character"
@@ -211,7 +214,7 @@ _MIXED_SCRIPT = re.compile("[\u0370-\u04ff](?:(?<=[a-zA-Z][\u0370-\u04ff])|(?=[a
 def embedded_instruction(p: Prepared) -> str:
     """Name of the first agent-directed imperative found in untrusted content, or ""."""
     for shape in _EMBEDDED:
-        if not shape.gate.open(p) or not shape.pattern.search(p.norm):
+        if not shape.gate.search(shape.pattern, p, p.norm):
             continue
         if shape.name != "insert_code_into_your_work" or _CODE_SINK.search(p.norm):
             return shape.name
@@ -219,15 +222,14 @@ def embedded_instruction(p: Prepared) -> str:
 
 
 def persona_override(p: Prepared) -> bool:
-    return _PERSONA_GATE.open(p) and _PERSONA.search(p.flat) is not None
+    return _PERSONA_GATE.search(_PERSONA, p, p.flat)
 
 
 def urgency_secrecy(p: Prepared) -> bool:
     return (
         _URGENCY_GATE.open(p)
-        and _SECRECY_GATE.open(p)
-        and _URGENCY.search(p.norm) is not None
-        and _SECRECY.search(p.norm) is not None
+        and _SECRECY_GATE.search(_SECRECY, p, p.norm)
+        and _URGENCY_GATE.search(_URGENCY, p, p.norm)
     )
 
 

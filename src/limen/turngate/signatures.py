@@ -166,7 +166,10 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig(
         _I,
         "instruction_envelope",
-        gate("", ("<", "[[")),
+        gate(
+            "information instruction instructions important system admin secret hidden prompt assistant"
+            " injected"
+        ),
         r"</?(?:information|instructions?|important|system|admin|secret|hidden|prompt|assistant|injected"
         r"|system[_-]?(?:message|prompt))>|\[\[(?:system|instructions?|important)\]\]",
         untrusted_only=True,
@@ -183,7 +186,7 @@ def match_signatures(p: Prepared, runs: list[tuple[int, str]], *, untrusted: boo
     for sig in SIGNATURES:
         if sig.code in hits or (sig.untrusted_only and not untrusted):
             continue
-        if sig.gate.open(p) and sig.pattern.search(p.flat):
+        if sig.gate.search(sig.pattern, p, p.flat):
             hits[sig.code] = sig.name
     carrier = encoded_carrier(p.raw, runs)
     if carrier:
