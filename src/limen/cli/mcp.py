@@ -1,0 +1,111 @@
+"""`limen mcp`: run an MCP server behind Limen's proxy.
+
+limen mcp [options] -- <server command...>             agent and server on stdio
+limen mcp [options] --url URL                          agent on stdio, server over Streamable HTTP
+limen mcp serve --listen 127.0.0.1:PORT [options] -- <server command...>
+                                                       agent over Streamable HTTP, server on stdio
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _parser(serve: bool) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="limen mcp serve" if serve else "limen mcp",
+        description="Run an MCP server behind Limen: every tools/call decided.",
+    )
+    if serve:
+        parser.add_argument(
+            "--listen", required=True, help="HOST:PORT to serve Streamable HTTP on (loopback)"
+        )
+        parser.add_argument("--path", default="/mcp", help="endpoint path (default /mcp)")
+    else:
+        parser.add_argument("--url", default="", help="the server's Streamable HTTP endpoint")
+        parser.add_argument(
+            "--header",
+            action="append",
+            default=[],
+            metavar="NAME:VALUE",
+            help="extra HTTP header for the server (repeatable)",
+        )
+    parser.add_argument("--name", default="", help="server name for tool names and pins (default: derived)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a request may take (default 60)")
+    parser.add_argument("--restart", action="store_true", help="restart the server when it exits")
+    parser.add_argument("--mode", default=None, choices=["light", "balanced", "strict", "paranoid"])
+    parser.add_argument("--session", default="", help="session id (default: $LIMEN_SESSION_ID or a new one)")
+    parser.add_argument("--workspace", default="", help="workspace for path decisions (default: cwd)")
+    parser.add_argument("--artifact-pins", default="", help="JSON file {tool: {locator: sha256}}")
+    return parser
+
+
+def _env_headers(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Headers from `LIMEN_MCP_HEADERS` (JSON), where `limen install` puts them: never on the command line."""
+    import json
+    import os
+
+    from limen.doors.mcp.install import HEADERS_ENV
+
+    raw = os.environ.get(HEADERS_ENV)
+    if not raw:
+        return {}
+    try:
+        headers = json.loads(raw)
+    except ValueError:
+        headers = None
+    if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+        parser.error(f"{HEADERS_ENV} must be a JSON object of strings")
+    return {str(k): v for k, v in headers.items()}
+
+
+def main(argv: list[str]) -> int:
+    from limen.doors.mcp.app import Options, run_stdio
+
+    serve = bool(argv) and argv[0] == "serve"
+    args = argv[1:] if serve else argv
+    command: list[str] = []
+    if "--" in args:
+        split = args.index("--")
+        args, command = args[:split], args[split + 1 :]
+    parser = _parser(serve)
+    ns = parser.parse_args(args)
+    url = getattr(ns, "url", "")
+    if bool(url) == bool(command):
+        parser.error(
+            "give either `-- <server command...>` or --url URL"
+            if not serve
+            else "give the server as `-- <server command...>`"
+        )
+    if ns.timeout <= 0:
+        parser.error("--timeout must be positive")
+    headers = _env_headers(parser)
+    for item in getattr(ns, "header", []):
+        key, sep, value = item.partition(":")
+        if not sep:
+            parser.error(f"--header {item!r}: expected NAME:VALUE")
+        headers[key.strip()] = value.strip()
+    options = Options(
+        command=command,
+        url=url,
+        name=ns.name,
+        timeout=ns.timeout,
+        restart=ns.restart,
+        mode=ns.mode,
+        session_id=ns.session,
+        workspace=ns.workspace,
+        artifact_pins=ns.artifact_pins,
+        headers=headers,
+    )
+    try:
+        if serve:
+            from limen.doors.mcp.serve import run_http
+
+            return run_http(options, ns.listen, ns.path)
+        return run_stdio(options)
+    except KeyboardInterrupt:
+        return 130
+    except (OSError, ValueError) as exc:
+        print(f"limen mcp: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2

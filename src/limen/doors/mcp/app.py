@@ -1,0 +1,98 @@
+"""Assemble a proxy from options: the runtime, the guard, the downstream transport, and run it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from limen.doors.mcp.guard import Guard, open_runtime
+from limen.doors.mcp.proxy import Downstream, Proxy, Sink
+
+
+@dataclass(slots=True)
+class Options:
+    """What `limen mcp` was asked to run."""
+
+    command: list[str] = field(default_factory=list)
+    url: str = ""
+    name: str = ""
+    timeout: float = 60.0
+    restart: bool = False
+    mode: str | None = None
+    session_id: str = ""
+    workspace: str = ""
+    artifact_pins: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def server_name(options: Options) -> str:
+    """The server's identity for pins and tool names: `--name`, else derived from the command or URL."""
+    if options.name:
+        raw = options.name
+    elif options.url:
+        raw = re.sub(r"^[a-z]+://", "", options.url).split("/")[0].split(":")[0]
+    else:
+        words = [a for a in options.command if not a.startswith("-")]
+        script = next(
+            (a for a in reversed(words) if re.search(r"\.(py|js|mjs|ts)$|/|@", a)),
+            words[0] if words else "server",
+        )
+        raw = os.path.splitext(os.path.basename(script.rstrip("/")))[0]
+    return re.sub(r"[^A-Za-z0-9_-]+", "_", raw).strip("_") or "server"
+
+
+def load_artifact_pins(path: str) -> dict[str, dict[str, str]]:
+    """`{"tool": {"locator": "sha256"}}` from a JSON file; a bad file is an error, never ignored."""
+    if not path:
+        return {}
+    with open(path, encoding="utf-8") as fh:
+        data: Any = json.load(fh)
+    if not isinstance(data, dict) or not all(
+        isinstance(v, dict) and all(isinstance(d, str) for d in v.values()) for v in data.values()
+    ):
+        raise ValueError(f"{path}: expected {{tool: {{locator: sha256}}}}")
+    return data
+
+
+def make_downstream(options: Options) -> Downstream:
+    if options.url:
+        from limen.doors.mcp.http import HttpDownstream
+
+        return HttpDownstream(options.url, headers=options.headers, timeout=options.timeout)
+    from limen.doors.mcp.stdio import StdioDownstream
+
+    return StdioDownstream(options.command)
+
+
+def make_proxy(options: Options, runtime: Any, to_client: Sink, *, session_id: str) -> Proxy:
+    guard = Guard(
+        runtime=runtime,
+        server=server_name(options),
+        session_id=session_id,
+        cwd=options.workspace or os.getcwd(),
+        artifact_pins=load_artifact_pins(options.artifact_pins),
+    )
+    return Proxy(guard, make_downstream(options), to_client, timeout=options.timeout, restart=options.restart)
+
+
+def default_session(options: Options) -> str:
+    return (
+        options.session_id or os.environ.get("LIMEN_SESSION_ID") or f"mcp-{os.getpid()}-{os.urandom(4).hex()}"
+    )
+
+
+def run_stdio(options: Options) -> int:
+    """Agent on stdin/stdout; server over stdio or Streamable HTTP."""
+    from limen.doors.mcp.stdio import serve_stdio, stdout_sink
+
+    runtime = open_runtime(options.workspace or os.getcwd(), options.mode)
+    try:
+        proxy = make_proxy(options, runtime, stdout_sink, session_id=default_session(options))
+        asyncio.run(serve_stdio(proxy))
+    finally:
+        runtime.close()
+    return 0

@@ -1,0 +1,304 @@
+"""The relay core: one agent connection, one downstream server, every `tools/call` decided.
+
+It works on raw JSON-RPC messages. A request is parsed only to route it; what the proxy does not need
+to change leaves as the exact bytes that came in. `tools/call` requests are decided before they are
+forwarded, `tools/list` and `tools/call` results are reviewed before the agent sees them, and every
+forwarded request carries a deadline, so a crashed, hung or babbling server ends in `downstream_error`
+rather than a stuck agent. Transports (stdio, Streamable HTTP) plug in on both sides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from limen.doors.mcp.guard import Guard
+from limen.doors.mcp.messages import (
+    INTERNAL_ERROR,
+    JSON,
+    PARSE_ERROR,
+    encode,
+    error,
+    id_key,
+    is_request,
+    is_response,
+    params_of,
+    parse,
+    protocol_version,
+    response,
+    tool_error_result,
+)
+from limen.model import ReasonCode
+
+Sink = Callable[[bytes], None]
+
+
+class DownstreamUnavailable(Exception):
+    """The server cannot take a message: not started, exited, or unreachable."""
+
+
+class MalformedAnswer(Exception):
+    """The server's answer is JSON-RPC but not the shape its method requires."""
+
+
+class Downstream(Protocol):
+    """A server connection. It hands every message to `proxy.from_server` and reports failures."""
+
+    @property
+    def alive(self) -> bool: ...
+
+    async def start(self, proxy: Proxy) -> None: ...
+
+    async def send(self, message: JSON, raw: bytes) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A request forwarded to the server and not yet answered."""
+
+    method: str
+    message_id: Any
+    modern: bool
+    name: Any = None
+    arguments: Any = None
+    timer: asyncio.TimerHandle | None = None
+
+
+class Proxy:
+    """Relay between one client and one downstream, deciding and screening on the way."""
+
+    def __init__(
+        self, guard: Guard, downstream: Downstream, to_client: Sink, *, timeout: float, restart: bool = False
+    ) -> None:
+        self.guard = guard
+        self.downstream = downstream
+        self.to_client = to_client
+        self.timeout = timeout
+        self.restart = restart
+        self._pending: dict[str, _Pending] = {}
+        self._handshake: list[JSON] = []  # initialize + initialized, replayed after a restart
+        self._internal: dict[str, asyncio.Future[JSON]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        try:
+            await self.downstream.start(self)
+        except Exception as exc:  # the agent still gets answers: each request ends in downstream_error
+            _note(f"downstream did not start ({type(exc).__name__})")
+
+    async def close(self) -> None:
+        for key in list(self._pending):
+            self._fail(key, "the proxy is shutting down")
+        await self.downstream.close()
+
+    # client -> server
+
+    async def from_client(self, raw: bytes) -> None:
+        """Handle one message from the agent. Never raises; a failure answers `proxy_handler_error`."""
+        message = parse(raw)
+        if message is None:
+            self._send(error(None, PARSE_ERROR, "Parse error: expected one JSON-RPC message"))
+            return
+        try:
+            await self._from_client(message, raw)
+        except Exception as exc:
+            _note(f"proxy handler failed ({type(exc).__name__})")
+            if is_request(message):
+                self._answer_failure(
+                    _Pending(
+                        str(message["method"]),
+                        message["id"],
+                        bool(protocol_version(message)),
+                        params_of(message).get("name"),
+                    ),
+                    ReasonCode.PROXY_HANDLER_ERROR,
+                    f"the proxy failed ({type(exc).__name__})",
+                )
+
+    async def _from_client(self, message: JSON, raw: bytes) -> None:
+        method = message.get("method")
+        if not is_request(message):
+            if method == "notifications/initialized":
+                self._handshake[1:] = [message]
+            elif method == "notifications/cancelled":
+                self._forget(params_of(message).get("requestId"))
+            await self._send_down(message, raw)
+            return
+        pending = _Pending(str(method), message["id"], bool(protocol_version(message)))
+        if method == "tools/call":
+            params = params_of(message)
+            pending.name, pending.arguments = params.get("name"), params.get("arguments")
+            refusal = self.guard.check_call(pending.name, pending.arguments)
+            if refusal is not None:
+                self._send(response(pending.message_id, tool_error_result(refusal, modern=pending.modern)))
+                return
+        elif method == "initialize":
+            self._handshake = [message]
+        key = id_key(pending.message_id)
+        self._pending[key] = pending
+        pending.timer = asyncio.get_running_loop().call_later(self.timeout, self._expire, key)
+        try:
+            await self._send_down(message, raw, request=True)
+        except DownstreamUnavailable:
+            self._fail(key, "the MCP server is not running")
+
+    async def _send_down(self, message: JSON, raw: bytes, *, request: bool = False) -> None:
+        if not self.downstream.alive and self.restart and message.get("method") != "initialize":
+            await self._restart()
+        try:
+            await self.downstream.send(message, raw)
+        except DownstreamUnavailable:
+            if request:
+                raise
+
+    async def _restart(self) -> None:
+        """Start the server again and replay the agent's handshake so the session continues."""
+        _note("restarting the MCP server")
+        await self.downstream.close()
+        await self.downstream.start(self)
+        if not self._handshake:
+            return
+        init = dict(self._handshake[0], id=f"limen-restart-{next(self._ids)}")
+        waiter: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self._internal[id_key(init["id"])] = waiter
+        try:
+            await self.downstream.send(init, encode(init))
+            await asyncio.wait_for(waiter, self.timeout)
+        except (TimeoutError, DownstreamUnavailable) as exc:
+            raise DownstreamUnavailable("restart failed") from exc
+        finally:
+            self._internal.pop(id_key(init["id"]), None)
+        for notification in self._handshake[1:]:
+            await self.downstream.send(notification, encode(notification))
+
+    # server -> client
+
+    async def from_server(self, raw: bytes) -> None:
+        """Handle one message from the server: answers are reviewed, everything else is relayed as is."""
+        message = parse(raw)
+        if message is None:
+            _note("dropped a malformed message from the MCP server")
+            return
+        if not is_response(message):
+            self._send_raw(raw)
+            return
+        key = id_key(message["id"])
+        waiter = self._internal.pop(key, None)
+        if waiter is not None:
+            if not waiter.done():
+                waiter.set_result(message)
+            return
+        pending = self._pending.pop(key, None)
+        if pending is None:
+            return  # answered already (timed out or cancelled): the agent must not get two answers
+        if pending.timer is not None:
+            pending.timer.cancel()
+        try:
+            replacement = self._review(pending, message)
+        except MalformedAnswer:
+            self._answer_failure(
+                pending, ReasonCode.DOWNSTREAM_ERROR, "the MCP server sent a malformed answer"
+            )
+            return
+        except Exception as exc:
+            _note(f"reviewing a {pending.method} answer failed ({type(exc).__name__})")
+            self._answer_failure(
+                pending, ReasonCode.PROXY_HANDLER_ERROR, f"the proxy failed ({type(exc).__name__})"
+            )
+            return
+        if replacement is None:
+            self._send_raw(raw)
+        else:
+            self._send(replacement)
+
+    def _review(self, pending: _Pending, message: JSON) -> JSON | None:
+        """None to relay the answer unchanged, else what the agent gets instead."""
+        if pending.method not in ("tools/list", "tools/call") or "error" in message:
+            return None
+        result = message.get("result")
+        if not isinstance(result, dict):
+            raise MalformedAnswer
+        if pending.method == "tools/list":
+            tools = result.get("tools")
+            if not isinstance(tools, list):
+                raise MalformedAnswer
+            kept = self.guard.review_tools(tools)
+            return None if len(kept) == len(tools) else response(pending.message_id, dict(result, tools=kept))
+        if result.get("resultType") == "input_required":
+            return None  # the retry carrying the input is a new tools/call, decided again
+        screened = self.guard.screen_result(
+            str(pending.name), pending.arguments, result, modern=pending.modern
+        )
+        return None if screened is None else response(pending.message_id, screened)
+
+    # failures
+
+    def server_failed(self, message_id: Any = None, *, what: str = "the MCP server stopped") -> None:
+        """Fail one request (an id) or every outstanding one (None, the connection is gone)."""
+        keys = [id_key(message_id)] if message_id is not None else list(self._pending)
+        for key in keys:
+            self._fail(key, what)
+        if message_id is None:
+            for waiter in self._internal.values():
+                if not waiter.done():
+                    waiter.set_exception(DownstreamUnavailable(what))
+
+    def _expire(self, key: str) -> None:
+        pending = self._pending.get(key)
+        if pending is None:
+            return
+        self._fail(key, f"the MCP server did not answer within {self.timeout:g} s")
+        cancel = {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": pending.message_id, "reason": "timeout"},
+        }
+        task = asyncio.ensure_future(self._send_down(cancel, encode(cancel)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _fail(self, key: str, what: str) -> None:
+        pending = self._pending.pop(key, None)
+        if pending is None:
+            return
+        if pending.timer is not None:
+            pending.timer.cancel()
+        self._answer_failure(pending, ReasonCode.DOWNSTREAM_ERROR, what)
+
+    def _forget(self, message_id: Any) -> None:
+        pending = self._pending.pop(id_key(message_id), None)
+        if pending is not None and pending.timer is not None:
+            pending.timer.cancel()
+
+    def _answer_failure(self, pending: _Pending, code: ReasonCode, what: str) -> None:
+        """`isError` result for a tool call, JSON-RPC error otherwise; never the server's own error text."""
+        if pending.method == "tools/call":
+            text = (
+                f"Limen could not complete the call to {pending.name}: {what} ({code.value}). "
+                "The tool may or may not have run; check before retrying."
+            )
+            self._send(response(pending.message_id, tool_error_result(text, modern=pending.modern)))
+        else:
+            answer = error(pending.message_id, INTERNAL_ERROR, f"{code.value}: {what}")
+            answer["error"]["data"] = {"reason": code.value}
+            self._send(answer)
+
+    def _send(self, message: JSON) -> None:
+        self._send_raw(encode(message))
+
+    def _send_raw(self, raw: bytes) -> None:
+        try:
+            self.to_client(raw)
+        except Exception as exc:  # the client went away; nothing left to tell it
+            _note(f"could not write to the client ({type(exc).__name__})")
+
+
+def _note(text: str) -> None:
+    print(f"limen mcp: {text}", file=sys.stderr, flush=True)

@@ -1,0 +1,220 @@
+"""Streamable HTTP towards the agent: `limen mcp serve --listen 127.0.0.1:PORT -- <server>`.
+
+Each handshake-era session (an `initialize` answered with a fresh `Mcp-Session-Id`) gets its own proxy and
+its own server process, as a stdio server serves one client. Modern-era (stateless) requests share one.
+Request ids are rewritten per POST so concurrent clients can never collide, and restored in the answer.
+Answers are plain JSON; there is no standing GET stream, so server-initiated messages are dropped here
+(stdio mode relays them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from limen.doors.mcp.app import Options, make_proxy
+from limen.doors.mcp.guard import open_runtime
+from limen.doors.mcp.messages import (
+    INVALID_REQUEST,
+    JSON,
+    PARSE_ERROR,
+    encode,
+    error,
+    is_request,
+    is_response,
+    params_of,
+    parse,
+)
+from limen.doors.mcp.proxy import Proxy
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+MAX_BODY = 64 * 1024 * 1024
+_LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+@dataclass(slots=True)
+class _Channel:
+    """One proxy and the POSTs waiting for its answers (internal id -> future, original id)."""
+
+    proxy: Proxy | None = None
+    waiting: dict[str, tuple[asyncio.Future[bytes], Any]] = field(default_factory=dict)
+
+    def deliver(self, raw: bytes) -> None:
+        message = parse(raw)
+        if message is None or not is_response(message) or not isinstance(message.get("id"), str):
+            return
+        entry = self.waiting.pop(message["id"], None)
+        if entry is not None and not entry[0].done():
+            entry[0].set_result(encode(dict(message, id=entry[1])))
+
+    def original_to_internal(self, message_id: Any) -> Any:
+        for internal, (_, original) in self.waiting.items():
+            if original == message_id:
+                return internal
+        return message_id
+
+
+class HttpFront:
+    """An ASGI app serving one MCP endpoint in front of per-session proxies."""
+
+    def __init__(self, options: Options, runtime: Any, path: str) -> None:
+        self.options = options
+        self.runtime = runtime
+        self.path = path
+        self.sessions: dict[str, _Channel] = {}
+        self.shared: _Channel | None = None
+        self._ids = itertools.count(1)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if not _local_origin(headers):
+            await _reply(send, 403, error(None, INVALID_REQUEST, "Forbidden origin"))
+        elif scope.get("path") != self.path:
+            await _reply(send, 404, error(None, INVALID_REQUEST, "Not found"))
+        elif scope["method"] == "POST":
+            await self._post(headers, receive, send)
+        elif scope["method"] == "DELETE":
+            channel = self.sessions.pop(headers.get("mcp-session-id", ""), None)
+            if channel is not None and channel.proxy is not None:
+                await channel.proxy.close()
+            await _reply(send, 200 if channel else 404, None)
+        else:
+            await _reply(send, 405, None)
+
+    async def _post(self, headers: dict[str, str], receive: Receive, send: Send) -> None:
+        body = await _body(receive)
+        message = parse(body) if body is not None else None
+        if message is None:
+            await _reply(send, 400, error(None, PARSE_ERROR, "Parse error: expected one JSON-RPC message"))
+            return
+        session = headers.get("mcp-session-id", "")
+        extra: dict[str, str] = {}
+        if message.get("method") == "initialize":
+            session = secrets.token_hex(16)
+            channel = await self._open(f"mcp-http-{session}")
+            self.sessions[session] = channel
+            extra["mcp-session-id"] = session
+        elif session:
+            found = self.sessions.get(session)
+            if found is None:
+                await _reply(
+                    send, 404, error(message.get("id"), INVALID_REQUEST, "Unknown or expired session")
+                )
+                return
+            channel = found
+        else:
+            if self.shared is None:
+                self.shared = await self._open(f"mcp-http-{os.getpid()}-{secrets.token_hex(4)}")
+            channel = self.shared
+        assert channel.proxy is not None
+        if not is_request(message):
+            if message.get("method") == "notifications/cancelled":
+                params = dict(params_of(message))
+                params["requestId"] = channel.original_to_internal(params.get("requestId"))
+                message = dict(message, params=params)
+            await channel.proxy.from_client(encode(message))
+            await _reply(send, 202, None, extra)
+            return
+        internal = f"limen-{next(self._ids)}"
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        channel.waiting[internal] = (future, message["id"])
+        await channel.proxy.from_client(encode(dict(message, id=internal)))
+        try:  # the proxy answers every request within its timeout; this bound is only a backstop
+            answer = await asyncio.wait_for(future, self.options.timeout + 5.0)
+        except TimeoutError:
+            channel.waiting.pop(internal, None)
+            await _reply(send, 504, error(message["id"], -32603, "downstream_error: no answer"), extra)
+            return
+        await _reply_raw(send, 200, answer, extra)
+
+    async def _open(self, session_id: str) -> _Channel:
+        channel = _Channel()
+        channel.proxy = make_proxy(self.options, self.runtime, channel.deliver, session_id=session_id)
+        await channel.proxy.start()
+        return channel
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            event = await receive()
+            if event["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif event["type"] == "lifespan.shutdown":
+                channels = [*self.sessions.values(), *([self.shared] if self.shared else [])]
+                for channel in channels:
+                    if channel.proxy is not None:
+                        await channel.proxy.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def _local_origin(headers: dict[str, str]) -> bool:
+    """DNS-rebinding defence: a browser Origin, if any, must be a loopback one."""
+    origin = headers.get("origin")
+    return origin is None or (urlsplit(origin).hostname or "") in _LOCAL_HOSTS
+
+
+async def _body(receive: Receive) -> bytes | None:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        event = await receive()
+        chunk = event.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+        if not event.get("more_body"):
+            return b"".join(chunks)
+
+
+async def _reply(send: Send, status: int, message: JSON | None, extra: dict[str, str] | None = None) -> None:
+    await _reply_raw(send, status, encode(message) if message is not None else b"", extra)
+
+
+async def _reply_raw(send: Send, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
+    headers = [(b"content-length", str(len(body)).encode())]
+    if body:
+        headers.append((b"content-type", b"application/json"))
+    headers += [(k.encode(), v.encode()) for k, v in (extra or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def parse_listen(listen: str) -> tuple[str, int]:
+    host, sep, port = listen.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"--listen {listen!r}: expected HOST:PORT")
+    host = host.strip("[]") or "127.0.0.1"
+    if host not in _LOCAL_HOSTS:
+        raise ValueError(f"--listen {listen!r}: the proxy serves loopback addresses only")
+    return host, int(port)
+
+
+def run_http(options: Options, listen: str, path: str) -> int:
+    """Serve the endpoint until interrupted."""
+    import uvicorn
+
+    host, port = parse_listen(listen)
+    runtime = open_runtime(options.workspace or os.getcwd(), options.mode)
+    try:
+        config = uvicorn.Config(
+            HttpFront(options, runtime, path), host=host, port=port, log_level="warning", lifespan="on"
+        )
+        uvicorn.Server(config).run()
+    finally:
+        runtime.close()
+    return 0
