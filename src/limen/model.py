@@ -61,6 +61,9 @@ class ReasonCode(enum.StrEnum):
     PII_DATA_CLASS_EGRESS = "pii_data_class_egress"
     PERSISTENCE_WRITE = "persistence_write"
     DNS_EXFILTRATION = "dns_exfiltration"
+    REMOTE_SHELL = "remote_shell"
+    DEFENCE_EVASION = "defence_evasion"
+    UNSAFE_PERMISSIONS = "unsafe_permissions"
     # Role policy
     ROLE_BLOCKED_TARGET = "role_blocked_target"
     ROLE_OUT_OF_SCOPE = "role_out_of_scope"

@@ -890,7 +890,8 @@ def _command(
 
 
 def _basename(word: str) -> str:
-    return word.rsplit("/", 1)[-1] if "/" in word.rstrip("/") else word
+    name = word.rsplit("/", 1)[-1] if "/" in word.rstrip("/") else word
+    return name[:-4] if name.lower().endswith(".exe") else name
 
 
 def _run(
@@ -1114,11 +1115,7 @@ def _host(host: str, port: int | None, via: str, flags: tuple[str, ...] = ()) ->
     host = host.strip().strip("[]").rstrip(".")
     if not host or len(host) > 253:
         return None
-    make = getattr(net, "host_destination", None)
-    if make is not None:
-        result: Destination | None = make(host, port=port, via_command=via, flags=flags)
-        return result
-    return Destination(host=host.lower(), port=port, via_command=via, flags=flags)
+    return net.host_destination(host, port=port, via_command=via, flags=flags)
 
 
 def _add_host(state: _State, host: str, port: int | None, via: str, flags: tuple[str, ...] = ()) -> None:

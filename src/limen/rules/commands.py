@@ -1,1 +1,821 @@
-"""Objective rules: commands (being written)."""
+"""Objective rules over the commands a shell line runs (as flattened by `limen.normalize.shell`).
+
+Each rule looks at every `Command`, however it was reached (`sudo`, `bash -c`, `eval`, base64 into `sh`,
+`find -exec`, `xargs`, an interpreter's `os.system`), so spelling tricks do not change the verdict.
+
+Decisions worth knowing:
+- A recursive delete BLOCKs only when it reaches `/`, the home directory, the workspace root, a system
+  directory, one of their parents, or `*` there; `rm -rf build`, `node_modules`, `.venv` stay quiet.
+- `find ... -delete` (or `-exec rm`) with a name filter inside the workspace is ordinary; outside it, it is a
+  bulk operation (AUTH); without any filter at a dangerous root it is destructive (BLOCK).
+- Force-pushes: to `main`/`master`/`trunk`/`develop`/`release*`/`production`, or with no explicit branch,
+  BLOCK; to any other branch AUTH (it still rewrites shared history); `--force-with-lease` to a feature branch
+  is quiet. `git reset --hard` and `git clean -x/-d` AUTH (they destroy uncommitted work).
+- Remote shells (`/dev/tcp` with a shell, `nc -e`, `socat exec:`, a shell piped through a network tool,
+  interpreter socket-plus-shell one-liners) BLOCK as `remote_shell`; listeners, raw TCP clients, terminal
+  upgrades (`stty raw -echo`, `pty.spawn`) AUTH.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator
+
+from limen.context import Context
+from limen.model import Action, Command, Finding, ReasonCode, Verdict
+from limen.normalize.paths import canonical, is_within
+from limen.rules import rule
+
+SHELL_NAMES = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish"})
+_INTERPRETER = re.compile(
+    r"^(python[0-9.]*|pypy[0-9.]*|node(js)?|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|"
+    r"luajit|[gmn]?awk|deno|bun|powershell(\.exe)?|pwsh(\.exe)?|tclsh|osascript)$"
+)
+_DOWNLOADERS = frozenset(
+    {
+        "curl",
+        "wget",
+        "fetch",
+        "aria2c",
+        "http",
+        "https",
+        "lwp-request",
+        "GET",
+        "nc",
+        "ncat",
+        "netcat",
+        "socat",
+        "openssl",
+        "tftp",
+        "ftp",
+        "telnet",
+        "scp",
+        "sftp",
+        "ssh",
+    }
+)
+_NET_TOOLS = frozenset({"nc", "ncat", "netcat", "telnet", "socat", "openssl", "rcat", "cryptcat", "sbd"})
+_REMOTE_SHELL_TOOLS = frozenset(
+    {
+        "msfvenom",
+        "msfconsole",
+        "msfpc",
+        "powercat",
+        "pwncat",
+        "pwncat-cs",
+        "rcat",
+        "weevely",
+        "cryptcat",
+        "sbd",
+        "hoaxshell",
+        "villain",
+    }
+)
+_DELETERS = frozenset({"rm", "unlink", "rmdir", "shred", "srm", "wipe"})
+_SYSTEM_DIRS = (
+    "/",
+    "/etc",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/boot",
+    "/var",
+    "/opt",
+    "/sys",
+    "/proc",
+    "/dev",
+    "/root",
+    "/home",
+    "/srv",
+    "/System",
+    "/Applications",
+    "/Library",
+    "/Users",
+    "/private",
+)
+_PROTECTED_BRANCHES = re.compile(
+    r"^(main|master|trunk|develop|dev|release.*|prod|production|stable|gh-pages)$"
+)
+_DEVICE = re.compile(
+    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper/|"
+    r"loop\d|mem$|kmem$|port$)"
+)
+_FORK_BOMB = re.compile(r"(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&")
+_SOCKET_CODE = re.compile(
+    r"socket|fsockopen|TCPSocket|TCPServer|TCPClient|IO::Socket|net\.Dial|/inet\d?/(tcp|udp)|"
+    r"createConnection|net\.connect|Net\.Sockets|socket_create|stream_socket_client"
+)
+_SPAWN_CODE = re.compile(
+    r"/bin/(ba|z|da)?sh\b|\bcmd(\.exe)?\b|pty\.spawn|\bdup2\b|\bexec\s*[(\"'`]|\bpopen|"
+    r"\bproc_open|\bsubprocess\.|\bsystem\s*[(\"'$]|\bspawn\(|\bshell_exec|\bpassthru|"
+    r"exec\.Command|\biex\b|Invoke-Expression|os\.execute|io\.popen|child_process|fdopen"
+)
+_DOWNLOAD_EXEC_CODE = re.compile(
+    r"(iex|Invoke-Expression)\b.{0,80}(DownloadString|DownloadFile|Invoke-WebRequest|"
+    r"\biwr\b|Net\.WebClient|\bcurl\b|\bwget\b)|(DownloadString|Invoke-WebRequest|"
+    r"\biwr\b).{0,200}\|\s*(iex|Invoke-Expression)\b",
+    re.I | re.S,
+)
+_ENV_CODE = re.compile(
+    r"os\.environ(?!\s*[\[.]\s*(get|\[|setdefault|pop))(?!\s*\[)|process\.env(?!\s*[.\[])|"
+    r"%ENV\b(?!\s*\{)|ENV\.to_h|getenv\(\)\s*$|\$_ENV(?!\s*\[)"
+)
+_SECRET_VAR = re.compile(r"KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE|PRIVATE", re.I)
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
+_HISTORY_VARS = re.compile(r"^(HISTFILE|HISTSIZE|HISTFILESIZE|HISTCONTROL|HISTIGNORE)(=.*)?$")
+
+
+def _short_flags(argv: Iterable[str]) -> set[str]:
+    flags: set[str] = set()
+    for word in argv:
+        if word == "--":
+            break
+        if word.startswith("-") and not word.startswith("--") and len(word) > 1:
+            flags.update(word[1:])
+    return flags
+
+
+def _long(argv: Iterable[str]) -> set[str]:
+    return {w.split("=", 1)[0] for w in argv if w.startswith("--")}
+
+
+def _operands(argv: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    ended = False
+    for word in argv[1:]:
+        if not ended and word == "--":
+            ended = True
+        elif ended or not word.startswith("-") or word == "-":
+            out.append(word)
+    return out
+
+
+def _dangerous_dirs(action: Action, ctx: Context) -> set[str]:
+    """Directories whose recursive deletion is irreversible on a large scale."""
+    dirs = set(_SYSTEM_DIRS)
+    if ctx.home:
+        dirs.add(ctx.home.rstrip("/") or "/")
+    if ctx.workspace:
+        dirs.add(ctx.workspace.rstrip("/") or "/")
+    return dirs
+
+
+def _is_dangerous(path: str, action: Action, ctx: Context) -> bool:
+    """`path` is a dangerous directory or one of their parents (deleting it deletes them)."""
+    path = path.rstrip("/") or "/"
+    for directory in _dangerous_dirs(action, ctx):
+        if path == directory or (directory != "/" and is_within(directory, path)):
+            return True
+    return False
+
+
+def _target(word: str, action: Action, ctx: Context) -> str:
+    if word.endswith("/*") or word in ("*", ".*", "*/"):
+        word = word[:-2] or "." if word.endswith("/*") else "."
+    return canonical(word, action.cwd or ctx.workspace or "/", ctx.home)
+
+
+def _finding(code: ReasonCode, verdict: Verdict, risk: int, detail: str) -> Finding:
+    return Finding(code, verdict, risk, detail[:160])
+
+
+def _is_shell(command: Command) -> bool:
+    return command.name in SHELL_NAMES
+
+
+def _texts(action: Action) -> Iterator[str]:
+    """Program text a line carries: interpreter arguments and payloads (echo text, heredocs, decoded data)."""
+    for command in action.commands:
+        if _INTERPRETER.match(command.name):
+            yield " ".join(command.argv[1:])
+    yield from action.payloads
+
+
+# --------------------------------------------------------------------------- destructive_command
+
+
+def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding | None:
+    if command.name not in ("rm", "srm") and command.name != "rmdir":
+        return None
+    flags = _short_flags(command.argv[1:])
+    if "--no-preserve-root" in command.argv:
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 98, "rm --no-preserve-root")
+    if not ({"r", "R"} & flags or "--recursive" in _long(command.argv)):
+        return None
+    for word in _operands(command.argv):
+        if "$" in word or "`" in word:
+            continue
+        if _is_dangerous(_target(word, action, ctx), action, ctx):
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, f"recursive delete of {word}")
+    return None
+
+
+def _find_filters(argv: tuple[str, ...]) -> bool:
+    return any(
+        w in argv
+        for w in (
+            "-name",
+            "-iname",
+            "-path",
+            "-ipath",
+            "-regex",
+            "-iregex",
+            "-wholename",
+            "-iwholename",
+            "-newer",
+            "-mtime",
+            "-mmin",
+            "-atime",
+            "-size",
+            "-user",
+            "-empty",
+        )
+    )
+
+
+def _find_roots(command: Command, action: Action, ctx: Context) -> list[str]:
+    roots: list[str] = []
+    for word in command.argv[1:]:
+        if word in ("-H", "-L", "-P"):
+            continue
+        if word.startswith(("-", "(", "!", ")")):
+            break
+        roots.append(canonical(word, action.cwd or "/", ctx.home))
+    return roots or [canonical(".", action.cwd or "/", ctx.home)]
+
+
+def _find_deletes(command: Command) -> bool:
+    argv = command.argv
+    if "-delete" in argv:
+        return True
+    for i, word in enumerate(argv[:-1]):
+        if word in ("-exec", "-execdir", "-ok", "-okdir") and argv[i + 1].rsplit("/", 1)[-1] in _DELETERS:
+            return True
+    return False
+
+
+def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding | None:
+    if command.name != "find" or not _find_deletes(command):
+        return None
+    roots = _find_roots(command, action, ctx)
+    if not _find_filters(command.argv) and any(_is_dangerous(r, action, ctx) for r in roots):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "find -delete without a filter")
+    return None
+
+
+def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None:
+    name = command.name
+    if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "wipefs", "mkntfs", "newfs"):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, f"{name} formats a device")
+    if name in ("shred", "wipe", "srm"):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, f"{name} destroys file contents")
+    if name == "dd":
+        for word in command.argv[1:]:
+            if word.startswith("of=") and _DEVICE.match(word[3:]):
+                return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, f"dd to device {word[3:]}")
+    if name in ("fdisk", "sfdisk", "parted", "gdisk", "sgdisk") and any(
+        w in command.argv for w in ("--delete", "-d", "rm", "mklabel", "--zap-all", "-Z", "-o")
+    ):
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{name} rewrites a partition table"
+        )
+    for target in command.redirects:
+        if _DEVICE.match(target):
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, f"write to device {target}")
+    return None
+
+
+def _permission_sweep(command: Command, action: Action, ctx: Context) -> Finding | None:
+    if command.name not in ("chmod", "chown", "chgrp", "setfacl"):
+        return None
+    flags = _short_flags(command.argv[1:])
+    if not ("R" in flags or "--recursive" in _long(command.argv)):
+        return None
+    for word in _operands(command.argv)[1:]:
+        if _is_dangerous(_target(word, action, ctx), action, ctx) and not is_within(
+            _target(word, action, ctx), ctx.workspace
+        ):
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 93, f"recursive {command.name} of {word}"
+            )
+    return None
+
+
+def _git_destructive(command: Command, action: Action, ctx: Context) -> Finding | None:
+    if command.name != "git":
+        return None
+    args = [w for w in command.argv[1:]]
+    while args and args[0].startswith("-"):
+        args = args[2:] if args[0] in ("-C", "-c", "--git-dir", "--work-tree") else args[1:]
+    if not args:
+        return None
+    sub, rest = args[0], args[1:]
+    if sub == "push":
+        return _force_push(rest)
+    if sub in ("filter-branch", "filter-repo"):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, f"git {sub} rewrites history")
+    if sub == "reset" and "--hard" in rest:
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 60, "git reset --hard drops uncommitted work"
+        )
+    if (
+        sub == "clean"
+        and ({"x", "X", "d"} & _short_flags(rest))
+        and ({"f"} & _short_flags(rest) or "--force" in rest)
+    ):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 60, "git clean deletes untracked files")
+    if sub == "reflog" and "expire" in rest and any("now" in w or "all" in w for w in rest):
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "git reflog expire drops recovery points"
+        )
+    if sub == "branch" and ({"D"} & _short_flags(rest)) and any(_PROTECTED_BRANCHES.match(w) for w in rest):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "git branch -D of a shared branch")
+    return None
+
+
+def _force_push(rest: list[str]) -> Finding | None:
+    flags = _short_flags(rest)
+    longs = _long(rest)
+    refs = [w for w in rest if not w.startswith("-")][1:]
+    plus = [r[1:] for r in refs if r.startswith("+")]
+    deleting = "--delete" in longs or "d" in flags or any(r.startswith(":") for r in refs)
+    lease = "--force-with-lease" in longs or "--force-if-includes" in longs
+    forced = "f" in flags or "--force" in longs or "--mirror" in longs or bool(plus)
+    if not (forced or deleting or lease):
+        return None
+    names = [r.lstrip("+:").split(":")[-1].removeprefix("refs/heads/") for r in refs]
+    shared = (
+        not names
+        or any(_PROTECTED_BRANCHES.match(n) for n in names)
+        or "--mirror" in longs
+        or "--all" in longs
+    )
+    what = "deletes a branch" if deleting else "force-pushes"
+    if shared and (forced or deleting):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 93, f"git push {what} a shared branch")
+    if shared or forced or deleting:
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"git push {what}, rewriting history"
+        )
+    return None
+
+
+def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
+    name = command.name
+    if name == "kill" and "-1" in _operands(command.argv) + [w for w in command.argv[2:] if w == "-1"]:
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, "kill of every process")
+    if name == "killall5" or (
+        name in ("pkill", "killall") and "-u" not in command.argv and len(command.argv) == 1
+    ):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, f"{name} kills every process")
+    if name in ("shutdown", "reboot", "halt", "poweroff") or (
+        name in ("systemctl", "init", "telinit")
+        and any(w in command.argv for w in ("poweroff", "reboot", "halt", "kexec", "0", "6"))
+    ):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, f"{name} stops the machine")
+    if name == "crontab" and "r" in _short_flags(command.argv[1:]):
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 91, "crontab -r deletes every cron job"
+        )
+    return None
+
+
+def _download_exec(action: Action) -> Finding | None:
+    if "download_exec" in action.notes:
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, "runs code it downloads")
+    for command in action.commands:
+        if not (_is_shell(command) or _INTERPRETER.match(command.name) or command.name in ("source", ".")):
+            continue
+        for via in command.via:
+            if via.startswith("stdin:") and set(via[6:].split(",")) & _DOWNLOADERS:
+                return _finding(
+                    ReasonCode.DESTRUCTIVE_COMMAND,
+                    Verdict.BLOCK,
+                    96,
+                    f"pipes downloaded data into {command.name}",
+                )
+    for text in _texts(action):
+        if _DOWNLOAD_EXEC_CODE.search(text):
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "downloads and evaluates a script"
+            )
+    if _DOWNLOAD_EXEC_CODE.search(action.command_line[:20000]):
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "downloads and evaluates a script")
+    return None
+
+
+_COMMAND_CHECKS = (
+    _recursive_delete,
+    _destructive_find,
+    _disk_wipe,
+    _permission_sweep,
+    _git_destructive,
+    _kill_all,
+)
+
+
+@rule(ReasonCode.DESTRUCTIVE_COMMAND)
+def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Irreversible destruction of data, history, devices or the machine, and download-and-execute."""
+    worst: Finding | None = None
+    for command in action.commands:
+        for check in _COMMAND_CHECKS:
+            found = check(command, action, ctx)
+            if found is not None and (
+                worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)
+            ):
+                worst = found
+    for path in action.write_paths:
+        if _DEVICE.match(path) and (worst is None or worst.verdict < Verdict.BLOCK):
+            worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, f"write to device {path}")
+    if action.commands and _FORK_BOMB.search(action.command_line[:20000]):
+        worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "fork bomb")
+    download = _download_exec(action) if action.commands else None
+    if download is not None and (worst is None or worst.verdict < Verdict.BLOCK):
+        worst = download
+    if worst is not None:
+        yield worst
+
+
+# --------------------------------------------------------------------------- environment_dump_command
+
+
+def _env_dump(command: Command) -> str:
+    name, args = command.name, command.argv[1:]
+    if name == "env" and all(w.startswith("-") or "=" in w for w in args) and "-u" not in args:
+        return "env"
+    if name == "printenv" and (not _operands(command.argv) or any(_SECRET_VAR.search(w) for w in args)):
+        return "printenv"
+    bare = not [w for w in args if not w.startswith("-")]
+    if bare and (name == "export" or (name in ("declare", "typeset") and set("xp") & _short_flags(args))):
+        return f"{name} {' '.join(args)}".strip()
+    if name == "set" and not args:
+        return "set"
+    if (name == "compgen" and "-v" in args) or (
+        name == "ps" and any(re.fullmatch(r"[a-z]*e[a-z]*", w) for w in args)
+    ):
+        return name
+    return ""
+
+
+@rule(ReasonCode.ENVIRONMENT_DUMP_COMMAND)
+def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Printing the whole environment (where tokens and keys live)."""
+    for command in action.commands:
+        what = _env_dump(command)
+        if what:
+            yield _finding(
+                ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.AUTH, 60, f"{what} prints the environment"
+            )
+            return
+    if action.commands:
+        for path in action.paths:
+            if re.fullmatch(r"/proc/[^/]+/environ", path):
+                yield _finding(
+                    ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.AUTH, 65, "reads a process environment"
+                )
+                return
+        for text in _texts(action):
+            if _ENV_CODE.search(text):
+                yield _finding(
+                    ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.AUTH, 60, "program prints the environment"
+                )
+                return
+
+
+# --------------------------------------------------------------------------- bulk_operation
+
+
+def _via_xargs(command: Command) -> bool:
+    return any(v in ("xargs", "parallel") for v in command.via)
+
+
+def _stdin_sources(command: Command) -> set[str]:
+    found: set[str] = set()
+    for via in command.via:
+        if via.startswith("stdin:"):
+            found.update(via[6:].split(","))
+    return found
+
+
+@rule(ReasonCode.BULK_OPERATION)
+def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Deleting many things at once, or an unknown list of them."""
+    finds = [c for c in action.commands if c.name == "find"]
+    for command in action.commands:
+        if command.name in _DELETERS or (command.name == "mv" and _via_xargs(command)):
+            count = len(_operands(command.argv))
+            if count >= ctx.bulk_threshold:
+                yield _finding(
+                    ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, f"{command.name} of {count} operands"
+                )
+                return
+            if _via_xargs(command):
+                sources = _stdin_sources(command)
+                scoped = (
+                    "find" in sources
+                    and finds
+                    and all(
+                        all(is_within(r, ctx.workspace) for r in _find_roots(f, action, ctx)) for f in finds
+                    )
+                )
+                static = bool(sources) and sources <= {"echo", "printf", "heredoc", "herestring", "parallel"}
+                if not scoped and not static:
+                    yield _finding(
+                        ReasonCode.BULK_OPERATION,
+                        Verdict.AUTH,
+                        60,
+                        f"xargs {command.name} over an unbounded list",
+                    )
+                    return
+        if command.name == "find" and _find_deletes(command):
+            roots = _find_roots(command, action, ctx)
+            if not all(is_within(r, ctx.workspace) for r in roots):
+                yield _finding(
+                    ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, "find deletes outside the workspace"
+                )
+                return
+    deletes = sum(1 for c in action.commands if c.name in _DELETERS)
+    if deletes and len(action.write_paths) >= ctx.bulk_threshold:
+        yield _finding(
+            ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, f"deletes {len(action.write_paths)} paths"
+        )
+
+
+# --------------------------------------------------------------------------- opaque_command
+
+
+@rule(ReasonCode.OPAQUE_COMMAND)
+def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
+    """A part of the line whose effect cannot be known statically."""
+    dynamic = next((c for c in action.commands if c.dynamic_name), None)
+    if dynamic is not None:
+        yield _finding(
+            ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 70, f"command name built at run time: {dynamic.argv[0]}"
+        )
+        return
+    if action.opaque and action.commands:
+        why = next(
+            (n for n in action.notes if not n.startswith(("glob:", "socket:", "dev_tcp", "download_exec"))),
+            "not statically analysable",
+        )
+        yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 65, why)
+
+
+# --------------------------------------------------------------------------- dns_exfiltration
+
+
+def _entropy(text: str) -> float:
+    if not text:
+        return 0.0
+    counts = {c: text.count(c) for c in set(text)}
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def _suspicious_label(host: str) -> bool:
+    labels = host.split(".")
+    if len(host) > 120:
+        return True
+    return any(len(label) >= 24 and _entropy(label) >= 3.5 for label in labels[:-2])
+
+
+@rule(ReasonCode.DNS_EXFILTRATION)
+def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Data leaving through DNS: a query name built from a substitution or carrying an encoded label."""
+    for dest in action.destinations:
+        if "substituted_label" in dest.flags:
+            yield _finding(
+                ReasonCode.DNS_EXFILTRATION, Verdict.BLOCK, 93, f"query name built at run time ({dest.host})"
+            )
+            return
+        if dest.via_command in ("dig", "nslookup", "host", "drill") and _suspicious_label(dest.host):
+            yield _finding(
+                ReasonCode.DNS_EXFILTRATION, Verdict.BLOCK, 92, f"encoded label in {dest.host[:60]}"
+            )
+            return
+    for command in action.commands:
+        if command.name in ("ping", "ping6", "traceroute", "curl", "wget", "nc", "host", "dig", "nslookup"):
+            for word in command.argv[1:]:
+                if (
+                    re.search(r"(\$\(|`|\$\{?\w).*\.[A-Za-z0-9-]+\.[A-Za-z]{2,}", word)
+                    and "://" not in word[:12]
+                ):
+                    yield _finding(
+                        ReasonCode.DNS_EXFILTRATION, Verdict.BLOCK, 92, "host name built at run time"
+                    )
+                    return
+
+
+# --------------------------------------------------------------------------- remote_shell
+
+
+def _shell_reads_socket(action: Action) -> bool:
+    """A shell and a raw network tool in one line (`mkfifo f; sh -i <f | nc host port >f`)."""
+    net = any(c.name in _NET_TOOLS for c in action.commands)
+    shell = any(
+        _is_shell(c)
+        and not any(v.endswith(" -c") for v in c.via)
+        and ("i" in _short_flags(c.argv[1:]) or len(c.argv) == 1 or c.argv[1] in ("-l", "-li", "-il", "-s"))
+        for c in action.commands
+    )
+    return net and shell
+
+
+def _remote_shell_block(action: Action) -> str:
+    if "dev_tcp" in action.notes and any(_is_shell(c) or c.name == "exec" for c in action.commands):
+        return "shell wired to /dev/tcp"
+    for command in action.commands:
+        name, argv = command.name, command.argv
+        if name in _REMOTE_SHELL_TOOLS:
+            return f"{name} is remote-shell tooling"
+        if name in ("nc", "ncat", "netcat") and (
+            {"e", "c"} & _short_flags(argv[1:]) or _long(argv) & {"--exec", "--sh-exec", "--lua-exec"}
+        ):
+            return f"{name} -e hands a shell to the network"
+        if name == "socat" and any(re.search(r"(^|[!,])(exec|system):", w, re.I) for w in argv[1:]):
+            return "socat exec: hands a shell to the network"
+    if _shell_reads_socket(action):
+        return "shell piped through a network tool"
+    for text in _texts(action):
+        if _SOCKET_CODE.search(text) and _SPAWN_CODE.search(text):
+            return "program connects a socket to a shell"
+    return ""
+
+
+def _remote_shell_auth(action: Action) -> str:
+    if "dev_tcp" in action.notes:
+        return "raw /dev/tcp connection"
+    for command in action.commands:
+        name, argv = command.name, command.argv
+        flags = _short_flags(argv[1:])
+        if name in ("nc", "ncat", "netcat") and ("l" in flags or "--listen" in argv):
+            return f"{name} listens for connections"
+        if name in ("nc", "ncat", "netcat", "telnet") and _operands(argv):
+            return f"{name} opens a raw connection"
+        if name == "socat" and len(argv) > 2:
+            return "socat relays a connection"
+        if name == "openssl" and any(w in argv for w in ("s_server", "s_client")):
+            return "openssl opens a raw TLS channel"
+        if name == "stty" and [w for w in argv[1:] if w not in ("-a", "--all", "-g", "--save", "size")]:
+            return "stty reconfigures the terminal (shell upgrade)"
+        if name == "script" and "c" in flags and any("sh" in w for w in argv[1:]):
+            return "script spawns a pty shell"
+        if _is_shell(command) and "i" in flags and not any(v.endswith(" -c") for v in command.via):
+            return "interactive shell"
+    for text in _texts(action):
+        if "pty.spawn" in text or 'pty").spawn' in text or "pty').spawn" in text:
+            return "program spawns a pty shell"
+        if _SOCKET_CODE.search(text):
+            return "program opens a raw socket"
+    return ""
+
+
+@rule(ReasonCode.REMOTE_SHELL)
+def remote_shell(action: Action, ctx: Context) -> Iterator[Finding]:
+    """A shell handed to (or listening on) the network: reverse and bind shells and their upgrades."""
+    if not action.commands:
+        return
+    why = _remote_shell_block(action)
+    if why:
+        yield _finding(ReasonCode.REMOTE_SHELL, Verdict.BLOCK, 96, why)
+        return
+    why = _remote_shell_auth(action)
+    if why:
+        yield _finding(ReasonCode.REMOTE_SHELL, Verdict.AUTH, 70, why)
+
+
+# --------------------------------------------------------------------------- defence_evasion
+
+
+def _evasion(command: Command) -> str:
+    name, argv = command.name, command.argv
+    args = argv[1:]
+    if name == "history" and ({"c", "d"} & _short_flags(args)):
+        return "history erased"
+    if name in ("unset", "export", "declare", "set") and any(_HISTORY_VARS.match(w) for w in args):
+        return "shell history disabled"
+    if name == "set" and "+o" in args and "history" in args:
+        return "shell history disabled"
+    if name == "touch" and (_short_flags(args) & {"t", "d", "r"} or _long(args) & {"--date", "--reference"}):
+        return "file timestamps back-dated"
+    if name == "date" and ("s" in _short_flags(args) or "--set" in _long(args)):
+        return "system clock changed"
+    if name in ("timedatectl", "hwclock") and any(w in args for w in ("set-time", "--set", "-s")):
+        return "system clock changed"
+    if (
+        name in ("echo", "printf")
+        and command.redirects
+        and any("\x1b" in w or re.search(r"\$\((clear|tput|reset)\b|`(clear|tput|reset)\b", w) for w in args)
+    ):
+        return "terminal control sequences written into a file"
+    if any(_INVISIBLE.search(w) for w in argv):
+        return "invisible characters in a command or file name"
+    return ""
+
+
+@rule(ReasonCode.DEFENCE_EVASION)
+def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Hiding what was done: history wiped, timestamps forged, clock changed, logs or names disguised."""
+    for command in action.commands:
+        why = _evasion(command)
+        if why:
+            yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, why)
+            return
+    if not action.commands:
+        return
+    for path in action.write_paths:
+        if path.endswith(("_history", "/.zhistory")) or path.startswith(("/var/log/", "/var/adm/")):
+            yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, f"history or logs rewritten: {path}")
+            return
+        if _INVISIBLE.search(path):
+            yield _finding(
+                ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "invisible characters in a file name"
+            )
+            return
+
+
+# --------------------------------------------------------------------------- unsafe_permissions
+
+
+def _world_writable(mode: str) -> bool:
+    if re.fullmatch(r"[0-7]{3,4}", mode):
+        digits = mode[-3:]
+        special = mode[0] if len(mode) == 4 else "0"
+        return int(digits[2]) & 2 == 2 or special in "2467"
+    for clause in mode.split(","):
+        match = re.fullmatch(r"([ugoa]*)([-+=])([rwxXst]*)", clause)
+        if not match or match.group(2) == "-":
+            continue
+        who, perms = match.group(1), match.group(3)
+        if "w" in perms and ((who == "" and match.group(2) == "=") or set(who) & {"o", "a"}):
+            return True
+        if "s" in perms:
+            return True
+    return False
+
+
+@rule(ReasonCode.UNSAFE_PERMISSIONS)
+def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Making files world-writable or setuid/setgid: anyone (or anything) can then change or escalate them."""
+    for command in action.commands:
+        if command.name != "chmod":
+            continue
+        operands = _operands(command.argv)
+        mode = operands[0] if operands else ""
+        if mode and len(operands) > 1 and _world_writable(mode):
+            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, f"chmod {mode}")
+            return
+
+
+# --------------------------------------------------------------------------- persistence_write
+
+
+def _persistence(command: Command) -> str:
+    name, args = command.name, command.argv[1:]
+    if name == "crontab":
+        operands = _operands(command.argv)
+        if operands or "e" in _short_flags(args) or (not args and _stdin_sources(command)):
+            return "crontab installs jobs"
+        if not args:
+            return "crontab installs jobs"
+    if name == "systemctl" and any(w in args for w in ("enable", "link", "preset", "reenable", "add-wants")):
+        return "systemctl enables a unit"
+    if name == "launchctl" and any(w in args for w in ("load", "bootstrap", "submit", "enable")):
+        return "launchctl loads an agent"
+    if name in ("update-rc.d", "chkconfig", "rc-update") and any(
+        w in args for w in ("enable", "defaults", "on", "add")
+    ):
+        return f"{name} adds a boot service"
+    if name in ("at", "batch") and args and not set(args) & {"-l", "-r", "-d", "-c"}:
+        return f"{name} schedules a command"
+    if name in ("useradd", "adduser", "usermod", "chpasswd", "passwd", "visudo", "groupadd", "newusers"):
+        return f"{name} changes accounts"
+    if (
+        name == "git"
+        and "config" in args
+        and any(
+            w in ("core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor")
+            for w in args
+        )
+    ):
+        return "git config points git at a command"
+    return ""
+
+
+@rule(ReasonCode.PERSISTENCE_WRITE)
+def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Commands that make something run later without the user asking (cron, services, accounts)."""
+    for command in action.commands:
+        why = _persistence(command)
+        if why:
+            strict = ctx.mode.strict_or_above
+            yield _finding(
+                ReasonCode.PERSISTENCE_WRITE,
+                Verdict.BLOCK if strict else Verdict.AUTH,
+                92 if strict else 70,
+                why,
+            )
+            return
