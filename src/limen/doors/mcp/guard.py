@@ -8,15 +8,13 @@ through the tool pin store. Its outputs are MCP payloads the proxy sends instead
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import sys
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from limen.doors.mcp.messages import JSON, result_bytes, result_text
-from limen.model import Decision, Finding, ReasonCode, Verdict
+from limen.model import Decision, ReasonCode, Verdict
 
 if TYPE_CHECKING:
     from limen.runtime import Runtime
@@ -39,15 +37,6 @@ def open_runtime(workspace: str, mode: str | None) -> Runtime:
     from limen.runtime import Runtime
 
     return Runtime(workspace=workspace, mode=mode)
-
-
-def turngate() -> ModuleType:
-    """The turn gate; a minimal stand-in until `limen.turngate.screen` is committed."""
-    import limen.turngate
-
-    if hasattr(limen.turngate, "screen"):
-        return limen.turngate
-    return importlib.import_module("limen.doors.mcp._shims")
 
 
 def qualified(server: str, tool: str) -> str:
@@ -88,7 +77,7 @@ def _approve_hint(server: str, tool: str, reasons: tuple[str, ...], decision_id:
 
 @dataclass(slots=True)
 class Guard:
-    """Per-connection policy state: which tools are hidden or changed, and the pinned artifact digests."""
+    """Per-connection policy state: the tools hidden from the agent, and the pinned artifact digests."""
 
     runtime: Runtime
     server: str
@@ -96,72 +85,35 @@ class Guard:
     cwd: str
     artifact_pins: dict[str, dict[str, str]] = field(default_factory=dict)
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tool -> reason codes
-    changed: set[str] = field(default_factory=set)
 
     def check_call(self, name: Any, arguments: Any) -> str | None:
         """None when the call may go to the server, else the refusal text. Every call is decided, audited."""
         if not isinstance(name, str) or not name:
-            return refusal_text(
-                "?",
-                Verdict.BLOCK,
-                (ReasonCode.NORMALIZATION_FAILED.value,),
-                "the call names no tool",
-                "",
-                "fix the call",
-            )
+            codes: tuple[str, ...] = (ReasonCode.NORMALIZATION_FAILED.value,)
+            self.runtime.audit_event("mcp_call_refused", server=self.server, reasons=list(codes))
+            return refusal_text("?", Verdict.BLOCK, codes, "the call names no tool", "", "fix the call")
         tool = qualified(self.server, name)
+        if name in self.hidden:  # never offered to the agent: refused without running the engine
+            codes = self.hidden[name]
+            self.runtime.audit_event("mcp_call_refused", server=self.server, tool=name, reasons=list(codes))
+            why = f"BLOCK: the tool was withheld from the tool list ({', '.join(codes)})"
+            hint = "review the tool's description; a policy change or a fixed server brings it back."
+            return refusal_text(tool, Verdict.BLOCK, codes, why, "", hint)
         args = arguments if arguments is not None else {}
         decision: Decision = self.runtime.decide(
             tool, args, session_id=self.session_id, door=DOOR, cwd=self.cwd
         )
-        verdict, reasons = decision.verdict, tuple(r.value for r in decision.reasons)
-        explanation = decision.explanation
-        extra = self._contract_findings(name)
-        if extra:
-            verdict = max(verdict, *(f.verdict for f in extra))
-            reasons += tuple(f.code.value for f in extra if f.code.value not in reasons)
-            if decision.verdict is Verdict.PASS:
-                explanation = f"{verdict.name}: {extra[0].code.value} ({extra[0].detail})"
-        if verdict is Verdict.PASS:
+        if decision.verdict is Verdict.PASS:
             return None
-        return refusal_text(
-            tool,
-            verdict,
-            reasons,
-            explanation,
-            decision.decision_id,
-            _approve_hint(self.server, name, reasons, decision.decision_id),
-        )
-
-    def _contract_findings(self, name: str) -> list[Finding]:
-        found = []
-        if name in self.changed:
-            found.append(
-                Finding(
-                    ReasonCode.TOOL_SCHEMA_CHANGED,
-                    Verdict.BLOCK,
-                    90,
-                    "the tool's name, description or input schema changed since it was pinned",
-                )
-            )
-        if name in self.hidden:
-            codes = ", ".join(self.hidden[name])
-            found.append(
-                Finding(
-                    ReasonCode(self.hidden[name][0]),
-                    Verdict.BLOCK,
-                    90,
-                    f"the tool was withheld from the tool list ({codes})",
-                )
-            )
-        return found
+        reasons = tuple(r.value for r in decision.reasons)
+        hint = _approve_hint(self.server, name, reasons, decision.decision_id)
+        return refusal_text(tool, decision.verdict, reasons, decision.explanation, decision.decision_id, hint)
 
     def review_tools(self, tools: list[Any]) -> list[Any]:
         """Pin every tool; hide the changed, the injected and the denied ones; keep the rest as they are."""
         from limen.floors import toolpin
 
         kept = []
-        gate = turngate()
         for tool in tools:
             if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
                 continue  # a malformed tool entry gives the agent nothing to call
@@ -170,43 +122,45 @@ class Guard:
             if toolpin.check_and_pin(
                 self.server, name, description, tool.get("inputSchema"), store=self.runtime.store
             ):
-                self.changed.add(name)
+                self._hide(name, (ReasonCode.TOOL_SCHEMA_CHANGED.value,), remember=False)
                 _note(
                     f"tool {self.server}/{name} changed since it was pinned: hidden until "
                     f"`limen tools approve {self.server} {name}`"
                 )
                 continue
-            self.changed.discard(name)
-            reasons = self._screen_tool(gate, tool) or self._denied(name)
+            reasons = self._screen_tool(tool) or self._denied(name)
             if reasons:
-                self.hidden[name] = reasons
+                self._hide(name, reasons, remember=True)
                 _note(f"tool {self.server}/{name} hidden: {', '.join(reasons)}")
                 continue
             self.hidden.pop(name, None)
             kept.append(tool)
         return kept
 
-    def _screen_tool(self, gate: ModuleType, tool: JSON) -> tuple[str, ...]:
+    def _hide(self, name: str, reasons: tuple[str, ...], *, remember: bool) -> None:
+        """Record that a tool was withheld; a changed one is refused by the pin floor, not remembered here."""
+        self.runtime.audit_event("mcp_tool_hidden", server=self.server, tool=name, reasons=list(reasons))
+        if remember:
+            self.hidden[name] = reasons
+        else:
+            self.hidden.pop(name, None)
+
+    def _screen_tool(self, tool: JSON) -> tuple[str, ...]:
+        from limen.turngate import screen
+
         text = "\n".join(str(tool.get(k) or "") for k in ("title", "description"))
         schema = tool.get("inputSchema")
         if schema is not None:
             text += "\n" + json.dumps(schema, ensure_ascii=False)
-        findings: list[Finding] = gate.screen(text, source="tool_description")
+        findings = screen(text, source="tool_description")
         return tuple(dict.fromkeys(f.code.value for f in findings if f.verdict is not Verdict.PASS))
 
     def _denied(self, name: str) -> tuple[str, ...]:
         """Reason codes when the policy blocks the tool whatever its arguments (probed without arguments)."""
         from limen.api import evaluate
 
-        context = getattr(self.runtime, "context", None)
-        decision = evaluate(
-            qualified(self.server, name),
-            {},
-            cwd=self.cwd,
-            door=DOOR,
-            context=context,
-            mode=getattr(self.runtime, "mode", None),
-        )
+        tool = qualified(self.server, name)
+        decision = evaluate(tool, {}, cwd=self.cwd, door=DOOR, context=self.runtime.context)
         return tuple(r.value for r in decision.reasons) if decision.verdict is Verdict.BLOCK else ()
 
     def screen_result(self, name: str, arguments: Any, result: JSON, *, modern: bool) -> JSON | None:
@@ -222,6 +176,7 @@ class Guard:
         mismatch = self._digest_mismatch(name, arguments, result)
         if mismatch:
             reasons += (ReasonCode.ARTIFACT_DIGEST_MISMATCH,)
+            self.runtime.audit_event("mcp_artifact_digest_mismatch", server=self.server, tool=name)
         if mismatch or decision.verdict is Verdict.BLOCK or _WITHHOLD.intersection(reasons):
             codes = ", ".join(dict.fromkeys(r.value for r in reasons))
             return tool_error_result(
