@@ -317,3 +317,7 @@ def verify_factor(*, code: str | None, password: str | None) -> str:
             raise DriftError("the password does not verify")
         return "password"
     raise DriftError("unknown possession factor kind")
+
+
+def has_factor() -> bool:
+    return os.path.exists(_factor_path())

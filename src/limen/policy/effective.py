@@ -282,3 +282,12 @@ def context(
         chain=chain,
         policy=policy,
     )
+
+
+def from_files(workspace: str) -> tuple[Effective, str, Effective]:
+    """The files' effective policy (ignoring the drift gate), its fingerprint, and the built-in default."""
+    from limen.policy.loader import read_sources
+
+    current, _ = merge(read_sources(workspace))
+    default, _ = merge([])
+    return current, fingerprint(current), default

@@ -96,15 +96,13 @@ def _error_path(loc: tuple[str | int, ...], data: Any) -> Path:
     """Pydantic's location without the tagged-union tag (`chain.0.denylist.paths` -> `chain[0].paths`)."""
     path: list[str | int] = []
     node = data
+    after_index = False
     for part in loc:
-        if (
-            isinstance(node, dict)
-            and isinstance(part, str)
-            and part not in node
-            and node.get("layer") == part
-        ):
-            continue  # the discriminator tag pydantic inserts
+        if after_index and isinstance(node, dict) and node.get("layer") == part:
+            after_index = False
+            continue  # the discriminator tag pydantic inserts after a list index
         path.append(part)
+        after_index = isinstance(node, list)
         if isinstance(node, dict):
             node = node.get(part)
         elif isinstance(node, list) and isinstance(part, int) and part < len(node):
@@ -119,6 +117,8 @@ def _message(error: Any) -> str:
         return "unknown key"
     if error["type"] == "missing":
         return "required key is missing"
+    if error["type"] == "union_tag_invalid":
+        return f"unknown layer {error['ctx']['tag']!r} (expected {error['ctx']['expected_tags']})"
     msg = str(error["msg"])
     return msg.removeprefix("Value error, ")
 
@@ -131,6 +131,8 @@ def validate(data: Any, lines: dict[Path, int], file: str, level: str) -> tuple[
         problems = []
         for error in exc.errors():
             path = _error_path(tuple(error["loc"]), data)
+            if error["type"] == "union_tag_invalid":
+                path = (*path, "layer")
             probe = Source(level, file, PolicyFile(), lines)
             problems.append(Problem("error", file, probe.line(path), dotted(path), _message(error)))
         return None, problems

@@ -9,7 +9,16 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    field_validator,
+)
 
 from limen.model import Mode
 from limen.policy import matchers
@@ -20,25 +29,24 @@ def _listify(value: object) -> object:
     return [value] if isinstance(value, str) else value
 
 
-def _checked(check: matchers.Checker) -> BeforeValidator:
-    def validate(value: object) -> object:
-        value = _listify(value)
-        if isinstance(value, list):
-            for item in value:
-                if isinstance(item, str) and (problem := check(item)):
-                    raise ValueError(problem)
+def _checked(check: matchers.Checker) -> AfterValidator:
+    def validate(value: str) -> str:
+        if problem := check(value):
+            raise ValueError(problem)
         return value
 
-    return BeforeValidator(validate)
+    return AfterValidator(validate)
 
 
-Paths = Annotated[list[str], _checked(matchers.check_path_pattern)]
-Commands = Annotated[list[str], _checked(matchers.check_command_pattern)]
-Hosts = Annotated[list[str], _checked(matchers.check_host_pattern)]
-Tools = Annotated[list[str], _checked(matchers.tool_glob_ok)]
+Paths = Annotated[list[Annotated[str, _checked(matchers.check_path_pattern)]], BeforeValidator(_listify)]
+Commands = Annotated[
+    list[Annotated[str, _checked(matchers.check_command_pattern)]], BeforeValidator(_listify)
+]
+Hosts = Annotated[list[Annotated[str, _checked(matchers.check_host_pattern)]], BeforeValidator(_listify)]
+Tools = Annotated[list[Annotated[str, _checked(matchers.tool_glob_ok)]], BeforeValidator(_listify)]
 Names = Annotated[list[str], BeforeValidator(_listify)]
-PlainPaths = Annotated[list[str], _checked(matchers.check_plain_path)]
-FileNames = Annotated[list[str], _checked(matchers.check_file_name)]
+PlainPaths = Annotated[list[Annotated[str, _checked(matchers.check_plain_path)]], BeforeValidator(_listify)]
+FileNames = Annotated[list[Annotated[str, _checked(matchers.check_file_name)]], BeforeValidator(_listify)]
 
 
 class Strict(BaseModel):

@@ -1,0 +1,122 @@
+"""`limen policy`: the drift gate. Loosening the policy is proposed, then approved with a possession
+factor (a TOTP code or a local password), and recorded in an append-only ledger.
+
+  limen policy status                  what applies, and what waits for approval
+  limen policy propose                 record the files' loosening as a pending change
+  limen policy pending                 list pending changes
+  limen policy approve ID --code 123456   (or --password-stdin)
+  limen policy history [--json]        the ledger: who, when, what changed
+  limen policy factor totp|password    set up the possession factor
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+from typing import Any
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="limen policy", description=__doc__.splitlines()[0])
+    parser.add_argument("--workspace", default=os.getcwd(), help="project directory (default: here)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("status", help="what applies and what waits for approval")
+    sub.add_parser("propose", help="record the files' loosening as a pending change")
+    sub.add_parser("pending", help="list pending changes")
+    approve = sub.add_parser("approve", help="approve a pending change")
+    approve.add_argument("id", help="the pending change's id (see `limen policy pending`)")
+    _factor_args(approve)
+    history = sub.add_parser("history", help="the ledger of approved and tightened policies")
+    history.add_argument("--json", action="store_true")
+    factor = sub.add_parser("factor", help="set up the possession factor")
+    factor.add_argument("kind", choices=["totp", "password"])
+    factor.add_argument("--new-password-stdin", action="store_true", help="read the new password from stdin")
+    _factor_args(factor)
+    return parser
+
+
+def _factor_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--code", help="the current TOTP code")
+    parser.add_argument("--password-stdin", action="store_true", help="read the approval password from stdin")
+
+
+def _password(args: argparse.Namespace) -> str | None:
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    return None
+
+
+def _print_change(record: dict[str, Any]) -> None:
+    print(f"{record['id']}  proposed {record['at']} by {record['who']}")
+    for change in record["diff"]:
+        print(f"  - {change}")
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    from limen.policy import PolicyError, drift
+
+    workspace = os.path.abspath(args.workspace)
+    try:
+        return _run(args, workspace)
+    except PolicyError as exc:
+        print(f"limen policy: the policy files have errors:\n{exc}", file=sys.stderr)
+        return 1
+    except drift.DriftError as exc:
+        print(f"limen policy: {exc}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace, workspace: str) -> int:
+    from limen.policy import drift, effective
+
+    if args.command == "history":
+        entries = drift.history(workspace)
+        if args.json:
+            json.dump([{k: v for k, v in e.items() if k != "policy"} for e in entries], sys.stdout, indent=2)
+            print()
+        for e in [] if args.json else entries:
+            factor = f" with {e['factor']}" if e["factor"] else ""
+            print(f"#{e['seq']} {e['at']} {e['kind']} by {e['who']}{factor}  {e['fingerprint'][:12]}")
+            for change in e["diff"]:
+                print(f"    {change}")
+        return 0
+    if args.command == "factor":
+        return _factor(args)
+    if args.command == "pending":
+        for record in drift.pending(workspace):
+            _print_change(record)
+        return 0
+    current, fp, default = effective.from_files(workspace)
+    if args.command == "status":
+        base, note = drift.approved(workspace, default)
+        diff = drift.loosenings(base, current)
+        print(f"files {fp[:12]}  approved {effective.fingerprint(base)[:12]}")
+        for line in ([note] if note else []) + [f"waiting for approval: {d}" for d in diff]:
+            print(f"  {line}")
+        return 0
+    if args.command == "propose":
+        _print_change(drift.propose(workspace, current, fp, default))
+        print("approve with: limen policy approve ID --code CODE (or --password-stdin)")
+        return 0
+    entry = drift.approve(workspace, args.id, code=args.code, password=_password(args), current_fp=fp)
+    print(f"approved #{entry['seq']} by {entry['who']} with {entry['factor']}")
+    return 0
+
+
+def _factor(args: argparse.Namespace) -> int:
+    from limen.policy import drift
+
+    if drift.has_factor():  # replacing the factor needs the current one
+        drift.verify_factor(code=args.code, password=_password(args))
+    if args.kind == "totp":
+        print("scan or type this into your authenticator app:")
+        print(drift.setup_totp())
+        return 0
+    new = sys.stdin.readline().rstrip("\n") if args.new_password_stdin else getpass.getpass("new password: ")
+    drift.setup_password(new)
+    print("approval password set")
+    return 0

@@ -1,0 +1,38 @@
+"""Helpers shared by the policy tests: a workspace with a limen.yaml, real actions, real decisions."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from limen.context import Context
+from limen.engine import decide
+from limen.model import Action, Decision
+from limen.normalize import normalize
+
+
+def write_policy(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def action(ws: str, tool: str, args: dict[str, Any], door: str = "hook", role: str = "") -> Action:
+    return normalize(tool, args, cwd=ws, door=door, role=role, home=os.path.expanduser("~"))
+
+
+def decision(ctx: Context, tool: str, args: dict[str, Any], door: str = "hook", role: str = "") -> Decision:
+    return decide(action(ctx.workspace, tool, args, door=door, role=role), ctx)
+
+
+def approve_files(ws: str, password: str = "correct horse battery") -> None:
+    """Approve whatever the policy files say, through the real drift gate with a password factor."""
+    from limen.policy import drift, effective
+
+    if not drift.has_factor():
+        drift.setup_password(password)
+    current, fp, default = effective.from_files(ws)
+    record = drift.propose(ws, current, fp, default)
+    drift.approve(ws, record["id"], password=password, current_fp=fp)
