@@ -31,6 +31,8 @@ from typing import Any
 from limen.context import limen_home
 from limen.policy.tightness import loosenings
 
+__all__ = ["DriftError", "approve", "approved", "gate", "history", "loosenings", "pending", "propose"]
+
 Effective = dict[str, Any]
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
