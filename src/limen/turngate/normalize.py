@@ -155,7 +155,8 @@ def prepare(text: str) -> Prepared:
         disguised += word in TRIGGER_WORDS
         return word if word.isalpha() else match.group(0)
 
-    flat = _SPACED.sub(join, norm) if _SPACED.search(norm) else norm
+    padded = " " + norm  # the spaced-letter pattern starts with a space
+    flat = _SPACED.sub(join, padded)[1:] if _SPACED.search(padded) else norm
     if _LEET_HINT.search(flat):
         flat = _LEET_TOKEN.sub(unleet, flat)
     words = frozenset(flat.encode("utf-8", "ignore").translate(_WORD_BYTES).split())

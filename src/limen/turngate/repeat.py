@@ -142,7 +142,7 @@ class RepeatGate:
         return hmac.new(self._key, message, hashlib.sha256).hexdigest()
 
     def check(self, text: str, findings: list[Finding], *, scope: str = "") -> list[Finding]:
-        """The findings after the repeat rules. Never raises: a tracker failure keeps the verdict, adds AUTH."""
+        """The findings after the repeat rules. Never raises: a tracker error keeps the verdict, adds AUTH."""
         try:
             return self._check(text, findings, scope)
         except Exception as exc:

@@ -65,19 +65,21 @@ SIGNATURES: tuple[Signature, ...] = (
         "nullify_prior",
         gate("ignore disregard forget override overrule skip discard abandon dismiss bypass neglect never"),
         r"\b(?:ignore|disregard|forget|override|overrule|skip|discard|abandon|dismiss|bypass|neglect"
-        r"|never ?mind)\b(?: (?:all|any|every|each|of|the|your|my|our|these|those|its|that|this|such))*"
-        r" (?:(?:previous|prior|preceding|above|earlier|former|original|initial|old|existing|system|developer"
-        r"|safety|current|given|provided|other)(?:[ -]\w+)? )?"
-        r"(?:\w?i\w?n?structions?|prompts?|directions?|directives?|guidelines?|guidance|rules|commands?|orders"
+        r"|never\s?mind)\b(?:\s(?:all|any|every|each|of|the|your|my|our|these|those|its|that|this|such))*"
+        r"\s(?:(?:previous|prior|preceding|above|earlier|former|original|initial|old|existing|system|developer"
+        r"|safety|current|given|provided|other)(?:[\s-]\w+)?\s)?"
+        # "instructions" with a letter or two added, dropped or swapped ("iunstructions", "instrucktions").
+        r"(?:\w{0,3}stru\w{0,4}ions?|instr\w{0,6}|prompts?|directions?|directives?|guidelines?|guidance|rules"
+        r"|commands?|orders"
         r"|context|constraints|restrictions|programming|guardrails|policies|messages|conversation|task)\b",
     ),
     _sig(
         _N,
         "nullify_above",
         gate("ignore disregard forget"),
-        r"\b(?:ignore|disregard|forget)(?: all| about)? (?:everything|anything|all|what)"
-        rf"{_C}{{0,30}}\b(?:above|before this|so far|previously|earlier|you were told|you have been told"
-        r"|you were given|i said|i told you)\b",
+        r"\b(?:ignore|disregard|forget)(?:\sall|\sabout)?\s(?:everything|anything|all|what)"
+        rf"{_C}{{0,30}}\b(?:above|before\sthis|so\sfar|previously|earlier|you\swere\stold|you\shave\sbeen\stold"
+        r"|you\swere\sgiven|i\ssaid|i\stold\syou)\b",
     ),
     _sig(
         _N,
