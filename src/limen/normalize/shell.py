@@ -252,6 +252,7 @@ class _State:
     notes: list[str] = field(default_factory=list)
     downloaded: set[str] = field(default_factory=set)
     globbed: set[str] = field(default_factory=set)
+    dynamic_words: set[str] = field(default_factory=set)  # fields whose value is only known at run time
     opaque: bool = False
     nodes: int = 0
     stopped: bool = False
@@ -593,9 +594,14 @@ def _eval(
 ) -> _Word:
     """Evaluate a word node statically into its fields."""
     text, dynamic, globbing = _eval_parts(node, src, state, via, level, depth, quoted)
-    fields = [text] if quoted else [f for f in text.split(_SPLIT) if f]
+    if dynamic:
+        state.dynamic_words.update(text.split(_SPLIT))
     if quoted:
         fields = [text.replace(_SPLIT, " ")]
+    else:
+        fields = [f for f in text.split(_SPLIT) if f]
+        if not fields and node.type in ("string", "raw_string", "ansi_c_string", "concatenation"):
+            fields = [""]  # a quoted empty word is still an argument: `sed '' file`
     return _Word(fields, dynamic, globbing, src.text(node))
 
 
@@ -957,7 +963,12 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
     operands = argv[1:]
     if name in _FILE_COMMANDS:
         skip = _FILE_COMMANDS[name]
-        files = _operands(operands, _OPTS_WITH_ARG.get(name, frozenset()))[skip:]
+        with_arg = _OPTS_WITH_ARG.get(name, frozenset())
+        if skip and any(
+            w in _SCRIPT_OPTS or w.startswith(("--expression=", "--regexp=", "--file=")) for w in operands
+        ):
+            skip = 0  # the script or pattern came with -e/-f: every operand is a file
+        files = _operands(operands, with_arg | _SCRIPT_OPTS)[skip:]
         for word in files:
             _add_path(word, state, write=name in _WRITERS)
         if name in ("cp", "install", "ln") and files:
@@ -970,7 +981,8 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
     if name not in _TEXT_ONLY:
         _urls(operands, state, name)
     if name in ("sed", "perl") and any(re.fullmatch(r"-[a-zA-Z]*i.*|--in-place.*", w) for w in operands):
-        for word in _operands(operands, frozenset({"-e", "-f", "--expression", "--file"}))[1:]:
+        scripted = any(w in _SCRIPT_OPTS or w.startswith("--expression=") for w in operands)
+        for word in _operands(operands, _SCRIPT_OPTS)[0 if scripted else 1 :]:
             _add_path(word, state, write=True)
     if name == "dd":
         for word in operands:
@@ -999,6 +1011,7 @@ def _output_option(argv: list[str], state: _State, name: str) -> None:
             state.downloaded.add(target)
 
 
+_SCRIPT_OPTS = frozenset({"-e", "-f", "--expression", "--file", "--regexp"})
 _PATHY = re.compile(r"^(~|\.{1,2}(/|$)|/)|/|^\.?[\w-]+\.[\w]{1,10}$")
 
 
@@ -1037,12 +1050,14 @@ def _operands(words: list[str], with_arg: frozenset[str]) -> list[str]:
 def _add_path(word: str, state: _State, *, write: bool) -> None:
     if not word or word == "-" or "://" in word or len(word) > 4096:
         return
+    if any(c in word for c in "*?["):
+        _glob_paths(word, state, write)
+        if any(part[:1] in ("*", "?", "[") for part in word.split("/")):
+            return  # `*` never matches `.env`: its matches and probes stand for it (see the module notes)
     path = canonical(word, state.cwd, state.home)
     state.paths.append(path)
     if write:
         state.write_paths.append(path)
-    if any(c in word for c in "*?["):
-        _glob_paths(word, state, write)
 
 
 def _add_path_operands(word: _Word, state: _State) -> None:
@@ -1056,6 +1071,16 @@ def _add_glob(word: _Word, state: _State) -> None:
     for text in word.fields:
         if any(c in text for c in "*?[") and not text.startswith("-"):
             _glob_paths(text, state, False)
+
+
+def _probe(part: str) -> str | None:
+    """The first well-known sensitive name a glob component matches (a leading `*` skips dotfiles)."""
+    for name in GLOB_PROBES:
+        if name.startswith(".") and not part.startswith("."):
+            continue
+        if fnmatch.fnmatchcase(name, part):
+            return name
+    return None
 
 
 def _glob_paths(pattern: str, state: _State, write: bool) -> None:
@@ -1089,7 +1114,7 @@ def _glob_paths(pattern: str, state: _State, write: bool) -> None:
     probed = False
     for part in parts:
         if any(c in part for c in "*?["):
-            hit = next((n for n in GLOB_PROBES if fnmatch.fnmatchcase(n, part)), None)
+            hit = _probe(part)
             if hit is None:
                 probe = []
                 break
@@ -1272,7 +1297,7 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             break
         i += 1
     if command is not None:
-        _shell_string(command, state, via, level, _is_dynamic(command), f"{name} -c")
+        _shell_string(command, state, via, level, _is_dynamic(command, state), f"{name} -c")
         return
     operands = args[i:]
     if operands and operands[0] != "-":
@@ -1296,13 +1321,14 @@ def _from_download(word: str) -> bool:
     return bool(re.match(r"^(<\(|\$\(|`)\s*(\S+/)?(curl|wget|fetch|nc|ncat|aria2c|http)\b", word))
 
 
-def _is_dynamic(text: str) -> bool:
-    return "$(" in text or "`" in text or "<(" in text
+def _is_dynamic(text: str, state: _State) -> bool:
+    """The word was produced by a substitution or expansion of the outer line (not a literal)."""
+    return text in state.dynamic_words
 
 
 def _h_eval(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     text = " ".join(argv[1:])
-    if _is_dynamic(text) or re.search(r"\$[\w{]", text):
+    if any(_is_dynamic(w, state) for w in argv[1:]):
         state.flag("eval of a non-literal string")
     _analyse_text(text, state, via=(*via, "eval"), level=level + 1)
 
@@ -1314,7 +1340,7 @@ def _h_source(
     if not operands:
         return
     script = operands[0]
-    if script.startswith(("<(", "/dev/fd/", "/dev/stdin")) or _is_dynamic(script):
+    if script.startswith(("<(", "/dev/fd/", "/dev/stdin")) or _is_dynamic(script, state):
         if _from_download(script):
             state.note("download_exec")
         state.flag("source of a substituted script")
@@ -1411,7 +1437,7 @@ def _h_wrapper(
     if name == "flock" and rest:
         rest = rest[1:]
         if rest and rest[0] in ("-c", "--command") and len(rest) > 1:
-            _shell_string(rest[1], state, via, level, _is_dynamic(rest[1]), "flock -c")
+            _shell_string(rest[1], state, via, level, _is_dynamic(rest[1], state), "flock -c")
             return None
     if name in ("sudo", "doas"):
         while rest and re.fullmatch(r"\w+=.*", rest[0]):
@@ -1473,11 +1499,11 @@ def _h_su(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdi
     args = argv[1:]
     for i, word in enumerate(args):
         if word in ("-c", "--command") and i + 1 < len(args):
-            _shell_string(args[i + 1], state, via, level, _is_dynamic(args[i + 1]), "su -c")
+            _shell_string(args[i + 1], state, via, level, _is_dynamic(args[i + 1], state), "su -c")
             return
         if word.startswith("--command="):
             text = word.split("=", 1)[1]
-            _shell_string(text, state, via, level, _is_dynamic(text), "su -c")
+            _shell_string(text, state, via, level, _is_dynamic(text, state), "su -c")
             return
 
 
@@ -1570,15 +1596,7 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
     j = 0
     while j < len(expr):
         word = expr[j]
-        if word in (
-            "-name",
-            "-iname",
-            "-path",
-            "-ipath",
-            "-wholename",
-            "-iwholename",
-            "-lname",
-        ) and j + 1 < len(expr):
+        if word in ("-name", "-iname") and j + 1 < len(expr) and (j == 0 or expr[j - 1] not in ("!", "-not")):
             names.append(expr[j + 1])
             j += 2
             continue
@@ -1598,12 +1616,13 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
         state.paths.append(root)
         if deletes:
             state.write_paths.append(root)
+    touches = deletes or any(w in expr for w in ("-exec", "-execdir", "-ok", "-okdir"))
     for name in names:
         for root in roots:
-            _find_name(root, name, state, deletes)
+            _find_name(root, name, state, deletes, touches)
 
 
-def _find_name(root: str, name: str, state: _State, write: bool) -> None:
+def _find_name(root: str, name: str, state: _State, write: bool, touches: bool) -> None:
     """`find ROOT -name X`: a literal X is a path below ROOT; a pattern is noted like a glob."""
     base = name.rsplit("/", 1)[-1]
     if not any(c in base for c in "*?["):
@@ -1614,7 +1633,7 @@ def _find_name(root: str, name: str, state: _State, write: bool) -> None:
         return
     state.note(f"glob:{root}/**/{base}")
     hit = next((n for n in GLOB_PROBES if fnmatch.fnmatchcase(n, base)), None)
-    if hit is not None:
+    if hit is not None and touches:
         path = os.path.join(root, hit)
         state.paths.append(path)
         if write:
@@ -1712,7 +1731,7 @@ def _interpreter(
             if script:
                 _add_path(script, state, write=False)
             return
-    if _is_dynamic(code):
+    if _is_dynamic(code, state):
         if _from_download(code.strip().strip('"')):
             state.note("download_exec")
         state.flag(f"{name} runs a substituted program")
@@ -2033,7 +2052,7 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
                 _host_word(word, state, name)
             elif "://" in word:
                 _urls([word], state, name)
-            else:
+            elif _looks_like_path(word):
                 _add_path(word, state, write=word is operands[-1])
         return
     if name in ("dig", "nslookup", "host", "drill"):
@@ -2060,7 +2079,7 @@ def _dns(name: str, args: list[str], operands: list[str], state: _State) -> None
             "CH",
         ):
             continue
-        dynamic = _is_dynamic(word) or "$" in word
+        dynamic = _is_dynamic(word, state) or "$" in word
         if dynamic:
             tail = re.search(r"[A-Za-z0-9.-]*$", word)
             host = tail.group(0).lstrip(".-") if tail else ""

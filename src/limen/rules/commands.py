@@ -213,27 +213,45 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
     return None
 
 
+_FIND_NON_FILTERS = frozenset(
+    {
+        "-type",
+        "-xtype",
+        "-maxdepth",
+        "-mindepth",
+        "-depth",
+        "-xdev",
+        "-mount",
+        "-follow",
+        "-print",
+        "-print0",
+        "-delete",
+        "-exec",
+        "-execdir",
+        "-ok",
+        "-okdir",
+        "-ls",
+        "-prune",
+        "-o",
+        "-or",
+        "-a",
+        "-and",
+        "-not",
+        "-true",
+        "-noleaf",
+        "-daystart",
+        "-regextype",
+        "-nowarn",
+        "-warn",
+        "-ignore_readdir_race",
+        "-quit",
+    }
+)
+
+
 def _find_filters(argv: tuple[str, ...]) -> bool:
-    return any(
-        w in argv
-        for w in (
-            "-name",
-            "-iname",
-            "-path",
-            "-ipath",
-            "-regex",
-            "-iregex",
-            "-wholename",
-            "-iwholename",
-            "-newer",
-            "-mtime",
-            "-mmin",
-            "-atime",
-            "-size",
-            "-user",
-            "-empty",
-        )
-    )
+    """The find expression narrows what it matches (any test beyond type and depth)."""
+    return any(w.startswith("-") and len(w) > 2 and w not in _FIND_NON_FILTERS for w in argv[1:])
 
 
 def _find_roots(command: Command, action: Action, ctx: Context) -> list[str]:
@@ -489,6 +507,22 @@ def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- bulk_operation
 
 
+def _in_scope(path: str, ctx: Context) -> bool:
+    """Inside the workspace or a scratch directory: bulk work there is ordinary."""
+    return (
+        is_within(path, ctx.workspace)
+        or path.startswith(("/tmp/", "/var/tmp/"))
+        or path in ("/tmp", "/var/tmp")
+    )
+
+
+def _lister_roots(command: Command, action: Action, ctx: Context) -> list[str]:
+    if command.name == "find":
+        return _find_roots(command, action, ctx)
+    operands = _operands(command.argv)
+    return [canonical(w, action.cwd or "/", ctx.home) for w in operands] or [action.cwd or ctx.workspace]
+
+
 def _via_xargs(command: Command) -> bool:
     return any(v in ("xargs", "parallel") for v in command.via)
 
@@ -504,7 +538,6 @@ def _stdin_sources(command: Command) -> set[str]:
 @rule(ReasonCode.BULK_OPERATION)
 def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
     """Deleting many things at once, or an unknown list of them."""
-    finds = [c for c in action.commands if c.name == "find"]
     for command in action.commands:
         if command.name in _DELETERS or (command.name == "mv" and _via_xargs(command)):
             count = len(_operands(command.argv))
@@ -515,12 +548,9 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
                 return
             if _via_xargs(command):
                 sources = _stdin_sources(command)
-                scoped = (
-                    "find" in sources
-                    and finds
-                    and all(
-                        all(is_within(r, ctx.workspace) for r in _find_roots(f, action, ctx)) for f in finds
-                    )
+                listers = [c for c in action.commands if c.name in ("find", "ls")]
+                scoped = bool(sources & {"find", "ls"}) and all(
+                    all(_in_scope(r, ctx) for r in _lister_roots(c, action, ctx)) for c in listers
                 )
                 static = bool(sources) and sources <= {"echo", "printf", "heredoc", "herestring", "parallel"}
                 if not scoped and not static:
@@ -533,7 +563,7 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
                     return
         if command.name == "find" and _find_deletes(command):
             roots = _find_roots(command, action, ctx)
-            if not all(is_within(r, ctx.workspace) for r in roots):
+            if not all(_in_scope(r, ctx) for r in roots):
                 yield _finding(
                     ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, "find deletes outside the workspace"
                 )
