@@ -24,6 +24,7 @@ import base64
 import binascii
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -173,12 +174,35 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("telegram-bot-token", ":AA", r"\b\d{8,10}:AA[\w-]{33}\b"),
     _shape(
         "url-credentials",
-        "@",
+        "://",
         r"\b[a-z][a-z0-9+.-]{1,15}://([^\s:/@'\"]{0,64}:[^\s/@'\"]{3,128})@[\w.-]+",
         0.0,
         1,
     ),
 )
+
+
+def _trie_pattern(words: Iterable[str]) -> str:
+    """One regex for many literals, shaped as a trie so the engine tries one branch per position."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any]) -> str:
+        alts = [re.escape(ch) + build(sub) for ch, sub in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(trie)
+
+
+# Every anchor in one trie-shaped alternation: one pass tells which shapes can match at all.
+_ANCHORS = re.compile(_trie_pattern({a for s in _SHAPES for a in s.anchors}))
 
 # Generic: `<secret-named key> = <value>` (gitleaks' generic-api-key), Authorization-style headers, curl -u.
 _SECRET_WORDS = frozenset(
@@ -227,12 +251,62 @@ _KEY_QUALIFIERS = frozenset(
         "webhook",
     }
 )
-_VENDORS = re.compile(
-    r"heroku|hubspot|snyk|messagebird|sonar|sumo|mailchimp|okta|sentry|datadog|newrelic|twilio|sendgrid|stripe|"
-    r"slack|github|gitlab|openai|anthropic|facebook|jira|atlassian|confluence|algolia|cloudflare|digitalocean|"
-    r"netlify|vercel|firebase|pagerduty|sourcegraph|mapbox|mailgun|shopify|dropbox|zendesk|bitbucket|circleci|"
-    r"travis|npm|pypi|docker|aws|azure|gcp|huggingface|hf|databricks|grafana|vault|nuget|rubygems|contentful"
+_VENDOR_NAMES = (
+    "heroku",
+    "hubspot",
+    "snyk",
+    "messagebird",
+    "sonar",
+    "sumo",
+    "mailchimp",
+    "okta",
+    "sentry",
+    "datadog",
+    "newrelic",
+    "twilio",
+    "sendgrid",
+    "stripe",
+    "slack",
+    "github",
+    "gitlab",
+    "openai",
+    "anthropic",
+    "facebook",
+    "jira",
+    "atlassian",
+    "confluence",
+    "algolia",
+    "cloudflare",
+    "digitalocean",
+    "netlify",
+    "vercel",
+    "firebase",
+    "pagerduty",
+    "sourcegraph",
+    "mapbox",
+    "mailgun",
+    "shopify",
+    "dropbox",
+    "zendesk",
+    "bitbucket",
+    "circleci",
+    "travis",
+    "npm",
+    "pypi",
+    "docker",
+    "aws",
+    "azure",
+    "gcp",
+    "huggingface",
+    "hf",
+    "databricks",
+    "grafana",
+    "vault",
+    "nuget",
+    "rubygems",
+    "contentful",
 )
+_VENDORS = re.compile(_trie_pattern(_VENDOR_NAMES))
 _NOT_SECRET_WORDS = frozenset(
     {
         "id",
@@ -295,29 +369,74 @@ _NOT_SECRET_WORDS = frozenset(
         "id_",
     }
 )
+# Greedy identifier, then a separator: linear in the text (a lazy prefix would rescan every word).
 _ASSIGN = re.compile(
-    r"(?i)(?<![\w.-])([a-z_][\w.-]{0,60}?)[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:|,)[ \t]*@?[\"'`]?"
+    r"(?<![\w.-])([A-Za-z_][\w.-]{0,80}+)[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:|,)[ \t]*@?[\"'`]?"
     r"([^\s\"'`,;<>(){}\[\]]{8,256})"
 )
 _HEADER = re.compile(
-    r"(?i)(?<![\w-])(authorization|proxy-authorization|[\w-]*(?:api-?key|token|secret|auth)[\w-]*)"
-    r"[\"']?[ \t]*:[ \t]*(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?"
-    r"([^\s\"',;]{6,512})"
+    r"(?i)(?<![\w-])([\w-]{3,60}+)[\"']?[ \t]*:[ \t]*"
+    r"(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?([^\s\"',;]{6,512})"
 )
+_HEADER_NAME = re.compile(r"(?i)^(?:proxy-)?authorization$|api-?key|token|secret|auth")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)((?:\"[^\"]*\"|'[^']*'|[^\s\"']+)+)")
 _WORD_SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_PLACEHOLDER = re.compile(
-    r"(?i)^(?:x+|\*+|#+|\.+|0+|-+|_+|test|changeme|changeit|password|passwd|pass|secret|token|none|null|nil|"
-    r"undefined|true|false|todo|fixme|example|sample|dummy|redacted|hidden|masked|string|value|user(?:name)?)$|"
-    r"xxxx|\*\*\*|your[_-]|_here\b|<[^>]*>|\{\{|\$\{|\$\(|\$[A-Za-z_]|%s|%\(|example\.com|placeholder|"
-    r"redacted|insert[_-]|replace[_-]?me|\[[A-Z_ ]+\]"
+_PLACEHOLDER_WORDS = frozenset(
+    {
+        "test",
+        "changeme",
+        "changeit",
+        "password",
+        "passwd",
+        "pass",
+        "secret",
+        "token",
+        "none",
+        "null",
+        "nil",
+        "undefined",
+        "true",
+        "false",
+        "todo",
+        "fixme",
+        "example",
+        "sample",
+        "dummy",
+        "redacted",
+        "hidden",
+        "masked",
+        "string",
+        "value",
+        "user",
+        "username",
+    }
 )
+_PLACEHOLDER_PARTS = (
+    "xxxx",
+    "***",
+    "your_",
+    "your-",
+    "_here",
+    "{{",
+    "${",
+    "$(",
+    "%s",
+    "%(",
+    "example.com",
+    "placeholder",
+    "redacted",
+    "insert_",
+    "insert-",
+    "replace_me",
+    "replaceme",
+)
+_PLACEHOLDER_SHAPE = re.compile(r"<[^>]*>|\$[A-Za-z_]|\[[A-Z_ ]+\]")
 _IDENTIFIER_VALUE = re.compile(r"^(?:[a-z]+(?:[_.-][a-z]+)*|[A-Z]+(?:[_.-][A-Z]+)*|[A-Za-z]+\.[A-Za-z.]+)$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 # Candidates for the entropy heuristic and for decoding.
-_TOKEN = re.compile(r"[A-Za-z0-9+/_=.~-]{20,}")
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=.~-])[A-Za-z0-9+/_=.~-]{20,}+")
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 _B64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+={0,2}$")
 _HASH_PREFIX = re.compile(
@@ -327,20 +446,25 @@ _HASH_TOKEN = re.compile(r"(?i)sha(?:1|224|256|384|512)-[A-Za-z0-9+/]{27,}={0,2}
 _HASH_HEX_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 
 
+_DIGITS = frozenset("0123456789")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+
+
 def shannon(text: str) -> float:
     """Bits per character of `text`'s own character distribution."""
     if not text:
         return 0.0
-    counts: dict[str, int] = {}
-    for ch in text:
-        counts[ch] = counts.get(ch, 0) + 1
     n = len(text)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
 
 
 def _shape_hits(text: str) -> Iterator[SecretHit]:
+    found = set(_ANCHORS.findall(text))
+    if not found:
+        return
     for shape in _SHAPES:
-        if not any(a in text for a in shape.anchors):
+        if not any(a in f for f in found for a in shape.anchors):
             continue
         for m in shape.pattern.finditer(text):
             value = m.group(shape.group)
@@ -352,8 +476,16 @@ def _shape_hits(text: str) -> Iterator[SecretHit]:
 
 
 def _placeholder(value: str) -> bool:
+    """`xxxx`, `<token>`, `${API_KEY}`, `your-key-here`, `changeme`: documentation, not a credential."""
     core = value.strip("\"'`")
-    return len(core) < 4 or bool(_PLACEHOLDER.search(core)) or len(set(core)) <= 2
+    lowered = core.lower()
+    return (
+        len(core) < 4
+        or len(set(core)) <= 2
+        or lowered in _PLACEHOLDER_WORDS
+        or any(part in lowered for part in _PLACEHOLDER_PARTS)
+        or bool(_PLACEHOLDER_SHAPE.search(core))
+    )
 
 
 def _random_enough(value: str, min_len: int = 8) -> bool:
@@ -362,8 +494,9 @@ def _random_enough(value: str, min_len: int = 8) -> bool:
         return False
     if value.startswith(("/", "./", "~/", "http", "file:")) or value.isdigit():
         return False
-    has_digit = any(ch.isdigit() for ch in value)
-    mixed_case = any(ch.isupper() for ch in value) and any(ch.islower() for ch in value)
+    chars = set(value)
+    has_digit = not chars.isdisjoint(_DIGITS)
+    mixed_case = not chars.isdisjoint(_UPPER) and not chars.isdisjoint(_LOWER)
     return (has_digit or mixed_case) and shannon(value) >= 2.8
 
 
@@ -402,6 +535,8 @@ def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
                 yield SecretHit("generic-secret-assignment", m.start(2), m.start(2) + len(value), KEYWORD)
         if ":" in text:
             for m in _HEADER.finditer(text):
+                if not _HEADER_NAME.search(m.group(1)):
+                    continue
                 value = m.group(2).rstrip(".")
                 if _random_enough(value, 6) or (
                     m.group(1).lower() in ("authorization", "proxy-authorization") and _b64_credentials(value)
@@ -488,10 +623,11 @@ def _decode(token: str) -> tuple[str, str] | None:
     return decoded, encoding
 
 
-def find_secrets(text: str, *, decode: bool = True) -> list[SecretHit]:
+def find_secrets(text: str, *, decode: bool = True, weak: bool = True) -> list[SecretHit]:
     """Secrets in `text`: known shapes (confidence >= 0.75), decoded ones, and entropy-only hints (0.4).
 
-    Pure and bounded: at most `MAX_SCAN_CHARS` are read. Hits never overlap a stronger hit.
+    `decode=False` skips base64/hex decoding, `weak=False` the entropy heuristic. Pure and bounded: at
+    most `MAX_SCAN_CHARS` are read. Hits never overlap a stronger hit.
     """
     if not isinstance(text, str) or len(text) < 8:
         return []
@@ -499,6 +635,8 @@ def find_secrets(text: str, *, decode: bool = True) -> list[SecretHit]:
     lowered = text.lower()
     hits = list(_shape_hits(text))
     hits.extend(_keyword_hits(text, lowered))
+    if not (decode or weak):
+        return _without_overlaps(sorted(hits, key=lambda h: (h.start, -h.confidence)))
     covered = [(h.start, h.end) for h in hits]
     candidates = 0
     for m in _TOKEN.finditer(text):
@@ -514,12 +652,12 @@ def find_secrets(text: str, *, decode: bool = True) -> list[SecretHit]:
             decoded = _decode(token)
             if decoded is not None:
                 candidates += 1
-                inner = [h for h in find_secrets(decoded[0], decode=False) if h.confidence >= KEYWORD]
+                inner = find_secrets(decoded[0], decode=False, weak=False)
                 if inner:
                     hits.append(SecretHit(inner[0].kind, start, end, inner[0].confidence, decoded[1]))
                     covered.append((start, end))
                     continue
-        if _entropy_hit(text, start, token):
+        if weak and _entropy_hit(text, start, token):
             hits.append(SecretHit("high-entropy-string", start, end, LOW))
     hits.sort(key=lambda h: (h.start, -h.confidence))
     return _without_overlaps(hits)
@@ -554,12 +692,13 @@ _ISSUERS: dict[str, tuple[str, ...]] = {
 
 
 def _strings(value: Any, depth: int = 0) -> Iterator[str]:
-    """Every string of a JSON-like value; dict entries also as `key: value` so key names give context."""
+    """Every string of a JSON-like value; a secret-named entry (`"Authorization": "Bearer ..."`,
+    `"api_key": "..."`) as `key: value`, so the key name gives the value its context."""
     if isinstance(value, str):
         yield value
     elif depth <= 8 and isinstance(value, dict):
         for k, v in value.items():
-            if isinstance(v, str) and isinstance(k, str):
+            if isinstance(v, str) and isinstance(k, str) and (_secret_key(k) or _HEADER_NAME.search(k)):
                 yield f"{k}: {v}"
             else:
                 yield from _strings(v, depth + 1)
@@ -612,11 +751,11 @@ def _to_issuer(action: Action, kinds: set[str]) -> bool:
     return True
 
 
-def scan_action(action: Action) -> list[SecretHit]:
+def scan_action(action: Action, *, weak: bool = True) -> list[SecretHit]:
     """All secret hits across an action's outgoing texts."""
     hits: list[SecretHit] = []
     for text in action_texts(action):
-        hits.extend(find_secrets(text))
+        hits.extend(find_secrets(text, decode=weak, weak=weak))
     return hits
 
 
@@ -628,13 +767,16 @@ def scan_action(action: Action) -> list[SecretHit]:
 )
 def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     """Credential values in an action, judged by where the action can send them."""
-    hits = scan_action(action)
+    outside = reaches_outside(action)
+    if not outside and (action.capability != "shell.execute" or ctx.mode is Mode.LIGHT):
+        return []  # a local read or write: secrets in it are the path rules' and the taint floor's concern
+    hits = scan_action(action, weak=outside)
     if not hits:
         return []
     strong = [h for h in hits if h.confidence >= KEYWORD]
     kinds = sorted({h.kind for h in strong})
     findings: list[Finding] = []
-    if reaches_outside(action):
+    if outside:
         if strong:
             detail = f"{', '.join(kinds)} in an outbound action"
             if _to_issuer(action, set(kinds)):
