@@ -194,6 +194,7 @@ class Runtime:
     ) -> Decision:
         from limen.engine import decide
         from limen.floors import correlator, toolpin
+        from limen.state import TAINTED, UNTRUSTED
 
         action = self._action(ctx, tool, arguments, session_id, door, cwd, agent)
         view = self.session(session_id)
@@ -205,10 +206,11 @@ class Runtime:
         decision = decide(action, ctx)
         entry = correlator.features(action, ctx, decision)
         self.store.append_history(view.session_id, entry)
-        if decision.verdict is not Verdict.BLOCK:
-            flags = _flags_after(action, ctx, decision)
-            if flags:
-                self.store.set_flags(view.session_id, flags)
+        flags = {TAINTED} if entry["private"] else set()
+        if decision.verdict is not Verdict.BLOCK and _fetches_untrusted(action, ctx):
+            flags.add(UNTRUSTED)
+        if flags:
+            self.store.set_flags(view.session_id, flags)
         return decision
 
     def _observe(
@@ -300,21 +302,6 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
-
-
-def _flags_after(action: Action, ctx: Context, decision: Decision) -> set[str]:
-    """Flags a decided (not blocked) call sets: a secret read taints; a fetch brings untrusted input."""
-    from limen.state import TAINTED, UNTRUSTED
-
-    flags: set[str] = set()
-    if any(
-        f.code in (ReasonCode.SENSITIVE_SECRET_ACCESS, ReasonCode.ENVIRONMENT_DUMP_COMMAND)
-        for f in decision.findings
-    ):
-        flags.add(TAINTED)
-    if _fetches_untrusted(action, ctx):
-        flags.add(UNTRUSTED)
-    return flags
 
 
 def _fetches_untrusted(action: Action, ctx: Context) -> bool:

@@ -198,36 +198,31 @@ def segments(output: str) -> list[str]:
 
 
 def secret_values(text: str) -> list[str]:
-    """The secret values `limen.rules.secrets.find_secrets` finds in a text (used only to fingerprint)."""
-    from limen.rules.secrets import find_secrets
+    """Secret values in a text, per `limen.rules.secrets.find_secrets` at credential confidence (not entropy
+    alone: a commit hash must not taint a session). Used only to fingerprint them."""
+    from limen.rules.secrets import KEYWORD, find_secrets
 
-    values = []
-    for found in find_secrets(text[:MAX_SCAN_CHARS]):
-        value = found if isinstance(found, str) else getattr(found, "value", "")
-        if isinstance(value, str) and len(value) >= 8:
-            values.append(value)
-    return values
+    text = text[:MAX_SCAN_CHARS]
+    values = [text[hit.start : hit.end] for hit in find_secrets(text) if hit.confidence >= KEYWORD]
+    return [v for v in values if len(v) >= 8]
 
 
 def _screened(output: str) -> tuple[list[str], list[str], list[Finding]]:
-    """(injected segments, clean segments, screen findings). Only a flagged output is screened per record."""
+    """(injected records, other records, screen findings).
+
+    Only a signature-grade (BLOCK) finding marks content as injected, and then only the records that carry
+    it; weaker heuristic findings leave the content merely suspicious (the caller labels it untrusted).
+    """
     from limen.turngate import screen
 
     findings = [f for f in screen(output, source="untrusted") if f.verdict is not Verdict.PASS]
-    if not findings:
-        return [], [output], []
+    if not any(f.verdict is Verdict.BLOCK for f in findings):
+        return [], [output], findings
     parts = segments(output)
-    if len(parts) == 1:
-        return parts, [], findings
-    injected: list[str] = []
-    clean: list[str] = []
-    for part in parts:
-        (
-            injected
-            if any(f.verdict is not Verdict.PASS for f in screen(part, source="untrusted"))
-            else clean
-        ).append(part)
-    return (injected or [output]), (clean if injected else []), findings
+    injected = [p for p in parts if any(f.verdict is Verdict.BLOCK for f in screen(p, source="untrusted"))]
+    if not injected:  # the signature spans records: the whole output carries it
+        return [output], [], findings
+    return injected, [p for p in parts if p not in injected], findings
 
 
 def apply_scan(
@@ -265,8 +260,8 @@ def apply_scan(
         store.add_values(session_id, TRUSTED, {fingerprint(v) for v in extract_values(output)})
         return findings
     injected, clean, screen_findings = _screened(output)
-    if any(f.code is ReasonCode.TURN_GATE_ERROR for f in screen_findings):
-        untrusted, injected, clean = True, [], [output]
+    if screen_findings and not injected:  # a heuristic hit or a screen error: suspicious, not proven
+        untrusted = True
     flags = {UNTRUSTED} if untrusted else set()
     if injected:
         flags.add(INJECTED)

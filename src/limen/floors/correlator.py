@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from limen.context import Context
-from limen.floors.egress import is_external_egress, mode_verdict
-from limen.floors.trifecta import private_in_call
+from limen.floors.egress import is_external_egress, mode_verdict, reads_private
 from limen.model import Action, Capability, Decision, Finding, ReasonCode, Verdict
 from limen.normalize.paths import is_within
 
@@ -38,7 +37,7 @@ def features(action: Action, ctx: Context, decision: Decision) -> dict[str, Any]
         "v": int(decision.verdict),
         "shell": action.capability == Capability.SHELL_EXECUTE.value,
         "broad": _broad(action, ctx),
-        "private": private_in_call(decision) and decision.verdict is not Verdict.BLOCK,
+        "private": decision.verdict is not Verdict.BLOCK and reads_private(action, ctx),
         "egress": is_external_egress(action, ctx),
     }
 

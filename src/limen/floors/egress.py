@@ -65,3 +65,19 @@ def outgoing_texts(action: Action) -> list[str]:
         *(d.url for d in action.destinations),
     ]
     return list(dict.fromkeys(t for t in texts if t))
+
+
+def reads_private(action: Action, ctx: Context) -> bool:
+    """The call reads a secret file or dumps the environment. Asked of the rules directly, not of the
+    decision's findings, which a waiver may have removed."""
+    from limen.rules.commands import environment_dump
+    from limen.rules.paths import secret_files
+
+    return any(True for _ in secret_files(action, ctx)) or any(True for _ in environment_dump(action, ctx))
+
+
+def carries_private(action: Action, ctx: Context) -> bool:
+    """The call reads private data or carries a credential in what it sends."""
+    from limen.scan import secret_values
+
+    return reads_private(action, ctx) or any(secret_values(t) for t in outgoing_texts(action))

@@ -1,7 +1,7 @@
 """Lethal trifecta: untrusted input, private data and an outbound channel together.
 
-- `lethal_trifecta`: this call itself carries private data (a secret file, a secret or PII in its payload)
-  out, while acting under untrusted provenance.
+- `lethal_trifecta`: this call itself carries private data (a secret file, the environment, a credential in
+  its payload) out, while acting under untrusted provenance.
 - `correlated_trifecta`: the legs come from separate calls: untrusted content came into this session, it read
   private data earlier, and this call egresses.
 Both AUTH in light/balanced, BLOCK in strict/paranoid.
@@ -10,22 +10,8 @@ Both AUTH in light/balanced, BLOCK in strict/paranoid.
 from __future__ import annotations
 
 from limen.context import Context
-from limen.floors.egress import is_external_egress, mode_verdict
+from limen.floors.egress import carries_private, is_external_egress, mode_verdict
 from limen.model import Action, Decision, Finding, ReasonCode
-
-PRIVATE_CODES = frozenset(
-    {
-        ReasonCode.SENSITIVE_SECRET_ACCESS,
-        ReasonCode.SECRET_EXFILTRATION,
-        ReasonCode.PII_DATA_CLASS_EGRESS,
-        ReasonCode.ENVIRONMENT_DUMP_COMMAND,
-        ReasonCode.ENCODED_EXFILTRATION,
-    }
-)
-
-
-def private_in_call(decision: Decision) -> bool:
-    return any(f.code in PRIVATE_CODES for f in decision.findings)
 
 
 def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
@@ -37,7 +23,7 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
     )
     if not untrusted:
         return []
-    if private_in_call(decision):
+    if carries_private(action, ctx):
         return [
             Finding(
                 ReasonCode.LETHAL_TRIFECTA,

@@ -1,0 +1,113 @@
+"""Both session stores keep one contract; SQLite holds up under concurrent processes; keys stay private."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from limen.state import HISTORY_LIMIT, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
+from limen.state.keys import fingerprinter, key_path
+from limen.state.memory import MemoryStore
+from limen.state.sqlite import SqliteStore
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionStore]:
+    made: SessionStore = (
+        MemoryStore() if request.param == "memory" else SqliteStore(str(tmp_path / "s.sqlite"))
+    )
+    yield made
+    made.close()
+
+
+def test_sessions_do_not_share_anything(store: SessionStore) -> None:
+    store.set_flags("a", {TAINTED, UNTRUSTED})
+    store.add_taint("a", {"fp1": 20})
+    store.add_values("a", INJECTED, ["v1"])
+    store.append_history("a", {"cap": "shell.execute"})
+    assert store.flags("a") == {TAINTED, UNTRUSTED}
+    assert store.taint("a") == {"fp1": 20}
+    assert store.value_labels("a", ["v1", "v2"]) == {"v1": {INJECTED}}
+    assert store.history("a") == [{"cap": "shell.execute"}]
+    assert store.flags("b") == frozenset() and store.taint("b") == {} and store.history("b") == []
+    assert store.value_labels("b", ["v1"]) == {}
+    assert store.sessions() == ["a"]
+
+
+def test_value_labels_accumulate(store: SessionStore) -> None:
+    store.add_values("a", INJECTED, ["v"])
+    store.add_values("a", TRUSTED, ["v"])
+    assert store.value_labels("a", ["v"]) == {"v": {INJECTED, TRUSTED}}
+
+
+def test_history_keeps_the_most_recent_in_order(store: SessionStore) -> None:
+    for i in range(HISTORY_LIMIT * 5):
+        store.append_history("a", {"i": i})
+    recent = store.history("a")
+    assert [e["i"] for e in recent] == list(range(HISTORY_LIMIT * 4, HISTORY_LIMIT * 5))
+
+
+def test_clear_taint_only_or_everything(store: SessionStore) -> None:
+    store.set_flags("a", {TAINTED, INJECTED})
+    store.add_taint("a", {"fp": 10})
+    store.append_history("a", {"i": 1})
+    store.clear("a", taint_only=True)
+    assert store.taint("a") == {} and store.flags("a") == {INJECTED} and store.history("a")
+    store.clear("a", taint_only=False)
+    assert store.flags("a") == frozenset() and store.history("a") == []
+
+
+def test_pins(store: SessionStore) -> None:
+    assert store.get_pin("srv/t") is None
+    store.set_pin("srv/t", "fp1", None)
+    store.set_pin("srv/u", "fp2", "fp3")
+    assert store.get_pin("srv/t") == ("fp1", None)
+    assert store.pending_pins() == ["srv/u"]
+
+
+WRITER = """
+import sys
+from limen.state.sqlite import SqliteStore
+s = SqliteStore(sys.argv[1])
+n = sys.argv[2]
+for i in range(150):
+    s.add_taint("shared", {f"{n}-{i}": 16})
+    s.append_history("shared", {"n": n, "i": i})
+    s.set_flags("w" + n, ["untrusted"])
+s.close()
+"""
+
+
+def test_sqlite_survives_concurrent_writer_processes(tmp_path: Path) -> None:
+    path = str(tmp_path / "state.sqlite")
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, path, str(n)]) for n in range(4)]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    store = SqliteStore(path)
+    assert len(store.taint("shared")) == 600
+    assert store.sessions() == ["shared", "w0", "w1", "w2", "w3"]
+    assert oct(stat.S_IMODE(os.stat(path).st_mode)) == "0o600"
+    store.close()
+
+
+def test_fingerprint_key_is_private_and_stable_across_processes(limen_home: Path) -> None:
+    here = fingerprinter()("hunter2-value")
+    mode = stat.S_IMODE(os.stat(key_path("fingerprint")).st_mode)
+    assert mode == 0o600
+    there = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from limen.state.keys import fingerprinter; print(fingerprinter()('hunter2-value'))",
+        ],
+        env={**os.environ, "LIMEN_HOME": str(limen_home)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert here == there and "hunter2" not in here
