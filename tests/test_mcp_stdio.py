@@ -203,3 +203,17 @@ def test_malformed_server_output_yields_downstream_error_and_server_errors_stay_
         exploded = client.call("explode")
         assert exploded["isError"] is True and "abc123" not in str(exploded)
         assert text(client.call("ok")) == "ok"
+
+
+def test_tools_the_policy_denies_vanish_from_the_list(env: Env) -> None:
+    with open(os.path.join(env.workspace, "limen.yaml"), "w") as fh:
+        fh.write("chain:\n  - layer: denylist\n    tools: [mcp__shell__run_command]\n")
+    with LineClient(proxy_argv(SHELL, name="shell"), env) as client:
+        client.initialize()
+        tools = client.tools()
+        assert "run_command" not in tools and "echo" in tools
+        marker = os.path.join(env.workspace, "ran")
+        refused = client.call("run_command", {"command": f"touch {marker}"})
+        assert refused["isError"] is True and "withheld from the tool list" in text(refused)
+        assert not os.path.exists(marker)
+        assert text(client.call("echo", {"text": "still here"})) == "still here"

@@ -29,6 +29,12 @@ class Options:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+_RUNNERS = frozenset(
+    {"npx", "uvx", "bunx", "pnpx", "node", "deno", "bun", "uv", "pipx", "docker", "python", "python3"}
+)
+_SUBCOMMANDS = frozenset({"run", "exec", "x", "tool"})
+
+
 def server_name(options: Options) -> str:
     """The server's identity for pins and tool names: `--name`, else derived from the command or URL."""
     if options.name:
@@ -36,12 +42,10 @@ def server_name(options: Options) -> str:
     elif options.url:
         raw = re.sub(r"^[a-z]+://", "", options.url).split("/")[0].split(":")[0]
     else:
-        words = [a for a in options.command if not a.startswith("-")]
-        script = next(
-            (a for a in reversed(words) if re.search(r"\.(py|js|mjs|ts)$|/|@", a)),
-            words[0] if words else "server",
-        )
-        raw = os.path.splitext(os.path.basename(script.rstrip("/")))[0]
+        words = [w for w in options.command if not w.startswith("-")] or ["server"]
+        rest = [w for w in words[1:] if w not in _SUBCOMMANDS]
+        runner = os.path.basename(words[0]) in _RUNNERS or os.path.basename(words[0]).startswith("python")
+        raw = os.path.splitext(os.path.basename(rest[0] if runner and rest else words[0]))[0]
     return re.sub(r"[^A-Za-z0-9_-]+", "_", raw).strip("_") or "server"
 
 

@@ -1,0 +1,136 @@
+"""MCP proxy overhead: added latency per `tools/call` and added start-up time, proxied vs direct.
+
+    .venv/bin/python bench/bench_mcp.py [--calls 1000] [--starts 7]
+
+The same real MCP server (tests/mcp_servers/shell_server.py, an SDK `MCPServer`, tool `add`) is driven
+over stdio at the wire level, once directly and once through `limen mcp`, alternating blocks of calls so
+drift on the machine affects both alike. Each proxied call is decided, audited and its result screened.
+Added latency = proxied round trip minus direct round trip (medians and p99 of each path).
+Targets: median added <= 1 ms, p99 added <= 5 ms, start-up added <= 300 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SERVER = os.path.join(ROOT, "tests", "mcp_servers", "shell_server.py")
+PY = sys.executable
+INIT = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+
+
+class Wire:
+    """Newline-delimited JSON-RPC over a child's stdin/stdout; blocking, no threads, no SDK."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: str) -> None:
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd
+        )
+        self.next_id = 0
+
+    def request(self, method: str, params: dict[str, object]) -> dict[str, object]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.next_id += 1
+        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+        while True:
+            answer: dict[str, object] = json.loads(self.proc.stdout.readline())
+            if answer.get("id") == self.next_id:
+                return answer
+
+    def handshake(self) -> None:
+        self.request("initialize", INIT)
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        self.proc.stdin.flush()
+        self.request("tools/list", {})
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def timed_calls(wire: Wire, n: int) -> list[float]:
+    out = []
+    for i in range(n):
+        started = time.perf_counter_ns()
+        answer = wire.request("tools/call", {"name": "add", "arguments": {"a": i, "b": 1}})
+        out.append((time.perf_counter_ns() - started) / 1e6)
+        result = answer.get("result")
+        assert isinstance(result, dict) and result.get("isError") is False, answer
+    return out
+
+
+def p99(values: list[float]) -> float:
+    return sorted(values)[min(len(values) - 1, int(len(values) * 0.99))]
+
+
+def start_time(argv: list[str], env: dict[str, str], cwd: str) -> float:
+    started = time.perf_counter()
+    wire = Wire(argv, env, cwd)
+    wire.request("initialize", INIT)
+    elapsed = (time.perf_counter() - started) * 1000
+    wire.close()
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--starts", type=int, default=7)
+    args = parser.parse_args()
+    root = tempfile.mkdtemp(prefix="limen-bench-mcp-")
+    env = dict(os.environ, LIMEN_HOME=os.path.join(root, "limen"), HOME=os.path.join(root, "home"))
+    cwd = os.path.join(root, "ws")
+    for path in (env["LIMEN_HOME"], env["HOME"], cwd):
+        os.makedirs(path, exist_ok=True)
+    direct_argv = [PY, SERVER]
+    proxy_argv = [PY, "-m", "limen", "mcp", "--name", "shell", "--", PY, SERVER]
+
+    direct, proxied = Wire(direct_argv, env, cwd), Wire(proxy_argv, env, cwd)
+    for wire in (direct, proxied):
+        wire.handshake()
+        timed_calls(wire, 50)  # warm-up
+    direct_ms: list[float] = []
+    proxied_ms: list[float] = []
+    block = 100
+    for _ in range(max(1, args.calls // block)):
+        direct_ms += timed_calls(direct, block)
+        proxied_ms += timed_calls(proxied, block)
+    direct.close()
+    proxied.close()
+
+    starts_direct = [start_time(direct_argv, env, cwd) for _ in range(args.starts)]
+    starts_proxied = [start_time(proxy_argv, env, cwd) for _ in range(args.starts)]
+
+    d_med, p_med = statistics.median(direct_ms), statistics.median(proxied_ms)
+    d_p99, p_p99 = p99(direct_ms), p99(proxied_ms)
+    s_direct, s_proxied = statistics.median(starts_direct), statistics.median(starts_proxied)
+    print(f"tools/call round trip over {len(direct_ms)} calls each (ms)")
+    print(f"  direct   median {d_med:7.3f}   p99 {d_p99:7.3f}")
+    print(f"  proxied  median {p_med:7.3f}   p99 {p_p99:7.3f}")
+    print(
+        f"  added    median {p_med - d_med:7.3f}   p99 {p_p99 - d_p99:7.3f}   (targets <= 1.000 / <= 5.000)"
+    )
+    print(f"start-up to the initialize answer, median of {args.starts} (ms)")
+    print(
+        f"  direct {s_direct:7.1f}   proxied {s_proxied:7.1f}   added {s_proxied - s_direct:7.1f}"
+        "   (target <= 300)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

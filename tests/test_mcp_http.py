@@ -1,0 +1,145 @@
+"""The MCP proxy over Streamable HTTP, both directions, against real SDK servers and the SDK client."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from mcp import Client
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_servers"))
+
+from harness import FS, PY, Env, LineClient, free_port, make_env, proxy_argv, start_http, stop, text
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> Env:
+    return make_env(str(tmp_path_factory.mktemp("mcp-http")))
+
+
+@pytest.fixture(scope="module")
+def fs_url(env: Env) -> Iterator[str]:
+    port = free_port()
+    proc = start_http([PY, FS, "--http", str(port)], env, port)
+    yield f"http://127.0.0.1:{port}/mcp"
+    stop(proc)
+
+
+@pytest.fixture(scope="module")
+def front_url(env: Env) -> Iterator[str]:
+    """`limen mcp serve` in front of a stdio filesystem server."""
+    port = free_port()
+    argv = [PY, "-m", "limen", "mcp", "serve", "--listen", f"127.0.0.1:{port}", "--name", "fs", "--", PY, FS]
+    proc = start_http(argv, env, port)
+    yield f"http://127.0.0.1:{port}/mcp"
+    stop(proc)
+
+
+def _secret_file(env: Env) -> tuple[str, str]:
+    key = "AKIA" + "".join(secrets.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") for _ in range(16))
+    path = os.path.join(env.workspace, f"creds-{key[-4:]}.txt")
+    with open(path, "w") as fh:
+        fh.write(f"aws_access_key_id = {key}\n")
+    return path, key
+
+
+def _notes(env: Env) -> str:
+    path = os.path.join(env.workspace, "notes.txt")
+    with open(path, "w") as fh:
+        fh.write("alpha\nbeta\n")
+    return path
+
+
+@pytest.mark.parametrize("modern", [False, True], ids=["2025-11-25", "2026-07-28"])
+def test_proxy_to_an_http_server(env: Env, fs_url: str, modern: bool) -> None:
+    notes = _notes(env)
+    with LineClient(
+        [PY, "-m", "limen", "mcp", "--name", "fs", "--timeout", "10", "--url", fs_url], env
+    ) as client:
+        if not modern:
+            client.initialize()
+        assert "read_file" in client.tools(modern=modern)
+        allowed = client.call("read_file", {"path": notes}, modern=modern)
+        assert allowed["isError"] is False and text(allowed) == "alpha\nbeta\n"
+        assert allowed["structuredContent"] == {"result": "alpha\nbeta\n"}
+        target = os.path.join(env.home, ".claude", "settings.json")
+        blocked = client.call("write_file", {"path": target, "content": "{}"}, modern=modern)
+        assert blocked["isError"] is True and "protected_path_blocked" in text(blocked)
+        assert not os.path.exists(target)
+        path, key = _secret_file(env)
+        withheld = client.call("read_file", {"path": path}, modern=modern)
+        assert withheld["isError"] is True and key not in str(withheld)
+
+
+def test_unreachable_http_server_yields_downstream_error(env: Env) -> None:
+    url = f"http://127.0.0.1:{free_port()}/mcp"
+    with LineClient([PY, "-m", "limen", "mcp", "--timeout", "5", "--url", url], env) as client:
+        answer = client.initialize()
+        assert answer["error"]["data"]["reason"] == "downstream_error"
+        result = client.call("read_file", {"path": "x"})
+        assert result["isError"] is True and "downstream_error" in text(result)
+
+
+async def _session(url: str, mode: str, env: Env) -> dict[str, Any]:
+    notes = _notes(env)
+    path, key = _secret_file(env)
+    async with Client(url, mode=mode) as client:  # type: ignore[arg-type]
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+        allowed = await client.call_tool("read_file", {"path": notes})
+        blocked = await client.call_tool(
+            "write_file", {"path": os.path.join(env.home, ".claude", "settings.json"), "content": "{}"}
+        )
+        withheld = await client.call_tool("read_file", {"path": path})
+        readme = await client.read_resource("notes://readme")
+        return {
+            "tools": tools,
+            "allowed": allowed,
+            "blocked": blocked,
+            "withheld": withheld,
+            "key": key,
+            "readme": readme,
+        }
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_agent_over_http_through_limen_mcp_serve(env: Env, front_url: str, mode: str) -> None:
+    seen = asyncio.run(_session(front_url, mode, env))
+    assert {"read_file", "write_file", "list_directory"} <= seen["tools"]
+    assert seen["allowed"].is_error is False
+    assert seen["allowed"].content[0].text == "alpha\nbeta\n"
+    assert seen["blocked"].is_error is True and "protected_path_blocked" in seen["blocked"].content[0].text
+    assert seen["withheld"].is_error is True and seen["key"] not in str(seen["withheld"])
+    assert seen["readme"].contents[0].text.startswith("# notes")
+
+
+def test_serve_rejects_a_foreign_origin(front_url: str) -> None:
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        front_url,
+        data=b"{}",
+        method="POST",
+        headers={"Origin": "http://evil.example", "Content-Type": "application/json"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=10)
+    assert caught.value.code == 403
+
+
+def test_direct_and_proxied_http_results_are_identical(env: Env, fs_url: str) -> None:
+    notes = _notes(env)
+    results = []
+    for argv in ([PY, "-m", "limen", "mcp", "--name", "fs", "--url", fs_url], proxy_argv(FS, name="fs")):
+        with LineClient(argv, env) as client:
+            client.initialize()
+            client.tools()
+            results.append(
+                client.request("tools/call", {"name": "read_file", "arguments": {"path": notes}})[0]
+            )
+    assert results[0] == results[1]

@@ -1,0 +1,142 @@
+"""Pure parts of the MCP proxy: message helpers, header rules, naming, and install's entry rewriting."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from limen.doors.mcp import unwrap_server_entry, wrap_server_entry
+from limen.doors.mcp.app import Options, load_artifact_pins, server_name
+from limen.doors.mcp.guard import refusal_text
+from limen.doors.mcp.http import request_headers
+from limen.doors.mcp.messages import (
+    id_key,
+    parse,
+    protocol_version,
+    result_bytes,
+    result_text,
+    tool_error_result,
+)
+from limen.doors.mcp.serve import parse_listen
+from limen.model import Verdict
+
+MODERN_CALL = {
+    "jsonrpc": "2.0",
+    "id": 4,
+    "method": "tools/call",
+    "params": {
+        "name": "read_file",
+        "arguments": {},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"},
+    },
+}
+
+
+def test_parse_accepts_only_one_json_object() -> None:
+    assert parse(b'{"jsonrpc":"2.0","id":1,"method":"ping"}') == {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    for bad in (b"not json", b"[1, 2]", b'"text"', b"\xff\xfe", b""):
+        assert parse(bad) is None
+
+
+def test_id_keys_keep_numbers_and_strings_apart() -> None:
+    assert id_key(1) != id_key("1")
+    assert id_key(None) == "null"
+
+
+def test_era_detection_and_headers() -> None:
+    assert protocol_version(MODERN_CALL) == "2026-07-28"
+    modern = request_headers(MODERN_CALL, "", "")
+    assert modern["Mcp-Method"] == "tools/call" and modern["Mcp-Name"] == "read_file"
+    assert modern["MCP-Protocol-Version"] == "2026-07-28" and "Mcp-Session-Id" not in modern
+    legacy = request_headers({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, "abc", "2025-11-25")
+    assert legacy["Mcp-Session-Id"] == "abc" and legacy["MCP-Protocol-Version"] == "2025-11-25"
+    assert "Mcp-Method" not in legacy
+
+
+def test_refusals_are_tool_results_the_model_can_act_on() -> None:
+    result = tool_error_result("no", modern=True)
+    assert result == {"content": [{"type": "text", "text": "no"}], "isError": True, "resultType": "complete"}
+    assert "resultType" not in tool_error_result("no", modern=False)
+    text = refusal_text("mcp__fs__x", Verdict.AUTH, ("sensitive_path_access",), "AUTH: why", "d1", "ask")
+    assert "sensitive_path_access" in text and "no approval channel" in text and "How a human" in text
+
+
+def test_result_text_and_bytes_cover_every_content_kind() -> None:
+    result = {
+        "content": [
+            {"type": "text", "text": "a"},
+            {"type": "resource", "resource": {"uri": "x", "text": "b"}},
+            {"type": "image", "data": "aGk=", "mimeType": "image/png"},
+        ],
+        "structuredContent": {"k": "c"},
+    }
+    assert result_text(result) == 'a\nb\n{"k": "c"}'
+    assert result_bytes(result) == b"abaGk="
+
+
+def test_server_names() -> None:
+    assert server_name(Options(name="my fs!")) == "my_fs"
+    npx = ["npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
+    assert server_name(Options(command=npx)) == "server-filesystem"
+    assert server_name(Options(command=["uvx", "mcp-server-git"])) == "mcp-server-git"
+    assert server_name(Options(command=["/usr/local/bin/my-server", "--port", "1"])) == "my-server"
+    assert server_name(Options(command=["python", "servers/fs_server.py"])) == "fs_server"
+    assert server_name(Options(url="https://mcp.example.com:8443/mcp")) == "mcp_example_com"
+
+
+def test_listen_addresses_are_loopback_only() -> None:
+    assert parse_listen("127.0.0.1:8080") == ("127.0.0.1", 8080)
+    assert parse_listen("[::1]:9000") == ("::1", 9000)
+    for bad in ("0.0.0.0:80", "example.com:80", "8080", "127.0.0.1:http"):
+        with pytest.raises(ValueError):
+            parse_listen(bad)
+
+
+def test_artifact_pins_file_is_validated(tmp_path: object) -> None:
+    import os
+
+    path = os.path.join(str(tmp_path), "pins.json")
+    with open(path, "w") as fh:
+        json.dump({"fetch": {"https://x/a.tgz": "ab" * 32}}, fh)
+    assert load_artifact_pins(path) == {"fetch": {"https://x/a.tgz": "ab" * 32}}
+    with open(path, "w") as fh:
+        json.dump({"fetch": "not a mapping"}, fh)
+    with pytest.raises(ValueError):
+        load_artifact_pins(path)
+
+
+ENTRIES = [
+    {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], "env": {"A": "1"}},
+    {"command": "uvx", "args": ["mcp-server-git"], "timeout": 30000},
+    {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer tok"}},
+    {"url": "https://cursor.example.com/mcp"},
+    {"type": "streamable-http", "url": "https://x.example.com/mcp", "env": {"B": "2"}},
+]
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_wrapping_is_reversible_and_idempotent(entry: dict[str, object]) -> None:
+    wrapped = wrap_server_entry(entry, name="srv")
+    assert wrapped["command"] == "limen" and wrapped["args"][:3] == ["mcp", "--name", "srv"]  # type: ignore[index]
+    assert wrap_server_entry(wrapped) == wrapped
+    assert unwrap_server_entry(wrapped) == entry
+
+
+def test_credentials_in_headers_stay_off_the_command_line() -> None:
+    wrapped = wrap_server_entry(ENTRIES[2])
+    assert "Bearer tok" not in json.dumps(wrapped["args"])
+    assert json.loads(wrapped["env"]["LIMEN_MCP_HEADERS"]) == {"Authorization": "Bearer tok"}  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"type": "sse", "url": "https://x/sse"},
+        {"type": "http", "url": "https://x", "headersHelper": "h.sh"},
+        {},
+    ],
+)
+def test_entries_the_proxy_cannot_front_are_left_alone(entry: dict[str, object]) -> None:
+    assert wrap_server_entry(entry) == entry
+    assert unwrap_server_entry(entry) == entry
