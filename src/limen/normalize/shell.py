@@ -1612,10 +1612,8 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
         if word in ("-fprint", "-fprintf", "-fls") and j + 1 < len(expr):
             _add_path(expr[j + 1], state, write=True)
         j += 1
-    for root in roots:
-        state.paths.append(root)
-        if deletes:
-            state.write_paths.append(root)
+    for start in starts:
+        _add_path(start, state, write=deletes)
     touches = deletes or any(w in expr for w in ("-exec", "-execdir", "-ok", "-okdir"))
     for name in names:
         for root in roots:
@@ -1644,7 +1642,8 @@ def _find_exec(
     inner: list[str], roots: list[str], names: list[str], state: _State, via: tuple[str, ...], level: int
 ) -> None:
     literal = [n for n in names if not any(c in n for c in "*?[")]
-    item = os.path.join(roots[0], literal[0].rsplit("/", 1)[-1]) if literal else roots[0]
+    # `{}` is each match below the root; a literal -name tells which one.
+    item = os.path.join(roots[0], literal[0].rsplit("/", 1)[-1] if literal else "{}")
     _run([w.replace("{}", item) for w in inner], state, via, level, None)
 
 

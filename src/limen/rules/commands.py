@@ -479,12 +479,24 @@ def _env_dump(command: Command) -> str:
     return ""
 
 
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "cut", "sort", "uniq", "wc", "head", "tail", "tr"})
+
+
+def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
+    """`env | grep DISPLAY`: the dump is narrowed by a search for a name that holds no secret."""
+    greps = [c for c in action.commands if c.name in ("grep", "egrep", "fgrep", "rg")]
+    if not greps or not all(c.name in _FILTERS or _env_dump(c) for c in action.commands):
+        return False
+    patterns = [_operands(c.argv)[:1] for c in greps]
+    return all(p and not _SECRET_VAR.search(p[0]) and p[0].strip("^$=.*") for p in patterns)
+
+
 @rule(ReasonCode.ENVIRONMENT_DUMP_COMMAND)
 def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
     """Printing the whole environment (where tokens and keys live)."""
     for command in action.commands:
         what = _env_dump(command)
-        if what:
+        if what and not _filtered_for_harmless(action, ctx):
             yield _finding(
                 ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.AUTH, 60, f"{what} prints the environment"
             )
