@@ -15,12 +15,13 @@ from limen.bench import ItemResult
 from limen.model import Mode
 
 USER_ROLES = frozenset({"user_prompt"})
+UNTRUSTED_SOURCE = "untrusted"
 
 
 def source_of(item: dict[str, Any]) -> str:
     """ "user" for texts the corpus marks as typed by the user, "untrusted" for everything else."""
     meta = item.get("meta") or {}
-    return "user" if meta.get("role") in USER_ROLES else "untrusted"
+    return "user" if meta.get("role") in USER_ROLES else UNTRUSTED_SOURCE
 
 
 def group_of(item: dict[str, Any]) -> str:
@@ -34,6 +35,7 @@ def run(items: list[dict[str, Any]], mode: Mode) -> list[ItemResult]:
     """Screen each text item; `mode` does not change the turn gate (its verdicts are mode-independent)."""
     from limen.turngate import screen, verdict_of
 
+    screen("", source=UNTRUSTED_SOURCE)  # load and compile once, so per-item times are steady-state
     results: list[ItemResult] = []
     for item in items:
         label = str(item.get("label", ""))

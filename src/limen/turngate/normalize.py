@@ -23,10 +23,9 @@ _HARMLESS_INVISIBLE = re.compile("[\u00ad\ufeff]")
 _JOINER_IN_WORD = re.compile("(?<=[A-Za-z])[\u200c\u200d]+(?=[A-Za-z])")
 # Four or more single letters separated by single spaces: "i g n o r e" (starts with a literal: fast).
 _SPACED = re.compile(r" (?:[a-z] ){3,}[a-z](?![a-z])")
-# A token mixing letters with digits or @/$ (written so that it never rescans a long run); the hint is a
-# cheap test that such a token may exist at all.
+# A leet digit before a letter: where a leet-spelt word may be; the word is then found around it.
 _LEET_HINT = re.compile(r"[013457][a-z]")
-_LEET_TOKEN = re.compile(r"(?<![a-z0-9@$])(?:[a-z]+[0-9@$]|[0-9@$]+[a-z])[a-z0-9@$]*")
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$")
 _LEET = str.maketrans("013457@$", "oieastas")
 # Bytes that belong to a word; everything else splits words (non-ASCII bytes too: triggers are ASCII).
 _WORD_BYTES = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else 32 for c in range(256))
@@ -125,6 +124,28 @@ def _collapse(text: str) -> str:
     return "\n".join(line for line in (" ".join(part.split()) for part in text.splitlines()) if line)
 
 
+def _unleet(text: str) -> tuple[str, int]:
+    """Decode words written with leet digits ("1gn0r3" -> "ignore"); count the trigger words among them."""
+    pieces: list[str] = []
+    last = 0
+    triggers = 0
+    for hint in _LEET_HINT.finditer(text):
+        start, end = hint.start(), hint.end()
+        if start < last:
+            continue
+        while start > 0 and text[start - 1] in _TOKEN_CHARS:
+            start -= 1
+        while end < len(text) and text[end] in _TOKEN_CHARS:
+            end += 1
+        word = text[start:end].translate(_LEET)
+        if word.isalpha():
+            pieces += (text[last:start], word)
+            last = end
+            triggers += word in TRIGGER_WORDS
+    pieces.append(text[last:])
+    return "".join(pieces), triggers
+
+
 def prepare(text: str) -> Prepared:
     """Normalise once; every matcher reads the result."""
     text = unicodedata.normalize("NFKC", text)
@@ -149,15 +170,10 @@ def prepare(text: str) -> Prepared:
         disguised += word in TRIGGER_WORDS
         return " " + word
 
-    def unleet(match: re.Match[str]) -> str:
-        nonlocal disguised
-        word = match.group(0).translate(_LEET)
-        disguised += word in TRIGGER_WORDS
-        return word if word.isalpha() else match.group(0)
-
     padded = " " + norm  # the spaced-letter pattern starts with a space
     flat = _SPACED.sub(join, padded)[1:] if _SPACED.search(padded) else norm
     if _LEET_HINT.search(flat):
-        flat = _LEET_TOKEN.sub(unleet, flat)
+        flat, leet_triggers = _unleet(flat)
+        disguised += leet_triggers
     words = frozenset(flat.encode("utf-8", "ignore").translate(_WORD_BYTES).split())
     return Prepared(raw, norm, flat, hidden, smuggled, disguised, words)
