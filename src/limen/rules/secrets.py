@@ -370,13 +370,12 @@ _NOT_SECRET_WORDS = frozenset(
     }
 )
 # Greedy identifier, then a separator: linear in the text (a lazy prefix would rescan every word).
-_ASSIGN = re.compile(
-    r"(?<![\w.-])([A-Za-z_][\w.-]{0,80}+)[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:|,)[ \t]*@?[\"'`]?"
-    r"([^\s\"'`,;<>(){}\[\]]{8,256})"
-)
-_HEADER = re.compile(
-    r"(?i)(?<![\w-])([\w-]{3,60}+)[\"']?[ \t]*:[ \t]*"
-    r"(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?([^\s\"',;]{6,512})"
+# The key and its separator only: the value is matched from there, so a value never swallows the next key.
+_ASSIGN = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]{0,80}+)[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:|,)[ \t]*")
+_ASSIGN_VALUE = re.compile(r"@?[\"'`]?([^\s\"'`,;<>(){}\[\]]{8,256})")
+_HEADER = re.compile(r"(?<![\w-])([\w-]{3,60}+)[\"']?[ \t]*:[ \t]*")
+_HEADER_VALUE = re.compile(
+    r"(?i)(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?([^\s\"',;]{6,512})"
 )
 _HEADER_NAME = re.compile(r"(?i)^(?:proxy-)?authorization$|api-?key|token|secret|auth")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)((?:\"[^\"]*\"|'[^']*'|[^\s\"']+)+)")
@@ -438,6 +437,7 @@ _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 # Candidates for the entropy heuristic and for decoding.
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=.~-])[A-Za-z0-9+/_=.~-]{20,}+")
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
+_ENCODED_TAIL = re.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}$")
 _B64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+={0,2}$")
 _HASH_PREFIX = re.compile(
     r"(?:h1:|sha(?:1|224|256|384|512)[-:~]|sha(?:1|256|512)=|md5[-:=]|@sha256:|etag)$", re.IGNORECASE
@@ -529,19 +529,28 @@ def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
         "id" in lowered and _VENDORS.search(lowered)
     ):
         for m in _ASSIGN.finditer(text):
-            key, value = m.group(1), m.group(2).rstrip(".")
-            named = _secret_key(key) or (_vendor_id_key(key) and (_UUID.match(value) or shannon(value) > 3.2))
-            if named and _random_enough(value) and not value.lower().startswith(key.lower()):
-                yield SecretHit("generic-secret-assignment", m.start(2), m.start(2) + len(value), KEYWORD)
+            key = m.group(1)
+            if not (_secret_key(key) or _vendor_id_key(key)):
+                continue
+            v = _ASSIGN_VALUE.match(text, m.end())
+            if v is None:
+                continue
+            value = v.group(1).rstrip(".")
+            vendor_id_ok = _secret_key(key) or _UUID.match(value) or shannon(value) > 3.2
+            if vendor_id_ok and _random_enough(value) and not value.lower().startswith(key.lower()):
+                yield SecretHit("generic-secret-assignment", v.start(1), v.start(1) + len(value), KEYWORD)
         if ":" in text:
             for m in _HEADER.finditer(text):
                 if not _HEADER_NAME.search(m.group(1)):
                     continue
-                value = m.group(2).rstrip(".")
+                v = _HEADER_VALUE.match(text, m.end())
+                if v is None:
+                    continue
+                value = v.group(1).rstrip(".")
                 if _random_enough(value, 6) or (
                     m.group(1).lower() in ("authorization", "proxy-authorization") and _b64_credentials(value)
                 ):
-                    yield SecretHit("authorization-header", m.start(2), m.start(2) + len(value), KEYWORD)
+                    yield SecretHit("authorization-header", v.start(1), v.start(1) + len(value), KEYWORD)
     if "-u" in text:
         for m in _CURL_USER.finditer(text):
             raw = m.group(1)
@@ -576,8 +585,8 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
     bare = token.strip("=.-_~")
     if len(bare) < 24 or _looks_hashed(text, start, token):
         return False
-    if bare.count(".") > 2 or bare.count("/") > 3 or bare.count("-") > 4:
-        return False  # paths, versions, dotted names, slugs
+    if "." in bare or bare.count("/") > 3 or bare.count("-") > 4:
+        return False  # dotted names, versions, paths, slugs (dotted credentials have their own shapes)
     digits = sum(ch.isdigit() for ch in bare)
     upper = sum(ch.isupper() for ch in bare)
     lower = sum(ch.islower() for ch in bare)
@@ -594,7 +603,10 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
 
 def _decode(token: str) -> tuple[str, str] | None:
     """The printable text a base64 or hex run decodes to, with its encoding; None for binary or invalid."""
-    bare = token.strip(".~")
+    tail = _ENCODED_TAIL.search(token)  # `data=<base64>`: the run after the last separator
+    if tail is None:
+        return None
+    bare = tail.group(0)
     raw: bytes | None = None
     encoding = ""
     if len(bare) >= 32 and len(bare) % 2 == 0 and _HEX.match(bare):
