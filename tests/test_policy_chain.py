@@ -271,7 +271,8 @@ def test_default_action_depends_on_the_door_unless_set(ws: str, tmp_path: Path) 
     sdk = decision(ctx, "filesystem.read", {"path": f"{ws}/README.md"}, door="sdk")
     hook = decision(ctx, "Read", {"file_path": f"{ws}/README.md"}, door="hook")
     assert sdk.verdict is Verdict.BLOCK and ReasonCode.POLICY_DENIED in sdk.reasons
-    assert hook.verdict is Verdict.PASS
+    assert ReasonCode.POLICY_DENIED not in hook.reasons
+    assert not any(s.stage == "policy:default_action" for s in hook.evidence)
 
 
 def test_a_lower_level_runs_after_a_higher_allow_and_can_still_deny(

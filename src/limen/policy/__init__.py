@@ -73,6 +73,7 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
             _cache[key] = _compile(workspace)
         except PolicyError as exc:
             _cache[key] = exc
+        _cache[_key(workspace)] = _cache[key]  # compiling may have appended a tightening to the ledger
     hit = _cache[key]
     if isinstance(hit, PolicyError):
         raise hit

@@ -1,0 +1,205 @@
+"""Loading: three levels, errors with file/line/key, acknowledgements, defaults, caching, roles, sources."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from limen.context import Context
+from limen.model import Mode, ReasonCode, Verdict
+from limen.policy import PolicyError, load_context
+from policy_helpers import approve_files, decision, write_policy
+
+
+@pytest.fixture(autouse=True)
+def no_org_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LIMEN_ORG_POLICY", raising=False)
+    if os.path.exists("/etc/limen/policy.yaml"):
+        pytest.skip("this machine has an organisation policy")
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> str:
+    return os.path.realpath(tmp_path)
+
+
+def test_no_files_means_the_built_in_defaults(ws: str) -> None:
+    ctx = load_context(ws)
+    expected = Context.for_mode(Mode.BALANCED, ws)
+    assert ctx.chain is None and ctx.policy is None
+    assert (ctx.mode, ctx.thresholds, ctx.trusted_hosts, ctx.protected_paths, ctx.bulk_threshold) == (
+        expected.mode,
+        expected.thresholds,
+        expected.trusted_hosts,
+        expected.protected_paths,
+        expected.bulk_threshold,
+    )
+    assert load_context(ws, mode="strict").mode is Mode.STRICT
+
+
+def test_allow_by_default_needs_the_acknowledgement_key(ws: str) -> None:
+    policy = write_policy(Path(ws, "limen.yaml"), "mode: balanced\ndefault_action: allow\n")
+    with pytest.raises(PolicyError) as err:
+        load_context(ws)
+    [problem] = err.value.problems
+    assert (problem.file, problem.line, problem.key) == (str(policy), 2, "default_action")
+    assert "acknowledge" in str(err.value)
+    write_policy(policy, "mode: balanced\ndefault_action: allow\nacknowledge: [allow_by_default]\n")
+    approve_files(ws)
+    ctx = load_context(ws)
+    assert decision(ctx, "filesystem.read", {"path": f"{ws}/README.md"}, door="sdk").verdict is Verdict.PASS
+
+
+def test_monitor_needs_the_acknowledgement_key(ws: str) -> None:
+    write_policy(Path(ws, "limen.yaml"), "enforcement: monitor\n")
+    with pytest.raises(PolicyError, match="enforcement"):
+        load_context(ws)
+    write_policy(Path(ws, "limen.yaml"), "enforcement: monitor\nacknowledge: [monitor]\n")
+    ctx = load_context(ws)
+    assert ctx.policy is not None and not ctx.policy.monitor  # loosening: waits for approval
+    approve_files(ws)
+    ctx = load_context(ws)
+    assert ctx.policy is not None and ctx.policy.monitor
+
+
+def test_every_schema_error_names_file_line_and_dotted_key(ws: str) -> None:
+    write_policy(
+        Path(ws, "limen.yaml"),
+        """\
+        mode: strict
+        chain:
+          - layer: rules
+            rules:
+              - id: r
+                match: {capability: shell.execute, hostz: [a]}
+                effect: maybe
+    """,
+    )
+    with pytest.raises(PolicyError) as err:
+        load_context(ws)
+    where = {(p.line, p.key) for p in err.value.problems}
+    assert where == {(6, "chain[0].rules[0].match.hostz"), (7, "chain[0].rules[0].effect")}
+
+
+def test_the_compiled_policy_is_cached_until_a_file_changes(ws: str) -> None:
+    policy = write_policy(Path(ws, "limen.yaml"), "chain:\n  - layer: denylist\n    hosts: [a.example]\n")
+    first, second = load_context(ws), load_context(ws)
+    assert first is not second and first.chain is second.chain
+    write_policy(policy, "chain:\n  - layer: denylist\n    hosts: [a.example, b.example]\n")
+    third = load_context(ws)
+    assert third.chain is not first.chain
+    assert decision(third, "WebFetch", {"url": "https://b.example/"}).verdict is Verdict.BLOCK
+
+
+def test_lower_levels_only_tighten(
+    ws: str, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, limen_home: Path
+) -> None:
+    org = write_policy(
+        tmp_path_factory.mktemp("org") / "policy.yaml", "mode: strict\nrisk: {bulk_threshold: 10}\n"
+    )
+    monkeypatch.setenv("LIMEN_ORG_POLICY", str(org))
+    write_policy(limen_home / "policy.yaml", "mode: paranoid\n")
+    write_policy(
+        Path(ws, "limen.yaml"),
+        "mode: light\nrisk: {bulk_threshold: 500}\ntrusted_hosts: {add: [x.example]}\n",
+    )
+    ctx = load_context(ws)
+    assert ctx.mode is Mode.PARANOID and ctx.bulk_threshold == 10
+    assert "x.example" not in ctx.trusted_hosts
+    assert ctx.policy is not None and ctx.policy.notes == ()  # ignored loosenings, not pending ones
+
+
+def test_a_named_org_file_that_is_missing_refuses_to_start(ws: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LIMEN_ORG_POLICY", "/nonexistent/limen-org.yaml")
+    with pytest.raises(PolicyError, match="does not exist"):
+        load_context(ws)
+
+
+def test_a_requested_mode_only_tightens(ws: str) -> None:
+    write_policy(Path(ws, "limen.yaml"), "mode: strict\n")
+    assert load_context(ws, mode="light").mode is Mode.STRICT
+    ctx = load_context(ws, mode="paranoid")
+    assert ctx.mode is Mode.PARANOID and ctx.thresholds.ask == 31
+    with pytest.raises(PolicyError, match="unknown mode"):
+        load_context(ws, mode="relaxed")
+
+
+def test_roles_block_and_scope(ws: str) -> None:
+    write_policy(
+        Path(ws, "limen.yaml"),
+        """
+        roles:
+          reviewer:
+            tools: [Read, Grep, WebFetch]
+            paths: ["${workspace}/**"]
+            hosts: [github]
+            deny:
+              paths: ["${workspace}/secrets/**"]
+    """,
+    )
+    approve_files(ws)
+    ctx = load_context(ws)
+    ok = decision(ctx, "Read", {"file_path": f"{ws}/src/app.py"}, role="reviewer")
+    assert ReasonCode.ROLE_OUT_OF_SCOPE not in ok.reasons and ReasonCode.ROLE_BLOCKED_TARGET not in ok.reasons
+    blocked = decision(ctx, "Read", {"file_path": f"{ws}/secrets/db.txt"}, role="reviewer")
+    assert blocked.verdict is Verdict.BLOCK and ReasonCode.ROLE_BLOCKED_TARGET in blocked.reasons
+    for tool, args in (
+        ("Write", {"file_path": f"{ws}/a.py", "content": "x"}),
+        ("Read", {"file_path": "/etc/hostname"}),
+        ("WebFetch", {"url": "https://example.org/"}),
+    ):
+        assert ReasonCode.ROLE_OUT_OF_SCOPE in decision(ctx, tool, args, role="reviewer").reasons
+    assert (
+        ReasonCode.ROLE_OUT_OF_SCOPE in decision(ctx, "Read", {"file_path": f"{ws}/a"}, role="intern").reasons
+    )
+    assert (
+        ReasonCode.ROLE_OUT_OF_SCOPE
+        not in decision(ctx, "Write", {"file_path": f"{ws}/a", "content": ""}).reasons
+    )
+
+
+def test_policy_sources_block_and_flag(ws: str) -> None:
+    from limen.engine import decide
+    from limen.normalize import normalize
+
+    write_policy(
+        Path(ws, "limen.yaml"),
+        """
+        policy_sources:
+          blocked: ["web:*.pastebin.com"]
+          sensitive: ["web:*", untrusted_content]
+    """,
+    )
+    ctx = load_context(ws)
+    act = normalize("Read", {"file_path": f"{ws}/README.md"}, cwd=ws, door="hook")
+    act.provenance = frozenset({"web:x.pastebin.com"})
+    assert ReasonCode.POLICY_SOURCE_BLOCKED in decide(act, ctx).reasons
+    act.provenance = frozenset({"web:docs.python.org"})
+    assert ReasonCode.POLICY_SOURCE_SENSITIVE in decide(act, ctx).reasons
+
+
+def test_custom_capability_with_parameter_roles(ws: str) -> None:
+    write_policy(
+        Path(ws, "limen.yaml"),
+        """
+        capabilities:
+          db.query: {description: SQL against the reporting database}
+        tools:
+          run_sql: {capability: db.query, payloads: [sql], urls: [dsn]}
+        chain:
+          - layer: rules
+            rules:
+              - id: no-drops
+                match: {capability: db.query, commands: []}
+                effect: ask
+    """,
+    )
+    approve_files(ws)
+    ctx = load_context(ws)
+    assert ctx.policy is not None
+    spec = ctx.policy.tool_specs["run_sql"]
+    assert (spec.capability, spec.payloads, spec.urls) == ("db.query", ("sql",), ("dsn",))
+    act = decision(ctx, "run_sql", {"sql": "select 1"})
+    assert any(s.stage == "policy:project:rules#0" for s in act.evidence)
