@@ -206,19 +206,21 @@ def start(timeout: float = 10.0) -> dict[str, Any] | None:
     return None
 
 
-def stop(timeout: float = 5.0) -> bool:
-    """Ask the daemon to stop; SIGTERM it if it does not answer; wait until the lock is free."""
+def stop(timeout: float = 3.0) -> bool:
+    """Ask the daemon to stop, then SIGTERM, then SIGKILL, each after `timeout`; True once it is gone."""
     pid = running_pid()
-    try:
+    with contextlib.suppress(OSError, ValueError):
         wire.request({"op": "stop"}, 1.0)
-    except (OSError, ValueError):
-        if pid is not None:
-            os.kill(pid, signal.SIGTERM)
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if running_pid() is None:
-            return True
-        time.sleep(0.05)
+    for sig in (signal.SIGTERM, signal.SIGKILL, None):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if running_pid() is None:
+                return True
+            time.sleep(0.05)
+        if pid is None or sig is None:
+            break
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
     return running_pid() is None
 
 

@@ -80,10 +80,14 @@ class RuntimePool:
             return slot
 
     def close(self) -> None:
+        """Close the runtimes no request is using; one stuck in a hung request dies with the process."""
         with self._lock:
             for runtime, lock in self._slots.values():
-                with lock:
-                    runtime.close()
+                if lock.acquire(timeout=1.0):
+                    try:
+                        runtime.close()
+                    finally:
+                        lock.release()
             self._slots.clear()
 
 

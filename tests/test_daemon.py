@@ -1,0 +1,188 @@
+"""The fast path: `limen-hook` through a real `limen daemon` on a real Unix socket, and every way it can fail.
+
+Each test has its own LIMEN_HOME (so its own socket and lock) and stops the daemons it started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+HOOK, LIMEN = BIN / "limen-hook", BIN / "limen"
+FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
+PRE_TOOL_USE = (FIXTURES / "claude-code" / "pre_bash_ls.json").read_bytes()
+ALLOW = b'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'
+HANG = """
+import os, time
+if os.environ.get("LIMEN_TEST_FAULT") == "hang":
+    import limen.engine
+
+    def hang(action, ctx):
+        open(os.environ["LIMEN_TEST_MARKER"], "w").close()
+        time.sleep(120)
+
+    limen.engine.decide = hang
+"""
+CASES = [
+    ("claude-code", "pre_read_readme.json"),
+    ("claude-code", "pre_read_ssh_key.json"),
+    ("claude-code", "pre_write_settings.json"),
+    ("claude-code", "post_webfetch_injection.json"),
+    ("claude-code", "prompt_injection.json"),
+    ("claude-code", "session_start.json"),
+    ("codex", "pre_apply_patch_hooks.json"),
+    ("codex", "pre_bash_read_key.json"),
+    ("cursor", "before_shell.json"),
+    ("cursor", "before_read_secret.json"),
+    ("gemini", "before_tool_write_settings.json"),
+    ("gemini", "before_tool_mcp.json"),
+]
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    environment = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": "/home/dev",
+        "LIMEN_HOME": str(tmp_path / "limen"),
+        "LIMEN_HOOK_DEADLINE_MS": "8000",
+    }
+    yield environment
+    subprocess.run([str(LIMEN), "daemon", "stop"], env=environment, capture_output=True, timeout=30)
+
+
+def hook(agent: str, data: bytes, env: dict[str, str]) -> tuple[bytes, int]:
+    proc = subprocess.run([str(HOOK), agent], input=data, capture_output=True, env=env, timeout=60)
+    return proc.stdout, proc.returncode
+
+
+def daemon(command: str, env: dict[str, str]) -> tuple[dict[str, object] | None, int]:
+    proc = subprocess.run(
+        [str(LIMEN), "daemon", command], capture_output=True, env=env, timeout=30, text=True
+    )
+    try:
+        return json.loads(proc.stdout), proc.returncode
+    except ValueError:
+        return None, proc.returncode
+
+
+def wait_for_daemon(env: dict[str, str]) -> dict[str, object]:
+    for _ in range(200):
+        status, _ = daemon("status", env)
+        if status is not None:
+            return status
+        time.sleep(0.05)
+    raise AssertionError("no daemon came up")
+
+
+def without_ids(answer: bytes) -> str:
+    return re.sub(r" \(decision [0-9a-f]{16}\)", "", answer.decode())
+
+
+def with_fault(env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    inject = tmp_path / "inject"
+    inject.mkdir()
+    (inject / "sitecustomize.py").write_text(HANG)
+    return {
+        **env,
+        "PYTHONPATH": str(inject),
+        "LIMEN_TEST_FAULT": "hang",
+        "LIMEN_TEST_MARKER": str(tmp_path / "entered"),
+    }
+
+
+def test_start_status_stop_and_a_socket_only_its_user_can_reach(env: dict[str, str]) -> None:
+    assert daemon("status", env) == (None, 3)
+    started, code = daemon("start", env)
+    assert code == 0 and started is not None
+    sock = Path(str(started["socket"]))
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+    assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700
+    assert sock.parent == Path(env["LIMEN_HOME"]) / "run"
+    again, _ = daemon("start", env)  # one per user: a second start finds the first
+    assert again is not None and again["pid"] == started["pid"]
+    assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)
+    status, _ = daemon("status", env)
+    assert status is not None and status["served"] == 1 and status["pid"] == started["pid"]
+    assert daemon("stop", env)[1] == 0
+    assert daemon("status", env) == (None, 3)
+    assert not sock.exists()
+
+
+def test_daemon_absent_the_hook_decides_itself_and_starts_one(env: dict[str, str]) -> None:
+    assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)
+    wait_for_daemon(env)
+    assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)
+    status, _ = daemon("status", env)
+    assert status is not None and status["served"] == 1
+
+
+def test_the_same_answer_with_or_without_the_daemon(env: dict[str, str], tmp_path: Path) -> None:
+    alone = {**env, "LIMEN_HOOK_DAEMON": "0", "LIMEN_HOME": str(tmp_path / "alone")}  # same fresh state
+    expected = [hook(agent, (FIXTURES / agent / name).read_bytes(), alone) for agent, name in CASES]
+    daemon("start", env)
+    served = [hook(agent, (FIXTURES / agent / name).read_bytes(), env) for agent, name in CASES]
+    assert [(without_ids(o), c) for o, c in served] == [(without_ids(o), c) for o, c in expected]
+    status, _ = daemon("status", env)
+    assert status is not None and status["served"] == len(CASES)
+
+
+def test_many_agents_and_sessions_at_once(env: dict[str, str], tmp_path: Path) -> None:
+    alone = {**env, "LIMEN_HOOK_DAEMON": "0", "LIMEN_HOME": str(tmp_path / "alone")}
+    expected = {case: without_ids(hook(*case_data(case), alone)[0]) for case in CASES}
+    daemon("start", env)
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        answers = list(pool.map(lambda case: (case, hook(*case_data(case), env)), CASES * 3))
+    assert all(without_ids(out) == expected[case] for case, (out, _) in answers)
+    status, _ = daemon("status", env)
+    assert status is not None and status["served"] == len(CASES) * 3
+
+
+def case_data(case: tuple[str, str]) -> tuple[str, bytes]:
+    return case[0], (FIXTURES / case[0] / case[1]).read_bytes()
+
+
+def test_the_daemon_killed_mid_request(env: dict[str, str], tmp_path: Path) -> None:
+    started, _ = daemon("start", with_fault(env, tmp_path))  # this daemon hangs inside the engine
+    assert started is not None
+    with subprocess.Popen(
+        [str(HOOK), "claude-code"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as client:
+        assert client.stdin is not None
+        assert client.stdout is not None
+        client.stdin.write(PRE_TOOL_USE)
+        client.stdin.close()
+        for _ in range(400):
+            if (tmp_path / "entered").exists():
+                break
+            time.sleep(0.025)
+        assert (tmp_path / "entered").exists(), "the request never reached the daemon"
+        os.kill(int(str(started["pid"])), signal.SIGKILL)
+        out = client.stdout.read()
+        client.wait(timeout=60)
+    assert (out, client.returncode) == (ALLOW, 0)  # decided in-process, not a silent pass
+    # The killed daemon left its socket behind: the next event still gets an answer and a fresh daemon.
+    assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)
+    assert wait_for_daemon(env)["pid"] != started["pid"]
+
+
+def test_a_hung_daemon_is_passed_over(env: dict[str, str], tmp_path: Path) -> None:
+    daemon("start", with_fault(env, tmp_path))
+    assert hook("claude-code", PRE_TOOL_USE, {**env, "LIMEN_HOOK_DEADLINE_MS": "3000"}) == (ALLOW, 0)
+    assert (tmp_path / "entered").exists()  # the daemon did receive it, and never answered

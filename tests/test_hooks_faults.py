@@ -1,0 +1,216 @@
+"""The hook fails closed whatever happens: each agent's deny, exactly, with a blocking exit code.
+
+Faults inside the engine are injected from outside the product: a `sitecustomize.py` on the hook process's
+PYTHONPATH wraps `limen.engine.decide` (it raises, raises an interrupt, hangs, or prints). Limen itself has no
+fault switch an agent could reach.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HOOK = Path(sys.executable).with_name("limen-hook")
+FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
+PRE_TOOL_USE = (FIXTURES / "claude-code" / "pre_bash_ls.json").read_bytes()
+
+SITECUSTOMIZE = """
+import os, sys, time
+fault = os.environ.get("LIMEN_TEST_FAULT")
+if fault == "print-at-start":
+    print("stray output at start-up")
+elif fault:
+    import limen.engine
+
+    def faulty_decide(action, ctx):
+        if fault == "raise":
+            raise RuntimeError("injected")
+        if fault == "interrupt":
+            raise KeyboardInterrupt
+        if fault == "print":
+            print("stray output inside the engine")
+            sys.stdout.flush()
+            os.write(1, b"raw bytes on fd 1\\n")
+            return real(action, ctx)
+        marker = os.environ.get("LIMEN_TEST_MARKER")
+        if marker:
+            open(marker, "w").close()
+        time.sleep(120)
+
+    real = limen.engine.decide
+    limen.engine.decide = faulty_decide
+"""
+
+
+def reason(why: str) -> str:
+    return (
+        f"Limen denied this because it could not decide it safely ({why}). "
+        "Next step: retry once; if it persists, ask the user to run `limen doctor`."
+    )
+
+
+# Each agent's fail-closed answer to an event it could not even read.
+UNREADABLE = {
+    "claude-code": lambda r: {"decision": "block", "reason": r},
+    "codex": lambda r: {"decision": "block", "reason": r},
+    "gemini": lambda r: {"decision": "deny", "reason": r},
+    "cursor": lambda r: {"permission": "deny", "user_message": r, "agent_message": r},
+}
+
+
+def hook_env(tmp_path: Path, fault: str = "", **extra: str) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": "/home/dev",
+        "LIMEN_HOME": str(tmp_path / "limen"),
+        "LIMEN_HOOK_DAEMON": "0",
+    }
+    if fault:
+        inject = tmp_path / "inject"
+        inject.mkdir(exist_ok=True)
+        (inject / "sitecustomize.py").write_text(SITECUSTOMIZE)
+        env.update(PYTHONPATH=str(inject), LIMEN_TEST_FAULT=fault)
+    env.update(extra)
+    return env
+
+
+def run(agent: str, data: bytes, env: dict[str, str]) -> tuple[Any, int, str]:
+    proc = subprocess.run([str(HOOK), agent], input=data, capture_output=True, env=env, timeout=60)
+    return json.loads(proc.stdout), proc.returncode, proc.stderr.decode()
+
+
+@pytest.mark.parametrize("agent", sorted(UNREADABLE))
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b"", "empty event"),
+        (b"   \n", "empty event"),
+        (b"{not json", "the event is not valid JSON"),
+        (b"\xff\xfe\x00garbage", "the event is not valid JSON"),
+        (b"[1, 2, 3]", "the event is not a JSON object"),
+    ],
+)
+def test_unreadable_events_get_each_agents_deny(agent: str, data: bytes, why: str, tmp_path: Path) -> None:
+    out, code, err = run(agent, data, hook_env(tmp_path))
+    assert (out, code) == (UNREADABLE[agent](reason(why)), 2)
+    assert err.endswith(reason(why) + "\n")
+
+
+def test_an_event_without_its_fields_is_denied(tmp_path: Path) -> None:
+    event = json.dumps(
+        {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    )
+    out, code, _ = run("claude-code", event.encode(), hook_env(tmp_path))
+    why = "event without session_id or cwd"
+    assert code == 2
+    assert out == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason(why),
+        }
+    }
+
+
+def test_a_bom_prefixed_event_is_read(tmp_path: Path) -> None:
+    """Cursor on Windows writes a UTF-8 byte-order mark before the JSON."""
+    out, code, _ = run("claude-code", b"\xef\xbb\xbf" + PRE_TOOL_USE, hook_env(tmp_path))
+    assert (out["hookSpecificOutput"]["permissionDecision"], code) == ("allow", 0)
+
+
+def test_a_crash_inside_the_engine_is_a_deny(tmp_path: Path) -> None:
+    out, code, err = run("claude-code", PRE_TOOL_USE, hook_env(tmp_path, "raise"))
+    specific = out["hookSpecificOutput"]
+    assert (specific["permissionDecision"], code) == ("deny", 2)
+    assert "RuntimeError" in specific["permissionDecisionReason"]
+    assert "injected" not in json.dumps(out) + err  # exception messages never reach the agent
+    assert "Traceback" not in err
+
+
+def test_an_interrupt_escaping_the_engine_is_a_deny(tmp_path: Path) -> None:
+    why = "KeyboardInterrupt in the hook"
+    out, code, _ = run("claude-code", PRE_TOOL_USE, hook_env(tmp_path, "interrupt"))
+    assert code == 2
+    assert out == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason(why),
+        }
+    }
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "gemini"])
+def test_a_hang_inside_evaluation_is_denied_at_the_deadline(agent: str, tmp_path: Path) -> None:
+    fixture = "pre_bash_ls.json" if agent == "claude-code" else "before_tool_shell.json"
+    data = (FIXTURES / agent / fixture).read_bytes()
+    started = time.monotonic()
+    out, code, _ = run(agent, data, hook_env(tmp_path, "hang", LIMEN_HOOK_DEADLINE_MS="1500"))
+    elapsed = time.monotonic() - started
+    why = reason("no answer before the deadline")
+    expected = (
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": why,
+            }
+        }
+        if agent == "claude-code"
+        else {"decision": "deny", "reason": why}
+    )
+    assert (out, code) == (expected, 2)
+    assert elapsed < 60  # the engine sleeps 120 s: the answer came from the hook's own deadline
+
+
+def test_stdin_never_closed_is_denied_at_the_deadline(tmp_path: Path) -> None:
+    env = hook_env(tmp_path, LIMEN_HOOK_DEADLINE_MS="1000")
+    with subprocess.Popen(
+        [str(HOOK), "cursor"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(b'{"hook_event_name": "beforeShellExecution", ')  # and never finishes
+        proc.stdin.flush()
+        out = proc.stdout.read()  # returns when the hook exits, stdin still open
+        proc.wait(timeout=60)
+    why = reason("no answer before the deadline")
+    assert json.loads(out) == {"permission": "deny", "user_message": why, "agent_message": why}
+    assert proc.returncode == 2
+
+
+@pytest.mark.parametrize("fault", ["print", "print-at-start"])
+def test_stray_prints_never_reach_stdout(fault: str, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [str(HOOK), "claude-code"],
+        input=PRE_TOOL_USE,
+        capture_output=True,
+        env=hook_env(tmp_path, fault),
+        timeout=60,
+    )
+    assert (
+        proc.stdout == b'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'
+    )
+    assert proc.returncode == 0
+    assert b"stray output" in proc.stderr
+
+
+def test_an_oversized_event_is_denied(tmp_path: Path) -> None:
+    data = b'{"hook_event_name": "PreToolUse", "pad": "' + b"x" * (8 * 1024 * 1024) + b'"}'
+    out, code, _ = run("codex", data, hook_env(tmp_path))
+    assert (out, code) == ({"decision": "block", "reason": reason("ValueError in the hook")}, 2)
+
+
+def test_an_unknown_agent_is_refused_with_a_blocking_code(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [str(HOOK), "windsurf"], input=PRE_TOOL_USE, capture_output=True, env=hook_env(tmp_path), timeout=60
+    )
+    assert (proc.stdout, proc.returncode) == (b"", 2)
+    assert re.search(rb"usage: limen-hook <claude-code\|cursor\|gemini\|codex>", proc.stderr)
