@@ -144,6 +144,27 @@ _EMBEDDED: tuple[Shape, ...] = (
             r" (?:you (?:can|may)|continue|proceed|go back|return)"
         ),
     ),
+    # Content that wants something kept from "the user" is talking to the agent, not to its reader.
+    Shape(
+        "hide_from_user",
+        gate("user"),
+        re.compile(
+            r"\b(?:don'?t|do not|never|without) (?:tell|telling|inform|informing|notify|notifying"
+            r"|mention|mentioning|reveal|revealing|show|showing|alert|alerting)"
+            r"(?: (?:this|it|that|anything)(?: \w+)?)?"
+            r"(?: to| with)? the user\b"
+        ),
+    ),
+    # A tool description or document that asks for credential files to be read or passed along.
+    Shape(
+        "read_credential_file",
+        gate("ssh rsa env json credentials passwd npmrc pypirc netrc kube config wallet"),
+        re.compile(
+            r"\b(?:read|open|cat|load|include|pass|send|attach|paste|provide|upload|copy)\b"
+            rf"{_S}{{0,60}}?(?:~/\.ssh|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws/credentials|/etc/passwd"
+            r"|/etc/shadow|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.kube/config|wallet\.dat)"
+        ),
+    ),
 )
 
 # Code that reaches the network, runs commands, or destroys: what makes an inserted snippet dangerous.

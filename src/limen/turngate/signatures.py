@@ -79,7 +79,11 @@ SIGNATURES: tuple[Signature, ...] = (
         gate("ignore disregard forget"),
         r"\b(?:ignore|disregard|forget)(?:\sall|\sabout)?\s(?:everything|anything|all|what)"
         rf"{_C}{{0,30}}\b(?:above|before\sthis|so\sfar|previously|earlier|you\swere\stold|you\shave\sbeen\stold"
-        r"|you\swere\sgiven|i\ssaid|i\stold\syou)\b",
+        r"|you\swere\sgiven|i\ssaid|i\stold\syou)\b"
+        # "ignore the above and say ...": a correction says "disregard the above", not what to do next.
+        r"|\b(?:ignore|disregard|forget)\s(?:all\s)?(?:of\s)?(?:the\s)?(?:above|foregoing|preceding)"
+        r"(?:\s(?:text|content|message|messages|lines))?,?\s(?:and|then)\s(?:instead\s)?(?:say|print|write"
+        r"|output|respond|reply|tell|do|follow|answer|translate|send|return)\b",
     ),
     _sig(
         _N,
