@@ -322,10 +322,13 @@ def _analyse_text(
         return
     if state.stopped or not text.strip():
         return
+    if level == 0 and stdin is None and _PLAIN.fullmatch(text) and "=" not in text.split(None, 1)[0]:
+        _run(text.split(), state, via, level, None)  # fast path: no quoting, expansion or operators to parse
+        return
     if "\\\n" in text:  # a backslash-newline vanishes before bash splits words: `r\<newline>m` is `rm`
         text = _CONTINUATION.sub(r"\1", text)
     data = text.encode("utf-8", "replace")
-    if "\ufffd" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+    if "\ufffd" in text or _SURROGATE.search(text):
         state.flag("invalid unicode in command")
     tree = _get_parser().parse(data)
     root = tree.root_node
@@ -334,6 +337,8 @@ def _analyse_text(
     _walk(root, _Src(data), state, via, level, 0, stdin)
 
 
+_PLAIN = re.compile(r"\s*[\w./:@%+,-][\w./:=@%+,-]*(?:[ \t]+[\w./:=@%+,-]+)*\s*")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")
 
 
@@ -1011,6 +1016,7 @@ def _output_option(argv: list[str], state: _State, name: str) -> None:
             state.downloaded.add(target)
 
 
+_SPACE = re.compile(r"\s")
 _SCRIPT_OPTS = frozenset({"-e", "-f", "--expression", "--file", "--regexp"})
 _PATHY = re.compile(r"^(~|\.{1,2}(/|$)|/)|/|^\.?[\w-]+\.[\w]{1,10}$")
 
@@ -1021,7 +1027,7 @@ def _looks_like_path(word: str) -> bool:
         or word.startswith("-")
         or "://" in word
         or len(word) > 4096
-        or any(c.isspace() for c in word)
+        or _SPACE.search(word) is not None
     ):
         return False
     if "@" in word and ":" in word:
