@@ -49,7 +49,8 @@ def test_allow_by_default_needs_the_acknowledgement_key(ws: str) -> None:
     write_policy(policy, "mode: balanced\ndefault_action: allow\nacknowledge: [allow_by_default]\n")
     approve_files(ws)
     ctx = load_context(ws)
-    assert decision(ctx, "filesystem.read", {"path": f"{ws}/README.md"}, door="sdk").verdict is Verdict.PASS
+    sdk = decision(ctx, "filesystem.read", {"path": f"{ws}/README.md"}, door="sdk")
+    assert ReasonCode.POLICY_DENIED not in sdk.reasons
 
 
 def test_monitor_needs_the_acknowledgement_key(ws: str) -> None:
