@@ -85,6 +85,23 @@ SIGNATURES: tuple[Signature, ...] = (
         r"(?:\s(?:text|content|message|messages|lines))?,?\s(?:and|then)\s(?:instead\s)?(?:say|print|write"
         r"|output|respond|reply|tell|do|follow|answer|translate|send|return)\b",
     ),
+    # The same order in the languages injections are most often translated into.
+    _sig(
+        _N,
+        "nullify_prior_translated",
+        gate(
+            "ignoriere ignorieren vergiss ignorez ignorer ignore oublie oubliez ignora ignorar olvida",
+            ("忽略", "无视"),
+        ),
+        r"\bignorier\w*\s(?:alle\s)?(?:vorherigen|bisherigen|obigen|vorigen)\s(?:anweisungen|instruktionen"
+        r"|befehle|regeln)|\bvergiss\s(?:alle\s)?(?:vorherigen|bisherigen)\s(?:anweisungen|instruktionen)"
+        r"|\b(?:ignore[zr]?|oublie[zr]?)\s(?:toutes\s)?(?:les\s|vos\s)?(?:instructions|consignes)"
+        r"\s(?:précédentes|antérieures|ci-dessus)"
+        r"|\b(?:ignora(?:r)?|olvida(?:r)?)\s(?:todas\s|tutte\s)?(?:las\s|le\s|tus\s)?(?:instrucciones"
+        r"|istruzioni)\s(?:anteriores|previas|precedenti)"
+        r"|\bignore\s(?:todas\s)?as\sinstruções\santeriores"
+        r"|(?:忽略|无视)(?:你)?(?:之前|以上|上述|先前|前面)(?:的)?(?:所有)?(?:的)?(?:指令|指示|说明|规则)",
+    ),
     _sig(
         _N,
         "stop_current_task",
