@@ -241,6 +241,9 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
         return []
     return [
         Finding(
-            ReasonCode.PII_DATA_CLASS_EGRESS, Verdict.AUTH, 70, f"{', '.join(labels)} in an outbound payload"
+            ReasonCode.PII_DATA_CLASS_EGRESS,
+            Verdict.AUTH,
+            70,
+            f"{', '.join(sorted(labels))} in an outbound payload",
         )
     ]
