@@ -82,6 +82,7 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
         os.path.join(home, ".codex", "hooks.json"),
         os.path.join(home, ".codex", "config.toml"),
         os.path.join(workspace, ".codex", "hooks.json"),
+        os.path.join(workspace, ".codex", "config.toml"),
     )
 
 
