@@ -6,7 +6,7 @@
   ever having the value: candidate windows start where a token starts.
 - `extract_values`: the distinctive values a text mentions (emails, URLs and host names, IBANs, phone numbers,
   file names, identifiers, quoted strings, proper names), normalised, for provenance.
-- `segments`: an output split into records, so injected instructions taint only the record that carries them.
+- `segments`: an output split into records, so injected instructions mark only the record that carries them.
 """
 
 from __future__ import annotations
@@ -183,18 +183,20 @@ def argument_values(strings: Iterable[str]) -> set[str]:
 
 
 _TOP_ITEM = re.compile(r"^- ", re.MULTILINE)
-_PARAGRAPH = re.compile(r"\n\s*\n")
 
 
 def segments(output: str) -> list[str]:
-    """Records of an output: top-level YAML/Markdown list items if any, else paragraphs."""
+    """Records of an output: its top-level YAML/Markdown list items, else the whole output.
+
+    Never finer than a record: an injected block spreads its instructions and its payload (the address, the
+    account) over several paragraphs, and they must stay together.
+    """
     output = output[:MAX_SCAN_CHARS]
     starts = [m.start() for m in _TOP_ITEM.finditer(output)]
-    if len(starts) >= 2:
-        bounds = sorted({0, *starts, len(output)})
-        return [output[a:b] for a, b in pairwise(bounds) if output[a:b].strip()]
-    parts = [p for p in _PARAGRAPH.split(output) if p.strip()]
-    return parts or [output]
+    if len(starts) < 2:
+        return [output]
+    bounds = sorted({0, *starts, len(output)})
+    return [output[a:b] for a, b in pairwise(bounds) if output[a:b].strip()]
 
 
 def secret_values(text: str) -> list[str]:
