@@ -228,9 +228,6 @@ _SECRECY = re.compile(
     r"|permission)\b|\bdon'?t (?:wait|ask) for (?:confirmation|approval|permission)\b"
 )
 
-# A Greek or Cyrillic letter touching a Latin one inside a word (starts on the rare class: fast).
-_MIXED_SCRIPT = re.compile("[\u0370-\u04ff](?:(?<=[a-zA-Z][\u0370-\u04ff])|(?=[a-zA-Z]))")
-
 
 def embedded_instruction(p: Prepared) -> str:
     """Name of the first agent-directed imperative found in untrusted content, or ""."""
@@ -262,7 +259,7 @@ def obfuscation(p: Prepared, runs: list[tuple[int, str]]) -> str:
         return "invisible_characters"
     if p.disguised_triggers:
         return "disguised_trigger_words"
-    if _MIXED_SCRIPT.search(p.raw):
+    if p.mixed_script:
         return "mixed_script_word"
     if any(length < CARRIER_MIN for length, _ in runs):
         return "short_encoded_text"

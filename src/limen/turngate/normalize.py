@@ -27,6 +27,13 @@ _SPACED = re.compile(r" (?:[a-z] ){3,}[a-z](?![a-z])")
 _LEET_HINT = re.compile(r"[013457][a-z]")
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$")
 _LEET = str.maketrans("013457@$", "oieastas")
+# A Greek or Cyrillic letter touching a Latin one inside a word (starts on the rare class: fast), and the
+# look-alikes such a word is usually built from, mapped back to Latin.
+_MIXED_SCRIPT = re.compile("[\u0370-\u04ff](?:(?<=[a-zA-Z][\u0370-\u04ff])|(?=[a-zA-Z]))")
+_CONFUSABLES = str.maketrans(
+    "аеорсухіѕјԁһӏԛԝαεικνορτυχ",
+    "aeopcyxisjdhlqwaeikvoptux",
+)
 # Bytes that belong to a word; everything else splits words (non-ASCII bytes too: triggers are ASCII).
 _WORD_BYTES = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else 32 for c in range(256))
 
@@ -62,8 +69,9 @@ class Prepared:
 
     raw: str  # NFKC form with hidden characters removed, case kept (for encodings and addresses)
     norm: str  # lowercased, whitespace collapsed (newlines kept as one "\n")
-    flat: str  # `norm` with spaced letters joined and leet words decoded
+    flat: str  # `norm` with spaced letters joined, leet words and look-alike letters decoded
     hidden_chars: int  # zero-width, bidi and tag characters removed
+    mixed_script: bool  # a word mixes Latin with Greek or Cyrillic look-alikes (undone in `flat`)
     smuggled: str  # text that was hidden in Unicode tag characters, decoded
     disguised_triggers: int  # trigger words written in leet or spaced letters
     words: frozenset[bytes]  # the distinct ASCII words of `flat`, for gates
@@ -172,8 +180,11 @@ def prepare(text: str) -> Prepared:
 
     padded = " " + norm  # the spaced-letter pattern starts with a space
     flat = _SPACED.sub(join, padded)[1:] if _SPACED.search(padded) else norm
+    mixed = _MIXED_SCRIPT.search(norm) is not None
+    if mixed:
+        flat = flat.translate(_CONFUSABLES)
     if _LEET_HINT.search(flat):
         flat, leet_triggers = _unleet(flat)
         disguised += leet_triggers
     words = frozenset(flat.encode("utf-8", "ignore").translate(_WORD_BYTES).split())
-    return Prepared(raw, norm, flat, hidden, smuggled, disguised, words)
+    return Prepared(raw, norm, flat, hidden, mixed, smuggled, disguised, words)
