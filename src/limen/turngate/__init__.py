@@ -8,7 +8,15 @@ Tier 0 signatures (`signatures.py`) BLOCK in untrusted content, where they also 
 and step up to AUTH in what the user typed: a user discussing "ignore previous instructions" is plausibly
 legitimate, a web page saying it is not. Tier 1 heuristics (`heuristics.py`) only AUTH. Any source other
 than "user" is treated as untrusted, so a mislabelled source fails towards caution. Resubmission after a
-block is handled by `repeat.py`, which needs state and so sits outside this pure function.
+block is handled by `repeat.py`, which needs state and so sits outside this pure function:
+
+    gate = RepeatGate(SqliteRepeatTracker(path), key)
+    findings = gate.check(prompt, screen(prompt, source="user"), scope=session_id)
+    ...  # if the repeat challenge (repeat_after_block) is denied: gate.challenge_denied(prompt, scope=...)
+
+What the gate cannot see: an instruction that reads as an ordinary request ("recommend a good book")
+is only an injection because of where it sits; without the surrounding document and the user's task,
+no pattern separates it from honest text.
 """
 
 from __future__ import annotations

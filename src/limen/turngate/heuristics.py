@@ -3,7 +3,9 @@
 - `embedded_instruction` (untrusted content only): a document that tells its reader, the agent, to act:
   an imperative that moves data or money to an address, changes or deletes what the agent manages,
   rewrites "your response", slips code with a network or destructive sink into "your implementation",
-  or orders steps "before you answer". A document addressed to a human rarely does these things.
+  orders steps "before you answer", wants something kept from "the user", or asks for credential files
+  to be read and passed on. A document addressed to a human rarely does these things; honest ones that do
+  (a bill asking for a transfer to an IBAN, minutes saying "email the file to ...") get asked about.
 - `persona_override`: attempts to give the model a new identity without its rules.
 - `obfuscated_content`: hidden characters, trigger words in leetspeak or spaced letters, mixed-script
   words, short encoded runs that decode to text (below the Tier 0 carrier length).
