@@ -1,0 +1,81 @@
+"""`limen session show|clear`: what a session holds (flags, taint size, recent history), or forget it.
+
+Clearing taint is a loosening: with a drift-gate possession factor configured it needs the TOTP code or
+password; without one it needs `--yes`. Either way the clearing is written to the audit log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+from typing import Any
+
+
+def show(store: Any, session_id: str) -> dict[str, Any]:
+    return {
+        "session": session_id,
+        "flags": sorted(store.flags(session_id)),
+        "taint_fingerprints": len(store.taint(session_id)),
+        "recent": store.history(session_id, 10),
+    }
+
+
+def _gate(args: argparse.Namespace) -> str | None:
+    """How the human proved it ("totp", "password", "confirmed"), or None when they did not."""
+    from limen.policy import drift
+
+    if drift.has_factor():
+        code, password = args.code, None
+        if code is None and sys.stdin.isatty():
+            password = getpass.getpass("approval code or password: ")
+            code, password = (password, None) if password.isdigit() else (None, password)
+        try:
+            return str(drift.verify_factor(code=code, password=password))
+        except drift.DriftError as exc:
+            print(f"limen session: {exc}", file=sys.stderr)
+            return None
+    return "confirmed" if args.yes else None
+
+
+def main(argv: list[str]) -> int:
+    from limen.runtime import Runtime
+
+    parser = argparse.ArgumentParser(prog="limen session", description="Show or clear a session's state.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    shown = sub.add_parser("show")
+    shown.add_argument("session", nargs="?", help="omit to list sessions")
+    cleared = sub.add_parser("clear")
+    cleared.add_argument("session")
+    cleared.add_argument("--all", action="store_true", help="forget everything, not only the taint")
+    cleared.add_argument("--yes", action="store_true", help="confirm (when no possession factor is set up)")
+    cleared.add_argument("--code", help="TOTP code of the drift gate's possession factor")
+    for p in (shown, cleared):
+        p.add_argument("--state", help="state database (default LIMEN_HOME/state.sqlite)")
+    args = parser.parse_args(argv)
+    runtime = Runtime(workspace=os.getcwd(), state_path=args.state)
+    try:
+        if args.command == "show":
+            data: Any = show(runtime.store, args.session) if args.session else runtime.store.sessions()
+            print(json.dumps(data, indent=1))
+            return 0
+        how = _gate(args)
+        if how is None:
+            print(
+                "limen session: clearing a session's taint is a loosening; confirm it (--yes, or the "
+                "drift gate's code)",
+                file=sys.stderr,
+            )
+            return 2
+        if not runtime.audit_event(
+            "session_clear", session=args.session, scope="all" if args.all else "taint", approved_by=how
+        ):
+            print("limen session: the audit log is unavailable; nothing was cleared", file=sys.stderr)
+            return 1
+        runtime.store.clear(args.session, taint_only=not args.all)
+        print(f"cleared {'everything' if args.all else 'the taint'} of session {args.session} ({how})")
+        return 0
+    finally:
+        runtime.close()
