@@ -26,6 +26,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
 }
 
 _NEVER = re.compile(r"(?!)")
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
 def expand_path_pattern(pattern: str, workspace: str, home: str) -> str:
@@ -65,8 +66,9 @@ def _path_regex(patterns: Iterable[str], workspace: str, home: str) -> re.Patter
     parts = []
     for pattern in patterns:
         regex, _ = GitIgnoreSpecPattern.pattern_to_regex(expand_path_pattern(pattern, workspace, home))
-        if regex is not None:
-            parts.append(f"(?:{regex})")
+        if regex is not None:  # anchored at "^"; matched against absolute paths, so anchor at "^/"
+            unnamed = _NAMED_GROUP.sub("(?:", regex)  # named groups would clash once patterns are joined
+            parts.append(f"(?:^/{unnamed.removeprefix('^')})")
     return re.compile("|".join(parts)) if parts else _NEVER
 
 
@@ -178,23 +180,27 @@ class Matchers:
         )
 
     def path(self, action: Action) -> str | None:
-        if self.paths is _NEVER:
-            return None
-        return next((p for p in action.paths if self.paths.match(p.lstrip("/"))), None)
+        if self.paths is not _NEVER:
+            match = self.paths.match
+            for p in action.paths:
+                if match(p):
+                    return p
+        return None
 
     def command(self, action: Action) -> str | None:
-        if self.commands is _NEVER:
-            return None
-        for c in action.commands:
-            line = " ".join(c.argv)
-            if self.commands.match(line):
-                return c.name
+        if self.commands is not _NEVER:
+            match = self.commands.match
+            for c in action.commands:
+                if match(" ".join(c.argv)):
+                    return c.name
         return None
 
     def host(self, action: Action) -> str | None:
-        if not self.hosts:
-            return None
-        return next((d.host for d in action.destinations if self.hosts.matches(d)), None)
+        if self.hosts:
+            for d in action.destinations:
+                if self.hosts.matches(d):
+                    return d.host
+        return None
 
     def tool(self, action: Action) -> bool:
         return self.tools is not _NEVER and self.tools.match(action.tool) is not None

@@ -40,7 +40,7 @@ def _outside(role: RoleBoundary, action: Action) -> str | None:
         return f"tool {action.tool}"
     if role.has_paths:
         for path in (*action.paths, *action.write_paths):
-            if not a.paths.match(path.lstrip("/")):
+            if not a.paths.match(path):
                 return f"path {path}"
     if role.has_hosts:
         for dest in action.destinations:

@@ -1,19 +1,21 @@
 """`rules`: AgentGuard-style matchers with effects. Any matching deny wins; else the first match decides.
 
-Rules are indexed by capability when the policy loads, so a decision only visits the rules that can
-apply to its capability, in file order.
+The rules that can apply to a (capability, tool name) pair are worked out once and cached, so a
+decision only visits those, in file order.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from limen.model import Action
 from limen.policy.evidence import Evidence
 from limen.policy.matchers import Matchers, label_regex
 from limen.policy.schema import Rule, RulesLayer
+
+_CACHE_LIMIT = 4096  # distinct (capability, tool) pairs remembered per layer
 
 
 @dataclass(slots=True, frozen=True)
@@ -31,32 +33,25 @@ class CompiledRule:
     flags: tuple[str, ...]
 
     def matches(self, action: Action, evidence: Evidence) -> str | None:
-        """What matched (for the evidence), or None. Every field the rule gives must match."""
+        """What matched (for the evidence), or None. The tool condition is checked by `Rules._candidates`."""
         m = self.m
-        what = [f"rule {self.id}"]
-        if self.tools and not m.tool(action):
+        path = cmd = host = None
+        if self.paths and (path := m.path(action)) is None:
             return None
-        if self.paths:
-            path = m.path(action)
-            if path is None:
-                return None
-            what.append(f"path {path}")
-        if self.commands:
-            cmd = m.command(action)
-            if cmd is None:
-                return None
-            what.append(f"command {cmd}")
-        if self.hosts:
-            host = m.host(action)
-            if host is None:
-                return None
-            what.append(f"host {host}")
+        if self.commands and (cmd := m.command(action)) is None:
+            return None
+        if self.hosts and (host := m.host(action)) is None:
+            return None
         for key, pattern in self.environment:
             if not pattern.match(os.environ.get(key, "")):
                 return None
         for flag in self.flags:
             if not evidence.has(flag):
                 return None
+        what = [f"rule {self.id}"]
+        what += [
+            f"{kind} {value}" for kind, value in (("path", path), ("command", cmd), ("host", host)) if value
+        ]
         return ", ".join(what)
 
 
@@ -84,20 +79,34 @@ def _compile_rule(rule: Rule, workspace: str, home: str) -> CompiledRule:
 @dataclass(slots=True, frozen=True)
 class Rules:
     name: str
-    by_capability: dict[str, tuple[CompiledRule, ...]]
-    generic: tuple[CompiledRule, ...]  # rules without a capability condition, for other capabilities
+    rules: tuple[tuple[frozenset[str], CompiledRule], ...]  # (capabilities, rule) in file order
+    candidates: dict[tuple[str, str], tuple[CompiledRule, ...]] = field(default_factory=dict)
     kind: str = "rules"
 
     @classmethod
     def compile(cls, name: str, spec: RulesLayer, workspace: str, home: str) -> Rules:
-        compiled = [(r.match.capability, _compile_rule(r, workspace, home)) for r in spec.rules]
-        caps = {c for cs, _ in compiled for c in cs}
-        by_cap = {c: tuple(r for cs, r in compiled if not cs or c in cs) for c in caps}
-        return cls(name, by_cap, tuple(r for cs, r in compiled if not cs))
+        return cls(
+            name,
+            tuple((frozenset(r.match.capability), _compile_rule(r, workspace, home)) for r in spec.rules),
+        )
+
+    def _candidates(self, action: Action) -> tuple[CompiledRule, ...]:
+        """The rules whose capability and tool conditions this action meets, cached per (capability, tool)."""
+        key = (action.capability, action.tool)
+        found = self.candidates.get(key)
+        if found is None:
+            found = tuple(
+                r
+                for caps, r in self.rules
+                if (not caps or action.capability in caps) and (not r.tools or r.m.tool(action))
+            )
+            if len(self.candidates) < _CACHE_LIMIT:
+                self.candidates[key] = found
+        return found
 
     def evaluate(self, action: Action, evidence: Evidence) -> tuple[str, str]:
         decided: tuple[CompiledRule, str] | None = None
-        for r in self.by_capability.get(action.capability, self.generic):
+        for r in self._candidates(action):
             hit = r.matches(action, evidence)
             if hit is None:
                 continue
