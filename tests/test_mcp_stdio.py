@@ -127,9 +127,9 @@ def test_changed_server_is_caught_across_runs_until_approved(env: Env) -> None:
         client.initialize()
         assert "fetch_notes" in client.tools()
     with LineClient(proxy_argv(FS, name="fs"), env, FS_SERVER_VARIANT="changed") as client:
-        client.initialize()
-        assert "fetch_notes" not in client.tools()
+        client.initialize()  # an agent with a cached tool list calls without listing: still caught
         assert "tool_schema_changed" in text(client.call("fetch_notes", {"topic": "x"}))
+        assert "fetch_notes" not in client.tools()
     listed = subprocess.run(
         [PY, "-m", "limen", "tools", "list"], env=env.vars(), capture_output=True, text=True
     )

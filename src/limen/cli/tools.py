@@ -30,7 +30,22 @@ def main(argv: list[str]) -> int:
             print("no tool awaits re-approval")
         return 0
     if toolpin.approve(ns.server, ns.tool):
+        _record(ns.server, ns.tool)
         print(f"approved the new contract of {ns.server}/{ns.tool}")
         return 0
     print(f"limen tools: nothing awaits approval for {ns.server}/{ns.tool}")
     return 1
+
+
+def _record(server: str, tool: str) -> None:
+    """An approval loosens a floor, so it goes into the audit log like a decision."""
+    import os
+
+    from limen.runtime import Runtime
+
+    runtime = Runtime(workspace=os.getcwd())
+    try:
+        if not runtime.audit_event("tool_pin_approved", server=server, tool=tool):
+            print("limen tools: the approval could not be recorded in the audit log")
+    finally:
+        runtime.close()

@@ -35,6 +35,7 @@ from limen.doors.mcp.messages import (
 from limen.model import ReasonCode
 
 Sink = Callable[[bytes], None]
+MAX_LIST_PAGES = 50  # a server paging its tool list forever must not stall a call
 
 
 class DownstreamUnavailable(Exception):
@@ -86,6 +87,7 @@ class Proxy:
         self._internal: dict[str, asyncio.Future[JSON]] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._listed = False  # whether the server's current tool list has been pinned in this connection
 
     async def start(self) -> None:
         try:
@@ -133,6 +135,8 @@ class Proxy:
             return
         pending = _Pending(str(method), message["id"], bool(protocol_version(message)))
         if method == "tools/call":
+            if not self._listed:
+                await self._list_for_pins(message)
             params = params_of(message)
             pending.name, pending.arguments = params.get("name"), params.get("arguments")
             refusal = self.guard.check_call(pending.name, pending.arguments)
@@ -158,6 +162,41 @@ class Proxy:
             if request:
                 raise
 
+    async def _list_for_pins(self, call: JSON) -> None:
+        """Pin the server's current tools before a call when the agent has not listed them here (a client
+        with a cached list, or a server that announced a change): a changed tool is caught either way."""
+        params: JSON = {}
+        meta = params_of(call).get("_meta")
+        if protocol_version(call) and isinstance(meta, dict):
+            params["_meta"] = {k: v for k, v in meta.items() if k.startswith("io.modelcontextprotocol/")}
+        cursor: Any = None
+        try:
+            for _ in range(MAX_LIST_PAGES):
+                page = dict(params, cursor=cursor) if cursor else params
+                request = {"jsonrpc": "2.0", "id": f"limen-list-{next(self._ids)}", "method": "tools/list"}
+                answer = await self._internal_request(dict(request, params=page))
+                result = answer.get("result")
+                if not isinstance(result, dict) or not isinstance(result.get("tools"), list):
+                    return
+                self.guard.review_tools(result["tools"])
+                cursor = result.get("nextCursor")
+                if not isinstance(cursor, str) or not cursor:
+                    break
+        except (TimeoutError, DownstreamUnavailable):
+            return  # the call itself then meets the same failure and answers downstream_error
+        self._listed = True
+
+    async def _internal_request(self, request: JSON) -> JSON:
+        """Send a request of the proxy's own and wait for its answer, which the agent never sees."""
+        key = id_key(request["id"])
+        waiter: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self._internal[key] = waiter
+        try:
+            await self.downstream.send(request, encode(request))
+            return await asyncio.wait_for(waiter, self.timeout)
+        finally:
+            self._internal.pop(key, None)
+
     async def _restart(self) -> None:
         """Start the server again and replay the agent's handshake so the session continues."""
         _note("restarting the MCP server")
@@ -166,15 +205,10 @@ class Proxy:
         if not self._handshake:
             return
         init = dict(self._handshake[0], id=f"limen-restart-{next(self._ids)}")
-        waiter: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
-        self._internal[id_key(init["id"])] = waiter
         try:
-            await self.downstream.send(init, encode(init))
-            await asyncio.wait_for(waiter, self.timeout)
-        except (TimeoutError, DownstreamUnavailable) as exc:
+            await self._internal_request(init)
+        except TimeoutError as exc:
             raise DownstreamUnavailable("restart failed") from exc
-        finally:
-            self._internal.pop(id_key(init["id"]), None)
         for notification in self._handshake[1:]:
             await self.downstream.send(notification, encode(notification))
 
@@ -187,6 +221,8 @@ class Proxy:
             _note("dropped a malformed message from the MCP server")
             return
         if not is_response(message):
+            if message.get("method") == "notifications/tools/list_changed":
+                self._listed = False
             self._send_raw(raw)
             return
         key = id_key(message["id"])
@@ -230,6 +266,7 @@ class Proxy:
             if not isinstance(tools, list):
                 raise MalformedAnswer
             kept = self.guard.review_tools(tools)
+            self._listed = True
             return None if len(kept) == len(tools) else response(pending.message_id, dict(result, tools=kept))
         if result.get("resultType") == "input_required":
             return None  # the retry carrying the input is a new tools/call, decided again
