@@ -86,7 +86,11 @@ _SHAPES: tuple[_Shape, ...] = (
         r"\b(?:glpat-[\w-]{20}|glptt-[0-9a-f]{40}|glrt-[\w-]{20}|gldt-[\w-]{20}|glsoat-[\w-]{20}|"
         r"glcbt-[\w-]{20,}|glimt-[\w-]{25}|GR1348941[\w-]{20})\b",
     ),
-    _shape("slack-token", ("xox", "xapp-"), r"\b(?:xox[abposre](?:\.xox[bp])?|xapp)-\d+-[A-Za-z0-9-]{8,}"),
+    _shape(
+        "slack-token",
+        ("xox", "xapp-"),
+        r"\b(?:xox[abposre](?:\.xox[bp])?|xapp)-\d+-[A-Za-z0-9-]{7,}[A-Za-z0-9]",
+    ),
     _shape(
         "slack-webhook",
         "hooks.slack.com/",
@@ -141,7 +145,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape(
         "vault-token",
         ("hvs.", "hvb.", "s."),
-        r"\b(?:hvs\.[\w-]{90,120}|hvb\.[\w-]{138,300}|(?<![\w.])s\.[A-Za-z0-9]{24}(?![\w.]))",
+        r"\b(?:hvs\.[\w-]{90,120}|hvb\.[\w-]{138,300}|(?<![\w.])s\.(?=[A-Za-z]*\d)[A-Za-z0-9]{24}(?![\w.]))",
         3.5,
     ),
     _shape("heroku-key", "HRKU-", r"\bHRKU-AA[0-9A-Za-z_-]{58}"),
@@ -377,7 +381,7 @@ _HEADER = re.compile(r"(?<![\w-])([\w-]{3,60}+)[\"']?[ \t]*:[ \t]*")
 _HEADER_VALUE = re.compile(
     r"(?i)(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?([^\s\"',;]{6,512})"
 )
-_HEADER_NAME = re.compile(r"(?i)^(?:proxy-)?authorization$|api-?key|token|secret|auth")
+_HEADER_NAME = re.compile(r"(?i)^(?:proxy-)?authorization$|(?:^|[-_])(?:api-?key|token|secret|auth)$")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)((?:\"[^\"]*\"|'[^']*'|[^\s\"']+)+)")
 _WORD_SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
@@ -443,6 +447,39 @@ _HASH_PREFIX = re.compile(
     r"(?:h1:|sha(?:1|224|256|384|512)[-:~]|sha(?:1|256|512)=|md5[-:=]|@sha256:|etag)$", re.IGNORECASE
 )
 _HASH_TOKEN = re.compile(r"(?i)sha(?:1|224|256|384|512)-[A-Za-z0-9+/]{27,}={0,2}$")
+_CONTEXT_KEY = re.compile(r"([A-Za-z_][\w.-]{0,60})[\"'\]]?[ \t]*[:=][ \t]*[\"'`]?$")
+_BENIGN_CONTEXT_WORDS = frozenset(
+    {
+        "public",
+        "pub",
+        "csrf",
+        "xsrf",
+        "authenticity",
+        "signature",
+        "sig",
+        "nonce",
+        "hash",
+        "checksum",
+        "digest",
+        "etag",
+        "integrity",
+        "salt",
+        "fingerprint",
+        "commit",
+        "sha",
+        "id",
+        "uuid",
+        "guid",
+        "cursor",
+        "version",
+    }
+)
+# Public keys, certificates and signatures are high-entropy by design and meant to be shared.
+_PUBLIC_PEM = re.compile(
+    r"-----BEGIN (?:[A-Z0-9 ]*PUBLIC KEY|CERTIFICATE|[A-Z0-9 ]*SIGNATURE)[A-Z ]*-----"
+    r".*?(?:-----END[^\n]*|\Z)",
+    re.DOTALL,
+)
 _HASH_HEX_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 
 
@@ -470,8 +507,10 @@ def _shape_hits(text: str) -> Iterator[SecretHit]:
             value = m.group(shape.group)
             if shape.min_entropy and shannon(value) < shape.min_entropy:
                 continue
-            if shape.kind == "url-credentials" and _placeholder(value.split(":", 1)[1]):
+            if _placeholder(value.split(":", 1)[1] if shape.kind == "url-credentials" else value):
                 continue
+            if shape.group == 0 and text[m.end() : m.end() + 1] in ("#", "*", "…"):
+                continue  # `xoxp-1234-####`: a masked or truncated example
             yield SecretHit(shape.kind, m.start(shape.group), m.end(shape.group), HIGH)
 
 
@@ -481,6 +520,8 @@ def _placeholder(value: str) -> bool:
     lowered = core.lower()
     return (
         len(core) < 4
+        or core.startswith(("<", "{", "["))
+        or lowered.endswith("here")
         or len(set(core)) <= 2
         or lowered in _PLACEHOLDER_WORDS
         or any(part in lowered for part in _PLACEHOLDER_PARTS)
@@ -519,14 +560,18 @@ def _secret_key(key: str) -> bool:
 
 
 def _vendor_id_key(key: str) -> bool:
-    """`MessageBirdClientID`, `sumologic.accessId`: identifiers that are credentials for these vendors."""
+    """`MessageBirdClientID`, `sumologic.accessId`, a bare `sourcegraph:`: a vendor-named credential slot."""
     words = _key_words(key)
-    return bool(words) and words[-1] == "id" and bool(_VENDORS.search(key.lower())) and len(words) > 1
+    if not words or not _VENDORS.search(key.lower()):
+        return False
+    return (words[-1] == "id" and len(words) > 1) or (
+        len(words) == 1 and _VENDORS.fullmatch(words[0]) is not None
+    )
 
 
 def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
     if any(w in lowered for w in ("secret", "token", "pass", "pwd", "key", "auth", "cred", "login")) or (
-        "id" in lowered and _VENDORS.search(lowered)
+        _VENDORS.search(lowered)
     ):
         for m in _ASSIGN.finditer(text):
             key = m.group(1)
@@ -536,8 +581,13 @@ def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
             if v is None:
                 continue
             value = v.group(1).rstrip(".")
-            vendor_id_ok = _secret_key(key) or _UUID.match(value) or shannon(value) > 3.2
-            if vendor_id_ok and _random_enough(value) and not value.lower().startswith(key.lower()):
+            if _secret_key(key):
+                machine_made = True
+            elif "." in key or "_" in key or any(c.isupper() for c in key[1:]):  # `sumologic.accessId`
+                machine_made = bool(_UUID.match(value)) or shannon(value) > 3.2
+            else:  # a bare vendor name as the key: only a long random value counts
+                machine_made = len(value) >= 20 and shannon(value) >= 3.5
+            if machine_made and _random_enough(value) and not value.lower().startswith(key.lower()):
                 yield SecretHit("generic-secret-assignment", v.start(1), v.start(1) + len(value), KEYWORD)
         if ":" in text:
             for m in _HEADER.finditer(text):
@@ -555,6 +605,8 @@ def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
         for m in _CURL_USER.finditer(text):
             raw = m.group(1)
             joined = raw.replace('"', "").replace("'", "")
+            if "{{" in joined or _PLACEHOLDER_SHAPE.search(joined):
+                continue  # templated or from a variable
             user, _, password = joined.partition(":")
             secret = password or user
             if _random_enough(secret.strip("{}"), 6):
@@ -580,10 +632,16 @@ def _looks_hashed(text: str, start: int, token: str) -> bool:
     return bool(_UUID.match(token))
 
 
+def _benign_context(text: str, start: int) -> bool:
+    """`public_key = ...`, `csrf-token=...`, `"signature": "..."`, `request_id=...`: named as not secret."""
+    m = _CONTEXT_KEY.search(text, max(0, start - 64), start)
+    return m is not None and not _BENIGN_CONTEXT_WORDS.isdisjoint(_key_words(m.group(1)))
+
+
 def _entropy_hit(text: str, start: int, token: str) -> bool:
     """A long random-looking token: weak evidence on its own, hence only `possible_high_entropy_secret`."""
     bare = token.strip("=.-_~")
-    if len(bare) < 24 or _looks_hashed(text, start, token):
+    if len(bare) < 24 or _looks_hashed(text, start, token) or _benign_context(text, start):
         return False
     if "." in bare or bare.count("/") > 3 or bare.count("-") > 4:
         return False  # dotted names, versions, paths, slugs (dotted credentials have their own shapes)
@@ -650,6 +708,8 @@ def find_secrets(text: str, *, decode: bool = True, weak: bool = True) -> list[S
     if not (decode or weak):
         return _without_overlaps(sorted(hits, key=lambda h: (h.start, -h.confidence)))
     covered = [(h.start, h.end) for h in hits]
+    if "-----BEGIN" in text:
+        covered.extend(m.span() for m in _PUBLIC_PEM.finditer(text))
     candidates = 0
     for m in _TOKEN.finditer(text):
         start, end, token = m.start(), m.end(), m.group(0)
