@@ -6,6 +6,7 @@ compiled policy is cached by the files' and the ledger's stat fingerprints.
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,7 @@ from limen.policy.errors import PolicyError, Problem
 
 if TYPE_CHECKING:
     from limen.context import Context
+    from limen.model import Mode
 
 __all__ = ["PolicyError", "Problem", "load_context"]
 
@@ -56,28 +58,36 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
     Raises `PolicyError` (each problem naming file, line and key) rather than guessing. A requested
     `mode` can only make the policy stricter.
     """
-    from limen.context import Context
     from limen.model import Mode
-    from limen.policy import effective
 
     workspace = os.path.abspath(workspace)
     try:
         requested = Mode(mode) if mode else None
     except ValueError:
         raise PolicyError([Problem("error", "<caller>", 0, "mode", f"unknown mode {mode!r}")]) from None
-    key = _key(workspace)
+    key = (*_key(workspace), requested)
     if key not in _cache:
         if len(_cache) > 64:
             _cache.clear()
         try:
-            _cache[key] = _compile(workspace)
+            _cache[key] = _build(workspace, requested)
         except PolicyError as exc:
             _cache[key] = exc
-        _cache[_key(workspace)] = _cache[key]  # compiling may have appended a tightening to the ledger
+        _cache[(*_key(workspace), requested)] = _cache[key]  # compiling may have appended to the ledger
     hit = _cache[key]
     if isinstance(hit, PolicyError):
         raise hit
-    if hit is None:
+    context: Context = copy.copy(hit)  # callers attach their session to their own copy
+    return context
+
+
+def _build(workspace: str, requested: Mode | None) -> Context:
+    from limen.context import Context
+    from limen.model import Mode
+    from limen.policy import effective
+
+    compiled = _compile(workspace)
+    if compiled is None:
         return Context.for_mode(requested or Mode.BALANCED, workspace)
-    eff, chain, policy = hit
+    eff, chain, policy = compiled
     return effective.context(eff, chain, policy, workspace, requested)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import fcntl
+import functools
 import getpass
 import hashlib
 import hmac
@@ -46,8 +47,12 @@ def _root() -> str:
 
 
 def workspace_dir(workspace: str) -> str:
-    key = hashlib.sha256(os.path.realpath(workspace).encode()).hexdigest()[:16]
-    return os.path.join(_root(), key)
+    return os.path.join(_root(), _workspace_key(workspace))
+
+
+@functools.lru_cache(maxsize=256)
+def _workspace_key(workspace: str) -> str:
+    return hashlib.sha256(os.path.realpath(workspace).encode()).hexdigest()[:16]
 
 
 def _canonical(data: Any) -> bytes:
