@@ -27,11 +27,21 @@ _S = r"(?:[^.?!\n]|[.?!](?=\S))"
 # What may precede an imperative at the start of a sentence without changing what it asks for.
 _LEAD = (
     r"(?:^|[.!?\n:;]|\btodo\b|\bnote\b|\bps\b)[\s\-*>\"'(]*"
+    r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note)"
     r"[,:]? )*"
     r"(?:(?:you (?:must|should|need to|have to|are (?:required|instructed|asked) to)|make sure (?:to|you)"
     r"|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|i (?:want|need) you to"
     r"|it is (?:important|essential|crucial|vital) (?:that you|to)) )?"
+)
+# "Could you ..." before an imperative aimed at the reader's own output.
+_ASK = r"(?:(?:can|could|would|will) you (?:please )?)?"
+_OUT_VERB = (
+    r"(?:add|append|attach|include|insert|integrate|incorporate|embed|prepend|apply|use|replace|substitute"
+    r"|introduce|convert|misspell|scramble|anagram|remove|group|combine|shift|encrypt|encode|translate|modify"
+    r"|augment|enhance|amend|alter|format|structure|end|begin|start|conclude|render|express|reverse|rewrite"
+    r"|invert|jumble|represent|provide|give|write|present|deliver|compose|make|ensure|mention|suggest"
+    r"|promote|recommend|tease|hint|offer|share|emphasi[sz]e|stress|highlight|link|direct|invite|encourage)"
 )
 _MOVE = r"(?:send|e-?mail|forward|transfer|wire|pay|post|upload|share|invite|concatenate|grant|publish|leak)"
 _DEST = (
@@ -103,15 +113,12 @@ _EMBEDDED: tuple[Shape, ...] = (
         "rewrite_your_output",
         gate(_OUTPUT_WORDS),
         re.compile(
-            rf"\b(?:in|into|within|throughout|inside) (?:all of |each of |every )?your {_OUTPUT}\b"
-            r"|\b(?:add|append|attach|include|insert|integrate|incorporate|embed|prepend|apply|use)\b"
-            rf"{_S}{{0,80}}?\b(?:to|in|into|within|for) your {_OUTPUT}\b"
-            r"|\b(?:modify|augment|enhance|amend|alter|format|structure|end|begin|start|conclude|translate"
-            r"|encode|encrypt|render|express|convert|scramble|reverse|rewrite|invert|jumble|misspell|shift"
-            r"|represent|group|combine|remove \w+ from) (?:all |each |every )?(?:of )?"
-            rf"(?:(?:the )?\w+ (?:of|in) )?your {_OUTPUT}"
-            rf"|\b(?:provide|give|write|present|deliver|compose) your {_OUTPUT} (?:in|using|as|with|without"
-            r"|backwards?|in reverse)\b"
+            rf"{_LEAD}{_ASK}(?:in|within|throughout|inside) (?:all of |each of |every )?your {_OUTPUT},?"
+            rf" (?:please )?{_OUT_VERB}\b"
+            rf"|{_LEAD}{_ASK}{_OUT_VERB}\b{_S}{{0,80}}?\b(?:to|in|into|within|for|of|from)(?: \w+)?"
+            rf" your {_OUTPUT}\b"
+            rf"|{_LEAD}{_ASK}{_OUT_VERB} (?:all |each |every )?(?:of )?(?:(?:the )?\w+ (?:of|in) )?"
+            rf"your {_OUTPUT}"
         ),
     ),
     Shape(
@@ -121,8 +128,23 @@ _EMBEDDED: tuple[Shape, ...] = (
     ),
     Shape(
         "tell_the_user",
-        gate("say tell claim state"),
-        re.compile(rf"{_LEAD}(?:say|tell the user|tell them|claim|state) that\b"),
+        gate("say tell claim state inform remind convince assure"),
+        re.compile(
+            rf"{_LEAD}(?:say|tell the user|tell them|claim|state) that\b"
+            r"|(?<!should )(?<!will )(?<!must )(?<!can )(?<!to )\b(?:tell|inform|remind|convince|assure)"
+            r" the user (?:that|to)\b"
+        ),
+    ),
+    # Content that speaks about the model processing it: "when you summarise this page, ...".
+    Shape(
+        "addresses_its_processor",
+        gate("summarize summarise summarizing summarising process processing parse parsing analyze analyse"),
+        re.compile(
+            r"\b(?:when|while|after|before|as|if) (?:you(?:'re| are)? )?"
+            r"(?:summari[sz]|process|pars|analy[sz])\w*"
+            r" (?:this|the) (?:page|document|email|article|text|file|content|message|website|site|repo"
+            r"|repository|readme|data|review|thread)\b"
+        ),
     ),
     Shape(
         "insert_code_into_your_work",
@@ -162,7 +184,8 @@ _EMBEDDED: tuple[Shape, ...] = (
         "read_credential_file",
         gate("ssh rsa env json credentials passwd npmrc pypirc netrc kube config wallet"),
         re.compile(
-            r"\b(?:read|open|cat|load|include|pass|send|attach|paste|provide|upload|copy)\b"
+            r"\b(?:read|open|cat|load|include|pass|send|attach|paste|provide|upload|copy|e-?mail|mail|forward"
+            r"|post|transmit|exfiltrate)\b"
             rf"{_S}{{0,60}}?(?:~/\.ssh|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws/credentials|/etc/passwd"
             r"|/etc/shadow|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.kube/config|wallet\.dat)"
         ),

@@ -18,8 +18,12 @@ from dataclasses import dataclass
 from limen.model import ReasonCode
 from limen.turngate.normalize import Gate, Prepared, gate
 
-# A clause: no sentence end between two parts of a pattern.
+# A clause: no sentence end between two parts of a pattern. `_S` also lets a period or question mark
+# inside a path, address or quote through ("~/.ssh/id_rsa", "'how are you?' to"): that is `_SPAN`.
 _C = r"[^.?!\n]"
+_SPAN = r"(?:[^.?!;\n]|[.?!](?=\S))"
+# "never share your password with ..." is advice, not a request.
+_NOT_NEGATED = r"(?<!never )(?<!not )(?<!n't )(?<!no )"
 
 _SECRET = (
     r"(?:api[ _-]?keys?|access[ _-]?(?:keys?|tokens?)|secret[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?"
@@ -29,6 +33,11 @@ _SECRET = (
     r"|verification[ _-]?codes?|recovery[ _-]?(?:codes?|phrases?|keys?)|seed[ _-]?phrases?|pin[ _-]?codes?"
     r"|session[ _-]?cookies?|\.env|env(?:ironment)?[ _-]?var(?:iable)?s|id_rsa|aws[ _-]?keys?"
     r"|credit[ _-]?card(?:[ _-]?numbers?)?|card[ _-]?numbers?|cvv)"
+)
+_MODEL = (
+    r"(?:ai|a\.i\.|artificial intelligence|ai assistant|assistant|language model|ai language model"
+    r"|large language model|llm|chatbot|gpt(?:-?\d\w*)?|chatgpt|claude|gemini|copilot|ai agent|agent|bot"
+    r"|model)"
 )
 _EXPORT_VERB = (
     r"(?:send|e-?mail|mail|forward|post|upload|transmit|leak|exfiltrate|share|paste|submit|copy|dm|text"
@@ -163,7 +172,8 @@ SIGNATURES: tuple[Signature, ...] = (
         _S,
         "secret_to_destination",
         gate(_SECRET_WORDS),
-        rf"\b{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_C}{{0,60}}?\b{_SECRET}\b{_C}{{0,60}}?"
+        rf"{_NOT_NEGATED}\b{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_SPAN}{{0,60}}?{_SECRET}\b"
+        rf"{_SPAN}{{0,60}}?"
         r"\b(?:to|via|into|at|on)\b"
         rf"|\b{_EXPORT_VERB} (?:me|us) (?:your|the|all|any|all the|all your|all of the|all of your)?"
         rf"{_C}{{0,30}}?\b{_SECRET}\b"
@@ -175,11 +185,13 @@ SIGNATURES: tuple[Signature, ...] = (
         _I,
         "addressed_to_model",
         gate("ai assistant model models llm llms gpt chatgpt claude gemini copilot agent agents bot chatbot"),
-        r"\b(?:to you|dear|hey|hello|hi|attention|note to|note for|message to|message for|instructions? for)"
-        r",? (?:you,? )?(?:the |an? |all |any )?(?:ai|a\.i\.|artificial intelligence|ai assistant|assistant"
-        r"|language model|ai language model|large language model|llm|llms|chatbot|gpt(?:-?\d\w*)?|chatgpt"
-        r"|claude|gemini|copilot|ai agent|ai agents|agent|bot|model)s?\b(?!\s+(?:team|group|department|lab"
-        r"|research|company|product|startup|engineer|developer|course|conference|workshop|project))"
+        # A greeting must end at the model's name ("Hi assistant manager" is a person).
+        r"\b(?:dear|hey|hello|hi|greetings|attention),? (?:the |an? |all |any |you )?"
+        rf"{_MODEL}s?\s*[,:;!.\n—-]"
+        rf"|\b(?:to you|note to|note for|message to|message for|instructions? for),? (?:you,? )?"
+        rf"(?:the |an? |all |any )?{_MODEL}s?\b(?!\s+(?:team|group|department|lab|research|company|product"
+        r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
+        r"|coach|principal|secretary))"
         r"|\bif you are an? (?:ai|llm|large language model|language model|assistant|ai assistant|agent"
         r"|automated|bot|chatbot)\b"
         r"|\b(?:ai|llm|assistant|agent|model|bot)s? (?:reading|processing|summari[sz]ing|parsing|browsing"
