@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -251,3 +253,34 @@ def test_injected_instructions_in_a_result_are_flagged_for_the_model(fs: LineCli
     assert result["content"][0]["text"] == page
     warning = result["content"][-1]["text"]
     assert warning.startswith("[Limen]") and "instruction_nullification" in warning
+
+
+async def _sdk_session(env: Env, mode: str) -> dict[str, Any]:
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(
+        command=PY, args=proxy_argv(FS, name="fs")[1:], env=env.vars(), cwd=env.workspace
+    )
+    notes = os.path.join(env.workspace, "sdk-notes.txt")
+    with open(notes, "w") as fh:
+        fh.write("from the sdk\n")
+    async with Client(params, mode=mode) as client:  # type: ignore[arg-type]
+        return {
+            "version": client.protocol_version,
+            "tools": {tool.name for tool in (await client.list_tools()).tools},
+            "allowed": await client.call_tool("read_file", {"path": notes}),
+            "blocked": await client.call_tool(
+                "write_file", {"path": os.path.join(env.home, ".claude", "settings.json"), "content": "{}"}
+            ),
+            "prompt": await client.get_prompt("review", {"code": "x = 1"}),
+        }
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_the_sdk_client_works_through_the_proxy(env: Env, mode: str) -> None:
+    seen = asyncio.run(_sdk_session(env, mode))
+    assert seen["version"] == ("2026-07-28" if mode == "auto" else "2025-11-25")
+    assert {"read_file", "write_file", "fetch_notes"} <= seen["tools"]
+    assert seen["allowed"].is_error is False and seen["allowed"].content[0].text == "from the sdk\n"
+    assert seen["blocked"].is_error is True and "protected_path_blocked" in seen["blocked"].content[0].text
+    assert "x = 1" in seen["prompt"].messages[0].content.text

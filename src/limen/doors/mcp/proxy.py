@@ -95,6 +95,12 @@ class Proxy:
         except Exception as exc:  # the agent still gets answers: each request ends in downstream_error
             _note(f"downstream did not start ({type(exc).__name__})")
 
+    async def drain(self) -> None:
+        """Wait (at most one timeout) for the answers still owed to a client that stopped sending."""
+        deadline = asyncio.get_running_loop().time() + self.timeout
+        while self._pending and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+
     async def close(self) -> None:
         for key in list(self._pending):
             self._fail(key, "the proxy is shutting down")
@@ -113,6 +119,7 @@ class Proxy:
         except Exception as exc:
             _note(f"proxy handler failed ({type(exc).__name__})")
             if is_request(message):
+                self._forget(message["id"])  # one answer per request, even if it was already forwarded
                 self._answer_failure(
                     _Pending(
                         str(message["method"]),
@@ -201,7 +208,10 @@ class Proxy:
         """Start the server again and replay the agent's handshake so the session continues."""
         _note("restarting the MCP server")
         await self.downstream.close()
-        await self.downstream.start(self)
+        try:
+            await self.downstream.start(self)
+        except Exception as exc:
+            raise DownstreamUnavailable("restart failed") from exc
         if not self._handshake:
             return
         init = dict(self._handshake[0], id=f"limen-restart-{next(self._ids)}")

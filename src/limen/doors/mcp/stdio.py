@@ -125,6 +125,7 @@ async def serve_stdio(proxy: Proxy) -> None:
                 )
                 continue
             if not line:
+                await proxy.drain()
                 break
             if line.strip():
                 await proxy.from_client(line.rstrip(b"\r\n"))
