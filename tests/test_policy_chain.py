@@ -326,3 +326,21 @@ def test_waivers_are_scoped_and_never_mute_a_floor(ws: str) -> None:
     assert (
         expired.evaluate(action(ws, "WebFetch", {"url": "https://docs.example.com/a"})).waived == frozenset()
     )
+
+
+def test_dlp_finds_credentials_and_pii_in_outgoing_payloads_only(ws: str) -> None:
+    key = "AKIA" + "Q3EGRIVQ7ZMNBX4P"  # an AWS access key id shape, split so scanners of this repo stay quiet
+    built = layers(ws, [{"layer": "dlp", "on_match": "deny", "max_body_bytes": 64, "on_oversize": "ask"}])
+    chain = Chain((("project", tuple(built), False),))  # type: ignore[arg-type]
+
+    def post(body: str) -> Action:
+        return action(ws, "network.request", {"url": "https://api.example.com/x", "body": body})
+
+    leak = chain.evaluate(post(f"key={key}"))
+    assert leak.verdict == "deny"
+    assert key not in str(leak.trail) and key not in str(leak.findings)  # kinds only, never the value
+    assert chain.evaluate(post("card 4111 1111 1111 1111")).verdict == "deny"
+    assert chain.evaluate(post("hello world")).verdict == "pass"
+    assert chain.evaluate(post("x" * 65)).verdict == "ask"
+    local = action(ws, "Write", {"file_path": f"{ws}/notes.txt", "content": f"key={key}"})
+    assert chain.evaluate(local).verdict == "pass"  # not outbound: the objective rules judge local writes

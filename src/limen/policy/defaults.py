@@ -40,6 +40,11 @@ chain:
   #   on_match: pass            # pass: later layers still run; allow would skip them
   #   on_miss: deny
 
+  # - layer: dlp                # credentials and card/IBAN/SSN numbers in what leaves
+  #   on_match: annotate        # flag "credentials"/"pii" for later rules, or deny / ask
+  #   max_body_bytes: 1000000
+  #   on_oversize: ask
+
   # - layer: rules
   #   rules:
   #     - id: ask-before-publishing

@@ -1,47 +1,44 @@
 """`dlp`: credentials and personal data in what an outbound action carries, and oversized bodies.
 
 Detection is delegated to the objective rules' scanners (`limen.rules.secrets.find_secrets`,
-`limen.rules.data_classes`) so the chain and the rules agree on what a credential is; a policy may add
-its own named patterns. Only the kind of what matched reaches the evidence, never the value.
+`limen.rules.data_classes.data_classes_in`) so the chain and the rules agree on what a credential is; a
+policy may add its own named patterns. Only the kind of what matched reaches the evidence, never the value.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from limen.model import Action
 from limen.policy.evidence import Evidence
 from limen.policy.schema import DlpLayer
 
-Scanner = Callable[[str], Iterable[object]]
+Scanner = Callable[[str], list[str]]  # text -> the kinds found in it, never the values
 
 
-def _label(item: object, default: str) -> str:
-    """A finding's kind, never its matched text."""
-    for attr in ("kind", "label", "name", "rule", "code"):
-        value = getattr(item, attr, None)
-        if isinstance(value, str) and value.isidentifier():
-            return value
-    return default
+def _credentials(text: str) -> list[str]:
+    """Known credential shapes, also base64/hex-decoded; the weak entropy hint is left to the rules."""
+    from limen.rules.secrets import find_secrets
+
+    return [hit.kind for hit in find_secrets(text, weak=False)]
 
 
-def _scanner(module: str, names: tuple[str, ...]) -> Scanner | None:
-    import importlib
+def _pii(text: str) -> list[str]:
+    """Checksum-valid card numbers, IBANs and SSNs."""
+    from limen.rules.data_classes import data_classes_in
 
-    mod = importlib.import_module(module)
-    for name in names:
-        found = getattr(mod, name, None)
-        if callable(found):
-            return found  # type: ignore[no-any-return]
-    return None
+    return data_classes_in(text)
+
+
+_SCANNERS: dict[str, Scanner] = {"credentials": _credentials, "pii": _pii}
 
 
 @dataclass(slots=True, frozen=True)
 class Dlp:
     name: str
-    scanners: tuple[tuple[str, Scanner | None], ...]  # (flag, scanner); None = detector unavailable
+    scanners: tuple[tuple[str, Scanner], ...]  # (flag raised, scanner)
     patterns: tuple[tuple[str, re.Pattern[str]], ...]
     on_match: str
     max_body_bytes: int
@@ -50,13 +47,9 @@ class Dlp:
 
     @classmethod
     def compile(cls, name: str, spec: DlpLayer) -> Dlp:
-        scanners: list[tuple[str, Scanner | None]] = []
-        if "credentials" in spec.detect:
-            scanners.append(("credentials", _scanner("limen.rules.secrets", ("find_secrets",))))
-        if "pii" in spec.detect:
-            scanners.append(("pii", _scanner("limen.rules.data_classes", ("find_data_classes", "find_pii"))))
+        scanners = tuple((name, _SCANNERS[name]) for name in spec.detect)
         patterns = tuple((p.name, re.compile(p.regex)) for p in spec.patterns)
-        return cls(name, tuple(scanners), patterns, spec.on_match, spec.max_body_bytes, spec.on_oversize)
+        return cls(name, scanners, patterns, spec.on_match, spec.max_body_bytes, spec.on_oversize)
 
     def evaluate(self, action: Action, evidence: Evidence) -> tuple[str, str]:
         if not action.outbound or not action.payloads:
@@ -81,9 +74,6 @@ class Dlp:
         found: list[tuple[str, str]] = []
         for text in payloads:
             for flag, scan in self.scanners:
-                if scan is None:
-                    found.append((flag, "detector_unavailable"))
-                    continue
-                found.extend((flag, _label(item, flag)) for item in scan(text))
+                found.extend((flag, kind) for kind in scan(text))
             found.extend(("pattern", name) for name, rx in self.patterns if rx.search(text))
         return list(dict.fromkeys(found))
