@@ -1,0 +1,55 @@
+"""Decision + audit append latency through `Runtime.decide` (the path every door takes).
+
+A plain script: prints median and p99 in microseconds for a mix of realistic calls, each decided in a session
+(SQLite state, history update) and appended to the hash-chained log. Target: median <= 300 us.
+
+    .venv/bin/python bench/bench_audit.py [--calls 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+from time import perf_counter_ns
+
+CALLS = [
+    ("Read", {"file_path": "src/app.py"}),
+    ("Bash", {"command": "git status"}),
+    ("Bash", {"command": "pytest -q tests"}),
+    ("Edit", {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}),
+    ("Grep", {"pattern": "TODO", "path": "src"}),
+    ("WebFetch", {"url": "https://docs.python.org/3/library/os.html"}),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=3000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["LIMEN_HOME"] = home
+        workspace = os.path.join(home, "project")
+        os.makedirs(os.path.join(workspace, "src"))
+        from limen.runtime import Runtime
+
+        runtime = Runtime(workspace=workspace)
+        for tool, arguments in CALLS * 20:  # warm up: imports, rule tables, statement cache
+            runtime.decide(tool, arguments, session_id="warm", door="bench")
+        total, engine_only = [], []
+        for i in range(args.calls):
+            tool, arguments = CALLS[i % len(CALLS)]
+            started = perf_counter_ns()
+            decision = runtime.decide(tool, arguments, session_id="s", door="bench")
+            total.append((perf_counter_ns() - started) / 1000)
+            engine_only.append(sum(s.micros for s in decision.evidence))
+        runtime.close()
+    for name, values in (("decide + session + audit", total), ("engine stages alone", engine_only)):
+        values.sort()
+        p99 = values[int(len(values) * 0.99) - 1]
+        print(f"{name:<26} median {statistics.median(values):8.1f} us   p99 {p99:8.1f} us   n={len(values)}")
+
+
+if __name__ == "__main__":
+    main()
