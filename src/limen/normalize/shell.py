@@ -330,7 +330,7 @@ def _analyse_text(
     data = text.encode("utf-8", "replace")
     if "\ufffd" in text or _SURROGATE.search(text):
         state.flag("invalid unicode in command")
-    # tree-sitter-bash's scanner can crash on some non-ASCII code points ('{' then U+F8FC2 segfaults). Bash only
+    # tree-sitter-bash's scanner can crash on some non-ASCII code points ('{' then U+F8FC2). Bash only
     # splits on ASCII, so every non-ASCII byte parses as a word byte; offsets still index the original `data`.
     tree = _get_parser().parse(data.translate(_ASCII_ONLY) if not data.isascii() else data)
     root = tree.root_node
