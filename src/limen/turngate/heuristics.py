@@ -71,7 +71,9 @@ _FORMATS = (
     r"(?:reverse|reversed|backwards?|base ?\d\d|emojis?|(?:a )?(?:caesar|substitution|monoalphabetic|rot13)"
     r"(?: cipher)?|all caps|leetspeak|pig latin|morse(?: code)?|anagrams?|" + _LANGS + ")"
 )
-_OUTPUT_WORDS = "response responses reply replies answer answers output message messages"
+_YOUR_OUTPUT = tuple(
+    f"your {noun}" for noun in ("response", "reply", "replies", "answer", "output", "message")
+)
 
 
 @dataclass(slots=True, frozen=True)
@@ -92,7 +94,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     ),
     Shape(
         "invite_outsider",
-        gate("create schedule add book set"),
+        gate("create schedule add book set", needs="@"),
         re.compile(
             rf"{_LEAD}(?:create|schedule|add|book|set up)\b{_S}{{0,80}}?"
             rf"\b(?:with|invite|participants?|attendees?)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w"
@@ -111,7 +113,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     ),
     Shape(
         "rewrite_your_output",
-        gate(_OUTPUT_WORDS),
+        gate(subs=_YOUR_OUTPUT),
         re.compile(
             rf"{_LEAD}{_ASK}(?:in|within|throughout|inside) (?:all of |each of |every )?your {_OUTPUT},?"
             rf" (?:please )?{_OUT_VERB}\b"
@@ -148,7 +150,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     ),
     Shape(
         "insert_code_into_your_work",
-        gate("snippet excerpt block section segment fragment line lines code"),
+        gate("snippet snippets excerpt segment fragment following below subsequent attached"),
         re.compile(
             rf"\b{_SNIPPET}{_C}{{0,80}}?\b{_YOUR_WORK}"
             rf"|\b{_YOUR_WORK}{_C}{{0,80}}?\b{_SNIPPET}"

@@ -92,12 +92,17 @@ class Gate:
 
     words: frozenset[bytes] = frozenset()
     subs: tuple[str, ...] = ()
+    needs: str = ""  # a substring every match contains, checked before anything else
 
     def open(self, p: Prepared) -> bool:
+        if self.needs and self.needs not in p.flat:
+            return False
         return not self.words.isdisjoint(p.words) or any(s in p.flat for s in self.subs)
 
     def search(self, pattern: re.Pattern[str], p: Prepared, text: str) -> bool:
         """Whether `pattern` matches `text` (a form of `p`) in a window around an anchor."""
+        if self.needs and self.needs not in text:
+            return False
         anchors = [w.decode() for w in self.words & p.words] + [s for s in self.subs if s in text]
         spans: list[tuple[int, int]] = []
         for anchor in anchors:
@@ -116,9 +121,9 @@ class Gate:
         return hi > lo and pattern.search(text, lo, hi) is not None
 
 
-def gate(words: str = "", subs: tuple[str, ...] = ()) -> Gate:
+def gate(words: str = "", subs: tuple[str, ...] = (), needs: str = "") -> Gate:
     """A gate from space-separated words (as `Prepared.words` splits them) and substrings."""
-    return Gate(frozenset(w.encode() for w in words.split()), subs)
+    return Gate(frozenset(w.encode() for w in words.split()), subs, needs)
 
 
 def _untag(text: str) -> tuple[str, str]:

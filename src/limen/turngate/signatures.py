@@ -62,9 +62,11 @@ _N = ReasonCode.INSTRUCTION_NULLIFICATION
 _A = ReasonCode.AUTHORITY_OVERRIDE
 _S = ReasonCode.SECRET_EXPORT
 _I = ReasonCode.INDIRECT_INJECTION
+# Anchors for `_SECRET`: the distinctive word of each secret name ("api" of "api key", not "key").
 _SECRET_WORDS = (
-    "key keys password passwords passphrase passphrases passcode passcodes credential credentials token"
-    " tokens secret secrets code codes otp phrase phrases pin cookie cookies env vars variables rsa card cvv"
+    "api access private ssh aws recovery password passwords passphrase passphrases passcode passcodes"
+    " credential credentials token tokens secret secrets security 2fa otp verification seed pin cookie"
+    " cookies env environment rsa card cvv"
 )
 
 SIGNATURES: tuple[Signature, ...] = (
