@@ -182,6 +182,9 @@ def test_policy_sources_block_and_flag(ws: str) -> None:
 
 
 def test_custom_capability_with_parameter_roles(ws: str) -> None:
+    from limen.engine import decide
+    from limen.normalize import normalize
+
     write_policy(
         Path(ws, "limen.yaml"),
         """
@@ -192,15 +195,21 @@ def test_custom_capability_with_parameter_roles(ws: str) -> None:
         chain:
           - layer: rules
             rules:
-              - id: no-drops
-                match: {capability: db.query, commands: []}
+              - id: ask-prod-db
+                match: {capability: db.query, hosts: ["*.prod.example.com"]}
                 effect: ask
     """,
     )
     approve_files(ws)
     ctx = load_context(ws)
     assert ctx.policy is not None
-    spec = ctx.policy.tool_specs["run_sql"]
-    assert (spec.capability, spec.payloads, spec.urls) == ("db.query", ("sql",), ("dsn",))
-    act = decision(ctx, "run_sql", {"sql": "select 1"})
-    assert any(s.stage == "policy:project:rules#0" for s in act.evidence)
+
+    def run_sql(dsn: str) -> object:
+        act = normalize("run_sql", {"sql": "select 1", "dsn": dsn}, cwd=ws, tools=ctx.policy.tool_specs)
+        assert act.capability == "db.query" and act.payloads == ("select 1",)
+        return decide(act, ctx)
+
+    prod = run_sql("postgres://db1.prod.example.com/reports")
+    assert ReasonCode.POLICY_ASK in prod.reasons  # type: ignore[attr-defined]
+    staging = run_sql("postgres://db1.staging.example.com/reports")
+    assert ReasonCode.POLICY_ASK not in staging.reasons  # type: ignore[attr-defined]

@@ -7,11 +7,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from limen.model import Action, Capability, Destination, Mode
 from limen.normalize.paths import canonical
-from limen.normalize.tools import classify
+from limen.normalize.tools import ToolSpec, classify
 
 MAX_ARGUMENT_CHARS = 1_000_000  # beyond this an argument is not analysed, and the action is escalated
 
@@ -54,8 +55,10 @@ def normalize(
     mode: Mode = Mode.BALANCED,
     capability: str | None = None,
     home: str | None = None,
+    tools: Mapping[str, ToolSpec] | None = None,
 ) -> Action:
-    """Build the `Action` for one tool call. Never raises."""
+    """Build the `Action` for one tool call. Never raises. `tools`: the policy's own tool maps
+    (`Context.policy.tool_specs`), consulted before the built-in tables."""
     try:
         return _normalize(
             tool,
@@ -68,6 +71,7 @@ def normalize(
             mode=mode,
             capability=capability,
             home=home,
+            tools=tools,
         )
     except Exception as exc:
         return Action(
@@ -97,6 +101,7 @@ def _normalize(
     mode: Mode,
     capability: str | None,
     home: str | None,
+    tools: Mapping[str, ToolSpec] | None = None,
 ) -> Action:
     from limen.normalize import net, shell
 
@@ -106,7 +111,7 @@ def _normalize(
         raise ValueError("arguments are not an object")
     home = home or os.path.expanduser("~")
     cwd = cwd or os.getcwd()
-    spec = classify(tool, arguments)
+    spec = (tools.get(tool) if tools else None) or classify(tool, arguments)
     strings = _strings(arguments)
     notes: list[str] = []
     if sum(len(s) for s in strings) > MAX_ARGUMENT_CHARS:
