@@ -311,7 +311,7 @@ def test_relative_paths_resolve_against_cwd(tmp_path: Path) -> None:
 
 
 def test_scanner_crash_input_is_survived() -> None:
-    """'{' then U+F8FC2 segfaults tree-sitter-bash's scanner: run it in a child so a regression fails one test."""
+    """'{' then U+F8FC2 segfaults tree-sitter-bash's scanner: run it in a child process."""
     import subprocess
     import sys
 

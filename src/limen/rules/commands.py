@@ -250,8 +250,16 @@ _FIND_NON_FILTERS = frozenset(
 
 
 def _find_filters(argv: tuple[str, ...]) -> bool:
-    """The find expression narrows what it matches (any test beyond type and depth)."""
-    return any(w.startswith("-") and len(w) > 2 and w not in _FIND_NON_FILTERS for w in argv[1:])
+    """The find expression narrows what it matches (any test beyond type and depth; -exec arguments aside)."""
+    in_exec = False
+    for word in argv[1:]:
+        if in_exec:
+            in_exec = word not in (";", "+")
+        elif word in ("-exec", "-execdir", "-ok", "-okdir"):
+            in_exec = True
+        elif word.startswith("-") and len(word) > 2 and word not in _FIND_NON_FILTERS:
+            return True
+    return False
 
 
 def _find_roots(command: Command, action: Action, ctx: Context) -> list[str]:
