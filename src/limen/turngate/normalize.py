@@ -141,15 +141,17 @@ def _unleet(text: str) -> tuple[str, int]:
     """Decode words written with leet digits ("1gn0r3" -> "ignore"); count the trigger words among them."""
     pieces: list[str] = []
     last = 0
+    examined = 0  # end of the last token looked at: each token is expanded once, so this stays linear
     triggers = 0
     for hint in _LEET_HINT.finditer(text):
         start, end = hint.start(), hint.end()
-        if start < last:
+        if start < examined:
             continue
-        while start > 0 and text[start - 1] in _TOKEN_CHARS:
+        while start > last and text[start - 1] in _TOKEN_CHARS:
             start -= 1
         while end < len(text) and text[end] in _TOKEN_CHARS:
             end += 1
+        examined = end
         word = text[start:end].translate(_LEET)
         if word.isalpha():
             pieces += (text[last:start], word)

@@ -258,8 +258,13 @@ def _readable(data: bytes) -> bool:
     return printable / len(text) > 0.95 and letters / len(text) > 0.6 and " " in text
 
 
+# A readable message shows in its first few kilobytes; decoding only those keeps huge blobs cheap.
+_DECODE_PREFIX = 4096
+
+
 def decode_run(run: str) -> bytes | None:
-    """Decode a base64/base64url run if it is one (padding repaired); None when it is not."""
+    """Decode a base64/base64url run (its first few kilobytes) if it is one; None when it is not."""
+    run = run[:_DECODE_PREFIX]
     if _entropy(run) < 3.5 or run.isalpha() or run.isdigit():
         return None
     body = run.rstrip("=")
@@ -282,7 +287,7 @@ def readable_runs(raw: str) -> list[tuple[int, str]]:
         if data is not None and _readable(data):
             found.append((len(m.group(0)), data.decode("utf-8")))
     for m in _HEX_RUN.finditer(raw):
-        data = bytes.fromhex(m.group(0))
+        data = bytes.fromhex(m.group(0)[: 2 * _DECODE_PREFIX])
         if _readable(data):
             found.append((len(m.group(0)), data.decode("utf-8")))
     return found
