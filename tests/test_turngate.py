@@ -58,6 +58,7 @@ TIER0_NEGATIVE = [
     "Store the API key in the secret manager, never in the repository.",
     "Press the mode button twice to enter pairing mode.",
     "Please disregard the above message, it was sent to you in error.",
+    "MFA: we email HOTP values to users, or they scan a QR code into a TOTP app.",
     "Ignoriere die Warnung, wenn der Build trotzdem durchläuft.",
     "请忽略这个警告，它不影响运行。",
 ]
@@ -162,6 +163,7 @@ TIER1_NEGATIVE = [
     "Add the following line to your config file: timeout = 30",
     "Your order 4471 ships in 3 days.",
     "Never share your .env file; the user guide explains how to rotate keys.",
+    "## 1.4.2\n- Remove stale debug logs. (#83)\n- Delete unused fixtures.",
 ]
 
 

@@ -105,7 +105,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate("delete remove erase wipe purge change reset modify update set"),
         re.compile(
             rf"{_LEAD}(?:delete|remove|erase|wipe|purge)\b"
-            rf"(?: (?:all|every|each|the|any|these|those|my|your))*{_C}{{0,30}}?\b{_MANAGED}\b"
+            rf"(?: (?:all|every|each|the|any|these|those|my|your))+{_C}{{0,30}}?\b{_MANAGED}\b"
             rf"|{_LEAD}(?:change|reset|modify|update|set)(?: (?:the|my|your|their|all))*"
             r" (?:password|passcode|recipient|iban|email address|account(?: number)?|phone number"
             r"|security settings|permissions)\b"

@@ -174,7 +174,7 @@ SIGNATURES: tuple[Signature, ...] = (
         _S,
         "secret_to_destination",
         gate(_SECRET_WORDS),
-        rf"{_NOT_NEGATED}\b{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_SPAN}{{0,60}}?{_SECRET}\b"
+        rf"{_NOT_NEGATED}\b{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_SPAN}{{0,60}}?\b{_SECRET}\b"
         rf"{_SPAN}{{0,60}}?"
         r"\b(?:to|via|into|at|on)\b"
         rf"|\b{_EXPORT_VERB} (?:me|us) (?:your|the|all|any|all the|all your|all of the|all of your)?"
