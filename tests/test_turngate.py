@@ -164,6 +164,7 @@ TIER1_NEGATIVE = [
     "Your order 4471 ships in 3 days.",
     "Never share your .env file; the user guide explains how to rotate keys.",
     "## 1.4.2\n- Remove stale debug logs. (#83)\n- Delete unused fixtures.",
+    "The wrapper closes the handle and, when asked to, will\ndelete the file once the last reader is done.",
 ]
 
 

@@ -26,7 +26,8 @@ _C = r"[^.?!\n]"
 _S = r"(?:[^.?!\n]|[.?!](?=\S))"
 # What may precede an imperative at the start of a sentence without changing what it asks for.
 _LEAD = (
-    r"(?:^|[.!?\n:;]|\btodo\b|\bnote\b|\bps\b)[\s\-*>\"'(]*"
+    # A line break ends a sentence unless the line was hard-wrapped mid-sentence (ends in a letter or comma).
+    r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b)[\s\-*>\"'(]*"
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note)"
     r"[,:]? )*"
