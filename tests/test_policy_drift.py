@@ -79,9 +79,14 @@ def test_a_loosening_edit_is_refused_until_approved_with_totp(
     # `config check` reports it, then the change is proposed and approved with a real TOTP code.
     assert limen(["config", "check", "--workspace", ws]) == 1
     assert "not approved yet: mode strict -> light" in capsys.readouterr().out
+    assert limen(["policy", "--workspace", ws, "status"]) == 0
+    assert "waiting for approval: mode strict -> light" in capsys.readouterr().out
     assert limen(["policy", "--workspace", ws, "propose"]) == 0
     change_id = capsys.readouterr().out.split()[0]
-    assert limen(["policy", "--workspace", ws, "approve", change_id, "--code", "000000"]) == 1
+    assert limen(["policy", "--workspace", ws, "pending"]) == 0
+    assert capsys.readouterr().out.startswith(change_id)
+    stale = totp.at(time.time() - 3600)
+    assert limen(["policy", "--workspace", ws, "approve", change_id, "--code", stale]) == 1
     assert load_context(ws).mode is Mode.STRICT
     assert limen(["policy", "--workspace", ws, "approve", change_id, "--code", totp.now()]) == 0
     ctx = load_context(ws)

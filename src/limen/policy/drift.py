@@ -149,6 +149,8 @@ def approved(workspace: str, default: Effective) -> tuple[Effective, str]:
         entries = history(workspace)
     except DriftError as exc:
         return default, f"the drift ledger is damaged ({exc}); the built-in defaults are the approved policy"
+    except OSError as exc:
+        return default, f"the drift ledger cannot be read ({type(exc).__name__}); the built-in defaults apply"
     return (entries[-1]["policy"], "") if entries else (default, "")
 
 

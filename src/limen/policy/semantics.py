@@ -199,6 +199,13 @@ def _order(source: Source) -> list[Problem]:
                         "warning",
                     )
                 )
+        if isinstance(layer, RulesLayer) and any(
+            r.effect != "annotate" and r.match == Match() for r in layer.rules
+        ):
+            for k in range(i + 1, len(chain)):
+                rule_all = f"{layer_label(i, layer)} has a rule matching every action"
+                message = f"{layer_label(k, chain[k])} never runs: {rule_all}"
+                out.append(_err(source, ("chain", k), message, "warning"))
     return out
 
 
