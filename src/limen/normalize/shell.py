@@ -1726,6 +1726,8 @@ def _interpreter(
     name = _basename(argv[0])
     lang = _lang(name)
     code = _interpreter_code(lang, argv[1:], state)
+    if code is None and any(w.startswith("-m") for w in argv[1:]) and lang == "python":
+        return  # `python -m json.tool` runs a module on its input, not the input as code
     if code is None:
         if stdin is not None and stdin.text is not None and lang != "awk":
             code = stdin.text
@@ -2089,12 +2091,17 @@ def _dns(name: str, args: list[str], operands: list[str], state: _State) -> None
             continue
         dynamic = _is_dynamic(word, state) or "$" in word
         if dynamic:
-            tail = re.search(r"[A-Za-z0-9.-]*$", word)
-            host = tail.group(0).lstrip(".-") if tail else ""
-            _add_host(state, host or "unknown.invalid", None, name, ("substituted_label",))
-            state.note("dns substituted label")
+            # A label built at run time in front of a fixed domain (`$(whoami).evil.com`) carries data out;
+            # a name that is wholly a variable (`dig $domain`) is just an unknown host.
+            tail = _SUBSTITUTED_LABEL.search(word)
+            if tail:
+                _add_host(state, tail.group(1), None, name, ("substituted_label",))
+                state.note("dns substituted label")
         elif "." in word or name == "nslookup":
             _add_host(state, word, None, name)
+
+
+_SUBSTITUTED_LABEL = re.compile(r"[)`}\w]\.((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63})\.?$")
 
 
 def _curl_extras(name: str, args: list[str], state: _State) -> None:

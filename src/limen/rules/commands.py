@@ -72,7 +72,7 @@ _REMOTE_SHELL_TOOLS = frozenset(
         "villain",
     }
 )
-_DELETERS = frozenset({"rm", "unlink", "rmdir", "shred", "srm", "wipe"})
+_DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe"})  # rmdir only removes empty directories
 _SYSTEM_DIRS = (
     "/",
     "/etc",
@@ -128,12 +128,15 @@ _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u
 _HISTORY_VARS = re.compile(r"^(HISTFILE|HISTSIZE|HISTFILESIZE|HISTCONTROL|HISTIGNORE)(=.*)?$")
 
 
+_FLAG_WORD = re.compile(r"-[A-Za-z0-9]+")
+
+
 def _short_flags(argv: Iterable[str]) -> set[str]:
     flags: set[str] = set()
     for word in argv:
         if word == "--":
             break
-        if word.startswith("-") and not word.startswith("--") and len(word) > 1:
+        if _FLAG_WORD.fullmatch(word):
             flags.update(word[1:])
     return flags
 
@@ -279,7 +282,9 @@ def _find_deletes(command: Command) -> bool:
         return True
     for i, word in enumerate(argv[:-1]):
         if word in ("-exec", "-execdir", "-ok", "-okdir") and argv[i + 1].rsplit("/", 1)[-1] in _DELETERS:
-            return True
+            end = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
+            if "{}" in argv[i + 1 : end]:  # `-exec rm {}.bak` deletes a derived name, not the matches
+                return True
     return False
 
 
@@ -536,6 +541,13 @@ def _in_scope(path: str, ctx: Context) -> bool:
     )
 
 
+def _targeted(command: Command) -> bool:
+    """`find DIR -name restore.php`: every name test is literal, so the matches are named, not a sweep."""
+    argv = command.argv
+    names = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-name", "-iname")]
+    return command.name == "find" and bool(names) and not any(c in n for n in names for c in "*?[")
+
+
 def _lister_roots(command: Command, action: Action, ctx: Context) -> list[str]:
     if command.name == "find":
         return _find_roots(command, action, ctx)
@@ -570,7 +582,8 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
                 sources = _stdin_sources(command)
                 listers = [c for c in action.commands if c.name in ("find", "ls")]
                 scoped = bool(sources & {"find", "ls"}) and all(
-                    all(_in_scope(r, ctx) for r in _lister_roots(c, action, ctx)) for c in listers
+                    _targeted(c) or all(_in_scope(r, ctx) for r in _lister_roots(c, action, ctx))
+                    for c in listers
                 )
                 static = bool(sources) and sources <= {"echo", "printf", "heredoc", "herestring", "parallel"}
                 if not scoped and not static:
@@ -583,7 +596,7 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
                     return
         if command.name == "find" and _find_deletes(command):
             roots = _find_roots(command, action, ctx)
-            if not all(_in_scope(r, ctx) for r in roots):
+            if not _targeted(command) and not all(_in_scope(r, ctx) for r in roots):
                 yield _finding(
                     ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, "find deletes outside the workspace"
                 )
@@ -681,10 +694,10 @@ def _remote_shell_block(action: Action) -> str:
         name, argv = command.name, command.argv
         if name in _REMOTE_SHELL_TOOLS:
             return f"{name} is remote-shell tooling"
-        if name in ("nc", "ncat", "netcat") and (
-            {"e", "c"} & _short_flags(argv[1:]) or _long(argv) & {"--exec", "--sh-exec", "--lua-exec"}
+        if any(v.endswith(" -e") and v.split()[0] in _NET_TOOLS for v in command.via) and (
+            _is_shell(command) or _INTERPRETER.match(name)
         ):
-            return f"{name} -e hands a shell to the network"
+            return "a network tool hands a shell to the network"
         if name == "socat" and any(re.search(r"(^|[!,])(exec|system):", w, re.I) for w in argv[1:]):
             return "socat exec: hands a shell to the network"
     if _shell_reads_socket(action):
@@ -766,6 +779,15 @@ def _evasion(command: Command) -> str:
     return ""
 
 
+def _erased(command: Command, action: Action, ctx: Context) -> list[str]:
+    """Files a command deletes or truncates (`rm f`, `shred f`, `> f` from an empty or echo command)."""
+    if command.name in _DELETERS or command.name == "truncate":
+        return [_target(w, action, ctx) for w in _operands(command.argv)]
+    if command.name in ("echo", "printf", "true", ":", "cat") and len(command.argv) <= 2:
+        return list(command.redirects)
+    return []
+
+
 @rule(ReasonCode.DEFENCE_EVASION)
 def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     """Hiding what was done: history wiped, timestamps forged, clock changed, logs or names disguised."""
@@ -776,10 +798,14 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
             return
     if not action.commands:
         return
+    for command in action.commands:
+        for target in _erased(command, action, ctx):
+            if target.endswith(("_history", "/.zhistory")) or target.startswith(("/var/log/", "/var/adm/")):
+                yield _finding(
+                    ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, f"history or logs erased: {target}"
+                )
+                return
     for path in action.write_paths:
-        if path.endswith(("_history", "/.zhistory")) or path.startswith(("/var/log/", "/var/adm/")):
-            yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, f"history or logs rewritten: {path}")
-            return
         if _INVISIBLE.search(path):
             yield _finding(
                 ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "invisible characters in a file name"
@@ -794,7 +820,7 @@ def _world_writable(mode: str) -> bool:
     if re.fullmatch(r"[0-7]{3,4}", mode):
         digits = mode[-3:]
         special = mode[0] if len(mode) == 4 else "0"
-        return int(digits[2]) & 2 == 2 or special in "2467"
+        return int(digits[2]) & 2 == 2 or special in "4567"  # world-writable or setuid
     for clause in mode.split(","):
         match = re.fullmatch(r"([ugoa]*)([-+=])([rwxXst]*)", clause)
         if not match or match.group(2) == "-":
@@ -802,7 +828,7 @@ def _world_writable(mode: str) -> bool:
         who, perms = match.group(1), match.group(3)
         if "w" in perms and ((who == "" and match.group(2) == "=") or set(who) & {"o", "a"}):
             return True
-        if "s" in perms:
+        if "s" in perms and (not who or set(who) & {"u", "a"}):  # setuid (setgid dirs are ordinary sharing)
             return True
     return False
 
