@@ -52,7 +52,7 @@ def test_host_globs_cidr_and_bundles() -> None:
     assert not m.matches(Destination("example.com.evil.net"))
     assert m.matches(Destination("10.2.3.4", ip="10.2.3.4")) == "cidr"
     assert m.matches(Destination("raw.githubusercontent.com"))
-    assert not m.matches(Destination("github.io"))
+    assert not m.matches(Destination("github.io")) and not m.matches(Destination("gist.github.com"))
 
 
 def test_bad_patterns_are_named() -> None:

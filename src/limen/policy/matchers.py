@@ -17,13 +17,23 @@ from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from limen.model import Action, Destination
 
-# Host bundles: the hosts a package manager or forge really needs. User-content hosts that let anyone
-# publish (github.io, gist) are left out: they are places data can be sent to, not only fetched from.
+# Host bundles: the hosts a forge or package registry serves clones, archives and packages from. Named
+# hosts rather than wildcards, so user-content sites (github.io, gist.github.com) stay outside.
 BUNDLES: dict[str, tuple[str, ...]] = {
-    "github": ("github.com", "*.github.com", "*.githubusercontent.com", "ghcr.io"),
+    "github": (
+        "github.com",
+        "api.github.com",
+        "codeload.github.com",
+        "raw.githubusercontent.com",
+        "objects.githubusercontent.com",
+        "pkg-containers.githubusercontent.com",
+        "ghcr.io",
+    ),
     "pypi": ("pypi.org", "files.pythonhosted.org"),
     "npm": ("registry.npmjs.org", "npmjs.com", "www.npmjs.com", "registry.yarnpkg.com"),
 }
+
+Checker = Callable[[str], str | None]  # a pattern -> the reason it is refused, or None
 
 _NEVER = re.compile(r"(?!)")
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
@@ -212,8 +222,5 @@ def label_regex(patterns: Iterable[str]) -> re.Pattern[str]:
     return re.compile("|".join(parts)) if parts else _NEVER
 
 
-def tool_glob_ok(pattern: str) -> str | None:
+def check_tool_pattern(pattern: str) -> str | None:
     return None if pattern.strip() else "empty tool pattern"
-
-
-Checker = Callable[[str], "str | None"]

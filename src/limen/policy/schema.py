@@ -43,7 +43,7 @@ Commands = Annotated[
     list[Annotated[str, _checked(matchers.check_command_pattern)]], BeforeValidator(_listify)
 ]
 Hosts = Annotated[list[Annotated[str, _checked(matchers.check_host_pattern)]], BeforeValidator(_listify)]
-Tools = Annotated[list[Annotated[str, _checked(matchers.tool_glob_ok)]], BeforeValidator(_listify)]
+Tools = Annotated[list[Annotated[str, _checked(matchers.check_tool_pattern)]], BeforeValidator(_listify)]
 Names = Annotated[list[str], BeforeValidator(_listify)]
 PlainPaths = Annotated[list[Annotated[str, _checked(matchers.check_plain_path)]], BeforeValidator(_listify)]
 FileNames = Annotated[list[Annotated[str, _checked(matchers.check_file_name)]], BeforeValidator(_listify)]
