@@ -60,7 +60,7 @@ def check_workspace(workspace: str) -> list[Problem]:
         problems.append(
             Problem(
                 "error",
-                sources[-1].path,
+                "effective policy",
                 0,
                 "",
                 f"not approved yet: {change} (run `limen policy propose`, then `limen policy approve`)",

@@ -6,7 +6,7 @@ names the dotted key of the offending entry.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from limen.model import Capability, ReasonCode
 from limen.policy.errors import Problem, dotted
@@ -91,12 +91,11 @@ def _waivers(source: Source, now: datetime) -> list[Problem]:
     return out
 
 
-def expiry(value: object) -> float:
+def expiry(value: date | datetime) -> float:
     """A waiver's expiry as a timestamp: a date lasts until the end of that day (UTC)."""
     if isinstance(value, datetime):
         return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
-    assert hasattr(value, "toordinal")
-    return datetime(value.year, value.month, value.day, 23, 59, 59, tzinfo=UTC).timestamp()  # type: ignore[attr-defined]
+    return datetime(value.year, value.month, value.day, 23, 59, 59, tzinfo=UTC).timestamp()
 
 
 def _capabilities(source: Source, known: frozenset[str]) -> list[Problem]:
