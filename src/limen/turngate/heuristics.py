@@ -182,6 +182,16 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"(?: to| with)? the user\b"
         ),
     ),
+    # A markdown image whose address has a slot for data: rendering it sends that data to the host.
+    Shape(
+        "exfiltrating_image_link",
+        gate("", ("](",), needs="!["),
+        re.compile(
+            r"!\[[^\]\n]{0,100}\]\(\s*(?:https?:)?//[^)\s]{0,300}(?:[{<$]|\[[a-z_ ]+\]|%7b|%3c"
+            r"|[?&](?:q|d|data|secret|token|key|chat|conversation|history|memory|info|msg|summary|email"
+            r"|password)=(?:\{|<|\[|\$|%7b))"
+        ),
+    ),
     # A tool description or document that asks for credential files to be read or passed along.
     Shape(
         "read_credential_file",
@@ -207,6 +217,7 @@ _CODE_SINK = re.compile(
 
 _PERSONA_GATE = gate(
     "longer pretend roleplay role imagine character twin persona ego named called restrictions filters limits"
+    " malicious unethical unhinged"
     " limitations rules ethics morals guidelines censorship boundaries safeguards unrestricted unfiltered"
     " uncensored jailbroken amoral programming identity personality purpose directive ai assistant bot model"
     " dan hacker evil entity version bound restricted limited constrained required name instructions claude"
@@ -216,10 +227,12 @@ _PERSONA = re.compile(
     r"\byou are (?:now |no longer )(?:an? |the |my )?(?:\w+ ){0,3}?(?:ai|assistant|bot|model|character"
     r"|persona|entity|version|dan|hacker|jailbroken|unrestricted|unfiltered|uncensored|evil)\b"
     r"|\byou are no longer (?:bound|restricted|limited|constrained|required to follow|an? (?:ai|assistant))\b"
-    r"|\b(?:act|behave|respond|reply|answer|speak|pretend|roleplay|role-play)(?: to be| as| like)"
+    r"|\b(?:act|behave|respond|reply|answer|speak|pretend|roleplay|role-play)"
+    r"(?: to be| as| like)"
     rf"(?: if you (?:are|were))?{_C}{{0,60}}?\b(?:with(?:out)? (?:any |no )?(?:restrictions|filters|limits"
     r"|limitations|rules|ethics|morals|guidelines|censorship|boundaries|safeguards)|no (?:restrictions"
-    r"|filters|limits|rules|ethics|morals|guidelines)|unrestricted|unfiltered|uncensored|jailbroken|amoral)\b"
+    r"|filters|limits|rules|ethics|morals|guidelines)|unrestricted|unfiltered|uncensored|jailbroken|amoral"
+    r"|evil|malicious|unethical|unhinged)\b"
     r"|\b(?:pretend|imagine) (?:to be|you are|that you are|you're)"
     rf"{_C}{{0,60}}?\b(?:without|not bound by|free (?:of|from)) (?:any |your )?(?:restrictions|filters"
     r"|rules|guidelines|ethics|limitations|safeguards|programming)\b"

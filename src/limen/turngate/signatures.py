@@ -147,7 +147,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "principal_impersonation",
         gate(
             "message messages instruction instructions notice note directive request update gave assigned"
-            " set am"
+            " set am developer creator administrator admin owner operator"
         ),
         r"\b(?:important|urgent|official|priority|critical|special)"
         r" (?:message|instruction|notice|note|directive|request|update)s? from"
@@ -156,7 +156,8 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|\b(?:the|my|your) (?:original |initial |real |actual |first )?task (?:that )?(?:i|the user)"
         r" (?:gave|assigned|asked|set) (?:to )?you\b"
         r"|\bi am (?:your|the) (?:developer|creator|administrator|admin|owner|operator"
-        r"|system administrator)\b",
+        r"|system administrator)\b"
+        r"|\bas (?:your|the) (?:developer|creator|administrator|admin|owner|operator),? (?:i|we)\b",
     ),
     _sig(
         _A,
@@ -167,7 +168,9 @@ SIGNATURES: tuple[Signature, ...] = (
         r"(?: full| entire| initial| original| hidden| secret| exact| complete)*"
         r" (?:system prompt|system message|initial instructions|hidden instructions|system instructions"
         r"|instructions above|prompt above|pre-?prompt|developer (?:message|prompt|instructions))\b"
-        rf"|\brepeat (?:everything|the (?:text|words|lines)){_C}{{0,20}}\babove\b",
+        rf"|\brepeat (?:everything|the (?:text|words|lines)){_C}{{0,20}}\babove\b"
+        r"|\bwhat (?:is|are|was|were) your (?:full |exact |initial |original |hidden )?(?:system prompt"
+        r"|system message|initial instructions|original instructions|hidden instructions)\b",
     ),
     # "send the api key to ...", "send me your password".
     _sig(
