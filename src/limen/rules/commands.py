@@ -548,6 +548,13 @@ def _targeted(command: Command) -> bool:
     return command.name == "find" and bool(names) and not any(c in n for n in names for c in "*?[")
 
 
+def _sweeps(command: Command, action: Action, ctx: Context) -> bool:
+    """A find over a whole home, system or top-level directory (outside the workspace) with a pattern."""
+    return not _targeted(command) and any(
+        _is_dangerous(r, action, ctx) and not _in_scope(r, ctx) for r in _find_roots(command, action, ctx)
+    )
+
+
 def _lister_roots(command: Command, action: Action, ctx: Context) -> list[str]:
     if command.name == "find":
         return _find_roots(command, action, ctx)
@@ -582,7 +589,9 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
                 sources = _stdin_sources(command)
                 listers = [c for c in action.commands if c.name in ("find", "ls")]
                 scoped = bool(sources & {"find", "ls"}) and all(
-                    _targeted(c) or all(_in_scope(r, ctx) for r in _lister_roots(c, action, ctx))
+                    not _sweeps(c, action, ctx)
+                    if c.name == "find"
+                    else all(_in_scope(r, ctx) for r in _lister_roots(c, action, ctx))
                     for c in listers
                 )
                 static = bool(sources) and sources <= {"echo", "printf", "heredoc", "herestring", "parallel"}
@@ -594,13 +603,11 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
                         f"xargs {command.name} over an unbounded list",
                     )
                     return
-        if command.name == "find" and _find_deletes(command):
-            roots = _find_roots(command, action, ctx)
-            if not _targeted(command) and not all(_in_scope(r, ctx) for r in roots):
-                yield _finding(
-                    ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, "find deletes outside the workspace"
-                )
-                return
+        if command.name == "find" and _find_deletes(command) and _sweeps(command, action, ctx):
+            yield _finding(
+                ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, "find sweeps a home or system directory"
+            )
+            return
     deletes = sum(1 for c in action.commands if c.name in _DELETERS)
     if deletes and len(action.write_paths) >= ctx.bulk_threshold:
         yield _finding(
