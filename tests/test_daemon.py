@@ -36,17 +36,11 @@ if os.environ.get("LIMEN_TEST_FAULT") == "hang":
     limen.engine.decide = hang
 """
 CASES = [
-    ("claude-code", "pre_read_readme.json"),
     ("claude-code", "pre_read_ssh_key.json"),
     ("claude-code", "pre_write_settings.json"),
-    ("claude-code", "post_webfetch_injection.json"),
     ("claude-code", "prompt_injection.json"),
-    ("claude-code", "session_start.json"),
-    ("codex", "pre_apply_patch_hooks.json"),
     ("codex", "pre_bash_read_key.json"),
     ("cursor", "before_shell.json"),
-    ("cursor", "before_read_secret.json"),
-    ("gemini", "before_tool_write_settings.json"),
     ("gemini", "before_tool_mcp.json"),
 ]
 

@@ -59,6 +59,9 @@ class Daemon:
                 continue
             except OSError:
                 break
+            if self.stopping.is_set():  # the wake-up connection of stop()
+                conn.close()
+                break
             self.last_active = time.monotonic()
             threading.Thread(target=self.serve_one, args=(conn,), daemon=True).start()
 
@@ -94,9 +97,11 @@ class Daemon:
         raise ValueError("unknown op")
 
     def stop(self) -> None:
+        """Stop accepting: set the flag, then wake the accept loop with a connection of our own."""
         self.stopping.set()
-        with contextlib.suppress(OSError):
-            self.listener.shutdown(socket.SHUT_RDWR)
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as wake:
+            wake.settimeout(1.0)
+            wake.connect(wire.socket_path())
 
 
 def same_user(conn: socket.socket) -> bool:
@@ -137,11 +142,18 @@ def listen() -> socket.socket:
 
 
 def warm() -> None:
-    """Import the decision path now, so the first event is as fast as the next."""
+    """Import the whole decision path now (rules, shell parser, policy, state, audit, turn gate), so the
+    first event is as fast as the next. Nothing is decided or written."""
+    import limen.audit.writer
+    import limen.normalize.shell
+    import limen.scan
+    import limen.state
+    import limen.turngate  # noqa: F401
     from limen.rules import objective_rules
+    from limen.runtime import Runtime
 
     objective_rules()
-    import limen.normalize.shell  # noqa: F401
+    Runtime(workspace=os.getcwd()).context  # noqa: B018  (loads the policy stack)
 
 
 def serve() -> int:

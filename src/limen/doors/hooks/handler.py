@@ -16,32 +16,10 @@ from limen.doors.hooks import events as ev
 
 if TYPE_CHECKING:
     from limen.model import Decision, Finding
+    from limen.runtime import Runtime
 
 DIALECTS = {"claude-code": "claude_code", "cursor": "cursor", "gemini": "gemini", "codex": "codex"}
 DOOR = "hook"
-
-
-class Runtime(Protocol):
-    """What the hook door needs of `limen.runtime.Runtime`."""
-
-    def decide(
-        self,
-        tool: str,
-        arguments: Any,
-        *,
-        session_id: str,
-        door: str,
-        cwd: str | None = None,
-        agent: str = "",
-    ) -> Decision: ...
-
-    def observe_output(
-        self, tool: str, arguments: Any, output: str, *, session_id: str, door: str
-    ) -> Decision: ...
-
-    def observe_prompt(self, text: str, *, session_id: str) -> None: ...
-
-    def close(self) -> None: ...
 
 
 class Dialect(Protocol):
@@ -70,7 +48,9 @@ class RuntimePool:
         with self._lock:
             slot = self._slots.get(workspace)
             if slot is None:
-                slot = (_runtime(workspace), threading.Lock())
+                from limen.runtime import Runtime
+
+                slot = (Runtime(workspace=workspace), threading.Lock())
                 self._slots[workspace] = slot
                 if len(self._slots) > self._limit:
                     _, (old, old_lock) = self._slots.popitem(last=False)
@@ -164,46 +144,3 @@ def screen_prompt(prompt: str) -> ev.Outcome:
     reasons = tuple(dict.fromkeys(f.code.value for f in findings))
     detail = f" ({strongest.detail})" if strongest.detail else ""
     return ev.Outcome(strongest.verdict.name, reasons, f"{strongest.code.value}{detail}")
-
-
-def _runtime(workspace: str) -> Runtime:
-    """The shared runtime; until `limen.runtime` lands, `limen.api.evaluate` stands in (no audit)."""
-    try:
-        module = importlib.import_module("limen.runtime")
-    except ImportError:
-        return _Interim(workspace)
-    return cast(Runtime, module.Runtime(workspace=workspace))
-
-
-class _Interim:
-    def __init__(self, workspace: str) -> None:
-        self.workspace = workspace
-
-    def decide(
-        self,
-        tool: str,
-        arguments: Any,
-        *,
-        session_id: str,
-        door: str,
-        cwd: str | None = None,
-        agent: str = "",
-    ) -> Decision:
-        from limen.api import evaluate
-
-        return evaluate(tool, arguments, cwd=cwd or self.workspace, session_id=session_id, door=door)
-
-    def observe_output(
-        self, tool: str, arguments: Any, output: str, *, session_id: str, door: str
-    ) -> Decision:
-        from limen.api import evaluate
-
-        return evaluate(
-            "observe_output", {"content": output}, cwd=self.workspace, session_id=session_id, door=door
-        )
-
-    def observe_prompt(self, text: str, *, session_id: str) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
