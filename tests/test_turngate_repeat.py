@@ -118,6 +118,12 @@ def test_the_sqlite_file_holds_fingerprints_not_text(tmp_path: Path) -> None:
     assert rows == [(gate.fingerprint(BLOCKED_TURN), 2)]
 
 
+def test_the_sqlite_file_is_private_to_its_owner(tmp_path: Path) -> None:
+    db = tmp_path / "turns.sqlite"
+    SqliteRepeatTracker(db)
+    assert db.stat().st_mode & 0o077 == 0
+
+
 def test_fingerprints_are_keyed() -> None:
     one = RepeatGate(MemoryRepeatTracker(), b"key-one")
     two = RepeatGate(MemoryRepeatTracker(), b"key-two")
@@ -143,6 +149,11 @@ def test_another_process_sees_the_block(tmp_path: Path) -> None:
 class BrokenTracker:
     def update(self, fingerprint: str, step: object) -> tuple[TurnRecord, TurnRecord]:
         raise sqlite3.OperationalError("database is locked")
+
+
+def test_a_denial_that_cannot_be_recorded_is_reported_not_raised() -> None:
+    assert RepeatGate(BrokenTracker(), KEY).challenge_denied(BLOCKED_TURN) is False
+    assert RepeatGate(MemoryRepeatTracker(), KEY).challenge_denied(BLOCKED_TURN) is True
 
 
 @pytest.mark.parametrize("text", [BLOCKED_TURN, "hello"])

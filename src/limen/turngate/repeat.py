@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import sqlite3
 import threading
 import time
@@ -72,6 +73,8 @@ class SqliteRepeatTracker:
         self._path = str(path)
         self._max_age = max_age_s
         self._timeout = timeout_s
+        # Owner-only from the start: whoever can write this file can lift a lockout.
+        os.close(os.open(self._path, os.O_CREAT | os.O_RDWR, 0o600))
         with closing(self._connect()) as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(
@@ -149,12 +152,20 @@ class RepeatGate:
             detail = f"repeat tracker error: {type(exc).__name__}"
             return [*findings, Finding(ReasonCode.TURN_GATE_ERROR, Verdict.AUTH, RISK_ERROR, detail)]
 
-    def challenge_denied(self, text: str, *, scope: str = "") -> None:
-        """Record that the user denied the repeat challenge for this turn."""
+    def challenge_denied(self, text: str, *, scope: str = "") -> bool:
+        """Record that the user denied the repeat challenge for this turn; False if it could not be.
+
+        The denial has already refused the turn, so a failure here only delays a lockout.
+        """
         now = self._clock()
-        self._tracker.update(
-            self.fingerprint(text, scope=scope), lambda r: replace(r, denials=r.denials + 1, last_seen=now)
-        )
+        try:
+            self._tracker.update(
+                self.fingerprint(text, scope=scope),
+                lambda r: replace(r, denials=r.denials + 1, last_seen=now),
+            )
+        except Exception:
+            return False
+        return True
 
     def _check(self, text: str, findings: list[Finding], scope: str) -> list[Finding]:
         now = self._clock()
