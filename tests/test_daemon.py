@@ -180,3 +180,20 @@ def test_a_hung_daemon_is_passed_over(env: dict[str, str], tmp_path: Path) -> No
     daemon("start", with_fault(env, tmp_path))
     assert hook("claude-code", PRE_TOOL_USE, {**env, "LIMEN_HOOK_DEADLINE_MS": "3000"}) == (ALLOW, 0)
     assert (tmp_path / "entered").exists()  # the daemon did receive it, and never answered
+
+
+def test_the_same_audit_record_either_way(env: dict[str, str]) -> None:
+    data = (FIXTURES / "claude-code" / "pre_write_settings.json").read_bytes()
+    assert hook("claude-code", data, {**env, "LIMEN_HOOK_DAEMON": "0"})[1] == 2
+    daemon("start", env)
+    assert hook("claude-code", data, env)[1] == 2
+    log = subprocess.run([str(LIMEN), "log", "--jsonl"], capture_output=True, text=True, env=env, timeout=30)
+    records = [json.loads(line) for line in log.stdout.splitlines()]
+    volatile = {"id", "ts", "us", "seq", "prev", "h"}
+    same = [
+        {k: v for k, v in r.items() if k not in volatile}
+        | {"stages": [{k: v for k, v in s.items() if k != "us"} for s in r["stages"]]}
+        for r in records
+    ]
+    assert len(same) == 2 and same[0] == same[1]
+    assert same[0]["door"] == "hook" and same[0]["verdict"] == "BLOCK"
