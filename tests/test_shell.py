@@ -222,6 +222,28 @@ def test_unknowable_parts_are_opaque_with_a_note(line: str) -> None:
     assert analysis.notes
 
 
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("$(which find) . -name x", "find"),
+        ("`command -v rm` x", "rm"),
+        ("$SHELL -c 'ls'", "sh"),
+        ("$ ls -la", "$"),
+    ],
+)
+def test_statically_known_names(line: str, name: str) -> None:
+    analysis = run(line)
+    assert analysis.commands[-1 if name != "sh" else 0].name == name or name in [
+        c.name for c in analysis.commands
+    ]
+    assert not analysis.opaque
+
+
+def test_program_with_variables_keeps_its_text() -> None:
+    assert not run('perl -pi -e "s/$old/$new/g" src/app.py').opaque
+    assert run('perl -e "$CODE"').opaque
+
+
 def test_plain_lines_are_not_opaque() -> None:
     for line in ("ls -la", "git status", "pytest -q tests/", "sh -c 'echo $(date)'", "eval 'echo hi'"):
         assert not run(line).opaque, line

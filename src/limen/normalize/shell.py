@@ -707,8 +707,12 @@ def _eval_string(
 
 def _expand(node: Node, src: _Src, state: _State, quoted: bool) -> tuple[str, bool, bool]:
     raw = src.text(node)
+    if raw[1:2].isspace():  # `$ ls` (a pasted prompt): bash reads a lone `$` literally
+        return "$" + (" " if quoted else _SPLIT) + raw[1:].strip(), False, False
     names = [c for c in node.named_children if c.type in ("variable_name", "special_variable_name")]
     name = src.text(names[0]) if names else ""
+    if name in ("SHELL", "BASH"):
+        return "sh", False, False
     if name == "IFS":
         return (" " if quoted else _SPLIT), False, False
     simple = node.type == "simple_expansion" or raw == "${" + name + "}"
@@ -741,7 +745,12 @@ def _eval_substitution(
     ran = state.commands[before:]
     if out is not None and out.text is not None and len(ran) == 1:
         return out.text.rstrip("\n"), False, False
+    if len(ran) == 1 and _LOOKUP.fullmatch(" ".join(ran[0].argv)):
+        return ran[0].argv[-1], False, False  # `$(which find)` is `find`
     return src.text(node), True, False
+
+
+_LOOKUP = re.compile(r"(which|command -v|type -p) [\w.+-]+")
 
 
 _WORD_ESCAPE = re.compile(r"\\(.)", re.S)
@@ -1331,8 +1340,15 @@ def _from_download(word: str) -> bool:
 
 
 def _is_dynamic(text: str, state: _State) -> bool:
-    """The word was produced by a substitution or expansion of the outer line (not a literal)."""
-    return text in state.dynamic_words
+    """The word is (almost) wholly a substitution or expansion of the outer line: its content is unknown.
+
+    `perl -pe "s/$old/$new/"` keeps its program and stays analysable; `bash -c "$(curl ...)"` does not."""
+    if text not in state.dynamic_words:
+        return False
+    return len(_EXPANSIONS.sub("", text).strip()) < 4
+
+
+_EXPANSIONS = re.compile(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\$\{[^}]*\}|\$[\w@*#?!$-]|<\([^)]*\)")
 
 
 def _h_eval(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
