@@ -127,3 +127,13 @@ def test_a_new_writer_continues_the_chain_of_another(audit_dir: Path) -> None:
     _write(audit_dir, 10)
     report = verify(str(audit_dir))
     assert report.ok and report.records == 20
+
+
+def test_a_fragment_from_a_killed_writer_is_only_a_note(audit_dir: Path) -> None:
+    lines = _write(audit_dir, 10)
+    with open(audit_dir / LOG_NAME, "ab") as fh:
+        fh.write(lines[-1][:25])  # what a writer killed inside write() leaves behind
+    _write(audit_dir, 5)  # the next writer starts a fresh line and chains to the last whole record
+    report = verify(str(audit_dir))
+    assert report.ok, report.problems
+    assert report.records == 15 and any("fragment" in n for n in report.notes)

@@ -1,8 +1,9 @@
 """`limen audit verify`: is the log exactly what the writers wrote?
 
-Detects an edited byte (the line's hash), a deleted, inserted or reordered record (`seq` and `prev`), a torn
-or truncated tail (the signed head names a later record), and a chain recomputed wholesale by someone without
-the key (checkpoint MACs and the head's MAC no longer verify).
+Detects an edited byte (the line's hash), a deleted, inserted or reordered record (`seq` and `prev`), a
+truncated tail (the signed head names a later record), and a chain recomputed wholesale by someone without the
+key (checkpoint MACs and the head's MAC no longer verify). A fragment left by a writer killed mid-write is
+only a note when the chain runs intact around it.
 """
 
 from __future__ import annotations
@@ -50,21 +51,22 @@ def verify(directory: str | None = None, *, home: str | None = None, max_problem
         if os.path.exists(os.path.join(directory, HEAD_NAME)):
             report.problems.append("the log is missing but its signed head exists")
         return report
+    suspects: list[int] = []  # lines that hold no record: a torn write, or an edit
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, 1):
             if len(report.problems) >= max_problems:
                 report.problems.append("too many problems; stopped")
                 break
-            if not raw.endswith(b"\n"):
-                report.problems.append(f"line {number}: torn record at the end of the log")
-                break
             try:
+                if not raw.endswith(b"\n"):
+                    raise ValueError("torn")
                 record, digest, intact = decode(raw.decode().rstrip("\n"))
                 seq = int(record["seq"])
             except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-                report.problems.append(f"line {number}: not a valid record")
-                prev, expected_seq = "", expected_seq + 1
+                suspects.append(number)
                 continue
+            chained = seq == expected_seq and record.get("prev") == prev
+            _settle(report, suspects, chained)
             if not intact:
                 report.problems.append(f"line {number} (seq {seq}): content does not match its hash")
             if seq != expected_seq:
@@ -74,20 +76,36 @@ def verify(directory: str | None = None, *, home: str | None = None, max_problem
                 )
             if record.get("prev") != prev:
                 report.problems.append(f"line {number} (seq {seq}): does not chain to the record before it")
-            is_checkpoint = record.get("kind") == "checkpoint"
-            if seq % CHECKPOINT_EVERY == 0 and not is_checkpoint:
-                report.problems.append(f"seq {seq}: the checkpoint due here is missing")
-            if is_checkpoint:
-                report.checkpoints += 1
-                if not hmac.compare_digest(
-                    str(record.get("mac", "")), mac(key, seq, str(record.get("prev")))
-                ):
-                    report.problems.append(f"seq {seq}: checkpoint signature is invalid (chain rewritten)")
+            _check_checkpoint(report, key, record, seq)
             seen[seq] = digest
             report.records += 1
             expected_seq, prev = seq + 1, digest
+    _settle(report, suspects, True)
     _check_head(directory, key, seen, expected_seq - 1, report)
     return report
+
+
+def _settle(report: Report, suspects: list[int], chained: bool) -> None:
+    """Lines without a record are harmless only when the chain runs intact around them: a writer killed
+    mid-write leaves such a fragment, and the next writer starts a fresh line. Otherwise they are edits."""
+    for number in suspects:
+        if chained:
+            report.notes.append(
+                f"line {number}: fragment of an interrupted write; the chain is intact around it"
+            )
+        else:
+            report.problems.append(f"line {number}: not a valid record")
+    suspects.clear()
+
+
+def _check_checkpoint(report: Report, key: bytes, record: dict[str, object], seq: int) -> None:
+    is_checkpoint = record.get("kind") == "checkpoint"
+    if seq % CHECKPOINT_EVERY == 0 and not is_checkpoint:
+        report.problems.append(f"seq {seq}: the checkpoint due here is missing")
+    if is_checkpoint:
+        report.checkpoints += 1
+        if not hmac.compare_digest(str(record.get("mac", "")), mac(key, seq, str(record.get("prev")))):
+            report.problems.append(f"seq {seq}: checkpoint signature is invalid (chain rewritten)")
 
 
 def _check_head(directory: str, key: bytes, seen: dict[int, str], last: int, report: Report) -> None:
