@@ -197,3 +197,43 @@ def test_the_same_audit_record_either_way(env: dict[str, str]) -> None:
     ]
     assert len(same) == 2 and same[0] == same[1]
     assert same[0]["door"] == "hook" and same[0]["verdict"] == "BLOCK"
+
+
+def test_the_hook_client_imports_only_the_standard_library(env: dict[str, str]) -> None:
+    """What `python -X importtime` shows the client importing when the daemon answers."""
+    daemon("start", env)
+    proc = subprocess.run(
+        [str(HOOK), "claude-code"],
+        input=PRE_TOOL_USE,
+        capture_output=True,
+        timeout=60,
+        env={**env, "PYTHONPROFILEIMPORTTIME": "1"},
+    )
+    assert proc.stdout == ALLOW
+    imported = {
+        line.split("|")[-1].strip()
+        for line in proc.stderr.decode().splitlines()
+        if line.startswith("import time:") and not line.endswith("| imported package")
+    }
+    ours = {
+        "limen",
+        "limen.doors",
+        "limen.doors.hooks",
+        "limen.doors.hooks.client",
+        "limen.doors.hooks.events",
+        "limen.doors.hooks.wire",
+        "limen.doors.hooks.claude_code",
+    }
+    site_hooks = {
+        "sitecustomize",
+        "usercustomize",
+        "_distutils_hack",
+    }  # what the interpreter's .pth files load
+    foreign = {
+        m
+        for m in imported - ours - site_hooks
+        if m.split(".")[0] not in sys.stdlib_module_names and not m.startswith("__editable__")
+    }
+    assert "limen.doors.hooks.claude_code" in imported and foreign == set()
+    status, _ = daemon("status", env)
+    assert status is not None and status["served"] == 1
