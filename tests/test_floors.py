@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from limen.context import Context
 from limen.engine import decide
 from limen.floors import toolpin
-from limen.model import Mode, ReasonCode, Verdict
+from limen.model import Action, Mode, PolicyOutcome, ReasonCode, Verdict
 from limen.normalize import normalize
 from limen.scan import extract_values
 from limen.state import INJECTED, TAINTED, TRUSTED, UNTRUSTED
@@ -49,11 +49,20 @@ secrets = st.builds(
 )
 
 
+class AllowEverything:
+    """A policy chain whose user allowed every call and waived every code (the drift gate never would)."""
+
+    def evaluate(self, action: Action) -> PolicyOutcome:
+        return PolicyOutcome("allow", waived=frozenset(ALL_CODES))
+
+
 def _decide(
     store: MemoryStore, session: str, mode: Mode, waived: frozenset[str], tool: str, args: dict[str, object]
 ):  # type: ignore[no-untyped-def]
     ctx = Context.for_mode(mode, WORKSPACE)
     ctx.waived = waived
+    if len(waived) == len(ALL_CODES):
+        ctx.chain = AllowEverything()
     ctx.session = StoredSession(store, session, fingerprinter())
     action = normalize(tool, args, cwd=WORKSPACE, session_id=session, mode=mode)
     if ctx.session.has_untrusted_content():

@@ -126,7 +126,7 @@ def test_every_answer_is_audited_and_the_log_holds_no_value(limen_home: Path, wo
 
 def test_malformed_calls_fail_closed(workspace: str) -> None:
     rt = Runtime(workspace=workspace)
-    for tool, args in (("", {}), ("Bash", None), ("Bash", {"command": 42})):
+    for tool, args in (("", {}), ("Bash", None), ("Bash", ["ls"])):
         decision = rt.decide(tool, args, session_id="s", door="hook")  # type: ignore[arg-type]
         assert decision.verdict is not Verdict.PASS and decision.reasons
     rt.close()
