@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from limen.model import ReasonCode
 from limen.turngate.normalize import Gate, Prepared, gate
-from limen.turngate.signatures import CARRIER_MIN
+from limen.turngate.signatures import CARRIER_MIN, MODEL_ROLES, addressed_to
 
 _C = r"[^.?!\n]"
 # Within a sentence, where a period or question mark inside a quote, address or file name does not end it.
@@ -33,7 +33,8 @@ _LEAD = (
     r"[,:]? )*"
     r"(?:(?:you (?:must|should|need to|have to|are (?:required|instructed|asked) to)|make sure (?:to|you)"
     r"|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|i (?:want|need) you to"
-    r"|it is (?:important|essential|crucial|vital) (?:that you|to)) )?"
+    r"|it is (?:very |extremely |really |absolutely )?(?:important|essential|crucial|vital) (?:that you|to))"
+    r" (?:(?:now|immediately|also|then|first|just|urgently|please),? )*)?"
 )
 # "Could you ..." before an imperative aimed at the reader's own output.
 _ASK = r"(?:(?:can|could|would|will) you (?:please )?)?"
@@ -171,6 +172,12 @@ _EMBEDDED: tuple[Shape, ...] = (
             r" (?:you (?:can|may)|continue|proceed|go back|return)"
         ),
     ),
+    # Speaking to "the assistant" or "agents reading this": a person may hold these roles, so only ask.
+    Shape(
+        "addressed_to_reader_role",
+        gate("assistant assistants agent agents model models bot bots"),
+        re.compile(addressed_to(MODEL_ROLES)),
+    ),
     # Content that wants something kept from "the user" is talking to the agent, not to its reader.
     Shape(
         "hide_from_user",
@@ -217,7 +224,7 @@ _CODE_SINK = re.compile(
 
 _PERSONA_GATE = gate(
     "longer pretend roleplay role imagine character twin persona ego named called restrictions filters limits"
-    " malicious unethical unhinged"
+    " malicious unethical unhinged guardrails policies"
     " limitations rules ethics morals guidelines censorship boundaries safeguards unrestricted unfiltered"
     " uncensored jailbroken amoral programming identity personality purpose directive ai assistant bot model"
     " dan hacker evil entity version bound restricted limited constrained required name instructions claude"
@@ -236,6 +243,9 @@ _PERSONA = re.compile(
     r"|\b(?:pretend|imagine) (?:to be|you are|that you are|you're)"
     rf"{_C}{{0,60}}?\b(?:without|not bound by|free (?:of|from)) (?:any |your )?(?:restrictions|filters"
     r"|rules|guidelines|ethics|limitations|safeguards|programming)\b"
+    r"|\byou are (?:now )?an? (?:\w+ ){0,2}?(?:ai|assistant|model|chatbot|bot) (?:with no|without(?: any)?)"
+    r" (?:safety |content |ethical |moral )?(?:rules|restrictions|filters|limits|guidelines|guardrails"
+    r"|policies)\b"
     r"|\byour new (?:name|role|persona|identity|personality|instructions|purpose|rules|directive)s?"
     r" (?:is|are)\b"
     r"|\b(?:stay|remain) in character\b|\b(?:never|don'?t|do not) break character\b"

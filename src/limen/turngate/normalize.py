@@ -34,6 +34,9 @@ _CONFUSABLES = str.maketrans(
     "аеорсухіѕјԁһӏԛԝαεικνορτυχ",
     "aeopcyxisjdhlqwaeikvoptux",
 )
+# Small capitals have no compatibility mapping, so NFKC leaves "ꜱᴇɴᴅ" alone; they only ever imitate letters.
+_SMALL_CAPS = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz")
+_SMALL_CAPS_ANY = re.compile("[ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ]")
 # Bytes that belong to a word; everything else splits words (non-ASCII bytes too: triggers are ASCII).
 _WORD_BYTES = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else 32 for c in range(256))
 
@@ -176,7 +179,10 @@ def prepare(text: str) -> Prepared:
     hidden += len(text) - len(stripped)
     stripped = _HARMLESS_INVISIBLE.sub("", stripped)
     raw = stripped if not smuggled else f"{stripped}\n{smuggled}"
-    norm = _collapse(raw.lower())
+    lowered = raw.lower()
+    if _SMALL_CAPS_ANY.search(lowered):
+        lowered = lowered.translate(_SMALL_CAPS)
+    norm = _collapse(lowered)
     disguised = 0
 
     def join(match: re.Match[str]) -> str:

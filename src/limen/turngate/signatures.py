@@ -34,11 +34,31 @@ _SECRET = (
     r"|session[ _-]?cookies?|\.env|env(?:ironment)?[ _-]?var(?:iable)?s|id_rsa|aws[ _-]?keys?"
     r"|credit[ _-]?card(?:[ _-]?numbers?)?|card[ _-]?numbers?|cvv)"
 )
-_MODEL = (
-    r"(?:ai|a\.i\.|artificial intelligence|ai assistant|assistant|language model|ai language model"
-    r"|large language model|llm|chatbot|gpt(?:-?\d\w*)?|chatgpt|claude|gemini|copilot|ai agent|agent|bot"
-    r"|model)"
+# Names only a model goes by (Tier 0), and roles a person may also hold ("Dear assistant", "agents
+# reading this" in a call-centre memo), which `heuristics.py` only asks about.
+MODEL_NAMES = (
+    r"(?:(?:automated|autonomous|coding|browsing|virtual|ai|llm)[ -](?:agent|assistant|system|bot|model"
+    r"|reader|crawler)|ai|a\.i\.|artificial intelligence|language model|ai language model"
+    r"|large language model|llm|chatbot|gpt(?:-?\d\w*)?|chatgpt|claude|gemini|copilot)"
 )
+MODEL_ROLES = r"(?:assistant|agent|model|bot)"
+
+
+def addressed_to(names: str) -> str:
+    """A pattern for text that speaks to a reader called by one of `names`."""
+    return (
+        # A greeting must end at the name ("Hi assistant manager" is a person).
+        r"\b(?:dear|hey|hello|hi|greetings|attention),? (?:the |an? |all |any |you )?"
+        rf"{names}s?\s*[,:;!.\n—-]"
+        r"|\b(?:to you|note to|note for|message to|message for|instructions? for),? (?:you,? )?"
+        rf"(?:the |an? |all |any )?{names}s?\b(?!\s+(?:team|group|department|lab|research|company|product"
+        r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
+        r"|coach|principal|secretary))"
+        rf"|\bif you are an? {names}\b"
+        rf"|\b{names}s? (?:reading|processing|summari[sz]ing|parsing|browsing|analy[sz]ing) this\b"
+    )
+
+
 _EXPORT_VERB = (
     r"(?:send|e-?mail|mail|forward|post|upload|transmit|leak|exfiltrate|share|paste|submit|copy|dm|text"
     r"|message|deliver|relay|report)"
@@ -116,19 +136,22 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig(
         _N,
         "stop_current_task",
-        gate("stop halt abort cease new updated real actual true"),
+        gate("stop halt abort cease new updated revised real actual true"),
         r"\b(?:stop|halt|abort|cease) (?:what you(?:'re| are) doing|(?:your|the) current task)\b"
         r"|\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s?"
-        r" (?:is|are|follows?)\s?:",
+        r" (?:is|are|follows?)\s?:"
+        r"|\b(?:new|updated|revised|real|actual|true) (?:system prompt|system instructions?|system message)s?"
+        r"(?: (?:is|are|follows?))?\s?:",
     ),
     # Chat-template tokens and system-message headers smuggled into text.
     _sig(
         _A,
         "fake_system_header",
-        gate("system admin developer inst sys", ("<|",)),
+        gate("system admin developer inst sys assistant ai agent model", ("<|",)),
         r"#+ ?\(?(?:system|admin|developer)[ _]?(?:message|prompt|note|instruction|override)?\)?"
         r"|<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?inst\]|<</?sys>>"
-        r"|\[(?:system|admin|developer)(?: message| note| override)?\]"
+        r"|\[(?:system|admin|developer|assistant|ai|agent|model)(?: (?:message|note|override|instructions?"
+        r"|prompt|directive))?\]"
         r"|(?:^|\n)(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
         r"|\b(?:system|admin|developer|security) override\b",
     ),
@@ -189,18 +212,11 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig(
         _I,
         "addressed_to_model",
-        gate("ai assistant model models llm llms gpt chatgpt claude gemini copilot agent agents bot chatbot"),
-        # A greeting must end at the model's name ("Hi assistant manager" is a person).
-        r"\b(?:dear|hey|hello|hi|greetings|attention),? (?:the |an? |all |any |you )?"
-        rf"{_MODEL}s?\s*[,:;!.\n—-]"
-        rf"|\b(?:to you|note to|note for|message to|message for|instructions? for),? (?:you,? )?"
-        rf"(?:the |an? |all |any )?{_MODEL}s?\b(?!\s+(?:team|group|department|lab|research|company|product"
-        r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
-        r"|coach|principal|secretary))"
-        r"|\bif you are an? (?:ai|llm|large language model|language model|assistant|ai assistant|agent"
-        r"|automated|bot|chatbot)\b"
-        r"|\b(?:ai|llm|assistant|agent|model|bot)s? (?:reading|processing|summari[sz]ing|parsing|browsing"
-        r"|analy[sz]ing) this\b",
+        gate(
+            "ai llm llms gpt chatgpt claude gemini copilot chatbot automated autonomous coding browsing"
+            " virtual intelligence language"
+        ),
+        addressed_to(MODEL_NAMES),
         untrusted_only=True,
     ),
     _sig(
