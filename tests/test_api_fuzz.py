@@ -32,7 +32,7 @@ def _assert_sound(decision: Decision) -> None:
     assert decision.explanation
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tool=tool_names, arguments=json_values)
 def test_any_json_never_raises(tool: str, arguments: Any, workspace: str) -> None:
     decision = limen.evaluate(tool, arguments, cwd=workspace)
@@ -42,7 +42,7 @@ def test_any_json_never_raises(tool: str, arguments: Any, workspace: str) -> Non
         assert ReasonCode.NORMALIZATION_FAILED in decision.reasons
 
 
-@settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(command=st.text(alphabet=st.characters(codec=None), max_size=300))
 def test_any_shell_text_never_raises(command: str, workspace: str) -> None:
     _assert_sound(limen.evaluate("Bash", {"command": command}, cwd=workspace))

@@ -1,13 +1,27 @@
-"""The one-call public API: the same normalise -> decide path every door uses."""
+"""The one-call public API: the same path every door uses.
+
+`evaluate()` goes through a `Runtime` for the working directory: the policy files that apply there, the
+session's state (taint, provenance, history) and the audit log. Given an explicit `context`, it decides
+with that context alone: no policy files, no session, no audit (benchmarks and tests of the engine).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-from limen.context import Context
-from limen.engine import decide
 from limen.model import Decision, Mode
-from limen.normalize import normalize
+
+if TYPE_CHECKING:
+    from limen.context import Context
+    from limen.runtime import Runtime
+
+
+@lru_cache(maxsize=16)
+def _runtime(workspace: str, mode: str | None, home: str) -> Runtime:
+    from limen.runtime import Runtime
+
+    return Runtime(workspace=workspace, mode=mode)
 
 
 def evaluate(
@@ -21,12 +35,18 @@ def evaluate(
     context: Context | None = None,
 ) -> Decision:
     """Decide one tool call. Never raises: bad input ends in AUTH or BLOCK with a reason code."""
-    try:
-        resolved_mode = Mode(mode) if mode else (context.mode if context else Mode.BALANCED)
-    except ValueError:
-        resolved_mode = Mode.PARANOID  # an unknown mode name must not loosen anything
-    ctx = context or Context.for_mode(resolved_mode, cwd)
+    if context is None:
+        from limen.context import limen_home
+
+        if mode is not None and mode not in Mode.__members__.values():
+            mode = Mode.PARANOID.value  # an unknown mode name must not loosen anything
+        return _runtime(cwd, mode, limen_home()).decide(
+            tool, arguments, session_id=session_id, door=door, cwd=cwd
+        )
+    from limen.engine import decide
+    from limen.normalize import normalize
+
     action = normalize(
-        tool, arguments, cwd=cwd, door=door, session_id=session_id, mode=resolved_mode, home=ctx.home
+        tool, arguments, cwd=cwd, door=door, session_id=session_id, mode=context.mode, home=context.home
     )
-    return decide(action, ctx)
+    return decide(action, context)

@@ -96,7 +96,7 @@ def _row(name: str, summary: dict[str, Any]) -> str:
         "decide_us_p50",
         "decide_us_p99",
     )
-    return f"{name:<36}" + "".join(f"{fmt(summary[k]):>{len(k) + 2}}" for k in keys)
+    return f"{name:<36} " + "".join(f"{fmt(summary[k]):>{len(k) + 2}}" for k in keys)
 
 
 def main(argv: list[str]) -> int:
