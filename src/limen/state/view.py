@@ -16,7 +16,7 @@ from limen.state.keys import Fingerprinter
 class StoredSession:
     def __init__(self, store: SessionStore, session_id: str, fingerprint: Fingerprinter) -> None:
         self.session_id = session_id
-        self._store = store
+        self.store = store
         self._fingerprint = fingerprint
         self._flags: frozenset[str] | None = None
         self._taint: dict[str, int] | None = None
@@ -25,12 +25,12 @@ class StoredSession:
     @property
     def flags(self) -> frozenset[str]:
         if self._flags is None:
-            self._flags = self._store.flags(self.session_id)
+            self._flags = self.store.flags(self.session_id)
         return self._flags
 
     def _taint_map(self) -> dict[str, int]:
         if self._taint is None:
-            self._taint = self._store.taint(self.session_id)
+            self._taint = self.store.taint(self.session_id)
         return self._taint
 
     def is_tainted(self) -> bool:
@@ -47,7 +47,7 @@ class StoredSession:
         if not self.has_untrusted_content():
             return ""
         fps = sorted({self._fingerprint(v) for v in argument_values(values)})
-        labels = self._store.value_labels(self.session_id, fps)
+        labels = self.store.value_labels(self.session_id, fps)
         found = {label for seen in labels.values() if TRUSTED not in seen for label in seen}
         for label in (INJECTED, UNTRUSTED):
             if label in found:
@@ -59,5 +59,5 @@ class StoredSession:
 
     def recent(self) -> list[dict[str, Any]]:
         if self._recent is None:
-            self._recent = self._store.history(self.session_id)
+            self._recent = self.store.history(self.session_id)
         return self._recent
