@@ -172,3 +172,29 @@ def test_history_lists_who_when_and_what(ws: str, capsys: pytest.CaptureFixture[
     assert entries[-1]["kind"] == "approve" and entries[-1]["factor"] == "password"
     assert "mode balanced -> light" in entries[-1]["diff"]
     assert abs(datetime.fromisoformat(entries[-1]["at"]).timestamp() - time.time()) < 60
+
+
+def test_an_unapproved_allow_rule_allows_nothing(ws: str) -> None:
+    write_policy(
+        Path(ws, "limen.yaml"),
+        """
+        chain:
+          - layer: rules
+            rules:
+              - id: reads-ok
+                match: {capability: filesystem.read}
+                effect: allow
+    """,
+    )
+    ctx = load_context(ws)
+    read = {"path": f"{ws}/README.md"}
+    held = decision(ctx, "filesystem.read", read, door="sdk")
+    assert held.verdict is Verdict.BLOCK and ReasonCode.POLICY_DENIED in held.reasons  # SDK default deny
+    assert any(
+        s.stage == "policy:project+unapproved:rules#0" and s.details[0] == "allow" for s in held.evidence
+    )
+    approve_files(ws)
+    assert (
+        ReasonCode.POLICY_DENIED
+        not in decision(load_context(ws), "filesystem.read", read, door="sdk").reasons
+    )
