@@ -14,7 +14,7 @@ from mcp import Client
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_servers"))
 
-from harness import FS, PY, Env, LineClient, free_port, make_env, proxy_argv, start_http, stop, text
+from harness import FS, PY, Env, LineClient, free_port, make_env, start_http, stop, text
 
 
 @pytest.fixture(scope="module")
@@ -130,16 +130,3 @@ def test_serve_rejects_a_foreign_origin(front_url: str) -> None:
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)
     assert caught.value.code == 403
-
-
-def test_direct_and_proxied_http_results_are_identical(env: Env, fs_url: str) -> None:
-    notes = _notes(env)
-    results = []
-    for argv in ([PY, "-m", "limen", "mcp", "--name", "fs", "--url", fs_url], proxy_argv(FS, name="fs")):
-        with LineClient(argv, env) as client:
-            client.initialize()
-            client.tools()
-            results.append(
-                client.request("tools/call", {"name": "read_file", "arguments": {"path": notes}})[0]
-            )
-    assert results[0] == results[1]

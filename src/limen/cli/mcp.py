@@ -33,6 +33,12 @@ def _parser(serve: bool) -> argparse.ArgumentParser:
         )
     parser.add_argument("--name", default="", help="server name for tool names and pins (default: derived)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a request may take (default 60)")
+    parser.add_argument(
+        "--startup-timeout",
+        type=float,
+        default=30.0,
+        help="extra seconds for a server still starting (default 30)",
+    )
     parser.add_argument("--restart", action="store_true", help="restart the server when it exits")
     parser.add_argument("--mode", default=None, choices=["light", "balanced", "strict", "paranoid"])
     parser.add_argument("--session", default="", help="session id (default: $LIMEN_SESSION_ID or a new one)")
@@ -78,8 +84,8 @@ def main(argv: list[str]) -> int:
             if not serve
             else "give the server as `-- <server command...>`"
         )
-    if ns.timeout <= 0:
-        parser.error("--timeout must be positive")
+    if ns.timeout <= 0 or ns.startup_timeout < 0:
+        parser.error("--timeout must be positive and --startup-timeout not negative")
     headers = _env_headers(parser)
     for item in getattr(ns, "header", []):
         key, sep, value = item.partition(":")
@@ -91,6 +97,7 @@ def main(argv: list[str]) -> int:
         url=url,
         name=ns.name,
         timeout=ns.timeout,
+        startup_timeout=ns.startup_timeout,
         restart=ns.restart,
         mode=ns.mode,
         session_id=ns.session,

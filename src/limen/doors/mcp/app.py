@@ -21,6 +21,7 @@ class Options:
     url: str = ""
     name: str = ""
     timeout: float = 60.0
+    startup_timeout: float = 30.0
     restart: bool = False
     mode: str | None = None
     session_id: str = ""
@@ -80,7 +81,14 @@ def make_proxy(options: Options, runtime: Any, to_client: Sink, *, session_id: s
         cwd=options.workspace or os.getcwd(),
         artifact_pins=load_artifact_pins(options.artifact_pins),
     )
-    return Proxy(guard, make_downstream(options), to_client, timeout=options.timeout, restart=options.restart)
+    return Proxy(
+        guard,
+        make_downstream(options),
+        to_client,
+        timeout=options.timeout,
+        startup_timeout=options.startup_timeout,
+        restart=options.restart,
+    )
 
 
 def default_session(options: Options) -> str:

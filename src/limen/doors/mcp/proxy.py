@@ -69,18 +69,27 @@ class _Pending:
     name: Any = None
     arguments: Any = None
     timer: asyncio.TimerHandle | None = None
+    deadline: float = 0.0
 
 
 class Proxy:
     """Relay between one client and one downstream, deciding and screening on the way."""
 
     def __init__(
-        self, guard: Guard, downstream: Downstream, to_client: Sink, *, timeout: float, restart: bool = False
+        self,
+        guard: Guard,
+        downstream: Downstream,
+        to_client: Sink,
+        *,
+        timeout: float,
+        startup_timeout: float = 30.0,
+        restart: bool = False,
     ) -> None:
         self.guard = guard
         self.downstream = downstream
         self.to_client = to_client
         self.timeout = timeout
+        self.startup_timeout = startup_timeout
         self.restart = restart
         self._pending: dict[str, _Pending] = {}
         self._handshake: list[JSON] = []  # initialize + initialized, replayed after a restart
@@ -88,6 +97,7 @@ class Proxy:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._listed = False  # whether the server's current tool list has been pinned in this connection
+        self._heard = False  # whether the server has said anything yet (until then it may still be starting)
 
     async def start(self) -> None:
         try:
@@ -154,7 +164,8 @@ class Proxy:
             self._handshake = [message]
         key = id_key(pending.message_id)
         self._pending[key] = pending
-        pending.timer = asyncio.get_running_loop().call_later(self.timeout, self._expire, key)
+        pending.deadline = self._deadline()
+        pending.timer = asyncio.get_running_loop().call_later(pending.deadline, self._expire, key)
         try:
             await self._send_down(message, raw, request=True)
         except DownstreamUnavailable:
@@ -200,14 +211,19 @@ class Proxy:
         self._internal[key] = waiter
         try:
             await self.downstream.send(request, encode(request))
-            return await asyncio.wait_for(waiter, self.timeout)
+            return await asyncio.wait_for(waiter, self._deadline())
         finally:
             self._internal.pop(key, None)
+
+    def _deadline(self) -> float:
+        """Seconds a request may take: a server that has not spoken yet also gets its start-up time."""
+        return self.timeout if self._heard else self.timeout + self.startup_timeout
 
     async def _restart(self) -> None:
         """Start the server again and replay the agent's handshake so the session continues."""
         _note("restarting the MCP server")
         await self.downstream.close()
+        self._heard = False
         try:
             await self.downstream.start(self)
         except Exception as exc:
@@ -226,6 +242,7 @@ class Proxy:
 
     async def from_server(self, raw: bytes) -> None:
         """Handle one message from the server: answers are reviewed, everything else is relayed as is."""
+        self._heard = True
         message = parse(raw)
         if message is None:
             _note("dropped a malformed message from the MCP server")
@@ -289,19 +306,18 @@ class Proxy:
 
     def server_failed(self, message_id: Any = None, *, what: str = "the MCP server stopped") -> None:
         """Fail one request (an id) or every outstanding one (None, the connection is gone)."""
-        keys = [id_key(message_id)] if message_id is not None else list(self._pending)
+        keys = [id_key(message_id)] if message_id is not None else [*self._pending, *self._internal]
         for key in keys:
             self._fail(key, what)
-        if message_id is None:
-            for waiter in self._internal.values():
-                if not waiter.done():
-                    waiter.set_exception(DownstreamUnavailable(what))
+            waiter = self._internal.get(key)
+            if waiter is not None and not waiter.done():
+                waiter.set_exception(DownstreamUnavailable(what))
 
     def _expire(self, key: str) -> None:
         pending = self._pending.get(key)
         if pending is None:
             return
-        self._fail(key, f"the MCP server did not answer within {self.timeout:g} s")
+        self._fail(key, f"the MCP server did not answer within {pending.deadline:g} s")
         cancel = {
             "jsonrpc": "2.0",
             "method": "notifications/cancelled",

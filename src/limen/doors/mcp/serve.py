@@ -134,7 +134,7 @@ class HttpFront:
         channel.waiting[internal] = (future, message["id"])
         await channel.proxy.from_client(encode(dict(message, id=internal)))
         try:  # the proxy answers every request within its timeout; this bound is only a backstop
-            answer = await asyncio.wait_for(future, self.options.timeout + 5.0)
+            answer = await asyncio.wait_for(future, self.options.timeout + self.options.startup_timeout + 5.0)
         except TimeoutError:
             channel.waiting.pop(internal, None)
             await _reply(send, 504, error(message["id"], -32603, "downstream_error: no answer"), extra)
