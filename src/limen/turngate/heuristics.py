@@ -27,11 +27,15 @@ _S = r"(?:[^.?!\n]|[.?!](?=\S))"
 # What may precede an imperative at the start of a sentence without changing what it asks for.
 _LEAD = (
     # A line break ends a sentence unless the line was hard-wrapped mid-sentence (ends in a letter or comma).
-    r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b)[\s\-*>\"'(]*"
+    # "and then" and "as the final step" chain a further order onto a sentence.
+    r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b|\band then\b,?"
+    r"|\bas (?:a|the) (?:final|last|next|first) step\b,?)[\s\-*>\"'(]*"
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
-    r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note)"
-    r"[,:]? )*"
-    r"(?:(?:you (?:must|should|need to|have to|are (?:required|instructed|asked) to)|make sure (?:to|you)"
+    r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
+    r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note"
+    r"|silently|quietly|secretly)[,:]? )*"
+    r"(?:(?:(?:you|the (?:assistant|ai|agent|model|bot)s?) (?:must|should|needs? to|has to|have to"
+    r"|(?:is|are) (?:required|instructed|asked) to)|make sure (?:to|you)"
     r"|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|i (?:want|need) you to"
     r"|it is (?:very |extremely |really |absolutely )?(?:important|essential|crucial|vital) (?:that you|to))"
     r" (?:(?:now|immediately|also|then|first|just|urgently|please),? )*)?"
@@ -164,7 +168,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         "sequenced_before_answer",
         gate("before after first"),
         re.compile(
-            r"\bbefore (?:you )?(?:can )?(?:answer|respond|reply|proceed|continue|solv|complet|finish"
+            r"\bbefore (?:you )?(?:can )?(?:answer|respond|reply|proceed|continu|solv|complet|finish"
             r"|summari[sz]|do anything|address)\w*(?: (?:to |with )?(?:the|my|this|any|your|their)"
             r" (?:task|question|request|user|query|prompt|instructions?|original))"
             r"|\b(?:please )?do the following first\b"
@@ -181,12 +185,45 @@ _EMBEDDED: tuple[Shape, ...] = (
     # Content that wants something kept from "the user" is talking to the agent, not to its reader.
     Shape(
         "hide_from_user",
-        gate("user"),
+        gate("user reveal mention disclose repeat show acknowledge"),
         re.compile(
             r"\b(?:don'?t|do not|never|without) (?:tell|telling|inform|informing|notify|notifying"
             r"|mention|mentioning|reveal|revealing|show|showing|alert|alerting)"
             r"(?: (?:this|it|that|anything)(?: \w+)?)?"
             r"(?: to| with)? the user\b"
+            # An instruction that asks to be kept secret is addressed to whoever it wants to keep it.
+            r"|\b(?:don'?t|do not|never) (?:reveal|mention|disclose|repeat|show|acknowledge) (?:this|these"
+            r"|the above|the following) (?:instruction|message|note|request|step)s?\b"
+        ),
+    ),
+    # The document dictating its own summary or review.
+    Shape(
+        "dictates_its_summary",
+        gate("summarized summarised summary summarizing summarising"),
+        re.compile(
+            r"\bsummari[sz]ed (?:by (?:stating|saying)|as (?:saying|stating)?) that\b"
+            r"|\b(?:any|every|your|the) summary (?:of this \w+ )?(?:must|should|needs to)"
+            r" (?:say|state|mention|include|conclude|recommend)\b"
+        ),
+    ),
+    # Send the agent to a page to type the user's secrets in.
+    Shape(
+        "credentials_into_page",
+        gate("credentials credential password passwords login card otp code pin"),
+        re.compile(
+            rf"\b(?:open|visit|go to|navigate to|load)\b{_S}{{0,60}}?(?:https?://|www\.)\S+{_S}{{0,40}}?"
+            r"\b(?:enter|type|submit|paste|fill in|provide|input)\b(?: (?:the|their|the user'?s|your|all))*"
+            r" (?:credentials?|password|login|card(?: number| details)?|otp|one-time code|pin)\b"
+        ),
+    ),
+    # Add an outside address to something the agent administers.
+    Shape(
+        "grant_outsider",
+        gate("add invite grant", needs="@"),
+        re.compile(
+            rf"{_LEAD}(?:add|invite|grant)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w+{_S}{{0,40}}?\b(?:as|to)\b"
+            r"(?: an?| the)? (?:collaborator|admin|administrator|owner|member|maintainer|editor|user"
+            r"|delegate)"
         ),
     ),
     # A markdown image whose address has a slot for data: rendering it sends that data to the host.
@@ -202,10 +239,10 @@ _EMBEDDED: tuple[Shape, ...] = (
     # A tool description or document that asks for credential files to be read or passed along.
     Shape(
         "read_credential_file",
-        gate("ssh rsa env json credentials passwd npmrc pypirc netrc kube config wallet"),
+        gate("ssh rsa env json credentials passwd shadow npmrc pypirc netrc kube config wallet"),
         re.compile(
             r"\b(?:read|open|cat|load|include|pass|send|attach|paste|provide|upload|copy|e-?mail|mail|forward"
-            r"|post|transmit|exfiltrate)\b"
+            r"|post|transmit|exfiltrate|print|output|show|display|dump|reveal)\b"
             rf"{_S}{{0,60}}?(?:~/\.ssh|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws/credentials|/etc/passwd"
             r"|/etc/shadow|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.kube/config|wallet\.dat)"
         ),
@@ -224,7 +261,7 @@ _CODE_SINK = re.compile(
 
 _PERSONA_GATE = gate(
     "longer pretend roleplay role imagine character twin persona ego named called restrictions filters limits"
-    " malicious unethical unhinged guardrails policies"
+    " malicious unethical unhinged guardrails policies job task goal objective mission"
     " limitations rules ethics morals guidelines censorship boundaries safeguards unrestricted unfiltered"
     " uncensored jailbroken amoral programming identity personality purpose directive ai assistant bot model"
     " dan hacker evil entity version bound restricted limited constrained required name instructions claude"
@@ -246,6 +283,8 @@ _PERSONA = re.compile(
     r"|\byou are (?:now )?an? (?:\w+ ){0,2}?(?:ai|assistant|model|chatbot|bot) (?:with no|without(?: any)?)"
     r" (?:safety |content |ethical |moral )?(?:rules|restrictions|filters|limits|guidelines|guardrails"
     r"|policies)\b"
+    r"|\byour (?:only|sole|new|real|actual|true|one) (?:job|task|goal|purpose|objective|mission)"
+    r" (?:now |from now on )?(?:is|will be)\b"
     r"|\byour new (?:name|role|persona|identity|personality|instructions|purpose|rules|directive)s?"
     r" (?:is|are)\b"
     r"|\b(?:stay|remain) in character\b|\b(?:never|don'?t|do not) break character\b"

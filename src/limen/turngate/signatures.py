@@ -136,10 +136,18 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig(
         _N,
         "stop_current_task",
-        gate("stop halt abort cease new updated revised real actual true"),
+        gate(
+            "stop halt abort cease new updated revised real actual true apply void null cancelled canceled"
+            " revoked obsolete superseded lifted suspended disabled"
+        ),
         r"\b(?:stop|halt|abort|cease) (?:what you(?:'re| are) doing|(?:your|the) current task)\b"
         r"|\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s?"
         r" (?:is|are|follows?)\s?:"
+        # Declaring earlier instructions void.
+        r"|\b(?:previous|prior|earlier|above|all|original|old|existing) (?:rules|instructions|guidelines"
+        r"|directives|policies|constraints)(?: (?:you were given|above))?"
+        r" (?:no longer apply|are (?:now )?(?:void|null|cancell?ed|revoked|obsolete|superseded|lifted"
+        r"|suspended|disabled))\b"
         r"|\b(?:new|updated|revised|real|actual|true) (?:system prompt|system instructions?|system message)s?"
         r"(?: (?:is|are|follows?))?\s?:",
     ),
