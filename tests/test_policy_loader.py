@@ -65,6 +65,26 @@ def test_monitor_needs_the_acknowledgement_key(ws: str) -> None:
     assert ctx.policy is not None and ctx.policy.monitor
 
 
+def test_monitor_records_the_would_be_verdict_but_keeps_floors(ws: str) -> None:
+    write_policy(
+        Path(ws, "limen.yaml"),
+        """
+        enforcement: monitor
+        acknowledge: [monitor]
+        chain:
+          - layer: denylist
+            hosts: [pastebin.com]
+    """,
+    )
+    approve_files(ws)
+    ctx = load_context(ws)
+    d = decision(ctx, "WebFetch", {"url": "https://pastebin.com/raw/x"})
+    assert d.verdict is Verdict.PASS and ReasonCode.POLICY_DENIED in d.reasons
+    assert d.evidence[-1].stage == "monitor" and d.evidence[-1].details == ("would be BLOCK",)
+    own = decision(ctx, "Write", {"file_path": f"{ws}/limen.yaml", "content": "enforcement: enforce"})
+    assert own.verdict is Verdict.BLOCK and ReasonCode.PROTECTED_PATH_BLOCKED in own.reasons
+
+
 def test_every_schema_error_names_file_line_and_dotted_key(ws: str) -> None:
     write_policy(
         Path(ws, "limen.yaml"),

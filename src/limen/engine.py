@@ -232,6 +232,10 @@ def decide(action: Action, ctx: Context) -> Decision:
     decision.findings = tuple(all_findings)
     decision.explanation = explain(decision)
     decision.decision_id = os.urandom(8).hex()
+    if ctx.policy is not None and ctx.policy.monitor:  # approved monitor mode: record, let through
+        from limen.policy.monitor import monitored
+
+        monitored(decision)
     return decision
 
 
