@@ -32,6 +32,34 @@ def scrub(text: str, fingerprint: Callable[[str], str]) -> str:
     )
 
 
+_NAME = re.compile(r"[A-Za-z0-9_.:/-]{1,120}")
+_NAME_PART = re.compile(r"[^_.:/-]+")
+
+
+def safe_name(name: str, fingerprint: Callable[[str], str]) -> str:
+    """A tool or argument name as is, unless the model smuggled a value into it (a credential, a random
+    token, free text): then its fingerprint."""
+    from limen.rules.secrets import find_secrets
+
+    tokenish = any(
+        len(part) >= 16 and any(c.isdigit() for c in part) and any(c.isalpha() for c in part)
+        for part in _NAME_PART.findall(name)
+    )
+    if _NAME.fullmatch(name) and not tokenish and not find_secrets(name):
+        return name
+    return "fp:" + fingerprint(name)[:12]
+
+
+def safe_host(host: str, fingerprint: Callable[[str], str]) -> str:
+    """A host name with any label that could carry data (DNS exfiltration) replaced by its fingerprint."""
+    return ".".join(
+        label
+        if len(label) < 16 and safe_name(label, fingerprint) == label
+        else "fp:" + fingerprint(label)[:12]
+        for label in host[:253].split(".")
+    )
+
+
 def path_class(path: str, workspace: str, home: str) -> str:
     ext = os.path.splitext(path)[1][:8]
     if workspace and (path == workspace or path.startswith(workspace.rstrip("/") + "/")):
@@ -52,18 +80,18 @@ def action_fields(
     except (TypeError, ValueError):
         args_blob = repr(action.arguments)
     return {
-        "tool": action.tool[:120],
+        "tool": safe_name(action.tool, fingerprint),
         "cap": action.capability,
         "door": action.door,
         "session": action.session_id or "",
         "agent": action.agent[:80],
-        "keys": sorted(str(k)[:40] for k in action.arguments)[:30]
+        "keys": sorted(safe_name(str(k), fingerprint) for k in action.arguments)[:30]
         if isinstance(action.arguments, dict)
         else [],
         "args": fingerprint(args_blob),
         "paths": sorted({path_class(p, workspace, home) for p in action.paths})[:20],
-        "hosts": sorted({d.host[:100] for d in action.destinations if d.host})[:20],
-        "cmds": list(dict.fromkeys(c.name[:40] for c in action.commands))[:20],
+        "hosts": sorted({safe_host(d.host, fingerprint) for d in action.destinations if d.host})[:20],
+        "cmds": list(dict.fromkeys(safe_name(c.name, fingerprint) for c in action.commands))[:20],
     }
 
 
