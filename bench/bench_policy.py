@@ -3,7 +3,8 @@
 Run: .venv/bin/python bench/bench_policy.py [--n 4000]
 Loads a real limen.yaml (denylist, allowlist with on_match: pass, 50 rules) through load_context, then
 decides the same pre-normalised 8-call mix with and without the chain, interleaved, and prints the
-median and p99 of each, the difference of the medians, and the chain's own evaluate() time.
+median and p99 of each, the difference of the medians, the median of the per-call differences, the
+chain's own evaluate() time and a cached load_context(). Exit status 1 when the target is missed.
 """
 
 from __future__ import annotations
@@ -113,13 +114,15 @@ def main() -> int:
             load_times.append((perf_counter_ns() - t0) / 1000)
     (m_off, p_off), (m_on, p_on), (m_chain, p_chain) = stats(off), stats(on), stats(chain_only)
     m_load, p_load = stats(load_times)
+    m_pair, p_pair = stats([a - b for a, b in zip(on, off, strict=True)])
     print(f"policy: denylist + allowlist(on_match: pass) + 50 rules; 8-call mix; {args.n} decisions each")
     print(f"decide() without chain   median {m_off:7.1f} us   p99 {p_off:7.1f} us")
     print(f"decide() with chain      median {m_on:7.1f} us   p99 {p_on:7.1f} us")
-    print(f"added by the chain       median {m_on - m_off:7.1f} us   (target <= 20 us)")
+    print(f"added by the chain       median {m_on - m_off:7.1f} us   (medians differ; target <= 20 us)")
+    print(f"added, paired per call   median {m_pair:7.1f} us   p99 {p_pair:7.1f} us")
     print(f"chain.evaluate() alone   median {m_chain:7.1f} us   p99 {p_chain:7.1f} us")
     print(f"load_context() cached    median {m_load:7.1f} us   p99 {p_load:7.1f} us")
-    return 0 if m_on - m_off <= 20 else 1
+    return 0 if max(m_on - m_off, m_pair) <= 20 else 1
 
 
 if __name__ == "__main__":
