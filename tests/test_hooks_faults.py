@@ -35,6 +35,13 @@ elif fault:
             raise RuntimeError("injected")
         if fault == "interrupt":
             raise KeyboardInterrupt
+        if fault == "segfault":
+            os.kill(os.getpid(), 11)
+        if fault == "exit":
+            os._exit(0)
+        if fault == "gil":
+            import re
+            re.match(r"(a+)+$", "a" * 64 + "b")  # catastrophic backtracking: C code holding the GIL
         if fault == "print":
             print("stray output inside the engine")
             sys.stdout.flush()
@@ -135,25 +142,30 @@ def test_a_crash_inside_the_engine_is_a_deny(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
-def test_an_interrupt_escaping_the_engine_is_a_deny(tmp_path: Path) -> None:
-    why = "KeyboardInterrupt in the hook"
-    out, code, _ = run("claude-code", PRE_TOOL_USE, hook_env(tmp_path, "interrupt"))
+@pytest.mark.parametrize("fault", ["interrupt", "segfault", "exit"])
+def test_a_decision_process_that_dies_is_a_deny(fault: str, tmp_path: Path) -> None:
+    """An interrupt escaping everything, a crash in C code, an `os._exit` deep in the engine."""
+    out, code, _ = run("claude-code", PRE_TOOL_USE, hook_env(tmp_path, fault))
     assert code == 2
+    why = reason("the decision process died")
     assert out == {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
-            "permissionDecisionReason": reason(why),
+            "permissionDecisionReason": why,
         }
     }
 
 
-@pytest.mark.parametrize("agent", ["claude-code", "gemini"])
-def test_a_hang_inside_evaluation_is_denied_at_the_deadline(agent: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("agent", "fault"), [("claude-code", "hang"), ("gemini", "hang"), ("claude-code", "gil")]
+)
+def test_a_hang_inside_evaluation_is_denied_at_the_deadline(agent: str, fault: str, tmp_path: Path) -> None:
+    """A sleeping engine, and one stuck in C code that never releases the GIL (no thread could answer)."""
     fixture = "pre_bash_ls.json" if agent == "claude-code" else "before_tool_shell.json"
     data = (FIXTURES / agent / fixture).read_bytes()
     started = time.monotonic()
-    out, code, _ = run(agent, data, hook_env(tmp_path, "hang", LIMEN_HOOK_DEADLINE_MS="1500"))
+    out, code, _ = run(agent, data, hook_env(tmp_path, fault, LIMEN_HOOK_DEADLINE_MS="1500"))
     elapsed = time.monotonic() - started
     why = reason("no answer before the deadline")
     expected = (

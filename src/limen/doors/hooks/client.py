@@ -4,8 +4,8 @@ It must answer, and answer deny, whatever happens: agents treat a crash, a timeo
 or unparsable output as "go ahead". So before reading anything it claims stdout for the answer alone (stray
 prints go to stderr), arms a deadline that answers the agent's deny before the agent's own timeout, and
 turns every exception into that deny. It imports only the standard library: the event goes over a Unix
-socket to `limen daemon`, and only when no daemon answers in time does it import the engine and decide
-in-process (starting a daemon in the background for the next call).
+socket to `limen daemon`, and only when no daemon answers in time is it decided here, in a forked child
+whose death or hang is itself a deny (a daemon is started in the background for the next call).
 """
 
 from __future__ import annotations
@@ -13,8 +13,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
+import signal
 import sys
 import threading
+import time
 from typing import TYPE_CHECKING, cast
 
 from limen.doors.hooks import events as ev
@@ -27,6 +30,7 @@ DIALECT_MODULES = {"claude-code": "claude_code", "cursor": "cursor", "gemini": "
 USAGE = "usage: limen-hook <claude-code|cursor|gemini|codex>\n"
 DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: half of it is margin
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
+ANSWER_MARGIN = 0.05  # seconds kept to write the deny when the in-process decision overruns
 
 
 class Responder:
@@ -106,6 +110,10 @@ def ask_daemon(agent: str, text: str, env: dict[str, str], timeout: float) -> ev
         return None
 
 
+class NoAnswer(Exception):
+    """The decision did not come back; the message says why (it ends in the agent's deny)."""
+
+
 def in_process(agent: str, text: str, env: dict[str, str]) -> ev.Answer:
     from limen.doors.hooks.handler import RuntimePool, handle
 
@@ -116,12 +124,61 @@ def in_process(agent: str, text: str, env: dict[str, str]) -> ev.Answer:
         pool.close()
 
 
-def decide(agent: str, text: str, deadline: float) -> ev.Answer:
+def isolated(agent: str, text: str, env: dict[str, str], timeout: float, out_fd: int) -> ev.Answer:
+    """Decide in a forked child and wait at most `timeout` for its answer. A hang that holds the GIL, a
+    crash in a C extension or an `os._exit` deep in the engine ends the child, never this process."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: decide, send the answer up the pipe, leave without running any cleanup twice
+        code = 1
+        try:
+            os.close(read_end)
+            os.close(out_fd)
+            payload = json.dumps(in_process(agent, text, env).to_wire()).encode()
+            while payload:
+                payload = payload[os.write(write_end, payload) :]
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    try:
+        received = read_until_eof(read_end, time.monotonic() + timeout)
+    finally:
+        os.close(read_end)
+    if received is None:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise NoAnswer("no answer before the deadline")
+    os.waitpid(pid, 0)
+    try:
+        return ev.Answer.from_wire(json.loads(received))
+    except (ValueError, KeyError, TypeError):
+        raise NoAnswer("the decision process died") from None
+
+
+def read_until_eof(fd: int, end: float) -> bytes | None:
+    """Everything written to `fd` until its writer closes it, or None when `end` passes first."""
+    chunks: list[bytes] = []
+    while True:
+        left = end - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return None
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def decide(agent: str, text: str, deadline: float, out_fd: int) -> ev.Answer:
+    """The daemon's answer when one comes in time, else one decided here before the deadline."""
+    started = time.monotonic()
     env = {k: os.environ[k] for k in wire.FORWARDED_ENV if k in os.environ}
-    answer = None
-    if os.environ.get("LIMEN_HOOK_DAEMON") != "0":  # 0: always decide in-process, never start a daemon
+    if os.environ.get("LIMEN_HOOK_DAEMON") != "0":  # 0: always decide here, never start a daemon
         answer = ask_daemon(agent, text, env, deadline * DAEMON_SHARE)
-    return answer or in_process(agent, text, env)
+        if answer is not None:
+            return answer
+    left = deadline - (time.monotonic() - started) - ANSWER_MARGIN
+    return isolated(agent, text, env, left, out_fd)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         text = read_event()
         name = event_name(text)
         responder.fallback = speaker.fail_closed(name, "no answer before the deadline")
-        answer = decide(agent, text, deadline)
+        answer = decide(agent, text, deadline, responder.out_fd)
+    except NoAnswer as exc:
+        answer = speaker.fail_closed(name, str(exc))
     except BaseException as exc:
         answer = speaker.fail_closed(name, f"{type(exc).__name__} in the hook")
     code = responder.answer(answer)
