@@ -28,7 +28,7 @@ _S = r"(?:[^.?!\n]|[.?!](?=\S))"
 _LEAD = (
     # A line break ends a sentence unless the line was hard-wrapped mid-sentence (ends in a letter or comma).
     # "and then" and "as the final step" chain a further order onto a sentence.
-    r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b|\band then\b,?"
+    r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b|\band(?: then)?\b,?"
     r"|\bas (?:a|the) (?:final|last|next|first) step\b,?)[\s\-*>\"'(]*"
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
@@ -47,9 +47,13 @@ _OUT_VERB = (
     r"|introduce|convert|misspell|scramble|anagram|remove|group|combine|shift|encrypt|encode|translate|modify"
     r"|augment|enhance|amend|alter|format|structure|end|begin|start|conclude|render|express|reverse|rewrite"
     r"|invert|jumble|represent|provide|give|write|present|deliver|compose|make|ensure|mention|suggest"
-    r"|promote|recommend|tease|hint|offer|share|emphasi[sz]e|stress|highlight|link|direct|invite|encourage)"
+    r"|promote|recommend|tease|hint|offer|share|emphasi[sz]e|stress|highlight|link|direct|invite|encourage"
+    r"|paste|put|print|dump|list|reveal|cite|quote|generate)"
 )
-_MOVE = r"(?:send|e-?mail|forward|transfer|wire|pay|post|upload|share|invite|concatenate|grant|publish|leak)"
+_MOVE = (
+    r"(?:send|e-?mail|forward|transfer|wire|pay|refund|post|upload|share|invite|concatenate|grant|publish"
+    r"|leak|dm)"
+)
 _DEST = (
     r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.|\b[\w-]+\.(?:com|net|org|io|co|xyz|info|biz|ru|cn|me"
     r"|app|dev|site|online)\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<!\w)@\w{2,}|\baccount\b|\beveryone\b"
@@ -93,8 +97,8 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "move_to_destination",
         gate(
-            "send email mail forward transfer wire pay post upload share invite concatenate grant publish"
-            " leak"
+            "send email mail forward transfer wire pay refund post upload share invite concatenate grant"
+            " publish leak dm"
         ),
         re.compile(rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"),
     ),
@@ -221,9 +225,10 @@ _EMBEDDED: tuple[Shape, ...] = (
         "grant_outsider",
         gate("add invite grant", needs="@"),
         re.compile(
-            rf"{_LEAD}(?:add|invite|grant)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w+{_S}{{0,40}}?\b(?:as|to)\b"
-            r"(?: an?| the)? (?:collaborator|admin|administrator|owner|member|maintainer|editor|user"
-            r"|delegate)"
+            rf"{_LEAD}(?:add|invite|grant)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w+{_S}{{0,40}}?"
+            r"(?:\b(?:as|to)(?: an?| the)? (?:collaborator|admin|administrator|owner|member|maintainer|editor"
+            r"|user|delegate)|\b(?:owner|admin|administrator|write|full|editor) (?:rights|access|permissions"
+            r"|role|privileges))"
         ),
     ),
     # A markdown image whose address has a slot for data: rendering it sends that data to the host.

@@ -50,12 +50,17 @@ def addressed_to(names: str) -> str:
         # A greeting must end at the name ("Hi assistant manager" is a person).
         r"\b(?:dear|hey|hello|hi|greetings|attention),? (?:the |an? |all |any |you )?"
         rf"{names}s?\s*[,:;!.\n—-]"
-        r"|\b(?:to you|note to|note for|message to|message for|instructions? for),? (?:you,? )?"
-        rf"(?:the |an? |all |any )?{names}s?\b(?!\s+(?:team|group|department|lab|research|company|product"
+        r"|\b(?:to you|(?:note|message|instructions?|reminder|memo|notice|request|hint|tip|warning)"
+        r" (?:to|for)|(?:for|to)(?= (?:any|every|each|all|whichever) ))"
+        r",? (?:you,? )?(?:the |an? |all |any |every |each |whichever )?"
+        rf"{names}s?\b(?!\s+(?:team|group|department|lab|research|company|product"
         r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
         r"|coach|principal|secretary))"
         rf"|\bif you are an? {names}\b"
-        rf"|\b{names}s? (?:reading|processing|summari[sz]ing|parsing|browsing|analy[sz]ing) this\b"
+        rf"|\b{names}s? (?:that |who |which )?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)"
+        r"|summari[sz](?:es|ing)|analy[sz](?:es|ing)|browses|browsing|sees|seeing) this\b"
+        # Spoken to by name at the start of a sentence, then told something.
+        rf"|(?:^|[.!?\n]\s*){names},\s(?:this is|you\b|please|ignore|stop|i need|listen|from now)"
     )
 
 
@@ -138,7 +143,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "stop_current_task",
         gate(
             "stop halt abort cease new updated revised real actual true apply void null cancelled canceled"
-            " revoked obsolete superseded lifted suspended disabled"
+            " revoked obsolete superseded lifted suspended disabled instead"
         ),
         r"\b(?:stop|halt|abort|cease) (?:what you(?:'re| are) doing|(?:your|the) current task)\b"
         r"|\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s?"
@@ -149,19 +154,33 @@ SIGNATURES: tuple[Signature, ...] = (
         r" (?:no longer apply|are (?:now )?(?:void|null|cancell?ed|revoked|obsolete|superseded|lifted"
         r"|suspended|disabled))\b"
         r"|\b(?:new|updated|revised|real|actual|true) (?:system prompt|system instructions?|system message)s?"
-        r"(?: (?:is|are|follows?))?\s?:",
+        r"(?: (?:is|are|follows?))?\s?:"
+        r"|\binstead of (?:answering|responding|replying|summari[sz]ing|doing (?:that|this|the task|what)"
+        r"|(?:completing|finishing) (?:the|your) task)\b"
+        r"|\byou have (?:new|updated|different|fresh) (?:orders|instructions|directives|tasks)\b",
     ),
     # Chat-template tokens and system-message headers smuggled into text.
     _sig(
         _A,
         "fake_system_header",
-        gate("system admin developer inst sys assistant ai agent model", ("<|",)),
+        gate(
+            "system admin developer inst sys assistant ai agent model override priority emergency root"
+            " master cleared authorized authorised permitted allowed approved anthropic openai deepmind"
+            " microsoft meta filters filter guardrails restrictions",
+            ("<|",),
+        ),
         r"#+ ?\(?(?:system|admin|developer)[ _]?(?:message|prompt|note|instruction|override)?\)?"
         r"|<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?inst\]|<</?sys>>"
         r"|\[(?:system|admin|developer|assistant|ai|agent|model)(?: (?:message|note|override|instructions?"
         r"|prompt|directive))?\]"
         r"|(?:^|\n)(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
-        r"|\b(?:system|admin|developer|security) override\b",
+        r"|\b(?:system|admin|developer|security|priority|emergency|root|master) override\b"
+        r"|\bthe (?:assistant|agent|ai|model|bot)s? (?:is|are) (?:now )?(?:cleared|authori[sz]ed|permitted"
+        r"|allowed|approved) to\b"
+        # Claiming to be the model's maker, or that its safeguards are off.
+        r"|\bthis is (?:an? )?(?:anthropic|openai|google deepmind|deepmind|microsoft|meta ai)\b"
+        r"|\b(?:safety|content) (?:filters?|guardrails|restrictions) (?:are|have been) (?:now )?"
+        r"(?:off|disabled|removed|lifted|turned off|deactivated)\b",
     ),
     _sig(
         _A,
@@ -178,7 +197,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "principal_impersonation",
         gate(
             "message messages instruction instructions notice note directive request update gave assigned"
-            " set am developer creator administrator admin owner operator"
+            " set am developer creator administrator admin owner operator user"
         ),
         r"\b(?:important|urgent|official|priority|critical|special)"
         r" (?:message|instruction|notice|note|directive|request|update)s? from"
@@ -188,7 +207,10 @@ SIGNATURES: tuple[Signature, ...] = (
         r" (?:gave|assigned|asked|set) (?:to )?you\b"
         r"|\bi am (?:your|the) (?:developer|creator|administrator|admin|owner|operator"
         r"|system administrator)\b"
-        r"|\bas (?:your|the) (?:developer|creator|administrator|admin|owner|operator),? (?:i|we)\b",
+        r"|\bas (?:your|the) (?:developer|creator|administrator|admin|owner|operator),? (?:i|we)\b"
+        # Content speaking for the user.
+        r"|\bthe (?:real |actual )?user (?:wants|would like|has asked|asked|needs|instructed|expects|wishes)"
+        r" you to\b",
     ),
     _sig(
         _A,
@@ -207,14 +229,15 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig(
         _S,
         "secret_to_destination",
-        gate(_SECRET_WORDS),
+        gate(_SECRET_WORDS, ("one-time", "one time")),
         rf"{_NOT_NEGATED}\b{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_SPAN}{{0,60}}?\b{_SECRET}\b"
         rf"{_SPAN}{{0,60}}?"
         r"\b(?:to|via|into|at|on)\b"
         rf"|\b{_EXPORT_VERB} (?:me|us) (?:your|the|all|any|all the|all your|all of the|all of your)?"
         rf"{_C}{{0,30}}?\b{_SECRET}\b"
         rf"|\b(?:reveal|leak|expose|disclose|dump|exfiltrate)\b{_C}{{0,30}}?\b(?:your|all|the|any|stored"
-        rf"|saved){_C}{{0,20}}?\b{_SECRET}\b",
+        rf"|saved){_C}{{0,20}}?\b{_SECRET}\b"
+        rf"|{_NOT_NEGATED}\b(?:reply|respond|answer) with\b{_C}{{0,30}}?\b{_SECRET}\b",
     ),
     # Text addressed to the model that reads it: only meaningful inside content.
     _sig(
