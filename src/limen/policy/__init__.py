@@ -30,8 +30,7 @@ def _stat(path: str) -> tuple[int, int, int] | None:
 
 
 def _key(workspace: str) -> tuple[Any, ...]:
-    from limen.policy.drift import ledger_path
-    from limen.policy.loader import policy_paths
+    from limen.policy.paths import ledger_path, policy_paths
 
     files = tuple((path, _stat(path)) for _, path, _ in policy_paths(workspace))
     return (workspace, files, _stat(ledger_path(workspace)))
@@ -70,7 +69,7 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
         if len(_cache) > 64:
             _cache.clear()
         try:
-            _cache[key] = _build(workspace, requested)
+            _cache[key] = _build(workspace, requested, key)
         except PolicyError as exc:
             _cache[key] = exc
         _cache[(*_key(workspace), requested)] = _cache[key]  # compiling may have appended to the ledger
@@ -81,9 +80,13 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
     return context
 
 
-def _build(workspace: str, requested: Mode | None) -> Context:
+def _build(workspace: str, requested: Mode | None, key: tuple[Any, ...]) -> Context:
     from limen.context import Context
     from limen.model import Mode
+
+    files = key[1]
+    if all(stat is None for _, stat in files) and not os.environ.get("LIMEN_ORG_POLICY"):
+        return Context.for_mode(requested or Mode.BALANCED, workspace)  # no file: no YAML, no pydantic
     from limen.policy import effective
 
     compiled = _compile(workspace)

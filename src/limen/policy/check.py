@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 
 from limen.policy.errors import Problem
-from limen.policy.loader import Source, policy_paths, read_source
+from limen.policy.loader import Source, read_source
+from limen.policy.paths import policy_paths
 from limen.policy.semantics import check_source
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import fcntl
-import functools
 import getpass
 import hashlib
 import hmac
@@ -29,10 +28,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from limen.context import limen_home
+from limen.policy.paths import drift_root, ledger_path, workspace_dir
 from limen.policy.tightness import loosenings
 
-__all__ = ["DriftError", "approve", "approved", "gate", "history", "loosenings", "pending", "propose"]
+__all__ = [
+    "DriftError",
+    "approve",
+    "approved",
+    "gate",
+    "history",
+    "ledger_path",
+    "loosenings",
+    "pending",
+    "propose",
+]
 
 Effective = dict[str, Any]
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
@@ -40,19 +49,6 @@ _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
 class DriftError(Exception):
     """A drift-gate operation that cannot proceed (bad code, nothing pending, tampered ledger)."""
-
-
-def _root() -> str:
-    return os.path.join(limen_home(), "drift")
-
-
-def workspace_dir(workspace: str) -> str:
-    return os.path.join(_root(), _workspace_key(workspace))
-
-
-@functools.lru_cache(maxsize=256)
-def _workspace_key(workspace: str) -> str:
-    return hashlib.sha256(os.path.realpath(workspace).encode()).hexdigest()[:16]
 
 
 def _canonical(data: Any) -> bytes:
@@ -73,10 +69,6 @@ def _write_private(path: str, data: Any) -> None:
 
 
 # --- ledger ---------------------------------------------------------------------------------------
-
-
-def ledger_path(workspace: str) -> str:
-    return os.path.join(workspace_dir(workspace), "ledger.jsonl")
 
 
 def history(workspace: str) -> list[dict[str, Any]]:
@@ -263,7 +255,7 @@ def approve(
 
 
 def _factor_path() -> str:
-    return os.path.join(_root(), "factor.json")
+    return os.path.join(drift_root(), "factor.json")
 
 
 def setup_totp() -> str:

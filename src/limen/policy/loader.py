@@ -14,8 +14,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from limen.context import limen_home
 from limen.policy.errors import PolicyError, Problem, dotted
+from limen.policy.paths import policy_paths
 from limen.policy.schema import PolicyFile
 
 Path = tuple[str | int, ...]
@@ -37,16 +37,6 @@ class Source:
             if path[:end] in self.lines:
                 return self.lines[path[:end]]
         return 1
-
-
-def policy_paths(workspace: str) -> list[tuple[str, str, bool]]:
-    """(level, path, required) for each level, highest first. An explicitly named org file must exist."""
-    org_env = os.environ.get("LIMEN_ORG_POLICY")
-    return [
-        ("org", org_env or "/etc/limen/policy.yaml", bool(org_env)),
-        ("user", os.path.join(limen_home(), "policy.yaml"), False),
-        ("project", os.path.join(workspace, "limen.yaml"), False),
-    ]
 
 
 def _walk(node: yaml.Node, path: Path, lines: dict[Path, int], problems: list[Problem], file: str) -> None:
