@@ -198,3 +198,18 @@ def test_gemini_after_tool_withholds_a_secret(tmp_path: Path) -> None:
 def test_gemini_session_start(tmp_path: Path) -> None:
     status = "Limen guards this session (workspace /home/dev/proj): every tool call is decided and audited."
     assert run_hook("gemini", "session_start.json", tmp_path)[:2] == ({"systemMessage": status}, 0)
+
+
+def test_limen_hook_is_the_same_command(tmp_path: Path) -> None:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": "/home/dev",
+        "LIMEN_HOME": str(tmp_path / "limen"),
+        "LIMEN_HOOK_DAEMON": "0",
+    }
+    data = (FIXTURES / "codex" / "pre_apply_patch_hooks.json").read_bytes()
+    proc = subprocess.run(
+        [str(HOOK.with_name("limen")), "hook", "codex"], input=data, capture_output=True, env=env, timeout=60
+    )
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
