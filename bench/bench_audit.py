@@ -28,9 +28,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=3000)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as home:
-        os.environ["LIMEN_HOME"] = home
-        workspace = os.path.join(home, "project")
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as workspace:
+        os.environ["LIMEN_HOME"] = home  # state, keys and the audit log; the workspace lies outside it
         os.makedirs(os.path.join(workspace, "src"))
         from limen.runtime import Runtime
 
@@ -45,6 +44,7 @@ def main() -> None:
             total.append((perf_counter_ns() - started) / 1000)
             engine_only.append(sum(s.micros for s in decision.evidence))
         runtime.close()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     for name, values in (("decide + session + audit", total), ("engine stages alone", engine_only)):
         values.sort()
         p99 = values[int(len(values) * 0.99) - 1]

@@ -210,7 +210,8 @@ class Runtime:
         ctx.session = view
         decision = decide(action, ctx)
         entry = correlator.features(action, ctx, decision)
-        view.store.append_history(view.session_id, entry)
+        if any(entry[k] for k in correlator.SIGNALS):  # a plain read or edit tells the correlator nothing
+            view.store.append_history(view.session_id, entry)
         flags = {TAINTED} if entry["private"] else set()
         if decision.verdict is not Verdict.BLOCK and _fetches_untrusted(action, ctx):
             flags.add(UNTRUSTED)

@@ -5,7 +5,7 @@
 - `contains_fingerprint`: whether a text holds a value whose keyed fingerprint (and length) is known, without
   ever having the value: candidate windows start where a token starts.
 - `extract_values`: the distinctive values a text mentions (emails, URLs and host names, IBANs, phone numbers,
-  file names, identifiers, quoted strings, proper names), normalised, for provenance.
+  file names, identifiers, quoted strings, proper names, calendar days), normalised, for provenance.
 - `segments`: an output split into records, so injected instructions mark only the record that carries them.
 """
 
@@ -129,6 +129,14 @@ _LONG_NUMBER = re.compile(r"\b\d{6,}\b")
 _QUOTED = re.compile(r"'([^'\n]{2,80})'|\"([^\"\n]{2,80})\"|`([^`\n]{2,80})`|“([^”\n]{2,80})”")
 _PROPER = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:[A-Z][a-z]+|of|de|la|van|von)){1,4}\b")
 _SPACES = re.compile(r"\s+")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_ISO_DATE = re.compile(r"\b\d{4}-(\d{2})-(\d{2})\b")
+_DAY_MONTH = re.compile(
+    rf"\b{_DAY}(?:\s*(?:to|until|through|and|-|–)\s*(?:the\s+)?{_DAY})?\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE
+)
+_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?!:)", re.IGNORECASE)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -161,12 +169,24 @@ def extract_values(text: str) -> set[str]:
         quoted = _norm(next(g for g in groups if g))
         if quoted:
             values.add("quote:" + quoted)
+    values |= _dates(text)
     for name in _PROPER.findall(text):
         words = _norm(name).split(" ")
         values.add("name:" + " ".join(words))
         if len(words) > 2:  # the first word may only be capitalised because it starts a sentence
             values.add("name:" + " ".join(words[1:]))
     return values
+
+
+def _dates(text: str) -> set[str]:
+    """Calendar days however written (`2024-05-01`, `May 1st`, `the 1st to the 5th of May`), as month-day."""
+    days: set[tuple[int, int]] = {(int(m), int(d)) for m, d in _ISO_DATE.findall(text)}
+    for first, last, month in _DAY_MONTH.findall(text):
+        number = _MONTHS.index(month.lower()[:3]) + 1
+        days.update((number, int(d)) for d in (first, last) if d)
+    for month, day in _MONTH_DAY.findall(text):
+        days.add((_MONTHS.index(month.lower()[:3]) + 1, int(day)))
+    return {f"date:{m:02d}-{d:02d}" for m, d in days if 1 <= m <= 12 and 1 <= d <= 31}
 
 
 def argument_values(strings: Iterable[str]) -> set[str]:

@@ -34,11 +34,14 @@ def scrub(text: str, fingerprint: Callable[[str], str]) -> str:
 
 _NAME = re.compile(r"[A-Za-z0-9_.:/-]{1,120}")
 _NAME_PART = re.compile(r"[^_.:/-]+")
+_safe_names: set[str] = set()  # names already found safe: tool and argument names repeat on every call
 
 
 def safe_name(name: str, fingerprint: Callable[[str], str]) -> str:
     """A tool or argument name as is, unless the model smuggled a value into it (a credential, a random
     token, free text): then its fingerprint."""
+    if name in _safe_names:
+        return name
     from limen.rules.secrets import find_secrets
 
     tokenish = any(
@@ -46,6 +49,8 @@ def safe_name(name: str, fingerprint: Callable[[str], str]) -> str:
         for part in _NAME_PART.findall(name)
     )
     if _NAME.fullmatch(name) and not tokenish and not find_secrets(name):
+        if len(_safe_names) < 4096:
+            _safe_names.add(name)
         return name
     return "fp:" + fingerprint(name)[:12]
 

@@ -14,6 +14,7 @@ from limen.model import Action, Capability, Decision, Finding, ReasonCode, Verdi
 from limen.normalize.paths import is_within
 
 ARCHIVERS = frozenset({"tar", "zip", "7z", "7za", "rar", "gzip", "bzip2", "xz", "zstd", "cpio", "pax", "jar"})
+SIGNALS = ("shell", "broad", "private", "egress")  # the history fields the floors read
 ENUMERATORS = frozenset({"find", "locate", "tree", "du", "ls", "grep", "rg", "fd", "rsync", "cp"})
 
 
