@@ -127,7 +127,7 @@ def test_lower_levels_only_tighten(
         "mode: light\nrisk: {bulk_threshold: 500}\ntrusted_hosts: {add: [x.example]}\n",
     )
     ctx = load_context(ws)
-    assert ctx.mode is Mode.PARANOID and ctx.bulk_threshold == 10
+    assert ctx.mode is Mode.PARANOID and ctx.bulk_threshold == 5  # the user level's paranoid preset
     assert "x.example" not in ctx.trusted_hosts
     assert ctx.policy is not None and ctx.policy.notes == ()  # ignored loosenings, not pending ones
 
@@ -233,3 +233,17 @@ def test_custom_capability_with_parameter_roles(ws: str) -> None:
     assert ReasonCode.POLICY_ASK in prod.reasons  # type: ignore[attr-defined]
     staging = run_sql("postgres://db1.staging.example.com/reports")
     assert ReasonCode.POLICY_ASK not in staging.reasons  # type: ignore[attr-defined]
+
+
+def test_a_lower_level_mode_tightens_thresholds_an_upper_level_loosened(ws: str, limen_home: Path) -> None:
+    write_policy(limen_home / "policy.yaml", "mode: balanced\nrisk: {thresholds: {ask: 70, strong: 80}}\n")
+    write_policy(Path(ws, "limen.yaml"), "mode: paranoid\n")
+    approve_files(ws)
+    ctx = load_context(ws)
+    assert ctx.mode is Mode.PARANOID
+    assert (ctx.thresholds.ask, ctx.thresholds.strong, ctx.thresholds.deny, ctx.bulk_threshold) == (
+        31,
+        56,
+        81,
+        5,
+    )

@@ -77,6 +77,10 @@ def merge(sources: list[Source]) -> tuple[Effective, list[Problem]]:
     trusted = list(base.trusted_hosts)
     for i, s in enumerate(sources):
         p = s.policy
+        if i and p.mode is not None:  # a lower level's stricter mode brings its preset's limits
+            lower = preset(p.mode)
+            for key in limits:
+                limits[key] = min(limits[key], getattr(lower, key))
         given = {**p.risk.thresholds.model_dump(), "bulk_threshold": p.risk.bulk_threshold}
         for key, value in given.items():
             if value is None:
