@@ -9,6 +9,7 @@ import pytest
 
 from limen.audit import LOG_NAME
 from limen.cli import main
+from limen.model import ReasonCode
 from limen.runtime import Runtime
 
 SECRET = "ghp_" + "Zq7vR2mK9xT4bN8cW1yL5pD3fH6jS0aE2uQ4"
@@ -83,3 +84,15 @@ def test_session_clear_needs_confirmation_and_is_audited(
     events = [json.loads(line) for line in (limen_home / "audit" / LOG_NAME).read_text().splitlines()]
     assert any(e.get("event") == "session_clear" and e.get("session") == "s1" for e in events)
     assert main(["audit", "verify"]) == 0
+
+
+def test_session_halt_blocks_until_cleared(workspace: str, capsys: pytest.CaptureFixture[str]) -> None:
+    read = {"file_path": f"{workspace}/README.md"}
+    assert main(["session", "halt", "h1", "--reason", "runaway agent"]) == 0
+    rt = Runtime(workspace=workspace)
+    assert ReasonCode.SESSION_HALTED in rt.decide("Read", read, session_id="h1", door="hook").reasons
+    assert main(["session", "clear", "h1", "--yes"]) == 0  # taint only: the halt stays
+    assert ReasonCode.SESSION_HALTED in rt.decide("Read", read, session_id="h1", door="hook").reasons
+    assert main(["session", "clear", "h1", "--all", "--yes"]) == 0
+    assert ReasonCode.SESSION_HALTED not in rt.decide("Read", read, session_id="h1", door="hook").reasons
+    rt.close()

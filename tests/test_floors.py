@@ -16,7 +16,7 @@ from limen.floors import toolpin
 from limen.model import Action, Mode, PolicyOutcome, ReasonCode, Verdict
 from limen.normalize import normalize
 from limen.scan import extract_values
-from limen.state import INJECTED, TAINTED, TRUSTED, UNTRUSTED
+from limen.state import HALTED, INJECTED, TAINTED, TRUSTED, UNTRUSTED
 from limen.state.keys import fingerprinter
 from limen.state.memory import MemoryStore
 from limen.state.view import StoredSession
@@ -276,3 +276,14 @@ def test_tool_pin_change_by_mode(mode: Mode) -> None:
         is False
     )
     assert toolpin.approve("srv", "read_doc", store=store) is False
+
+
+@SETTINGS
+@given(mode=modes, waived=waivers)
+def test_a_halted_session_is_blocked_and_only_that_one(mode: Mode, waived: frozenset[str]) -> None:
+    store = MemoryStore()
+    store.set_flags("s", {HALTED})
+    decision = _decide(store, "s", mode, waived, "Read", {"file_path": "/tmp/notes.txt"})
+    assert decision.verdict is Verdict.BLOCK and ReasonCode.SESSION_HALTED in decision.reasons
+    other = _decide(store, "t", mode, waived, "Read", {"file_path": "/tmp/notes.txt"})
+    assert ReasonCode.SESSION_HALTED not in other.reasons

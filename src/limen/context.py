@@ -101,6 +101,8 @@ class SessionView(Protocol):
 
     def echo_source(self, values: list[str]) -> str: ...  # "injected", "untrusted" or ""
 
+    def is_halted(self) -> bool: ...
+
     def recent(self) -> list[dict[str, Any]]: ...
 
 

@@ -111,6 +111,7 @@ class ReasonCode(enum.StrEnum):
     CORRELATED_DESTRUCTIVE_FLOW = "correlated_destructive_flow"
     UNTRUSTED_VALUE_ECHO = "untrusted_value_echo"
     AUDIT_UNAVAILABLE = "audit_unavailable"
+    SESSION_HALTED = "session_halted"
 
 
 class Capability(enum.StrEnum):

@@ -282,6 +282,18 @@ class Runtime:
                 decision.explanation = "BLOCK: audit_unavailable (the audit log is unavailable)"
         return decision
 
+    def halt(self, session_id: str, *, reason: str) -> bool:
+        """Stop a session: every further call is BLOCK until `limen session clear --all`. Audited."""
+        from limen.state import HALTED
+
+        try:
+            self.store.set_flags(session_id, {HALTED})
+        except Exception as exc:
+            self._report(f"could not halt session: {type(exc).__name__}")
+            return False
+        self.audit_event("session_halt", session=session_id, reason=reason[:120])
+        return True
+
     def audit_event(self, event: str, **fields: Any) -> bool:
         """Record a non-decision event (a session cleared, a pin approved). False when it could not be."""
         import time

@@ -1,4 +1,5 @@
-"""`limen session show|clear`: what a session holds (flags, taint size, recent history), or forget it.
+"""`limen session show|clear|halt`: what a session holds (flags, taint size, recent history), forget it, or
+stop it.
 
 Clearing taint is a loosening: with a drift-gate possession factor configured it needs the TOTP code or
 password; without one it needs `--yes`. Either way the clearing is written to the audit log.
@@ -52,7 +53,10 @@ def main(argv: list[str]) -> int:
     cleared.add_argument("--all", action="store_true", help="forget everything, not only the taint")
     cleared.add_argument("--yes", action="store_true", help="confirm (when no possession factor is set up)")
     cleared.add_argument("--code", help="TOTP code of the drift gate's possession factor")
-    for p in (shown, cleared):
+    halted = sub.add_parser("halt", help="deny every further call of a session")
+    halted.add_argument("session")
+    halted.add_argument("--reason", default="halted by a person")
+    for p in (shown, cleared, halted):
         p.add_argument("--state", help="state database (default LIMEN_HOME/state.sqlite)")
     args = parser.parse_args(argv)
     runtime = Runtime(workspace=os.getcwd(), state_path=args.state)
@@ -61,6 +65,8 @@ def main(argv: list[str]) -> int:
             data: Any = show(runtime.store, args.session) if args.session else runtime.store.sessions()
             print(json.dumps(data, indent=1))
             return 0
+        if args.command == "halt":  # tightening: no confirmation needed
+            return 0 if runtime.halt(args.session, reason=args.reason) else 1
         how = _gate(args)
         if how is None:
             print(

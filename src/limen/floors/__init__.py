@@ -10,12 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from limen.context import Context
-from limen.floors import correlator, provenance, taint, toolpin, trifecta
+from limen.floors import correlator, halt, provenance, taint, toolpin, trifecta
 from limen.model import Action, Decision, Finding
 
 Floor = Callable[[Action, Context, Decision], list[Finding]]
 
-FLOORS: tuple[Floor, ...] = (taint.floor, trifecta.floor, correlator.floor, provenance.floor, toolpin.floor)
+FLOORS: tuple[Floor, ...] = (
+    halt.floor,
+    taint.floor,
+    trifecta.floor,
+    correlator.floor,
+    provenance.floor,
+    toolpin.floor,
+)
 
 
 def run_floors(action: Action, ctx: Context, decision: Decision) -> list[Finding]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from limen.scan import argument_values, secret_leaves
-from limen.state import INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
+from limen.state import HALTED, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
 from limen.state.keys import Fingerprinter
 
 
@@ -56,6 +56,9 @@ class StoredSession:
 
     def echoes_untrusted_value(self, values: list[str]) -> bool:
         return bool(self.echo_source(values))
+
+    def is_halted(self) -> bool:
+        return HALTED in self.flags
 
     def recent(self) -> list[dict[str, Any]]:
         if self._recent is None:
