@@ -14,7 +14,7 @@ from limen.model import Action, Mode, ReasonCode, Verdict
 from limen.normalize.net import destinations_in_text
 from limen.rules.token_channels import smuggled_tokens, text_signatures
 from limen.subjective import detectors
-from limen.subjective.detectors import anomalous_token_pattern, oversized_encoded_blob
+from limen.subjective.token_channels import anomalous_token_pattern, oversized_encoded_blob
 
 SMUGGLED = ReasonCode.SMUGGLED_TOKEN_CHANNEL
 

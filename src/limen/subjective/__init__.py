@@ -15,7 +15,7 @@ from limen.model import Action, Finding
 
 Detector = Callable[[Action, Context], Iterable[Finding]]
 
-BUILTIN_MODULES: tuple[str, ...] = ("limen.subjective.detectors",)
+BUILTIN_MODULES: tuple[str, ...] = ("limen.subjective.token_channels",)
 
 _detectors: tuple[Detector, ...] | None = None
 

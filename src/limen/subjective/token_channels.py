@@ -1,5 +1,8 @@
 """Soft, raise-only detectors for hidden-token and encode-and-exfiltrate shapes (AUTH at most).
 
+(Not named `limen.subjective.detectors`: importing such a submodule would rebind the package's
+`detectors()` registry function to the module object.)
+
 - `anomalous_token_pattern`: characters that are unusual rather than proof of an attack: a word mixing Latin
   with look-alike letters (`pаssword`, Cyrillic а) anywhere; fullwidth or mathematical letters that NFKC
   folds to ASCII, and C0/C1 control characters, in a command, path or URL; private-use code points anywhere.
