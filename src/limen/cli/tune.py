@@ -14,21 +14,10 @@ from typing import Any
 
 
 def _unwaivable() -> frozenset[str]:
-    try:
-        from limen.policy.semantics import UNWAIVABLE
-    except ImportError:
-        return frozenset(
-            {
-                "confirmed_exfil",
-                "multi_step_exfil",
-                "lethal_trifecta",
-                "correlated_trifecta",
-                "correlated_destructive_flow",
-                "tool_schema_changed",
-                "untrusted_value_echo",
-            }
-        )
-    return frozenset(str(c) for c in UNWAIVABLE)
+    from limen.floors import FLOOR_CODES
+    from limen.policy.semantics import UNWAIVABLE
+
+    return frozenset(str(c) for c in UNWAIVABLE | FLOOR_CODES)
 
 
 def suggestions(records: list[dict[str, Any]], expires: date) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from limen.context import Context
 from limen.floors import correlator, halt, provenance, taint, toolpin, trifecta
-from limen.model import Action, Decision, Finding
+from limen.model import Action, Decision, Finding, ReasonCode
 
 Floor = Callable[[Action, Context, Decision], list[Finding]]
 
@@ -22,6 +22,21 @@ FLOORS: tuple[Floor, ...] = (
     correlator.floor,
     provenance.floor,
     toolpin.floor,
+)
+
+
+# Every code a floor raises: no waiver, approval or familiarity mutes them.
+FLOOR_CODES = frozenset(
+    {
+        ReasonCode.SESSION_HALTED,
+        ReasonCode.CONFIRMED_EXFIL,
+        ReasonCode.MULTI_STEP_EXFIL,
+        ReasonCode.LETHAL_TRIFECTA,
+        ReasonCode.CORRELATED_TRIFECTA,
+        ReasonCode.CORRELATED_DESTRUCTIVE_FLOW,
+        ReasonCode.UNTRUSTED_VALUE_ECHO,
+        ReasonCode.TOOL_SCHEMA_CHANGED,
+    }
 )
 
 
