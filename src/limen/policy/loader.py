@@ -39,22 +39,43 @@ class Source:
         return 1
 
 
-def _walk(node: yaml.Node, path: Path, lines: dict[Path, int], problems: list[Problem], file: str) -> None:
+def _walk(
+    node: yaml.Node,
+    path: Path,
+    lines: dict[Path, int],
+    problems: list[Problem],
+    file: str,
+    seen_nodes: set[int],
+) -> None:
+    """Record the line of every key path; refuse duplicate keys and aliases (a shared or recursive node)."""
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+        if id(node) in seen_nodes:
+            problems.append(
+                Problem(
+                    "error",
+                    file,
+                    lines.get(path, node.start_mark.line + 1),
+                    dotted(path),
+                    "YAML anchors and aliases are not supported in policy files",
+                )
+            )
+            return
+        seen_nodes.add(id(node))
     if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
+        keys: set[str] = set()
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.tag)
             child = (*path, key)
             line = key_node.start_mark.line + 1
-            if key in seen:
+            if key in keys:
                 problems.append(Problem("error", file, line, dotted(child), "duplicate key"))
-            seen.add(key)
+            keys.add(key)
             lines[child] = line
-            _walk(value_node, child, lines, problems, file)
+            _walk(value_node, child, lines, problems, file, seen_nodes)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             lines[(*path, index)] = item.start_mark.line + 1
-            _walk(item, (*path, index), lines, problems, file)
+            _walk(item, (*path, index), lines, problems, file, seen_nodes)
 
 
 def parse_yaml(text: str, file: str) -> tuple[Any, dict[Path, int], list[Problem]]:
@@ -74,7 +95,7 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[Path, int], list[Problem
     lines: dict[Path, int] = {(): 1}
     problems: list[Problem] = []
     if node is not None:
-        _walk(node, (), lines, problems, file)
+        _walk(node, (), lines, problems, file, set())
     if data is None:
         data = {}
     if not isinstance(data, dict):
