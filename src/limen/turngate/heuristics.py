@@ -33,6 +33,7 @@ _LEAD = (
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
     r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note"
+    r"|proceed to|go ahead and"
     r"|silently|quietly|secretly)[,:]? )*"
     r"(?:(?:(?:you|the (?:assistant|ai|agent|model|bot)s?) (?:must|should|needs? to|has to|have to"
     r"|(?:is|are) (?:required|instructed|asked) to)|make sure (?:to|you)"
@@ -52,10 +53,12 @@ _OUT_VERB = (
 )
 _MOVE = (
     r"(?:send|e-?mail|forward|transfer|wire|pay|refund|post|upload|share|invite|concatenate|grant|publish"
-    r"|leak|dm)"
+    r"|leak|dm|export)"
 )
 _DEST = (
-    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.|\b[\w-]+\.(?:com|net|org|io|co|xyz|info|biz|ru|cn|me"
+    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|s?ftp://|s3://|www\.|\b\d{1,3}(?:\.\d{1,3}){3}\b"
+    r"|\b(?:pastebin|hastebin|ghostbin|transfer\.sh|webhook\.site|requestbin|ngrok)\b|\b[\w-]+\.(?:com|net"
+    r"|org|io|co|xyz|info|biz|ru|cn|me"
     r"|app|dev|site|online)\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<!\w)@\w{2,}|\baccount\b|\beveryone\b"
     r"|\b(?:every|all|each)(?: single)? (?:person|one|contact|user|member|recipient|participant)s?\b)"
 )
@@ -98,7 +101,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         "move_to_destination",
         gate(
             "send email mail forward transfer wire pay refund post upload share invite concatenate grant"
-            " publish leak dm"
+            " publish leak dm export"
         ),
         re.compile(rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"),
     ),
@@ -131,6 +134,9 @@ _EMBEDDED: tuple[Shape, ...] = (
             rf" your {_OUTPUT}\b"
             rf"|{_LEAD}{_ASK}{_OUT_VERB} (?:all |each |every )?(?:of )?(?:(?:the )?\w+ (?:of|in) )?"
             rf"your {_OUTPUT}"
+            rf"|\byour {_OUTPUT} (?:must|should|has to|needs to|shall) (?:always |only )?(?:start|begin|end"
+            rf"|include"
+            r"|contain|say|mention|be in|read)\b"
         ),
     ),
     Shape(
@@ -220,6 +226,45 @@ _EMBEDDED: tuple[Shape, ...] = (
             r" (?:credentials?|password|login|card(?: number| details)?|otp|one-time code|pin)\b"
         ),
     ),
+    # Told in words to fetch a remote script and run it (a README's `curl ... | sh` line is left to the
+    # shell rules, which judge the command if the agent actually runs it).
+    Shape(
+        "download_and_run",
+        gate("curl wget download fetch"),
+        re.compile(
+            rf"\b(?:curl|wget|download|fetch)\b{_S}{{0,80}}?(?:https?|s?ftp)://\S+{_S}{{0,60}}?"
+            r"\b(?:execute|run|source|chmod)\b"
+        ),
+    ),
+    # "When asked about X, always say Y": content scripting the answers.
+    Shape(
+        "scripted_answer",
+        gate("asked"),
+        re.compile(
+            rf"\bwhen(?:ever)? (?:you are |you're )?asked (?:about|for|whether|if|what|how)\b{_C}{{0,60}}?,?"
+            r" (?:always |only |just )?(?:say|respond|answer|reply|claim|tell|state|insist)\b"
+        ),
+    ),
+    # Passive orders for the model: "must be executed by the agent".
+    Shape(
+        "order_for_the_model",
+        gate("executed run performed done carried sent called invoked"),
+        re.compile(
+            r"\b(?:must|should|has to|needs to|is to) be (?:executed|run|performed|done|carried out|sent"
+            r"|called"
+            r"|invoked) by (?:the |any |every )?(?:agent|assistant|ai|model|bot|llm)s?\b"
+        ),
+    ),
+    # Content vouching for the user's consent, so that a confirmation is skipped.
+    Shape(
+        "claimed_consent",
+        gate("approved preapproved pre authorized authorised consented confirmed"),
+        re.compile(
+            r"\bthe user (?:has )?(?:already )?(?:pre-?approved|approved|authori[sz]ed|consented to"
+            r"|confirmed)"
+            r"(?: (?:all|this|these|every|any))?\b"
+        ),
+    ),
     # Add an outside address to something the agent administers.
     Shape(
         "grant_outsider",
@@ -266,7 +311,7 @@ _CODE_SINK = re.compile(
 
 _PERSONA_GATE = gate(
     "longer pretend roleplay role imagine character twin persona ego named called restrictions filters limits"
-    " malicious unethical unhinged guardrails policies job task goal objective mission"
+    " malicious unethical unhinged guardrails policies job task goal objective mission dan stan dude free"
     " limitations rules ethics morals guidelines censorship boundaries safeguards unrestricted unfiltered"
     " uncensored jailbroken amoral programming identity personality purpose directive ai assistant bot model"
     " dan hacker evil entity version bound restricted limited constrained required name instructions claude"
@@ -276,6 +321,10 @@ _PERSONA = re.compile(
     r"\byou are (?:now |no longer )(?:an? |the |my )?(?:\w+ ){0,3}?(?:ai|assistant|bot|model|character"
     r"|persona|entity|version|dan|hacker|jailbroken|unrestricted|unfiltered|uncensored|evil)\b"
     r"|\byou are no longer (?:bound|restricted|limited|constrained|required to follow|an? (?:ai|assistant))\b"
+    r"|\byou are (?:now )?(?:dan|stan|dude|jailbroken|unfiltered|uncensored|unrestricted)\b"
+    r"|\b(?:broken|broke|break|breaking) free (?:of|from) (?:the |your )?(?:typical |usual )?(?:confines"
+    r"|restrictions"
+    r"|rules|limits|limitations|guidelines|programming)\b"
     r"|\b(?:act|behave|respond|reply|answer|speak|pretend|roleplay|role-play)"
     r"(?: to be| as| like)"
     rf"(?: if you (?:are|were))?{_C}{{0,60}}?\b(?:with(?:out)? (?:any |no )?(?:restrictions|filters|limits"

@@ -38,7 +38,8 @@ _SECRET = (
 # reading this" in a call-centre memo), which `heuristics.py` only asks about.
 MODEL_NAMES = (
     r"(?:(?:automated|autonomous|coding|browsing|virtual|ai|llm)[ -](?:agent|assistant|system|bot|model"
-    r"|reader|crawler)|ai|a\.i\.|artificial intelligence|language model|ai language model"
+    r"|reader|crawler|summari[sz]er|scraper|tool)|ai|a\.i\.|artificial intelligence|language model|ai"
+    r" language model"
     r"|large language model|llm|chatbot|gpt(?:-?\d\w*)?|chatgpt|claude|gemini|copilot)"
 )
 MODEL_ROLES = r"(?:assistant|agent|model|bot)"
@@ -57,7 +58,8 @@ def addressed_to(names: str) -> str:
         r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
         r"|coach|principal|secretary))"
         rf"|\bif you are an? {names}\b"
-        rf"|\b{names}s? (?:that |who |which )?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)"
+        rf"|\bto (?:the |you,? the )?{names}s?\s?:"
+        rf"|\b{names}s? (?:that |who |which |is |are )?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)"
         r"|summari[sz](?:es|ing)|analy[sz](?:es|ing)|browses|browsing|sees|seeing) this\b"
         # Spoken to by name at the start of a sentence, then told something.
         rf"|(?:^|[.!?\n]\s*){names},\s(?:this is|you\b|please|ignore|stop|i need|listen|from now)"
@@ -102,7 +104,8 @@ SIGNATURES: tuple[Signature, ...] = (
         gate("ignore disregard forget override overrule skip discard abandon dismiss bypass neglect never"),
         r"\b(?:ignore|disregard|forget|override|overrule|skip|discard|abandon|dismiss|bypass|neglect"
         r"|never\s?mind)\b(?:\s(?:all|any|every|each|of|the|your|my|our|these|those|its|that|this|such))*"
-        r"\s(?:(?:previous|prior|preceding|above|earlier|former|original|initial|old|existing|system|developer"
+        r"\s(?:(?:previous|prior|preceding|above|earlier|former|original|initial|old|existing|system"
+        r"|developer"
         r"|safety|current|given|provided|other)(?:[\s-]\w+)?\s)?"
         # "instructions" with a letter or two added, dropped or swapped ("iunstructions", "instrucktions").
         r"(?:\w{0,3}stru\w{0,4}ions?|instr\w{0,6}|prompts?|directions?|directives?|guidelines?|guidance|rules"
@@ -114,8 +117,11 @@ SIGNATURES: tuple[Signature, ...] = (
         "nullify_above",
         gate("ignore disregard forget"),
         r"\b(?:ignore|disregard|forget)(?:\sall|\sabout)?\s(?:everything|anything|all|what)"
-        rf"{_C}{{0,30}}\b(?:above|before\sthis|so\sfar|previously|earlier|you\swere\stold|you\shave\sbeen\stold"
+        rf"{_C}{{0,30}}\b(?:above|before\sthis|so\sfar|previously|earlier|you\swere\stold"
+        rf"|you\shave\sbeen\stold"
         r"|you\swere\sgiven|i\ssaid|i\stold\syou)\b"
+        r"|\b(?:ignore|disregard|forget)\s(?:whatever|what|anything|everything)\s(?:the\suser|they|he|she|i)"
+        r"\s(?:asked|said|wants?|requested|told\syou)\b"
         # "ignore the above and say ...": a correction says "disregard the above", not what to do next.
         r"|\b(?:ignore|disregard|forget)\s(?:all\s)?(?:of\s)?(?:the\s)?(?:above|foregoing|preceding)"
         r"(?:\s(?:text|content|message|messages|lines))?,?\s(?:and|then)\s(?:instead\s)?(?:say|print|write"
@@ -143,16 +149,21 @@ SIGNATURES: tuple[Signature, ...] = (
         "stop_current_task",
         gate(
             "stop halt abort cease new updated revised real actual true apply void null cancelled canceled"
-            " revoked obsolete superseded lifted suspended disabled instead"
+            " revoked obsolete superseded lifted suspended disabled instead outdated invalid wrong follow"
+            " wait"
         ),
         r"\b(?:stop|halt|abort|cease) (?:what you(?:'re| are) doing|(?:your|the) current task)\b"
         r"|\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s?"
         r" (?:is|are|follows?)\s?:"
         # Declaring earlier instructions void.
         r"|\b(?:previous|prior|earlier|above|all|original|old|existing) (?:rules|instructions|guidelines"
-        r"|directives|policies|constraints)(?: (?:you were given|above))?"
+        r"|directives|policies|constraints)(?: (?:you were given|above|in the (?:original|system|initial"
+        r"|first)"
+        r" (?:prompt|message)))?"
         r" (?:no longer apply|are (?:now )?(?:void|null|cancell?ed|revoked|obsolete|superseded|lifted"
-        r"|suspended|disabled))\b"
+        r"|suspended|disabled|outdated|invalid|wrong))\b"
+        r"|\bfollow (?:these|this|the following|my|our)(?: (?:instructions?|rules|steps))? instead\b"
+        r"|\b(?:stop|halt|wait)[.!] (?:new|your) (?:task|instructions?|orders?)\s?:"
         r"|\b(?:new|updated|revised|real|actual|true) (?:system prompt|system instructions?|system message)s?"
         r"(?: (?:is|are|follows?))?\s?:"
         r"|\binstead of (?:answering|responding|replying|summari[sz]ing|doing (?:that|this|the task|what)"
@@ -170,10 +181,14 @@ SIGNATURES: tuple[Signature, ...] = (
             ("<|",),
         ),
         r"#+ ?\(?(?:system|admin|developer)[ _]?(?:message|prompt|note|instruction|override)?\)?"
-        r"|<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?inst\]|<</?sys>>"
+        r"|<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?inst\]"
+        r"|<</?sys>>"
         r"|\[(?:system|admin|developer|assistant|ai|agent|model)(?: (?:message|note|override|instructions?"
         r"|prompt|directive))?\]"
         r"|(?:^|\n)(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
+        r"|(?:^|\n)\W{0,3}(?:system|sys|admin|root) ?:{1,2} ?(?:elevated|override|privileged|admin|root"
+        r"|access"
+        r"|granted|unlocked|authori[sz]ed|new instructions?)\b"
         r"|\b(?:system|admin|developer|security|priority|emergency|root|master) override\b"
         r"|\bthe (?:assistant|agent|ai|model|bot)s? (?:is|are) (?:now )?(?:cleared|authori[sz]ed|permitted"
         r"|allowed|approved) to\b"
@@ -235,7 +250,10 @@ SIGNATURES: tuple[Signature, ...] = (
         r"\b(?:to|via|into|at|on)\b"
         rf"|\b{_EXPORT_VERB} (?:me|us) (?:your|the|all|any|all the|all your|all of the|all of your)?"
         rf"{_C}{{0,30}}?\b{_SECRET}\b"
-        rf"|\b(?:reveal|leak|expose|disclose|dump|exfiltrate)\b{_C}{{0,30}}?\b(?:your|all|the|any|stored"
+        rf"|\byour (?:reply|response|answer|output)\b{_SPAN}{{0,60}}?\b(?:include|contain|list|show|print"
+        rf"|paste|add|append)\w*\b{_SPAN}{{0,40}}?\b{_SECRET}\b"
+        rf"|\b(?:reveal|leak|expose|disclose|dump|exfiltrate|encode|smuggle|embed|hide|append)\b{_C}{{0,30}}?"
+        r"\b(?:your|all|the|any|stored"
         rf"|saved){_C}{{0,20}}?\b{_SECRET}\b"
         rf"|{_NOT_NEGATED}\b(?:reply|respond|answer) with\b{_C}{{0,30}}?\b{_SECRET}\b",
     ),
@@ -255,10 +273,11 @@ SIGNATURES: tuple[Signature, ...] = (
         "instruction_envelope",
         gate(
             "information instruction instructions important system admin secret hidden prompt assistant"
-            " injected"
+            " injected invisible"
         ),
         r"</?(?:information|instructions?|important|system|admin|secret|hidden|prompt|assistant|injected"
-        r"|system[_-]?(?:message|prompt))>|\[\[(?:system|instructions?|important)\]\]",
+        r"|system[_-]?(?:message|prompt))>|\[\[(?:system|instructions?|important)\]\]"
+        r"|\b(?:hidden|secret|invisible) (?:note|instruction|message|directive|prompt)s?\s?:",
         untrusted_only=True,
     ),
 )
