@@ -108,3 +108,15 @@ def test_tightening_edits(text: str) -> None:
 def test_loosening_edits(text: str, expected: str) -> None:
     found = loosenings(effective(BASE), effective(text))
     assert any(expected in change for change in found), found
+
+
+def test_shadowing_is_judged_on_literal_patterns() -> None:
+    from limen.policy.schema import Match
+    from limen.policy.semantics import covers
+
+    broad = Match(capability=["shell.execute"], flags=["x"])
+    assert covers(broad, Match(capability=["shell.execute"], commands=["git"], flags=["x", "y"]))
+    assert not covers(broad, Match(capability=["shell.execute"]))  # needs flag x, the other does not
+    assert not covers(Match(commands=["git"]), Match(capability=["shell.execute"]))
+    assert covers(Match(), Match(hosts=["a.example"], environment={"STAGE": "prod"}))
+    assert not covers(Match(environment={"STAGE": "prod"}), Match())

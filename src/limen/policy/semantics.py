@@ -210,13 +210,12 @@ def _order(source: Source) -> list[Problem]:
 
 def covers(a: Match, b: Match) -> bool:
     """Whether matcher `a` matches every action `b` matches (judged on the literal patterns)."""
-    fields = ("capability", "tool", "paths", "commands", "hosts", "flags")
-    for name in fields:
+    for name in ("capability", "tool", "paths", "commands", "hosts"):
         mine, theirs = getattr(a, name), getattr(b, name)
         if mine and not (theirs and set(theirs) <= set(mine)):
             return False
-        if name == "flags" and set(mine) - set(theirs):
-            return False
+    if not set(a.flags) <= set(b.flags):
+        return False
     return all(b.environment.get(k) == v for k, v in a.environment.items())
 
 
