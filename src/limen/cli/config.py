@@ -13,6 +13,12 @@ import os
 import sys
 
 
+def _any_policy_file(workspace: str) -> bool:
+    from limen.policy.paths import policy_paths
+
+    return any(os.path.exists(path) for _, path, _ in policy_paths(workspace))
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="limen config", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -36,5 +42,10 @@ def main(argv: list[str]) -> int:
         for problem in problems:
             print(problem)
         warnings = len(problems) - errors
-        print(f"{errors} error(s), {warnings} warning(s)" if problems else "policy OK")
+        if problems:
+            print(f"{errors} error(s), {warnings} warning(s)")
+        elif not args.paths and not _any_policy_file(os.path.abspath(args.workspace)):
+            print("no policy files: the built-in defaults apply")
+        else:
+            print("policy OK")
     return 1 if errors else 0
