@@ -26,7 +26,6 @@ from limen.doors.hooks import wire
 if TYPE_CHECKING:
     from limen.doors.hooks.handler import Dialect
 
-DIALECT_MODULES = {"claude-code": "claude_code", "cursor": "cursor", "gemini": "gemini", "codex": "codex"}
 USAGE = "usage: limen-hook <claude-code|cursor|gemini|codex>\n"
 DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: half of it is margin
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
@@ -183,7 +182,7 @@ def decide(agent: str, text: str, deadline: float, out_fd: int) -> ev.Answer:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    module = DIALECT_MODULES.get(args[0]) if len(args) == 1 else None
+    module = ev.DIALECTS.get(args[0]) if len(args) == 1 else None
     if module is None:
         sys.stderr.write(USAGE)
         return 2  # a blocking exit code for every supported agent

@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+# Supported agents and their dialect modules under `limen.doors.hooks`.
+DIALECTS = {"claude-code": "claude_code", "cursor": "cursor", "gemini": "gemini", "codex": "codex"}
+
 # What the handler asks of the decision core, whatever the agent.
 PRE_TOOL = "pre_tool"
 POST_TOOL = "post_tool"

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from limen.model import Decision, Finding
     from limen.runtime import Runtime
 
-DIALECTS = {"claude-code": "claude_code", "cursor": "cursor", "gemini": "gemini", "codex": "codex"}
 DOOR = "hook"
 
 
@@ -32,7 +31,7 @@ class Dialect(Protocol):
 
 def dialect(agent: str) -> Dialect:
     """The dialect module of a supported agent; raises KeyError for any other name."""
-    return cast(Dialect, importlib.import_module(f"limen.doors.hooks.{DIALECTS[agent]}"))
+    return cast(Dialect, importlib.import_module(f"limen.doors.hooks.{ev.DIALECTS[agent]}"))
 
 
 class RuntimePool:
@@ -53,9 +52,7 @@ class RuntimePool:
                 slot = (Runtime(workspace=workspace), threading.Lock())
                 self._slots[workspace] = slot
                 if len(self._slots) > self._limit:
-                    _, (old, old_lock) = self._slots.popitem(last=False)
-                    with old_lock:
-                        old.close()
+                    _close_idle(*self._slots.popitem(last=False)[1])
             self._slots.move_to_end(workspace)
             return slot
 
@@ -63,12 +60,17 @@ class RuntimePool:
         """Close the runtimes no request is using; one stuck in a hung request dies with the process."""
         with self._lock:
             for runtime, lock in self._slots.values():
-                if lock.acquire(timeout=1.0):
-                    try:
-                        runtime.close()
-                    finally:
-                        lock.release()
+                _close_idle(runtime, lock)
             self._slots.clear()
+
+
+def _close_idle(runtime: Runtime, lock: threading.Lock) -> None:
+    """Close a runtime unless a request still holds it after a second (a hung one dies with the process)."""
+    if lock.acquire(timeout=1.0):
+        try:
+            runtime.close()
+        finally:
+            lock.release()
 
 
 def handle(agent: str, text: str, env: dict[str, str], pool: RuntimePool) -> ev.Answer:
