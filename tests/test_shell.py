@@ -121,6 +121,11 @@ def test_every_bypass_style_yields_the_same_delete(line: str) -> None:
     assert f"{CWD}/protected.dat" in analysis.write_paths
 
 
+def test_newline_after_a_long_pipeline_ends_the_command() -> None:
+    """tree-sitter-bash #347 folds the next line into the last stage's arguments; the analyser splits it."""
+    assert ("rm", "-rf", "/") in argvs("a | grep x | head -30\nrm -rf / && cd s")
+
+
 def test_via_records_how_a_command_was_reached() -> None:
     rm = next(c for c in run("echo cm0gLXJmIC8= | base64 -d | sh").commands if c.name == "rm")
     assert rm.via == ("base64 -d",)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import fnmatch
+import functools
 import glob as globmod
 import os
 import re
@@ -878,6 +879,7 @@ def _command(
     name_seen = False
     extra_redirects = list(redirects)
     prefix_env: dict[str, str | None] = {}
+    previous_end = node.start_byte
     for child in node.named_children:
         kind = child.type
         if kind == "variable_assignment" and not name_seen:
@@ -896,10 +898,21 @@ def _command(
             word = _eval(inner, src, state, via, level, depth + 1)
             dynamic_name = word.dynamic
             argv.extend(word.fields)
+            previous_end = child.end_byte
             continue
         if kind in ("comment",):
             continue
-        word = _eval(child, src, state, via, level, depth + 1)
+        if argv and b"\n" in src.data[previous_end : child.start_byte]:
+            # tree-sitter-bash #347: after a pipeline of 3+ stages a newline may not end the command, so the
+            # next line's words arrive as arguments. A newline always ends a simple command: split here.
+            state.note("parser joined lines: split at the newline")
+            _run(argv, state, via, level, stdin, tuple(extra_redirects), dynamic_name)
+            argv, stdin, extra_redirects = [], None, []
+            word = _eval(child, src, state, via, level, depth + 1)
+            dynamic_name = word.dynamic
+        else:
+            word = _eval(child, src, state, via, level, depth + 1)
+        previous_end = child.end_byte
         if word.glob:
             _add_glob(word, state)
         argv.extend(word.fields)
@@ -1091,12 +1104,16 @@ def _add_glob(word: _Word, state: _State) -> None:
             _glob_paths(text, state, False)
 
 
-def _probe(part: str) -> str | None:
-    """The first well-known sensitive name a glob component matches (a leading `*` skips dotfiles)."""
+@functools.lru_cache(maxsize=512)
+def _probe(part: str, dotfiles: bool = False) -> str | None:
+    """The first well-known sensitive name a glob component matches.
+
+    A shell glob's leading wildcard skips dotfiles; `find -name` (`dotfiles=True`) does not."""
+    match = re.compile(fnmatch.translate(part)).match
     for name in GLOB_PROBES:
-        if name.startswith(".") and not part.startswith("."):
+        if name.startswith(".") and not dotfiles and not part.startswith("."):
             continue
-        if fnmatch.fnmatchcase(name, part):
+        if match(name):
             return name
     return None
 
@@ -1655,8 +1672,8 @@ def _find_name(root: str, name: str, state: _State, write: bool, touches: bool) 
             state.write_paths.append(path)
         return
     state.note(f"glob:{root}/**/{base}")
-    hit = next((n for n in GLOB_PROBES if fnmatch.fnmatchcase(n, base)), None)
-    if hit is not None and touches:
+    hit = _probe(base, dotfiles=True) if touches else None
+    if hit is not None:
         path = os.path.join(root, hit)
         state.paths.append(path)
         if write:
