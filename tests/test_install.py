@@ -162,6 +162,7 @@ def test_the_installed_command_answers_and_doctor_checks_it(agent: str, home: Pa
     assert proc.returncode == (0 if agent == "cursor" else 2)
     doctor = limen(home, "doctor", agent)
     assert doctor.returncode == 0, doctor.stdout
+    assert "ok   the agent's timeout leaves the hook's 5000 ms deadline room" in doctor.stdout
     assert "ok   a write to its own hook file is denied (exit 2)" in doctor.stdout
     assert "ok   an unreadable event is denied (exit 2)" in doctor.stdout
 
@@ -174,6 +175,15 @@ def test_doctor_fails_on_a_missing_hook_command(home: Path) -> None:
     result = limen(home, "doctor")
     assert result.returncode == 1 and "FAIL" in result.stdout and "missing" in result.stdout
     assert limen(home, "doctor", "cursor").returncode == 1  # nothing wired for Cursor here
+
+
+def test_doctor_fails_on_a_timeout_shorter_than_the_hooks_deadline(home: Path) -> None:
+    assert limen(home, "install", "claude-code").returncode == 0
+    path = settings(home, "claude-code")
+    path.write_text(path.read_text().replace('"timeout": 10', '"timeout": 3'))
+    result = limen(home, "doctor", "claude-code")
+    assert result.returncode == 1
+    assert "FAIL a timeout of 3000 ms would expire before the hook's 5000 ms deadline" in result.stdout
 
 
 def test_hook_configs_and_limen_home_are_protected() -> None:

@@ -218,10 +218,11 @@ def change(agent: str, scope: str, workspace: str, *, remove: bool, dry_run: boo
     return path, diff(path, old, new)
 
 
-def installed_commands(agent: str, workspace: str) -> list[tuple[str, str]]:
-    """(config path, command) for each Limen handler found in the agent's user and project files."""
+def installed_handlers(agent: str, workspace: str) -> dict[tuple[str, str], list[float | None]]:
+    """(config path, command) -> the timeout of each Limen handler with that command, in milliseconds
+    (None: the agent's default), across the agent's user and project files."""
     target = TARGETS[agent]
-    found: list[tuple[str, str]] = []
+    found: dict[tuple[str, str], list[float | None]] = {}
     for scope in ("user", "project"):
         path = target.path(scope, workspace)
         try:
@@ -233,6 +234,13 @@ def installed_commands(agent: str, workspace: str) -> list[tuple[str, str]]:
             for entry in entries if isinstance(entries, list) else ():
                 inner = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
                 for h in inner if isinstance(inner, list) else ():
-                    if is_limen_handler(h) and (path, h["command"]) not in found:
-                        found.append((path, h["command"]))
+                    if is_limen_handler(h):
+                        found.setdefault((path, h["command"]), []).append(timeout_ms(agent, h))
     return found
+
+
+def timeout_ms(agent: str, entry: dict[str, Any]) -> float | None:
+    value = entry.get("timeout")
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    return float(value) if agent == "gemini" else float(value) * 1000

@@ -94,11 +94,26 @@ def send(command: str, data: bytes) -> tuple[Any, int]:
         return None, proc.returncode
 
 
-def check(agent: str, config_path: str, command: str, cwd: str) -> list[tuple[bool, str]]:
+def check(
+    agent: str, config_path: str, command: str, timeouts: list[float | None], cwd: str
+) -> list[tuple[bool, str]]:
+    from limen.doors.hooks.client import deadline_seconds
+
     problem = interpreter_problem(shlex.split(command)[0])
     if problem:
         return [(False, problem)]
     results = [(True, f"{command.split()[0]} runs on a real interpreter")]
+    deadline = deadline_seconds() * 1000
+    short = [t for t in timeouts if t is not None and t < deadline + 1000]
+    results.append(
+        (
+            not short,
+            f"the agent's timeout leaves the hook's {deadline:.0f} ms deadline room"
+            if not short
+            else f"a timeout of {min(short):.0f} ms would expire before the hook's "
+            f"{deadline:.0f} ms deadline, and an expired hook lets the call through",
+        )
+    )
     event = json.dumps(protected_write(agent, config_path, cwd)).encode()
     for label, data in (("a write to its own hook file", event), ("an unreadable event", b"{garbage")):
         answer, code = send(command, data)
@@ -111,7 +126,7 @@ def check(agent: str, config_path: str, command: str, cwd: str) -> list[tuple[bo
 
 def main(argv: list[str]) -> int:
     from limen.daemon import status
-    from limen.install import AGENTS, installed_commands
+    from limen.install import AGENTS, installed_handlers
 
     agents = argv or list(AGENTS)
     unknown = [a for a in agents if a not in AGENTS]
@@ -124,10 +139,10 @@ def main(argv: list[str]) -> int:
     cwd = os.getcwd()
     healthy, wired = True, 0
     for agent in agents:
-        for config_path, command in installed_commands(agent, cwd):
+        for (config_path, command), timeouts in installed_handlers(agent, cwd).items():
             wired += 1
             print(f"{agent}: {config_path}")
-            for ok, line in check(agent, config_path, command, cwd):
+            for ok, line in check(agent, config_path, command, timeouts, cwd):
                 healthy &= ok
                 print(f"  {'ok  ' if ok else 'FAIL'} {line}")
     if not wired:
