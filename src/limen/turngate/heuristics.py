@@ -105,6 +105,16 @@ _EMBEDDED: tuple[Shape, ...] = (
         ),
         re.compile(rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"),
     ),
+    # Money moved by an order in the content ("move $1,250 into account ...").
+    Shape(
+        "move_money",
+        gate("move send transfer wire pay refund"),
+        re.compile(
+            rf"{_LEAD}(?:move|send|transfer|wire|pay|refund)\s(?:[$€£]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|chf"
+            r"|dollars|euros|pounds)\b|(?:the |all (?:the )?)?(?:money|funds|balance|savings)\b)"
+            rf"{_S}{{0,80}}?\b(?:to|into|towards?)\b"
+        ),
+    ),
     Shape(
         "invite_outsider",
         gate("create schedule add book set", needs="@"),
@@ -120,8 +130,9 @@ _EMBEDDED: tuple[Shape, ...] = (
             rf"{_LEAD}(?:delete|remove|erase|wipe|purge)\b"
             rf"(?: (?:all|every|each|the|any|these|those|my|your))+{_C}{{0,30}}?\b{_MANAGED}\b"
             rf"|{_LEAD}(?:change|reset|modify|update|set)(?: (?:the|my|your|their|all))*"
-            r" (?:password|passcode|recipient|iban|email address|account(?: number)?|phone number"
-            r"|security settings|permissions)\b"
+            r"(?: \w+)? (?:password|passcode|recipient|iban|email address|account(?: number)?|phone number"
+            r"|security settings|permissions|delivery address|shipping address|payout (?:account|method)"
+            r"|bank details)\b"
         ),
     ),
     Shape(
@@ -191,6 +202,22 @@ _EMBEDDED: tuple[Shape, ...] = (
         "addressed_to_reader_role",
         gate("assistant assistants agent agents model models bot bots"),
         re.compile(addressed_to(MODEL_ROLES)),
+    ),
+    # "To whoever is automating this", or a line that starts "Bot:" and gives an order.
+    Shape(
+        "addressed_to_automation",
+        gate(
+            "automating processing parsing scraping summarizing summarising crawling indexing bot"
+            " assistant ai agent model llm claude gpt chatgpt"
+        ),
+        re.compile(
+            r"\bto (?:whoever|whomever|anyone|the (?:one|system|process)) (?:is )?(?:automating|processing"
+            r"|parsing|scraping|summari[sz]ing|crawling|indexing) this\b"
+            r"|(?:^|\n)\W{0,3}(?:bot|assistant|ai|agent|model|llm|claude|gpt|chatgpt) ?: ?(?:please )?"
+            r"(?:summari[sz]e|ignore|send|delete|write|list|reply|respond|answer|include|omit|tell|say|print"
+            r"|open|run|execute|forward|remember|use|make|give|show|translate|rate|mark|approve|recommend"
+            r"|only|never|always|do not|don'?t)\b"
+        ),
     ),
     # Content that wants something kept from "the user" is talking to the agent, not to its reader.
     Shape(
@@ -271,8 +298,10 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate("add invite grant", needs="@"),
         re.compile(
             rf"{_LEAD}(?:add|invite|grant)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w+{_S}{{0,40}}?"
-            r"(?:\b(?:as|to)(?: an?| the)? (?:collaborator|admin|administrator|owner|member|maintainer|editor"
-            r"|user|delegate)|\b(?:owner|admin|administrator|write|full|editor) (?:rights|access|permissions"
+            r"(?:\b(?:as|to)(?: an?| the)? (?:#?[\w-]+ )?(?:collaborator|admin|administrator|owner|member"
+            r"|maintainer|editor|user|delegate|channel|workspace|team|group|repo|repository|org|organization"
+            r"|project|drive|folder|vault)|\b(?:owner|admin|administrator|write|full|editor) (?:rights"
+            r"|access|permissions"
             r"|role|privileges))"
         ),
     ),
@@ -312,6 +341,7 @@ _CODE_SINK = re.compile(
 _PERSONA_GATE = gate(
     "longer pretend roleplay role imagine character twin persona ego named called restrictions filters limits"
     " malicious unethical unhinged guardrails policies job task goal objective mission dan stan dude free"
+    " question questions message messages request requests prompt prompts"
     " limitations rules ethics morals guidelines censorship boundaries safeguards unrestricted unfiltered"
     " uncensored jailbroken amoral programming identity personality purpose directive ai assistant bot model"
     " dan hacker evil entity version bound restricted limited constrained required name instructions claude"
@@ -339,6 +369,10 @@ _PERSONA = re.compile(
     r"|policies)\b"
     r"|\byour (?:only|sole|new|real|actual|true|one) (?:job|task|goal|purpose|objective|mission)"
     r" (?:now |from now on )?(?:is|will be)\b"
+    r"|\byour (?:task|job|goal|objective|mission) (?:is )?now (?:is )?to\b"
+    r"|\b(?:respond|reply|answer|say) (?:only )?(?:with )?(?:the word )?['\"]?\w+['\"]? to (?:every|all|any"
+    r"|each)"
+    r" (?:question|message|request|prompt)s?\b"
     r"|\byour new (?:name|role|persona|identity|personality|instructions|purpose|rules|directive)s?"
     r" (?:is|are)\b"
     r"|\b(?:stay|remain) in character\b|\b(?:never|don'?t|do not) break character\b"

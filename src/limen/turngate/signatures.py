@@ -58,7 +58,7 @@ def addressed_to(names: str) -> str:
         r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
         r"|coach|principal|secretary))"
         rf"|\bif you are an? {names}\b"
-        rf"|\bto (?:the |you,? the )?{names}s?\s?:"
+        rf"|\b(?:to|for) (?:the |you,? the )?{names}s?\s?:"
         rf"|\b{names}s? (?:that |who |which |is |are )?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)"
         r"|summari[sz](?:es|ing)|analy[sz](?:es|ing)|browses|browsing|sees|seeing) this\b"
         # Spoken to by name at the start of a sentence, then told something.
@@ -150,7 +150,7 @@ SIGNATURES: tuple[Signature, ...] = (
         gate(
             "stop halt abort cease new updated revised real actual true apply void null cancelled canceled"
             " revoked obsolete superseded lifted suspended disabled instead outdated invalid wrong follow"
-            " wait"
+            " wait test fake false pretend imagine act user"
         ),
         r"\b(?:stop|halt|abort|cease) (?:what you(?:'re| are) doing|(?:your|the) current task)\b"
         r"|\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s?"
@@ -163,6 +163,16 @@ SIGNATURES: tuple[Signature, ...] = (
         r" (?:no longer apply|are (?:now )?(?:void|null|cancell?ed|revoked|obsolete|superseded|lifted"
         r"|suspended|disabled|outdated|invalid|wrong))\b"
         r"|\bfollow (?:these|this|the following|my|our)(?: (?:instructions?|rules|steps))? instead\b"
+        r"|\b(?:the )?(?:real|actual|true) (?:instructions?|orders?|task)\s?:"
+        r"|\b(?:the )?(?:instructions?|rules|prompt) you (?:received|were given|got|have)(?: \w+)?"
+        r" (?:was|were|is|are) (?:just )?(?:a test|fake|false|wrong|void|outdated|invalid|not real"
+        r"|cancell?ed)\b"
+        # "Pretend the previous conversation never happened", "ignore the user".
+        r"|\b(?:pretend|imagine|act as if) (?:that )?(?:the|our|this|your) (?:previous|prior|earlier|last)"
+        r" (?:conversation|instructions|messages|context|chat|prompt)s? (?:never happened|didn'?t happen"
+        r"|(?:does|do)(?: not|n'?t) exist|(?:is|are) over)\b"
+        r"|\b(?:ignore|disregard) (?:the|your) user(?:'s (?:request|question|instructions?|message|task))?"
+        r"(?![\w-]| agent)"
         r"|\b(?:stop|halt|wait)[.!] (?:new|your) (?:task|instructions?|orders?)\s?:"
         r"|\b(?:new|updated|revised|real|actual|true) (?:system prompt|system instructions?|system message)s?"
         r"(?: (?:is|are|follows?))?\s?:"
@@ -186,6 +196,7 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|\[(?:system|admin|developer|assistant|ai|agent|model)(?: (?:message|note|override|instructions?"
         r"|prompt|directive))?\]"
         r"|(?:^|\n)(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
+        r"|(?:^|\n)\W{0,3}override(?: code)?(?: [\w-]+)? ?:"
         r"|(?:^|\n)\W{0,3}(?:system|sys|admin|root) ?:{1,2} ?(?:elevated|override|privileged|admin|root"
         r"|access"
         r"|granted|unlocked|authori[sz]ed|new instructions?)\b"
