@@ -69,6 +69,18 @@ def test_flattens_compound_statements(line: str, expected: list[str]) -> None:
         ("find / -maxdepth 0 -exec rm -rf {} \\;", ("rm", "-rf", "/{}")),
         ("echo / | xargs rm -rf", ("rm", "-rf", "/")),
         ("su -c 'rm -rf /'", ("rm", "-rf", "/")),
+        ("echo ${x:-$(rm -rf /)}", ("rm", "-rf", "/")),
+        ("alias ls='rm -rf /'", ("rm", "-rf", "/")),
+        ("trap 'rm -rf /' EXIT", ("rm", "-rf", "/")),
+        ("eval $(echo cm0gLXJmIC8= | base64 -d)", ("rm", "-rf", "/")),
+        ("base64 -d <<< cm0gLXJmIC8= | sh", ("rm", "-rf", "/")),
+        ("bash -s <<< 'rm -rf /'", ("rm", "-rf", "/")),
+        ("python3 - <<'EOF'\nimport os; os.system('rm -rf /')\nEOF", ("rm", "-rf", "/")),
+        ("case x in *) rm -rf / ;; esac", ("rm", "-rf", "/")),
+        ("while true; do rm -rf /; done", ("rm", "-rf", "/")),
+        ("x=( $(rm -rf /) )", ("rm", "-rf", "/")),
+        ("[[ -n $(rm -rf /) ]]", ("rm", "-rf", "/")),
+        ('echo "$(rm -rf /)"', ("rm", "-rf", "/")),
     ],
 )
 def test_unwraps_wrappers_and_nested_shells(line: str, inner: tuple[str, ...]) -> None:

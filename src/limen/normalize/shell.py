@@ -633,6 +633,8 @@ def _eval_parts(
     if kind == "concatenation":
         return _eval_concat(node, src, state, via, level, depth, quoted)
     if kind in ("simple_expansion", "expansion"):
+        if kind == "expansion" and node.named_child_count > 1:
+            _scan_nested(node, src, state, via, level, depth)  # `${x:-$(rm -rf /)}` runs its default
         return _expand(node, src, state, quoted)
     if kind == "command_substitution":
         return _eval_substitution(node, src, state, via, level, depth)
@@ -744,13 +746,15 @@ def _eval_substitution(
     for child in node.named_children:
         out = _walk(child, src, state, (*via, "$()"), level, depth + 1)
     ran = state.commands[before:]
-    if out is not None and out.text is not None and len(ran) == 1:
+    pure = node.named_child_count == 1 and all(c.name in _PURE for c in ran)
+    if out is not None and out.text is not None and pure:
         return out.text.rstrip("\n"), False, False
     if len(ran) == 1 and _LOOKUP.fullmatch(" ".join(ran[0].argv)):
         return ran[0].argv[-1], False, False  # `$(which find)` is `find`
     return src.text(node), True, False
 
 
+_PURE = frozenset({"echo", "printf", "base64", "base32", "basenc", "xxd", "rev", "cat"})
 _LOOKUP = re.compile(r"(which|command -v|type -p) [\w.+-]+")
 
 
@@ -1373,6 +1377,21 @@ def _h_eval(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
     if any(_is_dynamic(w, state) for w in argv[1:]):
         state.flag("eval of a non-literal string")
     _analyse_text(text, state, via=(*via, "eval"), level=level + 1)
+
+
+def _h_alias_trap(
+    argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
+) -> None:
+    """`alias x='...'` and `trap '...' EXIT` hold shell code that runs later in the same shell."""
+    if argv[0] == "trap":
+        operands = _operands(argv[1:], frozenset())
+        if operands:
+            _shell_string(operands[0], state, via, level, _is_dynamic(operands[0], state), "trap")
+        return
+    for word in argv[1:]:
+        if "=" in word and not word.startswith("-"):
+            body = word.split("=", 1)[1]
+            _shell_string(body, state, via, level, _is_dynamic(body, state), "alias")
 
 
 def _h_source(
@@ -2367,6 +2386,8 @@ _HANDLERS: dict[str, Handler] = {
     "rev": _h_decode,
     "openssl": _h_openssl,
     "eval": _h_eval,
+    "alias": _h_alias_trap,
+    "trap": _h_alias_trap,
     "source": _h_source,
     ".": _h_source,
     "env": _h_env,
