@@ -38,6 +38,7 @@ class Daemon:
         self.started = time.time()
         self.last_active = time.monotonic()
         self.served = 0
+        self._count = threading.Lock()
         self.stopping = threading.Event()
 
     def status(self) -> dict[str, Any]:
@@ -87,7 +88,8 @@ class Daemon:
             if not (isinstance(agent, str) and isinstance(event, str) and isinstance(env, dict)):
                 raise ValueError("malformed hook request")
             answer = handle(agent, event, {str(k): str(v) for k, v in env.items()}, self.pool)
-            self.served += 1
+            with self._count:
+                self.served += 1
             return answer.to_wire()
         if op == "status":
             return self.status()
@@ -160,6 +162,7 @@ def serve() -> int:
     lock = take_lock()
     if lock is None:
         return 0  # another daemon already serves this user
+    os.chdir(wire.run_dir())  # never pin the directory of the agent that happened to start us
     listener = listen()
     daemon = Daemon(listener)
     signal.signal(signal.SIGTERM, lambda *_: daemon.stop())
