@@ -255,12 +255,13 @@ class _State:
     globbed: set[str] = field(default_factory=set)
     dynamic_words: set[str] = field(default_factory=set)  # fields whose value is only known at run time
     opaque: bool = False
+    deferred: int = 0  # > 0 while analysing an alias body: defined now, maybe never run
     nodes: int = 0
     stopped: bool = False
 
     def flag(self, note: str) -> None:
-        """Mark the analysis opaque, saying why."""
-        self.opaque = True
+        """Mark the analysis opaque, saying why (code that only may run later, an alias body, just notes)."""
+        self.opaque = self.opaque or not self.deferred
         self.note(note)
 
     def note(self, note: str) -> None:
@@ -1388,10 +1389,14 @@ def _h_alias_trap(
         if operands:
             _shell_string(operands[0], state, via, level, _is_dynamic(operands[0], state), "trap")
         return
-    for word in argv[1:]:
-        if "=" in word and not word.startswith("-"):
-            body = word.split("=", 1)[1]
-            _shell_string(body, state, via, level, _is_dynamic(body, state), "alias")
+    state.deferred += 1
+    try:
+        for word in argv[1:]:
+            if "=" in word and not word.startswith("-"):
+                body = word.split("=", 1)[1]
+                _analyse_text(body, state, via=(*via, "alias"), level=level + 1, lenient=True)
+    finally:
+        state.deferred -= 1
 
 
 def _h_source(
