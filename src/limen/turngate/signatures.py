@@ -132,8 +132,8 @@ SIGNATURES: tuple[Signature, ...] = (
         _N,
         "nullify_prior_translated",
         gate(
-            "ignoriere ignorieren vergiss ignorez ignorer ignore oublie oubliez ignora ignorar olvida",
-            ("忽略", "无视"),
+            "anweisungen instruktionen befehle regeln consignes instrucciones istruzioni",
+            ("précédentes", "antérieures", "ci-dessus", "instruções", "忽略", "无视"),
         ),
         r"\bignorier\w*\s(?:alle\s)?(?:vorherigen|bisherigen|obigen|vorigen)\s(?:anweisungen|instruktionen"
         r"|befehle|regeln)|\bvergiss\s(?:alle\s)?(?:vorherigen|bisherigen)\s(?:anweisungen|instruktionen)"
@@ -147,63 +147,84 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig(
         _N,
         "stop_current_task",
-        gate(
-            "stop halt abort cease new updated revised real actual true apply void null cancelled canceled"
-            " revoked obsolete superseded lifted suspended disabled instead outdated invalid wrong follow"
-            " wait test fake false pretend imagine act user"
-        ),
+        gate("stop halt abort cease"),
         r"\b(?:stop|halt|abort|cease) (?:what you(?:'re| are) doing|(?:your|the) current task)\b"
-        r"|\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s?"
-        r" (?:is|are|follows?)\s?:"
-        # Declaring earlier instructions void.
-        r"|\b(?:previous|prior|earlier|above|all|original|old|existing) (?:rules|instructions|guidelines"
+        r"|\b(?:stop|halt|wait)[.!] (?:new|your) (?:task|instructions?|orders?)\s?:",
+    ),
+    # "New instructions follow:", "Real instructions:", "Updated system prompt:".
+    _sig(
+        _N,
+        "replacement_instructions",
+        gate("new updated revised real actual true", needs=":"),
+        r"\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s? (?:is|are|follows?)\s?:"
+        r"|\b(?:the )?(?:real|actual|true) (?:instructions?|orders?|task)\s?:"
+        r"|\b(?:new|updated|revised|real|actual|true) (?:system prompt|system instructions?|system message)s?"
+        r"(?: (?:is|are|follows?))?\s?:",
+    ),
+    # Declaring earlier instructions void, or the conversation erased.
+    _sig(
+        _N,
+        "void_instructions",
+        gate(
+            "apply void null cancelled canceled revoked obsolete superseded lifted suspended disabled"
+            " outdated invalid wrong test fake false happened happen exist over"
+        ),
+        r"\b(?:previous|prior|earlier|above|all|original|old|existing) (?:rules|instructions|guidelines"
         r"|directives|policies|constraints)(?: (?:you were given|above|in the (?:original|system|initial"
-        r"|first)"
-        r" (?:prompt|message)))?"
+        r"|first) (?:prompt|message)))?"
         r" (?:no longer apply|are (?:now )?(?:void|null|cancell?ed|revoked|obsolete|superseded|lifted"
         r"|suspended|disabled|outdated|invalid|wrong))\b"
-        r"|\bfollow (?:these|this|the following|my|our)(?: (?:instructions?|rules|steps))? instead\b"
-        r"|\b(?:the )?(?:real|actual|true) (?:instructions?|orders?|task)\s?:"
         r"|\b(?:the )?(?:instructions?|rules|prompt) you (?:received|were given|got|have)(?: \w+)?"
         r" (?:was|were|is|are) (?:just )?(?:a test|fake|false|wrong|void|outdated|invalid|not real"
         r"|cancell?ed)\b"
-        # "Pretend the previous conversation never happened", "ignore the user".
         r"|\b(?:pretend|imagine|act as if) (?:that )?(?:the|our|this|your) (?:previous|prior|earlier|last)"
         r" (?:conversation|instructions|messages|context|chat|prompt)s? (?:never happened|didn'?t happen"
-        r"|(?:does|do)(?: not|n'?t) exist|(?:is|are) over)\b"
-        r"|\b(?:ignore|disregard) (?:the|your) user(?:'s (?:request|question|instructions?|message|task))?"
-        r"(?![\w-]| agent)"
-        r"|\b(?:stop|halt|wait)[.!] (?:new|your) (?:task|instructions?|orders?)\s?:"
-        r"|\b(?:new|updated|revised|real|actual|true) (?:system prompt|system instructions?|system message)s?"
-        r"(?: (?:is|are|follows?))?\s?:"
+        r"|(?:does|do)(?: not|n'?t) exist|(?:is|are) over)\b",
+    ),
+    # "Follow these instead", "instead of answering", "ignore the user", "you have new orders".
+    _sig(
+        _N,
+        "task_replaced",
+        gate("instead user orders directives instructions tasks"),
+        r"\bfollow (?:these|this|the following|my|our)(?: (?:instructions?|rules|steps))? instead\b"
         r"|\binstead of (?:answering|responding|replying|summari[sz]ing|doing (?:that|this|the task|what)"
         r"|(?:completing|finishing) (?:the|your) task)\b"
+        r"|\b(?:ignore|disregard) (?:the|your) user(?:'s (?:request|question|instructions?|message|task))?"
+        r"(?![\w-]| agent)"
         r"|\byou have (?:new|updated|different|fresh) (?:orders|instructions|directives|tasks)\b",
     ),
-    # Chat-template tokens and system-message headers smuggled into text.
+    # Chat-template tokens smuggled into text.
+    _sig(
+        _A,
+        "chat_template_token",
+        gate("", ("<|", "[inst", "[/inst", "<<sys", "<</sys")),
+        r"<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?inst\]"
+        r"|<</?sys>>",
+    ),
+    # System-message headers: "### (system message)", "[AI instructions]", "root:: elevated".
     _sig(
         _A,
         "fake_system_header",
-        gate(
-            "system admin developer inst sys assistant ai agent model override priority emergency root"
-            " master cleared authorized authorised permitted allowed approved anthropic openai deepmind"
-            " microsoft meta filters filter guardrails restrictions",
-            ("<|",),
-        ),
+        gate("system admin developer assistant ai agent model sys root override"),
         r"#+ ?\(?(?:system|admin|developer)[ _]?(?:message|prompt|note|instruction|override)?\)?"
-        r"|<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>|\[/?inst\]"
-        r"|<</?sys>>"
         r"|\[(?:system|admin|developer|assistant|ai|agent|model)(?: (?:message|note|override|instructions?"
         r"|prompt|directive))?\]"
         r"|(?:^|\n)(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
         r"|(?:^|\n)\W{0,3}override(?: code)?(?: [\w-]+)? ?:"
         r"|(?:^|\n)\W{0,3}(?:system|sys|admin|root) ?:{1,2} ?(?:elevated|override|privileged|admin|root"
-        r"|access"
-        r"|granted|unlocked|authori[sz]ed|new instructions?)\b"
-        r"|\b(?:system|admin|developer|security|priority|emergency|root|master) override\b"
-        r"|\bthe (?:assistant|agent|ai|model|bot)s? (?:is|are) (?:now )?(?:cleared|authori[sz]ed|permitted"
+        r"|access|granted|unlocked|authori[sz]ed|new instructions?)\b"
+        r"|\b(?:system|admin|developer|security|priority|emergency|root|master) override\b",
+    ),
+    # The agent declared cleared to act, the model's maker claimed, or its safeguards declared off.
+    _sig(
+        _A,
+        "authority_claim",
+        gate(
+            "cleared authorized authorised permitted allowed approved anthropic openai deepmind microsoft"
+            " meta filters filter guardrails restrictions"
+        ),
+        r"\bthe (?:assistant|agent|ai|model|bot)s? (?:is|are) (?:now )?(?:cleared|authori[sz]ed|permitted"
         r"|allowed|approved) to\b"
-        # Claiming to be the model's maker, or that its safeguards are off.
         r"|\bthis is (?:an? )?(?:anthropic|openai|google deepmind|deepmind|microsoft|meta ai)\b"
         r"|\b(?:safety|content) (?:filters?|guardrails|restrictions) (?:are|have been) (?:now )?"
         r"(?:off|disabled|removed|lifted|turned off|deactivated)\b",
@@ -360,16 +381,16 @@ def decode_run(run: str) -> bytes | None:
 def readable_runs(raw: str) -> list[tuple[int, str]]:
     """Base64 and hex runs in the text that decode to readable text: (length of the run, decoded text)."""
     found: list[tuple[int, str]] = []
-    if len(raw) < 20 or all(len(w) < 20 for w in raw.split()):
-        return found
-    for m in _B64_RUN.finditer(raw):
-        data = decode_run(m.group(0))
-        if data is not None and _readable(data):
-            found.append((len(m.group(0)), data.decode("utf-8")))
-    for m in _HEX_RUN.finditer(raw):
-        data = bytes.fromhex(m.group(0)[: 2 * _DECODE_PREFIX])
-        if _readable(data):
-            found.append((len(m.group(0)), data.decode("utf-8")))
+    # An encoded run has no whitespace, so only long whitespace-free tokens need the regexes.
+    for token in (w for w in raw.split() if len(w) >= 20):
+        for m in _B64_RUN.finditer(token):
+            data = decode_run(m.group(0))
+            if data is not None and _readable(data):
+                found.append((len(m.group(0)), data.decode("utf-8")))
+        for m in _HEX_RUN.finditer(token):
+            data = bytes.fromhex(m.group(0)[: 2 * _DECODE_PREFIX])
+            if _readable(data):
+                found.append((len(m.group(0)), data.decode("utf-8")))
     return found
 
 
