@@ -96,15 +96,19 @@ class Gate:
     words: frozenset[bytes] = frozenset()
     subs: tuple[str, ...] = ()
     needs: str = ""  # a substring every match contains, checked before anything else
+    also: frozenset[bytes] = frozenset()  # when set, every match also contains one of these words
+
+    def _possible(self, p: Prepared, text: str) -> bool:
+        return (not self.needs or self.needs in text) and (not self.also or not self.also.isdisjoint(p.words))
 
     def open(self, p: Prepared) -> bool:
-        if self.needs and self.needs not in p.flat:
+        if not self._possible(p, p.flat):
             return False
         return not self.words.isdisjoint(p.words) or any(s in p.flat for s in self.subs)
 
     def search(self, pattern: re.Pattern[str], p: Prepared, text: str) -> bool:
         """Whether `pattern` matches `text` (a form of `p`) in a window around an anchor."""
-        if self.needs and self.needs not in text:
+        if not self._possible(p, text):
             return False
         anchors = [w.decode() for w in self.words & p.words] + [s for s in self.subs if s in text]
         spans: list[tuple[int, int]] = []
@@ -124,9 +128,11 @@ class Gate:
         return hi > lo and pattern.search(text, lo, hi) is not None
 
 
-def gate(words: str = "", subs: tuple[str, ...] = (), needs: str = "") -> Gate:
+def gate(words: str = "", subs: tuple[str, ...] = (), needs: str = "", also: str = "") -> Gate:
     """A gate from space-separated words (as `Prepared.words` splits them) and substrings."""
-    return Gate(frozenset(w.encode() for w in words.split()), subs, needs)
+    return Gate(
+        frozenset(w.encode() for w in words.split()), subs, needs, frozenset(w.encode() for w in also.split())
+    )
 
 
 def _untag(text: str) -> tuple[str, str]:

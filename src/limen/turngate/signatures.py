@@ -96,6 +96,13 @@ _SECRET_WORDS = (
     " cookies env environment rsa card cvv"
 )
 
+# Every `secret_to_destination` match also has one of these words (the verbs, or "your reply").
+_SECRET_VERBS = (
+    "send email mail forward post upload transmit leak exfiltrate share paste submit copy dm text message"
+    " deliver relay report reveal expose disclose dump encode smuggle embed hide append reply respond"
+    " answer response output"
+)
+
 SIGNATURES: tuple[Signature, ...] = (
     # "ignore (all) (your) previous instructions", including misspelt "iunstructions".
     _sig(
@@ -166,8 +173,8 @@ SIGNATURES: tuple[Signature, ...] = (
         _N,
         "void_instructions",
         gate(
-            "apply void null cancelled canceled revoked obsolete superseded lifted suspended disabled"
-            " outdated invalid wrong test fake false happened happen exist over"
+            "rules instructions instruction guidelines directives policies constraints prompt conversation"
+            " messages context chat"
         ),
         r"\b(?:previous|prior|earlier|above|all|original|old|existing) (?:rules|instructions|guidelines"
         r"|directives|policies|constraints)(?: (?:you were given|above|in the (?:original|system|initial"
@@ -276,7 +283,7 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig(
         _S,
         "secret_to_destination",
-        gate(_SECRET_WORDS, ("one-time", "one time")),
+        gate(_SECRET_WORDS, ("one-time", "one time"), also=_SECRET_VERBS),
         rf"{_NOT_NEGATED}\b{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_SPAN}{{0,60}}?\b{_SECRET}\b"
         rf"{_SPAN}{{0,60}}?"
         r"\b(?:to|via|into|at|on)\b"
