@@ -80,6 +80,8 @@ def test_destructive_commands_block(line: str, project: Path) -> None:
     [
         ("git push --force origin feature/login", ReasonCode.DESTRUCTIVE_COMMAND),
         ("git reset --hard HEAD~3", ReasonCode.DESTRUCTIVE_COMMAND),
+        ("rm -rf $BUILD/", ReasonCode.DESTRUCTIVE_COMMAND),
+        ("rm -rf ~/Documents", ReasonCode.DESTRUCTIVE_COMMAND),
         ("git clean -fdx", ReasonCode.DESTRUCTIVE_COMMAND),
         ("env", ReasonCode.ENVIRONMENT_DUMP_COMMAND),
         ("printenv", ReasonCode.ENVIRONMENT_DUMP_COMMAND),

@@ -22,7 +22,6 @@ import base64
 import binascii
 import fnmatch
 import functools
-import glob as globmod
 import os
 import re
 import shlex
@@ -1109,6 +1108,41 @@ def _add_glob(word: _Word, state: _State) -> None:
             _glob_paths(text, state, False)
 
 
+GLOB_LISTINGS = 8  # directories a glob may list
+GLOB_ENTRIES = 500  # directory entries it may look at, all listings together
+
+
+def _bounded_glob(pattern: str, state: _State) -> list[str]:
+    """Expand an absolute glob with a fixed budget of directory listings (`/*/*/*` must not walk the disk)."""
+    candidates = [""]
+    listings = entries = 0
+    for part in pattern.split("/")[1:]:
+        if not any(c in part for c in "*?["):
+            candidates = [f"{c}/{part}" for c in candidates]
+            continue
+        match = re.compile(fnmatch.translate(part)).match
+        grown: list[str] = []
+        for directory in candidates:
+            if listings >= GLOB_LISTINGS or entries >= GLOB_ENTRIES:
+                state.note("glob expansion truncated")
+                break
+            listings += 1
+            try:
+                with os.scandir(directory or "/") as it:
+                    for entry in it:
+                        entries += 1
+                        if entries > GLOB_ENTRIES:
+                            break
+                        if match(entry.name) and (part.startswith(".") or not entry.name.startswith(".")):
+                            grown.append(f"{directory}/{entry.name}")
+            except (OSError, ValueError):
+                continue
+        candidates = grown[:MAX_GLOB_MATCHES]
+        if not candidates:
+            return []
+    return [c for c in candidates if os.path.lexists(c)]
+
+
 @functools.lru_cache(maxsize=512)
 def _probe(part: str, dotfiles: bool = False) -> str | None:
     """The first well-known sensitive name a glob component matches.
@@ -1140,15 +1174,7 @@ def _glob_paths(pattern: str, state: _State, write: bool) -> None:
     if pattern.startswith("~"):
         full = os.path.normpath(state.home + pattern[1:])
     state.note(f"glob:{full}")
-    found: list[str] = []
-    try:
-        for match in globmod.iglob(full):
-            found.append(match)
-            if len(found) >= MAX_GLOB_MATCHES:
-                state.note("glob matches truncated")
-                break
-    except (OSError, ValueError, re.error):
-        pass
+    found = _bounded_glob(full, state)
     parts = full.split("/")
     probe: list[str] = []
     probed = False

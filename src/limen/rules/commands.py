@@ -19,6 +19,7 @@ Decisions worth knowing:
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Iterable, Iterator
 
@@ -200,6 +201,9 @@ def _texts(action: Action) -> Iterator[str]:
 # --------------------------------------------------------------------------- destructive_command
 
 
+_EMPTY_VAR_ROOT = re.compile(r"^\$\{?\w+\}?/\*?$")
+
+
 def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding | None:
     if command.name not in ("rm", "srm") and command.name != "rmdir":
         return None
@@ -208,12 +212,27 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 98, "rm --no-preserve-root")
     if not ({"r", "R"} & flags or "--recursive" in _long(command.argv)):
         return None
+    worst: Finding | None = None
     for word in _operands(command.argv):
+        if _EMPTY_VAR_ROOT.match(word):
+            worst = _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, f"{word} is / if the variable is empty"
+            )
+            continue
         if "$" in word or "`" in word:
             continue
-        if _is_dangerous(_target(word, action, ctx), action, ctx):
+        target = _target(word, action, ctx)
+        if _is_dangerous(target, action, ctx):
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, f"recursive delete of {word}")
-    return None
+        if (
+            ctx.home
+            and os.path.dirname(target) == ctx.home.rstrip("/")
+            and not is_within(ctx.workspace, target)
+        ):
+            worst = _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"recursive delete of home folder {word}"
+            )
+    return worst
 
 
 _FIND_NON_FILTERS = frozenset(
