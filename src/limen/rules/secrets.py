@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Any
 
 from limen.context import Context
@@ -383,8 +384,7 @@ _HEADER_VALUE = re.compile(
 )
 _HEADER_NAME = re.compile(r"(?i)^(?:proxy-)?authorization$|(?:^|[-_])(?:api-?key|token|secret|auth)$")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)((?:\"[^\"]*\"|'[^']*'|[^\s\"']+)+)")
-_WORD_SPLIT = re.compile(r"[^a-z0-9]+")
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_KEY_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _PLACEHOLDER_WORDS = frozenset(
     {
         "test",
@@ -496,13 +496,18 @@ def shannon(text: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
 
 
+@lru_cache(maxsize=256)
+def _shapes_for(found: str) -> tuple[int, ...]:
+    """Indexes of the shapes an anchor match can start (its own, and those of anchors it begins with)."""
+    return tuple(i for i, shape in enumerate(_SHAPES) if any(found.startswith(a) for a in shape.anchors))
+
+
 def _shape_hits(text: str) -> Iterator[SecretHit]:
     found = set(_ANCHORS.findall(text))
     if not found:
         return
-    for shape in _SHAPES:
-        if not any(a in f for f in found for a in shape.anchors):
-            continue
+    candidates = sorted({i for f in found for i in _shapes_for(f)})
+    for shape in (_SHAPES[i] for i in candidates):
         for m in shape.pattern.finditer(text):
             value = m.group(shape.group)
             if shape.min_entropy and shannon(value) < shape.min_entropy:
@@ -541,10 +546,13 @@ def _random_enough(value: str, min_len: int = 8) -> bool:
     return (has_digit or mixed_case) and shannon(value) >= 2.8
 
 
-def _key_words(key: str) -> list[str]:
-    return [w for w in _WORD_SPLIT.split(_CAMEL.sub(r"\1_\2", key).lower()) if w]
+@lru_cache(maxsize=4096)
+def _key_words(key: str) -> tuple[str, ...]:
+    """`JIRA_API_TOKEN`, `apiKey`, `sumologic.accessId` -> their lower-case words."""
+    return tuple(w.lower() for w in _KEY_WORD.findall(key))
 
 
+@lru_cache(maxsize=4096)
 def _secret_key(key: str) -> bool:
     """`client_secret`, `JIRA_API_TOKEN`, `apiKey`, `SONAR_LOGIN`; not `kms_key_id`, `public_key`."""
     words = _key_words(key)
@@ -559,6 +567,7 @@ def _secret_key(key: str) -> bool:
     return vendor and last in ("login", "accessid", "clientid", "accessid")
 
 
+@lru_cache(maxsize=4096)
 def _vendor_id_key(key: str) -> bool:
     """`MessageBirdClientID`, `sumologic.accessId`, a bare `sourcegraph:`: a vendor-named credential slot."""
     words = _key_words(key)

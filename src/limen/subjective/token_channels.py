@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 
 from limen.context import Context
 from limen.model import Action, Finding, Mode, ReasonCode, Verdict
+from limen.rules.secrets import action_texts, reaches_outside
 from limen.subjective import Detector
 
 _PRIVATE_USE = re.compile(r"[\uE000-\uF8FF\U000F0000-\U000FFFFD\U00100000-\U0010FFFD]")
@@ -98,11 +99,11 @@ def _longest_blob(text: str, limit: int) -> int:
 
 def oversized_encoded_blob(action: Action, ctx: Context) -> Iterable[Finding]:
     """A large base64-looking argument in an action that can carry it out (shape and size only)."""
-    from limen.rules.secrets import action_texts, reaches_outside
-
+    limit = BLOB_LIMITS[ctx.mode]
+    if len(repr(action.arguments)) < limit and all(len(p) < limit for p in action.payloads):
+        return []  # no string can hold a blob this large (repr only lengthens strings)
     if not (reaches_outside(action) or action.capability == "shell.execute"):
         return []
-    limit = BLOB_LIMITS[ctx.mode]
     size = max((_longest_blob(t, limit) for t in action_texts(action) if len(t) >= limit), default=0)
     if not size:
         return []
