@@ -6,6 +6,8 @@ import tempfile
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import limen
 from limen.context import Context
@@ -208,3 +210,13 @@ def test_one_finding_per_action_even_with_many_destinations() -> None:
     many = tuple(destinations_in_text("https://a.x.dev/ http://10.0.0.1/ http://169.254.169.254/"))
     action = replace(fetch("https://a.x.dev/"), destinations=many)
     assert verdicts(external_destinations(action, ctx())) == [(UNKNOWN, Verdict.BLOCK)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=40), min_size=1, max_size=6), st.text(max_size=80))
+def test_rules_never_raise(argv: list[str], url: str) -> None:
+    action = shell(" ".join(argv), tuple(argv), dests=(url,))
+    action = replace(action, destinations=(*action.destinations, *destinations_in_text(url)))
+    for mode in Mode:
+        list(external_destinations(action, ctx(mode)))
+        list(unprovable_route(action, ctx(mode)))

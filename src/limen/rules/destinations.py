@@ -1,7 +1,8 @@
 """Objective rules: where an action's traffic goes, and whether static parsing can prove the route.
 
 `unknown_external_destination`, per destination (normalised by `limen.normalize.net`):
-- loopback: nothing (the agent's own machine: dev servers, local databases);
+- loopback: nothing (the agent's own machine: dev servers, local databases), unless it is spelled in a
+  disguised form (`http://2130706433/`, `0x7f.1`): AUTH, since nothing honest needs that spelling;
 - cloud metadata endpoints (169.254.169.254, fd00:ec2::254, metadata.google.internal, 100.100.100.200, and
   names such as `169-254-169-254.nip.io` that resolve there): BLOCK in every mode. They hand out the
   instance's cloud credentials, and no coding task needs them; a dedicated code would only add a second
