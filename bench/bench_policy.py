@@ -80,9 +80,8 @@ def main() -> int:
 
         drift.setup_password("bench password")  # the rules' allows loosen: approve them for real
         current, fp, default = effective.from_files(ws)
-        drift.approve(
-            ws, drift.propose(ws, current, fp, default)["id"], password="bench password", current_fp=fp
-        )
+        change = drift.propose(ws, current, fp, default)["id"]
+        drift.approve(ws, change, current=current, current_fp=fp, default=default, password="bench password")
         with_chain = load_context(ws)
         assert with_chain.chain is not None and with_chain.policy is not None and not with_chain.policy.notes
         without = load_context(ws)

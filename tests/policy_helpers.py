@@ -37,4 +37,4 @@ def approve_files(ws: str, password: str = "correct horse battery") -> None:
     if not drift.loosenings(drift.approved(ws, default)[0], current):
         return  # only tightens: applies without approval
     record = drift.propose(ws, current, fp, default)
-    drift.approve(ws, record["id"], password=password, current_fp=fp)
+    drift.approve(ws, record["id"], current=current, current_fp=fp, default=default, password=password)

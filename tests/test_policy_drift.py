@@ -114,9 +114,18 @@ def test_an_edit_after_the_proposal_must_be_proposed_again(ws: str) -> None:
     write_policy(Path(ws, "limen.yaml"), "mode: light\ntrusted_hosts: {add: [evil.example]}\n")
     _, new_fp, _ = effective.from_files(ws)
     with pytest.raises(drift.DriftError, match="changed after this proposal"):
-        drift.approve(ws, record["id"], password="correct horse battery", current_fp=new_fp)
+        drift.approve(
+            ws,
+            record["id"],
+            current=current,
+            current_fp=new_fp,
+            default=default,
+            password="correct horse battery",
+        )
     with pytest.raises(drift.DriftError, match="password does not verify"):
-        drift.approve(ws, record["id"], password="wrong password!", current_fp=fp)
+        drift.approve(
+            ws, record["id"], current=current, current_fp=fp, default=default, password="wrong password!"
+        )
 
 
 def test_the_edit_keeps_its_tightenings_while_its_loosening_waits(ws: str) -> None:

@@ -102,8 +102,18 @@ def _run(args: argparse.Namespace, workspace: str) -> int:
         _print_change(drift.propose(workspace, current, fp, default))
         print("approve with: limen policy approve ID --code CODE (or --password-stdin)")
         return 0
-    entry = drift.approve(workspace, args.id, code=args.code, password=_password(args), current_fp=fp)
-    print(f"approved #{entry['seq']} by {entry['who']} with {entry['factor']}")
+    entry = drift.approve(
+        workspace,
+        args.id,
+        current=current,
+        current_fp=fp,
+        default=default,
+        code=args.code,
+        password=_password(args),
+    )
+    print(f"approved #{entry['seq']} by {entry['who']} with {entry['factor']}:")
+    for change in entry["diff"]:
+        print(f"  - {change}")
     return 0
 
 

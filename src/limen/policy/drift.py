@@ -223,31 +223,42 @@ def propose(workspace: str, current: Effective, current_fp: str, default: Effect
 def pending(workspace: str) -> list[dict[str, Any]]:
     try:
         names = sorted(os.listdir(_pending_dir(workspace)))
+        out = []
+        for name in names:
+            if name.endswith(".json"):
+                with open(os.path.join(_pending_dir(workspace), name), encoding="utf-8") as fh:
+                    out.append(json.load(fh))
     except FileNotFoundError:
         return []
-    out = []
-    for name in names:
-        if name.endswith(".json"):
-            with open(os.path.join(_pending_dir(workspace), name), encoding="utf-8") as fh:
-                out.append(json.load(fh))
+    except (OSError, ValueError) as exc:
+        raise DriftError(f"the pending changes cannot be read ({type(exc).__name__})") from exc
     return out
 
 
 def approve(
-    workspace: str, change_id: str, *, code: str | None = None, password: str | None = None, current_fp: str
+    workspace: str,
+    change_id: str,
+    *,
+    current: Effective,
+    current_fp: str,
+    default: Effective,
+    code: str | None = None,
+    password: str | None = None,
 ) -> dict[str, Any]:
-    """Approve a pending change with the possession factor; it must still match the files on disk."""
-    path = os.path.join(_pending_dir(workspace), f"{change_id}.json")
-    if not change_id.isalnum() or not os.path.exists(path):
+    """Approve a pending change with the possession factor. What is recorded is the files' policy as it
+    is now (it must still be the one proposed) and its diff against the approved policy as it is now."""
+    by_id = {r.get("id"): r for r in pending(workspace)}
+    record = by_id.get(change_id) if change_id.isalnum() else None
+    if record is None:
         raise DriftError(f"no pending change {change_id!r}")
-    with open(path, encoding="utf-8") as fh:
-        record = json.load(fh)
-    if record["fingerprint"] != current_fp:
+    if record.get("fingerprint") != current_fp:
         raise DriftError("the policy files changed after this proposal; propose again")
+    base, _ = approved(workspace, default)
+    diff = loosenings(base, current)
     factor = verify_factor(code=code, password=password)
     with _locked(workspace):
-        entry = _append(workspace, "approve", record["policy"], record["fingerprint"], record["diff"], factor)
-    os.unlink(path)
+        entry = _append(workspace, "approve", current, current_fp, diff, factor)
+    os.unlink(os.path.join(_pending_dir(workspace), f"{change_id}.json"))
     return entry
 
 
