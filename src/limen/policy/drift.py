@@ -214,7 +214,6 @@ def propose(workspace: str, current: Effective, current_fp: str, default: Effect
         "who": _who(),
         "fingerprint": current_fp,
         "diff": diff,
-        "policy": current,
     }
     _write_private(os.path.join(_pending_dir(workspace), f"{record['id']}.json"), record)
     return record
