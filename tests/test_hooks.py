@@ -28,6 +28,7 @@ def run_hook(agent: str, fixture: str, tmp_path: Path) -> tuple[Any, int, str]:
         "HOME": "/home/dev",
         "LIMEN_HOME": str(tmp_path / "limen"),
         "LIMEN_HOOK_DAEMON": "0",
+        "LIMEN_HOOK_DEADLINE_MS": "30000",  # a slow CI machine must not turn an answer into a deadline deny
     }
     data = (FIXTURES / agent / fixture).read_bytes()
     proc = subprocess.run([str(HOOK), agent], input=data, capture_output=True, env=env, timeout=60)
@@ -80,6 +81,12 @@ def test_claude_code_denies_switching_limen_off(tmp_path: Path) -> None:
     assert reason.startswith("Limen blocked this call [protected_path_blocked")
     assert "/home/dev/.claude/settings.json" in reason and "Next step:" in reason
     assert err.endswith(reason + "\n")
+
+
+def test_claude_code_denies_a_shell_command_that_switches_limen_off(tmp_path: Path) -> None:
+    out, code, _ = run_hook("claude-code", "pre_bash_disable_hooks.json", tmp_path)
+    assert (out["hookSpecificOutput"]["permissionDecision"], code) == ("deny", 2)
+    assert "protected_path_blocked" in out["hookSpecificOutput"]["permissionDecisionReason"]
 
 
 def test_claude_code_post_tool_use_of_plain_output_says_nothing(tmp_path: Path) -> None:

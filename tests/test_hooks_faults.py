@@ -79,6 +79,7 @@ def hook_env(tmp_path: Path, fault: str = "", **extra: str) -> dict[str, str]:
         "HOME": "/home/dev",
         "LIMEN_HOME": str(tmp_path / "limen"),
         "LIMEN_HOOK_DAEMON": "0",
+        "LIMEN_HOOK_DEADLINE_MS": "30000",  # tests of the deadline set their own
     }
     if fault:
         inject = tmp_path / "inject"
