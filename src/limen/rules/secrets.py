@@ -8,8 +8,9 @@ scanned again, and a weak statistical heuristic covers long random tokens that m
 
 Verdicts (the same in every mode unless said):
 - `secret_exfiltration` BLOCK: a known credential shape in an action that can reach an external destination
-  (a non-loopback destination, or an outbound, MCP or unclassified tool). Exception: every destination is
-  that credential's own issuer (a GitHub token to api.github.com), which is its intended use: AUTH.
+  (a non-loopback destination, or an outbound, MCP or unclassified tool). Exception, AUTH instead: every
+  destination is where the credential is used, i.e. its issuer (a GitHub token to api.github.com), or, for
+  credentials that do not name their issuer (a bearer header, `curl -u`, `user:pass@host`), a trusted host.
 - `encoded_exfiltration` BLOCK, raised with `secret_exfiltration` when the credential was base64/hex-encoded:
   the encoding is evidence of intent, and the code tells the reviewer how it was hidden.
 - `possible_high_entropy_secret` AUTH: only the statistical heuristic matched, outbound (not in light mode).
@@ -34,6 +35,7 @@ from typing import Any
 from limen.context import Context
 from limen.model import OUTBOUND_CAPABILITIES, Action, Finding, HostClass, Mode, ReasonCode, Verdict
 from limen.rules import rule
+from limen.rules.destinations import is_trusted
 
 HIGH = 0.9  # a vendor prefix or structure that only credentials have
 KEYWORD = 0.75  # a value assigned to a secret-named key, a header or `curl -u`
@@ -819,15 +821,23 @@ def reaches_outside(action: Action) -> bool:
     )
 
 
-def _to_issuer(action: Action, kinds: set[str]) -> bool:
+# Credentials whose issuer the value does not tell (a bearer header, `curl -u`, `user:pass@host`).
+_ISSUERLESS = frozenset({"authorization-header", "curl-user-credentials", "url-credentials"})
+
+
+def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
+    """Every credential goes only where it is used: its issuer's hosts, or (issuer unknown) trusted hosts."""
     if not action.destinations or action.opaque:
         return False
+    if any(set(d.flags) - {"userinfo"} for d in action.destinations):
+        return False  # a disguised destination is never the intended one
     for kind in kinds:
         globs = _ISSUERS.get(kind)
-        if not globs:
-            return False
         for dest in action.destinations:
-            if dest.flags or not any(fnmatchcase(dest.host, g) for g in globs):
+            if globs is not None:
+                if not any(fnmatchcase(dest.host, g) for g in globs):
+                    return False
+            elif kind not in _ISSUERLESS or not is_trusted(dest.host, ctx):
                 return False
     return True
 
@@ -860,13 +870,13 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     if outside:
         if strong:
             detail = f"{', '.join(kinds)} in an outbound action"
-            if _to_issuer(action, set(kinds)):
+            if _intended_use(action, set(kinds), ctx):
                 findings.append(
                     Finding(
                         ReasonCode.SECRET_EXFILTRATION,
                         Verdict.AUTH,
                         80,
-                        f"{', '.join(kinds)} sent to its own issuer",
+                        f"{', '.join(kinds)} sent only where it is used (issuer or trusted host)",
                     )
                 )
             else:
