@@ -495,7 +495,11 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
 
 def _env_dump(command: Command) -> str:
     name, args = command.name, command.argv[1:]
-    if name == "env" and all(w.startswith("-") or "=" in w for w in args) and "-u" not in args:
+    if (
+        name == "env"
+        and all(w.startswith("-") or "=" in w for w in args)
+        and not {"-u", "-i", "-"} & set(args)
+    ):
         return "env"
     if name == "printenv" and (not _operands(command.argv) or any(_SECRET_VAR.search(w) for w in args)):
         return "printenv"
@@ -504,14 +508,36 @@ def _env_dump(command: Command) -> str:
         return f"{name} {' '.join(args)}".strip()
     if name == "set" and not args:
         return "set"
-    if (name == "compgen" and "-v" in args) or (
-        name == "ps" and any(re.fullmatch(r"[a-z]*e[a-z]*", w) for w in args)
-    ):
+    if name == "compgen" and "-v" in args:
+        return name
+    if (
+        name == "ps" and args and re.fullmatch(r"[a-zA-Z]*e[a-zA-Z]*", args[0])
+    ):  # BSD `ps eww` prints environments
         return name
     return ""
 
 
-_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "cut", "sort", "uniq", "wc", "head", "tail", "tr"})
+_FILTERS = frozenset(
+    {
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "cut",
+        "sort",
+        "uniq",
+        "wc",
+        "head",
+        "tail",
+        "tr",
+        "sed",
+        "awk",
+        "less",
+        "more",
+        "sudo",
+        "export",
+    }
+)
 
 
 def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
@@ -519,6 +545,8 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
     greps = [c for c in action.commands if c.name in ("grep", "egrep", "fgrep", "rg")]
     if not greps or not all(c.name in _FILTERS or _env_dump(c) for c in action.commands):
         return False
+    if any("v" in _short_flags(c.argv[1:]) or "--invert-match" in c.argv for c in greps):
+        return False  # `grep -v X` prints everything else
     patterns = [_operands(c.argv)[:1] for c in greps]
     return all(p and not _SECRET_VAR.search(p[0]) and p[0].strip("^$=.*") for p in patterns)
 
