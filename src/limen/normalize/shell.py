@@ -410,6 +410,9 @@ def _walk(
     if kind in ("command_substitution", "process_substitution"):
         _substitution(node, src, state, via, level, depth)
         return None
+    if kind in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
+        _redirect(node, src, state, via, level, depth, [], None)  # `$(<file)` reads the file
+        return None
     if kind == "unset_command":
         names = tuple(src.text(c) for c in node.named_children)
         for unset_name in names:
@@ -1831,6 +1834,11 @@ def _interpreter(
             state.note("download_exec")
         state.flag(f"{name} runs a substituted program")
     state.payloads.append(code)
+    if lang != "awk":  # operands after the program are the files it reads (`perl -ne print f.txt`)
+        tail = argv[argv.index(code) + 1 :] if code in argv else []
+        for word in tail:
+            if _looks_like_path(word):
+                _add_path(word, state, write=False)
     _scan_code(lang, code, state, (*via, f"{lang} -c" if lang == "python" else f"{lang} -e"), level)
 
 
