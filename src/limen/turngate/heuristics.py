@@ -28,7 +28,7 @@ _S = r"(?:[^.?!\n]|[.?!](?=\S))"
 _LEAD = (
     # A line break ends a sentence unless the line was hard-wrapped mid-sentence (ends in a letter or comma).
     # "and then" and "as the final step" chain a further order onto a sentence.
-    r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b|\band(?: then)?\b,?"
+    r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b|\band(?: then)?\b,?|\bbut\b,?"
     r"|\bas (?:a|the) (?:final|last|next|first) step\b,?)[\s\-*>\"'(]*"
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
@@ -53,18 +53,20 @@ _OUT_VERB = (
 )
 _MOVE = (
     r"(?:send|e-?mail|forward|transfer|wire|pay|refund|post|upload|share|invite|concatenate|grant|publish"
-    r"|leak|dm|export)"
+    r"|leak|dm|export|push)"
 )
 _DEST = (
     r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|s?ftp://|s3://|www\.|\b\d{1,3}(?:\.\d{1,3}){3}\b"
-    r"|\b(?:pastebin|hastebin|ghostbin|transfer\.sh|webhook\.site|requestbin|ngrok)\b|\b[\w-]+\.(?:com|net"
+    r"|\b(?:pastebin|hastebin|ghostbin|transfer\.sh|webhook\.site|requestbin|ngrok)\b"
+    r"|\b[\w-]+\.[a-z]{2,}/\S|\b[\w-]+\.(?:com|net"
     r"|org|io|co|xyz|info|biz|ru|cn|me"
     r"|app|dev|site|online)\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<!\w)@\w{2,}|\baccount\b|\beveryone\b"
     r"|\b(?:every|all|each)(?: single)? (?:person|one|contact|user|member|recipient|participant)s?\b)"
 )
 _MANAGED = (
     r"(?:files?|e-?mails?|messages?|events?|documents?|channels?|users?|accounts?|repos?|repository|database"
-    r"|transactions?|payments?|contacts?|folders?|inbox|calendar|records?|backups?|logs?)"
+    r"|transactions?|payments?|contacts?|folders?|inbox|calendar|records?|backups?|logs?"
+    r"|(?:branch )?protection(?: rules)?|webhooks?|keys|secrets|collaborators|audit (?:log|trail)s?)"
 )
 _OUTPUT = r"(?:response|responses|reply|replies|answer|answers|output|message|messages)"
 _CODE_NOUN = (
@@ -101,18 +103,24 @@ _EMBEDDED: tuple[Shape, ...] = (
         "move_to_destination",
         gate(
             "send email mail forward transfer wire pay refund post upload share invite concatenate grant"
-            " publish leak dm export"
+            " publish leak dm export push cc bcc"
         ),
-        re.compile(rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"),
+        re.compile(
+            rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"
+            rf"|{_LEAD}b?cc\b{_S}{{0,20}}?[\w.+-]+@[\w-]+\.\w"
+        ),
     ),
     # Money moved by an order in the content ("move $1,250 into account ...").
     Shape(
         "move_money",
-        gate("move send transfer wire pay refund"),
+        gate("move send transfer wire pay refund payment"),
         re.compile(
             rf"{_LEAD}(?:move|send|transfer|wire|pay|refund)\s(?:[$€£]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|chf"
             r"|dollars|euros|pounds)\b|(?:the |all (?:the )?)?(?:money|funds|balance|savings)\b)"
             rf"{_S}{{0,80}}?\b(?:to|into|towards?)\b"
+            rf"|{_LEAD}(?:schedule|initiate|make|set up|process|issue|authori[sz]e|send)(?: an?)? (?:wire"
+            rf"|transfer"
+            r"|payment|refund|bank transfer)(?: of)? (?:[$€£]\s?\d|\d)"
         ),
     ),
     Shape(
@@ -125,7 +133,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     ),
     Shape(
         "change_managed_state",
-        gate("delete remove erase wipe purge change reset modify update set"),
+        gate("delete remove erase wipe purge change reset modify update set disable"),
         re.compile(
             rf"{_LEAD}(?:delete|remove|erase|wipe|purge)\b"
             rf"(?: (?:all|every|each|the|any|these|those|my|your))+{_C}{{0,30}}?\b{_MANAGED}\b"
@@ -145,7 +153,8 @@ _EMBEDDED: tuple[Shape, ...] = (
             rf" your {_OUTPUT}\b"
             rf"|{_LEAD}{_ASK}{_OUT_VERB} (?:all |each |every )?(?:of )?(?:(?:the )?\w+ (?:of|in) )?"
             rf"your {_OUTPUT}"
-            rf"|\byour {_OUTPUT} (?:must|should|has to|needs to|shall) (?:always |only )?(?:start|begin|end"
+            rf"|\byour (?:next |first |final |last )?{_OUTPUT} (?:must|should|has to|needs to|shall)"
+            r" (?:always |only )?(?:start|begin|end"
             rf"|include"
             r"|contain|say|mention|be in|read)\b"
         ),
@@ -157,11 +166,13 @@ _EMBEDDED: tuple[Shape, ...] = (
     ),
     Shape(
         "tell_the_user",
-        gate("say tell claim state inform remind convince assure"),
+        gate("say tell claim state inform remind convince assure mention"),
         re.compile(
             rf"{_LEAD}(?:say|tell the user|tell them|claim|state) that\b"
             r"|(?<!should )(?<!will )(?<!must )(?<!can )(?<!to )\b(?:tell|inform|remind|convince|assure)"
             r" the user (?:that|to)\b"
+            r"|\b(?:mention|say|tell (?:the user|them)|state|claim) that (?:they|the user|you) (?:should|must"
+            r"|need to|have to)\b"
         ),
     ),
     # Content that speaks about the model processing it: "when you summarise this page, ...".
@@ -266,10 +277,56 @@ _EMBEDDED: tuple[Shape, ...] = (
     # "When asked about X, always say Y": content scripting the answers.
     Shape(
         "scripted_answer",
-        gate("asked"),
+        gate("asked question questions query queries request requests prompt prompts"),
         re.compile(
             rf"\bwhen(?:ever)? (?:you are |you're )?asked (?:about|for|whether|if|what|how)\b{_C}{{0,60}}?,?"
             r" (?:always |only |just )?(?:say|respond|answer|reply|claim|tell|state|insist)\b"
+            r"|\bthe (?:correct|right|only|proper|expected) (?:response|answer|reply) to (?:any|every|all"
+            r"|each)"
+            r" (?:question|query|request|prompt)s?\b"
+        ),
+    ),
+    # Obligations put on the agent in the third person ("the assistant is expected to ..."), and
+    # instructions for reviewers who use AI tools (a known way to steer AI-assisted reviews).
+    Shape(
+        "obligation_on_the_agent",
+        gate("assistant assistants agent agents bot bots tools tool"),
+        re.compile(
+            r"\bthe (?:assistant|agent|bot)s? (?:is|are) (?:expected|supposed|required|instructed|asked"
+            r"|obliged"
+            r"|obligated) to\b"
+            r"|\bthe (?:assistant|agent|bot)s? (?:must|should|needs to|has to|shall) (?:now )?(?!be\b)[a-z]+"
+            r"|\b(?:[a-z]+s|anyone|those) using (?:ai|llm|chatgpt|gpt|claude|gemini|copilot)"
+            r"(?: \w+)? ?(?:tools?|assistants?|agents?|models?)?\s?:"
+        ),
+    ),
+    # Making something the agent administers public.
+    Shape(
+        "expose_resource",
+        gate("public publicly world"),
+        re.compile(
+            rf"{_LEAD}(?:make|set|switch|change|turn)(?: \w+){{0,3}} (?:repo|repository|repositories|bucket"
+            r"|buckets|project|projects|document|documents|file|files|folder|folders|drive|channel|database)"
+            r"(?: \w+){0,2} (?:to )?(?:public|world-readable|publicly (?:visible|accessible))\b"
+        ),
+    ),
+    # Personal or payroll data moved by an order in the content.
+    Shape(
+        "move_sensitive_data",
+        gate("salary salaries payroll passport passports ssn medical tax statements address addresses"),
+        re.compile(
+            rf"{_LEAD}(?:reply(?: to all)?|send|forward|share|post|e-?mail|upload|attach)\b{_S}{{0,80}}?"
+            r"\b(?:salar(?:y|ies)|payroll|passports?|passport scans?|social security|ssn|medical records?"
+            r"|tax returns?|bank statements?|home address(?:es)?)\b"
+        ),
+    ),
+    # A line for a shell start-up file or scheduler that fetches from the network: persistence.
+    Shape(
+        "persist_remote_fetch",
+        gate("bashrc zshrc profile crontab cron authorized_keys hooks launchagents systemd"),
+        re.compile(
+            rf"(?:~/\.(?:bashrc|zshrc|profile|bash_profile)|crontab|/etc/cron|\.git/hooks|launchagents"
+            rf"|systemd){_S}{{0,100}}?\b(?:curl|wget|nc|ncat|https?://)"
         ),
     ),
     # Passive orders for the model: "must be executed by the agent".
@@ -341,7 +398,8 @@ _CODE_SINK = re.compile(
 _PERSONA_GATE = gate(
     "longer pretend roleplay role imagine character twin persona ego named called restrictions filters limits"
     " malicious unethical unhinged guardrails policies job task goal objective mission dan stan dude free"
-    " question questions message messages request requests prompt prompts"
+    " question questions message messages request requests prompt prompts admin administrator root"
+    " superuser sysadmin"
     " limitations rules ethics morals guidelines censorship boundaries safeguards unrestricted unfiltered"
     " uncensored jailbroken amoral programming identity personality purpose directive ai assistant bot model"
     " dan hacker evil entity version bound restricted limited constrained required name instructions claude"
@@ -370,6 +428,8 @@ _PERSONA = re.compile(
     r"|\byour (?:only|sole|new|real|actual|true|one) (?:job|task|goal|purpose|objective|mission)"
     r" (?:now |from now on )?(?:is|will be)\b"
     r"|\byour (?:task|job|goal|objective|mission) (?:is )?now (?:is )?to\b"
+    r"|\byou(?:'re| are) (?:now )?(?:the |an? )?(?:admin|administrator|root|superuser|sysadmin)(?:"
+    r" now)?[.!,;]"
     r"|\b(?:respond|reply|answer|say) (?:only )?(?:with )?(?:the word )?['\"]?\w+['\"]? to (?:every|all|any"
     r"|each)"
     r" (?:question|message|request|prompt)s?\b"

@@ -57,7 +57,7 @@ def addressed_to(names: str) -> str:
         rf"{names}s?\b(?!\s+(?:team|group|department|lab|research|company|product"
         r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
         r"|coach|principal|secretary))"
-        rf"|\bif you are an? {names}\b"
+        rf"|\bif you(?:'re| are) an? {names}\b"
         rf"|\b(?:to|for) (?:the |you,? the )?{names}s?\s?:"
         rf"|\b{names}s? (?:that |who |which |is |are )?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)"
         r"|summari[sz](?:es|ing)|analy[sz](?:es|ing)|browses|browsing|sees|seeing) this\b"
@@ -100,7 +100,7 @@ _SECRET_WORDS = (
 _SECRET_VERBS = (
     "send email mail forward post upload transmit leak exfiltrate share paste submit copy dm text message"
     " deliver relay report reveal expose disclose dump encode smuggle embed hide append reply respond"
-    " answer response output"
+    " answer response output print display show"
 )
 
 SIGNATURES: tuple[Signature, ...] = (
@@ -162,9 +162,11 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig(
         _N,
         "replacement_instructions",
-        gate("new updated revised real actual true", needs=":"),
+        gate("new updated revised real actual true hidden"),
         r"\b(?:new|updated|real|actual|true) (?:instructions?|task|objective|goal)s? (?:is|are|follows?)\s?:"
         r"|\b(?:the )?(?:real|actual|true) (?:instructions?|orders?|task)\s?:"
+        r"|\b(?:start|begin(?:ning)?) of (?:the )?(?:new|real|updated|system|hidden) (?:instructions?"
+        r"|prompt|task)"
         r"|\b(?:new|updated|revised|real|actual|true) (?:system prompt|system instructions?|system message)s?"
         r"(?: (?:is|are|follows?))?\s?:",
     ),
@@ -251,7 +253,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "principal_impersonation",
         gate(
             "message messages instruction instructions notice note directive request update gave assigned"
-            " set am developer creator administrator admin owner operator user"
+            " set am developer creator administrator admin owner operator user treat"
         ),
         r"\b(?:important|urgent|official|priority|critical|special)"
         r" (?:message|instruction|notice|note|directive|request|update)s? from"
@@ -263,8 +265,13 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|system administrator)\b"
         r"|\bas (?:your|the) (?:developer|creator|administrator|admin|owner|operator),? (?:i|we)\b"
         # Content speaking for the user.
-        r"|\bthe (?:real |actual )?user (?:wants|would like|has asked|asked|needs|instructed|expects|wishes)"
-        r" you to\b",
+        r"|\bthe (?:real |actual )?user (?:wants|would like|has asked|asked|needs|instructed|expects|wishes"
+        r"|has requested|requested)(?: that)? you(?: to)?\b"
+        # Content asking to be read as if someone else had written it.
+        r"|\btreat (?:the |this |all )?(?:text|content|message|instructions?|lines?|section|paragraph|passage"
+        r"|block|note|email|document|part)(?: below| above"
+        r"| that follows)? as (?:coming from |if it (?:came|comes) from |written by )?(?:the )?(?:system"
+        r"|developer|admin|administrator|user|operator)\b",
     ),
     _sig(
         _A,
@@ -294,7 +301,9 @@ SIGNATURES: tuple[Signature, ...] = (
         rf"|\b(?:reveal|leak|expose|disclose|dump|exfiltrate|encode|smuggle|embed|hide|append)\b{_C}{{0,30}}?"
         r"\b(?:your|all|the|any|stored"
         rf"|saved){_C}{{0,20}}?\b{_SECRET}\b"
-        rf"|{_NOT_NEGATED}\b(?:reply|respond|answer) with\b{_C}{{0,30}}?\b{_SECRET}\b",
+        rf"|{_NOT_NEGATED}\b(?:reply|respond|answer) with\b{_C}{{0,30}}?\b{_SECRET}\b"
+        r"|\b(?:print|output|display|show)(?: (?:out|me|us))?(?: (?:the|your|all|all the))? (?:current|stored"
+        rf"|saved|database|db|admin|root|production|prod|master)(?: \w+)? {_SECRET}\b",
     ),
     # Text addressed to the model that reads it: only meaningful inside content.
     _sig(
