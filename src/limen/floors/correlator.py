@@ -10,21 +10,32 @@ from typing import Any
 
 from limen.context import Context
 from limen.floors.egress import is_external_egress, mode_verdict, reads_private
-from limen.model import Action, Capability, Decision, Finding, ReasonCode, Verdict
+from limen.model import Action, Capability, Command, Decision, Finding, ReasonCode, Verdict
 from limen.normalize.paths import is_within
 
 ARCHIVERS = frozenset({"tar", "zip", "7z", "7za", "rar", "gzip", "bzip2", "xz", "zstd", "cpio", "pax", "jar"})
 SIGNALS = ("shell", "broad", "private", "egress")  # the history fields the floors read
-ENUMERATORS = frozenset({"find", "locate", "tree", "du", "ls", "grep", "rg", "fd", "rsync", "cp"})
+ENUMERATORS = frozenset({"find", "locate", "tree", "du", "rg", "fd", "rsync"})
+# Broad only when recursive: the short flags that make each one so.
+RECURSIVE_FLAGS = {"ls": {"R"}, "grep": {"r", "R"}, "egrep": {"r", "R"}, "cp": {"r", "R", "a"}, "scp": {"r"}}
+
+
+def _enumerates(command: Command) -> bool:
+    if command.name in ENUMERATORS:
+        return True
+    recursive = RECURSIVE_FLAGS.get(command.name)
+    if recursive is None:
+        return False
+    flags = [a for a in command.argv[1:] if a.startswith("-") and not a.startswith("--")]
+    return any(set(f[1:]) & recursive for f in flags) or "--recursive" in command.argv
 
 
 def _broad(action: Action, ctx: Context) -> bool:
     """An archive anywhere, or an enumeration/recursive copy reaching outside the workspace."""
-    names = {c.name for c in action.commands}
-    if names & ARCHIVERS:
+    if any(c.name in ARCHIVERS for c in action.commands):
         return True
     outside = any(not (ctx.workspace and is_within(p, ctx.workspace)) for p in action.paths)
-    if names & ENUMERATORS and outside:
+    if outside and any(_enumerates(c) for c in action.commands):
         return True
     return action.capability == Capability.FILESYSTEM_READ.value and (
         len(action.paths) >= ctx.bulk_threshold or any("**" in str(v) for v in action.arguments.values())
