@@ -166,6 +166,15 @@ def test_hashes_and_binary_blobs_are_not_carriers() -> None:
     assert verdict(f"icon data {blob}") is Verdict.PASS
 
 
+def test_a_token_that_decodes_to_json_is_not_a_carrier() -> None:
+    def seg(obj: bytes) -> str:
+        return base64.urlsafe_b64encode(obj).decode().rstrip("=")
+
+    header = seg(b'{"alg": "HS256", "typ": "JWT"}')
+    claims = seg(b'{"name": "Jane Roe", "role": "reader", "note": "weekly report access"}')
+    assert R.ENCODED_PAYLOAD not in codes(f"Authorization: Bearer {header}.{claims}.c2ln")
+
+
 def test_homograph_punycode_host_is_a_carrier() -> None:
     # "pаypal" with a Cyrillic "а", as punycode.
     host = "xn--pypal-4ve.com"

@@ -379,7 +379,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         re.compile(
             r"\b(?:read|open|cat|load|include|pass|send|attach|paste|provide|upload|copy|e-?mail|mail|forward"
             r"|post|transmit|exfiltrate|print|output|show|display|dump|reveal)\b"
-            rf"{_S}{{0,60}}?(?:~/\.ssh|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws/credentials|/etc/passwd"
+            rf"{_S}{{0,60}}?(?:~/\.ssh|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws/credentials"
             r"|/etc/shadow|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.kube/config|wallet\.dat)"
         ),
     ),

@@ -363,12 +363,16 @@ def _entropy(s: str) -> float:
 
 
 def _readable(data: bytes) -> bool:
-    """Decoded bytes that are mostly words: a message, as opposed to a hash, key or image."""
+    """Decoded bytes that are mostly words: a message, as opposed to a hash, key, image or token.
+
+    JSON objects are left out: a JWT's segments decode to JSON, and a token is a secret for the secret
+    scanner, not a hidden instruction.
+    """
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    if len(text) < 12:
+    if len(text) < 12 or text.lstrip().startswith('{"'):
         return False
     printable = sum(c.isprintable() or c in "\n\t" for c in text)
     letters = sum(c.isalpha() for c in text)
