@@ -113,12 +113,20 @@ class NoAnswer(Exception):
     """The decision did not come back; the message says why (it ends in the agent's deny)."""
 
 
-def in_process(agent: str, text: str, env: dict[str, str]) -> ev.Answer:
+def child(agent: str, text: str, env: dict[str, str], write_end: int) -> None:
+    """The forked decider: answer up the pipe first, then close the runtime (the audit's fsync), with the
+    agent's pipes already let go so it is not kept waiting."""
     from limen.doors.hooks.handler import RuntimePool, handle
 
     pool = RuntimePool(limit=1)
     try:
-        return handle(agent, text, env, pool)
+        payload = json.dumps(handle(agent, text, env, pool).to_wire()).encode()
+        while payload:
+            payload = payload[os.write(write_end, payload) :]
+        os.close(write_end)
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
     finally:
         pool.close()
 
@@ -128,14 +136,12 @@ def isolated(agent: str, text: str, env: dict[str, str], timeout: float, out_fd:
     crash in a C extension or an `os._exit` deep in the engine ends the child, never this process."""
     read_end, write_end = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: decide, send the answer up the pipe, leave without running any cleanup twice
+    if pid == 0:  # the child never returns: it leaves with os._exit, running no cleanup twice
         code = 1
         try:
             os.close(read_end)
             os.close(out_fd)
-            payload = json.dumps(in_process(agent, text, env).to_wire()).encode()
-            while payload:
-                payload = payload[os.write(write_end, payload) :]
+            child(agent, text, env, write_end)
             code = 0
         finally:
             os._exit(code)
@@ -148,7 +154,7 @@ def isolated(agent: str, text: str, env: dict[str, str], timeout: float, out_fd:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         raise NoAnswer("no answer before the deadline")
-    os.waitpid(pid, 0)
+    os.waitpid(pid, os.WNOHANG)  # it may still be closing the audit log: not our wait
     try:
         return ev.Answer.from_wire(json.loads(received))
     except (ValueError, KeyError, TypeError):
