@@ -83,8 +83,9 @@ def test_claude_code_denies_switching_limen_off(tmp_path: Path) -> None:
     assert err.endswith(reason + "\n")
 
 
-def test_claude_code_denies_a_shell_command_that_switches_limen_off(tmp_path: Path) -> None:
-    out, code, _ = run_hook("claude-code", "pre_bash_disable_hooks.json", tmp_path)
+@pytest.mark.parametrize("fixture", ["pre_bash_rm_hook_config.json", "pre_bash_disable_hooks.json"])
+def test_claude_code_denies_shell_commands_that_switch_limen_off(fixture: str, tmp_path: Path) -> None:
+    out, code, _ = run_hook("claude-code", fixture, tmp_path)
     assert (out["hookSpecificOutput"]["permissionDecision"], code) == ("deny", 2)
     assert "protected_path_blocked" in out["hookSpecificOutput"]["permissionDecisionReason"]
 
