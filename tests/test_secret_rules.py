@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import binascii
 import tempfile
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 import limen
 from limen.model import Decision, ReasonCode, Verdict
-from limen.rules.secrets import KEYWORD, SecretHit, find_secrets
+from limen.rules.secrets import KEYWORD, MAX_HITS, SecretHit, find_secrets
 
 BODY36 = "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 SAMPLES = {
@@ -202,3 +203,10 @@ def test_issuerless_credentials_ask_for_trusted_hosts_and_block_elsewhere() -> N
         cwd=cwd,
     )
     assert lookalike.verdict is Verdict.BLOCK
+
+
+def test_huge_inputs_are_bounded() -> None:
+    many = " ".join("ghp_" + BODY36[i % 10 :] + BODY36[: i % 10] for i in range(5000))
+    hits = find_secrets(many)
+    assert len(hits) == MAX_HITS
+    assert all(a.end <= b.start for a, b in pairwise(hits))

@@ -25,11 +25,13 @@ import base64
 import binascii
 import math
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
+from itertools import accumulate, islice
 from typing import Any
 
 from limen.context import Context
@@ -44,6 +46,8 @@ LOW = 0.4  # entropy alone
 MAX_SCAN_CHARS = 1_000_000
 MAX_DECODE_CANDIDATES = 16
 MAX_DECODE_CHARS = 100_000
+MAX_HITS = 256
+MAX_WEAK_CANDIDATES = 2048
 
 
 @dataclass(slots=True, frozen=True)
@@ -708,52 +712,60 @@ def find_secrets(text: str, *, decode: bool = True, weak: bool = True) -> list[S
     """Secrets in `text`: known shapes (confidence >= 0.75), decoded ones, and entropy-only hints (0.4).
 
     `decode=False` skips base64/hex decoding, `weak=False` the entropy heuristic. Pure and bounded: at
-    most `MAX_SCAN_CHARS` are read. Hits never overlap a stronger hit.
+    most `MAX_SCAN_CHARS` are read, `MAX_HITS` reported and `MAX_WEAK_CANDIDATES` tokens weighed.
+    Hits are sorted and never overlap a stronger hit.
     """
     if not isinstance(text, str) or len(text) < 8:
         return []
     text = text[:MAX_SCAN_CHARS]
     lowered = text.lower()
-    hits = list(_shape_hits(text))
-    hits.extend(_keyword_hits(text, lowered))
-    if not (decode or weak):
-        return _without_overlaps(sorted(hits, key=lambda h: (h.start, -h.confidence)))
-    covered = [(h.start, h.end) for h in hits]
+    hits = list(islice(_shape_hits(text), MAX_HITS))
+    hits.extend(islice(_keyword_hits(text, lowered), MAX_HITS - len(hits)))
+    if (decode or weak) and len(hits) < MAX_HITS:
+        hits.extend(_token_hits(text, hits, decode=decode, weak=weak))
+    hits.sort(key=lambda h: (h.start, -h.confidence))
+    return _without_overlaps(hits)[:MAX_HITS]
+
+
+def _token_hits(text: str, strong: list[SecretHit], *, decode: bool, weak: bool) -> list[SecretHit]:
+    """Decoded and entropy-only hits among the long tokens no stronger hit already covers."""
+    spans = sorted([(h.start, h.end) for h in strong])
     if "-----BEGIN" in text:
-        covered.extend(m.span() for m in _PUBLIC_PEM.finditer(text))
-    candidates = 0
+        spans = sorted([*spans, *(m.span() for m in _PUBLIC_PEM.finditer(text))])
+    starts = [s for s, _ in spans]
+    ends = list(accumulate((e for _, e in spans), max))  # running max: one bisect answers "covered?"
+    found: list[SecretHit] = []
+    decoded_count = weighed = 0
     for m in _TOKEN.finditer(text):
         start, end, token = m.start(), m.end(), m.group(0)
-        if any(s < end and start < e for s, e in covered):
+        i = bisect_left(starts, end)  # spans starting before this token ends
+        if i and ends[i - 1] > start:
             continue
-        if (
-            decode
-            and candidates < MAX_DECODE_CANDIDATES
-            and len(token) >= 20
-            and len(token) <= MAX_DECODE_CHARS
-        ):
+        weighed += 1
+        if weighed > MAX_WEAK_CANDIDATES or len(strong) + len(found) >= MAX_HITS:
+            break
+        if decode and decoded_count < MAX_DECODE_CANDIDATES and len(token) <= MAX_DECODE_CHARS:
             decoded = _decode(token)
             if decoded is not None:
-                candidates += 1
+                decoded_count += 1
                 inner = find_secrets(decoded[0], decode=False, weak=False)
                 if inner:
-                    hits.append(SecretHit(inner[0].kind, start, end, inner[0].confidence, decoded[1]))
-                    covered.append((start, end))
+                    found.append(SecretHit(inner[0].kind, start, end, inner[0].confidence, decoded[1]))
                     continue
         if weak and _entropy_hit(text, start, token):
-            hits.append(SecretHit("high-entropy-string", start, end, LOW))
-    hits.sort(key=lambda h: (h.start, -h.confidence))
-    return _without_overlaps(hits)
+            found.append(SecretHit("high-entropy-string", start, end, LOW))
+    return found
 
 
 def _without_overlaps(hits: list[SecretHit]) -> list[SecretHit]:
+    """Sorted by start: an overlap can only be with the last kept hit; the more confident one stays."""
     kept: list[SecretHit] = []
     for hit in hits:
-        clash = next((k for k in kept if k.start < hit.end and hit.start < k.end), None)
-        if clash is None:
-            kept.append(hit)
-        elif hit.confidence > clash.confidence:
-            kept[kept.index(clash)] = hit
+        if kept and hit.start < kept[-1].end:
+            if hit.confidence > kept[-1].confidence:
+                kept[-1] = hit
+            continue
+        kept.append(hit)
     return kept
 
 
