@@ -91,6 +91,9 @@ def test_unwraps_wrappers_and_nested_shells(line: str, inner: tuple[str, ...]) -
     "line",
     [
         "rm protected.dat",
+        "rm -f protected.dat",
+        "rm -rf -- protected.dat",
+        "for f in protected.dat; do rm $f; done",
         "r''m protected.dat",
         'r""m protected.dat',
         '"r"m protected.dat',

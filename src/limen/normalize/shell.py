@@ -398,11 +398,17 @@ def _walk(
         return None
     if kind == "for_statement":
         var = node.child_by_field_name("variable")
+        values: list[str] = []
+        known = True
         for child in node.children_by_field_name("value"):
             word = _eval(child, src, state, via, level, depth + 1)
+            if word.glob:
+                _add_glob(word, state)  # `for f in *.dat; do rm $f` touches what the glob matches
             _add_path_operands(word, state)
-        if var is not None:
-            state.vars[src.text(var)] = None
+            values.extend(word.fields)
+            known = known and not word.dynamic and not word.glob
+        if var is not None:  # a single literal value is known in the body; anything else is not
+            state.vars[src.text(var)] = values[0] if known and len(values) == 1 else None
         body = node.child_by_field_name("body")
         if body is not None:
             _walk(body, src, state, via, level, depth + 1)
@@ -754,6 +760,8 @@ def _eval_substitution(
         return out.text.rstrip("\n"), False, False
     if len(ran) == 1 and _LOOKUP.fullmatch(" ".join(ran[0].argv)):
         return ran[0].argv[-1], False, False  # `$(which find)` is `find`
+    if len(ran) == 1 and ran[0].argv in (("pwd",), ("pwd", "-P"), ("pwd", "-L")):
+        return state.cwd, False, False
     return src.text(node), True, False
 
 
@@ -1001,11 +1009,13 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
     if name in _FILE_COMMANDS:
         skip = _FILE_COMMANDS[name]
         with_arg = _OPTS_WITH_ARG.get(name, frozenset())
-        if skip and any(
-            w in _SCRIPT_OPTS or w.startswith(("--expression=", "--regexp=", "--file=")) for w in operands
-        ):
-            skip = 0  # the script or pattern came with -e/-f: every operand is a file
-        files = _operands(operands, with_arg | _SCRIPT_OPTS)[skip:]
+        if name in _SCRIPTED:
+            with_arg = with_arg | _SCRIPT_OPTS
+            if any(
+                w in _SCRIPT_OPTS or w.startswith(("--expression=", "--regexp=", "--file=")) for w in operands
+            ):
+                skip = 0  # the script or pattern came with -e/-f: every operand is a file
+        files = _operands(operands, with_arg)[skip:]
         for word in files:
             _add_path(word, state, write=name in _WRITERS)
         if name in ("cp", "install", "ln") and files:
@@ -1049,6 +1059,9 @@ def _output_option(argv: list[str], state: _State, name: str) -> None:
 
 
 _SPACE = re.compile(r"\s")
+_SCRIPTED = frozenset(
+    {"sed", "grep", "egrep", "fgrep", "rg"}
+)  # first operand is a script unless -e/-f gave it
 _SCRIPT_OPTS = frozenset({"-e", "-f", "--expression", "--file", "--regexp"})
 _PATHY = re.compile(r"^(~|\.{1,2}(/|$)|/)|/|^\.?[\w-]+\.[\w]{1,10}$")
 
@@ -1727,6 +1740,10 @@ def _find_name(root: str, name: str, state: _State, write: bool, touches: bool) 
             state.write_paths.append(path)
         return
     state.note(f"glob:{root}/**/{base}")
+    if touches:  # the pattern itself stands for its matches, so rules can match protected names against it
+        state.paths.append(os.path.join(root, base))
+        if write:
+            state.write_paths.append(os.path.join(root, base))
     hit = _probe(base, dotfiles=True) if touches else None
     if hit is not None:
         path = os.path.join(root, hit)

@@ -457,7 +457,20 @@ def _download_exec(action: Action) -> Finding | None:
     return None
 
 
+def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`rsync --delete SRC DEST` empties DEST of what SRC lacks: a wipe when DEST is a precious directory."""
+    if command.name != "rsync" or not any(w.startswith("--delete") for w in command.argv):
+        return None
+    operands = [w for w in _operands(command.argv) if ":" not in w.split("/", 1)[0]]
+    if len(operands) >= 2 and _is_dangerous(_target(operands[-1], action, ctx), action, ctx):
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"rsync --delete into {operands[-1]}"
+        )
+    return None
+
+
 _COMMAND_CHECKS = (
+    _rsync_wipe,
     _recursive_delete,
     _destructive_find,
     _disk_wipe,
@@ -595,6 +608,20 @@ def _targeted(command: Command) -> bool:
     return command.name == "find" and bool(names) and not any(c in n for n in names for c in "*?[")
 
 
+def _substituted_find_in_scope(command: Command, action: Action, ctx: Context) -> bool:
+    """`rm $(find . -name '*.o')`: the list comes from a find that stays in the workspace."""
+    words = [w for w in _operands(command.argv) if w.startswith(("$(", "`"))]
+    finds = [c for c in action.commands if c.name == "find" and "$()" in c.via]
+    return (
+        bool(finds)
+        and all(re.match(r"^(\$\(|`)\s*find\b", w) for w in words)
+        and not any(
+            _sweeps(f, action, ctx) or not all(_in_scope(r, ctx) for r in _find_roots(f, action, ctx))
+            for f in finds
+        )
+    )
+
+
 def _sweeps(command: Command, action: Action, ctx: Context) -> bool:
     """A find over a whole home, system or top-level directory (outside the workspace) with a pattern."""
     return not _targeted(command) and any(
@@ -635,11 +662,15 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
             if _via_xargs(command):
                 sources = _stdin_sources(command)
                 listers = [c for c in action.commands if c.name in ("find", "ls")]
-                scoped = bool(sources & {"find", "ls"}) and all(
-                    not _sweeps(c, action, ctx)
-                    if c.name == "find"
-                    else all(_in_scope(r, ctx) for r in _lister_roots(c, action, ctx))
-                    for c in listers
+                scoped = (
+                    "find" in sources
+                    and "ls" not in sources
+                    and all(
+                        not _sweeps(c, action, ctx)
+                        if c.name == "find"
+                        else all(_in_scope(r, ctx) for r in _lister_roots(c, action, ctx))
+                        for c in listers
+                    )
                 )
                 static = bool(sources) and sources <= {"echo", "printf", "heredoc", "herestring", "parallel"}
                 if not scoped and not static:
@@ -653,6 +684,12 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
         if command.name == "find" and _find_deletes(command) and _sweeps(command, action, ctx):
             yield _finding(
                 ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, "find sweeps a home or system directory"
+            )
+            return
+        substituted = any(w.startswith(("$(", "`")) for w in _operands(command.argv))
+        if command.name in _DELETERS and substituted and not _substituted_find_in_scope(command, action, ctx):
+            yield _finding(
+                ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, f"{command.name} of a list built at run time"
             )
             return
     deletes = sum(1 for c in action.commands if c.name in _DELETERS)
