@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 USAGE = "usage: limen-hook <claude-code|cursor|gemini|codex>\n"
 DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: half of it is margin
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
+RESPAWN_SECONDS = 10.0
 ANSWER_MARGIN = 0.05  # seconds kept to write the deny when the in-process decision overruns
 
 
@@ -103,10 +104,24 @@ def ask_daemon(agent: str, text: str, env: dict[str, str], timeout: float) -> ev
         )
     except (FileNotFoundError, ConnectionRefusedError):
         with contextlib.suppress(OSError):  # deciding in-process is the answer either way
-            wire.spawn_daemon()
+            start_daemon()
         return None
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def start_daemon() -> None:
+    """Start a daemon in the background, at most once per `RESPAWN_SECONDS`: a daemon that cannot start
+    must not cost every later hook a doomed interpreter."""
+    stamp = os.path.join(wire.ensure_run_dir(), "spawned")
+    try:
+        if time.time() - os.stat(stamp).st_mtime < RESPAWN_SECONDS:
+            return
+    except FileNotFoundError:
+        pass
+    with open(stamp, "w"):
+        pass
+    wire.spawn_daemon()
 
 
 class NoAnswer(Exception):
