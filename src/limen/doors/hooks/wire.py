@@ -61,7 +61,7 @@ def read_line(sock: socket.socket, limit: int = MAX_EVENT_BYTES + 65536) -> dict
             raise ConnectionError("peer closed before answering")
         chunks.append(chunk)
         size += len(chunk)
-        if chunk.endswith(b"\n") or b"\n" in chunk:
+        if b"\n" in chunk:
             break
         if size > limit:
             raise ValueError("message too large")
