@@ -69,7 +69,9 @@ def main(argv: list[str]) -> int:
         workspace = make_workspace(os.path.realpath(tmp))
         print(f"Limen demo, mode {args.mode}, workspace {workspace}\n")
         for title, tool, arguments in CALLS:
-            decision = evaluate(tool, _resolve(arguments, workspace), cwd=workspace, mode=args.mode)
+            decision = evaluate(
+                tool, _resolve(arguments, workspace), cwd=workspace, mode=args.mode, door="claude-code"
+            )
             counts[decision.verdict] += 1
             shown = arguments.get("command") or arguments.get("file_path") or arguments.get("url")
             print(f"{_MARK[decision.verdict]} risk {decision.risk:>3}  {title}: {tool} {shown}")
