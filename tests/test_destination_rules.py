@@ -157,6 +157,11 @@ def test_user_trusted_list_is_honoured() -> None:
             ("pip", "install", "--trusted-host", "pypi.org", "requests"),
         ),
         ("npm install --https-proxy http://p:1", ("npm", "install", "--https-proxy", "http://p:1")),
+        (
+            "git config --global http.proxy http://p:1",
+            ("git", "config", "--global", "http.proxy", "http://p:1"),
+        ),
+        ("npm config set registry https://r.io/", ("npm", "config", "set", "registry", "https://r.io/")),
     ],
 )
 def test_route_overrides_require_auth(line: str, argv: tuple[str, ...]) -> None:

@@ -26,6 +26,8 @@ command line does not show, so even a trusted-looking host proves nothing:
   `GIT_PROXY_COMMAND=`, `npm_config_proxy=`, `PIP_PROXY=`, `CURL_HOME=`, `WGETRC=`...);
 - raw sockets to a non-loopback peer (`nc`, `ncat`, `socat`, `telnet`, bash `/dev/tcp`), which carry
   anything in any direction.
+- the same settings made persistent: `git config [--global] http.proxy|core.sshCommand|url.*.insteadOf ...`,
+  `npm|yarn|pip config set ...proxy|registry ...`.
 Plain `git push origin feature`, `pip install requests` or `npm install` have none of these and stay quiet.
 Homoglyph and invisible-character hosts are `smuggled_token_channel`'s (limen.rules.token_channels).
 """
@@ -206,6 +208,11 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
 def _route_override(cmd: Command) -> str:
     """Which option of `cmd` hands its route to something static parsing cannot see ("" if none)."""
     name, args = cmd.name, cmd.argv[1:]
+    if "config" in args:  # `git config http.proxy ...`, `npm config set proxy ...`: every later run
+        if name == "git" and any(_GIT_ROUTE_CONFIG.match(a) for a in args):
+            return "config " + next(a for a in args if _GIT_ROUTE_CONFIG.match(a)).split("=", 1)[0]
+        if name in _PKG_TOOLS and any("proxy" in a.lower() or "registry" in a.lower() for a in args):
+            return "config proxy/registry"
     for i, arg in enumerate(args):
         flag = arg.split("=", 1)[0]
         nxt = args[i + 1] if i + 1 < len(args) else ""
