@@ -247,9 +247,11 @@ _EMBEDDED: tuple[Shape, ...] = (
     # The document dictating its own summary or review.
     Shape(
         "dictates_its_summary",
-        gate("summarized summarised summary summarizing summarising"),
+        gate("summarized summarised summary summaries summarizing summarising"),
         re.compile(
             r"\bsummari[sz]ed (?:by (?:stating|saying)|as (?:saying|stating)?) that\b"
+            r"|\bsummar(?:y|ies) (?:must|should|need to|needs to) (?:omit|exclude|skip|leave out|hide|ignore"
+            r"|not (?:mention|include))\b"
             r"|\b(?:any|every|your|the) summary (?:of this \w+ )?(?:must|should|needs to)"
             r" (?:say|state|mention|include|conclude|recommend)\b"
         ),
@@ -342,9 +344,14 @@ _EMBEDDED: tuple[Shape, ...] = (
     # Content vouching for the user's consent, so that a confirmation is skipped.
     Shape(
         "claimed_consent",
-        gate("approved preapproved pre authorized authorised consented confirmed"),
+        gate(
+            "approved preapproved pre authorized authorised consented confirmed confirmation approval"
+            " permission consent"
+        ),
         re.compile(
-            r"\bthe user (?:has )?(?:already )?(?:pre-?approved|approved|authori[sz]ed|consented to"
+            r"\b(?:never|don'?t|do not|no need to) (?:ask|wait for|request|prompt)(?: the user)? (?:for )?"
+            r"(?:confirmation|approval|permission|consent)\b"
+            r"|\bthe user (?:has )?(?:already )?(?:pre-?approved|approved|authori[sz]ed|consented to"
             r"|confirmed)"
             r"(?: (?:all|this|these|every|any))?\b"
         ),

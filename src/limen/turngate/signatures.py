@@ -176,13 +176,19 @@ SIGNATURES: tuple[Signature, ...] = (
         "void_instructions",
         gate(
             "rules instructions instruction guidelines directives policies constraints prompt conversation"
-            " messages context chat"
+            " messages context chat guidance orders"
         ),
         r"\b(?:previous|prior|earlier|above|all|original|old|existing) (?:rules|instructions|guidelines"
         r"|directives|policies|constraints)(?: (?:you were given|above|in the (?:original|system|initial"
         r"|first) (?:prompt|message)))?"
         r" (?:no longer apply|are (?:now )?(?:void|null|cancell?ed|revoked|obsolete|superseded|lifted"
         r"|suspended|disabled|outdated|invalid|wrong))\b"
+        r"|\byour (?:instructions|rules|guidelines|directives|orders|system prompt) (?:have|has) (?:been"
+        r"|just been)"
+        r" (?:updated|changed|replaced|revised|overridden|superseded|revoked)\b"
+        r"|\b(?:supersedes|overrides|replaces|cancels) (?:any|all|the) (?:earlier|previous|prior|other"
+        r"|original)"
+        r" (?:guidance|instructions|rules|directives|guidelines|prompt)s?\b"
         r"|\b(?:the )?(?:instructions?|rules|prompt) you (?:received|were given|got|have)(?: \w+)?"
         r" (?:was|were|is|are) (?:just )?(?:a test|fake|false|wrong|void|outdated|invalid|not real"
         r"|cancell?ed)\b"
