@@ -926,15 +926,36 @@ def _world_writable(mode: str) -> bool:
 
 @rule(ReasonCode.UNSAFE_PERMISSIONS)
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Making files world-writable or setuid/setgid: anyone (or anything) can then change or escalate them."""
+    """Making files world-writable or setuid: anyone can then change or escalate through them."""
     for command in action.commands:
-        if command.name != "chmod":
-            continue
-        operands = _operands(command.argv)
-        mode = operands[0] if operands else ""
-        if mode and len(operands) > 1 and _world_writable(mode):
-            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, f"chmod {mode}")
+        mode = _mode_set(command)
+        if mode and _world_writable(mode):
+            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, f"{command.name} {mode}")
             return
+        if command.name == "umask" and _operands(command.argv)[:1] in (["0"], ["000"], ["0000"], ["a+w"]):
+            yield _finding(
+                ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, "umask 0 makes new files world-writable"
+            )
+            return
+        if command.name == "setfacl" and any(
+            re.search(r"(^|,)o(ther)?::?[r-]?w", w) for w in command.argv[1:]
+        ):
+            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, "setfacl grants others write")
+            return
+
+
+def _mode_set(command: Command) -> str:
+    """The mode a command sets: `chmod MODE f`, `install -m MODE`, `mkdir -m MODE`."""
+    if command.name == "chmod":
+        operands = _operands(command.argv)
+        return operands[0] if len(operands) > 1 else ""
+    if command.name in ("install", "mkdir", "mkfifo", "mknod"):
+        argv = command.argv
+        for i, word in enumerate(argv[:-1]):
+            if word in ("-m", "--mode"):
+                return argv[i + 1]
+        return next((w.split("=", 1)[1] for w in argv if w.startswith("--mode=")), "")
+    return ""
 
 
 # --------------------------------------------------------------------------- persistence_write
