@@ -300,5 +300,6 @@ def apply_scan(
         if f.code is ReasonCode.TURN_GATE_ERROR:
             findings.append(f)
         elif mode is not Mode.LIGHT:
-            findings.append(Finding(f.code, harsh, f.risk, "in tool output: " + f.detail[:120]))
+            verdict = min(f.verdict, harsh)  # the screen's own confidence, capped at AUTH below strict
+            findings.append(Finding(f.code, verdict, f.risk, "in tool output: " + f.detail[:120]))
     return findings
