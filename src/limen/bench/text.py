@@ -25,10 +25,9 @@ def source_of(item: dict[str, Any]) -> str:
 
 
 def group_of(item: dict[str, Any]) -> str:
+    """The sub-corpus an item belongs to (AgentDojo suite, BIPIA task, NotInject subset)."""
     meta = item.get("meta") or {}
-    corpus = str(item.get("id", "")).split("-", 1)[0]
-    sub = meta.get("suite") or meta.get("task_family") or meta.get("task") or meta.get("subset") or ""
-    return f"{corpus}/{sub}" if sub else corpus
+    return str(meta.get("suite") or meta.get("task_family") or meta.get("task") or meta.get("subset") or "")
 
 
 def run(items: list[dict[str, Any]], mode: Mode) -> list[ItemResult]:
