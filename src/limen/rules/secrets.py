@@ -91,7 +91,7 @@ _SHAPES: tuple[_Shape, ...] = (
         "gitlab-token",
         ("glpat-", "glptt-", "glrt-", "gldt-", "glsoat-", "glcbt-", "glimt-", "GR1348941"),
         r"\b(?:glpat-[\w-]{20}|glptt-[0-9a-f]{40}|glrt-[\w-]{20}|gldt-[\w-]{20}|glsoat-[\w-]{20}|"
-        r"glcbt-[\w-]{20,}|glimt-[\w-]{25}|GR1348941[\w-]{20})\b",
+        r"glcbt-[\w-]{20,}|glimt-[\w-]{25}|GR1348941[\w-]{20})(?![\w-])",
     ),
     _shape(
         "slack-token",
@@ -108,7 +108,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("openai-key", "T3BlbkFJ", r"\bsk-(?:[a-z]+-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"),
     _shape("openai-key", "sk-", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{48,}"),
     _shape("anthropic-key", "sk-ant-", r"\bsk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA"),
-    _shape("google-api-key", "AIza", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    _shape("google-api-key", "AIza", r"\bAIza[0-9A-Za-z_-]{35}(?![\w-])"),
     _shape("gcp-service-account", "service_account", r"\"type\"\s*:\s*\"service_account\"", 0.0),
     _shape(
         "private-key",
@@ -121,7 +121,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("npm-token", "npm_", r"\bnpm_[A-Za-z0-9]{36}\b"),
     _shape("pypi-token", "pypi-AgE", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
     _shape("twilio-key", "SK", r"\bSK[0-9a-fA-F]{32}\b"),
-    _shape("sendgrid-key", "SG.", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"),
+    _shape("sendgrid-key", "SG.", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![\w-])"),
     _shape("mailchimp-key", "-us", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
     _shape("mailgun-key", "key-", r"\bkey-[0-9a-f]{32}\b"),
     _shape("huggingface-token", ("hf_", "api_org_"), r"\b(?:hf_|api_org_)[A-Za-z]{34}\b"),
@@ -139,7 +139,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("azure-storage-key", "AccountKey=", r"AccountKey=[A-Za-z0-9+/]{86}==", group=0),
     _shape("databricks-token", "dapi", r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
     _shape("facebook-token", "EAA", r"\bEAA[MC][A-Za-z0-9]{90,}"),
-    _shape("facebook-token", "|", r"\b\d{15,16}(?:\||%7C)[0-9A-Za-z_-]{27,40}\b"),
+    _shape("facebook-token", "|", r"\b\d{15,16}(?:\||%7C)[0-9A-Za-z_-]{27,40}(?![\w-])"),
     _shape(
         "flyio-token", ("fo1_", "fm1", "fm2"), r"\b(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})"
     ),
@@ -160,7 +160,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("intra42-secret", "s-s4t2", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b"),
     _shape("notion-token", "ntn_", r"\bntn_\d{11}[A-Za-z0-9]{35}\b"),
     _shape("octopus-key", "API-", r"\bAPI-[A-Z0-9]{26}\b"),
-    _shape("openshift-token", "sha256~", r"\bsha256~[\w-]{43}\b"),
+    _shape("openshift-token", "sha256~", r"\bsha256~[\w-]{43}(?![\w-])"),
     _shape("scalingo-token", "tk-us-", r"\btk-us-[\w-]{48}"),
     _shape(
         "sentry-token", ("sntrys_", "sntryu_"), r"\b(?:sntrys_eyJ[A-Za-z0-9+/=_]{80,}|sntryu_[a-f0-9]{64})"
@@ -173,7 +173,9 @@ _SHAPES: tuple[_Shape, ...] = (
         1,
     ),
     _shape("sourcegraph-token", "sgp_", r"\bsgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}\b"),
-    _shape("square-token", ("EAAA", "sq0"), r"\b(?:EAAA[\w-]{22,60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})\b"),
+    _shape(
+        "square-token", ("EAAA", "sq0"), r"\b(?:EAAA[\w-]{22,60}|sq0atp-[\w-]{22}|sq0csp-[\w-]{43})(?![\w-])"
+    ),
     _shape("atlassian-token", "ATATT3", r"\bATATT3[A-Za-z0-9_=-]{186}"),
     _shape("shopify-token", "shp", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
     _shape("digitalocean-token", ("dop_", "doo_", "dor_"), r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
@@ -182,7 +184,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("postman-key", "PMAK-", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
     _shape("pulumi-token", "pul-", r"\bpul-[a-f0-9]{40}\b"),
     _shape("age-secret-key", "AGE-SECRET-KEY-1", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
-    _shape("telegram-bot-token", ":AA", r"\b\d{8,10}:AA[\w-]{33}\b"),
+    _shape("telegram-bot-token", ":AA", r"\b\d{8,10}:AA[\w-]{33}(?![\w-])"),
     _shape(
         "url-credentials",
         "://",
