@@ -33,8 +33,7 @@ _LEAD = (
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
     r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note"
-    r"|proceed to|go ahead and"
-    r"|silently|quietly|secretly)[,:]? )*"
+    r"|proceed to|go ahead and|silently|quietly|secretly)[,:]? )*"
     r"(?:(?:(?:you|the (?:assistant|ai|agent|model|bot)s?) (?:must|should|needs? to|has to|have to"
     r"|(?:is|are) (?:required|instructed|asked) to)|make sure (?:to|you)"
     r"|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|i (?:want|need) you to"
@@ -58,8 +57,7 @@ _MOVE = (
 _DEST = (
     r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|s?ftp://|s3://|www\.|\b\d{1,3}(?:\.\d{1,3}){3}\b"
     r"|\b(?:pastebin|hastebin|ghostbin|transfer\.sh|webhook\.site|requestbin|ngrok)\b"
-    r"|\b[\w-]+\.[a-z]{2,}/\S|\b[\w-]+\.(?:com|net"
-    r"|org|io|co|xyz|info|biz|ru|cn|me"
+    r"|\b[\w-]+\.[a-z]{2,}/\S|\b[\w-]+\.(?:com|net|org|io|co|xyz|info|biz|ru|cn|me"
     r"|app|dev|site|online)\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<!\w)@\w{2,}|\baccount\b|\beveryone\b"
     r"|\b(?:every|all|each)(?: single)? (?:person|one|contact|user|member|recipient|participant)s?\b)"
 )
@@ -190,8 +188,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         "insert_code_into_your_work",
         gate("snippet snippets excerpt segment fragment following below subsequent attached"),
         re.compile(
-            rf"\b{_SNIPPET}{_C}{{0,80}}?\b{_YOUR_WORK}"
-            rf"|\b{_YOUR_WORK}{_C}{{0,80}}?\b{_SNIPPET}"
+            rf"\b{_SNIPPET}{_C}{{0,80}}?\b{_YOUR_WORK}|\b{_YOUR_WORK}{_C}{{0,80}}?\b{_SNIPPET}"
             r"|\b(?:incorporate|embed|insert|integrate|include|add|append|blend|merge|weave|execute|run"
             rf"|utilize|use|employ|leverage) {_SNIPPET}"
         ),
@@ -237,8 +234,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         re.compile(
             r"\b(?:don'?t|do not|never|without) (?:tell|telling|inform|informing|notify|notifying"
             r"|mention|mentioning|reveal|revealing|show|showing|alert|alerting)"
-            r"(?: (?:this|it|that|anything)(?: \w+)?)?"
-            r"(?: to| with)? the user\b"
+            r"(?: (?:this|it|that|anything)(?: \w+)?)?(?: to| with)? the user\b"
             # An instruction that asks to be kept secret is addressed to whoever it wants to keep it.
             r"|\b(?:don'?t|do not|never) (?:reveal|mention|disclose|repeat|show|acknowledge) (?:this|these"
             r"|the above|the following) (?:instruction|message|note|request|step)s?\b"
@@ -284,8 +280,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             rf"\bwhen(?:ever)? (?:you are |you're )?asked (?:about|for|whether|if|what|how)\b{_C}{{0,60}}?,?"
             r" (?:always |only |just )?(?:say|respond|answer|reply|claim|tell|state|insist)\b"
             r"|\bthe (?:correct|right|only|proper|expected) (?:response|answer|reply) to (?:any|every|all"
-            r"|each)"
-            r" (?:question|query|request|prompt)s?\b"
+            r"|each) (?:question|query|request|prompt)s?\b"
         ),
     ),
     # Obligations put on the agent in the third person ("the assistant is expected to ..."), and
@@ -295,8 +290,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate("assistant assistants agent agents bot bots tools tool"),
         re.compile(
             r"\bthe (?:assistant|agent|bot)s? (?:is|are) (?:expected|supposed|required|instructed|asked"
-            r"|obliged"
-            r"|obligated) to\b"
+            r"|obliged|obligated) to\b"
             r"|\bthe (?:assistant|agent|bot)s? (?:must|should|needs to|has to|shall) (?:now )?(?!be\b)[a-z]+"
             r"|\b(?:[a-z]+s|anyone|those) using (?:ai|llm|chatgpt|gpt|claude|gemini|copilot)"
             r"(?: \w+)? ?(?:tools?|assistants?|agents?|models?)?\s?:"
@@ -337,8 +331,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate("executed run performed done carried sent called invoked"),
         re.compile(
             r"\b(?:must|should|has to|needs to|is to) be (?:executed|run|performed|done|carried out|sent"
-            r"|called"
-            r"|invoked) by (?:the |any |every )?(?:agent|assistant|ai|model|bot|llm)s?\b"
+            r"|called|invoked) by (?:the |any |every )?(?:agent|assistant|ai|model|bot|llm)s?\b"
         ),
     ),
     # Content vouching for the user's consent, so that a confirmation is skipped.
@@ -352,8 +345,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"\b(?:never|don'?t|do not|no need to) (?:ask|wait for|request|prompt)(?: the user)? (?:for )?"
             r"(?:confirmation|approval|permission|consent)\b"
             r"|\bthe user (?:has )?(?:already )?(?:pre-?approved|approved|authori[sz]ed|consented to"
-            r"|confirmed)"
-            r"(?: (?:all|this|these|every|any))?\b"
+            r"|confirmed)(?: (?:all|this|these|every|any))?\b"
         ),
     ),
     # Add an outside address to something the agent administers.
@@ -365,8 +357,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"(?:\b(?:as|to)(?: an?| the)? (?:#?[\w-]+ )?(?:collaborator|admin|administrator|owner|member"
             r"|maintainer|editor|user|delegate|channel|workspace|team|group|repo|repository|org|organization"
             r"|project|drive|folder|vault)|\b(?:owner|admin|administrator|write|full|editor) (?:rights"
-            r"|access|permissions"
-            r"|role|privileges))"
+            r"|access|permissions|role|privileges))"
         ),
     ),
     # A markdown image whose address has a slot for data: rendering it sends that data to the host.
@@ -398,8 +389,7 @@ _CODE_SINK = re.compile(
     r"|os\.popen|os\.fork|os\.dup2|shutil\.rmtree|pickle\.loads|\beval\(|\bexec\(|pexpect|paramiko"
     r"|\bscp\b|\brsync\b|\bnc -e\b|\bcurl\b|\bwget\b|authorized_keys|/etc/(?:passwd|shadow|hosts)"
     r"|pynput|keyboard\.|pyautogui|clipboard|pyperclip|fernet|scapy|\bwmi\b|psutil|ipconfig|while true"
-    r"|smtplib|aiohttp|httpx|session\.(?:get|post)|start_server|\.bind\(|reboot|/boot/|mkfs|/dev/sd"
-    r"|\bdd if="
+    r"|smtplib|aiohttp|httpx|session\.(?:get|post)|start_server|\.bind\(|reboot|/boot/|mkfs|/dev/sd|\bdd if="
 )
 
 _PERSONA_GATE = gate(
@@ -418,31 +408,25 @@ _PERSONA = re.compile(
     r"|\byou are no longer (?:bound|restricted|limited|constrained|required to follow|an? (?:ai|assistant))\b"
     r"|\byou are (?:now )?(?:dan|stan|dude|jailbroken|unfiltered|uncensored|unrestricted)\b"
     r"|\b(?:broken|broke|break|breaking) free (?:of|from) (?:the |your )?(?:typical |usual )?(?:confines"
-    r"|restrictions"
-    r"|rules|limits|limitations|guidelines|programming)\b"
-    r"|\b(?:act|behave|respond|reply|answer|speak|pretend|roleplay|role-play)"
-    r"(?: to be| as| like)"
+    r"|restrictions|rules|limits|limitations|guidelines|programming)\b"
+    r"|\b(?:act|behave|respond|reply|answer|speak|pretend|roleplay|role-play)(?: to be| as| like)"
     rf"(?: if you (?:are|were))?{_C}{{0,60}}?\b(?:with(?:out)? (?:any |no )?(?:restrictions|filters|limits"
     r"|limitations|rules|ethics|morals|guidelines|censorship|boundaries|safeguards)|no (?:restrictions"
     r"|filters|limits|rules|ethics|morals|guidelines)|unrestricted|unfiltered|uncensored|jailbroken|amoral"
-    r"|evil|malicious|unethical|unhinged)\b"
-    r"|\b(?:pretend|imagine) (?:to be|you are|that you are|you're)"
+    r"|evil|malicious|unethical|unhinged)\b|\b(?:pretend|imagine) (?:to be|you are|that you are|you're)"
     rf"{_C}{{0,60}}?\b(?:without|not bound by|free (?:of|from)) (?:any |your )?(?:restrictions|filters"
     r"|rules|guidelines|ethics|limitations|safeguards|programming)\b"
     r"|\byou are (?:now )?an? (?:\w+ ){0,2}?(?:ai|assistant|model|chatbot|bot) (?:with no|without(?: any)?)"
     r" (?:safety |content |ethical |moral )?(?:rules|restrictions|filters|limits|guidelines|guardrails"
-    r"|policies)\b"
-    r"|\byour (?:only|sole|new|real|actual|true|one) (?:job|task|goal|purpose|objective|mission)"
+    r"|policies)\b|\byour (?:only|sole|new|real|actual|true|one) (?:job|task|goal|purpose|objective|mission)"
     r" (?:now |from now on )?(?:is|will be)\b"
     r"|\byour (?:task|job|goal|objective|mission) (?:is )?now (?:is )?to\b"
     r"|\byou(?:'re| are) (?:now )?(?:the |an? )?(?:admin|administrator|root|superuser|sysadmin)(?:"
     r" now)?[.!,;]"
     r"|\b(?:respond|reply|answer|say) (?:only )?(?:with )?(?:the word )?['\"]?\w+['\"]? to (?:every|all|any"
-    r"|each)"
-    r" (?:question|message|request|prompt)s?\b"
+    r"|each) (?:question|message|request|prompt)s?\b"
     r"|\byour new (?:name|role|persona|identity|personality|instructions|purpose|rules|directive)s?"
-    r" (?:is|are)\b"
-    r"|\b(?:stay|remain) in character\b|\b(?:never|don'?t|do not) break character\b"
+    r" (?:is|are)\b|\b(?:stay|remain) in character\b|\b(?:never|don'?t|do not) break character\b"
     r"|\b(?:forget|abandon|drop) (?:that )?(?:you are|you're|being) (?:an? )?(?:ai|assistant|language model"
     r"|claude|chatgpt)\b"
     r"|\b(?:evil|unfiltered|uncensored|jailbroken|unrestricted|dark) (?:twin|version|persona|alter ego|mode)"

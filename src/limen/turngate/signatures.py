@@ -39,8 +39,7 @@ _SECRET = (
 MODEL_NAMES = (
     r"(?:(?:automated|autonomous|coding|browsing|virtual|ai|llm)[ -](?:agent|assistant|system|bot|model"
     r"|reader|crawler|summari[sz]er|scraper|tool)|ai|a\.i\.|artificial intelligence|language model|ai"
-    r" language model"
-    r"|large language model|llm|chatbot|gpt(?:-?\d\w*)?|chatgpt|claude|gemini|copilot)"
+    r" language model|large language model|llm|chatbot|gpt(?:-?\d\w*)?|chatgpt|claude|gemini|copilot)"
 )
 MODEL_ROLES = r"(?:assistant|agent|model|bot)"
 
@@ -57,8 +56,7 @@ def addressed_to(names: str) -> str:
         rf"{names}s?\b(?!\s+(?:team|group|department|lab|research|company|product"
         r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
         r"|coach|principal|secretary))"
-        rf"|\bif you(?:'re| are) an? {names}\b"
-        rf"|\b(?:to|for) (?:the |you,? the )?{names}s?\s?:"
+        rf"|\bif you(?:'re| are) an? {names}\b|\b(?:to|for) (?:the |you,? the )?{names}s?\s?:"
         rf"|\b{names}s? (?:that |who |which |is |are )?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)"
         r"|summari[sz](?:es|ing)|analy[sz](?:es|ing)|browses|browsing|sees|seeing) this\b"
         # Spoken to by name at the start of a sentence, then told something.
@@ -112,8 +110,7 @@ SIGNATURES: tuple[Signature, ...] = (
         r"\b(?:ignore|disregard|forget|override|overrule|skip|discard|abandon|dismiss|bypass|neglect"
         r"|never\s?mind)\b(?:\s(?:all|any|every|each|of|the|your|my|our|these|those|its|that|this|such))*"
         r"\s(?:(?:previous|prior|preceding|above|earlier|former|original|initial|old|existing|system"
-        r"|developer"
-        r"|safety|current|given|provided|other)(?:[\s-]\w+)?\s)?"
+        r"|developer|safety|current|given|provided|other)(?:[\s-]\w+)?\s)?"
         # "instructions" with a letter or two added, dropped or swapped ("iunstructions", "instrucktions").
         r"(?:\w{0,3}stru\w{0,4}ions?|instr\w{0,6}|prompts?|directions?|directives?|guidelines?|guidance|rules"
         r"|commands?|orders"
@@ -147,8 +144,7 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|\b(?:ignore[zr]?|oublie[zr]?)\s(?:toutes\s)?(?:les\s|vos\s)?(?:instructions|consignes)"
         r"\s(?:précédentes|antérieures|ci-dessus)"
         r"|\b(?:ignora(?:r)?|olvida(?:r)?)\s(?:todas\s|tutte\s)?(?:las\s|le\s|tus\s)?(?:instrucciones"
-        r"|istruzioni)\s(?:anteriores|previas|precedenti)"
-        r"|\bignore\s(?:todas\s)?as\sinstruções\santeriores"
+        r"|istruzioni)\s(?:anteriores|previas|precedenti)|\bignore\s(?:todas\s)?as\sinstruções\santeriores"
         r"|(?:忽略|无视)(?:你)?(?:之前|以上|上述|先前|前面)(?:的)?(?:所有)?(?:的)?(?:指令|指示|说明|规则)",
     ),
     _sig(
@@ -184,11 +180,9 @@ SIGNATURES: tuple[Signature, ...] = (
         r" (?:no longer apply|are (?:now )?(?:void|null|cancell?ed|revoked|obsolete|superseded|lifted"
         r"|suspended|disabled|outdated|invalid|wrong))\b"
         r"|\byour (?:instructions|rules|guidelines|directives|orders|system prompt) (?:have|has) (?:been"
-        r"|just been)"
-        r" (?:updated|changed|replaced|revised|overridden|superseded|revoked)\b"
+        r"|just been) (?:updated|changed|replaced|revised|overridden|superseded|revoked)\b"
         r"|\b(?:supersedes|overrides|replaces|cancels) (?:any|all|the) (?:earlier|previous|prior|other"
-        r"|original)"
-        r" (?:guidance|instructions|rules|directives|guidelines|prompt)s?\b"
+        r"|original) (?:guidance|instructions|rules|directives|guidelines|prompt)s?\b"
         r"|\b(?:the )?(?:instructions?|rules|prompt) you (?:received|were given|got|have)(?: \w+)?"
         r" (?:was|were|is|are) (?:just )?(?:a test|fake|false|wrong|void|outdated|invalid|not real"
         r"|cancell?ed)\b"
