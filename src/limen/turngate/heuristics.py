@@ -117,8 +117,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"|dollars|euros|pounds)\b|(?:the |all (?:the )?)?(?:money|funds|balance|savings)\b)"
             rf"{_S}{{0,80}}?\b(?:to|into|towards?)\b"
             rf"|{_LEAD}(?:schedule|initiate|make|set up|process|issue|authori[sz]e|send)(?: an?)? (?:wire"
-            rf"|transfer"
-            r"|payment|refund|bank transfer)(?: of)? (?:[$€£]\s?\d|\d)"
+            r"|transfer|payment|refund|bank transfer)(?: of)? (?:[$€£]\s?\d|\d)"
         ),
     ),
     Shape(
@@ -152,9 +151,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             rf"|{_LEAD}{_ASK}{_OUT_VERB} (?:all |each |every )?(?:of )?(?:(?:the )?\w+ (?:of|in) )?"
             rf"your {_OUTPUT}"
             rf"|\byour (?:next |first |final |last )?{_OUTPUT} (?:must|should|has to|needs to|shall)"
-            r" (?:always |only )?(?:start|begin|end"
-            rf"|include"
-            r"|contain|say|mention|be in|read)\b"
+            r" (?:always |only )?(?:start|begin|end|include|contain|say|mention|be in|read)\b"
         ),
     ),
     Shape(
@@ -321,7 +318,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         "persist_remote_fetch",
         gate("bashrc zshrc profile crontab cron authorized_keys hooks launchagents systemd"),
         re.compile(
-            rf"(?:~/\.(?:bashrc|zshrc|profile|bash_profile)|crontab|/etc/cron|\.git/hooks|launchagents"
+            r"(?:~/\.(?:bashrc|zshrc|profile|bash_profile)|crontab|/etc/cron|\.git/hooks|launchagents"
             rf"|systemd){_S}{{0,100}}?\b(?:curl|wget|nc|ncat|https?://)"
         ),
     ),

@@ -122,8 +122,7 @@ SIGNATURES: tuple[Signature, ...] = (
         gate("ignore disregard forget"),
         r"\b(?:ignore|disregard|forget)(?:\sall|\sabout)?\s(?:everything|anything|all|what)"
         rf"{_C}{{0,30}}\b(?:above|before\sthis|so\sfar|previously|earlier|you\swere\stold"
-        rf"|you\shave\sbeen\stold"
-        r"|you\swere\sgiven|i\ssaid|i\stold\syou)\b"
+        r"|you\shave\sbeen\stold|you\swere\sgiven|i\ssaid|i\stold\syou)\b"
         r"|\b(?:ignore|disregard|forget)\s(?:whatever|what|anything|everything)\s(?:the\suser|they|he|she|i)"
         r"\s(?:asked|said|wants?|requested|told\syou)\b"
         # "ignore the above and say ...": a correction says "disregard the above", not what to do next.
