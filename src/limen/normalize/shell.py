@@ -337,9 +337,12 @@ def _analyse_text(
     root = tree.root_node
     if root.has_error and not lenient:
         state.flag("unparsable shell syntax")
+        for match in _DEV_TCP.finditer(text):  # what the broken part would reach, parsed or not
+            _dev_tcp(match.group(0), state)
     _walk(root, _Src(data), state, via, level, 0, stdin)
 
 
+_DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/[^/\s;&|<>]+/\d+")
 _ASCII_ONLY = bytes(range(128)) + b"_" * 128
 _PLAIN = re.compile(r"\s*[\w./:@%+,-][\w./:=@%+,-]*(?:[ \t]+[\w./:=@%+,-]+)*\s*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -2132,6 +2135,7 @@ _NET_OPTS: dict[str, frozenset[str]] = {
 }
 _NET_OPTS["ncat"] = _NET_OPTS["netcat"] = _NET_OPTS["nc"]
 _NET_OPTS["drill"] = _NET_OPTS["dig"]
+_NET_OPTS["ztcp"] = frozenset({"-d"})
 
 
 def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
@@ -2148,7 +2152,7 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
             if word in ("-x", "--proxy", "--url"):
                 _host_word(args[i + 1], state, name)
         return
-    if name in ("nc", "ncat", "netcat", "telnet"):
+    if name in ("nc", "ncat", "netcat", "telnet", "ztcp"):
         hosts = [w for w in operands if not w.isdigit() and "-" not in w[:1]]
         ports = [int(w) for w in operands if w.isdigit() and int(w) < 65536]
         for i, word in enumerate(args[:-1]):
@@ -2468,6 +2472,7 @@ _HANDLERS: dict[str, Handler] = {
     "npx": _h_pkg,
     "bunx": _h_pkg,
     "socat": _h_socat,
+    "ztcp": _h_net,
     "crontab": _h_crontab_like,
 }
 for _name in SHELLS:

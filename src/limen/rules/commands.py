@@ -56,7 +56,9 @@ _DOWNLOADERS = frozenset(
         "ssh",
     }
 )
-_NET_TOOLS = frozenset({"nc", "ncat", "netcat", "telnet", "socat", "openssl", "rcat", "cryptcat", "sbd"})
+_NET_TOOLS = frozenset(
+    {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "rcat", "cryptcat", "sbd", "ztcp"}
+)
 _REMOTE_SHELL_TOOLS = frozenset(
     {
         "msfvenom",
@@ -771,7 +773,6 @@ def _shell_reads_socket(action: Action) -> bool:
     net = any(c.name in _NET_TOOLS for c in action.commands)
     shell = any(
         _is_shell(c)
-        and not any(v.endswith(" -c") for v in c.via)
         and ("i" in _short_flags(c.argv[1:]) or len(c.argv) == 1 or c.argv[1] in ("-l", "-li", "-il", "-s"))
         for c in action.commands
     )
@@ -785,6 +786,10 @@ def _remote_shell_block(action: Action) -> str:
         name, argv = command.name, command.argv
         if name in _REMOTE_SHELL_TOOLS:
             return f"{name} is remote-shell tooling"
+        if name in ("xterm", "urxvt", "rxvt") and any(
+            w in ("-display", "--display") for w in argv
+        ):  # a terminal opened on another machine's X server
+            return f"{name} -display hands a shell to a remote screen"
         if any(v.endswith(" -e") and v.split()[0] in _NET_TOOLS for v in command.via) and (
             _is_shell(command) or _INTERPRETER.match(name)
         ):
@@ -807,12 +812,16 @@ def _remote_shell_auth(action: Action) -> str:
         flags = _short_flags(argv[1:])
         if name in ("nc", "ncat", "netcat") and ("l" in flags or "--listen" in argv):
             return f"{name} listens for connections"
-        if name in ("nc", "ncat", "netcat", "telnet") and _operands(argv):
+        if name in ("nc", "ncat", "netcat", "telnet", "ztcp") and _operands(argv):
             return f"{name} opens a raw connection"
         if name == "socat" and len(argv) > 2:
             return "socat relays a connection"
         if name == "openssl" and any(w in argv for w in ("s_server", "s_client")):
             return "openssl opens a raw TLS channel"
+        if name == "ssh" and ({"R", "D"} & flags or any(w.startswith("RemoteForward") for w in argv)):
+            return "ssh opens a tunnel into this machine"
+        if name == "zmodload" and "zsh/net/tcp" in argv:
+            return "zsh loads raw TCP sockets"
         if name == "stty" and [w for w in argv[1:] if w not in ("-a", "--all", "-g", "--save", "size")]:
             return "stty reconfigures the terminal (shell upgrade)"
         if name == "script" and "c" in flags and any("sh" in w for w in argv[1:]):
