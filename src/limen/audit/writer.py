@@ -3,12 +3,14 @@
 Many processes (one hook process per call, the daemon, the MCP proxy) append to one log. Under the lock a
 writer learns the chain's head from the end of the file (cached while the file size is what it last wrote),
 writes its record, and re-signs `head.json`. The record is in the OS before `append` returns, so a process
-killed afterwards loses nothing it answered; `fsync` runs every `fsync_every` records or `fsync_interval`
-seconds (1 = every record, 0 = leave it to the OS).
+killed afterwards loses nothing it answered. `fsync` (which only matters for a power loss) is batched: every
+`fsync_every` records or `fsync_interval` seconds a background thread flushes, off the decision path;
+`fsync_every=1` flushes every record before `append` returns; `0` leaves it to the OS.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -50,6 +52,9 @@ class AuditWriter:
         self.fsync_interval = fsync_interval
         self._unsynced = 0
         self._synced_at = time.monotonic()
+        self._flusher: threading.Thread | None = None
+        self._wake = threading.Event()
+        self._closed = False
 
     def _head_from_file(self, size: int) -> tuple[int, str, bool]:
         """(last seq, last hash, file ends mid-line) read from the end of the log."""
@@ -108,15 +113,34 @@ class AuditWriter:
         self._seq, self._hash, self._size = seq, digest, size + len(data)
         self._sign_head()
         self._unsynced += 1
-        if checkpoint or self._due():
+        if self.fsync_every == 1:
             os.fsync(self._fd)
+            self._unsynced = 0
+        elif self.fsync_every > 0 and (checkpoint or self._due()):
             self._unsynced, self._synced_at = 0, time.monotonic()
+            self._flush_soon()
         return seq
 
     def _due(self) -> bool:
-        if self.fsync_every <= 0:
-            return False
         return self._unsynced >= self.fsync_every or time.monotonic() - self._synced_at >= self.fsync_interval
+
+    def _flush_soon(self) -> None:
+        if self._flusher is None:
+            self._flusher = threading.Thread(target=self._flush_loop, name="limen-audit-fsync", daemon=True)
+            self._flusher.start()
+        self._wake.set()
+
+    def _flush_loop(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            if self._closed:
+                return
+            try:
+                os.fsync(self._fd)
+                os.fsync(self._head_fd)
+            except OSError:
+                return
 
     def _sign_head(self) -> None:
         head = json.dumps({"seq": self._seq, "h": self._hash, "mac": mac(self._key, self._seq, self._hash)})
@@ -129,11 +153,16 @@ class AuditWriter:
             self._unsynced = 0
 
     def close(self) -> None:
+        """Stop the flusher, flush what is pending, close the files."""
+        self._closed = True
+        if self._flusher is not None:
+            self._wake.set()
+            self._flusher.join(timeout=5)
         with self._lock:
+            if self._unsynced or self._flusher is not None:
+                with contextlib.suppress(OSError):
+                    os.fsync(self._fd)
+                    os.fsync(self._head_fd)
             for fd in (self._fd, self._read_fd, self._head_fd):
-                try:
-                    if fd == self._fd and self._unsynced:
-                        os.fsync(fd)
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass

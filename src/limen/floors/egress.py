@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fnmatch
+import re
 from collections.abc import Iterator
-from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Any
 
 from limen.context import Context
@@ -25,9 +27,14 @@ def is_egress(action: Action) -> bool:
     return action.outbound
 
 
+@lru_cache(maxsize=32)
+def _trusted_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{fnmatch.translate(p.lower())})" for p in patterns) or "(?!)")
+
+
 def trusted(dest: Destination, ctx: Context) -> bool:
     host = dest.host.lower().rstrip(".")
-    return bool(host) and any(fnmatchcase(host, pattern.lower()) for pattern in ctx.trusted_hosts)
+    return bool(host) and _trusted_pattern(tuple(ctx.trusted_hosts)).match(host) is not None
 
 
 def is_external_egress(action: Action, ctx: Context) -> bool:
