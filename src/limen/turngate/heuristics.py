@@ -14,11 +14,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from limen.model import ReasonCode
-from limen.turngate.normalize import Gate, Prepared, gate
+from limen.turngate.normalize import Gate, Lazy, Prepared, gate
 from limen.turngate.signatures import CARRIER_MIN, MODEL_ROLES, addressed_to
 
 _C = r"[^.?!\n]"
@@ -93,7 +92,7 @@ _YOUR_OUTPUT = tuple(
 class Shape:
     name: str
     gate: Gate
-    pattern: re.Pattern[str]
+    pattern: Lazy
 
 
 _EMBEDDED: tuple[Shape, ...] = (
@@ -103,7 +102,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             "send email mail forward transfer wire pay refund post upload share invite concatenate grant"
             " publish leak dm export push cc bcc"
         ),
-        re.compile(
+        Lazy(
             rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?[\w.+-]+@[\w-]+\.\w"
         ),
@@ -112,7 +111,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "move_money",
         gate("move send transfer wire pay refund payment"),
-        re.compile(
+        Lazy(
             rf"{_LEAD}(?:move|send|transfer|wire|pay|refund)\s(?:[$€£]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|chf"
             r"|dollars|euros|pounds)\b|(?:the |all (?:the )?)?(?:money|funds|balance|savings)\b)"
             rf"{_S}{{0,80}}?\b(?:to|into|towards?)\b"
@@ -123,7 +122,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "invite_outsider",
         gate("create schedule add book set", needs="@"),
-        re.compile(
+        Lazy(
             rf"{_LEAD}(?:create|schedule|add|book|set up)\b{_S}{{0,80}}?"
             rf"\b(?:with|invite|participants?|attendees?)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w"
         ),
@@ -131,7 +130,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "change_managed_state",
         gate("delete remove erase wipe purge change reset modify update set disable"),
-        re.compile(
+        Lazy(
             rf"{_LEAD}(?:delete|remove|erase|wipe|purge)\b"
             rf"(?: (?:all|every|each|the|any|these|those|my|your))+{_C}{{0,30}}?\b{_MANAGED}\b"
             rf"|{_LEAD}(?:change|reset|modify|update|set)(?: (?:the|my|your|their|all))*"
@@ -143,7 +142,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "rewrite_your_output",
         gate(subs=_YOUR_OUTPUT),
-        re.compile(
+        Lazy(
             rf"{_LEAD}{_ASK}(?:in|within|throughout|inside) (?:all of |each of |every )?your {_OUTPUT},?"
             rf" (?:please )?{_OUT_VERB}\b"
             rf"|{_LEAD}{_ASK}{_OUT_VERB}\b{_S}{{0,80}}?\b(?:to|in|into|within|for|of|from)(?: \w+)?"
@@ -157,12 +156,12 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "reply_in_format",
         gate("reply respond answer write speak talk"),
-        re.compile(rf"\b(?:reply|respond|answer|write|speak|talk) (?:only )?(?:in|using|with) {_FORMATS}\b"),
+        Lazy(rf"\b(?:reply|respond|answer|write|speak|talk) (?:only )?(?:in|using|with) {_FORMATS}\b"),
     ),
     Shape(
         "tell_the_user",
         gate("say tell claim state inform remind convince assure mention"),
-        re.compile(
+        Lazy(
             rf"{_LEAD}(?:say|tell the user|tell them|claim|state) that\b"
             r"|(?<!should )(?<!will )(?<!must )(?<!can )(?<!to )\b(?:tell|inform|remind|convince|assure)"
             r" the user (?:that|to)\b"
@@ -174,7 +173,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "addresses_its_processor",
         gate("summarize summarise summarizing summarising process processing parse parsing analyze analyse"),
-        re.compile(
+        Lazy(
             r"\b(?:when|while|after|before|as|if) (?:you(?:'re| are)? )?"
             r"(?:summari[sz]|process|pars|analy[sz])\w*"
             r" (?:this|the) (?:page|document|email|article|text|file|content|message|website|site|repo"
@@ -184,7 +183,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "insert_code_into_your_work",
         gate("snippet snippets excerpt segment fragment following below subsequent attached"),
-        re.compile(
+        Lazy(
             rf"\b{_SNIPPET}{_C}{{0,80}}?\b{_YOUR_WORK}|\b{_YOUR_WORK}{_C}{{0,80}}?\b{_SNIPPET}"
             r"|\b(?:incorporate|embed|insert|integrate|include|add|append|blend|merge|weave|execute|run"
             rf"|utilize|use|employ|leverage) {_SNIPPET}"
@@ -193,7 +192,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "sequenced_before_answer",
         gate("before after first"),
-        re.compile(
+        Lazy(
             r"\bbefore (?:you )?(?:can )?(?:answer|respond|reply|proceed|continu|solv|complet|finish"
             r"|summari[sz]|do anything|address)\w*(?: (?:to |with )?(?:the|my|this|any|your|their)"
             r" (?:task|question|request|user|query|prompt|instructions?|original))"
@@ -206,7 +205,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "addressed_to_reader_role",
         gate("assistant assistants agent agents model models bot bots"),
-        re.compile(addressed_to(MODEL_ROLES)),
+        Lazy(addressed_to(MODEL_ROLES)),
     ),
     # "To whoever is automating this", or a line that starts "Bot:" and gives an order.
     Shape(
@@ -215,7 +214,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             "automating processing parsing scraping summarizing summarising crawling indexing bot"
             " assistant ai agent model llm claude gpt chatgpt"
         ),
-        re.compile(
+        Lazy(
             r"\bto (?:whoever|whomever|anyone|the (?:one|system|process)) (?:is )?(?:automating|processing"
             r"|parsing|scraping|summari[sz]ing|crawling|indexing) this\b"
             r"|(?:^|\n)\W{0,3}(?:bot|assistant|ai|agent|model|llm|claude|gpt|chatgpt) ?: ?(?:please )?"
@@ -228,7 +227,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "hide_from_user",
         gate("user reveal mention disclose repeat show acknowledge"),
-        re.compile(
+        Lazy(
             r"\b(?:don'?t|do not|never|without) (?:tell|telling|inform|informing|notify|notifying"
             r"|mention|mentioning|reveal|revealing|show|showing|alert|alerting)"
             r"(?: (?:this|it|that|anything)(?: \w+)?)?(?: to| with)? the user\b"
@@ -241,7 +240,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "dictates_its_summary",
         gate("summarized summarised summary summaries summarizing summarising"),
-        re.compile(
+        Lazy(
             r"\bsummari[sz]ed (?:by (?:stating|saying)|as (?:saying|stating)?) that\b"
             r"|\bsummar(?:y|ies) (?:must|should|need to|needs to) (?:omit|exclude|skip|leave out|hide|ignore"
             r"|not (?:mention|include))\b"
@@ -253,7 +252,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "credentials_into_page",
         gate("credentials credential password passwords login card otp code pin"),
-        re.compile(
+        Lazy(
             rf"\b(?:open|visit|go to|navigate to|load)\b{_S}{{0,60}}?(?:https?://|www\.)\S+{_S}{{0,40}}?"
             r"\b(?:enter|type|submit|paste|fill in|provide|input)\b(?: (?:the|their|the user'?s|your|all))*"
             r" (?:credentials?|password|login|card(?: number| details)?|otp|one-time code|pin)\b"
@@ -264,7 +263,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "download_and_run",
         gate("curl wget download fetch"),
-        re.compile(
+        Lazy(
             rf"\b(?:curl|wget|download|fetch)\b{_S}{{0,80}}?(?:https?|s?ftp)://\S+{_S}{{0,60}}?"
             r"\b(?:execute|run|source|chmod)\b"
         ),
@@ -273,7 +272,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "scripted_answer",
         gate("asked question questions query queries request requests prompt prompts"),
-        re.compile(
+        Lazy(
             rf"\bwhen(?:ever)? (?:you are |you're )?asked (?:about|for|whether|if|what|how)\b{_C}{{0,60}}?,?"
             r" (?:always |only |just )?(?:say|respond|answer|reply|claim|tell|state|insist)\b"
             r"|\bthe (?:correct|right|only|proper|expected) (?:response|answer|reply) to (?:any|every|all"
@@ -285,7 +284,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "obligation_on_the_agent",
         gate("assistant assistants agent agents bot bots tools tool"),
-        re.compile(
+        Lazy(
             r"\bthe (?:assistant|agent|bot)s? (?:is|are) (?:expected|supposed|required|instructed|asked"
             r"|obliged|obligated) to\b"
             r"|\bthe (?:assistant|agent|bot)s? (?:must|should|needs to|has to|shall) (?:now )?(?!be\b)[a-z]+"
@@ -297,7 +296,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "expose_resource",
         gate("public publicly world"),
-        re.compile(
+        Lazy(
             rf"{_LEAD}(?:make|set|switch|change|turn)(?: \w+){{0,3}} (?:repo|repository|repositories|bucket"
             r"|buckets|project|projects|document|documents|file|files|folder|folders|drive|channel|database)"
             r"(?: \w+){0,2} (?:to )?(?:public|world-readable|publicly (?:visible|accessible))\b"
@@ -307,7 +306,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "move_sensitive_data",
         gate("salary salaries payroll passport passports ssn medical tax statements address addresses"),
-        re.compile(
+        Lazy(
             rf"{_LEAD}(?:reply(?: to all)?|send|forward|share|post|e-?mail|upload|attach)\b{_S}{{0,80}}?"
             r"\b(?:salar(?:y|ies)|payroll|passports?|passport scans?|social security|ssn|medical records?"
             r"|tax returns?|bank statements?|home address(?:es)?)\b"
@@ -317,7 +316,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "persist_remote_fetch",
         gate("bashrc zshrc profile crontab cron authorized_keys hooks launchagents systemd"),
-        re.compile(
+        Lazy(
             r"(?:~/\.(?:bashrc|zshrc|profile|bash_profile)|crontab|/etc/cron|\.git/hooks|launchagents"
             rf"|systemd){_S}{{0,100}}?\b(?:curl|wget|nc|ncat|https?://)"
         ),
@@ -326,7 +325,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "order_for_the_model",
         gate("executed run performed done carried sent called invoked"),
-        re.compile(
+        Lazy(
             r"\b(?:must|should|has to|needs to|is to) be (?:executed|run|performed|done|carried out|sent"
             r"|called|invoked) by (?:the |any |every )?(?:agent|assistant|ai|model|bot|llm)s?\b"
         ),
@@ -338,7 +337,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             "approved preapproved pre authorized authorised consented confirmed confirmation approval"
             " permission consent"
         ),
-        re.compile(
+        Lazy(
             r"\b(?:never|don'?t|do not|no need to) (?:ask|wait for|request|prompt)(?: the user)? (?:for )?"
             r"(?:confirmation|approval|permission|consent)\b"
             r"|\bthe user (?:has )?(?:already )?(?:pre-?approved|approved|authori[sz]ed|consented to"
@@ -349,7 +348,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "grant_outsider",
         gate("add invite grant", needs="@"),
-        re.compile(
+        Lazy(
             rf"{_LEAD}(?:add|invite|grant)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w+{_S}{{0,40}}?"
             r"(?:\b(?:as|to)(?: an?| the)? (?:#?[\w-]+ )?(?:collaborator|admin|administrator|owner|member"
             r"|maintainer|editor|user|delegate|channel|workspace|team|group|repo|repository|org|organization"
@@ -361,7 +360,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "exfiltrating_image_link",
         gate("", ("](",), needs="!["),
-        re.compile(
+        Lazy(
             r"!\[[^\]\n]{0,100}\]\(\s*(?:https?:)?//[^)\s]{0,300}(?:[{<$]|\[[a-z_ ]+\]|%7b|%3c"
             r"|[?&](?:q|d|data|secret|token|key|chat|conversation|history|memory|info|msg|summary|email"
             r"|password)=(?:\{|<|\[|\$|%7b))"
@@ -371,7 +370,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "read_credential_file",
         gate("ssh rsa env json credentials passwd shadow npmrc pypirc netrc kube config wallet"),
-        re.compile(
+        Lazy(
             r"\b(?:read|open|cat|load|include|pass|send|attach|paste|provide|upload|copy|e-?mail|mail|forward"
             r"|post|transmit|exfiltrate|print|output|show|display|dump|reveal)\b"
             rf"{_S}{{0,60}}?(?:~/\.ssh|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws/credentials"
@@ -381,7 +380,7 @@ _EMBEDDED: tuple[Shape, ...] = (
 )
 
 # Code that reaches the network, runs commands, or destroys: what makes an inserted snippet dangerous.
-_CODE_SINK = re.compile(
+_CODE_SINK = Lazy(
     r"requests\.(?:post|put|get)|urllib\.request|urlopen|socket\.|\.connect\(|subprocess|os\.system"
     r"|os\.popen|os\.fork|os\.dup2|shutil\.rmtree|pickle\.loads|\beval\(|\bexec\(|pexpect|paramiko"
     r"|\bscp\b|\brsync\b|\bnc -e\b|\bcurl\b|\bwget\b|authorized_keys|/etc/(?:passwd|shadow|hosts)"
@@ -399,7 +398,7 @@ _PERSONA_GATE = gate(
     " dan hacker evil entity version bound restricted limited constrained required name instructions claude"
     " chatgpt mode"
 )
-_PERSONA = re.compile(
+_PERSONA = Lazy(
     r"\byou are (?:now |no longer )(?:an? |the |my )?(?:\w+ ){0,3}?(?:ai|assistant|bot|model|character"
     r"|persona|entity|version|dan|hacker|jailbroken|unrestricted|unfiltered|uncensored|evil)\b"
     r"|\byou are no longer (?:bound|restricted|limited|constrained|required to follow|an? (?:ai|assistant))\b"
@@ -435,7 +434,7 @@ _URGENCY_GATE = gate(
     "urgent urgently immediately now away asap possible delay sensitive within late act emergency"
     " important once"
 )
-_URGENCY = re.compile(
+_URGENCY = Lazy(
     r"\b(?:urgent(?:ly)?|immediately|right now|right away|asap|as soon as possible|without delay"
     r"|time[- ]sensitive|within (?:the next )?\d+ (?:minutes?|hours?)|before it'?s too late|act now"
     r"|emergency|(?:critically|extremely|very) important|at once)\b"
@@ -444,7 +443,7 @@ _SECRECY_GATE = gate(
     "tell telling inform informing notify notifying mention mentioning alert alerting let letting ask asking"
     " show showing reveal revealing keep between secretly silently know without wait"
 )
-_SECRECY = re.compile(
+_SECRECY = Lazy(
     r"\b(?:don'?t|do not|never|without) (?:tell|telling|inform|informing|notify|notifying|mention|mentioning"
     r"|alert|alerting|let|letting|ask|asking|show|showing|reveal|revealing) (?:the user|anyone|anybody"
     r"|them|him|her|your (?:user|boss|manager|team|owner)|me|it to|this to|the owner|it\b)"

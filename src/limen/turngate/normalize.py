@@ -8,6 +8,7 @@ plain lowercase words. What was undone is counted, because hiding text is itself
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
 
@@ -80,6 +81,22 @@ class Prepared:
     words: frozenset[bytes]  # the distinct ASCII words of `flat`, for gates
 
 
+class Lazy:
+    """A pattern compiled on first use. The gate has dozens of large patterns and a text usually opens
+    only a few of their gates, so a hook process that lives for one call compiles only those."""
+
+    __slots__ = ("_compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._compiled: re.Pattern[str] | None = None
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source)
+        return self._compiled.search(text, pos, endpos)
+
+
 # How far a pattern's match may start before, and end after, one of its anchor words.
 _BACK, _FORWARD = 160, 320
 
@@ -106,7 +123,7 @@ class Gate:
             return False
         return not self.words.isdisjoint(p.words) or any(s in p.flat for s in self.subs)
 
-    def search(self, pattern: re.Pattern[str], p: Prepared, text: str) -> bool:
+    def search(self, pattern: Lazy, p: Prepared, text: str) -> bool:
         """Whether `pattern` matches `text` (a form of `p`) in a window around an anchor."""
         if not self._possible(p, text):
             return False

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from limen.model import ReasonCode
-from limen.turngate.normalize import Gate, Prepared, gate
+from limen.turngate.normalize import Gate, Lazy, Prepared, gate
 
 # A clause: no sentence end between two parts of a pattern. `_S` also lets a period or question mark
 # inside a path, address or quote through ("~/.ssh/id_rsa", "'how are you?' to"): that is `_SPAN`.
@@ -75,12 +75,12 @@ class Signature:
     code: ReasonCode
     name: str
     gate: Gate  # the pattern only runs when the gate opens
-    pattern: re.Pattern[str]
+    pattern: Lazy
     untrusted_only: bool = False  # only meaningful inside content (it addresses the model reading it)
 
 
 def _sig(code: ReasonCode, name: str, gate: Gate, pattern: str, *, untrusted_only: bool = False) -> Signature:
-    return Signature(code, name, gate, re.compile(pattern), untrusted_only)
+    return Signature(code, name, gate, Lazy(pattern), untrusted_only)
 
 
 _N = ReasonCode.INSTRUCTION_NULLIFICATION
