@@ -475,6 +475,8 @@ def _assign(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: i
         return
     word = _eval(value, src, state, via, level, depth + 1, quoted=True)
     state.vars[src.text(name)] = None if word.dynamic else "".join(word.fields)
+    if src.text(name).startswith("HIST"):
+        state.note(f"assign:{src.text(name)}")
     if not word.dynamic:
         _add_path_operands(word, state)
 
@@ -499,7 +501,9 @@ def _redirected(
     after: list[Node] = []
     for redirect in node.children_by_field_name("redirect"):
         stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after)
-    if body is None:
+    if body is None:  # `> file` alone: the null command truncating its target
+        if redirects:
+            _record(state, Command(argv=(":",), name=":", via=via, redirects=tuple(redirects)))
         return None
     if body.type == "command":
         out = _command(body, src, state, via, level, depth + 1, stdin, tuple(redirects))
@@ -1361,6 +1365,8 @@ def _shell_string(
     stdin: _Stream | None = None,
 ) -> None:
     if dynamic:
+        if _from_download(text):
+            state.note("download_exec")  # `bash -c "$(curl ...)"`
         state.flag(f"{label} of a non-literal string")
     _analyse_text(text, state, via=(*via, label), level=level + 1, stdin=stdin)
 
@@ -1421,6 +1427,8 @@ _EXPANSIONS = re.compile(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\$\{[^}]*\}|\$[\w
 def _h_eval(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     text = " ".join(argv[1:])
     if any(_is_dynamic(w, state) for w in argv[1:]):
+        if any(_from_download(w) for w in argv[1:]):
+            state.note("download_exec")
         state.flag("eval of a non-literal string")
     _analyse_text(text, state, via=(*via, "eval"), level=level + 1)
 
@@ -1846,7 +1854,11 @@ def _interpreter(
             return
         else:
             script = _script_operand(lang, argv[1:])
-            if script:
+            if script.startswith(("<(", "/dev/fd/")):
+                if _from_download(script):
+                    state.note("download_exec")  # `python3 <(curl ...)`
+                state.flag(f"{name} runs a script from a substitution")
+            elif script:
                 _add_path(script, state, write=False)
             return
     if _is_dynamic(code, state):

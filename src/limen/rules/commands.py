@@ -532,6 +532,30 @@ def _env_dump(command: Command) -> str:
     return ""
 
 
+_SENDERS = frozenset(
+    {
+        "curl",
+        "wget",
+        "nc",
+        "ncat",
+        "netcat",
+        "socat",
+        "telnet",
+        "scp",
+        "sftp",
+        "ftp",
+        "ssh",
+        "rsync",
+        "mail",
+        "sendmail",
+        "mutt",
+        "openssl",
+        "http",
+        "dig",
+        "nslookup",
+        "host",
+    }
+)
 _FILTERS = frozenset(
     {
         "grep",
@@ -568,9 +592,13 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
 
 @rule(ReasonCode.ENVIRONMENT_DUMP_COMMAND)
 def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Printing the whole environment (where tokens and keys live)."""
+    """Printing the whole environment; BLOCK when the line also sends it out."""
+    sends = any(c.name in _SENDERS for c in action.commands)
     for command in action.commands:
         what = _env_dump(command)
+        if what and sends:
+            yield _finding(ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.BLOCK, 93, f"{what} output sent out")
+            return
         if what and not _filtered_for_harmless(action, ctx):
             yield _finding(
                 ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.AUTH, 60, f"{what} prints the environment"
@@ -755,10 +783,8 @@ def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
     for command in action.commands:
         if command.name in ("ping", "ping6", "traceroute", "curl", "wget", "nc", "host", "dig", "nslookup"):
             for word in command.argv[1:]:
-                if (
-                    re.search(r"(\$\(|`|\$\{?\w).*\.[A-Za-z0-9-]+\.[A-Za-z]{2,}", word)
-                    and "://" not in word[:12]
-                ):
+                host = word.split("://", 1)[1].split("/", 1)[0] if "://" in word[:12] else word
+                if re.search(r"(\$\(|`|\$\{?\w).*\.[A-Za-z0-9-]+\.[A-Za-z]{2,}$", host):
                     yield _finding(
                         ReasonCode.DNS_EXFILTRATION, Verdict.BLOCK, 92, "host name built at run time"
                     )
@@ -868,6 +894,8 @@ def _evasion(command: Command) -> str:
         return "system clock changed"
     if name in ("timedatectl", "hwclock") and any(w in args for w in ("set-time", "--set", "-s")):
         return "system clock changed"
+    if name == "journalctl" and any(w.startswith(("--vacuum", "--rotate")) for w in args):
+        return "system logs erased"
     if (
         name in ("echo", "printf")
         and command.redirects
@@ -891,6 +919,9 @@ def _erased(command: Command, action: Action, ctx: Context) -> list[str]:
 @rule(ReasonCode.DEFENCE_EVASION)
 def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     """Hiding what was done: history wiped, timestamps forged, clock changed, logs or names disguised."""
+    if any(n.startswith("assign:HIST") for n in action.notes):
+        yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "shell history disabled")
+        return
     for command in action.commands:
         why = _evasion(command)
         if why:
@@ -1004,9 +1035,13 @@ def _persistence(command: Command) -> str:
 
 @rule(ReasonCode.PERSISTENCE_WRITE)
 def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Commands that make something run later without the user asking (cron, services, accounts)."""
+    """Commands that make something run later without the user asking (cron, services, accounts, PATH)."""
+    home_bins = tuple(os.path.join(ctx.home, d) + "/" for d in (".local/bin", "bin")) if ctx.home else ()
+    shadow = next((p for p in action.write_paths if home_bins and p.startswith(home_bins)), None)
     for command in action.commands:
-        why = _persistence(command)
+        why = _persistence(command) or (
+            f"writes {shadow}, ahead of system commands on PATH" if shadow else ""
+        )
         if why:
             strict = ctx.mode.strict_or_above
             yield _finding(
