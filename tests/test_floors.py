@@ -195,7 +195,8 @@ def test_correlated_destructive_flow(mode: Mode, waived: frozenset[str]) -> None
     )
     assert ReasonCode.CORRELATED_DESTRUCTIVE_FLOW in decision.reasons
     quiet = MemoryStore()
-    quiet.append_history("s", {"cap": "shell.execute", "shell": True, "broad": True})  # one call, not two
+    quiet.append_history("s", {"cap": "shell.execute", "shell": True, "broad": False})  # shell, then broad:
+    quiet.append_history("s", {"cap": "shell.execute", "shell": True, "broad": True})  # not the flow's order
     decision = _decide(
         quiet, "s", mode, waived, "network.request", {"url": "https://collector.example.net/x"}
     )

@@ -199,7 +199,7 @@ class Runtime:
     ) -> Decision:
         from limen.engine import decide
         from limen.floors import correlator, toolpin
-        from limen.state import TAINTED, UNTRUSTED
+        from limen.state import BROAD, TAINTED, UNTRUSTED
 
         action = self._action(ctx, tool, arguments, session_id, door, cwd, agent)
         view = self.session(session_id)
@@ -210,13 +210,15 @@ class Runtime:
         ctx.session = view
         decision = decide(action, ctx)
         entry = correlator.features(action, ctx, decision)
-        if any(entry[k] for k in correlator.SIGNALS):  # a plain read or edit tells the correlator nothing
+        if correlator.worth_keeping(entry, view.flags):
             view.store.append_history(view.session_id, entry)
-        flags = {TAINTED} if entry["private"] else set()
+        flags = {BROAD} if entry["broad"] else set()
+        if entry["private"]:
+            flags.add(TAINTED)
         if decision.verdict is not Verdict.BLOCK and _fetches_untrusted(action, ctx):
             flags.add(UNTRUSTED)
-        if flags:
-            view.store.set_flags(view.session_id, flags)
+        if flags - view.flags:  # most calls add nothing the session does not already hold
+            view.store.set_flags(view.session_id, flags - view.flags)
         return decision
 
     def _observe(

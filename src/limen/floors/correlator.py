@@ -1,7 +1,8 @@
-"""Correlator: a broad read or archive, then a shell command, then egress to an untrusted host.
+"""Correlator: a broad read or archive, then (a later call) a shell command, then egress to an untrusted host.
 
-`correlated_destructive_flow` (AUTH; BLOCK in strict/paranoid) reads the session's recent history, whose
-entries `features()` writes after every decision.
+`correlated_destructive_flow` (AUTH; BLOCK in strict/paranoid) reads the session's recent history: the
+entries `features()` computes after each decision and the runtime keeps when `worth_keeping()` says a floor
+could ever read them.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from limen.context import Context
 from limen.floors.egress import is_external_egress, mode_verdict, reads_private
 from limen.model import Action, Capability, Command, Decision, Finding, ReasonCode, Verdict
 from limen.normalize.paths import is_within
+from limen.state import BROAD
 
 ARCHIVERS = frozenset({"tar", "zip", "7z", "7za", "rar", "gzip", "bzip2", "xz", "zstd", "cpio", "pax", "jar"})
-SIGNALS = ("shell", "broad", "private", "egress")  # the history fields the floors read
 ENUMERATORS = frozenset({"find", "locate", "tree", "du", "rg", "fd", "rsync"})
 # Broad only when recursive: the short flags that make each one so.
 RECURSIVE_FLAGS = {"ls": {"R"}, "grep": {"r", "R"}, "egrep": {"r", "R"}, "cp": {"r", "R", "a"}, "scp": {"r"}}
@@ -42,6 +43,12 @@ def _broad(action: Action, ctx: Context) -> bool:
     )
 
 
+def worth_keeping(entry: dict[str, Any], flags: frozenset[str]) -> bool:
+    """Only what a floor can read later: a broad read, a private read, a shell command after a broad read.
+    Most calls are none of these, so most decisions write nothing to the session."""
+    return bool(entry["broad"] or entry["private"] or (entry["shell"] and BROAD in flags))
+
+
 def features(action: Action, ctx: Context, decision: Decision) -> dict[str, Any]:
     """The redacted history entry the correlator and the trifecta read later."""
     return {
@@ -59,9 +66,8 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
     if session is None or not is_external_egress(action, ctx):
         return []
     history = session.recent()
-    broad = {i for i, e in enumerate(history) if e.get("broad")}
-    shell = {i for i, e in enumerate(history) if e.get("shell")}
-    if broad and shell and (len(broad | shell) > 1):
+    first_broad = next((i for i, e in enumerate(history) if e.get("broad")), None)
+    if first_broad is not None and any(e.get("shell") for e in history[first_broad + 1 :]):
         return [
             Finding(
                 ReasonCode.CORRELATED_DESTRUCTIVE_FLOW,

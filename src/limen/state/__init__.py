@@ -16,6 +16,7 @@ UNTRUSTED = "untrusted"  # content from an untrusted source came in
 INJECTED = "injected"  # content carrying injected instructions came in
 TAINTED = "tainted"  # a secret (or a secret file) was read
 HALTED = "halted"  # the session is stopped: every further call is denied
+BROAD = "broad"  # a broad read or archive happened (the correlator then keeps shell commands)
 
 # Value labels, in order of how much they are trusted.
 TRUSTED = "trusted"  # the user's prompt, clean tool output
