@@ -140,3 +140,19 @@ def test_local_write_with_pii_is_not_egress() -> None:
 def test_never_raises(text: str) -> None:
     for label in data_classes_in(text):
         assert label in ("payment_card", "iban", "us_ssn")
+
+
+def test_payee_iban_of_a_transfer_is_not_egress_but_an_iban_in_its_memo_is() -> None:
+    cwd = tempfile.mkdtemp()
+    payee = limen.evaluate("send_money", {"recipient": "GB29NWBK60161331926819", "amount": 10}, cwd=cwd)
+    assert ReasonCode.PII_DATA_CLASS_EGRESS not in payee.reasons
+    memo = limen.evaluate(
+        "send_money",
+        {
+            "recipient": "GB29NWBK60161331926819",
+            "amount": 10,
+            "subject": "refund to DE89 3704 0044 0532 0130 00",
+        },
+        cwd=cwd,
+    )
+    assert ReasonCode.PII_DATA_CLASS_EGRESS in memo.reasons

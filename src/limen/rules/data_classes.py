@@ -6,7 +6,8 @@
 - an IBAN: upper-case country code with its registered length, compact or in groups of four, mod-97 == 1;
 - a US SSN written with dashes (`078-05-1123`) in valid area/group/serial ranges (not 000, 666, 9xx).
 Undashed nine-digit numbers are not treated as SSNs: too many order numbers and IDs look like that.
-Only the class label reaches the finding, never the value.
+The counterparty of a transfer (an `iban`/`recipient`/`to` argument) is where the action goes, not data
+leaving, and is not counted. Only the class label reaches the finding, never the value.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ _CARD = re.compile(
 )
 _IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})(\d{2})(?=[ -]?[A-Z0-9])")
 _SSN = re.compile(r"(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])")
+
+# Arguments that name the counterparty rather than carry data to it.
+_ADDRESS_KEYS = frozenset(
+    {"iban", "recipient", "to", "payee", "beneficiary", "account", "account_number", "destination_account"}
+)
 
 # Registered IBAN lengths (SWIFT IBAN registry).
 IBAN_LENGTHS: dict[str, int] = {
@@ -233,8 +239,11 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
     """Cards, IBANs and SSNs in an action that can reach an external destination."""
     if not reaches_outside(action):
         return []
+    addressed = {v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in _ADDRESS_KEYS}
     labels: dict[str, None] = {}
     for text in action_texts(action):
+        if text in addressed:
+            continue  # the payee's IBAN of a transfer is where it goes, not data leaving
         for label in data_classes_in(text):
             labels[label] = None
     if not labels:

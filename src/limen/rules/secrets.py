@@ -822,17 +822,22 @@ def action_texts(action: Action) -> list[str]:
     return list(seen)
 
 
+# Capabilities that stay on this machine unless a destination says otherwise; every other one (outbound,
+# MCP, unknown, custom ones such as `payments.transfer`) is treated as able to carry data out.
+_LOCAL_CAPABILITIES = frozenset(
+    {"filesystem.read", "filesystem.write", "filesystem.delete", "shell.execute", "agent.delegate"}
+)
+
+
 def reaches_outside(action: Action) -> bool:
     """True when the action can carry data off this machine (or its reach is unknown)."""
     if any(d.host_class is not HostClass.LOOPBACK for d in action.destinations):
         return True
     if action.destinations:
         return False  # every destination is this machine
-    return (
-        action.capability in OUTBOUND_CAPABILITIES
-        or action.capability in ("mcp.call", "unknown")
-        or action.tool.startswith("mcp")
-    )
+    if action.capability in OUTBOUND_CAPABILITIES:
+        return True
+    return action.capability not in _LOCAL_CAPABILITIES or action.tool.startswith("mcp")
 
 
 # Credentials whose issuer the value does not tell (a bearer header, `curl -u`, `user:pass@host`).
