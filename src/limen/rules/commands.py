@@ -435,11 +435,32 @@ def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
     return None
 
 
+_CODE_FLAGS = re.compile(r"-[a-zA-Z]*[ceErm]")  # -c CODE, -e CODE, -r CODE (php), -m MODULE
+
+
+def _runs_stdin(command: Command) -> bool:
+    """The command executes what arrives on stdin: a shell or interpreter with no program of its own."""
+    if command.name in ("source", "."):
+        return True
+    if not (_is_shell(command) or _INTERPRETER.match(command.name)):
+        return False
+    args = command.argv[1:]
+    if _is_shell(command) and "s" in _short_flags(args):
+        return True
+    if any(
+        _CODE_FLAGS.fullmatch(w) or (re.match(r"-[a-zA-Z]*[ceEm].", w) and not _is_shell(command))
+        for w in args
+    ):
+        return False
+    operands = [w for w in args if not w.startswith("-")]
+    return not operands or operands[0] == "-"
+
+
 def _download_exec(action: Action) -> Finding | None:
     if "download_exec" in action.notes:
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, "runs code it downloads")
     for command in action.commands:
-        if not (_is_shell(command) or _INTERPRETER.match(command.name) or command.name in ("source", ".")):
+        if not _runs_stdin(command):
             continue
         for via in command.via:
             if via.startswith("stdin:") and set(via[6:].split(",")) & _DOWNLOADERS:
@@ -830,6 +851,43 @@ def _remote_shell_block(action: Action) -> str:
     return ""
 
 
+def _ssh_options(argv: tuple[str, ...]) -> list[str]:
+    """ssh's own options: the words before the host (what follows is the remote command)."""
+    out: list[str] = []
+    skip = False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if not word.startswith("-"):
+            break
+        out.append(word)
+        skip = word in (
+            "-b",
+            "-c",
+            "-D",
+            "-E",
+            "-e",
+            "-F",
+            "-I",
+            "-i",
+            "-J",
+            "-L",
+            "-l",
+            "-m",
+            "-O",
+            "-o",
+            "-p",
+            "-Q",
+            "-R",
+            "-S",
+            "-W",
+            "-w",
+            "-B",
+        )
+    return out
+
+
 def _remote_shell_auth(action: Action) -> str:
     if "dev_tcp" in action.notes:
         return "raw /dev/tcp connection"
@@ -844,7 +902,9 @@ def _remote_shell_auth(action: Action) -> str:
             return "socat relays a connection"
         if name == "openssl" and any(w in argv for w in ("s_server", "s_client")):
             return "openssl opens a raw TLS channel"
-        if name == "ssh" and ({"R", "D"} & flags or any(w.startswith("RemoteForward") for w in argv)):
+        if name == "ssh" and (
+            {"R", "D"} & _short_flags(_ssh_options(argv)) or "RemoteForward" in " ".join(argv)
+        ):
             return "ssh opens a tunnel into this machine"
         if name == "zmodload" and "zsh/net/tcp" in argv:
             return "zsh loads raw TCP sockets"
@@ -1004,10 +1064,11 @@ def _mode_set(command: Command) -> str:
 def _persistence(command: Command) -> str:
     name, args = command.name, command.argv[1:]
     if name == "crontab":
-        operands = _operands(command.argv)
-        if operands or "e" in _short_flags(args) or (not args and _stdin_sources(command)):
-            return "crontab installs jobs"
-        if not args:
+        flags = _short_flags(args)
+        if flags & {"l", "r"}:
+            return ""  # listing (removal is destructive_command's)
+        files = [w for i, w in enumerate(args) if not w.startswith("-") and (i == 0 or args[i - 1] != "-u")]
+        if files or "-" in args or "e" in flags or not [w for w in args if w != "-u"]:
             return "crontab installs jobs"
     if name == "systemctl" and any(w in args for w in ("enable", "link", "preset", "reenable", "add-wants")):
         return "systemctl enables a unit"
@@ -1037,7 +1098,7 @@ def _persistence(command: Command) -> str:
 def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """Commands that make something run later without the user asking (cron, services, accounts, PATH)."""
     home_bins = tuple(os.path.join(ctx.home, d) + "/" for d in (".local/bin", "bin")) if ctx.home else ()
-    shadow = next((p for p in action.write_paths if home_bins and p.startswith(home_bins)), None)
+    shadow = next((p for p in action.write_paths if os.path.dirname(p) + "/" in home_bins), None)
     for command in action.commands:
         why = _persistence(command) or (
             f"writes {shadow}, ahead of system commands on PATH" if shadow else ""
