@@ -265,6 +265,8 @@ def apply_scan(
 
     findings: list[Finding] = []
     harsh = Verdict.BLOCK if mode.strict_or_above else Verdict.AUTH
+    if len(output) > MAX_SCAN_CHARS:  # what is not screened is not trusted
+        output, untrusted = output[:MAX_SCAN_CHARS], True
     secrets = secret_values(output)
     if secrets:
         store.add_taint(session_id, {fingerprint(s): len(s) for s in secrets})
