@@ -129,6 +129,12 @@ def test_claude_code_session_start_status(tmp_path: Path) -> None:
     }
 
 
+def test_claude_code_session_start_that_cannot_be_read_stops_the_session(tmp_path: Path) -> None:
+    reason = fail_closed_reason("event without session_id or cwd")
+    out, code, _ = run_hook("claude-code", "session_start_without_session.json", tmp_path)
+    assert (out, code) == ({"continue": False, "stopReason": reason}, 2)
+
+
 def test_claude_code_unknown_event_is_denied(tmp_path: Path) -> None:
     reason = fail_closed_reason("unknown event 'Stop'")
     assert run_hook("claude-code", "stop.json", tmp_path)[:2] == ({"decision": "block", "reason": reason}, 2)
@@ -142,6 +148,12 @@ def test_codex_passes_quietly_and_checks_patch_targets(tmp_path: Path) -> None:
     assert (specific["permissionDecision"], code) == ("deny", 2)
     assert specific["permissionDecisionReason"].startswith("Limen blocked this call [protected_path_blocked")
     assert "/home/dev/.codex/hooks.json" in specific["permissionDecisionReason"]
+
+
+def test_codex_post_tool_use_replaces_a_leaked_secret(tmp_path: Path) -> None:
+    out, code, _ = run_hook("codex", "post_bash_secret.json", tmp_path)
+    assert (out["decision"], code) == ("block", 2)  # Codex replaces the tool result with the reason
+    assert out["reason"].startswith("Limen flagged this tool output [") and "AKIA" not in out["reason"]
 
 
 def test_codex_answers_auth_as_deny_with_how_to_approve(tmp_path: Path) -> None:

@@ -200,3 +200,12 @@ def test_the_hook_deadline_fits_inside_the_configured_timeout() -> None:
     assert client.DEFAULT_DEADLINE_MS <= TIMEOUT_SECONDS * 1000 // 2
     assert wire.limen_home() == engine_limen_home()  # the client's copy of the rule agrees
     assert wire.socket_path().startswith(os.path.abspath(engine_limen_home()))
+
+
+def test_a_socket_path_too_long_for_sockaddr_moves_to_the_runtime_dir(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LIMEN_HOME", "/tmp/" + "x" * 120)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+    path = wire.socket_path()
+    assert path.startswith("/run/user/1000/limen-") and len(path.encode()) <= 100
