@@ -264,6 +264,19 @@ def test_program_with_variables_keeps_its_text() -> None:
     assert run('perl -e "$CODE"').opaque
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "nl -ba long-file \\",
+        "sh -c 'for i; do rm \"$i\"; done' _ a b",
+        "ssh user@server /bin/bash <<'EOT'",
+    ],
+)
+def test_bash_accepts_so_the_analyser_does(line: str) -> None:
+    """Constructs bash accepts and tree-sitter-bash rejects are rewritten (on error only), not made opaque."""
+    assert not run(line).opaque
+
+
 def test_plain_lines_are_not_opaque() -> None:
     for line in ("ls -la", "git status", "pytest -q tests/", "sh -c 'echo $(date)'", "eval 'echo hi'"):
         assert not run(line).opaque, line

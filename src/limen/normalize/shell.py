@@ -328,13 +328,15 @@ def _analyse_text(
         return
     if "\\\n" in text:  # a backslash-newline vanishes before bash splits words: `r\<newline>m` is `rm`
         text = _CONTINUATION.sub(r"\1", text)
-    data = text.encode("utf-8", "replace")
     if "\ufffd" in text or _SURROGATE.search(text):
         state.flag("invalid unicode in command")
-    # tree-sitter-bash's scanner can crash on some non-ASCII code points ('{' then U+F8FC2). Bash only
-    # splits on ASCII, so every non-ASCII byte parses as a word byte; offsets still index the original `data`.
-    tree = _get_parser().parse(data.translate(_ASCII_ONLY) if not data.isascii() else data)
-    root = tree.root_node
+    data, root = _parse(text)
+    if root.has_error:
+        compatible = _bash_compatible(text)
+        if compatible != text:
+            retry_data, retry_root = _parse(compatible)
+            if not retry_root.has_error:
+                text, data, root = compatible, retry_data, retry_root
     if root.has_error and not lenient:
         state.flag("unparsable shell syntax")
         for match in _DEV_TCP.finditer(text):  # what the broken part would reach, parsed or not
@@ -342,11 +344,41 @@ def _analyse_text(
     _walk(root, _Src(data), state, via, level, 0, stdin)
 
 
+def _parse(text: str) -> tuple[bytes, Node]:
+    data = text.encode("utf-8", "replace")
+    # tree-sitter-bash's scanner can crash on some non-ASCII code points ('{' then U+F8FC2). Bash only
+    # splits on ASCII, so every non-ASCII byte parses as a word byte; offsets still index the original `data`.
+    tree = _get_parser().parse(data.translate(_ASCII_ONLY) if not data.isascii() else data)
+    return data, tree.root_node
+
+
 _DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/[^/\s;&|<>]+/\d+")
 _ASCII_ONLY = bytes(range(128)) + b"_" * 128
 _PLAIN = re.compile(r"\s*[\w./:@%+,-][\w./:=@%+,-]*(?:[ \t]+[\w./:=@%+,-]+)*\s*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")
+
+
+_TRAILING_BACKSLASH = re.compile(r"(?<!\\)((?:\\\\)*)\\\s*$")
+_FOR_WITHOUT_IN = re.compile(r"\bfor(\s+)([A-Za-z_]\w*)(\s*;\s*|\s+)do\b")
+_HEREDOC_START = re.compile(r"<<-?\s*(['\"]?)\\?([A-Za-z_]\w*)\1")
+
+
+def _bash_compatible(text: str) -> str:
+    r"""Rewrite what bash accepts but tree-sitter-bash rejects, without changing what runs (on errors only).
+
+    A trailing lone backslash (bash: a literal `\`), `for x; do` (bash: `for x in "$@"; do`) and a heredoc
+    whose terminator line never comes (bash: ends at end of input)."""
+    if text.rstrip().endswith("\\"):
+        text = _TRAILING_BACKSLASH.sub(r"\1", text)
+    if "for" in text:
+        text = _FOR_WITHOUT_IN.sub(lambda m: f'for{m.group(1)}{m.group(2)} in "$@"; do', text)
+    if "<<" in text:
+        for match in _HEREDOC_START.finditer(text):
+            delimiter = match.group(2)
+            if not re.search(rf"^\s*{delimiter}\s*$", text[match.end() :], re.M):
+                text = text.rstrip("\n") + f"\n{delimiter}\n"
+    return text
 
 
 def _tick(state: _State, depth: int) -> bool:
