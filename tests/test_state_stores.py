@@ -53,6 +53,15 @@ def test_history_keeps_the_most_recent_in_order(store: SessionStore) -> None:
     assert [e["i"] for e in recent] == list(range(HISTORY_LIMIT * 4, HISTORY_LIMIT * 5))
 
 
+def test_history_of_a_quiet_session_survives_busy_ones(store: SessionStore) -> None:
+    store.append_history("quiet", {"broad": True})
+    for i in range(HISTORY_LIMIT * 5):
+        store.append_history("busy", {"i": i})
+    store.append_history("quiet", {"shell": True})
+    assert store.history("quiet") == [{"broad": True}, {"shell": True}]
+    assert len(store.history("busy", HISTORY_LIMIT * 5)) == HISTORY_LIMIT
+
+
 def test_clear_taint_only_or_everything(store: SessionStore) -> None:
     store.set_flags("a", {TAINTED, INJECTED})
     store.add_taint("a", {"fp": 10})

@@ -95,17 +95,23 @@ class SqliteStore:
         return found
 
     def append_history(self, session_id: str, entry: Mapping[str, Any]) -> None:
+        """Append, and drop this session's entries beyond the most recent `HISTORY_LIMIT`."""
         with self._lock:
-            cursor = self._db.execute(
-                "INSERT INTO history (session, ts, entry) VALUES (?, ?, ?)",
-                (session_id, time.time(), json.dumps(entry, separators=(",", ":"))),
-            )
-            last = cursor.lastrowid or 0
-            if last % 16 == 0:  # prune now and then: one indexed range delete
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
                 self._db.execute(
-                    "DELETE FROM history WHERE session = ? AND id <= ?",
-                    (session_id, last - 4 * HISTORY_LIMIT),
+                    "INSERT INTO history (session, ts, entry) VALUES (?, ?, ?)",
+                    (session_id, time.time(), json.dumps(entry, separators=(",", ":"))),
                 )
+                self._db.execute(
+                    "DELETE FROM history WHERE session = ? AND id <= "
+                    "(SELECT id FROM history WHERE session = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                    (session_id, session_id, HISTORY_LIMIT),
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def history(self, session_id: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
         with self._lock:
