@@ -756,7 +756,7 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
 @rule(ReasonCode.OPAQUE_COMMAND)
 def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """A part of the line whose effect cannot be known statically."""
-    dynamic = next((c for c in action.commands if c.dynamic_name), None)
+    dynamic = next((c for c in action.commands if c.dynamic_name and "alias" not in c.via), None)
     if dynamic is not None:
         yield _finding(
             ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 70, f"command name built at run time: {dynamic.argv[0]}"
