@@ -49,6 +49,8 @@ class Runtime:
         audit_failure: str = "stand",
         fsync_every: int = 64,
     ) -> None:
+        if audit_failure not in ("stand", "deny"):
+            raise ValueError("audit_failure must be 'stand' or 'deny'")
         self.workspace = os.path.abspath(workspace)
         self.mode = mode
         self.audit_failure = audit_failure
