@@ -2191,7 +2191,8 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
     if name in ("curl", "wget"):
         _curl_extras(name, args, state)
         for word in operands:
-            _host_word(word, state, name)
+            if "://" not in word:  # URLs were taken by _generic
+                _host_word(word, state, name)
         for i, word in enumerate(args[:-1]):
             if word in ("-x", "--proxy", "--url"):
                 _host_word(args[i + 1], state, name)
@@ -2218,8 +2219,6 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         for word in operands:
             if re.match(r"^(?:[\w.+-]+@)?[A-Za-z0-9_.-]+:", word) and not word.startswith("/"):
                 _host_word(word, state, name)
-            elif "://" in word:
-                _urls([word], state, name)
             elif _looks_like_path(word):
                 _add_path(word, state, write=word is operands[-1])
         return

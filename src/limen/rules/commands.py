@@ -1097,7 +1097,9 @@ def _persistence(command: Command) -> str:
 @rule(ReasonCode.PERSISTENCE_WRITE)
 def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """Commands that make something run later without the user asking (cron, services, accounts, PATH)."""
-    home_bins = tuple(os.path.join(ctx.home, d) + "/" for d in (".local/bin", "bin")) if ctx.home else ()
+    if not action.commands:
+        return
+    home_bins = (f"{ctx.home}/.local/bin/", f"{ctx.home}/bin/") if ctx.home else ()
     shadow = next((p for p in action.write_paths if os.path.dirname(p) + "/" in home_bins), None)
     for command in action.commands:
         why = _persistence(command) or (
