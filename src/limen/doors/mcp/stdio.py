@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import stat
 import sys
+import threading
 from typing import TYPE_CHECKING
 
 from limen.doors.mcp.messages import JSON, encode
@@ -111,18 +113,14 @@ def stdout_sink(raw: bytes) -> None:
 
 async def serve_stdio(proxy: Proxy) -> None:
     """Read the agent's messages from stdin until it closes, then stop the server."""
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=LINE_LIMIT)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    lines = await _stdin_lines()
     await proxy.start()
     try:
         while True:
             try:
-                line = await reader.readline()
+                line = await lines.readline()
             except ValueError:  # longer than LINE_LIMIT: answer a parse error, skip the rest of the line
-                proxy.to_client(
-                    b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"message too large"}}'
-                )
+                proxy.to_client(b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"too large"}}')
                 continue
             if not line:
                 await proxy.drain()
@@ -131,3 +129,23 @@ async def serve_stdio(proxy: Proxy) -> None:
                 await proxy.from_client(line.rstrip(b"\r\n"))
     finally:
         await proxy.close()
+
+
+async def _stdin_lines() -> asyncio.StreamReader:
+    """Our stdin as a stream: read by the event loop when it is a pipe, socket or terminal, else (a file,
+    /dev/null) by a thread, since epoll refuses regular files."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=LINE_LIMIT)
+    fd = sys.stdin.fileno()
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or sys.stdin.isatty():
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        return reader
+
+    def pump() -> None:
+        for chunk in iter(lambda: os.read(fd, 65536), b""):
+            loop.call_soon_threadsafe(reader.feed_data, chunk)
+        loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return reader
