@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -95,6 +96,9 @@ class Proxy:
         self._handshake: list[JSON] = []  # initialize + initialized, replayed after a restart
         self._internal: dict[str, asyncio.Future[JSON]] = {}
         self._ids = itertools.count(1)
+        self._id_prefix = (
+            f"limen-{os.urandom(4).hex()}"  # the proxy's own request ids, unguessable by a client
+        )
         self._tasks: set[asyncio.Task[None]] = set()
         self._listed = False  # whether the server's current tool list has been pinned in this connection
         self._heard = False  # whether the server has said anything yet (until then it may still be starting)
@@ -191,7 +195,11 @@ class Proxy:
         try:
             for _ in range(MAX_LIST_PAGES):
                 page = dict(params, cursor=cursor) if cursor else params
-                request = {"jsonrpc": "2.0", "id": f"limen-list-{next(self._ids)}", "method": "tools/list"}
+                request = {
+                    "jsonrpc": "2.0",
+                    "id": f"{self._id_prefix}-list-{next(self._ids)}",
+                    "method": "tools/list",
+                }
                 answer = await self._internal_request(dict(request, params=page))
                 result = answer.get("result")
                 if not isinstance(result, dict) or not isinstance(result.get("tools"), list):
@@ -230,7 +238,7 @@ class Proxy:
             raise DownstreamUnavailable("restart failed") from exc
         if not self._handshake:
             return
-        init = dict(self._handshake[0], id=f"limen-restart-{next(self._ids)}")
+        init = dict(self._handshake[0], id=f"{self._id_prefix}-restart-{next(self._ids)}")
         try:
             await self._internal_request(init)
         except TimeoutError as exc:

@@ -38,6 +38,7 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 MAX_BODY = 64 * 1024 * 1024
+MAX_SESSIONS = 16  # each holds a server process; the least recently used one goes first
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
@@ -107,15 +108,19 @@ class HttpFront:
             session = secrets.token_hex(16)
             channel = await self._open(f"mcp-http-{session}")
             self.sessions[session] = channel
+            while len(self.sessions) > MAX_SESSIONS:
+                oldest = self.sessions.pop(next(iter(self.sessions)))
+                if oldest.proxy is not None:
+                    await oldest.proxy.close()
             extra["mcp-session-id"] = session
         elif session:
-            found = self.sessions.get(session)
+            found = self.sessions.pop(session, None)
             if found is None:
                 await _reply(
                     send, 404, error(message.get("id"), INVALID_REQUEST, "Unknown or expired session")
                 )
                 return
-            channel = found
+            self.sessions[session] = channel = found  # re-inserted: most recently used last
         else:
             if self.shared is None:
                 self.shared = await self._open(f"mcp-http-{os.getpid()}-{secrets.token_hex(4)}")
