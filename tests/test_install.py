@@ -194,6 +194,7 @@ def test_hook_configs_and_limen_home_are_protected() -> None:
         )
         assert os.path.join("/home/dev/proj", *target.relative_path) in protected
     assert engine_limen_home() in protected
+    assert str(HOOK) in protected  # the command the hook configs run
 
 
 def test_the_hook_deadline_fits_inside_the_configured_timeout() -> None:

@@ -7,6 +7,7 @@ configuration and Limen's own state, so a prompt injection cannot forge it.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -83,6 +84,8 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
         os.path.join(home, ".codex", "config.toml"),
         os.path.join(workspace, ".codex", "hooks.json"),
         os.path.join(workspace, ".codex", "config.toml"),
+        # The command the agents' hook configs run: replacing it would switch Limen off just the same.
+        os.path.join(os.path.dirname(sys.executable), "limen-hook"),
     )
 
 
