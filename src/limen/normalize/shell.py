@@ -9,11 +9,19 @@ escapes removed, `$IFS` read as a separator, variables assigned earlier in the l
 `echo`/`printf` substitutions computed. Anything that cannot be resolved makes the analysis `opaque`, with a
 note saying why: it is never guessed to be harmless.
 
-Globs: an unquoted glob operand contributes (a) its matches on disk, (b) a representative path for every
-well-known sensitive name the pattern could match (`./.e*` -> `./.env`), so path rules match it without
-knowing about globs, and (c) a note `glob:<canonical pattern>` for rules that match their own names.
+Globs: an unquoted glob operand contributes (a) its matches on disk (a bounded number of directory
+listings), (b) a representative path for every well-known sensitive name the pattern could match
+(`./.e*` -> `./.env`; a leading `*` never stands for a dotfile, as in bash), so path rules match it without
+knowing about globs, (c) the pattern itself as a path when no component starts with a wildcard
+(`protected.*`, for fnmatch against protected names) and (d) a note `glob:<canonical pattern>`.
 
-`analyse()` never raises; depth, node count and line length are bounded.
+Where tree-sitter-bash and bash disagree: a line that fails to parse is retried once with bash-equivalent
+rewrites (trailing backslash, `for x; do`, unterminated heredoc); words a long pipeline wrongly pulls across a
+newline (upstream issue #347) are split back into their own command; non-ASCII bytes are parsed as word
+bytes (the scanner can crash on some code points). Plain lines (no quoting, expansion or operators) skip
+the parser.
+
+`analyse()` never raises; depth, node count, glob listings and line length are bounded.
 """
 
 from __future__ import annotations

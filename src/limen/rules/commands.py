@@ -6,14 +6,20 @@ Each rule looks at every `Command`, however it was reached (`sudo`, `bash -c`, `
 Decisions worth knowing:
 - A recursive delete BLOCKs only when it reaches `/`, the home directory, the workspace root, a system
   directory, one of their parents, or `*` there; `rm -rf build`, `node_modules`, `.venv` stay quiet.
-- `find ... -delete` (or `-exec rm`) with a name filter inside the workspace is ordinary; outside it, it is a
-  bulk operation (AUTH); without any filter at a dangerous root it is destructive (BLOCK).
+- `find ... -delete` (or `-exec rm`, `| xargs rm`) inside the workspace or a scratch directory is ordinary,
+  and so is a filtered one in any other subdirectory; a filtered sweep of `/`, the home or a system directory
+  is a bulk operation (AUTH); without any filter at a dangerous root it is destructive (BLOCK). `xargs rm`
+  fed by anything but such a find (`ls`, `cat list`, stdin), or `rm $(...)`, is unbounded: AUTH.
 - Force-pushes: to `main`/`master`/`trunk`/`develop`/`release*`/`production`, or with no explicit branch,
   BLOCK; to any other branch AUTH (it still rewrites shared history); `--force-with-lease` to a feature branch
   is quiet. `git reset --hard` and `git clean -x/-d` AUTH (they destroy uncommitted work).
 - Remote shells (`/dev/tcp` with a shell, `nc -e`, `socat exec:`, a shell piped through a network tool,
   interpreter socket-plus-shell one-liners) BLOCK as `remote_shell`; listeners, raw TCP clients, terminal
-  upgrades (`stty raw -echo`, `pty.spawn`) AUTH.
+  upgrades (`stty raw -echo`, `pty.spawn`), `ssh -R` tunnels AUTH.
+- Environment dumps AUTH, BLOCK when the same line sends data out; `env | grep DISPLAY` (a harmless name,
+  no `-v`) stays quiet.
+- `defence_evasion` (history, timestamps, clock, logs, invisible names) and `unsafe_permissions`
+  (world-writable or setuid modes) are AUTH: each has ordinary uses, none belongs in an agent's routine.
 """
 
 from __future__ import annotations
