@@ -7,7 +7,7 @@ import json
 import pytest
 
 from limen.doors.mcp import unwrap_server_entry, wrap_server_entry
-from limen.doors.mcp.app import Options, load_artifact_pins, server_name
+from limen.doors.mcp.app import Options, is_remote, load_artifact_pins, server_name
 from limen.doors.mcp.guard import refusal_text
 from limen.doors.mcp.http import request_headers
 from limen.doors.mcp.messages import (
@@ -83,6 +83,13 @@ def test_server_names() -> None:
     assert server_name(Options(command=["/usr/local/bin/my-server", "--port", "1"])) == "my-server"
     assert server_name(Options(command=["python", "servers/fs_server.py"])) == "fs_server"
     assert server_name(Options(url="https://mcp.example.com:8443/mcp")) == "mcp_example_com"
+
+
+def test_remote_servers_are_told_apart_from_local_ones() -> None:
+    assert (
+        not is_remote("") and not is_remote("http://127.0.0.1:8000/mcp") and not is_remote("http://[::1]/mcp")
+    )
+    assert is_remote("https://mcp.example.com/mcp") and is_remote("http://10.0.0.5/mcp")
 
 
 def test_listen_addresses_are_loopback_only() -> None:

@@ -8,6 +8,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from limen.doors.mcp.guard import Guard, open_runtime
 from limen.doors.mcp.proxy import Downstream, Proxy, Sink
@@ -50,6 +51,14 @@ def server_name(options: Options) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "_", raw).strip("_") or "server"
 
 
+def is_remote(url: str) -> bool:
+    """A server reached over the network rather than on this machine."""
+    if not url:
+        return False
+    host = (urlsplit(url).hostname or "").lower()
+    return host not in ("localhost", "::1") and not host.startswith("127.")
+
+
 def load_artifact_pins(path: str) -> dict[str, dict[str, str]]:
     """`{"tool": {"locator": "sha256"}}` from a JSON file; a bad file is an error, never ignored."""
     if not path:
@@ -80,6 +89,7 @@ def make_proxy(options: Options, runtime: Any, to_client: Sink, *, session_id: s
         session_id=session_id,
         cwd=options.workspace or os.getcwd(),
         artifact_pins=load_artifact_pins(options.artifact_pins),
+        remote=is_remote(options.url),
     )
     return Proxy(
         guard,

@@ -84,6 +84,7 @@ class Guard:
     session_id: str
     cwd: str
     artifact_pins: dict[str, dict[str, str]] = field(default_factory=dict)
+    remote: bool = False  # a server across the network: its results are untrusted content
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tool -> reason codes
 
     def check_call(self, name: Any, arguments: Any) -> str | None:
@@ -170,7 +171,12 @@ class Guard:
         tool = qualified(self.server, name)
         text = result_text(result)
         decision: Decision = self.runtime.observe_output(
-            tool, arguments if arguments is not None else {}, text, session_id=self.session_id, door=DOOR
+            tool,
+            arguments if arguments is not None else {},
+            text,
+            session_id=self.session_id,
+            door=DOOR,
+            untrusted=True if self.remote else None,
         )
         reasons = tuple(decision.reasons)
         mismatch = self._digest_mismatch(name, arguments, result)
