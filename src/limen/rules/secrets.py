@@ -188,7 +188,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape(
         "url-credentials",
         "://",
-        r"\b[a-z][a-z0-9+.-]{1,15}://([^\s:/@'\"]{0,64}:[^\s/@'\"]{3,128})@[\w.-]+",
+        r"://([^\s:/@'\"]{0,64}:[^\s/@'\"]{3,128})@[\w.-]+",  # literal prefix: the engine jumps to it
         0.0,
         1,
     ),
@@ -320,6 +320,10 @@ _VENDOR_NAMES = (
     "contentful",
 )
 _VENDORS = re.compile(_trie_pattern(_VENDOR_NAMES))
+# Words that make a key or header name worth a look (matched on the lower-cased text).
+_KEYWORD_AT = re.compile(
+    _trie_pattern(("secret", "token", "pass", "pwd", "key", "auth", "cred", "login", *_VENDOR_NAMES))
+)
 _NOT_SECRET_WORDS = frozenset(
     {
         "id",
@@ -384,9 +388,10 @@ _NOT_SECRET_WORDS = frozenset(
 )
 # Greedy identifier, then a separator: linear in the text (a lazy prefix would rescan every word).
 # The key and its separator only: the value is matched from there, so a value never swallows the next key.
-_ASSIGN = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]{0,80}+)[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:|,)[ \t]*")
+_SEPARATOR = re.compile(r"[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:|,)[ \t]*")
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _ASSIGN_VALUE = re.compile(r"@?[\"'`]?([^\s\"'`,;<>(){}\[\]]{8,256})")
-_HEADER = re.compile(r"(?<![\w-])([\w-]{3,60}+)[\"']?[ \t]*:[ \t]*")
+_HEADER_SEP = re.compile(r"[\"']?[ \t]*:[ \t]*")
 _HEADER_VALUE = re.compile(
     r"(?i)(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?([^\s\"',;]{6,512})"
 )
@@ -449,13 +454,11 @@ _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 # Candidates for the entropy heuristic and for decoding.
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=.~-])[A-Za-z0-9+/_=.~-]{20,}+")
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
-_ENCODED_TAIL = re.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}$")
 _B64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+={0,2}$")
 _HASH_PREFIX = re.compile(
     r"(?:h1:|sha(?:1|224|256|384|512)[-:~]|sha(?:1|256|512)=|md5[-:=]|@sha256:|etag)$", re.IGNORECASE
 )
 _HASH_TOKEN = re.compile(r"(?i)sha(?:1|224|256|384|512)-[A-Za-z0-9+/]{27,}={0,2}$")
-_CONTEXT_KEY = re.compile(r"([A-Za-z_][\w.-]{0,60})[\"'\]]?[ \t]*[:=][ \t]*[\"'`]?$")
 _BENIGN_CONTEXT_WORDS = frozenset(
     {
         "public",
@@ -516,6 +519,8 @@ def _shape_hits(text: str) -> Iterator[SecretHit]:
         return
     candidates = sorted({i for f in found for i in _shapes_for(f)})
     for shape in (_SHAPES[i] for i in candidates):
+        if shape.kind == "url-credentials" and "@" not in text:
+            continue
         for m in shape.pattern.finditer(text):
             value = m.group(shape.group)
             if shape.min_entropy and shannon(value) < shape.min_entropy:
@@ -586,38 +591,69 @@ def _vendor_id_key(key: str) -> bool:
     )
 
 
-def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
-    if any(w in lowered for w in ("secret", "token", "pass", "pwd", "key", "auth", "cred", "login")) or (
-        _VENDORS.search(lowered)
+def _identifier_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The `[A-Za-z0-9_.-]` run (at most 80 characters each way) containing text[start:end]."""
+    s, e = start, end
+    floor, ceiling = max(0, start - 80), min(len(text), end + 80)
+    while s > floor and text[s - 1] in _KEY_CHARS:
+        s -= 1
+    while e < ceiling and text[e] in _KEY_CHARS:
+        e += 1
+    while s < start and not (text[s].isalpha() or text[s] == "_"):
+        s += 1  # a key starts with a letter or underscore
+    return s, e
+
+
+def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
+    """`client_secret = "..."`, `"apiKey": "..."`, `SONAR_LOGIN := ...`, `sumologic.accessId = ...`."""
+    sep = _SEPARATOR.match(text, end)
+    if sep is None or not (_secret_key(key) or _vendor_id_key(key)):
+        return None
+    v = _ASSIGN_VALUE.match(text, sep.end())
+    if v is None:
+        return None
+    value = v.group(1).rstrip(".")
+    if _secret_key(key):
+        machine_made = True
+    elif "." in key or "_" in key or any(c.isupper() for c in key[1:]):  # `sumologic.accessId`
+        machine_made = bool(_UUID.match(value)) or shannon(value) > 3.2
+    else:  # a bare vendor name as the key: only a long random value counts
+        machine_made = len(value) >= 20 and shannon(value) >= 3.5
+    if machine_made and _random_enough(value) and not value.lower().startswith(key.lower()):
+        return SecretHit("generic-secret-assignment", v.start(1), v.start(1) + len(value), KEYWORD)
+    return None
+
+
+def _header_hit(text: str, key: str, end: int) -> SecretHit | None:
+    """`Authorization: Bearer ...`, `X-Api-Key: ...`, `Private-Token: ...`."""
+    if not _HEADER_NAME.search(key):
+        return None
+    sep = _HEADER_SEP.match(text, end)
+    v = _HEADER_VALUE.match(text, sep.end()) if sep is not None else None
+    if v is None:
+        return None
+    value = v.group(1).rstrip(".")
+    if _random_enough(value, 6) or (
+        key.lower() in ("authorization", "proxy-authorization") and _b64_credentials(value)
     ):
-        for m in _ASSIGN.finditer(text):
-            key = m.group(1)
-            if not (_secret_key(key) or _vendor_id_key(key)):
-                continue
-            v = _ASSIGN_VALUE.match(text, m.end())
-            if v is None:
-                continue
-            value = v.group(1).rstrip(".")
-            if _secret_key(key):
-                machine_made = True
-            elif "." in key or "_" in key or any(c.isupper() for c in key[1:]):  # `sumologic.accessId`
-                machine_made = bool(_UUID.match(value)) or shannon(value) > 3.2
-            else:  # a bare vendor name as the key: only a long random value counts
-                machine_made = len(value) >= 20 and shannon(value) >= 3.5
-            if machine_made and _random_enough(value) and not value.lower().startswith(key.lower()):
-                yield SecretHit("generic-secret-assignment", v.start(1), v.start(1) + len(value), KEYWORD)
-        if ":" in text:
-            for m in _HEADER.finditer(text):
-                if not _HEADER_NAME.search(m.group(1)):
-                    continue
-                v = _HEADER_VALUE.match(text, m.end())
-                if v is None:
-                    continue
-                value = v.group(1).rstrip(".")
-                if _random_enough(value, 6) or (
-                    m.group(1).lower() in ("authorization", "proxy-authorization") and _b64_credentials(value)
-                ):
-                    yield SecretHit("authorization-header", v.start(1), v.start(1) + len(value), KEYWORD)
+        return SecretHit("authorization-header", v.start(1), v.start(1) + len(value), KEYWORD)
+    return None
+
+
+def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
+    """Values given to secret-named keys and headers, found from the key words outwards (one pass)."""
+    examined_to = -1
+    for m in _KEYWORD_AT.finditer(lowered):
+        if m.start() < examined_to:
+            continue  # a second key word inside an identifier already examined
+        s, e = _identifier_around(text, m.start(), m.end())
+        examined_to = e
+        if e - s < 2:
+            continue
+        key = text[s:e]
+        hit = _assignment_hit(text, key, e) or _header_hit(text, key, e)
+        if hit is not None:
+            yield hit
     if "-u" in text:
         for m in _CURL_USER.finditer(text):
             raw = m.group(1)
@@ -649,10 +685,27 @@ def _looks_hashed(text: str, start: int, token: str) -> bool:
     return bool(_UUID.match(token))
 
 
+def _key_before(text: str, start: int) -> str:
+    """The key a value at `start` is assigned to (`name = "`, `"name": `), or "" (walks back, bounded)."""
+    i = start
+    floor = max(0, start - 80)
+    while i > floor and text[i - 1] in " \t\"'`":
+        i -= 1
+    if i <= floor or text[i - 1] not in ":=":
+        return ""
+    i -= 1
+    while i > floor and text[i - 1] in " \t\"']":
+        i -= 1
+    end = i
+    while i > floor and text[i - 1] in _KEY_CHARS:
+        i -= 1
+    return text[i:end]
+
+
 def _benign_context(text: str, start: int) -> bool:
     """`public_key = ...`, `csrf-token=...`, `"signature": "..."`, `request_id=...`: named as not secret."""
-    m = _CONTEXT_KEY.search(text, max(0, start - 64), start)
-    return m is not None and not _BENIGN_CONTEXT_WORDS.isdisjoint(_key_words(m.group(1)))
+    key = _key_before(text, start)
+    return bool(key) and not _BENIGN_CONTEXT_WORDS.isdisjoint(_key_words(key))
 
 
 def _entropy_hit(text: str, start: int, token: str) -> bool:
@@ -678,10 +731,11 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
 
 def _decode(token: str) -> tuple[str, str] | None:
     """The printable text a base64 or hex run decodes to, with its encoding; None for binary or invalid."""
-    tail = _ENCODED_TAIL.search(token)  # `data=<base64>`: the run after the last separator
-    if tail is None:
+    core = token.rstrip("=")  # `data=<base64>`: the run after the last separator, padding kept
+    cut = max(core.rfind("."), core.rfind("~"), core.rfind("="))
+    bare = core[cut + 1 :] + token[len(core) :][:2]
+    if len(bare) < 20:
         return None
-    bare = tail.group(0)
     raw: bytes | None = None
     encoding = ""
     if len(bare) >= 32 and len(bare) % 2 == 0 and _HEX.match(bare):
@@ -788,6 +842,12 @@ _ISSUERS: dict[str, tuple[str, ...]] = {
 }
 
 
+@lru_cache(maxsize=1024)
+def _context_key(key: str) -> bool:
+    """An argument name that gives its value a secret's context (`api_key`, `Authorization`)."""
+    return _secret_key(key) or _HEADER_NAME.search(key) is not None
+
+
 def _strings(value: Any, depth: int = 0) -> Iterator[str]:
     """Every string of a JSON-like value; a secret-named entry (`"Authorization": "Bearer ..."`,
     `"api_key": "..."`) as `key: value`, so the key name gives the value its context."""
@@ -795,7 +855,7 @@ def _strings(value: Any, depth: int = 0) -> Iterator[str]:
         yield value
     elif depth <= 8 and isinstance(value, dict):
         for k, v in value.items():
-            if isinstance(v, str) and isinstance(k, str) and (_secret_key(k) or _HEADER_NAME.search(k)):
+            if isinstance(v, str) and isinstance(k, str) and _context_key(k):
                 yield f"{k}: {v}"
             else:
                 yield from _strings(v, depth + 1)
