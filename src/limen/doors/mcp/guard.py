@@ -72,7 +72,10 @@ def _approve_hint(server: str, tool: str, reasons: tuple[str, ...], decision_id:
     if ReasonCode.TOOL_SCHEMA_CHANGED.value in reasons:
         return f"review the new tool definition, then run `limen tools approve {server} {tool}`."
     target = f"`limen log --why {decision_id}`" if decision_id else "`limen log`"
-    return f"inspect {target}, then run the call themselves or add a scoped waiver with the drift gate."
+    return (
+        f"inspect {target}; to allow such calls, `limen tune` shows the waiver for these reason codes, "
+        "which `limen policy propose` and `limen policy approve` put in force."
+    )
 
 
 @dataclass(slots=True)
