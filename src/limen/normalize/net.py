@@ -43,11 +43,12 @@ _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhos
 _LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
 
 _URL = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,15})://([^\s'\"<>`\\{}|^]+)")
-# Schemeless `host.tld/path` or `host.tld:port`: only with a common TLD, so `setup.py` or `a.b` never match.
+# Schemeless `host.tld/path` or `host.tld:port`: only with a common web TLD that is not also a file
+# extension (no `.sh`, `.cc`, `.ml`, `.so`...), so `setup.py`, `run.sh:12` or `a.b` never match.
 _SCHEMELESS = re.compile(
     r"(?i)(?<![\w@/.:-])((?:[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\.)+"
-    r"(?:com|net|org|io|dev|ai|co|app|xyz|me|info|biz|sh|gg|ly|to|cc|ru|cn|su|tk|ml|ga|cf|top|site|online|"
-    r"club|link|click|de|uk|fr|nl|eu|us|in|jp|br|pw|ws|so|cloud|run|page|tech|store|live)"
+    r"(?:com|net|org|io|dev|ai|co|app|xyz|info|biz|gg|ly|ru|cn|su|tk|ga|cf|top|site|online|"
+    r"club|click|de|uk|fr|nl|eu|us|jp|br|cloud|tech)"
     r")(?=[/:])(?::(\d{1,5}))?(/[^\s'\"<>`\\]*)?"
 )
 _EMAIL = re.compile(r"[^\s<>,;\"'@]+@([^\s<>,;\"'@]+)")
