@@ -39,7 +39,7 @@ def argvs(line: str) -> list[tuple[str, ...]]:
         ("diff <(sort a) <(sort b)", ["sort", "sort", "diff"]),
         ("if [ -f x ]; then rm x; fi", ["rm"]),
         ("for f in a b; do cat $f; done", ["cat"]),
-        ("f(){ rm -rf build; }; f", ["rm", "f"]),
+        ("f(){ rm -rf build; }; f", ["rm", "f", "rm"]),
     ],
 )
 def test_flattens_compound_statements(line: str, expected: list[str]) -> None:
@@ -80,6 +80,11 @@ def test_flattens_compound_statements(line: str, expected: list[str]) -> None:
         ("while true; do rm -rf /; done", ("rm", "-rf", "/")),
         ("x=( $(rm -rf /) )", ("rm", "-rf", "/")),
         ("[[ -n $(rm -rf /) ]]", ("rm", "-rf", "/")),
+        ("rm -rf {/,/tmp}", ("rm", "-rf", "/", "/tmp")),
+        ("rm -rf ${HOME:0:1}", ("rm", "-rf", "/")),
+        ("rm -rf ${UNSET:-/}", ("rm", "-rf", "/")),
+        ("sh -c '$0 -rf \"$1\"' rm /", ("rm", "-rf", "/")),
+        ('f(){ rm -rf "$1"; }; f /', ("rm", "-rf", "/")),
         ('echo "$(rm -rf /)"', ("rm", "-rf", "/")),
     ],
 )

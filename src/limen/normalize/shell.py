@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import fnmatch
 import functools
 import os
 import re
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -260,7 +262,11 @@ class _State:
     notes: list[str] = field(default_factory=list)
     downloaded: set[str] = field(default_factory=set)
     globbed: set[str] = field(default_factory=set)
-    dynamic_words: set[str] = field(default_factory=set)  # fields whose value is only known at run time
+    dynamic_words: set[str] = field(default_factory=set)
+    functions: dict[str, tuple[Node, _Src]] = field(default_factory=dict)  # defined earlier in the line
+    calling: set[str] = field(
+        default_factory=set
+    )  # functions being expanded (recursion guard)  # fields whose value is only known at run time
     opaque: bool = False
     deferred: int = 0  # > 0 while analysing an alias body: defined now, maybe never run
     nodes: int = 0
@@ -433,10 +439,10 @@ def _walk(
         return None
     if kind == "function_definition":
         fname = node.child_by_field_name("name")
-        if fname is not None:
-            state.vars.pop(src.text(fname), None)
         body = node.child_by_field_name("body")
-        if body is not None:
+        if fname is not None and body is not None:
+            state.functions[src.text(fname)] = (body, src)
+        if body is not None:  # analysed once as written, and again at each call with its arguments
             _walk(body, src, state, (*via, "function"), level, depth + 1)
         return None
     if kind == "for_statement":
@@ -667,7 +673,27 @@ def _eval(
         fields = [f for f in text.split(_SPLIT) if f]
         if not fields and node.type in ("string", "raw_string", "ansi_c_string", "concatenation"):
             fields = [""]  # a quoted empty word is still an argument: `sed '' file`
+        elif "{" in text and "," in text and not _QUOTING.search(src.text(node)):
+            fields = [b for f in fields for b in _braces(f)]  # `rm -rf {/,x}` is `rm -rf / x`
     return _Word(fields, dynamic, globbing, src.text(node))
+
+
+_QUOTING = re.compile(r"['\"\\`$]")
+_BRACE = re.compile(r"\{([^{}]*,[^{}]*)\}")
+
+
+def _braces(word: str, budget: int = 64) -> list[str]:
+    """Bash brace expansion (`a{b,c}d` -> `abd acd`), bounded."""
+    match = _BRACE.search(word)
+    if not match:
+        return [word]
+    out: list[str] = []
+    for part in match.group(1).split(","):
+        for expanded in _braces(word[: match.start()] + part + word[match.end() :], budget):
+            out.append(expanded)
+            if len(out) >= budget:
+                return out
+    return out
 
 
 def _eval_parts(
@@ -775,22 +801,45 @@ def _expand(node: Node, src: _Src, state: _State, quoted: bool) -> tuple[str, bo
     if name == "IFS":
         return (" " if quoted else _SPLIT), False, False
     simple = node.type == "simple_expansion" or raw == "${" + name + "}"
-    value: str | None
+    value = _variable(name, state)
     if not simple:
-        value = None
-    elif name in state.vars:
-        value = state.vars[name]
-    elif name == "HOME":
-        value = state.home
-    elif name == "PWD":
-        value = state.cwd
-    else:
-        value = None
+        value = _operator(raw, value)
     if value is None:
         return raw, True, False
     if not quoted:
         value = re.sub(r"\s+", _SPLIT, value)
     return value, False, False
+
+
+def _variable(name: str, state: _State) -> str | None:
+    if name in state.vars:
+        return state.vars[name]
+    return {"HOME": state.home, "PWD": state.cwd}.get(name)
+
+
+_PARAMETER_OP = re.compile(r"^\$\{(#?)(\w+|[@*#?$!])(?:(:?[-=+?])(.*)|:\s*(-?\d+)(?::\s*(-?\d+))?)?\}$", re.S)
+
+
+def _operator(raw: str, value: str | None) -> str | None:
+    """`${X:-w}`, `${X:+w}`, `${X:off:len}`, `${#X}` when statically decidable (`${X:-/}` may well be `/`)."""
+    match = _PARAMETER_OP.match(raw)
+    if not match:
+        return None
+    length, _, op, word, offset, count = match.groups()
+    if length:
+        return str(len(value)) if value is not None else None
+    if op:
+        literal = None if re.search(r"[$`'\"\\]", word) else word
+        if op.endswith(("-", "=")):
+            return value if value else literal
+        if op.endswith("+"):
+            return literal if value else ("" if value is not None else None)
+        return value
+    if offset is not None and value is not None:
+        start = int(offset)
+        start = max(len(value) + start, 0) if start < 0 else start
+        return value[start : start + int(count)] if count is not None else value[start:]
+    return None
 
 
 def _eval_substitution(
@@ -1024,6 +1073,15 @@ def _run(
     )
     if dynamic_name:
         state.flag(f"dynamic command name: {argv[0][:40]}")
+        return None
+    if argv[0] in state.functions and argv[0] not in state.calling and level < MAX_LEVEL:
+        body, src = state.functions[argv[0]]
+        state.calling.add(argv[0])
+        try:
+            with _positional(state, [argv[0], *argv[1:]]):
+                _walk(body, src, state, (*via, argv[0]), level + 1, 0)
+        finally:
+            state.calling.discard(argv[0])
         return None
     handler = _HANDLERS.get(name)
     if handler is None and re.fullmatch(
@@ -1395,6 +1453,26 @@ def _decode(label: str, text: str) -> str | None:
     return raw.decode("utf-8", "replace")
 
 
+@contextlib.contextmanager
+def _positional(state: _State, words: list[str]) -> Iterator[None]:
+    """Bind $0, $1... and $@ for a nested script, restoring the outer ones after."""
+    names = ["@", "*", "#"] + [str(i) for i in range(10)]
+    saved = {n: state.vars[n] for n in names if n in state.vars}
+    for n in names:
+        state.vars.pop(n, None)
+    for i, word in enumerate(words[:10]):
+        state.vars[str(i)] = None if word in state.dynamic_words else word
+    if words:
+        state.vars["@"] = state.vars["*"] = " ".join(words[1:])
+        state.vars["#"] = str(len(words) - 1)
+    try:
+        yield
+    finally:
+        for n in names:
+            state.vars.pop(n, None)
+        state.vars.update(saved)
+
+
 def _shell_string(
     text: str,
     state: _State,
@@ -1428,7 +1506,11 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             break
         i += 1
     if command is not None:
-        _shell_string(command, state, via, level, _is_dynamic(command, state), f"{name} -c")
+        extra = args[args.index(command) + 1 :] if command in args else []
+        with _positional(
+            state, extra
+        ):  # `sh -c '$0 -rf "$1"' rm /`: $0, $1... are the words after the string
+            _shell_string(command, state, via, level, _is_dynamic(command, state), f"{name} -c")
         return
     operands = args[i:]
     if operands and operands[0] != "-":
