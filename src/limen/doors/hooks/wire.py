@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 import sys
 from typing import Any
 
@@ -41,10 +42,21 @@ def socket_path() -> str:
 
 
 def ensure_run_dir() -> str:
+    """Create the directory 0700; refuse one (or a parent) that another user owns or that is a symlink."""
     path = run_dir()
     os.makedirs(path, mode=0o700, exist_ok=True)
+    check_run_dir(path)
     os.chmod(path, 0o700)
     return path
+
+
+def check_run_dir(path: str) -> None:
+    """Raise unless the directory and its parent belong to this user and are not symlinks: a socket in a
+    directory someone else controls could be their daemon answering for ours."""
+    for directory in (path, os.path.dirname(path)):
+        info = os.lstat(directory)
+        if info.st_uid != os.getuid() or stat.S_ISLNK(info.st_mode):
+            raise PermissionError(f"{directory} is not a directory of this user")
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -73,6 +85,7 @@ def read_line(sock: socket.socket, limit: int = MAX_EVENT_BYTES + 65536) -> dict
 
 def request(message: dict[str, Any], timeout: float) -> dict[str, Any]:
     """Send one request to the daemon and wait up to `timeout` seconds for its answer."""
+    check_run_dir(run_dir())
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout)
         sock.connect(socket_path())
