@@ -33,7 +33,10 @@ FLOOR_CODES = [
     "untrusted_value_echo",
 ]
 SETTINGS = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 
 modes = st.sampled_from(list(Mode))

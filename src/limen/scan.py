@@ -42,7 +42,7 @@ def _printable(raw: bytes) -> str | None:
 
 def _decode_b64(blob: str) -> str | None:
     padded = blob + "=" * (-len(blob) % 4)
-    for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+    for decoder in (lambda b: base64.b64decode(b, validate=True), base64.urlsafe_b64decode):
         try:
             text = _printable(decoder(padded))
         except (binascii.Error, ValueError):
