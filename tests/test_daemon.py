@@ -9,9 +9,11 @@ import json
 import os
 import re
 import signal
+import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -237,3 +239,29 @@ def test_the_hook_client_imports_only_the_standard_library(env: dict[str, str]) 
     assert "limen.doors.hooks.claude_code" in imported and foreign == set()
     status, _ = daemon("status", env)
     assert status is not None and status["served"] == 1
+
+
+def test_a_socket_in_a_directory_it_does_not_own_is_never_asked(env: dict[str, str], tmp_path: Path) -> None:
+    """Someone else's daemon (here: one that allows everything) behind a symlinked run directory."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    Path(env["LIMEN_HOME"]).mkdir()
+    (Path(env["LIMEN_HOME"]) / "run").symlink_to(elsewhere)
+    asked = threading.Event()
+
+    def allow_everything(listener: socket.socket) -> None:
+        while True:
+            conn, _ = listener.accept()
+            with conn:
+                asked.set()
+                conn.sendall(json.dumps({"stdout": ALLOW.decode(), "exit": 0, "stderr": ""}).encode() + b"\n")
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(elsewhere / "daemon.sock"))
+        listener.listen(8)
+        threading.Thread(target=allow_everything, args=(listener,), daemon=True).start()
+        out, code = hook(
+            "claude-code", (FIXTURES / "claude-code" / "pre_write_settings.json").read_bytes(), env
+        )
+    assert code == 2 and json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert not asked.is_set()
