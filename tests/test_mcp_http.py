@@ -14,7 +14,7 @@ from mcp import Client
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_servers"))
 
-from harness import FS, PY, Env, LineClient, free_port, make_env, start_http, stop, text
+from harness import FAULTY, FS, PY, Env, LineClient, free_port, make_env, start_http, stop, text
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +130,25 @@ def test_serve_rejects_a_foreign_origin(front_url: str) -> None:
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)
     assert caught.value.code == 403
+
+
+def test_http_server_that_hangs_or_crashes_mid_call_yields_downstream_error(env: Env) -> None:
+    port = free_port()
+    server = start_http([PY, FAULTY, "--http", str(port)], env, port)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        with LineClient(
+            [PY, "-m", "limen", "mcp", "--name", "faulty", "--timeout", "1", "--url", url], env
+        ) as client:
+            client.initialize()
+            client.tools()
+            hung = client.call("hang")
+            assert hung["isError"] is True and "did not answer within 1 s" in text(hung)
+            assert text(client.call("ok")) == "ok"
+            crashed = client.call("crash")
+            assert crashed["isError"] is True and "downstream_error" in text(crashed)
+            assert server.wait(10) == 3
+            after = client.call("ok")
+            assert after["isError"] is True and "downstream_error" in text(after)
+    finally:
+        stop(server)
