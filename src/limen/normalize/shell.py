@@ -1374,6 +1374,9 @@ def _h_cd(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdi
     if "$" not in target and target != "-":
         state.cwd = canonical(target, state.cwd, state.home)
         state.paths.append(state.cwd)
+        state.note(
+            f"cd:{state.cwd}"
+        )  # rules resolving relative operands consider every directory the line enters
 
 
 def _h_echo(

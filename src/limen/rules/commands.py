@@ -190,6 +190,15 @@ def _target(word: str, action: Action, ctx: Context) -> str:
     return canonical(word, action.cwd or ctx.workspace or "/", ctx.home)
 
 
+def _after_cd(word: str, action: Action, ctx: Context) -> list[str]:
+    """`cd / && rm -rf *`: a relative operand resolved against each directory the line changes into."""
+    if word.startswith(("/", "~")):
+        return []
+    dirs = [n[3:] for n in action.notes if n.startswith("cd:")]
+    stripped = word[:-2] or "." if word.endswith("/*") else ("." if word in ("*", ".*", "*/") else word)
+    return [canonical(stripped, d, ctx.home) for d in dirs]
+
+
 def _finding(code: ReasonCode, verdict: Verdict, risk: int, detail: str) -> Finding:
     return Finding(code, verdict, risk, detail[:160])
 
@@ -230,7 +239,7 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
         if "$" in word or "`" in word:
             continue
         target = _target(word, action, ctx)
-        if _is_dangerous(target, action, ctx):
+        if any(_is_dangerous(t, action, ctx) for t in (target, *_after_cd(word, action, ctx))):
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, f"recursive delete of {word}")
         if (
             ctx.home
@@ -759,6 +768,23 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- opaque_command
 
 
+# Analyser notes that inform rules rather than explain opacity.
+_INFO_NOTES = (
+    "glob:",
+    "socket:",
+    "dev_tcp",
+    "download_exec",
+    "cd:",
+    "assign:",
+    "parser joined",
+    "env override",
+    "dns substituted",
+    "glob ",
+    "xargs with",
+    "parallel with",
+)
+
+
 @rule(ReasonCode.OPAQUE_COMMAND)
 def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """A part of the line whose effect cannot be known statically."""
@@ -770,7 +796,7 @@ def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
         return
     if action.opaque and action.commands:
         why = next(
-            (n for n in action.notes if not n.startswith(("glob:", "socket:", "dev_tcp", "download_exec"))),
+            (n for n in action.notes if not n.startswith(_INFO_NOTES)),
             "not statically analysable",
         )
         yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 65, why)
