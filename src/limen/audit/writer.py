@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
 import threading
 import time
@@ -143,7 +142,9 @@ class AuditWriter:
                 return
 
     def _sign_head(self) -> None:
-        head = json.dumps({"seq": self._seq, "h": self._hash, "mac": mac(self._key, self._seq, self._hash)})
+        head = (
+            f'{{"seq": {self._seq}, "h": "{self._hash}", "mac": "{mac(self._key, self._seq, self._hash)}"}}'
+        )
         os.pwrite(self._head_fd, head.encode().ljust(HEAD_SIZE), 0)
 
     def sync(self) -> None:

@@ -77,6 +77,8 @@ def outgoing_texts(action: Action) -> list[str]:
 def reads_private(action: Action, ctx: Context) -> bool:
     """The call reads a secret file or dumps the environment. Asked of the rules directly, not of the
     decision's findings, which a waiver may have removed."""
+    if not action.paths and not action.commands:
+        return False
     from limen.rules.commands import environment_dump
     from limen.rules.paths import secret_files
 
