@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import httpx2
@@ -71,12 +72,33 @@ class HttpDownstream:
         await self._initialized.wait()
         if not is_request(message):  # notifications and answers keep their order and return at once (202)
             await self._post(self._client, self._proxy, message, raw)
+            if message.get("method") == "notifications/initialized" and self.session_id:
+                self._spawn(self._listen(self._client, self._proxy))
             return
         if message.get("method") == "initialize":
             self._initialized.clear()
-        task = asyncio.create_task(self._post(self._client, self._proxy, message, raw))
+        self._spawn(self._post(self._client, self._proxy, message, raw))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _listen(self, client: httpx2.AsyncClient, proxy: Proxy) -> None:
+        """The handshake era's standing GET stream: server notifications and requests outside any call.
+        A server without one answers 405; a dropped stream is not reopened."""
+        headers = {"Accept": "text/event-stream", "Mcp-Session-Id": self.session_id}
+        if self.negotiated:
+            headers["MCP-Protocol-Version"] = self.negotiated
+        with contextlib.suppress(httpx2.HTTPError, OSError, ValueError):
+            async with client.stream("GET", self.url, headers=headers, timeout=None) as reply:
+                if reply.status_code != 200 or "text/event-stream" not in reply.headers.get(
+                    "content-type", ""
+                ):
+                    return
+                async for event in httpx2.EventSource(reply):
+                    if event.data:
+                        await self._deliver(proxy, event.data.encode("utf-8"), None)
 
     async def _post(self, client: httpx2.AsyncClient, proxy: Proxy, message: JSON, raw: bytes) -> None:
         message_id = message.get("id") if is_request(message) else None

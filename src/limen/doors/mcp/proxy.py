@@ -37,6 +37,7 @@ from limen.model import ReasonCode
 
 Sink = Callable[[bytes], None]
 MAX_LIST_PAGES = 50  # a server paging its tool list forever must not stall a call
+LONG_LIVED = frozenset({"subscriptions/listen"})  # open by design until cancelled: no deadline
 
 
 class DownstreamUnavailable(Exception):
@@ -168,8 +169,9 @@ class Proxy:
             self._handshake = [message]
         key = id_key(pending.message_id)
         self._pending[key] = pending
-        pending.deadline = self._deadline()
-        pending.timer = asyncio.get_running_loop().call_later(pending.deadline, self._expire, key)
+        if method not in LONG_LIVED:
+            pending.deadline = self._deadline()
+            pending.timer = asyncio.get_running_loop().call_later(pending.deadline, self._expire, key)
         try:
             await self._send_down(message, raw, request=True)
         except DownstreamUnavailable:
