@@ -1223,7 +1223,7 @@ def _add_path_operands(word: _Word, state: _State) -> None:
 
 
 def _add_glob(word: _Word, state: _State) -> None:
-    """Glob operands are handled when the command's file operands are: remember nothing extra here."""
+    """An unquoted glob in any command's arguments touches what it matches (see the module notes)."""
     for text in word.fields:
         if any(c in text for c in "*?[") and not text.startswith("-"):
             _glob_paths(text, state, False)
@@ -2441,9 +2441,10 @@ def _h_socat(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             _shell_string(text, state, via, level, False, "socat exec")
 
 
-def _h_crontab_like(
+def _h_crontab(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> None:
+    """The job table a crontab installs from stdin is data the rules may read."""
     _generic(argv, state, _basename(argv[0]))
     if stdin is not None and stdin.text:
         state.payloads.append(stdin.text)
@@ -2609,7 +2610,7 @@ _HANDLERS: dict[str, Handler] = {
     "bunx": _h_pkg,
     "socat": _h_socat,
     "ztcp": _h_net,
-    "crontab": _h_crontab_like,
+    "crontab": _h_crontab,
 }
 for _name in SHELLS:
     _HANDLERS[_name] = _h_shell
