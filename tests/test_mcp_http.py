@@ -88,7 +88,12 @@ def test_unreachable_http_server_yields_downstream_error(env: Env) -> None:
 async def _session(url: str, mode: str, env: Env) -> dict[str, Any]:
     notes = _notes(env)
     path, key = _secret_file(env)
-    async with Client(url, mode=mode) as client:  # type: ignore[arg-type]
+    logged: list[Any] = []
+
+    async def on_log(params: Any) -> None:
+        logged.append(params.data)
+
+    async with Client(url, mode=mode, logging_callback=on_log, log_level="info") as client:  # type: ignore[arg-type]
         tools = {tool.name for tool in (await client.list_tools()).tools}
         allowed = await client.call_tool("read_file", {"path": notes})
         blocked = await client.call_tool(
@@ -96,6 +101,7 @@ async def _session(url: str, mode: str, env: Env) -> dict[str, Any]:
         )
         withheld = await client.call_tool("read_file", {"path": path})
         readme = await client.read_resource("notes://readme")
+        counted = await client.call_tool("count", {"n": 2})
         return {
             "tools": tools,
             "allowed": allowed,
@@ -103,6 +109,8 @@ async def _session(url: str, mode: str, env: Env) -> dict[str, Any]:
             "withheld": withheld,
             "key": key,
             "readme": readme,
+            "counted": counted,
+            "logged": logged,
         }
 
 
@@ -115,6 +123,8 @@ def test_agent_over_http_through_limen_mcp_serve(env: Env, front_url: str, mode:
     assert seen["blocked"].is_error is True and "protected_path_blocked" in seen["blocked"].content[0].text
     assert seen["withheld"].is_error is True and seen["key"] not in str(seen["withheld"])
     assert seen["readme"].contents[0].text.startswith("# notes")
+    assert seen["counted"].structured_content == {"result": 2}
+    assert seen["logged"] == ["step 1 of 2", "step 2 of 2"]  # carried on the call's SSE stream
 
 
 def test_serve_rejects_a_foreign_origin(front_url: str) -> None:

@@ -166,6 +166,13 @@ def test_injected_tool_description_is_hidden_on_first_sight(env: Env) -> None:
         assert refused["isError"] is True and "withheld from the tool list" in text(refused)
 
 
+def test_notifications_during_a_call_are_relayed(fs: LineClient) -> None:
+    fs.others.clear()
+    assert fs.call("count", {"n": 2})["structuredContent"] == {"result": 2}
+    logged = [m["params"]["data"] for m in fs.others if m.get("method") == "notifications/message"]
+    assert logged == ["step 1 of 2", "step 2 of 2"]
+
+
 def test_malformed_client_input_gets_a_parse_error_and_the_proxy_carries_on(fs: LineClient) -> None:
     fs.send_raw(b"{not json")
     error, _ = fs.answer(None)

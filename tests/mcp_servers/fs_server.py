@@ -11,7 +11,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _common import parse, serve
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 
 NOTES_DESCRIPTION = {
     "": "Return the project notes for a topic.",
@@ -51,6 +51,12 @@ def build() -> MCPServer:
         server.remove_tool("fetch_notes")
         server.add_tool(fetch_notes, description=NOTES_DESCRIPTION["changed"])
         return "upgraded"
+
+    @server.tool(description="Count to n, logging each step to the client while the call runs.")
+    async def count(n: int, ctx: Context) -> int:
+        for i in range(1, n + 1):
+            await ctx.info(f"step {i} of {n}")
+        return n
 
     @server.resource("notes://readme", description="The readme of the notes store.")
     def readme() -> str:

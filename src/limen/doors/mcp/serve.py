@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import os
 import secrets
+import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,23 +44,40 @@ _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 @dataclass(slots=True)
+class _Waiter:
+    """A POST waiting for its answer; server messages that arrive meanwhile may ride on its SSE stream."""
+
+    original_id: Any
+    streams: bool
+    items: asyncio.Queue[tuple[bool, bytes]] = field(default_factory=asyncio.Queue)  # (is the answer, bytes)
+
+
+@dataclass(slots=True)
 class _Channel:
-    """One proxy and the POSTs waiting for its answers (internal id -> future, original id)."""
+    """One proxy and the POSTs waiting for its answers, by internal id."""
 
     proxy: Proxy | None = None
-    waiting: dict[str, tuple[asyncio.Future[bytes], Any]] = field(default_factory=dict)
+    waiting: dict[str, _Waiter] = field(default_factory=dict)
 
     def deliver(self, raw: bytes) -> None:
+        """Route what the proxy sends: an answer to its POST, anything else to the oldest SSE-capable POST."""
         message = parse(raw)
-        if message is None or not is_response(message) or not isinstance(message.get("id"), str):
+        if message is None:
             return
-        entry = self.waiting.pop(message["id"], None)
-        if entry is not None and not entry[0].done():
-            entry[0].set_result(encode(dict(message, id=entry[1])))
+        if is_response(message) and isinstance(message.get("id"), str):
+            waiter = self.waiting.pop(message["id"], None)
+            if waiter is not None:
+                waiter.items.put_nowait((True, encode(dict(message, id=waiter.original_id))))
+            return
+        outlet = next((w for w in self.waiting.values() if w.streams), None)
+        if outlet is None:
+            _note("a server message arrived with no open stream to the client; dropped")
+            return
+        outlet.items.put_nowait((False, raw))
 
     def original_to_internal(self, message_id: Any) -> Any:
-        for internal, (_, original) in self.waiting.items():
-            if original == message_id:
+        for internal, waiter in self.waiting.items():
+            if waiter.original_id == message_id:
                 return internal
         return message_id
 
@@ -135,16 +153,37 @@ class HttpFront:
             await _reply(send, 202, None, extra)
             return
         internal = f"limen-{next(self._ids)}"
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        channel.waiting[internal] = (future, message["id"])
+        waiter = _Waiter(message["id"], "text/event-stream" in headers.get("accept", ""))
+        channel.waiting[internal] = waiter
         await channel.proxy.from_client(encode(dict(message, id=internal)))
-        try:  # the proxy answers every request within its timeout; this bound is only a backstop
-            answer = await asyncio.wait_for(future, self.options.timeout + self.options.startup_timeout + 5.0)
-        except TimeoutError:
-            channel.waiting.pop(internal, None)
-            await _reply(send, 504, error(message["id"], -32603, "downstream_error: no answer"), extra)
-            return
-        await _reply_raw(send, 200, answer, extra)
+        await self._answer(send, waiter, extra)
+        channel.waiting.pop(internal, None)
+
+    async def _answer(self, send: Send, waiter: _Waiter, extra: dict[str, str]) -> None:
+        """Plain JSON when the answer comes first; an SSE stream when server messages precede it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.options.timeout + self.options.startup_timeout + 5.0
+        streaming = False
+        while True:
+            try:  # the proxy answers every request within its timeout; this bound is only a backstop
+                is_answer, raw = await asyncio.wait_for(waiter.items.get(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                is_answer, raw = (
+                    True,
+                    encode(error(waiter.original_id, -32603, "downstream_error: no answer")),
+                )
+            if is_answer and not streaming:
+                await _reply_raw(send, 200, raw, extra)
+                return
+            if not streaming:
+                headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
+                headers += [(k.encode(), v.encode()) for k, v in extra.items()]
+                await send({"type": "http.response.start", "status": 200, "headers": headers})
+                streaming = True
+            event = b"event: message\ndata: " + raw + b"\n\n"
+            await send({"type": "http.response.body", "body": event, "more_body": not is_answer})
+            if is_answer:
+                return
 
     async def _open(self, session_id: str) -> _Channel:
         channel = _Channel()
@@ -164,6 +203,10 @@ class HttpFront:
                         await channel.proxy.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+def _note(text: str) -> None:
+    print(f"limen mcp: {text}", file=sys.stderr, flush=True)
 
 
 def _local_origin(headers: dict[str, str]) -> bool:
