@@ -3,8 +3,9 @@
 Each handshake-era session (an `initialize` answered with a fresh `Mcp-Session-Id`) gets its own proxy and
 its own server process, as a stdio server serves one client. Modern-era (stateless) requests share one.
 Request ids are rewritten per POST so concurrent clients can never collide, and restored in the answer.
-Answers are plain JSON; there is no standing GET stream, so server-initiated messages are dropped here
-(stdio mode relays them).
+An answer is plain JSON unless server messages (progress, logs, server requests) arrive while the call
+runs; then, if the client accepts it, the answer becomes an SSE stream carrying them first. There is no
+standing GET stream (405), so a server message arriving between calls is dropped (stdio mode relays it).
 """
 
 from __future__ import annotations
