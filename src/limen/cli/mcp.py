@@ -41,7 +41,10 @@ def _parser(serve: bool) -> argparse.ArgumentParser:
     )
     parser.add_argument("--restart", action="store_true", help="restart the server when it exits")
     parser.add_argument("--mode", default=None, choices=["light", "balanced", "strict", "paranoid"])
-    parser.add_argument("--session", default="", help="session id (default: $LIMEN_SESSION_ID or a new one)")
+    if not serve:  # served over HTTP, each client session is a Limen session of its own
+        parser.add_argument(
+            "--session", default="", help="session id (default: $LIMEN_SESSION_ID or a new one)"
+        )
     parser.add_argument("--workspace", default="", help="workspace for path decisions (default: cwd)")
     parser.add_argument("--artifact-pins", default="", help="JSON file {tool: {locator: sha256}}")
     return parser
@@ -100,7 +103,7 @@ def main(argv: list[str]) -> int:
         startup_timeout=ns.startup_timeout,
         restart=ns.restart,
         mode=ns.mode,
-        session_id=ns.session,
+        session_id=getattr(ns, "session", ""),
         workspace=ns.workspace,
         artifact_pins=ns.artifact_pins,
         headers=headers,
