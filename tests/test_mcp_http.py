@@ -162,3 +162,23 @@ def test_http_server_that_hangs_or_crashes_mid_call_yields_downstream_error(env:
             assert after["isError"] is True and "downstream_error" in text(after)
     finally:
         stop(server)
+
+
+def test_a_forgotten_http_session_is_renewed_with_restart(env: Env) -> None:
+    notes = _notes(env)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    server = start_http([PY, FS, "--http", str(port)], env, port)
+    argv = [PY, "-m", "limen", "mcp", "--name", "fs", "--timeout", "10", "--restart", "--url", url]
+    try:
+        with LineClient(argv, env) as client:
+            client.initialize()
+            client.tools()
+            assert text(client.call("read_file", {"path": notes})) == "alpha\nbeta\n"
+            stop(server)
+            server = start_http([PY, FS, "--http", str(port)], env, port)  # knows no session any more
+            lost = client.call("read_file", {"path": notes})
+            assert lost["isError"] is True and "downstream_error" in text(lost)
+            assert text(client.call("read_file", {"path": notes})) == "alpha\nbeta\n"
+    finally:
+        stop(server)

@@ -55,15 +55,19 @@ class HttpDownstream:
         self._client: httpx2.AsyncClient | None = None
         self._proxy: Proxy | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._expired = (
+            False  # the server forgot our session (404): with --restart, the handshake is replayed
+        )
         self._initialized = asyncio.Event()  # later messages wait for the session the handshake creates
         self._initialized.set()
 
     @property
     def alive(self) -> bool:
-        return self._client is not None
+        return self._client is not None and not self._expired
 
     async def start(self, proxy: Proxy) -> None:
         self._proxy = proxy
+        self._expired, self.session_id = False, ""
         self._client = httpx2.AsyncClient(headers=self.headers, timeout=httpx2.Timeout(self.timeout + 5.0))
 
     async def send(self, message: JSON, raw: bytes) -> None:
@@ -108,6 +112,7 @@ class HttpDownstream:
                 session = reply.headers.get("mcp-session-id")
                 if session and message.get("method") == "initialize":
                     self.session_id = session
+                self._expired |= reply.status_code == 404 and bool(headers.get("Mcp-Session-Id"))
                 if reply.status_code == 202 or message_id is None:
                     return
                 answered = False
