@@ -82,3 +82,21 @@ def test_recipients_become_destinations(workspace: str) -> None:
 def test_non_object_arguments_fail_normalisation(arguments: object, workspace: str) -> None:
     action = normalize("Bash", arguments, cwd=workspace)
     assert "normalization_failed" in action.notes
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("Bash", {"command": 42}),
+        ("Bash", {"cmd": "rm -rf /"}),
+        ("Bash", {"command": "   "}),
+        ("Read", {}),
+        ("Write", {"content": "x"}),
+        ("WebFetch", {"prompt": "summarise"}),
+        ("shell.execute", {"script": "rm -rf /"}),
+    ],
+)
+def test_known_tools_without_their_required_argument_fail(tool: str, arguments: dict[str, object]) -> None:
+    """A shell call whose command hides under another key must not pass as an empty command."""
+    action = normalize(tool, arguments, cwd="/tmp")
+    assert "normalization_failed" in action.notes

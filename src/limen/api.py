@@ -32,9 +32,12 @@ def evaluate(
     session_id: str | None = None,
     mode: str | None = None,
     door: str = "sdk",
+    role: str = "",
     context: Context | None = None,
 ) -> Decision:
-    """Decide one tool call. Never raises: bad input ends in AUTH or BLOCK with a reason code."""
+    """Decide one tool call. Never raises: bad input ends in AUTH or BLOCK with a reason code.
+
+    `role` names the agent's role in the policy; like `cwd`, it comes from your code, never the model."""
     if context is None:
         from limen.context import limen_home
 

@@ -113,13 +113,14 @@ class Runtime:
         door: str,
         cwd: str | None = None,
         agent: str = "",
+        role: str = "",
     ) -> Decision:
-        """Decide one tool call. Never raises."""
+        """Decide one tool call. Never raises. `role` comes from the caller's code, never the model."""
         started = perf_counter_ns()
         ctx: Context | None = None
         try:
             ctx = self.context
-            decision = self._decide(ctx, tool, arguments, session_id, door, cwd, agent)
+            decision = self._decide(ctx, tool, arguments, session_id, door, cwd, agent, role)
         except Exception as exc:
             decision = _failure(
                 Verdict.BLOCK,
@@ -175,6 +176,7 @@ class Runtime:
         door: str,
         cwd: str | None,
         agent: str,
+        role: str = "",
     ) -> Action:
         from limen.normalize import normalize
 
@@ -185,8 +187,10 @@ class Runtime:
             door=door,
             session_id=session_id,
             agent=agent,
+            role=role,
             mode=ctx.mode,
             home=ctx.home,
+            tools=ctx.policy.tool_specs if ctx.policy is not None else None,
         )
 
     def _decide(
@@ -198,12 +202,13 @@ class Runtime:
         door: str,
         cwd: str | None,
         agent: str,
+        role: str,
     ) -> Decision:
         from limen.engine import decide
         from limen.floors import correlator, toolpin
         from limen.state import BROAD, TAINTED, UNTRUSTED
 
-        action = self._action(ctx, tool, arguments, session_id, door, cwd, agent)
+        action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role)
         view = self.session(session_id)
         if view.has_untrusted_content():
             action.provenance = action.provenance | {"untrusted_content"}

@@ -160,7 +160,7 @@ def main(argv: list[str]) -> int:
                     record = {
                         "id": r.id,
                         "label": r.label,
-                        "verdict": r.verdict.name if r.verdict else None,
+                        "verdict": r.verdict.name if r.verdict is not None else None,
                         "reasons": [c.value for c in r.reasons],
                         "us": round(r.us, 1),
                     }

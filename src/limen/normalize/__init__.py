@@ -112,6 +112,10 @@ def _normalize(
     home = home or os.path.expanduser("~")
     cwd = cwd or os.getcwd()
     spec = (tools.get(tool) if tools else None) or classify(tool, arguments)
+    if spec.required and not any(
+        v.strip() for key in spec.required for v in _path_values(arguments.get(key))
+    ):
+        raise ValueError(f"{tool} call without {' or '.join(spec.required)}")
     strings = _strings(arguments)
     notes: list[str] = []
     if sum(len(s) for s in strings) > MAX_ARGUMENT_CHARS:

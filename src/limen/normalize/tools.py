@@ -23,6 +23,7 @@ class ToolSpec:
     payloads: tuple[str, ...] = ()
     recipients: tuple[str, ...] = ()
     write: bool = False
+    required: tuple[str, ...] = ()  # at least one of these must carry a non-empty string (or list of them)
 
 
 _READ = Capability.FILESYSTEM_READ.value
@@ -45,21 +46,29 @@ _RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "chann
 
 KNOWN_TOOLS: dict[str, ToolSpec] = {
     # Claude Code
-    "Bash": ToolSpec(_SHELL, commands=("command",)),
-    "Read": ToolSpec(_READ, paths=("file_path",)),
-    "Write": ToolSpec(_WRITE, paths=("file_path",), payloads=("content",), write=True),
-    "Edit": ToolSpec(_WRITE, paths=("file_path",), payloads=("new_string",), write=True),
-    "MultiEdit": ToolSpec(_WRITE, paths=("file_path",), payloads=("edits",), write=True),
-    "NotebookEdit": ToolSpec(_WRITE, paths=("notebook_path",), payloads=("new_source",), write=True),
+    "Bash": ToolSpec(_SHELL, commands=("command",), required=("command",)),
+    "Read": ToolSpec(_READ, paths=("file_path",), required=("file_path",)),
+    "Write": ToolSpec(
+        _WRITE, paths=("file_path",), payloads=("content",), write=True, required=("file_path",)
+    ),
+    "Edit": ToolSpec(
+        _WRITE, paths=("file_path",), payloads=("new_string",), write=True, required=("file_path",)
+    ),
+    "MultiEdit": ToolSpec(
+        _WRITE, paths=("file_path",), payloads=("edits",), write=True, required=("file_path",)
+    ),
+    "NotebookEdit": ToolSpec(
+        _WRITE, paths=("notebook_path",), payloads=("new_source",), write=True, required=("notebook_path",)
+    ),
     "Glob": ToolSpec(_READ, paths=("path", "pattern")),
     "Grep": ToolSpec(_READ, paths=("path", "glob")),
     "LS": ToolSpec(_READ, paths=("path",)),
-    "WebFetch": ToolSpec(_NET, urls=("url",)),
+    "WebFetch": ToolSpec(_NET, urls=("url",), required=("url",)),
     "WebSearch": ToolSpec(_NET),
     "Task": ToolSpec(Capability.AGENT_DELEGATE.value, payloads=("prompt",)),
     "Agent": ToolSpec(Capability.AGENT_DELEGATE.value, payloads=("prompt",)),
     # Gemini CLI
-    "run_shell_command": ToolSpec(_SHELL, commands=("command",)),
+    "run_shell_command": ToolSpec(_SHELL, commands=("command",), required=("command",)),
     "read_file": ToolSpec(_READ, paths=("absolute_path", "file_path", "path")),
     "read_many_files": ToolSpec(_READ, paths=("paths",)),
     "list_directory": ToolSpec(_READ, paths=("path", "dir_path")),
@@ -76,7 +85,7 @@ KNOWN_TOOLS: dict[str, ToolSpec] = {
     "filesystem.read": ToolSpec(_READ, paths=("path",)),
     "filesystem.write": ToolSpec(_WRITE, paths=("path",), payloads=("content",), write=True),
     "filesystem.delete": ToolSpec(Capability.FILESYSTEM_DELETE.value, paths=("path",), write=True),
-    "shell.execute": ToolSpec(_SHELL, commands=("cmd", "command")),
+    "shell.execute": ToolSpec(_SHELL, commands=("cmd", "command"), required=("cmd", "command")),
     "repository.write": ToolSpec(Capability.REPOSITORY_WRITE.value, commands=("cmd", "command")),
     "network.request": ToolSpec(_NET, urls=("url",), payloads=("body", "data", "json")),
     "email.send": ToolSpec(

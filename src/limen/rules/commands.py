@@ -718,7 +718,7 @@ def _stdin_sources(command: Command) -> set[str]:
 def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
     """Deleting many things at once, or an unknown list of them."""
     for command in action.commands:
-        if command.name in _DELETERS or (command.name == "mv" and _via_xargs(command)):
+        if command.name in _DELETERS:
             count = len(_operands(command.argv))
             if count >= ctx.bulk_threshold:
                 yield _finding(

@@ -136,7 +136,11 @@ def _is_secret_file(path: str) -> bool:
         return True
     if _has_glob(name):
         parent = path[: -len(name)]
-        return any(fnmatchcase(probe, name) and _is_secret_file(parent + probe) for probe in _GLOB_PROBES)
+        return any(
+            fnmatchcase(probe, name) and _is_secret_file(parent + probe)
+            for probe in _GLOB_PROBES
+            if name.startswith(".") or not probe.startswith(".")  # as in bash, `*` does not match dotfiles
+        )
     return False
 
 
@@ -179,7 +183,11 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
 @rule(ReasonCode.SENSITIVE_PATH_ACCESS)
 def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
     for path in action.write_paths:
-        if is_within(path, ctx.workspace) or path.startswith(("/tmp/", "/var/tmp/", "/dev/null")):
+        if (
+            is_within(path, ctx.workspace)
+            or is_within(path, ctx.home)  # the user's own files (root's home is /root)
+            or path.startswith(("/tmp/", "/var/tmp/", "/dev/null"))
+        ):
             continue
         if any(is_within(path, d) for d in _SYSTEM_WRITE_DIRS) or (
             ctx.mode.strict_or_above and not is_within(path, ctx.home)

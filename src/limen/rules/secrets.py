@@ -654,13 +654,15 @@ def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
         hit = _assignment_hit(text, key, e) or _header_hit(text, key, e)
         if hit is not None:
             yield hit
-    if "-u" in text:
+    if "-u" in text and ("curl" in lowered or "wget" in lowered):  # `-u` means a user only for these
         for m in _CURL_USER.finditer(text):
             raw = m.group(1)
             joined = raw.replace('"', "").replace("'", "")
             if "{{" in joined or _PLACEHOLDER_SHAPE.search(joined):
                 continue  # templated or from a variable
-            user, _, password = joined.partition(":")
+            user, colon, password = joined.partition(":")
+            if not colon:
+                continue  # a user name alone; the tool prompts for the password
             secret = password or user
             if _random_enough(secret.strip("{}"), 6):
                 yield SecretHit("curl-user-credentials", m.start(1), m.end(1), KEYWORD)

@@ -1,0 +1,110 @@
+"""Path rules: Limen's own files are untouchable, secret files ask, persistence asks (blocks when strict)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import limen
+from limen.context import Context
+from limen.model import Mode, ReasonCode, Verdict
+
+
+def _decide(
+    tool: str, arguments: dict[str, object], workspace: str, mode: Mode = Mode.BALANCED
+) -> limen.Decision:
+    return limen.evaluate(tool, arguments, cwd=workspace, context=Context.for_mode(mode, workspace))
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("Write", {"file_path": ".claude/settings.json", "content": "{}"}),
+        ("Edit", {"file_path": ".claude/settings.local.json", "old_string": "a", "new_string": "b"}),
+        ("Write", {"file_path": "limen.yaml", "content": "mode: light"}),
+        ("Bash", {"command": "rm -rf .limen"}),
+        ("Bash", {"command": "echo '{}' > ~/.gemini/settings.json"}),
+        ("Read", {"file_path": "$LIMEN_HOME/keys/fingerprint.key"}),
+    ],
+)
+def test_limens_control_plane_is_protected(tool: str, arguments: dict[str, object], workspace: str) -> None:
+    decision = _decide(tool, arguments, workspace)
+    assert decision.verdict is Verdict.BLOCK
+    assert ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons
+
+
+def test_protected_names_apply_wherever_they_appear(workspace: str) -> None:
+    ctx = Context.for_mode(Mode.BALANCED, workspace, protected_names=("protected.dat",))
+    for command in ("rm protected.dat", "rm ./*.dat", "cp /dev/null sub/../protected.dat"):
+        decision = limen.evaluate("Bash", {"command": command}, cwd=workspace, context=ctx)
+        assert ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons, command
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".env",
+        ".env.local",
+        ".env.production",
+        "~/.ssh/id_rsa",
+        "~/.ssh/id_ed25519",
+        "~/.aws/credentials",
+        "deploy/server.key",
+        "~/.netrc",
+        "~/.git-credentials",
+        "~/.config/google-chrome/Default/Login Data",
+        "~/Library/Keychains/login.keychain-db",
+        "/etc/shadow",
+    ],
+)
+def test_secret_files_ask(path: str, workspace: str) -> None:
+    decision = _decide("Read", {"file_path": path}, workspace)
+    assert decision.verdict is Verdict.AUTH
+    assert ReasonCode.SENSITIVE_SECRET_ACCESS in decision.reasons
+
+
+@pytest.mark.parametrize(
+    "path", [".env.example", ".env.sample", "~/.ssh/id_rsa.pub", "src/credentials_form.py"]
+)
+def test_secret_lookalikes_stay_quiet(path: str, workspace: str) -> None:
+    assert _decide("Read", {"file_path": path}, workspace).verdict is Verdict.PASS
+
+
+def test_a_glob_that_can_match_a_secret_counts_as_touching_it(workspace: str) -> None:
+    assert ReasonCode.SENSITIVE_SECRET_ACCESS in _decide("Bash", {"command": "cat ./.e*"}, workspace).reasons
+    assert (
+        ReasonCode.SENSITIVE_SECRET_ACCESS
+        in _decide("Bash", {"command": "cat ~/.ss?/id_*"}, workspace).reasons
+    )
+
+
+def test_a_star_does_not_match_dotfiles(workspace: str) -> None:
+    assert _decide("Bash", {"command": "wc -l ./*"}, workspace).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "~/.bashrc",
+        "~/.zshrc",
+        ".git/hooks/pre-commit",
+        ".github/workflows/release.yml",
+        "~/.ssh/authorized_keys",
+    ],
+)
+def test_persistence_asks_and_blocks_when_strict(path: str, workspace: str) -> None:
+    balanced = _decide("Write", {"file_path": path, "content": "x"}, workspace)
+    assert ReasonCode.PERSISTENCE_WRITE in balanced.reasons
+    assert balanced.verdict is Verdict.AUTH
+    assert (
+        _decide("Write", {"file_path": path, "content": "x"}, workspace, Mode.STRICT).verdict is Verdict.BLOCK
+    )
+
+
+def test_system_writes_ask_but_home_and_workspace_do_not(workspace: str) -> None:
+    system = _decide("Write", {"file_path": "/usr/local/bin/tool", "content": "x"}, workspace)
+    assert ReasonCode.SENSITIVE_PATH_ACCESS in system.reasons
+    assert _decide("Write", {"file_path": "~/notes.txt", "content": "x"}, workspace).verdict is Verdict.PASS
+    inside = os.path.join(workspace, "src", "new.py")
+    assert _decide("Write", {"file_path": inside, "content": "x"}, workspace).verdict is Verdict.PASS
