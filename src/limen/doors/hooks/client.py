@@ -4,8 +4,8 @@ It must answer, and answer deny, whatever happens: agents treat a crash, a timeo
 or unparsable output as "go ahead". So before reading anything it claims stdout for the answer alone (stray
 prints go to stderr), arms a deadline that answers the agent's deny before the agent's own timeout, and
 turns every exception into that deny. It imports only the standard library: the event goes over a Unix
-socket to `limen daemon`, and only when no daemon answers in time is it decided here, in a forked child
-whose death or hang is itself a deny (a daemon is started in the background for the next call).
+socket to `limen daemon`; only when no daemon answers in time does `fallback` decide it here, in a forked
+child whose death or hang is itself a deny (and start a daemon in the background for the next call).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
-import signal
 import sys
 import threading
 import time
@@ -29,8 +27,6 @@ if TYPE_CHECKING:
 USAGE = "usage: limen-hook <claude-code|cursor|gemini|codex>\n"
 DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: half of it is margin
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
-RESPAWN_SECONDS = 10.0
-ANSWER_MARGIN = 0.05  # seconds kept to write the deny when the in-process decision overruns
 
 
 class Responder:
@@ -103,90 +99,13 @@ def ask_daemon(agent: str, text: str, env: dict[str, str], timeout: float) -> ev
             wire.request({"op": "hook", "agent": agent, "event": text, "env": env}, timeout)
         )
     except (FileNotFoundError, ConnectionRefusedError):
+        from limen.doors.hooks.fallback import start_daemon
+
         with contextlib.suppress(OSError):  # deciding in-process is the answer either way
             start_daemon()
         return None
     except (OSError, ValueError, KeyError, TypeError):
         return None
-
-
-def start_daemon() -> None:
-    """Start a daemon in the background, at most once per `RESPAWN_SECONDS`: a daemon that cannot start
-    must not cost every later hook a doomed interpreter."""
-    stamp = os.path.join(wire.ensure_run_dir(), "spawned")
-    try:
-        if time.time() - os.stat(stamp).st_mtime < RESPAWN_SECONDS:
-            return
-    except FileNotFoundError:
-        pass
-    with open(stamp, "w"):
-        pass
-    wire.spawn_daemon()
-
-
-class NoAnswer(Exception):
-    """The decision did not come back; the message says why (it ends in the agent's deny)."""
-
-
-def child(agent: str, text: str, env: dict[str, str], write_end: int) -> None:
-    """The forked decider: answer up the pipe first, then close the runtime (the audit's fsync), with the
-    agent's pipes already let go so it is not kept waiting."""
-    from limen.doors.hooks.handler import RuntimePool, handle
-
-    pool = RuntimePool(limit=1)
-    try:
-        payload = json.dumps(handle(agent, text, env, pool).to_wire()).encode()
-        while payload:
-            payload = payload[os.write(write_end, payload) :]
-        os.close(write_end)
-        quiet = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(quiet, 1)
-        os.dup2(quiet, 2)
-    finally:
-        pool.close()
-
-
-def isolated(agent: str, text: str, env: dict[str, str], timeout: float, out_fd: int) -> ev.Answer:
-    """Decide in a forked child and wait at most `timeout` for its answer. A hang that holds the GIL, a
-    crash in a C extension or an `os._exit` deep in the engine ends the child, never this process."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child never returns: it leaves with os._exit, running no cleanup twice
-        code = 1
-        try:
-            os.close(read_end)
-            os.close(out_fd)
-            child(agent, text, env, write_end)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    try:
-        received = read_until_eof(read_end, time.monotonic() + timeout)
-    finally:
-        os.close(read_end)
-    if received is None:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        raise NoAnswer("no answer before the deadline")
-    os.waitpid(pid, os.WNOHANG)  # it may still be closing the audit log: not our wait
-    try:
-        return ev.Answer.from_wire(json.loads(received))
-    except (ValueError, KeyError, TypeError):
-        raise NoAnswer("the decision process died") from None
-
-
-def read_until_eof(fd: int, end: float) -> bytes | None:
-    """Everything written to `fd` until its writer closes it, or None when `end` passes first."""
-    chunks: list[bytes] = []
-    while True:
-        left = end - time.monotonic()
-        if left <= 0 or not select.select([fd], [], [], left)[0]:
-            return None
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
 
 
 def decide(agent: str, text: str, deadline: float, out_fd: int) -> ev.Answer:
@@ -197,8 +116,9 @@ def decide(agent: str, text: str, deadline: float, out_fd: int) -> ev.Answer:
         answer = ask_daemon(agent, text, env, deadline * DAEMON_SHARE)
         if answer is not None:
             return answer
-    left = deadline - (time.monotonic() - started) - ANSWER_MARGIN
-    return isolated(agent, text, env, left, out_fd)
+    from limen.doors.hooks.fallback import ANSWER_MARGIN, isolated
+
+    return isolated(agent, text, env, deadline - (time.monotonic() - started) - ANSWER_MARGIN, out_fd)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         name = event_name(text)
         responder.fallback = speaker.fail_closed(name, "no answer before the deadline")
         answer = decide(agent, text, deadline, responder.out_fd)
-    except NoAnswer as exc:
+    except ev.NoAnswer as exc:
         answer = speaker.fail_closed(name, str(exc))
     except BaseException as exc:
         answer = speaker.fail_closed(name, f"{type(exc).__name__} in the hook")

@@ -24,6 +24,10 @@ PASS, AUTH, BLOCK = "PASS", "AUTH", "BLOCK"
 SECRET_CODES = frozenset({"sensitive_secret_access", "secret_exfiltration", "confirmed_exfil"})
 
 
+class NoAnswer(Exception):
+    """The decision did not come back; the message says why (it ends in the agent's deny)."""
+
+
 class Answer:
     """What the hook process prints on stdout, writes on stderr, and exits with."""
 
