@@ -192,6 +192,11 @@ def main() -> int:
     print(
         f"  proxy's own work per call, in process: median {statistics.median(own):.3f}   p99 {p99(own):.3f}"
     )
+    paired = [p - d for p, d in zip(proxied_ms, direct_ms, strict=True)]
+    print(
+        "  added, call by call (each proxied call minus the direct call next to it): "
+        f"median {statistics.median(paired):.3f}   p99 {p99(paired):.3f}"
+    )
     print(f"start-up to the initialize answer, median of {args.starts} (ms)")
     print(
         f"  direct {s_direct:7.1f}   proxied {s_proxied:7.1f}   added {s_proxied - s_direct:7.1f}"
