@@ -13,10 +13,12 @@ Invariants (each property-tested in tests/test_engine_invariants.py):
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterable
 from time import perf_counter_ns
 
+from limen import floors, rules, subjective
 from limen.context import Context
 from limen.model import (
     Action,
@@ -26,6 +28,10 @@ from limen.model import (
     StageResult,
     Verdict,
 )
+
+# Decision ids: unique across processes (random prefix) without a system call per decision.
+_ID_PREFIX = os.urandom(5).hex()
+_sequence = itertools.count()
 
 HARD_BLOCK_ALLOWLIST = frozenset({ReasonCode.LETHAL_TRIFECTA})
 
@@ -72,14 +78,12 @@ def _stage(name: str, findings: list[Finding], baseline: int, started: int) -> S
 
 
 def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list[Finding]:
-    from limen.rules import objective_rules
-
     findings: list[Finding] = []
     if "normalization_failed" in action.notes:
         findings.append(
             Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "the call could not be normalised")
         )
-    for rule in objective_rules():
+    for rule in rules.objective_rules():
         try:
             found = list(rule.check(action, ctx))
         except Exception as exc:  # a rule's failure is a signal, never a skipped rule
@@ -101,10 +105,8 @@ def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list
 
 
 def _run_subjective(action: Action, ctx: Context) -> list[Finding]:
-    from limen.subjective import detectors
-
     findings: list[Finding] = []
-    for detect in detectors():
+    for detect in subjective.detectors():
         findings.extend(detect(action, ctx))
     clamped: list[Finding] = []
     for f in findings:
@@ -213,9 +215,7 @@ def decide(action: Action, ctx: Context) -> Decision:
     # 5. Hard floors: cannot be waived or approved away.
     started = perf_counter_ns()
     try:
-        from limen.floors import run_floors
-
-        floor_findings = run_floors(action, ctx, decision)
+        floor_findings = floors.run_floors(action, ctx, decision)
     except Exception as exc:
         floor_findings = [
             Finding(
@@ -223,15 +223,15 @@ def decide(action: Action, ctx: Context) -> Decision:
             )
         ]
     if floor_findings:
-        floors = _stage("floors", floor_findings, 0, started)
-        evidence.append(floors)
-        result = combine(result, floors)
+        floor_stage = _stage("floors", floor_findings, 0, started)
+        evidence.append(floor_stage)
+        result = combine(result, floor_stage)
         all_findings.extend(floor_findings)
 
     decision.verdict, decision.risk, decision.reasons = result.verdict, result.risk, result.reasons
     decision.findings = tuple(all_findings)
     decision.explanation = explain(decision)
-    decision.decision_id = os.urandom(8).hex()
+    decision.decision_id = f"{_ID_PREFIX}{next(_sequence):06x}"
     if ctx.policy is not None and ctx.policy.monitor:  # approved monitor mode: record, let through
         from limen.policy.monitor import monitored
 

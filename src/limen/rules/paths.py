@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
+from functools import lru_cache
 
 from limen.context import Context
 from limen.model import Action, Finding, ReasonCode, Verdict
@@ -124,15 +125,27 @@ def _has_glob(path: str) -> bool:
     return not _GLOB_CHARS.isdisjoint(path)
 
 
-def _in_dir(path: str, directory: str) -> bool:
-    return f"/{directory}/" in path or path.endswith(f"/{directory}")
+def _below_any(directories: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for "the path is, or lies in, a directory named like one of these" (one scan per path)."""
+    return re.compile("/(?:" + "|".join(re.escape(d) for d in directories) + ")(?:/|$)")
+
+
+_IN_SECRET_DIR = _below_any(_SECRET_DIRS)
+_IN_PERSISTENCE_DIR = _below_any(_PERSISTENCE_DIRS)
+
+
+@lru_cache(maxsize=32)
+def _protected_index(protected: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The protected paths as an exact set and a prefix tuple, so a path is checked in two operations."""
+    roots = [p.rstrip("/") or "/" for p in protected]
+    return frozenset(roots), tuple(r + "/" for r in roots)
 
 
 def _is_secret_file(path: str) -> bool:
     name = _basename(path)
     if _NOT_SECRET_NAMES.match(name):
         return False
-    if _SECRET_NAMES.match(name) or any(_in_dir(path, d) for d in _SECRET_DIRS):
+    if _SECRET_NAMES.match(name) or _IN_SECRET_DIR.search(path):
         return True
     if _has_glob(name):
         parent = path[: -len(name)]
@@ -145,10 +158,10 @@ def _is_secret_file(path: str) -> bool:
 
 
 def _matches_protected(path: str, ctx: Context) -> bool:
+    exact, prefixes = _protected_index(ctx.protected_paths)
+    if path in exact or path.startswith(prefixes):
+        return True
     name = _basename(path)
-    for protected in ctx.protected_paths:
-        if is_within(path, protected):
-            return True
     if ctx.protected_names:
         if name in ctx.protected_names:
             return True
@@ -202,7 +215,7 @@ def _is_persistence(path: str, ctx: Context) -> bool:
     name = _basename(path)
     if _PERSISTENCE_NAMES.match(name) and (is_within(path, ctx.home) or path.startswith("/etc/")):
         return True
-    if any(_in_dir(path, d) for d in _PERSISTENCE_DIRS):
+    if _IN_PERSISTENCE_DIR.search(path):
         return True
     if path.startswith(_PERSISTENCE_ROOTS):
         return True
