@@ -26,10 +26,8 @@ STOP_GRACE = 2.0  # seconds between closing stdin, SIGTERM and SIGKILL
 class StdioDownstream:
     """A server run as a child process, kept running across calls."""
 
-    def __init__(self, argv: list[str], *, env: dict[str, str] | None = None, cwd: str | None = None) -> None:
+    def __init__(self, argv: list[str]) -> None:
         self.argv = argv
-        self.env = env
-        self.cwd = cwd
         self._proc: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -48,8 +46,6 @@ class StdioDownstream:
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=None,
-            env={**os.environ, **self.env} if self.env else None,
-            cwd=self.cwd,
             limit=LINE_LIMIT,
         )
         self._reader = asyncio.create_task(self._read(self._proc, proxy))
@@ -64,7 +60,8 @@ class StdioDownstream:
             print(f"limen mcp: server output unreadable ({type(exc).__name__})", file=sys.stderr, flush=True)
             _kill(proc)
         finally:
-            proxy.server_failed(None, what="the MCP server exited or closed its output")
+            if self._proc is proc:  # not when close() stopped it on purpose
+                proxy.server_failed(None, what="the MCP server exited or closed its output")
 
     async def send(self, message: JSON, raw: bytes) -> None:
         proc = self._proc
