@@ -27,7 +27,9 @@ from __future__ import annotations
 import math
 import os
 import re
+import threading
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from limen.context import Context
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
@@ -165,29 +167,42 @@ def _operands(argv: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _dangerous_dirs(action: Action, ctx: Context) -> set[str]:
-    """Directories whose recursive deletion is irreversible on a large scale."""
+@lru_cache(maxsize=16)
+def _dangerous_set(home: str, workspace: str) -> frozenset[str]:
+    """Directories whose recursive deletion is irreversible on a large scale, with each of their parents
+    (deleting a parent deletes them): one set lookup answers `_is_dangerous`."""
     dirs = set(_SYSTEM_DIRS)
-    if ctx.home:
-        dirs.add(ctx.home.rstrip("/") or "/")
-    if ctx.workspace:
-        dirs.add(ctx.workspace.rstrip("/") or "/")
-    return dirs
+    for extra in (home, workspace):
+        if extra:
+            dirs.add(extra.rstrip("/") or "/")
+    found = {"/"}
+    for directory in dirs:
+        found.add(directory)
+        found.update(directory[:i] for i, c in enumerate(directory) if c == "/" and i > 0)
+    return frozenset(found)
 
 
 def _is_dangerous(path: str, action: Action, ctx: Context) -> bool:
     """`path` is a dangerous directory or one of their parents (deleting it deletes them)."""
-    path = path.rstrip("/") or "/"
-    for directory in _dangerous_dirs(action, ctx):
-        if path == directory or (directory != "/" and is_within(directory, path)):
-            return True
-    return False
+    return (path.rstrip("/") or "/") in _dangerous_set(ctx.home, ctx.workspace)
+
+
+# Canonical operands of the action being decided: several rules resolve the same word, and resolving is
+# `realpath` (a system call per path component). Scoped to one action object, per thread.
+_resolved = threading.local()
 
 
 def _target(word: str, action: Action, ctx: Context) -> str:
     if word.endswith("/*") or word in ("*", ".*", "*/"):
         word = word[:-2] or "." if word.endswith("/*") else "."
-    return canonical(word, action.cwd or ctx.workspace or "/", ctx.home)
+    key = (word, action.cwd or ctx.workspace or "/", ctx.home)
+    if getattr(_resolved, "action", None) is not action:
+        _resolved.action, _resolved.paths = action, {}
+    paths: dict[tuple[str, str, str], str] = _resolved.paths
+    path = paths.get(key)
+    if path is None:
+        path = paths[key] = canonical(*key)
+    return path
 
 
 def _after_cd(word: str, action: Action, ctx: Context) -> list[str]:
@@ -471,6 +486,11 @@ def _runs_stdin(command: Command) -> bool:
     return not operands or operands[0] == "-"
 
 
+def _evaluates_download(text: str) -> bool:
+    """Every match names `iex` or `Invoke-Expression`, so holds "ex" in any case (a cheap first test)."""
+    return "ex" in text.lower() and _DOWNLOAD_EXEC_CODE.search(text) is not None
+
+
 def _download_exec(action: Action) -> Finding | None:
     if "download_exec" in action.notes:
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, "runs code it downloads")
@@ -486,11 +506,11 @@ def _download_exec(action: Action) -> Finding | None:
                     f"pipes downloaded data into {command.name}",
                 )
     for text in _texts(action):
-        if _DOWNLOAD_EXEC_CODE.search(text):
+        if _evaluates_download(text):
             return _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "downloads and evaluates a script"
             )
-    if _DOWNLOAD_EXEC_CODE.search(action.command_line[:20000]):
+    if _evaluates_download(action.command_line[:20000]):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "downloads and evaluates a script")
     return None
 
@@ -532,7 +552,8 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     for path in action.write_paths:
         if _DEVICE.match(path) and (worst is None or worst.verdict < Verdict.BLOCK):
             worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, f"write to device {path}")
-    if action.commands and _FORK_BOMB.search(action.command_line[:20000]):
+    line = action.command_line[:20000]
+    if action.commands and "()" in line and _FORK_BOMB.search(line):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "fork bomb")
     download = _download_exec(action) if action.commands else None
     if download is not None and (worst is None or worst.verdict < Verdict.BLOCK):

@@ -713,10 +713,10 @@ def _benign_context(text: str, start: int) -> bool:
 def _entropy_hit(text: str, start: int, token: str) -> bool:
     """A long random-looking token: weak evidence on its own, hence only `possible_high_entropy_secret`."""
     bare = token.strip("=.-_~")
-    if len(bare) < 24 or _looks_hashed(text, start, token) or _benign_context(text, start):
+    if len(bare) < 24 or "." in bare or bare.count("/") > 3 or bare.count("-") > 4:
+        return False  # short, or dotted names, versions, paths, slugs (dotted credentials have own shapes)
+    if _looks_hashed(text, start, token) or _benign_context(text, start):
         return False
-    if "." in bare or bare.count("/") > 3 or bare.count("-") > 4:
-        return False  # dotted names, versions, paths, slugs (dotted credentials have their own shapes)
     digits = sum(ch.isdigit() for ch in bare)
     upper = sum(ch.isupper() for ch in bare)
     lower = sum(ch.islower() for ch in bare)
