@@ -90,6 +90,20 @@ class Guard:
     remote: bool = False  # a server across the network: its results are untrusted content
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tool -> reason codes
 
+    def warm(self) -> None:
+        """Load the turn gate, rules and policy now (called while the server starts, in a thread), so the
+        agent's first listing and first call do not wait for imports and pattern compilation."""
+        try:
+            from limen.api import evaluate
+            from limen.turngate import screen
+
+            screen("warm-up", source="tool_description")
+            evaluate(
+                qualified(self.server, "warm_up"), {}, cwd=self.cwd, door=DOOR, context=self.runtime.context
+            )
+        except Exception as exc:  # only a head start: the real calls load the same code and fail closed
+            _note(f"warm-up failed ({type(exc).__name__})")
+
     def check_call(self, name: Any, arguments: Any) -> str | None:
         """None when the call may go to the server, else the refusal text. Every call is decided, audited."""
         if not isinstance(name, str) or not name:

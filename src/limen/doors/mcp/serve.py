@@ -15,6 +15,7 @@ import itertools
 import os
 import secrets
 import sys
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,6 +191,7 @@ class HttpFront:
         channel = _Channel()
         channel.proxy = make_proxy(self.options, self.runtime, channel.deliver, session_id=session_id)
         await channel.proxy.start()
+        threading.Thread(target=channel.proxy.guard.warm, daemon=True).start()
         return channel
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:

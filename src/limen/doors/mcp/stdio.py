@@ -112,6 +112,7 @@ async def serve_stdio(proxy: Proxy) -> None:
     """Read the agent's messages from stdin until it closes, then stop the server."""
     lines = await _stdin_lines()
     await proxy.start()
+    threading.Thread(target=proxy.guard.warm, daemon=True).start()
     try:
         while True:
             try:
