@@ -147,3 +147,23 @@ def test_credentials_in_headers_stay_off_the_command_line() -> None:
 def test_entries_the_proxy_cannot_front_are_left_alone(entry: dict[str, object]) -> None:
     assert wrap_server_entry(entry) == entry
     assert unwrap_server_entry(entry) == entry
+
+
+def test_cli_refuses_ambiguous_or_broken_invocations(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    from limen.cli.mcp import main
+
+    for argv in ([], ["--url", "http://127.0.0.1:1/mcp", "--", "server"], ["--timeout", "0", "--", "server"]):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 2
+    monkeypatch.setenv("LIMEN_MCP_HEADERS", "not json")
+    with pytest.raises(SystemExit):
+        main(["--url", "http://127.0.0.1:1/mcp"])
+    monkeypatch.delenv("LIMEN_MCP_HEADERS")
+    missing = os.path.join(str(tmp_path), "missing.json")
+    assert main(["--artifact-pins", missing, "--", "server"]) == 2
+    assert "missing.json" in capsys.readouterr().err
