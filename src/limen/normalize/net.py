@@ -54,6 +54,7 @@ _SCHEMELESS = re.compile(
 _EMAIL = re.compile(r"[^\s<>,;\"'@]+@([^\s<>,;\"'@]+)")
 _HOST_CHARS = re.compile(r"^[a-z0-9._-]+$")
 _HEX_BLOB = re.compile(r"^[0-9a-f]{8}$")
+_SPACE = re.compile(r"\s")  # the characters `str.isspace` accepts
 
 # Letters of other scripts that render like Latin ones (a subset of Unicode's confusables.txt that covers
 # the letters used in real homoglyph domains), plus ASCII look-alikes used in the skeleton.
@@ -179,6 +180,8 @@ def parse_ipv4(host: str) -> tuple[ipaddress.IPv4Address, bool] | None:
 
 def _embedded_ipv4(host: str) -> ipaddress.IPv4Address | None:
     """`10.0.0.1.nip.io`, `app-10-0-0-1.sslip.io`, `0a000001.nip.io`: the address such a name resolves to."""
+    if not host.endswith(_IP_IN_NAME_SUFFIXES):
+        return None
     for suffix in _IP_IN_NAME_SUFFIXES:
         if not host.endswith(suffix):
             continue
@@ -218,7 +221,7 @@ def _classify_name(host: str) -> HostClass:
 
 def _to_ascii(host: str, flags: list[str]) -> str | None:
     """The name a resolver queries: NFKC/IDNA-mapped, punycode for non-ASCII labels; None if invalid."""
-    if any(unicodedata.category(ch) == "Cf" for ch in host):
+    if not host.isascii() and any(unicodedata.category(ch) == "Cf" for ch in host):  # none is ASCII
         flags.append("invisible_chars")
         host = "".join(ch for ch in host if unicodedata.category(ch) != "Cf")
     if host.isascii():
@@ -402,7 +405,7 @@ def url_destination(url: str, via_command: str = "") -> Destination | None:
 def _single_token_url(text: str) -> str | None:
     """A whole argument that is just `host[:port][/path]` (a `url` field without a scheme)."""
     token = text.strip()
-    if not token or any(ch.isspace() for ch in token) or "://" in token or token.startswith(("/", ".", "~")):
+    if not token or "://" in token or token.startswith(("/", ".", "~")) or _SPACE.search(token):
         return None
     host = re.split(r"[/?#]", token, maxsplit=1)[0].rsplit("@", 1)[-1].split(":")[0]
     if ("." in host and host.rsplit(".", 1)[-1][:1].isalpha()) or parse_ipv4(host) is not None:
