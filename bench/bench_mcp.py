@@ -25,7 +25,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER = os.path.join(ROOT, "tests", "mcp_servers", "shell_server.py")
 PY = sys.executable
-INIT = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+INIT: dict[str, object] = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {},
+    "clientInfo": {"name": "bench", "version": "1"},
+}
 
 
 class Wire:

@@ -93,7 +93,7 @@ async def _session(url: str, mode: str, env: Env) -> dict[str, Any]:
     async def on_log(params: Any) -> None:
         logged.append(params.data)
 
-    async with Client(url, mode=mode, logging_callback=on_log, log_level="info") as client:  # type: ignore[arg-type]
+    async with Client(url, mode=mode, logging_callback=on_log, log_level="info") as client:
         tools = {tool.name for tool in (await client.list_tools()).tools}
         allowed = await client.call_tool("read_file", {"path": notes})
         blocked = await client.call_tool(

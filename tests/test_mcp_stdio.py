@@ -40,7 +40,7 @@ def test_allowed_calls_return_the_servers_exact_bytes(env: Env) -> None:
     notes = os.path.join(env.workspace, "notes.txt")
     with open(notes, "w") as fh:
         fh.write("line one\nline two\n")
-    exchanges = [
+    exchanges: list[tuple[str, dict[str, Any] | None]] = [
         ("tools/call", {"name": "read_file", "arguments": {"path": notes}}),
         ("tools/call", {"name": "list_directory", "arguments": {"path": env.workspace}}),
         ("resources/read", {"uri": "notes://readme"}),
@@ -273,7 +273,7 @@ async def _sdk_session(env: Env, mode: str) -> dict[str, Any]:
     notes = os.path.join(env.workspace, "sdk-notes.txt")
     with open(notes, "w") as fh:
         fh.write("from the sdk\n")
-    async with Client(params, mode=mode) as client:  # type: ignore[arg-type]
+    async with Client(params, mode=mode) as client:
         return {
             "version": client.protocol_version,
             "tools": {tool.name for tool in (await client.list_tools()).tools},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -113,7 +114,7 @@ def test_artifact_pins_file_is_validated(tmp_path: object) -> None:
         load_artifact_pins(path)
 
 
-ENTRIES = [
+ENTRIES: list[dict[str, Any]] = [
     {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], "env": {"A": "1"}},
     {"command": "uvx", "args": ["mcp-server-git"], "timeout": 30000},
     {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer tok"}},
@@ -123,9 +124,9 @@ ENTRIES = [
 
 
 @pytest.mark.parametrize("entry", ENTRIES)
-def test_wrapping_is_reversible_and_idempotent(entry: dict[str, object]) -> None:
+def test_wrapping_is_reversible_and_idempotent(entry: dict[str, Any]) -> None:
     wrapped = wrap_server_entry(entry, name="srv")
-    assert wrapped["command"] == "limen" and wrapped["args"][:3] == ["mcp", "--name", "srv"]  # type: ignore[index]
+    assert wrapped["command"] == "limen" and wrapped["args"][:3] == ["mcp", "--name", "srv"]
     assert wrap_server_entry(wrapped) == wrapped
     assert unwrap_server_entry(wrapped) == entry
 
@@ -133,7 +134,7 @@ def test_wrapping_is_reversible_and_idempotent(entry: dict[str, object]) -> None
 def test_credentials_in_headers_stay_off_the_command_line() -> None:
     wrapped = wrap_server_entry(ENTRIES[2])
     assert "Bearer tok" not in json.dumps(wrapped["args"])
-    assert json.loads(wrapped["env"]["LIMEN_MCP_HEADERS"]) == {"Authorization": "Bearer tok"}  # type: ignore[index]
+    assert json.loads(wrapped["env"]["LIMEN_MCP_HEADERS"]) == {"Authorization": "Bearer tok"}
 
 
 @pytest.mark.parametrize(
@@ -144,7 +145,7 @@ def test_credentials_in_headers_stay_off_the_command_line() -> None:
         {},
     ],
 )
-def test_entries_the_proxy_cannot_front_are_left_alone(entry: dict[str, object]) -> None:
+def test_entries_the_proxy_cannot_front_are_left_alone(entry: dict[str, Any]) -> None:
     assert wrap_server_entry(entry) == entry
     assert unwrap_server_entry(entry) == entry
 
