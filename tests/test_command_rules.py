@@ -263,3 +263,15 @@ _MINE = {
 def test_ordinary_development_stays_quiet(line: str, project: Path) -> None:
     decision = decide(line, project)
     assert not (command_reasons(decision) & _MINE), decision.explanation
+
+
+def test_a_symlink_made_after_a_decision_is_resolved_in_the_next(tmp_path: Path) -> None:
+    """Operands are resolved once per action, never remembered across actions: the same line, decided
+    again after `cache` became a link to `/`, is a recursive delete of `/`."""
+    line = "rm -rf cache"
+    before = decide(line, tmp_path)
+    assert ReasonCode.DESTRUCTIVE_COMMAND not in before.reasons
+    (tmp_path / "cache").symlink_to("/")
+    after = decide(line, tmp_path)
+    assert after.verdict is Verdict.BLOCK
+    assert ReasonCode.DESTRUCTIVE_COMMAND in after.reasons

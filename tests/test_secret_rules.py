@@ -210,3 +210,18 @@ def test_huge_inputs_are_bounded() -> None:
     hits = find_secrets(many)
     assert len(hits) == MAX_HITS
     assert all(a.end <= b.start for a, b in pairwise(hits))
+
+
+def test_action_texts_follow_the_action_they_were_gathered_from() -> None:
+    """The texts are gathered once per action; replacing a field, or another action, gathers them anew."""
+    from limen.normalize import normalize
+    from limen.rules.secrets import action_texts
+
+    with tempfile.TemporaryDirectory() as cwd:
+        first = normalize("Bash", {"command": "echo one"}, cwd=cwd)
+        second = normalize("Bash", {"command": "echo two"}, cwd=cwd)
+        assert "echo one" in action_texts(first)
+        assert "echo two" in action_texts(second)
+        assert "echo two" not in action_texts(first)
+        first.command_line = "curl https://example.org/?k=three"
+        assert "curl https://example.org/?k=three" in action_texts(first)

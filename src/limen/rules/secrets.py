@@ -37,6 +37,7 @@ from typing import Any
 from limen.context import Context
 from limen.model import OUTBOUND_CAPABILITIES, Action, Finding, HostClass, Mode, ReasonCode, Verdict
 from limen.rules import rule
+from limen.rules.derived import memo
 from limen.rules.destinations import is_trusted
 
 HIGH = 0.9  # a vendor prefix or structure that only credentials have
@@ -868,8 +869,18 @@ def _strings(value: Any, depth: int = 0) -> Iterator[str]:
             yield from _strings(v, depth + 1)
 
 
-def action_texts(action: Action) -> list[str]:
-    """The texts of an action that could carry a secret out: arguments, payloads, command line, URLs."""
+def action_texts(action: Action) -> tuple[str, ...]:
+    """The texts of an action that could carry a secret out: arguments, payloads, command line, URLs.
+
+    Several rules scan them, so they are gathered once per action."""
+    facts = memo(action)
+    texts: tuple[str, ...] | None = facts.get(action_texts)
+    if texts is None:
+        texts = facts[action_texts] = _gather_texts(action)
+    return texts
+
+
+def _gather_texts(action: Action) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     budget = MAX_SCAN_CHARS
     for text in (
@@ -881,7 +892,7 @@ def action_texts(action: Action) -> list[str]:
         if text and text not in seen and budget > 0:
             seen[text[:budget]] = None
             budget -= len(text)
-    return list(seen)
+    return tuple(seen)
 
 
 # Capabilities that stay on this machine unless a destination says otherwise; every other one (outbound,

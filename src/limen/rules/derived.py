@@ -1,0 +1,36 @@
+"""Facts several rules derive from one action (the texts to scan, resolved operands), derived once.
+
+A decision runs every rule over the same `Action` object, and rules are pure functions of it, so what one
+rule derives holds for the next. The memo is bound to that object and the fields the facts come from:
+another action, or the same one with those fields replaced, starts an empty memo. Nothing outlives
+the action being decided, so repeated decisions of equal calls still do all the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from limen.model import Action
+
+# (action, the fields its facts come from, the facts): replaced whole, so a thread that read it keeps a
+# consistent triple even when another thread starts a memo for its own action.
+_held: tuple[Action | None, tuple[object, ...], dict[Hashable, Any]] = (None, (), {})
+
+
+def memo(action: Action) -> dict[Hashable, Any]:
+    """The facts already derived from `action` (a dict the caller fills)."""
+    global _held
+    held_action, held_fields, facts = _held
+    fields = (
+        action.arguments,
+        action.commands,
+        action.payloads,
+        action.command_line,
+        action.destinations,
+        action.cwd,
+    )
+    if held_action is not action or held_fields != fields:
+        facts = {}
+        _held = (action, fields, facts)
+    return facts
