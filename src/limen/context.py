@@ -104,6 +104,8 @@ class SessionView(Protocol):
 
     def echo_source(self, values: list[str]) -> str: ...  # "injected", "untrusted" or ""
 
+    def value_origin(self, value: str) -> str: ...  # "user", "clean", "untrusted", "injected" or ""
+
     def is_halted(self) -> bool: ...
 
     def recent(self) -> list[dict[str, Any]]: ...

@@ -5,7 +5,8 @@
 - `contains_fingerprint`: whether a text holds a value whose keyed fingerprint (and length) is known, without
   ever having the value: candidate windows start where a token starts.
 - `extract_values`: the distinctive values a text mentions (emails, URLs and host names, IBANs, phone numbers,
-  file names, identifiers, quoted strings, proper names, calendar days), normalised, for provenance.
+  file names, identifiers, quoted strings, proper names, calendar days), normalised, for provenance;
+  `destination_key`: the same key for one address or host name, so a destination can be looked up.
 - `segments`: an output split into records, so injected instructions mark only the record that carries them.
 """
 
@@ -28,6 +29,9 @@ _B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){8,}\b")
 _TOKEN_START = re.compile(r"(?:^|(?<=[^A-Za-z0-9]))[A-Za-z0-9]")
 MAX_SCAN_CHARS = 2_000_000
+# Value label of clean tool output. The user's own words keep `limen.state.TRUSTED` (from
+# `Runtime.observe_prompt`), so a rule can tell "the user named it" from "the agent looked it up".
+CLEAN = "clean"
 
 
 def _printable(raw: bytes) -> str | None:
@@ -153,8 +157,7 @@ def extract_values(text: str) -> set[str]:
     for url in _URL.findall(text):
         values.add("url:" + url.lower().rstrip(".,;:!?/"))
     for host in _HOST.findall(text):
-        host = host.lower()
-        values.add("host:" + (host[4:] if host.startswith("www.") else host))
+        values.update("host:" + h for h in _host_readings(host))
     for iban in _IBAN.findall(text):
         values.add("iban:" + iban.replace(" ", ""))
     for phone in _PHONE.findall(text):
@@ -176,6 +179,28 @@ def extract_values(text: str) -> set[str]:
         if len(words) > 2:  # the first word may only be capitalised because it starts a sentence
             values.add("name:" + " ".join(words[1:]))
     return values
+
+
+def _host_readings(host: str) -> list[str]:
+    """A host name as keyed, and without a capitalised last label when the writer left out the space after a
+    full stop (`our-company.com.They`): TLDs are not written capitalised, sentences are."""
+    labels = host.split(".")
+    readings = [host.lower()]
+    if len(labels) > 2 and labels[-1][0].isupper() and labels[-2].islower():
+        readings.append(".".join(labels[:-1]).lower())
+    return [h[4:] if h.startswith("www.") else h for h in readings]
+
+
+def destination_key(value: str) -> str:
+    """The `extract_values` key of one email address or host name as a whole ("" if it is neither), so a
+    destination matches only what a text spelled in full: `evil.example.com` is not `example.com`."""
+    value = value.strip()
+    if _EMAIL.fullmatch(value):
+        return "email:" + value.lower().strip(".")
+    if _HOST.fullmatch(value):
+        host = value.lower()
+        return "host:" + (host[4:] if host.startswith("www.") else host)
+    return ""
 
 
 def _dates(text: str) -> set[str]:
@@ -229,22 +254,31 @@ def secret_values(text: str) -> list[str]:
     return [v for v in values if len(v) >= 8]
 
 
-def _screened(output: str) -> tuple[list[str], list[str], list[Finding]]:
-    """(injected records, other records, screen findings).
-
-    Only a signature-grade (BLOCK) finding marks content as injected, and then only the records that carry
-    it; weaker heuristic findings leave the content merely suspicious (the caller labels it untrusted).
-    """
+def _grade(text: str) -> tuple[Verdict, list[Finding]]:
     from limen.turngate import screen
 
-    findings = [f for f in screen(output, source="untrusted") if f.verdict is not Verdict.PASS]
-    if not any(f.verdict is Verdict.BLOCK for f in findings):
-        return [], [output], findings
-    parts = segments(output)
-    injected = [p for p in parts if any(f.verdict is Verdict.BLOCK for f in screen(p, source="untrusted"))]
-    if not injected:  # the signature spans records: the whole output carries it
-        return [output], [], findings
-    return injected, [p for p in parts if p not in injected], findings
+    findings = [f for f in screen(text, source="untrusted") if f.verdict is not Verdict.PASS]
+    return max((f.verdict for f in findings), default=Verdict.PASS), findings
+
+
+def _screened(output: str) -> tuple[dict[Verdict, list[str]], list[Finding]]:
+    """The output's records by the screen's grade of each (BLOCK: injected, AUTH: suspicious, PASS: clean),
+    and the screen's findings on the whole output.
+
+    Only a signature-grade (BLOCK) finding marks content as injected; a heuristic one or a screen error
+    leaves it suspicious (the caller labels it untrusted). Either marks only the records that carry it, so
+    one odd e-mail does not make the whole inbox untrusted; a finding no single record carries (it spans
+    records) marks the whole output.
+    """
+    grade, findings = _grade(output)
+    parts = segments(output) if grade is not Verdict.PASS else [output]
+    grades = [_grade(p)[0] for p in parts] if len(parts) > 1 else [grade]
+    if max(grades) < grade:
+        parts, grades = [output], [grade]
+    graded: dict[Verdict, list[str]] = {v: [] for v in Verdict}
+    for part, part_grade in zip(parts, grades, strict=True):
+        graded[part_grade].append(part)
+    return graded, findings
 
 
 def apply_scan(
@@ -259,9 +293,9 @@ def apply_scan(
 
     `untrusted`: True for content from an untrusted source (web pages, remote MCP results), False for content
     the user vouches for, None to let the screen decide. Values of records carrying injected instructions are
-    labelled `injected`; of other untrusted content `untrusted`; of clean content `trusted`.
+    labelled `injected`; of other untrusted content `untrusted`; of clean content `clean`.
     """
-    from limen.state import INJECTED, TAINTED, TRUSTED, UNTRUSTED
+    from limen.state import INJECTED, TAINTED, UNTRUSTED
 
     findings: list[Finding] = []
     harsh = Verdict.BLOCK if mode.strict_or_above else Verdict.AUTH
@@ -281,21 +315,23 @@ def apply_scan(
                 )
             )
     if untrusted is False:
-        store.add_values(session_id, TRUSTED, {fingerprint(v) for v in extract_values(output)})
+        store.add_values(session_id, CLEAN, {fingerprint(v) for v in extract_values(output)})
         return findings
-    injected, clean, screen_findings = _screened(output)
-    if screen_findings and not injected:  # a heuristic hit or a screen error: suspicious, not proven
-        untrusted = True
-    flags = {UNTRUSTED} if untrusted else set()
+    graded, screen_findings = _screened(output)
+    injected, suspicious = graded[Verdict.BLOCK], graded[Verdict.AUTH]
+    flags = {UNTRUSTED} if untrusted or suspicious else set()
     if injected:
         flags.add(INJECTED)
-        store.add_values(
-            session_id, INJECTED, {fingerprint(v) for part in injected for v in extract_values(part)}
-        )
-    clean_label = UNTRUSTED if untrusted else TRUSTED
-    store.add_values(
-        session_id, clean_label, {fingerprint(v) for part in clean for v in extract_values(part)}
+    labelled = (
+        (INJECTED, injected),
+        (UNTRUSTED, suspicious),
+        (UNTRUSTED if untrusted else CLEAN, graded[Verdict.PASS]),
     )
+    for label, parts in labelled:
+        if parts:
+            store.add_values(
+                session_id, label, {fingerprint(v) for part in parts for v in extract_values(part)}
+            )
     if flags:
         store.set_flags(session_id, flags)
     for f in screen_findings:

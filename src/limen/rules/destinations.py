@@ -30,12 +30,32 @@ command line does not show, so even a trusted-looking host proves nothing:
   `npm|yarn|pip config set ...proxy|registry ...`.
 Plain `git push origin feature`, `pip install requests` or `npm install` have none of these and stay quiet.
 Homoglyph and invisible-character hosts are `smuggled_token_channel`'s (limen.rules.token_channels).
+
+Destinations this session already knows (`SessionView.value_origin`). Provenance separates a destination the
+user meant from one an injection planted: the attack's shape is a send to an address or site that only
+untrusted content supplied (`untrusted_value_echo`, limen.floors.provenance). So, for a plain public host
+(no disguise flag, no userinfo; never metadata, loopback tricks or private ranges), the rule classifies by
+where the session first learnt it. The key is the host for URLs and host names, and the whole address for
+mail recipients (naming `john@gmail.com` says nothing about `eve@gmail.com`; every address at that domain the
+call carries must be known). A user-named host also covers the site's other paths.
+- `user` (the user's own prompt in this session): intended in light, balanced and strict. A prompt injection
+  cannot write the prompt.
+- `clean` (output of the user's own data that screened clean: a contact list, the inbox, a shared file):
+  intended in light and balanced, where looking a colleague's address up and writing to it is the ordinary
+  task. Strict asks: its users accept friction so that a screen miss in that data is still seen by a human.
+- `untrusted` (a web page or remote result, even one that screened clean) and `injected`: asked as before in
+  every mode; the echo floor adds its own finding.
+- paranoid: only the configured trusted list counts; every other destination is asked.
+This is classification, not loosening: nothing lowers a verdict once computed, the rule simply has no
+finding for a destination it can classify as intended, and every floor (`egress_requires_auth`, taint,
+trifecta, echo) still runs. Without a session (`limen.evaluate` with no session id) nothing is known and
+the rule behaves as above the paragraph.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from fnmatch import translate
 from functools import lru_cache
 
@@ -44,6 +64,14 @@ from limen.model import Action, Command, Destination, Finding, HostClass, Mode, 
 from limen.rules import rule
 
 _MODE_RISK = {Mode.LIGHT: 55, Mode.BALANCED: 60, Mode.STRICT: 70, Mode.PARANOID: 80}
+_INTENDED: dict[Mode, frozenset[str]] = {
+    Mode.LIGHT: frozenset({"user", "clean"}),
+    Mode.BALANCED: frozenset({"user", "clean"}),
+    Mode.STRICT: frozenset({"user"}),
+    Mode.PARANOID: frozenset(),
+}
+_PLAIN_FLAGS = frozenset({"schemeless"})  # any other flag (punycode, percent-encoded, ...) is a disguise
+_ADDRESS = re.compile(r"[^\s<>,;\"'@]+@([^\s<>,;\"'@]+)")  # `recipient_destinations`' own split
 
 _RAW_SOCKET_TOOLS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "/dev/tcp"})
 _CURL_ROUTE = frozenset(
@@ -149,6 +177,41 @@ def _deceptive_userinfo(dest: Destination) -> bool:
     return "." in userinfo.split(":", 1)[0]
 
 
+def _argument_strings(value: object, depth: int = 0) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif depth <= 8 and isinstance(value, dict):
+        for item in value.values():
+            yield from _argument_strings(item, depth + 1)
+    elif depth <= 8 and isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _argument_strings(item, depth + 1)
+
+
+def _intended(dest: Destination, action: Action, ctx: Context) -> bool:
+    """The session knows this plain public destination from a source this mode counts as the user's intent."""
+    origins = _INTENDED[ctx.mode]
+    session = ctx.session
+    if (
+        session is None
+        or not origins
+        or dest.host_class is not HostClass.PUBLIC
+        or dest.has_userinfo
+        or not _PLAIN_FLAGS.issuperset(dest.flags)
+    ):
+        return False
+    if dest.scheme != "mailto":
+        return session.value_origin(dest.host) in origins
+    addresses = {
+        m.group(0).strip(".>")
+        for text in _argument_strings(action.arguments)
+        if "@" in text
+        for m in _ADDRESS.finditer(text)
+        if m.group(1).strip(".>").lower() == dest.host
+    }
+    return bool(addresses) and all(session.value_origin(a) in origins for a in addresses)
+
+
 def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     mode = ctx.mode
     where = dest.host or "an unparseable host"
@@ -180,6 +243,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
             f"{where} reached through a disguised address",
         )
     if mode is Mode.LIGHT and _read_only_fetch(action):
+        return None
+    if _intended(dest, action, ctx):
         return None
     kind = {
         HostClass.PRIVATE: "private-network",

@@ -2,15 +2,23 @@
 
 A view lives for one decision: each query runs at most once, and only when a floor asks for it, so a call
 that egresses nothing never loads the taint table.
+
+Where a value came from (`value_origin`) is the most trusted source that supplied it: the user's prompt
+(`user`), clean tool output (`clean`), untrusted content that screened clean (`untrusted`), or records
+carrying injected instructions (`injected`). Most trusted wins because an injection that repeats the user's
+own recipient does not make that recipient the attacker's; the echo floor reads it the same way.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from limen.scan import argument_values, secret_leaves
+from limen.scan import CLEAN, argument_values, destination_key, secret_leaves
 from limen.state import HALTED, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
 from limen.state.keys import Fingerprinter
+
+_VOUCHED = frozenset({TRUSTED, CLEAN})
+_ORIGINS = ((TRUSTED, "user"), (CLEAN, "clean"), (UNTRUSTED, "untrusted"), (INJECTED, "injected"))
 
 
 class StoredSession:
@@ -48,11 +56,21 @@ class StoredSession:
             return ""
         fps = sorted({self._fingerprint(v) for v in argument_values(values)})
         labels = self.store.value_labels(self.session_id, fps)
-        found = {label for seen in labels.values() if TRUSTED not in seen for label in seen}
+        found = {label for seen in labels.values() if not seen & _VOUCHED for label in seen}
         for label in (INJECTED, UNTRUSTED):
             if label in found:
                 return label
         return ""
+
+    def value_origin(self, value: str) -> str:
+        """Where this session learnt an email address or host name: `user`, `clean`, `untrusted`, `injected`
+        or `` (never seen, or not an address or host name)."""
+        key = destination_key(value)
+        if not key:
+            return ""
+        fp = self._fingerprint(key)
+        seen = self.store.value_labels(self.session_id, [fp]).get(fp, set())
+        return next((origin for label, origin in _ORIGINS if label in seen), "")
 
     def echoes_untrusted_value(self, values: list[str]) -> bool:
         return bool(self.echo_source(values))
