@@ -293,3 +293,40 @@ def test_the_sdk_client_works_through_the_proxy(env: Env) -> None:
     assert seen["allowed"].is_error is False and seen["allowed"].content[0].text == "from the sdk\n"
     assert seen["blocked"].is_error is True and "protected_path_blocked" in seen["blocked"].content[0].text
     assert "x = 1" in seen["prompt"].messages[0].content.text
+
+
+async def _asked_session(env: Env, answers: list[str]) -> tuple[list[Any], list[str]]:
+    from mcp import Client, StdioServerParameters
+    from mcp_types import ElicitResult
+
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: Any) -> ElicitResult:
+        asked.append(params.message)
+        answer = answers[len(asked) - 1]
+        return (
+            ElicitResult(action="accept", content={"allow": answer == "yes"})
+            if answer != "cancel"
+            else (ElicitResult(action="cancel"))
+        )
+
+    params = StdioServerParameters(
+        command=PY, args=proxy_argv(FS, name="fs")[1:], env=env.vars(), cwd=env.workspace
+    )
+    results = []
+    async with Client(params, mode="legacy", elicitation_callback=elicit) as client:
+        for i in range(len(answers)):
+            path = os.path.join(env.workspace, f"app{i}", ".env")
+            os.makedirs(os.path.dirname(path))
+            with open(path, "w") as fh:
+                fh.write(f"DEBUG={i}\n")
+            results.append(await client.call_tool("read_file", {"path": path}))
+    return results, asked
+
+
+def test_a_client_with_an_elicitation_form_lets_the_human_allow_one_call(env: Env) -> None:
+    results, asked = asyncio.run(_asked_session(env, ["yes", "no", "cancel"]))
+    assert len(asked) == 3 and "mcp__fs__read_file" in asked[0] and "sensitive_secret_access" in asked[0]
+    assert results[0].is_error is False and results[0].content[0].text == "DEBUG=0\n"
+    for refused in results[1:]:
+        assert refused.is_error is True and "did not allow it" in refused.content[0].text

@@ -39,9 +39,24 @@ def open_runtime(workspace: str, mode: str | None) -> Runtime:
     return Runtime(workspace=workspace, mode=mode)
 
 
+@dataclass(slots=True, frozen=True)
+class Refusal:
+    """A call the proxy will not forward as is: the text the model reads, and whether a human may still
+    allow this one call (an AUTH with no floor behind it and a risk below the strong-approval threshold)."""
+
+    text: str
+    approvable: bool = False
+    question: str = ""  # what the human is asked, when approvable
+    decision_id: str = ""
+    unanswered: str = ""  # the text when the human was asked and did not allow it
+
+
 def qualified(server: str, tool: str) -> str:
     """The name the engine sees, as Claude Code spells MCP tools, so tool tables and policy match alike."""
     return f"mcp__{server}__{tool}"
+
+
+NO_CHANNEL = "this MCP connection has no approval channel"
 
 
 def refusal_text(
@@ -51,15 +66,14 @@ def refusal_text(
     explanation: str,
     decision_id: str,
     approve_hint: str,
+    approval: str = NO_CHANNEL,
 ) -> str:
     """What the model reads when a call is refused: what happened, why, and how a human can allow it."""
     if verdict is Verdict.BLOCK:
         head = f"Limen blocked the call to {tool}; the tool did not run."
     else:
-        head = (
-            f"Limen denied the call to {tool}: it needs a human's approval and this MCP connection has no "
-            "approval channel; the tool did not run."
-        )
+        head = f"Limen denied the call to {tool}: it needs a human's approval and {approval}."
+        head += " The tool did not run."
     ref = f" Decision {decision_id}." if decision_id else ""
     return (
         f"{head}\nReason codes: {', '.join(reasons)}\nWhy: {explanation}\n"
@@ -104,19 +118,21 @@ class Guard:
         except Exception as exc:  # only a head start: the real calls load the same code and fail closed
             _note(f"warm-up failed ({type(exc).__name__})")
 
-    def check_call(self, name: Any, arguments: Any) -> str | None:
-        """None when the call may go to the server, else the refusal text. Every call is decided, audited."""
+    def check_call(self, name: Any, arguments: Any) -> Refusal | None:
+        """None when the call may go to the server, else the refusal. Every call is decided and audited."""
         if not isinstance(name, str) or not name:
             codes: tuple[str, ...] = (ReasonCode.NORMALIZATION_FAILED.value,)
             self.runtime.audit_event("mcp_call_refused", server=self.server, reasons=list(codes))
-            return refusal_text("?", Verdict.BLOCK, codes, "the call names no tool", "", "fix the call")
+            return Refusal(
+                refusal_text("?", Verdict.BLOCK, codes, "the call names no tool", "", "fix the call")
+            )
         tool = qualified(self.server, name)
         if name in self.hidden:  # never offered to the agent: refused without running the engine
             codes = self.hidden[name]
             self.runtime.audit_event("mcp_call_refused", server=self.server, tool=name, reasons=list(codes))
             why = f"BLOCK: the tool was withheld from the tool list ({', '.join(codes)})"
             hint = "review the tool's description; a policy change or a fixed server brings it back."
-            return refusal_text(tool, Verdict.BLOCK, codes, why, "", hint)
+            return Refusal(refusal_text(tool, Verdict.BLOCK, codes, why, "", hint))
         args = arguments if arguments is not None else {}
         decision: Decision = self.runtime.decide(
             tool, args, session_id=self.session_id, door=DOOR, cwd=self.cwd
@@ -125,7 +141,38 @@ class Guard:
             return None
         reasons = tuple(r.value for r in decision.reasons)
         hint = _approve_hint(self.server, name, reasons, decision.decision_id)
-        return refusal_text(tool, decision.verdict, reasons, decision.explanation, decision.decision_id, hint)
+        text = refusal_text(tool, decision.verdict, reasons, decision.explanation, decision.decision_id, hint)
+        if not self._approvable(decision):
+            return Refusal(text, decision_id=decision.decision_id)
+        question = (
+            f"Limen asks: allow this one call of {tool}?\nWhy it asks: {decision.explanation}\n"
+            f"Arguments: {_preview(args)}"
+        )
+        unanswered = refusal_text(
+            tool,
+            decision.verdict,
+            reasons,
+            decision.explanation,
+            decision.decision_id,
+            hint,
+            "the user, when asked, did not allow it",
+        )
+        return Refusal(text, True, question, decision.decision_id, unanswered)
+
+    def _approvable(self, decision: Decision) -> bool:
+        """A human may allow an AUTH only when no hard floor raised it and its risk is below the level that
+        needs strong approval: a one-click answer is not a strong factor, and floors ignore approvals."""
+        if decision.verdict is not Verdict.AUTH:
+            return False
+        floors = any(
+            stage.stage == "floors" and stage.verdict is not Verdict.PASS for stage in decision.evidence
+        )
+        return not floors and decision.risk < self.runtime.context.thresholds.strong
+
+    def record_approval(self, name: str, decision_id: str, approved: bool) -> None:
+        self.runtime.audit_event(
+            "mcp_call_approval", server=self.server, tool=name, decision=decision_id, approved=approved
+        )
 
     def review_tools(self, tools: list[Any]) -> list[Any]:
         """Pin every tool; hide the changed, the injected and the denied ones; keep the rest as they are."""
@@ -232,6 +279,12 @@ class Guard:
             if isinstance(locator, str) and locator in pinned:
                 return hashlib.sha256(result_bytes(result)).hexdigest() != pinned[locator].lower()
         return False
+
+
+def _preview(arguments: Any, limit: int = 600) -> str:
+    """The arguments as the human will judge them, cut to a readable length."""
+    text = json.dumps(arguments, ensure_ascii=False, sort_keys=True, default=str)
+    return text if len(text) <= limit else text[:limit] + " ..."
 
 
 def _note(text: str) -> None:

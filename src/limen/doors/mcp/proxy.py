@@ -13,11 +13,11 @@ import asyncio
 import itertools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from limen.doors.mcp.guard import Guard
+from limen.doors.mcp.guard import Guard, Refusal
 from limen.doors.mcp.messages import (
     INTERNAL_ERROR,
     JSON,
@@ -103,6 +103,8 @@ class Proxy:
         self._tasks: set[asyncio.Task[None]] = set()
         self._listed = False  # whether the server's current tool list has been pinned in this connection
         self._heard = False  # whether the server has said anything yet (until then it may still be starting)
+        self._can_ask = False  # the client offered an elicitation form: a human can allow an AUTH call
+        self._asks: dict[str, asyncio.Future[JSON]] = {}
 
     async def start(self) -> None:
         try:
@@ -149,6 +151,13 @@ class Proxy:
     async def _from_client(self, message: JSON, raw: bytes) -> None:
         method = message.get("method")
         if not is_request(message):
+            waiter = self._asks.pop(id_key(message.get("id")), None) if is_response(message) else None
+            if (
+                waiter is not None
+            ):  # the human's answer to the proxy's own question, not the server's business
+                if not waiter.done():
+                    waiter.set_result(message)
+                return
             if method == "notifications/initialized":
                 self._handshake[1:] = [message]
             elif method == "notifications/cancelled":
@@ -162,20 +171,78 @@ class Proxy:
             params = params_of(message)
             pending.name, pending.arguments = params.get("name"), params.get("arguments")
             refusal = self.guard.check_call(pending.name, pending.arguments)
+            if refusal is not None and refusal.approvable and self._can_ask and not pending.modern:
+                self._spawn(self._ask_then_forward(pending, message, raw, refusal))
+                return
             if refusal is not None:
-                self._send(response(pending.message_id, tool_error_result(refusal, modern=pending.modern)))
+                self._send(
+                    response(pending.message_id, tool_error_result(refusal.text, modern=pending.modern))
+                )
                 return
         elif method == "initialize":
             self._handshake = [message]
+            self._can_ask = _offers_elicitation(params_of(message))
+        await self._forward(pending, message, raw)
+
+    async def _forward(self, pending: _Pending, message: JSON, raw: bytes) -> None:
         key = id_key(pending.message_id)
         self._pending[key] = pending
-        if method not in LONG_LIVED:
+        if pending.method not in LONG_LIVED:
             pending.deadline = self._deadline()
             pending.timer = asyncio.get_running_loop().call_later(pending.deadline, self._expire, key)
         try:
             await self._send_down(message, raw, request=True)
         except DownstreamUnavailable:
             self._fail(key, "the MCP server is not running")
+
+    async def _ask_then_forward(self, pending: _Pending, message: JSON, raw: bytes, refusal: Refusal) -> None:
+        """Ask the human; forward the call only on an explicit yes (single use: this request only)."""
+        approved = await self._ask(refusal.question)
+        self.guard.record_approval(str(pending.name), refusal.decision_id, approved)
+        if approved:
+            await self._forward(pending, message, raw)
+        else:
+            self._send(
+                response(pending.message_id, tool_error_result(refusal.unanswered, modern=pending.modern))
+            )
+
+    async def _ask(self, question: str) -> bool:
+        """The client's elicitation form, one boolean. A decline, a cancel, a timeout, an error or a
+        malformed answer all mean no."""
+        schema = {
+            "type": "object",
+            "properties": {"allow": {"type": "boolean", "title": "Allow this one call", "default": False}},
+            "required": ["allow"],
+        }
+        request = {
+            "jsonrpc": "2.0",
+            "id": f"{self._id_prefix}-ask-{next(self._ids)}",
+            "method": "elicitation/create",
+            "params": {"message": question, "requestedSchema": schema},
+        }
+        key = id_key(request["id"])
+        waiter: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self._asks[key] = waiter
+        self._send(request)
+        try:
+            answer = await asyncio.wait_for(waiter, self.timeout)
+        except TimeoutError:
+            return False
+        finally:
+            self._asks.pop(key, None)
+        result = answer.get("result")
+        content = result.get("content") if isinstance(result, dict) else None
+        return (
+            isinstance(result, dict)
+            and result.get("action") == "accept"
+            and isinstance(content, dict)
+            and content.get("allow") is True
+        )
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _send_down(self, message: JSON, raw: bytes, *, request: bool = False) -> None:
         if not self.downstream.alive and self.restart and message.get("method") != "initialize":
@@ -333,9 +400,7 @@ class Proxy:
             "method": "notifications/cancelled",
             "params": {"requestId": pending.message_id, "reason": "timeout"},
         }
-        task = asyncio.ensure_future(self._send_down(cancel, encode(cancel)))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._send_down(cancel, encode(cancel)))
 
     def _fail(self, key: str, what: str) -> None:
         pending = self._pending.pop(key, None)
@@ -371,6 +436,13 @@ class Proxy:
             self.to_client(raw)
         except Exception as exc:  # the client went away; nothing left to tell it
             _note(f"could not write to the client ({type(exc).__name__})")
+
+
+def _offers_elicitation(params: JSON) -> bool:
+    """Whether the client's `initialize` offers elicitation forms (`{}` meant forms before URL mode)."""
+    capabilities = params.get("capabilities")
+    offered = capabilities.get("elicitation") if isinstance(capabilities, dict) else None
+    return isinstance(offered, dict) and ("form" in offered or not offered)
 
 
 def _note(text: str) -> None:
