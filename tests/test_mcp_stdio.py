@@ -295,7 +295,7 @@ def test_the_sdk_client_works_through_the_proxy(env: Env) -> None:
     assert "x = 1" in seen["prompt"].messages[0].content.text
 
 
-async def _asked_session(env: Env, answers: list[str]) -> tuple[list[Any], list[str]]:
+async def _asked_session(env: Env, answers: list[str], *options: str) -> tuple[list[Any], list[str]]:
     from mcp import Client, StdioServerParameters
     from mcp_types import ElicitResult
 
@@ -307,12 +307,11 @@ async def _asked_session(env: Env, answers: list[str]) -> tuple[list[Any], list[
         return (
             ElicitResult(action="accept", content={"allow": answer == "yes"})
             if answer != "cancel"
-            else (ElicitResult(action="cancel"))
+            else ElicitResult(action="cancel")
         )
 
-    params = StdioServerParameters(
-        command=PY, args=proxy_argv(FS, name="fs")[1:], env=env.vars(), cwd=env.workspace
-    )
+    argv = proxy_argv(FS, *options, name="fs")
+    params = StdioServerParameters(command=PY, args=argv[1:], env=env.vars(), cwd=env.workspace)
     results = []
     async with Client(params, mode="legacy", elicitation_callback=elicit) as client:
         for i in range(len(answers)):
@@ -330,3 +329,9 @@ def test_a_client_with_an_elicitation_form_lets_the_human_allow_one_call(env: En
     assert results[0].is_error is False and results[0].content[0].text == "DEBUG=0\n"
     for refused in results[1:]:
         assert refused.is_error is True and "did not allow it" in refused.content[0].text
+
+
+def test_no_ask_never_asks_and_denies(env: Env) -> None:
+    results, asked = asyncio.run(_asked_session(env, ["yes"], "--no-ask"))
+    assert asked == []
+    assert results[0].is_error is True and "no approval channel" in results[0].content[0].text

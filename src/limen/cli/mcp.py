@@ -40,6 +40,11 @@ def _parser(serve: bool) -> argparse.ArgumentParser:
         help="extra seconds for a server still starting (default 30)",
     )
     parser.add_argument("--restart", action="store_true", help="restart the server when it exits")
+    parser.add_argument(
+        "--no-ask",
+        action="store_true",
+        help="never ask the client's user to allow a call (for clients whose forms a model can answer)",
+    )
     parser.add_argument("--mode", default=None, choices=["light", "balanced", "strict", "paranoid"])
     if not serve:  # served over HTTP, each client session is a Limen session of its own
         parser.add_argument(
@@ -102,6 +107,7 @@ def main(argv: list[str]) -> int:
         timeout=ns.timeout,
         startup_timeout=ns.startup_timeout,
         restart=ns.restart,
+        ask=not ns.no_ask,
         mode=ns.mode,
         session_id=getattr(ns, "session", ""),
         workspace=ns.workspace,

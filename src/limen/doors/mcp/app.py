@@ -24,6 +24,7 @@ class Options:
     timeout: float = 60.0
     startup_timeout: float = 30.0
     restart: bool = False
+    ask: bool = True  # a client offering elicitation forms may be asked to allow an AUTH call
     mode: str | None = None
     session_id: str = ""
     workspace: str = ""
@@ -98,6 +99,7 @@ def make_proxy(options: Options, runtime: Any, to_client: Sink, *, session_id: s
         timeout=options.timeout,
         startup_timeout=options.startup_timeout,
         restart=options.restart,
+        ask=options.ask,
     )
 
 

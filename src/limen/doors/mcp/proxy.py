@@ -86,6 +86,7 @@ class Proxy:
         timeout: float,
         startup_timeout: float = 30.0,
         restart: bool = False,
+        ask: bool = True,
     ) -> None:
         self.guard = guard
         self.downstream = downstream
@@ -93,6 +94,7 @@ class Proxy:
         self.timeout = timeout
         self.startup_timeout = startup_timeout
         self.restart = restart
+        self.ask = ask
         self._pending: dict[str, _Pending] = {}
         self._handshake: list[JSON] = []  # initialize + initialized, replayed after a restart
         self._internal: dict[str, asyncio.Future[JSON]] = {}
@@ -181,7 +183,7 @@ class Proxy:
                 return
         elif method == "initialize":
             self._handshake = [message]
-            self._can_ask = _offers_elicitation(params_of(message))
+            self._can_ask = self.ask and _offers_elicitation(params_of(message))
         await self._forward(pending, message, raw)
 
     async def _forward(self, pending: _Pending, message: JSON, raw: bytes) -> None:
