@@ -1,8 +1,9 @@
 """What the proxy asks of Limen: decide a call, review a tool list, screen a result.
 
-The guard never raises and never decides by itself: calls go through the shared `Runtime` (same engine,
-session store and audit log as the hooks), tool descriptions through the turn gate, tool contracts
-through the tool pin store. Its outputs are MCP payloads the proxy sends instead of the server's.
+The guard never decides by itself: calls go through the shared `Runtime` (same engine, session store and
+audit log as the hooks), tool descriptions through the turn gate, tool contracts through the tool pin
+store. Its outputs are MCP payloads the proxy sends instead of the server's, and, for an AUTH a human may
+allow, the question the proxy puts to the client's user (an elicitation form: MCP's own "ask").
 """
 
 from __future__ import annotations
