@@ -3,10 +3,11 @@
 A view lives for one decision: each query runs at most once, and only when a floor asks for it, so a call
 that egresses nothing never loads the taint table.
 
-Where a value came from (`value_origin`) is the most trusted source that supplied it: the user's prompt
-(`user`), clean tool output (`clean`), untrusted content that screened clean (`untrusted`), or records
-carrying injected instructions (`injected`). Most trusted wins because an injection that repeats the user's
-own recipient does not make that recipient the attacker's; the echo floor reads it the same way.
+Where a value came from (`value_origin`): the user's prompt (`user`) if the user named it, since an
+injection that repeats the user's own recipient does not make it the attacker's; otherwise the least
+trusted content that supplied it: records carrying injected instructions (`injected`), untrusted content
+that screened clean (`untrusted`), clean tool output (`clean`). Least trusted, because clean output can
+repeat what the agent itself typed: a contact lookup for an address an injection supplied echoes it back.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from limen.state import HALTED, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionSt
 from limen.state.keys import Fingerprinter
 
 _VOUCHED = frozenset({TRUSTED, CLEAN})
-_ORIGINS = ((TRUSTED, "user"), (CLEAN, "clean"), (UNTRUSTED, "untrusted"), (INJECTED, "injected"))
+_ORIGINS = ((TRUSTED, "user"), (INJECTED, "injected"), (UNTRUSTED, "untrusted"), (CLEAN, "clean"))
 
 
 class StoredSession:
