@@ -418,3 +418,73 @@ def test_every_way_of_reading_a_file_names_it(line: str, tmp_path: Path) -> None
     (tmp_path / "secret.dat").write_text("x")
     analysis = analyse(line.replace("$PWD", str(tmp_path)), cwd=str(tmp_path), home=HOME)
     assert f"{tmp_path}/secret.dat" in analysis.paths
+
+
+# ----------------------------------------------------------------- plain pipelines without the parser
+
+_NAMES = [
+    "curl",
+    "sh",
+    "bash",
+    "base64",
+    "xargs",
+    "rm",
+    "grep",
+    "sudo",
+    "env",
+    "nc",
+    "/bin/sh",
+    "./x.py",
+    "1",
+]
+_ARGS = [
+    "-d",
+    "-rf",
+    "-e",
+    "-",
+    ".",
+    "a=b",
+    "--x=1",
+    "https://e.x/y.sh",
+    "10.0.0.1",
+    "4444",
+    "x:y",
+    "1+:2",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_NAMES), st.lists(st.sampled_from(_ARGS), max_size=3)),
+        min_size=2,
+        max_size=4,
+    ),
+    st.sampled_from(["|", " | ", "\t|"]),
+)
+def test_plain_pipeline_is_analysed_as_the_parser_would(
+    stages: list[tuple[str, list[str]]], sep: str
+) -> None:
+    """`curl URL | sh` skips tree-sitter; what it yields must be exactly the parsed walk's result."""
+    from limen.normalize import shell
+
+    line = sep.join(" ".join([name, *args]) for name, args in stages)
+    plain_stages = shell._plain_stages
+    assert plain_stages(line) is not None
+    fast = run(line)
+    try:
+        shell._plain_stages = lambda text: None  # type: ignore[assignment]
+        parsed = run(line)
+    finally:
+        shell._plain_stages = plain_stages
+    assert parsed == fast
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["a || b", "a | b@c", "a | -x", "a | x=1 b", "a | export X", "a |& b", "a | 'b'", "a |\nb", "é | b"],
+)
+def test_other_pipelines_go_through_the_parser(line: str) -> None:
+    from limen.normalize import shell
+
+    assert shell._plain_stages(line) is None

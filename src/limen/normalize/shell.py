@@ -340,6 +340,10 @@ def _analyse_text(
     if level == 0 and stdin is None and _PLAIN.fullmatch(text) and "=" not in text.split(None, 1)[0]:
         _run(text.split(), state, via, level, None)  # fast path: no quoting, expansion or operators to parse
         return
+    stages = _plain_stages(text) if level == 0 and stdin is None and "|" in text else None
+    if stages is not None:
+        _plain_pipeline(stages, state, via, level)
+        return
     if "\\\n" in text:  # a backslash-newline vanishes before bash splits words: `r\<newline>m` is `rm`
         text = _CONTINUATION.sub(r"\1", text)
     if "\ufffd" in text or _SURROGATE.search(text):
@@ -358,6 +362,32 @@ def _analyse_text(
     _walk(root, _Src(data), state, via, level, 0, stdin)
 
 
+def _plain_stages(text: str) -> list[list[str]] | None:
+    """`curl URL | sh`: the stages of a pipeline of plain ASCII words (no quoting, expansion, assignment or
+    other operator), which need no parser; None for anything else."""
+    if len(text) > 4096 or not _PLAIN_PIPELINE.fullmatch(text):
+        return None
+    stages = [stage.split() for stage in text.split("|")]
+    if len(stages) > MAX_PLAIN_STAGES or any("=" in s[0] or s[0] in _SYNTAX_NAMES for s in stages):
+        return None
+    return stages
+
+
+def _plain_pipeline(stages: list[list[str]], state: _State, via: tuple[str, ...], level: int) -> None:
+    """What `_walk` does with such a pipeline's tree (program > pipeline > command > word nodes): the same
+    node count, the same commands, the same stdin provenance from stage to stage."""
+    if not (_tick(state, 0) and _tick(state, 1)):
+        return
+    stream: _Stream | None = None
+    for argv in stages:
+        out = None
+        if _tick(state, 2):
+            for _ in argv:
+                _tick(state, 3)
+            out = _run(argv, state, via, level, stream)
+        stream = _next_stream(stream, out, state)
+
+
 def _parse(text: str) -> tuple[bytes, Node]:
     data = text.encode("utf-8", "replace")
     # tree-sitter-bash's scanner can crash on some non-ASCII code points ('{' then U+F8FC2). Bash only
@@ -370,6 +400,33 @@ _DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/[^/\s;&|<>]+/\d+")
 _ASCII_ONLY = bytes(range(128)) + b"_" * 128
 _PLAIN = re.compile(r"\s*[\w./:@%+,-][\w./:=@%+,-]*(?:[ \t]+[\w./:=@%+,-]+)*\s*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_PLAIN_WORD = r"[\w./:+,-][\w./:=+,-]*"  # no `@` or `%`: tree-sitter-bash misreads some of those
+_PLAIN_NAME = r"[\w./][\w./-]*"  # nor `+:` or a leading `-` in a command name
+_PLAIN_STAGE = rf"[ \t]*{_PLAIN_NAME}(?:[ \t]+{_PLAIN_WORD})*[ \t]*"
+_PLAIN_PIPELINE = re.compile(rf"{_PLAIN_STAGE}(?:\|{_PLAIN_STAGE})+", re.ASCII)
+MAX_PLAIN_STAGES = 16
+# Names tree-sitter-bash reads as syntax (or as declarations) at the start of a pipeline stage.
+_SYNTAX_NAMES = frozenset(
+    {
+        *(
+            "if",
+            "then",
+            "else",
+            "elif",
+            "fi",
+            "case",
+            "esac",
+            "for",
+            "select",
+            "while",
+            "until",
+            "do",
+            "done",
+        ),
+        *("function", "time", "coproc", "in", "export", "declare", "local", "readonly", "typeset"),
+        *("unset", "unsetenv"),
+    }
+)
 _CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")
 
 
@@ -639,14 +696,18 @@ def _pipeline(
     stream = stdin
     for child in node.named_children:
         out = _walk(child, src, state, via, level, depth + 1, stream)
-        name = _last_name(state)
-        sources = (stream.sources if stream else ()) + ((name,) if name else ())
-        decoders = stream.decoders if stream else ()
-        if out is not None:
-            stream = _Stream(out.text, sources, out.decoders or decoders)
-        else:
-            stream = _Stream(None, sources, decoders)
+        stream = _next_stream(stream, out, state)
     return stream
+
+
+def _next_stream(stream: _Stream | None, out: _Stream | None, state: _State) -> _Stream:
+    """What the next pipeline stage reads: this stage's output when known, and the commands it came from."""
+    name = _last_name(state)
+    sources = (stream.sources if stream else ()) + ((name,) if name else ())
+    decoders = stream.decoders if stream else ()
+    if out is not None:
+        return _Stream(out.text, sources, out.decoders or decoders)
+    return _Stream(None, sources, decoders)
 
 
 def _last_name(state: _State) -> str:
