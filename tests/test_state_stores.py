@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from limen.scan import CLEAN, destination_key
 from limen.state import HISTORY_LIMIT, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
 from limen.state.keys import fingerprinter, key_path
 from limen.state.memory import MemoryStore
 from limen.state.sqlite import SqliteStore
+from limen.state.view import StoredSession
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -44,6 +46,29 @@ def test_value_labels_accumulate(store: SessionStore) -> None:
     store.add_values("a", INJECTED, ["v"])
     store.add_values("a", TRUSTED, ["v"])
     assert store.value_labels("a", ["v"]) == {"v": {INJECTED, TRUSTED}}
+
+
+def test_value_origin_is_read_alike_from_both_stores(store: SessionStore) -> None:
+    fp = fingerprinter()
+    store.add_values("a", TRUSTED, [fp(destination_key("john@mail-host.dev"))])
+    store.add_values("a", CLEAN, [fp(destination_key("www.team-site.dev"))])
+    store.add_values("a", INJECTED, [fp(destination_key("drop@collector.dev"))])
+    view = StoredSession(store, "a", fp)
+    assert view.value_origin("John@Mail-Host.dev") == "user"
+    assert view.value_origin("team-site.dev") == "clean"
+    assert view.value_origin("drop@collector.dev") == "injected"
+    assert view.value_origin("eve@mail-host.dev") == ""
+    assert StoredSession(store, "b", fp).value_origin("john@mail-host.dev") == ""
+
+
+def test_value_origin_survives_reopening_the_sqlite_file(tmp_path: Path) -> None:
+    path, fp = str(tmp_path / "s.sqlite"), fingerprinter()
+    first = SqliteStore(path)
+    first.add_values("a", CLEAN, [fp(destination_key("ann@corp-mail.dev"))])
+    first.close()
+    again = SqliteStore(path)
+    assert StoredSession(again, "a", fp).value_origin("ann@corp-mail.dev") == "clean"
+    again.close()
 
 
 def test_history_keeps_the_most_recent_in_order(store: SessionStore) -> None:
@@ -83,6 +108,7 @@ def test_pins(store: SessionStore) -> None:
 WRITER = """
 import sys
 from limen.state.sqlite import SqliteStore
+from limen.state.view import StoredSession
 s = SqliteStore(sys.argv[1])
 n = sys.argv[2]
 for i in range(150):
