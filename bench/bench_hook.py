@@ -84,6 +84,12 @@ def run_once(data: bytes, env: dict[str, str]) -> tuple[float, float, str]:
     return wall, rss, decision
 
 
+def run_python_pass() -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return (time.perf_counter() - started) * 1000
+
+
 def measure(label: str, events: list[tuple[str, bytes]], env: dict[str, str], runs: int) -> None:
     walls: dict[str, list[float]] = {name: [] for name, _ in events}
     decisions: dict[str, str] = {}
@@ -119,6 +125,10 @@ def main() -> int:
             for n, (name, tool, args_) in enumerate(mix(home, workspace))
         ]
         print(f"hook: {HOOK}\ninterpreter: {os.path.realpath(HOOK.read_text().splitlines()[0][2:])}")
+        floor = [run_python_pass() for _ in range(args.runs)]
+        print(
+            f"floor: `python -c pass` median {statistics.median(floor):.1f} ms (the machine's process start)"
+        )
         subprocess.run([str(LIMEN), "daemon", "start"], env=env, check=True, capture_output=True)
         try:
             measure("with the daemon", events, env, args.runs)
