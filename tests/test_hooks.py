@@ -180,11 +180,20 @@ def test_cursor_allows_ordinary_calls(fixture: str, tmp_path: Path) -> None:
     assert run_hook("cursor", fixture, tmp_path)[:2] == ({"permission": "allow"}, 0)
 
 
-def test_cursor_asks_before_reading_a_secret_file(tmp_path: Path) -> None:
-    out, code, _ = run_hook("cursor", "before_read_secret.json", tmp_path)
-    assert code in (0, 2) and out["permission"] in ("ask", "deny")
-    assert out["user_message"] == out["agent_message"]
+def test_cursor_denies_reading_a_secret_file_until_approved(tmp_path: Path) -> None:
+    out, code, err = run_hook("cursor", "before_read_secret.json", tmp_path)
+    assert (out["permission"], code) == ("deny", 2)
+    assert out["user_message"] == out["agent_message"] and err.endswith(out["user_message"] + "\n")
+    assert out["user_message"].startswith(
+        "Limen needs a human approval for this call [sensitive_secret_access"
+    )
     assert "sk_live_" not in json.dumps(out)
+
+
+def test_cursor_asks_before_a_shell_command_reads_a_private_key(tmp_path: Path) -> None:
+    out, code, _ = run_hook("cursor", "pre_shell_read_key.json", tmp_path)
+    assert (out["permission"], code) == ("ask", 0)
+    assert out["user_message"].startswith("Limen asks for approval [sensitive_secret_access")
 
 
 def test_cursor_session_start(tmp_path: Path) -> None:

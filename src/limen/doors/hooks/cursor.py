@@ -2,8 +2,9 @@
 
 Cursor names its tools itself (`Shell`, `Read`, `Write`, `StrReplace`, `Delete`...); they are mapped to the
 names the engine's tool table knows. `beforeReadFile` carries the file's content, so a secret or an injected
-instruction in it is caught before the agent reads it. `beforeSubmitPrompt` cannot add context, so a
-flagged-but-not-blocked prompt goes through with a warning to the user.
+instruction in it is caught before the agent reads it; it is documented to honour `permission` only, so
+AUTH there is a deny that says how to approve rather than an `ask` that might be read as allow.
+`beforeSubmitPrompt` cannot add context, so a flagged-but-not-blocked prompt goes through with a warning.
 """
 
 from __future__ import annotations
@@ -91,6 +92,9 @@ def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
     if event.kind == ev.PRE_TOOL:
         if verdict == ev.BLOCK:
             reason = ev.block_reason(outcome)
+            return ev.Answer(ev.dumps(permission("deny", reason)), 2, reason + "\n")
+        if verdict == ev.AUTH and event.name == "beforeReadFile":  # `ask` is not known to hold there
+            reason = ev.auth_denied_reason(outcome)
             return ev.Answer(ev.dumps(permission("deny", reason)), 2, reason + "\n")
         if verdict == ev.AUTH:
             return ev.Answer(ev.dumps(permission("ask", ev.ask_reason(outcome))))
