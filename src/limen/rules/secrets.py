@@ -514,12 +514,17 @@ def _shapes_for(found: str) -> tuple[int, ...]:
     return tuple(i for i, shape in enumerate(_SHAPES) if any(found.startswith(a) for a in shape.anchors))
 
 
+@lru_cache(maxsize=256)
+def _candidate_shapes(found: frozenset[str]) -> tuple[_Shape, ...]:
+    """The shapes the anchors found in a text can start, in catalogue order."""
+    return tuple(_SHAPES[i] for i in sorted({i for f in found for i in _shapes_for(f)}))
+
+
 def _shape_hits(text: str) -> Iterator[SecretHit]:
     found = set(_ANCHORS.findall(text))
     if not found:
         return
-    candidates = sorted({i for f in found for i in _shapes_for(f)})
-    for shape in (_SHAPES[i] for i in candidates):
+    for shape in _candidate_shapes(frozenset(found)):
         if shape.kind == "url-credentials" and "@" not in text:
             continue
         for m in shape.pattern.finditer(text):
@@ -780,8 +785,10 @@ def find_secrets(text: str, *, decode: bool = True, weak: bool = True) -> list[S
     lowered = text.lower()
     hits = list(islice(_shape_hits(text), MAX_HITS))
     hits.extend(islice(_keyword_hits(text, lowered), MAX_HITS - len(hits)))
-    if (decode or weak) and len(hits) < MAX_HITS:
+    if (decode or weak) and len(hits) < MAX_HITS and len(text) >= 20:  # a token is 20+ characters
         hits.extend(_token_hits(text, hits, decode=decode, weak=weak))
+    if not hits:
+        return hits
     hits.sort(key=lambda h: (h.start, -h.confidence))
     return _without_overlaps(hits)[:MAX_HITS]
 
