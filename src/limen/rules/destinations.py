@@ -35,21 +35,25 @@ Destinations this session already knows (`SessionView.value_origin`). Provenance
 user meant from one an injection planted: the attack's shape is a send to an address or site that only
 untrusted content supplied (`untrusted_value_echo`, limen.floors.provenance). So, for a plain public host
 (no disguise flag, no userinfo; never metadata, loopback tricks or private ranges), the rule classifies by
-where the session first learnt it. The key is the host for URLs and host names, and the whole address for
-mail recipients (naming `john@gmail.com` says nothing about `eve@gmail.com`; every address at that domain the
-call carries must be known). A user-named host also covers the site's other paths.
+where the session learnt it: from the user if the user named it, else from the least trusted content that
+supplied it (a clean lookup that echoes an injected address does not launder it). The key is the host for
+URLs and host names, and the whole address for mail recipients (naming `john@gmail.com` says nothing about
+`eve@gmail.com`; every address at that domain the call carries must be known). A known host covers the
+site's other paths, not its subdomains.
 - `user` (the user's own prompt in this session): intended in light, balanced and strict. A prompt injection
   cannot write the prompt.
 - `clean` (output of the user's own data that screened clean: a contact list, the inbox, a shared file):
   intended in light and balanced, where looking a colleague's address up and writing to it is the ordinary
   task. Strict asks: its users accept friction so that a screen miss in that data is still seen by a human.
 - `untrusted` (a web page or remote result, even one that screened clean) and `injected`: asked as before in
-  every mode; the echo floor adds its own finding.
-- paranoid: only the configured trusted list counts; every other destination is asked.
+  every mode (the echo floor adds its own finding: for `untrusted` only in strict and paranoid, so in light
+  and balanced this rule is what still asks about an address a page the screen missed supplied).
+- paranoid: only the configured trusted list counts, the prompt's names included: it asks about every new
+  destination by design.
 This is classification, not loosening: nothing lowers a verdict once computed, the rule simply has no
 finding for a destination it can classify as intended, and every floor (`egress_requires_auth`, taint,
-trifecta, echo) still runs. Without a session (`limen.evaluate` with no session id) nothing is known and
-the rule behaves as above the paragraph.
+trifecta, echo) still runs. Without a session (`limen.evaluate` with no session id, a hook call that
+carries none) nothing is known, and every destination off the trusted list is judged as before.
 """
 
 from __future__ import annotations
