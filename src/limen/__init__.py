@@ -1,14 +1,13 @@
 """Limen: a security layer between AI agents and everything they can touch.
 
-Public API (imported lazily so that `import limen` costs next to nothing on the hook path):
+Public API (imported lazily: `import limen` must cost next to nothing, since every hook process pays it):
     limen.evaluate(tool, arguments, *, cwd, session_id=None, mode=None) -> Decision
     limen.Verdict, limen.ReasonCode, limen.Decision, limen.Action, limen.Mode
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the hook client milliseconds
 if TYPE_CHECKING:
     from limen.api import evaluate
     from limen.model import Action, Decision, Mode, ReasonCode, Verdict
@@ -17,7 +16,7 @@ __all__ = ["Action", "Decision", "Mode", "ReasonCode", "Verdict", "evaluate"]
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name == "evaluate":
         from limen.api import evaluate
 

@@ -16,11 +16,11 @@ import os
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, cast
 
 from limen.doors.hooks import events as ev
 from limen.doors.hooks import wire
 
+TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
 if TYPE_CHECKING:
     from limen.doors.hooks.handler import Dialect
 
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2  # a blocking exit code for every supported agent
     agent = args[0]
     # `__import__`, not `importlib.import_module`: it is the import `python -X importtime` reports.
-    speaker = cast("Dialect", __import__(f"limen.doors.hooks.{module}", fromlist=["fail_closed"]))
+    speaker: Dialect = __import__(f"limen.doors.hooks.{module}", fromlist=["fail_closed"])
     responder = Responder(claim_stdout(), speaker.fail_closed(None, "no answer before the deadline"))
     deadline = deadline_seconds()
     timer = threading.Timer(deadline, responder.expire)

@@ -7,7 +7,10 @@ fail-closed answer must be ready before anything that could fail or hang is impo
 from __future__ import annotations
 
 import json
-from typing import Any
+
+TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 # Supported agents and their dialect modules under `limen.doors.hooks`.
 DIALECTS = {"claude-code": "claude_code", "cursor": "cursor", "gemini": "gemini", "codex": "codex"}

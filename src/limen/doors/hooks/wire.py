@@ -12,7 +12,10 @@ import os
 import socket
 import stat
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_EVENT_BYTES = 8 * 1024 * 1024
 # Environment the agent gives its hook that the daemon, started elsewhere, does not have.
