@@ -134,6 +134,7 @@ _ENV_CODE = re.compile(
     r"os\.environ(?!\s*[\[.]\s*(get|\[|setdefault|pop))(?!\s*\[)|process\.env(?!\s*[.\[])|"
     r"%ENV\b(?!\s*\{)|ENV\.to_h|getenv\(\)\s*$|\$_ENV(?!\s*\[)"
 )
+_PROC_ENVIRON = re.compile(r"/proc/[^/]+/environ")
 _SECRET_VAR = re.compile(r"KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE|PRIVATE", re.I)
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 _HISTORY_VARS = re.compile(r"^(HISTFILE|HISTSIZE|HISTFILESIZE|HISTCONTROL|HISTIGNORE)(=.*)?$")
@@ -660,7 +661,7 @@ def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
             return
     if action.commands:
         for path in action.paths:
-            if re.fullmatch(r"/proc/[^/]+/environ", path):
+            if path.startswith("/proc/") and _PROC_ENVIRON.fullmatch(path):
                 yield _finding(
                     ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.AUTH, 65, "reads a process environment"
                 )
@@ -975,10 +976,33 @@ def _remote_shell_auth(action: Action) -> str:
     return ""
 
 
+# Every command `_remote_shell_block` and `_remote_shell_auth` look at by name (shells and interpreters
+# aside): a line with none of them, no payload and no /dev/tcp has nothing for them to find.
+_REMOTE_SHELL_NAMES = (
+    _REMOTE_SHELL_TOOLS
+    | _NET_TOOLS
+    | {
+        *("xterm", "urxvt", "rxvt", "nc", "ncat", "netcat", "telnet", "ztcp", "socat", "openssl", "ssh"),
+        *("zmodload", "stty", "script"),
+    }
+)
+
+
+def _may_reach_a_shell(action: Action) -> bool:
+    return bool(action.commands) and (
+        "dev_tcp" in action.notes
+        or bool(action.payloads)
+        or any(
+            c.name in _REMOTE_SHELL_NAMES or _is_shell(c) or _INTERPRETER.match(c.name)
+            for c in action.commands
+        )
+    )
+
+
 @rule(ReasonCode.REMOTE_SHELL)
 def remote_shell(action: Action, ctx: Context) -> Iterator[Finding]:
     """A shell handed to (or listening on) the network: reverse and bind shells and their upgrades."""
-    if not action.commands:
+    if not _may_reach_a_shell(action):
         return
     why = _remote_shell_block(action)
     if why:
