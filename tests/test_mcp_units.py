@@ -78,6 +78,7 @@ def test_result_text_and_bytes_cover_every_content_kind() -> None:
 
 def test_server_names() -> None:
     assert server_name(Options(name="my fs!")) == "my_fs"
+    assert server_name(Options(name="a__b")) == "a_b"  # `__` would split mcp__<server>__<tool> wrongly
     npx = ["npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
     assert server_name(Options(command=npx)) == "server-filesystem"
     assert server_name(Options(command=["uvx", "mcp-server-git"])) == "mcp-server-git"

@@ -49,7 +49,8 @@ def server_name(options: Options) -> str:
         rest = [w for w in words[1:] if w not in _SUBCOMMANDS]
         runner = os.path.basename(words[0]) in _RUNNERS or os.path.basename(words[0]).startswith("python")
         raw = os.path.splitext(os.path.basename(rest[0] if runner and rest else words[0]))[0]
-    return re.sub(r"[^A-Za-z0-9_-]+", "_", raw).strip("_") or "server"
+    # `__` separates the parts of `mcp__<server>__<tool>`: a server name must not contain it
+    return re.sub(r"[^A-Za-z0-9-]+", "_", raw).strip("_") or "server"
 
 
 def is_remote(url: str) -> bool:
