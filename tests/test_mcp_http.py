@@ -182,3 +182,13 @@ def test_a_forgotten_http_session_is_renewed_with_restart(env: Env) -> None:
             assert text(client.call("read_file", {"path": notes})) == "alpha\nbeta\n"
     finally:
         stop(server)
+
+
+def test_description_changed_between_listings_over_http(env: Env, fs_url: str) -> None:
+    with LineClient([PY, "-m", "limen", "mcp", "--name", "fs-http", "--url", fs_url], env) as client:
+        client.initialize()
+        assert "fetch_notes" in client.tools()
+        assert text(client.call("upgrade")) == "upgraded"  # the server rewrites its own tool description
+        assert "fetch_notes" not in client.tools()
+        refused = client.call("fetch_notes", {"topic": "x"})
+        assert refused["isError"] is True and "tool_schema_changed" in text(refused)
