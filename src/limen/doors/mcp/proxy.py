@@ -4,7 +4,9 @@ It works on raw JSON-RPC messages. A request is parsed only to route it; what th
 to change leaves as the exact bytes that came in. `tools/call` requests are decided before they are
 forwarded, `tools/list` and `tools/call` results are reviewed before the agent sees them, and every
 forwarded request carries a deadline, so a crashed, hung or babbling server ends in `downstream_error`
-rather than a stuck agent. Transports (stdio, Streamable HTTP) plug in on both sides.
+rather than a stuck agent. An AUTH call is put to the human through the client's elicitation form when
+the client offers one (handshake era), else refused. Transports (stdio, Streamable HTTP) plug in on both
+sides.
 """
 
 from __future__ import annotations
