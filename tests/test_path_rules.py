@@ -56,6 +56,8 @@ def test_protected_names_apply_wherever_they_appear(workspace: str) -> None:
         "~/.config/google-chrome/Default/Login Data",
         "~/Library/Keychains/login.keychain-db",
         "/etc/shadow",
+        "~/.kube/config",
+        "~/.ssh/deploy_key",
     ],
 )
 def test_secret_files_ask(path: str, workspace: str) -> None:
@@ -65,7 +67,15 @@ def test_secret_files_ask(path: str, workspace: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", [".env.example", ".env.sample", "~/.ssh/id_rsa.pub", "src/credentials_form.py"]
+    "path",
+    [
+        ".env.example",
+        ".env.sample",
+        "~/.ssh/id_rsa.pub",
+        "~/.ssh/known_hosts",
+        "~/.ssh/config",
+        "src/credentials_form.py",
+    ],
 )
 def test_secret_lookalikes_stay_quiet(path: str, workspace: str) -> None:
     assert _decide("Read", {"file_path": path}, workspace).verdict is Verdict.PASS

@@ -35,7 +35,9 @@ _SECRET_NAMES = re.compile(
     )$""",
     re.VERBOSE,
 )
+# Public material that lives beside secrets: example env files, public keys, ssh's host list and config.
 _NOT_SECRET_NAMES = re.compile(r"^\.env\.(example|sample|template|dist|defaults)$|^.*\.pub$")
+_NOT_SECRET_PATHS = re.compile(r"/\.ssh/(known_hosts(\.old)?|config)$")
 
 # Directories whose whole content is secret material.
 _SECRET_DIRS = (
@@ -143,7 +145,7 @@ def _protected_index(protected: tuple[str, ...]) -> tuple[frozenset[str], tuple[
 
 def _is_secret_file(path: str) -> bool:
     name = _basename(path)
-    if _NOT_SECRET_NAMES.match(name):
+    if _NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path):
         return False
     if _SECRET_NAMES.match(name) or _IN_SECRET_DIR.search(path):
         return True
