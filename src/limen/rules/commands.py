@@ -771,8 +771,11 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
                 ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, "find sweeps a home or system directory"
             )
             return
-        substituted = any(w.startswith(("$(", "`")) for w in _operands(command.argv))
-        if command.name in _DELETERS and substituted and not _substituted_find_in_scope(command, action, ctx):
+        if (
+            command.name in _DELETERS
+            and any(w.startswith(("$(", "`")) for w in _operands(command.argv))
+            and not _substituted_find_in_scope(command, action, ctx)
+        ):
             yield _finding(
                 ReasonCode.BULK_OPERATION, Verdict.AUTH, 60, f"{command.name} of a list built at run time"
             )
