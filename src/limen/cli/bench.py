@@ -19,6 +19,18 @@ from typing import Any
 from limen.bench import ItemResult
 from limen.model import Mode, Verdict
 
+COLUMNS = (
+    "n_attack",
+    "n_benign",
+    "asr",
+    "asr_strict",
+    "fpr_block",
+    "fpr_friction",
+    "fpr_friction_nohints",
+    "errors",
+    "decide_us_p50",
+    "decide_us_p99",
+)
 RUNNERS = {"shell": "calls", "secret": "calls", "toolcall": "calls", "text": "text", "session": "sessions"}
 
 
@@ -84,19 +96,7 @@ def _row(name: str, summary: dict[str, Any]) -> str:
     def fmt(v: Any) -> str:
         return "-" if v is None else str(v)
 
-    keys = (
-        "n_attack",
-        "n_benign",
-        "asr",
-        "asr_strict",
-        "fpr_block",
-        "fpr_friction",
-        "fpr_friction_nohints",
-        "errors",
-        "decide_us_p50",
-        "decide_us_p99",
-    )
-    return f"{name:<36} " + "".join(f"{fmt(summary[k]):>{len(k) + 2}}" for k in keys)
+    return f"{name:<36} " + "".join(f"{fmt(summary[k]):>{len(k) + 2}}" for k in COLUMNS)
 
 
 def main(argv: list[str]) -> int:
@@ -123,21 +123,7 @@ def main(argv: list[str]) -> int:
         print(
             _row(
                 "corpus",
-                {
-                    k: k
-                    for k in (
-                        "n_attack",
-                        "n_benign",
-                        "asr",
-                        "asr_strict",
-                        "fpr_block",
-                        "fpr_friction",
-                        "fpr_friction_nohints",
-                        "errors",
-                        "decide_us_p50",
-                        "decide_us_p99",
-                    )
-                },
+                {k: k for k in COLUMNS},
             )
         )
     try:
