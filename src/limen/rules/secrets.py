@@ -865,15 +865,18 @@ def _strings(value: Any, depth: int = 0) -> Iterator[str]:
         yield value
     elif depth <= 8 and isinstance(value, dict):
         for k, v in value.items():
-            if isinstance(v, str) and isinstance(k, str) and _context_key(k):
-                yield f"{k}: {v}"
+            if isinstance(v, str):  # strings inline: no nested generator for the common case
+                yield f"{k}: {v}" if isinstance(k, str) and _context_key(k) else v
             else:
                 yield from _strings(v, depth + 1)
             if isinstance(k, str) and len(k) > 16:
                 yield k
     elif depth <= 8 and isinstance(value, (list, tuple)):
         for v in value:
-            yield from _strings(v, depth + 1)
+            if isinstance(v, str):
+                yield v
+            else:
+                yield from _strings(v, depth + 1)
 
 
 def action_texts(action: Action) -> tuple[str, ...]:
