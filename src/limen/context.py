@@ -84,8 +84,16 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
         os.path.join(home, ".codex", "config.toml"),
         os.path.join(workspace, ".codex", "hooks.json"),
         os.path.join(workspace, ".codex", "config.toml"),
-        # The command the agents' hook configs run: replacing it would switch Limen off just the same.
+        # The MCP server files `limen install --mcp` wraps: unwrapping an entry bypasses the proxy.
+        os.path.join(workspace, ".mcp.json"),
+        os.path.join(home, ".claude.json"),
+        os.path.join(workspace, ".cursor", "mcp.json"),
+        os.path.join(home, ".cursor", "mcp.json"),
+        os.path.join(home, ".config", "Claude", "claude_desktop_config.json"),
+        os.path.join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"),
+        # The commands those configs run: replacing one would switch Limen off just the same.
         os.path.join(os.path.dirname(sys.executable), "limen-hook"),
+        os.path.join(os.path.dirname(sys.executable), "limen"),
     )
 
 

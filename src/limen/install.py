@@ -1,8 +1,11 @@
-"""Wiring `limen-hook` into each coding agent's hook configuration, and taking it out again.
+"""Wiring `limen-hook` into each coding agent's hook configuration, and its MCP servers through `limen mcp`.
 
 Existing settings are merged, never clobbered: Limen's own handlers (recognised by their `limen-hook`
 command) are replaced, everything else is kept in place. A file that does not parse is refused rather than
 rewritten. The timeout written leaves the hook's own deadline (5 s by default) room to answer deny first.
+
+MCP server files are edited in place: only the text of each server entry is replaced (in the style it was
+written in), so every other byte of the file stays as it was and uninstalling gives the original back.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -63,15 +67,19 @@ TARGETS = {
 }
 
 
-def hook_executable() -> str:
-    """The absolute path of the `limen-hook` next to this interpreter (the venv's), else on PATH."""
-    beside = os.path.join(os.path.dirname(sys.executable), "limen-hook")
+def console_script(name: str) -> str:
+    """The absolute path of Limen's `name` script next to this interpreter (the venv's), else on PATH."""
+    beside = os.path.join(os.path.dirname(sys.executable), name)
     if os.access(beside, os.X_OK):
         return os.path.abspath(beside)
-    found = shutil.which("limen-hook")
+    found = shutil.which(name)
     if found is None:
-        raise FileNotFoundError("limen-hook is not installed")
+        raise FileNotFoundError(f"{name} is not installed")
     return os.path.abspath(found)
+
+
+def hook_executable() -> str:
+    return console_script("limen-hook")
 
 
 def hook_command(agent: str, executable: str | None = None) -> str:
@@ -165,15 +173,21 @@ def without_limen(config: dict[str, Any], target: Target) -> dict[str, Any]:
 
 
 def read_config(path: str) -> tuple[str, dict[str, Any]]:
-    """(text, parsed); a missing file is empty. Raises ValueError for a file that is not a JSON object."""
+    """(text, parsed); a missing file is empty. Raises ValueError, naming the file and the line, for a
+    file that is not a JSON object (the offending text is not quoted: it may hold a credential)."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except FileNotFoundError:
         return "", {}
-    config = json.loads(text) if text.strip() else {}
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 (byte {exc.start})") from None
+    try:
+        config = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     if not isinstance(config, dict):
-        raise ValueError("not a JSON object")
+        raise ValueError(f"{path}: not a JSON object")
     return text, config
 
 
@@ -244,3 +258,205 @@ def timeout_ms(agent: str, entry: dict[str, Any]) -> float | None:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return None
     return float(value) if agent == "gemini" else float(value) * 1000
+
+
+# --- MCP servers: each entry rewritten to run through `limen mcp`, and back ---------------------------
+
+MCP_AGENTS = ("claude-code", "cursor", "claude-desktop")
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+# (indent, separators) in which agents and people write JSON; an entry is re-rendered in the one it used.
+_STYLES: tuple[tuple[int | str | None, tuple[str, str]], ...] = (
+    (2, (",", ": ")),
+    (4, (",", ": ")),
+    ("\t", (",", ": ")),
+    (None, (", ", ": ")),
+    (None, (",", ":")),
+)
+
+
+def claude_desktop_config(home: str, platform: str = sys.platform) -> str:
+    if platform == "darwin":
+        return os.path.join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json")
+    return os.path.join(home, ".config", "Claude", "claude_desktop_config.json")
+
+
+def mcp_config_path(agent: str, scope: str, workspace: str) -> str:
+    """The file that holds the agent's MCP servers in this scope (Claude Code's user file also holds
+    each project's local-scope servers)."""
+    home = os.path.expanduser("~")
+    if agent == "claude-desktop":
+        if scope == "project":
+            raise ValueError("Claude Desktop has no project MCP file: use --user")
+        return claude_desktop_config(home)
+    if agent == "cursor":
+        return os.path.join(home if scope == "user" else workspace, ".cursor", "mcp.json")
+    return os.path.join(home, ".claude.json") if scope == "user" else os.path.join(workspace, ".mcp.json")
+
+
+def _skip(text: str, i: int) -> int:
+    """The index of the first non-whitespace character at or after `i`."""
+    return _WS.match(text, i).end()  # type: ignore[union-attr]  # the pattern matches the empty string
+
+
+def _members(text: str, start: int) -> dict[str, tuple[int, int]]:
+    """The span of each member's value in the JSON object at `text[start]` (text already parsed once)."""
+    spans: dict[str, tuple[int, int]] = {}
+    i = _skip(text, start + 1)
+    while text[i] != "}":
+        key, i = _DECODER.raw_decode(text, i)
+        begin = _skip(text, _skip(text, i) + 1)  # past the colon
+        _, end = _DECODER.raw_decode(text, begin)
+        spans[key] = (begin, end)  # the last of duplicate keys wins, as in every JSON parser here
+        i = _skip(text, end)
+        if text[i] == ",":
+            i = _skip(text, i + 1)
+    return spans
+
+
+def _objects(text: str, span: tuple[int, int] | None) -> dict[str, tuple[int, int]]:
+    return _members(text, span[0]) if span is not None and text[span[0]] == "{" else {}
+
+
+def server_spans(text: str, per_project: bool) -> list[tuple[str, str, tuple[int, int]]]:
+    """(server key, label, span) of every MCP server entry: the top-level `mcpServers`, and with
+    `per_project` each `projects.<path>.mcpServers` (Claude Code's local scope)."""
+    top = _members(text, _skip(text, 0))
+    found = [(key, key, span) for key, span in _objects(text, top.get("mcpServers")).items()]
+    if per_project:
+        for project, span in _objects(text, top.get("projects")).items():
+            servers = _objects(text, _objects(text, span).get("mcpServers"))
+            found.extend((key, f"{key} ({project})", entry) for key, entry in servers.items())
+    return found
+
+
+def _render_like(value: Any, old_value: Any, old_text: str, prefix: str, newline: str) -> str:
+    """`value` as JSON in the style `old_text` (the text of `old_value`) was written in."""
+
+    def dump(obj: Any, style: tuple[int | str | None, tuple[str, str]]) -> str:
+        rendered = json.dumps(obj, indent=style[0], separators=style[1], ensure_ascii=False)
+        return rendered.replace("\n", newline + prefix)
+
+    default = _STYLES[0] if "\n" in old_text else _STYLES[3]
+    style = next((s for s in _STYLES if dump(old_value, s) == old_text), default)
+    return dump(value, style)
+
+
+def _ordered(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    """`new` with its keys in `old`'s order; the keys `new` adds take the place of the first key it drops
+    (so wrapping and unwrapping keep each entry's key order, and the file's bytes, as they were)."""
+    keys = [k for k in old if k in new]
+    added = [k for k in new if k not in old]
+    dropped = next((i for i, k in enumerate(old) if k not in new), None)
+    if dropped is None:
+        keys += added
+    else:
+        at = sum(1 for k in list(old)[:dropped] if k in new)
+        keys[at:at] = added
+    return {k: new[k] for k in keys}
+
+
+def wrapped_entry(entry: dict[str, Any], name: str, limen: str) -> dict[str, Any]:
+    """The entry run through `limen mcp --name <name>`; an entry already wrapped gets today's `limen`."""
+    from limen.doors.mcp.install import HEADERS_ENV, is_wrapped, wrap_server_entry
+
+    if is_wrapped(entry):
+        return {**entry, "command": limen}
+    new = wrap_server_entry(entry, name=name, limen=limen)
+    headers = entry.get("headers")
+    if "url" in entry and isinstance(new.get("env"), dict) and HEADERS_ENV in new["env"]:
+        new["env"] = {**new["env"], HEADERS_ENV: json.dumps(headers)}  # the user's order, for unwrapping
+    return _ordered(new, entry)
+
+
+def unwrapped_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    from limen.doors.mcp.install import unwrap_server_entry
+
+    return _ordered(unwrap_server_entry(entry), entry)
+
+
+@dataclass(frozen=True, slots=True)
+class McpChange:
+    """What `limen install|uninstall --mcp` did to one file."""
+
+    path: str
+    diff: str  # unified diff, with env and header values hidden; empty when nothing changed
+    changed: tuple[str, ...]  # server labels rewritten
+    skipped: tuple[str, ...]  # servers `limen mcp` cannot front (sse, ws, headersHelper), left as they are
+    servers: int  # entries found in the file
+
+
+def rewrite_servers(
+    text: str, per_project: bool, *, remove: bool, limen: str
+) -> tuple[str, list[str], list[str], list[tuple[dict[str, Any], dict[str, Any]]]]:
+    """(new text, changed labels, skipped labels, (old, new) entries): each entry's text replaced in place."""
+    from limen.doors.mcp.install import is_wrapped
+
+    newline = "\r\n" if "\r\n" in text else "\n"
+    edits: list[tuple[int, int, str]] = []
+    changed: list[str] = []
+    skipped: list[str] = []
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for key, label, (begin, end) in server_spans(text, per_project):
+        entry = json.loads(text[begin:end])
+        if not isinstance(entry, dict):
+            new = entry
+        else:
+            new = unwrapped_entry(entry) if remove else wrapped_entry(entry, key, limen)
+        if not remove and not (isinstance(new, dict) and is_wrapped(new)):
+            skipped.append(label)
+            continue
+        if new == entry and list(new) == list(entry):
+            continue
+        line_start = text.rfind("\n", 0, begin) + 1
+        head = text[line_start:begin]
+        prefix = head[: len(head) - len(head.lstrip(" \t"))]  # the indentation of the entry's line
+        edits.append((begin, end, _render_like(new, entry, text[begin:end], prefix, newline)))
+        changed.append(label)
+        pairs.append((entry, new))
+    for begin, end, replacement in reversed(edits):
+        text = text[:begin] + replacement + text[end:]
+    return text, changed, skipped, pairs
+
+
+def _hidden(diff_text: str, pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
+    """The diff with every env and header value of the changed entries replaced by `***` (they often
+    hold tokens, and a dry run's output may land in a log or an agent's context)."""
+    from limen.doors.mcp.install import TYPE_ENV
+
+    values: set[str] = set()
+    for entry in (e for pair in pairs for e in pair):
+        for table in (entry.get("env"), entry.get("headers")):
+            for key, value in table.items() if isinstance(table, dict) else ():
+                if isinstance(value, str) and value and key != TYPE_ENV:
+                    values.add(json.dumps(value, ensure_ascii=False)[1:-1])
+                    values.add(json.dumps(value)[1:-1])
+                    values.add(json.dumps(json.dumps(value)[1:-1])[1:-1])  # inside LIMEN_MCP_HEADERS
+    lines = []
+    for line in diff_text.splitlines(True):
+        if line[:1] in " +-" and not line.startswith(("+++ ", "--- ")):
+            for value in sorted(values, key=len, reverse=True):
+                line = line.replace(value, "***")
+        lines.append(line)
+    return "".join(lines)
+
+
+def change_mcp(
+    agent: str, scope: str, workspace: str, *, remove: bool, dry_run: bool, limen: str | None = None
+) -> McpChange:
+    """Wrap (or unwrap) every MCP server entry in the agent's file for this scope."""
+    path = mcp_config_path(agent, scope, workspace)
+    old, _ = read_config(path)
+    if not old.strip():
+        return McpChange(path, "", (), (), 0)
+    per_project = agent == "claude-code" and scope == "user"
+    new, changed, skipped, pairs = rewrite_servers(
+        old, per_project, remove=remove, limen="" if remove else (limen or console_script("limen"))
+    )
+    servers = len(server_spans(old, per_project))
+    if new == old:
+        return McpChange(path, "", (), tuple(skipped), servers)
+    json.loads(new)  # never write a file the agent could not read
+    if not dry_run:
+        write_atomically(path, new)
+    return McpChange(path, _hidden(diff(path, old, new), pairs), tuple(changed), tuple(skipped), servers)

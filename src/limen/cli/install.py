@@ -1,4 +1,4 @@
-"""`limen install <agent> [--project|--user] [--dry-run]`: wire `limen-hook` into a coding agent."""
+"""`limen install <agent> [--mcp] [--project|--user] [--dry-run]`: wire Limen into a coding agent."""
 
 from __future__ import annotations
 
@@ -12,13 +12,38 @@ NOTES = {
     "cursor": "Cursor reads hooks.json at start: restart Cursor.",
     "claude-code": "Claude Code reloads settings by itself; /hooks shows what is wired.",
 }
+MCP_RESTART = {
+    "claude-code": "Restart Claude Code (or /mcp reconnect)",
+    "cursor": "Restart Cursor",
+    "claude-desktop": "Quit and reopen Claude Desktop",
+}
+EPILOG = """\
+Without --mcp, only the agent's hook configuration is written (claude-code, cursor, gemini, codex): every
+tool call the agent makes is decided by `limen-hook`. No MCP server entry is touched.
+
+With --mcp, only the agent's MCP server files are rewritten (claude-code, cursor, claude-desktop): every
+configured server runs through `limen mcp --name <server key>`, which decides each tools/call, pins each
+server's tools and screens results. No hook is touched; run both commands for both.
+  claude-code     --user: ~/.claude.json (user servers and every project's local servers)
+                  --project: ./.mcp.json
+  cursor          --user: ~/.cursor/mcp.json; --project: ./.cursor/mcp.json
+  claude-desktop  --user only: its claude_desktop_config.json
+Entries limen mcp cannot front (sse, ws, a headersHelper) are listed and left as they are. Only each
+server entry's text changes; `limen uninstall <agent> --mcp` puts the original entries back.
+"""
 
 
 def parser(prog: str, verb: str) -> argparse.ArgumentParser:
-    from limen.install import AGENTS
+    from limen.install import AGENTS, MCP_AGENTS
 
-    p = argparse.ArgumentParser(prog=prog, description=f"{verb} Limen's hook for a coding agent.")
-    p.add_argument("agent", choices=AGENTS)
+    p = argparse.ArgumentParser(
+        prog=prog,
+        description=f"{verb} Limen's hook for a coding agent, or (--mcp) its MCP servers' proxy.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("agent", choices=sorted({*AGENTS, *MCP_AGENTS}))
+    p.add_argument("--mcp", action="store_true", help="the agent's MCP servers, not its hooks")
     scope = p.add_mutually_exclusive_group()
     scope.add_argument(
         "--user", dest="scope", action="store_const", const="user", help="your user settings (default)"
@@ -36,10 +61,19 @@ def parser(prog: str, verb: str) -> argparse.ArgumentParser:
 
 
 def run(argv: list[str], *, remove: bool) -> int:
-    from limen.install import change
+    from limen.install import AGENTS, MCP_AGENTS
 
     verb = "uninstall" if remove else "install"
-    args = parser(f"limen {verb}", verb.capitalize()).parse_args(argv)
+    p = parser(f"limen {verb}", verb.capitalize())
+    args = p.parse_args(argv)
+    if args.mcp and args.agent not in MCP_AGENTS:
+        p.error(f"--mcp supports {', '.join(MCP_AGENTS)}")
+    if not args.mcp and args.agent not in AGENTS:
+        p.error(f"{args.agent} has no hooks: use --mcp to wrap its MCP servers")
+    if args.mcp:
+        return _run_mcp(args, verb, remove=remove)
+    from limen.install import change
+
     try:
         path, delta = change(args.agent, args.scope, os.getcwd(), remove=remove, dry_run=args.dry_run)
     except (OSError, ValueError) as exc:
@@ -55,6 +89,34 @@ def run(argv: list[str], *, remove: bool) -> int:
         print(f"limen {verb}: updated {path}")
         if not remove:
             print(NOTES[args.agent])
+    return 0
+
+
+def _run_mcp(args: argparse.Namespace, verb: str, *, remove: bool) -> int:
+    from limen.install import change_mcp
+
+    try:
+        done = change_mcp(args.agent, args.scope, os.getcwd(), remove=remove, dry_run=args.dry_run)
+    except (OSError, ValueError) as exc:
+        print(f"limen {verb}: {exc}; nothing was written", file=sys.stderr)
+        return 1
+    for label in done.skipped:
+        print(f"limen {verb}: left as is, limen mcp cannot front it: {label}", file=sys.stderr)
+    if not done.servers:
+        print(f"limen {verb}: {done.path} configures no MCP server")
+        return 0
+    if not done.diff:
+        state = "no MCP server runs" if remove else "every MCP server it can front already runs"
+        print(f"limen {verb}: in {done.path}, {state} through limen mcp")
+        return 0
+    print(done.diff, end="")
+    done_verb = "would rewrite" if args.dry_run else ("unwrapped" if remove else "wrapped")
+    print(f"limen {verb}: {done_verb} {', '.join(done.changed)} in {done.path}")
+    if args.dry_run:
+        print(f"limen {verb}: dry run, {done.path} unchanged")
+    else:
+        how = "directly" if remove else "through limen mcp"
+        print(f"{MCP_RESTART[args.agent]} so it starts the servers {how}.")
     return 0
 
 

@@ -1,4 +1,8 @@
-"""`limen uninstall <agent> [--project|--user] [--dry-run]`: remove Limen's hooks, keep everything else."""
+"""`limen uninstall <agent> [--mcp] [--project|--user] [--dry-run]`: take Limen out, keep everything else.
+
+Without --mcp, Limen's hooks are removed; with --mcp, every MCP server entry run through `limen mcp` gets
+its original entry back.
+"""
 
 from __future__ import annotations
 
