@@ -275,3 +275,18 @@ def test_a_symlink_made_after_a_decision_is_resolved_in_the_next(tmp_path: Path)
     after = decide(line, tmp_path)
     assert after.verdict is Verdict.BLOCK
     assert ReasonCode.DESTRUCTIVE_COMMAND in after.reasons
+
+
+@pytest.mark.parametrize(
+    ("command", "flagged"),
+    [
+        ("date -u -Iseconds", False),
+        ("date +%s", False),
+        ("sudo date -s '2013-05-11'", True),
+        ("date -us 10:00", True),
+    ],
+)
+def test_only_setting_the_clock_is_evasion(command: str, flagged: bool, tmp_path: Path) -> None:
+    ctx = Context.for_mode(Mode.BALANCED, str(tmp_path))
+    decision = limen.evaluate("Bash", {"command": command}, cwd=str(tmp_path), context=ctx)
+    assert (ReasonCode.DEFENCE_EVASION in decision.reasons) is flagged

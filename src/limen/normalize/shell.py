@@ -150,6 +150,9 @@ _TEXT_ONLY = frozenset(
         "sort",
         "uniq",
         "wc",
+        "yes",
+        "basename",
+        "dirname",
     }
 )
 

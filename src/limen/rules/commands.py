@@ -143,6 +143,11 @@ _HISTORY_VARS = re.compile(r"^(HISTFILE|HISTSIZE|HISTFILESIZE|HISTCONTROL|HISTIG
 _FLAG_WORD = re.compile(r"-[A-Za-z0-9]+")
 
 
+# `date -s ...` sets the clock; `-s` may follow date's argument-less flags (`-us`), but inside `-Iseconds`
+# the letters are `-I`'s argument.
+_DATE_SET = re.compile(r"-[uR]*s.*")
+
+
 def _short_flags(argv: Iterable[str]) -> set[str]:
     flags: set[str] = set()
     for word in argv:
@@ -1030,7 +1035,7 @@ def _evasion(command: Command) -> str:
         return "shell history disabled"
     if name == "touch" and (_short_flags(args) & {"t", "d", "r"} or _long(args) & {"--date", "--reference"}):
         return "file timestamps back-dated"
-    if name == "date" and ("s" in _short_flags(args) or "--set" in _long(args)):
+    if name == "date" and (any(_DATE_SET.fullmatch(w) for w in args) or "--set" in _long(args)):
         return "system clock changed"
     if name in ("timedatectl", "hwclock") and any(w in args for w in ("set-time", "--set", "-s")):
         return "system clock changed"
