@@ -254,6 +254,19 @@ def test_a_stale_limen_path_is_updated_and_the_users_proxy_options_are_kept(env:
     assert servers_of(path)["fs"] == {"command": "fs-mcp", "args": []}
 
 
+def test_a_symlinked_crlf_file_keeps_its_link_and_its_line_endings(env: Env, tmp_path: Path) -> None:
+    text = stringify({"mcpServers": {"a": {"command": "srv", "args": []}}}).replace("\n", "\r\n") + "\r\n"
+    target = write(tmp_path / "dotfiles" / "mcp.json", text)
+    link = Path(env.home) / ".cursor" / "mcp.json"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    assert limen(env, "install", "cursor", "--mcp").returncode == 0
+    assert link.is_symlink() and servers_of(link)["a"]["command"] == LIMEN
+    assert b"\r\n" in target.read_bytes() and b"\n" not in target.read_bytes().replace(b"\r\n", b"")
+    assert limen(env, "uninstall", "cursor", "--mcp").returncode == 0
+    assert target.read_bytes() == text.encode()
+
+
 def test_entries_the_proxy_cannot_front_are_named_and_left_alone(env: Env) -> None:
     servers = {
         "events": {"type": "sse", "url": "https://h/sse"},

@@ -176,7 +176,7 @@ def read_config(path: str) -> tuple[str, dict[str, Any]]:
     """(text, parsed); a missing file is empty. Raises ValueError, naming the file and the line, for a
     file that is not a JSON object (the offending text is not quoted: it may hold a credential)."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8", newline="") as handle:  # line endings as they are
             text = handle.read()
     except FileNotFoundError:
         return "", {}
@@ -200,7 +200,9 @@ def diff(path: str, old: str, new: str) -> str:
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Replace the file in one step, keeping its permissions."""
+    """Replace the file in one step (on disk before it is renamed), keeping its permissions; a symlinked
+    file (a dotfiles checkout) has its target replaced and stays a link."""
+    path = os.path.realpath(path)
     directory = os.path.dirname(path)
     os.makedirs(directory, exist_ok=True)
     try:
@@ -209,8 +211,10 @@ def write_atomically(path: str, text: str) -> None:
         mode = 0o644
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".limen-")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
@@ -458,5 +462,7 @@ def change_mcp(
         return McpChange(path, "", (), tuple(skipped), servers)
     json.loads(new)  # never write a file the agent could not read
     if not dry_run:
+        if read_config(path)[0] != old:  # the agent rewrote it meanwhile (Claude Code often does)
+            raise ValueError(f"{path} changed while Limen was editing it: run the command again")
         write_atomically(path, new)
     return McpChange(path, _hidden(diff(path, old, new), pairs), tuple(changed), tuple(skipped), servers)
