@@ -272,6 +272,7 @@ def test_entries_the_proxy_cannot_front_are_named_and_left_alone(env: Env) -> No
         "events": {"type": "sse", "url": "https://h/sse"},
         "socket": {"type": "ws", "url": "wss://h/ws"},
         "helper": {"type": "http", "url": "https://h/mcp", "headersHelper": "get-token.sh"},
+        "odd": 5,
     }
     path = write(Path(env.workspace) / ".mcp.json", stringify({"mcpServers": servers}))
     before = path.read_bytes()
@@ -279,6 +280,8 @@ def test_entries_the_proxy_cannot_front_are_named_and_left_alone(env: Env) -> No
     assert result.returncode == 0
     for name in servers:
         assert f"limen mcp cannot front it: {name}" in result.stderr
+    assert path.read_bytes() == before
+    assert limen(env, "uninstall", "claude-code", "--mcp", "--project").returncode == 0
     assert path.read_bytes() == before
 
 

@@ -403,14 +403,13 @@ def rewrite_servers(
     pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for key, label, (begin, end) in server_spans(text, per_project):
         entry = json.loads(text[begin:end])
-        if not isinstance(entry, dict):
-            new = entry
-        else:
+        new = entry
+        if isinstance(entry, dict):
             new = unwrapped_entry(entry) if remove else wrapped_entry(entry, key, limen)
         if not remove and not (isinstance(new, dict) and is_wrapped(new)):
             skipped.append(label)
             continue
-        if new == entry and list(new) == list(entry):
+        if new is entry or (new == entry and list(new) == list(entry)):
             continue
         line_start = text.rfind("\n", 0, begin) + 1
         head = text[line_start:begin]
