@@ -44,12 +44,20 @@ def evaluate(
         if mode is not None and mode not in Mode.__members__.values():
             mode = Mode.PARANOID.value  # an unknown mode name must not loosen anything
         return _runtime(cwd, mode, limen_home()).decide(
-            tool, arguments, session_id=session_id, door=door, cwd=cwd
+            tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role
         )
     from limen.engine import decide
     from limen.normalize import normalize
 
     action = normalize(
-        tool, arguments, cwd=cwd, door=door, session_id=session_id, mode=context.mode, home=context.home
+        tool,
+        arguments,
+        cwd=cwd,
+        door=door,
+        session_id=session_id,
+        role=role,
+        mode=context.mode,
+        home=context.home,
+        tools=context.policy.tool_specs if context.policy is not None else None,
     )
     return decide(action, context)
