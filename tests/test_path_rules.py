@@ -118,3 +118,42 @@ def test_system_writes_ask_but_home_and_workspace_do_not(workspace: str) -> None
     assert _decide("Write", {"file_path": "~/notes.txt", "content": "x"}, workspace).verdict is Verdict.PASS
     inside = os.path.join(workspace, "src", "new.py")
     assert _decide("Write", {"file_path": inside, "content": "x"}, workspace).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf .claude",
+        "mv .claude .c2",
+        "chmod 000 .limen",
+        "rm -rf $LIMEN_HOME/..",
+        "mv $LIMEN_HOME /tmp/x",
+    ],
+)
+def test_a_directory_holding_limens_files_is_protected(command: str, workspace: str) -> None:
+    os.makedirs(os.path.join(workspace, ".claude"), exist_ok=True)
+    decision = _decide("Bash", {"command": command}, workspace)
+    assert decision.verdict is Verdict.BLOCK
+    assert ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons
+
+
+def test_ordinary_sweeps_of_the_workspace_stay_open(workspace: str) -> None:
+    decision = _decide("Bash", {"command": "find . -name '*.pyc' -delete"}, workspace)
+    assert ReasonCode.PROTECTED_PATH_BLOCKED not in decision.reasons
+
+
+@pytest.mark.parametrize(
+    ("command", "blocked"),
+    [
+        ("limen uninstall claude-code --mcp", True),
+        ("limen tools approve fs read_file", True),
+        ("/opt/venv/bin/limen policy approve 3 --totp 123456", True),
+        ("python -m limen session clear --yes", True),
+        ("limen log --jsonl", False),
+        ("limen explain --tool Bash --args '{}'", False),
+        ("limen tools list", False),
+    ],
+)
+def test_agents_cannot_run_limens_loosening_commands(command: str, blocked: bool, workspace: str) -> None:
+    decision = _decide("Bash", {"command": command}, workspace)
+    assert (ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons) is blocked

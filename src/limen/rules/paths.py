@@ -13,12 +13,13 @@ A glob operand (`cat ./.e*`) counts as touching every sensitive name it could ma
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from limen.context import Context
-from limen.model import Action, Finding, ReasonCode, Verdict
+from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import is_within
 from limen.rules import rule
 
@@ -136,10 +137,18 @@ _IN_SECRET_DIR = _below_any(_SECRET_DIRS)
 _IN_PERSISTENCE_DIR = _below_any(_PERSISTENCE_DIRS)
 
 
+# macOS volumes ignore case by default: `.CLAUDE/settings.json` is the protected file there.
+_FOLD_CASE = sys.platform == "darwin"
+
+
+def _folded(path: str) -> str:
+    return path.lower() if _FOLD_CASE else path
+
+
 @lru_cache(maxsize=32)
 def _protected_index(protected: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
     """The protected paths as an exact set and a prefix tuple, so a path is checked in two operations."""
-    roots = [p.rstrip("/") or "/" for p in protected]
+    roots = [_folded(p.rstrip("/") or "/") for p in protected]
     return frozenset(roots), tuple(r + "/" for r in roots)
 
 
@@ -161,7 +170,8 @@ def _is_secret_file(path: str) -> bool:
 
 def _matches_protected(path: str, ctx: Context) -> bool:
     exact, prefixes = _protected_index(ctx.protected_paths)
-    if path in exact or path.startswith(prefixes):
+    folded = _folded(path)
+    if folded in exact or folded.startswith(prefixes):
         return True
     name = _basename(path)
     if ctx.protected_names:
@@ -179,11 +189,61 @@ def _all_paths(action: Action) -> Iterator[str]:
             yield path
 
 
+def _contains_protected(path: str, ctx: Context) -> bool:
+    """Deleting, moving or re-permissioning a directory that holds a protected path (`rm -rf .claude`).
+
+    The workspace and the home themselves are left to the destructive-command rules: they are the roots
+    of ordinary sweeps (`find . -name '*.pyc' -delete`) and wiping them is already a BLOCK there.
+    """
+    if path in (ctx.workspace, ctx.home, "/"):
+        return False
+    below = _folded(path.rstrip("/")) + "/"
+    _, prefixes = _protected_index(ctx.protected_paths)
+    return any(p.startswith(below) for p in prefixes)
+
+
 @rule(ReasonCode.PROTECTED_PATH_BLOCKED)
 def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
     for path in _all_paths(action):
         if _matches_protected(path, ctx):
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
+            return
+    for path in action.write_paths:
+        if _contains_protected(path, ctx):
+            yield Finding(
+                ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"{path} holds a protected path"
+            )
+            return
+
+
+# `limen` sub-commands that loosen Limen or rewrite its control plane: an agent running them through a
+# shell would switch Limen off without touching a protected file itself. Reading commands stay open.
+_CONTROL_COMMANDS = frozenset({"uninstall", "approve", "clear", "waive"})
+
+
+def _limen_subcommands(command: Command) -> tuple[str, ...]:
+    argv = command.argv
+    if command.name in ("limen", "limen-hook"):
+        return argv[1:]
+    if command.name.startswith("python"):
+        for i in range(1, len(argv) - 1):
+            if argv[i] == "-m" and argv[i + 1].split(".")[0] == "limen":
+                return argv[i + 2 :]
+    return ()
+
+
+@rule(ReasonCode.PROTECTED_PATH_BLOCKED)
+def control_commands(action: Action, ctx: Context) -> Iterator[Finding]:
+    for command in action.commands:
+        words = _limen_subcommands(command)
+        loosening = [w for w in words[:2] if w in _CONTROL_COMMANDS]
+        if loosening:
+            yield Finding(
+                ReasonCode.PROTECTED_PATH_BLOCKED,
+                Verdict.BLOCK,
+                95,
+                f"Limen control command `limen {loosening[0]}`",
+            )
             return
 
 
