@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
-from limen.normalize.paths import is_within
+from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
 
 _GLOB_CHARS = frozenset("*?[")
@@ -189,12 +189,24 @@ def _all_paths(action: Action) -> Iterator[str]:
             yield path
 
 
-def _contains_protected(path: str, ctx: Context) -> bool:
-    """Deleting, moving or re-permissioning a directory that holds a protected path (`rm -rf .claude`).
+# Commands that remove, move away or re-permission their operands (the first operand of the chmod family
+# is the mode or owner; the last operand of mv is where things go, not what goes).
+_DISPOSERS = frozenset({"rm", "rmdir", "unlink", "shred", "mv", "chmod", "chown", "chgrp"})
 
-    The workspace and the home themselves are left to the destructive-command rules: they are the roots
-    of ordinary sweeps (`find . -name '*.pyc' -delete`) and wiping them is already a BLOCK there.
-    """
+
+def _disposed(command: Command, action: Action, ctx: Context) -> Iterator[str]:
+    operands = [w for w in command.argv[1:] if not w.startswith("-")]
+    if command.name in ("chmod", "chown", "chgrp"):
+        operands = operands[1:]
+    elif command.name == "mv" and "-t" not in command.argv:
+        operands = operands[:-1]
+    for word in operands:
+        yield canonical(word, action.cwd or ctx.workspace, ctx.home)
+
+
+def _holds_protected(path: str, ctx: Context) -> bool:
+    """`rm -rf .claude`: the directory holds a protected path. The workspace and the home themselves are
+    the destructive-command rules' (wiping them is a BLOCK there)."""
     if path in (ctx.workspace, ctx.home, "/"):
         return False
     below = _folded(path.rstrip("/")) + "/"
@@ -208,12 +220,14 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
         if _matches_protected(path, ctx):
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
             return
-    for path in action.write_paths:
-        if _contains_protected(path, ctx):
-            yield Finding(
-                ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"{path} holds a protected path"
-            )
-            return
+    for command in action.commands:
+        if command.name in _DISPOSERS:
+            for path in _disposed(command, action, ctx):
+                if _holds_protected(path, ctx):
+                    yield Finding(
+                        ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"{path} holds a protected path"
+                    )
+                    return
 
 
 # `limen` sub-commands that loosen Limen or rewrite its control plane: an agent running them through a
