@@ -195,10 +195,12 @@ _DISPOSERS = frozenset({"rm", "rmdir", "unlink", "shred", "mv", "chmod", "chown"
 
 
 def _disposed(command: Command, action: Action, ctx: Context) -> Iterator[str]:
-    operands = [w for w in command.argv[1:] if not w.startswith("-")]
+    argv = command.argv
+    target = argv[argv.index("-t") + 1] if command.name == "mv" and "-t" in argv[:-1] else None
+    operands = [w for w in argv[1:] if not w.startswith("-") and w != target]
     if command.name in ("chmod", "chown", "chgrp"):
         operands = operands[1:]
-    elif command.name == "mv" and "-t" not in command.argv:
+    elif command.name == "mv" and target is None:
         operands = operands[:-1]
     for word in operands:
         yield canonical(word, action.cwd or ctx.workspace, ctx.home)
