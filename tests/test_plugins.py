@@ -54,3 +54,17 @@ def test_crashing_plugin_blocks(tmp_path: Path) -> None:
     assert decision["verdict"] == "BLOCK"
     assert "rule_error" in decision["reasons"]
     assert "plugin bug" not in json.dumps(decision)
+
+
+def test_plugins_are_not_discovered_in_the_working_directory(tmp_path: Path) -> None:
+    """The agent can write to its working directory: a distribution there must not become a rule."""
+    _install_plugin(tmp_path)
+    code = (
+        "import json, sys, limen; sys.path.insert(0, ''); "
+        f"print(json.dumps(limen.evaluate('Bash', {{'command': 'echo crash'}}, cwd={str(tmp_path)!r}).to_dict()))"
+    )
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert "rule_error" not in json.loads(out.stdout)["reasons"]

@@ -63,9 +63,12 @@ def _entry_points(group: str) -> list[tuple[str, str]]:
     import sys
 
     found: list[tuple[str, str]] = []
+    cwd = os.getcwd()
     for directory in sys.path:
+        if not directory or os.path.abspath(directory) == cwd:
+            continue  # the agent's working directory is the agent's to write: never a source of plug-ins
         try:
-            entries = list(os.scandir(directory or "."))
+            entries = list(os.scandir(directory))
         except OSError:
             continue
         for entry in entries:
