@@ -59,10 +59,8 @@ def test_crashing_plugin_blocks(tmp_path: Path) -> None:
 def test_plugins_are_not_discovered_in_the_working_directory(tmp_path: Path) -> None:
     """The agent can write to its working directory: a distribution there must not become a rule."""
     _install_plugin(tmp_path)
-    code = (
-        "import json, sys, limen; sys.path.insert(0, ''); "
-        f"print(json.dumps(limen.evaluate('Bash', {{'command': 'echo crash'}}, cwd={str(tmp_path)!r}).to_dict()))"
-    )
+    call = f"limen.evaluate('Bash', {{'command': 'echo crash'}}, cwd={str(tmp_path)!r})"
+    code = f"import json, sys, limen; sys.path.insert(0, ''); print(json.dumps({call}.to_dict()))"
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=True
