@@ -13,16 +13,10 @@ from datetime import date, timedelta
 from typing import Any
 
 
-def _unwaivable() -> frozenset[str]:
-    from limen.floors import FLOOR_CODES
-    from limen.policy.semantics import UNWAIVABLE
-
-    return frozenset(str(c) for c in UNWAIVABLE | FLOOR_CODES)
-
-
 def suggestions(records: list[dict[str, Any]], expires: date) -> list[dict[str, Any]]:
     """Reason codes by AUTH+BLOCK count, each with the narrowest waiver covering what it stopped."""
-    unwaivable = _unwaivable()
+    from limen.policy.unmutable import UNWAIVABLE
+
     by_code: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         if record.get("verdict") in ("AUTH", "BLOCK"):
@@ -36,9 +30,9 @@ def suggestions(records: list[dict[str, Any]], expires: date) -> list[dict[str, 
             "block": sum(r["verdict"] == "BLOCK" for r in hits),
             "tools": [t for t, _ in Counter(r.get("tool", "") for r in hits).most_common(5)],
         }
-        if code in unwaivable:
+        if code in UNWAIVABLE:
             entry["waiver"] = None
-            entry["note"] = "a hard floor or error signal: it cannot be waived"
+            entry["note"] = "a hard floor, error signal, protection or policy code: it cannot be waived"
         else:
             waiver: dict[str, Any] = {"code": code}
             for key, field in (("hosts", "hosts"), ("cmds", "commands")):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import os
+import threading
 from typing import TYPE_CHECKING, Any
 
 from limen.policy.errors import PolicyError, Problem
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["PolicyError", "Problem", "load_context"]
 
 _cache: dict[tuple[Any, ...], Any] = {}
+_lock = threading.Lock()  # the daemon's threads share the cache
 
 
 def _stat(path: str) -> tuple[int, int, int] | None:
@@ -65,15 +67,17 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
     except ValueError:
         raise PolicyError([Problem("error", "<caller>", 0, "mode", f"unknown mode {mode!r}")]) from None
     key = (*_key(workspace), requested)
-    if key not in _cache:
-        if len(_cache) > 64:
-            _cache.clear()
-        try:
-            _cache[key] = _build(workspace, requested, key)
-        except PolicyError as exc:
-            _cache[key] = exc
-        _cache[(*_key(workspace), requested)] = _cache[key]  # compiling may have appended to the ledger
-    hit = _cache[key]
+    with _lock:  # one thread compiles at a time: the drift gate may append to the ledger
+        hit = _cache.get(key)
+        if hit is None:
+            try:
+                hit = _build(workspace, requested, key)
+            except PolicyError as exc:
+                hit = exc
+            if len(_cache) > 64:
+                _cache.clear()
+            _cache[key] = hit
+            _cache[(*_key(workspace), requested)] = hit  # compiling may have appended to the ledger
     if isinstance(hit, PolicyError):
         raise hit
     context: Context = copy.copy(hit)  # callers attach their session to their own copy

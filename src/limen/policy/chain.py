@@ -3,9 +3,9 @@
 Levels run highest first (organisation, user, project). Within a level the first layer answering
 `allow | ask | deny` ends that level; `deny` also ends the whole chain. A lower level therefore always
 runs after a higher level's `allow` and can only add objections: it tightens, never loosens. When no
-level gave a terminal verdict, `default_action` applies (unset: deny for the SDK door, no objection for
-coding-agent doors, whose guardrails decide). A tighten-only level (the unapproved part of an edit the
-drift gate is holding back) may deny or ask, but its `allow` counts for nothing.
+level gave a terminal verdict, `default_action` applies (unset or `by_door`: see `limen.policy.doors`).
+A tighten-only level (the unapproved part of an edit the drift gate is holding back) may deny or ask,
+but its `allow` counts for nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from time import perf_counter_ns
 
 from limen.model import Action, Finding, PolicyOutcome, ReasonCode, StageResult, Verdict
+from limen.policy.doors import unset_default
 from limen.policy.evidence import Evidence
 from limen.policy.layers import ChainLayer
 from limen.policy.matchers import Matchers
-from limen.policy.semantics import UNWAIVABLE
+from limen.policy.unmutable import UNWAIVABLE
 
 _RANK = {"pass": 0, "allow": 1, "ask": 2, "deny": 3}
 _VERDICT = {"pass": Verdict.PASS, "allow": Verdict.PASS, "ask": Verdict.AUTH, "deny": Verdict.BLOCK}
@@ -85,7 +86,7 @@ class Chain:
         return PolicyOutcome(verdict, findings, tuple(trail), self.waived(action), decided_by)
 
     def _default(self, action: Action, trail: list[StageResult]) -> tuple[str, str, str]:
-        word = self.default_action or ("deny" if action.door == "sdk" else "pass")
+        word = self.default_action or unset_default(action.door)
         if word == "pass":
             return "pass", "", ""
         trail.append(
@@ -94,7 +95,7 @@ class Chain:
                 _VERDICT[word],
                 _RISK[word],
                 _CODE.get(word, ()),
-                (word, "no layer decided; default_action applies"),
+                (word, f"no layer decided; default_action {self.default_action or 'by_door'} applies"),
             )
         )
         return word, "policy:default_action", "no policy rule matched this call"

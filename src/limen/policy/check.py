@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 
 from limen.policy.errors import Problem
-from limen.policy.loader import Source, read_source
-from limen.policy.paths import policy_paths
+from limen.policy.loader import Source, read_levels, read_source
 from limen.policy.semantics import check_source
 
 
@@ -29,30 +28,25 @@ def files_in(paths: list[str]) -> list[str]:
     return out
 
 
+def _unset_default(sources: list[Source]) -> list[Problem]:
+    """A warning when no level says what happens to calls no layer decides: it differs by door."""
+    if any("default_action" in s.policy.model_fields_set for s in sources):
+        return []
+    from limen.policy.doors import describe
+
+    message = f"default_action is unset: {describe()}; write `default_action: by_door` to keep that"
+    return [Problem("warning", sources[-1].path, 0, "default_action", message)]
+
+
 def check_workspace(workspace: str) -> list[Problem]:
     """The three levels as Limen would load them: per-file problems, merge warnings and drift status."""
     from limen.policy import drift, effective
 
-    problems: list[Problem] = []
-    sources: list[Source] = []
-    known: frozenset[str] = frozenset()
-    for level, path, required in policy_paths(workspace):
-        if not os.path.exists(path):
-            if required:
-                problems.append(
-                    Problem("error", path, 0, "", "LIMEN_ORG_POLICY names a file that does not exist")
-                )
-            continue
-        source, found = read_source(path, level)
-        problems += found
-        if source is not None:
-            known |= set(source.policy.capabilities)
-            problems += check_source(source, known)
-            sources.append(source)
+    sources, problems = read_levels(workspace)
     if any(p.severity == "error" for p in problems) or not sources:
         return problems
     current, warnings = effective.merge(sources)
-    problems += warnings
+    problems += warnings + _unset_default(sources)
     default, _ = effective.merge([])
     base, note = drift.approved(workspace, default)
     if note:

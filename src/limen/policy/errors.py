@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
 @dataclass(slots=True, frozen=True)
@@ -36,6 +39,21 @@ class PolicyError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
+
+    def summary(self) -> str:
+        """One line for a decision's explanation: where the first error is, what it is, how many more.
+
+        Quoted values are elided: the file may hold anything, and explanations reach the agent and the log.
+        """
+        errors = [p for p in self.problems if p.severity == "error"] or self.problems
+        if not errors:
+            return "policy error (run `limen config check`)"
+        first = errors[0]
+        where = f"{first.file}:{first.line}" if first.line else first.file
+        key = f" {first.key}:" if first.key else ""
+        more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+        message = _QUOTED.sub("'…'", first.message)
+        return f"policy error: {where}:{key} {message}{more}; run `limen config check`"
 
 
 def dotted(path: tuple[str | int, ...]) -> str:

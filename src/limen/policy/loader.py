@@ -163,8 +163,8 @@ def read_source(path: str, level: str) -> tuple[Source | None, list[Problem]]:
     return validate(data, lines, path, level)
 
 
-def read_sources(workspace: str) -> list[Source]:
-    """Every policy file that exists, highest level first. Raises `PolicyError` on any error."""
+def read_levels(workspace: str) -> tuple[list[Source], list[Problem]]:
+    """Every policy file that exists, highest level first, and all their problems (errors and warnings)."""
     from limen.policy.semantics import check_source
 
     sources: list[Source] = []
@@ -181,8 +181,15 @@ def read_sources(workspace: str) -> list[Source]:
         problems.extend(found)
         if source is not None:
             known |= set(source.policy.capabilities)
-            problems.extend(p for p in check_source(source, known) if p.severity == "error")
+            problems.extend(check_source(source, known))
             sources.append(source)
-    if problems:
-        raise PolicyError(problems)
+    return sources, problems
+
+
+def read_sources(workspace: str) -> list[Source]:
+    """Every policy file that exists, highest level first. Raises `PolicyError` on any error."""
+    sources, problems = read_levels(workspace)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        raise PolicyError(errors)
     return sources

@@ -49,6 +49,11 @@ PlainPaths = Annotated[list[Annotated[str, _checked(matchers.check_plain_path)]]
 FileNames = Annotated[list[Annotated[str, _checked(matchers.check_file_name)]], BeforeValidator(_listify)]
 
 
+def _by_door(value: str | None) -> str | None:
+    """`by_door` says explicitly what leaving the key out means (see `limen.policy.doors`)."""
+    return None if value == "by_door" else value
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -209,7 +214,9 @@ class PolicyFile(Strict):
     mode: Mode | None = None
     enforcement: Literal["enforce", "monitor"] | None = None
     acknowledge: list[Literal["allow_by_default", "monitor"]] = []
-    default_action: Literal["deny", "ask", "allow"] | None = None
+    default_action: Annotated[Literal["deny", "ask", "allow", "by_door"] | None, AfterValidator(_by_door)] = (
+        None
+    )
     risk: Risk = Risk()
     trusted_hosts: HostEdits = HostEdits()
     protected_paths: PlainPaths = []

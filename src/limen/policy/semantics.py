@@ -12,29 +12,7 @@ from limen.model import Capability, ReasonCode
 from limen.policy.errors import Problem, dotted
 from limen.policy.loader import Path, Source
 from limen.policy.schema import AllowlistLayer, DlpLayer, Layer, Match, Rule, RulesLayer
-
-# Codes no waiver can mute: the hard floors, the control plane's own protection, and error signals
-# (a waived error would be a silent PASS). Policy's own codes are changed by editing the policy instead.
-UNWAIVABLE: frozenset[str] = frozenset(
-    {
-        ReasonCode.CONFIRMED_EXFIL,
-        ReasonCode.MULTI_STEP_EXFIL,
-        ReasonCode.LETHAL_TRIFECTA,
-        ReasonCode.CORRELATED_TRIFECTA,
-        ReasonCode.CORRELATED_DESTRUCTIVE_FLOW,
-        ReasonCode.TOOL_SCHEMA_CHANGED,
-        ReasonCode.SECRET_EXFILTRATION,
-        ReasonCode.UNTRUSTED_VALUE_ECHO,
-        ReasonCode.PROTECTED_PATH_BLOCKED,
-        ReasonCode.NORMALIZATION_FAILED,
-        ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
-        ReasonCode.SUBJECTIVE_GUARDRAIL_ERROR,
-        ReasonCode.RULE_ERROR,
-        ReasonCode.AUDIT_UNAVAILABLE,
-        ReasonCode.POLICY_DENIED,
-        ReasonCode.POLICY_ASK,
-    }
-)
+from limen.policy.unmutable import POLICY_CODES, UNWAIVABLE
 
 COST: dict[str, tuple[int, str]] = {
     "denylist": (0, "cheap"),
@@ -82,8 +60,11 @@ def _waivers(source: Source, now: datetime) -> list[Problem]:
     for i, w in enumerate(source.policy.waivers):
         if w.code not in codes:
             out.append(_err(source, ("waivers", i, "code"), f"unknown reason code {w.code!r}"))
+        elif w.code in POLICY_CODES:
+            out.append(_err(source, ("waivers", i, "code"), f"{w.code} is the policy's own: edit the policy"))
         elif w.code in UNWAIVABLE:
-            out.append(_err(source, ("waivers", i, "code"), f"{w.code} is a hard floor and cannot be waived"))
+            message = f"{w.code} is a hard floor, an error signal or a protection and cannot be waived"
+            out.append(_err(source, ("waivers", i, "code"), message))
         if not (w.paths or w.hosts or w.commands):
             out.append(_err(source, ("waivers", i), "a waiver needs a scope: paths, hosts or commands"))
         if expiry(w.expires) <= now.timestamp():
