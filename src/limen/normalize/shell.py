@@ -34,7 +34,7 @@ import functools
 import os
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -265,6 +265,7 @@ class _State:
     notes: list[str] = field(default_factory=list)
     downloaded: set[str] = field(default_factory=set)
     globbed: set[str] = field(default_factory=set)
+    written: dict[str, str | None] = field(default_factory=dict)  # files the line wrote: content if known
     dynamic_words: set[str] = field(default_factory=set)
     functions: dict[str, tuple[Node, _Src]] = field(default_factory=dict)  # defined earlier in the line
     calling: set[str] = field(
@@ -603,6 +604,15 @@ def _redirected(
     node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int, stdin: _Stream | None
 ) -> _Stream | None:
     body = node.child_by_field_name("body")
+    while body is not None and body.type == "list":
+        # tree-sitter-bash reads `cd d && echo x > f` as `(cd d && echo x) > f`; bash binds the redirect to
+        # the last command, after the others ran: run them first so `f` resolves in the directory `cd` set.
+        parts = [c for c in body.named_children if c.type not in _COMMENT_OR_PUNCT]
+        if not parts:
+            break
+        for child in parts[:-1]:
+            _walk(child, src, state, via, level, depth + 1)
+        body = parts[-1]
     redirects: list[str] = []
     after: list[Node] = []
     for redirect in node.children_by_field_name("redirect"):
@@ -615,6 +625,7 @@ def _redirected(
         out = _command(body, src, state, via, level, depth + 1, stdin, tuple(redirects))
     else:
         out = _walk(body, src, state, via, level, depth + 1, stdin)
+        _wrote(state, redirects, out)
     out = None if redirects else out
     for rest in after:  # `cat <<EOF | sh` and `cat <<EOF > f && sh f` continue inside the heredoc node
         out = _walk(rest, src, state, via, level, depth + 1, out if rest.type == "pipeline" else None)
@@ -677,6 +688,8 @@ def _redirect(
     path = canonical(target, state.cwd, state.home) if not word.dynamic else target
     if operator in ("<", "<&"):
         state.paths.append(path)
+        if path in state.written:  # `echo CODE > f && sh < f`: the shell reads what the line wrote
+            return _Stream(state.written[path], ("<" + _basename(path),))
         return stdin
     if path in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"):
         return stdin
@@ -1097,7 +1110,38 @@ def _command(
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
             if env_name in prefix_env:
                 state.note(f"env override {env_name}")
-    return _run(argv, state, via, level, stdin, tuple(extra_redirects), dynamic_name)
+    out = _run(argv, state, via, level, stdin, tuple(extra_redirects), dynamic_name)
+    _wrote(state, extra_redirects, out)
+    return out
+
+
+def _wrote(state: _State, targets: Iterable[str], out: _Stream | None) -> None:
+    """Remember what the line wrote into files, so a later `sh f`, `. f` or `python f` runs known text."""
+    for target in targets:
+        state.written[target] = out.text if out is not None else None
+
+
+def _run_written(
+    path: str, name: str, lang: str, state: _State, via: tuple[str, ...], level: int, args: list[str]
+) -> bool:
+    """`echo CODE > f && bash f`: analyse the text the line wrote into `f` as `lang` would run it, or mark
+    the line opaque when that text is unknown. False when the line did not write `f`."""
+    if path not in state.written:
+        return False
+    text = state.written[path]
+    if text is None:
+        state.flag(f"{name} runs a file the line wrote")
+        return True
+    if lang == "sh" and text.startswith("#!"):
+        interpreter = _basename(text[2:].split("\n", 1)[0].split(" ")[-1].strip())
+        lang = "sh" if interpreter in SHELLS or not interpreter else _lang(interpreter)
+    state.payloads.append(text)
+    if lang == "sh":
+        with _positional(state, [path, *args]):
+            _analyse_text(text, state, via=(*via, f"{name} script"), level=level + 1)
+    else:
+        _scan_code(lang, text, state, (*via, f"{lang} script"), level)
+    return True
 
 
 def _basename(word: str) -> str:
@@ -1161,10 +1205,11 @@ def _run(
         state.flag(f"{name} script not analysed")
         state.payloads.append(" ".join(argv[1:]))
     _generic(argv, state, name)
-    if "/" in argv[0] and (
-        argv[0] in state.downloaded or canonical(argv[0], state.cwd, state.home) in state.downloaded
-    ):
-        state.note("download_exec")
+    if "/" in argv[0]:
+        path = canonical(argv[0], state.cwd, state.home)
+        if argv[0] in state.downloaded or path in state.downloaded:
+            state.note("download_exec")
+        _run_written(path, argv[0], "sh", state, via, level, argv[1:])
     return None
 
 
@@ -1587,8 +1632,10 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             state.flag(f"{name} runs a script from a substitution")
             return
         _add_path(script, state, write=False)
-        if script in state.downloaded or canonical(script, state.cwd, state.home) in state.downloaded:
+        path = canonical(script, state.cwd, state.home)
+        if script in state.downloaded or path in state.downloaded:
             state.note("download_exec")
+        _run_written(path, name, "sh", state, via, level, operands[1:])
         return
     if stdin is not None and stdin.text is not None:
         label = stdin.decoders[-1] if stdin.decoders else "stdin"
@@ -1655,7 +1702,8 @@ def _h_source(
             state.note("download_exec")
         state.flag("source of a script generated by the line")
         return
-    _add_path(script, state, write=False)  # a file's content is never known statically; its path is
+    _add_path(script, state, write=False)  # its path is known; its content only if the line wrote it
+    _run_written(canonical(script, state.cwd, state.home), argv[0], "sh", state, via, level, operands[1:])
 
 
 # Wrappers: options taking a value, per wrapper. The command starts at the first operand.
@@ -1702,6 +1750,7 @@ _WRAPPER_OPTS: dict[str, frozenset[str]] = {
     "strace": frozenset({"-e", "-o", "-p", "-s", "-u", "-E"}),
     "ltrace": frozenset({"-e", "-o", "-p", "-s", "-u"}),
     "torsocks": frozenset(),
+    "sshpass": frozenset({"-p", "-f", "-d", "-P"}),
     "proxychains": frozenset({"-f"}),
     "proxychains4": frozenset({"-f"}),
     "caffeinate": frozenset({"-t", "-w"}),
@@ -2049,6 +2098,8 @@ def _interpreter(
                 state.flag(f"{name} runs a script from a substitution")
             elif script:
                 _add_path(script, state, write=False)
+                path = canonical(script, state.cwd, state.home)
+                _run_written(path, name, lang, state, via, level, [])
             return
     if _is_dynamic(code, state):
         if _from_download(code.strip().strip('"')):
@@ -2371,6 +2422,11 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
                 _host_word(args[i + 1], state, name)
             if word == "-i":
                 _add_path(args[i + 1], state, write=False)
+        if name == "ssh":
+            _ssh_remote(args, opts, state, via, level)
+        return
+    if name in _DB_CLIENTS:
+        _db_hosts(name, args, state)
         return
     if name in ("scp", "rsync"):
         for word in operands:
@@ -2381,6 +2437,44 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         return
     if name in ("dig", "nslookup", "host", "drill"):
         _dns(name, args, operands, state)
+
+
+def _ssh_remote(
+    args: list[str], opts: frozenset[str], state: _State, via: tuple[str, ...], level: int
+) -> None:
+    """`ssh host 'rm -rf /'`: the words after the host are a shell line run remotely, analysed as `bash -c`
+    would be (in a directory of its own: a remote `cd` moves nothing here)."""
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "--":
+        i += 2 if args[i] in opts else 1
+    if i < len(args) and args[i] == "--":
+        i += 1
+    remote = args[i + 1 :]
+    if not remote:
+        return
+    cwd = state.cwd
+    try:
+        dynamic = any(_is_dynamic(w, state) for w in remote)
+        _shell_string(" ".join(remote), state, via, level, dynamic, "ssh")
+    finally:
+        state.cwd = cwd
+
+
+_DB_CLIENTS = frozenset(
+    {"mysql", "mariadb", "mysqldump", "mysqladmin", "psql", "pg_dump", "pg_dumpall", "pg_restore"}
+    | {"redis-cli", "mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport"}
+)
+_DB_HOST = re.compile(r"--host=(.+)|-h(.+)")
+
+
+def _db_hosts(name: str, args: list[str], state: _State) -> None:
+    """`mysql -h db.example.com`, `psql --host db`: the server a database client connects to (its URIs
+    are taken by `_generic`)."""
+    for i, word in enumerate(args):
+        if word in ("-h", "--host") and i + 1 < len(args):
+            _host_word(args[i + 1], state, name)
+        elif (match := _DB_HOST.fullmatch(word)) is not None and not word.startswith("--help"):
+            _host_word(match.group(1) or match.group(2), state, name)
 
 
 def _dns(name: str, args: list[str], operands: list[str], state: _State) -> None:
@@ -2682,5 +2776,5 @@ for _name in _WRAPPER_OPTS:
     _HANDLERS[_name] = _h_wrapper
 for _name in INTERPRETERS:
     _HANDLERS[_name] = _interpreter
-for _name in _NET_OPTS:
+for _name in (*_NET_OPTS, *_DB_CLIENTS):
     _HANDLERS[_name] = _h_net
