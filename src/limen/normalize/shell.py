@@ -1180,7 +1180,7 @@ def _run(
         Command(argv=tuple(argv), name=name, via=run_via, redirects=redirects, dynamic_name=dynamic_name),
     )
     if dynamic_name:
-        state.flag(f"dynamic command name: {argv[0][:40]}")
+        state.flag("dynamic command name")
         return None
     if argv[0] in state.functions and argv[0] not in state.calling and level < MAX_LEVEL:
         body, src = state.functions[argv[0]]
@@ -1209,7 +1209,7 @@ def _run(
         path = canonical(argv[0], state.cwd, state.home)
         if argv[0] in state.downloaded or path in state.downloaded:
             state.note("download_exec")
-        _run_written(path, argv[0], "sh", state, via, level, argv[1:])
+        _run_written(path, "exec", "sh", state, via, level, argv[1:])
     return None
 
 

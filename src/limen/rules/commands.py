@@ -215,6 +215,24 @@ def _after_cd(word: str, action: Action, ctx: Context) -> list[str]:
     return [canonical(stripped, d, ctx.home) for d in dirs]
 
 
+def _path_class(path: str, ctx: Context) -> str:
+    """A path as the explanation may name it: its class, never the operand (which may carry a secret)."""
+    path = path.rstrip("/") or "/"
+    if path == "/":
+        return "the root folder"
+    if ctx.home and path == ctx.home.rstrip("/"):
+        return "the home folder"
+    if ctx.workspace and path == ctx.workspace.rstrip("/"):
+        return "the workspace"
+    if path in _SYSTEM_DIRS:
+        return f"system folder {path}"  # one of a fixed list, never the operand's own text
+    if path in _dangerous_set(ctx.home, ctx.workspace):
+        return "a folder holding the home folder, workspace or a system folder"
+    if ctx.home and is_within(ctx.home, path):
+        return "a folder in the home folder"
+    return "a folder"
+
+
 def _finding(code: ReasonCode, verdict: Verdict, risk: int, detail: str) -> Finding:
     return Finding(code, verdict, risk, detail[:160])
 
@@ -251,21 +269,32 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
     for word in _operands(command.argv):
         if _EMPTY_VAR_ROOT.match(word):
             worst = _finding(
-                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, f"{word} is / if the variable is empty"
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, "a variable path that is / when it is empty"
             )
             continue
         if "$" in word or "`" in word:
             continue
         target = _target(word, action, ctx)
-        if any(_is_dangerous(t, action, ctx) for t in (target, *_after_cd(word, action, ctx))):
-            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, f"recursive delete of {word}")
+        hit = next(
+            (t for t in (target, *_after_cd(word, action, ctx)) if _is_dangerous(t, action, ctx)), None
+        )
+        if hit is not None:
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND,
+                Verdict.BLOCK,
+                96,
+                f"recursive delete of {_path_class(hit, ctx)}",
+            )
         if (
             ctx.home
             and os.path.dirname(target) == ctx.home.rstrip("/")
             and not is_within(ctx.workspace, target)
         ):
             worst = _finding(
-                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"recursive delete of home folder {word}"
+                ReasonCode.DESTRUCTIVE_COMMAND,
+                Verdict.AUTH,
+                70,
+                "recursive delete of a folder in the home folder",
             )
     return worst
 
@@ -360,7 +389,7 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
     if name == "dd":
         for word in command.argv[1:]:
             if word.startswith("of=") and _DEVICE.match(word[3:]):
-                return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, f"dd to device {word[3:]}")
+                return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "dd onto a disk device")
     if name in ("fdisk", "sfdisk", "parted", "gdisk", "sgdisk") and any(
         w in command.argv for w in ("--delete", "-d", "rm", "mklabel", "--zap-all", "-Z", "-o")
     ):
@@ -369,7 +398,7 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
         )
     for target in command.redirects:
         if _DEVICE.match(target):
-            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, f"write to device {target}")
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "write onto a disk device")
     return None
 
 
@@ -380,11 +409,13 @@ def _permission_sweep(command: Command, action: Action, ctx: Context) -> Finding
     if not ("R" in flags or "--recursive" in _long(command.argv)):
         return None
     for word in _operands(command.argv)[1:]:
-        if _is_dangerous(_target(word, action, ctx), action, ctx) and not is_within(
-            _target(word, action, ctx), ctx.workspace
-        ):
+        target = _target(word, action, ctx)
+        if _is_dangerous(target, action, ctx) and not is_within(target, ctx.workspace):
             return _finding(
-                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 93, f"recursive {command.name} of {word}"
+                ReasonCode.DESTRUCTIVE_COMMAND,
+                Verdict.BLOCK,
+                93,
+                f"recursive {command.name} of {_path_class(target, ctx)}",
             )
     return None
 
@@ -518,6 +549,30 @@ def _download_exec(action: Action) -> Finding | None:
     return None
 
 
+def _destructive_move(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`mv ~ /dev/null`, `mv / x`: moving the root, home, workspace or a system folder away loses it as
+    surely as deleting it (the last operand is the destination)."""
+    if command.name != "mv":
+        return None
+    words = list(command.argv[1:])
+    if "-t" in words[:-1] or "--target-directory" in words[:-1]:  # `mv -t DIR SRC...`: the rest are sources
+        at = words.index("-t") if "-t" in words[:-1] else words.index("--target-directory")
+        sources = _operands(("mv", *words[:at], *words[at + 2 :]))
+    elif any(w.startswith("--target-directory=") for w in words):
+        sources = _operands(command.argv)
+    else:
+        sources = _operands(command.argv)[:-1]
+    for word in sources:
+        if "$" in word or "`" in word:
+            continue
+        target = _target(word, action, ctx)
+        if _is_dangerous(target, action, ctx):
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"moves {_path_class(target, ctx)}"
+            )
+    return None
+
+
 def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`rsync --delete SRC DEST` empties DEST of what SRC lacks: a wipe when DEST is a precious directory."""
     if command.name != "rsync" or not any(w.startswith("--delete") for w in command.argv):
@@ -525,13 +580,17 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
     operands = [w for w in _operands(command.argv) if ":" not in w.split("/", 1)[0]]
     if len(operands) >= 2 and _is_dangerous(_target(operands[-1], action, ctx), action, ctx):
         return _finding(
-            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"rsync --delete into {operands[-1]}"
+            ReasonCode.DESTRUCTIVE_COMMAND,
+            Verdict.AUTH,
+            80,
+            f"rsync --delete into {_path_class(_target(operands[-1], action, ctx), ctx)}",
         )
     return None
 
 
 _COMMAND_CHECKS = (
     _rsync_wipe,
+    _destructive_move,
     _recursive_delete,
     _destructive_find,
     _disk_wipe,
@@ -554,7 +613,7 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
                 worst = found
     for path in action.write_paths:
         if _DEVICE.match(path) and (worst is None or worst.verdict < Verdict.BLOCK):
-            worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, f"write to device {path}")
+            worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "write onto a disk device")
     line = action.command_line[:20000]
     if action.commands and "()" in line and _FORK_BOMB.search(line):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "fork bomb")
@@ -817,9 +876,7 @@ def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """A part of the line whose effect cannot be known statically."""
     dynamic = next((c for c in action.commands if c.dynamic_name and "alias" not in c.via), None)
     if dynamic is not None:
-        yield _finding(
-            ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 70, f"command name built at run time: {dynamic.argv[0]}"
-        )
+        yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 70, "command name built at run time")
         return
     if action.opaque and action.commands:
         why = next(
@@ -852,12 +909,18 @@ def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
     for dest in action.destinations:
         if "substituted_label" in dest.flags:
             yield _finding(
-                ReasonCode.DNS_EXFILTRATION, Verdict.BLOCK, 93, f"query name built at run time ({dest.host})"
+                ReasonCode.DNS_EXFILTRATION,
+                Verdict.BLOCK,
+                93,
+                f"{dest.via_command} query name built at run time",
             )
             return
         if dest.via_command in ("dig", "nslookup", "host", "drill") and _suspicious_label(dest.host):
             yield _finding(
-                ReasonCode.DNS_EXFILTRATION, Verdict.BLOCK, 92, f"encoded label in {dest.host[:60]}"
+                ReasonCode.DNS_EXFILTRATION,
+                Verdict.BLOCK,
+                92,
+                f"encoded label in a {dest.via_command} query name",
             )
             return
     for command in action.commands:
@@ -1078,7 +1141,10 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
         for target in _erased(command, action, ctx):
             if target.endswith(("_history", "/.zhistory")) or target.startswith(("/var/log/", "/var/adm/")):
                 yield _finding(
-                    ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, f"history or logs erased: {target}"
+                    ReasonCode.DEFENCE_EVASION,
+                    Verdict.AUTH,
+                    65,
+                    "system logs erased" if target.startswith("/var/") else "shell history erased",
                 )
                 return
     for path in action.write_paths:
@@ -1188,7 +1254,7 @@ def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     shadow = next((p for p in action.write_paths if os.path.dirname(p) + "/" in home_bins), None)
     for command in action.commands:
         why = _persistence(command) or (
-            f"writes {shadow}, ahead of system commands on PATH" if shadow else ""
+            "writes a command into a home bin folder, ahead of system commands on PATH" if shadow else ""
         )
         if why:
             strict = ctx.mode.strict_or_above
