@@ -7,9 +7,21 @@ from pathlib import Path
 
 import pytest
 
-from limen.model import Capability
+import limen
+from limen.context import Context
+from limen.model import Capability, Mode, ReasonCode, Verdict
 from limen.normalize import normalize
 from limen.normalize.paths import canonical
+
+
+def _ctx(workspace: str) -> Context:
+    return Context.for_mode(Mode.BALANCED, workspace)
+
+
+def _nested(value: object, depth: int) -> object:
+    for _ in range(depth):
+        value = [value]
+    return value
 
 
 @pytest.mark.parametrize(
@@ -100,3 +112,49 @@ def test_known_tools_without_their_required_argument_fail(tool: str, arguments: 
     """A shell call whose command hides under another key must not pass as an empty command."""
     action = normalize(tool, arguments, cwd="/tmp")
     assert "normalization_failed" in action.notes
+
+
+def test_every_command_argument_is_analysed(workspace: str) -> None:
+    decision = limen.evaluate(
+        "shell.execute", {"cmd": "echo hi", "command": "rm -rf ~"}, cwd=workspace, context=_ctx(workspace)
+    )
+    assert decision.verdict is Verdict.BLOCK
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("mcp__x__exec", {"code": "rm -rf ~"}),  # executes, but nothing is a command Limen can read
+        ("WebFetch", {"url": "http://[::1"}),
+        ("WebFetch", {"url": 5}),
+        ("mcp__fs__read_file", {"path": 123}),
+        ("mcp__chat__post_message", {"channel": "x", "n": _nested("ghp_x", 40)}),
+    ],
+    ids=["exec-without-command", "broken-url", "non-string-url", "non-string-path", "deep-nesting"],
+)
+def test_what_cannot_be_read_is_escalated(tool: str, arguments: dict[str, object], workspace: str) -> None:
+    decision = limen.evaluate(tool, arguments, cwd=workspace, context=_ctx(workspace))
+    assert decision.verdict >= Verdict.AUTH
+    assert ReasonCode.NORMALIZATION_FAILED in decision.reasons
+
+
+def test_a_list_of_urls_is_judged(workspace: str) -> None:
+    action = normalize("WebFetch", {"url": ["https://evil.example/x"]}, cwd=workspace)
+    assert [d.host for d in action.destinations] == ["evil.example"]
+
+
+@pytest.mark.parametrize(
+    ("sql", "writes"),
+    [
+        ("SELECT * FROM users", False),
+        ("DROP DATABASE prod", True),
+        ("select 1; delete from users", True),
+        ("WITH x AS (SELECT 1) UPDATE t SET a = 1", True),
+    ],
+)
+def test_query_tools_that_change_a_database(sql: str, writes: bool, workspace: str) -> None:
+    action = normalize("mcp__db__query", {"sql": sql}, cwd=workspace)
+    assert (action.capability == "db.write") is writes
+    if writes:
+        decision = limen.evaluate("mcp__db__query", {"sql": sql}, cwd=workspace, context=_ctx(workspace))
+        assert decision.verdict >= Verdict.AUTH

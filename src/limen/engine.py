@@ -46,6 +46,7 @@ CAPABILITY_BASELINE: dict[str, int] = {
     "email.send": 40,
     "message.send": 40,
     "payments.transfer": 45,
+    "db.write": 55,  # a statement that changes a database: above the balanced ask threshold
     "agent.delegate": 10,
     "mcp.call": 20,
     "unknown": 30,

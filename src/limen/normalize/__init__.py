@@ -15,14 +15,15 @@ from limen.normalize.paths import canonical
 from limen.normalize.tools import ToolSpec, classify
 
 MAX_ARGUMENT_CHARS = 1_000_000  # beyond this an argument is not analysed, and the action is escalated
+MAX_DEPTH = 32  # nesting beyond this is not analysed (a secret could hide below it): the action is escalated
 
 
 def _strings(value: Any, depth: int = 0) -> list[str]:
-    """Every string inside a JSON-like value (bounded depth), for payload and secret scanning."""
+    """Every string inside a JSON-like value, for payload and secret scanning."""
     if isinstance(value, str):
         return [value]
-    if depth > 8:
-        return []
+    if depth > MAX_DEPTH:
+        raise ValueError("arguments nested too deeply to analyse")
     if isinstance(value, dict):
         out = []
         for k, v in value.items():
@@ -41,6 +42,19 @@ def _path_values(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [v for v in value if isinstance(v, str) and v]
     return []
+
+
+def _role_values(arguments: dict[str, Any], key: str) -> list[str]:
+    """The strings an argument with a role (path, URL, command) carries; any other shape is refused,
+    since a value Limen cannot read is a value it cannot judge."""
+    value = arguments.get(key)
+    if value is None:
+        return []
+    if isinstance(value, (str, list, tuple)) and all(
+        isinstance(v, str) for v in ([value] if isinstance(value, str) else value)
+    ):
+        return _path_values(value)
+    raise ValueError(f"argument {key!r} has an unreadable shape")
 
 
 def normalize(
@@ -124,7 +138,7 @@ def _normalize(
     paths: list[str] = []
     write_paths: list[str] = []
     for key in spec.paths:
-        for raw in _path_values(arguments.get(key)):
+        for raw in _role_values(arguments, key):
             path = canonical(raw, cwd, home)
             paths.append(path)
             if spec.write:
@@ -132,29 +146,37 @@ def _normalize(
 
     destinations: list[Destination] = []
     for key in spec.urls:
-        value = arguments.get(key)
-        if isinstance(value, str):
-            destinations.extend(net.destinations_in_text(value))
+        for value in _role_values(arguments, key):
+            found = net.destinations_in_text(value)
+            if not found and key != "prompt":  # a URL naming no host Limen can judge
+                raise ValueError(f"argument {key!r} is not a URL")
+            destinations.extend(found)
 
     commands: tuple[Any, ...] = ()
     command_line = ""
     opaque = False
     payloads: list[str] = []
+    lines = []
     for key in spec.commands:
-        value = arguments.get(key)
-        if isinstance(value, list):
-            value = " ".join(shell.quote(str(v)) for v in value)
-        if isinstance(value, str) and value.strip():
-            command_line = value
-            analysis = shell.analyse(value, cwd=cwd, home=home)
-            commands = analysis.commands
-            paths.extend(analysis.paths)
-            write_paths.extend(analysis.write_paths)
-            destinations.extend(analysis.destinations)
-            payloads.extend(analysis.payloads)
-            opaque = analysis.opaque
-            notes.extend(analysis.notes)
-            break
+        given = arguments.get(key)
+        if isinstance(given, list):  # an argv, as Codex sends it
+            given = " ".join(shell.quote(str(v)) for v in given)
+        elif given is not None and not isinstance(given, str):
+            raise ValueError(f"argument {key!r} is not a command")
+        if given and given.strip():
+            lines.append(given)
+    if lines:
+        command_line = "\n".join(lines)  # every command argument runs: analyse them as one script
+        analysis = shell.analyse(command_line, cwd=cwd, home=home)
+        commands = analysis.commands
+        paths.extend(analysis.paths)
+        write_paths.extend(analysis.write_paths)
+        destinations.extend(analysis.destinations)
+        payloads.extend(analysis.payloads)
+        opaque = analysis.opaque
+        notes.extend(analysis.notes)
+    elif (capability or spec.capability) == Capability.SHELL_EXECUTE.value and strings:
+        raise ValueError(f"{tool} executes something, but no argument is a command Limen can read")
 
     for key in spec.payloads:
         payloads.extend(_strings(arguments.get(key)))

@@ -120,6 +120,24 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# A statement that changes a database, whatever the tool's name says (`query` tools run DROP too).
+DB_WRITE = "db.write"
+_SQL_KEYS = frozenset({"sql", "query", "statement", "stmt", "q"})
+_SQL_WRITE = re.compile(
+    r"(?:^|;)\s*(?:with\b.*?\)\s*)?"
+    r"(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _writes_a_database(arguments: dict[str, object], keys: dict[str, str]) -> bool:
+    return any(
+        isinstance(arguments.get(key), str) and _SQL_WRITE.search(str(arguments[key]))
+        for word, key in keys.items()
+        if word in _SQL_KEYS
+    )
+
+
 def _words(name: str) -> str:
     """`sendEmail`, `send-email` and `send_email` all become `send_email`."""
     name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
@@ -159,5 +177,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         capability = Capability.EMAIL_SEND.value
     if capability in (_READ, Capability.MCP_CALL.value, Capability.UNKNOWN.value) and urls:
         capability = _NET
+    if _writes_a_database(arguments, keys):
+        capability = DB_WRITE
     write = capability in (_WRITE, Capability.FILESYSTEM_DELETE.value)
     return ToolSpec(capability, paths, commands, urls, payloads, recipients, write)
