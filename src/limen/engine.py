@@ -1,13 +1,15 @@
 """The decision engine: one path for every door.
 
-    policy chain -> objective rules -> subjective layer -> combine() -> hard floors -> thresholds
+    policy chain -> objective rules -> subjective layer -> risk thresholds -> hard floors
+    (each later stage is merged with `combine()`, so none can lower what an earlier one decided)
 
 Invariants (each property-tested in tests/test_engine_invariants.py):
 - `combine()` uses only max over verdicts and risks and a union of reasons: it never lowers anything.
 - An objective non-PASS is final: the subjective layer does not run and cannot observe it.
 - A subjective BLOCK stands only with a reason on `HARD_BLOCK_ALLOWLIST`; otherwise it becomes AUTH.
 - Errors are signals: a rule that raises -> `rule_error` (AUTH; BLOCK for a plug-in), the objective
-  guardrail failing as a whole -> BLOCK, the subjective layer failing -> AUTH, normalisation -> AUTH.
+  guardrail failing as a whole -> BLOCK, the subjective layer failing -> AUTH, a call that could not be
+  normalised -> `normalization_failed`, escalated to AUTH (never passed through raw).
 - Floors run last and ignore waivers.
 """
 

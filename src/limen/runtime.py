@@ -13,7 +13,7 @@ import sys
 from time import perf_counter_ns
 from typing import TYPE_CHECKING, Any
 
-from limen.model import Decision, Finding, Mode, ReasonCode, StageResult, Verdict
+from limen.model import Decision, Finding, ReasonCode, StageResult, Verdict
 
 if TYPE_CHECKING:
     from limen.audit.writer import AuditWriter
@@ -82,16 +82,8 @@ class Runtime:
     @property
     def context(self) -> Context:
         """The policy's context for this workspace and mode (no session attached)."""
-        try:
-            from limen.policy import load_context
-        except ImportError:
-            from limen.context import Context
+        from limen.policy import load_context
 
-            try:
-                mode = Mode(self.mode) if self.mode else Mode.BALANCED
-            except ValueError:
-                mode = Mode.PARANOID  # an unknown mode name must not loosen anything
-            return Context.for_mode(mode, self.workspace)
         return load_context(self.workspace, mode=self.mode)
 
     def session(self, session_id: str | None) -> StoredSession:
