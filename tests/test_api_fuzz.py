@@ -30,6 +30,13 @@ def _assert_sound(decision: Decision) -> None:
     if decision.verdict is not Verdict.PASS:
         assert decision.reasons, "a non-PASS decision always names a reason"
     assert decision.explanation
+    # Errors are escalated, but the fuzzed input must be decided, not crash a stage.
+    crashes = {
+        ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+        ReasonCode.RULE_ERROR,
+        ReasonCode.SUBJECTIVE_GUARDRAIL_ERROR,
+    }
+    assert not crashes & set(decision.reasons), decision.explanation
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
