@@ -7,7 +7,7 @@ with that context alone: no policy files, no session, no audit (benchmarks and t
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from limen.model import Decision, Mode
@@ -17,11 +17,22 @@ if TYPE_CHECKING:
     from limen.runtime import Runtime
 
 
-@lru_cache(maxsize=16)
-def _runtime(workspace: str, mode: str | None, home: str) -> Runtime:
+_RUNTIMES: OrderedDict[tuple[str, str | None, str], Runtime] = OrderedDict()
+_MAX_RUNTIMES = 16
+
+
+def _runtime(workspace: str, mode: str | None) -> Runtime:
+    """One Runtime per (workspace, mode, Limen home), the least recently used closed beyond a few."""
+    from limen.context import limen_home
     from limen.runtime import Runtime
 
-    return Runtime(workspace=workspace, mode=mode)
+    key = (workspace, mode, limen_home())
+    runtime = _RUNTIMES.pop(key, None) or Runtime(workspace=workspace, mode=mode)
+    _RUNTIMES[key] = runtime
+    while len(_RUNTIMES) > _MAX_RUNTIMES:
+        _, evicted = _RUNTIMES.popitem(last=False)
+        evicted.close()
+    return runtime
 
 
 def evaluate(
@@ -39,11 +50,9 @@ def evaluate(
 
     `role` names the agent's role in the policy; like `cwd`, it comes from your code, never the model."""
     if context is None:
-        from limen.context import limen_home
-
         if mode is not None and mode not in Mode.__members__.values():
             mode = Mode.PARANOID.value  # an unknown mode name must not loosen anything
-        return _runtime(cwd, mode, limen_home()).decide(
+        return _runtime(cwd, mode).decide(
             tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role
         )
     from limen.engine import decide
