@@ -7,6 +7,7 @@ with that context alone: no policy files, no session, no audit (benchmarks and t
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 _RUNTIMES: OrderedDict[tuple[str, str | None, str], Runtime] = OrderedDict()
 _MAX_RUNTIMES = 16
+_RUNTIMES_LOCK = threading.Lock()
 
 
 def _runtime(workspace: str, mode: str | None) -> Runtime:
@@ -27,11 +29,12 @@ def _runtime(workspace: str, mode: str | None) -> Runtime:
     from limen.runtime import Runtime
 
     key = (workspace, mode, limen_home())
-    runtime = _RUNTIMES.pop(key, None) or Runtime(workspace=workspace, mode=mode)
-    _RUNTIMES[key] = runtime
-    while len(_RUNTIMES) > _MAX_RUNTIMES:
-        _, evicted = _RUNTIMES.popitem(last=False)
-        evicted.close()
+    with _RUNTIMES_LOCK:  # SDK callers may evaluate from several threads
+        runtime = _RUNTIMES.pop(key, None) or Runtime(workspace=workspace, mode=mode)
+        _RUNTIMES[key] = runtime
+        while len(_RUNTIMES) > _MAX_RUNTIMES:
+            _, evicted = _RUNTIMES.popitem(last=False)
+            evicted.close()
     return runtime
 
 
