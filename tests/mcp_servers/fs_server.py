@@ -11,7 +11,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _common import parse, serve
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, MCPServer, ResourceSecurity
+from mcp.shared.exceptions import MCPError
 
 NOTES_DESCRIPTION = {
     "": "Return the project notes for a topic.",
@@ -61,6 +62,28 @@ def build() -> MCPServer:
     @server.resource("notes://readme", description="The readme of the notes store.")
     def readme() -> str:
         return "# notes\nplain readme text"
+
+    @server.resource(
+        "file://{+path}",
+        description="A file on disk, by absolute path.",
+        security=ResourceSecurity(exempt_params={"path"}),  # as naive as its read_file tool
+    )
+    def file_resource(path: str) -> str:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+
+    @server.resource("failing://{kind}", description="Fail with the text $FS_SERVER_ERROR_TEXT holds.")
+    def failing(kind: str) -> str:
+        raise MCPError(-32000, os.environ.get("FS_SERVER_ERROR_TEXT", f"{kind} failed"))
+
+    @server.tool(description="Fail with a JSON-RPC error carrying the text $FS_SERVER_ERROR_TEXT holds.")
+    def fail() -> str:
+        raise MCPError(-32000, os.environ.get("FS_SERVER_ERROR_TEXT", "failed"))
+
+    @server.prompt(description="Ask for a summary of a file, its content included.")
+    def summarise(path: str) -> str:
+        with open(path, encoding="utf-8") as fh:
+            return f"Please summarise:\n{fh.read()}"
 
     @server.prompt(description="Ask for a code review.")
     def review(code: str) -> str:

@@ -6,6 +6,7 @@ inside a message to route it, and build refusals, errors and results that look l
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -18,6 +19,8 @@ SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INTERNAL_ERROR = -32603
+REFUSED = -32001  # a request Limen refused or whose answer it withheld (server-defined range)
+MAX_BLOB_CHARS = 4 * 1024 * 1024  # base64 screened per blob; the secret scan reads a bounded prefix anyway
 
 
 def parse(raw: bytes | str) -> JSON | None:
@@ -83,17 +86,63 @@ def result_text(result: JSON) -> str:
     parts: list[str] = []
     content = result.get("content")
     for block in content if isinstance(content, list) else []:
-        if not isinstance(block, dict):
-            continue
-        if isinstance(block.get("text"), str):
-            parts.append(block["text"])
-        resource = block.get("resource")
-        if isinstance(resource, dict) and isinstance(resource.get("text"), str):
-            parts.append(resource["text"])
+        _block_text(block, parts)
     structured = result.get("structuredContent")
     if structured is not None:
         parts.append(json.dumps(structured, ensure_ascii=False))
     return "\n".join(parts)
+
+
+def resource_text(result: JSON) -> str:
+    """Every piece of text a `resources/read` result carries: text contents and blobs decoded as UTF-8
+    (a blob is how a binary-typed file, a private key among them, comes back)."""
+    parts: list[str] = []
+    contents = result.get("contents")
+    for item in contents if isinstance(contents, list) else []:
+        _block_text(item, parts)
+    return "\n".join(parts)
+
+
+def prompt_text(result: JSON) -> str:
+    """Every piece of text a `prompts/get` result carries: its description and each message's content."""
+    parts: list[str] = [result["description"]] if isinstance(result.get("description"), str) else []
+    messages = result.get("messages")
+    for message in messages if isinstance(messages, list) else []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else [content]:
+            _block_text(block, parts)
+    return "\n".join(parts)
+
+
+def error_text(err: Any) -> str:
+    """The text a JSON-RPC error carries: its message and its data, whatever shape the data has."""
+    if not isinstance(err, dict):
+        return json.dumps(err, ensure_ascii=False, default=str)
+    parts = [err["message"]] if isinstance(err.get("message"), str) else []
+    if err.get("data") is not None:
+        data = err["data"]
+        parts.append(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, default=str))
+    return "\n".join(parts)
+
+
+def _block_text(block: Any, parts: list[str]) -> None:
+    """Text of one content block or resource contents item (an embedded resource looked into)."""
+    if not isinstance(block, dict):
+        return
+    for holder in (block, block.get("resource")):
+        if not isinstance(holder, dict):
+            continue
+        if isinstance(holder.get("text"), str):
+            parts.append(holder["text"])
+        if isinstance(holder.get("blob"), str):
+            parts.append(_decoded(holder["blob"]))
+
+
+def _decoded(blob: str, limit: int = MAX_BLOB_CHARS) -> str:
+    try:
+        return base64.b64decode(blob[:limit], validate=False).decode("utf-8", "replace")
+    except ValueError:
+        return blob[:limit]  # not base64 after all: screen it as the text it is
 
 
 def result_bytes(result: JSON) -> bytes:

@@ -19,11 +19,12 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from limen.doors.mcp.guard import Guard, Refusal
+from limen.doors.mcp.guard import PROMPT_TOOL, RESOURCE_TOOL, Guard, Refusal, Withheld
 from limen.doors.mcp.messages import (
     INTERNAL_ERROR,
     JSON,
     PARSE_ERROR,
+    REFUSED,
     encode,
     error,
     id_key,
@@ -39,7 +40,11 @@ from limen.model import ReasonCode
 
 Sink = Callable[[bytes], None]
 MAX_LIST_PAGES = 50  # a server paging its tool list forever must not stall a call
-LONG_LIVED = frozenset({"subscriptions/listen"})  # open by design until cancelled: no deadline
+LONG_LIVED = frozenset({"subscriptions/listen"})
+DECIDED = frozenset({"tools/call", "resources/read", "prompts/get"})  # decided before they go out
+REVIEWED = frozenset(
+    {"tools/list", *DECIDED}
+)  # results screened before the agent sees them  # open by design until cancelled: no deadline
 
 
 class DownstreamUnavailable(Exception):
@@ -169,24 +174,42 @@ class Proxy:
             await self._send_down(message, raw)
             return
         pending = _Pending(str(method), message["id"], bool(protocol_version(message)))
-        if method == "tools/call":
-            if not self._listed:
-                await self._list_for_pins(message)
-            params = params_of(message)
-            pending.name, pending.arguments = params.get("name"), params.get("arguments")
-            refusal = self.guard.check_call(pending.name, pending.arguments)
+        if method in DECIDED:
+            refusal = await self._decide(pending, message)
             if refusal is not None and refusal.approvable and self._can_ask and not pending.modern:
                 self._spawn(self._ask_then_forward(pending, message, raw, refusal))
                 return
             if refusal is not None:
-                self._send(
-                    response(pending.message_id, tool_error_result(refusal.text, modern=pending.modern))
-                )
+                self._send(self._refusal(pending, refusal.text, refusal.codes))
                 return
         elif method == "initialize":
             self._handshake = [message]
             self._can_ask = self.ask and _offers_elicitation(params_of(message))
         await self._forward(pending, message, raw)
+
+    async def _decide(self, pending: _Pending, message: JSON) -> Refusal | None:
+        """Decide a tool call, a resource read or a prompt fetch; note what the answer is screened as."""
+        params = params_of(message)
+        if pending.method == "tools/call":
+            if not self._listed:
+                await self._list_for_pins(message)
+            pending.name, pending.arguments = params.get("name"), params.get("arguments")
+            return self.guard.check_call(pending.name, pending.arguments)
+        if pending.method == "resources/read":
+            pending.name = RESOURCE_TOOL
+            pending.arguments, refusal = self.guard.check_resource(params.get("uri"))
+            return refusal
+        pending.name = PROMPT_TOOL
+        pending.arguments, refusal = self.guard.check_prompt(params.get("name"), params.get("arguments"))
+        return refusal
+
+    def _refusal(self, pending: _Pending, text: str, codes: tuple[str, ...]) -> JSON:
+        """A refused tool call is an `isError` result; a refused read or prompt a JSON-RPC error."""
+        if pending.method == "tools/call":
+            return response(pending.message_id, tool_error_result(text, modern=pending.modern))
+        answer = error(pending.message_id, REFUSED, text)
+        answer["error"]["data"] = {"reason": list(codes)}
+        return answer
 
     async def _forward(self, pending: _Pending, message: JSON, raw: bytes) -> None:
         key = id_key(pending.message_id)
@@ -206,9 +229,7 @@ class Proxy:
         if approved:
             await self._forward(pending, message, raw)
         else:
-            self._send(
-                response(pending.message_id, tool_error_result(refusal.unanswered, modern=pending.modern))
-            )
+            self._send(self._refusal(pending, refusal.unanswered, refusal.codes))
 
     async def _ask(self, question: str) -> bool:
         """The client's elicitation form, one boolean. A decline, a cancel, a timeout, an error or a
@@ -364,7 +385,9 @@ class Proxy:
 
     def _review(self, pending: _Pending, message: JSON) -> JSON | None:
         """None to relay the answer unchanged, else what the agent gets instead."""
-        if pending.method not in ("tools/list", "tools/call") or "error" in message:
+        if "error" in message:
+            return self._review_error(pending, message["error"])
+        if pending.method not in REVIEWED:
             return None
         result = message.get("result")
         if not isinstance(result, dict):
@@ -377,11 +400,27 @@ class Proxy:
             self._listed = True
             return None if len(kept) == len(tools) else response(pending.message_id, dict(result, tools=kept))
         if result.get("resultType") == "input_required":
-            return None  # the retry carrying the input is a new tools/call, decided again
-        screened = self.guard.screen_result(
-            str(pending.name), pending.arguments, result, modern=pending.modern
-        )
-        return None if screened is None else response(pending.message_id, screened)
+            return None  # the retry carrying the input is a new request, decided again
+        if pending.method == "tools/call":
+            screened = self.guard.screen_result(
+                str(pending.name), pending.arguments, result, modern=pending.modern
+            )
+            return None if screened is None else response(pending.message_id, screened)
+        answer = self.guard.screen_answer(pending.method, pending.arguments, result)
+        if isinstance(answer, Withheld):
+            return self._refusal(pending, answer.text, answer.codes)
+        return None if answer is None else response(pending.message_id, answer)
+
+    def _review_error(self, pending: _Pending, err: Any) -> JSON | None:
+        """A server's error is screened like a result; one that must not be shown becomes downstream_error."""
+        name = str(pending.name) if pending.name is not None else pending.method.replace("/", "_")
+        screened = self.guard.screen_error(name, pending.arguments, err)
+        if isinstance(screened, Withheld):
+            what = f"its error message was withheld ({', '.join(screened.codes)})"
+            return self._failure(pending, ReasonCode.DOWNSTREAM_ERROR, what)
+        if screened is None:
+            return None
+        return {"jsonrpc": "2.0", "id": pending.message_id, "error": screened}
 
     # failures
 
@@ -420,17 +459,20 @@ class Proxy:
             pending.timer.cancel()
 
     def _answer_failure(self, pending: _Pending, code: ReasonCode, what: str) -> None:
+        self._send(self._failure(pending, code, what))
+
+    @staticmethod
+    def _failure(pending: _Pending, code: ReasonCode, what: str) -> JSON:
         """`isError` result for a tool call, JSON-RPC error otherwise; never the server's own error text."""
         if pending.method == "tools/call":
             text = (
                 f"Limen could not complete the call to {pending.name}: {what} ({code.value}). "
                 "The tool may or may not have run; check before retrying."
             )
-            self._send(response(pending.message_id, tool_error_result(text, modern=pending.modern)))
-        else:
-            answer = error(pending.message_id, INTERNAL_ERROR, f"{code.value}: {what}")
-            answer["error"]["data"] = {"reason": code.value}
-            self._send(answer)
+            return response(pending.message_id, tool_error_result(text, modern=pending.modern))
+        answer = error(pending.message_id, INTERNAL_ERROR, f"{code.value}: {what}")
+        answer["error"]["data"] = {"reason": code.value}
+        return answer
 
     def _send(self, message: JSON) -> None:
         self._send_raw(encode(message))
