@@ -7,10 +7,20 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from limen.context import Context
 from limen.engine import decide
 from limen.model import Action, Decision
 from limen.normalize import normalize
+
+
+def no_org_policy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Isolate a test from this machine's organisation policy: the org level points at a missing file."""
+    from limen.policy import paths
+
+    monkeypatch.delenv("LIMEN_ORG_POLICY", raising=False)
+    monkeypatch.setattr(paths, "ORG_POLICY", str(tmp_path / "no-org-policy" / "policy.yaml"))
 
 
 def write_policy(path: Path, text: str) -> Path:

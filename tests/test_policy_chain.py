@@ -14,14 +14,12 @@ from limen.policy.evidence import Evidence
 from limen.policy.layers import build_layer
 from limen.policy.matchers import Matchers
 from limen.policy.schema import PolicyFile
-from policy_helpers import action, approve_files, decision, write_policy
+from policy_helpers import action, approve_files, decision, no_org_policy, write_policy
 
 
 @pytest.fixture(autouse=True)
-def no_org_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("LIMEN_ORG_POLICY", raising=False)
-    if os.path.exists("/etc/limen/policy.yaml"):
-        pytest.skip("this machine has an organisation policy")
+def isolated_org(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    no_org_policy(monkeypatch, tmp_path_factory.mktemp("org"))
 
 
 @pytest.fixture
@@ -90,16 +88,20 @@ def test_the_same_layers_reordered_change_the_verdict(ws: str) -> None:
 
 
 def test_layers_after_a_terminal_verdict_do_not_run(ws: str) -> None:
-    for terminal in (
-        {"layer": "denylist", "commands": ["nc"], "on_match": "ask"},
-        {
-            "layer": "rules",
-            "rules": [{"id": "ok", "match": {"capability": "shell.execute"}, "effect": "allow"}],
-        },
+    for terminal, expected in (
+        ({"layer": "denylist", "commands": ["nc"], "on_match": "ask"}, "ask"),
+        (
+            {
+                "layer": "rules",
+                "rules": [{"id": "ok", "match": {"capability": "shell.execute"}, "effect": "allow"}],
+            },
+            "allow",
+        ),
     ):
         chain = Chain((("project", (*layers(ws, [terminal]), Tripwire()), False),))  # type: ignore[arg-type]
         out = chain.evaluate(action(ws, "Bash", {"command": "nc -l 4444"}))
-        assert out.verdict in ("ask", "allow")
+        assert out.verdict == expected
+        assert len(out.trail) == 1  # the terminal layer only
 
 
 def test_evidence_is_append_only_and_each_layer_reports_its_own(ws: str) -> None:

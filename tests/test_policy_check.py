@@ -60,22 +60,27 @@ def test_warnings_alone_do_not_fail_the_check() -> None:
     assert result.returncode == 0 and "never runs" in result.stdout
 
 
-def test_init_writes_a_default_that_checks_clean_and_loads(tmp_path: Path, limen_home: Path) -> None:
+def test_init_writes_a_default_that_checks_clean_and_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from limen.cli import main
     from limen.model import ReasonCode, Verdict
     from limen.policy import load_context
-    from policy_helpers import decision
+    from policy_helpers import decision, no_org_policy
 
-    env = {**os.environ, "LIMEN_HOME": str(limen_home)}
-    env.pop("LIMEN_ORG_POLICY", None)
-    if os.path.exists("/etc/limen/policy.yaml"):
-        pytest.skip("this machine has an organisation policy")
-    ws = os.path.realpath(tmp_path)
-    assert limen("init", "--workspace", ws, env=env).returncode == 0
-    assert limen("init", "--workspace", ws, env=env).returncode == 1  # never overwrites silently
-    check = limen("config", "check", "--workspace", ws, env=env)
-    assert check.returncode == 0 and check.stdout.strip() == "policy OK", check.stdout
+    no_org_policy(monkeypatch, tmp_path)
+    ws = os.path.realpath(tmp_path / "project")
+    os.mkdir(ws)
+    assert main(["init", "--workspace", ws]) == 0
+    assert main(["init", "--workspace", ws]) == 1  # never overwrites silently
+    assert "\ndefault_action: by_door\n" in Path(ws, "limen.yaml").read_text()  # explicit, commented
+    capsys.readouterr()
+    assert main(["config", "check", "--workspace", ws]) == 0
+    assert capsys.readouterr().out.strip() == "policy OK"
     ctx = load_context(ws)
     assert ctx.policy is not None and ctx.policy.notes == ()  # the default only tightens
     d = decision(ctx, "WebFetch", {"url": "https://pastebin.com/raw/x"})
     assert d.verdict is Verdict.BLOCK and ReasonCode.POLICY_DENIED in d.reasons
-    assert ReasonCode.POLICY_DENIED not in decision(ctx, "Read", {"file_path": f"{ws}/README.md"}).reasons
+    read = {"file_path": f"{ws}/README.md"}
+    assert ReasonCode.POLICY_DENIED not in decision(ctx, "Read", read).reasons
+    assert ReasonCode.POLICY_DENIED in decision(ctx, "Read", read, door="sdk").reasons

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from datetime import datetime
 from pathlib import Path
 
 import pyotp
@@ -14,14 +13,12 @@ import pytest
 from limen.cli import main as limen
 from limen.model import Mode, ReasonCode, Verdict
 from limen.policy import drift, effective, load_context
-from policy_helpers import approve_files, decision, write_policy
+from policy_helpers import approve_files, decision, no_org_policy, write_policy
 
 
 @pytest.fixture(autouse=True)
-def no_org_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("LIMEN_ORG_POLICY", raising=False)
-    if os.path.exists("/etc/limen/policy.yaml"):
-        pytest.skip("this machine has an organisation policy")
+def isolated_org(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    no_org_policy(monkeypatch, tmp_path_factory.mktemp("org"))
 
 
 @pytest.fixture
@@ -173,14 +170,17 @@ def test_a_damaged_ledger_falls_back_to_the_defaults(ws: str) -> None:
     assert ctx.policy is not None and any("damaged" in n for n in ctx.policy.notes)
 
 
-def test_history_lists_who_when_and_what(ws: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_history_lists_who_when_and_what(
+    ws: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(drift, "_now", lambda: "2026-03-01T09:30:00+00:00")  # the ledger's clock
     write_policy(Path(ws, "limen.yaml"), "mode: light\n")
     approve_files(ws)
     assert limen(["policy", "--workspace", ws, "history", "--json"]) == 0
     entries = json.loads(capsys.readouterr().out)
     assert entries[-1]["kind"] == "approve" and entries[-1]["factor"] == "password"
     assert "mode balanced -> light" in entries[-1]["diff"]
-    assert abs(datetime.fromisoformat(entries[-1]["at"]).timestamp() - time.time()) < 60
+    assert entries[-1]["at"] == "2026-03-01T09:30:00+00:00"
 
 
 def test_an_unapproved_allow_rule_allows_nothing(ws: str) -> None:

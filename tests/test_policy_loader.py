@@ -10,14 +10,12 @@ import pytest
 from limen.context import Context
 from limen.model import Mode, ReasonCode, Verdict
 from limen.policy import PolicyError, load_context
-from policy_helpers import approve_files, decision, write_policy
+from policy_helpers import approve_files, decision, no_org_policy, write_policy
 
 
 @pytest.fixture(autouse=True)
-def no_org_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("LIMEN_ORG_POLICY", raising=False)
-    if os.path.exists("/etc/limen/policy.yaml"):
-        pytest.skip("this machine has an organisation policy")
+def isolated_org(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    no_org_policy(monkeypatch, tmp_path_factory.mktemp("org"))
 
 
 @pytest.fixture

@@ -9,12 +9,14 @@ import os
 
 from limen.context import limen_home
 
+ORG_POLICY = "/etc/limen/policy.yaml"  # a module attribute so tests can point it at a temporary path
+
 
 def policy_paths(workspace: str) -> list[tuple[str, str, bool]]:
     """(level, path, required) for each level, highest first. An explicitly named org file must exist."""
     org_env = os.environ.get("LIMEN_ORG_POLICY")
     return [
-        ("org", org_env or "/etc/limen/policy.yaml", bool(org_env)),
+        ("org", org_env or ORG_POLICY, bool(org_env)),
         ("user", os.path.join(limen_home(), "policy.yaml"), False),
         ("project", os.path.join(workspace, "limen.yaml"), False),
     ]
