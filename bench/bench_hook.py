@@ -80,7 +80,8 @@ def run_once(data: bytes, env: dict[str, str]) -> tuple[float, float, str]:
     wall = (time.perf_counter() - started) * 1000
     rss = usage.ru_maxrss / 1024
     answer = json.loads(out) if out else {}
-    decision = answer.get("hookSpecificOutput", {}).get("permissionDecision", "?")
+    # `{}` is Limen's PASS: no objection, the agent's own permission prompt still applies.
+    decision = answer.get("hookSpecificOutput", {}).get("permissionDecision", "pass" if answer == {} else "?")
     return wall, rss, decision
 
 

@@ -25,7 +25,7 @@ BIN = Path(sys.executable).parent
 HOOK, LIMEN = BIN / "limen-hook", BIN / "limen"
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 PRE_TOOL_USE = (FIXTURES / "claude-code" / "pre_bash_ls.json").read_bytes()
-ALLOW = b'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'
+ALLOW = b"{}"  # PASS: no objection, and no `allow` that would switch off the agent's own prompt
 HANG = """
 import os, time
 if os.environ.get("LIMEN_TEST_FAULT") == "hang":
@@ -87,16 +87,31 @@ def without_ids(answer: bytes) -> str:
     return re.sub(r" \(decision [0-9a-f]{16}\)", "", answer.decode())
 
 
-def with_fault(env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+@pytest.fixture
+def hung_daemon(env: dict[str, str], tmp_path: Path) -> Iterator[dict[str, object]]:
+    """A daemon that hangs inside the engine. A spawned daemon runs isolated (`-I` ignores PYTHONPATH), so
+    this one is started in the foreground as `limen daemon serve`, with the fault on its PYTHONPATH."""
     inject = tmp_path / "inject"
     inject.mkdir()
     (inject / "sitecustomize.py").write_text(HANG)
-    return {
+    fault = {
         **env,
         "PYTHONPATH": str(inject),
         "LIMEN_TEST_FAULT": "hang",
         "LIMEN_TEST_MARKER": str(tmp_path / "entered"),
     }
+    with subprocess.Popen(
+        [str(LIMEN), "daemon", "serve"],
+        env=fault,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    ) as proc:
+        try:
+            yield wait_for_daemon(env)
+        finally:
+            proc.kill()
 
 
 def test_start_status_stop_and_a_socket_only_its_user_can_reach(env: dict[str, str]) -> None:
@@ -150,9 +165,10 @@ def case_data(case: tuple[str, str]) -> tuple[str, bytes]:
     return case[0], (FIXTURES / case[0] / case[1]).read_bytes()
 
 
-def test_the_daemon_killed_mid_request(env: dict[str, str], tmp_path: Path) -> None:
-    started, _ = daemon("start", with_fault(env, tmp_path))  # this daemon hangs inside the engine
-    assert started is not None
+def test_the_daemon_killed_mid_request(
+    env: dict[str, str], tmp_path: Path, hung_daemon: dict[str, object]
+) -> None:
+    started = hung_daemon
     with subprocess.Popen(
         [str(HOOK), "claude-code"],
         stdin=subprocess.PIPE,
@@ -178,8 +194,9 @@ def test_the_daemon_killed_mid_request(env: dict[str, str], tmp_path: Path) -> N
     assert wait_for_daemon(env)["pid"] != started["pid"]
 
 
-def test_a_hung_daemon_is_passed_over(env: dict[str, str], tmp_path: Path) -> None:
-    daemon("start", with_fault(env, tmp_path))
+def test_a_hung_daemon_is_passed_over(
+    env: dict[str, str], tmp_path: Path, hung_daemon: dict[str, object]
+) -> None:
     # 4 s on the hung daemon (40% of the deadline), then 6 s to decide in-process
     assert hook("claude-code", PRE_TOOL_USE, {**env, "LIMEN_HOOK_DEADLINE_MS": "10000"}) == (ALLOW, 0)
     assert (tmp_path / "entered").exists()  # the daemon did receive it, and never answered
@@ -266,3 +283,36 @@ def test_a_socket_in_a_directory_it_does_not_own_is_never_asked(env: dict[str, s
         )
     assert code == 2 and json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert not asked.is_set()
+
+
+def test_project_code_in_the_working_directory_never_runs_in_the_daemon(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A project the agent writes to holds a module named like one the daemon imports (`fcntl`): neither
+    the daemon a hook starts nor `limen daemon start` run from there may import it."""
+    project = tmp_path / "project"
+    project.mkdir()
+    marker = tmp_path / "project-code-ran"
+    for name in ("fcntl", "json", "socket", "limen"):
+        (project / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    event = json.loads(PRE_TOOL_USE)
+    event["cwd"] = str(project)
+    proc = subprocess.run(
+        [str(HOOK), "claude-code"],
+        input=json.dumps(event).encode(),
+        capture_output=True,
+        env=env,
+        cwd=project,
+        timeout=60,
+    )
+    assert (proc.stdout, proc.returncode) == (ALLOW, 0)
+    try:
+        started = wait_for_daemon(env)  # the hook found no daemon and started one from the project
+    finally:
+        assert not marker.exists(), "project code ran in the daemon"
+    subprocess.run([str(LIMEN), "daemon", "stop"], env=env, capture_output=True, timeout=30)
+    subprocess.run(
+        [str(LIMEN), "daemon", "start"], env=env, cwd=project, capture_output=True, timeout=30, check=True
+    )
+    assert wait_for_daemon(env)["pid"] != started["pid"]
+    assert not marker.exists()

@@ -131,7 +131,7 @@ def test_an_event_without_its_fields_is_denied(tmp_path: Path) -> None:
 def test_a_bom_prefixed_event_is_read(tmp_path: Path) -> None:
     """Cursor on Windows writes a UTF-8 byte-order mark before the JSON."""
     out, code, _ = run("claude-code", b"\xef\xbb\xbf" + PRE_TOOL_USE, hook_env(tmp_path))
-    assert (out["hookSpecificOutput"]["permissionDecision"], code) == ("allow", 0)
+    assert (out, code) == ({}, 0)
 
 
 def test_a_crash_inside_the_engine_is_a_deny(tmp_path: Path) -> None:
@@ -199,20 +199,29 @@ def test_stdin_never_closed_is_denied_at_the_deadline(tmp_path: Path) -> None:
     assert proc.returncode == 2
 
 
-@pytest.mark.parametrize("fault", ["print", "print-at-start"])
-def test_stray_prints_never_reach_stdout(fault: str, tmp_path: Path) -> None:
+def test_stray_prints_at_start_up_go_to_stderr_not_stdout(tmp_path: Path) -> None:
     proc = subprocess.run(
         [str(HOOK), "claude-code"],
         input=PRE_TOOL_USE,
         capture_output=True,
-        env=hook_env(tmp_path, fault),
+        env=hook_env(tmp_path, "print-at-start"),
         timeout=60,
     )
-    assert (
-        proc.stdout == b'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'
+    assert (proc.stdout, proc.returncode) == (b"{}", 0)
+    assert b"stray output at start-up" in proc.stderr
+
+
+def test_stray_prints_inside_a_rule_reach_neither_stdout_nor_stderr(tmp_path: Path) -> None:
+    """The forked decider lets go of the agent's pipes before deciding: what a rule prints is dropped."""
+    proc = subprocess.run(
+        [str(HOOK), "claude-code"],
+        input=PRE_TOOL_USE,
+        capture_output=True,
+        env=hook_env(tmp_path, "print"),
+        timeout=60,
     )
-    assert proc.returncode == 0
-    assert b"stray output" in proc.stderr
+    assert (proc.stdout, proc.returncode) == (b"{}", 0)
+    assert b"stray output" not in proc.stderr and b"raw bytes" not in proc.stderr
 
 
 def test_an_oversized_event_is_denied(tmp_path: Path) -> None:
@@ -227,3 +236,18 @@ def test_an_unknown_agent_is_refused_with_a_blocking_code(tmp_path: Path) -> Non
     )
     assert (proc.stdout, proc.returncode) == (b"", 2)
     assert re.search(rb"usage: limen-hook <claude-code\|cursor\|gemini\|codex>", proc.stderr)
+
+
+def test_a_late_decision_after_the_deadline_answered_ends_the_process_with_the_deny(tmp_path: Path) -> None:
+    """The deadline wrote the deny first: the decision that arrives later is dropped and the process exits
+    with the deny's code at once, rather than blocking forever."""
+    script = (
+        "import os\n"
+        "from limen.doors.hooks import client, events as ev\n"
+        "responder = client.Responder(os.dup(1), ev.Answer('deny', 2))\n"
+        "responder._answered = True  # what expire() sets before it writes the deny\n"
+        "responder.answer(ev.Answer('late allow', 0))\n"
+        "raise SystemExit(0)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert (proc.stdout, proc.returncode) == (b"", 2)

@@ -2,6 +2,10 @@
 
 Every deny also exits 2 with the reason on stderr: Claude Code honours a JSON decision on exit 0, but exit 2
 is the one answer it treats as a block even when the JSON is rejected by a future schema.
+
+PASS is answered with no decision at all (`{}`, exit 0), never `permissionDecision: "allow"`: an allow
+skips Claude Code's own permission prompt, and Limen's PASS means "no objection", not "approved". The
+user's permission rules and mode still decide whether Claude Code asks.
 """
 
 from __future__ import annotations
@@ -46,10 +50,13 @@ def parse(payload: dict[str, Any], env: dict[str, str], agent: str = AGENT) -> e
 
 
 def pre_tool(decision: str, reason: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"hookEventName": "PreToolUse", "permissionDecision": decision}
-    if reason:
-        out["permissionDecisionReason"] = reason
-    return {"hookSpecificOutput": out}
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": decision,
+            "permissionDecisionReason": reason,
+        }
+    }
 
 
 def deny(payload: dict[str, Any], reason: str) -> ev.Answer:
@@ -70,7 +77,7 @@ def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
             return deny(pre_tool("deny", reason), reason)
         if verdict == ev.AUTH:
             return ev.Answer(ev.dumps(pre_tool("ask", ev.ask_reason(outcome))))
-        return ev.Answer(ev.dumps(pre_tool("allow", "")))
+        return ev.Answer("{}")  # no objection: Claude Code's own permission system still applies
     if event.kind == ev.POST_TOOL:
         return render_post(event, outcome)
     if event.kind == ev.PROMPT:

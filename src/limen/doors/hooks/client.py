@@ -47,8 +47,8 @@ class Responder:
 
     def answer(self, answer: ev.Answer) -> int:
         with self._lock:
-            if self._answered:  # the deadline already answered and is exiting the process
-                threading.Event().wait()
+            if self._answered:  # the deadline's deny is already written: end with its exit code, now
+                os._exit(self.fallback.exit_code)
             self._answered = True
             self._write(answer)
         return answer.exit_code

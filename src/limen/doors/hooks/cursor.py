@@ -5,6 +5,12 @@ names the engine's tool table knows. `beforeReadFile` carries the file's content
 instruction in it is caught before the agent reads it; it is documented to honour `permission` only, so
 AUTH there is a deny that says how to approve rather than an `ask` that might be read as allow.
 `beforeSubmitPrompt` cannot add context, so a flagged-but-not-blocked prompt goes through with a warning.
+
+PASS is answered with no `permission` (`{}`, exit 0), never `allow`: an allow skips Cursor's own approval
+of shell and MCP calls, and Limen's PASS means "no objection", not "approved". The one exception is
+`beforeReadFile`: Cursor has no approval step for reading a file that an allow could skip, and the event is
+documented to honour `permission` only, so an answer without it risks being read as malformed (a block on
+every read); there, `allow` is exactly "no objection".
 """
 
 from __future__ import annotations
@@ -98,7 +104,9 @@ def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
             return ev.Answer(ev.dumps(permission("deny", reason)), 2, reason + "\n")
         if verdict == ev.AUTH:
             return ev.Answer(ev.dumps(permission("ask", ev.ask_reason(outcome))))
-        return ev.Answer(ev.dumps(permission("allow")))
+        if event.name == "beforeReadFile":  # no approval step to skip; see the module docstring
+            return ev.Answer(ev.dumps(permission("allow")))
+        return ev.Answer("{}")  # no objection: Cursor's own approval settings still apply
     if event.kind == ev.PROMPT:
         if verdict == ev.BLOCK:
             reason = ev.prompt_block_reason(outcome)

@@ -36,8 +36,13 @@ def start_daemon() -> None:
 
 
 def child(agent: str, text: str, env: dict[str, str], write_end: int) -> None:
-    """The forked decider: answer up the pipe first, then close the runtime (the audit's fsync), with the
-    agent's pipes already let go so it is not kept waiting."""
+    """The forked decider. It lets go of the agent's stdout and stderr before deciding, so a stray print in
+    a rule can never reach the agent (and the agent is not kept waiting on its pipes while the audit log
+    closes); then it answers up the pipe and closes the runtime (the audit's fsync)."""
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    os.close(quiet)
     from limen.doors.hooks.handler import RuntimePool, handle
 
     pool = RuntimePool(limit=1)
@@ -46,9 +51,6 @@ def child(agent: str, text: str, env: dict[str, str], write_end: int) -> None:
         while payload:
             payload = payload[os.write(write_end, payload) :]
         os.close(write_end)
-        quiet = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(quiet, 1)
-        os.dup2(quiet, 2)
     finally:
         pool.close()
 

@@ -2,6 +2,8 @@
 
 Gemini answers with a top-level `decision` (`allow` | `deny`) and has no `ask`, so AUTH is a deny that says
 how a human approves. MCP tools arrive as `mcp_<server>_<tool>`; `run_shell_command` may run in `dir_path`.
+PASS is answered with no decision (`{}`, exit 0), never `decision: "allow"`, which would skip Gemini's own
+tool confirmation: Limen's PASS means "no objection", not "approved".
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
             return deny(ev.block_reason(outcome))
         if verdict == ev.AUTH:
             return deny(ev.auth_denied_reason(outcome))
-        return ev.Answer(ev.dumps({"decision": "allow"}))
+        return ev.Answer("{}")  # no objection: Gemini's own confirmation still applies
     if event.kind == ev.POST_TOOL:
         if ev.withholds(outcome):
             return deny(ev.output_block_reason(outcome))  # replaces the tool's result

@@ -97,13 +97,26 @@ def request(message: dict[str, Any], timeout: float) -> dict[str, Any]:
 
 
 def spawn_daemon() -> int:
-    """Start `limen daemon` in the background, detached from the agent's session and pipes."""
-    ensure_run_dir()
-    log = os.path.join(run_dir(), "daemon.log")
-    actions = [
-        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-        (os.POSIX_SPAWN_OPEN, 2, log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600),
-    ]
-    argv = [sys.executable, "-m", "limen.daemon", "serve"]
-    return os.posix_spawn(sys.executable, argv, dict(os.environ), file_actions=actions, setsid=True)
+    """Start `limen daemon` in the background, detached from the agent's session and pipes.
+
+    The agent's working directory is a project the agent writes to: `python -m` would put it first on
+    `sys.path`, so a `fcntl.py` there would run inside the decision process. The daemon therefore runs
+    isolated (`-I`: no cwd or script dir on the path, no PYTHON* variables, no user site; the venv's own
+    site-packages still load) and from Limen's own run directory.
+    """
+    import subprocess
+
+    directory = ensure_run_dir()
+    fd = os.open(os.path.join(directory, "daemon.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-m", "limen.daemon", "serve"],
+            cwd=directory,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=fd,
+            start_new_session=True,
+        )
+    finally:
+        os.close(fd)
+    return proc.pid
