@@ -25,7 +25,7 @@ FLOORS: tuple[Floor, ...] = (
 )
 
 
-# Every code a floor raises: no waiver, approval or familiarity mutes them.
+# Every code a floor raises: no waiver, approval or familiarity mutes them (`limen.policy.unmutable`).
 FLOOR_CODES = frozenset(
     {
         ReasonCode.SESSION_HALTED,

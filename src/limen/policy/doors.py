@@ -13,7 +13,7 @@ SDK_DOOR = "sdk"
 
 AGENT_DOORS: frozenset[str] = frozenset(
     {
-        "hook",  # Claude Code / Cursor hooks
+        "hook",  # the hooks of Claude Code, Cursor, Codex and Gemini
         "mcp",  # the MCP proxy
         "claude-code",  # `limen demo` replays Claude Code calls
         "explain",  # `limen explain` shows what an agent's call would get
