@@ -192,3 +192,66 @@ def test_description_changed_between_listings_over_http(env: Env, fs_url: str) -
         assert "fetch_notes" not in client.tools()
         refused = client.call("fetch_notes", {"topic": "x"})
         assert refused["isError"] is True and "tool_schema_changed" in text(refused)
+
+
+def _post(url: str, message: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    import http.client
+    import json
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+    try:
+        method = "POST" if message else "DELETE"
+        body = json.dumps(message).encode() if message else None
+        conn.request(method, parts.path, body=body, headers={"content-type": "application/json"} | headers)
+        reply = conn.getresponse()
+        return reply.status, {k.lower(): v for k, v in reply.getheaders()}, reply.read()
+    finally:
+        conn.close()
+
+
+def test_serve_relays_a_server_message_between_calls_on_the_standing_get_stream(front_url: str) -> None:
+    import http.client
+    import json
+    import queue
+    import threading
+    from urllib.parse import urlsplit
+
+    both = {"accept": "application/json, text/event-stream"}
+    params = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    _, headers, _ = _post(
+        front_url, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}, both
+    )
+    ids = {"mcp-session-id": headers["mcp-session-id"]}
+    _post(front_url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, both | ids)
+    parts = urlsplit(front_url)
+    events: queue.Queue[dict[str, Any]] = queue.Queue()
+    stream = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+
+    def listen() -> None:
+        stream.request("GET", parts.path, headers={"accept": "text/event-stream"} | ids)
+        reply = stream.getresponse()
+        events.put({"status": reply.status})
+        for line in reply:
+            if line.startswith(b"data: "):
+                events.put(json.loads(line[6:]))
+
+    threading.Thread(target=listen, daemon=True).start()
+    try:
+        assert events.get(timeout=30) == {"status": 200}
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "announce_later"}}
+        _, _, body = _post(front_url, call, {"accept": "application/json"} | ids)
+        assert json.loads(body)["result"]["content"][0]["text"] == "scheduled"
+        assert events.get(timeout=30)["method"] == "notifications/tools/list_changed"
+        plain_get = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+        plain_get.request("GET", parts.path, headers={"accept": "text/event-stream"})
+        assert plain_get.getresponse().status == 405  # no session: the stateless era has no standing stream
+        plain_get.close()
+    finally:
+        _post(front_url, {}, ids)  # DELETE ends the session and its stream
+        stream.close()

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
@@ -58,6 +59,21 @@ def build() -> MCPServer:
         for i in range(1, n + 1):
             await ctx.info(f"step {i} of {n}")
         return n
+
+    background: set[asyncio.Task[None]] = set()
+
+    @server.tool(description="Announce a tool list change a moment after returning: between calls.")
+    async def announce_later(ctx: Context) -> str:
+        session = ctx.session
+
+        async def later() -> None:
+            await asyncio.sleep(0.3)
+            await session.send_tool_list_changed()
+
+        task = asyncio.get_running_loop().create_task(later())
+        background.add(task)
+        task.add_done_callback(background.discard)
+        return "scheduled"
 
     @server.resource("notes://readme", description="The readme of the notes store.")
     def readme() -> str:

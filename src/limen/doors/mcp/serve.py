@@ -4,8 +4,10 @@ Each handshake-era session (an `initialize` answered with a fresh `Mcp-Session-I
 its own server process, as a stdio server serves one client. Modern-era (stateless) requests share one.
 Request ids are rewritten per POST so concurrent clients can never collide, and restored in the answer.
 An answer is plain JSON unless server messages (progress, logs, server requests) arrive while the call
-runs; then, if the client accepts it, the answer becomes an SSE stream carrying them first. There is no
-standing GET stream (405), so a server message arriving between calls is dropped (stdio mode relays it).
+runs; then, if the client accepts it, the answer becomes an SSE stream carrying them first. A server
+message that no such POST can carry (one arriving between calls, or during a plain-JSON POST) goes to the
+session's standing GET stream when the client holds one open, else it is dropped with a note: the
+stateless era has no standing stream (GET answers 405 there), as its revision intends.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 MAX_BODY = 64 * 1024 * 1024
 MAX_SESSIONS = 16  # each holds a server process; the least recently used one goes first
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+_SSE_HEADERS = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
 
 
 @dataclass(slots=True)
@@ -60,9 +63,11 @@ class _Channel:
 
     proxy: Proxy | None = None
     waiting: dict[str, _Waiter] = field(default_factory=dict)
+    listeners: list[asyncio.Queue[bytes | None]] = field(default_factory=list)  # standing GET streams
 
     def deliver(self, raw: bytes) -> None:
-        """Route what the proxy sends: an answer to its POST, anything else to the oldest SSE-capable POST."""
+        """Route what the proxy sends: an answer to its POST, anything else to the oldest SSE-capable POST,
+        else to the oldest standing GET stream (a message between calls)."""
         message = parse(raw)
         if message is None:
             return
@@ -72,10 +77,18 @@ class _Channel:
                 waiter.items.put_nowait((True, encode(dict(message, id=waiter.original_id))))
             return
         outlet = next((w for w in self.waiting.values() if w.streams), None)
-        if outlet is None:
+        if outlet is not None:
+            outlet.items.put_nowait((False, raw))
+        elif self.listeners:
+            self.listeners[0].put_nowait(raw)
+        else:
             _note("a server message arrived with no open stream to the client; dropped")
-            return
-        outlet.items.put_nowait((False, raw))
+
+    async def close(self) -> None:
+        for listener in self.listeners:
+            listener.put_nowait(None)  # ends the GET stream
+        if self.proxy is not None:
+            await self.proxy.close()
 
     def original_to_internal(self, message_id: Any) -> Any:
         for internal, waiter in self.waiting.items():
@@ -108,10 +121,12 @@ class HttpFront:
             await _reply(send, 404, error(None, INVALID_REQUEST, "Not found"))
         elif scope["method"] == "POST":
             await self._post(headers, receive, send)
+        elif scope["method"] == "GET":
+            await self._listen(headers, receive, send)
         elif scope["method"] == "DELETE":
             channel = self.sessions.pop(headers.get("mcp-session-id", ""), None)
-            if channel is not None and channel.proxy is not None:
-                await channel.proxy.close()
+            if channel is not None:
+                await channel.close()
             await _reply(send, 200 if channel else 404, None)
         else:
             await _reply(send, 405, None)
@@ -129,9 +144,7 @@ class HttpFront:
             channel = await self._open(f"mcp-http-{session}")
             self.sessions[session] = channel
             while len(self.sessions) > MAX_SESSIONS:
-                oldest = self.sessions.pop(next(iter(self.sessions)))
-                if oldest.proxy is not None:
-                    await oldest.proxy.close()
+                await self.sessions.pop(next(iter(self.sessions))).close()
             extra["mcp-session-id"] = session
         elif session:
             found = self.sessions.pop(session, None)
@@ -178,14 +191,45 @@ class HttpFront:
                 await _reply_raw(send, 200, raw, extra)
                 return
             if not streaming:
-                headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
-                headers += [(k.encode(), v.encode()) for k, v in extra.items()]
+                headers = _SSE_HEADERS + [(k.encode(), v.encode()) for k, v in extra.items()]
                 await send({"type": "http.response.start", "status": 200, "headers": headers})
                 streaming = True
-            event = b"event: message\ndata: " + raw + b"\n\n"
-            await send({"type": "http.response.body", "body": event, "more_body": not is_answer})
+            await send({"type": "http.response.body", "body": _event(raw), "more_body": not is_answer})
             if is_answer:
                 return
+
+    async def _listen(self, headers: dict[str, str], receive: Receive, send: Send) -> None:
+        """The standing GET stream of a handshake-era session: server messages between calls."""
+        session = headers.get("mcp-session-id", "")
+        if not session or "text/event-stream" not in headers.get("accept", ""):
+            await _reply(send, 405, None)  # the stateless era has no standing stream
+            return
+        channel = self.sessions.get(session)
+        if channel is None:
+            await _reply(send, 404, error(None, INVALID_REQUEST, "Unknown or expired session"))
+            return
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        channel.listeners.append(queue)
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+            while True:
+                item = asyncio.ensure_future(queue.get())
+                await asyncio.wait({item, gone}, return_when=asyncio.FIRST_COMPLETED)
+                raw = item.result() if item.done() else None
+                if raw is None:
+                    item.cancel()
+                    break
+                await send({"type": "http.response.body", "body": _event(raw), "more_body": True})
+            if not gone.done():
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            gone.cancel()
+            channel.listeners.remove(queue)
+            while not queue.empty():  # what came after the client left goes to the next stream, if any
+                raw = queue.get_nowait()
+                if raw is not None:
+                    channel.deliver(raw)
 
     async def _open(self, session_id: str) -> _Channel:
         channel = _Channel()
@@ -202,14 +246,23 @@ class HttpFront:
             elif event["type"] == "lifespan.shutdown":
                 channels = [*self.sessions.values(), *([self.shared] if self.shared else [])]
                 for channel in channels:
-                    if channel.proxy is not None:
-                        await channel.proxy.close()
+                    await channel.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
 
 def _note(text: str) -> None:
     print(f"limen mcp: {text}", file=sys.stderr, flush=True)
+
+
+def _event(raw: bytes) -> bytes:
+    return b"event: message\ndata: " + raw + b"\n\n"
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Returns when the client has gone away (ASGI tells it as `http.disconnect`)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _local_origin(headers: dict[str, str]) -> bool:
@@ -263,7 +316,12 @@ def run_http(options: Options, listen: str, path: str) -> int:
     runtime = open_runtime(options.workspace or os.getcwd(), options.mode)
     try:
         config = uvicorn.Config(
-            HttpFront(options, runtime, path), host=host, port=port, log_level="warning", lifespan="on"
+            HttpFront(options, runtime, path),
+            host=host,
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=2,  # standing GET streams never end by themselves
         )
         uvicorn.Server(config).run()
     finally:
