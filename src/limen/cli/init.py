@@ -26,4 +26,7 @@ def main(argv: list[str]) -> int:
         print(f"limen init: cannot write {path} ({exc.strerror})", file=sys.stderr)
         return 1
     print(f"wrote {path}; check it with `limen config check`")
+    print(
+        "default_action: by_door: limen.evaluate() calls no rule allows are denied (see the file's comment)"
+    )
     return 0

@@ -11,11 +11,11 @@ version: 1
 # light | balanced | strict | paranoid: sets risk thresholds and how many files a delete may touch.
 mode: balanced
 
-# What happens to a call no layer below decides. by_door: coding-agent doors (Claude Code and Cursor
-# hooks, the MCP proxy) leave it to Limen's guardrails; the SDK door (limen.evaluate() in your own code,
-# and any door name Limen does not know) denies it, so only what a rule allows runs there. If you call
-# limen.evaluate(), add `effect: allow` rules for your tools. deny | ask | allow apply to every door
-# (allow needs `acknowledge: [allow_by_default]`).
+# What happens to a call no layer below decides. by_door: coding-agent doors (the hooks of Claude Code,
+# Cursor, Codex and Gemini; the MCP proxy) leave it to Limen's guardrails; the SDK door (limen.evaluate()
+# in your own code, and any door name Limen does not know) denies it, so only what a rule allows runs
+# there. If you call limen.evaluate(), add `effect: allow` rules for your tools. deny | ask | allow apply
+# to every door (allow needs `acknowledge: [allow_by_default]`).
 default_action: by_door
 
 # The chain runs top to bottom; the first layer that answers allow, ask or deny ends it, so order is
