@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import pkgutil
 import sys
 import threading
 import time
@@ -12,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from limen import floors
 from limen.cli import main as limen
 from limen.cli.tune import suggestions
 from limen.floors import FLOOR_CODES
@@ -68,6 +71,18 @@ def test_the_unmutable_list_covers_floors_errors_and_protections() -> None:
     assert FLOOR_CODES <= UNMUTABLE and ERROR_SIGNALS <= UNMUTABLE
     assert {ReasonCode.PROTECTED_PATH_BLOCKED, ReasonCode.SECRET_EXFILTRATION} <= UNMUTABLE
     assert UNMUTABLE | {ReasonCode.POLICY_DENIED, ReasonCode.POLICY_ASK} == UNWAIVABLE
+
+
+def test_floor_codes_lists_every_code_a_floor_can_raise() -> None:
+    """A floor code missing from FLOOR_CODES would be muted by monitor mode and offered a waiver."""
+    raised = set()
+    for module in pkgutil.iter_modules(floors.__path__):
+        source = Path(floors.__path__[0], f"{module.name}.py").read_text()
+        for node in ast.walk(ast.parse(source)):
+            value = node.value if isinstance(node, ast.Attribute) else None
+            if isinstance(node, ast.Attribute) and isinstance(value, ast.Name) and value.id == "ReasonCode":
+                raised.add(ReasonCode[node.attr])
+    assert raised and raised <= FLOOR_CODES, raised - FLOOR_CODES
 
 
 @pytest.mark.parametrize("code", sorted(UNMUTABLE))
