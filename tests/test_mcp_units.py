@@ -169,3 +169,58 @@ def test_cli_refuses_ambiguous_or_broken_invocations(
     missing = os.path.join(str(tmp_path), "missing.json")
     assert main(["--artifact-pins", missing, "--", "server"]) == 2
     assert "missing.json" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("uri", "arguments"),
+    [
+        ("file:///home/u/.ssh/id_rsa", {"path": "/home/u/.ssh/id_rsa"}),
+        ("FILE://localhost/etc/shadow", {"path": "/etc/shadow"}),
+        ("file:/home/u/%2Essh/id%5Frsa", {"path": "/home/u/.ssh/id_rsa"}),
+        ("file://fileserver/share/x", {"uri": "file://fileserver/share/x"}),  # not this machine: a fetch
+        ("file:///a%00b", {"uri": "file:///a%00b"}),
+        ("https://example.org/x", {"uri": "https://example.org/x"}),
+        ("notes://readme", {"resource": "notes://readme"}),
+        ("", None),
+        (7, None),
+    ],
+)
+def test_resource_uris_become_arguments_the_classifier_maps(uri: Any, arguments: Any) -> None:
+    from limen.doors.mcp.guard import resource_arguments
+
+    assert resource_arguments(uri) == arguments
+
+
+def test_the_approval_form_masks_secrets_in_names_and_values_and_cuts_long_ones() -> None:
+    from limen.doors.mcp.ask import masked_arguments, question
+
+    key = "AKIA" + "QWERTYUIOPASDFGH"
+    shown = masked_arguments({"path": "/x/.env", "token": key, key: 1, "blob": "a" * 500, "n": [1, 2]})
+    assert key not in shown and shown.count("[secret: aws-access-key]") == 2
+    assert "- path: /x/.env" in shown and "- n: [1, 2]" in shown and "a" * 161 not in shown
+    many = masked_arguments({f"k{i:02}": i for i in range(25)})
+    assert "- k19: 19" in many and "k20" not in many and "+5 more" in many
+    asked = question("mcp__fs__read_file", "fs", ("sensitive_secret_access",), "AUTH: why", {"path": "/x"})
+    assert "ONE call of mcp__fs__read_file" in asked and "sensitive_secret_access" in asked
+
+
+def test_resource_prompt_and_error_text_cover_what_the_agent_would_read() -> None:
+    import base64
+
+    from limen.doors.mcp.messages import error_text, prompt_text, resource_text
+
+    blob = base64.b64encode(b"-----BEGIN OPENSSH PRIVATE KEY-----").decode()
+    assert resource_text({"contents": [{"uri": "a", "text": "one"}, {"uri": "b", "blob": blob}]}) == (
+        "one\n-----BEGIN OPENSSH PRIVATE KEY-----"
+    )
+    prompt = {
+        "description": "d",
+        "messages": [
+            {"role": "user", "content": {"type": "text", "text": "t"}},
+            {"role": "user", "content": {"type": "resource", "resource": {"uri": "r", "text": "embedded"}}},
+            {"role": "user", "content": [{"type": "text", "text": "listed"}]},
+        ],
+    }
+    assert prompt_text(prompt) == "d\nt\nembedded\nlisted"
+    assert error_text({"code": 1, "message": "m", "data": {"detail": "x"}}) == 'm\n{"detail": "x"}'
+    assert error_text("bare") == '"bare"'

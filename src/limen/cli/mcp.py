@@ -15,7 +15,15 @@ import sys
 def _parser(serve: bool) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="limen mcp serve" if serve else "limen mcp",
-        description="Run an MCP server behind Limen: every tools/call decided.",
+        description=(
+            "Run an MCP server behind Limen: every tools/call, resources/read and prompts/get decided, "
+            "their results and the server's errors screened."
+        ),
+        epilog=(
+            "An AUTH a human may allow is asked through the client's elicitation form (the call, the "
+            "reason codes and the argument names with secret-masked values); the answer is trusted as "
+            "the human's. See --no-ask."
+        ),
     )
     if serve:
         parser.add_argument(
@@ -43,7 +51,11 @@ def _parser(serve: bool) -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-ask",
         action="store_true",
-        help="never ask the client's user to allow a call (for clients whose forms a model can answer)",
+        help=(
+            "never ask through the client's elicitation form: every AUTH is refused. The form is shown "
+            "and answered by the MCP client, so asking trusts that a human reads it; use this flag with "
+            "clients that let the model answer forms or accept them by themselves"
+        ),
     )
     parser.add_argument("--mode", default=None, choices=["light", "balanced", "strict", "paranoid"])
     if not serve:  # served over HTTP, each client session is a Limen session of its own

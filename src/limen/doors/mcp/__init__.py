@@ -4,15 +4,39 @@ Why a raw JSON-RPC relay rather than the SDK's session objects: the proxy must b
 protocol generations (the `2025-11-25` handshake with `Mcp-Session-Id`, the stateless `2026-07-28`) and
 to whatever a server or client adds (extensions, `_meta`, new methods, tasks) without understanding it,
 and it must add well under a millisecond per call. Relaying bytes does both: a message is parsed only to
-route it; `tools/call` requests are decided before they go out, `tools/list` and `tools/call` answers are
-reviewed on the way back, and everything else (resources, prompts, notifications, progress,
-cancellation, server requests) leaves as the exact bytes that came in. SDK sessions would re-serialise
+route it; `tools/call`, `resources/read` and `prompts/get` requests are decided before they go out, their
+answers, `tools/list` answers and server errors are reviewed on the way back, and everything else
+(listings, notifications, progress, cancellation, server requests) leaves as the exact bytes that came
+in. SDK sessions would re-serialise
 every message, negotiate their own era and cost several milliseconds per call (measured in the
 protocol reference). The SDK is still what the tests' real servers and clients are built with.
 
-Modules: `messages` (JSON-RPC helpers), `guard` (decisions, pins, screening), `proxy` (the relay core,
-deadlines, restarts), `stdio` / `http` / `serve` (transports), `app` (assembly), `install` (rewriting an
-agent's MCP server entries, used by `limen install`).
+What is decided and screened. `tools/call` is decided as `mcp__<server>__<tool>`; `resources/read` as
+`mcp__<server>__resources_read`, a read of what its URI names (a local `file:` URI becomes the `path`
+argument, percent-decoded, so `file:///home/u/.ssh/id_rsa` meets the same secret-path rules as a Read; a
+web URI becomes `uri`, a fetch; any other scheme is an opaque `resource` name the server resolves);
+`prompts/get` as `mcp__<server>__prompt`, an MCP call whose arguments are the prompt's own plus
+`prompt_name`. The results of all three, and every JSON-RPC `error` a server sends, go through the same
+output screening before the agent sees them: a secret withholds the answer (a withheld error becomes
+`downstream_error`), injected instructions flag the session and the answer carries a warning.
+
+Trust assumption of the approval form. An AUTH a human may allow (no floor behind it, risk below the
+strong-approval threshold) is put to the client's elicitation form when the client offers one. The form
+is rendered and answered by the MCP client: Limen trusts that a human reads it, and it shows the tool,
+the server, the reason codes, the explanation and the argument names with secret-masked, shortened
+values (never a secret's value). A client that lets the model answer forms, or accepts them by itself,
+turns every approvable AUTH into a PASS: run such clients with `limen mcp --no-ask`, and every AUTH is
+then refused with the way a human can allow it. BLOCK verdicts are never asked.
+
+Known limitations. Resource and prompt listings (`resources/list`, `prompts/list`) are relayed without
+screening their descriptions; a custom-scheme resource URI is decided by its name only (the server alone
+knows what it reads), so its content screening is the defence there. In `serve` mode, a server message
+arriving between calls reaches a client only over the session's standing GET stream; the stateless era
+has none, and without one the message is dropped with a note.
+
+Modules: `messages` (JSON-RPC helpers), `guard` (decisions, pins, screening), `ask` (the approval form's
+text), `proxy` (the relay core, deadlines, restarts), `stdio` / `http` / `serve` (transports), `app`
+(assembly), `install` (rewriting an agent's MCP server entries, used by `limen install`).
 """
 
 from __future__ import annotations
