@@ -32,9 +32,15 @@ if os.environ.get("LIMEN_TEST_FAULT") == "hang":
     import limen.engine
 
     def hang(action, ctx):
+        # Stuck until the test creates the release file (never, for a hung daemon), then decides for real.
+        release = os.environ["LIMEN_TEST_RELEASE"]
         open(os.environ["LIMEN_TEST_MARKER"], "w").close()
-        time.sleep(120)
+        end = time.monotonic() + 120
+        while not os.path.exists(release) and time.monotonic() < end:
+            time.sleep(0.02)
+        return real(action, ctx)
 
+    real = limen.engine.decide
     limen.engine.decide = hang
 """
 CASES = [
@@ -99,6 +105,7 @@ def hung_daemon(env: dict[str, str], tmp_path: Path) -> Iterator[dict[str, objec
         "PYTHONPATH": str(inject),
         "LIMEN_TEST_FAULT": "hang",
         "LIMEN_TEST_MARKER": str(tmp_path / "entered"),
+        "LIMEN_TEST_RELEASE": str(tmp_path / "release"),
     }
     with subprocess.Popen(
         [str(LIMEN), "daemon", "serve"],
@@ -180,11 +187,7 @@ def test_the_daemon_killed_mid_request(
         assert client.stdout is not None
         client.stdin.write(PRE_TOOL_USE)
         client.stdin.close()
-        for _ in range(400):
-            if (tmp_path / "entered").exists():
-                break
-            time.sleep(0.025)
-        assert (tmp_path / "entered").exists(), "the request never reached the daemon"
+        wait_entered(tmp_path)
         os.kill(int(str(started["pid"])), signal.SIGKILL)
         out = client.stdout.read()
         client.wait(timeout=60)
@@ -194,12 +197,86 @@ def test_the_daemon_killed_mid_request(
     assert wait_for_daemon(env)["pid"] != started["pid"]
 
 
+def deny_at_deadline() -> bytes:
+    why = (
+        "Limen denied this because it could not decide it safely (no answer before the deadline). "
+        "Next step: retry once; if it persists, ask the user to run `limen doctor`."
+    )
+    return json.dumps(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": why,
+            }
+        },
+        separators=(",", ":"),
+    ).encode()
+
+
+def wait_entered(tmp_path: Path) -> None:
+    for _ in range(2400):
+        if (tmp_path / "entered").exists():
+            return
+        time.sleep(0.025)
+    raise AssertionError("the request never reached the daemon's engine")
+
+
 def test_a_hung_daemon_is_passed_over(
     env: dict[str, str], tmp_path: Path, hung_daemon: dict[str, object]
 ) -> None:
-    # 4 s on the hung daemon (40% of the deadline), then 6 s to decide in-process
-    assert hook("claude-code", PRE_TOOL_USE, {**env, "LIMEN_HOOK_DEADLINE_MS": "10000"}) == (ALLOW, 0)
-    assert (tmp_path / "entered").exists()  # the daemon did receive it, and never answered
+    """The event the daemon claimed and hangs on is denied at the deadline (deciding it here as well would
+    record it twice); the next event, queued behind it, is decided in-process."""
+    with subprocess.Popen(
+        [str(HOOK), "claude-code"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**env, "LIMEN_HOOK_DEADLINE_MS": "2000"},
+    ) as stuck:
+        assert stuck.stdin is not None and stuck.stdout is not None
+        stuck.stdin.write(PRE_TOOL_USE)
+        stuck.stdin.close()
+        wait_entered(tmp_path)
+        # 40% of the deadline on the daemon, which never claims it, then 6 s to decide in-process
+        assert hook("claude-code", PRE_TOOL_USE, {**env, "LIMEN_HOOK_DEADLINE_MS": "10000"}) == (ALLOW, 0)
+        out = stuck.stdout.read()
+        stuck.wait(timeout=60)
+    assert (out, stuck.returncode) == (deny_at_deadline(), 2)
+
+
+def records(env: dict[str, str]) -> list[dict[str, object]]:
+    log = subprocess.run([str(LIMEN), "log", "--jsonl"], capture_output=True, text=True, env=env, timeout=30)
+    return [json.loads(line) for line in log.stdout.splitlines()]
+
+
+def test_a_slow_daemon_and_the_fallback_never_both_record_an_event(
+    env: dict[str, str], tmp_path: Path, hung_daemon: dict[str, object]
+) -> None:
+    """A slow call holds the daemon's workspace; an event queued behind it is decided in-process by its
+    client, and the daemon, when it gets to it, finds the client gone and drops it: one record each."""
+    read = (FIXTURES / "claude-code" / "pre_read_readme.json").read_bytes()
+    with subprocess.Popen(
+        [str(HOOK), "claude-code"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**env, "LIMEN_HOOK_DEADLINE_MS": "2000"},
+    ) as slow:
+        assert slow.stdin is not None
+        slow.stdin.write(PRE_TOOL_USE)  # Bash: the daemon claims it, then is slow inside the engine
+        slow.stdin.close()
+        wait_entered(tmp_path)
+        assert hook("claude-code", read, {**env, "LIMEN_HOOK_DEADLINE_MS": "10000"}) == (ALLOW, 0)
+        slow.wait(timeout=60)
+    (tmp_path / "release").touch()  # the slow call finishes; the queued Read is next
+    for _ in range(1200):
+        status, _ = daemon("status", env)
+        if status is not None and status["dropped"] == 1:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the daemon never dropped the event its client decided")
+    tools = sorted(str(r["tool"]) for r in records(env) if r.get("door") == "hook")
+    assert tools == ["Bash", "Read"]
 
 
 def test_the_same_audit_record_either_way(env: dict[str, str]) -> None:

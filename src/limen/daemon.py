@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from limen.doors.hooks import wire
+from limen.doors.hooks.handler import Superseded
 
 IDLE_EXIT_SECONDS = 1800.0
 READ_TIMEOUT_SECONDS = 10.0
@@ -38,6 +39,7 @@ class Daemon:
         self.started = time.time()
         self.last_active = time.monotonic()
         self.served = 0
+        self.dropped = 0  # events whose client gave up and decided them itself
         self._count = threading.Lock()
         self.stopping = threading.Event()
 
@@ -46,6 +48,7 @@ class Daemon:
             "pid": os.getpid(),
             "uptime_s": round(time.time() - self.started, 1),
             "served": self.served,
+            "dropped": self.dropped,
             "socket": wire.socket_path(),
         }
 
@@ -73,13 +76,16 @@ class Daemon:
                 if not same_user(conn):
                     return
                 message = wire.read_line(conn)
-                reply = self.reply(message)
+                reply = self.reply(message, conn)
                 conn.settimeout(None)
                 conn.sendall(wire.encode(reply))
+            except Superseded:
+                with self._count:
+                    self.dropped += 1
             except Exception as exc:  # the client falls back to deciding in-process
                 print(f"limen daemon: request failed: {type(exc).__name__}", file=sys.stderr, flush=True)
 
-    def reply(self, message: dict[str, Any]) -> dict[str, Any]:
+    def reply(self, message: dict[str, Any], conn: socket.socket) -> dict[str, Any]:
         op = message.get("op")
         if op == "hook":
             from limen.doors.hooks.handler import handle
@@ -87,7 +93,8 @@ class Daemon:
             agent, event, env = message["agent"], message["event"], message.get("env") or {}
             if not (isinstance(agent, str) and isinstance(event, str) and isinstance(env, dict)):
                 raise ValueError("malformed hook request")
-            answer = handle(agent, event, {str(k): str(v) for k, v in env.items()}, self.pool)
+            env = {str(k): str(v) for k, v in env.items()}
+            answer = handle(agent, event, env, self.pool, lambda: claim(conn))
             with self._count:
                 self.served += 1
             return answer.to_wire()
@@ -104,6 +111,15 @@ class Daemon:
         with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as wake:
             wake.settimeout(1.0)
             wake.connect(wire.socket_path())
+
+
+def claim(conn: socket.socket) -> bool:
+    """Whether the client still waits for this event (see `wire`): False once it has closed the socket."""
+    try:
+        conn.sendall(wire.encode({"claim": True}))
+        return wire.read_line(conn).get("go") is True
+    except (OSError, ValueError):
+        return False
 
 
 def same_user(conn: socket.socket) -> bool:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 USAGE = "usage: limen-hook <claude-code|cursor|gemini|codex>\n"
 DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: half of it is margin
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
+CLAIM_MARGIN = 0.05  # seconds before the deadline at which a claimed but unanswered event is denied
 
 
 class Responder:
@@ -92,20 +93,38 @@ def read_event() -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
-def ask_daemon(agent: str, text: str, env: dict[str, str], timeout: float) -> ev.Answer | None:
-    """The daemon's answer, or None when it is absent (then one is started), slow, or broken."""
+def ask_daemon(agent: str, text: str, env: dict[str, str], wait: float, end: float) -> ev.Answer | None:
+    """The daemon's answer, or None when it is absent (then one is started), slow before claiming the
+    event, or broken: then the caller decides the event itself. Once the daemon has claimed the event
+    (it is about to record it), deciding it here too would record it twice, so a claimed event that gets
+    no answer by `end` (monotonic) is denied instead."""
     try:
-        return ev.Answer.from_wire(
-            wire.request({"op": "hook", "agent": agent, "event": text, "env": env}, timeout)
-        )
+        sock = wire.connect(wait)
     except (FileNotFoundError, ConnectionRefusedError):
         from limen.doors.hooks.fallback import start_daemon
 
         with contextlib.suppress(OSError):  # deciding in-process is the answer either way
             start_daemon()
         return None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError):
         return None
+    claimed = False
+    with sock:  # leaving it closes the socket: a claim the daemon sends after that is refused
+        try:
+            sock.sendall(wire.encode({"op": "hook", "agent": agent, "event": text, "env": env}))
+            message = wire.read_line(sock)
+            if message.get("claim") is True:
+                sock.sendall(wire.encode({"go": True}))
+                claimed = True
+                sock.settimeout(max(end - time.monotonic(), 0.001))
+                message = wire.read_line(sock)
+            return ev.Answer.from_wire(message)
+        except TimeoutError:
+            if claimed:
+                raise ev.NoAnswer("no answer before the deadline") from None
+            return None
+        except (OSError, ValueError, KeyError, TypeError):  # a daemon that died or broke: decide here
+            return None
 
 
 def decide(agent: str, text: str, deadline: float, out_fd: int) -> ev.Answer:
@@ -113,7 +132,7 @@ def decide(agent: str, text: str, deadline: float, out_fd: int) -> ev.Answer:
     started = time.monotonic()
     env = {k: os.environ[k] for k in wire.FORWARDED_ENV if k in os.environ}
     if os.environ.get("LIMEN_HOOK_DAEMON") != "0":  # 0: always decide here, never start a daemon
-        answer = ask_daemon(agent, text, env, deadline * DAEMON_SHARE)
+        answer = ask_daemon(agent, text, env, deadline * DAEMON_SHARE, started + deadline - CLAIM_MARGIN)
         if answer is not None:
             return answer
     from limen.doors.hooks.fallback import ANSWER_MARGIN, isolated

@@ -10,6 +10,7 @@ import importlib
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from limen.doors.hooks import events as ev
@@ -19,6 +20,12 @@ if TYPE_CHECKING:
     from limen.runtime import Runtime
 
 DOOR = "hook"
+# Asked just before anything is recorded; False means another process decides this event (see `wire`).
+Claim = Callable[[], bool]
+
+
+class Superseded(Exception):
+    """The client stopped waiting and decides the event itself: this copy must record nothing."""
 
 
 class Dialect(Protocol):
@@ -73,8 +80,11 @@ def _close_idle(runtime: Runtime, lock: threading.Lock) -> None:
             lock.release()
 
 
-def handle(agent: str, text: str, env: dict[str, str], pool: RuntimePool) -> ev.Answer:
-    """The agent's answer to one raw event. Never raises."""
+def handle(
+    agent: str, text: str, env: dict[str, str], pool: RuntimePool, claim: Claim | None = None
+) -> ev.Answer:
+    """The agent's answer to one raw event. Never raises, except `Superseded` when `claim` says another
+    process decides the event."""
     speaker = dialect(agent)
     if not text.strip():
         return speaker.fail_closed(None, "empty event")
@@ -93,23 +103,35 @@ def handle(agent: str, text: str, env: dict[str, str], pool: RuntimePool) -> ev.
     except Exception as exc:
         return speaker.fail_closed(name, f"{type(exc).__name__} while reading the event")
     try:
-        return speaker.render(event, evaluate(agent, event, pool))
+        return speaker.render(event, evaluate(agent, event, pool, claim))
+    except Superseded:
+        raise
     except Exception as exc:  # the message could quote a secret: only the type is shown
         return speaker.fail_closed(name, f"{type(exc).__name__} while deciding")
 
 
-def evaluate(agent: str, event: ev.HookEvent, pool: RuntimePool) -> ev.Outcome:
-    """Decide the event through the runtime (tool calls, outputs) or the turn gate (prompts)."""
+def take(claim: Claim | None) -> None:
+    """Raise `Superseded` unless this process may record the event."""
+    if claim is not None and not claim():
+        raise Superseded
+
+
+def evaluate(agent: str, event: ev.HookEvent, pool: RuntimePool, claim: Claim | None = None) -> ev.Outcome:
+    """Decide the event through the runtime (tool calls, outputs) or the turn gate (prompts). The claim is
+    taken under the workspace's lock, right before the first write, so work queued behind a slow call is
+    dropped when its client has given up on it."""
     if event.kind == ev.SESSION_START:
         return ev.Outcome(ev.PASS, (), ev.status_line(event.workspace))
     runtime, lock = pool.get(event.workspace)
     if event.kind == ev.PROMPT:
         screened = screen_prompt(event.prompt)
-        if screened.verdict != ev.BLOCK:  # the values the user names are trusted in this session
-            with lock:
+        with lock:
+            take(claim)
+            if screened.verdict != ev.BLOCK:  # the values the user names are trusted in this session
                 runtime.observe_prompt(event.prompt, session_id=event.session_id)
         return screened
     with lock:
+        take(claim)
         if event.kind == ev.POST_TOOL:
             return outcome(
                 runtime.observe_output(

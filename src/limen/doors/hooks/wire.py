@@ -3,6 +3,11 @@
 One JSON object per line each way over a Unix socket that only its user can reach: the socket lives in a
 0700 directory under Limen's home (a protected path) and is itself 0600; the daemon also checks the peer's
 uid where the platform reports it.
+
+A hook event is one exchange with a claim in the middle: the client sends the event; the daemon, just
+before it records anything (audit, session), sends `{"claim": true}`; the client answers `{"go": true}`
+only if it is still waiting, and the daemon then sends the answer. A client that stopped waiting has closed
+the socket and decides the event itself, so the daemon drops the work: one event is never recorded twice.
 """
 
 from __future__ import annotations
@@ -86,12 +91,22 @@ def read_line(sock: socket.socket, limit: int = MAX_EVENT_BYTES + 65536) -> dict
     return message
 
 
-def request(message: dict[str, Any], timeout: float) -> dict[str, Any]:
-    """Send one request to the daemon and wait up to `timeout` seconds for its answer."""
+def connect(timeout: float) -> socket.socket:
+    """A connection to this user's daemon, each read on it bounded by `timeout` seconds."""
     check_run_dir(run_dir())
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
         sock.settimeout(timeout)
         sock.connect(socket_path())
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def request(message: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Send one request to the daemon and wait up to `timeout` seconds for its answer."""
+    with connect(timeout) as sock:
         sock.sendall(encode(message))
         return read_line(sock)
 
