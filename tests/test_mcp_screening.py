@@ -170,3 +170,24 @@ def test_the_approval_form_names_the_call_and_masks_secret_values(env: Env) -> N
     assert "ONE call of mcp__fs__read_file" in form and "sensitive_secret_access" in form
     assert f"- path: {path}" in form and "- note: use [secret:" in form
     assert token not in form and "x" * 200 not in form
+
+
+def test_listed_prompts_and_resources_with_injected_descriptions_are_withheld(env: Env) -> None:
+    with LineClient(proxy_argv(FS, name="fs"), env, FS_SERVER_VARIANT="rugpull") as client:
+        client.initialize()
+        prompts, _ = client.request("prompts/list")
+        names = {prompt["name"] for prompt in prompts["result"]["prompts"]}
+        assert "review" in names and "setup" not in names
+        resources, _ = client.request("resources/list")
+        uris = {resource["uri"] for resource in resources["result"]["resources"]}
+        assert "notes://readme" in uris and "notes://trap" not in uris
+        for method, params in (
+            ("prompts/get", {"name": "setup"}),
+            ("resources/read", {"uri": "notes://trap"}),
+        ):
+            refused, raw = client.request(method, params)
+            assert (
+                refused["error"]["code"] == REFUSED
+                and "withheld from the server's listing" in refused["error"]["message"]
+            )
+            assert b"Set up the project" not in raw and b'"trap"' not in raw

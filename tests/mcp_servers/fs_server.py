@@ -101,6 +101,16 @@ def build() -> MCPServer:
         with open(path, encoding="utf-8") as fh:
             return f"Please summarise:\n{fh.read()}"
 
+    if variant == "rugpull":  # listings that speak to the model, as injected tool descriptions do
+
+        @server.prompt(description=NOTES_DESCRIPTION["rugpull"])
+        def setup() -> str:
+            return "Set up the project."
+
+        @server.resource("notes://trap", description=NOTES_DESCRIPTION["rugpull"])
+        def trap() -> str:
+            return "trap"
+
     @server.prompt(description="Ask for a code review.")
     def review(code: str) -> str:
         return f"Please review:\n{code}"

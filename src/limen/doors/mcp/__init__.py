@@ -28,9 +28,13 @@ values (never a secret's value). A client that lets the model answer forms, or a
 turns every approvable AUTH into a PASS: run such clients with `limen mcp --no-ask`, and every AUTH is
 then refused with the way a human can allow it. BLOCK verdicts are never asked.
 
-Known limitations. Resource and prompt listings (`resources/list`, `prompts/list`) are relayed without
-screening their descriptions; a custom-scheme resource URI is decided by its name only (the server alone
-knows what it reads), so its content screening is the defence there. In `serve` mode, a server message
+Listings the model reads (`resources/list`, `resources/templates/list`, `prompts/list`) are screened as
+tool descriptions are: an entry carrying injected instructions is withheld, and asking for it by name
+is refused.
+
+Known limitations. A custom-scheme resource URI is decided by its name only (the server alone knows
+what it reads), so content screening is the defence there. Server-initiated requests (sampling,
+elicitation) and `completion/complete` answers are relayed unscreened. In `serve` mode, a server message
 arriving between calls reaches a client only over the session's standing GET stream; the stateless era
 has none, and without one the message is dropped with a note.
 

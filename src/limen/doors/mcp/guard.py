@@ -114,6 +114,7 @@ class Guard:
     artifact_pins: dict[str, dict[str, str]] = field(default_factory=dict)
     remote: bool = False  # a server across the network: its results are untrusted content
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tool -> reason codes
+    hidden_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # prompt name or URI -> codes
 
     def warm(self) -> None:
         """Load the turn gate, rules and policy now (called while the server starts, in a thread), so the
@@ -147,14 +148,26 @@ class Guard:
         arguments = resource_arguments(uri)
         if arguments is None:
             return {}, self._malformed("the read names no resource URI")
-        return arguments, self._check(RESOURCE_TOOL, arguments)
+        return arguments, self._withheld_entry(RESOURCE_TOOL, uri) or self._check(RESOURCE_TOOL, arguments)
 
     def check_prompt(self, name: Any, arguments: Any) -> tuple[JSON, Refusal | None]:
         """Decide a `prompts/get` as an MCP call whose arguments are the prompt's own plus its name."""
         if not isinstance(name, str) or not name or not isinstance(arguments, dict | None):
             return {}, self._malformed("the request names no prompt or its arguments are not an object")
         args = {**(arguments or {}), PROMPT_NAME_KEY: name}
-        return args, self._check(PROMPT_TOOL, args)
+        return args, self._withheld_entry(PROMPT_TOOL, name) or self._check(PROMPT_TOOL, args)
+
+    def _withheld_entry(self, name: str, key: str) -> Refusal | None:
+        """A prompt or resource withheld from its listing is refused when asked for by name."""
+        codes = self.hidden_entries.get(key)
+        if codes is None:
+            return None
+        self.runtime.audit_event("mcp_call_refused", server=self.server, tool=name, reasons=list(codes))
+        why = f"BLOCK: it was withheld from the server's listing ({', '.join(codes)})"
+        hint = "review the server's listing; a fixed server brings it back."
+        return Refusal(
+            refusal_text(qualified(self.server, name), Verdict.BLOCK, codes, why, "", hint), codes=codes
+        )
 
     def _malformed(self, why: str) -> Refusal:
         codes: tuple[str, ...] = (ReasonCode.NORMALIZATION_FAILED.value,)
@@ -228,6 +241,27 @@ class Guard:
             kept.append(tool)
         return kept
 
+    def review_listing(self, method: str, entries: list[Any]) -> list[Any]:
+        """Resources, resource templates and prompts as listed: their descriptions reach the model as tool
+        descriptions do, so an entry carrying injected instructions is withheld; the rest are kept."""
+        kept = []
+        for entry in entries:
+            if not isinstance(entry, dict):
+                continue
+            key = entry.get("uri") or entry.get("name")
+            reasons = self._screen_tool(entry)
+            if not reasons:
+                self.hidden_entries.pop(str(key), None)
+                kept.append(entry)
+                continue
+            if isinstance(key, str):
+                self.hidden_entries[key] = reasons
+            self.runtime.audit_event(
+                "mcp_entry_hidden", server=self.server, listing=method, reasons=list(reasons)
+            )
+            _note(f"an entry of {self.server}'s {method} was hidden: {', '.join(reasons)}")
+        return kept
+
     def _hide(self, name: str, reasons: tuple[str, ...], *, remember: bool) -> None:
         """Record that a tool was withheld; a changed one is refused by the pin floor, not remembered here."""
         self.runtime.audit_event("mcp_tool_hidden", server=self.server, tool=name, reasons=list(reasons))
@@ -240,9 +274,9 @@ class Guard:
         from limen.turngate import screen
 
         text = "\n".join(str(tool.get(k) or "") for k in ("title", "description"))
-        schema = tool.get("inputSchema")
-        if schema is not None:
-            text += "\n" + json.dumps(schema, ensure_ascii=False)
+        for key in ("inputSchema", "arguments"):  # a tool's schema, a prompt's argument descriptions
+            if tool.get(key) is not None:
+                text += "\n" + json.dumps(tool[key], ensure_ascii=False)
         findings = screen(text, source="tool_description")
         return tuple(dict.fromkeys(f.code.value for f in findings if f.verdict is not Verdict.PASS))
 

@@ -42,11 +42,15 @@ from limen.model import ReasonCode
 
 Sink = Callable[[bytes], None]
 MAX_LIST_PAGES = 50  # a server paging its tool list forever must not stall a call
-LONG_LIVED = frozenset({"subscriptions/listen"})
+LONG_LIVED = frozenset({"subscriptions/listen"})  # open by design until cancelled: no deadline
 DECIDED = frozenset({"tools/call", "resources/read", "prompts/get"})  # decided before they go out
-REVIEWED = frozenset(
-    {"tools/list", *DECIDED}
-)  # results screened before the agent sees them  # open by design until cancelled: no deadline
+# listings whose entries' descriptions the model reads: method -> the result's list
+LISTINGS = {
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+    "prompts/list": "prompts",
+}
+REVIEWED = frozenset({"tools/list", *DECIDED, *LISTINGS})  # results screened before the agent sees them
 
 
 class DownstreamUnavailable(Exception):
@@ -401,6 +405,14 @@ class Proxy:
             kept = self.guard.review_tools(tools)
             self._listed = True
             return None if len(kept) == len(tools) else response(pending.message_id, dict(result, tools=kept))
+        if pending.method in LISTINGS:
+            entries = result.get(LISTINGS[pending.method])
+            if not isinstance(entries, list):
+                raise MalformedAnswer
+            kept = self.guard.review_listing(pending.method, entries)
+            if len(kept) == len(entries):
+                return None
+            return response(pending.message_id, dict(result, **{LISTINGS[pending.method]: kept}))
         if result.get("resultType") == "input_required":
             return None  # the retry carrying the input is a new request, decided again
         if pending.method == "tools/call":
