@@ -191,3 +191,40 @@ def test_listed_prompts_and_resources_with_injected_descriptions_are_withheld(en
                 and "withheld from the server's listing" in refused["error"]["message"]
             )
             assert b"Set up the project" not in raw and b'"trap"' not in raw
+
+
+async def _read_with_form(env: Env, uri: str, allow: bool) -> tuple[Any, list[str]]:
+    from mcp import Client, StdioServerParameters
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import ElicitResult
+
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: Any) -> ElicitResult:
+        asked.append(params.message)
+        return ElicitResult(action="accept", content={"allow": allow})
+
+    argv = proxy_argv(FS, name="fs")
+    params = StdioServerParameters(command=PY, args=argv[1:], env=env.vars(), cwd=env.workspace)
+    async with Client(params, mode="legacy", elicitation_callback=elicit) as client:
+        try:
+            return await client.read_resource(uri), asked
+        except MCPError as exc:
+            return exc.error, asked
+
+
+@pytest.mark.parametrize("allow", [True, False], ids=["allowed", "declined"])
+def test_a_human_can_allow_one_resource_read_through_the_form(env: Env, allow: bool) -> None:
+    path = os.path.join(env.workspace, f"web-{allow}", ".env")
+    os.makedirs(os.path.dirname(path))
+    _write(env, f"web-{allow}/.env", "PORT=8080\n")
+    answer, asked = asyncio.run(_read_with_form(env, f"file://{path}", allow))
+    assert (
+        len(asked) == 1
+        and "ONE call of mcp__fs__resources_read" in asked[0]
+        and f"- path: {path}" in asked[0]
+    )
+    if allow:
+        assert answer.contents[0].text == "PORT=8080\n"
+    else:
+        assert answer.code == REFUSED and "did not allow it" in answer.message

@@ -181,6 +181,11 @@ def test_cli_refuses_ambiguous_or_broken_invocations(
         ("file:///a%00b", {"uri": "file:///a%00b"}),
         ("https://example.org/x", {"uri": "https://example.org/x"}),
         ("notes://readme", {"resource": "notes://readme"}),
+        (
+            "vault:///home/u/.aws/credentials",
+            {"resource": "vault:///home/u/.aws/credentials", "path": "/home/u/.aws/credentials"},
+        ),
+        ("/etc/shadow", {"resource": "/etc/shadow", "path": "/etc/shadow"}),
         ("", None),
         (7, None),
     ],

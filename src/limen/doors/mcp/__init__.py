@@ -14,7 +14,8 @@ protocol reference). The SDK is still what the tests' real servers and clients a
 What is decided and screened. `tools/call` is decided as `mcp__<server>__<tool>`; `resources/read` as
 `mcp__<server>__resources_read`, a read of what its URI names (a local `file:` URI becomes the `path`
 argument, percent-decoded, so `file:///home/u/.ssh/id_rsa` meets the same secret-path rules as a Read; a
-web URI becomes `uri`, a fetch; any other scheme is an opaque `resource` name the server resolves);
+web URI becomes `uri`, a fetch; any other scheme is an opaque `resource` name the server resolves, with
+a `path` too when it spells one, as `vault:///home/u/.aws/credentials` or a scheme-less `/etc/shadow` do);
 `prompts/get` as `mcp__<server>__prompt`, an MCP call whose arguments are the prompt's own plus
 `prompt_name`. The results of all three, and every JSON-RPC `error` a server sends, go through the same
 output screening before the agent sees them: a secret withholds the answer (a withheld error becomes

@@ -14,13 +14,15 @@ from typing import Any
 MAX_SHOWN_ARGS = 20
 MAX_VALUE_CHARS = 160
 MAX_NAME_CHARS = 60
+MAX_EXPLANATION_CHARS = 400
 
 
 def question(tool: str, server: str, codes: tuple[str, ...], explanation: str, arguments: Any) -> str:
     """The form's message: one call, named, with the reason codes and the masked arguments."""
     return (
         f"Limen asks: allow ONE call of {mask(tool, MAX_NAME_CHARS)} on the MCP server '{server}'?\n"
-        f"It was held for a human because: {explanation}\nReason codes: {', '.join(codes)}\n"
+        f"It was held for a human because: {mask(explanation, MAX_EXPLANATION_CHARS)}\n"
+        f"Reason codes: {', '.join(codes)}\n"
         f"Arguments (secret values masked):\n{masked_arguments(arguments)}\n"
         "Allowing runs this call once, as shown; it changes no policy. Decline if you did not expect it."
     )

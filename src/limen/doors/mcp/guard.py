@@ -404,17 +404,22 @@ def _warning(reasons: tuple[ReasonCode, ...]) -> str:
 def resource_arguments(uri: Any) -> JSON | None:
     """What a resource URI names, as arguments the classifier maps: a local `file:` URI is a path, a web
     or remote URI a URL (a read through the server is a fetch), any other scheme an opaque server-side
-    name. None when there is no URI."""
+    name, plus the path it spells when it has the shape of one (`scheme:///abs/path`, or no scheme at
+    all), since a naive server may read exactly that file. None when there is no URI."""
     if not isinstance(uri, str) or not uri:
         return None
     parts = urlsplit(uri)
     scheme = parts.scheme.lower()
+    path = unquote(parts.path)
+    if "\x00" in path:
+        return {"uri": uri}
     if scheme == "file":
-        path = unquote(parts.path)
         local = parts.netloc.lower() in ("", "localhost")
-        return {"path": path} if local and path and "\x00" not in path else {"uri": uri}
+        return {"path": path} if local and path else {"uri": uri}
     if scheme in _WEB_SCHEMES:
         return {"uri": uri}
+    if not scheme or (not parts.netloc and path.startswith("/")):
+        return {"resource": uri, "path": path or uri}
     return {"resource": uri}
 
 
