@@ -376,3 +376,8 @@ def test_explanations_never_quote_argument_values(line: str, project: Path) -> N
 
 # paths.py's findings (not these rules') name the path they judge
 PATH_RULE_CODES = {ReasonCode.SENSITIVE_PATH_ACCESS, ReasonCode.PROTECTED_PATH_BLOCKED}
+
+
+@pytest.mark.parametrize("line", ["mv * /tmp/blah/", "mv ./* ../archive/", "cd src && mv ./* ../lib/"])
+def test_moving_a_folders_entries_is_not_moving_the_folder(line: str, project: Path) -> None:
+    assert ReasonCode.DESTRUCTIVE_COMMAND not in decide(line, project).reasons

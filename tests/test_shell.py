@@ -597,3 +597,22 @@ def test_ssh_without_a_remote_command_runs_nothing_nested() -> None:
 )
 def test_database_clients_reach_their_host(line: str, host: str) -> None:
     assert host in [d.host for d in run(line).destinations]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'ssh user@server "${SSH_COMMAND}"',
+        "ssh -i key $1 $2",
+        'ssh -t remotehost "sudo <cmd>"',
+    ],
+)
+def test_a_remote_line_that_cannot_be_analysed_runs_elsewhere_and_is_not_opaque_here(line: str) -> None:
+    assert not run(line).opaque
+
+
+def test_ssh_option_clusters_take_their_argument() -> None:
+    """`-fNR SPEC`: `R` takes the forward spec, so the host is the next word and no remote line follows."""
+    result = run("ssh -fNR 1234:localhost:22 root@203.0.113.9")
+    assert [c.name for c in result.commands] == ["ssh"]
+    assert [d.host for d in result.destinations] == ["203.0.113.9"]

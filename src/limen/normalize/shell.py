@@ -272,7 +272,7 @@ class _State:
         default_factory=set
     )  # functions being expanded (recursion guard)  # fields whose value is only known at run time
     opaque: bool = False
-    deferred: int = 0  # > 0 while analysing an alias body: defined now, maybe never run
+    deferred: int = 0  # > 0 in an alias body (maybe never run) or an ssh remote line (runs elsewhere)
     nodes: int = 0
     stopped: bool = False
 
@@ -2415,15 +2415,16 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
             _add_host(state, host, ports[0] if ports else None, name)
         return
     if name in ("ssh", "sftp", "ftp"):
-        if operands:
-            _host_word(operands[0], state, name)
+        at = _ssh_host_at(args, opts)
+        if at < len(args):
+            _host_word(args[at], state, name)
         for i, word in enumerate(args[:-1]):
             if word == "-J":
                 _host_word(args[i + 1], state, name)
             if word == "-i":
                 _add_path(args[i + 1], state, write=False)
         if name == "ssh":
-            _ssh_remote(args, opts, state, via, level)
+            _ssh_remote(args, at, state, via, level)
         return
     if name in _DB_CLIENTS:
         _db_hosts(name, args, state)
@@ -2439,25 +2440,37 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         _dns(name, args, operands, state)
 
 
-def _ssh_remote(
-    args: list[str], opts: frozenset[str], state: _State, via: tuple[str, ...], level: int
-) -> None:
-    """`ssh host 'rm -rf /'`: the words after the host are a shell line run remotely, analysed as `bash -c`
-    would be (in a directory of its own: a remote `cd` moves nothing here)."""
+def _ssh_host_at(args: list[str], opts: frozenset[str]) -> int:
+    """Where the host is among ssh's arguments: after the options, a cluster such as `-fNR SPEC` taking the
+    next word when its last flag takes a value."""
     i = 0
     while i < len(args) and args[i].startswith("-") and args[i] != "--":
-        i += 2 if args[i] in opts else 1
-    if i < len(args) and args[i] == "--":
-        i += 1
+        word = args[i]
+        takes = next((j for j, c in enumerate(word[1:], 1) if "-" + c in opts), None)
+        i += 2 if takes == len(word) - 1 else 1
+    return i + 1 if i < len(args) and args[i] == "--" else i
+
+
+def _ssh_remote(args: list[str], i: int, state: _State, via: tuple[str, ...], level: int) -> None:
+    """`ssh host 'rm -rf /'`: the words after the host are a shell line run remotely, analysed as `bash -c`
+    would be (in a directory of its own: a remote `cd` moves nothing here). A remote line built at run time
+    or after a host the line computes is only noted: it runs on the other machine, whose effects are not
+    this one's."""
     remote = args[i + 1 :]
     if not remote:
         return
+    if any(w in state.dynamic_words for w in args[: i + 1]) or any(_is_dynamic(w, state) for w in remote):
+        if any(_from_download(w) for w in remote):
+            state.note("download_exec")
+        state.note("ssh runs a remote command built at run time")
+        return
     cwd = state.cwd
+    state.deferred += 1  # what cannot be analysed there runs there: noted, not opaque here
     try:
-        dynamic = any(_is_dynamic(w, state) for w in remote)
-        _shell_string(" ".join(remote), state, via, level, dynamic, "ssh")
+        _analyse_text(" ".join(remote), state, via=(*via, "ssh"), level=level + 1, lenient=True)
     finally:
         state.cwd = cwd
+        state.deferred -= 1
 
 
 _DB_CLIENTS = frozenset(

@@ -563,12 +563,19 @@ def _destructive_move(command: Command, action: Action, ctx: Context) -> Finding
     else:
         sources = _operands(command.argv)[:-1]
     for word in sources:
-        if "$" in word or "`" in word:
-            continue
-        target = _target(word, action, ctx)
-        if _is_dangerous(target, action, ctx):
+        if any(c in word for c in "$`*?["):
+            continue  # `mv * dir` moves a folder's entries, not the folder: it stays where it was
+        hit = next(
+            (
+                t
+                for t in (_target(word, action, ctx), *_after_cd(word, action, ctx))
+                if _is_dangerous(t, action, ctx)
+            ),
+            None,
+        )
+        if hit is not None:
             return _finding(
-                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"moves {_path_class(target, ctx)}"
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"moves {_path_class(hit, ctx)}"
             )
     return None
 
@@ -874,7 +881,9 @@ _INFO_NOTES = (
 @rule(ReasonCode.OPAQUE_COMMAND)
 def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """A part of the line whose effect cannot be known statically."""
-    dynamic = next((c for c in action.commands if c.dynamic_name and "alias" not in c.via), None)
+    dynamic = next(  # an alias may never run; a name in an ssh remote line runs on the other machine
+        (c for c in action.commands if c.dynamic_name and "alias" not in c.via and "ssh" not in c.via), None
+    )
     if dynamic is not None:
         yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 70, "command name built at run time")
         return
@@ -1037,7 +1046,12 @@ def _remote_shell_auth(action: Action) -> str:
             return "stty reconfigures the terminal (shell upgrade)"
         if name == "script" and "c" in flags and any("sh" in w for w in argv[1:]):
             return "script spawns a pty shell"
-        if _is_shell(command) and "i" in flags and not any(v.endswith(" -c") for v in command.via):
+        if (
+            _is_shell(command)
+            and "i" in flags
+            and "ssh" not in command.via  # `ssh -t host bash -i` is a login session over there
+            and not any(v.endswith(" -c") for v in command.via)
+        ):
             return "interactive shell"
     for text in _texts(action):
         if "pty.spawn" in text or 'pty").spawn' in text or "pty').spawn" in text:
