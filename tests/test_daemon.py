@@ -43,6 +43,10 @@ if os.environ.get("LIMEN_TEST_FAULT") == "hang":
     real = limen.engine.decide
     limen.engine.decide = hang
 """
+DEADLINE_MS = 60000
+# A client the daemon must claim before it gives up on it (40% of this), yet whose deny-at-the-deadline a
+# test waits for.
+CLAIMED_DEADLINE_MS = "6000"
 CASES = [
     ("claude-code", "pre_read_ssh_key.json"),
     ("claude-code", "pre_write_settings.json"),
@@ -59,14 +63,17 @@ def env(tmp_path: Path) -> Iterator[dict[str, str]]:
         "PATH": os.environ.get("PATH", ""),
         "HOME": "/home/dev",
         "LIMEN_HOME": str(tmp_path / "limen"),
-        "LIMEN_HOOK_DEADLINE_MS": "20000",  # generous: a loaded CI machine must not turn answers into denies
+        # Generous: 24 s waited on the daemon (40%), so a loaded 2-core CI machine running many hooks at once
+        # does not push an event to the in-process fallback, which the `served` counts would then miss.
+        "LIMEN_HOOK_DEADLINE_MS": str(DEADLINE_MS),
     }
     yield environment
     subprocess.run([str(LIMEN), "daemon", "stop"], env=environment, capture_output=True, timeout=30)
 
 
 def hook(agent: str, data: bytes, env: dict[str, str]) -> tuple[bytes, int]:
-    proc = subprocess.run([str(HOOK), agent], input=data, capture_output=True, env=env, timeout=60)
+    limit = 2 * int(env["LIMEN_HOOK_DEADLINE_MS"]) / 1000  # only a guard: the hook answers by its deadline
+    proc = subprocess.run([str(HOOK), agent], input=data, capture_output=True, env=env, timeout=limit)
     return proc.stdout, proc.returncode
 
 
@@ -231,7 +238,7 @@ def test_a_hung_daemon_is_passed_over(
         [str(HOOK), "claude-code"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        env={**env, "LIMEN_HOOK_DEADLINE_MS": "2000"},
+        env={**env, "LIMEN_HOOK_DEADLINE_MS": CLAIMED_DEADLINE_MS},
     ) as stuck:
         assert stuck.stdin is not None and stuck.stdout is not None
         stuck.stdin.write(PRE_TOOL_USE)
@@ -259,7 +266,7 @@ def test_a_slow_daemon_and_the_fallback_never_both_record_an_event(
         [str(HOOK), "claude-code"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        env={**env, "LIMEN_HOOK_DEADLINE_MS": "2000"},
+        env={**env, "LIMEN_HOOK_DEADLINE_MS": CLAIMED_DEADLINE_MS},
     ) as slow:
         assert slow.stdin is not None
         slow.stdin.write(PRE_TOOL_USE)  # Bash: the daemon claims it, then is slow inside the engine

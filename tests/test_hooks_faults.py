@@ -50,7 +50,7 @@ elif fault:
         marker = os.environ.get("LIMEN_TEST_MARKER")
         if marker:
             open(marker, "w").close()
-        time.sleep(120)
+        time.sleep(3600)  # killed with the decider when the hook's deadline answers
 
     real = limen.engine.decide
     limen.engine.decide = faulty_decide
@@ -165,8 +165,9 @@ def test_a_hang_inside_evaluation_is_denied_at_the_deadline(agent: str, fault: s
     """A sleeping engine, and one stuck in C code that never releases the GIL (no thread could answer)."""
     fixture = "pre_bash_ls.json" if agent == "claude-code" else "before_tool_shell.json"
     data = (FIXTURES / agent / fixture).read_bytes()
+    deadline_ms = 1500
     started = time.monotonic()
-    out, code, _ = run(agent, data, hook_env(tmp_path, fault, LIMEN_HOOK_DEADLINE_MS="1500"))
+    out, code, _ = run(agent, data, hook_env(tmp_path, fault, LIMEN_HOOK_DEADLINE_MS=str(deadline_ms)))
     elapsed = time.monotonic() - started
     why = reason("no answer before the deadline")
     expected = (
@@ -181,7 +182,9 @@ def test_a_hang_inside_evaluation_is_denied_at_the_deadline(agent: str, fault: s
         else {"decision": "deny", "reason": why}
     )
     assert (out, code) == (expected, 2)
-    assert elapsed < 60  # the engine sleeps 120 s: the answer came from the hook's own deadline
+    # The engine never returns, so an answer at all came from the hook's own deadline (the reason says so);
+    # it did not give up before the configured deadline. No upper bound: a loaded machine is only slower.
+    assert elapsed >= deadline_ms / 1000
 
 
 def test_stdin_never_closed_is_denied_at_the_deadline(tmp_path: Path) -> None:
