@@ -616,3 +616,25 @@ def test_ssh_option_clusters_take_their_argument() -> None:
     result = run("ssh -fNR 1234:localhost:22 root@203.0.113.9")
     assert [c.name for c in result.commands] == ["ssh"]
     assert [d.host for d in result.destinations] == ["203.0.113.9"]
+
+
+@pytest.mark.parametrize(
+    ("line", "argv"),
+    [
+        ("yes no | <command>", ("command",)),
+        ("tmux attach -t <session name>", ("tmux", "attach", "-t", "session_name")),
+        ("rm -rf <dir>; ls", ("rm", "-rf", "dir")),
+    ],
+)
+def test_a_documentation_placeholder_is_a_word_not_an_opaque_line(line: str, argv: tuple[str, ...]) -> None:
+    """Bash rejects `<word>` where a command ends (a `>` with no target) and runs nothing: reading it as a
+    word only adds what the words would do."""
+    result = run(line)
+    assert not result.opaque
+    assert argv in [c.argv for c in result.commands]
+
+
+def test_a_placeholder_rewrite_keeps_real_redirects() -> None:
+    result = run("cat <a> b && x <y>")
+    assert f"{CWD}/b" in result.write_paths
+    assert f"{CWD}/a" in result.paths

@@ -439,15 +439,25 @@ _FOR_WITHOUT_IN = re.compile(r"\bfor(\s+)([A-Za-z_]\w*)(\s*;\s*|\s+)do\b")
 _HEREDOC_START = re.compile(r"<<-?\s*(['\"]?)\\?([A-Za-z_]\w*)\1")
 
 
+# `tmux attach -t <session name>`, `yes | <command>`: a documentation placeholder where a command ends. Bash
+# reads `<word` then a `>` with no target, a syntax error, so the line runs nothing; analysing it with the
+# placeholder as a plain word (rather than opaque) only adds what the words would do.
+_PLACEHOLDER = re.compile(
+    r"(?<![<\S])<([A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){0,3})>(?=[ \t]*(?:$|[|;&)\n]))", re.M
+)
+
+
 def _bash_compatible(text: str) -> str:
     r"""Rewrite what bash accepts but tree-sitter-bash rejects, without changing what runs (on errors only).
 
-    A trailing lone backslash (bash: a literal `\`), `for x; do` (bash: `for x in "$@"; do`) and a heredoc
-    whose terminator line never comes (bash: ends at end of input)."""
+    A trailing lone backslash (bash: a literal `\`), `for x; do` (bash: `for x in "$@"; do`), a heredoc
+    whose terminator line never comes (bash: ends at end of input) and `<placeholder>` (see above)."""
     if text.rstrip().endswith("\\"):
         text = _TRAILING_BACKSLASH.sub(r"\1", text)
     if "for" in text:
         text = _FOR_WITHOUT_IN.sub(lambda m: f'for{m.group(1)}{m.group(2)} in "$@"; do', text)
+    if "<" in text and ">" in text:
+        text = _PLACEHOLDER.sub(lambda m: m.group(1).replace(" ", "_"), text)
     if "<<" in text:
         for match in _HEREDOC_START.finditer(text):
             delimiter = match.group(2)
