@@ -1,9 +1,11 @@
-"""What the proxy asks of Limen: decide a call, review a tool list, screen a result.
+"""What the proxy asks of Limen: decide a call, a resource read or a prompt fetch, review a listing,
+screen a result or a server error.
 
-The guard never decides by itself: calls go through the shared `Runtime` (same engine, session store and
-audit log as the hooks), tool descriptions through the turn gate, tool contracts through the tool pin
-store. Its outputs are MCP payloads the proxy sends instead of the server's, and, for an AUTH a human may
-allow, the question the proxy puts to the client's user (an elicitation form: MCP's own "ask").
+The guard never decides by itself: calls, reads and prompt fetches go through the shared `Runtime`
+(same engine, session store and audit log as the hooks), descriptions through the turn gate, tool
+contracts through the tool pin store. Its outputs are MCP payloads the proxy sends instead of the
+server's, and, for an AUTH a human may allow, the question the proxy puts to the client's user (an
+elicitation form: MCP's own "ask").
 """
 
 from __future__ import annotations

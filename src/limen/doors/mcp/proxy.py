@@ -2,13 +2,12 @@
 
 It works on raw JSON-RPC messages. A request is parsed only to route it; what the proxy does not need
 to change leaves as the exact bytes that came in. `tools/call`, `resources/read` and `prompts/get`
-requests are decided before they are forwarded, their results, `tools/list` results and every server
-error are reviewed before the agent sees them, and every
-forwarded request carries a deadline, so a crashed, hung or babbling server ends in `downstream_error`
-rather than a stuck agent. An AUTH request is put to the human through the client's elicitation form
-when the client offers one (handshake era; see the package docstring for what that trusts), else
-refused. Transports (stdio, Streamable HTTP) plug in on both
-sides.
+requests are decided before they are forwarded; their results, the listings the model reads and every
+server error are reviewed before the agent sees them; and every forwarded request carries a deadline,
+so a crashed, hung or babbling server ends in `downstream_error` rather than a stuck agent. An AUTH
+request is put to the human through the client's elicitation form when the client offers one
+(handshake era; the package docstring says what that trusts), else refused. Transports (stdio,
+Streamable HTTP) plug in on both sides.
 """
 
 from __future__ import annotations
