@@ -638,3 +638,21 @@ def test_a_placeholder_rewrite_keeps_real_redirects() -> None:
     result = run("cat <a> b && x <y>")
     assert f"{CWD}/b" in result.write_paths
     assert f"{CWD}/a" in result.paths
+
+
+@pytest.mark.parametrize(
+    ("line", "opaque"),
+    [
+        (
+            "printf '#!/usr/bin/env python3 -u\\nimport os\\nos.system(\"id\")\\n' > t && chmod +x t && ./t",
+            False,
+        ),
+        ("printf '#!/usr/bin/expect\\nspawn ssh h\\n' > t && chmod +x t && ./t", True),
+        ("echo 'bash /tmp/x.sh' > /tmp/x.sh && bash /tmp/x.sh", True),  # runs itself: bounded, then opaque
+    ],
+)
+def test_a_written_file_run_directly_follows_its_interpreter_line(line: str, opaque: bool) -> None:
+    result = run(line)
+    assert result.opaque is opaque
+    if not opaque:
+        assert ("id",) in [c.argv for c in result.commands]

@@ -1131,27 +1131,30 @@ def _wrote(state: _State, targets: Iterable[str], out: _Stream | None) -> None:
         state.written[target] = out.text if out is not None else None
 
 
+_SCANNED_LANGS = frozenset({"python", "perl", "ruby", "php", "lua", "node", "deno", "bun", "awk"})
+
+
 def _run_written(
     path: str, name: str, lang: str, state: _State, via: tuple[str, ...], level: int, args: list[str]
-) -> bool:
-    """`echo CODE > f && bash f`: analyse the text the line wrote into `f` as `lang` would run it, or mark
-    the line opaque when that text is unknown. False when the line did not write `f`."""
+) -> None:
+    """`echo CODE > f && bash f`: analyse the text the line wrote into `f` as `lang` would run it (a `#!`
+    line naming the interpreter for a file run directly), or mark the line opaque when that is not known."""
     if path not in state.written:
-        return False
+        return
     text = state.written[path]
-    if text is None:
+    if lang == "sh" and text is not None and text.startswith("#!"):
+        words = [w for w in text[2:].split("\n", 1)[0].split() if not w.startswith("-")]
+        interpreter = _basename(words[-1]) if words else ""
+        lang = "sh" if not interpreter or interpreter in SHELLS else _lang(interpreter)
+    if text is None or (lang != "sh" and lang not in _SCANNED_LANGS):
         state.flag(f"{name} runs a file the line wrote")
-        return True
-    if lang == "sh" and text.startswith("#!"):
-        interpreter = _basename(text[2:].split("\n", 1)[0].split(" ")[-1].strip())
-        lang = "sh" if interpreter in SHELLS or not interpreter else _lang(interpreter)
+        return
     state.payloads.append(text)
     if lang == "sh":
         with _positional(state, [path, *args]):
             _analyse_text(text, state, via=(*via, f"{name} script"), level=level + 1)
     else:
         _scan_code(lang, text, state, (*via, f"{lang} script"), level)
-    return True
 
 
 def _basename(word: str) -> str:
