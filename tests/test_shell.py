@@ -656,3 +656,17 @@ def test_a_written_file_run_directly_follows_its_interpreter_line(line: str, opa
     assert result.opaque is opaque
     if not opaque:
         assert ("id",) in [c.argv for c in result.commands]
+
+
+@pytest.mark.parametrize(
+    ("line", "opaque"),
+    [
+        ("echo 'rm -rf ~' | tee /tmp/x.sh && bash /tmp/x.sh", False),  # tee writes what it reads: analysed
+        ("cp payload.txt /tmp/x.sh && bash /tmp/x.sh", True),
+        ("echo ls > x.sh && sed -i s/ls/rm/ x.sh && bash x.sh", True),
+        ("echo 'make' > x.sh && chmod +x x.sh && ./x.sh", False),  # chmod keeps the content known
+        ("chmod +x build.sh && ./build.sh", False),
+    ],
+)
+def test_files_rewritten_by_commands_run_with_known_or_unknown_content(line: str, opaque: bool) -> None:
+    assert run(line).opaque is opaque

@@ -1171,7 +1171,34 @@ def _run(
     redirects: tuple[str, ...] = (),
     dynamic_name: bool = False,
 ) -> _Stream | None:
-    """Record one simple command and unwrap whatever it runs in turn."""
+    """Record one simple command and unwrap whatever it runs in turn; remember the files it rewrote."""
+    before = len(state.write_paths)
+    out = _run_command(argv, state, via, level, stdin, redirects, dynamic_name)
+    name = _basename(argv[0])
+    if len(state.write_paths) > before and name not in _KEEPS_CONTENT and name not in _WRAPPER_OPTS:
+        text = (
+            stdin.text if name == "tee" and stdin is not None else None
+        )  # `cp`, `sed -i`, `curl -o`: unknown
+        for path in state.write_paths[before:]:
+            state.written[path] = text
+    return out
+
+
+# Writers that leave a file's content as it was (or remove the file): running it afterwards runs what it held.
+_KEEPS_CONTENT = frozenset(
+    {"chmod", "chown", "chgrp", "chattr", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "srm", "wipe"}
+)
+
+
+def _run_command(
+    argv: list[str],
+    state: _State,
+    via: tuple[str, ...],
+    level: int,
+    stdin: _Stream | None,
+    redirects: tuple[str, ...] = (),
+    dynamic_name: bool = False,
+) -> _Stream | None:
     if state.stopped:
         return None
     name = _basename(argv[0])
