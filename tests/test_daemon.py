@@ -168,15 +168,19 @@ def test_many_agents_and_sessions_at_once(env: dict[str, str], tmp_path: Path) -
     alone = {**env, "LIMEN_HOOK_DAEMON": "0", "LIMEN_HOME": str(tmp_path / "alone")}
     expected = {case: without_ids(hook(*case_data(case), alone)[0]) for case in CASES}
     daemon("start", env)
+    copies = [(case, n) for n in range(3) for case in CASES]  # each copy its own session: no repeats
     with ThreadPoolExecutor(max_workers=12) as pool:
-        answers = list(pool.map(lambda case: (case, hook(*case_data(case), env)), CASES * 3))
+        answers = list(pool.map(lambda copy: (copy[0], hook(*case_data(*copy), env)), copies))
     assert all(without_ids(out) == expected[case] for case, (out, _) in answers)
     status, _ = daemon("status", env)
     assert status is not None and status["served"] == len(CASES) * 3
 
 
-def case_data(case: tuple[str, str]) -> tuple[str, bytes]:
-    return case[0], (FIXTURES / case[0] / case[1]).read_bytes()
+def case_data(case: tuple[str, str], copy: int = 0) -> tuple[str, bytes]:
+    event = json.loads((FIXTURES / case[0] / case[1]).read_text())
+    key = "conversation_id" if case[0] == "cursor" else "session_id"
+    event[key] = f"{event[key]}-{copy}"
+    return case[0], json.dumps(event).encode()
 
 
 def test_the_daemon_killed_mid_request(

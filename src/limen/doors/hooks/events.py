@@ -159,9 +159,16 @@ def output_block_reason(outcome: Outcome) -> str:
 
 
 def prompt_block_reason(outcome: Outcome) -> str:
+    if "turn_blocked_repeatedly" in outcome.reasons:
+        step = "wait for the cooldown, or remove the flagged content and send it again."
+    else:
+        step = (
+            "remove the flagged content and send it again; if you meant it as written, send the same "
+            "prompt again unchanged: Limen lets it through once, with a warning."
+        )
     return (
-        f"Limen blocked this prompt [{codes(outcome)}]: {outcome.explanation}{ref(outcome)}. "
-        "Next step: remove the flagged content and send it again."
+        f"Limen blocked this prompt [{codes(outcome)}]: {outcome.explanation}{ref(outcome)}. Next step: "
+        + step
     )
 
 

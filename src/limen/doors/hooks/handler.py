@@ -18,6 +18,7 @@ from limen.doors.hooks import events as ev
 if TYPE_CHECKING:
     from limen.model import Decision, Finding
     from limen.runtime import Runtime
+    from limen.turngate.repeat import RepeatGate
 
 DOOR = "hook"
 # Asked just before anything is recorded; False means another process decides this event (see `wire`).
@@ -124,9 +125,9 @@ def evaluate(agent: str, event: ev.HookEvent, pool: RuntimePool, claim: Claim | 
         return ev.Outcome(ev.PASS, (), ev.status_line(event.workspace))
     runtime, lock = pool.get(event.workspace)
     if event.kind == ev.PROMPT:
-        screened = screen_prompt(event.prompt)
         with lock:
-            take(claim)
+            take(claim)  # the repeat tracker is written below
+            screened = screen_prompt(event.prompt, event.session_id)
             if screened.verdict != ev.BLOCK:  # the values the user names are trusted in this session
                 runtime.observe_prompt(event.prompt, session_id=event.session_id)
         return screened
@@ -157,11 +158,60 @@ def outcome(decision: Decision) -> ev.Outcome:
     )
 
 
-def screen_prompt(prompt: str) -> ev.Outcome:
-    """The turn gate on what the user typed: Tier 0 signatures step up to AUTH, never a silent PASS."""
-    from limen.turngate import screen
+# Tier 0 signature codes: in a prompt they block its first submission (see `screen_prompt`).
+TIER0 = frozenset(
+    {
+        "instruction_nullification",
+        "authority_override",
+        "secret_export",
+        "encoded_payload",
+        "indirect_injection",
+    }
+)
+_gates: dict[str, RepeatGate] = {}
+_gates_lock = threading.Lock()
 
-    findings: list[Finding] = screen(prompt, source="user")
+
+def repeat_gate() -> RepeatGate:
+    """The turn gate's repeat memory for this Limen home: an SQLite file every hook process shares."""
+    import os
+
+    from limen.context import limen_home
+
+    home = limen_home()
+    with _gates_lock:
+        gate = _gates.get(home)
+        if gate is None:
+            from limen.state.keys import installation_key
+            from limen.turngate.repeat import RepeatGate, SqliteRepeatTracker
+
+            os.makedirs(home, mode=0o700, exist_ok=True)
+            tracker = SqliteRepeatTracker(os.path.join(home, "turn_repeats.sqlite"))
+            gate = _gates[home] = RepeatGate(tracker, installation_key("turn_repeats"))
+        return gate
+
+
+def screen_prompt(prompt: str, session_id: str) -> ev.Outcome:
+    """The turn gate on what the user typed, with its repeat rules.
+
+    No agent can `ask` about a prompt, so a Tier 0 signature in one (AUTH by the gate's own rule) blocks
+    its first submission, as AUTH is a deny on every agent that cannot ask; sending the identical prompt
+    again is the person's approval: `repeat_after_block` lets it through once, with the warning and the
+    flagged-content note for the model. A turn that keeps coming back after that is blocked again, and
+    locked out for a cooldown once its challenge was denied (`turn_blocked_repeatedly`). Tier 1
+    heuristics only warn. A tracker failure adds an AUTH finding, never a silent PASS.
+    """
+    from dataclasses import replace
+
+    from limen.model import Verdict
+    from limen.turngate import screen, verdict_of
+
+    findings: list[Finding] = [
+        replace(f, verdict=Verdict.BLOCK) if f.code.value in TIER0 and f.verdict is Verdict.AUTH else f
+        for f in screen(prompt, source="user")
+    ]
+    if verdict_of(findings) is Verdict.BLOCK:
+        findings = repeat_gate().check(prompt, findings, scope=session_id)
     if not findings:
         return ev.Outcome(ev.PASS, (), "PASS: no rule objected")
     strongest = max(findings, key=lambda f: (f.verdict, f.risk))
