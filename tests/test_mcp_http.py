@@ -74,6 +74,10 @@ def test_proxy_to_an_http_server(env: Env, fs_url: str, modern: bool) -> None:
         path, key = _secret_file(env)
         withheld = client.call("read_file", {"path": path}, modern=modern)
         assert withheld["isError"] is True and key not in str(withheld)
+        read, raw = client.request("resources/read", {"uri": f"file://{path}"}, modern=modern)
+        assert read["error"]["code"] == -32001 and key.encode() not in raw  # a resource read is screened too
+        plain, _ = client.request("resources/read", {"uri": f"file://{notes}"}, modern=modern)
+        assert plain["result"]["contents"][0]["text"] == "alpha\nbeta\n"
 
 
 def test_unreachable_http_server_yields_downstream_error(env: Env) -> None:
