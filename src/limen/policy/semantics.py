@@ -60,11 +60,13 @@ def _waivers(source: Source, now: datetime) -> list[Problem]:
     for i, w in enumerate(source.policy.waivers):
         if w.code not in codes:
             out.append(_err(source, ("waivers", i, "code"), f"unknown reason code {w.code!r}"))
-        elif w.code in POLICY_CODES:
-            out.append(_err(source, ("waivers", i, "code"), f"{w.code} is the policy's own: edit the policy"))
         elif w.code in UNWAIVABLE:
-            message = f"{w.code} is a hard floor, an error signal or a protection and cannot be waived"
-            out.append(_err(source, ("waivers", i, "code"), message))
+            why = (
+                "the policy's own answer: edit the policy instead"
+                if w.code in POLICY_CODES
+                else "a hard floor, an error signal or a protection"
+            )
+            out.append(_err(source, ("waivers", i, "code"), f"{w.code} cannot be waived: {why}"))
         if not (w.paths or w.hosts or w.commands):
             out.append(_err(source, ("waivers", i), "a waiver needs a scope: paths, hosts or commands"))
         if expiry(w.expires) <= now.timestamp():
