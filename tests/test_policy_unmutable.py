@@ -8,6 +8,7 @@ import pkgutil
 import sys
 import threading
 import time
+import traceback
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,17 @@ def test_policy_error_summary_names_the_first_problem_without_values(ws: str) ->
     assert "ghp_notarealtokenbutavalue" not in summary
     assert summary.endswith("(+1 more); run `limen config check`")
     assert summary.startswith(f"policy error: {policy}:4: waivers[0].code: unknown reason code '…'")
+
+
+def test_a_cached_policy_error_does_not_grow_with_each_call(ws: str) -> None:
+    """The daemon asks once per decision: a re-raised cached exception would keep every traceback."""
+    write_policy(Path(ws, "limen.yaml"), "mode: lenient\n")
+    depths = []
+    for _ in range(3):
+        with pytest.raises(PolicyError) as raised:
+            load_context(ws)
+        depths.append(len(traceback.extract_tb(raised.value.__traceback__)))
+    assert depths[0] == depths[1] == depths[2]
 
 
 def test_a_broken_file_blocks_every_call(ws: str) -> None:

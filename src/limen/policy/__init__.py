@@ -78,8 +78,8 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
                 _cache.clear()
             _cache[key] = hit
             _cache[(*_key(workspace), requested)] = hit  # compiling may have appended to the ledger
-    if isinstance(hit, PolicyError):
-        raise hit
+    if isinstance(hit, PolicyError):  # a fresh one: re-raising the cached one would grow its traceback
+        raise PolicyError(hit.problems)
     context: Context = copy.copy(hit)  # callers attach their session to their own copy
     return context
 
