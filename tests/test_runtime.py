@@ -208,3 +208,12 @@ def test_archive_then_shell_then_upload_is_a_correlated_flow(workspace: str) -> 
     assert ReasonCode.CORRELATED_DESTRUCTIVE_FLOW not in upload.reasons  # a plain listing is not a broad read
     rt.close()
     quiet.close()
+
+
+def test_a_broken_policy_file_blocks_and_says_where(tmp_path: Path) -> None:
+    (tmp_path / "limen.yaml").write_text("version: 1\nmode: sideways\n")
+    decision = Runtime(workspace=str(tmp_path)).decide(
+        "Bash", {"command": "ls"}, session_id=None, door="hook"
+    )
+    assert decision.verdict is Verdict.BLOCK
+    assert "limen.yaml:2" in decision.explanation and "mode" in decision.explanation

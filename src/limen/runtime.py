@@ -37,6 +37,16 @@ def _failure(verdict: Verdict, code: ReasonCode, detail: str) -> Decision:
     )
 
 
+def _why(exc: Exception, where: str) -> str:
+    """A failure's one line: a broken policy file says where it is broken; anything else only its type
+    (an exception's message may carry an argument value)."""
+    from limen.policy import PolicyError
+
+    if isinstance(exc, PolicyError):
+        return exc.summary()
+    return f"{where} raised {type(exc).__name__}"
+
+
 class Runtime:
     def __init__(
         self,
@@ -117,7 +127,7 @@ class Runtime:
             decision = _failure(
                 Verdict.BLOCK,
                 ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
-                f"the decision path raised {type(exc).__name__}",
+                _why(exc, "the decision path"),
             )
         return self._audited("decision", decision, ctx, started)
 
@@ -141,7 +151,7 @@ class Runtime:
             decision = _failure(
                 Verdict.BLOCK,
                 ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
-                f"the output scan raised {type(exc).__name__}",
+                _why(exc, "the output scan"),
             )
         return self._audited("output", decision, ctx, started)
 
