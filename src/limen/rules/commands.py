@@ -875,6 +875,7 @@ _INFO_NOTES = (
     "glob ",
     "xargs with",
     "parallel with",
+    "ssh runs a remote",
 )
 
 
