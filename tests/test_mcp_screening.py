@@ -129,7 +129,9 @@ def test_a_secret_in_a_server_error_is_withheld_as_downstream_error(env: Env) ->
         assert tool["result"]["isError"] is True and "downstream_error" in text(tool["result"])
         resource, resource_raw = client.request("resources/read", {"uri": "failing://now"})
         assert resource["error"]["data"]["reason"] == "downstream_error"
-        for raw in (tool_raw, resource_raw):
+        exploded, exploded_raw = client.request("tools/call", {"name": "explode", "arguments": {}})
+        assert exploded["result"]["isError"] is True and "downstream_error" in text(exploded["result"])
+        for raw in (tool_raw, resource_raw, exploded_raw):
             assert key.encode() not in raw and b"backend refused" not in raw
 
 

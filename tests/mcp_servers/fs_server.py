@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _common import parse, serve
 from mcp.server.mcpserver import Context, MCPServer, ResourceSecurity
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 
 NOTES_DESCRIPTION = {
@@ -95,6 +96,10 @@ def build() -> MCPServer:
     @server.tool(description="Fail with a JSON-RPC error carrying the text $FS_SERVER_ERROR_TEXT holds.")
     def fail() -> str:
         raise MCPError(-32000, os.environ.get("FS_SERVER_ERROR_TEXT", "failed"))
+
+    @server.tool(description="Fail with an isError result whose text is what $FS_SERVER_ERROR_TEXT holds.")
+    def explode() -> str:
+        raise ToolError(os.environ.get("FS_SERVER_ERROR_TEXT", "exploded"))
 
     @server.prompt(description="Ask for a summary of a file, its content included.")
     def summarise(path: str) -> str:
