@@ -7,6 +7,7 @@ compiled policy is cached by the files' and the ledger's stat fingerprints.
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import threading
 from typing import TYPE_CHECKING, Any
@@ -31,11 +32,24 @@ def _stat(path: str) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def _key(workspace: str) -> tuple[Any, ...]:
+@functools.lru_cache(maxsize=64)
+def _watched(workspace: str, *environment: str | None) -> tuple[str, ...]:
+    """The files whose change recompiles the policy: the three levels and the drift ledger. They depend
+    only on the workspace and the environment passed in, so joining them is done once."""
     from limen.policy.paths import ledger_path, policy_paths
 
-    files = tuple((path, _stat(path)) for _, path, _ in policy_paths(workspace))
-    return (workspace, files, _stat(ledger_path(workspace)))
+    return (*(path for _, path, _ in policy_paths(workspace)), ledger_path(workspace))
+
+
+def _key(workspace: str) -> tuple[Any, ...]:
+    from limen.policy import paths
+
+    env = os.environ
+    watched = _watched(
+        workspace, env.get("LIMEN_HOME"), env.get("LIMEN_ORG_POLICY"), env.get("HOME"), paths.ORG_POLICY
+    )
+    *levels, ledger = watched
+    return (workspace, tuple((path, _stat(path)) for path in levels), _stat(ledger))
 
 
 def _compile(workspace: str) -> Any:
