@@ -152,7 +152,12 @@ def _protected_index(protected: tuple[str, ...]) -> tuple[frozenset[str], tuple[
     return frozenset(roots), tuple(r + "/" for r in roots)
 
 
-def _is_secret_file(path: str) -> bool:
+def is_secret_file(path: str) -> bool:
+    """Whether a canonical path (or a glob that could match one) names a file that holds secrets."""
+    return path in _SYSTEM_SECRET_FILES or _secret_by_name(path)
+
+
+def _secret_by_name(path: str) -> bool:
     name = _basename(path)
     if _NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path):
         return False
@@ -161,7 +166,7 @@ def _is_secret_file(path: str) -> bool:
     if _has_glob(name):
         parent = path[: -len(name)]
         return any(
-            fnmatchcase(probe, name) and _is_secret_file(parent + probe)
+            fnmatchcase(probe, name) and _secret_by_name(parent + probe)
             for probe in _GLOB_PROBES
             if name.startswith(".") or not probe.startswith(".")  # as in bash, `*` does not match dotfiles
         )
@@ -266,7 +271,7 @@ def control_commands(action: Action, ctx: Context) -> Iterator[Finding]:
 @rule(ReasonCode.SENSITIVE_SECRET_ACCESS)
 def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     for path in _all_paths(action):
-        if _is_secret_file(path) or path in _SYSTEM_SECRET_FILES:
+        if is_secret_file(path):
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
             return
 

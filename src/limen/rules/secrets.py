@@ -1107,11 +1107,11 @@ def secret_file_egress(action: Action, ctx: Context) -> Iterable[Finding]:
     )
     if sender is None:
         return []
-    from limen.rules.paths import _SYSTEM_SECRET_FILES, _is_secret_file
+    from limen.rules.paths import is_secret_file
 
     used = _credential_paths(action, ctx.home)
     for path in action.paths:
-        if path not in used and (_is_secret_file(path) or path in _SYSTEM_SECRET_FILES):
+        if path not in used and is_secret_file(path):
             return [
                 Finding(
                     ReasonCode.SECRET_EXFILTRATION,
