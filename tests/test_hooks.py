@@ -118,7 +118,7 @@ def test_a_flagged_prompt_is_blocked_once_and_its_identical_resubmission_is_the_
 ) -> None:
     """UserPromptSubmit cannot ask, so a Tier 0 signature in a prompt blocks its first submission; the
     repeat gate (an SQLite file under LIMEN_HOME, shared by the hook processes) lets the identical
-    resubmission through once, with the warning; a third one is blocked again."""
+    resubmission through once, with the warning; a third one is blocked again, a fourth locked out."""
     out, code, err = run_hook("claude-code", "prompt_injection.json", tmp_path)
     assert (out["decision"], code) == ("block", 2) and err.endswith(out["reason"] + "\n")
     assert out["reason"].startswith("Limen blocked this prompt [instruction_nullification")
@@ -134,6 +134,11 @@ def test_a_flagged_prompt_is_blocked_once_and_its_identical_resubmission_is_the_
 
     out, code, _ = run_hook("claude-code", "prompt_injection.json", tmp_path)  # the challenge was one-time
     assert (out["decision"], code) == ("block", 2) and "repeat_after_block" not in out["reason"]
+
+    # Back again after its one-time pass was spent: that counts as the challenge denied; locked out.
+    out, code, _ = run_hook("claude-code", "prompt_injection.json", tmp_path)
+    assert (out["decision"], code) == ("block", 2)
+    assert "turn_blocked_repeatedly" in out["reason"] and "wait for the cooldown" in out["reason"]
 
 
 def test_the_repeat_gate_is_per_session(tmp_path: Path) -> None:

@@ -163,8 +163,8 @@ def prompt_block_reason(outcome: Outcome) -> str:
         step = "wait for the cooldown, or remove the flagged content and send it again."
     else:
         step = (
-            "remove the flagged content and send it again; if you meant it as written, send the same "
-            "prompt again unchanged: Limen lets it through once, with a warning."
+            "remove the flagged content and send it again. If you meant it as written, send the same "
+            "prompt again unchanged: Limen lets its second submission through once, with a warning."
         )
     return (
         f"Limen blocked this prompt [{codes(outcome)}]: {outcome.explanation}{ref(outcome)}. Next step: "

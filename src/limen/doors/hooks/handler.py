@@ -18,7 +18,7 @@ from limen.doors.hooks import events as ev
 if TYPE_CHECKING:
     from limen.model import Decision, Finding
     from limen.runtime import Runtime
-    from limen.turngate.repeat import RepeatGate
+    from limen.turngate.repeat import RepeatGate, RepeatTracker
 
 DOOR = "hook"
 # Asked just before anything is recorded; False means another process decides this event (see `wire`).
@@ -168,11 +168,11 @@ TIER0 = frozenset(
         "indirect_injection",
     }
 )
-_gates: dict[str, RepeatGate] = {}
+_gates: dict[str, tuple[RepeatGate, RepeatTracker]] = {}
 _gates_lock = threading.Lock()
 
 
-def repeat_gate() -> RepeatGate:
+def repeat_gate() -> tuple[RepeatGate, RepeatTracker]:
     """The turn gate's repeat memory for this Limen home: an SQLite file every hook process shares."""
     import os
 
@@ -187,8 +187,17 @@ def repeat_gate() -> RepeatGate:
 
             os.makedirs(home, mode=0o700, exist_ok=True)
             tracker = SqliteRepeatTracker(os.path.join(home, "turn_repeats.sqlite"))
-            gate = _gates[home] = RepeatGate(tracker, installation_key("turn_repeats"))
+            gate = _gates[home] = (RepeatGate(tracker, installation_key("turn_repeats")), tracker)
         return gate
+
+
+def spent_challenge(gate: RepeatGate, tracker: RepeatTracker, prompt: str, session_id: str) -> bool:
+    """Whether this blocked turn already had its one-time challenge and is not yet locked out."""
+    try:
+        record = tracker.update(gate.fingerprint(prompt, scope=session_id), lambda r: r)[1]
+    except Exception:  # the block stands; only the lockout waits
+        return False
+    return record.challenged and record.denials == 0
 
 
 def screen_prompt(prompt: str, session_id: str) -> ev.Outcome:
@@ -197,9 +206,11 @@ def screen_prompt(prompt: str, session_id: str) -> ev.Outcome:
     No agent can `ask` about a prompt, so a Tier 0 signature in one (AUTH by the gate's own rule) blocks
     its first submission, as AUTH is a deny on every agent that cannot ask; sending the identical prompt
     again is the person's approval: `repeat_after_block` lets it through once, with the warning and the
-    flagged-content note for the model. A turn that keeps coming back after that is blocked again, and
-    locked out for a cooldown once its challenge was denied (`turn_blocked_repeatedly`). Tier 1
-    heuristics only warn. A tracker failure adds an AUTH finding, never a silent PASS.
+    flagged-content note for the model. No agent reports a person refusing that challenge, so the turn
+    coming back once more, its one-time pass already spent, is what counts as the challenge denied: it is
+    blocked, and the next resubmission is locked out for the cooldown (`turn_blocked_repeatedly`), so a
+    loop cannot grind the gate. Tier 1 heuristics only warn. A tracker failure adds an AUTH finding,
+    never a silent PASS.
     """
     from dataclasses import replace
 
@@ -211,7 +222,10 @@ def screen_prompt(prompt: str, session_id: str) -> ev.Outcome:
         for f in screen(prompt, source="user")
     ]
     if verdict_of(findings) is Verdict.BLOCK:
-        findings = repeat_gate().check(prompt, findings, scope=session_id)
+        gate, tracker = repeat_gate()
+        findings = gate.check(prompt, findings, scope=session_id)
+        if verdict_of(findings) is Verdict.BLOCK and spent_challenge(gate, tracker, prompt, session_id):
+            gate.challenge_denied(prompt, scope=session_id)
     if not findings:
         return ev.Outcome(ev.PASS, (), "PASS: no rule objected")
     strongest = max(findings, key=lambda f: (f.verdict, f.risk))
