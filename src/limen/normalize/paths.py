@@ -20,6 +20,15 @@ def _expand_env(path: str, home: str) -> str:
 
 def canonical(path: str, cwd: str, home: str) -> str:
     """The absolute, symlink-free path a tool would touch. Never raises on odd input."""
+    path = absolute(path, cwd, home)
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return path
+
+
+def absolute(path: str, cwd: str, home: str) -> str:
+    """The absolute path as written (`~`, variables and `..` resolved, symlinks not): no filesystem access."""
     path = path.strip()
     if path.startswith("file://"):
         path = path[len("file://") :]
@@ -29,11 +38,7 @@ def canonical(path: str, cwd: str, home: str) -> str:
         path = home + path[1:]
     if not os.path.isabs(path):
         path = os.path.join(cwd or "/", path)
-    path = os.path.normpath(path)
-    try:
-        return os.path.realpath(path)
-    except (OSError, ValueError):
-        return path
+    return os.path.normpath(path)
 
 
 def is_within(path: str, root: str) -> bool:

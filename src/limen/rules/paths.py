@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
-from limen.normalize.paths import canonical, is_within
+from limen.normalize.paths import absolute, is_within
 from limen.rules import rule
 
 _GLOB_CHARS = frozenset("*?[")
@@ -208,7 +208,8 @@ def _disposed(command: Command, action: Action, ctx: Context) -> Iterator[str]:
     elif command.name == "mv" and target is None:
         operands = operands[:-1]
     for word in operands:
-        yield canonical(word, action.cwd or ctx.workspace, ctx.home)
+        # As written: a symlinked operand already reached the exact-path check through `write_paths`.
+        yield absolute(word, action.cwd or ctx.workspace, ctx.home)
 
 
 def _holds_protected(path: str, ctx: Context) -> bool:
