@@ -46,7 +46,7 @@ if os.environ.get("LIMEN_TEST_FAULT") == "hang":
 DEADLINE_MS = 60000
 # A client the daemon must claim before it gives up on it (40% of this), yet whose deny-at-the-deadline a
 # test waits for.
-CLAIMED_DEADLINE_MS = "6000"
+CLAIMED_DEADLINE_MS = "8000"
 CASES = [
     ("claude-code", "pre_read_ssh_key.json"),
     ("claude-code", "pre_write_settings.json"),

@@ -166,7 +166,8 @@ def warm() -> None:
     import limen.normalize.shell
     import limen.scan
     import limen.state
-    import limen.turngate  # noqa: F401
+    import limen.turngate
+    import limen.turngate.repeat  # noqa: F401
     from limen.rules import objective_rules
     from limen.runtime import Runtime
 

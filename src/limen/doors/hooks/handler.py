@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -174,8 +175,6 @@ _gates_lock = threading.Lock()
 
 def repeat_gate() -> tuple[RepeatGate, RepeatTracker]:
     """The turn gate's repeat memory for this Limen home: an SQLite file every hook process shares."""
-    import os
-
     from limen.context import limen_home
 
     home = limen_home()
