@@ -172,3 +172,19 @@ def test_waivers_do_not_reach_floors(workspace: str, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(limen.floors, "FLOORS", (floor,))
     ctx = Context.for_mode(Mode.LIGHT, workspace, waived=frozenset({"confirmed_exfil"}))
     assert decide(_read(workspace), ctx).verdict is Verdict.BLOCK
+
+
+def test_a_rule_that_needs_a_field_is_skipped_only_when_it_is_empty(
+    workspace: str, extra_rules: list[Rule]
+) -> None:
+    seen: list[str] = []
+
+    def spy(action: Action, ctx: Context) -> Iterable[Finding]:
+        seen.append(action.tool)
+        return []
+
+    extra_rules.append(Rule("test.needs_commands", frozenset(), spy, needs="commands"))
+    ctx = Context.for_mode(Mode.BALANCED, workspace)
+    decide(_read(workspace), ctx)
+    decide(normalize("Bash", {"command": "ls"}, cwd=workspace), ctx)
+    assert seen == ["Bash"]

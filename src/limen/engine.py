@@ -87,6 +87,8 @@ def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list
             Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "the call could not be normalised")
         )
     for rule in rules.objective_rules():
+        if rule.needs and not getattr(action, rule.needs):
+            continue  # nothing for this rule to judge
         try:
             found = list(rule.check(action, ctx))
         except Exception as exc:  # a rule's failure is a signal, never a skipped rule

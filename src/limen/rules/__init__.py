@@ -35,18 +35,25 @@ class Rule:
     codes: frozenset[ReasonCode]
     check: RuleFunction
     plugin: bool = False
+    needs: str = ""  # an `Action` field that must be non-empty for the rule to have anything to judge
 
 
 _registered: list[Rule] = []
 _loaded: tuple[Rule, ...] | None = None
 
 
-def rule(*codes: ReasonCode) -> Callable[[RuleFunction], RuleFunction]:
-    """Register a built-in rule and the codes it may raise."""
+def rule(*codes: ReasonCode, needs: str = "") -> Callable[[RuleFunction], RuleFunction]:
+    """Register a built-in rule, the codes it may raise and, with `needs`, the `Action` field it reads
+    (`commands`, `destinations`...): the engine skips it when that field is empty, which is most calls."""
 
     def register(check: RuleFunction) -> RuleFunction:
         _registered.append(
-            Rule(f"{check.__module__.rsplit('.', 1)[-1]}.{check.__name__}", frozenset(codes), check)
+            Rule(
+                f"{check.__module__.rsplit('.', 1)[-1]}.{check.__name__}",
+                frozenset(codes),
+                check,
+                needs=needs,
+            )
         )
         return check
 

@@ -716,7 +716,7 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
     return all(p and not _SECRET_VAR.search(p[0]) and p[0].strip("^$=.*") for p in patterns)
 
 
-@rule(ReasonCode.ENVIRONMENT_DUMP_COMMAND)
+@rule(ReasonCode.ENVIRONMENT_DUMP_COMMAND, needs="commands")
 def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
     """Printing the whole environment; BLOCK when the line also sends it out."""
     sends = any(c.name in _SENDERS for c in action.commands)
@@ -804,7 +804,7 @@ def _stdin_sources(command: Command) -> set[str]:
     return found
 
 
-@rule(ReasonCode.BULK_OPERATION)
+@rule(ReasonCode.BULK_OPERATION, needs="commands")
 def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
     """Deleting many things at once, or an unknown list of them."""
     for command in action.commands:
@@ -879,7 +879,7 @@ _INFO_NOTES = (
 )
 
 
-@rule(ReasonCode.OPAQUE_COMMAND)
+@rule(ReasonCode.OPAQUE_COMMAND, needs="commands")
 def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """A part of the line whose effect cannot be known statically."""
     dynamic = next(  # an alias may never run; a name in an ssh remote line runs on the other machine
@@ -913,7 +913,7 @@ def _suspicious_label(host: str) -> bool:
     return any(len(label) >= 24 and _entropy(label) >= 3.5 for label in labels[:-2])
 
 
-@rule(ReasonCode.DNS_EXFILTRATION)
+@rule(ReasonCode.DNS_EXFILTRATION, needs="destinations")
 def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
     """Data leaving through DNS: a query name built from a substitution or carrying an encoded label."""
     for dest in action.destinations:
@@ -1190,7 +1190,7 @@ def _world_writable(mode: str) -> bool:
     return False
 
 
-@rule(ReasonCode.UNSAFE_PERMISSIONS)
+@rule(ReasonCode.UNSAFE_PERMISSIONS, needs="commands")
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     """Making files world-writable or setuid: anyone can then change or escalate through them."""
     for command in action.commands:
@@ -1260,7 +1260,7 @@ def _persistence(command: Command) -> str:
     return ""
 
 
-@rule(ReasonCode.PERSISTENCE_WRITE)
+@rule(ReasonCode.PERSISTENCE_WRITE, needs="commands")
 def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """Commands that make something run later without the user asking (cron, services, accounts, PATH)."""
     if not action.commands:

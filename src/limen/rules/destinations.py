@@ -270,7 +270,7 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     )
 
 
-@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION)
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs="destinations")
 def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     """Every destination not on the trusted list (metadata endpoints: BLOCK)."""
     if not action.destinations:

@@ -254,7 +254,7 @@ def _limen_subcommands(command: Command) -> tuple[str, ...]:
     return ()
 
 
-@rule(ReasonCode.PROTECTED_PATH_BLOCKED)
+@rule(ReasonCode.PROTECTED_PATH_BLOCKED, needs="commands")
 def control_commands(action: Action, ctx: Context) -> Iterator[Finding]:
     for command in action.commands:
         words = _limen_subcommands(command)
