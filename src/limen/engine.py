@@ -90,7 +90,7 @@ def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list
         if rule.needs and not getattr(action, rule.needs):
             continue  # nothing for this rule to judge
         try:
-            found = list(rule.check(action, ctx))
+            findings.extend(rule.check(action, ctx))
         except Exception as exc:  # a rule's failure is a signal, never a skipped rule
             verdict = Verdict.BLOCK if rule.plugin else Verdict.AUTH
             findings.append(
@@ -101,11 +101,8 @@ def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list
                     f"{rule.name} raised {type(exc).__name__}",
                 )
             )
-            continue
-        for f in found:
-            if f.code.value in waived:
-                continue
-            findings.append(f)
+    if waived:
+        findings = [f for f in findings if f.code.value not in waived]
     return findings
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from limen.model import Action, Capability, Destination, Mode
+from limen.normalize import net, shell
 from limen.normalize.paths import canonical
 from limen.normalize.tools import ToolSpec, classify
 
@@ -117,8 +118,6 @@ def _normalize(
     home: str | None,
     tools: Mapping[str, ToolSpec] | None = None,
 ) -> Action:
-    from limen.normalize import net, shell
-
     if not isinstance(tool, str) or not tool:
         raise ValueError("tool name missing")
     if not isinstance(arguments, dict):
