@@ -64,6 +64,10 @@ def combine(a: StageResult, b: StageResult, stage: str = "combine") -> StageResu
 
 
 def _stage(name: str, findings: list[Finding], baseline: int, started: int) -> StageResult:
+    if not findings:  # the common case: nothing to merge
+        return StageResult(
+            name, Verdict.PASS, min(baseline, 100), micros=(perf_counter_ns() - started) / 1000
+        )
     verdict = Verdict.PASS
     risk = baseline
     reasons: list[ReasonCode] = []
@@ -202,7 +206,8 @@ def decide(action: Action, ctx: Context) -> Decision:
         all_findings.extend(subjective_findings)
         subjective = _stage("subjective", subjective_findings, 0, started)
         evidence.append(subjective)
-        result = combine(result, subjective)
+        if subjective_findings:
+            result = combine(result, subjective)
 
     # 4. Risk thresholds of the mode turn a high score into AUTH or BLOCK (raise only).
     threshold = _threshold_findings(result, ctx)
