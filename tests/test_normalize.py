@@ -158,3 +158,13 @@ def test_query_tools_that_change_a_database(sql: str, writes: bool, workspace: s
     if writes:
         decision = limen.evaluate("mcp__db__query", {"sql": sql}, cwd=workspace, context=_ctx(workspace))
         assert decision.verdict >= Verdict.AUTH
+
+
+def test_paths_resolve_like_realpath_whether_or_not_they_exist(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "file").write_text("x")
+    os.symlink(real, tmp_path / "dirlink")
+    os.symlink(tmp_path / "nowhere" / "authorized_keys", tmp_path / "dangling")
+    for written in ("dirlink/file", "dirlink/new-file", "dangling", "real/../real/file", "missing/deeper"):
+        assert canonical(written, str(tmp_path), "/home/x") == os.path.realpath(tmp_path / written), written

@@ -11,7 +11,9 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
+from limen.engine import decide
 from limen.model import Decision, Mode
+from limen.normalize import normalize
 
 if TYPE_CHECKING:
     from limen.context import Context
@@ -58,9 +60,6 @@ def evaluate(
         return _runtime(cwd, mode).decide(
             tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role
         )
-    from limen.engine import decide
-    from limen.normalize import normalize
-
     action = normalize(
         tool,
         arguments,
