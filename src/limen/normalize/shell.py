@@ -2260,7 +2260,7 @@ def _scan_code(lang: str, code: str, state: _State, via: tuple[str, ...], level:
 # --------------------------------------------------------------------------- network commands
 
 
-_NET_OPTS: dict[str, frozenset[str]] = {
+NET_OPTIONS: dict[str, frozenset[str]] = {
     "curl": frozenset(
         {
             "-o",
@@ -2425,15 +2425,15 @@ _NET_OPTS: dict[str, frozenset[str]] = {
     "telnet": frozenset({"-b", "-e", "-l", "-n", "-X"}),
     "ftp": frozenset({"-P", "-o", "-r", "-s", "-q"}),
 }
-_NET_OPTS["ncat"] = _NET_OPTS["netcat"] = _NET_OPTS["nc"]
-_NET_OPTS["drill"] = _NET_OPTS["dig"]
-_NET_OPTS["ztcp"] = frozenset({"-d"})
+NET_OPTIONS["ncat"] = NET_OPTIONS["netcat"] = NET_OPTIONS["nc"]
+NET_OPTIONS["drill"] = NET_OPTIONS["dig"]
+NET_OPTIONS["ztcp"] = frozenset({"-d"})
 
 
 def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     name = _basename(argv[0])
     args = argv[1:]
-    opts = _NET_OPTS.get(name, frozenset())
+    opts = NET_OPTIONS.get(name, frozenset())
     operands = _operands(args, opts)
     _generic(argv, state, name)
     if name in ("curl", "wget"):
@@ -2829,5 +2829,5 @@ for _name in _WRAPPER_OPTS:
     _HANDLERS[_name] = _h_wrapper
 for _name in INTERPRETERS:
     _HANDLERS[_name] = _interpreter
-for _name in (*_NET_OPTS, *_DB_CLIENTS):
+for _name in (*NET_OPTIONS, *_DB_CLIENTS):
     _HANDLERS[_name] = _h_net

@@ -33,6 +33,7 @@ from functools import lru_cache
 from limen.context import Context
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
+from limen.normalize.shell import NET_OPTIONS
 from limen.rules import rule
 from limen.rules.derived import memo
 
@@ -994,29 +995,7 @@ def _ssh_options(argv: tuple[str, ...]) -> list[str]:
         if not word.startswith("-"):
             break
         out.append(word)
-        skip = word in (
-            "-b",
-            "-c",
-            "-D",
-            "-E",
-            "-e",
-            "-F",
-            "-I",
-            "-i",
-            "-J",
-            "-L",
-            "-l",
-            "-m",
-            "-O",
-            "-o",
-            "-p",
-            "-Q",
-            "-R",
-            "-S",
-            "-W",
-            "-w",
-            "-B",
-        )
+        skip = word in NET_OPTIONS["ssh"]  # options that take a value
     return out
 
 
