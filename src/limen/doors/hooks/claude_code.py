@@ -10,9 +10,11 @@ user's permission rules and mode still decide whether Claude Code asks.
 
 from __future__ import annotations
 
-from typing import Any
-
 from limen.doors.hooks import events as ev
+
+TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 AGENT = "claude-code"
 KINDS = {

@@ -8,10 +8,13 @@ text, so they are lifted out into paths the engine checks.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from limen.doors.hooks import claude_code
 from limen.doors.hooks import events as ev
+
+TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 AGENT = "codex"
 _PATCH_TARGET = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)

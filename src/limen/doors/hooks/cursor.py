@@ -16,9 +16,12 @@ every read); there, `allow` is exactly "no objection".
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from limen.doors.hooks import events as ev
+
+TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 AGENT = "cursor"
 KINDS = {

@@ -9,9 +9,12 @@ tool confirmation: Limen's PASS means "no objection", not "approved".
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from limen.doors.hooks import events as ev
+
+TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 AGENT = "gemini"
 KINDS = {
