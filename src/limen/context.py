@@ -34,6 +34,14 @@ MODE_THRESHOLDS: dict[Mode, Thresholds] = {
     Mode.PARANOID: Thresholds(ask=31, strong=56, deny=81),
 }
 
+# The rate window: more calls than this within the window (seconds) in one session ask a human.
+RATE_LIMITS: dict[Mode, tuple[int, float] | None] = {
+    Mode.LIGHT: None,
+    Mode.BALANCED: (240, 60.0),
+    Mode.STRICT: (120, 60.0),
+    Mode.PARANOID: (60, 60.0),
+}
+
 # How many operands a delete may have before it counts as a bulk operation.
 BULK_THRESHOLDS: dict[Mode, int] = {Mode.LIGHT: 200, Mode.BALANCED: 50, Mode.STRICT: 20, Mode.PARANOID: 5}
 
@@ -116,6 +124,8 @@ class SessionView(Protocol):
 
     def is_halted(self) -> bool: ...
 
+    calls_in_window: int  # this session's calls within the rate window, this one included
+
     def recent(self) -> list[dict[str, Any]]: ...
 
 
@@ -142,6 +152,7 @@ class Context:
     protected_names: tuple[str, ...] = ()  # bare file names protected wherever they appear
     extra_sensitive_paths: tuple[str, ...] = ()
     bulk_threshold: int = 50
+    rate_limit: tuple[int, float] | None = None  # (calls, seconds) per session
     chain: PolicyChain | None = None
     session: SessionView | None = None
     waived: frozenset[str] = frozenset()  # reason codes waived for this action by the drift gate
@@ -156,6 +167,7 @@ class Context:
             home=home,
             thresholds=MODE_THRESHOLDS[mode],
             bulk_threshold=BULK_THRESHOLDS[mode],
+            rate_limit=RATE_LIMITS[mode],
             protected_paths=default_protected_paths(home, workspace),
         )
         for key, value in overrides.items():

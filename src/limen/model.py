@@ -61,6 +61,7 @@ class ReasonCode(enum.StrEnum):
     PII_DATA_CLASS_EGRESS = "pii_data_class_egress"
     PERSISTENCE_WRITE = "persistence_write"
     DNS_EXFILTRATION = "dns_exfiltration"
+    RATE_LIMITED = "rate_limited"
     REMOTE_SHELL = "remote_shell"
     DEFENCE_EVASION = "defence_evasion"
     UNSAFE_PERMISSIONS = "unsafe_permissions"

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from limen.context import Context, Thresholds, default_protected_paths
+from limen.context import RATE_LIMITS, Context, Thresholds, default_protected_paths
 from limen.model import Mode
 from limen.normalize.tools import ToolSpec
 from limen.policy.chain import Chain, CompiledWaiver
@@ -283,6 +283,7 @@ def context(
         protected_names=tuple(eff["protected_names"]),
         extra_sensitive_paths=sensitive,
         bulk_threshold=bulk,
+        rate_limit=RATE_LIMITS[effective_mode],
         chain=chain,
         policy=policy,
     )

@@ -25,6 +25,7 @@ BUILTIN_MODULES = (
     "limen.rules.secrets",
     "limen.rules.data_classes",
     "limen.rules.token_channels",
+    "limen.rules.rate",
     "limen.rules.roles",
 )
 

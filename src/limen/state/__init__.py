@@ -2,7 +2,8 @@
 
 A session holds its taint (keyed fingerprints of secrets it read, with their lengths, never the values),
 provenance flags and value labels (fingerprints of values the user's prompt, clean output, untrusted output or
-injected content supplied), its recent decision history, and a halt flag. Stores: `MemoryStore` (one process,
+injected content supplied), its recent decision history, its rate window (when its recent calls came), and a
+halt flag. Stores: `MemoryStore` (one process,
 the SDK) and `SqliteStore` (default; hooks are one process per call). Tool pins live in the same store.
 """
 
@@ -42,6 +43,10 @@ class SessionStore(Protocol):
     def append_history(self, session_id: str, entry: Mapping[str, Any]) -> None: ...
 
     def history(self, session_id: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]: ...
+
+    def count_call(self, session_id: str, window: float) -> int:
+        """Record one call now; return this session's calls within the last `window` seconds (it included)."""
+        ...
 
     def clear(self, session_id: str, *, taint_only: bool) -> None: ...
 

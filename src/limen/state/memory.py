@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ class MemoryStore:
         self._values: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._history: dict[str, deque[dict[str, Any]]] = defaultdict(lambda: deque(maxlen=HISTORY_LIMIT))
         self._pins: dict[str, tuple[str, str | None]] = {}
+        self._calls: dict[str, tuple[float, int]] = {}  # session -> (window start, calls in it)
 
     def flags(self, session_id: str) -> frozenset[str]:
         with self._lock:
@@ -54,12 +56,20 @@ class MemoryStore:
         with self._lock:
             return list(self._history.get(session_id, ()))[-limit:]
 
+    def count_call(self, session_id: str, window: float) -> int:
+        now = time.monotonic()
+        with self._lock:
+            start, count = self._calls.get(session_id, (now, 0))
+            start, count = (start, count + 1) if start > now - window else (now, 1)
+            self._calls[session_id] = (start, count)
+            return count
+
     def clear(self, session_id: str, *, taint_only: bool) -> None:
         with self._lock:
             self._taint.pop(session_id, None)
             self._flags.get(session_id, set()).discard(TAINTED)
             if not taint_only:
-                for table in (self._flags, self._values, self._history):
+                for table in (self._flags, self._values, self._history, self._calls):
                     table.pop(session_id, None)
 
     def sessions(self) -> list[str]:

@@ -28,7 +28,17 @@ CREATE TABLE IF NOT EXISTS history (id INTEGER PRIMARY KEY AUTOINCREMENT, sessio
     ts REAL NOT NULL, entry TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS history_session ON history (session, id);
 CREATE TABLE IF NOT EXISTS pins (key TEXT PRIMARY KEY, fp TEXT NOT NULL, pending TEXT) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS calls (session TEXT PRIMARY KEY, start REAL NOT NULL, n INTEGER NOT NULL)
+    WITHOUT ROWID;
 """
+
+
+# A window restarts when its start has fallen out of it; otherwise the call joins it.
+_COUNT_CALL = (
+    "INSERT INTO calls (session, start, n) VALUES (?1, ?2, 1) ON CONFLICT(session) DO UPDATE SET "
+    "n = CASE WHEN start > ?3 THEN n + 1 ELSE 1 END, start = CASE WHEN start > ?3 THEN start ELSE ?2 END "
+    "RETURNING n"
+)
 
 
 class SqliteStore:
@@ -43,7 +53,7 @@ class SqliteStore:
         if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
-        if self._db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'pins'").fetchone()[0] == 0:
+        if self._db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'calls'").fetchone()[0] == 0:
             self._db.executescript(_SCHEMA)
 
     def _many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
@@ -120,8 +130,15 @@ class SqliteStore:
             ).fetchall()
         return [json.loads(r[0]) for r in reversed(rows)]
 
+    def count_call(self, session_id: str, window: float) -> int:
+        """A fixed window: one row per session and one statement per call, whatever the rate."""
+        now = time.time()
+        with self._lock:
+            (count,) = self._db.execute(_COUNT_CALL, (session_id, now, now - window)).fetchone()
+        return int(count)
+
     def clear(self, session_id: str, *, taint_only: bool) -> None:
-        tables = ("taint",) if taint_only else ("taint", "flags", "vals", "history")
+        tables = ("taint",) if taint_only else ("taint", "flags", "vals", "history", "calls")
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:

@@ -30,6 +30,7 @@ class StoredSession:
         self._flags: frozenset[str] | None = None
         self._taint: dict[str, int] | None = None
         self._recent: list[dict[str, Any]] | None = None
+        self.calls_in_window = 0  # set by the runtime when the mode has a rate window
 
     @property
     def flags(self) -> frozenset[str]:
