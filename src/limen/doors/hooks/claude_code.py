@@ -28,27 +28,7 @@ PROJECT_ENV = "CLAUDE_PROJECT_DIR"
 
 def parse(payload: dict[str, Any], env: dict[str, str], agent: str = AGENT) -> ev.HookEvent:
     """The event in Limen's terms; raises ValueError on an unknown event or a missing field."""
-    name = ev.string(payload, "hook_event_name")
-    kind = KINDS.get(name)
-    if kind is None:
-        raise ValueError(f"unknown event {name[:40]!r}")
-    session = ev.string(payload, "session_id")
-    cwd = ev.string(payload, "cwd") or env.get(PROJECT_ENV, "")
-    if not session or not cwd:
-        raise ValueError("event without session_id or cwd")
-    event = ev.HookEvent(
-        kind, name, session_id=f"{agent}:{session}", cwd=cwd, workspace=env.get(PROJECT_ENV) or cwd
-    )
-    if kind in (ev.PRE_TOOL, ev.POST_TOOL):
-        event.tool = ev.string(payload, "tool_name")
-        if not event.tool:
-            raise ValueError("tool event without tool_name")
-        event.arguments = payload.get("tool_input")
-        if kind == ev.POST_TOOL:
-            event.output = ev.text_of(payload.get("tool_response"))
-    elif kind == ev.PROMPT:
-        event.prompt = ev.string(payload, "prompt")
-    return event
+    return ev.parse_event(payload, env, kinds=KINDS, agent=agent, project_env=PROJECT_ENV)
 
 
 def pre_tool(decision: str, reason: str) -> dict[str, Any]:

@@ -208,3 +208,39 @@ def text_of(value: Any, depth: int = 0) -> str:
 def string(payload: dict[str, Any], key: str) -> str:
     value = payload.get(key)
     return value if isinstance(value, str) else ""
+
+
+def parse_event(
+    payload: dict[str, Any],
+    env: dict[str, str],
+    *,
+    kinds: dict[str, str],
+    agent: str,
+    project_env: str,
+    aliases: dict[str, str] | None = None,
+) -> HookEvent:
+    """An event in the shape Claude Code and Gemini CLI share (`hook_event_name`, `session_id`, `cwd`,
+    `tool_name`, `tool_input`, `tool_response`, `prompt`). Raises ValueError on an unknown event or a
+    missing field, which the dialect answers with its deny."""
+    name = string(payload, "hook_event_name")
+    kind = kinds.get(name)
+    if kind is None:
+        raise ValueError(f"unknown event {name[:40]!r}")
+    session = string(payload, "session_id")
+    cwd = string(payload, "cwd") or env.get(project_env, "")
+    if not session or not cwd:
+        raise ValueError("event without session_id or cwd")
+    event = HookEvent(
+        kind, name, session_id=f"{agent}:{session}", cwd=cwd, workspace=env.get(project_env) or cwd
+    )
+    if kind in (PRE_TOOL, POST_TOOL):
+        tool = string(payload, "tool_name")
+        if not tool:
+            raise ValueError("tool event without tool_name")
+        event.tool = (aliases or {}).get(tool, tool)
+        event.arguments = payload.get("tool_input")
+        if kind == POST_TOOL:
+            event.output = text_of(payload.get("tool_response"))
+    elif kind == PROMPT:
+        event.prompt = string(payload, "prompt")
+    return event

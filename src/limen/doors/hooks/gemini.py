@@ -29,29 +29,12 @@ TOOL_ALIASES = {"grep_search": "search_file_content"}
 
 
 def parse(payload: dict[str, Any], env: dict[str, str]) -> ev.HookEvent:
-    name = ev.string(payload, "hook_event_name")
-    kind = KINDS.get(name)
-    if kind is None:
-        raise ValueError(f"unknown event {name[:40]!r}")
-    session = ev.string(payload, "session_id")
-    cwd = ev.string(payload, "cwd") or env.get(PROJECT_ENV, "")
-    if not session or not cwd:
-        raise ValueError("event without session_id or cwd")
-    event = ev.HookEvent(
-        kind, name, session_id=f"{AGENT}:{session}", cwd=cwd, workspace=env.get(PROJECT_ENV) or cwd
+    """The event in Limen's terms; Gemini's `dir_path` names where a tool runs."""
+    event = ev.parse_event(
+        payload, env, kinds=KINDS, agent=AGENT, project_env=PROJECT_ENV, aliases=TOOL_ALIASES
     )
-    if kind in (ev.PRE_TOOL, ev.POST_TOOL):
-        tool = ev.string(payload, "tool_name")
-        if not tool:
-            raise ValueError("tool event without tool_name")
-        event.tool = TOOL_ALIASES.get(tool, tool)
-        event.arguments = payload.get("tool_input")
-        if isinstance(event.arguments, dict) and isinstance(event.arguments.get("dir_path"), str):
-            event.cwd = os.path.join(cwd, event.arguments["dir_path"])
-        if kind == ev.POST_TOOL:
-            event.output = ev.text_of(payload.get("tool_response"))
-    elif kind == ev.PROMPT:
-        event.prompt = ev.string(payload, "prompt")
+    if isinstance(event.arguments, dict) and isinstance(event.arguments.get("dir_path"), str):
+        event.cwd = os.path.join(event.cwd, event.arguments["dir_path"])
     return event
 
 
