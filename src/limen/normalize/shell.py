@@ -93,6 +93,7 @@ UNANALYSED_SCRIPT = frozenset(
         "julia",
     }
 )
+# Commands whose output may be data fetched from the network (piped into a shell, it is download-and-execute).
 DOWNLOADERS = frozenset(
     {
         "curl",
@@ -110,6 +111,7 @@ DOWNLOADERS = frozenset(
         "openssl",
         "tftp",
         "ftp",
+        "telnet",
         "scp",
         "rsync",
         "sftp",

@@ -33,7 +33,7 @@ from functools import lru_cache
 from limen.context import Context
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
-from limen.normalize.shell import NET_OPTIONS
+from limen.normalize.shell import DOWNLOADERS, NET_OPTIONS
 from limen.rules import rule
 from limen.rules.derived import memo
 
@@ -41,29 +41,6 @@ SHELL_NAMES = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yas
 _INTERPRETER = re.compile(
     r"^(python[0-9.]*|pypy[0-9.]*|node(js)?|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|"
     r"luajit|[gmn]?awk|deno|bun|powershell(\.exe)?|pwsh(\.exe)?|tclsh|osascript)$"
-)
-_DOWNLOADERS = frozenset(
-    {
-        "curl",
-        "wget",
-        "fetch",
-        "aria2c",
-        "http",
-        "https",
-        "lwp-request",
-        "GET",
-        "nc",
-        "ncat",
-        "netcat",
-        "socat",
-        "openssl",
-        "tftp",
-        "ftp",
-        "telnet",
-        "scp",
-        "sftp",
-        "ssh",
-    }
 )
 _NET_TOOLS = frozenset(
     {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "rcat", "cryptcat", "sbd", "ztcp"}
@@ -533,7 +510,7 @@ def _download_exec(action: Action) -> Finding | None:
         if not _runs_stdin(command):
             continue
         for via in command.via:
-            if via.startswith("stdin:") and set(via[6:].split(",")) & _DOWNLOADERS:
+            if via.startswith("stdin:") and set(via[6:].split(",")) & DOWNLOADERS:
                 return _finding(
                     ReasonCode.DESTRUCTIVE_COMMAND,
                     Verdict.BLOCK,
