@@ -1178,9 +1178,8 @@ def _run(
     out = _run_command(argv, state, via, level, stdin, redirects, dynamic_name)
     name = _basename(argv[0])
     if len(state.write_paths) > before and name not in _KEEPS_CONTENT and name not in _WRAPPER_OPTS:
-        text = (
-            stdin.text if name == "tee" and stdin is not None else None
-        )  # `cp`, `sed -i`, `curl -o`: unknown
+        # `tee` writes what it was given; `cp`, `sed -i`, `curl -o` write something unknown.
+        text = stdin.text if name == "tee" and stdin is not None else None
         for path in state.write_paths[before:]:
             state.written[path] = text
     return out
