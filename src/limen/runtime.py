@@ -1,9 +1,9 @@
 """The runtime every door uses: normalise, decide with this session's view, remember, audit, answer.
 
-One `Runtime` per workspace (a hook call, the daemon's pool, an MCP proxy, `limen.evaluate()`'s cache; there
-is no SDK `Guard` yet). It opens its session store and audit log on first use, once, and never raises: an internal failure answers BLOCK (or AUTH) with a reason
-code. Logging never changes a decision unless `audit_failure="deny"` says a decision that cannot be logged is
-denied.
+One `Runtime` per workspace (a hook call, the daemon's pool, an MCP proxy, `limen.evaluate()`'s cache).
+It opens its session store and audit log on first use, once, and never raises: an internal failure answers
+BLOCK (or AUTH) with a reason code. Logging never changes a decision unless `audit_failure="deny"` says a
+decision that cannot be logged is denied.
 """
 
 from __future__ import annotations
