@@ -94,12 +94,27 @@ def test_claude_code_post_tool_use_of_plain_output_says_nothing(tmp_path: Path) 
     assert run_hook("claude-code", "post_read_plain.json", tmp_path)[:2] == ({}, 0)
 
 
-def test_claude_code_post_tool_use_blocks_a_leaked_secret(tmp_path: Path) -> None:
-    out, code, _ = run_hook("claude-code", "post_bash_secret.json", tmp_path)
-    assert code == 2 and out["decision"] == "block"
+@pytest.mark.parametrize("fixture", ["post_bash_secret.json", "post_read_secret.json"])
+def test_claude_code_post_tool_use_replaces_a_leaked_secret(fixture: str, tmp_path: Path) -> None:
+    """`decision: block` alone is advisory in Claude Code: the model would still read the key. The answer
+    replaces the output with a redacted one of the same shape, on exit 0 (the code whose JSON applies)."""
+    event = json.loads((FIXTURES / "claude-code" / fixture).read_text())
+    out, code, _ = run_hook("claude-code", fixture, tmp_path)
+    assert code == 0 and out["decision"] == "block"
     assert out["reason"].startswith("Limen flagged this tool output [")
     assert "AKIAZ7QWERTYUIOP2345" not in json.dumps(out)  # the secret itself is never echoed
-    assert out["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    specific = out["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PostToolUse"
+    replaced = specific["updatedToolOutput"]
+    original = event["tool_response"]
+
+    def shape(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: shape(v) for k, v in value.items()}
+        return type(value).__name__
+
+    assert shape(replaced) == shape(original)  # a mismatched shape is ignored by Claude Code
+    assert "withheld by Limen" in json.dumps(replaced)
 
 
 def test_claude_code_post_tool_use_warns_the_model_about_injected_instructions(tmp_path: Path) -> None:

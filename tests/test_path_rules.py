@@ -157,3 +157,49 @@ def test_ordinary_sweeps_of_the_workspace_stay_open(workspace: str) -> None:
 def test_agents_cannot_run_limens_loosening_commands(command: str, blocked: bool, workspace: str) -> None:
     decision = _decide("Bash", {"command": command}, workspace)
     assert (ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons) is blocked
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("notes/deploy.md", "Deploy with\nAWS_ACCESS_KEY_ID=AKIAZ7QWERTYUIOP2345\n"),
+        ("config/settings.py", 'STRIPE_KEY = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"\n'),
+        ("tmp/token.txt", "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R\n"),
+    ],
+)
+def test_a_read_of_a_file_that_holds_a_credential_asks_before_it_runs(
+    name: str, content: str, workspace: str
+) -> None:
+    """The name says nothing; the content does. The output could not be taken back from every agent once
+    the tool ran, so the read is decided on what the file holds."""
+    path = os.path.join(workspace, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as handle:
+        handle.write(content)
+    decision = _decide("Read", {"file_path": path}, workspace)
+    assert decision.verdict is Verdict.AUTH
+    assert ReasonCode.SENSITIVE_SECRET_ACCESS in decision.reasons
+    assert "AKIA" not in decision.explanation and "sk_live" not in decision.explanation
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("README.md", "Set AWS_ACCESS_KEY_ID=<your key> before running.\n"),
+        ("src/app.py", "api_key = os.environ['API_KEY']\nhash = 'd41d8cd98f00b204e9800998ecf8427e'\n"),
+        ("docs/example.env", "TOKEN=changeme\n"),
+    ],
+)
+def test_a_read_of_an_ordinary_file_passes(name: str, content: str, workspace: str) -> None:
+    path = os.path.join(workspace, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as handle:
+        handle.write(content)
+    assert _decide("Read", {"file_path": path}, workspace).verdict is Verdict.PASS
+
+
+def test_a_read_of_a_fifo_is_not_opened_for_its_content(workspace: str) -> None:
+    """A probe must never block: a named pipe with no writer would hang an open for reading."""
+    path = os.path.join(workspace, "pipe")
+    os.mkfifo(path)
+    assert ReasonCode.SENSITIVE_SECRET_ACCESS not in _decide("Read", {"file_path": path}, workspace).reasons

@@ -269,12 +269,51 @@ def control_commands(action: Action, ctx: Context) -> Iterator[Finding]:
             return
 
 
+# How much of a file a read tool is about to return is looked at for credentials before it runs: past this
+# the output scan still withholds what comes back (where the agent allows it).
+CONTENT_PROBE_BYTES = 256 * 1024
+CONTENT_PROBE_PATHS = 4
+
+
+def holds_secret(path: str) -> bool:
+    """Whether a regular file's first `CONTENT_PROBE_BYTES` hold a credential (a known shape or a value
+    assigned to a secret-named key). Not a regular file, unreadable or absent: False (nothing to return)."""
+    import os
+    import stat
+
+    from limen.scan import secret_values
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False  # a FIFO or a device could block or never end
+        data = os.read(fd, CONTENT_PROBE_BYTES)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return bool(data) and bool(secret_values(data.decode("utf-8", errors="replace")))
+
+
 @rule(ReasonCode.SENSITIVE_SECRET_ACCESS)
 def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Secret files by name, and for a file-read tool (whose output goes straight into the model's
+    context) any file whose content holds a credential: decided before the read, since an agent may not
+    let Limen take an output back once the tool ran."""
     for path in _all_paths(action):
         if is_secret_file(path):
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
             return
+    if action.capability == "filesystem.read" and not action.write_paths:
+        for path in action.paths[:CONTENT_PROBE_PATHS]:
+            if not _has_glob(path) and holds_secret(path):
+                yield Finding(
+                    ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"file {path} holds a credential"
+                )
+                return
 
 
 @rule(ReasonCode.SENSITIVE_PATH_ACCESS)

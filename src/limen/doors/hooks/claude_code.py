@@ -69,13 +69,22 @@ def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
 
 
 def render_post(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
-    """Secrets in the output: `block` with the reason (the tool already ran). Anything flagged: context."""
+    """A secret (or a BLOCK) in the output: the output is replaced. `decision: block` alone is advisory in
+    Claude Code (the model still sees the original next to the reason), so the answer carries the output
+    redacted in place (`updatedToolOutput`, same shape; `updatedMCPToolOutput` for MCP tools) on exit 0,
+    the one exit code whose JSON Claude Code applies. Anything else flagged: context for the model."""
     if outcome.verdict == ev.PASS:
         return ev.Answer("{}")
     payload = with_context({}, event.name, ev.untrusted_context(outcome))
     if ev.withholds(outcome):
         reason = ev.output_block_reason(outcome)
-        return deny({"decision": "block", "reason": reason, **payload}, reason)
+        marker = f"[withheld by Limen: {ev.codes(outcome)}{ev.ref(outcome)}]"
+        specific = payload["hookSpecificOutput"]
+        specific["additionalContext"] = reason
+        if event.tool.startswith("mcp__"):
+            specific["updatedMCPToolOutput"] = {"content": [{"type": "text", "text": marker}]}
+        specific["updatedToolOutput"] = ev.redacted(event.raw_output, marker)
+        return ev.Answer(ev.dumps({"decision": "block", "reason": reason, **payload}))
     return ev.Answer(ev.dumps(payload))
 
 

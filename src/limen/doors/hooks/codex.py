@@ -2,7 +2,8 @@
 
 Codex parses `ask` but does not honour it (the hook run is marked failed and the call proceeds), so AUTH is
 answered as a deny that says how a human approves. `apply_patch` carries its target files inside the patch
-text, so they are lifted out into paths the engine checks.
+text, so they are lifted out into paths the engine checks. A withheld output is a `decision: block`, which
+Codex (unlike Claude Code) applies by replacing the tool result.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
             return ev.Answer("{}")  # no objection; a bare `allow` is Codex's input-rewrite form
         reason = ev.block_reason(outcome) if outcome.verdict == ev.BLOCK else ev.auth_denied_reason(outcome)
         return claude_code.deny(claude_code.pre_tool("deny", reason), reason)
+    if event.kind == ev.POST_TOOL and ev.withholds(outcome):
+        # Codex replaces the tool result with the reason of a `decision: block`; it has no output rewrite
+        # (`updatedMCPToolOutput` is "not supported"), so Claude Code's redacted copy is not sent.
+        reason = ev.output_block_reason(outcome)
+        payload = claude_code.with_context({}, event.name, ev.untrusted_context(outcome))
+        return claude_code.deny({"decision": "block", "reason": reason, **payload}, reason)
     return claude_code.render(event, outcome)
 
 

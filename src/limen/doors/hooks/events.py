@@ -56,7 +56,18 @@ class Answer:
 class HookEvent:
     """One agent event in Limen's terms: what to decide, for which session, from where."""
 
-    __slots__ = ("arguments", "cwd", "kind", "name", "output", "prompt", "session_id", "tool", "workspace")
+    __slots__ = (
+        "arguments",
+        "cwd",
+        "kind",
+        "name",
+        "output",
+        "prompt",
+        "raw_output",
+        "session_id",
+        "tool",
+        "workspace",
+    )
 
     def __init__(
         self,
@@ -80,6 +91,7 @@ class HookEvent:
         self.arguments = arguments
         self.output = output
         self.prompt = prompt
+        self.raw_output: Any = None  # the tool's output object as the agent sent it (to redact in place)
 
 
 class Outcome:
@@ -205,6 +217,28 @@ def text_of(value: Any, depth: int = 0) -> str:
     return ""
 
 
+# Keys whose string values say what kind of object this is, not what the tool returned: a redacted output
+# keeps them so that it still has the shape the agent validates (Claude Code ignores a mismatched shape).
+SHAPE_KEYS = frozenset({"type", "mimeType", "filePath", "file_path", "kind", "status"})
+
+
+def redacted(value: Any, marker: str, depth: int = 0) -> Any:
+    """A copy of a tool's output object with every string that could carry output replaced by `marker`:
+    same keys, same types, so the agent accepts it in place of the original."""
+    if isinstance(value, str):
+        return marker if value else value
+    if isinstance(value, dict):
+        if depth > 12:
+            return {}
+        return {
+            k: (v if k in SHAPE_KEYS and isinstance(v, str) else redacted(v, marker, depth + 1))
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [] if depth > 12 else [redacted(v, marker, depth + 1) for v in value]
+    return value
+
+
 def string(payload: dict[str, Any], key: str) -> str:
     value = payload.get(key)
     return value if isinstance(value, str) else ""
@@ -240,7 +274,8 @@ def parse_event(
         event.tool = (aliases or {}).get(tool, tool)
         event.arguments = payload.get("tool_input")
         if kind == POST_TOOL:
-            event.output = text_of(payload.get("tool_response"))
+            event.raw_output = payload.get("tool_response")
+            event.output = text_of(event.raw_output)
     elif kind == PROMPT:
         event.prompt = string(payload, "prompt")
     return event
