@@ -164,6 +164,36 @@ def test_the_same_answer_with_or_without_the_daemon(env: dict[str, str], tmp_pat
     assert status is not None and status["served"] == len(CASES)
 
 
+def test_a_relative_cwd_means_the_same_to_the_daemon_and_to_the_fallback(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A relative `cwd` in an event is relative to the hook process, not to the daemon's run directory:
+    both deciders read the same file (one holding a credential, so the Read asks)."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "notes.md").write_text("AWS_ACCESS_KEY_ID=AKIAZ7QWERTYUIOP2345\n")
+    event = {
+        "session_id": "s-rel",
+        "cwd": "proj",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": "notes.md"},
+        "tool_use_id": "toolu_rel",
+    }
+    data = json.dumps(event).encode()
+    answers = []
+    for daemon_on in ("1", "0"):
+        if daemon_on == "1":
+            subprocess.run([str(LIMEN), "daemon", "start"], env=env, capture_output=True, timeout=30)
+            wait_for_daemon(env)
+        run_env = {**env, "LIMEN_HOOK_DAEMON": daemon_on}
+        proc = subprocess.run(
+            [str(HOOK), "claude-code"], input=data, capture_output=True, env=run_env, cwd=tmp_path, timeout=99
+        )
+        answers.append((without_ids(proc.stdout), proc.returncode))
+    assert answers[0] == answers[1]
+    assert json.loads(answers[0][0])["hookSpecificOutput"]["permissionDecision"] == "ask"
+
+
 def test_many_agents_and_sessions_at_once(env: dict[str, str], tmp_path: Path) -> None:
     alone = {**env, "LIMEN_HOOK_DAEMON": "0", "LIMEN_HOME": str(tmp_path / "alone")}
     expected = {case: without_ids(hook(*case_data(case), alone)[0]) for case in CASES}
@@ -331,6 +361,7 @@ def test_the_hook_client_imports_only_the_standard_library(env: dict[str, str]) 
         "limen.doors.hooks.events",
         "limen.doors.hooks.wire",
         "limen.doors.hooks.claude_code",
+        "limen.home",
     }
     site_hooks = {
         "sitecustomize",

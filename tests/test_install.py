@@ -199,7 +199,6 @@ def test_hook_configs_and_limen_home_are_protected() -> None:
 
 def test_the_hook_deadline_fits_inside_the_configured_timeout() -> None:
     assert client.DEFAULT_DEADLINE_MS <= TIMEOUT_SECONDS * 1000 // 2
-    assert wire.limen_home() == engine_limen_home()  # the client's copy of the rule agrees
     assert wire.socket_path().startswith(os.path.abspath(engine_limen_home()))
 
 

@@ -27,7 +27,7 @@ _RUNTIMES_LOCK = threading.Lock()
 
 def _runtime(workspace: str, mode: str | None) -> Runtime:
     """One Runtime per (workspace, mode, Limen home), the least recently used closed beyond a few."""
-    from limen.context import limen_home
+    from limen.home import limen_home
     from limen.runtime import Runtime
 
     key = (workspace, mode, limen_home())

@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from limen.home import limen_home
 from limen.model import Mode
 
 if TYPE_CHECKING:
@@ -66,11 +67,6 @@ DEFAULT_TRUSTED_HOSTS: tuple[str, ...] = (
     "docs.python.org",
     "localhost",
 )
-
-
-def limen_home() -> str:
-    """Where Limen keeps its user-level policy, state and audit log."""
-    return os.environ.get("LIMEN_HOME") or os.path.join(os.path.expanduser("~"), ".limen")
 
 
 def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:

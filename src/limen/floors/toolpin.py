@@ -13,8 +13,9 @@ import json
 import os
 from typing import Any
 
-from limen.context import Context, limen_home
+from limen.context import Context
 from limen.floors.egress import mode_verdict
+from limen.home import limen_home
 from limen.model import Action, Decision, Finding, ReasonCode
 from limen.state import SessionStore
 

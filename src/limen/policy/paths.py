@@ -7,7 +7,7 @@ import functools
 import hashlib
 import os
 
-from limen.context import limen_home
+from limen.home import limen_home
 
 ORG_POLICY = "/etc/limen/policy.yaml"  # a module attribute so tests can point it at a temporary path
 

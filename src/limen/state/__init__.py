@@ -65,7 +65,7 @@ def open_store(path: str | None = None) -> SessionStore:
     """The default store: SQLite at `path` (default `LIMEN_HOME/state.sqlite`)."""
     import os
 
-    from limen.context import limen_home
+    from limen.home import limen_home
     from limen.state.sqlite import SqliteStore
 
     return SqliteStore(path or os.path.join(limen_home(), "state.sqlite"))

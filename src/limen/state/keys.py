@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import os
 
-from limen.context import limen_home
+from limen.home import limen_home
 
 _cache: dict[str, bytes] = {}
 

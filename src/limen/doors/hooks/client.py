@@ -131,6 +131,8 @@ def decide(agent: str, text: str, deadline: float, out_fd: int) -> ev.Answer:
     """The daemon's answer when one comes in time, else one decided here before the deadline."""
     started = time.monotonic()
     env = {k: os.environ[k] for k in wire.FORWARDED_ENV if k in os.environ}
+    with contextlib.suppress(OSError):  # a deleted directory: a relative cwd is then refused
+        env[wire.HOOK_CWD] = os.getcwd()
     if os.environ.get("LIMEN_HOOK_DAEMON") != "0":  # 0: always decide here, never start a daemon
         answer = ask_daemon(agent, text, env, deadline * DAEMON_SHARE, started + deadline - CLAIM_MARGIN)
         if answer is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import ntpath
 import os
 import threading
 from collections import OrderedDict
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from limen.doors.hooks import events as ev
+from limen.doors.hooks.wire import HOOK_CWD
 
 if TYPE_CHECKING:
     from limen.model import Decision, Finding
@@ -104,6 +106,12 @@ def handle(
         return speaker.fail_closed(name, str(exc))
     except Exception as exc:
         return speaker.fail_closed(name, f"{type(exc).__name__} while reading the event")
+    base = env.get(HOOK_CWD, "")
+    relative = [p for p in (event.cwd, event.workspace) if not ntpath.isabs(p)]  # `C:\\x` and `/x` are not
+    if relative and not os.path.isabs(base):
+        return speaker.fail_closed(name, "a relative cwd, and no hook directory to resolve it against")
+    if relative:  # the daemon's own directory never decides what a relative one means
+        event.cwd, event.workspace = os.path.join(base, event.cwd), os.path.join(base, event.workspace)
     try:
         return speaker.render(event, evaluate(agent, event, pool, claim))
     except Superseded:
@@ -175,7 +183,7 @@ _gates_lock = threading.Lock()
 
 def repeat_gate() -> tuple[RepeatGate, RepeatTracker]:
     """The turn gate's repeat memory for this Limen home: an SQLite file every hook process shares."""
-    from limen.context import limen_home
+    from limen.home import limen_home
 
     home = limen_home()
     with _gates_lock:

@@ -18,6 +18,8 @@ import socket
 import stat
 import sys
 
+from limen.home import limen_home
+
 TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
 if TYPE_CHECKING:
     from typing import Any
@@ -25,12 +27,10 @@ if TYPE_CHECKING:
 MAX_EVENT_BYTES = 8 * 1024 * 1024
 # Environment the agent gives its hook that the daemon, started elsewhere, does not have.
 FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
+# The hook process's own directory, sent with the event: a relative `cwd` in an event means relative to it,
+# wherever the event is decided (the daemon runs elsewhere).
+HOOK_CWD = "LIMEN_HOOK_CWD"
 _SUN_PATH_MAX = 100  # sockaddr_un holds 104-108 bytes depending on the platform
-
-
-def limen_home() -> str:
-    """Same rule as `limen.context.limen_home` (a test keeps them equal), without importing the engine."""
-    return os.environ.get("LIMEN_HOME") or os.path.join(os.path.expanduser("~"), ".limen")
 
 
 def run_dir() -> str:
