@@ -2,7 +2,10 @@
 stop it.
 
 Clearing taint is a loosening: with a drift-gate possession factor configured it needs the TOTP code or
-password; without one it needs `--yes`. Either way the clearing is written to the audit log.
+password; without one it needs `--yes`. Either way the clearing is written to the audit log. So is
+`clear --state-lost`, which accepts that the stored state was lost (a damaged state file was rebuilt): until
+then every session counts as tainted, and `show` says so. A state that cannot be opened at all is one line
+on stderr and exit 1, never a traceback.
 """
 
 from __future__ import annotations
@@ -49,8 +52,11 @@ def main(argv: list[str]) -> int:
     shown = sub.add_parser("show")
     shown.add_argument("session", nargs="?", help="omit to list sessions")
     cleared = sub.add_parser("clear")
-    cleared.add_argument("session")
+    cleared.add_argument("session", nargs="?", help="omit with --state-lost")
     cleared.add_argument("--all", action="store_true", help="forget everything, not only the taint")
+    cleared.add_argument(
+        "--state-lost", action="store_true", help="accept a lost state: sessions stop counting as tainted"
+    )
     cleared.add_argument("--yes", action="store_true", help="confirm (when no possession factor is set up)")
     cleared.add_argument("--code", help="TOTP code of the drift gate's possession factor")
     halted = sub.add_parser("halt", help="deny every further call of a session")
@@ -59,29 +65,48 @@ def main(argv: list[str]) -> int:
     for p in (shown, cleared, halted):
         p.add_argument("--state", help="state database (default LIMEN_HOME/state.sqlite)")
     args = parser.parse_args(argv)
+    if args.command == "clear" and not (args.session or args.state_lost):
+        parser.error("clear needs a session, or --state-lost")
     runtime = Runtime(workspace=os.getcwd(), state_path=args.state)
     try:
-        if args.command == "show":
-            data: Any = show(runtime.store, args.session) if args.session else runtime.store.sessions()
-            print(json.dumps(data, indent=1))
-            return 0
-        if args.command == "halt":  # tightening: no confirmation needed
-            return 0 if runtime.halt(args.session, reason=args.reason) else 1
-        how = _gate(args)
-        if how is None:
-            print(
-                "limen session: clearing a session's taint is a loosening; confirm it (--yes, or the "
-                "drift gate's code)",
-                file=sys.stderr,
-            )
-            return 2
-        if not runtime.audit_event(
-            "session_clear", session=args.session, scope="all" if args.all else "taint", approved_by=how
-        ):
-            print("limen session: the audit log is unavailable; nothing was cleared", file=sys.stderr)
-            return 1
-        runtime.store.clear(args.session, taint_only=not args.all)
-        print(f"cleared {'everything' if args.all else 'the taint'} of session {args.session} ({how})")
-        return 0
+        return _run(runtime, args)
+    except Exception as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"limen session: {detail}", file=sys.stderr)
+        return 1
     finally:
         runtime.close()
+
+
+def _run(runtime: Any, args: argparse.Namespace) -> int:
+    from limen.state.sqlite import RECOVERY
+
+    store = runtime.store
+    if args.command == "show":
+        data: Any = show(store, args.session) if args.session else store.sessions()
+        print(json.dumps(data, indent=1))
+        lost = store.state_lost()
+        if lost:
+            print(f"limen session: {lost}; {RECOVERY}", file=sys.stderr)
+        return 0
+    if args.command == "halt":  # tightening: no confirmation needed
+        return 0 if runtime.halt(args.session, reason=args.reason) else 1
+    how = _gate(args)
+    if how is None:
+        print(
+            "limen session: clearing a session's taint is a loosening; confirm it (--yes, or the "
+            "drift gate's code)",
+            file=sys.stderr,
+        )
+        return 2
+    scope = "state_lost" if args.state_lost else "all" if args.all else "taint"
+    if not runtime.audit_event("session_clear", session=args.session or "*", scope=scope, approved_by=how):
+        print("limen session: the audit log is unavailable; nothing was cleared", file=sys.stderr)
+        return 1
+    if args.state_lost:
+        store.acknowledge_state_loss()
+        print(f"accepted the lost session state; sessions count by what was recorded since ({how})")
+    if args.session:
+        store.clear(args.session, taint_only=not args.all)
+        print(f"cleared {'everything' if args.all else 'the taint'} of session {args.session} ({how})")
+    return 0

@@ -18,6 +18,7 @@ INJECTED = "injected"  # content carrying injected instructions came in
 TAINTED = "tainted"  # a secret (or a secret file) was read
 HALTED = "halted"  # the session is stopped: every further call is denied
 BROAD = "broad"  # a broad read or archive happened (the correlator then keeps shell commands)
+STATE_LOST = "state_lost"  # the stored state was lost: counts as tainted until a person clears it
 
 # Value labels, in order of how much they are trusted.
 TRUSTED = "trusted"  # the user's prompt
@@ -48,7 +49,17 @@ class SessionStore(Protocol):
         """Record one call now; return this session's calls within the last `window` seconds (it included)."""
         ...
 
-    def clear(self, session_id: str, *, taint_only: bool) -> None: ...
+    def clear(self, session_id: str, *, taint_only: bool) -> None:
+        """Forget the session's taint (or everything); a person did it, so a lost state no longer counts."""
+        ...
+
+    def state_lost(self) -> str:
+        """When and why the stored state was lost, in one line; `` when it was not (or was acknowledged)."""
+        ...
+
+    def acknowledge_state_loss(self) -> None:
+        """A person accepts the loss: sessions are judged by what the store holds from now on."""
+        ...
 
     def sessions(self) -> list[str]: ...
 

@@ -72,6 +72,12 @@ class MemoryStore:
                 for table in (self._flags, self._values, self._history, self._calls):
                     table.pop(session_id, None)
 
+    def state_lost(self) -> str:
+        return ""  # nothing outlives the process, so nothing can be lost
+
+    def acknowledge_state_loss(self) -> None:
+        return None
+
     def sessions(self) -> list[str]:
         with self._lock:
             return sorted(set(self._flags) | set(self._taint) | set(self._history))
