@@ -55,11 +55,13 @@ _COUNT_CALL = (
     "n = CASE WHEN start > ?3 THEN n + 1 ELSE 1 END, start = CASE WHEN start > ?3 THEN start ELSE ?2 END "
     "RETURNING n"
 )
-# A session's flags, and `state_lost` while the state was lost and no person has cleared this session since.
-_FLAGS = (
-    "SELECT flag FROM flags WHERE session = ?1 UNION ALL SELECT 'state_lost' FROM meta "
+_FLAGS = "SELECT flag FROM flags WHERE session = ?1"
+# While the state is lost: also `state_lost`, unless a person has cleared this session since.
+_FLAGS_LOST = (
+    f"{_FLAGS} UNION ALL SELECT 'state_lost' FROM meta "
     "WHERE key = 'state_lost' AND NOT EXISTS (SELECT 1 FROM reviewed WHERE session = ?1)"
 )
+_IS_LOST = "SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'state_lost')"
 _LOST_FLAGS = frozenset({STATE_LOST, TAINTED, UNTRUSTED})
 RECOVERY = (
     "every session counts as tainted until a person runs `limen session clear <session>` "
@@ -159,10 +161,11 @@ def _recovering(method: Callable[Concatenate[SqliteStore, P], R]) -> Callable[Co
 
     @functools.wraps(method)
     def run(self: SqliteStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        if time.monotonic() >= self._follow_at:
-            self._follow()
         found = self._id
         try:
+            if time.monotonic() >= self._follow_at:
+                self._follow()
+                found = self._id
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as exc:
             why = _damage(exc)
@@ -175,7 +178,10 @@ def _recovering(method: Callable[Concatenate[SqliteStore, P], R]) -> Callable[Co
 
 
 class SqliteStore:
-    follow_every = 1.0  # seconds between looks at whether the path still names our file
+    """The store. Whether the state is lost is read when the file is opened and on each look at the path
+    (`follow_every`), so the common call pays nothing for it; which sessions a person cleared is read live."""
+
+    follow_every = 1.0  # seconds between looks at whether the path still names our file (and is still lost)
 
     def __init__(self, path: str) -> None:
         directory = os.path.dirname(os.path.abspath(path))
@@ -184,6 +190,7 @@ class SqliteStore:
         self._lock_path = f"{path}.lock"
         self._lock = threading.Lock()
         self._id: tuple[int, int] | None = None
+        self._lost = False
         self._follow_at = time.monotonic() + self.follow_every
         self._db = self._connect()
 
@@ -226,6 +233,7 @@ class SqliteStore:
             os.chmod(self.path, 0o600)
             lock.mark_used()
             self._id = _identity(self.path)
+            self._lost = bool(db.execute(_IS_LOST).fetchone()[0])
             return db
         finally:
             lock.release()
@@ -300,10 +308,14 @@ class SqliteStore:
 
     def _follow(self) -> None:
         """Reconnect when the path no longer names our file: another process quarantined it, or it was
-        deleted. A long-lived store (the daemon's) would otherwise keep using a file nobody else reads."""
+        deleted. A long-lived store (the daemon's) would otherwise keep using a file nobody else reads.
+        Otherwise re-read whether the state is lost (a person may have acknowledged it)."""
         self._follow_at = time.monotonic() + self.follow_every
         if _identity(self.path) != self._id:
             self._reconnect(self._id, "")
+            return
+        with self._lock:
+            self._lost = bool(self._db.execute(_IS_LOST).fetchone()[0])
 
     # -- the store -----------------------------------------------------------------------------------------
     def _many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
@@ -321,7 +333,7 @@ class SqliteStore:
     @_recovering
     def flags(self, session_id: str) -> frozenset[str]:
         with self._lock:
-            rows = self._db.execute(_FLAGS, (session_id,)).fetchall()
+            rows = self._db.execute(_FLAGS_LOST if self._lost else _FLAGS, (session_id,)).fetchall()
         flags = frozenset(r[0] for r in rows)
         return flags | _LOST_FLAGS if STATE_LOST in flags else flags
 
@@ -459,6 +471,7 @@ class SqliteStore:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            self._lost = False
 
     def close(self) -> None:
         with self._lock:
