@@ -1,24 +1,34 @@
-"""`limen install|uninstall|doctor` against real settings files in a temporary home, through the CLI."""
+"""`limen install|uninstall` against real settings files in a temporary home, through the CLI.
+
+Two promises are tested here: install wires hooks the agent will actually run (Codex's recorded trust,
+Gemini CLI's trusted folders), and uninstall gives back every file it wrote byte for byte when nothing else
+changed it since, or removes only Limen's entries, in the file's own formatting, when something did.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
+import tempfile
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
+from install_helpers import HOOK, limen, limen_handlers, settings, write
+from limen.agent_trust import codex_hash
+from limen.config_text import JsonStyle, dump_json, json_style
 from limen.context import default_protected_paths
 from limen.context import limen_home as engine_limen_home
 from limen.doors.hooks import client, wire
-from limen.install import TARGETS, TIMEOUT_SECONDS
+from limen.install import AGENTS, TARGETS, TIMEOUT_SECONDS, change
 
-BIN = Path(sys.executable).parent
-HOOK, LIMEN = BIN / "limen-hook", BIN / "limen"
-FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 EXISTING: dict[str, dict[str, Any]] = {
     "claude-code": {
         "model": "opus",
@@ -47,38 +57,10 @@ def home(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def limen(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(home),
-        "LIMEN_HOME": str(home / ".limen"),
-        "LIMEN_HOOK_DAEMON": "0",
-    }
-    return subprocess.run(
-        [str(LIMEN), *args], capture_output=True, text=True, env=env, cwd=home / "proj", timeout=60
-    )
-
-
-def settings(home: Path, agent: str, scope: str = "user") -> Path:
-    base = home if scope == "user" else home / "proj"
-    return base.joinpath(*TARGETS[agent].relative_path)
-
-
-def limen_handlers(config: dict[str, Any]) -> list[dict[str, Any]]:
-    found = []
-    for entries in config.get("hooks", {}).values():
-        for entry in entries:
-            for handler in entry.get("hooks", [entry]):
-                if "limen-hook" in handler.get("command", ""):
-                    found.append(handler)
-    return found
-
-
 @pytest.mark.parametrize("agent", sorted(TARGETS))
-def test_install_merges_is_idempotent_and_uninstall_reverses(agent: str, home: Path) -> None:
-    path = settings(home, agent)
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(EXISTING[agent]))
+def test_install_merges_is_idempotent_and_uninstall_restores_the_bytes(agent: str, home: Path) -> None:
+    path = write(settings(home, agent), json.dumps(EXISTING[agent]).encode())
+    original = path.read_bytes()
     assert limen(home, "install", agent).returncode == 0
     config = json.loads(path.read_text())
     for key, value in EXISTING[agent].items():
@@ -93,14 +75,17 @@ def test_install_merges_is_idempotent_and_uninstall_reverses(agent: str, home: P
     assert {h["timeout"] for h in handlers} == {expected_timeout}
     if agent == "cursor":
         assert all(h["failClosed"] is True for h in handlers)
+    assert "\n" not in path.read_text()  # written in the file's own style: one line
 
     before = path.read_bytes()
     again = limen(home, "install", agent)
     assert again.returncode == 0 and "already has Limen's hooks" in again.stdout
     assert path.read_bytes() == before
 
-    assert limen(home, "uninstall", agent).returncode == 0
-    assert json.loads(path.read_text()) == EXISTING[agent]
+    result = limen(home, "uninstall", agent)
+    assert result.returncode == 0 and "byte for byte as it was before install" in result.stdout
+    assert path.read_bytes() == original
+    assert not (home / "proj" / ".codex").exists() and not (home / ".codex" / "config.toml").exists()
 
 
 def test_dry_run_shows_a_diff_and_writes_nothing(home: Path) -> None:
@@ -108,12 +93,6 @@ def test_dry_run_shows_a_diff_and_writes_nothing(home: Path) -> None:
     assert result.returncode == 0
     assert f'+            "command": "{HOOK} gemini",' in result.stdout
     assert not settings(home, "gemini").exists()
-
-
-def test_project_scope_writes_the_project_file(home: Path) -> None:
-    assert limen(home, "install", "codex", "--project").returncode == 0
-    assert limen_handlers(json.loads(settings(home, "codex", "project").read_text()))
-    assert not settings(home, "codex").exists()
 
 
 def test_a_stale_limen_hook_is_replaced_not_duplicated(home: Path) -> None:
@@ -140,50 +119,292 @@ def test_a_file_that_does_not_parse_is_never_clobbered(home: Path) -> None:
     assert path.read_text() == '{"theme": "dark", // a comment\n}'
 
 
-@pytest.mark.parametrize("agent", sorted(TARGETS))
-def test_the_installed_command_answers_and_doctor_checks_it(agent: str, home: Path) -> None:
-    assert limen(home, "install", agent).returncode == 0
-    command = limen_handlers(json.loads(settings(home, agent).read_text()))[0]["command"].split()
-    fixture = {
-        "claude-code": "pre_write_settings.json",
-        "codex": "pre_apply_patch_hooks.json",
-        "gemini": "before_tool_write_settings.json",
-        "cursor": "before_shell.json",
-    }[agent]
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": "/home/dev",
-        "LIMEN_HOME": str(home / ".limen"),
-        "LIMEN_HOOK_DAEMON": "0",
-    }
-    proc = subprocess.run(
-        command, input=(FIXTURES / agent / fixture).read_bytes(), capture_output=True, env=env, timeout=60
-    )
-    assert proc.returncode == (0 if agent == "cursor" else 2)
-    doctor = limen(home, "doctor", agent)
-    assert doctor.returncode == 0, doctor.stdout
-    assert "ok   the agent's timeout leaves the hook's 5000 ms deadline room" in doctor.stdout
-    assert "ok   a write to its own hook file is denied (exit 2)" in doctor.stdout
-    assert "ok   an unreadable event is denied (exit 2)" in doctor.stdout
+# --- item 4: the hooks install writes are hooks the agent runs ------------------------------------------
 
 
-def test_doctor_fails_on_a_missing_hook_command(home: Path) -> None:
-    path = settings(home, "claude-code")
-    path.parent.mkdir(parents=True)
-    handler = {"type": "command", "command": f"{home}/gone/limen-hook claude-code"}
-    path.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [handler]}]}}))
-    result = limen(home, "doctor")
-    assert result.returncode == 1 and "FAIL" in result.stdout and "missing" in result.stdout
-    assert limen(home, "doctor", "cursor").returncode == 1  # nothing wired for Cursor here
+def codex_config(home: Path) -> dict[str, Any]:
+    return tomllib.loads((home / ".codex" / "config.toml").read_text())
 
 
-def test_doctor_fails_on_a_timeout_shorter_than_the_hooks_deadline(home: Path) -> None:
-    assert limen(home, "install", "claude-code").returncode == 0
-    path = settings(home, "claude-code")
-    path.write_text(path.read_text().replace('"timeout": 10', '"timeout": 3'))
-    result = limen(home, "doctor", "claude-code")
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_codex_install_records_the_trust_codex_requires(scope: str, home: Path) -> None:
+    user_config = '# my settings\r\nmodel = "o3"\r\n\r\n[mcp_servers.fs]\r\ncommand = "fs-mcp"\r\n'
+    config_path = write(home / ".codex" / "config.toml", user_config.encode())
+    result = limen(home, "install", "codex", f"--{scope}")
+    assert result.returncode == 0, result.stderr
+
+    hooks_path = settings(home, "codex", scope)
+    hooks = json.loads(hooks_path.read_text())["hooks"]
+    state = codex_config(home)["hooks"]["state"]
+    for event in TARGETS["codex"].events:
+        key = f"{hooks_path}:{''.join('_' + c.lower() if c.isupper() else c for c in event)[1:]}:0:0"
+        assert state[key] == {"trusted_hash": codex_hash(event, None, hooks[event][0]["hooks"][0])}
+    projects = codex_config(home).get("projects", {})
+    assert projects == ({str(home / "proj"): {"trust_level": "trusted"}} if scope == "project" else {})
+    text = config_path.read_bytes().decode()
+    assert text.startswith(user_config) and "\r\n[hooks.state." in text  # in the file's line endings
+    assert "fs-mcp" not in result.stdout  # trust files are shown without their context lines
+
+    assert limen(home, "uninstall", "codex", f"--{scope}").returncode == 0
+    assert config_path.read_bytes() == user_config.encode()
+
+
+def test_codex_trust_follows_a_changed_hooks_file_and_drops_stale_entries(home: Path) -> None:
+    hooks_path = settings(home, "codex")
+    assert limen(home, "install", "codex").returncode == 0
+    config = json.loads(hooks_path.read_text())
+    mine = {"hooks": [{"type": "command", "command": "notify-send start"}]}
+    config["hooks"]["PreToolUse"].insert(0, mine)  # the user's hook now comes first: Limen's index moves
+    hooks_path.write_text(json.dumps(config, indent=2))
+    assert limen(home, "install", "codex").returncode == 0
+    state = codex_config(home)["hooks"]["state"]
+    assert f"{hooks_path}:pre_tool_use:1:0" in state
+    assert f"{hooks_path}:pre_tool_use:0:0" not in state  # the user's own hook is theirs to trust
+    assert limen(home, "uninstall", "codex").returncode == 0
+    assert not (home / ".codex" / "config.toml").exists()  # nothing of Limen's is left behind
+
+
+def test_codex_install_says_what_to_do_when_it_cannot_record_trust(home: Path) -> None:
+    inline = "hooks = { state = { } }\n"  # an inline table cannot take a [hooks.state."…"] section
+    config_path = write(home / ".codex" / "config.toml", inline.encode())
+    result = limen(home, "install", "codex")
     assert result.returncode == 1
-    assert "FAIL a timeout of 3000 ms would expire before the hook's 5000 ms deadline" in result.stdout
+    assert "NOT PROTECTED" in result.stderr and 'trusted_hash = "sha256:' in result.stderr
+    assert config_path.read_text() == inline
+
+
+def test_codex_project_marked_untrusted_is_reported_not_overridden(home: Path) -> None:
+    untrusted = f'[projects."{home / "proj"}"]\ntrust_level = "untrusted"\n'
+    config_path = write(home / ".codex" / "config.toml", untrusted.encode())
+    result = limen(home, "install", "codex", "--project")
+    assert result.returncode == 1 and "marks" in result.stderr and "untrusted" in result.stderr
+    assert codex_config(home)["projects"][str(home / "proj")] == {"trust_level": "untrusted"}
+    assert limen(home, "uninstall", "codex", "--project").returncode == 0
+    assert config_path.read_text() == untrusted
+
+
+def test_gemini_project_install_trusts_the_folder_as_gemini_reads_it(home: Path) -> None:
+    result = limen(home, "install", "gemini", "--project")
+    assert result.returncode == 0, result.stderr
+    trusted = home / ".gemini" / "trustedFolders.json"
+    assert json.loads(trusted.read_text()) == {str(home / "proj"): "TRUST_FOLDER"}
+    assert os.stat(trusted).st_mode & 0o777 == 0o600  # as Gemini CLI creates it
+
+    assert limen(home, "uninstall", "gemini", "--project").returncode == 0
+    assert not trusted.exists() and not (home / "proj" / ".gemini").exists()
+
+
+def test_gemini_keeps_the_users_trust_decisions(home: Path) -> None:
+    rules = {str(home): "TRUST_FOLDER", "/elsewhere": "DO_NOT_TRUST"}
+    trusted = write(home / ".gemini" / "trustedFolders.json", json.dumps(rules, indent=2).encode())
+    assert limen(home, "install", "gemini", "--project").returncode == 0
+    assert json.loads(trusted.read_text()) == rules  # the parent's rule already covers the project
+
+    trusted.write_text(json.dumps({str(home / "proj"): "DO_NOT_TRUST"}))
+    refused = limen(home, "install", "gemini", "--project")
+    assert refused.returncode == 1 and "DO_NOT_TRUST" in refused.stderr
+    assert json.loads(trusted.read_text()) == {str(home / "proj"): "DO_NOT_TRUST"}
+
+    note = limen(home, "install", "gemini", "--user")
+    assert note.returncode == 0 and "in a folder it does not trust" in note.stdout
+
+
+# --- item 7: uninstall gives back what install changed ---------------------------------------------------
+
+STYLED = {
+    "crlf-tabs": '{\r\n\t"theme": "dark",\r\n\t"hooks": {}\r\n}',
+    "four-spaces": '{\n    "model": "opus",\n    "env": {\n        "A": "1"\n    }\n}\n',
+    "one-line": '{"a": [1, 2], "b": {"c": "d, e: f"}}',
+    "no-final-newline": '{\n  "x": 1\n}',
+    "empty-object": "{}\n",
+}
+
+
+@pytest.mark.parametrize("style", sorted(STYLED))
+@pytest.mark.parametrize("agent", sorted(TARGETS))
+def test_uninstall_restores_each_style_byte_for_byte(agent: str, style: str, home: Path) -> None:
+    path = write(settings(home, agent, "project"), STYLED[style].encode())
+    assert limen(home, "install", agent, "--project").returncode == 0
+    installed = path.read_bytes().decode()
+    assert ("\r\n" in installed) == ("\r\n" in STYLED[style])
+    assert installed.endswith("\n") == STYLED[style].endswith("\n")
+    assert limen(home, "uninstall", agent, "--project").returncode == 0
+    assert path.read_bytes() == STYLED[style].encode()
+
+
+@pytest.mark.parametrize("agent", sorted(TARGETS))
+def test_uninstall_deletes_a_file_install_created_and_its_folder(agent: str, home: Path) -> None:
+    assert limen(home, "install", agent, "--project").returncode == 0
+    result = limen(home, "uninstall", agent, "--project")
+    assert result.returncode == 0 and "it did not exist before install" in result.stdout
+    assert os.listdir(home / "proj") == []
+    assert os.listdir(home / ".limen" / "install") == []  # no record left
+
+
+def test_a_file_edited_since_install_loses_only_limens_entries_and_keeps_its_style(home: Path) -> None:
+    path = write(settings(home, "cursor", "project"), b'{\r\n    "hooks": {}\r\n}')
+    assert limen(home, "install", "cursor", "--project").returncode == 0
+    path.write_bytes(path.read_bytes().replace(b'"hooks": {', b'"editor": "vim",\r\n    "hooks": {', 1))
+    result = limen(home, "uninstall", "cursor", "--project")
+    assert result.returncode == 0 and "changed since install: removed only Limen's entries" in result.stdout
+    assert path.read_bytes() == b'{\r\n    "editor": "vim",\r\n    "hooks": {}\r\n}'  # no "version" left
+
+
+def test_a_codex_config_edited_since_install_loses_only_limens_entries(home: Path) -> None:
+    user_config = 'model = "o3"\n'
+    config_path = write(home / ".codex" / "config.toml", user_config.encode())
+    assert limen(home, "install", "codex", "--project").returncode == 0
+    edited = "# added by codex\n" + config_path.read_text() + '\n[mcp_servers.fs]\ncommand = "fs-mcp"\n'
+    config_path.write_text(edited)
+    result = limen(home, "uninstall", "codex", "--project")
+    assert result.returncode == 0 and "changed since install" in result.stdout
+    assert (
+        config_path.read_text() == '# added by codex\nmodel = "o3"\n\n[mcp_servers.fs]\ncommand = "fs-mcp"\n'
+    )
+
+
+def test_two_projects_share_the_trust_files_and_each_uninstall_takes_only_its_own(home: Path) -> None:
+    other = home / "other"
+    other.mkdir()
+    assert limen(home, "install", "gemini", "--project").returncode == 0
+    assert limen(home, "install", "gemini", "--project", cwd=other).returncode == 0
+    trusted = home / ".gemini" / "trustedFolders.json"
+    assert set(json.loads(trusted.read_text())) == {str(home / "proj"), str(other)}
+    assert limen(home, "uninstall", "gemini", "--project").returncode == 0
+    assert json.loads(trusted.read_text()) == {str(other): "TRUST_FOLDER"}
+    assert limen(home, "uninstall", "gemini", "--project", cwd=other).returncode == 0
+    assert not trusted.exists()
+
+
+CLEARED = (
+    "CODEX_HOME",
+    "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+    "GEMINI_CLI_TRUST_WORKSPACE",
+    "GEMINI_RESTRICTED_MODE",
+)
+STYLES = (
+    JsonStyle(2, (",", ": "), "\n", True),
+    JsonStyle(4, (",", ": "), "\r\n", False),
+    JsonStyle("\t", (",", ": "), "\r\n", True),
+    JsonStyle(None, (", ", ": "), "\n", False),
+    JsonStyle(None, (",", ":"), "\n", True),
+)
+KEYS = st.text(st.characters(exclude_categories=("Cs",)), max_size=6).filter(
+    lambda k: k not in ("hooks", "version")
+)
+VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.text(st.characters(exclude_categories=("Cs",)), max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=6,
+)
+TRUST_FILES = {  # what the user already has in Codex's and Gemini CLI's trust files
+    ".codex/config.toml": [
+        None,
+        b'# mine\r\nmodel = "o3"\r\n',
+        b'[projects."/src/app"]\ntrust_level = "trusted"',
+    ],
+    ".gemini/trustedFolders.json": [
+        None,
+        b'{\n  "/src/app": "TRUST_FOLDER"\n}',
+        b'{"/src": "TRUST_PARENT"}\n',
+    ],
+}
+
+
+@contextmanager
+def fresh_home() -> Iterator[Path]:
+    """A new HOME and LIMEN_HOME for one example: hypothesis runs many inside one test."""
+    saved = {name: os.environ.get(name) for name in ("HOME", "LIMEN_HOME", *CLEARED)}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(os.path.realpath(tmp))
+        (root / "proj").mkdir()
+        os.environ.update(HOME=str(root), LIMEN_HOME=str(root / ".limen"))
+        for name in CLEARED:
+            os.environ.pop(name, None)
+        try:
+            yield root
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> tuple[str, str, dict[str, Any] | None, JsonStyle, dict[str, bytes | None]]:
+    """(agent, scope, the settings file's content or None for no file, its style, the trust files)."""
+    agent, scope = draw(st.sampled_from(AGENTS)), draw(st.sampled_from(("user", "project")))
+    trust = {name: draw(st.sampled_from(choices)) for name, choices in TRUST_FILES.items()}
+    style = draw(st.sampled_from(STYLES))
+    if draw(st.booleans()):
+        return agent, scope, None, style, trust
+    config = draw(st.dictionaries(KEYS, VALUES, max_size=3))
+    hooks = draw(st.sampled_from(("none", "empty", "theirs")))
+    if hooks != "none":
+        config["hooks"] = {} if hooks == "empty" else EXISTING[agent]["hooks"]
+    if agent == "cursor" and draw(st.booleans()):
+        config = {"version": 1, **config}
+    return agent, scope, config, style, trust
+
+
+def arrange(
+    root: Path,
+    agent: str,
+    scope: str,
+    config: dict[str, Any] | None,
+    style: JsonStyle,
+    trust: dict[str, bytes | None],
+) -> dict[Path, bytes | None]:
+    """Write the user's files; their bytes (None: absent) by path."""
+    path = root.joinpath(*((("proj",) if scope == "project" else ()) + TARGETS[agent].relative_path))
+    files: dict[Path, bytes | None] = {path: None if config is None else dump_json(config, style).encode()}
+    files.update({root / name: data for name, data in trust.items()})
+    for file, data in files.items():
+        if data is not None:
+            write(file, data)
+    return files
+
+
+@hsettings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_install_then_uninstall_is_byte_identical(
+    setup: tuple[str, str, dict[str, Any] | None, JsonStyle, dict[str, bytes | None]],
+) -> None:
+    agent, scope, config, style, trust = setup
+    with fresh_home() as root:
+        files = arrange(root, agent, scope, config, style, trust)
+        workspace = str(root / "proj")
+        installed = change(agent, scope, workspace, remove=False, dry_run=False)
+        hook_file = next(iter(files))
+        assert limen_handlers(json.loads(hook_file.read_text())) and installed.files
+        change(agent, scope, workspace, remove=True, dry_run=False)
+        for file, data in files.items():
+            assert (file.read_bytes() if file.exists() else None) == data, file
+        assert not os.listdir(root / ".limen" / "install")
+
+
+@hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_uninstall_after_an_edit_removes_only_limens_entries_in_the_files_style(
+    setup: tuple[str, str, dict[str, Any] | None, JsonStyle, dict[str, bytes | None]],
+) -> None:
+    agent, scope, config, style, trust = setup
+    assume(config is not None and any(k not in ("hooks", "version") for k in config))
+    assert config is not None
+    assume(json_style(dump_json(config, style)) == style)
+    with fresh_home() as root:
+        hook_file = next(iter(arrange(root, agent, scope, config, style, trust)))
+        change(agent, scope, str(root / "proj"), remove=False, dry_run=False)
+        installed = hook_file.read_bytes().decode()
+        edited = {**json.loads(installed), "userEdit": 1}
+        hook_file.write_bytes(dump_json(edited, json_style(installed)).encode())
+        done = change(agent, scope, str(root / "proj"), remove=True, dry_run=False)
+        assert [w.how for w in done.files if w.path == str(hook_file)] == ["changed"]
+        assert hook_file.read_bytes() == dump_json({**config, "userEdit": 1}, style).encode()
 
 
 def test_hook_configs_and_limen_home_are_protected() -> None:

@@ -318,3 +318,24 @@ def test_the_mcp_config_files_and_the_limen_script_are_protected() -> None:
         and claude_desktop_config(home, "linux") in protected
     )
     assert LIMEN in protected  # the command every wrapped entry runs
+
+
+def test_uninstall_gives_back_the_bytes_even_where_unwrapping_cannot(env: Env) -> None:
+    # `limen mcp -- srv` cannot say whether the entry had "args": [] or none; the record of the file can
+    original = '{\n\t"mcpServers": {\n\t\t"a": {"command": "srv"},\n\t\t"b": {"url": "https://h/mcp"}\n\t}\n}'
+    path = write(Path(env.workspace) / ".cursor" / "mcp.json", original)
+    assert limen(env, "install", "cursor", "--mcp", "--project").returncode == 0
+    assert servers_of(path)["a"]["command"] == LIMEN
+    result = limen(env, "uninstall", "cursor", "--mcp", "--project")
+    assert result.returncode == 0 and "byte for byte as it was before install" in result.stdout
+    assert path.read_bytes() == original.encode()
+
+
+def test_a_file_the_agent_rewrote_since_install_is_unwrapped_in_place(env: Env) -> None:
+    config = {"numStartups": 1, "mcpServers": {"memory": {"command": "npx", "args": ["-y", "mem"]}}}
+    path = write(Path(env.home) / ".claude.json", stringify(config))
+    assert limen(env, "install", "claude-code", "--mcp").returncode == 0
+    path.write_text(path.read_text().replace('"numStartups": 1', '"numStartups": 2'))  # as Claude Code does
+    result = limen(env, "uninstall", "claude-code", "--mcp")
+    assert result.returncode == 0 and "changed since install: removed only Limen's entries" in result.stdout
+    assert path.read_text() == stringify({**config, "numStartups": 2})

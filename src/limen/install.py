@@ -1,11 +1,20 @@
 """Wiring `limen-hook` into each coding agent's hook configuration, and its MCP servers through `limen mcp`.
 
 Existing settings are merged, never clobbered: Limen's own handlers (recognised by their `limen-hook`
-command) are replaced, everything else is kept in place. A file that does not parse is refused rather than
-rewritten. The timeout written leaves the hook's own deadline (5 s by default) room to answer deny first.
+command) are replaced, everything else is kept in place, in the file's own JSON style. A file that does not
+parse is refused rather than rewritten. The timeout written leaves the hook's own deadline (5 s by default)
+room to answer deny first.
+
+A hook in a settings file is not yet a hook the agent runs: Gemini CLI ignores project settings in a folder
+it does not trust, and Codex skips every hook whose hash it has not recorded as trusted. Install records
+that trust the way each agent reads it (`agent_trust`), or says what keeps the hooks from running and what
+the user must do.
+
+Every file install writes is recorded first (`install_ledger`): uninstall gives it back byte for byte when
+nothing else changed it since, and otherwise removes only Limen's entries, keeping the file's formatting.
 
 MCP server files are edited in place: only the text of each server entry is replaced (in the style it was
-written in), so every other byte of the file stays as it was and uninstalling gives the original back.
+written in), so every other byte of the file stays as it was.
 """
 
 from __future__ import annotations
@@ -17,12 +26,17 @@ import re
 import shlex
 import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from typing import Any
 
+from limen import agent_trust
+from limen import install_ledger as ledger
+from limen.config_text import dump_json, json_style
+
 AGENTS = ("claude-code", "cursor", "gemini", "codex")
 TIMEOUT_SECONDS = 10
+HOOKS_OWNER = "hooks"
+MCP_OWNER = "mcp"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +49,8 @@ class Target:
     tool_events: tuple[str, ...] = ()  # events whose matcher group is written as "*"
 
     def path(self, scope: str, workspace: str) -> str:
+        if scope == "user" and self.agent == "codex":  # Codex reads $CODEX_HOME, not always ~/.codex
+            return os.path.join(agent_trust.codex_home(), *self.relative_path[1:])
         base = os.path.expanduser("~") if scope == "user" else workspace
         return os.path.join(base, *self.relative_path)
 
@@ -153,23 +169,36 @@ def with_limen(config: dict[str, Any], target: Target, command: str) -> dict[str
     return config
 
 
-def without_limen(config: dict[str, Any], target: Target) -> dict[str, Any]:
-    """The configuration with every Limen handler removed; events left empty are dropped."""
+def without_limen(
+    config: dict[str, Any], target: Target, original: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The configuration with every Limen handler removed. What install added around them goes too, as
+    far as `original` (the file before install; None when unknown) tells: an event list or the `hooks`
+    object left empty, Cursor's `version`; whatever the original already had stays."""
     config = json.loads(json.dumps(config))
     hooks = config.get("hooks")
     if not isinstance(hooks, dict):
         return config
+    had = original.get("hooks") if original is not None else None
+    had_hooks = had if isinstance(had, dict) else {}
     for event in list(hooks):
         entries = hooks[event]
         if isinstance(entries, list):
             entries = _strip(entries, target.agent != "cursor")
-            if entries:
+            if entries or event in had_hooks:
                 hooks[event] = entries
             else:
                 del hooks[event]
-    if not hooks:
+    if not hooks and not isinstance(had, dict):
         del config["hooks"]
+    added_version = original is not None and "version" not in original and config.get("version") == 1
+    if target.agent == "cursor" and added_version:
+        del config["version"]
     return config
+
+
+def has_limen(config: dict[str, Any], target: Target) -> bool:
+    return without_limen(config, target, config) != config
 
 
 def read_config(path: str) -> tuple[str, dict[str, Any]]:
@@ -191,69 +220,141 @@ def read_config(path: str) -> tuple[str, dict[str, Any]]:
     return text, config
 
 
-def render(config: dict[str, Any]) -> str:
-    return json.dumps(config, indent=2, ensure_ascii=False) + "\n"
+def diff(path: str, old: str, new: str, context: int = 3) -> str:
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path, n=context))
 
 
-def diff(path: str, old: str, new: str) -> str:
-    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path))
+def _text(data: bytes | None) -> str:
+    return "" if data is None else data.decode("utf-8", errors="replace")
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Replace the file in one step (on disk before it is renamed), keeping its permissions; a symlinked
-    file (a dotfiles checkout) has its target replaced and stays a link."""
-    path = os.path.realpath(path)
-    directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
-    try:
-        mode = os.stat(path).st_mode & 0o777
-    except FileNotFoundError:
-        mode = 0o644
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".limen-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One file install or uninstall changed (or would change, in a dry run)."""
+
+    path: str
+    diff: str
+    how: str = ""  # uninstall: restored, deleted, changed, removed (see install_ledger.release)
 
 
-def change(agent: str, scope: str, workspace: str, *, remove: bool, dry_run: bool) -> tuple[str, str]:
-    """Install or remove Limen's hooks for one agent: (path, unified diff; empty when nothing changes)."""
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What `limen install|uninstall <agent>` did, and what keeps the agent from running the hooks."""
+
+    files: tuple[Written, ...]
+    problems: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+def change(agent: str, scope: str, workspace: str, *, remove: bool, dry_run: bool) -> Outcome:
+    """Install or remove Limen's hooks for one agent, and the trust entries that make the agent run them.
+    Trust files are shown without context lines: around them may sit the user's secrets."""
     target = TARGETS[agent]
     path = target.path(scope, workspace)
+    old_bytes = ledger.read_bytes(path)
     old, config = read_config(path)
-    updated = without_limen(config, target) if remove else with_limen(config, target, hook_command(agent))
-    new = render(updated)
-    if new == old or (remove and not old):
-        return path, ""
-    if not dry_run:
-        write_atomically(path, new)
-    return path, diff(path, old, new)
+    if remove:
+        return _uninstall(agent, scope, workspace, path, old_bytes, config, dry_run=dry_run)
+    updated = with_limen(config, target, hook_command(agent))
+    plan = agent_trust.plan(agent, scope, workspace, path, updated)  # computed before anything is written
+    edits = list(plan.edits)
+    if updated != config:
+        new = dump_json(updated, json_style(old)).encode()
+        edits.insert(
+            0, agent_trust.Edit(path, old_bytes, new, HOOKS_OWNER, [], not has_limen(config, target), 0o644)
+        )
+    files = []
+    for edit in edits:
+        context = 3 if edit.path == path else 0
+        files.append(Written(edit.path, diff(edit.path, _text(edit.old), edit.new.decode(), context)))
+        if not dry_run:
+            ledger.write(
+                edit.path,
+                edit.old,
+                edit.new,
+                edit.owner,
+                edit.added,
+                limen_free=edit.limen_free,
+                new_mode=edit.new_mode,
+            )
+    return Outcome(tuple(files), tuple(plan.problems), tuple(plan.notes))
 
 
-def installed_handlers(agent: str, workspace: str) -> dict[tuple[str, str], list[float | None]]:
-    """(config path, command) -> the timeout of each Limen handler with that command, in milliseconds
-    (None: the agent's default), across the agent's user and project files."""
+def _original_config(record: ledger.Record | None) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    try:
+        parsed = json.loads(record.original) if record.original and record.original.strip() else {}
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _uninstall(
+    agent: str,
+    scope: str,
+    workspace: str,
+    path: str,
+    old_bytes: bytes | None,
+    config: dict[str, Any],
+    *,
+    dry_run: bool,
+) -> Outcome:
     target = TARGETS[agent]
-    found: dict[tuple[str, str], list[float | None]] = {}
-    for scope in ("user", "project"):
-        path = target.path(scope, workspace)
-        try:
-            _, config = read_config(path)
-        except (OSError, ValueError):
+    record = ledger.load(path)
+    releases: list[tuple[str, str, bytes | None, bytes, int]] = []
+    if old_bytes is not None and (record is not None or has_limen(config, target)):
+        old = _text(old_bytes)
+        removed = without_limen(config, target, _original_config(record))
+        new = old if removed == config else dump_json(removed, json_style(old))
+        releases.append((path, HOOKS_OWNER, old_bytes, new.encode(), 3))
+    plan = agent_trust.release(agent, scope, workspace)
+    releases.extend((e.path, e.owner, e.old, e.new, 0) for e in plan.edits)
+    files = []
+    for file, owner, current, removed_bytes, context in releases:
+        how, final = ledger.release_outcome(file, owner, current, removed_bytes)
+        if final == current:
+            if not dry_run:
+                ledger.release(file, owner, current, removed_bytes)
             continue
-        hooks = config.get("hooks")
-        for entries in hooks.values() if isinstance(hooks, dict) else ():
-            for entry in entries if isinstance(entries, list) else ():
-                inner = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
-                for h in inner if isinstance(inner, list) else ():
-                    if is_limen_handler(h):
-                        found.setdefault((path, h["command"]), []).append(timeout_ms(agent, h))
+        files.append(Written(file, diff(file, _text(current), _text(final), context), how))
+        if not dry_run:
+            ledger.release(file, owner, current, removed_bytes)
+    return Outcome(tuple(files), tuple(plan.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class Wired:
+    """One Limen handler as the agent reads it from one settings file."""
+
+    event: str
+    group: int  # index in the event's list
+    index: int  # index in the group's handlers (0 for Cursor's flat lists)
+    matcher: Any  # None when the group has none
+    handler: dict[str, Any]
+
+
+def settings_files(agent: str, workspace: str) -> list[tuple[str, str]]:
+    """(scope, path) of every file the agent reads hooks from, in which Limen may be wired."""
+    target = TARGETS[agent]
+    files = [("user", target.path("user", workspace)), ("project", target.path("project", workspace))]
+    if agent == "claude-code":
+        files.append(("local", os.path.join(workspace, ".claude", "settings.local.json")))
+    return files
+
+
+def wired(agent: str, config: dict[str, Any]) -> list[Wired]:
+    """Every Limen handler in one parsed settings file, where the agent finds it."""
+    found = []
+    hooks = config.get("hooks")
+    for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+        for gi, entry in enumerate(entries if isinstance(entries, list) else ()):
+            grouped = agent != "cursor" and isinstance(entry, dict) and "hooks" in entry
+            inner = entry.get("hooks") if grouped else [entry]
+            matcher = entry.get("matcher") if isinstance(entry, dict) else None
+            for hi, h in enumerate(inner if isinstance(inner, list) else ()):
+                if is_limen_handler(h):
+                    found.append(Wired(event, gi, hi, matcher, h))
     return found
 
 
@@ -388,6 +489,7 @@ class McpChange:
     changed: tuple[str, ...]  # server labels rewritten
     skipped: tuple[str, ...]  # servers `limen mcp` cannot front (sse, ws, headersHelper), left as they are
     servers: int  # entries found in the file
+    how: str = ""  # uninstall: restored (the bytes from before install) or changed (only entries unwrapped)
 
 
 def rewrite_servers(
@@ -460,8 +562,24 @@ def change_mcp(
     if new == old:
         return McpChange(path, "", (), tuple(skipped), servers)
     json.loads(new)  # never write a file the agent could not read
+    old_bytes, how, final = old.encode(), "", new
+    if remove:  # the bytes from before install when nothing else changed the file since
+        how, restored = ledger.release_outcome(path, MCP_OWNER, old_bytes, new.encode())
+        final = _text(restored)
     if not dry_run:
         if read_config(path)[0] != old:  # the agent rewrote it meanwhile (Claude Code often does)
             raise ValueError(f"{path} changed while Limen was editing it: run the command again")
-        write_atomically(path, new)
-    return McpChange(path, _hidden(diff(path, old, new), pairs), tuple(changed), tuple(skipped), servers)
+        if remove:
+            ledger.release(path, MCP_OWNER, old_bytes, new.encode())
+        else:
+            free = not any(_is_wrapped_span(old, span) for _, _, span in server_spans(old, per_project))
+            ledger.write(path, old_bytes, new.encode(), MCP_OWNER, [], limen_free=free)
+    shown = _hidden(diff(path, old, final), pairs)
+    return McpChange(path, shown, tuple(changed), tuple(skipped), servers, how)
+
+
+def _is_wrapped_span(text: str, span: tuple[int, int]) -> bool:
+    from limen.doors.mcp.install import is_wrapped
+
+    entry = json.loads(text[span[0] : span[1]])
+    return isinstance(entry, dict) and is_wrapped(entry)

@@ -1,20 +1,66 @@
-"""`limen doctor [agent ...]`: check the wiring end to end, through the command the agent will really run.
+"""`limen doctor [agent ...] [--json]`: prove the wiring end to end, through what the agent will really run.
 
-For each Limen hook found in an agent's settings it checks the command exists and runs on a real interpreter
-(not a shim), then sends it synthetic events in that agent's dialect: a write to the agent's own hook file
-must be denied with a blocking exit code, and so must an unreadable event.
+A hook in a settings file protects nothing if the agent never runs it, and agents drop hooks silently. So
+the doctor reads each agent's settings the way the agent does: every file it takes hooks from, Limen's
+handlers in them (event, matcher, command line, timeout), the switches that turn every hook off, and the
+trust the agent requires before it runs one (Codex's recorded hashes and trusted projects, Gemini CLI's
+trusted folders). Then it runs each configured command line exactly as the agent would (`sh -c`, from this
+folder, with the agent's environment variables) on synthetic events that must be denied: a shell call
+`rm -rf ~` on the event whose matcher selects the agent's shell tool, a write to the agent's own hook file,
+and an unreadable event. Only the agent's blocking answer counts (exit 2, or its deny JSON). A hook that is
+untrusted, ignored, switched off, unmatched or slow is a failure, never OK.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 SESSION = "limen-doctor"
+SHELL_LINE = "rm -rf ~"
+# (event, tool name the matcher is tested against; None: the event has no tool) that gate a shell command
+SHELL_EVENTS = {
+    "claude-code": (("PreToolUse", "Bash"),),
+    "codex": (("PreToolUse", "Bash"),),
+    "gemini": (("BeforeTool", "run_shell_command"),),
+    "cursor": (("beforeShellExecution", None), ("preToolUse", "Shell")),
+}
+DEFAULT_TIMEOUT_MS = {"claude-code": 600_000.0, "codex": 600_000.0, "gemini": 60_000.0, "cursor": 30_000.0}
+MAX_WAIT_SECONDS = 30.0
+
+
+@dataclass(slots=True)
+class Check:
+    ok: bool
+    check: str
+
+
+@dataclass(slots=True)
+class FileReport:
+    """Limen's hooks in one settings file, and whether the agent runs them and they deny."""
+
+    scope: str
+    path: str
+    commands: list[str]
+    checks: list[Check] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class AgentReport:
+    agent: str
+    checks: list[Check] = field(default_factory=list)  # what holds for every file of the agent
+    files: list[FileReport] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks) and all(c.ok for f in self.files for c in f.checks)
 
 
 def protected_write(agent: str, config_path: str, cwd: str) -> dict[str, Any]:
@@ -56,13 +102,62 @@ def protected_write(agent: str, config_path: str, cwd: str) -> dict[str, Any]:
     }
 
 
-def is_deny(agent: str, answer: Any) -> bool:
-    if not isinstance(answer, dict):
+def shell_call(agent: str, event: str, tool: str | None, cwd: str) -> dict[str, Any]:
+    """The event the agent sends before it runs `rm -rf ~` in its shell tool."""
+    if agent == "cursor":
+        base = {
+            "conversation_id": SESSION,
+            "generation_id": SESSION,
+            "hook_event_name": event,
+            "workspace_roots": [cwd],
+        }
+        if tool is None:
+            return {**base, "command": SHELL_LINE, "cwd": cwd}
+        return {**base, "tool_name": tool, "tool_input": {"command": SHELL_LINE}}
+    event_data: dict[str, Any] = {
+        "session_id": SESSION,
+        "transcript_path": "",
+        "cwd": cwd,
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": {"command": SHELL_LINE},
+    }
+    if agent == "gemini":
+        return {**event_data, "timestamp": "2026-01-01T00:00:00.000Z"}
+    event_data.update(tool_use_id="doctor", permission_mode="default")
+    if agent == "codex":
+        event_data.update(turn_id="doctor", model="doctor", transcript_path=None)
+    return event_data
+
+
+def matches(agent: str, matcher: Any, tool: str | None) -> bool:
+    """Whether the agent runs a handler with this matcher for this tool, by the agent's own rules."""
+    if matcher is None or tool is None:
+        return True
+    if not isinstance(matcher, str):
+        return False
+    matcher = matcher.strip() if agent == "gemini" else matcher
+    if matcher in ("", "*"):
+        return True
+    exact = {"claude-code": r"[A-Za-z0-9_\-, |]+", "codex": r"[A-Za-z0-9_|]+"}.get(agent)
+    if exact and re.fullmatch(exact, matcher):
+        return tool in {name.strip() for name in re.split(r"[|,]", matcher)}
+    try:
+        return re.search(matcher, tool) is not None
+    except re.error:
+        return agent == "gemini" and matcher == tool  # Gemini CLI falls back to an exact comparison
+
+
+def blocks(agent: str, answer: Any, code: int) -> bool:
+    """The agent's blocking answer: exit 2, or exit 0 with its deny JSON."""
+    if code == 2:
+        return True
+    if code != 0 or not isinstance(answer, dict):
         return False
     if agent == "cursor":
         return answer.get("permission") == "deny"
     if agent == "gemini":
-        return answer.get("decision") == "deny"
+        return answer.get("decision") in ("deny", "block")
     specific = answer.get("hookSpecificOutput")
     return answer.get("decision") == "block" or (
         isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
@@ -86,50 +181,142 @@ def interpreter_problem(executable: str) -> str | None:
     return None
 
 
-def send(command: str, data: bytes) -> tuple[Any, int]:
-    proc = subprocess.run(shlex.split(command), input=data, capture_output=True, timeout=30)
+def agent_environment(agent: str, cwd: str) -> dict[str, str]:
+    """The environment the agent gives a hook process."""
+    env = dict(os.environ)
+    if agent in ("claude-code", "gemini"):
+        env["CLAUDE_PROJECT_DIR"] = cwd
+    if agent == "gemini":
+        env.update(GEMINI_PROJECT_DIR=cwd, GEMINI_CWD=cwd, GEMINI_SESSION_ID=SESSION)
+    return env
+
+
+def send(agent: str, command: str, data: bytes, cwd: str, wait: float) -> tuple[Any, int | None]:
+    """Run the configured command line as the agent does; (parsed stdout, exit code; None: no answer in
+    time, which the agent treats as go-ahead)."""
+    try:
+        proc = subprocess.run(
+            ["/bin/sh", "-c", command],
+            input=data,
+            capture_output=True,
+            cwd=cwd,
+            env=agent_environment(agent, cwd),
+            timeout=wait,
+        )
+    except subprocess.TimeoutExpired:
+        return None, None
     try:
         return json.loads(proc.stdout), proc.returncode
     except ValueError:
         return None, proc.returncode
 
 
-def check(
-    agent: str, config_path: str, command: str, timeouts: list[float | None], cwd: str
-) -> list[tuple[bool, str]]:
-    from limen.doors.hooks.client import deadline_seconds
+def denied(agent: str, label: str, command: str, event: Any, cwd: str, wait: float) -> Check:
+    data = event if isinstance(event, bytes) else json.dumps(event).encode()
+    answer, code = send(agent, command, data, cwd, wait)
+    if code is None:
+        return Check(False, f"{label} got no answer within {wait:.0f} s, and the agent lets the call through")
+    if blocks(agent, answer, code):
+        how = "exit 2" if code == 2 else "a deny answer"
+        return Check(True, f"{label} is denied ({how})")
+    return Check(False, f"{label} is NOT denied: exit {code}, {answer!r}")
 
-    problem = interpreter_problem(shlex.split(command)[0])
-    if problem:
-        return [(False, problem)]
-    results = [(True, f"{command.split()[0]} runs on a real interpreter")]
+
+def check_file(agent: str, scope: str, path: str, config: dict[str, Any], cwd: str) -> FileReport:
+    from limen import agent_trust
+    from limen.doors.hooks.client import deadline_seconds
+    from limen.install import timeout_ms, wired
+
+    handlers = wired(agent, config)
+    commands = list(dict.fromkeys(h.handler["command"] for h in handlers))
+    report = FileReport(scope, path, commands)
+    checks = report.checks
+    for command in commands:
+        problem = interpreter_problem(shlex.split(command)[0])
+        checks.append(Check(not problem, problem or f"{shlex.split(command)[0]} runs on a real interpreter"))
+    if not all(c.ok for c in checks):
+        return report
     deadline = deadline_seconds() * 1000
+    timeouts = [timeout_ms(agent, h.handler) for h in handlers]
     short = [t for t in timeouts if t is not None and t < deadline + 1000]
-    results.append(
-        (
-            not short,
-            f"the agent's timeout leaves the hook's {deadline:.0f} ms deadline room"
-            if not short
-            else f"a timeout of {min(short):.0f} ms would expire before the hook's "
-            f"{deadline:.0f} ms deadline, and an expired hook lets the call through",
+    checks.append(
+        Check(True, f"the agent's timeout leaves the hook's {deadline:.0f} ms deadline room")
+        if not short
+        else Check(
+            False,
+            f"a timeout of {min(short):.0f} ms would expire before the hook's {deadline:.0f} ms deadline, "
+            f"and an expired hook lets the call through",
         )
     )
-    event = json.dumps(protected_write(agent, config_path, cwd)).encode()
-    for label, data in (("a write to its own hook file", event), ("an unreadable event", b"{garbage")):
-        answer, code = send(command, data)
-        ok = is_deny(agent, answer) and code == 2
-        results.append(
-            (ok, f"{label} is {'denied (exit 2)' if ok else f'NOT denied: exit {code}, {answer!r}'}")
-        )
-    return results
+    checks.extend(Check(ok, line) for ok, line in agent_trust.checks(agent, scope, cwd, path, config))
+    gating = [
+        (h, tool)
+        for event, tool in SHELL_EVENTS[agent]
+        for h in handlers
+        if h.event == event and matches(agent, h.matcher, tool)
+    ]
+    if not gating:
+        events = " or ".join(f"{e} ({t})" if t else e for e, t in SHELL_EVENTS[agent])
+        checks.append(Check(False, f"no Limen hook here sees a shell command: none on {events} matches it"))
+        return report
+    for h, tool in {(h.event, h.handler["command"]): (h, tool) for h, tool in gating}.values():
+        wait = min((timeout_ms(agent, h.handler) or DEFAULT_TIMEOUT_MS[agent]) / 1000, MAX_WAIT_SECONDS)
+        selects = "every tool" if h.matcher is None else f"matcher {json.dumps(h.matcher)} selects {tool}"
+        label = f"a shell call `{SHELL_LINE}` on {h.event}" + ("" if tool is None else f" ({selects})")
+        event = shell_call(agent, h.event, tool, cwd)
+        checks.append(denied(agent, label, h.handler["command"], event, cwd, wait))
+    command = gating[0][0].handler["command"]
+    wait = min(
+        (timeout_ms(agent, gating[0][0].handler) or DEFAULT_TIMEOUT_MS[agent]) / 1000, MAX_WAIT_SECONDS
+    )
+    write = protected_write(agent, path, cwd)
+    checks.append(denied(agent, "a write to its own hook file", command, write, cwd, wait))
+    checks.append(denied(agent, "an unreadable event", command, b"{garbage", cwd, wait))
+    return report
+
+
+def check_agent(agent: str, cwd: str) -> AgentReport | None:
+    """The agent's report, or None when no file of it is wired to Limen."""
+    from limen import agent_trust
+    from limen.install import read_config, settings_files, wired
+
+    report = AgentReport(agent)
+    for scope, path in settings_files(agent, cwd):
+        try:
+            _, config = read_config(path)
+        except (OSError, ValueError) as exc:
+            report.checks.append(Check(False, f"the agent cannot read its settings: {exc}"))
+            continue
+        if wired(agent, config):
+            report.files.append(check_file(agent, scope, path, config, cwd))
+    if not report.files and not report.checks:
+        return None
+    report.checks.extend(Check(ok, line) for ok, line in agent_trust.gates(agent, cwd))
+    return report
+
+
+def print_text(reports: list[AgentReport], daemon: dict[str, Any] | None) -> None:
+    for report in reports:
+        if report.checks:
+            print(f"{report.agent}:")
+        for check in report.checks:
+            print(f"  {'ok  ' if check.ok else 'FAIL'} {check.check}")
+        for file in report.files:
+            print(f"{report.agent}: {file.path} ({file.scope})")
+            for check in file.checks:
+                print(f"  {'ok  ' if check.ok else 'FAIL'} {check.check}")
+    print(f"daemon: running, pid {daemon['pid']}" if daemon else "daemon: not running (a hook starts it)")
 
 
 def main(argv: list[str]) -> int:
     from limen.daemon import status
-    from limen.install import AGENTS, installed_handlers
+    from limen.install import AGENTS
 
-    agents = argv or list(AGENTS)
-    unknown = [a for a in agents if a not in AGENTS]
+    p = argparse.ArgumentParser(prog="limen doctor", description="Prove each agent runs Limen's hooks.")
+    p.add_argument("agents", nargs="*", metavar="agent", help=f"any of {', '.join(AGENTS)} (default: all)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    args = p.parse_args(argv)
+    unknown = [a for a in args.agents if a not in AGENTS]
     if unknown:
         print(
             f"limen doctor: unknown agent(s) {', '.join(unknown)}; choose from {', '.join(AGENTS)}",
@@ -137,17 +324,39 @@ def main(argv: list[str]) -> int:
         )
         return 2
     cwd = os.getcwd()
-    healthy, wired = True, 0
-    for agent in agents:
-        for (config_path, command), timeouts in installed_handlers(agent, cwd).items():
-            wired += 1
-            print(f"{agent}: {config_path}")
-            for ok, line in check(agent, config_path, command, timeouts, cwd):
-                healthy &= ok
-                print(f"  {'ok  ' if ok else 'FAIL'} {line}")
-    if not wired:
-        print("limen doctor: no agent is wired to Limen here; run `limen install <agent>`")
-        return 1
+    reports = []
+    for agent in args.agents or AGENTS:
+        report = check_agent(agent, cwd)
+        if report is None and args.agents:
+            report = AgentReport(
+                agent, [Check(False, f"not wired to Limen here: run `limen install {agent}`")]
+            )
+        if report is not None:
+            reports.append(report)
     daemon = status()
-    print(f"daemon: running, pid {daemon['pid']}" if daemon else "daemon: not running (a hook starts it)")
+    healthy = bool(reports) and all(r.ok for r in reports)
+    if args.json:
+        agents = [
+            {
+                "agent": r.agent,
+                "ok": r.ok,
+                "checks": [asdict(c) for c in r.checks],
+                "files": [asdict(f) for f in r.files],
+            }
+            for r in reports
+        ]
+        print(
+            json.dumps(
+                {
+                    "ok": healthy,
+                    "workspace": cwd,
+                    "agents": agents,
+                    "daemon": {"running": bool(daemon), "pid": daemon["pid"] if daemon else None},
+                }
+            )
+        )
+    else:
+        if not reports:
+            print("limen doctor: no agent is wired to Limen here; run `limen install <agent>`")
+        print_text(reports, daemon)
     return 0 if healthy else 1

@@ -7,10 +7,16 @@ import os
 import sys
 
 NOTES = {
-    "codex": "Codex runs a new or changed hook only after you trust it: open /hooks in Codex and approve it.",
-    "gemini": "Gemini CLI warns about changed project hooks until you accept them.",
+    "codex": "Codex reads its hooks and their trust when a session starts: start a new one.",
+    "gemini": "Gemini CLI reads its settings when a session starts: start a new one.",
     "cursor": "Cursor reads hooks.json at start: restart Cursor.",
     "claude-code": "Claude Code reloads settings by itself; /hooks shows what is wired.",
+}
+DONE = {
+    "restored": "restored {path} byte for byte as it was before install",
+    "deleted": "deleted {path}: it did not exist before install",
+    "changed": "{path} changed since install: removed only Limen's entries, keeping its formatting",
+    "removed": "removed Limen's entries from {path}",
 }
 MCP_RESTART = {
     "claude-code": "Restart Claude Code (or /mcp reconnect)",
@@ -30,6 +36,12 @@ server's tools and screens results. No hook is touched; run both commands for bo
   claude-desktop  --user only: its claude_desktop_config.json
 Entries limen mcp cannot front (sse, ws, a headersHelper) are listed and left as they are. Only each
 server entry's text changes; `limen uninstall <agent> --mcp` puts the original entries back.
+
+Hooks an agent does not trust never run: for Codex, install records each hook's hash as trusted in
+$CODEX_HOME/config.toml (and, with --project, the project as trusted); for Gemini CLI with --project, it adds
+the folder to ~/.gemini/trustedFolders.json. When it cannot, it says what you must do and exits 1.
+Uninstall gives every file it wrote back byte for byte when nothing else changed it since, and otherwise
+removes only Limen's entries. `limen doctor <agent>` fires a test event through the agent's real wiring.
 """
 
 
@@ -72,23 +84,31 @@ def run(argv: list[str], *, remove: bool) -> int:
         p.error(f"{args.agent} has no hooks: use --mcp to wrap its MCP servers")
     if args.mcp:
         return _run_mcp(args, verb, remove=remove)
-    from limen.install import change
+    from limen.install import TARGETS, change
 
     try:
-        path, delta = change(args.agent, args.scope, os.getcwd(), remove=remove, dry_run=args.dry_run)
+        outcome = change(args.agent, args.scope, os.getcwd(), remove=remove, dry_run=args.dry_run)
     except (OSError, ValueError) as exc:
         print(f"limen {verb}: {exc}; nothing was written", file=sys.stderr)
         return 1
-    if not delta:
+    for written in outcome.files:
+        print(written.diff, end="")
+    for written in outcome.files:
+        if args.dry_run:
+            print(f"limen {verb}: dry run, {written.path} unchanged")
+        else:
+            print(f"limen {verb}: " + DONE.get(written.how, "updated {path}").format(path=written.path))
+    if not outcome.files:
+        path = TARGETS[args.agent].path(args.scope, os.getcwd())
         print(f"limen {verb}: {path} already {'has no' if remove else 'has'} Limen's hooks")
-        return 0
-    print(delta, end="")
-    if args.dry_run:
-        print(f"limen {verb}: dry run, {path} unchanged")
-    else:
-        print(f"limen {verb}: updated {path}")
-        if not remove:
-            print(NOTES[args.agent])
+    for problem in outcome.problems:
+        print(f"limen {verb}: {'NOT PROTECTED: ' if not remove else ''}{problem}", file=sys.stderr)
+    if outcome.problems:
+        return 1
+    if not remove and not args.dry_run:
+        print(NOTES[args.agent])
+    for note in outcome.notes:
+        print(f"limen {verb}: note: {note}")
     return 0
 
 
@@ -112,6 +132,8 @@ def _run_mcp(args: argparse.Namespace, verb: str, *, remove: bool) -> int:
     print(done.diff, end="")
     done_verb = "would rewrite" if args.dry_run else ("unwrapped" if remove else "wrapped")
     print(f"limen {verb}: {done_verb} {', '.join(done.changed)} in {done.path}")
+    if done.how in ("restored", "changed") and not args.dry_run:
+        print(f"limen {verb}: " + DONE[done.how].format(path=done.path))
     if args.dry_run:
         print(f"limen {verb}: dry run, {done.path} unchanged")
     else:
