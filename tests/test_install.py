@@ -144,6 +144,7 @@ def test_codex_install_records_the_trust_codex_requires(scope: str, home: Path) 
     text = config_path.read_bytes().decode()
     assert text.startswith(user_config) and "\r\n[hooks.state." in text  # in the file's line endings
     assert "fs-mcp" not in result.stdout  # trust files are shown without their context lines
+    assert ("note: Codex now trusts" in result.stdout) == (scope == "project")  # the grant is said aloud
 
     assert limen(home, "uninstall", "codex", f"--{scope}").returncode == 0
     assert config_path.read_bytes() == user_config.encode()
@@ -188,6 +189,7 @@ def test_gemini_project_install_trusts_the_folder_as_gemini_reads_it(home: Path)
     assert result.returncode == 0, result.stderr
     trusted = home / ".gemini" / "trustedFolders.json"
     assert json.loads(trusted.read_text()) == {str(home / "proj"): "TRUST_FOLDER"}
+    assert "note: Gemini CLI now trusts" in result.stdout
     assert os.stat(trusted).st_mode & 0o777 == 0o600  # as Gemini CLI creates it
 
     assert limen(home, "uninstall", "gemini", "--project").returncode == 0

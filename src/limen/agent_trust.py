@@ -204,7 +204,9 @@ def _gemini_plan(agent: str, scope: str, workspace: str) -> Plan:
     style = json_style(text) if text.strip() else GEMINI_STYLE
     new = dump_json({**rules, folder: "TRUST_FOLDER"}, style).encode()
     added = [[[folder], "TRUST_FOLDER"]]
-    return Plan(edits=[Edit(path, old, new, owner(agent, scope, workspace), added, _limen_free(path, rules))])
+    note = f"Gemini CLI now trusts {folder}: it also loads the folder's .gemini settings and .env"
+    edit = Edit(path, old, new, owner(agent, scope, workspace), added, _limen_free(path, rules))
+    return Plan(edits=[edit], notes=[note])
 
 
 def _gemini_removed(text: str, entries: list[Any]) -> str:
@@ -366,7 +368,12 @@ def _codex_plan(agent: str, scope: str, workspace: str, hooks_path: str, config:
         )
         return Plan(problems=problems)
     edit = Edit(path, old, new.encode(), me, added, _limen_free(path, settings))
-    return Plan(edits=[edit], problems=problems)
+    notes = [
+        f"Codex now trusts {path[1]}: it also loads the project's .codex/config.toml and exec policies"
+        for path in wanted
+        if path[0] == "projects"
+    ]
+    return Plan(edits=[edit], problems=problems, notes=notes)
 
 
 # --- what install and uninstall do ------------------------------------------------------------------
