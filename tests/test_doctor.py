@@ -126,8 +126,20 @@ def test_gemini_project_hooks_in_an_untrusted_folder_fail(home: Path) -> None:
     without_trust(home)
     result = limen(home, "doctor", "gemini")
     assert result.returncode == 1
-    assert "FAIL Gemini CLI runs no hook in this folder, which it does not trust" in result.stdout
+    assert "FAIL Gemini CLI ignores this project's hooks: it does not trust the folder" in result.stdout
     assert limen(home, "doctor", "gemini", env={"GEMINI_CLI_TRUST_WORKSPACE": "true"}).returncode == 0
+
+
+def test_gemini_user_hooks_in_a_folder_it_does_not_trust_fail(home: Path) -> None:
+    assert limen(home, "install", "gemini").returncode == 0
+    undecided = limen(home, "doctor", "gemini")
+    assert undecided.returncode == 1 and "FAIL Gemini CLI has not been told to trust" in undecided.stdout
+    write(home / ".gemini" / "trustedFolders.json", json.dumps({str(home): "DO_NOT_TRUST"}).encode())
+    refused = limen(home, "doctor", "gemini")
+    assert refused.returncode == 1 and "FAIL Gemini CLI runs no hook in this folder" in refused.stdout
+    rules = {str(home): "DO_NOT_TRUST", str(home / "proj"): "TRUST_FOLDER"}  # the longer rule wins
+    write(home / ".gemini" / "trustedFolders.json", json.dumps(rules).encode())
+    assert limen(home, "doctor", "gemini").returncode == 0
 
 
 def test_switched_off_hooks_fail(home: Path) -> None:

@@ -426,14 +426,19 @@ def checks(
     agent: str, scope: str, workspace: str, hooks_path: str, config: dict[str, Any]
 ) -> list[tuple[bool, str]]:
     """Whether the agent will run the Limen hooks in this file, read the way the agent reads it."""
-    if agent == "gemini":
+    if agent == "gemini":  # measured with gemini-cli 0.61.0 in a headless run
         trusted, why = gemini_trust_state(workspace)
         if trusted:
             return [(True, f"Gemini CLI trusts this folder: {why}")]
-        fix = (
-            "run `limen install gemini --project`" if scope == "project" else "trust the folder in Gemini CLI"
-        )
-        return [(False, f"Gemini CLI runs no hook in this folder, which it does not trust: {why}; {fix}")]
+        if scope == "project":  # not even --skip-trust loads a project's hooks
+            line = f"Gemini CLI ignores this project's hooks: it does not trust the folder ({why}); run "
+            return [(False, line + "`limen install gemini --project`")]
+        if trusted is None:
+            line = (
+                f"Gemini CLI has not been told to trust this folder ({why}): it runs no hook here until you "
+            )
+            return [(False, line + "trust it (with --skip-trust, user hooks only)")]
+        return [(False, f"Gemini CLI runs no hook in this folder, which it does not trust ({why})")]
     if agent != "codex":
         return []
     path = codex_config()
