@@ -300,6 +300,9 @@ def _uninstall(
     *,
     dry_run: bool,
 ) -> Outcome:
+    """Limen's hooks out of the file, and the trust entries this install added out of the agent's trust
+    files: each file back to its bytes from before install when the ledger allows, else only Limen's part
+    removed."""
     target = TARGETS[agent]
     record = ledger.load(path)
     releases: list[tuple[str, str, bytes | None, bytes, int]] = []
@@ -313,11 +316,8 @@ def _uninstall(
     files = []
     for file, owner, current, removed_bytes, context in releases:
         how, final = ledger.release_outcome(file, owner, current, removed_bytes)
-        if final == current:
-            if not dry_run:
-                ledger.release(file, owner, current, removed_bytes)
-            continue
-        files.append(Written(file, diff(file, _text(current), _text(final), context), how))
+        if final != current:
+            files.append(Written(file, diff(file, _text(current), _text(final), context), how))
         if not dry_run:
             ledger.release(file, owner, current, removed_bytes)
     return Outcome(tuple(files), tuple(plan.problems))
