@@ -308,6 +308,16 @@ def print_text(reports: list[AgentReport], daemon: dict[str, Any] | None) -> Non
     print(f"daemon: running, pid {daemon['pid']}" if daemon else "daemon: not running (a hook starts it)")
 
 
+def state_checks() -> list[Check]:
+    """The session state file: a damaged one, or one whose loss no person has acknowledged yet, means every
+    session counts as tainted, which a person should hear from the doctor rather than from a denied call."""
+    from limen.home import limen_home
+    from limen.state.sqlite import health
+
+    path = os.path.join(limen_home(), "state.sqlite")
+    return [Check(False, problem) for problem in health(path)] or [Check(True, f"{path} is sound")]
+
+
 def main(argv: list[str]) -> int:
     from limen.daemon import status
     from limen.install import AGENTS
@@ -334,7 +344,8 @@ def main(argv: list[str]) -> int:
         if report is not None:
             reports.append(report)
     daemon = status()
-    healthy = bool(reports) and all(r.ok for r in reports)
+    state = state_checks()
+    healthy = bool(reports) and all(r.ok for r in reports) and all(c.ok for c in state)
     if args.json:
         agents = [
             {
@@ -352,6 +363,7 @@ def main(argv: list[str]) -> int:
                     "workspace": cwd,
                     "agents": agents,
                     "daemon": {"running": bool(daemon), "pid": daemon["pid"] if daemon else None},
+                    "state": [asdict(c) for c in state],
                 }
             )
         )
@@ -359,4 +371,6 @@ def main(argv: list[str]) -> int:
         if not reports:
             print("limen doctor: no agent is wired to Limen here; run `limen install <agent>`")
         print_text(reports, daemon)
+        for check in state:
+            print(f"state: {'ok  ' if check.ok else 'FAIL'} {check.check}")
     return 0 if healthy else 1
