@@ -248,7 +248,7 @@ def test_a_late_decision_after_the_deadline_answered_ends_the_process_with_the_d
         "import os\n"
         "from limen.doors.hooks import client, events as ev\n"
         "responder = client.Responder(os.dup(1), ev.Answer('deny', 2))\n"
-        "responder._answered = True  # what expire() sets before it writes the deny\n"
+        "responder._written = True  # what expire() sets before it writes the deny\n"
         "responder.answer(ev.Answer('late allow', 0))\n"
         "raise SystemExit(0)\n"
     )

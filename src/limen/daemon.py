@@ -19,10 +19,13 @@ import struct
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from limen.doors.hooks import wire
 from limen.doors.hooks.handler import Superseded
+
+if TYPE_CHECKING:
+    from limen.audit.writer import AuditWriter
 
 IDLE_EXIT_SECONDS = 1800.0
 READ_TIMEOUT_SECONDS = 10.0
@@ -42,6 +45,7 @@ class Daemon:
         self.dropped = 0  # events whose client gave up and decided them itself
         self._count = threading.Lock()
         self.stopping = threading.Event()
+        self.writer: AuditWriter | None = None  # appends the records its clients settle on
 
     def status(self) -> dict[str, Any]:
         return {
@@ -79,6 +83,8 @@ class Daemon:
                 reply = self.reply(message, conn)
                 conn.settimeout(None)
                 conn.sendall(wire.encode(reply))
+                if isinstance(reply.get("record"), dict):
+                    self.record_when_asked(conn, reply["record"], reply.get("since", 0))
             except Superseded:
                 with self._count:
                     self.dropped += 1
@@ -104,6 +110,21 @@ class Daemon:
             self.stop()
             return {"stopping": True}
         raise ValueError("unknown op")
+
+    def record_when_asked(self, conn: socket.socket, record: dict[str, Any], since: int) -> None:
+        """Append the answer's record once its client has settled on giving that answer (it asks), and
+        confirm. A client that stops waiting records its own answer (and `append_once` keeps a late one of
+        ours out), so a verdict the agent never got is never in the log."""
+        conn.settimeout(READ_TIMEOUT_SECONDS)
+        if wire.read_line(conn).get("record") is not True:
+            return
+        with self._count:
+            if self.writer is None:
+                from limen.audit.writer import AuditWriter
+
+                self.writer = AuditWriter()
+        self.writer.append_once(record, since=since if isinstance(since, int) else 0)
+        conn.sendall(wire.encode({"recorded": True}))
 
     def stop(self) -> None:
         """Stop accepting: set the flag, then wake the accept loop with a connection of our own."""
@@ -194,6 +215,8 @@ def serve() -> int:
             os.unlink(wire.socket_path())
         listener.close()
         daemon.pool.close()
+        if daemon.writer is not None:
+            daemon.writer.close()
         os.close(lock)
     return 0
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from time import perf_counter_ns
 from typing import TYPE_CHECKING, Any
 
@@ -116,8 +117,11 @@ class Runtime:
         cwd: str | None = None,
         agent: str = "",
         role: str = "",
+        sink: Callable[[dict[str, Any]], None] | None = None,
     ) -> Decision:
-        """Decide one tool call. Never raises. `role` comes from the caller's code, never the model."""
+        """Decide one tool call. Never raises. `role` comes from the caller's code, never the model.
+        With `sink`, the audit record goes there instead of the log: a door that may still fail to deliver
+        the answer appends it once the answer is certain (`AuditWriter.append_once`)."""
         started = perf_counter_ns()
         ctx: Context | None = None
         try:
@@ -129,7 +133,7 @@ class Runtime:
                 ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
                 _why(exc, "the decision path"),
             )
-        return self._audited("decision", decision, ctx, started)
+        return self._audited("decision", decision, ctx, started, sink)
 
     def observe_output(
         self,
@@ -140,8 +144,10 @@ class Runtime:
         session_id: str | None,
         door: str,
         untrusted: bool | None = None,
+        sink: Callable[[dict[str, Any]], None] | None = None,
     ) -> Decision:
-        """Scan what a tool returned; update the session; answer what the door should do with the output."""
+        """Scan what a tool returned; update the session; answer what the door should do with the output.
+        `sink` as in `decide`."""
         started = perf_counter_ns()
         ctx: Context | None = None
         try:
@@ -153,7 +159,7 @@ class Runtime:
                 ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
                 _why(exc, "the output scan"),
             )
-        return self._audited("output", decision, ctx, started)
+        return self._audited("output", decision, ctx, started, sink)
 
     def observe_prompt(self, text: str, *, session_id: str | None) -> None:
         """The user's own words: the values they name are trusted in this session. Never raises."""
@@ -268,21 +274,35 @@ class Runtime:
         decision.explanation = explain(decision)
         return decision
 
-    def _audited(self, kind: str, decision: Decision, ctx: Context | None, started: int) -> Decision:
-        """Append the decision's record; on failure report it and apply the configured policy."""
+    @property
+    def writer(self) -> AuditWriter:
+        if self._writer is None:
+            from limen.audit.writer import AuditWriter
+
+            self._writer = AuditWriter(self._audit_dir, fsync_every=self._fsync_every)
+        return self._writer
+
+    def _audited(
+        self,
+        kind: str,
+        decision: Decision,
+        ctx: Context | None,
+        started: int,
+        sink: Callable[[dict[str, Any]], None] | None = None,
+    ) -> Decision:
+        """Append the decision's record (or hand it to `sink`); on failure report it and apply the
+        configured policy."""
         try:
             from limen.audit.redact import decision_record
 
-            if self._writer is None:
-                from limen.audit.writer import AuditWriter
-
-                self._writer = AuditWriter(self._audit_dir, fsync_every=self._fsync_every)
             home = ctx.home if ctx is not None else os.path.expanduser("~")
-            self._writer.append(
-                decision_record(
-                    kind, decision, self.fingerprint, workspace=self.workspace, home=home, started_ns=started
-                )
+            record = decision_record(
+                kind, decision, self.fingerprint, workspace=self.workspace, home=home, started_ns=started
             )
+            if sink is not None:
+                sink(record)
+                return decision
+            self.writer.append(record)
         except Exception as exc:
             self._report(f"audit log write failed: {type(exc).__name__}")
             if self.audit_failure == "deny" and decision.verdict is not Verdict.BLOCK:
@@ -312,11 +332,7 @@ class Runtime:
         import time
 
         try:
-            if self._writer is None:
-                from limen.audit.writer import AuditWriter
-
-                self._writer = AuditWriter(self._audit_dir, fsync_every=self._fsync_every)
-            self._writer.append({"kind": "event", "event": event, "ts": round(time.time(), 3), **fields})
+            self.writer.append({"kind": "event", "event": event, "ts": round(time.time(), 3), **fields})
             return True
         except Exception as exc:
             self._report(f"audit log write failed: {type(exc).__name__}")

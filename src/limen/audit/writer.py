@@ -100,6 +100,55 @@ class AuditWriter:
             finally:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
 
+    def size(self) -> int:
+        """The log's size now: a record appended from here on lies past it (see `append_once`)."""
+        return os.fstat(self._fd).st_size
+
+    def append_once(self, record: dict[str, Any], *, since: int, timeout: float = 2.0) -> bool:
+        """Append `record` unless a record with its `id` was appended past offset `since`; False when it
+        was. Two processes that may both hold the record of one answer (the hook client and the daemon that
+        decided it) both call this, and the lock makes exactly one of them write it. Raises TimeoutError
+        when the lock is not free within `timeout` (a writer stopped while holding it)."""
+        needle = f'"id":{json.dumps(record["id"])}'.encode()
+        with self._lock:
+            end = time.monotonic() + timeout
+            while True:
+                self._lock_file(end)
+                size = self._locked_size()
+                if size >= 0:
+                    break
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+                self._open_log()
+            try:
+                if self._written_since(needle, since, size):
+                    return False
+                self._append_locked(record, size)
+                return True
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def _lock_file(self, end: float) -> None:
+        while True:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= end:
+                    raise TimeoutError("the audit log stayed locked") from None
+                time.sleep(0.005)
+
+    def _written_since(self, needle: bytes, since: int, size: int) -> bool:
+        """Whether `needle` occurs in the log between `since` and `size` (read in bounded chunks)."""
+        offset, overlap = max(0, min(since, size)), b""
+        while offset < size:
+            chunk = os.pread(self._read_fd, min(1 << 20, size - offset), offset)
+            if not chunk:
+                return False
+            if needle in overlap + chunk:
+                return True
+            overlap, offset = chunk[-len(needle) :], offset + len(chunk)
+        return False
+
     def _locked_size(self) -> int:
         """The log's size when its path still names the file we locked, else -1."""
         try:

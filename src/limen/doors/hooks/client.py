@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -28,16 +29,25 @@ USAGE = "usage: limen-hook <claude-code|cursor|gemini|codex>\n"
 DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: half of it is margin
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
 CLAIM_MARGIN = 0.05  # seconds before the deadline at which a claimed but unanswered event is denied
+RECORD_MARGIN = 1.0  # seconds past the deadline spent recording its answer (agents wait 10 s; we use 5)
 
 
 class Responder:
-    """Writes exactly one answer, whichever comes first: the decision or the deadline's deny."""
+    """Writes exactly one answer, whichever comes first: the decision or the deadline's deny; and makes
+    sure the audit log holds exactly one record of it, written before the answer.
+
+    A decided answer is first committed (from then on the deadline gives that answer, not its deny), then
+    recorded (by the daemon that decided it, or here), then written. The deadline's deny is recorded here.
+    """
 
     def __init__(self, out_fd: int, fallback: ev.Answer) -> None:
         self.out_fd = out_fd
         self.fallback = fallback
         self._lock = threading.Lock()
-        self._answered = False
+        self._committed: ev.Answer | None = None
+        self._recorded = threading.Event()
+        self._written = False
+        self._done = threading.Event()  # the deadline's answer is written
 
     def _write(self, answer: ev.Answer) -> None:
         if answer.stderr:
@@ -46,21 +56,85 @@ class Responder:
         while data:
             data = data[os.write(self.out_fd, data) :]
 
-    def answer(self, answer: ev.Answer) -> int:
+    def answer(self, answer: ev.Answer, channel: Channel | None = None) -> int:
         with self._lock:
-            if self._answered:  # the deadline's deny is already written: end with its exit code, now
-                os._exit(self.fallback.exit_code)
-            self._answered = True
+            deadline_took_over = self._written or self._committed is not None
+            if not deadline_took_over:
+                self._committed = answer
+        if deadline_took_over:  # the deadline is answering (and ends the process): leave it to finish
+            self._done.wait(RECORD_MARGIN + 1.0)
+            os._exit(self.fallback.exit_code)
+        try:
+            record(answer, channel)
+        finally:
+            self._recorded.set()
+        with self._lock:
+            if self._written:  # the deadline gave this same answer while it was being recorded
+                os._exit(answer.exit_code)
+            self._written = True
             self._write(answer)
         return answer.exit_code
 
     def expire(self) -> None:
         with self._lock:
-            if self._answered:
+            if self._written:
                 return
-            self._answered = True
-            self._write(self.fallback)
-        os._exit(self.fallback.exit_code)
+            committed = self._committed
+            if committed is None:
+                self._committed = self.fallback
+        if committed is None:  # nothing decided in time: the deny, recorded first
+            answer = self.fallback
+            record(answer, None, timeout=RECORD_MARGIN)
+        else:  # decided and being recorded: give the recorder a moment, then that same answer
+            answer = committed
+            self._recorded.wait(RECORD_MARGIN)
+        with self._lock:
+            if self._written:
+                return
+            self._written = True
+            self._write(answer)
+        self._done.set()
+        os._exit(answer.exit_code)
+
+
+class Channel:
+    """The daemon connection an answer came on, kept open so the daemon can record the answer once this
+    process has settled on giving it."""
+
+    def __init__(self, sock: socket.socket, end: float) -> None:
+        self.sock = sock
+        self.end = end
+
+    def recorded_by_daemon(self) -> bool:
+        """Ask the daemon to append the record; False when it did not confirm before `end`."""
+        try:
+            self.sock.settimeout(max(self.end - time.monotonic(), 0.001))
+            self.sock.sendall(wire.encode({"record": True}))
+            return wire.read_line(self.sock).get("recorded") is True
+        except (OSError, ValueError):
+            return False
+        finally:
+            self.sock.close()
+
+
+def record(answer: ev.Answer, channel: Channel | None, timeout: float = 2.0) -> None:
+    """Append the answer's audit record exactly once: through the daemon that decided it when it is still
+    there, else here (`append_once` skips it when the daemon wrote it after all). A record that cannot be
+    written is reported on stderr; the answer still stands (logging never changes a decision)."""
+    if answer.record is None:
+        return
+    if channel is not None and channel.recorded_by_daemon():
+        return
+    try:
+        from limen.audit.writer import AuditWriter
+
+        writer = AuditWriter(fsync_every=0)
+        try:
+            writer.append_once(answer.record, since=answer.since, timeout=timeout)
+        finally:
+            writer.close()
+    except Exception as exc:
+        os.write(2, f"limen-hook: the audit record was not written ({type(exc).__name__})\n".encode())
 
 
 def deadline_seconds() -> float:
@@ -93,11 +167,13 @@ def read_event() -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
-def ask_daemon(agent: str, text: str, env: dict[str, str], wait: float, end: float) -> ev.Answer | None:
-    """The daemon's answer, or None when it is absent (then one is started), slow before claiming the
-    event, or broken: then the caller decides the event itself. Once the daemon has claimed the event
-    (it is about to record it), deciding it here too would record it twice, so a claimed event that gets
-    no answer by `end` (monotonic) is denied instead."""
+def ask_daemon(
+    agent: str, text: str, env: dict[str, str], wait: float, end: float
+) -> tuple[ev.Answer, Channel] | None:
+    """The daemon's answer (and the connection it came on), or None when it is absent (then one is
+    started), slow before claiming the event, or broken: then the caller decides the event itself. Once
+    the daemon has claimed the event (it is about to change the session's state), deciding it here too
+    would count it twice, so a claimed event that gets no answer by `end` (monotonic) is denied instead."""
     try:
         sock = wire.connect(wait)
     except (FileNotFoundError, ConnectionRefusedError):
@@ -109,37 +185,39 @@ def ask_daemon(agent: str, text: str, env: dict[str, str], wait: float, end: flo
     except (OSError, ValueError):
         return None
     claimed = False
-    with sock:  # leaving it closes the socket: a claim the daemon sends after that is refused
-        try:
-            sock.sendall(wire.encode({"op": "hook", "agent": agent, "event": text, "env": env}))
+    try:
+        sock.sendall(wire.encode({"op": "hook", "agent": agent, "event": text, "env": env}))
+        message = wire.read_line(sock)
+        if message.get("claim") is True:
+            sock.sendall(wire.encode({"go": True}))
+            claimed = True
+            sock.settimeout(max(end - time.monotonic(), 0.001))
             message = wire.read_line(sock)
-            if message.get("claim") is True:
-                sock.sendall(wire.encode({"go": True}))
-                claimed = True
-                sock.settimeout(max(end - time.monotonic(), 0.001))
-                message = wire.read_line(sock)
-            return ev.Answer.from_wire(message)
-        except TimeoutError:
-            if claimed:
-                raise ev.NoAnswer("no answer before the deadline") from None
-            return None
-        except (OSError, ValueError, KeyError, TypeError):  # a daemon that died or broke: decide here
-            return None
+        return ev.Answer.from_wire(message), Channel(sock, end)
+    except TimeoutError:
+        sock.close()  # a claim the daemon sends after this is refused
+        if claimed:
+            raise ev.NoAnswer("no answer before the deadline") from None
+        return None
+    except (OSError, ValueError, KeyError, TypeError):  # a daemon that died or broke: decide here
+        sock.close()
+        return None
 
 
-def decide(agent: str, text: str, deadline: float, out_fd: int) -> ev.Answer:
+def decide(agent: str, text: str, deadline: float, out_fd: int) -> tuple[ev.Answer, Channel | None]:
     """The daemon's answer when one comes in time, else one decided here before the deadline."""
     started = time.monotonic()
     env = {k: os.environ[k] for k in wire.FORWARDED_ENV if k in os.environ}
     with contextlib.suppress(OSError):  # a deleted directory: a relative cwd is then refused
         env[wire.HOOK_CWD] = os.getcwd()
     if os.environ.get("LIMEN_HOOK_DAEMON") != "0":  # 0: always decide here, never start a daemon
-        answer = ask_daemon(agent, text, env, deadline * DAEMON_SHARE, started + deadline - CLAIM_MARGIN)
-        if answer is not None:
-            return answer
+        served = ask_daemon(agent, text, env, deadline * DAEMON_SHARE, started + deadline - CLAIM_MARGIN)
+        if served is not None:
+            return served
     from limen.doors.hooks.fallback import ANSWER_MARGIN, isolated
 
-    return isolated(agent, text, env, deadline - (time.monotonic() - started) - ANSWER_MARGIN, out_fd)
+    left = deadline - (time.monotonic() - started) - ANSWER_MARGIN
+    return isolated(agent, text, env, left, out_fd), None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,21 +229,28 @@ def main(argv: list[str] | None = None) -> int:
     agent = args[0]
     # `__import__`, not `importlib.import_module`: it is the import `python -X importtime` reports.
     speaker: Dialect = __import__(f"limen.doors.hooks.{module}", fromlist=["fail_closed"])
-    responder = Responder(claim_stdout(), speaker.fail_closed(None, "no answer before the deadline"))
+
+    def refuse(name: str | None, why: str) -> ev.Answer:
+        answer = speaker.fail_closed(name, why)
+        answer.record = ev.fail_closed_record(agent, name, why)
+        return answer
+
+    responder = Responder(claim_stdout(), refuse(None, "no answer before the deadline"))
     deadline = deadline_seconds()
     timer = threading.Timer(deadline, responder.expire)
     timer.daemon = True
     timer.start()
     name: str | None = None
+    channel: Channel | None = None
     try:
         text = read_event()
         name = event_name(text)
-        responder.fallback = speaker.fail_closed(name, "no answer before the deadline")
-        answer = decide(agent, text, deadline, responder.out_fd)
+        responder.fallback = refuse(name, "no answer before the deadline")
+        answer, channel = decide(agent, text, deadline, responder.out_fd)
     except ev.NoAnswer as exc:
-        answer = speaker.fail_closed(name, str(exc))
+        answer = refuse(name, str(exc))
     except BaseException as exc:
-        answer = speaker.fail_closed(name, f"{type(exc).__name__} in the hook")
-    code = responder.answer(answer)
+        answer = refuse(name, f"{type(exc).__name__} in the hook")
+    code = responder.answer(answer, channel)
     timer.cancel()
     return code

@@ -32,25 +32,37 @@ class NoAnswer(Exception):
 
 
 class Answer:
-    """What the hook process prints on stdout, writes on stderr, and exits with."""
+    """What the hook process prints on stdout, writes on stderr, and exits with; and the audit record of
+    the decision it carries, which is appended only once this answer is certain to be the one given (past
+    log offset `since`, it may already be there)."""
 
-    __slots__ = ("exit_code", "stderr", "stdout")
+    __slots__ = ("exit_code", "record", "since", "stderr", "stdout")
 
     def __init__(self, stdout: str, exit_code: int = 0, stderr: str = "") -> None:
         self.stdout = stdout
         self.exit_code = exit_code
         self.stderr = stderr
+        self.record: dict[str, Any] | None = None
+        self.since = 0
 
     def to_wire(self) -> dict[str, Any]:
-        return {"stdout": self.stdout, "exit": self.exit_code, "stderr": self.stderr}
+        wired = {"stdout": self.stdout, "exit": self.exit_code, "stderr": self.stderr}
+        if self.record is not None:
+            wired.update(record=self.record, since=self.since)
+        return wired
 
     @classmethod
     def from_wire(cls, data: Any) -> Answer:
         """Rebuild an answer sent by the daemon; anything malformed raises (the caller falls back)."""
         stdout, code, stderr = data["stdout"], data["exit"], data["stderr"]
+        record, since = data.get("record"), data.get("since", 0)
         if not (isinstance(stdout, str) and isinstance(code, int) and isinstance(stderr, str)):
             raise ValueError("malformed answer")
-        return cls(stdout, code, stderr)
+        if not (record is None or isinstance(record, dict)) or not isinstance(since, int):
+            raise ValueError("malformed answer")
+        answer = cls(stdout, code, stderr)
+        answer.record, answer.since = record, since
+        return answer
 
 
 class HookEvent:
@@ -97,7 +109,7 @@ class HookEvent:
 class Outcome:
     """The part of a decision a dialect needs: verdict, reason codes, explanation, decision id."""
 
-    __slots__ = ("decision_id", "explanation", "reasons", "verdict")
+    __slots__ = ("decision_id", "explanation", "reasons", "record", "since", "verdict")
 
     def __init__(
         self, verdict: str, reasons: tuple[str, ...], explanation: str, decision_id: str = ""
@@ -106,6 +118,8 @@ class Outcome:
         self.reasons = reasons
         self.explanation = explanation
         self.decision_id = decision_id
+        self.record: dict[str, Any] | None = None  # the decision's audit record, not yet appended
+        self.since = 0  # the log's size when it was decided: the record, if appended, lies past it
 
 
 def withholds(outcome: Outcome) -> bool:
@@ -153,6 +167,26 @@ def auth_denied_reason(outcome: Outcome) -> str:
         "`limen explain` on it and, if they accept it, run it themselves or approve a scoped waiver "
         "with `limen policy`, then retry."
     )
+
+
+def fail_closed_record(agent: str, event_name: str | None, why: str) -> dict[str, Any]:
+    """The audit record of a deny given because the event could not be decided (`why` is Limen's own
+    words, never a value from the event)."""
+    import os
+    import time
+
+    return {
+        "kind": "decision",
+        "ts": round(time.time(), 3),
+        "id": os.urandom(8).hex(),
+        "verdict": BLOCK,
+        "risk": 95,
+        "reasons": ["objective_guardrail_error"],
+        "expl": f"BLOCK: objective_guardrail_error (could not decide: {why})",
+        "door": "hook",
+        "agent": agent,
+        "event": event_name or "",
+    }
 
 
 def fail_closed_reason(why: str) -> str:

@@ -1,7 +1,9 @@
 """One agent event in, one answer out: parse in the agent's dialect, decide, answer in the dialect.
 
 The daemon and the in-process fallback both call `handle()`, so the answer and the audit record are the
-same whichever path served the event. Nothing here raises: every failure is that agent's deny.
+same whichever path served the event. The record travels with the answer and is appended only once the
+hook client has settled on giving that answer (see `limen.doors.hooks.client`): one record per answer,
+equal to it. Nothing here raises: every failure is that agent's deny.
 """
 
 from __future__ import annotations
@@ -90,34 +92,43 @@ def handle(
     """The agent's answer to one raw event. Never raises, except `Superseded` when `claim` says another
     process decides the event."""
     speaker = dialect(agent)
+
+    def refuse(name: str | None, why: str) -> ev.Answer:
+        answer = speaker.fail_closed(name, why)
+        answer.record = ev.fail_closed_record(agent, name, why)
+        return answer
+
     if not text.strip():
-        return speaker.fail_closed(None, "empty event")
+        return refuse(None, "empty event")
     try:
         payload = json.loads(text)
     except ValueError:
-        return speaker.fail_closed(None, "the event is not valid JSON")
+        return refuse(None, "the event is not valid JSON")
     if not isinstance(payload, dict):
-        return speaker.fail_closed(None, "the event is not a JSON object")
+        return refuse(None, "the event is not a JSON object")
     name = payload.get("hook_event_name")
     name = name if isinstance(name, str) else None
     try:
         event = speaker.parse(payload, env)
     except ValueError as exc:  # our own messages: they name the field, never a value
-        return speaker.fail_closed(name, str(exc))
+        return refuse(name, str(exc))
     except Exception as exc:
-        return speaker.fail_closed(name, f"{type(exc).__name__} while reading the event")
+        return refuse(name, f"{type(exc).__name__} while reading the event")
     base = env.get(HOOK_CWD, "")
     relative = [p for p in (event.cwd, event.workspace) if not ntpath.isabs(p)]  # `C:\\x` and `/x` are not
     if relative and not os.path.isabs(base):
-        return speaker.fail_closed(name, "a relative cwd, and no hook directory to resolve it against")
+        return refuse(name, "a relative cwd, and no hook directory to resolve it against")
     if relative:  # the daemon's own directory never decides what a relative one means
         event.cwd, event.workspace = os.path.join(base, event.cwd), os.path.join(base, event.workspace)
     try:
-        return speaker.render(event, evaluate(agent, event, pool, claim))
+        decided = evaluate(agent, event, pool, claim)
+        answer = speaker.render(event, decided)
+        answer.record, answer.since = decided.record, decided.since
+        return answer
     except Superseded:
         raise
     except Exception as exc:  # the message could quote a secret: only the type is shown
-        return speaker.fail_closed(name, f"{type(exc).__name__} while deciding")
+        return refuse(name, f"{type(exc).__name__} while deciding")
 
 
 def take(claim: Claim | None) -> None:
@@ -140,31 +151,51 @@ def evaluate(agent: str, event: ev.HookEvent, pool: RuntimePool, claim: Claim | 
             if screened.verdict != ev.BLOCK:  # the values the user names are trusted in this session
                 runtime.observe_prompt(event.prompt, session_id=event.session_id)
         return screened
+    records: list[dict[str, Any]] = []  # the client appends the record of the answer it gives
     with lock:
         take(claim)
+        since = runtime.writer.size()
         if event.kind == ev.POST_TOOL:
-            return outcome(
-                runtime.observe_output(
-                    event.tool, event.arguments, event.output, session_id=event.session_id, door=DOOR
-                )
-            )
-        decision = runtime.decide(
-            event.tool, event.arguments, session_id=event.session_id, door=DOOR, cwd=event.cwd, agent=agent
-        )
-        if event.output and decision.verdict.name == ev.PASS:  # content known before it is read (Cursor)
             decision = runtime.observe_output(
-                event.tool, event.arguments, event.output, session_id=event.session_id, door=DOOR
+                event.tool,
+                event.arguments,
+                event.output,
+                session_id=event.session_id,
+                door=DOOR,
+                sink=records.append,
             )
-        return outcome(decision)
+        else:
+            decision = runtime.decide(
+                event.tool,
+                event.arguments,
+                session_id=event.session_id,
+                door=DOOR,
+                cwd=event.cwd,
+                agent=agent,
+                sink=records.append,
+            )
+            if event.output and decision.verdict.name == ev.PASS:  # content known before it is read (Cursor)
+                records.clear()  # one record per answer: the output's decision is the one answered
+                decision = runtime.observe_output(
+                    event.tool,
+                    event.arguments,
+                    event.output,
+                    session_id=event.session_id,
+                    door=DOOR,
+                    sink=records.append,
+                )
+    return outcome(decision, records[-1] if records else None, since)
 
 
-def outcome(decision: Decision) -> ev.Outcome:
-    return ev.Outcome(
+def outcome(decision: Decision, record: dict[str, Any] | None = None, since: int = 0) -> ev.Outcome:
+    decided = ev.Outcome(
         decision.verdict.name,
         tuple(r.value for r in decision.reasons),
         decision.explanation,
         decision.decision_id,
     )
+    decided.record, decided.since = record, since
+    return decided
 
 
 # Tier 0 signature codes: in a prompt they block its first submission (see `screen_prompt`).
