@@ -319,7 +319,13 @@ RESULT_TEXTS = {
     "openai": openai_result_texts,
     "gemini": gemini_result_texts,
 }
-SIDE_JSON = {"reasoning": "scripted", "next_speaker": "user", "model_choice": "flash", "complexity_score": 1}
+SIDE_JSON = {
+    "reasoning": "scripted",
+    "next_speaker": "user",
+    "model_choice": "flash",
+    "complexity_reasoning": "scripted",
+    "complexity_score": 1,
+}
 
 
 def gemini_side_reply() -> bytes:
