@@ -167,7 +167,7 @@ AGENTS = {
 # --- one scripted run per agent ------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class Run:
     agent: str
     home: Path
@@ -342,17 +342,14 @@ def test_secret_in_tool_output_is_not_shown_to_the_model(run: Run, step: int, wh
     assert shown is not None, (
         f"the CLI did not go on past {what}: no result for it reached the model{run.describe()}"
     )
-    assert not leaked(run, shown), (
-        f"the {' and '.join(leaked(run, shown))} from {what} reached the model: {shown!r}{run.describe()}"
-    )
+    found = leaked(run, shown)
+    assert not found, f"the {' and '.join(found)} from {what} reached the model: {shown!r}{run.describe()}"
 
 
 def test_secret_is_in_no_request_the_model_received(run: Run) -> None:
     assert run.model.shown_after(2), f"the run did not get past the last tool call{run.describe()}"
-    bodies = run.model.all_bodies()
-    assert not leaked(run, bodies), (
-        f"the {' and '.join(leaked(run, bodies))} reached the model{run.describe()}"
-    )
+    found = leaked(run, run.model.all_bodies())
+    assert not found, f"the {' and '.join(found)} reached the model{run.describe()}"
 
 
 # --- (c) the hooks plain `limen install --project` wrote actually run (issue 9, defect 4) -------------------
