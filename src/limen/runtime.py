@@ -39,12 +39,16 @@ def _failure(verdict: Verdict, code: ReasonCode, detail: str) -> Decision:
 
 
 def _why(exc: Exception, where: str) -> str:
-    """A failure's one line: a broken policy file says where it is broken; anything else only its type
-    (an exception's message may carry an argument value)."""
+    """A failure's one line: a broken policy file says where it is broken, a state file that cannot be
+    opened says which and what to do; anything else only its type (its message may carry an argument
+    value)."""
     from limen.policy import PolicyError
+    from limen.state.sqlite import StateUnavailable
 
     if isinstance(exc, PolicyError):
         return exc.summary()
+    if isinstance(exc, StateUnavailable):
+        return str(exc)
     return f"{where} raised {type(exc).__name__}"
 
 
@@ -214,7 +218,7 @@ class Runtime:
     ) -> Decision:
         from limen.engine import decide
         from limen.floors import correlator, toolpin
-        from limen.state import BROAD, TAINTED, UNTRUSTED
+        from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED
 
         action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role)
         view = self.session(session_id)
@@ -226,6 +230,11 @@ class Runtime:
             action.notes = (*action.notes, toolpin.NOTE)
         ctx.session = view
         decision = decide(action, ctx)
+        if STATE_LOST in view.flags and decision.verdict is not Verdict.PASS:  # say why, and the way out
+            decision.explanation += (
+                f"; {self.store.state_lost()}, so this session counts as tainted until a person runs "
+                f"`limen session clear {session_id}`"
+            )
         entry = correlator.features(action, ctx, decision)
         if correlator.worth_keeping(entry, view.flags):
             view.store.append_history(view.session_id, entry)

@@ -119,6 +119,28 @@ def _schema_problem(db: sqlite3.Connection) -> str:
     return ""
 
 
+def _adopt(db: sqlite3.Connection) -> str:
+    """Create the schema in a new file, or complete one from before schema versions whose tables are ours;
+    else say what the file holds instead (and change nothing)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            problem = _schema_problem(db)
+            if not problem:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        else:
+            problem = "" if version == SCHEMA_VERSION else f"holds schema version {version}"
+        db.execute("COMMIT")
+    finally:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+    return problem
+
+
 class _FileLock:
     """`flock` on `<state>.lock`: shared while a process opens the state, exclusive while one rebuilds it.
     Its first byte is 1 once a database was set up at that path, so a vanished file is told from a new one.
@@ -240,29 +262,17 @@ class SqliteStore:
 
     @staticmethod
     def _prepare(db: sqlite3.Connection) -> str:
-        """Set the connection up; create or complete the schema. `` or what makes the file not ours."""
+        """Set the connection up; create or complete the schema. `` or what makes the file not ours (a file
+        that is not ours is left exactly as it was found, for a person to look at)."""
         db.execute("PRAGMA busy_timeout = 10000")
+        if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            problem = _adopt(db)
+            if problem:
+                return problem
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
-        if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-            return ""
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            problem = "" if version in (0, SCHEMA_VERSION) else f"holds schema version {version}"
-            if version == 0:  # new, or from before schema versions: complete it when its tables are ours
-                problem = _schema_problem(db)
-                if not problem:
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            db.execute(statement)
-                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("COMMIT")
-        finally:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-        return problem
+        return ""
 
     def _quarantine(self, why: str, found: tuple[int, int] | None) -> None:
         """Move the damaged file aside and put a rebuilt one, marked as lost, in its place. Under the
