@@ -336,7 +336,9 @@ def leaked(run: Run, text: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(("step", "what"), [(1, "the built-in read of deploy.cfg"), (2, "`cat deploy.cfg`")])
+@pytest.mark.parametrize(
+    ("step", "what"), [(1, "the read of deploy.cfg (Read, read_file, cat <path>)"), (2, "`cat deploy.cfg`")]
+)
 def test_secret_in_tool_output_is_not_shown_to_the_model(run: Run, step: int, what: str) -> None:
     shown = run.model.result_of(step)
     assert shown is not None, (
