@@ -245,3 +245,68 @@ def test_a_lower_level_mode_tightens_thresholds_an_upper_level_loosened(ws: str,
         81,
         5,
     )
+
+
+# -- the project root is found from any folder of the project (issue 10, item 11) --------------------------
+
+
+def test_a_sub_folder_meets_the_projects_policy_and_protection(ws: str) -> None:
+    write_policy(Path(ws) / "limen.yaml", "version: 1\nmode: strict\n")
+    deep = os.path.join(ws, "src", "pkg", "deep")
+    os.makedirs(deep)
+    ctx = load_context(deep)
+    assert ctx.workspace == ws and ctx.mode is Mode.STRICT
+    assert os.path.join(ws, "limen.yaml") in ctx.protected_paths
+
+
+def test_without_a_policy_file_the_git_root_is_the_project(ws: str) -> None:
+    os.makedirs(os.path.join(ws, ".git"))
+    sub = os.path.join(ws, "a", "b")
+    os.makedirs(sub)
+    assert load_context(sub).workspace == ws
+    assert os.path.join(ws, ".claude", "settings.json") in load_context(sub).protected_paths
+
+
+def test_outside_any_project_the_folder_itself_is_the_workspace(ws: str) -> None:
+    assert load_context(ws).workspace == ws
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "cwd"),
+    [
+        ("Bash", {"command": "rm ../../limen.yaml"}, "src/deep"),
+        ("Bash", {"command": "cd .. && rm ../limen.yaml"}, "src/deep"),
+        ("Write", {"file_path": "../../limen.yaml", "content": "version: 1\nmode: light\n"}, "src/deep"),
+        ("Edit", {"file_path": "../.claude/settings.json", "old_string": "a", "new_string": "b"}, "src"),
+    ],
+)
+def test_the_policy_file_is_protected_from_any_folder(
+    ws: str, tool: str, arguments: dict[str, object], cwd: str
+) -> None:
+    import limen
+
+    write_policy(Path(ws) / "limen.yaml", "version: 1\nmode: balanced\n")
+    os.makedirs(os.path.join(ws, "src", "deep"))
+    for door in ("hook", "mcp", "sdk"):
+        decided = limen.evaluate(tool, arguments, cwd=os.path.join(ws, cwd), door=door)
+        assert decided.verdict is Verdict.BLOCK, (door, decided.explanation)
+        assert ReasonCode.PROTECTED_PATH_BLOCKED in decided.reasons
+
+
+def test_sensitive_paths_from_limen_yaml_take_effect(
+    ws: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    data = str(tmp_path_factory.mktemp("srv"))
+    write_policy(Path(ws) / "limen.yaml", f"version: 1\nsensitive_paths: [{data!r}]\n")
+    ctx = load_context(ws)
+    assert ctx.extra_sensitive_paths == (data,)
+    for tool, arguments in (
+        ("Read", {"file_path": os.path.join(data, "customers.csv")}),
+        ("Bash", {"command": f"cp {data}/customers.csv /tmp/x.csv"}),
+        ("Write", {"file_path": os.path.join(data, "report.txt"), "content": "hello"}),
+    ):
+        decided = decision(ctx, tool, arguments)
+        assert ReasonCode.SENSITIVE_PATH_ACCESS in decided.reasons, (tool, decided.explanation)
+        assert decided.verdict >= Verdict.AUTH
+    quiet = decision(ctx, "Read", {"file_path": data + "-other/notes.txt"})  # a prefix, not a child
+    assert ReasonCode.SENSITIVE_PATH_ACCESS not in quiet.reasons

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 # name -> (module under limen.cli, one-line help). Each module exposes `main(argv: list[str]) -> int`.
@@ -34,6 +35,22 @@ def _usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one sub-command. A reader that goes away (`limen log | head -1`) ends it quietly, as it ends
+    other Unix tools: no traceback, exit status 141 (128 + SIGPIPE)."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # what is still buffered would otherwise fail at exit, past this handler
+    except BrokenPipeError:
+        try:  # the interpreter flushes stdout again at exit: point it somewhere that accepts the bytes
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
+    return code
+
+
+def _main(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help", "help"):
         print(_usage())

@@ -1,7 +1,8 @@
 """`limen explain`: decide one tool call and show verdict, risk, reasons and the evidence trail.
 
 The call is either a hook event on stdin or in a file (Claude Code style: `tool_name`, `tool_input`, `cwd`),
-or `--tool NAME --args JSON`. Nothing is executed and no session state changes.
+or `--tool NAME --args JSON`. Nothing is executed, no session state changes and nothing is recorded: an
+explanation is not a decision an agent met, so it must not reach the audit log (and `limen tune`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ import os
 import sys
 from typing import Any
 
-from limen.api import evaluate
-from limen.model import Decision
+from limen.model import Decision, Mode
 
 
 def _call_from_event(text: str) -> tuple[str, Any, str | None]:
@@ -24,6 +24,24 @@ def _call_from_event(text: str) -> tuple[str, Any, str | None]:
     arguments = event.get("tool_input", event.get("arguments", {}))
     cwd = event.get("cwd")
     return str(tool), arguments, cwd if isinstance(cwd, str) else None
+
+
+def decide_unrecorded(tool: str, arguments: Any, *, cwd: str, mode: str | None) -> Decision:
+    """The decision the same call would meet through a door, without a session and without an audit
+    record (the record goes to a sink that drops it)."""
+    from limen.runtime import Runtime
+
+    if mode is not None and mode not in Mode.__members__.values():
+        mode = Mode.PARANOID.value  # an unknown mode name must not loosen anything
+    runtime = Runtime(workspace=cwd, mode=mode)
+    try:
+        return runtime.decide(tool, arguments, session_id=None, door="explain", cwd=cwd, sink=_drop)
+    finally:
+        runtime.close()
+
+
+def _drop(record: dict[str, Any]) -> None:
+    del record
 
 
 def render(decision: Decision) -> str:
@@ -73,6 +91,6 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError) as exc:
         print(f"limen explain: cannot read the call: {exc}", file=sys.stderr)
         return 2
-    decision = evaluate(tool, arguments, cwd=args.cwd or cwd or os.getcwd(), mode=args.mode, door="explain")
+    decision = decide_unrecorded(tool, arguments, cwd=args.cwd or cwd or os.getcwd(), mode=args.mode)
     print(json.dumps(decision.to_dict(), indent=2) if args.json else render(decision))
     return 0

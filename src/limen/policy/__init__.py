@@ -70,12 +70,16 @@ def _compile(workspace: str) -> Any:
 def load_context(workspace: str, *, mode: str | None = None) -> Context:
     """The Context for a workspace's policy files (org > user > project), or the built-in defaults.
 
+    `workspace` may be any folder of the project: the project root (`paths.project_root`: the nearest
+    folder above with `limen.yaml`, else the git root) is what the policy and the protected paths use.
+
     Raises `PolicyError` (each problem naming file, line and key) rather than guessing. A requested
     `mode` can only make the policy stricter.
     """
     from limen.model import Mode
+    from limen.policy.paths import project_root
 
-    workspace = os.path.abspath(workspace)
+    workspace = project_root(workspace)  # a sub-folder belongs to its project: same policy, same protection
     try:
         requested = Mode(mode) if mode else None
     except ValueError:

@@ -318,6 +318,17 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
 
 @rule(ReasonCode.SENSITIVE_PATH_ACCESS)
 def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
+    """System locations written outside the workspace, and any access (read or write) to what the policy
+    names in `sensitive_paths` (a directory covers everything below it)."""
+    if ctx.extra_sensitive_paths:
+        exact, prefixes = _protected_index(ctx.extra_sensitive_paths)
+        for path in _all_paths(action):
+            folded = _folded(path)
+            if folded in exact or folded.startswith(prefixes):
+                yield Finding(
+                    ReasonCode.SENSITIVE_PATH_ACCESS, Verdict.AUTH, 65, f"policy sensitive path {path}"
+                )
+                return
     for path in action.write_paths:
         if (
             is_within(path, ctx.workspace)
