@@ -142,6 +142,17 @@ def test_a_long_lived_writer_follows_a_deleted_log_to_the_new_file(audit_dir: Pa
     assert _breaks(audit_dir)[0]["expected"]["seq"] == 1  # type: ignore[index]
 
 
+def test_a_long_lived_writer_outlives_the_deletion_of_both_directories(audit_dir: Path) -> None:
+    writer = AuditWriter(str(audit_dir), fsync_every=0)
+    writer.append({"kind": "decision", "id": "before"})
+    shutil.rmtree(audit_dir)
+    shutil.rmtree(Path(anchor_path(str(audit_dir))).parent)
+    writer.append({"kind": "decision", "id": "after"})  # recorded, not an error on every call from now on
+    writer.close()
+    assert [r["kind"] for r in _records(audit_dir)] == ["chain_break", "decision"]
+    assert Path(anchor_path(str(audit_dir))).exists() and not verify(str(audit_dir)).ok
+
+
 @pytest.mark.parametrize("stale", [[HEAD_NAME], ["anchor"], [HEAD_NAME, "anchor"]])
 def test_a_writer_killed_before_signing_is_not_a_break(audit_dir: Path, stale: list[str]) -> None:
     """A writer killed after its record but before the head (or the anchor) leaves them one write behind;

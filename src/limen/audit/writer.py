@@ -55,15 +55,15 @@ class AuditWriter:
         self._log_path = os.path.join(self.directory, LOG_NAME)
         self._fd = self._read_fd = -1
         self._log_id: tuple[int, int] | None = None
-        self._open_log()
-        anchor = anchor_path(self.directory, home)
-        os.makedirs(os.path.dirname(anchor), mode=0o700, exist_ok=True)
-        self._head = _SignedFile(os.path.join(self.directory, HEAD_NAME))
-        self._anchor = _SignedFile(anchor)
-        self._lock = threading.Lock()
         self._size = -1  # file size after our last write; anything else means another writer appended
         self._seq = 0
         self._hash = GENESIS
+        self._replaced: tuple[int, str] | None = None  # our last record, in a log that left the path
+        self._open_log()
+        anchor = anchor_path(self.directory, home)
+        self._head = _SignedFile(os.path.join(self.directory, HEAD_NAME))
+        self._anchor = _SignedFile(anchor)
+        self._lock = threading.Lock()
         self.fsync_every = fsync_every
         self.fsync_interval = fsync_interval
         self._unsynced = 0
@@ -73,10 +73,15 @@ class AuditWriter:
         self._closed = False
 
     def _open_log(self) -> None:
-        """(Re)open the log at its path, creating it when it is gone."""
+        """(Re)open the log at its path, creating it (and its directory) when it is gone. A log this writer
+        appended to that is no longer at the path is a break of its own, even when the signed head and the
+        anchor went with it: this writer still knows the last record it wrote."""
+        if self._size >= 0:
+            self._replaced = (self._seq, self._hash)
         for fd in (self._fd, self._read_fd):
             if fd >= 0:
                 os.close(fd)
+        os.makedirs(self.directory, mode=0o700, exist_ok=True)
         self._fd = os.open(self._log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _CLOEXEC, 0o600)
         self._read_fd = os.open(self._log_path, os.O_RDONLY | _CLOEXEC)
         info = os.fstat(self._fd)
@@ -167,29 +172,29 @@ class AuditWriter:
             if found is not None:
                 records.insert(0, found)
         out = [prefix]
-        seq, checkpoint = self._seq, False
+        seq, prev, checkpoint = self._seq, self._hash, False  # the head moves only once the write is done
         for item in records:
             seq += 1
             if seq % CHECKPOINT_EVERY == 0:
-                line, self._hash = encode(
+                line, prev = encode(
                     {
                         "seq": seq,
-                        "prev": self._hash,
+                        "prev": prev,
                         "kind": "checkpoint",
                         "ts": round(time.time(), 3),
-                        "mac": mac(self._key, seq, self._hash),
+                        "mac": mac(self._key, seq, prev),
                     }
                 )
                 out.append(line)
                 seq, checkpoint = seq + 1, True
-            line, self._hash = encode({**item, "seq": seq, "prev": self._hash})
+            line, prev = encode({**item, "seq": seq, "prev": prev})
             out.append(line)
         data = "".join(out).encode()
         written = os.write(self._fd, data)
         if written != len(data):
             raise OSError("short write to the audit log")
-        self._seq, self._size = seq, size + len(data)
-        self._sign(seq, self._hash)
+        self._seq, self._hash, self._size = seq, prev, size + len(data)
+        self._sign(seq, prev)
         self._unsynced += 1
         if self.fsync_every == 1:
             os.fsync(self._fd)
@@ -208,6 +213,10 @@ class AuditWriter:
         if last is not None and not last.intact:
             problems.append(f"record {last.seq} does not match its hash")
         claims: list[tuple[int, str]] = []
+        if self._replaced is not None:
+            claims.append(self._replaced)
+            problems.append(f"the log this writer appended to (up to seq {self._replaced[0]}) left its path")
+            self._replaced = None
         seen: dict[bytes, tuple[int, str] | None] = {}
         for where, signed in (("head.json", self._head), ("the anchor", self._anchor)):
             raw = signed.load()
@@ -327,6 +336,7 @@ class _SignedFile:
 
     def store(self, data: bytes) -> None:
         if self._fd < 0:
+            os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)  # deleting it stops nothing
             self._open(os.O_RDWR | os.O_CREAT)
         os.pwrite(self._fd, data, 0)
 
