@@ -125,6 +125,31 @@ def test_legitimate_idn_is_punycode_but_not_homoglyph() -> None:
     assert "homoglyph" not in dest.flags
 
 
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [
+        ("https://faß.de/", "xn--fa-hia.de"),  # IDNA 2003 folded this to `fass.de`, another owner's name
+        ("https://FAß.DE/", "xn--fa-hia.de"),
+        ("https://ς.gr/", "xn--3xa.gr"),  # final sigma keeps its label (2003: `xn--4xa.gr`)
+        ("https://bücher.de/", "xn--bcher-kva.de"),
+        ("https://例え.テスト/", "xn--r8jz45g.xn--zckzah"),
+        ("https://ＧＯＯＧＬＥ.com/", "google.com"),
+    ],
+)
+def test_idna_is_uts46_non_transitional(url: str, host: str) -> None:
+    assert one(url).host == host
+
+
+def test_uts46_keeps_the_deviation_names_apart() -> None:
+    """`faß.de` and `fass.de` are two registrations: trusting one must not trust the other."""
+    assert one("https://faß.de/").host != one("https://fass.de/").host
+    assert one("https://fass.de/").flags == ()
+
+
+def test_names_idna_2008_disallows_are_invalid_not_guessed() -> None:
+    assert "invalid_host" in one("https://☃.example/").flags
+
+
 def test_fullwidth_and_invisible_characters_are_flagged() -> None:
     wide = one("https://ｅｖｉｌ.com/")
     assert wide.host == "evil.com"

@@ -220,16 +220,20 @@ def _classify_name(host: str) -> HostClass:
 
 
 def _to_ascii(host: str, flags: list[str]) -> str | None:
-    """The name a resolver queries: NFKC/IDNA-mapped, punycode for non-ASCII labels; None if invalid."""
+    """The name a resolver queries: UTS-46-mapped (as browsers and current resolver libraries do: IDNA
+    2008, non-transitional, so `ß`, `ς` and the joiners keep their own labels), punycode for non-ASCII
+    labels; None if invalid."""
     if not host.isascii() and any(unicodedata.category(ch) == "Cf" for ch in host):  # none is ASCII
         flags.append("invisible_chars")
         host = "".join(ch for ch in host if unicodedata.category(ch) != "Cf")
     if host.isascii():
         ascii_host = host.lower()
     else:
+        import idna  # UTS-46, non-transitional (IDNA 2008): `faß.de` is `xn--fa-hia.de`, not `fass.de`
+
         try:
-            ascii_host = host.encode("idna").decode("ascii").lower()
-        except (UnicodeError, ValueError):
+            ascii_host = idna.encode(host, uts46=True).decode("ascii").lower()
+        except (UnicodeError, ValueError, idna.IDNAError):
             return None
         flags.append("punycode")
     if "xn--" in ascii_host:
