@@ -1,0 +1,441 @@
+"""Hosts: what a destination is, the one table the normaliser and every destination rule read.
+
+Kinds of host (all names lower-case ASCII, as `limen.normalize.net` normalises them; a glob's `*.` covers
+every subdomain but not the bare domain):
+
+- `REGISTRY_HOSTS`: source forges and package registries ordinary development reaches. The default of the
+  user's trusted list (`Context.trusted_hosts`, which a policy may replace).
+- `ISSUERS`: first-party API issuers. Each names the credential kinds it issues (the kind names of
+  `limen.rules.secrets`), the literal prefixes of those credentials, the environment variables that hold them
+  by convention, and the hosts that accept them. A credential sent to the API that issued it is its use, not
+  its exfiltration (`issuers_for_host`, `issuers_of_credentials`).
+- `DOC_HOSTS`: documentation sites. A GET of one that carries nothing is reading, not egress.
+- `OFFICIAL_INSTALLERS`: the installer scripts projects publish on their own hosts (rustup, uv, nvm, bun,
+  deno, Homebrew...): `is_official_installer(url)`. Piped into a shell they still run code from the network,
+  so they ask (AUTH); any other download piped into a shell stays BLOCK.
+- `COLLECTION_HOSTS`: services whose purpose is to receive data for someone else to pick up (pastebins, file
+  drops, request catchers, tunnels): any request to them can carry data to a stranger.
+- `PUBLISHING_ENDPOINTS`: endpoints of trusted services that publish what they receive under an account
+  (gists, snippets, new repositories): a send there leaves the project however trusted the host.
+
+Look-ups are exact (a name, or a glob with `*.`), never substring: `docs.python.org.evil.com` is nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+# --------------------------------------------------------------------------- registries (trusted by default)
+
+REGISTRY_HOSTS: tuple[str, ...] = (
+    "github.com",
+    "*.github.com",
+    "*.githubusercontent.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "pypi.org",
+    "files.pythonhosted.org",
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "crates.io",
+    "static.crates.io",
+    "proxy.golang.org",
+    "sum.golang.org",
+    "rubygems.org",
+    "repo.maven.apache.org",
+    "deb.debian.org",
+    "docs.python.org",
+    "localhost",
+)
+
+# --------------------------------------------------------------------------- first-party API issuers
+
+
+@dataclass(frozen=True, slots=True)
+class Issuer:
+    """One service that issues credentials, and where those credentials are meant to go."""
+
+    name: str
+    kinds: tuple[str, ...]  # `limen.rules.secrets` kind names of what it issues
+    prefixes: tuple[str, ...]  # literal starts of its credentials
+    env: tuple[str, ...]  # environment variables that hold them by convention
+    hosts: tuple[str, ...]  # hosts that accept them (globs with `*.`)
+
+
+ISSUERS: tuple[Issuer, ...] = (
+    Issuer(
+        "github",
+        ("github-token",),
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        ("GITHUB_TOKEN", "GH_TOKEN", "GITHUB_PAT", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"),
+        ("github.com", "api.github.com", "*.github.com", "*.githubusercontent.com"),
+    ),
+    Issuer(
+        "gitlab",
+        ("gitlab-token",),
+        ("glpat-", "gldt-", "glptt-", "glrt-"),
+        ("GITLAB_TOKEN", "GITLAB_PRIVATE_TOKEN", "CI_JOB_TOKEN", "GL_TOKEN"),
+        ("gitlab.com", "api.gitlab.com", "*.gitlab.com"),
+    ),
+    Issuer(
+        "anthropic",
+        ("anthropic-key",),
+        ("sk-ant-",),
+        ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_API_KEY"),
+        ("api.anthropic.com",),
+    ),
+    Issuer(
+        "openai",
+        ("openai-key",),
+        ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-"),
+        ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY"),
+        ("api.openai.com",),
+    ),
+    Issuer(
+        "aws",
+        ("aws-access-key",),
+        ("AKIA", "ASIA"),
+        ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"),
+        ("*.amazonaws.com", "*.amazonaws.com.cn"),
+    ),
+    Issuer(
+        "stripe",
+        ("stripe-key",),
+        ("sk_live_", "sk_test_", "rk_live_", "rk_test_"),
+        ("STRIPE_SECRET_KEY", "STRIPE_API_KEY"),
+        ("api.stripe.com", "files.stripe.com"),
+    ),
+    Issuer(
+        "slack",
+        ("slack-token",),
+        ("xoxb-", "xoxp-", "xoxa-", "xoxs-", "xoxe-", "xapp-"),
+        ("SLACK_BOT_TOKEN", "SLACK_TOKEN", "SLACK_USER_TOKEN", "SLACK_APP_TOKEN"),
+        ("slack.com", "*.slack.com"),
+    ),
+    Issuer(
+        "slack-webhook",
+        ("slack-webhook",),
+        ("https://hooks.slack.com/",),
+        ("SLACK_WEBHOOK_URL", "SLACK_WEBHOOK"),
+        ("hooks.slack.com",),
+    ),
+    Issuer(
+        "npm",
+        ("npm-token",),
+        ("npm_",),
+        ("NPM_TOKEN", "NODE_AUTH_TOKEN", "NPM_AUTH_TOKEN"),
+        ("registry.npmjs.org",),
+    ),
+    Issuer(
+        "pypi",
+        ("pypi-token",),
+        ("pypi-",),
+        ("PYPI_TOKEN", "PYPI_API_TOKEN", "TWINE_PASSWORD", "UV_PUBLISH_TOKEN", "POETRY_PYPI_TOKEN_PYPI"),
+        ("pypi.org", "upload.pypi.org", "test.pypi.org"),
+    ),
+    Issuer(
+        "huggingface",
+        ("huggingface-token",),
+        ("hf_",),
+        ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HUGGINGFACE_TOKEN"),
+        ("huggingface.co", "*.huggingface.co"),
+    ),
+    Issuer(
+        "google",
+        ("google-api-key",),
+        ("AIza",),
+        ("GOOGLE_API_KEY", "GEMINI_API_KEY"),
+        ("*.googleapis.com",),
+    ),
+)
+
+_ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _matches(host: str, globs: tuple[str, ...]) -> bool:
+    return any(fnmatchcase(host, g) for g in globs)
+
+
+@lru_cache(maxsize=512)
+def issuers_for_host(host: str) -> frozenset[str]:
+    """The issuers whose credentials `host` accepts (`api.github.com` -> {"github"})."""
+    host = host.lower().rstrip(".")
+    return frozenset(i.name for i in ISSUERS if host and _matches(host, i.hosts))
+
+
+# Where each credential kind (a `limen.rules.secrets` kind name) is meant to go.
+ISSUER_HOSTS: dict[str, tuple[str, ...]] = {k: i.hosts for i in ISSUERS for k in i.kinds}
+
+
+def issuer_of_value(value: str) -> str:
+    """The issuer a literal credential's prefix names ("" if none); the longest prefix wins (`sk-ant-`)."""
+    best, length = "", 0
+    for issuer in ISSUERS:
+        for prefix in issuer.prefixes:
+            if value.startswith(prefix) and len(prefix) > length:
+                best, length = issuer.name, len(prefix)
+    return best
+
+
+def issuers_of_credentials(text: str) -> frozenset[str]:
+    """Issuers whose credentials `text` refers to by their conventional variables (`$OPENAI_API_KEY`,
+    `${GITHUB_TOKEN}`): the user's own environment, so the user's own account."""
+    if "$" not in text:
+        return frozenset()
+    names = {m.group(1) for m in _ENV_REFERENCE.finditer(text)}
+    return frozenset(i.name for i in ISSUERS if names.intersection(i.env))
+
+
+# --------------------------------------------------------------------------- documentation
+
+DOC_HOSTS: tuple[str, ...] = (
+    "docs.python.org",
+    "peps.python.org",
+    "packaging.python.org",
+    "developer.mozilla.org",
+    "*.readthedocs.io",
+    "readthedocs.org",
+    "*.readthedocs.org",
+    "docs.rs",
+    "doc.rust-lang.org",
+    "pkg.go.dev",
+    "go.dev",
+    "learn.microsoft.com",
+    "docs.microsoft.com",
+    "docs.github.com",
+    "docs.gitlab.com",
+    "docs.npmjs.com",
+    "nodejs.org",
+    "docs.djangoproject.com",
+    "flask.palletsprojects.com",
+    "fastapi.tiangolo.com",
+    "docs.pydantic.dev",
+    "numpy.org",
+    "pandas.pydata.org",
+    "docs.scipy.org",
+    "matplotlib.org",
+    "scikit-learn.org",
+    "pytorch.org",
+    "docs.docker.com",
+    "kubernetes.io",
+    "helm.sh",
+    "docs.aws.amazon.com",
+    "cloud.google.com",
+    "en.cppreference.com",
+    "cppreference.com",
+    "man7.org",
+    "www.man7.org",
+    "manpages.debian.org",
+    "www.typescriptlang.org",
+    "react.dev",
+    "vuejs.org",
+    "docs.oracle.com",
+    "docs.astral.sh",
+    "docs.pytest.org",
+    "mypy.readthedocs.io",
+    "www.postgresql.org",
+    "dev.mysql.com",
+    "sqlite.org",
+    "www.sqlite.org",
+    "git-scm.com",
+    "www.gnu.org",
+    "docs.anthropic.com",
+    "platform.openai.com",
+    "docs.ruby-lang.org",
+    "ruby-doc.org",
+    "www.php.net",
+    "docs.swift.org",
+    "kotlinlang.org",
+    "docs.deno.com",
+    "bun.sh",
+    "www.npmjs.com",
+)
+
+
+@lru_cache(maxsize=512)
+def is_documentation(host: str) -> bool:
+    """`host` serves documentation (exact name or `*.` glob of `DOC_HOSTS`)."""
+    host = host.lower().rstrip(".")
+    return bool(host) and _matches(host, DOC_HOSTS)
+
+
+# --------------------------------------------------------------------------- official installers
+
+# (host, path prefix): the installer a project publishes on its own host. The prefix is compared on the
+# lower-cased path, which must be plain (no dot segments, no percent-encoding, no backslash).
+OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
+    ("sh.rustup.rs", "/"),
+    ("static.rust-lang.org", "/rustup/"),
+    ("astral.sh", "/uv/"),
+    ("astral.sh", "/ruff/"),
+    ("raw.githubusercontent.com", "/nvm-sh/nvm/"),
+    ("bun.sh", "/install"),
+    ("deno.land", "/install.sh"),
+    ("deno.land", "/x/install/"),
+    ("raw.githubusercontent.com", "/homebrew/install/"),
+    ("get.pnpm.io", "/install.sh"),
+    ("install.python-poetry.org", "/"),
+    ("pyenv.run", "/"),
+    ("get.sdkman.io", "/"),
+    ("sh.volta.sh", "/"),
+    ("get.volta.sh", "/"),
+    ("fnm.vercel.app", "/install"),
+    ("get.docker.com", "/"),
+    ("install.determinate.systems", "/nix"),
+)
+
+
+def is_official_installer(url: str) -> bool:
+    """`url` is an official installer script on its project's own host, fetched over https with nothing
+    that could make it another URL (userinfo, a port, dot segments, encoding, a query)."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return False
+    if parts.scheme.lower() != "https" or "@" in parts.netloc or parts.query or parts.fragment:
+        return False
+    host = parts.netloc.lower().rstrip(".")
+    path = parts.path.lower() or "/"
+    if ":" in host or not host.isascii() or any(c in path for c in "%\\") or "/." in path or "//" in path:
+        return False
+    return any(host == h and path.startswith(prefix) for h, prefix in OFFICIAL_INSTALLERS)
+
+
+# --------------------------------------------------------------------------- collection services
+
+COLLECTION_HOSTS: tuple[str, ...] = (
+    "pastebin.com",
+    "paste.ee",
+    "hastebin.com",
+    "hastebin.skyra.pw",
+    "dpaste.com",
+    "dpaste.org",
+    "paste.rs",
+    "ix.io",
+    "sprunge.us",
+    "termbin.com",
+    "0x0.st",
+    "transfer.sh",
+    "temp.sh",
+    "file.io",
+    "bashupload.com",
+    "catbox.moe",
+    "litterbox.catbox.moe",
+    "gofile.io",
+    "*.gofile.io",
+    "oshi.at",
+    "keep.sh",
+    "tmpfiles.org",
+    "pastes.dev",
+    "ghostbin.com",
+    "privatebin.net",
+    "webhook.site",
+    "requestbin.com",
+    "*.requestbin.com",
+    "*.requestbin.net",
+    "*.m.pipedream.net",
+    "pipedream.net",
+    "*.requestcatcher.com",
+    "beeceptor.com",
+    "*.beeceptor.com",
+    "*.ngrok.io",
+    "*.ngrok-free.app",
+    "*.ngrok.app",
+    "*.ngrok.dev",
+    "*.trycloudflare.com",
+    "*.loca.lt",
+    "*.serveo.net",
+    "*.localhost.run",
+    "*.lhr.life",
+    "*.burpcollaborator.net",
+    "*.oastify.com",
+    "*.oast.fun",
+    "*.oast.me",
+    "*.oast.pro",
+    "*.oast.live",
+    "*.oast.site",
+    "*.oast.online",
+    "interact.sh",
+    "*.interact.sh",
+    "*.canarytokens.com",
+    "*.dnslog.cn",
+    "*.ceye.io",
+)
+
+
+@lru_cache(maxsize=512)
+def is_collection_service(host: str) -> bool:
+    """`host` exists to receive data for someone else (a paste, file drop, request catcher or tunnel)."""
+    host = host.lower().rstrip(".")
+    return bool(host) and _matches(host, COLLECTION_HOSTS)
+
+
+# (host, path prefix, what it publishes): endpoints of trusted services that publish what they receive.
+PUBLISHING_ENDPOINTS: tuple[tuple[str, str, str], ...] = (
+    ("api.github.com", "/gists", "a gist"),
+    ("gist.github.com", "/", "a gist"),
+    ("api.github.com", "/user/repos", "a new repository"),
+    ("api.github.com", "/orgs/", "a repository or resource of another organisation"),
+    ("gitlab.com", "/api/v4/snippets", "a snippet"),
+    ("gitlab.com", "/api/v4/projects", "a project or its contents"),
+    ("api.bitbucket.org", "/2.0/snippets", "a snippet"),
+    ("discord.com", "/api/webhooks/", "a message to a Discord channel"),
+    ("discordapp.com", "/api/webhooks/", "a message to a Discord channel"),
+    ("api.telegram.org", "/bot", "a message through a Telegram bot"),
+)
+
+# Paths on api.github.com where writing publishes under another account unless it is the project's own.
+_GITHUB_REPO_PATH = re.compile(r"^/?repos/([^/]+)/([^/?#]+)")
+
+
+def publishing_endpoint(host: str, path: str) -> str:
+    """What a send to `host` + `path` publishes ("" when the endpoint is not a publishing one)."""
+    host = host.lower().rstrip(".")
+    path = "/" + path.lstrip("/")
+    for h, prefix, what in PUBLISHING_ENDPOINTS:
+        if host == h and path.lower().startswith(prefix):
+            return what
+    return ""
+
+
+def github_repo_of_path(path: str) -> tuple[str, str] | None:
+    """`repos/OWNER/REPO/...` (a `gh api` or REST path) -> (owner, repo), lower-cased."""
+    match = _GITHUB_REPO_PATH.match(path)
+    if match is None:
+        return None
+    return match.group(1).lower(), match.group(2).lower().removesuffix(".git")
+
+
+# --------------------------------------------------------------------------- remotes
+
+
+_SCP_REMOTE = re.compile(r"^(?:[\w.+-]+@)?([A-Za-z0-9_.-]+):(?!//)(.*)$")
+
+
+def repository_identity(remote: str) -> tuple[str, str] | None:
+    """The (host, owner/repo path) a git remote URL names, lower-cased, `.git` and slashes trimmed:
+    `git@github.com:Me/Proj.git` and `https://github.com/me/proj` are one repository. None for a local
+    path or anything unreadable."""
+    remote = remote.strip()
+    if not remote:
+        return None
+    if "://" in remote:
+        try:
+            parts = urlsplit(remote)
+        except ValueError:
+            return None
+        host = (parts.hostname or "").lower()
+        path = parts.path
+    else:
+        match = _SCP_REMOTE.match(remote)
+        if match is None or remote.startswith(("/", ".", "~")):
+            return None
+        host, path = match.group(1).lower(), match.group(2)
+    path = path.strip("/").lower().removesuffix(".git").rstrip("/")
+    if not host or not path:
+        return None
+    return host, path

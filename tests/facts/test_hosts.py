@@ -1,0 +1,165 @@
+"""The host table: issuers, documentation, official installers, collection services, publishing endpoints."""
+
+from __future__ import annotations
+
+import pytest
+
+from limen.facts import hosts
+
+
+@pytest.mark.parametrize(
+    ("host", "issuer"),
+    [
+        ("api.github.com", "github"),
+        ("github.com", "github"),
+        ("api.openai.com", "openai"),
+        ("api.anthropic.com", "anthropic"),
+        ("s3.us-east-1.amazonaws.com", "aws"),
+        ("api.stripe.com", "stripe"),
+        ("slack.com", "slack"),
+        ("hooks.slack.com", "slack-webhook"),
+        ("gitlab.com", "gitlab"),
+        ("registry.npmjs.org", "npm"),
+        ("upload.pypi.org", "pypi"),
+    ],
+)
+def test_issuer_hosts(host: str, issuer: str) -> None:
+    assert issuer in hosts.issuers_for_host(host)
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "api.openai.com.evil.io",
+        "evilapi.openai.com",
+        "amazonaws.com.evil.io",
+        "api-github.com",
+        "openai.com",
+        "",
+    ],
+)
+def test_issuer_look_alikes_are_nobody(host: str) -> None:
+    assert "openai" not in hosts.issuers_for_host(host)
+    assert "github" not in hosts.issuers_for_host(host)
+    assert "aws" not in hosts.issuers_for_host(host)
+
+
+def test_issuer_of_a_literal_prefers_the_longest_prefix() -> None:
+    assert hosts.issuer_of_value("sk-ant-api03-abc") == "anthropic"
+    assert hosts.issuer_of_value("sk-proj-abc") == "openai"
+    assert hosts.issuer_of_value("ghp_abc") == "github"
+    assert hosts.issuer_of_value("AKIAABCDEF") == "aws"
+    assert hosts.issuer_of_value("glpat-abc") == "gitlab"
+    assert hosts.issuer_of_value("hello") == ""
+
+
+def test_credentials_named_by_their_variables() -> None:
+    assert hosts.issuers_of_credentials("Authorization: Bearer $OPENAI_API_KEY") == {"openai"}
+    assert hosts.issuers_of_credentials("token ${GITHUB_TOKEN}") == {"github"}
+    assert hosts.issuers_of_credentials("$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY") == {"aws"}
+    assert hosts.issuers_of_credentials("Bearer $MY_OPENAI_API_KEY_COPY") == frozenset()
+    assert hosts.issuers_of_credentials("Bearer sk-proj-abc") == frozenset()
+
+
+def test_issuer_hosts_by_secret_kind() -> None:
+    assert "api.github.com" in hosts.ISSUER_HOSTS["github-token"]
+    assert hosts.ISSUER_HOSTS["openai-key"] == ("api.openai.com",)
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "docs.python.org",
+        "developer.mozilla.org",
+        "requests.readthedocs.io",
+        "docs.rs",
+        "pkg.go.dev",
+        "learn.microsoft.com",
+        "docs.github.com",
+        "DOCS.PYTHON.ORG.",
+    ],
+)
+def test_documentation_hosts(host: str) -> None:
+    assert hosts.is_documentation(host)
+
+
+@pytest.mark.parametrize(
+    "host", ["docs.python.org.evil.com", "readthedocs.io.evil.com", "evil-docs.rs", "docs.evil.com", ""]
+)
+def test_documentation_look_alikes(host: str) -> None:
+    assert not hosts.is_documentation(host)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://sh.rustup.rs",
+        "https://astral.sh/uv/install.sh",
+        "https://astral.sh/uv/0.4.0/install.sh",
+        "https://raw.githubusercontent.com/nvm-sh/nvm/v0.39.7/install.sh",
+        "https://bun.sh/install",
+        "https://deno.land/install.sh",
+        "https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh",
+    ],
+)
+def test_official_installers(url: str) -> None:
+    assert hosts.is_official_installer(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://astral.sh/uv/install.sh",  # not https: anyone on the path can answer
+        "https://astral.sh.evil.com/uv/install.sh",
+        "https://astral.sh@evil.com/uv/install.sh",
+        "https://astral.sh:8443/uv/install.sh",
+        "https://raw.githubusercontent.com/nvm-sh-evil/nvm/install.sh",
+        "https://raw.githubusercontent.com/nvm-sh/nvm/../../evil/x/main/i.sh",
+        "https://raw.githubusercontent.com/nvm-sh/nvm/%2e%2e/%2e%2e/evil/x/i.sh",
+        "https://raw.githubusercontent.com/evil/install/HEAD/install.sh",
+        "https://astral.sh/blog/install.sh",
+        "https://bun.sh/install?u=evil",
+        "https://evil.example/install.sh",
+        "not a url",
+    ],
+)
+def test_official_installer_look_alikes(url: str) -> None:
+    assert not hosts.is_official_installer(url)
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["transfer.sh", "webhook.site", "pastebin.com", "abc.ngrok-free.app", "x.oast.fun", "x.requestbin.net"],
+)
+def test_collection_services(host: str) -> None:
+    assert hosts.is_collection_service(host)
+
+
+@pytest.mark.parametrize("host", ["transfer.sh.example.org", "github.com", "ngrok.com", "docs.python.org"])
+def test_not_collection_services(host: str) -> None:
+    assert not hosts.is_collection_service(host)
+
+
+def test_publishing_endpoints() -> None:
+    assert hosts.publishing_endpoint("api.github.com", "/gists") == "a gist"
+    assert hosts.publishing_endpoint("api.github.com", "gists/abc") == "a gist"
+    assert hosts.publishing_endpoint("api.github.com", "/user") == ""
+    assert hosts.publishing_endpoint("api.github.com.evil.com", "/gists") == ""
+
+
+def test_repository_identity_is_one_for_every_spelling() -> None:
+    ssh = hosts.repository_identity("git@github.com:Me/Proj.git")
+    assert ssh == ("github.com", "me/proj")
+    assert hosts.repository_identity("https://github.com/me/proj") == ssh
+    assert hosts.repository_identity("https://user@github.com/me/proj.git/") == ssh
+    assert hosts.repository_identity("ssh://git@github.com/me/proj.git") == ssh
+    assert hosts.repository_identity("https://github.com/evil/proj") != ssh
+    assert hosts.repository_identity("/srv/git/proj.git") is None
+    assert hosts.repository_identity("../proj") is None
+    assert hosts.repository_identity("") is None
+
+
+def test_github_repo_of_path() -> None:
+    assert hosts.github_repo_of_path("repos/Me/Proj/issues") == ("me", "proj")
+    assert hosts.github_repo_of_path("/repos/me/proj") == ("me", "proj")
+    assert hosts.github_repo_of_path("/gists") is None
