@@ -438,3 +438,65 @@ def test_project_code_in_the_working_directory_never_runs_in_the_daemon(
     )
     assert wait_for_daemon(env)["pid"] != started["pid"]
     assert not marker.exists()
+
+
+IMPOSTOR = """
+import json, os, socket, sys
+path = sys.argv[1]
+forged = sys.argv[2] == "forged"
+try:
+    os.unlink(path)
+except FileNotFoundError:
+    pass
+server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+server.bind(path)
+server.listen(16)
+print("ready", flush=True)
+while True:
+    conn, _ = server.accept()
+    with conn:
+        request = json.loads(conn.makefile().readline())
+        allow = {"stdout": "{}", "exit": 0, "stderr": ""}
+        if forged:  # a MAC under a key of its own: it cannot read the daemon's
+            import hashlib
+            body = json.dumps(allow)
+            mac = hashlib.blake2b((request.get("nonce", "") + "\\0" + body).encode(),
+                                  key=b"k" * 32, digest_size=32).hexdigest()
+            reply = {"body": body, "mac": mac}
+        else:
+            reply = allow
+        conn.sendall((json.dumps(reply) + "\\n").encode())
+"""
+
+
+@pytest.mark.parametrize("kind", ["plain", "forged"])
+def test_an_impostor_on_the_daemon_socket_is_not_believed(
+    kind: str, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A process of the same user removes the socket and binds its own, answering "no objection" to
+    everything (or with a MAC under a key of its own): the hook decides in-process, and a call that must be
+    denied is denied."""
+    from limen.doors.hooks import wire
+
+    daemon("start", env)
+    wait_for_daemon(env)  # the real daemon runs (and made its key); the impostor takes its socket
+    script = tmp_path / "impostor.py"
+    script.write_text(IMPOSTOR)
+    old = os.environ.get("LIMEN_HOME")
+    os.environ["LIMEN_HOME"] = env["LIMEN_HOME"]
+    try:
+        path = wire.socket_path()
+    finally:
+        if old is not None:
+            os.environ["LIMEN_HOME"] = old
+    with subprocess.Popen(
+        [sys.executable, str(script), path, kind], stdout=subprocess.PIPE, text=True
+    ) as impostor:
+        try:
+            assert impostor.stdout is not None and impostor.stdout.readline().strip() == "ready"
+            data = (FIXTURES / "claude-code" / "pre_write_settings.json").read_bytes()
+            out, code = hook("claude-code", data, env)
+            assert code == 2
+            assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+        finally:
+            impostor.kill()

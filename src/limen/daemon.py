@@ -46,6 +46,9 @@ class Daemon:
         self._count = threading.Lock()
         self.stopping = threading.Event()
         self.writer: AuditWriter | None = None  # appends the records its clients settle on
+        from limen.state.keys import installation_key
+
+        self.key = installation_key(wire.DAEMON_KEY)  # authenticates its answers to the hook clients
 
     def status(self) -> dict[str, Any]:
         return {
@@ -82,7 +85,7 @@ class Daemon:
                 message = wire.read_line(conn)
                 reply = self.reply(message, conn)
                 conn.settimeout(None)
-                conn.sendall(wire.encode(reply))
+                conn.sendall(wire.encode(self.signed(reply, message.get("nonce"))))
                 if isinstance(reply.get("record"), dict):
                     self.record_when_asked(conn, reply["record"], reply.get("since", 0))
             except Superseded:
@@ -110,6 +113,13 @@ class Daemon:
             self.stop()
             return {"stopping": True}
         raise ValueError("unknown op")
+
+    def signed(self, reply: dict[str, Any], nonce: Any) -> dict[str, Any]:
+        """A hook answer as a body with its MAC over the client's nonce (see `wire`); other replies as is."""
+        if not isinstance(nonce, str) or "stdout" not in reply:
+            return reply
+        body = json.dumps(reply, separators=(",", ":"))
+        return {"body": body, "mac": wire.sign(self.key, nonce, body)}
 
     def record_when_asked(self, conn: socket.socket, record: dict[str, Any], since: int) -> None:
         """Append the answer's record once its client has settled on giving that answer (it asks), and

@@ -23,6 +23,8 @@ from limen.doors.hooks import wire
 
 TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
 if TYPE_CHECKING:
+    from typing import Any
+
     from limen.doors.hooks.handler import Dialect
 
 USAGE = "usage: limen-hook <claude-code|cursor|gemini|codex>\n"
@@ -47,7 +49,8 @@ class Responder:
         self._committed: ev.Answer | None = None
         self._recorded = threading.Event()
         self._written = False
-        self._done = threading.Event()  # the deadline's answer is written
+        self._given = fallback  # the answer written, once `_written`
+        self._done = threading.Event()  # an answer is written
 
     def _write(self, answer: ev.Answer) -> None:
         if answer.stderr:
@@ -61,18 +64,23 @@ class Responder:
             deadline_took_over = self._written or self._committed is not None
             if not deadline_took_over:
                 self._committed = answer
-        if deadline_took_over:  # the deadline is answering (and ends the process): leave it to finish
-            self._done.wait(RECORD_MARGIN + 1.0)
-            os._exit(self.fallback.exit_code)
+        if deadline_took_over:  # the deadline is answering (and ends the process): leave it to finish,
+            self._done.wait(2 * RECORD_MARGIN + 1.0)  # yet never end without an answer written
+            os._exit(self._finish(self.fallback))
         try:
             record(answer, channel)
         finally:
             self._recorded.set()
+        return self._finish(answer)
+
+    def _finish(self, answer: ev.Answer) -> int:
+        """Write `answer` unless one is written already; the exit code of whichever was."""
         with self._lock:
-            if self._written:  # the deadline gave this same answer while it was being recorded
-                os._exit(answer.exit_code)
-            self._written = True
+            if self._written:
+                return self._given.exit_code
+            self._written, self._given = True, answer
             self._write(answer)
+        self._done.set()
         return answer.exit_code
 
     def expire(self) -> None:
@@ -82,19 +90,19 @@ class Responder:
             committed = self._committed
             if committed is None:
                 self._committed = self.fallback
-        if committed is None:  # nothing decided in time: the deny, recorded first
+        recorder: threading.Thread | None = None
+        if committed is None:  # nothing decided in time: the deny, recorded first when that is quick
             answer = self.fallback
-            record(answer, None, timeout=RECORD_MARGIN)
+            recorder = threading.Thread(target=record, args=(answer, None, RECORD_MARGIN), daemon=True)
+            recorder.start()
+            recorder.join(RECORD_MARGIN)
         else:  # decided and being recorded: give the recorder a moment, then that same answer
             answer = committed
             self._recorded.wait(RECORD_MARGIN)
-        with self._lock:
-            if self._written:
-                return
-            self._written = True
-            self._write(answer)
-        self._done.set()
-        os._exit(answer.exit_code)
+        code = self._finish(answer)
+        if recorder is not None:
+            recorder.join(RECORD_MARGIN)  # a slow record still gets its chance once the agent has its answer
+        os._exit(code)
 
 
 class Channel:
@@ -185,15 +193,20 @@ def ask_daemon(
     except (OSError, ValueError):
         return None
     claimed = False
+    key = wire.daemon_key()
+    if key is None:  # no daemon has run here yet: nothing it says could be trusted
+        sock.close()
+        return None
+    nonce = os.urandom(16).hex()
     try:
-        sock.sendall(wire.encode({"op": "hook", "agent": agent, "event": text, "env": env}))
+        sock.sendall(wire.encode({"op": "hook", "agent": agent, "event": text, "env": env, "nonce": nonce}))
         message = wire.read_line(sock)
         if message.get("claim") is True:
             sock.sendall(wire.encode({"go": True}))
             claimed = True
             sock.settimeout(max(end - time.monotonic(), 0.001))
             message = wire.read_line(sock)
-        return ev.Answer.from_wire(message), Channel(sock, end)
+        return authentic(message, key, nonce), Channel(sock, end)
     except TimeoutError:
         sock.close()  # a claim the daemon sends after this is refused
         if claimed:
@@ -202,6 +215,19 @@ def ask_daemon(
     except (OSError, ValueError, KeyError, TypeError):  # a daemon that died or broke: decide here
         sock.close()
         return None
+
+
+def authentic(message: dict[str, Any], key: bytes, nonce: str) -> ev.Answer:
+    """The answer in a daemon's reply, once its MAC proves the daemon sent it for this nonce; raises
+    ValueError for anything else (an impostor on the socket: the caller decides the event itself)."""
+    from _operator import _compare_digest  # `hmac.compare_digest`, without hmac's 4 ms of OpenSSL
+
+    body, mac = message.get("body"), message.get("mac")
+    if not (isinstance(body, str) and isinstance(mac, str)):
+        raise ValueError("an unsigned answer")
+    if not _compare_digest(mac, wire.sign(key, nonce, body)):
+        raise ValueError("an answer not signed by the daemon")
+    return ev.Answer.from_wire(json.loads(body))
 
 
 def decide(agent: str, text: str, deadline: float, out_fd: int) -> tuple[ev.Answer, Channel | None]:

@@ -8,6 +8,12 @@ A hook event is one exchange with a claim in the middle: the client sends the ev
 before it records anything (audit, session), sends `{"claim": true}`; the client answers `{"go": true}`
 only if it is still waiting, and the daemon then sends the answer. A client that stopped waiting has closed
 the socket and decides the event itself, so the daemon drops the work: one event is never recorded twice.
+
+The answer is authenticated: the client sends a fresh nonce with the event, and the daemon sends the answer
+as a string `body` with `mac`, a keyed BLAKE2b of nonce and body under the daemon key (`LIMEN_HOME/keys/
+daemon.key`, 0600, a protected path an agent cannot read through Limen). Whatever else listens on the socket
+(a process that removed and re-bound it, or one started after stopping the daemon) cannot answer for the
+daemon: the client then decides the event itself.
 """
 
 from __future__ import annotations
@@ -65,6 +71,33 @@ def check_run_dir(path: str) -> None:
         info = os.lstat(directory)
         if info.st_uid != os.getuid() or stat.S_ISLNK(info.st_mode):
             raise PermissionError(f"{directory} is not a directory of this user")
+
+
+DAEMON_KEY = "daemon"
+
+
+def daemon_key_path() -> str:
+    """Same place as `limen.state.keys.key_path("daemon")`, without importing hashlib's OpenSSL binding."""
+    return os.path.join(limen_home(), "keys", f"{DAEMON_KEY}.key")
+
+
+def daemon_key() -> bytes | None:
+    """The daemon key, or None while no daemon has made one (then no answer can be trusted)."""
+    try:
+        with open(daemon_key_path(), "rb") as fh:
+            raw = fh.read(80).strip()
+        return bytes.fromhex(raw.decode()) if len(raw) == 64 else None
+    except (OSError, ValueError):
+        return None
+
+
+def sign(key: bytes, nonce: str, body: str) -> str:
+    """The answer's MAC: keyed BLAKE2b over the client's nonce and the exact body sent."""
+    try:
+        from _blake2 import blake2b  # hashlib would load OpenSSL's binding first: 4 ms per hook process
+    except ImportError:  # pragma: no cover - an interpreter without the builtin module
+        from hashlib import blake2b
+    return blake2b(nonce.encode() + b"\0" + body.encode(), key=key, digest_size=32).hexdigest()
 
 
 def encode(message: dict[str, Any]) -> bytes:
