@@ -31,37 +31,19 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from limen.context import Context
+from limen.facts.programs import Role, names, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
-from limen.normalize.shell import DOWNLOADERS, NET_OPTIONS
+from limen.normalize.shell import NET_OPTIONS
 from limen.rules import rule
 from limen.rules.derived import memo
 
-SHELL_NAMES = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish"})
-_INTERPRETER = re.compile(
-    r"^(python[0-9.]*|pypy[0-9.]*|node(js)?|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|"
-    r"luajit|[gmn]?awk|deno|bun|powershell(\.exe)?|pwsh(\.exe)?|tclsh|osascript)$"
-)
-_NET_TOOLS = frozenset(
-    {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "rcat", "cryptcat", "sbd", "ztcp"}
-)
-_REMOTE_SHELL_TOOLS = frozenset(
-    {
-        "msfvenom",
-        "msfconsole",
-        "msfpc",
-        "powercat",
-        "pwncat",
-        "pwncat-cs",
-        "rcat",
-        "weevely",
-        "cryptcat",
-        "sbd",
-        "hoaxshell",
-        "villain",
-    }
-)
-_DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe"})  # rmdir only removes empty directories
+# Every name below comes from the program table, asked by role.
+SHELL_NAMES = names(Role.SHELL)
+_DOWNLOADERS = names(Role.DOWNLOADS)
+_NET_TOOLS = names(Role.NETWORK)
+_REMOTE_SHELL_TOOLS = names(Role.REMOTE_SHELL)
+_DELETERS = names(Role.DELETES)  # rmdir only removes empty directories
 _SYSTEM_DIRS = (
     "/",
     "/etc",
@@ -219,12 +201,21 @@ def _is_shell(command: Command) -> bool:
     return command.name in SHELL_NAMES
 
 
+def _runs_code(name: str) -> bool:
+    """An interpreter, analysed or not (`python3.11`, `node18`, `pwsh` included)."""
+    entry = program(name)
+    return entry is not None and bool(entry.roles & _CODE_ROLES)
+
+
+_CODE_ROLES = frozenset({Role.INTERPRETER, Role.SCRIPT_HOST})
+
+
 def _texts(action: Action) -> tuple[str, ...]:
     """Program text a line carries: interpreter arguments and payloads (echo text, heredocs, decoded data)."""
     facts = memo(action)
     texts: tuple[str, ...] | None = facts.get(_texts)
     if texts is None:
-        code = (" ".join(c.argv[1:]) for c in action.commands if _INTERPRETER.match(c.name))
+        code = (" ".join(c.argv[1:]) for c in action.commands if _runs_code(c.name))
         texts = facts[_texts] = (*code, *action.payloads)
     return texts
 
@@ -484,7 +475,7 @@ def _runs_stdin(command: Command) -> bool:
     """The command executes what arrives on stdin: a shell or interpreter with no program of its own."""
     if command.name in ("source", "."):
         return True
-    if not (_is_shell(command) or _INTERPRETER.match(command.name)):
+    if not (_is_shell(command) or _runs_code(command.name)):
         return False
     args = command.argv[1:]
     if _is_shell(command) and "s" in _short_flags(args):
@@ -510,7 +501,7 @@ def _download_exec(action: Action) -> Finding | None:
         if not _runs_stdin(command):
             continue
         for via in command.via:
-            if via.startswith("stdin:") and set(via[6:].split(",")) & DOWNLOADERS:
+            if via.startswith("stdin:") and set(via[6:].split(",")) & _DOWNLOADERS:
                 return _finding(
                     ReasonCode.DESTRUCTIVE_COMMAND,
                     Verdict.BLOCK,
@@ -636,51 +627,10 @@ def _env_dump(command: Command) -> str:
     return ""
 
 
-_SENDERS = frozenset(
-    {
-        "curl",
-        "wget",
-        "nc",
-        "ncat",
-        "netcat",
-        "socat",
-        "telnet",
-        "scp",
-        "sftp",
-        "ftp",
-        "ssh",
-        "rsync",
-        "mail",
-        "sendmail",
-        "mutt",
-        "openssl",
-        "http",
-        "dig",
-        "nslookup",
-        "host",
-    }
-)
-_FILTERS = frozenset(
-    {
-        "grep",
-        "egrep",
-        "fgrep",
-        "rg",
-        "cut",
-        "sort",
-        "uniq",
-        "wc",
-        "head",
-        "tail",
-        "tr",
-        "sed",
-        "awk",
-        "less",
-        "more",
-        "sudo",
-        "export",
-    }
-)
+# Commands that carry data out: those that send it, and name lookups (a query name can carry it too).
+_SENDERS = names(Role.SENDS, Role.DNS)
+# Commands that narrow what an environment dump prints (and the wrappers and builtins around them).
+_FILTERS = names(Role.FILTER, Role.ENV_SETTER, Role.PRIVILEGED)
 
 
 def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
@@ -948,7 +898,7 @@ def _remote_shell_block(action: Action) -> str:
         ):  # a terminal opened on another machine's X server
             return f"{name} -display hands a shell to a remote screen"
         if any(v.endswith(" -e") and v.split()[0] in _NET_TOOLS for v in command.via) and (
-            _is_shell(command) or _INTERPRETER.match(name)
+            _is_shell(command) or _runs_code(name)
         ):
             return "a network tool hands a shell to the network"
         if name == "socat" and any(re.search(r"(^|[!,])(exec|system):", w, re.I) for w in argv[1:]):
@@ -1034,10 +984,7 @@ def _may_reach_a_shell(action: Action) -> bool:
     return bool(action.commands) and (
         "dev_tcp" in action.notes
         or bool(action.payloads)
-        or any(
-            c.name in _REMOTE_SHELL_NAMES or _is_shell(c) or _INTERPRETER.match(c.name)
-            for c in action.commands
-        )
+        or any(c.name in _REMOTE_SHELL_NAMES or _is_shell(c) or _runs_code(c.name) for c in action.commands)
     )
 
 

@@ -1,0 +1,431 @@
+"""Programs: what each command does, as facts the shell normaliser and every command rule ask by role.
+
+One `Program` per command (with its aliases): its roles (reads, writes, deletes, sends, downloads, runs an
+argument as a command or as code, remote shell, package installer...), the options that take a value, from
+which operand on its operands are files, the options whose value is a command line it runs, and for
+infrastructure and database tools the sub-commands that destroy. Nobody keeps a private list of command
+names: `names(Role.SENDS)` is the one answer to "which commands carry data out".
+
+Lookups are by base name (`/usr/bin/curl` is the normaliser's business). A `family` program also answers for
+its versioned or typed names: `python3.11`, `node18`, `mkfs.ext4`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    """What a program does (a program has several)."""
+
+    SHELL = "shell"  # runs a shell line: `-c LINE`, a script operand, or what arrives on stdin
+    INTERPRETER = "interpreter"  # runs code in another language (`-c`/`-e CODE`, a script, stdin), analysed
+    SCRIPT_HOST = "script_host"  # runs code in a language Limen does not analyse (PowerShell, osascript...)
+    WRAPPER = "wrapper"  # runs its operands as a command (sudo, env, timeout, nohup...)
+    RUNNER = "runner"  # runs a package's program or a project command (`npx X`, `uvx X`, `poetry run X`)
+    RUNS_OPTION = "runs_option"  # an option's value is a command line it runs (`rsync -e`, `vim -c '!x'`)
+    CONTAINER = "container"  # runs a container; its command runs inside (host mounts matter)
+    READS = "reads"  # reads its file operands
+    WRITES = "writes"  # writes (content or metadata of) every file operand
+    COPIES = "copies"  # reads its operands and writes the last one (cp, install, ln)
+    METADATA = "metadata"  # changes only metadata: the content a file held survives
+    DELETES = "deletes"  # deletes its file operands (not merely empty directories)
+    RECURSIVE = "recursive"  # deletes recursively without being asked to (rimraf)
+    WIPES = "wipes"  # overwrites file contents beyond recovery
+    BLOCK_DEVICE = "block_device"  # formats, partitions or overwrites disks
+    STORAGE_DESTROYER = "storage_destroyer"  # destroys pools, volumes or datasets
+    SENDS = "sends"  # carries data to the host it reaches
+    DOWNLOADS = "downloads"  # its output may be data fetched from the network
+    NETWORK = "network"  # opens raw network connections
+    DNS = "dns"  # resolves names (the query name can carry data)
+    REMOTE_LOGIN = "remote_login"  # runs commands on another machine
+    REMOTE_SHELL = "remote_shell"  # remote-shell tooling (reverse and bind shells)
+    PACKAGE_INSTALLER = "package_installer"
+    PACKAGE_PUBLISHER = "package_publisher"
+    PRIVILEGED = "privileged"  # runs as another user
+    INFRA_DESTROYER = "infra_destroyer"  # an infrastructure CLI with sub-commands that destroy resources
+    DATABASE_CLIENT = "database_client"  # runs SQL (or a database's own commands) it is given
+    DECODER = "decoder"  # decodes its input (base64 -d, xxd -r)
+    TEXT_ONLY = "text_only"  # prints or matches text: its words are never URLs it fetches
+    FILTER = "filter"  # narrows the text it reads
+    ENV_SETTER = "env_setter"  # sets shell variables (export, declare)
+    PROCESS_KILLER = "process_killer"  # signals processes
+    POWER = "power"  # stops or restarts the machine
+
+
+@dataclass(slots=True, frozen=True)
+class Program:
+    """One command: what it does and how its words are read."""
+
+    name: str
+    roles: frozenset[Role]
+    aliases: tuple[str, ...] = ()
+    options: frozenset[str] = frozenset()  # options that take the next word as their value
+    files: int | None = None  # operands from this index on are files; None: operands are not files
+    command_options: frozenset[str] = frozenset()  # options whose value is a command line it runs
+    family: bool = False  # also answers for `NAME3.11`, `NAME18`, `NAME.ext4`
+    runs_after: tuple[str, ...] = ()  # sub-commands after which the rest is a command (`poetry run X`)
+    destroys_all: str = ""  # regex over the words after the name: destroys an environment or a store
+    destroys_one: str = ""  # regex over the words after the name: deletes a resource
+
+
+def _p(
+    name: str,
+    *roles: Role,
+    aliases: tuple[str, ...] = (),
+    options: tuple[str, ...] = (),
+    files: int | None = None,
+    command_options: tuple[str, ...] = (),
+    family: bool = False,
+    runs_after: tuple[str, ...] = (),
+    destroys_all: str = "",
+    destroys_one: str = "",
+) -> Program:
+    return Program(
+        name,
+        frozenset(roles),
+        aliases=aliases,
+        options=frozenset(options),
+        files=files,
+        command_options=frozenset(command_options),
+        family=family,
+        runs_after=runs_after,
+        destroys_all=destroys_all,
+        destroys_one=destroys_one,
+    )
+
+
+R = Role
+_READ_FILE = (R.READS,)
+
+_SUDO_OPTS = (
+    *("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--prompt"),
+    *("--close-from", "--chdir", "--host", "--role", "--type", "--other-user"),
+)
+_RLWRAP_OPTS = ("-f", "-H", "-P", "-S", "-C", "-D", "-l", "-w", "-z", "-e", "-q", "-p", "-a", "-g", "-o")
+
+PROGRAMS: tuple[Program, ...] = (
+    # ------------------------------------------------------------------ shells and interpreters
+    _p("sh", R.SHELL, aliases=("bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish")),
+    _p("python", R.INTERPRETER, aliases=("python2", "python3", "pypy", "pypy3"), family=True),
+    _p("node", R.INTERPRETER, aliases=("nodejs",), family=True),
+    _p("deno", R.INTERPRETER),
+    _p("bun", R.INTERPRETER),
+    _p("perl", R.INTERPRETER, family=True),
+    _p("ruby", R.INTERPRETER, family=True),
+    _p("php", R.INTERPRETER, family=True),
+    _p("lua", R.INTERPRETER, aliases=("luajit",), family=True),
+    _p("awk", R.INTERPRETER, R.TEXT_ONLY, R.FILTER, aliases=("gawk", "mawk", "nawk")),
+    _p(
+        "powershell",
+        R.SCRIPT_HOST,
+        aliases=("pwsh", "cmd", "osascript", "tclsh", "wish", "expect", "Rscript", "julia"),
+    ),
+    # ------------------------------------------------------------------ commands that run a command
+    _p("sudo", R.WRAPPER, R.PRIVILEGED, options=_SUDO_OPTS),
+    _p("doas", R.WRAPPER, R.PRIVILEGED, options=("-u", "-C")),
+    _p("nice", R.WRAPPER, options=("-n", "--adjustment")),
+    _p("ionice", R.WRAPPER, options=("-c", "-n", "--class", "--classdata")),
+    _p("timeout", R.WRAPPER, aliases=("gtimeout",), options=("-s", "-k", "--signal", "--kill-after")),
+    _p("stdbuf", R.WRAPPER, options=("-i", "-o", "-e", "--input", "--output", "--error")),
+    _p("time", R.WRAPPER, options=("-f", "-o", "--format", "--output")),
+    _p("nohup", R.WRAPPER),
+    _p("builtin", R.WRAPPER),
+    _p("command", R.WRAPPER),
+    _p("exec", R.WRAPPER, options=("-a",)),
+    _p("setsid", R.WRAPPER),
+    _p("unbuffer", R.WRAPPER),
+    _p("rlwrap", R.WRAPPER, options=(*_RLWRAP_OPTS, "-s", "-t")),
+    _p("chroot", R.WRAPPER, R.PRIVILEGED, options=("--userspec", "--groups")),
+    _p("strace", R.WRAPPER, options=("-e", "-o", "-p", "-s", "-u", "-E")),
+    _p("ltrace", R.WRAPPER, options=("-e", "-o", "-p", "-s", "-u")),
+    _p("torsocks", R.WRAPPER),
+    _p("sshpass", R.WRAPPER, options=("-p", "-f", "-d", "-P")),
+    _p("proxychains", R.WRAPPER, aliases=("proxychains4",), options=("-f",)),
+    _p("caffeinate", R.WRAPPER, options=("-t", "-w")),
+    _p("flock", R.WRAPPER, options=("-w", "-E", "--timeout", "--conflict-exit-code")),
+    _p("watch", R.WRAPPER, options=("-n", "--interval", "-d", "-q")),
+    _p("fakeroot", R.WRAPPER),
+    _p("chrt", R.WRAPPER),
+    _p("taskset", R.WRAPPER),
+    _p("xvfb-run", R.WRAPPER, options=("-n", "-s", "-f", "-e", "-p", "--server-args", "--server-num")),
+    _p("pkexec", R.WRAPPER, R.PRIVILEGED, options=("--user",)),
+    _p("runuser", R.WRAPPER, R.PRIVILEGED, options=("-u", "-g", "-G", "--user", "--group")),
+    _p("unshare", R.WRAPPER, options=("-S", "-G", "--setuid", "--setgid", "--root", "--wd")),
+    _p("nsenter", R.WRAPPER, R.PRIVILEGED, options=("-t", "--target", "-S", "-G", "--setuid", "--setgid")),
+    _p("prlimit", R.WRAPPER, options=("-p", "--pid")),
+    _p("numactl", R.WRAPPER),
+    _p("firejail", R.WRAPPER),
+    _p("catchsegv", R.WRAPPER),
+    _p("valgrind", R.WRAPPER),
+    _p("env", R.WRAPPER),
+    _p("busybox", R.WRAPPER),
+    _p("su", R.PRIVILEGED),
+    _p("xargs", R.WRAPPER, aliases=("parallel",)),
+    _p("find", R.READS),
+    _p("npx", R.RUNNER, aliases=("bunx",)),
+    _p("uvx", R.RUNNER),
+    _p("pipx", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("run",)),
+    _p("poetry", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
+    _p("pipenv", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("run",)),
+    _p("pdm", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
+    _p("hatch", R.RUNNER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
+    _p("uv", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("run", "tool run")),
+    _p("conda", R.RUNNER, R.PACKAGE_INSTALLER, aliases=("mamba", "micromamba"), runs_after=("run",)),
+    _p("bundle", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("exec",)),
+    _p("npm", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("exec", "x")),
+    _p("pnpm", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("dlx", "exec")),
+    _p("yarn", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("dlx", "exec")),
+    _p("direnv", R.RUNNER, runs_after=("exec",)),
+    _p("aws-vault", R.RUNNER, runs_after=("exec",)),
+    _p("op", R.RUNNER, runs_after=("run",)),
+    _p("doppler", R.RUNNER, runs_after=("run",)),
+    _p("nix-shell", R.RUNNER, command_options=("--run", "--command")),
+    _p("script", R.RUNNER, command_options=("-c", "--command")),
+    _p("sg", R.PRIVILEGED, command_options=("-c",)),
+    _p("xterm", R.RUNNER, aliases=("urxvt", "rxvt")),
+    _p("tmux", R.RUNNER),
+    _p("screen", R.RUNNER),
+    _p("pip", R.PACKAGE_INSTALLER, aliases=("pip3",), family=True),
+    _p("gem", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER),
+    _p("cargo", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER),
+    _p("go", R.PACKAGE_INSTALLER),
+    _p("twine", R.PACKAGE_PUBLISHER),
+    _p("apt", R.PACKAGE_INSTALLER, aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper")),
+    # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).
+    _p("git", R.RUNS_OPTION),  # its egress is `limen.normalize.shell._h_git`'s
+    _p(
+        "tar",
+        R.RUNS_OPTION,
+        R.READS,
+        files=0,
+        options=("-C", "-f", "--exclude", "-I", "-F", "--use-compress-program", "--to-command"),
+        command_options=(
+            *("-I", "--use-compress-program", "--to-command", "-F", "--info-script"),
+            *("--new-volume-script", "--checkpoint-action"),
+        ),
+    ),
+    _p("rsync", R.RUNS_OPTION, R.SENDS, R.DOWNLOADS, command_options=("-e", "--rsh", "--rsync-path")),
+    _p("make", R.RUNS_OPTION, aliases=("gmake",), command_options=("--eval", "-E")),
+    _p(
+        "vim",
+        R.RUNS_OPTION,
+        R.READS,
+        aliases=("vi", "nvim", "ex", "view", "vimdiff", "gvim"),
+        files=0,
+        options=("-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W", "-s", "-t", "-q"),
+        command_options=("-c", "--cmd"),
+    ),
+    _p(
+        "gdb",
+        R.RUNS_OPTION,
+        options=("-ex", "-iex", "-x", "-ix", "-p", "--pid", "--args"),
+        command_options=("-ex", "-iex", "--eval-command", "--init-eval-command"),
+    ),
+    _p("lldb", R.RUNS_OPTION, command_options=("-o", "-O", "--one-line", "--one-line-before-file")),
+    _p("less", R.RUNS_OPTION, R.READS, R.FILTER, aliases=("more",), files=0),
+    _p("man", R.RUNS_OPTION, R.TEXT_ONLY, options=("-P", "--pager"), command_options=("-P", "--pager")),
+    _p("docker", R.CONTAINER, aliases=("podman", "nerdctl")),
+    # ------------------------------------------------------------------ files
+    *(
+        _p(name, *_READ_FILE, files=0)
+        for name in (
+            *("tac", "nl", "strings", "od", "xxd", "hexdump", "md5sum", "sha1sum", "sha256sum"),
+            *("sha512sum", "file", "stat", "diff", "cmp", "du", "zip", "unzip", "gzip", "gunzip", "bzip2"),
+            *("xz", "bat", "paste", "split", "ls", "readlink", "realpath", "cksum", "sum", "source", "."),
+            *("nano", "emacs"),
+        )
+    ),
+    _p("cat", R.READS, R.TEXT_ONLY, files=0),
+    _p("head", R.READS, R.FILTER, files=0, options=("-n", "-c")),
+    _p("tail", R.READS, R.FILTER, files=0, options=("-n", "-c", "-s", "--pid")),
+    _p(
+        "grep",
+        R.READS,
+        R.TEXT_ONLY,
+        R.FILTER,
+        aliases=("egrep", "fgrep", "rg"),
+        files=1,
+        options=("-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclude", "--exclude-dir"),
+    ),
+    _p("sed", R.READS, R.TEXT_ONLY, R.FILTER, files=1, options=("-l",)),
+    _p("jq", R.READS, files=1),
+    _p("look", R.READS, files=1),
+    _p("cut", R.READS, R.TEXT_ONLY, R.FILTER, files=0, options=("-d", "-f", "-b", "-c")),
+    _p("sort", R.READS, R.TEXT_ONLY, R.FILTER, files=0, options=("-k", "-t", "-o")),
+    _p("uniq", R.READS, R.TEXT_ONLY, R.FILTER, files=0),
+    _p("wc", R.READS, R.TEXT_ONLY, R.FILTER, files=0),
+    _p("tr", R.TEXT_ONLY, R.FILTER),
+    _p("base64", R.READS, R.DECODER, files=0),
+    _p("base32", R.DECODER, aliases=("basenc", "rev")),
+    _p("split", R.READS, files=0, options=("-l", "-b", "-n")),
+    _p("od", R.READS, files=0, options=("-t", "-N", "-j", "-A")),
+    _p("du", R.READS, files=0, options=("-d", "--max-depth")),
+    _p("ls", R.READS, files=0, options=("-I", "--ignore", "-w")),
+    _p("xxd", R.READS, R.DECODER, files=0, options=("-l", "-s", "-c", "-g")),
+    _p("rm", R.WRITES, R.DELETES, files=0),
+    _p("unlink", R.WRITES, R.DELETES, files=0),
+    _p("srm", R.WRITES, R.DELETES, R.WIPES, files=0),
+    _p("wipe", R.WRITES, R.DELETES, R.WIPES, files=0),
+    _p("shred", R.WRITES, R.DELETES, R.WIPES, files=0, options=("-n", "-s", "--iterations")),
+    _p("rimraf", R.WRITES, R.DELETES, R.RECURSIVE, files=0, aliases=("del-cli",)),
+    _p("rmdir", R.WRITES, R.METADATA, files=0),  # removes only empty directories
+    _p("touch", R.WRITES, R.METADATA, files=0, options=("-t", "-d", "-r", "--date", "--reference")),
+    _p("mkdir", R.WRITES, R.METADATA, files=0),
+    _p("chmod", R.WRITES, R.METADATA, files=1, aliases=("chown", "chgrp", "chattr")),
+    _p("mv", R.WRITES, files=0),
+    _p("tee", R.WRITES, files=0),
+    _p("truncate", R.WRITES, files=0, options=("-s", "--size")),
+    _p("cp", R.READS, R.COPIES, files=0, aliases=("install", "ln")),
+    # ------------------------------------------------------------------ text
+    *(
+        _p(name, R.TEXT_ONLY)
+        for name in (
+            *("echo", "printf", "true", "false", ":", "test", "[", "[[", "read", "alias", "help", "which"),
+            *("type", "whatis", "apropos", "yes", "basename", "dirname"),
+        )
+    ),
+    _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
+    # ------------------------------------------------------------------ network
+    _p("curl", R.SENDS, R.DOWNLOADS),
+    _p("wget", R.SENDS, R.DOWNLOADS),
+    _p("http", R.SENDS, R.DOWNLOADS, aliases=("https", "xh", "xhs", "httpie", "curlie")),
+    _p("fetch", R.DOWNLOADS, aliases=("aria2c", "lwp-request", "GET", "tftp")),
+    _p("nc", R.SENDS, R.DOWNLOADS, R.NETWORK, aliases=("ncat", "netcat")),
+    _p("socat", R.SENDS, R.DOWNLOADS, R.NETWORK),
+    _p("openssl", R.SENDS, R.DOWNLOADS, R.NETWORK, R.DECODER),
+    _p("telnet", R.SENDS, R.DOWNLOADS, R.NETWORK),
+    _p("ztcp", R.SENDS, R.NETWORK),
+    _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
+    _p("ftp", R.SENDS, R.DOWNLOADS, aliases=("sftp", "scp")),
+    _p("ssh", R.SENDS, R.DOWNLOADS, R.REMOTE_LOGIN),
+    _p("mail", R.SENDS, aliases=("sendmail", "mutt", "mailx", "swaks")),
+    _p("dig", R.DNS, aliases=("nslookup", "host", "drill")),
+    _p(
+        "msfvenom",
+        R.REMOTE_SHELL,
+        aliases=("msfconsole", "msfpc", "powercat", "pwncat", "pwncat-cs", "weevely", "hoaxshell", "villain"),
+    ),
+    # ------------------------------------------------------------------ infrastructure and databases
+    _p(
+        "terraform",
+        R.INFRA_DESTROYER,
+        aliases=("tofu", "terragrunt"),
+        destroys_all=r"^(?:\S+\s+)*?(?:destroy\b|apply\b.*\s-{1,2}destroy\b)",
+        destroys_one=r"^(?:\S+\s+)*?(?:state\s+rm|workspace\s+delete)\b",
+    ),
+    _p("pulumi", R.INFRA_DESTROYER, destroys_all=r"^(?:\S+\s+)*?(?:destroy|stack\s+rm)\b"),
+    _p(
+        "kubectl",
+        R.INFRA_DESTROYER,
+        aliases=("oc",),
+        destroys_all=r"^(?:\S+\s+)*?delete\b.*(?:\s--all\b|\s(?:ns|namespaces?)\b|\snamespaces?/)",
+        destroys_one=r"^(?:\S+\s+)*?delete\s+(?!pods?\b|po\b|pods?/|po/)",
+    ),
+    _p("helm", R.INFRA_DESTROYER, destroys_one=r"^(?:\S+\s+)*?(?:uninstall|delete|del|un)\b"),
+    _p(
+        "aws",
+        R.INFRA_DESTROYER,
+        destroys_all=r"^(?:\S+\s+)*?s3\s+(?:rb\b|rm\b.*\s--recursive\b)|"
+        r"^(?:\S+\s+)*?(?:delete-(?:bucket|stack|db-cluster|db-instance|table|cluster)|terminate-instances)\b",
+        destroys_one=r"^(?:\S+\s+)*?(?:s3\s+rm\b|delete-\S+|terminate-\S+|remove-\S+)",
+    ),
+    _p(
+        "gcloud",
+        R.INFRA_DESTROYER,
+        destroys_all=r"^(?:\S+\s+)*?projects\s+delete\b",
+        destroys_one=r"^(?:\S+\s+)*?delete\b",
+    ),
+    _p("gsutil", R.INFRA_DESTROYER, destroys_all=r"^(?:\S+\s+)*?(?:rb\b|rm\b.*\s-\w*r)"),
+    _p(
+        "az",
+        R.INFRA_DESTROYER,
+        destroys_all=r"^(?:\S+\s+)*?group\s+delete\b",
+        destroys_one=r"^(?:\S+\s+)*?delete\b",
+    ),
+    _p("doctl", R.INFRA_DESTROYER, destroys_one=r"^(?:\S+\s+)*?(?:delete|rm)\b"),
+    _p("heroku", R.INFRA_DESTROYER, destroys_all=r"^(?:apps:destroy|pg:reset)\b"),
+    _p("flyctl", R.INFRA_DESTROYER, aliases=("fly",), destroys_all=r"^(?:apps\s+destroy|destroy)\b"),
+    _p(
+        "psql",
+        R.DATABASE_CLIENT,
+        options=("-c", "--command", "-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username"),
+    ),
+    _p("mysql", R.DATABASE_CLIENT, aliases=("mariadb",), options=("-e", "--execute", "-h", "-u", "-P", "-D")),
+    _p("sqlite3", R.DATABASE_CLIENT, aliases=("duckdb",), options=("-cmd", "-init", "-separator")),
+    _p("redis-cli", R.DATABASE_CLIENT, options=("-h", "-p", "-a", "-n", "-u")),
+    _p("mongosh", R.DATABASE_CLIENT, aliases=("mongo",), options=("--eval",)),
+    _p("clickhouse-client", R.DATABASE_CLIENT, options=("--query", "-q")),
+    # ------------------------------------------------------------------ disks and processes
+    _p("mkfs", R.BLOCK_DEVICE, aliases=("mke2fs", "mkswap", "mkntfs", "newfs", "wipefs"), family=True),
+    _p("dd", R.BLOCK_DEVICE),
+    _p("blkdiscard", R.BLOCK_DEVICE),
+    _p("fdisk", R.BLOCK_DEVICE, aliases=("sfdisk", "parted", "gdisk", "sgdisk")),
+    _p("cryptsetup", R.BLOCK_DEVICE),
+    _p("zpool", R.STORAGE_DESTROYER, aliases=("zfs",)),
+    _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove")),
+    _p("kill", R.PROCESS_KILLER, aliases=("pkill", "killall", "killall5")),
+    _p("shutdown", R.POWER, aliases=("reboot", "halt", "poweroff")),
+)
+
+
+def _index(programs: Iterable[Program]) -> dict[str, Program]:
+    table: dict[str, Program] = {}
+    for entry in programs:
+        for name in (entry.name, *entry.aliases):
+            known = table.get(name)
+            if known is not None:  # a name listed twice (say `od`: a reader with options) merges
+                entry = Program(
+                    name=entry.name,
+                    roles=known.roles | entry.roles,
+                    aliases=entry.aliases,
+                    options=known.options | entry.options,
+                    files=entry.files if entry.files is not None else known.files,
+                    command_options=known.command_options | entry.command_options,
+                    family=known.family or entry.family,
+                    runs_after=known.runs_after or entry.runs_after,
+                    destroys_all=known.destroys_all or entry.destroys_all,
+                    destroys_one=known.destroys_one or entry.destroys_one,
+                )
+            table[name] = entry
+    return table
+
+
+BY_NAME: dict[str, Program] = _index(PROGRAMS)
+_VERSIONED = re.compile(r"([A-Za-z][A-Za-z_-]*?)(?:[0-9][0-9.]*|\.[A-Za-z0-9]+)")
+
+
+@functools.lru_cache(maxsize=2048)
+def program(name: str) -> Program | None:
+    """The entry for a command's base name (`python3.11` and `mkfs.ext4` through their family)."""
+    found = BY_NAME.get(name)
+    if found is not None:
+        return found
+    match = _VERSIONED.fullmatch(name)
+    if match is not None:
+        base = BY_NAME.get(match.group(1))
+        if base is not None and base.family:
+            return base
+    return None
+
+
+def has(name: str, role: Role) -> bool:
+    """The command `name` plays `role`."""
+    found = program(name)
+    return found is not None and role in found.roles
+
+
+@functools.lru_cache(maxsize=64)
+def names(*roles: Role) -> frozenset[str]:
+    """Every listed name (aliases included) of the programs playing any of `roles`."""
+    return frozenset(name for name, entry in BY_NAME.items() if entry.roles & set(roles))
+
+
+def options(name: str) -> frozenset[str]:
+    """The options of `name` that take a value."""
+    found = program(name)
+    return found.options if found is not None else frozenset()
