@@ -1,0 +1,204 @@
+"""What files are for: the one table the path rules read for files that run later and agent instructions.
+
+A file is persistence when something runs it, or reads it and runs what it names, later and without the
+user asking (a test run, an install, a shell start, a git command, an editor opening the folder, a
+schedule). What is written there is judged like a command run now (`content` says how to find the
+commands in it). Agent instruction files are read by the next agent session as its instructions: what is
+written there is screened like untrusted content reaching a model.
+
+    fact = describe(path, home=..., workspace=...)   # PathFact or None
+    fact.kind      "persistence" | "instructions"
+    fact.content   how the written text runs: "shell", "python", "makefile", "package_json", ...
+    fact.asks      asks even when the content is harmless (a place outside ordinary project work)
+    fact.blind     asks when written with content Limen cannot see (`cp x .git/hooks/pre-commit`)
+
+Ordinary project files that run later (`package.json`, `conftest.py`, `Makefile`, `.github/workflows`)
+do not ask for harmless content: editing dependencies or fixtures is everyday work.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PERSISTENCE = "persistence"
+INSTRUCTIONS = "instructions"
+
+
+@dataclass(slots=True, frozen=True)
+class PathFact:
+    name: str  # a short id, for the evidence trail
+    purpose: str  # what the file is for, and when it runs
+    kind: str = PERSISTENCE
+    content: str = "shell"  # how its text runs (see `limen.rules.persistence_content`)
+    asks: bool = False  # AUTH whatever the content
+    blind: bool = False  # AUTH when the content cannot be seen (a shell copy or move)
+
+
+def _f(name: str, purpose: str, content: str, *, asks: bool = False, blind: bool | None = None) -> PathFact:
+    return PathFact(name, purpose, PERSISTENCE, content, asks, asks if blind is None else blind)
+
+
+def _i(name: str, purpose: str) -> PathFact:
+    return PathFact(name, purpose, INSTRUCTIONS, "text")
+
+
+SHELL_RC = _f("shell_rc", "a shell start-up file: runs in every new shell", "shell", asks=True)
+_RC_NAMES = (
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".zlogout",
+    ".kshrc",
+    ".cshrc",
+    ".tcshrc",
+    "config.fish",
+    ".xprofile",
+    ".xinitrc",
+    ".xsession",
+    ".inputrc",
+)
+# Files named like this hold start-up code only in a home folder (or /etc): in a project they are samples.
+HOME_ONLY = frozenset((*_RC_NAMES, "crontab"))
+
+# Last path component -> fact (wherever the file is, unless HOME_ONLY).
+BY_NAME: dict[str, PathFact] = {
+    **dict.fromkeys(_RC_NAMES, SHELL_RC),
+    "conftest.py": _f("conftest", "pytest imports it before every test run", "python"),
+    "setup.py": _f("setup_py", "runs on every install or build of the package", "python"),
+    "noxfile.py": _f("noxfile", "nox runs it", "python"),
+    "sitecustomize.py": _f("sitecustomize", "Python imports it at every interpreter start", "python"),
+    "usercustomize.py": _f("usercustomize", "Python imports it at every interpreter start", "python"),
+    "pytest.ini": _f("pytest_ini", "pytest reads its addopts (plugins) on every run", "pytest_ini"),
+    "tox.ini": _f("tox_ini", "tox and pytest read commands and addopts from it", "ini_commands"),
+    "setup.cfg": _f("setup_cfg", "pytest reads its addopts (plugins) on every run", "pytest_ini"),
+    "package.json": _f("package_json", "npm runs its scripts (postinstall on every install)", "package_json"),
+    "pyproject.toml": _f(
+        "pyproject", "build hooks and task scripts run on install and by task runners", "pyproject"
+    ),
+    "Makefile": _f("makefile", "make runs its recipes", "makefile"),
+    "makefile": _f("makefile", "make runs its recipes", "makefile"),
+    "GNUmakefile": _f("makefile", "make runs its recipes", "makefile"),
+    "justfile": _f("justfile", "just runs its recipes", "makefile"),
+    "Justfile": _f("justfile", "just runs its recipes", "makefile"),
+    ".pre-commit-config.yaml": _f(
+        "pre_commit", "pre-commit runs its hook entries on every commit", "yaml_commands"
+    ),
+    ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
+    ".gitlab-ci.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
+    ".travis.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
+    "azure-pipelines.yml": _f(
+        "ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True
+    ),
+    "Jenkinsfile": _f("ci", "CI runs it with the project's secrets", "shell", blind=True),
+    "authorized_keys": _f(
+        "authorized_keys", "each key in it may log in as this user", "authorized_keys", asks=True
+    ),
+    "authorized_keys2": _f(
+        "authorized_keys", "each key in it may log in as this user", "authorized_keys", asks=True
+    ),
+    "crontab": _f("cron", "cron runs its lines on a schedule", "cron", asks=True),
+    "rc.local": _f("rc_local", "runs at every boot", "shell", asks=True),
+    # agent instruction files: the next agent session reads them as its instructions
+    "CLAUDE.md": _i("claude_md", "Claude Code reads it as instructions at every session start"),
+    "CLAUDE.local.md": _i("claude_md", "Claude Code reads it as instructions at every session start"),
+    "AGENTS.md": _i("agents_md", "Codex and other agents read it as instructions"),
+    "AGENTS.override.md": _i("agents_md", "Codex reads it as instructions"),
+    "GEMINI.md": _i("gemini_md", "Gemini CLI reads it as instructions"),
+    ".cursorrules": _i("cursorrules", "Cursor reads it as instructions"),
+    ".windsurfrules": _i("windsurfrules", "Windsurf reads it as instructions"),
+    ".clinerules": _i("clinerules", "Cline reads it as instructions"),
+    "copilot-instructions.md": _i("copilot_instructions", "GitHub Copilot reads it as instructions"),
+}
+
+# (pattern searched in the canonical path, fact), first match wins. `~` stands for the home folder.
+_BY_PLACE: tuple[tuple[str, PathFact], ...] = (
+    (r"/\.git/hooks/[^/]+$", _f("git_hook", "git runs it on the matching git command", "shell", asks=True)),
+    (r"/\.git/config$", _f("git_config", "git runs the commands some of its keys name", "git_config")),
+    (r"/\.husky/[^/]+$", _f("husky", "husky runs it as a git hook", "shell", blind=True)),
+    (
+        r"/\.github/workflows/[^/]+$",
+        _f("workflow", "CI runs its steps with the repository's secrets", "yaml_commands", blind=True),
+    ),
+    (
+        r"/\.circleci/config\.yml$",
+        _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
+    ),
+    (
+        r"/\.vscode/tasks\.json$",
+        _f("vscode_tasks", "the editor runs its tasks (some on opening the folder)", "vscode_tasks"),
+    ),
+    (
+        r"/\.vscode/settings\.json$",
+        _f(
+            "vscode_settings",
+            "the editor runs the programs its *.path and terminal keys name",
+            "vscode_settings",
+        ),
+    ),
+    (r"^~/\.ssh/config$", _f("ssh_config", "ssh runs its ProxyCommand and LocalCommand", "ssh_config")),
+    (r"^~/\.ssh/rc$", _f("ssh_rc", "sshd runs it at every login", "shell", asks=True)),
+    (
+        r"/(?:site|dist)-packages/[^/]+\.pth$",
+        _f("pth", "Python runs its import lines at every interpreter start", "pth", asks=True),
+    ),
+    (r"\.pth$", _f("pth", "Python runs its import lines when its folder is a site directory", "pth")),
+    (
+        r"/(?:site|dist)-packages/(?:site|user)customize\.py$",
+        _f("sitecustomize", "Python imports it at every interpreter start", "python", asks=True),
+    ),
+    (r"^(?:/etc/cron|/var/spool/cron)", _f("cron", "cron runs its lines on a schedule", "cron", asks=True)),
+    (
+        r"^(?:/etc/systemd|/lib/systemd|/usr/lib/systemd|~/\.config/systemd)/",
+        _f("systemd", "systemd runs its Exec lines", "systemd", asks=True),
+    ),
+    (
+        r"^(?:~)?/Library/Launch(?:Agents|Daemons)/",
+        _f("launchd", "launchd runs its ProgramArguments", "launchd", asks=True),
+    ),
+    (
+        r"^~/\.config/autostart/",
+        _f("autostart", "the desktop runs its Exec line at login", "systemd", asks=True),
+    ),
+    (
+        r"^/etc/(?:profile\.d/|profile$|bash\.bashrc$|zsh/|environment$)",
+        _f("shell_rc", "a shell start-up file: runs in every new shell", "shell", asks=True),
+    ),
+    (r"^/etc/init\.d/", _f("init_d", "runs at boot", "shell", asks=True)),
+    (r"/\.cursor/rules/[^/]+$", _i("cursor_rules", "Cursor reads it as instructions")),
+    (r"/\.github/instructions/[^/]+$", _i("copilot_instructions", "GitHub Copilot reads it as instructions")),
+    (
+        r"/\.claude/(?:commands|agents|skills)/",
+        _i("claude_commands", "Claude Code runs it as a command, sub-agent or skill"),
+    ),
+    (r"/\.gemini/commands/", _i("gemini_commands", "Gemini CLI runs it as a command")),
+    (r"/\.codex/prompts/", _i("codex_prompts", "Codex runs it as a prompt")),
+    (r"/\.windsurf/rules/", _i("windsurf_rules", "Windsurf reads it as instructions")),
+    (r"^~/\.claude/projects/[^/]+/memory/", _i("agent_memory", "Claude Code reads it as the user's memory")),
+)
+_PLACES = tuple((re.compile(pattern), fact) for pattern, fact in _BY_PLACE)
+_ANY_PLACE = re.compile("|".join(f"(?:{p})" for p, _ in _BY_PLACE))
+
+
+def describe(path: str, *, home: str) -> PathFact | None:
+    """What a canonical absolute path is for, when it is persistence or agent instructions; else None."""
+    name = path.rsplit("/", 1)[-1]
+    home = home.rstrip("/")
+    in_home = bool(home) and path.startswith(home + "/")
+    local = "~" + path[len(home) :] if in_home else path
+    fact = BY_NAME.get(name)
+    if fact is not None and name in HOME_ONLY and not (in_home or path.startswith("/etc/")):
+        fact = None
+    if fact is not None and fact.asks:
+        return fact
+    if _ANY_PLACE.search(local):
+        for pattern, place in _PLACES:
+            if pattern.search(local):
+                return place if fact is None or place.asks else fact  # where it sits may make it ask
+    return fact

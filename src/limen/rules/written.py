@@ -1,0 +1,597 @@
+"""What a write puts into a file that runs later, judged like a command run now.
+
+`judge(fact, path, action, ctx)` takes a file the fact table (`limen.facts.paths`) says runs later or is
+read as agent instructions, finds the text this call writes there (Write's content, Edit's new string,
+the added lines of a patch, what a shell line echoes into it), pulls out the commands that text will run
+(a `package.json` script, a Makefile recipe, a `conftest.py`'s `os.system`, a `.git/config` pager, an
+ssh ProxyCommand, a workflow's `run:`...) and decides them with the same objective rules as a shell call:
+`curl ... | sh` written into a postinstall script meets the verdict it meets typed into a shell.
+Instruction files (`CLAUDE.md`, `AGENTS.md`, `.cursor/rules/*`, ...) are screened by the turn gate, as
+untrusted content reaching the next session's model.
+
+Python is analysed with `ast` (process execution, `exec`/`eval` of computed code, network sends); code that
+does not parse and names any of these is opaque.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import threading
+from typing import TYPE_CHECKING, Any
+
+from limen.model import Finding, ReasonCode, Verdict
+
+if TYPE_CHECKING:
+    from limen.context import Context
+    from limen.facts.paths import PathFact
+    from limen.model import Action
+
+MAX_TEXT = 256 * 1024  # past this, the written text is not analysed: it is opaque
+
+_depth = threading.local()
+
+
+# -- the text a call writes to a path --------------------------------------------------------------------
+
+
+def written_text(action: Action, path: str) -> str | None:
+    """The text this call puts into `path`, or None when Limen cannot see it (a copy, a download)."""
+    args = action.arguments
+    if action.commands:  # a shell line: what it echoes or prints (into this file or elsewhere)
+        return "\n".join(action.payloads) if action.payloads else None
+    parts: list[str] = []
+    for key in ("content", "new_string", "new_source", "text", "file_text"):
+        value = args.get(key)
+        if isinstance(value, str):
+            parts.append(value)
+    edits = args.get("edits")
+    if isinstance(edits, list):
+        parts.extend(
+            e["new_string"] for e in edits if isinstance(e, dict) and isinstance(e.get("new_string"), str)
+        )
+    for key in ("patch", "input", "command"):
+        value = args.get(key)
+        if isinstance(value, str) and ("*** " in value or "\n+" in value):
+            parts.append(_added_lines(value, path, action))
+    return "\n".join(parts) if parts else None
+
+
+_SECTION = re.compile(r"^(?:\*\*\* (?:Add File|Update File|Delete File): |\+\+\+ (?:b/)?)(.+?)\s*$")
+
+
+def _added_lines(patch: str, path: str, action: Action) -> str:
+    """The lines a patch adds to `path` (Codex's apply_patch format or a unified diff); when no section
+    names the path, every added line."""
+    from limen.normalize.paths import canonical
+
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    every: list[str] = []
+    for line in patch.splitlines():
+        header = _SECTION.match(line)
+        if header:
+            target = canonical(header.group(1), action.cwd or "/", "")
+            current = sections.setdefault(target, [])
+            continue
+        if line.startswith("+") and not line.startswith("+++"):
+            every.append(line[1:])
+            if current is not None:
+                current.append(line[1:])
+    own = sections.get(path)
+    return "\n".join(own if own is not None else every)
+
+
+# -- the commands a file's text runs ---------------------------------------------------------------------
+
+
+def _json_strings(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+_PAIR = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """`"key": "value"` pairs of a JSON text or fragment (an Edit's new string is rarely whole JSON)."""
+    out = []
+    for key, value in _PAIR.findall(text):
+        try:
+            out.append((json.loads(f'"{key}"'), json.loads(f'"{value}"')))
+        except ValueError:
+            out.append((key, value))
+    return out
+
+
+def _package_json(text: str) -> tuple[list[str], list[str]]:
+    data = _json_strings(text)
+    if isinstance(data, dict):
+        scripts = data.get("scripts")
+        values = [v for v in scripts.values() if isinstance(v, str)] if isinstance(scripts, dict) else []
+        return values, []
+    return [value for _, value in _pairs(text)], []  # a fragment: any value could be a script
+
+
+_TASK_SECTION = re.compile(r"^\s*\[([^\]]+)\]\s*$")
+_TOML_VALUE = re.compile(r"""^\s*([\w.\-"']+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
+_SCRIPT_TABLES = re.compile(
+    r"^tool\.(?:pdm\.scripts|poe\.tasks|taskipy\.tasks|hatch\.envs\..+\.scripts|rye\.scripts)"
+)
+
+
+def _pyproject(text: str) -> tuple[list[str], list[str]]:
+    commands: list[str] = []
+    concerns: list[str] = []
+    section = ""
+    headed = bool(re.search(r"^\s*\[", text, re.MULTILINE))
+    for line in text.splitlines():
+        header = _TASK_SECTION.match(line)
+        if header:
+            section = header.group(1).strip()
+            continue
+        if re.match(r"^\s*backend-path\s*=", line):
+            concerns.append("an in-tree build backend runs at every install")
+            continue
+        value = _TOML_VALUE.match(line)
+        if value is None:
+            continue
+        key, string = value.group(1).strip("\"'"), value.group(2) or value.group(3) or ""
+        if key == "backend-path":
+            concerns.append("an in-tree build backend runs at every install")
+        elif not headed or _SCRIPT_TABLES.match(section):
+            commands.append(string)
+    return commands, concerns
+
+
+_ADDOPTS_PLUGIN = re.compile(r"(?:^|\s)-p\s*(?!no:)([\w.]+)")
+
+
+def _pytest_ini(text: str) -> tuple[list[str], list[str]]:
+    concerns = []
+    for line in text.splitlines():
+        if "addopts" in line or line.startswith((" ", "\t")):
+            for plugin in _ADDOPTS_PLUGIN.findall(line):
+                concerns.append(f"addopts loads the plugin {plugin} on every test run")
+    return [], concerns
+
+
+def _ini_commands(text: str) -> tuple[list[str], list[str]]:
+    commands = []
+    in_commands = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if re.match(r"^(commands(_pre|_post)?|allowlist_externals)\s*=", stripped):
+            in_commands = stripped.startswith("commands")
+            rest = stripped.split("=", 1)[1].strip()
+            if rest and in_commands:
+                commands.append(rest)
+        elif in_commands and line[:1] in (" ", "\t") and stripped:
+            commands.append(stripped)
+        else:
+            in_commands = False
+    return commands, _pytest_ini(text)[1]
+
+
+def _makefile(text: str) -> tuple[list[str], list[str]]:
+    commands = []
+    for line in text.splitlines():
+        if line.startswith("\t") or line.startswith("    "):
+            commands.append(line.strip().lstrip("@-+").replace("$$", "$"))
+        for call in re.findall(r"\$\(shell ([^)]*)\)", line):
+            commands.append(call)
+    return commands, []
+
+
+_YAML_COMMAND_KEYS = frozenset(
+    {"run", "script", "before_script", "after_script", "entry", "command", "commands"}
+)
+_YAML_LINE = re.compile(r"^\s*(?:-\s*)?(?:run|script|entry|command)\s*:\s*(?![|>]\s*$)(.+)$")
+
+
+def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
+    try:
+        import yaml
+
+        data = yaml.safe_load(text)
+    except Exception:
+        data = None
+    if not isinstance(data, (dict, list)):
+        return [m.group(1).strip().strip("'\"") for m in map(_YAML_LINE.match, text.splitlines()) if m], []
+    commands: list[str] = []
+
+    def walk(node: Any, key: str, depth: int) -> None:
+        if depth > 32:
+            return
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, str(k), depth + 1)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, key, depth + 1)
+        elif isinstance(node, str) and key in _YAML_COMMAND_KEYS:
+            commands.append(node)
+
+    walk(data, "", 0)
+    return commands, []
+
+
+def _vscode_tasks(text: str) -> tuple[list[str], list[str]]:
+    commands: list[str] = []
+    current: list[str] = []
+    for key, value in _pairs(text):
+        if key == "command":
+            if current:
+                commands.append(" ".join(current))
+            current = [value]
+    if current:
+        commands.append(" ".join(current))
+    return commands, []
+
+
+_VSCODE_RUNS = re.compile(
+    r"^(?:terminal\.integrated\.(?:shell|shellArgs|automationShell|profiles|env)\b.*|.*(?:\.path|Path|\.executable|"
+    r"Executable|\.command|Command|\.binary|\.interpreter)|path|command|args)$"
+)
+
+
+def _vscode_settings(text: str) -> tuple[list[str], list[str]]:
+    commands, concerns = [], []
+    for key, value in _pairs(text):
+        if _VSCODE_RUNS.match(key) and value.strip():
+            commands.append(value)
+            if _AGENT_WRITABLE.search(value) or _METACHARS.search(value):
+                concerns.append(f"the editor runs {key} = {value[:60]}")
+    return commands, concerns
+
+
+_METACHARS = re.compile(r"[|;&`]|\$\(")
+# A program path the agent could have written: relative to the project, or in a temporary folder.
+_AGENT_WRITABLE = re.compile(
+    r"^(?:\.{1,2}[/\\]|(?![/~$%])[^\s/\\]+[/\\])|^/(?:tmp|var/tmp|dev/shm)/|\$\{workspaceFolder\}"
+)
+_SHELLY = re.compile(
+    r"[|;&`]|\$\(|^\s*(?:sh|bash|zsh|dash|python\d*(?:\.\d+)?|node|perl|ruby|php|curl|wget|nc|ncat)\b"
+)
+_GIT_COMMAND_KEYS = re.compile(
+    r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|credential(?:\..+)?\.helper|"
+    r"alias\..+|filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver|"
+    r"gpg(?:\..+)?\.program|uploadpack\.packobjectshook|pager\..+|interactive\.difffilter|core\.hookspath)$"
+)
+
+
+def _git_config(text: str) -> tuple[list[str], list[str]]:
+    commands, concerns = [], []
+    section = ""
+    for line in text.splitlines():
+        stripped = line.strip()
+        header = re.match(r'^\[\s*([\w.\-]+)(?:\s+"([^"]*)")?\s*\]', stripped)
+        if header:
+            section = header.group(1).lower() + (f".{header.group(2)}" if header.group(2) else "")
+            continue
+        if "=" not in stripped or stripped.startswith(("#", ";")):
+            continue
+        key, value = (part.strip() for part in stripped.split("=", 1))
+        full = f"{section}.{key.lower()}" if section else key.lower()
+        value = value.strip('"')
+        if not _GIT_COMMAND_KEYS.match(full):
+            continue
+        if full == "core.hookspath":
+            concerns.append(f"git runs its hooks from {value[:60]}")
+            continue
+        command = value[1:] if full.startswith("alias.") and value.startswith("!") else value
+        if full.startswith("alias.") and not value.startswith("!"):
+            continue  # a git sub-command alias runs git itself
+        commands.append(command)
+        if _SHELLY.search(command) or full in ("core.fsmonitor", "uploadpack.packobjectshook"):
+            concerns.append(f"git runs {full} = {command[:60]}")
+    return commands, concerns
+
+
+_SSH_COMMAND = re.compile(
+    r"^\s*(ProxyCommand|LocalCommand|KnownHostsCommand|Match\s+.*exec)\s*=?\s*(.+)$", re.IGNORECASE
+)
+_PLAIN_PROXY = re.compile(r"^\s*(?:ssh|nc|ncat|socat|connect|corkscrew|cloudflared|aws|gcloud)\s[^|;&`$]*$")
+
+
+def _ssh_config(text: str) -> tuple[list[str], list[str]]:
+    commands, concerns = [], []
+    for line in text.splitlines():
+        found = _SSH_COMMAND.match(line)
+        if not found:
+            continue
+        keyword, command = found.group(1).split()[0].lower(), found.group(2).strip().strip('"')
+        if keyword == "proxycommand" and _PLAIN_PROXY.match(command):
+            continue  # a jump host or a tunnel, run only when the user connects there
+        commands.append(command)
+        concerns.append(f"ssh runs {found.group(1).split()[0]} {command[:60]}")
+    return commands, concerns
+
+
+def _authorized_keys(text: str) -> tuple[list[str], list[str]]:
+    return re.findall(r'command="((?:[^"\\]|\\.)*)"', text), []
+
+
+_CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})(.+)$")
+
+
+def _cron(text: str) -> tuple[list[str], list[str]]:
+    commands = []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#") or re.match(r"^\s*\w+=", line):
+            continue
+        found = _CRON_SCHEDULE.match(line)
+        if found:
+            rest = found.group(1)
+            commands.append(rest)
+            commands.append(rest.split(None, 1)[1] if " " in rest else "")  # /etc/cron.d: a user field first
+    return [c for c in commands if c], []
+
+
+def _systemd(text: str) -> tuple[list[str], list[str]]:
+    found = re.findall(r"^\s*Exec\w*\s*=\s*[-@+!:]*(.+)$", text, re.MULTILINE)
+    return found, []
+
+
+def _launchd(text: str) -> tuple[list[str], list[str]]:
+    strings = re.findall(r"<string>(.*?)</string>", text, re.DOTALL)
+    return [" ".join(strings)] if strings else [], []
+
+
+def _pth(text: str) -> tuple[list[str], list[str]]:
+    lines = [line for line in text.splitlines() if line.startswith(("import ", "import\t"))]
+    if not lines:
+        return [], []
+    commands, concerns = python_effects("\n".join(lines))
+    return commands, ["a .pth import line runs at every interpreter start", *concerns]
+
+
+def _shell(text: str) -> tuple[list[str], list[str]]:
+    return [text], []
+
+
+def _python(text: str) -> tuple[list[str], list[str]]:
+    return python_effects(text)
+
+
+_EXTRACTORS = {
+    "shell": _shell,
+    "python": _python,
+    "package_json": _package_json,
+    "pyproject": _pyproject,
+    "pytest_ini": _pytest_ini,
+    "ini_commands": _ini_commands,
+    "makefile": _makefile,
+    "yaml_commands": _yaml_commands,
+    "vscode_tasks": _vscode_tasks,
+    "vscode_settings": _vscode_settings,
+    "git_config": _git_config,
+    "ssh_config": _ssh_config,
+    "authorized_keys": _authorized_keys,
+    "cron": _cron,
+    "systemd": _systemd,
+    "launchd": _launchd,
+    "pth": _pth,
+}
+
+
+# -- Python: what code does, read with ast ----------------------------------------------------------------
+
+_SHELL_CALLS = frozenset(
+    {
+        "os.system",
+        "os.popen",
+        "subprocess.getoutput",
+        "subprocess.getstatusoutput",
+        "pty.spawn",
+        "commands.getoutput",
+    }
+)
+_PROCESS_CALLS = frozenset(
+    {
+        "subprocess.run",
+        "subprocess.call",
+        "subprocess.check_call",
+        "subprocess.check_output",
+        "subprocess.Popen",
+        "asyncio.create_subprocess_exec",
+        "asyncio.create_subprocess_shell",
+    }
+)
+_CODE_CALLS = frozenset(
+    {"exec", "eval", "compile", "__import__", "builtins.exec", "builtins.eval", "importlib.import_module"}
+)
+_SEND_CALLS = re.compile(
+    r"^(?:requests|httpx|session|client|s)\.(?:post|put|patch|request)$|^(?:urllib\.request\.)?urlopen$|"
+    r"^socket\.(?:socket|create_connection)$|^http\.client\.HTTPS?Connection$|^(?:smtplib\.)?SMTP(?:_SSL)?$|"
+    r"^(?:ftplib\.)?FTP$|^telnetlib\.Telnet$|^paramiko\.SSHClient$"
+)
+_PY_RISKY_TOKENS = re.compile(
+    r"\b(?:os\.system|os\.popen|subprocess|exec|eval|__import__|urlopen|requests\.|socket|base64)\b"
+)
+
+
+def _dotted(node: ast.AST) -> str:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    if (  # __import__("os").system, importlib.import_module("os").system
+        isinstance(node, ast.Call)
+        and _dotted(node.func) in ("__import__", "importlib.import_module")
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        parts.append(node.args[0].value)
+        return ".".join(reversed(parts))
+    return ""
+
+
+def _literal_command(node: ast.AST) -> str | None:
+    from limen.normalize.shell import quote
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
+        words = []
+        for element in node.elts:
+            if isinstance(element, ast.Constant) and isinstance(element.value, str):
+                words.append(quote(element.value))
+            elif element is node.elts[0]:
+                return None  # the program itself is computed
+            else:
+                words.append("ARG")
+        return " ".join(words)
+    if isinstance(node, ast.JoinedStr):  # an f-string: its literal parts, holes as placeholders
+        return "".join(
+            v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "ARG"
+            for v in node.values
+        )
+    return None
+
+
+def python_effects(source: str, depth: int = 0) -> tuple[list[str], list[str]]:
+    """(shell commands the code runs, concerns) for Python source: process execution, code computed at run
+    time, network sends. Source that does not parse is opaque when it names any of these."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        import textwrap
+
+        try:
+            tree = ast.parse(textwrap.dedent(source))
+        except (SyntaxError, ValueError, RecursionError):
+            found = _PY_RISKY_TOKENS.search(source)
+            return [], [
+                f"code that runs later could not be parsed and names {found.group(0)}"
+            ] if found else []
+    commands: list[str] = []
+    concerns: list[str] = []
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _dotted(node.func)
+        head, _, rest = name.partition(".")
+        name = (aliases[head] + ("." + rest if rest else "")) if head in aliases else name
+        first = node.args[0] if node.args else None
+        shell_kw = any(
+            k.arg == "shell" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+            for k in node.keywords
+        )
+        if name in _SHELL_CALLS or (name in _PROCESS_CALLS and (shell_kw or name.endswith("_shell"))):
+            command = _literal_command(first) if first is not None else None
+            if command is None:
+                concerns.append(f"{name} runs a command computed at run time")
+            else:
+                commands.append(command)
+                concerns.append(f"{name} runs a shell command")
+        elif name in _PROCESS_CALLS or name.startswith(("os.exec", "os.spawn", "os.posix_spawn")):
+            command = _literal_command(first) if first is not None else None
+            if command is None:
+                concerns.append(f"{name} runs a program computed at run time")
+            else:
+                commands.append(command)
+        elif name in _CODE_CALLS:
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                if name.endswith(("exec", "eval", "compile")) and depth < 2:
+                    more_commands, more_concerns = python_effects(first.value, depth + 1)
+                    commands.extend(more_commands)
+                    concerns.extend(more_concerns)
+            else:
+                concerns.append(f"{name} runs code computed at run time")
+        elif _SEND_CALLS.match(name) or (
+            name.endswith("urlopen") and (len(node.args) > 1 or any(k.arg == "data" for k in node.keywords))
+        ):
+            concerns.append(f"{name} sends over the network")
+    return commands, concerns
+
+
+# -- the judgement ---------------------------------------------------------------------------------------
+
+
+def _rule_findings(text: str, action: Action, ctx: Context) -> list[Finding]:
+    """The objective rules' findings for `text` run as a shell line where the call runs."""
+    from limen import rules
+    from limen.normalize import normalize
+
+    inner = normalize(
+        "Bash",
+        {"command": text},
+        cwd=action.cwd or ctx.workspace,
+        door=action.door,
+        session_id=action.session_id,
+        agent=action.agent,
+        role=action.role,
+        mode=ctx.mode,
+        home=ctx.home,
+    )
+    found: list[Finding] = []
+    if "normalization_failed" in inner.notes:
+        found.append(Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "could not be normalised"))
+    for check in rules.objective_rules():
+        if check.needs and not getattr(inner, check.needs):
+            continue
+        try:
+            found.extend(check.check(inner, ctx))
+        except Exception as exc:
+            found.append(
+                Finding(ReasonCode.RULE_ERROR, Verdict.AUTH, 60, f"{check.name} raised {type(exc).__name__}")
+            )
+    return [f for f in found if f.verdict is not Verdict.PASS]
+
+
+def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
+    """The verdict (PASS: nothing to say) and a short reason for writing to a file the table describes."""
+    text = written_text(action, path)
+    if text is None:
+        if fact.blind or fact.asks:
+            return Verdict.AUTH, f"{fact.purpose}: {path}"
+        return None
+    if len(text) > MAX_TEXT:
+        return Verdict.AUTH, f"{fact.purpose}; too much written to analyse: {path}"
+    if fact.kind == "instructions":
+        from limen.turngate import UNTRUSTED, screen, verdict_of
+
+        findings = screen(text, source=UNTRUSTED)
+        if findings:
+            codes = ", ".join(dict.fromkeys(f.code.value for f in findings))
+            return verdict_of(findings), f"agent instructions planted in {path}: {codes}"
+        return None
+    level = getattr(_depth, "level", 0)
+    if level >= 2:  # a file whose text writes a file whose text...: far enough
+        return (Verdict.AUTH, f"{fact.purpose}: {path}") if fact.asks else None
+    _depth.level = level + 1
+    try:
+        commands, concerns = _EXTRACTORS.get(fact.content, _shell)(text)
+        found = (
+            _rule_findings("\n".join(c for c in commands if c.strip()), action, ctx)
+            if any(c.strip() for c in commands)
+            else []
+        )
+    finally:
+        _depth.level = level
+    verdict = max((f.verdict for f in found), default=Verdict.PASS)
+    if found:
+        codes = ", ".join(dict.fromkeys(f.code.value for f in found))
+        return max(verdict, Verdict.AUTH), f"{fact.purpose}, and what it will run is {codes}: {path}"
+    if concerns:
+        return Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}"
+    if fact.asks:
+        return Verdict.AUTH, f"{fact.purpose}: {path}"
+    return None
