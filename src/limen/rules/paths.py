@@ -19,64 +19,20 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from limen.context import Context
+from limen.facts import secrets as secret_facts
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import absolute, is_within
 from limen.rules import rule
 
 _GLOB_CHARS = frozenset("*?[")
 
-# Names (a path's last component) that hold secrets wherever they are.
-_SECRET_NAMES = re.compile(
-    r"""^(
-        \.env(\..+)?|\.envrc|
-.*\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx)|
-        \.netrc|_netrc|\.pgpass|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
-        credentials(\.json)?|service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
-        .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite
-    )$""",
-    re.VERBOSE,
-)
-# Public material that lives beside secrets: example env files, public keys, ssh's host list and config.
-_NOT_SECRET_NAMES = re.compile(r"^\.env\.(example|sample|template|dist|defaults)$|^.*\.pub$")
-_NOT_SECRET_PATHS = re.compile(r"/\.ssh/(known_hosts(\.old)?|config)$")
-
-# Directories whose whole content is secret material.
-_SECRET_DIRS = (
-    ".ssh",
-    ".gnupg",
-    ".aws",
-    ".azure",
-    ".config/gcloud",
-    ".kube",
-    ".docker",
-    ".password-store",
-    "Library/Keychains",
-    ".config/google-chrome",
-    ".config/chromium",
-    ".mozilla/firefox",
-    "Library/Application Support/Google/Chrome",
-    "Library/Application Support/Firefox",
-)
-
-# Representative sensitive names a glob operand is tested against.
-_GLOB_PROBES = (
-    ".env",
-    ".env.local",
-    ".envrc",
-    "id_rsa",
-    "id_ed25519",
-    ".netrc",
-    ".pgpass",
-    ".git-credentials",
-    "credentials",
-    "server.key",
-    "server.pem",
-    ".npmrc",
-    ".pypirc",
-    ".ssh",
-    ".aws",
-    ".gnupg",
-)
+# What holds secrets (names, tools' and agents' credential stores) is `limen.facts.secrets`' table.
+_SECRET_NAMES = secret_facts.SECRET_NAMES
+_NOT_SECRET_NAMES = secret_facts.NOT_SECRET_NAMES
+_NOT_SECRET_PATHS = secret_facts.NOT_SECRET_PATHS
+_SECRET_DIRS = secret_facts.STORE_DIRS
+_SECRET_STORE_FILES = re.compile("/(?:" + "|".join(re.escape(f) for f in secret_facts.STORE_FILES) + ")$")
+_GLOB_PROBES = secret_facts.GLOB_PROBES
 
 _SYSTEM_WRITE_DIRS = (
     "/etc",
@@ -161,7 +117,7 @@ def _secret_by_name(path: str) -> bool:
     name = _basename(path)
     if _NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path):
         return False
-    if _SECRET_NAMES.match(name) or _IN_SECRET_DIR.search(path):
+    if _SECRET_NAMES.match(name) or _IN_SECRET_DIR.search(path) or _SECRET_STORE_FILES.search(path):
         return True
     if _has_glob(name):
         parent = path[: -len(name)]
@@ -298,11 +254,76 @@ def holds_secret(path: str) -> bool:
     return bool(data) and bool(secret_values(data.decode("utf-8", errors="replace")))
 
 
+def _secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
+    """Secret files a shell line reads or sends: every secret path but those only named to a command that
+    does not return content (`chmod 600 key`, `stat .env`, `ssh-add key`), given as a credential the
+    command authenticates with (`ssh -i key`), or only written (`cp .env.example .env`, `>> .env`). A path
+    no command names as an operand (`< file`, a glob's representative) counts as read."""
+    secret = [p for p in _all_paths(action) if is_secret_file(p)]
+    if not secret:
+        return
+    if not action.commands:
+        yield from secret  # not analysed: every secret path counts
+        return
+    from limen.normalize.paths import canonical
+
+    cwd = action.cwd or ctx.workspace or "/"
+    read: set[str] = set()
+    kept: set[str] = set()
+    for command in action.commands:
+        kept.update(command.redirects)
+        args = command.argv[1:]
+        operands: list[str] = []
+        skip = False
+        for i, word in enumerate(args):
+            if skip:
+                skip = False
+                continue
+            if word in secret_facts.CREDENTIAL_OPTIONS and i + 1 < len(args):
+                kept.add(canonical(args[i + 1], cwd, ctx.home))
+                skip = True
+            elif word and not word.startswith("-"):
+                operands.append(word)
+        paths = [canonical(w, cwd, ctx.home) for w in operands]
+        if command.name in secret_facts.NON_READERS or (
+            command.name == "find" and not any(w.startswith(("-exec", "-ok")) for w in args)
+        ):
+            kept.update(paths)
+            continue
+        if command.name in secret_facts.COPIERS and paths:
+            target = args[args.index("-t") + 1] if "-t" in args[:-1] else None
+            if target is not None:
+                kept.add(canonical(target, cwd, ctx.home))
+            else:
+                kept.add(paths.pop())
+        read.update(paths)
+    read_globs = [p for p in read if _has_glob(p)]
+    kept_globs = [p for p in kept if _has_glob(p)]
+    for path in secret:
+        named_as_read = path in read or any(fnmatchcase(path, g) for g in read_globs)
+        if named_as_read or (path not in kept and not any(fnmatchcase(path, g) for g in kept_globs)):
+            yield path
+
+
 @rule(ReasonCode.SENSITIVE_SECRET_ACCESS)
 def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Secret files by name, and for a file-read tool (whose output goes straight into the model's
-    context) any file whose content holds a credential: decided before the read, since an agent may not
-    let Limen take an output back once the tool ran."""
+    """Reads of a secret: a secret file read or sent (not `chmod 600 key`, `ssh -i key`, `ls ~/.ssh`,
+    `cp .env.example .env`), a command that prints a credential (`gh auth token`, `kubectl config view
+    --raw`, a password manager's CLI), a sweep for key material outside the workspace (`grep -r "BEGIN RSA
+    PRIVATE KEY" ~`, `find / -name "*.pem"`, `trufflehog filesystem /`); and, for a file-read tool (whose
+    output goes straight into the model's context), any file whose content holds a credential: decided
+    before the read, since an agent may not let Limen take an output back once the tool ran."""
+    if action.commands or action.capability == "shell.execute":
+        for path in _secret_paths_read(action, ctx):
+            yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
+            return
+        if action.commands:
+            from limen.rules.secrets import secret_reads
+
+            for what in secret_reads(action, ctx):
+                yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, what)
+                return
+        return
     for path in _all_paths(action):
         if is_secret_file(path):
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")

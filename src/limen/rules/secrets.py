@@ -35,7 +35,8 @@ from itertools import accumulate, islice
 from typing import Any
 
 from limen.context import Context
-from limen.model import OUTBOUND_CAPABILITIES, Action, Finding, HostClass, Mode, ReasonCode, Verdict
+from limen.facts import secrets as secret_facts
+from limen.model import OUTBOUND_CAPABILITIES, Action, Command, Finding, HostClass, Mode, ReasonCode, Verdict
 from limen.rules import rule
 from limen.rules.derived import memo
 from limen.rules.destinations import is_trusted
@@ -1061,18 +1062,126 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     return findings
 
 
+# --------------------------------------------------------------------------- secrets read by a command
+
+_RECURSIVE_SHORT = frozenset("rR")
+
+
+def _recursive(command: Command) -> bool:
+    """`grep -r`, `grep -R`, `grep --recursive`, `grep -d recurse`; rg, ag and ack always are."""
+    if command.name not in ("grep", "egrep", "fgrep", "zgrep"):
+        return True
+    argv = command.argv
+    if "--recursive" in argv or "--dereference-recursive" in argv or "recurse" in argv:
+        return True
+    return any(
+        w.startswith("-") and not w.startswith("--") and not _RECURSIVE_SHORT.isdisjoint(w) for w in argv[1:]
+    )
+
+
+def _outside(paths: Iterable[str], ctx: Context) -> bool:
+    """Any of the paths lies outside the workspace (the home, `/`, another project)."""
+    from limen.normalize.paths import is_within
+
+    return any(not (ctx.workspace and is_within(p, ctx.workspace)) for p in paths)
+
+
+def _roots(command: Command, action: Action, ctx: Context, skip: int) -> list[str]:
+    """The folders a search walks: its operands after the first `skip` (the pattern), else the cwd."""
+    from limen.normalize.paths import canonical
+
+    cwd = action.cwd or ctx.workspace or "/"
+    operands = [w for w in command.argv[1:] if w and not w.startswith("-")][skip:]
+    return [canonical(w, cwd, ctx.home) for w in operands] or [cwd]
+
+
+def _find_roots(command: Command, action: Action, ctx: Context) -> tuple[list[str], str]:
+    """`find ROOT... EXPR`: the roots (before the first expression word) and the name patterns."""
+    from limen.normalize.paths import canonical
+
+    cwd = action.cwd or ctx.workspace or "/"
+    roots: list[str] = []
+    patterns: list[str] = []
+    args = command.argv[1:]
+    for i, word in enumerate(args):
+        if word.startswith(("-", "(", "!")):
+            if word in (
+                "-name",
+                "-iname",
+                "-path",
+                "-ipath",
+                "-regex",
+                "-iregex",
+                "-wholename",
+            ) and i + 1 < len(args):
+                patterns.append(args[i + 1])
+            continue
+        if not patterns and (i == 0 or not args[i - 1].startswith("-")):
+            roots.append(canonical(word, cwd, ctx.home))
+    return roots or [cwd], " ".join(patterns)
+
+
+def _sweep(command: Command, action: Action, ctx: Context) -> str:
+    """A sweep for key material outside the workspace, described; "" when the command is none."""
+    name = command.name
+    if name in secret_facts.SWEEPERS:
+        if _outside(action.paths, ctx) or (not action.paths and _outside([action.cwd or ctx.workspace], ctx)):
+            return f"`{name}` sweeps for secrets outside the workspace"
+        return ""
+    if name in secret_facts.SEARCHERS or (name == "git" and command.argv[1:2] == ("grep",)):
+        if name == "git" or not _recursive(command):
+            return ""
+        words = " ".join(w for w in command.argv[1:] if not w.startswith("-"))
+        if secret_facts.KEY_MATERIAL.search(words) and _outside(_roots(command, action, ctx, 1), ctx):
+            return f"`{name}` searches for key material outside the workspace"
+        return ""
+    if name in ("find", "fd", "fdfind", "locate", "plocate", "mlocate"):
+        if name == "find":
+            roots, patterns = _find_roots(command, action, ctx)
+        elif name.startswith(("fd",)):
+            roots, patterns = _roots(command, action, ctx, 1), " ".join(command.argv[1:])
+        else:
+            roots, patterns = ["/"], " ".join(command.argv[1:])
+        if secret_facts.SECRET_FILE_GLOBS.search(patterns) and _outside(roots, ctx):
+            return f"`{name}` looks for secret files outside the workspace"
+    return ""
+
+
+def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
+    """`curl -H "Authorization: token $(gh auth token)" https://api.github.com/...`: the credential goes
+    into a substitution and only to the hosts that issued it; it never reaches the model's context."""
+    if "$()" not in command.via and "``" not in command.via:
+        return False
+    if not printed.issuers or not action.destinations:
+        return False
+    return all(any(fnmatchcase(d.host, g) for g in printed.issuers) for d in action.destinations)
+
+
+def secret_reads(action: Action, ctx: Context) -> list[str]:
+    """What in a shell line reads a secret without naming a secret file: a command that prints a
+    credential, or a sweep for key material outside the workspace. One description each."""
+    found: list[str] = []
+    for command in action.commands:
+        printed = secret_facts.printer(command.argv)
+        if printed is not None:
+            if not _used_with_issuer(command, printed, action):
+                found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
+            continue
+        swept = _sweep(command, action, ctx)
+        if swept:
+            found.append(swept)
+    return found
+
+
 # --------------------------------------------------------------------------- secret files sent out
 
 # Commands that carry data to the host they reach (DNS lookups only name one; `git` pushes a repository).
-_SENDERS = frozenset(
-    {"curl", "wget", "nc", "ncat", "netcat", "socat", "scp", "rsync", "sftp", "ftp", "telnet", "ssh"}
-    | {"http", "https", "xh", "httpie", "openssl", "sendmail", "mail", "mutt", "ztcp"}
-)
+from limen.facts.programs import Role as _Role  # noqa: E402  (the program table, asked by role)
+from limen.facts.programs import names as _names  # noqa: E402
+
+_SENDERS = _names(_Role.SENDS)
 # Options whose file is a credential the command uses to authenticate itself, not data it sends.
-_CREDENTIAL_OPTIONS = frozenset(
-    {"-i", "-E", "--cert", "--key", "--cacert", "--proxy-cert", "--proxy-key", "-K", "--config"}
-    | {"--netrc-file", "--certificate", "--private-key", "--ca-certificate", "-cert", "-key", "-CAfile"}
-)
+_CREDENTIAL_OPTIONS = secret_facts.CREDENTIAL_OPTIONS
 
 
 def _credential_paths(action: Action, home: str) -> set[str]:
@@ -1120,4 +1229,14 @@ def secret_file_egress(action: Action, ctx: Context) -> Iterable[Finding]:
                     f"a secret file read in a line where {sender} sends data to an untrusted host",
                 )
             ]
+    read = secret_reads(action, ctx)
+    if read:
+        return [
+            Finding(
+                ReasonCode.SECRET_EXFILTRATION,
+                Verdict.BLOCK,
+                97,
+                f"{read[0]} in a line where {sender} sends data to an untrusted host",
+            )
+        ]
     return []

@@ -1,0 +1,340 @@
+"""Where secrets live and what brings them out: the one table the secret rules read.
+
+- `PRINTERS`: commands whose output is a credential (`gh auth token`, `aws configure export-credentials`,
+  `kubectl get secret -o yaml`, password managers' CLIs, credential helpers), each with what it prints and
+  the hosts that issued it (sending it there is its use).
+- `STORE_FILES`, `STORE_DIRS`: credential files and folders of common tools and of the coding agents
+  themselves, relative to the home (matched wherever they sit, so a copied home counts too).
+- `SECRET_NAMES`, `NOT_SECRET_NAMES`, `NOT_SECRET_PATHS`: names that hold secrets wherever they are
+  (`.env`, `*.pem`, `.netrc`) and the public material that lives beside them (`.env.example`, `*.pub`).
+- `SWEEPERS`, `KEY_MATERIAL`, `SECRET_FILE_GLOBS`: sweeps for key material (`trufflehog filesystem /`,
+  `grep -r "BEGIN RSA PRIVATE KEY" ~`, `find / -name "*.pem"`): their output is the secrets they find.
+- `NON_READERS`: commands that touch a file without returning its content (`chmod`, `stat`, `ssh-add`):
+  naming a secret file to them is not a read.
+
+`printer(argv)` answers "does this command print a credential, and which".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True, slots=True)
+class Printer:
+    """A command that prints a credential: `program words...` (the words in order among its operands)."""
+
+    program: str  # the command's name; a trailing "*" makes it a prefix (`docker-credential-*`)
+    words: tuple[str, ...]  # sub-command words, in this order among the operands (options skipped)
+    prints: str  # what comes out, for the explanation
+    needs: tuple[str, ...] = ()  # regexes the rest of the line must all contain (`--raw`, `-o yaml`, `-w`)
+    operand: str = ""  # a regex the first operand after the words must match (`aws configure get X`)
+    issuers: tuple[str, ...] = ()  # host globs that issued the credential: sending it there is its use
+
+
+_GITHUB = ("github.com", "*.github.com")
+_AWS = ("*.amazonaws.com",)
+_GOOGLE = ("*.googleapis.com", "*.google.com")
+_AZURE = ("*.azure.com", "*.microsoft.com", "*.microsoftonline.com", "*.windows.net")
+_OUTPUT_DATA = r"(?:^|\s)(?:-o|--output)(?:=|\s*)(?:ya?ml|json|jsonpath|go-template|custom-columns)"
+_SECRET_OPERAND = r"(?:^|\s)secrets?(?:/\S*)?(?:\s|$)"
+# `pass NAME` shows NAME: every first operand but pass's own sub-commands.
+_PASS_ENTRY = (
+    r"^(?!(?:ls|list|find|search|grep|init|insert|add|edit|generate|rm|remove|delete|mv|rename|cp|copy|git|"
+    r"help|version|otp|sync|setup|config|audit|templates|recipients|mounts|fsck|update)$)[^-]"
+)
+
+PRINTERS: tuple[Printer, ...] = (
+    Printer("gh", ("auth", "token"), "a GitHub token", issuers=_GITHUB),
+    Printer(
+        "gh", ("auth", "status"), "a GitHub token", needs=(r"(?:^|\s)(?:-t|--show-token)\b",), issuers=_GITHUB
+    ),
+    Printer("glab", ("auth", "status"), "a GitLab token", needs=(r"(?:^|\s)(?:-t|--show-token)\b",)),
+    Printer("aws", ("configure", "export-credentials"), "AWS credentials", issuers=_AWS),
+    Printer(
+        "aws",
+        ("configure", "get"),
+        "an AWS secret",
+        operand=r"(?i)secret|session_token|password|credential",
+        issuers=_AWS,
+    ),
+    Printer("aws", ("sts", "get-session-token"), "AWS session credentials", issuers=_AWS),
+    Printer("aws", ("sts", "assume-role"), "AWS session credentials", issuers=_AWS),
+    Printer("aws", ("sts", "assume-role-with-web-identity"), "AWS session credentials", issuers=_AWS),
+    Printer("aws", ("sts", "get-federation-token"), "AWS session credentials", issuers=_AWS),
+    Printer("aws", ("ecr", "get-login-password"), "an ECR password", issuers=_AWS),
+    Printer("aws", ("codeartifact", "get-authorization-token"), "a CodeArtifact token", issuers=_AWS),
+    Printer("aws", ("secretsmanager", "get-secret-value"), "a Secrets Manager secret", issuers=_AWS),
+    Printer("aws", ("ssm", "get-parameter"), "an SSM secret", needs=(r"--with-decryption",), issuers=_AWS),
+    Printer("aws", ("ssm", "get-parameters"), "SSM secrets", needs=(r"--with-decryption",), issuers=_AWS),
+    Printer("aws", ("iam", "create-access-key"), "a new AWS secret key", issuers=_AWS),
+    Printer("aws-vault", ("export",), "AWS credentials", issuers=_AWS),
+    Printer("kubectl", ("config", "view"), "cluster credentials", needs=(r"--raw|--flatten",)),
+    Printer("kubectl", ("get",), "Kubernetes secrets", needs=(_OUTPUT_DATA, _SECRET_OPERAND)),
+    Printer("kubectl", ("create", "token"), "a service-account token"),
+    Printer("oc", ("whoami",), "an OpenShift token", needs=(r"(?:^|\s)(?:-t|--show-token)\b",)),
+    Printer("oc", ("get",), "OpenShift secrets", needs=(_OUTPUT_DATA, _SECRET_OPERAND)),
+    Printer("gcloud", ("auth", "print-access-token"), "a Google access token", issuers=_GOOGLE),
+    Printer("gcloud", ("auth", "print-identity-token"), "a Google identity token", issuers=_GOOGLE),
+    Printer("gcloud", ("secrets", "versions", "access"), "a Secret Manager secret", issuers=_GOOGLE),
+    Printer("gcloud", ("config", "config-helper"), "a Google access token", issuers=_GOOGLE),
+    Printer("az", ("account", "get-access-token"), "an Azure access token", issuers=_AZURE),
+    Printer("az", ("keyvault", "secret", "show"), "a Key Vault secret", issuers=_AZURE),
+    Printer("az", ("storage", "account", "keys", "list"), "Azure storage keys", issuers=_AZURE),
+    Printer("git", ("credential", "fill"), "a git credential"),
+    Printer("git", ("credential-manager", "get"), "a git credential"),
+    Printer("docker-credential-*", ("get",), "a registry credential"),
+    Printer("git-credential-*", ("get",), "a git credential"),
+    Printer("op", ("read",), "a 1Password secret"),
+    Printer("op", ("item", "get"), "a 1Password item"),
+    Printer("op", ("document", "get"), "a 1Password document"),
+    Printer("op", ("inject",), "1Password secrets"),
+    Printer("bw", ("get",), "a Bitwarden secret"),
+    Printer("bw", ("list", "items"), "Bitwarden items"),
+    Printer("pass", (), "a pass entry", operand=_PASS_ENTRY),
+    Printer("gopass", (), "a gopass entry", operand=_PASS_ENTRY),
+    Printer("lpass", ("show",), "a LastPass entry"),
+    Printer("keepassxc-cli", ("show",), "a KeePassXC entry"),
+    Printer(
+        "security",
+        ("find-generic-password",),
+        "a keychain password",
+        needs=(r"(?:^|\s)-[A-Za-z]*[wg][A-Za-z]*\b",),
+    ),
+    Printer(
+        "security",
+        ("find-internet-password",),
+        "a keychain password",
+        needs=(r"(?:^|\s)-[A-Za-z]*[wg][A-Za-z]*\b",),
+    ),
+    Printer("security", ("dump-keychain",), "the keychain", needs=(r"(?:^|\s)-[A-Za-z]*d[A-Za-z]*\b",)),
+    Printer("secret-tool", ("lookup",), "a keyring secret"),
+    Printer("heroku", ("auth:token",), "a Heroku token"),
+    Printer("npm", ("token", "list"), "npm tokens"),
+    Printer("npm", ("token", "create"), "an npm token"),
+    Printer("vault", ("kv", "get"), "a Vault secret"),
+    Printer("vault", ("read",), "a Vault secret"),
+    Printer("vault", ("print", "token"), "a Vault token"),
+    Printer("vault", ("token", "create"), "a Vault token"),
+    Printer("doppler", ("secrets",), "Doppler secrets"),
+    Printer("fly", ("auth", "token"), "a Fly.io token"),
+    Printer("flyctl", ("auth", "token"), "a Fly.io token"),
+    Printer("firebase", ("login:ci",), "a Firebase token"),
+    Printer("cf", ("oauth-token",), "a Cloud Foundry token"),
+    Printer("sops", (), "decrypted secrets", needs=(r"(?:^|\s)(?:-d|--decrypt|decrypt)\b",)),
+    Printer("ansible-vault", ("view",), "a decrypted vault"),
+    Printer("gpg", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
+    Printer("gpg2", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
+)
+
+# Names (a path's last component) that hold secrets wherever they are.
+SECRET_NAMES = re.compile(
+    r"""^(
+        \.env(\..+)?|\.envrc|
+        .*\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
+        id_(rsa|dsa|ecdsa|ed25519)(_sk)?|
+        \.netrc|_netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
+        \.vault-token|\.s3cfg|\.boto|\.dockercfg|
+        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
+        .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
+        wallet\.dat
+    )$""",
+    re.VERBOSE,
+)
+# Public material that lives beside secrets: example env files, public keys and certificates' requests,
+# ssh's host list and client configuration.
+NOT_SECRET_NAMES = re.compile(
+    r"^\.env\.(example|sample|template|dist|defaults|schema|test\.example)$|^.*\.(pub|pub\.asc)$"
+)
+NOT_SECRET_PATHS = re.compile(r"/\.ssh/(known_hosts(\.old)?|config|authorized_keys2?|config\.d/.*)$")
+
+# Credential files of tools and agents, relative to the home.
+STORE_FILES: tuple[str, ...] = (
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".gemini/google_accounts.json",
+    ".config/gh/hosts.yml",
+    ".config/hub",
+    ".config/glab-cli/config.yml",
+    ".config/git/credentials",
+    ".docker/config.json",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".terraform.d/credentials.tfrc.json",
+    ".gem/credentials",
+    ".m2/settings-security.xml",
+    ".fly/config.yml",
+    ".config/doctl/config.yaml",
+    ".config/rclone/rclone.conf",
+    ".config/hcloud/cli.toml",
+    ".config/netlify/config.json",
+    ".config/configstore/firebase-tools.json",
+    ".config/github-copilot/hosts.json",
+    ".config/github-copilot/apps.json",
+    ".wrangler/config/default.toml",
+    ".config/.wrangler/config/default.toml",
+    ".local/share/com.vercel.cli/auth.json",
+    ".config/heroku/credentials",
+    ".oci/config",
+    ".databrickscfg",
+    ".huggingface/token",
+    ".cache/huggingface/token",
+    ".config/gcloud/credentials.db",
+    ".config/gcloud/access_tokens.db",
+    ".config/gcloud/application_default_credentials.json",
+)
+# Folders whose whole content is secret material.
+STORE_DIRS: tuple[str, ...] = (
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".azure",
+    ".config/gcloud",
+    ".kube",
+    ".docker",
+    ".password-store",
+    ".config/op",
+    ".op",
+    ".config/Bitwarden CLI",
+    ".local/share/keyrings",
+    ".config/sops/age",
+    ".vault.d",
+    "Library/Keychains",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".config/BraveSoftware",
+    ".mozilla/firefox",
+    "Library/Application Support/Google/Chrome",
+    "Library/Application Support/Firefox",
+    "Library/Application Support/BraveSoftware",
+)
+
+# Representative sensitive names a glob operand is tested against.
+GLOB_PROBES: tuple[str, ...] = (
+    ".env",
+    ".env.local",
+    ".envrc",
+    "id_rsa",
+    "id_ed25519",
+    ".netrc",
+    ".pgpass",
+    ".git-credentials",
+    "credentials",
+    "server.key",
+    "server.pem",
+    ".npmrc",
+    ".pypirc",
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".vault-token",
+    ".kube",
+    ".docker",
+)
+
+# Commands that touch a file without giving its content back (metadata, permissions, loading a key into
+# an agent, creating an empty file, deleting): a secret file named to them is not read.
+NON_READERS = frozenset(
+    {"chmod", "chown", "chgrp", "chattr", "lsattr", "getfacl", "setfacl", "ls", "stat", "touch", "mkdir"}
+    | {"test", "[", "[[", "file", "realpath", "readlink", "basename", "dirname", "du", "wc", "exa", "eza"}
+    | {"rm", "rmdir", "unlink", "shred", "ssh-add", "ssh-keygen", "ssh-copy-id", "tree", "namei", "lsof"}
+)
+# Commands that copy their sources to a destination (the last operand, or `-t DIR`): the destination is
+# written, not read.
+COPIERS = frozenset({"cp", "mv", "install", "ln"})
+# Options whose file is a credential the command authenticates with, not data it sends or prints.
+CREDENTIAL_OPTIONS = frozenset(
+    {"-i", "-E", "--cert", "--key", "--cacert", "--proxy-cert", "--proxy-key", "--netrc-file", "--identity"}
+    | {"--certificate", "--private-key", "--ca-certificate", "-cert", "-key", "-CAfile", "--ssh-key"}
+    | {"--identity-file", "--key-file", "--keyfile", "--credentials-file", "--kubeconfig"}
+)
+
+# Sweeps for key material: tools whose job is finding secrets, and patterns that only key material has.
+SWEEPERS = frozenset({"trufflehog", "gitleaks", "detect-secrets", "noseyparker", "ggshield", "whispers"})
+SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", "zgrep"})
+KEY_MATERIAL = re.compile(
+    r"(?i)private[ _-]?key|begin[ _-]+(?:rsa|dsa|ec|openssh|pgp|encrypted)?|aws_secret|secret_access_key|"
+    r"AKIA|ASIA|gh[pousr]_|github_pat|glpat-|xox[abposr]-|sk_live|sk-(?:ant|proj)|AIza|hf_|npm_|"
+    r"password|passwd|api[_-]?key|apikey|client_secret|secret[_-]?key|auth[_-]?token|access[_-]?token|"
+    r"bearer|mnemonic|seed phrase|wallet"
+)
+# `find -name` patterns that select secret files.
+SECRET_FILE_GLOBS = re.compile(
+    r"(?i)\.(?:pem|key|p12|pfx|jks|keystore|ppk|kdbx|ovpn)\b|id_(?:rsa|dsa|ecdsa|ed25519)|\.env\b|"
+    r"credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|secret|wallet|\.aws|\.ssh|token"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    printer: Printer
+    needs: tuple[re.Pattern[str], ...]
+    operand: re.Pattern[str] | None
+
+
+def _compiled() -> tuple[dict[str, tuple[_Compiled, ...]], tuple[tuple[str, tuple[_Compiled, ...]], ...]]:
+    exact: dict[str, list[_Compiled]] = {}
+    prefix: dict[str, list[_Compiled]] = {}
+    for p in PRINTERS:
+        entry = _Compiled(
+            p, tuple(re.compile(n) for n in p.needs), re.compile(p.operand) if p.operand else None
+        )
+        if p.program.endswith("*"):
+            prefix.setdefault(p.program[:-1], []).append(entry)
+        else:
+            exact.setdefault(p.program, []).append(entry)
+    return (
+        {k: tuple(v) for k, v in exact.items()},
+        tuple((k, tuple(v)) for k, v in prefix.items()),
+    )
+
+
+_EXACT, _PREFIX = _compiled()
+PRINTER_PROGRAMS = frozenset(_EXACT)
+
+
+def _operands(argv: tuple[str, ...]) -> list[str]:
+    return [w for w in argv[1:] if w and not w.startswith("-")]
+
+
+def _matches(entry: _Compiled, argv: tuple[str, ...], operands: list[str]) -> bool:
+    words = entry.printer.words
+    i = 0
+    if words:
+        # The first word within the first three operands (an option's value may precede it), then in order.
+        try:
+            start = operands.index(words[0], 0, 3)
+        except ValueError:
+            return False
+        i = start + 1
+        for word in words[1:]:
+            if i >= len(operands) or operands[i] != word:
+                return False
+            i += 1
+    if entry.operand is not None and (i >= len(operands) or not entry.operand.search(operands[i])):
+        return False
+    if entry.needs:
+        rest = " ".join(argv[1:])
+        return all(p.search(rest) for p in entry.needs)
+    return True
+
+
+@lru_cache(maxsize=512)
+def printer(argv: tuple[str, ...]) -> Printer | None:
+    """The credential a command prints (`gh auth token` -> a GitHub token), or None."""
+    if not argv:
+        return None
+    name = argv[0].rsplit("/", 1)[-1]
+    entries = _EXACT.get(name)
+    if entries is None:
+        entries = next((e for p, e in _PREFIX if name.startswith(p) and len(name) > len(p)), None)
+        if entries is None:
+            return None
+    operands = _operands(argv)
+    for entry in entries:
+        if _matches(entry, argv, operands):
+            return entry.printer
+    return None
