@@ -381,3 +381,116 @@ PATH_RULE_CODES = {ReasonCode.SENSITIVE_PATH_ACCESS, ReasonCode.PROTECTED_PATH_B
 @pytest.mark.parametrize("line", ["mv * /tmp/blah/", "mv ./* ../archive/", "cd src && mv ./* ../lib/"])
 def test_moving_a_folders_entries_is_not_moving_the_folder(line: str, project: Path) -> None:
     assert ReasonCode.DESTRUCTIVE_COMMAND not in decide(line, project).reasons
+
+
+# ----------------------------------------------------------------- destruction beyond rm (issue 10, item 8)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "terraform destroy -auto-approve",
+        "terraform -chdir=infra apply -destroy -auto-approve",
+        "tofu destroy",
+        "pulumi destroy --yes",
+        "kubectl delete namespace prod",
+        "kubectl delete ns/prod",
+        "kubectl -n prod delete pods --all",
+        "kubectl delete deploy --all-namespaces -l app=x",
+        "aws s3 rb s3://bucket --force",
+        "aws s3 rm s3://bucket --recursive",
+        "aws cloudformation delete-stack --stack-name prod",
+        "gcloud projects delete my-project",
+        "az group delete -n prod-rg --yes",
+        "gsutil -m rm -r gs://bucket",
+        "psql -c 'DROP TABLE users'",
+        "psql -h db.internal -c 'select 1; /* cleanup */ drop database prod'",
+        "psql -c \"select '-- not a comment'; delete from users\"",
+        "psql -c '-- nightly\nTRUNCATE audit_log'",
+        "psql --command='DELETE FROM users WHERE 1=1'",
+        "mysql -e 'DELETE FROM orders'",
+        'mysql -uroot -e"TRUNCATE TABLE sessions"',
+        "mysql --execute='# wipe\nDROP SCHEMA shop'",
+        "echo 'DROP DATABASE prod;' | psql",
+        "psql <<'SQL'\nBEGIN;\nDELETE FROM accounts;\nCOMMIT;\nSQL",
+        "redis-cli -h cache.internal FLUSHALL",
+        "mongosh --eval 'db.dropDatabase()'",
+        "kill -1",
+        "kill -9 -1",
+        "kill -s KILL -1",
+        "sudo kill -- -1",
+        "mkfs.ext4 /dev/sdb1",
+        "mkfs -t xfs /dev/nvme0n1p2",
+        "cd /dev && mkfs.ext4 sdb1",
+        "wipefs -a /dev/sdb",
+        "blkdiscard /dev/nvme0n1",
+        "sgdisk --zap-all /dev/sda",
+        "cryptsetup luksFormat /dev/sdc",
+        "zpool destroy tank",
+        "dd if=/dev/urandom of=/dev/sda",
+        "shred -n 3 /dev/sda",
+    ],
+)
+def test_destruction_beyond_rm_blocks(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert decision.verdict is Verdict.BLOCK, decision.explanation
+    assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "kubectl delete deployment api",
+        "helm uninstall my-release",
+        "aws s3 rm s3://bucket/old.log",
+        "aws ec2 terminate-instances --instance-ids i-123",
+        "gcloud compute instances delete vm-1",
+        "doctl compute droplet delete 123",
+        "terraform state rm module.db",
+        "sqlite3 app.db 'DELETE FROM users'",
+        "mkfs.ext4 $DEVICE",
+        "lvremove -f vg0/data",
+    ],
+)
+def test_deleting_one_resource_asks(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert decision.verdict is Verdict.AUTH, decision.explanation
+    assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "terraform plan",
+        "terraform plan -destroy",
+        "terraform apply",
+        "pulumi preview",
+        "kubectl get ns",
+        "kubectl delete pod web-1",
+        "kubectl describe namespace prod",
+        "helm list",
+        "aws s3 ls s3://bucket",
+        "aws s3 cp build/ s3://bucket/ --recursive",
+        "gcloud compute instances list",
+        "psql -c 'SELECT count(*) FROM users'",
+        'psql -c "DELETE FROM sessions WHERE expires < now()"',
+        "psql -c \"select 'drop table users'\"",
+        "mysql -e 'UPDATE users SET name = 1 WHERE id = 3'",
+        'mysql -e "SELECT * FROM t -- DROP TABLE t"',
+        "sqlite3 app.db '.tables'",
+        "redis-cli GET session:1",
+        "kill -9 1234",
+        "kill -HUP $(cat app.pid)",
+        "kill -l",
+        "mkfs.ext4 disk.img",
+        "mkfs.vfat -F 32 boot.img",
+        "wipefs -a disk.img",
+        "mkswap swapfile",
+        "dd if=/dev/zero of=disk.img bs=1M count=64",
+        "sgdisk -Z disk.img",
+        "fdisk -l",
+    ],
+)
+def test_destruction_look_alikes_stay_quiet(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert ReasonCode.DESTRUCTIVE_COMMAND not in command_reasons(decision), decision.explanation

@@ -100,6 +100,7 @@ def _p(
 
 
 R = Role
+_W, _E = r"(?<!\S)", r"(?!\S)"  # a word's start and end in the words after a program's name
 _READ_FILE = (R.READS,)
 
 _SUDO_OPTS = (
@@ -315,41 +316,46 @@ PROGRAMS: tuple[Program, ...] = (
         "terraform",
         R.INFRA_DESTROYER,
         aliases=("tofu", "terragrunt"),
-        destroys_all=r"^(?:\S+\s+)*?(?:destroy\b|apply\b.*\s-{1,2}destroy\b)",
-        destroys_one=r"^(?:\S+\s+)*?(?:state\s+rm|workspace\s+delete)\b",
+        destroys_all=rf"{_W}destroy{_E}|{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E}",
+        destroys_one=rf"{_W}state\s+rm{_E}|{_W}workspace\s+delete{_E}",
     ),
-    _p("pulumi", R.INFRA_DESTROYER, destroys_all=r"^(?:\S+\s+)*?(?:destroy|stack\s+rm)\b"),
+    _p("pulumi", R.INFRA_DESTROYER, destroys_all=rf"{_W}destroy{_E}|{_W}stack\s+rm{_E}"),
     _p(
         "kubectl",
         R.INFRA_DESTROYER,
         aliases=("oc",),
-        destroys_all=r"^(?:\S+\s+)*?delete\b.*(?:\s--all\b|\s(?:ns|namespaces?)\b|\snamespaces?/)",
-        destroys_one=r"^(?:\S+\s+)*?delete\s+(?!pods?\b|po\b|pods?/|po/)",
+        destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
+        destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S",
     ),
-    _p("helm", R.INFRA_DESTROYER, destroys_one=r"^(?:\S+\s+)*?(?:uninstall|delete|del|un)\b"),
+    _p("helm", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:uninstall|delete){_E}"),
     _p(
         "aws",
         R.INFRA_DESTROYER,
-        destroys_all=r"^(?:\S+\s+)*?s3\s+(?:rb\b|rm\b.*\s--recursive\b)|"
-        r"^(?:\S+\s+)*?(?:delete-(?:bucket|stack|db-cluster|db-instance|table|cluster)|terminate-instances)\b",
-        destroys_one=r"^(?:\S+\s+)*?(?:s3\s+rm\b|delete-\S+|terminate-\S+|remove-\S+)",
+        destroys_all=rf"{_W}s3\s+rb{_E}|{_W}s3\s+rm{_E}.*{_W}--recursive{_E}"
+        rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}",
+        destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:delete|terminate|remove)-[\w-]+{_E}",
     ),
     _p(
         "gcloud",
         R.INFRA_DESTROYER,
-        destroys_all=r"^(?:\S+\s+)*?projects\s+delete\b",
-        destroys_one=r"^(?:\S+\s+)*?delete\b",
+        destroys_all=rf"{_W}projects\s+delete{_E}",
+        destroys_one=rf"{_W}delete{_E}",
     ),
-    _p("gsutil", R.INFRA_DESTROYER, destroys_all=r"^(?:\S+\s+)*?(?:rb\b|rm\b.*\s-\w*r)"),
+    _p(
+        "gsutil",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}rb{_E}|{_W}rm{_E}.*{_W}-\w*r\w*{_E}",
+        destroys_one=rf"{_W}rm{_E}",
+    ),
     _p(
         "az",
         R.INFRA_DESTROYER,
-        destroys_all=r"^(?:\S+\s+)*?group\s+delete\b",
-        destroys_one=r"^(?:\S+\s+)*?delete\b",
+        destroys_all=rf"{_W}group\s+delete{_E}",
+        destroys_one=rf"{_W}delete{_E}",
     ),
-    _p("doctl", R.INFRA_DESTROYER, destroys_one=r"^(?:\S+\s+)*?(?:delete|rm)\b"),
-    _p("heroku", R.INFRA_DESTROYER, destroys_all=r"^(?:apps:destroy|pg:reset)\b"),
-    _p("flyctl", R.INFRA_DESTROYER, aliases=("fly",), destroys_all=r"^(?:apps\s+destroy|destroy)\b"),
+    _p("doctl", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:delete|rm){_E}"),
+    _p("heroku", R.INFRA_DESTROYER, destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}"),
+    _p("flyctl", R.INFRA_DESTROYER, aliases=("fly",), destroys_all=rf"{_W}(?:apps\s+)?destroy{_E}"),
     _p(
         "psql",
         R.DATABASE_CLIENT,

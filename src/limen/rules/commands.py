@@ -349,22 +349,71 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
     return None
 
 
+_NOT_A_DISK = frozenset({"/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
+def _disk_operand(command: Command, action: Action, ctx: Context) -> str:
+    """What a disk tool would write: "device" (an operand under /dev, however reached), "unknown" (an
+    operand only known at run time) or "" (plain files: `mkfs.ext4 disk.img` formats an image, not a disk)."""
+    found = ""
+    entry = program(command.name)
+    skip = False
+    for word in command.argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if entry is not None and word in entry.options:
+            skip = True
+            continue
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if not value or (value.startswith("-") and value == word):
+            continue
+        if "$" in value or "`" in value:
+            found = "unknown"
+            continue
+        for target in (_target(value, action, ctx), *_after_cd(value, action, ctx)):
+            if (target.startswith("/dev/") and target not in _NOT_A_DISK) or _DEVICE.match(target):
+                return "device"
+    return found
+
+
 def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None:
     name = command.name
-    if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "wipefs", "mkntfs", "newfs"):
-        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, f"{name} formats a device")
-    if name in ("shred", "wipe", "srm"):
+    entry = program(name)
+    roles = entry.roles if entry is not None else frozenset()
+    if Role.BLOCK_DEVICE in roles and name not in ("dd", "fdisk", "sfdisk", "parted", "gdisk", "sgdisk"):
+        if name == "cryptsetup" and not any(
+            w in command.argv for w in ("luksFormat", "erase", "luksErase", "reencrypt")
+        ):
+            return None
+        where = _disk_operand(command, action, ctx)
+        if where == "device":
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, f"{name} formats a device")
+        if where == "unknown":
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"{name} formats a device named at run time"
+            )
+        return None
+    if Role.WIPES in roles:
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, f"{name} destroys file contents")
     if name == "dd":
         for word in command.argv[1:]:
             if word.startswith("of=") and _DEVICE.match(word[3:]):
                 return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "dd onto a disk device")
-    if name in ("fdisk", "sfdisk", "parted", "gdisk", "sgdisk") and any(
-        w in command.argv for w in ("--delete", "-d", "rm", "mklabel", "--zap-all", "-Z", "-o")
+    if (
+        Role.BLOCK_DEVICE in roles
+        and name != "dd"
+        and any(w in command.argv for w in ("--delete", "-d", "rm", "mklabel", "--zap-all", "-Z", "-o"))
+        and _disk_operand(command, action, ctx) != ""
     ):
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{name} rewrites a partition table"
         )
+    if Role.STORAGE_DESTROYER in roles:
+        if name in ("zpool", "zfs") and "destroy" in command.argv[1:3]:
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{name} destroy")
+        if name not in ("zpool", "zfs"):
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"{name} removes a volume")
     for target in command.redirects:
         if _DEVICE.match(target):
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "write onto a disk device")
@@ -450,7 +499,13 @@ def _force_push(rest: list[str]) -> Finding | None:
 
 def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
     name = command.name
-    if name == "kill" and "-1" in _operands(command.argv) + [w for w in command.argv[2:] if w == "-1"]:
+    if (
+        name == "kill"
+        and (
+            command.argv[1:] == ("-1",)  # `kill -1`: read as a pid by kill(1), every process it may signal
+            or "-1" in _operands(command.argv) + [w for w in command.argv[2:] if w == "-1"]
+        )
+    ):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, "kill of every process")
     if name == "killall5" or (
         name in ("pkill", "killall") and "-u" not in command.argv and len(command.argv) == 1
@@ -564,7 +619,130 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
     return None
 
 
+# --------------------------------------------------------------------------- infrastructure and databases
+
+
+@lru_cache(maxsize=128)
+def _pattern(text: str) -> re.Pattern[str]:
+    return re.compile(text)
+
+
+def _infra_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
+    a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
+    entry = program(command.name)
+    if entry is None or Role.INFRA_DESTROYER not in entry.roles:
+        return None
+    words = " ".join(w for w in command.argv[1:] if w)
+    if entry.destroys_all and _pattern(entry.destroys_all).search(words):
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{command.name} destroys an environment"
+        )
+    if entry.destroys_one and _pattern(entry.destroys_one).search(words):
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"{command.name} deletes a resource"
+        )
+    return None
+
+
+# A string, a quoted name or a comment, scanned left to right (a `--` inside a string is no comment).
+_SQL_TOKEN = re.compile(
+    r"'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?|`[^`]*`?|--[^\n]*|#[^\n]*|/\*.*?(?:\*/|$)", re.S
+)
+_SQL_DROP = re.compile(
+    r"\bdrop\s+(?:table|database|schema|view|materialized|index|user|role|owned|collection)\b"
+)
+_SQL_TRUNCATE = re.compile(r"\btruncate\b")
+_SQL_DELETE = re.compile(r"\bdelete\s+(?:\w+\s+)?from\b")
+_SQL_UPDATE = re.compile(r"\bupdate\s+\S+\s+set\b")
+_SQL_WHERE = re.compile(r"\bwhere\b(?!\s+(?:1\s*=\s*1|true|1)\s*(?:$|;|\blimit\b|\border\b|\breturning\b))")
+_MONGO_DROP = re.compile(r"\.(?:dropDatabase|drop)\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}")
+_REDIS_FLUSH = frozenset({"flushall", "flushdb"})
+
+
+def _sql_destroys(text: str) -> str:
+    """What a SQL text destroys, statement by statement, comments and strings aside: "" when nothing."""
+    if not text or len(text) > 100_000:
+        return ""
+    bare = _SQL_TOKEN.sub(lambda m: " " if m.group(0)[:1] in "-#/" else "''", text).lower()
+    for statement in bare.split(";"):
+        if _SQL_DROP.search(statement):
+            return "DROP"
+        if _SQL_TRUNCATE.search(statement):
+            return "TRUNCATE"
+        if _SQL_DELETE.search(statement) and not _SQL_WHERE.search(statement):
+            return "DELETE without WHERE"
+    return ""
+
+
+def _sql_texts(command: Command) -> list[str]:
+    """The statements a database client is given on its command line."""
+    name, argv = command.name, command.argv
+    flags = {
+        "psql": ("-c", "--command"),
+        "mysql": ("-e", "--execute"),
+        "mariadb": ("-e", "--execute"),
+        "clickhouse-client": ("-q", "--query"),
+        "sqlite3": ("-cmd",),
+        "duckdb": ("-cmd", "-c"),
+        "mongosh": ("--eval",),
+        "mongo": ("--eval",),
+    }.get(name, ())
+    texts: list[str] = []
+    for i, word in enumerate(argv[1:], 1):
+        for flag in flags:
+            if word == flag and i + 1 < len(argv):
+                texts.append(argv[i + 1])
+            elif word.startswith(flag + "=") and flag.startswith("--"):
+                texts.append(word.split("=", 1)[1])
+            elif len(flag) == 2 and word.startswith(flag) and len(word) > 2 and not word.startswith("--"):
+                texts.append(word[2:])
+    if name in ("sqlite3", "duckdb"):
+        entry = program(name)
+        operands: list[str] = []
+        skip = False
+        for word in argv[1:]:
+            if skip:
+                skip = False
+            elif entry is not None and word in entry.options:
+                skip = True
+            elif not word.startswith("-"):
+                operands.append(word)
+        texts.extend(operands[1:])  # the first operand is the database file
+    return texts
+
+
+def _database_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`psql -c 'DROP TABLE users'`, `mysql -e 'DELETE FROM t'`, `redis-cli FLUSHALL`, SQL on stdin."""
+    entry = program(command.name)
+    if entry is None or Role.DATABASE_CLIENT not in entry.roles:
+        return None
+    name = command.name
+    local = name in ("sqlite3", "duckdb")  # a file in the project, usually a scratch or test database
+    if name == "redis-cli" and _REDIS_FLUSH & {w.lower() for w in command.argv[1:]}:
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, "redis-cli flushes a database")
+    texts = _sql_texts(command)
+    if name in ("mongosh", "mongo"):
+        if any(_MONGO_DROP.search(t) for t in (*texts, *action.payloads)):
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{name} drops a collection")
+        return None
+    if not texts:
+        texts = list(action.payloads)  # `psql <<EOF`, `echo 'DROP ...' | mysql`
+    for text in texts:
+        what = _sql_destroys(text)
+        if what:
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND,
+                Verdict.AUTH if local else Verdict.BLOCK,
+                75 if local else 94,
+                f"{name} runs {what}",
+            )
+    return None
+
+
 _COMMAND_CHECKS = (
+    _infra_destruction,
+    _database_destruction,
     _rsync_wipe,
     _destructive_move,
     _recursive_delete,
