@@ -1,0 +1,118 @@
+"""Code analysis: what a program given to an interpreter would do, read from its syntax tree.
+
+`analyse_code(lang, source, cwd=..., home=...)` parses a Python, JavaScript, Perl, Ruby or PHP program
+(Python with the standard `ast`; the others with tree-sitter grammars, imported only when such a program
+appears) and evaluates it abstractly: string values are followed through variables, concatenation,
+interpolation, path joins and home look-ups (`os.path.expanduser`, `Path.home()`, `os.environ['HOME']`,
+`process.env.HOME`, `os.homedir()`, `Dir.home`, `ENV['HOME']`, `$ENV{HOME}`, `getenv('HOME')`), and
+literal decoders (base64, hex, rot13, reversal, `chr`) are run. The result is a `CodeEffects`: the paths the
+program reads, writes and deletes, the commands it runs (a shell line, or an argv without a shell), where it
+connects, and whether it executes data it downloaded.
+
+A program that cannot be analysed is never taken as harmless: a syntax error, code built at run time and
+executed (`eval`/`exec`/`compile`/`Function` of a computed string), imports and attribute look-ups by
+computed names, deserialisers of code, make the effects `opaque` with a reason. Unknown parts of a value are
+kept as `UNKNOWN` characters, so a caller can still see `~/.ssh/<unknown>`.
+
+`analyse_code()` never raises; source length and nesting are bounded.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+UNKNOWN = "\x00"  # stands for a part of a string only known at run time
+MAX_SOURCE = 64 * 1024
+MAX_NESTED = 4  # exec("...") inside exec(b64decode(...)) ...
+MAX_NODES = 20_000
+
+LANGS = ("python", "node", "perl", "ruby", "php")
+
+
+@dataclass(slots=True)
+class CodeEffects:
+    reads: list[str] = field(default_factory=list)
+    writes: list[str] = field(default_factory=list)
+    deletes: list[tuple[str, bool, str]] = field(default_factory=list)  # (path, recursive, api)
+    shell: list[tuple[str, str]] = field(default_factory=list)  # (shell line, api)
+    argvs: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (argv run without a shell, api)
+    urls: list[tuple[str, str]] = field(default_factory=list)  # (url, api)
+    hosts: list[tuple[str, int | None, str]] = field(default_factory=list)  # (host, port, api)
+    socket: bool = False  # opens a raw socket
+    download_exec: bool = False  # runs code or commands it downloaded
+    opaque: list[str] = field(default_factory=list)  # why the program cannot be analysed
+    notes: list[str] = field(default_factory=list)
+    nodes: int = 0
+
+    def flag(self, why: str) -> None:
+        if why not in self.opaque and len(self.opaque) < 16:
+            self.opaque.append(why)
+
+    def note(self, note: str) -> None:
+        if note not in self.notes and len(self.notes) < 32:
+            self.notes.append(note)
+
+    def tick(self) -> bool:
+        self.nodes += 1
+        if self.nodes == MAX_NODES:
+            self.flag("program larger than the analysis bound")
+        return self.nodes < MAX_NODES
+
+
+def lang_of(name: str) -> str | None:
+    """The language an interpreter's name runs (`python3.12` -> python, `nodejs` -> node), or None."""
+    for prefix, lang in (
+        ("python", "python"),
+        ("pypy", "python"),
+        ("node", "node"),
+        ("bun", "node"),
+        ("deno", "node"),
+        ("perl", "perl"),
+        ("ruby", "ruby"),
+        ("php", "php"),
+    ):
+        if name.startswith(prefix):
+            return lang
+    return None
+
+
+def analyse_code(lang: str, source: str, *, cwd: str, home: str, script: str = "") -> CodeEffects:
+    """What `source`, run by `lang`'s interpreter in `cwd`, would do. Never raises.
+
+    `script` is the file's path when the program is a script file (`__file__`, `__dir__`, `$0`)."""
+    return _cached(lang, source, cwd, home, script)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached(lang: str, source: str, cwd: str, home: str, script: str) -> CodeEffects:
+    effects = CodeEffects()
+    try:
+        if len(source) > MAX_SOURCE:
+            effects.flag("program longer than the analysis bound")
+            source = source[:MAX_SOURCE]
+        analyse_into(effects, lang, source, cwd=cwd, home=home, script=script, level=0)
+    except RecursionError:
+        effects.flag("program nested too deeply")
+    except Exception as exc:  # the analyser must never raise into normalisation
+        effects.flag(f"program analysis failed: {type(exc).__name__}")
+    return effects
+
+
+def analyse_into(
+    effects: CodeEffects, lang: str, source: str, *, cwd: str, home: str, script: str, level: int
+) -> None:
+    """Add what `source` does to `effects` (nested programs: `exec(b64decode(...))`)."""
+    if level > MAX_NESTED:
+        effects.flag("programs nested deeper than the bound")
+        return
+    if lang == "python":
+        from limen.normalize.code.python import analyse as analyse_python
+
+        analyse_python(effects, source, cwd=cwd, home=home, script=script, level=level)
+    elif lang in ("node", "perl", "ruby", "php"):
+        from limen.normalize.code.treesitter import analyse as analyse_tree
+
+        analyse_tree(effects, lang, source, cwd=cwd, home=home, script=script, level=level)
+    else:
+        effects.flag(f"{lang} programs are not analysed")

@@ -1,0 +1,887 @@
+"""Python programs, read with the standard `ast` module and evaluated abstractly (see the package notes)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from limen.normalize.code import UNKNOWN, CodeEffects, analyse_into
+from limen.normalize.code.values import (
+    TAINTED,
+    UNK,
+    Val,
+    b64decode,
+    char,
+    concat,
+    hexdecode,
+    host_port,
+    join,
+    known,
+    normalise,
+    parent,
+    reverse,
+    rot13,
+    s,
+    text_of,
+)
+
+MAX_ITEMS = 4096  # items a comprehension over a literal list is evaluated for
+
+# Calls that run their argument as a shell line.
+_SHELL_LINE = frozenset(
+    {
+        "os.system",
+        "os.popen",
+        "os.popen2",
+        "os.popen3",
+        "subprocess.getoutput",
+        "subprocess.getstatusoutput",
+        "commands.getoutput",
+        "commands.getstatusoutput",
+        "asyncio.create_subprocess_shell",
+        "platform.popen",
+    }
+)
+_SUBPROCESS = frozenset(
+    {
+        "subprocess.run",
+        "subprocess.call",
+        "subprocess.check_call",
+        "subprocess.check_output",
+        "subprocess.Popen",
+    }
+)
+_EXEC_LIST = re.compile(r"os\.(exec|spawn)[lv]p?e?$")
+_DELETES = {"shutil.rmtree": True, "os.remove": False, "os.unlink": False, "os.rmdir": False}
+_DELETES |= {"os.removedirs": False, "send2trash.send2trash": False}
+_MOVES = frozenset({"os.rename", "os.replace", "os.renames", "shutil.move"})
+_COPIES = frozenset(
+    {"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.copyfileobj"}
+)
+_READS = frozenset(
+    {
+        "os.listdir",
+        "os.scandir",
+        "os.walk",
+        "glob.glob",
+        "glob.iglob",
+        "os.stat",
+        "os.path.exists",
+        "os.access",
+    }
+)
+_WRITES = frozenset(
+    {"os.mkdir", "os.makedirs", "os.truncate", "os.utime", "os.mkfifo", "os.chown", "os.lchown"}
+)
+_OPENERS = frozenset({"open", "io.open", "codecs.open", "os.fdopen", "gzip.open", "bz2.open", "lzma.open"})
+_HTTP = frozenset({"requests", "httpx", "aiohttp", "urllib3", "niquests", "treq", "grequests"})
+_HTTP_VERBS = frozenset(
+    {"get", "post", "put", "patch", "delete", "head", "options", "request", "stream", "urlopen"}
+)
+_SENDS_BODY = frozenset({"post", "put", "patch"})
+_URLOPEN = frozenset(
+    {
+        "urllib.request.urlopen",
+        "urllib.urlopen",
+        "urllib2.urlopen",
+        "urllib.request.urlretrieve",
+        "urllib.urlretrieve",
+        "wget.download",
+    }
+)
+_CONNECTIONS = frozenset(
+    {
+        "http.client.HTTPConnection",
+        "http.client.HTTPSConnection",
+        "httplib.HTTPConnection",
+        "httplib.HTTPSConnection",
+        "smtplib.SMTP",
+        "smtplib.SMTP_SSL",
+        "ftplib.FTP",
+        "ftplib.FTP_TLS",
+        "telnetlib.Telnet",
+        "poplib.POP3",
+        "imaplib.IMAP4",
+        "imaplib.IMAP4_SSL",
+        "xmlrpc.client.ServerProxy",
+    }
+)
+_CODE_RUNNERS = frozenset({"exec", "eval", "compile", "execfile", "code.InteractiveInterpreter.runsource"})
+_DESERIALISERS = frozenset(
+    {"pickle.loads", "pickle.load", "marshal.loads", "dill.loads", "cloudpickle.loads"}
+)
+_DYNAMIC_CODE = frozenset({"types.FunctionType", "types.CodeType", "ctypes.pythonapi", "runpy.run_module"})
+_DECODERS = {
+    "base64.b64decode": b64decode,
+    "base64.standard_b64decode": b64decode,
+    "base64.urlsafe_b64decode": b64decode,
+    "base64.decodebytes": b64decode,
+    "base64.decodestring": b64decode,
+    "binascii.a2b_base64": b64decode,
+    "bytes.fromhex": hexdecode,
+    "bytearray.fromhex": hexdecode,
+    "binascii.unhexlify": hexdecode,
+    "binascii.a2b_hex": hexdecode,
+}
+_IDENTITY = frozenset(
+    {
+        "str",
+        "bytes",
+        "bytearray",
+        "os.path.abspath",
+        "os.path.realpath",
+        "os.path.normpath",
+        "os.fsencode",
+        "os.fsdecode",
+        "shlex.quote",
+        "pipes.quote",
+    }
+)
+_IDENTITY_METHODS = frozenset(
+    {
+        "decode",
+        "encode",
+        "strip",
+        "rstrip",
+        "lstrip",
+        "resolve",
+        "absolute",
+        "as_posix",
+        "lower",
+        "upper",
+        "read",
+    }
+)
+_PATH_CLASSES = frozenset(
+    {"pathlib.Path", "pathlib.PosixPath", "pathlib.PurePath", "pathlib.PurePosixPath", "pathlib.WindowsPath"}
+)
+_HOME_ENV = frozenset({"HOME", "USERPROFILE"})
+_ALIASES = {"posix": "os", "nt": "os", "_io": "io", "__builtin__": "builtins", "urllib.parse": "urllib.parse"}
+
+
+def analyse(effects: CodeEffects, source: str, *, cwd: str, home: str, script: str, level: int) -> None:
+    tree: ast.Module | None = None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        legacy = _python2(source)
+        if legacy != source:
+            try:
+                tree = ast.parse(legacy)
+            except (SyntaxError, ValueError):
+                tree = None
+    if tree is None:
+        effects.flag("python program does not parse")
+        return
+    _Py(effects, cwd, home, script, level).block(tree.body)
+
+
+_PRINT_STATEMENT = re.compile(r"(^|;|:)(\s*)print\s+(?![\s(=])([^;\n]*)", re.M)
+
+
+def _python2(source: str) -> str:
+    """`python -c 'print "x"'`: Python 2's print statement, read as the call it became."""
+    return _PRINT_STATEMENT.sub(r"\1\2print(\3)", source)
+
+
+class _Py:
+    def __init__(self, effects: CodeEffects, cwd: str, home: str, script: str, level: int) -> None:
+        self.fx = effects
+        self.cwd = cwd
+        self.home = home
+        self.script = script
+        self.level = level
+        self.env: dict[str, Val] = {"__file__": s(script) if script else Val(text=UNKNOWN)}
+
+    # ----------------------------------------------------------------- statements
+
+    def block(self, body: list[ast.stmt]) -> None:
+        for stmt in body:
+            self.stmt(stmt)
+
+    def stmt(self, node: ast.stmt) -> None:
+        if not self.fx.tick():
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = _ALIASES.get(alias.name, alias.name)
+                if alias.asname:
+                    self.env[alias.asname] = Val(ref=name)
+                else:
+                    top = name.split(".", 1)[0]
+                    self.env[top] = Val(ref=top)
+            return
+        if isinstance(node, ast.ImportFrom):
+            module = _ALIASES.get(node.module or "", node.module or "")
+            for alias in node.names:
+                if alias.name == "*":
+                    self.fx.note(f"from {module} import *")
+                    continue
+                self.env[alias.asname or alias.name] = Val(
+                    ref=f"{module}.{alias.name}" if module else alias.name
+                )
+            return
+        if isinstance(node, ast.Assign):
+            value = self.expr(node.value)
+            for target in node.targets:
+                self.bind(target, value)
+            return
+        if isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                self.bind(node.target, self.expr(node.value))
+            return
+        if isinstance(node, ast.AugAssign):
+            value = self.expr(node.value)
+            if isinstance(node.target, ast.Name):
+                old = self.env.get(node.target.id, UNK)
+                self.env[node.target.id] = concat(old, value) if isinstance(node.op, ast.Add) else UNK
+            return
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                value = self.expr(item.context_expr)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, value)
+            self.block(node.body)
+            return
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self.expr(node.iter)
+            self.bind(node.target, UNK)
+            self.block(node.body)
+            self.block(node.orelse)
+            return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:
+                self.expr(decorator)
+            saved = dict(self.env)
+            if not isinstance(node, ast.ClassDef):
+                for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                    self.env[arg.arg] = UNK
+                for default in (*node.args.defaults, *node.args.kw_defaults):
+                    if default is not None:
+                        self.expr(default)
+            self.block(node.body)
+            self.env = saved
+            self.env[node.name] = Val(ref=f"def:{node.name}")
+            return
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self.stmt(child)
+            elif isinstance(child, ast.expr):
+                self.expr(child)
+            elif isinstance(child, (ast.ExceptHandler, ast.match_case)):
+                self.block(child.body)
+
+    def bind(self, target: ast.expr, value: Val) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for i, element in enumerate(target.elts):
+                item = value.items[i] if value.kind == "list" and i < len(value.items) else UNK
+                self.bind(element, item)
+        else:
+            self.expr(target)
+
+    # ----------------------------------------------------------------- expressions
+
+    def expr(self, node: ast.expr | None) -> Val:
+        if node is None or not self.fx.tick():
+            return UNK
+        if isinstance(node, ast.Constant):
+            constant = node.value
+            if isinstance(constant, str):
+                return s(constant)
+            if isinstance(constant, bytes):
+                return s(constant.decode("utf-8", "replace"))
+            if isinstance(constant, bool) or constant is None:
+                return Val(ref=str(constant))
+            if isinstance(constant, int):
+                return Val(num=constant)
+            return UNK
+        if isinstance(node, ast.JoinedStr):
+            return concat(*(self.expr(v) for v in node.values)) if node.values else s("")
+        if isinstance(node, ast.FormattedValue):
+            return self.expr(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in self.env:
+                return self.env[node.id]
+            return Val(ref=node.id)  # a builtin (or a name bound in a way not followed: no effect)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(self.expr(node.value), node.attr)
+        if isinstance(node, ast.Subscript):
+            return self.subscript(self.expr(node.value), node.slice)
+        if isinstance(node, ast.BinOp):
+            left, right = self.expr(node.left), self.expr(node.right)
+            if isinstance(node.op, ast.Div) and left.kind == "path":
+                return join(left, right, kind="path")
+            if isinstance(node.op, ast.Add) and (left.text is not None or right.text is not None):
+                return concat(left, right)
+            if isinstance(node.op, ast.Add) and left.kind == "list" and right.kind == "list":
+                return Val(kind="list", items=left.items + right.items)
+            if isinstance(node.op, ast.Mod) and left.text is not None:
+                return _percent(left, right)
+            if left.num is not None and right.num is not None:
+                return _arith(node.op, left.num, right.num)
+            return Val(tainted=left.tainted or right.tainted)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.UnaryOp):
+            operand = self.expr(node.operand)
+            if isinstance(node.op, ast.USub) and operand.num is not None:
+                return Val(num=-operand.num)
+            return Val(tainted=operand.tainted)
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return Val(kind="list", items=tuple(self.expr(e) for e in node.elts))
+        if isinstance(node, ast.Dict):
+            keys = tuple(known(self.expr(k)) or "" if k is not None else "" for k in node.keys)
+            return Val(kind="dict", keys=keys, items=tuple(self.expr(v) for v in node.values))
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return self.comprehension(node.elt, node.generators)
+        if isinstance(node, ast.DictComp):
+            self.comprehension(node.value, node.generators)
+            return UNK
+        if isinstance(node, ast.Await):
+            return self.expr(node.value)
+        if isinstance(node, ast.NamedExpr):
+            value = self.expr(node.value)
+            self.env[node.target.id] = value
+            return value
+        if isinstance(node, ast.IfExp):
+            self.expr(node.test)
+            body, other = self.expr(node.body), self.expr(node.orelse)
+            return body if known(body) is not None or body.ref else other
+        if isinstance(node, ast.Lambda):
+            saved = dict(self.env)
+            for arg in node.args.args:
+                self.env[arg.arg] = UNK
+            self.expr(node.body)
+            self.env = saved
+            return UNK
+        if isinstance(node, ast.Starred):
+            return self.expr(node.value)
+        last = UNK
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                last = self.expr(child)
+        return Val(tainted=last.tainted) if not isinstance(node, ast.BoolOp) else last
+
+    def comprehension(self, elt: ast.expr, generators: list[ast.comprehension]) -> Val:
+        first = generators[0]
+        source = self.expr(first.iter)
+        for extra in generators[1:]:
+            self.expr(extra.iter)
+        saved = dict(self.env)
+        items: list[Val] = []
+        if (
+            len(generators) == 1
+            and not first.ifs
+            and isinstance(first.target, ast.Name)
+            and source.kind == "list"
+            and len(source.items) <= MAX_ITEMS
+        ):
+            for item in source.items:
+                self.env[first.target.id] = item
+                items.append(self.expr(elt))
+            self.env = saved
+            return Val(kind="list", items=tuple(items))
+        text = known(source)
+        if (
+            text is not None
+            and isinstance(first.target, ast.Name)
+            and not first.ifs
+            and len(text) <= MAX_ITEMS
+        ):
+            for ch in text:
+                self.env[first.target.id] = s(ch)
+                items.append(self.expr(elt))
+            self.env = saved
+            return Val(kind="list", items=tuple(items))
+        for generator in generators:
+            self.bind(generator.target, Val(tainted=source.tainted))
+            for condition in generator.ifs:
+                self.expr(condition)
+        self.expr(elt)
+        self.env = saved
+        return Val(tainted=source.tainted)
+
+    def attribute(self, base: Val, attr: str) -> Val:
+        if base.ref:
+            ref = base.ref
+            if ref in ("builtins", "__builtins__"):
+                return Val(ref=attr)
+            if attr == "__dict__":
+                return Val(ref=ref, kind="namespace")
+            if ref == "os" and attr == "environ":
+                return Val(ref="os.environ")
+            if ref.endswith(".pw_dir") or attr == "pw_dir":
+                return s(self.home)
+            return Val(ref=f"{ref}.{attr}")
+        if base.kind == "path":
+            if attr == "parent":
+                return parent(base)
+            if attr in ("name", "stem", "suffix"):
+                text = known(base)
+                return s(text.rsplit("/", 1)[-1]) if text and attr == "name" else Val(text=UNKNOWN)
+        if attr == "pw_dir":
+            return s(self.home)
+        if base.tainted:
+            return TAINTED
+        return Val(ref=f"?.{attr}") if base.kind == "socket" else UNK
+
+    def subscript(self, base: Val, index: ast.expr) -> Val:
+        if isinstance(index, ast.Slice):
+            self.expr(index.lower)
+            self.expr(index.upper)
+            step = self.expr(index.step)
+            if step.num == -1 and index.lower is None and index.upper is None:
+                return reverse(base)
+            return (
+                Val(text=UNKNOWN, tainted=base.tainted)
+                if base.text is not None
+                else Val(tainted=base.tainted)
+            )
+        key = self.expr(index)
+        name = known(key)
+        if base.ref == "os.environ":
+            return self.environ(name)
+        if base.kind == "namespace" or base.ref in ("globals", "locals", "vars", "sys.modules"):
+            if name is None:
+                self.fx.flag("python looks a name up by a value computed at run time")
+                return UNK
+            ref = base.ref if base.kind == "namespace" else ""
+            return Val(
+                ref=name if ref in ("", "builtins", "__builtins__", "sys.modules") else f"{ref}.{name}"
+            )
+        if base.kind == "list" and key.num is not None and -len(base.items) <= key.num < len(base.items):
+            return base.items[key.num]
+        if base.kind == "dict" and name is not None:
+            return base.get(name) or UNK
+        if base.text is not None and key.num is not None and known(base) is not None:
+            text = base.text
+            return s(text[key.num]) if -len(text) <= key.num < len(text) else UNK
+        return Val(text=UNKNOWN, tainted=True) if base.tainted else UNK
+
+    def environ(self, name: str | None) -> Val:
+        if name in _HOME_ENV:
+            return s(self.home)
+        if name == "PWD":
+            return s(self.cwd)
+        return Val(text=UNKNOWN)
+
+    # ----------------------------------------------------------------- calls
+
+    def call(self, node: ast.Call) -> Val:
+        func = node.func
+        receiver: Val | None = None
+        if isinstance(func, ast.Attribute):
+            receiver = self.expr(func.value)
+            callee = self.attribute(receiver, func.attr)
+            name = callee.ref if receiver.ref and callee.ref else ""
+            method = func.attr
+        else:
+            callee = self.expr(func)
+            name, method = callee.ref, ""
+        args: list[Val] = []
+        for arg in node.args:
+            value = self.expr(arg)
+            if isinstance(arg, ast.Starred) and value.kind == "list":
+                args.extend(value.items)
+            else:
+                args.append(value)
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
+        for k in node.keywords:
+            if k.arg is None:
+                self.expr(k.value)
+        name = _normal(name)
+        first = args[0] if args else kwargs.get("args", kwargs.get("path", kwargs.get("url", UNK)))
+        fx = self.fx
+        # ---- values: home, paths, decoders, strings
+        if name in ("os.path.expanduser", "posixpath.expanduser"):
+            return normalise(first, self.home)
+        if name in ("os.path.join", "posixpath.join"):
+            return join(*args)
+        if name in ("os.path.dirname", "posixpath.dirname"):
+            return parent(first)
+        if name in ("os.getenv", "os.environ.get", "os.getenvb"):
+            value = self.environ(known(first))
+            return value if known(value) is not None or len(args) < 2 else args[1]
+        if name == "os.path.expandvars":
+            text = text_of(first)
+            return s(re.sub(r"\$\{?HOME\}?", self.home, text)) if "$" in text else first
+        if name in ("os.getcwd", "os.getcwdb"):
+            return s(self.cwd)
+        if name in _PATH_CLASSES or name == "pathlib.Path.joinpath":
+            return join(*args, kind="path") if args else Val(text=".", kind="path")
+        if name in (*(f"{c}.home" for c in _PATH_CLASSES),):
+            return Val(text=self.home, kind="path")
+        if name in (*(f"{c}.cwd" for c in _PATH_CLASSES),):
+            return Val(text=self.cwd, kind="path")
+        if name in _DECODERS:
+            return _DECODERS[name](first)
+        if name == "codecs.decode" or (
+            method == "decode" and receiver is not None and receiver.text is not None
+        ):
+            codec = (
+                known(args[1] if name and len(args) > 1 else (args[0] if not name and args else UNK)) or ""
+            )
+            value = first if name else receiver or UNK
+            codec = codec.lower().replace("-", "_")
+            if codec in ("rot13", "rot_13"):
+                return rot13(value)
+            if codec in ("base64", "base_64"):
+                return b64decode(value)
+            if codec == "hex":
+                return hexdecode(value)
+            return value
+        if name in ("chr", "unichr"):
+            return char(first)
+        if name == "map" and len(args) == 2 and args[0].ref in ("chr", "str"):
+            items = args[1].items if args[1].kind == "list" else ()
+            return Val(kind="list", items=tuple(char(i) if args[0].ref == "chr" else i for i in items))
+        if name in ("reversed",):
+            return reverse(first) if first.text is not None else Val(kind="list", items=first.items[::-1])
+        if name in ("list", "tuple", "sorted") and first.kind == "list":
+            return first
+        if name in _IDENTITY:
+            return first if args else s("")
+        if name in ("getattr",) and len(args) >= 2:
+            attr = known(args[1])
+            if attr is None:
+                fx.flag("python looks an attribute up by a name computed at run time")
+                return UNK
+            return self.attribute(args[0], attr)
+        if name in ("__import__", "importlib.import_module", "importlib.__import__"):
+            module = known(first)
+            if module is None:
+                fx.flag("python imports a module named at run time")
+                return UNK
+            return Val(ref=_ALIASES.get(module, module))
+        if name in ("globals", "locals", "vars") and not args:
+            return Val(ref=name)
+        if receiver is not None and not name:
+            result = self.method(receiver, method, args, kwargs)
+            if result is not None:
+                return result
+        # ---- code execution
+        if name in _CODE_RUNNERS:
+            return self.run_code(first, name)
+        if name in _DESERIALISERS:
+            if first.tainted:
+                fx.download_exec = True
+            fx.flag(f"python {name} may run code in the data")
+            return UNK
+        if name in _DYNAMIC_CODE:
+            fx.flag(f"python builds code at run time ({name})")
+            return UNK
+        if name in ("runpy.run_path",):
+            self.read(first, name)
+            fx.flag("python runs another file (runpy)")
+            return UNK
+        # ---- processes
+        if name in _SHELL_LINE:
+            self.shell(first, name)
+            return Val(tainted=False, kind="process")
+        if name in _SUBPROCESS or name == "asyncio.create_subprocess_exec" or name == "pty.spawn":
+            if name == "asyncio.create_subprocess_exec":
+                self.argv(Val(kind="list", items=tuple(args)), name)
+            elif first.kind == "list" and not _truthy(kwargs.get("shell")):
+                self.argv(first, name)
+            elif first.kind == "list":
+                self.shell(first.items[0] if first.items else UNK, name)
+            else:
+                self.shell(first, name)
+            if "executable" in kwargs:
+                self.argv(Val(kind="list", items=(kwargs["executable"],)), name)
+            return Val(kind="process")
+        if _EXEC_LIST.match(name):
+            values = args[1:] if "spawn" in name else args
+            if values and values[0].num is not None:
+                values = values[1:]
+            if not values:
+                return UNK
+            program, rest = values[0], values[1:]
+            if "execv" in name or "spawnv" in name:
+                rest_items = rest[0].items[1:] if rest and rest[0].kind == "list" else ()
+            else:
+                rest_items = tuple(rest[1:])
+            self.argv(Val(kind="list", items=(program, *rest_items)), name)
+            return UNK
+        # ---- files
+        if name in _DELETES:
+            self.delete(first, _DELETES[name], name)
+            return UNK
+        if name in _MOVES and len(args) >= 2:
+            fx.argvs.append((("mv", _path(args[0]), _path(args[1])), name))
+            return UNK
+        if name in _COPIES and len(args) >= 2:
+            fx.argvs.append((("cp", "-r", _path(args[0]), _path(args[1])), name))
+            return UNK
+        if name in ("os.chmod", "os.lchmod") and len(args) >= 2:
+            bits = f"{args[1].num:o}" if args[1].num is not None else UNKNOWN
+            fx.argvs.append((("chmod", bits, _path(args[0])), name))
+            return UNK
+        if name in ("os.symlink", "os.link") and len(args) >= 2:
+            fx.argvs.append((("ln", "-s", _path(args[0]), _path(args[1])), name))
+            return UNK
+        if name in _OPENERS:
+            mode: str | None = known(args[1]) if len(args) > 1 else known(kwargs.get("mode", s("r")))
+            if name == "os.fdopen":
+                return Val(kind="file")
+            if mode is None or set(mode) & set("wax+"):
+                self.write(first, name)
+            if mode is None or not set(mode) & set("wax") or "+" in mode:
+                self.read(first, name)
+            return Val(kind="file", text=None, tainted=first.tainted)
+        if name == "os.open":
+            flags = ast.dump(node.args[1]) if len(node.args) > 1 else ""
+            if any(f in flags for f in ("WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND")):
+                self.write(first, name)
+            else:
+                self.read(first, name)
+            return UNK
+        if name in _READS:
+            self.read(first if args else s("."), name)
+            return UNK
+        if name in _WRITES:
+            self.write(first, name)
+            return UNK
+        # ---- network
+        if name in _URLOPEN:
+            self.url(first, name)
+            if len(args) > 1 and "urlretrieve" in name:
+                self.write(args[1], name)
+            return Val(kind="response", tainted=True)
+        if name in ("urllib.request.Request", "urllib2.Request"):
+            return Val(text=text_of(first), kind="request")
+        root, _, verb = name.rpartition(".")
+        if root.split(".", 1)[0] in _HTTP and verb in _HTTP_VERBS:
+            target = args[1] if verb in ("request", "stream", "urlopen") and len(args) > 1 else first
+            if verb in ("request", "stream", "urlopen") and "url" in kwargs:
+                target = kwargs["url"]
+            body = verb in _SENDS_BODY or any(k in kwargs for k in ("data", "json", "files", "content"))
+            self.url(target, name, body=body)
+            return Val(kind="response", tainted=True)
+        if root.split(".", 1)[0] in _HTTP and verb in ("Session", "Client", "AsyncClient", "ClientSession"):
+            return Val(ref=root.split(".", 1)[0])
+        if name in ("urllib3.PoolManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool"):
+            if "ConnectionPool" in name:
+                self.host(first, args[1] if len(args) > 1 else kwargs.get("port", UNK), name)
+            return Val(ref="urllib3")
+        if name in _CONNECTIONS:
+            target = first if args else kwargs.get("host", UNK)
+            self.host(target, args[1] if len(args) > 1 else kwargs.get("port", UNK), name)
+            return Val(kind="connection")
+        if name in ("socket.socket", "socket.create_connection", "socket.socketpair", "socket.fromfd"):
+            fx.socket = True
+            if name == "socket.create_connection":
+                self.host(first, UNK, name)
+            return Val(kind="socket")
+        if name in ("ssl.wrap_socket",):
+            return first
+        if name.startswith(("paramiko.", "fabric.", "pexpect.")):
+            if name in ("pexpect.spawn", "pexpect.run"):
+                self.shell(first, name)
+            return Val(kind="connection")
+        return Val(tainted=any(a.tainted for a in args)) if name.startswith("def:") or not name else UNK
+
+    def method(self, receiver: Val, method: str, args: list[Val], kwargs: dict[str, Val]) -> Val | None:
+        """A method on a value that is not a library name: paths, strings, sockets, responses."""
+        fx = self.fx
+        first = args[0] if args else UNK
+        if receiver.kind == "path":
+            if method in ("unlink", "rmdir"):
+                self.delete(receiver, False, f"Path.{method}")
+                return UNK
+            if method in (
+                "write_text",
+                "write_bytes",
+                "touch",
+                "mkdir",
+                "chmod",
+                "symlink_to",
+                "hardlink_to",
+            ):
+                if method == "chmod" and first.num is not None:
+                    fx.argvs.append((("chmod", f"{first.num:o}", _path(receiver)), "Path.chmod"))
+                else:
+                    self.write(receiver, f"Path.{method}")
+                return UNK
+            if method in ("rename", "replace"):
+                fx.argvs.append((("mv", _path(receiver), _path(first)), f"Path.{method}"))
+                return Val(kind="path", text=first.text)
+            if method in ("read_text", "read_bytes", "iterdir", "glob", "rglob", "stat", "exists", "is_file"):
+                self.read(receiver, f"Path.{method}")
+                return UNK
+            if method == "open":
+                mode = known(first) if args else known(kwargs.get("mode", s("r")))
+                if mode is None or set(mode) & set("wax+"):
+                    self.write(receiver, "Path.open")
+                if mode is None or not set(mode) & set("wax") or "+" in mode:
+                    self.read(receiver, "Path.open")
+                return Val(kind="file")
+            if method in ("joinpath",):
+                return join(receiver, *args, kind="path")
+            if method == "expanduser":
+                return normalise(receiver, self.home)
+            if method in ("resolve", "absolute", "with_name", "with_suffix"):
+                return receiver if method in ("resolve", "absolute") else Val(text=UNKNOWN, kind="path")
+        if method in ("connect", "connect_ex", "sendto") and (args or kwargs):
+            target = args[-1] if method == "sendto" and args else first
+            if method == "connect" and receiver.kind != "socket" and "hostname" in kwargs:
+                target = kwargs["hostname"]  # paramiko
+            elif target.kind != "list" and receiver.kind != "socket":
+                return UNK
+            fx.socket = fx.socket or receiver.kind == "socket" or target.kind == "list"
+            self.host(target, UNK, method)
+            return UNK
+        if receiver.text is not None:
+            text = receiver.text
+            if method == "join" and first.kind == "list" and UNKNOWN not in text:
+                return concat(*_interleave(text, first.items))
+            if method == "format":
+                return _format(receiver, args)
+            if method == "replace" and len(args) >= 2 and known(first) is not None:
+                return Val(text=text.replace(known(first) or "", text_of(args[1])), tainted=receiver.tainted)
+            if method in _IDENTITY_METHODS:
+                return receiver
+            if method in ("split", "splitlines"):
+                return Val(tainted=receiver.tainted)
+        if receiver.tainted or receiver.kind in ("response", "file", "process"):
+            return Val(text=UNKNOWN, tainted=receiver.tainted or receiver.kind == "response")
+        if receiver.kind == "file" and method in ("write", "writelines"):
+            return UNK
+        return None
+
+    # ----------------------------------------------------------------- effects
+
+    def run_code(self, code: Val, api: str) -> Val:
+        text = known(code)
+        if code.tainted:
+            self.fx.download_exec = True
+            self.fx.flag(f"python {api} runs downloaded code")
+        elif text is not None:
+            analyse_into(
+                self.fx,
+                "python",
+                text,
+                cwd=self.cwd,
+                home=self.home,
+                script=self.script,
+                level=self.level + 1,
+            )
+        elif api != "eval" or code.text is not None or code.ref or code.kind:
+            self.fx.flag(f"python {api} runs code built at run time")
+        else:
+            self.fx.flag(f"python {api} runs code built at run time")
+        return UNK
+
+    def shell(self, line: Val, api: str) -> None:
+        if line.tainted:
+            self.fx.download_exec = True
+        if line.kind == "list":
+            self.argv(line, api)
+            return
+        self.fx.shell.append((text_of(line), api))
+
+    def argv(self, words: Val, api: str) -> None:
+        if any(w.tainted for w in words.items) or words.tainted:
+            self.fx.download_exec = True
+        argv = tuple(text_of(w) if w.kind != "list" else UNKNOWN for w in words.items)
+        if argv:
+            self.fx.argvs.append((argv, ""))
+        else:
+            self.fx.flag(f"python {api} runs a command built at run time")
+
+    def delete(self, target: Val, recursive: bool, api: str) -> None:
+        self.fx.deletes.append((_path(target), recursive, api))
+
+    def write(self, target: Val, api: str) -> None:
+        if target.kind not in ("file",) and target.num is None:
+            self.fx.writes.append(_path(target))
+
+    def read(self, target: Val, api: str) -> None:
+        if target.kind not in ("file",) and target.num is None:
+            self.fx.reads.append(_path(target))
+
+    def url(self, target: Val, api: str, body: bool = False) -> None:
+        if target.kind == "request":
+            target = Val(text=target.text)
+        text = text_of(target)
+        if "://" in text and UNKNOWN not in text.split("://", 1)[1].split("/", 1)[0]:
+            self.fx.urls.append((text, api))
+        elif body:
+            self.fx.flag(f"python {api} sends data to a destination computed at run time")
+        else:
+            self.fx.note(f"python {api} to a destination computed at run time")
+
+    def host(self, target: Val, port: Val, api: str) -> None:
+        found = host_port(target)
+        if found is None:
+            self.fx.note(f"python {api} to a destination computed at run time")
+            return
+        host, found_port = found
+        self.fx.hosts.append((host, found_port if found_port is not None else port.num, api))
+
+
+def _normal(name: str) -> str:
+    if name.startswith("builtins."):
+        return name[9:]
+    head, _, rest = name.partition(".")
+    if head in _ALIASES and rest:
+        return f"{_ALIASES[head]}.{rest}"
+    return name
+
+
+def _path(value: Val) -> str:
+    return text_of(value)
+
+
+def _truthy(value: Val | None) -> bool:
+    if value is None:
+        return False
+    return (
+        value.ref == "True"
+        or (value.num is not None and value.num != 0)
+        or value.ref not in ("", "False", "None")
+    )
+
+
+def _interleave(separator: str, items: tuple[Val, ...]) -> list[Val]:
+    out: list[Val] = []
+    for i, item in enumerate(items):
+        if i:
+            out.append(s(separator))
+        out.append(item)
+    return out or [s("")]
+
+
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def _format(template: Val, args: list[Val]) -> Val:
+    values = iter(args)
+    text = _FIELD.sub(lambda m: text_of(next(values, UNK)).replace("\\", "\\\\"), template.text or "")
+    return Val(text=text, tainted=template.tainted or any(a.tainted for a in args))
+
+
+_PERCENT = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[sdrifx]")
+
+
+def _percent(template: Val, values: Val) -> Val:
+    items = iter(values.items if values.kind == "list" else (values,))
+    text = _PERCENT.sub(lambda m: text_of(next(items, UNK)).replace("\\", "\\\\"), template.text or "")
+    return Val(text=text, tainted=template.tainted or values.tainted)
+
+
+def _arith(op: ast.operator, a: int, b: int) -> Val:
+    try:
+        if isinstance(op, ast.Add):
+            return Val(num=a + b)
+        if isinstance(op, ast.Sub):
+            return Val(num=a - b)
+        if isinstance(op, ast.Mult) and abs(a * b) < 1 << 64:
+            return Val(num=a * b)
+        if isinstance(op, ast.BitXor):
+            return Val(num=a ^ b)
+    except (OverflowError, ValueError):
+        pass
+    return UNK

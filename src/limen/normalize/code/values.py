@@ -1,0 +1,147 @@
+"""Abstract values shared by the code analysers: strings with unknown parts, references to library names,
+paths, data that came from the network; and the literal decoders obfuscated programs use."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import posixpath
+import re
+from dataclasses import dataclass
+
+from limen.normalize.code import UNKNOWN
+
+MAX_TEXT = 64 * 1024
+
+
+@dataclass(slots=True, frozen=True)
+class Val:
+    text: str | None = None  # a string (UNKNOWN characters for parts known only at run time); None: not one
+    ref: str = ""  # a module, function, class or object by qualified name ("os.path.join", "fs")
+    kind: str = ""  # "path" (a path object), "num", "list", "dict", "response", "socket"
+    items: tuple[Val, ...] = ()  # list, tuple items; dict values
+    keys: tuple[str, ...] = ()  # dict keys, aligned with `items`
+    num: int | None = None
+    tainted: bool = False  # derived from data the program downloaded
+
+    def get(self, key: str) -> Val | None:
+        for k, v in zip(self.keys, self.items, strict=False):
+            if k == key:
+                return v
+        return None
+
+
+UNK = Val()
+TAINTED = Val(text=UNKNOWN, tainted=True)
+
+
+def s(text: str, tainted: bool = False) -> Val:
+    return Val(text=text[:MAX_TEXT], tainted=tainted)
+
+
+def text_of(value: Val) -> str:
+    """The value as a string: unknown parts as UNKNOWN."""
+    if value.text is not None:
+        return value.text
+    if value.num is not None:
+        return str(value.num)
+    return UNKNOWN
+
+
+def known(value: Val) -> str | None:
+    """The value's full text when every part of it is known."""
+    if value.text is not None and UNKNOWN not in value.text:
+        return value.text
+    if value.num is not None:
+        return str(value.num)
+    return None
+
+
+def concat(*parts: Val) -> Val:
+    text = "".join(text_of(p) for p in parts)
+    return Val(
+        text=text[:MAX_TEXT],
+        kind="path" if parts and parts[0].kind == "path" else "",
+        tainted=any(p.tainted for p in parts),
+    )
+
+
+def join(*parts: Val, kind: str = "") -> Val:
+    """`os.path.join`, `path.join`, `File.join`, `Path / x`: an absolute part restarts the path."""
+    out = ""
+    for part in parts:
+        text = text_of(part)
+        out = text if text.startswith("/") or not out else out.rstrip("/") + "/" + text
+    return Val(text=out[:MAX_TEXT], kind=kind, tainted=any(p.tainted for p in parts))
+
+
+def normalise(value: Val, home: str) -> Val:
+    """`os.path.expanduser`, `File.expand_path`: a leading `~` is the home folder."""
+    text = value.text
+    if text is not None and (text == "~" or text.startswith("~/")):
+        return Val(text=home + text[1:], kind=value.kind, tainted=value.tainted)
+    return value
+
+
+def parent(value: Val) -> Val:
+    text = value.text
+    if text is None or UNKNOWN in text.rsplit("/", 1)[0]:
+        return Val(text=UNKNOWN, kind=value.kind)
+    return Val(text=posixpath.dirname(text.rstrip("/")) or ".", kind=value.kind, tainted=value.tainted)
+
+
+def reverse(value: Val) -> Val:
+    text = known(value)
+    return s(text[::-1], value.tainted) if text is not None else Val(text=UNKNOWN, tainted=value.tainted)
+
+
+_B64 = re.compile(r"[A-Za-z0-9+/=_\-\s]+")
+
+
+def b64decode(value: Val) -> Val:
+    text = known(value)
+    if text is None or not _B64.fullmatch(text):
+        return Val(text=UNKNOWN, tainted=value.tainted)
+    data = text.strip().replace("-", "+").replace("_", "/")
+    try:
+        raw = base64.b64decode(data + "=" * (-len(data.rstrip("=")) % 4), validate=False)
+    except (binascii.Error, ValueError):
+        return Val(text=UNKNOWN, tainted=value.tainted)
+    return s(raw.decode("utf-8", "replace"), value.tainted)
+
+
+def hexdecode(value: Val) -> Val:
+    text = known(value)
+    if text is None:
+        return Val(text=UNKNOWN, tainted=value.tainted)
+    try:
+        return s(bytes.fromhex(text.replace("\\x", "")).decode("utf-8", "replace"), value.tainted)
+    except ValueError:
+        return Val(text=UNKNOWN, tainted=value.tainted)
+
+
+def rot13(value: Val) -> Val:
+    text = known(value)
+    return s(codecs.decode(text, "rot13"), value.tainted) if text is not None else Val(text=UNKNOWN)
+
+
+def char(value: Val) -> Val:
+    if value.num is not None and 0 <= value.num < 0x110000:
+        return s(chr(value.num))
+    return Val(text=UNKNOWN)
+
+
+def host_port(value: Val) -> tuple[str, int | None] | None:
+    """A `(host, port)` pair or a `host:port` string."""
+    if value.kind == "list" and value.items:
+        host = known(value.items[0])
+        port = value.items[1].num if len(value.items) > 1 else None
+        return (host, port) if host else None
+    text = known(value)
+    if not text:
+        return None
+    if "://" in text:
+        text = text.split("://", 1)[1]
+    host, _, port_text = text.rpartition(":") if ":" in text and text.count(":") == 1 else (text, "", "")
+    return host, int(port_text) if port_text.isdigit() else None
