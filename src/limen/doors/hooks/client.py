@@ -32,6 +32,7 @@ DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: ha
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
 CLAIM_MARGIN = 0.05  # seconds before the deadline at which a claimed but unanswered event is denied
 RECORD_MARGIN = 1.0  # seconds past the deadline spent recording its answer (agents wait 10 s; we use 5)
+RECORD_AFTER = 3.0  # and, once that answer is written, the most the process lives on to finish the record
 
 
 class Responder:
@@ -51,6 +52,7 @@ class Responder:
         self._written = False
         self._given = fallback  # the answer written, once `_written`
         self._done = threading.Event()  # an answer is written
+        self._ended = threading.Event()  # waited on, never set: see `answer`
 
     def _write(self, answer: ev.Answer) -> None:
         if answer.stderr:
@@ -64,9 +66,11 @@ class Responder:
             deadline_took_over = self._written or self._committed is not None
             if not deadline_took_over:
                 self._committed = answer
-        if deadline_took_over:  # the deadline is answering (and ends the process): leave it to finish,
+        if deadline_took_over:  # the deadline answers, records and ends the process: leave it to finish,
             self._done.wait(2 * RECORD_MARGIN + 1.0)  # yet never end without an answer written
-            os._exit(self._finish(self.fallback))
+            code = self._finish(self.fallback)
+            self._ended.wait(RECORD_AFTER + 1.0)  # never set: the deadline's os._exit ends this wait
+            os._exit(code)
         try:
             record(answer, channel)
         finally:
@@ -100,8 +104,8 @@ class Responder:
             answer = committed
             self._recorded.wait(RECORD_MARGIN)
         code = self._finish(answer)
-        if recorder is not None:
-            recorder.join(RECORD_MARGIN)  # a slow record still gets its chance once the agent has its answer
+        if recorder is not None:  # a slow record (an overloaded machine) still gets its chance once the
+            recorder.join(RECORD_AFTER)  # agent has its answer, within the agent's own timeout
         os._exit(code)
 
 
