@@ -37,11 +37,173 @@ def trusted(dest: Destination, ctx: Context) -> bool:
     return bool(host) and _trusted_pattern(tuple(ctx.trusted_hosts)).match(host) is not None
 
 
+# Destinations the normaliser marked by where they lead, whatever the host's reputation: a push or write to
+# another repository or account, a publication (gist, package registry), or a service that collects data.
+LEAVES_PROJECT = frozenset({"foreign_remote", "publishes"})
+OWN_REMOTE = "own_remote"  # the project's own origin: egress, but not to someone else
+
+
+def leaves_project(dest: Destination) -> bool:
+    """A destination that hands data to someone other than the project, however trusted its host."""
+    from limen.facts.hosts import is_collection_service
+
+    return bool(LEAVES_PROJECT.intersection(dest.flags)) or is_collection_service(dest.host)
+
+
 def is_external_egress(action: Action, ctx: Context) -> bool:
-    """Egress beyond the user's trusted hosts and private networks (a send with no host counts)."""
+    """Egress beyond the user's trusted hosts and private networks (a send with no host counts); a push to
+    another repository, a publication or a collection service is external on any host."""
     if action.destinations:
-        return any(d.host_class not in _INTERNAL and not trusted(d, ctx) for d in action.destinations)
+        return any(
+            leaves_project(d)
+            or (d.host_class not in _INTERNAL and OWN_REMOTE not in d.flags and not trusted(d, ctx))
+            for d in action.destinations
+        )
     return action.outbound
+
+
+# --------------------------------------------------------------------------- what a request carries
+
+_BODY_KEYS = frozenset(
+    {"body", "data", "json", "content", "payload", "files", "form", "text", "message", "headers", "params"}
+)
+# curl and wget options that change nothing about what is sent (output, verbosity, redirects, timeouts).
+_QUIET_FLAGS = {
+    "curl": frozenset(
+        {"--silent", "--show-error", "--location", "--fail", "--fail-with-body", "--remote-name", "--head"}
+        | {
+            "--insecure",
+            "--compressed",
+            "--verbose",
+            "--include",
+            "--no-buffer",
+            "--progress-bar",
+            "--http1.1",
+        }
+        | {"--http2", "--tlsv1.2", "--tlsv1.3", "--remote-time", "--create-dirs", "--no-progress-meter"}
+    ),
+    "wget": frozenset(
+        {"--quiet", "--verbose", "--no-verbose", "--continue", "--timestamping", "--no-clobber", "-nv", "-nc"}
+        | {"-np", "-nH", "-nd", "--no-parent", "--show-progress", "--recursive", "--no-check-certificate"}
+        | {"--convert-links", "--page-requisites", "--mirror", "--spider", "--server-response"}
+    ),
+}
+_QUIET_VALUE_OPTS = {
+    "curl": frozenset(
+        {"-o", "--output", "-m", "--max-time", "--connect-timeout", "--retry", "--retry-delay", "-w"}
+        | {"--retry-max-time", "--proto", "--proto-redir", "--write-out", "--output-dir", "--max-redirs"}
+    ),
+    "wget": frozenset(
+        {"-O", "--output-document", "-P", "--directory-prefix", "-T", "--timeout", "-t", "--tries"}
+        | {"-o", "--output-file", "-a", "--append-output", "-l", "--level", "-w", "--wait"}
+    ),
+}
+_QUIET_SHORT = {"curl": frozenset("sSLfOIikvq#NR"), "wget": frozenset("qvcNrkpmES")}
+_SHORT_WITH_VALUE = {"curl": frozenset("omw"), "wget": frozenset("OPTtoalw")}
+_PLAIN_HEADERS = frozenset(
+    {"accept", "accept-language", "accept-encoding", "user-agent", "cache-control", "x-github-api-version"}
+    | {"anthropic-version", "openai-beta", "if-none-match", "if-modified-since", "content-type"}
+)
+_CREDENTIAL_HEADERS = frozenset(
+    {"authorization", "x-api-key", "private-token", "x-goog-api-key", "api-key", "x-auth-token"}
+)
+_OPAQUE_RUN = re.compile(r"[A-Za-z0-9+/=_-]{40,}")  # a long encoded run in a URL can carry anything
+
+
+def _plain_url(url: str) -> bool:
+    """A URL written out in full (no expansion) whose path and query are short of encoded data."""
+    if "$" in url or "`" in url:
+        return False
+    query = url.split("?", 1)[1] if "?" in url else ""
+    return len(query) <= 128 and _OPAQUE_RUN.search(url.split("://", 1)[-1]) is None
+
+
+def _quiet_header(value: str, action: Action) -> bool:
+    """A header that sends nothing of the session's: a plain literal one, or a credential taken from the
+    issuer's conventional variable and sent only to that issuer's hosts."""
+    from limen.facts.hosts import issuers_for_host, issuers_of_credentials
+
+    name, _, text = value.partition(":")
+    name = name.strip().lower()
+    if "$" not in text and "`" not in text:
+        return name in _PLAIN_HEADERS
+    if name not in _CREDENTIAL_HEADERS:
+        return False
+    issuers = issuers_of_credentials(text)
+    return bool(issuers) and all(issuers & issuers_for_host(d.host) for d in action.destinations)
+
+
+def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        word = args[i]
+        flag, eq, value = word.partition("=")
+        if not word.startswith("-") or word == "-":
+            if "://" in word and not _plain_url(word):
+                return False
+        elif flag in ("-H", "--header"):
+            header = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            if not _quiet_header(header, action):
+                return False
+            i += 0 if eq else 1
+        elif flag in ("-X", "--request", "--method"):
+            method = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            if method.upper() not in ("GET", "HEAD"):
+                return False
+            i += 0 if eq else 1
+        elif flag in _QUIET_VALUE_OPTS[name]:
+            i += 0 if eq else 1
+        elif flag in _QUIET_FLAGS[name]:
+            pass
+        elif word.startswith("--") or eq:
+            return False
+        else:  # a cluster of short flags, the last of which may take the next word
+            letters = word[1:]
+            head, last = letters[:-1], letters[-1:]
+            if not set(head) <= _QUIET_SHORT[name]:
+                return False
+            if last in _SHORT_WITH_VALUE[name]:
+                i += 1
+            elif last not in _QUIET_SHORT[name]:
+                return False
+        i += 1
+    return True
+
+
+def carries_nothing(action: Action) -> bool:
+    """The call fetches and sends nothing of the session's: a GET or HEAD whose URLs are written out in full
+    (short query, no encoded runs), with no body, no upload and no header but plain ones and a credential
+    sent to its own issuer. A shell line qualifies when every network command in it is such a curl or wget
+    (the rest of the line stays on this machine) and nothing in it is opaque."""
+    if action.opaque or not action.destinations or any(not _plain_url(d.url) for d in action.destinations):
+        return False
+    if not action.commands:
+        method = str(action.arguments.get("method", "GET")).upper()
+        return (
+            action.capability == Capability.NETWORK_REQUEST.value
+            and method in ("GET", "HEAD")
+            and not any(action.arguments.get(k) for k in _BODY_KEYS)
+        )
+    if any(d.via_command not in _QUIET_FLAGS for d in action.destinations):
+        return False
+    fetches = [c for c in action.commands if c.name in _QUIET_FLAGS]
+    if not fetches or any(c.dynamic_name or c.via for c in fetches):
+        return False
+    headers = [p for c in fetches for i, p in enumerate(c.argv) if i and c.argv[i - 1] in ("-H", "--header")]
+    if any(p not in headers for p in action.payloads):
+        return False
+    return all(_quiet_fetch_argv(c.name, c.argv, action) for c in fetches)
+
+
+def known_plain(dest: Destination, ctx: Context) -> bool:
+    """A public destination spelt plainly that the user trusts, that serves documentation, or that issues
+    credentials (where a request that carries nothing reads, whoever's account it uses)."""
+    from limen.facts.hosts import is_documentation, issuers_for_host
+
+    if dest.host_class is not HostClass.PUBLIC or dest.has_userinfo or set(dest.flags) - {"schemeless"}:
+        return False
+    return trusted(dest, ctx) or is_documentation(dest.host) or bool(issuers_for_host(dest.host))
 
 
 def is_side_effect(action: Action) -> bool:

@@ -2,13 +2,17 @@
 
 - `confirmed_exfil` (BLOCK in every mode): an outgoing value, raw or URL/base64/hex-encoded, has the keyed
   fingerprint of a secret this session read.
-- `multi_step_exfil` (AUTH; BLOCK in strict/paranoid): the session is tainted and this call egresses.
+- `multi_step_exfil` (AUTH; BLOCK in strict/paranoid): the session is tainted and this call egresses in a
+  way that could carry what it read: every egress (a push to any remote, `gh` writes, package publishing, a
+  send to a trusted service included) except a request that carries nothing (`carries_nothing`: a plain GET
+  with no body, upload or data-bearing header) to a host the user trusts, a documentation site or an API
+  issuer. Reading the Python docs after `cat .env` is not a way to send `.env`.
 """
 
 from __future__ import annotations
 
 from limen.context import Context
-from limen.floors.egress import is_egress, mode_verdict, outgoing_texts
+from limen.floors.egress import carries_nothing, is_egress, known_plain, mode_verdict, outgoing_texts
 from limen.model import Action, Decision, Finding, ReasonCode, Verdict
 
 
@@ -25,6 +29,8 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
                 "an outgoing value matches a secret this session read (keyed fingerprint)",
             )
         ]
+    if carries_nothing(action) and all(known_plain(d, ctx) for d in action.destinations):
+        return []
     return [
         Finding(
             ReasonCode.MULTI_STEP_EXFIL,

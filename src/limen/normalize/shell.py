@@ -1139,16 +1139,11 @@ _SCANNED_LANGS = frozenset({"python", "perl", "ruby", "php", "lua", "node", "den
 def _run_written(
     path: str, name: str, lang: str, state: _State, via: tuple[str, ...], level: int, args: list[str]
 ) -> None:
-    """`echo CODE > f && bash f`, `python3 tools/clean.py`: analyse the text the line wrote into `f` (or, for
-    an interpreter's script, the file as it is on disk) as `lang` would run it (a `#!` line naming the
-    interpreter for a file run directly), or mark the line opaque when that is not known."""
-    if path in state.written:
-        text = state.written[path]
-    else:
-        found = _script_on_disk(path, lang, state)
-        if found is None:
-            return
-        text = found
+    """`echo CODE > f && bash f`: analyse the text the line wrote into `f` as `lang` would run it (a `#!`
+    line naming the interpreter for a file run directly), or mark the line opaque when that is not known."""
+    if path not in state.written:
+        return
+    text = state.written[path]
     if lang == "sh" and text is not None and text.startswith("#!"):
         words = [w for w in text[2:].split("\n", 1)[0].split() if not w.startswith("-")]
         interpreter = _basename(words[-1]) if words else ""
@@ -1161,35 +1156,7 @@ def _run_written(
         with _positional(state, [path, *args]):
             _analyse_text(text, state, via=(*via, f"{name} script"), level=level + 1)
     else:
-        _scan_code(lang, text, state, (*via, f"{lang} script"), level, script=path)
-
-
-MAX_SCRIPT = 128 * 1024  # bytes of a script file on disk that are read and analysed
-
-
-def _script_on_disk(path: str, lang: str, state: _State) -> str | None:
-    """The text of a script an interpreter runs, as it is on disk (written earlier in the session or part of
-    the workspace); for a file run directly, only one whose `#!` line names an analysed interpreter."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(MAX_SCRIPT + 1)
-    except (OSError, ValueError):
-        return None
-    if lang == "sh":
-        first = head[:256].split(b"\n", 1)[0]
-        words = [w for w in first[2:].decode("latin-1").split() if not w.startswith("-")]
-        interpreter = _basename(words[-1]) if head.startswith(b"#!") and words else ""
-        if not interpreter or interpreter in SHELLS or _lang(interpreter) not in _CODE_LANGS:
-            return None
-    elif lang not in _CODE_LANGS:
-        return None
-    if len(head) > MAX_SCRIPT:
-        state.flag("script too large to analyse")
-        return None
-    if b"\x00" in head:
-        state.flag(f"{lang} runs a file that is not source text")
-        return None
-    return head.decode("utf-8", "replace")
+        _scan_code(lang, text, state, (*via, f"{lang} script"), level)
 
 
 def _basename(word: str) -> str:
@@ -2239,86 +2206,8 @@ def _literal(match: re.Match[str], prefix: str = "") -> str:
     return ""
 
 
-# Interpreter names (as `_lang` reads them) whose programs `limen.normalize.code` parses.
-_CODE_LANGS = {"python": "python", "node": "node", "deno": "node", "bun": "node"}
-_CODE_LANGS |= {"perl": "perl", "ruby": "ruby", "php": "php"}
-_UNKNOWN_WORD = "$LIMEN_RUNTIME_VALUE"  # what a value only known when the program runs becomes in a command
-
-
-def _scan_code(
-    lang: str, code: str, state: _State, via: tuple[str, ...], level: int, *, script: str = ""
-) -> None:
-    """What an interpreter's program does, parsed (`limen.normalize.code`), recorded as the shell's own
-    effects: deletes and file operations as the commands they equal (`rm -rf P`, `mv A B`), commands it runs
-    analysed as nested lines, reads, writes, destinations, downloaded code run, and opacity with a reason."""
-    if level > MAX_LEVEL:
-        state.flag("nested programs deeper than the bound")
-        return
-    code_lang = _CODE_LANGS.get(lang)
-    if code_lang is None:
-        _scan_literal(lang, code, state, via, level)
-        return
-    from limen.normalize.code import UNKNOWN, analyse_code
-
-    fx = analyse_code(code_lang, code, cwd=state.cwd, home=state.home, script=script)
-    for why in fx.opaque:
-        state.flag(why)
-    for note in fx.notes:
-        state.note(note)
-    if fx.download_exec:
-        state.note("download_exec")
-    if fx.socket:
-        state.note(f"socket:{lang}")
-    for target in fx.reads:
-        _code_path(target, state, write=False, unknown=UNKNOWN)
-    for target in fx.writes:
-        _code_path(target, state, write=True, unknown=UNKNOWN)
-    for target, recursive, api in fx.deletes:
-        word = _code_word(target, UNKNOWN)
-        if word is None:
-            if recursive:
-                state.flag(f"{api} deletes a path computed at run time")
-            else:
-                state.note(f"{api} deletes a path computed at run time")
-            continue
-        _run(["rm", "-rf", word] if recursive else ["rm", word], state, (*via, api), level, None)
-    for argv, api in fx.argvs:
-        words = [w.replace(UNKNOWN, _UNKNOWN_WORD) for w in argv]
-        if words and words[0].startswith(_UNKNOWN_WORD):
-            state.flag(f"{lang} runs a program named at run time")
-        _run(words, state, (*via, api) if api else via, level + 1, None)
-    for line, _api in fx.shell:
-        if line.strip() == UNKNOWN or line.startswith(UNKNOWN):
-            state.flag(f"{lang} runs a command line built at run time")
-        _analyse_text(line.replace(UNKNOWN, _UNKNOWN_WORD), state, via=via, level=level + 1, lenient=True)
-    if fx.urls:
-        from limen.normalize import net
-
-        for url, _api in fx.urls:
-            state.destinations.extend(net.destinations_in_text(url.replace(UNKNOWN, "x"), via_command=lang))
-    for host, port, _api in fx.hosts:
-        _add_host(state, host, port, lang)
-
-
-def _code_word(target: str, unknown: str) -> str | None:
-    """A path a program computed, as a shell word: unknown parts after a known folder become a glob
-    (`~/.ssh/<unknown>` -> `~/.ssh/*`, which stands for what it could match); None when no folder is known."""
-    if unknown not in target:
-        return target
-    head = target.split(unknown, 1)[0]
-    if "/" not in head or not head.strip("/"):
-        return None
-    return re.sub(f"{unknown}+", "*", target)
-
-
-def _code_path(target: str, state: _State, *, write: bool, unknown: str) -> None:
-    word = _code_word(target, unknown)
-    if word is not None and "\n" not in word:
-        _add_path(word, state, write=write)
-
-
-def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], level: int) -> None:
-    """Languages without a parser here (lua, awk): literal shell commands, deletes, reads and socket peers."""
+def _scan_code(lang: str, code: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    """Literal shell commands, deletes, reads and socket peers inside an interpreter one-liner."""
     if level > MAX_LEVEL:
         state.flag("nested programs deeper than the bound")
         return
@@ -2326,7 +2215,7 @@ def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], lev
     for match in _SHELL_CALL.finditer(code):
         call = match.group(0)
         if lang == "python" and re.match(r"exec\b", call):
-            _scan_literal(lang, _literal(match), state, via, level + 1)
+            _scan_code(lang, _literal(match), state, via, level + 1)
             continue
         if match.group("list") is not None:
             words = [_literal(m) for m in _LITERAL.finditer(match.group("list"))]
@@ -2357,7 +2246,7 @@ def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], lev
         decoded = _decode("base64 -d", _literal(match, "e"))
         if decoded:
             state.payloads.append(decoded)
-            _scan_literal(lang, decoded, state, (*via, "base64 -d"), level + 1)
+            _scan_code(lang, decoded, state, (*via, "base64 -d"), level + 1)
     if _SOCKET_API.search(code):
         state.note(f"socket:{lang}")
         for match in _INET.finditer(code):
@@ -2707,10 +2596,12 @@ def _curl_extras(name: str, args: list[str], state: _State) -> None:
 def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     args = argv[1:]
     i = 0
+    repo = state.cwd
     while i < len(args) and args[i].startswith("-"):
         if args[i] in ("-C", "-c", "--git-dir", "--work-tree") and i + 1 < len(args):
             if args[i] == "-C":
                 _add_path(args[i + 1], state, write=False)
+                repo = canonical(args[i + 1], repo, state.home)
             i += 2
             continue
         i += 1
@@ -2718,15 +2609,71 @@ def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
     if not rest:
         return
     sub = rest[0]
-    if sub in ("clone", "push", "fetch", "pull", "remote", "ls-remote", "submodule", "archive"):
+    if sub == "push":
+        _git_push(rest[1:], repo, state)
+    elif sub in ("clone", "fetch", "pull", "remote", "ls-remote", "submodule", "archive"):
         for word in rest[1:]:
             if "://" in word:
                 _urls([word], state, f"git {sub}")
             elif re.match(r"^[\w.+-]+@[A-Za-z0-9_.-]+:", word):
                 _host_word(word, state, f"git {sub}")
+    if sub == "remote" and len(rest) >= 4 and rest[1] in ("add", "set-url"):
+        words = [w for w in rest[2:] if not w.startswith("-")]
+        if len(words) >= 2:  # a remote this line defines: a later `git push NAME` goes to its URL
+            state.vars[_GIT_REMOTE_VAR + words[0]] = words[-1]
     for word in rest[1:]:
         if _looks_like_path(word) and not word.startswith("-") and "://" not in word and "@" not in word:
             _add_path(word, state, write=sub in ("rm", "mv", "checkout", "restore", "clean"))
+
+
+# Remotes a line defines (`git remote add x URL && git push x`), kept among the line's variables under a
+# name no shell variable can have.
+_GIT_REMOTE_VAR = "\x00git-remote:"
+_GIT_PUSH_OPTS = frozenset({"-o", "--push-option", "--receive-pack", "--exec", "--repo"})
+
+
+def _git_push(args: list[str], repo: str, state: _State) -> None:
+    """`git push [REMOTE|URL] ...` is egress to that remote. The project's own origin (the same repository
+    as the configured `origin`) is marked `own_remote`; any other remote, a remote this line added or
+    re-pointed, and a URL given inline to another repository are `foreign_remote`: an external destination
+    however trusted the host."""
+    from dataclasses import replace
+
+    from limen.facts import hosts
+
+    target = ""
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word.startswith("--repo="):
+            target = target or word.split("=", 1)[1]
+        elif word in _GIT_PUSH_OPTS and i + 1 < len(args):
+            if word == "--repo":
+                target = target or args[i + 1]
+            i += 1
+        elif not word.startswith("-") and not target:
+            target = word
+            break
+        i += 1
+    remotes = hosts.git_remotes(repo)
+    origin = remotes.get("origin", ())
+    own = hosts.repository_identity(origin[0]) if origin else None
+    name = target or "origin"
+    local = state.vars.get(_GIT_REMOTE_VAR + name)
+    if local is not None:
+        urls: tuple[str, ...] = (local,)
+    elif "://" in name or re.match(r"^[\w.+-]+@[A-Za-z0-9_.-]+:", name):
+        urls = (name,)
+    else:
+        urls = remotes.get(name, ())
+    for url in urls[-1:] if len(urls) > 1 else urls:  # a pushurl, when set, is where pushes go
+        identity = hosts.repository_identity(url)
+        if identity is None:
+            continue  # a local path: nothing leaves the machine
+        flag = "own_remote" if own is not None and identity == own else "foreign_remote"
+        found = len(state.destinations)
+        _host_word(url, state, "git push")
+        state.destinations[found:] = [replace(d, flags=(*d.flags, flag)) for d in state.destinations[found:]]
 
 
 def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
@@ -2745,6 +2692,166 @@ def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
             _host_word(word.split("+", 1)[-1], state, name)
         elif _looks_like_path(word) and word.startswith(("/", "./", "../", "~")):
             _add_path(word, state, write=False)
+    _publish(name, args, state)
+
+
+# Publishing: `(program, subcommand)` -> the registry it uploads to by default (`_REGISTRY_OPTS` name others).
+_PUBLISHERS: dict[tuple[str, str], str] = {
+    ("npm", "publish"): "https://registry.npmjs.org/",
+    ("yarn", "publish"): "https://registry.yarnpkg.com/",
+    ("yarn", "npm"): "https://registry.npmjs.org/",  # yarn berry: `yarn npm publish`
+    ("pnpm", "publish"): "https://registry.npmjs.org/",
+    ("cargo", "publish"): "https://crates.io/",
+    ("gem", "push"): "https://rubygems.org/",
+    ("uv", "publish"): "https://upload.pypi.org/legacy/",
+    ("poetry", "publish"): "https://upload.pypi.org/legacy/",
+    ("twine", "upload"): "https://upload.pypi.org/legacy/",
+    ("flit", "publish"): "https://upload.pypi.org/legacy/",
+    ("hatch", "publish"): "https://upload.pypi.org/legacy/",
+    ("dotnet", "nuget"): "https://api.nuget.org/",
+}
+_REGISTRY_OPTS = frozenset(
+    {"--registry", "--publish-url", "--repository-url", "--host", "--index", "--source", "-s", "--repo"}
+)
+
+
+def _publish(name: str, args: list[str], state: _State) -> None:
+    """`npm publish`, `twine upload`, `cargo publish`...: the package leaves for a public registry (the
+    default one, or the one an option names), marked `publishes`."""
+    words = [w for w in args if not w.startswith("-")]
+    if not words or (name, words[0]) not in _PUBLISHERS:
+        return
+    if (name, words[0]) == ("yarn", "npm") and words[1:2] != ["publish"]:
+        return
+    if (name, words[0]) == ("dotnet", "nuget") and words[1:2] != ["push"]:
+        return
+    url = _PUBLISHERS[(name, words[0])]
+    for i, word in enumerate(args):
+        flag, _, value = word.partition("=")
+        if flag in _REGISTRY_OPTS and not value and i + 1 < len(args):
+            value = args[i + 1]
+        if flag in _REGISTRY_OPTS and "://" in value:
+            url = value
+    from dataclasses import replace
+
+    from limen.normalize import net
+
+    found = net.url_destination(url, via_command=f"{name} {words[0]}")
+    if found is not None:
+        state.destinations.append(replace(found, flags=(*found.flags, "publishes")))
+
+
+def _h_publish(
+    argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
+) -> None:
+    """Publishers without a handler of their own (twine, flit, hatch, poetry, dotnet)."""
+    name = _basename(argv[0])
+    _generic(argv, state, name)
+    _publish(name, argv[1:], state)
+
+
+# gh: subcommands that write to a repository (its issues, pull requests, releases, secrets...).
+_GH_REPO_WRITES: dict[str, frozenset[str]] = {
+    "issue": frozenset({"create", "comment", "edit", "close", "reopen", "transfer", "develop"}),
+    "pr": frozenset({"create", "comment", "edit", "review", "merge", "close", "reopen", "ready"}),
+    "release": frozenset({"create", "upload", "edit"}),
+    "secret": frozenset({"set"}),
+    "variable": frozenset({"set"}),
+    "label": frozenset({"create", "edit", "clone"}),
+    "workflow": frozenset({"run"}),
+    "cache": frozenset({"delete"}),
+}
+_GH_FIELD_OPTS = frozenset({"-f", "--raw-field", "-F", "--field", "--input"})
+
+
+def _h_gh(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    """GitHub CLI: what it sends and to whom. A gist, a new repository pushed from here, or a write through
+    `gh api` outside the project's own repository publishes (`publishes`, `foreign_remote`); issues, pull
+    requests and releases of the project's own repository are egress to it (`own_remote`), of another
+    (`-R other/repo`) `foreign_remote`. Reads add nothing."""
+    from limen.facts import hosts
+
+    _generic(argv, state, "gh")
+    args = argv[1:]
+    words = [w for w in args if not w.startswith("-")]
+    if not words:
+        return
+    group, verb = words[0], (words[1] if len(words) > 1 else "")
+    own = hosts.project_repository(state.cwd)
+    repo_flag = ""
+    for i, word in enumerate(args):
+        if word in ("-R", "--repo") and i + 1 < len(args):
+            repo_flag = args[i + 1]
+        elif word.startswith("--repo="):
+            repo_flag = word.split("=", 1)[1]
+    target = own
+    if repo_flag:
+        parts = repo_flag.lower().removesuffix(".git").split("/")
+        target = ("github.com" if len(parts) < 3 else parts[-3], "/".join(parts[-2:]))
+    flag = ""
+    url = "https://api.github.com/"
+    if group == "gist" and verb in ("create", "new", "edit"):
+        flag, url = "publishes", "https://api.github.com/gists"
+    elif group == "repo" and verb == "create":
+        if any(w in ("--push", "--source", "-s") or w.startswith("--source=") for w in args):
+            flag, url = "publishes", "https://api.github.com/user/repos"
+    elif group == "api":
+        flag, url = _gh_api(args, own)
+    elif verb in _GH_REPO_WRITES.get(group, frozenset()):
+        flag = "own_remote" if own is not None and target == own else "foreign_remote"
+        url = f"https://api.github.com/repos/{target[1] if target else ''}"
+    if not flag:
+        return
+    from dataclasses import replace
+
+    from limen.normalize import net
+
+    found = net.url_destination(url, via_command=f"gh {group}")
+    if found is not None:
+        state.destinations.append(replace(found, flags=(*found.flags, flag)))
+
+
+def _gh_api(args: list[str], own: tuple[str, str] | None) -> tuple[str, str]:
+    """`gh api [-X METHOD] ENDPOINT [-f k=v]...`: a write (a method other than GET, or any field, which
+    makes it a POST) to the project's own repository is `own_remote`; to a publishing endpoint (gists, new
+    repositories) `publishes`; anywhere else, GraphQL mutations too, `foreign_remote`. Reads: ("", "")."""
+    from limen.facts import hosts
+
+    method, endpoint, fields = "", "", False
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word in ("-X", "--method") and i + 1 < len(args):
+            method = args[i + 1].upper()
+            i += 2
+            continue
+        if word.startswith(("--method=", "-X")) and len(word) > 2:
+            method = word.split("=", 1)[-1].removeprefix("-X").upper()
+        elif word in _GH_FIELD_OPTS or word.startswith(("--field=", "--raw-field=", "--input=")):
+            fields = True
+            i += 1 if "=" in word else 2
+            continue
+        elif word in ("-H", "--header", "-q", "--jq", "-t", "--template", "--hostname", "--cache", "-p"):
+            i += 2
+            continue
+        elif not word.startswith("-") and word != "api" and not endpoint:
+            endpoint = word
+        i += 1
+    if method in ("", "GET", "HEAD") and not (fields and method == ""):
+        return "", ""
+    if endpoint == "graphql":
+        text = " ".join(args)
+        if "mutation" not in text:
+            return "", ""  # a GraphQL query reads, however it is sent
+        return "foreign_remote", "https://api.github.com/graphql"
+    path = endpoint.replace("{owner}/{repo}", "/".join(own[1].split("/")[-2:]) if own else "{owner}/{repo}")
+    url = "https://api.github.com/" + path.lstrip("/")
+    if hosts.publishing_endpoint("api.github.com", path):
+        return "publishes", url
+    repo = hosts.github_repo_of_path(path.lstrip("/"))
+    if own is not None and own[0] == "github.com" and repo is not None and "/".join(repo) == own[1]:
+        return "own_remote", url
+    return "foreign_remote", url
 
 
 def _h_socat(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
@@ -2931,6 +3038,12 @@ _HANDLERS: dict[str, Handler] = {
     "go": _h_pkg,
     "npx": _h_pkg,
     "bunx": _h_pkg,
+    "gh": _h_gh,
+    "twine": _h_publish,
+    "flit": _h_publish,
+    "hatch": _h_publish,
+    "poetry": _h_publish,
+    "dotnet": _h_publish,
     "socat": _h_socat,
     "ztcp": _h_net,
     "crontab": _h_crontab,

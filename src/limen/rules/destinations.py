@@ -66,6 +66,15 @@ from fnmatch import translate
 from functools import lru_cache
 
 from limen.context import Context
+from limen.facts.hosts import (
+    is_collection_service,
+    is_documentation,
+    is_official_installer,
+    issuers_for_host,
+    issuers_of_credentials,
+    publishing_endpoint,
+)
+from limen.floors.egress import OWN_REMOTE, carries_nothing
 from limen.model import Action, Command, Destination, Finding, HostClass, Mode, ReasonCode, Verdict
 from limen.rules import rule
 
@@ -103,6 +112,7 @@ _SSH_ROUTE = frozenset({"-J", "-D", "-L", "-R", "-W", "-w", "-F"})
 _PKG_ROUTE = frozenset({"--proxy", "--https-proxy", "--trusted-host"})
 _GIT_ROUTE_CONFIG = re.compile(
     r"(?i)^(?:https?(?:\..*)?\.proxy|core\.sshcommand|core\.gitproxy|url\..*\.(?:push)?insteadof|protocol\.|"
+    r"remote\..*\.(?:push)?url|"
     r"remote\..*\.proxy|http\..*\.(?:curloptresolve|proxy))"
 )
 _ROUTE_ENV = re.compile(
@@ -221,6 +231,45 @@ def _intended(dest: Destination, action: Action, ctx: Context) -> bool:
 _DNS_LOOKUPS = frozenset({"dig", "nslookup", "host", "drill", "delv", "kdig"})
 
 
+def _plain_public(dest: Destination) -> bool:
+    return (
+        dest.host_class is HostClass.PUBLIC and not dest.has_userinfo and _PLAIN_FLAGS.issuperset(dest.flags)
+    )
+
+
+def _leaves_project(dest: Destination, action: Action) -> str:
+    """Why this destination hands data to someone other than the project ("" if it does not): a push or
+    write to another repository or account, a publication, a collection service, or a send to a trusted
+    service's publishing endpoint (`curl -X POST https://api.github.com/gists`)."""
+    if "foreign_remote" in dest.flags:
+        return "writes to a repository or account that is not this project's origin"
+    if "publishes" in dest.flags:
+        return f"publishes through {dest.via_command or 'a tool'}"
+    if is_collection_service(dest.host):
+        return "a paste, file-drop, request-catcher or tunnel service"
+    if "://" in dest.url and not carries_nothing(action):
+        path = "/" + dest.url.split("://", 1)[1].partition("/")[2]
+        what = publishing_endpoint(dest.host, path.split("?", 1)[0])
+        if what:
+            return f"publishes {what}"
+    return ""
+
+
+def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
+    """A documentation page fetched with nothing sent, an official installer from its own host, or an API
+    called with the user's own credential for it (its conventional variable: `$OPENAI_API_KEY` to
+    api.openai.com; a literal key is `secret_exfiltration`'s to judge)."""
+    if is_documentation(dest.host) and carries_nothing(action):
+        return True
+    if is_official_installer(dest.url):
+        return True  # the project's own installer host (running it is `destructive_command`'s question)
+    issuers = issuers_for_host(dest.host)
+    if not issuers:
+        return False
+    texts = (*action.payloads, *(w for c in action.commands for w in c.argv if "$" in w))
+    return any(issuers & issuers_of_credentials(t) for t in texts)
+
+
 def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     mode = ctx.mode
     where = dest.host or "an unparseable host"
@@ -242,6 +291,17 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         return None
     if dest.via_command in _DNS_LOOKUPS:
         return None
+    if OWN_REMOTE in dest.flags:
+        return None  # the project's own origin, read from its git configuration
+    leaving = _leaves_project(dest, action)
+    if leaving:
+        strict = mode.strict_or_above and is_collection_service(dest.host)
+        return Finding(
+            ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
+            Verdict.BLOCK if strict else Verdict.AUTH,
+            95 if strict else max(_MODE_RISK[mode], 65),
+            f"{leaving} ({where})",
+        )
     if "invalid_host" not in dest.flags and is_trusted(dest.host, ctx):
         return None
     deceptive = "ip_obfuscated" in dest.flags or _deceptive_userinfo(dest)
@@ -254,6 +314,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
             f"{where} reached through a disguised address",
         )
     if mode is Mode.LIGHT and _read_only_fetch(action):
+        return None
+    if mode is not Mode.PARANOID and _plain_public(dest) and _reads_or_uses_own_key(dest, action):
         return None
     if _intended(dest, action, ctx):
         return None
