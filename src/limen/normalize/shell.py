@@ -1139,11 +1139,16 @@ _SCANNED_LANGS = frozenset({"python", "perl", "ruby", "php", "lua", "node", "den
 def _run_written(
     path: str, name: str, lang: str, state: _State, via: tuple[str, ...], level: int, args: list[str]
 ) -> None:
-    """`echo CODE > f && bash f`: analyse the text the line wrote into `f` as `lang` would run it (a `#!`
-    line naming the interpreter for a file run directly), or mark the line opaque when that is not known."""
-    if path not in state.written:
-        return
-    text = state.written[path]
+    """`echo CODE > f && bash f`, `python3 tools/clean.py`: analyse the text the line wrote into `f` (or, for
+    an interpreter's script, the file as it is on disk) as `lang` would run it (a `#!` line naming the
+    interpreter for a file run directly), or mark the line opaque when that is not known."""
+    if path in state.written:
+        text = state.written[path]
+    else:
+        found = _script_on_disk(path, lang, state)
+        if found is None:
+            return
+        text = found
     if lang == "sh" and text is not None and text.startswith("#!"):
         words = [w for w in text[2:].split("\n", 1)[0].split() if not w.startswith("-")]
         interpreter = _basename(words[-1]) if words else ""
@@ -1156,7 +1161,35 @@ def _run_written(
         with _positional(state, [path, *args]):
             _analyse_text(text, state, via=(*via, f"{name} script"), level=level + 1)
     else:
-        _scan_code(lang, text, state, (*via, f"{lang} script"), level)
+        _scan_code(lang, text, state, (*via, f"{lang} script"), level, script=path)
+
+
+MAX_SCRIPT = 128 * 1024  # bytes of a script file on disk that are read and analysed
+
+
+def _script_on_disk(path: str, lang: str, state: _State) -> str | None:
+    """The text of a script an interpreter runs, as it is on disk (written earlier in the session or part of
+    the workspace); for a file run directly, only one whose `#!` line names an analysed interpreter."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(MAX_SCRIPT + 1)
+    except (OSError, ValueError):
+        return None
+    if lang == "sh":
+        first = head[:256].split(b"\n", 1)[0]
+        words = [w for w in first[2:].decode("latin-1").split() if not w.startswith("-")]
+        interpreter = _basename(words[-1]) if head.startswith(b"#!") and words else ""
+        if not interpreter or interpreter in SHELLS or _lang(interpreter) not in _CODE_LANGS:
+            return None
+    elif lang not in _CODE_LANGS:
+        return None
+    if len(head) > MAX_SCRIPT:
+        state.flag("script too large to analyse")
+        return None
+    if b"\x00" in head:
+        state.flag(f"{lang} runs a file that is not source text")
+        return None
+    return head.decode("utf-8", "replace")
 
 
 def _basename(word: str) -> str:
@@ -2206,8 +2239,86 @@ def _literal(match: re.Match[str], prefix: str = "") -> str:
     return ""
 
 
-def _scan_code(lang: str, code: str, state: _State, via: tuple[str, ...], level: int) -> None:
-    """Literal shell commands, deletes, reads and socket peers inside an interpreter one-liner."""
+# Interpreter names (as `_lang` reads them) whose programs `limen.normalize.code` parses.
+_CODE_LANGS = {"python": "python", "node": "node", "deno": "node", "bun": "node"}
+_CODE_LANGS |= {"perl": "perl", "ruby": "ruby", "php": "php"}
+_UNKNOWN_WORD = "$LIMEN_RUNTIME_VALUE"  # what a value only known when the program runs becomes in a command
+
+
+def _scan_code(
+    lang: str, code: str, state: _State, via: tuple[str, ...], level: int, *, script: str = ""
+) -> None:
+    """What an interpreter's program does, parsed (`limen.normalize.code`), recorded as the shell's own
+    effects: deletes and file operations as the commands they equal (`rm -rf P`, `mv A B`), commands it runs
+    analysed as nested lines, reads, writes, destinations, downloaded code run, and opacity with a reason."""
+    if level > MAX_LEVEL:
+        state.flag("nested programs deeper than the bound")
+        return
+    code_lang = _CODE_LANGS.get(lang)
+    if code_lang is None:
+        _scan_literal(lang, code, state, via, level)
+        return
+    from limen.normalize.code import UNKNOWN, analyse_code
+
+    fx = analyse_code(code_lang, code, cwd=state.cwd, home=state.home, script=script)
+    for why in fx.opaque:
+        state.flag(why)
+    for note in fx.notes:
+        state.note(note)
+    if fx.download_exec:
+        state.note("download_exec")
+    if fx.socket:
+        state.note(f"socket:{lang}")
+    for target in fx.reads:
+        _code_path(target, state, write=False, unknown=UNKNOWN)
+    for target in fx.writes:
+        _code_path(target, state, write=True, unknown=UNKNOWN)
+    for target, recursive, api in fx.deletes:
+        word = _code_word(target, UNKNOWN)
+        if word is None:
+            if recursive:
+                state.flag(f"{api} deletes a path computed at run time")
+            else:
+                state.note(f"{api} deletes a path computed at run time")
+            continue
+        _run(["rm", "-rf", word] if recursive else ["rm", word], state, (*via, api), level, None)
+    for argv, api in fx.argvs:
+        words = [w.replace(UNKNOWN, _UNKNOWN_WORD) for w in argv]
+        if words and words[0].startswith(_UNKNOWN_WORD):
+            state.flag(f"{lang} runs a program named at run time")
+        _run(words, state, (*via, api) if api else via, level + 1, None)
+    for line, _api in fx.shell:
+        if line.strip() == UNKNOWN or line.startswith(UNKNOWN):
+            state.flag(f"{lang} runs a command line built at run time")
+        _analyse_text(line.replace(UNKNOWN, _UNKNOWN_WORD), state, via=via, level=level + 1, lenient=True)
+    if fx.urls:
+        from limen.normalize import net
+
+        for url, _api in fx.urls:
+            state.destinations.extend(net.destinations_in_text(url.replace(UNKNOWN, "x"), via_command=lang))
+    for host, port, _api in fx.hosts:
+        _add_host(state, host, port, lang)
+
+
+def _code_word(target: str, unknown: str) -> str | None:
+    """A path a program computed, as a shell word: unknown parts after a known folder become a glob
+    (`~/.ssh/<unknown>` -> `~/.ssh/*`, which stands for what it could match); None when no folder is known."""
+    if unknown not in target:
+        return target
+    head = target.split(unknown, 1)[0]
+    if "/" not in head or not head.strip("/"):
+        return None
+    return re.sub(f"{unknown}+", "*", target)
+
+
+def _code_path(target: str, state: _State, *, write: bool, unknown: str) -> None:
+    word = _code_word(target, unknown)
+    if word is not None and "\n" not in word:
+        _add_path(word, state, write=write)
+
+
+def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    """Languages without a parser here (lua, awk): literal shell commands, deletes, reads and socket peers."""
     if level > MAX_LEVEL:
         state.flag("nested programs deeper than the bound")
         return
@@ -2215,7 +2326,7 @@ def _scan_code(lang: str, code: str, state: _State, via: tuple[str, ...], level:
     for match in _SHELL_CALL.finditer(code):
         call = match.group(0)
         if lang == "python" and re.match(r"exec\b", call):
-            _scan_code(lang, _literal(match), state, via, level + 1)
+            _scan_literal(lang, _literal(match), state, via, level + 1)
             continue
         if match.group("list") is not None:
             words = [_literal(m) for m in _LITERAL.finditer(match.group("list"))]
@@ -2246,7 +2357,7 @@ def _scan_code(lang: str, code: str, state: _State, via: tuple[str, ...], level:
         decoded = _decode("base64 -d", _literal(match, "e"))
         if decoded:
             state.payloads.append(decoded)
-            _scan_code(lang, decoded, state, (*via, "base64 -d"), level + 1)
+            _scan_literal(lang, decoded, state, (*via, "base64 -d"), level + 1)
     if _SOCKET_API.search(code):
         state.note(f"socket:{lang}")
         for match in _INET.finditer(code):
