@@ -50,31 +50,6 @@ _SYSTEM_WRITE_DIRS = (
 )
 _SYSTEM_SECRET_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd")
 
-_PERSISTENCE_NAMES = re.compile(
-    r"^(\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.kshrc|"
-    r"config\.fish|authorized_keys|authorized_keys2|\.xprofile|\.xinitrc|rc\.local|crontab)$"
-)
-_PERSISTENCE_DIRS = (
-    ".git/hooks",
-    ".config/systemd",
-    ".config/autostart",
-    "Library/LaunchAgents",
-    ".github/workflows",
-    ".husky",
-)
-_PERSISTENCE_ROOTS = (
-    "/etc/cron",
-    "/var/spool/cron",
-    "/etc/systemd",
-    "/lib/systemd",
-    "/usr/lib/systemd",
-    "/etc/init.d",
-    "/Library/LaunchAgents",
-    "/Library/LaunchDaemons",
-    "/etc/profile.d",
-)
-_CI_FILES = (".gitlab-ci.yml", ".circleci/config.yml", "Jenkinsfile", ".travis.yml", "azure-pipelines.yml")
-
 
 def _basename(path: str) -> str:
     return path.rstrip("/").rsplit("/", 1)[-1]
@@ -90,7 +65,6 @@ def _below_any(directories: tuple[str, ...]) -> re.Pattern[str]:
 
 
 _IN_SECRET_DIR = _below_any(_SECRET_DIRS)
-_IN_PERSISTENCE_DIR = _below_any(_PERSISTENCE_DIRS)
 
 
 # macOS volumes ignore case by default: `.CLAUDE/settings.json` is the protected file there.
@@ -367,25 +341,41 @@ def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
 
 
 def _is_persistence(path: str, ctx: Context) -> bool:
-    name = _basename(path)
-    if _PERSISTENCE_NAMES.match(name) and (is_within(path, ctx.home) or path.startswith("/etc/")):
-        return True
-    if _IN_PERSISTENCE_DIR.search(path):
-        return True
-    if path.startswith(_PERSISTENCE_ROOTS):
-        return True
-    return any(path.endswith("/" + ci) for ci in _CI_FILES)
+    """Whether writing `path` plants something that runs, or is read as instructions, later (the fact
+    table `limen.facts.paths`)."""
+    from limen.facts.paths import describe
+
+    return describe(path, home=ctx.home) is not None
 
 
-@rule(ReasonCode.PERSISTENCE_WRITE)
+@rule(ReasonCode.PERSISTENCE_WRITE, needs="write_paths")
 def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Files that run later (shell start-up files, git hooks and config, package scripts, test configs,
+    editor tasks, ssh config, schedulers, `.pth`) and agent instruction files, judged by what is written:
+    the commands the new text will run meet the objective rules as a shell line would (`curl ... | sh` in
+    a postinstall script is what it is in a shell), instruction text meets the turn gate. Harmless
+    content in an ordinary project file (dependencies in `package.json`, a fixture in `conftest.py`) is
+    quiet; a place outside ordinary project work (`~/.bashrc`, `.git/hooks/*`, `authorized_keys`, cron,
+    systemd, launchd) asks whatever the content. Strict and paranoid block what asks."""
+    from limen.facts.paths import describe
+    from limen.rules.written import judge
+
+    worst: tuple[Verdict, str] | None = None
     for path in action.write_paths:
-        if _is_persistence(path, ctx):
-            verdict = Verdict.BLOCK if ctx.mode.strict_or_above else Verdict.AUTH
-            yield Finding(
-                ReasonCode.PERSISTENCE_WRITE,
-                verdict,
-                92 if verdict is Verdict.BLOCK else 70,
-                f"runs later without asking: {path}",
-            )
-            return
+        fact = describe(path, home=ctx.home)
+        if fact is None:
+            continue
+        judged = judge(fact, path, action, ctx)
+        if judged is not None and (worst is None or judged[0] > worst[0]):
+            worst = judged
+    if worst is None or worst[0] is Verdict.PASS:
+        return
+    verdict = worst[0]
+    if ctx.mode.strict_or_above:
+        verdict = Verdict.BLOCK
+    yield Finding(
+        ReasonCode.PERSISTENCE_WRITE,
+        verdict,
+        92 if verdict is Verdict.BLOCK else 70,
+        f"runs later without asking: {worst[1]}",
+    )

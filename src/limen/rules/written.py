@@ -525,6 +525,11 @@ def python_effects(source: str, depth: int = 0) -> tuple[list[str], list[str]]:
 # -- the judgement ---------------------------------------------------------------------------------------
 
 
+# Rules about the call itself, not about what the written text would do: which tools a role may use, how
+# many calls a session makes. The write is judged by them as itself.
+_NOT_ABOUT_CONTENT = ("roles.", "rate.")
+
+
 def _rule_findings(text: str, action: Action, ctx: Context) -> list[Finding]:
     """The objective rules' findings for `text` run as a shell line where the call runs."""
     from limen import rules
@@ -545,7 +550,7 @@ def _rule_findings(text: str, action: Action, ctx: Context) -> list[Finding]:
     if "normalization_failed" in inner.notes:
         found.append(Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "could not be normalised"))
     for check in rules.objective_rules():
-        if check.needs and not getattr(inner, check.needs):
+        if check.name.startswith(_NOT_ABOUT_CONTENT) or (check.needs and not getattr(inner, check.needs)):
             continue
         try:
             found.extend(check.check(inner, ctx))
