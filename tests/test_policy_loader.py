@@ -310,3 +310,21 @@ def test_sensitive_paths_from_limen_yaml_take_effect(
         assert decided.verdict >= Verdict.AUTH
     quiet = decision(ctx, "Read", {"file_path": data + "-other/notes.txt"})  # a prefix, not a child
     assert ReasonCode.SENSITIVE_PATH_ACCESS not in quiet.reasons
+
+
+def test_a_policy_file_planted_in_a_sub_folder_is_refused(ws: str) -> None:
+    """A `limen.yaml` in a sub-folder would make that folder the project for calls from there, hiding the
+    project's own (stricter) policy: every `limen.yaml` is Limen's, wherever it is."""
+    import limen
+
+    write_policy(Path(ws) / "limen.yaml", "version: 1\nmode: strict\n")
+    os.makedirs(os.path.join(ws, "src"))
+    for tool, arguments in (
+        ("Write", {"file_path": "src/limen.yaml", "content": "version: 1\n"}),
+        ("Bash", {"command": "printf 'version: 1\\n' > src/limen.yaml"}),
+        ("Bash", {"command": "cp /tmp/x.yaml src/limen.yaml"}),
+    ):
+        decided = limen.evaluate(tool, arguments, cwd=ws, door="hook")
+        assert decided.verdict is Verdict.BLOCK, (tool, decided.explanation)
+        assert ReasonCode.PROTECTED_PATH_BLOCKED in decided.reasons
+    assert load_context(os.path.join(ws, "src")).mode is Mode.STRICT
