@@ -494,3 +494,37 @@ def test_deleting_one_resource_asks(line: str, project: Path) -> None:
 def test_destruction_look_alikes_stay_quiet(line: str, project: Path) -> None:
     decision = decide(line, project)
     assert ReasonCode.DESTRUCTIVE_COMMAND not in command_reasons(decision), decision.explanation
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker run -v /:/host alpine chroot /host sh",
+        "docker run --privileged alpine sh",
+        "docker run --pid=host alpine ps",
+        "docker run --net host nginx",
+        "docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli ps",
+        "podman run --cap-add=SYS_ADMIN fedora mount",
+        "docker run --security-opt seccomp=unconfined alpine sh",
+        "docker run -v /etc:/etc2 alpine ls",
+    ],
+)
+def test_a_container_given_the_host_asks(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert decision.verdict >= Verdict.AUTH, decision.explanation
+    assert ReasonCode.UNSAFE_PERMISSIONS in command_reasons(decision)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'docker run --rm -v "$PWD":/app -w /app node:20 npm test',
+        "docker run --rm -v $(pwd)/data:/data alpine ls /data",
+        "docker run -it --rm -p 8080:80 nginx",
+        "docker ps -a",
+        "docker exec web ls /srv",
+    ],
+)
+def test_ordinary_containers_stay_quiet(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert ReasonCode.UNSAFE_PERMISSIONS not in command_reasons(decision), decision.explanation

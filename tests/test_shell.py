@@ -670,3 +670,98 @@ def test_a_written_file_run_directly_follows_its_interpreter_line(line: str, opa
 )
 def test_files_rewritten_by_commands_run_with_known_or_unknown_content(line: str, opaque: bool) -> None:
     assert run(line).opaque is opaque
+
+
+# ---------------------------------------------------- programs that run an argument (issue 10, item 3)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git -c core.pager='sh -c \"rm -rf ~\"' log",
+        "git -c core.sshCommand='rm -rf ~' fetch",
+        "git -c alias.x='!rm -rf ~' x",
+        "git -c credential.helper='!rm -rf ~' push",
+        "git -c filter.x.smudge='rm -rf ~' checkout .",
+        "git config alias.st '!rm -rf ~'",
+        "git config --global core.pager 'rm -rf ~'",
+        "git -c protocol.ext.allow=always clone 'ext::rm -rf ~' x",
+        "tar -cf x.tar --checkpoint=1 --checkpoint-action=exec='rm -rf ~' .",
+        "tar --to-command='rm -rf ~' -xf x.tar",
+        "tar -I 'rm -rf ~' -cf x.tar .",
+        "rsync -e 'sh -c \"rm -rf ~\"' a host:b",
+        "make --eval='all: ; rm -rf ~'",
+        "make -E 'x:\n\trm -rf ~' x",
+        "make --eval='X := $(shell rm -rf ~)'",
+        "vim -c '!rm -rf ~' notes.txt",
+        "vi -c ':r !rm -rf ~' notes.txt",
+        "nvim +'call system(\"rm -rf ~\")' x",
+        "vim -c 'terminal rm -rf ~'",
+        "gdb -ex 'shell rm -rf ~' ./a.out",
+        "gdb --batch -ex '!rm -rf ~'",
+        "lldb -o 'platform shell rm -rf ~'",
+        "less +'!rm -rf ~' README.md",
+        "man -P 'rm -rf ~' ls",
+        "docker run -v /:/host alpine rm -rf /host/home/dev",
+        "npx rimraf ~",
+        "npx -c 'rm -rf ~'",
+        "uvx --from pkg rm -rf ~",
+        "pipx run --spec x rm -rf ~",
+        "poetry run rm -rf ~",
+        "uv run --with x rm -rf ~",
+        "npm exec -- rm -rf ~",
+        "bundle exec rm -rf ~",
+        "conda run -n base rm -rf ~",
+        "direnv exec . rm -rf ~",
+        "sqlite3 x.db '.shell rm -rf ~'",
+        "psql -c '\\! rm -rf ~'",
+        "mysql -e 'system rm -rf ~'",
+        "tmux new -d 'rm -rf ~'",
+        "xterm -e rm -rf ~",
+        "script -qc 'rm -rf ~' /dev/null",
+        "pkexec rm -rf ~",
+        "runuser -u root -- rm -rf ~",
+        "xvfb-run -a rm -rf ~",
+        "setsid rm -rf ~",
+        "watch -n 1 'rm -rf ~'",
+        "flock /tmp/l rm -rf ~",
+    ],
+)
+def test_programs_that_run_an_argument_are_unwrapped(line: str) -> None:
+    deletes = [c for c in run(line).commands if c.name in ("rm", "rimraf")]
+    assert any(c.argv[-1] in ("~", HOME) for c in deletes), run(line).commands
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git -c core.pager=less log",
+        "git -c color.ui=always log --oneline",
+        "git config user.name 'A B'",
+        "tar -I zstd -cf x.tar.zst src",
+        "tar -cf x.tar --checkpoint=100 --checkpoint-action=dot src",
+        "rsync -e 'ssh -p 2222' -avz ./ host:/srv/",
+        "make -j4 test",
+        "vim -c 'set nu | wq' notes.txt",
+        "gdb -ex run --args ./a.out",
+        'docker run --rm -v "$PWD":/app -w /app node:20 npm test',
+        "npx prettier --write .",
+        "uvx ruff check .",
+        "poetry run pytest -q",
+        "psql -c 'select 1'",
+    ],
+)
+def test_look_alikes_run_nothing_destructive(line: str) -> None:
+    analysis = run(line)
+    assert not any(c.name in ("rm", "rimraf") for c in analysis.commands)
+    assert not analysis.opaque, analysis.notes
+
+
+def test_a_container_command_reaches_the_host_through_its_mounts() -> None:
+    analysis = run("docker run -v /:/host alpine cat /host/etc/shadow")
+    assert "/etc/shadow" in analysis.paths
+    assert not analysis.opaque
+
+
+def test_git_hooks_from_a_named_folder_are_opaque() -> None:
+    assert run("git -c core.hooksPath=/tmp/h commit -m x").opaque

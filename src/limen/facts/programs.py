@@ -69,6 +69,7 @@ class Program:
     command_options: frozenset[str] = frozenset()  # options whose value is a command line it runs
     family: bool = False  # also answers for `NAME3.11`, `NAME18`, `NAME.ext4`
     runs_after: tuple[str, ...] = ()  # sub-commands after which the rest is a command (`poetry run X`)
+    skip_operands: int = 0  # operands before the command it runs (`direnv exec DIR cmd`)
     destroys_all: str = ""  # regex over the words after the name: destroys an environment or a store
     destroys_one: str = ""  # regex over the words after the name: deletes a resource
 
@@ -82,6 +83,7 @@ def _p(
     command_options: tuple[str, ...] = (),
     family: bool = False,
     runs_after: tuple[str, ...] = (),
+    skip_operands: int = 0,
     destroys_all: str = "",
     destroys_one: str = "",
 ) -> Program:
@@ -94,6 +96,7 @@ def _p(
         command_options=frozenset(command_options),
         family=family,
         runs_after=runs_after,
+        skip_operands=skip_operands,
         destroys_all=destroys_all,
         destroys_one=destroys_one,
     )
@@ -108,6 +111,14 @@ _SUDO_OPTS = (
     *("--close-from", "--chdir", "--host", "--role", "--type", "--other-user"),
 )
 _RLWRAP_OPTS = ("-f", "-H", "-P", "-S", "-C", "-D", "-l", "-w", "-z", "-e", "-q", "-p", "-a", "-g", "-o")
+
+_UV_OPTS = (
+    *("--from", "--with", "--with-requirements", "--with-editable", "--python", "-p", "--index-url"),
+    *("--extra-index-url", "--index", "--directory", "--project", "--env-file", "--extra", "--group"),
+    *("--package", "--only-group", "-w"),
+)
+_PIPX_OPTS = ("--spec", "--python", "--index-url", "--pip-args")
+_NPM_OPTS = ("-p", "--package", "-w", "--workspace", "-c", "--call")
 
 PROGRAMS: tuple[Program, ...] = (
     # ------------------------------------------------------------------ shells and interpreters
@@ -159,7 +170,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("unshare", R.WRAPPER, options=("-S", "-G", "--setuid", "--setgid", "--root", "--wd")),
     _p("nsenter", R.WRAPPER, R.PRIVILEGED, options=("-t", "--target", "-S", "-G", "--setuid", "--setgid")),
     _p("prlimit", R.WRAPPER, options=("-p", "--pid")),
-    _p("numactl", R.WRAPPER),
+    _p("numactl", R.WRAPPER, options=("-C", "-N", "-m", "-p", "-i", "--physcpubind", "--cpunodebind")),
     _p("firejail", R.WRAPPER),
     _p("catchsegv", R.WRAPPER),
     _p("valgrind", R.WRAPPER),
@@ -168,26 +179,41 @@ PROGRAMS: tuple[Program, ...] = (
     _p("su", R.PRIVILEGED),
     _p("xargs", R.WRAPPER, aliases=("parallel",)),
     _p("find", R.READS),
-    _p("npx", R.RUNNER, aliases=("bunx",)),
-    _p("uvx", R.RUNNER),
-    _p("pipx", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("run",)),
+    _p("npx", R.RUNNER, aliases=("bunx",), options=("-p", "--package", "-w", "--workspace")),
+    _p("uvx", R.RUNNER, options=_UV_OPTS),
+    _p("pipx", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("run",), options=_PIPX_OPTS),
     _p("poetry", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
     _p("pipenv", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("run",)),
     _p("pdm", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
     _p("hatch", R.RUNNER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
-    _p("uv", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("run", "tool run")),
-    _p("conda", R.RUNNER, R.PACKAGE_INSTALLER, aliases=("mamba", "micromamba"), runs_after=("run",)),
+    _p(
+        "uv",
+        R.RUNNER,
+        R.PACKAGE_INSTALLER,
+        R.PACKAGE_PUBLISHER,
+        runs_after=("run", "tool run"),
+        options=_UV_OPTS,
+    ),
+    _p(
+        "conda",
+        R.RUNNER,
+        R.PACKAGE_INSTALLER,
+        aliases=("mamba", "micromamba"),
+        runs_after=("run",),
+        options=("-n", "--name", "-p", "--prefix", "--cwd"),
+    ),
     _p("bundle", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("exec",)),
-    _p("npm", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("exec", "x")),
-    _p("pnpm", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("dlx", "exec")),
-    _p("yarn", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("dlx", "exec")),
-    _p("direnv", R.RUNNER, runs_after=("exec",)),
-    _p("aws-vault", R.RUNNER, runs_after=("exec",)),
+    *(
+        _p(name, R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=after, options=_NPM_OPTS)
+        for name, after in (("npm", ("exec", "x")), ("pnpm", ("dlx", "exec")), ("yarn", ("dlx", "exec")))
+    ),
+    _p("direnv", R.RUNNER, runs_after=("exec",), skip_operands=1),
+    _p("aws-vault", R.RUNNER, runs_after=("exec",), skip_operands=1, options=("-d", "--duration")),
     _p("op", R.RUNNER, runs_after=("run",)),
     _p("doppler", R.RUNNER, runs_after=("run",)),
-    _p("nix-shell", R.RUNNER, command_options=("--run", "--command")),
-    _p("script", R.RUNNER, command_options=("-c", "--command")),
-    _p("sg", R.PRIVILEGED, command_options=("-c",)),
+    _p("nix-shell", R.RUNS_OPTION, command_options=("--run", "--command")),
+    _p("script", R.RUNS_OPTION, command_options=("-c", "--command")),
+    _p("sg", R.PRIVILEGED, R.RUNS_OPTION, command_options=("-c",)),
     _p("xterm", R.RUNNER, aliases=("urxvt", "rxvt")),
     _p("tmux", R.RUNNER),
     _p("screen", R.RUNNER),
@@ -394,6 +420,7 @@ def _index(programs: Iterable[Program]) -> dict[str, Program]:
                     command_options=known.command_options | entry.command_options,
                     family=known.family or entry.family,
                     runs_after=known.runs_after or entry.runs_after,
+                    skip_operands=known.skip_operands or entry.skip_operands,
                     destroys_all=known.destroys_all or entry.destroys_all,
                     destroys_one=known.destroys_one or entry.destroys_one,
                 )

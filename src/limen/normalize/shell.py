@@ -34,10 +34,11 @@ import functools
 import os
 import re
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from limen.facts.programs import Program, Role, has, names, options, program
 from limen.model import Command, Destination
 from limen.normalize.paths import canonical
 
@@ -53,110 +54,13 @@ MAX_GLOB_MATCHES = 32
 
 _SPLIT = "\x00"  # marks where an unquoted expansion splits a word into fields
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash"})
-INTERPRETERS = frozenset(
-    {
-        "python",
-        "python2",
-        "python3",
-        "pypy",
-        "pypy3",
-        "node",
-        "nodejs",
-        "deno",
-        "bun",
-        "perl",
-        "ruby",
-        "php",
-        "lua",
-        "luajit",
-        "awk",
-        "gawk",
-        "mawk",
-        "nawk",
-        "busybox awk",
-    }
-)
-UNANALYSED_SCRIPT = frozenset(
-    {
-        "powershell",
-        "powershell.exe",
-        "pwsh",
-        "pwsh.exe",
-        "cmd",
-        "cmd.exe",
-        "osascript",
-        "tclsh",
-        "wish",
-        "expect",
-        "Rscript",
-        "julia",
-    }
-)
+# What each command does comes from the program table (`limen.facts.programs`), asked by role.
+SHELLS = names(Role.SHELL)
+INTERPRETERS = names(Role.INTERPRETER)
+UNANALYSED_SCRIPT = names(Role.SCRIPT_HOST)
 # Commands whose output may be data fetched from the network (piped into a shell, it is download-and-execute).
-DOWNLOADERS = frozenset(
-    {
-        "curl",
-        "wget",
-        "fetch",
-        "aria2c",
-        "http",
-        "https",
-        "lwp-request",
-        "GET",
-        "nc",
-        "ncat",
-        "netcat",
-        "socat",
-        "openssl",
-        "tftp",
-        "ftp",
-        "telnet",
-        "scp",
-        "rsync",
-        "sftp",
-        "ssh",
-    }
-)
-_TEXT_ONLY = frozenset(
-    {
-        "echo",
-        "printf",
-        "grep",
-        "egrep",
-        "fgrep",
-        "rg",
-        "sed",
-        "awk",
-        "gawk",
-        "cat",
-        "true",
-        "false",
-        ":",
-        "test",
-        "[",
-        "[[",
-        "read",
-        "export",
-        "declare",
-        "local",
-        "alias",
-        "man",
-        "help",
-        "which",
-        "type",
-        "whatis",
-        "apropos",
-        "tr",
-        "cut",
-        "sort",
-        "uniq",
-        "wc",
-        "yes",
-        "basename",
-        "dirname",
-    }
-)
+DOWNLOADERS = names(Role.DOWNLOADS)
+_TEXT_ONLY = names(Role.TEXT_ONLY)
 
 # Names a glob is checked against so that `cat .e*` counts as touching `.env`.
 GLOB_PROBES = (
@@ -1210,7 +1114,7 @@ def _run(
     before = len(state.write_paths)
     out = _run_command(argv, state, via, level, stdin, redirects, dynamic_name)
     name = _basename(argv[0])
-    if len(state.write_paths) > before and name not in _KEEPS_CONTENT and name not in _WRAPPER_OPTS:
+    if len(state.write_paths) > before and name not in _KEEPS_CONTENT and not has(name, Role.WRAPPER):
         # `tee` writes what it was given; `cp`, `sed -i`, `curl -o` write something unknown.
         text = stdin.text if name == "tee" and stdin is not None else None
         for path in state.write_paths[before:]:
@@ -1219,9 +1123,7 @@ def _run(
 
 
 # Writers that leave a file's content as it was (or remove the file): running it afterwards runs what it held.
-_KEEPS_CONTENT = frozenset(
-    {"chmod", "chown", "chgrp", "chattr", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "srm", "wipe"}
-)
+_KEEPS_CONTENT = names(Role.METADATA, Role.DELETES)
 
 
 def _run_command(
@@ -1265,13 +1167,12 @@ def _run_command(
         finally:
             state.calling.discard(argv[0])
         return None
+    entry = program(name)
+    if entry is not None and entry.roles & _RUNS_ARGUMENT:
+        _argument_commands(entry, name, argv, state, via, level)
     handler = _HANDLERS.get(name)
-    if handler is None and re.fullmatch(
-        r"python[0-9.]*|pypy[0-9.]*|php[0-9.]*|lua[0-9.]*|perl[0-9.]*|"
-        r"ruby[0-9.]*|node[0-9]*",
-        name,
-    ):
-        handler = _interpreter
+    if handler is None and entry is not None and Role.INTERPRETER in entry.roles:
+        handler = _interpreter  # `python3.11`, `node18`
     if handler is not None:
         result: _Stream | None = handler(argv, state, via, level, stdin)
         return result
@@ -1288,15 +1189,17 @@ def _run_command(
 
 
 Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
+_RUNS_ARGUMENT = frozenset({Role.RUNS_OPTION, Role.CONTAINER, Role.RUNNER, Role.DATABASE_CLIENT})
 _DYNAMIC_WORD = re.compile(r"^(\$[\w{(@*#?!$-]|`|<\()")
 
 
 def _generic(argv: list[str], state: _State, name: str) -> None:
     """Paths and URLs among a command's operands."""
     operands = argv[1:]
-    if name in _FILE_COMMANDS:
-        skip = _FILE_COMMANDS[name]
-        with_arg = _OPTS_WITH_ARG.get(name, frozenset())
+    entry = program(name)
+    if entry is not None and entry.files is not None:
+        skip = entry.files
+        with_arg = entry.options
         if name in _SCRIPTED:
             with_arg = with_arg | _SCRIPT_OPTS
             if any(
@@ -1305,8 +1208,8 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
                 skip = 0  # the script or pattern came with -e/-f: every operand is a file
         files = _operands(operands, with_arg)[skip:]
         for word in files:
-            _add_path(word, state, write=name in _WRITERS)
-        if name in ("cp", "install", "ln") and files:
+            _add_path(word, state, write=Role.WRITES in entry.roles)
+        if Role.COPIES in entry.roles and files:
             _add_path(files[-1], state, write=True)
     else:
         for word in operands:
@@ -1780,67 +1683,11 @@ def _h_source(
     _run_written(canonical(script, state.cwd, state.home), argv[0], "sh", state, via, level, operands[1:])
 
 
-# Wrappers: options taking a value, per wrapper. The command starts at the first operand.
-_WRAPPER_OPTS: dict[str, frozenset[str]] = {
-    "sudo": frozenset(
-        {
-            "-u",
-            "-g",
-            "-C",
-            "-D",
-            "-h",
-            "-p",
-            "-r",
-            "-t",
-            "-U",
-            "-T",
-            "--user",
-            "--group",
-            "--prompt",
-            "--close-from",
-            "--chdir",
-            "--host",
-            "--role",
-            "--type",
-            "--other-user",
-        }
-    ),
-    "doas": frozenset({"-u", "-C"}),
-    "nice": frozenset({"-n", "--adjustment"}),
-    "ionice": frozenset({"-c", "-n", "--class", "--classdata"}),
-    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
-    "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
-    "time": frozenset({"-f", "-o", "--format", "--output"}),
-    "nohup": frozenset(),
-    "builtin": frozenset(),
-    "command": frozenset(),
-    "exec": frozenset({"-a"}),
-    "setsid": frozenset(),
-    "unbuffer": frozenset(),
-    "rlwrap": frozenset(
-        {"-f", "-H", "-P", "-S", "-C", "-D", "-l", "-w", "-z", "-e", "-q", "-p", "-a", "-g", "-o", "-s", "-t"}
-    ),
-    "chroot": frozenset({"--userspec", "--groups"}),
-    "strace": frozenset({"-e", "-o", "-p", "-s", "-u", "-E"}),
-    "ltrace": frozenset({"-e", "-o", "-p", "-s", "-u"}),
-    "torsocks": frozenset(),
-    "sshpass": frozenset({"-p", "-f", "-d", "-P"}),
-    "proxychains": frozenset({"-f"}),
-    "proxychains4": frozenset({"-f"}),
-    "caffeinate": frozenset({"-t", "-w"}),
-    "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}),
-    "watch": frozenset({"-n", "--interval", "-d", "-q"}),
-    "fakeroot": frozenset(),
-    "chrt": frozenset(),
-    "taskset": frozenset(),
-}
-
-
 def _h_wrapper(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> _Stream | None:
     name = _basename(argv[0])
-    with_arg = _WRAPPER_OPTS.get(name, frozenset())
+    with_arg = options(name)
     args = argv[1:]
     i = 0
     while i < len(args):
@@ -2084,6 +1931,391 @@ def _find_exec(
     _run([w.replace("{}", item) for w in inner], state, via, level, None)
 
 
+# --------------------------------------------------------------------------- programs that run an argument
+
+
+def _argument_commands(
+    entry: Program, name: str, argv: list[str], state: _State, via: tuple[str, ...], level: int
+) -> None:
+    """Commands a program runs from its own arguments, read from the program table: an option whose value
+    is a command line (`rsync -e`, `tar --checkpoint-action=exec=`, `man -P`), an editor's or debugger's
+    command (`vim -c '!...'`, `gdb -ex 'shell ...'`), git's command-valued config keys, a make snippet, a
+    database client's shell escape, a container's command, a package runner's program (`npx X`, `uvx X`,
+    `poetry run X`). Each is analysed as a command of its own."""
+    label = f"{name} option"
+    args = argv[1:]
+    if name == "git":
+        _git_config_commands(args, state, via, level)
+        return
+    if Role.CONTAINER in entry.roles:
+        _container(name, args, state, via, level)
+        return
+    if Role.RUNNER in entry.roles:
+        _runner(entry, name, args, state, via, level)
+    if Role.DATABASE_CLIENT in entry.roles:
+        _database_escapes(name, args, state, via, level)
+        return
+    for value in _option_values(args, entry.command_options):
+        if name == "tar":
+            if value.startswith(("exec=", "exec:")) or "--checkpoint-action" not in " ".join(args):
+                value = value.split("=", 1)[1] if value.startswith("exec=") else value
+            elif not value.startswith("exec"):
+                continue  # `--checkpoint-action=dot`: a progress display
+        if entry.name == "vim":
+            _ex_command(value, state, via, level, name)
+        elif name in ("gdb", "lldb"):
+            _debugger_command(value, state, via, level, name)
+        elif name in ("make", "gmake"):
+            _make_text(value, state, via, level)
+        else:
+            _shell_string(value, state, via, level, _is_dynamic(value, state), label)
+    if entry.name in ("vim", "less"):  # `vim +'!cmd' f`, `less +'!cmd' f`: a command run at start-up
+        for word in args:
+            if word.startswith("+") and len(word) > 1:
+                if entry.name == "vim":
+                    _ex_command(word[1:], state, via, level, name)
+                elif word[1:].lstrip().startswith("!"):
+                    _shell_string(word[1:].lstrip()[1:], state, via, level, False, f"{name} !")
+    if name in ("make", "gmake"):
+        for i, word in enumerate(args):
+            makefile = args[i + 1] if word in ("-f", "--file", "--makefile") and i + 1 < len(args) else ""
+            makefile = word.split("=", 1)[1] if word.startswith(("--file=", "--makefile=")) else makefile
+            path = canonical(makefile, state.cwd, state.home) if makefile else ""
+            if path in state.written:  # `echo ... > m.mk; make -f m.mk`: the line wrote the recipes
+                text = state.written[path]
+                if text is None:
+                    state.flag("make runs a makefile the line wrote")
+                else:
+                    _make_text(text, state, via, level)
+
+
+_CLUSTER = re.compile(r"-[A-Za-z]{2,}")
+
+
+def _option_values(args: list[str], wanted: frozenset[str]) -> list[str]:
+    """The values of the options in `wanted`: `-e CMD`, `--rsh=CMD`, `--rsh CMD`."""
+    values: list[str] = []
+    if not wanted:
+        return values
+    for i, word in enumerate(args):
+        if word == "--":
+            break
+        if word in wanted and i + 1 < len(args):
+            values.append(args[i + 1])
+        elif _CLUSTER.fullmatch(word) and "-" + word[-1] in wanted and i + 1 < len(args):
+            values.append(args[i + 1])  # `script -qc CMD`, `rsync -avze CMD`
+        elif word.startswith("--") and "=" in word and word.split("=", 1)[0] in wanted:
+            values.append(word.split("=", 1)[1])
+    return values
+
+
+_EX_SHELL = re.compile(
+    r"^(?:silent!?\s*|sil!?\s*|exe(?:cute)?\s+)?(?:r(?:ead)?\s*|w(?:rite)?\s+|\d*,?\d*\s*)?!(.*)$", re.S
+)
+_EX_TERMINAL = re.compile(r"^(?:ter(?:minal)?|te)\s*(?:\+\+\w+\s+)*(.+)$", re.S)
+_EX_CODE = re.compile(r"^(?:py(?:thon)?3?|pyx|pythonx|lua|perl|ruby|rub|mz|tcl)(?:do|file)?\b", re.S)
+_SYSTEM_CALL = re.compile(r"""\bsystem(?:list)?\s*\(\s*(['"])((?:(?!\1).)*)\1""", re.S)
+
+
+def _ex_command(text: str, state: _State, via: tuple[str, ...], level: int, name: str) -> None:
+    """One vim/ex command line: `!cmd`, `r !cmd`, `w !cmd`, `call system('cmd')`, `terminal cmd`."""
+    for part in _ex_split(text):
+        part = part.strip().lstrip(":").strip()
+        if not part:
+            continue
+        shell = _EX_SHELL.match(part)
+        terminal = _EX_TERMINAL.match(part)
+        if shell is not None:
+            _shell_string(shell.group(1), state, via, level, _is_dynamic(part, state), f"{name} !")
+        elif terminal is not None:
+            _shell_string(terminal.group(1), state, via, level, False, f"{name} terminal")
+        elif _EX_CODE.match(part):
+            state.payloads.append(part)
+            state.flag(f"{name} runs code in an embedded interpreter")
+        for call in _SYSTEM_CALL.finditer(part):
+            _shell_string(call.group(2), state, via, level, False, f"{name} system()")
+        if part.startswith(("so ", "source ", "so!", "source!")):
+            state.flag(f"{name} sources a script")
+
+
+def _ex_split(text: str) -> list[str]:
+    """Ex commands separated by `|`; a `!` command takes the rest of the line, bar included."""
+    parts: list[str] = []
+    while text:
+        head = text.lstrip().lstrip(":").lstrip()
+        if _EX_SHELL.match(head) or head.startswith(("norm", "g/", "g!", "v/")):
+            parts.append(head)
+            break
+        cut = text.find("|")
+        if cut < 0:
+            parts.append(text)
+            break
+        parts.append(text[:cut])
+        text = text[cut + 1 :]
+    return parts
+
+
+def _debugger_command(text: str, state: _State, via: tuple[str, ...], level: int, name: str) -> None:
+    """`gdb -ex 'shell cmd'`, `gdb -ex '!cmd'`, `lldb -o 'platform shell cmd'`, `call system("cmd")`."""
+    part = text.strip()
+    match = re.match(r"^(?:shell|platform\s+shell|pipe\s+.*?\|)\s+(.*)$|^!(.*)$", part, re.S)
+    if match is not None:
+        command = match.group(1) if match.group(1) is not None else match.group(2)
+        _shell_string(command, state, via, level, _is_dynamic(part, state), f"{name} shell")
+    elif re.match(r"^(?:python|py|pi|python-interactive|script|guile|gu|source)\b", part):
+        state.payloads.append(part)
+        state.flag(f"{name} runs code in an embedded interpreter")
+    for call in _SYSTEM_CALL.finditer(part):
+        _shell_string(call.group(2), state, via, level, False, f"{name} system()")
+
+
+_MAKE_SHELL = re.compile(r"\$[({]shell\s+((?:[^()]|\([^()]*\))*)[)}]")
+
+
+def _make_text(text: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    """Makefile text: recipe lines (after a tab or `target: ; `) and `$(shell ...)` run in a shell."""
+    for call in _MAKE_SHELL.finditer(text):
+        _shell_string(call.group(1), state, via, level, False, "make $(shell)")
+    for line in text.replace("\\\n", " ").split("\n"):
+        recipe = ""
+        if line.startswith("\t"):
+            recipe = line[1:]
+        elif ":" in line and ";" in line.split("#", 1)[0] and not line.lstrip().startswith("#"):
+            head, _, rest = line.partition(";")
+            if ":" in head and "=" not in head.split(":", 1)[0]:
+                recipe = rest
+        recipe = recipe.strip().lstrip("@-+").strip()
+        if recipe:
+            recipe = re.sub(r"\$\$", "$", recipe)
+            _shell_string(recipe, state, via, level, False, "make recipe")
+
+
+# git config keys whose value is a command line (a leading `!` for aliases and credential helpers).
+_GIT_COMMAND_KEYS = re.compile(
+    r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|gpg\.(?:\w+\.)?program|"
+    r"pager\.[\w.-]+|filter\.[\w.-]+\.(?:clean|smudge|process)|diff\.[\w.-]+\.(?:textconv|command)|"
+    r"merge\.[\w.-]+\.driver|uploadpack\.packobjectshook|credential(?:\.[^=]+)?\.helper|alias\.[\w.-]+|"
+    r"instaweb\.httpd|web\.browser|man\.[\w.-]+\.cmd|sendemail\.(?:smtpserver|tocmd|cccmd)|"
+    r"remote\.[\w.-]+\.(?:receivepack|uploadpack)|core\.gitproxy|ssh\.variant)$"
+)
+_GIT_HOOK_KEYS = re.compile(r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree)$")
+
+
+def _git_config_value(key: str, value: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    """What a git config key set to `value` would run when git reads it."""
+    key = key.lower()
+    if _GIT_HOOK_KEYS.match(key):
+        state.flag(f"git runs hooks or config from a place the line names ({key})")
+        return
+    if key == "protocol.ext.allow" and value.lower() in ("always", "user"):
+        state.flag("git allows ext:: transports (they run commands)")
+        return
+    if not _GIT_COMMAND_KEYS.match(key) or not value:
+        return
+    if key.startswith(("alias.", "credential")):
+        if not value.startswith("!"):
+            if key.startswith("credential") and value.startswith("/"):
+                _shell_string(value, state, via, level, False, f"git {key}")
+            return  # an alias of a git sub-command; a helper named `git credential-<value>`
+        value = value[1:]
+    if key == "core.fsmonitor" and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+        return
+    _shell_string(value, state, via, level, _is_dynamic(value, state), f"git {key}")
+
+
+def _git_config_commands(args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`git -c core.pager='sh -c ...' log`, `git config alias.x '!cmd'`: the commands git config runs."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        word = args[i]
+        if word == "-c" and i + 1 < len(args):
+            key, _, value = args[i + 1].partition("=")
+            _git_config_value(key, value, state, via, level)
+            i += 2
+            continue
+        if word.startswith("--config-env="):
+            state.flag("git reads a config value from the environment")
+        i += 2 if word in ("-C", "--git-dir", "--work-tree", "--namespace") else 1
+    rest = args[i:]
+    for word in rest[1:]:
+        if word.startswith("ext::"):  # `ext::sh -c rm% -rf% ~`: words split at unescaped spaces
+            words = [w.replace("\0", " ").replace("%%", "%") for w in word[5:].replace("% ", "\0").split()]
+            if words:
+                _run(words, state, (*via, "git ext::"), level, None)
+    if rest[:1] != ["config"]:
+        return
+    words = [w for w in rest[1:] if not w.startswith("-")]
+    if len(words) >= 2:  # `git config KEY VALUE`: run whenever git next reads it (later: noted, not opaque)
+        state.deferred += 1
+        try:
+            _git_config_value(words[0], words[1], state, via, level)
+        finally:
+            state.deferred -= 1
+
+
+_CONTAINER_OPTS = frozenset(
+    {
+        *("-v", "--volume", "-e", "--env", "--name", "-p", "--publish", "-w", "--workdir", "--entrypoint"),
+        *("--network", "--net", "--pid", "--ipc", "--uts", "--userns", "-u", "--user", "--mount"),
+        *("--cap-add", "--cap-drop", "--device", "--security-opt", "-l", "--label", "--env-file"),
+        *("--platform", "--restart", "-h", "--hostname", "--add-host", "--dns", "-m", "--memory", "--cpus"),
+        *("--gpus", "--log-driver", "--log-opt", "--tmpfs", "--ulimit", "--cgroupns", "--runtime"),
+        *("--shm-size", "--stop-signal", "--health-cmd", "-a", "--attach", "--cidfile", "--volumes-from"),
+        *("--link", "--expose", "--group-add", "-c", "--cpu-shares", "--pull", "--sysctl", "--ip"),
+        *("--network-alias", "--pids-limit", "--memory-swap", "--stop-timeout", "--label-file"),
+        *("--detach-keys", "--privileged-mode", "--storage-opt", "--cpuset-cpus", "--init-path"),
+    }
+)
+_CONTAINER_GLOBAL = frozenset({"-H", "--host", "--context", "-c", "--config", "--log-level", "-l"})
+
+
+def _container(name: str, args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`docker run [opts] IMAGE CMD...`, `docker exec [opts] CTR CMD...`: the command runs inside the
+    container (noted, not opaque here); a host folder mounted into it is reached through its mount
+    point, so `-v /:/host ... rm -rf /host` deletes `/`. The escape flags are the rules' to judge."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in _CONTAINER_GLOBAL else 1
+    if i >= len(args):
+        return
+    sub = args[i]
+    rest = args[i + 1 :]
+    if sub == "container" and rest:
+        sub, rest = rest[0], rest[1:]
+    if sub not in ("run", "exec", "create"):
+        return
+    mounts: list[tuple[str, str]] = []
+    entrypoint: list[str] = []
+    j = 0
+    while j < len(rest) and rest[j].startswith("-") and rest[j] != "--":
+        word = rest[j]
+        option, eq, attached = word.partition("=")
+        value = attached if eq else (rest[j + 1] if option in _CONTAINER_OPTS and j + 1 < len(rest) else "")
+        if option in ("-v", "--volume") and ":" in value:
+            host, _, inside = value.partition(":")
+            if host.startswith(("/", "~", ".", "$")):
+                _add_path(host, state, write=False)
+                mounts.append((canonical(host, state.cwd, state.home), inside.split(":", 1)[0]))
+        elif option == "--mount" and ("source=" in value or "src=" in value):
+            parts = {k: v for k, _, v in (p.partition("=") for p in value.split(","))}
+            host = parts.get("source") or parts.get("src") or ""
+            inside = parts.get("target") or parts.get("destination") or parts.get("dst") or ""
+            if host.startswith(("/", "~", ".")):
+                _add_path(host, state, write=False)
+                mounts.append((canonical(host, state.cwd, state.home), inside))
+        elif option == "--entrypoint" and value:
+            entrypoint = [value]
+        elif option == "--health-cmd" and value:
+            _container_line(value, mounts, state, via, level, name)
+        j += 1 if eq or option not in _CONTAINER_OPTS else 2
+    if j < len(rest) and rest[j] == "--":
+        j += 1
+    inner = [*entrypoint, *rest[j + 1 :]]  # the image (run) or the container (exec) comes first
+    if inner:
+        _container_line(" ".join(quote(w) for w in inner), mounts, state, via, level, name)
+
+
+def _remount(root: str) -> Callable[[re.Match[str]], str]:
+    """A container path under a mount point, as the host path it is (`/host/etc` -> `/etc`)."""
+    return lambda match: (root + match.group(1)) if root else "/"
+
+
+def _container_line(
+    text: str, mounts: list[tuple[str, str]], state: _State, via: tuple[str, ...], level: int, name: str
+) -> None:
+    for host, inside in sorted(mounts, key=lambda m: -len(m[1])):
+        inside = inside.rstrip("/")
+        if inside.startswith("/") and inside:
+            text = re.sub(
+                rf"(?<![\w./-]){re.escape(inside)}(/|(?=\s|$|['\"]))", _remount(host.rstrip("/")), text
+            )
+    cwd = state.cwd
+    state.deferred += 1
+    try:
+        _analyse_text(text, state, via=(*via, name), level=level + 1, lenient=True)
+    finally:
+        state.cwd = cwd
+        state.deferred -= 1
+
+
+def _runner(
+    entry: Program, name: str, args: list[str], state: _State, via: tuple[str, ...], level: int
+) -> None:
+    """`npx pkg args`, `uvx --from x cmd`, `pipx run pkg`, `poetry run cmd`, `npm exec -- cmd`: the
+    program a package runner runs, as a command (`npx rimraf ~` deletes like `rm -rf ~`)."""
+    rest = list(args)
+    if entry.runs_after:
+        words = [w for w in rest if not w.startswith("-")]
+        after = next((sub for sub in entry.runs_after if words[: len(sub.split())] == sub.split()), None)
+        if after is None:
+            return
+        start = rest.index(after.split()[-1])
+        rest = rest[start + 1 :]
+    if name == "xterm" or name in ("urxvt", "rxvt"):
+        if "-e" in rest:
+            inner = rest[rest.index("-e") + 1 :]
+            if inner:
+                _run(inner, state, (*via, name), level, None)
+        return
+    if name in ("tmux", "screen"):
+        _multiplexer(name, rest, state, via, level)
+        return
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        if word == "--":
+            i += 1
+            break
+        if not word.startswith("-"):
+            break
+        if word in ("-c", "--call") and i + 1 < len(rest) and name in ("npx", "npm", "bunx", "pnpm"):
+            _shell_string(rest[i + 1], state, via, level, _is_dynamic(rest[i + 1], state), f"{name} -c")
+            return
+        i += 2 if word in entry.options else 1
+    inner = rest[i + entry.skip_operands :]
+    if not inner:
+        return
+    program_name = inner[0]
+    if not program_name.startswith(("/", ".")):
+        program_name = re.sub(r"(?<=.)@[^/]*$", "", program_name).rsplit("/", 1)[-1]  # @scope/pkg@1.2 -> pkg
+    if program_name:
+        _run([program_name, *inner[1:]], state, (*via, name), level, None)
+
+
+def _multiplexer(name: str, rest: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`tmux new -d 'cmd'`, `tmux send-keys 'cmd' Enter`, `screen -dm cmd`: commands run in a session."""
+    if name == "tmux":
+        sub = next((w for w in rest if not w.startswith("-")), "")
+        if sub in ("new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane"):
+            operands = _operands(
+                rest[rest.index(sub) + 1 :], frozenset({"-s", "-n", "-t", "-c", "-x", "-y", "-e", "-F", "-l"})
+            )
+            if operands:
+                _shell_string(" ".join(operands), state, via, level, False, f"tmux {sub}")
+        elif sub in ("send-keys", "send"):
+            keys = _operands(rest[rest.index(sub) + 1 :], frozenset({"-t", "-N"}))
+            text = " ".join(k for k in keys if k not in ("Enter", "C-m", "KPEnter"))
+            if text:
+                _shell_string(text, state, via, level, False, "tmux send-keys")
+        return
+    operands = _operands(rest, frozenset({"-S", "-X", "-p", "-c", "-t", "-h", "-L", "-Logfile"}))
+    if operands and "-X" not in rest:
+        _run(operands, state, (*via, name), level, None)
+
+
+def _database_escapes(name: str, args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`psql -c '\\! cmd'`, `mysql -e 'system cmd'`, `sqlite3 db '.shell cmd'`: a client's shell escape."""
+    texts = [w for w in args if not w.startswith("-") or w[:2] in ("-c", "-e")]
+    for text in texts:
+        for line in re.split(r"[\n;]", text):
+            line = line.strip()
+            match = re.match(
+                r"^(?:-[ce])?\s*(?:\\!|\\system\b|system\b|\.shell\b|\.system\b)\s*(.*)$", line, re.S
+            )
+            if match is not None and match.group(1):
+                _shell_string(match.group(1), state, via, level, False, f"{name} shell escape")
+
+
 # --------------------------------------------------------------------------- interpreters
 
 
@@ -2263,6 +2495,8 @@ def _scan_code(
     fx = analyse_code(code_lang, code, cwd=state.cwd, home=state.home, script=script)
     for why in fx.opaque:
         state.flag(why)
+    if any(why.endswith("does not parse") for why in fx.opaque):
+        _scan_literal(lang, code, state, via, level)  # what literal calls and peers the broken program names
     for note in fx.notes:
         state.note(note)
     if fx.download_exec:
@@ -2909,7 +3143,8 @@ def _h_gh(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdi
     elif group == "api":
         flag, url = _gh_api(args, own)
     elif verb in _GH_REPO_WRITES.get(group, frozenset()):
-        flag = "own_remote" if own is not None and target == own else "foreign_remote"
+        # Without -R, gh writes to the checkout's own repository (or, in a fork, its parent: the project's).
+        flag = "own_remote" if not repo_flag or (own is not None and target == own) else "foreign_remote"
         url = f"https://api.github.com/repos/{target[1] if target else ''}"
     if not flag:
         return
@@ -2959,6 +3194,8 @@ def _gh_api(args: list[str], own: tuple[str, str] | None) -> tuple[str, str]:
     url = "https://api.github.com/" + path.lstrip("/")
     if hosts.publishing_endpoint("api.github.com", path):
         return "publishes", url
+    if "{owner}" in path or "{repo}" in path:
+        return "own_remote", url  # gh fills these in with the checkout's own repository
     repo = hosts.github_repo_of_path(path.lstrip("/"))
     if own is not None and own[0] == "github.com" and repo is not None and "/".join(repo) == own[1]:
         return "own_remote", url
@@ -2999,118 +3236,6 @@ def _h_openssl(
         if word == "-connect":
             _host_word(args[i + 1], state, "openssl")
     return _h_decode(argv, state, via, level, stdin)
-
-
-_FILE_COMMANDS: dict[str, int] = {
-    "cat": 0,
-    "tac": 0,
-    "head": 0,
-    "tail": 0,
-    "less": 0,
-    "more": 0,
-    "nl": 0,
-    "strings": 0,
-    "od": 0,
-    "xxd": 0,
-    "hexdump": 0,
-    "md5sum": 0,
-    "sha1sum": 0,
-    "sha256sum": 0,
-    "sha512sum": 0,
-    "file": 0,
-    "stat": 0,
-    "rm": 0,
-    "rmdir": 0,
-    "unlink": 0,
-    "shred": 0,
-    "touch": 0,
-    "mkdir": 0,
-    "cp": 0,
-    "mv": 0,
-    "ln": 0,
-    "install": 0,
-    "chmod": 1,
-    "chown": 1,
-    "chgrp": 1,
-    "chattr": 1,
-    "tee": 0,
-    "truncate": 0,
-    "source": 0,
-    ".": 0,
-    "vi": 0,
-    "vim": 0,
-    "nano": 0,
-    "emacs": 0,
-    "diff": 0,
-    "cmp": 0,
-    "du": 0,
-    "zip": 0,
-    "unzip": 0,
-    "gzip": 0,
-    "gunzip": 0,
-    "bzip2": 0,
-    "xz": 0,
-    "sed": 1,
-    "grep": 1,
-    "egrep": 1,
-    "fgrep": 1,
-    "rg": 1,
-    "jq": 1,
-    "bat": 0,
-    "base64": 0,
-    "sort": 0,
-    "uniq": 0,
-    "wc": 0,
-    "cut": 0,
-    "paste": 0,
-    "split": 0,
-    "tar": 0,
-    "ls": 0,
-    "readlink": 0,
-    "realpath": 0,
-    "srm": 0,
-    "wipe": 0,
-    "look": 1,
-    "cksum": 0,
-    "sum": 0,
-}
-_WRITERS = frozenset(
-    {
-        "rm",
-        "rmdir",
-        "unlink",
-        "shred",
-        "touch",
-        "mkdir",
-        "mv",
-        "tee",
-        "truncate",
-        "chmod",
-        "chown",
-        "chgrp",
-        "chattr",
-        "srm",
-        "wipe",
-    }
-)
-_OPTS_WITH_ARG: dict[str, frozenset[str]] = {
-    "head": frozenset({"-n", "-c"}),
-    "tail": frozenset({"-n", "-c", "-s", "--pid"}),
-    "grep": frozenset({"-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclude", "--exclude-dir"}),
-    "sed": frozenset({"-l"}),
-    "cut": frozenset({"-d", "-f", "-b", "-c"}),
-    "sort": frozenset({"-k", "-t", "-o"}),
-    "split": frozenset({"-l", "-b", "-n"}),
-    "tar": frozenset({"-C", "-f", "--exclude"}),
-    "shred": frozenset({"-n", "-s", "--iterations"}),
-    "truncate": frozenset({"-s", "--size"}),
-    "touch": frozenset({"-t", "-d", "-r", "--date", "--reference"}),
-    "od": frozenset({"-t", "-N", "-j", "-A"}),
-    "du": frozenset({"-d", "--max-depth"}),
-    "ls": frozenset({"-I", "--ignore", "-w"}),
-    "xxd": frozenset({"-l", "-s", "-c", "-g"}),
-}
-_OPTS_WITH_ARG["egrep"] = _OPTS_WITH_ARG["fgrep"] = _OPTS_WITH_ARG["rg"] = _OPTS_WITH_ARG["grep"]
 
 
 _HANDLERS: dict[str, Handler] = {
@@ -3161,8 +3286,8 @@ _HANDLERS: dict[str, Handler] = {
 }
 for _name in SHELLS:
     _HANDLERS[_name] = _h_shell
-for _name in _WRAPPER_OPTS:
-    _HANDLERS[_name] = _h_wrapper
+for _name in names(Role.WRAPPER):
+    _HANDLERS.setdefault(_name, _h_wrapper)  # env, xargs, busybox have handlers of their own
 for _name in INTERPRETERS:
     _HANDLERS[_name] = _interpreter
 for _name in (*NET_OPTIONS, *_DB_CLIENTS):

@@ -44,6 +44,7 @@ _DOWNLOADERS = names(Role.DOWNLOADS)
 _NET_TOOLS = names(Role.NETWORK)
 _REMOTE_SHELL_TOOLS = names(Role.REMOTE_SHELL)
 _DELETERS = names(Role.DELETES)  # rmdir only removes empty directories
+_RECURSIVE_DELETERS = names(Role.RECURSIVE)
 _SYSTEM_DIRS = (
     "/",
     "/etc",
@@ -227,12 +228,13 @@ _EMPTY_VAR_ROOT = re.compile(r"^\$\{?\w+\}?/\*?$")
 
 
 def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding | None:
-    if command.name not in ("rm", "srm") and command.name != "rmdir":
+    always = command.name in _RECURSIVE_DELETERS  # `rimraf DIR` needs no -r
+    if command.name not in ("rm", "srm") and command.name != "rmdir" and not always:
         return None
     flags = _short_flags(command.argv[1:])
     if "--no-preserve-root" in command.argv:
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 98, "rm --no-preserve-root")
-    if not ({"r", "R"} & flags or "--recursive" in _long(command.argv)):
+    if not ({"r", "R"} & flags or "--recursive" in _long(command.argv) or always):
         return None
     worst: Finding | None = None
     for word in _operands(command.argv):
@@ -1271,10 +1273,71 @@ def _world_writable(mode: str) -> bool:
     return False
 
 
+_HOST_NAMESPACES = frozenset({"--pid", "--net", "--network", "--ipc", "--uts", "--userns", "--cgroupns"})
+_ESCAPE_CAPS = re.compile(
+    r"^(?:CAP_)?(?:ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH|SYS_RAWIO)$", re.I
+)
+_DOCKER_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/podman/podman.sock")
+
+
+def _container_escape(command: Command, action: Action, ctx: Context) -> str:
+    """`docker run --privileged`, `--pid=host`, `-v /:/host`, the docker socket: a container given the
+    host (the container's command itself is analysed by the normaliser, through its mounts)."""
+    entry = program(command.name)
+    if entry is None or Role.CONTAINER not in entry.roles:
+        return ""
+    argv = command.argv
+    subs = [w for w in argv[1:4] if not w.startswith("-")]
+    if not {"run", "create", "exec"} & set(subs[:2]):
+        return ""
+    for i, word in enumerate(argv):
+        option, eq, attached = word.partition("=")
+        value = attached if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        if option == "--privileged":
+            return f"{command.name} --privileged gives the container the host"
+        if option in _HOST_NAMESPACES and value == "host":
+            return f"{command.name} {option}=host shares the host's namespace"
+        if option == "--cap-add" and _ESCAPE_CAPS.match(value):
+            return f"{command.name} --cap-add {value.upper()}"
+        if option == "--device":
+            return f"{command.name} --device hands a host device to the container"
+        if option == "--security-opt" and ("unconfined" in value or value == "label=disable"):
+            return f"{command.name} --security-opt turns confinement off"
+        if option in ("-v", "--volume", "--mount") and value:
+            host = value.split(":", 1)[0] if option != "--mount" else ""
+            if option == "--mount":
+                host = next(
+                    (p.split("=", 1)[1] for p in value.split(",") if p.startswith(("source=", "src="))), ""
+                )
+            if not host.startswith(("/", "~")):
+                continue
+            target = _target(host, action, ctx)
+            if target in _DOCKER_SOCKETS:
+                return f"{command.name} mounts the container engine's socket"
+            if (
+                _is_dangerous(target, action, ctx)
+                and not is_within(target, ctx.workspace)
+                and target not in ("/tmp", "/var/tmp")
+            ) or target.startswith(("/proc", "/sys", "/dev", "/etc", "/root", "/boot")):
+                return f"{command.name} mounts {_path_class(target, ctx)} into the container"
+    return ""
+
+
 @rule(ReasonCode.UNSAFE_PERMISSIONS, needs="commands")
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Making files world-writable or setuid: anyone can then change or escalate through them."""
+    """Making files world-writable or setuid: anyone can then change or escalate through them; a container
+    given the host (privileged, host namespaces, escape capabilities, the host's root or engine socket)."""
     for command in action.commands:
+        escape = _container_escape(command, action, ctx)
+        if escape:
+            strict = ctx.mode.strict_or_above
+            yield _finding(
+                ReasonCode.UNSAFE_PERMISSIONS,
+                Verdict.BLOCK if strict else Verdict.AUTH,
+                90 if strict else 75,
+                escape,
+            )
+            return
         mode = _mode_set(command)
         if mode and _world_writable(mode):
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, f"{command.name} {mode}")
