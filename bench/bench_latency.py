@@ -1,7 +1,9 @@
 """Decision latency on the 8-call mix (the issue's ordinary + hostile coding-agent calls).
 
 Run: .venv/bin/python bench/bench_latency.py [--mode balanced] [--n 2000]
-Prints median and p99 per decision (normalise + decide, in-process, no audit) and calls per second.
+Prints median and p99 per decision (normalise + decide, in-process, no audit) and calls per second; then the
+same for a 1 kB Python one-liner (`python3 -c "..."`, parsed and evaluated by `limen.normalize.code`), made
+different on every call so that no cache answers it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,40 @@ def mix(workspace: str) -> list[tuple[str, dict[str, object]]]:
     ]
 
 
+# About 1 kB of the data-processing one-liners agents write: files read and written, a subprocess, formatting.
+ONE_LINER = (
+    "import csv, json, os, sys, subprocess; from pathlib import Path; "
+    "root = Path(os.environ.get('PROJECT_ROOT', '.')); out = root / 'build' / 'report'; "
+    "out.mkdir(parents=True, exist_ok=True); rows = []; "
+    "reader = csv.DictReader(open(root / 'data' / 'sales.csv', newline='')); "
+    "[rows.append({'region': r['region'].strip().lower(), 'amount': float(r['amount'] or 0)}) "
+    "for r in reader]; "
+    "totals = {}; [totals.__setitem__(r['region'], totals.get(r['region'], 0) + r['amount']) for r in rows]; "
+    "rev = subprocess.check_output(['git', 'rev-parse', '--short', 'HEAD'], text=True).strip(); "
+    "summary = {'rev': rev, 'regions': sorted(totals), 'total': round(sum(totals.values()), 2), "
+    "'n': len(rows)}; "
+    "json.dump(summary, open(out / 'summary.json', 'w'), indent=2, sort_keys=True); "
+    "print(json.dumps(summary)[:200]); "
+    "[print(f'{k:>12} {v:>12.2f}') for k, v in sorted(totals.items(), key=lambda kv: -kv[1])[:10]]; "
+    "sys.stderr.write('wrote %s' % (out / 'summary.json')); tag = 'run-%d' % "
+)
+
+
+def one_liner(i: int) -> tuple[str, dict[str, object]]:
+    return ("Bash", {"command": f'python3 -c "{ONE_LINER}{i}"'})
+
+
+def timed(calls: list[tuple[str, dict[str, object]]], n: int, workspace: str, ctx: Context) -> list[float]:
+    times = []
+    for i in range(n):
+        tool, arguments = calls[i % len(calls)]
+        started = perf_counter_ns()
+        limen.evaluate(tool, arguments, cwd=workspace, context=ctx)
+        times.append((perf_counter_ns() - started) / 1000)
+    times.sort()
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="balanced")
@@ -57,6 +93,18 @@ def main() -> None:
     for (tool, shown), verdict in verdicts.items():
         print(f"  {verdict:<5} {tool:<9} {shown}")
     print(f"median {median:.1f} us   p99 {p99:.1f} us   {1e6 / statistics.mean(times):,.0f} calls/s")
+    with tempfile.TemporaryDirectory() as tmp:
+        workspace = make_workspace(os.path.realpath(tmp))
+        ctx = Context.for_mode(Mode(args.mode), workspace)
+        n = max(args.n // 4, 100)
+        warm = [one_liner(-i) for i in range(1, 51)]
+        timed(warm, len(warm), workspace, ctx)
+        calls = [one_liner(i) for i in range(n)]
+        verdict = limen.evaluate(*calls[0], cwd=workspace, context=ctx).verdict.name
+        times = timed(calls, n, workspace, ctx)
+    size = len(str(calls[0][1]["command"]))
+    print(f"1 kB interpreter one-liner ({size} chars, {verdict}), {n} decisions, each one new")
+    print(f"median {statistics.median(times):.1f} us   p99 {times[int(0.99 * len(times)) - 1]:.1f} us")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import re
+from collections.abc import Callable
+from typing import Any
 
 from limen.normalize.code import UNKNOWN, CodeEffects, analyse_into
 from limen.normalize.code.values import (
@@ -26,6 +29,60 @@ from limen.normalize.code.values import (
 )
 
 MAX_ITEMS = 4096  # items a comprehension over a literal list is evaluated for
+
+_BUILTINS = frozenset(dir(builtins)) | {"__builtins__"}
+# Calls without an effect here (their arguments are still evaluated): a fast way past most calls.
+_PURE = frozenset(
+    {
+        *("print", "len", "sum", "min", "max", "round", "int", "float", "abs", "range", "enumerate", "zip"),
+        *(
+            "isinstance",
+            "issubclass",
+            "any",
+            "all",
+            "repr",
+            "hash",
+            "id",
+            "type",
+            "iter",
+            "next",
+            "dict",
+            "set",
+        ),
+        *("frozenset", "bool", "format", "divmod", "pow", "hex", "oct", "bin", "ord", "callable", "hasattr"),
+        *("super", "object", "property", "staticmethod", "classmethod", "filter", "input", "slice", "ascii"),
+    }
+)
+_PURE_MODULES = frozenset(
+    {
+        *("json", "csv", "math", "re", "datetime", "time", "collections", "itertools", "functools"),
+        *(
+            "statistics",
+            "random",
+            "string",
+            "textwrap",
+            "logging",
+            "decimal",
+            "fractions",
+            "operator",
+            "enum",
+        ),
+        *(
+            "dataclasses",
+            "typing",
+            "uuid",
+            "hashlib",
+            "hmac",
+            "secrets",
+            "copy",
+            "pprint",
+            "argparse",
+            "heapq",
+        ),
+        *("bisect", "array", "struct", "unicodedata", "difflib", "calendar", "numbers", "contextlib", "abc"),
+        *("warnings", "traceback", "html", "sys"),
+    }
+)
 
 # Calls that run their argument as a shell line.
 _SHELL_LINE = frozenset(
@@ -286,83 +343,100 @@ class _Py:
     def expr(self, node: ast.expr | None) -> Val:
         if node is None or not self.fx.tick():
             return UNK
-        if isinstance(node, ast.Constant):
-            constant = node.value
-            if isinstance(constant, str):
-                return s(constant)
-            if isinstance(constant, bytes):
-                return s(constant.decode("utf-8", "replace"))
-            if isinstance(constant, bool) or constant is None:
-                return Val(ref=str(constant))
-            if isinstance(constant, int):
-                return Val(num=constant)
-            return UNK
-        if isinstance(node, ast.JoinedStr):
-            return concat(*(self.expr(v) for v in node.values)) if node.values else s("")
-        if isinstance(node, ast.FormattedValue):
-            return self.expr(node.value)
-        if isinstance(node, ast.Name):
-            if node.id in self.env:
-                return self.env[node.id]
-            return Val(ref=node.id)  # a builtin (or a name bound in a way not followed: no effect)
-        if isinstance(node, ast.Attribute):
-            return self.attribute(self.expr(node.value), node.attr)
-        if isinstance(node, ast.Subscript):
-            return self.subscript(self.expr(node.value), node.slice)
-        if isinstance(node, ast.BinOp):
-            left, right = self.expr(node.left), self.expr(node.right)
-            if isinstance(node.op, ast.Div) and left.kind == "path":
-                return join(left, right, kind="path")
-            if isinstance(node.op, ast.Add) and (left.text is not None or right.text is not None):
-                return concat(left, right)
-            if isinstance(node.op, ast.Add) and left.kind == "list" and right.kind == "list":
-                return Val(kind="list", items=left.items + right.items)
-            if isinstance(node.op, ast.Mod) and left.text is not None:
-                return _percent(left, right)
-            if left.num is not None and right.num is not None:
-                return _arith(node.op, left.num, right.num)
-            return Val(tainted=left.tainted or right.tainted)
-        if isinstance(node, ast.Call):
-            return self.call(node)
-        if isinstance(node, ast.UnaryOp):
-            operand = self.expr(node.operand)
-            if isinstance(node.op, ast.USub) and operand.num is not None:
-                return Val(num=-operand.num)
-            return Val(tainted=operand.tainted)
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            return Val(kind="list", items=tuple(self.expr(e) for e in node.elts))
-        if isinstance(node, ast.Dict):
-            keys = tuple(known(self.expr(k)) or "" if k is not None else "" for k in node.keys)
-            return Val(kind="dict", keys=keys, items=tuple(self.expr(v) for v in node.values))
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
-            return self.comprehension(node.elt, node.generators)
-        if isinstance(node, ast.DictComp):
-            self.comprehension(node.value, node.generators)
-            return UNK
-        if isinstance(node, ast.Await):
-            return self.expr(node.value)
-        if isinstance(node, ast.NamedExpr):
-            value = self.expr(node.value)
-            self.env[node.target.id] = value
-            return value
-        if isinstance(node, ast.IfExp):
-            self.expr(node.test)
-            body, other = self.expr(node.body), self.expr(node.orelse)
-            return body if known(body) is not None or body.ref else other
-        if isinstance(node, ast.Lambda):
-            saved = dict(self.env)
-            for arg in node.args.args:
-                self.env[arg.arg] = UNK
-            self.expr(node.body)
-            self.env = saved
-            return UNK
-        if isinstance(node, ast.Starred):
-            return self.expr(node.value)
+        handler = _EXPR.get(type(node))
+        if handler is not None:
+            return handler(self, node)
         last = UNK
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 last = self.expr(child)
         return Val(tainted=last.tainted) if not isinstance(node, ast.BoolOp) else last
+
+    def _name(self, node: ast.Name) -> Val:
+        value = self.env.get(node.id)
+        if value is not None:
+            return value
+        return Val(ref=node.id) if node.id in _BUILTINS else UNK  # a name bound in a way not followed
+
+    def _attribute(self, node: ast.Attribute) -> Val:
+        return self.attribute(self.expr(node.value), node.attr)
+
+    def _constant(self, node: ast.Constant) -> Val:
+        constant = node.value
+        if isinstance(constant, str):
+            return s(constant)
+        if isinstance(constant, bytes):
+            return s(constant.decode("utf-8", "replace"))
+        if isinstance(constant, bool) or constant is None:
+            return Val(ref=str(constant))
+        if isinstance(constant, int):
+            return Val(num=constant)
+        return UNK
+
+    def _joined(self, node: ast.JoinedStr) -> Val:
+        return concat(*(self.expr(v) for v in node.values)) if node.values else s("")
+
+    def _formatted(self, node: ast.FormattedValue) -> Val:
+        return self.expr(node.value)
+
+    def _subscript(self, node: ast.Subscript) -> Val:
+        return self.subscript(self.expr(node.value), node.slice)
+
+    def _binop(self, node: ast.BinOp) -> Val:
+        left, right = self.expr(node.left), self.expr(node.right)
+        op = node.op
+        if isinstance(op, ast.Div) and left.kind == "path":
+            return join(left, right, kind="path")
+        if isinstance(op, ast.Add) and (left.text is not None or right.text is not None):
+            return concat(left, right)
+        if isinstance(op, ast.Add) and left.kind == "list" and right.kind == "list":
+            return Val(kind="list", items=left.items + right.items)
+        if isinstance(op, ast.Mod) and left.text is not None:
+            return _percent(left, right)
+        if left.num is not None and right.num is not None:
+            return _arith(op, left.num, right.num)
+        return Val(tainted=left.tainted or right.tainted)
+
+    def _unary(self, node: ast.UnaryOp) -> Val:
+        operand = self.expr(node.operand)
+        if isinstance(node.op, ast.USub) and operand.num is not None:
+            return Val(num=-operand.num)
+        return Val(tainted=operand.tainted)
+
+    def _sequence(self, node: ast.List | ast.Tuple | ast.Set) -> Val:
+        return Val(kind="list", items=tuple(self.expr(e) for e in node.elts))
+
+    def _dict(self, node: ast.Dict) -> Val:
+        keys = tuple(known(self.expr(k)) or "" if k is not None else "" for k in node.keys)
+        return Val(kind="dict", keys=keys, items=tuple(self.expr(v) for v in node.values))
+
+    def _comprehension(self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp) -> Val:
+        return self.comprehension(node.elt, node.generators)
+
+    def _dictcomp(self, node: ast.DictComp) -> Val:
+        self.comprehension(node.value, node.generators)
+        return UNK
+
+    def _await(self, node: ast.Await | ast.Starred) -> Val:
+        return self.expr(node.value)
+
+    def _named(self, node: ast.NamedExpr) -> Val:
+        value = self.expr(node.value)
+        self.env[node.target.id] = value
+        return value
+
+    def _ifexp(self, node: ast.IfExp) -> Val:
+        self.expr(node.test)
+        body, other = self.expr(node.body), self.expr(node.orelse)
+        return body if known(body) is not None or body.ref else other
+
+    def _lambda(self, node: ast.Lambda) -> Val:
+        saved = dict(self.env)
+        for arg in node.args.args:
+            self.env[arg.arg] = UNK
+        self.expr(node.body)
+        self.env = saved
+        return UNK
 
     def comprehension(self, elt: ast.expr, generators: list[ast.comprehension]) -> Val:
         first = generators[0]
@@ -492,6 +566,8 @@ class _Py:
             if k.arg is None:
                 self.expr(k.value)
         name = _normal(name)
+        if name in _PURE or name.split(".", 1)[0] in _PURE_MODULES:
+            return Val(tainted=any(a.tainted for a in args))  # no effect; what it returns carries any taint
         first = args[0] if args else kwargs.get("args", kwargs.get("path", kwargs.get("url", UNK)))
         fx = self.fx
         # ---- values: home, paths, decoders, strings
@@ -724,6 +800,10 @@ class _Py:
                 return normalise(receiver, self.home)
             if method in ("resolve", "absolute", "with_name", "with_suffix"):
                 return receiver if method in ("resolve", "absolute") else Val(text=UNKNOWN, kind="path")
+        if receiver.kind == "socket" and method == "accept":
+            return Val(kind="list", items=(Val(kind="socket"), UNK))
+        if receiver.kind == "socket" and method in ("recv", "recvfrom", "recv_into", "makefile", "read"):
+            return TAINTED  # data from the network
         if method in ("connect", "connect_ex", "sendto") and (args or kwargs):
             target = args[-1] if method == "sendto" and args else first
             if method == "connect" and receiver.kind != "socket" and "hostname" in kwargs:
@@ -820,6 +900,32 @@ class _Py:
             return
         host, found_port = found
         self.fx.hosts.append((host, found_port if found_port is not None else port.num, api))
+
+
+_EXPR: dict[type, Callable[[_Py, Any], Val]] = {
+    ast.Call: _Py.call,
+    ast.Name: _Py._name,
+    ast.Attribute: _Py._attribute,
+    ast.Constant: _Py._constant,
+    ast.JoinedStr: _Py._joined,
+    ast.FormattedValue: _Py._formatted,
+    ast.Subscript: _Py._subscript,
+    ast.BinOp: _Py._binop,
+    ast.UnaryOp: _Py._unary,
+    ast.List: _Py._sequence,
+    ast.Tuple: _Py._sequence,
+    ast.Set: _Py._sequence,
+    ast.Dict: _Py._dict,
+    ast.ListComp: _Py._comprehension,
+    ast.GeneratorExp: _Py._comprehension,
+    ast.SetComp: _Py._comprehension,
+    ast.DictComp: _Py._dictcomp,
+    ast.Await: _Py._await,
+    ast.Starred: _Py._await,
+    ast.NamedExpr: _Py._named,
+    ast.IfExp: _Py._ifexp,
+    ast.Lambda: _Py._lambda,
+}
 
 
 def _normal(name: str) -> str:

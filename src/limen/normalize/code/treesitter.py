@@ -697,6 +697,10 @@ class _Eval:
                     callee = self.ev(func)
                     name = callee.ref
                 name = name.lstrip("\\&")
+                if name == "new" and arg_node is not None and arg_node.type == "function_call_expression":
+                    inner = arg_node.child_by_field_name("function")  # perl `new IO::Socket::INET(...)`
+                    name = f"{self.text(inner)}.new" if inner is not None else name
+                    arg_node = arg_node.child_by_field_name("arguments")
         elif kind == "func0op_call_expression":
             return UNK
         elif kind in ("method_call_expression",):  # perl `$ua->get($u)`, `LWP::UserAgent->new`

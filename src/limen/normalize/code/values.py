@@ -15,8 +15,8 @@ from limen.normalize.code import UNKNOWN
 MAX_TEXT = 64 * 1024
 
 
-@dataclass(slots=True, frozen=True)
-class Val:
+@dataclass(slots=True)
+class Val:  # not frozen: built by the thousand, a frozen dataclass costs twice as much to make
     text: str | None = None  # a string (UNKNOWN characters for parts known only at run time); None: not one
     ref: str = ""  # a module, function, class or object by qualified name ("os.path.join", "fs")
     kind: str = ""  # "path" (a path object), "num", "list", "dict", "response", "socket"
