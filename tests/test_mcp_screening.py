@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_servers"))
 
-from harness import FS, PY, Env, LineClient, make_env, proxy_argv, text
+from harness import FS, PY, Env, LineClient, beyond_probe, make_env, proxy_argv, text
 
 REFUSED = -32001
 
@@ -87,7 +87,7 @@ def test_resource_reads_of_plain_files_and_server_names_return_the_servers_exact
 
 def test_a_secret_in_a_resource_is_withheld(fs: LineClient, env: Env) -> None:
     key = _aws_key()
-    path = _write(env, "settings.ini", f"[aws]\naws_access_key_id = {key}\n")
+    path = _write(env, "settings.ini", beyond_probe(f"[aws]\naws_access_key_id = {key}"))
     answer, raw = fs.request("resources/read", {"uri": f"file://{path}"})
     assert answer["error"]["code"] == REFUSED and "withheld" in answer["error"]["message"]
     assert key.encode() not in raw

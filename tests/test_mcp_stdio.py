@@ -14,7 +14,20 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_servers"))
 
-from harness import FAULTY, FS, MANGLE, PY, SHELL, Env, LineClient, make_env, proxy_argv, text
+from harness import (
+    FAULTY,
+    FS,
+    MANGLE,
+    PY,
+    SHELL,
+    TINY,
+    Env,
+    LineClient,
+    beyond_probe,
+    make_env,
+    proxy_argv,
+    text,
+)
 
 
 @pytest.fixture
@@ -98,7 +111,7 @@ def test_secret_in_a_result_is_withheld(fs: LineClient, shared_env: Env) -> None
     key = "AKIA" + "".join(secrets.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") for _ in range(16))
     path = os.path.join(shared_env.workspace, "config.txt")
     with open(path, "w") as fh:
-        fh.write(f"region = eu-west-1\naws_access_key_id = {key}\n")
+        fh.write(beyond_probe(f"region = eu-west-1\naws_access_key_id = {key}"))
     result = fs.call("read_file", {"path": path})
     assert result["isError"] is True
     assert "withheld" in text(result)
@@ -214,6 +227,50 @@ def test_malformed_server_output_yields_downstream_error_and_server_errors_stay_
         exploded = client.call("explode")
         assert exploded["isError"] is True and "abc123" not in str(exploded)
         assert text(client.call("ok")) == "ok"
+
+
+@pytest.mark.parametrize("kind", ["not-json", "array", "not-jsonrpc", "no-result", "truncated"])
+def test_malformed_server_messages_are_dropped_and_never_relayed(env: Env, kind: str) -> None:
+    with LineClient([PY, "-m", "limen", "mcp", "--name", "tiny", "--timeout", "1", PY, TINY], env) as client:
+        client.initialize()
+        client.tools()
+        result = client.call("babble", {"kind": kind})
+        assert result["isError"] is True and "downstream_error" in text(result)
+        if kind in ("not-jsonrpc", "no-result", "truncated"):  # its id can be read: that request fails now
+            assert "sent a malformed answer" in text(result)
+        else:  # nothing tells which request it answered: that request meets its deadline
+            assert "did not answer within 1 s" in text(result)
+        assert text(client.call("echo", {"text": "still here"})) == "still here"
+        assert [m["params"]["data"] for m in client.others if m.get("method") == "notifications/message"] == [
+            kind
+        ]
+        assert all(m.get("jsonrpc") == "2.0" for m in client.others)  # every line relayed was JSON-RPC
+        assert "dropped a malformed message from the MCP server" in client.log()
+
+
+def test_the_server_command_needs_no_double_dash(env: Env) -> None:
+    """Some MCP clients drop a `--` from the arguments they were configured with."""
+    argv = [PY, "-m", "limen", "mcp", "--name", "fs", "--timeout", "10", PY, FS]
+    with LineClient(argv, env) as client:
+        client.initialize()
+        assert "read_file" in client.tools()
+    usage = subprocess.run([PY, "-m", "limen", "mcp", "--help"], capture_output=True, text=True, check=True)
+    assert "limen mcp [options] <server command...>" in usage.stdout
+
+
+def test_a_broken_policy_file_is_named_in_the_error_the_client_gets(env: Env) -> None:
+    with open(os.path.join(env.workspace, "limen.yaml"), "w") as fh:
+        fh.write("chain:\n  - layer: denylist\n    toolz: [mcp__fs__read_file]\n")
+    where = f"{os.path.join(env.workspace, 'limen.yaml')}:3: chain[0].toolz:"
+    with LineClient(proxy_argv(FS, "--timeout", "10", name="fs"), env) as client:
+        client.initialize()
+        listing, _ = client.request("tools/list")
+        assert where in listing["error"]["message"]
+        called = client.call("fetch_notes", {"topic": "x"})
+        assert called["isError"] is True and where in text(called)
+        read, _ = client.request("resources/read", {"uri": "notes://readme"})
+        assert where in read["error"]["message"]
+        assert where in client.log()
 
 
 def test_tools_the_policy_denies_vanish_from_the_list(env: Env) -> None:

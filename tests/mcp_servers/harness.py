@@ -20,6 +20,7 @@ FS = os.path.join(HERE, "fs_server.py")
 SHELL = os.path.join(HERE, "shell_server.py")
 FAULTY = os.path.join(HERE, "faulty_server.py")
 MANGLE = os.path.join(HERE, "mangle.py")
+TINY = os.path.join(HERE, "tiny_server.py")
 PY = sys.executable
 LEGACY = "2025-11-25"
 MODERN = "2026-07-28"
@@ -150,6 +151,15 @@ class LineClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def beyond_probe(secret_line: str) -> str:
+    """File content whose secret sits past what the path rules read before a file-read call runs, so only
+    the screening of the result can catch it (and the result is large: screened off the event loop)."""
+    from limen.rules.paths import CONTENT_PROBE_BYTES
+
+    filler = "".join(f"line {i:06d}: nothing to see here\n" for i in range(CONTENT_PROBE_BYTES // 30 + 1))
+    return filler + secret_line + "\n"
 
 
 def text(result: dict[str, Any]) -> str:

@@ -1,9 +1,13 @@
 """`limen mcp`: run an MCP server behind Limen's proxy.
 
-limen mcp [options] -- <server command...>             agent and server on stdio
+limen mcp [options] <server command...>                agent and server on stdio
 limen mcp [options] --url URL                          agent on stdio, server over Streamable HTTP
-limen mcp serve --listen 127.0.0.1:PORT [options] -- <server command...>
+limen mcp serve --listen 127.0.0.1:PORT [options] <server command...>
                                                        agent over Streamable HTTP, server on stdio
+
+The server command starts at the first word that is not an option of Limen's; everything from there on is
+the server's, its own options included. A `--` before it is accepted and needed by nothing: some MCP
+clients drop a `--` from the arguments they were configured with, which must not change what runs.
 """
 
 from __future__ import annotations
@@ -11,25 +15,57 @@ from __future__ import annotations
 import argparse
 import sys
 
+USAGE = {
+    False: (
+        "limen mcp [options] <server command...>\n"
+        "       limen mcp [options] --url URL\n"
+        "       limen mcp serve --listen HOST:PORT [options] <server command...>"
+    ),
+    True: "limen mcp serve --listen HOST:PORT [options] <server command...>",
+}
+
 
 def _parser(serve: bool) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="limen mcp serve" if serve else "limen mcp",
+        usage=USAGE[serve],
         description=(
             "Run an MCP server behind Limen: every tools/call, resources/read and prompts/get decided, "
             "their results and the server's errors screened."
         ),
         epilog=(
+            "The server command starts at the first word that is not one of these options; the rest is "
+            "the server's, its own options included (a `--` before it is optional). "
             "An AUTH a human may allow is asked through the client's elicitation form (the call, the "
             "reason codes and the argument names with secret-masked values); the answer is trusted as "
-            "the human's. See --no-ask."
+            "the human's. See --no-ask. SIGTERM, SIGINT and SIGHUP stop the proxy and the server's "
+            "whole process group."
         ),
     )
+    parser.add_argument("command", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     if serve:
         parser.add_argument(
             "--listen", required=True, help="HOST:PORT to serve Streamable HTTP on (loopback)"
         )
         parser.add_argument("--path", default="/mcp", help="endpoint path (default /mcp)")
+        parser.add_argument(
+            "--max-sessions",
+            type=int,
+            default=64,
+            help=(
+                "sessions held at once, each with its own server process (default 64); at the limit a new "
+                "session is refused (HTTP 503) and live ones are never closed"
+            ),
+        )
+        parser.add_argument(
+            "--session-idle",
+            type=float,
+            default=3600.0,
+            help=(
+                "at the limit, a session idle this many seconds (nothing in flight, no open stream) is "
+                "closed to make room (default 3600; 0: never)"
+            ),
+        )
     else:
         parser.add_argument("--url", default="", help="the server's Streamable HTTP endpoint")
         parser.add_argument(
@@ -91,21 +127,25 @@ def main(argv: list[str]) -> int:
 
     serve = bool(argv) and argv[0] == "serve"
     args = argv[1:] if serve else argv
-    command: list[str] = []
+    after: list[str] | None = None  # what follows the first `--`
     if "--" in args:
         split = args.index("--")
-        args, command = args[:split], args[split + 1 :]
+        args, after = args[:split], args[split + 1 :]
     parser = _parser(serve)
     ns = parser.parse_args(args)
+    if after is None:
+        command: list[str] = ns.command
+    else:  # `--` before the command ends Limen's options; inside it, it is the server's own argument
+        command = [*ns.command, "--", *after] if ns.command else after
     url = getattr(ns, "url", "")
     if bool(url) == bool(command):
         parser.error(
-            "give either `-- <server command...>` or --url URL"
-            if not serve
-            else "give the server as `-- <server command...>`"
+            "give either the server command or --url URL" if not serve else "give the server command"
         )
     if ns.timeout <= 0 or ns.startup_timeout < 0:
         parser.error("--timeout must be positive and --startup-timeout not negative")
+    if serve and (ns.max_sessions < 1 or ns.session_idle < 0):
+        parser.error("--max-sessions must be at least 1 and --session-idle not negative")
     headers = _env_headers(parser)
     for item in getattr(ns, "header", []):
         key, sep, value = item.partition(":")
@@ -125,6 +165,8 @@ def main(argv: list[str]) -> int:
         workspace=ns.workspace,
         artifact_pins=ns.artifact_pins,
         headers=headers,
+        max_sessions=getattr(ns, "max_sessions", 64),
+        session_idle=getattr(ns, "session_idle", 3600.0),
     )
     try:
         if serve:

@@ -30,6 +30,10 @@ class Options:
     workspace: str = ""
     artifact_pins: str = ""
     headers: dict[str, str] = field(default_factory=dict)
+    max_sessions: int = (
+        64  # `serve`: sessions held at once (each runs a server); beyond, new ones are refused
+    )
+    session_idle: float = 3600.0  # `serve`: idle seconds after which a session may be closed to make room
 
 
 _RUNNERS = frozenset(
@@ -111,13 +115,13 @@ def default_session(options: Options) -> str:
 
 
 def run_stdio(options: Options) -> int:
-    """Agent on stdin/stdout; server over stdio or Streamable HTTP."""
+    """Agent on stdin/stdout; server over stdio or Streamable HTTP. Returns the exit status (128 + the
+    signal's number when a signal stopped it)."""
     from limen.doors.mcp.stdio import serve_stdio, stdout_sink
 
     runtime = open_runtime(options.workspace or os.getcwd(), options.mode)
     try:
         proxy = make_proxy(options, runtime, stdout_sink, session_id=default_session(options))
-        asyncio.run(serve_stdio(proxy))
+        return asyncio.run(serve_stdio(proxy))
     finally:
         runtime.close()
-    return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from typing import Any
 
 JSON = dict[str, Any]
@@ -30,6 +31,44 @@ def parse(raw: bytes | str) -> JSON | None:
     except (ValueError, UnicodeDecodeError):
         return None
     return value if isinstance(value, dict) else None
+
+
+def well_formed(message: JSON) -> bool:
+    """Whether a parsed object is one JSON-RPC 2.0 message: a request or notification (a string method, a
+    string or integer id if any, object or array params) or a response (an id and exactly one of result
+    and error). Anything else from a server is dropped, never relayed."""
+    if message.get("jsonrpc") != "2.0":
+        return False
+    message_id = message.get("id")
+    if "method" in message:
+        return (
+            isinstance(message["method"], str)
+            and ("id" not in message or _valid_id(message_id))
+            and isinstance(message.get("params", {}), dict | list)
+        )
+    return ("id" in message and (message_id is None or _valid_id(message_id))) and (
+        ("result" in message) != ("error" in message)
+    )
+
+
+def _valid_id(message_id: Any) -> bool:
+    return isinstance(message_id, str) or (isinstance(message_id, int) and not isinstance(message_id, bool))
+
+
+# The id of an answer that does not parse, as JSON-RPC libraries write it: `{"jsonrpc":"2.0","id":3,"result"`
+# (or "error"). Anchored at the start, so neither an "id" nested in a result nor a server request's id is
+# taken for it.
+_ANSWER_ID = re.compile(
+    rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,19}|"[^"\\]{0,200}")\s*,\s*"(?:result|error)"'
+)
+_ID_WINDOW = 1024
+
+
+def salvage_id(raw: bytes) -> Any:
+    """The id a malformed answer was meant for, or None: read from its first bytes only, so a huge broken
+    answer costs no more than a small one."""
+    found = _ANSWER_ID.search(raw[:_ID_WINDOW])
+    return json.loads(found.group(1)) if found is not None else None
 
 
 def encode(message: JSON) -> bytes:

@@ -4,9 +4,11 @@ It works on raw JSON-RPC messages. A request is parsed only to route it; what th
 to change leaves as the exact bytes that came in. `tools/call`, `resources/read` and `prompts/get`
 requests are decided before they are forwarded; their results, the listings the model reads and every
 server error are reviewed before the agent sees them; and every forwarded request carries a deadline,
-so a crashed, hung or babbling server ends in `downstream_error` rather than a stuck agent. An AUTH
-request is put to the human through the client's elicitation form when the client offers one
-(handshake era; the package docstring says what that trusts), else refused. Transports (stdio,
+so a crashed, hung or babbling server ends in `downstream_error` rather than a stuck agent. What the
+server sends that is not one well-formed JSON-RPC message is dropped, never relayed. A large message is
+decided or screened on a worker thread, so the event loop keeps relaying other calls and deadlines keep
+firing. An AUTH request is put to the human through the client's elicitation form when the client offers
+one (handshake era; the package docstring says what that trusts), else refused. Transports (stdio,
 Streamable HTTP) plug in on both sides.
 """
 
@@ -18,7 +20,7 @@ import os
 import sys
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from limen.doors.mcp.guard import PROMPT_TOOL, RESOURCE_TOOL, Guard, Refusal, Withheld
 from limen.doors.mcp.messages import (
@@ -35,11 +37,17 @@ from limen.doors.mcp.messages import (
     parse,
     protocol_version,
     response,
+    salvage_id,
     tool_error_result,
+    well_formed,
 )
 from limen.model import ReasonCode
 
 Sink = Callable[[bytes], None]
+T = TypeVar("T")
+# Messages at least this large are decided or screened on a worker thread: screening costs time in
+# proportion to size (about a second per megabyte), and the event loop must keep relaying meanwhile.
+OFFLOAD_BYTES = 16 * 1024
 MAX_LIST_PAGES = 50  # a server paging its tool list forever must not stall a call
 LONG_LIVED = frozenset({"subscriptions/listen"})  # open by design until cancelled: no deadline
 DECIDED = frozenset({"tools/call", "resources/read", "prompts/get"})  # decided before they go out
@@ -108,6 +116,7 @@ class Proxy:
         self.restart = restart
         self.ask = ask
         self._pending: dict[str, _Pending] = {}
+        self._screening: dict[str, _Pending] = {}  # answered by the server, being screened off the loop
         self._handshake: list[JSON] = []  # initialize + initialized, replayed after a restart
         self._internal: dict[str, asyncio.Future[JSON]] = {}
         self._ids = itertools.count(1)
@@ -129,12 +138,16 @@ class Proxy:
     async def drain(self) -> None:
         """Wait (at most one timeout) for the answers still owed to a client that stopped sending."""
         deadline = asyncio.get_running_loop().time() + self.timeout
-        while self._pending and asyncio.get_running_loop().time() < deadline:
+        while (self._pending or self._screening) and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:
         for key in list(self._pending):
             self._fail(key, "the proxy is shutting down")
+        for key in list(self._screening):
+            self._answer_failure(
+                self._unscreened(key), ReasonCode.DOWNSTREAM_ERROR, "the proxy is shutting down"
+            )
         await self.downstream.close()
 
     # client -> server
@@ -148,7 +161,8 @@ class Proxy:
         try:
             await self._from_client(message, raw)
         except Exception as exc:
-            _note(f"proxy handler failed ({type(exc).__name__})")
+            code, what = _failure_reason(exc)
+            _note(f"proxy handler failed: {what}")
             if is_request(message):
                 self._forget(message["id"])  # one answer per request, even if it was already forwarded
                 self._answer_failure(
@@ -158,8 +172,8 @@ class Proxy:
                         bool(protocol_version(message)),
                         params_of(message).get("name"),
                     ),
-                    ReasonCode.PROXY_HANDLER_ERROR,
-                    f"the proxy failed ({type(exc).__name__})",
+                    code,
+                    what,
                 )
 
     async def _from_client(self, message: JSON, raw: bytes) -> None:
@@ -180,7 +194,7 @@ class Proxy:
             return
         pending = _Pending(str(method), message["id"], bool(protocol_version(message)))
         if method in DECIDED:
-            refusal = await self._decide(pending, message)
+            refusal = await self._decide(pending, message, heavy=len(raw) >= OFFLOAD_BYTES)
             if refusal is not None and refusal.approvable and self._can_ask and not pending.modern:
                 self._spawn(self._ask_then_forward(pending, message, raw, refusal))
                 return
@@ -192,20 +206,22 @@ class Proxy:
             self._can_ask = self.ask and _offers_elicitation(params_of(message))
         await self._forward(pending, message, raw)
 
-    async def _decide(self, pending: _Pending, message: JSON) -> Refusal | None:
+    async def _decide(self, pending: _Pending, message: JSON, *, heavy: bool) -> Refusal | None:
         """Decide a tool call, a resource read or a prompt fetch; note what the answer is screened as."""
         params = params_of(message)
         if pending.method == "tools/call":
             if not self._listed:
                 await self._list_for_pins(message)
             pending.name, pending.arguments = params.get("name"), params.get("arguments")
-            return self.guard.check_call(pending.name, pending.arguments)
+            return await _run(heavy, self.guard.check_call, pending.name, pending.arguments)
         if pending.method == "resources/read":
             pending.name = RESOURCE_TOOL
-            pending.arguments, refusal = self.guard.check_resource(params.get("uri"))
+            pending.arguments, refusal = await _run(heavy, self.guard.check_resource, params.get("uri"))
             return refusal
         pending.name = PROMPT_TOOL
-        pending.arguments, refusal = self.guard.check_prompt(params.get("name"), params.get("arguments"))
+        pending.arguments, refusal = await _run(
+            heavy, self.guard.check_prompt, params.get("name"), params.get("arguments")
+        )
         return refusal
 
     def _refusal(self, pending: _Pending, text: str, codes: tuple[str, ...]) -> JSON:
@@ -348,11 +364,12 @@ class Proxy:
     # server -> client
 
     async def from_server(self, raw: bytes) -> None:
-        """Handle one message from the server: answers are reviewed, everything else is relayed as is."""
+        """Handle one message from the server: answers are reviewed, other well-formed messages relayed as
+        they came, and anything else dropped (failing the request it answers, when that can be told)."""
         self._heard = True
         message = parse(raw)
-        if message is None:
-            _note("dropped a malformed message from the MCP server")
+        if message is None or not well_formed(message):
+            self._malformed(message, raw)
             return
         if not is_response(message):
             if message.get("method") == "notifications/tools/list_changed":
@@ -368,25 +385,69 @@ class Proxy:
         pending = self._pending.pop(key, None)
         if pending is None:
             return  # answered already (timed out or cancelled): the agent must not get two answers
+        if len(raw) < OFFLOAD_BYTES:
+            if pending.timer is not None:
+                pending.timer.cancel()
+            self._relay_answer(raw, self._answer_for(pending, message))
+            return
+        self._screening[key] = pending  # its deadline still runs: a screen that overruns it is a failure
+        self._spawn(self._screen_off_loop(key, pending, message, raw))
+
+    async def _screen_off_loop(self, key: str, pending: _Pending, message: JSON, raw: bytes) -> None:
+        try:
+            answer = await asyncio.to_thread(self._answer_for, pending, message)
+        except Exception as exc:  # no worker thread to run it on (the loop is closing)
+            code, what = _failure_reason(exc)
+            answer = self._failure(pending, code, what)
+        if self._screening.pop(key, None) is None:
+            return  # the deadline passed, the agent cancelled, or the proxy closed: it was answered already
         if pending.timer is not None:
             pending.timer.cancel()
+        self._relay_answer(raw, answer)
+
+    def _answer_for(self, pending: _Pending, message: JSON) -> JSON | None:
+        """What the agent gets for a server's answer (None: the answer as it came). Never raises."""
         try:
-            replacement = self._review(pending, message)
+            return self._review(pending, message)
         except MalformedAnswer:
+            return self._failure(
+                pending, ReasonCode.DOWNSTREAM_ERROR, "the MCP server sent a malformed answer"
+            )
+        except Exception as exc:
+            code, what = _failure_reason(exc)
+            _note(f"reviewing a {pending.method} answer failed: {what}")
+            return self._failure(pending, code, what)
+
+    def _relay_answer(self, raw: bytes, answer: JSON | None) -> None:
+        if answer is None:
+            self._send_raw(raw)
+        else:
+            self._send(answer)
+
+    def _malformed(self, message: JSON | None, raw: bytes) -> None:
+        """Drop what is not one JSON-RPC message. When it was an answer to a request still open (its id can
+        be read), that request fails now instead of waiting for its deadline."""
+        what = "not JSON" if message is None else "not a JSON-RPC message"
+        _note(f"dropped a malformed message from the MCP server ({what}, {len(raw)} bytes)")
+        if message is None:
+            message_id = salvage_id(raw)
+        elif "method" in message:
+            return  # a broken request or notification of the server's own: no request of ours to fail
+        else:
+            message_id = message.get("id")
+        if message_id is None:
+            return
+        key = id_key(message_id)
+        waiter = self._internal.pop(key, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_exception(DownstreamUnavailable("malformed answer"))
+        pending = self._pending.pop(key, None)
+        if pending is not None:
+            if pending.timer is not None:
+                pending.timer.cancel()
             self._answer_failure(
                 pending, ReasonCode.DOWNSTREAM_ERROR, "the MCP server sent a malformed answer"
             )
-            return
-        except Exception as exc:
-            _note(f"reviewing a {pending.method} answer failed ({type(exc).__name__})")
-            self._answer_failure(
-                pending, ReasonCode.PROXY_HANDLER_ERROR, f"the proxy failed ({type(exc).__name__})"
-            )
-            return
-        if replacement is None:
-            self._send_raw(raw)
-        else:
-            self._send(replacement)
 
     def _review(self, pending: _Pending, message: JSON) -> JSON | None:
         """None to relay the answer unchanged, else what the agent gets instead."""
@@ -447,6 +508,11 @@ class Proxy:
                 waiter.set_exception(DownstreamUnavailable(what))
 
     def _expire(self, key: str) -> None:
+        if key in self._screening:
+            late = self._unscreened(key)
+            what = f"its answer could not be screened within {late.deadline:g} s"
+            self._answer_failure(late, ReasonCode.PROXY_HANDLER_ERROR, what)
+            return
         pending = self._pending.get(key)
         if pending is None:
             return
@@ -467,9 +533,17 @@ class Proxy:
         self._answer_failure(pending, ReasonCode.DOWNSTREAM_ERROR, what)
 
     def _forget(self, message_id: Any) -> None:
-        pending = self._pending.pop(id_key(message_id), None)
+        key = id_key(message_id)
+        pending = self._pending.pop(key, None) or self._screening.pop(key, None)
         if pending is not None and pending.timer is not None:
             pending.timer.cancel()
+
+    def _unscreened(self, key: str) -> _Pending:
+        """Take a request out of screening (its late result is then dropped) and stop its deadline."""
+        pending = self._screening.pop(key)
+        if pending.timer is not None:
+            pending.timer.cancel()
+        return pending
 
     def _answer_failure(self, pending: _Pending, code: ReasonCode, what: str) -> None:
         self._send(self._failure(pending, code, what))
@@ -495,6 +569,21 @@ class Proxy:
             self.to_client(raw)
         except Exception as exc:  # the client went away; nothing left to tell it
             _note(f"could not write to the client ({type(exc).__name__})")
+
+
+async def _run(heavy: bool, work: Callable[..., T], *args: Any) -> T:
+    """Guard work inline when the message is small, on a worker thread when it is large."""
+    return await asyncio.to_thread(work, *args) if heavy else work(*args)
+
+
+def _failure_reason(exc: Exception) -> tuple[ReasonCode, str]:
+    """The reason code and text for a failure the agent is told about. A broken policy file is named (file,
+    line, key) so its owner can fix it; anything else only by its type (a message may carry a value)."""
+    from limen.policy import PolicyError
+
+    if isinstance(exc, PolicyError):
+        return ReasonCode.OBJECTIVE_GUARDRAIL_ERROR, exc.summary()
+    return ReasonCode.PROXY_HANDLER_ERROR, f"the proxy failed ({type(exc).__name__})"
 
 
 def _offers_elicitation(params: JSON) -> bool:

@@ -2,6 +2,10 @@
 
 Each handshake-era session (an `initialize` answered with a fresh `Mcp-Session-Id`) gets its own proxy and
 its own server process, as a stdio server serves one client. Modern-era (stateless) requests share one.
+Sessions are held until the client ends them (DELETE) or the endpoint stops; at most `--max-sessions` at
+once. At the limit a new `initialize` is refused (HTTP 503, a JSON-RPC error) unless a session has been
+idle (nothing in flight, no standing stream) for `--session-idle` seconds: such an abandoned session is
+closed to make room. A session in use is never closed under a client's feet.
 Request ids are rewritten per POST so concurrent clients can never collide, and restored in the answer.
 An answer is plain JSON unless server messages (progress, logs, server requests) arrive while the call
 runs; then, if the client accepts it, the answer becomes an SSE stream carrying them first. A server
@@ -16,8 +20,10 @@ import asyncio
 import itertools
 import os
 import secrets
+import signal
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +35,7 @@ from limen.doors.mcp.messages import (
     INVALID_REQUEST,
     JSON,
     PARSE_ERROR,
+    REFUSED,
     encode,
     error,
     is_request,
@@ -43,7 +50,6 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 MAX_BODY = 64 * 1024 * 1024
-MAX_SESSIONS = 16  # each holds a server process; the least recently used one goes first
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 _SSE_HEADERS = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
 
@@ -64,6 +70,11 @@ class _Channel:
     proxy: Proxy | None = None
     waiting: dict[str, _Waiter] = field(default_factory=dict)
     listeners: list[asyncio.Queue[bytes | None]] = field(default_factory=list)  # standing GET streams
+    used: float = field(default_factory=time.monotonic)  # when a request or stream last touched it
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since the client last used this session; 0 while a request or a stream is open."""
+        return 0.0 if self.waiting or self.listeners else now - self.used
 
     def deliver(self, raw: bytes) -> None:
         """Route what the proxy sends: an answer to its POST, anything else to the oldest SSE-capable POST,
@@ -107,6 +118,7 @@ class HttpFront:
         self.sessions: dict[str, _Channel] = {}
         self.shared: _Channel | None = None
         self._ids = itertools.count(1)
+        self._opening = 0  # sessions being started: they count against the limit already
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -140,20 +152,27 @@ class HttpFront:
         session = headers.get("mcp-session-id", "")
         extra: dict[str, str] = {}
         if message.get("method") == "initialize":
+            if not await self._room():
+                limit = self.options.max_sessions
+                why = f"limen mcp serve holds its limit of {limit} sessions (--max-sessions); end one first"
+                await _reply(send, 503, error(message.get("id"), REFUSED, why))
+                return
             session = secrets.token_hex(16)
-            channel = await self._open(f"mcp-http-{session}")
+            self._opening += 1
+            try:
+                channel = await self._open(f"mcp-http-{session}")
+            finally:
+                self._opening -= 1
             self.sessions[session] = channel
-            while len(self.sessions) > MAX_SESSIONS:
-                await self.sessions.pop(next(iter(self.sessions))).close()
             extra["mcp-session-id"] = session
         elif session:
-            found = self.sessions.pop(session, None)
+            found = self.sessions.get(session)
             if found is None:
                 await _reply(
                     send, 404, error(message.get("id"), INVALID_REQUEST, "Unknown or expired session")
                 )
                 return
-            self.sessions[session] = channel = found  # re-inserted: most recently used last
+            channel = found
         else:
             if self.shared is None:
                 self.shared = await self._open(f"mcp-http-{os.getpid()}-{secrets.token_hex(4)}")
@@ -170,9 +189,26 @@ class HttpFront:
         internal = f"limen-{next(self._ids)}"
         waiter = _Waiter(message["id"], "text/event-stream" in headers.get("accept", ""))
         channel.waiting[internal] = waiter
-        await channel.proxy.from_client(encode(dict(message, id=internal)))
-        await self._answer(send, waiter, extra)
-        channel.waiting.pop(internal, None)
+        try:
+            await channel.proxy.from_client(encode(dict(message, id=internal)))
+            await self._answer(send, waiter, extra)
+        finally:
+            channel.waiting.pop(internal, None)
+            channel.used = time.monotonic()
+
+    async def _room(self) -> bool:
+        """Whether one more session may open: under the limit, or once abandoned sessions (idle for
+        `session_idle` seconds) are closed. Sessions in use are never closed to make room."""
+        if len(self.sessions) + self._opening < self.options.max_sessions:
+            return True
+        idle = self.options.session_idle
+        if idle > 0:
+            now = time.monotonic()
+            for key, channel in list(self.sessions.items()):
+                if channel.idle_for(now) >= idle and self.sessions.pop(key, None) is not None:
+                    _note(f"closed a session idle for {channel.idle_for(now):.0f} s to make room")
+                    await channel.close()
+        return len(self.sessions) + self._opening < self.options.max_sessions
 
     async def _answer(self, send: Send, waiter: _Waiter, extra: dict[str, str]) -> None:
         """Plain JSON when the answer comes first; an SSE stream when server messages precede it."""
@@ -226,6 +262,7 @@ class HttpFront:
         finally:
             gone.cancel()
             channel.listeners.remove(queue)
+            channel.used = time.monotonic()
             while not queue.empty():  # what came after the client left goes to the next stream, if any
                 raw = queue.get_nowait()
                 if raw is not None:
@@ -245,8 +282,8 @@ class HttpFront:
                 await send({"type": "lifespan.startup.complete"})
             elif event["type"] == "lifespan.shutdown":
                 channels = [*self.sessions.values(), *([self.shared] if self.shared else [])]
-                for channel in channels:
-                    await channel.close()
+                self.sessions.clear()
+                await asyncio.gather(*(channel.close() for channel in channels))  # each may take seconds
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
@@ -309,7 +346,8 @@ def parse_listen(listen: str) -> tuple[str, int]:
 
 
 def run_http(options: Options, listen: str, path: str) -> int:
-    """Serve the endpoint until interrupted."""
+    """Serve the endpoint until interrupted: SIGINT and SIGTERM (uvicorn's) and SIGHUP shut it down
+    gracefully, which stops every session's server with its process group."""
     import uvicorn
 
     host, port = parse_listen(listen)
@@ -323,7 +361,9 @@ def run_http(options: Options, listen: str, path: str) -> int:
             lifespan="on",
             timeout_graceful_shutdown=2,  # standing GET streams never end by themselves
         )
-        uvicorn.Server(config).run()
+        server = uvicorn.Server(config)
+        signal.signal(signal.SIGHUP, server.handle_exit)  # uvicorn handles SIGINT and SIGTERM itself
+        server.run()
     finally:
         runtime.close()
     return 0

@@ -1,16 +1,25 @@
 """stdio on both sides: the server as a child process, the agent on our own stdin/stdout.
 
 MCP over stdio is one JSON-RPC message per line; stderr is free-form log and is left to the client.
+
+The server runs in a process group (a session) of its own, so stopping it stops what it started too:
+closing the connection, SIGTERM, SIGINT or SIGHUP to the proxy all end the whole group (stdin closed, then
+SIGTERM, then SIGKILL). On Linux the kernel also kills the server when the proxy dies without a chance to
+clean up (SIGKILL, a crash): `PR_SET_PDEATHSIG`. What the server started outlives such a death unless the
+server takes it down with it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
+import signal
 import stat
 import sys
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from limen.doors.mcp.messages import JSON, encode
@@ -21,6 +30,8 @@ if TYPE_CHECKING:
 
 LINE_LIMIT = 64 * 1024 * 1024  # one message may be a large tool result
 STOP_GRACE = 2.0  # seconds between closing stdin, SIGTERM and SIGKILL
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)  # each stops the proxy and the server's group
+_PR_SET_PDEATHSIG = 1
 
 
 class StdioDownstream:
@@ -47,6 +58,8 @@ class StdioDownstream:
             stdout=asyncio.subprocess.PIPE,
             stderr=None,
             limit=LINE_LIMIT,
+            start_new_session=True,  # its own process group: the group is what gets stopped
+            preexec_fn=_DIE_WITH_PROXY,
         )
         self._reader = asyncio.create_task(self._read(self._proc, proxy))
 
@@ -58,7 +71,7 @@ class StdioDownstream:
                     await proxy.from_server(line.rstrip(b"\r\n"))
         except (ValueError, OSError) as exc:  # an over-long line or a broken pipe ends the connection
             print(f"limen mcp: server output unreadable ({type(exc).__name__})", file=sys.stderr, flush=True)
-            _kill(proc)
+            _signal_group(proc, signal.SIGKILL)
         finally:
             if self._proc is proc:  # not when close() stopped it on purpose
                 proxy.server_failed(None, what="the MCP server exited or closed its output")
@@ -75,31 +88,54 @@ class StdioDownstream:
             raise DownstreamUnavailable("write failed") from exc
 
     async def close(self) -> None:
-        """Close stdin, then SIGTERM, then SIGKILL, as the stdio transport prescribes."""
+        """Close stdin, then SIGTERM, then SIGKILL, as the stdio transport prescribes, each to the server's
+        whole process group; what of the group outlives the server is killed once it has gone."""
         proc, self._proc = self._proc, None
         if proc is None:
             return
         if proc.stdin is not None:
             with contextlib.suppress(OSError, RuntimeError):
                 proc.stdin.close()
-        for stop in (None, proc.terminate, proc.kill):
+        for stop in (None, signal.SIGTERM, signal.SIGKILL):
             if stop is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    stop()
+                _signal_group(proc, stop)
             try:
                 await asyncio.wait_for(proc.wait(), STOP_GRACE)
                 break
             except TimeoutError:
                 continue
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        _signal_group(proc, signal.SIGKILL)
+        if self._reader is not None:  # its output ends once nothing of the group holds it open
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._reader, STOP_GRACE)
 
 
-def _kill(proc: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
+def _signal_group(proc: asyncio.subprocess.Process, sig: signal.Signals) -> None:
+    """Signal the server's process group (its id is the server's pid: it leads a session of its own)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+def _pdeathsig() -> Callable[[], None] | None:
+    """Linux: run in the child between fork and exec, so the kernel SIGKILLs the server when the proxy dies
+    by any means. The libc call is looked up here, in the parent, so the child only makes it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def arm() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+        if os.getppid() != parent:  # the proxy died before the request took effect
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return arm
+
+
+_DIE_WITH_PROXY = _pdeathsig()
 
 
 def stdout_sink(raw: bytes) -> None:
@@ -108,25 +144,47 @@ def stdout_sink(raw: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
-async def serve_stdio(proxy: Proxy) -> None:
-    """Read the agent's messages from stdin until it closes, then stop the server."""
+async def serve_stdio(proxy: Proxy) -> int:
+    """Read the agent's messages from stdin until it closes or a stop signal comes, then stop the server.
+    The exit status: 0, or 128 + the signal's number."""
     lines = await _stdin_lines()
-    await proxy.start()
-    threading.Thread(target=proxy.guard.warm, daemon=True).start()
+    relay = asyncio.ensure_future(_relay(proxy, lines))
+    received: list[int] = []
+
+    def stop(sig: signal.Signals) -> None:
+        if not received:  # the first signal stops the relay; the server's group is stopped on the way out
+            received.append(int(sig))
+            relay.cancel()
+
+    loop = asyncio.get_running_loop()
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, stop, sig)
     try:
-        while True:
-            try:
-                line = await lines.readline()
-            except ValueError:  # longer than LINE_LIMIT: answer a parse error, skip the rest of the line
-                proxy.to_client(b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"too large"}}')
-                continue
-            if not line:
-                await proxy.drain()
-                break
-            if line.strip():
-                await proxy.from_client(line.rstrip(b"\r\n"))
+        await relay
+    except asyncio.CancelledError:
+        if not received:
+            raise
     finally:
         await proxy.close()
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)
+    return 128 + received[0] if received else 0
+
+
+async def _relay(proxy: Proxy, lines: asyncio.StreamReader) -> None:
+    await proxy.start()
+    threading.Thread(target=proxy.guard.warm, daemon=True).start()
+    while True:
+        try:
+            line = await lines.readline()
+        except ValueError:  # longer than LINE_LIMIT: answer a parse error, skip the rest of the line
+            proxy.to_client(b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"too large"}}')
+            continue
+        if not line:
+            await proxy.drain()
+            return
+        if line.strip():
+            await proxy.from_client(line.rstrip(b"\r\n"))
 
 
 async def _stdin_lines() -> asyncio.StreamReader:
