@@ -9,8 +9,27 @@
   spelling of "unknown destination", so the code stays `unknown_external_destination` at BLOCK risk.
 - a name looked up with `dig`, `nslookup`, `host` or `drill`: nothing. The lookup sends only the name, to
   a resolver; whether the name itself smuggles data is `dns_exfiltration`'s question (limen.rules.commands);
+- egress that hands data to someone other than the project, whatever the host's reputation (the host table
+  `limen.facts.hosts` and the normaliser's marks): a `git push` to a remote that is not the project's own
+  origin (another configured remote, one the line adds or re-points, an inline URL to another repository:
+  `foreign_remote`), `gh` writes to another repository (`-R other/repo`, `gh api` outside the checkout's
+  repository, GraphQL mutations), publications (`gh gist create`, `gh repo create --push`, `npm publish`,
+  `twine upload`, `cargo publish`... : `publishes`), a send to a trusted service's publishing endpoint
+  (`curl -X POST https://api.github.com/gists`), and collection services (pastebins, file drops, request
+  catchers, tunnels: `transfer.sh`, `webhook.site`, `*.ngrok-free.app`): AUTH (risk 65), BLOCK in strict
+  and paranoid for collection services;
+- the project's own origin (`git push`, `gh pr create`, `gh release upload` in the checkout: `own_remote`),
+  whatever its host: nothing (the taint floor still counts it as egress);
 - a host matching `ctx.trusted_hosts` (fnmatch globs such as `*.github.com`; a leading dot means "this
   domain and its subdomains"): nothing;
+- except in paranoid, a plainly spelt public host that is a documentation site fetched with nothing sent
+  (`carries_nothing`: GET/HEAD, no body or upload, a full literal URL with a short query, only plain headers:
+  `curl https://docs.rs/serde`, WebFetch of learn.microsoft.com), an official installer on its own host
+  (`https://astral.sh/uv/install.sh`; running it is `destructive_command`'s question), or an API issuer
+  called with the user's own credential for it, i.e. the issuer's conventional variable
+  (`-H "Authorization: Bearer $OPENAI_API_KEY"` to api.openai.com): nothing. Still asked: a body to a
+  documentation host, a URL built at run time, `docs.python.org.evil.example`, `$OPENAI_API_KEY` sent to
+  any other host or `$GITHUB_TOKEN` to api.openai.com;
 - anything else, private ranges included: AUTH. By mode: light lets a read-only fetch (a GET/HEAD tool
   call carrying no payload) through and asks for everything that can carry data; balanced asks (risk 60);
   strict (70) and paranoid (80) ask with a higher risk, and a non-dotted-decimal IP spelling
@@ -29,7 +48,9 @@ command line does not show, so even a trusted-looking host proves nothing:
 - raw sockets to a non-loopback peer (`nc`, `ncat`, `socat`, `telnet`, bash `/dev/tcp`), which carry
   anything in any direction.
 - the same settings made persistent: `git config [--global] http.proxy|core.sshCommand|url.*.insteadOf ...`,
-  `npm|yarn|pip config set ...proxy|registry ...`.
+  `npm|yarn|pip config set ...proxy|registry ...`;
+- a remote re-pointed for one command or for good: `git -c remote.origin.pushurl=URL push`,
+  `git config remote.origin.url URL`.
 Plain `git push origin feature`, `pip install requests` or `npm install` have none of these and stay quiet.
 Homoglyph and invisible-character hosts are `smuggled_token_channel`'s (limen.rules.token_channels).
 
