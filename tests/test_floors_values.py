@@ -5,8 +5,18 @@ from __future__ import annotations
 import base64
 from urllib.parse import quote
 
-from limen.scan import argument_values, encoded_variants, extract_values, secret_leaves, segments
-from limen.state.keys import fingerprinter
+import pytest
+
+from limen.scan import (
+    MAX_WINDOWS,
+    argument_values,
+    encoded_variants,
+    extract_values,
+    secret_fingerprints,
+    secret_leaves,
+    segments,
+)
+from limen.state.keys import Fingerprinter, fingerprinter
 
 
 def test_an_argument_matches_the_value_as_the_text_spelled_it() -> None:
@@ -57,3 +67,119 @@ def test_secret_leaves_only_for_the_fingerprinted_value() -> None:
     assert secret_leaves([f"token: {secret}."], fp, targets)
     assert not secret_leaves([f"token: {secret[:-1]}X."], fp, targets)
     assert not secret_leaves(["nothing here"], fp, {})
+
+
+# --------------------------------------------------------------------------- taint that survives reformatting
+
+SECRET40 = "Zk7Qp2Lm9Xw4Rt8Vb3Nc6Hy1Jd5Gf0Ks2Ae7Uo9"  # 40 characters, made up
+
+
+def _tainted(*secrets: str) -> tuple[Fingerprinter, dict[str, int]]:
+    fp = fingerprinter()
+    return fp, secret_fingerprints(list(secrets), fp)
+
+
+def _leaves(texts: list[str], *secrets: str) -> bool:
+    fp, targets = _tainted(*(secrets or (SECRET40,)))
+    return secret_leaves(texts, fp, targets)
+
+
+def _spaced(value: str, every: int, sep: str) -> str:
+    return sep.join(value[i : i + every] for i in range(0, len(value), every))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"token={SECRET40}",
+        f"token={SECRET40.lower()}",
+        f"token={SECRET40.upper()}",
+        _spaced(SECRET40, 4, "-"),
+        _spaced(SECRET40, 1, " "),
+        _spaced(SECRET40, 5, "\n"),
+        _spaced(SECRET40, 8, "."),
+        f"note: {SECRET40[3:19]} end",  # 16 characters of 40
+        f"note: {SECRET40[-17:]}",
+        f"k={SECRET40[::-1]}",
+        f"k={SECRET40.lower()[::-1]}",
+        base64.b64encode(SECRET40.encode()).decode(),
+        base64.b64encode(SECRET40.lower().encode()).decode(),
+        base64.b64encode(SECRET40[::-1].encode()).decode(),
+        SECRET40.encode().hex(),
+        _spaced(SECRET40.encode().hex(), 2, ":"),
+        _spaced(base64.b64encode(f"secret is {SECRET40}".encode()).decode(), 10, "\n"),
+        quote(_spaced(SECRET40, 4, " "), safe=""),
+    ],
+)
+def test_a_reformatted_secret_is_still_recognised(text: str) -> None:
+    assert _leaves([text]), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nothing to see here",
+        f"token={SECRET40[:11]}",  # too short a piece to say
+        "Zk7Qp2Lm9Xw is not the secret, nor 4Rt8Vb3Nc",  # pieces of 11
+        "".join(c if i % 6 else "x" for i, c in enumerate(SECRET40)),  # every sixth character changed
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHv0eJX6m7TQd6a5bB2k dev@laptop",
+        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
+        "a" * 5000,
+        "abcdefghijklmnopqrstuvwxyz0123456789" * 20,
+    ],
+)
+def test_look_alikes_of_a_secret_are_not_it(text: str) -> None:
+    assert not _leaves([text]), text
+
+
+def test_common_frames_of_a_secret_do_not_match_other_secrets() -> None:
+    """A JWT's header and a private key's ASN.1 preamble are shared by every token and key of their kind:
+    sending another one is not sending this one."""
+    head = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    jwt = head + ".eyJzdWIiOiJ1c2VyLTQ0MiJ9.q8Zt3Lm2Wk9Xr7Pv1Nb4Jc6Hd0Gf5Ks8Ae2Uo3Yi"
+    other = head + ".eyJzdWIiOiJ1c2VyLTk5MSJ9.Aa1Bb2Cc3Dd4Ee5Ff6Gg7Hh8Ii9Jj0Kk1Ll2Mm3Nn"
+    assert _leaves([f"auth {jwt}"], jwt)
+    assert not _leaves([f"auth {other}"], jwt)
+    body = (
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ"
+        + "Xq7Lm2Pz9Rt4Wk8Vn3Bc6Jh1Gd5Fs0Ka2Ye7Uo9Ti4Rp" * 6
+    )
+    key = "-----BEGIN PRIVATE KEY-----\n" + _spaced(body, 64, "\n") + "\n-----END PRIVATE KEY-----"
+    public = (
+        "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw"
+    )
+    assert _leaves([key.replace("\n", "")], key)
+    assert not _leaves([f"-----BEGIN PUBLIC KEY-----\n{public}\n-----END PUBLIC KEY-----"], key)
+
+
+def test_the_taint_holds_fingerprints_only_and_a_bounded_number() -> None:
+    _, targets = _tainted(SECRET40)
+    assert SECRET40 not in repr(targets) and SECRET40.lower() not in repr(targets)
+    assert all(len(k) == 32 for k in targets)
+    _, many = _tainted(
+        "-----BEGIN PRIVATE KEY-----\n" + "Qx7Lm2Pz9Rt4Wk8V" * 2000 + "\n-----END PRIVATE KEY-----"
+    )
+    assert len(many) <= 2 * MAX_WINDOWS + 4
+
+
+def test_old_taint_entries_still_match() -> None:
+    """A session tainted before windows existed holds the value's fingerprint and length only."""
+    fp = fingerprinter()
+    assert secret_leaves([f"x {SECRET40} y"], fp, {fp(SECRET40): len(SECRET40)})
+
+
+def test_matching_cost_grows_linearly_with_the_text() -> None:
+    import time
+
+    fp, targets = _tainted(SECRET40, "Px9Lk2Qw7Zr4Tm")
+    small = "lorem ipsum dolor sit amet, 42 " * 300
+    large = small * 8
+
+    def timed(text: str) -> float:
+        start = time.perf_counter()
+        for _ in range(3):
+            secret_leaves([text], fp, targets)
+        return time.perf_counter() - start
+
+    timed(small)
+    assert timed(large) < 8 * timed(small) * 4  # linear, with room for a noisy machine

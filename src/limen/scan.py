@@ -3,7 +3,8 @@
 - `encoded_variants`: a text plus what its URL-encoded, base64 and hex parts decode to, so a secret cannot
   leave by being encoded first.
 - `contains_fingerprint`: whether a text holds a value whose keyed fingerprint (and length) is known, without
-  ever having the value: candidate windows start where a token starts.
+  ever having the value: candidate windows start where a token starts; `secret_fingerprints` also keeps
+  normalised forms and fixed-length windows, so case, separators, reversal and partial copies match too.
 - `extract_values`: the distinctive values a text mentions (emails, URLs and host names, IBANs, phone numbers,
   file names, identifiers, quoted strings, proper names, calendar days), normalised, for provenance;
   `destination_key`: the same key for one address or host name, so a destination can be looked up.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from itertools import pairwise
@@ -56,6 +58,12 @@ def _decode_b64(blob: str) -> str | None:
     return None
 
 
+# Encodings spread over lines or pairs: base64 wrapped at any width, hex written `5a:6b:...` or `5a 6b ...`.
+_WRAPPED_B64 = re.compile(r"[A-Za-z0-9+/]{8,}+(?:\r?\n[ \t]*+[A-Za-z0-9+/]{4,}+={0,2})++")
+_SPACED_HEX = re.compile(r"(?:[0-9a-fA-F]{2}[ :]){8,}+[0-9a-fA-F]{2}")
+_SPREAD_SEPARATORS = re.compile(r"[\s:]+")
+
+
 def _decode_once(text: str) -> list[str]:
     out: list[str] = []
     if "%" in text:
@@ -64,6 +72,10 @@ def _decode_once(text: str) -> list[str]:
             out.append(decoded)
     if "+" in text and "%" in text:
         out.append(unquote(text.replace("+", " ")))
+    if "\n" in text:
+        out.extend(_SPREAD_SEPARATORS.sub("", m.group(0)) for m in _WRAPPED_B64.finditer(text))
+    if " " in text or ":" in text:
+        out.extend(_SPREAD_SEPARATORS.sub("", m.group(0)) for m in _SPACED_HEX.finditer(text))
     for blob in _B64.findall(text):
         decoded_b64 = _decode_b64(blob)
         if decoded_b64:
@@ -76,10 +88,11 @@ def _decode_once(text: str) -> list[str]:
 
 
 def encoded_variants(text: str, depth: int = 2) -> list[str]:
-    """The text and every decoding of its URL-encoded, base64 and hex parts, nested up to `depth` levels."""
+    """The text and every decoding of its URL-encoded, base64 and hex parts (base64 wrapped over lines and
+    hex written in spaced or colon-separated pairs included), nested up to `depth` levels."""
     variants = [text[:MAX_SCAN_CHARS]]
     frontier = variants[:]
-    for _ in range(depth):
+    for _ in range(depth + 1):  # one more round: a spread encoding is first joined, then decoded
         found = [d for t in frontier for d in _decode_once(t) if d not in variants]
         if not found:
             break
@@ -88,20 +101,161 @@ def encoded_variants(text: str, depth: int = 2) -> list[str]:
     return variants
 
 
+# --------------------------------------------------------------------------- taint that survives reformatting
+#
+# A secret read in a session is kept as keyed fingerprints, never as itself (`secret_fingerprints`):
+# - the value as read, with its length (> 0 in the taint map): found where a token starts;
+# - its normalised form (lower case, letters and digits only, so case, separators and whitespace do not
+#   matter): when short, the whole form and its reverse (`SHORT_MARK - length`), found where a token starts;
+#   else every window of `WINDOW` characters, forwards and reversed (`WINDOW_MARK`). An outgoing text is
+#   normalised alike and probed every `WINDOW_STEP` characters, so any run of `WINDOW + WINDOW_STEP - 1`
+#   normalised characters it shares with a secret (16 of a 40-character token) holds a probed window.
+# Probing costs one keyed hash per `WINDOW_STEP` characters (and one per token start for short secrets);
+# decodings (URL, base64, hex, wrapped or spaced) come from `encoded_variants`.
+WINDOW = 12
+WINDOW_STEP = 4
+WINDOW_MARK = -1
+SHORT_MARK = -100
+MIN_NORMALISED = 8
+MAX_WINDOWS = 2048
+MAX_REVERSED_WINDOWS = 256
+MAX_PROBE_CHARS = 1_000_000
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+_PEM_ARMOUR = re.compile(r"-----[A-Z0-9 ]+-----|^[A-Za-z-]+: .*$", re.MULTILINE)
+_JWT = re.compile(r"^eyJ[\w-]+\.[\w-]+\.([\w-]+)$")
+# Public keys are meant to be shared, and an ssh private key holds its public half: they never match by
+# window (their exact value still does).
+_PUBLIC_MATERIAL = re.compile(
+    r"-----BEGIN (?:[A-Z0-9 ]*PUBLIC KEY|CERTIFICATE)-----.*?(?:-----END[^\n]*|\Z)|"
+    r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) AAAA[A-Za-z0-9+/=]++",
+    re.DOTALL,
+)
+_PREAMBLE = 64  # characters of a key body that every key of its kind shares (ASN.1 or openssh header)
+_derived: dict[int, tuple[Callable[[str], str], bytes]] = {}
+
+
+def _normalised(text: str) -> str:
+    return _NOT_ALNUM.sub("", text.lower())
+
+
+def _distinctive_core(secret: str) -> str:
+    """The part of a secret that only it has: a key's body without its armour and preamble, a JWT's
+    signature (every JWT of an issuer shares its header, most its claims' names)."""
+    if "-----BEGIN" in secret:
+        body = _normalised(_PEM_ARMOUR.sub("", secret))
+        return body[_PREAMBLE:] if len(body) > 2 * _PREAMBLE else body
+    jwt = _JWT.match(secret)
+    if jwt is not None and len(jwt.group(1)) >= 16:
+        return jwt.group(1)
+    return secret
+
+
+def _normal_key(fingerprint: Callable[[str], str]) -> bytes:
+    """A key for the normalised forms, derived from the installation's fingerprint key (so just as secret),
+    for a keyed BLAKE2b: one call per probe, cheaper than the HMAC."""
+    entry = _derived.get(id(fingerprint))
+    if entry is None or entry[0] is not fingerprint:
+        if len(_derived) >= 16:
+            _derived.clear()
+        seed = fingerprint("limen:normalised-taint:v1")
+        entry = (fingerprint, hashlib.sha256(seed.encode()).digest())
+        _derived[id(fingerprint)] = entry
+    return entry[1]
+
+
+def _nfp(key: bytes, value: str) -> str:
+    return hashlib.blake2b(value.encode(), key=key, digest_size=16).hexdigest()
+
+
+def _distinctive(window: str) -> bool:
+    """A window that could only come from a token: letters and digits, and not a run of few characters."""
+    return not window.isalpha() and not window.isdigit() and len(set(window)) >= 6
+
+
+def secret_fingerprints(secrets: Iterable[str], fingerprint: Callable[[str], str]) -> dict[str, int]:
+    """The taint entries of secrets read: keyed fingerprints only (see above), a bounded number per secret."""
+    out: dict[str, int] = {}
+    key = b""
+    for secret in secrets:
+        out[fingerprint(secret)] = len(secret)
+        normal = _normalised(_distinctive_core(secret))
+        if len(normal) < MIN_NORMALISED:
+            continue
+        key = key or _normal_key(fingerprint)
+        if len(normal) < WINDOW + WINDOW_STEP - 1:
+            out[_nfp(key, normal)] = SHORT_MARK - len(normal)
+            out[_nfp(key, normal[::-1])] = SHORT_MARK - len(normal)
+            continue
+        kept = 0
+        for i in range(len(normal) - WINDOW + 1):
+            window = normal[i : i + WINDOW]
+            if not _distinctive(window):
+                continue
+            out[_nfp(key, window)] = WINDOW_MARK
+            if kept < MAX_REVERSED_WINDOWS:
+                out[_nfp(key, window[::-1])] = WINDOW_MARK
+            kept += 1
+            if kept >= MAX_WINDOWS:
+                break
+    return out
+
+
+def _normalised_starts(text: str) -> tuple[str, list[int]]:
+    """The normalised text and where, in it, each token of the original starts."""
+    parts: list[str] = []
+    starts: list[int] = []
+    length = pos = 0
+    for match in _TOKEN_START.finditer(text):
+        part = _normalised(text[pos : match.start()])
+        parts.append(part)
+        length += len(part)
+        starts.append(length)
+        pos = match.start()
+    parts.append(_normalised(text[pos:]))
+    return "".join(parts), starts
+
+
+def _contains_normalised(
+    text: str, marks: set[int], fingerprint: Callable[[str], str], targets: Mapping[str, int]
+) -> bool:
+    if "-----BEGIN" in text or "AAAA" in text:
+        text = _PUBLIC_MATERIAL.sub(" ", text)
+    text = text[:MAX_PROBE_CHARS]
+    key = _normal_key(fingerprint)
+    short = sorted(m - SHORT_MARK for m in marks if m <= SHORT_MARK)
+    if short:
+        normal, starts = _normalised_starts(text)
+        for start in starts:
+            for size in short:
+                if start + size > len(normal):
+                    break
+                if _nfp(key, normal[start : start + size]) in targets:
+                    return True
+    else:
+        normal = _normalised(text)
+    if WINDOW_MARK in marks:
+        for start in range(0, len(normal) - WINDOW + 1, WINDOW_STEP):
+            if _nfp(key, normal[start : start + WINDOW]) in targets:
+                return True
+    return False
+
+
 def contains_fingerprint(
     text: str, lengths: Iterable[int], fingerprint: Callable[[str], str], targets: Mapping[str, int]
 ) -> bool:
-    """True when a substring of `text` that starts a token has one of the `targets` fingerprints."""
-    sizes = sorted(set(lengths))
-    if not sizes:
-        return False
-    for match in _TOKEN_START.finditer(text):
+    """True when a substring of `text` that starts a token has one of the `targets` fingerprints, or when
+    the text, normalised, holds a secret's normalised form or a window of it (negative lengths)."""
+    marks = set(lengths)
+    sizes = sorted(size for size in marks if size > 0)
+    for match in _TOKEN_START.finditer(text) if sizes else ():
         start = match.start()
         for size in sizes:
             if start + size > len(text):
                 break
             if fingerprint(text[start : start + size]) in targets:
                 return True
+    if any(mark < 0 for mark in marks):
+        return _contains_normalised(text, {m for m in marks if m < 0}, fingerprint, targets)
     return False
 
 
@@ -303,7 +457,7 @@ def apply_scan(
         output, untrusted = output[:MAX_SCAN_CHARS], True
     secrets = secret_values(output)
     if secrets:
-        store.add_taint(session_id, {fingerprint(s): len(s) for s in secrets})
+        store.add_taint(session_id, secret_fingerprints(secrets, fingerprint))
         store.set_flags(session_id, {TAINTED})
         if mode is not Mode.LIGHT:
             findings.append(

@@ -22,7 +22,8 @@ def show(store: Any, session_id: str) -> dict[str, Any]:
     return {
         "session": session_id,
         "flags": sorted(store.flags(session_id)),
-        "taint_fingerprints": len(store.taint(session_id)),
+        # one per secret read (its value's fingerprint); its normalised forms and windows are not counted
+        "taint_fingerprints": sum(1 for length in store.taint(session_id).values() if length > 0),
         "recent": store.history(session_id, 10),
     }
 
