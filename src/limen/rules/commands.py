@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from limen.context import Context
+from limen.facts.hosts import official_install
 from limen.facts.programs import Role, names, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
@@ -774,6 +775,8 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     if action.commands and "()" in line and _FORK_BOMB.search(line):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "fork bomb")
     download = _download_exec(action) if action.commands else None
+    if download is not None and official_install(action):  # rustup, uv, nvm, bun, deno, Homebrew: ask
+        download = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "runs an official installer")
     if download is not None and (worst is None or worst.verdict < Verdict.BLOCK):
         worst = download
     if worst is not None:
