@@ -312,19 +312,18 @@ def test_sensitive_paths_from_limen_yaml_take_effect(
     assert ReasonCode.SENSITIVE_PATH_ACCESS not in quiet.reasons
 
 
-def test_a_policy_file_planted_in_a_sub_folder_is_refused(ws: str) -> None:
-    """A `limen.yaml` in a sub-folder would make that folder the project for calls from there, hiding the
-    project's own (stricter) policy: every `limen.yaml` is Limen's, wherever it is."""
+def test_a_policy_file_planted_in_a_sub_folder_of_a_checkout_changes_nothing(ws: str) -> None:
+    """Below a git root a `limen.yaml` is not a project of its own: one planted in `src/` would otherwise
+    hide the project's (stricter) policy and its protected files from calls made in `src/`."""
     import limen
 
+    os.makedirs(os.path.join(ws, ".git"))
     write_policy(Path(ws) / "limen.yaml", "version: 1\nmode: strict\n")
-    os.makedirs(os.path.join(ws, "src"))
-    for tool, arguments in (
-        ("Write", {"file_path": "src/limen.yaml", "content": "version: 1\n"}),
-        ("Bash", {"command": "printf 'version: 1\\n' > src/limen.yaml"}),
-        ("Bash", {"command": "cp /tmp/x.yaml src/limen.yaml"}),
-    ):
-        decided = limen.evaluate(tool, arguments, cwd=ws, door="hook")
-        assert decided.verdict is Verdict.BLOCK, (tool, decided.explanation)
-        assert ReasonCode.PROTECTED_PATH_BLOCKED in decided.reasons
-    assert load_context(os.path.join(ws, "src")).mode is Mode.STRICT
+    write_policy(Path(ws) / "src" / "limen.yaml", "version: 1\nmode: balanced\n")
+    src = os.path.join(ws, "src")
+    ctx = load_context(src)
+    assert ctx.workspace == ws and ctx.mode is Mode.STRICT
+    decided = limen.evaluate("Bash", {"command": "rm ../.claude/settings.json"}, cwd=src, door="hook")
+    assert ReasonCode.PROTECTED_PATH_BLOCKED in decided.reasons
+    os.remove(os.path.join(ws, "limen.yaml"))
+    assert load_context(src).workspace == ws  # no policy at the top: still the checkout's root

@@ -69,11 +69,6 @@ DEFAULT_TRUSTED_HOSTS: tuple[str, ...] = (
 )
 
 
-# Names protected wherever they appear: a `limen.yaml` in a sub-folder would become the project root for
-# calls from there (`limen.policy.paths.project_root`), hiding the project's own policy from them.
-DEFAULT_PROTECTED_NAMES: tuple[str, ...] = ("limen.yaml",)
-
-
 def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
     """Limen's own control plane and the agents' hook configuration: an agent must not switch Limen off."""
     return (
@@ -170,7 +165,6 @@ class Context:
             bulk_threshold=BULK_THRESHOLDS[mode],
             rate_limit=RATE_LIMITS[mode],
             protected_paths=default_protected_paths(home, workspace),
-            protected_names=DEFAULT_PROTECTED_NAMES,
         )
         for key, value in overrides.items():
             setattr(ctx, key, value)

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from limen.context import DEFAULT_PROTECTED_NAMES, RATE_LIMITS, Context, Thresholds, default_protected_paths
+from limen.context import RATE_LIMITS, Context, Thresholds, default_protected_paths
 from limen.model import Mode
 from limen.normalize.tools import ToolSpec
 from limen.policy.chain import Chain, CompiledWaiver
@@ -280,7 +280,7 @@ def context(
         thresholds=thresholds,
         trusted_hosts=tuple(eff["trusted_hosts"]),
         protected_paths=default_protected_paths(home, workspace) + extra,
-        protected_names=tuple(dict.fromkeys((*DEFAULT_PROTECTED_NAMES, *eff["protected_names"]))),
+        protected_names=tuple(eff["protected_names"]),
         extra_sensitive_paths=sensitive,
         bulk_threshold=bulk,
         rate_limit=RATE_LIMITS[effective_mode],

@@ -21,10 +21,14 @@ _roots_lock = threading.Lock()
 
 
 def project_root(directory: str) -> str:
-    """The project a working directory belongs to: the nearest folder at or above it holding `limen.yaml`,
-    else the root of its git checkout, else the directory itself. Every door resolves a call's directory
-    through this, so a call from `src/deep/` meets the same policy and the same protected paths as one
-    from the project's top. Looked up again at most once a second per directory."""
+    """The project a working directory belongs to. Every door resolves a call's directory through this,
+    so a call from `src/deep/` meets the same policy and the same protected paths as one from the top.
+
+    In a git checkout it is the checkout's root, or the nearest folder above that root holding
+    `limen.yaml`: a `limen.yaml` below the root is not a project of its own, since one planted in a
+    sub-folder would otherwise hide the project's policy and protected files from calls made there.
+    Outside git it is the nearest folder at or above the directory holding `limen.yaml`, else the
+    directory itself. Looked up again at most once a second per directory."""
     directory = os.path.abspath(directory)
     now = time.monotonic()
     hit = _roots.get(directory)
@@ -39,17 +43,27 @@ def project_root(directory: str) -> str:
 
 
 def _find_root(directory: str) -> str:
-    git_root = ""
+    nearest = ""
     current = directory
     while True:
-        if os.path.isfile(os.path.join(current, PROJECT_FILE)):
-            return current
-        if not git_root and os.path.exists(os.path.join(current, ".git")):  # a folder, or a worktree's file
-            git_root = current
+        if os.path.exists(os.path.join(current, ".git")):  # a folder, or a worktree's file
+            return _policy_at_or_above(current) or current
+        if not nearest and os.path.isfile(os.path.join(current, PROJECT_FILE)):
+            nearest = current
         parent = os.path.dirname(current)
         if parent == current:
-            return git_root or directory
+            return nearest or directory
         current = parent
+
+
+def _policy_at_or_above(folder: str) -> str:
+    while True:
+        if os.path.isfile(os.path.join(folder, PROJECT_FILE)):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return ""
+        folder = parent
 
 
 def policy_paths(workspace: str) -> list[tuple[str, str, bool]]:
