@@ -7,6 +7,8 @@ import base64
 import shlex
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from limen.normalize.code import analyse_code
 from limen.normalize.shell import ShellAnalysis, analyse
@@ -360,3 +362,24 @@ def test_analyse_code_reports_effects_directly() -> None:
     fx = analyse_code("python", f"import base64; exec(base64.b64decode('{encoded}'))", cwd=CWD, home=HOME)
     assert ("id", "os.system") in fx.shell
     assert not fx.opaque
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lang=st.sampled_from(["python", "node", "perl", "ruby", "php"]),
+    source=st.text(
+        alphabet=st.sampled_from(list("os.system('rm -rf ~')\"`$%{}[]()+;\n\\ exec eval")), max_size=80
+    ),
+)
+def test_any_text_is_analysed_without_raising(lang: str, source: str) -> None:
+    fx = analyse_code(lang, source, cwd=CWD, home=HOME)
+    assert isinstance(fx.opaque, list)
+
+
+def test_deep_nesting_is_opaque_not_an_error() -> None:
+    fx = analyse_code("python", "x = " + "(" * 400 + "1" + ")" * 400, cwd=CWD, home=HOME)
+    assert fx.opaque
+    nested = "print(1)"
+    for _ in range(8):
+        nested = f"exec({nested!r})"
+    assert analyse_code("python", nested, cwd=CWD, home=HOME).opaque

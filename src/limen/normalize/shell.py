@@ -2501,6 +2501,7 @@ def _scan_code(
         state.note(note)
     if fx.download_exec:
         state.note("download_exec")
+    state.payloads.extend(fx.sources)  # decoded and exec'd programs, for the rules that read program text
     if fx.socket:
         state.note(f"socket:{lang}")
     for target in fx.reads:

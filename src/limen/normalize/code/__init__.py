@@ -42,8 +42,15 @@ class CodeEffects:
     socket: bool = False  # opens a raw socket
     download_exec: bool = False  # runs code or commands it downloaded
     opaque: list[str] = field(default_factory=list)  # why the program cannot be analysed
+    sources: list[str] = field(default_factory=list)  # programs it runs from literal or decoded text
     notes: list[str] = field(default_factory=list)
     nodes: int = 0
+
+    def sent(self, url: str, api: str) -> None:
+        """A request carrying a body: what the program read may be in it, as in `curl --data-binary @FILE`."""
+        for path in dict.fromkeys(self.reads):
+            if len(self.argvs) < 64:
+                self.argvs.append((("curl", "--data-binary", f"@{path}", url), api))
 
     def flag(self, why: str) -> None:
         if why not in self.opaque and len(self.opaque) < 16:
@@ -106,6 +113,8 @@ def analyse_into(
     if level > MAX_NESTED:
         effects.flag("programs nested deeper than the bound")
         return
+    if level and len(effects.sources) < 16:
+        effects.sources.append(source[:MAX_SOURCE])
     if lang == "python":
         from limen.normalize.code.python import analyse as analyse_python
 

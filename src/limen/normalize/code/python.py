@@ -29,6 +29,7 @@ from limen.normalize.code.values import (
 )
 
 MAX_ITEMS = 4096  # items a comprehension over a literal list is evaluated for
+MAX_LOOP = 16  # items of a known list a `for` body is evaluated for, one by one
 
 _BUILTINS = frozenset(dir(builtins)) | {"__builtins__"}
 # Calls without an effect here (their arguments are still evaluated): a fast way past most calls.
@@ -301,9 +302,11 @@ class _Py:
             self.block(node.body)
             return
         if isinstance(node, (ast.For, ast.AsyncFor)):
-            self.expr(node.iter)
-            self.bind(node.target, UNK)
-            self.block(node.body)
+            source = self.expr(node.iter)
+            values = source.items if source.kind == "list" and 0 < len(source.items) <= MAX_LOOP else (UNK,)
+            for value in values:  # a loop over a short known list runs its body once per item
+                self.bind(node.target, value)
+                self.block(node.body)
             self.block(node.orelse)
             return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -716,18 +719,21 @@ class _Py:
             return UNK
         if name in _READS:
             self.read(first if args else s("."), name)
+            if name in ("glob.glob", "glob.iglob"):
+                return Val(kind="list", items=(first,))  # the pattern stands for its matches, as in a shell
             return UNK
         if name in _WRITES:
             self.write(first, name)
             return UNK
         # ---- network
         if name in _URLOPEN:
-            self.url(first, name)
+            self.url(first, name, body=(len(args) > 1 and "urlretrieve" not in name) or "data" in kwargs)
             if len(args) > 1 and "urlretrieve" in name:
                 self.write(args[1], name)
             return Val(kind="response", tainted=True)
         if name in ("urllib.request.Request", "urllib2.Request"):
-            return Val(text=text_of(first), kind="request")
+            body = len(args) > 1 or "data" in kwargs
+            return Val(text=text_of(first), kind="request_body" if body else "request")
         root, _, verb = name.rpartition(".")
         if root.split(".", 1)[0] in _HTTP and verb in _HTTP_VERBS:
             target = args[1] if verb in ("request", "stream", "urlopen") and len(args) > 1 else first
@@ -883,11 +889,14 @@ class _Py:
             self.fx.reads.append(_path(target))
 
     def url(self, target: Val, api: str, body: bool = False) -> None:
-        if target.kind == "request":
+        if target.kind in ("request", "request_body"):
+            body = body or target.kind == "request_body"
             target = Val(text=target.text)
         text = text_of(target)
         if "://" in text and UNKNOWN not in text.split("://", 1)[1].split("/", 1)[0]:
             self.fx.urls.append((text, api))
+            if body:
+                self.fx.sent(text, api)
         elif body:
             self.fx.flag(f"python {api} sends data to a destination computed at run time")
         else:

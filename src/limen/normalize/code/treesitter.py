@@ -1079,6 +1079,8 @@ class _Eval:
         text = text_of(target)
         if "://" in text and UNKNOWN not in text.split("://", 1)[1].split("/", 1)[0]:
             self.fx.urls.append((text, api))
+            if body:
+                self.fx.sent(text, api)
         elif body:
             self.fx.flag(f"{self.lang} {api} sends data to a destination computed at run time")
         else:
