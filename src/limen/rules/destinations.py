@@ -15,9 +15,10 @@
   `foreign_remote`), `gh` writes to another repository (`-R other/repo`, `gh api` outside the checkout's
   repository, GraphQL mutations), publications (`gh gist create`, `gh repo create --push`, `npm publish`,
   `twine upload`, `cargo publish`... : `publishes`), a send to a trusted service's publishing endpoint
-  (`curl -X POST https://api.github.com/gists`), and collection services (pastebins, file drops, request
-  catchers, tunnels: `transfer.sh`, `webhook.site`, `*.ngrok-free.app`): AUTH (risk 65), BLOCK in strict
-  and paranoid for collection services;
+  (`curl -X POST https://api.github.com/gists`) or a write through the GitHub API to a repository that is
+  not the checkout's origin (`curl -X PUT .../repos/evil/x/contents/a`), and collection services
+  (pastebins, file drops, request catchers, tunnels: `transfer.sh`, `webhook.site`, `*.ngrok-free.app`):
+  AUTH (risk 65), BLOCK in strict and paranoid for collection services;
 - the project's own origin (`git push`, `gh pr create`, `gh release upload` in the checkout: `own_remote`),
   whatever its host: nothing (the taint floor still counts it as egress);
 - a host matching `ctx.trusted_hosts` (fnmatch globs such as `*.github.com`; a leading dot means "this
@@ -88,11 +89,13 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts.hosts import (
+    github_repo_of_path,
     is_collection_service,
     is_documentation,
     is_official_installer,
     issuers_for_host,
     issuers_of_credentials,
+    project_repository,
     publishing_endpoint,
 )
 from limen.floors.egress import OWN_REMOTE, carries_nothing
@@ -269,11 +272,17 @@ def _leaves_project(dest: Destination, action: Action) -> str:
     if is_collection_service(dest.host):
         return "a paste, file-drop, request-catcher or tunnel service"
     if "://" in dest.url and not carries_nothing(action):
-        path = "/" + dest.url.split("://", 1)[1].partition("/")[2]
-        what = publishing_endpoint(dest.host, path.split("?", 1)[0])
+        path = ("/" + dest.url.split("://", 1)[1].partition("/")[2]).split("?", 1)[0]
+        what = publishing_endpoint(dest.host, path)
         if what:
             return f"publishes {what}"
+        repo = github_repo_of_path(path) if dest.host in _GITHUB_API_HOSTS else None
+        if repo is not None and project_repository(action.cwd) != ("github.com", "/".join(repo)):
+            return "writes to a GitHub repository that is not this project's origin"
     return ""
+
+
+_GITHUB_API_HOSTS = frozenset({"api.github.com", "uploads.github.com"})
 
 
 def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
