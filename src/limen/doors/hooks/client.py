@@ -32,7 +32,6 @@ DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: ha
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
 CLAIM_MARGIN = 0.05  # seconds before the deadline at which a claimed but unanswered event is denied
 RECORD_MARGIN = 1.0  # seconds past the deadline spent recording its answer (agents wait 10 s; we use 5)
-RECORD_AFTER = 3.0  # and, once that answer is written, the most the process lives on to finish the record
 
 
 class Responder:
@@ -69,10 +68,11 @@ class Responder:
         if deadline_took_over:  # the deadline answers, records and ends the process: leave it to finish,
             self._done.wait(2 * RECORD_MARGIN + 1.0)  # yet never end without an answer written
             code = self._finish(self.fallback)
-            self._ended.wait(RECORD_AFTER + 1.0)  # never set: the deadline's os._exit ends this wait
+            self._ended.wait(RECORD_MARGIN + 1.0)  # never set: the deadline's os._exit ends this wait
             os._exit(code)
         try:
-            record(answer, channel)
+            if not record(answer, channel):
+                hand_off(answer)
         finally:
             self._recorded.set()
         return self._finish(answer)
@@ -94,18 +94,21 @@ class Responder:
             committed = self._committed
             if committed is None:
                 self._committed = self.fallback
-        recorder: threading.Thread | None = None
         if committed is None:  # nothing decided in time: the deny, recorded first when that is quick
             answer = self.fallback
-            recorder = threading.Thread(target=record, args=(answer, None, RECORD_MARGIN), daemon=True)
+            outcome: list[bool] = []
+            recorder = threading.Thread(
+                target=lambda: outcome.append(record(answer, None, RECORD_MARGIN)), daemon=True
+            )
             recorder.start()
             recorder.join(RECORD_MARGIN)
+            recorded = outcome == [True]
         else:  # decided and being recorded: give the recorder a moment, then that same answer
             answer = committed
-            self._recorded.wait(RECORD_MARGIN)
+            recorded = self._recorded.wait(RECORD_MARGIN)
+        if not recorded:  # a machine too loaded to record in time: a detached process finishes it
+            hand_off(answer)  # (`append_once` keeps one copy if this process's attempt lands too)
         code = self._finish(answer)
-        if recorder is not None:  # a slow record (an overloaded machine) still gets its chance once the
-            recorder.join(RECORD_AFTER)  # agent has its answer, within the agent's own timeout
         os._exit(code)
 
 
@@ -129,14 +132,14 @@ class Channel:
             self.sock.close()
 
 
-def record(answer: ev.Answer, channel: Channel | None, timeout: float = 2.0) -> None:
+def record(answer: ev.Answer, channel: Channel | None, timeout: float = 2.0) -> bool:
     """Append the answer's audit record exactly once: through the daemon that decided it when it is still
-    there, else here (`append_once` skips it when the daemon wrote it after all). A record that cannot be
-    written is reported on stderr; the answer still stands (logging never changes a decision)."""
+    there, else here (`append_once` skips it when the daemon wrote it after all). False when it could not
+    be written in time (the caller hands it to a detached writer); the answer stands either way."""
     if answer.record is None:
-        return
+        return True
     if channel is not None and channel.recorded_by_daemon():
-        return
+        return True
     try:
         from limen.audit.writer import AuditWriter
 
@@ -146,7 +149,16 @@ def record(answer: ev.Answer, channel: Channel | None, timeout: float = 2.0) -> 
         finally:
             writer.close()
     except Exception as exc:
-        os.write(2, f"limen-hook: the audit record was not written ({type(exc).__name__})\n".encode())
+        os.write(2, f"limen-hook: the audit record was not written yet ({type(exc).__name__})\n".encode())
+        return False
+    return True
+
+
+def hand_off(answer: ev.Answer) -> None:
+    """Leave the answer's record to a detached writer (`wire.handoff`)."""
+    if answer.record is not None:
+        with contextlib.suppress(OSError):
+            wire.handoff(answer.record, answer.since)
 
 
 def deadline_seconds() -> float:
@@ -262,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def refuse(name: str | None, why: str) -> ev.Answer:
         answer = speaker.fail_closed(name, why)
-        answer.record = ev.fail_closed_record(agent, name, why)
+        answer.record, answer.since = ev.fail_closed_record(agent, name, why), wire.audit_size()
         return answer
 
     responder = Responder(claim_stdout(), refuse(None, "no answer before the deadline"))

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from limen.doors.hooks import events as ev
-from limen.doors.hooks.wire import HOOK_CWD
+from limen.doors.hooks.wire import HOOK_CWD, audit_size
 
 if TYPE_CHECKING:
     from limen.model import Decision, Finding
@@ -95,7 +95,7 @@ def handle(
 
     def refuse(name: str | None, why: str) -> ev.Answer:
         answer = speaker.fail_closed(name, why)
-        answer.record = ev.fail_closed_record(agent, name, why)
+        answer.record, answer.since = ev.fail_closed_record(agent, name, why), audit_size()
         return answer
 
     if not text.strip():

@@ -76,6 +76,34 @@ def check_run_dir(path: str) -> None:
 DAEMON_KEY = "daemon"
 
 
+def audit_size() -> int:
+    """The size of the hook doors' audit log now (`limen.audit.default_dir()`), 0 while there is none: a
+    record made from here on lies past it (see `AuditWriter.append_once`)."""
+    try:
+        return os.stat(os.path.join(limen_home(), "audit", "decisions.jsonl")).st_size
+    except OSError:
+        return 0
+
+
+def handoff(record: dict[str, Any], since: int) -> None:
+    """Leave a record to a detached process that appends it once (`python -m limen.audit.handoff`): the
+    hook must answer and exit before the agent's own timeout even when the machine is too loaded for the
+    record to be written in time, and the record must still land."""
+    import subprocess
+
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-m", "limen.audit.handoff"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env={**os.environ, "LIMEN_HOME": os.path.abspath(limen_home())},
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps({"record": record, "since": since}).encode())
+    proc.stdin.close()
+
+
 def daemon_key_path() -> str:
     """Same place as `limen.state.keys.key_path("daemon")`, without importing hashlib's OpenSSL binding."""
     return os.path.join(limen_home(), "keys", f"{DAEMON_KEY}.key")
