@@ -1065,7 +1065,7 @@ def _run_written(
         with _positional(state, [path, *args]):
             _analyse_text(text, state, via=(*via, f"{name} script"), level=level + 1)
     else:
-        _scan_code(lang, text, state, (*via, f"{lang} script"), level, script=path)
+        _scan_code(lang, text, state, (*via, f"{lang} script"), level, script=path, args=args)
 
 
 MAX_SCRIPT = 128 * 1024  # bytes of a script file on disk that are read and analysed
@@ -2402,10 +2402,14 @@ def _interpreter(
                 if _from_download(script):
                     state.note("download_exec")  # `python3 <(curl ...)`
                 state.flag(f"{name} runs a script from a substitution")
+            elif "://" in script and lang in ("node", "deno", "bun"):  # `deno run https://x/y.ts`
+                _urls([script], state, name)
+                state.note("download_exec")
             elif script:
                 _add_path(script, state, write=False)
                 path = canonical(script, state.cwd, state.home)
-                _run_written(path, name, lang, state, via, level, [])
+                rest = argv[argv.index(script) + 1 :] if script in argv else []
+                _run_written(path, name, lang, state, via, level, rest)
             return
     if _is_dynamic(code, state):
         if _from_download(code.strip().strip('"')):
@@ -2417,11 +2421,17 @@ def _interpreter(
         for word in tail:
             if _looks_like_path(word):
                 _add_path(word, state, write=False)
-    _scan_code(lang, code, state, (*via, f"{lang} -c" if lang == "python" else f"{lang} -e"), level)
+    tail = argv[argv.index(code) + 1 :] if code in argv else []
+    if tail[:1] == ["--"]:
+        tail = tail[1:]
+    flag = "-c" if lang == "python" else "-e"
+    _scan_code(lang, code, state, (*via, f"{lang} {flag}"), level, args=tail)
 
 
 def _script_operand(lang: str, args: list[str]) -> str:
     operands = _operands(args, frozenset({"-m", "-W", "-X", "-I", "-M", "-r", "-F", "-v", "-f"}))
+    if lang in ("deno", "bun") and operands[:1] == ["run"]:  # `deno run [options] URL-or-file`
+        operands = [w for w in operands[1:] if not w.startswith("-")]
     return operands[0] if operands else ""
 
 
@@ -2478,7 +2488,14 @@ _UNKNOWN_WORD = "$LIMEN_RUNTIME_VALUE"  # what a value only known when the progr
 
 
 def _scan_code(
-    lang: str, code: str, state: _State, via: tuple[str, ...], level: int, *, script: str = ""
+    lang: str,
+    code: str,
+    state: _State,
+    via: tuple[str, ...],
+    level: int,
+    *,
+    script: str = "",
+    args: Iterable[str] = (),
 ) -> None:
     """What an interpreter's program does, parsed (`limen.normalize.code`), recorded as the shell's own
     effects: deletes and file operations as the commands they equal (`rm -rf P`, `mv A B`), commands it runs
@@ -2492,7 +2509,8 @@ def _scan_code(
         return
     from limen.normalize.code import UNKNOWN, analyse_code
 
-    fx = analyse_code(code_lang, code, cwd=state.cwd, home=state.home, script=script)
+    given = tuple(UNKNOWN if w in state.dynamic_words or _DYNAMIC_WORD.match(w) else w for w in args)
+    fx = analyse_code(code_lang, code, cwd=state.cwd, home=state.home, script=script, args=given[:64])
     for why in fx.opaque:
         state.flag(why)
     if any(why.endswith("does not parse") for why in fx.opaque):

@@ -84,21 +84,25 @@ def lang_of(name: str) -> str | None:
     return None
 
 
-def analyse_code(lang: str, source: str, *, cwd: str, home: str, script: str = "") -> CodeEffects:
+def analyse_code(
+    lang: str, source: str, *, cwd: str, home: str, script: str = "", args: tuple[str, ...] = ()
+) -> CodeEffects:
     """What `source`, run by `lang`'s interpreter in `cwd`, would do. Never raises.
 
-    `script` is the file's path when the program is a script file (`__file__`, `__dir__`, `$0`)."""
-    return _cached(lang, source, cwd, home, script)
+    `script` is the file's path when the program is a script file (`__file__`, `__dir__`, `$0`); `args` are
+    the arguments the program is given (`sys.argv[1:]`, `process.argv`, `@ARGV`, `ARGV`, `$argv`), UNKNOWN
+    for one only known at run time."""
+    return _cached(lang, source, cwd, home, script, args)
 
 
 @functools.lru_cache(maxsize=256)
-def _cached(lang: str, source: str, cwd: str, home: str, script: str) -> CodeEffects:
+def _cached(lang: str, source: str, cwd: str, home: str, script: str, args: tuple[str, ...]) -> CodeEffects:
     effects = CodeEffects()
     try:
         if len(source) > MAX_SOURCE:
             effects.flag("program longer than the analysis bound")
             source = source[:MAX_SOURCE]
-        analyse_into(effects, lang, source, cwd=cwd, home=home, script=script, level=0)
+        analyse_into(effects, lang, source, cwd=cwd, home=home, script=script, level=0, args=args)
     except RecursionError:
         effects.flag("program nested too deeply")
     except Exception as exc:  # the analyser must never raise into normalisation
@@ -107,7 +111,15 @@ def _cached(lang: str, source: str, cwd: str, home: str, script: str) -> CodeEff
 
 
 def analyse_into(
-    effects: CodeEffects, lang: str, source: str, *, cwd: str, home: str, script: str, level: int
+    effects: CodeEffects,
+    lang: str,
+    source: str,
+    *,
+    cwd: str,
+    home: str,
+    script: str,
+    level: int,
+    args: tuple[str, ...] = (),
 ) -> None:
     """Add what `source` does to `effects` (nested programs: `exec(b64decode(...))`)."""
     if level > MAX_NESTED:
@@ -118,10 +130,10 @@ def analyse_into(
     if lang == "python":
         from limen.normalize.code.python import analyse as analyse_python
 
-        analyse_python(effects, source, cwd=cwd, home=home, script=script, level=level)
+        analyse_python(effects, source, cwd=cwd, home=home, script=script, level=level, args=args)
     elif lang in ("node", "perl", "ruby", "php"):
         from limen.normalize.code.treesitter import analyse as analyse_tree
 
-        analyse_tree(effects, lang, source, cwd=cwd, home=home, script=script, level=level)
+        analyse_tree(effects, lang, source, cwd=cwd, home=home, script=script, level=level, args=args)
     else:
         effects.flag(f"{lang} programs are not analysed")

@@ -217,7 +217,16 @@ _HOME_ENV = frozenset({"HOME", "USERPROFILE"})
 _ALIASES = {"posix": "os", "nt": "os", "_io": "io", "__builtin__": "builtins", "urllib.parse": "urllib.parse"}
 
 
-def analyse(effects: CodeEffects, source: str, *, cwd: str, home: str, script: str, level: int) -> None:
+def analyse(
+    effects: CodeEffects,
+    source: str,
+    *,
+    cwd: str,
+    home: str,
+    script: str,
+    level: int,
+    args: tuple[str, ...] = (),
+) -> None:
     tree: ast.Module | None = None
     try:
         tree = ast.parse(source)
@@ -231,7 +240,7 @@ def analyse(effects: CodeEffects, source: str, *, cwd: str, home: str, script: s
     if tree is None:
         effects.flag("python program does not parse")
         return
-    _Py(effects, cwd, home, script, level).block(tree.body)
+    _Py(effects, cwd, home, script, level, args).block(tree.body)
 
 
 _PRINT_STATEMENT = re.compile(r"(^|;|:)(\s*)print\s+(?![\s(=])([^;\n]*)", re.M)
@@ -243,8 +252,11 @@ def _python2(source: str) -> str:
 
 
 class _Py:
-    def __init__(self, effects: CodeEffects, cwd: str, home: str, script: str, level: int) -> None:
+    def __init__(
+        self, effects: CodeEffects, cwd: str, home: str, script: str, level: int, args: tuple[str, ...] = ()
+    ) -> None:
         self.fx = effects
+        self.sys_argv = Val(kind="list", items=tuple(s(a) for a in (script or "-c", *args)))
         self.cwd = cwd
         self.home = home
         self.script = script
@@ -489,6 +501,8 @@ class _Py:
                 return Val(ref=ref, kind="namespace")
             if ref == "os" and attr == "environ":
                 return Val(ref="os.environ")
+            if ref == "sys" and attr == "argv":
+                return self.sys_argv
             if ref.endswith(".pw_dir") or attr == "pw_dir":
                 return s(self.home)
             return Val(ref=f"{ref}.{attr}")
@@ -506,11 +520,20 @@ class _Py:
 
     def subscript(self, base: Val, index: ast.expr) -> Val:
         if isinstance(index, ast.Slice):
-            self.expr(index.lower)
-            self.expr(index.upper)
+            lower, upper = self.expr(index.lower), self.expr(index.upper)
             step = self.expr(index.step)
             if step.num == -1 and index.lower is None and index.upper is None:
                 return reverse(base)
+            bounds = (lower.num, upper.num, step.num)
+            if all(
+                b is not None or n is None
+                for b, n in zip(bounds, (index.lower, index.upper, index.step), strict=True)
+            ):
+                cut = slice(*bounds)
+                if base.kind == "list":
+                    return Val(kind="list", items=base.items[cut], tainted=base.tainted)
+                if known(base) is not None and base.text is not None:
+                    return s(base.text[cut], base.tainted)
             return (
                 Val(text=UNKNOWN, tainted=base.tainted)
                 if base.text is not None

@@ -66,7 +66,15 @@ def _parser(lang: str) -> Parser:
 
 
 def analyse(
-    effects: CodeEffects, lang: str, source: str, *, cwd: str, home: str, script: str, level: int
+    effects: CodeEffects,
+    lang: str,
+    source: str,
+    *,
+    cwd: str,
+    home: str,
+    script: str,
+    level: int,
+    args: tuple[str, ...] = (),
 ) -> None:
     prefix = ""
     if lang == "php" and not source.lstrip().startswith("<?"):
@@ -77,7 +85,7 @@ def analyse(
     root = _parser(lang).parse(data).root_node
     if root.has_error:
         effects.flag(f"{lang} program does not parse")
-    _Eval(effects, lang, data, cwd, home, script, level).ev(root)
+    _Eval(effects, lang, data, cwd, home, script, level, args).ev(root)
 
 
 # --------------------------------------------------------------------------- the table of calls
@@ -285,7 +293,15 @@ _DYNAMIC_OWNERS = frozenset(
 
 class _Eval:
     def __init__(
-        self, effects: CodeEffects, lang: str, data: bytes, cwd: str, home: str, script: str, level: int
+        self,
+        effects: CodeEffects,
+        lang: str,
+        data: bytes,
+        cwd: str,
+        home: str,
+        script: str,
+        level: int,
+        args: tuple[str, ...] = (),
     ) -> None:
         self.fx = effects
         self.lang = lang
@@ -295,6 +311,13 @@ class _Eval:
         self.script = script
         self.level = level
         self.env: dict[str, Val] = {}
+        given = tuple(s(a) for a in args)
+        self.argv_list = {  # what the program's argument list holds, as each language spells it
+            "node": Val(kind="list", items=(s("node"), *((s(script),) if script else ()), *given)),
+            "php": Val(kind="list", items=(s(script or "Standard input code"), *given)),
+        }.get(lang, Val(kind="list", items=given))
+        for name in ("ARGV", "@ARGV", "$ARGV", "$argv"):
+            self.env[name] = self.argv_list
         if script:
             for name in ("__filename", "__FILE__", "$0", "__file__"):
                 self.env[name] = s(script)
@@ -552,6 +575,8 @@ class _Eval:
         base = self.ev(base_node)
         if base.ref in ("process.env",):
             return self.environ(name)
+        if base_text in ("$ARGV", "@ARGV") and self.lang == "perl":
+            base = self.argv_list
         if (
             base.ref in _DYNAMIC_OWNERS
             or base.ref in _E
@@ -592,6 +617,8 @@ class _Eval:
                 return self.environ(name)
             if ref in ("globalThis.process", "global.process"):
                 return Val(ref="process")
+            if ref == "process.argv":
+                return self.argv_list
             if base.ref in ("globalThis", "global", "window"):
                 return Val(ref=name)
             return Val(ref=ref)
