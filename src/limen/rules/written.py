@@ -354,7 +354,28 @@ def _shell(text: str) -> tuple[list[str], list[str]]:
 
 
 def _python(text: str) -> tuple[list[str], list[str]]:
-    return python_effects(text)
+    """The code's effects as `limen.normalize.code` reads them for `python3 -c` (what it reads, writes,
+    deletes, runs and sends), plus process execution, computed code and sends found with `ast` here (an
+    Edit's fragment is judged even when it does not parse on its own)."""
+    from limen.normalize.shell import quote
+
+    commands, concerns = python_effects(text)
+    source = _parsable(text)
+    if source is not None:
+        commands.append("python3 -c " + quote(source))
+    return commands, concerns
+
+
+def _parsable(text: str) -> str | None:
+    import textwrap
+
+    for source in (text, textwrap.dedent(text)):
+        try:
+            ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        return source
+    return None
 
 
 _EXTRACTORS = {
