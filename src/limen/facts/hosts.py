@@ -157,6 +157,11 @@ ISSUERS: tuple[Issuer, ...] = (
     ),
 )
 
+# Issuers whose hosts or paths name someone's own resource (a bucket, a webhook, a repository): the user's
+# credential sent there proves nothing about whose resource receives the data (a public-write bucket takes
+# anyone's signed upload), so only a request that carries nothing counts as the credential's plain use.
+SHARED_ISSUERS = frozenset({"aws", "google", "slack-webhook", "huggingface", "github", "gitlab"})
+
 _ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 

@@ -90,7 +90,17 @@ _QUIET_FLAGS = {
 }
 _QUIET_VALUE_OPTS = {
     "curl": frozenset(
-        {"-o", "--output", "-m", "--max-time", "--connect-timeout", "--retry", "--retry-delay", "-w"}
+        {
+            "-o",
+            "--output",
+            "-m",
+            "--max-time",
+            "--connect-timeout",
+            "--retry",
+            "--retry-delay",
+            "-w",
+            "--aws-sigv4",
+        }
         | {"--retry-max-time", "--proto", "--proto-redir", "--write-out", "--output-dir", "--max-redirs"}
     ),
     "wget": frozenset(
@@ -145,6 +155,11 @@ def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:
         elif flag in ("-H", "--header"):
             header = value if eq else (args[i + 1] if i + 1 < len(args) else "")
             if not _quiet_header(header, action):
+                return False
+            i += 0 if eq else 1
+        elif name == "curl" and flag in ("-u", "--user", "--oauth2-bearer"):
+            credential = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            if not _quiet_header("authorization: " + credential, action):
                 return False
             i += 0 if eq else 1
         elif flag in ("-X", "--request", "--method"):

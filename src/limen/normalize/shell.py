@@ -3004,6 +3004,7 @@ def _git_push(args: list[str], repo: str, state: _State) -> None:
     from dataclasses import replace
 
     from limen.facts import hosts
+    from limen.model import HostClass
 
     target = ""
     i = 0
@@ -3030,7 +3031,13 @@ def _git_push(args: list[str], repo: str, state: _State) -> None:
         urls = (name,)
     else:
         urls = remotes.get(name, ())
-    for url in urls[-1:] if len(urls) > 1 else urls:  # a pushurl, when set, is where pushes go
+    if "$" in name or "`" in name:  # a remote chosen at run time: someone else's until shown otherwise
+        state.destinations.append(
+            Destination(
+                host="", host_class=HostClass.UNKNOWN, via_command="git push", flags=("foreign_remote",)
+            )
+        )
+    for url in dict.fromkeys(urls):  # url and pushurl: a push goes to the pushurl, a fetch to the url
         identity = hosts.repository_identity(url)
         if identity is None:
             continue  # a local path: nothing leaves the machine
@@ -3082,7 +3089,8 @@ _REGISTRY_OPTS = frozenset(
 def _publish(name: str, args: list[str], state: _State) -> None:
     """`npm publish`, `twine upload`, `cargo publish`...: the package leaves for a public registry (the
     default one, or the one an option names), marked `publishes`."""
-    words = [w for w in args if not w.startswith("-")]
+    words = [w for w in args if not w.startswith("-") and "://" not in w]  # `npm --registry URL publish`
+    words = words[next((i for i, w in enumerate(words[:3]) if (name, w) in _PUBLISHERS), 0) :]
     if not words or (name, words[0]) not in _PUBLISHERS:
         return
     if (name, words[0]) == ("yarn", "npm") and words[1:2] != ["publish"]:
@@ -3148,6 +3156,7 @@ def _h_gh(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdi
             repo_flag = args[i + 1]
         elif word.startswith("--repo="):
             repo_flag = word.split("=", 1)[1]
+    repo_flag = repo_flag or (state.vars.get("GH_REPO") or "")  # `GH_REPO=other/repo gh issue create`
     target = own
     if repo_flag:
         parts = repo_flag.lower().removesuffix(".git").split("/")

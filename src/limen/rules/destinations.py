@@ -28,9 +28,11 @@
   `curl https://docs.rs/serde`, WebFetch of learn.microsoft.com), an official installer on its own host
   (`https://astral.sh/uv/install.sh`; running it is `destructive_command`'s question), or an API issuer
   called with the user's own credential for it, i.e. the issuer's conventional variable
-  (`-H "Authorization: Bearer $OPENAI_API_KEY"` to api.openai.com): nothing. Still asked: a body to a
-  documentation host, a URL built at run time, `docs.python.org.evil.example`, `$OPENAI_API_KEY` sent to
-  any other host or `$GITHUB_TOKEN` to api.openai.com;
+  (`-H "Authorization: Bearer $OPENAI_API_KEY"` to api.openai.com; for issuers whose hosts name someone's
+  resource, AWS, Google, Slack webhooks, Hugging Face, GitHub, GitLab, only a request that carries
+  nothing): nothing. Still asked: a body to a documentation host, a URL built at run time,
+  `docs.python.org.evil.example`, `$OPENAI_API_KEY` sent to any other host, `$GITHUB_TOKEN` to
+  api.openai.com, `$AWS_ACCESS_KEY_ID` signing an upload to a bucket;
 - anything else, private ranges included: AUTH. By mode: light lets a read-only fetch (a GET/HEAD tool
   call carrying no payload) through and asks for everything that can carry data; balanced asks (risk 60);
   strict (70) and paranoid (80) ask with a higher risk, and a non-dotted-decimal IP spelling
@@ -45,13 +47,14 @@ command line does not show, so even a trusted-looking host proves nothing:
   protocol.*`, git `ext::` remotes, ssh/scp/sftp/rsync `ProxyCommand`, `ProxyJump`/`-J`, tunnels
   (`-D`, `-L`, `-R`, `-W`) and `-F` config files, pip/npm/yarn `--proxy`, pip `--trusted-host`;
 - proxy or transport environment set on the same line (`HTTPS_PROXY=`, `ALL_PROXY=`, `GIT_SSH_COMMAND=`,
-  `GIT_PROXY_COMMAND=`, `npm_config_proxy=`, `PIP_PROXY=`, `CURL_HOME=`, `WGETRC=`...);
+  `GIT_PROXY_COMMAND=`, `npm_config_proxy=`, `PIP_PROXY=`, `CURL_HOME=`, `WGETRC=`, `GH_REPO=`, `GH_HOST=`);
 - raw sockets to a non-loopback peer (`nc`, `ncat`, `socat`, `telnet`, bash `/dev/tcp`), which carry
   anything in any direction.
 - the same settings made persistent: `git config [--global] http.proxy|core.sshCommand|url.*.insteadOf ...`,
   `npm|yarn|pip config set ...proxy|registry ...`;
 - a remote re-pointed for one command or for good: `git -c remote.origin.pushurl=URL push`,
-  `git config remote.origin.url URL`.
+  `git config remote.origin.url URL`, `git remote set-url NAME URL`, `git remote rename origin ...` (a later
+  plain `git push` would go wherever they point).
 Plain `git push origin feature`, `pip install requests` or `npm install` have none of these and stay quiet.
 Homoglyph and invisible-character hosts are `smuggled_token_channel`'s (limen.rules.token_channels).
 
@@ -89,6 +92,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts.hosts import (
+    SHARED_ISSUERS,
     github_repo_of_path,
     is_collection_service,
     is_documentation,
@@ -142,7 +146,7 @@ _GIT_ROUTE_CONFIG = re.compile(
 _ROUTE_ENV = re.compile(
     r"(?i)(?<![\w$])(?:https?_proxy|all_proxy|ftp_proxy|socks_proxy|git_ssh_command|git_ssh|git_proxy_command|"
     r"git_config_parameters|git_config_count|npm_config_(?:https_)?proxy|pip_proxy|curl_home|wgetrc|"
-    r"yarn_(?:https_)?proxy)="
+    r"yarn_(?:https_)?proxy|gh_repo|gh_host)="
 )
 _PKG_TOOLS = frozenset({"pip", "pip3", "uv", "pipx", "poetry", "npm", "npx", "yarn", "pnpm", "bun"})
 _NET_TOOLS = frozenset(
@@ -168,6 +172,7 @@ _NET_TOOLS = frozenset(
         "podman",
         "helm",
         "kubectl",
+        "gh",
         *_PKG_TOOLS,
         *_RAW_SOCKET_TOOLS,
     }
@@ -297,7 +302,9 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
     if not issuers:
         return False
     texts = (*action.payloads, *(w for c in action.commands for w in c.argv if "$" in w))
-    return any(issuers & issuers_of_credentials(t) for t in texts)
+    used = frozenset(i for t in texts for i in issuers & issuers_of_credentials(t))
+    # Data to a bucket, webhook or repository: whose it is, the credential does not say.
+    return bool(used - SHARED_ISSUERS) or (bool(used) and carries_nothing(action))
 
 
 def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
@@ -376,6 +383,10 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
 def _route_override(cmd: Command) -> str:
     """Which option of `cmd` hands its route to something static parsing cannot see ("" if none)."""
     name, args = cmd.name, cmd.argv[1:]
+    if name == "git" and "remote" in args[:4]:
+        verb = "".join(args[args.index("remote") + 1 : args.index("remote") + 2])
+        if verb == "set-url" or (verb == "rename" and "origin" in args):
+            return f"remote {verb} (where later pushes go)"
     if "config" in args:  # `git config http.proxy ...`, `npm config set proxy ...`: every later run
         if name == "git" and any(_GIT_ROUTE_CONFIG.match(a) for a in args):
             return "config " + next(a for a in args if _GIT_ROUTE_CONFIG.match(a)).split("=", 1)[0]
