@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from limen.normalize.code import UNKNOWN, CodeEffects, analyse_into
@@ -331,111 +332,77 @@ class _Eval:
     def ev(self, node: Node | None) -> Val:
         if node is None or not self.fx.tick():
             return UNK
-        kind = node.type
-        if kind in (
-            "string",
-            "template_string",
-            "interpolated_string_literal",
-            "encapsed_string",
-            "string_literal",
-        ):
-            return self.string(node)
-        if kind in ("heredoc", "heredoc_body", "nowdoc"):
-            return self.string(node)
-        if kind in ("command_string", "shell_command_expression", "subshell"):
-            self.shell(self.string(node), "`...`")
-            return Val(text=UNKNOWN)
-        if kind in ("number", "integer"):
-            return _number(self.text(node))
-        if kind in ("true", "false", "null", "nil", "undefined"):
-            return Val(ref=kind)
-        if kind in ("identifier", "constant", "name", "property_identifier", "bareword", "qualified_name"):
-            return self.name(self.text(node))
-        if kind in ("scalar", "variable_name", "global_variable", "instance_variable", "array", "hash") and (
-            kind != "array" or self.lang == "perl"
-        ):
-            name = self.text(node)
-            if name in self.env:
-                return self.env[name]
-            if name == "$0" and self.script:
-                return s(self.script)
-            return Val(text=UNKNOWN) if kind != "hash" else UNK
-        if kind == "scope_resolution":
-            return self.name(self.text(node))
-        if kind in ("parenthesized_expression", "await_expression", "argument", "expression_statement") and (
-            node.named_child_count == 1
-        ):
-            return self.ev(node.named_children[0])
-        if kind in (
-            "member_expression",
-            "call",
-            "method_call_expression",
-            "member_call_expression",
-        ) or kind in (
-            "function_call_expression",
-            "ambiguous_function_call_expression",
-            "call_expression",
-            "new_expression",
-            "scoped_call_expression",
-            "object_creation_expression",
-            "func1op_call_expression",
-            "func0op_call_expression",
-        ):
-            return self.call(node)
-        if kind in (
-            "subscript_expression",
-            "element_reference",
-            "hash_element_expression",
-            "array_element_expression",
-        ):
-            return self.subscript(node)
-        if kind in ("binary_expression", "binary"):
-            return self.binary(node)
-        if kind in (
-            "variable_declarator",
-            "assignment_expression",
-            "assignment",
-            "augmented_assignment_expression",
-        ):
-            return self.assign(node)
-        if kind in ("array", "list_expression", "array_creation_expression", "anonymous_array_expression"):
-            items = tuple(self.ev(c) for c in node.named_children if c.type not in ("comment",))
-            return Val(kind="list", items=items)
-        if kind in ("object", "hash_literal", "anonymous_hash_expression") and self.lang != "php":
-            return self.pairs(node)
-        if kind == "eval_expression":
-            inner = node.named_children[0] if node.named_child_count else None
-            if inner is not None and inner.type == "block":
-                self.ev(inner)
-                return UNK
-            self.code(self.ev(inner), "eval")
-            return UNK
-        if kind in (
-            "include_expression",
-            "include_once_expression",
-            "require_expression",
-            "require_once_expression",
-        ):
-            target = self.ev(node.named_children[0]) if node.named_child_count else UNK
-            self.include(target, kind.split("_", 1)[0])
-            return UNK
-        if kind == "require_expression" or kind == "use_statement":
-            return UNK
-        if kind == "import_statement":
-            self.es_import(node)
-            return UNK
-        if kind in (
-            "string_content",
-            "string_fragment",
-            "autoquoted_bareword",
-            "simple_symbol",
-            "hash_key_symbol",
-        ):
-            return s(self.text(node).lstrip(":"))
+        handler = _KINDS.get(node.type)
+        if handler is not None:
+            return handler(self, node)
+        return self.walk(node)
+
+    def walk(self, node: Node) -> Val:
+        """A node with no value of its own: what its parts do."""
         last = UNK
         for child in node.named_children:
             last = self.ev(child)
         return Val(tainted=last.tainted) if last.tainted else UNK
+
+    def _shell_string(self, node: Node) -> Val:
+        self.shell(self.string(node), "`...`")
+        return Val(text=UNKNOWN)
+
+    def _number(self, node: Node) -> Val:
+        return _number(self.text(node))
+
+    def _literal(self, node: Node) -> Val:
+        return Val(ref=node.type)
+
+    def _name(self, node: Node) -> Val:
+        return self.name(self.text(node))
+
+    def _variable(self, node: Node) -> Val:
+        kind = node.type
+        if kind == "array" and self.lang != "perl":
+            return self._list(node)
+        name = self.text(node)
+        value = self.env.get(name)
+        if value is not None:
+            return value
+        if name == "$0" and self.script:
+            return s(self.script)
+        return Val(text=UNKNOWN) if kind != "hash" else UNK
+
+    def _single(self, node: Node) -> Val:
+        if node.named_child_count == 1:
+            return self.ev(node.named_children[0])
+        return self.walk(node)
+
+    def _list(self, node: Node) -> Val:
+        items = tuple(self.ev(c) for c in node.named_children if c.type != "comment")
+        return Val(kind="list", items=items)
+
+    def _object(self, node: Node) -> Val:
+        return self.pairs(node) if self.lang != "php" else self.walk(node)
+
+    def _eval(self, node: Node) -> Val:
+        inner = node.named_children[0] if node.named_child_count else None
+        if inner is not None and inner.type == "block":
+            self.ev(inner)
+            return UNK
+        self.code(self.ev(inner), "eval")
+        return UNK
+
+    def _include(self, node: Node) -> Val:
+        target = self.ev(node.named_children[0]) if node.named_child_count else UNK
+        self.include(target, node.type.split("_", 1)[0])
+        return UNK
+
+    def _nothing(self, node: Node) -> Val:
+        return UNK
+
+    def _import(self, node: Node) -> Val:
+        self.es_import(node)
+        return UNK
+
+    def _fragment(self, node: Node) -> Val:
+        return s(self.text(node).lstrip(":"))
 
     def name(self, name: str) -> Val:
         if name in self.env:
@@ -1120,6 +1087,77 @@ class _Eval:
             self.fx.note(f"{self.lang} {api} to a destination computed at run time")
             return
         self.fx.hosts.append((found[0], found[1] if found[1] is not None else port.num, api))
+
+
+_KINDS: dict[str, Callable[[_Eval, Node], Val]] = {
+    **dict.fromkeys(
+        ("string", "template_string", "interpolated_string_literal", "encapsed_string", "string_literal"),
+        _Eval.string,
+    ),
+    **dict.fromkeys(("heredoc", "heredoc_body", "nowdoc"), _Eval.string),
+    **dict.fromkeys(("command_string", "shell_command_expression", "subshell"), _Eval._shell_string),
+    **dict.fromkeys(("number", "integer"), _Eval._number),
+    **dict.fromkeys(("true", "false", "null", "nil", "undefined"), _Eval._literal),
+    **dict.fromkeys(
+        (
+            "identifier",
+            "constant",
+            "name",
+            "property_identifier",
+            "bareword",
+            "qualified_name",
+            "scope_resolution",
+        ),
+        _Eval._name,
+    ),
+    **dict.fromkeys(
+        ("scalar", "variable_name", "global_variable", "instance_variable", "array", "hash"), _Eval._variable
+    ),
+    **dict.fromkeys(
+        ("parenthesized_expression", "await_expression", "argument", "expression_statement"), _Eval._single
+    ),
+    **dict.fromkeys(
+        (
+            "member_expression",
+            "call",
+            "method_call_expression",
+            "member_call_expression",
+            "function_call_expression",
+            "ambiguous_function_call_expression",
+            "call_expression",
+            "new_expression",
+            "scoped_call_expression",
+            "object_creation_expression",
+            "func1op_call_expression",
+            "func0op_call_expression",
+        ),
+        _Eval.call,
+    ),
+    **dict.fromkeys(
+        ("subscript_expression", "element_reference", "hash_element_expression", "array_element_expression"),
+        _Eval.subscript,
+    ),
+    **dict.fromkeys(("binary_expression", "binary"), _Eval.binary),
+    **dict.fromkeys(
+        ("variable_declarator", "assignment_expression", "assignment", "augmented_assignment_expression"),
+        _Eval.assign,
+    ),
+    **dict.fromkeys(
+        ("list_expression", "array_creation_expression", "anonymous_array_expression"), _Eval._list
+    ),
+    **dict.fromkeys(("object", "hash_literal", "anonymous_hash_expression"), _Eval._object),
+    "eval_expression": _Eval._eval,
+    **dict.fromkeys(
+        ("include_expression", "include_once_expression", "require_expression", "require_once_expression"),
+        _Eval._include,
+    ),
+    "use_statement": _Eval._nothing,
+    "import_statement": _Eval._import,
+    **dict.fromkeys(
+        ("string_content", "string_fragment", "autoquoted_bareword", "simple_symbol", "hash_key_symbol"),
+        _Eval._fragment,
+    ),
+}
 
 
 def _canonical(lang: str, name: str) -> str:
