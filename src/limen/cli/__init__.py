@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "daemon": ("daemon", "start, stop or inspect the decision daemon"),
     "mcp": ("mcp", "run an MCP server behind Limen's proxy"),
     "tools": ("tools", "list and re-approve pinned MCP tools"),
+    "run": ("run", "start a coding agent confined by the kernel, the decision daemon outside it"),
 }
 
 

@@ -1,0 +1,258 @@
+"""`limen run [options] -- <agent command>`: start a coding agent confined, its decision daemon outside.
+
+The daemon is started first (outside: it must write the audit log and state, and the agent must not be
+able to stop it); then a forked child sets no_new_privs, enters a Landlock domain that refuses writes to
+Limen's code, home and every agent's hook wiring, scopes signals and abstract sockets, and (with
+`--egress HOST:PORT`) allows TCP connections to that port only; then it becomes the agent. This process
+stays outside, forwards SIGTERM and SIGHUP to the agent, keeps the daemon running (it would otherwise exit
+after an idle spell, and a daemon started from inside could not write anything), and exits with the
+agent's status. Without the kernel support asked for it refuses, unless `--unconfined`.
+
+`limen run --check [--json] [--egress HOST:PORT]` says what the kernel offers and what would be enforced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import sys
+import threading
+from typing import Any
+
+from limen.confine import Protected, landlock, protected_paths, support
+
+SUPERVISE_SECONDS = 30.0  # how often the daemon is pinged (which also keeps it from exiting idle)
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+NO_PROXY_VARIABLES = ("NO_PROXY", "no_proxy")
+CONFINED_VARIABLE = "LIMEN_CONFINED"  # set in the agent's environment: "landlock:<abi>" or "none"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="limen run",
+        description="start a coding agent confined by the kernel, Limen's decision daemon outside it",
+        usage="limen run [--egress HOST:PORT] [--unconfined] [--project DIR] -- <command> [args...]\n"
+        "       limen run --check [--json] [--egress HOST:PORT]",
+    )
+    p.add_argument(
+        "--check", action="store_true", help="say what the kernel offers and would enforce; run nothing"
+    )
+    p.add_argument("--json", action="store_true", help="with --check: as JSON")
+    p.add_argument("--egress", metavar="HOST:PORT", help="allow TCP connections to this port only (a proxy)")
+    p.add_argument("--unconfined", action="store_true", help="run without confinement (said on stderr)")
+    p.add_argument("--project", metavar="DIR", help="the project whose wiring and limen.yaml to protect")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="the agent command, after --")
+    return p
+
+
+def parse_egress(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--egress wants HOST:PORT, got {value!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def proxy_url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Limen's options and the agent command: everything after the first `--` is the agent's."""
+    if "--" in argv:
+        at = argv.index("--")
+        return argv[:at], argv[at + 1 :]
+    return argv, []
+
+
+def main(argv: list[str]) -> int:
+    options, command = split_argv(argv)
+    args = parser().parse_args(options)
+    command = command or list(args.command)
+    egress: tuple[str, int] | None = None
+    if args.egress:
+        try:
+            egress = parse_egress(args.egress)
+        except ValueError as exc:
+            print(f"limen run: {exc}", file=sys.stderr)
+            return 2
+    from limen.policy.paths import project_root
+
+    project = os.path.abspath(args.project) if args.project else project_root(os.getcwd())
+    if args.check:
+        return check(project, egress, args.json)
+    if not command:
+        print(parser().format_usage().rstrip(), file=sys.stderr)
+        return 2
+    return run(command, project, egress, args.unconfined)
+
+
+def check(project: str, egress: tuple[str, int] | None, as_json: bool) -> int:
+    found = support(egress_port=egress[1] if egress else None)
+    protected = protected_paths(project)
+    grants = landlock.plan(p.path for p in protected) if found.abi else landlock.Grants()
+    report: dict[str, Any] = {
+        **found.as_dict(),
+        "project": project,
+        "protected": [{"path": p.path, "why": p.why} for p in protected],
+        "rules": {"directories": len(grants.directories), "files": len(grants.files)},
+    }
+    if as_json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(describe(report))
+    return 0 if found.confinable else 1
+
+
+def describe(report: dict[str, Any]) -> str:
+    abi = report["landlock_abi"]
+    lines = [
+        f"Landlock ABI: {abi}" if abi else "Landlock: not available",
+        "limen run would: "
+        + ("run the agent confined" if report["confinable"] else "refuse (or --unconfined)"),
+        f"project: {report['project']}",
+    ]
+    for title, key in (
+        ("enforced", "enforced"),
+        ("not enforced", "not_enforced"),
+        ("missing (the run is refused)", "missing"),
+        ("limits", "limits"),
+    ):
+        if report[key]:
+            lines.append(f"{title}:")
+            lines += [f"  - {item}" for item in report[key]]
+    lines.append("protected paths:")
+    lines += [f"  {item['path']}  ({item['why']})" for item in report["protected"]]
+    rules = report["rules"]
+    lines.append(f"rules: {rules['directories']} directories, {rules['files']} files writable")
+    return "\n".join(lines)
+
+
+def child_environment(egress: tuple[str, int] | None, confined: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env[CONFINED_VARIABLE] = confined
+    if egress is not None:
+        url = proxy_url(*egress)
+        env.update({name: url for name in PROXY_VARIABLES})
+        for name in NO_PROXY_VARIABLES:  # a direct connection would be refused anyway
+            env.pop(name, None)
+    return env
+
+
+def start_daemon() -> bool:
+    from limen.daemon import start
+
+    return start() is not None
+
+
+def run(command: list[str], project: str, egress: tuple[str, int] | None, unconfined: bool) -> int:
+    found = support(egress_port=egress[1] if egress else None)
+    if not unconfined and not found.confinable:
+        print("limen run: refusing to start the agent unconfined:", file=sys.stderr)
+        for item in found.missing:
+            print(f"  - {item}", file=sys.stderr)
+        print("  (`limen run --unconfined -- ...` runs it without confinement)", file=sys.stderr)
+        return 1
+    if not start_daemon():
+        print(
+            "limen run: the decision daemon did not start (see the daemon.log in its run directory)",
+            file=sys.stderr,
+        )
+        return 1
+    ruleset: landlock.Ruleset | None = None
+    if unconfined:
+        print(
+            "limen run: running UNCONFINED: the agent can write Limen's files and stop its daemon",
+            file=sys.stderr,
+        )
+        confined = "none"
+    else:
+        protected = protected_paths(project)
+        try:
+            ruleset = landlock.build(
+                landlock.plan(p.path for p in protected), found.abi, egress[1] if egress else None
+            )
+        except OSError as exc:
+            print(f"limen run: could not build the Landlock ruleset: {exc}", file=sys.stderr)
+            return 1
+        announce(found.abi, found.enforced, found.not_enforced, protected, ruleset.rules)
+        confined = f"landlock:{found.abi}"
+    return supervise(command, child_environment(egress, confined), ruleset)
+
+
+def announce(abi: int, enforced: list[str], open_: list[str], protected: list[Protected], rules: int) -> None:
+    print(
+        f"limen run: confined by Landlock ABI {abi} ({len(protected)} protected paths, {rules} rules).\n"
+        "  refused inside: " + "; ".join(enforced) + ".\n"
+        "  not enforced: " + "; ".join(open_) + ".",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def supervise(command: list[str], env: dict[str, str], ruleset: landlock.Ruleset | None) -> int:
+    """Fork the agent (confining it first), keep the daemon up, forward signals, return its exit status."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # never returns
+        become(command, env, ruleset)
+    if ruleset is not None:
+        ruleset.close()
+    forwarded = (signal.SIGTERM, signal.SIGHUP)
+    for sig in forwarded:
+        signal.signal(sig, lambda number, _frame: _forward(pid, number))
+    for sig in (signal.SIGINT, signal.SIGQUIT):  # the terminal sends them to the agent as well
+        signal.signal(sig, signal.SIG_IGN)
+    done = threading.Event()
+    keeper = threading.Thread(target=keep_daemon, args=(done,), daemon=True)
+    keeper.start()
+    try:
+        _, status = os.waitpid(pid, 0)
+    finally:
+        done.set()
+    code = os.waitstatus_to_exitcode(status)
+    return 128 - code if code < 0 else code
+
+
+def _forward(pid: int, number: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, number)
+
+
+def keep_daemon(done: threading.Event) -> None:
+    """Ping the daemon now and then (activity keeps it from its idle exit); start it again when it is gone,
+    from out here: one started by a hook inside the confinement could write nothing."""
+    from limen.daemon import start, status
+
+    while not done.wait(SUPERVISE_SECONDS):
+        try:
+            if status() is None:
+                start()
+        except Exception as exc:  # the hooks inside then deny; say why once per attempt
+            print(f"limen run: could not restart the daemon: {type(exc).__name__}", file=sys.stderr)
+
+
+def become(command: list[str], env: dict[str, str], ruleset: landlock.Ruleset | None) -> None:
+    """In the forked child: confine, then exec the agent. Any failure ends the child without running it."""
+    code = 126
+    try:
+        for sig in (signal.SIGPIPE, signal.SIGXFSZ):  # Python ignores them; the agent must not inherit that
+            signal.signal(sig, signal.SIG_DFL)
+        if ruleset is not None:
+            landlock.restrict_self(ruleset)
+            ruleset.close()
+        try:
+            os.execvpe(command[0], command, env)
+        except FileNotFoundError:
+            code = 127
+            raise
+    except BaseException as exc:
+        what = "command not found" if code == 127 else f"{type(exc).__name__}: {exc}"
+        try:
+            os.write(2, f"limen run: {command[0]}: {what}\n".encode())
+        finally:
+            os._exit(code)
+    os._exit(code)  # pragma: no cover - execvpe does not return
