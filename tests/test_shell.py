@@ -38,7 +38,7 @@ def argvs(line: str) -> list[tuple[str, ...]]:
         ("echo $(id -u) `hostname`", ["id", "hostname", "echo"]),
         ("diff <(sort a) <(sort b)", ["sort", "sort", "diff"]),
         ("if [ -f x ]; then rm x; fi", ["rm"]),
-        ("for f in a b; do cat $f; done", ["cat"]),
+        ("for f in a b; do cat $f; done", ["cat", "cat"]),  # the body once per known value
         ("f(){ rm -rf build; }; f", ["rm", "f", "rm"]),
     ],
 )
@@ -765,3 +765,66 @@ def test_a_container_command_reaches_the_host_through_its_mounts() -> None:
 
 def test_git_hooks_from_a_named_folder_are_opaque() -> None:
     assert run("git -c core.hooksPath=/tmp/h commit -m x").opaque
+
+
+# ---------------------------------------------------- shell semantics as bash has them (issue 10, item 4)
+
+
+@pytest.mark.parametrize(
+    ("line", "inner"),
+    [
+        ("rm -rf ~/{.ssh,.aws}", ("rm", "-rf", "~/.ssh", "~/.aws")),
+        ("{rm,-rf,/}", ("rm", "-rf", "/")),
+        ("rm -rf /{etc,usr}", ("rm", "-rf", "/etc", "/usr")),
+        ("rm f{1..3}", ("rm", "f1", "f2", "f3")),
+        ("rm f{a..c}", ("rm", "fa", "fb", "fc")),
+        ("IFS=,; cmd=rm,-rf,/; $cmd", ("rm", "-rf", "/")),
+        ("IFS=:; x='rm:-rf:/'; $x", ("rm", "-rf", "/")),
+        ('a=(rm -rf /); "${a[@]}"', ("rm", "-rf", "/")),
+        ("a=(rm -rf /); ${a[@]}", ("rm", "-rf", "/")),
+        ('a=(rm -rf); a+=(/); "${a[@]}"', ("rm", "-rf", "/")),
+        ('a=(x rm); "${a[1]}" -rf /', ("rm", "-rf", "/")),
+        ("declare -a a=(rm -rf /); ${a[*]}", ("rm", "-rf", "/")),
+        ("x=HOME; rm -rf ${!x}", ("rm", "-rf", HOME)),
+        ("rm -rf ~root", ("rm", "-rf", "/root")),
+        ("rm -rf ~dev/.ssh", ("rm", "-rf", f"{HOME}/.ssh")),
+        ("for d in / ~; do rm -rf $d; done", ("rm", "-rf", "/")),
+        ("$(echo rm -rf /)", ("rm", "-rf", "/")),
+        ("GIT_SSH_COMMAND='rm -rf /' git fetch", ("rm", "-rf", "/")),
+        ("export PAGER='rm -rf /'; git log", ("rm", "-rf", "/")),
+        ("LESSOPEN='|rm -rf / %s' less notes.txt", ("rm", "-rf", "/", "FILE")),
+    ],
+)
+def test_bash_expansions(line: str, inner: tuple[str, ...]) -> None:
+    assert inner in argvs(line), argvs(line)
+
+
+def test_tilde_user_paths() -> None:
+    assert "/root/.ssh/id_rsa" in run("cat ~root/.ssh/id_rsa").paths
+    assert "/home/alice/.aws/credentials" in run("cat ~alice/.aws/credentials").paths
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rm " + ",".join("{a,b}" for _ in range(7)),  # 128 alternatives
+        "printf '%s\\n' " + " ".join(f"f{i}" for i in range(80)) + " | xargs rm",
+        "printf '%s\\n' " + " ".join(f"f{i}" for i in range(20)) + " | xargs -I{} rm {}",
+        "; ".join(["true"] * 600),
+    ],
+)
+def test_past_a_bound_the_line_is_opaque(line: str) -> None:
+    assert run(line).opaque
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "touch file{1..3}.txt",
+        "for i in {1..100}; do echo $i; done",
+        "mkdir -p src/{a,b}/{c,d}",
+        "echo ${#a[@]}",
+    ],
+)
+def test_ordinary_expansions_stay_analysable(line: str) -> None:
+    assert not run(line).opaque, run(line).notes

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from limen.facts.programs import Program, Role, has, names, options, program
+from limen.facts.programs import COMMAND_VARIABLES, Program, Role, has, names, options, program
 from limen.model import Command, Destination
 from limen.normalize.paths import canonical
 
@@ -50,6 +50,8 @@ MAX_NODES = 20_000  # syntax nodes visited per analysis, all nesting levels toge
 MAX_DEPTH = 60  # syntax nesting (each level costs a few Python frames)
 MAX_LEVEL = 6  # re-parsed strings: bash -c inside eval inside base64 ...
 MAX_COMMANDS = 500
+MAX_NOTES = 512
+MAX_LOOP_VALUES = 8  # `for x in a b c`: the body is analysed once per value up to here
 MAX_GLOB_MATCHES = 32
 
 _SPLIT = "\x00"  # marks where an unquoted expansion splits a word into fields
@@ -163,6 +165,7 @@ class _State:
     cwd: str
     home: str
     vars: dict[str, str | None] = field(default_factory=dict)
+    arrays: dict[str, list[str] | None] = field(default_factory=dict)  # `a=(x y)`: None when not known
     commands: list[Command] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     write_paths: list[str] = field(default_factory=list)
@@ -188,8 +191,16 @@ class _State:
         self.note(note)
 
     def note(self, note: str) -> None:
-        if note not in self.notes and len(self.notes) < 64:
-            self.notes.append(note)
+        """Keep a note; past 64, glob notes are dropped (their paths are kept), and past 512 the line is
+        opaque: a note a rule needs is never silently lost."""
+        if note in self.notes or (len(self.notes) >= 64 and note.startswith("glob:")):
+            return
+        if len(self.notes) >= MAX_NOTES:
+            self.opaque = self.opaque or not self.deferred
+            if "too many notes" not in self.notes:
+                self.notes.append("too many notes")
+            return
+        self.notes.append(note)
 
 
 def analyse(line: str, *, cwd: str, home: str) -> ShellAnalysis:
@@ -340,6 +351,9 @@ _SYNTAX_NAMES = frozenset(
 _CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")
 
 
+_BRACE_COMMAND = re.compile(
+    r"((?:^|[;&|(]|\$\()\s*)(\{[^{}\s'\"`$;&|()]*,[^{}\s'\"`$;&|()]*\})(?=[\s;&|)]|$)", re.M
+)
 _TRAILING_BACKSLASH = re.compile(r"(?<!\\)((?:\\\\)*)\\\s*$")
 _FOR_WITHOUT_IN = re.compile(r"\bfor(\s+)([A-Za-z_]\w*)(\s*;\s*|\s+)do\b")
 _HEREDOC_START = re.compile(r"<<-?\s*(['\"]?)\\?([A-Za-z_]\w*)\1")
@@ -357,7 +371,10 @@ def _bash_compatible(text: str) -> str:
     r"""Rewrite what bash accepts but tree-sitter-bash rejects, without changing what runs (on errors only).
 
     A trailing lone backslash (bash: a literal `\`), `for x; do` (bash: `for x in "$@"; do`), a heredoc
-    whose terminator line never comes (bash: ends at end of input) and `<placeholder>` (see above)."""
+    whose terminator line never comes (bash: ends at end of input), `<placeholder>` (see above) and a
+    brace expansion where a command starts (`{rm,-rf,/}`: bash expands it into the words `rm -rf /`)."""
+    if "{" in text and "," in text:
+        text = _BRACE_COMMAND.sub(lambda m: m.group(1) + " ".join(_braces(m.group(2))), text)
     if text.rstrip().endswith("\\"):
         text = _TRAILING_BACKSLASH.sub(r"\1", text)
     if "for" in text:
@@ -433,9 +450,14 @@ def _walk(
             _add_path_operands(word, state)
             values.extend(word.fields)
             known = known and not word.dynamic and not word.glob
+        body = node.child_by_field_name("body")
+        if var is not None and known and 1 < len(values) <= MAX_LOOP_VALUES and body is not None:
+            for value in values:  # `for d in / ~; do rm -rf $d; done`: the body once per known value
+                state.vars[src.text(var)] = value
+                _walk(body, src, state, via, level, depth + 1)
+            return None
         if var is not None:  # a single literal value is known in the body; anything else is not
             state.vars[src.text(var)] = values[0] if known and len(values) == 1 else None
-        body = node.child_by_field_name("body")
         if body is not None:
             _walk(body, src, state, via, level, depth + 1)
         return None
@@ -496,12 +518,53 @@ def _assign(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: i
     if value is None:
         state.vars[src.text(name)] = ""
         return
+    if value.type == "array":  # `a=(rm -rf ~)`, `a+=(x)`: the elements, as bash splits them
+        _assign_array(node, src.text(name), value, src, state, via, level, depth)
+        return
     word = _eval(value, src, state, via, level, depth + 1, quoted=True)
     state.vars[src.text(name)] = None if word.dynamic else "".join(word.fields)
+    state.arrays.pop(src.text(name), None)
+    if src.text(name) in COMMAND_VARIABLES and not word.dynamic:
+        _command_variable(src.text(name), "".join(word.fields), state, via, level)
     if src.text(name).startswith("HIST"):
         state.note(f"assign:{src.text(name)}")
     if not word.dynamic:
         _add_path_operands(word, state)
+
+
+def _assign_array(
+    node: Node,
+    name: str,
+    value: Node,
+    src: _Src,
+    state: _State,
+    via: tuple[str, ...],
+    level: int,
+    depth: int,
+) -> None:
+    elements: list[str] | None = []
+    for child in value.named_children:
+        word = _eval(child, src, state, via, level, depth + 1)
+        if word.glob:
+            _add_glob(word, state)
+        _add_path_operands(word, state)
+        if word.dynamic or elements is None:
+            elements = None
+        else:
+            elements.extend(word.fields)
+    if any(c.type == "+=" for c in node.children) and elements is not None:
+        before = state.arrays.get(name, [v] if (v := state.vars.get(name)) else [])
+        elements = None if before is None else [*before, *elements]
+    state.arrays[name] = elements
+    state.vars[name] = None if elements is None else (elements[0] if elements else "")
+
+
+def _command_variable(name: str, value: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    """`GIT_SSH_COMMAND='...'`, `PAGER=...`, `LESSOPEN='|cmd %s'`: a variable whose value a program runs
+    as a command line, analysed as one."""
+    text = value.lstrip("|").replace("%s", "FILE").strip()
+    if text:
+        _shell_string(text, state, via, level, False, f"${name}")
 
 
 def _declaration(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int) -> None:
@@ -666,27 +729,55 @@ def _eval(
         fields = [f for f in text.split(_SPLIT) if f]
         if not fields and node.type in ("string", "raw_string", "ansi_c_string", "concatenation"):
             fields = [""]  # a quoted empty word is still an argument: `sed '' file`
-        elif "{" in text and "," in text and not _QUOTING.search(src.text(node)):
-            fields = [b for f in fields for b in _braces(f)]  # `rm -rf {/,x}` is `rm -rf / x`
+        elif "{" in text and ("," in text or ".." in text) and not _QUOTING.search(src.text(node)):
+            fields = [b for f in fields for b in _braces(f, state)]  # `rm -rf {/,x}` is `rm -rf / x`
     return _Word(fields, dynamic, globbing, src.text(node))
 
 
 _QUOTING = re.compile(r"['\"\\`$]")
 _BRACE = re.compile(r"\{([^{}]*,[^{}]*)\}")
+_SEQUENCE = re.compile(r"\{(-?\d{1,6}|[A-Za-z])\.\.(-?\d{1,6}|[A-Za-z])(?:\.\.(-?\d{1,6}))?\}")
 
 
-def _braces(word: str, budget: int = 64) -> list[str]:
-    """Bash brace expansion (`a{b,c}d` -> `abd acd`), bounded."""
+def _braces(word: str, state: _State | None = None, budget: int = 64) -> list[str]:
+    """Bash brace expansion (`a{b,c}d` -> `abd acd`, `f{1..3}` -> `f1 f2 f3`), bounded. Past the bound a
+    list of alternatives makes the line opaque; a long sequence (`{1..1000}`) keeps its first terms, which
+    differ from the rest only in the counter."""
     match = _BRACE.search(word)
+    sequence = _SEQUENCE.search(word)
+    if sequence is not None and (match is None or sequence.start() < match.start()):
+        out: list[str] = []
+        for term in _sequence(sequence):
+            out.extend(_braces(word[: sequence.start()] + term + word[sequence.end() :], state, budget))
+            if len(out) >= budget:
+                return out[:budget]
+        return out
     if not match:
         return [word]
-    out: list[str] = []
+    out = []
     for part in match.group(1).split(","):
-        for expanded in _braces(word[: match.start()] + part + word[match.end() :], budget):
+        for expanded in _braces(word[: match.start()] + part + word[match.end() :], state, budget):
             out.append(expanded)
             if len(out) >= budget:
+                if state is not None:
+                    state.flag("brace expansion past the bound")
                 return out
     return out
+
+
+def _sequence(match: re.Match[str]) -> list[str]:
+    first, last, step = match.group(1), match.group(2), match.group(3)
+    by = abs(int(step)) if step and int(step) else 1
+    if first.lstrip("-").isdigit() and last.lstrip("-").isdigit():
+        a, b = int(first), int(last)
+        width = len(first) if first.startswith("0") and len(first) > 1 else 0
+        terms = range(a, b + 1, by) if a <= b else range(a, b - 1, -by)
+        return [str(t).zfill(width) for t in list(terms)[:64]]
+    if first.isalpha() and last.isalpha() and len(first) == len(last) == 1:
+        a, b = ord(first), ord(last)
+        terms = range(a, b + 1, by) if a <= b else range(a, b - 1, -by)
+        return [chr(t) for t in list(terms)[:64]]
+    return [match.group(0)]
 
 
 def _eval_parts(
@@ -698,6 +789,8 @@ def _eval_parts(
     if kind == "word" or kind == "number":
         raw = src.text(node)
         text = _unescape_word(raw)
+        if raw.startswith("~") and raw[1:2] not in ("", "/"):
+            text = _tilde_user(text, state)  # `~root/.ssh`, `~alice`, `~+`
         return text, False, (not quoted) and any(c in raw for c in "*?[")
     if kind == "raw_string":
         return src.text(node)[1:-1], False, False
@@ -712,7 +805,8 @@ def _eval_parts(
             _scan_nested(node, src, state, via, level, depth)  # `${x:-$(rm -rf /)}` runs its default
         return _expand(node, src, state, quoted)
     if kind == "command_substitution":
-        return _eval_substitution(node, src, state, via, level, depth)
+        text, dynamic, globbing = _eval_substitution(node, src, state, via, level, depth)
+        return (text if quoted or dynamic else _split_fields(text, state)), dynamic, globbing
     if kind == "process_substitution":
         _substitution(node, src, state, via, level, depth)
         return src.text(node), True, False
@@ -721,6 +815,26 @@ def _eval_parts(
         return src.text(node), False, False
     _scan_nested(node, src, state, via, level, depth)
     return src.text(node), False, False
+
+
+_TILDE_USER = re.compile(r"~([A-Za-z_][\w.-]*\$?|\+)(?=/|$)")
+
+
+def _tilde_user(text: str, state: _State) -> str:
+    """Bash's tilde expansion of `~user` (that user's home) and `~+` (the working directory)."""
+    match = _TILDE_USER.match(text)
+    if match is None:
+        return text
+    user = match.group(1)
+    if user == "+":
+        home = state.cwd
+    elif user == "root":
+        home = "/root"
+    elif user == os.path.basename(state.home.rstrip("/")):
+        home = state.home
+    else:
+        home = os.path.join(os.path.dirname(state.home.rstrip("/")) or "/home", user)
+    return home + text[match.end() :]
 
 
 def _scan_nested(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int) -> None:
@@ -791,17 +905,74 @@ def _expand(node: Node, src: _Src, state: _State, quoted: bool) -> tuple[str, bo
     name = src.text(names[0]) if names else ""
     if name in ("SHELL", "BASH"):
         return "sh", False, False
-    if name == "IFS":
-        return (" " if quoted else _SPLIT), False, False
+    if name == "IFS" and raw in ("$IFS", "${IFS}"):
+        ifs = state.vars.get("IFS", " ")
+        return ((ifs if ifs is not None else " ") if quoted else _SPLIT), False, False
+    if raw.startswith("${") and "[" in raw:
+        return _expand_array(raw, state, quoted)
     simple = node.type == "simple_expansion" or raw == "${" + name + "}"
     value = _variable(name, state)
-    if not simple:
+    if raw.startswith("${!"):  # `${!x}`: the variable x names
+        indirect = _variable(name, state) if _INDIRECT.fullmatch(raw) else None
+        value = _variable(indirect, state) if indirect and re.fullmatch(r"\w+", indirect) else None
+    elif not simple:
         value = _operator(raw, value)
     if value is None:
         return raw, True, False
     if not quoted:
-        value = re.sub(r"\s+", _SPLIT, value)
+        value = _split_fields(value, state)
     return value, False, False
+
+
+_INDIRECT = re.compile(r"\$\{!\w+\}")
+_SUBSCRIPT = re.compile(r"\$\{(#?)(\w+)\[([^\]]*)\]\}")
+
+
+def _split_fields(value: str, state: _State) -> str:
+    """Field splitting of an unquoted expansion on IFS, as bash does it: IFS white space runs collapse,
+    every other IFS character ends a field (`IFS=,; x=rm,-rf,/; $x` runs `rm -rf /`)."""
+    ifs = state.vars.get("IFS", " \t\n") if "IFS" in state.vars else " \t\n"
+    if ifs is None:
+        ifs = " \t\n"
+    if not ifs:
+        return value
+    white = "".join(c for c in ifs if c in " \t\n")
+    other = "".join(c for c in ifs if c not in " \t\n")
+    if other:
+        w = f"[{re.escape(white)}]*" if white else ""
+        pattern = f"{w}[{re.escape(other)}]{w}" + (f"|[{re.escape(white)}]+" if white else "")
+        value = value.strip(white) if white else value
+        return re.sub(pattern, _SPLIT, value)
+    return re.sub(f"[{re.escape(white)}]+", _SPLIT, value)
+
+
+def _expand_array(raw: str, state: _State, quoted: bool) -> tuple[str, bool, bool]:
+    """`${a[@]}`, `"${a[@]}"`, `${a[*]}`, `${a[1]}`, `${#a[@]}` of an array the line assigned."""
+    match = _SUBSCRIPT.fullmatch(raw)
+    if match is None:
+        return raw, True, False
+    length, name, index = match.groups()
+    if name in state.arrays:
+        elements = state.arrays[name]
+    else:
+        scalar = _variable(name, state)
+        elements = None if scalar is None else [scalar]
+    if elements is None:
+        return raw, True, False
+    if index in ("@", "*"):
+        if length:
+            return str(len(elements)), False, False
+        if quoted and index == "*":
+            return " ".join(elements), False, False
+        parts = elements if quoted else [_split_fields(e, state) for e in elements]
+        return _SPLIT.join(parts), False, False  # `"${a[@]}"`: one field per element
+    if not index.lstrip("-").isdigit():
+        return raw, True, False
+    at = int(index)
+    value = elements[at] if -len(elements) <= at < len(elements) else ""
+    if length:
+        return str(len(value)), False, False
+    return (value if quoted else _split_fields(value, state)), False, False
 
 
 def _variable(name: str, state: _State) -> str | None:
@@ -927,7 +1098,7 @@ def _printf(argv: list[str]) -> str:
     if fmt == "--" and args:
         fmt, args = args[0], args[1:]
     out: list[str] = []
-    for _ in range(64):
+    for _ in range(4096):  # bounded by the line's length long before this
         pieces: list[str] = []
         cursor = used = 0
         for match in _PRINTF_SPEC.finditer(fmt):
@@ -966,6 +1137,9 @@ def _echo(argv: list[str]) -> str:
 def _record(state: _State, command: Command) -> None:
     if len(state.commands) < MAX_COMMANDS:
         state.commands.append(command)
+    else:  # nothing is dropped silently: past the bound the line is opaque
+        state.flag("too many commands")
+        state.stopped = True
 
 
 def _command(
@@ -1026,6 +1200,9 @@ def _command(
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
             if env_name in prefix_env:
                 state.note(f"env override {env_name}")
+        for env_name, env_value in prefix_env.items():
+            if env_name in COMMAND_VARIABLES and env_value:
+                _command_variable(env_name, env_value, state, via, level)
     out = _run(argv, state, via, level, stdin, tuple(extra_redirects), dynamic_name)
     _wrote(state, extra_redirects, out)
     return out
@@ -1851,7 +2028,10 @@ def _h_xargs(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
         state.note(f"{name} with unknown input")
         _run(inner, state, tagged, level, None)
         return
-    items = [s for s in (stdin.text.split("\0") if null else stdin.text.split()) if s][:64]
+    items = [s for s in (stdin.text.split("\0") if null else stdin.text.split()) if s]
+    if len(items) > (16 if replace else 64):
+        state.flag(f"{name} input longer than the bound")
+    items = items[:64]
     if replace:
         for item in items[:16] or [""]:
             _run([w.replace(replace, item) for w in inner], state, tagged, level, None)
