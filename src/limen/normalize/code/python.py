@@ -98,7 +98,12 @@ _SHELL_LINE = frozenset(
         "commands.getstatusoutput",
         "asyncio.create_subprocess_shell",
         "platform.popen",
+        "libc.system",
+        "libc.popen",
     }
+)
+_NATIVE = frozenset(
+    {"ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.CFUNCTYPE", "cffi.FFI", "ctypes.cdll"}
 )
 _SUBPROCESS = frozenset(
     {
@@ -495,10 +500,10 @@ class _Py:
     def attribute(self, base: Val, attr: str) -> Val:
         if base.ref:
             ref = base.ref
-            if ref in ("builtins", "__builtins__"):
-                return Val(ref=attr)
             if attr == "__dict__":
                 return Val(ref=ref, kind="namespace")
+            if ref in ("builtins", "__builtins__"):
+                return Val(ref=attr)
             if ref == "os" and attr == "environ":
                 return Val(ref="os.environ")
             if ref == "sys" and attr == "argv":
@@ -670,6 +675,11 @@ class _Py:
             if first.tainted:
                 fx.download_exec = True
             fx.flag(f"python {name} may run code in the data")
+            return UNK
+        if name in _NATIVE or name.startswith("ctypes.cdll."):
+            return Val(ref="libc")  # a native library: its calls are looked at below
+        if name.startswith("libc.") and name not in _SHELL_LINE:
+            fx.flag(f"python calls native code ({name[5:]})")
             return UNK
         if name in _DYNAMIC_CODE:
             fx.flag(f"python builds code at run time ({name})")
