@@ -152,7 +152,6 @@ STORES = [
     "/srv/backup/home/.codex/auth.json",
     "~/.gem/credentials",
     "~/.config/rclone/rclone.conf",
-    "deploy/id_rsa",
 ]
 
 NOT_STORES = [

@@ -134,7 +134,6 @@ SECRET_NAMES = re.compile(
     r"""^(
         \.env(\..+)?|\.envrc|
         .*\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
-        id_(rsa|dsa|ecdsa|ed25519)(_sk)?|
         \.netrc|_netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|

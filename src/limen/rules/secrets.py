@@ -70,14 +70,106 @@ class _Shape:
     pattern: re.Pattern[str]
     min_entropy: float = 3.0  # of the secret group: rejects `xxxx`, `1234...` and `AAAA` placeholders
     group: int = 0
+    gitleaks: tuple[str, ...] = ()  # the gitleaks rule ids this shape corresponds to
+
+
+# The gitleaks rule ids each shape answers for, by (kind, first anchor). A shape with none here is Limen's
+# own (no gitleaks rule has its shape). `tests/rules/secret_shapes.yaml` walks examples and non-examples.
+_GITLEAKS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("aws-access-key", "AKIA"): ("aws-access-token",),
+    ("aws-bedrock-key", "ABSK"): ("aws-amazon-bedrock-api-key-long-lived",),
+    ("github-token", "ghp_"): ("github-pat", "github-oauth", "github-app-token", "github-refresh-token"),
+    ("github-token", "github_pat_"): ("github-fine-grained-pat",),
+    ("gitlab-token", "glpat-"): (
+        "gitlab-pat",
+        "gitlab-ptt",
+        "gitlab-rrt",
+        "gitlab-deploy-token",
+        "gitlab-scim-token",
+        "gitlab-cicd-job-token",
+        "gitlab-feed-token",
+        "gitlab-runner-authentication-token",
+    ),
+    ("slack-token", "xox"): (
+        "slack-bot-token",
+        "slack-user-token",
+        "slack-app-token",
+        "slack-legacy-token",
+        "slack-legacy-bot-token",
+        "slack-legacy-workspace-token",
+        "slack-config-access-token",
+        "slack-config-refresh-token",
+    ),
+    ("slack-webhook", "hooks.slack.com/"): ("slack-webhook-url",),
+    ("stripe-key", "sk_"): ("stripe-access-token",),
+    ("openai-key", "T3BlbkFJ"): ("openai-api-key",),
+    ("openai-key", "sk-"): ("openai-api-key",),
+    ("anthropic-key", "sk-ant-"): ("anthropic-api-key", "anthropic-admin-api-key"),
+    ("google-api-key", "AIza"): ("gcp-api-key",),
+    ("gcp-service-account", "service_account"): ("gcp-service-account",),
+    ("private-key", "PRIVATE KEY"): ("private-key",),
+    ("jwt", "eyJ"): ("jwt",),
+    ("npm-token", "npm_"): ("npm-access-token",),
+    ("pypi-token", "pypi-AgE"): ("pypi-upload-token",),
+    ("twilio-key", "SK"): ("twilio-api-key",),
+    ("sendgrid-key", "SG."): ("sendgrid-api-token",),
+    ("mailchimp-key", "-us"): ("mailchimp-api-key",),
+    ("mailgun-key", "key-"): ("mailgun-private-api-token",),
+    ("huggingface-token", "hf_"): ("huggingface-access-token", "huggingface-organization-api-token"),
+    ("1password-token", "ops_eyJ"): ("1password-service-account-token",),
+    ("1password-secret-key", "A3-"): ("1password-secret-key",),
+    ("azure-ad-client-secret", "Q~"): ("azure-ad-client-secret",),
+    ("databricks-token", "dapi"): ("databricks-api-token",),
+    ("facebook-token", "EAA"): ("facebook-page-access-token",),
+    ("facebook-token", "|"): ("facebook-access-token",),
+    ("flyio-token", "fo1_"): ("flyio-access-token",),
+    ("grafana-token", "glc_"): ("grafana-cloud-api-token", "grafana-service-account-token"),
+    ("hashicorp-token", "atlasv1"): ("hashicorp-tf-api-token",),
+    ("vault-token", "hvs."): ("vault-service-token", "vault-batch-token"),
+    ("heroku-key", "HRKU-"): ("heroku-api-key-v2",),
+    ("infracost-token", "ico-"): ("infracost-api-token",),
+    ("intra42-secret", "s-s4t2"): ("intra42-client-secret",),
+    ("notion-token", "ntn_"): ("notion-api-token",),
+    ("octopus-key", "API-"): ("octopus-deploy-api-key",),
+    ("openshift-token", "sha256~"): ("openshift-user-token",),
+    ("scalingo-token", "tk-us-"): ("scalingo-api-token",),
+    ("sentry-token", "sntrys_"): ("sentry-org-token", "sentry-user-token"),
+    ("sidekiq-secret", "CONTRIBSYS__COM"): ("sidekiq-secret",),
+    ("sourcegraph-token", "sgp_"): ("sourcegraph-access-token",),
+    ("square-token", "EAAA"): ("square-access-token", "square-secret"),
+    ("atlassian-token", "ATATT3"): ("atlassian-api-token",),
+    ("shopify-token", "shp"): (
+        "shopify-access-token",
+        "shopify-custom-access-token",
+        "shopify-private-app-access-token",
+        "shopify-shared-secret",
+    ),
+    ("digitalocean-token", "dop_"): (
+        "digitalocean-pat",
+        "digitalocean-access-token",
+        "digitalocean-refresh-token",
+    ),
+    ("doppler-token", "dp."): ("doppler-api-token",),
+    ("linear-key", "lin_api_"): ("linear-api-key",),
+    ("postman-key", "PMAK-"): ("postman-api-token",),
+    ("pulumi-token", "pul-"): ("pulumi-api-token",),
+    ("age-secret-key", "AGE-SECRET-KEY-1"): ("age-secret-key",),
+    ("telegram-bot-token", ":AA"): ("telegram-bot-api-token",),
+}
+# Kinds found by key words rather than by shape, and the gitleaks rules they stand for.
+KEYWORD_GITLEAKS: dict[str, tuple[str, ...]] = {
+    "generic-secret-assignment": ("generic-api-key",),
+    "authorization-header": ("curl-auth-header",),
+    "curl-user-credentials": ("curl-auth-user",),
+}
 
 
 def _shape(
     kind: str, anchors: str | tuple[str, ...], pattern: str, min_entropy: float = 3.0, group: int = 0
 ) -> _Shape:
-    return _Shape(
-        kind, (anchors,) if isinstance(anchors, str) else anchors, re.compile(pattern), min_entropy, group
-    )
+    anchors = (anchors,) if isinstance(anchors, str) else anchors
+    ids = _GITLEAKS.get((kind, anchors[0]), ())
+    return _Shape(kind, anchors, re.compile(pattern), min_entropy, group, ids)
 
 
 _SHAPES: tuple[_Shape, ...] = (
@@ -186,7 +278,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("postman-key", "PMAK-", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
     _shape("pulumi-token", "pul-", r"\bpul-[a-f0-9]{40}\b"),
     _shape("age-secret-key", "AGE-SECRET-KEY-1", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
-    _shape("telegram-bot-token", ":AA", r"\b\d{8,10}:AA[\w-]{33}(?![\w-])"),
+    _shape("telegram-bot-token", ":AA", r"(?:\b|(?<=bot))\d{8,10}:AA[\w-]{33}(?![\w-])"),
     _shape(
         "url-credentials",
         "://",
@@ -218,6 +310,13 @@ def _trie_pattern(words: Iterable[str]) -> str:
 
 # Every anchor in one trie-shaped alternation: one pass tells which shapes can match at all.
 _ANCHORS = re.compile(_trie_pattern({a for s in _SHAPES for a in s.anchors}))
+
+
+def gitleaks_rules(kind: str) -> frozenset[str]:
+    """The gitleaks rule ids a hit of this kind answers for (empty for Limen's own kinds)."""
+    ids = {i for shape in _SHAPES if shape.kind == kind for i in shape.gitleaks}
+    return frozenset(ids | set(KEYWORD_GITLEAKS.get(kind, ())))
+
 
 # Generic: `<secret-named key> = <value>` (gitleaks' generic-api-key), Authorization-style headers, curl -u.
 _SECRET_WORDS = frozenset(
@@ -393,6 +492,8 @@ _NOT_SECRET_WORDS = frozenset(
 _SEPARATOR = re.compile(r"[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:|,)[ \t]*")
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _ASSIGN_VALUE = re.compile(r"@?[\"'`]?([^\s\"'`,;<>(){}\[\]]{8,256})")
+# A quoted value runs to its closing quote, punctuation included (`SECRET_KEY = 'k)9!x(...'`).
+_QUOTED_VALUE = re.compile(r"([\"'`])([^\s\"'`]{8,256})\1")
 _HEADER_SEP = re.compile(r"[\"']?[ \t]*:[ \t]*")
 _HEADER_VALUE = re.compile(
     r"(?i)(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?([^\s\"',;]{6,512})"
@@ -616,10 +717,15 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     sep = _SEPARATOR.match(text, end)
     if sep is None or not (_secret_key(key) or _vendor_id_key(key)):
         return None
+    quoted = _QUOTED_VALUE.match(text, sep.end())
     v = _ASSIGN_VALUE.match(text, sep.end())
+    if quoted is not None and (v is None or quoted.end(2) > v.end(1)):
+        v, group = quoted, 2
+    else:
+        group = 1
     if v is None:
         return None
-    value = v.group(1).rstrip(".")
+    value = v.group(group).rstrip(".")
     if _secret_key(key):
         machine_made = True
     elif "." in key or "_" in key or any(c.isupper() for c in key[1:]):  # `sumologic.accessId`
@@ -627,7 +733,7 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     else:  # a bare vendor name as the key: only a long random value counts
         machine_made = len(value) >= 20 and shannon(value) >= 3.5
     if machine_made and _random_enough(value) and not value.lower().startswith(key.lower()):
-        return SecretHit("generic-secret-assignment", v.start(1), v.start(1) + len(value), KEYWORD)
+        return SecretHit("generic-secret-assignment", v.start(group), v.start(group) + len(value), KEYWORD)
     return None
 
 
