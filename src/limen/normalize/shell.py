@@ -3155,6 +3155,17 @@ def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
     sub = rest[0]
     if sub == "push":
         _git_push(rest[1:], repo, state)
+    elif sub == "send-email":  # patches mailed out: every recipient is a destination
+        from limen.normalize import net
+
+        for i, word in enumerate(rest[1:], 1):
+            flag, eq, value = word.partition("=")
+            if flag in ("--to", "--cc", "--bcc", "--to-cmd", "--cc-cmd") and not eq and i + 1 < len(rest):
+                value = rest[i + 1]
+            if flag in ("--to", "--cc", "--bcc"):
+                state.destinations.extend(net.recipient_destinations(value))
+            elif flag in ("--to-cmd", "--cc-cmd"):
+                state.flag("git send-email recipients chosen by a command")
     elif sub in ("clone", "fetch", "pull", "remote", "ls-remote", "submodule", "archive"):
         for word in rest[1:]:
             if "://" in word:
@@ -3365,6 +3376,29 @@ def _h_gh(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdi
         state.destinations.append(replace(found, flags=(*found.flags, flag)))
 
 
+def _h_glab(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    """GitLab CLI: a snippet or a repository created from here publishes; an issue or merge request of another
+    project (`-R other/project`) is someone else's. Reads add nothing."""
+    from dataclasses import replace
+
+    from limen.normalize import net
+
+    _generic(argv, state, "glab")
+    args = argv[1:]
+    words = [w for w in args if not w.startswith("-")]
+    group, verb = [*words, "", ""][:2]
+    flag = ""
+    if (group == "snippet" and verb in ("create", "new")) or (group == "repo" and verb == "create"):
+        flag = "publishes"
+    elif verb in ("create", "note", "comment", "update") and group in ("issue", "mr", "release"):
+        other = any(w in ("-R", "--repo") or w.startswith("--repo=") for w in args)
+        flag = "foreign_remote" if other else "own_remote"
+    if flag:
+        found = net.url_destination("https://gitlab.com/api/v4/", via_command=f"glab {group}")
+        if found is not None:
+            state.destinations.append(replace(found, flags=(*found.flags, flag)))
+
+
 def _gh_api(args: list[str], own: tuple[str, str] | None) -> tuple[str, str]:
     """`gh api [-X METHOD] ENDPOINT [-f k=v]...`: a write (a method other than GET, or any field, which
     makes it a POST) to the project's own repository is `own_remote`; to a publishing endpoint (gists, new
@@ -3483,6 +3517,7 @@ _HANDLERS: dict[str, Handler] = {
     "npx": _h_pkg,
     "bunx": _h_pkg,
     "gh": _h_gh,
+    "glab": _h_glab,
     "twine": _h_publish,
     "flit": _h_publish,
     "hatch": _h_publish,
