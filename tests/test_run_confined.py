@@ -1,0 +1,475 @@
+"""`limen run`: a real agent stand-in under real Landlock confinement tries to switch Limen off, and the
+kernel refuses each attempt (EACCES for files and connections, EPERM for signals); ordinary work still goes
+through, and so does the hook client's round trip to the daemon outside.
+
+Every run has its own HOME, LIMEN_HOME and project under /var/tmp (not /tmp: a protected path under /tmp
+would make /tmp itself an ancestor, where nothing new can be created, and the tests check /tmp stays
+writable). Attempts on Limen's real code (this checkout's package and venv) are harmless if they succeed:
+an open for append that writes nothing, a new empty file that is removed, a `sed` that matches nothing.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import limen
+from limen.confine import landlock, support
+
+BIN = Path(sys.executable).parent
+HOOK, LIMEN = BIN / "limen-hook", BIN / "limen"
+FIXTURES = Path(__file__).parent / "fixtures" / "hooks" / "claude-code"
+ABI = landlock.abi_version()
+needs_landlock = pytest.mark.skipif(
+    ABI < landlock.ABI_SCOPE,
+    reason=f"Landlock ABI >= {landlock.ABI_SCOPE} needed (this kernel offers {ABI or 'no Landlock'})",
+)
+ALLOWED_ERRNOS = {"EACCES", "EPERM"}
+
+# Runs inside the confinement: each named attempt, as {"name": "ok" | errno name | "exit N"}.
+PROBE = r"""
+import errno, json, os, signal, socket, subprocess, sys
+
+cfg = json.loads(sys.argv[1])
+H, LH, P, PKG, SITE, STDLIB, SCRIPTS = (cfg[k] for k in ("home", "limen_home", "project", "package", "site",
+                                                         "stdlib", "scripts"))
+AUDIT = os.path.join(LH, "audit", "decisions.jsonl")
+
+
+def create(path):
+    with open(path, "x"):
+        pass
+    os.remove(path)  # it was allowed: leave nothing behind
+
+
+def append(path):
+    with open(path, "a"):
+        pass
+
+
+def run(*argv, **kw):
+    proc = subprocess.run(list(argv), capture_output=True, timeout=60, **kw)
+    if proc.returncode:
+        raise SystemExit(f"exit {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
+    return proc
+
+
+def hook(event, **env):
+    data = open(os.path.join(cfg["fixtures"], event), "rb").read()
+    proc = subprocess.run([cfg["hook"], "claude-code"], input=data, capture_output=True, timeout=60,
+                          env={**os.environ, **env})
+    return {"code": proc.returncode, "stdout": proc.stdout.decode(), "stderr": proc.stderr.decode()[-500:]}
+
+
+def connect_unix(path):
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(path)
+
+
+def connect_tcp(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=5):
+        pass
+
+
+def bind_unix(path):
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(path)
+
+
+def in_project():
+    d = os.path.join(P, "src")
+    with open(os.path.join(d, "new.py"), "w") as f:
+        f.write("x = 1\n")
+    os.rename(os.path.join(d, "new.py"), os.path.join(d, "moved.py"))
+    os.makedirs(os.path.join(d, "pkg", "deep"))
+    os.remove(os.path.join(d, "moved.py"))
+    with open(os.path.join(P, "README.md"), "a") as f:  # a file at the top that existed at start
+        f.write("more\n")
+
+
+def in_tmp():
+    d = os.path.join("/tmp", f"limen-run-probe-{os.getpid()}")
+    os.mkdir(d)
+    with open(os.path.join(d, "f"), "w") as f:
+        f.write("x")
+    os.remove(os.path.join(d, "f"))
+    os.rmdir(d)
+
+
+ATTEMPTS = {
+    # tampering: each must be refused
+    "write_limen_home": lambda: create(os.path.join(LH, "policy.yaml")),
+    "append_audit": lambda: append(AUDIT),
+    "delete_audit": lambda: os.remove(AUDIT),
+    "truncate_audit": lambda: os.truncate(AUDIT, 0),
+    "rename_audit": lambda: os.rename(AUDIT, AUDIT + ".old"),
+    "find_delete_audit": lambda: run("find", LH, "-name", "decisions.jsonl", "-delete"),
+    "delete_key": lambda: os.remove(os.path.join(LH, "keys", "daemon.key")),
+    "delete_socket": lambda: os.remove(cfg["socket"]),
+    "bind_impostor": lambda: bind_unix(os.path.join(os.path.dirname(cfg["socket"]), "impostor.sock")),
+    "pth_in_site_packages": lambda: create(os.path.join(SITE, "zz-limen-probe.pth")),
+    "sitecustomize_in_stdlib": lambda: create(os.path.join(STDLIB, "sitecustomize.py")),
+    "edit_package": lambda: append(os.path.join(PKG, "__init__.py")),
+    "sed_package": lambda: run("sed", "-i", "s/NEVER-MATCHES-limen-probe//", os.path.join(PKG, "home.py")),
+    "new_module_in_package": lambda: create(os.path.join(PKG, "zz_probe.py")),
+    "edit_hook_script": lambda: append(os.path.join(SCRIPTS, "limen-hook")),
+    "user_claude_settings": lambda: append(os.path.join(H, ".claude", "settings.json")),
+    "user_claude_local_settings": lambda: create(os.path.join(H, ".claude", "settings.local.json")),
+    "delete_user_claude_settings": lambda: os.remove(os.path.join(H, ".claude", "settings.json")),
+    "project_claude_settings": lambda: append(os.path.join(P, ".claude", "settings.json")),
+    "gemini_settings_dir": lambda: os.mkdir(os.path.join(H, ".gemini")),
+    "codex_hooks": lambda: create(os.path.join(H, ".codex", "hooks.json")),
+    "project_codex": lambda: os.mkdir(os.path.join(P, ".codex")),
+    "cursor_hooks": lambda: create(os.path.join(H, ".cursor", "hooks.json")),
+    "project_limen_yaml": lambda: append(os.path.join(P, "limen.yaml")),
+    "delete_project_limen_yaml": lambda: os.remove(os.path.join(P, "limen.yaml")),
+    "child_shell_writes_home": lambda: run("sh", "-c", f"echo x >> {LH}/policy.yaml"),
+    "stop_daemon": lambda: os.kill(cfg["daemon_pid"], signal.SIGSTOP),
+    "kill_daemon": lambda: os.kill(cfg["daemon_pid"], signal.SIGTERM),
+    "kill_limen_run": lambda: os.kill(os.getppid(), signal.SIGTERM),
+    "kill_command_daemon": lambda: run("kill", "-STOP", str(cfg["daemon_pid"])),
+    # ordinary work: each must go through
+    "write_in_project": in_project,
+    "write_in_tmp": in_tmp,
+    "git_init": lambda: run("git", "init", "-q", os.path.join(P, "src", "repo")),
+    "child_process": lambda: run("sh", "-c", f"echo hi > {P}/src/child.txt && cat {P}/src/child.txt"),
+    "connect_daemon_socket": lambda: connect_unix(cfg["socket"]),
+    "signal_own_child": lambda: subprocess.Popen(["sleep", "30"]).kill(),
+}
+
+out = {}
+for name in cfg["attempts"]:
+    try:
+        result = ATTEMPTS[name]()
+        out[name] = "ok"
+    except OSError as exc:
+        out[name] = errno.errorcode.get(exc.errno, str(exc.errno))
+    except SystemExit as exc:
+        out[name] = str(exc)
+for name, port in cfg.get("tcp", {}).items():
+    try:
+        connect_tcp(port)
+        out[name] = "ok"
+    except OSError as exc:
+        out[name] = errno.errorcode.get(exc.errno, str(exc.errno))
+for name, spec in cfg.get("hooks", {}).items():
+    out[name] = hook(spec["event"], **spec.get("env", {}))
+out["env"] = {k: os.environ.get(k) for k in ("LIMEN_CONFINED", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")}
+print(json.dumps(out))
+"""
+
+TAMPERS = [
+    "write_limen_home",
+    "append_audit",
+    "delete_audit",
+    "truncate_audit",
+    "rename_audit",
+    "delete_key",
+    "delete_socket",
+    "bind_impostor",
+    "pth_in_site_packages",
+    "sitecustomize_in_stdlib",
+    "edit_package",
+    "new_module_in_package",
+    "edit_hook_script",
+    "user_claude_settings",
+    "user_claude_local_settings",
+    "delete_user_claude_settings",
+    "project_claude_settings",
+    "gemini_settings_dir",
+    "codex_hooks",
+    "project_codex",
+    "cursor_hooks",
+    "project_limen_yaml",
+    "delete_project_limen_yaml",
+    "stop_daemon",
+    "kill_daemon",
+    "kill_limen_run",
+]
+TAMPER_COMMANDS = ["find_delete_audit", "sed_package", "child_shell_writes_home", "kill_command_daemon"]
+ORDINARY = [
+    "write_in_project",
+    "write_in_tmp",
+    "git_init",
+    "child_process",
+    "connect_daemon_socket",
+    "signal_own_child",
+]
+
+
+@dataclass
+class Sandbox:
+    base: Path
+    home: Path
+    limen_home: Path
+    project: Path
+    env: dict[str, str]
+
+    def limen(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(LIMEN), *args],
+            env=self.env,
+            cwd=self.project,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def daemon_status(self) -> dict[str, Any]:
+        proc = self.limen("daemon", "status", timeout=30)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        status: dict[str, Any] = json.loads(proc.stdout)
+        return status
+
+    def probe(
+        self,
+        attempts: list[str],
+        *,
+        egress: str | None = None,
+        tcp: dict[str, int] | None = None,
+        hooks: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], str]:
+        """Run PROBE confined by `limen run` and return its results and `limen run`'s stderr."""
+        config = {
+            "home": str(self.home),
+            "limen_home": str(self.limen_home),
+            "project": str(self.project),
+            "package": os.path.dirname(limen.__file__),
+            "site": sysconfig.get_paths()["purelib"],
+            "stdlib": sysconfig.get_paths()["stdlib"],
+            "scripts": str(BIN),
+            "socket": self.socket,
+            "daemon_pid": self.daemon_status()["pid"],
+            "fixtures": str(FIXTURES),
+            "hook": str(HOOK),
+            "attempts": attempts,
+            "tcp": tcp or {},
+            "hooks": hooks or {},
+        }
+        options = ["--egress", egress] if egress else []
+        proc = self.limen("run", *options, "--", sys.executable, "-c", PROBE, json.dumps(config))
+        assert proc.returncode == 0, proc.stderr
+        results: dict[str, Any] = json.loads(proc.stdout)
+        return results, proc.stderr
+
+    @property
+    def socket(self) -> str:
+        return str(self.limen_home / "run" / "daemon.sock")
+
+
+def make_sandbox() -> Sandbox:
+    base = Path(tempfile.mkdtemp(prefix="limen-run-", dir="/var/tmp" if os.path.isdir("/var/tmp") else None))
+    home, project = base / "home", base / "proj"
+    limen_home = home / ".limen"
+    for folder in (home / ".claude", home / ".codex", home / ".cursor", project / ".claude", project / "src"):
+        folder.mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text('{"hooks": {}}\n')
+    (project / ".claude" / "settings.json").write_text('{"hooks": {}}\n')
+    (project / "limen.yaml").write_text("mode: balanced\n")
+    (project / "README.md").write_text("# a project\n")
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LIMEN_HOME": str(limen_home),
+        "LIMEN_HOOK_DEADLINE_MS": "20000",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    return Sandbox(base, home, limen_home, project, env)
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[Sandbox]:
+    box = make_sandbox()
+    try:
+        started = box.limen("daemon", "start", timeout=60)
+        assert started.returncode == 0, started.stdout + started.stderr
+        # One decision outside, so the audit log, the key and the state exist before the agent starts.
+        event = (FIXTURES / "pre_bash_ls.json").read_bytes()
+        subprocess.run([str(HOOK), "claude-code"], input=event, env=box.env, capture_output=True, timeout=60)
+        assert (box.limen_home / "audit" / "decisions.jsonl").exists()
+        yield box
+    finally:
+        box.limen("daemon", "stop", timeout=60)
+        shutil.rmtree(box.base, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def tampered(sandbox: Sandbox) -> tuple[dict[str, Any], str]:
+    hooks = {
+        "hook_denied": {"event": "pre_bash_rm_hook_config.json"},
+        "hook_passed": {"event": "pre_bash_ls.json"},
+        "hook_without_daemon": {"event": "pre_bash_ls.json", "env": {"LIMEN_HOOK_DAEMON": "0"}},
+    }
+    before = sandbox.daemon_status()["served"]
+    results, stderr = sandbox.probe([*TAMPERS, *TAMPER_COMMANDS, *ORDINARY], hooks=hooks)
+    results["served_by_daemon"] = sandbox.daemon_status()["served"] - before
+    return results, stderr
+
+
+@needs_landlock
+@pytest.mark.parametrize("attempt", TAMPERS)
+def test_tamper_is_refused_by_the_kernel(tampered: tuple[dict[str, Any], str], attempt: str) -> None:
+    assert tampered[0][attempt] in ALLOWED_ERRNOS
+
+
+@needs_landlock
+@pytest.mark.parametrize("attempt", TAMPER_COMMANDS)
+def test_tamper_by_a_command_fails(tampered: tuple[dict[str, Any], str], attempt: str) -> None:
+    assert tampered[0][attempt].startswith("exit "), tampered[0][attempt]
+    assert "ermission denied" in tampered[0][attempt] or "not permitted" in tampered[0][attempt]
+
+
+@needs_landlock
+def test_signals_are_refused_with_eperm(tampered: tuple[dict[str, Any], str]) -> None:
+    assert {tampered[0][name] for name in ("stop_daemon", "kill_daemon", "kill_limen_run")} == {"EPERM"}
+
+
+@needs_landlock
+def test_what_was_attacked_is_intact(sandbox: Sandbox, tampered: tuple[dict[str, Any], str]) -> None:
+    assert (sandbox.limen_home / "audit" / "decisions.jsonl").stat().st_size > 0
+    assert (sandbox.limen_home / "keys" / "daemon.key").exists()
+    assert not (sandbox.limen_home / "policy.yaml").exists()
+    assert (sandbox.project / "limen.yaml").read_text() == "mode: balanced\n"
+    assert not (sandbox.home / ".gemini").exists()
+    assert not Path(sysconfig.get_paths()["purelib"], "zz-limen-probe.pth").exists()
+    assert sandbox.daemon_status()["pid"]  # still answering: neither stopped nor killed
+
+
+@needs_landlock
+@pytest.mark.parametrize("attempt", ORDINARY)
+def test_ordinary_work_goes_through(tampered: tuple[dict[str, Any], str], attempt: str) -> None:
+    assert tampered[0][attempt] == "ok"
+
+
+@needs_landlock
+def test_the_hook_inside_reaches_the_daemon(tampered: tuple[dict[str, Any], str]) -> None:
+    results = tampered[0]
+    denied, passed = results["hook_denied"], results["hook_passed"]
+    assert denied["code"] == 2  # Claude Code's blocking exit, with the deny on stdout
+    assert json.loads(denied["stdout"])["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "protected_path_blocked" in denied["stdout"]
+    assert passed["code"] == 0 and json.loads(passed["stdout"]) == {}
+    assert results["served_by_daemon"] >= 2  # both decided by the daemon outside, not in-process
+
+
+@needs_landlock
+def test_the_hook_inside_without_the_daemon_fails_closed(tampered: tuple[dict[str, Any], str]) -> None:
+    """In-process, the hook cannot write the audit record or the session state: the harmless `ls` is then
+    denied (or blocked by exit 2), never let through unrecorded."""
+    answer = tampered[0]["hook_without_daemon"]
+    assert answer["code"] == 2, answer
+    assert json.loads(answer["stdout"])["hookSpecificOutput"]["permissionDecision"] == "deny", answer
+    assert "PermissionError" in answer["stderr"]
+
+
+@needs_landlock
+def test_the_agent_is_told_it_is_confined(tampered: tuple[dict[str, Any], str]) -> None:
+    results, stderr = tampered
+    assert results["env"]["LIMEN_CONFINED"] == f"landlock:{ABI}"
+    assert stderr.count("limen run: confined by Landlock ABI") == 1
+    assert "not enforced:" in stderr
+
+
+@needs_landlock
+def test_egress_allows_one_tcp_port(sandbox: Sandbox) -> None:
+    with socket.socket() as allowed, socket.socket() as other:
+        for listener in (allowed, other):
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(8)
+        port, other_port = allowed.getsockname()[1], other.getsockname()[1]
+        results, _ = sandbox.probe(
+            ["write_in_tmp"], egress=f"127.0.0.1:{port}", tcp={"proxy": port, "elsewhere": other_port}
+        )
+    assert results["proxy"] == "ok"
+    assert results["elsewhere"] == "EACCES"
+    assert results["env"]["HTTPS_PROXY"] == results["env"]["HTTP_PROXY"] == f"http://127.0.0.1:{port}"
+    assert results["env"]["NO_PROXY"] is None
+
+
+@needs_landlock
+def test_exit_status_is_the_agents(sandbox: Sandbox) -> None:
+    assert sandbox.limen("run", "--", "sh", "-c", "exit 7").returncode == 7
+    assert sandbox.limen("run", "--", "no-such-agent-limen").returncode == 127
+
+
+@needs_landlock
+def test_check_reports_the_abi_as_text_and_json(sandbox: Sandbox) -> None:
+    text = sandbox.limen("run", "--check")
+    assert text.returncode == 0 and f"Landlock ABI: {ABI}" in text.stdout
+    assert str(sandbox.limen_home) in text.stdout
+    report = json.loads(sandbox.limen("run", "--check", "--json", "--egress", "127.0.0.1:3128").stdout)
+    assert report["landlock_abi"] == ABI and report["confinable"] is True
+    assert any("port 3128" in item for item in report["enforced"])
+    assert any(p["path"] == str(sandbox.project / "limen.yaml") for p in report["protected"])
+
+
+def test_without_landlock_the_run_is_refused_unless_unconfined(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from limen.cli import run
+
+    monkeypatch.setattr(landlock, "abi_version", lambda: 0)
+    monkeypatch.setattr(run, "supervise", lambda command, env, ruleset: 0 if ruleset is None else 99)
+    monkeypatch.setattr(run, "start_daemon", lambda: True)
+    assert run.main(["--", "true"]) == 1
+    assert "refusing to start the agent unconfined" in capsys.readouterr().err
+    assert run.main(["--unconfined", "--", "true"]) == 0
+    assert "UNCONFINED" in capsys.readouterr().err
+    assert run.main(["--check"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("abi", "egress", "missing"),
+    [(0, None, "not available"), (3, None, "scoped signals"), (5, None, "scoped signals"), (6, 8080, None)],
+)
+def test_support_per_abi(abi: int, egress: int | None, missing: str | None) -> None:
+    found = support(abi, egress)
+    assert found.confinable is (missing is None)
+    if missing:
+        assert any(missing in item for item in found.missing)
+    if abi == 3 and egress is None:
+        assert not any("truncat" in item for item in found.missing)
+
+
+def test_support_needs_abi_4_for_a_port_and_3_for_truncation() -> None:
+    assert any("ABI 4" in item for item in support(3, 8080).missing)
+    assert any("truncation" in item for item in support(2).missing)
+
+
+def test_plan_walks_only_the_ancestors(tmp_path: Path) -> None:
+    (tmp_path / "a" / "protected").mkdir(parents=True)
+    (tmp_path / "a" / "sibling").mkdir()
+    (tmp_path / "a" / "file.txt").write_text("x")
+    (tmp_path / "a" / "link").symlink_to(tmp_path / "a" / "protected")
+    (tmp_path / "b").mkdir()
+    grants = landlock.plan([str(tmp_path / "a" / "protected"), str(tmp_path / "a" / "protected" / "inner")])
+    assert str(tmp_path / "a" / "sibling") in grants.directories
+    assert str(tmp_path / "b") in grants.directories
+    assert str(tmp_path / "a" / "file.txt") in grants.files
+    assert not any(p.startswith(str(tmp_path / "a" / "protected")) for p in grants.directories + grants.files)
+    assert str(tmp_path / "a" / "link") not in grants.files  # symlinks: the target's own path decides
+    assert str(tmp_path / "a") in grants.ancestors and "/" in grants.ancestors
+
+
+def test_run_needs_a_command() -> None:
+    from limen.cli import run
+
+    assert run.main([]) == 2
+    assert run.main(["--egress", "nope", "--", "true"]) == 2
+
+
+def test_errno_names_are_what_the_probe_reports() -> None:
+    assert errno.errorcode[errno.EACCES] == "EACCES" and errno.errorcode[errno.EPERM] == "EPERM"
