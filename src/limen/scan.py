@@ -104,7 +104,8 @@ def encoded_variants(text: str, depth: int = 2) -> list[str]:
 # --------------------------------------------------------------------------- taint that survives reformatting
 #
 # A secret read in a session is kept as keyed fingerprints, never as itself (`secret_fingerprints`):
-# - the value as read, with its length (> 0 in the taint map): found where a token starts;
+# - the value as read, with its length (> 0 in the taint map): found where a token starts, unless its
+#   normalised forms already find every copy of it (`COVERED` is added to the length then);
 # - its normalised form (lower case, letters and digits only, so case, separators and whitespace do not
 #   matter): when short, the whole form and its reverse (`SHORT_MARK - length`), found where a token starts;
 #   else every window of `WINDOW` characters, forwards and reversed (`WINDOW_MARK`). An outgoing text is
@@ -120,6 +121,7 @@ MIN_NORMALISED = 8
 MAX_WINDOWS = 2048
 MAX_REVERSED_WINDOWS = 256
 MAX_PROBE_CHARS = 1_000_000
+COVERED = 1 << 30  # added to a value's length when its normalised forms find every copy of it
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _PEM_ARMOUR = re.compile(r"-----[A-Z0-9 ]+-----|^[A-Za-z-]+: .*$", re.MULTILINE)
 _JWT = re.compile(r"^eyJ[\w-]+\.[\w-]+\.([\w-]+)$")
@@ -177,7 +179,8 @@ def secret_fingerprints(secrets: Iterable[str], fingerprint: Callable[[str], str
     out: dict[str, int] = {}
     key = b""
     for secret in secrets:
-        out[fingerprint(secret)] = len(secret)
+        raw = fingerprint(secret)
+        out[raw] = len(secret)
         normal = _normalised(_distinctive_core(secret))
         if len(normal) < MIN_NORMALISED:
             continue
@@ -185,6 +188,7 @@ def secret_fingerprints(secrets: Iterable[str], fingerprint: Callable[[str], str
         if len(normal) < WINDOW + WINDOW_STEP - 1:
             out[_nfp(key, normal)] = SHORT_MARK - len(normal)
             out[_nfp(key, normal[::-1])] = SHORT_MARK - len(normal)
+            out[raw] = len(secret) + COVERED
             continue
         kept = 0
         for i in range(len(normal) - WINDOW + 1):
@@ -197,6 +201,8 @@ def secret_fingerprints(secrets: Iterable[str], fingerprint: Callable[[str], str
             kept += 1
             if kept >= MAX_WINDOWS:
                 break
+        if kept:  # every copy of it holds a window: no need to probe it raw
+            out[raw] = len(secret) + COVERED
     return out
 
 
@@ -246,7 +252,7 @@ def contains_fingerprint(
     """True when a substring of `text` that starts a token has one of the `targets` fingerprints, or when
     the text, normalised, holds a secret's normalised form or a window of it (negative lengths)."""
     marks = set(lengths)
-    sizes = sorted(size for size in marks if size > 0)
+    sizes = sorted(size for size in marks if 0 < size < COVERED)
     for match in _TOKEN_START.finditer(text) if sizes else ():
         start = match.start()
         for size in sizes:
