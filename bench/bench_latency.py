@@ -67,6 +67,19 @@ def timed(calls: list[tuple[str, dict[str, object]]], n: int, workspace: str, ct
     return times
 
 
+def analysed(calls: list[tuple[str, dict[str, object]]], workspace: str) -> list[float]:
+    """The analysis alone (`normalize`: shell line and program parsed into effects), without the rules."""
+    from limen.normalize import normalize
+
+    times = []
+    for tool, arguments in calls:
+        started = perf_counter_ns()
+        normalize(tool, arguments, cwd=workspace)
+        times.append((perf_counter_ns() - started) / 1000)
+    times.sort()
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="balanced")
@@ -102,9 +115,14 @@ def main() -> None:
         calls = [one_liner(i) for i in range(n)]
         verdict = limen.evaluate(*calls[0], cwd=workspace, context=ctx).verdict.name
         times = timed(calls, n, workspace, ctx)
+        analysis = analysed([one_liner(n + i) for i in range(n)], workspace)
     size = len(str(calls[0][1]["command"]))
     print(f"1 kB interpreter one-liner ({size} chars, {verdict}), {n} decisions, each one new")
-    print(f"median {statistics.median(times):.1f} us   p99 {times[int(0.99 * len(times)) - 1]:.1f} us")
+    print(
+        f"decision median {statistics.median(times):.1f} us   p99 {times[int(0.99 * len(times)) - 1]:.1f} us"
+    )
+    p99 = analysis[int(0.99 * len(analysis)) - 1]
+    print(f"analysis median {statistics.median(analysis):.1f} us   p99 {p99:.1f} us")
 
 
 if __name__ == "__main__":

@@ -597,7 +597,11 @@ class _Py:
             if k.arg is None:
                 self.expr(k.value)
         name = _normal(name)
-        if name in _PURE or name.split(".", 1)[0] in _PURE_MODULES:
+        if name and (
+            name in _PURE
+            or name.split(".", 1)[0] in _PURE_MODULES
+            or (name not in _HANDLED and not _handled_prefix(name))
+        ):
             return Val(tainted=any(a.tainted for a in args))  # no effect; what it returns carries any taint
         first = args[0] if args else kwargs.get("args", kwargs.get("path", kwargs.get("url", UNK)))
         fx = self.fx
@@ -968,6 +972,52 @@ _EXPR: dict[type, Callable[[_Py, Any], Val]] = {
     ast.IfExp: _Py._ifexp,
     ast.Lambda: _Py._lambda,
 }
+
+
+# Every name `_Py.call` looks at (the rest are passed by quickly), and the prefixes it tests.
+_HANDLED = frozenset(
+    {
+        *_SHELL_LINE,
+        *_SUBPROCESS,
+        *_DELETES,
+        *_MOVES,
+        *_COPIES,
+        *_READS,
+        *_WRITES,
+        *_OPENERS,
+        *_URLOPEN,
+        *_CONNECTIONS,
+        *_CODE_RUNNERS,
+        *_DESERIALISERS,
+        *_DYNAMIC_CODE,
+        *_DECODERS,
+        *_IDENTITY,
+        *_NATIVE,
+        *_PATH_CLASSES,
+        *(f"{c}.{m}" for c in _PATH_CLASSES for m in ("home", "cwd")),
+        *("__import__", "asyncio.create_subprocess_exec", "chr", "codecs.decode", "getattr", "globals"),
+        *("importlib.__import__", "importlib.import_module", "list", "locals", "map", "os.chmod"),
+        *("os.environ.get", "os.fdopen", "os.getcwd", "os.getcwdb", "os.getenv", "os.getenvb", "os.lchmod"),
+        *(
+            "os.link",
+            "os.open",
+            "os.path.dirname",
+            "os.path.expanduser",
+            "os.path.expandvars",
+            "os.path.join",
+        ),
+        *("os.symlink", "pathlib.Path.joinpath", "pexpect.run", "pexpect.spawn", "posixpath.dirname"),
+        *("posixpath.expanduser", "posixpath.join", "pty.spawn", "reversed", "runpy.run_path"),
+        *("socket.create_connection", "socket.fromfd", "socket.socket", "socket.socketpair", "sorted"),
+        *("ssl.wrap_socket", "tuple", "unichr", "urllib.request.Request", "urllib2.Request"),
+        *("urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool", "urllib3.PoolManager", "vars"),
+    }
+)
+_PREFIXES = ("paramiko.", "fabric.", "pexpect.", "ctypes.cdll.", "libc.")
+
+
+def _handled_prefix(name: str) -> bool:
+    return name.startswith(_PREFIXES) or name.split(".", 1)[0] in _HTTP or _EXEC_LIST.match(name) is not None
 
 
 def _normal(name: str) -> str:
