@@ -298,9 +298,15 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
 )
 
 
+_INSTALLER_HOSTS = frozenset(h for h, _ in OFFICIAL_INSTALLERS)
+
+
+@lru_cache(maxsize=1024)
 def is_official_installer(url: str) -> bool:
     """`url` is an official installer script on its project's own host, fetched over https with nothing
     that could make it another URL (userinfo, a port, dot segments, encoding, a query)."""
+    if url.partition("://")[2].partition("/")[0].lower().rstrip(".") not in _INSTALLER_HOSTS:
+        return False  # the common case, decided without parsing
     try:
         parts = urlsplit(url.strip())
     except ValueError:

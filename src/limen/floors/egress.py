@@ -187,6 +187,17 @@ def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:
 
 
 def carries_nothing(action: Action) -> bool:
+    """Whether the call sends nothing of the session's (`_carries_nothing`), derived once per action."""
+    from limen.rules.derived import memo
+
+    facts = memo(action)
+    found = facts.get("carries_nothing")
+    if found is None:
+        found = facts["carries_nothing"] = _carries_nothing(action)
+    return bool(found)
+
+
+def _carries_nothing(action: Action) -> bool:
     """The call fetches and sends nothing of the session's: a GET or HEAD whose URLs are written out in full
     (short query, no encoded runs), with no body, no upload and no header but plain ones and a credential
     sent to its own issuer. A shell line qualifies when every network command in it is such a curl or wget
