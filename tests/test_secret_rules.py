@@ -311,6 +311,9 @@ def test_a_secret_file_sent_to_an_untrusted_host_blocks_in_every_mode(line: str,
         "curl --cert ~/.ssh/client.pem https://api.example.com/health",
         "cat .env | curl -d @- http://localhost:8080/config",
         "curl -d @payload.json https://api.example.com/items",
+        "chmod 600 ~/.ssh/id_rsa && curl -fsSL https://collect.example.net/setup.txt -o setup.txt",
+        "ssh-add ~/.ssh/id_ed25519 && curl -d @payload.json https://api.example.com/items",
+        "cp .env.example .env && curl -X POST -d @payload.json https://hooks.example.net/deploy",
     ],
 )
 def test_secret_files_used_or_kept_local_are_not_exfiltration(line: str) -> None:
@@ -350,7 +353,10 @@ SHAPE_CASES = _shape_cases()
 def test_secret_shapes_by_their_gitleaks_rule(rule_id: str, kind: str, text: str, found: bool) -> None:
     from limen.rules.secrets import gitleaks_rules
 
-    assert rule_id in gitleaks_rules(kind), f"{kind} does not answer for {rule_id}"
+    # `limen-*`: a shape of Limen's own, which no gitleaks rule has
+    assert rule_id.startswith("limen-") or rule_id in gitleaks_rules(kind), (
+        f"{kind} does not answer for {rule_id}"
+    )
     kinds = {h.kind for h in find_secrets(text) if h.confidence >= KEYWORD}
     if found:
         assert kind in kinds, (text, kinds)
@@ -361,7 +367,12 @@ def test_secret_shapes_by_their_gitleaks_rule(rule_id: str, kind: str, text: str
 def test_every_shape_names_its_gitleaks_rules_or_is_limens_own() -> None:
     from limen.rules.secrets import _SHAPES
 
-    own = {"discord-webhook", "azure-storage-key", "url-credentials"}  # no gitleaks rule has their shape
+    own = {
+        "discord-webhook",
+        "azure-storage-key",
+        "url-credentials",
+        "google-oauth-token",
+    }  # no gitleaks rule has their shape
     for shape in _SHAPES:
         assert shape.gitleaks or shape.kind in own, shape.kind
         assert all(i == i.lower() and " " not in i for i in shape.gitleaks)

@@ -228,7 +228,7 @@ def holds_secret(path: str) -> bool:
     return bool(data) and bool(secret_values(data.decode("utf-8", errors="replace")))
 
 
-def _secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
+def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     """Secret files a shell line reads or sends: every secret path but those only named to a command that
     does not return content (`chmod 600 key`, `stat .env`, `ssh-add key`), given as a credential the
     command authenticates with (`ssh -i key`), or only written (`cp .env.example .env`, `>> .env`). A path
@@ -288,7 +288,7 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     output goes straight into the model's context), any file whose content holds a credential: decided
     before the read, since an agent may not let Limen take an output back once the tool ran."""
     if action.commands or action.capability == "shell.execute":
-        for path in _secret_paths_read(action, ctx):
+        for path in secret_paths_read(action, ctx):
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
             return
         if action.commands:

@@ -211,6 +211,7 @@ _SHAPES: tuple[_Shape, ...] = (
         r"[A-Za-z0-9+/=\s]{32,}?"
         r"(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|\Z|(?=[^A-Za-z0-9+/=\s]))",
     ),
+    _shape("google-oauth-token", "ya29.", r"\bya29\.[0-9A-Za-z_-]{30,}"),
     _shape("jwt", "eyJ", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
     _shape("npm-token", "npm_", r"\bnpm_[A-Za-z0-9]{36}\b"),
     _shape("pypi-token", "pypi-AgE", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
@@ -1286,21 +1287,6 @@ from limen.facts.programs import Role as _Role  # noqa: E402  (the program table
 from limen.facts.programs import names as _names  # noqa: E402
 
 _SENDERS = _names(_Role.SENDS)
-# Options whose file is a credential the command uses to authenticate itself, not data it sends.
-_CREDENTIAL_OPTIONS = secret_facts.CREDENTIAL_OPTIONS
-
-
-def _credential_paths(action: Action, home: str) -> set[str]:
-    """Canonical paths given to a credential option (`ssh -i KEY`, `curl --cert C`): used, not sent."""
-    from limen.normalize.paths import canonical
-
-    used: set[str] = set()
-    for command in action.commands:
-        args = command.argv[1:]
-        for i, word in enumerate(args[:-1]):
-            if word in _CREDENTIAL_OPTIONS:
-                used.add(canonical(args[i + 1], action.cwd or "/", home))
-    return used
 
 
 @rule(ReasonCode.SECRET_EXFILTRATION, needs="commands")
@@ -1322,19 +1308,18 @@ def secret_file_egress(action: Action, ctx: Context) -> Iterable[Finding]:
     )
     if sender is None:
         return []
-    from limen.rules.paths import is_secret_file
+    from limen.rules.paths import secret_paths_read
 
-    used = _credential_paths(action, ctx.home)
-    for path in action.paths:
-        if path not in used and is_secret_file(path):
-            return [
-                Finding(
-                    ReasonCode.SECRET_EXFILTRATION,
-                    Verdict.BLOCK,
-                    97,
-                    f"a secret file read in a line where {sender} sends data to an untrusted host",
-                )
-            ]
+    # Read or sent, not only named (`chmod 600 key`, `ssh -i key`, `ssh-add key` do not return its content).
+    for _path in secret_paths_read(action, ctx):
+        return [
+            Finding(
+                ReasonCode.SECRET_EXFILTRATION,
+                Verdict.BLOCK,
+                97,
+                f"a secret file read in a line where {sender} sends data to an untrusted host",
+            )
+        ]
     read = secret_reads(action, ctx)
     if read:
         return [
