@@ -438,3 +438,31 @@ def test_obfuscated_names_resolve_to_the_call(line: str) -> None:
 
 def test_native_calls_other_than_system_are_opaque() -> None:
     assert py("import ctypes; ctypes.CDLL('libc.so.6').execv(b'/bin/sh', None)").opaque
+
+
+@pytest.mark.parametrize(
+    ("line", "write", "argv"),
+    [
+        ('perl -e \'open(my $fh, ">>", "$ENV{HOME}/.bashrc"); print $fh "x"\'', f"{HOME}/.bashrc", None),
+        ("perl -e 'open(F, \">/home/dev/.ssh/authorized_keys\")'", f"{HOME}/.ssh/authorized_keys", None),
+        ("perl -e 'open(F, \"rm -rf / |\")'", None, ("rm", "-rf", "/")),
+        ('perl -e \'open(my $f, "-|", "rm", "-rf", "/")\'', None, ("rm", "-rf", "/")),
+        ("ruby -e 'open(\"| rm -rf /\")'", None, ("rm", "-rf", "/")),
+        ('ruby -e \'File.open(Dir.home + "/.bashrc", "a") { |f| f.puts "x" }\'', f"{HOME}/.bashrc", None),
+    ],
+)
+def test_perl_and_ruby_open_read_write_or_run(
+    line: str, write: str | None, argv: tuple[str, ...] | None
+) -> None:
+    analysis = run(line)
+    if write:
+        assert write in analysis.write_paths
+    if argv:
+        assert argv in [c.argv for c in analysis.commands]
+
+
+def test_a_pipe_written_into_a_shell_is_opaque_and_a_read_is_not() -> None:
+    assert run('perl -e \'open(FH, "| sh"); print FH "rm -rf /"\'').opaque
+    analysis = run("ruby -e 'puts File.open(\"x.json\").read'")
+    assert not analysis.opaque
+    assert f"{CWD}/x.json" in analysis.paths

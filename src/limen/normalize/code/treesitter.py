@@ -214,6 +214,7 @@ _table(
     "b64", 0, "Buffer.from", "atob", "Base64.decode64", "Base64.strict_decode64", "Base64.urlsafe_decode64"
 )
 _table("b64", 0, "decode_base64", "MIME::Base64::decode_base64", "base64_decode", "Buffer.from.toString")
+_table("open", 0, "open", "File.open", "IO.open", "File.new", "sysopen", "Kernel.open", "IO.sysopen")
 _table("hex", 0, "hex2bin", "pack")
 _table("rot13", 0, "str_rot13")
 _table("rev", 0, "strrev", "reverse", "scalar")
@@ -286,6 +287,16 @@ _GLOBAL_REFS = frozenset(
 _FILE_OR_URL = frozenset(
     {"fopen", "file_get_contents", "URI.open", "Kernel.open", "open-uri.open", "get_headers"}
 )
+# Programs that run what is written into them (a pipe opened for writing into one is opaque).
+_RUNS_STDIN = frozenset(
+    {"sh", "bash", "zsh", "dash", "ksh", "python", "python3", "perl", "ruby", "node", "php"}
+)
+
+
+def mode_of(words: list[Val]) -> str:
+    return (known(words[1]) or "?") if len(words) > 1 else "r"
+
+
 _CODE_REFS = frozenset({"eval", "Function", "vm.runInThisContext", "vm.runInNewContext", "instance_eval"})
 _DYNAMIC_OWNERS = frozenset(
     {"globalThis", "global", "window", "process.mainModule", "this", "Kernel", "Object"}
@@ -816,6 +827,8 @@ class _Eval:
             for item in target.items if target.kind == "list" else args if self.lang == "perl" else (target,):
                 fx.deletes.append((text_of(item), recursive, name))
             return UNK
+        if effect == "open":
+            return self.open(name, args)
         if effect == "write":
             fx.writes.append(text_of(target))
             if target.tainted:
@@ -1019,6 +1032,48 @@ class _Eval:
         return Val(tainted=any(a.tainted for a in args))
 
     # ----------------------------------------------------------------- effects
+
+    def open(self, name: str, args: list[Val]) -> Val:
+        """Perl's `open(FH, MODE, PATH)`, `open(FH, ">PATH")`, `open(FH, "| CMD")`; Ruby's `open(PATH, MODE)`,
+        `open("| CMD")`, `File.open(PATH, MODE)`: a read, a write, a command or a URL."""
+        words = args[1:] if self.lang == "perl" and name in ("open", "sysopen") else args
+        if not words:
+            return UNK
+        first = text_of(words[0])
+        if len(words) >= 2 and self.lang == "perl" and first.strip() in ("-|", "|-"):
+            if len(words) > 2:
+                self.argv(Val(kind="list", items=tuple(words[1:])), name)
+            else:
+                self.shell(words[1], name)
+            return Val(kind="file")
+        if len(words) >= 2 and self.lang == "perl":
+            mode, target = first.strip(), words[1]
+        elif self.lang == "perl":
+            stripped = first.strip()
+            if stripped.startswith("|") or stripped.endswith("|"):
+                command = stripped.strip("|").strip()
+                self.shell(s(command, words[0].tainted), name)
+                if stripped.startswith("|") and command.split(" ", 1)[0].rsplit("/", 1)[-1] in _RUNS_STDIN:
+                    self.fx.flag(f"{self.lang} writes commands into {command.split(' ', 1)[0]}")
+                return Val(kind="file")
+            head = re.match(r"^(\+?[<>]{1,2}|)\s*", stripped)
+            mode = head.group(1) if head else ""
+            target = s(stripped[head.end() :] if head else stripped)
+        else:  # ruby
+            if first.startswith("|"):
+                command = first[1:].strip()
+                self.shell(s(command, words[0].tainted), name)
+                if command.split(" ", 1)[0].rsplit("/", 1)[-1] in _RUNS_STDIN and mode_of(words) != "r":
+                    self.fx.flag(f"{self.lang} writes commands into {command.split(' ', 1)[0]}")
+                return Val(kind="file")
+            if "://" in first:
+                return self.url(words[0], name, False)
+            mode, target = (known(words[1]) or "w") if len(words) > 1 else "r", words[0]
+        if set(mode) & set(">wa+"):
+            self.fx.writes.append(text_of(target))
+        if not set(mode) & set(">wa") or "+" in mode:
+            self.fx.reads.append(text_of(target))
+        return Val(kind="file")
 
     def shell(self, line: Val, api: str) -> None:
         if line.tainted:
