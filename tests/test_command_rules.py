@@ -549,3 +549,43 @@ def test_a_host_name_built_at_run_time_is_dns_exfiltration_for_every_resolver(
 def test_ordinary_host_names_are_not_dns_exfiltration(line: str, project: Path) -> None:
     decision = decide(line, project)
     assert ReasonCode.DNS_EXFILTRATION not in command_reasons(decision), decision.explanation
+
+
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [
+        ("gh repo delete org/repo --yes", Verdict.BLOCK),
+        ("dropdb prod", Verdict.BLOCK),
+        ("mysqladmin -u root drop shop", Verdict.BLOCK),
+        ("fd -H . ~ -x rm -rf", Verdict.BLOCK),
+        ("docker volume prune -f", Verdict.AUTH),
+        ("docker system prune -af --volumes", Verdict.AUTH),
+        ("docker compose down -v", Verdict.AUTH),
+        ("gh release delete v1.2.0", Verdict.AUTH),
+        ("npm unpublish my-pkg --force", Verdict.AUTH),
+        ("prisma migrate reset --force", Verdict.AUTH),
+        ("rails db:drop", Verdict.AUTH),
+    ],
+)
+def test_more_destruction_from_the_table(line: str, verdict: Verdict, project: Path) -> None:
+    decision = decide(line, project)
+    assert decision.verdict >= verdict, decision.explanation
+    assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker system prune -f",
+        "docker compose down",
+        "gh repo view",
+        "npm publish --dry-run",
+        "prisma migrate dev",
+        "rails db:migrate",
+        "fd node_modules -t d -x rm -rf",
+        "fd -e log . ~ -x rm",
+    ],
+)
+def test_more_destruction_look_alikes(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert ReasonCode.DESTRUCTIVE_COMMAND not in command_reasons(decision), decision.explanation

@@ -828,3 +828,73 @@ def test_past_a_bound_the_line_is_opaque(line: str) -> None:
 )
 def test_ordinary_expansions_stay_analysable(line: str) -> None:
     assert not run(line).opaque, run(line).notes
+
+
+@pytest.mark.parametrize(
+    ("line", "inner"),
+    [
+        ("x=RM; ${x,,} -rf /", ("rm", "-rf", "/")),
+        ("x=rX; ${x/X/m} -rf /", ("rm", "-rf", "/")),
+        ("x=rXXm; ${x//X/} -rf /", ("rm", "-rf", "/")),
+        ("x=/home/dev/junk; rm -rf ${x%/*}", ("rm", "-rf", HOME)),
+        ("x=prefix/; rm -rf ${x#prefix}", ("rm", "-rf", "/")),
+        ("printf -v cmd %s rm; $cmd -rf /", ("rm", "-rf", "/")),
+        ("read -r a b c <<< 'rm -rf /'; $a $b $c", ("rm", "-rf", "/")),
+        ("read -ra w <<< 'rm -rf /'; \"${w[@]}\"", ("rm", "-rf", "/")),
+        ('set -- rm -rf /; "$@"', ("rm", "-rf", "/")),
+        ("sh -c '\"$@\"' sh rm -rf /", ("rm", "-rf", "/")),
+        ("echo 'ez -es /' | tr a-z n-za-m | sh", ("rm", "-rf", "/")),
+        ("echo 'RM -RF /' | tr '[:upper:]' '[:lower:]' | bash", ("rm", "-rf", "/")),
+    ],
+)
+def test_string_operators_and_builtins_that_build_commands(line: str, inner: tuple[str, ...]) -> None:
+    assert inner in argvs(line), argvs(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh -o ProxyCommand='rm -rf ~' host",
+        "ssh -oLocalCommand='rm -rf ~' -o PermitLocalCommand=yes host",
+        "scp -S 'rm -rf ~' a host:b",
+        "sed -n '1e rm -rf ~' /etc/hosts",
+        "sed 's/.*/rm -rf ~/e' notes.txt",
+        "rg --pre 'rm -rf ~' pattern",
+        "git submodule foreach 'rm -rf ~'",
+        "git rebase --exec 'rm -rf ~' HEAD~3",
+        "git bisect run rm -rf ~",
+        "git clone -u 'rm -rf ~' ./repo copy",
+        "git difftool -x 'rm -rf ~'",
+        "echo 'rm -rf ~' | at now",
+        "systemd-run --user rm -rf ~",
+        "docker compose exec web rm -rf ~",
+        "kubectl exec -it web -- rm -rf ~",
+        'psql -c "\\o |rm -rf ~"',
+        "psql -c \"COPY t TO PROGRAM 'rm -rf ~'\"",
+        "mysql --pager='rm -rf ~'",
+        "sqlite3 x.db '.once |rm -rf ~'",
+        "fd -e tmp -x rm -rf ~",
+    ],
+)
+def test_more_programs_that_run_an_argument(line: str) -> None:
+    deletes = [c for c in run(line).commands if c.name == "rm"]
+    assert any(c.argv[-1] in ("~", HOME) for c in deletes), run(line).commands
+
+
+def test_sed_writes_the_files_its_script_names() -> None:
+    assert f"{HOME}/.bashrc" in run("sed -n 'w ~/.bashrc' payload.txt").write_paths
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh -oProxyCommand='ssh -W %h:%p bastion' host",
+        "sed -i 's/foo/bar/g' file.txt",
+        "sed -e 's/\\([^ ]*\\) \\(.*\\)$/mv -v \\2 \\1/e' list.txt",
+        "rg -n TODO src",
+        "git rebase -i HEAD~3",
+        "at -l",
+    ],
+)
+def test_more_look_alikes_run_nothing_destructive(line: str) -> None:
+    assert not any(c.name == "rm" for c in run(line).commands)

@@ -256,7 +256,23 @@ PROGRAMS: tuple[Program, ...] = (
     _p("lldb", R.RUNS_OPTION, command_options=("-o", "-O", "--one-line", "--one-line-before-file")),
     _p("less", R.RUNS_OPTION, R.READS, R.FILTER, aliases=("more",), files=0),
     _p("man", R.RUNS_OPTION, R.TEXT_ONLY, options=("-P", "--pager"), command_options=("-P", "--pager")),
-    _p("docker", R.CONTAINER, aliases=("podman", "nerdctl")),
+    _p(
+        "docker",
+        R.CONTAINER,
+        R.INFRA_DESTROYER,
+        aliases=("podman", "nerdctl", "docker-compose"),
+        destroys_one=rf"{_W}volume\s+(?:rm|prune){_E}|{_W}system\s+prune{_E}.*{_W}--volumes{_E}"
+        rf"|{_W}compose\s+down{_E}.*{_W}(?:-v|--volumes){_E}|{_W}down{_E}.*{_W}(?:-v|--volumes){_E}",
+    ),
+    _p("at", R.PRIVILEGED, aliases=("batch",)),  # runs the commands it reads, later
+    _p(
+        "systemd-run",
+        R.WRAPPER,
+        options=(
+            *("-u", "--unit", "-p", "--property", "--on-calendar", "--on-active", "-E", "--setenv"),
+            *("--uid", "--gid", "-M", "--machine", "--description", "--slice", "-H", "--working-directory"),
+        ),
+    ),
     # ------------------------------------------------------------------ files
     *(
         _p(name, *_READ_FILE, files=0)
@@ -279,7 +295,9 @@ PROGRAMS: tuple[Program, ...] = (
         files=1,
         options=("-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclude", "--exclude-dir"),
     ),
-    _p("sed", R.READS, R.TEXT_ONLY, R.FILTER, files=1, options=("-l",)),
+    _p("rg", R.RUNS_OPTION, command_options=("--pre",)),  # `rg --pre CMD`: a preprocessor per file
+    _p("sed", R.READS, R.TEXT_ONLY, R.FILTER, R.RUNS_OPTION, files=1, options=("-l",)),  # `e`, `s///e`
+    _p("fd", R.READS, R.RUNS_OPTION, aliases=("fdfind",)),  # `fd -x CMD`: a command per match
     _p("jq", R.READS, files=1),
     _p("look", R.READS, files=1),
     _p("cut", R.READS, R.TEXT_ONLY, R.FILTER, files=0, options=("-d", "-f", "-b", "-c")),
@@ -328,8 +346,9 @@ PROGRAMS: tuple[Program, ...] = (
     _p("telnet", R.SENDS, R.DOWNLOADS, R.NETWORK),
     _p("ztcp", R.SENDS, R.NETWORK),
     _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
-    _p("ftp", R.SENDS, R.DOWNLOADS, aliases=("sftp", "scp")),
-    _p("ssh", R.SENDS, R.DOWNLOADS, R.REMOTE_LOGIN),
+    _p("ftp", R.SENDS, R.DOWNLOADS),
+    _p("scp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, aliases=("sftp",), command_options=("-S",)),
+    _p("ssh", R.SENDS, R.DOWNLOADS, R.REMOTE_LOGIN, R.RUNS_OPTION),  # `-o ProxyCommand=CMD`
     _p("mail", R.SENDS, aliases=("sendmail", "mutt", "mailx", "swaks")),
     _p("dig", R.DNS, aliases=("nslookup", "host", "drill")),
     _p("ping", R.DNS, aliases=("ping6", "traceroute", "traceroute6", "tracepath", "mtr")),
@@ -382,6 +401,26 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("doctl", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:delete|rm){_E}"),
     _p("heroku", R.INFRA_DESTROYER, destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}"),
+    _p(
+        "gh",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}repo\s+delete{_E}",
+        destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}",
+    ),
+    _p("dropdb", R.INFRA_DESTROYER, aliases=("dropuser",), destroys_all=r"."),
+    _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),
+    _p("npm", R.INFRA_DESTROYER, destroys_one=rf"{_W}unpublish{_E}"),
+    _p("cargo", R.INFRA_DESTROYER, destroys_one=rf"{_W}yank{_E}"),
+    _p(
+        "prisma", R.INFRA_DESTROYER, destroys_one=rf"{_W}migrate\s+reset{_E}|{_W}db\s+push{_E}.*--force-reset"
+    ),
+    _p("rails", R.INFRA_DESTROYER, aliases=("rake",), destroys_one=rf"{_W}db:(?:drop|reset|purge){_E}"),
+    _p(
+        "firebase",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}firestore:delete{_E}.*--all-collections|{_W}database:remove{_E}",
+        destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable){_E}",
+    ),
     _p("flyctl", R.INFRA_DESTROYER, aliases=("fly",), destroys_all=rf"{_W}(?:apps\s+)?destroy{_E}"),
     _p(
         "psql",

@@ -910,6 +910,8 @@ def _expand(node: Node, src: _Src, state: _State, quoted: bool) -> tuple[str, bo
         return ((ifs if ifs is not None else " ") if quoted else _SPLIT), False, False
     if raw.startswith("${") and "[" in raw:
         return _expand_array(raw, state, quoted)
+    if name == "@" and raw in ("$@", "${@}") and state.arrays.get("@") is not None:
+        return _expand_array("${@[@]}", state, quoted)  # `"$@"`: one field per positional parameter
     simple = node.type == "simple_expansion" or raw == "${" + name + "}"
     value = _variable(name, state)
     if raw.startswith("${!"):  # `${!x}`: the variable x names
@@ -925,7 +927,7 @@ def _expand(node: Node, src: _Src, state: _State, quoted: bool) -> tuple[str, bo
 
 
 _INDIRECT = re.compile(r"\$\{!\w+\}")
-_SUBSCRIPT = re.compile(r"\$\{(#?)(\w+)\[([^\]]*)\]\}")
+_SUBSCRIPT = re.compile(r"\$\{(#?)(\w+|@)\[([^\]]*)\]\}")
 
 
 def _split_fields(value: str, state: _State) -> str:
@@ -984,11 +986,63 @@ def _variable(name: str, state: _State) -> str | None:
 _PARAMETER_OP = re.compile(r"^\$\{(#?)(\w+|[@*#?$!])(?:(:?[-=+?])(.*)|:\s*(-?\d+)(?::\s*(-?\d+))?)?\}$", re.S)
 
 
+_STRING_OP = re.compile(r"^\$\{(\w+)(//?|/#|/%|##?|%%?|\^\^?|,,?)(.*)\}$", re.S)
+
+
+def _string_operator(raw: str, value: str | None) -> str | None:
+    """`${X//a/b}`, `${X/a/b}`, `${X#p}`, `${X%%p}`, `${X^^}`, `${X,,}`: bash's pattern and case operators,
+    when the value and the pattern are known (`x=RM; ${x,,} -rf /` runs `rm`)."""
+    match = _STRING_OP.match(raw)
+    if match is None or value is None:
+        return None
+    _, op, rest = match.groups()
+    if re.search(r"[$`\\'\"]", rest):
+        return None
+    if op in ("^^", "^", ",,", ","):
+        if rest:
+            return None
+        if op == "^^":
+            return value.upper()
+        if op == ",,":
+            return value.lower()
+        return (value[:1].upper() if op == "^" else value[:1].lower()) + value[1:]
+    if op.startswith("/"):
+        pattern, _, replacement = rest.partition("/")
+        regex = _glob_regex(pattern, greedy=True)
+        if op == "/#":
+            regex = "^" + regex
+        elif op == "/%":
+            regex = regex + "$"
+        return re.sub(regex, lambda m: replacement, value, count=0 if op == "//" else 1) if pattern else value
+    greedy = op in ("##", "%%")
+    regex = _glob_regex(rest, greedy=greedy)
+    if op.startswith("#"):
+        found = re.match(regex, value)
+        return value[found.end() :] if found else value
+    ends = [m.start() for i in range(len(value) + 1) if (m := re.compile(regex + "$").match(value, i))]
+    if not ends:
+        return value
+    return value[: (min(ends) if greedy else max(ends))]
+
+
+def _glob_regex(pattern: str, *, greedy: bool) -> str:
+    """A shell pattern (`*`, `?`, `[...]`) as a regex, shortest (`#`, `%`) or longest (`##`, `%%`, `/`)."""
+    out: list[str] = []
+    for char in pattern:
+        if char == "*":
+            out.append(".*" if greedy else ".*?")
+        elif char == "?":
+            out.append(".")
+        else:
+            out.append(re.escape(char))
+    return "".join(out)
+
+
 def _operator(raw: str, value: str | None) -> str | None:
     """`${X:-w}`, `${X:+w}`, `${X:off:len}`, `${#X}` when statically decidable (`${X:-/}` may well be `/`)."""
     match = _PARAMETER_OP.match(raw)
     if not match:
-        return None
+        return _string_operator(raw, value)
     length, _, op, word, offset, count = match.groups()
     if length:
         return str(len(value)) if value is not None else None
@@ -1366,7 +1420,9 @@ def _run_command(
 
 
 Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
-_RUNS_ARGUMENT = frozenset({Role.RUNS_OPTION, Role.CONTAINER, Role.RUNNER, Role.DATABASE_CLIENT})
+_RUNS_ARGUMENT = frozenset(
+    {Role.RUNS_OPTION, Role.CONTAINER, Role.RUNNER, Role.DATABASE_CLIENT, Role.INFRA_DESTROYER}
+)
 _DYNAMIC_WORD = re.compile(r"^(\$[\w{(@*#?!$-]|`|<\()")
 
 
@@ -1645,6 +1701,11 @@ def _h_cd(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdi
 def _h_echo(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> _Stream:
+    if argv[0].endswith("printf") and len(argv) > 3 and argv[1] == "-v":  # `printf -v cmd %s rm`
+        text = _printf(argv[3:])
+        state.vars[argv[2]] = None if any(w in state.dynamic_words for w in argv[3:]) else text
+        state.payloads.append(text)
+        return _Stream("", (argv[0],))
     text = _echo(argv[1:]) if argv[0].endswith("echo") else _printf(argv[1:])
     state.payloads.append(text.rstrip("\n"))
     if any(_looks_like_path(w) and w.startswith(("/", "~")) for w in argv[1:]):
@@ -1652,6 +1713,119 @@ def _h_echo(
             if _looks_like_path(word) and word.startswith(("/", "~")):
                 _add_path(word, state, write=False)
     return _Stream(text, (argv[0],))
+
+
+def _h_read(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    """`read -r a b <<< 'rm -rf /'`, `read -a arr`: the variables take the words of known input."""
+    _generic(argv, state, "read")
+    names_: list[str] = []
+    array = ""
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if re.fullmatch(r"-[a-zA-Z]*a", word) and i + 1 < len(args):  # `-a NAME`, `-ra NAME`
+            array = args[i + 1]
+            i += 2
+            continue
+        if word in ("-p", "-d", "-t", "-n", "-N", "-u", "-i") and i + 1 < len(args):
+            i += 2
+            continue
+        if not word.startswith("-"):
+            names_.append(word)
+        i += 1
+    line = stdin.text.split("\n", 1)[0] if stdin is not None and stdin.text is not None else None
+    fields = [f for f in _split_fields(line, state).split(_SPLIT) if f] if line is not None else None
+    if array:
+        state.arrays[array] = fields
+        state.vars[array] = None if fields is None else (fields[0] if fields else "")
+    names_ = names_ or (["REPLY"] if not array else [])
+    for k, name in enumerate(names_):
+        if fields is None:
+            state.vars[name] = None
+        elif k == len(names_) - 1:
+            state.vars[name] = " ".join(fields[k:])
+        else:
+            state.vars[name] = fields[k] if k < len(fields) else ""
+
+
+def _h_set(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    """`set -- rm -rf /`: the positional parameters become these words (`"$@"` then runs them)."""
+    _generic(argv, state, "set")
+    if "--" in argv:
+        words = argv[argv.index("--") + 1 :]
+        for n in ["@", "*", "#"] + [str(i) for i in range(1, 10)]:
+            state.vars.pop(n, None)
+        for i, word in enumerate(words[:9], 1):
+            state.vars[str(i)] = None if word in state.dynamic_words else word
+        state.vars["@"] = state.vars["*"] = " ".join(words)
+        state.vars["#"] = str(len(words))
+        state.arrays["@"] = None if any(w in state.dynamic_words for w in words) else words
+
+
+_TR_CLASS = {"[:lower:]": "a-z", "[:upper:]": "A-Z", "[:digit:]": "0-9"}
+
+
+def _tr_set(spec: str) -> str | None:
+    """A `tr` set of literals and ranges (`a-z`, `N-ZA-M`), or None when it uses what is not modelled."""
+    for name, repl in _TR_CLASS.items():
+        spec = spec.replace(name, repl)
+    if "[" in spec or "\\" in spec or len(spec) > 256:
+        return None
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-" and ord(spec[i]) <= ord(spec[i + 2]):
+            out.extend(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))
+            i += 3
+        else:
+            out.append(spec[i])
+            i += 1
+    return "".join(out)
+
+
+def _h_tr(
+    argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
+) -> _Stream | None:
+    """`echo 'ez -es /' | tr a-z n-za-m | sh` (rot13): tr's output, when its input and sets are known."""
+    _generic(argv, state, "tr")
+    args = argv[1:]
+    if stdin is None or stdin.text is None or any(a.startswith("-") and a != "-d" for a in args):
+        return None
+    text = stdin.text
+    if args[:1] == ["-d"] and len(args) == 2:
+        chars = _tr_set(args[1])
+        if chars is None:
+            return None
+        decoded = text.translate({ord(c): None for c in chars})
+    elif len(args) == 2:
+        first, second = _tr_set(args[0]), _tr_set(args[1])
+        if not first or not second:
+            return None
+        second = second + second[-1] * max(0, len(first) - len(second))
+        decoded = text.translate({ord(a): b for a, b in zip(first, second, strict=False)})
+    else:
+        return None
+    if decoded == text:
+        return _Stream(text, (), stdin.decoders)
+    state.payloads.append(decoded)
+    return _Stream(decoded, (), (*stdin.decoders, "tr"))
+
+
+def _h_at(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    """`echo 'rm -rf ~' | at now`, `at -f job.sh 10:00`: the commands `at` will run, analysed now."""
+    _generic(argv, state, _basename(argv[0]))
+    args = argv[1:]
+    if any(w in ("-l", "-r", "-d", "-c", "-q") for w in args[:1]):
+        return
+    script = next((args[i + 1] for i, w in enumerate(args[:-1]) if w == "-f"), "")
+    if script:
+        _add_path(script, state, write=False)
+        _run_written(canonical(script, state.cwd, state.home), "at", "sh", state, via, level, [])
+    elif stdin is not None and stdin.text is not None:
+        _analyse_text(stdin.text, state, via=(*via, "at"), level=level + 1)
+    elif stdin is not None and stdin.sources:
+        state.flag(f"at runs commands from the output of {stdin.sources[-1]}")
 
 
 def _h_cat(
@@ -1728,15 +1902,20 @@ def _positional(state: _State, words: list[str]) -> Iterator[None]:
         state.vars.pop(n, None)
     for i, word in enumerate(words[:10]):
         state.vars[str(i)] = None if word in state.dynamic_words else word
+    saved_args = state.arrays.pop("@", None)
     if words:
         state.vars["@"] = state.vars["*"] = " ".join(words[1:])
         state.vars["#"] = str(len(words) - 1)
+        state.arrays["@"] = None if any(w in state.dynamic_words for w in words[1:]) else words[1:]
     try:
         yield
     finally:
         for n in names:
             state.vars.pop(n, None)
         state.vars.update(saved)
+        state.arrays.pop("@", None)
+        if saved_args is not None:
+            state.arrays["@"] = saved_args
 
 
 def _shell_string(
@@ -2135,6 +2314,14 @@ def _argument_commands(
     if Role.DATABASE_CLIENT in entry.roles:
         _database_escapes(name, args, state, via, level)
         return
+    if entry.name == "ssh" or entry.name == "scp":
+        _ssh_option_commands(name, args, state, via, level)
+    elif entry.name == "sed":
+        _sed_commands(args, state, via, level)
+    elif entry.name == "fd":
+        _fd_exec(args, state, via, level)
+    elif entry.name == "kubectl":
+        _kubectl_exec(args, state, via, level)
     for value in _option_values(args, entry.command_options):
         if name == "tar":
             if value.startswith(("exec=", "exec:")) or "--checkpoint-action" not in " ".join(args):
@@ -2303,6 +2490,54 @@ def _git_config_value(key: str, value: str, state: _State, via: tuple[str, ...],
     _shell_string(value, state, via, level, _is_dynamic(value, state), f"git {key}")
 
 
+_GIT_COMMAND_OPTIONS = {
+    "rebase": ("--exec", "-x"),
+    "clone": ("--upload-pack", "-u", "--template"),
+    "fetch": ("--upload-pack",),
+    "pull": ("--upload-pack",),
+    "ls-remote": ("--upload-pack",),
+    "push": ("--receive-pack", "--exec"),
+    "archive": ("--exec",),
+    "difftool": ("-x", "--extcmd"),
+    "grep": ("-O", "--open-files-in-pager"),
+    "filter-branch": (
+        *("--tree-filter", "--index-filter", "--msg-filter", "--commit-filter", "--env-filter"),
+        *("--parent-filter", "--tag-name-filter"),
+    ),
+}
+
+
+def _git_runs(rest: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """git sub-commands that run a command line: `submodule foreach CMD`, `rebase --exec CMD`,
+    `bisect run CMD`, `clone --upload-pack CMD`, `difftool -x CMD`, `filter-branch --tree-filter CMD`."""
+    if not rest:
+        return
+    sub, args = rest[0], rest[1:]
+    if sub == "submodule" and "foreach" in args:
+        command = [w for w in args[args.index("foreach") + 1 :] if w not in ("--recursive", "-q", "--quiet")]
+        if command:
+            _shell_string(" ".join(command), state, via, level, False, "git submodule foreach")
+        return
+    if sub == "bisect" and args[:1] == ["run"] and len(args) > 1:
+        _run(args[1:], state, (*via, "git bisect run"), level, None)
+        return
+    wanted = _GIT_COMMAND_OPTIONS.get(sub)
+    if not wanted:
+        return
+    for i, word in enumerate(args):
+        value = None
+        if word in wanted and i + 1 < len(args):
+            value = args[i + 1]
+        elif "=" in word and word.split("=", 1)[0] in wanted:
+            value = word.split("=", 1)[1]
+        elif word[:2] in wanted and len(word) > 2 and not word.startswith("--"):
+            value = word[2:]  # `-x'cmd'`, `-O'cmd'`
+        if value and not (sub == "clone" and word.startswith("--template")):
+            _shell_string(value, state, via, level, _is_dynamic(value, state), f"git {sub}")
+        elif value and sub == "clone":
+            state.flag("git clone installs hooks from a template folder")
+
+
 def _git_config_commands(args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
     """`git -c core.pager='sh -c ...' log`, `git config alias.x '!cmd'`: the commands git config runs."""
     i = 0
@@ -2317,6 +2552,7 @@ def _git_config_commands(args: list[str], state: _State, via: tuple[str, ...], l
             state.flag("git reads a config value from the environment")
         i += 2 if word in ("-C", "--git-dir", "--work-tree", "--namespace") else 1
     rest = args[i:]
+    _git_runs(rest, state, via, level)
     for word in rest[1:]:
         if word.startswith("ext::"):  # `ext::sh -c rm% -rf% ~`: words split at unescaped spaces
             words = [w.replace("\0", " ").replace("%%", "%") for w in word[5:].replace("% ", "\0").split()]
@@ -2360,8 +2596,10 @@ def _container(name: str, args: list[str], state: _State, via: tuple[str, ...], 
         return
     sub = args[i]
     rest = args[i + 1 :]
-    if sub == "container" and rest:
+    if sub in ("container", "compose") and rest:
         sub, rest = rest[0], rest[1:]
+    if name == "docker-compose":
+        sub, rest = args[i], args[i + 1 :]
     if sub not in ("run", "exec", "create"):
         return
     mounts: list[tuple[str, str]] = []
@@ -2483,17 +2721,139 @@ def _multiplexer(name: str, rest: list[str], state: _State, via: tuple[str, ...]
         _run(operands, state, (*via, name), level, None)
 
 
+_DB_ESCAPE = re.compile(
+    r"^(?:-[ce])?\s*(?:\\!|\\system\b|system\b|\.shell\b|\.system\b|pager\b|\\P\b"
+    r"|(?:\\o|\\g|\\gx|\.once|\.output|tee)\s*\|)\s*(.*)$",
+    re.S | re.I,
+)
+_SQL_PROGRAM = re.compile(r"\b(?:to|from)\s+program\s+'((?:[^']|'')*)'", re.I)
+
+
 def _database_escapes(name: str, args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
-    """`psql -c '\\! cmd'`, `mysql -e 'system cmd'`, `sqlite3 db '.shell cmd'`: a client's shell escape."""
+    """A database client's shell escapes: `psql -c '\\! cmd'`, `\\o |cmd`, `COPY t TO PROGRAM 'cmd'`,
+    `mysql -e 'system cmd'`, `mysql --pager=cmd`, `sqlite3 db '.shell cmd'`, `.once |cmd`."""
     texts = [w for w in args if not w.startswith("-") or w[:2] in ("-c", "-e")]
+    for i, word in enumerate(args):
+        if word.startswith("--pager=") or word.startswith("--command=") or word.startswith("--execute="):
+            texts.append(("pager " if word.startswith("--pager=") else "") + word.split("=", 1)[1])
+        elif word == "--pager" and i + 1 < len(args):
+            texts.append("pager " + args[i + 1])
     for text in texts:
+        for call in _SQL_PROGRAM.finditer(text):
+            _shell_string(call.group(1).replace("''", "'"), state, via, level, False, f"{name} program")
         for line in re.split(r"[\n;]", text):
             line = line.strip()
-            match = re.match(
-                r"^(?:-[ce])?\s*(?:\\!|\\system\b|system\b|\.shell\b|\.system\b)\s*(.*)$", line, re.S
-            )
+            match = _DB_ESCAPE.match(line)
             if match is not None and match.group(1):
                 _shell_string(match.group(1), state, via, level, False, f"{name} shell escape")
+
+
+_SSH_COMMAND_KEYS = re.compile(
+    r"^(proxycommand|localcommand|knownhostscommand|remotecommand)\s*[= ]\s*(.+)$", re.I | re.S
+)
+
+
+def _ssh_option_commands(name: str, args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`ssh -o ProxyCommand='cmd' host`, `-oLocalCommand=cmd`: an ssh option whose value runs a command
+    here (`%h`, `%p`... are the host and port it fills in)."""
+    for i, word in enumerate(args):
+        value = (
+            args[i + 1] if word == "-o" and i + 1 < len(args) else word[2:] if word.startswith("-o") else ""
+        )
+        match = _SSH_COMMAND_KEYS.match(value.strip()) if value else None
+        if match is None:
+            continue
+        command = re.sub(r"%[hpnrCdiLlrTu%]", "X", match.group(2)).strip().strip("'\"")
+        if match.group(1).lower() == "remotecommand":
+            continue  # runs on the other machine, as the words after the host do
+        if command.lower() != "none":
+            _shell_string(
+                command, state, via, level, _is_dynamic(command, state), f"{name} -o {match.group(1)}"
+            )
+
+
+_SED_SCRIPT_OPTS = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length", "-s"})
+
+
+def _sed_commands(args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """GNU sed runs commands: `e CMD`, `s/.../.../e` (the edited line), and writes files with `w FILE`."""
+    scripts: list[str] = []
+    i = 0
+    given = False
+    while i < len(args):
+        word = args[i]
+        if word in ("-e", "--expression") and i + 1 < len(args):
+            scripts.append(args[i + 1])
+            given = True
+            i += 2
+            continue
+        if word.startswith("--expression="):
+            scripts.append(word.split("=", 1)[1])
+            given = True
+        elif word in ("-f", "--file"):
+            given = True
+            i += 2
+            continue
+        i += 1
+    if not given:
+        operands = _operands(args, _SED_SCRIPT_OPTS)
+        scripts = operands[:1]
+    for script in scripts:
+        _sed_script(script, state, via, level)
+
+
+_SED_ADDRESS = (
+    r"(?:\d+|\$|/(?:[^/\\]|\\.)*/[IM]*)?(?:\s*,\s*(?:\d+|\$|/(?:[^/\\]|\\.)*/[IM]*|[+~]\d+))?\s*!?\s*"
+)
+_SED_E = re.compile(rf"(?:^|[;\n{{}}])\s*{_SED_ADDRESS}e\b[ \t]*([^\n]*)")
+_SED_WRITE = re.compile(rf"(?:^|[;\n{{}}])\s*{_SED_ADDRESS}[wW]\s+([^\n;]+)")
+_SED_SUB = re.compile(r"s(.)((?:(?!\1)[^\\]|\\.)*)\1((?:(?!\1)[^\\]|\\.)*)\1([gpiImMe0-9]*)(?:w\s+(\S+))?")
+
+
+def _sed_script(script: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    for match in _SED_E.finditer(script):
+        command = match.group(1).strip()
+        if command:
+            _shell_string(command, state, via, level, False, "sed e")
+        else:
+            state.flag("sed executes the text it edits")
+    for match in _SED_WRITE.finditer(script):
+        target = match.group(1).strip()
+        if target not in ("/dev/stdout", "/dev/stderr"):
+            _add_path(target, state, write=True)
+    for match in _SED_SUB.finditer(script):
+        flags, target = match.group(4), match.group(5)
+        if target:
+            _add_path(target, state, write=True)
+        if "e" not in flags:
+            continue
+        replacement = re.sub(r"\\[0-9]|&", "SEDVALUE", match.group(3)).replace("\\", "")
+        if not replacement.strip() or replacement.strip().startswith("SEDVALUE"):
+            state.flag("sed executes the text it edits")
+        else:  # `s/.../mv -v \2 \1/e`: the command the edited line becomes
+            _shell_string(replacement, state, via, level, False, "sed s///e")
+
+
+def _fd_exec(args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`fd PATTERN -x rm -rf {}`, `fd -X cmd`: a command per match (or for all), up to `;`."""
+    for i, word in enumerate(args):
+        if word in ("-x", "--exec", "-X", "--exec-batch"):
+            inner = args[i + 1 :]
+            if ";" in inner:
+                inner = inner[: inner.index(";")]
+            inner = [re.sub(r"\{(?:/|//|\.|/\.)?\}", "{}", w) for w in inner]
+            if inner:
+                _run(inner, state, (*via, f"fd {word}"), level, None)
+            return
+
+
+def _kubectl_exec(args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`kubectl exec POD -- CMD...`: the command runs in the pod (noted there, not opaque here)."""
+    if "exec" not in args[:3] or "--" not in args:
+        return
+    inner = args[args.index("--") + 1 :]
+    if inner:
+        _container_line(" ".join(quote(w) for w in inner), [], state, via, level, "kubectl exec")
 
 
 # --------------------------------------------------------------------------- interpreters
@@ -2706,6 +3066,9 @@ def _scan_code(
         _code_path(target, state, write=False, unknown=UNKNOWN)
     for target in fx.writes:
         _code_path(target, state, write=True, unknown=UNKNOWN)
+    for _target, text in fx.contents:  # what it wrote into files, for the rules that read written text
+        if text:
+            state.payloads.append(text)
     for target, recursive, api in fx.deletes:
         word = _code_word(target, UNKNOWN)
         if word is None:
@@ -3486,6 +3849,11 @@ _HANDLERS: dict[str, Handler] = {
     "echo": _h_echo,
     "printf": _h_echo,
     "cat": _h_cat,
+    "at": _h_at,
+    "batch": _h_at,
+    "read": _h_read,
+    "set": _h_set,
+    "tr": _h_tr,
     "base64": _h_decode,
     "base32": _h_decode,
     "basenc": _h_decode,

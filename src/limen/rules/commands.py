@@ -346,7 +346,42 @@ def _find_deletes(command: Command) -> bool:
     return False
 
 
+_FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
+_FD_FILTERS = frozenset({"-e", "--extension", "-g", "--glob", "-t", "--type", "-S", "--size"})
+_FD_VALUED = frozenset({*_FD_FILTERS, "-d", "--max-depth", "--min-depth", "-E", "--exclude", "-j", "-c"})
+
+
+def _fd_sweep(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`fd . ~ -x rm -rf`, `fd -H '' / -X rm`: a delete of every match under a dangerous root, unfiltered."""
+    argv = list(command.argv[1:])
+    at = next((i for i, w in enumerate(argv) if w in _FD_EXEC), None)
+    if at is None or at + 1 >= len(argv) or argv[at + 1].rsplit("/", 1)[-1] not in _DELETERS:
+        return None
+    words: list[str] = []
+    filtered = False
+    skip = False
+    for word in argv[:at]:
+        if skip:
+            skip = False
+            continue
+        if word in _FD_VALUED:
+            filtered = filtered or word in _FD_FILTERS
+            skip = True
+        elif not word.startswith("-"):
+            words.append(word)
+    pattern, roots = (words[0], words[1:]) if words else ("", [])
+    filtered = filtered or pattern not in ("", ".", "^", ".*", "^.*$")
+    targets = [_target(r, action, ctx) for r in roots] or [action.cwd or ctx.workspace or "/"]
+    if not filtered and any(_is_dangerous(t, action, ctx) for t in targets):
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "fd deletes every match, unfiltered"
+        )
+    return None
+
+
 def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding | None:
+    if command.name in ("fd", "fdfind"):
+        return _fd_sweep(command, action, ctx)
     if command.name != "find" or not _find_deletes(command):
         return None
     roots = _find_roots(command, action, ctx)
