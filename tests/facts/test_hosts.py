@@ -163,3 +163,39 @@ def test_github_repo_of_path() -> None:
     assert hosts.github_repo_of_path("repos/Me/Proj/issues") == ("me", "proj")
     assert hosts.github_repo_of_path("/repos/me/proj") == ("me", "proj")
     assert hosts.github_repo_of_path("/gists") is None
+
+
+def test_host_globs() -> None:
+    globs = ("github.com", "*.githubusercontent.com", ".corp.example")
+    assert hosts.host_in("github.com", globs)
+    assert hosts.host_in("GitHub.com.", globs)
+    assert hosts.host_in("raw.githubusercontent.com", globs)
+    assert hosts.host_in("corp.example", globs)
+    assert hosts.host_in("git.corp.example", globs)
+    assert not hosts.host_in("githubusercontent.com.evil.io", globs)
+    assert not hosts.host_in("evilcorp.example", globs)
+    assert not hosts.host_in("", globs)
+    assert not hosts.host_in("github.com", ())
+
+
+def test_the_rules_and_the_floors_read_one_trusted_list_alike() -> None:
+    """They used to disagree: the floors did not read a leading dot as "and every subdomain"."""
+    import tempfile
+
+    from limen.context import Context
+    from limen.floors.egress import trusted
+    from limen.normalize.net import host_destination
+    from limen.rules.destinations import is_trusted
+
+    ctx = Context(
+        workspace=tempfile.gettempdir(), trusted_hosts=(".corp.example", "*.github.com", "pypi.org")
+    )
+    for host in (
+        "git.corp.example",
+        "corp.example",
+        "api.github.com",
+        "github.com",
+        "pypi.org",
+        "evil.example",
+    ):
+        assert trusted(host_destination(host), ctx) == is_trusted(host, ctx), host

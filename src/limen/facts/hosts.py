@@ -27,7 +27,7 @@ import contextlib
 import os
 import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
+from fnmatch import fnmatchcase, translate
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -167,6 +167,28 @@ _ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 def _matches(host: str, globs: tuple[str, ...]) -> bool:
     return any(fnmatchcase(host, g) for g in globs)
+
+
+@lru_cache(maxsize=32)
+def _glob_matcher(globs: tuple[str, ...]) -> re.Pattern[str]:
+    parts = []
+    for glob in globs:
+        glob = glob.strip().lower().rstrip(".")
+        if not glob:
+            continue
+        if glob.startswith("."):  # `.example.com`: the domain and every subdomain
+            parts.append(translate(glob[1:]))
+            parts.append(translate("*" + glob))
+        else:
+            parts.append(translate(glob))
+    return re.compile("|".join(f"(?:{p})" for p in parts) or r"(?!x)x")
+
+
+def host_in(host: str, globs: tuple[str, ...] | list[str]) -> bool:
+    """`host` (normalised) matches one of `globs`: fnmatch patterns such as `*.github.com`, or a leading dot
+    for "this domain and every subdomain" (`.corp.example`). The one matcher of trusted-host lists."""
+    host = host.lower().rstrip(".")
+    return bool(host) and _glob_matcher(tuple(globs)).match(host) is not None
 
 
 @lru_cache(maxsize=512)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import Any
 
 from limen.context import Context
+from limen.facts.hosts import (
+    host_in,
+    is_collection_service,
+    is_documentation,
+    issuers_for_host,
+    issuers_of_credentials,
+)
 from limen.model import Action, Capability, Destination, HostClass, Verdict
 
 _LOCAL = frozenset({HostClass.LOOPBACK})
@@ -27,14 +32,9 @@ def is_egress(action: Action) -> bool:
     return action.outbound
 
 
-@lru_cache(maxsize=32)
-def _trusted_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{fnmatch.translate(p.lower())})" for p in patterns) or "(?!)")
-
-
 def trusted(dest: Destination, ctx: Context) -> bool:
-    host = dest.host.lower().rstrip(".")
-    return bool(host) and _trusted_pattern(tuple(ctx.trusted_hosts)).match(host) is not None
+    """The destination's host is on the user's trusted list (the one matcher: `facts.hosts.host_in`)."""
+    return host_in(dest.host, ctx.trusted_hosts)
 
 
 # Destinations the normaliser marked by where they lead, whatever the host's reputation: a push or write to
@@ -45,8 +45,6 @@ OWN_REMOTE = "own_remote"  # the project's own origin: egress, but not to someon
 
 def leaves_project(dest: Destination) -> bool:
     """A destination that hands data to someone other than the project, however trusted its host."""
-    from limen.facts.hosts import is_collection_service
-
     return bool(LEAVES_PROJECT.intersection(dest.flags)) or is_collection_service(dest.host)
 
 
@@ -131,8 +129,6 @@ def _plain_url(url: str) -> bool:
 def _quiet_header(value: str, action: Action) -> bool:
     """A header that sends nothing of the session's: a plain literal one, or a credential taken from the
     issuer's conventional variable and sent only to that issuer's hosts."""
-    from limen.facts.hosts import issuers_for_host, issuers_of_credentials
-
     name, _, text = value.partition(":")
     name = name.strip().lower()
     if "$" not in text and "`" not in text:
@@ -225,8 +221,6 @@ def _carries_nothing(action: Action) -> bool:
 def known_plain(dest: Destination, ctx: Context) -> bool:
     """A public destination spelt plainly that the user trusts, that serves documentation, or that issues
     credentials (where a request that carries nothing reads, whoever's account it uses)."""
-    from limen.facts.hosts import is_documentation, issuers_for_host
-
     if dest.host_class is not HostClass.PUBLIC or dest.has_userinfo or set(dest.flags) - {"schemeless"}:
         return False
     return trusted(dest, ctx) or is_documentation(dest.host) or bool(issuers_for_host(dest.host))

@@ -87,13 +87,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from fnmatch import translate
-from functools import lru_cache
 
 from limen.context import Context
 from limen.facts.hosts import (
     SHARED_ISSUERS,
     github_repo_of_path,
+    host_in,
     is_collection_service,
     is_documentation,
     is_official_installer,
@@ -179,24 +178,9 @@ _NET_TOOLS = frozenset(
 )
 
 
-@lru_cache(maxsize=32)
-def _trusted_matcher(globs: tuple[str, ...]) -> re.Pattern[str]:
-    parts = []
-    for glob in globs:
-        glob = glob.strip().lower().rstrip(".")
-        if not glob:
-            continue
-        if glob.startswith("."):  # `.example.com`: the domain and every subdomain
-            parts.append(translate(glob[1:]))
-            parts.append(translate("*" + glob))
-        else:
-            parts.append(translate(glob))
-    return re.compile("|".join(f"(?:{p})" for p in parts) or r"(?!x)x")
-
-
 def is_trusted(host: str, ctx: Context) -> bool:
     """True when `host` (already normalised) matches one of the user's trusted-host globs."""
-    return bool(host) and _trusted_matcher(tuple(ctx.trusted_hosts)).match(host) is not None
+    return host_in(host, ctx.trusted_hosts)
 
 
 _BODY_KEYS = frozenset({"body", "data", "json", "content", "payload", "files", "form", "text", "message"})
