@@ -3,6 +3,9 @@
 Kinds of host (all names lower-case ASCII, as `limen.normalize.net` normalises them; a glob's `*.` covers
 every subdomain but not the bare domain):
 
+- `METADATA_IPS`/`METADATA_NAMES` (cloud instance-metadata services), `LOOPBACK_NAMES`/`LOOPBACK_SUFFIXES`,
+  `PRIVATE_SUFFIXES` and `IP_IN_NAME_SUFFIXES` (wildcard DNS that hides an address in a name): what
+  `limen.normalize.net` classifies a destination by.
 - `REGISTRY_HOSTS`: source forges and package registries ordinary development reaches. The default of the
   user's trusted list (`Context.trusted_hosts`, which a policy may replace).
 - `ISSUERS`: first-party API issuers. Each names the credential kinds it issues (the kind names of
@@ -24,6 +27,7 @@ Look-ups are exact (a name, or a glob with `*.`), never substring: `docs.python.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
@@ -32,6 +36,27 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from limen.model import Action
+
+# --------------------------------------------------------------------------- special addresses and names
+
+# Addresses and names of cloud instance-metadata services (credentials live there).
+METADATA_IPS = frozenset(
+    {
+        ipaddress.ip_address("169.254.169.254"),  # AWS, GCP, Azure, OCI, DigitalOcean
+        ipaddress.ip_address("169.254.170.2"),  # AWS ECS task metadata and credentials
+        ipaddress.ip_address("100.100.100.200"),  # Alibaba Cloud
+        ipaddress.ip_address("192.0.0.192"),  # Oracle Cloud (legacy)
+        ipaddress.ip_address("fd00:ec2::254"),  # AWS IMDS over IPv6
+    }
+)
+METADATA_NAMES = frozenset(
+    {"metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal"}
+)
+PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp")
+# Wildcard-DNS services that resolve `<ip>.nip.io` to that IP: a way to hide an address in a name.
+IP_IN_NAME_SUFFIXES = (".nip.io", ".sslip.io", ".xip.io", ".traefik.me", ".backname.io")
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
+LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
 
 # --------------------------------------------------------------------------- registries (trusted by default)
 

@@ -16,31 +16,21 @@ import re
 import unicodedata
 from urllib.parse import unquote, urlsplit
 
+from limen.facts import hosts
 from limen.model import Destination, HostClass
 
 MAX_SCAN_CHARS = 200_000  # text beyond this is not searched for URLs
 MAX_DESTINATIONS = 64  # per call; more is itself unusual and the first ones decide
 
-# Addresses and names of cloud instance-metadata services (credentials live there).
-_METADATA_IPS = frozenset(
-    {
-        ipaddress.ip_address("169.254.169.254"),  # AWS, GCP, Azure, OCI, DigitalOcean
-        ipaddress.ip_address("169.254.170.2"),  # AWS ECS task metadata and credentials
-        ipaddress.ip_address("100.100.100.200"),  # Alibaba Cloud
-        ipaddress.ip_address("192.0.0.192"),  # Oracle Cloud (legacy)
-        ipaddress.ip_address("fd00:ec2::254"),  # AWS IMDS over IPv6
-    }
-)
-_METADATA_NAMES = frozenset(
-    {"metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal"}
-)
+# What kind of host an address or name is: the host table (`limen.facts.hosts`).
+_METADATA_IPS = hosts.METADATA_IPS
+_METADATA_NAMES = hosts.METADATA_NAMES
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
-_PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp")
-# Wildcard-DNS services that resolve `<ip>.nip.io` to that IP: a way to hide an address in a name.
-_IP_IN_NAME_SUFFIXES = (".nip.io", ".sslip.io", ".xip.io", ".traefik.me", ".backname.io")
-_LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
-_LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
+_PRIVATE_SUFFIXES = hosts.PRIVATE_SUFFIXES
+_IP_IN_NAME_SUFFIXES = hosts.IP_IN_NAME_SUFFIXES
+_LOOPBACK_NAMES = hosts.LOOPBACK_NAMES
+_LOOPBACK_SUFFIXES = hosts.LOOPBACK_SUFFIXES
 
 _URL = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,15})://([^\s'\"<>`\\{}|^]+)")
 # Schemeless `host.tld/path` or `host.tld:port`: only with a common web TLD that is not also a file
