@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 import limen
-from limen.confine import landlock, support
+from limen.confine import Guard, agent_of, landlock, protected_paths, split_guarded, support
 
 BIN = Path(sys.executable).parent
 HOOK, LIMEN = BIN / "limen-hook", BIN / "limen"
@@ -38,6 +38,7 @@ needs_landlock = pytest.mark.skipif(
     reason=f"Landlock ABI >= {landlock.ABI_SCOPE} needed (this kernel offers {ABI or 'no Landlock'})",
 )
 ALLOWED_ERRNOS = {"EACCES", "EPERM"}
+GEMINI_SETTINGS = '{"hooks": {"BeforeTool": [{"hooks": [{"command": "limen-hook gemini"}]}]}}\n'
 
 # Runs inside the confinement: each named attempt, as {"name": "ok" | errno name | "exit N"}.
 PROBE = r"""
@@ -109,6 +110,26 @@ def in_tmp():
     os.rmdir(d)
 
 
+def agent_state():
+    folder = os.path.join(H, ".gemini")
+    with open(os.path.join(folder, "projects.json.tmp"), "w") as f:
+        f.write("{}")
+    os.replace(os.path.join(folder, "projects.json.tmp"), os.path.join(folder, "projects.json"))
+    os.mkdir(os.path.join(folder, "tmp"))
+
+
+def restored(path, original, wait=5.0):
+    import time
+
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        with open(path) as f:
+            if f.read() == original:
+                return
+        time.sleep(0.05)
+    raise SystemExit("exit 1: not put back")
+
+
 ATTEMPTS = {
     # tampering: each must be refused
     "write_limen_home": lambda: create(os.path.join(LH, "policy.yaml")),
@@ -130,7 +151,9 @@ ATTEMPTS = {
     "user_claude_local_settings": lambda: create(os.path.join(H, ".claude", "settings.local.json")),
     "delete_user_claude_settings": lambda: os.remove(os.path.join(H, ".claude", "settings.json")),
     "project_claude_settings": lambda: append(os.path.join(P, ".claude", "settings.json")),
-    "gemini_settings_dir": lambda: os.mkdir(os.path.join(H, ".gemini")),
+    "gemini_settings": lambda: append(os.path.join(H, ".gemini", "settings.json")),
+    "gemini_trusted_folders": lambda: create(os.path.join(H, ".gemini", "trustedFolders.json")),
+    "gemini_new_file": lambda: create(os.path.join(H, ".gemini", "projects.json.tmp")),
     "codex_hooks": lambda: create(os.path.join(H, ".codex", "hooks.json")),
     "project_codex": lambda: os.mkdir(os.path.join(P, ".codex")),
     "cursor_hooks": lambda: create(os.path.join(H, ".cursor", "hooks.json")),
@@ -148,6 +171,10 @@ ATTEMPTS = {
     "child_process": lambda: run("sh", "-c", f"echo hi > {P}/src/child.txt && cat {P}/src/child.txt"),
     "connect_daemon_socket": lambda: connect_unix(cfg["socket"]),
     "signal_own_child": lambda: subprocess.Popen(["sleep", "30"]).kill(),
+    # --guard-agent-dir --agent gemini: the agent's folder is writable, its wiring put back from outside
+    "guarded_write": lambda: open(os.path.join(H, ".gemini", "settings.json"), "w").write('{"hooks": {}}'),
+    "agent_state_replaced": agent_state,
+    "guarded_restored": lambda: restored(os.path.join(H, ".gemini", "settings.json"), cfg["gemini_settings"]),
 }
 
 out = {}
@@ -189,7 +216,8 @@ TAMPERS = [
     "user_claude_local_settings",
     "delete_user_claude_settings",
     "project_claude_settings",
-    "gemini_settings_dir",
+    "gemini_settings",
+    "gemini_trusted_folders",
     "codex_hooks",
     "project_codex",
     "cursor_hooks",
@@ -239,6 +267,7 @@ class Sandbox:
         attempts: list[str],
         *,
         egress: str | None = None,
+        options: tuple[str, ...] = (),
         tcp: dict[str, int] | None = None,
         hooks: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], str]:
@@ -259,8 +288,9 @@ class Sandbox:
             "tcp": tcp or {},
             "hooks": hooks or {},
         }
-        options = ["--egress", egress] if egress else []
-        proc = self.limen("run", *options, "--", sys.executable, "-c", PROBE, json.dumps(config))
+        config["gemini_settings"] = GEMINI_SETTINGS
+        flags = [*options, *(["--egress", egress] if egress else [])]
+        proc = self.limen("run", *flags, "--", sys.executable, "-c", PROBE, json.dumps(config))
         assert proc.returncode == 0, proc.stderr
         results: dict[str, Any] = json.loads(proc.stdout)
         return results, proc.stderr
@@ -277,6 +307,8 @@ def make_sandbox() -> Sandbox:
     for folder in (home / ".claude", home / ".codex", home / ".cursor", project / ".claude", project / "src"):
         folder.mkdir(parents=True)
     (home / ".claude" / "settings.json").write_text('{"hooks": {}}\n')
+    (home / ".gemini").mkdir()
+    (home / ".gemini" / "settings.json").write_text(GEMINI_SETTINGS)
     (project / ".claude" / "settings.json").write_text('{"hooks": {}}\n')
     (project / "limen.yaml").write_text("mode: balanced\n")
     (project / "README.md").write_text("# a project\n")
@@ -343,7 +375,7 @@ def test_what_was_attacked_is_intact(sandbox: Sandbox, tampered: tuple[dict[str,
     assert (sandbox.limen_home / "keys" / "daemon.key").exists()
     assert not (sandbox.limen_home / "policy.yaml").exists()
     assert (sandbox.project / "limen.yaml").read_text() == "mode: balanced\n"
-    assert not (sandbox.home / ".gemini").exists()
+    assert (sandbox.home / ".gemini" / "settings.json").read_text() == GEMINI_SETTINGS
     assert not Path(sysconfig.get_paths()["purelib"], "zz-limen-probe.pth").exists()
     assert sandbox.daemon_status()["pid"]  # still answering: neither stopped nor killed
 
@@ -400,6 +432,66 @@ def test_egress_allows_one_tcp_port(sandbox: Sandbox) -> None:
 
 
 @needs_landlock
+def test_guard_agent_dir_leaves_the_agents_folder_writable_and_puts_its_wiring_back(sandbox: Sandbox) -> None:
+    """Gemini CLI replaces ~/.gemini/projects.json through a temporary file beside it: with the kernel
+    refusing ~/.gemini it cannot start. With --guard-agent-dir the folder is writable and its hook wiring
+    is put back from outside; every other protected path stays refused by the kernel."""
+    attempts = [
+        "guarded_write",
+        "agent_state_replaced",
+        "guarded_restored",
+        "user_claude_settings",
+        "append_audit",
+    ]
+    try:
+        results, stderr = sandbox.probe(attempts, options=("--guard-agent-dir", "--agent", "gemini"))
+        assert results["guarded_write"] == results["agent_state_replaced"] == "ok"
+        assert results["guarded_restored"] == "ok"
+        assert results["user_claude_settings"] == results["append_audit"] == "EACCES"
+        assert "was changed from inside: put back" in stderr
+        assert (sandbox.home / ".gemini" / "settings.json").read_text() == GEMINI_SETTINGS
+    finally:
+        for leftover in ("projects.json", "tmp"):
+            path = sandbox.home / ".gemini" / leftover
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+
+
+def test_guard_puts_back_what_changed(tmp_path: Path) -> None:
+    kept, absent, gone, swapped = (
+        tmp_path / n for n in ("kept.json", "absent.json", "gone.json", "swap.json")
+    )
+    for path in (kept, gone, swapped):
+        path.write_text(path.name)
+    kept.chmod(0o640)
+    guard = Guard([str(p) for p in (kept, absent, gone, swapped)])
+    assert guard.check() == []
+    kept.write_text("{}")
+    absent.mkdir()
+    gone.unlink()
+    swapped.unlink()
+    swapped.symlink_to(kept)
+    assert sorted(guard.check()) == sorted(str(p) for p in (kept, absent, gone, swapped))
+    assert kept.read_text() == "kept.json" and kept.stat().st_mode & 0o777 == 0o640
+    assert not absent.exists() and gone.read_text() == "gone.json"
+    assert not swapped.is_symlink() and swapped.read_text() == "swap.json"
+    assert guard.check() == []
+
+
+def test_agent_of_the_command() -> None:
+    assert agent_of(["/usr/local/bin/claude", "-p", "x"]) == "claude-code"
+    assert agent_of(["codex", "exec"]) == "codex" and agent_of(["python3"]) is None
+    kernel, guarded = split_guarded(protected_paths("/nonexistent/project", "/home/u"), "/home/u/.gemini")
+    assert {p.path for p in guarded} == {
+        "/home/u/.gemini/settings.json",
+        "/home/u/.gemini/trustedFolders.json",
+    }
+    assert any(p.path == "/home/u/.claude/settings.json" for p in kernel)
+
+
+@needs_landlock
 def test_exit_status_is_the_agents(sandbox: Sandbox) -> None:
     assert sandbox.limen("run", "--", "sh", "-c", "exit 7").returncode == 7
     assert sandbox.limen("run", "--", "no-such-agent-limen").returncode == 127
@@ -422,7 +514,9 @@ def test_without_landlock_the_run_is_refused_unless_unconfined(
     from limen.cli import run
 
     monkeypatch.setattr(landlock, "abi_version", lambda: 0)
-    monkeypatch.setattr(run, "supervise", lambda command, env, ruleset: 0 if ruleset is None else 99)
+    monkeypatch.setattr(
+        run, "supervise", lambda command, env, ruleset, guard=None: 0 if ruleset is None else 99
+    )
     monkeypatch.setattr(run, "start_daemon", lambda: True)
     assert run.main(["--", "true"]) == 1
     assert "refusing to start the agent unconfined" in capsys.readouterr().err

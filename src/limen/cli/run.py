@@ -22,7 +22,17 @@ import sys
 import threading
 from typing import Any
 
-from limen.confine import Protected, landlock, protected_paths, support
+from limen.confine import (
+    COMMAND_AGENTS,
+    Guard,
+    Protected,
+    agent_dir,
+    agent_of,
+    landlock,
+    protected_paths,
+    split_guarded,
+    support,
+)
 
 SUPERVISE_SECONDS = 30.0  # how often the daemon is pinged (which also keeps it from exiting idle)
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
@@ -44,6 +54,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--egress", metavar="HOST:PORT", help="allow TCP connections to this port only (a proxy)")
     p.add_argument("--unconfined", action="store_true", help="run without confinement (said on stderr)")
     p.add_argument("--project", metavar="DIR", help="the project whose wiring and limen.yaml to protect")
+    p.add_argument(
+        "--agent",
+        choices=sorted(set(COMMAND_AGENTS.values())),
+        help="the agent the command starts (default: from the program's name)",
+    )
+    p.add_argument(
+        "--guard-agent-dir",
+        action="store_true",
+        help="leave the agent's own folder (~/.gemini, ~/.codex, ~/.claude) writable and put its hook wiring "
+        "back from outside whenever it changes, instead of refusing writes there",
+    )
     p.add_argument("command", nargs=argparse.REMAINDER, help="the agent command, after --")
     return p
 
@@ -86,7 +107,11 @@ def main(argv: list[str]) -> int:
     if not command:
         print(parser().format_usage().rstrip(), file=sys.stderr)
         return 2
-    return run(command, project, egress, args.unconfined)
+    agent = args.agent or agent_of(command)
+    if args.guard_agent_dir and agent is None:
+        print("limen run: --guard-agent-dir needs to know the agent: give --agent", file=sys.stderr)
+        return 2
+    return run(command, project, egress, args.unconfined, agent, args.guard_agent_dir)
 
 
 def check(project: str, egress: tuple[str, int] | None, as_json: bool) -> int:
@@ -147,7 +172,26 @@ def start_daemon() -> bool:
     return start() is not None
 
 
-def run(command: list[str], project: str, egress: tuple[str, int] | None, unconfined: bool) -> int:
+def prepare_agent_dir(agent: str | None) -> str | None:
+    """Create the agent's own folder (0700) if it is missing: in the home folder, which lies above protected
+    paths, nothing new can be created from inside, and an agent cannot start without its folder."""
+    folder = agent_dir(agent, os.path.expanduser("~")) if agent else None
+    if folder is not None:
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+        except OSError as exc:
+            print(f"limen run: could not create {folder}: {exc}", file=sys.stderr)
+    return folder
+
+
+def run(
+    command: list[str],
+    project: str,
+    egress: tuple[str, int] | None,
+    unconfined: bool,
+    agent: str | None = None,
+    guard_agent_dir: bool = False,
+) -> int:
     found = support(egress_port=egress[1] if egress else None)
     if not unconfined and not found.confinable:
         print("limen run: refusing to start the agent unconfined:", file=sys.stderr)
@@ -162,6 +206,8 @@ def run(command: list[str], project: str, egress: tuple[str, int] | None, unconf
         )
         return 1
     ruleset: landlock.Ruleset | None = None
+    guard: Guard | None = None
+    folder = prepare_agent_dir(agent)
     if unconfined:
         print(
             "limen run: running UNCONFINED: the agent can write Limen's files and stop its daemon",
@@ -169,7 +215,9 @@ def run(command: list[str], project: str, egress: tuple[str, int] | None, unconf
         )
         confined = "none"
     else:
-        protected = protected_paths(project)
+        protected, guarded = split_guarded(protected_paths(project), folder if guard_agent_dir else None)
+        if guarded:
+            guard = Guard([p.path for p in guarded])
         try:
             ruleset = landlock.build(
                 landlock.plan(p.path for p in protected), found.abi, egress[1] if egress else None
@@ -178,8 +226,15 @@ def run(command: list[str], project: str, egress: tuple[str, int] | None, unconf
             print(f"limen run: could not build the Landlock ruleset: {exc}", file=sys.stderr)
             return 1
         announce(found.abi, found.enforced, found.not_enforced, protected, ruleset.rules)
+        if guard is not None:
+            print(
+                f"limen run: {folder} stays writable for {agent}; its hook wiring is put back from outside "
+                f"when it changes (not refused by the kernel): {', '.join(guard.saved)}",
+                file=sys.stderr,
+                flush=True,
+            )
         confined = f"landlock:{found.abi}"
-    return supervise(command, child_environment(egress, confined), ruleset)
+    return supervise(command, child_environment(egress, confined), ruleset, guard)
 
 
 def announce(abi: int, enforced: list[str], open_: list[str], protected: list[Protected], rules: int) -> None:
@@ -192,7 +247,9 @@ def announce(abi: int, enforced: list[str], open_: list[str], protected: list[Pr
     )
 
 
-def supervise(command: list[str], env: dict[str, str], ruleset: landlock.Ruleset | None) -> int:
+def supervise(
+    command: list[str], env: dict[str, str], ruleset: landlock.Ruleset | None, guard: Guard | None = None
+) -> int:
     """Fork the agent (confining it first), keep the daemon up, forward signals, return its exit status."""
     sys.stdout.flush()
     sys.stderr.flush()
@@ -209,10 +266,15 @@ def supervise(command: list[str], env: dict[str, str], ruleset: landlock.Ruleset
     done = threading.Event()
     keeper = threading.Thread(target=keep_daemon, args=(done,), daemon=True)
     keeper.start()
+    if guard is not None:
+        threading.Thread(target=guard.run, args=(done,), daemon=True).start()
     try:
         _, status = os.waitpid(pid, 0)
     finally:
         done.set()
+        if guard is not None:
+            with contextlib.suppress(OSError):
+                guard.check()
     code = os.waitstatus_to_exitcode(status)
     return 128 - code if code < 0 else code
 

@@ -106,6 +106,103 @@ def wiring_paths(home: str, project: str) -> list[Protected]:
     ]
 
 
+# The folder where each agent keeps its own state, next to its user-level hook wiring (`--guard-agent-dir`).
+COMMAND_AGENTS = {"claude": "claude-code", "gemini": "gemini", "codex": "codex", "cursor-agent": "cursor"}
+
+
+def agent_dir(agent: str, home: str) -> str | None:
+    """The user-level folder an agent writes its own state to (and reads its hooks from)."""
+    if agent == "claude-code":
+        return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
+    if agent == "codex":
+        return os.environ.get("CODEX_HOME") or os.path.join(home, ".codex")
+    if agent in ("gemini", "cursor"):
+        return os.path.join(home, f".{agent}")
+    return None
+
+
+def agent_of(command: list[str]) -> str | None:
+    """The agent a command line starts, by its program name (`claude`, `gemini`, `codex`, `cursor-agent`)."""
+    return COMMAND_AGENTS.get(os.path.basename(command[0])) if command else None
+
+
+def split_guarded(
+    protected: list[Protected], writable: str | None
+) -> tuple[list[Protected], list[Protected]]:
+    """(refused by the kernel, guarded instead): what lies in the `writable` folder is guarded."""
+    if not writable:
+        return protected, []
+    folders = {os.path.normpath(os.path.abspath(writable)), os.path.realpath(writable)}
+    kernel = [p for p in protected if not any(_inside(p.path, f) for f in folders)]
+    return kernel, [p for p in protected if any(_inside(p.path, f) for f in folders)]
+
+
+class Guard:
+    """Keeps files as they were when the agent started, from outside the confinement: each is compared
+    every `interval` seconds and, once changed, replaced, removed or re-created, put back (its bytes and
+    mode), and said on stderr. For the hook wiring in the agent's own folder, which the kernel cannot refuse
+    without also refusing the temporary files the agent replaces its state with (see docs/confinement.md)."""
+
+    def __init__(self, paths: list[str], interval: float = 0.2) -> None:
+        self.interval = interval
+        self.saved: dict[str, tuple[bytes, int] | None] = {p: self._read(p) for p in paths}
+        self.restored = 0
+
+    @staticmethod
+    def _read(path: str) -> tuple[bytes, int] | None:
+        import stat
+
+        try:
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode):
+                return (b"", -1)  # a symlink, folder or other: never what was saved
+            with open(path, "rb") as fh:
+                return fh.read(), stat.S_IMODE(info.st_mode)
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return (b"", -1)
+
+    def check(self) -> list[str]:
+        """Put back every file that changed; the paths put back."""
+        changed = [p for p, saved in self.saved.items() if self._read(p) != saved]
+        for path in changed:
+            self._restore(path, self.saved[path])
+        self.restored += len(changed)
+        return changed
+
+    @staticmethod
+    def _restore(path: str, saved: tuple[bytes, int] | None) -> None:
+        import contextlib
+
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        elif os.path.lexists(path):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        if saved is None:
+            return
+        data, mode = saved
+        temporary = f"{path}.limen-restore-{os.getpid()}"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+
+    def run(self, done: Any) -> None:
+        """Check until `done` (a threading.Event) is set."""
+        while not done.wait(self.interval):
+            try:
+                changed = self.check()
+            except OSError as exc:
+                print(f"limen run: could not restore the hook wiring: {exc}", file=sys.stderr, flush=True)
+                continue
+            for path in changed:
+                print(f"limen run: {path} was changed from inside: put back", file=sys.stderr, flush=True)
+
+
 def protected_paths(project: str, home: str | None = None) -> list[Protected]:
     """Everything a confined agent may not write, each path as written and as resolved."""
     from limen.doors.hooks import wire
