@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from install_helpers import limen, limen_handlers, settings, write
-from limen.install import TARGETS
+from install_helpers import HOOK, limen, limen_handlers, settings, write
+from limen.agent_trust import codex_hash
+from limen.install import TARGETS, hook_command
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 E2E_CODEX = Path(__file__).parent / "e2e" / "node_modules" / ".bin" / "codex"
@@ -45,7 +46,7 @@ def trust_for_gemini(home: Path) -> None:
 @pytest.mark.parametrize("agent", sorted(TARGETS))
 def test_an_installed_agent_passes_every_check(agent: str, home: Path) -> None:
     assert limen(home, "install", agent).returncode == 0
-    command = limen_handlers(json.loads(settings(home, agent).read_text()))[0]["command"].split()
+    command = ["/bin/sh", "-c", limen_handlers(json.loads(settings(home, agent).read_text()))[0]["command"]]
     fixture = {
         "claude-code": "pre_write_settings.json",
         "codex": "pre_apply_patch_hooks.json",
@@ -71,6 +72,15 @@ def test_an_installed_agent_passes_every_check(agent: str, home: Path) -> None:
     assert "ok   a shell call `rm -rf ~` on" in doctor.stdout
     assert "ok   a write to its own hook file is denied (exit 2)" in doctor.stdout
     assert "ok   an unreadable event is denied (exit 2)" in doctor.stdout
+    exit_code = ("exit 127, failClosed", "exit 1, failClosed") if agent == "cursor" else ("exit 2", "exit 2")
+    assert (
+        "ok   with limen-hook missing (as after `pip uninstall limen`), a shell call `rm -rf ~` is still "
+        f"denied ({exit_code[0]})" in doctor.stdout
+    )
+    assert (
+        "ok   with limen-hook failing on an import error (a broken install), a shell call `rm -rf ~` is "
+        f"still denied ({exit_code[1]})" in doctor.stdout
+    )
 
 
 def test_doctor_fails_on_a_missing_hook_command(home: Path) -> None:
@@ -90,6 +100,68 @@ def test_doctor_fails_on_a_timeout_shorter_than_the_hooks_deadline(home: Path) -
     result = limen(home, "doctor", "claude-code")
     assert result.returncode == 1
     assert "FAIL a timeout of 3000 ms would expire before the hook's 5000 ms deadline" in result.stdout
+
+
+# --- issue 11, item 3: a wiring that fails open when Limen is missing or broken is a failure ----------------
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini"])
+def test_a_bare_hook_command_fails_open_and_doctor_says_so(agent: str, home: Path) -> None:
+    """What `limen install` wrote before the guard: the hook works, but a missing or broken Limen is a
+    non-blocking error to the agent."""
+    assert limen(home, "install", agent).returncode == 0
+    if agent == "gemini":
+        trust_for_gemini(home)
+    path = settings(home, agent)
+    config = json.loads(path.read_text())
+    for entries in config["hooks"].values():
+        for handler in entries[0]["hooks"]:
+            handler["command"] = f"{HOOK} {agent}"
+    path.write_text(json.dumps(config))
+    if agent == "codex":  # trust the bare commands as Codex would after a review
+        assert limen(home, "install", agent).returncode == 0
+        path.write_text(json.dumps(config))
+        text = (home / ".codex" / "config.toml").read_text()
+        for event, entries in config["hooks"].items():
+            handler = entries[0]["hooks"][0]
+            guarded = {**handler, "command": hook_command(agent, str(HOOK))}
+            text = text.replace(codex_hash(event, None, guarded), codex_hash(event, None, handler))
+        (home / ".codex" / "config.toml").write_text(text)
+    result = limen(home, "doctor", agent)
+    assert result.returncode == 1
+    failed = [line for line in result.stdout.splitlines() if line.startswith("  FAIL")]
+    assert len(failed) == 2, result.stdout  # only the two broken installs: the working hook still denies
+    assert failed[0].startswith(
+        "  FAIL with limen-hook missing (as after `pip uninstall limen`), a shell call `rm -rf ~` is NOT "
+        "denied (exit 127)"
+    )
+    assert failed[1].startswith(
+        "  FAIL with limen-hook failing on an import error (a broken install), a shell call `rm -rf ~` is "
+        "NOT denied (exit 1)"
+    )
+    assert all(f"this wiring fails open (`limen install {agent}` writes" in line for line in failed)
+    assert "ok   a shell call `rm -rf ~` on" in result.stdout
+
+
+def test_cursor_without_fail_closed_fails_open(home: Path) -> None:
+    assert limen(home, "install", "cursor").returncode == 0
+    path = settings(home, "cursor")
+    path.write_text(path.read_text().replace('"failClosed": true', '"failClosed": false'))
+    result = limen(home, "doctor", "cursor")
+    assert result.returncode == 1
+    assert "FAIL with limen-hook missing (as after `pip uninstall limen`), a shell call" in result.stdout
+    assert "NOT denied (exit 127): Cursor lets it through" in result.stdout
+
+
+def test_the_broken_install_is_simulated_through_the_agents_own_shell(home: Path) -> None:
+    """Codex runs a hook with `$SHELL -lc`: the doctor does too, so a shell that cannot run the wiring
+    shows up as a failure, not as the `/bin/sh` result."""
+    assert limen(home, "install", "codex").returncode == 0
+    refusing = write(home / "bin" / "myshell", b"#!/bin/sh\nexit 1\n")
+    refusing.chmod(0o755)
+    result = limen(home, "doctor", "codex", env={"SHELL": str(refusing)})
+    assert result.returncode == 1 and "is NOT denied (exit 1): Codex lets it through" in result.stdout
+    assert limen(home, "doctor", "codex", env={"SHELL": "/bin/bash"}).returncode == 0
 
 
 # --- item 4: a configuration the agent ignores is a failure ---------------------------------------------

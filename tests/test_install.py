@@ -7,10 +7,19 @@ changed it since, or removes only Limen's entries, in the file's own formatting,
 
 from __future__ import annotations
 
+import base64
+import csv
+import hashlib
+import io
 import json
 import os
+import shutil
+import subprocess
+import sys
+import sysconfig
 import tempfile
 import tomllib
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,11 +32,12 @@ from hypothesis import strategies as st
 
 from install_helpers import HOOK, limen, limen_handlers, settings, write
 from limen.agent_trust import codex_hash
+from limen.cli.doctor import agent_shell, blocks
 from limen.config_text import JsonStyle, dump_json, json_style
 from limen.context import default_protected_paths
 from limen.context import limen_home as engine_limen_home
 from limen.doors.hooks import client, wire
-from limen.install import AGENTS, TARGETS, TIMEOUT_SECONDS, change
+from limen.install import AGENTS, GUARDED, TARGETS, TIMEOUT_SECONDS, change, hook_command, is_limen_handler
 
 EXISTING: dict[str, dict[str, Any]] = {
     "claude-code": {
@@ -70,7 +80,7 @@ def test_install_merges_is_idempotent_and_uninstall_restores_the_bytes(agent: st
         assert config["hooks"][event][: len(entries)] == entries  # the user's own hooks are kept, first
     handlers = limen_handlers(config)
     assert len(handlers) == len(TARGETS[agent].events)  # one per event Limen answers
-    assert {h["command"] for h in handlers} == {f"{HOOK} {agent}"}  # absolute path of the installed hook
+    assert {h["command"] for h in handlers} == {hook_command(agent, str(HOOK))}  # the installed hook's path
     expected_timeout = TIMEOUT_SECONDS * 1000 if agent == "gemini" else TIMEOUT_SECONDS
     assert {h["timeout"] for h in handlers} == {expected_timeout}
     if agent == "cursor":
@@ -91,7 +101,7 @@ def test_install_merges_is_idempotent_and_uninstall_restores_the_bytes(agent: st
 def test_dry_run_shows_a_diff_and_writes_nothing(home: Path) -> None:
     result = limen(home, "install", "gemini", "--dry-run")
     assert result.returncode == 0
-    assert f'+            "command": "{HOOK} gemini",' in result.stdout
+    assert f'+            "command": {json.dumps(hook_command("gemini", str(HOOK)))},' in result.stdout
     assert not settings(home, "gemini").exists()
 
 
@@ -105,7 +115,13 @@ def test_a_stale_limen_hook_is_replaced_not_duplicated(home: Path) -> None:
     assert pre == [
         {
             "matcher": "*",
-            "hooks": [{"type": "command", "command": f"{HOOK} claude-code", "timeout": TIMEOUT_SECONDS}],
+            "hooks": [
+                {
+                    "type": "command",
+                    "command": hook_command("claude-code", str(HOOK)),
+                    "timeout": TIMEOUT_SECONDS,
+                }
+            ],
         }
     ]
 
@@ -432,3 +448,243 @@ def test_a_socket_path_too_long_for_sockaddr_moves_to_the_runtime_dir(
     monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/1000")
     path = wire.socket_path()
     assert path.startswith("/run/user/1000/limen-") and len(path.encode()) <= 100
+
+
+# --- issue 11, item 3: a missing or broken Limen denies ---------------------------------------------------
+
+DENIED = b"Limen is missing or broken"
+RM_HOME = {
+    "claude-code": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "t1"},
+    "codex": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "t1", "turn_id": "1"},
+    "gemini": {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command"},
+    "cursor": {"hook_event_name": "preToolUse", "tool_name": "Shell", "conversation_id": "c"},
+}
+
+
+def shell_event(agent: str, cwd: Path, command: str) -> bytes:
+    """The event the agent sends before its shell tool runs `command`."""
+    return json.dumps(
+        {"session_id": "s", "cwd": str(cwd), **RM_HOME[agent], "tool_input": {"command": command}}
+    ).encode()
+
+
+def fire(
+    agent: str, command: str, data: bytes, cwd: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[bytes]:
+    """The configured command line run the way the agent runs it (`limen.cli.doctor.agent_shell`)."""
+    return subprocess.run(
+        [*agent_shell(agent), command], input=data, capture_output=True, cwd=cwd, env=env, timeout=60
+    )
+
+
+def stub(folder: Path, body: str) -> str:
+    path = write(folder / "limen-hook", f"#!/bin/sh\n{body}\n".encode())
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize("agent", GUARDED)
+@pytest.mark.parametrize(
+    ("case", "body"),
+    [
+        ("missing", None),
+        ("not executable", "exit 0"),
+        ("import error", "cat >/dev/null; echo 'ModuleNotFoundError: limen' >&2; exit 1"),
+        ("crash after a partial answer", 'cat >/dev/null; printf \'{"decision": "allow"}\'; exit 1'),
+        ("killed", "kill -9 $$"),
+        ("an exit code of its own", "exit 3"),
+    ],
+)
+def test_a_missing_or_broken_hook_gets_the_agents_blocking_answer(
+    agent: str, case: str, body: str | None, tmp_path: Path
+) -> None:
+    executable = str(tmp_path / "gone" / "limen-hook") if body is None else stub(tmp_path / "b i n", body)
+    if case == "not executable":
+        os.chmod(executable, 0o644)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    proc = fire(
+        agent, hook_command(agent, executable), shell_event(agent, tmp_path, "rm -rf ~"), tmp_path, env
+    )
+    assert proc.returncode == 2 and proc.stdout == b"", (case, proc)  # nothing that could read as "allow"
+    assert DENIED in proc.stderr and b"limen doctor" in proc.stderr
+    assert blocks(agent, None, proc.returncode)
+
+
+@pytest.mark.parametrize("agent", GUARDED)
+def test_the_guard_passes_the_hooks_own_answers_through(agent: str, tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    data = shell_event(agent, tmp_path, "ls -la 'a b' \"$HOME\" \\n")
+    echo = stub(tmp_path, "cat")  # exit 0 with its stdin as the answer: stdin reaches the hook whole
+    proc = fire(agent, hook_command(agent, echo), data, tmp_path, env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, data + b"\n", b"")
+    deny = '{"decision": "block", "reason": "no"}'
+    refuse = stub(tmp_path, f"cat >/dev/null; echo 'Limen: no' >&2; printf '%s' '{deny}'; exit 2")
+    proc = fire(agent, hook_command(agent, refuse), data, tmp_path, env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, deny.encode() + b"\n", b"Limen: no\n")
+    silent = stub(tmp_path, "cat >/dev/null")  # no objection, nothing to say
+    proc = fire(agent, hook_command(agent, silent), data, tmp_path, env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+
+
+def test_the_guard_runs_in_any_shell_an_agent_may_start_it_with(tmp_path: Path) -> None:
+    command = hook_command("codex", str(tmp_path / "gone" / "limen-hook"))
+    for shell in ("sh", "dash", "bash", "zsh", "ksh", "fish"):  # Codex runs `$SHELL -lc <command>`
+        found = shutil.which(shell)
+        if found is None:
+            continue
+        proc = subprocess.run([found, "-c", command], input=b"{}", capture_output=True, timeout=60)
+        assert proc.returncode == 2 and DENIED in proc.stderr, (shell, proc)
+
+
+def test_old_and_new_wiring_are_both_limens(home: Path) -> None:
+    old = {"type": "command", "command": f"{HOOK} claude-code", "timeout": 10}
+    theirs = {"type": "command", "command": "/usr/local/bin/guard.sh"}
+    new = {**old, "command": hook_command("claude-code", str(HOOK))}
+    assert is_limen_handler(old) and is_limen_handler(new) and not is_limen_handler(theirs)
+    assert is_limen_handler({"command": "limen hook codex"})
+    assert not is_limen_handler({"command": "/bin/sh -c 'echo hi' limen-hook /usr/bin/true codex"})
+    config = {
+        "hooks": {
+            "PreToolUse": [{"matcher": "*", "hooks": [theirs, old]}],
+            "UserPromptSubmit": [{"hooks": [old]}],
+            "Stop": [{"hooks": [new]}],
+        }
+    }
+    path = write(settings(home, "claude-code"), json.dumps(config).encode())
+    assert limen(home, "uninstall", "claude-code").returncode == 0  # no record of an install: found by form
+    assert json.loads(path.read_text()) == {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [theirs]}]}}
+    path.write_text(json.dumps(config))
+    assert limen(home, "install", "claude-code").returncode == 0  # the old handlers are replaced, not kept
+    installed = json.loads(path.read_text())["hooks"]
+    assert installed["PreToolUse"] == [{"matcher": "*", "hooks": [theirs]}, {"matcher": "*", "hooks": [new]}]
+    assert installed["UserPromptSubmit"] == [{"hooks": [new]}]
+
+
+# A scratch virtualenv where Limen is installed by pip from a wheel of this source tree, with its
+# dependencies borrowed from the test interpreter's (by symlink, never Limen's own metadata, so pip in the
+# scratch venv can only ever see and remove the scratch copy).
+
+
+def limen_wheel(folder: Path) -> Path:
+    """A wheel of src/limen (built by hand: no build backend or network needed)."""
+    source = Path(__file__).resolve().parents[1]
+    meta = tomllib.loads((source / "pyproject.toml").read_text())["project"]
+    info = f"{meta['name']}-{meta['version']}.dist-info"
+    files = {
+        str(p.relative_to(source / "src")): p.read_bytes()
+        for p in sorted((source / "src" / "limen").rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    files[f"{info}/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: {meta['version']}\n".encode()
+    )
+    files[f"{info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    scripts = "".join(f"{name} = {target}\n" for name, target in meta["scripts"].items())
+    files[f"{info}/entry_points.txt"] = f"[console_scripts]\n{scripts}".encode()
+    record = io.StringIO()
+    rows = csv.writer(record, lineterminator="\n")
+    for name, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        rows.writerow([name, f"sha256={digest}", len(data)])
+    rows.writerow([f"{info}/RECORD", "", ""])
+    files[f"{info}/RECORD"] = record.getvalue().encode()
+    wheel = folder / f"{meta['name']}-{meta['version']}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return wheel
+
+
+def pip(venv: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real pip, acting on the scratch venv (`pip --python`)."""
+    command = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def scratch_limen(root: Path) -> Path:
+    """A new venv under `root` with Limen pip-installed into it; its folder."""
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.strip()
+    deps = root / "deps"
+    deps.mkdir()
+    for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
+        if not entry.name.lower().startswith(("limen", "__editable__", "_limen", "pip")):
+            (deps / entry.name).symlink_to(entry)
+    Path(site, "_limen_test_deps.pth").write_text(f"{deps}\n")
+    pip(venv, "install", "--no-deps", "--no-index", "--no-compile", "-q", str(limen_wheel(root)))
+    assert (venv / "bin" / "limen-hook").exists()
+    return venv
+
+
+def test_after_pip_uninstall_or_a_broken_install_every_agent_denies(home: Path) -> None:
+    (home / "scratch").mkdir()
+    scratch = scratch_limen(home / "scratch")
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "LIMEN_HOME": str(home / ".limen"),
+        "LIMEN_HOOK_DAEMON": "0",
+    }
+    project = home / "proj"
+    commands = {}
+    for agent in TARGETS:
+        done = subprocess.run(
+            [str(scratch / "bin" / "limen"), "install", agent],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        handlers = limen_handlers(json.loads(settings(home, agent).read_text()))
+        commands[agent] = {h["command"] for h in handlers}.pop()
+        assert str(scratch / "bin" / "limen-hook") in commands[agent]
+
+    def answers(command: str) -> dict[str, subprocess.CompletedProcess[bytes]]:
+        return {
+            agent: fire(agent, commands[agent], shell_event(agent, project, command), project, env)
+            for agent in TARGETS
+        }
+
+    working = answers("rm -rf ~")  # the scratch install decides: a deny of Limen's own
+    for agent, proc in working.items():
+        assert blocks(agent, json.loads(proc.stdout or b"null"), proc.returncode), (agent, proc)
+        assert DENIED not in proc.stderr
+    allowed = answers("ls")
+    assert all(proc.returncode == 0 and DENIED not in proc.stderr for proc in allowed.values()), allowed
+
+    assert "Successfully uninstalled limen" in pip(scratch, "uninstall", "-y", "limen").stdout
+    assert not (scratch / "bin" / "limen-hook").exists()
+    for command in ("rm -rf ~", "ls"):  # with Limen gone, nothing is let through
+        for agent, proc in answers(command).items():
+            if agent == "cursor":  # a bare command: Cursor's failClosed blocks on its exit 127
+                assert proc.returncode == 127 and json.loads(settings(home, agent).read_text())["hooks"]
+                continue
+            assert (proc.returncode, proc.stdout) == (2, b""), (agent, proc)
+            assert DENIED in proc.stderr and blocks(agent, None, proc.returncode)
+    doctor = limen(home, "doctor", "claude-code")  # this checkout's doctor, on the uninstalled wiring
+    assert doctor.returncode == 1
+    assert f"FAIL {scratch / 'bin' / 'limen-hook'} is missing or not executable" in doctor.stdout
+    assert "ok   with limen-hook missing (as after `pip uninstall limen`), a shell call" in doctor.stdout
+
+    (wheel,) = scratch.parent.glob("*.whl")
+    pip(scratch, "install", "--no-deps", "--no-index", "--no-compile", "-q", str(wheel))
+    site = next((scratch / "lib").glob("python*/site-packages"))
+    shutil.rmtree(site / "limen")  # the console scripts are there, the package is not: an import error
+    for agent, proc in answers("ls").items():
+        if agent == "cursor":
+            assert proc.returncode == 1 and b"ModuleNotFoundError" in proc.stderr
+            continue
+        assert (proc.returncode, proc.stdout) == (2, b""), (agent, proc)
+        assert b"ModuleNotFoundError" in proc.stderr and DENIED in proc.stderr

@@ -5,6 +5,14 @@ command) are replaced, everything else is kept in place, in the file's own JSON 
 parse is refused rather than rewritten. The timeout written leaves the hook's own deadline (5 s by default)
 room to answer deny first.
 
+A missing or broken Limen denies. Claude Code, Codex and Gemini CLI treat every exit code but 2 (and 0
+with a deny) as a non-blocking error, so a bare `limen-hook` command would let every call through once
+`pip uninstall limen` removed it (exit 127) or an import error or crash ended it (exit 1). Their command
+runs `limen-hook` under a small `/bin/sh` guard (`GUARD`), the same whatever shell the agent starts it
+with (Claude Code `sh -c`, Gemini CLI `bash -c`, Codex `$SHELL -lc`): the hook's own answers (exit 0 or 2)
+pass through as they are, anything else becomes exit 2 with the reason on stderr and nothing on stdout,
+which each of them takes as a block. Cursor fails closed by its own `failClosed: true`.
+
 A hook in a settings file is not yet a hook the agent runs: Gemini CLI ignores project settings in a folder
 it does not trust, and Codex skips every hook whose hash it has not recorded as trusted. Install records
 that trust the way each agent reads it (`agent_trust`), or says what keeps the hooks from running and what
@@ -98,20 +106,50 @@ def hook_executable() -> str:
     return console_script("limen-hook")
 
 
+# `sh -c GUARD limen-hook <executable> <agent>`: run the hook (`"$@"`). Its own answers (exit 0 or 2) pass
+# through, its stdout kept whole; any other end (127 not found, 126 not executable, 1 an import error or a
+# crash, 128+n a signal) is exit 2 with the reason on stderr and an empty stdout (a half-written answer
+# could read as "allow"). Written for any shell the agent may run it in: no single quote, no backslash but
+# printf's `\n` (which fish's single quotes keep as it is), none of the `$GEMINI_*` names Gemini CLI expands.
+GUARD = (
+    'o=$("$@"); c=$?; case $c in 0|2) [ -z "$o" ] || printf "%s\\n" "$o"; exit $c;; esac; '
+    'echo "Limen is missing or broken ($1 ended with exit $c): this call is denied. Run: limen doctor" >&2; '
+    "exit 2"
+)
+GUARD_SHELL = "/bin/sh"
+GUARD_NAME = "limen-hook"  # the guard's $0
+GUARDED = ("claude-code", "codex", "gemini")  # Cursor's own `failClosed: true` blocks on any failure
+
+
 def hook_command(agent: str, executable: str | None = None) -> str:
-    return f"{shlex.quote(executable or hook_executable())} {agent}"
+    hook = f"{shlex.quote(executable or hook_executable())} {agent}"
+    if agent not in GUARDED:
+        return hook
+    return f"{GUARD_SHELL} -c {shlex.quote(GUARD)} {GUARD_NAME} {hook}"
+
+
+def hook_words(command: str) -> list[str] | None:
+    """The words that run Limen's hook in a command line Limen wrote, e.g. `["/venv/bin/limen-hook",
+    "codex"]` (or `[".../limen", "hook", "codex"]`), whether guarded or not; None for any other command."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if len(words) > 4 and words[1] == "-c" and words[3] == GUARD_NAME:
+        if os.path.basename(words[0]) not in ("sh", "bash", "dash"):
+            return None
+        words = words[4:]
+    name = os.path.basename(words[0]) if words else ""
+    if name == "limen-hook" or (name == "limen" and words[1:2] == ["hook"]):
+        return words
+    return None
 
 
 def is_limen_handler(handler: Any) -> bool:
-    """A handler Limen wrote: its command runs `limen-hook` (or `limen hook`)."""
+    """A handler Limen wrote: its command runs `limen-hook` (or `limen hook`), guarded or not."""
     if not isinstance(handler, dict) or not isinstance(handler.get("command"), str):
         return False
-    try:
-        words = shlex.split(handler["command"])
-    except ValueError:
-        return False
-    name = os.path.basename(words[0]) if words else ""
-    return name == "limen-hook" or (name == "limen" and words[1:2] == ["hook"])
+    return hook_words(handler["command"]) is not None
 
 
 def handler(agent: str, command: str) -> dict[str, Any]:

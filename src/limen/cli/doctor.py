@@ -9,6 +9,11 @@ folder, with the agent's environment variables) on synthetic events that must be
 `rm -rf ~` on the event whose matcher selects the agent's shell tool, a write to the agent's own hook file,
 and an unreadable event. Only the agent's blocking answer counts (exit 2, or its deny JSON). A hook that is
 untrusted, ignored, switched off, unmatched or slow is a failure, never OK.
+
+It also breaks the installation on purpose, in the command line only: the same wiring is run with
+`limen-hook` replaced by a path that does not exist (as after `pip uninstall limen`) and by a stand-in that
+fails as an import error does (exit 1, a traceback on stderr), with no `limen-hook` on PATH. The shell call
+must still get the agent's blocking answer; a wiring that lets it through fails open, and is a failure.
 """
 
 from __future__ import annotations
@@ -18,8 +23,10 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -34,6 +41,15 @@ SHELL_EVENTS = {
 }
 DEFAULT_TIMEOUT_MS = {"claude-code": 600_000.0, "codex": 600_000.0, "gemini": 60_000.0, "cursor": 30_000.0}
 MAX_WAIT_SECONDS = 30.0
+NAMES = {"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "cursor": "Cursor"}
+# A console script whose package is gone: what `limen-hook` does after a broken install or upgrade.
+IMPORT_ERROR = (
+    "#!/bin/sh\n"
+    "cat >/dev/null\n"
+    "echo 'Traceback (most recent call last):' >&2\n"
+    "echo \"ModuleNotFoundError: No module named 'limen'\" >&2\n"
+    "exit 1\n"
+)
 
 
 @dataclass(slots=True)
@@ -181,6 +197,16 @@ def interpreter_problem(executable: str) -> str | None:
     return None
 
 
+def agent_shell(agent: str) -> list[str]:
+    """How the agent runs a hook's command line: Claude Code through Node's `shell: true` (`/bin/sh -c`),
+    Gemini CLI `bash -c`, Codex the user's login shell (`$SHELL -lc`, else `/bin/sh`); Cursor as `sh -c`."""
+    if agent == "gemini":
+        return [shutil.which("bash") or "/bin/sh", "-c"]
+    if agent == "codex":
+        return [os.environ.get("SHELL") or "/bin/sh", "-lc"]
+    return ["/bin/sh", "-c"]
+
+
 def agent_environment(agent: str, cwd: str) -> dict[str, str]:
     """The environment the agent gives a hook process."""
     env = dict(os.environ)
@@ -191,16 +217,18 @@ def agent_environment(agent: str, cwd: str) -> dict[str, str]:
     return env
 
 
-def send(agent: str, command: str, data: bytes, cwd: str, wait: float) -> tuple[Any, int | None]:
+def send(
+    agent: str, command: str, data: bytes, cwd: str, wait: float, env: dict[str, str] | None = None
+) -> tuple[Any, int | None]:
     """Run the configured command line as the agent does; (parsed stdout, exit code; None: no answer in
     time, which the agent treats as go-ahead)."""
     try:
         proc = subprocess.run(
-            ["/bin/sh", "-c", command],
+            [*agent_shell(agent), command],
             input=data,
             capture_output=True,
             cwd=cwd,
-            env=agent_environment(agent, cwd),
+            env=env or agent_environment(agent, cwd),
             timeout=wait,
         )
     except subprocess.TimeoutExpired:
@@ -222,19 +250,101 @@ def denied(agent: str, label: str, command: str, event: Any, cwd: str, wait: flo
     return Check(False, f"{label} is NOT denied: exit {code}, {answer!r}")
 
 
+def with_executable(command: str, standin: str) -> str | None:
+    """The command line with Limen's hook executable replaced by `standin`, or None when it does not name
+    one where Limen writes it (first, or after the guard's `sh -c GUARD limen-hook`)."""
+    from limen.install import hook_words
+
+    hook = hook_words(command)
+    if hook is None:
+        return None
+    words = shlex.split(command)
+    if words[0] != hook[0]:  # guarded: sh -c GUARD name <executable> <args>
+        return shlex.join([*words[:4], standin, *hook[1:]])
+    text = command.lstrip()
+    for form in (shlex.quote(hook[0]), f'"{hook[0]}"', f"'{hook[0]}'", hook[0]):
+        if text.startswith(form):
+            return shlex.quote(standin) + text[len(form) :]
+    return None
+
+
+def without_hook_on_path(env: dict[str, str]) -> dict[str, str]:
+    """The environment with no folder on PATH that holds a `limen-hook` or `limen`."""
+    folders = env.get("PATH", "").split(os.pathsep)
+    kept = [
+        d for d in folders if not any(os.path.exists(os.path.join(d, n)) for n in ("limen-hook", "limen"))
+    ]
+    return {**env, "PATH": os.pathsep.join(kept)}
+
+
+def fails_closed(
+    agent: str, handler: dict[str, Any], event: dict[str, Any], cwd: str, wait: float, scratch: str
+) -> list[Check]:
+    """Whether the wiring still denies the shell call when Limen is missing or broken."""
+    crash = os.path.join(scratch, "broken", "limen-hook")
+    if not os.path.exists(crash):
+        os.makedirs(os.path.dirname(crash))
+        with open(crash, "w", encoding="utf-8") as handle:
+            handle.write(IMPORT_ERROR)
+        os.chmod(crash, 0o755)
+    cases = (
+        (
+            "with limen-hook missing (as after `pip uninstall limen`)",
+            os.path.join(scratch, "gone", "limen-hook"),
+        ),
+        ("with limen-hook failing on an import error (a broken install)", crash),
+    )
+    env = without_hook_on_path(agent_environment(agent, cwd))
+    command = handler["command"]
+    checks = []
+    for how, standin in cases:
+        broken = with_executable(command, standin)
+        if broken is None:
+            checks.append(Check(False, f"{how}: cannot tell, {command!r} does not run limen-hook plainly"))
+            continue
+        answer, code = send(agent, broken, json.dumps(event).encode(), cwd, wait, env)
+        closed = agent == "cursor" and handler.get("failClosed") is True and code not in (0, None)
+        if code is not None and (blocks(agent, answer, code) or closed):
+            done = "exit 2" if code == 2 else ("a deny answer" if code == 0 else f"exit {code}, failClosed")
+            checks.append(Check(True, f"{how}, a shell call `{SHELL_LINE}` is still denied ({done})"))
+            continue
+        got = f"no answer within {wait:.0f} s" if code is None else f"exit {code}"
+        checks.append(
+            Check(
+                False,
+                f"{how}, a shell call `{SHELL_LINE}` is NOT denied ({got}): {NAMES[agent]} lets it "
+                f"through, so with Limen gone every call would go unchecked: this wiring fails open "
+                f"(`limen install {agent}` writes one that fails closed)",
+            )
+        )
+    return checks
+
+
 def check_file(agent: str, scope: str, path: str, config: dict[str, Any], cwd: str) -> FileReport:
     from limen import agent_trust
     from limen.doors.hooks.client import deadline_seconds
-    from limen.install import timeout_ms, wired
+    from limen.install import hook_words, timeout_ms, wired
 
     handlers = wired(agent, config)
     commands = list(dict.fromkeys(h.handler["command"] for h in handlers))
     report = FileReport(scope, path, commands)
     checks = report.checks
     for command in commands:
-        problem = interpreter_problem(shlex.split(command)[0])
-        checks.append(Check(not problem, problem or f"{shlex.split(command)[0]} runs on a real interpreter"))
-    if not all(c.ok for c in checks):
+        executable = (hook_words(command) or shlex.split(command))[0]
+        problem = interpreter_problem(executable)
+        checks.append(Check(not problem, problem or f"{executable} runs on a real interpreter"))
+    gating = [
+        (h, tool)
+        for event, tool in SHELL_EVENTS[agent]
+        for h in handlers
+        if h.event == event and matches(agent, h.matcher, tool)
+    ]
+    with tempfile.TemporaryDirectory(prefix="limen-doctor-") as scratch:
+        for h, tool in {h.handler["command"]: (h, tool) for h, tool in gating}.values():
+            wait = min((timeout_ms(agent, h.handler) or DEFAULT_TIMEOUT_MS[agent]) / 1000, MAX_WAIT_SECONDS)
+            event = shell_call(agent, h.event, tool, cwd)
+            checks.extend(fails_closed(agent, h.handler, event, cwd, wait, scratch))
+    if not all(c.ok for c in checks[: len(commands)]):
         return report
     deadline = deadline_seconds() * 1000
     timeouts = [timeout_ms(agent, h.handler) for h in handlers]
@@ -249,12 +359,6 @@ def check_file(agent: str, scope: str, path: str, config: dict[str, Any], cwd: s
         )
     )
     checks.extend(Check(ok, line) for ok, line in agent_trust.checks(agent, scope, cwd, path, config))
-    gating = [
-        (h, tool)
-        for event, tool in SHELL_EVENTS[agent]
-        for h in handlers
-        if h.event == event and matches(agent, h.matcher, tool)
-    ]
     if not gating:
         events = " or ".join(f"{e} ({t})" if t else e for e, t in SHELL_EVENTS[agent])
         checks.append(Check(False, f"no Limen hook here sees a shell command: none on {events} matches it"))
