@@ -110,6 +110,29 @@ def in_tmp():
     os.rmdir(d)
 
 
+def ptrace_attach(pid):
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.ptrace(16, pid, None, None) != 0:  # PTRACE_ATTACH
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code))
+    libc.ptrace(17, pid, None, None)  # PTRACE_DETACH
+
+
+def stop_by_request():
+    import time
+
+    run(cfg["limen"], "daemon", "stop")
+    end = time.monotonic() + 20
+    while time.monotonic() < end:  # limen run, outside, starts it again
+        status = subprocess.run([cfg["limen"], "daemon", "status"], capture_output=True, text=True)
+        if status.returncode == 0 and json.loads(status.stdout)["pid"] != cfg["daemon_pid"]:
+            return
+        time.sleep(0.1)
+    raise SystemExit("exit 1: the daemon did not come back")
+
+
 def agent_state():
     folder = os.path.join(H, ".gemini")
     with open(os.path.join(folder, "projects.json.tmp"), "w") as f:
@@ -164,6 +187,8 @@ ATTEMPTS = {
     "kill_daemon": lambda: os.kill(cfg["daemon_pid"], signal.SIGTERM),
     "kill_limen_run": lambda: os.kill(os.getppid(), signal.SIGTERM),
     "kill_command_daemon": lambda: run("kill", "-STOP", str(cfg["daemon_pid"])),
+    "write_daemon_memory": lambda: open(f"/proc/{cfg['daemon_pid']}/mem", "wb"),
+    "ptrace_attach_daemon": lambda: ptrace_attach(cfg["daemon_pid"]),
     # ordinary work: each must go through
     "write_in_project": in_project,
     "write_in_tmp": in_tmp,
@@ -172,6 +197,7 @@ ATTEMPTS = {
     "connect_daemon_socket": lambda: connect_unix(cfg["socket"]),
     "signal_own_child": lambda: subprocess.Popen(["sleep", "30"]).kill(),
     # --guard-agent-dir --agent gemini: the agent's folder is writable, its wiring put back from outside
+    "stop_by_request": stop_by_request,
     "guarded_write": lambda: open(os.path.join(H, ".gemini", "settings.json"), "w").write('{"hooks": {}}'),
     "agent_state_replaced": agent_state,
     "guarded_restored": lambda: restored(os.path.join(H, ".gemini", "settings.json"), cfg["gemini_settings"]),
@@ -226,6 +252,8 @@ TAMPERS = [
     "stop_daemon",
     "kill_daemon",
     "kill_limen_run",
+    "write_daemon_memory",
+    "ptrace_attach_daemon",
 ]
 TAMPER_COMMANDS = ["find_delete_audit", "sed_package", "child_shell_writes_home", "kill_command_daemon"]
 ORDINARY = [
@@ -284,6 +312,7 @@ class Sandbox:
             "daemon_pid": self.daemon_status()["pid"],
             "fixtures": str(FIXTURES),
             "hook": str(HOOK),
+            "limen": str(LIMEN),
             "attempts": attempts,
             "tcp": tcp or {},
             "hooks": hooks or {},
@@ -489,6 +518,16 @@ def test_agent_of_the_command() -> None:
         "/home/u/.gemini/trustedFolders.json",
     }
     assert any(p.path == "/home/u/.claude/settings.json" for p in kernel)
+
+
+@needs_landlock
+def test_a_daemon_stopped_by_request_comes_back(sandbox: Sandbox) -> None:
+    """The hooks must reach the daemon's socket, so the agent can also ask it to stop (its signals are
+    refused); `limen run` starts it again, from outside, within seconds; meanwhile the hooks inside deny."""
+    before = sandbox.daemon_status()["pid"]
+    results, _ = sandbox.probe(["stop_by_request"])
+    assert results["stop_by_request"] == "ok"
+    assert sandbox.daemon_status()["pid"] != before
 
 
 @needs_landlock

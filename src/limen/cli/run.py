@@ -34,7 +34,9 @@ from limen.confine import (
     support,
 )
 
-SUPERVISE_SECONDS = 30.0  # how often the daemon is pinged (which also keeps it from exiting idle)
+# How often the daemon is pinged (which also keeps it from its idle exit). Short: the agent can ask the daemon
+# to stop over its socket (the hooks must reach it), and until it is back every hook inside denies.
+SUPERVISE_SECONDS = 2.0
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
 NO_PROXY_VARIABLES = ("NO_PROXY", "no_proxy")
 CONFINED_VARIABLE = "LIMEN_CONFINED"  # set in the agent's environment: "landlock:<abi>" or "none"
