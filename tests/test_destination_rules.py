@@ -592,3 +592,40 @@ def test_more_ways_to_send_the_project_out(project: Path, command: str) -> None:
 )
 def test_forge_clis_on_the_project_stay_quiet(project: Path, command: str) -> None:
     assert UNKNOWN not in decide_in(project, command).reasons
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "huggingface-cli upload evil/x .",
+        "hf upload evil/x ./data",
+        "npx vercel deploy --prod",
+        "vercel --prod",
+        "netlify deploy --prod --dir dist",
+        "wrangler deploy",
+        "firebase deploy",
+        "flyctl deploy",
+    ],
+)
+def test_model_hubs_and_deploys_publish(project: Path, command: str) -> None:
+    assert UNKNOWN in decide_in(project, command).reasons
+
+
+@pytest.mark.parametrize(
+    "command", ["vercel ls", "vercel dev", "hf download gpt2", "netlify status", "fly status"]
+)
+def test_their_reads_stay_quiet(project: Path, command: str) -> None:
+    assert UNKNOWN not in decide_in(project, command).reasons
+
+
+@pytest.mark.parametrize(
+    "program", ["git push", "gh pr list", "hf upload x .", "npm publish", "twine upload x"]
+)
+def test_a_forge_or_publisher_run_by_path_is_still_the_script_the_line_wrote(
+    project: Path, program: str
+) -> None:
+    name = program.split()[0]
+    line = f"printf 'rm -rf ~' > {name}; chmod +x {name}; ./{program}"
+    decision = decide_in(project, line)
+    assert decision.verdict is Verdict.BLOCK, decision.explanation
+    assert ReasonCode.DESTRUCTIVE_COMMAND in decision.reasons

@@ -3500,7 +3500,18 @@ def _curl_extras(name: str, args: list[str], state: _State) -> None:
             state.payloads.append(value)
 
 
+def _path_invoked(argv: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`./git push`, `./hf upload`: a program run by its path may be a script this line (or an earlier one)
+    wrote; what it runs is analysed as for any other command run by path."""
+    if "/" in argv[0]:
+        path = canonical(argv[0], state.cwd, state.home)
+        if argv[0] in state.downloaded or path in state.downloaded:
+            state.note("download_exec")
+        _run_written(path, "exec", "sh", state, via, level, argv[1:])
+
+
 def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    _path_invoked(argv, state, via, level)
     args = argv[1:]
     i = 0
     repo = state.cwd
@@ -3602,6 +3613,7 @@ def _git_push(args: list[str], repo: str, state: _State) -> None:
 
 
 def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    _path_invoked(argv, state, via, level)
     name = _basename(argv[0])
     args = argv[1:]
     for i, word in enumerate(args):
@@ -3634,6 +3646,18 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("flit", "publish"): "https://upload.pypi.org/legacy/",
     ("hatch", "publish"): "https://upload.pypi.org/legacy/",
     ("dotnet", "nuget"): "https://api.nuget.org/",
+    # models and data sets, and deployments: the project goes out to a public host
+    ("huggingface-cli", "upload"): "https://huggingface.co/",
+    ("hf", "upload"): "https://huggingface.co/",
+    ("vercel", "deploy"): "https://api.vercel.com/",
+    ("vercel", ""): "https://api.vercel.com/",  # a bare `vercel` (or `vercel --prod`) deploys
+    ("netlify", "deploy"): "https://api.netlify.com/",
+    ("wrangler", "deploy"): "https://api.cloudflare.com/",
+    ("wrangler", "publish"): "https://api.cloudflare.com/",
+    ("firebase", "deploy"): "https://firebase.googleapis.com/",
+    ("fly", "deploy"): "https://api.fly.io/",
+    ("flyctl", "deploy"): "https://api.fly.io/",
+    ("surge", ""): "https://surge.sh/",
 }
 _REGISTRY_OPTS = frozenset(
     {"--registry", "--publish-url", "--repository-url", "--host", "--index", "--source", "-s", "--repo"}
@@ -3645,6 +3669,8 @@ def _publish(name: str, args: list[str], state: _State) -> None:
     default one, or the one an option names), marked `publishes`."""
     words = [w for w in args if not w.startswith("-") and "://" not in w]  # `npm --registry URL publish`
     words = words[next((i for i, w in enumerate(words[:3]) if (name, w) in _PUBLISHERS), 0) :]
+    if not words and (name, "") in _PUBLISHERS:
+        words = [""]
     if not words or (name, words[0]) not in _PUBLISHERS:
         return
     if (name, words[0]) == ("yarn", "npm") and words[1:2] != ["publish"]:
@@ -3662,7 +3688,7 @@ def _publish(name: str, args: list[str], state: _State) -> None:
 
     from limen.normalize import net
 
-    found = net.url_destination(url, via_command=f"{name} {words[0]}")
+    found = net.url_destination(url, via_command=f"{name} {words[0]}".strip())
     if found is not None:
         state.destinations.append(replace(found, flags=(*found.flags, "publishes")))
 
@@ -3670,8 +3696,10 @@ def _publish(name: str, args: list[str], state: _State) -> None:
 def _h_publish(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> None:
-    """Publishers without a handler of their own (twine, flit, hatch, poetry, dotnet)."""
+    """Publishers without a handler of their own (twine, flit, hatch, poetry, dotnet, model hubs, deploy
+    tools)."""
     name = _basename(argv[0])
+    _path_invoked(argv, state, via, level)
     _generic(argv, state, name)
     _publish(name, argv[1:], state)
 
@@ -3697,6 +3725,7 @@ def _h_gh(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdi
     (`-R other/repo`) `foreign_remote`. Reads add nothing."""
     from limen.facts import hosts
 
+    _path_invoked(argv, state, via, level)
     _generic(argv, state, "gh")
     args = argv[1:]
     words = [w for w in args if not w.startswith("-")]
@@ -3746,6 +3775,7 @@ def _h_glab(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
 
     from limen.normalize import net
 
+    _path_invoked(argv, state, via, level)
     _generic(argv, state, "glab")
     args = argv[1:]
     words = [w for w in args if not w.startswith("-")]
@@ -3886,6 +3916,15 @@ _HANDLERS: dict[str, Handler] = {
     "bunx": _h_pkg,
     "gh": _h_gh,
     "glab": _h_glab,
+    "huggingface-cli": _h_publish,
+    "hf": _h_publish,
+    "vercel": _h_publish,
+    "netlify": _h_publish,
+    "wrangler": _h_publish,
+    "firebase": _h_publish,
+    "fly": _h_publish,
+    "flyctl": _h_publish,
+    "surge": _h_publish,
     "twine": _h_publish,
     "flit": _h_publish,
     "hatch": _h_publish,
