@@ -236,6 +236,9 @@ def test_a_credential_used_with_its_own_issuer_is_neither_read_nor_sent(workspac
         "trufflehog filesystem /",
         "gitleaks detect --source ~ --no-git",
         "noseyparker scan ~/",
+        "grep -rn 'BEGIN OPENSSH' /home",
+        "grep -R -e 'BEGIN EC PRIVATE KEY' /srv",
+        "fd -H -e pem . /",
     ],
 )
 def test_sweeps_for_key_material_outside_the_workspace_are_secret_reads(line: str, workspace: str) -> None:
@@ -256,6 +259,9 @@ def test_sweeps_for_key_material_outside_the_workspace_are_secret_reads(line: st
         "gitleaks detect --source .",
         "trufflehog git file://.",
         "locate libc.so",
+        "grep -r 'begin transaction' /var/log/app",
+        "find /etc/ssl/certs -name '*.pem'",
+        "rg --files src",
     ],
 )
 def test_ordinary_searches_stay_quiet(line: str, workspace: str) -> None:

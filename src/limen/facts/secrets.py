@@ -255,10 +255,20 @@ CREDENTIAL_OPTIONS = frozenset(
 SWEEPERS = frozenset({"trufflehog", "gitleaks", "detect-secrets", "noseyparker", "ggshield", "whispers"})
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", "zgrep"})
 KEY_MATERIAL = re.compile(
-    r"(?i)private[ _-]?key|begin[ _-]+(?:rsa|dsa|ec|openssh|pgp|encrypted)?|aws_secret|secret_access_key|"
+    r"(?i)private[ _-]?key|begin[ _-]+(?:openssh|pgp private|encrypted)|aws_secret|secret_access_key|"
     r"AKIA|ASIA|gh[pousr]_|github_pat|glpat-|xox[abposr]-|sk_live|sk-(?:ant|proj)|AIza|hf_|npm_|"
     r"password|passwd|api[_-]?key|apikey|client_secret|secret[_-]?key|auth[_-]?token|access[_-]?token|"
     r"bearer|mnemonic|seed phrase|wallet"
+)
+# Folders of public certificates: looking for `*.pem` there finds no secret.
+PUBLIC_CERT_ROOTS: tuple[str, ...] = (
+    "/etc/ssl/certs",
+    "/etc/pki/ca-trust",
+    "/etc/pki/tls/certs",
+    "/etc/ca-certificates",
+    "/usr/share/ca-certificates",
+    "/usr/local/share/ca-certificates",
+    "/usr/lib/ssl/certs",
 )
 # `find -name` patterns that select secret files.
 SECRET_FILE_GLOBS = re.compile(

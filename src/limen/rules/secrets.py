@@ -1245,11 +1245,14 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
     if name in ("find", "fd", "fdfind", "locate", "plocate", "mlocate"):
         if name == "find":
             roots, patterns = _find_roots(command, action, ctx)
-        elif name.startswith(("fd",)):
-            roots, patterns = _roots(command, action, ctx, 1), " ".join(command.argv[1:])
+        elif name.startswith("fd"):
+            argv = command.argv
+            extensions = [f".{argv[i + 1]}" for i in range(len(argv) - 1) if argv[i] in ("-e", "--extension")]
+            roots, patterns = _roots(command, action, ctx, 1), " ".join([*argv[1:], *extensions])
         else:
             roots, patterns = ["/"], " ".join(command.argv[1:])
-        if secret_facts.SECRET_FILE_GLOBS.search(patterns) and _outside(roots, ctx):
+        public = all(r.startswith(secret_facts.PUBLIC_CERT_ROOTS) for r in roots)
+        if secret_facts.SECRET_FILE_GLOBS.search(patterns) and _outside(roots, ctx) and not public:
             return f"`{name}` looks for secret files outside the workspace"
     return ""
 
