@@ -133,6 +133,27 @@ def stop_by_request():
     raise SystemExit("exit 1: the daemon did not come back")
 
 
+def project_wiring_written():
+    with open(os.path.join(P, "limen.yaml"), "w") as f:
+        f.write("mode: off\n")
+    os.mkdir(os.path.join(P, ".codex"))
+    with open(os.path.join(P, ".codex", "config.toml"), "w") as f:
+        f.write("[features]\ncodex_hooks = false\n")
+    os.remove(os.path.join(P, ".claude", "settings.json"))
+
+
+def project_wiring_restored():
+    restored(os.path.join(P, "limen.yaml"), "mode: balanced\n")
+    restored(os.path.join(P, ".claude", "settings.json"), '{"hooks": {}}\n')
+    import time
+
+    end = time.monotonic() + 5
+    while os.path.exists(os.path.join(P, ".codex")):
+        if time.monotonic() > end:
+            raise SystemExit("exit 1: .codex was not removed")
+        time.sleep(0.05)
+
+
 def agent_state():
     folder = os.path.join(H, ".gemini")
     with open(os.path.join(folder, "projects.json.tmp"), "w") as f:
@@ -198,6 +219,10 @@ ATTEMPTS = {
     "signal_own_child": lambda: subprocess.Popen(["sleep", "30"]).kill(),
     # --guard-agent-dir --agent gemini: the agent's folder is writable, its wiring put back from outside
     "stop_by_request": stop_by_request,
+    # --guard-project: the project's top folder is writable, its wiring and limen.yaml put back from outside
+    "new_file_at_project_top": lambda: open(os.path.join(P, "NEW.md"), "w").write("new\n"),
+    "project_wiring_written": project_wiring_written,
+    "project_wiring_restored": project_wiring_restored,
     "guarded_write": lambda: open(os.path.join(H, ".gemini", "settings.json"), "w").write('{"hooks": {}}'),
     "agent_state_replaced": agent_state,
     "guarded_restored": lambda: restored(os.path.join(H, ".gemini", "settings.json"), cfg["gemini_settings"]),
@@ -486,6 +511,42 @@ def test_guard_agent_dir_leaves_the_agents_folder_writable_and_puts_its_wiring_b
                 shutil.rmtree(path)
             elif path.exists():
                 path.unlink()
+
+
+@needs_landlock
+def test_guard_project_leaves_the_top_folder_writable_and_puts_its_wiring_back(sandbox: Sandbox) -> None:
+    attempts = [
+        "new_file_at_project_top",
+        "project_wiring_written",
+        "project_wiring_restored",
+        "user_claude_settings",
+        "write_limen_home",
+    ]
+    try:
+        results, stderr = sandbox.probe(attempts, options=("--guard-project",))
+        assert "stay writable" in stderr
+        assert results["new_file_at_project_top"] == results["project_wiring_written"] == "ok"
+        assert results["project_wiring_restored"] == "ok"
+        assert results["user_claude_settings"] == results["write_limen_home"] == "EACCES"
+        assert (sandbox.project / "limen.yaml").read_text() == "mode: balanced\n"
+        assert not (sandbox.project / ".codex").exists()
+    finally:
+        (sandbox.project / "NEW.md").unlink(missing_ok=True)
+
+
+def test_guard_puts_back_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / ".codex"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "hooks.json").write_text("{}")
+    guard = Guard([str(folder), str(tmp_path / "absent")])
+    (folder / "sub" / "hooks.json").write_text('{"off": true}')
+    (folder / "extra.toml").write_text("x")
+    (tmp_path / "absent").mkdir()
+    (tmp_path / "absent" / "f").write_text("x")
+    assert len(guard.check()) == 2
+    assert (folder / "sub" / "hooks.json").read_text() == "{}" and not (folder / "extra.toml").exists()
+    assert not (tmp_path / "absent").exists()
+    assert guard.check() == []
 
 
 def test_guard_puts_back_what_changed(tmp_path: Path) -> None:

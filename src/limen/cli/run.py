@@ -67,6 +67,12 @@ def parser() -> argparse.ArgumentParser:
         help="leave the agent's own folder (~/.gemini, ~/.codex, ~/.claude) writable and put its hook wiring "
         "back from outside whenever it changes, instead of refusing writes there",
     )
+    p.add_argument(
+        "--guard-project",
+        action="store_true",
+        help="leave the project's top folder writable (new files there) and put the project's hook wiring "
+        "and limen.yaml back from outside whenever they change, instead of refusing writes there",
+    )
     p.add_argument("command", nargs=argparse.REMAINDER, help="the agent command, after --")
     return p
 
@@ -113,7 +119,7 @@ def main(argv: list[str]) -> int:
     if args.guard_agent_dir and agent is None:
         print("limen run: --guard-agent-dir needs to know the agent: give --agent", file=sys.stderr)
         return 2
-    return run(command, project, egress, args.unconfined, agent, args.guard_agent_dir)
+    return run(command, project, egress, args.unconfined, agent, args.guard_agent_dir, args.guard_project)
 
 
 def check(project: str, egress: tuple[str, int] | None, as_json: bool) -> int:
@@ -193,6 +199,7 @@ def run(
     unconfined: bool,
     agent: str | None = None,
     guard_agent_dir: bool = False,
+    guard_project: bool = False,
 ) -> int:
     found = support(egress_port=egress[1] if egress else None)
     if not unconfined and not found.confinable:
@@ -217,7 +224,9 @@ def run(
         )
         confined = "none"
     else:
-        protected, guarded = split_guarded(protected_paths(project), folder if guard_agent_dir else None)
+        protected, guarded = split_guarded(
+            protected_paths(project), folder if guard_agent_dir else None, project if guard_project else None
+        )
         if guarded:
             guard = Guard([p.path for p in guarded])
         try:
@@ -229,9 +238,10 @@ def run(
             return 1
         announce(found.abi, found.enforced, found.not_enforced, protected, ruleset.rules)
         if guard is not None:
+            where = [f for f, on in ((folder, guard_agent_dir), (project, guard_project)) if on and f]
             print(
-                f"limen run: {folder} stays writable for {agent}; its hook wiring is put back from outside "
-                f"when it changes (not refused by the kernel): {', '.join(guard.saved)}",
+                f"limen run: {' and '.join(where)} stay writable; the hook wiring there is put back from "
+                f"outside when it changes (not refused by the kernel): {', '.join(guard.saved)}",
                 file=sys.stderr,
                 flush=True,
             )

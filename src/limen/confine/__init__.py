@@ -32,6 +32,7 @@ SCRIPTS = ("limen", "limen-hook")
 class Protected:
     path: str
     why: str
+    kind: str = "wiring"  # "code", "home" or "wiring": only wiring may be guarded instead of refused
 
 
 def _variants(path: str) -> list[str]:
@@ -51,7 +52,7 @@ def code_paths(keep_writable: list[str]) -> list[Protected]:
     instead."""
     import limen
 
-    found = [Protected(os.path.dirname(os.path.abspath(limen.__file__)), "Limen's package")]
+    found = [Protected(os.path.dirname(os.path.abspath(limen.__file__)), "Limen's package", "code")]
     libraries = {sysconfig.get_paths().get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib")}
     for prefix, why in (
         (sys.prefix, "Limen's interpreter environment"),
@@ -59,20 +60,22 @@ def code_paths(keep_writable: list[str]) -> list[Protected]:
     ):
         real = os.path.realpath(prefix)
         if real != "/" and not any(_inside(os.path.realpath(k), real) for k in keep_writable):
-            found.append(Protected(prefix, why))
+            found.append(Protected(prefix, why, "code"))
     found += [
-        Protected(p, "Limen's interpreter libraries (.pth, sitecustomize)") for p in sorted(libraries) if p
+        Protected(p, "Limen's interpreter libraries (.pth, sitecustomize)", "code")
+        for p in sorted(libraries)
+        if p
     ]
     if site.ENABLE_USER_SITE:  # loaded by Limen's interpreter: a .pth there runs in every hook
         found.append(
-            Protected(site.getusersitepackages(), "the user site-packages Limen's interpreter loads")
+            Protected(site.getusersitepackages(), "the user site-packages Limen's interpreter loads", "code")
         )
-    found.append(Protected(os.path.realpath(sys.executable), "Limen's interpreter"))
+    found.append(Protected(os.path.realpath(sys.executable), "Limen's interpreter", "code"))
     scripts_dir = sysconfig.get_paths().get("scripts", "")
     for name in SCRIPTS:
         for candidate in {shutil.which(name), os.path.join(scripts_dir, name) if scripts_dir else None}:
             if candidate:
-                found.append(Protected(candidate, f"the `{name}` console script"))
+                found.append(Protected(candidate, f"the `{name}` console script", "code"))
     return found
 
 
@@ -127,52 +130,67 @@ def agent_of(command: list[str]) -> str | None:
 
 
 def split_guarded(
-    protected: list[Protected], writable: str | None
+    protected: list[Protected], *writable: str | None
 ) -> tuple[list[Protected], list[Protected]]:
-    """(refused by the kernel, guarded instead): what lies in the `writable` folder is guarded."""
-    if not writable:
-        return protected, []
-    folders = {os.path.normpath(os.path.abspath(writable)), os.path.realpath(writable)}
-    kernel = [p for p in protected if not any(_inside(p.path, f) for f in folders)]
-    return kernel, [p for p in protected if any(_inside(p.path, f) for f in folders)]
+    """(refused by the kernel, guarded instead): the hook wiring inside a `writable` folder is guarded;
+    everything else (Limen's code and home, wherever they are) stays refused."""
+    folders = {v for w in writable if w for v in (os.path.normpath(os.path.abspath(w)), os.path.realpath(w))}
+    moved = [p for p in protected if p.kind == "wiring" and any(_inside(p.path, f) for f in folders)]
+    return [p for p in protected if p not in moved], moved
+
+
+# What the guard saw at a path: None (absent), ("file", bytes, mode), ("dir", mode, ((name, state), ...)), or
+# ("other",) for a symlink, device or anything it never puts back as such.
+State = tuple[Any, ...] | None
+GUARD_MAX_ENTRIES = 2000  # a guarded folder larger than this is compared by its top level only
 
 
 class Guard:
-    """Keeps files as they were when the agent started, from outside the confinement: each is compared
-    every `interval` seconds and, once changed, replaced, removed or re-created, put back (its bytes and
-    mode), and said on stderr. For the hook wiring in the agent's own folder, which the kernel cannot refuse
-    without also refusing the temporary files the agent replaces its state with (see docs/confinement.md)."""
+    """Keeps hook wiring as it was when the agent started, from outside the confinement: each path (a file,
+    or a folder such as `<project>/.codex` and everything in it) is compared every `interval` seconds and,
+    once changed, put back (bytes and modes; what was absent is removed again), and said on stderr. For the
+    wiring the kernel cannot refuse without also refusing what the agent must write beside it: the agent's
+    own folder (`--guard-agent-dir`), the project's top folder (`--guard-project`); see docs/confinement.md.
+    """
 
     def __init__(self, paths: list[str], interval: float = 0.2) -> None:
         self.interval = interval
-        self.saved: dict[str, tuple[bytes, int] | None] = {p: self._read(p) for p in paths}
+        self.saved: dict[str, State] = {p: self.read(p) for p in paths}
         self.restored = 0
 
-    @staticmethod
-    def _read(path: str) -> tuple[bytes, int] | None:
+    @classmethod
+    def read(cls, path: str, budget: list[int] | None = None) -> State:
         import stat
 
+        budget = [GUARD_MAX_ENTRIES] if budget is None else budget
         try:
             info = os.lstat(path)
-            if not stat.S_ISREG(info.st_mode):
-                return (b"", -1)  # a symlink, folder or other: never what was saved
-            with open(path, "rb") as fh:
-                return fh.read(), stat.S_IMODE(info.st_mode)
+            mode = stat.S_IMODE(info.st_mode)
+            if stat.S_ISREG(info.st_mode):
+                with open(path, "rb") as fh:
+                    return ("file", fh.read(), mode)
+            if stat.S_ISDIR(info.st_mode):
+                names = sorted(os.listdir(path))
+                budget[0] -= len(names)
+                if budget[0] < 0:
+                    return ("dir", mode, tuple((n, ("?",)) for n in names))
+                return ("dir", mode, tuple((n, cls.read(os.path.join(path, n), budget)) for n in names))
+            return ("other",)
         except FileNotFoundError:
             return None
         except OSError:
-            return (b"", -1)
+            return ("other",)
 
     def check(self) -> list[str]:
-        """Put back every file that changed; the paths put back."""
-        changed = [p for p, saved in self.saved.items() if self._read(p) != saved]
+        """Put back every path that changed; the paths put back."""
+        changed = [p for p, saved in self.saved.items() if self.read(p) != saved]
         for path in changed:
-            self._restore(path, self.saved[path])
+            self.restore(path, self.saved[path])
         self.restored += len(changed)
         return changed
 
-    @staticmethod
-    def _restore(path: str, saved: tuple[bytes, int] | None) -> None:
+    @classmethod
+    def restore(cls, path: str, saved: State) -> None:
         import contextlib
 
         if os.path.isdir(path) and not os.path.islink(path):
@@ -180,13 +198,21 @@ class Guard:
         elif os.path.lexists(path):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
-        if saved is None:
+        if saved is None or saved[0] not in ("file", "dir"):
             return
-        data, mode = saved
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if saved[0] == "dir":
+            os.mkdir(path, saved[1])
+            for name, state in saved[2]:
+                cls.restore(os.path.join(path, name), state)
+            return
+        _kind, data, mode = saved
         temporary = f"{path}.limen-restore-{os.getpid()}"
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
         try:
-            os.write(fd, data)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
         os.replace(temporary, path)
@@ -210,8 +236,8 @@ def protected_paths(project: str, home: str | None = None) -> list[Protected]:
 
     home = home or os.path.expanduser("~")
     found = [
-        Protected(limen_home(), "Limen's home (policy, state, keys, audit)"),
-        Protected(wire.run_dir(), "the decision daemon's socket and lock"),
+        Protected(limen_home(), "Limen's home (policy, state, keys, audit)", "home"),
+        Protected(wire.run_dir(), "the decision daemon's socket and lock", "home"),
     ]
     found += code_paths([project, home])
     found += wiring_paths(home, project)
@@ -221,7 +247,7 @@ def protected_paths(project: str, home: str | None = None) -> list[Protected]:
         for path in _variants(item.path):
             if path not in seen:
                 seen.add(path)
-                out.append(Protected(path, item.why))
+                out.append(Protected(path, item.why, item.kind))
     return out
 
 
