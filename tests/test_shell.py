@@ -898,3 +898,11 @@ def test_sed_writes_the_files_its_script_names() -> None:
 )
 def test_more_look_alikes_run_nothing_destructive(line: str) -> None:
     assert not any(c.name == "rm" for c in run(line).commands)
+
+
+def test_a_loop_past_the_bound_is_opaque_and_below_it_each_value_counts() -> None:
+    words = " ".join(chr(97 + i % 26) * (1 + i // 26) for i in range(40))  # 40 distinct names
+    assert run(f"for d in {words} /; do rm -rf $d; done").opaque
+    numbered = " ".join(f"d{i}" for i in range(40))  # values differing in numbers count once per shape
+    assert ("rm", "-rf", "/") in argvs(f"for d in {numbered} /; do rm -rf $d; done")
+    assert ("rm", "-rf", "/") in argvs("for d in a b c d e f g h i /; do rm -rf $d; done")

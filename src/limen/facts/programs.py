@@ -37,6 +37,7 @@ class Role(StrEnum):
     RECURSIVE = "recursive"  # deletes recursively without being asked to (rimraf)
     WIPES = "wipes"  # overwrites file contents beyond recovery
     BLOCK_DEVICE = "block_device"  # formats, partitions or overwrites disks
+    PARTITIONS = "partitions"  # edits partition tables (destroys only with a delete or zap option)
     STORAGE_DESTROYER = "storage_destroyer"  # destroys pools, volumes or datasets
     SENDS = "sends"  # carries data to the host it reaches
     DOWNLOADS = "downloads"  # its output may be data fetched from the network
@@ -49,6 +50,7 @@ class Role(StrEnum):
     PRIVILEGED = "privileged"  # runs as another user
     INFRA_DESTROYER = "infra_destroyer"  # an infrastructure CLI with sub-commands that destroy resources
     DATABASE_CLIENT = "database_client"  # runs SQL (or a database's own commands) it is given
+    EMBEDDED_DATABASE = "embedded_database"  # its database is a local file (sqlite3, duckdb)
     DECODER = "decoder"  # decodes its input (base64 -d, xxd -r)
     TEXT_ONLY = "text_only"  # prints or matches text: its words are never URLs it fetches
     FILTER = "filter"  # narrows the text it reads
@@ -67,6 +69,7 @@ class Program:
     options: frozenset[str] = frozenset()  # options that take the next word as their value
     files: int | None = None  # operands from this index on are files; None: operands are not files
     command_options: frozenset[str] = frozenset()  # options whose value is a command line it runs
+    code_options: frozenset[str] = frozenset()  # options whose value is code in its own language (SQL...)
     family: bool = False  # also answers for `NAME3.11`, `NAME18`, `NAME.ext4`
     runs_after: tuple[str, ...] = ()  # sub-commands after which the rest is a command (`poetry run X`)
     skip_operands: int = 0  # operands before the command it runs (`direnv exec DIR cmd`)
@@ -81,6 +84,7 @@ def _p(
     options: tuple[str, ...] = (),
     files: int | None = None,
     command_options: tuple[str, ...] = (),
+    code_options: tuple[str, ...] = (),
     family: bool = False,
     runs_after: tuple[str, ...] = (),
     skip_operands: int = 0,
@@ -94,6 +98,7 @@ def _p(
         options=frozenset(options),
         files=files,
         command_options=frozenset(command_options),
+        code_options=frozenset(code_options),
         family=family,
         runs_after=runs_after,
         skip_operands=skip_operands,
@@ -426,17 +431,31 @@ PROGRAMS: tuple[Program, ...] = (
         "psql",
         R.DATABASE_CLIENT,
         options=("-c", "--command", "-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username"),
+        code_options=("-c", "--command"),
     ),
-    _p("mysql", R.DATABASE_CLIENT, aliases=("mariadb",), options=("-e", "--execute", "-h", "-u", "-P", "-D")),
-    _p("sqlite3", R.DATABASE_CLIENT, aliases=("duckdb",), options=("-cmd", "-init", "-separator")),
+    _p(
+        "mysql",
+        R.DATABASE_CLIENT,
+        aliases=("mariadb",),
+        options=("-e", "--execute", "-h", "-u", "-P", "-D"),
+        code_options=("-e", "--execute"),
+    ),
+    _p(
+        "sqlite3",
+        R.DATABASE_CLIENT,
+        R.EMBEDDED_DATABASE,
+        options=("-cmd", "-init", "-separator"),
+        code_options=("-cmd",),
+    ),
+    _p("duckdb", R.DATABASE_CLIENT, R.EMBEDDED_DATABASE, options=("-cmd", "-c"), code_options=("-cmd", "-c")),
     _p("redis-cli", R.DATABASE_CLIENT, options=("-h", "-p", "-a", "-n", "-u")),
-    _p("mongosh", R.DATABASE_CLIENT, aliases=("mongo",), options=("--eval",)),
-    _p("clickhouse-client", R.DATABASE_CLIENT, options=("--query", "-q")),
+    _p("mongosh", R.DATABASE_CLIENT, aliases=("mongo",), options=("--eval",), code_options=("--eval",)),
+    _p("clickhouse-client", R.DATABASE_CLIENT, options=("--query", "-q"), code_options=("--query", "-q")),
     # ------------------------------------------------------------------ disks and processes
     _p("mkfs", R.BLOCK_DEVICE, aliases=("mke2fs", "mkswap", "mkntfs", "newfs", "wipefs"), family=True),
     _p("dd", R.BLOCK_DEVICE),
     _p("blkdiscard", R.BLOCK_DEVICE),
-    _p("fdisk", R.BLOCK_DEVICE, aliases=("sfdisk", "parted", "gdisk", "sgdisk")),
+    _p("fdisk", R.BLOCK_DEVICE, R.PARTITIONS, aliases=("sfdisk", "parted", "gdisk", "sgdisk")),
     _p("cryptsetup", R.BLOCK_DEVICE),
     _p("zpool", R.STORAGE_DESTROYER, aliases=("zfs",)),
     _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove")),
@@ -458,6 +477,7 @@ def _index(programs: Iterable[Program]) -> dict[str, Program]:
                     options=known.options | entry.options,
                     files=entry.files if entry.files is not None else known.files,
                     command_options=known.command_options | entry.command_options,
+                    code_options=known.code_options | entry.code_options,
                     family=known.family or entry.family,
                     runs_after=known.runs_after or entry.runs_after,
                     skip_operands=known.skip_operands or entry.skip_operands,

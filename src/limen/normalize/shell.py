@@ -51,7 +51,7 @@ MAX_DEPTH = 60  # syntax nesting (each level costs a few Python frames)
 MAX_LEVEL = 6  # re-parsed strings: bash -c inside eval inside base64 ...
 MAX_COMMANDS = 500
 MAX_NOTES = 512
-MAX_LOOP_VALUES = 8  # `for x in a b c`: the body is analysed once per value up to here
+MAX_LOOP_VALUES = 32  # `for x in a b c`: the body is analysed once per value; past this, opaque
 MAX_GLOB_MATCHES = 32
 
 _SPLIT = "\x00"  # marks where an unquoted expansion splits a word into fields
@@ -451,11 +451,22 @@ def _walk(
             values.extend(word.fields)
             known = known and not word.dynamic and not word.glob
         body = node.child_by_field_name("body")
-        if var is not None and known and 1 < len(values) <= MAX_LOOP_VALUES and body is not None:
-            for value in values:  # `for d in / ~; do rm -rf $d; done`: the body once per known value
+        # `for d in / ~; do rm -rf $d; done`: the body once per known value; values that differ only in
+        # their numbers (`{1..100}`) once per shape; past the bound the loop is opaque.
+        distinct = list({re.sub(r"\d+", "0", v): v for v in values}.values()) if known else []
+        if (
+            var is not None
+            and known
+            and len(values) > 1
+            and len(distinct) <= MAX_LOOP_VALUES
+            and body is not None
+        ):
+            for value in distinct if len(values) > MAX_LOOP_VALUES else values:
                 state.vars[src.text(var)] = value
                 _walk(body, src, state, via, level, depth + 1)
             return None
+        if var is not None and known and len(distinct) > MAX_LOOP_VALUES:
+            state.flag("loop over more values than the bound")
         if var is not None:  # a single literal value is known in the body; anything else is not
             state.vars[src.text(var)] = values[0] if known and len(values) == 1 else None
         if body is not None:

@@ -422,7 +422,7 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
     name = command.name
     entry = program(name)
     roles = entry.roles if entry is not None else frozenset()
-    if Role.BLOCK_DEVICE in roles and name not in ("dd", "fdisk", "sfdisk", "parted", "gdisk", "sgdisk"):
+    if Role.BLOCK_DEVICE in roles and Role.PARTITIONS not in roles and name != "dd":
         if name == "cryptsetup" and not any(
             w in command.argv for w in ("luksFormat", "erase", "luksErase", "reencrypt")
         ):
@@ -719,16 +719,8 @@ def _sql_destroys(text: str) -> str:
 def _sql_texts(command: Command) -> list[str]:
     """The statements a database client is given on its command line."""
     name, argv = command.name, command.argv
-    flags = {
-        "psql": ("-c", "--command"),
-        "mysql": ("-e", "--execute"),
-        "mariadb": ("-e", "--execute"),
-        "clickhouse-client": ("-q", "--query"),
-        "sqlite3": ("-cmd",),
-        "duckdb": ("-cmd", "-c"),
-        "mongosh": ("--eval",),
-        "mongo": ("--eval",),
-    }.get(name, ())
+    entry = program(name)
+    flags = entry.code_options if entry is not None else frozenset()
     texts: list[str] = []
     for i, word in enumerate(argv[1:], 1):
         for flag in flags:
@@ -738,8 +730,7 @@ def _sql_texts(command: Command) -> list[str]:
                 texts.append(word.split("=", 1)[1])
             elif len(flag) == 2 and word.startswith(flag) and len(word) > 2 and not word.startswith("--"):
                 texts.append(word[2:])
-    if name in ("sqlite3", "duckdb"):
-        entry = program(name)
+    if entry is not None and Role.EMBEDDED_DATABASE in entry.roles:
         operands: list[str] = []
         skip = False
         for word in argv[1:]:
@@ -759,7 +750,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     if entry is None or Role.DATABASE_CLIENT not in entry.roles:
         return None
     name = command.name
-    local = name in ("sqlite3", "duckdb")  # a file in the project, usually a scratch or test database
+    local = Role.EMBEDDED_DATABASE in entry.roles  # a file in the project, usually a scratch or test database
     if name == "redis-cli" and _REDIS_FLUSH & {w.lower() for w in command.argv[1:]}:
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, "redis-cli flushes a database")
     texts = _sql_texts(command)
