@@ -24,7 +24,9 @@ from limen.runtime import Runtime
 from limen.state import INJECTED, STATE_LOST, TAINTED, UNTRUSTED
 from limen.state.sqlite import SqliteStore, health
 
-FETCH = ("WebFetch", {"url": "https://docs.python.org/3/library/os.html"})
+# Egress that carries data to a trusted host: it passes in a clean session, and asks in a tainted one (a GET
+# that carries nothing passes either way).
+FETCH = ("Bash", {"command": "curl -d 'q=1' https://docs.python.org/3/search"})
 
 
 def _used_state(path: Path) -> None:
