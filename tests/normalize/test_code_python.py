@@ -466,3 +466,20 @@ def test_a_pipe_written_into_a_shell_is_opaque_and_a_read_is_not() -> None:
     analysis = run("ruby -e 'puts File.open(\"x.json\").read'")
     assert not analysis.opaque
     assert f"{CWD}/x.json" in analysis.paths
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "class A:\n    def get(self, name):\n        return getattr(self, name, None)\n",
+        "import sys\nmod = sys.modules[__name__]\nprint(mod)\n",
+        "import os, sys\nhandler = getattr(os, sys.argv[1], None)\nprint(handler is None)\n",
+    ],
+)
+def test_computed_look_ups_that_are_never_called_stay_quiet(code: str) -> None:
+    assert not analyse_code("python", code, cwd=CWD, home=HOME).opaque
+
+
+def test_a_program_past_the_bound_is_opaque_not_cut() -> None:
+    fx = analyse_code("python", "x = 1\n" * 40_000, cwd=CWD, home=HOME)
+    assert fx.opaque == ["program longer than the analysis bound"]

@@ -23,7 +23,7 @@ import functools
 from dataclasses import dataclass, field
 
 UNKNOWN = "\x00"  # stands for a part of a string only known at run time
-MAX_SOURCE = 64 * 1024
+MAX_SOURCE = 128 * 1024
 MAX_NESTED = 4  # exec("...") inside exec(b64decode(...)) ...
 MAX_NODES = 20_000
 
@@ -104,9 +104,9 @@ def analyse_code(
 def _cached(lang: str, source: str, cwd: str, home: str, script: str, args: tuple[str, ...]) -> CodeEffects:
     effects = CodeEffects()
     try:
-        if len(source) > MAX_SOURCE:
+        if len(source) > MAX_SOURCE:  # a cut program would not parse: what it does is not known
             effects.flag("program longer than the analysis bound")
-            source = source[:MAX_SOURCE]
+            return effects
         analyse_into(effects, lang, source, cwd=cwd, home=home, script=script, level=0, args=args)
     except RecursionError:
         effects.flag("program nested too deeply")

@@ -32,6 +32,7 @@ MAX_ITEMS = 4096  # items a comprehension over a literal list is evaluated for
 MAX_LOOP = 16  # items of a known list a `for` body is evaluated for, one by one
 
 _BUILTINS = frozenset(dir(builtins)) | {"__builtins__"}
+_COMPUTED = "<computed>"  # a module or function looked up by a name only known at run time
 # Calls without an effect here (their arguments are still evaluated): a fast way past most calls.
 _PURE = frozenset(
     {
@@ -550,8 +551,7 @@ class _Py:
             return self.environ(name)
         if base.kind == "namespace" or base.ref in ("globals", "locals", "vars", "sys.modules"):
             if name is None:
-                self.fx.flag("python looks a name up by a value computed at run time")
-                return UNK
+                return Val(ref=_COMPUTED)  # harmless until called
             ref = base.ref if base.kind == "namespace" else ""
             return Val(
                 ref=name if ref in ("", "builtins", "__builtins__", "sys.modules") else f"{ref}.{name}"
@@ -597,6 +597,9 @@ class _Py:
             if k.arg is None:
                 self.expr(k.value)
         name = _normal(name)
+        if name.startswith(_COMPUTED):
+            self.fx.flag("python calls a function looked up by a name computed at run time")
+            return UNK
         if name and (
             name in _PURE
             or name.split(".", 1)[0] in _PURE_MODULES
@@ -657,14 +660,13 @@ class _Py:
         if name in ("getattr",) and len(args) >= 2:
             attr = known(args[1])
             if attr is None:
-                fx.flag("python looks an attribute up by a name computed at run time")
-                return UNK
+                return Val(ref=_COMPUTED) if args[0].ref and not args[0].ref.startswith("def:") else UNK
             return self.attribute(args[0], attr)
         if name in ("__import__", "importlib.import_module", "importlib.__import__"):
             module = known(first)
-            if module is None:
+            if module is None:  # importing runs the module's code
                 fx.flag("python imports a module named at run time")
-                return UNK
+                return Val(ref=_COMPUTED)
             return Val(ref=_ALIASES.get(module, module))
         if name in ("globals", "locals", "vars") and not args:
             return Val(ref=name)
