@@ -589,3 +589,28 @@ def test_more_destruction_from_the_table(line: str, verdict: Verdict, project: P
 def test_more_destruction_look_alikes(line: str, project: Path) -> None:
     decision = decide(line, project)
     assert ReasonCode.DESTRUCTIVE_COMMAND not in command_reasons(decision), decision.explanation
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["ls ~ | while read d; do rm -rf ~/$d; done", "rm -rf /$x", 'rm -rf "$HOME/$name"', "rm -rf ~/$(ls)"],
+)
+def test_a_recursive_delete_of_a_run_time_entry_of_home_or_root_asks(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert decision.verdict >= Verdict.AUTH, decision.explanation
+    assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rm -rf build/$target",
+        'rm -rf "$DIR/$x"',
+        "rm -rf ~/.cache/$x",
+        "rm -rf /home/$USER/tmp",
+        "find $HOME -type d -name $1 -exec rm -rf {} ';'",
+    ],
+)
+def test_run_time_names_deeper_down_stay_quiet(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert ReasonCode.DESTRUCTIVE_COMMAND not in command_reasons(decision), decision.explanation

@@ -248,6 +248,21 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
             )
             continue
         if "$" in word or "`" in word:
+            # `ls ~ | while read d; do rm -rf ~/$d; done`: a name only known at run time, directly inside
+            # the home folder, the root or a system folder, is one of their entries: any of them.
+            head = re.split(r"[$`]", word, maxsplit=1)[0]
+            parent = head.rsplit("/", 1)[0] if "/" in head else ""
+            last = "/" not in word[len(head) :].rstrip("/")  # the run-time part is the last component
+            found = any(v.startswith("find ") for v in command.via)  # `{}` is a match anywhere below
+            if head.endswith("/") and last and not found and worst is None and (parent or head == "/"):
+                where = _target(parent or "/", action, ctx)
+                if _is_dangerous(where, action, ctx) and not is_within(where, ctx.workspace):
+                    worst = _finding(
+                        ReasonCode.DESTRUCTIVE_COMMAND,
+                        Verdict.AUTH,
+                        75,
+                        f"recursive delete of a name built at run time in {_path_class(where, ctx)}",
+                    )
             continue
         target = _target(word, action, ctx)
         hit = next(
