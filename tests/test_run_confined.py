@@ -10,6 +10,7 @@ an open for append that writes nothing, a new empty file that is removed, a `sed
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -376,8 +377,9 @@ def make_sandbox() -> Sandbox:
     return Sandbox(base, home, limen_home, project, env)
 
 
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
+@contextlib.contextmanager
+def running_sandbox() -> Iterator[Sandbox]:
+    """A fresh HOME, LIMEN_HOME and project, its daemon running and one decision already recorded."""
     box = make_sandbox()
     try:
         started = box.limen("daemon", "start", timeout=60)
@@ -393,7 +395,24 @@ def sandbox() -> Iterator[Sandbox]:
 
 
 @pytest.fixture(scope="module")
-def tampered(sandbox: Sandbox) -> tuple[dict[str, Any], str]:
+def shared() -> Iterator[Sandbox]:
+    """One sandbox for the one confined run every tamper and look-alike attempt is made in."""
+    with running_sandbox() as box:
+        yield box
+
+
+@pytest.fixture
+def sandbox() -> Iterator[Sandbox]:
+    """A sandbox of the test's own, for the tests that change what they run in."""
+    if ABI < landlock.ABI_SCOPE:
+        pytest.skip(f"Landlock ABI >= {landlock.ABI_SCOPE} needed")
+    with running_sandbox() as box:
+        yield box
+
+
+@pytest.fixture(scope="module")
+def tampered(shared: Sandbox) -> tuple[dict[str, Any], str]:
+    sandbox = shared
     hooks = {
         "hook_denied": {"event": "pre_bash_rm_hook_config.json"},
         "hook_passed": {"event": "pre_bash_ls.json"},
@@ -424,7 +443,8 @@ def test_signals_are_refused_with_eperm(tampered: tuple[dict[str, Any], str]) ->
 
 
 @needs_landlock
-def test_what_was_attacked_is_intact(sandbox: Sandbox, tampered: tuple[dict[str, Any], str]) -> None:
+def test_what_was_attacked_is_intact(shared: Sandbox, tampered: tuple[dict[str, Any], str]) -> None:
+    sandbox = shared
     assert (sandbox.limen_home / "audit" / "decisions.jsonl").stat().st_size > 0
     assert (sandbox.limen_home / "keys" / "daemon.key").exists()
     assert not (sandbox.limen_home / "policy.yaml").exists()

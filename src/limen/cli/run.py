@@ -129,7 +129,7 @@ def check(project: str, egress: tuple[str, int] | None, as_json: bool) -> int:
     report: dict[str, Any] = {
         **found.as_dict(),
         "project": project,
-        "protected": [{"path": p.path, "why": p.why} for p in protected],
+        "protected": [{"path": p.path, "why": p.why, "kind": p.kind} for p in protected],
         "rules": {"directories": len(grants.directories), "files": len(grants.files)},
     }
     if as_json:

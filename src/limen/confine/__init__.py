@@ -24,7 +24,6 @@ from typing import Any
 from limen.confine import landlock
 
 ABI_FILES = 3  # writes, removes, makes, renames and truncation all handled
-REQUIRED_ABI = landlock.ABI_SCOPE  # files plus scoped signals: the daemon cannot be stopped from inside
 SCRIPTS = ("limen", "limen-hook")
 
 
