@@ -1,7 +1,10 @@
 """Objective rules over the commands a shell line runs (as flattened by `limen.normalize.shell`).
 
 Each rule looks at every `Command`, however it was reached (`sudo`, `bash -c`, `eval`, base64 into `sh`,
-`find -exec`, `xargs`, an interpreter's `os.system`), so spelling tricks do not change the verdict.
+`find -exec`, `xargs`, an interpreter's `os.system`, `git -c core.pager=`, `vim -c '!'`, `npx`, a container's
+command through its mounts), so spelling tricks do not change the verdict. What a command is (a deleter, a
+sender, an infrastructure CLI, a database client...) comes from the program table, `limen.facts.programs`,
+asked by role: no rule keeps a list of command names of its own.
 
 Decisions worth knowing:
 - A recursive delete BLOCKs only when it reaches `/`, the home directory, the workspace root, a system
@@ -20,6 +23,16 @@ Decisions worth knowing:
   no `-v`) stays quiet.
 - `defence_evasion` (history, timestamps, clock, logs, invisible names) and `unsafe_permissions`
   (world-writable or setuid modes) are AUTH: each has ordinary uses, none belongs in an agent's routine.
+- Destruction beyond rm, from the table's `destroys_all`/`destroys_one` patterns: destroying an environment
+  or a store (`terraform destroy`, `pulumi destroy`, `kubectl delete ns`/`--all`, `aws s3 rb`/`rm
+  --recursive`, `gcloud projects delete`, `az group delete`, `gh repo delete`, `dropdb`) BLOCKs; deleting one
+  resource (`helm uninstall`, `kubectl delete deploy x`, cloud `... delete`, `docker volume prune`) asks;
+  `terraform plan -destroy`, `kubectl delete pod x` stay quiet. SQL `DROP`/`TRUNCATE`/`DELETE` without
+  `WHERE` (or `WHERE 1=1`) in any statement, comments and strings aside, BLOCKs through a networked client
+  and asks through a local-file one (`sqlite3`). `kill -1` and `kill -9 -1` BLOCK. Disk tools BLOCK on a
+  device (`/dev/...`, however reached) and stay quiet on an image file (`mkfs.ext4 disk.img`).
+- A container given the host (`--privileged`, `--pid/--net=host`, escape capabilities, devices, the engine
+  socket, a mount of `/`, the home or a system folder) is `unsafe_permissions`: AUTH, BLOCK in strict.
 """
 
 from __future__ import annotations
