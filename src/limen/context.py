@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from limen.facts.hosts import REGISTRY_HOSTS
 from limen.home import limen_home
 from limen.model import Mode
 
@@ -46,27 +47,8 @@ RATE_LIMITS: dict[Mode, tuple[int, float] | None] = {
 # How many operands a delete may have before it counts as a bulk operation.
 BULK_THRESHOLDS: dict[Mode, int] = {Mode.LIGHT: 200, Mode.BALANCED: 50, Mode.STRICT: 20, Mode.PARANOID: 5}
 
-# Hosts ordinary development reaches: source forges and package registries.
-DEFAULT_TRUSTED_HOSTS: tuple[str, ...] = (
-    "github.com",
-    "*.github.com",
-    "*.githubusercontent.com",
-    "gitlab.com",
-    "bitbucket.org",
-    "pypi.org",
-    "files.pythonhosted.org",
-    "registry.npmjs.org",
-    "registry.yarnpkg.com",
-    "crates.io",
-    "static.crates.io",
-    "proxy.golang.org",
-    "sum.golang.org",
-    "rubygems.org",
-    "repo.maven.apache.org",
-    "deb.debian.org",
-    "docs.python.org",
-    "localhost",
-)
+# Hosts ordinary development reaches: source forges and package registries (one table: `limen.facts.hosts`).
+DEFAULT_TRUSTED_HOSTS: tuple[str, ...] = REGISTRY_HOSTS
 
 
 def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
