@@ -290,6 +290,13 @@ def test_ordinary_searches_stay_quiet(line: str, workspace: str) -> None:
         "find ~/.ssh -name '*.pub'",
         "wc -l ./*",
         "git -c core.sshCommand='ssh -i ~/.ssh/deploy_key' fetch",
+        "source .env && npm run dev",
+        "set -a; . ./.env; set +a",
+        "docker run --env-file .env -p 8080:80 app:dev",
+        "node --env-file=.env server.js",
+        "sha256sum ~/.ssh/id_ed25519",
+        "cat .env.local.example",
+        "cp .env.example.local .env.local",
     ],
 )
 def test_naming_a_secret_file_without_reading_it_is_quiet(line: str, workspace: str) -> None:

@@ -145,7 +145,8 @@ SECRET_NAMES = re.compile(
 # Public material that lives beside secrets: example env files, public keys and certificates' requests,
 # ssh's host list and client configuration.
 NOT_SECRET_NAMES = re.compile(
-    r"^\.env\.(example|sample|template|dist|defaults|schema|test\.example)$|^.*\.(pub|pub\.asc)$"
+    r"^\.env(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
+    r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"
 )
 NOT_SECRET_PATHS = re.compile(r"/\.ssh/(known_hosts(\.old)?|config|authorized_keys2?|config\.d/.*)$")
 
@@ -240,6 +241,8 @@ NON_READERS = frozenset(
     {"chmod", "chown", "chgrp", "chattr", "lsattr", "getfacl", "setfacl", "ls", "stat", "touch", "mkdir"}
     | {"test", "[", "[[", "file", "realpath", "readlink", "basename", "dirname", "du", "wc", "exa", "eza"}
     | {"rm", "rmdir", "unlink", "shred", "ssh-add", "ssh-keygen", "ssh-copy-id", "tree", "namei", "lsof"}
+    # digests say nothing of a key; `source .env` loads variables into the shell, it prints nothing
+    | {"md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "source", "."}
 )
 # Commands that copy their sources to a destination (the last operand, or `-t DIR`): the destination is
 # written, not read.
@@ -248,7 +251,7 @@ COPIERS = frozenset({"cp", "mv", "install", "ln"})
 CREDENTIAL_OPTIONS = frozenset(
     {"-i", "-E", "--cert", "--key", "--cacert", "--proxy-cert", "--proxy-key", "--netrc-file", "--identity"}
     | {"--certificate", "--private-key", "--ca-certificate", "-cert", "-key", "-CAfile", "--ssh-key"}
-    | {"--identity-file", "--key-file", "--keyfile", "--credentials-file", "--kubeconfig"}
+    | {"--identity-file", "--key-file", "--keyfile", "--credentials-file", "--kubeconfig", "--env-file"}
 )
 
 # Sweeps for key material: tools whose job is finding secrets, and patterns that only key material has.

@@ -256,6 +256,8 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             if word in secret_facts.CREDENTIAL_OPTIONS and i + 1 < len(args):
                 kept.add(canonical(args[i + 1], cwd, ctx.home))
                 skip = True
+            elif word.startswith("--") and word.partition("=")[0] in secret_facts.CREDENTIAL_OPTIONS:
+                kept.add(canonical(word.partition("=")[2], cwd, ctx.home))  # `--env-file=.env`
             elif word and not word.startswith("-"):
                 operands.append(word)
         paths = [canonical(w, cwd, ctx.home) for w in operands]
