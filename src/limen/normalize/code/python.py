@@ -606,6 +606,14 @@ class _Py:
             or (name not in _HANDLED and not _handled_prefix(name))
         ):
             return Val(tainted=any(a.tainted for a in args))  # no effect; what it returns carries any taint
+        if not name:  # a method of a value (a path, a string, a socket, a response), or an unknown callee
+            if receiver is not None and method == "decode" and receiver.text is not None:
+                return _decode(receiver, args[0] if args else UNK)
+            if receiver is not None:
+                result = self.method(receiver, method, args, kwargs)
+                if result is not None:
+                    return result
+            return Val(tainted=any(a.tainted for a in args))
         first = args[0] if args else kwargs.get("args", kwargs.get("path", kwargs.get("url", UNK)))
         fx = self.fx
         # ---- values: home, paths, decoders, strings
@@ -625,27 +633,14 @@ class _Py:
             return s(self.cwd)
         if name in _PATH_CLASSES or name == "pathlib.Path.joinpath":
             return join(*args, kind="path") if args else Val(text=".", kind="path")
-        if name in (*(f"{c}.home" for c in _PATH_CLASSES),):
+        if name in _PATH_HOME:
             return Val(text=self.home, kind="path")
-        if name in (*(f"{c}.cwd" for c in _PATH_CLASSES),):
+        if name in _PATH_CWD:
             return Val(text=self.cwd, kind="path")
         if name in _DECODERS:
             return _DECODERS[name](first)
-        if name == "codecs.decode" or (
-            method == "decode" and receiver is not None and receiver.text is not None
-        ):
-            codec = (
-                known(args[1] if name and len(args) > 1 else (args[0] if not name and args else UNK)) or ""
-            )
-            value = first if name else receiver or UNK
-            codec = codec.lower().replace("-", "_")
-            if codec in ("rot13", "rot_13"):
-                return rot13(value)
-            if codec in ("base64", "base_64"):
-                return b64decode(value)
-            if codec == "hex":
-                return hexdecode(value)
-            return value
+        if name == "codecs.decode":
+            return _decode(first, args[1] if len(args) > 1 else UNK)
         if name in ("chr", "unichr"):
             return char(first)
         if name == "map" and len(args) == 2 and args[0].ref in ("chr", "str"):
@@ -670,10 +665,6 @@ class _Py:
             return Val(ref=_ALIASES.get(module, module))
         if name in ("globals", "locals", "vars") and not args:
             return Val(ref=name)
-        if receiver is not None and not name:
-            result = self.method(receiver, method, args, kwargs)
-            if result is not None:
-                return result
         # ---- code execution
         if name in _CODE_RUNNERS:
             return self.run_code(first, name)
@@ -1024,6 +1015,22 @@ _PREFIXES = ("paramiko.", "fabric.", "pexpect.", "ctypes.cdll.", "libc.")
 
 def _handled_prefix(name: str) -> bool:
     return name.startswith(_PREFIXES) or name.split(".", 1)[0] in _HTTP or _EXEC_LIST.match(name) is not None
+
+
+_PATH_HOME = frozenset(f"{c}.home" for c in _PATH_CLASSES)
+_PATH_CWD = frozenset(f"{c}.cwd" for c in _PATH_CLASSES)
+
+
+def _decode(value: Val, codec_value: Val) -> Val:
+    """`codecs.decode(x, 'rot13')`, `x.decode('base64')` (Python 2), `x.decode()`."""
+    codec = (known(codec_value) or "").lower().replace("-", "_")
+    if codec in ("rot13", "rot_13"):
+        return rot13(value)
+    if codec in ("base64", "base_64"):
+        return b64decode(value)
+    if codec == "hex":
+        return hexdecode(value)
+    return value
 
 
 def _normal(name: str) -> str:
