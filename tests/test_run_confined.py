@@ -20,6 +20,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -609,6 +610,33 @@ def test_a_daemon_stopped_by_request_comes_back(sandbox: Sandbox) -> None:
     results, _ = sandbox.probe(["stop_by_request"])
     assert results["stop_by_request"] == "ok"
     assert sandbox.daemon_status()["pid"] != before
+
+
+@needs_landlock
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.xfail(
+    strict=True,
+    reason="known hole: Landlock (ABI <= 7) cannot refuse connecting to a path-name Unix socket, so a "
+    "service started outside that runs commands on request (here a tmux server) acts outside the confinement",
+)
+def test_a_service_outside_is_not_a_way_out(sandbox: Sandbox) -> None:
+    server = str(sandbox.base / "tmux.sock")
+    subprocess.run(
+        ["tmux", "-S", server, "new-session", "-d", "sleep 60"], env=sandbox.env, check=True, timeout=30
+    )
+    try:
+        target = sandbox.limen_home / "via-tmux"
+        command = f"tmux -S {server} new-window -d 'echo pwned > {target}'"
+        sandbox.limen("run", "--", "sh", "-c", command)
+        for _ in range(40):
+            if target.exists():
+                break
+            time.sleep(0.05)
+        assert not target.exists()
+    finally:
+        subprocess.run(
+            ["tmux", "-S", server, "kill-server"], env=sandbox.env, capture_output=True, timeout=30
+        )
 
 
 @needs_landlock

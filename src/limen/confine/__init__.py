@@ -280,6 +280,8 @@ class Support:
 
 
 ALWAYS_OPEN = [
+    "connecting to path-name Unix sockets: a service outside that runs commands on request (a tmux or "
+    "screen server, systemd --user, docker, an IDE server) acts outside the confinement",
     "reading files (Limen's keys and every secret stay readable: the decision rules guard reads)",
     "chmod, chown, utimes and extended attributes on protected files (at worst a denial of service)",
     "UDP, ICMP and raw sockets (DNS included)",
@@ -293,6 +295,15 @@ LIMITS = [
     "its sub-folders stay fully writable",
     "a file or folder created there later (outside the confinement) is not writable from inside",
 ]
+
+
+def legacy_tiocsti() -> bool:
+    """Whether a process may push input into its controlling terminal (Linux < 6.2, or the sysctl on)."""
+    try:
+        with open("/proc/sys/dev/tty/legacy_tiocsti") as fh:
+            return fh.read().strip() != "0"
+    except OSError:
+        return sys.platform.startswith("linux") and os.path.exists("/proc/sys/dev/tty")
 
 
 def support(abi: int | None = None, egress_port: int | None = None) -> Support:
@@ -325,5 +336,10 @@ def support(abi: int | None = None, egress_port: int | None = None) -> Support:
     else:
         result.not_enforced.append("network: no --egress port given, every connection is open")
     result.not_enforced += ALWAYS_OPEN
+    if legacy_tiocsti():
+        result.not_enforced.append(
+            "typing into the terminal (TIOCSTI, dev.tty.legacy_tiocsti is on: the shell would run it once "
+            "the agent exits): set the sysctl to 0"
+        )
     result.limits += LIMITS
     return result
