@@ -614,3 +614,24 @@ def test_a_recursive_delete_of_a_run_time_entry_of_home_or_root_asks(line: str, 
 def test_run_time_names_deeper_down_stay_quiet(line: str, project: Path) -> None:
     decision = decide(line, project)
     assert ReasonCode.DESTRUCTIVE_COMMAND not in command_reasons(decision), decision.explanation
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["psql -c 'DELETE FROM users WHERE id = id'", "mysql -e \"DELETE FROM t WHERE 'a' = 'a'\""],
+)
+def test_a_where_that_filters_nothing_is_no_where(line: str, project: Path) -> None:
+    assert decide(line, project).verdict is Verdict.BLOCK
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "kubectl delete ns prod --dry-run=client",
+        "aws s3 rm s3://bucket --recursive --dryrun",
+        "psql -c 'DELETE FROM events WHERE created_at IS NOT NULL'",
+    ],
+)
+def test_rehearsals_and_real_filters_are_not_destruction(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert ReasonCode.DESTRUCTIVE_COMMAND not in command_reasons(decision), decision.explanation

@@ -906,3 +906,9 @@ def test_a_loop_past_the_bound_is_opaque_and_below_it_each_value_counts() -> Non
     numbered = " ".join(f"d{i}" for i in range(40))  # values differing in numbers count once per shape
     assert ("rm", "-rf", "/") in argvs(f"for d in {numbered} /; do rm -rf $d; done")
     assert ("rm", "-rf", "/") in argvs("for d in a b c d e f g h i /; do rm -rf $d; done")
+
+
+def test_git_config_from_the_environment_is_read_like_git_c() -> None:
+    line = "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf /' git log"
+    assert ("rm", "-rf", "/") in argvs(line)
+    assert not run("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log").opaque

@@ -1268,6 +1268,12 @@ def _command(
         for env_name, env_value in prefix_env.items():
             if env_name in COMMAND_VARIABLES and env_value:
                 _command_variable(env_name, env_value, state, via, level)
+            elif env_name.startswith("GIT_CONFIG_KEY_") and env_value:  # `GIT_CONFIG_KEY_0=core.pager`
+                config = prefix_env.get("GIT_CONFIG_VALUE_" + env_name[len("GIT_CONFIG_KEY_") :])
+                if config is None:
+                    state.flag("git reads a config value the line computes")
+                else:
+                    _git_config_value(env_value, config, state, via, level)
     out = _run(argv, state, via, level, stdin, tuple(extra_redirects), dynamic_name)
     _wrote(state, extra_redirects, out)
     return out

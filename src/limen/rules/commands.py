@@ -696,12 +696,17 @@ def _pattern(text: str) -> re.Pattern[str]:
     return re.compile(text)
 
 
+_REHEARSALS = ("--dry-run", "--dryrun", "--preview-only", "--what-if", "--whatif")
+
+
 def _infra_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
     a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
     entry = program(command.name)
     if entry is None or Role.INFRA_DESTROYER not in entry.roles:
         return None
+    if any(w.startswith(_REHEARSALS) for w in command.argv[1:]):
+        return None  # `kubectl delete ns x --dry-run=client`, `aws s3 rm --dryrun`: nothing is deleted
     words = " ".join(w for w in command.argv[1:] if w)
     if entry.destroys_all and _pattern(entry.destroys_all).search(words):
         return _finding(
@@ -724,7 +729,11 @@ _SQL_DROP = re.compile(
 _SQL_TRUNCATE = re.compile(r"\btruncate\b")
 _SQL_DELETE = re.compile(r"\bdelete\s+(?:\w+\s+)?from\b")
 _SQL_UPDATE = re.compile(r"\bupdate\s+\S+\s+set\b")
-_SQL_WHERE = re.compile(r"\bwhere\b(?!\s+(?:1\s*=\s*1|true|1)\s*(?:$|;|\blimit\b|\border\b|\breturning\b))")
+# A WHERE that filters nothing: `1=1`, `true`, `id = id`, `'' = ''` (strings are blanked before this).
+_SQL_WHERE = re.compile(
+    r"\bwhere\b(?!\s+(?:1\s*=\s*1|true|1|not\s+false|(\w+)\s*=\s*\1|''\s*=\s*'')"
+    r"\s*(?:$|;|\blimit\b|\border\b|\breturning\b))"
+)
 _MONGO_DROP = re.compile(r"\.(?:dropDatabase|drop)\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}")
 _REDIS_FLUSH = frozenset({"flushall", "flushdb"})
 
