@@ -25,7 +25,10 @@ MCP_RESTART = {
 }
 EPILOG = """\
 Without --mcp, only the agent's hook configuration is written (claude-code, cursor, gemini, codex): every
-tool call the agent makes is decided by `limen-hook`. No MCP server entry is touched.
+tool call the agent makes is decided by `limen-hook`. No MCP server entry is touched. A missing or broken
+Limen denies: for Claude Code, Codex and Gemini CLI the command runs `limen-hook` under a small /bin/sh
+guard that turns a missing executable, an import error or a crash into the agent's block (exit 2); Cursor's
+hooks are written with failClosed. Until Limen is reinstalled, every call is denied.
 
 With --mcp, only the agent's MCP server files are rewritten (claude-code, cursor, claude-desktop): every
 configured server runs through `limen mcp --name <server key>`, which decides each tools/call, pins each
