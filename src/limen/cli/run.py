@@ -46,7 +46,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="limen run",
         description="start a coding agent confined by the kernel, Limen's decision daemon outside it",
-        usage="limen run [--egress HOST:PORT] [--unconfined] [--project DIR] -- <command> [args...]\n"
+        usage="limen run [--egress HOST:PORT] [--guard-agent-dir] [--guard-project] [--agent NAME]\n"
+        "                 [--project DIR] [--unconfined] -- <command> [args...]\n"
         "       limen run --check [--json] [--egress HOST:PORT]",
     )
     p.add_argument(
@@ -253,7 +254,9 @@ def announce(abi: int, enforced: list[str], open_: list[str], protected: list[Pr
     print(
         f"limen run: confined by Landlock ABI {abi} ({len(protected)} protected paths, {rules} rules).\n"
         "  refused inside: " + "; ".join(enforced) + ".\n"
-        "  not enforced: " + "; ".join(open_) + ".",
+        "  not enforced: " + "; ".join(open_) + ".\n"
+        "  limits: nothing new can be created in a folder above a protected path (the home folder, the "
+        "project's top folder, ~/.claude...): see `limen run --check`, --guard-agent-dir, --guard-project.",
         file=sys.stderr,
         flush=True,
     )
