@@ -483,3 +483,18 @@ def test_computed_look_ups_that_are_never_called_stay_quiet(code: str) -> None:
 def test_a_program_past_the_bound_is_opaque_not_cut() -> None:
     fx = analyse_code("python", "x = 1\n" * 40_000, cwd=CWD, home=HOME)
     assert fx.opaque == ["program longer than the analysis bound"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "python3 -c \"from os import *; system('rm -rf /')\"",
+        "python3 -c \"import os; os.posix_spawn('/bin/rm', ['rm', '-rf', '/'], {})\"",
+        "node -e \"process.mainModule.require('child_process').execSync('rm -rf /')\"",
+        "node -e \"module.constructor._load('child_process').execSync('rm -rf /')\"",
+        "node -e \"(async () => (await import('child_process')).execSync('rm -rf /'))()\"",
+    ],
+)
+def test_star_imports_spawn_and_module_loaders(line: str) -> None:
+    analysis = run(line)
+    assert ("rm", "-rf", "/") in [(c.name, *c.argv[1:]) for c in analysis.commands], analysis

@@ -115,7 +115,7 @@ _SUBPROCESS = frozenset(
         "subprocess.Popen",
     }
 )
-_EXEC_LIST = re.compile(r"os\.(exec|spawn)[lv]p?e?$")
+_EXEC_LIST = re.compile(r"os\.(exec|spawn)[lv]p?e?$|os\.posix_spawnp?$")
 _DELETES = {"shutil.rmtree": True, "os.remove": False, "os.unlink": False, "os.rmdir": False}
 _DELETES |= {"os.removedirs": False, "send2trash.send2trash": False}
 _MOVES = frozenset({"os.rename", "os.replace", "os.renames", "shutil.move"})
@@ -268,6 +268,7 @@ class _Py:
         self.script = script
         self.level = level
         self.env: dict[str, Val] = {"__file__": s(script) if script else Val(text=UNKNOWN)}
+        self.star: list[str] = []  # modules imported with `from M import *`
 
     # ----------------------------------------------------------------- statements
 
@@ -292,6 +293,7 @@ class _Py:
             for alias in node.names:
                 if alias.name == "*":
                     self.fx.note(f"from {module} import *")
+                    self.star.append(module)
                     continue
                 self.env[alias.asname or alias.name] = Val(
                     ref=f"{module}.{alias.name}" if module else alias.name
@@ -377,7 +379,11 @@ class _Py:
         value = self.env.get(node.id)
         if value is not None:
             return value
-        return Val(ref=node.id) if node.id in _BUILTINS else UNK  # a name bound in a way not followed
+        if node.id in _BUILTINS:
+            return Val(ref=node.id)
+        if self.star:  # `from os import *; system(...)`
+            return Val(ref=f"{self.star[-1]}.{node.id}")
+        return UNK  # a name bound in a way not followed
 
     def _attribute(self, node: ast.Attribute) -> Val:
         return self.attribute(self.expr(node.value), node.attr)
@@ -702,6 +708,10 @@ class _Py:
                 self.argv(Val(kind="list", items=(kwargs["executable"],)), name)
             return Val(kind="process")
         if _EXEC_LIST.match(name):
+            if "posix_spawn" in name:  # posix_spawn(path, argv, env)
+                words = args[1].items[1:] if len(args) > 1 and args[1].kind == "list" else ()
+                self.argv(Val(kind="list", items=(first, *words)), name)
+                return UNK
             values = args[1:] if "spawn" in name else args
             if values and values[0].num is not None:
                 values = values[1:]

@@ -653,6 +653,8 @@ class _Eval:
                     index = func.child_by_field_name("index")
                     if owner.ref and index is not None and known(self.ev(index)) is None:
                         self.fx.flag(f"{self.lang} calls a function by a name computed at run time")
+            elif func is not None and func.type == "import":  # `await import("child_process")`
+                name = "import"
             else:
                 callee = self.ev(func)
                 name = callee.ref
@@ -783,7 +785,9 @@ class _Eval:
         if entry is None and receiver is not None and not receiver.ref and method:
             return self.on_value(receiver, method, args)
         if entry is None:
-            if name in ("require",) or (self.lang == "node" and name == "import"):
+            if name in ("require",) or (
+                self.lang == "node" and (name == "import" or name.endswith((".require", "._load")))
+            ):  # `process.mainModule.require(m)`, `module.constructor._load(m)`, `await import(m)`
                 module = known(first)
                 if module is None:
                     fx.flag(f"{self.lang} loads a module named at run time")
