@@ -8,6 +8,7 @@ from urllib.parse import quote
 import pytest
 
 from limen.scan import (
+    MAX_TAINT_ENTRIES,
     MAX_WINDOWS,
     argument_values,
     encoded_variants,
@@ -183,3 +184,14 @@ def test_matching_cost_grows_linearly_with_the_text() -> None:
 
     timed(small)
     assert timed(large) < 8 * timed(small) * 4  # linear, with room for a noisy machine
+
+
+def test_a_dump_of_many_keys_keeps_a_bounded_taint_table() -> None:
+    keys = [
+        "-----BEGIN PRIVATE KEY-----\n" + (f"Qx{i}Lm2Pz9Rt4Wk8V" * 120) + "\n-----END PRIVATE KEY-----"
+        for i in range(12)
+    ]
+    _, targets = _tainted(*keys)
+    assert len(targets) <= MAX_TAINT_ENTRIES + 2 * len(keys)
+    fp = fingerprinter()
+    assert all(fp(k) in targets for k in keys)  # every key keeps its exact fingerprint

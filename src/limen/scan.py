@@ -120,6 +120,7 @@ SHORT_MARK = -100
 MIN_NORMALISED = 8
 MAX_WINDOWS = 2048
 MAX_REVERSED_WINDOWS = 256
+MAX_TAINT_ENTRIES = 8192  # per output scanned: a dump of many keys still costs a bounded taint table
 MAX_PROBE_CHARS = 1_000_000
 COVERED = 1 << 30  # added to a value's length when its normalised forms find every copy of it
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
@@ -193,6 +194,8 @@ def secret_fingerprints(secrets: Iterable[str], fingerprint: Callable[[str], str
         kept = 0
         for i in range(len(normal) - WINDOW + 1):
             window = normal[i : i + WINDOW]
+            if len(out) >= MAX_TAINT_ENTRIES:
+                break  # past the bound, later secrets keep their exact fingerprint only
             if not _distinctive(window):
                 continue
             out[_nfp(key, window)] = WINDOW_MARK

@@ -4,7 +4,15 @@
 kinds, never values. Shapes follow gitleaks' rule classes (prefixed vendor tokens, PEM private keys, JWTs,
 credentials in URLs, `curl -u`, Authorization headers, keyword assignments such as `api_key = "..."`), each
 with gitleaks-style placeholder and entropy filters; base64 and hex runs that decode to printable text are
-scanned again, and a weak statistical heuristic covers long random tokens that match no known shape.
+scanned again, and a weak statistical heuristic covers long random tokens that match no known shape. Each
+shape names the gitleaks rule ids it answers for (`gitleaks_rules`); `tests/rules/secret_shapes.yaml` holds
+examples and look-alikes per rule.
+
+Secrets by source (`secret_reads`, read from `limen.facts.secrets`): commands that print a credential
+(`gh auth token`, `kubectl config view --raw`, password managers' CLIs, credential helpers) and sweeps for key
+material outside the workspace (`grep -r "BEGIN RSA PRIVATE KEY" ~`, `find / -name "*.pem"`, `trufflehog
+filesystem /`) are secret reads (`sensitive_secret_access`, raised by the path rules' `secret_files`); a print
+used inside `$()` only towards the credential's own issuer is its use, not a read.
 
 Verdicts (the same in every mode unless said):
 - `secret_exfiltration` BLOCK: a known credential shape in an action that can reach an external destination
@@ -17,6 +25,10 @@ Verdicts (the same in every mode unless said):
 - `sensitive_secret_access` AUTH: a known credential value in a shell command with no external destination
   (`export TOKEN=ghp_...`, `huggingface-cli login --token hf_...`): a shell can still send it anywhere.
   Not in light mode. A secret written to a local file raises nothing: coding agents write `.env` files.
+- `secret_exfiltration` BLOCK (`secret_file_egress`, every mode): a line that reads a secret file, prints a
+  credential or sweeps for key material, or writes a conventional credential variable
+  (`$AWS_SECRET_ACCESS_KEY`) towards a host other than its issuer, while a sender in it reaches an untrusted
+  host.
 """
 
 from __future__ import annotations
