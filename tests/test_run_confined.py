@@ -205,6 +205,8 @@ ATTEMPTS = {
     "cursor_hooks": lambda: create(os.path.join(H, ".cursor", "hooks.json")),
     "project_limen_yaml": lambda: append(os.path.join(P, "limen.yaml")),
     "delete_project_limen_yaml": lambda: os.remove(os.path.join(P, "limen.yaml")),
+    "shell_startup_file": lambda: append(os.path.join(H, ".bashrc")),
+    "new_shell_startup_file": lambda: create(os.path.join(H, ".zshrc")),
     "child_shell_writes_home": lambda: run("sh", "-c", f"echo x >> {LH}/policy.yaml"),
     "stop_daemon": lambda: os.kill(cfg["daemon_pid"], signal.SIGSTOP),
     "kill_daemon": lambda: os.kill(cfg["daemon_pid"], signal.SIGTERM),
@@ -276,6 +278,8 @@ TAMPERS = [
     "cursor_hooks",
     "project_limen_yaml",
     "delete_project_limen_yaml",
+    "shell_startup_file",
+    "new_shell_startup_file",
     "stop_daemon",
     "kill_daemon",
     "kill_limen_run",
@@ -368,6 +372,7 @@ def make_sandbox() -> Sandbox:
     (project / ".claude" / "settings.json").write_text('{"hooks": {}}\n')
     (project / "limen.yaml").write_text("mode: balanced\n")
     (project / "README.md").write_text("# a project\n")
+    (home / ".bashrc").write_text("# the user's\n")
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
@@ -451,6 +456,7 @@ def test_what_was_attacked_is_intact(shared: Sandbox, tampered: tuple[dict[str, 
     assert not (sandbox.limen_home / "policy.yaml").exists()
     assert (sandbox.project / "limen.yaml").read_text() == "mode: balanced\n"
     assert (sandbox.home / ".gemini" / "settings.json").read_text() == GEMINI_SETTINGS
+    assert (sandbox.home / ".bashrc").read_text() == "# the user's\n"
     assert not Path(sysconfig.get_paths()["purelib"], "zz-limen-probe.pth").exists()
     assert sandbox.daemon_status()["pid"]  # still answering: neither stopped nor killed
 

@@ -108,6 +108,28 @@ def wiring_paths(home: str, project: str) -> list[Protected]:
     ]
 
 
+# Files the user's next shell runs, outside the confinement: planting a command there would switch Limen off
+# later. They sit directly in the home folder, which is walked anyway, so refusing them costs nothing else.
+STARTUP_FILES = (
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".zlogout",
+    ".cshrc",
+    ".tcshrc",
+    ".login",
+    ".kshrc",
+    ".xprofile",
+    ".xsessionrc",
+)
+
+
 # The folder where each agent keeps its own state, next to its user-level hook wiring (`--guard-agent-dir`).
 COMMAND_AGENTS = {"claude": "claude-code", "gemini": "gemini", "codex": "codex", "cursor-agent": "cursor"}
 
@@ -240,6 +262,10 @@ def protected_paths(project: str, home: str | None = None) -> list[Protected]:
     ]
     found += code_paths([project, home])
     found += wiring_paths(home, project)
+    found += [
+        Protected(os.path.join(home, name), "a shell start-up file (runs outside, later)", "startup")
+        for name in STARTUP_FILES
+    ]
     out: list[Protected] = []
     seen: set[str] = set()
     for item in found:
