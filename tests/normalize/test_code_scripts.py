@@ -285,3 +285,16 @@ def test_shells_handed_to_the_network_block(workspace: str, command: str, code: 
 def test_ordinary_programs_pass(workspace: str, command: str) -> None:
     decision = decide(workspace, command)
     assert decision.verdict == Verdict.PASS, decision.explanation
+
+
+def test_a_file_a_program_executes_is_read_each_time(tmp_path: Path) -> None:
+    line = "python3 -c \"exec(open('helper.py').read())\""
+    write(tmp_path, "helper.py", "print('hello')\n")
+    assert not run(line, tmp_path).opaque
+    assert not any(c.name == "rm" for c in run(line, tmp_path).commands)
+    write(tmp_path, "helper.py", "import shutil, os\nshutil.rmtree(os.path.expanduser('~'))\n")
+    assert ("rm", "-rf", HOME) in [c.argv for c in run(line, tmp_path).commands]  # not the cached answer
+    assert ("rm", "-rf", HOME) in [
+        c.argv for c in run("python3 -c \"import runpy; runpy.run_path('helper.py')\"", tmp_path).commands
+    ]
+    assert run("python3 -c \"exec(open('missing.py').read())\"", tmp_path).opaque

@@ -19,7 +19,7 @@ kept as `UNKNOWN` characters, so a caller can still see `~/.ssh/<unknown>`.
 
 from __future__ import annotations
 
-import functools
+import os
 from dataclasses import dataclass, field
 
 UNKNOWN = "\x00"  # stands for a part of a string only known at run time
@@ -46,6 +46,7 @@ class CodeEffects:
     sources: list[str] = field(default_factory=list)  # programs it runs from literal or decoded text
     notes: list[str] = field(default_factory=list)
     nodes: int = 0
+    read_files: bool = False  # ran a file read from disk (`exec(open(p).read())`): not cached
 
     def wrote(self, path: str, text: str | None) -> None:
         if len(self.contents) < 32:
@@ -97,11 +98,23 @@ def analyse_code(
     `script` is the file's path when the program is a script file (`__file__`, `__dir__`, `$0`); `args` are
     the arguments the program is given (`sys.argv[1:]`, `process.argv`, `@ARGV`, `ARGV`, `$argv`), UNKNOWN
     for one only known at run time."""
-    return _cached(lang, source, cwd, home, script, args)
+    key = (lang, source, cwd, home, script, args)
+    found = _CACHE.get(key)
+    if found is not None:
+        return found
+    effects = _analyse(lang, source, cwd, home, script, args)
+    if not effects.read_files:  # a program that ran a file from disk is analysed again: the file may change
+        if len(_CACHE) >= MAX_CACHED:
+            del _CACHE[next(iter(_CACHE))]
+        _CACHE[key] = effects
+    return effects
 
 
-@functools.lru_cache(maxsize=256)
-def _cached(lang: str, source: str, cwd: str, home: str, script: str, args: tuple[str, ...]) -> CodeEffects:
+MAX_CACHED = 256
+_CACHE: dict[tuple[str, str, str, str, str, tuple[str, ...]], CodeEffects] = {}
+
+
+def _analyse(lang: str, source: str, cwd: str, home: str, script: str, args: tuple[str, ...]) -> CodeEffects:
     effects = CodeEffects()
     try:
         if len(source) > MAX_SOURCE:  # a cut program would not parse: what it does is not known
@@ -113,6 +126,20 @@ def _cached(lang: str, source: str, cwd: str, home: str, script: str, args: tupl
     except Exception as exc:  # the analyser must never raise into normalisation
         effects.flag(f"program analysis failed: {type(exc).__name__}")
     return effects
+
+
+def read_source(path: str, cwd: str, home: str) -> str | None:
+    """A program file's text as it is on disk (bounded), or None when it cannot be read or is not text."""
+    if path == "~" or path.startswith("~/"):
+        path = home + path[1:]
+    try:
+        with open(os.path.join(cwd, path), "rb") as handle:
+            data = handle.read(MAX_SOURCE + 1)
+    except (OSError, ValueError):
+        return None
+    if len(data) > MAX_SOURCE or b"\x00" in data:
+        return None
+    return data.decode("utf-8", "replace")
 
 
 def analyse_into(

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from limen.normalize.code import UNKNOWN, CodeEffects, analyse_into
+from limen.normalize.code import UNKNOWN, CodeEffects, analyse_into, read_source
 from limen.normalize.code.values import (
     TAINTED,
     UNK,
@@ -687,9 +687,9 @@ class _Py:
         if name in _DYNAMIC_CODE:
             fx.flag(f"python builds code at run time ({name})")
             return UNK
-        if name in ("runpy.run_path",):
+        if name in ("runpy.run_path", "execfile"):
             self.read(first, name)
-            fx.flag("python runs another file (runpy)")
+            self.run_file(first, name)
             return UNK
         # ---- processes
         if name in _SHELL_LINE:
@@ -749,7 +749,7 @@ class _Py:
                 self.write(first, name)
             if mode is None or not set(mode) & set("wax") or "+" in mode:
                 self.read(first, name)
-            return Val(kind="file", text=None, tainted=first.tainted, path=_path(first))
+            return Val(kind="file", text=None, tainted=first.tainted, path=known(first) or "")
         if name == "os.open":
             flags = ast.dump(node.args[1]) if len(node.args) > 1 else ""
             if any(f in flags for f in ("WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND")):
@@ -877,15 +877,31 @@ class _Py:
             if receiver.path:
                 fx.wrote(receiver.path, known(first) if method == "write" else None)
             return UNK
+        if receiver.kind == "file" and receiver.path and method in ("read", "readlines"):
+            return Val(text=UNKNOWN, kind="filedata", path=receiver.path, tainted=receiver.tainted)
         if receiver.tainted or receiver.kind in ("response", "file", "process"):
             return Val(text=UNKNOWN, tainted=receiver.tainted or receiver.kind == "response")
         return None
 
     # ----------------------------------------------------------------- effects
 
+    def run_file(self, target: Val, api: str) -> None:
+        """`exec(open(P).read())`, `runpy.run_path(P)`: the file as it is on disk, like a script."""
+        path = known(target)
+        self.fx.read_files = True
+        text = read_source(path, self.cwd, self.home) if path else None
+        if text is None:
+            self.fx.flag(f"python {api} runs a file that cannot be read here")
+            return
+        analyse_into(
+            self.fx, "python", text, cwd=self.cwd, home=self.home, script=path or "", level=self.level + 1
+        )
+
     def run_code(self, code: Val, api: str) -> Val:
         text = known(code)
-        if code.tainted:
+        if code.kind == "filedata" and not code.tainted:
+            self.run_file(s(code.path), api)
+        elif code.tainted:
             self.fx.download_exec = True
             self.fx.flag(f"python {api} runs downloaded code")
         elif text is not None:
@@ -898,8 +914,6 @@ class _Py:
                 script=self.script,
                 level=self.level + 1,
             )
-        elif api != "eval" or code.text is not None or code.ref or code.kind:
-            self.fx.flag(f"python {api} runs code built at run time")
         else:
             self.fx.flag(f"python {api} runs code built at run time")
         return UNK
