@@ -17,7 +17,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import pairwise
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -284,24 +284,39 @@ def secret_leaves(
 
 # Provenance values. Each pattern yields a kind and a normalised value; the same extractor runs on untrusted
 # content and on the arguments of a later call, so both sides normalise alike.
-_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+# These run over whole tool outputs (megabytes), so each costs a bounded amount per character: no
+# unbounded run is rescanned from every position inside it (`tests/test_scan_linear.py` measures them).
+# `_EMAIL` reads a run of address characters once (possessive) and a domain only where an `@` ends it;
+# `_PHONE` is tried once per run of phone characters (`_phones`); `_IDENT` checks for its letter and its
+# digit in the match (`_LETTER_AND_DIGIT`) instead of looking ahead from every word boundary of a run.
+# Where a pattern starts at a word boundary, it starts with its first character's class and checks the
+# boundary after it (`_WORD_START`): the engine then skips in C to the characters that can start a match
+# instead of trying every position. And a pattern runs only when the text holds what it needs (an `@`,
+# `://`, a month's name).
+_WORD_START = r"(?<!\w.)"  # after a first character that is a word character: `\b` before it
+_EMAIL = re.compile(r"[A-Za-z0-9._%+-]++(@[A-Za-z0-9-]++(?:\.[A-Za-z0-9-]++)+)?")
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>\"'`)\]}]+", re.IGNORECASE)
+_LABEL = r"(?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\."  # the rest of a host name's label, after its first character
 _HOST = re.compile(
-    r"(?<![@\w.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,22}[A-Za-z0-9])(?![\w@-])"
+    rf"[A-Za-z0-9](?<![@\w.-].){_LABEL}(?:[A-Za-z0-9]{_LABEL})*[A-Za-z](?:[A-Za-z0-9-]{{0,22}}[A-Za-z0-9])(?![\w@-])"
 )
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,30}\b")
-_PHONE = re.compile(r"(?<![\w.])\+?\d[\d ().-]{6,}\d(?![\w.])")
-_IDENT = re.compile(r"\b(?=[A-Za-z0-9_-]*[A-Za-z])(?=[A-Za-z0-9_-]*[0-9_])[A-Za-z0-9][A-Za-z0-9_-]{4,}\b")
-_LONG_NUMBER = re.compile(r"\b\d{6,}\b")
+_IBAN = re.compile(rf"[A-Z]{_WORD_START}[A-Z]\d{{2}}(?: ?[A-Z0-9]){{10,30}}\b")
+_PHONE_RUN = re.compile(r"[+\d](?<![\w.].)(?:(?<=\+)\d|(?<=\d))[\d ().-]*+")
+_PHONE = re.compile(r"\+?\d[\d ().-]{6,}\d(?![\w.])")
+_IDENT = re.compile(rf"[A-Za-z0-9]{_WORD_START}[A-Za-z0-9_-]{{4,}}\b")
+_LETTER_AND_DIGIT = re.compile(r"(?=[^A-Za-z]*+[A-Za-z])[^0-9_]*+[0-9_]")
+_LONG_NUMBER = re.compile(rf"\d{_WORD_START}\d{{5,}}\b")
 _QUOTED = re.compile(r"'([^'\n]{2,80})'|\"([^\"\n]{2,80})\"|`([^`\n]{2,80})`|“([^”\n]{2,80})”")
-_PROPER = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:[A-Z][a-z]+|of|de|la|van|von)){1,4}\b")
+_PROPER = re.compile(rf"[A-Z]{_WORD_START}[a-z]+(?:[ -](?:[A-Z][a-z]+|of|de|la|van|von)){{1,4}}\b")
 _SPACES = re.compile(r"\s+")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-_ISO_DATE = re.compile(r"\b\d{4}-(\d{2})-(\d{2})\b")
+_ISO_DATE = re.compile(rf"\d{_WORD_START}\d{{3}}-(\d{{2}})-(\d{{2}})\b")
 _DAY_MONTH = re.compile(
-    rf"\b{_DAY}(?:\s*(?:to|until|through|and|-|–)\s*(?:the\s+)?{_DAY})?\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE
+    rf"(\d{_WORD_START}\d?)(?:st|nd|rd|th)?(?:\s*(?:to|until|through|and|-|–)\s*(?:the\s+)?{_DAY})?\s+(?:of\s+)?"
+    rf"{_MONTH}\b",
+    re.IGNORECASE,
 )
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?!:)", re.IGNORECASE)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -315,20 +330,21 @@ def extract_values(text: str) -> set[str]:
     """Distinctive values a text mentions, as `kind:normalised` strings (never stored: fingerprinted)."""
     text = text[:MAX_SCAN_CHARS]
     values: set[str] = set()
-    for email in _EMAIL.findall(text):
-        values.add("email:" + email.lower().strip("."))
-    for url in _URL.findall(text):
+    if "@" in text:
+        values.update("email:" + m.group(0).lower().strip(".") for m in _EMAIL.finditer(text) if m.group(1))
+    for url in _URL.findall(text) if "://" in text else ():
         values.add("url:" + url.lower().rstrip(".,;:!?/"))
     for host in _HOST.findall(text):
         values.update("host:" + h for h in _host_readings(host))
     for iban in _IBAN.findall(text):
         values.add("iban:" + iban.replace(" ", ""))
-    for phone in _PHONE.findall(text):
+    for phone in _phones(text):
         digits = re.sub(r"\D", "", phone)
         if 8 <= len(digits) <= 15 and not _DATE.match(phone):
             values.add("phone:" + digits)
-    for ident in _IDENT.findall(text):
-        values.add("id:" + ident.lower())
+    values.update(
+        "id:" + m.group(0).lower() for m in _IDENT.finditer(text) if _LETTER_AND_DIGIT.match(m.group(0))
+    )
     for number in _LONG_NUMBER.findall(text):
         values.add("id:" + number)
     for groups in _QUOTED.findall(text):
@@ -342,6 +358,16 @@ def extract_values(text: str) -> set[str]:
         if len(words) > 2:  # the first word may only be capitalised because it starts a sentence
             values.add("name:" + " ".join(words[1:]))
     return values
+
+
+def _phones(text: str) -> Iterator[str]:
+    """What `_PHONE` finds, tried once per run of phone characters: when the run's first start does not
+    match, no later start in it can (it only has fewer characters to end on), and when it does, the match
+    ends at the run's last possible end, so the rest of the run holds no other."""
+    for run in _PHONE_RUN.finditer(text):
+        phone = _PHONE.match(text, run.start())
+        if phone is not None:
+            yield phone.group(0)
 
 
 def _host_readings(host: str) -> list[str]:
@@ -358,7 +384,8 @@ def destination_key(value: str) -> str:
     """The `extract_values` key of one email address or host name as a whole ("" if it is neither), so a
     destination matches only what a text spelled in full: `evil.example.com` is not `example.com`."""
     value = value.strip()
-    if _EMAIL.fullmatch(value):
+    email = _EMAIL.fullmatch(value)
+    if email is not None and email.group(1):
         return "email:" + value.lower().strip(".")
     if _HOST.fullmatch(value):
         host = value.lower()
@@ -367,14 +394,24 @@ def destination_key(value: str) -> str:
 
 
 def _dates(text: str) -> set[str]:
-    """Calendar days however written (`2024-05-01`, `May 1st`, `the 1st to the 5th of May`), as month-day."""
-    days: set[tuple[int, int]] = {(int(m), int(d)) for m, d in _ISO_DATE.findall(text)}
-    for first, last, month in _DAY_MONTH.findall(text):
-        number = _MONTHS.index(month.lower()[:3]) + 1
-        days.update((number, int(d)) for d in (first, last) if d)
-    for month, day in _MONTH_DAY.findall(text):
-        days.add((_MONTHS.index(month.lower()[:3]) + 1, int(day)))
+    """Calendar days however written (`2024-05-01`, `May 1st`, `the 1st to the 5th of May`), as month-day.
+    The month patterns run only when a month's name occurs (case-folded, as they match it)."""
+    days: set[tuple[int, int]] = (
+        {(int(m), int(d)) for m, d in _ISO_DATE.findall(text)} if "-" in text else set()
+    )
+    folded = text.casefold()
+    if any(month in folded for month in _MONTHS):
+        for first, last, month in _DAY_MONTH.findall(text):
+            days.update((_month_number(month), int(d)) for d in (first, last) if d)
+        for month, day in _MONTH_DAY.findall(text):
+            days.add((_month_number(month), int(day)))
     return {f"date:{m:02d}-{d:02d}" for m, d in days if 1 <= m <= 12 and 1 <= d <= 31}
+
+
+def _month_number(name: str) -> int:
+    """1-12 for a month's name as the case-insensitive patterns match it (`ſep` folds to `sep`), else 0."""
+    folded = name.casefold()[:3]
+    return _MONTHS.index(folded) + 1 if folded in _MONTHS else 0
 
 
 def argument_values(strings: Iterable[str]) -> set[str]:
@@ -409,11 +446,14 @@ def segments(output: str) -> list[str]:
 
 def secret_values(text: str) -> list[str]:
     """Secret values in a text, per `limen.rules.secrets.find_secrets` at credential confidence (not entropy
-    alone: a commit hash must not taint a session). Used only to fingerprint them."""
+    alone: a commit hash must not taint a session, so the entropy heuristic is not even run: it weighs every
+    long token character by character, the slowest part of the scan). Used only to fingerprint them."""
     from limen.rules.secrets import KEYWORD, find_secrets
 
     text = text[:MAX_SCAN_CHARS]
-    values = [text[hit.start : hit.end] for hit in find_secrets(text) if hit.confidence >= KEYWORD]
+    values = [
+        text[hit.start : hit.end] for hit in find_secrets(text, weak=False) if hit.confidence >= KEYWORD
+    ]
     return [v for v in values if len(v) >= 8]
 
 

@@ -23,12 +23,15 @@ from limen.turngate.signatures import CARRIER_MIN, MODEL_ROLES, addressed_to
 _C = r"[^.?!\n]"
 # Within a sentence, where a period or question mark inside a quote, address or file name does not end it.
 _S = r"(?:[^.?!\n]|[.?!](?=\S))"
-# What may precede an imperative at the start of a sentence without changing what it asks for.
+# What may precede an imperative at the start of a sentence without changing what it asks for. Its run of
+# bullets, quotes and spaces is possessive and bounded, and a letter must follow it (every use goes on with
+# a word): a run of line breaks and dashes, each a sentence start, is not rescanned from every one of them,
+# and a sentence start followed by anything else is given up at once.
 _LEAD = (
     # A line break ends a sentence unless the line was hard-wrapped mid-sentence (ends in a letter or comma).
     # "and then" and "as the final step" chain a further order onto a sentence.
     r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b|\band(?: then)?\b,?|\bbut\b,?"
-    r"|\bas (?:a|the) (?:final|last|next|first) step\b,?)[\s\-*>\"'(]*"
+    r"|\bas (?:a|the) (?:final|last|next|first) step\b,?)[\s\-*>\"'(]{0,40}+(?=[a-z])"
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
     r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note"
@@ -53,8 +56,11 @@ _MOVE = (
     r"(?:send|e-?mail|forward|transfer|wire|pay|refund|post|upload|share|invite|concatenate|grant|publish"
     r"|leak|dm|export|push)"
 )
+# An address's mailbox and first domain label, each as long as an address allows and read without
+# backtracking: a long run of word characters is not rescanned from each position a pattern tries.
+_MAILBOX = r"[\w.+-]{1,64}+@[\w-]{1,63}+"
 _DEST = (
-    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|s?ftp://|s3://|www\.|\b\d{1,3}(?:\.\d{1,3}){3}\b"
+    "(?:" + _MAILBOX + r"(?:\.[\w-]{1,63}+)+|https?://|s?ftp://|s3://|www\.|\b\d{1,3}(?:\.\d{1,3}){3}\b"
     r"|\b(?:pastebin|hastebin|ghostbin|transfer\.sh|webhook\.site|requestbin|ngrok)\b"
     r"|\b[\w-]+\.[a-z]{2,}/\S|\b[\w-]+\.(?:com|net|org|io|co|xyz|info|biz|ru|cn|me"
     r"|app|dev|site|online)\b|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<!\w)@\w{2,}|\baccount\b|\beveryone\b"
@@ -104,7 +110,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         ),
         Lazy(
             rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"
-            rf"|{_LEAD}b?cc\b{_S}{{0,20}}?[\w.+-]+@[\w-]+\.\w"
+            rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
         ),
     ),
     # Money moved by an order in the content ("move $1,250 into account ...").
@@ -124,7 +130,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate("create schedule add book set", needs="@"),
         Lazy(
             rf"{_LEAD}(?:create|schedule|add|book|set up)\b{_S}{{0,80}}?"
-            rf"\b(?:with|invite|participants?|attendees?)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w"
+            rf"\b(?:with|invite|participants?|attendees?)\b{_S}{{0,40}}?{_MAILBOX}\.\w"
         ),
     ),
     Shape(
@@ -349,7 +355,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         "grant_outsider",
         gate("add invite grant", needs="@"),
         Lazy(
-            rf"{_LEAD}(?:add|invite|grant)\b{_S}{{0,40}}?[\w.+-]+@[\w-]+\.\w+{_S}{{0,40}}?"
+            rf"{_LEAD}(?:add|invite|grant)\b{_S}{{0,40}}?{_MAILBOX}\.\w+{_S}{{0,40}}?"
             r"(?:\b(?:as|to)(?: an?| the)? (?:#?[\w-]+ )?(?:collaborator|admin|administrator|owner|member"
             r"|maintainer|editor|user|delegate|channel|workspace|team|group|repo|repository|org|organization"
             r"|project|drive|folder|vault)|\b(?:owner|admin|administrator|write|full|editor) (?:rights"

@@ -99,6 +99,11 @@ class Lazy:
 
 # How far a pattern's match may start before, and end after, one of its anchor words.
 _BACK, _FORWARD = 160, 320
+# The most text one pattern search reads. Windows around nearby anchors are searched together, but never
+# more than this at once: dense anchors (a word repeated through a megabyte) must not turn the whole text
+# into one window that a pattern rescans from every sentence start in it. Each window still lies whole in
+# one search, so what a window can match is found.
+_SPAN = 4 * (_BACK + _FORWARD)
 
 
 @dataclass(slots=True, frozen=True)
@@ -137,11 +142,12 @@ class Gate:
         spans.sort()
         lo, hi = -1, -1
         for start, end in spans:
-            if start > hi:
+            if start > hi or end - lo > _SPAN:
                 if hi > lo and pattern.search(text, lo, hi):
                     return True
-                lo = start
-            hi = max(hi, end)
+                lo, hi = start, end
+            else:
+                hi = max(hi, end)
         return hi > lo and pattern.search(text, lo, hi) is not None
 
 

@@ -121,15 +121,32 @@ def tool_error_result(text: str, *, modern: bool) -> JSON:
 
 
 def result_text(result: JSON) -> str:
-    """Every piece of text a tool result carries (text blocks, embedded resources, structured content)."""
+    """Every piece of text a tool result carries (text blocks, embedded resources, structured content).
+    Structured content that a text block already carries is not added twice: screening costs time in
+    proportion to the text, and SDK servers send every result both ways."""
     parts: list[str] = []
     content = result.get("content")
     for block in content if isinstance(content, list) else []:
         _block_text(block, parts)
     structured = result.get("structuredContent")
-    if structured is not None:
+    if structured is not None and not _carried(structured, parts):
         parts.append(json.dumps(structured, ensure_ascii=False))
     return "\n".join(parts)
+
+
+def _carried(structured: Any, texts: list[str]) -> bool:
+    """Whether a text block holds the structured content already: its JSON (MCP asks servers to send
+    it so, in whatever formatting), or the plain value an SDK server wraps as `{"result": value}`."""
+    if isinstance(structured, dict) and len(structured) == 1 and structured.get("result") in texts:
+        return True
+    for text in texts:
+        if text.lstrip()[:1] in ("{", "["):
+            try:
+                if json.loads(text) == structured:
+                    return True
+            except ValueError:
+                continue
+    return False
 
 
 def resource_text(result: JSON) -> str:
