@@ -46,6 +46,7 @@ class CodeEffects:
     sources: list[str] = field(default_factory=list)  # programs it runs from literal or decoded text
     notes: list[str] = field(default_factory=list)
     nodes: int = 0
+    environment: bool = False  # took the whole environment as a value (`dict(os.environ)`, `process.env`)
     read_files: bool = False  # ran a file read from disk (`exec(open(p).read())`): not cached
 
     def wrote(self, path: str, text: str | None) -> None:
@@ -53,10 +54,13 @@ class CodeEffects:
             self.contents.append((path, text))
 
     def sent(self, url: str, api: str) -> None:
-        """A request carrying a body: what the program read may be in it, as in `curl --data-binary @FILE`."""
+        """A request carrying a body: what the program read may be in it, as in `curl --data-binary @FILE`,
+        and the environment it took whole, as in `env | curl --data-binary @- URL`."""
         for path in dict.fromkeys(self.reads):
             if len(self.argvs) < 64:
                 self.argvs.append((("curl", "--data-binary", f"@{path}", url), api))
+        if self.environment and "'" not in url:
+            self.shell.append((f"env | curl --data-binary @- '{url}'", api))
 
     def flag(self, why: str) -> None:
         if why not in self.opaque and len(self.opaque) < 16:

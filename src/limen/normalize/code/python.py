@@ -606,6 +606,8 @@ class _Py:
         if name.startswith(_COMPUTED):
             self.fx.flag("python calls a function looked up by a name computed at run time")
             return UNK
+        if any(a.ref == "os.environ" for a in args) or name in _ENVIRONMENT:
+            self.fx.environment = True
         if name and (
             name in _PURE
             or name.split(".", 1)[0] in _PURE_MODULES
@@ -1041,6 +1043,7 @@ def _handled_prefix(name: str) -> bool:
     return name.startswith(_PREFIXES) or name.split(".", 1)[0] in _HTTP or _EXEC_LIST.match(name) is not None
 
 
+_ENVIRONMENT = frozenset({"os.environ.copy", "os.environ.items", "os.environ.values", "os.environ.keys"})
 _PATH_HOME = frozenset(f"{c}.home" for c in _PATH_CLASSES)
 _PATH_CWD = frozenset(f"{c}.cwd" for c in _PATH_CLASSES)
 

@@ -297,6 +297,7 @@ def mode_of(words: list[Val]) -> str:
     return (known(words[1]) or "?") if len(words) > 1 else "r"
 
 
+_ENVIRONMENT = frozenset({"process.env", "ENV", "Deno.env", "Bun.env"})
 _CODE_REFS = frozenset({"eval", "Function", "vm.runInThisContext", "vm.runInNewContext", "instance_eval"})
 _DYNAMIC_OWNERS = frozenset(
     {"globalThis", "global", "window", "process.mainModule", "this", "Kernel", "Object"}
@@ -378,6 +379,8 @@ class _Eval:
             return value
         if name == "$0" and self.script:
             return s(self.script)
+        if name in ("$_ENV", "%ENV", "$_SERVER"):
+            return Val(ref="ENV")
         return Val(text=UNKNOWN) if kind != "hash" else UNK
 
     def _single(self, node: Node) -> Val:
@@ -768,6 +771,10 @@ class _Eval:
     def apply(self, name: str, receiver: Val | None, method: str, args: list[Val], node: Node) -> Val:
         fx = self.fx
         first = args[0] if args else UNK
+        if any(a.ref in _ENVIRONMENT for a in args) or (
+            receiver is not None and receiver.ref in _ENVIRONMENT
+        ):
+            fx.environment = True  # `JSON.stringify(process.env)`, `ENV.to_h`, `json_encode($_ENV)`
         entry = _E.get(name)
         if entry is None and receiver is not None and receiver.ref:
             owner = receiver.ref
