@@ -912,3 +912,11 @@ def test_git_config_from_the_environment_is_read_like_git_c() -> None:
     line = "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf /' git log"
     assert ("rm", "-rf", "/") in argvs(line)
     assert not run("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log").opaque
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["bash /dev/stdin <<< 'rm -rf /'", "echo 'rm -rf /' | bash -s arg", ". /dev/stdin <<< 'rm -rf /'"],
+)
+def test_a_shell_reading_its_stdin_by_any_name_runs_it(line: str) -> None:
+    assert ("rm", "-rf", "/") in argvs(line)

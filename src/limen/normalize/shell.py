@@ -929,7 +929,7 @@ def _expand(node: Node, src: _Src, state: _State, quoted: bool) -> tuple[str, bo
         indirect = _variable(name, state) if _INDIRECT.fullmatch(raw) else None
         value = _variable(indirect, state) if indirect and re.fullmatch(r"\w+", indirect) else None
     elif not simple:
-        value = _operator(raw, value)
+        value = _operator(raw, value if value is not None else _TYPICAL.get(name))
     if value is None:
         return raw, True, False
     if not quoted:
@@ -937,6 +937,8 @@ def _expand(node: Node, src: _Src, state: _State, quoted: bool) -> tuple[str, bo
     return value, False, False
 
 
+# What an unset variable holds on any ordinary system, for operators only (`${PATH:0:1}` is `/`).
+_TYPICAL = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PS4": "+ ", "OLDPWD": "/"}
 _INDIRECT = re.compile(r"\$\{!\w+\}")
 _SUBSCRIPT = re.compile(r"\$\{(#?)(\w+|@)\[([^\]]*)\]\}")
 
@@ -1956,6 +1958,7 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
     args = argv[1:]
     i = 0
     command: str | None = None
+    from_stdin = False  # `bash -s ARGS`: commands from stdin, the operands are $1...
     while i < len(args):
         word = args[i]
         if word in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
@@ -1966,6 +1969,7 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             break
         if word == "--" or not word.startswith(("-", "+")):
             break
+        from_stdin = from_stdin or (word.startswith("-") and not word.startswith("--") and "s" in word[1:])
         i += 1
     if command is not None:
         extra = args[args.index(command) + 1 :] if command in args else []
@@ -1975,6 +1979,10 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             _shell_string(command, state, via, level, _is_dynamic(command, state), f"{name} -c")
         return
     operands = args[i:]
+    if operands and operands[0] in _STDIN_FILES:  # `bash /dev/stdin <<< CODE` reads its stdin
+        operands = ["-", *operands[1:]]
+    if from_stdin:
+        operands = ["-"]
     if operands and operands[0] != "-":
         script = operands[0]
         if script.startswith(("<(", "/dev/fd/", "/proc/self/fd")):
@@ -2038,6 +2046,9 @@ def _h_alias_trap(
         state.deferred -= 1
 
 
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
 def _h_source(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> None:
@@ -2045,6 +2056,9 @@ def _h_source(
     if not operands:
         return
     script = operands[0]
+    if script in _STDIN_FILES and stdin is not None and (stdin.text is not None or stdin.sources):
+        _h_shell(["sh", "-s"], state, (*via, argv[0]), level, stdin)  # `. /dev/stdin <<< CODE`
+        return
     if script.startswith(("<(", "/dev/fd/", "/dev/stdin", "/proc/self/fd")) or (
         _is_dynamic(script, state) and script.startswith(("$(", "`"))
     ):

@@ -610,7 +610,7 @@ def _runs_stdin(command: Command) -> bool:
     ):
         return False
     operands = [w for w in args if not w.startswith("-")]
-    return not operands or operands[0] == "-"
+    return not operands or operands[0] in ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
 
 
 def _evaluates_download(text: str) -> bool:
