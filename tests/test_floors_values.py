@@ -110,6 +110,9 @@ def _spaced(value: str, every: int, sep: str) -> str:
         _spaced(SECRET40.encode().hex(), 2, ":"),
         _spaced(base64.b64encode(f"secret is {SECRET40}".encode()).decode(), 10, "\n"),
         quote(_spaced(SECRET40, 4, " "), safe=""),
+        # DNS exfiltration: base32 or hex cut into labels
+        _spaced(base64.b32encode(SECRET40.encode()).decode().rstrip("=").lower(), 30, ".") + ".x.example.net",
+        _spaced(SECRET40.encode().hex(), 25, ".") + ".x.example.net",
     ],
 )
 def test_a_reformatted_secret_is_still_recognised(text: str) -> None:

@@ -62,6 +62,19 @@ def _decode_b64(blob: str) -> str | None:
 _WRAPPED_B64 = re.compile(r"[A-Za-z0-9+/]{8,}+(?:\r?\n[ \t]*+[A-Za-z0-9+/]{4,}+={0,2})++")
 _SPACED_HEX = re.compile(r"(?:[0-9a-fA-F]{2}[ :]){8,}+[0-9a-fA-F]{2}")
 _SPREAD_SEPARATORS = re.compile(r"[\s:]+")
+# An encoding cut into DNS labels (`<label>.<label>.evil.example`), and base32, the encoding DNS allows.
+_DOTTED = re.compile(r"(?:[A-Za-z0-9]{12,}+\.)++[A-Za-z0-9]{2,}+")
+_B32 = re.compile(r"(?<![A-Za-z0-9])[A-Za-z2-7]{16,}+=*")
+
+
+def _decode_b32(blob: str) -> str | None:
+    core = blob.rstrip("=").upper()
+    if len(core) % 8 in (1, 3, 6):
+        return None  # no base32 text ends there
+    try:
+        return _printable(base64.b32decode(core + "=" * (-len(core) % 8)))
+    except (binascii.Error, ValueError):
+        return None
 
 
 def _decode_once(text: str) -> list[str]:
@@ -84,12 +97,19 @@ def _decode_once(text: str) -> list[str]:
         decoded_hex = _printable(bytes.fromhex(blob))
         if decoded_hex:
             out.append(decoded_hex)
+    if "." in text:
+        out.extend(m.group(0).replace(".", "") for m in _DOTTED.finditer(text))
+    for blob in _B32.findall(text):
+        decoded_b32 = _decode_b32(blob)
+        if decoded_b32:
+            out.append(decoded_b32)
     return out
 
 
 def encoded_variants(text: str, depth: int = 2) -> list[str]:
-    """The text and every decoding of its URL-encoded, base64 and hex parts (base64 wrapped over lines and
-    hex written in spaced or colon-separated pairs included), nested up to `depth` levels."""
+    """The text and every decoding of its URL-encoded, base64, base32 and hex parts (base64 wrapped over
+    lines, hex written in spaced or colon-separated pairs, an encoding cut into DNS labels included),
+    nested up to `depth` levels."""
     variants = [text[:MAX_SCAN_CHARS]]
     frontier = variants[:]
     for _ in range(depth + 1):  # one more round: a spread encoding is first joined, then decoded
