@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib
 import json
 import os
 import shutil
@@ -721,3 +722,64 @@ def test_run_needs_a_command() -> None:
 
 def test_errno_names_are_what_the_probe_reports() -> None:
     assert errno.errorcode[errno.EACCES] == "EACCES" and errno.errorcode[errno.EPERM] == "EPERM"
+
+
+E2E = Path(__file__).parent / "e2e"
+
+
+@needs_landlock
+@pytest.mark.e2e
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini"])
+def test_real_agent_runs_confined(agent: str) -> None:
+    """The real agent CLI (tests/e2e, against the scripted model on loopback) in a fresh home folder under
+    `limen run --guard-agent-dir --guard-project`: its hooks still decide inside (the destructive call is
+    refused), ordinary work goes through (a new file at the project's top), and it exits normally."""
+    if not (E2E / "node_modules").is_dir() or shutil.which("node") is None:
+        pytest.skip("tests/e2e/node_modules is missing: `npm ci --prefix tests/e2e` installs the agent CLIs")
+    sys.path.insert(0, str(E2E))
+    try:
+        clis = importlib.import_module("test_agent_clis")
+        scripted = importlib.import_module("model_server")
+    finally:
+        sys.path.remove(str(E2E))
+    ScriptedModel, Step, serve = scripted.ScriptedModel, scripted.Step, scripted.serve
+    base = Path(
+        tempfile.mkdtemp(prefix="limen-run-e2e-", dir="/var/tmp" if os.path.isdir("/var/tmp") else None)
+    )
+    home, project = base / "home", base / "home" / "proj"
+    project.mkdir(parents=True)
+    keep = home / "important" / "keep.txt"
+    keep.parent.mkdir()
+    keep.write_text("do not delete\n")
+    env = clis.base_env(home)
+    subprocess.run(["git", "init", "-q", str(project)], env=env, check=True, timeout=60)
+    model = ScriptedModel([Step("shell", "rm -rf ~/important"), Step("shell", "echo ok > NOTES.md")])
+    try:
+        with serve(model) as server:
+            env.update(clis.AGENTS[agent].configure(home, server.url))
+            install = subprocess.run(
+                [str(LIMEN), "install", agent, "--project"],
+                cwd=project,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            assert install.returncode == 0, install.stderr
+            command = [
+                str(LIMEN),
+                "run",
+                "--guard-agent-dir",
+                "--guard-project",
+                "--",
+                *clis.AGENTS[agent].command(),
+            ]
+            code, out, err, _seconds = clis.run_cli(command, project, env)
+        assert code == 0, f"{out[-1500:]}\n{err[-3000:]}\n{model.summary()}"
+        assert "confined by Landlock" in err
+        assert "destructive_command" in (model.result_of(0) or ""), model.summary()
+        assert keep.exists()
+        assert (project / "NOTES.md").read_text().strip() == "ok", model.summary()
+        assert (home / ".limen" / "audit" / "decisions.jsonl").stat().st_size > 0
+    finally:
+        subprocess.run([str(LIMEN), "daemon", "stop"], cwd=project, env=env, capture_output=True, timeout=60)
+        shutil.rmtree(base, ignore_errors=True)
