@@ -2987,12 +2987,11 @@ def _interpreter(
             state.note("download_exec")
         state.flag(f"{name} runs a substituted program")
     state.payloads.append(code)
+    tail = argv[argv.index(code) + 1 :] if code in argv else []  # the program's arguments (`sys.argv[1:]`)
     if lang != "awk":  # operands after the program are the files it reads (`perl -ne print f.txt`)
-        tail = argv[argv.index(code) + 1 :] if code in argv else []
         for word in tail:
             if _looks_like_path(word):
                 _add_path(word, state, write=False)
-    tail = argv[argv.index(code) + 1 :] if code in argv else []
     if tail[:1] == ["--"]:
         tail = tail[1:]
     flag = "-c" if lang == "python" else "-e"
