@@ -920,3 +920,11 @@ def test_git_config_from_the_environment_is_read_like_git_c() -> None:
 )
 def test_a_shell_reading_its_stdin_by_any_name_runs_it(line: str) -> None:
     assert ("rm", "-rf", "/") in argvs(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "inner"),
+    [("coproc rm -rf /", ("rm", "-rf", "/")), ('rm -rf "$(dirname /etc)"', ("rm", "-rf", "/"))],
+)
+def test_coproc_and_static_path_functions(line: str, inner: tuple[str, ...]) -> None:
+    assert inner in argvs(line)

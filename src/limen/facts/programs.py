@@ -155,6 +155,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("command", R.WRAPPER),
     _p("exec", R.WRAPPER, options=("-a",)),
     _p("setsid", R.WRAPPER),
+    _p("coproc", R.WRAPPER),  # `coproc cmd args`: runs cmd in the background
     _p("unbuffer", R.WRAPPER),
     _p("rlwrap", R.WRAPPER, options=(*_RLWRAP_OPTS, "-s", "-t")),
     _p("chroot", R.WRAPPER, R.PRIVILEGED, options=("--userspec", "--groups")),

@@ -1089,6 +1089,13 @@ def _eval_substitution(
         return ran[0].argv[-1], False, False  # `$(which find)` is `find`
     if len(ran) == 1 and ran[0].argv in (("pwd",), ("pwd", "-P"), ("pwd", "-L")):
         return state.cwd, False, False
+    if len(ran) == 1 and ran[0].name in ("dirname", "basename") and len(ran[0].argv) == 2:
+        word = ran[0].argv[1]  # `$(dirname /etc)` is `/`
+        if word not in state.dynamic_words and not word.startswith("-"):
+            trimmed = word.rstrip("/") or "/"
+            if ran[0].name == "basename":
+                return trimmed.rsplit("/", 1)[-1] or "/", False, False
+            return (trimmed.rsplit("/", 1)[0] or "/") if "/" in trimmed else ".", False, False
     return src.text(node), True, False
 
 
