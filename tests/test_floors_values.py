@@ -112,6 +112,7 @@ def _spaced(value: str, every: int, sep: str) -> str:
         quote(_spaced(SECRET40, 4, " "), safe=""),
         # DNS exfiltration: base32 or hex cut into labels
         _spaced(base64.b32encode(SECRET40.encode()).decode().rstrip("=").lower(), 30, ".") + ".x.example.net",
+        _spaced(base64.b32encode(SECRET40.encode()).decode().rstrip("="), 31, ".") + ".x.example.net",
         _spaced(SECRET40.encode().hex(), 25, ".") + ".x.example.net",
     ],
 )

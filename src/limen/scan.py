@@ -63,14 +63,14 @@ _WRAPPED_B64 = re.compile(r"[A-Za-z0-9+/]{8,}+(?:\r?\n[ \t]*+[A-Za-z0-9+/]{4,}+=
 _SPACED_HEX = re.compile(r"(?:[0-9a-fA-F]{2}[ :]){8,}+[0-9a-fA-F]{2}")
 _SPREAD_SEPARATORS = re.compile(r"[\s:]+")
 # An encoding cut into DNS labels (`<label>.<label>.evil.example`), and base32, the encoding DNS allows.
-_DOTTED = re.compile(r"(?:[A-Za-z0-9]{12,}+\.)++[A-Za-z0-9]{2,}+")
+_DOTTED = re.compile(r"((?:[A-Za-z0-9]{12,}+\.){2,}+)([A-Za-z0-9]{1,11}+)?")
 _B32 = re.compile(r"(?<![A-Za-z0-9])[A-Za-z2-7]{16,}+=*")
 
 
 def _decode_b32(blob: str) -> str | None:
     core = blob.rstrip("=").upper()
-    if len(core) % 8 in (1, 3, 6):
-        return None  # no base32 text ends there
+    while len(core) % 8 in (1, 3, 6):
+        core = core[:-1]  # no base32 text ends there: a label cut it, decode what came before
     try:
         return _printable(base64.b32decode(core + "=" * (-len(core) % 8)))
     except (binascii.Error, ValueError):
@@ -98,7 +98,10 @@ def _decode_once(text: str) -> list[str]:
         if decoded_hex:
             out.append(decoded_hex)
     if "." in text:
-        out.extend(m.group(0).replace(".", "") for m in _DOTTED.finditer(text))
+        for m in _DOTTED.finditer(text):  # the long labels, and with the short one that may end them
+            out.append(m.group(1).replace(".", ""))
+            if m.group(2):
+                out.append(m.group(0).replace(".", ""))
     for blob in _B32.findall(text):
         decoded_b32 = _decode_b32(blob)
         if decoded_b32:
