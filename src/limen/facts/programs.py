@@ -53,6 +53,7 @@ class Role(StrEnum):
     EMBEDDED_DATABASE = "embedded_database"  # its database is a local file (sqlite3, duckdb)
     DECODER = "decoder"  # decodes its input (base64 -d, xxd -r)
     TEXT_ONLY = "text_only"  # prints or matches text: its words are never URLs it fetches
+    SCRIPT_FIRST = "script_first"  # its first operand is a script or pattern unless `-e`/`-f` gave one
     FILTER = "filter"  # narrows the text it reads
     ENV_SETTER = "env_setter"  # sets shell variables (export, declare)
     PROCESS_KILLER = "process_killer"  # signals processes
@@ -297,12 +298,15 @@ PROGRAMS: tuple[Program, ...] = (
         R.READS,
         R.TEXT_ONLY,
         R.FILTER,
+        R.SCRIPT_FIRST,
         aliases=("egrep", "fgrep", "rg"),
         files=1,
         options=("-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclude", "--exclude-dir"),
     ),
     _p("rg", R.RUNS_OPTION, command_options=("--pre",)),  # `rg --pre CMD`: a preprocessor per file
-    _p("sed", R.READS, R.TEXT_ONLY, R.FILTER, R.RUNS_OPTION, files=1, options=("-l",)),  # `e`, `s///e`
+    _p(
+        "sed", R.READS, R.TEXT_ONLY, R.FILTER, R.RUNS_OPTION, R.SCRIPT_FIRST, files=1, options=("-l",)
+    ),  # `e`, `s///e`
     _p("fd", R.READS, R.RUNS_OPTION, aliases=("fdfind",)),  # `fd -x CMD`: a command per match
     _p("jq", R.READS, files=1),
     _p("look", R.READS, files=1),

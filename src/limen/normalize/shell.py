@@ -1509,9 +1509,7 @@ def _output_option(argv: list[str], state: _State, name: str) -> None:
 
 
 _SPACE = re.compile(r"\s")
-_SCRIPTED = frozenset(
-    {"sed", "grep", "egrep", "fgrep", "rg"}
-)  # first operand is a script unless -e/-f gave it
+_SCRIPTED = names(Role.SCRIPT_FIRST)  # the first operand is a script unless -e/-f gave it
 _SCRIPT_OPTS = frozenset({"-e", "-f", "--expression", "--file", "--regexp"})
 _PATHY = re.compile(r"^(~|\.{1,2}(/|$)|/)|/|^\.?[\w-]+\.[\w]{1,10}$")
 
