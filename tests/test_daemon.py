@@ -500,3 +500,24 @@ def test_an_impostor_on_the_daemon_socket_is_not_believed(
             assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
         finally:
             impostor.kill()
+
+
+def test_only_a_holder_of_the_daemon_key_stops_it_over_the_socket(env: dict[str, str]) -> None:
+    """An agent can reach the socket; a stop request it writes itself (unsigned, or signed with a guessed
+    key) is refused and the daemon keeps serving. `limen daemon stop` (the user, who has the key) works."""
+    from limen.doors.hooks import wire
+
+    daemon("start", env)
+    wait_for_daemon(env)
+    old = os.environ.get("LIMEN_HOME")
+    os.environ["LIMEN_HOME"] = env["LIMEN_HOME"]
+    try:
+        for forged in ({"op": "stop"}, {"op": "stop", "ts": time.time(), "proof": "0" * 64}):
+            with pytest.raises((OSError, ValueError)):
+                wire.request(forged, 5.0)
+            assert daemon("status", env)[0] is not None
+    finally:
+        if old is not None:
+            os.environ["LIMEN_HOME"] = old
+    assert daemon("stop", env)[1] == 0
+    assert daemon("status", env)[0] is None

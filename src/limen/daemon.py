@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 IDLE_EXIT_SECONDS = 1800.0
 READ_TIMEOUT_SECONDS = 10.0
+STOP_PROOF_SECONDS = 30.0  # how old a signed stop request may be
 
 
 class Daemon:
@@ -110,9 +111,22 @@ class Daemon:
         if op == "status":
             return self.status()
         if op == "stop":
+            if not self.may_stop(message):
+                raise ValueError("a stop request not signed with the daemon key")
             self.stop()
             return {"stopping": True}
         raise ValueError("unknown op")
+
+    def may_stop(self, message: dict[str, Any]) -> bool:
+        """Only a holder of the daemon key (`limen daemon stop`, run by the user) stops the daemon over
+        the socket: an agent reaches the socket, but Limen refuses it the key."""
+        import hmac
+
+        stamp, proof = message.get("ts"), message.get("proof")
+        if not (isinstance(stamp, int | float) and isinstance(proof, str)):
+            return False
+        fresh = abs(time.time() - stamp) < STOP_PROOF_SECONDS
+        return fresh and hmac.compare_digest(proof, wire.sign(self.key, "stop", repr(stamp)))
 
     def signed(self, reply: dict[str, Any], nonce: Any) -> dict[str, Any]:
         """A hook answer as a body with its MAC over the client's nonce (see `wire`); other replies as is."""
@@ -274,8 +288,12 @@ def start(timeout: float = 10.0) -> dict[str, Any] | None:
 def stop(timeout: float = 3.0) -> bool:
     """Ask the daemon to stop, then SIGTERM, then SIGKILL, each after `timeout`; True once it is gone."""
     pid = running_pid()
+    from limen.state.keys import installation_key
+
+    stamp = time.time()
+    proof = wire.sign(installation_key(wire.DAEMON_KEY), "stop", repr(stamp))
     with contextlib.suppress(OSError, ValueError):
-        wire.request({"op": "stop"}, 1.0)
+        wire.request({"op": "stop", "ts": stamp, "proof": proof}, 1.0)
     for sig in (signal.SIGTERM, signal.SIGKILL, None):
         end = time.monotonic() + timeout
         while time.monotonic() < end:
