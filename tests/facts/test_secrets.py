@@ -168,6 +168,13 @@ NOT_STORES = [
     "src/credentials_form.py",
     "docs/tokens.md",
     "~/.cargo/config.toml",
+    "~/.aws/config",
+    "~/.config/gcloud/configurations/config_default",
+    "~/.config/gcloud/active_config",
+    "~/.docker/daemon.json",
+    "~/.docker/cli-plugins/docker-compose",
+    "~/.kube/cache/discovery/api.example.org/servergroups.json",
+    "~/.gnupg/gpg-agent.conf",
 ]
 
 

@@ -148,7 +148,15 @@ NOT_SECRET_NAMES = re.compile(
     r"^\.env(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
     r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"
 )
-NOT_SECRET_PATHS = re.compile(r"/\.ssh/(known_hosts(\.old)?|config|authorized_keys2?|config\.d/.*)$")
+NOT_SECRET_PATHS = re.compile(
+    r"/\.ssh/(known_hosts(\.old)?|config|authorized_keys2?|config\.d/.*)$|"
+    # settings that live in credential folders: regions, profiles, projects, daemon and cache files
+    r"/\.aws/(config|cli/cache/.*\.json\.lock|sso/cache/.*\.lock)$|"
+    r"/\.config/gcloud/(active_config|configurations/.*|logs/.*|\.last_.*)$|"
+    r"/\.docker/(daemon\.json|features\.json|contexts/.*|buildx/.*|cli-plugins/.*)$|"
+    r"/\.kube/(cache|http-cache)/.*$|"
+    r"/\.gnupg/[\w-]+\.conf$"
+)
 
 # Credential files of tools and agents, relative to the home.
 STORE_FILES: tuple[str, ...] = (
