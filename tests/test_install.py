@@ -507,7 +507,7 @@ def test_a_missing_or_broken_hook_gets_the_agents_blocking_answer(
     )
     assert proc.returncode == 2 and proc.stdout == b"", (case, proc)  # nothing that could read as "allow"
     assert DENIED in proc.stderr and b"limen doctor" in proc.stderr
-    assert blocks(agent, None, proc.returncode)
+    assert blocks(agent, None, proc.returncode, proc.stderr.decode(), proc.stdout.decode())
 
 
 @pytest.mark.parametrize("agent", GUARDED)
@@ -659,7 +659,11 @@ def test_after_pip_uninstall_or_a_broken_install_every_agent_denies(home: Path) 
 
     working = answers("rm -rf ~")  # the scratch install decides: a deny of Limen's own
     for agent, proc in working.items():
-        assert blocks(agent, json.loads(proc.stdout or b"null"), proc.returncode), (agent, proc)
+        answer = json.loads(proc.stdout or b"null")
+        assert blocks(agent, answer, proc.returncode, proc.stderr.decode(), proc.stdout.decode()), (
+            agent,
+            proc,
+        )
         assert DENIED not in proc.stderr
     allowed = answers("ls")
     assert all(proc.returncode == 0 and DENIED not in proc.stderr for proc in allowed.values()), allowed
@@ -672,7 +676,7 @@ def test_after_pip_uninstall_or_a_broken_install_every_agent_denies(home: Path) 
                 assert proc.returncode == 127 and json.loads(settings(home, agent).read_text())["hooks"]
                 continue
             assert (proc.returncode, proc.stdout) == (2, b""), (agent, proc)
-            assert DENIED in proc.stderr and blocks(agent, None, proc.returncode)
+            assert DENIED in proc.stderr and blocks(agent, None, proc.returncode, proc.stderr.decode())
     doctor = limen(home, "doctor", "claude-code")  # this checkout's doctor, on the uninstalled wiring
     assert doctor.returncode == 1
     assert f"FAIL {scratch / 'bin' / 'limen-hook'} is missing or not executable" in doctor.stdout

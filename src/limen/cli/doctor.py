@@ -164,16 +164,27 @@ def matches(agent: str, matcher: Any, tool: str | None) -> bool:
         return agent == "gemini" and matcher == tool  # Gemini CLI falls back to an exact comparison
 
 
-def blocks(agent: str, answer: Any, code: int) -> bool:
-    """The agent's blocking answer: exit 2, or exit 0 with its deny JSON."""
+def blocks(agent: str, answer: Any, code: int | None, stderr: str = "", stdout: str = "") -> bool:
+    """The agent's blocking answer, by its own rules: exit 2 (Codex: with a reason on stderr, else it counts
+    the hook as failed and goes ahead), or its deny JSON on stdout (`answer`; Claude Code and Gemini CLI
+    read it whatever the exit code, Codex and Cursor on exit 0). Gemini CLI reads stdout, else stderr: JSON
+    is its answer, plain text with an exit code other than 0 and 1 is a deny with that text as the reason."""
+    if agent == "gemini":
+        text = stdout.strip() or stderr.strip()
+        try:
+            parsed = json.loads(text) if text else None
+            parsed = json.loads(parsed) if isinstance(parsed, str) else parsed
+        except ValueError:
+            return code not in (0, 1, None)
+        if isinstance(parsed, dict):
+            return parsed.get("decision") in ("deny", "block")
+        return bool(text) and code not in (0, 1, None)
     if code == 2:
-        return True
-    if code != 0 or not isinstance(answer, dict):
+        return agent != "codex" or bool(stderr.strip())
+    if not isinstance(answer, dict) or (code != 0 and agent in ("codex", "cursor")):
         return False
     if agent == "cursor":
         return answer.get("permission") == "deny"
-    if agent == "gemini":
-        return answer.get("decision") in ("deny", "block")
     specific = answer.get("hookSpecificOutput")
     return answer.get("decision") == "block" or (
         isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
@@ -219,9 +230,9 @@ def agent_environment(agent: str, cwd: str) -> dict[str, str]:
 
 def send(
     agent: str, command: str, data: bytes, cwd: str, wait: float, env: dict[str, str] | None = None
-) -> tuple[Any, int | None]:
-    """Run the configured command line as the agent does; (parsed stdout, exit code; None: no answer in
-    time, which the agent treats as go-ahead)."""
+) -> tuple[Any, int | None, str, str]:
+    """Run the configured command line as the agent does; (parsed stdout, exit code, stdout, stderr; exit
+    code None: no answer in time, which the agent treats as go-ahead)."""
     try:
         proc = subprocess.run(
             [*agent_shell(agent), command],
@@ -232,21 +243,27 @@ def send(
             timeout=wait,
         )
     except subprocess.TimeoutExpired:
-        return None, None
+        return None, None, "", ""
+    out, err = proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace")
     try:
-        return json.loads(proc.stdout), proc.returncode
+        return json.loads(proc.stdout), proc.returncode, out, err
     except ValueError:
-        return None, proc.returncode
+        return None, proc.returncode, out, err
+
+
+def how_denied(agent: str, code: int | None) -> str:
+    if code in (0, 2):
+        return "exit 2" if code == 2 else "a deny answer"
+    return f"exit {code} with a reason, which {NAMES[agent]} takes as a deny"
 
 
 def denied(agent: str, label: str, command: str, event: Any, cwd: str, wait: float) -> Check:
     data = event if isinstance(event, bytes) else json.dumps(event).encode()
-    answer, code = send(agent, command, data, cwd, wait)
+    answer, code, out, err = send(agent, command, data, cwd, wait)
     if code is None:
         return Check(False, f"{label} got no answer within {wait:.0f} s, and the agent lets the call through")
-    if blocks(agent, answer, code):
-        how = "exit 2" if code == 2 else "a deny answer"
-        return Check(True, f"{label} is denied ({how})")
+    if blocks(agent, answer, code, err, out):
+        return Check(True, f"{label} is denied ({how_denied(agent, code)})")
     return Check(False, f"{label} is NOT denied: exit {code}, {answer!r}")
 
 
@@ -302,10 +319,10 @@ def fails_closed(
         if broken is None:
             checks.append(Check(False, f"{how}: cannot tell, {command!r} does not run limen-hook plainly"))
             continue
-        answer, code = send(agent, broken, json.dumps(event).encode(), cwd, wait, env)
+        answer, code, out, err = send(agent, broken, json.dumps(event).encode(), cwd, wait, env)
         closed = agent == "cursor" and handler.get("failClosed") is True and code not in (0, None)
-        if code is not None and (blocks(agent, answer, code) or closed):
-            done = "exit 2" if code == 2 else ("a deny answer" if code == 0 else f"exit {code}, failClosed")
+        if blocks(agent, answer, code, err, out) or closed:
+            done = f"exit {code}, failClosed" if closed else how_denied(agent, code)
             checks.append(Check(True, f"{how}, a shell call `{SHELL_LINE}` is still denied ({done})"))
             continue
         got = f"no answer within {wait:.0f} s" if code is None else f"exit {code}"
