@@ -20,6 +20,7 @@ kept as `UNKNOWN` characters, so a caller can still see `~/.ssh/<unknown>`.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 UNKNOWN = "\x00"  # stands for a part of a string only known at run time
@@ -28,6 +29,7 @@ MAX_NESTED = 4  # exec("...") inside exec(b64decode(...)) ...
 MAX_NODES = 20_000
 
 LANGS = ("python", "node", "perl", "ruby", "php")
+_DOMAIN = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63}")
 
 
 @dataclass(slots=True)
@@ -40,6 +42,8 @@ class CodeEffects:
     argvs: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (argv run without a shell, api)
     urls: list[tuple[str, str]] = field(default_factory=list)  # (url, api)
     hosts: list[tuple[str, int | None, str]] = field(default_factory=list)  # (host, port, api)
+    # DNS names it resolves, directly or as a request's host: (name or known suffix, computed label?, api)
+    lookups: list[tuple[str, bool, str]] = field(default_factory=list)
     socket: bool = False  # opens a raw socket
     download_exec: bool = False  # runs code or commands it downloaded
     opaque: list[str] = field(default_factory=list)  # why the program cannot be analysed
@@ -61,6 +65,19 @@ class CodeEffects:
                 self.argvs.append((("curl", "--data-binary", f"@{path}", url), api))
         if self.environment and "'" not in url:
             self.shell.append((f"env | curl --data-binary @- '{url}'", api))
+
+    def lookup(self, name: str, api: str) -> bool:
+        """A DNS name the program resolves; one with a label computed at run time (`f"{data}.evil.com"`, data
+        leaving through DNS) is kept as its known suffix. False when no domain of it is known."""
+        if UNKNOWN not in name:
+            if "." in name and len(self.lookups) < 32:
+                self.lookups.append((name.rstrip("."), False, api))
+            return "." in name
+        suffix = name.rsplit(UNKNOWN, 1)[1].strip(".")
+        if suffix.count(".") < 1 or not _DOMAIN.fullmatch(suffix) or len(self.lookups) >= 32:
+            return False
+        self.lookups.append((suffix, True, api))
+        return True
 
     def flag(self, why: str) -> None:
         if why not in self.opaque and len(self.opaque) < 16:

@@ -794,6 +794,10 @@ class _Py:
             target = first if args else kwargs.get("host", UNK)
             self.host(target, args[1] if len(args) > 1 else kwargs.get("port", UNK), name)
             return Val(kind="connection")
+        if name in _RESOLVERS:
+            if not fx.lookup(text_of(first), name) and known(first) is None:
+                fx.note(f"python {name} of a name computed at run time")
+            return UNK
         if name in ("socket.socket", "socket.create_connection", "socket.socketpair", "socket.fromfd"):
             fx.socket = True
             if name == "socket.create_connection":
@@ -953,10 +957,17 @@ class _Py:
             body = body or target.kind == "request_body"
             target = Val(text=target.text)
         text = text_of(target)
-        if "://" in text and UNKNOWN not in text.split("://", 1)[1].split("/", 1)[0]:
+        host = (
+            text.split("://", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1].split(":", 1)[0]
+            if "://" in text
+            else ""
+        )
+        if "://" in text and UNKNOWN not in host:
             self.fx.urls.append((text, api))
             if body:
                 self.fx.sent(text, api)
+        elif host and self.fx.lookup(host, api):
+            pass  # `https://{data}.evil.example/`: data in the name the request resolves
         elif body:
             self.fx.flag(f"python {api} sends data to a destination computed at run time")
         else:
@@ -997,6 +1008,12 @@ _EXPR: dict[type, Callable[[_Py, Any], Val]] = {
 }
 
 
+_RESOLVERS = frozenset(
+    {
+        *("socket.gethostbyname", "socket.gethostbyname_ex", "socket.getaddrinfo", "socket.getfqdn"),
+        *("dns.resolver.resolve", "dns.resolver.query", "dns.resolver.Resolver.resolve"),
+    }
+)
 # Every name `_Py.call` looks at (the rest are passed by quickly), and the prefixes it tests.
 _HANDLED = frozenset(
     {
@@ -1016,6 +1033,7 @@ _HANDLED = frozenset(
         *_DECODERS,
         *_IDENTITY,
         *_NATIVE,
+        *_RESOLVERS,
         *_PATH_CLASSES,
         *(f"{c}.{m}" for c in _PATH_CLASSES for m in ("home", "cwd")),
         *("__import__", "asyncio.create_subprocess_exec", "chr", "codecs.decode", "getattr", "globals"),

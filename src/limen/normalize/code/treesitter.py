@@ -215,6 +215,16 @@ _table(
 )
 _table("b64", 0, "decode_base64", "MIME::Base64::decode_base64", "base64_decode", "Buffer.from.toString")
 _table("open", 0, "open", "File.open", "IO.open", "File.new", "sysopen", "Kernel.open", "IO.sysopen")
+_table(
+    "dns", 0, "dns.lookup", "dns.resolve", "dns.resolve4", "dns.resolve6", "dns.resolveTxt", "dns.resolveAny"
+)
+_table(
+    "dns", 0, "dns.promises.lookup", "dns.promises.resolve", "dns.promises.resolveTxt", "Resolv.getaddress"
+)
+_table(
+    "dns", 0, "Resolv.getaddresses", "gethostbyname", "gethostbynamel", "dns_get_record", "Socket.getaddrinfo"
+)
+_table("dns", 0, "Addrinfo.getaddrinfo", "Socket.gethostbyname", "Net::DNS::Resolver.query", "checkdnsrr")
 _table("hex", 0, "hex2bin", "pack")
 _table("rot13", 0, "str_rot13")
 _table("rev", 0, "strrev", "reverse", "scalar")
@@ -840,6 +850,10 @@ class _Eval:
             return UNK
         if effect == "open":
             return self.open(name, args)
+        if effect == "dns":
+            if not fx.lookup(text_of(target), name) and known(target) is None:
+                fx.note(f"{self.lang} {name} of a name computed at run time")
+            return UNK
         if effect == "write":
             fx.writes.append(text_of(target))
             if len(args) > index + 1:
@@ -1139,10 +1153,17 @@ class _Eval:
         if target.kind == "request":
             target = Val(text=target.text)
         text = text_of(target)
-        if "://" in text and UNKNOWN not in text.split("://", 1)[1].split("/", 1)[0]:
+        host = (
+            text.split("://", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1].split(":", 1)[0]
+            if "://" in text
+            else ""
+        )
+        if "://" in text and UNKNOWN not in host:
             self.fx.urls.append((text, api))
             if body:
                 self.fx.sent(text, api)
+        elif host and self.fx.lookup(host, api):
+            pass  # `https://${data}.evil.example/`: data in the name the request resolves
         elif body:
             self.fx.flag(f"{self.lang} {api} sends data to a destination computed at run time")
         else:
