@@ -928,3 +928,15 @@ def test_a_shell_reading_its_stdin_by_any_name_runs_it(line: str) -> None:
 )
 def test_coproc_and_static_path_functions(line: str, inner: tuple[str, ...]) -> None:
     assert inner in argvs(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "echo / | while read -r d; do rm -rf $d; done",
+        'while read d; do rm -rf "$d"; done <<< "/"',
+        "printf 'a\\nb\\n/\\n' | while read d; do rm -rf $d; done",
+    ],
+)
+def test_while_read_over_known_input_runs_the_body_per_line(line: str) -> None:
+    assert ("rm", "-rf", "/") in argvs(line)

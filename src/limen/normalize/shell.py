@@ -475,6 +475,12 @@ def _walk(
     if kind in ("command_substitution", "process_substitution"):
         _substitution(node, src, state, via, level, depth)
         return None
+    if (
+        kind == "while_statement"
+        and stdin is not None
+        and _while_read(node, src, state, via, level, depth, stdin)
+    ):
+        return None
     if kind in ("file_redirect", "herestring_redirect", "heredoc_redirect"):
         _redirect(node, src, state, via, level, depth, [], None)  # `$(<file)` reads the file
         return None
@@ -513,6 +519,28 @@ def _walk(
             stdin if kind in ("subshell", "compound_statement") else None,
         )
     return out if kind in ("subshell", "compound_statement", "program") else None
+
+
+def _while_read(
+    node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int, stdin: _Stream
+) -> bool:
+    """`echo / | while read d; do rm -rf $d; done`: over known input, `read` takes each line in turn and
+    the body runs once per line (lines differing only in their numbers once); False if not that shape."""
+    condition = node.child_by_field_name("condition")
+    body = node.child_by_field_name("body")
+    if condition is None or body is None or condition.type != "command":
+        return False
+    if src.text(condition).split(None, 1)[0] != "read" or stdin.text is None:
+        return False
+    lines = [line for line in stdin.text.split("\n") if line.strip()]
+    distinct = list({re.sub(r"\d+", "0", line): line for line in lines}.values())
+    if len(distinct) > MAX_LOOP_VALUES:
+        state.flag("loop over more values than the bound")
+        return False
+    for line in lines if len(lines) <= MAX_LOOP_VALUES else distinct:
+        _walk(condition, src, state, via, level, depth + 1, _Stream(line + "\n", stdin.sources))
+        _walk(body, src, state, via, level, depth + 1)
+    return True
 
 
 def _substitution(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int) -> None:
@@ -605,8 +633,9 @@ def _redirected(
         body = parts[-1]
     redirects: list[str] = []
     after: list[Node] = []
-    for redirect in node.children_by_field_name("redirect"):
-        stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after)
+    for redirect in node.children:  # by type: tree-sitter-bash leaves a herestring out of the field
+        if redirect.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+            stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after)
     if body is None:  # `> file` alone: the null command truncating its target
         if redirects:
             _record(state, Command(argv=(":",), name=":", via=via, redirects=tuple(redirects)))
@@ -3129,6 +3158,8 @@ def _scan_code(
             state.destinations.extend(net.destinations_in_text(url.replace(UNKNOWN, "x"), via_command=lang))
     for host, port, _api in fx.hosts:
         _add_host(state, host, port, lang)
+    for name, computed, _api in fx.lookups:  # a DNS query, as `nslookup NAME` makes one
+        _add_host(state, name, None, "nslookup", ("substituted_label",) if computed else ())
 
 
 def _code_word(target: str, unknown: str) -> str | None:
