@@ -20,6 +20,7 @@ RuleFunction = Callable[[Action, Context], Iterable[Finding]]
 # Built-in rule modules, imported once on first use; order is only the order of the evidence trail.
 BUILTIN_MODULES = (
     "limen.rules.paths",
+    "limen.rules.installation",
     "limen.rules.commands",
     "limen.rules.destinations",
     "limen.rules.secrets",

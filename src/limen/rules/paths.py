@@ -170,7 +170,7 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
 
 # `limen` sub-commands that loosen Limen or rewrite its control plane: an agent running them through a
 # shell would switch Limen off without touching a protected file itself. Reading commands stay open.
-_CONTROL_COMMANDS = frozenset({"uninstall", "approve", "clear", "waive"})
+_CONTROL_COMMANDS = frozenset({"uninstall", "approve", "clear", "waive", "stop"})
 
 
 def _limen_subcommands(command: Command) -> tuple[str, ...]:

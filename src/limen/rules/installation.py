@@ -1,0 +1,137 @@
+"""`protected_path_blocked` for Limen's own installation, by effect: an agent must not be able to switch Limen
+off by rewriting, removing or replacing the code that decides, or by stopping the process that does.
+
+Flagged (BLOCK):
+- a write, delete, move or re-permission of anything in Limen's package directory, its console scripts or the
+  environment (venv) it is installed in, by any tool, glob, `find` or interpreter code;
+- a new or changed interpreter start-up hook in that environment's site directories (`*.pth`,
+  `sitecustomize.py`, `usercustomize.py`): code there runs inside every Limen process;
+- a package manager removing, reinstalling or replacing the `limen` distribution (`pip uninstall limen`,
+  `uv pip install --force-reinstall limen`, `pipx uninstall limen`, `uv tool uninstall limen`);
+- a signal to Limen's processes (`pkill -f limen`, `killall limen-hook`, `kill <the daemon's pid>`).
+
+Quiet: reading Limen's code, installing other packages into the same environment, `pip show limen`,
+`kill` of other processes, writes elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import site
+import sys
+from collections.abc import Iterator
+from functools import lru_cache
+
+from limen.context import Context
+from limen.facts.programs import Role, has
+from limen.model import Action, Command, Finding, ReasonCode, Verdict
+from limen.normalize.paths import absolute
+from limen.rules import rule
+
+DISTRIBUTION = "limen"
+STARTUP_NAMES = frozenset({"sitecustomize.py", "usercustomize.py"})
+_CHANGERS = (Role.DELETES, Role.WRITES, Role.METADATA)
+# Package-manager words that remove or replace an installed distribution.
+_REPLACING = frozenset(
+    {"uninstall", "remove", "rm", "install", "add", "upgrade", "reinstall", "sync", "inject", "tool"}
+)
+
+
+@lru_cache(maxsize=1)
+def installation_roots() -> tuple[str, ...]:
+    """Limen's package directory, and the environment it runs in when that is a virtual environment (a
+    system interpreter's prefix is left to the system rules): as written and resolved."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots = {package, os.path.realpath(package)}
+    if sys.prefix != sys.base_prefix:
+        roots |= {sys.prefix, os.path.realpath(sys.prefix)}
+    return tuple(sorted(r.rstrip("/") for r in roots))
+
+
+@lru_cache(maxsize=1)
+def site_dirs() -> frozenset[str]:
+    """The site directories of the interpreter Limen runs on, where start-up hooks live."""
+    dirs = set(site.getsitepackages())
+    user = site.getusersitepackages()
+    if isinstance(user, str):
+        dirs.add(user)
+    return frozenset({d.rstrip("/") for d in dirs} | {os.path.realpath(d) for d in dirs})
+
+
+def _inside(path: str, roots: tuple[str, ...]) -> bool:
+    return any(path == root or path.startswith(root + "/") for root in roots)
+
+
+def _is_startup_hook(path: str) -> bool:
+    name = os.path.basename(path)
+    return (name.endswith(".pth") or name in STARTUP_NAMES) and os.path.dirname(path) in site_dirs()
+
+
+def _changed_paths(action: Action, ctx: Context) -> Iterator[str]:
+    """What the action writes, deletes, moves or re-permissions (of a copy, only where it goes)."""
+    yield from action.write_paths
+    for command in action.commands:
+        operands = [w for w in command.argv[1:] if not w.startswith("-")]
+        if has(command.name, Role.COPIES):
+            operands = operands[-1:]
+        elif not any(has(command.name, role) for role in _CHANGERS):
+            continue
+        for word in operands:
+            yield absolute(word, action.cwd or ctx.workspace, ctx.home)
+
+
+def _installer_words(command: Command) -> list[str]:
+    """The words after a package manager's name: `pip ...`, or `python3 -m pip ...`; [] for anything else."""
+    argv = list(command.argv)
+    if has(command.name, Role.INTERPRETER) and "-m" in argv[:-1]:
+        argv = argv[argv.index("-m") + 1 :]
+    name = os.path.basename(argv[0]) if argv else ""
+    return [w.lower() for w in argv[1:]] if has(name, Role.PACKAGE_INSTALLER) else []
+
+
+def _replaces_limen(command: Command) -> bool:
+    words = _installer_words(command)
+    named = any(w.split("[")[0].split("=")[0].split("<")[0].split(">")[0] == DISTRIBUTION for w in words)
+    return named and any(w in _REPLACING for w in words)
+
+
+def _daemon_pid() -> str:
+    """The running daemon's pid from its lock file (the same file `limen daemon status` reads)."""
+    from limen.doors.hooks.wire import run_dir
+
+    try:
+        with open(os.path.join(run_dir(), "daemon.lock")) as fh:
+            return fh.read(32).strip()
+    except OSError:
+        return ""
+
+
+def _signals_limen(command: Command) -> bool:
+    if not has(command.name, Role.PROCESS_KILLER):
+        return False
+    operands = [w for w in command.argv[1:] if not w.startswith("-")]
+    if any("limen" in w.lower() for w in operands):
+        return True  # pkill -f limen, killall limen-hook
+    pid = _daemon_pid() if command.name == "kill" else ""
+    return bool(pid) and pid in operands
+
+
+@rule(ReasonCode.PROTECTED_PATH_BLOCKED)
+def installation(action: Action, ctx: Context) -> Iterator[Finding]:
+    roots = installation_roots()
+    for path in _changed_paths(action, ctx):
+        if _inside(path, roots) or _is_startup_hook(path):
+            detail = f"Limen's installation {path}"
+            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+            return
+    for command in action.commands:
+        if _replaces_limen(command):
+            yield Finding(
+                ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"`{command.name}` replaces Limen"
+            )
+            return
+        if _signals_limen(command):
+            yield Finding(
+                ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"`{command.name}` signals Limen"
+            )
+            return
