@@ -516,3 +516,17 @@ def test_python_that_runs_later_is_read_like_python_c(content: str, least: Verdi
     later = _decide("Write", {"file_path": "conftest.py", "content": content}, workspace)
     assert ReasonCode.PERSISTENCE_WRITE in later.reasons, later.explanation
     assert later.verdict >= least and now.verdict >= least
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'echo \'{"/home/dev/proj": "DO_NOT_TRUST"}\' > ~/.gemini/trustedFolders.json',
+        "sed -i 's/trusted_hash/x/' ~/.codex/config.toml",
+    ],
+)
+def test_the_agents_hook_trust_is_protected(command: str, workspace: str) -> None:
+    """Gemini CLI runs no hooks in a folder it does not trust, and Codex no hook whose hash it has not
+    recorded: rewriting either switches Limen off as surely as deleting the hook."""
+    decision = _decide("Bash", {"command": command}, workspace)
+    assert decision.verdict is Verdict.BLOCK and ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons

@@ -51,6 +51,14 @@ BULK_THRESHOLDS: dict[Mode, int] = {Mode.LIGHT: 200, Mode.BALANCED: 50, Mode.STR
 DEFAULT_TRUSTED_HOSTS: tuple[str, ...] = REGISTRY_HOSTS
 
 
+def _codex_home_files() -> tuple[str, ...]:
+    """Codex's hook wiring where `CODEX_HOME` moves it."""
+    codex_home = os.environ.get("CODEX_HOME")
+    if not codex_home:
+        return ()
+    return (os.path.join(codex_home, "hooks.json"), os.path.join(codex_home, "config.toml"))
+
+
 def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
     """Limen's own control plane and the agents' hook configuration: an agent must not switch Limen off."""
     return (
@@ -65,9 +73,11 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
         os.path.join(home, ".cursor", "hooks.json"),
         os.path.join(workspace, ".cursor", "hooks.json"),
         os.path.join(home, ".gemini", "settings.json"),
+        os.path.join(home, ".gemini", "trustedFolders.json"),  # an untrusted folder runs no hooks
         os.path.join(workspace, ".gemini", "settings.json"),
         os.path.join(home, ".codex", "hooks.json"),
-        os.path.join(home, ".codex", "config.toml"),
+        os.path.join(home, ".codex", "config.toml"),  # hook trust hashes and project trust live here
+        *_codex_home_files(),
         os.path.join(workspace, ".codex", "hooks.json"),
         os.path.join(workspace, ".codex", "config.toml"),
         # The MCP server files `limen install --mcp` wraps: unwrapping an entry bypasses the proxy.
