@@ -1020,8 +1020,9 @@ def _without_overlaps(hits: list[SecretHit]) -> list[SecretHit]:
     return kept
 
 
-# Where each credential kind is meant to go: sending it there is its use, not its exfiltration.
-_ISSUERS: dict[str, tuple[str, ...]] = {
+# Where each credential kind is meant to go: sending it there is its use, not its exfiltration. The issuer
+# table (`limen.facts.hosts.ISSUER_HOSTS`) first; these for the kinds it does not name yet.
+_MORE_ISSUERS: dict[str, tuple[str, ...]] = {
     "github-token": ("github.com", "*.github.com", "*.githubusercontent.com"),
     "gitlab-token": ("gitlab.com", "*.gitlab.com"),
     "slack-token": ("slack.com", "*.slack.com"),
@@ -1034,7 +1035,49 @@ _ISSUERS: dict[str, tuple[str, ...]] = {
     "pypi-token": ("upload.pypi.org", "test.pypi.org"),
     "aws-access-key": ("*.amazonaws.com",),
     "google-api-key": ("*.googleapis.com",),
+    "google-oauth-token": ("*.googleapis.com", "*.google.com"),
+    "google-oauth-client-secret": ("oauth2.googleapis.com", "accounts.google.com"),
+    "sendgrid-key": ("api.sendgrid.com",),
+    "twilio-key": ("api.twilio.com", "*.twilio.com"),
+    "mailgun-key": ("api.mailgun.net", "api.eu.mailgun.net"),
+    "digitalocean-token": ("api.digitalocean.com",),
+    "linear-key": ("api.linear.app",),
+    "doppler-token": ("api.doppler.com",),
+    "pulumi-token": ("api.pulumi.com",),
+    "sentry-token": ("sentry.io", "*.sentry.io"),
+    "shopify-token": ("*.myshopify.com",),
+    "atlassian-token": ("*.atlassian.net", "api.atlassian.com"),
+    "notion-token": ("api.notion.com",),
+    "postman-key": ("api.getpostman.com",),
+    "grafana-token": ("*.grafana.net", "grafana.com"),
+    "hashicorp-token": ("app.terraform.io",),
+    "heroku-key": ("api.heroku.com",),
+    "databricks-token": ("*.cloud.databricks.com", "*.azuredatabricks.net", "*.gcp.databricks.com"),
+    "newrelic-key": ("*.newrelic.com", "*.nr-data.net"),
+    "dynatrace-token": ("*.live.dynatrace.com", "*.apps.dynatrace.com"),
+    "rubygems-token": ("rubygems.org",),
+    "mapbox-secret-token": ("api.mapbox.com",),
+    "groq-key": ("api.groq.com",),
+    "replicate-token": ("api.replicate.com",),
+    "xai-key": ("api.x.ai",),
+    "langsmith-key": ("api.smith.langchain.com", "*.smith.langchain.com"),
+    "perplexity-key": ("api.perplexity.ai",),
+    "supabase-token": ("api.supabase.com", "*.supabase.co"),
+    "tailscale-key": ("api.tailscale.com", "login.tailscale.com"),
+    "buildkite-token": ("api.buildkite.com",),
+    "circleci-token": ("circleci.com", "*.circleci.com"),
+    "cloudflare-origin-ca-key": ("api.cloudflare.com",),
+    "artifactory-token": ("*.jfrog.io",),
 }
+
+
+def _issuer_table() -> dict[str, tuple[str, ...]]:
+    from limen.facts.hosts import ISSUER_HOSTS
+
+    return {**_MORE_ISSUERS, **ISSUER_HOSTS}
+
+
+_ISSUERS = _issuer_table()
 
 
 @lru_cache(maxsize=1024)
