@@ -113,8 +113,8 @@ def hook_executable() -> str:
 # printf's `\n` (which fish's single quotes keep as it is), none of the `$GEMINI_*` names Gemini CLI expands.
 GUARD = (
     'o=$("$@"); c=$?; case $c in 0|2) [ -z "$o" ] || printf "%s\\n" "$o"; exit $c;; esac; '
-    'echo "Limen is missing or broken ($1 ended with exit $c): this call is denied. Run: limen doctor" >&2; '
-    "exit 2"
+    'echo "Limen is missing or broken ($1 exited $c): this call is denied, as is every call until '
+    'the user repairs Limen (limen doctor says what is wrong)" >&2; exit 2'
 )
 GUARD_SHELL = "/bin/sh"
 GUARD_NAME = "limen-hook"  # the guard's $0
