@@ -45,6 +45,17 @@ PROMPT_TOOL = "prompt"
 PROMPT_NAME_KEY = "prompt_name"
 
 
+def failure_reason(exc: Exception) -> tuple[ReasonCode, str]:
+    """The reason code and text for a failure the agent (and the operator's log) is told about. A broken
+    policy file is named (file, line, key) so its owner can fix it; anything else only by its type (a
+    message may carry an argument's value)."""
+    from limen.policy import PolicyError
+
+    if isinstance(exc, PolicyError):
+        return ReasonCode.OBJECTIVE_GUARDRAIL_ERROR, exc.summary()
+    return ReasonCode.PROXY_HANDLER_ERROR, f"the proxy failed ({type(exc).__name__})"
+
+
 def open_runtime(workspace: str, mode: str | None) -> Runtime:
     from limen.runtime import Runtime
 
@@ -130,7 +141,7 @@ class Guard:
                 qualified(self.server, "warm_up"), {}, cwd=self.cwd, door=DOOR, context=self.runtime.context
             )
         except Exception as exc:  # only a head start: the real calls load the same code and fail closed
-            _note(f"warm-up failed ({type(exc).__name__})")
+            _note(f"warm-up failed: {failure_reason(exc)[1]}")
 
     def check_call(self, name: Any, arguments: Any) -> Refusal | None:
         """None when the call may go to the server, else the refusal. Every call is decided and audited."""

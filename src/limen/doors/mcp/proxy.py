@@ -22,7 +22,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from limen.doors.mcp.guard import PROMPT_TOOL, RESOURCE_TOOL, Guard, Refusal, Withheld
+from limen.doors.mcp.guard import PROMPT_TOOL, RESOURCE_TOOL, Guard, Refusal, Withheld, failure_reason
 from limen.doors.mcp.messages import (
     INTERNAL_ERROR,
     JSON,
@@ -161,7 +161,7 @@ class Proxy:
         try:
             await self._from_client(message, raw)
         except Exception as exc:
-            code, what = _failure_reason(exc)
+            code, what = failure_reason(exc)
             _note(f"proxy handler failed: {what}")
             if is_request(message):
                 self._forget(message["id"])  # one answer per request, even if it was already forwarded
@@ -397,7 +397,7 @@ class Proxy:
         try:
             answer = await asyncio.to_thread(self._answer_for, pending, message)
         except Exception as exc:  # no worker thread to run it on (the loop is closing)
-            code, what = _failure_reason(exc)
+            code, what = failure_reason(exc)
             answer = self._failure(pending, code, what)
         if self._screening.pop(key, None) is None:
             return  # the deadline passed, the agent cancelled, or the proxy closed: it was answered already
@@ -414,7 +414,7 @@ class Proxy:
                 pending, ReasonCode.DOWNSTREAM_ERROR, "the MCP server sent a malformed answer"
             )
         except Exception as exc:
-            code, what = _failure_reason(exc)
+            code, what = failure_reason(exc)
             _note(f"reviewing a {pending.method} answer failed: {what}")
             return self._failure(pending, code, what)
 
@@ -574,16 +574,6 @@ class Proxy:
 async def _run(heavy: bool, work: Callable[..., T], *args: Any) -> T:
     """Guard work inline when the message is small, on a worker thread when it is large."""
     return await asyncio.to_thread(work, *args) if heavy else work(*args)
-
-
-def _failure_reason(exc: Exception) -> tuple[ReasonCode, str]:
-    """The reason code and text for a failure the agent is told about. A broken policy file is named (file,
-    line, key) so its owner can fix it; anything else only by its type (a message may carry a value)."""
-    from limen.policy import PolicyError
-
-    if isinstance(exc, PolicyError):
-        return ReasonCode.OBJECTIVE_GUARDRAIL_ERROR, exc.summary()
-    return ReasonCode.PROXY_HANDLER_ERROR, f"the proxy failed ({type(exc).__name__})"
 
 
 def _offers_elicitation(params: JSON) -> bool:
