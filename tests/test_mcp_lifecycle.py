@@ -224,11 +224,13 @@ def test_screening_a_large_result_does_not_hold_up_other_calls(env: Env) -> None
 
 
 def test_the_deadline_still_fires_while_a_result_is_screened(env: Env) -> None:
-    slow = {"name": "echo", "arguments": {"text": "a.b-c+d%" * 16, "repeat": 12000, "delay": 0.6}}
+    # 1.5 MB of dashed lines between anchor words of the turn gate (seconds to screen, even on a fast
+    # machine), back after 0.6 s: 0.4 s left before the deadline
+    lines = {"text": "bcc " + "\n-" * 150 + " ", "repeat": 5000, "delay": 0.6}
     with LineClient([PY, "-m", "limen", "mcp", "--name", "tiny", "--timeout", "1", PY, TINY], env) as client:
         client.initialize()
         client.tools()
-        answer, _ = client.request("tools/call", slow)  # 1.5 MB, back after 0.6 s: 0.4 s left to screen
+        answer, _ = client.request("tools/call", {"name": "echo", "arguments": lines})
         assert answer["result"]["isError"] is True
         assert "could not be screened within 1 s" in text(answer["result"])
         assert text(client.call("echo", {"text": "after"})) == "after"
