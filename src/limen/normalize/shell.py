@@ -1128,7 +1128,7 @@ def _eval_substitution(
     return src.text(node), True, False
 
 
-_PURE = frozenset({"echo", "printf", "base64", "base32", "basenc", "xxd", "rev", "cat"})
+_PURE = frozenset({"echo", "printf", "base64", "base32", "basenc", "xxd", "rev", "cat", "tr"})
 _LOOKUP = re.compile(r"(which|command -v|type -p) [\w.+-]+")
 
 
