@@ -63,6 +63,7 @@ def test_hit_spans_cover_the_value_and_never_carry_it() -> None:
         "ghp_" + "x" * 36,
         "glpat-XXXXXXXXXXX-XXXXXXXX",
         "xoxb-xxxxxxxxx-xxxxxxxxxx-xxxxxxxxxxxx",
+        "xoxp-" + "572370529330-573807301142-572331691188-" + "#" * 20,
         'api_key = "${API_KEY}"',
         'password = "changeme"',
         "Authorization: Bearer <your token here>",

@@ -713,9 +713,13 @@ def _shape_hits(text: str) -> Iterator[SecretHit]:
                 continue
             if _placeholder(value.split(":", 1)[1] if shape.kind == "url-credentials" else value):
                 continue
-            if shape.group == 0 and text[m.end() : m.end() + 1] in ("#", "*", "…"):
+            if shape.group == 0 and not _MASK_CHARS.isdisjoint(text[m.end() : m.end() + 2]):
                 continue  # `xoxp-1234-####`: a masked or truncated example
             yield SecretHit(shape.kind, m.start(shape.group), m.end(shape.group), HIGH)
+
+
+# What follows a value that was masked or cut short (`xoxp-1234-####`, `sk_live_abc…`).
+_MASK_CHARS = frozenset("#*…")
 
 
 def _placeholder(value: str) -> bool:
