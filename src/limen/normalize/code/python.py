@@ -8,8 +8,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from limen.normalize.code import UNKNOWN, CodeEffects, analyse_into, read_source
+from limen.normalize.code import MAX_NODES, UNKNOWN, CodeEffects, analyse_into, read_source
 from limen.normalize.code.values import (
+    MAX_TEXT,
     TAINTED,
     UNK,
     Val,
@@ -364,8 +365,10 @@ class _Py:
     # ----------------------------------------------------------------- expressions
 
     def expr(self, node: ast.expr | None) -> Val:
-        if node is None or not self.fx.tick():
+        fx = self.fx
+        if node is None or (fx.nodes >= MAX_NODES - 1 and not fx.tick()):
             return UNK
+        fx.nodes += 1  # `fx.tick()` inlined below the bound: this runs for every node
         handler = _EXPR.get(type(node))
         if handler is not None:
             return handler(self, node)
@@ -390,8 +393,8 @@ class _Py:
 
     def _constant(self, node: ast.Constant) -> Val:
         constant = node.value
-        if isinstance(constant, str):
-            return s(constant)
+        if type(constant) is str:
+            return Val(text=constant) if len(constant) <= MAX_TEXT else s(constant)
         if isinstance(constant, bytes):
             return s(constant.decode("utf-8", "replace"))
         if isinstance(constant, bool) or constant is None:
