@@ -527,13 +527,17 @@ def test_the_guard_passes_the_hooks_own_answers_through(agent: str, tmp_path: Pa
 
 
 def test_the_guard_runs_in_any_shell_an_agent_may_start_it_with(tmp_path: Path) -> None:
-    command = hook_command("codex", str(tmp_path / "gone" / "limen-hook"))
+    gone = hook_command("codex", str(tmp_path / "gone" / "limen-hook"))
+    echo = hook_command("codex", stub(tmp_path, "cat"))
+    answer = b'{"reason": "a \\"quoted\\" \\\\n %s $HOME `x` \'y\'"}'
     for shell in ("sh", "dash", "bash", "zsh", "ksh", "fish"):  # Codex runs `$SHELL -lc <command>`
         found = shutil.which(shell)
         if found is None:
             continue
-        proc = subprocess.run([found, "-c", command], input=b"{}", capture_output=True, timeout=60)
+        proc = subprocess.run([found, "-c", gone], input=b"{}", capture_output=True, timeout=60)
         assert proc.returncode == 2 and DENIED in proc.stderr, (shell, proc)
+        proc = subprocess.run([found, "-c", echo], input=answer, capture_output=True, timeout=60)
+        assert (proc.returncode, proc.stdout) == (0, answer + b"\n"), (shell, proc)
 
 
 def test_old_and_new_wiring_are_both_limens(home: Path) -> None:
