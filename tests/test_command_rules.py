@@ -651,3 +651,10 @@ def test_stdin_as_a_script_file_and_typical_values(line: str, project: Path) -> 
     decision = decide(line, project)
     assert decision.verdict is Verdict.BLOCK, decision.explanation
     assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)
+
+
+@pytest.mark.parametrize("line", ["rm -rf ~/{.ssh,.aws}", "rm -rf ~/.gnupg", "cd ~ && rm -rf .kube"])
+def test_a_recursive_delete_of_a_credential_store_blocks(line: str, project: Path) -> None:
+    decision = decide(line, project)
+    assert decision.verdict is Verdict.BLOCK, decision.explanation
+    assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)

@@ -288,11 +288,22 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
                 96,
                 f"recursive delete of {_path_class(hit, ctx)}",
             )
-        if (
-            ctx.home
-            and os.path.dirname(target) == ctx.home.rstrip("/")
-            and not is_within(ctx.workspace, target)
-        ):
+        in_home = [
+            t
+            for t in (target, *_after_cd(word, action, ctx))
+            if ctx.home and os.path.dirname(t) == ctx.home.rstrip("/") and not is_within(ctx.workspace, t)
+        ]
+        if in_home:
+            target = in_home[-1]
+            from limen.rules.paths import is_secret_file
+
+            if is_secret_file(target):  # `rm -rf ~/{.ssh,.aws}`: keys and credentials, lost for good
+                return _finding(
+                    ReasonCode.DESTRUCTIVE_COMMAND,
+                    Verdict.BLOCK,
+                    92,
+                    "recursive delete of a credential store",
+                )
             worst = _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND,
                 Verdict.AUTH,
