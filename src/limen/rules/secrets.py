@@ -245,9 +245,10 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape(
         "private-key",
         "PRIVATE KEY",
-        r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----\s*(?:[\w:\-]+: [^\n]*\n)*\s*"
-        r"[A-Za-z0-9+/=\s]{32,}?"
-        r"(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|\Z|(?=[^A-Za-z0-9+/=\s]))",
+        # line breaks as they are, or escaped as in JSON and .env files (`\n`)
+        r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[nr])*(?:[\w:\-]+: [^\n]*\n)*\s*"
+        r"[A-Za-z0-9+/=\s\\]{32,}?"
+        r"(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|\Z|(?=[^A-Za-z0-9+/=\s\\]))",
     ),
     _shape("google-oauth-token", "ya29.", r"\bya29\.[0-9A-Za-z_-]{30,}"),
     _shape("jwt", "eyJ", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
