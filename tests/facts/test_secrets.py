@@ -329,3 +329,28 @@ def test_naming_a_secret_file_without_reading_it_is_quiet(line: str, workspace: 
 def test_reading_a_secret_file_still_asks(line: str, workspace: str) -> None:
     decision = _bash(line, workspace)
     assert ReasonCode.SENSITIVE_SECRET_ACCESS in decision.reasons, decision.explanation
+
+
+def test_a_whole_file_write_of_a_project_env_file_is_what_the_shell_redirect_is(workspace: str) -> None:
+    ctx = Context.for_mode(Mode.BALANCED, workspace)
+    write = limen.evaluate(
+        "Write", {"file_path": ".env", "content": "PORT=3000\n"}, cwd=workspace, context=ctx
+    )
+    shell = _bash("echo 'PORT=3000' > .env", workspace)
+    assert (
+        ReasonCode.SENSITIVE_SECRET_ACCESS not in write.reasons
+        and ReasonCode.SENSITIVE_SECRET_ACCESS not in shell.reasons
+    )
+    edit = limen.evaluate(
+        "Edit",
+        {"file_path": ".env", "old_string": "PORT=1", "new_string": "PORT=2"},
+        cwd=workspace,
+        context=ctx,
+    )
+    assert ReasonCode.SENSITIVE_SECRET_ACCESS in edit.reasons  # an edit shows the lines it changed
+    home = limen.evaluate(
+        "Write", {"file_path": "~/.aws/credentials", "content": "[x]\n"}, cwd=workspace, context=ctx
+    )
+    assert (
+        ReasonCode.SENSITIVE_SECRET_ACCESS in home.reasons
+    )  # replacing a credential store outside the project

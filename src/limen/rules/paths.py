@@ -281,6 +281,10 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             yield path
 
 
+# Arguments of tools that edit part of a file (and show it back) rather than write all of it.
+_EDIT_KEYS = frozenset({"old_string", "old_str", "edits", "patch", "input", "diff"})
+
+
 @rule(ReasonCode.SENSITIVE_SECRET_ACCESS)
 def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     """Reads of a secret: a secret file read or sent (not `chmod 600 key`, `ssh -i key`, `ls ~/.ssh`,
@@ -300,8 +304,11 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
                 yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, what)
                 return
         return
+    # A whole-file write (Write, write_file) returns nothing of the file: inside the workspace it is what a
+    # shell's `> .env` is. An edit shows the lines it changed, so it reads.
+    whole_write = action.capability == "filesystem.write" and not _EDIT_KEYS.intersection(action.arguments)
     for path in _all_paths(action):
-        if is_secret_file(path):
+        if is_secret_file(path) and not (whole_write and ctx.workspace and is_within(path, ctx.workspace)):
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
             return
     if action.capability == "filesystem.read" and not action.write_paths:
