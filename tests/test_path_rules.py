@@ -530,3 +530,30 @@ def test_the_agents_hook_trust_is_protected(command: str, workspace: str) -> Non
     recorded: rewriting either switches Limen off as surely as deleting the hook."""
     decision = _decide("Bash", {"command": command}, workspace)
     assert decision.verdict is Verdict.BLOCK and ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "chmod 600 ~/.ssh/id_ed25519",
+        "ssh -i ~/.ssh/id_ed25519 git@build.example.org",
+        "ssh-add ~/.ssh/id_ed25519",
+        "cp .env.example .env",
+        "ls ~/.ssh",
+        "stat .env",
+        "touch .env",
+    ],
+)
+def test_naming_a_secret_file_is_not_reading_it(command: str, workspace: str) -> None:
+    """The secret-file rule fires on reads and sends of a secret: permissions, use as an identity, loading
+    into an agent, creating from an example, listing and metadata return nothing of it."""
+    assert ReasonCode.SENSITIVE_SECRET_ACCESS not in _decide("Bash", {"command": command}, workspace).reasons
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["cat ~/.ssh/id_ed25519", "cp ~/.ssh/id_ed25519 /tmp/k", "base64 .env", "cat ~/.codex/auth.json"],
+)
+def test_reading_or_copying_a_secret_file_asks(command: str, workspace: str) -> None:
+    decision = _decide("Bash", {"command": command}, workspace)
+    assert ReasonCode.SENSITIVE_SECRET_ACCESS in decision.reasons and decision.verdict is Verdict.AUTH
