@@ -26,12 +26,14 @@ _S = r"(?:[^.?!\n]|[.?!](?=\S))"
 # What may precede an imperative at the start of a sentence without changing what it asks for. Its run of
 # bullets, quotes and spaces is possessive and bounded, and a letter must follow it (every use goes on with
 # a word): a run of line breaks and dashes, each a sentence start, is not rescanned from every one of them,
-# and a sentence start followed by anything else is given up at once.
+# and a sentence start followed by anything else is given up at once. Where a start needs a character and
+# an assertion, the character comes first and the word-starts share one `\b`: most positions then fail on
+# their first test (the pattern is tried at every position of a window).
 _LEAD = (
     # A line break ends a sentence unless the line was hard-wrapped mid-sentence (ends in a letter or comma).
     # "and then" and "as the final step" chain a further order onto a sentence.
-    r"(?:^|[.!?:;]|(?<![a-z,])\n|\btodo\b|\bnote\b|\bps\b|\band(?: then)?\b,?|\bbut\b,?"
-    r"|\bas (?:a|the) (?:final|last|next|first) step\b,?)[\s\-*>\"'(]{0,40}+(?=[a-z])"
+    r"(?:^|[.!?:;]|\n(?<![a-z,]\n)|\b(?:todo|note|ps)\b"
+    r"|\b(?:and(?: then)?|but|as (?:a|the) (?:final|last|next|first) step)\b,?)[\s\-*>\"'(]{0,40}+(?=[a-z])"
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
     r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note"
@@ -169,7 +171,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate("say tell claim state inform remind convince assure mention"),
         Lazy(
             rf"{_LEAD}(?:say|tell the user|tell them|claim|state) that\b"
-            r"|(?<!should )(?<!will )(?<!must )(?<!can )(?<!to )\b(?:tell|inform|remind|convince|assure)"
+            r"|\b(?<!should )(?<!will )(?<!must )(?<!can )(?<!to )(?:tell|inform|remind|convince|assure)"
             r" the user (?:that|to)\b"
             r"|\b(?:mention|say|tell (?:the user|them)|state|claim) that (?:they|the user|you) (?:should|must"
             r"|need to|have to)\b"

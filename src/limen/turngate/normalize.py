@@ -103,7 +103,7 @@ _BACK, _FORWARD = 160, 320
 # more than this at once: dense anchors (a word repeated through a megabyte) must not turn the whole text
 # into one window that a pattern rescans from every sentence start in it. Each window still lies whole in
 # one search, so what a window can match is found.
-_SPAN = 4 * (_BACK + _FORWARD)
+_SPAN = 8 * (_BACK + _FORWARD)
 
 
 @dataclass(slots=True, frozen=True)

@@ -22,7 +22,8 @@ from limen.turngate.normalize import Gate, Lazy, Prepared, gate
 # inside a path, address or quote through ("~/.ssh/id_rsa", "'how are you?' to"): that is `_SPAN`.
 _C = r"[^.?!\n]"
 _SPAN = r"(?:[^.?!;\n]|[.?!](?=\S))"
-# "never share your password with ..." is advice, not a request.
+# "never share your password with ..." is advice, not a request. Placed after the `\b` it guards, so the
+# lookbehinds run only at word starts.
 _NOT_NEGATED = r"(?<!never )(?<!not )(?<!n't )(?<!no )"
 
 _SECRET = (
@@ -290,7 +291,7 @@ SIGNATURES: tuple[Signature, ...] = (
         _S,
         "secret_to_destination",
         gate(_SECRET_WORDS, ("one-time", "one time"), also=_SECRET_VERBS),
-        rf"{_NOT_NEGATED}\b{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_SPAN}{{0,60}}?\b{_SECRET}\b"
+        rf"\b{_NOT_NEGATED}{_EXPORT_VERB}\b(?: (?:me|us|him|her|them))?{_SPAN}{{0,60}}?\b{_SECRET}\b"
         rf"{_SPAN}{{0,60}}?"
         r"\b(?:to|via|into|at|on)\b"
         rf"|\b{_EXPORT_VERB} (?:me|us) (?:your|the|all|any|all the|all your|all of the|all of your)?"
@@ -300,7 +301,7 @@ SIGNATURES: tuple[Signature, ...] = (
         rf"|\b(?:reveal|leak|expose|disclose|dump|exfiltrate|encode|smuggle|embed|hide|append)\b{_C}{{0,30}}?"
         r"\b(?:your|all|the|any|stored"
         rf"|saved){_C}{{0,20}}?\b{_SECRET}\b"
-        rf"|{_NOT_NEGATED}\b(?:reply|respond|answer) with\b{_C}{{0,30}}?\b{_SECRET}\b"
+        rf"|\b{_NOT_NEGATED}(?:reply|respond|answer) with\b{_C}{{0,30}}?\b{_SECRET}\b"
         r"|\b(?:print|output|display|show)(?: (?:out|me|us))?(?: (?:the|your|all|all the))? (?:current|stored"
         rf"|saved|database|db|admin|root|production|prod|master)(?: \w+)? {_SECRET}\b",
     ),
