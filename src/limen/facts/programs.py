@@ -545,3 +545,46 @@ COMMAND_VARIABLES = frozenset(
         *("PROMPT_COMMAND", "RSYNC_RSH", "CVS_RSH"),
     }
 )
+
+
+# What a tool prints for the shell to evaluate as its own set-up (`eval "$(pyenv init -)"`,
+# `source <(kubectl completion bash)`): the sub-command words (a regex over the words after the name, joined
+# by spaces) under which its output is the tool's shell integration, written by the tool itself. Evaluating
+# that output is the everyday line of every rc file, not code of unknown content.
+_SHELLS_ARG = r"(?:\s+-{0,2}(?:bash|zsh|fish|sh|posix|ksh|-s|-c|-))*"
+SETUP_SNIPPETS: dict[str, str] = {
+    **{
+        name: rf"(?:init|virtualenv-init)(?:\s+-(?:-path|-no-rehash|-no-push-path)?)*{_SHELLS_ARG}"
+        for name in ("pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "phpenv", "swiftenv")
+    },
+    **{
+        name: rf"completions?{_SHELLS_ARG}"
+        for name in (
+            *("kubectl", "helm", "gh", "glab", "minikube", "kind", "k3d", "docker", "podman", "npm"),
+            *("pnpm", "rustup", "deno", "bun", "poetry", "pip", "pip3", "flux", "argocd", "cilium"),
+        )
+    },
+    "direnv": rf"hook{_SHELLS_ARG}",
+    "ssh-agent": r"(?:-[sc])?",
+    "starship": rf"init{_SHELLS_ARG}(?:\s+--print-full-init)?",
+    "zoxide": rf"init{_SHELLS_ARG}(?:\s+--cmd\s+\w+)?",
+    "atuin": rf"init{_SHELLS_ARG}",
+    "mise": rf"activate{_SHELLS_ARG}",
+    "rtx": rf"activate{_SHELLS_ARG}",
+    "fnm": r"env(?:\s+--[\w-]+(?:=\S+)?)*",
+    "conda": rf"shell\.(?:bash|zsh|fish|posix)\s+hook|init{_SHELLS_ARG}",
+    "brew": r"shellenv",
+    "opam": r"env(?:\s+--[\w-]+(?:=\S+)?)*",
+    "uv": rf"generate-shell-completion{_SHELLS_ARG}",
+    "fzf": r"--(?:bash|zsh|fish)",
+    "thefuck": r"--alias(?:\s+\w+)?",
+}
+_SETUP_PATTERNS = {name: re.compile(pattern) for name, pattern in SETUP_SNIPPETS.items()}
+
+
+def prints_setup(argv: list[str]) -> bool:
+    """The command prints its own shell integration for the shell to evaluate (see `SETUP_SNIPPETS`)."""
+    if not argv:
+        return False
+    pattern = _SETUP_PATTERNS.get(argv[0].rsplit("/", 1)[-1])
+    return pattern is not None and pattern.fullmatch(" ".join(argv[1:])) is not None

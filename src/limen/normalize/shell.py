@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from limen.facts.programs import COMMAND_VARIABLES, Program, Role, has, names, options, program
+from limen.facts.programs import COMMAND_VARIABLES, Program, Role, has, names, options, prints_setup, program
 from limen.model import Command, Destination
 from limen.normalize.paths import canonical
 
@@ -2052,8 +2052,28 @@ def _is_dynamic(text: str, state: _State) -> bool:
 _EXPANSIONS = re.compile(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\$\{[^}]*\}|\$[\w@*#?!$-]|<\([^)]*\)")
 
 
+_SUBSTITUTED = re.compile(r"^\s*(?:\$\((?P<a>[^()`]*)\)|`(?P<b>[^()`]*)`|<\((?P<c>[^()`]*)\))\s*$")
+
+
+def _setup_line(word: str) -> bool:
+    """`$(pyenv init -)`, `<(kubectl completion bash)`: the word is what a known tool prints as its own shell
+    integration (`facts.programs.prints_setup`), which rc files evaluate every day."""
+    import shlex
+
+    match = _SUBSTITUTED.match(word)
+    if match is None:
+        return False
+    try:
+        inner = shlex.split(match.group("a") or match.group("b") or match.group("c") or "")
+    except ValueError:
+        return False
+    return prints_setup(inner)
+
+
 def _h_eval(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     text = " ".join(argv[1:])
+    if len(argv) == 2 and _setup_line(argv[1]):
+        return  # the substitution itself was analysed as a command where it stands
     if any(_is_dynamic(w, state) for w in argv[1:]):
         if any(_from_download(w) for w in argv[1:]):
             state.note("download_exec")
@@ -2093,6 +2113,8 @@ def _h_source(
     if script in _STDIN_FILES and stdin is not None and (stdin.text is not None or stdin.sources):
         _h_shell(["sh", "-s"], state, (*via, argv[0]), level, stdin)  # `. /dev/stdin <<< CODE`
         return
+    if _setup_line(script):
+        return  # `source <(kubectl completion bash)`: the tool's own shell integration
     if script.startswith(("<(", "/dev/fd/", "/dev/stdin", "/proc/self/fd")) or (
         _is_dynamic(script, state) and script.startswith(("$(", "`"))
     ):
