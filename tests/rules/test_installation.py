@@ -67,3 +67,41 @@ def test_ordinary_work_near_the_installation_is_not(
     tool: str, arguments: dict[str, object], workspace: str
 ) -> None:
     assert ReasonCode.PROTECTED_PATH_BLOCKED not in _decide(tool, arguments, workspace).reasons
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find ~ -name state.sqlite -delete",
+        "find / -name decisions.jsonl -delete",
+        "find ~ -name head.json -exec rm {} +",
+        "find ~ -name '*.key' -delete",
+        "find . -name settings.json -delete",
+        "find . -name '*.json' -exec shred -u {} \\;",
+    ],
+)
+def test_a_sweep_by_name_that_reaches_limens_files_is_blocked(
+    command: str, workspace: str, monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    """The command never names a protected path: the name it sweeps for is what reaches it."""
+    home = os.path.join(workspace, "home")
+    limen_home = os.path.join(home, ".limen")
+    for relative in ("state.sqlite", "audit/decisions.jsonl", "audit/head.json", "keys/daemon.key"):
+        os.makedirs(os.path.dirname(os.path.join(limen_home, relative)), exist_ok=True)
+        open(os.path.join(limen_home, relative), "w").close()
+    os.makedirs(os.path.join(workspace, ".claude"), exist_ok=True)
+    open(os.path.join(workspace, ".claude", "settings.json"), "w").close()
+    monkeypatch.setenv("LIMEN_HOME", limen_home)
+    monkeypatch.setenv("HOME", home)
+    ctx = Context.for_mode(Mode.BALANCED, workspace, home=home)
+    ctx.protected_paths = (limen_home, os.path.join(workspace, ".claude", "settings.json"))
+    decision = limen.evaluate("Bash", {"command": command}, cwd=workspace, context=ctx)
+    assert decision.verdict is Verdict.BLOCK, decision.explanation
+    assert ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons
+
+
+@pytest.mark.parametrize(
+    "command", ["find . -name '*.pyc' -delete", "find . -name node_modules -prune", "find ~ -name '*.log'"]
+)
+def test_a_sweep_that_reaches_nothing_protected_is_not(command: str, workspace: str) -> None:
+    assert ReasonCode.PROTECTED_PATH_BLOCKED not in _decide("Bash", {"command": command}, workspace).reasons

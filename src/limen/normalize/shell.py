@@ -2347,8 +2347,12 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
 
 
 def _find_name(root: str, name: str, state: _State, write: bool, touches: bool) -> None:
-    """`find ROOT -name X`: a literal X is a path below ROOT; a pattern is noted like a glob."""
+    """`find ROOT -name X`: a literal X is a path below ROOT; a pattern is noted like a glob. What a find
+    deletes or hands to a command is also noted as `sweep:ROOT/**/X`: every file of that name at any depth
+    below ROOT, which rules hold against the paths they protect."""
     base = name.rsplit("/", 1)[-1]
+    if touches:
+        state.note(f"sweep:{root.rstrip('/')}/**/{base}")
     if not any(c in base for c in "*?["):
         path = os.path.join(root, base)
         state.paths.append(path)

@@ -8,10 +8,14 @@ Flagged (BLOCK):
   `sitecustomize.py`, `usercustomize.py`): code there runs inside every Limen process;
 - a package manager removing, reinstalling or replacing the `limen` distribution (`pip uninstall limen`,
   `uv pip install --force-reinstall limen`, `pipx uninstall limen`, `uv tool uninstall limen`);
-- a signal to Limen's processes (`pkill -f limen`, `killall limen-hook`, `kill <the daemon's pid>`).
+- a signal to Limen's processes (`pkill -f limen`, `killall limen-hook`, `kill <the daemon's pid>`);
+- a sweep that deletes or runs a command on files by name below a folder (`find ~ -name state.sqlite
+  -delete`, `find / -name '*.jsonl' -exec rm {} +`) when a protected path below that folder has, or holds
+  a file with, such a name: the command never names the protected path, but that is what it would delete.
 
 Quiet: reading Limen's code, installing other packages into the same environment, `pip show limen`,
-`kill` of other processes, writes elsewhere.
+`kill` of other processes, writes elsewhere, `find . -name '*.pyc' -delete` where no protected file has such
+a name.
 """
 
 from __future__ import annotations
@@ -80,6 +84,56 @@ def _changed_paths(action: Action, ctx: Context) -> Iterator[str]:
             yield absolute(word, action.cwd or ctx.workspace, ctx.home)
 
 
+# Files below a protected folder looked at to match a sweep's name pattern (Limen's home holds a few dozen).
+SWEEP_LISTING = 2000
+_SWEEP_TTL = 2.0
+_listings: dict[str, tuple[float, tuple[str, ...]]] = {}
+
+
+def _names_below(directory: str) -> tuple[str, ...]:
+    """The names of the entries below `directory` (bounded; cached a moment, since one line may sweep
+    several patterns). A folder too large to list counts as holding every name (`*`)."""
+    import time
+
+    now = time.monotonic()
+    hit = _listings.get(directory)
+    if hit is not None and hit[0] > now:
+        return hit[1]
+    names: list[str] = []
+    for _, dirs, files in os.walk(directory):
+        names.extend(dirs)
+        names.extend(files)
+        if len(names) > SWEEP_LISTING:
+            names = ["*"]
+            break
+    if len(_listings) > 64:
+        _listings.clear()
+    _listings[directory] = (now + _SWEEP_TTL, tuple(names))
+    return _listings[directory][1]
+
+
+def _swept(action: Action, ctx: Context) -> str:
+    """A protected path a `sweep:ROOT/**/NAME` note of the action would reach, or ""."""
+    from fnmatch import fnmatchcase
+
+    for note in action.notes:
+        if not note.startswith("sweep:") or "/**/" not in note:
+            continue
+        root, pattern = note[len("sweep:") :].rsplit("/**/", 1)
+        root = root.rstrip("/") or "/"
+        prefix = root if root.endswith("/") else root + "/"
+        for protected in (*ctx.protected_paths, *installation_roots()):
+            if not (protected == root or protected.startswith(prefix)):
+                continue
+            if fnmatchcase(os.path.basename(protected), pattern):
+                return protected
+            if os.path.isdir(protected) and any(
+                name == "*" or fnmatchcase(name, pattern) for name in _names_below(protected)
+            ):
+                return protected
+    return ""
+
+
 def _installer_words(command: Command) -> list[str]:
     """The words after a package manager's name: `pip ...`, or `python3 -m pip ...`; [] for anything else."""
     argv = list(command.argv)
@@ -124,6 +178,11 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"Limen's installation {path}"
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
             return
+    swept = _swept(action, ctx) if action.notes else ""
+    if swept:
+        detail = f"a sweep by name reaches {swept}"
+        yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+        return
     for command in action.commands:
         if _replaces_limen(command):
             yield Finding(
