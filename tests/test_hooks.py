@@ -197,10 +197,12 @@ def test_claude_code_unknown_event_is_denied(tmp_path: Path) -> None:
     assert run_hook("claude-code", "stop.json", tmp_path)[:2] == ({"decision": "block", "reason": reason}, 2)
 
 
-def test_codex_passes_quietly_and_checks_patch_targets(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fixture", ["pre_apply_patch_hooks.json", "pre_apply_patch_hooks_indented.json"])
+def test_codex_passes_quietly_and_checks_patch_targets(fixture: str, tmp_path: Path) -> None:
+    """Patch targets as Codex reads them: it trims each line, so ` *** Add File: P` writes P too."""
     assert run_hook("codex", "pre_bash.json", tmp_path)[:2] == ({}, 0)
     assert run_hook("codex", "pre_apply_patch.json", tmp_path)[:2] == ({}, 0)
-    out, code, _ = run_hook("codex", "pre_apply_patch_hooks.json", tmp_path)
+    out, code, _ = run_hook("codex", fixture, tmp_path)
     specific = out["hookSpecificOutput"]
     assert (specific["permissionDecision"], code) == ("deny", 2)
     assert specific["permissionDecisionReason"].startswith("Limen blocked this call [protected_path_blocked")

@@ -58,21 +58,19 @@ def written_text(action: Action, path: str) -> str | None:
     return "\n".join(parts) if parts else None
 
 
-_SECTION = re.compile(r"^(?:\*\*\* (?:Add File|Update File|Delete File): |\+\+\+ (?:b/)?)(.+?)\s*$")
-
-
 def _added_lines(patch: str, path: str, action: Action) -> str:
     """The lines a patch adds to `path` (Codex's apply_patch format or a unified diff); when no section
     names the path, every added line."""
     from limen.normalize.paths import canonical
+    from limen.patches import header_target
 
     sections: dict[str, list[str]] = {}
     current: list[str] | None = None
     every: list[str] = []
     for line in patch.splitlines():
-        header = _SECTION.match(line)
+        header = header_target(line)
         if header:
-            target = canonical(header.group(1), action.cwd or "/", "")
+            target = canonical(header, action.cwd or "/", "")
             current = sections.setdefault(target, [])
             continue
         if line.startswith("+") and not line.startswith("+++"):

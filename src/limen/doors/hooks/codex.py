@@ -8,8 +8,7 @@ Codex (unlike Claude Code) applies by replacing the tool result.
 
 from __future__ import annotations
 
-import re
-
+from limen import patches
 from limen.doors.hooks import claude_code
 from limen.doors.hooks import events as ev
 
@@ -18,14 +17,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 AGENT = "codex"
-_PATCH_TARGET = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.MULTILINE)
 
 
 def parse(payload: dict[str, Any], env: dict[str, str]) -> ev.HookEvent:
     event = claude_code.parse(payload, {}, AGENT)
     args = event.arguments
     if event.tool == "apply_patch" and isinstance(args, dict) and isinstance(args.get("command"), str):
-        event.arguments = {**args, "path": _PATCH_TARGET.findall(args["command"])}
+        event.arguments = {**args, "path": patches.targets(args["command"])}
     return event
 
 
