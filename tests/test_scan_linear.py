@@ -68,6 +68,12 @@ def test_extraction_grows_linearly(period: str) -> None:
     assert large < 40 * max(small, 1e-3)
 
 
+def test_decoding_a_long_run_that_ends_in_a_dot_is_linear() -> None:
+    """What a call sends is decoded before it is compared with the session's secrets: a DNS-label split
+    once rescanned a long run of letters from each position (40 kB: 3 s)."""
+    assert _seconds(scan.encoded_variants, "a" * SIZE + ".") < BOUND
+
+
 def test_a_large_adversarial_text_through_the_turn_gate() -> None:
     text = _text("bcc " + "\n-" * 150 + " ")
     assert _seconds(screen, text, source="untrusted") < BOUND

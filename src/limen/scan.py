@@ -63,7 +63,9 @@ _WRAPPED_B64 = re.compile(r"[A-Za-z0-9+/]{8,}+(?:\r?\n[ \t]*+[A-Za-z0-9+/]{4,}+=
 _SPACED_HEX = re.compile(r"(?:[0-9a-fA-F]{2}[ :]){8,}+[0-9a-fA-F]{2}")
 _SPREAD_SEPARATORS = re.compile(r"[\s:]+")
 # An encoding cut into DNS labels (`<label>.<label>.evil.example`), and base32, the encoding DNS allows.
-_DOTTED = re.compile(r"((?:[A-Za-z0-9]{12,}+\.){2,}+)([A-Za-z0-9]{1,11}+)?")
+# Tried once per run of letters and digits (a start inside a run can only fail where its start failed),
+# so a long run is not rescanned from each of its positions.
+_DOTTED = re.compile(r"(?<![A-Za-z0-9])((?:[A-Za-z0-9]{12,}+\.){2,}+)([A-Za-z0-9]{1,11}+)?")
 _B32 = re.compile(r"(?<![A-Za-z0-9])[A-Za-z2-7]{16,}+=*")
 
 
