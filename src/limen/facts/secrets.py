@@ -314,6 +314,7 @@ def _compiled() -> tuple[dict[str, tuple[_Compiled, ...]], tuple[tuple[str, tupl
 
 _EXACT, _PREFIX = _compiled()
 PRINTER_PROGRAMS = frozenset(_EXACT)
+PRINTER_PREFIXES = tuple(p for p, _ in _PREFIX)
 
 
 def _operands(argv: tuple[str, ...]) -> list[str]:

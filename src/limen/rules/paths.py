@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
@@ -89,10 +89,9 @@ def is_secret_file(path: str) -> bool:
 
 def _secret_by_name(path: str) -> bool:
     name = _basename(path)
-    if _NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path):
-        return False
     if _SECRET_NAMES.match(name) or _IN_SECRET_DIR.search(path) or _SECRET_STORE_FILES.search(path):
-        return True
+        # the public material that lives beside secrets is asked about only here (most paths are neither)
+        return not (_NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path))
     if _has_glob(name):
         parent = path[: -len(name)]
         return any(
@@ -281,6 +280,18 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             yield path
 
 
+def _secret_reads() -> Callable[[Action, Context], list[str]]:
+    """`limen.rules.secrets.secret_reads`, imported once (the secret rules import this module)."""
+    global _SECRET_READS
+    if _SECRET_READS is None:
+        from limen.rules.secrets import secret_reads
+
+        _SECRET_READS = secret_reads
+    return _SECRET_READS
+
+
+_SECRET_READS: Callable[[Action, Context], list[str]] | None = None
+
 # Arguments of tools that edit part of a file (and show it back) rather than write all of it.
 _EDIT_KEYS = frozenset({"old_string", "old_str", "edits", "patch", "input", "diff"})
 
@@ -298,9 +309,7 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
             return
         if action.commands:
-            from limen.rules.secrets import secret_reads
-
-            for what in secret_reads(action, ctx):
+            for what in _secret_reads()(action, ctx):
                 yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, what)
                 return
         return

@@ -1397,15 +1397,26 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
     credential, or a sweep for key material outside the workspace. One description each."""
     found: list[str] = []
     for command in action.commands:
-        printed = secret_facts.printer(command.argv)
-        if printed is not None:
-            if not _used_with_issuer(command, printed, action):
-                found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
-            continue
-        swept = _sweep(command, action, ctx)
-        if swept:
-            found.append(swept)
+        name = command.name
+        if name in _SECRET_READERS or name.startswith(secret_facts.PRINTER_PREFIXES):
+            printed = secret_facts.printer(command.argv)
+            if printed is not None:
+                if not _used_with_issuer(command, printed, action):
+                    found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
+                continue
+            swept = _sweep(command, action, ctx)
+            if swept:
+                found.append(swept)
     return found
+
+
+# Every command name `secret_reads` looks at further (most lines name none of them).
+_SECRET_READERS = (
+    secret_facts.PRINTER_PROGRAMS
+    | secret_facts.SWEEPERS
+    | secret_facts.SEARCHERS
+    | {"git", "find", "fd", "fdfind", "locate", "plocate", "mlocate"}
+)
 
 
 # --------------------------------------------------------------------------- secret files sent out
