@@ -199,3 +199,24 @@ def test_a_dump_of_many_keys_keeps_a_bounded_taint_table() -> None:
     assert len(targets) <= MAX_TAINT_ENTRIES + 2 * len(keys)
     fp = fingerprinter()
     assert all(fp(k) in targets for k in keys)  # every key keeps its exact fingerprint
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A" * 200_000 + "!\n",  # a base64 run with no line after it
+        "ab " * 66_000 + "!",  # spaced hex pairs that end without a pair
+        "ab " * 66_000 + "ab0",
+        ("A" * 76 + "\n") * 1000 + "B" * 120_000,
+        "-----BEGIN PUBLIC KEY-----\n" * 7000,
+        "ssh-rsa AAAA" + "A" * 200_000,
+        ("q" * 30 + ".") * 6000,  # DNS-label-shaped runs
+    ],
+)
+def test_the_taint_match_reads_each_run_once(text: str) -> None:
+    import time
+
+    fp, targets = _tainted(SECRET40, "Px9Lk2Qw7Zr4Tm")
+    started = time.perf_counter()
+    assert not secret_leaves([text], fp, targets)
+    assert time.perf_counter() - started < 5.0  # quadratic, these took minutes

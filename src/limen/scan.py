@@ -59,8 +59,9 @@ def _decode_b64(blob: str) -> str | None:
 
 
 # Encodings spread over lines or pairs: base64 wrapped at any width, hex written `5a:6b:...` or `5a 6b ...`.
-_WRAPPED_B64 = re.compile(r"[A-Za-z0-9+/]{8,}+(?:\r?\n[ \t]*+[A-Za-z0-9+/]{4,}+={0,2})++")
-_SPACED_HEX = re.compile(r"(?:[0-9a-fA-F]{2}[ :]){8,}+[0-9a-fA-F]{2}")
+# Both start only where a run starts and never give back what they read, so a long run is read once.
+_WRAPPED_B64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{8,}+(?:\r?\n[ \t]*+[A-Za-z0-9+/]{4,}+={0,2})++")
+_SPACED_HEX = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{2}(?:[ :][0-9a-fA-F]{2}){8,}+")
 _SPREAD_SEPARATORS = re.compile(r"[\s:]+")
 # An encoding cut into DNS labels (`<label>.<label>.evil.example`), and base32, the encoding DNS allows.
 # Tried once per run of letters and digits (a start inside a run can only fail where its start failed),
