@@ -132,6 +132,7 @@ STORES = [
     "~/.claude/.credentials.json",
     "~/.codex/auth.json",
     "~/.gemini/oauth_creds.json",
+    "~/.local/share/opencode/auth.json",
     "~/.config/gh/hosts.yml",
     "~/.docker/config.json",
     "~/.npmrc",

@@ -164,6 +164,8 @@ STORE_FILES: tuple[str, ...] = (
     ".codex/auth.json",
     ".gemini/oauth_creds.json",
     ".gemini/google_accounts.json",
+    ".local/share/opencode/auth.json",
+    ".config/opencode/auth.json",
     ".config/gh/hosts.yml",
     ".config/hub",
     ".config/glab-cli/config.yml",
