@@ -103,6 +103,7 @@ from limen.facts.hosts import (
 )
 from limen.floors.egress import OWN_REMOTE, carries_nothing
 from limen.model import Action, Command, Destination, Finding, HostClass, Mode, ReasonCode, Verdict
+from limen.normalize.net import ADDRESS
 from limen.rules import rule
 
 _MODE_RISK = {Mode.LIGHT: 55, Mode.BALANCED: 60, Mode.STRICT: 70, Mode.PARANOID: 80}
@@ -113,7 +114,6 @@ _INTENDED: dict[Mode, frozenset[str]] = {
     Mode.PARANOID: frozenset(),
 }
 _PLAIN_FLAGS = frozenset({"schemeless"})  # any other flag (punycode, percent-encoded, ...) is a disguise
-_ADDRESS = re.compile(r"[^\s<>,;\"'@]+@([^\s<>,;\"'@]+)")  # `recipient_destinations`' own split
 
 _RAW_SOCKET_TOOLS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "/dev/tcp"})
 _CURL_ROUTE = frozenset(
@@ -235,8 +235,8 @@ def _intended(dest: Destination, action: Action, ctx: Context) -> bool:
         m.group(0).strip(".>")
         for text in _argument_strings(action.arguments)
         if "@" in text
-        for m in _ADDRESS.finditer(text)
-        if m.group(1).strip(".>").lower() == dest.host
+        for m in ADDRESS.finditer(text)  # `recipient_destinations`' own split
+        if m.group(1) and m.group(1).strip(".>").lower() == dest.host
     }
     return bool(addresses) and all(session.value_origin(a) in origins for a in addresses)
 
