@@ -2341,18 +2341,34 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
     for start in starts:
         _add_path(start, state, write=deletes)
     touches = deletes or any(w in expr for w in ("-exec", "-execdir", "-ok", "-okdir"))
+    sweep = "delete" if deletes or _execs(expr, (Role.DELETES,)) else ""
+    sweep = sweep or ("change" if _execs(expr, (Role.WRITES, Role.METADATA, Role.SHELL)) else "")
     for name in names:
         for root in roots:
             _find_name(root, name, state, deletes, touches)
+            if sweep:  # every file of that name below the root is deleted (or changed)
+                state.note(f"sweep-{sweep}:{root.rstrip('/') or '/'}/**/{name.rsplit('/', 1)[-1]}")
+
+
+def _execs(expr: list[str], roles: tuple[Role, ...]) -> bool:
+    """A find expression hands its matches to a program playing one of `roles` (`-exec rm {} +`), seen
+    through wrappers (`-exec sudo rm {} +`); `-exec du -s {} +` only reads them."""
+    for i, word in enumerate(expr[:-1]):
+        if word not in ("-exec", "-execdir", "-ok", "-okdir"):
+            continue
+        j = i + 1
+        while j < len(expr) - 1 and has(_basename(expr[j]), Role.WRAPPER):
+            j += 1
+        if any(has(_basename(expr[j]), role) for role in roles):
+            return True
+    return False
 
 
 def _find_name(root: str, name: str, state: _State, write: bool, touches: bool) -> None:
-    """`find ROOT -name X`: a literal X is a path below ROOT; a pattern is noted like a glob. What a find
-    deletes or hands to a command is also noted as `sweep:ROOT/**/X`: every file of that name at any depth
-    below ROOT, which rules hold against the paths they protect."""
+    """`find ROOT -name X`: a literal X is a path below ROOT; a pattern is noted like a glob. (What a find
+    deletes or changes is also noted by `_h_find` as `sweep:ROOT/**/X`: every file of that name at any
+    depth below ROOT, which rules hold against the paths they protect.)"""
     base = name.rsplit("/", 1)[-1]
-    if touches:
-        state.note(f"sweep:{root.rstrip('/')}/**/{base}")
     if not any(c in base for c in "*?["):
         path = os.path.join(root, base)
         state.paths.append(path)

@@ -252,7 +252,7 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
     if "--no-preserve-root" in command.argv:
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 98, "rm --no-preserve-root")
     if not ({"r", "R"} & flags or "--recursive" in _long(command.argv) or always):
-        return None
+        return _every_entry_delete(command, action, ctx)
     worst: Finding | None = None
     for word in _operands(command.argv):
         if _EMPTY_VAR_ROOT.match(word):
@@ -311,6 +311,29 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
                 "recursive delete of a folder in the home folder",
             )
     return worst
+
+
+_EVERY_ENTRY = re.compile(r"^[*?.]*\*[*?.]*$")  # `*`, `.*`, `*.*`: a glob that names every entry
+
+
+def _every_entry_delete(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`rm ~/*`, `rm -f /etc/*`: no `-r`, but every file directly in the home folder, the root or a
+    system folder at once (the folders survive, their files do not)."""
+    if command.name == "rmdir":
+        return None
+    for word in _operands(command.argv):
+        head, _, last = word.rstrip("/").rpartition("/")
+        if not _EVERY_ENTRY.match(last) or not head:
+            continue
+        where = _target(head, action, ctx)
+        if _is_dangerous(where, action, ctx) and not is_within(where, ctx.workspace):
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND,
+                Verdict.AUTH,
+                75,
+                f"delete of every file in {_path_class(where, ctx)}",
+            )
+    return None
 
 
 _FIND_NON_FILTERS = frozenset(

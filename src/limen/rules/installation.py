@@ -9,9 +9,10 @@ Flagged (BLOCK):
 - a package manager removing, reinstalling or replacing the `limen` distribution (`pip uninstall limen`,
   `uv pip install --force-reinstall limen`, `pipx uninstall limen`, `uv tool uninstall limen`);
 - a signal to Limen's processes (`pkill -f limen`, `killall limen-hook`, `kill <the daemon's pid>`);
-- a sweep that deletes or runs a command on files by name below a folder (`find ~ -name state.sqlite
-  -delete`, `find / -name '*.jsonl' -exec rm {} +`) when a protected path below that folder has, or holds
-  a file with, such a name: the command never names the protected path, but that is what it would delete.
+- a sweep that deletes files by name below a folder (`find ~ -name state.sqlite -delete`, `find / -name
+  '*.jsonl' -exec rm {} +`) when a protected path below that folder has, or holds a file with, such a name:
+  the command never names the protected path, but that is what it would delete (AUTH when the sweep only
+  changes them: `-exec gzip {} +`, `-exec chmod 600 {} +`).
 
 Quiet: reading Limen's code, installing other packages into the same environment, `pip show limen`,
 `kill` of other processes, writes elsewhere, `find . -name '*.pyc' -delete` where no protected file has such
@@ -112,26 +113,29 @@ def _names_below(directory: str) -> tuple[str, ...]:
     return _listings[directory][1]
 
 
-def _swept(action: Action, ctx: Context) -> str:
-    """A protected path a `sweep:ROOT/**/NAME` note of the action would reach, or ""."""
+def _swept(action: Action, ctx: Context) -> tuple[str, bool]:
+    """A protected path a `sweep-delete:` or `sweep-change:` `ROOT/**/NAME` note of the action would
+    reach, and whether it deletes; ("", False) when none does."""
     from fnmatch import fnmatchcase
 
     for note in action.notes:
-        if not note.startswith("sweep:") or "/**/" not in note:
+        kind, _, spec = note.partition(":")
+        if kind not in ("sweep-delete", "sweep-change") or "/**/" not in spec:
             continue
-        root, pattern = note[len("sweep:") :].rsplit("/**/", 1)
+        deletes = kind == "sweep-delete"
+        root, pattern = spec.rsplit("/**/", 1)
         root = root.rstrip("/") or "/"
         prefix = root if root.endswith("/") else root + "/"
-        for protected in (*ctx.protected_paths, *installation_roots()):
+        for protected in ctx.protected_paths:  # the control plane: small folders, listed in full
             if not (protected == root or protected.startswith(prefix)):
                 continue
             if fnmatchcase(os.path.basename(protected), pattern):
-                return protected
+                return protected, deletes
             if os.path.isdir(protected) and any(
                 name == "*" or fnmatchcase(name, pattern) for name in _names_below(protected)
             ):
-                return protected
-    return ""
+                return protected, deletes
+    return "", False
 
 
 def _installer_words(command: Command) -> list[str]:
@@ -178,10 +182,14 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"Limen's installation {path}"
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
             return
-    swept = _swept(action, ctx) if action.notes else ""
-    if swept:
-        detail = f"a sweep by name reaches {swept}"
-        yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+    swept, deletes = _swept(action, ctx) if action.notes else ("", False)
+    if swept:  # a delete is BLOCK; a change (gzip, chmod, sed -i) of a protected file asks
+        verb = "deletes" if deletes else "changes"
+        detail = f"a sweep by name {verb} files in {swept}"
+        if deletes:
+            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+        else:
+            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.AUTH, 70, detail)
         return
     for command in action.commands:
         if _replaces_limen(command):
