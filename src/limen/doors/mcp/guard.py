@@ -221,6 +221,16 @@ class Guard:
         )
         return not floors and decision.risk < self.runtime.context.thresholds.strong
 
+    def refused_notification(self, method: str, name: Any, codes: tuple[str, ...]) -> None:
+        """Audit a message without an id that was dropped (there is no id to answer it with)."""
+        self.runtime.audit_event(
+            "mcp_notification_refused",
+            server=self.server,
+            method=method,
+            tool=name if isinstance(name, str) else None,
+            reasons=list(codes),
+        )
+
     def record_approval(self, name: str, decision_id: str, approved: bool) -> None:
         self.runtime.audit_event(
             "mcp_call_approval", server=self.server, tool=name, decision=decision_id, approved=approved

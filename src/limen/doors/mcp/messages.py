@@ -33,6 +33,17 @@ def parse(raw: bytes | str) -> JSON | None:
     return value if isinstance(value, dict) else None
 
 
+def parse_batch(raw: bytes | str) -> list[Any] | None:
+    """The elements of a JSON-RPC batch (one JSON array), or None when the input is not one."""
+    if raw.lstrip()[:1] not in (b"[", "["):
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return value if isinstance(value, list) else None
+
+
 def well_formed(message: JSON) -> bool:
     """Whether a parsed object is one JSON-RPC 2.0 message: a request or notification (a string method, a
     string or integer id if any, object or array params) or a response (an id and exactly one of result

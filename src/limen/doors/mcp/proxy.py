@@ -25,6 +25,7 @@ from typing import Any, Protocol, TypeVar
 from limen.doors.mcp.guard import PROMPT_TOOL, RESOURCE_TOOL, Guard, Refusal, Withheld, failure_reason
 from limen.doors.mcp.messages import (
     INTERNAL_ERROR,
+    INVALID_REQUEST,
     JSON,
     PARSE_ERROR,
     REFUSED,
@@ -35,6 +36,7 @@ from limen.doors.mcp.messages import (
     is_response,
     params_of,
     parse,
+    parse_batch,
     protocol_version,
     response,
     salvage_id,
@@ -51,6 +53,16 @@ OFFLOAD_BYTES = 16 * 1024
 MAX_LIST_PAGES = 50  # a server paging its tool list forever must not stall a call
 LONG_LIVED = frozenset({"subscriptions/listen"})  # open by design until cancelled: no deadline
 DECIDED = frozenset({"tools/call", "resources/read", "prompts/get"})  # decided before they go out
+# What a client may send without an id and without a decision: notifications that ask for no work. Any
+# other message without an id is decided (DECIDED) or refused: servers that dispatch on `method` run it.
+PURE_NOTIFICATIONS = frozenset(
+    {
+        "notifications/initialized",
+        "notifications/cancelled",
+        "notifications/progress",
+        "notifications/roots/list_changed",
+    }
+)
 # listings whose entries' descriptions the model reads: method -> the result's list
 LISTINGS = {
     "resources/list": "resources",
@@ -156,6 +168,10 @@ class Proxy:
         """Handle one message from the agent. Never raises; a failure answers `proxy_handler_error`."""
         message = parse(raw)
         if message is None:
+            batch = parse_batch(raw)
+            if batch is not None:
+                await self._batch(batch)
+                return
             self._send(error(None, PARSE_ERROR, "Parse error: expected one JSON-RPC message"))
             return
         try:
@@ -176,6 +192,17 @@ class Proxy:
                     what,
                 )
 
+    async def _batch(self, batch: list[Any]) -> None:
+        """A JSON-RPC batch (2025-03-26) is split: each element is handled, decided and answered as if it
+        had come alone, so no call in a batch escapes its decision. The server never sees a batch."""
+        if not batch:
+            self._send(error(None, INVALID_REQUEST, "Invalid request: an empty batch"))
+        for element in batch:
+            if isinstance(element, dict):
+                await self.from_client(encode(element))
+            else:
+                self._send(error(None, INVALID_REQUEST, "Invalid request: a batch element is not an object"))
+
     async def _from_client(self, message: JSON, raw: bytes) -> None:
         method = message.get("method")
         if not is_request(message):
@@ -185,6 +212,9 @@ class Proxy:
             ):  # the human's answer to the proxy's own question, not the server's business
                 if not waiter.done():
                     waiter.set_result(message)
+                return
+            if method is not None and method not in PURE_NOTIFICATIONS:
+                await self._notification(message, raw)
                 return
             if method == "notifications/initialized":
                 self._handshake[1:] = [message]
@@ -205,6 +235,24 @@ class Proxy:
             self._handshake = [message]
             self._can_ask = self.ask and _offers_elicitation(params_of(message))
         await self._forward(pending, message, raw)
+
+    async def _notification(self, message: JSON, raw: bytes) -> None:
+        """A message without an id that asks the server to act: a server dispatching on `method` runs it
+        all the same. A call, read or prompt fetch is decided like a request and forwarded only when
+        allowed; anything else that is not a pure notification is refused. A refusal cannot be answered
+        (there is no id): it is dropped, noted in the operator's log and audited."""
+        method = str(message.get("method"))
+        pending = _Pending(method, None, bool(protocol_version(message)))
+        if method in DECIDED:
+            refusal = await self._decide(pending, message, heavy=len(raw) >= OFFLOAD_BYTES)
+            if refusal is None:
+                await self._send_down(message, raw)
+                return
+            codes = refusal.codes
+        else:
+            codes = (ReasonCode.UNCLASSIFIED_ACTION.value,)
+        self.guard.refused_notification(method, pending.name, codes)
+        _note(f"refused a {method} without an id ({', '.join(codes)}); it was not forwarded")
 
     async def _decide(self, pending: _Pending, message: JSON, *, heavy: bool) -> Refusal | None:
         """Decide a tool call, a resource read or a prompt fetch; note what the answer is screened as."""
