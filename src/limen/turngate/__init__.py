@@ -78,4 +78,8 @@ def _screen(text: str, *, untrusted: bool) -> list[Finding]:
         )
     for code, name in match_heuristics(prepared, runs, untrusted=untrusted).items():
         findings.append(Finding(code, Verdict.AUTH, RISK_TIER1, f"tier1 {name}"))
+    if untrusted and verdict_of(findings) is not Verdict.BLOCK:
+        from limen.turngate.tier2 import check  # raise-only; never raises itself
+
+        findings.extend(check(text))
     return findings
