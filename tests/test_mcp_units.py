@@ -72,7 +72,7 @@ def test_result_text_and_bytes_cover_every_content_kind() -> None:
         ],
         "structuredContent": {"k": "c"},
     }
-    assert result_text(result) == 'a\nb\n{"k": "c"}'
+    assert result_text(result) == 'a\nresource\nuri: x\nb\n{"k": "c"}'
     assert result_bytes(result) == b"abaGk="
 
 
@@ -232,9 +232,8 @@ def test_resource_prompt_and_error_text_cover_what_the_agent_would_read() -> Non
     from limen.doors.mcp.messages import error_text, prompt_text, resource_text
 
     blob = base64.b64encode(b"-----BEGIN OPENSSH PRIVATE KEY-----").decode()
-    assert resource_text({"contents": [{"uri": "a", "text": "one"}, {"uri": "b", "blob": blob}]}) == (
-        "one\n-----BEGIN OPENSSH PRIVATE KEY-----"
-    )
+    read = resource_text({"contents": [{"uri": "a", "text": "one"}, {"uri": "b", "blob": blob}]})
+    assert read.split("\n") == ["contents", "uri: a", "one", "uri: b", "-----BEGIN OPENSSH PRIVATE KEY-----"]
     prompt = {
         "description": "d",
         "messages": [
@@ -243,6 +242,11 @@ def test_resource_prompt_and_error_text_cover_what_the_agent_would_read() -> Non
             {"role": "user", "content": [{"type": "text", "text": "listed"}]},
         ],
     }
-    assert prompt_text(prompt) == "d\nt\nembedded\nlisted"
+    assert [line for line in prompt_text(prompt).split("\n") if line in "dt embedded listed"] == [
+        "d",
+        "t",
+        "embedded",
+        "listed",
+    ]
     assert error_text({"code": 1, "message": "m", "data": {"detail": "x"}}) == 'm\n{"detail": "x"}'
     assert error_text("bare") == '"bare"'

@@ -11,6 +11,8 @@ Tools:
 - `emit`: writes the `message` argument (any JSON-RPC request or notification of the server's own) to the
   client before it answers "emitted": a server-initiated `sampling/createMessage`, `elicitation/create`
   or `notifications/message`.
+Instead of `result` or `message`, a `case` argument names an entry of the JSON file `DISPATCH_CASES`, so
+the payload comes from the server alone (the call's own arguments stay plain).
 `resources/read` and `prompts/get` answer with a fixed text; any other method with a result naming it.
 """
 
@@ -26,7 +28,7 @@ TOOLS = [
     for name, description in (
         ("echo", "Return the text given."),
         ("result", "Return the result given."),
-        ("emit", "Send the given message to the client, then answer."),
+        ("emit", "Emit a prepared protocol message."),
     )
 ]
 
@@ -41,6 +43,11 @@ def record(message: Any) -> None:
     if path:
         with open(path, "a") as fh:
             fh.write(json.dumps(message) + "\n")
+
+
+def case(name: str) -> Any:
+    with open(os.environ["DISPATCH_CASES"]) as fh:
+        return json.load(fh)[name]
 
 
 def answer(message_id: Any, result: dict[str, Any]) -> None:
@@ -66,10 +73,11 @@ def handle(message: Any) -> None:
         answer(message_id, {"tools": TOOLS})
     elif method == "tools/call":
         name, arguments = params.get("name"), params.get("arguments") or {}
+        payload = case(arguments["case"]) if "case" in arguments else None
         if name == "result":
-            answer(message_id, arguments.get("result") or {"content": []})
+            answer(message_id, payload or arguments.get("result") or {"content": []})
         elif name == "emit":
-            write(arguments["message"])
+            write(payload or arguments["message"])
             answer(message_id, {"content": [{"type": "text", "text": "emitted"}], "isError": False})
         else:
             text = str(arguments.get("text", "done"))

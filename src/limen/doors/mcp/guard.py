@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from limen.doors.mcp.ask import question
-from limen.doors.mcp.messages import JSON, result_bytes, result_text
+from limen.doors.mcp.messages import JSON, params_text, result_bytes, result_text
 from limen.model import Decision, ReasonCode, Verdict
 
 if TYPE_CHECKING:
@@ -43,6 +44,26 @@ _WEB_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "ftps", "sftp", "
 RESOURCE_TOOL = "resources_read"
 PROMPT_TOOL = "prompt"
 PROMPT_NAME_KEY = "prompt_name"
+
+
+# What a server may ask of the client, screened before the client sees it: a sampling request (its prompt
+# goes to the client's model), an elicitation (its form goes to the user), a log message.
+SERVER_SCREENED = frozenset({"sampling/createMessage", "elicitation/create", "notifications/message"})
+# Words of an elicitation that asks the user for a secret (field names split at case and separators).
+_SECRET_ASK = re.compile(
+    r"\b(?:pass ?(?:word|phrase|code)s?|passwd|pin (?:code|number)|secrets?|private keys?|api ?keys?|"
+    r"access keys?|secret keys?|token|auth token|credentials?|credit cards?|card numbers?|cvv|cvc|"
+    r"security code|ssn|social security(?: number)?|seed phrase|recovery phrase|mnemonic|otp|"
+    r"one time (?:password|code)|(?:2fa|mfa|totp) code|bearer|session cookie|iban)\b"
+)
+
+
+def asks_for_secret(params: Any) -> bool:
+    """Whether an elicitation asks for a secret: its message or its form (field names, titles,
+    descriptions, formats) names one. A field for tokens in the plural (a count) is not one."""
+    text = params_text(params)
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    return _SECRET_ASK.search(re.sub(r"[_\-./:]+", " ", text).lower()) is not None
 
 
 def failure_reason(exc: Exception) -> tuple[ReasonCode, str]:
@@ -220,6 +241,43 @@ class Guard:
             stage.stage == "floors" and stage.verdict is not Verdict.PASS for stage in decision.evidence
         )
         return not floors and decision.risk < self.runtime.context.thresholds.strong
+
+    def screen_server_message(self, method: str, params: Any) -> tuple[str, ...]:
+        """Reason codes when a server's own request or notification must not reach the client (an injection,
+        a secret, an elicitation asking for one), else (). A refusal is audited."""
+        from limen.scan import secret_values
+        from limen.turngate import screen
+
+        text = params_text(params)
+        codes = [
+            f.code.value
+            for f in screen(text, source="untrusted")
+            if f.verdict is Verdict.BLOCK or f.code is ReasonCode.TURN_GATE_ERROR
+        ]
+        if secret_values(text):
+            codes.append(ReasonCode.SENSITIVE_SECRET_ACCESS.value)
+        if method == "elicitation/create" and asks_for_secret(params):
+            codes.append(ReasonCode.SECRET_EXPORT.value)
+        found = tuple(dict.fromkeys(codes))
+        if found:
+            self.runtime.audit_event(
+                "mcp_server_message_refused", server=self.server, method=method, reasons=list(found)
+            )
+            _note(f"refused the MCP server's {method} ({', '.join(found)})")
+        return found
+
+    def screen_input_requests(self, result: JSON) -> tuple[str, ...]:
+        """The modern era's `InputRequiredResult`: its embedded sampling and elicitation requests are
+        screened as the handshake era's server requests are."""
+        requests = result.get("inputRequests")
+        codes: list[str] = []
+        for request in requests.values() if isinstance(requests, dict) else []:
+            method = request.get("method") if isinstance(request, dict) else None
+            params = request.get("params") if isinstance(request, dict) else request
+            codes += self.screen_server_message(str(method or "inputRequests"), params)
+            if method is None and asks_for_secret(params):
+                codes.append(ReasonCode.SECRET_EXPORT.value)
+        return tuple(dict.fromkeys(codes))
 
     def refused_notification(self, method: str, name: Any, codes: tuple[str, ...]) -> None:
         """Audit a message without an id that was dropped (there is no id to answer it with)."""

@@ -132,16 +132,17 @@ def tool_error_result(text: str, *, modern: bool) -> JSON:
 
 
 def result_text(result: JSON) -> str:
-    """Every piece of text a tool result carries (text blocks, embedded resources, structured content).
-    Structured content that a text block already carries is not added twice: screening costs time in
-    proportion to the text, and SDK servers send every result both ways."""
+    """Every piece of text a tool result carries: text blocks, embedded resources (their text, and blobs
+    decoded), resource links (name, title, description, URI), annotations, structured content and `_meta`
+    anywhere. Structured content that a text block already carries is not added twice: screening costs
+    time in proportion to the text, and SDK servers send every result both ways."""
     parts: list[str] = []
     content = result.get("content")
-    for block in content if isinstance(content, list) else []:
-        _block_text(block, parts)
+    _walk(content if isinstance(content, list) else [], parts)
     structured = result.get("structuredContent")
     if structured is not None and not _carried(structured, parts):
         parts.append(json.dumps(structured, ensure_ascii=False))
+    _walk({k: v for k, v in result.items() if k not in _RESULT_DONE}, parts)
     return "\n".join(parts)
 
 
@@ -161,23 +162,26 @@ def _carried(structured: Any, texts: list[str]) -> bool:
 
 
 def resource_text(result: JSON) -> str:
-    """Every piece of text a `resources/read` result carries: text contents and blobs decoded as UTF-8
-    (a blob is how a binary-typed file, a private key among them, comes back)."""
+    """Every piece of text a `resources/read` result carries: text contents, blobs decoded as UTF-8 (a blob
+    is how a binary-typed file, a private key among them, comes back), and every other string in it."""
     parts: list[str] = []
-    contents = result.get("contents")
-    for item in contents if isinstance(contents, list) else []:
-        _block_text(item, parts)
+    _walk(result, parts)
     return "\n".join(parts)
 
 
 def prompt_text(result: JSON) -> str:
-    """Every piece of text a `prompts/get` result carries: its description and each message's content."""
-    parts: list[str] = [result["description"]] if isinstance(result.get("description"), str) else []
-    messages = result.get("messages")
-    for message in messages if isinstance(messages, list) else []:
-        content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else [content]:
-            _block_text(block, parts)
+    """Every piece of text a `prompts/get` result carries: its description, each message's content
+    (embedded resources and links included), and every other string in it."""
+    parts: list[str] = []
+    _walk(result, parts)
+    return "\n".join(parts)
+
+
+def params_text(params: Any) -> str:
+    """Every piece of text a server's own request or notification carries (a sampling request's messages
+    and system prompt, an elicitation's message and requested schema, a log message's data)."""
+    parts: list[str] = []
+    _walk(params, parts)
     return "\n".join(parts)
 
 
@@ -192,17 +196,45 @@ def error_text(err: Any) -> str:
     return "\n".join(parts)
 
 
-def _block_text(block: Any, parts: list[str]) -> None:
-    """Text of one content block or resource contents item (an embedded resource looked into)."""
-    if not isinstance(block, dict):
-        return
-    for holder in (block, block.get("resource")):
-        if not isinstance(holder, dict):
-            continue
-        if isinstance(holder.get("text"), str):
-            parts.append(holder["text"])
-        if isinstance(holder.get("blob"), str):
-            parts.append(_decoded(holder["blob"]))
+# The one extractor of text from MCP payloads. Every string is collected, wherever it sits (`_meta`,
+# annotations, a link's description, a schema's titles, keys included), so a field added to the protocol
+# tomorrow is screened too. Prose comes as it is (a prefix would hide where a sentence starts); a
+# token-like value (no spaces) of another field as "key: value", which is how the secret scanner
+# recognises an assignment. Left out: the data of images and audio (binary), a few
+# fields that only name formats, and base64 blobs, which are decoded instead.
+_RESULT_DONE = frozenset({"content", "structuredContent", "isError", "resultType"})
+_PROSE = frozenset({"text", "description", "message", "systemPrompt", "title", "content", "data"})
+_FORMAT_ONLY = frozenset({"type", "mimeType", "role", "jsonrpc", "resultType"})
+_BINARY = frozenset({"image", "audio"})
+
+
+def _walk(value: Any, parts: list[str]) -> None:
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        key, item = stack.pop()
+        if isinstance(item, str):
+            if key == "blob":
+                parts.append(_decoded(item))
+            elif key in _FORMAT_ONLY:
+                continue
+            elif not key or key in _PROSE or any(c.isspace() for c in item):
+                parts.append(item)  # prose as it is: a prefix would hide where a sentence starts
+            else:
+                parts.append(f"{key}: {item}")  # a token-like value next to its name, as in an assignment
+        elif isinstance(item, dict):
+            if key and key not in _PROSE:
+                parts.append(key)  # a key can carry words too
+            binary = item.get("type") in _BINARY
+            children = [(str(k), v) for k, v in item.items() if not (binary and k == "data")]
+            stack.extend(reversed(children))
+        elif isinstance(item, list):
+            if key and key not in _PROSE:
+                parts.append(key)
+            stack.extend(
+                (key if isinstance(child, str | int | float) else "", child) for child in reversed(item)
+            )
+        elif isinstance(item, int | float) and not isinstance(item, bool) and key:
+            parts.append(f"{key}: {item}")
 
 
 def _decoded(blob: str, limit: int = MAX_BLOB_CHARS) -> str:

@@ -15,6 +15,7 @@ Streamable HTTP) plug in on both sides.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import sys
@@ -22,7 +23,15 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from limen.doors.mcp.guard import PROMPT_TOOL, RESOURCE_TOOL, Guard, Refusal, Withheld, failure_reason
+from limen.doors.mcp.guard import (
+    PROMPT_TOOL,
+    RESOURCE_TOOL,
+    SERVER_SCREENED,
+    Guard,
+    Refusal,
+    Withheld,
+    failure_reason,
+)
 from limen.doors.mcp.messages import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -420,8 +429,11 @@ class Proxy:
             self._malformed(message, raw)
             return
         if not is_response(message):
-            if message.get("method") == "notifications/tools/list_changed":
+            method = message.get("method")
+            if method == "notifications/tools/list_changed":
                 self._listed = False
+            if method in SERVER_SCREENED and not await self._server_message_clean(message, raw):
+                return
             self._send_raw(raw)
             return
         key = id_key(message["id"])
@@ -440,6 +452,26 @@ class Proxy:
             return
         self._screening[key] = pending  # its deadline still runs: a screen that overruns it is a failure
         self._spawn(self._screen_off_loop(key, pending, message, raw))
+
+    async def _server_message_clean(self, message: JSON, raw: bytes) -> bool:
+        """Screen a server's sampling request, elicitation or log message. A refused request is answered to
+        the server with an error (the client never sees it); a refused notification is dropped."""
+        method = str(message.get("method"))
+        try:
+            codes = await _run(
+                len(raw) >= OFFLOAD_BYTES, self.guard.screen_server_message, method, params_of(message)
+            )
+        except Exception as exc:
+            codes = (failure_reason(exc)[0].value,)
+        if not codes:
+            return True
+        if is_request(message):
+            text = f"Limen refused this {method} request: reason codes {', '.join(codes)}"
+            refusal = error(message["id"], REFUSED, text)
+            refusal["error"]["data"] = {"reason": list(codes)}
+            with contextlib.suppress(DownstreamUnavailable):
+                await self.downstream.send(refusal, encode(refusal))
+        return False
 
     async def _screen_off_loop(self, key: str, pending: _Pending, message: JSON, raw: bytes) -> None:
         try:
@@ -522,6 +554,10 @@ class Proxy:
                 return None
             return response(pending.message_id, dict(result, **{LISTINGS[pending.method]: kept}))
         if result.get("resultType") == "input_required":
+            codes = self.guard.screen_input_requests(result)
+            if codes:
+                what = "the MCP server's request for input"
+                return self._refusal(pending, _withheld_input(what, codes), codes)
             return None  # the retry carrying the input is a new request, decided again
         if pending.method == "tools/call":
             screened = self.guard.screen_result(
@@ -622,6 +658,13 @@ class Proxy:
 async def _run(heavy: bool, work: Callable[..., T], *args: Any) -> T:
     """Guard work inline when the message is small, on a worker thread when it is large."""
     return await asyncio.to_thread(work, *args) if heavy else work(*args)
+
+
+def _withheld_input(what: str, codes: tuple[str, ...]) -> str:
+    return (
+        f"Limen refused {what}: it carries instructions aimed at the model or asks for a secret. "
+        f"Reason codes: {', '.join(codes)}. The request was not shown; a human can inspect `limen log`."
+    )
 
 
 def _offers_elicitation(params: JSON) -> bool:
