@@ -274,6 +274,7 @@ class Runtime:
             output if isinstance(output, str) else str(output),
             untrusted,
             ctx.mode,
+            printed_credential=_prints_credential(action),
         )
         verdict = max((f.verdict for f in findings), default=Verdict.PASS)
         risk = max((f.risk for f in findings), default=0)
@@ -359,6 +360,15 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _prints_credential(action: Action) -> bool:
+    """The call ran a command that prints a credential (`limen.facts.secrets.printer`)."""
+    if not action.commands:
+        return False
+    from limen.facts.secrets import printer
+
+    return any(printer(command.argv) is not None for command in action.commands)
 
 
 def _fetches_untrusted(action: Action, ctx: Context) -> bool:

@@ -201,6 +201,21 @@ def _distinctive(window: str) -> bool:
     return not window.isalpha() and not window.isdigit() and len(set(window)) >= 6
 
 
+PRINTED_LINES = 32  # lines of a printed credential kept as secrets (a password manager's item is short)
+_PRINTED_VALUE = re.compile(r"^\s*(?:[\w .-]{1,40}\s*[:=]\s*)?(\S.{6,4095}?)\s*$")
+
+
+def printed_values(output: str) -> list[str]:
+    """The values a credential-printing command wrote: each line's value (after a `key:` or `KEY=` label,
+    when it has one), 8 characters or longer; what matches no secret shape is a secret all the same."""
+    values: list[str] = []
+    for line in output.splitlines()[:PRINTED_LINES]:
+        match = _PRINTED_VALUE.match(line)
+        if match:
+            values.append(match.group(1).strip("\"'"))
+    return [v for v in values if len(v) >= 8]
+
+
 def secret_fingerprints(secrets: Iterable[str], fingerprint: Callable[[str], str]) -> dict[str, int]:
     """The taint entries of secrets read: keyed fingerprints only (see above), a bounded number per secret."""
     out: dict[str, int] = {}
@@ -517,8 +532,12 @@ def apply_scan(
     output: str,
     untrusted: bool | None,
     mode: Mode,
+    printed_credential: bool = False,
 ) -> list[Finding]:
     """Scan one tool output into the session (taint, flags, value labels); the findings for the output itself.
+
+    `printed_credential`: the call was a command that prints a credential (`op read`, `pass show`,
+    `gh auth token`): its output is the secret whatever its shape, so its values taint the session too.
 
     `untrusted`: True for content from an untrusted source (web pages, remote MCP results), False for content
     the user vouches for, None to let the screen decide. Values of records carrying injected instructions are
@@ -531,6 +550,8 @@ def apply_scan(
     if len(output) > MAX_SCAN_CHARS:  # what is not screened is not trusted
         output, untrusted = output[:MAX_SCAN_CHARS], True
     secrets = secret_values(output)
+    if printed_credential:
+        secrets = list(dict.fromkeys([*secrets, *printed_values(output)]))
     if secrets:
         store.add_taint(session_id, secret_fingerprints(secrets, fingerprint))
         store.set_flags(session_id, {TAINTED})
