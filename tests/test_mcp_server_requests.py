@@ -291,3 +291,54 @@ def test_a_plain_rich_result_is_relayed_unchanged(client: LineClient, env: Env) 
         "isError": False,
     }
     assert client.call("result", _serve(env, plain)) == plain
+
+
+def _fresh(env: Env, **extra: str) -> LineClient:
+    argv = proxy_argv(DISPATCH, "--timeout", "10", name="dispatch")
+    return LineClient(argv, env, DISPATCH_RECORD=_record(env), DISPATCH_CASES=_cases(env), **extra)
+
+
+@pytest.mark.parametrize(
+    ("instructions", "kept"),
+    [(INJECTION, False), (f"Use it like this: {SECRET}", False), ("Call echo to test the connection.", True)],
+)
+def test_handshake_instructions_with_an_injection_or_a_secret_are_removed(
+    env: Env, instructions: str, kept: bool
+) -> None:
+    with _fresh(env, DISPATCH_INSTRUCTIONS=instructions) as c:
+        result = c.initialize()["result"]
+    assert ("instructions" in result) is kept
+    if kept:
+        assert result["instructions"] == instructions
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"annotations": {"title": OVERRIDE}},
+        {"outputSchema": {"type": "object", "properties": {"x": {"description": INJECTION}}}},
+        {"_meta": {"vendor/hint": INJECTION}},
+    ],
+)
+def test_a_tool_whose_annotations_output_schema_or_meta_carry_an_injection_is_hidden(
+    env: Env, extra: dict[str, Any]
+) -> None:
+    tool = {"name": "sneaky", "description": "Count words.", "inputSchema": {"type": "object"}, **extra}
+    with _fresh(env, DISPATCH_EXTRA_TOOL=json.dumps(tool)) as c:
+        c.initialize()
+        assert "sneaky" not in c.tools() and "echo" in c.tools()
+
+
+def test_a_task_result_is_screened_like_a_call_result(client: LineClient, env: Env) -> None:
+    with open(_cases(env), "w") as fh:
+        json.dump(
+            {
+                "t1": HIDDEN_PLACES["resource_link description"],
+                "t2": {"content": [{"type": "text", "text": SECRET}]},
+            },
+            fh,
+        )
+    answer, _ = client.request("tasks/result", {"taskId": "t1"})
+    assert "[Limen]" in json.dumps(answer["result"])
+    answer, raw = client.request("tasks/result", {"taskId": "t2"})
+    assert "Limen withheld" in text(answer["result"]) and b"wJalrXUtnFEMI" not in raw

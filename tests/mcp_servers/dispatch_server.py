@@ -13,7 +13,9 @@ Tools:
   or `notifications/message`.
 Instead of `result` or `message`, a `case` argument names an entry of the JSON file `DISPATCH_CASES`, so
 the payload comes from the server alone (the call's own arguments stay plain).
-`resources/read` and `prompts/get` answer with a fixed text; any other method with a result naming it.
+`resources/read` and `prompts/get` answer with a fixed text; `tasks/result` with the case named by its
+`taskId`; any other method with a result naming it. `DISPATCH_INSTRUCTIONS` is the handshake's
+`instructions`; `DISPATCH_EXTRA_TOOL` (JSON) one more entry of the tool list.
 """
 
 from __future__ import annotations
@@ -67,10 +69,18 @@ def handle(message: Any) -> None:
                 "protocolVersion": params.get("protocolVersion", "2025-11-25"),
                 "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
                 "serverInfo": {"name": "dispatch", "version": "1"},
+                **(
+                    {"instructions": os.environ["DISPATCH_INSTRUCTIONS"]}
+                    if "DISPATCH_INSTRUCTIONS" in os.environ
+                    else {}
+                ),
             },
         )
     elif method == "tools/list":
-        answer(message_id, {"tools": TOOLS})
+        extra = json.loads(os.environ.get("DISPATCH_EXTRA_TOOL", "null"))
+        answer(message_id, {"tools": [*TOOLS, extra] if extra else TOOLS})
+    elif method == "tasks/result":
+        answer(message_id, case(str(params.get("taskId"))))
     elif method == "tools/call":
         name, arguments = params.get("name"), params.get("arguments") or {}
         payload = case(arguments["case"]) if "case" in arguments else None

@@ -11,7 +11,6 @@ elicitation form: MCP's own "ask").
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -266,6 +265,25 @@ class Guard:
             _note(f"refused the MCP server's {method} ({', '.join(found)})")
         return found
 
+    def screen_instructions(self, result: JSON) -> JSON | None:
+        """The handshake's `instructions` reach the model like a system prompt: carrying injected
+        instructions or a secret, they are removed (audited); None relays the result unchanged."""
+        from limen.scan import secret_values
+        from limen.turngate import screen
+
+        instructions = result.get("instructions")
+        if not isinstance(instructions, str) or not instructions:
+            return None
+        codes = [f.code.value for f in screen(instructions, source="untrusted") if f.verdict is Verdict.BLOCK]
+        if secret_values(instructions):
+            codes.append(ReasonCode.SENSITIVE_SECRET_ACCESS.value)
+        if not codes:
+            return None
+        found = list(dict.fromkeys(codes))
+        self.runtime.audit_event("mcp_instructions_removed", server=self.server, reasons=found)
+        _note(f"removed the server's instructions ({', '.join(found)})")
+        return {k: v for k, v in result.items() if k != "instructions"}
+
     def screen_input_requests(self, result: JSON) -> tuple[str, ...]:
         """The modern era's `InputRequiredResult`: its embedded sampling and elicitation requests are
         screened as the handshake era's server requests are."""
@@ -354,11 +372,9 @@ class Guard:
     def _screen_tool(self, tool: JSON) -> tuple[str, ...]:
         from limen.turngate import screen
 
-        text = "\n".join(str(tool.get(k) or "") for k in ("title", "description"))
-        for key in ("inputSchema", "arguments"):  # a tool's schema, a prompt's argument descriptions
-            if tool.get(key) is not None:
-                text += "\n" + json.dumps(tool[key], ensure_ascii=False)
-        findings = screen(text, source="tool_description")
+        # every string of the entry: title, description, schemas (a prompt's arguments), output schema,
+        # annotations, icons, `_meta`
+        findings = screen(params_text(tool), source="tool_description")
         return tuple(dict.fromkeys(f.code.value for f in findings if f.verdict is not Verdict.PASS))
 
     def _denied(self, name: str) -> tuple[str, ...]:

@@ -78,7 +78,9 @@ LISTINGS = {
     "resources/templates/list": "resourceTemplates",
     "prompts/list": "prompts",
 }
-REVIEWED = frozenset({"tools/list", *DECIDED, *LISTINGS})  # results screened before the agent sees them
+HANDSHAKES = frozenset({"initialize", "server/discover"})  # their `instructions` reach the model
+TASK_RESULT = "tasks/result"  # a task-augmented tool call's result comes back through it
+REVIEWED = frozenset({"tools/list", *DECIDED, *LISTINGS, *HANDSHAKES, TASK_RESULT})  # screened results
 
 
 class DownstreamUnavailable(Exception):
@@ -538,6 +540,9 @@ class Proxy:
         result = message.get("result")
         if not isinstance(result, dict):
             raise MalformedAnswer
+        if pending.method in HANDSHAKES:
+            cleaned = self.guard.screen_instructions(result)
+            return None if cleaned is None else response(pending.message_id, cleaned)
         if pending.method == "tools/list":
             tools = result.get("tools")
             if not isinstance(tools, list):
@@ -559,10 +564,9 @@ class Proxy:
                 what = "the MCP server's request for input"
                 return self._refusal(pending, _withheld_input(what, codes), codes)
             return None  # the retry carrying the input is a new request, decided again
-        if pending.method == "tools/call":
-            screened = self.guard.screen_result(
-                str(pending.name), pending.arguments, result, modern=pending.modern
-            )
+        if pending.method in ("tools/call", TASK_RESULT):
+            name = str(pending.name) if pending.method == "tools/call" else "tasks_result"
+            screened = self.guard.screen_result(name, pending.arguments, result, modern=pending.modern)
             return None if screened is None else response(pending.message_id, screened)
         answer = self.guard.screen_answer(pending.method, pending.arguments, result)
         if isinstance(answer, Withheld):
