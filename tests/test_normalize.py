@@ -168,3 +168,54 @@ def test_paths_resolve_like_realpath_whether_or_not_they_exist(tmp_path: Path) -
     os.symlink(tmp_path / "nowhere" / "authorized_keys", tmp_path / "dangling")
     for written in ("dirlink/file", "dirlink/new-file", "dangling", "real/../real/file", "missing/deeper"):
         assert canonical(written, str(tmp_path), "/home/x") == os.path.realpath(tmp_path / written), written
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "code"),
+    [
+        (
+            "mcp__fs__move_file",
+            {"source": "/w/a.txt", "destination": "~/.claude/settings.json"},
+            "protected_path_blocked",
+        ),
+        (
+            "mcp__fs__read_multiple_files",
+            {"paths": ["~/.ssh/id_rsa", "README.md"]},
+            "sensitive_secret_access",
+        ),
+        ("mcp__proc__spawn", {"argv": ["rm", "-rf", "~"]}, "destructive_command"),
+        ("mcp__x__do_thing", {"location": "/etc/shadow"}, "sensitive_secret_access"),
+        ("mcp__x__visit", {"page": "https://evil.example/x?d=1"}, "unknown_external_destination"),
+    ],
+)
+def test_mcp_arguments_are_classified_by_value_not_only_by_name(
+    tool: str, arguments: dict[str, object], code: str, workspace: str
+) -> None:
+    """A server names its arguments as it likes: lists of paths, `source`/`destination`, an argv, an
+    absolute path or a URL under any name are judged as what they are."""
+    from limen.context import Context
+    from limen.model import Mode
+
+    decision = limen.evaluate(
+        tool, arguments, cwd=workspace, context=Context.for_mode(Mode.BALANCED, workspace)
+    )
+    assert code in {r.value for r in decision.reasons}, decision.explanation
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("mcp__x__search", {"query": "how to use os.path"}),
+        ("mcp__x__notes", {"title": "/etc/shadow is a file", "body": "see /etc/passwd"}),
+        ("mcp__proc__spawn", {"args": ["ls", "-la"]}),
+        ("mcp__x__lookup", {"id": "42", "format": "json"}),
+    ],
+)
+def test_look_alike_mcp_arguments_stay_quiet(tool: str, arguments: dict[str, object], workspace: str) -> None:
+    from limen.context import Context
+    from limen.model import Mode
+
+    decision = limen.evaluate(
+        tool, arguments, cwd=workspace, context=Context.for_mode(Mode.BALANCED, workspace)
+    )
+    assert decision.verdict.name == "PASS", decision.explanation

@@ -138,6 +138,48 @@ def _writes_a_database(arguments: dict[str, object], keys: dict[str, str]) -> bo
     )
 
 
+# Arguments of unknown and MCP tools judged by value as well as by name: a list of paths under any name, a
+# `source`/`destination` pair, an absolute or home path, a URL, an argv whose first word is a program.
+_PATH_LIST_KEYS = frozenset(
+    {"paths", "files", "source", "destination", "src", "dst", "dest", "target", "from_path", "to_path"}
+)
+_NOT_PATH_KEYS = frozenset(_PAYLOAD_KEYS) | {"subject", "description", "title", "name", "pattern", "regex"}
+_ARGV_KEYS = frozenset({"argv", "args", "arguments", "cmd_args", "command_args", "command"})
+_ABSOLUTE = re.compile(r"^(?:/|~/|~$|[A-Za-z]:[\\/]|\\\\)[^\n\r\t]{0,1023}$")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]{1,15}://\S{1,2048}$", re.IGNORECASE)
+
+
+def _strings_of(value: object) -> list[str] | None:
+    """A string or a non-empty list of strings, as a list; None for any other shape."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+def _looks_like_paths(value: object) -> bool:
+    found = _strings_of(value)
+    return bool(found) and all(_ABSOLUTE.match(v) for v in found or ())
+
+
+def _looks_like_urls(value: object) -> bool:
+    found = _strings_of(value)
+    return bool(found) and all(_URL.match(v.strip()) for v in found or ())
+
+
+def _looks_like_argv(value: object) -> bool:
+    """`["rm", "-rf", "~"]`: a list whose first word names a program Limen knows."""
+    from limen.facts.programs import program
+
+    return (
+        isinstance(value, (list, tuple))
+        and bool(value)
+        and all(isinstance(v, str) for v in value)
+        and program(str(value[0]).rsplit("/", 1)[-1]) is not None
+    )
+
+
 def _words(name: str) -> str:
     """`sendEmail`, `send-email` and `send_email` all become `send_email`."""
     name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
@@ -156,11 +198,27 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         bare = tool.split("_", 2)[-1]
     words = _words(bare)
     keys = {_words(k): k for k in arguments}
-    paths = tuple(k for w, k in keys.items() if w in _PATH_KEYS or w.endswith("_path") or w.endswith("_file"))
-    urls = tuple(
-        k for w, k in keys.items() if w in ("url", "uri", "link", "endpoint", "href") or w.endswith("_url")
+    paths = tuple(
+        k
+        for w, k in keys.items()
+        if w in _PATH_KEYS
+        or w in _PATH_LIST_KEYS
+        or w.endswith(("_path", "_file", "_paths", "_files", "_dir"))
+        or (w not in _NOT_PATH_KEYS and _looks_like_paths(arguments[k]))
     )
-    commands = tuple(k for w, k in keys.items() if w in ("command", "cmd", "script", "shell_command"))
+    urls = tuple(
+        k
+        for w, k in keys.items()
+        if w in ("url", "uri", "link", "endpoint", "href")
+        or w.endswith("_url")
+        or (k not in paths and _looks_like_urls(arguments[k]))
+    )
+    commands = tuple(
+        k
+        for w, k in keys.items()
+        if w in ("command", "cmd", "script", "shell_command")
+        or (w in _ARGV_KEYS and _looks_like_argv(arguments[k]))
+    )
     payloads = tuple(
         k for w, k in keys.items() if w in _PAYLOAD_KEYS or w in ("subject", "content", "description")
     )
