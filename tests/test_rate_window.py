@@ -50,3 +50,21 @@ def test_the_window_holds_across_processes(tmp_path: Path) -> None:
         for _ in range(3)
     ]
     assert [int(c) for c in counts] == [1, 2, 3]
+
+
+def test_a_clock_set_back_does_not_keep_a_session_limited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window started an hour "in the future" once the clock went back: it starts again, rather than
+    counting every call for an hour."""
+    import time as clock
+
+    store = SqliteStore(str(tmp_path / "s.sqlite"))
+    now = clock.time()
+    monkeypatch.setattr(clock, "time", lambda: now)
+    for _ in range(5):
+        store.count_call("s", 60.0)
+    monkeypatch.setattr(clock, "time", lambda: now - 3600)  # set back an hour
+    assert store.count_call("s", 60.0) == 1
+    assert store.count_call("s", 60.0) == 2
+    store.close()

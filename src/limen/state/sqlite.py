@@ -50,9 +50,12 @@ CREATE TABLE IF NOT EXISTS reviewed (session TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
 # A window restarts when its start has fallen out of it; otherwise the call joins it.
+# The window goes on while it started within the last `window` seconds; one that starts after now (the clock
+# was set back) starts again, or a session would stay limited for as long as the clock went back.
 _COUNT_CALL = (
     "INSERT INTO calls (session, start, n) VALUES (?1, ?2, 1) ON CONFLICT(session) DO UPDATE SET "
-    "n = CASE WHEN start > ?3 THEN n + 1 ELSE 1 END, start = CASE WHEN start > ?3 THEN start ELSE ?2 END "
+    "n = CASE WHEN start > ?3 AND start <= ?2 THEN n + 1 ELSE 1 END, "
+    "start = CASE WHEN start > ?3 AND start <= ?2 THEN start ELSE ?2 END "
     "RETURNING n"
 )
 _FLAGS = "SELECT flag FROM flags WHERE session = ?1"
