@@ -557,3 +557,14 @@ def test_naming_a_secret_file_is_not_reading_it(command: str, workspace: str) ->
 def test_reading_or_copying_a_secret_file_asks(command: str, workspace: str) -> None:
     decision = _decide("Bash", {"command": command}, workspace)
     assert ReasonCode.SENSITIVE_SECRET_ACCESS in decision.reasons and decision.verdict is Verdict.AUTH
+
+
+def test_a_file_changed_since_its_last_read_is_probed_again(workspace: str) -> None:
+    """The probe remembers what an unchanged file held; a file rewritten to hold a credential is read anew."""
+    path = os.path.join(workspace, "notes.md")
+    with open(path, "w") as handle:
+        handle.write("nothing here yet\n")
+    assert _decide("Read", {"file_path": path}, workspace).verdict is Verdict.PASS
+    with open(path, "w") as handle:
+        handle.write("AWS_ACCESS_KEY_ID=AKIAZ7QWERTYUIOP2345\n")
+    assert ReasonCode.SENSITIVE_SECRET_ACCESS in _decide("Read", {"file_path": path}, workspace).reasons

@@ -204,27 +204,42 @@ CONTENT_PROBE_BYTES = 256 * 1024
 CONTENT_PROBE_PATHS = 4
 
 
+# What the probe found per file identity (device, inode, size, modification and change times): a file read
+# again unchanged is not read again. Bounded; a changed file has a new identity.
+_PROBED: dict[tuple[int, int, int, int, int], bool] = {}
+_PROBED_MAX = 512
+
+
 def holds_secret(path: str) -> bool:
     """Whether a regular file's first `CONTENT_PROBE_BYTES` hold a credential (a known shape or a value
     assigned to a secret-named key). Not a regular file, unreadable or absent: False (nothing to return)."""
     import os
     import stat
 
-    from limen.scan import secret_values
-
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError:
         return False
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return False  # a FIFO or a device could block or never end
+        identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        known = _PROBED.get(identity)
+        if known is not None:
+            return known
         data = os.read(fd, CONTENT_PROBE_BYTES)
     except OSError:
         return False
     finally:
         os.close(fd)
-    return bool(data) and bool(secret_values(data.decode("utf-8", errors="replace")))
+    from limen.scan import secret_values
+
+    found = bool(data) and bool(secret_values(data.decode("utf-8", errors="replace")))
+    if len(_PROBED) >= _PROBED_MAX:
+        _PROBED.clear()
+    _PROBED[identity] = found
+    return found
 
 
 def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
