@@ -84,14 +84,14 @@ def test_held_out_injections_are_flagged_by_the_gate() -> None:
     flagged = [
         t for t in HELD_OUT_INJECTIONS if verdict_of(screen(t, source="untrusted")) is not Verdict.PASS
     ]
-    assert len(flagged) >= 6, [t for t in HELD_OUT_INJECTIONS if t not in flagged]
+    assert len(flagged) >= 7, [t for t in HELD_OUT_INJECTIONS if t not in flagged]
 
 
 @pytest.mark.usefixtures("tier2_on")
 def test_learned_screen_alone_flags_most_held_out_injections() -> None:
     model = tier2.model()
     hits = [t for t in HELD_OUT_INJECTIONS if model.score(t) >= model.thresholds["paranoid"]]
-    assert len(hits) >= 6
+    assert len(hits) >= 8
 
 
 @pytest.mark.usefixtures("tier2_on")

@@ -38,6 +38,10 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+sys.path.insert(0, str(ROOT / "training"))
+
+import augment  # noqa: E402
+
 from limen.turngate import tier2  # noqa: E402
 
 CORPORA = {
@@ -49,6 +53,7 @@ SHARE_ALIKE = ("table", "code")  # BIPIA benign contexts under CC-BY-SA: evaluat
 FRICTION_TARGET = {"light": 0.003, "balanced": 0.01, "strict": 0.03, "paranoid": 0.06}
 BLOCK_FRICTION = 0.002
 MIN_DF = 2
+GENERATED_WEIGHT = 0.5  # templated examples (training/augment.py) weigh half a written one
 
 
 def group_key(item: dict[str, Any]) -> str:
@@ -211,6 +216,12 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "src" / "limen" / "data" / "tier2.bin")
     ap.add_argument("--card", type=Path, default=ROOT / "docs" / "model-card-tier2.md")
     ap.add_argument("--C", type=float, nargs="*", default=[0.3, 1.0, 3.0, 10.0])
+    ap.add_argument(
+        "--default",
+        choices=["auto", "on", "off"],
+        default="auto",
+        help="enabled by default: auto = by the measured rule on the test split; off = ship it disabled",
+    )
     args = ap.parse_args()
     t0 = time.time()
 
@@ -220,6 +231,7 @@ def main() -> int:
     own: list[dict[str, Any]] = []
     for path in sorted((ROOT / "training" / "data").glob("*.jsonl")):
         own.extend(load(path))
+    generated = augment.generated()
     splits: dict[str, dict[str, list[dict[str, Any]]]] = {
         s: defaultdict(list) for s in ("train", "dev", "test")
     }
@@ -241,11 +253,16 @@ def main() -> int:
         for it in corpus["agentdojo_text"]
         if (it.get("meta") or {}).get("role") == "tool_output_field"
     }
-    train_items = [
-        strip_carrier(it, carriers) for items in splits["train"].values() for it in items if trainable(it)
-    ] + own
+    train_items = (
+        [strip_carrier(it, carriers) for items in splits["train"].values() for it in items if trainable(it)]
+        + own
+        + generated
+    )
+    item_weight = [GENERATED_WEIGHT if str(it["id"]).startswith("gen-") else 1.0 for it in train_items]
     dev_items = [it for items in splits["dev"].values() for it in items if screened(it)]
-    print(f"train items {len(train_items)} (own {len(own)}), dev {len(dev_items)}", flush=True)
+    print(
+        f"train items {len(train_items)} (own {len(own)}, generated {len(generated)}), dev {len(dev_items)}"
+    )
 
     feats = [featurise(it["payload"]) for it in train_items]
     labels = [1 if it["label"] == "attack" else 0 for it in train_items]
@@ -257,12 +274,12 @@ def main() -> int:
         rows: list[Any] = []
         ys: list[int] = []
         ws: list[float] = []
-        for item_rows, y, pick in zip(feats, labels, choice, strict=True):
+        for item_rows, y, pick, weight in zip(feats, labels, choice, item_weight, strict=True):
             chosen = item_rows if pick is None else [item_rows[pick]]
             for r in chosen:
                 rows.append(r)
                 ys.append(y)
-                ws.append(1.0 / len(chosen))  # each item weighs one, whatever its length
+                ws.append(weight / len(chosen))  # an item weighs the same whatever its length
         return rows, ys, ws
 
     # pass 1: every window of a long attack counts as an attack; pass 2: only its highest-scoring window
@@ -310,9 +327,11 @@ def main() -> int:
     for p, it in zip(dev_p, dev_items, strict=True):
         if it["label"] == "benign":
             per_corpus[str(it["id"]).split("-", 1)[0]].append(p)
-    # each corpus's benign dev items stay within the mode's friction budget
+    # all benign dev items, and NotInject's over-defence probes on their own, stay within the mode's budget
+    # (per corpus the dev sets are too small for a 1% budget to mean anything but "none")
     m.thresholds = {
-        mode: max(threshold_for(ps, f) for ps in per_corpus.values()) for mode, f in FRICTION_TARGET.items()
+        mode: max(threshold_for(benign_p, f), threshold_for(per_corpus["notinject"], f))
+        for mode, f in FRICTION_TARGET.items()
     }
     m.block_threshold = max(0.97, threshold_for(benign_p, BLOCK_FRICTION), m.thresholds["light"])
     for mode in ("strict", "paranoid"):  # never ask above the block threshold
@@ -336,14 +355,16 @@ def main() -> int:
         and (bal["bipia"]["friction"] or 0) <= 0.02
         and (bal["agentdojo_text"]["friction"] or 0) <= 0.02
     )
-    m.enabled_by_default = bool(enable)
+    measured_ok = bool(enable)
+    enable = measured_ok if args.default == "auto" else args.default == "on"
+    m.enabled_by_default = enable
     args.out.write_bytes(tier2.dump(m))
     for label, res in [("tier 0/1", before)] + [(f"+tier2 {k}", v) for k, v in after.items()]:
         print(
             f"{label:<18}" + "  ".join(f"{c} asr={r['asr']} friction={r['friction']}" for c, r in res.items())
         )
-    print(f"enabled_by_default: {enable}")
-    write_card(args, m, c_best, splits, train_items, own, vocab, before, after, enable)
+    print(f"measured rule met: {measured_ok}; enabled_by_default: {enable}")
+    write_card(args, m, c_best, splits, train_items, own, vocab, before, after, enable, measured_ok)
     return 0
 
 
@@ -358,6 +379,7 @@ def write_card(
     before: Any,
     after: Any,
     enable: bool,
+    measured_ok: bool,
 ) -> None:
     n_weights = sum(len(t) for t in m.tables.values()) + len(m.words) + len(m.bigrams)
     size = args.out.stat().st_size
@@ -379,9 +401,11 @@ def write_card(
         "- thresholds (calibrated score at which Tier 2 asks, AUTH): "
         + ", ".join(f"{k} {v:.3f}" for k, v in m.thresholds.items())
         + f"; BLOCK in strict/paranoid at {m.block_threshold:.3f}",
-        f"- enabled by default: **{'yes' if enable else 'no'}** (rule: on the test split, balanced lowers ASR on",
-        "  some corpus and raises it on none, with benign friction <= 1% on NotInject and <= 2% on BIPIA and",
-        "  AgentDojo); `LIMEN_TIER2=1|0` overrides, `LIMEN_TIER2_MODE` picks the mode's threshold",
+        f"- enabled by default: **{'yes' if enable else 'no'}**; the measured rule (on the test split, balanced",
+        "  lowers ASR on some corpus and raises it on none, with benign friction <= 1% on NotInject and <= 2% on",
+        f"  BIPIA and AgentDojo) is {'met' if measured_ok else 'not met'}. `LIMEN_TIER2=1|0` overrides the default,",
+        "  `LIMEN_TIER2_MODE` picks the mode's threshold.",
+        *([] if enable or not measured_ok else DISABLED_WHY),
         "",
         "## Data and split",
         "Corpora: agentdojo_text, bipia, notinject (`/work/shared/corpora`, MIT; BIPIA tables/code contexts",
@@ -444,11 +468,30 @@ def write_card(
 
 
 TRIED = [
-    "- Hashed character 2-5-grams via `zlib.crc32` per gram (the suggested design): 2.5-3.5 ms for a 2 kB text",
-    "  in pure Python (8,000 calls), over the 2 ms p50 budget. Replaced by byte grams read as integers with",
-    "  `memoryview.cast` and looked up with `map(dict.get, ...)`, which runs in C: same kind of feature",
-    "  (exact grams, no collisions), a fraction of the time.",
+    "- Hashed character 2-5-grams via `zlib.crc32` per gram (the suggested design): 2.5-3.5 ms for a 2 kB",
+    "  text in pure Python (8,000 calls), over the 2 ms p50 budget. Replaced by byte grams read as integers",
+    "  with `memoryview.cast` and looked up with `map(dict.get, ...)`, which runs in C: exact grams, no",
+    "  collisions. Overlapping windows scored one by one: 1.5 ms p50; blocks of 300 characters scored once and",
+    "  paired into windows: 0.9 ms p50.",
+    "- Training on whole AgentDojo tool outputs with an injection: the carrier (the same CSV or email in every",
+    "  injection task) became an attack signal (a benign dev CSV scored 0.92). Now only what the injection",
+    "  changed is trained on (difference against the clean output).",
+    "- Raw addresses: the attackers' few email addresses dominated the weights and a bare address scored as an",
+    "  attack. Links, email addresses and numbers are now placeholders (`urlx`, `emailx`, `0`).",
+    "- Thresholds per corpus on dev: with 43-65 benign dev items per corpus a 1% budget means 'none', so the",
+    "  threshold followed the single worst item. Now: all benign dev items within the budget, and NotInject's.",
+    "- Generated examples (`training/augment.py`, half weight): attack goals x wrappers in six languages, alone",
+    "  and buried in ordinary text; plain data fields (addresses, links); requests full of trigger words.",
     "- C in {0.3, 1, 3, 10} (liblinear, L2), chosen by dev recall at 1% benign friction.",
+    "- Not tried for lack of time: a small tree ensemble over the same features, an ONNX sentence encoder.",
+    "- Honesty note: the test split's summary (not its items) was printed on each of about eight design",
+    "  iterations; choices were made on dev items, but the test figures are not entirely untouched.",
+]
+DISABLED_WHY = [
+    "- Why disabled although the corpus rule is met: in balanced it asks on honest texts that the turn gate's",
+    "  own look-alike tests (`tests/test_turngate.py`, written by hand, never trained on) expect to pass, e.g.",
+    "  configuration advice addressed to the reader; the test split is too small (64 NotInject, 166 BIPIA, 57",
+    "  AgentDojo benign items) to show friction of that size.",
 ]
 LIMITS = [
     "- Trained on few thousand items: AgentDojo's templates and BIPIA's styles dominate the attacks; novel",

@@ -48,6 +48,10 @@ GRAM_SIZES = (2, 4, 8)  # bytes; each is read as one unsigned integer ("H", "I",
 _CAST: dict[int, Literal["H", "I", "Q"]] = {2: "H", 4: "I", 8: "Q"}
 _WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"')\]]+")
+# bounded parts that start a token: linear on a long run of word characters without an "@"
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
+_DIGITS = re.compile(r"[0-9]+")
 _INVISIBLE = re.compile(
     "[\u00ad\u180e\u200b-\u200f\u2060-\u2064\u202a-\u202e\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
 )
@@ -59,10 +63,16 @@ MODES = ("light", "balanced", "strict", "paranoid")
 
 
 def normalise(text: str) -> str:
-    """The one text form both training and inference read: NFKC, lower case, no invisibles, single spaces."""
+    """The one text form both training and inference read: NFKC, lower case, no invisibles, single spaces,
+    and links, email addresses and numbers replaced by placeholders (the model learns that a text names an
+    address, not which one: the attackers' own addresses would otherwise be what it remembers)."""
     text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", text)
-    return _SPACE.sub(" ", text.lower()).strip()
+    text = _INVISIBLE.sub("", text).lower()
+    text = _URL.sub(" urlx ", text)
+    if "@" in text:
+        text = _EMAIL.sub(" emailx ", text)
+    text = _DIGITS.sub("0", text)
+    return _SPACE.sub(" ", text).strip()
 
 
 def blocks(norm: str) -> list[list[str]]:
