@@ -194,3 +194,59 @@ def test_empty_or_junk_batches_are_invalid_requests(client: LineClient, batch: b
     answer, _ = client.answer(None)
     assert answer["error"]["code"] in (-32600, -32700)
     _sync(client)
+
+
+def _http_post(url: str, body: bytes) -> tuple[int, bytes]:
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+    try:
+        headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+        conn.request("POST", parts.path, body=body, headers=headers)
+        reply = conn.getresponse()
+        return reply.status, reply.read()
+    finally:
+        conn.close()
+
+
+def test_over_http_id_less_calls_are_decided_and_batches_refused_whole(env: Env) -> None:
+    from harness import free_port, start_http, stop
+
+    port = free_port()
+    listen = ["--listen", f"127.0.0.1:{port}", "--name", "dispatch"]
+    argv = [PY, "-m", "limen", "mcp", "serve", *listen, "--", PY, DISPATCH]
+    proc = start_http(argv, env, port, DISPATCH_RECORD=_record(env))
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        quiet = {"name": "echo", "arguments": {"text": "over http"}}
+        for params in ({"name": "rmhttp", "arguments": DENIED}, quiet):
+            status, _ = _http_post(
+                url, json.dumps({"jsonrpc": "2.0", "method": "tools/call", "params": params}).encode()
+            )
+            assert status == 202
+        batch = [
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"text": "b"}},
+            },
+            {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "rmbatch", "arguments": DENIED}},
+        ]
+        status, body = _http_post(url, json.dumps(batch).encode())
+        assert status == 200
+        answers = json.loads(body)
+        assert [a["id"] for a in answers] == [1] and answers[0]["error"]["code"] == -32600
+        status, body = _http_post(
+            url, json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}).encode()
+        )
+        assert status == 200
+        time.sleep(SETTLE)
+        assert not _calls(env, "rmhttp") and not _calls(env, "rmbatch")
+        assert [c["params"]["arguments"] for c in _calls(env, "echo")] == [{"text": "over http"}]
+        events = [r.get("event") for r in _audit(env)]
+        assert "mcp_notification_refused" in events and "mcp_batch_refused" in events
+    finally:
+        stop(proc)

@@ -42,6 +42,7 @@ from limen.doors.mcp.messages import (
     is_response,
     params_of,
     parse,
+    parse_batch,
 )
 from limen.doors.mcp.proxy import Proxy
 
@@ -146,6 +147,10 @@ class HttpFront:
     async def _post(self, headers: dict[str, str], receive: Receive, send: Send) -> None:
         body = await _body(receive)
         message = parse(body) if body is not None else None
+        batch = parse_batch(body) if message is None and body is not None else None
+        if batch is not None:
+            await self._refuse_batch(batch, send)
+            return
         if message is None:
             await _reply(send, 400, error(None, PARSE_ERROR, "Parse error: expected one JSON-RPC message"))
             return
@@ -195,6 +200,21 @@ class HttpFront:
         finally:
             channel.waiting.pop(internal, None)
             channel.used = time.monotonic()
+
+    async def _refuse_batch(self, batch: list[Any], send: Send) -> None:
+        """A JSON-RPC batch over HTTP (2025-03-26; later revisions dropped batches) is refused whole: no
+        element reaches the server, each request gets an error under its id, and the refusal is audited."""
+        why = "Invalid request: Limen does not relay JSON-RPC batches over HTTP; send one message per POST"
+        ids = [m["id"] for m in batch if isinstance(m, dict) and "method" in m and m.get("id") is not None]
+        methods = [str(m.get("method")) for m in batch if isinstance(m, dict) and "method" in m]
+        self.runtime.audit_event("mcp_batch_refused", door="mcp-http", methods=methods[:50], size=len(batch))
+        _note(f"refused a batch of {len(batch)} message(s)")
+        errors = [error(message_id, INVALID_REQUEST, why) for message_id in ids]
+        if not errors:
+            await _reply(send, 400, error(None, INVALID_REQUEST, why))
+            return
+        body = b"[" + b",".join(encode(e) for e in errors) + b"]"
+        await _reply_raw(send, 200, body)
 
     async def _room(self) -> bool:
         """Whether one more session may open: under the limit, or once abandoned sessions (idle for
