@@ -197,3 +197,11 @@ def test_switch_off_means_no_tier2_findings(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("LIMEN_TIER2", "0")
     for text in HELD_OUT_INJECTIONS:
         assert tier2.check(text) == []
+
+
+def test_default_is_read_from_the_header_without_loading_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LIMEN_TIER2", raising=False)
+    monkeypatch.setattr(tier2, "_MODEL", [])
+    monkeypatch.setattr(tier2, "_DEFAULT", [])
+    assert tier2.enabled() == tier2.load_bytes(tier2._blob()).enabled_by_default
+    assert tier2._MODEL == []

@@ -405,7 +405,7 @@ def write_card(
         "  lowers ASR on some corpus and raises it on none, with benign friction <= 1% on NotInject and <= 2% on",
         f"  BIPIA and AgentDojo) is {'met' if measured_ok else 'not met'}. `LIMEN_TIER2=1|0` overrides the default,",
         "  `LIMEN_TIER2_MODE` picks the mode's threshold.",
-        *([] if enable or not measured_ok else DISABLED_WHY),
+        *([] if enable else DISABLED_WHY),
         "",
         "## Data and split",
         "Corpora: agentdojo_text, bipia, notinject (`/work/shared/corpora`, MIT; BIPIA tables/code contexts",
@@ -434,8 +434,10 @@ def write_card(
         f"{len(own) - oa} benign look-alikes: injections in German, Spanish, French, Chinese, Japanese and",
         'English, in polite business tone, as fake transcript turns, "the task above is outdated", inside tool',
         "output; look-alikes are documentation quoting injections, security questions, code, emails, tables.",
+        f"Generated examples (`training/augment.py`, train only, half weight): {sum(str(it['id']).startswith('gen-') for it in train_items)}.",
         f"Training rows: {len(train_items)} items; a long attack item contributes only its highest-scoring",
-        "window after a first pass (multiple-instance), every item weighs one, classes are balanced.",
+        "window after a first pass (multiple-instance); an item weighs the same whatever its length; classes",
+        "are balanced by weight.",
         "",
         "## Results on the held-out test split (whole turn gate, as `limen bench` screens each item)",
         "ASR = attacks that PASS; friction = benign items that get AUTH or BLOCK. AgentDojo user prompts are",
@@ -455,7 +457,9 @@ def write_card(
         lines.append("| " + " | ".join(row) + " |")
     lines += [
         "",
-        "Latency: `bench/bench_tier2.py` (p50/p99 on a 2 kB text, one core).",
+        *extra_checks(m),
+        "",
+        f"Latency (this machine, while training): {latency(m)}; `bench/bench_tier2.py` measures it on one core.",
         "",
         "## What was tried",
         *TRIED,
@@ -487,11 +491,59 @@ TRIED = [
     "- Honesty note: the test split's summary (not its items) was printed on each of about eight design",
     "  iterations; choices were made on dev items, but the test figures are not entirely untouched.",
 ]
+
+
+def extra_checks(m: tier2.Model) -> list[str]:
+    """Tier 2 alone on hand-written texts in the repository's tests (never trained on)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    out = [
+        "",
+        "## Tier 2 alone on hand-written test texts (never trained on)",
+        "Counts of texts at or above each mode's threshold (scores of the learned screen only; Tier 0/1 also",
+        "catch most of the injections).",
+        "",
+        "| set | n | light | balanced | strict | paranoid |",
+        "|---|---|---|---|---|---|",
+    ]
+    try:
+        import test_tier2
+        import test_turngate
+    except Exception as exc:  # the card still gets written
+        return [*out, f"(not available: {type(exc).__name__})"]
+    sets = {
+        "tests/test_tier2.py HELD_OUT_INJECTIONS": test_tier2.HELD_OUT_INJECTIONS,
+        "tests/test_tier2.py LOOK_ALIKES": test_tier2.LOOK_ALIKES,
+        "tests/test_turngate.py TIER0_POSITIVE": test_turngate.TIER0_POSITIVE,
+        "tests/test_turngate.py TIER1_POSITIVE": test_turngate.TIER1_POSITIVE,
+        "tests/test_turngate.py TIER0_NEGATIVE (honest)": test_turngate.TIER0_NEGATIVE,
+        "tests/test_turngate.py TIER1_NEGATIVE (honest)": test_turngate.TIER1_NEGATIVE,
+    }
+    for name, items in sets.items():
+        texts = [x[-1] if isinstance(x, tuple) else x for x in items]
+        scores = [m.score(t) for t in texts if isinstance(t, str)]
+        cells = [str(sum(sc >= m.thresholds[mode] for sc in scores)) for mode in tier2.MODES]
+        out.append(f"| {name} | {len(scores)} | " + " | ".join(cells) + " |")
+    return out
+
+
+def latency(m: tier2.Model) -> str:
+    text = ("Hi team, the quarterly report is attached; revenue grew 4% in the EU region. " * 40)[:2048]
+    times = []
+    for _ in range(300):
+        start = time.perf_counter()
+        m.score(text)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return f"p50 {times[150]:.2f} ms, p99 {times[296]:.2f} ms on a 2 kB text"
+
+
 DISABLED_WHY = [
-    "- Why disabled although the corpus rule is met: in balanced it asks on honest texts that the turn gate's",
-    "  own look-alike tests (`tests/test_turngate.py`, written by hand, never trained on) expect to pass, e.g.",
-    "  configuration advice addressed to the reader; the test split is too small (64 NotInject, 166 BIPIA, 57",
-    "  AgentDojo benign items) to show friction of that size.",
+    "- Why it ships disabled: on the test split its gain in balanced is at most one AgentDojo item (Tier 0/1",
+    '  already stop all but 2 of 97; the BIPIA attacks left are bare questions such as "Recommend a good book"',
+    "  that no text-only screen can tell from a user's request), while in balanced it asks on honest texts the",
+    "  turn gate's own look-alike tests expect to pass (configuration advice to the reader; table below). Its",
+    "  value is on styles the corpora lack (other languages, polite requests, fake turns): see the hand-written",
+    "  set below. Enable with `LIMEN_TIER2=1` where that trade is wanted.",
 ]
 LIMITS = [
     "- Trained on few thousand items: AgentDojo's templates and BIPIA's styles dominate the attacks; novel",

@@ -299,6 +299,11 @@ def load_bytes(blob: bytes) -> Model:
 
 _LOCK = threading.Lock()
 _MODEL: list[Model] = []
+_DEFAULT: list[bool] = []
+
+
+def _blob() -> bytes:
+    return resources.files("limen").joinpath("data", "tier2.bin").read_bytes()
 
 
 def model() -> Model:
@@ -307,9 +312,22 @@ def model() -> Model:
         return _MODEL[0]
     with _LOCK:
         if not _MODEL:
-            blob = resources.files("limen").joinpath("data", "tier2.bin").read_bytes()
-            _MODEL.append(load_bytes(blob))
+            _MODEL.append(load_bytes(_blob()))
     return _MODEL[0]
+
+
+def enabled_by_default() -> bool:
+    """The shipped file's default, read from its header alone (the weights are only loaded to score)."""
+    if _MODEL:
+        return _MODEL[0].enabled_by_default
+    if not _DEFAULT:
+        blob = _blob()
+        if not blob.startswith(MAGIC):
+            raise ValueError("not a tier2 model file")
+        (hlen,) = struct.unpack_from("<I", blob, len(MAGIC))
+        header = json.loads(blob[len(MAGIC) + 4 : len(MAGIC) + 4 + hlen])
+        _DEFAULT.append(bool(header["enabled_by_default"]))
+    return _DEFAULT[0]
 
 
 def enabled() -> bool:
@@ -319,7 +337,7 @@ def enabled() -> bool:
         return True
     if flag in ("0", "off", "false", "no"):
         return False
-    return model().enabled_by_default
+    return enabled_by_default()
 
 
 def current_mode() -> str:
