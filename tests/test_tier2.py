@@ -57,6 +57,7 @@ def tier2_codes(findings: list[Finding]) -> list[Finding]:
 
 def test_shipped_weights_load_and_are_small() -> None:
     blob = resources.files("limen").joinpath("data", "tier2.bin").read_bytes()
+    assert blob == tier2._blob()
     assert len(blob) <= 30_000_000
     model = tier2.model()
     assert sum(len(t) for t in model.tables.values()) > 1000

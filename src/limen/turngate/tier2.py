@@ -34,7 +34,6 @@ import threading
 import unicodedata
 from array import array
 from dataclasses import dataclass
-from importlib import resources
 from itertools import pairwise
 from typing import Literal
 
@@ -52,8 +51,18 @@ _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"')\]]+")
 # bounded parts that start a token: linear on a long run of word characters without an "@"
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
 _DIGITS = re.compile(r"[0-9]+")
-_INVISIBLE = re.compile(
-    "[\u00ad\u180e\u200b-\u200f\u2060-\u2064\u202a-\u202e\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
+# characters that render as nothing: a translate table (a regex class over the tag block: 5 ms to compile)
+_INVISIBLE = dict.fromkeys(
+    [
+        0x00AD,
+        0x180E,
+        0xFEFF,
+        *range(0x200B, 0x2010),
+        *range(0x2060, 0x2065),
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+        *range(0xE0000, 0xE0080),
+    ]
 )
 
 RISK_AUTH = 60
@@ -67,7 +76,7 @@ def normalise(text: str) -> str:
     and links, email addresses and numbers replaced by placeholders (the model learns that a text names an
     address, not which one: the attackers' own addresses would otherwise be what it remembers)."""
     text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", text).lower()
+    text = text.translate(_INVISIBLE).lower()
     text = _URL.sub(" urlx ", text)
     if "@" in text:
         text = _EMAIL.sub(" emailx ", text)
@@ -302,8 +311,13 @@ _MODEL: list[Model] = []
 _DEFAULT: list[bool] = []
 
 
+MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "tier2.bin")
+
+
 def _blob() -> bytes:
-    return resources.files("limen").joinpath("data", "tier2.bin").read_bytes()
+    # a plain file read: importlib.resources costs 8 ms to import, paid by every hook process
+    with open(MODEL_PATH, "rb") as handle:
+        return handle.read()
 
 
 def model() -> Model:
