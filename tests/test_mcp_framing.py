@@ -250,3 +250,20 @@ def test_over_http_id_less_calls_are_decided_and_batches_refused_whole(env: Env)
         assert "mcp_notification_refused" in events and "mcp_batch_refused" in events
     finally:
         stop(proc)
+
+
+@pytest.mark.parametrize("method", ["x/run", "Tools/Call", "tools/execute", "shell/exec"])
+def test_a_request_for_a_method_mcp_does_not_define_is_refused(
+    client: LineClient, env: Env, method: str
+) -> None:
+    answer, _ = client.request(method, {"name": "rmdir", "arguments": DENIED})
+    assert answer["error"]["code"] == -32601 and answer["error"]["data"]["reason"] == ["unclassified_action"]
+    _sync(client)
+    assert not [m for m in _ran(env) if m.get("method") == method]
+    assert any(r.get("event") == "mcp_request_refused" and r.get("method") == method for r in _audit(env))
+
+
+@pytest.mark.parametrize("method", ["ping", "completion/complete", "resources/subscribe", "tasks/list"])
+def test_other_mcp_requests_are_relayed(client: LineClient, env: Env, method: str) -> None:
+    answer, _ = client.request(method, {"uri": "notes://a"} if "resources" in method else {})
+    assert answer["result"] == {"ran": method}

@@ -31,13 +31,31 @@ then refused with the way a human can allow it. BLOCK verdicts are never asked.
 
 Listings the model reads (`resources/list`, `resources/templates/list`, `prompts/list`) are screened as
 tool descriptions are: an entry carrying injected instructions is withheld, and asking for it by name
-is refused.
+is refused. A tool-list entry is screened whole (annotations, output schema, `_meta`), and the
+handshake's `instructions` are removed when they carry an injection or a secret.
+
+Whatever the framing. A `tools/call`, `resources/read` or `prompts/get` without an id (a notification,
+which a server dispatching on `method` still runs) is decided like a request: when refused it is
+dropped, noted and audited (`mcp_notification_refused`), since there is no id to answer. Any other
+message without an id must be a pure notification (`initialized`, `cancelled`, `progress`,
+`roots/list_changed`), else it is refused the same way; a request for a method MCP does not define is
+refused with -32601 (`mcp_request_refused`). A JSON-RPC batch is split over stdio (each element handled
+as if it came alone) and refused whole over HTTP (an error per id).
+
+What the server sends on its own. `sampling/createMessage`, `elicitation/create` and
+`notifications/message`, and the modern era's `inputRequests`, go through the turn gate (signature
+grade) and the secret scan, and an elicitation whose message or form asks for a secret (a password, a
+token, an API or private key, a card number) is refused: a request gets a -32001 error back to the
+server, a notification is dropped, a result carrying such input requests becomes a refusal; all are
+audited (`mcp_server_message_refused`). Every string of a result is screened, wherever it sits
+(`messages._walk`: resource links, `_meta`, annotations, embedded resources and decoded blobs,
+structured content, `tasks/result`).
 
 Known limitations. A custom-scheme resource URI is decided by its name only (the server alone knows
-what it reads), so content screening is the defence there. Server-initiated requests (sampling,
-elicitation) and `completion/complete` answers are relayed unscreened. In `serve` mode, a server message
-arriving between calls reaches a client only over the session's standing GET stream; the stateless era
-has none, and without one the message is dropped with a note.
+what it reads), so content screening is the defence there. `completion/complete` answers are relayed
+unscreened. Duplicate keys in a JSON object are read as Python reads them (the last wins). In `serve`
+mode, a server message arriving between calls reaches a client only over the session's standing GET
+stream; the stateless era has none, and without one the message is dropped with a note.
 
 Modules: `messages` (JSON-RPC helpers), `guard` (decisions, pins, screening), `ask` (the approval form's
 text), `proxy` (the relay core, deadlines, restarts), `stdio` / `http` / `serve` (transports), `app`

@@ -307,6 +307,12 @@ class Guard:
             reasons=list(codes),
         )
 
+    def refused_request(self, method: str, codes: tuple[str, ...]) -> None:
+        """Audit a request for a method no MCP server offers (refused, never relayed)."""
+        self.runtime.audit_event(
+            "mcp_request_refused", server=self.server, method=method, reasons=list(codes)
+        )
+
     def record_approval(self, name: str, decision_id: str, approved: bool) -> None:
         self.runtime.audit_event(
             "mcp_call_approval", server=self.server, tool=name, decision=decision_id, approved=approved

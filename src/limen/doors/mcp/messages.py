@@ -19,6 +19,7 @@ SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 # JSON-RPC error codes the proxy answers with.
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
 INTERNAL_ERROR = -32603
 REFUSED = -32001  # a request Limen refused or whose answer it withheld (server-defined range)
 MAX_BLOB_CHARS = 4 * 1024 * 1024  # base64 screened per blob; the secret scan reads a bounded prefix anyway

@@ -36,6 +36,7 @@ from limen.doors.mcp.messages import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     JSON,
+    METHOD_NOT_FOUND,
     PARSE_ERROR,
     REFUSED,
     encode,
@@ -78,6 +79,31 @@ LISTINGS = {
     "resources/templates/list": "resourceTemplates",
     "prompts/list": "prompts",
 }
+# The requests a client may make of an MCP server (both eras). Any other method is refused, not relayed: a
+# server that dispatches on `method` would run it, and Limen could not say what it asks for.
+CLIENT_REQUESTS = frozenset(
+    {
+        "initialize",
+        "ping",
+        "server/discover",
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "subscriptions/listen",
+        "prompts/list",
+        "prompts/get",
+        "completion/complete",
+        "logging/setLevel",
+        "tasks/get",
+        "tasks/list",
+        "tasks/result",
+        "tasks/cancel",
+    }
+)
 HANDSHAKES = frozenset({"initialize", "server/discover"})  # their `instructions` reach the model
 TASK_RESULT = "tasks/result"  # a task-augmented tool call's result comes back through it
 REVIEWED = frozenset({"tools/list", *DECIDED, *LISTINGS, *HANDSHAKES, TASK_RESULT})  # screened results
@@ -234,6 +260,15 @@ class Proxy:
             await self._send_down(message, raw)
             return
         pending = _Pending(str(method), message["id"], bool(protocol_version(message)))
+        if method not in CLIENT_REQUESTS:
+            codes = (ReasonCode.UNCLASSIFIED_ACTION.value,)
+            self.guard.refused_request(str(method), codes)
+            refused = error(
+                message["id"], METHOD_NOT_FOUND, f"Method not found: Limen relays no {method!s:.80}"
+            )
+            refused["error"]["data"] = {"reason": list(codes)}
+            self._send(refused)
+            return
         if method in DECIDED:
             refusal = await self._decide(pending, message, heavy=len(raw) >= OFFLOAD_BYTES)
             if refusal is not None and refusal.approvable and self._can_ask and not pending.modern:
