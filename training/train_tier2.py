@@ -163,7 +163,7 @@ def export(vocab: Vocab, clf: LogisticRegression) -> tier2.Model:
 
 
 def platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    lr = LogisticRegression(C=1e4, max_iter=1000)
+    lr = LogisticRegression(C=1e4, max_iter=1000, random_state=0)
     lr.fit(raw.reshape(-1, 1), y)
     return float(lr.coef_[0][0]), float(lr.intercept_[0])
 
@@ -295,7 +295,7 @@ def main() -> int:
             sw = np.array(
                 [w * (0.5 / pos if y else 0.5 / neg) * len(ws) for w, y in zip(ws, ys, strict=True)]
             )
-            clf = LogisticRegression(C=c, max_iter=3000, solver="liblinear")
+            clf = LogisticRegression(C=c, max_iter=3000, solver="liblinear", random_state=0)
             clf.fit(x, np.array(ys), sample_weight=sw)
             if pass_no == 1:
                 choice = []
@@ -386,7 +386,10 @@ def write_card(
     lines = [
         "# Model card: Tier 2 of the turn gate (learned injection screen)",
         "",
-        "Written by `training/train_tier2.py`; do not edit by hand (edit the script and re-run it).",
+        "Written by `training/train_tier2.py`; do not edit by hand (edit the script and re-run it):",
+        "`.venv/bin/pip install -e '.[train]' && .venv/bin/python training/train_tier2.py --default off`",
+        "(about 20 s on two cores; the weights are deterministic: liblinear with a fixed seed). Then",
+        "`LIMEN_TIER2=1 .venv/bin/limen bench training/splits/test/*.jsonl` scores the held-out split.",
         "",
         "## What it is",
         "A logistic regression that scores whether untrusted text (tool output, fetched pages, files, MCP tool",
