@@ -342,3 +342,26 @@ def test_a_task_result_is_screened_like_a_call_result(client: LineClient, env: E
     assert "[Limen]" in json.dumps(answer["result"])
     answer, raw = client.request("tasks/result", {"taskId": "t2"})
     assert "Limen withheld" in text(answer["result"]) and b"wJalrXUtnFEMI" not in raw
+
+
+@pytest.mark.parametrize("kind", ["sampling summary", "elicitation project"])
+def test_a_client_answer_carrying_a_secret_never_reaches_the_server(
+    client: LineClient, env: Env, kind: str
+) -> None:
+    message = dict(RELAYED_MESSAGES[kind], id=f"srv-{next(_serial)}")
+    seen, _ = _emit(client, env, message)
+    assert seen == [message]
+    if kind.startswith("sampling"):
+        result: dict[str, Any] = {
+            "role": "assistant",
+            "model": "m",
+            "content": {"type": "text", "text": SECRET},
+        }
+    else:
+        result = {"action": "accept", "content": {"name": SECRET, "email": "a@example.org"}}
+    client.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+    assert text(client.call("echo", {"text": "sync"})) == "sync"
+    got = [m for m in _ran(env) if m.get("id") == message["id"] and "method" not in m]
+    assert got and got[-1]["error"]["data"]["reason"] == ["secret_exfiltration"]
+    assert not [m for m in _ran(env) if "wJalrXUtnFEMI" in json.dumps(m)]
+    assert any(r.get("event") == "mcp_client_answer_withheld" for r in _audit(env))

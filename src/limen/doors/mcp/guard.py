@@ -284,6 +284,20 @@ class Guard:
         _note(f"removed the server's instructions ({', '.join(found)})")
         return {k: v for k, v in result.items() if k != "instructions"}
 
+    def screen_client_answer(self, method: str, result: Any) -> tuple[str, ...]:
+        """Reason codes when the client's answer to a server's request carries a secret (it would leave
+        for the server), else (). A refusal is audited."""
+        from limen.scan import secret_values
+
+        if not secret_values(params_text(result)):
+            return ()
+        codes = (ReasonCode.SECRET_EXFILTRATION.value,)
+        self.runtime.audit_event(
+            "mcp_client_answer_withheld", server=self.server, method=method, reasons=list(codes)
+        )
+        _note(f"withheld the client's answer to the server's {method} ({codes[0]})")
+        return codes
+
     def screen_input_requests(self, result: JSON) -> tuple[str, ...]:
         """The modern era's `InputRequiredResult`: its embedded sampling and elicitation requests are
         screened as the handshake era's server requests are."""

@@ -104,6 +104,9 @@ CLIENT_REQUESTS = frozenset(
         "tasks/cancel",
     }
 )
+# server requests whose answer from the client (a model's reply, a form's values) is scanned for secrets
+SERVER_ANSWER_SCREENED = frozenset({"sampling/createMessage", "elicitation/create"})
+MAX_SERVER_ASKS = 1024
 HANDSHAKES = frozenset({"initialize", "server/discover"})  # their `instructions` reach the model
 TASK_RESULT = "tasks/result"  # a task-augmented tool call's result comes back through it
 REVIEWED = frozenset({"tools/list", *DECIDED, *LISTINGS, *HANDSHAKES, TASK_RESULT})  # screened results
@@ -177,6 +180,9 @@ class Proxy:
         self._heard = False  # whether the server has said anything yet (until then it may still be starting)
         self._can_ask = False  # the client offered an elicitation form: a human can allow an AUTH call
         self._asks: dict[str, asyncio.Future[JSON]] = {}
+        self._server_asks: dict[
+            str, str
+        ] = {}  # the server's relayed requests awaiting the client: id -> method
 
     async def start(self) -> None:
         try:
@@ -249,6 +255,9 @@ class Proxy:
             ):  # the human's answer to the proxy's own question, not the server's business
                 if not waiter.done():
                     waiter.set_result(message)
+                return
+            asked = self._server_asks.pop(id_key(message.get("id")), None) if is_response(message) else None
+            if asked is not None and not await self._answer_clean(asked, message, raw):
                 return
             if method is not None and method not in PURE_NOTIFICATIONS:
                 await self._notification(message, raw)
@@ -471,6 +480,10 @@ class Proxy:
                 self._listed = False
             if method in SERVER_SCREENED and not await self._server_message_clean(message, raw):
                 return
+            if is_request(message) and method in SERVER_ANSWER_SCREENED:
+                if len(self._server_asks) >= MAX_SERVER_ASKS:  # a server asking and never hearing back
+                    self._server_asks.pop(next(iter(self._server_asks)))
+                self._server_asks[id_key(message["id"])] = str(method)
             self._send_raw(raw)
             return
         key = id_key(message["id"])
@@ -489,6 +502,23 @@ class Proxy:
             return
         self._screening[key] = pending  # its deadline still runs: a screen that overruns it is a failure
         self._spawn(self._screen_off_loop(key, pending, message, raw))
+
+    async def _answer_clean(self, method: str, message: JSON, raw: bytes) -> bool:
+        """The client's answer to a server's sampling request or elicitation goes to the server: one that
+        carries a secret (the model's reply, a value typed into a form) is replaced by an error."""
+        try:
+            codes = await _run(
+                len(raw) >= OFFLOAD_BYTES, self.guard.screen_client_answer, method, message.get("result")
+            )
+        except Exception as exc:
+            codes = (failure_reason(exc)[0].value,)
+        if not codes:
+            return True
+        refusal = error(message.get("id"), REFUSED, f"Limen withheld the answer to this {method} request")
+        refusal["error"]["data"] = {"reason": list(codes)}
+        with contextlib.suppress(DownstreamUnavailable):
+            await self._send_down(refusal, encode(refusal))
+        return False
 
     async def _server_message_clean(self, message: JSON, raw: bytes) -> bool:
         """Screen a server's sampling request, elicitation or log message. A refused request is answered to
