@@ -365,3 +365,39 @@ def test_a_client_answer_carrying_a_secret_never_reaches_the_server(
     assert got and got[-1]["error"]["data"]["reason"] == ["secret_exfiltration"]
     assert not [m for m in _ran(env) if "wJalrXUtnFEMI" in json.dumps(m)]
     assert any(r.get("event") == "mcp_client_answer_withheld" for r in _audit(env))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": {"progressToken": 1, "progress": 1, "message": INJECTION},
+        },
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/tasks/status",
+            "params": {"taskId": "t", "status": "working", "statusMessage": OVERRIDE},
+        },
+        {"jsonrpc": "2.0", "method": "x/vendor/notice", "params": {"note": SECRET}},
+    ],
+)
+def test_any_other_server_message_carrying_an_injection_or_a_secret_is_dropped(
+    client: LineClient, env: Env, message: dict[str, Any]
+) -> None:
+    seen, _ = _emit(client, env, message)
+    assert seen == []
+
+
+def test_text_free_and_plain_server_notifications_are_relayed(client: LineClient, env: Env) -> None:
+    for message in (
+        {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"},
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": {"progressToken": 1, "progress": 2, "message": "Indexed 2 of 5 files"},
+        },
+    ):
+        seen, _ = _emit(client, env, message)
+        assert seen == [message]

@@ -42,14 +42,16 @@ message without an id must be a pure notification (`initialized`, `cancelled`, `
 refused with -32601 (`mcp_request_refused`). A JSON-RPC batch is split over stdio (each element handled
 as if it came alone) and refused whole over HTTP (an error per id).
 
-What the server sends on its own. `sampling/createMessage`, `elicitation/create` and
-`notifications/message`, and the modern era's `inputRequests`, go through the turn gate (signature
+What the server sends on its own. `sampling/createMessage`, `elicitation/create`,
+`notifications/message`, progress and task status messages, any other server message carrying text, and
+the modern era's `inputRequests`, go through the turn gate (signature
 grade) and the secret scan, and an elicitation whose message or form asks for a secret (a password, a
 token, an API or private key, a card number) is refused: a request gets a -32001 error back to the
 server, a notification is dropped, a result carrying such input requests becomes a refusal; all are
 audited (`mcp_server_message_refused`). Every string of a result is screened, wherever it sits
 (`messages._walk`: resource links, `_meta`, annotations, embedded resources and decoded blobs,
-structured content, `tasks/result`).
+structured content, `tasks/result`). The client's answer to a sampling request or an elicitation is
+scanned for secrets before it leaves for the server (`mcp_client_answer_withheld`).
 
 Known limitations. A custom-scheme resource URI is decided by its name only (the server alone knows
 what it reads), so content screening is the defence there. `completion/complete` answers are relayed

@@ -45,9 +45,18 @@ PROMPT_TOOL = "prompt"
 PROMPT_NAME_KEY = "prompt_name"
 
 
-# What a server may ask of the client, screened before the client sees it: a sampling request (its prompt
-# goes to the client's model), an elicitation (its form goes to the user), a log message.
-SERVER_SCREENED = frozenset({"sampling/createMessage", "elicitation/create", "notifications/message"})
+# What a server sends on its own is screened before the client sees it: a sampling request (its prompt goes
+# to the client's model), an elicitation (its form goes to the user), a log message, a progress message, a
+# task's status, and any other request or notification that carries text. These carry none:
+SERVER_UNSCREENED = frozenset(
+    {
+        "ping",
+        "roots/list",
+        "notifications/tools/list_changed",
+        "notifications/resources/list_changed",
+        "notifications/prompts/list_changed",
+    }
+)
 # Words of an elicitation that asks the user for a secret (field names split at case and separators).
 _SECRET_ASK = re.compile(
     r"\b(?:pass ?(?:word|phrase|code)s?|passwd|pin (?:code|number)|secrets?|private keys?|api ?keys?|"
@@ -248,6 +257,8 @@ class Guard:
         from limen.turngate import screen
 
         text = params_text(params)
+        if not text.strip():
+            return ()
         codes = [
             f.code.value
             for f in screen(text, source="untrusted")

@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 from limen.doors.mcp.guard import (
     PROMPT_TOOL,
     RESOURCE_TOOL,
-    SERVER_SCREENED,
+    SERVER_UNSCREENED,
     Guard,
     Refusal,
     Withheld,
@@ -478,7 +478,7 @@ class Proxy:
             method = message.get("method")
             if method == "notifications/tools/list_changed":
                 self._listed = False
-            if method in SERVER_SCREENED and not await self._server_message_clean(message, raw):
+            if method not in SERVER_UNSCREENED and not await self._server_message_clean(message, raw):
                 return
             if is_request(message) and method in SERVER_ANSWER_SCREENED:
                 if len(self._server_asks) >= MAX_SERVER_ASKS:  # a server asking and never hearing back
@@ -521,8 +521,9 @@ class Proxy:
         return False
 
     async def _server_message_clean(self, message: JSON, raw: bytes) -> bool:
-        """Screen a server's sampling request, elicitation or log message. A refused request is answered to
-        the server with an error (the client never sees it); a refused notification is dropped."""
+        """Screen a server's own request or notification (sampling, elicitation, log and progress messages,
+        anything else carrying text). A refused request is answered to the server with an error (the
+        client never sees it); a refused notification is dropped."""
         method = str(message.get("method"))
         try:
             codes = await _run(
