@@ -180,9 +180,8 @@ class Proxy:
         self._heard = False  # whether the server has said anything yet (until then it may still be starting)
         self._can_ask = False  # the client offered an elicitation form: a human can allow an AUTH call
         self._asks: dict[str, asyncio.Future[JSON]] = {}
-        self._server_asks: dict[
-            str, str
-        ] = {}  # the server's relayed requests awaiting the client: id -> method
+        # the server's sampling requests and elicitations relayed to the client, unanswered: id -> method
+        self._server_asks: dict[str, str] = {}
 
     async def start(self) -> None:
         try:
