@@ -250,3 +250,18 @@ def test_resource_prompt_and_error_text_cover_what_the_agent_would_read() -> Non
     ]
     assert error_text({"code": 1, "message": "m", "data": {"detail": "x"}}) == 'm\n{"detail": "x"}'
     assert error_text("bare") == '"bare"'
+
+
+def test_protocol_identifiers_are_not_read_as_credentials() -> None:
+    """`progressToken: <hex>` would read as the assignment of a token: a progress message is no leak."""
+    from limen.doors.mcp.messages import params_text
+    from limen.scan import secret_values
+
+    progress = {
+        "progressToken": "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+        "progress": 1,
+        "message": "Indexed 1 of 2",
+    }
+    assert not secret_values(params_text(progress))
+    assert secret_values(params_text({"note": "token: 9f8e7d6c5b4a39281706f5e4d3c2b1a0"}))
+    assert secret_values(params_text({"token": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"}))

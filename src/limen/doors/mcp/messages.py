@@ -207,6 +207,10 @@ _RESULT_DONE = frozenset({"content", "structuredContent", "isError", "resultType
 _PROSE = frozenset({"text", "description", "message", "systemPrompt", "title", "content", "data"})
 _FORMAT_ONLY = frozenset({"type", "mimeType", "role", "jsonrpc", "resultType"})
 _BINARY = frozenset({"image", "audio"})
+# protocol identifiers whose name alone would make a random value look like a credential ("progressToken")
+_PROTOCOL_IDS = frozenset(
+    {"progressToken", "requestId", "taskId", "cursor", "nextCursor", "requestState", "subscriptionId"}
+)
 
 
 def _walk(value: Any, parts: list[str]) -> None:
@@ -218,7 +222,7 @@ def _walk(value: Any, parts: list[str]) -> None:
                 parts.append(_decoded(item))
             elif key in _FORMAT_ONLY:
                 continue
-            elif not key or key in _PROSE or any(c.isspace() for c in item):
+            elif not key or key in _PROSE or key in _PROTOCOL_IDS or any(c.isspace() for c in item):
                 parts.append(item)  # prose as it is: a prefix would hide where a sentence starts
             else:
                 parts.append(f"{key}: {item}")  # a token-like value next to its name, as in an assignment
