@@ -219,3 +219,13 @@ def test_look_alike_mcp_arguments_stay_quiet(tool: str, arguments: dict[str, obj
         tool, arguments, cwd=workspace, context=Context.for_mode(Mode.BALANCED, workspace)
     )
     assert decision.verdict.name == "PASS", decision.explanation
+
+
+def test_a_servers_own_resource_id_is_not_a_web_address(workspace: str) -> None:
+    """`notes://readme` under an opaque argument name is the server's identifier, not a fetch from a host."""
+    from limen.context import Context
+    from limen.model import Mode
+
+    ctx = Context.for_mode(Mode.BALANCED, workspace)
+    decision = limen.evaluate("mcp__notes__open", {"resource": "notes://readme"}, cwd=workspace, context=ctx)
+    assert decision.verdict.name == "PASS", decision.explanation

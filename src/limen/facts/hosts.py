@@ -58,6 +58,10 @@ IP_IN_NAME_SUFFIXES = (".nip.io", ".sslip.io", ".xip.io", ".traefik.me", ".backn
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
 LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
 
+# URL schemes that reach another machine: a value with one of these is a destination, whatever the argument
+# is called; any other `scheme://` (a server's `notes://readme`) is an identifier.
+WEB_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "ftps", "sftp", "smb"})
+
 # --------------------------------------------------------------------------- registries (trusted by default)
 
 REGISTRY_HOSTS: tuple[str, ...] = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from limen.facts.hosts import WEB_SCHEMES
 from limen.model import Capability
 
 
@@ -146,7 +147,8 @@ _PATH_LIST_KEYS = frozenset(
 _NOT_PATH_KEYS = frozenset(_PAYLOAD_KEYS) | {"subject", "description", "title", "name", "pattern", "regex"}
 _ARGV_KEYS = frozenset({"argv", "args", "arguments", "cmd_args", "command_args", "command"})
 _ABSOLUTE = re.compile(r"^(?:/|~/|~$|[A-Za-z]:[\\/]|\\\\)[^\n\r\t]{0,1023}$")
-_URL = re.compile(r"^[a-z][a-z0-9+.-]{1,15}://\S{1,2048}$", re.IGNORECASE)
+# Web addresses only (`facts.hosts.WEB_SCHEMES`): `notes://readme` under any name is a server's own id.
+_URL = re.compile(rf"^(?:{'|'.join(sorted(WEB_SCHEMES))})://\S{{1,2048}}$", re.IGNORECASE)
 
 
 def _strings_of(value: object) -> list[str] | None:

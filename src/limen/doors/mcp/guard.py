@@ -19,6 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 from limen.doors.mcp.ask import question
 from limen.doors.mcp.messages import JSON, params_text, result_bytes, result_text
+from limen.facts.hosts import WEB_SCHEMES
 from limen.model import Decision, ReasonCode, Verdict
 
 if TYPE_CHECKING:
@@ -36,7 +37,6 @@ _WITHHOLD = frozenset(
     }
 )
 _ARTIFACT_KEYS = ("url", "uri", "path", "file_path", "name")
-_WEB_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "ftps", "sftp", "smb"})
 
 # The names the engine and the policy see for what is not a tool call: `mcp__<server>__resources_read`
 # (a read: its URI becomes `path`, `uri` or `resource`) and `mcp__<server>__prompt` (an MCP call).
@@ -544,7 +544,7 @@ def resource_arguments(uri: Any) -> JSON | None:
     if scheme == "file":
         local = parts.netloc.lower() in ("", "localhost")
         return {"path": path} if local and path else {"uri": uri}
-    if scheme in _WEB_SCHEMES:
+    if scheme in WEB_SCHEMES:
         return {"uri": uri}
     if not scheme or (not parts.netloc and path.startswith("/")):
         return {"resource": uri, "path": path or uri}
