@@ -6,7 +6,7 @@ from pathlib import Path
 from limen.model import ReasonCode
 
 ROOT = Path(__file__).resolve().parents[1]
-# The seed catalogue's codes, copied from the seed document (a user's clone has no ../shared).
+# The seed catalogue's codes, copied from the seed document (a user's clone has none beside it).
 SEED_CODES = Path(__file__).parent / "fixtures" / "seed_reason_codes.txt"
 
 
