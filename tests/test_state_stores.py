@@ -112,8 +112,8 @@ from limen.state.view import StoredSession
 s = SqliteStore(sys.argv[1])
 n = sys.argv[2]
 for i in range(150):
-    s.add_taint("shared", {f"{n}-{i}": 16})
-    s.append_history("shared", {"n": n, "i": i})
+    s.add_taint("common", {f"{n}-{i}": 16})
+    s.append_history("common", {"n": n, "i": i})
     s.set_flags("w" + n, ["untrusted"])
 s.close()
 """
@@ -124,8 +124,8 @@ def test_sqlite_survives_concurrent_writer_processes(tmp_path: Path) -> None:
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, path, str(n)]) for n in range(4)]
     assert all(p.wait(timeout=120) == 0 for p in procs)
     store = SqliteStore(path)
-    assert len(store.taint("shared")) == 600
-    assert store.sessions() == ["shared", "w0", "w1", "w2", "w3"]
+    assert len(store.taint("common")) == 600
+    assert store.sessions() == ["common", "w0", "w1", "w2", "w3"]
     assert oct(stat.S_IMODE(os.stat(path).st_mode)) == "0o600"
     store.close()
 
