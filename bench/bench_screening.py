@@ -25,11 +25,12 @@ import argparse
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+
+from bench_mcp import Wire as McpWire  # bench/ is the script's own folder on sys.path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER = os.path.join(ROOT, "tests", "mcp_servers", "fs_server.py")
@@ -113,37 +114,11 @@ def direct(texts: dict[tuple[str, int], str], repeat: int, home: str) -> Figures
     return figures
 
 
-class Wire:
-    """Newline-delimited JSON-RPC over a child's stdin/stdout."""
-
-    def __init__(self, argv: list[str], env: dict[str, str], cwd: str) -> None:
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd
-        )
-        self.next_id = 0
-
-    def request(self, method: str, params: dict[str, object]) -> dict[str, object]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.next_id += 1
-        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
-        while True:
-            answer: dict[str, object] = json.loads(self.proc.stdout.readline())
-            if answer.get("id") == self.next_id:
-                return answer
+class Wire(McpWire):
+    """`bench_mcp`'s JSON-RPC client, with the reads and the CPU figure this bench needs."""
 
     def start(self) -> Wire:
-        init: dict[str, object] = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "bench", "version": "1"},
-        }
-        self.request("initialize", init)
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        self.proc.stdin.flush()
-        self.request("tools/list", {})
+        self.handshake()
         return self
 
     def read(self, path: str) -> float:
@@ -160,14 +135,6 @@ class Wire:
         with open(f"/proc/{self.proc.pid}/stat") as fh:
             fields = fh.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 def door(texts: dict[tuple[str, int], str], repeat: int, home: str) -> Figures:
