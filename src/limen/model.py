@@ -113,6 +113,7 @@ class ReasonCode(enum.StrEnum):
     UNTRUSTED_VALUE_ECHO = "untrusted_value_echo"
     AUDIT_UNAVAILABLE = "audit_unavailable"
     SESSION_HALTED = "session_halted"
+    INVALID_ARGUMENTS = "invalid_arguments"
 
 
 class Capability(enum.StrEnum):

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from time import perf_counter_ns
 from typing import TYPE_CHECKING, Any
 
-from limen.model import Decision, Finding, ReasonCode, StageResult, Verdict
+from limen.model import Action, Decision, Finding, ReasonCode, StageResult, Verdict
 
 if TYPE_CHECKING:
     from limen.audit.writer import AuditWriter
     from limen.context import Context
-    from limen.model import Action
+    from limen.normalize.tools import ToolSpec
     from limen.state import SessionStore
     from limen.state.keys import Fingerprinter
     from limen.state.view import StoredSession
@@ -122,15 +122,18 @@ class Runtime:
         agent: str = "",
         role: str = "",
         sink: Callable[[dict[str, Any]], None] | None = None,
+        spec: ToolSpec | None = None,
     ) -> Decision:
         """Decide one tool call. Never raises. `role` comes from the caller's code, never the model.
         With `sink`, the audit record goes there instead of the log: a door that may still fail to deliver
-        the answer appends it once the answer is certain (`AuditWriter.append_once`)."""
+        the answer appends it once the answer is certain (`AuditWriter.append_once`). `spec`: the tool's
+        capability and argument roles as the application registered them (the SDK door); a tool map in
+        the policy files takes precedence."""
         started = perf_counter_ns()
         ctx: Context | None = None
         try:
             ctx = self.context
-            decision = self._decide(ctx, tool, arguments, session_id, door, cwd, agent, role)
+            decision = self._decide(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
         except Exception as exc:
             decision = _failure(
                 Verdict.BLOCK,
@@ -149,6 +152,7 @@ class Runtime:
         door: str,
         untrusted: bool | None = None,
         sink: Callable[[dict[str, Any]], None] | None = None,
+        spec: ToolSpec | None = None,
     ) -> Decision:
         """Scan what a tool returned; update the session; answer what the door should do with the output.
         `sink` as in `decide`."""
@@ -156,7 +160,7 @@ class Runtime:
         ctx: Context | None = None
         try:
             ctx = self.context
-            decision = self._observe(ctx, tool, arguments, output, session_id, door, untrusted)
+            decision = self._observe(ctx, tool, arguments, output, session_id, door, untrusted, spec)
         except Exception as exc:
             decision = _failure(
                 Verdict.BLOCK,
@@ -164,6 +168,27 @@ class Runtime:
                 _why(exc, "the output scan"),
             )
         return self._audited("output", decision, ctx, started, sink)
+
+    def refuse(
+        self,
+        tool: str,
+        code: ReasonCode,
+        detail: str,
+        *,
+        capability: str,
+        session_id: str | None,
+        door: str,
+        agent: str = "",
+        sink: Callable[[dict[str, Any]], None] | None = None,
+    ) -> Decision:
+        """BLOCK a call its door could not even read (arguments that fail the tool's own signature), with
+        `code`, audited like any decision. `detail` must not carry argument values."""
+        started = perf_counter_ns()
+        decision = _failure(Verdict.BLOCK, code, detail)
+        decision.action = Action(
+            tool=tool, capability=capability, arguments={}, door=door, session_id=session_id, agent=agent
+        )
+        return self._audited("decision", decision, None, started, sink)
 
     def observe_prompt(self, text: str, *, session_id: str | None) -> None:
         """The user's own words: the values they name are trusted in this session. Never raises."""
@@ -189,9 +214,13 @@ class Runtime:
         cwd: str | None,
         agent: str,
         role: str = "",
+        spec: ToolSpec | None = None,
     ) -> Action:
         from limen.normalize import normalize
 
+        tools = ctx.policy.tool_specs if ctx.policy is not None else None
+        if spec is not None and not (tools and tool in tools):
+            tools = {tool: spec}
         return normalize(
             tool,
             arguments,
@@ -202,7 +231,7 @@ class Runtime:
             role=role,
             mode=ctx.mode,
             home=ctx.home,
-            tools=ctx.policy.tool_specs if ctx.policy is not None else None,
+            tools=tools,
         )
 
     def _decide(
@@ -215,12 +244,13 @@ class Runtime:
         cwd: str | None,
         agent: str,
         role: str,
+        spec: ToolSpec | None = None,
     ) -> Decision:
         from limen.engine import decide
         from limen.floors import correlator, toolpin
         from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED
 
-        action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role)
+        action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
         view = self.session(session_id)
         if ctx.rate_limit is not None and session_id:
             view.calls_in_window = self.store.count_call(session_id, ctx.rate_limit[1])
@@ -256,13 +286,14 @@ class Runtime:
         session_id: str | None,
         door: str,
         untrusted: bool | None,
+        spec: ToolSpec | None = None,
     ) -> Decision:
         from limen.engine import explain
         from limen.scan import apply_scan
 
         started = perf_counter_ns()
         action = self._action(
-            ctx, tool, arguments if isinstance(arguments, dict) else {}, session_id, door, None, ""
+            ctx, tool, arguments if isinstance(arguments, dict) else {}, session_id, door, None, "", "", spec
         )
         if untrusted is None and _fetches_untrusted(action, ctx):
             untrusted = True
