@@ -183,8 +183,25 @@ def test_a_rule_that_needs_a_field_is_skipped_only_when_it_is_empty(
         seen.append(action.tool)
         return []
 
-    extra_rules.append(Rule("test.needs_commands", frozenset(), spy, needs="commands"))
+    extra_rules.append(Rule("test.needs_commands", frozenset(), spy, needs=("commands",)))
     ctx = Context.for_mode(Mode.BALANCED, workspace)
     decide(_read(workspace), ctx)
     decide(normalize("Bash", {"command": "ls"}, cwd=workspace), ctx)
     assert seen == ["Bash"]
+
+
+def test_a_rule_that_needs_either_of_two_fields_runs_when_one_is_set(
+    workspace: str, extra_rules: list[Rule]
+) -> None:
+    seen: list[str] = []
+
+    def spy(action: Action, ctx: Context) -> Iterable[Finding]:
+        seen.append(action.tool)
+        return []
+
+    extra_rules.append(Rule("test.needs_either", frozenset(), spy, needs=("commands", "write_paths")))
+    ctx = Context.for_mode(Mode.BALANCED, workspace)
+    decide(_read(workspace), ctx)
+    decide(normalize("Write", {"file_path": "a.txt", "content": "x"}, cwd=workspace), ctx)
+    decide(normalize("Bash", {"command": "ls"}, cwd=workspace), ctx)
+    assert seen == ["Write", "Bash"]

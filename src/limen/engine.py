@@ -91,7 +91,7 @@ def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list
             Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "the call could not be normalised")
         )
     for rule in rules.objective_rules():
-        if rule.needs and not getattr(action, rule.needs):
+        if rule.needs and not rule.applies(action):
             continue  # nothing for this rule to judge
         try:
             findings.extend(rule.check(action, ctx))

@@ -37,16 +37,23 @@ class Rule:
     codes: frozenset[ReasonCode]
     check: RuleFunction
     plugin: bool = False
-    needs: str = ""  # an `Action` field that must be non-empty for the rule to have anything to judge
+    # `Action` fields of which at least one must be non-empty for the rule to have anything to judge
+    needs: tuple[str, ...] = ()
+
+    def applies(self, action: Action) -> bool:
+        """False when every field the rule reads is empty: most calls skip most rules without a call."""
+        if not self.needs:
+            return True
+        return any(getattr(action, field) for field in self.needs)
 
 
 _registered: list[Rule] = []
 _loaded: tuple[Rule, ...] | None = None
 
 
-def rule(*codes: ReasonCode, needs: str = "") -> Callable[[RuleFunction], RuleFunction]:
-    """Register a built-in rule, the codes it may raise and, with `needs`, the `Action` field it reads
-    (`commands`, `destinations`...): the engine skips it when that field is empty, which is most calls."""
+def rule(*codes: ReasonCode, needs: str | tuple[str, ...] = ()) -> Callable[[RuleFunction], RuleFunction]:
+    """Register a built-in rule, the codes it may raise and, with `needs`, the `Action` fields it reads
+    (`commands`, `destinations`...): the engine skips it when all of them are empty, which is most calls."""
 
     def register(check: RuleFunction) -> RuleFunction:
         _registered.append(
@@ -54,7 +61,7 @@ def rule(*codes: ReasonCode, needs: str = "") -> Callable[[RuleFunction], RuleFu
                 f"{check.__module__.rsplit('.', 1)[-1]}.{check.__name__}",
                 frozenset(codes),
                 check,
-                needs=needs,
+                needs=(needs,) if isinstance(needs, str) else needs,
             )
         )
         return check

@@ -49,7 +49,7 @@ def _outside(role: RoleBoundary, action: Action) -> str | None:
     return None
 
 
-@rule(ReasonCode.ROLE_BLOCKED_TARGET, ReasonCode.ROLE_OUT_OF_SCOPE)
+@rule(ReasonCode.ROLE_BLOCKED_TARGET, ReasonCode.ROLE_OUT_OF_SCOPE, needs="role")
 def role_boundaries(action: Action, ctx: Context) -> Iterator[Finding]:
     policy = ctx.policy
     if policy is None or not policy.roles or not action.role:
@@ -76,7 +76,7 @@ def role_boundaries(action: Action, ctx: Context) -> Iterator[Finding]:
             return
 
 
-@rule(ReasonCode.POLICY_SOURCE_BLOCKED, ReasonCode.POLICY_SOURCE_SENSITIVE)
+@rule(ReasonCode.POLICY_SOURCE_BLOCKED, ReasonCode.POLICY_SOURCE_SENSITIVE, needs="provenance")
 def policy_sources(action: Action, ctx: Context) -> Iterator[Finding]:
     policy = ctx.policy
     if policy is None or not action.provenance:

@@ -1135,7 +1135,16 @@ def _gather_texts(action: Action) -> tuple[str, ...]:
         if text and text not in seen and budget > 0:
             seen[text[:budget]] = None
             budget -= len(text)
-    return tuple(seen)
+    if len(seen) < 2:
+        return tuple(seen)
+    # A text inside another one (the program of `python3 -c "..."` inside its command line) adds nothing
+    # but a second scan of the same characters.
+    gathered = sorted(seen, key=len, reverse=True)
+    kept: list[str] = []
+    for text in gathered:
+        if not any(text in longer for longer in kept):
+            kept.append(text)
+    return tuple(t for t in seen if t in kept)
 
 
 # Capabilities that stay on this machine unless a destination says otherwise; every other one (outbound,

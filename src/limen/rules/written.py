@@ -569,7 +569,7 @@ def _rule_findings(text: str, action: Action, ctx: Context) -> list[Finding]:
     if "normalization_failed" in inner.notes:
         found.append(Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "could not be normalised"))
     for check in rules.objective_rules():
-        if check.name.startswith(_NOT_ABOUT_CONTENT) or (check.needs and not getattr(inner, check.needs)):
+        if check.name.startswith(_NOT_ABOUT_CONTENT) or not check.applies(inner):
             continue
         try:
             found.extend(check.check(inner, ctx))
