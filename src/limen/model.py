@@ -248,11 +248,13 @@ class Decision:
     findings: tuple[Finding, ...] = ()
     action: Action | None = None
     decision_id: str = ""
+    approval_id: str = ""  # the single-use approval request this AUTH opened, or the grant a PASS used
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view that carries no raw argument values (details are already redacted)."""
         return {
             "id": self.decision_id,
+            "approval_id": self.approval_id or None,
             "verdict": self.verdict.name,
             "risk": self.risk,
             "reasons": [r.value for r in self.reasons],

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from limen.model import Action, Decision, Finding, ReasonCode, StageResult, Verdict
 
 if TYPE_CHECKING:
+    from limen.approvals.service import Approvals
     from limen.audit.writer import AuditWriter
     from limen.context import Context
     from limen.normalize.tools import ToolSpec
@@ -63,6 +64,7 @@ class Runtime:
         store: SessionStore | None = None,
         audit_failure: str = "stand",
         fsync_every: int = 64,
+        approvals_path: str | None = None,
     ) -> None:
         if audit_failure not in ("stand", "deny"):
             raise ValueError("audit_failure must be 'stand' or 'deny'")
@@ -73,6 +75,8 @@ class Runtime:
         self._audit_dir = audit_dir
         self._fsync_every = fsync_every
         self._store = store
+        self._approvals_path = approvals_path
+        self._approvals: Approvals | None = None
         self._writer: AuditWriter | None = None
         self._fingerprint: Fingerprinter | None = None
         self._audit_warned = False
@@ -93,6 +97,16 @@ class Runtime:
 
             self._fingerprint = fingerprinter()
         return self._fingerprint
+
+    @property
+    def approvals(self) -> Approvals:
+        """Single-use approvals (`limen.approvals`), audited in this runtime's log."""
+        if self._approvals is None:
+            from limen.approvals.service import Approvals
+            from limen.approvals.sqlite import SqliteApprovalStore
+
+            self._approvals = Approvals(SqliteApprovalStore(self._approvals_path), audit=self.audit_event)
+        return self._approvals
 
     @property
     def context(self) -> Context:
@@ -140,7 +154,34 @@ class Runtime:
                 ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
                 _why(exc, "the decision path"),
             )
+        if decision.verdict is Verdict.AUTH and ctx is not None:
+            decision = self._settle(ctx, decision, tool, arguments, session_id, door, cwd)
         return self._audited("decision", decision, ctx, started, sink)
+
+    def hold(self, decision: Decision, *, door: str, until: float) -> tuple[str, tuple[str, ...]]:
+        """Put an AUTH decision's approval request to the configured channels and wait for the answer
+        until `until` (epoch seconds, capped by `approvals.wait_seconds`). Returns the request's status
+        then (`granted`: decide the identical call again, it passes once; `pending`: nobody answered in
+        time) and the channel that reached a human (none: nothing was held). Never raises: a failure is
+        `denied`. It reads only the approval store, so a door may hold outside its per-workspace lock."""
+        import time
+
+        if decision.verdict is not Verdict.AUTH or not decision.approval_id:
+            return "denied", ()
+        try:
+            from limen.approvals.config import load
+
+            config = load(self.workspace)
+            until = min(until, time.time() + config.wait_seconds)
+            if until <= time.time():
+                return "pending", ()
+            reached = self.approvals.offer(decision.approval_id, config, door=door, until=until)
+            if not reached:
+                return "pending", ()
+            return self.approvals.wait(decision.approval_id, until), reached
+        except Exception as exc:
+            self._report(f"could not hold the call for approval: {type(exc).__name__}")
+            return "denied", ()
 
     def observe_output(
         self,
@@ -204,6 +245,38 @@ class Runtime:
             self._report(f"could not record the prompt's values: {type(exc).__name__}")
 
     # -- internals ---------------------------------------------------------------------------------------
+    def _settle(
+        self,
+        ctx: Context,
+        decision: Decision,
+        tool: str,
+        arguments: Any,
+        session_id: str | None,
+        door: str,
+        cwd: str | None,
+    ) -> Decision:
+        """An AUTH decision: let it pass once on a matching grant, else open its approval request. A failure
+        leaves the AUTH as it is (without an approval id, so it cannot be approved)."""
+        try:
+            from limen.approvals.config import load
+
+            return self.approvals.settle(
+                decision,
+                tool=tool,
+                arguments=arguments,
+                cwd=cwd or self.workspace,
+                session=session_id or "",
+                workspace=self.workspace,
+                door=door,
+                fingerprinter=self.fingerprint,
+                strong_threshold=ctx.thresholds.strong,
+                config=load(self.workspace),
+            )
+        except Exception as exc:
+            self._report(f"approvals are unavailable: {_why(exc, 'the approval store')}")
+            decision.approval_id = ""
+            return decision
+
     def _action(
         self,
         ctx: Context,
@@ -385,6 +458,9 @@ class Runtime:
             self._audit_warned = True
 
     def close(self) -> None:
+        if self._approvals is not None:
+            self._approvals.close()
+            self._approvals = None
         if self._writer is not None:
             self._writer.close()
             self._writer = None

@@ -18,6 +18,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     field_validator,
+    model_validator,
 )
 
 from limen.model import Mode
@@ -209,6 +210,75 @@ class Waiver(Strict):
     reason: str = Field(min_length=1)
 
 
+ApprovalChannel = Literal["terminal", "cli", "webhook", "ntfy"]
+_LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _web_url(value: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("expected an http:// or https:// URL with a host")
+    return value
+
+
+WebUrl = Annotated[str, AfterValidator(_web_url)]
+
+
+def _loopback_address(value: str) -> str:
+    host, sep, port = value.rpartition(":")
+    if not sep or host.strip("[]") not in _LOOPBACK or not port.isdigit() or int(port) > 65535:
+        raise ValueError("expected a loopback HOST:PORT (127.0.0.1, ::1 or localhost; port 0 picks one)")
+    return value
+
+
+class WebhookChannel(Strict):
+    """An incoming webhook (Slack or Teams style) that is sent each request with its signed links."""
+
+    url: WebUrl
+    format: Literal["slack", "teams"] = "slack"
+
+
+class NtfyChannel(Strict):
+    """An ntfy topic URL: each request is published with Approve and Deny actions."""
+
+    url: WebUrl
+
+
+class ApprovalCallback(Strict):
+    """Where Limen serves the signed approve/deny links (loopback only) and how the links are spelled
+    (`public_url`: a tunnel or proxy in front of it; default the listening address)."""
+
+    listen: Annotated[str, AfterValidator(_loopback_address)] = "127.0.0.1:0"
+    public_url: WebUrl | None = None
+
+
+class Approvals(Strict):
+    """Single-use approvals of AUTH calls: where a human is asked, in order, and for how long."""
+
+    channels: list[ApprovalChannel] = ["terminal", "cli"]
+    expiry_seconds: StrictInt = Field(default=600, ge=10, le=86400)
+    wait_seconds: StrictInt = Field(default=120, ge=0, le=3600)
+    webhook: WebhookChannel | None = None
+    ntfy: NtfyChannel | None = None
+    callback: ApprovalCallback = ApprovalCallback()
+
+    @field_validator("channels")
+    @classmethod
+    def _once_each(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError("a channel is listed twice")
+        return value
+
+    @model_validator(mode="after")
+    def _configured(self) -> Approvals:
+        for channel in ("webhook", "ntfy"):
+            if channel in self.channels and getattr(self, channel) is None:
+                raise ValueError(f"channel {channel!r} is listed but approvals.{channel} is not set")
+        return self
+
+
 class PolicyFile(Strict):
     version: Literal[1] = 1
     mode: Mode | None = None
@@ -228,3 +298,4 @@ class PolicyFile(Strict):
     capabilities: dict[str, CustomCapability] = {}
     tools: dict[str, ToolMap] = {}
     waivers: list[Waiver] = []
+    approvals: Approvals | None = None
