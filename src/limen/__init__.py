@@ -3,6 +3,7 @@
 Public API (imported lazily: `import limen` must cost next to nothing, since every hook process pays it):
     limen.evaluate(tool, arguments, *, cwd, session_id=None, mode=None) -> Decision
     limen.Verdict, limen.ReasonCode, limen.Decision, limen.Action, limen.Mode
+    limen.Guard(workspace, *, policy, mode, approver, audit): the SDK door (`limen.sdk`)
 """
 
 from __future__ import annotations
@@ -11,8 +12,22 @@ TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs the 
 if TYPE_CHECKING:
     from limen.api import evaluate
     from limen.model import Action, Decision, Mode, ReasonCode, Verdict
+    from limen.sdk import Approval, ApprovalRequest, Denied, ExecutionFailed, Guard, GuardError
 
-__all__ = ["Action", "Decision", "Mode", "ReasonCode", "Verdict", "evaluate"]
+__all__ = [
+    "Action",
+    "Approval",
+    "ApprovalRequest",
+    "Decision",
+    "Denied",
+    "ExecutionFailed",
+    "Guard",
+    "GuardError",
+    "Mode",
+    "ReasonCode",
+    "Verdict",
+    "evaluate",
+]
 __version__ = "0.1.0"
 
 
@@ -25,4 +40,8 @@ def __getattr__(name: str) -> object:
         from limen import model
 
         return getattr(model, name)
+    if name in ("Guard", "Approval", "ApprovalRequest", "Denied", "ExecutionFailed", "GuardError"):
+        from limen import sdk
+
+        return getattr(sdk, name)
     raise AttributeError(f"module 'limen' has no attribute {name!r}")
