@@ -295,6 +295,31 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             yield path
 
 
+def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
+    """Secret files outside the workspace that a shell line overwrites, truncates, replaces or deletes
+    (`> ~/.ssh/id_rsa`, `rm ~/.aws/credentials`, `rm ~/.ssh/*`, `cp /dev/null KEY`, `ln -sf X KEY`), as
+    a Write tool would: a credential store changed is a credential lost or replaced. Metadata (`chmod 600
+    key`, `touch`) changes nothing a credential holds."""
+    from limen.facts.programs import Role, program
+    from limen.normalize.paths import canonical
+
+    cwd = action.cwd or ctx.workspace or "/"
+    named: dict[str, None] = dict.fromkeys(action.write_paths if not action.commands else ())
+    for command in action.commands:
+        named.update(dict.fromkeys(command.redirects))
+        entry = program(command.name)
+        if entry is None or Role.METADATA in entry.roles:
+            continue
+        operands = [canonical(w, cwd, ctx.home) for w in command.argv[1:] if w and not w.startswith("-")]
+        if entry.roles & {Role.DELETES, Role.WIPES, Role.WRITES}:
+            named.update(dict.fromkeys(operands))
+        elif Role.COPIES in entry.roles and operands:
+            named[operands[-1]] = None
+    for path in named:
+        if is_secret_file(path) and not (ctx.workspace and is_within(path, ctx.workspace)):
+            yield path
+
+
 def _secret_reads() -> Callable[[Action, Context], list[str]]:
     """`limen.rules.secrets.secret_reads`, imported once (the secret rules import this module)."""
     global _SECRET_READS
@@ -327,6 +352,9 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
             for what in _secret_reads()(action, ctx):
                 yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, what)
                 return
+        for path in secret_paths_changed(action, ctx):
+            yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path} changed")
+            return
         return
     # A whole-file write (Write, write_file) returns nothing of the file: inside the workspace it is what a
     # shell's `> .env` is. An edit shows the lines it changed, so it reads.

@@ -30,6 +30,7 @@ from limen.normalize.code.values import (
 )
 
 MAX_ITEMS = 4096  # items a comprehension over a literal list is evaluated for
+_ITEM = "\x00item"  # the name `each` binds an item to: no program can spell it
 MAX_LOOP = 16  # items of a known list a `for` body is evaluated for, one by one
 
 _BUILTINS = frozenset(dir(builtins)) | {"__builtins__"}
@@ -468,6 +469,25 @@ class _Py:
         self.env = saved
         return UNK
 
+    def each(self, function: ast.expr, collection: Val) -> Val:
+        """`map(os.remove, paths)`, `filter(lambda p: os.remove(p), paths)`: the function called on each item,
+        as a `for` loop over the collection would (one unknown item when the collection is not known)."""
+        known_items = collection.kind == "list" and 0 < len(collection.items) <= MAX_LOOP
+        items = collection.items if known_items else (Val(text=UNKNOWN, tainted=collection.tainted),)
+        saved = dict(self.env)
+        for item in items:
+            if isinstance(function, ast.Lambda):
+                for arg in function.args.args:
+                    self.env[arg.arg] = UNK
+                if function.args.args:
+                    self.env[function.args.args[0].arg] = item
+                self.expr(function.body)
+            else:
+                self.env[_ITEM] = item
+                self.call(ast.Call(func=function, args=[ast.Name(id=_ITEM)], keywords=[]))
+        self.env = saved
+        return Val(kind="list", tainted=collection.tainted)
+
     def comprehension(self, elt: ast.expr, generators: list[ast.comprehension]) -> Val:
         first = generators[0]
         source = self.expr(first.iter)
@@ -657,6 +677,8 @@ class _Py:
         if name == "map" and len(args) == 2 and args[0].ref in ("chr", "str"):
             items = args[1].items if args[1].kind == "list" else ()
             return Val(kind="list", items=tuple(char(i) if args[0].ref == "chr" else i for i in items))
+        if name in ("map", "filter") and len(node.args) >= 2:
+            return self.each(node.args[0], args[1])
         if name in ("reversed",):
             return reverse(first) if first.text is not None else Val(kind="list", items=first.items[::-1])
         if name in ("list", "tuple", "sorted") and first.kind == "list":

@@ -144,9 +144,8 @@ _table(
     "read", 0, "File.read", "IO.read", "File.readlines", "IO.readlines", "File.binread", "file", "readfile"
 )
 _table("read", 0, "Deno.readTextFileSync", "Deno.readTextFile", "read_file", "File::Slurp::read_file")
-_table(
-    "read", 0, "YAML.load_file", "JSON.load_file", "Dir.glob", "Dir.entries", "glob", "scandir", "file_exists"
-)
+_table("read", 0, "YAML.load_file", "JSON.load_file", "Dir.entries", "Dir.children", "scandir", "file_exists")
+_table("glob", 0, "Dir.glob", "Dir.[]", "glob", "bsd_glob", "File::Glob::bsd_glob")
 _table("copy", 0, "fs.copyFileSync", "fs.copyFile", "fs.cpSync", "FileUtils.cp", "FileUtils.cp_r", "copy")
 _table("copy", 0, "File::Copy::copy", "FileUtils.copy")
 _table("move", 0, "fs.renameSync", "fs.rename", "FileUtils.mv", "FileUtils.move", "File.rename", "rename")
@@ -658,6 +657,13 @@ class _Eval:
                 prop = func.child_by_field_name("property")
                 method = self.text(prop) if prop is not None else ""
                 name = self.member(receiver, method).ref if receiver.ref else ""
+                if (
+                    method in _ITERATORS
+                    and not receiver.ref
+                    and arg_node is not None
+                    and arg_node.named_children
+                ):
+                    return self.each(arg_node.named_children[0], receiver)
             elif func is not None and func.type == "subscript_expression":
                 callee = self.subscript(func)
                 name = callee.ref
@@ -694,7 +700,9 @@ class _Eval:
                 if method in self.env and arg_node is None:
                     return self.env[method]
             block = node.child_by_field_name("block")
-            if block is not None:
+            if block is not None and receiver is not None and method in _ITERATORS:
+                self.each(block, receiver)  # `Dir.glob(p).each { |f| File.delete(f) }`
+            elif block is not None:
                 self.ev(block)
         elif kind in (
             "function_call_expression",
@@ -749,8 +757,98 @@ class _Eval:
             names = [c for c in node.named_children if c.type in ("name", "qualified_name")]
             name = self.text(names[0]).lstrip("\\") if names else ""
             arg_node = next((c for c in node.named_children if c.type == "arguments"), None)
+        mapper = _MAPPERS.get(name.lower()) if self.lang == "php" else None
+        if mapper is not None and arg_node is not None and len(arg_node.named_children) > max(mapper):
+            function, collection = (arg_node.named_children[i] for i in mapper)
+            return self.each(_argument(function), self.ev(collection))
         args = self.args(arg_node)
         return self.apply(_canonical(self.lang, name), receiver, method, args, node)
+
+    def _bare_function(self, node: Node) -> Val:
+        """Perl `unlink;` in a loop or `map { unlink } ...`: a function named alone takes `$_`."""
+        if self.lang != "perl":
+            return self.walk(node)
+        name = _canonical(self.lang, self.text(node))
+        if name not in _E:
+            return UNK
+        default = self.env.get("$_")
+        return self.apply(name, None, name, [default] if default is not None else [], node)
+
+    # ----------------------------------------------------------------- iteration
+
+    def each(self, function: Node, collection: Val) -> Val:
+        """A function or block run on each item of a collection (an iterator's block, a callback, a loop
+        body): evaluated once per known item, or once with an unknown item, its first parameter bound to it.
+        A named function (`"unlink"`, `fs.unlinkSync`) is applied to the item as a call would be."""
+        known_items = collection.kind == "list" and 0 < len(collection.items) <= MAX_LOOP
+        items = collection.items if known_items else (Val(text=UNKNOWN, tainted=collection.tainted),)
+        if function.type in _FUNCTIONS:
+            body = function.child_by_field_name("body")
+            self.loop(_parameters(self, function), items, body if body is not None else function)
+            return Val(kind="list", tainted=collection.tainted)
+        callee = self.ev(function)
+        name = known(callee) if self.lang == "php" else callee.ref
+        if not name:
+            self.fx.note(f"{self.lang} applies a function computed at run time to a collection")
+            return UNK
+        for item in items:
+            self.apply(_canonical(self.lang, name), None, name, [item], function)
+        return Val(kind="list", tainted=collection.tainted)
+
+    def loop(self, names: list[str], items: tuple[Val, ...], body: Node | None) -> None:
+        """The body once per item, the loop's variable (Perl: `$_` too) bound to it, then restored."""
+        bound = [*names, "$_"] if self.lang == "perl" else names
+        saved = {name: self.env.get(name) for name in bound}
+        for item in items:
+            for name in bound:
+                self.env[name] = item
+            self.ev(body)
+        for name, value in saved.items():
+            if value is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = value
+
+    def _for(self, node: Node) -> Val:
+        """`for f in xs` (ruby), `for (const f of xs)` (js), `foreach (xs as $f)` (php), `for my $f (xs)`,
+        `STMT for xs` (perl), `map { ... } xs` (perl)."""
+        kind = node.type
+        names: list[str] = []
+        if kind == "for":  # ruby
+            pattern, value = node.child_by_field_name("pattern"), node.child_by_field_name("value")
+            collection = self.ev(
+                value.named_children[0] if value is not None and value.named_children else value
+            )
+            names = [self.text(pattern)] if pattern is not None else []
+            body = node.child_by_field_name("body")
+        elif kind == "for_in_statement":  # js
+            left = node.child_by_field_name("left")
+            collection = self.ev(node.child_by_field_name("right"))
+            names = [self.text(left)] if left is not None else []
+            body = node.child_by_field_name("body")
+        elif kind == "foreach_statement":  # php
+            parts = [c for c in node.named_children if c.type != "comment"]
+            collection = self.ev(parts[0]) if parts else UNK
+            target = parts[1] if len(parts) > 1 else None
+            if target is not None and target.type == "pair" and target.named_children:
+                target = target.named_children[-1]  # `as $key => $value`
+            names = [self.text(target)] if target is not None else []
+            body = node.child_by_field_name("body")
+        elif kind == "postfix_for_expression":  # perl `unlink $_ for glob(...)`
+            collection = self.ev(node.child_by_field_name("list"))
+            body = node.named_children[0] if node.named_children else None
+        elif kind == "map_grep_expression":  # perl `map { unlink } glob(...)`
+            collection = self.ev(node.child_by_field_name("list"))
+            body = node.child_by_field_name("callback")
+        else:  # perl for_statement
+            variable = node.child_by_field_name("variable")
+            collection = self.ev(node.child_by_field_name("list"))
+            names = [self.text(variable)] if variable is not None else []
+            body = node.child_by_field_name("block") or node.child_by_field_name("body")
+        known_items = collection.kind == "list" and 0 < len(collection.items) <= MAX_LOOP
+        items = collection.items if known_items else (Val(text=UNKNOWN, tainted=collection.tainted),)
+        self.loop(names, items, body)
+        return UNK
 
     def args(self, node: Node | None) -> list[Val]:
         if node is None:
@@ -762,6 +860,9 @@ class _Eval:
                     continue
                 if child.type == "list_expression":
                     out.extend(self.args(child))
+                elif child.type in _SPREADS and child.named_child_count:
+                    value = self.ev(child.named_children[0])  # `f(*Dir.glob(p))`, `f(...paths)`
+                    out.extend(value.items if value.kind == "list" and value.items else (value,))
                 elif child.type == "pair" and self.lang == "ruby":
                     out.append(self.pairs_of([child]))
                 else:
@@ -861,6 +962,9 @@ class _Eval:
             if target.tainted:
                 fx.note("writes downloaded data")
             return UNK
+        if effect == "glob":
+            fx.reads.append(text_of(target))
+            return Val(kind="list", items=(target,))  # the pattern stands for its matches, as in a shell
         if effect == "read":
             if "://" in text_of(target):
                 return self.url(target, name, False)
@@ -1240,6 +1344,18 @@ _KINDS: dict[str, Callable[[_Eval, Node], Val]] = {
         ("include_expression", "include_once_expression", "require_expression", "require_once_expression"),
         _Eval._include,
     ),
+    **dict.fromkeys(
+        (
+            "for",
+            "for_in_statement",
+            "foreach_statement",
+            "for_statement",
+            "postfix_for_expression",
+            "map_grep_expression",
+        ),
+        _Eval._for,
+    ),
+    "function": _Eval._bare_function,
     "use_statement": _Eval._nothing,
     "import_statement": _Eval._import,
     **dict.fromkeys(
@@ -1247,6 +1363,60 @@ _KINDS: dict[str, Callable[[_Eval, Node], Val]] = {
         _Eval._fragment,
     ),
 }
+
+
+# Methods that run a block or callback on each item of their receiver.
+_ITERATORS = frozenset(
+    {
+        *(
+            "each",
+            "map",
+            "collect",
+            "flat_map",
+            "select",
+            "filter",
+            "reject",
+            "each_with_index",
+            "each_entry",
+        ),
+        *("each_child", "each_with_object", "forEach", "flatMap", "some", "every", "find", "reduce"),
+    }
+)
+# PHP functions that apply a callback to an array: name -> (index of the callback, index of the array).
+_MAPPERS = {"array_map": (0, 1), "array_walk": (1, 0), "array_filter": (1, 0), "usort": (1, 0)}
+# Nodes that are functions written in place (their parameters are bound to each item).
+_FUNCTIONS = frozenset(
+    {
+        *("arrow_function", "function_expression", "function", "anonymous_function"),
+        *("anonymous_function_creation_expression", "lambda", "block", "do_block"),
+    }
+)
+# Argument nodes that spread a collection into several arguments.
+_SPREADS = frozenset({"splat_argument", "spread_element", "variadic_unpacking"})
+MAX_LOOP = 16  # items of a known collection a loop body is evaluated for, one by one
+_PARAMETER_NODES = frozenset(
+    {"identifier", "variable_name", "scalar", "simple_parameter", "block_parameters", "formal_parameters"}
+)
+
+
+def _argument(node: Node) -> Node:
+    """PHP wraps each argument in an `argument` node: the expression inside it."""
+    return node.named_children[0] if node.type == "argument" and node.named_children else node
+
+
+def _parameters(evaluator: _Eval, function: Node) -> list[str]:
+    """The first parameter's name of a function or block written in place (`|f|`, `f =>`, `($f)`)."""
+    found = function.child_by_field_name("parameter") or function.child_by_field_name("parameters")
+    while found is not None and found.type not in ("identifier", "variable_name", "scalar"):
+        children = [
+            c for c in found.named_children if c.type in _PARAMETER_NODES or c.type.endswith("parameter")
+        ]
+        found = children[0] if children else None
+        if found is not None and found.type == "simple_parameter":
+            found = found.child_by_field_name("name") or (
+                found.named_children[0] if found.named_children else None
+            )
+    return [evaluator.text(found)] if found is not None else []
 
 
 def _canonical(lang: str, name: str) -> str:
