@@ -379,6 +379,9 @@ class Runtime:
             untrusted,
             ctx.mode,
             printed_credential=_prints_credential(action),
+            named_by_user=bool(untrusted)
+            and bool(action.destinations)
+            and all(view.value_origin(d.host) == "user" for d in action.destinations),
         )
         verdict = max((f.verdict for f in findings), default=Verdict.PASS)
         risk = max((f.risk for f in findings), default=0)

@@ -533,8 +533,14 @@ def apply_scan(
     untrusted: bool | None,
     mode: Mode,
     printed_credential: bool = False,
+    named_by_user: bool = False,
 ) -> list[Finding]:
     """Scan one tool output into the session (taint, flags, value labels); the findings for the output itself.
+
+    `named_by_user`: the content came from a source the user named in this session ("her address is on
+    www.dora-website.com"): the parts that screen clean are labelled `clean`, as the user's own data is,
+    since the user sent the agent there for them. Parts the screen doubts stay `untrusted` or `injected`,
+    and the session is flagged untrusted all the same.
 
     `printed_credential`: the call was a command that prints a credential (`op read`, `pass show`,
     `gh auth token`): its output is the secret whatever its shape, so its values taint the session too.
@@ -575,7 +581,7 @@ def apply_scan(
     labelled = (
         (INJECTED, injected),
         (UNTRUSTED, suspicious),
-        (UNTRUSTED if untrusted else CLEAN, graded[Verdict.PASS]),
+        (UNTRUSTED if untrusted and not named_by_user else CLEAN, graded[Verdict.PASS]),
     )
     for label, parts in labelled:
         if parts:
