@@ -50,6 +50,7 @@ class Role(StrEnum):
     PRIVILEGED = "privileged"  # runs as another user
     INFRA_DESTROYER = "infra_destroyer"  # an infrastructure CLI with sub-commands that destroy resources
     DATABASE_CLIENT = "database_client"  # runs SQL (or a database's own commands) it is given
+    SERVER_CLIENT = "server_client"  # connects to the database server its `-h`/`--host` option names
     EMBEDDED_DATABASE = "embedded_database"  # its database is a local file (sqlite3, duckdb)
     DECODER = "decoder"  # decodes its input (base64 -d, xxd -r)
     TEXT_ONLY = "text_only"  # prints or matches text: its words are never URLs it fetches
@@ -133,6 +134,162 @@ _UV_OPTS = (
 )
 _PIPX_OPTS = ("--spec", "--python", "--index-url", "--pip-args")
 _NPM_OPTS = ("-p", "--package", "-w", "--workspace", "-c", "--call")
+
+# Options of network clients that take the next word as their value (what is left is a host, URL or file).
+_CURL_OPTS = (
+    "-A",
+    "-b",
+    "-C",
+    "-c",
+    "-D",
+    "-d",
+    "-E",
+    "-e",
+    "-F",
+    "-H",
+    "-K",
+    "-m",
+    "-o",
+    "-Q",
+    "-r",
+    "-T",
+    "-t",
+    "-U",
+    "-u",
+    "-w",
+    "-X",
+    "-x",
+    "-Y",
+    "-y",
+    "-z",
+    "--cacert",
+    "--cert",
+    "--config",
+    "--connect-timeout",
+    "--connect-to",
+    "--cookie",
+    "--cookie-jar",
+    "--data",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "--dump-header",
+    "--form",
+    "--header",
+    "--key",
+    "--max-time",
+    "--output",
+    "--proxy",
+    "--referer",
+    "--request",
+    "--resolve",
+    "--retry",
+    "--upload-file",
+    "--user",
+    "--user-agent",
+    "--write-out",
+)
+_WGET_OPTS = (
+    "-a",
+    "-e",
+    "-i",
+    "-O",
+    "-o",
+    "-P",
+    "-T",
+    "-t",
+    "-U",
+    "--body-data",
+    "--body-file",
+    "--directory-prefix",
+    "--header",
+    "--method",
+    "--output-document",
+    "--password",
+    "--post-data",
+    "--post-file",
+    "--timeout",
+    "--tries",
+    "--user",
+    "--user-agent",
+)
+_NC_OPTS = (
+    "-c",
+    "-e",
+    "-G",
+    "-g",
+    "-I",
+    "-i",
+    "-M",
+    "-m",
+    "-O",
+    "-P",
+    "-p",
+    "-q",
+    "-s",
+    "-T",
+    "-V",
+    "-W",
+    "-w",
+    "-X",
+    "-x",
+    "--exec",
+    "--idle-timeout",
+    "--lua-exec",
+    "--proxy",
+    "--proxy-type",
+    "--sh-exec",
+    "--source",
+    "--source-port",
+    "--wait",
+)
+_SSH_OPTS = (
+    "-B",
+    "-b",
+    "-c",
+    "-D",
+    "-E",
+    "-e",
+    "-F",
+    "-I",
+    "-i",
+    "-J",
+    "-L",
+    "-l",
+    "-m",
+    "-O",
+    "-o",
+    "-p",
+    "-Q",
+    "-R",
+    "-S",
+    "-W",
+    "-w",
+)
+_SCP_OPTS = ("-c", "-F", "-i", "-J", "-l", "-o", "-P", "-S", "-X")
+_SFTP_OPTS = ("-B", "-b", "-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-S", "-s", "-X")
+_RSYNC_OPTS = (
+    "-e",
+    "-f",
+    "-T",
+    "--exclude",
+    "--exclude-from",
+    "--files-from",
+    "--filter",
+    "--include",
+    "--log-file",
+    "--password-file",
+    "--port",
+    "--rsh",
+    "--rsync-path",
+    "--temp-dir",
+)
+_DIG_OPTS = ("-b", "-c", "-f", "-k", "-p", "-q", "-t", "-x", "-y")
+_NSLOOKUP_OPTS = ("-port", "-query", "-timeout", "-type")
+_HOST_OPTS = ("-c", "-m", "-N", "-R", "-t", "-W")
+_TELNET_OPTS = ("-b", "-e", "-l", "-n", "-X")
+_FTP_OPTS = ("-o", "-P", "-q", "-r", "-s")
+_ZTCP_OPTS = ("-d",)
 
 PROGRAMS: tuple[Program, ...] = (
     # ------------------------------------------------------------------ shells and interpreters
@@ -251,7 +408,14 @@ PROGRAMS: tuple[Program, ...] = (
             *("--new-volume-script", "--checkpoint-action"),
         ),
     ),
-    _p("rsync", R.RUNS_OPTION, R.SENDS, R.DOWNLOADS, command_options=("-e", "--rsh", "--rsync-path")),
+    _p(
+        "rsync",
+        R.RUNS_OPTION,
+        R.SENDS,
+        R.DOWNLOADS,
+        options=_RSYNC_OPTS,
+        command_options=("-e", "--rsh", "--rsync-path"),
+    ),
     _p("make", R.RUNS_OPTION, aliases=("gmake",), command_options=("--eval", "-E")),
     _p(
         "vim",
@@ -356,7 +520,8 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
     # ------------------------------------------------------------------ network
-    _p("curl", R.SENDS, R.DOWNLOADS),
+    _p("curl", R.SENDS, R.DOWNLOADS, options=_CURL_OPTS),
+    _p("wget", R.SENDS, R.DOWNLOADS, options=_WGET_OPTS),
     # image and file-sync tools: what they push goes to the registry or remote their last operand names
     _p("oras", R.SENDS, R.DOWNLOADS, pushes=("push", "attach", "copy", "cp"), push_target="image"),
     _p("skopeo", R.SENDS, R.DOWNLOADS, pushes=("copy", "sync"), push_target="image"),
@@ -368,20 +533,24 @@ PROGRAMS: tuple[Program, ...] = (
         pushes=("copy", "copyto", "sync", "move", "moveto", "bisync", "rcat", "copyurl"),
         push_target="remote",
     ),
-    _p("wget", R.SENDS, R.DOWNLOADS),
     _p("http", R.SENDS, R.DOWNLOADS, aliases=("https", "xh", "xhs", "httpie", "curlie")),
     _p("fetch", R.DOWNLOADS, aliases=("aria2c", "lwp-request", "GET", "tftp")),
-    _p("nc", R.SENDS, R.DOWNLOADS, R.NETWORK, aliases=("ncat", "netcat")),
+    _p("nc", R.SENDS, R.DOWNLOADS, R.NETWORK, aliases=("ncat", "netcat"), options=_NC_OPTS),
     _p("socat", R.SENDS, R.DOWNLOADS, R.NETWORK),
     _p("openssl", R.SENDS, R.DOWNLOADS, R.NETWORK, R.DECODER),
-    _p("telnet", R.SENDS, R.DOWNLOADS, R.NETWORK),
-    _p("ztcp", R.SENDS, R.NETWORK),
+    _p("telnet", R.SENDS, R.DOWNLOADS, R.NETWORK, options=_TELNET_OPTS),
+    _p("ztcp", R.SENDS, R.NETWORK, options=_ZTCP_OPTS),
     _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
-    _p("ftp", R.SENDS, R.DOWNLOADS),
-    _p("scp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, aliases=("sftp",), command_options=("-S",)),
-    _p("ssh", R.SENDS, R.DOWNLOADS, R.REMOTE_LOGIN, R.RUNS_OPTION),  # `-o ProxyCommand=CMD`
+    _p("ftp", R.SENDS, R.DOWNLOADS, options=_FTP_OPTS),
+    _p("scp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SCP_OPTS, command_options=("-S",)),
+    _p("sftp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SFTP_OPTS, command_options=("-S",)),
+    _p(
+        "ssh", R.SENDS, R.DOWNLOADS, R.REMOTE_LOGIN, R.RUNS_OPTION, options=_SSH_OPTS
+    ),  # `-o ProxyCommand=CMD`
     _p("mail", R.SENDS, aliases=("sendmail", "mutt", "mailx", "swaks")),
-    _p("dig", R.DNS, aliases=("nslookup", "host", "drill")),
+    _p("dig", R.DNS, aliases=("drill",), options=_DIG_OPTS),
+    _p("nslookup", R.DNS, options=_NSLOOKUP_OPTS),
+    _p("host", R.DNS, options=_HOST_OPTS),
     _p("ping", R.DNS, aliases=("ping6", "traceroute", "traceroute6", "tracepath", "mtr")),
     _p(
         "msfvenom",
@@ -487,6 +656,14 @@ PROGRAMS: tuple[Program, ...] = (
     _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove")),
     _p("kill", R.PROCESS_KILLER, aliases=("pkill", "killall", "killall5")),
     _p("shutdown", R.POWER, aliases=("reboot", "halt", "poweroff")),
+    # database clients, dump and restore tools: `-h HOST` / `--host=HOST` is the server they connect to
+    *(
+        _p(name, R.SERVER_CLIENT)
+        for name in (
+            *("mysql", "mariadb", "mysqldump", "mysqladmin", "psql", "pg_dump", "pg_dumpall", "pg_restore"),
+            *("redis-cli", "mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport"),
+        )
+    ),
 )
 
 
@@ -509,6 +686,8 @@ def _index(programs: Iterable[Program]) -> dict[str, Program]:
                     skip_operands=known.skip_operands or entry.skip_operands,
                     destroys_all=known.destroys_all or entry.destroys_all,
                     destroys_one=known.destroys_one or entry.destroys_one,
+                    pushes=known.pushes or entry.pushes,
+                    push_target=known.push_target or entry.push_target,
                 )
             table[name] = entry
     return table

@@ -3289,180 +3289,18 @@ def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], lev
 # --------------------------------------------------------------------------- network commands
 
 
-NET_OPTIONS: dict[str, frozenset[str]] = {
-    "curl": frozenset(
-        {
-            "-o",
-            "-d",
-            "-H",
-            "-X",
-            "-u",
-            "-A",
-            "-e",
-            "-F",
-            "-T",
-            "-K",
-            "-w",
-            "-b",
-            "-c",
-            "-E",
-            "-m",
-            "-r",
-            "-Y",
-            "-y",
-            "-z",
-            "-C",
-            "-U",
-            "-D",
-            "-t",
-            "-Q",
-            "--data",
-            "--data-raw",
-            "--data-binary",
-            "--data-urlencode",
-            "--header",
-            "--request",
-            "--user",
-            "--user-agent",
-            "--referer",
-            "--form",
-            "--upload-file",
-            "--config",
-            "--write-out",
-            "--cookie",
-            "--cookie-jar",
-            "--cert",
-            "--max-time",
-            "--output",
-            "--resolve",
-            "--connect-to",
-            "--retry",
-            "--connect-timeout",
-            "--dump-header",
-            "--cacert",
-            "--key",
-            "-x",
-            "--proxy",
-        }
-    ),
-    "wget": frozenset(
-        {
-            "-O",
-            "-o",
-            "-a",
-            "-i",
-            "-P",
-            "-t",
-            "-T",
-            "-U",
-            "-e",
-            "--header",
-            "--post-data",
-            "--post-file",
-            "--user",
-            "--password",
-            "--output-document",
-            "--directory-prefix",
-            "--user-agent",
-            "--body-data",
-            "--body-file",
-            "--method",
-            "--tries",
-            "--timeout",
-        }
-    ),
-    "nc": frozenset(
-        {
-            "-p",
-            "-s",
-            "-w",
-            "-i",
-            "-e",
-            "-c",
-            "-x",
-            "-X",
-            "-q",
-            "-I",
-            "-O",
-            "-P",
-            "-T",
-            "-V",
-            "-W",
-            "-M",
-            "-m",
-            "--exec",
-            "--sh-exec",
-            "--lua-exec",
-            "--source-port",
-            "--source",
-            "--wait",
-            "--proxy",
-            "--proxy-type",
-            "--idle-timeout",
-            "-g",
-            "-G",
-        }
-    ),
-    "ssh": frozenset(
-        {
-            "-b",
-            "-c",
-            "-D",
-            "-E",
-            "-e",
-            "-F",
-            "-I",
-            "-i",
-            "-J",
-            "-L",
-            "-l",
-            "-m",
-            "-O",
-            "-o",
-            "-p",
-            "-Q",
-            "-R",
-            "-S",
-            "-W",
-            "-w",
-            "-B",
-        }
-    ),
-    "scp": frozenset({"-c", "-F", "-i", "-J", "-l", "-o", "-P", "-S", "-X"}),
-    "sftp": frozenset({"-B", "-b", "-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-S", "-s", "-X"}),
-    "rsync": frozenset(
-        {
-            "-e",
-            "--rsh",
-            "--exclude",
-            "--include",
-            "--filter",
-            "-f",
-            "--rsync-path",
-            "--port",
-            "--password-file",
-            "--log-file",
-            "-T",
-            "--temp-dir",
-            "--files-from",
-            "--exclude-from",
-        }
-    ),
-    "dig": frozenset({"-b", "-c", "-f", "-k", "-p", "-q", "-t", "-x", "-y"}),
-    "nslookup": frozenset({"-port", "-type", "-query", "-timeout"}),
-    "host": frozenset({"-c", "-N", "-R", "-t", "-W", "-m"}),
-    "telnet": frozenset({"-b", "-e", "-l", "-n", "-X"}),
-    "ftp": frozenset({"-P", "-o", "-r", "-s", "-q"}),
-}
-NET_OPTIONS["ncat"] = NET_OPTIONS["netcat"] = NET_OPTIONS["nc"]
-NET_OPTIONS["drill"] = NET_OPTIONS["dig"]
-NET_OPTIONS["ztcp"] = frozenset({"-d"})
+# The network clients whose command-line syntax `_h_net` reads (their value-taking options are in the program
+# table); database clients join them through their role.
+NET_CLIENTS = (
+    *("curl", "wget", "nc", "ncat", "netcat", "telnet", "ztcp", "ssh", "sftp", "ftp", "scp", "rsync"),
+    *("dig", "drill", "nslookup", "host"),
+)
 
 
 def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     name = _basename(argv[0])
     args = argv[1:]
-    opts = NET_OPTIONS.get(name, frozenset())
+    opts = options(name)
     operands = _operands(args, opts)
     _generic(argv, state, name)
     if name in ("curl", "wget"):
@@ -3495,7 +3333,7 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         if name == "ssh":
             _ssh_remote(args, at, state, via, level)
         return
-    if name in _DB_CLIENTS:
+    if has(name, Role.SERVER_CLIENT):
         _db_hosts(name, args, state)
         return
     if name in ("scp", "rsync"):
@@ -3542,10 +3380,6 @@ def _ssh_remote(args: list[str], i: int, state: _State, via: tuple[str, ...], le
         state.deferred -= 1
 
 
-_DB_CLIENTS = frozenset(
-    {"mysql", "mariadb", "mysqldump", "mysqladmin", "psql", "pg_dump", "pg_dumpall", "pg_restore"}
-    | {"redis-cli", "mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport"}
-)
 _DB_HOST = re.compile(r"--host=(.+)|-h(.+)")
 
 
@@ -4096,7 +3930,7 @@ for _name in names(Role.WRAPPER):
     _HANDLERS.setdefault(_name, _h_wrapper)  # env, xargs, busybox have handlers of their own
 for _name in INTERPRETERS:
     _HANDLERS[_name] = _interpreter
-for _name in (*NET_OPTIONS, *_DB_CLIENTS):
+for _name in (*NET_CLIENTS, *names(Role.SERVER_CLIENT)):
     _HANDLERS[_name] = _h_net
 for _entry in PROGRAMS:
     if _entry.pushes and Role.CONTAINER not in _entry.roles:  # containers: `_container` sees the push

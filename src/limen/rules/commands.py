@@ -45,10 +45,9 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts.hosts import official_install
-from limen.facts.programs import Role, names, program
+from limen.facts.programs import Role, names, options, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
-from limen.normalize.shell import NET_OPTIONS
 from limen.rules import rule
 from limen.rules.derived import memo
 
@@ -1212,7 +1211,7 @@ def _ssh_options(argv: tuple[str, ...]) -> list[str]:
         if not word.startswith("-"):
             break
         out.append(word)
-        skip = word in NET_OPTIONS["ssh"]  # options that take a value
+        skip = word in options("ssh")  # options that take a value
     return out
 
 
