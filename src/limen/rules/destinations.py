@@ -386,7 +386,10 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
 
 @rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs="destinations")
 def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Every destination not on the trusted list (metadata endpoints: BLOCK)."""
+    """Every destination off the trusted list: AUTH; cloud metadata endpoints and disguised hosts: BLOCK.
+    A destination the session learnt from the user (or, in light and balanced, from the user's clean data
+    or a page the user named) is intended and quiet, as are documentation GETs carrying nothing, a token
+    sent to the service that issued it, registries and the project's own remote."""
     if not action.destinations:
         return []
     findings = [f for f in (_judge(d, action, ctx) for d in action.destinations) if f is not None]
@@ -437,7 +440,9 @@ def _route_override(cmd: Command) -> str:
 
 @rule(ReasonCode.EGRESS_REQUIRES_AUTH, needs="commands")
 def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Network commands whose peer is chosen by proxies, overrides, config files or raw sockets."""
+    """Network commands whose real peer the line does not show: proxies, DNS and connection overrides,
+    config or URL lists read from files, remotes re-pointed, raw sockets to another machine: AUTH in every
+    mode. Quiet: plain `git push origin main`, `pip install requests`, `curl https://pypi.org/...`."""
     if not action.commands:
         return []
     net_commands = [c for c in action.commands if c.name in _NET_TOOLS]

@@ -153,6 +153,11 @@ def _holds_protected(path: str, ctx: Context) -> bool:
 
 @rule(ReasonCode.PROTECTED_PATH_BLOCKED)
 def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Paths Limen must keep: its policy files, state, audit, keys and every agent's hook wiring
+    (`limen.yaml`, `.claude/settings.json`, `~/.codex/hooks.json`, `.limen/`), read from the policy's
+    protected list and reached by any spelling (`src/../limen.yaml`, a glob, a folder moved or deleted
+    with them inside): BLOCK. Quiet: reading them, and look-alikes (`src/limen.yaml.md`,
+    `.claude/commands/review.md`)."""
     for path in _all_paths(action):
         if _matches_protected(path, ctx):
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
@@ -185,6 +190,10 @@ def _limen_subcommands(command: Command) -> tuple[str, ...]:
 
 @rule(ReasonCode.PROTECTED_PATH_BLOCKED, needs="commands")
 def control_commands(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Limen's own commands that loosen or remove it, run by the agent (`limen uninstall`, `limen policy
+    approve`, `limen session clear`, `limen tools approve`, `limen daemon stop`...): BLOCK, since only the
+    person should. Quiet: commands that only read or explain (`limen explain`, `limen log`, `limen audit
+    verify`)."""
     for command in action.commands:
         words = _limen_subcommands(command)
         loosening = [w for w in words[:2] if w in _CONTROL_COMMANDS]
@@ -343,7 +352,9 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     --raw`, a password manager's CLI), a sweep for key material outside the workspace (`grep -r "BEGIN RSA
     PRIVATE KEY" ~`, `find / -name "*.pem"`, `trufflehog filesystem /`); and, for a file-read tool (whose
     output goes straight into the model's context), any file whose content holds a credential: decided
-    before the read, since an agent may not let Limen take an output back once the tool ran."""
+    before the read, since an agent may not let Limen take an output back once the tool ran. A credential
+    store outside the workspace overwritten, replaced or deleted by a shell line (`rm ~/.aws/credentials`,
+    `> ~/.ssh/id_rsa`) asks, as a Write to it does."""
     if action.commands or action.capability == "shell.execute":
         for path in secret_paths_read(action, ctx):
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")

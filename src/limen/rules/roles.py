@@ -51,6 +51,8 @@ def _outside(role: RoleBoundary, action: Action) -> str | None:
 
 @rule(ReasonCode.ROLE_BLOCKED_TARGET, ReasonCode.ROLE_OUT_OF_SCOPE, needs="role")
 def role_boundaries(action: Action, ctx: Context) -> Iterator[Finding]:
+    """An agent role's boundaries from the policy: a target the role blocks: BLOCK; a tool, path or host
+    outside what the role declares: AUTH (an elevation). Quiet: no role, or a call inside the role."""
     policy = ctx.policy
     if policy is None or not policy.roles or not action.role:
         return
@@ -78,6 +80,8 @@ def role_boundaries(action: Action, ctx: Context) -> Iterator[Finding]:
 
 @rule(ReasonCode.POLICY_SOURCE_BLOCKED, ReasonCode.POLICY_SOURCE_SENSITIVE, needs="provenance")
 def policy_sources(action: Action, ctx: Context) -> Iterator[Finding]:
+    """Where the instruction came from, against the policy's source lists: a blocked source: BLOCK; a
+    sensitive one: AUTH. Quiet: calls whose provenance no list names."""
     policy = ctx.policy
     if policy is None or not action.provenance:
         return

@@ -1251,7 +1251,10 @@ def scan_action(action: Action, *, weak: bool = True) -> list[SecretHit]:
     ReasonCode.SENSITIVE_SECRET_ACCESS,
 )
 def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Credential values in an action, judged by where the action can send them."""
+    """Credential values in an action, judged by where it can send them: a known shape, an encoded one or
+    a password on a command line headed off this machine: BLOCK, unless it goes only to the service that
+    issued it; an entropy-only token: AUTH. Quiet: local reads and writes (the path rules and the taint
+    floor judge those), placeholders, hashes and UUIDs."""
     outside = reaches_outside(action)
     if not outside and (action.capability != "shell.execute" or ctx.mode is Mode.LIGHT):
         return []  # a local read or write: secrets in it are the path rules' and the taint floor's concern

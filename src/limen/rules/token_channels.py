@@ -86,7 +86,9 @@ def _texts(action: Action) -> Iterator[tuple[str, bool]]:
 
 @rule(ReasonCode.SMUGGLED_TOKEN_CHANNEL)
 def smuggled_tokens(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Tag, bidi and zero-width characters, and look-alike hosts."""
+    """Hidden channels in what an action carries: Unicode tag characters, bidirectional overrides and
+    zero-width characters inside words, and look-alike (homoglyph or punycode) hosts: AUTH or BLOCK by how
+    clearly hidden. Quiet: ordinary non-ASCII text, emoji sequences, real internationalised hosts."""
     signatures: list[tuple[Verdict, str]] = []
     for text, visible in _texts(action):
         signatures.extend(text_signatures(text, visible_context=visible))
