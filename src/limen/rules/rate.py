@@ -20,8 +20,7 @@ from limen.rules import rule
 @rule(ReasonCode.RATE_LIMITED)
 def rate_window(action: Action, ctx: Context) -> Iterator[Finding]:
     """More calls in one session within the mode's window than it allows (none in light; 240, 120 and 60 a
-    minute in balanced, strict and paranoid, or the policy's own): AUTH, a runaway loop or a list an
-    injection handed over."""
+    minute in balanced, strict and paranoid): AUTH, a runaway loop or a list an injection handed over."""
     if ctx.session is None or ctx.rate_limit is None:
         return
     limit, seconds = ctx.rate_limit
