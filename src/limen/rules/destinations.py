@@ -72,6 +72,8 @@ site's other paths, not its subdomains.
 - `clean` (output of the user's own data that screened clean: a contact list, the inbox, a shared file):
   intended in light and balanced, where looking a colleague's address up and writing to it is the ordinary
   task. Strict asks: its users accept friction so that a screen miss in that data is still seen by a human.
+- A page from a site the user named (`her address is on www.dora.dev`) is the user's errand: its parts that
+  screen clean are labelled `clean` (`limen.scan.apply_scan`, `named_by_user`); its doubtful parts are not.
 - `untrusted` (a web page or remote result, even one that screened clean) and `injected`: asked as before in
   every mode (the echo floor adds its own finding: for `untrusted` only in strict and paranoid, so in light
   and balanced this rule is what still asks about an address a page the screen missed supplied).
