@@ -97,7 +97,8 @@ def wait_for_daemon(env: dict[str, str]) -> dict[str, object]:
 
 
 def without_ids(answer: bytes) -> str:
-    return re.sub(r" \(decision [0-9a-f]{16}\)", "", answer.decode())
+    text = re.sub(r" \(decision [0-9a-f]{16}\)", "", answer.decode())
+    return re.sub(r"(approval request |limen approve )[0-9a-f]{10}", r"\1ID", text)  # one per request
 
 
 @pytest.fixture

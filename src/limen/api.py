@@ -12,7 +12,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from limen.engine import decide
-from limen.model import Decision, Mode
+from limen.model import Decision, Mode, Verdict
 from limen.normalize import normalize
 
 if TYPE_CHECKING:
@@ -50,16 +50,33 @@ def evaluate(
     door: str = "sdk",
     role: str = "",
     context: Context | None = None,
+    wait: float | None = None,
 ) -> Decision:
     """Decide one tool call. Never raises: bad input ends in AUTH or BLOCK with a reason code.
 
-    `role` names the agent's role in the policy; like `cwd`, it comes from your code, never the model."""
+    `role` names the agent's role in the policy; like `cwd`, it comes from your code, never the model.
+
+    An AUTH carries `decision.approval_id`: a single-use approval request. Where a channel reaches a
+    person (the terminal of an interactive program, a webhook, an ntfy push; `approvals:` in limen.yaml),
+    the call is held up to `wait` seconds (default and cap: `approvals.wait_seconds`; 0 never holds) and,
+    once granted, decided again: it passes once. Otherwise the AUTH comes back at once; after `limen
+    approve ID`, the identical call passes once."""
     if context is None:
         if mode is not None and mode not in Mode.__members__.values():
             mode = Mode.PARANOID.value  # an unknown mode name must not loosen anything
-        return _runtime(cwd, mode).decide(
-            tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role
-        )
+        runtime = _runtime(cwd, mode)
+        decision = runtime.decide(tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role)
+        if decision.approval_id and decision.verdict is Verdict.AUTH and (wait is None or wait > 0):
+            import time
+
+            until = time.time() + (wait if wait is not None else 86400.0)
+            status, reached = runtime.hold(decision, door=door, until=until)
+            if status == "granted":
+                return runtime.decide(tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role)
+            if reached:
+                answer = "denied it" if status == "denied" else "gave no answer in time"
+                decision.explanation += f"; asked via {reached[0]}, a person {answer}"
+        return decision
     action = normalize(
         tool,
         arguments,

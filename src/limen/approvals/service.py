@@ -198,6 +198,15 @@ class Approvals:
             raise ApprovalError("the audit log cannot be written, so the approval was not granted")
         return granted
 
+    def use(self, request_id: str, *, decision_id: str) -> ApprovalRequest:
+        """Spend a grant on the call `decision_id` that a door let through on it (an answer given in the
+        agent's own prompt for this very call); raises ApprovalError when it is not a usable grant."""
+        used = self.store.claim(request_id, decision_id=decision_id, now=self.clock())
+        if used is None:
+            raise ApprovalError(f"approval request {request_id} is not a usable grant")
+        self.audit("approval_use", approval=used.id, decision=decision_id, fp=used.fingerprint)
+        return used
+
     def deny(self, request_id: str, *, by: str, revoke: bool = True) -> ApprovalRequest:
         """A human's no (or, with `revoke`, taking back a grant not yet used)."""
         request = self._answerable(request_id)

@@ -32,6 +32,7 @@ DEFAULT_DEADLINE_MS = 5000  # `limen install` configures 10 s in every agent: ha
 DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-process
 CLAIM_MARGIN = 0.05  # seconds before the deadline at which a claimed but unanswered event is denied
 RECORD_MARGIN = 1.0  # seconds past the deadline spent recording its answer (agents wait 10 s; we use 5)
+HOLD_MARGIN = 1.0  # seconds before the deadline at which an AUTH held for a human's approval is answered
 
 
 class Responder:
@@ -252,6 +253,7 @@ def decide(agent: str, text: str, deadline: float, out_fd: int) -> tuple[ev.Answ
     env = {k: os.environ[k] for k in wire.FORWARDED_ENV if k in os.environ}
     with contextlib.suppress(OSError):  # a deleted directory: a relative cwd is then refused
         env[wire.HOOK_CWD] = os.getcwd()
+    env[wire.HOLD_UNTIL] = repr(time.time() + deadline - HOLD_MARGIN)
     if os.environ.get("LIMEN_HOOK_DAEMON") != "0":  # 0: always decide here, never start a daemon
         served = ask_daemon(agent, text, env, deadline * DAEMON_SHARE, started + deadline - CLAIM_MARGIN)
         if served is not None:

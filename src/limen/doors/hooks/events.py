@@ -109,15 +109,21 @@ class HookEvent:
 class Outcome:
     """The part of a decision a dialect needs: verdict, reason codes, explanation, decision id."""
 
-    __slots__ = ("decision_id", "explanation", "reasons", "record", "since", "verdict")
+    __slots__ = ("approval_id", "decision_id", "explanation", "reasons", "record", "since", "verdict")
 
     def __init__(
-        self, verdict: str, reasons: tuple[str, ...], explanation: str, decision_id: str = ""
+        self,
+        verdict: str,
+        reasons: tuple[str, ...],
+        explanation: str,
+        decision_id: str = "",
+        approval_id: str = "",
     ) -> None:
         self.verdict = verdict
         self.reasons = reasons
         self.explanation = explanation
         self.decision_id = decision_id
+        self.approval_id = approval_id  # the single-use approval request an AUTH opened
         self.record: dict[str, Any] | None = None  # the decision's audit record, not yet appended
         self.since = 0  # the log's size when it was decided: the record, if appended, lies past it
 
@@ -159,7 +165,16 @@ def ask_reason(outcome: Outcome) -> str:
 
 
 def auth_denied_reason(outcome: Outcome) -> str:
-    """For agents without an `ask` answer: AUTH becomes a refusal that says how a human approves."""
+    """For agents without an `ask` answer: AUTH becomes a refusal that says how a human approves: once,
+    with the request's id, when it has one; else by a policy change."""
+    if outcome.approval_id:
+        return (
+            f"Limen needs a human approval for this call [{codes(outcome)}]: "
+            f"{outcome.explanation}{ref(outcome)}. This agent cannot ask, so it was denied (approval "
+            f"request {outcome.approval_id}). Next step: tell the user; if they accept it they run "
+            f"`limen approve {outcome.approval_id}`, then retry exactly the same call: it runs once (any "
+            "other call needs its own approval; a standing exception is a waiver via `limen policy`)."
+        )
     return (
         f"Limen needs a human approval for this call [{codes(outcome)}]: "
         f"{outcome.explanation}{ref(outcome)}. This agent cannot ask, so it was denied. "

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from limen.doors.hooks import events as ev
-from limen.doors.hooks.wire import HOOK_CWD, audit_size
+from limen.doors.hooks.wire import HOLD_UNTIL, HOOK_CWD, audit_size
 
 if TYPE_CHECKING:
     from limen.model import Decision, Finding
@@ -121,7 +121,7 @@ def handle(
     if relative:  # the daemon's own directory never decides what a relative one means
         event.cwd, event.workspace = os.path.join(base, event.cwd), os.path.join(base, event.workspace)
     try:
-        decided = evaluate(agent, event, pool, claim)
+        decided = evaluate(agent, event, pool, claim, hold_until(env))
         answer = speaker.render(event, decided)
         answer.record, answer.since = decided.record, decided.since
         return answer
@@ -137,10 +137,12 @@ def take(claim: Claim | None) -> None:
         raise Superseded
 
 
-def evaluate(agent: str, event: ev.HookEvent, pool: RuntimePool, claim: Claim | None = None) -> ev.Outcome:
+def evaluate(
+    agent: str, event: ev.HookEvent, pool: RuntimePool, claim: Claim | None = None, until: float = 0.0
+) -> ev.Outcome:
     """Decide the event through the runtime (tool calls, outputs) or the turn gate (prompts). The claim is
     taken under the workspace's lock, right before the first write, so work queued behind a slow call is
-    dropped when its client has given up on it."""
+    dropped when its client has given up on it. `until`: how long an AUTH may be held for a human."""
     if event.kind == ev.SESSION_START:
         return ev.Outcome(ev.PASS, (), ev.status_line(event.workspace))
     runtime, lock = pool.get(event.workspace)
@@ -174,6 +176,8 @@ def evaluate(agent: str, event: ev.HookEvent, pool: RuntimePool, claim: Claim | 
                 agent=agent,
                 sink=records.append,
             )
+            if decision.approval_id and decision.verdict.name == ev.AUTH and not can_ask(agent, event):
+                decision = held(runtime, lock, decision, event, agent, until, records)
             if event.output and decision.verdict.name == ev.PASS:  # content known before it is read (Cursor)
                 records.clear()  # one record per answer: the output's decision is the one answered
                 decision = runtime.observe_output(
@@ -187,12 +191,67 @@ def evaluate(agent: str, event: ev.HookEvent, pool: RuntimePool, claim: Claim | 
     return outcome(decision, records[-1] if records else None, since)
 
 
+def can_ask(agent: str, event: ev.HookEvent) -> bool:
+    """Whether the agent puts an AUTH to its user itself (`ask`): Claude Code, and Cursor except before a
+    file read. The others (Gemini CLI, Codex) deny an AUTH, so Limen holds the call for an answer."""
+    return agent == "claude-code" or (agent == "cursor" and event.name != "beforeReadFile")
+
+
+def hold_until(env: dict[str, str]) -> float:
+    """Until when (epoch seconds) the hook client can wait for this event's answer: its deadline minus
+    the margin it needs to record and answer (`wire.HOLD_UNTIL`); 0 when it did not say."""
+    try:
+        return float(env.get(HOLD_UNTIL, "0"))
+    except ValueError:
+        return 0.0
+
+
+def held(
+    runtime: Runtime,
+    lock: threading.Lock,
+    decision: Decision,
+    event: ev.HookEvent,
+    agent: str,
+    until: float,
+    records: list[dict[str, Any]],
+) -> Decision:
+    """Hold an AUTH for a human through the configured channels, until the client's deadline. Called with
+    the workspace lock held; it is released while waiting, so other calls are not held up. Granted: the
+    identical call is decided again (it passes once) and that decision is the one answered and recorded.
+    Denied or unanswered: the AUTH stands, its explanation says which."""
+    import time
+
+    if until <= time.time():
+        return decision
+    lock.release()
+    try:
+        status, reached = runtime.hold(decision, door=DOOR, until=until)
+    finally:
+        lock.acquire()
+    if status == "granted":
+        records.clear()
+        return runtime.decide(
+            event.tool,
+            event.arguments,
+            session_id=event.session_id,
+            door=DOOR,
+            cwd=event.cwd,
+            agent=agent,
+            sink=records.append,
+        )
+    if reached:
+        answer = "denied it" if status == "denied" else f"gave no answer in time ({status})"
+        decision.explanation += f"; asked via {reached[0]}, a person {answer}"
+    return decision
+
+
 def outcome(decision: Decision, record: dict[str, Any] | None = None, since: int = 0) -> ev.Outcome:
     decided = ev.Outcome(
         decision.verdict.name,
         tuple(r.value for r in decision.reasons),
         decision.explanation,
         decision.decision_id,
+        decision.approval_id if decision.verdict.name == ev.AUTH else "",
     )
     decided.record, decided.since = record, since
     return decided

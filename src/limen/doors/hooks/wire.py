@@ -36,6 +36,9 @@ FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
 # The hook process's own directory, sent with the event: a relative `cwd` in an event means relative to it,
 # wherever the event is decided (the daemon runs elsewhere).
 HOOK_CWD = "LIMEN_HOOK_CWD"
+# Until when (epoch seconds) the hook process can wait for an answer, sent with the event: an AUTH is held
+# for a human's approval no longer than that (`limen.doors.hooks.handler.held`).
+HOLD_UNTIL = "LIMEN_HOOK_HOLD_UNTIL"
 _SUN_PATH_MAX = 100  # sockaddr_un holds 104-108 bytes depending on the platform
 
 

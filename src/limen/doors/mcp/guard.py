@@ -102,6 +102,7 @@ class Refusal:
     decision_id: str = ""
     unanswered: str = ""  # the text when the human was asked and did not allow it
     codes: tuple[str, ...] = ()
+    held: Decision | None = None  # an AUTH with a single-use approval request the proxy may hold for
 
 
 def qualified(server: str, tool: str) -> str:
@@ -120,14 +121,23 @@ def refusal_text(
     decision_id: str,
     approve_hint: str,
     approval: str = NO_CHANNEL,
+    approval_id: str = "",
 ) -> str:
-    """What the model reads when a call is refused: what happened, why, and how a human can allow it."""
+    """What the model reads when a call is refused: what happened, why, and how a human can allow it
+    (once, with `limen approve ID`, when the call has a single-use approval request)."""
     if verdict is Verdict.BLOCK:
         head = f"Limen blocked the call to {tool}; the tool did not run."
     else:
         head = f"Limen denied the call to {tool}: it needs a human's approval and {approval}."
         head += " The tool did not run."
     ref = f" Decision {decision_id}." if decision_id else ""
+    if approval_id:
+        return (
+            f"{head}\nReason codes: {', '.join(reasons)}\nWhy: {explanation}\n"
+            f"Approval request {approval_id}: tell the user; if they accept this call they run "
+            f"`limen approve {approval_id}`, and then you retry exactly the same call once (any other "
+            f"call needs its own approval).{ref}\nTo allow such calls for good: {approve_hint}"
+        )
     return (
         f"{head}\nReason codes: {', '.join(reasons)}\nWhy: {explanation}\n"
         f"Do not retry the same call unchanged; choose another approach or ask the user.{ref}\n"
@@ -225,9 +235,19 @@ class Guard:
             return None
         reasons = tuple(r.value for r in decision.reasons)
         hint = _approve_hint(self.server, name, reasons, decision.decision_id)
-        text = refusal_text(tool, decision.verdict, reasons, decision.explanation, decision.decision_id, hint)
+        once = decision.approval_id if decision.verdict is Verdict.AUTH else ""
+        text = refusal_text(
+            tool,
+            decision.verdict,
+            reasons,
+            decision.explanation,
+            decision.decision_id,
+            hint,
+            approval_id=once,
+        )
+        held = decision if once else None
         if not self._approvable(decision):
-            return Refusal(text, decision_id=decision.decision_id, codes=reasons)
+            return Refusal(text, decision_id=decision.decision_id, codes=reasons, held=held)
         unanswered = refusal_text(
             tool,
             decision.verdict,
@@ -238,7 +258,14 @@ class Guard:
             "the user, when asked, did not allow it",
         )
         asked = question(tool, self.server, reasons, decision.explanation, args)
-        return Refusal(text, True, asked, decision.decision_id, unanswered, reasons)
+        return Refusal(text, True, asked, decision.decision_id, unanswered, reasons, held)
+
+    def hold(self, refusal: Refusal, until: float) -> tuple[str, tuple[str, ...]]:
+        """Hold a refused AUTH for a human's answer through the configured approval channels (see
+        `Runtime.hold`); blocking, so the proxy runs it on a worker thread."""
+        if refusal.held is None:
+            return "denied", ()
+        return self.runtime.hold(refusal.held, door=DOOR, until=until)
 
     def _approvable(self, decision: Decision) -> bool:
         """A human may allow an AUTH only when no hard floor raised it and its risk is below the level that
@@ -338,10 +365,28 @@ class Guard:
             "mcp_request_refused", server=self.server, method=method, reasons=list(codes)
         )
 
-    def record_approval(self, name: str, decision_id: str, approved: bool) -> None:
+    def record_approval(self, name: str, refusal: Refusal, approved: bool) -> None:
+        """The elicitation's answer, audited; it also answers the call's approval request (granted and
+        used by this call, or denied), so the request does not linger in `limen pending`."""
         self.runtime.audit_event(
-            "mcp_call_approval", server=self.server, tool=name, decision=decision_id, approved=approved
+            "mcp_call_approval",
+            server=self.server,
+            tool=name,
+            decision=refusal.decision_id,
+            approved=approved,
         )
+        approval = refusal.held.approval_id if refusal.held is not None else ""
+        if not approval:
+            return
+        try:
+            approvals = self.runtime.approvals
+            if approved:
+                approvals.grant(approval, by="mcp-elicitation")
+                approvals.use(approval, decision_id=refusal.decision_id)
+            else:
+                approvals.deny(approval, by="mcp-elicitation")
+        except Exception as exc:  # the elicitation's answer stands; the request expires on its own
+            _note(f"could not answer approval request {approval}: {type(exc).__name__}")
 
     def review_tools(self, tools: list[Any]) -> list[Any]:
         """Pin every tool; hide the changed, the injected and the denied ones; keep the rest as they are."""

@@ -19,6 +19,7 @@ import contextlib
 import itertools
 import os
 import sys
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -60,6 +61,7 @@ T = TypeVar("T")
 # Messages at least this large are decided or screened on a worker thread: screening costs time in
 # proportion to size (about a second per megabyte), and the event loop must keep relaying meanwhile.
 OFFLOAD_BYTES = 16 * 1024
+HOLD_MARGIN = 5.0  # seconds before the request timeout at which a call held for a human's approval is refused
 MAX_LIST_PAGES = 50  # a server paging its tool list forever must not stall a call
 LONG_LIVED = frozenset({"subscriptions/listen"})  # open by design until cancelled: no deadline
 DECIDED = frozenset({"tools/call", "resources/read", "prompts/get"})  # decided before they go out
@@ -282,6 +284,9 @@ class Proxy:
             if refusal is not None and refusal.approvable and self._can_ask and not pending.modern:
                 self._spawn(self._ask_then_forward(pending, message, raw, refusal))
                 return
+            if refusal is not None and refusal.held is not None and pending.message_id is not None:
+                self._spawn(self._hold_then_forward(pending, message, raw, refusal))
+                return
             if refusal is not None:
                 self._send(self._refusal(pending, refusal.text, refusal.codes))
                 return
@@ -348,11 +353,32 @@ class Proxy:
     async def _ask_then_forward(self, pending: _Pending, message: JSON, raw: bytes, refusal: Refusal) -> None:
         """Ask the human; forward the call only on an explicit yes (single use: this request only)."""
         approved = await self._ask(refusal.question)
-        self.guard.record_approval(str(pending.name), refusal.decision_id, approved)
+        self.guard.record_approval(str(pending.name), refusal, approved)
         if approved:
             await self._forward(pending, message, raw)
         else:
             self._send(self._refusal(pending, refusal.unanswered, refusal.codes))
+
+    async def _hold_then_forward(
+        self, pending: _Pending, message: JSON, raw: bytes, refusal: Refusal
+    ) -> None:
+        """Hold an AUTH call while a human answers through Limen's approval channels (at most the request
+        timeout minus a margin); granted, the identical call is decided again (it passes once) and
+        forwarded; otherwise it is refused with the approval id, so a later approval lets the retry
+        through once."""
+        until = time.time() + max(self.timeout - HOLD_MARGIN, 0.0)
+        status, reached = await asyncio.to_thread(self.guard.hold, refusal, until)
+        if status == "granted":
+            again = await self._decide(pending, message, heavy=True)
+            if again is None:
+                await self._forward(pending, message, raw)
+                return
+            refusal = again
+        text = refusal.text
+        if reached and status != "granted":
+            answer = "denied it" if status == "denied" else "gave no answer in time"
+            text += f"\nLimen asked via {reached[0]}; a person {answer}."
+        self._send(self._refusal(pending, text, refusal.codes))
 
     async def _ask(self, question: str) -> bool:
         """The client's elicitation form, one boolean. A decline, a cancel, a timeout, an error or a
