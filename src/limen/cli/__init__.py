@@ -25,7 +25,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "daemon": ("daemon", "start, stop or inspect the decision daemon"),
     "mcp": ("mcp", "run an MCP server behind Limen's proxy"),
     "tools": ("tools", "list and re-approve pinned MCP tools"),
+    "pending": ("pending", "list the approval requests waiting for an answer"),
+    "approve": ("approve", "approve one pending request: the identical call may run once"),
+    "deny": ("deny", "deny one pending approval request"),
     "run": ("run", "start a coding agent confined by the kernel, the decision daemon outside it"),
+    "proxy": ("proxy", "the egress proxy: every HTTP(S) request decided (mitmproxy addon)"),
+    "ca": ("ca", "create or show the egress proxy's local CA and how to trust it"),
 }
 
 

@@ -1,0 +1,394 @@
+"""The mitmproxy addon: every proxied request translated into one `Runtime.decide` call and back.
+
+Events (mitmproxy's own addon model):
+- `http_connect`: the client's credential names its session (`limen.proxy.sessions`; a bad one: 407, no
+  tunnel). A pass-through host (configured for clients that pin certificates) is decided here on its
+  destination alone (`CONNECT https://host:port/`), and the decision's audit record is followed by a
+  `proxy_pass_through` event saying so; on PASS, `tls_clienthello` leaves its TLS alone.
+- `request`: the request, decrypted, becomes a `network.request` call (`limen.proxy.translate`) decided with
+  the session's state; anything but PASS is answered with a 403 naming the verdict, reason codes and
+  decision id, and nothing reaches the server. A body over the cap is decided on what was read, and a
+  `proxy_body_over_cap` event (with the decision id) says so. MCP JSON-RPC bodies are decided per tool
+  call as well (`limen.proxy.mcp`).
+- `responseheaders`: every response is streamed (`flow.response.stream` with a callable), never buffered
+  whole: text is scanned in windows as it passes (`Runtime.observe_output`: secrets taint the session,
+  instructions flag it), MCP answers screened event by event.
+Any failure in a hook answers the request with a 403 (`proxy_handler_error`) or cuts the response: never a
+request forwarded undecided. The addon never decides: the verdict is always `Runtime`'s.
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from limen.model import Decision, ReasonCode, Verdict
+from limen.proxy import translate
+from limen.proxy.mcp import Guards, Pending, SseScreen, json_rpc, screen_json, server_name
+from limen.proxy.sessions import Sessions
+
+if TYPE_CHECKING:
+    from mitmproxy import http, tls
+    from mitmproxy.proxy import server_hooks
+
+    from limen.runtime import Runtime
+
+SESSION_KEY = "limen_session"
+PASS_THROUGH_KEY = "limen_pass_through"
+OBSERVE_WINDOW = 256 << 10  # bytes of response text scanned per observation
+OBSERVE_OVERLAP = 1024  # carried into the next window, so a secret across a boundary is seen
+MAX_OBSERVED = 4 << 20  # text per response scanned; past it, a `proxy_response_unscreened` event
+MAX_JSON_ANSWER = 16 << 20  # a plain-JSON MCP answer held for screening; longer: withheld
+_TEXTUAL = ("text/", "json", "xml", "javascript", "x-www-form-urlencoded", "event-stream", "yaml", "x-ndjson")
+HOLD_SECONDS = 120.0  # an AUTH waits this long at most for a human (capped by `approvals.wait_seconds`)
+
+
+@dataclass
+class ProxyConfig:
+    """What `limen proxy` was started with."""
+
+    sessions: Sessions
+    pass_through: tuple[str, ...] = ()  # host globs (`facts.hosts.host_in`)
+    max_body: int = translate.DEFAULT_MAX_BODY
+    resolve: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)  # (host, port) -> address
+    cwd: str = ""
+
+
+class LimenAddon:
+    def __init__(self, runtime: Runtime, config: ProxyConfig) -> None:
+        self.runtime = runtime
+        self.config = config
+        self.guards = Guards(runtime, config.cwd or runtime.workspace)
+
+    # -- connections -----------------------------------------------------------------------------------
+    def http_connect(self, flow: http.HTTPFlow) -> None:
+        try:
+            session = self._session(flow)
+            if session is None:
+                return
+            flow.client_conn.__dict__[SESSION_KEY] = session
+            from limen.facts.hosts import host_in
+
+            host, port = flow.request.host, flow.request.port
+            if self.config.pass_through and host_in(host.lower(), self.config.pass_through):
+                url = f"https://{_authority(host, port)}/"
+                decision = self._decide(session, {"url": url, "method": "CONNECT"})
+                self.runtime.audit_event(
+                    "proxy_pass_through",
+                    decision=decision.decision_id,
+                    session=session,
+                    host=host,
+                    port=port,
+                    verdict=decision.verdict.name,
+                    note="decided on the destination only: the tunnel's contents are not read",
+                )
+                if decision.verdict is not Verdict.PASS:
+                    self._refuse(flow, decision, f"CONNECT {host}:{port}")
+                    return
+                flow.client_conn.__dict__[PASS_THROUGH_KEY] = True
+        except Exception as exc:
+            self._fail(flow, exc)
+
+    def tls_clienthello(self, data: tls.ClientHelloData) -> None:
+        if data.context.client.__dict__.get(PASS_THROUGH_KEY):
+            data.ignore_connection = True
+
+    def server_connect(self, data: server_hooks.ServerConnectionHookData) -> None:
+        """`--resolve HOST:PORT:ADDR`: connect there, still verifying the certificate for HOST."""
+        address = data.server.address
+        if address is not None and self.config.resolve:
+            target = self.config.resolve.get((str(address[0]).lower(), int(address[1])))
+            if target is not None:
+                data.server.address = target
+
+    # -- requests --------------------------------------------------------------------------------------
+    async def request(self, flow: http.HTTPFlow) -> None:
+        try:
+            held = self._request(flow)
+            if held is not None:
+                await self._hold(flow, *held)
+        except Exception as exc:
+            self._fail(flow, exc)
+
+    def _request(self, flow: http.HTTPFlow) -> tuple[str, dict[str, Any], Decision] | None:
+        """Decide the request; a refusal is answered here. Returns what to hold for a human when the
+        decision is an AUTH that opened an approval request."""
+        session = flow.client_conn.__dict__.get(SESSION_KEY) or self._session(flow)
+        if session is None:
+            return None
+        request = flow.request
+        request.headers.pop("Proxy-Authorization", None)
+        raw = request.raw_content or b""
+        decoded = _decoded_request(request, raw, self.config.max_body)
+        found = translate.arguments(
+            request.method,
+            request.pretty_url,
+            list(request.headers.items(multi=True)),  # type: ignore[no-untyped-call]
+            raw,
+            decoded,
+            self.config.max_body,
+        )
+        decision = self._decide(session, found.arguments)
+        if found.truncated:
+            self.runtime.audit_event(
+                "proxy_body_over_cap",
+                decision=decision.decision_id,
+                session=session,
+                body_bytes=found.body_size,
+                read_bytes=found.body_read,
+                note="decided on the part of the body that was read",
+            )
+        if decision.verdict is not Verdict.PASS:
+            self._refuse(flow, decision, f"{request.method} {request.host}")
+            if decision.verdict is Verdict.AUTH and decision.approval_id:
+                return session, found.arguments, decision
+            return None
+        self._after_pass(flow, session, raw, decoded, found.truncated)
+        return None
+
+    async def _hold(
+        self, flow: http.HTTPFlow, session: str, arguments: dict[str, Any], decision: Decision
+    ) -> None:
+        """An AUTH with an approval request: put it to the approval channels and wait (off the event loop);
+        a grant decides the identical request again, which passes once. The 403 already set stands
+        otherwise."""
+        import asyncio
+        import time
+
+        status, _reached = await asyncio.to_thread(
+            self.runtime.hold, decision, door=translate.DOOR, until=time.time() + HOLD_SECONDS
+        )
+        if status != "granted":
+            return
+        again = self._decide(session, arguments)
+        if again.verdict is Verdict.PASS:
+            flow.response = None
+            raw = flow.request.raw_content or b""
+            self._after_pass(
+                flow, session, raw, _decoded_request(flow.request, raw, self.config.max_body), False
+            )
+        else:
+            self._refuse(flow, again, f"{flow.request.method} {flow.request.host}")
+
+    def _after_pass(
+        self, flow: http.HTTPFlow, session: str, raw: bytes, decoded: bytes | None, truncated: bool
+    ) -> None:
+        if flow.request.method == "POST" and raw and not truncated:
+            message = json_rpc(decoded if decoded is not None else raw)
+            if message is not None:
+                self._mcp(flow, session, message)
+
+    def _mcp(self, flow: http.HTTPFlow, session: str, message: Any) -> None:
+        from mitmproxy import http as mhttp
+
+        from limen.proxy.mcp import check
+
+        request = flow.request
+        remote = not _loopback(request.host)
+        guard = self.guards.get(session, server_name(request.host, request.port, request.scheme), remote)
+        answer, pending = check(guard, message)
+        if answer is not None:
+            status = 200 if answer else 202
+            flow.response = mhttp.Response.make(status, answer, {"Content-Type": "application/json"})
+            return
+        if pending is not None:
+            flow.metadata["limen_mcp"] = pending
+
+    # -- responses -------------------------------------------------------------------------------------
+    def responseheaders(self, flow: http.HTTPFlow) -> None:
+        response = flow.response
+        if response is None:
+            return
+        try:
+            pending: Pending | None = flow.metadata.get("limen_mcp")
+            kind = response.headers.get("content-type", "").lower()
+            if pending is not None:
+                if "event-stream" in kind:
+                    response.stream = SseScreen(pending)
+                else:
+                    response.stream = _JsonHold(pending)
+                return
+            session = flow.client_conn.__dict__.get(SESSION_KEY) or ""
+            if flow.client_conn.__dict__.get(PASS_THROUGH_KEY) or not any(t in kind for t in _TEXTUAL):
+                response.stream = True
+                return
+            response.stream = _Observer(self, session, flow.request.pretty_url, response.headers)
+        except Exception as exc:
+            _note(f"response screening failed to start: {type(exc).__name__}")
+            response.stream = _cut
+
+    # -- helpers ---------------------------------------------------------------------------------------
+    def _session(self, flow: http.HTTPFlow) -> str | None:
+        """The request's session, or None after answering 407 (the credential is missing or wrong)."""
+        from mitmproxy import http as mhttp
+
+        session = self.config.sessions.resolve(flow.request.headers.get("Proxy-Authorization"))
+        if session is None:
+            self.runtime.audit_event(
+                "proxy_credential_refused", host=flow.request.host, method=flow.request.method
+            )
+            flow.response = mhttp.Response.make(
+                407,
+                b"Limen: this proxy needs the session's credential (Proxy-Authorization)\n",
+                {"Proxy-Authenticate": 'Basic realm="limen"', "Content-Type": "text/plain"},
+            )
+        return session
+
+    def _decide(self, session: str, arguments: dict[str, Any]) -> Decision:
+        decision: Decision = self.runtime.decide(
+            translate.TOOL, arguments, session_id=session, door=translate.DOOR, cwd=self.config.cwd or None
+        )
+        return decision
+
+    def _refuse(self, flow: http.HTTPFlow, decision: Decision, what: str) -> None:
+        from mitmproxy import http as mhttp
+
+        status, headers, body = translate.refusal(decision, what)
+        flow.response = mhttp.Response.make(status, body, headers)
+
+    def _fail(self, flow: http.HTTPFlow, exc: Exception) -> None:
+        """A hook failed: the request is answered with a 403, never forwarded undecided."""
+        from mitmproxy import http as mhttp
+
+        from limen.runtime import _failure
+
+        decision = _failure(
+            Verdict.BLOCK, ReasonCode.PROXY_HANDLER_ERROR, f"the proxy raised {type(exc).__name__}"
+        )
+        self.runtime.audit_event(
+            "proxy_handler_error",
+            decision=decision.decision_id,
+            error=type(exc).__name__,
+            host=flow.request.host,
+        )
+        _note(f"request refused: the proxy raised {type(exc).__name__}")
+        status, headers, body = translate.refusal(decision, f"{flow.request.method} {flow.request.host}")
+        flow.response = mhttp.Response.make(status, body, headers)
+
+
+class _Observer:
+    """A streamed text response scanned in windows as it passes (`Runtime.observe_output`); the bytes go on
+    unchanged. gzip and deflate are inflated for the scan (bounded per chunk); other encodings are not read,
+    and an event says so."""
+
+    def __init__(self, addon: LimenAddon, session: str, url: str, headers: Any) -> None:
+        self.addon = addon
+        self.session = session
+        self.arguments = {"url": url, "method": "GET"}
+        encoding = headers.get("content-encoding", "").lower().strip()
+        self.inflate: Any = None
+        self.readable = encoding in ("", "identity", "gzip", "x-gzip", "deflate")
+        if encoding in ("gzip", "x-gzip"):
+            self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif encoding == "deflate":
+            self.inflate = zlib.decompressobj()
+        self.window = bytearray()
+        self.seen = 0
+        self.reported = False
+
+    def __call__(self, chunk: bytes) -> bytes:
+        try:
+            self._take(chunk)
+        except Exception as exc:
+            _note(f"response scan failed: {type(exc).__name__}")
+            self._unscreened(f"the scan raised {type(exc).__name__}")
+        return chunk
+
+    def _take(self, chunk: bytes) -> None:
+        if not self.readable:
+            self._unscreened("content encoding not read")
+            return
+        if self.seen >= MAX_OBSERVED:
+            if chunk:
+                self._unscreened(f"text past the first {MAX_OBSERVED} bytes")
+            return
+        data = chunk
+        if self.inflate is not None and chunk:
+            data = self.inflate.decompress(chunk, OBSERVE_WINDOW * 2)
+        self.window += data
+        if len(self.window) >= OBSERVE_WINDOW or (not chunk and self.window):
+            self._observe(bytes(self.window))
+            self.seen += len(self.window)
+            if chunk:
+                del self.window[: max(0, len(self.window) - OBSERVE_OVERLAP)]
+            else:
+                self.window.clear()
+
+    def _observe(self, data: bytes) -> None:
+        self.addon.runtime.observe_output(
+            translate.TOOL,
+            self.arguments,
+            data.decode("utf-8", errors="replace"),
+            session_id=self.session or None,
+            door=translate.DOOR,
+        )
+
+    def _unscreened(self, why: str) -> None:
+        if not self.reported:
+            self.reported = True
+            self.addon.runtime.audit_event(
+                "proxy_response_unscreened",
+                session=self.session,
+                url_host=self.arguments["url"][:200],
+                why=why,
+            )
+
+
+class _JsonHold:
+    """A plain-JSON MCP answer: held (up to MAX_JSON_ANSWER) and screened whole when it ends."""
+
+    def __init__(self, pending: Pending) -> None:
+        self.pending = pending
+        self.body = bytearray()
+        self.over = False
+
+    def __call__(self, chunk: bytes) -> bytes:
+        if chunk:
+            if not self.over:
+                self.body += chunk
+                if len(self.body) > MAX_JSON_ANSWER:
+                    self.over = True
+                    self.body.clear()
+            return b""
+        from limen.proxy.mcp import withheld
+
+        if self.over:
+            return withheld(self.pending, "it is too long to screen")
+        try:
+            return screen_json(self.pending, bytes(self.body))
+        except Exception as exc:
+            _note(f"MCP answer screening failed: {type(exc).__name__}")
+            return withheld(self.pending, "screening it failed")
+
+
+def _cut(chunk: bytes) -> bytes:
+    """A response whose screening could not start: nothing of it reaches the client."""
+    return b""
+
+
+def _decoded_request(request: Any, raw: bytes, cap: int) -> bytes | None:
+    """The request body without its content encoding, when that is cheap and bounded; else None."""
+    encoding = request.headers.get("content-encoding", "").lower().strip()
+    if not encoding or encoding == "identity":
+        return None
+    if encoding in ("gzip", "x-gzip", "deflate"):
+        try:
+            inflate = zlib.decompressobj(16 + zlib.MAX_WBITS if "gzip" in encoding else zlib.MAX_WBITS)
+            return inflate.decompress(raw, cap + 1)
+        except zlib.error:
+            return None
+    return None
+
+
+def _authority(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _loopback(host: str) -> bool:
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def _note(text: str) -> None:
+    print(f"limen proxy: {text}", file=sys.stderr, flush=True)
