@@ -513,12 +513,12 @@ def render(examples: Path) -> str:
         doc = inspect.getdoc(rule.check)
         if doc:
             lines += ["", doc]
-        for code in codes:
-            if code not in shown:
-                shown.add(code)
-                found = _examples(examples, code)
+        for value in codes:
+            if value not in shown:
+                shown.add(value)
+                found = _examples(examples, value)
                 if found:
-                    lines += ["", f"#### `{code}` examples", *found]
+                    lines += ["", f"#### `{value}` examples", *found]
     return "\n".join(lines).rstrip() + "\n"
 
 
