@@ -169,6 +169,13 @@ class Guard:
         and roles) as a tool."""
         return self._add(fn, capability, params, name, description, verify)
 
+    def add(self, tool: Tool) -> Tool:
+        """Register a tool built elsewhere (`limen.sdk.tools.schema_tool`: an MCP server's tool)."""
+        if tool.name in self._tools:
+            raise ValueError(f"a tool named {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+        return tool
+
     @property
     def tools(self) -> dict[str, Tool]:
         return dict(self._tools)
@@ -191,10 +198,7 @@ class Guard:
             verify=verify_mode,
             max_argument_bytes=self.max_argument_bytes,
         )
-        if tool.name in self._tools:
-            raise ValueError(f"a tool named {tool.name!r} is already registered")
-        self._tools[tool.name] = tool
-        return tool
+        return self.add(tool)
 
     def _guarded(self, tool: Tool) -> Any:
         signature = inspect.signature(tool.fn)
@@ -469,7 +473,7 @@ class Session:
         seen = self.guard.runtime.observe_output(
             admitted.tool.name,
             admitted.judged,
-            _text(output),
+            admitted.tool.render(output) if admitted.tool.render is not None else _text(output),
             session_id=self.id,
             door=DOOR,
             sink=self.guard._discard,

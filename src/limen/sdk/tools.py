@@ -51,12 +51,15 @@ class Tool:
     capability: str
     spec: ToolSpec
     roles: dict[str, str]
-    model: type[pydantic.BaseModel]
+    model: type[pydantic.BaseModel] | None  # None: a tool described by a JSON schema (`schema_tool`)
     description: str
     is_async: bool
     verify: str | None = None
     max_argument_bytes: int = DEFAULT_MAX_ARGUMENT_BYTES
     path_types: dict[str, bool] = field(default_factory=dict)  # parameter -> expects a PurePath
+    schema: dict[str, Any] | None = None  # the parameters' JSON schema, when the tool came with one
+    check: Callable[[dict[str, Any]], list[str]] | None = None  # a schema tool's validator: its problems
+    render: Callable[[Any], str] | None = None  # the output as text for the output scan
 
     @property
     def writes(self) -> bool:
@@ -64,6 +67,8 @@ class Tool:
 
     def json_schema(self) -> dict[str, Any]:
         """The parameters' JSON schema, for frameworks that show the model a tool."""
+        if self.model is None:
+            return dict(self.schema or {"type": "object", "properties": {}})
         schema = self.model.model_json_schema()
         schema.pop("title", None)
         return schema
@@ -79,12 +84,19 @@ class Tool:
             raise Problem(f"the arguments are not JSON ({type(exc).__name__})") from None
         if len(blob.encode()) > self.max_argument_bytes:
             raise Problem(f"the arguments exceed {self.max_argument_bytes} bytes")
-        try:
-            validated = self.model.model_validate_json(blob, strict=True)
-        except pydantic.ValidationError as exc:
-            raise Problem(_describe(exc)) from None
-        call = {name: getattr(validated, name) for name in type(validated).model_fields}
-        judged = validated.model_dump(mode="json")
+        if self.model is None:
+            call = json.loads(blob)
+            problems = self.check(call) if self.check is not None else []
+            if problems:
+                raise Problem("; ".join(problems[:5]))
+            judged = json.loads(blob)
+        else:
+            try:
+                validated = self.model.model_validate_json(blob, strict=True)
+            except pydantic.ValidationError as exc:
+                raise Problem(_describe(exc)) from None
+            call = {name: getattr(validated, name) for name in type(validated).model_fields}
+            judged = validated.model_dump(mode="json")
         for name, role in self.roles.items():
             value = call.get(name)
             if value is None:
@@ -156,8 +168,48 @@ def make_tool(
     )
 
 
+def schema_tool(
+    name: str,
+    schema: Mapping[str, Any],
+    fn: Callable[..., Any],
+    *,
+    capability: str,
+    check: Callable[[dict[str, Any]], list[str]],
+    params: Mapping[str, str | None] | None = None,
+    description: str = "",
+    render: Callable[[Any], str] | None = None,
+    max_argument_bytes: int = DEFAULT_MAX_ARGUMENT_BYTES,
+) -> Tool:
+    """A tool described by a JSON schema instead of a Python signature (an MCP server's tool): `check`
+    returns the schema's problems with the arguments (no values), `fn(**arguments)` runs it."""
+    if not _CAPABILITY.match(capability):
+        raise ValueError(f"capability must look like 'filesystem.read' or 'db.query', not {capability!r}")
+    properties = schema.get("properties")
+    names = [str(key) for key in properties] if isinstance(properties, Mapping) else []
+    roles = _roles(name, capability, names, params or {}, require_command=False)
+    return Tool(
+        name=name,
+        fn=fn,
+        capability=capability,
+        spec=_spec(capability, roles),
+        roles=roles,
+        model=None,
+        description=description or name,
+        is_async=inspect.iscoroutinefunction(fn),
+        max_argument_bytes=max_argument_bytes,
+        schema=dict(schema),
+        check=check,
+        render=render,
+    )
+
+
 def _roles(
-    tool: str, capability: str, names: list[str], declared: Mapping[str, str | None]
+    tool: str,
+    capability: str,
+    names: list[str],
+    declared: Mapping[str, str | None],
+    *,
+    require_command: bool = True,
 ) -> dict[str, str]:
     """Explicit roles first; every other parameter gets the role its name implies for this capability."""
     unknown = set(declared) - set(names)
@@ -183,7 +235,7 @@ def _roles(
             if role:
                 roles[name] = role
                 break
-    if capability == Capability.SHELL_EXECUTE.value and "command" not in roles.values():
+    if require_command and capability == Capability.SHELL_EXECUTE.value and "command" not in roles.values():
         raise ValueError(f"{tool}: a shell.execute tool needs a parameter with the role 'command'")
     return roles
 
