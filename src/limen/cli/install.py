@@ -18,6 +18,17 @@ DONE = {
     "changed": "{path} changed since install: removed only Limen's entries, keeping its formatting",
     "removed": "removed Limen's entries from {path}",
 }
+LAUNCHER_WRITTEN = {
+    "written": "{path} written: typing its name starts {real} under `limen run`",
+    "unchanged": "{path} already starts {real} under `limen run`",
+}
+LAUNCHER_REMOVED = {
+    "restored": "{path} restored byte for byte as it was before install",
+    "deleted": "{path} deleted: it did not exist before install",
+    "removed": "{path} deleted",
+    "changed": "{path} changed since install; deleted all the same",
+    "missing": "{path} is no Limen launcher: nothing to remove",
+}
 MCP_RESTART = {
     "claude-code": "Restart Claude Code (or /mcp reconnect)",
     "cursor": "Restart Cursor",
@@ -71,6 +82,18 @@ def parser(prog: str, verb: str) -> argparse.ArgumentParser:
         help="this directory's project settings",
     )
     p.add_argument("--dry-run", action="store_true", help="show the change as a diff, write nothing")
+    p.add_argument(
+        "--confined",
+        action="store_true",
+        help="also put a launcher with the agent program's name in --bin-dir that starts it under `limen "
+        "run` (the kernel confinement); uninstall --confined removes it",
+    )
+    p.add_argument(
+        "--bin-dir",
+        metavar="DIR",
+        help="where the --confined launcher goes; it must come before the agent's own folder in PATH "
+        "(default: ~/.local/bin)",
+    )
     p.set_defaults(scope="user")
     return p
 
@@ -85,8 +108,44 @@ def run(argv: list[str], *, remove: bool) -> int:
         p.error(f"--mcp supports {', '.join(MCP_AGENTS)}")
     if not args.mcp and args.agent not in AGENTS:
         p.error(f"{args.agent} has no hooks: use --mcp to wrap its MCP servers")
+    if args.mcp and (args.confined or args.bin_dir):
+        p.error("--confined wires the agent's hooks and launcher, not its MCP servers")
+    if args.bin_dir and not args.confined:
+        p.error("--bin-dir goes with --confined")
     if args.mcp:
         return _run_mcp(args, verb, remove=remove)
+    code = _run_hooks(args, verb, remove=remove)
+    if args.confined:
+        code = max(code, _run_launcher(args, verb, remove=remove))
+    return code
+
+
+def _run_launcher(args: argparse.Namespace, verb: str, *, remove: bool) -> int:
+    """The --confined launcher: written after the hooks (a confined agent without hooks would be unguarded
+    where the kernel does not reach), removed with them."""
+    from limen import launchers
+    from limen.install import console_script
+
+    bin_dir = os.path.abspath(os.path.expanduser(args.bin_dir or launchers.default_bin_dir()))
+    try:
+        if remove:
+            done = launchers.remove(args.agent, bin_dir, dry_run=args.dry_run)
+        else:
+            done = launchers.install(args.agent, bin_dir, console_script("limen"), dry_run=args.dry_run)
+    except OSError as exc:
+        print(f"limen {verb}: {exc}; no launcher was written", file=sys.stderr)
+        return 1
+    for problem in done.problems:
+        print(f"limen {verb}: {'NOT CONFINED: ' if not remove else ''}{problem}", file=sys.stderr)
+    if done.how:
+        what = (LAUNCHER_REMOVED if remove else LAUNCHER_WRITTEN)[done.how].format(
+            path=done.path, real=done.real
+        )
+        print(f"limen {verb}: {'dry run: ' if args.dry_run else ''}launcher {what}")
+    return 1 if done.problems else 0
+
+
+def _run_hooks(args: argparse.Namespace, verb: str, *, remove: bool) -> int:
     from limen.install import TARGETS, change
 
     try:

@@ -70,6 +70,9 @@ def code_paths(keep_writable: list[str]) -> list[Protected]:
             Protected(site.getusersitepackages(), "the user site-packages Limen's interpreter loads", "code")
         )
     found.append(Protected(os.path.realpath(sys.executable), "Limen's interpreter", "code"))
+    from limen.launchers import recorded as launchers
+
+    found += [Protected(p, "an agent's --confined launcher", "code") for p in launchers()]
     scripts_dir = sysconfig.get_paths().get("scripts", "")
     for name in SCRIPTS:
         for candidate in {shutil.which(name), os.path.join(scripts_dir, name) if scripts_dir else None}:

@@ -177,13 +177,16 @@ def _signals_limen(command: Command) -> bool:
 @rule(ReasonCode.PROTECTED_PATH_BLOCKED)
 def installation(action: Action, ctx: Context) -> Iterator[Finding]:
     """Limen's installation changed by effect, whatever the command names: its package files, console
-    scripts and virtual environment, the interpreter's start-up hooks (`.pth`, `sitecustomize`,
-    `usercustomize`), `pip uninstall limen`, a `find` sweep by name that reaches them, or its daemon
-    signalled: BLOCK. Quiet: reading them, and installing or removing other packages in other
-    environments."""
+    scripts, virtual environment and agents' `--confined` launchers, the interpreter's start-up hooks
+    (`.pth`, `sitecustomize`, `usercustomize`), `pip uninstall limen`, a `find` sweep by name that reaches
+    them, or its daemon signalled: BLOCK. Quiet: reading them, and installing or removing other packages
+    in other environments."""
+    from limen.launchers import recorded_set
+
     roots = installation_roots()
+    launchers = recorded_set()
     for path in _changed_paths(action, ctx):
-        if _inside(path, roots) or _is_startup_hook(path):
+        if _inside(path, roots) or _is_startup_hook(path) or path in launchers:
             detail = f"Limen's installation {path}"
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
             return
