@@ -180,7 +180,7 @@ def _secret_reader(guard: Guard, ran: list[str]) -> None:
 @pytest.mark.parametrize(
     ("approver", "runs", "why"),
     [
-        (None, False, "no approver is configured"),
+        (None, False, "no approval channel reached a person"),
         (lambda request: True, True, "approved"),
         (lambda request: False, False, "denied by the approver"),
         (lambda request: Approval(approved=True, by="alice"), True, "approved"),
@@ -209,6 +209,35 @@ def test_auth_runs_only_on_a_clear_yes(
         (event,) = _events(records, "sdk_approval")
         assert event["granted"] is runs and why in event["why"]
         assert event["id"] == _decisions(records)[0]["id"]
+
+
+def test_without_an_approver_limen_approve_lets_the_identical_call_through_once(
+    project: Path, audit_dir: Path
+) -> None:
+    ran: list[str] = []
+    guard = _guard(project, audit_dir)
+    _secret_reader(guard, ran)
+    with pytest.raises(Denied) as first:
+        guard.call("read", {"path": ".env"})
+    approval_id = first.value.decision.approval_id if first.value.decision else ""
+    assert approval_id and f"limen approve {approval_id}" in first.value.message
+    guard.runtime.approvals.grant(approval_id, by="a person")  # what `limen approve ID` does
+    with pytest.raises(Denied):
+        guard.call("read", {"path": "other/.env"})  # an approval covers its own arguments only
+    assert guard.call("read", {"path": ".env"}) == "contents"
+    with pytest.raises(Denied):
+        guard.call("read", {"path": ".env"})  # once
+    assert ran == [str(project / ".env")]
+
+
+def test_a_callable_approvers_answer_closes_limens_approval_request(project: Path, audit_dir: Path) -> None:
+    answers = iter([True, False])
+    guard = _guard(project, audit_dir, approver=lambda request: next(answers))
+    _secret_reader(guard, [])
+    assert guard.call("read", {"path": ".env"}) == "contents"
+    with pytest.raises(Denied):
+        guard.call("read", {"path": "app/.env"})
+    assert guard.runtime.approvals.pending() == []
 
 
 def test_above_the_strong_threshold_only_a_strong_approval_runs(project: Path, audit_dir: Path) -> None:

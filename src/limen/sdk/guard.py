@@ -27,6 +27,7 @@ import itertools
 import json
 import os
 import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -305,7 +306,10 @@ class Session:
         try:
             admitted = self._admit(name, arguments)
             if admitted.decision.verdict is Verdict.AUTH and not admitted.ran_anyway:
-                self._settle(admitted, approval.ask(self.guard.approver, self._request(admitted)))
+                if self.guard.approver is None:
+                    self._held(admitted, self._hold(admitted))
+                else:
+                    self._settle(admitted, approval.ask(self.guard.approver, self._request(admitted)))
             before = self._before(admitted)
             try:
                 if admitted.tool.is_async:
@@ -332,10 +336,13 @@ class Session:
         try:
             admitted = self._admit(name, arguments)
             if admitted.decision.verdict is Verdict.AUTH and not admitted.ran_anyway:
-                answer = await approval.ask_async(
-                    self.guard.approver, self._request(admitted), self.guard.approval_timeout
-                )
-                self._settle(admitted, answer)
+                if self.guard.approver is None:
+                    self._held(admitted, await asyncio.to_thread(self._hold, admitted))
+                else:
+                    answer = await approval.ask_async(
+                        self.guard.approver, self._request(admitted), self.guard.approval_timeout
+                    )
+                    self._settle(admitted, answer)
             before = self._before(admitted)
             try:
                 if admitted.tool.is_async:
@@ -387,17 +394,7 @@ class Session:
             )
             guard._count(tool.name, decision, False)
             raise Denied(tool.name, _denied_message(tool.name, decision), decision) from None
-        decision = runtime.decide(
-            tool.name,
-            judged,
-            session_id=self.id,
-            door=DOOR,
-            cwd=guard.cwd,
-            agent=self.agent_id,
-            role=self.role,
-            sink=guard._discard,
-            spec=tool.spec,
-        )
+        decision = self._decide(tool, judged)
         admitted = _Admitted(tool, call_args, judged, decision)
         if guard.mode == "dry-run" and decision.verdict is not Verdict.PASS:
             admitted.ran_anyway = True
@@ -412,6 +409,46 @@ class Session:
         if decision.verdict is Verdict.BLOCK and not admitted.ran_anyway:
             raise Denied(tool.name, _denied_message(tool.name, decision), decision)
         return admitted
+
+    def _decide(self, tool: Tool, judged: dict[str, Any]) -> Decision:
+        guard = self.guard
+        return guard.runtime.decide(
+            tool.name,
+            judged,
+            session_id=self.id,
+            door=DOOR,
+            cwd=guard.cwd,
+            agent=self.agent_id,
+            role=self.role,
+            sink=guard._discard,
+            spec=tool.spec,
+        )
+
+    def _hold(self, admitted: _Admitted) -> tuple[str, tuple[str, ...]]:
+        """No approver in the application: Limen's own channels (`approvals:` in limen.yaml: the
+        terminal, a webhook, a push) are asked, as for every other door, for up to `approval_timeout`."""
+        until = time.time() + self.guard.approval_timeout
+        return self.guard.runtime.hold(admitted.decision, door=DOOR, until=until)
+
+    def _held(self, admitted: _Admitted, held: tuple[str, tuple[str, ...]]) -> None:
+        """The channels' answer: granted, the identical call is decided again and passes once (the grant
+        is used up); anything else is a denial that names the approval request."""
+        status, reached = held
+        decision = admitted.decision
+        if status == "granted":
+            again = self._decide(admitted.tool, admitted.judged)
+            if again.verdict is Verdict.PASS:
+                admitted.decision = again
+                return
+            decision = again
+        where = f"asked via {', '.join(reached)}" if reached else "no approval channel reached a person"
+        message = f"{_denied_message(admitted.tool.name, decision)}; not approved ({where}: {status})"
+        if decision.approval_id and status != "granted":
+            message += (
+                f"; approval request {decision.approval_id}: after `limen approve {decision.approval_id}` "
+                "the identical call passes once"
+            )
+        raise Denied(admitted.tool.name, message, decision)
 
     def _request(self, admitted: _Admitted) -> approval.ApprovalRequest:
         try:
@@ -440,8 +477,31 @@ class Session:
             by=answer.by[:80],
         )
         if not answer.granted:
+            self._close_request(decision, granted=False, by=answer.by)
             message = f"{_denied_message(admitted.tool.name, decision)}; not approved: {answer.why}"
             raise Denied(admitted.tool.name, message, decision)
+        if self._close_request(decision, granted=True, by=answer.by):
+            again = self._decide(admitted.tool, admitted.judged)  # uses the grant up: it cannot pass twice
+            if again.verdict is Verdict.BLOCK:
+                raise Denied(admitted.tool.name, _denied_message(admitted.tool.name, again), again)
+            admitted.decision = again if again.verdict is Verdict.PASS else decision
+
+    def _close_request(self, decision: Decision, *, granted: bool, by: str) -> bool:
+        """Answer the approval request the runtime opened for this AUTH with the approver's answer, so it
+        does not wait in `limen pending`. True when a grant was recorded (a strong request needs Limen's
+        own factor, so the application's strong approval leaves it open until it expires)."""
+        if not decision.approval_id:
+            return False
+        who = f"sdk approver {by}".strip()[:80]
+        try:
+            approvals = self.guard.runtime.approvals
+            if granted:
+                approvals.grant(decision.approval_id, by=who)
+            else:
+                approvals.deny(decision.approval_id, by=who)
+        except Exception:
+            return False
+        return granted
 
     def _before(self, admitted: _Admitted) -> dict[str, str] | None:
         roots = self._verify_roots(admitted)

@@ -24,8 +24,7 @@ def _outputs(model: ScriptedModel) -> dict[str, str]:
 
 def test_passed_blocked_approved_and_malformed_calls(project: Path, audit_dir: Path) -> None:
     ran: list[str] = []
-    (project / ".env").write_text("DEBUG=1\n")
-    guard = Guard(project, audit=audit_dir, approver=lambda request: request.tool == "read_file")
+    guard = Guard(project, audit=audit_dir, approver=lambda request: request.tool == "post")
 
     @guard.tool(capability="filesystem.read")
     def read_file(path: str) -> str:
@@ -44,7 +43,7 @@ def test_passed_blocked_approved_and_malformed_calls(project: Path, audit_dir: P
             [
                 function_call("read_file", {"path": "README.md"}, call_id="a"),
                 function_call("post", {"url": "http://169.254.169.254/latest", "data": "x"}, call_id="b"),
-                function_call("read_file", {"path": ".env"}, call_id="c"),
+                function_call("post", {"url": "https://api.example.com/v1/notes", "data": "hi"}, call_id="c"),
                 function_call("read_file", "{not json", call_id="d"),
                 function_call("post", {"url": "https://pypi.org/simple", "data": "hello"}, call_id="e"),
             ],
@@ -57,8 +56,8 @@ def test_passed_blocked_approved_and_malformed_calls(project: Path, audit_dir: P
     outputs = _outputs(model)
     assert outputs["a"] == "# demo\n"
     assert outputs["b"].startswith("Limen denied post: BLOCK")
-    assert outputs["c"] == "DEBUG=1\n"
+    assert outputs["c"] == '{"status": 200}'  # AUTH (an unknown host), approved
     assert "invalid_arguments" in outputs["d"] and "not an object" in outputs["d"]
     assert outputs["e"] == '{"status": 200}'
-    assert sorted(ran) == [".env", "README.md", "https://pypi.org/simple"]
+    assert sorted(ran) == ["README.md", "https://api.example.com/v1/notes", "https://pypi.org/simple"]
     assert chain_verifies(audit_dir)
