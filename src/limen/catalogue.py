@@ -368,6 +368,13 @@ MEANINGS: dict[str, tuple[str, str]] = {
         "No single finding objected, but the action's combined 0-100 risk reached the mode's "
         "`ask` (AUTH) or `deny` (BLOCK) threshold.",
     ),
+    "judge_objection": (
+        "Subjective layer",
+        "The optional LLM judge (`judge:` in the policy, mode `enforce`), asked about a call already in "
+        "the AUTH zone, answered AUTH or BLOCK: the call still goes to a human, with the judge's reason and "
+        "a risk raised to at most 90 (a judge BLOCK is clamped to AUTH). In `shadow` mode the same answer "
+        "is only recorded in the evidence.",
+    ),
     "untrusted_value_echo": (
         "Session correlator",
         "A side-effecting call's arguments echo a value (recipient, account number, URL, file "

@@ -80,6 +80,7 @@ class ReasonCode(enum.StrEnum):
     LETHAL_TRIFECTA = "lethal_trifecta"
     UNCLASSIFIED_ACTION = "unclassified_action"
     RISK_THRESHOLD = "risk_threshold"
+    JUDGE_OBJECTION = "judge_objection"
     # Token channels and encoded blobs
     SMUGGLED_TOKEN_CHANNEL = "smuggled_token_channel"
     ANOMALOUS_TOKEN_PATTERN = "anomalous_token_pattern"

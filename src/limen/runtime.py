@@ -333,6 +333,11 @@ class Runtime:
             action.notes = (*action.notes, toolpin.NOTE)
         ctx.session = view
         decision = decide(action, ctx)
+        from limen.judge import review
+        from limen.subjective.baseline import learn
+
+        decision = review(action, ctx, decision)  # the LLM judge, when configured: raise-only, never raises
+        learn(action, ctx, decision)  # the workflow baseline learns unflagged, unsteered calls only
         if STATE_LOST in view.flags and decision.verdict is not Verdict.PASS:  # say why, and the way out
             decision.explanation += (
                 f"; {self.store.state_lost()}, so this session counts as tainted until a person runs "
@@ -389,7 +394,9 @@ class Runtime:
         stage = StageResult("output_scan", verdict, risk, reasons, (), (perf_counter_ns() - started) / 1000)
         decision = Decision(verdict, risk, reasons, "", [stage], tuple(findings), action, os.urandom(8).hex())
         decision.explanation = explain(decision)
-        return decision
+        from limen.judge import review_output
+
+        return review_output(output, ctx, decision, untrusted=bool(untrusted))  # Tier 2 unsure: ask the judge
 
     @property
     def writer(self) -> AuditWriter:

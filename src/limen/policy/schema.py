@@ -279,6 +279,47 @@ class Approvals(Strict):
         return self
 
 
+class Judge(Strict):
+    """The raise-only LLM judge (`limen.judge`): off unless a level turns it on. The API key is read from the
+    environment variable `api_key_env` names, never from a policy file (a key written here is refused)."""
+
+    mode: Literal["off", "shadow", "enforce"] = "off"
+    provider: Literal["openai", "anthropic", "ollama"] = "openai"
+    url: WebUrl | None = None
+    model: str = Field(default="", max_length=200)
+    api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+    timeout_seconds: float = Field(default=3.0, gt=0, le=60)
+    budget_ms: StrictInt = Field(default=5000, ge=10, le=120_000)
+    cache_seconds: StrictInt = Field(default=600, ge=0, le=86_400)
+    breaker_failures: StrictInt = Field(default=3, ge=1, le=100)
+    breaker_cooldown_seconds: StrictInt = Field(default=60, ge=1, le=86_400)
+    tier2_band: float = Field(default=0.15, ge=0, le=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_key_in_file(cls, data: object) -> object:
+        if isinstance(data, dict) and any(k in data for k in ("api_key", "key", "token", "password")):
+            raise ValueError(
+                "an API key does not belong in a policy file: set api_key_env to the name of "
+                "the environment variable that holds it"
+            )
+        return data
+
+    @model_validator(mode="after")
+    def _usable(self) -> Judge:
+        if self.mode != "off" and (self.url is None or not self.model):
+            raise ValueError(f"judge mode {self.mode!r} needs url and model")
+        return self
+
+
+class Baseline(Strict):
+    """The subjective layer's per-workflow baseline (`limen.subjective.baseline`): raise-only, off unless
+    enabled; `min_history` calls of a workflow are learnt before it scores anything."""
+
+    enabled: StrictBool = False
+    min_history: StrictInt = Field(default=30, ge=5, le=1_000_000)
+
+
 class PolicyFile(Strict):
     version: Literal[1] = 1
     mode: Mode | None = None
@@ -299,3 +340,5 @@ class PolicyFile(Strict):
     tools: dict[str, ToolMap] = {}
     waivers: list[Waiver] = []
     approvals: Approvals | None = None
+    judge: Judge | None = None
+    baseline: Baseline | None = None

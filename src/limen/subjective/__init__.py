@@ -15,7 +15,7 @@ from limen.model import Action, Finding
 
 Detector = Callable[[Action, Context], Iterable[Finding]]
 
-BUILTIN_MODULES: tuple[str, ...] = ("limen.subjective.token_channels",)
+BUILTIN_MODULES: tuple[str, ...] = ("limen.subjective.token_channels", "limen.subjective.baseline")
 
 _detectors: tuple[Detector, ...] | None = None
 

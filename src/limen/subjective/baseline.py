@@ -1,0 +1,474 @@
+"""The per-workflow baseline: a call unlike what this workflow usually does raises its risk (raise-only).
+
+A workflow is one workspace and one agent identity (agent, role), both from the door and the caller's code,
+never from the model. For each workflow the baseline keeps streaming counts of what its calls touched:
+
+    tool      T:<tool name>             capability  C:<capability>
+    program   G:<shell program>         target      P:<path class> (workspace, home, tmp, system, other)
+    host      H:<keyed fingerprint>     host class  D:<loopback, private, public...>
+    recipient R:<keyed fingerprint>     transition  X:<previous tool>><tool>
+
+Hosts and recipients are stored as keyed fingerprints (`limen.state.keys`), never in clear.
+
+Surprise: for each feature of a call, `-log2` of its additively smoothed probability among the workflow's
+features of that kind; bits above `NORMAL_BITS` (a feature seen in one call out of eight is ordinary) count,
+up to `SATURATED_BITS`, weighted by kind (`WEIGHTS`) and by what the capability can do (`IMPACT`: a novel read
+weighs half a novel payment). The sum, capped at `MAX_RAISE` points, is added to the capability's baseline
+risk; at or above the mode's ask threshold the finding is AUTH (`unusual_for_workflow`), below it the finding
+only records the raised risk. It never says BLOCK, and it says nothing until the workflow has `min_history`
+learnt calls (and a kind of feature is scored only once `MIN_KIND` calls carried one).
+
+Poisoning: a call is learnt only when it was decided PASS with no finding at all, in a session with a
+session id that holds no untrusted or injected content, no taint and no lost state. A call an injection may
+have steered, or one any rule flagged, never becomes "usual".
+
+Cost: scoring reads an in-memory copy of the workflow's counts (loaded once per process, refreshed every
+`RELOAD_SECONDS`); learning adds to in-memory deltas that are written to SQLite (`baseline.sqlite` beside the
+session store: additive upserts, so processes merge) every `FLUSH_SECONDS` or `FLUSH_CALLS` and at exit.
+`bench/bench_baseline.py` prints the per-decision cost.
+
+Off by default: `baseline: {enabled: true}` in a policy file, or `LIMEN_BASELINE=1` (`0` forces it off).
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from limen.context import Context
+from limen.model import Action, Decision, Finding, ReasonCode, Verdict
+from limen.state import HALTED, INJECTED, STATE_LOST, TAINTED, UNTRUSTED
+from limen.subjective import Detector
+
+if TYPE_CHECKING:
+    from limen.state.keys import Fingerprinter
+
+NORMAL_BITS = 3.0
+SATURATED_BITS = 8.0
+SMOOTHING = 0.5
+MIN_KIND = 10
+MAX_RAISE = 40
+# The finding asks a human only for a familiar tool (used in `FAMILIAR_TOOL` learnt calls) that goes somewhere
+# new: at least `AUTH_RAISE` points, of which a new host or recipient makes `AUTH_DESTINATION`. A tool the
+# workflow never used only raises the risk (every new task would otherwise ask, and a call that asked is
+# never learnt); what a new tool does is the objective rules' to judge.
+FAMILIAR_TOOL = 3
+AUTH_RAISE = 20
+AUTH_DESTINATION = 12
+DESTINATION_KINDS = frozenset({"H", "R"})
+DEFAULT_MIN_HISTORY = 30
+WEIGHTS = {"T": 16.0, "C": 12.0, "G": 10.0, "P": 8.0, "H": 14.0, "D": 8.0, "R": 20.0, "X": 10.0}
+IMPACT = {
+    "filesystem.read": 0.5,
+    "agent.delegate": 0.5,
+    "shell.execute": 0.8,
+    "filesystem.write": 0.8,
+    "mcp.call": 0.8,
+    "unknown": 0.8,
+}  # anything else (delete, network, email, message, payments, repository and database writes): 1.0
+BASELINE_RISK = {  # `limen.engine.CAPABILITY_BASELINE` is the one table; read lazily to avoid a cycle
+    "unknown": 30,
+}
+RECIPIENT_CAPABILITIES = frozenset(
+    {"email.send", "message.send", "payments.transfer", "unknown", "mcp.call", "network.request"}
+)
+SYSTEM_PREFIXES = ("/etc/", "/usr/", "/var/", "/opt/", "/bin/", "/sbin/", "/lib", "/boot/", "/proc/", "/sys/")
+RELOAD_SECONDS = 5.0
+FLUSH_SECONDS = 1.0
+FLUSH_CALLS = 64
+MAX_KEYS = 20_000  # per workflow: beyond it, new keys are counted in the totals but not kept
+MAX_SESSIONS = 4096  # sessions whose last tool is remembered in memory
+# A session holding any of these learns nothing: what it does may be steered (`limen.state` flags).
+UNLEARNT_FLAGS = frozenset({UNTRUSTED, INJECTED, TAINTED, STATE_LOST, HALTED})
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS counts (scope TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS last_tool (session TEXT PRIMARY KEY, tool TEXT NOT NULL) WITHOUT ROWID;
+"""
+
+
+class Workflow:
+    """One workflow's counts in memory: per feature, per kind (`#k`), and learnt calls (`#n`)."""
+
+    __slots__ = ("counts", "distinct", "loaded_at")
+
+    def __init__(self, counts: dict[str, int], loaded_at: float) -> None:
+        self.counts = counts
+        self.loaded_at = loaded_at
+        self.distinct: dict[str, int] = {}
+        for key in counts:
+            if key[0] != "#":
+                self.distinct[key[0]] = self.distinct.get(key[0], 0) + 1
+
+    @property
+    def calls(self) -> int:
+        return self.counts.get("#n", 0)
+
+    def add(self, keys: Iterable[str]) -> None:
+        counts = self.counts
+        for key in keys:
+            seen = counts.get(key)
+            if seen is None:
+                if len(counts) >= MAX_KEYS and key[0] != "#":
+                    continue
+                if key[0] != "#":
+                    self.distinct[key[0]] = self.distinct.get(key[0], 0) + 1
+                counts[key] = 1
+            else:
+                counts[key] = seen + 1
+
+    def surprise(self, keys: Iterable[str], discount: dict[str, float]) -> tuple[float, float, str]:
+        """Weighted bits above the ordinary, the part of them a new destination (host, recipient) makes,
+        and the kind that contributed most. A transition counts only
+        when its tool is known (a new tool's transitions are all new: one fact, counted once); `discount`
+        scales a key's part (a recipient the user named counts for nothing)."""
+        counts = self.counts
+        total = destination = 0.0
+        worst, worst_kind = 0.0, ""
+        for key in keys:
+            kind = key[0]
+            seen_of_kind = counts.get("#" + kind, 0)
+            if seen_of_kind < MIN_KIND:
+                continue
+            if kind == "X" and not counts.get("T:" + key[2:].rsplit(">", 1)[-1]):
+                continue
+            p = (counts.get(key, 0) + SMOOTHING) / (
+                seen_of_kind + SMOOTHING * (self.distinct.get(kind, 0) + 1)
+            )
+            bits = min(-math.log2(p), SATURATED_BITS) - NORMAL_BITS
+            if bits <= 0:
+                continue
+            part = WEIGHTS[kind] * bits / (SATURATED_BITS - NORMAL_BITS) * discount.get(key, 1.0)
+            total += part
+            if kind in DESTINATION_KINDS:
+                destination += part
+            if part > worst:
+                worst, worst_kind = part, kind
+        return total, destination, worst_kind
+
+
+KIND_NAMES = {
+    "T": "tool",
+    "C": "capability",
+    "G": "program",
+    "P": "target",
+    "H": "host",
+    "D": "host class",
+    "R": "recipient",
+    "X": "tool sequence",
+}
+
+
+class Baseline:
+    """All workflows of one state directory (or of one process, without a path)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._workflows: dict[str, Workflow] = {}
+        self._pending: dict[tuple[str, str], int] = {}
+        self._pending_last: dict[str, str] = {}
+        self._last: dict[str, str] = {}
+        self._flushed_at = time.monotonic()
+        self._db: sqlite3.Connection | None = None
+        if path is not None:
+            atexit.register(self.flush)
+
+    def _conn(self) -> sqlite3.Connection | None:
+        if self.path is None:
+            return None
+        if self._db is None:
+            db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA busy_timeout = 5000")
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            db.executescript(_SCHEMA)
+            os.chmod(self.path, 0o600)
+            self._db = db
+        return self._db
+
+    def workflow(self, scope: str) -> Workflow:
+        """The workflow's counts, loaded from disk once and refreshed every `RELOAD_SECONDS`."""
+        now = time.monotonic()
+        found = self._workflows.get(scope)
+        if found is not None and (self.path is None or now - found.loaded_at < RELOAD_SECONDS):
+            return found
+        with self._lock:
+            if found is not None:
+                self._flush_locked()  # our deltas first, so the reload includes them
+            db = self._conn()
+            counts: dict[str, int] = {}
+            if db is not None:
+                counts = dict(db.execute("SELECT key, n FROM counts WHERE scope = ?", (scope,)).fetchall())
+            elif found is not None:
+                counts = found.counts
+            workflow = Workflow(counts, now)
+            self._workflows[scope] = workflow
+            return workflow
+
+    def last_tool(self, session: str) -> str:
+        if not session:
+            return ""
+        found = self._last.get(session)
+        if found is not None:
+            return found
+        db = self._conn()
+        row = (
+            db.execute("SELECT tool FROM last_tool WHERE session = ?", (session,)).fetchone() if db else None
+        )
+        tool = str(row[0]) if row else ""
+        self._remember(session, tool)
+        return tool
+
+    def _remember(self, session: str, tool: str) -> None:
+        if len(self._last) >= MAX_SESSIONS:
+            self._last.clear()
+        self._last[session] = tool
+
+    def record(self, scope: str, session: str, tool: str, keys: list[str] | None) -> None:
+        """The session's last tool is now `tool`; with `keys`, the call is learnt into the workflow."""
+        with self._lock:
+            if session:
+                self._remember(session, tool)
+                self._pending_last[session] = tool
+            if keys is not None:
+                # `#n` counts learnt calls, `#T`, `#H`... the learnt calls that carried a feature of that kind
+                learnt = [*keys, "#n", *("#" + k for k in dict.fromkeys(key[0] for key in keys))]
+                workflow = self._workflows.get(scope)
+                if workflow is not None:
+                    workflow.add(learnt)
+                for key in learnt:
+                    self._pending[(scope, key)] = self._pending.get((scope, key), 0) + 1
+            if len(self._pending) >= FLUSH_CALLS or time.monotonic() - self._flushed_at >= FLUSH_SECONDS:
+                self._flush_locked()
+
+    def flush(self) -> None:
+        with self._lock:
+            self._flush_locked()
+
+    def _flush_locked(self) -> None:
+        self._flushed_at = time.monotonic()
+        db = self._conn()
+        if db is None:
+            self._pending.clear()
+            self._pending_last.clear()
+            return
+        if not self._pending and not self._pending_last:
+            return
+        rows = [(scope, key, n) for (scope, key), n in self._pending.items()]
+        last = list(self._pending_last.items())
+        self._pending.clear()
+        self._pending_last.clear()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany(
+                "INSERT INTO counts VALUES (?, ?, ?) "
+                "ON CONFLICT (scope, key) DO UPDATE SET n = n + excluded.n",
+                rows,
+            )
+            db.executemany("INSERT OR REPLACE INTO last_tool VALUES (?, ?)", last)
+            db.execute("COMMIT")
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            # lost learning only makes the baseline quieter (it never lowers a verdict)
+
+    def close(self) -> None:
+        self.flush()
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+
+_baselines: dict[str, Baseline] = {}
+_memory: dict[int, tuple[object, Baseline]] = {}
+_registry_lock = threading.Lock()
+_fingerprint: list[Fingerprinter] = []
+
+
+def baseline_for(ctx: Context) -> Baseline:
+    """The baseline beside the session store: `baseline.sqlite` next to a SQLite store's file; a process
+    memory one for an in-memory store (the SDK)."""
+    store = getattr(ctx.session, "store", None)
+    path = getattr(store, "path", None)
+    with _registry_lock:
+        if isinstance(path, str):
+            db_path = os.path.join(os.path.dirname(os.path.abspath(path)), "baseline.sqlite")
+            found = _baselines.get(db_path)
+            if found is None:
+                found = _baselines[db_path] = Baseline(db_path)
+            return found
+        entry = _memory.get(id(store))
+        if entry is None or entry[0] is not store:
+            if len(_memory) > 256:
+                _memory.clear()
+            entry = _memory[id(store)] = (store, Baseline(None))
+        return entry[1]
+
+
+def _fp(value: str) -> str:
+    if not _fingerprint:
+        from limen.state.keys import fingerprinter
+
+        _fingerprint.append(fingerprinter())
+    return _fingerprint[0](value.strip().lower())[:16]
+
+
+def scope_of(action: Action, ctx: Context) -> str:
+    return f"{ctx.workspace}\x1f{action.agent}\x1f{action.role}"
+
+
+def _path_class(path: str, ctx: Context) -> str:
+    workspace = ctx.workspace
+    if workspace and (path == workspace or path.startswith(workspace.rstrip("/") + "/")):
+        return "workspace"
+    if path.startswith(("/tmp/", "/var/tmp/", "/dev/shm/")):
+        return "tmp"
+    if ctx.home and path.startswith(ctx.home.rstrip("/") + "/"):
+        return "home"
+    if path.startswith(SYSTEM_PREFIXES):
+        return "system"
+    return "other"
+
+
+def _recipients(action: Action, ctx: Context) -> list[str]:
+    from limen.normalize.tools import KNOWN_TOOLS, classify
+
+    tools = ctx.policy.tool_specs if ctx.policy is not None else None
+    spec = (tools.get(action.tool) if tools else None) or KNOWN_TOOLS.get(action.tool)
+    if spec is None:
+        spec = classify(action.tool, action.arguments)
+    found: list[str] = []
+    for key in spec.recipients:
+        value = action.arguments.get(key)
+        values = value if isinstance(value, list) else [value]
+        found.extend(str(v) for v in values if isinstance(v, (str, int)) and str(v).strip())
+    return found
+
+
+def features(action: Action, ctx: Context, previous: str) -> tuple[list[str], dict[str, str]]:
+    """The call's features (see the module's table), hosts and recipients as keyed fingerprints; and the
+    recipients' feature keys with their values (to ask the session where each came from)."""
+    keys = [f"T:{action.tool}", f"C:{action.capability}"]
+    if previous:
+        keys.append(f"X:{previous}>{action.tool}")
+    for command in action.commands[:8]:
+        keys.append(f"G:{command.name}")
+    for path in action.paths[:8]:
+        keys.append(f"P:{_path_class(path, ctx)}")
+    for destination in action.destinations[:8]:
+        keys.append(f"H:{_fp(destination.host)}")
+        keys.append(f"D:{destination.host_class.value}")
+    recipients: dict[str, str] = {}
+    if action.capability in RECIPIENT_CAPABILITIES and action.arguments:
+        for value in _recipients(action, ctx)[:8]:
+            key = f"R:{_fp(value)}"
+            keys.append(key)
+            recipients[key] = value
+    return list(dict.fromkeys(keys)), recipients
+
+
+_settings: dict[int, tuple[object, tuple[bool, int]]] = {}
+
+
+def settings(ctx: Context) -> tuple[bool, int]:
+    """(enabled, min_history): `LIMEN_BASELINE` when set, else the policy files' `baseline:` section."""
+    policy = ctx.policy
+    entry = _settings.get(id(policy))
+    if entry is None or entry[0] is not policy:
+        from limen.judge.config import merged_section
+
+        chosen = merged_section(ctx, "baseline")
+        value = (
+            bool(chosen.get("enabled", False)),
+            int(chosen.get("min_history", DEFAULT_MIN_HISTORY)),
+        )
+        if len(_settings) > 32:
+            _settings.clear()
+        entry = _settings[id(policy)] = (policy, value)
+    enabled, min_history = entry[1]
+    flag = os.environ.get("LIMEN_BASELINE", "").strip().lower()
+    if flag in ("1", "on", "true", "yes"):
+        enabled = True
+    elif flag in ("0", "off", "false", "no"):
+        enabled = False
+    return enabled, min_history
+
+
+def _capability_baseline(capability: str) -> int:
+    if len(BASELINE_RISK) == 1:
+        from limen.engine import CAPABILITY_BASELINE
+
+        BASELINE_RISK.update(CAPABILITY_BASELINE)
+    return BASELINE_RISK.get(capability, BASELINE_RISK["unknown"])
+
+
+def unusual_for_workflow(action: Action, ctx: Context) -> Iterable[Finding]:
+    """Raise the risk of a call unlike its workflow's learnt history (AUTH at most)."""
+    enabled, min_history = settings(ctx)
+    if not enabled:
+        return []
+    baseline = baseline_for(ctx)
+    workflow = baseline.workflow(scope_of(action, ctx))
+    if workflow.calls < min_history:
+        return []
+    view = ctx.session
+    session = view.session_id if view is not None else ""
+    keys, recipients = features(action, ctx, baseline.last_tool(session))
+    discount: dict[str, float] = {}
+    if view is not None:
+        for key, value in recipients.items():
+            if view.value_origin(value) == "user":  # the user asked for this recipient
+                discount[key] = 0.0
+    bits, destination, kind = workflow.surprise(keys, discount)
+    raise_by = round(min(bits, MAX_RAISE) * IMPACT.get(action.capability, 1.0))
+    if raise_by <= 0:
+        return []
+    risk = min(_capability_baseline(action.capability) + raise_by, 100)
+    familiar = workflow.counts.get(f"T:{action.tool}", 0) >= FAMILIAR_TOOL
+    if familiar and raise_by >= AUTH_RAISE and destination >= AUTH_DESTINATION and risk >= ctx.thresholds.ask:
+        verdict = Verdict.AUTH
+    else:  # a new tool, or an oddity that sends nothing anywhere new: only the risk rises, below asking
+        verdict, risk = Verdict.PASS, min(risk, ctx.thresholds.ask - 1)
+    detail = (
+        f"{KIND_NAMES.get(kind, kind)} unlike this workflow's {workflow.calls} learnt calls (+{raise_by})"
+    )
+    return [Finding(ReasonCode.UNUSUAL_FOR_WORKFLOW, verdict, risk, detail)]
+
+
+def learn(action: Action, ctx: Context, decision: Decision) -> None:
+    """After a decision: remember the session's last tool, and learn the call if nothing could have steered
+    or flagged it. Never raises (a baseline that cannot learn only stays quieter)."""
+    try:
+        if not settings(ctx)[0]:
+            return
+        view: Any = ctx.session
+        session = view.session_id if view is not None else ""
+        if not session:
+            return
+        baseline = baseline_for(ctx)
+        scope = scope_of(action, ctx)
+        clean = (
+            decision.verdict is Verdict.PASS
+            and all(f.code is ReasonCode.UNUSUAL_FOR_WORKFLOW for f in decision.findings)
+            and not (view.flags & UNLEARNT_FLAGS)
+            and not action.opaque
+        )
+        keys = features(action, ctx, baseline.last_tool(session))[0] if clean else None
+        if keys is not None:
+            baseline.workflow(scope)  # loaded, so the in-memory counts follow what is learnt
+        baseline.record(scope, session, action.tool, keys)
+    except Exception:
+        return
+
+
+DETECTORS: tuple[Detector, ...] = (unusual_for_workflow,)
