@@ -6,9 +6,10 @@ No approver, an exception, a timeout, an answer of any other type, or a plain `T
 strong approval (at or above the policy's `strong` threshold) all deny. Approval never turns a BLOCK
 into a run: approvers are asked about AUTH decisions only.
 
-Integration point: single-use approvals through Limen's channels (console, terminal, `limen approve`) are
-being built in `limen.approvals` (issue 13); an approver object from there can be passed as `approver=`
-once it exposes the same call shape.
+Limen's own single-use approvals (`limen.approvals`, issue 13) stay in step: the runtime opens a request
+for every AUTH; the guard grants it on the approver's yes (and uses the grant up at once, by deciding the
+call again) or denies it on a no. A guard without an approver asks Limen's configured channels instead
+(`Session._hold`), as the other doors do.
 """
 
 from __future__ import annotations

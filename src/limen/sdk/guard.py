@@ -2,7 +2,8 @@
 
     validate (tools.Tool.validate)  -> BLOCK invalid_arguments, audited (Runtime.refuse)
     decide   (Runtime.decide)       -> the policy chain, rules, floors, session state, audit
-    approve  (approval.ask)         -> AUTH runs only on the application's approver's clear yes
+    approve  (approval.ask)         -> AUTH runs only on a clear yes (the application's approver, else
+                                       Limen's approval channels: `limen approve`, a webhook, a push)
     execute  (the tool, or a controlled executor registered as the tool)
     verify   (verify.snapshot)      -> an unexpected change halts the session
     observe  (Runtime.observe_output) -> secrets read taint the session; a blocked output is withheld
@@ -81,7 +82,8 @@ class Guard:
     policy: None for the policy files that apply to the workspace (as for every door), or a mode name
         (`light`, `balanced`, `strict`, `paranoid`) that can only make them stricter.
     mode: `enforce` (default) or `dry-run`.
-    approver: `approver(request) -> bool | Approval` for AUTH decisions; None denies every AUTH.
+    approver: `approver(request) -> bool | Approval` for AUTH decisions; None asks Limen's approval
+        channels (`approvals:` in limen.yaml) for up to `approval_timeout` seconds, else denies.
     audit: True (Limen's audit log), a directory for a log of its own, or False for none (benchmarks).
     agent_id, role, cwd: the default session's agent, the policy role, and the directory relative paths
         resolve against (default: the workspace). These come from the application, never the model.
