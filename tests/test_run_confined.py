@@ -527,7 +527,10 @@ def test_egress_allows_one_tcp_port(sandbox: Sandbox) -> None:
         )
     assert results["proxy"] == "ok"
     assert results["elsewhere"] == "EACCES"
-    assert results["env"]["HTTPS_PROXY"] == results["env"]["HTTP_PROXY"] == f"http://127.0.0.1:{port}"
+    # the proxy URL carries the run's session credential (`limen.proxy.sessions`)
+    assert results["env"]["HTTPS_PROXY"] == results["env"]["HTTP_PROXY"]
+    assert results["env"]["HTTPS_PROXY"].startswith("http://run%3A")
+    assert results["env"]["HTTPS_PROXY"].endswith(f"@127.0.0.1:{port}")
     assert results["env"]["NO_PROXY"] is None
 
 

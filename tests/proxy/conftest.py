@@ -106,7 +106,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     project.mkdir()
     (project / ".git").mkdir()
     upstream = Upstream(root)
-    proc, port = start_proxy(home, project, upstream, "--pass-through", "pinned.example")
+    proc, port = start_proxy(home, project, upstream, "--pass-through", "crates.io")
     yield World(home, project, upstream, proc, port)
     proc.terminate()
     try:

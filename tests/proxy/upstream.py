@@ -19,7 +19,7 @@ NAMES = (
     "files.pythonhosted.org",
     "github.com",
     "collector.example",
-    "pinned.example",
+    "crates.io",
     "mcp.example",
 )
 CHUNK = b"x" * 65536

@@ -3,10 +3,13 @@
 The daemon is started first (outside: it must write the audit log and state, and the agent must not be
 able to stop it); then a forked child sets no_new_privs, enters a Landlock domain that refuses writes to
 Limen's code, home and every agent's hook wiring, scopes signals and abstract sockets, and (with
-`--egress HOST:PORT`) allows TCP connections to that port only; then it becomes the agent. This process
-stays outside, forwards SIGTERM and SIGHUP to the agent, keeps the daemon running (it would otherwise exit
-after an idle spell, and a daemon started from inside could not write anything), and exits with the
-agent's status. Without the kernel support asked for it refuses, unless `--unconfined`.
+`--egress HOST:PORT`) allows TCP connections to that port only; then it becomes the agent. `--egress` alone
+starts a dedicated `limen proxy` outside the confinement (a free loopback port, a random token only the
+agent is given); either way the agent's proxy variables carry the run's session credential and its CA
+variables trust Limen's egress CA, and `LIMEN_SESSION` makes its hooks decide in the same session.
+This process stays outside, forwards SIGTERM and SIGHUP to the agent, keeps the daemon running (it would
+otherwise exit after an idle spell, and a daemon started from inside could not write anything), and exits
+with the agent's status. Without the kernel support asked for it refuses, unless `--unconfined`.
 
 `limen run --check [--json] [--egress HOST:PORT]` says what the kernel offers and what would be enforced.
 """
@@ -18,6 +21,7 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 from typing import Any
@@ -40,6 +44,62 @@ SUPERVISE_SECONDS = 2.0
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
 NO_PROXY_VARIABLES = ("NO_PROXY", "no_proxy")
 CONFINED_VARIABLE = "LIMEN_CONFINED"  # set in the agent's environment: "landlock:<abi>" or "none"
+SESSION_VARIABLE = "LIMEN_SESSION"  # the run's session: the hooks inside and the proxy decide in it
+START_PROXY = "start"  # `--egress` without an address: start a dedicated proxy
+
+
+class Egress:
+    """Where the agent's traffic goes: the proxy's address, the run's session and its proxy credential."""
+
+    def __init__(self, host: str, port: int, session: str, token: str) -> None:
+        self.host, self.port, self.session, self.token = host, port, session, token
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def url(self) -> str:
+        from limen.cli.proxy import proxy_url as credential_url
+
+        return credential_url(self.host, self.port, self.session, self.token)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def start_proxy(project: str, session: str) -> Egress:
+    """A dedicated `limen proxy` for this run, started outside the confinement, on a free loopback port,
+    accepting only this session with a token it gets through its environment (never its command line)."""
+    import secrets
+
+    from limen.cli.proxy import TOKEN_VARIABLE
+
+    token = secrets.token_hex(16)
+    read, write = os.pipe()
+    argv = [sys.executable, "-m", "limen", "proxy", "--listen", "127.0.0.1:0", "--project", project]
+    argv += ["--session", session, "--ready-fd", str(write)]
+    process = subprocess.Popen(  # its own session: a Ctrl-C meant for the agent does not stop it
+        argv, env={**os.environ, TOKEN_VARIABLE: token}, pass_fds=(write,), start_new_session=True
+    )
+    os.close(write)
+    data = b""
+    with os.fdopen(read, "rb") as ready:
+        data = ready.readline()
+    if not data.strip().isdigit():
+        process.kill()
+        raise RuntimeError("the egress proxy did not start (see its messages above)")
+    egress = Egress("127.0.0.1", int(data), session, token)
+    egress.process = process
+    return egress
+
+
+def session_egress(host: str, port: int, session: str) -> Egress:
+    """A running `limen proxy` at HOST:PORT: the credential is the installation's keyed token."""
+    from limen.proxy.sessions import keyed_token
+
+    return Egress(host, port, session, keyed_token(session))
 
 
 def parser() -> argparse.ArgumentParser:
@@ -54,7 +114,13 @@ def parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="say what the kernel offers and would enforce; run nothing"
     )
     p.add_argument("--json", action="store_true", help="with --check: as JSON")
-    p.add_argument("--egress", metavar="HOST:PORT", help="allow TCP connections to this port only (a proxy)")
+    p.add_argument(
+        "--egress",
+        metavar="HOST:PORT",
+        nargs="?",
+        const=START_PROXY,
+        help="allow TCP connections to this port only (a `limen proxy`); alone: start a dedicated proxy",
+    )
     p.add_argument("--unconfined", action="store_true", help="run without confinement (said on stderr)")
     p.add_argument("--project", metavar="DIR", help="the project whose wiring and limen.yaml to protect")
     p.add_argument(
@@ -102,7 +168,9 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(options)
     command = command or list(args.command)
     egress: tuple[str, int] | None = None
-    if args.egress:
+    if args.egress == START_PROXY:
+        egress = ("127.0.0.1", 0)  # the port is known once the proxy listens
+    elif args.egress:
         try:
             egress = parse_egress(args.egress)
         except ValueError as exc:
@@ -164,15 +232,44 @@ def describe(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def child_environment(egress: tuple[str, int] | None, confined: str) -> dict[str, str]:
+def child_environment(
+    egress: tuple[str, int] | None, confined: str, route: Egress | None = None
+) -> dict[str, str]:
     env = dict(os.environ)
     env[CONFINED_VARIABLE] = confined
     if egress is not None:
-        url = proxy_url(*egress)
+        url = route.url() if route is not None else proxy_url(*egress)
         env.update({name: url for name in PROXY_VARIABLES})
         for name in NO_PROXY_VARIABLES:  # a direct connection would be refused anyway
             env.pop(name, None)
+    if route is not None:
+        from limen.proxy.ca import ca_files, trust_environment
+
+        env[SESSION_VARIABLE] = route.session
+        files = ca_files()
+        if files.exists:
+            env.update(trust_environment(files))
     return env
+
+
+def open_egress(project: str, egress: tuple[str, int]) -> Egress | None:
+    """The run's route to the proxy: a dedicated one started now (port 0), or the one at the address.
+    None (after saying why) when the proxy cannot be used."""
+    import secrets
+
+    session = f"run:{secrets.token_hex(8)}"
+    try:
+        from limen.proxy.ca import ensure_ca
+
+        ensure_ca()
+        if egress[1] == 0:
+            return start_proxy(project, session)
+        return session_egress(egress[0], egress[1], session)
+    except ImportError:
+        print("limen run: --egress needs the proxy extra (pip install 'limen[proxy]')", file=sys.stderr)
+    except (OSError, RuntimeError) as exc:
+        print(f"limen run: {exc}", file=sys.stderr)
+    return None
 
 
 def start_daemon() -> bool:
@@ -201,6 +298,29 @@ def run(
     agent: str | None = None,
     guard_agent_dir: bool = False,
     guard_project: bool = False,
+) -> int:
+    route: Egress | None = None
+    if egress is not None:
+        route = open_egress(project, egress)
+        if route is None:
+            return 1
+        egress = (route.host, route.port)
+    try:
+        return _run(command, project, egress, unconfined, agent, guard_agent_dir, guard_project, route)
+    finally:
+        if route is not None:
+            route.stop()
+
+
+def _run(
+    command: list[str],
+    project: str,
+    egress: tuple[str, int] | None,
+    unconfined: bool,
+    agent: str | None,
+    guard_agent_dir: bool,
+    guard_project: bool,
+    route: Egress | None,
 ) -> int:
     found = support(egress_port=egress[1] if egress else None)
     if not unconfined and not found.confinable:
@@ -247,7 +367,7 @@ def run(
                 flush=True,
             )
         confined = f"landlock:{found.abi}"
-    return supervise(command, child_environment(egress, confined), ruleset, guard)
+    return supervise(command, child_environment(egress, confined, route), ruleset, guard)
 
 
 def announce(abi: int, enforced: list[str], open_: list[str], protected: list[Protected], rules: int) -> None:

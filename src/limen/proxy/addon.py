@@ -205,6 +205,7 @@ class LimenAddon:
             pending: Pending | None = flow.metadata.get("limen_mcp")
             kind = response.headers.get("content-type", "").lower()
             if pending is not None:
+                _rewritable(response)
                 if "event-stream" in kind:
                     response.stream = SseScreen(pending)
                 else:
@@ -337,35 +338,43 @@ class _Observer:
 
 
 class _JsonHold:
-    """A plain-JSON MCP answer: held (up to MAX_JSON_ANSWER) and screened whole when it ends."""
+    """A plain-JSON MCP answer: held (up to MAX_JSON_ANSWER) and screened whole when it ends. Returns lists
+    of chunks: an empty bytes chunk would end a chunked HTTP/1.1 body early."""
 
     def __init__(self, pending: Pending) -> None:
         self.pending = pending
         self.body = bytearray()
         self.over = False
 
-    def __call__(self, chunk: bytes) -> bytes:
+    def __call__(self, chunk: bytes) -> list[bytes]:
         if chunk:
             if not self.over:
                 self.body += chunk
                 if len(self.body) > MAX_JSON_ANSWER:
                     self.over = True
                     self.body.clear()
-            return b""
+            return []
         from limen.proxy.mcp import withheld
 
         if self.over:
-            return withheld(self.pending, "it is too long to screen")
+            return [withheld(self.pending, "it is too long to screen")]
         try:
-            return screen_json(self.pending, bytes(self.body))
+            return [screen_json(self.pending, bytes(self.body))]
         except Exception as exc:
             _note(f"MCP answer screening failed: {type(exc).__name__}")
-            return withheld(self.pending, "screening it failed")
+            return [withheld(self.pending, "screening it failed")]
 
 
-def _cut(chunk: bytes) -> bytes:
+def _rewritable(response: Any) -> None:
+    """A streamed answer whose length the screen may change: no Content-Length (HTTP/1.1: chunked)."""
+    response.headers.pop("content-length", None)
+    if response.http_version == "HTTP/1.1":
+        response.headers["transfer-encoding"] = "chunked"
+
+
+def _cut(chunk: bytes) -> list[bytes]:
     """A response whose screening could not start: nothing of it reaches the client."""
-    return b""
+    return []
 
 
 def _decoded_request(request: Any, raw: bytes, cap: int) -> bytes | None:

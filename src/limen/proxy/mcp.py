@@ -176,9 +176,11 @@ class SseScreen:
         self.buffer = bytearray()
         self.failed = False
 
-    def __call__(self, chunk: bytes) -> bytes:
+    def __call__(self, chunk: bytes) -> list[bytes]:
+        """The events complete so far, screened, as one chunk (none yet: no chunk, since an empty chunk
+        would end a chunked HTTP/1.1 body)."""
         if self.failed:
-            return b""
+            return []
         self.buffer += chunk
         out = bytearray()
         while True:
@@ -192,7 +194,7 @@ class SseScreen:
             self.failed = True  # an event too long to hold, or one the stream ended inside
             self.buffer.clear()
             out += b"data: " + withheld(self.pending, "an event could not be read whole") + b"\n\n"
-        return bytes(out)
+        return [bytes(out)] if out else []
 
     def _screen_event(self, event: bytes) -> bytes:
         lines = event.replace(b"\r\n", b"\n").split(b"\n")

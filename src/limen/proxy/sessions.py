@@ -35,7 +35,8 @@ def basic_credentials(header: str) -> tuple[str, str] | None:
     if scheme.lower() != "basic":
         return None
     try:
-        user, sep, password = base64.b64decode(encoded.strip(), validate=True).decode().partition(":")
+        # the token never holds a colon, a session id often does (`claude-code:...`): split at the last one
+        user, sep, password = base64.b64decode(encoded.strip(), validate=True).decode().rpartition(":")
     except (binascii.Error, UnicodeDecodeError):
         return None
     return (user, password) if sep and user else None

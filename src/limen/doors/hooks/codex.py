@@ -11,6 +11,7 @@ from __future__ import annotations
 from limen import patches
 from limen.doors.hooks import claude_code
 from limen.doors.hooks import events as ev
+from limen.doors.hooks.wire import RUN_SESSION
 
 TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ AGENT = "codex"
 
 
 def parse(payload: dict[str, Any], env: dict[str, str]) -> ev.HookEvent:
-    event = claude_code.parse(payload, {}, AGENT)
+    event = claude_code.parse(payload, {k: v for k, v in env.items() if k == RUN_SESSION}, AGENT)
     args = event.arguments
     if event.tool == "apply_patch" and isinstance(args, dict) and isinstance(args.get("command"), str):
         event.arguments = {**args, "path": patches.targets(args["command"])}

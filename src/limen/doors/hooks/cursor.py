@@ -80,7 +80,8 @@ def parse(payload: dict[str, Any], env: dict[str, str]) -> ev.HookEvent:
     cwd, workspace = _where(payload)
     if not session or not cwd:
         raise ValueError("event without conversation_id or workspace")
-    event = ev.HookEvent(kind, name, session_id=f"{AGENT}:{session}", cwd=cwd, workspace=workspace)
+    session_id = ev.session_of(AGENT, session, env)
+    event = ev.HookEvent(kind, name, session_id=session_id, cwd=cwd, workspace=workspace)
     if kind == ev.PRE_TOOL:
         _tool_call(name, payload, event)
     elif kind == ev.PROMPT:

@@ -293,6 +293,12 @@ def string(payload: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+def session_of(agent: str, session: str, env: dict[str, str]) -> str:
+    """The session an event is decided in: the agent's own, or the `limen run` session the agent was started
+    in (`wire.RUN_SESSION`), so what the hooks and the run's egress proxy see counts against each other."""
+    return env.get("LIMEN_SESSION") or f"{agent}:{session}"
+
+
 def parse_event(
     payload: dict[str, Any],
     env: dict[str, str],
@@ -314,7 +320,7 @@ def parse_event(
     if not session or not cwd:
         raise ValueError("event without session_id or cwd")
     event = HookEvent(
-        kind, name, session_id=f"{agent}:{session}", cwd=cwd, workspace=env.get(project_env) or cwd
+        kind, name, session_id=session_of(agent, session, env), cwd=cwd, workspace=env.get(project_env) or cwd
     )
     if kind in (PRE_TOOL, POST_TOOL):
         tool = string(payload, "tool_name")

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 
 MAX_EVENT_BYTES = 8 * 1024 * 1024
 # Environment the agent gives its hook that the daemon, started elsewhere, does not have.
-FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
+# `limen run` names its session in LIMEN_SESSION: the hooks inside decide in it, as its egress proxy does.
+RUN_SESSION = "LIMEN_SESSION"
+FORWARDED_ENV = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", RUN_SESSION)
 # The hook process's own directory, sent with the event: a relative `cwd` in an event means relative to it,
 # wherever the event is decided (the daemon runs elsewhere).
 HOOK_CWD = "LIMEN_HOOK_CWD"
