@@ -181,11 +181,13 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
     (`.pth`, `sitecustomize`, `usercustomize`), `pip uninstall limen`, a `find` sweep by name that reaches
     them, or its daemon signalled: BLOCK. Quiet: reading them, and installing or removing other packages
     in other environments."""
-    from limen.launchers import recorded_set
-
     roots = installation_roots()
-    launchers = recorded_set()
+    launchers: frozenset[str] | None = None  # read only when the action changes a path
     for path in _changed_paths(action, ctx):
+        if launchers is None:
+            from limen.launchers import recorded_set
+
+            launchers = recorded_set()
         if _inside(path, roots) or _is_startup_hook(path) or path in launchers:
             detail = f"Limen's installation {path}"
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
+from limen.facts.programs import Role, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import absolute, is_within
 from limen.rules import rule
@@ -304,12 +305,14 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             yield path
 
 
+_CONTENT_CHANGERS = frozenset({Role.DELETES, Role.WIPES, Role.WRITES, Role.COPIES})
+
+
 def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     """Secret files outside the workspace that a shell line overwrites, truncates, replaces or deletes
     (`> ~/.ssh/id_rsa`, `rm ~/.aws/credentials`, `rm ~/.ssh/*`, `cp /dev/null KEY`, `ln -sf X KEY`), as
     a Write tool would: a credential store changed is a credential lost or replaced. Metadata (`chmod 600
     key`, `touch`) changes nothing a credential holds."""
-    from limen.facts.programs import Role, program
     from limen.normalize.paths import canonical
 
     cwd = action.cwd or ctx.workspace or "/"
@@ -317,13 +320,21 @@ def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     for command in action.commands:
         named.update(dict.fromkeys(command.redirects))
         entry = program(command.name)
-        if entry is None or Role.METADATA in entry.roles:
-            continue
-        operands = [canonical(w, cwd, ctx.home) for w in command.argv[1:] if w and not w.startswith("-")]
-        if entry.roles & {Role.DELETES, Role.WIPES, Role.WRITES}:
-            named.update(dict.fromkeys(operands))
-        elif Role.COPIES in entry.roles and operands:
-            named[operands[-1]] = None
+        changes = entry.roles & _CONTENT_CHANGERS if entry is not None else None
+        if not changes or entry is None or entry.files is None or Role.METADATA in entry.roles:
+            continue  # only operands the program table calls files can be files it changes
+        words: list[str] = []
+        skip = False
+        for word in command.argv[1:]:
+            if skip:
+                skip = False
+            elif word.startswith("-"):
+                skip = word in entry.options  # `truncate -s 0 KEY`: the 0 is the option's
+            elif word:
+                words.append(word)
+        if changes == {Role.COPIES}:
+            words = words[-1:]  # a copy changes only where it goes
+        named.update(dict.fromkeys(canonical(w, cwd, ctx.home) for w in words[entry.files :]))
     for path in named:
         if is_secret_file(path) and not (ctx.workspace and is_within(path, ctx.workspace)):
             yield path

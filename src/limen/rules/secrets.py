@@ -971,6 +971,22 @@ def find_secrets(text: str, *, decode: bool = True, weak: bool = True) -> list[S
     """
     if not isinstance(text, str) or len(text) < 8:
         return []
+    if len(text) <= CACHED_TEXT_CHARS:
+        return list(_find_secrets_cached(text, decode, weak))
+    return _find_secrets(text, decode, weak)
+
+
+# Texts up to this size have their hits remembered (`find_secrets` is pure): an agent runs the same commands
+# and sends the same arguments over and over (`git status`, test runners), and several doors scan one text.
+CACHED_TEXT_CHARS = 4096
+
+
+@lru_cache(maxsize=1024)
+def _find_secrets_cached(text: str, decode: bool, weak: bool) -> tuple[SecretHit, ...]:
+    return tuple(_find_secrets(text, decode, weak))
+
+
+def _find_secrets(text: str, decode: bool, weak: bool) -> list[SecretHit]:
     text = text[:MAX_SCAN_CHARS]
     lowered = text.lower()
     hits = list(islice(_shape_hits(text), MAX_HITS))
