@@ -1,4 +1,5 @@
-"""Both session stores keep one contract; SQLite holds up under concurrent processes; keys stay private."""
+"""The session stores (memory, SQLite, Redis) keep one contract; SQLite holds up under concurrent processes;
+keys stay private."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from fleet_servers import redis_server_url, redis_url  # noqa: F401  (fixtures)
 from limen.scan import CLEAN, destination_key
 from limen.state import HISTORY_LIMIT, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
 from limen.state.keys import fingerprinter, key_path
@@ -19,11 +21,17 @@ from limen.state.sqlite import SqliteStore
 from limen.state.view import StoredSession
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionStore]:
-    made: SessionStore = (
-        MemoryStore() if request.param == "memory" else SqliteStore(str(tmp_path / "s.sqlite"))
-    )
+    made: SessionStore
+    if request.param == "memory":
+        made = MemoryStore()
+    elif request.param == "sqlite":
+        made = SqliteStore(str(tmp_path / "s.sqlite"))
+    else:
+        from limen.state.redis import RedisStore
+
+        made = RedisStore(request.getfixturevalue("redis_url"))
     yield made
     made.close()
 

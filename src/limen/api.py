@@ -7,6 +7,7 @@ with that context alone: no policy files, no session, no audit (benchmarks and t
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -18,11 +19,13 @@ from limen.normalize import normalize
 if TYPE_CHECKING:
     from limen.context import Context
     from limen.runtime import Runtime
+    from limen.serve.client import RemoteRuntime
 
 
 _RUNTIMES: OrderedDict[tuple[str, str | None, str], Runtime] = OrderedDict()
 _MAX_RUNTIMES = 16
 _RUNTIMES_LOCK = threading.Lock()
+_REMOTES: dict[tuple[str, str, str, str | None], RemoteRuntime] = {}
 
 
 def _runtime(workspace: str, mode: str | None) -> Runtime:
@@ -38,6 +41,20 @@ def _runtime(workspace: str, mode: str | None) -> Runtime:
             _, evicted = _RUNTIMES.popitem(last=False)
             evicted.close()
     return runtime
+
+
+def _remote(workspace: str, mode: str | None) -> RemoteRuntime:
+    """The client of the decision server `LIMEN_SERVER` names, one per (server, workspace, mode)."""
+    from limen.serve.client import RemoteRuntime
+
+    key = (os.environ.get("LIMEN_SERVER", ""), os.environ.get("LIMEN_SERVER_TOKEN", ""), workspace, mode)
+    with _RUNTIMES_LOCK:
+        remote = _REMOTES.get(key)
+        if remote is None:
+            remote = RemoteRuntime.from_environment(workspace, mode)
+            assert remote is not None  # LIMEN_SERVER is set
+            _REMOTES[key] = remote
+    return remote
 
 
 def evaluate(
@@ -60,10 +77,18 @@ def evaluate(
     person (the terminal of an interactive program, a webhook, an ntfy push; `approvals:` in limen.yaml),
     the call is held up to `wait` seconds (default and cap: `approvals.wait_seconds`; 0 never holds) and,
     once granted, decided again: it passes once. Otherwise the AUTH comes back at once; after `limen
-    approve ID`, the identical call passes once."""
+    approve ID`, the identical call passes once.
+
+    With `LIMEN_SERVER` set (and `LIMEN_SERVER_TOKEN`), the call is decided by `limen serve` instead, with
+    the server's policy, sessions and audit; AUTH comes back at once (a person answers it on the server's
+    side); an unreachable server is a BLOCK (objective_guardrail_error), never a PASS."""
     if context is None:
         if mode is not None and mode not in Mode.__members__.values():
             mode = Mode.PARANOID.value  # an unknown mode name must not loosen anything
+        if os.environ.get("LIMEN_SERVER"):  # decide through `limen serve` (limen.serve.client): fail closed
+            return _remote(cwd, mode).decide(
+                tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role
+            )
         runtime = _runtime(cwd, mode)
         decision = runtime.decide(tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role)
         if decision.approval_id and decision.verdict is Verdict.AUTH and (wait is None or wait > 0):

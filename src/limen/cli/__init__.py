@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "start a coding agent confined by the kernel, the decision daemon outside it"),
     "proxy": ("proxy", "the egress proxy: every HTTP(S) request decided (mitmproxy addon)"),
     "ca": ("ca", "create or show the egress proxy's local CA and how to trust it"),
+    "serve": ("serve", "the decision service over HTTP for a fleet (shared Redis state, PostgreSQL audit)"),
 }
 
 

@@ -1,4 +1,6 @@
 """`limen audit verify`: check the audit log's hash chain, checkpoints and signed head.
+`limen audit verify --postgres DSN` checks the chain `limen serve` keeps in PostgreSQL
+(`limen.audit.postgres`); `limen audit export --postgres DSN [--dir DIR]` appends a verified file log to it.
 
 Exit 0 when the log is intact, 1 when it was edited, truncated, reordered or rewritten.
 """
@@ -16,9 +18,30 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("verify", help="verify the hash chain, checkpoints and signed head")
     check.add_argument("--dir", help="audit directory (default LIMEN_HOME/audit)")
+    check.add_argument(
+        "--postgres", metavar="DSN", help="verify the chain in this PostgreSQL database instead"
+    )
     check.add_argument("--json", action="store_true")
+    export = sub.add_parser("export", help="append the (verified) file log to the chain in PostgreSQL")
+    export.add_argument("--dir", help="audit directory (default LIMEN_HOME/audit)")
+    export.add_argument("--postgres", metavar="DSN", required=True)
     args = parser.parse_args(argv)
-    report = verify(args.dir)
+    if args.command == "export":
+        from limen.audit.postgres import export_file_log
+
+        imported, source = export_file_log(args.dir, args.postgres)
+        for problem in source.problems:
+            print(f"  problem: {problem}")
+        print(
+            f"exported {imported} records" if source.ok else "nothing exported: the file log does not verify"
+        )
+        return 0 if source.ok else 1
+    if args.postgres:
+        from limen.audit.postgres import verify_postgres
+
+        report = verify_postgres(args.postgres)
+    else:
+        report = verify(args.dir)
     if args.json:
         print(
             json.dumps(

@@ -4,7 +4,8 @@ A session holds its taint (keyed fingerprints of secrets it read, with their len
 provenance flags and value labels (fingerprints of values the user's prompt, clean output, untrusted output or
 injected content supplied), its recent decision history, its rate window (when its recent calls came), and a
 halt flag. Stores: `MemoryStore` (one process,
-the SDK) and `SqliteStore` (default; hooks are one process per call). Tool pins live in the same store.
+the SDK), `SqliteStore` (default; hooks are one process per call) and `RedisStore` (shared by the replicas
+of `limen serve`). Tool pins live in the same store.
 """
 
 from __future__ import annotations
@@ -73,10 +74,18 @@ class SessionStore(Protocol):
 
 
 def open_store(path: str | None = None) -> SessionStore:
-    """The default store: SQLite at `path` (default `LIMEN_HOME/state.sqlite`)."""
+    """The store `path` names: a `redis://` (or `rediss://`, `unix://`) URL opens the shared Redis store
+    (`limen.state.redis`), anything else SQLite at that file. Without `path`, `LIMEN_STATE_URL` when set,
+    else the default, SQLite at `LIMEN_HOME/state.sqlite`."""
     import os
 
     from limen.home import limen_home
+
+    where = path or os.environ.get("LIMEN_STATE_URL") or ""
+    if where.startswith(("redis://", "rediss://", "unix://")):
+        from limen.state.redis import RedisStore
+
+        return RedisStore(where)
     from limen.state.sqlite import SqliteStore
 
-    return SqliteStore(path or os.path.join(limen_home(), "state.sqlite"))
+    return SqliteStore(where or os.path.join(limen_home(), "state.sqlite"))

@@ -1,0 +1,317 @@
+"""The audit log on PostgreSQL: one chain for every replica of `limen serve`.
+
+The same records, bytes and chain as the file log (`limen.audit.chain`): each row holds one encoded line
+(`line`, its hash `h` and its `seq`); every `CHECKPOINT_EVERY`-th record is a checkpoint whose MAC is keyed
+with this installation's audit key; the signed head (seq, hash, MAC) is a row of its own. Replicas must
+share `LIMEN_HOME/keys` (audit.key for the MACs, fingerprint.key for the sessions' fingerprints).
+
+Concurrent writers are serialised by a transaction-scoped advisory lock: under it a writer reads the chain's
+last row, checks it against the signed head, inserts its record(s) and re-signs the head, then commits. So
+`seq` order is commit order, no two records share a seq (the primary key would refuse it anyway), and a
+record is either committed in the chain or the append raises (the runtime then reports it and, as `limen
+serve` runs, denies the call). Nothing is updated or deleted: triggers refuse UPDATE, DELETE and TRUNCATE
+on the log table; a superuser who bypasses them is caught by `verify_postgres` (hashes, chain, checkpoint
+MACs, the signed head). A head that does not match the last row when a writer comes to append (rows removed
+behind the triggers' back) is recorded as a `chain_break` record, as the file writer does.
+
+`export_file_log` appends a file log's records into the table (each wrapped as an `imported` record that
+keeps its original seq and hash), after verifying the file log.
+"""
+
+from __future__ import annotations
+
+import hmac
+import threading
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from limen.audit import CHECKPOINT_EVERY, GENESIS
+from limen.audit.chain import decode, encode, mac
+from limen.state.keys import installation_key
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from limen.audit.verify import Report
+
+TABLE = "limen_audit"
+HEAD = "limen_audit_head"
+LOCK_KEY = 0x4C494D454E  # "LIMEN": the advisory lock every writer of the chain takes
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS {TABLE} (
+    seq BIGINT PRIMARY KEY,
+    h TEXT NOT NULL,
+    line TEXT NOT NULL,
+    written_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS {HEAD} (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seq BIGINT NOT NULL,
+    h TEXT NOT NULL,
+    mac TEXT NOT NULL
+);
+CREATE OR REPLACE FUNCTION {TABLE}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'the Limen audit log is append-only';
+END $$;
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '{TABLE}_no_change') THEN
+        CREATE TRIGGER {TABLE}_no_change BEFORE UPDATE OR DELETE ON {TABLE}
+            FOR EACH ROW EXECUTE FUNCTION {TABLE}_append_only();
+        CREATE TRIGGER {TABLE}_no_truncate BEFORE TRUNCATE ON {TABLE}
+            FOR EACH STATEMENT EXECUTE FUNCTION {TABLE}_append_only();
+    END IF;
+END $$;
+"""
+
+
+def connect(dsn: str) -> psycopg.Connection[Any]:
+    import psycopg
+
+    # Autocommit: every `conn.transaction()` block is then a real transaction that commits (or rolls back)
+    # as it ends, and nothing else ever holds one open (with the advisory lock in it) between appends.
+    return psycopg.connect(dsn, connect_timeout=5, autocommit=True)
+
+
+def ensure_schema(conn: psycopg.Connection[Any]) -> None:
+    """Create the tables and triggers once (under the writers' lock, so replicas starting together agree)."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
+        conn.execute(_SCHEMA)
+
+
+class PostgresAuditWriter:
+    """Appends records to the chain in PostgreSQL. Thread-safe: one connection, used under a lock."""
+
+    def __init__(self, dsn: str, *, home: str | None = None) -> None:
+        self.dsn = dsn
+        self._key = installation_key("audit", home)
+        self._lock = threading.Lock()
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        if self._conn is None or self._conn.closed or self._conn.broken:
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = connect(self.dsn)
+            ensure_schema(self._conn)
+        return self._conn
+
+    def append(self, record: dict[str, Any]) -> int:
+        """Chain, insert and sign one record; its sequence number. Raises on failure (nothing half-written:
+        the transaction commits the record and the head together, or neither)."""
+        import psycopg
+
+        with self._lock:
+            for attempt in range(2):
+                try:
+                    return self._append(self._connection(), record)
+                except psycopg.OperationalError:
+                    if self._conn is not None:
+                        self._conn.close()
+                    self._conn = None  # a dropped connection: reconnect once; nothing was committed
+                    if attempt:
+                        raise
+            raise AssertionError("unreachable")
+
+    def _append(self, conn: psycopg.Connection[Any], record: dict[str, Any]) -> int:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
+            last = conn.execute(f"SELECT seq, h FROM {TABLE} ORDER BY seq DESC LIMIT 1").fetchone()
+            seq, prev = (int(last[0]), str(last[1])) if last else (0, GENESIS)
+            head = conn.execute(f"SELECT seq, h, mac FROM {HEAD} WHERE id = 1").fetchone()
+            records = [record]
+            broken = self._check_head(head, seq, prev)
+            if broken is not None:
+                records.insert(0, broken)
+            rows: list[tuple[int, str, str]] = []
+            for item in records:
+                seq += 1
+                if seq % CHECKPOINT_EVERY == 0:
+                    checkpoint = {
+                        "seq": seq,
+                        "prev": prev,
+                        "kind": "checkpoint",
+                        "ts": round(time.time(), 3),
+                        "mac": mac(self._key, seq, prev),
+                    }
+                    line, prev = encode(checkpoint)
+                    rows.append((seq, prev, line.rstrip("\n")))
+                    seq += 1
+                line, prev = encode({**item, "seq": seq, "prev": prev})
+                rows.append((seq, prev, line.rstrip("\n")))
+            with conn.cursor() as cur:
+                cur.executemany(f"INSERT INTO {TABLE} (seq, h, line) VALUES (%s, %s, %s)", rows)
+            conn.execute(
+                f"INSERT INTO {HEAD} (id, seq, h, mac) VALUES (1, %s, %s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, h = EXCLUDED.h, mac = EXCLUDED.mac",
+                (seq, prev, mac(self._key, seq, prev)),
+            )
+        return seq
+
+    def _check_head(self, head: Any, seq: int, digest: str) -> dict[str, Any] | None:
+        """The `chain_break` record to write first when the signed head does not name the last row."""
+        if head is None:
+            if seq == 0:
+                return None
+            why = "the log holds records but its signed head is missing"
+            expected = None
+        else:
+            head_seq, head_h, head_mac = int(head[0]), str(head[1]), str(head[2])
+            if not hmac.compare_digest(head_mac, mac(self._key, head_seq, head_h)):
+                why = "the signed head is not signed with this installation's key"
+            elif (head_seq, head_h) != (seq, digest):
+                why = f"the signed head names seq {head_seq}, which the log does not end with"
+            else:
+                return None
+            expected = {"seq": head_seq, "h": head_h}
+        return {
+            "kind": "chain_break",
+            "ts": round(time.time(), 3),
+            "why": why,
+            "expected": expected,
+            "found": {"seq": seq, "h": digest},
+        }
+
+    def ping(self) -> None:
+        with self._lock:
+            self._connection().execute("SELECT 1")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+
+def _rows(conn: psycopg.Connection[Any], batch: int = 2000) -> Iterator[tuple[int, str, str]]:
+    after = -1
+    while True:
+        rows = conn.execute(
+            f"SELECT seq, h, line FROM {TABLE} WHERE seq > %s ORDER BY seq LIMIT %s", (after, batch)
+        ).fetchall()
+        if not rows:
+            return
+        for seq, digest, line in rows:
+            yield int(seq), str(digest), str(line)
+        after = int(rows[-1][0])
+
+
+def verify_postgres(dsn: str, *, home: str | None = None, max_problems: int = 20) -> Report:
+    """`limen audit verify --postgres DSN`: the same checks as the file log's verification."""
+    from limen.audit.verify import Report, _check_checkpoint, _describe_break
+
+    key = installation_key("audit", home)
+    report = Report()
+    expected_seq, prev = 1, GENESIS
+    with connect(dsn) as conn:
+        exists = conn.execute("SELECT to_regclass(%s)", (TABLE,)).fetchone()
+        if exists is None or exists[0] is None:
+            report.problems.append(f"the database holds no {TABLE} table")
+            return report
+        for seq, column_h, line in _rows(conn):
+            if len(report.problems) >= max_problems:
+                report.problems.append("too many problems; stopped")
+                break
+            try:
+                record, digest, intact = decode(line)
+                line_seq = int(record["seq"])
+            except (ValueError, KeyError, TypeError):
+                report.problems.append(f"seq {seq}: not a valid record")
+                expected_seq = seq + 1
+                continue
+            if not intact:
+                report.problems.append(f"seq {seq}: content does not match its hash")
+            if line_seq != seq or digest != column_h:
+                report.problems.append(f"seq {seq}: the row's seq or hash differs from its record's")
+            if seq != expected_seq:
+                report.problems.append(
+                    f"seq {seq} where {expected_seq} was expected (a record was removed, inserted or moved)"
+                )
+            if record.get("prev") != prev:
+                report.problems.append(f"seq {seq}: does not chain to the record before it")
+            _check_checkpoint(report, key, record, seq)
+            if record.get("kind") == "chain_break":
+                report.problems.append(_describe_break(record, seq))
+            report.records += 1
+            expected_seq, prev = seq + 1, digest
+        head = conn.execute(f"SELECT seq, h, mac FROM {HEAD} WHERE id = 1").fetchone()
+    last = expected_seq - 1
+    if head is None:
+        if report.records:
+            report.problems.append("the signed head is missing")
+        return report
+    head_seq, head_h, head_mac = int(head[0]), str(head[1]), str(head[2])
+    if not hmac.compare_digest(head_mac, mac(key, head_seq, head_h)):
+        report.problems.append(
+            "the signature of the signed head is invalid (log replaced or chain rewritten)"
+        )
+    elif head_seq != last:
+        report.problems.append(f"the log ends at seq {last} but the signed head names seq {head_seq}")
+    elif head_h != prev:
+        report.problems.append(f"seq {head_seq} differs from the signed head (rewritten)")
+    return report
+
+
+def export_file_log(directory: str | None, dsn: str, *, home: str | None = None) -> tuple[int, Report]:
+    """Append the file log in `directory` to the chain in PostgreSQL: an `import_start` event (the source's
+    verification and head), one `imported` record per source record (its original seq and hash kept, so it
+    can be held against the file), an `import_end` event. Refuses a file log that does not verify, and one
+    whose head was imported already. Returns (records imported, the source's verification)."""
+    import os
+
+    from limen.audit import LOG_NAME, default_dir
+    from limen.audit.verify import verify
+
+    directory = directory or default_dir()
+    report = verify(directory, home=home)
+    if not report.ok:
+        return 0, report
+    source = os.path.realpath(directory)
+    path = os.path.join(directory, LOG_NAME)
+    last_h = GENESIS
+    lines: list[tuple[dict[str, Any], str]] = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            for raw in fh:
+                try:
+                    record, digest, _ = decode(raw.rstrip("\n"))
+                except ValueError:
+                    continue  # a fragment of an interrupted write (verification noted it)
+                lines.append((record, digest))
+                last_h = digest
+    writer = PostgresAuditWriter(dsn, home=home)
+    try:
+        conn = writer._connection()
+        done = conn.execute(
+            f"SELECT 1 FROM {TABLE} WHERE line LIKE %s AND line LIKE %s LIMIT 1",
+            ('%"event":"import_start"%', f'%"source_head":"{last_h}"%'),
+        ).fetchone()
+        if done is not None:
+            report.problems.append(f"this log (head {last_h[:12]}) was imported already")
+            return 0, report
+        ts = round(time.time(), 3)
+        writer.append(
+            {"kind": "event", "event": "import_start", "ts": ts, "source": source, "source_head": last_h,
+             "source_records": report.records}
+        )  # fmt: skip
+        for record, digest in lines:
+            original = {k: v for k, v in record.items() if k not in ("seq", "prev")}
+            writer.append(
+                {"kind": "imported", "source": source, "orig_seq": record.get("seq"), "orig_h": digest,
+                 "record": original}
+            )  # fmt: skip
+        writer.append({"kind": "event", "event": "import_end", "ts": round(time.time(), 3), "source": source,
+                       "imported": len(lines)})  # fmt: skip
+    finally:
+        writer.close()
+    return len(lines), report
+
+
+def tail(dsn: str, limit: int = 20) -> list[dict[str, Any]]:
+    """The last `limit` records, oldest first (for `limen log`-style reading)."""
+    with connect(dsn) as conn:
+        rows = conn.execute(f"SELECT line FROM {TABLE} ORDER BY seq DESC LIMIT %s", (limit,)).fetchall()
+    return [decode(str(r[0]))[0] for r in reversed(rows)]

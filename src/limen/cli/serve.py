@@ -1,0 +1,157 @@
+"""`limen serve`: the decision core as an HTTP service for a fleet of agents (`limen.serve`).
+
+    limen serve [--listen 127.0.0.1:8787] [--config serve.yaml] [--workspace DIR] [--mode MODE]
+                [--state redis://...] [--audit postgresql://...|DIR] [--tls-cert F --tls-key F]
+    limen serve token add NAME | list | remove NAME
+
+Any number of replicas may serve the same `--state` and `--audit` behind a load balancer. A non-loopback
+address needs TLS (`--tls-cert/--tls-key`), or `--plain-http` when a proxy in front terminates it: bearer
+tokens must not cross a network in clear by accident.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from limen.serve.config import Identities, ServeConfig
+
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["token"]:
+        return _tokens(argv[1:])
+    parser = argparse.ArgumentParser(prog="limen serve", description="Serve decisions over HTTP.")
+    parser.add_argument("--listen", default="127.0.0.1:8787", help="HOST:PORT (default 127.0.0.1:8787)")
+    parser.add_argument("--config", help="configuration file (default LIMEN_HOME/serve.yaml)")
+    parser.add_argument(
+        "--workspace", help="whose policy files decide (default: the configuration's, or cwd)"
+    )
+    parser.add_argument("--mode", help="mode override (light, balanced, strict, paranoid)")
+    parser.add_argument("--state", help="session store: redis://HOST:PORT/DB or a SQLite file")
+    parser.add_argument("--audit", help="audit sink: postgresql://... or an audit directory")
+    parser.add_argument("--tls-cert", help="certificate (PEM) to serve https")
+    parser.add_argument("--tls-key", help="private key (PEM) of --tls-cert")
+    parser.add_argument(
+        "--plain-http", action="store_true", help="allow plain http on a non-loopback address"
+    )
+    args = parser.parse_args(argv)
+
+    from limen.serve.config import Identities, ServeConfigError, load
+
+    try:
+        config = load(args.config)
+    except ServeConfigError as exc:
+        print(f"limen serve: {exc}", file=sys.stderr)
+        return 2
+    for key in ("workspace", "mode", "state", "audit"):
+        value = getattr(args, key)
+        if value:
+            setattr(config, key, os.path.abspath(value) if key == "workspace" else value)
+    if config.mode is not None:
+        from limen.model import Mode
+
+        if config.mode not in Mode.__members__.values():
+            print(f"limen serve: --mode {config.mode!r} is not a mode", file=sys.stderr)
+            return 2
+    host, _, port = args.listen.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit():
+        print(f"limen serve: --listen {args.listen!r}: expected HOST:PORT", file=sys.stderr)
+        return 2
+    if bool(args.tls_cert) != bool(args.tls_key):
+        print("limen serve: --tls-cert and --tls-key go together", file=sys.stderr)
+        return 2
+    if host not in _LOOPBACK and not args.tls_cert and not args.plain_http:
+        print(
+            f"limen serve: {host} is not a loopback address: serve https (--tls-cert, --tls-key), or pass "
+            "--plain-http when a proxy in front terminates TLS",
+            file=sys.stderr,
+        )
+        return 2
+    if not config.tokens:
+        print(
+            "limen serve: note: no agent identity is configured yet (limen serve token add NAME)",
+            file=sys.stderr,
+        )
+    return _run(config, args, host, int(port), Identities(args.config, config))
+
+
+def _run(config: ServeConfig, args: argparse.Namespace, host: str, port: int, identities: Identities) -> int:
+    import uvicorn
+
+    from limen.serve.app import DecisionService, build
+
+    try:
+        runtime, owners = build(config)
+    except Exception as exc:
+        print(f"limen serve: cannot open the session store ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 1
+    app = DecisionService(runtime, owners, identities)
+    try:
+        server = uvicorn.Server(
+            uvicorn.Config(
+                app,
+                host=host,
+                port=port,
+                log_level="warning",
+                lifespan="on",
+                access_log=False,
+                ssl_certfile=args.tls_cert,
+                ssl_keyfile=args.tls_key,
+                timeout_graceful_shutdown=5,
+            )
+        )
+        signal.signal(signal.SIGHUP, server.handle_exit)  # uvicorn handles SIGINT and SIGTERM itself
+        print(
+            f"limen serve: listening on {'https' if args.tls_cert else 'http'}://{host}:{port}",
+            file=sys.stderr,
+        )
+        server.run()
+    finally:
+        runtime.close()
+        from limen.serve.owners import SqliteOwners
+
+        if isinstance(owners, SqliteOwners):  # a Redis store is its own owners, closed with the runtime
+            owners.close()
+    return 0
+
+
+def _tokens(argv: list[str]) -> int:
+    from limen.serve.config import ServeConfigError, add_token, load, remove_identity, tokens_path
+
+    parser = argparse.ArgumentParser(prog="limen serve token", description="Manage agent identities.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add = sub.add_parser("add", help="create a bearer token for an agent identity (printed once)")
+    add.add_argument("identity")
+    sub.add_parser("list", help="list the configured identities")
+    remove = sub.add_parser("remove", help="revoke every token of an identity")
+    remove.add_argument("identity")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "add":
+            token = add_token(args.identity)
+            print(token)
+            print(
+                f"limen serve: token for {args.identity} saved (hashed) in {tokens_path()}; "
+                "it is shown only now: give it to the agent as LIMEN_SERVER_TOKEN",
+                file=sys.stderr,
+            )
+            return 0
+        if args.command == "remove":
+            removed = remove_identity(args.identity)
+            print(f"removed {removed} token(s) of {args.identity}")
+            return 0 if removed else 1
+        config = load()
+        for identity in sorted(set(config.tokens.values())):
+            count = sum(1 for who in config.tokens.values() if who == identity)
+            print(f"{identity}\t{count} token(s)")
+        return 0
+    except ServeConfigError as exc:
+        print(f"limen serve: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,293 @@
+"""Deciding through `limen serve`: what `limen.evaluate` does when `LIMEN_SERVER` is set.
+
+    LIMEN_SERVER=https://limen.internal:8787[,https://other-replica:8787]
+    LIMEN_SERVER_TOKEN=lmn_...        # the agent identity's bearer token (`limen serve token add NAME`)
+    LIMEN_SERVER_TIMEOUT=10           # seconds per call (default 10)
+    LIMEN_SERVER_CA=/path/ca.pem      # a private CA for https (default: the system's)
+
+`RemoteRuntime` has the Runtime's door-facing methods (`decide`, `observe_output`, `observe_prompt`,
+`close`), so a door can hold either. It never raises and never passes what it could not have decided:
+
+- a replica that refuses the connection (down, restarting) is skipped for the next one listed: nothing was
+  sent, so nothing can be decided twice;
+- any failure after the request was sent (a replica killed mid-call, a timeout, a malformed answer), a
+  missing token, a refused token, or any answer that is not a decision is a BLOCK with reason code
+  `objective_guardrail_error` whose explanation says what happened. It is not retried (the replica may have
+  decided and audited it), and it is recorded in the local audit log (`Runtime.refuse`).
+
+Standard library only (`http.client`), one keep-alive connection per thread and server; a connection the
+server closed while idle is noticed before a request is written on it, so it is never mistaken for a
+failure mid-call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import select
+import ssl
+import threading
+import urllib.parse
+from typing import Any
+
+from limen.model import Decision, ReasonCode, StageResult, Verdict
+
+
+class ServerUnavailable(Exception):
+    """No decision came back; the message is Limen's own words (no argument values)."""
+
+
+class _Connections(threading.local):
+    def __init__(self) -> None:
+        self.open: dict[str, http.client.HTTPConnection] = {}
+
+
+class ServerClient:
+    """JSON over HTTP(S) to one of several replicas, with failover on refused connections only."""
+
+    def __init__(
+        self, servers: list[str], token: str, *, timeout: float = 10.0, cafile: str | None = None
+    ) -> None:
+        if not servers:
+            raise ValueError("no server given")
+        self.servers = [s.rstrip("/") for s in servers]
+        self.token = token
+        self.timeout = timeout
+        self._context = ssl.create_default_context(cafile=cafile) if cafile else ssl.create_default_context()
+        self._local = _Connections()
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def _start(self) -> int:
+        """Spread threads over the replicas (a load balancer does this when there is one)."""
+        with self._lock:
+            self._next = (self._next + 1) % len(self.servers)
+            return self._next
+
+    def _connection(self, server: str) -> http.client.HTTPConnection:
+        conn = self._local.open.get(server)
+        if conn is not None and conn.sock is not None:
+            readable, _, _ = select.select([conn.sock], [], [], 0)
+            if readable:  # an idle connection turns readable only when the server closed it
+                conn.close()
+                conn = None
+        if conn is None:
+            parts = urllib.parse.urlsplit(server)
+            if parts.scheme == "https":
+                conn = http.client.HTTPSConnection(
+                    parts.hostname or "", parts.port, timeout=self.timeout, context=self._context
+                )
+            elif parts.scheme == "http":
+                conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=self.timeout)
+            else:
+                raise ServerUnavailable(f"{server} is not an http(s) URL")
+            self._local.open[server] = conn
+        return conn
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        """(status, JSON answer). Raises ServerUnavailable when no replica answered."""
+        payload = (
+            json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode() if body is not None else b""
+        )
+        headers = {"authorization": f"Bearer {self.token}", "content-type": "application/json"}
+        start = self._start()
+        refused: list[str] = []
+        for offset in range(len(self.servers)):
+            server = self.servers[(start + offset) % len(self.servers)]
+            conn = self._connection(server)
+            try:
+                if conn.sock is None:
+                    conn.connect()
+            except OSError as exc:  # refused, unreachable, TLS failure: nothing was sent, try the next
+                conn.close()
+                refused.append(f"{_host(server)}: {type(exc).__name__}")
+                continue
+            try:
+                conn.request(method, path, body=payload, headers=headers)
+                response = conn.getresponse()
+                raw = response.read()
+            except (OSError, http.client.HTTPException) as exc:
+                conn.close()
+                raise ServerUnavailable(
+                    f"the decision server {_host(server)} failed mid-call ({type(exc).__name__})"
+                ) from None
+            try:
+                return response.status, json.loads(raw) if raw else None
+            except ValueError:
+                raise ServerUnavailable(
+                    f"the decision server {_host(server)} answered HTTP {response.status} without JSON"
+                ) from None
+        raise ServerUnavailable(f"no decision server is reachable ({'; '.join(refused)})")
+
+    def close(self) -> None:
+        for conn in self._local.open.values():
+            conn.close()
+        self._local.open.clear()
+
+
+def _host(server: str) -> str:
+    parts = urllib.parse.urlsplit(server)
+    return parts.netloc.rpartition("@")[2] or server
+
+
+def decision_from(data: Any) -> Decision:
+    """A Decision from the server's JSON (`Decision.to_dict`). Raises ValueError on anything else. Reason
+    codes this version does not know are dropped; the verdict stands as the server gave it."""
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    verdict = Verdict[str(data["verdict"])]
+    risk = int(data["risk"])
+    if not 0 <= risk <= 100:
+        raise ValueError("risk out of range")
+    known = {code.value: code for code in ReasonCode}
+    reasons = tuple(known[r] for r in data.get("reasons", []) if r in known)
+    evidence = [
+        StageResult(
+            str(s["stage"]),
+            Verdict[str(s["verdict"])],
+            int(s["risk"]),
+            tuple(known[r] for r in s.get("reasons", []) if r in known),
+            tuple(str(d) for d in s.get("details", [])),
+            float(s.get("us", 0.0)),
+        )
+        for s in data.get("evidence", [])
+    ]
+    return Decision(
+        verdict,
+        risk,
+        reasons,
+        str(data.get("explanation", "")),
+        evidence,
+        decision_id=str(data.get("id") or ""),
+        approval_id=str(data.get("approval_id") or ""),
+    )
+
+
+class RemoteRuntime:
+    """The Runtime's door-facing methods, answered by `limen serve`. Never raises."""
+
+    def __init__(self, client: ServerClient, *, workspace: str, mode: str | None = None) -> None:
+        self.client = client
+        self.workspace = os.path.abspath(workspace)
+        self.mode = mode
+        self._local: Any = None  # the local Runtime that records what the server could not decide
+
+    @classmethod
+    def from_environment(cls, workspace: str, mode: str | None = None) -> RemoteRuntime | None:
+        """The remote runtime `LIMEN_SERVER` names, or None when it is not set. A missing token still
+        gives one: every call it answers is then a BLOCK saying so."""
+        servers = [s.strip() for s in os.environ.get("LIMEN_SERVER", "").split(",") if s.strip()]
+        if not servers:
+            return None
+        try:
+            timeout = float(os.environ.get("LIMEN_SERVER_TIMEOUT", "10"))
+        except ValueError:
+            timeout = 10.0
+        client = ServerClient(
+            servers,
+            os.environ.get("LIMEN_SERVER_TOKEN", ""),
+            timeout=timeout if timeout > 0 else 10.0,
+            cafile=os.environ.get("LIMEN_SERVER_CA") or None,
+        )
+        return cls(client, workspace=workspace, mode=mode)
+
+    def decide(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        session_id: str | None,
+        door: str,
+        cwd: str | None = None,
+        agent: str = "",
+        role: str = "",
+    ) -> Decision:
+        body = {
+            "tool": tool,
+            "arguments": arguments,
+            "session": session_id,
+            "cwd": cwd or self.workspace,
+            "role": role,
+            "door": door,
+        }
+        return self._decision("/v1/decide", body, tool, session_id, door)
+
+    def observe_output(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        output: str,
+        *,
+        session_id: str | None,
+        door: str,
+        untrusted: bool | None = None,
+    ) -> Decision:
+        body = {
+            "tool": tool,
+            "arguments": arguments,
+            "output": output,
+            "session": session_id,
+            "untrusted": untrusted,
+            "door": door,
+        }
+        return self._decision("/v1/observe", body, tool, session_id, door)
+
+    def observe_prompt(self, text: str, *, session_id: str | None) -> None:
+        if not session_id:
+            return
+        # The prompt only ever vouches for values: missing it can only make later calls stricter.
+        with contextlib.suppress(ServerUnavailable):
+            self.client.call("POST", "/v1/prompt", {"text": text, "session": session_id})
+
+    def _decision(
+        self, path: str, body: dict[str, Any], tool: str, session: str | None, door: str
+    ) -> Decision:
+        if not self.client.token:
+            return self._refused(tool, session, door, "LIMEN_SERVER is set but LIMEN_SERVER_TOKEN is not")
+        try:
+            status, answer = self.client.call("POST", path, body)
+        except ServerUnavailable as exc:
+            return self._refused(tool, session, door, str(exc))
+        except Exception as exc:  # e.g. arguments that cannot be sent as JSON
+            return self._refused(tool, session, door, f"the call could not be sent ({type(exc).__name__})")
+        if status in (200, 403):  # 403: an audited BLOCK (the session belongs to another identity)
+            try:
+                return decision_from(answer)
+            except (ValueError, KeyError, TypeError):
+                return self._refused(
+                    tool, session, door, f"the decision server answered HTTP {status} without a decision"
+                )
+        said = answer.get("error") if isinstance(answer, dict) else None
+        why = {401: "the decision server did not accept LIMEN_SERVER_TOKEN"}.get(status) or (
+            f"the decision server refused the call: HTTP {status}" + (f" ({str(said)[:200]})" if said else "")
+        )
+        return self._refused(tool, session, door, why)
+
+    def _refused(self, tool: str, session: str | None, door: str, why: str) -> Decision:
+        """Fail closed: BLOCK, recorded in the local audit log (or, when even that fails, still BLOCK)."""
+        try:
+            if self._local is None:
+                from limen.runtime import Runtime
+
+                self._local = Runtime(workspace=self.workspace, mode=self.mode)
+            decision: Decision = self._local.refuse(
+                tool,
+                ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+                why,
+                capability="unknown",
+                session_id=session,
+                door=door,
+            )
+            return decision
+        except Exception:
+            from limen.runtime import _failure
+
+            return _failure(Verdict.BLOCK, ReasonCode.OBJECTIVE_GUARDRAIL_ERROR, why)
+
+    def close(self) -> None:
+        self.client.close()
+        if self._local is not None:
+            self._local.close()
+            self._local = None
