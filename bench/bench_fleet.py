@@ -211,13 +211,19 @@ def main() -> int:
     )
     if killed_at is not None:
         after = [r for r in results if r[0] >= killed_at]
+        first, last = min(r[0] for r in results), max(r[0] for r in results)
+        before_rate = sum(r[1] == "answered" and r[0] < killed_at for r in results) / max(
+            killed_at - first, 1e-9
+        )
+        after_rate = sum(r[1] == "answered" for r in after) / max(last - killed_at, 1e-9)
         reasons = Counter(r[4].split("(", 1)[-1].rstrip(")") for r in closed)
         print(
             f"\nreplica {urls[-1]} killed (SIGKILL) at t+{killed_at - start:.1f} s:\n"
             f"  fail-closed BLOCKs (no answer from a replica)  {len(closed)}\n"
             + "".join(f"    {n} x ...{why}\n" for why, n in reasons.most_common(4))
             + f"  answered after the kill                        {sum(r[1] == 'answered' for r in after)} "
-            f"(refused connections fail over to the live replicas)"
+            f"(refused connections fail over to the live replicas)\n"
+            f"  throughput before / after the kill             {before_rate:.0f}/s / {after_rate:.0f}/s"
         )
     load_ids = {
         str(r.get("id"))
