@@ -11,12 +11,14 @@ never from the model. For each workflow the baseline keeps streaming counts of w
 Hosts and recipients are stored as keyed fingerprints (`limen.state.keys`), never in clear.
 
 Surprise: for each feature of a call, `-log2` of its additively smoothed probability among the workflow's
-features of that kind; bits above `NORMAL_BITS` (a feature seen in one call out of eight is ordinary) count,
-up to `SATURATED_BITS`, weighted by kind (`WEIGHTS`) and by what the capability can do (`IMPACT`: a novel read
-weighs half a novel payment). The sum, capped at `MAX_RAISE` points, is added to the capability's baseline
-risk; at or above the mode's ask threshold the finding is AUTH (`unusual_for_workflow`), below it the finding
-only records the raised risk. It never says BLOCK, and it says nothing until the workflow has `min_history`
-learnt calls (and a kind of feature is scored only once `MIN_KIND` calls carried one).
+features of that kind; bits above `NORMAL_BITS` count (a feature in one call out of four is ordinary), up to
+`SATURATED_BITS` (one never seen in 64 calls is wholly new), weighted by kind (`WEIGHTS`) and by what the
+capability can do (`IMPACT`: a novel read weighs half a novel payment). The sum, capped at `MAX_RAISE`
+points, is added to the capability's baseline risk. The finding is AUTH (`unusual_for_workflow`, risk below
+the mode's deny line) only for a familiar tool going somewhere new (see `AUTH_RAISE`); otherwise it only
+records a raised risk, kept below the ask threshold. It never says BLOCK, and it says nothing until the
+workflow has `min_history` learnt calls (a kind of feature is scored once `MIN_KIND` calls carried one).
+A recipient the user's prompt named in this session counts for nothing.
 
 Poisoning: a call is learnt only when it was decided PASS with no finding at all, in a session with a
 session id that holds no untrusted or injected content, no taint and no lost state. A call an injection may
@@ -49,8 +51,8 @@ from limen.subjective import Detector
 if TYPE_CHECKING:
     from limen.state.keys import Fingerprinter
 
-NORMAL_BITS = 3.0
-SATURATED_BITS = 8.0
+NORMAL_BITS = 2.0
+SATURATED_BITS = 6.0
 SMOOTHING = 0.5
 MIN_KIND = 10
 MAX_RAISE = 40
@@ -241,12 +243,14 @@ class Baseline:
                 self._pending_last[session] = tool
             if keys is not None:
                 # `#n` counts learnt calls, `#T`, `#H`... the learnt calls that carried a feature of that kind
-                learnt = [*keys, "#n", *("#" + k for k in dict.fromkeys(key[0] for key in keys))]
+                learnt = keys + ["#n"] + ["#" + kind for kind in {key[0] for key in keys}]
                 workflow = self._workflows.get(scope)
                 if workflow is not None:
                     workflow.add(learnt)
+                pending = self._pending
                 for key in learnt:
-                    self._pending[(scope, key)] = self._pending.get((scope, key), 0) + 1
+                    entry = (scope, key)
+                    pending[entry] = pending.get(entry, 0) + 1
             if len(self._pending) >= FLUSH_CALLS or time.monotonic() - self._flushed_at >= FLUSH_SECONDS:
                 self._flush_locked()
 
@@ -290,15 +294,20 @@ class Baseline:
 
 
 _baselines: dict[str, Baseline] = {}
-_memory: dict[int, tuple[object, Baseline]] = {}
+_by_store: dict[int, tuple[object, Baseline]] = {}
 _registry_lock = threading.Lock()
-_fingerprint: list[Fingerprinter] = []
+_fingerprints: dict[str, Fingerprinter] = {}
+_fp_cache: dict[tuple[int, str], str] = {}
 
 
 def baseline_for(ctx: Context) -> Baseline:
     """The baseline beside the session store: `baseline.sqlite` next to a SQLite store's file; a process
-    memory one for an in-memory store (the SDK)."""
+    memory one for an in-memory store (the SDK). Looked up by the store object, so a decision pays one
+    dictionary look-up."""
     store = getattr(ctx.session, "store", None)
+    entry = _by_store.get(id(store))
+    if entry is not None and entry[0] is store:
+        return entry[1]
     path = getattr(store, "path", None)
     with _registry_lock:
         if isinstance(path, str):
@@ -306,21 +315,50 @@ def baseline_for(ctx: Context) -> Baseline:
             found = _baselines.get(db_path)
             if found is None:
                 found = _baselines[db_path] = Baseline(db_path)
-            return found
-        entry = _memory.get(id(store))
-        if entry is None or entry[0] is not store:
-            if len(_memory) > 256:
-                _memory.clear()
-            entry = _memory[id(store)] = (store, Baseline(None))
-        return entry[1]
+        else:
+            found = Baseline(None)
+        if len(_by_store) > 256:
+            _by_store.clear()
+        _by_store[id(store)] = (store, found)
+        return found
+
+
+def _fingerprinter() -> Fingerprinter:
+    """The installation's keyed fingerprints (the session store's), per Limen home."""
+    from limen.state.keys import fingerprinter, key_path
+
+    path = key_path("fingerprint")
+    found = _fingerprints.get(path)
+    if found is None:
+        found = _fingerprints[path] = fingerprinter()
+    return found
 
 
 def _fp(value: str) -> str:
-    if not _fingerprint:
-        from limen.state.keys import fingerprinter
+    """A host's or recipient's keyed fingerprint (memoised per process: the same few recur)."""
+    fingerprinter = _fingerprinter()
+    key = (id(fingerprinter), value)
+    found = _fp_cache.get(key)
+    if found is None:
+        if len(_fp_cache) > 4096:
+            _fp_cache.clear()
+        found = _fp_cache[key] = fingerprinter(value.strip().lower())[:16]
+    return found
 
-        _fingerprint.append(fingerprinter())
-    return _fingerprint[0](value.strip().lower())[:16]
+
+def _named_by_user(view: Any, value: str) -> bool:
+    """The user's prompt in this session named the value (an address, a host, an account, an id)."""
+    if view.value_origin(value) == "user":
+        return True
+    from limen.scan import argument_values
+    from limen.state import TRUSTED
+
+    keys = [key for key in argument_values([value]) if not key.startswith("quote:")]
+    store = getattr(view, "store", None)
+    if not keys or store is None:
+        return False
+    labels = store.value_labels(view.session_id, [_fingerprinter()(key) for key in keys])
+    return any(TRUSTED in seen for seen in labels.values())
 
 
 def scope_of(action: Action, ctx: Context) -> str:
@@ -357,7 +395,17 @@ def _recipients(action: Action, ctx: Context) -> list[str]:
 
 def features(action: Action, ctx: Context, previous: str) -> tuple[list[str], dict[str, str]]:
     """The call's features (see the module's table), hosts and recipients as keyed fingerprints; and the
-    recipients' feature keys with their values (to ask the session where each came from)."""
+    recipients' feature keys with their values (to ask the session where each came from). The detector's
+    answer for an action is reused by `learn` for the same action."""
+    last = _last_features
+    if last and last[0] is action and last[1] == previous:
+        return last[2], last[3]
+    keys, recipients = _features(action, ctx, previous)
+    _last_features[:] = [action, previous, keys, recipients]
+    return keys, recipients
+
+
+def _features(action: Action, ctx: Context, previous: str) -> tuple[list[str], dict[str, str]]:
     keys = [f"T:{action.tool}", f"C:{action.capability}"]
     if previous:
         keys.append(f"X:{previous}>{action.tool}")
@@ -377,6 +425,7 @@ def features(action: Action, ctx: Context, previous: str) -> tuple[list[str], di
     return list(dict.fromkeys(keys)), recipients
 
 
+_last_features: list[Any] = []  # [action, previous tool, keys, recipients] of the latest call scored
 _settings: dict[int, tuple[object, tuple[bool, int]]] = {}
 
 
@@ -417,18 +466,19 @@ def unusual_for_workflow(action: Action, ctx: Context) -> Iterable[Finding]:
     enabled, min_history = settings(ctx)
     if not enabled:
         return []
+    view = ctx.session
+    session = view.session_id if view is not None else ""
+    if not session:  # a call outside any session has a throwaway store: no history to compare with
+        return []
     baseline = baseline_for(ctx)
     workflow = baseline.workflow(scope_of(action, ctx))
     if workflow.calls < min_history:
         return []
-    view = ctx.session
-    session = view.session_id if view is not None else ""
     keys, recipients = features(action, ctx, baseline.last_tool(session))
     discount: dict[str, float] = {}
-    if view is not None:
-        for key, value in recipients.items():
-            if view.value_origin(value) == "user":  # the user asked for this recipient
-                discount[key] = 0.0
+    for key, value in recipients.items():
+        if _named_by_user(view, value):  # the user asked for this recipient
+            discount[key] = 0.0
     bits, destination, kind = workflow.surprise(keys, discount)
     raise_by = round(min(bits, MAX_RAISE) * IMPACT.get(action.capability, 1.0))
     if raise_by <= 0:
@@ -436,7 +486,7 @@ def unusual_for_workflow(action: Action, ctx: Context) -> Iterable[Finding]:
     risk = min(_capability_baseline(action.capability) + raise_by, 100)
     familiar = workflow.counts.get(f"T:{action.tool}", 0) >= FAMILIAR_TOOL
     if familiar and raise_by >= AUTH_RAISE and destination >= AUTH_DESTINATION and risk >= ctx.thresholds.ask:
-        verdict = Verdict.AUTH
+        verdict, risk = Verdict.AUTH, min(risk, ctx.thresholds.deny - 1)  # AUTH at most, never the deny line
     else:  # a new tool, or an oddity that sends nothing anywhere new: only the risk rises, below asking
         verdict, risk = Verdict.PASS, min(risk, ctx.thresholds.ask - 1)
     detail = (
