@@ -37,9 +37,15 @@ def records(audit_dir: Path) -> Callable[[], list[dict[str, Any]]]:
     return read
 
 
-def chain_verifies(audit_dir: Path) -> bool:
-    from limen.audit.verify import verify
+@pytest.fixture
+def chain_verifies() -> Callable[[Path], bool]:
+    """`chain_verifies(audit_dir)`: the log's hash chain verifies (else the problems) and holds records."""
 
-    report = verify(str(audit_dir))
-    assert report.ok, report.problems
-    return report.records > 0
+    def check(audit_dir: Path) -> bool:
+        from limen.audit.verify import verify
+
+        report = verify(str(audit_dir))
+        assert report.ok, report.problems
+        return report.records > 0
+
+    return check

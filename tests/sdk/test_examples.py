@@ -28,9 +28,9 @@ def test_example_shows_a_passed_a_blocked_and_an_approved_call(name: str, tmp_pa
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = {line.split(":", 1)[0].strip(): line for line in done.stdout.splitlines() if ":" in line}
-    assert "1. ship it" in lines["passed"]
-    assert "BLOCK" in lines["blocked"] and "Limen denied" in lines["blocked"]
-    assert "DATABASE_URL" in lines["approved"]
-    assert "approval asked" in lines
+    assert "1. ship it" in lines["passed"], done.stdout
+    assert "BLOCK" in lines["blocked"] and "Limen denied" in lines["blocked"], done.stdout
+    assert "DATABASE_URL" in lines["approved"], done.stdout
+    assert "approval asked" in lines, done.stdout
     if name == "guard_basics":
         assert "Escape" in lines["confined"] and "chain verifies" in lines["audit"]

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.sdk.conftest import chain_verifies
 
 from limen.sdk import Denied, ExecutionFailed, Guard, GuardError
 
@@ -25,7 +24,7 @@ def _kinds(records: Records) -> list[tuple[str, str]]:
 
 
 def test_a_raising_tool_halts_its_session_and_every_step_is_audited(
-    project: Path, audit_dir: Path, records: Records
+    project: Path, audit_dir: Path, records: Records, chain_verifies: Callable[[Path], bool]
 ) -> None:
     guard = Guard(project, audit=audit_dir)
     ran: list[str] = []
@@ -57,7 +56,9 @@ def test_a_raising_tool_halts_its_session_and_every_step_is_audited(
     assert chain_verifies(audit_dir)
 
 
-def test_a_verification_mismatch_halts_the_session(project: Path, audit_dir: Path, records: Records) -> None:
+def test_a_verification_mismatch_halts_the_session(
+    project: Path, audit_dir: Path, records: Records, chain_verifies: Callable[[Path], bool]
+) -> None:
     guard = Guard(project, audit=audit_dir)
 
     @guard.tool(
@@ -88,7 +89,9 @@ def test_a_verification_mismatch_halts_the_session(project: Path, audit_dir: Pat
     assert chain_verifies(audit_dir)
 
 
-def test_a_crashing_or_hanging_approver_is_a_denial(project: Path, audit_dir: Path, records: Records) -> None:
+def test_a_crashing_or_hanging_approver_is_a_denial(
+    project: Path, audit_dir: Path, records: Records, chain_verifies: Callable[[Path], bool]
+) -> None:
     def crash(request: object) -> bool:
         raise RuntimeError("approver bug")
 
@@ -167,17 +170,25 @@ _SCRIPT = [["ls"], ["rm", "-rf", "/"], ["echo", "hi"], ["false"], ["ls"]]
 _RUNS = ["ls", "echo", "false"]
 
 
-def _check(records: Records, audit_dir: Path, ran: list[tuple[str, str]], peak: Counter[str], n: int) -> None:
+def _check(
+    records: Records,
+    verified: Callable[[Path], bool],
+    audit_dir: Path,
+    ran: list[tuple[str, str]],
+    peak: Counter[str],
+    n: int,
+) -> None:
     by_session: dict[str, list[str]] = {}
     for session, program in ran:
         by_session.setdefault(session, []).append(program)
     assert len(by_session) == n
+    assert set(peak.values()) == {1}  # no session ever ran two calls at once
     assert all(programs == _RUNS for programs in by_session.values())  # exactly the allowed ones, in order
     decisions = [r for r in records() if r["kind"] == "decision"]
     assert len(decisions) == n * len(_SCRIPT)  # every attempt has its record
     assert Counter(d["verdict"] for d in decisions) == {"PASS": 3 * n, "BLOCK": 2 * n}
     assert len([r for r in records() if r.get("event") == "session_halt"]) == n
-    assert chain_verifies(audit_dir)
+    assert verified(audit_dir)
 
 
 def _session_script(call: Callable[[list[str]], Any], errors: list[str]) -> None:
@@ -188,7 +199,9 @@ def _session_script(call: Callable[[list[str]], Any], errors: list[str]) -> None
             errors.append(type(exc).__name__)
 
 
-def test_concurrent_sessions_in_threads(project: Path, audit_dir: Path, records: Records) -> None:
+def test_concurrent_sessions_in_threads(
+    project: Path, audit_dir: Path, records: Records, chain_verifies: Callable[[Path], bool]
+) -> None:
     guard, ran, peak = _mixed_guard(project, audit_dir)
     errors: list[str] = []
     sessions = [guard.new_session(agent_id=f"agent-{i}") for i in range(6)]
@@ -204,7 +217,7 @@ def test_concurrent_sessions_in_threads(project: Path, audit_dir: Path, records:
     for thread in threads:
         thread.join()
     assert Counter(errors) == {"Denied": 12, "ExecutionFailed": 6}
-    _check(records, audit_dir, ran, peak, 6)
+    _check(records, chain_verifies, audit_dir, ran, peak, 6)
 
 
 def test_calls_of_one_session_from_many_threads_are_serialised(project: Path, audit_dir: Path) -> None:
@@ -221,7 +234,9 @@ def test_calls_of_one_session_from_many_threads_are_serialised(project: Path, au
     assert len(ran) == 8 and peak[session.id] == 1
 
 
-def test_concurrent_sessions_in_asyncio(project: Path, audit_dir: Path, records: Records) -> None:
+def test_concurrent_sessions_in_asyncio(
+    project: Path, audit_dir: Path, records: Records, chain_verifies: Callable[[Path], bool]
+) -> None:
     guard, ran, peak = _mixed_guard(project, audit_dir)
     errors: list[str] = []
 
@@ -238,7 +253,7 @@ def test_concurrent_sessions_in_asyncio(project: Path, audit_dir: Path, records:
 
     asyncio.run(main())
     assert Counter(errors) == {"Denied": 12, "ExecutionFailed": 6}
-    _check(records, audit_dir, ran, peak, 6)
+    _check(records, chain_verifies, audit_dir, ran, peak, 6)
 
 
 def test_gathered_calls_of_one_session_never_overlap(project: Path, audit_dir: Path) -> None:

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.sdk.conftest import chain_verifies
 
 import limen
 from limen.sdk import Approval, ApprovalRequest, Denied, ExecutionFailed, Guard
@@ -29,7 +28,7 @@ def _events(records: Records, name: str) -> list[dict[str, Any]]:
 
 
 def test_a_passed_call_runs_with_the_absolute_path_the_decision_judged(
-    project: Path, audit_dir: Path, records: Records
+    project: Path, audit_dir: Path, records: Records, chain_verifies: Callable[[Path], bool]
 ) -> None:
     guard = _guard(project, audit_dir)
     seen: list[str] = []

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool as langchain_tool
-from tests.sdk.conftest import chain_verifies
 
 from limen.sdk import Guard
 from limen.sdk.adapters.langchain import register, tools
@@ -71,7 +71,9 @@ def _tool_messages(result: dict[str, Any]) -> dict[str, ToolMessage]:
     return {m.tool_call_id: m for m in result["messages"] if isinstance(m, ToolMessage)}
 
 
-def test_tool_node_gives_the_model_passed_blocked_and_approved_calls(project: Path, audit_dir: Path) -> None:
+def test_tool_node_gives_the_model_passed_blocked_and_approved_calls(
+    project: Path, audit_dir: Path, chain_verifies: Callable[[Path], bool]
+) -> None:
     ran: list[str] = []
     (project / ".env").write_text("DEBUG=1\n")
     guard = _guard(project, audit_dir, ran)

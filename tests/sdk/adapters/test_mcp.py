@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.sdk.conftest import chain_verifies
 
 from limen.sdk import Approval, Guard
 
@@ -32,7 +32,11 @@ async def _session(project: Path, guard: Guard, script: list[tuple[str, dict[str
 
 
 def test_passed_blocked_approved_and_malformed_calls(
-    project: Path, audit_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path,
+    audit_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    chain_verifies: Callable[[Path], bool],
 ) -> None:
     home = tmp_path / "home"
     home.mkdir()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from agents import Agent, Runner, set_tracing_disabled
 from agents.testing import ScriptedModel, assistant_message, function_call
-from tests.sdk.conftest import chain_verifies
 
 from limen.sdk import Guard
 from limen.sdk.adapters.openai_agents import function_tools
@@ -22,7 +22,9 @@ def _outputs(model: ScriptedModel) -> dict[str, str]:
     return {item["call_id"]: item["output"] for item in last if item.get("type") == "function_call_output"}
 
 
-def test_passed_blocked_approved_and_malformed_calls(project: Path, audit_dir: Path) -> None:
+def test_passed_blocked_approved_and_malformed_calls(
+    project: Path, audit_dir: Path, chain_verifies: Callable[[Path], bool]
+) -> None:
     ran: list[str] = []
     guard = Guard(project, audit=audit_dir, approver=lambda request: request.tool == "post")
 

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-from tests.sdk.conftest import chain_verifies
 
 from limen.sdk import Guard
 from limen.sdk.adapters.pydantic_ai import toolset
 
 
-def test_passed_blocked_approved_and_malformed_calls(project: Path, audit_dir: Path) -> None:
+def test_passed_blocked_approved_and_malformed_calls(
+    project: Path, audit_dir: Path, chain_verifies: Callable[[Path], bool]
+) -> None:
     ran: list[str] = []
     (project / ".env").write_text("DEBUG=1\n")
     guard = Guard(project, audit=audit_dir, approver=lambda request: request.tool == "read_file")
