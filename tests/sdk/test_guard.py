@@ -399,3 +399,26 @@ def test_no_audit_guard_writes_no_log(project: Path, tmp_path: Path) -> None:
 
     assert read(path="README.md") == "x"
     assert not os.path.exists(os.path.join(os.environ["LIMEN_HOME"], "audit", "decisions.jsonl"))
+
+
+def test_a_validator_that_breaks_refuses_the_call(project: Path, audit_dir: Path, records: Records) -> None:
+    from limen.sdk.tools import schema_tool
+
+    def broken(arguments: dict[str, Any]) -> list[str]:
+        raise RuntimeError("validator bug")
+
+    ran: list[object] = []
+    guard = _guard(project, audit_dir)
+    guard.add(
+        schema_tool(
+            "lookup",
+            {"type": "object", "properties": {"q": {"type": "string"}}},
+            lambda **kw: ran.append(kw),
+            capability="db.query",
+            check=broken,
+        )
+    )
+    with pytest.raises(Denied, match="validation raised RuntimeError"):
+        guard.call("lookup", {"q": "x"})
+    assert ran == []
+    assert _decisions(records)[0]["reasons"] == ["invalid_arguments"]

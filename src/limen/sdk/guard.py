@@ -383,11 +383,12 @@ class Session:
             raise Denied(str(name)[:200], _denied_message(str(name)[:200], decision), decision)
         try:
             call_args, judged = tool.validate({} if arguments is None else arguments, guard.cwd)
-        except Problem as problem:
+        except Exception as exc:  # a Problem; anything else is a validator that broke: refused all the same
+            problem = str(exc) if isinstance(exc, Problem) else f"validation raised {type(exc).__name__}"
             decision = runtime.refuse(
                 tool.name,
                 ReasonCode.INVALID_ARGUMENTS,
-                str(problem),
+                problem,
                 capability=tool.capability,
                 session_id=self.id,
                 door=DOOR,

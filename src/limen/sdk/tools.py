@@ -49,7 +49,7 @@ class Tool:
     name: str
     fn: Callable[..., Any]
     capability: str
-    spec: ToolSpec
+    spec: ToolSpec | None  # None: Limen classifies each call by its name and values (an MCP tool)
     roles: dict[str, str]
     model: type[pydantic.BaseModel] | None  # None: a tool described by a JSON schema (`schema_tool`)
     description: str

@@ -2,8 +2,8 @@
 
 `GuardedClient(client, guard, server="fs")` lists the server's tools once (`await guarded.load()`) and
 registers each with the guard as `mcp__<server>__<tool>`: its capability and argument roles are the
-application's (`capabilities=`, `params=`), else Limen's classification of the tool's name and parameter
-names (as the MCP proxy does); its arguments are validated against the tool's `inputSchema`. Then
+application's (`capabilities=`, `params=`), else each call is classified by Limen from the tool's name and
+the call's values, as the MCP proxy does; its arguments are validated against the tool's `inputSchema`. Then
 `await guarded.call_tool(name, arguments)` takes the guard's path and returns the `CallToolResult` the
 caller expects: the server's own, or, when Limen refused, withheld or the call failed, one with
 `isError: true` and the reason, so the model can recover. Everything else passes through to the client.
@@ -98,7 +98,7 @@ class GuardedClient:
         async def run(**arguments: Any) -> Any:
             return await client.call_tool(name, arguments)
 
-        return schema_tool(
+        tool = schema_tool(
             qualified,
             schema,
             run,
@@ -108,6 +108,9 @@ class GuardedClient:
             description=description,
             render=_result_text,
         )
+        if name not in self._capabilities and name not in self._params:
+            tool.spec = None  # judged as the MCP proxy judges it: by name and by each call's values
+        return tool
 
 
 def _result_text(result: Any) -> str:
