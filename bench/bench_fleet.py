@@ -87,6 +87,24 @@ def _worker(
     return results
 
 
+def _server_side(url: str) -> tuple[float, float]:
+    """(decisions, mean seconds inside the replica) from its /metrics: the time the Runtime took, without
+    HTTP and queueing."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{url}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    values = {}
+    for line in text.splitlines():
+        if line.startswith(
+            ('limen_decision_seconds_sum{kind="decision"}', 'limen_decision_seconds_count{kind="decision"}')
+        ):
+            name, value = line.rsplit(" ", 1)
+            values[name.split("{")[0]] = float(value)
+    count = values.get("limen_decision_seconds_count", 0.0)
+    return count, 1000 * values.get("limen_decision_seconds_sum", 0.0) / max(count, 1.0)
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -181,6 +199,7 @@ def main() -> int:
                 victim.wait()
                 killed_at = time.time()
             results = [r for job in jobs for r in job.get(timeout=args.duration + 120)]
+        inside = [_server_side(url) for proc, url in replicas if proc.poll() is None]
         for proc, _ in replicas:
             stop(proc)
 
@@ -225,6 +244,8 @@ def main() -> int:
             f"(refused connections fail over to the live replicas)\n"
             f"  throughput before / after the kill             {before_rate:.0f}/s / {after_rate:.0f}/s"
         )
+    for url, (count, mean_ms) in zip(urls, inside, strict=False):
+        print(f"  replica {url}: {count:.0f} decisions, mean {mean_ms:.1f} ms inside the replica (/metrics)")
     load_ids = {
         str(r.get("id"))
         for r in records

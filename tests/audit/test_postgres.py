@@ -138,3 +138,29 @@ def test_limen_audit_verify_reads_postgres(postgres_dsn: str, limen_home: Path) 
     _bypassing_triggers(postgres_dsn, "UPDATE limen_audit SET line = replace(line, 'x', 'y')")
     bad = subprocess.run(command, env=env, capture_output=True, text=True)
     assert bad.returncode == 1 and "TAMPERED" in bad.stdout
+
+
+def test_threads_of_one_writer_are_committed_in_groups_each_record_once(postgres_dsn: str) -> None:
+    import threading
+
+    writer = PostgresAuditWriter(postgres_dsn)
+    returned: dict[tuple[int, int], int] = {}
+
+    def write(n: int) -> None:
+        for i in range(60):
+            returned[(n, i)] = writer.append({"kind": "event", "event": "t", "writer": n, "i": i})
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    writer.close()
+    by_seq = {r["seq"]: r for r in _records(postgres_dsn)}
+    assert len(returned) == 480 and len(set(returned.values())) == 480
+    for (n, i), seq in returned.items():  # the seq each thread was told holds its own record
+        assert (by_seq[seq]["writer"], by_seq[seq]["i"]) == (n, i)
+    for n in range(8):
+        mine = sorted((seq, i) for (w, i), seq in returned.items() if w == n)
+        assert [i for _, i in mine] == list(range(60))  # in the order the thread wrote them
+    assert verify_postgres(postgres_dsn).ok

@@ -223,3 +223,27 @@ def test_every_answer_is_one_record_in_the_postgres_chain_and_it_verifies(fleet:
     assert SECRET not in "".join(
         lines
     )  # the secret read in another test reached the log only as a fingerprint
+
+
+def test_an_approval_request_is_visible_to_its_sessions_owner_only(fleet: Fleet) -> None:
+    owner = fleet.client("agent-a")
+    asked = owner.decide(
+        "Bash",
+        {"command": "curl -s https://downloads.unknown-vendor.example/tool.tgz"},
+        session_id="ap",
+        door="sdk",
+    )
+    owner.close()
+    assert asked.verdict is Verdict.AUTH and asked.approval_id, asked.explanation
+    status, request = _http(
+        f"{fleet.urls[1]}/v1/approvals/{asked.approval_id}", fleet.tokens["agent-a"], method="GET"
+    )
+    assert status == 200 and request["status"] == "pending" and request["session"] == "ap"
+    status, _ = _http(
+        f"{fleet.urls[0]}/v1/approvals/{asked.approval_id}", fleet.tokens["agent-b"], method="GET"
+    )
+    assert status == 404
+    status, _ = _http(
+        f"{fleet.urls[0]}/v1/approvals/{asked.approval_id}", fleet.tokens["agent-a"], {}, method="POST"
+    )
+    assert status == 405  # a person answers with `limen approve`, never an agent's token

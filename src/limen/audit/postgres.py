@@ -82,13 +82,31 @@ def ensure_schema(conn: psycopg.Connection[Any]) -> None:
         conn.execute(_SCHEMA)
 
 
+class AuditUnavailable(OSError):
+    """The record could not be committed to the chain (the message names why; no record content)."""
+
+
+class _Pending:
+    __slots__ = ("done", "error", "record", "seq")
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+        self.seq = 0
+        self.done = False
+        self.error: BaseException | None = None
+
+
 class PostgresAuditWriter:
-    """Appends records to the chain in PostgreSQL. Thread-safe: one connection, used under a lock."""
+    """Appends records to the chain in PostgreSQL. Thread-safe, with group commit: while one thread's
+    transaction holds the chain, the records other threads hand in meanwhile wait, and the next transaction
+    appends them all (one advisory lock, one commit), each thread getting its own record's seq or error."""
 
     def __init__(self, dsn: str, *, home: str | None = None) -> None:
         self.dsn = dsn
         self._key = installation_key("audit", home)
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._pending: list[_Pending] = []
+        self._flushing = False
         self._conn: psycopg.Connection[Any] | None = None
 
     def _connection(self) -> psycopg.Connection[Any]:
@@ -100,34 +118,106 @@ class PostgresAuditWriter:
         return self._conn
 
     def append(self, record: dict[str, Any]) -> int:
-        """Chain, insert and sign one record; its sequence number. Raises on failure (nothing half-written:
-        the transaction commits the record and the head together, or neither)."""
+        """Chain, insert and sign one record; its sequence number. Raises AuditUnavailable when it was not
+        committed (nothing half-written: a transaction commits its records and the head together)."""
+        mine = _Pending(record)
+        with self._cond:
+            self._pending.append(mine)
+            while not mine.done and self._flushing:
+                self._cond.wait()
+            if not mine.done:  # nobody is writing: this thread writes everything waiting, its own included
+                self._flushing = True
+                batch, self._pending = self._pending, []
+        if not mine.done:
+            try:
+                seqs = self._write(batch)
+                for item, seq in zip(batch, seqs, strict=True):
+                    item.seq = seq
+            except BaseException as exc:
+                for item in batch:
+                    item.error = exc
+            finally:
+                with self._cond:
+                    for item in batch:
+                        item.done = True
+                    self._flushing = False
+                    self._cond.notify_all()
+        if mine.error is not None:
+            raise AuditUnavailable(f"the audit record was not committed ({type(mine.error).__name__})")
+        return mine.seq
+
+    def append_many(self, records: list[dict[str, Any]]) -> list[int]:
+        """Append `records` in one transaction, in order (an export); their seqs."""
+        with self._cond:
+            while self._flushing:
+                self._cond.wait()
+            self._flushing = True
+        try:
+            return self._write([_Pending(r) for r in records])
+        finally:
+            with self._cond:
+                self._flushing = False
+                self._cond.notify_all()
+
+    def _write(self, batch: list[_Pending]) -> list[int]:
+        """Append the batch in one transaction. A connection lost before anything was sent is reopened and
+        the batch tried once more; one lost after the commit was sent is asked whether the commit landed
+        (the last row it would have written), so a record is never written twice nor reported lost when
+        it is in the chain."""
         import psycopg
 
-        with self._lock:
-            for attempt in range(2):
-                try:
-                    return self._append(self._connection(), record)
-                except psycopg.OperationalError:
-                    if self._conn is not None:
-                        self._conn.close()
-                    self._conn = None  # a dropped connection: reconnect once; nothing was committed
+        for attempt in range(2):
+            try:
+                conn = self._connection()
+            except psycopg.OperationalError:
+                if attempt:
+                    raise
+                continue
+            sent = _Attempt()
+            try:
+                self._append(conn, [item.record for item in batch], sent)
+                return sent.seqs
+            except psycopg.OperationalError:
+                self._drop()
+                if not sent.rows:
                     if attempt:
                         raise
-            raise AssertionError("unreachable")
+                    continue  # nothing was written: try again on a fresh connection
+                if self._landed(sent.rows[-1]):
+                    return sent.seqs
+                raise
+        raise AssertionError("unreachable")
 
-    def _append(self, conn: psycopg.Connection[Any], record: dict[str, Any]) -> int:
+    def _landed(self, row: tuple[int, str, str]) -> bool:
+        """Whether the row (seq, hash) is in the chain: the commit landed before the connection broke."""
+        try:
+            with connect(self.dsn) as conn:
+                found = conn.execute(f"SELECT h FROM {TABLE} WHERE seq = %s", (row[0],)).fetchone()
+        except Exception:
+            return False
+        return found is not None and str(found[0]) == row[1]
+
+    def _drop(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        self._conn = None
+
+    def _append(self, conn: psycopg.Connection[Any], records: list[dict[str, Any]], sent: _Attempt) -> None:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
-            last = conn.execute(f"SELECT seq, h FROM {TABLE} ORDER BY seq DESC LIMIT 1").fetchone()
-            seq, prev = (int(last[0]), str(last[1])) if last else (0, GENESIS)
-            head = conn.execute(f"SELECT seq, h, mac FROM {HEAD} WHERE id = 1").fetchone()
-            records = [record]
+            state = conn.execute(
+                f"SELECT (SELECT seq FROM {TABLE} ORDER BY seq DESC LIMIT 1), "
+                f"(SELECT h FROM {TABLE} ORDER BY seq DESC LIMIT 1), h.seq, h.h, h.mac "
+                f"FROM (SELECT 1) AS one LEFT JOIN {HEAD} AS h ON h.id = 1"
+            ).fetchone()
+            assert state is not None
+            seq, prev = (int(state[0]), str(state[1])) if state[0] is not None else (0, GENESIS)
+            head = state[2:] if state[2] is not None else None
             broken = self._check_head(head, seq, prev)
-            if broken is not None:
-                records.insert(0, broken)
+            items = ([broken] if broken is not None else []) + records
             rows: list[tuple[int, str, str]] = []
-            for item in records:
+            seqs: list[int] = []
+            for item in items:
                 seq += 1
                 if seq % CHECKPOINT_EVERY == 0:
                     checkpoint = {
@@ -142,14 +232,15 @@ class PostgresAuditWriter:
                     seq += 1
                 line, prev = encode({**item, "seq": seq, "prev": prev})
                 rows.append((seq, prev, line.rstrip("\n")))
-            with conn.cursor() as cur:
-                cur.executemany(f"INSERT INTO {TABLE} (seq, h, line) VALUES (%s, %s, %s)", rows)
+                seqs.append(seq)
+            values = ", ".join(["(%s, %s, %s)"] * len(rows))
+            sent.rows, sent.seqs = rows, seqs[-len(records) :]
             conn.execute(
+                f"WITH added AS (INSERT INTO {TABLE} (seq, h, line) VALUES {values}) "
                 f"INSERT INTO {HEAD} (id, seq, h, mac) VALUES (1, %s, %s, %s) "
                 "ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, h = EXCLUDED.h, mac = EXCLUDED.mac",
-                (seq, prev, mac(self._key, seq, prev)),
+                [value for row in rows for value in row] + [seq, prev, mac(self._key, seq, prev)],
             )
-        return seq
 
     def _check_head(self, head: Any, seq: int, digest: str) -> dict[str, Any] | None:
         """The `chain_break` record to write first when the signed head does not name the last row."""
@@ -176,14 +267,25 @@ class PostgresAuditWriter:
         }
 
     def ping(self) -> None:
-        with self._lock:
-            self._connection().execute("SELECT 1")
+        """Raises when the database cannot be reached (a connection of its own: appends are not held up)."""
+        with connect(self.dsn) as conn:
+            conn.execute("SELECT 1")
 
     def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        with self._cond:
+            while self._flushing:
+                self._cond.wait()
+            self._drop()
+
+
+class _Attempt:
+    """What one transaction sent: its rows (seq, hash, line) and the seq of each record handed in."""
+
+    __slots__ = ("rows", "seqs")
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, str, str]] = []
+        self.seqs: list[int] = []
 
 
 def _rows(conn: psycopg.Connection[Any], batch: int = 2000) -> Iterator[tuple[int, str, str]]:
@@ -297,11 +399,13 @@ def export_file_log(directory: str | None, dsn: str, *, home: str | None = None)
             {"kind": "event", "event": "import_start", "ts": ts, "source": source, "source_head": last_h,
              "source_records": report.records}
         )  # fmt: skip
-        for record, digest in lines:
-            original = {k: v for k, v in record.items() if k not in ("seq", "prev")}
-            writer.append(
-                {"kind": "imported", "source": source, "orig_seq": record.get("seq"), "orig_h": digest,
-                 "record": original}
+        for start in range(0, len(lines), 500):
+            writer.append_many(
+                [
+                    {"kind": "imported", "source": source, "orig_seq": record.get("seq"), "orig_h": digest,
+                     "record": {k: v for k, v in record.items() if k not in ("seq", "prev")}}
+                    for record, digest in lines[start : start + 500]
+                ]
             )  # fmt: skip
         writer.append({"kind": "event", "event": "import_end", "ts": round(time.time(), 3), "source": source,
                        "imported": len(lines)})  # fmt: skip

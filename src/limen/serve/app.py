@@ -12,8 +12,9 @@ Routes (JSON bodies; every `/v1/` route needs `Authorization: Bearer <token>` of
 A replica keeps nothing of its own: sessions live in the configured store (Redis for a fleet), the audit in
 the configured sink (PostgreSQL for a fleet), so any replica answers any call of any session. The first
 identity to use a session id owns it (`owners.py`); another identity's call in it is an audited BLOCK
-(policy_denied, HTTP 403). The decision is made and audited by the Runtime exactly as in-process; this
-module only translates, and answers every malformed request with a 4xx that the client turns into a BLOCK.
+(policy_denied, HTTP 403); a session store that cannot say who owns it, an audited BLOCK (HTTP 503). The
+decision is made and audited by the Runtime exactly as in-process; this module only translates, and answers
+every malformed request with a 4xx that the client turns into a BLOCK.
 """
 
 from __future__ import annotations
@@ -189,20 +190,29 @@ class DecisionService:
         return identity
 
     # -- routes (on a worker thread) ------------------------------------------------------------------------
-    def _owned(self, identity: str, session: str | None, tool: str, door: str) -> Decision | None:
-        """None when the identity may act in the session; else the audited BLOCK that says it may not."""
-        if not session or self.owners.claim_session(session, identity) == identity:
+    def _owned(self, identity: str, session: str | None, tool: str, door: str) -> tuple[int, Decision] | None:
+        """None when the identity may act in the session; else the HTTP status and the audited BLOCK that
+        says it may not (403), or that its owner could not be checked (503: the store is down)."""
+        if not session:
             return None
-        self.metrics.refuse("session_owned_by_another_identity")
-        return self.runtime.refuse(
-            tool,
-            ReasonCode.POLICY_DENIED,
-            "the session belongs to another agent identity",
-            capability="unknown",
-            session_id=session,
-            door=door,
-            agent=identity,
+        try:
+            owner = self.owners.claim_session(session, identity)
+        except Exception as exc:
+            self.metrics.refuse("session_store_unavailable")
+            code, why, status = (
+                ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+                f"the session's owner could not be checked ({type(exc).__name__})",
+                503,
+            )
+        else:
+            if owner == identity:
+                return None
+            self.metrics.refuse("session_owned_by_another_identity")
+            code, why, status = ReasonCode.POLICY_DENIED, "the session belongs to another agent identity", 403
+        refused = self.runtime.refuse(
+            tool, code, why, capability="unknown", session_id=session, door=door, agent=identity
         )
+        return status, refused
 
     def _decide(self, identity: str, request: dict[str, Any]) -> tuple[int, bytes, str]:
         started = time.perf_counter()
@@ -211,7 +221,7 @@ class DecisionService:
         role = _optional_text(request, "role", MAX_NAME) or ""
         refused = self._owned(identity, session, tool, door)
         if refused is not None:
-            return 403, _json(refused.to_dict()), "application/json"
+            return refused[0], _json(refused[1].to_dict()), "application/json"
         decision = self.runtime.decide(
             tool, arguments, session_id=session, door=door, cwd=cwd, agent=identity, role=role
         )
@@ -228,7 +238,7 @@ class DecisionService:
             raise BadRequest(400, "untrusted: expected true, false or null")
         refused = self._owned(identity, session, tool, door)
         if refused is not None:
-            return 403, _json(refused.to_dict()), "application/json"
+            return refused[0], _json(refused[1].to_dict()), "application/json"
         decision = self.runtime.observe_output(
             tool, arguments, output, session_id=session, door=door, untrusted=untrusted
         )
@@ -239,8 +249,9 @@ class DecisionService:
         session = _optional_text(request, "session", MAX_NAME)
         if not isinstance(text, str) or not session:
             raise BadRequest(400, "expected text (a string) and session")
-        if self._owned(identity, session, "prompt", "serve") is not None:
-            return 403, _json({"error": "the session belongs to another agent identity"}), "application/json"
+        refused = self._owned(identity, session, "prompt", "serve")
+        if refused is not None:
+            return refused[0], _json({"error": refused[1].explanation}), "application/json"
         self.runtime.observe_prompt(text, session_id=session)
         return 200, _json({}), "application/json"
 

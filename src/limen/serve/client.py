@@ -252,7 +252,8 @@ class RemoteRuntime:
             return self._refused(tool, session, door, str(exc))
         except Exception as exc:  # e.g. arguments that cannot be sent as JSON
             return self._refused(tool, session, door, f"the call could not be sent ({type(exc).__name__})")
-        if status in (200, 403):  # 403: an audited BLOCK (the session belongs to another identity)
+        # 403 and 503 with a decision: an audited BLOCK (another identity's session; the store is down)
+        if status in (200, 403) or (status == 503 and isinstance(answer, dict) and "verdict" in answer):
             try:
                 return decision_from(answer)
             except (ValueError, KeyError, TypeError):

@@ -1,0 +1,56 @@
+"""What a replica answers when what it stands on fails: Redis gone, PostgreSQL gone. Never a PASS."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from fleet_servers import redis_server, start_replica, stop
+from limen.model import ReasonCode, Verdict
+from limen.serve.app import ServeRuntime
+from limen.serve.client import RemoteRuntime, ServerClient
+from limen.serve.config import add_token
+
+
+def test_an_unreachable_audit_database_blocks_every_decision(workspace: str, tmp_path: Path) -> None:
+    runtime = ServeRuntime(
+        workspace=workspace,
+        audit_sink=f"host={tmp_path} port=5 dbname=nowhere user=nobody",
+        audit_failure="deny",
+    )
+    decision = runtime.decide("Read", {"file_path": "README.md"}, session_id="s", door="sdk")
+    assert decision.verdict is Verdict.BLOCK and ReasonCode.AUDIT_UNAVAILABLE in decision.reasons
+    runtime.close()
+
+
+def test_a_replica_whose_redis_goes_away_blocks_and_is_not_ready(
+    workspace: str, limen_home: Path, tmp_path: Path
+) -> None:
+    token = add_token("agent-a")
+    server = redis_server()
+    url = server.__enter__()
+    proc, replica = start_replica(str(limen_home), workspace, state=url, audit=str(tmp_path / "audit"))
+    try:
+        remote = RemoteRuntime(ServerClient([replica], token), workspace=workspace)
+        assert (
+            remote.decide("Read", {"file_path": "README.md"}, session_id="r", door="sdk").verdict
+            is Verdict.PASS
+        )
+        server.__exit__(None, None, None)  # Redis stops
+        down = remote.decide("Read", {"file_path": "README.md"}, session_id="r", door="sdk")
+        assert down.verdict is Verdict.BLOCK and down.reasons == (ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,)
+        assert down.decision_id and "decision server" not in down.explanation  # the replica decided it
+        try:
+            urllib.request.urlopen(f"{replica}/readyz", timeout=30)
+            raise AssertionError("ready without its session store")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 503
+            assert any("session store" in p for p in json.loads(exc.read())["problems"])
+        remote.close()
+    finally:
+        stop(proc)
+    log = (tmp_path / "audit" / "decisions.jsonl").read_text()
+    assert down.decision_id in log and os.path.getsize(tmp_path / "audit" / "decisions.jsonl") > 0
