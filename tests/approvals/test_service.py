@@ -221,3 +221,10 @@ def test_every_step_is_in_the_audit_chain_without_the_arguments(rt: Runtime, lim
     request = Runtime(workspace=rt.workspace).approvals.get(first.approval_id)
     assert request is not None and "ghp_abcdefghijklmnopqrstuvwxyz0123456789" not in request.action
     assert "[secret:" in request.action
+
+
+@pytest.mark.parametrize("door", ["explain", "bench"])
+def test_calls_that_are_only_shown_open_no_request(rt: Runtime, door: str) -> None:
+    shown = rt.decide("Bash", CHMOD, session_id="s1", door=door)
+    assert shown.verdict is Verdict.AUTH and shown.approval_id == ""
+    assert rt.approvals.pending() == []

@@ -26,6 +26,9 @@ NEVER_APPROVABLE = frozenset(
     }
 )
 MAX_ACTION_CHARS = 600
+# Doors whose calls are only shown, never run: `limen explain`, `limen demo` (it replays Claude Code calls
+# under that door name) and `limen bench`. Their AUTH opens no request: nobody will retry the call.
+UNASKED_DOORS = frozenset({"explain", "claude-code", "bench"})
 
 
 def canonical_arguments(arguments: Any) -> str:

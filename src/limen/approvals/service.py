@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from limen.approvals.binding import UNASKED_DOORS, masked_action, never_approvable
 from limen.approvals.binding import fingerprint as bind
-from limen.approvals.binding import masked_action, never_approvable
 from limen.approvals.records import (
     DENIED,
     EXPIRED,
@@ -96,7 +96,7 @@ class Approvals:
         """Apply a matching grant to an AUTH decision (it passes once) or open a request for it."""
         from limen.audit.redact import safe_name
 
-        if decision.verdict is not Verdict.AUTH:
+        if decision.verdict is not Verdict.AUTH or door in UNASKED_DOORS:
             return decision
         floors = never_approvable(decision.reasons)
         if floors:

@@ -11,6 +11,7 @@ into that page. Anything malformed, unsigned, expired or already answered is ref
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import html
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 VERBS = ("approve", "deny")
 MAX_FORM_BYTES = 4096
-# (listen address, the Approvals it answers for) -> (server, base URL)
+# (listen address, the Approvals it answers for when the port is 0) -> (server, base URL)
 _servers: dict[tuple[str, int], tuple[CallbackServer, str]] = {}
 _lock = threading.Lock()
 
@@ -73,18 +74,26 @@ def verify(path: str) -> tuple[str, str]:
 
 
 def serve(approvals: Approvals, config: ApprovalConfig) -> str:
-    """The base URL of this process's callback server on `config.listen`, started on first use (a daemon
-    thread: it lives as long as this process). `public_url`, when set, is what the links name instead."""
+    """The base URL of the links: this process's callback server on `config.listen`, started on first use
+    (a daemon thread: it lives as long as this process), or `public_url` when a tunnel fronts it. A fixed
+    port another process already serves is used as it is: every Limen process answers every link (one
+    store, one key); port 0 gives each `Approvals` a server of its own."""
+    host, _, port = config.listen.rpartition(":")
+    key = (config.listen, id(approvals) if port == "0" else 0)
     with _lock:
-        running = _servers.get((config.listen, id(approvals)))
+        running = _servers.get(key)
         if running is None:
-            host, _, port = config.listen.rpartition(":")
-            server = CallbackServer((host.strip("[]"), int(port)), approvals)
+            try:
+                server = CallbackServer((host.strip("[]"), int(port)), approvals)
+            except OSError as exc:
+                if port == "0" or exc.errno != errno.EADDRINUSE:
+                    raise
+                return config.public_url or f"http://{config.listen}"
             bound_host, bound_port = str(server.server_address[0]), int(server.server_address[1])
             shown = f"[{bound_host}]" if ":" in bound_host else bound_host
             running = (server, f"http://{shown}:{bound_port}")
             threading.Thread(target=server.serve_forever, name="limen-approval-links", daemon=True).start()
-            _servers[(config.listen, id(approvals))] = running
+            _servers[key] = running
     return config.public_url or running[1]
 
 
