@@ -72,7 +72,6 @@ def test_agent_instruction_files(path: str) -> None:
 @pytest.mark.parametrize(
     "path",
     [
-        "/w/src/app.py",
         "/w/README.md",
         "/w/dotfiles/bashrc",
         "/w/examples/.bashrc",  # a sample in a project outside home: nothing runs it
@@ -86,3 +85,24 @@ def test_agent_instruction_files(path: str) -> None:
 )
 def test_look_alikes_are_not_described(path: str) -> None:
     assert describe(path, home=HOME) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "content"),
+    [
+        ("/w/src/app.py", "python"),
+        ("/w/scripts/build.sh", "shell"),
+        ("/w/lib/index.mjs", "node"),
+        ("/w/tools/clean.rb", "ruby"),
+        ("/w/bin/report.pl", "perl"),
+        ("/w/public/index.php", "php"),
+    ],
+)
+def test_program_code_is_judged_only_for_what_would_be_blocked(path: str, content: str) -> None:
+    fact = describe(path, home=HOME)
+    assert fact is not None and fact.severe_only and fact.content == content and not fact.asks
+
+
+def test_a_file_that_runs_later_keeps_its_own_description_over_its_extension() -> None:
+    fact = describe("/w/conftest.py", home=HOME)
+    assert fact is not None and not fact.severe_only

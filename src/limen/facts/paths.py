@@ -33,6 +33,10 @@ class PathFact:
     content: str = "shell"  # how its text runs (see `limen.rules.persistence_content`)
     asks: bool = False  # AUTH whatever the content
     blind: bool = False  # AUTH when the content cannot be seen (a shell copy or move)
+    # only what the rules BLOCK in the content counts (and asks): program code does much that is fine in a
+    # program (network calls, file writes) and is written all day; an implant (`curl | sh`, a reverse
+    # shell, `rm -rf ~`) is not
+    severe_only: bool = False
 
 
 def _f(name: str, purpose: str, content: str, *, asks: bool = False, blind: bool | None = None) -> PathFact:
@@ -186,8 +190,46 @@ _PLACES = tuple((re.compile(pattern), fact) for pattern, fact in _BY_PLACE)
 _ANY_PLACE = re.compile("|".join(f"(?:{p})" for p, _ in _BY_PLACE))
 
 
+# Program code: it runs when someone runs the project, its tests or the script. By extension, how it runs.
+_PROGRAM_CONTENT = {
+    ".py": "python",
+    ".pyw": "python",
+    ".sh": "shell",
+    ".bash": "shell",
+    ".zsh": "shell",
+    ".js": "node",
+    ".mjs": "node",
+    ".cjs": "node",
+    ".ts": "node",
+    ".rb": "ruby",
+    ".pl": "perl",
+    ".pm": "perl",
+    ".php": "php",
+}
+PROGRAMS = {
+    ext: PathFact(
+        "program",
+        "program code: runs when the project, its tests or the script run",
+        PERSISTENCE,
+        how,
+        severe_only=True,
+    )
+    for ext, how in _PROGRAM_CONTENT.items()
+}
+
+
 def describe(path: str, *, home: str) -> PathFact | None:
-    """What a canonical absolute path is for, when it is persistence or agent instructions; else None."""
+    """What a canonical absolute path is for, when it is persistence, agent instructions or program code;
+    else None."""
+    found = _describe(path, home=home)
+    if found is None:
+        dot = path.rfind(".")
+        if dot > path.rfind("/"):
+            return PROGRAMS.get(path[dot:].lower())
+    return found
+
+
+def _describe(path: str, *, home: str) -> PathFact | None:
     name = path.rsplit("/", 1)[-1]
     home = home.rstrip("/")
     in_home = bool(home) and path.startswith(home + "/")

@@ -2398,12 +2398,25 @@ def _find_name(root: str, name: str, state: _State, write: bool, touches: bool) 
             state.write_paths.append(path)
 
 
+def _representative(pattern: str) -> str:
+    """A name the glob `pattern` matches: `*` and `?` as `x`, a bracket class as its first character (a
+    negated one as `x`)."""
+    name = re.sub(r"\[([!^]?)([^\]]+)\]", lambda m: "x" if m.group(1) else m.group(2)[0], pattern)
+    return re.sub(r"\*+|\?", "x", name) or "{}"
+
+
 def _find_exec(
     inner: list[str], roots: list[str], names: list[str], state: _State, via: tuple[str, ...], level: int
 ) -> None:
     literal = [n for n in names if not any(c in n for c in "*?[")]
-    # `{}` is each match below the root; a literal -name tells which one.
-    item = os.path.join(roots[0], literal[0].rsplit("/", 1)[-1] if literal else "{}")
+    # `{}` is each match below the root; a literal -name tells which one, a pattern gives a representative
+    # (`*.py` -> `x.py`: what the command does to a Python file is what it does to each match).
+    if literal:
+        item = os.path.join(roots[0], literal[0].rsplit("/", 1)[-1])
+    elif names:
+        item = os.path.join(roots[0], _representative(names[0].rsplit("/", 1)[-1]))
+    else:
+        item = os.path.join(roots[0], "{}")
     _run([w.replace("{}", item) for w in inner], state, via, level, None)
 
 
@@ -2928,9 +2941,17 @@ _SED_ADDRESS = (
 _SED_E = re.compile(rf"(?:^|[;\n{{}}])\s*{_SED_ADDRESS}e\b[ \t]*([^\n]*)")
 _SED_WRITE = re.compile(rf"(?:^|[;\n{{}}])\s*{_SED_ADDRESS}[wW]\s+([^\n;]+)")
 _SED_SUB = re.compile(r"s(.)((?:(?!\1)[^\\]|\\.)*)\1((?:(?!\1)[^\\]|\\.)*)\1([gpiImMe0-9]*)(?:w\s+(\S+))?")
+# `1i TEXT`, `$a\ TEXT`, `/re/c TEXT`: text sed puts into the file it edits (GNU one-line and classic forms).
+_SED_TEXT = re.compile(rf"(?:^|[;\n{{}}])\s*{_SED_ADDRESS}[aic](?:\\\n|\\|[ \t]+)?([^\n]*)")
 
 
 def _sed_script(script: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    for match in _SED_TEXT.finditer(script):  # what it writes into the files it edits, for the rules that
+        if match.group(1).strip():  # judge written text (code planted in a program, a hook, an rc file)
+            state.payloads.append(match.group(1).replace("\\n", "\n"))
+    for match in _SED_SUB.finditer(script):
+        if re.search(r"[;(|`$]", match.group(3)):  # a replacement that reads as code or a command
+            state.payloads.append(match.group(3).replace("\\/", "/"))
     for match in _SED_E.finditer(script):
         command = match.group(1).strip()
         if command:

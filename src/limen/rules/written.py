@@ -19,6 +19,7 @@ import ast
 import json
 import re
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from limen.model import Finding, ReasonCode, Verdict
@@ -376,9 +377,27 @@ def _parsable(text: str) -> str | None:
     return None
 
 
+def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]]]:
+    """Node, Ruby, Perl and PHP code: judged as the one-liner `INTERPRETER -e CODE` that would run it, which
+    the shell analysis parses with the language's grammar (`limen.normalize.code`)."""
+
+    def extract(text: str) -> tuple[list[str], list[str]]:
+        from limen.normalize.shell import quote
+
+        flag = "-r" if interpreter == "php" else "-e"
+        code = re.sub(r"^\s*<\?php\b|\?>\s*$", "", text) if interpreter == "php" else text
+        return [f"{interpreter} {flag} {quote(code)}"], []
+
+    return extract
+
+
 _EXTRACTORS = {
     "shell": _shell,
     "python": _python,
+    "node": _interpreted("node"),
+    "ruby": _interpreted("ruby"),
+    "perl": _interpreted("perl"),
+    "php": _interpreted("php"),
     "package_json": _package_json,
     "pyproject": _pyproject,
     "pytest_ini": _pytest_ini,
@@ -610,6 +629,9 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         )
     finally:
         _depth.level = level
+    if fact.severe_only:  # program code: only what the rules would BLOCK run now is an implant
+        found = [f for f in found if f.verdict is Verdict.BLOCK]
+        concerns = []
     verdict = max((f.verdict for f in found), default=Verdict.PASS)
     if found:
         codes = ", ".join(dict.fromkeys(f.code.value for f in found))
