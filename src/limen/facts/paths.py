@@ -13,7 +13,9 @@ written there is screened like untrusted content reaching a model.
     fact.blind     asks when written with content Limen cannot see (`cp x .git/hooks/pre-commit`)
 
 Ordinary project files that run later (`package.json`, `conftest.py`, `Makefile`, `.github/workflows`)
-do not ask for harmless content: editing dependencies or fixtures is everyday work.
+do not ask for harmless content: editing dependencies or fixtures is everyday work. Program code (by its
+extension, when nothing above describes the file) is `severe_only`: what it does that a program may do
+(network calls, its own files) is its business; only what the rules would BLOCK run now counts.
 """
 
 from __future__ import annotations

@@ -439,7 +439,9 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     a postinstall script is what it is in a shell), instruction text meets the turn gate. Harmless
     content in an ordinary project file (dependencies in `package.json`, a fixture in `conftest.py`) is
     quiet; a place outside ordinary project work (`~/.bashrc`, `.git/hooks/*`, `authorized_keys`, cron,
-    systemd, launchd) asks whatever the content. Strict and paranoid block what asks."""
+    systemd, launchd) asks whatever the content. Program code (`.py`, `.sh`, `.js`, `.rb`, `.pl`, `.php`)
+    meets only what the rules would BLOCK in it (an implant: `curl | sh`, a reverse shell). Strict and
+    paranoid block what asks."""
     from limen.facts.paths import describe
     from limen.rules.written import judge
 
