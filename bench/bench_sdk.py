@@ -5,6 +5,8 @@ microseconds, and the overhead over the bare call. Variants:
 
     bare              the tool function itself
     limen.evaluate    the one-call API on the same arguments (decision, session, audit; no validation)
+    runtime only      Runtime.decide + Runtime.observe_output as guard.call makes them (records dropped):
+                      what guard.call costs beyond them is the SDK's own share (validation, locks)
     guard.call        audit=False: validate + decide + observe output, records made and dropped
     guard.call+audit  the default: both records (decision, output) appended to the hash-chained log
 
@@ -77,9 +79,14 @@ def main() -> None:
         times: dict[str, list[float]] = {
             "bare": [],
             "limen.evaluate": [],
+            "runtime only": [],
             "guard.call": [],
             "guard.call+audit": [],
         }
+        runtime = quiet.runtime
+
+        def drop(record: dict[str, Any]) -> None:
+            pass
 
         sessions: dict[int, tuple[Any, Any]] = {}
 
@@ -99,6 +106,15 @@ def main() -> None:
             started = perf_counter_ns()
             limen.evaluate(EVALUATE[name], given, cwd=workspace, session_id=f"bench-{batch}")
             measured["limen.evaluate"] = perf_counter_ns() - started
+            tool = quiet.tools[name]
+            judged = tool.validate(arguments, workspace)[1]
+            started = perf_counter_ns()
+            runtime.decide(name, judged, session_id=quiet_session.id, door="sdk", sink=drop, spec=tool.spec)
+            output = functions[name](**arguments)
+            runtime.observe_output(
+                name, judged, output, session_id=quiet_session.id, door="sdk", sink=drop, spec=tool.spec
+            )
+            measured["runtime only"] = perf_counter_ns() - started
             started = perf_counter_ns()
             quiet_session.call(name, arguments)
             measured["guard.call"] = perf_counter_ns() - started
