@@ -264,6 +264,11 @@ CREDENTIAL_OPTIONS = frozenset(
     | {"--identity-file", "--key-file", "--keyfile", "--credentials-file", "--kubeconfig", "--env-file"}
 )
 
+# Options whose file the command writes (a key it generates, a certificate it issues): not a read of it.
+OUTPUT_OPTIONS = frozenset(
+    {"-keyout", "-out", "--out", "-o", "--output", "--output-file", "--keyout", "-genkey-out"}
+)
+
 # Sweeps for key material: tools whose job is finding secrets, and patterns that only key material has.
 SWEEPERS = frozenset({"trufflehog", "gitleaks", "detect-secrets", "noseyparker", "ggshield", "whispers"})
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", "zgrep"})

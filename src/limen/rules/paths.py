@@ -277,7 +277,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             if skip:
                 skip = False
                 continue
-            if word in secret_facts.CREDENTIAL_OPTIONS and i + 1 < len(args):
+            if (
+                word in secret_facts.CREDENTIAL_OPTIONS or word in secret_facts.OUTPUT_OPTIONS
+            ) and i + 1 < len(args):
                 kept.add(canonical(args[i + 1], cwd, ctx.home))
                 skip = True
             elif word.startswith("--") and word.partition("=")[0] in secret_facts.CREDENTIAL_OPTIONS:
