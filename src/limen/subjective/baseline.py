@@ -397,11 +397,11 @@ def features(action: Action, ctx: Context, previous: str) -> tuple[list[str], di
     """The call's features (see the module's table), hosts and recipients as keyed fingerprints; and the
     recipients' feature keys with their values (to ask the session where each came from). The detector's
     answer for an action is reused by `learn` for the same action."""
-    last = _last_features
-    if last and last[0] is action and last[1] == previous:
+    last = _last_features[0]  # one tuple, replaced whole: a thread never sees another call's half
+    if last is not None and last[0] is action and last[1] == previous:
         return last[2], last[3]
     keys, recipients = _features(action, ctx, previous)
-    _last_features[:] = [action, previous, keys, recipients]
+    _last_features[0] = (action, previous, keys, recipients)
     return keys, recipients
 
 
@@ -425,7 +425,8 @@ def _features(action: Action, ctx: Context, previous: str) -> tuple[list[str], d
     return list(dict.fromkeys(keys)), recipients
 
 
-_last_features: list[Any] = []  # [action, previous tool, keys, recipients] of the latest call scored
+# (action, previous tool, keys, recipients) of the latest call scored
+_last_features: list[tuple[Action, str, list[str], dict[str, str]] | None] = [None]
 _settings: dict[int, tuple[object, tuple[bool, int]]] = {}
 
 
