@@ -7,7 +7,7 @@ Routes (JSON bodies; every `/v1/` route needs `Authorization: Bearer <token>` of
     POST /v1/prompt       {text, session}  -> {}     (the user's own words: values they name are trusted)
     GET  /v1/approvals/ID                  -> the approval request (its status), for its session's owner
     GET  /healthz  the process answers;  GET /readyz  policy, session store and audit sink all usable;
-    GET  /metrics  Prometheus text
+    GET  /metrics  Prometheus text;  OpenTelemetry spans and metrics when an SDK is configured (telemetry.py)
 
 A replica keeps nothing of its own: sessions live in the configured store (Redis for a fleet), the audit in
 the configured sink (PostgreSQL for a fleet), so any replica answers any call of any session. The first
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from limen.model import Decision, ReasonCode
 from limen.runtime import Runtime
+from limen.serve import telemetry
 from limen.serve.config import Identities, ServeConfig
 from limen.serve.metrics import Metrics
 
@@ -111,6 +112,7 @@ class DecisionService:
         self.metrics = Metrics()
         self.started = time.time()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="limen-serve")
+        telemetry.start(pending=lambda: len(self.runtime.approvals.pending()))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -222,10 +224,11 @@ class DecisionService:
         refused = self._owned(identity, session, tool, door)
         if refused is not None:
             return refused[0], _json(refused[1].to_dict()), "application/json"
-        decision = self.runtime.decide(
-            tool, arguments, session_id=session, door=door, cwd=cwd, agent=identity, role=role
-        )
-        return self._answer("decision", decision, started)
+        with telemetry.decision_span("decision", identity, door) as finish:
+            decision = self.runtime.decide(
+                tool, arguments, session_id=session, door=door, cwd=cwd, agent=identity, role=role
+            )
+            return self._answer("decision", decision, started, finish)
 
     def _observe(self, identity: str, request: dict[str, Any]) -> tuple[int, bytes, str]:
         started = time.perf_counter()
@@ -239,10 +242,11 @@ class DecisionService:
         refused = self._owned(identity, session, tool, door)
         if refused is not None:
             return refused[0], _json(refused[1].to_dict()), "application/json"
-        decision = self.runtime.observe_output(
-            tool, arguments, output, session_id=session, door=door, untrusted=untrusted
-        )
-        return self._answer("output", decision, started)
+        with telemetry.decision_span("output", identity, door) as finish:
+            decision = self.runtime.observe_output(
+                tool, arguments, output, session_id=session, door=door, untrusted=untrusted
+            )
+            return self._answer("output", decision, started, finish)
 
     def _prompt(self, identity: str, request: dict[str, Any]) -> tuple[int, bytes, str]:
         text = request.get("text")
@@ -269,9 +273,13 @@ class DecisionService:
             )
         return 200, _json(found.to_dict()), "application/json"
 
-    def _answer(self, kind: str, decision: Decision, started: float) -> tuple[int, bytes, str]:
+    def _answer(
+        self, kind: str, decision: Decision, started: float, finish: Callable[[Decision, float], None]
+    ) -> tuple[int, bytes, str]:
         reasons = [r.value for r in decision.reasons]
-        self.metrics.decided(kind, decision.verdict.name, reasons, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        self.metrics.decided(kind, decision.verdict.name, reasons, seconds)
+        finish(decision, seconds)
         return 200, _json(decision.to_dict()), "application/json"
 
     def _readiness(self) -> list[str]:
