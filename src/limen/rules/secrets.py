@@ -313,7 +313,17 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("atlassian-token", "ATATT3", r"\bATATT3[A-Za-z0-9_=-]{186}"),
     _shape("shopify-token", "shp", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
     _shape("digitalocean-token", ("dop_", "doo_", "dor_"), r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
-    _shape("doppler-token", "dp.", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b"),
+    _shape(  # service tokens carry their config's name: `dp.st.dev.<40>`
+        "doppler-token",
+        "dp.",
+        r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}\b",
+    ),
+    _shape(
+        "braintree-token",
+        "access_token$production$",
+        r"access_token\$production\$[a-z0-9]{16}\$([a-f0-9]{32})",  # the secret part: no `$` in it
+        group=1,
+    ),
     _shape("linear-key", "lin_api_", r"\blin_api_[A-Za-z0-9]{40}\b"),
     _shape("postman-key", "PMAK-", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
     _shape("pulumi-token", "pul-", r"\bpul-[a-f0-9]{40}\b"),
@@ -999,6 +1009,22 @@ def _find_secrets(text: str, decode: bool, weak: bool) -> list[SecretHit]:
     return _without_overlaps(hits)[:MAX_HITS]
 
 
+# Credentials made of dot-separated random parts, which the entropy heuristic leaves alone (host names and
+# versions are dotted too): matched whole, each part random enough.
+_DOTTED_CREDENTIALS = (
+    # Discord bot token: base64 of the bot's id, a timestamp, an HMAC (no prefix of its own)
+    ("discord-bot-token", re.compile(r"[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40}")),
+)
+
+
+def _dotted_credential(token: str) -> str:
+    core = token.strip("=.")
+    for kind, pattern in _DOTTED_CREDENTIALS:
+        if pattern.fullmatch(core) and all(shannon(part) >= 2.5 for part in core.split(".")):
+            return kind
+    return ""
+
+
 def _token_hits(text: str, strong: list[SecretHit], *, decode: bool, weak: bool) -> list[SecretHit]:
     """Decoded and entropy-only hits among the long tokens no stronger hit already covers."""
     spans = sorted([(h.start, h.end) for h in strong])
@@ -1024,6 +1050,9 @@ def _token_hits(text: str, strong: list[SecretHit], *, decode: bool, weak: bool)
                 if inner:
                     found.append(SecretHit(inner[0].kind, start, end, inner[0].confidence, decoded[1]))
                     continue
+        if "." in token and (kind := _dotted_credential(token)):
+            found.append(SecretHit(kind, start, end, HIGH))
+            continue
         if weak and _entropy_hit(text, start, token):
             found.append(SecretHit("high-entropy-string", start, end, LOW))
     return found
