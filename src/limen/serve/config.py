@@ -3,7 +3,7 @@
 `LIMEN_HOME/serve.yaml` (or `--config FILE`), every key optional:
 
     workspace: /srv/limen/policy      # whose policy files (limen.yaml, .limen/) decide; default: the cwd
-    mode: balanced                    # overrides the policy's mode; clients cannot choose it
+    mode: strict                      # only ever tightens the policy's mode; clients cannot choose it
     state: redis://10.0.0.5:6379/0    # the session store (default LIMEN_STATE_URL, else SQLite in LIMEN_HOME)
     audit: postgresql://limen@db/limen  # or a directory for the file log (default LIMEN_HOME/audit)
     tokens:                           # agent identities: the SHA-256 of each bearer token, never the token
