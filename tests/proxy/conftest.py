@@ -105,6 +105,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     home, project = root / "home", root / "project"
     project.mkdir()
     (project / ".git").mkdir()
+    (project / "limen.yaml").write_text("mode: balanced\n")  # a policy file: the proxy is an agent door
     upstream = Upstream(root)
     proc, port = start_proxy(home, project, upstream, "--pass-through", "crates.io")
     yield World(home, project, upstream, proc, port)

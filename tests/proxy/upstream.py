@@ -132,6 +132,8 @@ class Upstream:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            wbufsize = 1 << 16  # headers and body in one write (flushed after each request)
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: object) -> None:
                 pass

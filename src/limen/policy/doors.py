@@ -15,6 +15,7 @@ AGENT_DOORS: frozenset[str] = frozenset(
     {
         "hook",  # the hooks of Claude Code, Cursor, Codex and Gemini
         "mcp",  # the MCP proxy
+        "proxy",  # the egress proxy (`limen proxy`): what an agent's processes send over HTTP(S)
         "claude-code",  # `limen demo` replays Claude Code calls
         "explain",  # `limen explain` shows what an agent's call would get
     }

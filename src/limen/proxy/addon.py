@@ -7,9 +7,11 @@ Events (mitmproxy's own addon model):
   `proxy_pass_through` event saying so; on PASS, `tls_clienthello` leaves its TLS alone.
 - `request`: the request, decrypted, becomes a `network.request` call (`limen.proxy.translate`) decided with
   the session's state; anything but PASS is answered with a 403 naming the verdict, reason codes and
-  decision id, and nothing reaches the server. A body over the cap is decided on what was read, and a
-  `proxy_body_over_cap` event (with the decision id) says so. MCP JSON-RPC bodies are decided per tool
-  call as well (`limen.proxy.mcp`).
+  decision id, and nothing reaches the server; an AUTH that opened an approval request is held for a
+  human (`Runtime.hold`) and, granted, decided again. A body over the cap (or in a content encoding not
+  decoded) is decided on what was read, and a `proxy_body_partly_read` event (with the decision id and
+  why) says so. MCP JSON-RPC bodies are decided per tool call as well (`limen.proxy.mcp`).
+- `websocket_message`: each message a client sends after an upgrade is decided like a body to that URL.
 - `responseheaders`: every response is streamed (`flow.response.stream` with a callable), never buffered
   whole: text is scanned in windows as it passes (`Runtime.observe_output`: secrets taint the session,
   instructions flag it), MCP answers screened event by event.
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
 SESSION_KEY = "limen_session"
 PASS_THROUGH_KEY = "limen_pass_through"
+RESOLVED_KEY = "limen_resolved_from"
 OBSERVE_WINDOW = 256 << 10  # bytes of response text scanned per observation
 OBSERVE_OVERLAP = 1024  # carried into the next window, so a secret across a boundary is seen
 MAX_OBSERVED = 4 << 20  # text per response scanned; past it, a `proxy_response_unscreened` event
@@ -101,7 +104,15 @@ class LimenAddon:
         if address is not None and self.config.resolve:
             target = self.config.resolve.get((str(address[0]).lower(), int(address[1])))
             if target is not None:
+                data.server.__dict__[RESOLVED_KEY] = address
                 data.server.address = target
+
+    def server_connected(self, data: server_hooks.ServerConnectionHookData) -> None:
+        """Once connected, the connection is named by the host again, so later requests to it reuse it
+        (mitmproxy matches connections by address; it refuses the attribute's setter on an open one)."""
+        original = data.server.__dict__.pop(RESOLVED_KEY, None)
+        if original is not None:
+            data.server.__dict__["address"] = original
 
     # -- requests --------------------------------------------------------------------------------------
     async def request(self, flow: http.HTTPFlow) -> None:
@@ -118,6 +129,7 @@ class LimenAddon:
         session = flow.client_conn.__dict__.get(SESSION_KEY) or self._session(flow)
         if session is None:
             return None
+        flow.metadata[SESSION_KEY] = session  # the response's scan and a websocket's messages count here
         request = flow.request
         request.headers.pop("Proxy-Authorization", None)
         raw = request.raw_content or b""
@@ -131,13 +143,17 @@ class LimenAddon:
             self.config.max_body,
         )
         decision = self._decide(session, found.arguments)
-        if found.truncated:
+        encoding = request.headers.get("content-encoding", "").strip().lower()
+        undecoded = bool(raw) and encoding not in ("", "identity") and decoded is None
+        if found.truncated or undecoded:
+            why = f"content encoding {encoding[:20]!r} not decoded" if undecoded else "over the body cap"
             self.runtime.audit_event(
-                "proxy_body_over_cap",
+                "proxy_body_partly_read",
                 decision=decision.decision_id,
                 session=session,
                 body_bytes=found.body_size,
                 read_bytes=found.body_read,
+                why=why,
                 note="decided on the part of the body that was read",
             )
         if decision.verdict is not Verdict.PASS:
@@ -196,6 +212,29 @@ class LimenAddon:
         if pending is not None:
             flow.metadata["limen_mcp"] = pending
 
+    def websocket_message(self, flow: http.HTTPFlow) -> None:
+        """After an upgrade each message the client sends is a request of its own: decided like a POST of
+        its content to the same URL (at most the body cap of it); a refused one is dropped and the
+        connection closed, so nothing reaches the server undecided."""
+        if flow.websocket is None or not flow.websocket.messages:
+            return
+        message = flow.websocket.messages[-1]
+        if not message.from_client:
+            return
+        try:
+            session = flow.metadata.get(SESSION_KEY, "")
+            found = translate.arguments(
+                "WEBSOCKET", flow.request.pretty_url, [], message.content, None, self.config.max_body
+            )
+            decision = self._decide(session, found.arguments) if session else None
+            refused = decision is None or decision.verdict is not Verdict.PASS
+        except Exception as exc:
+            _note(f"websocket message refused: the proxy raised {type(exc).__name__}")
+            refused = True
+        if refused:
+            message.drop()  # type: ignore[no-untyped-call]
+            flow.kill()  # type: ignore[no-untyped-call]
+
     # -- responses -------------------------------------------------------------------------------------
     def responseheaders(self, flow: http.HTTPFlow) -> None:
         response = flow.response
@@ -211,7 +250,7 @@ class LimenAddon:
                 else:
                     response.stream = _JsonHold(pending)
                 return
-            session = flow.client_conn.__dict__.get(SESSION_KEY) or ""
+            session = flow.metadata.get(SESSION_KEY, "")
             if flow.client_conn.__dict__.get(PASS_THROUGH_KEY) or not any(t in kind for t in _TEXTUAL):
                 response.stream = True
                 return
