@@ -83,3 +83,33 @@ def test_the_proxy_holds_the_call_until_a_person_answers(env: Env) -> None:
             assert results[1]["isError"] is True and "a person denied it" in text(results[1])
     finally:
         webhook.close()
+
+
+async def _call_with_form(env: Env, allow: bool) -> Any:
+    from mcp import Client, StdioServerParameters
+    from mcp_types import ElicitResult
+
+    async def elicit(context: Any, params: Any) -> ElicitResult:
+        return ElicitResult(action="accept", content={"allow": allow})
+
+    argv = proxy_argv(SHELL, name="shell")
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env.vars(), cwd=env.workspace)
+    async with Client(params, mode="legacy", elicitation_callback=elicit) as client:
+        return await client.call_tool("run_command", CHMOD)
+
+
+@pytest.mark.parametrize(("allow", "status"), [(True, "used"), (False, "denied")])
+def test_an_answer_in_the_clients_form_answers_the_request(env: Env, allow: bool, status: str) -> None:
+    """A client with an elicitation form asks its user itself; that answer also settles the approval
+    request, so it does not linger in `limen pending` (and a yes is spent on this very call)."""
+    import asyncio
+
+    from limen.approvals import SqliteApprovalStore
+
+    result = asyncio.run(_call_with_form(env, allow))
+    assert result.is_error is (not allow)
+    store = SqliteApprovalStore(os.path.join(env.limen_home, "approvals.sqlite"))
+    (request,) = store.recent()
+    store.close()
+    assert request.status == status and request.answered_by == "mcp-elicitation"
+    assert pending(env) == []

@@ -16,6 +16,7 @@ import select
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from limen.approvals.records import ApprovalError
@@ -115,7 +116,8 @@ def _read_line(fd: int, until: float) -> str | None:
 
 
 @contextlib.contextmanager
-def _no_echo(fd: int):  # type: ignore[no-untyped-def]
+def _no_echo(fd: int) -> Iterator[None]:
+    """The terminal without echo while a code or password is typed."""
     try:
         import termios
 
