@@ -85,7 +85,8 @@ class Guard:
     mode: `enforce` (default) or `dry-run`.
     approver: `approver(request) -> bool | Approval` for AUTH decisions; None asks Limen's approval
         channels (`approvals:` in limen.yaml) for up to `approval_timeout` seconds, else denies.
-    audit: True (Limen's audit log), a directory for a log of its own, or False for none (benchmarks).
+    audit: True (Limen's audit log), a directory for a log of its own, or False for no decision records
+        (benchmarks; the approval requests an AUTH opens are still recorded by `limen.approvals`).
     agent_id, role, cwd: the default session's agent, the policy role, and the directory relative paths
         resolve against (default: the workspace). These come from the application, never the model.
     """

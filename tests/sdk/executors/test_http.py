@@ -120,6 +120,8 @@ def test_bad_requests_are_refused_before_connecting(server: int) -> None:
     ]:
         with pytest.raises(ValueError):
             executor.request(url, method=method)
+    with pytest.raises(ValueError, match="Host"):  # the decision judged the URL's host; no other vhost
+        executor.request(f"http://127.0.0.1:{server}/", headers={"HOST": "internal.example"})
     assert _Handler.seen == []
 
 

@@ -22,6 +22,9 @@ from limen.sdk.executors import declares
 
 Resolver = Callable[[str, int], list[str]]
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_OWN_HEADERS = frozenset(
+    {"host", "connection", "proxy-authorization", "proxy-connection", "transfer-encoding"}
+)
 _KEPT_HEADERS = ("content-type", "content-length", "location", "etag", "last-modified")
 
 
@@ -64,6 +67,8 @@ class HttpExecutor:
             raise ValueError("only http and https URLs with a host")
         if parts.username or parts.password:
             raise ValueError("credentials in the URL are not sent")
+        if any(name.lower() in _OWN_HEADERS for name in headers or {}):
+            raise ValueError("Host, Connection and proxy headers are the executor's, not the caller's")
         host = parts.hostname
         port = parts.port or (443 if scheme == "https" else 80)
         address = self.checked_address(host, port)
