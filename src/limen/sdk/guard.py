@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 
 DOOR = "sdk"
 MODES = ("enforce", "dry-run")
-MAX_OUTPUT_SCAN = 1_000_000  # characters of a tool's output the scan reads; beyond them, the output is cut
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -618,7 +617,9 @@ def _text(output: Any) -> str:
             text = json.dumps(output, ensure_ascii=False, default=str)
         except (TypeError, ValueError):
             text = repr(output)
-    return text[:MAX_OUTPUT_SCAN]
+    from limen.scan import MAX_SCAN_CHARS
+
+    return text[: MAX_SCAN_CHARS + 1]  # one past the scan's limit: it counts what it cannot read as untrusted
 
 
 def _drop(record: dict[str, Any]) -> None:
