@@ -148,3 +148,13 @@ def test_concurrent_claims_from_processes_have_one_winner(store: SqliteApprovalS
     for p in procs:
         p.join(10)
     assert sorted(won for _, won in outcomes) == [False, False, False, True]
+
+
+def test_finished_requests_are_forgotten_after_a_week(store: SqliteApprovalStore) -> None:
+    store.create(request("aaaaaaaaaa", "fp-a"))
+    store.create(request("bbbbbbbbbb", "fp-b"))
+    store.deny("aaaaaaaaaa", by="bob", now=NOW + 1)
+    store.expire(NOW + 600 + 6 * 86400)
+    assert store.get("aaaaaaaaaa") is not None  # still shown as recent
+    store.expire(NOW + 600 + 7 * 86400 + 1)
+    assert store.get("aaaaaaaaaa") is None and store.get("bbbbbbbbbb") is None  # b expired, then forgotten

@@ -54,6 +54,9 @@ _COLUMNS = (
 )
 
 
+RETENTION_SECONDS = 7 * 86400
+
+
 def default_path() -> str:
     from limen.home import limen_home
 
@@ -182,10 +185,18 @@ class SqliteApprovalStore:
         )
 
     def expire(self, now: float) -> list[ApprovalRequest]:
-        return self._all(
+        """Also forgets requests that ended more than `RETENTION_SECONDS` ago (the audit log keeps every
+        step; the store only answers what is open and what the console shows as recent)."""
+        expired = self._all(
             f"UPDATE approvals SET status = ? WHERE status IN (?, ?) AND expires <= ? RETURNING {_COLUMNS}",
             (EXPIRED, PENDING, GRANTED, now),
         )
+        with self._lock:
+            self._db.execute(
+                "DELETE FROM approvals WHERE status NOT IN (?, ?) AND expires <= ?",
+                (PENDING, GRANTED, now - RETENTION_SECONDS),
+            )
+        return expired
 
     def close(self) -> None:
         with self._lock:

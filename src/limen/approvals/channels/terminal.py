@@ -71,8 +71,8 @@ def _converse(approvals: Approvals, request: ApprovalRequest, fd: int, until: fl
             return
         secret = None
         if request.strong:
-            _write(fd, "TOTP code or password: ")
-            with _no_echo(fd):
+            with _no_echo(fd):  # before the prompt: what is typed after it is never shown
+                _write(fd, "TOTP code or password: ")
                 secret = _read_line(fd, until)
             _write(fd, "\n")
             if not secret:
