@@ -1,4 +1,5 @@
 """`limen doctor [agent ...] [--json]`: prove the wiring end to end, through what the agent will really run.
+(`limen doctor proxy` checks the egress proxy instead: `limen.proxy.doctor`.)
 
 A hook in a settings file protects nothing if the agent never runs it, and agents drop hooks silently. So
 the doctor reads each agent's settings the way the agent does: every file it takes hooks from, Limen's
@@ -440,6 +441,10 @@ def state_checks() -> list[Check]:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["proxy"]:  # the egress proxy: CA trust and the path per runtime (limen.proxy.doctor)
+        from limen.proxy.doctor import main as proxy_doctor
+
+        return proxy_doctor(argv[1:])
     from limen.daemon import status
     from limen.install import AGENTS
 
