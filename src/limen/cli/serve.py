@@ -3,10 +3,14 @@
     limen serve [--listen 127.0.0.1:8787] [--config serve.yaml] [--workspace DIR] [--mode MODE]
                 [--state redis://...] [--audit postgresql://...|DIR] [--tls-cert F --tls-key F]
     limen serve token add NAME | list | remove NAME
+    limen serve pending | approve ID [--code C] | deny ID      [--config F] [--state URL] [--audit SINK]
 
 Any number of replicas may serve the same `--state` and `--audit` behind a load balancer. A non-loopback
 address needs TLS (`--tls-cert/--tls-key`), or `--plain-http` when a proxy in front terminates it: bearer
 tokens must not cross a network in clear by accident.
+
+`pending`, `approve` and `deny` answer the approval requests the fleet opened: on a Redis state they live
+in Redis (any replica's request, answered once, used once), audited into the configured sink.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 def main(argv: list[str]) -> int:
     if argv[:1] == ["token"]:
         return _tokens(argv[1:])
+    if argv[:1] in (["pending"], ["approve"], ["deny"]):
+        return _approvals(argv[0], argv[1:])
     parser = argparse.ArgumentParser(prog="limen serve", description="Serve decisions over HTTP.")
     parser.add_argument("--listen", default="127.0.0.1:8787", help="HOST:PORT (default 127.0.0.1:8787)")
     parser.add_argument("--config", help="configuration file (default LIMEN_HOME/serve.yaml)")
@@ -155,3 +161,62 @@ def _tokens(argv: list[str]) -> int:
     except ServeConfigError as exc:
         print(f"limen serve: {exc}", file=sys.stderr)
         return 2
+
+
+def _approvals(command: str, argv: list[str]) -> int:
+    import json
+
+    from limen.approvals import ApprovalError
+    from limen.approvals.service import who
+    from limen.serve.app import build
+    from limen.serve.config import ServeConfigError, load
+
+    parser = argparse.ArgumentParser(prog=f"limen serve {command}", description="The fleet's approvals.")
+    if command != "pending":
+        parser.add_argument("id", help="the request's id (see `limen serve pending`)")
+    if command == "approve":
+        parser.add_argument(
+            "--code", help="the current TOTP code (requests at or above the strong threshold)"
+        )
+        parser.add_argument("--password-stdin", action="store_true", help="read the approval password")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--config", help="configuration file (default LIMEN_HOME/serve.yaml)")
+    parser.add_argument("--workspace", help="the fleet's policy folder")
+    parser.add_argument("--state", help="session store: redis://HOST:PORT/DB or a SQLite file")
+    parser.add_argument("--audit", help="audit sink: postgresql://... or an audit directory")
+    args = parser.parse_args(argv)
+    try:
+        config = load(args.config)
+    except ServeConfigError as exc:
+        print(f"limen serve: {exc}", file=sys.stderr)
+        return 2
+    for key in ("workspace", "state", "audit"):
+        if getattr(args, key):
+            setattr(config, key, getattr(args, key))
+    runtime, _ = build(config)
+    try:
+        approvals = runtime.approvals
+        if command == "pending":
+            requests = approvals.pending()
+            if args.json:
+                print(json.dumps([r.to_dict() for r in requests], indent=2))
+            for r in [] if args.json else requests:
+                strong = " strong" if r.strong else ""
+                print(f"{r.id}  {r.door:<5} risk {r.risk}{strong}  [{', '.join(r.reasons)}]")
+                print(f"    {r.action}")
+            if not requests and not args.json:
+                print("no approval requests are waiting")
+            return 0
+        if command == "approve":
+            password = sys.stdin.readline().rstrip("\n") if args.password_stdin else None
+            request = approvals.grant(args.id, by=f"cli:{who()}", code=args.code, password=password)
+            print(f"approved once: {request.id} ({request.tool}); the identical call may run once")
+        else:
+            request = approvals.deny(args.id, by=f"cli:{who()}")
+            print(f"denied: {request.id} ({request.tool})")
+        return 0
+    except ApprovalError as exc:
+        print(f"limen serve {command}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        runtime.close()

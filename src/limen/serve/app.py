@@ -32,6 +32,7 @@ from limen.serve.config import Identities, ServeConfig
 from limen.serve.metrics import Metrics
 
 if TYPE_CHECKING:
+    from limen.approvals.service import Approvals
     from limen.audit.writer import AuditWriter
     from limen.serve.owners import SessionOwners
 
@@ -70,6 +71,23 @@ class ServeRuntime(Runtime):
 
                 self._writer = AuditWriter(self.audit_sink or None, fsync_every=self._fsync_every)
         return self._writer
+
+    @property
+    def approvals(self) -> Approvals:
+        """On a Redis session store, approvals live in the same Redis (`limen.state.redis_approvals`), so a
+        request opened through one replica is answered once and used once fleet-wide."""
+        if self._approvals is None:
+            from limen.state.redis import RedisStore
+
+            store = self.store
+            if isinstance(store, RedisStore):
+                from limen.approvals.service import Approvals
+                from limen.state.redis_approvals import RedisApprovalStore
+
+                self._approvals = Approvals(
+                    RedisApprovalStore(store.url, prefix=store.prefix), audit=self.audit_event
+                )
+        return super().approvals
 
 
 def build(config: ServeConfig) -> tuple[ServeRuntime, SessionOwners]:
