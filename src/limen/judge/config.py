@@ -60,7 +60,7 @@ class JudgeConfig:
     model: str = ""
     api_key_env: str = ""
     timeout_seconds: float = 3.0
-    budget_ms: int = 5000
+    budget_ms: int = 1500  # under the hook client's wait on the daemon (2 s of its 5 s deadline)
     cache_seconds: int = 600
     breaker_failures: int = 3
     breaker_cooldown_seconds: int = 60

@@ -289,7 +289,7 @@ class Judge(Strict):
     model: str = Field(default="", max_length=200)
     api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
     timeout_seconds: float = Field(default=3.0, gt=0, le=60)
-    budget_ms: StrictInt = Field(default=5000, ge=10, le=120_000)
+    budget_ms: StrictInt = Field(default=1500, ge=10, le=120_000)
     cache_seconds: StrictInt = Field(default=600, ge=0, le=86_400)
     breaker_failures: StrictInt = Field(default=3, ge=1, le=100)
     breaker_cooldown_seconds: StrictInt = Field(default=60, ge=1, le=86_400)
