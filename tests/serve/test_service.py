@@ -247,3 +247,21 @@ def test_an_approval_request_is_visible_to_its_sessions_owner_only(fleet: Fleet)
         f"{fleet.urls[0]}/v1/approvals/{asked.approval_id}", fleet.tokens["agent-a"], {}, method="POST"
     )
     assert status == 405  # a person answers with `limen approve`, never an agent's token
+
+
+def test_a_policy_change_reaches_every_replica_without_a_restart(fleet: Fleet) -> None:
+    """Central policy from one folder: a tightening written to it is enforced by every replica at once."""
+    deploy = {"command": "make deploy"}
+    assert (
+        fleet.client("agent-a").decide("Bash", deploy, session_id="pol", door="hook").verdict is Verdict.PASS
+    )
+    policy = Path(fleet.workspace) / "limen.yaml"
+    policy.write_text("chain:\n  - layer: denylist\n    commands: ['make deploy']\n    on_match: deny\n")
+    try:
+        for url in fleet.urls:
+            client = fleet.client("agent-a", url)
+            denied = client.decide("Bash", deploy, session_id="pol", door="hook")
+            client.close()
+            assert denied.verdict is Verdict.BLOCK and ReasonCode.POLICY_DENIED in denied.reasons
+    finally:
+        policy.unlink()

@@ -72,7 +72,11 @@ def connect(dsn: str) -> psycopg.Connection[Any]:
 
     # Autocommit: every `conn.transaction()` block is then a real transaction that commits (or rolls back)
     # as it ends, and nothing else ever holds one open (with the advisory lock in it) between appends.
-    return psycopg.connect(dsn, connect_timeout=5, autocommit=True)
+    # Bounded waits: a writer stuck holding the chain's lock makes the others fail (the runtime then denies)
+    # rather than hang every replica.
+    return psycopg.connect(
+        dsn, connect_timeout=5, autocommit=True, options="-c lock_timeout=5000 -c statement_timeout=15000"
+    )
 
 
 def ensure_schema(conn: psycopg.Connection[Any]) -> None:
