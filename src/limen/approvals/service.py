@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -74,6 +75,9 @@ class Approvals:
         return self._store
 
     def close(self) -> None:
+        callback = sys.modules.get("limen.approvals.channels.callback")
+        if callback is not None:  # loaded only once a link was sent
+            callback.release(self)
         if self._store is not None:
             self._store.close()
             self._store = None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from limen.approvals import open_approvals
 from limen.approvals.channels import callback
 from limen.approvals.config import ApprovalConfig
@@ -37,3 +39,12 @@ def test_a_port_another_process_serves_is_used_as_it_is() -> None:
         approvals = open_approvals()
         assert callback.serve(approvals, config) == "https://approve.example.org/l"
         approvals.close()
+
+
+def test_closing_the_approvals_stops_its_links() -> None:
+    approvals = open_approvals()
+    base = callback.serve(approvals, ApprovalConfig())
+    port = int(base.rsplit(":", 1)[1])
+    approvals.close()
+    with pytest.raises(OSError):  # nobody listens there any more
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()

@@ -97,6 +97,16 @@ def serve(approvals: Approvals, config: ApprovalConfig) -> str:
     return config.public_url or running[1]
 
 
+def release(approvals: Approvals) -> None:
+    """Stop the servers that answer for `approvals` (it is closing): their links stop working."""
+    with _lock:
+        mine = [key for key, (server, _) in _servers.items() if server.approvals is approvals]
+        stopped = [_servers.pop(key)[0] for key in mine]
+    for server in stopped:
+        server.shutdown()
+        server.server_close()
+
+
 class CallbackServer(ThreadingHTTPServer):
     daemon_threads = True
 
@@ -126,6 +136,9 @@ class _Handler(BaseHTTPRequestHandler):
         except ApprovalError as exc:
             self._page(403, "Refused", str(exc))
             return
+        except Exception as exc:
+            self._page(503, "Not answered", f"Limen could not read the request ({type(exc).__name__}).")
+            return
         self._page(200, "Limen approval", _form(request, verb, self.path))
 
     def do_POST(self) -> None:
@@ -147,6 +160,8 @@ class _Handler(BaseHTTPRequestHandler):
         except (ApprovalError, ValueError) as exc:
             message = str(exc) if isinstance(exc, ApprovalError) else "a malformed request"
             self._page(409 if "already" in message or "expired" in message else 403, "Refused", message)
+        except Exception as exc:  # a store that cannot be read or written: nothing was approved
+            self._page(503, "Not answered", f"Limen could not record the answer ({type(exc).__name__}).")
 
     def _page(self, status: int, title: str, body: str) -> None:
         content = (
