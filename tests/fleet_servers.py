@@ -122,10 +122,17 @@ def free_port() -> int:
 
 
 def start_replica(
-    home: str, workspace: str, *, state: str, audit: str, port: int | None = None
+    home: str,
+    workspace: str,
+    *,
+    state: str,
+    audit: str,
+    port: int | None = None,
+    tls: tuple[str, str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """One `limen serve` process on loopback sharing `home` (keys, tokens), `state` and `audit`; returns it
-    and its URL once /healthz answers."""
+    """One `limen serve` process on loopback sharing `home` (keys, tokens), `state` and `audit` (https with
+    `tls` = (certificate, key)); returns it and its URL once /healthz answers."""
+    import ssl
     import sys
     import urllib.request
 
@@ -134,16 +141,17 @@ def start_replica(
     env.pop("LIMEN_SERVER", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "limen", "serve", "--listen", f"127.0.0.1:{port}", "--workspace", workspace,
-         "--state", state, "--audit", audit],
+         "--state", state, "--audit", audit, *(["--tls-cert", tls[0], "--tls-key", tls[1]] if tls else [])],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
+    url = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
+    context = ssl.create_default_context(cafile=tls[0]) if tls else None
 
     def answers() -> bool:
         try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1, context=context) as response:
                 return bool(response.status == 200)
         except OSError:
             return False
@@ -167,6 +175,18 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait()
     if proc.stderr is not None:
         proc.stderr.close()
+
+
+def self_signed(directory: str) -> tuple[str, str]:
+    """A certificate for 127.0.0.1 (its own CA) and its key, made by the openssl command."""
+    cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    return cert, key
 
 
 # -- pytest fixtures (import them into a test module to use them) ------------------------------------------

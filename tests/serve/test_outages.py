@@ -54,3 +54,32 @@ def test_a_replica_whose_redis_goes_away_blocks_and_is_not_ready(
         stop(proc)
     log = (tmp_path / "audit" / "decisions.jsonl").read_text()
     assert down.decision_id in log and os.path.getsize(tmp_path / "audit" / "decisions.jsonl") > 0
+
+
+def test_https_with_the_servers_ca_decides_and_without_it_fails_closed(
+    workspace: str, limen_home: Path, tmp_path: Path
+) -> None:
+    from fleet_servers import self_signed
+
+    token = add_token("agent-a")
+    cert, key = self_signed(str(tmp_path))
+    proc, url = start_replica(
+        str(limen_home),
+        workspace,
+        state=str(tmp_path / "state.sqlite"),
+        audit=str(tmp_path / "audit"),
+        tls=(cert, key),
+    )
+    try:
+        trusted = RemoteRuntime(ServerClient([url], token, cafile=cert), workspace=workspace)
+        assert (
+            trusted.decide("Read", {"file_path": "README.md"}, session_id="t", door="sdk").verdict
+            is Verdict.PASS
+        )
+        trusted.close()
+        stranger = RemoteRuntime(ServerClient([url], token), workspace=workspace)  # the system's CAs only
+        refused = stranger.decide("Read", {"file_path": "README.md"}, session_id="t", door="sdk")
+        stranger.close()
+        assert refused.verdict is Verdict.BLOCK and "SSLCertVerificationError" in refused.explanation
+    finally:
+        stop(proc)
