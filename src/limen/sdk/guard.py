@@ -294,11 +294,14 @@ class Session:
         return HALTED in self.guard.runtime.store.flags(self.id)
 
     def halt(self, reason: str) -> None:
-        """Deny every later call in this session (a hard floor: `session_halted`). Audited."""
+        """Deny every later call in this session (a hard floor: `session_halted`), through the runtime,
+        which records it (`session_halt`) unless the guard keeps no log."""
         from limen.state import HALTED
 
-        self.guard.runtime.store.set_flags(self.id, {HALTED})
-        self.guard._event("session_halt", session=self.id, reason=reason[:160])
+        if self.guard.audited:
+            self.guard.runtime.halt(self.id, reason=reason[:160])
+        else:
+            self.guard.runtime.store.set_flags(self.id, {HALTED})
 
     # -- the synchronous path --------------------------------------------------------------------------------
     def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> Any:
