@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -103,7 +104,7 @@ def build(config: ServeConfig) -> tuple[ServeRuntime, SessionOwners]:
         audit_sink=config.audit,
         audit_failure="deny",  # a central service that cannot record a decision must not let it through
     )
-    owners: SessionOwners = store if hasattr(store, "claim_session") else SqliteOwners()  # type: ignore[assignment]
+    owners = cast("SessionOwners", store) if hasattr(store, "claim_session") else SqliteOwners()
     return runtime, owners
 
 
@@ -147,7 +148,7 @@ class DecisionService:
             self.metrics.refuse(f"http_{exc.status}")
             status, body, kind = exc.status, _json({"error": str(exc)}), "application/json"
         except Exception as exc:  # never a traceback to the agent: the client turns a 500 into a BLOCK
-            self.runtime._report(f"limen serve: {type(exc).__name__} answering {route}")
+            print(f"limen serve: {type(exc).__name__} answering {route}", file=sys.stderr)
             status, body, kind = (
                 500,
                 _json({"error": f"internal error ({type(exc).__name__})"}),
@@ -188,7 +189,7 @@ class DecisionService:
             if path.startswith("/v1/approvals/"):
                 if method != "GET":
                     raise BadRequest(
-                        405, "approvals are read here; a person answers them with `limen approve`"
+                        405, "approvals are read here; a person answers them with `limen serve approve`"
                     )
                 return await self._thread(self._approval, identity, path.rsplit("/", 1)[1])
             if method != "POST":
