@@ -132,3 +132,25 @@ def test_an_unreachable_redis_fails_closed(tmp_path: Path, workspace: str) -> No
     assert decision.verdict is Verdict.BLOCK
     assert decision.reasons == (ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,)
     runtime.close()
+
+
+def test_a_session_halted_from_the_command_line_is_halted_on_every_replica(
+    redis_url: str, workspace: str, limen_home: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    replica = Runtime(workspace=workspace, store=RedisStore(redis_url))
+    assert replica.decide("Bash", {"command": "ls"}, session_id="s9", door="sdk").verdict is Verdict.PASS
+    env = {**os.environ, "LIMEN_HOME": str(limen_home)}
+    for command in (["halt", "s9", "--reason", "runaway agent"], ["show", "s9"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "limen", "session", *command, "--state", redis_url],
+            env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert "halted" in done.stdout
+    halted = replica.decide("Bash", {"command": "ls"}, session_id="s9", door="sdk")
+    assert halted.verdict is Verdict.BLOCK and ReasonCode.SESSION_HALTED in halted.reasons
+    replica.close()
