@@ -43,6 +43,7 @@ RESOLVED_KEY = "limen_resolved_from"
 OBSERVE_WINDOW = 256 << 10  # bytes of response text scanned per observation
 OBSERVE_OVERLAP = 1024  # carried into the next window, so a secret across a boundary is seen
 MAX_OBSERVED = 4 << 20  # text per response scanned; past it, a `proxy_response_unscreened` event
+BUFFERED_TEXT = 256 << 10  # a text response up to this (by Content-Length) is held whole, not streamed
 MAX_JSON_ANSWER = 16 << 20  # a plain-JSON MCP answer held for screening; longer: withheld
 _TEXTUAL = ("text/", "json", "xml", "javascript", "x-www-form-urlencoded", "event-stream", "yaml", "x-ndjson")
 HOLD_SECONDS = 120.0  # an AUTH waits this long at most for a human (capped by `approvals.wait_seconds`)
@@ -64,6 +65,7 @@ class LimenAddon:
         self.runtime = runtime
         self.config = config
         self.guards = Guards(runtime, config.cwd or runtime.workspace)
+        self._holds: set[Any] = set()  # the tasks holding requests for a human (kept from collection)
 
     # -- connections -----------------------------------------------------------------------------------
     def http_connect(self, flow: http.HTTPFlow) -> None:
@@ -115,11 +117,14 @@ class LimenAddon:
             data.server.__dict__["address"] = original
 
     # -- requests --------------------------------------------------------------------------------------
-    async def request(self, flow: http.HTTPFlow) -> None:
+    def request(self, flow: http.HTTPFlow) -> None:
         try:
             held = self._request(flow)
-            if held is not None:
-                await self._hold(flow, *held)
+            if held is not None:  # paused until a human answers (or the wait ends): off the event loop
+                import asyncio
+
+                flow.intercept()  # type: ignore[no-untyped-call]
+                self._holds.add(asyncio.get_running_loop().create_task(self._hold(flow, *held)))
         except Exception as exc:
             self._fail(flow, exc)
 
@@ -167,26 +172,29 @@ class LimenAddon:
     async def _hold(
         self, flow: http.HTTPFlow, session: str, arguments: dict[str, Any], decision: Decision
     ) -> None:
-        """An AUTH with an approval request: put it to the approval channels and wait (off the event loop);
-        a grant decides the identical request again, which passes once. The 403 already set stands
-        otherwise."""
+        """An AUTH with an approval request: put it to the approval channels and wait in a thread; a grant
+        decides the identical request again, which passes once. The 403 already set stands otherwise."""
         import asyncio
         import time
 
-        status, _reached = await asyncio.to_thread(
-            self.runtime.hold, decision, door=translate.DOOR, until=time.time() + HOLD_SECONDS
-        )
-        if status != "granted":
-            return
-        again = self._decide(session, arguments)
-        if again.verdict is Verdict.PASS:
-            flow.response = None
-            raw = flow.request.raw_content or b""
-            self._after_pass(
-                flow, session, raw, _decoded_request(flow.request, raw, self.config.max_body), False
+        try:
+            status, _reached = await asyncio.to_thread(
+                self.runtime.hold, decision, door=translate.DOOR, until=time.time() + HOLD_SECONDS
             )
-        else:
-            self._refuse(flow, again, f"{flow.request.method} {flow.request.host}")
+            if status == "granted":
+                again = self._decide(session, arguments)
+                if again.verdict is Verdict.PASS:
+                    flow.response = None
+                    raw = flow.request.raw_content or b""
+                    decoded = _decoded_request(flow.request, raw, self.config.max_body)
+                    self._after_pass(flow, session, raw, decoded, False)
+                else:
+                    self._refuse(flow, again, f"{flow.request.method} {flow.request.host}")
+        except Exception as exc:
+            self._fail(flow, exc)
+        finally:
+            flow.resume()  # type: ignore[no-untyped-call]
+            self._holds.discard(asyncio.current_task())
 
     def _after_pass(
         self, flow: http.HTTPFlow, session: str, raw: bytes, decoded: bytes | None, truncated: bool
@@ -254,10 +262,37 @@ class LimenAddon:
             if flow.client_conn.__dict__.get(PASS_THROUGH_KEY) or not any(t in kind for t in _TEXTUAL):
                 response.stream = True
                 return
+            length = response.headers.get("content-length", "")
+            if length.isdigit() and int(length) <= BUFFERED_TEXT and "event-stream" not in kind:
+                return  # held whole by mitmproxy (cheaper than streaming a small body): scanned in `response`
             response.stream = _Observer(self, session, flow.request.pretty_url, response.headers)
         except Exception as exc:
             _note(f"response screening failed to start: {type(exc).__name__}")
             response.stream = _cut
+
+    def response(self, flow: http.HTTPFlow) -> None:
+        """A small text response held whole: scanned once it has been sent on (the next event the loop
+        runs, before it reads the client's next request), so the client does not wait for the scan."""
+        response = flow.response
+        if response is None or response.stream or flow.metadata.get("limen_mcp") is not None:
+            return
+        if response.headers.get("X-Limen-Decision"):
+            return  # Limen's own refusal
+        kind = response.headers.get("content-type", "").lower()
+        if not any(t in kind for t in _TEXTUAL) or not response.raw_content:
+            return
+        try:
+            text = response.get_text(strict=False) or ""
+        except Exception:
+            text = response.raw_content.decode("utf-8", errors="replace")
+        session = flow.metadata.get(SESSION_KEY, "")
+        arguments = {"url": flow.request.pretty_url, "method": flow.request.method}
+        _later(self._observe, session, arguments, text[:MAX_OBSERVED])
+
+    def _observe(self, session: str, arguments: dict[str, Any], text: str) -> None:
+        self.runtime.observe_output(
+            translate.TOOL, arguments, text, session_id=session or None, door=translate.DOOR
+        )
 
     # -- helpers ---------------------------------------------------------------------------------------
     def _session(self, flow: http.HTTPFlow) -> str | None:
@@ -357,13 +392,7 @@ class _Observer:
                 self.window.clear()
 
     def _observe(self, data: bytes) -> None:
-        self.addon.runtime.observe_output(
-            translate.TOOL,
-            self.arguments,
-            data.decode("utf-8", errors="replace"),
-            session_id=self.session or None,
-            door=translate.DOOR,
-        )
+        _later(self.addon._observe, self.session, self.arguments, data.decode("utf-8", errors="replace"))
 
     def _unscreened(self, why: str) -> None:
         if not self.reported:
@@ -402,6 +431,24 @@ class _JsonHold:
         except Exception as exc:
             _note(f"MCP answer screening failed: {type(exc).__name__}")
             return [withheld(self.pending, "screening it failed")]
+
+
+def _later(observe: Any, session: str, arguments: dict[str, Any], text: str) -> None:
+    """Scan on the event loop's next turn: after what was just relayed is written, before the loop reads
+    the next request (so the session's taint is current when that request is decided)."""
+
+    def run() -> None:
+        try:
+            observe(session, arguments, text)
+        except Exception as exc:
+            _note(f"response scan failed: {type(exc).__name__}")
+
+    try:
+        import asyncio
+
+        asyncio.get_running_loop().call_soon(run)
+    except RuntimeError:  # no loop (called outside the proxy): scan now
+        run()
 
 
 def _rewritable(response: Any) -> None:
