@@ -114,3 +114,33 @@ def test_through_a_guard_an_escape_fails_the_call_and_halts_the_session(project:
     with pytest.raises(ExecutionFailed, match="Escape"):
         guard.call("read_file", {"path": "link.txt"})
     assert guard.default_session.halted
+
+
+def test_no_path_of_components_reaches_outside(project: Path, outside: Path) -> None:
+    """Every path built from names, `.`, `..`, links out and in, and absolute prefixes either stays inside
+    the root or is refused: nothing outside is read or written."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    (project / "out").symlink_to(outside)
+    (project / "in").symlink_to(project / "notes")
+    (project / "notes" / "secret.txt").symlink_to(outside / "secret.txt")
+    fs = FilesystemExecutor(project)
+    parts = st.sampled_from(["notes", "..", ".", "out", "in", "secret.txt", "todo.txt", "", "x"])
+    prefixes = st.sampled_from(["", str(project) + "/", str(outside) + "/", "/", "//"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(prefixes, st.lists(parts, min_size=1, max_size=6))
+    def check(prefix: str, names: list[str]) -> None:
+        path = prefix + "/".join(names)
+        try:
+            text = fs.read_text(path)
+        except (Escape, OSError, ValueError):
+            text = None
+        assert text != "outside secret\n"
+        with contextlib.suppress(Escape, OSError, ValueError):
+            fs.write_text(path, "planted")
+        assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
+        assert (outside / "secret.txt").read_text() == "outside secret\n"
+
+    check()
