@@ -228,3 +228,13 @@ def test_calls_that_are_only_shown_open_no_request(rt: Runtime, door: str) -> No
     shown = rt.decide("Bash", CHMOD, session_id="s1", door=door)
     assert shown.verdict is Verdict.AUTH and shown.approval_id == ""
     assert rt.approvals.pending() == []
+
+
+def test_recent_lists_every_status_newest_first(rt: Runtime) -> None:
+    first = decide(rt)
+    rt.approvals.deny(first.approval_id, by="bob")
+    second = decide(rt)
+    assert [(r.id, r.status) for r in rt.approvals.recent()] == [
+        (second.approval_id, PENDING),
+        (first.approval_id, DENIED),
+    ]

@@ -6,9 +6,12 @@ Public API (what the doors, the CLI and the console build on):
   `EXPIRED`, `USED`.
 - `ApprovalStore`: the backend interface (`create`, `get`, `open_for`, `pending`, `recent`, `grant`, `deny`,
   `claim`, `expire`, `close`); `SqliteApprovalStore` implements it on `LIMEN_HOME/approvals.sqlite`.
-- `Approvals(store, audit=...)`: the rules over a store: `settle` (the runtime), `pending`, `get`,
-  `grant(id, by=, code=, password=)`, `deny(id, by=)`, `offer` and `wait` (doors that hold a call).
-  Every step is an audit event in the hash chain.
+- `Approvals(store, audit=...)`: the rules over a store: `settle` (the runtime), `pending`, `recent`, `get`,
+  `grant(id, by=, code=, password=)` (raises `ApprovalError` when a strong request lacks the factor),
+  `deny(id, by=)`, `use` (a door's own prompt said yes), `offer` and `wait` (doors that hold a call).
+  Every step is an audit event in the hash chain (`approval_request|grant|deny|expire|use`, field
+  `approval`). A request's `decision_id` is the AUTH decision's audit record id (`limen log --why ID`
+  shows its evidence); `strong` says the factor is needed; `action` is the masked call to show.
 - `open_approvals()`: an `Approvals` on the default store that audits to the default log (what the CLI and
   the console use).
 - `ApprovalError`: an answer that cannot be applied; its message is safe to show.

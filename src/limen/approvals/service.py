@@ -185,6 +185,10 @@ class Approvals:
         self.sweep(now)
         return self.store.pending(now)
 
+    def recent(self, limit: int = 100) -> list[ApprovalRequest]:
+        """The latest requests in any status, newest first (what a console lists)."""
+        return self.store.recent(limit)
+
     def grant(
         self, request_id: str, *, by: str, code: str | None = None, password: str | None = None
     ) -> ApprovalRequest:
