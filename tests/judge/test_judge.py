@@ -48,7 +48,8 @@ def configure(
         "url": url,
         "model": "judge-test",
         "api_key_env": "LIMEN_TEST_JUDGE_KEY",
-        "timeout_seconds": 2,
+        "timeout_seconds": 5,  # generous: a loaded test machine must not look like a slow provider
+        "budget_ms": 5000,
         "breaker_failures": 2,
         **extra,
     }
@@ -186,7 +187,11 @@ def test_failures_leave_the_decision_and_open_the_breaker(
 ) -> None:
     with JudgeServer(provider) as server:
         server.behaviour = behaviour
-        configure(workspace, server.url, provider, timeout_seconds=0.3)
+        # a short deadline for the slow answer; a generous one otherwise (a loaded machine is not a timeout)
+        deadline = (
+            {"timeout_seconds": 0.3} if status == "timeout" else {"timeout_seconds": 5, "budget_ms": 5000}
+        )
+        configure(workspace, server.url, provider, **deadline)
         started = time.monotonic()
         first = decide(runtime, session="a")
         second = decide(runtime, session="b")
