@@ -1,4 +1,5 @@
-"""LangGraph's ToolNode (through create_react_agent) with a scripted chat model, and LangChain tools."""
+"""LangGraph: the agent loop with ToolNode and a scripted chat model; guarded LangChain tools, and a
+ToolNode of the application's own tools wrapped by the guard."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from typing import Any
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool as langchain_tool
+from langgraph.prebuilt import ToolNode
 
 from limen.sdk import Guard
-from limen.sdk.adapters.langchain import register, tools
+from limen.sdk.adapters.langchain import async_tool_call_wrapper, register, tool_call_wrapper, tools
 
 
 class ScriptedChatModel(GenericFakeChatModel):
@@ -40,17 +42,17 @@ def _guard(project: Path, audit_dir: Path, ran: list[str]) -> Guard:
     return guard
 
 
-def _graph(model: ScriptedChatModel, node_tools: list[Any]) -> Any:
+def _graph(model: ScriptedChatModel, node_tools: list[Any] | Any) -> Any:
     """The canonical LangGraph agent loop: the model node, then ToolNode while the model asks for tools."""
     from langgraph.graph import END, START, MessagesState, StateGraph
-    from langgraph.prebuilt import ToolNode, tools_condition
+    from langgraph.prebuilt import tools_condition
 
     def call_model(state: MessagesState) -> dict[str, Any]:
         return {"messages": [model.invoke(state["messages"])]}
 
     graph = StateGraph(MessagesState)
     graph.add_node("model", call_model)
-    graph.add_node("tools", ToolNode(node_tools))
+    graph.add_node("tools", node_tools if isinstance(node_tools, ToolNode) else ToolNode(node_tools))
     graph.add_edge(START, "model")
     graph.add_conditional_edges("model", tools_condition, {"tools": "tools", END: END})
     graph.add_edge("tools", "model")
@@ -112,3 +114,45 @@ def test_async_graph_and_an_existing_langchain_tool(project: Path, audit_dir: Pa
     assert by_id["d1"].status == "success"
     assert by_id["d2"].status == "error" and "Limen denied delete_file" in by_id["d2"].content
     assert ran == [str(project / "notes" / "todo.txt")]
+
+
+def test_a_tool_node_of_the_applications_own_tools_wrapped_by_the_guard(
+    project: Path, audit_dir: Path, chain_verifies: Callable[[Path], bool]
+) -> None:
+    ran: list[str] = []
+
+    @langchain_tool
+    def read_file(path: str) -> str:
+        """Read a text file."""
+        ran.append(Path(path).name)
+        return Path(path).read_text()
+
+    @langchain_tool
+    def unguarded(path: str) -> str:
+        """A tool nobody registered with the guard."""
+        ran.append("unguarded")
+        return "ran"
+
+    guard = Guard(project, audit=audit_dir)
+    register(guard, read_file, capability="filesystem.read")
+    calls = [
+        {"name": "read_file", "args": {"path": "README.md"}, "id": "w1"},
+        {"name": "read_file", "args": {"path": "/etc/shadow"}, "id": "w2"},
+        {"name": "unguarded", "args": {"path": "README.md"}, "id": "w3"},
+    ]
+    script = [AIMessage(content="", tool_calls=calls), AIMessage(content="done")]
+    for run in (
+        lambda agent: agent.invoke({"messages": [("user", "go")]}),
+        lambda agent: asyncio.run(agent.ainvoke({"messages": [("user", "go")]})),
+    ):
+        node = ToolNode(
+            [read_file, unguarded],
+            wrap_tool_call=tool_call_wrapper(guard),
+            awrap_tool_call=async_tool_call_wrapper(guard),
+        )
+        by_id = _tool_messages(run(_graph(ScriptedChatModel(messages=iter(list(script))), node)))
+        assert by_id["w1"].status == "success" and by_id["w1"].content == "# demo\n"
+        assert by_id["w2"].status == "error" and "sensitive_secret_access" in by_id["w2"].content
+        assert by_id["w3"].status == "error" and "unknown_tool" in by_id["w3"].content
+    assert ran == ["README.md", "README.md"]
+    assert chain_verifies(audit_dir)

@@ -9,13 +9,21 @@ validates them, so a malformed call is an audited decision too.
     from limen.sdk.adapters.langchain import tools, register
     register(guard, my_langchain_tool, capability="filesystem.read")   # an existing LangChain tool
     node = ToolNode(tools(guard))
+    # or keep a ToolNode of your own tools and let every call take the guard's path instead:
+    node = ToolNode(
+        my_tools, wrap_tool_call=tool_call_wrapper(guard), awrap_tool_call=async_tool_call_wrapper(guard)
+    )
+
+A call to a tool the guard does not know is refused (`unknown_tool`), never run unguarded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from limen.sdk.adapters import guard_of, selected, session_of
@@ -72,3 +80,43 @@ def _structured(target: Guard | Session, tool: Tool) -> StructuredTool:
         args_schema=tool.json_schema(),
         handle_tool_error=True,
     )
+
+
+def tool_call_wrapper(target: Guard | Session) -> Callable[[Any, Callable[[Any], Any]], ToolMessage]:
+    """ToolNode's `wrap_tool_call`: the call goes to the guard (which runs the registered function)
+    instead of to `execute`; a refusal is the error `ToolMessage` the model sees."""
+
+    def wrap(request: Any, execute: Callable[[Any], Any]) -> ToolMessage:
+        call = request.tool_call
+        try:
+            output = session_of(target).call(call["name"], call.get("args") or {})
+        except GuardError as exc:
+            return ToolMessage(
+                content=exc.message, tool_call_id=call["id"], name=call["name"], status="error"
+            )
+        return _message(call, output)
+
+    return wrap
+
+
+def async_tool_call_wrapper(
+    target: Guard | Session,
+) -> Callable[[Any, Callable[[Any], Awaitable[Any]]], Awaitable[ToolMessage]]:
+    """ToolNode's `awrap_tool_call`, as `tool_call_wrapper`."""
+
+    async def wrap(request: Any, execute: Callable[[Any], Awaitable[Any]]) -> ToolMessage:
+        call = request.tool_call
+        try:
+            output = await session_of(target).acall(call["name"], call.get("args") or {})
+        except GuardError as exc:
+            return ToolMessage(
+                content=exc.message, tool_call_id=call["id"], name=call["name"], status="error"
+            )
+        return _message(call, output)
+
+    return wrap
+
+
+def _message(call: Mapping[str, Any], output: Any) -> ToolMessage:
+    content = output if isinstance(output, str) else json.dumps(output, default=str)
+    return ToolMessage(content=content, tool_call_id=call["id"], name=call["name"])
