@@ -229,3 +229,16 @@ def test_bad_settings_are_refused_with_file_line_and_key(
         load_context(workspace)
     problem = caught.value.problems[0]
     assert (problem.file, problem.line, problem.key) == (path, line, key)
+
+
+def test_a_damaged_history_fails_upward_once_then_starts_afresh(
+    enabled: None, runtime: Runtime, tmp_path: Path
+) -> None:
+    state = tmp_path / "state"
+    state.mkdir(exist_ok=True)
+    (state / "baseline.sqlite").write_bytes(b"this is not a database" * 100)
+    first = runtime.decide("Bash", {"command": "git status"}, session_id="s", door="hook")
+    assert first.verdict is Verdict.AUTH and ReasonCode.SUBJECTIVE_GUARDRAIL_ERROR in first.reasons
+    assert list(state.glob("baseline.sqlite.corrupt-*"))  # kept for a person to look at
+    again = runtime.decide("Bash", {"command": "git status"}, session_id="s", door="hook")
+    assert again.verdict is Verdict.PASS  # a fresh history: silent until it has learnt enough

@@ -35,6 +35,7 @@ Off by default: `baseline: {enabled: true}` in a policy file, or `LIMEN_BASELINE
 from __future__ import annotations
 
 import atexit
+import contextlib
 import math
 import os
 import sqlite3
@@ -184,18 +185,38 @@ class Baseline:
             atexit.register(self.flush)
 
     def _conn(self) -> sqlite3.Connection | None:
+        """The database, opened once. A file that is not a database (or not ours) is moved aside and the
+        error raised: this decision fails upward (`subjective_guardrail_error`, AUTH), the next ones start
+        a fresh history, which says nothing until `min_history` calls are learnt again."""
         if self.path is None:
             return None
         if self._db is None:
             db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA busy_timeout = 5000")
-            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")
-            db.executescript(_SCHEMA)
+            try:
+                db.execute("PRAGMA busy_timeout = 5000")
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = NORMAL")
+                db.executescript(_SCHEMA)
+            except sqlite3.DatabaseError:
+                db.close()
+                self._set_aside()
+                raise
             os.chmod(self.path, 0o600)
             self._db = db
         return self._db
+
+    def _set_aside(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self._workflows.clear()
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                os.replace(self.path, f"{self.path}.corrupt-{int(time.time())}")
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path + suffix)
 
     def workflow(self, scope: str) -> Workflow:
         """The workflow's counts, loaded from disk once and refreshed every `RELOAD_SECONDS`."""
@@ -209,7 +230,13 @@ class Baseline:
             db = self._conn()
             counts: dict[str, int] = {}
             if db is not None:
-                counts = dict(db.execute("SELECT key, n FROM counts WHERE scope = ?", (scope,)).fetchall())
+                try:
+                    counts = dict(
+                        db.execute("SELECT key, n FROM counts WHERE scope = ?", (scope,)).fetchall()
+                    )
+                except sqlite3.DatabaseError:
+                    self._set_aside()
+                    raise
             elif found is not None:
                 counts = found.counts
             workflow = Workflow(counts, now)
