@@ -164,3 +164,25 @@ def test_threads_of_one_writer_are_committed_in_groups_each_record_once(postgres
         mine = sorted((seq, i) for (w, i), seq in returned.items() if w == n)
         assert [i for _, i in mine] == list(range(60))  # in the order the thread wrote them
     assert verify_postgres(postgres_dsn).ok
+
+
+def test_a_tail_cut_with_an_older_signed_head_put_back_is_found_by_the_anchor(postgres_dsn: str) -> None:
+    """The head's own signature cannot tell an older signed head from the real one; the anchor this machine
+    keeps outside the database can."""
+    writer = PostgresAuditWriter(postgres_dsn)
+    for i in range(5):
+        writer.append({"kind": "event", "event": "x", "i": i})
+    with psycopg.connect(postgres_dsn) as conn:
+        old_head = conn.execute("SELECT seq, h, mac FROM limen_audit_head").fetchone()
+    for i in range(5, 9):
+        writer.append({"kind": "event", "event": "x", "i": i})
+    writer.close()
+    assert verify_postgres(postgres_dsn).ok
+    assert old_head is not None
+    _bypassing_triggers(postgres_dsn, "DELETE FROM limen_audit WHERE seq > 5")
+    _bypassing_triggers(
+        postgres_dsn,
+        f"UPDATE limen_audit_head SET seq = {old_head[0]}, h = '{old_head[1]}', mac = '{old_head[2]}'",
+    )
+    problems = verify_postgres(postgres_dsn).problems
+    assert problems and all("up to seq 9" in p for p in problems), problems

@@ -112,6 +112,7 @@ class PostgresAuditWriter:
         self._pending: list[_Pending] = []
         self._flushing = False
         self._conn: psycopg.Connection[Any] | None = None
+        self._anchor = _Anchor(anchor_path(dsn, home), self._key)
 
     def _connection(self) -> psycopg.Connection[Any]:
         if self._conn is None or self._conn.closed or self._conn.broken:
@@ -180,16 +181,16 @@ class PostgresAuditWriter:
             sent = _Attempt()
             try:
                 self._append(conn, [item.record for item in batch], sent)
-                return sent.seqs
             except psycopg.OperationalError:
                 self._drop()
                 if not sent.rows:
                     if attempt:
                         raise
                     continue  # nothing was written: try again on a fresh connection
-                if self._landed(sent.rows[-1]):
-                    return sent.seqs
-                raise
+                if not self._landed(sent.rows[-1]):
+                    raise
+            self._anchor.raise_to(sent.rows[-1][0], sent.rows[-1][1])
+            return sent.seqs
         raise AssertionError("unreachable")
 
     def _landed(self, row: tuple[int, str, str]) -> bool:
@@ -282,6 +283,63 @@ class PostgresAuditWriter:
             self._drop()
 
 
+def anchor_path(dsn: str, home: str | None = None) -> str:
+    """Where this machine keeps the signed head of the chain at `dsn` (named by a hash of the DSN)."""
+    import hashlib
+    import os
+
+    from limen.home import limen_home
+
+    name = hashlib.sha256(dsn.encode()).hexdigest()[:24]
+    return os.path.join(home or limen_home(), "anchors", f"postgres-{name}.json")
+
+
+class _Anchor:
+    """The highest (seq, hash) this machine's writers committed, HMAC-signed, outside the database: a
+    superuser who cuts the table's tail and puts an older signed head back (which the head's own signature
+    cannot tell from the real one) is caught by `verify_postgres` on any machine that wrote past the cut.
+    Raised under `flock`, never lowered, so the replicas of one host keep one anchor between them. A failure
+    to write it costs no record (the record is committed); it is reported once."""
+
+    def __init__(self, path: str, key: bytes) -> None:
+        self.path, self._key, self._warned = path, key, False
+
+    def raise_to(self, seq: int, digest: str) -> None:
+        import fcntl
+        import os
+        import sys
+
+        try:
+            os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                current = read_anchor(os.pread(fd, 512, 0), self._key)
+                if current is None or current[0] < seq:
+                    body = f'{{"seq": {seq}, "h": "{digest}", "mac": "{mac(self._key, seq, digest)}"}}'
+                    os.pwrite(fd, body.encode().ljust(256), 0)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            if not self._warned:
+                print(
+                    f"limen: the audit anchor {self.path} cannot be written ({exc.strerror})", file=sys.stderr
+                )
+                self._warned = True
+
+
+def read_anchor(raw: bytes, key: bytes) -> tuple[int, str] | None:
+    """(seq, hash) of a signed anchor; None when empty, unreadable or not signed with `key`."""
+    import json
+
+    try:
+        anchor = json.loads(raw.decode().strip() or "null")
+        seq, digest, signature = int(anchor["seq"]), str(anchor["h"]), str(anchor["mac"])
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+    return (seq, digest) if hmac.compare_digest(signature, mac(key, seq, digest)) else None
+
+
 class _Attempt:
     """What one transaction sent: its rows (seq, hash, line) and the seq of each record handed in."""
 
@@ -312,6 +370,18 @@ def verify_postgres(dsn: str, *, home: str | None = None, max_problems: int = 20
     key = installation_key("audit", home)
     report = Report()
     expected_seq, prev = 1, GENESIS
+    anchored: tuple[int, str] | None = None
+    try:
+        with open(anchor_path(dsn, home), "rb") as fh:
+            raw = fh.read()
+        anchored = read_anchor(raw, key)
+        if anchored is None and raw.strip():
+            report.problems.append(
+                "this machine's anchor of the chain is not signed with this installation's key"
+            )
+    except FileNotFoundError:
+        pass
+    anchor_found = anchored is None
     with connect(dsn) as conn:
         exists = conn.execute("SELECT to_regclass(%s)", (TABLE,)).fetchone()
         if exists is None or exists[0] is None:
@@ -343,8 +413,15 @@ def verify_postgres(dsn: str, *, home: str | None = None, max_problems: int = 20
                 report.problems.append(_describe_break(record, seq))
             report.records += 1
             expected_seq, prev = seq + 1, digest
+            if anchored is not None and seq == anchored[0]:
+                anchor_found = digest == anchored[1]
         head = conn.execute(f"SELECT seq, h, mac FROM {HEAD} WHERE id = 1").fetchone()
     last = expected_seq - 1
+    if not anchor_found and anchored is not None:
+        report.problems.append(
+            f"this machine wrote the chain up to seq {anchored[0]}, which the database does not hold as "
+            f"written (it ends at seq {last}: truncated, rolled back or replaced)"
+        )
     if head is None:
         if report.records:
             report.problems.append("the signed head is missing")
