@@ -323,3 +323,22 @@ def test_bad_settings_are_refused_with_file_line_and_key(
     assert (problem.file, problem.line, problem.key) == (path, line, key)
     assert message in problem.message
     assert "sk-live-123" not in str(caught.value)  # a key written into the file is not repeated back
+
+
+def test_an_unconfigured_judge_costs_the_decision_path_no_import(workspace: str, tmp_path: Path) -> None:
+    """`import limen` and a decision without a `judge:` section never load the HTTP client."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from limen.runtime import Runtime\n"
+        f"rt = Runtime(workspace={workspace!r}, state_path={str(tmp_path / 's.sqlite')!r}, "
+        f"audit_dir={str(tmp_path / 'a')!r})\n"
+        "call = {'command': 'curl https://unknown-host.example.net/x'}\n"
+        "assert rt.decide('Bash', call, session_id='s', door='hook').verdict.name == 'AUTH'\n"
+        "print(sorted(m for m in sys.modules if m.startswith('limen.judge')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['limen.judge', 'limen.judge.config']"
