@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+import enum
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -546,3 +548,24 @@ def test_the_async_path_nests_and_asks_an_async_approver(
     assert asyncio.run(main()) == ["# DEMO\n", "# DEMO\n", "X=1\n"]
     assert asked == ["read_sync"]
     assert [d["tool"] for d in _decisions(records)][:4] == ["shout", "read", "shout", "read"]
+
+
+class Tone(enum.Enum):
+    PLAIN = "plain"
+
+
+def test_application_code_may_pass_paths_dates_and_enums(project: Path, audit_dir: Path) -> None:
+    guard = _guard(project, audit_dir)
+
+    @guard.tool(capability="filesystem.read")
+    def read(path: Path, since: datetime.date | None = None, tone: Tone = Tone.PLAIN) -> str:
+        return f"{type(path).__name__} {path} {since} {tone.name}"
+
+    assert read(path=Path("README.md"), since=datetime.date(2026, 1, 2), tone=Tone.PLAIN) == (
+        f"PosixPath {project / 'README.md'} 2026-01-02 PLAIN"
+    )
+    assert guard.call("read", {"path": "README.md", "since": "2026-01-02", "tone": "plain"}).startswith(
+        "PosixPath"
+    )
+    with pytest.raises(Denied, match="not JSON"):
+        read(path=object())

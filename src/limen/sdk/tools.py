@@ -15,6 +15,8 @@ absolute path the decision judged), URLs must name a host, commands must parse. 
 
 from __future__ import annotations
 
+import datetime
+import enum
 import inspect
 import json
 import os
@@ -79,7 +81,7 @@ class Tool:
         if not isinstance(arguments, Mapping):
             raise Problem("the arguments are not an object")
         try:
-            blob = json.dumps(dict(arguments), ensure_ascii=False, allow_nan=False)
+            blob = json.dumps(dict(arguments), ensure_ascii=False, allow_nan=False, default=_json_form)
         except (TypeError, ValueError) as exc:
             raise Problem(f"the arguments are not JSON ({type(exc).__name__})") from None
         if len(blob.encode()) > self.max_argument_bytes:
@@ -318,6 +320,19 @@ def _check_command(name: str, value: Any) -> None:
         raise Problem(f"{name!r} is a command argument but is not a string or a list of strings")
     if not words or not words[0]:
         raise Problem(f"{name!r} is an empty command")
+
+
+def _json_form(value: object) -> object:
+    """What application code passes that a model would have sent as JSON: a path, a date, an enum member."""
+    if isinstance(value, PurePath):
+        return str(value)
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def _describe(exc: pydantic.ValidationError) -> str:
