@@ -223,6 +223,14 @@ def test_registration_mistakes_fail_at_start_up(project: Path, audit_dir: Path) 
         guard.register(run, capability="shell.execute")
     with pytest.raises(ValueError, match="does not have"):
         guard.register(run, capability="filesystem.read", params={"path": "path"})
+
+    class Local:
+        pass
+
+    def uses_a_local_class(path: Local) -> None: ...
+
+    with pytest.raises(ValueError, match="annotations cannot be resolved"):
+        guard.register(uses_a_local_class, capability="filesystem.read")
     with pytest.raises(ValueError, match="mode"):
         Guard(project, mode="monitor")
     with pytest.raises(ValueError, match="policy"):

@@ -137,7 +137,12 @@ def make_tool(
     if not tool_name or not isinstance(tool_name, str):
         raise ValueError("a tool needs a name")
     signature = inspect.signature(fn)
-    hints = typing.get_type_hints(fn)
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception as exc:  # a name only the function's enclosing scope knows, under postponed annotations
+        raise ValueError(
+            f"{tool_name}: its annotations cannot be resolved ({type(exc).__name__}: {exc})"
+        ) from None
     fields: dict[str, Any] = {}
     path_types: dict[str, bool] = {}
     for parameter in signature.parameters.values():
