@@ -250,6 +250,9 @@ class Decision:
     action: Action | None = None
     decision_id: str = ""
     approval_id: str = ""  # the single-use approval request this AUTH opened, or the grant a PASS used
+    # of a tool output: the pieces that read as instructions to the agent, which a door cuts out in place
+    # (`limen.scan.instruction_spans`); untrusted text, never written to the audit log
+    removed: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view that carries no raw argument values (details are already redacted)."""

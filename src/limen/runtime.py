@@ -393,6 +393,10 @@ class Runtime:
         reasons = tuple(dict.fromkeys(f.code for f in findings))
         stage = StageResult("output_scan", verdict, risk, reasons, (), (perf_counter_ns() - started) / 1000)
         decision = Decision(verdict, risk, reasons, "", [stage], tuple(findings), action, os.urandom(8).hex())
+        if verdict is Verdict.AUTH and isinstance(output, str):  # cut in place where the door can: balanced
+            from limen.scan import instruction_spans
+
+            decision.removed = tuple(instruction_spans(output) or ())
         decision.explanation = explain(decision)
         from limen.judge import review_output
 

@@ -525,6 +525,88 @@ def _screened(output: str) -> tuple[dict[Verdict, list[str]], list[Finding]]:
     return graded, findings
 
 
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+MAX_SPANS = 32  # past this many flagged pieces an output is withheld whole, not cut
+
+
+def _quoted_ranges(output: str) -> list[tuple[int, int]]:
+    """Where `output` quotes text rather than says it: fenced code blocks, and `>` block-quote lines."""
+    ranges: list[tuple[int, int]] = []
+    fences = [m.start() for m in _FENCE.finditer(output)]
+    for start, end in zip(fences[::2], fences[1::2], strict=False):
+        ranges.append((start, end))
+    for m in re.finditer(r"^[ \t]*>[^\n]*", output, re.MULTILINE):
+        ranges.append(m.span())
+    return ranges
+
+
+def instruction_spans(output: str) -> list[str] | None:
+    """The pieces of an output that read as instructions to the agent, for removal in place. Within each
+    record the screen flags, a piece runs from a line the screen flags on its own to the end of that line's
+    paragraph (an instruction's payload, the address or the account, follows it); when no line is flagged
+    alone, the whole record is the piece. Text the output quotes (a code block, a `>` quotation:
+    documentation, a security question, a test corpus) is told apart and kept; the door warns about it
+    instead. None when the output cannot be cut safely (too many pieces): then it is withheld whole."""
+    output = output[:MAX_SCAN_CHARS]
+    graded, _ = _screened(output)
+    flagged = [part for verdict in (Verdict.BLOCK, Verdict.AUTH) for part in graded[verdict]]
+    if not flagged:
+        return []
+    quoted = _quoted_ranges(output)
+    spans: list[str] = []
+    for part in flagged:
+        lines = part.splitlines(keepends=True)
+        pieces: list[str] = []
+        i = 0
+        while i < len(lines):
+            if lines[i].strip() and _grade(lines[i])[0] is not Verdict.PASS:
+                j = i + 1
+                while j < len(lines) and lines[j].strip() and not _FENCE.match(lines[j]):
+                    j += 1  # the rest of the paragraph goes with it (a code fence ends it)
+                line = lines[i]
+                start = max(line.find(_from_first_flagged_sentence(line)), 0)
+                pieces.append((line[start:] + "".join(lines[i + 1 : j])).strip())
+                i = j
+            else:
+                i += 1
+        for piece in pieces or [part.strip()]:
+            at = output.find(piece)
+            if at >= 0 and any(a <= at and at + len(piece) <= b for a, b in quoted):
+                continue  # quoted, not said: kept, and warned about
+            spans.append(piece)
+    spans = list(dict.fromkeys(spans))
+    if len(spans) > MAX_SPANS:
+        return None
+    return sorted(spans, key=len, reverse=True)  # longest first: a piece inside another goes with it
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def _from_first_flagged_sentence(line: str) -> str:
+    """A flagged line from its first sentence the screen flags on its own (`Welcome to my blog. IMPORTANT:
+    ignore ...` keeps its welcome); when no sentence is flagged alone, from the last start where the rest
+    of the line still is; else the whole line."""
+    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(line))][:64]
+    for k, at in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(line)
+        if _grade(line[at:end])[0] is not Verdict.PASS:
+            return line[at:].strip()
+    for at in reversed(starts):
+        if _grade(line[at:])[0] is not Verdict.PASS:
+            return line[at:].strip()
+    return line.strip()
+
+
+def cut(text: str, spans: list[str], marker: str) -> str | None:
+    """`text` with every span replaced by `marker`; None when a span is not in it (the caller withholds)."""
+    for span in spans:
+        if span not in text:
+            return None
+        text = text.replace(span, marker)
+    return text
+
+
 def apply_scan(
     store: SessionStore,
     fingerprint: Callable[[str], str],

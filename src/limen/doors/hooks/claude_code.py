@@ -76,6 +76,16 @@ def render_post(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
     if outcome.verdict == ev.PASS:
         return ev.Answer("{}")
     payload = with_context({}, event.name, ev.untrusted_context(outcome))
+    if outcome.removed and not ev.withholds(outcome):  # cut the instructions out, pass the rest
+        marker = ev.removal_marker(outcome)
+        trimmed = ev.cut(event.raw_output, outcome.removed, marker)
+        if trimmed is not None:
+            specific = payload["hookSpecificOutput"]
+            if event.tool.startswith("mcp__"):
+                specific["updatedMCPToolOutput"] = trimmed
+            specific["updatedToolOutput"] = trimmed
+            return ev.Answer(ev.dumps(payload))
+        outcome.verdict = ev.BLOCK  # the pieces cannot be cut where they lie: the whole output is withheld
     if ev.withholds(outcome):
         reason = ev.output_block_reason(outcome)
         marker = f"[withheld by Limen: {ev.codes(outcome)}{ev.ref(outcome)}]"

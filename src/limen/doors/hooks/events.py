@@ -109,7 +109,16 @@ class HookEvent:
 class Outcome:
     """The part of a decision a dialect needs: verdict, reason codes, explanation, decision id."""
 
-    __slots__ = ("approval_id", "decision_id", "explanation", "reasons", "record", "since", "verdict")
+    __slots__ = (
+        "approval_id",
+        "decision_id",
+        "explanation",
+        "reasons",
+        "record",
+        "removed",
+        "since",
+        "verdict",
+    )
 
     def __init__(
         self,
@@ -124,6 +133,7 @@ class Outcome:
         self.explanation = explanation
         self.decision_id = decision_id
         self.approval_id = approval_id  # the single-use approval request an AUTH opened
+        self.removed: tuple[str, ...] = ()  # pieces of a tool output to cut out in place (instructions)
         self.record: dict[str, Any] | None = None  # the decision's audit record, not yet appended
         self.since = 0  # the log's size when it was decided: the record, if appended, lies past it
 
@@ -286,6 +296,34 @@ def redacted(value: Any, marker: str, depth: int = 0) -> Any:
     if isinstance(value, list):
         return [] if depth > 12 else [redacted(v, marker, depth + 1) for v in value]
     return value
+
+
+def cut(value: Any, spans: tuple[str, ...], marker: str) -> Any:
+    """A copy of a tool's output object with every span cut out of the strings that hold it (same keys,
+    same types); None when a span lies in no single string (across fields): the door withholds instead."""
+    found: set[str] = set()
+
+    def walk(item: Any, depth: int) -> Any:
+        if isinstance(item, str):
+            for span in spans:
+                if span in item:
+                    found.add(span)
+                    item = item.replace(span, marker)
+            return item
+        if depth > 12:
+            return item
+        if isinstance(item, dict):
+            return {k: v if k in SHAPE_KEYS else walk(v, depth + 1) for k, v in item.items()}
+        if isinstance(item, list):
+            return [walk(v, depth + 1) for v in item]
+        return item
+
+    result = walk(value, 0)
+    return result if found == set(spans) else None
+
+
+def removal_marker(outcome: Outcome) -> str:
+    return f"[removed by Limen: text that reads as instructions to the agent ({codes(outcome)})]"
 
 
 def string(payload: dict[str, Any], key: str) -> str:

@@ -254,6 +254,7 @@ def outcome(decision: Decision, record: dict[str, Any] | None = None, since: int
         decision.approval_id if decision.verdict.name == ev.AUTH else "",
     )
     decided.record, decided.since = record, since
+    decided.removed = decision.removed
     return decided
 
 

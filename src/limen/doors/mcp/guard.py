@@ -486,6 +486,16 @@ class Guard:
             return None
         warned = dict(result)
         content = list(result.get("content") or [])
+        if decision.removed:  # the instructions cut out in place, the rest of the result passes
+            trimmed = _cut_result(dict(result, content=content), decision.removed, _removal_marker(reasons))
+            if trimmed is None:
+                codes = ", ".join(dict.fromkeys(r.value for r in reasons))
+                return tool_error_result(
+                    f"Limen withheld the result of {tool} from the agent. Reason codes: {codes}. "
+                    "It carries instructions aimed at the agent that could not be cut out in place.",
+                    modern=modern,
+                )
+            warned, content = trimmed, list(trimmed.get("content") or [])
         content.append({"type": "text", "text": _warning(tuple(decision.reasons))})
         warned["content"] = content
         return warned
@@ -564,6 +574,38 @@ def _withheld(what: str, reasons: tuple[ReasonCode, ...]) -> Withheld:
 
 def _withholds(verdict: Verdict, reasons: tuple[ReasonCode, ...]) -> bool:
     return verdict is Verdict.BLOCK or bool(_WITHHOLD.intersection(reasons))
+
+
+def _removal_marker(reasons: tuple[ReasonCode, ...]) -> str:
+    codes = ", ".join(dict.fromkeys(r.value for r in reasons))
+    return f"[removed by Limen: text that reads as instructions to the agent ({codes})]"
+
+
+def _cut_result(result: JSON, spans: tuple[str, ...], marker: str) -> JSON | None:
+    """The result with every span cut out of the strings of its content and structured content (same
+    shape, so a declared output schema still holds); None when a span lies in no single string (the caller
+    withholds the result)."""
+    found: set[str] = set()
+
+    def walk(item: Any, depth: int) -> Any:
+        if isinstance(item, str):
+            for span in spans:
+                if span in item:
+                    found.add(span)
+                    item = item.replace(span, marker)
+            return item
+        if depth > 16:
+            return item
+        if isinstance(item, dict):
+            return {
+                k: walk(v, depth + 1) if k not in ("type", "mimeType", "uri") else v for k, v in item.items()
+            }
+        if isinstance(item, list):
+            return [walk(v, depth + 1) for v in item]
+        return item
+
+    cut = {k: walk(v, 0) if k in ("content", "structuredContent") else v for k, v in result.items()}
+    return cut if found == set(spans) else None
 
 
 def _warning(reasons: tuple[ReasonCode, ...]) -> str:
