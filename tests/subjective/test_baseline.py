@@ -242,3 +242,21 @@ def test_a_damaged_history_fails_upward_once_then_starts_afresh(
     assert list(state.glob("baseline.sqlite.corrupt-*"))  # kept for a person to look at
     again = runtime.decide("Bash", {"command": "git status"}, session_id="s", door="hook")
     assert again.verdict is Verdict.PASS  # a fresh history: silent until it has learnt enough
+
+
+def test_a_workflow_keeps_at_most_max_keys_features(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A workflow that meets ever new hosts does not grow its memory or its file without bound."""
+    monkeypatch.setattr(baseline, "MAX_KEYS", 50)
+    store = baseline.Baseline(str(tmp_path / "baseline.sqlite"))
+    try:
+        store.workflow("w")
+        for i in range(200):
+            store.record("w", f"s{i}", "fetch", ["T:fetch", f"H:{i:016x}"])
+        store.flush()
+        kept = store.workflow("w")
+        assert len(kept.counts) <= 50 and kept.calls == 200 and kept.counts["T:fetch"] == 200
+        with sqlite3.connect(tmp_path / "baseline.sqlite") as db:
+            (rows,) = db.execute("SELECT count(*) FROM counts").fetchone()
+        assert rows <= 50
+    finally:
+        store.close()

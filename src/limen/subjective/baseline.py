@@ -45,6 +45,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from limen.context import Context
+from limen.engine import CAPABILITY_BASELINE
 from limen.model import Action, Decision, Finding, ReasonCode, Verdict
 from limen.state import HALTED, INJECTED, STATE_LOST, TAINTED, UNTRUSTED
 from limen.subjective import Detector
@@ -75,9 +76,6 @@ IMPACT = {
     "mcp.call": 0.8,
     "unknown": 0.8,
 }  # anything else (delete, network, email, message, payments, repository and database writes): 1.0
-BASELINE_RISK = {  # `limen.engine.CAPABILITY_BASELINE` is the one table; read lazily to avoid a cycle
-    "unknown": 30,
-}
 RECIPIENT_CAPABILITIES = frozenset(
     {"email.send", "message.send", "payments.transfer", "unknown", "mcp.call", "network.request"}
 )
@@ -85,7 +83,7 @@ SYSTEM_PREFIXES = ("/etc/", "/usr/", "/var/", "/opt/", "/bin/", "/sbin/", "/lib"
 RELOAD_SECONDS = 5.0
 FLUSH_SECONDS = 1.0
 FLUSH_CALLS = 64
-MAX_KEYS = 20_000  # per workflow: beyond it, new keys are counted in the totals but not kept
+MAX_KEYS = 20_000  # features per workflow (memory and file): a new one beyond it is not kept
 MAX_SESSIONS = 4096  # sessions whose last tool is remembered in memory
 # A session holding any of these learns nothing: what it does may be steered (`limen.state` flags).
 UNLEARNT_FLAGS = frozenset({UNTRUSTED, INJECTED, TAINTED, STATE_LOST, HALTED})
@@ -114,8 +112,10 @@ class Workflow:
     def calls(self) -> int:
         return self.counts.get("#n", 0)
 
-    def add(self, keys: Iterable[str]) -> None:
+    def add(self, keys: Iterable[str]) -> list[str]:
+        """Count the keys; a new feature beyond `MAX_KEYS` is left out. Returns the keys counted."""
         counts = self.counts
+        counted: list[str] = []
         for key in keys:
             seen = counts.get(key)
             if seen is None:
@@ -126,6 +126,8 @@ class Workflow:
                 counts[key] = 1
             else:
                 counts[key] = seen + 1
+            counted.append(key)
+        return counted
 
     def surprise(self, keys: Iterable[str], discount: dict[str, float]) -> tuple[float, float, str]:
         """Weighted bits above the ordinary, the part of them a new destination (host, recipient) makes,
@@ -273,7 +275,7 @@ class Baseline:
                 learnt = keys + ["#n"] + ["#" + kind for kind in {key[0] for key in keys}]
                 workflow = self._workflows.get(scope)
                 if workflow is not None:
-                    workflow.add(learnt)
+                    learnt = workflow.add(learnt)  # what the memory kept is what the file gets
                 pending = self._pending
                 for key in learnt:
                     entry = (scope, key)
@@ -481,14 +483,6 @@ def settings(ctx: Context) -> tuple[bool, int]:
     return enabled, min_history
 
 
-def _capability_baseline(capability: str) -> int:
-    if len(BASELINE_RISK) == 1:
-        from limen.engine import CAPABILITY_BASELINE
-
-        BASELINE_RISK.update(CAPABILITY_BASELINE)
-    return BASELINE_RISK.get(capability, BASELINE_RISK["unknown"])
-
-
 def unusual_for_workflow(action: Action, ctx: Context) -> Iterable[Finding]:
     """Raise the risk of a call unlike its workflow's learnt history (AUTH at most)."""
     enabled, min_history = settings(ctx)
@@ -511,7 +505,8 @@ def unusual_for_workflow(action: Action, ctx: Context) -> Iterable[Finding]:
     raise_by = round(min(bits, MAX_RAISE) * IMPACT.get(action.capability, 1.0))
     if raise_by <= 0:
         return []
-    risk = min(_capability_baseline(action.capability) + raise_by, 100)
+    start = CAPABILITY_BASELINE.get(action.capability, CAPABILITY_BASELINE["unknown"])
+    risk = min(start + raise_by, 100)
     familiar = workflow.counts.get(f"T:{action.tool}", 0) >= FAMILIAR_TOOL
     if familiar and raise_by >= AUTH_RAISE and destination >= AUTH_DESTINATION and risk >= ctx.thresholds.ask:
         verdict, risk = Verdict.AUTH, min(risk, ctx.thresholds.deny - 1)  # AUTH at most, never the deny line
