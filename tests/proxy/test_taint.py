@@ -129,3 +129,30 @@ def test_a_wrong_credential_is_refused_and_nothing_is_sent(world: World) -> None
     with httpx.Client(proxy=bad, verify=world.bundle, timeout=20) as client, pytest.raises(httpx.ProxyError):
         client.get(world.url("pypi.org", "/echo"))
     assert len(world.upstream.seen) == before
+
+
+def test_a_body_over_the_cap_is_decided_on_what_was_read_and_flagged(in_world: World, tainted: str) -> None:
+    """The first 768 KiB are read: a secret in them still blocks; a body whose secret lies beyond the cap
+    is decided on the part read, and the audit says so next to the decision."""
+    import json
+
+    from limen.normalize import MAX_ARGUMENT_CHARS
+    from limen.proxy.translate import DEFAULT_MAX_BODY, MAX_BODY_LIMIT
+
+    assert DEFAULT_MAX_BODY <= MAX_BODY_LIMIT < MAX_ARGUMENT_CHARS  # a body read whole is analysed whole
+    filler = b"a" * (1 << 20)
+    with httpx.Client(proxy=in_world.proxy_url(tainted), verify=in_world.bundle, timeout=30) as client:
+        early = client.post(in_world.url("pypi.org"), content=SECRET.encode() + filler)
+    assert early.status_code == 403 and "confirmed_exfil" in early.json()["reasons"]
+    clean = in_world.proxy_url(f"clean:{secrets.token_hex(4)}")
+    with httpx.Client(proxy=clean, verify=in_world.bundle, timeout=30) as client:
+        late = client.post(in_world.url("pypi.org"), content=filler + b"the end")
+    assert late.status_code == 200
+    records = [json.loads(x) for x in (in_world.home / "audit" / "decisions.jsonl").read_text().splitlines()]
+    flagged = [r for r in records if r.get("event") == "proxy_body_partly_read"]
+    assert (
+        flagged
+        and flagged[-1]["why"] == "over the body cap"
+        and flagged[-1]["read_bytes"] == DEFAULT_MAX_BODY
+    )
+    assert any(r.get("id") == flagged[-1]["decision"] for r in records)

@@ -13,6 +13,7 @@ import os
 import sys
 
 TOKEN_VARIABLE = "LIMEN_PROXY_TOKEN"
+MAX_BODY_LIMIT = 900_000  # limen.proxy.translate.MAX_BODY_LIMIT (not imported: it would import the proxy)
 DEFAULT_LISTEN = "127.0.0.1:8877"
 
 
@@ -93,6 +94,9 @@ def main(argv: list[str]) -> int:
         resolve = parse_resolve(args.resolve)
     except ValueError as exc:
         print(f"limen proxy: {exc}", file=sys.stderr)
+        return 2
+    if args.max_body is not None and not 1024 <= args.max_body <= MAX_BODY_LIMIT:
+        print(f"limen proxy: --max-body must be between 1024 and {MAX_BODY_LIMIT}", file=sys.stderr)
         return 2
     if token and not args.session:
         print(f"limen proxy: {TOKEN_VARIABLE} needs --session", file=sys.stderr)

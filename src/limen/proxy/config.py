@@ -2,7 +2,7 @@
 
     pass_through:          # hosts whose TLS is not intercepted (clients that pin certificates);
       - "*.pinned.example" # decided on the destination alone, and the audit says so
-    max_body: 1048576      # bytes of a request body the detectors read (over it: decided on what was read)
+    max_body: 786432       # bytes of a request body the detectors read (over it: decided on what was read)
 
 A malformed file is refused with its path, line and key; the proxy does not start on it.
 """
@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 
 from limen.home import limen_home
-from limen.proxy.translate import DEFAULT_MAX_BODY
+from limen.proxy.translate import DEFAULT_MAX_BODY, MAX_BODY_LIMIT
 
 KEYS = ("pass_through", "max_body")
 
@@ -67,8 +67,8 @@ def load(path: str | None = None) -> FileConfig:
             if not (isinstance(value_node, yaml.ScalarNode) and value_node.tag.endswith(":int")):
                 raise ProxyConfigError(f"{where}: a number of bytes")
             value = int(value_node.value)
-            if not 1024 <= value <= 64 << 20:
-                raise ProxyConfigError(f"{where}: between 1024 and {64 << 20} bytes")
+            if not 1024 <= value <= MAX_BODY_LIMIT:
+                raise ProxyConfigError(f"{where}: between 1024 and {MAX_BODY_LIMIT} bytes")
             found = FileConfig(found.pass_through, value)
         else:
             raise ProxyConfigError(f"{where}: unknown setting (known: {', '.join(KEYS)})")

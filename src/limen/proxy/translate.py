@@ -18,7 +18,12 @@ from limen.model import Decision, Verdict
 
 TOOL = "network.request"
 DOOR = "proxy"
-DEFAULT_MAX_BODY = 1 << 20  # bytes of a request body the detectors read; beyond it: decided on what was read
+DEFAULT_MAX_BODY = (
+    768 << 10
+)  # bytes of a request body the detectors read; beyond it: decided on what was read
+# The most a body may be read: the normaliser analyses at most 1,000,000 characters of arguments in all
+# (`limen.normalize.MAX_ARGUMENT_CHARS`; beyond: `normalization_failed`), URL and headers included.
+MAX_BODY_LIMIT = 900_000
 
 # Headers every client sends on its own; the rest go to `headers` (cookies, credentials, custom ones).
 PROTOCOL_HEADERS = frozenset(
