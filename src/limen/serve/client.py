@@ -29,6 +29,7 @@ import os
 import select
 import ssl
 import threading
+import time
 import urllib.parse
 from typing import Any
 
@@ -42,6 +43,13 @@ class ServerUnavailable(Exception):
 class _Connections(threading.local):
     def __init__(self) -> None:
         self.open: dict[str, http.client.HTTPConnection] = {}
+        self.used: dict[str, float] = {}  # when each connection last carried a call (monotonic seconds)
+
+
+# Servers close idle keep-alive connections (uvicorn after 5 s). One idle nearly that long is not reused:
+# the server could close it just as the next request is written, and that would look like a call that
+# failed mid-way (a BLOCK) when nothing was sent.
+IDLE_REUSE_SECONDS = 3.0
 
 
 class ServerClient:
@@ -69,8 +77,9 @@ class ServerClient:
     def _connection(self, server: str) -> http.client.HTTPConnection:
         conn = self._local.open.get(server)
         if conn is not None and conn.sock is not None:
+            idle = time.monotonic() - self._local.used.get(server, 0.0)
             readable, _, _ = select.select([conn.sock], [], [], 0)
-            if readable:  # an idle connection turns readable only when the server closed it
+            if readable or idle > IDLE_REUSE_SECONDS:  # readable when idle: the server closed it
                 conn.close()
                 conn = None
         if conn is None:
@@ -108,6 +117,7 @@ class ServerClient:
                 conn.request(method, path, body=payload, headers=headers)
                 response = conn.getresponse()
                 raw = response.read()
+                self._local.used[server] = time.monotonic()
             except (OSError, http.client.HTTPException) as exc:
                 conn.close()
                 raise ServerUnavailable(
