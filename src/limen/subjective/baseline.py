@@ -26,7 +26,8 @@ have steered, or one any rule flagged, never becomes "usual".
 
 Cost: scoring reads an in-memory copy of the workflow's counts (loaded once per process, refreshed every
 `RELOAD_SECONDS`); learning adds to in-memory deltas that are written to SQLite (`baseline.sqlite` beside the
-session store: additive upserts, so processes merge) every `FLUSH_SECONDS` or `FLUSH_CALLS` and at exit.
+session store: additive upserts, so processes merge) every `FLUSH_SECONDS`, every `FLUSH_CALLS` learnt
+calls and at exit.
 `bench/bench_baseline.py` prints the per-decision cost.
 
 Off by default: `baseline: {enabled: true}` in a policy file, or `LIMEN_BASELINE=1` (`0` forces it off).
@@ -82,7 +83,7 @@ RECIPIENT_CAPABILITIES = frozenset(
 SYSTEM_PREFIXES = ("/etc/", "/usr/", "/var/", "/opt/", "/bin/", "/sbin/", "/lib", "/boot/", "/proc/", "/sys/")
 RELOAD_SECONDS = 5.0
 FLUSH_SECONDS = 1.0
-FLUSH_CALLS = 64
+FLUSH_CALLS = 256  # learnt calls
 MAX_KEYS = 20_000  # features per workflow (memory and file): a new one beyond it is not kept
 MAX_SESSIONS = 4096  # sessions whose last tool is remembered in memory
 # A session holding any of these learns nothing: what it does may be steered (`limen.state` flags).
@@ -178,7 +179,8 @@ class Baseline:
         self.path = path
         self._lock = threading.Lock()
         self._workflows: dict[str, Workflow] = {}
-        self._pending: dict[tuple[str, str], int] = {}
+        self._pending: dict[str, dict[str, int]] = {}  # scope -> feature -> count not yet written
+        self._pending_calls = 0
         self._pending_last: dict[str, str] = {}
         self._last: dict[str, str] = {}
         self._flushed_at = time.monotonic()
@@ -276,11 +278,13 @@ class Baseline:
                 workflow = self._workflows.get(scope)
                 if workflow is not None:
                     learnt = workflow.add(learnt)  # what the memory kept is what the file gets
-                pending = self._pending
+                pending = self._pending.get(scope)
+                if pending is None:
+                    pending = self._pending[scope] = {}
                 for key in learnt:
-                    entry = (scope, key)
-                    pending[entry] = pending.get(entry, 0) + 1
-            if len(self._pending) >= FLUSH_CALLS or time.monotonic() - self._flushed_at >= FLUSH_SECONDS:
+                    pending[key] = pending.get(key, 0) + 1
+                self._pending_calls += 1
+            if self._pending_calls >= FLUSH_CALLS or time.monotonic() - self._flushed_at >= FLUSH_SECONDS:
                 self._flush_locked()
 
     def flush(self) -> None:
@@ -289,6 +293,7 @@ class Baseline:
 
     def _flush_locked(self) -> None:
         self._flushed_at = time.monotonic()
+        self._pending_calls = 0
         db = self._conn()
         if db is None:
             self._pending.clear()
@@ -296,7 +301,7 @@ class Baseline:
             return
         if not self._pending and not self._pending_last:
             return
-        rows = [(scope, key, n) for (scope, key), n in self._pending.items()]
+        rows = [(scope, key, n) for scope, counts in self._pending.items() for key, n in counts.items()]
         last = list(self._pending_last.items())
         self._pending.clear()
         self._pending_last.clear()
