@@ -83,3 +83,47 @@ def test_https_with_the_servers_ca_decides_and_without_it_fails_closed(
         assert refused.verdict is Verdict.BLOCK and "SSLCertVerificationError" in refused.explanation
     finally:
         stop(proc)
+
+
+def test_a_replica_that_dies_mid_call_is_a_block_and_the_call_is_not_sent_again(
+    workspace: str, limen_home: Path, tmp_path: Path
+) -> None:
+    """Nothing says whether the dying replica decided (and recorded) the call, so it is not retried on the
+    live one: the agent gets a BLOCK, and the log can never hold two decisions of one call."""
+    import socket
+    import threading
+
+    token = add_token("agent-a")
+    dying = socket.socket()
+    dying.bind(("127.0.0.1", 0))
+    dying.listen()
+    received: list[bytes] = []
+
+    def accept_then_die() -> None:
+        conn, _ = dying.accept()
+        received.append(conn.recv(65536))  # the request arrives...
+        conn.close()  # ...and the replica is gone before it answers
+
+    thread = threading.Thread(target=accept_then_die)
+    thread.start()
+    proc, live = start_replica(
+        str(limen_home), workspace, state=str(tmp_path / "state.sqlite"), audit=str(tmp_path / "audit")
+    )
+    try:
+        client = ServerClient([f"http://127.0.0.1:{dying.getsockname()[1]}", live], token)
+        client._next = len(client.servers) - 1  # the next call starts at the dying replica
+        remote = RemoteRuntime(client, workspace=workspace)
+        decision = remote.decide("Read", {"file_path": "README.md"}, session_id="m", door="sdk")
+        thread.join(10)
+        assert received and b"/v1/decide" in received[0]
+        assert decision.verdict is Verdict.BLOCK and "failed mid-call" in decision.explanation
+        audit = tmp_path / "audit" / "decisions.jsonl"
+        assert not audit.exists() or '"session":"m"' not in audit.read_text()  # never sent to the live one
+        assert (
+            remote.decide("Read", {"file_path": "README.md"}, session_id="m", door="sdk").verdict
+            is Verdict.PASS
+        )
+        remote.close()
+    finally:
+        stop(proc)
+        dying.close()
