@@ -46,10 +46,10 @@ def mix(home: Path, workspace: Path) -> list[tuple[str, str, dict[str, object]]]
     ]
 
 
-def event(tool: str, tool_input: dict[str, object], workspace: Path, n: int) -> bytes:
+def event(tool: str, tool_input: dict[str, object], workspace: Path, n: int, session: str) -> bytes:
     return json.dumps(
         {
-            "session_id": "bench-session",
+            "session_id": session,
             "transcript_path": "/dev/null",
             "cwd": str(workspace),
             "permission_mode": "default",
@@ -97,9 +97,9 @@ def measure(label: str, events: list[tuple[str, bytes]], env: dict[str, str], ru
     peak = 0.0
     for _, data in events:  # warm the page cache and the daemon
         run_once(data, env)
-    for _ in range(runs):
-        for name, data in events:
-            wall, rss, decision = run_once(data, env)
+    for run in range(runs):
+        for name, data in events:  # each run is a session of its own: the mode's rate window never fills
+            wall, rss, decision = run_once(data.replace(b"@SESSION@", f"{label[:12]}-{run}".encode()), env)
             walls[name].append(wall)
             decisions[name] = decision
             peak = max(peak, rss)
@@ -122,7 +122,7 @@ def main() -> int:
         (workspace / "README.md").write_text("# proj\n")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "LIMEN_HOME": str(home / ".limen")}
         events = [
-            (name, event(tool, args_, workspace, n))
+            (name, event(tool, args_, workspace, n, "@SESSION@"))
             for n, (name, tool, args_) in enumerate(mix(home, workspace))
         ]
         print(f"hook: {HOOK}\ninterpreter: {os.path.realpath(HOOK.read_text().splitlines()[0][2:])}")
