@@ -172,3 +172,34 @@ def test_an_unanswered_hold_is_denied_before_the_agents_deadline(workspace: str)
     assert "a person gave no answer in time" in reason(answer)
     (request_id,) = pending_for("gemini")
     assert re.search(rf"limen approve {request_id}", reason(answer))
+
+
+def test_the_daemon_holds_the_call_too(workspace: str) -> None:
+    """The same hold when the per-user daemon decides the event (its link server answers the click)."""
+    webhook = Recorder()
+    env = {**os.environ, "LIMEN_HOOK_DEADLINE_MS": "20000"}
+    env.pop("LIMEN_HOOK_DAEMON", None)
+    try:
+        write_policy(workspace, {"channels": ["webhook"], "webhook": {"url": webhook.url}})
+        started = subprocess.run([sys.executable, "-m", "limen", "daemon", "start"], env=env, timeout=60)
+        assert started.returncode == 0
+        proc = subprocess.Popen([str(HOOK), "codex"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(event("codex", workspace, CHMOD)).encode())
+        proc.stdin.close()
+        deny = webhook.next().json()["blocks"][1]["elements"][1]["url"]
+        assert click(deny)[0] == 200
+        out = json.loads(proc.stdout.read())
+        proc.wait(30)
+        status = json.loads(
+            subprocess.run(
+                [sys.executable, "-m", "limen", "daemon", "status"], env=env, capture_output=True, timeout=30
+            ).stdout
+        )
+    finally:
+        subprocess.run([sys.executable, "-m", "limen", "daemon", "stop"], env=env, timeout=60)
+        webhook.close()
+    assert status["served"] == 1  # the daemon decided it, not the in-process fallback
+    assert (
+        proc.returncode == 2 and "a person denied it" in out["hookSpecificOutput"]["permissionDecisionReason"]
+    )
