@@ -20,6 +20,9 @@ pytest.importorskip("mitmproxy", reason="the proxy extra (mitmproxy) is not inst
 
 from tests.proxy.upstream import NAMES, Upstream
 
+INJECTED_VARIABLE = "LIMEN_TEST_INJECTED_KEY"
+INJECTED_VALUE = "injected-9f8e7d6c5b4a"
+
 
 @dataclass
 class World:
@@ -82,7 +85,7 @@ def start_proxy(
         *resolve,
         *extra,
     ]
-    env = {**os.environ, "LIMEN_HOME": str(home)}
+    env = {**os.environ, "LIMEN_HOME": str(home), INJECTED_VARIABLE: INJECTED_VALUE}
     proc = subprocess.Popen(argv, env=env, pass_fds=(write,), stderr=subprocess.PIPE)
     os.close(write)
     deadline = time.monotonic() + 20
@@ -107,6 +110,11 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     (project / ".git").mkdir()
     (project / "limen.yaml").write_text("mode: balanced\n")  # a policy file: the proxy is an agent door
     upstream = Upstream(root)
+    home.mkdir()
+    (home / "proxy.yaml").write_text(  # a credential the clients never hold, added for github.com only
+        f"inject:\n  - host: github.com\n    header: X-Api-Key\n    value_env: {INJECTED_VARIABLE}\n"
+        "    format: 'Key {}'\n"
+    )
     proc, port = start_proxy(home, project, upstream, "--pass-through", "crates.io")
     yield World(home, project, upstream, proc, port)
     proc.terminate()

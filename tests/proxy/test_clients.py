@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import httpx
 import pytest
 from tests.proxy.conftest import World
 
@@ -117,3 +118,27 @@ def test_node_fetch_trusts_limens_ca_through_node_extra_ca_certs(world: World) -
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("200")
+
+
+def test_a_configured_credential_is_added_by_the_proxy_for_its_host_only(world: World) -> None:
+    """The client never holds the key: the proxy adds it after the decision, to github.com only, and the
+    audit names the host and header, never the value."""
+    from tests.proxy.conftest import INJECTED_VALUE
+
+    with httpx.Client(proxy=world.proxy_url(), verify=world.bundle, timeout=20) as client:
+        assert client.get(world.url("github.com")).json()["api_key"] == f"Key {INJECTED_VALUE}"
+        assert client.get(world.url("pypi.org")).json()["api_key"] is None
+    log = (world.home / "audit" / "decisions.jsonl").read_text()
+    assert '"event":"proxy_credential_added"' in log.replace(" ", "") and INJECTED_VALUE not in log
+
+
+def test_limen_run_keeps_an_injected_credential_from_the_agent(world: World, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from tests.proxy.conftest import INJECTED_VARIABLE
+
+    from limen.cli.run import Egress, child_environment
+
+    monkeypatch.setenv("LIMEN_HOME", str(world.home))
+    monkeypatch.setenv(INJECTED_VARIABLE, "held-outside")
+    env = child_environment(("127.0.0.1", world.port), "none", Egress("127.0.0.1", world.port, "run:x", "t"))
+    assert INJECTED_VARIABLE not in env and env["LIMEN_SESSION"] == "run:x"
+    assert env["SSL_CERT_FILE"] == world.bundle

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def _doctor(home: Path) -> tuple[int, dict[str, object]]:
     out = subprocess.run(
@@ -30,8 +32,13 @@ def test_every_runtime_reaches_a_server_through_the_proxy(tmp_path: Path) -> Non
     assert report["ca"]["in_bundle"] and report["ca"]["valid"]  # type: ignore[index]
 
 
-def test_a_bundle_without_limens_ca_fails_the_runtimes_that_read_it(tmp_path: Path) -> None:
-    _doctor(tmp_path)  # creates the CA
+def test_a_bundle_without_limens_ca_fails_the_runtimes_that_read_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from limen.proxy.ca import ensure_ca
+
+    monkeypatch.setenv("LIMEN_HOME", str(tmp_path))
+    ensure_ca()
     bundle = tmp_path / "proxy" / "ca" / "limen-bundle.pem"
     bundle.write_bytes(bundle.read_bytes().split(b"-----BEGIN CERTIFICATE-----")[0] or b"\n")
     code, report = _doctor(tmp_path)

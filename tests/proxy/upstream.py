@@ -164,7 +164,15 @@ class Upstream:
                 upstream.seen.append({"method": method, "path": self.path, "host": self.headers.get("host")})
                 if path.startswith("/echo"):
                     self._send(
-                        200, json.dumps({"method": method, "path": self.path, "bytes": len(body)}).encode()
+                        200,
+                        json.dumps(
+                            {
+                                "method": method,
+                                "path": self.path,
+                                "bytes": len(body),
+                                "api_key": self.headers.get("X-Api-Key"),
+                            }
+                        ).encode(),
                     )
                 elif path == "/big":
                     self.send_response(200)

@@ -139,6 +139,7 @@ def main(argv: list[str]) -> int:
         pass_through=tuple(dict.fromkeys((*settings.pass_through, *(h.lower() for h in args.pass_through)))),
         max_body=args.max_body or settings.max_body,
         resolve=resolve,
+        inject=settings.inject,
         cwd=project,
     )
 

@@ -244,8 +244,12 @@ def child_environment(
             env.pop(name, None)
     if route is not None:
         from limen.proxy.ca import ca_files, trust_environment
+        from limen.proxy.config import ProxyConfigError, load
 
         env[SESSION_VARIABLE] = route.session
+        with contextlib.suppress(ProxyConfigError, OSError):  # the proxy itself refuses a bad file
+            for injection in load().inject:  # credentials the proxy adds: never the agent's to hold
+                env.pop(injection.value_env, None)
         files = ca_files()
         if files.exists:
             env.update(trust_environment(files))

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from limen.model import Decision, ReasonCode, Verdict
 from limen.proxy import translate
+from limen.proxy.config import Injection
 from limen.proxy.mcp import Guards, Pending, SseScreen, json_rpc, screen_json, server_name
 from limen.proxy.sessions import Sessions
 
@@ -57,6 +58,7 @@ class ProxyConfig:
     pass_through: tuple[str, ...] = ()  # host globs (`facts.hosts.host_in`)
     max_body: int = translate.DEFAULT_MAX_BODY
     resolve: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)  # (host, port) -> address
+    inject: tuple[Injection, ...] = ()  # credentials added after the decision (`config.Injection`)
     cwd: str = ""
 
 
@@ -196,6 +198,25 @@ class LimenAddon:
             flow.resume()  # type: ignore[no-untyped-call]
             self._holds.discard(asyncio.current_task())
 
+    def _inject(self, flow: http.HTTPFlow, session: str) -> None:
+        """Add the configured credential for this host, after the decision (which never saw it), over
+        HTTPS only. The event names the host and header, never the value."""
+        from limen.facts.hosts import host_in
+
+        request = flow.request
+        if request.scheme != "https":
+            return
+        for injection in self.config.inject:
+            if host_in(request.host.lower(), (injection.host,)):
+                value = injection.value()
+                if value is None:
+                    _note(f"no value in {injection.value_env} for {injection.host}: nothing added")
+                    continue
+                request.headers[injection.header] = value
+                self.runtime.audit_event(
+                    "proxy_credential_added", session=session, host=request.host, header=injection.header
+                )
+
     def _after_pass(
         self, flow: http.HTTPFlow, session: str, raw: bytes, decoded: bytes | None, truncated: bool
     ) -> None:
@@ -203,6 +224,8 @@ class LimenAddon:
             message = json_rpc(decoded if decoded is not None else raw)
             if message is not None:
                 self._mcp(flow, session, message)
+        if self.config.inject and flow.response is None:
+            self._inject(flow, session)
 
     def _mcp(self, flow: http.HTTPFlow, session: str, message: Any) -> None:
         from mitmproxy import http as mhttp
