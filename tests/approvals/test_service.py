@@ -238,3 +238,27 @@ def test_recent_lists_every_status_newest_first(rt: Runtime) -> None:
         (second.approval_id, PENDING),
         (first.approval_id, DENIED),
     ]
+
+
+def test_a_damaged_store_is_set_aside_and_nothing_it_held_is_approved(
+    workspace: str, limen_home: Path
+) -> None:
+    rt = Runtime(workspace=workspace)
+    asked = decide(rt)
+    rt.approvals.grant(asked.approval_id, by="alice")
+    rt.close()
+    (limen_home / "approvals.sqlite").write_bytes(b"not a database" * 100)
+    rt = Runtime(workspace=workspace)
+    again = decide(rt)
+    assert again.verdict is Verdict.AUTH and again.approval_id not in ("", asked.approval_id)
+    assert list(limen_home.glob("approvals.sqlite.corrupt-*"))
+    rt.close()
+
+
+def test_an_unusable_store_leaves_the_auth_unapprovable(workspace: str, limen_home: Path) -> None:
+    (limen_home / "approvals.sqlite").mkdir()  # cannot be opened, nor set aside as a file
+    rt = Runtime(workspace=workspace)
+    decision = decide(rt)
+    assert decision.verdict is Verdict.AUTH and decision.approval_id == ""
+    assert rt.hold(decision, door="sdk", until=9e9) == ("denied", ())
+    rt.close()

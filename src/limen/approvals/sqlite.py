@@ -11,6 +11,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from typing import Any
 
 from limen.approvals.records import (
@@ -95,14 +96,27 @@ class SqliteApprovalStore:
     def __init__(self, path: str | None = None) -> None:
         self.path = path or default_path()
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), mode=0o700, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)  # private from the first byte
-        os.close(fd)
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))  # private from the first byte
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA busy_timeout = 10000")
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError:  # not a database (or a damaged one): set it aside, start empty
+            os.replace(self.path, f"{self.path}.corrupt-{int(time.time())}")
+            self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        """Open and prepare the file. Its open requests are lost when it had to be set aside: every call
+        they were for asks again (nothing is approved by losing them)."""
+        db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA busy_timeout = 10000")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            db.executescript(SCHEMA)
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
 
     def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[ApprovalRequest]:
         with self._lock:
