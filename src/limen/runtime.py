@@ -400,7 +400,8 @@ class Runtime:
         decision.explanation = explain(decision)
         from limen.judge import review_output
 
-        return review_output(output, ctx, decision, untrusted=bool(untrusted))  # Tier 2 unsure: ask the judge
+        # Tier 2 unsure about untrusted text: ask the judge, when one is configured (raise-only)
+        return review_output(output, ctx, decision, untrusted=bool(untrusted), session=view)
 
     @property
     def writer(self) -> AuditWriter:

@@ -342,3 +342,21 @@ def test_an_unconfigured_judge_costs_the_decision_path_no_import(workspace: str,
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['limen.judge', 'limen.judge.config']"
+
+
+def test_text_carrying_a_secret_the_session_read_is_not_sent(workspace: str, runtime: Runtime) -> None:
+    password = "plum-orchard-velvet-1987"  # no shape a detector knows: only the session's taint does
+    runtime.store.add_taint("s", {runtime.fingerprint(password): len(password)})
+    with JudgeServer("ollama") as server:
+        server.behaviour = Behaviour(verdict=BLOCK_ANSWER)
+        configure(workspace, server.url, "ollama", tier2_band=1.0)
+        text = f"Welcome back! Your account password is {password}. Have a nice day."
+        seen = runtime.observe_output(
+            "fetch", {"url": "x"}, text, session_id="s", door="hook", untrusted=True
+        )
+        other = runtime.observe_output(
+            "fetch", {"url": "x"}, text, session_id="t", door="hook", untrusted=True
+        )
+    assert "not sent" in stage(seen, "judge").details[0]
+    assert len(server.requests) == 1 and password in server.bodies()  # session t never read it: sent as is
+    assert ReasonCode.JUDGE_OBJECTION not in seen.reasons and ReasonCode.INDIRECT_INJECTION in other.reasons

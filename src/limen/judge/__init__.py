@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from limen.model import Decision, Finding, ReasonCode, StageResult, Verdict
 
 if TYPE_CHECKING:
-    from limen.context import Context
+    from limen.context import Context, SessionView
     from limen.judge.client import Outcome
     from limen.judge.config import JudgeConfig
     from limen.judge.request import Masker
@@ -59,8 +59,11 @@ def review(action: Action, ctx: Context, decision: Decision) -> Decision:
         return _note(decision, f"judge raised {type(exc).__name__}")
 
 
-def review_output(text: str, ctx: Context, decision: Decision, *, untrusted: bool) -> Decision:
-    """The judge's opinion on untrusted text Tier 2 is unsure about. Never raises, never lowers."""
+def review_output(
+    text: str, ctx: Context, decision: Decision, *, untrusted: bool, session: SessionView | None = None
+) -> Decision:
+    """The judge's opinion on untrusted text Tier 2 is unsure about. Never raises, never lowers. A text
+    that carries a secret this session read (`session`) is not sent at all."""
     if not untrusted or decision.verdict is Verdict.BLOCK or not isinstance(text, str) or not text.strip():
         return decision
     try:
@@ -72,9 +75,11 @@ def review_output(text: str, ctx: Context, decision: Decision, *, untrusted: boo
         if not _in_band(text, ctx, config.tier2_band):
             return decision
         from limen.judge.client import shared
-        from limen.judge.request import text_request
+        from limen.judge.request import SESSION_SECRET, Masker, text_request
 
-        masker = _masker(ctx)
+        masker = Masker(session.matches_secret if session is not None else None)
+        if masker.text(text) == SESSION_SECRET:
+            return _note(decision, "not sent: the text carries a secret this session read")
         outcome = shared().ask(config, text_request(text, masker))
         return _apply(config, outcome, decision, masker, ReasonCode.INDIRECT_INJECTION)
     except Exception as exc:

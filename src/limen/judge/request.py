@@ -26,6 +26,7 @@ MAX_ACTION_CHARS = 8000
 MAX_TEXT_CHARS = 6000
 MAX_REASON_CHARS = 300
 MAX_DEPTH = 6
+SESSION_SECRET = "[secret:session]"  # a whole value replaced: it carries a secret the session read
 
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -87,11 +88,12 @@ class Masker:
         self._is_session_secret = is_session_secret
 
     def text(self, value: str, limit: int = MAX_VALUE_CHARS) -> str:
+        """The value with every secret the detector finds replaced; the whole value replaced when what is
+        left still carries a secret this session read; cut to `limit` between tokens."""
         from limen.rules.secrets import find_secrets
 
-        if self._is_session_secret is not None and self._session_secret(value):
-            return "[secret:session]"
-        value = value[: limit * 2]
+        if len(value) > limit * 2:
+            value = _cut(value, limit * 2)  # first, so the detector reads a bounded text
         hits = find_secrets(value)
         if hits:
             parts: list[str] = []
@@ -102,8 +104,10 @@ class Masker:
                 at = max(at, hit.end)
             parts.append(value[at:])
             value = "".join(parts)
+        if self._is_session_secret is not None and self._session_secret(value):
+            return SESSION_SECRET
         if len(value) > limit:
-            value = value[:limit] + "…[cut]"
+            value = _cut(value, limit) + "…[cut]"
         return value
 
     def _session_secret(self, value: str) -> bool:
@@ -131,6 +135,16 @@ class Masker:
         if isinstance(value, (list, tuple)):
             return [self.value(v, fingerprint, depth + 1) for v in list(value)[:50]]
         return self.text(str(value))
+
+
+def _cut(text: str, limit: int) -> str:
+    """The first `limit` characters, ending between tokens where it can: no token (a secret) is cut in
+    half and its head shown."""
+    head = text[:limit]
+    if text[limit : limit + 1].isspace() or not head:
+        return head
+    parts = head.rsplit(None, 1)
+    return parts[0] if len(parts) == 2 else head
 
 
 def _tagged(text: str) -> str:
