@@ -115,7 +115,9 @@ _PLAIN_HEADERS = frozenset(
 _CREDENTIAL_HEADERS = frozenset(
     {"authorization", "x-api-key", "private-token", "x-goog-api-key", "api-key", "x-auth-token"}
 )
-_OPAQUE_RUN = re.compile(r"[A-Za-z0-9+/=_-]{40,}")  # a long encoded run in a URL can carry anything
+# A long encoded run in one part of a URL can carry anything (a path of ordinary words does not: `/` ends a
+# run, and what a path spells across its parts is the taint floor's to match against the session's secrets).
+_OPAQUE_RUN = re.compile(r"[A-Za-z0-9+=_-]{40,}")
 
 
 def _plain_url(url: str) -> bool:
