@@ -123,7 +123,7 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 # A statement that changes a database, whatever the tool's name says (`query` tools run DROP too).
 DB_WRITE = "db.write"
-_SQL_KEYS = frozenset({"sql", "query", "statement", "stmt", "q"})
+SQL_KEYS = frozenset({"sql", "query", "statement", "stmt", "q"})  # arguments that hold SQL
 _SQL_WRITE = re.compile(
     r"(?:^|;)\s*(?:with\b.*?\)\s*)?"
     r"(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename)\b",
@@ -135,7 +135,7 @@ def _writes_a_database(arguments: dict[str, object], keys: dict[str, str]) -> bo
     return any(
         isinstance(arguments.get(key), str) and _SQL_WRITE.search(str(arguments[key]))
         for word, key in keys.items()
-        if word in _SQL_KEYS
+        if word in SQL_KEYS
     )
 
 

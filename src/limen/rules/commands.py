@@ -48,6 +48,7 @@ from limen.facts.hosts import official_install
 from limen.facts.programs import Role, names, options, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
+from limen.normalize.tools import DB_WRITE, SQL_KEYS
 from limen.rules import rule
 from limen.rules.derived import memo
 
@@ -821,6 +822,15 @@ def _sql_texts(command: Command) -> list[str]:
     return texts
 
 
+def _sql_argument_destroys(action: Action) -> str:
+    """A database tool's SQL argument (`{"sql": "DROP TABLE users"}` to an MCP server) that destroys data,
+    judged as `psql -c` judges it: the same statement, the same verdict, whatever the door."""
+    for key, value in action.arguments.items():
+        if isinstance(value, str) and key.lower() in SQL_KEYS and (what := _sql_destroys(value)):
+            return what
+    return ""
+
+
 def _database_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`psql -c 'DROP TABLE users'`, `mysql -e 'DELETE FROM t'`, `redis-cli FLUSHALL`, SQL on stdin."""
     entry = program(command.name)
@@ -863,7 +873,7 @@ _COMMAND_CHECKS = (
 )
 
 
-@rule(ReasonCode.DESTRUCTIVE_COMMAND, needs=("commands", "write_paths"))
+@rule(ReasonCode.DESTRUCTIVE_COMMAND, needs=("commands", "write_paths", "payloads"))
 def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """Irreversible destruction: recursive deletes of the home, root, workspace or a system folder
     (through any spelling, glob, `find -delete`, interpreter code or a container mount), wiping or
@@ -886,6 +896,8 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     line = action.command_line[:20000]
     if action.commands and _FUNCTION_BODY.search(line) and _FORK_BOMB.search(line):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "fork bomb")
+    if action.capability == DB_WRITE and (what := _sql_argument_destroys(action)):
+        worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{action.tool} runs {what}")
     download = _download_exec(action) if action.commands else None
     if download is not None and official_install(action):  # rustup, uv, nvm, bun, deno, Homebrew: ask
         download = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "runs an official installer")
