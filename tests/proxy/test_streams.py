@@ -95,3 +95,37 @@ def test_when_the_proxy_dies_the_client_gets_an_error(world: World, tmp_path) ->
     assert out.returncode == 7  # could not connect (to the proxy)
     time.sleep(0.1)
     assert len(world.upstream.seen) == before
+
+
+def test_a_tunnel_carrying_neither_tls_nor_http_relays_nothing(world: World) -> None:
+    """CONNECT, then raw bytes (an SSH greeting): nothing reaches the destination."""
+    import socket
+    import threading
+
+    received: list[bytes] = []
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+
+    def accept() -> None:
+        try:
+            conn, _ = listener.accept()
+            conn.settimeout(3)
+            received.append(conn.recv(100))
+        except OSError:
+            pass
+
+    thread = threading.Thread(target=accept)
+    thread.start()
+    port = listener.getsockname()[1]
+    with socket.create_connection(("127.0.0.1", world.port), timeout=10) as client:
+        client.sendall(f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        assert b"200" in client.recv(200).split(b"\r\n")[0]
+        client.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")
+        try:
+            answer = client.recv(200)
+        except OSError:
+            answer = b""
+    thread.join(10)
+    listener.close()
+    assert not any(received), received  # never relayed (at most an idle connection)
+    assert not answer.startswith(b"SSH")

@@ -12,6 +12,8 @@ Events (mitmproxy's own addon model):
   decoded) is decided on what was read, and a `proxy_body_partly_read` event (with the decision id and
   why) says so. MCP JSON-RPC bodies are decided per tool call as well (`limen.proxy.mcp`).
 - `websocket_message`: each message a client sends after an upgrade is decided like a body to that URL.
+- `tcp_start`: a raw TCP relay (anything but TLS and HTTP inside a CONNECT) is closed and audited; with
+  mitmproxy's `rawtcp` off such traffic is read as HTTP and fails before that.
 - `responseheaders`: every response is streamed (`flow.response.stream` with a callable), never buffered
   whole: text is scanned in windows as it passes (`Runtime.observe_output`: secrets taint the session,
   instructions flag it), MCP answers screened event by event.
@@ -101,6 +103,16 @@ class LimenAddon:
     def tls_clienthello(self, data: tls.ClientHelloData) -> None:
         if data.context.client.__dict__.get(PASS_THROUGH_KEY):
             data.ignore_connection = True
+
+    def tcp_start(self, flow: Any) -> None:
+        """A raw TCP relay Limen cannot read (a pass-through tunnel is not one: it raises no TCP events):
+        closed before a byte is relayed, and audited."""
+        self.runtime.audit_event(
+            "proxy_raw_tcp_refused",
+            session=flow.client_conn.__dict__.get(SESSION_KEY, ""),
+            address=str(flow.server_conn.address)[:200],
+        )
+        flow.kill()
 
     def server_connect(self, data: server_hooks.ServerConnectionHookData) -> None:
         """`--resolve HOST:PORT:ADDR`: connect there, still verifying the certificate for HOST."""

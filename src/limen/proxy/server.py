@@ -43,6 +43,7 @@ async def _serve(
         "confdir": ca.confdir,
         "connection_strategy": "lazy",  # no connection to a server before its first request is decided
         "http3": False,
+        "rawtcp": False,  # what is neither TLS nor HTTP after a CONNECT is parsed as HTTP (and fails)
         "ssl_insecure": False,
     }
     if upstream_ca:
