@@ -105,7 +105,7 @@ def session_egress(host: str, port: int, session: str) -> Egress:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="limen run",
-        description="start a coding agent confined by the kernel, Limen's decision daemon outside it",
+        description="Start a coding agent confined by the kernel, with Limen's decision daemon outside it.",
         usage="limen run [--egress HOST:PORT] [--guard-agent-dir] [--guard-project] [--agent NAME]\n"
         "                 [--project DIR] [--unconfined] -- <command> [args...]\n"
         "       limen run --check [--json] [--egress HOST:PORT]",
@@ -119,7 +119,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         nargs="?",
         const=START_PROXY,
-        help="allow TCP connections to this port only (a `limen proxy`); alone: start a dedicated proxy",
+        help="Allow TCP connections to this port only (a limen proxy); alone, start a dedicated proxy.",
     )
     p.add_argument("--unconfined", action="store_true", help="run without confinement (said on stderr)")
     p.add_argument("--project", metavar="DIR", help="the project whose wiring and limen.yaml to protect")
@@ -201,6 +201,11 @@ def check(project: str, egress: tuple[str, int] | None, as_json: bool) -> int:
         "protected": [{"path": p.path, "why": p.why, "kind": p.kind} for p in protected],
         "rules": {"directories": len(grants.directories), "files": len(grants.files)},
     }
+    if egress is not None and egress[1] == 0:  # `--egress` alone: the port is the proxy's, known at start
+        report["enforced"] = [
+            line.replace("port 0 (any address)", "the port of the proxy `--egress` starts (any address)")
+            for line in report["enforced"]
+        ]
     if as_json:
         print(json.dumps(report, indent=2))
     else:
