@@ -316,13 +316,19 @@ class LimenAddon:
         kind = response.headers.get("content-type", "").lower()
         if not any(t in kind for t in _TEXTUAL) or not response.raw_content:
             return
-        try:
-            text = response.get_text(strict=False) or ""
-        except Exception:
-            text = response.raw_content.decode("utf-8", errors="replace")
         session = flow.metadata.get(SESSION_KEY, "")
-        arguments = {"url": flow.request.pretty_url, "method": flow.request.method}
-        _later(self._observe, session, arguments, text[:MAX_OBSERVED])
+        try:
+            try:
+                text = response.get_text(strict=False) or ""
+            except ValueError:  # an encoding mitmproxy cannot undo: the bytes as they came
+                text = response.raw_content.decode("utf-8", errors="replace")
+            arguments = {"url": flow.request.pretty_url, "method": flow.request.method}
+            _later(self._observe, session, arguments, text[:MAX_OBSERVED])
+        except Exception as exc:
+            _note(f"response scan failed: {type(exc).__name__}")
+            self.runtime.audit_event(
+                "proxy_response_unscreened", session=session, why=f"the scan raised {type(exc).__name__}"
+            )
 
     def _observe(self, session: str, arguments: dict[str, Any], text: str) -> None:
         self.runtime.observe_output(
