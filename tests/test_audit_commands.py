@@ -72,7 +72,7 @@ def test_audit_verify_exit_codes(
 def test_session_clear_needs_confirmation_and_is_audited(
     decided: list[str], limen_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["session", "show", "s1"]) == 0
+    assert main(["session", "show", "s1", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert "tainted" in shown["flags"] and shown["taint_fingerprints"] == 1
     assert main(["session", "clear", "s1"]) == 2  # no factor set up and no --yes: refused

@@ -168,7 +168,7 @@ def test_session_show_prints_the_loss_and_never_a_traceback(limen_home: Path) ->
     state = limen_home / "state.sqlite"
     _used_state(state)
     _damage(state, "garbage")
-    shown = _run("session", "show", "s1", home=limen_home)
+    shown = _run("session", "show", "s1", "--json", home=limen_home)
     assert shown.returncode == 0, shown.stderr
     assert '"state_lost"' in shown.stdout and "Traceback" not in shown.stderr
     assert "limen session clear" in shown.stderr

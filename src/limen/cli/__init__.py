@@ -5,45 +5,73 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import threading
 
 # name -> (module under limen.cli, one-line help). Each module exposes `main(argv: list[str]) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("demo", "decide a dozen realistic tool calls and explain each"),
-    "explain": ("explain", "decide one tool call and show the evidence trail"),
-    "bench": ("bench", "measure attack-success and false-positive rates on labelled corpora"),
-    "init": ("init", "write a commented default limen.yaml"),
-    "config": ("config", "check the policy files (config check)"),
-    "policy": ("policy", "propose, approve and list policy changes (the drift gate)"),
-    "log": ("log", "recent decisions from the audit log"),
-    "tune": ("tune", "which reason codes cause the most friction, and the waiver for each"),
-    "audit": ("audit", "verify the audit log's hash chain"),
-    "session": ("session", "show or clear a session's state"),
-    "hook": ("hook", "answer one coding-agent hook event (same as limen-hook)"),
-    "install": ("install", "wire Limen into a coding agent's hooks or MCP servers"),
-    "uninstall": ("uninstall", "remove Limen's wiring from a coding agent"),
-    "doctor": ("doctor", "check the wiring end to end with a synthetic event"),
-    "daemon": ("daemon", "start, stop or inspect the decision daemon"),
-    "mcp": ("mcp", "run an MCP server behind Limen's proxy"),
-    "tools": ("tools", "list and re-approve pinned MCP tools"),
-    "pending": ("pending", "list the approval requests waiting for an answer"),
-    "approve": ("approve", "approve one pending request: the identical call may run once"),
-    "deny": ("deny", "deny one pending approval request"),
-    "run": ("run", "start a coding agent confined by the kernel, the decision daemon outside it"),
-    "proxy": ("proxy", "the egress proxy: every HTTP(S) request decided (mitmproxy addon)"),
-    "ca": ("ca", "create or show the egress proxy's local CA and how to trust it"),
-    "serve": ("serve", "the decision service over HTTP for a fleet (shared Redis state, PostgreSQL audit)"),
+    "demo": ("demo", "Decide a dozen realistic tool calls and explain each."),
+    "explain": ("explain", "Decide one tool call and show the evidence trail."),
+    "bench": ("bench", "Measure attack-success and false-positive rates on labelled corpora."),
+    "init": ("init", "Write a commented default limen.yaml."),
+    "config": ("config", "Check the policy files (limen config check)."),
+    "policy": ("policy", "Propose, approve and list policy changes (the drift gate)."),
+    "log": ("log", "Show recent decisions from the audit log."),
+    "tune": ("tune", "Show which reason codes cause the most friction, and the waiver for each."),
+    "audit": ("audit", "Verify the audit log's hash chain."),
+    "session": ("session", "Show, clear or halt a session's state."),
+    "hook": ("hook", "Answer one coding-agent hook event (the same as limen-hook)."),
+    "install": ("install", "Wire Limen into a coding agent's hooks or MCP servers."),
+    "uninstall": ("uninstall", "Remove Limen's wiring from a coding agent."),
+    "doctor": ("doctor", "Check the wiring end to end with synthetic events."),
+    "daemon": ("daemon", "Start, stop or inspect the decision daemon."),
+    "mcp": ("mcp", "Run an MCP server behind Limen's proxy (stdio, --url or serve)."),
+    "tools": ("tools", "List and re-approve pinned MCP tools."),
+    "pending": ("pending", "List the approval requests waiting for an answer."),
+    "approve": ("approve", "Approve one pending request: the identical call may run once."),
+    "deny": ("deny", "Deny one pending approval request."),
+    "console": ("console", "Serve the local web console: approvals, the log, sessions, tool pins, policy."),
+    "run": ("run", "Start a coding agent confined by the kernel, the decision daemon outside it."),
+    "proxy": ("proxy", "Run the egress proxy: every HTTP(S) request decided (mitmproxy addon)."),
+    "ca": ("ca", "Create or show the egress proxy's local CA and how to trust it."),
+    "serve": ("serve", "Serve decisions over HTTP for a fleet (shared Redis state, PostgreSQL audit)."),
+    "completion": ("completion", "Print a shell completion script (bash, zsh or fish)."),
 }
 
 
 def _usage() -> str:
-    lines = ["usage: limen <command> [options]", "", "commands:"]
+    lines = [
+        "usage: limen <command> [options]",
+        "",
+        "Limen decides every tool call an AI agent makes: PASS, AUTH (a human approves once) or BLOCK.",
+        "",
+        "commands:",
+    ]
     lines += [f"  {name:<12} {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += [
+        "",
+        "options:",
+        "  -h, --help   Show this help and exit; limen <command> --help shows a command's own.",
+        "  -V, --version",
+        "               Print the version and exit.",
+    ]
     return "\n".join(lines)
+
+
+def _quiet_broken_pipe(args: threading.ExceptHookArgs) -> None:
+    """A thread that prints when the reader has gone (`limen ... | head -1`) ends quietly, as the main
+    thread does; any other exception in a thread is reported as Python reports it."""
+    if args.exc_type is BrokenPipeError:
+        return
+    sys.__excepthook__(args.exc_type, args.exc_value, args.exc_traceback)  # type: ignore[arg-type]
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one sub-command. A reader that goes away (`limen log | head -1`) ends it quietly, as it ends
-    other Unix tools: no traceback, exit status 141 (128 + SIGPIPE)."""
+    other Unix tools: no traceback, exit status 141 (128 + SIGPIPE), from any thread."""
+    if os.name != "posix":
+        print("limen: Limen runs on POSIX systems (Linux, macOS); this system is not one.", file=sys.stderr)
+        return 2
+    threading.excepthook = _quiet_broken_pipe
     try:
         code = _main(argv)
         sys.stdout.flush()  # what is still buffered would otherwise fail at exit, past this handler

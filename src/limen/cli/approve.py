@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
         prog="limen approve",
         description="Approve one pending request: the identical call may then run once, before it expires.",
     )
-    parser.add_argument("id", help="the request's id (see `limen pending`)")
+    parser.add_argument("id", help="The request's id, as limen pending lists it.")
     parser.add_argument("--code", help="the current TOTP code (requests at or above the strong threshold)")
     parser.add_argument(
         "--password-stdin", action="store_true", help="read the approval password from standard input"
@@ -53,7 +53,7 @@ def deny_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="limen deny", description="Deny one pending request, or take back a grant not used yet."
     )
-    parser.add_argument("id", help="the request's id (see `limen pending`)")
+    parser.add_argument("id", help="The request's id, as limen pending lists it.")
     return _answer(parser.parse_args(argv).id, approve=False)
 
 

@@ -100,7 +100,10 @@ def _row(name: str, summary: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="limen bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="limen bench",
+        description="Measure attack-success and false-positive rates on labelled corpora (JSON Lines files).",
+    )
     parser.add_argument("corpora", nargs="+", type=Path)
     parser.add_argument("--mode", default="balanced", choices=[m.value for m in Mode])
     parser.add_argument("--json", action="store_true", help="print one JSON object per corpus")

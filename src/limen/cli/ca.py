@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="limen ca",
+        description=(
+            "Create or show the egress proxy's local certificate authority (under LIMEN_HOME/proxy/ca) "
+            "and how to make each runtime trust it. It needs the proxy extra."
+        ),
+    )
+    sub = p.add_subparsers(dest="verb", required=True)
+    sub.add_parser("init", help="Create the CA unless it exists, then show how to trust it.")
+    sub.add_parser("show", help="Show the CA's files and how to trust it.")
+    return p
+
+
 def main(argv: list[str]) -> int:
-    verb = argv[0] if argv else ""
-    if verb not in ("init", "show"):
-        print("usage: limen ca init|show", file=sys.stderr)
-        return 2
+    verb = parser().parse_args(argv).verb
     try:
         from limen.proxy.ca import ca_files, ensure_ca, instructions
     except ImportError:

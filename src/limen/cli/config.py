@@ -11,6 +11,10 @@ import argparse
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from limen.policy.errors import Problem
 
 
 def _any_policy_file(workspace: str) -> bool:
@@ -19,13 +23,26 @@ def _any_policy_file(workspace: str) -> bool:
     return any(os.path.exists(path) for _, path, _ in policy_paths(workspace))
 
 
+def by_line(problems: list[Problem]) -> list[Problem]:
+    """Each file's problems in the order of its lines (a whole-file problem first); the files keep the order
+    they were checked in (organisation, user, project), so the output reads like the files."""
+    order = {file: i for i, file in reversed(list(enumerate(p.file for p in problems)))}
+    return sorted(problems, key=lambda p: (order[p.file], p.line))
+
+
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="limen config", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="limen config", description="Check the policy files (limen config check)."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check", help="validate the policy files")
-    check.add_argument("paths", nargs="*", help="policy files or directories to check on their own")
-    check.add_argument("--workspace", default=os.getcwd(), help="project directory (default: here)")
-    check.add_argument("--json", action="store_true", help="print the problems as JSON")
+    check = sub.add_parser(
+        "check",
+        help="Validate the policy files.",
+        description="Validate the policy files and print each problem with its file, line and key, by line.",
+    )
+    check.add_argument("paths", nargs="*", help="Policy files or directories to check on their own.")
+    check.add_argument("--workspace", default=os.getcwd(), help="The project directory (default: here).")
+    check.add_argument("--json", action="store_true", help="Print the problems as one JSON document.")
     args = parser.parse_args(argv)
 
     from limen.policy.check import check_file, check_workspace, files_in
@@ -34,6 +51,7 @@ def main(argv: list[str]) -> int:
         problems = [p for f in files_in(args.paths) for p in check_file(f)]
     else:
         problems = check_workspace(os.path.abspath(args.workspace))
+    problems = by_line(problems)
     errors = sum(p.severity == "error" for p in problems)
     if args.json:
         json.dump({"ok": errors == 0, "problems": [p.to_dict() for p in problems]}, sys.stdout, indent=2)

@@ -61,8 +61,15 @@ def _resolve(arguments: dict[str, Any], workspace: str) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="limen demo", description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", default="balanced")
+    parser = argparse.ArgumentParser(
+        prog="limen demo",
+        description=(
+            "Decide a dozen realistic tool calls, benign and hostile, and explain each; nothing is executed."
+        ),
+    )
+    parser.add_argument(
+        "--mode", default="balanced", help="The mode to decide in: light, balanced, strict or paranoid."
+    )
     args = parser.parse_args(argv)
     counts = dict.fromkeys(Verdict, 0)
     with tempfile.TemporaryDirectory(prefix="limen-demo-") as tmp:

@@ -70,7 +70,12 @@ def render(decision: Decision) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="limen explain", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="limen explain",
+        description=(
+            "Decide one tool call and show its verdict, risk, reasons and evidence; nothing is recorded."
+        ),
+    )
     parser.add_argument("event", nargs="?", help="a hook event JSON file ('-' or nothing: stdin)")
     parser.add_argument("--tool", help="tool name, e.g. Bash")
     parser.add_argument("--args", help="tool arguments as a JSON object")

@@ -8,7 +8,9 @@ import sys
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="limen init", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="limen init", description="Write a commented default limen.yaml into the project."
+    )
     parser.add_argument("--workspace", default=os.getcwd(), help="project directory (default: here)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing limen.yaml")
     args = parser.parse_args(argv)

@@ -36,26 +36,26 @@ MCP_RESTART = {
 }
 EPILOG = """\
 Without --mcp, only the agent's hook configuration is written (claude-code, cursor, gemini, codex): every
-tool call the agent makes is decided by `limen-hook`. No MCP server entry is touched. A missing or broken
-Limen denies: for Claude Code, Codex and Gemini CLI the command runs `limen-hook` under a small /bin/sh
+tool call the agent makes is decided by limen-hook. No MCP server entry is touched. A missing or broken
+Limen denies: for Claude Code, Codex and Gemini CLI the command runs limen-hook under a small /bin/sh
 guard that turns a missing executable, an import error or a crash into the agent's block (exit 2); Cursor's
 hooks are written with failClosed. Until Limen is reinstalled, every call is denied.
 
 With --mcp, only the agent's MCP server files are rewritten (claude-code, cursor, claude-desktop): every
-configured server runs through `limen mcp --name <server key>`, which decides each tools/call, pins each
+configured server runs through limen mcp --name <server key>, which decides each tools/call, pins each
 server's tools and screens results. No hook is touched; run both commands for both.
   claude-code     --user: ~/.claude.json (user servers and every project's local servers)
                   --project: ./.mcp.json
   cursor          --user: ~/.cursor/mcp.json; --project: ./.cursor/mcp.json
   claude-desktop  --user only: its claude_desktop_config.json
 Entries limen mcp cannot front (sse, ws, a headersHelper) are listed and left as they are. Only each
-server entry's text changes; `limen uninstall <agent> --mcp` puts the original entries back.
+server entry's text changes; limen uninstall <agent> --mcp puts the original entries back.
 
 Hooks an agent does not trust never run: for Codex, install records each hook's hash as trusted in
 $CODEX_HOME/config.toml (and, with --project, the project as trusted); for Gemini CLI with --project, it adds
 the folder to ~/.gemini/trustedFolders.json. When it cannot, it says what you must do and exits 1.
 Uninstall gives every file it wrote back byte for byte when nothing else changed it since, and otherwise
-removes only Limen's entries. `limen doctor <agent>` fires a test event through the agent's real wiring.
+removes only Limen's entries. limen doctor <agent> fires a test event through the agent's real wiring.
 """
 
 
@@ -85,8 +85,8 @@ def parser(prog: str, verb: str) -> argparse.ArgumentParser:
     p.add_argument(
         "--confined",
         action="store_true",
-        help="also put a launcher with the agent program's name in --bin-dir that starts it under `limen "
-        "run` (the kernel confinement); uninstall --confined removes it",
+        help="Also put a launcher with the agent program's name in --bin-dir that starts it under limen "
+        "run (the kernel confinement); uninstall --confined removes it.",
     )
     p.add_argument(
         "--bin-dir",

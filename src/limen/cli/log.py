@@ -1,26 +1,39 @@
 """`limen log`: recent decisions from the audit log (redacted: structure and fingerprints only).
 
-limen log [-n 20] [--session S] [--verdict PASS|AUTH|BLOCK] [--tool T] [--reason CODE] [--jsonl]
-limen log --why DECISION_ID
+limen log [-n 20] [--session S] [--verdict PASS|AUTH|BLOCK] [--tool T] [--reason CODE] [--json]
+limen log --why DECISION_ID [--json]
+
+`--json` prints one JSON document (a list of records, or the one record of `--why`). `--jsonl`, the older
+flag, still prints one record per line for streaming into other tools; it is deprecated in favour of
+`--json` and kept working.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any
 
+HEADERS = ("TIME", "DECISION", "VERDICT", "RISK", "KIND", "TOOL", "SESSION", "REASONS", "TARGETS")
 
-def _line(record: dict[str, Any]) -> str:
+
+def row(record: dict[str, Any]) -> list[str]:
+    """One decision as table cells, in the order of HEADERS (targets: hosts, then commands)."""
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(record.get("ts", 0))))
-    reasons = ",".join(record.get("reasons", [])) or "-"
     where = " ".join([*record.get("hosts", []), *record.get("cmds", [])][:4])
-    return (
-        f"{when} {record.get('id', ''):16} {record.get('verdict', ''):5} {record.get('risk', 0):>3} "
-        f"{record.get('kind', '')[:3]} {record.get('tool', '')[:28]:28} {record.get('session', '')[:16]:16} "
-        f"{reasons} {where}"
-    ).rstrip()
+    return [
+        when,
+        str(record.get("id", "")),
+        str(record.get("verdict", "")),
+        str(record.get("risk", 0)),
+        str(record.get("kind", "")),
+        str(record.get("tool", ""))[:40],
+        str(record.get("session", ""))[:24],
+        ", ".join(record.get("reasons", [])) or "-",
+        where or "-",
+    ]
 
 
 def why(record: dict[str, Any]) -> str:
@@ -46,16 +59,27 @@ def why(record: dict[str, Any]) -> str:
 
 def main(argv: list[str]) -> int:
     from limen.audit.index import Index
+    from limen.cli.output import print_json, table
 
-    parser = argparse.ArgumentParser(prog="limen log", description="Recent decisions from the audit log.")
-    parser.add_argument("-n", "--limit", type=int, default=20)
-    parser.add_argument("--session")
-    parser.add_argument("--verdict", choices=["PASS", "AUTH", "BLOCK"])
-    parser.add_argument("--tool")
-    parser.add_argument("--reason")
-    parser.add_argument("--jsonl", action="store_true", help="one JSON record per line")
-    parser.add_argument("--why", metavar="ID", help="the full redacted record of one decision")
-    parser.add_argument("--dir", help="audit directory (default LIMEN_HOME/audit)")
+    parser = argparse.ArgumentParser(
+        prog="limen log",
+        description="Show recent decisions from the audit log, oldest first, without any secret value.",
+    )
+    parser.add_argument(
+        "-n", "--limit", type=int, default=20, help="How many decisions to show (default 20)."
+    )
+    parser.add_argument("--session", help="Show only this session's decisions.")
+    parser.add_argument("--verdict", choices=["PASS", "AUTH", "BLOCK"], help="Show only this verdict.")
+    parser.add_argument("--tool", help="Show only calls of this tool.")
+    parser.add_argument("--reason", help="Show only decisions with this reason code.")
+    parser.add_argument("--json", action="store_true", help="Print the records as one JSON document.")
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="Print one JSON record per line (deprecated: use --json; still supported).",
+    )
+    parser.add_argument("--why", metavar="ID", help="Show the full redacted record of one decision.")
+    parser.add_argument("--dir", help="The audit directory (default: LIMEN_HOME/audit).")
     args = parser.parse_args(argv)
     index = Index(args.dir)
     try:
@@ -63,15 +87,26 @@ def main(argv: list[str]) -> int:
         if args.why:
             record = index.by_id(args.why)
             if record is None:
-                print(f"limen log: no decision {args.why!r} in the log")
+                print(f"limen log: no decision {args.why!r} in the log", file=sys.stderr)
                 return 1
-            print(json.dumps(record, sort_keys=True) if args.jsonl else why(record))
+            if args.json:
+                print_json(record)
+            else:
+                print(json.dumps(record, sort_keys=True) if args.jsonl else why(record))
             return 0
         records = index.query(
             limit=args.limit, session=args.session, verdict=args.verdict, tool=args.tool, reason=args.reason
         )
-        for record in reversed(records):
-            print(json.dumps(record, sort_keys=True) if args.jsonl else _line(record))
     finally:
         index.close()
+    records.reverse()
+    if args.json:
+        print_json(records)
+    elif args.jsonl:
+        for record in records:
+            print(json.dumps(record, sort_keys=True))
+    elif not records:
+        print("no decisions in the audit log match")
+    else:
+        table(HEADERS, [row(r) for r in records], right={3})
     return 0

@@ -17,11 +17,11 @@ import sys
 
 USAGE = {
     False: (
-        "limen mcp [options] <server command...>\n"
+        "limen mcp [options] [--] CMD [ARG...]\n"
         "       limen mcp [options] --url URL\n"
-        "       limen mcp serve --listen HOST:PORT [options] <server command...>"
+        "       limen mcp serve --listen HOST:PORT [options] [--] CMD [ARG...]"
     ),
-    True: "limen mcp serve --listen HOST:PORT [options] <server command...>",
+    True: "limen mcp serve --listen HOST:PORT [options] [--] CMD [ARG...]",
 }
 
 
@@ -34,8 +34,14 @@ def _parser(serve: bool) -> argparse.ArgumentParser:
             "their results and the server's errors screened."
         ),
         epilog=(
-            "The server command starts at the first word that is not one of these options; the rest is "
-            "the server's, its own options included (a `--` before it is optional). "
+            (
+                ""
+                if serve
+                else "limen mcp serve serves the agent over Streamable HTTP instead of stdio; "
+                "limen mcp serve --help lists its options. "
+            )
+            + "The server command (CMD and its ARGs) starts at the first word that is not one of these "
+            "options; the rest is the server's, its own options included (a -- before it is optional). "
             "An AUTH a human may allow is asked through the client's elicitation form (the call, the "
             "reason codes and the argument names with secret-masked values); the answer is trusted as "
             "the human's. See --no-ask. SIGTERM, SIGINT and SIGHUP stop the proxy and the server's "

@@ -20,14 +20,19 @@ from typing import Any
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="limen policy", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="limen policy",
+        description=(
+            "The drift gate: a loosening of the policy is proposed, then approved with a possession factor."
+        ),
+    )
     parser.add_argument("--workspace", default=os.getcwd(), help="project directory (default: here)")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("status", help="what applies and what waits for approval")
     sub.add_parser("propose", help="record the files' loosening as a pending change")
     sub.add_parser("pending", help="list pending changes")
     approve = sub.add_parser("approve", help="approve a pending change")
-    approve.add_argument("id", help="the pending change's id (see `limen policy pending`)")
+    approve.add_argument("id", help="The pending change's id, as limen policy pending lists it.")
     _factor_args(approve)
     history = sub.add_parser("history", help="the ledger of approved and tightened policies")
     history.add_argument("--json", action="store_true")

@@ -173,7 +173,7 @@ def _approvals(command: str, argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog=f"limen serve {command}", description="The fleet's approvals.")
     if command != "pending":
-        parser.add_argument("id", help="the request's id (see `limen serve pending`)")
+        parser.add_argument("id", help="The request's id, as limen serve pending lists it.")
     if command == "approve":
         parser.add_argument(
             "--code", help="the current TOTP code (requests at or above the strong threshold)"

@@ -28,6 +28,18 @@ def show(store: Any, session_id: str) -> dict[str, Any]:
     }
 
 
+def render(shown: dict[str, Any]) -> str:
+    """`show`'s data for a person: the flags, the taint count and the recent calls, one per line."""
+    lines = [
+        f"session {shown['session']}",
+        f"flags: {', '.join(shown['flags']) or 'none'}",
+        f"secrets read (taint fingerprints): {shown['taint_fingerprints']}",
+        "recent calls:" if shown["recent"] else "recent calls: none",
+    ]
+    lines += [f"  {json.dumps(call, sort_keys=True)}" for call in shown["recent"]]
+    return "\n".join(lines)
+
+
 def _gate(args: argparse.Namespace) -> str | None:
     """How the human proved it ("totp", "password", "confirmed"), or None when they did not."""
     from limen.policy import drift
@@ -50,9 +62,12 @@ def main(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="limen session", description="Show or clear a session's state.")
     sub = parser.add_subparsers(dest="command", required=True)
-    shown = sub.add_parser("show")
-    shown.add_argument("session", nargs="?", help="omit to list sessions")
-    cleared = sub.add_parser("clear")
+    shown = sub.add_parser("show", help="Show what a session holds, or list the sessions.")
+    shown.add_argument("session", nargs="?", help="The session to show; leave it out to list the sessions.")
+    shown.add_argument("--json", action="store_true", help="Print the data as one JSON document.")
+    cleared = sub.add_parser(
+        "clear", help="Forget a session's taint (or everything); a loosening, confirmed and audited."
+    )
     cleared.add_argument("session", nargs="?", help="omit with --state-lost")
     cleared.add_argument("--all", action="store_true", help="forget everything, not only the taint")
     cleared.add_argument(
@@ -60,7 +75,7 @@ def main(argv: list[str]) -> int:
     )
     cleared.add_argument("--yes", action="store_true", help="confirm (when no possession factor is set up)")
     cleared.add_argument("--code", help="TOTP code of the drift gate's possession factor")
-    halted = sub.add_parser("halt", help="deny every further call of a session")
+    halted = sub.add_parser("halt", help="Deny every further call of a session.")
     halted.add_argument("session")
     halted.add_argument("--reason", default="halted by a person")
     for p in (shown, cleared, halted):
@@ -71,6 +86,8 @@ def main(argv: list[str]) -> int:
     runtime = Runtime(workspace=os.getcwd(), state_path=args.state)
     try:
         return _run(runtime, args)
+    except BrokenPipeError:  # the reader went away (`| head`): limen.cli.main ends quietly
+        raise
     except Exception as exc:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"limen session: {detail}", file=sys.stderr)
@@ -85,7 +102,12 @@ def _run(runtime: Any, args: argparse.Namespace) -> int:
     store = runtime.store
     if args.command == "show":
         data: Any = show(store, args.session) if args.session else store.sessions()
-        print(json.dumps(data, indent=1))
+        if args.json:
+            print(json.dumps(data, indent=1))
+        elif args.session:
+            print(render(data))
+        else:
+            print("\n".join(data) if data else "no session has any state")
         lost = store.state_lost()
         if lost:
             print(f"limen session: {lost}; {RECOVERY}", file=sys.stderr)

@@ -10,18 +10,30 @@ import argparse
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="limen tools", description="List and re-approve pinned MCP tools.")
+    parser = argparse.ArgumentParser(
+        prog="limen tools",
+        description=(
+            "List and re-approve the pinned MCP tools whose name, description or input schema changed "
+            "since they were first seen."
+        ),
+    )
     sub = parser.add_subparsers(dest="action", required=True)
-    sub.add_parser("list", help="tools whose contract changed and await re-approval")
-    approve = sub.add_parser("approve", help="accept a changed tool's new contract")
-    approve.add_argument("server", help="the server name (`limen mcp --name`, or the derived one)")
-    approve.add_argument("tool", help="the tool's name as the server lists it")
+    listed = sub.add_parser("list", help="List the tools whose contract changed and await re-approval.")
+    listed.add_argument("--json", action="store_true", help="Print the tools as one JSON document.")
+    approve = sub.add_parser("approve", help="Accept a changed tool's new contract.")
+    approve.add_argument("server", help="The server's name (limen mcp --name, or the derived one).")
+    approve.add_argument("tool", help="The tool's name as the server lists it.")
     ns = parser.parse_args(argv)
 
     from limen.floors import toolpin
 
     if ns.action == "list":
         waiting = toolpin.pending()
+        if ns.json:
+            from limen.cli.output import print_json
+
+            print_json([{"server": k.split("/", 1)[0], "tool": k.split("/", 1)[-1]} for k in waiting])
+            return 0
         for key in waiting:
             print(
                 f"{key}\tchanged since pinned: approve with `limen tools approve {key.replace('/', ' ', 1)}`"

@@ -50,7 +50,8 @@ def main(argv: list[str]) -> int:
     from limen.audit.index import Index
 
     parser = argparse.ArgumentParser(
-        prog="limen tune", description=__doc__.splitlines()[0] if __doc__ else None
+        prog="limen tune",
+        description="Show which reason codes cause the most friction, and the waiver that would remove each.",
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--days", type=int, default=30, help="waiver lifetime")
