@@ -129,8 +129,9 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Method, path without its query (a login token must not reach a log) and status, on stderr."""
         if format == '"%s" %s %s' and args:
-            line = str(args[0]).split("?", 1)[0]
-            print(f"limen console: {line} {args[1]}", file=sys.stderr)
+            method, _, rest = str(args[0]).partition(" ")
+            target = rest.rsplit(" ", 1)[0].split("?", 1)[0]
+            print(f"limen console: {method} {target} {args[1]}", file=sys.stderr)
 
 
 def _fields(text: str) -> dict[str, str]:
