@@ -13,6 +13,7 @@ clients drop a `--` from the arguments they were configured with, which must not
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 
 USAGE = {
@@ -152,6 +153,11 @@ def main(argv: list[str]) -> int:
         parser.error("--timeout must be positive and --startup-timeout not negative")
     if serve and (ns.max_sessions < 1 or ns.session_idle < 0):
         parser.error("--max-sessions must be at least 1 and --session-idle not negative")
+    needed = "uvicorn" if serve else "httpx2" if url else None
+    if needed is not None and importlib.util.find_spec(needed) is None:
+        what = "limen mcp serve" if serve else "limen mcp --url"
+        print(f"limen mcp: {what} needs the http extra: pip install 'limen[http]'", file=sys.stderr)
+        return 2
     headers = _env_headers(parser)
     for item in getattr(ns, "header", []):
         key, sep, value = item.partition(":")

@@ -89,8 +89,11 @@ def main(argv: list[str]) -> int:
 
 
 def _run(config: ServeConfig, args: argparse.Namespace, host: str, port: int, identities: Identities) -> int:
-    import uvicorn
-
+    try:
+        import uvicorn
+    except ImportError:
+        print("limen serve: it needs the http extra: pip install 'limen[http]'", file=sys.stderr)
+        return 1
     from limen.serve.app import DecisionService, build
 
     try:
