@@ -49,6 +49,10 @@ PROTOCOL_HEADERS = frozenset(
         "sec-fetch-mode",
         "sec-fetch-site",
         "sec-fetch-dest",
+        "upgrade",  # a websocket handshake: its messages are decided one by one (`websocket_message`)
+        "sec-websocket-key",
+        "sec-websocket-version",
+        "sec-websocket-extensions",
     }
 )
 # Never shown to the core: the proxy's own credential (it names the session, and is the agent's to hold).
