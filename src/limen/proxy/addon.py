@@ -14,9 +14,11 @@ Events (mitmproxy's own addon model):
 - `websocket_message`: each message a client sends after an upgrade is decided like a body to that URL.
 - `tcp_start`: a raw TCP relay (anything but TLS and HTTP inside a CONNECT) is closed and audited; with
   mitmproxy's `rawtcp` off such traffic is read as HTTP and fails before that.
-- `responseheaders`: every response is streamed (`flow.response.stream` with a callable), never buffered
-  whole: text is scanned in windows as it passes (`Runtime.observe_output`: secrets taint the session,
-  instructions flag it), MCP answers screened event by event.
+- `responseheaders` / `response`: nothing large is held. A text response of up to 256 kB is held by
+  mitmproxy and scanned right after it is relayed; a longer one is streamed (`flow.response.stream` with a
+  callable) and scanned in windows as it passes (`Runtime.observe_output`: secrets taint the session,
+  instructions flag it); binary and pass-through traffic streams untouched; MCP answers are screened
+  event by event before they are relayed.
 Any failure in a hook answers the request with a 403 (`proxy_handler_error`) or cuts the response: never a
 request forwarded undecided. The addon never decides: the verdict is always `Runtime`'s.
 """
