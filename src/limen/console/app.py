@@ -299,7 +299,7 @@ class Console:
 
     def _request_card(self, request: ApprovalRequest) -> Markup:
         left = max(int(request.expires - time.time()), 0)
-        entry = self._decision(request.decision_id)
+        entry = self._decision(request.decision_id, request.created)
         if entry is None:
             evidence = Markup('<p class="empty">The decision record is not in the recent log.</p>')
         else:
@@ -350,10 +350,11 @@ class Console:
             return "/", ("error", str(exc))
         return "/", ("ok", f"denied: {request.id} ({request.tool})")
 
-    def _decision(self, decision_id: str) -> Entry | None:
+    def _decision(self, decision_id: str, near: float) -> Entry | None:
+        """The AUTH decision of a request (written at `near`), remembered once found."""
         entry = self._decisions.get(decision_id)
         if entry is None:
-            entry = self.reader.find(decision_id)
+            entry = self.reader.find(decision_id, near=near)
             if entry is None:
                 return None
             self._decisions[decision_id] = entry

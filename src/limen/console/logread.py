@@ -25,6 +25,7 @@ CHUNK = 65536
 SCAN_BUDGET = 8 * 1024 * 1024  # bytes one page reads at most
 FIND_BUDGET = 32 * 1024 * 1024  # bytes a lookup by id reads at most when it has no offset
 MAX_LINE = 1024 * 1024  # a record line longer than this is not read back by offset
+NEAR_SLACK = 5.0  # seconds: writers append in time order only to within their own clocks and locks
 LISTED_KINDS = ("decision", "output")
 _KIND_BYTES = tuple(f'"kind":"{kind}"'.encode() for kind in LISTED_KINDS)
 
@@ -103,7 +104,7 @@ class LogReader:
         needles = filters.needles()
         with open(self.path, "rb") as fh:
             if filters.until:
-                end = min(end, _offset_after(fh, size, filters.until))
+                end = min(end, _bisect(fh, size, filters.until)[1])
             oldest = end
             for offset, line in _lines_backward(fh, end, SCAN_BUDGET):
                 oldest = offset
@@ -120,9 +121,11 @@ class LogReader:
                         return Page(entries, offset, False)
         return Page(entries, oldest, oldest > 0)
 
-    def find(self, decision_id: str, *, at: int = -1) -> Entry | None:
-        """The record with `decision_id`: at byte offset `at` when that line is it, else the newest one
-        within the last FIND_BUDGET bytes."""
+    def find(self, decision_id: str, *, at: int = -1, near: float = 0.0) -> Entry | None:
+        """The record with `decision_id`: at byte offset `at` when that line is it; else, given the time it
+        was written about (`near`, epoch seconds), the first one from there on (the log is bisected on
+        `ts`, so this costs the same however deep the record lies); else the newest one within the last
+        FIND_BUDGET bytes."""
         if not (0 < len(decision_id) <= 40 and decision_id.isalnum()):
             return None
         needle = f'"id":"{decision_id}"'.encode()
@@ -138,6 +141,13 @@ class LogReader:
                     record = _decode(found)
                     if record is not None and record.get("id") == decision_id:
                         return Entry(at, record)
+            if near > 0:
+                start = _bisect(fh, size, near - NEAR_SLACK)[0]
+                for offset, line in _lines_forward(fh, start, size, SCAN_BUDGET):
+                    if needle in line:
+                        record = _decode(line)
+                        if record is not None and record.get("id") == decision_id:
+                            return Entry(offset, record)
             for offset, line in _lines_backward(fh, size, FIND_BUDGET):
                 if needle in line:
                     record = _decode(line)
@@ -193,6 +203,23 @@ def _lines_backward(fh: IO[bytes], end: int, budget: int) -> Iterator[tuple[int,
         yield 0, tail
 
 
+def _lines_forward(fh: IO[bytes], start: int, end: int, budget: int) -> Iterator[tuple[int, bytes]]:
+    """(offset, line) for the whole lines from the first line start at or after `start`, reading at most
+    about `budget` bytes."""
+    fh.seek(start)
+    if start > 0:
+        fh.seek(start - 1)
+        if fh.read(1) != b"\n":
+            fh.readline(MAX_LINE)  # the rest of the line `start` falls in
+    offset = fh.tell()
+    while offset < end and offset - start < budget:
+        line = fh.readline(MAX_LINE)
+        if not line.endswith(b"\n"):
+            return
+        yield offset, line[:-1]
+        offset += len(line)
+
+
 def _line_at(fh: IO[bytes], offset: int) -> bytes | None:
     """The line starting exactly at `offset` (the byte before it must end a line), or None."""
     if offset > 0:
@@ -204,9 +231,10 @@ def _line_at(fh: IO[bytes], offset: int) -> bytes | None:
     return line[:-1] if line.endswith(b"\n") else None
 
 
-def _offset_after(fh: IO[bytes], size: int, until: float) -> int:
-    """About where the records newer than `until` begin (bisecting on `ts`; the page's exact filter drops
-    what lies in the last, unbisected stretch)."""
+def _bisect(fh: IO[bytes], size: int, until: float) -> tuple[int, int]:
+    """Where the records newer than `until` begin, to within a block (bisecting on `ts`): the records before
+    the first offset are not newer, those from the second on are. The stretch between is left to the exact
+    filters of the callers."""
     low, high = 0, size
     while high - low > CHUNK:
         middle = (low + high) // 2
@@ -223,4 +251,4 @@ def _offset_after(fh: IO[bytes], size: int, until: float) -> int:
             high = start
         else:
             low = start + len(line)
-    return high
+    return low, high
