@@ -59,6 +59,7 @@ class Role(StrEnum):
     ENV_SETTER = "env_setter"  # sets shell variables (export, declare)
     PROCESS_KILLER = "process_killer"  # signals processes
     POWER = "power"  # stops or restarts the machine
+    BUILDS = "builds"  # runs the build file of the folder it works in (a Makefile's recipes, build.gradle)
 
 
 @dataclass(slots=True, frozen=True)
@@ -656,6 +657,14 @@ PROGRAMS: tuple[Program, ...] = (
     _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove")),
     _p("kill", R.PROCESS_KILLER, aliases=("pkill", "killall", "killall5")),
     _p("shutdown", R.POWER, aliases=("reboot", "halt", "poweroff")),
+    # build tools: what they run is the project's own build file
+    *(
+        _p(name, R.BUILDS)
+        for name in (
+            *("make", "gmake", "cmake", "ninja", "meson", "gradle", "gradlew", "mvn", "mvnw", "ant"),
+            *("bazel", "bazelisk", "just", "task", "rake", "scons", "xmake"),
+        )
+    ),
     # database clients, dump and restore tools: `-h HOST` / `--host=HOST` is the server they connect to
     *(
         _p(name, R.SERVER_CLIENT)

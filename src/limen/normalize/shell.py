@@ -183,6 +183,7 @@ class _State:
     payloads: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     downloaded: set[str] = field(default_factory=set)
+    cloned: set[str] = field(default_factory=set)  # folders a `git clone` in the line fills
     globbed: set[str] = field(default_factory=set)
     written: dict[str, str | None] = field(default_factory=dict)  # files the line wrote: content if known
     dynamic_words: set[str] = field(default_factory=set)
@@ -1464,6 +1465,17 @@ def _run_command(
             state.calling.discard(argv[0])
         return None
     entry = program(name)
+    if (
+        state.cloned
+        and entry is not None
+        and entry.roles & _RUNS_PROJECT_CODE
+        and any(state.cwd == d or state.cwd.startswith(d + "/") for d in state.cloned)
+    ):
+        state.flag(f"{name} runs code from a repository the line cloned")  # its Makefile, its scripts
+    if entry is not None and Role.PACKAGE_INSTALLER in entry.roles:
+        source = next((w for w in argv[1:] if _VCS_SOURCE.search(w)), "")
+        if source:  # its build code (setup.py, build.rs, install scripts) runs: not a registry's package
+            state.flag(f"{name} installs and builds from a repository")
     if entry is not None and entry.roles & _RUNS_ARGUMENT:
         _argument_commands(entry, name, argv, state, via, level)
     handler = _HANDLERS.get(name)
@@ -1478,13 +1490,22 @@ def _run_command(
     _generic(argv, state, name)
     if "/" in argv[0]:
         path = canonical(argv[0], state.cwd, state.home)
-        if argv[0] in state.downloaded or path in state.downloaded:
+        if _downloaded(argv[0], path, state):
             state.note("download_exec")
         _run_written(path, "exec", "sh", state, via, level, argv[1:])
     return None
 
 
 Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
+# A package source that is a repository rather than a registry's name: `git+https://...`, `github:user/repo`,
+# `cargo install --git URL`, `pip install https://host/repo.git@v1`.
+_VCS_SOURCE = re.compile(
+    r"(?:^|[\s@=])(?:git|hg|svn|bzr)\+|^(?:github|gitlab|bitbucket):|^--git(?:=|$)|\.git(?:[@#]|$)"
+)
+# Programs that run the code of the folder they work in (a Makefile's recipes, package scripts, setup.py).
+_RUNS_PROJECT_CODE = frozenset(
+    {Role.PACKAGE_INSTALLER, Role.RUNNER, Role.BUILDS, Role.INTERPRETER, Role.SHELL}
+)
 _RUNS_ARGUMENT = frozenset(
     {Role.RUNS_OPTION, Role.CONTAINER, Role.RUNNER, Role.DATABASE_CLIENT, Role.INFRA_DESTROYER}
 )
@@ -2035,7 +2056,7 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             return
         _add_path(script, state, write=False)
         path = canonical(script, state.cwd, state.home)
-        if script in state.downloaded or path in state.downloaded:
+        if _downloaded(script, path, state):
             state.note("download_exec")
         _run_written(path, name, "sh", state, via, level, operands[1:])
         return
@@ -2044,6 +2065,16 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
         _analyse_text(stdin.text, state, via=(*via, label), level=level + 1)
     elif stdin is not None and stdin.sources:
         state.flag(f"{name} runs commands from the output of {stdin.sources[-1]}")
+
+
+def _downloaded(word: str, path: str, state: _State) -> bool:
+    """The file a line runs is one it downloaded (a `curl -o` target: `download_exec`); a file inside a
+    repository it cloned is flagged instead (code from a checkout: asked, as an official installer is)."""
+    if word in state.downloaded or path in state.downloaded:
+        return True
+    if any(path.startswith(d + "/") for d in state.cloned):
+        state.flag("runs code from a repository the line cloned")
+    return False
 
 
 def _from_download(word: str) -> bool:
@@ -3089,6 +3120,8 @@ def _interpreter(
             elif script:
                 _add_path(script, state, write=False)
                 path = canonical(script, state.cwd, state.home)
+                if _downloaded(script, path, state):
+                    state.note("download_exec")
                 rest = argv[argv.index(script) + 1 :] if script in argv else []
                 _run_written(path, name, lang, state, via, level, rest)
             return
@@ -3481,7 +3514,7 @@ def _path_invoked(argv: list[str], state: _State, via: tuple[str, ...], level: i
     wrote; what it runs is analysed as for any other command run by path."""
     if "/" in argv[0]:
         path = canonical(argv[0], state.cwd, state.home)
-        if argv[0] in state.downloaded or path in state.downloaded:
+        if _downloaded(argv[0], path, state):
             state.note("download_exec")
         _run_written(path, "exec", "sh", state, via, level, argv[1:])
 
@@ -3522,6 +3555,13 @@ def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
                 _urls([word], state, f"git {sub}")
             elif re.match(r"^[\w.+-]+@[A-Za-z0-9_.-]+:", word):
                 _host_word(word, state, f"git {sub}")
+        if sub == "clone":  # what runs from the new checkout later in the line is code it downloaded
+            words = [w for w in rest[1:] if not w.startswith("-")]
+            if words:
+                name = (
+                    words[1] if len(words) > 1 else words[0].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+                )
+                state.cloned.add(canonical(name.removesuffix(".git"), state.cwd, state.home).rstrip("/"))
     if sub == "remote" and len(rest) >= 4 and rest[1] in ("add", "set-url"):
         words = [w for w in rest[2:] if not w.startswith("-")]
         if len(words) >= 2:  # a remote this line defines: a later `git push NAME` goes to its URL
