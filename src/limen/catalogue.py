@@ -417,9 +417,10 @@ MEANINGS: dict[str, tuple[str, str]] = {
     ),
     "rate_limited": (
         "Objective guardrail",
-        "More calls in one session within the mode's rate window than the mode allows (none in "
-        "light; 240, 120 and 60 a minute in balanced, strict and paranoid): a runaway loop or an "
-        "agent working through a list an injection gave it. It requires authentication.",
+        "More calls in one session within the rate window than it allows (limen.yaml's rate: calls "
+        "and seconds where set, else the mode's: none in light; 240, 120 and 60 a minute in balanced, "
+        "strict and paranoid): a runaway loop or an agent working through a list an injection gave it. "
+        "It requires authentication.",
     ),
     "invalid_arguments": (
         "General",

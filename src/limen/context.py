@@ -43,6 +43,22 @@ RATE_LIMITS: dict[Mode, tuple[int, float] | None] = {
     Mode.STRICT: (120, 60.0),
     Mode.PARANOID: (60, 60.0),
 }
+RateWindow = tuple[int, float] | None  # (calls, seconds); None: no window
+
+
+def rate_allows_more(a: RateWindow, b: RateWindow) -> bool:
+    """Whether window `a` lets through a burst that `b` would stop: more calls, a shorter window, or none."""
+    if b is None:
+        return False
+    return a is None or a[0] > b[0] or a[1] < b[1]
+
+
+def stricter_rate(a: RateWindow, b: RateWindow) -> RateWindow:
+    """A window at least as strict as both: the fewer calls within the longer window."""
+    if a is None or b is None:
+        return b if a is None else a
+    return (min(a[0], b[0]), max(a[1], b[1]))
+
 
 # How many operands a delete may have before it counts as a bulk operation.
 BULK_THRESHOLDS: dict[Mode, int] = {Mode.LIGHT: 200, Mode.BALANCED: 50, Mode.STRICT: 20, Mode.PARANOID: 5}

@@ -15,7 +15,15 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from limen.context import RATE_LIMITS, Context, Thresholds, default_protected_paths
+from limen.context import (
+    RATE_LIMITS,
+    Context,
+    RateWindow,
+    Thresholds,
+    default_protected_paths,
+    rate_allows_more,
+    stricter_rate,
+)
 from limen.model import Mode
 from limen.normalize.tools import ToolSpec
 from limen.policy.chain import Chain, CompiledWaiver
@@ -95,6 +103,8 @@ def merge(sources: list[Source]) -> tuple[Effective, list[Problem]]:
                 trusted += _hosts(p.trusted_hosts.add)
         removed = set(_hosts(p.trusted_hosts.remove))
         trusted = [h for h in trusted if h not in removed]
+    window, rate_warnings = _rate(sources, mode)
+    warnings += rate_warnings
     limits["strong"] = min(limits["strong"], limits["deny"])
     limits["ask"] = min(limits["ask"], limits["strong"])
     tools: dict[str, Any] = {}
@@ -136,7 +146,44 @@ def merge(sources: list[Source]) -> tuple[Effective, list[Problem]]:
         "tools": tools,
         "waivers": [dump(w) for s in sources for w in s.policy.waivers],
     }
+    if (
+        window is not None
+    ):  # only when a file sets one, so the fingerprints of other policies stay as they were
+        eff["rate"] = {"calls": window[0], "seconds": window[1]}
     return eff, warnings
+
+
+def _rate(sources: list[Source], mode: Mode) -> tuple[RateWindow, list[Problem]]:
+    """The files' rate window (None: the mode's applies): the highest level's sets it, a lower level's
+    only tightens it, and a lower level's stricter mode brings its preset's window."""
+    window: RateWindow = None
+    warnings: list[Problem] = []
+    for i, s in enumerate(sources):
+        p = s.policy
+        if i and window is not None and p.mode is not None:
+            window = stricter_rate(window, RATE_LIMITS[p.mode])
+        if p.rate is None:
+            continue
+        given = (p.rate.calls, float(p.rate.seconds))
+        if i == 0:
+            window = given
+            continue
+        current = window if window is not None else RATE_LIMITS[mode]
+        if rate_allows_more(given, current):
+            warnings.append(
+                _ignored(s, "rate", f"{given[0]} calls in {given[1]:.0f} s is looser than {current}")
+            )
+        else:
+            window = stricter_rate(current, given)
+    return window, warnings
+
+
+def rate_of(eff: Effective) -> RateWindow:
+    """The effective policy's rate window: its own, else its mode's."""
+    rate = eff.get("rate")
+    if rate is None:
+        return RATE_LIMITS[Mode(eff["mode"])]
+    return (int(rate["calls"]), float(rate["seconds"]))
 
 
 def stricter_of(a: Effective, p: Effective) -> Effective:
@@ -166,7 +213,15 @@ def stricter_of(a: Effective, p: Effective) -> Effective:
         },
         "tools": a["tools"],
         "waivers": [w for w in a["waivers"] if w in p["waivers"]],
+        **_stricter_rate_entry(a, p),
     }
+
+
+def _stricter_rate_entry(a: Effective, p: Effective) -> Effective:
+    if "rate" not in a and "rate" not in p:
+        return {}
+    window = stricter_rate(rate_of(a), rate_of(p))
+    return {} if window is None else {"rate": {"calls": window[0], "seconds": window[1]}}
 
 
 def dump(model: Any) -> dict[str, Any]:
@@ -263,6 +318,7 @@ def context(
     home = os.path.expanduser("~")
     effective_mode = policy.mode if mode is None else stricter(policy.mode, mode)
     t = eff["thresholds"]
+    rate = rate_of(eff)
     thresholds = Thresholds(t["ask"], t["strong"], t["deny"])
     bulk = eff["bulk_threshold"]
     if effective_mode is not policy.mode:  # a stricter requested mode brings its own stricter preset
@@ -283,7 +339,9 @@ def context(
         protected_names=tuple(eff["protected_names"]),
         extra_sensitive_paths=sensitive,
         bulk_threshold=bulk,
-        rate_limit=RATE_LIMITS[effective_mode],
+        rate_limit=rate
+        if effective_mode is policy.mode
+        else stricter_rate(rate, RATE_LIMITS[effective_mode]),
         chain=chain,
         policy=policy,
     )

@@ -155,6 +155,15 @@ class Risk(Strict):
     bulk_threshold: StrictInt | None = Field(default=None, ge=1)
 
 
+class Rate(Strict):
+    """The session's rate window (`limen.rules.rate`): more than `calls` calls within `seconds` in one
+    session ask a human. Without it the mode's window applies (none in light; 240, 120 and 60 a minute in
+    balanced, strict and paranoid)."""
+
+    calls: StrictInt = Field(ge=1, le=1_000_000)
+    seconds: StrictInt = Field(ge=1, le=86_400)
+
+
 class HostEdits(Strict):
     add: Hosts = []
     remove: Hosts = []
@@ -329,6 +338,7 @@ class PolicyFile(Strict):
         None
     )
     risk: Risk = Risk()
+    rate: Rate | None = None
     trusted_hosts: HostEdits = HostEdits()
     protected_paths: PlainPaths = []
     protected_names: FileNames = []

@@ -10,7 +10,9 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from limen.context import RateWindow, rate_allows_more
 from limen.model import Mode
+from limen.policy.effective import rate_of
 from limen.policy.presets import MODE_RANK
 from limen.policy.schema import AllowlistLayer, DenylistLayer, DlpLayer, Layer, Role, RulesLayer
 
@@ -160,6 +162,10 @@ def _role_changes(a: Effective, p: Effective) -> list[str]:
     return out
 
 
+def _window(window: RateWindow) -> str:
+    return "none" if window is None else f"{window[0]} calls in {window[1]:.0f} s"
+
+
 def loosenings(a: Effective, p: Effective) -> list[str]:
     """Every way `p` is looser than `a` (empty when `p` only tightens or equals `a`)."""
     out = []
@@ -174,6 +180,8 @@ def loosenings(a: Effective, p: Effective) -> list[str]:
             out.append(f"risk.thresholds.{k} {a['thresholds'][k]} -> {p['thresholds'][k]}")
     if p["bulk_threshold"] > a["bulk_threshold"]:
         out.append(f"risk.bulk_threshold {a['bulk_threshold']} -> {p['bulk_threshold']}")
+    if ("rate" in a or "rate" in p) and rate_allows_more(rate_of(p), rate_of(a)):
+        out.append(f"rate {_window(rate_of(a))} -> {_window(rate_of(p))}")
     if new := _added(a["trusted_hosts"], p["trusted_hosts"]):
         out.append(f"trusts new hosts {', '.join(new)}")
     for key in ("protected_paths", "protected_names", "sensitive_paths"):
