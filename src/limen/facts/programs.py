@@ -60,6 +60,7 @@ class Role(StrEnum):
     PROCESS_KILLER = "process_killer"  # signals processes
     POWER = "power"  # stops or restarts the machine
     BUILDS = "builds"  # runs the build file of the folder it works in (a Makefile's recipes, build.gradle)
+    SECURITY_CONTROL = "security_control"  # configures a firewall, access control, auditing or a mitigation
 
 
 @dataclass(slots=True, frozen=True)
@@ -82,6 +83,7 @@ class Program:
     # names it: "image" (a container image reference: its registry) or "remote" (rclone's `NAME:path`)
     pushes: tuple[str, ...] = ()
     push_target: str = ""
+    disables: str = ""  # regex over the words after the name: switches a security control off
 
 
 def _p(
@@ -99,6 +101,7 @@ def _p(
     destroys_one: str = "",
     pushes: tuple[str, ...] = (),
     push_target: str = "",
+    disables: str = "",
 ) -> Program:
     return Program(
         name,
@@ -115,6 +118,7 @@ def _p(
         destroys_one=destroys_one,
         pushes=pushes,
         push_target=push_target,
+        disables=disables,
     )
 
 
@@ -657,6 +661,32 @@ PROGRAMS: tuple[Program, ...] = (
     _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove")),
     _p("kill", R.PROCESS_KILLER, aliases=("pkill", "killall", "killall5")),
     _p("shutdown", R.POWER, aliases=("reboot", "halt", "poweroff")),
+    # security controls: firewalls, mandatory access control, auditing, endpoint agents, exploit mitigations
+    _p(
+        "iptables",
+        R.SECURITY_CONTROL,
+        aliases=("ip6tables",),
+        disables=rf"{_W}(?:-F|--flush|-X|--delete-chain){_E}|-P\s+\w+\s+ACCEPT",
+    ),
+    _p("nft", R.SECURITY_CONTROL, disables=rf"{_W}flush\s+ruleset{_E}|{_W}delete\s+table{_E}"),
+    _p("ufw", R.SECURITY_CONTROL, disables=rf"{_W}(?:disable|reset){_E}"),
+    _p("setenforce", R.SECURITY_CONTROL, disables=rf"{_W}(?:0|[Pp]ermissive){_E}"),
+    _p("aa-teardown", R.SECURITY_CONTROL, disables=r"^"),  # any invocation unloads every AppArmor profile
+    _p("auditctl", R.SECURITY_CONTROL, disables=rf"{_W}-D{_E}|{_W}-e\s+0{_E}"),
+    _p(
+        "systemctl",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:firewalld|ufw|apparmor|auditd|selinux|fail2ban"
+        rf"|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|clamav-daemon|sshguard)(?:\.service)?{_E}",
+    ),
+    _p(
+        "service",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}(?:firewalld|ufw|apparmor|auditd|fail2ban){_E}\s+stop{_E}",
+    ),
+    _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),
+    _p("csrutil", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),
+    _p("spctl", R.SECURITY_CONTROL, disables=rf"{_W}--master-disable{_E}|{_W}--global-disable{_E}"),
     # build tools: what they run is the project's own build file
     *(
         _p(name, R.BUILDS)
@@ -697,6 +727,7 @@ def _index(programs: Iterable[Program]) -> dict[str, Program]:
                     destroys_one=known.destroys_one or entry.destroys_one,
                     pushes=known.pushes or entry.pushes,
                     push_target=known.push_target or entry.push_target,
+                    disables=known.disables or entry.disables,
                 )
             table[name] = entry
     return table
@@ -737,6 +768,23 @@ def options(name: str) -> frozenset[str]:
     found = program(name)
     return found.options if found is not None else frozenset()
 
+
+# Environment variables that load code into every program started with them (a library preloaded, a start-up
+# script, an interpreter option that requires a module): what they load is not on the command line.
+CODE_LOADING_VARIABLES = frozenset(
+    {
+        *("LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "BASH_ENV", "ENV"),
+        *("PYTHONSTARTUP", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "NODE_OPTIONS"),
+    }
+)
+# Options in those variables that are only settings, never code (`NODE_OPTIONS=--max-old-space-size=4096`).
+SETTING_ONLY_OPTIONS = (
+    "--max-old-space-size",
+    "--max-semi-space-size",
+    "--enable-source-maps",
+    "-Xmx",
+    "-Xms",
+)
 
 # Environment variables whose value a program runs as a command line (`GIT_SSH_COMMAND='...' git fetch`).
 COMMAND_VARIABLES = frozenset(

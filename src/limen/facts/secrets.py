@@ -80,6 +80,13 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("gcloud", ("auth", "print-identity-token"), "a Google identity token", issuers=_GOOGLE),
     Printer("gcloud", ("secrets", "versions", "access"), "a Secret Manager secret", issuers=_GOOGLE),
     Printer("gcloud", ("config", "config-helper"), "a Google access token", issuers=_GOOGLE),
+    Printer(
+        "gcloud", ("iam", "service-accounts", "keys", "create"), "a new service-account key", issuers=_GOOGLE
+    ),
+    Printer("gcloud", ("auth", "application-default", "print-access-token"), "a Google access token"),
+    Printer("az", ("ad", "sp", "create-for-rbac"), "a new service-principal secret", issuers=_AZURE),
+    Printer("az", ("ad", "sp", "credential", "reset"), "a new service-principal secret", issuers=_AZURE),
+    Printer("az", ("ad", "app", "credential", "reset"), "a new application secret", issuers=_AZURE),
     Printer("az", ("account", "get-access-token"), "an Azure access token", issuers=_AZURE),
     Printer("az", ("keyvault", "secret", "show"), "a Key Vault secret", issuers=_AZURE),
     Printer("az", ("storage", "account", "keys", "list"), "Azure storage keys", issuers=_AZURE),
@@ -220,7 +227,11 @@ STORE_DIRS: tuple[str, ...] = (
     "Library/Application Support/Google/Chrome",
     "Library/Application Support/Firefox",
     "Library/Application Support/BraveSoftware",
+    "run/secrets",  # a container's mounted secrets: Docker secrets, Kubernetes service-account tokens
 )
+
+# System files that hold password hashes or privilege rules.
+SYSTEM_SECRET_FILES: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd")
 
 # Representative sensitive names a glob operand is tested against.
 GLOB_PROBES: tuple[str, ...] = (

@@ -39,8 +39,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import (
+    CODE_LOADING_VARIABLES,
     COMMAND_VARIABLES,
     PROGRAMS,
+    SETTING_ONLY_OPTIONS,
     Program,
     Role,
     has,
@@ -576,6 +578,8 @@ def _assign(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: i
     state.arrays.pop(src.text(name), None)
     if src.text(name) in COMMAND_VARIABLES and not word.dynamic:
         _command_variable(src.text(name), "".join(word.fields), state, via, level)
+    if src.text(name) in CODE_LOADING_VARIABLES:
+        _code_loading_variable(src.text(name), None if word.dynamic else "".join(word.fields), state)
     if src.text(name).startswith("HIST"):
         state.note(f"assign:{src.text(name)}")
     if not word.dynamic:
@@ -615,6 +619,16 @@ def _command_variable(name: str, value: str, state: _State, via: tuple[str, ...]
     text = value.lstrip("|").replace("%s", "FILE").strip()
     if text:
         _shell_string(text, state, via, level, False, f"${name}")
+
+
+def _code_loading_variable(name: str, value: str | None, state: _State) -> None:
+    """`LD_PRELOAD=/tmp/x.so ls`, `NODE_OPTIONS=--require ./hook.js npm test`, `BASH_ENV=./x.sh bash -c ...`:
+    code loaded into what runs, which the line does not show; opaque unless the value only sets options."""
+    if value is not None and not value.strip():
+        return
+    if value is not None and all(w.startswith(SETTING_ONLY_OPTIONS) for w in value.split()):
+        return
+    state.flag(f"${name} loads code into the commands it starts")
 
 
 def _declaration(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int) -> None:
@@ -1317,6 +1331,8 @@ def _command(
         for env_name, env_value in prefix_env.items():
             if env_name in COMMAND_VARIABLES and env_value:
                 _command_variable(env_name, env_value, state, via, level)
+            if env_name in CODE_LOADING_VARIABLES:
+                _code_loading_variable(env_name, env_value, state)
             elif env_name.startswith("GIT_CONFIG_KEY_") and env_value:  # `GIT_CONFIG_KEY_0=core.pager`
                 config = prefix_env.get("GIT_CONFIG_VALUE_" + env_name[len("GIT_CONFIG_KEY_") :])
                 if config is None:
@@ -2239,6 +2255,11 @@ def _h_env(
             i += 1
             continue
         if re.fullmatch(r"\w+=.*", word, re.S):
+            name, _, value = word.partition("=")
+            if name in COMMAND_VARIABLES and value:
+                _command_variable(name, value, state, via, level)
+            if name in CODE_LOADING_VARIABLES:
+                _code_loading_variable(name, value, state)
             i += 1
             continue
         break

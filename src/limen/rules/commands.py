@@ -1347,6 +1347,9 @@ def _evasion(command: Command) -> str:
         return "terminal control sequences written into a file"
     if _INVISIBLE.search("\n".join(argv)):
         return "invisible characters in a command or file name"
+    entry = program(name)
+    if entry is not None and entry.disables and re.search(entry.disables, " ".join(args)):
+        return f"a security control switched off ({name})"
     return ""
 
 

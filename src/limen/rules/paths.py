@@ -49,7 +49,7 @@ _SYSTEM_WRITE_DIRS = (
     "/Library",
     "/root",
 )
-_SYSTEM_SECRET_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd")
+_SYSTEM_SECRET_FILES = secret_facts.SYSTEM_SECRET_FILES
 
 
 def _basename(path: str) -> str:
