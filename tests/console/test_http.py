@@ -53,7 +53,8 @@ def test_the_login_token_works_once_and_sets_a_strict_http_only_cookie(browser: 
     assert first.status == 303 and first.headers["Location"] == "/"
     cookie = first.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
-    assert browser.get("/").status == 200
+    empty = browser.get("/")
+    assert empty.status == 200 and empty.headers["Refresh"] == "5"  # looks again while nothing waits
     other = Browser(browser.server)
     assert other.get(path).status == 403 and not other.cookie  # spent
     assert other.get("/login?token=guess").status == 403
@@ -89,6 +90,7 @@ def test_approving_in_the_console_lets_the_identical_call_through_once(
     browser.login()
     page = browser.get("/")
     assert page.status == 200 and asked.approval_id in page.text and "chmod 777 run.sh" in page.text
+    assert page.headers["Refresh"] is None  # a request is shown: the page stays still while a person reads
     assert "unsafe_permissions" in page.text and "objective" in page.text  # the evidence of the stage
     done = browser.post("/approve", {"id": asked.approval_id, "csrf": page.csrf()})
     assert done.status == 303
@@ -210,3 +212,42 @@ def test_beyond_loopback_the_console_needs_tls_and_a_password(workspace: str) ->
             ConsoleServer(app, "0.0.0.0", 0)
     finally:
         app.close()
+
+
+def test_a_policy_loosening_is_approved_with_the_factor(
+    browser: Browser, workspace: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from limen.model import Mode
+    from limen.policy import effective, load_context
+    from policy_helpers import no_org_policy, write_policy
+
+    no_org_policy(monkeypatch, tmp_path)
+    write_policy(Path(workspace, "limen.yaml"), "mode: strict\n")  # a tightening applies at once
+    assert load_context(workspace).mode is Mode.STRICT
+    assert [e["kind"] for e in drift.history(workspace)] == ["tighten"]
+    drift.setup_password("correct horse battery")
+    write_policy(Path(workspace, "limen.yaml"), "mode: light\n")
+    change = drift.propose(workspace, *effective.from_files(workspace))
+    browser.login()
+    page = browser.get("/policy")
+    assert change["id"] in page.text and "mode strict -&gt; light" in page.text
+    form = {"id": change["id"], "csrf": page.csrf(), "factor": "wrong password"}
+    browser.post("/policy/approve", form)
+    assert "does not verify" in browser.get("/policy").text and drift.pending(workspace)
+    browser.post("/policy/approve", {**form, "factor": "correct horse battery"})
+    assert drift.pending(workspace) == []
+    entry = drift.history(workspace)[-1]
+    assert (
+        entry["kind"] == "approve"
+        and entry["factor"] == "password"
+        and "mode strict -> light" in entry["diff"]
+    )
+    assert "No loosening is waiting" in browser.get("/policy").text
+
+
+def test_logging_out_ends_the_session(browser: Browser) -> None:
+    browser.login()
+    csrf = browser.get("/").csrf()
+    cookie = browser.cookie
+    assert browser.post("/logout", {"csrf": csrf}).status == 303
+    assert browser.get("/", Cookie=cookie).status == 401

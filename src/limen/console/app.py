@@ -17,7 +17,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from limen.console import auth
 from limen.console.html import Markup, escape, join, link, render, table, when
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from limen.runtime import Runtime
 
 PAGE_SIZE = 50
+REFRESH_SECONDS = 5
 MAX_SESSIONS = 200
 MAX_FIELD = 200
 VERDICTS = ("PASS", "AUTH", "BLOCK")
@@ -64,6 +65,15 @@ th{background:#eef1f4;font-weight:600}pre{white-space:pre-wrap;word-break:break-
 .empty{color:#57606a}form.inline{display:inline-block;margin-right:.5em}
 .filters input,.filters select{margin-right:.6em}code{background:#eef1f4;padding:0 .2em}
 """
+
+
+class Shown(NamedTuple):
+    """A page: its title, body and status; `refresh` reloads it after that many seconds (0: never)."""
+
+    title: str
+    body: Markup
+    status: int = 200
+    refresh: int = 0
 
 
 @dataclass
@@ -175,9 +185,10 @@ class Console:
         page = pages.get(request.path)
         if page is None:
             return Response(404, self._bare("Not found", Markup("<p>No such page.</p>")))
-        title, body, status = page(request.query)
+        shown = page(request.query)
         flash, session.flash = session.flash, []
-        return Response(status, self._layout(title, body, request.path, flash))
+        refresh = [("Refresh", str(shown.refresh))] if shown.refresh else []
+        return Response(shown.status, self._layout(shown.title, shown.body, request.path, flash), refresh)
 
     # -- login -----------------------------------------------------------------------------------------
     def _login(self, request: Request) -> Response:
@@ -273,7 +284,7 @@ class Console:
         )
 
     # -- approvals -------------------------------------------------------------------------------------
-    def _approvals_page(self, query: dict[str, str]) -> tuple[str, Markup, int]:
+    def _approvals_page(self, query: dict[str, str]) -> Shown:
         cards = [self._request_card(r) for r in self.approvals.pending()]
         answered = [r for r in self.approvals.recent(20) if r.status != "pending"]
         rows = [
@@ -295,7 +306,9 @@ class Console:
                 ("id", "status", "tool", "answered by", "at", "used by decision"), rows, "None yet."
             ),
         )
-        return "Approvals", body, 200
+        # while nothing waits, the page looks again every few seconds; with a request shown it stays still,
+        # so a half-typed code is never wiped
+        return Shown("Approvals", body, 200, refresh=0 if cards else REFRESH_SECONDS)
 
     def _request_card(self, request: ApprovalRequest) -> Markup:
         left = max(int(request.expires - time.time()), 0)
@@ -392,7 +405,7 @@ class Console:
         )
 
     # -- the decision log ------------------------------------------------------------------------------
-    def _log_page(self, query: dict[str, str]) -> tuple[str, Markup, int]:
+    def _log_page(self, query: dict[str, str]) -> Shown:
         problems: list[str] = []
         verdict = query.get("verdict", "")
         if verdict not in ("", *VERDICTS):
@@ -449,7 +462,7 @@ class Console:
             rows,
             "No decision matches.",
         )
-        return "Decision log", join((form, notes, listing, more)), 400 if problems else 200
+        return Shown("Decision log", join((form, notes, listing, more)), 400 if problems else 200)
 
     def _log_row(self, entry: Entry) -> tuple[Any, ...]:
         record = entry.record
@@ -467,7 +480,7 @@ class Console:
             ),
         )
 
-    def _why_page(self, query: dict[str, str]) -> tuple[str, Markup, int]:
+    def _why_page(self, query: dict[str, str]) -> Shown:
         decision_id = query.get("id", "")
         at = _int(query.get("at", ""), default=-1)
         entry = self.reader.find(decision_id, at=at)
@@ -476,7 +489,7 @@ class Console:
                 "<p>No decision $id in the recent log; try <code>limen log --why $id</code>.</p>",
                 id=decision_id[:40],
             )
-            return "Why", body, 404
+            return Shown("Why", body, 404)
         record = entry.record
         verdict = str(record.get("verdict", ""))
         head = render(
@@ -498,10 +511,10 @@ class Console:
             cap=record.get("cap", ""),
             args=record.get("args", ""),
         )
-        return "Why", join((head, Markup("<h2>Evidence</h2>"), self._evidence(record))), 200
+        return Shown("Why", join((head, Markup("<h2>Evidence</h2>"), self._evidence(record))), 200)
 
     # -- sessions --------------------------------------------------------------------------------------
-    def _sessions_page(self, query: dict[str, str]) -> tuple[str, Markup, int]:
+    def _sessions_page(self, query: dict[str, str]) -> Shown:
         store = self.runtime.store
         names = store.sessions()
         rows = []
@@ -526,9 +539,9 @@ class Console:
             ),
             more=f"{len(names) - MAX_SESSIONS} more not shown" if len(names) > MAX_SESSIONS else "",
         )
-        return "Sessions", body, 200
+        return Shown("Sessions", body, 200)
 
-    def _session_page(self, query: dict[str, str]) -> tuple[str, Markup, int]:
+    def _session_page(self, query: dict[str, str]) -> Shown:
         name = query.get("id", "")[:MAX_FIELD]
         store = self.runtime.store
         flags = sorted(store.flags(name))
@@ -547,10 +560,10 @@ class Console:
             flags=table(("flag", "meaning"), flag_rows, "No flag: nothing untrusted or secret came in."),
             history=table(("features",), history, "Nothing kept."),
         )
-        return "Session", body, 200
+        return Shown("Session", body, 200)
 
     # -- tool pins -------------------------------------------------------------------------------------
-    def _tools_page(self, query: dict[str, str]) -> tuple[str, Markup, int]:
+    def _tools_page(self, query: dict[str, str]) -> Shown:
         from limen.floors import toolpin
 
         rows = [
@@ -562,7 +575,7 @@ class Console:
             "accepted, every call of one is asked about (or blocked in strict modes).</p>$listing",
             listing=table(("server/tool", ""), rows, "No tool awaits re-approval."),
         )
-        return "Tool pins", body, 200
+        return Shown("Tool pins", body, 200)
 
     def _tool_approve(self, form: dict[str, str]) -> tuple[str, tuple[str, str]]:
         from limen.floors import toolpin
@@ -575,7 +588,7 @@ class Console:
         return "/tools", ("ok", f"approved the new contract of {server}/{tool}")
 
     # -- policy ----------------------------------------------------------------------------------------
-    def _policy_page(self, query: dict[str, str]) -> tuple[str, Markup, int]:
+    def _policy_page(self, query: dict[str, str]) -> Shown:
         from limen.policy import drift
 
         problems: list[str] = []
@@ -620,7 +633,7 @@ class Console:
                 ("entry", "at", "kind", "by", "policy", "changes"), history_rows, "No ledger entry yet."
             ),
         )
-        return "Policy", body, 200
+        return Shown("Policy", body, 200)
 
     def _policy_approve(self, form: dict[str, str]) -> tuple[str, tuple[str, str]]:
         from limen.policy import drift, effective
