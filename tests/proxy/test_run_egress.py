@@ -123,3 +123,25 @@ def test_what_the_hook_saw_counts_in_the_proxy_session(in_world: World) -> None:
     with httpx.Client(proxy=in_world.proxy_url(session), verify=in_world.bundle, timeout=20) as client:
         refused = client.post(in_world.url("pypi.org"), content=f"x={secret}".encode())
     assert refused.status_code == 403 and "confirmed_exfil" in refused.json()["reasons"]
+
+
+def test_limen_run_tells_whether_a_shared_proxy_requires_the_credential(world: World) -> None:
+    """A proxy that lets a request without a credential into its own session lets an agent that drops the
+    credential leave the run's taint behind: `limen run --egress HOST:PORT` says so."""
+    import socket
+
+    from tests.proxy.conftest import start_proxy
+
+    from limen.cli.run import probe_proxy
+
+    assert probe_proxy("127.0.0.1", world.port) == "accepts"
+    strict, port = start_proxy(world.home, world.project, world.upstream, "--require-credential")
+    try:
+        assert probe_proxy("127.0.0.1", port) == "requires"
+    finally:
+        strict.terminate()
+        strict.wait(10)
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        free = unused.getsockname()[1]
+    assert probe_proxy("127.0.0.1", free) == "unreachable"

@@ -96,10 +96,38 @@ def start_proxy(project: str, session: str) -> Egress:
 
 
 def session_egress(host: str, port: int, session: str) -> Egress:
-    """A running `limen proxy` at HOST:PORT: the credential is the installation's keyed token."""
+    """A running `limen proxy` at HOST:PORT: the credential is the installation's keyed token. Warns when
+    the proxy does not answer, or accepts requests that name no session (an agent that drops its
+    credential would leave the run's session, and its taint, behind)."""
     from limen.proxy.sessions import keyed_token
 
+    found = probe_proxy(host, port)
+    if found == "unreachable":
+        print(
+            f"limen run: nothing answers at {host}:{port} yet: the agent's requests fail until it does",
+            file=sys.stderr,
+        )
+    elif found != "requires":
+        print(
+            f"limen run: the proxy at {host}:{port} accepts requests without a credential; start it with "
+            "`limen proxy --require-credential` so the agent cannot leave the run's session",
+            file=sys.stderr,
+        )
     return Egress(host, port, session, keyed_token(session))
+
+
+def probe_proxy(host: str, port: int, timeout: float = 1.0) -> str:
+    """`requires` (it answers 407 to a CONNECT with no credential), `accepts` (anything else) or
+    `unreachable`. The CONNECT names a reserved host; nothing is sent through it."""
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.sendall(b"CONNECT limen-probe.invalid:443 HTTP/1.1\r\nHost: limen-probe.invalid:443\r\n\r\n")
+            status = conn.recv(64).split(b"\r\n", 1)[0]
+    except OSError:
+        return "unreachable"
+    return "requires" if b" 407" in status else "accepts"
 
 
 def parser() -> argparse.ArgumentParser:
