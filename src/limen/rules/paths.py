@@ -176,6 +176,23 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
 # `limen` sub-commands that loosen Limen or rewrite its control plane: an agent running them through a
 # shell would switch Limen off without touching a protected file itself. Reading commands stay open.
 _CONTROL_COMMANDS = frozenset({"uninstall", "approve", "clear", "waive", "stop"})
+# Limen's modules that grant, loosen, clear or rewrite what it keeps: code that imports them does what the
+# control commands do (`from limen.approvals import open_approvals; ...grant(...)`).
+_CONTROL_MODULES = tuple(
+    f"limen.{m}"
+    for m in (
+        "approvals",
+        "policy",
+        "state",
+        "audit",
+        "install",
+        "daemon",
+        "cli",
+        "launchers",
+        "confine",
+        "home",
+    )
+)
 
 
 def _limen_subcommands(command: Command) -> tuple[str, ...]:
@@ -192,9 +209,16 @@ def _limen_subcommands(command: Command) -> tuple[str, ...]:
 @rule(ReasonCode.PROTECTED_PATH_BLOCKED, needs="commands")
 def control_commands(action: Action, ctx: Context) -> Iterator[Finding]:
     """Limen's own commands that loosen or remove it, run by the agent (`limen uninstall`, `limen policy
-    approve`, `limen session clear`, `limen tools approve`, `limen daemon stop`...): BLOCK, since only the
-    person should. Quiet: commands that only read or explain (`limen explain`, `limen log`, `limen audit
-    verify`)."""
+    approve`, `limen session clear`, `limen tools approve`, `limen daemon stop`...), and code that imports
+    the modules behind them: BLOCK, since only the person should. Quiet: commands that only read or
+    explain (`limen explain`, `limen log`, `limen audit verify`), and code that asks Limen for a decision
+    (`limen.evaluate`, `limen.Guard`)."""
+    for note in action.notes:
+        module = note.removeprefix("limen_module:")
+        if module != note and module.startswith(_CONTROL_MODULES):
+            detail = f"Limen's own control code run by the agent ({module})"
+            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+            return
     for command in action.commands:
         words = _limen_subcommands(command)
         loosening = [w for w in words[:2] if w in _CONTROL_COMMANDS]

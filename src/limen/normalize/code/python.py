@@ -138,6 +138,7 @@ _READS = frozenset(
 )
 _WRITES = frozenset(
     {"os.mkdir", "os.makedirs", "os.truncate", "os.utime", "os.mkfifo", "os.chown", "os.lchown"}
+    | {"sqlite3.connect", "dbm.open", "shelve.open"}  # a database file opened read-write (or created)
 )
 _OPENERS = frozenset({"open", "io.open", "codecs.open", "os.fdopen", "gzip.open", "bz2.open", "lzma.open"})
 _HTTP = frozenset({"requests", "httpx", "aiohttp", "urllib3", "niquests", "treq", "grequests"})
@@ -284,6 +285,8 @@ class _Py:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 name = _ALIASES.get(alias.name, alias.name)
+                if name == "limen" or name.startswith("limen."):
+                    self.fx.note(f"limen_module:{name}")  # Limen's own code, run by the agent
                 if alias.asname:
                     self.env[alias.asname] = Val(ref=name)
                 else:
@@ -292,6 +295,9 @@ class _Py:
             return
         if isinstance(node, ast.ImportFrom):
             module = _ALIASES.get(node.module or "", node.module or "")
+            if module == "limen" or module.startswith("limen."):
+                for alias in node.names:
+                    self.fx.note(f"limen_module:{module}.{alias.name}")
             for alias in node.names:
                 if alias.name == "*":
                     self.fx.note(f"from {module} import *")
