@@ -70,7 +70,7 @@ class Browser:
 
 def start(console: Console, **kw: object) -> tuple[ConsoleServer, threading.Thread]:
     server = ConsoleServer(console, "127.0.0.1", 0, **kw)  # type: ignore[arg-type]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     return server, thread
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import http.client
 import ipaddress
+import socket
 import ssl
 import threading
 from pathlib import Path
@@ -75,7 +76,7 @@ def test_a_remote_login_needs_the_token_and_the_password(
     app = password_console(workspace, PASSWORD)
     app.secure = True
     server = ConsoleServer(app, "127.0.0.1", 0, tls=self_signed(tmp_path))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
 
@@ -88,6 +89,7 @@ def test_a_remote_login_needs_the_token_and_the_password(
         conn.close()
         return response
 
+    silent = socket.create_connection((server.host, server.port))  # connects, never says hello
     try:
         url = urlsplit(server.login_url())
         assert url.scheme == "https"
@@ -108,6 +110,7 @@ def test_a_remote_login_needs_the_token_and_the_password(
         assert call("POST", "/login", {"token": fresh, "password": PASSWORD}).status == 403  # locked out
         assert call("GET", f"/login?token={fresh}").status == 429
     finally:
+        silent.close()
         server.shutdown()
         server.server_close()
         thread.join(5)

@@ -67,7 +67,9 @@ class ConsoleServer(ThreadingHTTPServer):
             except (OSError, ssl.SSLError) as exc:
                 self.server_close()
                 raise ConsoleError(f"the TLS certificate or key cannot be loaded: {exc}") from None
-            self.socket = context.wrap_socket(self.socket, server_side=True)
+            # the handshake runs in the request's thread under its read timeout (`_Handler.setup`), so a
+            # client that connects and says nothing cannot stall the accept loop
+            self.socket = context.wrap_socket(self.socket, server_side=True, do_handshake_on_connect=False)
         self.scheme = "https" if tls is not None else "http"
         bound_host, bound_port = self.server_address[:2]
         self.host = str(bound_host)
@@ -75,6 +77,11 @@ class ConsoleServer(ThreadingHTTPServer):
         shown = "localhost" if self.host in ("127.0.0.1", "::1") and host == "localhost" else self.host
         self.origin = f"{self.scheme}://{_host_port(shown, self.port)}"
         self.allowed_hosts = {_host_port(self.host, self.port), _host_port("localhost", self.port)}
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that failed (a TLS handshake, a client gone): one line, no traceback."""
+        error = sys.exc_info()[1]
+        print(f"limen console: a connection failed: {type(error).__name__}", file=sys.stderr)
 
     def login_url(self) -> str:
         return f"{self.origin}/login?token={self.console.gate.issue_token()}"
@@ -89,6 +96,11 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = READ_TIMEOUT
     server_version = "limen-console"
     sys_version = ""
+
+    def setup(self) -> None:
+        super().setup()  # sets the read timeout on the connection
+        if isinstance(self.connection, ssl.SSLSocket):
+            self.connection.do_handshake()
 
     def do_GET(self) -> None:
         self._serve("GET")
