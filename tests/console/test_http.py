@@ -12,11 +12,10 @@ import pytest
 import limen
 from limen.approvals import GRANTED, PENDING, open_approvals
 from limen.audit.verify import verify
-from limen.console.server import ConsoleError, ConsoleServer
 from limen.model import Verdict
 from limen.policy import drift
 
-from .conftest import Browser, password_console
+from .conftest import Browser
 
 CHMOD = {"command": "chmod 777 run.sh"}
 XSS = '<script>alert("x")</script>'
@@ -102,6 +101,10 @@ def test_approving_in_the_console_lets_the_identical_call_through_once(
     passed = evaluate(workspace)
     assert passed.verdict is Verdict.PASS and passed.approval_id == asked.approval_id
     assert evaluate(workspace).verdict is Verdict.AUTH  # once only
+    why_asked = browser.get(f"/why?id={asked.decision_id}").text
+    assert f"approval request {asked.approval_id}: used" in why_asked and passed.decision_id in why_asked
+    why_passed = browser.get(f"/why?id={passed.decision_id}").text
+    assert "<td>approval</td>" in why_passed and "approved once by console:" in why_passed
     assert evaluate(workspace, {"command": "chmod 777 other.sh"}).verdict is Verdict.AUTH
     assert verify(str(limen_home / "audit")).ok
 
@@ -203,15 +206,6 @@ def test_sessions_show_their_flags_and_tool_pins_are_approved_with_a_record(
     assert browser.post("/tools/approve", {"key": "files/read", "csrf": tools.csrf()}).status == 303
     assert toolpin.pending() == [] and "No tool awaits" in browser.get("/tools").text
     assert [(e["server"], e["tool"]) for e in events(limen_home, "tool_pin_approved")] == [("files", "read")]
-
-
-def test_beyond_loopback_the_console_needs_tls_and_a_password(workspace: str) -> None:
-    app = password_console(workspace, "correct horse battery")
-    try:
-        with pytest.raises(ConsoleError, match="only with TLS"):
-            ConsoleServer(app, "0.0.0.0", 0)
-    finally:
-        app.close()
 
 
 def test_a_policy_loosening_is_approved_with_the_factor(

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 PAGE_SIZE = 50
 REFRESH_SECONDS = 5
+RECENT_APPROVALS = 200  # how many of the latest approval requests a "why" page looks through
 MAX_SESSIONS = 200
 MAX_FIELD = 200
 VERDICTS = ("PASS", "AUTH", "BLOCK")
@@ -511,7 +512,30 @@ class Console:
             cap=record.get("cap", ""),
             args=record.get("args", ""),
         )
-        return Shown("Why", join((head, Markup("<h2>Evidence</h2>"), self._evidence(record))), 200)
+        parts = [head, Markup("<h2>Evidence</h2>"), self._evidence(record), self._approval_of(record)]
+        return Shown("Why", join(parts), 200)
+
+    def _approval_of(self, record: dict[str, Any]) -> Markup:
+        """The approval request an AUTH decision opened, or the one a PASS used, when still among the
+        recent ones (the store's view: status, who answered, which call used it)."""
+        decision_id = record.get("id")
+        for request in self.approvals.recent(RECENT_APPROVALS):
+            if decision_id in (request.decision_id, request.used_by):
+                return render(
+                    "<h2>Approval</h2><p>approval request $id: $status$by$used</p>",
+                    id=request.id,
+                    status=request.status,
+                    by=f" by {request.answered_by}" if request.answered_by else "",
+                    used=self._used_link(request.used_by),
+                )
+        return Markup("")
+
+    @staticmethod
+    def _used_link(decision_id: str) -> Markup:
+        if not decision_id:
+            return Markup("")
+        href = link("/why", {"id": decision_id})
+        return render(', used by decision <a href="$href">$id</a>', href=href, id=decision_id)
 
     # -- sessions --------------------------------------------------------------------------------------
     def _sessions_page(self, query: dict[str, str]) -> Shown:
