@@ -255,7 +255,7 @@ def test_the_server_command_needs_no_double_dash(env: Env) -> None:
         client.initialize()
         assert "read_file" in client.tools()
     usage = subprocess.run([PY, "-m", "limen", "mcp", "--help"], capture_output=True, text=True, check=True)
-    assert "limen mcp [options] <server command...>" in usage.stdout
+    assert "limen mcp [options] [--] CMD [ARG...]" in usage.stdout  # the -- is optional
 
 
 def test_a_broken_policy_file_is_named_in_the_error_the_client_gets(env: Env) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import signal
 import socket
@@ -93,7 +94,7 @@ class Daemon:
                 with self._count:
                     self.dropped += 1
             except Exception as exc:  # the client falls back to deciding in-process
-                print(f"limen daemon: request failed: {type(exc).__name__}", file=sys.stderr, flush=True)
+                _log().error("request failed: %s", type(exc).__name__)
 
     def reply(self, message: dict[str, Any], conn: socket.socket) -> dict[str, Any]:
         op = message.get("op")
@@ -228,10 +229,11 @@ def serve() -> int:
     listener = listen()
     daemon = Daemon(listener)
     signal.signal(signal.SIGTERM, lambda *_: daemon.stop())
+    _log().info("serving on %s, pid %d", wire.socket_path(), os.getpid())
     try:
         warm()
     except Exception as exc:  # a broken engine still gets served: every answer will be a deny
-        print(f"limen daemon: warm-up failed: {type(exc).__name__}", file=sys.stderr, flush=True)
+        _log().error("warm-up failed: %s; every answer will be a deny", type(exc).__name__)
     try:
         daemon.serve_forever()
     finally:
@@ -242,7 +244,15 @@ def serve() -> int:
         if daemon.writer is not None:
             daemon.writer.close()
         os.close(lock)
+        _log().info("stopped, pid %d", os.getpid())
     return 0
+
+
+def _log() -> logging.Logger:
+    """The daemon's log (its stderr is LIMEN_HOME/daemon.log), set up on first use."""
+    from limen.logs import logger
+
+    return logger("daemon")
 
 
 def running_pid() -> int | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
@@ -639,5 +638,8 @@ def resource_arguments(uri: Any) -> JSON | None:
 
 
 def _note(text: str) -> None:
-    """Operator-facing note on stderr (the MCP client's log), never on the protocol stream."""
-    print(f"limen mcp: {text}", file=sys.stderr, flush=True)
+    """Operator-facing note in the MCP client's server log (stderr, timestamped), never on the protocol
+    stream."""
+    from limen.logs import logger
+
+    logger("mcp").warning(text)

@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import itertools
 import os
-import sys
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -770,4 +769,8 @@ def _offers_elicitation(params: JSON) -> bool:
 
 
 def _note(text: str) -> None:
-    print(f"limen mcp: {text}", file=sys.stderr, flush=True)
+    """Operator-facing note in the MCP client's server log (stderr, timestamped), never on the protocol
+    stream."""
+    from limen.logs import logger
+
+    logger("mcp").warning(text)

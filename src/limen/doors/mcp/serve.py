@@ -21,7 +21,6 @@ import itertools
 import os
 import secrets
 import signal
-import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -309,7 +308,11 @@ class HttpFront:
 
 
 def _note(text: str) -> None:
-    print(f"limen mcp: {text}", file=sys.stderr, flush=True)
+    """Operator-facing note in the MCP client's server log (stderr, timestamped), never on the protocol
+    stream."""
+    from limen.logs import logger
+
+    logger("mcp").warning(text)
 
 
 def _event(raw: bytes) -> bytes:

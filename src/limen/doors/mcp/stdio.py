@@ -70,7 +70,9 @@ class StdioDownstream:
                 if line.strip():
                     await proxy.from_server(line.rstrip(b"\r\n"))
         except (ValueError, OSError) as exc:  # an over-long line or a broken pipe ends the connection
-            print(f"limen mcp: server output unreadable ({type(exc).__name__})", file=sys.stderr, flush=True)
+            from limen.logs import logger
+
+            logger("mcp").error("server output unreadable (%s)", type(exc).__name__)
             _signal_group(proc, signal.SIGKILL)
         finally:
             if self._proc is proc:  # not when close() stopped it on purpose
