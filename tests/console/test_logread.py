@@ -88,6 +88,7 @@ def test_a_record_is_found_by_offset_by_time_or_not_at_all(
     assert deep.record["id"] == f"{5:016x}"
     assert reader.find(f"{5:016x}", at=newest.offset) == deep  # a wrong offset: found by scanning
     monkeypatch.setattr(logread, "FIND_BUDGET", 4096)  # too little to scan back that far
+    monkeypatch.setattr(logread, "RECENT_BUDGET", 4096)
     assert reader.find(f"{5:016x}") is None
     assert reader.find(f"{5:016x}", near=T0 + 5) == deep  # its time finds it at any depth
     for bad in ("", "../x", "f" * 41, "ffffffffffffffff"):

@@ -23,7 +23,8 @@ from limen.audit.chain import decode
 
 CHUNK = 65536
 SCAN_BUDGET = 8 * 1024 * 1024  # bytes one page reads at most
-FIND_BUDGET = 32 * 1024 * 1024  # bytes a lookup by id reads at most when it has no offset
+RECENT_BUDGET = 1024 * 1024  # bytes a lookup by id reads back from the end before it bisects
+FIND_BUDGET = 32 * 1024 * 1024  # bytes a lookup by id reads at most when it has no offset or time
 MAX_LINE = 1024 * 1024  # a record line longer than this is not read back by offset
 NEAR_SLACK = 5.0  # seconds: writers append in time order only to within their own clocks and locks
 LISTED_KINDS = ("decision", "output")
@@ -122,9 +123,10 @@ class LogReader:
         return Page(entries, oldest, oldest > 0)
 
     def find(self, decision_id: str, *, at: int = -1, near: float = 0.0) -> Entry | None:
-        """The record with `decision_id`: at byte offset `at` when that line is it; else, given the time it
-        was written about (`near`, epoch seconds), the first one from there on (the log is bisected on
-        `ts`, so this costs the same however deep the record lies); else the newest one within the last
+        """The record with `decision_id`: at byte offset `at` when that line is it; else the newest one in
+        the log's last RECENT_BUDGET bytes (where a pending request's decision usually is); else, given the
+        time it was written about (`near`, epoch seconds), the first one from there on (the log is bisected
+        on `ts`, so this costs the same however deep the record lies); else the newest one within the last
         FIND_BUDGET bytes."""
         if not (0 < len(decision_id) <= 40 and decision_id.isalnum()):
             return None
@@ -136,24 +138,30 @@ class LogReader:
         with fh:
             size = os.fstat(fh.fileno()).st_size
             if 0 <= at < size:
-                found = _line_at(fh, at)
-                if found is not None and needle in found:
-                    record = _decode(found)
-                    if record is not None and record.get("id") == decision_id:
-                        return Entry(at, record)
+                line = _line_at(fh, at)
+                record = _record_with(line, needle, decision_id) if line is not None else None
+                if record is not None:
+                    return Entry(at, record)
+            searches = [_lines_backward(fh, size, RECENT_BUDGET)]
             if near > 0:
                 start = _bisect(fh, size, near - NEAR_SLACK)[0]
-                for offset, line in _lines_forward(fh, start, size, SCAN_BUDGET):
-                    if needle in line:
-                        record = _decode(line)
-                        if record is not None and record.get("id") == decision_id:
-                            return Entry(offset, record)
-            for offset, line in _lines_backward(fh, size, FIND_BUDGET):
-                if needle in line:
-                    record = _decode(line)
-                    if record is not None and record.get("id") == decision_id:
+                searches.append(_lines_forward(fh, start, size, SCAN_BUDGET))
+            else:
+                searches.append(_lines_backward(fh, size, FIND_BUDGET))
+            for lines in searches:
+                for offset, candidate in lines:
+                    record = _record_with(candidate, needle, decision_id)
+                    if record is not None:
                         return Entry(offset, record)
         return None
+
+
+def _record_with(line: bytes, needle: bytes, decision_id: str) -> dict[str, Any] | None:
+    """The record on `line` when it is the one with `decision_id` (a byte test first, then the parsed id)."""
+    if needle not in line:
+        return None
+    record = _decode(line)
+    return record if record is not None and record.get("id") == decision_id else None
 
 
 def _json(value: str) -> str:
