@@ -31,6 +31,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from install_helpers import HOOK, limen, limen_handlers, settings, write
+from limen import __version__ as LIMEN_VERSION
 from limen.agent_trust import codex_hash
 from limen.cli.doctor import agent_shell, blocks
 from limen.config_text import JsonStyle, dump_json, json_style
@@ -573,6 +574,7 @@ def limen_wheel(folder: Path) -> Path:
     """A wheel of src/limen (built by hand: no build backend or network needed)."""
     source = Path(__file__).resolve().parents[1]
     meta = tomllib.loads((source / "pyproject.toml").read_text())["project"]
+    meta["version"] = LIMEN_VERSION  # the one version source (pyproject reads it: dynamic)
     info = f"{meta['name']}-{meta['version']}.dist-info"
     files = {
         str(p.relative_to(source / "src")): p.read_bytes()

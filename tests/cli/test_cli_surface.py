@@ -121,6 +121,12 @@ def decided(workspace: str) -> list[str]:
         ["tune", "--json"],
         ["audit", "verify", "--json"],
         ["explain", "--tool", "Bash", "--args", '{"command": "ls"}', "--json"],
+        ["policy", "status", "--json"],
+        ["policy", "pending", "--json"],
+        ["policy", "history", "--json"],
+        ["install", "claude-code", "--project", "--dry-run", "--json"],
+        ["install", "cursor", "--mcp", "--project", "--dry-run", "--json"],
+        ["uninstall", "gemini", "--project", "--dry-run", "--json"],
     ],
     ids=" ".join,
 )
@@ -131,6 +137,18 @@ def test_json_output_parses(
     main(command)
     out = capsys.readouterr().out
     json.loads(out)
+
+
+def test_install_json_reports_the_change_it_would_make(
+    workspace: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    os.chdir(workspace)
+    assert main(["install", "claude-code", "--project", "--dry-run", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True and report["dry_run"] is True and report["action"] == "install"
+    (written,) = report["hooks"]["files"]
+    assert written["path"].endswith(".claude/settings.json") and "limen-hook" in written["diff"]
+    assert not Path(written["path"]).exists()  # a dry run writes nothing
 
 
 def test_log_has_a_header_row_and_full_words(decided: list[str], capsys: pytest.CaptureFixture[str]) -> None:

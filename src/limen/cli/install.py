@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 NOTES = {
     "codex": "Codex reads its hooks and their trust when a session starts: start a new one.",
@@ -81,7 +82,12 @@ def parser(prog: str, verb: str) -> argparse.ArgumentParser:
         const="project",
         help="this directory's project settings",
     )
-    p.add_argument("--dry-run", action="store_true", help="show the change as a diff, write nothing")
+    p.add_argument("--dry-run", action="store_true", help="Show the change as a diff and write nothing.")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="Print what was (or, with --dry-run, would be) changed as one JSON document.",
+    )
     p.add_argument(
         "--confined",
         action="store_true",
@@ -112,12 +118,57 @@ def run(argv: list[str], *, remove: bool) -> int:
         p.error("--confined wires the agent's hooks and launcher, not its MCP servers")
     if args.bin_dir and not args.confined:
         p.error("--bin-dir goes with --confined")
+    if args.json:
+        return _run_json(args, remove=remove)
     if args.mcp:
         return _run_mcp(args, verb, remove=remove)
     code = _run_hooks(args, verb, remove=remove)
     if args.confined:
         code = max(code, _run_launcher(args, verb, remove=remove))
     return code
+
+
+def _run_json(args: argparse.Namespace, *, remove: bool) -> int:
+    """The same change as the text output, reported as one JSON document: `ok` is what the exit status
+    says (0 only when nothing stands between the agent and Limen's wiring)."""
+    from dataclasses import asdict
+
+    from limen import launchers
+    from limen.cli.output import print_json
+    from limen.install import change, change_mcp, console_script
+
+    report: dict[str, Any] = {
+        "agent": args.agent,
+        "action": "uninstall" if remove else "install",
+        "scope": args.scope,
+        "dry_run": args.dry_run,
+    }
+    try:
+        if args.mcp:
+            report["mcp"] = asdict(
+                change_mcp(args.agent, args.scope, os.getcwd(), remove=remove, dry_run=args.dry_run)
+            )
+            problems: list[str] = []
+        else:
+            outcome = change(args.agent, args.scope, os.getcwd(), remove=remove, dry_run=args.dry_run)
+            report["hooks"] = asdict(outcome)
+            problems = list(outcome.problems)
+            if args.confined and not problems:
+                bin_dir = os.path.abspath(os.path.expanduser(args.bin_dir or launchers.default_bin_dir()))
+                if remove:
+                    done = launchers.remove(args.agent, bin_dir, dry_run=args.dry_run)
+                else:
+                    limen = console_script("limen")
+                    done = launchers.install(args.agent, bin_dir, limen, dry_run=args.dry_run)
+                report["launcher"] = asdict(done)
+                problems += done.problems
+    except (OSError, ValueError) as exc:
+        report.update(ok=False, error=f"{exc}; nothing was written")
+        print_json(report)
+        return 1
+    report["ok"] = not problems
+    print_json(report)
+    return 0 if report["ok"] else 1
 
 
 def _run_launcher(args: argparse.Namespace, verb: str, *, remove: bool) -> int:

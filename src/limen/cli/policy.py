@@ -28,15 +28,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--workspace", default=os.getcwd(), help="project directory (default: here)")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("status", help="what applies and what waits for approval")
-    sub.add_parser("propose", help="record the files' loosening as a pending change")
-    sub.add_parser("pending", help="list pending changes")
-    approve = sub.add_parser("approve", help="approve a pending change")
+    status = sub.add_parser("status", help="Show what applies and what waits for approval.")
+    status.add_argument("--json", action="store_true", help="Print the status as one JSON document.")
+    sub.add_parser("propose", help="Record the files' loosening as a pending change.")
+    pending = sub.add_parser("pending", help="List the pending changes.")
+    pending.add_argument("--json", action="store_true", help="Print the changes as one JSON document.")
+    approve = sub.add_parser("approve", help="Approve a pending change.")
     approve.add_argument("id", help="The pending change's id, as limen policy pending lists it.")
     _factor_args(approve)
-    history = sub.add_parser("history", help="the ledger of approved and tightened policies")
-    history.add_argument("--json", action="store_true")
-    factor = sub.add_parser("factor", help="set up the possession factor")
+    history = sub.add_parser("history", help="Show the ledger of approved and tightened policies.")
+    history.add_argument("--json", action="store_true", help="Print the ledger as one JSON document.")
+    factor = sub.add_parser("factor", help="Set up the possession factor (a TOTP secret or a password).")
     factor.add_argument("kind", choices=["totp", "password"])
     factor.add_argument("--new-password-stdin", action="store_true", help="read the new password from stdin")
     _factor_args(factor)
@@ -92,13 +94,27 @@ def _run(args: argparse.Namespace, workspace: str) -> int:
     if args.command == "factor":
         return _factor(args)
     if args.command == "pending":
-        for record in drift.pending(workspace):
+        records = drift.pending(workspace)
+        if args.json:
+            json.dump(records, sys.stdout, indent=2)
+            print()
+        for record in [] if args.json else records:
             _print_change(record)
         return 0
     current, fp, default = effective.from_files(workspace)
     if args.command == "status":
         base, note = drift.approved(workspace, default)
         diff = drift.loosenings(base, current)
+        if args.json:
+            status = {
+                "files": fp,
+                "approved": effective.fingerprint(base),
+                "note": note or None,
+                "waiting_for_approval": diff,
+            }
+            json.dump(status, sys.stdout, indent=2)
+            print()
+            return 0
         print(f"files {fp[:12]}  approved {effective.fingerprint(base)[:12]}")
         for line in ([note] if note else []) + [f"waiting for approval: {d}" for d in diff]:
             print(f"  {line}")
