@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from limen.console import auth
-from limen.console.html import Markup, escape, join, link, render, table, when
+from limen.console.html import Markup, join, link, render, table, when
 from limen.console.logread import Entry, Filters, LogReader
 
 if TYPE_CHECKING:
@@ -172,8 +172,6 @@ class Console:
             to, message = handler(request.form)
             session.flash.append(message)
             return redirect(to)
-        if request.method != "GET":
-            return Response(405, self._bare("Not allowed", Markup("")))
         pages = {
             "/": self._approvals_page,
             "/log": self._log_page,
@@ -204,8 +202,6 @@ class Console:
                 token=token,
             )
             return Response(200, self._bare("Log in", form))
-        if request.method not in ("GET", "POST"):
-            return Response(405, self._bare("Not allowed", Markup("")))
         session_id = self.gate.login(token, request.form.get("password"))
         if session_id is None:
             body = Markup(
@@ -694,4 +690,4 @@ def _time(query: dict[str, str], name: str, problems: list[str]) -> float:
         return 0.0
 
 
-__all__ = ["Console", "Request", "Response", "escape"]
+__all__ = ["Console", "Request", "Response", "Shown"]
