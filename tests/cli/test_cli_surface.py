@@ -3,18 +3,20 @@ no colour codes where nobody asked for them, and completion scripts."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pty
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from limen.cli import COMMANDS, main
-from limen.cli.completion import DISPATCHED, tree
+from limen.cli.completion import DISPATCHED, parsers, tree
 
 NESTED = [
     ["config", "check"],
@@ -308,3 +310,40 @@ def test_the_completion_tree_knows_every_command() -> None:
     assert "--json" in words["log"].options and "--jsonl" in words["log"].options
     assert set(words["daemon"].commands) == {"start", "stop", "status"}  # `serve` is internal
     assert "serve" in words["mcp"].commands and "--listen" in words["mcp"].commands["serve"].options
+
+
+def _texts(parser: argparse.ArgumentParser, nested: bool = False) -> Iterator[tuple[str, str | None]]:
+    """(where, text) of a parser's description, its arguments' help and its sub-commands', recursively (a
+    sub-command's description may be left out: its help line says what it does)."""
+    if not nested or parser.description is not None:
+        yield f"{parser.prog}: description", parser.description
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue  # argparse's own words
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                yield f"{parser.prog} {choice.dest}", choice.help
+            for sub in action.choices.values():
+                yield from _texts(sub, nested=True)
+        elif action.help != argparse.SUPPRESS:
+            yield f"{parser.prog} {'/'.join(action.option_strings) or action.dest}", action.help
+
+
+@pytest.mark.parametrize("name", [n for n in COMMANDS if n != "hook"])
+def test_help_texts_are_sentences_without_markdown(name: str) -> None:
+    """Every description and argument help of `limen NAME` (its nested commands included): a sentence that
+    starts with a capital and ends with a period, and no Markdown."""
+    found = parsers(name)
+    assert "" in found
+    bad = [
+        f"{where}: {text!r}"
+        for parser in found.values()
+        for where, text in _texts(parser)
+        if text is None
+        or not text.strip().endswith(".")
+        or (text[0].isalpha() and not text[0].isupper())
+        or "`" in text
+        or "**" in text
+    ]
+    internal = [b for b in bad if b.startswith("limen daemon serve")]  # `daemon serve` has no help: internal
+    assert [b for b in bad if b not in internal] == []

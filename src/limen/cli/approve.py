@@ -39,9 +39,9 @@ def main(argv: list[str]) -> int:
         description="Approve one pending request: the identical call may then run once, before it expires.",
     )
     parser.add_argument("id", help="The request's id, as limen pending lists it.")
-    parser.add_argument("--code", help="the current TOTP code (requests at or above the strong threshold)")
+    parser.add_argument("--code", help="The current TOTP code (requests at or above the strong threshold).")
     parser.add_argument(
-        "--password-stdin", action="store_true", help="read the approval password from standard input"
+        "--password-stdin", action="store_true", help="Read the approval password from standard input."
     )
     args = parser.parse_args(argv)
     password = sys.stdin.readline().rstrip("\n") if args.password_stdin else None
@@ -86,7 +86,7 @@ def pending_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="limen pending", description="List the approval requests waiting for an answer, oldest first."
     )
-    parser.add_argument("--json", action="store_true", help="print a JSON list of the requests")
+    parser.add_argument("--json", action="store_true", help="Print a JSON list of the requests.")
     args = parser.parse_args(argv)
     from limen.approvals import open_approvals
 

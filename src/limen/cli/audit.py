@@ -16,15 +16,17 @@ def main(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="limen audit", description="Verify the audit log.")
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("verify", help="verify the hash chain, checkpoints and signed head")
-    check.add_argument("--dir", help="audit directory (default LIMEN_HOME/audit)")
+    check = sub.add_parser("verify", help="Verify the hash chain, checkpoints and signed head.")
+    check.add_argument("--dir", help="Audit directory (default LIMEN_HOME/audit).")
     check.add_argument(
-        "--postgres", metavar="DSN", help="verify the chain in this PostgreSQL database instead"
+        "--postgres", metavar="DSN", help="Verify the chain in this PostgreSQL database instead."
     )
-    check.add_argument("--json", action="store_true")
-    export = sub.add_parser("export", help="append the (verified) file log to the chain in PostgreSQL")
-    export.add_argument("--dir", help="audit directory (default LIMEN_HOME/audit)")
-    export.add_argument("--postgres", metavar="DSN", required=True)
+    check.add_argument("--json", action="store_true", help="Print the report as one JSON document.")
+    export = sub.add_parser("export", help="Append the (verified) file log to the chain in PostgreSQL.")
+    export.add_argument("--dir", help="Audit directory (default LIMEN_HOME/audit).")
+    export.add_argument(
+        "--postgres", metavar="DSN", required=True, help="The PostgreSQL database to append the log to."
+    )
     args = parser.parse_args(argv)
     if args.command == "export":
         from limen.audit.postgres import export_file_log

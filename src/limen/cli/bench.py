@@ -104,23 +104,29 @@ def main(argv: list[str]) -> int:
         prog="limen bench",
         description="Measure attack-success and false-positive rates on labelled corpora (JSON Lines files).",
     )
-    parser.add_argument("corpora", nargs="+", type=Path)
-    parser.add_argument("--mode", default="balanced", choices=[m.value for m in Mode])
-    parser.add_argument("--json", action="store_true", help="print one JSON object per corpus")
-    parser.add_argument("--items", type=Path, help="write {id, label, verdict, reasons, us} per item")
+    parser.add_argument("corpora", nargs="+", type=Path, help="Labelled corpora, JSON Lines files.")
     parser.add_argument(
-        "--by-group", action="store_true", help="also summarise per group (suite, PII entity)"
+        "--mode", default="balanced", choices=[m.value for m in Mode], help="The mode to decide in."
+    )
+    parser.add_argument("--json", action="store_true", help="Print one JSON object per corpus.")
+    parser.add_argument("--items", type=Path, help="Write {id, label, verdict, reasons, us} per item.")
+    parser.add_argument(
+        "--by-group", action="store_true", help="Also summarise per group (suite, PII entity)."
     )
     parser.add_argument(
         "--protect",
         action="append",
         default=[],
         metavar="NAME",
-        help="protect a file name by policy (e.g. the agentguard_eval sandbox names)",
+        help="Protect a file name by policy (e.g. the agentguard_eval sandbox names).",
     )
     args = parser.parse_args(argv)
     mode = Mode(args.mode)
-    items_out = args.items.open("w", encoding="utf-8") if args.items else None
+    try:
+        items_out = args.items.open("w", encoding="utf-8") if args.items else None
+    except OSError as exc:
+        print(f"limen bench: cannot write {args.items}: {exc}", file=sys.stderr)
+        return 2
     if not args.json:
         print(f"mode {mode.value}")
         print(
@@ -131,7 +137,12 @@ def main(argv: list[str]) -> int:
         )
     try:
         for path in args.corpora:
-            results = run_corpus(_load(path), mode, tuple(args.protect))
+            try:
+                items = _load(path)
+            except (OSError, ValueError) as exc:
+                print(f"limen bench: cannot read {path}: {exc}", file=sys.stderr)
+                return 2
+            results = run_corpus(items, mode, tuple(args.protect))
             rows = [(path.stem, summarize(results))]
             if args.by_group:
                 groups: dict[str, list[ItemResult]] = defaultdict(list)

@@ -72,33 +72,42 @@ def words_of(parser: argparse.ArgumentParser) -> Words:
     return words
 
 
-def command_words(name: str) -> Words:
-    """The options and sub-commands of `limen NAME`, from its own parser."""
+def parsers(name: str) -> dict[str, argparse.ArgumentParser]:
+    """The argparse parsers of `limen NAME` by the word that selects them: "" for its own, and one for each
+    word it dispatches on itself before argparse (`limen mcp serve`, `limen serve token`...)."""
     from limen.cli import COMMANDS
 
+    if name == "hook":  # not argparse: the hook path stays light
+        return {}
+    if name == "mcp":  # `limen mcp` reads its `serve` word before argparse sees the arguments
+        from limen.cli.mcp import _parser
+
+        return {"": _parser(False), "serve": _parser(True)}
+    module = importlib.import_module(f"limen.cli.{COMMANDS[name][0]}")
+    found = {word: _captured(module, [word] if word else []) for word in ("", *DISPATCHED.get(name, ()))}
+    return {word: parser for word, parser in found.items() if parser is not None}
+
+
+def command_words(name: str) -> Words:
+    """The options and sub-commands of `limen NAME`, from its own parsers."""
     if name == "hook":
         from limen.doors.hooks.events import DIALECTS
 
         return Words(options=["--help"], choices=list(DIALECTS))
-    if name == "mcp":  # `limen mcp` reads its `serve` word before argparse sees the arguments
-        from limen.cli.mcp import _parser
-
-        words = words_of(_parser(False))
-        words.commands["serve"] = words_of(_parser(True))
-        return words
-    module = importlib.import_module(f"limen.cli.{COMMANDS[name][0]}")
-    words = _captured(module, []) or Words(options=["--help"])
-    for word in DISPATCHED.get(name, ()):
-        words.commands[word] = _captured(module, [word]) or Words(options=["--help"])
+    found = parsers(name)
+    words = words_of(found[""]) if "" in found else Words(options=["--help"])
+    for word, parser in found.items():
+        if word:
+            words.commands[word] = words_of(parser)
     return words
 
 
-def _captured(module: object, argv: list[str]) -> Words | None:
+def _captured(module: object, argv: list[str]) -> argparse.ArgumentParser | None:
     with _capturing():
         try:
             module.main(argv)  # type: ignore[attr-defined]
         except _Captured as captured:
-            return words_of(captured.parser)
+            return captured.parser
         except (SystemExit, Exception):  # e.g. a command whose extra is not installed
             return None
     return None

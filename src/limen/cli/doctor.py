@@ -449,8 +449,8 @@ def main(argv: list[str]) -> int:
     from limen.install import AGENTS
 
     p = argparse.ArgumentParser(prog="limen doctor", description="Prove each agent runs Limen's hooks.")
-    p.add_argument("agents", nargs="*", metavar="agent", help=f"any of {', '.join(AGENTS)} (default: all)")
-    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("agents", nargs="*", metavar="agent", help=f"Any of {', '.join(AGENTS)} (default: all).")
+    p.add_argument("--json", action="store_true", help="Print the report as one JSON object.")
     args = p.parse_args(argv)
     unknown = [a for a in args.agents if a not in AGENTS]
     if unknown:

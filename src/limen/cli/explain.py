@@ -76,12 +76,12 @@ def main(argv: list[str]) -> int:
             "Decide one tool call and show its verdict, risk, reasons and evidence; nothing is recorded."
         ),
     )
-    parser.add_argument("event", nargs="?", help="a hook event JSON file ('-' or nothing: stdin)")
-    parser.add_argument("--tool", help="tool name, e.g. Bash")
-    parser.add_argument("--args", help="tool arguments as a JSON object")
-    parser.add_argument("--cwd", help="working directory of the call (default: the event's, else this one)")
-    parser.add_argument("--mode", help="light | balanced | strict | paranoid")
-    parser.add_argument("--json", action="store_true", help="print the decision as JSON")
+    parser.add_argument("event", nargs="?", help="A hook event JSON file ('-' or nothing: stdin).")
+    parser.add_argument("--tool", help="Tool name, e.g. Bash.")
+    parser.add_argument("--args", help="Tool arguments as a JSON object.")
+    parser.add_argument("--cwd", help="Working directory of the call (default: the event's, else this one).")
+    parser.add_argument("--mode", help="The mode to decide in: light, balanced, strict or paranoid.")
+    parser.add_argument("--json", action="store_true", help="Print the decision as JSON.")
     args = parser.parse_args(argv)
     try:
         if args.tool:

@@ -11,8 +11,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="limen init", description="Write a commented default limen.yaml into the project."
     )
-    parser.add_argument("--workspace", default=os.getcwd(), help="project directory (default: here)")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing limen.yaml")
+    parser.add_argument("--workspace", default=os.getcwd(), help="Project directory (default: here).")
+    parser.add_argument("--force", action="store_true", help="Overwrite an existing limen.yaml.")
     args = parser.parse_args(argv)
 
     from limen.policy.defaults import TEMPLATE

@@ -69,18 +69,18 @@ def parser(prog: str, verb: str) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("agent", choices=sorted({*AGENTS, *MCP_AGENTS}))
-    p.add_argument("--mcp", action="store_true", help="the agent's MCP servers, not its hooks")
+    p.add_argument("agent", choices=sorted({*AGENTS, *MCP_AGENTS}), help="The coding agent.")
+    p.add_argument("--mcp", action="store_true", help="The agent's MCP servers, not its hooks.")
     scope = p.add_mutually_exclusive_group()
     scope.add_argument(
-        "--user", dest="scope", action="store_const", const="user", help="your user settings (default)"
+        "--user", dest="scope", action="store_const", const="user", help="Your user settings (default)."
     )
     scope.add_argument(
         "--project",
         dest="scope",
         action="store_const",
         const="project",
-        help="this directory's project settings",
+        help="This directory's project settings.",
     )
     p.add_argument("--dry-run", action="store_true", help="Show the change as a diff and write nothing.")
     p.add_argument(
@@ -97,8 +97,8 @@ def parser(prog: str, verb: str) -> argparse.ArgumentParser:
     p.add_argument(
         "--bin-dir",
         metavar="DIR",
-        help="where the --confined launcher goes; it must come before the agent's own folder in PATH "
-        "(default: ~/.local/bin)",
+        help="Where the --confined launcher goes; it must come before the agent's own folder in PATH "
+        "(default: ~/.local/bin).",
     )
     p.set_defaults(scope="user")
     return p

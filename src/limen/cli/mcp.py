@@ -52,16 +52,16 @@ def _parser(serve: bool) -> argparse.ArgumentParser:
     parser.add_argument("command", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     if serve:
         parser.add_argument(
-            "--listen", required=True, help="HOST:PORT to serve Streamable HTTP on (loopback)"
+            "--listen", required=True, help="HOST:PORT to serve Streamable HTTP on (loopback)."
         )
-        parser.add_argument("--path", default="/mcp", help="endpoint path (default /mcp)")
+        parser.add_argument("--path", default="/mcp", help="Endpoint path (default /mcp).")
         parser.add_argument(
             "--max-sessions",
             type=int,
             default=64,
             help=(
-                "sessions held at once, each with its own server process (default 64); at the limit a new "
-                "session is refused (HTTP 503) and live ones are never closed"
+                "Sessions held at once, each with its own server process (default 64); at the limit a new "
+                "session is refused (HTTP 503) and live ones are never closed."
             ),
         )
         parser.add_argument(
@@ -69,44 +69,51 @@ def _parser(serve: bool) -> argparse.ArgumentParser:
             type=float,
             default=3600.0,
             help=(
-                "at the limit, a session idle this many seconds (nothing in flight, no open stream) is "
-                "closed to make room (default 3600; 0: never)"
+                "At the limit, a session idle this many seconds (nothing in flight, no open stream) is "
+                "closed to make room (default 3600; 0: never)."
             ),
         )
     else:
-        parser.add_argument("--url", default="", help="the server's Streamable HTTP endpoint")
+        parser.add_argument("--url", default="", help="The server's Streamable HTTP endpoint.")
         parser.add_argument(
             "--header",
             action="append",
             default=[],
             metavar="NAME:VALUE",
-            help="extra HTTP header for the server (repeatable)",
+            help="Extra HTTP header for the server (repeatable).",
         )
-    parser.add_argument("--name", default="", help="server name for tool names and pins (default: derived)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a request may take (default 60)")
+    parser.add_argument("--name", default="", help="Server name for tool names and pins (default: derived).")
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, help="Seconds a request may take (default 60)."
+    )
     parser.add_argument(
         "--startup-timeout",
         type=float,
         default=30.0,
-        help="extra seconds for a server still starting (default 30)",
+        help="Extra seconds for a server still starting (default 30).",
     )
-    parser.add_argument("--restart", action="store_true", help="restart the server when it exits")
+    parser.add_argument("--restart", action="store_true", help="Restart the server when it exits.")
     parser.add_argument(
         "--no-ask",
         action="store_true",
         help=(
-            "never ask through the client's elicitation form: every AUTH is refused. The form is shown "
+            "Never ask through the client's elicitation form: every AUTH is refused. The form is shown "
             "and answered by the MCP client, so asking trusts that a human reads it; use this flag with "
-            "clients that let the model answer forms or accept them by themselves"
+            "clients that let the model answer forms or accept them by themselves."
         ),
     )
-    parser.add_argument("--mode", default=None, choices=["light", "balanced", "strict", "paranoid"])
+    parser.add_argument(
+        "--mode",
+        default=None,
+        choices=["light", "balanced", "strict", "paranoid"],
+        help="A mode stricter than the policy's (a looser one is ignored).",
+    )
     if not serve:  # served over HTTP, each client session is a Limen session of its own
         parser.add_argument(
-            "--session", default="", help="session id (default: $LIMEN_SESSION_ID or a new one)"
+            "--session", default="", help="Session id (default: $LIMEN_SESSION_ID or a new one)."
         )
-    parser.add_argument("--workspace", default="", help="workspace for path decisions (default: cwd)")
-    parser.add_argument("--artifact-pins", default="", help="JSON file {tool: {locator: sha256}}")
+    parser.add_argument("--workspace", default="", help="Workspace for path decisions (default: cwd).")
+    parser.add_argument("--artifact-pins", default="", help="JSON file {tool: {locator: sha256}}.")
     return parser
 
 

@@ -26,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
             "The drift gate: a loosening of the policy is proposed, then approved with a possession factor."
         ),
     )
-    parser.add_argument("--workspace", default=os.getcwd(), help="project directory (default: here)")
+    parser.add_argument("--workspace", default=os.getcwd(), help="Project directory (default: here).")
     sub = parser.add_subparsers(dest="command", required=True)
     status = sub.add_parser("status", help="Show what applies and what waits for approval.")
     status.add_argument("--json", action="store_true", help="Print the status as one JSON document.")
@@ -39,15 +39,17 @@ def _parser() -> argparse.ArgumentParser:
     history = sub.add_parser("history", help="Show the ledger of approved and tightened policies.")
     history.add_argument("--json", action="store_true", help="Print the ledger as one JSON document.")
     factor = sub.add_parser("factor", help="Set up the possession factor (a TOTP secret or a password).")
-    factor.add_argument("kind", choices=["totp", "password"])
-    factor.add_argument("--new-password-stdin", action="store_true", help="read the new password from stdin")
+    factor.add_argument("kind", choices=["totp", "password"], help="A TOTP secret or a local password.")
+    factor.add_argument("--new-password-stdin", action="store_true", help="Read the new password from stdin.")
     _factor_args(factor)
     return parser
 
 
 def _factor_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--code", help="the current TOTP code")
-    parser.add_argument("--password-stdin", action="store_true", help="read the approval password from stdin")
+    parser.add_argument("--code", help="The current TOTP code.")
+    parser.add_argument(
+        "--password-stdin", action="store_true", help="Read the approval password from stdin."
+    )
 
 
 def _password(args: argparse.Namespace) -> str | None:

@@ -18,43 +18,48 @@ DEFAULT_LISTEN = "127.0.0.1:8877"
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="limen proxy", description="the egress proxy: every request decided")
-    p.add_argument(
-        "--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT", help="where to listen (port 0: any)"
+    p = argparse.ArgumentParser(
+        prog="limen proxy",
+        description="Run the egress proxy: every HTTP(S) request is decided before it leaves.",
     )
-    p.add_argument("--project", metavar="DIR", help="the project whose limen.yaml decides (default: here)")
-    p.add_argument("--mode", choices=("light", "balanced", "strict", "paranoid"), help="override the mode")
+    p.add_argument(
+        "--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT", help="Where to listen (port 0: any)."
+    )
+    p.add_argument("--project", metavar="DIR", help="The project whose limen.yaml decides (default: here).")
+    p.add_argument("--mode", choices=("light", "balanced", "strict", "paranoid"), help="Override the mode.")
     p.add_argument(
         "--pass-through",
         action="append",
         default=[],
         metavar="HOST",
-        help="a host (glob) whose TLS is not intercepted; adds to proxy.yaml's pass_through",
+        help="A host (glob) whose TLS is not intercepted; adds to proxy.yaml's pass_through.",
     )
-    p.add_argument("--max-body", type=int, metavar="BYTES", help="bytes of a request body the detectors read")
+    p.add_argument(
+        "--max-body", type=int, metavar="BYTES", help="Bytes of a request body the detectors read."
+    )
     p.add_argument(
         "--session",
         metavar="ID",
-        help="the session of requests without a credential "
-        f"(with {TOKEN_VARIABLE}: the only session, its token required)",
+        help="The session of requests without a credential "
+        f"(with {TOKEN_VARIABLE}: the only session, its token required).",
     )
     p.add_argument(
         "--require-credential",
         action="store_true",
-        help="refuse (407) requests that carry no session credential",
+        help="Refuse (407) requests that carry no session credential.",
     )
     p.add_argument(
         "--resolve",
         action="append",
         default=[],
         metavar="HOST:PORT:ADDR",
-        help="connect to ADDR for HOST:PORT (certificates still verified for HOST), as curl's --resolve",
+        help="Connect to ADDR for HOST:PORT (certificates still verified for HOST), as curl's --resolve.",
     )
     p.add_argument(
-        "--upstream-ca", metavar="FILE", help="verify servers against these roots instead of the system's"
+        "--upstream-ca", metavar="FILE", help="Verify servers against these roots instead of the system's."
     )
     p.add_argument("--ready-fd", type=int, metavar="FD", help=argparse.SUPPRESS)
-    p.add_argument("--config", metavar="FILE", help="the settings file (default: LIMEN_HOME/proxy.yaml)")
+    p.add_argument("--config", metavar="FILE", help="The settings file (default: LIMEN_HOME/proxy.yaml).")
     return p
 
 
@@ -165,9 +170,11 @@ def main(argv: list[str]) -> int:
 
 
 def credential(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="limen proxy credential", description="the proxy URL for a session")
-    p.add_argument("session")
-    p.add_argument("--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT")
+    p = argparse.ArgumentParser(
+        prog="limen proxy credential", description="Print the proxy URL, with its credential, for a session."
+    )
+    p.add_argument("session", help="The session whose proxy URL to print.")
+    p.add_argument("--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT", help="Where the proxy listens.")
     args = p.parse_args(argv)
     from limen.proxy.sessions import keyed_token
 

@@ -139,9 +139,9 @@ def parser() -> argparse.ArgumentParser:
         "       limen run --check [--json] [--egress HOST:PORT]",
     )
     p.add_argument(
-        "--check", action="store_true", help="say what the kernel offers and would enforce; run nothing"
+        "--check", action="store_true", help="Say what the kernel offers and would enforce; run nothing."
     )
-    p.add_argument("--json", action="store_true", help="with --check: as JSON")
+    p.add_argument("--json", action="store_true", help="With --check: as JSON.")
     p.add_argument(
         "--egress",
         metavar="HOST:PORT",
@@ -149,26 +149,26 @@ def parser() -> argparse.ArgumentParser:
         const=START_PROXY,
         help="Allow TCP connections to this port only (a limen proxy); alone, start a dedicated proxy.",
     )
-    p.add_argument("--unconfined", action="store_true", help="run without confinement (said on stderr)")
-    p.add_argument("--project", metavar="DIR", help="the project whose wiring and limen.yaml to protect")
+    p.add_argument("--unconfined", action="store_true", help="Run without confinement (said on stderr).")
+    p.add_argument("--project", metavar="DIR", help="The project whose wiring and limen.yaml to protect.")
     p.add_argument(
         "--agent",
         choices=sorted(set(COMMAND_AGENTS.values())),
-        help="the agent the command starts (default: from the program's name)",
+        help="The agent the command starts (default: from the program's name).",
     )
     p.add_argument(
         "--guard-agent-dir",
         action="store_true",
-        help="leave the agent's own folder (~/.gemini, ~/.codex, ~/.claude) writable and put its hook wiring "
-        "back from outside whenever it changes, instead of refusing writes there",
+        help="Leave the agent's own folder (~/.gemini, ~/.codex, ~/.claude) writable and put its hook wiring "
+        "back from outside whenever it changes, instead of refusing writes there.",
     )
     p.add_argument(
         "--guard-project",
         action="store_true",
-        help="leave the project's top folder writable (new files there) and put the project's hook wiring "
-        "and limen.yaml back from outside whenever they change, instead of refusing writes there",
+        help="Leave the project's top folder writable (new files there) and put the project's hook wiring "
+        "and limen.yaml back from outside whenever they change, instead of refusing writes there.",
     )
-    p.add_argument("command", nargs=argparse.REMAINDER, help="the agent command, after --")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="The agent command, after --.")
     return p
 
 

@@ -33,18 +33,18 @@ def main(argv: list[str]) -> int:
     if argv[:1] in (["pending"], ["approve"], ["deny"]):
         return _approvals(argv[0], argv[1:])
     parser = argparse.ArgumentParser(prog="limen serve", description="Serve decisions over HTTP.")
-    parser.add_argument("--listen", default="127.0.0.1:8787", help="HOST:PORT (default 127.0.0.1:8787)")
-    parser.add_argument("--config", help="configuration file (default LIMEN_HOME/serve.yaml)")
+    parser.add_argument("--listen", default="127.0.0.1:8787", help="HOST:PORT (default 127.0.0.1:8787).")
+    parser.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
     parser.add_argument(
-        "--workspace", help="whose policy files decide (default: the configuration's, or cwd)"
+        "--workspace", help="Whose policy files decide (default: the configuration's, or cwd)."
     )
-    parser.add_argument("--mode", help="mode override (light, balanced, strict, paranoid)")
-    parser.add_argument("--state", help="session store: redis://HOST:PORT/DB or a SQLite file")
-    parser.add_argument("--audit", help="audit sink: postgresql://... or an audit directory")
-    parser.add_argument("--tls-cert", help="certificate (PEM) to serve https")
-    parser.add_argument("--tls-key", help="private key (PEM) of --tls-cert")
+    parser.add_argument("--mode", help="Mode override (light, balanced, strict, paranoid).")
+    parser.add_argument("--state", help="Session store: redis://HOST:PORT/DB or a SQLite file.")
+    parser.add_argument("--audit", help="Audit sink: postgresql://... or an audit directory.")
+    parser.add_argument("--tls-cert", help="Certificate (PEM) to serve https.")
+    parser.add_argument("--tls-key", help="Private key (PEM) of --tls-cert.")
     parser.add_argument(
-        "--plain-http", action="store_true", help="allow plain http on a non-loopback address"
+        "--plain-http", action="store_true", help="Allow plain http on a non-loopback address."
     )
     args = parser.parse_args(argv)
 
@@ -136,11 +136,11 @@ def _tokens(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="limen serve token", description="Manage agent identities.")
     sub = parser.add_subparsers(dest="command", required=True)
-    add = sub.add_parser("add", help="create a bearer token for an agent identity (printed once)")
-    add.add_argument("identity")
-    sub.add_parser("list", help="list the configured identities")
-    remove = sub.add_parser("remove", help="revoke every token of an identity")
-    remove.add_argument("identity")
+    add = sub.add_parser("add", help="Create a bearer token for an agent identity (printed once).")
+    add.add_argument("identity", help="The agent identity the token stands for.")
+    sub.add_parser("list", help="List the configured identities.")
+    remove = sub.add_parser("remove", help="Revoke every token of an identity.")
+    remove.add_argument("identity", help="The agent identity whose tokens to revoke.")
     args = parser.parse_args(argv)
     try:
         if args.command == "add":
@@ -179,14 +179,14 @@ def _approvals(command: str, argv: list[str]) -> int:
         parser.add_argument("id", help="The request's id, as limen serve pending lists it.")
     if command == "approve":
         parser.add_argument(
-            "--code", help="the current TOTP code (requests at or above the strong threshold)"
+            "--code", help="The current TOTP code (requests at or above the strong threshold)."
         )
-        parser.add_argument("--password-stdin", action="store_true", help="read the approval password")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--config", help="configuration file (default LIMEN_HOME/serve.yaml)")
-    parser.add_argument("--workspace", help="the fleet's policy folder")
-    parser.add_argument("--state", help="session store: redis://HOST:PORT/DB or a SQLite file")
-    parser.add_argument("--audit", help="audit sink: postgresql://... or an audit directory")
+        parser.add_argument("--password-stdin", action="store_true", help="Read the approval password.")
+    parser.add_argument("--json", action="store_true", help="Print JSON.")
+    parser.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
+    parser.add_argument("--workspace", help="The fleet's policy folder.")
+    parser.add_argument("--state", help="Session store: redis://HOST:PORT/DB or a SQLite file.")
+    parser.add_argument("--audit", help="Audit sink: postgresql://... or an audit directory.")
     args = parser.parse_args(argv)
     try:
         config = load(args.config)

@@ -68,18 +68,20 @@ def main(argv: list[str]) -> int:
     cleared = sub.add_parser(
         "clear", help="Forget a session's taint (or everything); a loosening, confirmed and audited."
     )
-    cleared.add_argument("session", nargs="?", help="omit with --state-lost")
-    cleared.add_argument("--all", action="store_true", help="forget everything, not only the taint")
+    cleared.add_argument("session", nargs="?", help="Omit with --state-lost.")
+    cleared.add_argument("--all", action="store_true", help="Forget everything, not only the taint.")
     cleared.add_argument(
-        "--state-lost", action="store_true", help="accept a lost state: sessions stop counting as tainted"
+        "--state-lost", action="store_true", help="Accept a lost state: sessions stop counting as tainted."
     )
-    cleared.add_argument("--yes", action="store_true", help="confirm (when no possession factor is set up)")
-    cleared.add_argument("--code", help="TOTP code of the drift gate's possession factor")
+    cleared.add_argument("--yes", action="store_true", help="Confirm (when no possession factor is set up).")
+    cleared.add_argument("--code", help="TOTP code of the drift gate's possession factor.")
     halted = sub.add_parser("halt", help="Deny every further call of a session.")
-    halted.add_argument("session")
-    halted.add_argument("--reason", default="halted by a person")
+    halted.add_argument("session", help="The session to halt.")
+    halted.add_argument(
+        "--reason", default="halted by a person", help="Why, as the audit log and the denials will say."
+    )
     for p in (shown, cleared, halted):
-        p.add_argument("--state", help="state database (default LIMEN_HOME/state.sqlite)")
+        p.add_argument("--state", help="State database (default LIMEN_HOME/state.sqlite).")
     args = parser.parse_args(argv)
     if args.command == "clear" and not (args.session or args.state_lost):
         parser.error("clear needs a session, or --state-lost")

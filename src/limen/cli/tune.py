@@ -53,10 +53,12 @@ def main(argv: list[str]) -> int:
         prog="limen tune",
         description="Show which reason codes cause the most friction, and the waiver that would remove each.",
     )
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--days", type=int, default=30, help="waiver lifetime")
-    parser.add_argument("-n", "--limit", type=int, default=5000, help="how many recent decisions to read")
-    parser.add_argument("--dir", help="audit directory (default LIMEN_HOME/audit)")
+    parser.add_argument("--json", action="store_true", help="Print the suggestions as one JSON document.")
+    parser.add_argument(
+        "--days", type=int, default=30, help="How many days a suggested waiver lasts (default 30)."
+    )
+    parser.add_argument("-n", "--limit", type=int, default=5000, help="How many recent decisions to read.")
+    parser.add_argument("--dir", help="Audit directory (default LIMEN_HOME/audit).")
     args = parser.parse_args(argv)
     index = Index(args.dir)
     try:

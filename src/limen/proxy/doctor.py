@@ -201,8 +201,8 @@ def ca_report(files: Any) -> dict[str, Any]:
 def main(argv: list[str]) -> int:
     import argparse
 
-    p = argparse.ArgumentParser(prog="limen doctor proxy", description="check the egress CA and proxy path")
-    p.add_argument("--json", action="store_true")
+    p = argparse.ArgumentParser(prog="limen doctor proxy", description="Check the egress CA and proxy path.")
+    p.add_argument("--json", action="store_true", help="Print the report as one JSON document.")
     args = p.parse_args(argv)
     try:
         from limen.proxy.ca import ensure_ca
