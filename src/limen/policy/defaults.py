@@ -11,6 +11,12 @@ version: 1
 # light | balanced | strict | paranoid: sets risk thresholds and how many files a delete may touch.
 mode: balanced
 
+# The rate window: more calls than this in one session within the window ask you first (rate_limited).
+# Without it the mode's applies (balanced: 240 calls in 60 seconds). Fewer calls or a longer window tighten.
+# rate:
+#   calls: 240
+#   seconds: 60
+
 # What happens to a call no layer below decides. by_door: coding-agent doors (the hooks of Claude Code,
 # Cursor, Codex and Gemini; the MCP proxy) leave it to Limen's guardrails; the SDK door (limen.evaluate()
 # in your own code, and any door name Limen does not know) denies it, so only what a rule allows runs
