@@ -266,9 +266,12 @@ def test_colour_only_at_a_terminal_that_wants_it(decided: list[str], workspace: 
         [sys.executable, "-m", "limen", "log"], capture_output=True, env=env, cwd=workspace, timeout=60
     )
     assert b"\x1b[" not in piped.stdout and b"VERDICT" in piped.stdout
+    assert b"\x1b[" not in _on_a_terminal(["doctor"], plain, workspace)
     pytest.importorskip("rich")
     coloured = _on_a_terminal(["log"], env, workspace)
     assert b"\x1b[" in coloured and b"VERDICT" in coloured
+    checked = _on_a_terminal(["doctor"], env, workspace)  # the ok / FAIL marks, coloured; the words stay
+    assert b"\x1b[" in checked and b"ok" in checked
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])

@@ -418,15 +418,17 @@ def check_agent(agent: str, cwd: str) -> AgentReport | None:
 
 
 def print_text(reports: list[AgentReport], daemon: dict[str, Any] | None) -> None:
+    from limen.cli.output import print_check
+
     for report in reports:
         if report.checks:
             print(f"{report.agent}:")
         for check in report.checks:
-            print(f"  {'ok  ' if check.ok else 'FAIL'} {check.check}")
+            print_check("  ", check.ok, check.check)
         for file in report.files:
             print(f"{report.agent}: {file.path} ({file.scope})")
             for check in file.checks:
-                print(f"  {'ok  ' if check.ok else 'FAIL'} {check.check}")
+                print_check("  ", check.ok, check.check)
     print(f"daemon: running, pid {daemon['pid']}" if daemon else "daemon: not running (a hook starts it)")
 
 
@@ -494,9 +496,11 @@ def main(argv: list[str]) -> int:
             )
         )
     else:
+        from limen.cli.output import print_check
+
         if not reports:
             print("limen doctor: no agent is wired to Limen here; run `limen install <agent>`")
         print_text(reports, daemon)
         for check in state:
-            print(f"state: {'ok  ' if check.ok else 'FAIL'} {check.check}")
+            print_check("state: ", check.ok, check.check)
     return 0 if healthy else 1

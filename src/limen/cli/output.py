@@ -38,6 +38,22 @@ def _rich_available() -> bool:
     return True
 
 
+def print_check(prefix: str, ok: bool, text: str) -> None:
+    """One check's line, `PREFIXok   TEXT` or `PREFIXFAIL TEXT`: the same words everywhere (scripts and
+    tests read them), the mark coloured at a colour terminal."""
+    mark = "ok  " if ok else "FAIL"
+    if colour() and _rich_available():
+        from rich.console import Console
+        from rich.text import Text
+
+        line = Text(prefix)
+        line.append(mark, style=STYLES[mark.strip()])
+        line.append(f" {text}")
+        Console(soft_wrap=True).print(line)
+        return
+    print(f"{prefix}{mark} {text}")
+
+
 def print_json(data: Any) -> None:
     """One JSON document on stdout (indented, keys in a stable order), ended by a newline."""
     json.dump(data, sys.stdout, indent=2, sort_keys=True, default=str)
