@@ -196,6 +196,14 @@ PIPED = [
     ["session", "show", "s1"],
     ["install", "claude-code", "--dry-run", "--project"],
     ["doctor"],
+    ["tune"],
+    ["audit", "verify"],
+    ["pending"],
+    ["tools", "list"],
+    ["policy", "history"],
+    ["config", "check"],
+    ["daemon", "status"],
+    ["bench", "--help"],
 ]
 
 

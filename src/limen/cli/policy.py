@@ -87,6 +87,8 @@ def _run(args: argparse.Namespace, workspace: str) -> int:
         if args.json:
             json.dump([{k: v for k, v in e.items() if k != "policy"} for e in entries], sys.stdout, indent=2)
             print()
+        if not entries and not args.json:
+            print("the ledger is empty: no policy has been approved or tightened yet")
         for e in [] if args.json else entries:
             factor = f" with {e['factor']}" if e["factor"] else ""
             print(f"#{e['seq']} {e['at']} {e['kind']} by {e['who']}{factor}  {e['fingerprint'][:12]}")
@@ -100,6 +102,8 @@ def _run(args: argparse.Namespace, workspace: str) -> int:
         if args.json:
             json.dump(records, sys.stdout, indent=2)
             print()
+        if not records and not args.json:
+            print("no policy change waits for approval")
         for record in [] if args.json else records:
             _print_change(record)
         return 0
