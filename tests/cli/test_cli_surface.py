@@ -358,3 +358,17 @@ def test_help_texts_are_sentences_without_markdown(name: str) -> None:
     ]
     internal = [b for b in bad if b.startswith("limen daemon serve")]  # `daemon serve` has no help: internal
     assert [b for b in bad if b not in internal] == []
+
+
+def test_tools_list_is_a_table_and_json(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from limen.floors import toolpin
+
+    monkeypatch.setattr(toolpin, "pending", lambda: ["fs/fetch_notes"])
+    assert main(["tools", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["TOOL", "STATE", "APPROVE", "WITH"]
+    assert lines[1].split()[0] == "fs/fetch_notes" and lines[1].endswith("limen tools approve fs fetch_notes")
+    assert main(["tools", "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [{"server": "fs", "tool": "fetch_notes"}]

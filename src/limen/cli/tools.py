@@ -34,12 +34,16 @@ def main(argv: list[str]) -> int:
 
             print_json([{"server": k.split("/", 1)[0], "tool": k.split("/", 1)[-1]} for k in waiting])
             return 0
-        for key in waiting:
-            print(
-                f"{key}\tchanged since pinned: approve with `limen tools approve {key.replace('/', ' ', 1)}`"
-            )
         if not waiting:
             print("no tool awaits re-approval")
+            return 0
+        from limen.cli.output import table
+
+        rows = [
+            (key, "changed since pinned", f"limen tools approve {key.replace('/', ' ', 1)}")
+            for key in waiting
+        ]
+        table(("TOOL", "STATE", "APPROVE WITH"), rows)
         return 0
     if toolpin.approve(ns.server, ns.tool):
         _record(ns.server, ns.tool)
