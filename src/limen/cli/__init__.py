@@ -62,7 +62,7 @@ def _quiet_broken_pipe(args: threading.ExceptHookArgs) -> None:
     thread does; any other exception in a thread is reported as Python reports it."""
     if args.exc_type is BrokenPipeError:
         return
-    sys.__excepthook__(args.exc_type, args.exc_value, args.exc_traceback)  # type: ignore[arg-type]
+    threading.__excepthook__(args)
 
 
 def main(argv: list[str] | None = None) -> int:
