@@ -175,7 +175,7 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
 
 # `limen` sub-commands that loosen Limen or rewrite its control plane: an agent running them through a
 # shell would switch Limen off without touching a protected file itself. Reading commands stay open.
-_CONTROL_COMMANDS = frozenset({"uninstall", "approve", "clear", "waive", "stop"})
+_CONTROL_COMMANDS = frozenset({"uninstall", "approve", "clear", "waive", "stop", "console"})
 # Limen's modules that grant, loosen, clear or rewrite what it keeps: code that imports them does what the
 # control commands do (`from limen.approvals import open_approvals; ...grant(...)`).
 _CONTROL_MODULES = tuple(
@@ -188,6 +188,7 @@ _CONTROL_MODULES = tuple(
         "install",
         "daemon",
         "cli",
+        "console",
         "launchers",
         "confine",
         "home",

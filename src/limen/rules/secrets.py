@@ -1200,7 +1200,11 @@ _LOCAL_CAPABILITIES = frozenset(
 
 
 def reaches_outside(action: Action) -> bool:
-    """True when the action can carry data off this machine (or its reach is unknown)."""
+    """True when the action can carry data off this machine (or its reach is unknown). A request through the
+    egress proxy is a real connection to what it names, loopback included (a local listener can be anyone's
+    tunnel): there a credential goes only to its issuer."""
+    if action.door == "proxy" and action.destinations:
+        return True
     if any(d.host_class is not HostClass.LOOPBACK for d in action.destinations):
         return True
     if action.destinations:
