@@ -124,6 +124,7 @@ def decided(workspace: str) -> list[str]:
         ["audit", "verify", "--json"],
         ["explain", "--tool", "Bash", "--args", '{"command": "ls"}', "--json"],
         ["policy", "status", "--json"],
+        ["serve", "token", "list", "--json"],
         ["policy", "pending", "--json"],
         ["policy", "history", "--json"],
         ["install", "claude-code", "--project", "--dry-run", "--json"],

@@ -19,6 +19,7 @@ import argparse
 import os
 import signal
 import sys
+from collections import Counter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -138,7 +139,8 @@ def _tokens(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     add = sub.add_parser("add", help="Create a bearer token for an agent identity (printed once).")
     add.add_argument("identity", help="The agent identity the token stands for.")
-    sub.add_parser("list", help="List the configured identities.")
+    listed = sub.add_parser("list", help="List the configured identities.")
+    listed.add_argument("--json", action="store_true", help="Print the identities as one JSON document.")
     remove = sub.add_parser("remove", help="Revoke every token of an identity.")
     remove.add_argument("identity", help="The agent identity whose tokens to revoke.")
     args = parser.parse_args(argv)
@@ -157,9 +159,14 @@ def _tokens(argv: list[str]) -> int:
             print(f"removed {removed} token(s) of {args.identity}")
             return 0 if removed else 1
         config = load()
-        for identity in sorted(set(config.tokens.values())):
-            count = sum(1 for who in config.tokens.values() if who == identity)
-            print(f"{identity}\t{count} token(s)")
+        counts = Counter(config.tokens.values())  # identity -> how many tokens it has
+        if args.json:
+            from limen.cli.output import print_json
+
+            print_json([{"identity": who, "tokens": counts[who]} for who in sorted(counts)])
+            return 0
+        for identity in sorted(counts):
+            print(f"{identity}\t{counts[identity]} token(s)")
         return 0
     except ServeConfigError as exc:
         print(f"limen serve: {exc}", file=sys.stderr)
