@@ -125,6 +125,7 @@ def decided(workspace: str) -> list[str]:
         ["explain", "--tool", "Bash", "--args", '{"command": "ls"}', "--json"],
         ["policy", "status", "--json"],
         ["serve", "token", "list", "--json"],
+        ["demo", "--json"],
         ["policy", "pending", "--json"],
         ["policy", "history", "--json"],
         ["install", "claude-code", "--project", "--dry-run", "--json"],

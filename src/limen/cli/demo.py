@@ -70,20 +70,31 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--mode", default="balanced", help="The mode to decide in: light, balanced, strict or paranoid."
     )
+    parser.add_argument("--json", action="store_true", help="Print the decisions as one JSON document.")
     args = parser.parse_args(argv)
     counts = dict.fromkeys(Verdict, 0)
+    decided: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="limen-demo-") as tmp:
         workspace = make_workspace(os.path.realpath(tmp))
-        print(f"Limen demo, mode {args.mode}, workspace {workspace}\n")
+        if not args.json:
+            print(f"Limen demo, mode {args.mode}, workspace {workspace}\n")
         for title, tool, arguments in CALLS:
             decision = evaluate(
                 tool, _resolve(arguments, workspace), cwd=workspace, mode=args.mode, door="claude-code"
             )
             counts[decision.verdict] += 1
+            if args.json:
+                decided.append({"call": title, "tool": tool, **decision.to_dict()})
+                continue
             shown = arguments.get("command") or arguments.get("file_path") or arguments.get("url")
             print(f"{_MARK[decision.verdict]} risk {decision.risk:>3}  {title}: {tool} {shown}")
             if decision.verdict is not Verdict.PASS:
                 print(f"               {decision.explanation}")
+    if args.json:
+        from limen.cli.output import print_json
+
+        print_json(decided)
+        return 0
     total = sum(counts.values())
     print(
         f"\n{total} calls: {counts[Verdict.PASS]} passed, {counts[Verdict.AUTH]} need approval, "
