@@ -120,5 +120,14 @@ def objective_rules() -> tuple[Rule, ...]:
     if _loaded is None:
         for module in BUILTIN_MODULES:
             importlib.import_module(module)
-        _loaded = (*_registered, *_plugin_rules())
+        # Registration follows import order, which whoever imported a rule module first decided: the table's
+        # order (then each module's own) makes the evidence trail and the catalogue the same in every process.
+        built_in = sorted(
+            _registered,
+            key=lambda r: (
+                BUILTIN_MODULES.index(r.check.__module__) if r.check.__module__ in BUILTIN_MODULES else 99,
+                r.check.__code__.co_firstlineno,
+            ),
+        )
+        _loaded = (*built_in, *_plugin_rules())
     return _loaded
