@@ -599,6 +599,35 @@ def _rule_findings(text: str, action: Action, ctx: Context) -> list[Finding]:
     return [f for f in found if f.verdict is not Verdict.PASS]
 
 
+_CODE_CONTENT = {"python": "python", "node": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
+
+
+def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> bool:
+    """Program code whose parsed effects hold nothing an implant needs (no process, no network, no socket,
+    no delete or file write, no computed code, nothing opaque): what the rules would BLOCK cannot be in it, so the rules
+    need not run (most code an agent writes; the parse is remembered for when they do)."""
+    lang = _CODE_CONTENT.get(content)
+    if lang is None:
+        return False
+    from limen.normalize.code import analyse_code
+
+    fx = analyse_code(lang, text, cwd=action.cwd or ctx.workspace or "/", home=ctx.home)
+    return not (
+        fx.opaque
+        or fx.shell
+        or fx.argvs
+        or fx.urls
+        or fx.hosts
+        or fx.lookups
+        or fx.deletes
+        or fx.writes  # a protected path written when the program runs is BLOCK
+        or fx.socket
+        or fx.download_exec
+        or fx.environment
+        or fx.sources
+    )
+
+
 def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """The verdict (PASS: nothing to say) and a short reason for writing to a file the table describes."""
     text = written_text(action, path)
@@ -615,6 +644,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if findings:
             codes = ", ".join(dict.fromkeys(f.code.value for f in findings))
             return verdict_of(findings), f"agent instructions planted in {path}: {codes}"
+        return None
+    if fact.severe_only and _plainly_harmless(fact.content, text, action, ctx):
         return None
     level = getattr(_depth, "level", 0)
     if level >= 2:  # a file whose text writes a file whose text...: far enough
