@@ -604,8 +604,8 @@ _CODE_CONTENT = {"python": "python", "node": "node", "ruby": "ruby", "perl": "pe
 
 def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> bool:
     """Program code whose parsed effects hold nothing an implant needs (no process, no network, no socket,
-    no delete or file write, no computed code, nothing opaque): what the rules would BLOCK cannot be in it, so the rules
-    need not run (most code an agent writes; the parse is remembered for when they do)."""
+    no delete or file write, no computed code, nothing opaque): what the rules would BLOCK cannot be in it,
+    so the rules need not run (most code an agent writes; the parse is remembered for when they do)."""
     lang = _CODE_CONTENT.get(content)
     if lang is None:
         return False
