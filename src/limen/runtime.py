@@ -396,7 +396,8 @@ class Runtime:
         if verdict is Verdict.AUTH and isinstance(output, str):  # cut in place where the door can: balanced
             from limen.scan import instruction_spans
 
-            decision.removed = tuple(instruction_spans(output) or ())
+            spans = instruction_spans(output)  # None: too many pieces to cut; the whole output goes
+            decision.removed = tuple(spans) if spans is not None else (output,)
         decision.explanation = explain(decision)
         from limen.judge import review_output
 

@@ -19,7 +19,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from limen.model import Finding, Mode, ReasonCode, Verdict
@@ -598,13 +598,31 @@ def _from_first_flagged_sentence(line: str) -> str:
     return line.strip()
 
 
-def cut(text: str, spans: list[str], marker: str) -> str | None:
-    """`text` with every span replaced by `marker`; None when a span is not in it (the caller withholds)."""
-    for span in spans:
-        if span not in text:
-            return None
-        text = text.replace(span, marker)
-    return text
+def cut(value: Any, spans: Iterable[str], marker: str, keep: frozenset[str] = frozenset()) -> Any:
+    """A copy of `value` (a string, or a tool's output object of dicts and lists) with every span replaced by
+    `marker` in the strings that hold it, keys in `keep` left alone (shape fields such as `type`): same keys,
+    same types, so an agent takes it in place of the original. None when some span lies in no single string
+    (split across fields): the caller withholds the whole output instead."""
+    wanted = tuple(spans)
+    found: set[str] = set()
+
+    def walk(item: Any, depth: int) -> Any:
+        if isinstance(item, str):
+            for span in wanted:
+                if span in item:
+                    found.add(span)
+                    item = item.replace(span, marker)
+            return item
+        if depth > 16:
+            return item
+        if isinstance(item, dict):
+            return {k: v if k in keep else walk(v, depth + 1) for k, v in item.items()}
+        if isinstance(item, list):
+            return [walk(v, depth + 1) for v in item]
+        return item
+
+    result = walk(value, 0)
+    return result if found == set(wanted) else None
 
 
 def apply_scan(

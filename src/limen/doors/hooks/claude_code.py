@@ -78,7 +78,9 @@ def render_post(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
     payload = with_context({}, event.name, ev.untrusted_context(outcome))
     if outcome.removed and not ev.withholds(outcome):  # cut the instructions out, pass the rest
         marker = ev.removal_marker(outcome)
-        trimmed = ev.cut(event.raw_output, outcome.removed, marker)
+        from limen.scan import cut
+
+        trimmed = cut(event.raw_output, outcome.removed, marker, keep=ev.SHAPE_KEYS)
         if trimmed is not None:
             specific = payload["hookSpecificOutput"]
             if event.tool.startswith("mcp__"):

@@ -298,30 +298,6 @@ def redacted(value: Any, marker: str, depth: int = 0) -> Any:
     return value
 
 
-def cut(value: Any, spans: tuple[str, ...], marker: str) -> Any:
-    """A copy of a tool's output object with every span cut out of the strings that hold it (same keys,
-    same types); None when a span lies in no single string (across fields): the door withholds instead."""
-    found: set[str] = set()
-
-    def walk(item: Any, depth: int) -> Any:
-        if isinstance(item, str):
-            for span in spans:
-                if span in item:
-                    found.add(span)
-                    item = item.replace(span, marker)
-            return item
-        if depth > 12:
-            return item
-        if isinstance(item, dict):
-            return {k: v if k in SHAPE_KEYS else walk(v, depth + 1) for k, v in item.items()}
-        if isinstance(item, list):
-            return [walk(v, depth + 1) for v in item]
-        return item
-
-    result = walk(value, 0)
-    return result if found == set(spans) else None
-
-
 def removal_marker(outcome: Outcome) -> str:
     return f"[removed by Limen: text that reads as instructions to the agent ({codes(outcome)})]"
 

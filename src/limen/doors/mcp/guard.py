@@ -581,30 +581,13 @@ def _removal_marker(reasons: tuple[ReasonCode, ...]) -> str:
 
 
 def _cut_result(result: JSON, spans: tuple[str, ...], marker: str) -> JSON | None:
-    """The result with every span cut out of the strings of its content and structured content (same
-    shape, so a declared output schema still holds); None when a span lies in no single string (the caller
-    withholds the result)."""
-    found: set[str] = set()
+    """The result with every span cut out of its content and structured content (same shape, so a declared
+    output schema still holds); None when a span lies in no single string (the caller withholds)."""
+    from limen.scan import cut
 
-    def walk(item: Any, depth: int) -> Any:
-        if isinstance(item, str):
-            for span in spans:
-                if span in item:
-                    found.add(span)
-                    item = item.replace(span, marker)
-            return item
-        if depth > 16:
-            return item
-        if isinstance(item, dict):
-            return {
-                k: walk(v, depth + 1) if k not in ("type", "mimeType", "uri") else v for k, v in item.items()
-            }
-        if isinstance(item, list):
-            return [walk(v, depth + 1) for v in item]
-        return item
-
-    cut = {k: walk(v, 0) if k in ("content", "structuredContent") else v for k, v in result.items()}
-    return cut if found == set(spans) else None
+    parts = {k: result[k] for k in ("content", "structuredContent") if k in result}
+    trimmed = cut(parts, spans, marker, keep=frozenset({"type", "mimeType", "uri"}))
+    return None if trimmed is None else {**result, **trimmed}
 
 
 def _warning(reasons: tuple[ReasonCode, ...]) -> str:
