@@ -105,3 +105,13 @@ def test_help_works_for_each_command() -> None:
         assert result.returncode == 0 and f"limen {command}" in result.stdout
     assert all(name in cli("--help").stdout for name in ("pending", "approve", "deny"))
     assert os.environ.get("LIMEN_HOME")  # the conftest's throwaway home, never the user's
+
+
+def test_approve_and_deny_answer_in_json_when_asked(workspace: str) -> None:
+    approved_request = evaluate(workspace)
+    denied_request = evaluate(workspace, {"command": "chmod 777 other.sh"})
+    approved = json.loads(cli("approve", approved_request.approval_id, "--json").stdout)
+    denied = json.loads(cli("deny", denied_request.approval_id, "--json").stdout)
+    assert approved["id"] == approved_request.approval_id and approved["answer"] == "approve"
+    assert denied["id"] == denied_request.approval_id and denied["answer"] == "deny"
+    assert approved["tool"] == "Bash" and approved["expires"] > 0

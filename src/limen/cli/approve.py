@@ -43,9 +43,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--password-stdin", action="store_true", help="Read the approval password from standard input."
     )
+    parser.add_argument("--json", action="store_true", help="Print the answered request as JSON.")
     args = parser.parse_args(argv)
     password = sys.stdin.readline().rstrip("\n") if args.password_stdin else None
-    return _answer(args.id, approve=True, code=args.code, password=password)
+    return _answer(args.id, approve=True, code=args.code, password=password, as_json=args.json)
 
 
 def deny_main(argv: list[str]) -> int:
@@ -54,10 +55,19 @@ def deny_main(argv: list[str]) -> int:
         prog="limen deny", description="Deny one pending request, or take back a grant not used yet."
     )
     parser.add_argument("id", help="The request's id, as limen pending lists it.")
-    return _answer(parser.parse_args(argv).id, approve=False)
+    parser.add_argument("--json", action="store_true", help="Print the answered request as JSON.")
+    args = parser.parse_args(argv)
+    return _answer(args.id, approve=False, as_json=args.json)
 
 
-def _answer(request_id: str, *, approve: bool, code: str | None = None, password: str | None = None) -> int:
+def _answer(
+    request_id: str,
+    *,
+    approve: bool,
+    code: str | None = None,
+    password: str | None = None,
+    as_json: bool = False,
+) -> int:
     from limen.approvals import ApprovalError, open_approvals
     from limen.approvals.service import who
 
@@ -66,13 +76,18 @@ def _answer(request_id: str, *, approve: bool, code: str | None = None, password
     try:
         if approve:
             request = approvals.grant(request_id, by=f"cli:{who()}", code=code, password=password)
-            print(
+            said = (
                 f"approved once: {request.id} ({request.tool}); the identical call may run once "
                 f"until {_when(request.expires)}"
             )
         else:
             request = approvals.deny(request_id, by=f"cli:{who()}")
-            print(f"denied: {request.id} ({request.tool})")
+            said = f"denied: {request.id} ({request.tool})"
+        if as_json:
+            answer = {"id": request.id, "tool": request.tool, "answer": verb, "expires": request.expires}
+            print(json.dumps(answer))
+        else:
+            print(said)
     except ApprovalError as exc:
         print(f"limen {verb}: {exc}", file=sys.stderr)
         return 1

@@ -15,25 +15,38 @@ def parser() -> argparse.ArgumentParser:
         ),
     )
     sub = p.add_subparsers(dest="verb", required=True)
-    sub.add_parser("init", help="Create the CA unless it exists, then show how to trust it.")
-    sub.add_parser("show", help="Show the CA's files and how to trust it.")
+    for verb, help_ in (
+        ("init", "Create the CA unless it exists, then show how to trust it."),
+        ("show", "Show the CA's files and how to trust it."),
+    ):
+        sub.add_parser(verb, help=help_).add_argument(
+            "--json", action="store_true", help="Print the CA's files and trust variables as JSON."
+        )
     return p
 
 
 def main(argv: list[str]) -> int:
-    verb = parser().parse_args(argv).verb
+    args = parser().parse_args(argv)
     try:
-        from limen.proxy.ca import ca_files, ensure_ca, instructions
+        from limen.proxy.ca import ca_files, ensure_ca, instructions, trust_environment
     except ImportError:
         print("limen ca: mitmproxy is not installed (pip install 'limen[proxy]')", file=sys.stderr)
         return 1
-    if verb == "show":
+    created = False
+    if args.verb == "show":
         files = ca_files()
         if not files.exists:
             print("limen ca: no CA yet (`limen ca init` creates it)", file=sys.stderr)
             return 1
     else:
         files, created = ensure_ca()
+    if args.json:
+        import json
+
+        shown = {"cert": str(files.cert), "bundle": str(files.bundle), "created": created}
+        print(json.dumps({**shown, "environment": trust_environment(files)}))
+        return 0
+    if args.verb == "init":
         print("created a new CA" if created else "the CA already exists (kept)")
     print(instructions(files))
     return 0

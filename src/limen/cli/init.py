@@ -13,6 +13,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--workspace", default=os.getcwd(), help="Project directory (default: here).")
     parser.add_argument("--force", action="store_true", help="Overwrite an existing limen.yaml.")
+    parser.add_argument("--json", action="store_true", help="Print the written file's path as JSON.")
     args = parser.parse_args(argv)
 
     from limen.policy.defaults import TEMPLATE
@@ -27,6 +28,11 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         print(f"limen init: cannot write {path} ({exc.strerror})", file=sys.stderr)
         return 1
+    if args.json:
+        import json
+
+        print(json.dumps({"wrote": path}))
+        return 0
     print(f"wrote {path}; check it with `limen config check`")
     print(
         "default_action: by_door: limen.evaluate() calls no rule allows are denied (see the file's comment)"
