@@ -840,7 +840,9 @@ class _Eval:
         elif kind == "map_grep_expression":  # perl `map { unlink } glob(...)`
             collection = self.ev(node.child_by_field_name("list"))
             body = node.child_by_field_name("callback")
-        else:  # perl for_statement
+        else:  # perl for_statement; a C-style `for (init; test; step)` has every part evaluated
+            if self.lang != "perl" or node.child_by_field_name("list") is None:
+                return self.walk(node)
             variable = node.child_by_field_name("variable")
             collection = self.ev(node.child_by_field_name("list"))
             names = [self.text(variable)] if variable is not None else []
