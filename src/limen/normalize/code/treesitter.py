@@ -663,6 +663,10 @@ class _Eval:
                     and arg_node is not None
                     and arg_node.named_children
                 ):
+                    for extra in arg_node.named_children[
+                        1:
+                    ]:  # `reduce(fn, init)`: what else it is given runs
+                        self.ev(extra)
                     return self.each(arg_node.named_children[0], receiver)
             elif func is not None and func.type == "subscript_expression":
                 callee = self.subscript(func)
@@ -760,6 +764,9 @@ class _Eval:
         mapper = _MAPPERS.get(name.lower()) if self.lang == "php" else None
         if mapper is not None and arg_node is not None and len(arg_node.named_children) > max(mapper):
             function, collection = (arg_node.named_children[i] for i in mapper)
+            for k, extra in enumerate(arg_node.named_children):
+                if k not in mapper:
+                    self.ev(extra)  # `array_map(fn, $a, f())`: what else it is given runs
             return self.each(_argument(function), self.ev(collection))
         args = self.args(arg_node)
         return self.apply(_canonical(self.lang, name), receiver, method, args, node)
