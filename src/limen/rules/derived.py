@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from limen.model import Action
+from limen.facts.programs import Role, program
+from limen.model import Action, Command
 
 # (action, the fields its facts come from, the facts): replaced whole, so a thread that read it keeps a
 # consistent triple even when another thread starts a memo for its own action.
@@ -34,3 +35,33 @@ def memo(action: Action) -> dict[Hashable, Any]:
         facts = {}
         _held = (action, fields, facts)
     return facts
+
+
+def changed_operands(command: Command, *, metadata: bool) -> list[str]:
+    """The operands (as written) of the files a command changes, read from the program table: every file
+    operand of a program that writes, wipes or deletes (`metadata`: or only re-permissions), the last one of
+    a copy (`cp a b`, `ln -sf x b`); the values of its value-taking options are not operands (`truncate -s
+    0 f`). [] for a program the table does not know or that changes nothing."""
+    entry = program(command.name)
+    if entry is None:
+        return []
+    roles = entry.roles
+    if not metadata and Role.METADATA in roles:
+        return []
+    changing = roles & (_CHANGERS | {Role.METADATA} if metadata else _CHANGERS)
+    if not changing:
+        return []
+    words: list[str] = []
+    skip = False
+    for word in command.argv[1:]:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in entry.options
+        elif word:
+            words.append(word)
+    words = words[entry.files or 0 :]
+    return words[-1:] if changing == {Role.COPIES} else words
+
+
+_CHANGERS = frozenset({Role.DELETES, Role.WIPES, Role.WRITES, Role.COPIES})

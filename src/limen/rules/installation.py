@@ -32,10 +32,10 @@ from limen.facts.programs import Role, has
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import absolute
 from limen.rules import rule
+from limen.rules.derived import changed_operands
 
 DISTRIBUTION = "limen"
 STARTUP_NAMES = frozenset({"sitecustomize.py", "usercustomize.py"})
-_CHANGERS = (Role.DELETES, Role.WRITES, Role.METADATA)
 # Package-manager words that remove or replace an installed distribution.
 _REPLACING = frozenset(
     {"uninstall", "remove", "rm", "install", "add", "upgrade", "reinstall", "sync", "inject", "tool"}
@@ -76,12 +76,7 @@ def _changed_paths(action: Action, ctx: Context) -> Iterator[str]:
     """What the action writes, deletes, moves or re-permissions (of a copy, only where it goes)."""
     yield from action.write_paths
     for command in action.commands:
-        operands = [w for w in command.argv[1:] if not w.startswith("-")]
-        if has(command.name, Role.COPIES):
-            operands = operands[-1:]
-        elif not any(has(command.name, role) for role in _CHANGERS):
-            continue
-        for word in operands:
+        for word in changed_operands(command, metadata=True):
             yield absolute(word, action.cwd or ctx.workspace, ctx.home)
 
 

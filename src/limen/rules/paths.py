@@ -20,10 +20,10 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.programs import Role, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import absolute, is_within
 from limen.rules import rule
+from limen.rules.derived import changed_operands
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -332,9 +332,6 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             yield path
 
 
-_CONTENT_CHANGERS = frozenset({Role.DELETES, Role.WIPES, Role.WRITES, Role.COPIES})
-
-
 def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     """Secret files outside the workspace that a shell line overwrites, truncates, replaces or deletes
     (`> ~/.ssh/id_rsa`, `rm ~/.aws/credentials`, `rm ~/.ssh/*`, `cp /dev/null KEY`, `ln -sf X KEY`), as
@@ -346,22 +343,8 @@ def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     named: dict[str, None] = dict.fromkeys(action.write_paths if not action.commands else ())
     for command in action.commands:
         named.update(dict.fromkeys(command.redirects))
-        entry = program(command.name)
-        changes = entry.roles & _CONTENT_CHANGERS if entry is not None else None
-        if not changes or entry is None or entry.files is None or Role.METADATA in entry.roles:
-            continue  # only operands the program table calls files can be files it changes
-        words: list[str] = []
-        skip = False
-        for word in command.argv[1:]:
-            if skip:
-                skip = False
-            elif word.startswith("-"):
-                skip = word in entry.options  # `truncate -s 0 KEY`: the 0 is the option's
-            elif word:
-                words.append(word)
-        if changes == {Role.COPIES}:
-            words = words[-1:]  # a copy changes only where it goes
-        named.update(dict.fromkeys(canonical(w, cwd, ctx.home) for w in words[entry.files :]))
+        words = changed_operands(command, metadata=False)
+        named.update(dict.fromkeys(canonical(w, cwd, ctx.home) for w in words))
     for path in named:
         if is_secret_file(path) and not (ctx.workspace and is_within(path, ctx.workspace)):
             yield path
