@@ -1506,8 +1506,7 @@ def _run_command(
     _generic(argv, state, name)
     if "/" in argv[0]:
         path = canonical(argv[0], state.cwd, state.home)
-        if _downloaded(argv[0], path, state):
-            state.note("download_exec")
+        _runs_fetched(argv[0], path, state)
         _run_written(path, "exec", "sh", state, via, level, argv[1:])
     return None
 
@@ -2072,8 +2071,7 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             return
         _add_path(script, state, write=False)
         path = canonical(script, state.cwd, state.home)
-        if _downloaded(script, path, state):
-            state.note("download_exec")
+        _runs_fetched(script, path, state)
         _run_written(path, name, "sh", state, via, level, operands[1:])
         return
     if stdin is not None and stdin.text is not None:
@@ -2083,14 +2081,13 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
         state.flag(f"{name} runs commands from the output of {stdin.sources[-1]}")
 
 
-def _downloaded(word: str, path: str, state: _State) -> bool:
-    """The file a line runs is one it downloaded (a `curl -o` target: `download_exec`); a file inside a
-    repository it cloned is flagged instead (code from a checkout: asked, as an official installer is)."""
+def _runs_fetched(word: str, path: str, state: _State) -> None:
+    """The line runs a file it fetched: one it downloaded (a `curl -o` target) is `download_exec`; one inside
+    a repository it cloned is flagged instead (code from a checkout: asked, as an official installer is)."""
     if word in state.downloaded or path in state.downloaded:
-        return True
-    if any(path.startswith(d + "/") for d in state.cloned):
+        state.note("download_exec")
+    elif any(path.startswith(d + "/") for d in state.cloned):
         state.flag("runs code from a repository the line cloned")
-    return False
 
 
 def _from_download(word: str) -> bool:
@@ -3141,8 +3138,7 @@ def _interpreter(
             elif script:
                 _add_path(script, state, write=False)
                 path = canonical(script, state.cwd, state.home)
-                if _downloaded(script, path, state):
-                    state.note("download_exec")
+                _runs_fetched(script, path, state)
                 rest = argv[argv.index(script) + 1 :] if script in argv else []
                 _run_written(path, name, lang, state, via, level, rest)
             return
@@ -3535,8 +3531,7 @@ def _path_invoked(argv: list[str], state: _State, via: tuple[str, ...], level: i
     wrote; what it runs is analysed as for any other command run by path."""
     if "/" in argv[0]:
         path = canonical(argv[0], state.cwd, state.home)
-        if _downloaded(argv[0], path, state):
-            state.note("download_exec")
+        _runs_fetched(argv[0], path, state)
         _run_written(path, "exec", "sh", state, via, level, argv[1:])
 
 
