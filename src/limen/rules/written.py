@@ -599,19 +599,18 @@ def _rule_findings(text: str, action: Action, ctx: Context) -> list[Finding]:
     return [f for f in found if f.verdict is not Verdict.PASS]
 
 
-_CODE_CONTENT = {"python": "python", "node": "node", "ruby": "ruby", "perl": "perl", "php": "php"}
+_PARSED_LANGUAGES = frozenset({"python", "node", "ruby", "perl", "php"})  # `limen.normalize.code` parses them
 
 
 def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> bool:
     """Program code whose parsed effects hold nothing an implant needs (no process, no network, no socket,
     no delete or file write, no computed code, nothing opaque): what the rules would BLOCK cannot be in it,
     so the rules need not run (most code an agent writes; the parse is remembered for when they do)."""
-    lang = _CODE_CONTENT.get(content)
-    if lang is None:
+    if content not in _PARSED_LANGUAGES:
         return False
     from limen.normalize.code import analyse_code
 
-    fx = analyse_code(lang, text, cwd=action.cwd or ctx.workspace or "/", home=ctx.home)
+    fx = analyse_code(content, text, cwd=action.cwd or ctx.workspace or "/", home=ctx.home)
     return not (
         fx.opaque
         or fx.shell
