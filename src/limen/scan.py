@@ -18,6 +18,7 @@ import binascii
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -505,6 +506,7 @@ def _grade(text: str) -> tuple[Verdict, list[Finding]]:
     return max((f.verdict for f in findings), default=Verdict.PASS), findings
 
 
+@lru_cache(maxsize=4)  # the output scan and the span removal that follows it screen the same output once
 def _screened(output: str) -> tuple[dict[Verdict, list[str]], list[Finding]]:
     """The output's records by the screen's grade of each (BLOCK: injected, AUTH: suspicious, PASS: clean),
     and the screen's findings on the whole output.
