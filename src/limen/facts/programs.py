@@ -786,6 +786,30 @@ SETTING_ONLY_OPTIONS = (
     "-Xms",
 )
 
+# Variables (lower-cased) that choose a network command's route or peer at run time (`HTTPS_PROXY=x curl`).
+ROUTE_VARIABLES = frozenset(
+    {
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "ftp_proxy",
+        "socks_proxy",
+        "git_ssh_command",
+        "git_ssh",
+        "git_proxy_command",
+        "git_config_parameters",
+        "git_config_count",
+        "npm_config_proxy",
+        "npm_config_https_proxy",
+        "pip_proxy",
+        "curl_home",
+        "wgetrc",
+        "yarn_proxy",
+        "yarn_https_proxy",
+        "gh_repo",
+        "gh_host",
+    }
+)
 # Environment variables whose value a program runs as a command line (`GIT_SSH_COMMAND='...' git fetch`).
 COMMAND_VARIABLES = frozenset(
     {

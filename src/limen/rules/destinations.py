@@ -103,6 +103,7 @@ from limen.facts.hosts import (
     project_repository,
     publishing_endpoint,
 )
+from limen.facts.programs import ROUTE_VARIABLES
 from limen.floors.egress import OWN_REMOTE, carries_nothing
 from limen.model import Action, Command, Destination, Finding, HostClass, Mode, ReasonCode, Verdict
 from limen.normalize.net import ADDRESS
@@ -144,30 +145,6 @@ _GIT_ROUTE_CONFIG = re.compile(
     r"remote\..*\.(?:push)?url|"
     r"remote\..*\.proxy|http\..*\.(?:curloptresolve|proxy))"
 )
-# Variables that choose a network command's route or peer at run time, set on its line (`HTTPS_PROXY=x curl`).
-_ROUTE_VARIABLES = frozenset(
-    {
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-        "ftp_proxy",
-        "socks_proxy",
-        "git_ssh_command",
-        "git_ssh",
-        "git_proxy_command",
-        "git_config_parameters",
-        "git_config_count",
-        "npm_config_proxy",
-        "npm_config_https_proxy",
-        "pip_proxy",
-        "curl_home",
-        "wgetrc",
-        "yarn_proxy",
-        "yarn_https_proxy",
-        "gh_repo",
-        "gh_host",
-    }
-)
 # An assignment's name: one scan for `NAME=`, then a set lookup (an alternation of names under `(?i)` with a
 # look-behind tried at every position costs ~100 us on a 1 kB line).
 _ASSIGNED_NAME = re.compile(r"(?<![\w$])([A-Za-z_]\w*)=")
@@ -175,7 +152,7 @@ _ASSIGNED_NAME = re.compile(r"(?<![\w$])([A-Za-z_]\w*)=")
 
 def _route_variable(line: str) -> str:
     for match in _ASSIGNED_NAME.finditer(line):
-        if match.group(1).lower() in _ROUTE_VARIABLES:
+        if match.group(1).lower() in ROUTE_VARIABLES:
             return match.group(1)
     return ""
 
