@@ -361,6 +361,7 @@ def test_the_hook_client_imports_only_the_standard_library(env: dict[str, str]) 
         "limen.doors",
         "limen.doors.hooks",
         "limen.doors.hooks.client",
+        "limen.doors.hooks.cjson",
         "limen.doors.hooks.events",
         "limen.doors.hooks.wire",
         "limen.doors.hooks.claude_code",
@@ -378,6 +379,8 @@ def test_the_hook_client_imports_only_the_standard_library(env: dict[str, str]) 
     }
     assert "limen.doors.hooks.claude_code" in imported and foreign == set()
     assert "typing" not in imported  # a few milliseconds on every tool call: annotations stay strings
+    # Each of these pulls in `re`, `enum`, `functools` or `collections`: milliseconds on every tool call.
+    assert imported.isdisjoint({"json", "socket", "threading", "contextlib", "re", "enum", "collections"})
     status, _ = daemon("status", env)
     assert status is not None and status["served"] == 1
 

@@ -3,26 +3,30 @@
 It must answer, and answer deny, whatever happens: agents treat a crash, a timeout, a non-blocking exit code
 or unparsable output as "go ahead". So before reading anything it claims stdout for the answer alone (stray
 prints go to stderr), arms a deadline that answers the agent's deny before the agent's own timeout, and
-turns every exception into that deny. It imports only the standard library: the event goes over a Unix
-socket to `limen daemon`; only when no daemon answers in time does `fallback` decide it here, in a forked
-child whose death or hang is itself a deny (and start a daemon in the background for the next call).
+turns every exception into that deny. The event goes over a Unix socket to `limen daemon`; only when no
+daemon answers in time does `fallback` decide it here, in a forked child whose death or hang is itself a
+deny (and start a daemon in the background for the next call).
+
+An agent waits for this process on every tool call, and most of its cost is the interpreter starting and
+importing. So the way to the daemon imports only modules written in C beside Limen's own small ones:
+`_thread` rather than `threading`, `_socket` rather than `socket`, `cjson` rather than `json` (their Python
+layers pull in `functools`, `collections`, `enum` and `re`: about 20 ms per call on a slow machine).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
+import _thread
 import os
-import socket
 import sys
-import threading
 import time
 
+from limen.doors.hooks import cjson, wire
 from limen.doors.hooks import events as ev
-from limen.doors.hooks import wire
 
 TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
 if TYPE_CHECKING:
+    from _socket import socket
+    from collections.abc import Callable
     from typing import Any
 
     from limen.doors.hooks.handler import Dialect
@@ -33,6 +37,49 @@ DAEMON_SHARE = 0.4  # of the deadline, waited on the daemon before deciding in-p
 CLAIM_MARGIN = 0.05  # seconds before the deadline at which a claimed but unanswered event is denied
 RECORD_MARGIN = 1.0  # seconds past the deadline spent recording its answer (agents wait 10 s; we use 5)
 HOLD_MARGIN = 1.0  # seconds before the deadline at which an AUTH held for a human's approval is answered
+
+
+class Flag:
+    """`threading.Event`'s `set` and `wait`, on `_thread` locks: the gate is held until the flag is set."""
+
+    __slots__ = ("_gate", "_guard", "_set")
+
+    def __init__(self) -> None:
+        self._guard = _thread.allocate_lock()
+        self._gate = _thread.allocate_lock()
+        self._gate.acquire()
+        self._set = False
+
+    def set(self) -> None:
+        with self._guard:
+            if not self._set:
+                self._set = True
+                self._gate.release()
+
+    def wait(self, timeout: float) -> bool:
+        if self._gate.acquire(timeout=timeout):
+            self._gate.release()
+            return True
+        return self._set
+
+
+class Deadline:
+    """`threading.Timer` on a `_thread` lock: runs `action` in a thread of its own after `seconds`,
+    unless cancelled first."""
+
+    __slots__ = ("_cancelled",)
+
+    def __init__(self, seconds: float, action: Callable[[], None]) -> None:
+        self._cancelled = _thread.allocate_lock()
+        self._cancelled.acquire()
+        _thread.start_new_thread(self._watch, (seconds, action))
+
+    def _watch(self, seconds: float, action: Callable[[], None]) -> None:
+        if not self._cancelled.acquire(timeout=seconds):
+            action()
+
+    def cancel(self) -> None:
+        self._cancelled.release()
 
 
 class Responder:
@@ -46,13 +93,12 @@ class Responder:
     def __init__(self, out_fd: int, fallback: ev.Answer) -> None:
         self.out_fd = out_fd
         self.fallback = fallback
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._committed: ev.Answer | None = None
-        self._recorded = threading.Event()
+        self._recorded = Flag()
         self._written = False
         self._given = fallback  # the answer written, once `_written`
-        self._done = threading.Event()  # an answer is written
-        self._ended = threading.Event()  # waited on, never set: see `answer`
+        self._done = Flag()  # an answer is written
 
     def _write(self, answer: ev.Answer) -> None:
         if answer.stderr:
@@ -69,7 +115,7 @@ class Responder:
         if deadline_took_over:  # the deadline answers, records and ends the process: leave it to finish,
             self._done.wait(2 * RECORD_MARGIN + 1.0)  # yet never end without an answer written
             code = self._finish(self.fallback)
-            self._ended.wait(RECORD_MARGIN + 1.0)  # never set: the deadline's os._exit ends this wait
+            time.sleep(RECORD_MARGIN + 1.0)  # the deadline's os._exit ends this wait
             os._exit(code)
         try:
             if not record(answer, channel):
@@ -98,11 +144,16 @@ class Responder:
         if committed is None:  # nothing decided in time: the deny, recorded first when that is quick
             answer = self.fallback
             outcome: list[bool] = []
-            recorder = threading.Thread(
-                target=lambda: outcome.append(record(answer, None, RECORD_MARGIN)), daemon=True
-            )
-            recorder.start()
-            recorder.join(RECORD_MARGIN)
+            finished = Flag()
+
+            def recorder() -> None:
+                try:
+                    outcome.append(record(answer, None, RECORD_MARGIN))
+                finally:
+                    finished.set()
+
+            _thread.start_new_thread(recorder, ())
+            finished.wait(RECORD_MARGIN)
             recorded = outcome == [True]
         else:  # decided and being recorded: give the recorder a moment, then that same answer
             answer = committed
@@ -117,7 +168,7 @@ class Channel:
     """The daemon connection an answer came on, kept open so the daemon can record the answer once this
     process has settled on giving it."""
 
-    def __init__(self, sock: socket.socket, end: float) -> None:
+    def __init__(self, sock: socket, end: float) -> None:
         self.sock = sock
         self.end = end
 
@@ -158,8 +209,10 @@ def record(answer: ev.Answer, channel: Channel | None, timeout: float = 2.0) -> 
 def hand_off(answer: ev.Answer) -> None:
     """Leave the answer's record to a detached writer (`wire.handoff`)."""
     if answer.record is not None:
-        with contextlib.suppress(OSError):
+        try:
             wire.handoff(answer.record, answer.since)
+        except OSError:
+            pass
 
 
 def deadline_seconds() -> float:
@@ -179,7 +232,7 @@ def claim_stdout() -> int:
 
 def event_name(text: str) -> str | None:
     try:
-        name = json.loads(text).get("hook_event_name")
+        name = cjson.loads(text).get("hook_event_name")
     except (ValueError, AttributeError):
         return None
     return name if isinstance(name, str) else None
@@ -204,8 +257,10 @@ def ask_daemon(
     except (FileNotFoundError, ConnectionRefusedError):
         from limen.doors.hooks.fallback import start_daemon
 
-        with contextlib.suppress(OSError):  # deciding in-process is the answer either way
+        try:
             start_daemon()
+        except OSError:  # deciding in-process is the answer either way
+            pass
         return None
     except (OSError, ValueError):
         return None
@@ -244,15 +299,17 @@ def authentic(message: dict[str, Any], key: bytes, nonce: str) -> ev.Answer:
         raise ValueError("an unsigned answer")
     if not _compare_digest(mac, wire.sign(key, nonce, body)):
         raise ValueError("an answer not signed by the daemon")
-    return ev.Answer.from_wire(json.loads(body))
+    return ev.Answer.from_wire(cjson.loads(body))
 
 
 def decide(agent: str, text: str, deadline: float, out_fd: int) -> tuple[ev.Answer, Channel | None]:
     """The daemon's answer when one comes in time, else one decided here before the deadline."""
     started = time.monotonic()
     env = {k: os.environ[k] for k in wire.FORWARDED_ENV if k in os.environ}
-    with contextlib.suppress(OSError):  # a deleted directory: a relative cwd is then refused
+    try:
         env[wire.HOOK_CWD] = os.getcwd()
+    except OSError:  # a deleted directory: a relative cwd is then refused
+        pass
     env[wire.HOLD_UNTIL] = repr(time.time() + deadline - HOLD_MARGIN)
     if os.environ.get("LIMEN_HOOK_DAEMON") != "0":  # 0: always decide here, never start a daemon
         served = ask_daemon(agent, text, env, deadline * DAEMON_SHARE, started + deadline - CLAIM_MARGIN)
@@ -281,9 +338,7 @@ def main(argv: list[str] | None = None) -> int:
 
     responder = Responder(claim_stdout(), refuse(None, "no answer before the deadline"))
     deadline = deadline_seconds()
-    timer = threading.Timer(deadline, responder.expire)
-    timer.daemon = True
-    timer.start()
+    timer = Deadline(deadline, responder.expire)
     name: str | None = None
     channel: Channel | None = None
     try:

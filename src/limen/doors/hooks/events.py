@@ -6,7 +6,7 @@ fail-closed answer must be ready before anything that could fail or hang is impo
 
 from __future__ import annotations
 
-import json
+from limen.doors.hooks import cjson
 
 TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def withholds(outcome: Outcome) -> bool:
 
 def dumps(payload: dict[str, Any]) -> str:
     """Compact JSON on one line, as every agent expects on stdout."""
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return cjson.dumps(payload, ascii_only=False)
 
 
 def codes(outcome: Outcome) -> str:

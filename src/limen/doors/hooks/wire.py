@@ -18,12 +18,14 @@ daemon: the client then decides the event itself.
 
 from __future__ import annotations
 
-import json
+# `_socket`, not `socket`: the Python layer imports `enum` and `selectors`, milliseconds per hook process.
+# The daemon passes its own `socket.socket` objects (a subclass) to the same functions.
+import _socket
 import os
-import socket
 import stat
 import sys
 
+from limen.doors.hooks import cjson
 from limen.home import limen_home
 
 TYPE_CHECKING = False  # importing typing would cost every hook process milliseconds
@@ -105,7 +107,7 @@ def handoff(record: dict[str, Any], since: int) -> None:
         env={**os.environ, "LIMEN_HOME": os.path.abspath(limen_home())},
     )
     assert proc.stdin is not None
-    proc.stdin.write(json.dumps({"record": record, "since": since}).encode())
+    proc.stdin.write(cjson.dumps({"record": record, "since": since}).encode())
     proc.stdin.close()
 
 
@@ -134,10 +136,10 @@ def sign(key: bytes, nonce: str, body: str) -> str:
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+    return cjson.dumps(message).encode() + b"\n"
 
 
-def read_line(sock: socket.socket, limit: int = MAX_EVENT_BYTES + 65536) -> dict[str, Any]:
+def read_line(sock: _socket.socket, limit: int = MAX_EVENT_BYTES + 65536) -> dict[str, Any]:
     """One newline-terminated JSON object; raises on EOF before the newline, oversize or bad JSON."""
     chunks: list[bytes] = []
     size = 0
@@ -151,16 +153,16 @@ def read_line(sock: socket.socket, limit: int = MAX_EVENT_BYTES + 65536) -> dict
             break
         if size > limit:
             raise ValueError("message too large")
-    message = json.loads(b"".join(chunks).split(b"\n", 1)[0])
+    message = cjson.loads(b"".join(chunks).split(b"\n", 1)[0])
     if not isinstance(message, dict):
         raise ValueError("message is not an object")
     return message
 
 
-def connect(timeout: float) -> socket.socket:
+def connect(timeout: float) -> _socket.socket:
     """A connection to this user's daemon, each read on it bounded by `timeout` seconds."""
     check_run_dir(run_dir())
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.settimeout(timeout)
         sock.connect(socket_path())
@@ -172,9 +174,12 @@ def connect(timeout: float) -> socket.socket:
 
 def request(message: dict[str, Any], timeout: float) -> dict[str, Any]:
     """Send one request to the daemon and wait up to `timeout` seconds for its answer."""
-    with connect(timeout) as sock:
+    sock = connect(timeout)
+    try:
         sock.sendall(encode(message))
         return read_line(sock)
+    finally:
+        sock.close()
 
 
 def spawn_daemon() -> int:
