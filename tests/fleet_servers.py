@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 
 def redis_binary() -> str | None:
@@ -163,6 +164,44 @@ def start_replica(
         stderr = proc.communicate()[1].decode(errors="replace")
         raise RuntimeError(f"limen serve did not start: {stderr[-2000:]}") from None
     return proc, url
+
+
+@dataclass
+class Replica:
+    """One `limen serve` on loopback with one agent identity; what a door needs to point at it."""
+
+    url: str
+    token: str
+    home: str
+    workspace: str
+    audit: str  # the replica's audit directory
+
+    def door_env(self, **extra: str) -> dict[str, str]:
+        """The variables that make a door decide through this replica."""
+        return {"LIMEN_SERVER": self.url, "LIMEN_SERVER_TOKEN": self.token, **extra}
+
+
+@contextlib.contextmanager
+def one_replica(root: str, workspace: str, identity: str = "agent-a") -> Iterator[Replica]:
+    """A single replica on SQLite state and a file audit under `root` (no Redis or PostgreSQL needed):
+    enough for the doors' tests, which are about the client side."""
+    import sys
+
+    home = os.path.join(root, "serve-home")
+    os.makedirs(home, exist_ok=True)
+    token = subprocess.run(
+        [sys.executable, "-m", "limen", "serve", "token", "add", identity],
+        env={**os.environ, "LIMEN_HOME": home},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    audit = os.path.join(root, "serve-audit")
+    proc, url = start_replica(home, workspace, state=os.path.join(root, "serve-state.sqlite"), audit=audit)
+    try:
+        yield Replica(url, token, home, workspace, audit)
+    finally:
+        stop(proc)
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

@@ -14,6 +14,13 @@ lock, rate window, taint, provenance and halt flag in the guard's in-process sto
 policy, audit log and approver. Calls within one session are serialised; a guarded call made by a tool
 while it runs (same thread or task) is nested: it runs inline, decided and audited like any other.
 
+With `LIMEN_SERVER` set (and `LIMEN_SERVER_TOKEN`), decisions, sessions, halts and the audit are
+`limen serve`'s (`limen.serve.client.RemoteRuntime`): an unreachable server or an answer that is not a
+decision is a BLOCK (`objective_guardrail_error`), recorded in the local audit log. Approval requests are
+then answered on the server's side (`limen serve approve ID`); an application approver still answers for
+its own calls, and an approval is strong only with `Approval(strong=True)` (the server's threshold is out
+of reach). `audit=False` cannot keep the server from recording its decisions.
+
 In `mode="dry-run"` valid calls run whatever the verdict, and the audit log records what would have
 happened (the decision, and an `sdk_dry_run` event for each call that enforce would have stopped);
 `Guard.summary` counts them. Use it to tune a policy on a trusted workload, never on an untrusted agent.
@@ -32,7 +39,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from limen.model import Decision, Mode, ReasonCode, Verdict
 from limen.sdk import approval, verify
@@ -41,6 +48,7 @@ from limen.sdk.tools import DEFAULT_MAX_ARGUMENT_BYTES, Problem, Tool, make_tool
 
 if TYPE_CHECKING:
     from limen.runtime import Runtime
+    from limen.serve.client import RemoteRuntime
 
 DOOR = "sdk"
 MODES = ("enforce", "dry-run")
@@ -105,6 +113,7 @@ class Guard:
         max_argument_bytes: int = DEFAULT_MAX_ARGUMENT_BYTES,
     ) -> None:
         from limen.runtime import Runtime
+        from limen.serve.client import RemoteRuntime
         from limen.state.memory import MemoryStore
 
         if mode not in MODES:
@@ -124,12 +133,17 @@ class Guard:
         self.max_argument_bytes = max_argument_bytes
         self.audited = audit is not False
         audit_dir = None if isinstance(audit, bool) else os.fspath(audit)
-        self.runtime: Runtime = Runtime(
-            workspace=self.workspace, mode=policy, store=MemoryStore(), audit_dir=audit_dir
-        )
-        self.runtime.fingerprint  # noqa: B018  (made once here, not raced by the first threads)
-        if self.audited:
-            self.runtime.writer  # noqa: B018  (likewise: one writer for the guard's lifetime)
+        self.runtime: Runtime | RemoteRuntime
+        remote = RemoteRuntime.from_environment(self.workspace, policy)
+        if remote is not None:  # `limen serve` decides; its store holds the sessions
+            self.runtime = remote
+        else:
+            self.runtime = local = Runtime(
+                workspace=self.workspace, mode=policy, store=MemoryStore(), audit_dir=audit_dir
+            )
+            local.fingerprint  # noqa: B018  (made once here, not raced by the first threads)
+            if self.audited:
+                local.writer  # noqa: B018  (likewise: one writer for the guard's lifetime)
         self._discard: Callable[[dict[str, Any]], None] | None = None if self.audited else _drop
         self.summary = Summary()
         self._summary_lock = threading.Lock()
@@ -258,6 +272,13 @@ class Guard:
         self.close()
 
     # -- shared by sessions -------------------------------------------------------------------------------
+    def _local(self) -> Runtime | None:
+        """The local Runtime, or None when `limen serve` decides (its policy, store and approvals are out
+        of this door's reach; the door never reads local ones in their place)."""
+        from limen.runtime import Runtime
+
+        return self.runtime if isinstance(self.runtime, Runtime) else None
+
     def _event(self, event: str, **fields: Any) -> None:
         if self.audited:
             self.runtime.audit_event(event, door=DOOR, **fields)
@@ -286,22 +307,31 @@ class Session:
         self.agent_id = agent_id
         self.role = role
         self._lock = threading.Lock()
+        self._unsent_halt = ""  # a halt `limen serve` did not take (see `halt`)
 
     @property
     def halted(self) -> bool:
         from limen.state import HALTED
 
-        return HALTED in self.guard.runtime.store.flags(self.id)
+        local = self.guard._local()
+        if local is None:
+            return bool(self._unsent_halt) or cast("RemoteRuntime", self.guard.runtime).halted(self.id)
+        return HALTED in local.store.flags(self.id)
 
     def halt(self, reason: str) -> None:
         """Deny every later call in this session (a hard floor: `session_halted`), through the runtime,
-        which records it (`session_halt`) unless the guard keeps no log."""
+        which records it (`session_halt`) unless the guard keeps no log. Through `limen serve`, a halt
+        the server did not take is kept here: this door refuses the session's calls itself
+        (`session_halted`) and offers the halt to the server again with each."""
         from limen.state import HALTED
 
-        if self.guard.audited:
-            self.guard.runtime.halt(self.id, reason=reason[:160])
+        local = self.guard._local()
+        if local is None:
+            self._unsent_halt = "" if self.guard.runtime.halt(self.id, reason=reason[:160]) else reason
+        elif self.guard.audited:
+            local.halt(self.id, reason=reason[:160])
         else:
-            self.guard.runtime.store.set_flags(self.id, {HALTED})
+            local.store.set_flags(self.id, {HALTED})
 
     # -- the synchronous path --------------------------------------------------------------------------------
     def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> Any:
@@ -372,6 +402,21 @@ class Session:
         guard = self.guard
         runtime = guard.runtime
         tool = guard._tools.get(name) if isinstance(name, str) else None
+        if self._unsent_halt:
+            self.halt(self._unsent_halt)
+        if self._unsent_halt:  # still not on the server: this door keeps the halt it could not hand over
+            decision = runtime.refuse(
+                str(name)[:200],
+                ReasonCode.SESSION_HALTED,
+                "the session was halted and the decision server has not taken the halt yet",
+                capability=tool.capability if tool is not None else "unknown",
+                session_id=self.id,
+                door=DOOR,
+                agent=self.agent_id,
+                sink=guard._discard,
+            )
+            guard._count(str(name), decision, False)
+            raise Denied(str(name)[:200], _denied_message(str(name)[:200], decision), decision)
         if tool is None:
             decision = runtime.refuse(
                 str(name)[:200],
@@ -451,17 +496,19 @@ class Session:
         where = f"asked via {', '.join(reached)}" if reached else "no approval channel reached a person"
         message = f"{_denied_message(admitted.tool.name, decision)}; not approved ({where}: {status})"
         if decision.approval_id and status != "granted":
+            command = "limen approve" if self.guard._local() is not None else "limen serve approve"
             message += (
-                f"; approval request {decision.approval_id}: after `limen approve {decision.approval_id}` "
+                f"; approval request {decision.approval_id}: after `{command} {decision.approval_id}` "
                 "the identical call passes once"
             )
         raise Denied(admitted.tool.name, message, decision)
 
     def _request(self, admitted: _Admitted) -> approval.ApprovalRequest:
+        local = self.guard._local()
         try:
-            strong = self.guard.runtime.context.thresholds.strong
+            strong = local.context.thresholds.strong if local is not None else 0
         except Exception:
-            strong = 0  # no policy to read: every approval must be strong
+            strong = 0  # no policy to read (or it is the server's): every approval must be strong
         return approval.request_for(
             admitted.decision,
             tool=admitted.tool.name,
@@ -497,11 +544,12 @@ class Session:
         """Answer the approval request the runtime opened for this AUTH with the approver's answer, so it
         does not wait in `limen pending`. True when a grant was recorded (a strong request needs Limen's
         own factor, so the application's strong approval leaves it open until it expires)."""
-        if not decision.approval_id:
+        local = self.guard._local()
+        if not decision.approval_id or local is None:  # the server's requests are answered there
             return False
         who = f"sdk approver {by}".strip()[:80]
         try:
-            approvals = self.guard.runtime.approvals
+            approvals = local.approvals
             if granted:
                 approvals.grant(decision.approval_id, by=who)
             else:

@@ -6,6 +6,16 @@ Routes (JSON bodies; every `/v1/` route needs `Authorization: Bearer <token>` of
     POST /v1/observe      {tool, arguments, output, session?, untrusted?, door?}  -> the output's Decision
     POST /v1/prompt       {text, session}  -> {}     (the user's own words: values they name are trusted)
     GET  /v1/approvals/ID                  -> the approval request (its status), for its session's owner
+    POST /v1/event        {event, session?, door?, fields}  -> {}   a door's own event (a tool hidden, a
+                          refusal it made before deciding), audited with the caller's identity
+    POST /v1/halt         {session, reason}  -> {}   stop the session (the SDK's failed verification)
+    GET  /v1/sessions/ID                   -> {halted}, for the session's owner
+    POST /v1/tools/pin    {server, tools: [{name, description, inputSchema}]}  -> {changed: [names]}
+                          the MCP doors' tool pins, kept in the shared store (`floors.toolpin`)
+
+`/v1/decide` and `/v1/observe` also take `spec` {capability, paths, commands, urls, payloads,
+recipients, write, required}: the SDK door's registration of the tool (a tool map in the policy files
+takes precedence, as in-process).
     GET  /healthz  the process answers;  GET /readyz  policy, session store and audit sink all usable;
     GET  /metrics  Prometheus text;  OpenTelemetry spans and metrics when an SDK is configured (telemetry.py)
 
@@ -21,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -35,6 +46,7 @@ from limen.serve.metrics import Metrics
 if TYPE_CHECKING:
     from limen.approvals.service import Approvals
     from limen.audit.writer import AuditWriter
+    from limen.normalize.tools import ToolSpec
     from limen.serve.owners import SessionOwners
 
 _T = TypeVar("_T")
@@ -44,7 +56,12 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 MAX_BODY = 16 * 1024 * 1024  # a tool's output may be large; anything beyond is refused, not cut
 MAX_NAME = 256
+MAX_EVENT = 16 * 1024  # a door's event is a few names and codes: anything larger is refused
+MAX_TOOLS = 1000  # tools pinned per call
 DOORS = frozenset({"sdk", "hook", "mcp", "proxy", "serve"})
+# A door's own event names: its door's prefix and lowercase words (never a decision's kind).
+_EVENT = re.compile(r"^(?:mcp|sdk|proxy)_[a-z_]{1,60}$")
+_RESERVED_FIELDS = frozenset({"kind", "event", "ts", "agent", "door", "session"})
 WORKERS = 8  # decisions run on threads: the event loop keeps answering health checks meanwhile
 
 
@@ -140,7 +157,13 @@ class DecisionService:
         if scope["type"] != "http":
             return
         method, path = scope["method"], scope["path"]
-        route = path if not path.startswith("/v1/approvals/") else "/v1/approvals/{id}"
+        route = (
+            "/v1/approvals/{id}"
+            if path.startswith("/v1/approvals/")
+            else "/v1/sessions/{id}"
+            if path.startswith("/v1/sessions/")
+            else path
+        )
         self.metrics.in_flight += 1
         try:
             status, body, kind = await self._route(scope, receive, method, path)
@@ -183,9 +206,16 @@ class DecisionService:
             "/v1/decide": self._decide,
             "/v1/observe": self._observe,
             "/v1/prompt": self._prompt,
+            "/v1/event": self._event,
+            "/v1/halt": self._halt,
+            "/v1/tools/pin": self._pin,
         }
-        if path in handlers or path.startswith("/v1/approvals/"):
+        if path in handlers or path.startswith(("/v1/approvals/", "/v1/sessions/")):
             identity = self._identity(scope)
+            if path.startswith("/v1/sessions/"):
+                if method != "GET":
+                    raise BadRequest(405, "sessions are read here")
+                return await self._thread(self._session, identity, path.rsplit("/", 1)[1])
             if path.startswith("/v1/approvals/"):
                 if method != "GET":
                     raise BadRequest(
@@ -240,12 +270,20 @@ class DecisionService:
         tool, arguments, session, door = _call(request)
         cwd = _optional_text(request, "cwd", 4096)
         role = _optional_text(request, "role", MAX_NAME) or ""
+        spec = _spec(request)
         refused = self._owned(identity, session, tool, door)
         if refused is not None:
             return refused[0], _json(refused[1].to_dict()), "application/json"
         with telemetry.decision_span("decision", identity, door) as finish:
             decision = self.runtime.decide(
-                tool, arguments, session_id=session, door=door, cwd=cwd, agent=identity, role=role
+                tool,
+                arguments,
+                session_id=session,
+                door=door,
+                cwd=cwd,
+                agent=identity,
+                role=role,
+                spec=spec,
             )
             return self._answer("decision", decision, started, finish)
 
@@ -258,12 +296,13 @@ class DecisionService:
         untrusted = request.get("untrusted")
         if untrusted is not None and not isinstance(untrusted, bool):
             raise BadRequest(400, "untrusted: expected true, false or null")
+        spec = _spec(request)
         refused = self._owned(identity, session, tool, door)
         if refused is not None:
             return refused[0], _json(refused[1].to_dict()), "application/json"
         with telemetry.decision_span("output", identity, door) as finish:
             decision = self.runtime.observe_output(
-                tool, arguments, output, session_id=session, door=door, untrusted=untrusted
+                tool, arguments, output, session_id=session, door=door, untrusted=untrusted, spec=spec
             )
             return self._answer("output", decision, started, finish)
 
@@ -277,6 +316,73 @@ class DecisionService:
             return refused[0], _json({"error": refused[1].explanation}), "application/json"
         self.runtime.observe_prompt(text, session_id=session)
         return 200, _json({}), "application/json"
+
+    def _event(self, identity: str, request: dict[str, Any]) -> tuple[int, bytes, str]:
+        """A door's own event, recorded with the identity that sent it; it decides nothing."""
+        event = request.get("event")
+        if not isinstance(event, str) or not _EVENT.match(event):
+            raise BadRequest(400, "event: expected a door's event name (mcp_, sdk_ or proxy_ and a-z_)")
+        fields = request.get("fields", {})
+        if not isinstance(fields, dict) or _RESERVED_FIELDS.intersection(fields):
+            raise BadRequest(400, f"fields: expected an object without {', '.join(sorted(_RESERVED_FIELDS))}")
+        if len(_json(fields)) > MAX_EVENT:
+            raise BadRequest(413, f"fields: at most {MAX_EVENT} bytes")
+        session = _optional_text(request, "session", MAX_NAME)
+        door = request.get("door")
+        door = door if door in DOORS else "serve"
+        if session:
+            refused = self._owned(identity, session, event, door)
+            if refused is not None:
+                return refused[0], _json({"error": refused[1].explanation}), "application/json"
+        extra = {"session": session} if session else {}
+        if not self.runtime.audit_event(event, agent=identity, door=door, **extra, **fields):
+            return 503, _json({"error": "the audit sink did not take the event"}), "application/json"
+        return 200, _json({}), "application/json"
+
+    def _halt(self, identity: str, request: dict[str, Any]) -> tuple[int, bytes, str]:
+        session = _optional_text(request, "session", MAX_NAME)
+        reason = _optional_text(request, "reason", 4096) or ""
+        if not session:
+            raise BadRequest(400, "session: required")
+        refused = self._owned(identity, session, "halt", "serve")
+        if refused is not None:
+            return refused[0], _json({"error": refused[1].explanation}), "application/json"
+        if not self.runtime.halt(session, reason=reason[:160]):
+            return 503, _json({"error": "the session store did not take the halt"}), "application/json"
+        return 200, _json({"halted": True}), "application/json"
+
+    def _session(self, identity: str, session: str) -> tuple[int, bytes, str]:
+        from limen.state import HALTED
+
+        if not session or len(session) > MAX_NAME:
+            raise BadRequest(400, "session: expected a name")
+        if self.owners.claim_session(session, identity) != identity:
+            return 404, _json({"error": "no such session of this identity"}), "application/json"
+        return 200, _json({"halted": HALTED in self.runtime.store.flags(session)}), "application/json"
+
+    def _pin(self, identity: str, request: dict[str, Any]) -> tuple[int, bytes, str]:
+        """Pin each listed tool on first sight (the shared store: every replica and door sees the same
+        pins); the names that changed since their pin (a call of one is `tool_schema_changed`)."""
+        from limen.floors import toolpin
+
+        server, tools = request.get("server"), request.get("tools")
+        if not isinstance(server, str) or not server or len(server) > MAX_NAME or "__" in server:
+            raise BadRequest(400, "server: expected a server name")
+        if not isinstance(tools, list) or len(tools) > MAX_TOOLS:
+            raise BadRequest(400, f"tools: expected a list of at most {MAX_TOOLS}")
+        changed = []
+        for tool in tools:
+            name = tool.get("name") if isinstance(tool, dict) else None
+            if not isinstance(name, str) or not name or len(name) > MAX_NAME:
+                raise BadRequest(400, "tools: each needs a name")
+            description = tool.get("description") or ""
+            if not isinstance(description, str):
+                raise BadRequest(400, "tools: a description must be a string")
+            schema = tool.get("inputSchema")
+            if toolpin.check_and_pin(server, name, description, schema, store=self.runtime.store):
+                changed.append(name)
+        self.runtime.audit_event("mcp_tools_pinned", agent=identity, server=server, changed=changed)
+        return 200, _json({"changed": changed}), "application/json"
 
     def _approval(self, identity: str, request_id: str) -> tuple[int, bytes, str]:
         found = self.runtime.approvals.get(request_id)
@@ -346,6 +452,42 @@ def _call(request: dict[str, Any]) -> tuple[str, dict[str, Any], str | None, str
     session = _optional_text(request, "session", MAX_NAME)
     door = request.get("door", "serve")
     return tool, arguments, session or None, door if door in DOORS else "serve"
+
+
+_SPEC_LISTS = ("paths", "commands", "urls", "payloads", "recipients", "required")
+
+
+def _spec(request: dict[str, Any]) -> ToolSpec | None:
+    """The SDK door's registration of the tool (`normalize.tools.ToolSpec`), or None."""
+    raw = request.get("spec")
+    if raw is None:
+        return None
+    from limen.normalize.tools import ToolSpec
+    from limen.sdk.tools import _CAPABILITY  # the capability names the SDK registers
+
+    if not isinstance(raw, dict) or not set(raw) <= {"capability", "write", *_SPEC_LISTS}:
+        raise BadRequest(400, f"spec: expected an object of capability, write, {', '.join(_SPEC_LISTS)}")
+    capability = raw.get("capability")
+    if not isinstance(capability, str) or not _CAPABILITY.match(capability):
+        raise BadRequest(400, "spec.capability: expected a name like filesystem.read or db.query")
+    lists: dict[str, tuple[str, ...]] = {}
+    for key in _SPEC_LISTS:
+        names = raw.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) and len(n) <= MAX_NAME for n in names):
+            raise BadRequest(400, f"spec.{key}: expected a list of argument names")
+        lists[key] = tuple(names)
+    if not isinstance(raw.get("write", False), bool):
+        raise BadRequest(400, "spec.write: expected true or false")
+    return ToolSpec(
+        capability,
+        paths=lists["paths"],
+        commands=lists["commands"],
+        urls=lists["urls"],
+        payloads=lists["payloads"],
+        recipients=lists["recipients"],
+        write=bool(raw.get("write", False)),
+        required=lists["required"],
+    )
 
 
 def _optional_text(request: dict[str, Any], key: str, limit: int) -> str | None:

@@ -5,15 +5,24 @@
     LIMEN_SERVER_TIMEOUT=10           # seconds per call (default 10)
     LIMEN_SERVER_CA=/path/ca.pem      # a private CA for https (default: the system's)
 
+    LIMEN_SERVER_APPROVAL_WAIT=0      # seconds a door holds an AUTH for a person's answer on the server
+                                      # (`limen serve approve ID`); default 0: the AUTH comes back at once
+
 `RemoteRuntime` has the Runtime's door-facing methods (`decide`, `observe_output`, `observe_prompt`,
-`close`), so a door can hold either. It never raises and never passes what it could not have decided:
+`refuse`, `audit_event`, `hold`, `halt`, `close`) plus what a door cannot do for itself once the session
+store is the server's (`halted`, `pin_tools`), so every door (`limen.evaluate`, the MCP proxy, the egress
+proxy, `limen.Guard`) holds either, opened by `door_runtime`. Doors check `is_remote`: the server's
+policy, approvals and session store are out of their reach, so they never read them locally. It never
+raises and never passes what it could not have decided:
 
 - a replica that refuses the connection (down, restarting) is skipped for the next one listed: nothing was
   sent, so nothing can be decided twice;
 - any failure after the request was sent (a replica killed mid-call, a timeout, a malformed answer), a
   missing token, a refused token, or any answer that is not a decision is a BLOCK with reason code
   `objective_guardrail_error` whose explanation says what happened. It is not retried (the replica may have
-  decided and audited it), and it is recorded in the local audit log (`Runtime.refuse`).
+  decided and audited it), and it is recorded in the local audit log (`Runtime.refuse`);
+- a door's own event (a tool hidden, a call refused before deciding) is recorded by the server with the
+  caller's identity, and in the local audit log when the server does not take it.
 
 Standard library only (`http.client`), one keep-alive connection per thread and server; a connection the
 server closed while idle is noticed before a request is written on it, so it is never mistaken for a
@@ -31,9 +40,13 @@ import ssl
 import threading
 import time
 import urllib.parse
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from limen.model import Decision, ReasonCode, StageResult, Verdict
+
+if TYPE_CHECKING:
+    from limen.normalize.tools import ToolSpec
+    from limen.runtime import Runtime
 
 
 class ServerUnavailable(Exception):
@@ -50,6 +63,7 @@ class _Connections(threading.local):
 # the server could close it just as the next request is written, and that would look like a call that
 # failed mid-way (a BLOCK) when nothing was sent.
 IDLE_REUSE_SECONDS = 3.0
+APPROVAL_POLL_SECONDS = 0.25  # how often a held AUTH asks the server for its request's status
 
 
 class ServerClient:
@@ -175,14 +189,31 @@ def decision_from(data: Any) -> Decision:
     )
 
 
+def door_runtime(workspace: str, mode: str | None) -> Runtime | RemoteRuntime:
+    """What a door decides with: `limen serve` when `LIMEN_SERVER` names one, else the local Runtime."""
+    remote = RemoteRuntime.from_environment(workspace, mode)
+    if remote is not None:
+        return remote
+    from limen.runtime import Runtime
+
+    return Runtime(workspace=workspace, mode=mode)
+
+
+def is_remote(runtime: object) -> TypeGuard[RemoteRuntime]:
+    return isinstance(runtime, RemoteRuntime)
+
+
 class RemoteRuntime:
     """The Runtime's door-facing methods, answered by `limen serve`. Never raises."""
 
-    def __init__(self, client: ServerClient, *, workspace: str, mode: str | None = None) -> None:
+    def __init__(
+        self, client: ServerClient, *, workspace: str, mode: str | None = None, approval_wait: float = 0.0
+    ) -> None:
         self.client = client
         self.workspace = os.path.abspath(workspace)
         self.mode = mode
-        self._local: Any = None  # the local Runtime that records what the server could not decide
+        self.approval_wait = approval_wait
+        self._local: Runtime | None = None  # the local Runtime that records what the server could not
 
     @classmethod
     def from_environment(cls, workspace: str, mode: str | None = None) -> RemoteRuntime | None:
@@ -195,13 +226,17 @@ class RemoteRuntime:
             timeout = float(os.environ.get("LIMEN_SERVER_TIMEOUT", "10"))
         except ValueError:
             timeout = 10.0
+        try:
+            wait = max(float(os.environ.get("LIMEN_SERVER_APPROVAL_WAIT", "0")), 0.0)
+        except ValueError:
+            wait = 0.0
         client = ServerClient(
             servers,
             os.environ.get("LIMEN_SERVER_TOKEN", ""),
             timeout=timeout if timeout > 0 else 10.0,
             cafile=os.environ.get("LIMEN_SERVER_CA") or None,
         )
-        return cls(client, workspace=workspace, mode=mode)
+        return cls(client, workspace=workspace, mode=mode, approval_wait=wait)
 
     def decide(
         self,
@@ -213,8 +248,12 @@ class RemoteRuntime:
         cwd: str | None = None,
         agent: str = "",
         role: str = "",
+        sink: Any = None,
+        spec: ToolSpec | None = None,
     ) -> Decision:
-        body = {
+        """`agent` is the token's identity on the server; `sink` does not apply (the server records every
+        decision it makes)."""
+        body: dict[str, Any] = {
             "tool": tool,
             "arguments": arguments,
             "session": session_id,
@@ -222,6 +261,8 @@ class RemoteRuntime:
             "role": role,
             "door": door,
         }
+        if spec is not None:
+            body["spec"] = _spec_json(spec)
         return self._decision("/v1/decide", body, tool, session_id, door)
 
     def observe_output(
@@ -233,8 +274,10 @@ class RemoteRuntime:
         session_id: str | None,
         door: str,
         untrusted: bool | None = None,
+        sink: Any = None,
+        spec: ToolSpec | None = None,
     ) -> Decision:
-        body = {
+        body: dict[str, Any] = {
             "tool": tool,
             "arguments": arguments,
             "output": output,
@@ -242,7 +285,118 @@ class RemoteRuntime:
             "untrusted": untrusted,
             "door": door,
         }
+        if spec is not None:
+            body["spec"] = _spec_json(spec)
         return self._decision("/v1/observe", body, tool, session_id, door)
+
+    def refuse(
+        self,
+        tool: str,
+        code: ReasonCode,
+        detail: str,
+        *,
+        capability: str,
+        session_id: str | None,
+        door: str,
+        agent: str = "",
+        sink: Any = None,
+    ) -> Decision:
+        """A call its door could not even read, BLOCKed with `code` by the door's translation (never sent
+        to be decided): recorded by the server as the door's `<door>_call_refused` event, locally when the
+        server does not take it."""
+        from limen.runtime import _failure
+
+        decision = _failure(Verdict.BLOCK, code, detail)
+        self.audit_event(
+            f"{door if door in ('sdk', 'mcp', 'proxy') else 'sdk'}_call_refused",
+            door=door,
+            session=session_id,
+            decision=decision.decision_id,
+            tool=tool[:200],
+            capability=capability,
+            reasons=[code.value],
+            why=detail[:200],
+        )
+        return decision
+
+    def audit_event(self, event: str, **fields: Any) -> bool:
+        """A door's event, recorded by the server with this token's identity; in the local audit log when
+        the server does not take it (unreachable, or it refused the event)."""
+        session = fields.pop("session", None) or None
+        door = fields.pop("door", None)
+        body = {"event": event, "session": session, "door": door, "fields": fields}
+        if self.client.token:
+            try:
+                status, _ = self.client.call("POST", "/v1/event", body)
+                if status == 200:
+                    return True
+            except Exception:  # ServerUnavailable, or fields that are not JSON: recorded here instead
+                pass
+        try:
+            extra = {k: v for k, v in (("session", session), ("door", door)) if v}
+            recorded: bool = self._runtime().audit_event(event, **extra, **fields, server_unrecorded=True)
+            return recorded
+        except Exception:
+            return False
+
+    def hold(self, decision: Decision, *, door: str, until: float) -> tuple[str, tuple[str, ...]]:
+        """Wait for a person's answer to the AUTH's approval request on the server (`limen serve approve`)
+        until `until`, at most `LIMEN_SERVER_APPROVAL_WAIT` seconds (default 0: not at all). Returns the
+        request's status then (`granted`: decide the identical call again, it passes once) and the channel
+        (`limen serve`) when it waited. Never raises: a failure is `denied`."""
+        if decision.verdict is not Verdict.AUTH or not decision.approval_id:
+            return "denied", ()
+        until = min(until, time.time() + self.approval_wait)
+        if until <= time.time():
+            return "pending", ()
+        while True:
+            try:
+                status, answer = self.client.call("GET", f"/v1/approvals/{decision.approval_id}")
+            except ServerUnavailable:
+                return "denied", ("limen serve",)
+            found = answer.get("status") if status == 200 and isinstance(answer, dict) else None
+            if not isinstance(found, str):
+                return "denied", ("limen serve",)
+            if found != "pending" or time.time() >= until:
+                return found, ("limen serve",)
+            time.sleep(min(APPROVAL_POLL_SECONDS, max(until - time.time(), 0.0)))
+
+    def halt(self, session_id: str, *, reason: str) -> bool:
+        """Stop the session on the server (every replica then BLOCKs its calls). False when it could not."""
+        try:
+            status, _ = self.client.call("POST", "/v1/halt", {"session": session_id, "reason": reason[:160]})
+        except ServerUnavailable:
+            return False
+        return status == 200
+
+    def halted(self, session_id: str) -> bool:
+        """Whether the server holds the session halted. True when it cannot say: no call of the session
+        can pass then anyway (each fails closed)."""
+        try:
+            status, answer = self.client.call("GET", f"/v1/sessions/{session_id}")
+        except ServerUnavailable:
+            return True
+        return not (status == 200 and isinstance(answer, dict) and answer.get("halted") is False)
+
+    def pin_tools(self, server: str, tools: list[dict[str, Any]]) -> list[str] | None:
+        """Pin an MCP server's tools in the server's store; the names changed since their pin, or None when
+        the server did not answer (the caller withholds the tools: an unpinned change must not slip by)."""
+        entries = [
+            {
+                "name": t.get("name"),
+                "description": t.get("description") or "",
+                "inputSchema": t.get("inputSchema"),
+            }
+            for t in tools
+        ]
+        try:
+            status, answer = self.client.call("POST", "/v1/tools/pin", {"server": server, "tools": entries})
+        except Exception:
+            return None
+        changed = answer.get("changed") if status == 200 and isinstance(answer, dict) else None
+        if not isinstance(changed, list) or not all(isinstance(n, str) for n in changed):
+            return None
+        return changed
 
     def observe_prompt(self, text: str, *, session_id: str | None) -> None:
         if not session_id:
@@ -276,14 +430,18 @@ class RemoteRuntime:
         )
         return self._refused(tool, session, door, why)
 
+    def _runtime(self) -> Runtime:
+        """The local Runtime: only its audit log is used (what the server could not record)."""
+        if self._local is None:
+            from limen.runtime import Runtime
+
+            self._local = Runtime(workspace=self.workspace, mode=self.mode)
+        return self._local
+
     def _refused(self, tool: str, session: str | None, door: str, why: str) -> Decision:
         """Fail closed: BLOCK, recorded in the local audit log (or, when even that fails, still BLOCK)."""
         try:
-            if self._local is None:
-                from limen.runtime import Runtime
-
-                self._local = Runtime(workspace=self.workspace, mode=self.mode)
-            decision: Decision = self._local.refuse(
+            decision: Decision = self._runtime().refuse(
                 tool,
                 ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
                 why,
@@ -302,3 +460,17 @@ class RemoteRuntime:
         if self._local is not None:
             self._local.close()
             self._local = None
+
+
+def _spec_json(spec: ToolSpec) -> dict[str, Any]:
+    """A registered tool's spec as `/v1/decide` takes it."""
+    return {
+        "capability": spec.capability,
+        "paths": list(spec.paths),
+        "commands": list(spec.commands),
+        "urls": list(spec.urls),
+        "payloads": list(spec.payloads),
+        "recipients": list(spec.recipients),
+        "write": spec.write,
+        "required": list(spec.required),
+    }
