@@ -1,8 +1,8 @@
 """Benchmark the hook as a whole process: `limen-hook claude-code` on the 8-call mix, with and without daemon.
 
 Each run spawns the installed `limen-hook`, pipes one Claude Code PreToolUse event, and waits for its answer;
-wall time per run and the client's peak RSS (from wait4) are recorded. Targets: median <= 35 ms with the
-daemon, <= 150 ms without it; client peak RSS <= 25 MB.
+wall time per run and the client's peak RSS (from wait4) are recorded. Targets: median <= 25 ms with the
+daemon (issue 11), <= 150 ms without it; client peak RSS <= 25 MB.
 
     .venv/bin/python bench/bench_hook.py [--runs 50]
 """
