@@ -16,8 +16,13 @@ from typing import Any
 _SUFFIX = re.compile(r',"h":"([0-9a-f]{64})"\}$')
 
 
+# One encoder for every record: `json.dumps` with these options builds a new encoder on each call, which costs
+# more than encoding a record does.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
 def canonical(record: dict[str, Any]) -> str:
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return _CANONICAL.encode(record)
 
 
 def encode(record: dict[str, Any]) -> tuple[str, str]:
@@ -41,4 +46,12 @@ def decode(line: str) -> tuple[dict[str, Any], str, bool]:
 
 
 def mac(key: bytes, seq: int, chain_hash: str) -> str:
-    return hmac.new(key, f"{seq}:{chain_hash}".encode(), hashlib.sha256).hexdigest()
+    keyed = _keyed.get(key)
+    if keyed is None:  # HMAC's key schedule, done once per key: each MAC copies it
+        keyed = _keyed[key] = hmac.new(key, digestmod=hashlib.sha256)
+    signer = keyed.copy()
+    signer.update(f"{seq}:{chain_hash}".encode())
+    return signer.hexdigest()
+
+
+_keyed: dict[bytes, hmac.HMAC] = {}

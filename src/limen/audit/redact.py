@@ -77,11 +77,15 @@ def path_class(path: str, workspace: str, home: str) -> str:
     return "/" + (parts[0] + "/…" if parts else "") + ext
 
 
+# `json.dumps(arguments, sort_keys=True, default=str)`, with the encoder built once rather than per record.
+_ARGUMENTS = json.JSONEncoder(sort_keys=True, default=str)
+
+
 def action_fields(
     action: Action, fingerprint: Callable[[str], str], workspace: str, home: str
 ) -> dict[str, Any]:
     try:
-        args_blob = json.dumps(action.arguments, sort_keys=True, default=str)
+        args_blob = _ARGUMENTS.encode(action.arguments)
     except (TypeError, ValueError):
         args_blob = repr(action.arguments)
     return {

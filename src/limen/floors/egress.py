@@ -264,9 +264,10 @@ def reads_private(action: Action, ctx: Context) -> bool:
     if not action.paths and not action.commands:
         return False
     from limen.rules.commands import environment_dump
+    from limen.rules.derived import rule_findings
     from limen.rules.paths import secret_files
 
-    return any(True for _ in secret_files(action, ctx)) or any(True for _ in environment_dump(action, ctx))
+    return bool(rule_findings(secret_files, action, ctx) or rule_findings(environment_dump, action, ctx))
 
 
 def carries_private(action: Action, ctx: Context) -> bool:

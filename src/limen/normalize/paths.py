@@ -37,8 +37,10 @@ def _resolved(path: str) -> str:
     if _O_PATH:
         try:
             fd = os.open(path, _O_PATH | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return _resolved_missing(path)
         except OSError:
-            return os.path.realpath(path)  # missing, or a dangling link: realpath follows its text
+            return os.path.realpath(path)
         try:
             resolved = os.readlink(_PROC_FD + str(fd))
         except OSError:
@@ -47,6 +49,22 @@ def _resolved(path: str) -> str:
             os.close(fd)
         if resolved.startswith("/") and not resolved.endswith(" (deleted)"):
             return resolved
+    return os.path.realpath(path)
+
+
+def _resolved_missing(path: str) -> str:
+    """`os.path.realpath` of an absolute, normalised path that does not lead to a file: the resolved folder
+    above it and the name as written, when nothing (not even a dangling link) has that name there; anything
+    else (a dangling link, whose text realpath follows; a file where a folder should be) takes realpath."""
+    parent, _, name = path.rpartition("/")
+    if not name or name in (".", ".."):
+        return os.path.realpath(path)
+    try:
+        os.lstat(path)
+    except FileNotFoundError:  # no entry with that name (or its folder is missing too: resolved the same way)
+        return (_resolved(parent) if parent else "").rstrip("/") + "/" + name
+    except OSError:
+        pass
     return os.path.realpath(path)
 
 

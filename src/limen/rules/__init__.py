@@ -47,6 +47,22 @@ class Rule:
         return any(getattr(action, field) for field in self.needs)
 
 
+def filled_fields(action: Action, rules: tuple[Rule, ...]) -> frozenset[str]:
+    """The fields some rule `needs` that are non-empty in `action`: read once per decision, so that each
+    rule's `applies` is a set test (`Rule.applies(action)` == `not needs or not needs.isdisjoint(filled)`)."""
+    return frozenset(field for field in _needed_fields(rules) if getattr(action, field))
+
+
+_needed: tuple[tuple[Rule, ...], tuple[str, ...]] | None = None
+
+
+def _needed_fields(rules: tuple[Rule, ...]) -> tuple[str, ...]:
+    global _needed
+    if _needed is None or _needed[0] is not rules:
+        _needed = (rules, tuple(dict.fromkeys(field for r in rules for field in r.needs)))
+    return _needed[1]
+
+
 _registered: list[Rule] = []
 _loaded: tuple[Rule, ...] | None = None
 

@@ -8,11 +8,14 @@ the action being decided, so repeated decisions of equal calls still do all the 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import Role, program
-from limen.model import Action, Command
+from limen.model import Action, Command, Finding
+
+if TYPE_CHECKING:
+    from limen.context import Context
 
 # (action, the fields its facts come from, the facts): replaced whole, so a thread that read it keeps a
 # consistent triple even when another thread starts a memo for its own action.
@@ -35,6 +38,18 @@ def memo(action: Action) -> dict[Hashable, Any]:
         facts = {}
         _held = (action, fields, facts)
     return facts
+
+
+def rule_findings(
+    check: Callable[[Action, Context], Iterable[Finding]], action: Action, ctx: Context
+) -> list[Finding]:
+    """What rule `check` finds for `action` under `ctx`: as the engine found it for this decision (it keeps
+    `(ctx, findings)` in the action's memo under the rule's function; rules are pure functions of both), else
+    computed now. The floors and the runtime ask some rules again after the decision."""
+    held = memo(action).get(check)
+    if held is not None and held[0] is ctx:
+        return list(held[1])
+    return list(check(action, ctx))
 
 
 def changed_operands(command: Command, *, metadata: bool) -> list[str]:
