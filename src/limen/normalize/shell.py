@@ -1488,10 +1488,10 @@ def _run_command(
         and any(state.cwd == d or state.cwd.startswith(d + "/") for d in state.cloned)
     ):
         state.flag(f"{name} runs code from a repository the line cloned")  # its Makefile, its scripts
-    if entry is not None and Role.PACKAGE_INSTALLER in entry.roles:
+    if entry is not None and entry.roles & _FETCHES_PACKAGES:
         source = next((w for w in argv[1:] if _VCS_SOURCE.search(w)), "")
         if source:  # its build code (setup.py, build.rs, install scripts) runs: not a registry's package
-            state.flag(f"{name} installs and builds from a repository")
+            state.flag(f"{name} fetches a package from a repository and runs its code")
     if entry is not None and entry.roles & _RUNS_ARGUMENT:
         _argument_commands(entry, name, argv, state, via, level)
     handler = _HANDLERS.get(name)
@@ -1517,6 +1517,8 @@ Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
 _VCS_SOURCE = re.compile(
     r"(?:^|[\s@=])(?:git|hg|svn|bzr)\+|^(?:github|gitlab|bitbucket):|^--git(?:=|$)|\.git(?:[@#]|$)"
 )
+# Programs that fetch a package and run its code: an installer's build scripts, a runner's program (`npx`).
+_FETCHES_PACKAGES = frozenset({Role.PACKAGE_INSTALLER, Role.RUNNER})
 # Programs that run the code of the folder they work in (a Makefile's recipes, package scripts, setup.py).
 _RUNS_PROJECT_CODE = frozenset(
     {Role.PACKAGE_INSTALLER, Role.RUNNER, Role.BUILDS, Role.INTERPRETER, Role.SHELL}

@@ -627,6 +627,41 @@ def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> 
     )
 
 
+# Commands an instruction file hands the next agent: fenced blocks, `inline code`, and `$ command` lines.
+_FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)^[ \t]*\1", re.M | re.S)
+_INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+_PROMPTED = re.compile(r"^[ \t]*[$#>][ \t]+(\S.*)$", re.M)
+
+
+def instructed_commands(text: str) -> list[str]:
+    """The shell commands written into agent instructions, as the next agent would copy them."""
+    commands = [block for _, block in _FENCED.findall(text)]
+    prose = _FENCED.sub("", text)
+    commands.extend(_INLINE.findall(prose))
+    commands.extend(_PROMPTED.findall(prose))
+    return [c for c in commands if c.strip()]
+
+
+def _instructed_commands(text: str, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
+    """Instructions that tell the next agent to run what the rules BLOCK run now (`curl ... | sh`, a send
+    of a secret): the next session would obey them without the user having asked, so a person approves
+    the write. Commands the rules would let pass or only ask about (`pytest -q`, `rm -rf build`) are the
+    ordinary content of these files: quiet."""
+    level = getattr(_depth, "level", 0)
+    commands = instructed_commands(text)
+    if not commands or level >= 2:
+        return None
+    _depth.level = level + 1
+    try:
+        found = [f for f in _rule_findings("\n".join(commands), action, ctx) if f.verdict is Verdict.BLOCK]
+    finally:
+        _depth.level = level
+    if not found:
+        return None
+    codes = ", ".join(dict.fromkeys(f.code.value for f in found))
+    return Verdict.AUTH, f"agent instructions in {path} tell the next session to run what is {codes}"
+
+
 def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """The verdict (PASS: nothing to say) and a short reason for writing to a file the table describes."""
     text = written_text(action, path)
@@ -643,7 +678,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if findings:
             codes = ", ".join(dict.fromkeys(f.code.value for f in findings))
             return verdict_of(findings), f"agent instructions planted in {path}: {codes}"
-        return None
+        return _instructed_commands(text, path, action, ctx)
     if fact.severe_only and _plainly_harmless(fact.content, text, action, ctx):
         return None
     level = getattr(_depth, "level", 0)
