@@ -289,6 +289,12 @@ KEY_MATERIAL = re.compile(
     r"password|passwd|api[_-]?key|apikey|client_secret|secret[_-]?key|auth[_-]?token|access[_-]?token|"
     r"bearer|mnemonic|seed phrase|wallet"
 )
+# Names that hold a private key or a public certificate alike (`server.pem`, `ca.pem`): such a file that
+# exists and holds only certificates or public keys (`PUBLIC_MATERIAL`, and no `PRIVATE_MATERIAL`) is
+# read as what it is, public.
+EITHER_MATERIAL_NAMES = re.compile(r"(?i)^.+\.pem$")
+PUBLIC_MATERIAL = re.compile(r"-----BEGIN (?:TRUSTED )?(?:CERTIFICATE|PUBLIC KEY|X509 CRL)-----")
+PRIVATE_MATERIAL = re.compile(r"(?i)PRIVATE KEY|BEGIN [A-Z ]*(?:KEY|PARAMETERS|ENCRYPTED)")
 # Folders of public certificates: looking for `*.pem` there finds no secret.
 PUBLIC_CERT_ROOTS: tuple[str, ...] = (
     "/etc/ssl/certs",

@@ -277,12 +277,27 @@ def holds_secret(path: str) -> bool:
     return found
 
 
+def holds_public_material_only(path: str) -> bool:
+    """Whether a file whose name fits a key and a certificate alike (`server.pem`) exists and holds only
+    certificates or public keys: nothing secret to read. Unreadable, absent, or anything else: False."""
+    if not secret_facts.EITHER_MATERIAL_NAMES.match(_basename(path)) or holds_secret(path):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read(CONTENT_PROBE_BYTES).decode("ascii", errors="replace")
+    except OSError:
+        return False
+    return bool(secret_facts.PUBLIC_MATERIAL.search(text)) and not secret_facts.PRIVATE_MATERIAL.search(
+        secret_facts.PUBLIC_MATERIAL.sub("", text)
+    )
+
+
 def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     """Secret files a shell line reads or sends: every secret path but those only named to a command that
     does not return content (`chmod 600 key`, `stat .env`, `ssh-add key`), given as a credential the
     command authenticates with (`ssh -i key`), or only written (`cp .env.example .env`, `>> .env`). A path
     no command names as an operand (`< file`, a glob's representative) counts as read."""
-    secret = [p for p in _all_paths(action) if is_secret_file(p)]
+    secret = [p for p in _all_paths(action) if is_secret_file(p) and not holds_public_material_only(p)]
     if not secret:
         return
     if not action.commands:
@@ -392,7 +407,11 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     # shell's `> .env` is. An edit shows the lines it changed, so it reads.
     whole_write = action.capability == "filesystem.write" and not _EDIT_KEYS.intersection(action.arguments)
     for path in _all_paths(action):
-        if is_secret_file(path) and not (whole_write and ctx.workspace and is_within(path, ctx.workspace)):
+        if (
+            is_secret_file(path)
+            and not (whole_write and ctx.workspace and is_within(path, ctx.workspace))
+            and (action.write_paths or not holds_public_material_only(path))
+        ):
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
             return
     if action.capability == "filesystem.read" and not action.write_paths:
