@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urlsplit
 
 from limen.doors.mcp.ask import question
@@ -23,6 +23,7 @@ from limen.model import Decision, ReasonCode, Verdict
 
 if TYPE_CHECKING:
     from limen.runtime import Runtime
+    from limen.serve.client import RemoteRuntime
 
 DOOR = "mcp"
 
@@ -84,10 +85,11 @@ def failure_reason(exc: Exception) -> tuple[ReasonCode, str]:
     return ReasonCode.PROXY_HANDLER_ERROR, f"the proxy failed ({type(exc).__name__})"
 
 
-def open_runtime(workspace: str, mode: str | None) -> Runtime:
-    from limen.runtime import Runtime
+def open_runtime(workspace: str, mode: str | None) -> Runtime | RemoteRuntime:
+    """The local Runtime, or `limen serve` when `LIMEN_SERVER` names one (`limen.serve.client`)."""
+    from limen.serve.client import door_runtime
 
-    return Runtime(workspace=workspace, mode=mode)
+    return door_runtime(workspace, mode)
 
 
 @dataclass(slots=True, frozen=True)
@@ -121,6 +123,7 @@ def refusal_text(
     approve_hint: str,
     approval: str = NO_CHANNEL,
     approval_id: str = "",
+    approve_command: str = "limen approve",
 ) -> str:
     """What the model reads when a call is refused: what happened, why, and how a human can allow it
     (once, with `limen approve ID`, when the call has a single-use approval request)."""
@@ -134,7 +137,7 @@ def refusal_text(
         return (
             f"{head}\nReason codes: {', '.join(reasons)}\nWhy: {explanation}\n"
             f"Approval request {approval_id}: tell the user; if they accept this call they run "
-            f"`limen approve {approval_id}`, and then you retry exactly the same call once (any other "
+            f"`{approve_command} {approval_id}`, and then you retry exactly the same call once (any other "
             f"call needs its own approval).{ref}\nTo allow such calls for good: {approve_hint}"
         )
     return (
@@ -158,7 +161,7 @@ def _approve_hint(server: str, tool: str, reasons: tuple[str, ...], decision_id:
 class Guard:
     """Per-connection policy state: the tools hidden from the agent, and the pinned artifact digests."""
 
-    runtime: Runtime
+    runtime: Runtime | RemoteRuntime  # remote: `limen serve` decides, pins and holds the approvals
     server: str
     session_id: str
     cwd: str
@@ -166,6 +169,13 @@ class Guard:
     remote: bool = False  # a server across the network: its results are untrusted content
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tool -> reason codes
     hidden_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # prompt name or URI -> codes
+
+    def _local(self) -> Runtime | None:
+        """The local Runtime, or None when `limen serve` decides: its policy, session store and approvals
+        are then out of this door's reach, and the door never reads local ones in their place."""
+        from limen.runtime import Runtime
+
+        return self.runtime if isinstance(self.runtime, Runtime) else None
 
     def warm(self) -> None:
         """Load the turn gate, rules and policy now (called while the server starts, in a thread), so the
@@ -175,9 +185,11 @@ class Guard:
             from limen.turngate import screen
 
             screen("warm-up", source="tool_description")
-            evaluate(
-                qualified(self.server, "warm_up"), {}, cwd=self.cwd, door=DOOR, context=self.runtime.context
-            )
+            local = self._local()
+            if local is not None:
+                evaluate(
+                    qualified(self.server, "warm_up"), {}, cwd=self.cwd, door=DOOR, context=local.context
+                )
         except Exception as exc:  # only a head start: the real calls load the same code and fail closed
             _note(f"warm-up failed: {failure_reason(exc)[1]}")
 
@@ -243,6 +255,7 @@ class Guard:
             decision.decision_id,
             hint,
             approval_id=once,
+            approve_command="limen approve" if self._local() is not None else "limen serve approve",
         )
         held = decision if once else None
         if not self._approvable(decision):
@@ -268,13 +281,15 @@ class Guard:
 
     def _approvable(self, decision: Decision) -> bool:
         """A human may allow an AUTH only when no hard floor raised it and its risk is below the level that
-        needs strong approval: a one-click answer is not a strong factor, and floors ignore approvals."""
-        if decision.verdict is not Verdict.AUTH:
+        needs strong approval: a one-click answer is not a strong factor, and floors ignore approvals.
+        Through `limen serve`, never here: its approval requests are answered on the server's side."""
+        local = self._local()
+        if decision.verdict is not Verdict.AUTH or local is None:
             return False
         floors = any(
             stage.stage == "floors" and stage.verdict is not Verdict.PASS for stage in decision.evidence
         )
-        return not floors and decision.risk < self.runtime.context.thresholds.strong
+        return not floors and decision.risk < local.context.thresholds.strong
 
     def screen_server_message(self, method: str, params: Any) -> tuple[str, ...]:
         """Reason codes when a server's own request or notification must not reach the client (an injection,
@@ -375,10 +390,11 @@ class Guard:
             approved=approved,
         )
         approval = refusal.held.approval_id if refusal.held is not None else ""
-        if not approval:
+        local = self._local()
+        if not approval or local is None:
             return
         try:
-            approvals = self.runtime.approvals
+            approvals = local.approvals
             if approved:
                 approvals.grant(approval, by="mcp-elicitation")
                 approvals.use(approval, decision_id=refusal.decision_id)
@@ -391,14 +407,27 @@ class Guard:
         """Pin every tool; hide the changed, the injected and the denied ones; keep the rest as they are."""
         from limen.floors import toolpin
 
+        tools = [t for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
+        local = self._local()
+        changed: set[str] = set()
+        if local is None:  # the pins live in the server's store, where its decisions read them
+            found = cast("RemoteRuntime", self.runtime).pin_tools(self.server, tools)
+            if found is None:  # not pinned: a changed tool could slip by, so none is offered
+                for tool in tools:
+                    self._hide(tool["name"], (ReasonCode.OBJECTIVE_GUARDRAIL_ERROR.value,), remember=True)
+                _note(f"the decision server did not pin {self.server}'s tools: all are withheld")
+                return []
+            changed = set(found)
         kept = []
         for tool in tools:
-            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
-                continue  # a malformed tool entry gives the agent nothing to call
             name = tool["name"]
             description = tool.get("description") or ""
-            if toolpin.check_and_pin(
-                self.server, name, description, tool.get("inputSchema"), store=self.runtime.store
+            if (
+                name in changed
+                if local is None
+                else toolpin.check_and_pin(
+                    self.server, name, description, tool.get("inputSchema"), store=local.store
+                )
             ):
                 self._hide(name, (ReasonCode.TOOL_SCHEMA_CHANGED.value,), remember=False)
                 _note(
@@ -453,11 +482,15 @@ class Guard:
         return tuple(dict.fromkeys(f.code.value for f in findings if f.verdict is not Verdict.PASS))
 
     def _denied(self, name: str) -> tuple[str, ...]:
-        """Reason codes when the policy blocks the tool whatever its arguments (probed without arguments)."""
+        """Reason codes when the policy blocks the tool whatever its arguments (probed without arguments).
+        Through `limen serve` the policy is the server's: each call is decided there instead."""
         from limen.api import evaluate
 
+        local = self._local()
+        if local is None:
+            return ()
         tool = qualified(self.server, name)
-        decision = evaluate(tool, {}, cwd=self.cwd, door=DOOR, context=self.runtime.context)
+        decision = evaluate(tool, {}, cwd=self.cwd, door=DOOR, context=local.context)
         return tuple(r.value for r in decision.reasons) if decision.verdict is Verdict.BLOCK else ()
 
     def screen_result(self, name: str, arguments: Any, result: JSON, *, modern: bool) -> JSON | None:

@@ -1,0 +1,104 @@
+"""`limen mcp` with `LIMEN_SERVER`: a real `limen serve` on loopback decides every call of the proxied
+server, keeps its tool pins and records the audit; the proxy only translates. A server that is down is a
+refusal, never a call relayed undecided."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcp_servers"))
+
+from harness import FS, Env, LineClient, make_env, proxy_argv, text
+
+from fleet_servers import Replica, free_port, one_replica
+
+SECRET = "Zq8vX2mN4pL7rT1wKd"  # a password: only the session's taint makes it a secret
+
+
+@pytest.fixture(scope="module")
+def replica(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Replica]:
+    from limen.bench.calls import make_workspace
+
+    root = os.path.realpath(tmp_path_factory.mktemp("mcp-remote"))
+    with one_replica(root, make_workspace(os.path.join(root, "ws"))) as running:
+        yield running
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Env:
+    return make_env(str(tmp_path))
+
+
+def _records(replica: Replica) -> list[dict[str, object]]:
+    path = Path(replica.audit) / "decisions.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_a_taint_recorded_through_the_server_is_enforced_on_the_proxied_call(
+    replica: Replica, env: Env
+) -> None:
+    from limen.serve.client import RemoteRuntime, ServerClient
+
+    session = "mcp-remote-taint"
+    reader = RemoteRuntime(ServerClient([replica.url], replica.token), workspace=env.workspace)
+    reader.observe_output(
+        "Read",
+        {"file_path": f"{env.workspace}/.env"},
+        f"DB_PASSWORD={SECRET}\n",
+        session_id=session,
+        door="hook",
+    )
+    reader.close()
+    with LineClient(proxy_argv(FS, "--session", session, name="fs"), env, **replica.door_env()) as client:
+        client.initialize()
+        assert "fetch_notes" in client.tools()
+        refused = client.call("fetch_notes", {"topic": SECRET})
+        assert refused.get("isError") is True and "confirmed_exfil" in text(refused)
+        later = text(client.call("fetch_notes", {"topic": "weather"}))  # the tainted session sends data
+        assert "multi_step_exfil" in later and "`limen serve approve " in later
+    with LineClient(proxy_argv(FS, "--session", "mcp-clean", name="fs"), env, **replica.door_env()) as client:
+        client.initialize()
+        assert text(client.call("fetch_notes", {"topic": SECRET})) == f"notes about {SECRET}"
+    calls = [r for r in _records(replica) if r.get("session") == session and r.get("kind") == "decision"]
+    assert any(r.get("verdict") == "BLOCK" and "confirmed_exfil" in r.get("reasons", []) for r in calls)
+    assert all(r.get("door") == "mcp" for r in calls if r.get("tool", "").startswith("mcp__"))
+    # the proxy's tool pins are the server's: the listing was pinned there with the proxy's identity
+    assert any(
+        r.get("event") == "mcp_tools_pinned" and r.get("agent") == "agent-a" for r in _records(replica)
+    )
+
+
+def test_a_tool_changed_since_its_pin_on_the_server_is_refused(replica: Replica, env: Env) -> None:
+    """Pins live in the server's store: a server that rewrites a tool is caught whichever proxy lists it,
+    and the server's decision refuses the call (tool_schema_changed)."""
+    with LineClient(proxy_argv(FS, name="fs-pinned"), env, **replica.door_env()) as client:
+        client.initialize()
+        assert "fetch_notes" in client.tools()
+    with LineClient(
+        proxy_argv(FS, name="fs-pinned"), env, FS_SERVER_VARIANT="changed", **replica.door_env()
+    ) as client:
+        client.initialize()
+        assert "fetch_notes" not in client.tools()  # hidden until `limen tools approve`
+        refused = client.call("fetch_notes", {"topic": "x"})
+        assert refused.get("isError") is True and "tool_schema_changed" in text(refused)
+
+
+def test_a_server_that_is_down_refuses_every_call_and_nothing_runs(replica: Replica, env: Env) -> None:
+    target = os.path.join(env.workspace, "written.txt")
+    down = {"LIMEN_SERVER": f"http://127.0.0.1:{free_port()}", "LIMEN_SERVER_TOKEN": replica.token}
+    with LineClient(proxy_argv(FS, name="fs"), env, **down) as client:
+        client.initialize()
+        assert client.tools() == {}  # nothing could be pinned: no tool is offered
+        refused = client.call("write_file", {"path": target, "content": "hello"})
+        assert refused.get("isError") is True and "objective_guardrail_error" in text(refused)
+        answer, _ = client.request("resources/read", {"uri": "notes://readme"})
+        assert "error" in answer and "objective_guardrail_error" in json.dumps(answer)
+    assert not os.path.exists(target)
+    local = Path(env.limen_home) / "audit" / "decisions.jsonl"
+    assert "objective_guardrail_error" in local.read_text()  # recorded where the proxy runs
