@@ -869,7 +869,11 @@ class _Py:
             if method in ("rename", "replace"):
                 fx.argvs.append((("mv", _path(receiver), _path(first)), f"Path.{method}"))
                 return Val(kind="path", text=first.text)
-            if method in ("read_text", "read_bytes", "iterdir", "glob", "rglob", "stat", "exists", "is_file"):
+            if method in ("iterdir", "glob", "rglob"):  # the pattern stands for its matches, as in a shell
+                self.read(receiver, f"Path.{method}")
+                pattern = {"iterdir": s("*"), "glob": first, "rglob": concat(s("**/"), first)}[method]
+                return Val(kind="list", items=(join(receiver, pattern, kind="path"),))
+            if method in ("read_text", "read_bytes", "stat", "exists", "is_file"):
                 self.read(receiver, f"Path.{method}")
                 return UNK
             if method == "open":
