@@ -65,7 +65,7 @@ class World:
 
 
 def start_proxy(
-    home: Path, project: Path, upstream: Upstream, *extra: str
+    home: Path, project: Path, upstream: Upstream, *extra: str, env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
     read, write = os.pipe()
     resolve = [a for n in NAMES for a in ("--resolve", f"{n}:{upstream.port}:127.0.0.1")]
@@ -85,8 +85,8 @@ def start_proxy(
         *resolve,
         *extra,
     ]
-    env = {**os.environ, "LIMEN_HOME": str(home), INJECTED_VARIABLE: INJECTED_VALUE}
-    proc = subprocess.Popen(argv, env=env, pass_fds=(write,), stderr=subprocess.PIPE)
+    variables = {**os.environ, "LIMEN_HOME": str(home), INJECTED_VARIABLE: INJECTED_VALUE, **(env or {})}
+    proc = subprocess.Popen(argv, env=variables, pass_fds=(write,), stderr=subprocess.PIPE)
     os.close(write)
     deadline = time.monotonic() + 20
     data = b""

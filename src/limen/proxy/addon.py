@@ -20,7 +20,8 @@ Events (mitmproxy's own addon model):
   instructions flag it); binary and pass-through traffic streams untouched; MCP answers are screened
   event by event before they are relayed.
 Any failure in a hook answers the request with a 403 (`proxy_handler_error`) or cuts the response: never a
-request forwarded undecided. The addon never decides: the verdict is always `Runtime`'s.
+request forwarded undecided. The addon never decides: the verdict is always `Runtime`'s, or `limen serve`'s
+when `LIMEN_SERVER` names one (`limen.serve.client.RemoteRuntime`: unreachable or garbled, a 403 BLOCK).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from mitmproxy.proxy import server_hooks
 
     from limen.runtime import Runtime
+    from limen.serve.client import RemoteRuntime
 
 SESSION_KEY = "limen_session"
 PASS_THROUGH_KEY = "limen_pass_through"
@@ -67,7 +69,7 @@ class ProxyConfig:
 
 
 class LimenAddon:
-    def __init__(self, runtime: Runtime, config: ProxyConfig) -> None:
+    def __init__(self, runtime: Runtime | RemoteRuntime, config: ProxyConfig) -> None:
         self.runtime = runtime
         self.config = config
         self.guards = Guards(runtime, config.cwd or runtime.workspace)

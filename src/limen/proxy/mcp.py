@@ -32,6 +32,7 @@ from limen.doors.mcp.messages import (
 if TYPE_CHECKING:
     from limen.doors.mcp.guard import Guard
     from limen.runtime import Runtime
+    from limen.serve.client import RemoteRuntime
 
 SCREENED_METHODS = frozenset({"tools/call", "tools/list"})
 MAX_SSE_EVENT = 8 << 20  # an SSE event longer than this is not relayed (it could not be screened whole)
@@ -73,7 +74,7 @@ class Pending:
 class Guards:
     """One `Guard` per (session, server), made on first use."""
 
-    runtime: Runtime
+    runtime: Runtime | RemoteRuntime
     cwd: str
     guards: dict[tuple[str, str], Guard] = field(default_factory=dict)
 

@@ -28,11 +28,11 @@ async def _serve(
     from mitmproxy.addons import core, next_layer, proxyserver, tlsconfig
     from mitmproxy.master import Master
 
-    from limen.runtime import Runtime
+    from limen.serve.client import door_runtime
 
     opts = options.Options()
     master = Master(opts, with_termlog=False)
-    runtime = Runtime(workspace=runtime_workspace, mode=mode)
+    runtime = door_runtime(runtime_workspace, mode)  # `limen serve` decides when LIMEN_SERVER names one
     server = proxyserver.Proxyserver()  # type: ignore[no-untyped-call]
     master.addons.add(  # type: ignore[no-untyped-call]
         core.Core(), server, next_layer.NextLayer(), tlsconfig.TlsConfig(), LimenAddon(runtime, config)
