@@ -370,6 +370,23 @@ def _norm(value: str) -> str:
 
 def extract_values(text: str) -> set[str]:
     """Distinctive values a text mentions, as `kind:normalised` strings (never stored: fingerprinted)."""
+    if len(text) <= CACHED_VALUES_TEXT:
+        return set(_values_of_short_text(text))
+    return _extract_values(text)
+
+
+# Texts up to this size have their values remembered (extraction is a pure function of the text): the
+# provenance floor extracts the values of every argument of every side effect once a session took in
+# untrusted content, and an agent repeats its arguments.
+CACHED_VALUES_TEXT = 4096
+
+
+@lru_cache(maxsize=1024)
+def _values_of_short_text(text: str) -> frozenset[str]:
+    return frozenset(_extract_values(text))
+
+
+def _extract_values(text: str) -> set[str]:
     text = text[:MAX_SCAN_CHARS]
     values: set[str] = set()
     if "@" in text:

@@ -64,6 +64,8 @@ _FLAGS_LOST = (
     f"{_FLAGS} UNION ALL SELECT 'state_lost' FROM meta "
     "WHERE key = 'state_lost' AND NOT EXISTS (SELECT 1 FROM reviewed WHERE session = ?1)"
 )
+# Values looked up per statement: far below SQLite's bound on parameters (999 before 3.32).
+_LOOKUP_BATCH = 256
 _IS_LOST = "SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'state_lost')"
 _LOST_FLAGS = frozenset({STATE_LOST, TAINTED, UNTRUSTED})
 RECOVERY = (
@@ -378,10 +380,13 @@ class SqliteStore:
     @_recovering
     def value_labels(self, session_id: str, fingerprints: Sequence[str]) -> dict[str, set[str]]:
         found: dict[str, set[str]] = {}
+        unique = list(dict.fromkeys(fingerprints))
         with self._lock:
-            for fp in fingerprints:
-                for (label,) in self._db.execute(
-                    "SELECT label FROM vals WHERE session = ? AND fp = ?", (session_id, fp)
+            for start in range(0, len(unique), _LOOKUP_BATCH):  # one statement per batch, not per value
+                batch = unique[start : start + _LOOKUP_BATCH]
+                marks = ",".join("?" * len(batch))
+                for fp, label in self._db.execute(
+                    f"SELECT fp, label FROM vals WHERE session = ? AND fp IN ({marks})", (session_id, *batch)
                 ):
                     found.setdefault(fp, set()).add(label)
         return found
