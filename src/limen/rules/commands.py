@@ -41,6 +41,7 @@ import math
 import os
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from functools import lru_cache
 
 from limen.context import Context
@@ -1494,6 +1495,72 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         ):
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, "setfacl grants others write")
             return
+        shared = _secret_shared(command, mode, action, ctx)
+        if shared:
+            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 70, shared)
+            return
+
+
+# `setfacl -m u:bob:r KEY`, `g:devs:rw`, `o::r`: an entry that lets a named user, a group or others read.
+_ACL_GRANTS_READ = re.compile(
+    r"(?:^|,)(?:d(?:efault)?:)?(?:(?:u(?:ser)?|g(?:roup)?):[^:,]+|o(?:ther)?:?):[rwxX-]*r"
+)
+
+
+def _grants_read(mode: str) -> bool:
+    """Whether a chmod mode lets the group or others read (`644`, `go+r`, `a=r`, `+r`)."""
+    if re.fullmatch(r"[0-7]{3,4}", mode):
+        digits = mode[-3:]
+        return int(digits[1]) & 4 == 4 or int(digits[2]) & 4 == 4
+    return any(
+        (match := re.fullmatch(r"([ugoa]*)([+=])([rwxXst]*)", clause)) is not None
+        and "r" in match.group(3)
+        and (not match.group(1) or bool(set(match.group(1)) & {"g", "o", "a"}))
+        for clause in mode.split(",")
+    )
+
+
+def _secret_shared(command: Command, mode: str, action: Action, ctx: Context) -> str:
+    """A credential made readable by someone else: its mode opened to the group or others, an ACL entry
+    for another user or group, or its ownership given away (`chmod 644 ~/.ssh/id_rsa`, `setfacl -m
+    u:nobody:r KEY`, `chown nobody KEY`). Quiet: `chmod 600 KEY`, `chmod u+r KEY`, any of it on files
+    that are not credentials."""
+    operands = _operands(command.argv)
+    if command.name == "chmod" and mode and _grants_read(mode):
+        targets = operands[1:]
+        what = f"chmod {mode} lets others read"
+    elif command.name == "setfacl" and any(_ACL_GRANTS_READ.search(w) for w in command.argv[1:]):
+        targets = [w for w in operands if not _ACL_GRANTS_READ.search(w)]
+        what = "setfacl lets another user read"
+    elif command.name == "chown" and operands and operands[0].split(":", 1)[0] not in _own_names():
+        targets = operands[1:]
+        what = f"chown gives {operands[0].split(':', 1)[0] or 'its group'} ownership of"
+    else:
+        return ""
+    from limen.rules.paths import is_secret_file
+
+    cwd = action.cwd or ctx.workspace or "/"
+    for target in targets:
+        if _GLOB_CHARS.search(target):  # `chmod 644 img/*`: a pattern that could match a key is no key named
+            continue
+        path = canonical(target, cwd, ctx.home)
+        if is_secret_file(path):
+            return f"{what} the secret {path}"
+    return ""
+
+
+_GLOB_CHARS = re.compile(r"[*?\[{]")
+
+
+@lru_cache(maxsize=1)
+def _own_names() -> frozenset[str]:
+    """The names `chown` gives the current user by: keeping one's own file is no change of hands."""
+    import pwd
+
+    names = {"$USER", "${USER}", "$(whoami)", "$(id -u)", "$(id -un)", str(os.getuid())}
+    with suppress(KeyError):
+        names.add(pwd.getpwuid(os.getuid()).pw_name)
+    return frozenset(names)
 
 
 def _mode_set(command: Command) -> str:
