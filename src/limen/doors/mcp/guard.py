@@ -177,6 +177,10 @@ class Guard:
 
         return self.runtime if isinstance(self.runtime, Runtime) else None
 
+    def decides_remotely(self) -> bool:
+        """Whether `limen serve` decides (`LIMEN_SERVER`): each decision is then a network round trip."""
+        return self._local() is None
+
     def warm(self) -> None:
         """Load the turn gate, rules and policy now (called while the server starts, in a thread), so the
         agent's first listing and first call do not wait for imports and pattern compilation."""

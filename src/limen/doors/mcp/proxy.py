@@ -181,6 +181,8 @@ class Proxy:
         self._heard = False  # whether the server has said anything yet (until then it may still be starting)
         self._can_ask = False  # the client offered an elicitation form: a human can allow an AUTH call
         self._asks: dict[str, asyncio.Future[JSON]] = {}
+        # decided by `limen serve`: every decision and screen is a network round trip, kept off the loop
+        self._offload_all = guard.decides_remotely()
         # the server's sampling requests and elicitations relayed to the client, unanswered: id -> method
         self._server_asks: dict[str, str] = {}
 
@@ -279,7 +281,7 @@ class Proxy:
             self._send(refused)
             return
         if method in DECIDED:
-            refusal = await self._decide(pending, message, heavy=len(raw) >= OFFLOAD_BYTES)
+            refusal = await self._decide(pending, message, heavy=self._heavy(raw))
             if refusal is not None and refusal.approvable and self._can_ask and not pending.modern:
                 self._spawn(self._ask_then_forward(pending, message, raw, refusal))
                 return
@@ -302,7 +304,7 @@ class Proxy:
         method = str(message.get("method"))
         pending = _Pending(method, None, bool(protocol_version(message)))
         if method in DECIDED:
-            refusal = await self._decide(pending, message, heavy=len(raw) >= OFFLOAD_BYTES)
+            refusal = await self._decide(pending, message, heavy=self._heavy(raw))
             if refusal is None:
                 await self._send_down(message, raw)
                 return
@@ -311,6 +313,10 @@ class Proxy:
             codes = (ReasonCode.UNCLASSIFIED_ACTION.value,)
         self.guard.refused_notification(method, pending.name, codes)
         _note(f"refused a {method} without an id ({', '.join(codes)}); it was not forwarded")
+
+    def _heavy(self, raw: bytes) -> bool:
+        """Whether the guard's work on this message runs on a worker thread rather than on the loop."""
+        return self._offload_all or len(raw) >= OFFLOAD_BYTES
 
     async def _decide(self, pending: _Pending, message: JSON, *, heavy: bool) -> Refusal | None:
         """Decide a tool call, a resource read or a prompt fetch; note what the answer is screened as."""
@@ -519,7 +525,7 @@ class Proxy:
         pending = self._pending.pop(key, None)
         if pending is None:
             return  # answered already (timed out or cancelled): the agent must not get two answers
-        if len(raw) < OFFLOAD_BYTES:
+        if not self._heavy(raw):
             if pending.timer is not None:
                 pending.timer.cancel()
             self._relay_answer(raw, self._answer_for(pending, message))
@@ -532,7 +538,7 @@ class Proxy:
         carries a secret (the model's reply, a value typed into a form) is replaced by an error."""
         try:
             codes = await _run(
-                len(raw) >= OFFLOAD_BYTES, self.guard.screen_client_answer, method, message.get("result")
+                self._heavy(raw), self.guard.screen_client_answer, method, message.get("result")
             )
         except Exception as exc:
             codes = (failure_reason(exc)[0].value,)
@@ -550,9 +556,7 @@ class Proxy:
         client never sees it); a refused notification is dropped."""
         method = str(message.get("method"))
         try:
-            codes = await _run(
-                len(raw) >= OFFLOAD_BYTES, self.guard.screen_server_message, method, params_of(message)
-            )
+            codes = await _run(self._heavy(raw), self.guard.screen_server_message, method, params_of(message))
         except Exception as exc:
             codes = (failure_reason(exc)[0].value,)
         if not codes:
