@@ -67,6 +67,11 @@ END $$;
 """
 
 
+def is_dsn(sink: str) -> bool:
+    """Whether an audit sink names a PostgreSQL database (a URL or a conninfo string), not a directory."""
+    return sink.startswith(("postgresql://", "postgres://")) or "dbname=" in sink
+
+
 def connect(dsn: str) -> psycopg.Connection[Any]:
     import psycopg
 
@@ -500,3 +505,56 @@ def tail(dsn: str, limit: int = 20) -> list[dict[str, Any]]:
     with connect(dsn) as conn:
         rows = conn.execute(f"SELECT line FROM {TABLE} ORDER BY seq DESC LIMIT %s", (limit,)).fetchall()
     return [decode(str(r[0]))[0] for r in reversed(rows)]
+
+
+class PostgresIndex:
+    """`limen log` over the chain in PostgreSQL: the file log's `audit.index.Index` interface (`sync`,
+    `query`, `by_id`, `close`), answered by the table itself. Each line is the record's canonical JSON, so
+    the filters are JSON lookups in SQL; the records come back as the file log's do (the hash `h` off).
+    Reading takes no lock: writers are never held up by a reader."""
+
+    def __init__(self, dsn: str) -> None:
+        self._conn = connect(dsn)
+
+    def sync(self) -> int:
+        """Nothing to catch up: the table is the log."""
+        return 0
+
+    def query(
+        self,
+        *,
+        limit: int = 20,
+        session: str | None = None,
+        verdict: str | None = None,
+        tool: str | None = None,
+        reason: str | None = None,
+        kinds: tuple[str, ...] = ("decision", "output"),
+    ) -> list[dict[str, Any]]:
+        """Most recent first, as `Index.query`."""
+        sql = f"SELECT line FROM {TABLE} WHERE (line::jsonb ->> 'kind') = ANY(%s)"
+        params: list[Any] = [list(kinds)]
+        for key, value in (("session", session), ("verdict", verdict), ("tool", tool)):
+            if value:
+                sql += f" AND (line::jsonb ->> '{key}') = %s"
+                params.append(value)
+        if reason:
+            sql += " AND (line::jsonb -> 'reasons') ? %s"
+            params.append(reason)
+        sql += " ORDER BY seq DESC LIMIT %s"
+        params.append(max(limit, 0))
+        return [_record(str(r[0])) for r in self._conn.execute(sql, params).fetchall()]
+
+    def by_id(self, decision_id: str) -> dict[str, Any] | None:
+        row = self._conn.execute(
+            f"SELECT line FROM {TABLE} WHERE (line::jsonb ->> 'id') = %s ORDER BY seq DESC LIMIT 1",
+            (decision_id,),
+        ).fetchone()
+        return _record(str(row[0])) if row else None
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def _record(line: str) -> dict[str, Any]:
+    record, _, _ = decode(line)
+    return record

@@ -1,6 +1,8 @@
 """`limen audit verify`: check the audit log's hash chain, checkpoints and signed head.
 `limen audit verify --postgres DSN` checks the chain `limen serve` keeps in PostgreSQL
-(`limen.audit.postgres`); `limen audit export --postgres DSN [--dir DIR]` appends a verified file log to it.
+(`limen.audit.postgres`); without `--dir` or `--postgres`, the database `limen serve`'s configuration
+(`LIMEN_HOME/serve.yaml`, `audit:`) names is the log when it names one. `limen audit export --postgres DSN
+[--dir DIR]` appends a verified file log to it.
 
 Exit 0 when the log is intact, 1 when it was edited, truncated, reordered or rewritten.
 """
@@ -9,6 +11,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+
+
+class AuditSourceError(Exception):
+    """The configuration that names the audit database cannot be read (file, line and key)."""
+
+
+def configured_postgres(directory: str | None, postgres: str | None) -> str | None:
+    """The PostgreSQL audit to read: `--postgres`, else (without `--dir`) the one `limen serve`'s
+    configuration names; None for the file log. Raises AuditSourceError on a configuration it cannot read."""
+    if postgres:
+        return postgres
+    if directory:
+        return None
+    from limen.audit.postgres import is_dsn
+    from limen.serve.config import ServeConfigError, load
+
+    try:
+        sink = load().audit
+    except ServeConfigError as exc:
+        raise AuditSourceError(str(exc)) from None
+    return sink if is_dsn(sink) else None
 
 
 def main(argv: list[str]) -> int:
@@ -38,10 +62,19 @@ def main(argv: list[str]) -> int:
             f"exported {imported} records" if source.ok else "nothing exported: the file log does not verify"
         )
         return 0 if source.ok else 1
-    if args.postgres:
+    try:
+        dsn = configured_postgres(args.dir, args.postgres)
+    except AuditSourceError as exc:
+        print(f"limen audit: {exc}", file=sys.stderr)
+        return 2
+    if dsn:
         from limen.audit.postgres import verify_postgres
 
-        report = verify_postgres(args.postgres)
+        try:
+            report = verify_postgres(dsn)
+        except Exception as exc:  # unreachable, refused: say so, never a traceback with the DSN in it
+            print(f"limen audit: the audit database cannot be read ({type(exc).__name__})", file=sys.stderr)
+            return 2
     else:
         report = verify(args.dir)
     if args.json:

@@ -3,6 +3,9 @@
 limen log [-n 20] [--session S] [--verdict PASS|AUTH|BLOCK] [--tool T] [--reason CODE] [--json]
 limen log --why DECISION_ID [--json]
 
+The log read is the file log (`--dir`, default LIMEN_HOME/audit), or the chain `limen serve` keeps in
+PostgreSQL: `--postgres DSN`, or the database `LIMEN_HOME/serve.yaml` names (`audit:`) when it names one.
+
 `--json` prints one JSON document (a list of records, or the one record of `--why`). `--jsonl`, the older
 flag, still prints one record per line for streaming into other tools; it is deprecated in favour of
 `--json` and kept working.
@@ -14,7 +17,11 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from limen.audit.index import Index
+    from limen.audit.postgres import PostgresIndex
 
 HEADERS = ("TIME", "DECISION", "VERDICT", "RISK", "KIND", "TOOL", "SESSION", "REASONS", "TARGETS")
 
@@ -58,9 +65,6 @@ def why(record: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    from limen.audit.index import Index
-    from limen.cli.output import print_json, table
-
     parser = argparse.ArgumentParser(
         prog="limen log",
         description="Show recent decisions from the audit log, oldest first, without any secret value.",
@@ -80,8 +84,44 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--why", metavar="ID", help="Show the full redacted record of one decision.")
     parser.add_argument("--dir", help="The audit directory (default: LIMEN_HOME/audit).")
+    parser.add_argument(
+        "--postgres",
+        metavar="DSN",
+        help="Read the chain limen serve keeps in this PostgreSQL database (default: serve.yaml's audit).",
+    )
     args = parser.parse_args(argv)
-    index = Index(args.dir)
+    from limen.cli.audit import AuditSourceError, configured_postgres
+
+    try:
+        dsn = configured_postgres(args.dir, args.postgres)
+    except AuditSourceError as exc:
+        print(f"limen log: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _show(args, dsn)
+    except Exception as exc:
+        if not dsn:
+            raise
+        # unreachable, refused, or a row that is not a record: never a traceback (the DSN may hold a password)
+        print(
+            f"limen log: the audit database cannot be read ({type(exc).__name__}); "
+            "`limen audit verify` checks its chain",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def _show(args: argparse.Namespace, dsn: str | None) -> int:
+    from limen.cli.output import print_json, table
+
+    if dsn:
+        from limen.audit.postgres import PostgresIndex
+
+        index: Index | PostgresIndex = PostgresIndex(dsn)
+    else:
+        from limen.audit.index import Index
+
+        index = Index(args.dir)
     try:
         index.sync()
         if args.why:

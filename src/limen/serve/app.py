@@ -65,10 +65,6 @@ _RESERVED_FIELDS = frozenset({"kind", "event", "ts", "agent", "door", "session"}
 WORKERS = 8  # decisions run on threads: the event loop keeps answering health checks meanwhile
 
 
-def is_postgres(sink: str) -> bool:
-    return sink.startswith(("postgresql://", "postgres://")) or "dbname=" in sink
-
-
 class ServeRuntime(Runtime):
     """The Runtime with the audit sink the configuration names: a PostgreSQL database or a directory."""
 
@@ -79,7 +75,9 @@ class ServeRuntime(Runtime):
     @property
     def writer(self) -> AuditWriter:
         if self._writer is None:
-            if is_postgres(self.audit_sink):
+            from limen.audit.postgres import is_dsn
+
+            if is_dsn(self.audit_sink):
                 from limen.audit.postgres import PostgresAuditWriter
 
                 # Duck-typed: the Runtime calls only append() and close() on its writer.
