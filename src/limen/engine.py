@@ -30,7 +30,7 @@ from limen.model import (
     StageResult,
     Verdict,
 )
-from limen.rules.derived import memo
+from limen.rules import derived
 
 # Decision ids: unique across processes (random prefix) without a system call per decision.
 _ID_PREFIX = os.urandom(5).hex()
@@ -93,14 +93,15 @@ def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list
         )
     loaded = rules.objective_rules()
     filled = rules.filled_fields(action, loaded)
-    remembered = memo(action)  # each rule's findings, for `derived.rule_findings`
+    asked_again = derived.ASKED_AGAIN  # rules a floor or the runtime asks again (`derived.rule_findings`)
     for rule in loaded:
         if rule.needs and filled.isdisjoint(rule.needs):
             continue  # nothing for this rule to judge
         mark = len(findings)
         try:
             findings.extend(rule.check(action, ctx))  # what it yielded before raising is kept too
-            remembered[rule.check] = (ctx, findings[mark:])
+            if rule.check in asked_again:
+                derived.memo(action)[rule.check] = (ctx, findings[mark:])
         except Exception as exc:  # a rule's failure is a signal, never a skipped rule
             verdict = Verdict.BLOCK if rule.plugin else Verdict.AUTH
             findings.append(

@@ -46,10 +46,15 @@ def rule_findings(
     """What rule `check` finds for `action` under `ctx`: as the engine found it for this decision (it keeps
     `(ctx, findings)` in the action's memo under the rule's function; rules are pure functions of both), else
     computed now. The floors and the runtime ask some rules again after the decision."""
+    ASKED_AGAIN.add(check)
     held = memo(action).get(check)
     if held is not None and held[0] is ctx:
         return list(held[1])
     return list(check(action, ctx))
+
+
+# The rules `rule_findings` was asked about: the engine keeps the findings of these only.
+ASKED_AGAIN: set[Callable[[Action, Context], Iterable[Finding]]] = set()
 
 
 def changed_operands(command: Command, *, metadata: bool) -> list[str]:
