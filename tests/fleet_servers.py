@@ -130,6 +130,7 @@ def start_replica(
     audit: str,
     port: int | None = None,
     tls: tuple[str, str] | None = None,
+    extra: tuple[str, ...] = (),
 ) -> tuple[subprocess.Popen[bytes], str]:
     """One `limen serve` process on loopback sharing `home` (keys, tokens), `state` and `audit` (https with
     `tls` = (certificate, key)); returns it and its URL once /healthz answers."""
@@ -142,7 +143,8 @@ def start_replica(
     env.pop("LIMEN_SERVER", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "limen", "serve", "--listen", f"127.0.0.1:{port}", "--workspace", workspace,
-         "--state", state, "--audit", audit, *(["--tls-cert", tls[0], "--tls-key", tls[1]] if tls else [])],
+         "--state", state, "--audit", audit, *(["--tls-cert", tls[0], "--tls-key", tls[1]] if tls else []),
+         *extra],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

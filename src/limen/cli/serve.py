@@ -2,12 +2,18 @@
 
     limen serve [--listen 127.0.0.1:8787] [--config serve.yaml] [--workspace DIR] [--mode MODE]
                 [--state redis://...] [--audit postgresql://...|DIR] [--tls-cert F --tls-key F]
+                [--policy postgresql://...|FILE]
     limen serve token add NAME | list | remove NAME
+    limen serve policy publish FILE | versions     [--config F] [--to postgresql://...]
     limen serve pending | approve ID [--code C] | deny ID      [--config F] [--state URL] [--audit SINK]
 
 Any number of replicas may serve the same `--state` and `--audit` behind a load balancer. A non-loopback
 address needs TLS (`--tls-cert/--tls-key`), or `--plain-http` when a proxy in front terminates it: bearer
 tokens must not cross a network in clear by accident.
+
+`--policy` (serve.yaml `policy:`) is the organisation policy every replica follows (`limen.serve.policy`):
+a file, or a database `limen serve policy publish` appends versions to. A change applies without a restart;
+a loosening waits for the drift gate (`limen policy propose` / `approve` with the replicas' LIMEN_HOME).
 
 `pending`, `approve` and `deny` answer the approval requests the fleet opened: on a Redis state they live
 in Redis (any replica's request, answered once, used once), audited into the configured sink.
@@ -24,6 +30,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from limen.serve.config import Identities, ServeConfig
+    from limen.serve.policy import PolicyFollower
 
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -31,6 +38,8 @@ _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 def main(argv: list[str]) -> int:
     if argv[:1] == ["token"]:
         return _tokens(argv[1:])
+    if argv[:1] == ["policy"]:
+        return _policy(argv[1:])
     if argv[:1] in (["pending"], ["approve"], ["deny"]):
         return _approvals(argv[0], argv[1:])
     parser = argparse.ArgumentParser(prog="limen serve", description="Serve decisions over HTTP.")
@@ -42,6 +51,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--mode", help="Mode override (light, balanced, strict, paranoid).")
     parser.add_argument("--state", help="Session store: redis://HOST:PORT/DB or a SQLite file.")
     parser.add_argument("--audit", help="Audit sink: postgresql://... or an audit directory.")
+    parser.add_argument(
+        "--policy", help="The organisation policy: postgresql://... (published versions) or a file."
+    )
     parser.add_argument("--tls-cert", help="Certificate (PEM) to serve https.")
     parser.add_argument("--tls-key", help="Private key (PEM) of --tls-cert.")
     parser.add_argument(
@@ -56,7 +68,7 @@ def main(argv: list[str]) -> int:
     except ServeConfigError as exc:
         print(f"limen serve: {exc}", file=sys.stderr)
         return 2
-    for key in ("workspace", "mode", "state", "audit"):
+    for key in ("workspace", "mode", "state", "audit", "policy"):
         value = getattr(args, key)
         if value:
             setattr(config, key, os.path.abspath(value) if key == "workspace" else value)
@@ -97,6 +109,7 @@ def _run(config: ServeConfig, args: argparse.Namespace, host: str, port: int, id
         return 1
     from limen.serve.app import DecisionService, build
 
+    follower = _follow_policy(config.policy)
     try:
         runtime, owners = build(config)
     except Exception as exc:
@@ -124,11 +137,90 @@ def _run(config: ServeConfig, args: argparse.Namespace, host: str, port: int, id
         )
         server.run()
     finally:
+        if follower is not None:
+            follower.stop()
         runtime.close()
         from limen.serve.owners import SqliteOwners
 
         if isinstance(owners, SqliteOwners):  # a Redis store is its own owners, closed with the runtime
             owners.close()
+    return 0
+
+
+def _follow_policy(source: str) -> PolicyFollower | None:
+    """Point this process's organisation policy at `source` (before any policy is loaded); for a database,
+    start following its newest version."""
+    if not source:
+        return None
+    from limen.audit.postgres import is_dsn
+    from limen.serve.policy import PolicyFollower, org_policy_file
+
+    os.environ["LIMEN_ORG_POLICY"] = org_policy_file(source)
+    if not is_dsn(source):
+        return None
+    follower = PolicyFollower(source)
+    follower.start()
+    return follower
+
+
+def _policy(argv: list[str]) -> int:
+    import getpass
+
+    from limen.audit.postgres import is_dsn
+    from limen.serve.config import ServeConfigError, load
+    from limen.serve.policy import CentralPolicyError, publish, versions
+
+    parser = argparse.ArgumentParser(
+        prog="limen serve policy", description="The organisation policy the fleet follows from PostgreSQL."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    put = sub.add_parser("publish", help="Check a policy file and append it as the newest version.")
+    put.add_argument("file", help="The organisation policy (YAML, as /etc/limen/policy.yaml).")
+    listed = sub.add_parser("versions", help="List the published versions.")
+    listed.add_argument("--json", action="store_true", help="Print the versions as one JSON document.")
+    for command in (put, listed):
+        command.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
+        command.add_argument("--to", metavar="DSN", help="The database (default: serve.yaml's policy).")
+    args = parser.parse_args(argv)
+    try:
+        dsn = args.to or load(args.config).policy
+    except ServeConfigError as exc:
+        print(f"limen serve policy: {exc}", file=sys.stderr)
+        return 2
+    if not is_dsn(dsn):
+        print("limen serve policy: no database: pass --to postgresql://... or set policy: in serve.yaml",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        if args.command == "publish":
+            try:
+                with open(args.file, encoding="utf-8") as fh:
+                    text = fh.read()
+            except (OSError, UnicodeDecodeError) as exc:
+                print(
+                    f"limen serve policy: {args.file}: cannot be read ({type(exc).__name__})", file=sys.stderr
+                )
+                return 2
+            version = publish(dsn, text, name=args.file, by=getpass.getuser())
+            print(f"published version {version}; replicas follow it within seconds (a loosening waits for "
+                  "`limen policy approve`)")  # fmt: skip
+            return 0
+        found = versions(dsn)
+    except CentralPolicyError as exc:
+        print(f"limen serve policy: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # unreachable, refused: never a traceback (the DSN may hold a password)
+        print(f"limen serve policy: the database cannot be used ({type(exc).__name__})", file=sys.stderr)
+        return 1
+    if args.json:
+        from limen.cli.output import print_json
+
+        print_json(found)
+    elif not found:
+        print("no policy has been published")
+    for entry in [] if args.json else found:
+        when, who, digest = entry["published_at"], entry["published_by"], entry["sha256"][:12]
+        print(f"#{entry['version']}  {when}  by {who}  {digest}")
     return 0
 
 

@@ -6,6 +6,7 @@
     mode: strict                      # only ever tightens the policy's mode; clients cannot choose it
     state: redis://10.0.0.5:6379/0    # the session store (default LIMEN_STATE_URL, else SQLite in LIMEN_HOME)
     audit: postgresql://limen@db/limen  # or a directory for the file log (default LIMEN_HOME/audit)
+    policy: postgresql://limen@db/limen # the organisation policy: a database or a file (`serve.policy`)
     tokens:                           # agent identities: the SHA-256 of each bearer token, never the token
       - identity: ci-runner
         sha256: 6f1c...
@@ -33,7 +34,7 @@ from limen.home import limen_home
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _IDENTITY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$")
-_KEYS = frozenset({"workspace", "mode", "state", "audit", "tokens"})
+_KEYS = frozenset({"workspace", "mode", "state", "audit", "policy", "tokens"})
 TOKEN_PREFIX = "lmn_"
 
 
@@ -47,6 +48,7 @@ class ServeConfig:
     mode: str | None = None
     state: str = ""
     audit: str = ""
+    policy: str = ""  # the organisation policy: a file path or a PostgreSQL database (`serve.policy`)
     tokens: dict[str, str] = field(default_factory=dict)  # sha256(token) -> identity
 
 
@@ -94,7 +96,7 @@ def _parse(path: str, into: ServeConfig, *, tokens_only: bool = False) -> None:
         return
     if not isinstance(data, dict):
         raise ServeConfigError(
-            f"{path}:1: expected a mapping of keys (workspace, mode, state, audit, tokens)"
+            f"{path}:1: expected a mapping of keys (workspace, mode, state, audit, policy, tokens)"
         )
     for key, value in data.items():
         where = f"{path}:{lines.get(str(key), 1)}: {key}"
