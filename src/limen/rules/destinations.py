@@ -34,8 +34,11 @@
   `docs.python.org.evil.example`, `$OPENAI_API_KEY` sent to any other host, `$GITHUB_TOKEN` to
   api.openai.com, `$AWS_ACCESS_KEY_ID` signing an upload to a bucket;
 - anything else, private ranges included: AUTH. By mode: light lets a read-only fetch (a GET/HEAD tool
-  call carrying no payload) through and asks for everything that can carry data; balanced asks (risk 60);
-  strict (70) and paranoid (80) ask with a higher risk, and a non-dotted-decimal IP spelling
+  call carrying no payload) through and asks for everything that can carry data; balanced lets a page of a
+  plainly spelt public host be read (`_reads_only`: it carries nothing and keeps no copy, `curl -s URL`,
+  a WebFetch; the fetched text is screened as untrusted output, and after a secret was read the taint floor
+  still asks) and asks (risk 60) for everything that sends or saves what it fetches (`curl -o f`, `wget
+  URL`: a later call could run the copy); strict (70) and paranoid (80) ask for reads too, with a higher risk, and a non-dotted-decimal IP spelling
   (`2130706433`, `0x7f.1`, IPv4-mapped IPv6) or a deceptive userinfo (`https://github.com@evil.com`) is
   BLOCK there (AUTH at risk 80 in light and balanced).
 
@@ -89,6 +92,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 
 from limen.context import Context
 from limen.facts.hosts import (
@@ -205,6 +209,36 @@ def _read_only_fetch(action: Action) -> bool:
         and method in ("GET", "HEAD")
         and not any(action.arguments.get(k) for k in _BODY_KEYS)
     )
+
+
+def _reads_only(action: Action) -> bool:
+    """A fetch that sends nothing of the session's and keeps no copy: reading a page, as a person would."""
+    return carries_nothing(action) and not _keeps_a_copy(action)
+
+
+def _keeps_a_copy(action: Action) -> bool:
+    """Whether a fetch saves what it gets to a file (`curl -o f`, `curl -O`, `wget URL`, `> page.html`),
+    which a later call could run, rather than only showing it (`curl -s URL`, `wget -qO- URL`, a WebFetch).
+    `/dev/null` is nothing kept."""
+    if any(p != "/dev/null" for p in action.write_paths):
+        return True
+    for command in action.commands:
+        args = command.argv[1:]
+        if command.name == "curl":
+            clusters = (w[1:] for w in args if w.startswith("-") and not w.startswith("--"))
+            if any("O" in c or "J" in c for c in clusters) or any(
+                w.startswith(("--remote-name", "--remote-header-name")) for w in args
+            ):
+                return True
+        elif command.name == "wget":
+            to_stdout = any(
+                w in ("--spider", "-O-", "--output-document=-", "--output-document=/dev/null")
+                or (w.startswith("-") and not w.startswith("--") and w.endswith("O-"))
+                for w in args
+            ) or any(w in ("-O", "--output-document") and n in ("-", "/dev/null") for w, n in pairwise(args))
+            if not to_stdout:
+                return True
+    return False
 
 
 def _deceptive_userinfo(dest: Destination) -> bool:
@@ -345,6 +379,13 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
             f"{where} reached through a disguised address",
         )
     if mode is Mode.LIGHT and _read_only_fetch(action):
+        return None
+    if (
+        mode is Mode.BALANCED
+        and _plain_public(dest)
+        and carries_nothing(action)
+        and not _keeps_a_copy(action)
+    ):
         return None
     if mode is not Mode.PARANOID and _plain_public(dest) and _reads_or_uses_own_key(dest, action):
         return None
