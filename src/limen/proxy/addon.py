@@ -73,6 +73,9 @@ class LimenAddon:
         self.runtime = runtime
         self.config = config
         self.guards = Guards(runtime, config.cwd or runtime.workspace)
+        from limen.runtime import Runtime
+
+        self._remote = not isinstance(runtime, Runtime)  # `limen serve` decides (`LIMEN_SERVER`)
         self._holds: set[Any] = set()  # the tasks holding requests for a human (kept from collection)
 
     # -- connections -----------------------------------------------------------------------------------
@@ -135,12 +138,15 @@ class LimenAddon:
             data.server.__dict__["address"] = original
 
     # -- requests --------------------------------------------------------------------------------------
-    def request(self, flow: http.HTTPFlow) -> None:
-        try:
-            held = self._request(flow)
-            if held is not None:  # paused until a human answers (or the wait ends): off the event loop
-                import asyncio
+    async def request(self, flow: http.HTTPFlow) -> None:
+        import asyncio
 
+        try:
+            if self._remote:  # each decision is a round trip to `limen serve`: the other flows go on
+                held = await asyncio.to_thread(self._request, flow)
+            else:
+                held = self._request(flow)
+            if held is not None:  # paused until a human answers (or the wait ends): off the event loop
                 flow.intercept()  # type: ignore[no-untyped-call]
                 self._holds.add(asyncio.get_running_loop().create_task(self._hold(flow, *held)))
         except Exception as exc:
