@@ -143,3 +143,34 @@ def test_a_policy_that_does_not_validate_is_not_published(postgres_dsn: str, tmp
         "no policy has been published"
         in _limen(home, "serve", "policy", "versions", "--to", postgres_dsn).stdout
     )
+
+
+def test_a_policy_file_every_replica_reads_applies_without_a_restart(tmp_path: Path) -> None:
+    from limen.bench.calls import make_workspace
+
+    home = str(tmp_path / "home")
+    os.makedirs(home)
+    workspace = make_workspace(os.path.realpath(tmp_path / "ws"))
+    org = tmp_path / "shared" / "org.yaml"
+    org.parent.mkdir()
+    org.write_text(LOOSE)
+    token = _limen(home, "serve", "token", "add", "agent-a").stdout.strip()
+    proc, url = start_replica(
+        home,
+        workspace,
+        state=str(tmp_path / "state.sqlite"),
+        audit=str(tmp_path / "audit"),
+        extra=("--policy", str(org)),
+    )
+    client = RemoteRuntime(ServerClient([url], token), workspace=workspace)
+    try:
+        assert _deploy(client).verdict is Verdict.PASS
+        org.write_text(TIGHT)
+        _until(lambda: ReasonCode.POLICY_DENIED in _deploy(client).reasons, "the edit did not apply")
+        org.write_text(LOOSE)  # undoing a tightening is a loosening: the drift gate holds it
+        time.sleep(1.2)
+        held = _deploy(client)
+        assert held.verdict is Verdict.BLOCK and ReasonCode.POLICY_DENIED in held.reasons
+    finally:
+        client.close()
+        stop(proc)
