@@ -50,7 +50,7 @@ class Rule:
 def filled_fields(action: Action, rules: tuple[Rule, ...]) -> frozenset[str]:
     """The fields some rule `needs` that are non-empty in `action`: read once per decision, so that each
     rule's `applies` is a set test (`Rule.applies(action)` == `not needs or not needs.isdisjoint(filled)`)."""
-    return frozenset(field for field in _needed_fields(rules) if getattr(action, field))
+    return frozenset([field for field in _needed_fields(rules) if getattr(action, field)])
 
 
 _needed: tuple[tuple[Rule, ...], tuple[str, ...]] | None = None
