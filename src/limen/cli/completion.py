@@ -24,7 +24,7 @@ SHELLS = ("bash", "zsh", "fish")
 DISPATCHED = {
     "doctor": ("proxy",),
     "proxy": ("credential",),
-    "serve": ("token", "pending", "approve", "deny"),
+    "serve": ("token", "policy", "pending", "approve", "deny"),
 }
 
 

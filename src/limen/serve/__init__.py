@@ -5,7 +5,9 @@
     config.py   serve.yaml and the tokens file: agent identities by the SHA-256 of their bearer tokens
     owners.py   the identity each session is bound to (the first to use it)
     metrics.py  Prometheus text exposition
-    client.py   `LIMEN_SERVER`: deciding through the service, failing closed (`limen.evaluate` uses it)
+    client.py   `LIMEN_SERVER`: deciding through the service, failing closed (`limen.evaluate`, the MCP
+                proxy, the egress proxy and `limen.Guard` use it: `door_runtime`)
+    policy.py   the organisation policy from one place: a file, or versions published to PostgreSQL
 
 Shared state lives in `limen.state.redis`, the shared audit in `limen.audit.postgres`.
 """
