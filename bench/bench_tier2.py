@@ -1,6 +1,7 @@
 """Tier 2 of the turn gate (the learned screen) on one CPU core: p50 and p99 of scoring a 2 kB text.
 
-Also prints the one-off model load time and the cost per kB on a 64 kB text.
+Also prints the one-off model load time and the cost per kB on a 64 kB text, and the same figures for the
+task-drift sentence screen (`limen.turngate.drift`) that runs beside it.
 Targets: p50 <= 2 ms, p99 <= 10 ms.
 
     .venv/bin/python bench/bench_tier2.py [--runs 2000]
@@ -64,6 +65,29 @@ def main() -> None:
     print(f"tier2 model load {load_ms:.1f} ms (once per process)")
     print(f"tier2 check on 2 kB text: p50 {p50:.3f} ms  p99 {p99:.3f} ms  (targets 2 / 10 ms)")
     print(f"tier2 on 64 kB text: {per_kb:.3f} ms per kB")
+    drift_figures(texts, big, args.runs)
+
+
+def drift_figures(texts: list[str], big: str, runs: int) -> None:
+    """The task-drift sentence screen (`limen.turngate.drift`), which runs beside Tier 2 on untrusted text."""
+    os.environ["LIMEN_TIER2_DRIFT"] = "1"
+    from limen.turngate import drift
+
+    drift.model()
+    times = []
+    for i in range(runs):
+        t = texts[i % len(texts)]
+        start = perf_counter_ns()
+        drift.check(t)
+        times.append((perf_counter_ns() - start) / 1e6)
+    times.sort()
+    p50 = statistics.median(times)
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    start = perf_counter_ns()
+    drift.check(big)
+    per_kb = (perf_counter_ns() - start) / 1e6 / 64
+    print(f"task drift check on 2 kB text: p50 {p50:.3f} ms  p99 {p99:.3f} ms")
+    print(f"task drift on 64 kB text: {per_kb:.3f} ms per kB")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,8 @@ SHARE_ALIKE = ("table", "code")  # BIPIA benign contexts under CC-BY-SA: evaluat
 FRICTION_TARGET = {"light": 0.003, "balanced": 0.01, "strict": 0.03, "paranoid": 0.06}
 BLOCK_FRICTION = 0.002
 MIN_DF = 2
+DRIFT_BEGIN = "<!-- drift: written by training/train_drift.py -->"  # the task-drift screen's card section
+DRIFT_END = "<!-- /drift -->"
 GENERATED_WEIGHT = 0.5  # templated examples (training/augment.py) weigh half a written one
 
 
@@ -471,7 +473,12 @@ def write_card(
         *LIMITS,
         "",
     ]
-    args.card.write_text("\n".join(lines), encoding="utf-8")
+    card = "\n".join(lines)
+    kept = args.card.read_text(encoding="utf-8") if args.card.exists() else ""
+    if DRIFT_BEGIN in kept and DRIFT_END in kept:  # training/train_drift.py's section stays
+        card = card.rstrip("\n") + "\n\n" + DRIFT_BEGIN + kept.split(DRIFT_BEGIN, 1)[1].split(DRIFT_END, 1)[0]
+        card += DRIFT_END + "\n"
+    args.card.write_text(card, encoding="utf-8")
 
 
 TRIED = [

@@ -14,9 +14,14 @@ block is handled by `repeat.py`, which needs state and so sits outside this pure
     findings = gate.check(prompt, screen(prompt, source="user"), scope=session_id)
     ...  # if the repeat challenge (repeat_after_block) is denied: gate.challenge_denied(prompt, scope=...)
 
+Tier 2 (`tier2.py`, a learned screen; shipped disabled, see docs/model-card-tier2.md) and the task-drift
+screen (`drift.py`: a task for the assistant planted in a document, on by default) run on untrusted content
+that Tier 0/1 did not BLOCK, and only raise.
+
 What the gate cannot see: an instruction that reads as an ordinary request ("recommend a good book")
-is only an injection because of where it sits; without the surrounding document and the user's task,
-no pattern separates it from honest text.
+is only an injection because of where it sits. Inside a document the drift screen can weigh it against
+the document; a bare request, without the surrounding document and the user's task, is left alone: no
+pattern separates it from what a user types.
 """
 
 from __future__ import annotations
@@ -79,7 +84,8 @@ def _screen(text: str, *, untrusted: bool) -> list[Finding]:
     for code, name in match_heuristics(prepared, runs, untrusted=untrusted).items():
         findings.append(Finding(code, Verdict.AUTH, RISK_TIER1, f"tier1 {name}"))
     if untrusted and verdict_of(findings) is not Verdict.BLOCK:
-        from limen.turngate.tier2 import check  # raise-only; never raises itself
+        from limen.turngate import drift, tier2  # raise-only; never raise themselves
 
-        findings.extend(check(text))
+        findings.extend(tier2.check(text))
+        findings.extend(drift.check(text))
     return findings

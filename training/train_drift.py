@@ -1,0 +1,255 @@
+# ruff: noqa: E501  (the report lines are long markdown)
+"""Train the task-drift sentence screen of the turn gate (`limen.turngate.drift`).
+
+    .venv/bin/pip install -e '.[train]'
+    .venv/bin/python training/train_drift.py [--corpora /work/shared/corpora]
+
+The screen asks one question of each sentence of an untrusted *document*: is it a task for an assistant (a
+question to answer, a text to write, a rule for the answer's shape) rather than a sentence of the document
+(a fact, a request between the people who wrote and read it, a step that belongs to the recipe or set-up)?
+`limen.turngate.drift` only uses it inside a document (several sentences), so a bare request, which is a
+user's prompt as much as an injection, is never judged by it.
+
+Sentences, labelled by what they are, not by the corpus they come from:
+- tasks for an assistant: BIPIA's attack instructions and AgentDojo's attacker goals (train split of
+  `train_tier2.split_of`, so the same groups as Tier 2), NotInject's probes (train split; they *are* requests
+  to an assistant, benign only when the user types them), and training/task_drift.py's tasks;
+- document sentences: the clean AgentDojo tool outputs and BIPIA emails (train split; BIPIA tables and code
+  are CC-BY-SA: evaluated only), the project's own benign texts and training/task_drift.py's honest sentences.
+Threshold: at most 1% of the dev split's benign documents (all of BIPIA's emails, tables, code and AgentDojo's
+clean outputs in dev) flagged. Measured on test: those benign documents, and BIPIA's test attack
+instructions placed into test emails at the start, the middle and the end (BIPIA's own construction).
+Output: src/limen/data/tier2_drift.bin and a section of docs/model-card-tier2.md (between markers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "training"))
+
+import augment  # noqa: E402
+import task_drift  # noqa: E402
+import train_tier2 as t2  # noqa: E402
+
+from limen.turngate import drift, tier2  # noqa: E402
+
+MARK_BEGIN = t2.DRIFT_BEGIN
+MARK_END = t2.DRIFT_END
+DOC_FRICTION = 0.01
+
+
+def is_task(item: dict[str, Any]) -> bool:
+    meta = item.get("meta") or {}
+    iid = str(item["id"])
+    if iid.startswith("bipia-"):
+        return item["label"] == "attack" and meta.get("task_family") == "text"
+    if iid.startswith("agentdojo-"):
+        return meta.get("role") == "injection_goal"
+    return iid.startswith("notinject-")
+
+
+def is_document(item: dict[str, Any]) -> bool:
+    meta = item.get("meta") or {}
+    iid = str(item["id"])
+    if iid.startswith("bipia-"):
+        return item["label"] == "benign"
+    return iid.startswith("agentdojo-") and meta.get("role") == "tool_output_field"
+
+
+def embedded(instruction: str, context: str, where: str) -> str:
+    """BIPIA's construction: the instruction at the start, the middle (a sentence boundary) or the end."""
+    if where == "start":
+        return f"{instruction} {context}"
+    if where == "end":
+        return f"{context} {instruction}"
+    cut = context.find(". ", len(context) // 2)
+    cut = len(context) // 2 if cut < 0 else cut + 2
+    return f"{context[:cut]}{instruction} {context[cut:]}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpora", type=Path, default=Path("/work/shared/corpora"))
+    ap.add_argument("--out", type=Path, default=ROOT / "src" / "limen" / "data" / "tier2_drift.bin")
+    ap.add_argument("--card", type=Path, default=ROOT / "docs" / "model-card-tier2.md")
+    ap.add_argument("--C", type=float, default=3.0)
+    args = ap.parse_args()
+    t0 = time.time()
+    split: dict[str, dict[str, list[dict[str, Any]]]] = {
+        s: defaultdict(list) for s in ("train", "dev", "test")
+    }
+    for name, rel in t2.CORPORA.items():
+        for it in t2.load(args.corpora / rel):
+            split[t2.split_of(it)][name].append(it)
+
+    sentences: list[tuple[str, int, float]] = []  # text, label, weight
+    for items in split["train"].values():
+        for it in items:
+            if is_task(it):
+                sentences.append((it["payload"], 1, 1.0))
+            elif is_document(it) and t2.trainable(it):
+                sentences += [(s, 0, 1.0) for s in drift.sentences(it["payload"])]
+    for lang, tasks in task_drift.TASKS.items():
+        sentences += [(t, 1, 1.0) for t in tasks]
+        sentences += [(s, 0, 1.0) for s in task_drift.HONEST[lang]]
+        sentences += [(s, 0, 1.0) for s in augment.BENIGN[lang]]
+    for path in sorted((ROOT / "training" / "data").glob("own_benign*.jsonl")):
+        for it in t2.load(path):
+            sentences += [(s, 0, 1.0) for s in drift.sentences(it["payload"])]
+    pos = sum(1 for _, y, _ in sentences if y)
+    neg = len(sentences) - pos
+    print(f"sentences: {pos} tasks, {neg} document sentences; {time.time() - t0:.0f}s", flush=True)
+
+    feats = [tier2.window_features([drift.sentence_form(s)]) for s, _, _ in sentences]
+    ys = np.array([y for _, y, _ in sentences])
+    sw = np.array([w * (0.5 / pos if y else 0.5 / neg) * len(sentences) for _, y, w in sentences])
+    vocab = t2.Vocab()
+    vocab.fit(feats)
+    clf = LogisticRegression(C=args.C, max_iter=3000, solver="liblinear", random_state=0)
+    clf.fit(vocab.matrix(feats), ys, sample_weight=sw)
+    model = t2.export(vocab, clf)
+    model.thresholds = {mode: 0.5 for mode in tier2.MODES}
+
+    def docs(s: str) -> tuple[list[str], list[str]]:
+        benign = [it["payload"] for items in split[s].values() for it in items if is_document(it)]
+        tasks = [it["payload"] for it in split[s]["bipia"] if is_task(it)]
+        contexts = [
+            it["payload"] for it in split[s]["bipia"] if (it.get("meta") or {}).get("task") == "email"
+        ]
+        attacks = [
+            embedded(task, contexts[(i * 7 + k) % len(contexts)], where)
+            for i, task in enumerate(tasks)
+            for k, where in enumerate(("start", "middle", "end"))
+        ]
+        return benign, attacks
+
+    dev_benign, dev_attacks = docs("dev")
+    dev_b = sorted((drift.document_raw(model, d) for d in dev_benign), reverse=True)
+    allowed = int(DOC_FRICTION * len(dev_b))
+    # the least raw score at which at most `allowed` dev documents are flagged, and never below even odds
+    raw_cut = max(0.0, float(np.nextafter(dev_b[allowed], np.inf)))
+    model.bias -= raw_cut  # the decision is raw >= 0: the threshold is folded into the bias
+    model.enabled_by_default = True
+    dev_recall = float(np.mean([drift.document_raw(model, d) >= 0 for d in dev_attacks]))
+    print(
+        f"dev: {len(dev_benign)} benign documents, {allowed} allowed (cut {raw_cut:.2f}); recall on {len(dev_attacks)} embedded attacks {dev_recall:.3f}"
+    )
+
+    test_benign, test_attacks = docs("test")
+    args.out.write_bytes(tier2.dump(model))
+    drift._MODEL[:] = [model]
+    before = gate(test_benign, test_attacks, on=False)
+    after = gate(test_benign, test_attacks, on=True)
+    print(f"test, whole turn gate: without drift {before}; with drift {after}")
+    write_card(
+        args.card,
+        model,
+        len(sentences),
+        pos,
+        dev_recall,
+        len(dev_benign),
+        allowed,
+        before,
+        after,
+        len(test_benign),
+        len(test_attacks),
+        args.out.stat().st_size,
+    )
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB); {time.time() - t0:.0f}s")
+    return 0
+
+
+def gate(benign: list[str], attacks: list[str], *, on: bool) -> tuple[int, int]:
+    """(benign documents flagged, attacks that pass) through the whole turn gate, Tier 2 as shipped."""
+    from limen.turngate import screen, verdict_of
+
+    os.environ["LIMEN_TIER2_DRIFT"] = "1" if on else "0"
+    try:
+        flagged = sum(verdict_of(screen(d, source="untrusted")).name != "PASS" for d in benign)
+        passed = sum(verdict_of(screen(d, source="untrusted")).name == "PASS" for d in attacks)
+    finally:
+        os.environ.pop("LIMEN_TIER2_DRIFT", None)
+    return flagged, passed
+
+
+def write_card(
+    card: Path,
+    model: tier2.Model,
+    n_sentences: int,
+    n_tasks: int,
+    dev_recall: float,
+    n_dev: int,
+    allowed: int,
+    before: tuple[int, int],
+    after: tuple[int, int],
+    n_benign: int,
+    n_attacks: int,
+    size: int,
+) -> None:
+    """Replace (or append) this screen's section of the Tier 2 model card."""
+    n_weights = sum(len(t) for t in model.tables.values()) + len(model.words) + len(model.bigrams)
+    section = "\n".join(
+        [
+            MARK_BEGIN,
+            "## Task drift (`limen.turngate.drift`, `src/limen/data/tier2_drift.bin`)",
+            "Written by `training/train_drift.py` (a few seconds): `.venv/bin/python training/train_drift.py`.",
+            "",
+            "A second logistic regression, over the sentences of an untrusted *document*: is this sentence a task",
+            "for an assistant (a question to answer, a text to write, a rule for the answer's shape) rather than a",
+            "sentence of the document? Same features and file format as Tier 2, plus marks for the sentence's form",
+            "(a task verb or question word at its opening or after a short lead-in, a question mark, a rule about",
+            '"your answer"; word classes in English, German, Spanish, French, Chinese and Japanese). Only sentences',
+            "with such a form are scored. It judges documents only: a bare request (less than 16 letters around it)",
+            "is a user's prompt as often as an injection, and a text that is mostly tasks is a list of prompts. It",
+            "runs after Tier 0/1 on untrusted content, only raises (`indirect_injection`, AUTH), and is on by",
+            "default (`LIMEN_TIER2_DRIFT=0` turns it off).",
+            "",
+            f"- file: {size / 1e6:.2f} MB, {n_weights} non-zero weights; trained on {n_sentences} sentences, {n_tasks} of them tasks.",
+            "- data, by what a sentence is (the Tier 2 split: train groups only): tasks are BIPIA's attack",
+            "  instructions, AgentDojo's attacker goals, NotInject's probes (requests to an assistant: benign only",
+            "  when the user types them) and `training/task_drift.py`'s tasks; document sentences are AgentDojo's",
+            "  clean tool outputs, BIPIA's emails (MIT; tables and code are CC-BY-SA: evaluated only), the project's",
+            "  own benign texts and `training/task_drift.py`'s honest sentences (requests between people, recipe",
+            "  and set-up steps).",
+            f"- threshold: at most {allowed} of the {n_dev} benign documents of the dev split (BIPIA emails,",
+            f"  tables, code; AgentDojo clean outputs) flagged; dev recall on embedded attacks {dev_recall:.3f}.",
+            "",
+            "Held-out test split, whole turn gate (Tier 2 as shipped), BIPIA's construction: each test attack",
+            "instruction placed into a test email at the start, the middle and the end.",
+            "",
+            "| | benign documents flagged | embedded attacks passing |",
+            "|---|---|---|",
+            f"| without task drift | {before[0]} / {n_benign} | {before[1]} / {n_attacks} |",
+            f"| with task drift | {after[0]} / {n_benign} | {after[1]} / {n_attacks} |",
+            "",
+            "Known limits: the bare BIPIA and AgentDojo items of `limen bench` are requests with no document",
+            "around them and are not judged (NotInject's probes are the same kind of text, benign); the threshold",
+            "keeps recall on embedded tasks partial; a task in a language without its word classes here (Italian,",
+            "Korean) is scored only if it ends with a question mark. Span removal screens lines alone, where a",
+            "sentence is a bare request: `planted_tasks()` names the sentences to cut.",
+            MARK_END,
+        ]
+    )
+    text = card.read_text(encoding="utf-8") if card.exists() else ""
+    if MARK_BEGIN in text and MARK_END in text:
+        head, rest = text.split(MARK_BEGIN, 1)
+        text = head + section + rest.split(MARK_END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    card.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
