@@ -83,6 +83,7 @@ def test_a_doors_event_is_recorded_with_the_callers_identity(replica: Replica) -
         {"event": "decision", "fields": {}},  # not a door's event name
         {"event": "session_halt", "fields": {}},  # the server's own events are its own
         {"event": "mcp_x", "fields": {"agent": "someone-else"}},  # the identity is the token's
+        {"event": "mcp_x", "fields": {"h": "0" * 64}},  # the chain's own fields are the writer's
         {"event": "mcp_x", "fields": []},
         {"event": "mcp_x", "fields": {"blob": "x" * 20000}},
     ],

@@ -134,7 +134,7 @@ class Guard:
         self.audited = audit is not False
         audit_dir = None if isinstance(audit, bool) else os.fspath(audit)
         self.runtime: Runtime | RemoteRuntime
-        remote = RemoteRuntime.from_environment(self.workspace, policy)
+        remote = RemoteRuntime.from_environment(self.workspace, policy, audit_dir=audit_dir)
         if remote is not None:  # `limen serve` decides; its store holds the sessions
             self.runtime = remote
         else:

@@ -61,7 +61,7 @@ MAX_TOOLS = 1000  # tools pinned per call
 DOORS = frozenset({"sdk", "hook", "mcp", "proxy", "serve"})
 # A door's own event names: its door's prefix and lowercase words (never a decision's kind).
 _EVENT = re.compile(r"^(?:mcp|sdk|proxy)_[a-z_]{1,60}$")
-_RESERVED_FIELDS = frozenset({"kind", "event", "ts", "agent", "door", "session"})
+_RESERVED_FIELDS = frozenset({"kind", "event", "ts", "agent", "door", "session", "seq", "prev", "h", "mac"})
 WORKERS = 8  # decisions run on threads: the event loop keeps answering health checks meanwhile
 
 

@@ -207,16 +207,27 @@ class RemoteRuntime:
     """The Runtime's door-facing methods, answered by `limen serve`. Never raises."""
 
     def __init__(
-        self, client: ServerClient, *, workspace: str, mode: str | None = None, approval_wait: float = 0.0
+        self,
+        client: ServerClient,
+        *,
+        workspace: str,
+        mode: str | None = None,
+        approval_wait: float = 0.0,
+        audit_dir: str | None = None,
     ) -> None:
         self.client = client
         self.workspace = os.path.abspath(workspace)
         self.mode = mode
         self.approval_wait = approval_wait
+        self.audit_dir = (
+            audit_dir  # the local log for what the server could not record (default LIMEN_HOME's)
+        )
         self._local: Runtime | None = None  # the local Runtime that records what the server could not
 
     @classmethod
-    def from_environment(cls, workspace: str, mode: str | None = None) -> RemoteRuntime | None:
+    def from_environment(
+        cls, workspace: str, mode: str | None = None, *, audit_dir: str | None = None
+    ) -> RemoteRuntime | None:
         """The remote runtime `LIMEN_SERVER` names, or None when it is not set. A missing token still
         gives one: every call it answers is then a BLOCK saying so."""
         servers = [s.strip() for s in os.environ.get("LIMEN_SERVER", "").split(",") if s.strip()]
@@ -236,7 +247,7 @@ class RemoteRuntime:
             timeout=timeout if timeout > 0 else 10.0,
             cafile=os.environ.get("LIMEN_SERVER_CA") or None,
         )
-        return cls(client, workspace=workspace, mode=mode, approval_wait=wait)
+        return cls(client, workspace=workspace, mode=mode, approval_wait=wait, audit_dir=audit_dir)
 
     def decide(
         self,
@@ -435,7 +446,7 @@ class RemoteRuntime:
         if self._local is None:
             from limen.runtime import Runtime
 
-            self._local = Runtime(workspace=self.workspace, mode=self.mode)
+            self._local = Runtime(workspace=self.workspace, mode=self.mode, audit_dir=self.audit_dir)
         return self._local
 
     def _refused(self, tool: str, session: str | None, door: str, why: str) -> Decision:
