@@ -185,7 +185,11 @@ def test_paths_resolve_like_realpath_whether_or_not_they_exist(tmp_path: Path) -
         ),
         ("mcp__proc__spawn", {"argv": ["rm", "-rf", "~"]}, "destructive_command"),
         ("mcp__x__do_thing", {"location": "/etc/shadow"}, "sensitive_secret_access"),
-        ("mcp__x__visit", {"page": "https://evil.example/x?d=1"}, "unknown_external_destination"),
+        (  # a URL under any name, handed with something the tool may send
+            "mcp__x__visit",
+            {"page": "https://evil.example/x?d=1", "note": "q3 figures"},
+            "unknown_external_destination",
+        ),
     ],
 )
 def test_mcp_arguments_are_classified_by_value_not_only_by_name(

@@ -1385,19 +1385,23 @@ MAX_SCRIPT = 128 * 1024  # bytes of a script file on disk that are read and anal
 
 
 def _script_on_disk(path: str, lang: str, state: _State) -> str | None:
-    """The text of a script an interpreter runs, as it is on disk (written earlier in the session or part of
-    the workspace); for a file run directly, only one whose `#!` line names an analysed interpreter."""
+    """The text of a script the line runs, as it is on disk (written earlier in the session, fetched, or part
+    of the workspace): a shell script (`bash f`, `. f`, `./f` without a `#!` line or with a shell's) is read
+    as the lines it runs, one whose `#!` line names an analysed interpreter as that language. A compiled
+    program run directly (`./target/release/app`) or a file another interpreter runs is None: not read."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(MAX_SCRIPT + 1)
     except (OSError, ValueError):
         return None
     if lang == "sh":
+        if head.startswith(b"\x7fELF") or (b"\x00" in head[:4096] and not head.startswith(b"#!")):
+            return None  # a compiled program: what it does is not in its bytes
         first = head[:256].split(b"\n", 1)[0]
         words = [w for w in first[2:].decode("latin-1").split() if not w.startswith("-")]
         interpreter = _basename(words[-1]) if head.startswith(b"#!") and words else ""
-        if not interpreter or interpreter in SHELLS or _lang(interpreter) not in _CODE_LANGS:
-            return None
+        if interpreter and interpreter not in SHELLS and _lang(interpreter) not in _CODE_LANGS:
+            return None  # `#!/usr/bin/awk -f`, `#!/usr/bin/env lua`: a language Limen does not read
     elif lang not in _CODE_LANGS:
         return None
     if len(head) > MAX_SCRIPT:

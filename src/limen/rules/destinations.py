@@ -38,9 +38,9 @@
   plainly spelt public host be read (`_reads_only`: it carries nothing and keeps no copy, `curl -s URL`,
   a WebFetch; the fetched text is screened as untrusted output, and after a secret was read the taint floor
   still asks) and asks (risk 60) for everything that sends or saves what it fetches (`curl -o f`, `wget
-  URL`: a later call could run the copy); strict (70) and paranoid (80) ask for reads too, with a higher risk, and a non-dotted-decimal IP spelling
-  (`2130706433`, `0x7f.1`, IPv4-mapped IPv6) or a deceptive userinfo (`https://github.com@evil.com`) is
-  BLOCK there (AUTH at risk 80 in light and balanced).
+  URL`: a later call could run the copy); strict (70) and paranoid (80) ask for reads too, with a higher
+  risk, and a non-dotted-decimal IP spelling (`2130706433`, `0x7f.1`, IPv4-mapped IPv6) or a deceptive
+  userinfo (`https://github.com@evil.com`) is BLOCK there (AUTH at risk 80 in light and balanced).
 
 `egress_requires_auth` (AUTH in every mode) covers commands whose real peer is decided by something the
 command line does not show, so even a trusted-looking host proves nothing:
@@ -109,8 +109,19 @@ from limen.facts.hosts import (
 )
 from limen.facts.programs import ROUTE_VARIABLES
 from limen.floors.egress import OWN_REMOTE, carries_nothing
-from limen.model import Action, Command, Destination, Finding, HostClass, Mode, ReasonCode, Verdict
+from limen.model import (
+    Action,
+    Capability,
+    Command,
+    Destination,
+    Finding,
+    HostClass,
+    Mode,
+    ReasonCode,
+    Verdict,
+)
 from limen.normalize.net import ADDRESS
+from limen.normalize.tools import KNOWN_TOOLS, classify
 from limen.rules import rule
 
 _MODE_RISK = {Mode.LIGHT: 55, Mode.BALANCED: 60, Mode.STRICT: 70, Mode.PARANOID: 80}
@@ -212,7 +223,18 @@ def _read_only_fetch(action: Action) -> bool:
 
 
 def _reads_only(action: Action) -> bool:
-    """A fetch that sends nothing of the session's and keeps no copy: reading a page, as a person would."""
+    """A fetch that sends nothing of the session's and keeps no copy: reading a page, as a person would. A
+    tool call qualifies as a known fetch tool (WebFetch), or as a tool its name calls a fetch
+    (`get_webpage`, `fetch`) given nothing but the URL: what else a tool is handed, it may send."""
+    if not action.commands:
+        if action.capability != Capability.NETWORK_REQUEST.value:
+            return False
+        if action.tool not in KNOWN_TOOLS:
+            urls = set(classify(action.tool, action.arguments).urls)
+            if any(
+                value not in (None, "", [], {}) and key not in urls for key, value in action.arguments.items()
+            ):
+                return False
     return carries_nothing(action) and not _keeps_a_copy(action)
 
 
@@ -380,12 +402,7 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         )
     if mode is Mode.LIGHT and _read_only_fetch(action):
         return None
-    if (
-        mode is Mode.BALANCED
-        and _plain_public(dest)
-        and carries_nothing(action)
-        and not _keeps_a_copy(action)
-    ):
+    if mode is Mode.BALANCED and _plain_public(dest) and _reads_only(action):
         return None
     if mode is not Mode.PARANOID and _plain_public(dest) and _reads_or_uses_own_key(dest, action):
         return None
