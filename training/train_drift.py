@@ -101,10 +101,11 @@ def main() -> int:
                 sentences.append((it["payload"], 1, 1.0))
             elif is_document(it) and t2.trainable(it):
                 sentences += [(s, 0, 1.0) for s in drift.sentences(it["payload"])]
-    for lang, tasks in task_drift.TASKS.items():
-        sentences += [(t, 1, 1.0) for t in tasks]
-        sentences += [(s, 0, 1.0) for s in task_drift.HONEST[lang]]
-        sentences += [(s, 0, 1.0) for s in augment.BENIGN[lang]]
+    sentences += [(task, 1, weight) for task, weight in task_drift.tasks()]
+    for document in task_drift.honest_documents():
+        sentences += [(s, 0, 1.0) for s in drift.sentences(document)]
+    for lang_sentences in augment.BENIGN.values():
+        sentences += [(s, 0, 1.0) for s in lang_sentences]
     for path in sorted((ROOT / "training" / "data").glob("own_benign*.jsonl")):
         for it in t2.load(path):
             sentences += [(s, 0, 1.0) for s in drift.sentences(it["payload"])]
