@@ -55,6 +55,7 @@ _RC_NAMES = (
     ".bash_profile",
     ".bash_login",
     ".bash_logout",
+    ".bash_aliases",  # Debian's and Ubuntu's .bashrc sources it
     ".profile",
     ".zshrc",
     ".zprofile",
@@ -149,6 +150,16 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         ),
     ),
     (r"^~/\.ssh/config$", _f("ssh_config", "ssh runs its ProxyCommand and LocalCommand", "ssh_config")),
+    (r"^~/\.config/fish/(?:conf\.d|functions)/", SHELL_RC),
+    (
+        # where packages come from: an index or registry put here serves every later install
+        r"^(?:~/\.config/pip/pip\.conf|~/\.pip/pip\.conf|~/\.pydistutils\.cfg|/etc/pip\.conf"
+        r"|~/\.config/uv/uv\.toml|~/\.condarc|~/\.yarnrc(?:\.yml)?|~/\.gemrc|~/\.cargo/config(?:\.toml)?"
+        r"|~/\.m2/settings\.xml|~/\.gradle/gradle\.properties|~/\.bunfig\.toml)$",
+        _f(
+            "package_source", "every later install takes packages from the source it names", "text", asks=True
+        ),
+    ),
     (r"^~/\.ssh/rc$", _f("ssh_rc", "sshd runs it at every login", "shell", asks=True)),
     (
         r"/(?:site|dist)-packages/[^/]+\.pth$",

@@ -84,6 +84,9 @@ class Program:
     pushes: tuple[str, ...] = ()
     push_target: str = ""
     disables: str = ""  # regex over the words after the name: switches a security control off
+    # regex over the words after the name: points the tool, for good, at another package source or at a
+    # program it will run later (`npm config set registry URL`, `git config core.fsmonitor CMD`)
+    reroutes: str = ""
 
 
 def _p(
@@ -102,6 +105,7 @@ def _p(
     pushes: tuple[str, ...] = (),
     push_target: str = "",
     disables: str = "",
+    reroutes: str = "",
 ) -> Program:
     return Program(
         name,
@@ -119,6 +123,7 @@ def _p(
         pushes=pushes,
         push_target=push_target,
         disables=disables,
+        reroutes=reroutes,
     )
 
 
@@ -394,14 +399,40 @@ PROGRAMS: tuple[Program, ...] = (
     _p("xterm", R.RUNNER, aliases=("urxvt", "rxvt")),
     _p("tmux", R.RUNNER),
     _p("screen", R.RUNNER),
-    _p("pip", R.PACKAGE_INSTALLER, aliases=("pip3",), family=True),
-    _p("gem", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER),
+    _p(
+        "pip",
+        R.PACKAGE_INSTALLER,
+        aliases=("pip3",),
+        family=True,
+        reroutes=rf"{_W}config\s+set\s+\S*(?:index-url|find-links|trusted-host){_E}",
+    ),
+    _p("gem", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, reroutes=rf"{_W}sources\s+(?:-a|--add){_E}"),
+    _p(
+        "conda",
+        R.PACKAGE_INSTALLER,
+        aliases=("mamba", "micromamba"),
+        reroutes=rf"{_W}config\s+.*--(?:add|prepend|set)\s+channels{_E}",
+    ),
+    *(
+        _p(
+            name,
+            R.PACKAGE_INSTALLER,
+            reroutes=rf"{_W}config\s+set\s+(?:\S*registry\S*|npmRegistryServer|script-shell|shell|git|editor|node-options|globalconfig|userconfig){_E}",
+        )
+        for name in ("npm", "pnpm", "yarn")
+    ),
     _p("cargo", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER),
     _p("go", R.PACKAGE_INSTALLER),
     _p("twine", R.PACKAGE_PUBLISHER),
     _p("apt", R.PACKAGE_INSTALLER, aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper")),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).
-    _p("git", R.RUNS_OPTION),  # its egress is `limen.normalize.shell._h_git`'s
+    _p(  # its egress is `limen.normalize.shell._h_git`'s
+        "git",
+        R.RUNS_OPTION,
+        # a key given a value (`--get core.editor` reads it, `--unset` removes it)
+        reroutes=rf"{_W}config{_E}.*{_W}(?:(?:core\.(?:hooksPath|fsmonitor|sshCommand|pager|editor|askPass|gitProxy)"
+        rf"|sequence\.editor|credential\.\S*helper|url\.\S+\.insteadOf)\s+\S|alias\.\S+\s+['\"]?!)",
+    ),
     _p(
         "tar",
         R.RUNS_OPTION,
@@ -728,6 +759,7 @@ def _index(programs: Iterable[Program]) -> dict[str, Program]:
                     pushes=known.pushes or entry.pushes,
                     push_target=known.push_target or entry.push_target,
                     disables=known.disables or entry.disables,
+                    reroutes=known.reroutes or entry.reroutes,
                 )
             table[name] = entry
     return table

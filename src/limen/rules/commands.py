@@ -1601,15 +1601,9 @@ def _persistence(command: Command) -> str:
         return f"{name} schedules a command"
     if name in ("useradd", "adduser", "usermod", "chpasswd", "passwd", "visudo", "groupadd", "newusers"):
         return f"{name} changes accounts"
-    if (
-        name == "git"
-        and "config" in args
-        and any(
-            w in ("core.hooksPath", "core.fsmonitor", "core.sshCommand", "core.pager", "core.editor")
-            for w in args
-        )
-    ):
-        return "git config points git at a command"
+    entry = program(name)
+    if entry is not None and entry.reroutes and re.search(entry.reroutes, " ".join(args)):
+        return f"{name} points itself at another package source or at a program it runs later"
     return ""
 
 

@@ -45,6 +45,8 @@ _SYSTEM_WRITE_DIRS = (
     "/boot",
     "/opt",
     "/var/lib",
+    "/proc",  # `/proc/sys/...`: kernel settings (ASLR, ptrace scope)
+    "/sys",
     "/System",
     "/Library",
     "/root",
