@@ -376,7 +376,7 @@ def tasks() -> list[tuple[str, float]]:
 
 
 def honest_documents() -> list[str]:
-    """The carriers with honest sentences in them, the carriers alone, and chat logs, in every language."""
+    """The carriers with honest sentences in them and the carriers alone, in every language, and chat logs."""
     out: list[str] = []
     for lang, carriers in CARRIERS.items():
         for hi, sentence in enumerate(HONEST[lang]):
@@ -384,6 +384,12 @@ def honest_documents() -> list[str]:
                 if (hi + ci) % 2 == 0:
                     out.append(_carry(carrier, sentence, f"{lang}-h{hi}"))
         out += [_carry(carrier, "", f"{lang}{ci}") for ci, carrier in enumerate(carriers)]
+    return out + chat_logs()
+
+
+def chat_logs() -> list[str]:
+    """Chat and inbox excerpts with links and requests between people (the agent's user is their reader)."""
+    out = []
     for i, chat in enumerate(CHAT):
         for j in range(2):
             key = f"chat-{i}-{j}"
