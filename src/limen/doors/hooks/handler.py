@@ -23,6 +23,9 @@ from limen.doors.hooks.wire import HOLD_UNTIL, HOOK_CWD, audit_size
 if TYPE_CHECKING:
     from limen.model import Decision, Finding
     from limen.runtime import Runtime
+    from limen.serve.client import RemoteRuntime
+
+    DoorRuntime = Runtime | RemoteRuntime
     from limen.turngate.repeat import RepeatGate, RepeatTracker
 
 DOOR = "hook"
@@ -49,20 +52,23 @@ def dialect(agent: str) -> Dialect:
 
 class RuntimePool:
     """Runtimes by workspace. The daemon keeps a few warm for many agents and sessions at once; calls on
-    one runtime are serialised, calls on different workspaces run in parallel."""
+    one runtime are serialised, calls on different workspaces run in parallel.
+
+    With `LIMEN_SERVER` set where the daemon (or the in-process fallback) starts, which is the agent's own
+    environment, each runtime is `limen serve`'s (`limen.serve.client.RemoteRuntime`): the server decides,
+    holds the session and records the decision; when it cannot be reached, the call is a BLOCK recorded
+    in the local audit log."""
 
     def __init__(self, limit: int = 16) -> None:
         self._limit = limit
-        self._slots: OrderedDict[str, tuple[Runtime, threading.Lock]] = OrderedDict()
+        self._slots: OrderedDict[str, tuple[DoorRuntime, threading.Lock]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, workspace: str) -> tuple[Runtime, threading.Lock]:
+    def get(self, workspace: str) -> tuple[DoorRuntime, threading.Lock]:
         with self._lock:
             slot = self._slots.get(workspace)
             if slot is None:
-                from limen.runtime import Runtime
-
-                slot = (Runtime(workspace=workspace), threading.Lock())
+                slot = (_open_runtime(workspace), threading.Lock())
                 self._slots[workspace] = slot
                 if len(self._slots) > self._limit:
                     _close_idle(*self._slots.popitem(last=False)[1])
@@ -77,7 +83,24 @@ class RuntimePool:
             self._slots.clear()
 
 
-def _close_idle(runtime: Runtime, lock: threading.Lock) -> None:
+def _open_runtime(workspace: str) -> DoorRuntime:
+    if os.environ.get("LIMEN_SERVER"):
+        from limen.serve.client import door_runtime
+
+        return door_runtime(workspace, None)
+    from limen.runtime import Runtime
+
+    return Runtime(workspace=workspace)
+
+
+def _log_size(runtime: DoorRuntime) -> int:
+    """The local audit log's size before the decision (see `ev.Answer.since`); 0 for `limen serve`, which
+    records its decisions itself (the answer then carries no record for the client to append)."""
+    writer = getattr(runtime, "writer", None)
+    return int(writer.size()) if writer is not None else 0
+
+
+def _close_idle(runtime: DoorRuntime, lock: threading.Lock) -> None:
     """Close a runtime unless a request still holds it after a second (a hung one dies with the process)."""
     if lock.acquire(timeout=1.0):
         try:
@@ -156,7 +179,7 @@ def evaluate(
     records: list[dict[str, Any]] = []  # the client appends the record of the answer it gives
     with lock:
         take(claim)
-        since = runtime.writer.size()
+        since = _log_size(runtime)
         if event.kind == ev.POST_TOOL:
             decision = runtime.observe_output(
                 event.tool,
@@ -207,7 +230,7 @@ def hold_until(env: dict[str, str]) -> float:
 
 
 def held(
-    runtime: Runtime,
+    runtime: DoorRuntime,
     lock: threading.Lock,
     decision: Decision,
     event: ev.HookEvent,
