@@ -177,6 +177,7 @@ class Replica:
     home: str
     workspace: str
     audit: str  # the replica's audit directory
+    state: str  # its session store (SQLite), where `limen serve pending|approve` finds its requests
 
     def door_env(self, **extra: str) -> dict[str, str]:
         """The variables that make a door decide through this replica."""
@@ -198,10 +199,10 @@ def one_replica(root: str, workspace: str, identity: str = "agent-a") -> Iterato
         text=True,
         check=True,
     ).stdout.strip()
-    audit = os.path.join(root, "serve-audit")
-    proc, url = start_replica(home, workspace, state=os.path.join(root, "serve-state.sqlite"), audit=audit)
+    audit, state = os.path.join(root, "serve-audit"), os.path.join(root, "serve-state.sqlite")
+    proc, url = start_replica(home, workspace, state=state, audit=audit)
     try:
-        yield Replica(url, token, home, workspace, audit)
+        yield Replica(url, token, home, workspace, audit, state)
     finally:
         stop(proc)
 

@@ -212,3 +212,61 @@ def test_a_server_answering_garbage_fails_closed(
     decision = denied.value.decision
     assert decision is not None and decision.reasons == (ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,)
     assert ran == []
+
+
+def test_a_held_call_passes_once_after_a_person_approves_it_on_the_server(
+    served: Replica, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`LIMEN_SERVER_APPROVAL_WAIT`: the guard holds an AUTH while a person answers on the server's side
+    (`limen serve approve ID`); granted, the identical call is decided again there and passes once."""
+    import subprocess
+    import sys
+    import time
+
+    monkeypatch.setenv("LIMEN_SERVER_APPROVAL_WAIT", "30")
+    guard = Guard(project)
+    sent: list[str] = []
+
+    @guard.tool(capability="network.request", params={"url": "url", "body": "payload"})
+    def post(url: str, body: str) -> str:
+        sent.append(body)
+        return "posted"
+
+    outcome: list[object] = []
+    caller = threading.Thread(
+        target=lambda: outcome.append(_call(post, "https://api.github.com/gists", "a note"))
+    )
+    caller.start()
+    serve = [sys.executable, "-m", "limen", "serve"]
+    where = ["--workspace", served.workspace, "--state", served.state, "--audit", served.audit]
+    env = {**os.environ, "LIMEN_HOME": served.home}
+    deadline = time.monotonic() + 20
+    waiting: list[dict[str, object]] = []
+    while not waiting:
+        assert time.monotonic() < deadline, "no approval request was opened"
+        listed = subprocess.run(
+            [*serve, "pending", "--json", *where], env=env, capture_output=True, text=True
+        )
+        waiting = [r for r in json.loads(listed.stdout or "[]") if r.get("tool") == "post"]
+        time.sleep(0.2)
+    assert sent == []  # held, not run
+    approved = subprocess.run(
+        [*serve, "approve", str(waiting[0]["id"]), *where], env=env, capture_output=True, text=True
+    )
+    assert approved.returncode == 0, approved.stderr
+    caller.join(30)
+    assert outcome == ["posted"] and sent == ["a note"]
+    guard.runtime.approval_wait = 0.0  # type: ignore[union-attr]
+    with pytest.raises(Denied) as again:  # the grant was used up: the identical call needs a new one
+        post(url="https://api.github.com/gists", body="a note")
+    assert again.value.decision is not None and again.value.decision.verdict is Verdict.AUTH
+    assert again.value.decision.approval_id not in ("", waiting[0]["id"])
+    assert sent == ["a note"]
+    guard.close()
+
+
+def _call(fn: object, url: str, body: str) -> object:
+    try:
+        return fn(url=url, body=body)  # type: ignore[operator]
+    except Denied as exc:
+        return exc
