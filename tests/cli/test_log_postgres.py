@@ -13,7 +13,6 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from fleet_servers import postgres_dsn, postgres_server_dsn  # noqa: F401
 from limen.model import Verdict
 
 
@@ -28,7 +27,7 @@ def _limen(*argv: str, home: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def decided(postgres_dsn: str, workspace: str) -> dict[str, str]:  # noqa: F811
+def decided(postgres_dsn: str, workspace: str) -> dict[str, str]:
     """Three decisions recorded in PostgreSQL as `limen serve` records them; their ids by verdict."""
     from limen.serve.app import ServeRuntime
 
@@ -49,7 +48,7 @@ def decided(postgres_dsn: str, workspace: str) -> dict[str, str]:  # noqa: F811
 def test_log_reads_the_database_serve_yaml_names(
     decided: dict[str, str],
     postgres_dsn: str,
-    limen_home: Path,  # noqa: F811
+    limen_home: Path,
 ) -> None:
     (limen_home / "serve.yaml").write_text(f"audit: '{postgres_dsn}'\n")
     listed = _limen("log", "--json", home=limen_home)
@@ -72,7 +71,7 @@ def test_log_reads_the_database_serve_yaml_names(
 def test_audit_verify_checks_the_configured_database_and_finds_tampering(
     decided: dict[str, str],
     postgres_dsn: str,
-    limen_home: Path,  # noqa: F811
+    limen_home: Path,
 ) -> None:
     (limen_home / "serve.yaml").write_text(f"audit: '{postgres_dsn}'\n")
     clean = _limen("audit", "verify", "--json", home=limen_home)
