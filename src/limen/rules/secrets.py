@@ -210,6 +210,9 @@ def _shape(
     return _Shape(kind, anchors, re.compile(pattern), min_entropy, group, ids)
 
 
+# A shape whose anchor turns up in ordinary commands and code (`s.`, `|`, `sk_`, `-us`) has its leading `\b`
+# checked after the first character instead (`\bX...` is `X(?<!\wX)...` when X is a word character): the same
+# matches, but the search skips to the characters a match can start with rather than trying every position.
 _SHAPES: tuple[_Shape, ...] = (
     _shape(
         "aws-access-key",
@@ -236,7 +239,7 @@ _SHAPES: tuple[_Shape, ...] = (
         r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}",
     ),
     _shape("discord-webhook", "/api/webhooks/", r"discord(?:app)?\.com/api/webhooks/\d+/[\w-]{60,}"),
-    _shape("stripe-key", ("sk_", "rk_"), r"\b[sr]k_(?:test|live|prod)_[A-Za-z0-9]{10,99}\b"),
+    _shape("stripe-key", ("sk_", "rk_"), r"[sr](?<!\w[sr])k_(?:test|live|prod)_[A-Za-z0-9]{10,99}\b"),
     _shape("openai-key", "T3BlbkFJ", r"\bsk-(?:[a-z]+-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"),
     _shape("openai-key", "sk-", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{48,}"),
     _shape("anthropic-key", "sk-ant-", r"\bsk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA"),
@@ -256,7 +259,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("pypi-token", "pypi-AgE", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
     _shape("twilio-key", "SK", r"\bSK[0-9a-fA-F]{32}\b"),
     _shape("sendgrid-key", "SG.", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![\w-])"),
-    _shape("mailchimp-key", "-us", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
+    _shape("mailchimp-key", "-us", r"[0-9a-f](?<!\w[0-9a-f])[0-9a-f]{31}-us\d{1,2}\b"),
     _shape("mailgun-key", "key-", r"\bkey-[0-9a-f]{32}\b"),
     _shape("huggingface-token", ("hf_", "api_org_"), r"\b(?:hf_|api_org_)[A-Za-z]{34}\b"),
     _shape("1password-token", "ops_eyJ", r"\bops_eyJ[A-Za-z0-9+/]{250,}={0,3}"),
@@ -273,7 +276,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("azure-storage-key", "AccountKey=", r"AccountKey=[A-Za-z0-9+/]{86}==", group=0),
     _shape("databricks-token", "dapi", r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
     _shape("facebook-token", "EAA", r"\bEAA[MC][A-Za-z0-9]{90,}"),
-    _shape("facebook-token", "|", r"\b\d{15,16}(?:\||%7C)[0-9A-Za-z_-]{27,40}(?![\w-])"),
+    _shape("facebook-token", "|", r"\d(?<!\w\d)\d{14,15}(?:\||%7C)[0-9A-Za-z_-]{27,40}(?![\w-])"),
     _shape(
         "flyio-token", ("fo1_", "fm1", "fm2"), r"\b(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})"
     ),
@@ -286,7 +289,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape(
         "vault-token",
         ("hvs.", "hvb.", "s."),
-        r"\b(?:hvs\.[\w-]{90,120}|hvb\.[\w-]{138,300}|(?<![\w.])s\.(?=[A-Za-z]*\d)[A-Za-z0-9]{24}(?![\w.]))",
+        r"(?:h(?<!\wh)v(?:s\.[\w-]{90,120}|b\.[\w-]{138,300})|s(?<![\w.]s)\.(?=[A-Za-z]*\d)[A-Za-z0-9]{24}(?![\w.]))",
         3.5,
     ),
     _shape("heroku-key", "HRKU-", r"\bHRKU-AA[0-9A-Za-z_-]{58}"),
@@ -1237,8 +1240,9 @@ def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
     return True
 
 
+_PASSWORD_VARIABLES = ("PGPASSWORD", "MYSQL_PWD", "REDISCLI_AUTH", "SSHPASS", "MONGO_PASSWORD")
 _PASSWORD_ENV = re.compile(
-    r"(?:^|[\s;&|(])(?:PGPASSWORD|MYSQL_PWD|REDISCLI_AUTH|SSHPASS|MONGO_PASSWORD)=(\"[^\"]*\"|'[^']*'|[^\s\"';|&)]+)"
+    rf"(?:^|[\s;&|(])(?:{'|'.join(_PASSWORD_VARIABLES)})=(\"[^\"]*\"|'[^']*'|[^\s\"';|&)]+)"
 )
 _PASSWORD_FLAGS = {"redis-cli": ("-a", "--pass"), "mongo": ("-p", "--password")}
 _PROMPT_WORDS = frozenset({"password", "passwd", "pass", "pwd", "changeme", "secret_password"})
@@ -1282,7 +1286,9 @@ def command_line_password(action: Action) -> bool:
         if any(_given_password(v) for v in _password_operands(command.name, command.argv[1:])):
             return True
     line = action.command_line[:MAX_SCAN_CHARS]
-    return "=" in line and any(_given_password(m.group(1)) for m in _PASSWORD_ENV.finditer(line))
+    if "=" not in line or not any(f"{name}=" in line for name in _PASSWORD_VARIABLES):
+        return False  # no client's password variable is assigned: the pattern cannot match
+    return any(_given_password(m.group(1)) for m in _PASSWORD_ENV.finditer(line))
 
 
 def scan_action(action: Action, *, weak: bool = True) -> list[SecretHit]:
