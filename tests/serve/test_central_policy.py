@@ -174,3 +174,18 @@ def test_a_policy_file_every_replica_reads_applies_without_a_restart(tmp_path: P
     finally:
         client.close()
         stop(proc)
+
+
+def test_a_follower_that_loses_the_database_keeps_the_last_version(postgres_dsn: str, tmp_path: Path) -> None:
+    from limen.serve.policy import PolicyFollower, publish
+
+    target = tmp_path / "org-policy.yaml"
+    follower = PolicyFollower(postgres_dsn, path=str(target))
+    assert not follower.refresh() and "no policy has been published" in follower.problem
+    assert not target.exists()  # nothing to follow: the loader then refuses the missing file
+    version = publish(postgres_dsn, TIGHT, name="org.yaml", by="test")
+    assert follower.refresh() and follower.version == version and target.read_text() == TIGHT
+    assert oct(target.stat().st_mode & 0o777) == "0o600"
+    follower.dsn = f"host={tmp_path} port=9 dbname=nowhere user=x"  # the database goes away
+    assert not follower.refresh() and "cannot be read" in follower.problem
+    assert target.read_text() == TIGHT
