@@ -379,7 +379,8 @@ class DecisionService:
             schema = tool.get("inputSchema")
             if toolpin.check_and_pin(server, name, description, schema, store=self.runtime.store):
                 changed.append(name)
-        self.runtime.audit_event("mcp_tools_pinned", agent=identity, server=server, changed=changed)
+        if changed:  # a listing that matches its pins is routine; a change is what a person must see
+            self.runtime.audit_event("mcp_tools_changed", agent=identity, server=server, tools=changed)
         return 200, _json({"changed": changed}), "application/json"
 
     def _approval(self, identity: str, request_id: str) -> tuple[int, bytes, str]:
