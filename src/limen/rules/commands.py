@@ -292,29 +292,28 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
                 96,
                 f"recursive delete of {_path_class(hit, ctx)}",
             )
-        in_home = [
-            t
-            for t in (target, *_after_cd(word, action, ctx))
-            if ctx.home and os.path.dirname(t) == ctx.home.rstrip("/") and not is_within(ctx.workspace, t)
-        ]
-        if in_home:
-            target = in_home[-1]
-            from limen.rules.paths import is_secret_file
-
-            if is_secret_file(target):  # `rm -rf ~/{.ssh,.aws}`: keys and credentials, lost for good
-                return _finding(
-                    ReasonCode.DESTRUCTIVE_COMMAND,
-                    Verdict.BLOCK,
-                    92,
-                    "recursive delete of a credential store",
-                )
-            worst = _finding(
-                ReasonCode.DESTRUCTIVE_COMMAND,
-                Verdict.AUTH,
-                70,
-                "recursive delete of a folder in the home folder",
-            )
+        for place in (target, *_after_cd(word, action, ctx)):
+            home_delete = _home_folder_delete(place, ctx)
+            if home_delete is not None and home_delete.verdict is Verdict.BLOCK:
+                return home_delete
+            worst = home_delete or worst
     return worst
+
+
+def _home_folder_delete(target: str, ctx: Context) -> Finding | None:
+    """Everything in a folder directly in the home folder deleted (`rm -rf ~/Documents`, an unfiltered
+    `find ~/Documents -delete`): AUTH; a credential store (`~/.ssh`, `~/.aws`), lost for good: BLOCK."""
+    if not ctx.home or os.path.dirname(target) != ctx.home.rstrip("/") or is_within(ctx.workspace, target):
+        return None
+    from limen.rules.paths import is_secret_file
+
+    if is_secret_file(target):  # `rm -rf ~/{.ssh,.aws}`: keys and credentials, lost for good
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, "recursive delete of a credential store"
+        )
+    return _finding(
+        ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "recursive delete of a folder in the home folder"
+    )
 
 
 _EVERY_ENTRY = re.compile(r"^[*?.]*\*[*?.]*$")  # `*`, `.*`, `*.*`: a glob that names every entry
@@ -401,15 +400,28 @@ def _find_roots(command: Command, action: Action, ctx: Context) -> list[str]:
 
 
 def _find_deletes(command: Command) -> bool:
+    r"""The find deletes its matches, or empties them: `-delete`, `-exec rm {} +`, `-exec truncate -s 0 {} +`,
+    `-exec sh -c ': > "$1"' _ {} \;`."""
     argv = command.argv
     if "-delete" in argv:
         return True
     for i, word in enumerate(argv[:-1]):
-        if word in ("-exec", "-execdir", "-ok", "-okdir") and argv[i + 1].rsplit("/", 1)[-1] in _DELETERS:
-            end = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
-            if "{}" in argv[i + 1 : end]:  # `-exec rm {}.bak` deletes a derived name, not the matches
-                return True
+        if word not in ("-exec", "-execdir", "-ok", "-okdir"):
+            continue
+        end = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
+        inner, name = argv[i + 1 : end], argv[i + 1].rsplit("/", 1)[-1]
+        if "{}" not in inner:  # `-exec rm {}.bak` deletes a derived name, not the matches
+            continue
+        if name in _DELETERS or (name == "truncate" and _EMPTIED_SIZE.search(" ".join(inner))):
+            return True
+        if name in SHELL_NAMES and any(_OVERWRITES_ARGUMENT.search(w) for w in inner[1:]):
+            return True
     return False
+
+
+_EMPTIED_SIZE = re.compile(r"(?:^|\s)(?:-s\s*|--size[= ])0(?:\s|$)")
+# A shell string that overwrites the file it is handed: `> "$1"`, `>$0`, `> {}`, `> "$@"`.
+_OVERWRITES_ARGUMENT = re.compile(r'(?<![>&0-9])>\|?\s*["\']?(?:\$\{?[0-9@]\}?|\{\})')
 
 
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
@@ -451,9 +463,12 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
     if command.name != "find" or not _find_deletes(command):
         return None
     roots = _find_roots(command, action, ctx)
-    if not _find_filters(command.argv) and any(_is_dangerous(r, action, ctx) for r in roots):
+    if _find_filters(command.argv):
+        return None
+    if any(_is_dangerous(r, action, ctx) for r in roots):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "find -delete without a filter")
-    return None
+    found = [f for f in (_home_folder_delete(r, ctx) for r in roots) if f is not None]
+    return max(found, key=lambda f: f.verdict, default=None)
 
 
 _NOT_A_DISK = frozenset({"/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty"})
