@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,6 +87,30 @@ def test_a_tool_changed_since_its_pin_on_the_server_is_refused(replica: Replica,
     changes = [r for r in _records(replica) if r.get("event") == "mcp_tools_changed"]
     assert changes and changes[-1]["server"] == "fs-pinned" and changes[-1]["agent"] == "agent-a"
     assert changes[-1]["tools"] == ["fetch_notes"]
+    # a person reviews the new contract and approves it for the whole fleet, on the server's store
+    fleet = ["--state", replica.state, "--audit", replica.audit]
+    serve_env = {**os.environ, "LIMEN_HOME": replica.home}
+    listed = subprocess.run(
+        [sys.executable, "-m", "limen", "serve", "tools", "list", "--json", *fleet],
+        env=serve_env,
+        capture_output=True,
+        text=True,
+    )
+    assert {"server": "fs-pinned", "tool": "fetch_notes"} in json.loads(listed.stdout)
+    approved = subprocess.run(
+        [sys.executable, "-m", "limen", "serve", "tools", "approve", "fs-pinned", "fetch_notes", *fleet],
+        env=serve_env,
+        capture_output=True,
+        text=True,
+    )
+    assert approved.returncode == 0, approved.stderr
+    with LineClient(
+        proxy_argv(FS, name="fs-pinned"), env, FS_SERVER_VARIANT="changed", **replica.door_env()
+    ) as client:
+        client.initialize()
+        assert "fetch_notes" in client.tools()
+        assert text(client.call("fetch_notes", {"topic": "x"})) == "notes about x"
+    assert any(r.get("event") == "tool_pin_approved" for r in _records(replica))
 
 
 def test_a_server_that_is_down_refuses_every_call_and_nothing_runs(replica: Replica, env: Env) -> None:

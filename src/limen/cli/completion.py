@@ -24,7 +24,7 @@ SHELLS = ("bash", "zsh", "fish")
 DISPATCHED = {
     "doctor": ("proxy",),
     "proxy": ("credential",),
-    "serve": ("token", "policy", "pending", "approve", "deny"),
+    "serve": ("token", "policy", "tools", "pending", "approve", "deny"),
 }
 
 

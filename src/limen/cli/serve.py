@@ -5,6 +5,7 @@
                 [--policy postgresql://...|FILE]
     limen serve token add NAME | list | remove NAME
     limen serve policy publish FILE | versions     [--config F] [--to postgresql://...]
+    limen serve tools list | approve SERVER TOOL     [--config F] [--state URL] [--audit SINK]
     limen serve pending | approve ID [--code C] | deny ID      [--config F] [--state URL] [--audit SINK]
 
 Any number of replicas may serve the same `--state` and `--audit` behind a load balancer. A non-loopback
@@ -14,6 +15,10 @@ tokens must not cross a network in clear by accident.
 `--policy` (serve.yaml `policy:`) is the organisation policy every replica follows (`limen.serve.policy`):
 a file, or a database `limen serve policy publish` appends versions to. A change applies without a restart;
 a loosening waits for the drift gate (`limen policy propose` / `approve` with the replicas' LIMEN_HOME).
+
+`tools` lists and approves the MCP tools whose contract changed since they were pinned in the fleet's store
+(the MCP doors pin through `limen serve`, so `limen tools`, which reads this machine's store, does not see
+them); an approval is audited into the configured sink.
 
 `pending`, `approve` and `deny` answer the approval requests the fleet opened: on a Redis state they live
 in Redis (any replica's request, answered once, used once), audited into the configured sink.
@@ -40,6 +45,8 @@ def main(argv: list[str]) -> int:
         return _tokens(argv[1:])
     if argv[:1] == ["policy"]:
         return _policy(argv[1:])
+    if argv[:1] == ["tools"]:
+        return _tools(argv[1:])
     if argv[:1] in (["pending"], ["approve"], ["deny"]):
         return _approvals(argv[0], argv[1:])
     parser = argparse.ArgumentParser(prog="limen serve", description="Serve decisions over HTTP.")
@@ -222,6 +229,65 @@ def _policy(argv: list[str]) -> int:
         when, who, digest = entry["published_at"], entry["published_by"], entry["sha256"][:12]
         print(f"#{entry['version']}  {when}  by {who}  {digest}")
     return 0
+
+
+def _tools(argv: list[str]) -> int:
+    from limen.floors import toolpin
+    from limen.serve.app import build
+    from limen.serve.config import ServeConfigError, load
+
+    parser = argparse.ArgumentParser(
+        prog="limen serve tools", description="MCP tools whose contract changed, in the fleet's store."
+    )
+    sub = parser.add_subparsers(dest="action", required=True)
+    listed = sub.add_parser("list", help="List the tools that await re-approval.")
+    listed.add_argument("--json", action="store_true", help="Print the tools as one JSON document.")
+    approve = sub.add_parser("approve", help="Accept a changed tool's new contract, fleet-wide.")
+    approve.add_argument("server", help="The server's name (limen mcp --name, or the derived one).")
+    approve.add_argument("tool", help="The tool's name as the server lists it.")
+    for command in (listed, approve):
+        command.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
+        command.add_argument("--state", help="Session store: redis://HOST:PORT/DB or a SQLite file.")
+        command.add_argument("--audit", help="Audit sink: postgresql://... or an audit directory.")
+    args = parser.parse_args(argv)
+    try:
+        config = load(args.config)
+    except ServeConfigError as exc:
+        print(f"limen serve: {exc}", file=sys.stderr)
+        return 2
+    for key in ("state", "audit"):
+        if getattr(args, key):
+            setattr(config, key, getattr(args, key))
+    runtime, _ = build(config)
+    try:
+        if args.action == "list":
+            waiting = toolpin.pending(runtime.store)
+            if args.json:
+                from limen.cli.output import print_json
+
+                print_json([{"server": k.split("/", 1)[0], "tool": k.split("/", 1)[-1]} for k in waiting])
+            elif not waiting:
+                print("no tool awaits re-approval")
+            for key in [] if args.json else waiting:
+                print(f"{key}\tlimen serve tools approve {key.replace('/', ' ', 1)}")
+            return 0
+        if not toolpin.approve(args.server, args.tool, store=runtime.store):
+            print(
+                f"limen serve tools: nothing awaits approval for {args.server}/{args.tool}", file=sys.stderr
+            )
+            return 1
+        from limen.approvals.service import who
+
+        recorded = runtime.audit_event(
+            "tool_pin_approved", server=args.server, tool=args.tool, by=f"cli:{who()}"
+        )
+        print(f"approved the new contract of {args.server}/{args.tool} for every replica")
+        if not recorded:
+            print("limen serve tools: the audit sink did not record the approval", file=sys.stderr)
+            return 1
+        return 0
+    finally:
+        runtime.close()
 
 
 def _tokens(argv: list[str]) -> int:
