@@ -84,6 +84,7 @@ def test_a_tool_changed_since_its_pin_on_the_server_is_refused(replica: Replica,
         assert "fetch_notes" not in client.tools()  # hidden until `limen tools approve`
         refused = client.call("fetch_notes", {"topic": "x"})
         assert refused.get("isError") is True and "tool_schema_changed" in text(refused)
+        assert "`limen serve tools approve fs-pinned fetch_notes`" in text(refused)
     changes = [r for r in _records(replica) if r.get("event") == "mcp_tools_changed"]
     assert changes and changes[-1]["server"] == "fs-pinned" and changes[-1]["agent"] == "agent-a"
     assert changes[-1]["tools"] == ["fetch_notes"]

@@ -147,9 +147,11 @@ def refusal_text(
     )
 
 
-def _approve_hint(server: str, tool: str, reasons: tuple[str, ...], decision_id: str) -> str:
+def _approve_hint(
+    server: str, tool: str, reasons: tuple[str, ...], decision_id: str, tools_command: str = "limen tools"
+) -> str:
     if ReasonCode.TOOL_SCHEMA_CHANGED.value in reasons:
-        return f"review the new tool definition, then run `limen tools approve {server} {tool}`."
+        return f"review the new tool definition, then run `{tools_command} approve {server} {tool}`."
     target = f"`limen log --why {decision_id}`" if decision_id else "`limen log`"
     return (
         f"inspect {target}; to allow such calls, `limen tune` shows the waiver for these reason codes, "
@@ -176,6 +178,11 @@ class Guard:
         from limen.runtime import Runtime
 
         return self.runtime if isinstance(self.runtime, Runtime) else None
+
+    def _tools_command(self) -> str:
+        """The command that approves a changed tool where its pin lives (this machine's store, or the
+        fleet's)."""
+        return "limen tools" if self._local() is not None else "limen serve tools"
 
     def decides_remotely(self) -> bool:
         """Whether `limen serve` decides (`LIMEN_SERVER`): each decision is then a network round trip."""
@@ -249,7 +256,7 @@ class Guard:
         if decision.verdict is Verdict.PASS:
             return None
         reasons = tuple(r.value for r in decision.reasons)
-        hint = _approve_hint(self.server, name, reasons, decision.decision_id)
+        hint = _approve_hint(self.server, name, reasons, decision.decision_id, self._tools_command())
         once = decision.approval_id if decision.verdict is Verdict.AUTH else ""
         text = refusal_text(
             tool,
@@ -436,7 +443,7 @@ class Guard:
                 self._hide(name, (ReasonCode.TOOL_SCHEMA_CHANGED.value,), remember=False)
                 _note(
                     f"tool {self.server}/{name} changed since it was pinned: hidden until "
-                    f"`limen tools approve {self.server} {name}`"
+                    f"`{self._tools_command()} approve {self.server} {name}`"
                 )
                 continue
             reasons = self._screen_tool(tool) or self._denied(name)
