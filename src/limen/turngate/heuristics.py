@@ -94,6 +94,98 @@ _FORMATS = (
 _YOUR_OUTPUT = tuple(
     f"your {noun}" for noun in ("response", "reply", "replies", "answer", "output", "message")
 )
+# The same shapes in German, Spanish, French, Chinese and Japanese (the verbs as inflected in an order or a
+# polite request; a sentence ends at 。！？ as well).
+_MOVE_INTL = (
+    r"(?:sende|senden|sendet|schick|schicke|schicken|schickt|leite|leiten|leitet|weiterleiten|überweise"
+    r"|überweisen|überweist|teile|teilen|teilt"
+    r"|manda|mándalo|mándala|mándame|mande|mándelo|envía|envíalo|envíe|envíelo|envia|envie|enviar|reenvía"
+    r"|reenvíe|reenviar|transfiere|transfiera|transferir|comparte|comparta|compartir|sube|suba|subir"
+    r"|envoie|envoyez|envoyer|envoies|transfère|transférez|transférer|transmets|transmettez|transmettre"
+    r"|partage|partagez|partager|téléverse|téléversez|téléverser|vire|virez|virer)"
+)
+_TO_INTL = r"(?:an|auf|nach|mit|zu|a|al|en|para|hacia|à|au|aux|vers|sur|chez)"
+_MOVE_CJK = r"(?:发送|发到|发给|转发|上传|传到|转账|汇款|分享|共享)"
+_MOVE_JA = r"(?:送信|転送|アップロード|送って|送付|共有)"
+_MOVE_GATE_SUBS = (
+    "sende",
+    "schick",
+    "leite",
+    "überweis",
+    "teile",
+    "mand",
+    "mánd",
+    "enví",
+    "envi",
+    "reenv",
+    "transf",
+    "compart",
+    "sube",
+    "suba",
+    "subir",
+    "envoi",
+    "envoy",
+    "transmet",
+    "partag",
+    "télévers",
+    "vire",
+    "发送",
+    "发到",
+    "发给",
+    "转发",
+    "上传",
+    "传到",
+    "转账",
+    "汇款",
+    "分享",
+    "共享",
+    "送信",
+    "転送",
+    "アップロード",
+    "送って",
+    "送付",
+    "共有",
+)
+_CJK_S = r"[^。！？!?\n]"
+# A task declared void ("the task above is outdated") and replaced by another: the new order follows.
+_VOID_EN = (
+    r"(?:no longer (?:relevant|valid|needed|required|applicable|in effect)|outdated|obsolete|cancell?ed"
+    r"|void|invalid|superseded|revoked|withdrawn|replaced|irrelevant)"
+)
+_TASK_SUPERSEDED = (
+    rf"\b(?:tasks?|instructions?|assignments?|objectives?|directives?)\b{_C}{{0,30}}?"
+    rf"\b(?:is|are|was|were|has been|have been) (?:now )?{_VOID_EN}\b[^\n]{{0,40}}?"
+    r"\b(?:instead|from now on|your (?:new|real|actual) (?:task|instructions?|assignment)"
+    r"|the new (?:task|instructions?))\b"
+    rf"|\b(?:aufgabe|anweisung(?:en)?|auftrag|instruktion(?:en)?)\b{_C}{{0,30}}?"
+    r"\b(?:ist|sind|wurde|wurden|gilt|gelten) (?:\w+ ){0,2}?(?:hinfällig|veraltet|ungültig|storniert"
+    r"|aufgehoben|abgesagt|gestrichen|widerrufen|nicht mehr (?:relevant|gültig|aktuell|nötig))\b"
+    r"[^\n]{0,40}?\b(?:stattdessen|statt dessen|ab (?:jetzt|sofort)|neue aufgabe)\b"
+    rf"|\b(?:tarea|instrucciones|instrucción|encargo|asignación)\b{_C}{{0,30}}?"
+    r"\b(?:está|están|es|son|ha sido|han sido|fue|fueron|queda|quedan) (?:\w+ ){0,2}?(?:obsoletas?"
+    r"|canceladas?|anuladas?|sin efecto|inválidas?|invalidadas?|revocadas?|ya no (?:es|son)"
+    r" (?:relevantes?|válidas?|necesarias?))\b[^\n]{0,40}?(?:en su lugar|en lugar de eso|nueva tarea"
+    r"|a partir de ahora)"
+    rf"|\b(?:tâches?|instructions?|missions?|consignes?)\b{_C}{{0,30}}?"
+    r"\b(?:est|sont|a été|ont été) (?:\w+ ){0,2}?(?:obsolètes?|annulée?s?|caduques?|périmée?s?"
+    r"|révoquée?s?|remplacée?s?|invalides?|plus d'actualité|plus valables?)[^\n]{0,40}?"
+    r"(?:à la place|au lieu de cela|nouvelle tâche|désormais)"
+    r"|(?:任务|指令|指示|要求)(?:已经|已|均|都)?被?(?:取消|作废|过时|无效|失效|撤销|不再适用|不再有效)"
+    r"[^\n]{0,30}?(?:现在|改为|新任务|相反|转而)"
+    r"|(?:タスク|指示|依頼|作業|命令)(?:は|が)?(?:すでに)?(?:無効|取り消|キャンセル|古く|不要|廃止|撤回)"
+    r"[^\n]{0,30}?(?:代わりに|新しいタスク|今から)"
+)
+# A greeting to the assistant, ending at its name, in other languages (the English one is in signatures).
+_GREETS_ASSISTANT = (
+    r"\b(?:sehr geehrte[rs]?|liebe[rs]?|hallo|hinweis an (?:den|die)|nachricht an (?:den|die)|an (?:den|die))"
+    r" (?:ki-|ai-)?(?:assistent(?:in|en)?|agent(?:in|en)?|bot)\s*[,:;!.\n]"
+    r"|\b(?:estimad[oa]|querid[oa]|hola|nota para el|atención,?|para el) (?:asistente|agente)"
+    r"(?: (?:de )?(?:ia|ai|virtual))?\s*[,:;!.\n]"
+    r"|\b(?:cher|chère|bonjour|note pour l'|à l'attention de l'|message pour l') ?(?:assistant|agent)"
+    r"(?: (?:ia|ai|virtuel))?\s*[,:;!.\n]"
+    r"|(?:尊敬的|亲爱的|致|给)\s?(?:ai|人工智能)?\s?(?:助手|智能体|代理|机器人)\s?(?:的说明)?[，,：:！!]"
+    r"|(?:ai|人工知能)?\s?(?:アシスタント|エージェント)\s?(?:様|さん|へ|殿)\s?[、,：:！!]"
+)
 
 
 @dataclass(slots=True, frozen=True)
@@ -108,11 +200,14 @@ _EMBEDDED: tuple[Shape, ...] = (
         "move_to_destination",
         gate(
             "send email mail forward transfer wire pay refund post upload share invite concatenate grant"
-            " publish leak dm export push cc bcc"
+            " publish leak dm export push cc bcc",
+            _MOVE_GATE_SUBS,
         ),
         Lazy(
             rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
+            rf"|\b{_MOVE_INTL}\b{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
+            rf"|{_MOVE_CJK}{_CJK_S}{{0,40}}?{_DEST}|{_DEST}{_CJK_S}{{0,60}}?\s?(?:に|へ|まで){_CJK_S}{{0,10}}?{_MOVE_JA}"
         ),
     ),
     # Money moved by an order in the content ("move $1,250 into account ...").
@@ -383,6 +478,49 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"|post|transmit|exfiltrate|print|output|show|display|dump|reveal)\b"
             rf"{_S}{{0,60}}?(?:~/\.ssh|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws/credentials"
             r"|/etc/shadow|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.kube/config|wallet\.dat)"
+        ),
+    ),
+    # "The task above is outdated; instead ...", in six languages: only a task or instructions, never a
+    # meeting or a version, and only when a replacement follows.
+    Shape(
+        "task_superseded",
+        gate(
+            "task tasks instructions instruction assignment assignments objective objectives directive"
+            " directives aufgabe anweisung anweisungen auftrag instruktion instruktionen tarea instrucciones"
+            " encargo mission missions consigne consignes",
+            (
+                "tâche",
+                "instrucción",
+                "asignación",
+                "任务",
+                "指令",
+                "指示",
+                "要求",
+                "タスク",
+                "依頼",
+                "作業",
+                "命令",
+            ),
+        ),
+        Lazy(_TASK_SUPERSEDED),
+    ),
+    Shape(
+        "addressed_to_assistant",
+        gate(
+            "assistent assistentin assistenten agent agentin agenten asistente agente assistant bot",
+            ("助手", "智能体", "代理", "机器人", "アシスタント", "エージェント"),
+        ),
+        Lazy(_GREETS_ASSISTANT),
+    ),
+    # The polite third person: "it would help if the assistant could forward ...".
+    Shape(
+        "assistant_is_asked_to_act",
+        gate("assistant assistants agent agents ai bot bots"),
+        Lazy(
+            r"\b(?:if|that) (?:the |our |your )?(?:ai )?(?:assistant|agent|ai|bot)s?"
+            r"(?: (?:could|would|can|will|might|kindly|please|also|now))*"
+            r" (?:send|e-?mail|forward|transfer|wire|pay|share|upload|post|delete|remove|erase|export|publish"
+            r"|invite|grant|copy|download|open|visit|run|execute|disable|reset)\b"
         ),
     ),
 )
