@@ -97,3 +97,20 @@ def test_an_unreadable_database_or_configuration_is_an_error_not_a_traceback(
     (limen_home / "serve.yaml").write_text("audit: [not, a, string]\n")
     out = _limen("log", home=limen_home)
     assert out.returncode == 2 and "serve.yaml:1: audit" in out.stderr
+
+
+def test_filters_match_values_exactly_whatever_they_contain(postgres_dsn: str) -> None:
+    from limen.audit.postgres import PostgresAuditWriter, PostgresIndex
+
+    writer = PostgresAuditWriter(postgres_dsn)
+    for session in ("a_b%", "axbyz", 'q"uote\\d', "é-session"):
+        writer.append({"kind": "decision", "id": session.encode().hex()[:16], "session": session, "ts": 1.0})
+    writer.close()
+    index = PostgresIndex(postgres_dsn)
+    try:
+        for session in ("a_b%", 'q"uote\\d', "é-session"):
+            assert [r["session"] for r in index.query(session=session)] == [session]
+        assert index.query(session="a%") == []  # a pattern character is a character, not a wildcard
+        assert index.by_id(b"a_b%".hex()[:16]) is not None
+    finally:
+        index.close()

@@ -534,25 +534,39 @@ class PostgresIndex:
         sql = f"SELECT line FROM {TABLE} WHERE (line::jsonb ->> 'kind') = ANY(%s)"
         params: list[Any] = [list(kinds)]
         for key, value in (("session", session), ("verdict", verdict), ("tool", tool)):
-            if value:
-                sql += f" AND (line::jsonb ->> '{key}') = %s"
-                params.append(value)
+            if value:  # the text test first: a scan then parses only the lines that can match
+                sql += f" AND line LIKE %s AND (line::jsonb ->> '{key}') = %s"
+                params += [_containing(f'"{key}":{_json_string(value)}'), value]
         if reason:
-            sql += " AND (line::jsonb -> 'reasons') ? %s"
-            params.append(reason)
+            sql += " AND line LIKE %s AND (line::jsonb -> 'reasons') ? %s"
+            params += [_containing(_json_string(reason)), reason]
         sql += " ORDER BY seq DESC LIMIT %s"
         params.append(max(limit, 0))
         return [_record(str(r[0])) for r in self._conn.execute(sql, params).fetchall()]
 
     def by_id(self, decision_id: str) -> dict[str, Any] | None:
         row = self._conn.execute(
-            f"SELECT line FROM {TABLE} WHERE (line::jsonb ->> 'id') = %s ORDER BY seq DESC LIMIT 1",
-            (decision_id,),
+            f"SELECT line FROM {TABLE} WHERE line LIKE %s AND (line::jsonb ->> 'id') = %s"
+            " ORDER BY seq DESC LIMIT 1",
+            (_containing(f'"id":{_json_string(decision_id)}'), decision_id),
         ).fetchone()
         return _record(str(row[0])) if row else None
 
     def close(self) -> None:
         self._conn.close()
+
+
+def _json_string(value: str) -> str:
+    """`value` as the canonical encoder writes it in a line (`audit.chain.canonical`)."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _containing(text: str) -> str:
+    """A LIKE pattern matching lines that contain `text` literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
 
 
 def _record(line: str) -> dict[str, Any]:
