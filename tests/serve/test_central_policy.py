@@ -4,6 +4,7 @@ person approves it with the possession factor; a replica that never got a policy
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -106,25 +107,18 @@ def test_replicas_follow_the_published_policy_and_the_drift_gate_holds_a_looseni
     versions = _limen(home, "serve", "policy", "versions", "--to", postgres_dsn)
     assert versions.stdout.count("#") == 2
 
-    org = {"LIMEN_ORG_POLICY": str(materialised)}
-    assert (
-        _limen(home, "policy", "factor", "password", "--new-password-stdin", stdin=PASSWORD + "\n").returncode
-        == 0
-    )
-    proposed = _limen(home, "policy", "--workspace", workspace, "propose", **org)
+    gate = ["serve", "policy"]
+    where = ["--to", postgres_dsn, "--workspace", workspace]
+    status = _limen(home, *gate, "status", "--json", *where)
+    assert status.returncode == 0 and json.loads(status.stdout)["waiting_for_approval"], status.stderr
+    factor = _limen(home, "policy", "factor", "password", "--new-password-stdin", stdin=PASSWORD + "\n")
+    assert factor.returncode == 0, factor.stderr
+    proposed = _limen(home, *gate, "propose", *where)
     assert proposed.returncode == 0, proposed.stderr
     change = proposed.stdout.split()[0]
-    approved = _limen(
-        home,
-        "policy",
-        "--workspace",
-        workspace,
-        "approve",
-        change,
-        "--password-stdin",
-        stdin=PASSWORD + "\n",
-        **org,
-    )
+    wrong = _limen(home, *gate, "approve", change, "--password-stdin", *where, stdin="not it\n")
+    assert wrong.returncode == 1  # the possession factor, not the publisher, approves a loosening
+    approved = _limen(home, *gate, "approve", change, "--password-stdin", *where, stdin=PASSWORD + "\n")
     assert approved.returncode == 0, approved.stderr
     for client in clients:
         _until(

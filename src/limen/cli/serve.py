@@ -5,6 +5,7 @@
                 [--policy postgresql://...|FILE]
     limen serve token add NAME | list | remove NAME
     limen serve policy publish FILE | versions     [--config F] [--to postgresql://...]
+    limen serve policy status | propose | pending | approve ID | history   [--workspace DIR]
     limen serve tools list | approve SERVER TOOL     [--config F] [--state URL] [--audit SINK]
     limen serve pending | approve ID [--code C] | deny ID      [--config F] [--state URL] [--audit SINK]
 
@@ -14,7 +15,8 @@ tokens must not cross a network in clear by accident.
 
 `--policy` (serve.yaml `policy:`) is the organisation policy every replica follows (`limen.serve.policy`):
 a file, or a database `limen serve policy publish` appends versions to. A change applies without a restart;
-a loosening waits for the drift gate (`limen policy propose` / `approve` with the replicas' LIMEN_HOME).
+a loosening waits for the drift gate: `limen serve policy propose`, then `approve ID` with the possession
+factor (the `limen policy` commands on the policy the replicas apply, run with their LIMEN_HOME).
 
 `tools` lists and approves the MCP tools whose contract changed since they were pinned in the fleet's store
 (the MCP doors pin through `limen serve`, so `limen tools`, which reads this machine's store, does not see
@@ -170,6 +172,29 @@ def _follow_policy(source: str) -> PolicyFollower | None:
     return follower
 
 
+# The drift gate's commands, run on the organisation policy the replicas apply (`limen policy ...` with
+# LIMEN_ORG_POLICY and --workspace set as `limen serve` sets them).
+GATE = ("status", "propose", "pending", "approve", "history")
+
+
+def _gate(args: argparse.Namespace, source: str, workspace: str) -> int:
+    from limen.cli import policy
+    from limen.serve.policy import org_policy_file
+
+    if not source or not workspace:
+        print("limen serve policy: name the policy (--to or policy: in serve.yaml) and the fleet's "
+              "--workspace (or workspace: in serve.yaml)", file=sys.stderr)  # fmt: skip
+        return 2
+    os.environ["LIMEN_ORG_POLICY"] = org_policy_file(source)
+    forwarded = ["--workspace", workspace, args.command]
+    if args.command == "approve":
+        forwarded += [args.id, *(["--code", args.code] if args.code else [])]
+        forwarded += ["--password-stdin"] if args.password_stdin else []
+    elif getattr(args, "json", False):
+        forwarded.append("--json")
+    return policy.main(forwarded)
+
+
 def _policy(argv: list[str]) -> int:
     import getpass
 
@@ -185,15 +210,31 @@ def _policy(argv: list[str]) -> int:
     put.add_argument("file", help="The organisation policy (YAML, as /etc/limen/policy.yaml).")
     listed = sub.add_parser("versions", help="List the published versions.")
     listed.add_argument("--json", action="store_true", help="Print the versions as one JSON document.")
-    for command in (put, listed):
+    gate = [
+        sub.add_parser(name, help=f"`limen policy {name}` on the policy the replicas apply (the drift gate).")
+        for name in GATE
+    ]
+    gate[GATE.index("approve")].add_argument("id", help="The pending change's id.")
+    gate[GATE.index("approve")].add_argument("--code", help="The current TOTP code.")
+    gate[GATE.index("approve")].add_argument(
+        "--password-stdin", action="store_true", help="Read the approval password from stdin."
+    )
+    for command in (put, listed, *gate):
         command.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
         command.add_argument("--to", metavar="DSN", help="The database (default: serve.yaml's policy).")
+    for command in gate:
+        command.add_argument("--workspace", help="The fleet's policy folder (default: serve.yaml's).")
+    for name in ("status", "pending", "history"):
+        gate[GATE.index(name)].add_argument("--json", action="store_true", help="Print one JSON document.")
     args = parser.parse_args(argv)
     try:
-        dsn = args.to or load(args.config).policy
+        config = load(args.config)
     except ServeConfigError as exc:
         print(f"limen serve policy: {exc}", file=sys.stderr)
         return 2
+    dsn = args.to or config.policy
+    if args.command in GATE:
+        return _gate(args, dsn, args.workspace or config.workspace)
     if not is_dsn(dsn):
         print("limen serve policy: no database: pass --to postgresql://... or set policy: in serve.yaml",
               file=sys.stderr)  # fmt: skip
