@@ -85,7 +85,8 @@ class Program:
     push_target: str = ""
     disables: str = ""  # regex over the words after the name: switches a security control off
     # regex over the words after the name: points the tool, for good, at another package source or at a
-    # program it will run later (`npm config set registry URL`, `git config core.fsmonitor CMD`)
+    # program it will run later (`npm config set registry URL`, `npm config set script-shell X`; git's
+    # command-valued keys are `limen.normalize.shell`'s, which reads what each would run)
     reroutes: str = ""
 
 
@@ -426,13 +427,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("twine", R.PACKAGE_PUBLISHER),
     _p("apt", R.PACKAGE_INSTALLER, aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper")),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).
-    _p(  # its egress is `limen.normalize.shell._h_git`'s
-        "git",
-        R.RUNS_OPTION,
-        # a key given a value (`--get core.editor` reads it, `--unset` removes it)
-        reroutes=rf"{_W}config{_E}.*{_W}(?:(?:core\.(?:hooksPath|fsmonitor|sshCommand|pager|editor|askPass|gitProxy)"
-        rf"|sequence\.editor|credential\.\S*helper|url\.\S+\.insteadOf)\s+\S|alias\.\S+\s+['\"]?!)",
-    ),
+    _p("git", R.RUNS_OPTION),  # its egress is `limen.normalize.shell._h_git`'s, its config keys too
     _p(
         "tar",
         R.RUNS_OPTION,
@@ -578,6 +573,15 @@ PROGRAMS: tuple[Program, ...] = (
     _p("ztcp", R.SENDS, R.NETWORK, options=_ZTCP_OPTS),
     _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
     _p("ftp", R.SENDS, R.DOWNLOADS, options=_FTP_OPTS),
+    # file-transfer and query clients that reach the host their operand or `-h` names
+    _p("tftp", R.SENDS, R.DOWNLOADS, options=("-c", "-m", "-p", "-l", "-r", "-R")),
+    _p(
+        "smbclient",
+        R.SENDS,
+        R.DOWNLOADS,
+        options=("-U", "-W", "-c", "-p", "-I", "-A", "-D", "-m", "-n", "-s"),
+    ),
+    _p("whois", R.SENDS, options=("-h", "-p", "-s", "-t", "-T", "-i")),
     _p("scp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SCP_OPTS, command_options=("-S",)),
     _p("sftp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SFTP_OPTS, command_options=("-S",)),
     _p(

@@ -2085,6 +2085,8 @@ def _h_shell(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
         _analyse_text(stdin.text, state, via=(*via, label), level=level + 1)
     elif stdin is not None and stdin.sources:
         state.flag(f"{name} runs commands from the output of {stdin.sources[-1]}")
+    else:  # `env /bin/sh`, `find . -exec /bin/sh \;`, `vim -c ':!sh'`: whatever reaches it runs
+        state.flag(f"{name} starts an interactive shell: the commands it will run are not in the call")
 
 
 def _runs_fetched(word: str, path: str, state: _State) -> None:
@@ -2653,6 +2655,18 @@ _GIT_COMMAND_KEYS = re.compile(
 _GIT_HOOK_KEYS = re.compile(r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree)$")
 
 
+def _git_runs_later(key: str, value: str) -> bool:
+    """A git config key that, set to `value`, makes git run a command or load hooks or config from a
+    place (an alias only when it is a shell alias, `!cmd`; `core.fsmonitor` only when it is not a boolean)."""
+    if _GIT_HOOK_KEYS.match(key):
+        return True
+    if not _GIT_COMMAND_KEYS.match(key) or not value:
+        return False
+    if key.startswith("alias."):
+        return value.startswith("!")
+    return not (key == "core.fsmonitor" and value.lower() in ("true", "false", "1", "0", "yes", "no"))
+
+
 def _git_config_value(key: str, value: str, state: _State, via: tuple[str, ...], level: int) -> None:
     """What a git config key set to `value` would run when git reads it."""
     key = key.lower()
@@ -2746,6 +2760,8 @@ def _git_config_commands(args: list[str], state: _State, via: tuple[str, ...], l
     if rest[:1] != ["config"]:
         return
     words = [w for w in rest[1:] if not w.startswith("-")]
+    if len(words) >= 2 and _git_runs_later(words[0].lower(), words[1]):
+        state.note(f"persists: git config {words[0]} names what git runs later")
     if len(words) >= 2:  # `git config KEY VALUE`: run whenever git next reads it (later: noted, not opaque)
         state.deferred += 1
         try:
@@ -2904,9 +2920,13 @@ def _multiplexer(name: str, rest: list[str], state: _State, via: tuple[str, ...]
             if text:
                 _shell_string(text, state, via, level, False, "tmux send-keys")
         return
-    operands = _operands(rest, frozenset({"-S", "-X", "-p", "-c", "-t", "-h", "-L", "-Logfile"}))
-    if operands and "-X" not in rest:
-        _run(operands, state, (*via, name), level, None)
+    # screen's own options come first; from the first operand on, every word is the command's (`-c` too)
+    valued = frozenset({"-S", "-X", "-p", "-c", "-t", "-h", "-Logfile"})
+    i = 0
+    while i < len(rest) and rest[i].startswith("-"):
+        i += 2 if rest[i] in valued else 1
+    if rest[i:] and "-X" not in rest[:i]:
+        _run(rest[i:], state, (*via, name), level, None)
 
 
 _DB_ESCAPE = re.compile(
@@ -3370,7 +3390,7 @@ def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], lev
 # table); database clients join them through their role.
 NET_CLIENTS = (
     *("curl", "wget", "nc", "ncat", "netcat", "telnet", "ztcp", "ssh", "sftp", "ftp", "scp", "rsync"),
-    *("dig", "drill", "nslookup", "host"),
+    *("dig", "drill", "nslookup", "host", "tftp", "smbclient", "whois"),
 )
 
 
@@ -3422,6 +3442,14 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         return
     if name in ("dig", "nslookup", "host", "drill"):
         _dns(name, args, operands, state)
+        return
+    # tftp, smbclient, whois: the host an operand (`\\host\share`, `//host/share`) or `-h`/`-I` names
+    for i, word in enumerate(args[:-1]):
+        if word in ("-h", "-I", "--host"):
+            _host_word(args[i + 1], state, name)
+    for word in operands if name != "whois" else ():  # whois's operand is its query, not its server
+        unc = re.match(r"^(?:\\\\|//)([^\\/]+)", word)
+        _host_word(unc.group(1) if unc else word, state, name)
 
 
 def _ssh_host_at(args: list[str], opts: frozenset[str]) -> int:

@@ -1130,6 +1130,7 @@ _INFO_NOTES = (
     "xargs with",
     "parallel with",
     "ssh runs a remote",
+    "persists:",
 )
 
 
@@ -1622,6 +1623,11 @@ def _persistence(command: Command) -> str:
     return ""
 
 
+def _persists_note(action: Action) -> str:
+    """What the normaliser found set up to run later (`git config core.pager CMD`: `persists:` notes)."""
+    return next((n.split(":", 1)[1].strip() for n in action.notes if n.startswith("persists:")), "")
+
+
 @rule(ReasonCode.PERSISTENCE_WRITE, needs="commands")
 def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """Commands that make something run later without the user asking: cron tables, services and timers,
@@ -1631,9 +1637,12 @@ def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
         return
     home_bins = (f"{ctx.home}/.local/bin/", f"{ctx.home}/bin/") if ctx.home else ()
     shadow = next((p for p in action.write_paths if os.path.dirname(p) + "/" in home_bins), None)
+    persists = _persists_note(action)
     for command in action.commands:
-        why = _persistence(command) or (
-            "writes a command into a home bin folder, ahead of system commands on PATH" if shadow else ""
+        why = (
+            _persistence(command)
+            or persists
+            or ("writes a command into a home bin folder, ahead of system commands on PATH" if shadow else "")
         )
         if why:
             strict = ctx.mode.strict_or_above
