@@ -147,6 +147,51 @@ _MOVE_GATE_SUBS = (
     "共有",
 )
 _CJK_S = r"[^。！？!?\n]"
+_CREDENTIAL_SUBS = (
+    "passwort",
+    "kennwort",
+    "zugangsdaten",
+    "contraseña",
+    "credenciales",
+    "mot de passe",
+    "identifiants",
+    "密码",
+    "验证码",
+    "パスワード",
+    "暗証番号",
+)
+# Open a page, then type the user's secret into it.
+_CREDENTIALS_INTO_PAGE_INTL = (
+    r"\b(?:öffne|öffnen sie|besuche|besuchen sie|gehe auf|gehen sie auf|rufe|rufen sie)\b"
+    rf"{_S}{{0,60}}?(?:https?://|www\.)\S+{_S}{{0,60}}?"
+    r"\b(?:gib|geben sie|tippe|tippen sie|trage|tragen sie)\b"
+    rf"{_S}{{0,60}}?\b(?:passwort|kennwort|zugangsdaten|pin|tan|kartennummer)"
+    r"|\b(?:abre|abra|visita|visite|entra en|entre en|ve a|vaya a)\b"
+    rf"{_S}{{0,60}}?(?:https?://|www\.)\S+{_S}{{0,60}}?\b(?:introduce|introduzca|escribe|escriba|ingresa"
+    rf"|ingrese|pon|ponga)\b{_S}{{0,40}}?\b(?:contraseña|clave|credenciales|pin|número de (?:la )?tarjeta)"
+    r"|\b(?:ouvre|ouvrez|visite|visitez|va sur|allez sur|rends-toi sur|rendez-vous sur)\b"
+    rf"{_S}{{0,60}}?(?:https?://|www\.)\S+{_S}{{0,60}}?\b(?:saisis|saisissez|entre|entrez|tape|tapez"
+    rf"|indique|indiquez)\b{_S}{{0,40}}?(?:mot de passe|identifiants|code pin|numéro de carte)"
+    r"|(?:打开|访问|进入|登录)\s?(?:https?://|www\.)\S+[^。！？\n]{0,30}?(?:输入|填写|提交)[^。！？\n]{0,10}?"
+    r"(?:密码|验证码|银行卡号|凭证)"
+    r"|(?:https?://|www\.)\S+\s?(?:を|に)?\s?(?:開いて|開き|アクセスして|アクセスし)[^。！？\n]{0,30}?"
+    r"(?:パスワード|暗証番号|カード番号|認証コード)[^。！？\n]{0,10}?(?:入力|送信)"
+)
+# The user's own request set aside (the English form is a Tier 0 signature, `task_replaced`).
+_IGNORE_USERS_REQUEST = (
+    rf"\b(?:ignorier\w*|missacht\w*|vergiss|vergessen sie)\b{_C}{{0,20}}?\b(?:die |den |das )?"
+    r"(?:anfrage|bitte|auftrag|frage|anweisung)\w* (?:des|der)"
+    r" (?:nutzers|benutzers|users|nutzerin|benutzerin|kunden)\b"
+    rf"|\b(?:anfrage|bitte|auftrag|frage)\w* (?:des|der) (?:nutzers|benutzers|users)\b{_C}{{0,30}}?"
+    r"\b(?:ignorier|missacht)\w*"
+    rf"|\b(?:ignora|ignore|olvida|olvide|descarta|descarte)\b{_C}{{0,20}}?\b(?:la |las |el |los )?"
+    r"(?:petición|peticiones|solicitud|solicitudes|pregunta|preguntas|instrucción|instrucciones|pedido"
+    r"|encargo) del usuario\b"
+    rf"|\b(?:ignore|ignorez|oublie|oubliez|ne tiens pas compte de|ne tenez pas compte de)\b{_C}{{0,20}}?"
+    r"\b(?:la |les |sa |ses )?(?:demande|requête|question|consigne|instruction)s? de l'utilisat(?:eur|rice)\b"
+    r"|(?:忽略|无视|不要理会|别管)掉?(?:用户|使用者)的?(?:请求|要求|问题|指令|指示)"
+    r"|(?:ユーザー|利用者)の(?:依頼|要求|質問|指示|リクエスト)(?:は|を)?(?:無視|放置)"
+)
 # A task declared void ("the task above is outdated") and replaced by another: the new order follows.
 _VOID_EN = (
     r"(?:no longer (?:relevant|valid|needed|required|applicable|in effect)|outdated|obsolete|cancell?ed"
@@ -354,11 +399,12 @@ _EMBEDDED: tuple[Shape, ...] = (
     # Send the agent to a page to type the user's secrets in.
     Shape(
         "credentials_into_page",
-        gate("credentials credential password passwords login card otp code pin"),
+        gate("credentials credential password passwords login card otp code pin", _CREDENTIAL_SUBS),
         Lazy(
             rf"\b(?:open|visit|go to|navigate to|load)\b{_S}{{0,60}}?(?:https?://|www\.)\S+{_S}{{0,40}}?"
             r"\b(?:enter|type|submit|paste|fill in|provide|input)\b(?: (?:the|their|the user'?s|your|all))*"
             r" (?:credentials?|password|login|card(?: number| details)?|otp|one-time code|pin)\b"
+            rf"|{_CREDENTIALS_INTO_PAGE_INTL}"
         ),
     ),
     # Told in words to fetch a remote script and run it (a README's `curl ... | sh` line is left to the
@@ -511,6 +557,15 @@ _EMBEDDED: tuple[Shape, ...] = (
             ("助手", "智能体", "代理", "机器人", "アシスタント", "エージェント"),
         ),
         Lazy(_GREETS_ASSISTANT),
+    ),
+    Shape(
+        "ignore_users_request",
+        gate(
+            "ignoriere ignorieren ignoriert missachte missachten vergiss vergessen ignora ignore olvida"
+            " olvide descarta descarte ignorez oublie oubliez tiens tenez",
+            ("忽略", "无视", "不要理会", "别管", "無視"),
+        ),
+        Lazy(_IGNORE_USERS_REQUEST),
     ),
     # The polite third person: "it would help if the assistant could forward ...".
     Shape(
