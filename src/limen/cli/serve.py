@@ -211,7 +211,7 @@ def _policy(argv: list[str]) -> int:
     listed = sub.add_parser("versions", help="List the published versions.")
     listed.add_argument("--json", action="store_true", help="Print the versions as one JSON document.")
     gate = [
-        sub.add_parser(name, help=f"`limen policy {name}` on the policy the replicas apply (the drift gate).")
+        sub.add_parser(name, help=f"The drift gate's {name} on the policy the replicas apply (limen policy).")
         for name in GATE
     ]
     gate[GATE.index("approve")].add_argument("id", help="The pending change's id.")
