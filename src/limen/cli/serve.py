@@ -251,7 +251,7 @@ def _policy(argv: list[str]) -> int:
                 return 2
             version = publish(dsn, text, name=args.file, by=getpass.getuser())
             print(f"published version {version}; replicas follow it within seconds (a loosening waits for "
-                  "`limen policy approve`)")  # fmt: skip
+                  "`limen serve policy approve`)")  # fmt: skip
             return 0
         found = versions(dsn)
     except CentralPolicyError as exc:

@@ -11,9 +11,10 @@
 Either way the policy loader (`limen.policy.load_context`) notices the changed file on the next decision,
 so a change needs no restart, and it goes through the drift gate (`limen.policy.drift`) as any edit of a
 policy file does: a tightening applies at once; a loosening is refused (the approved policy applies, with
-the edit's tightenings) until a person approves it with the possession factor (`limen policy propose` and
-`limen policy approve`, run with the replicas' LIMEN_HOME, whose `drift/` ledger they share, as they share
-`keys/`). Nothing here decides: it only moves a policy file to where the loader reads it.
+the edit's tightenings) until a person approves it with the possession factor (`limen serve policy
+propose`, then `approve ID`: the `limen policy` commands on the file the replicas apply, run with their
+LIMEN_HOME, whose `drift/` ledger they share as they share `keys/`). Nothing here decides: it only
+moves a policy file to where the loader reads it.
 
 Fail closed: a database that cannot be reached keeps the last version written; a replica that never got
 one has no organisation file where `LIMEN_ORG_POLICY` points, which the loader refuses (every decision is
