@@ -41,8 +41,16 @@ class PathFact:
     severe_only: bool = False
 
 
-def _f(name: str, purpose: str, content: str, *, asks: bool = False, blind: bool | None = None) -> PathFact:
-    return PathFact(name, purpose, PERSISTENCE, content, asks, asks if blind is None else blind)
+def _f(
+    name: str,
+    purpose: str,
+    content: str,
+    *,
+    asks: bool = False,
+    blind: bool | None = None,
+    severe_only: bool = False,
+) -> PathFact:
+    return PathFact(name, purpose, PERSISTENCE, content, asks, asks if blind is None else blind, severe_only)
 
 
 def _i(name: str, purpose: str) -> PathFact:
@@ -90,6 +98,9 @@ BY_NAME: dict[str, PathFact] = {
         "pyproject", "build hooks and task scripts run on install and by task runners", "pyproject"
     ),
     "Makefile": _f("makefile", "make runs its recipes", "makefile"),
+    "Dockerfile": _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True),
+    "Containerfile": _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True),
+    "build.rs": _f("build_rs", "cargo runs it before every build", "string_literals", severe_only=True),
     "makefile": _f("makefile", "make runs its recipes", "makefile"),
     "GNUmakefile": _f("makefile", "make runs its recipes", "makefile"),
     "justfile": _f("justfile", "just runs its recipes", "makefile"),
@@ -150,6 +161,27 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         ),
     ),
     (r"^~/\.ssh/config$", _f("ssh_config", "ssh runs its ProxyCommand and LocalCommand", "ssh_config")),
+    (
+        r"^~/(?:\.gitconfig|\.config/git/config)$",
+        _f("git_config", "git runs the commands some of its keys name, in every repository", "git_config"),
+    ),
+    (
+        r"/\.devcontainer(?:/[^/]+)?/devcontainer\.json$|/\.devcontainer\.json$",
+        _f(
+            "devcontainer",
+            "the editor runs its lifecycle commands (initializeCommand on the host)",
+            "devcontainer",
+        ),
+    ),
+    (
+        r"/\.cargo/config(?:\.toml)?$",
+        _f(
+            "cargo_config",
+            "cargo runs the runners, wrappers and aliases it names",
+            "string_literals",
+            severe_only=True,
+        ),
+    ),
     (r"^~/\.config/fish/(?:conf\.d|functions)/", SHELL_RC),
     (
         # where packages come from: an index or registry put here serves every later install

@@ -129,6 +129,20 @@ def _p(
 
 
 R = Role
+
+# git configuration keys whose value is a command git runs (`core.pager`, `alias.x = !cmd`, a filter's
+# `clean`), and keys that make git run hooks or read configuration from a place they name. Read by the shell
+# normaliser (`git -c KEY=V`, `git config KEY V`) and by the rule on written files (`.git/config`,
+# `~/.gitconfig`).
+GIT_COMMAND_KEYS = re.compile(
+    r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|"
+    r"gpg\.(?:[\w-]+\.)?program|pager\.[\w.-]+|filter\.[\w.-]+\.(?:clean|smudge|process)|"
+    r"diff\.[\w.-]+\.(?:textconv|command)|merge\.[\w.-]+\.driver|uploadpack\.packobjectshook|"
+    r"credential(?:\.[^=]+)?\.helper|alias\.[\w.-]+|instaweb\.httpd|web\.browser|man\.[\w.-]+\.cmd|"
+    r"sendemail\.(?:smtpserver|tocmd|cccmd)|remote\.[\w.-]+\.(?:receivepack|uploadpack)|ssh\.variant|"
+    r"interactive\.difffilter)$"
+)
+GIT_HOOK_KEYS = re.compile(r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree)$")
 _W, _E = r"(?<!\S)", r"(?!\S)"  # a word's start and end in the words after a program's name
 _READ_FILE = (R.READS,)
 

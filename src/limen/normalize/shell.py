@@ -41,6 +41,8 @@ from typing import TYPE_CHECKING, Any
 from limen.facts.programs import (
     CODE_LOADING_VARIABLES,
     COMMAND_VARIABLES,
+    GIT_COMMAND_KEYS,
+    GIT_HOOK_KEYS,
     PROGRAMS,
     SETTING_ONLY_OPTIONS,
     Program,
@@ -2645,22 +2647,14 @@ def _make_text(text: str, state: _State, via: tuple[str, ...], level: int) -> No
 
 
 # git config keys whose value is a command line (a leading `!` for aliases and credential helpers).
-_GIT_COMMAND_KEYS = re.compile(
-    r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|gpg\.(?:\w+\.)?program|"
-    r"pager\.[\w.-]+|filter\.[\w.-]+\.(?:clean|smudge|process)|diff\.[\w.-]+\.(?:textconv|command)|"
-    r"merge\.[\w.-]+\.driver|uploadpack\.packobjectshook|credential(?:\.[^=]+)?\.helper|alias\.[\w.-]+|"
-    r"instaweb\.httpd|web\.browser|man\.[\w.-]+\.cmd|sendemail\.(?:smtpserver|tocmd|cccmd)|"
-    r"remote\.[\w.-]+\.(?:receivepack|uploadpack)|core\.gitproxy|ssh\.variant)$"
-)
-_GIT_HOOK_KEYS = re.compile(r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree)$")
 
 
 def _git_runs_later(key: str, value: str) -> bool:
     """A git config key that, set to `value`, makes git run a command or load hooks or config from a
     place (an alias only when it is a shell alias, `!cmd`; `core.fsmonitor` only when it is not a boolean)."""
-    if _GIT_HOOK_KEYS.match(key):
+    if GIT_HOOK_KEYS.match(key):
         return True
-    if not _GIT_COMMAND_KEYS.match(key) or not value:
+    if not GIT_COMMAND_KEYS.match(key) or not value:
         return False
     if key.startswith("alias."):
         return value.startswith("!")
@@ -2670,13 +2664,13 @@ def _git_runs_later(key: str, value: str) -> bool:
 def _git_config_value(key: str, value: str, state: _State, via: tuple[str, ...], level: int) -> None:
     """What a git config key set to `value` would run when git reads it."""
     key = key.lower()
-    if _GIT_HOOK_KEYS.match(key):
+    if GIT_HOOK_KEYS.match(key):
         state.flag(f"git runs hooks or config from a place the line names ({key})")
         return
     if key == "protocol.ext.allow" and value.lower() in ("always", "user"):
         state.flag("git allows ext:: transports (they run commands)")
         return
-    if not _GIT_COMMAND_KEYS.match(key) or not value:
+    if not GIT_COMMAND_KEYS.match(key) or not value:
         return
     if key.startswith(("alias.", "credential")):
         if not value.startswith("!"):

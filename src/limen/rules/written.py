@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from limen.facts.programs import GIT_COMMAND_KEYS, GIT_HOOK_KEYS
 from limen.model import Finding, ReasonCode, Verdict
 
 if TYPE_CHECKING:
@@ -218,6 +219,47 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
     return commands, []
 
 
+_DEVCONTAINER_KEYS = re.compile(
+    r"^(?:initialize|onCreate|updateContent|postCreate|postStart|postAttach)Command$"
+)
+
+
+def _devcontainer(text: str) -> tuple[list[str], list[str]]:
+    """A dev container's lifecycle commands (`initializeCommand` runs on the host, the others in the
+    container); each a string, an argv list or an object of them. A fragment: its command-keyed strings."""
+    data = _json_strings(text)
+    if not isinstance(data, dict):
+        return [value for key, value in _pairs(text) if _DEVCONTAINER_KEYS.match(key)], []
+    commands: list[str] = []
+    for key, value in data.items():
+        if not _DEVCONTAINER_KEYS.match(str(key)):
+            continue
+        for item in value.values() if isinstance(value, dict) else [value]:
+            if isinstance(item, str):
+                commands.append(item)
+            elif isinstance(item, list) and all(isinstance(w, str) for w in item):
+                from limen.normalize.shell import quote
+
+                commands.append(" ".join(quote(w) for w in item))
+    return commands, []
+
+
+def _dockerfile(text: str) -> tuple[list[str], list[str]]:
+    """A Dockerfile's shell-form `RUN` lines (continuations joined), run on every build."""
+    joined = re.sub(r"\\\n", " ", text)
+    return [m.strip() for m in re.findall(r"^\s*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)], []
+
+
+_STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def _string_literals(text: str) -> tuple[list[str], list[str]]:
+    """Code in a language Limen does not parse (a Rust `build.rs`, a Cargo config): its string literals,
+    read as one shell line and each as a line of its own (`Command::new("sh").arg("-c").arg("...")`)."""
+    strings = [re.sub(r"\\(.)", r"\1", m) for m in _STRING_LITERAL.findall(text)]
+    return [" ".join(strings), *strings] if strings else [], []
+
+
 def _vscode_tasks(text: str) -> tuple[list[str], list[str]]:
     commands: list[str] = []
     current: list[str] = []
@@ -255,11 +297,6 @@ _AGENT_WRITABLE = re.compile(
 _SHELLY = re.compile(
     r"[|;&`]|\$\(|^\s*(?:sh|bash|zsh|dash|python\d*(?:\.\d+)?|node|perl|ruby|php|curl|wget|nc|ncat)\b"
 )
-_GIT_COMMAND_KEYS = re.compile(
-    r"^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|credential(?:\..+)?\.helper|"
-    r"alias\..+|filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver|"
-    r"gpg(?:\..+)?\.program|uploadpack\.packobjectshook|pager\..+|interactive\.difffilter|core\.hookspath)$"
-)
 
 
 def _git_config(text: str) -> tuple[list[str], list[str]]:
@@ -276,10 +313,10 @@ def _git_config(text: str) -> tuple[list[str], list[str]]:
         key, value = (part.strip() for part in stripped.split("=", 1))
         full = f"{section}.{key.lower()}" if section else key.lower()
         value = value.strip('"')
-        if not _GIT_COMMAND_KEYS.match(full):
+        if GIT_HOOK_KEYS.match(full):
+            concerns.append(f"git runs hooks or reads configuration from {value[:60]} ({full})")
             continue
-        if full == "core.hookspath":
-            concerns.append(f"git runs its hooks from {value[:60]}")
+        if not GIT_COMMAND_KEYS.match(full):
             continue
         command = value[1:] if full.startswith("alias.") and value.startswith("!") else value
         if full.startswith("alias.") and not value.startswith("!"):
@@ -406,6 +443,9 @@ _EXTRACTORS = {
     "yaml_commands": _yaml_commands,
     "vscode_tasks": _vscode_tasks,
     "vscode_settings": _vscode_settings,
+    "devcontainer": _devcontainer,
+    "dockerfile": _dockerfile,
+    "string_literals": _string_literals,
     "git_config": _git_config,
     "ssh_config": _ssh_config,
     "authorized_keys": _authorized_keys,
