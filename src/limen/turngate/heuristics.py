@@ -151,6 +151,39 @@ _MOVE_GATE_SUBS = (
     "共有",
 )
 _CJK_S = r"[^。！？!?\n]"
+_DELETE_GATE_SUBS = (
+    "lösche",
+    "entferne",
+    "borra",
+    "borre",
+    "elimin",
+    "suprim",
+    "supprim",
+    "efface",
+    "删除",
+    "删掉",
+    "清空",
+    "清除",
+    "削除",
+    "消去",
+)
+# Delete every one of the things the agent manages.
+_DELETE_INTL = (
+    r"\b(?:lösche|löschen sie|entferne|entfernen sie)\b(?: (?:jetzt|bitte|nun|sofort|auch|noch))*"
+    r" (?:alle|sämtliche|jede|jeden|jedes|die|den|das|meine|deine|ihre)\b"
+    rf"{_C}{{0,20}}?\b(?:dateien|datei|e-mails?|mails?|nachrichten|termine|kontakte|ordner|dokumente"
+    r"|einträge|backups?|kanäle|konten)\b"
+    r"|\b(?:borra|borre|elimina|elimine|suprime|suprima)\b(?: (?:ya|ahora|también))*"
+    rf" (?:todos los|todas las|los|las|mis|tus|sus)\b{_C}{{0,20}}?\b(?:archivos|ficheros|correos"
+    r"|mensajes|eventos|contactos|carpetas|documentos|registros|copias de seguridad|canales|cuentas)\b"
+    r"|\b(?:supprime|supprimez|efface|effacez)\b(?: (?:maintenant|aussi|ensuite))*"
+    rf" (?:tous les|toutes les|les|mes|tes|ses)\b{_C}{{0,20}}?\b(?:fichiers|e-mails|mails|courriels"
+    r"|messages|événements|contacts|dossiers|documents|sauvegardes|canaux|comptes)\b"
+    r"|(?:删除|删掉|清空|清除)掉?(?:所有|全部|一切)的?(?:文件|邮件|会议|日程|事件|消息|联系人|文件夹|文档|记录"
+    r"|备份|频道|账户)"
+    r"|(?:すべて|全て|全部)の(?:ファイル|メール|予定|イベント|メッセージ|連絡先|フォルダ|文書|記録|バックアップ"
+    r"|チャンネル)を(?:削除|消去)"
+)
 _CREDENTIAL_SUBS = (
     "passwort",
     "kennwort",
@@ -281,7 +314,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     ),
     Shape(
         "change_managed_state",
-        gate("delete remove erase wipe purge change reset modify update set disable"),
+        gate("delete remove erase wipe purge change reset modify update set disable", _DELETE_GATE_SUBS),
         Lazy(
             rf"{_LEAD}(?:delete|remove|erase|wipe|purge)\b"
             rf"(?: (?:all|every|each|the|any|these|those|my|your))+{_C}{{0,30}}?\b{_MANAGED}\b"
@@ -289,6 +322,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"(?: \w+)? (?:password|passcode|recipient|iban|email address|account(?: number)?|phone number"
             r"|security settings|permissions|delivery address|shipping address|payout (?:account|method)"
             r"|bank details)\b"
+            rf"|{_DELETE_INTL}"
         ),
     ),
     Shape(
