@@ -3325,12 +3325,21 @@ def _code_path(target: str, state: _State, *, write: bool, unknown: str) -> None
         _add_path(word, state, write=write)
 
 
+# In a program Limen reads only for literals (awk, lua): a command-running call given anything but a literal.
+_COMPUTED_COMMAND = re.compile(
+    r"\b(?:system|os\.execute|io\.popen|popen)\s*\(\s*(?![\"'\s])|\b[A-Za-z_]\w*\s*\|&?\s*getline\b"
+)
+
+
 def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], level: int) -> None:
     """Languages without a parser here (lua, awk): literal shell commands, deletes, reads and socket peers."""
     if level > MAX_LEVEL:
         state.flag("nested programs deeper than the bound")
         return
     code = code[:MAX_LINE]
+    computed = _COMPUTED_COMMAND.search(code)
+    if computed is not None:  # `c = "..."; system(c)`, `cmd | getline`: the line is only known at run time
+        state.flag(f"{lang} runs a command line built at run time ({computed.group(0).strip()[:40]})")
     for match in _SHELL_CALL.finditer(code):
         call = match.group(0)
         if lang == "python" and re.match(r"exec\b", call):
