@@ -1,19 +1,18 @@
-"""Deciding through `limen serve`: what `limen.evaluate` does when `LIMEN_SERVER` is set.
+"""Deciding through `limen serve`: what the doors do when `LIMEN_SERVER` is set.
 
     LIMEN_SERVER=https://limen.internal:8787[,https://other-replica:8787]
     LIMEN_SERVER_TOKEN=lmn_...        # the agent identity's bearer token (`limen serve token add NAME`)
     LIMEN_SERVER_TIMEOUT=10           # seconds per call (default 10)
     LIMEN_SERVER_CA=/path/ca.pem      # a private CA for https (default: the system's)
-
     LIMEN_SERVER_APPROVAL_WAIT=0      # seconds a door holds an AUTH for a person's answer on the server
                                       # (`limen serve approve ID`); default 0: the AUTH comes back at once
 
 `RemoteRuntime` has the Runtime's door-facing methods (`decide`, `observe_output`, `observe_prompt`,
 `refuse`, `audit_event`, `hold`, `halt`, `close`) plus what a door cannot do for itself once the session
 store is the server's (`halted`, `pin_tools`), so every door (`limen.evaluate`, the MCP proxy, the egress
-proxy, `limen.Guard`) holds either, opened by `door_runtime`. Doors check `is_remote`: the server's
-policy, approvals and session store are out of their reach, so they never read them locally. It never
-raises and never passes what it could not have decided:
+proxy, `limen.Guard`) holds either, opened by `door_runtime`. A door asks `isinstance(runtime, Runtime)`
+before it reads a policy, approval or session store: the server's are out of its reach, and it never
+reads local ones in their place. It never raises and never passes what it could not have decided:
 
 - a replica that refuses the connection (down, restarting) is skipped for the next one listed: nothing was
   sent, so nothing can be decided twice;
@@ -40,7 +39,7 @@ import ssl
 import threading
 import time
 import urllib.parse
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 from limen.model import Decision, ReasonCode, StageResult, Verdict
 
@@ -199,10 +198,6 @@ def door_runtime(workspace: str, mode: str | None) -> Runtime | RemoteRuntime:
     return Runtime(workspace=workspace, mode=mode)
 
 
-def is_remote(runtime: object) -> TypeGuard[RemoteRuntime]:
-    return isinstance(runtime, RemoteRuntime)
-
-
 class RemoteRuntime:
     """The Runtime's door-facing methods, answered by `limen serve`. Never raises."""
 
@@ -219,10 +214,9 @@ class RemoteRuntime:
         self.workspace = os.path.abspath(workspace)
         self.mode = mode
         self.approval_wait = approval_wait
-        self.audit_dir = (
-            audit_dir  # the local log for what the server could not record (default LIMEN_HOME's)
-        )
-        self._local: Runtime | None = None  # the local Runtime that records what the server could not
+        # The local log (default LIMEN_HOME's) and Runtime that record what the server could not.
+        self.audit_dir = audit_dir
+        self._local: Runtime | None = None
 
     @classmethod
     def from_environment(
