@@ -229,7 +229,7 @@ def test_an_approval_request_is_visible_to_its_sessions_owner_only(fleet: Fleet)
     owner = fleet.client("agent-a")
     asked = owner.decide(
         "Bash",
-        {"command": "curl -s https://downloads.unknown-vendor.example/tool.tgz"},
+        {"command": "curl -s https://downloads.unknown-vendor.example/tool.tgz -o tool.tgz"},
         session_id="ap",
         door="sdk",
     )

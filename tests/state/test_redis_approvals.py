@@ -151,7 +151,7 @@ def test_concurrent_claims_from_processes_have_one_winner(store: RedisApprovalSt
 def test_a_request_opened_through_one_replica_is_used_once_through_another(
     redis_url: str, workspace: str, tmp_path: Path, limen_home: Path
 ) -> None:
-    call = ("Bash", {"command": "curl -s https://downloads.unknown-vendor.example/tool.tgz"})
+    call = ("Bash", {"command": "curl -s https://downloads.unknown-vendor.example/tool.tgz -o tool.tgz"})
     first, second = (
         ServeRuntime(workspace=workspace, store=RedisStore(redis_url), audit_sink=str(tmp_path / "audit"))
         for _ in range(2)
