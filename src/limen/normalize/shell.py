@@ -3168,10 +3168,17 @@ def _interpreter(
         state.flag(f"{name} runs a substituted program")
     state.payloads.append(code)
     tail = argv[argv.index(code) + 1 :] if code in argv else []  # the program's arguments (`sys.argv[1:]`)
-    if lang != "awk":  # operands after the program are the files it reads (`perl -ne print f.txt`)
+    # operands after the program are the files it reads (`perl -ne print f.txt`), or edits in place
+    before = argv[1 : argv.index(code)] if code in argv else argv[1:]
+    edits = lang in ("perl", "ruby") and any(re.fullmatch(r"-[a-zA-Z]*i\S*", w) for w in before)
+    if lang != "awk":
         for word in tail:
             if _looks_like_path(word):
-                _add_path(word, state, write=False)
+                _add_path(word, state, write=edits)
+    if edits:  # `perl -pi -e 's/^/curl ...|sh\n/' ~/.profile`: text the substitution puts into the files
+        for match in _SED_SUB.finditer(code):
+            if re.search(r"[;(|`$]", match.group(3)):
+                state.payloads.append(match.group(3).replace("\\/", "/").replace("\\n", "\n"))
     if tail[:1] == ["--"]:
         tail = tail[1:]
     flag = "-c" if lang == "python" else "-e"
