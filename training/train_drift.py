@@ -94,28 +94,38 @@ def main() -> int:
         for it in t2.load(args.corpora / rel):
             split[t2.split_of(it)][name].append(it)
 
-    sentences: list[tuple[str, int, float]] = []  # text, label, weight
+    # text, label, weight, the document it is read in
+    sentences: list[tuple[str, int, float, str]] = []
+    documents: list[str] = []
+    bare: list[tuple[str, int, float]] = []
     for items in split["train"].values():
         for it in items:
             if is_task(it):
-                sentences.append((it["payload"], 1, 1.0))
+                bare.append((it["payload"], 1, 1.0))
             elif is_document(it) and t2.trainable(it):
-                sentences += [(s, 0, 1.0) for s in drift.sentences(it["payload"])]
-    sentences += [(task, 1, weight) for task, weight in task_drift.tasks()]
-    for document in task_drift.honest_documents():
-        sentences += [(s, 0, 1.0) for s in drift.sentences(document)]
+                documents.append(it["payload"])
+    bare += [(task, 1, weight) for task, weight in task_drift.tasks()]
+    documents += task_drift.honest_documents()
     for lang_sentences in augment.BENIGN.values():
-        sentences += [(s, 0, 1.0) for s in lang_sentences]
+        bare += [(s, 0, 1.0) for s in lang_sentences]
     for path in sorted((ROOT / "training" / "data").glob("own_benign*.jsonl")):
-        for it in t2.load(path):
-            sentences += [(s, 0, 1.0) for s in drift.sentences(it["payload"])]
-    pos = sum(1 for _, y, _ in sentences if y)
+        documents += [it["payload"] for it in t2.load(path)]
+    for document in documents:
+        sentences += [(s, 0, 1.0, document) for s in drift.sentences(document)]
+    # a sentence without a document of its own is read in one of the training documents (BIPIA's
+    # construction), whatever its label: its topic mark then says what it says for a planted task
+    for i, (text, label, weight) in enumerate(bare):
+        sentences.append((text, label, weight, documents[(i * 7919) % len(documents)] + " " + text))
+    pos = sum(1 for _, y, _, _ in sentences if y)
     neg = len(sentences) - pos
     print(f"sentences: {pos} tasks, {neg} document sentences; {time.time() - t0:.0f}s", flush=True)
 
-    feats = [tier2.window_features([drift.sentence_form(s)]) for s, _, _ in sentences]
-    ys = np.array([y for _, y, _ in sentences])
-    sw = np.array([w * (0.5 / pos if y else 0.5 / neg) * len(sentences) for _, y, w in sentences])
+    feats = [
+        tier2.window_features([drift.sentence_form(s, None, drift.topic_mark(s, drift.content_words(d)))])
+        for s, _, _, d in sentences
+    ]
+    ys = np.array([y for _, y, _, _ in sentences])
+    sw = np.array([w * (0.5 / pos if y else 0.5 / neg) * len(sentences) for _, y, w, _ in sentences])
     vocab = t2.Vocab()
     vocab.fit(feats)
     clf = LogisticRegression(C=args.C, max_iter=3000, solver="liblinear", random_state=0)

@@ -22,19 +22,35 @@ import math
 import os
 import re
 import threading
+from collections import Counter
 
 from limen.model import Finding, ReasonCode, Verdict
 from limen.turngate import tier2
 
 MIN_CONTEXT = 16  # letters and digits around the task: less is a bare request, not a document
-MIN_CHARS = (
-    12  # letters and digits (see _weight); shorter pieces (a cell with a number, a name) carry no task
-)
+# letters and digits (see _weight): a shorter piece (a number, a name, a label) carries no task
+MIN_CHARS = 12
 MAX_SENTENCES = 400  # a bound on work: the head and the tail of a huge document are read
 RISK_AUTH = 60
 RISK_ERROR = 60
 
 _SPLIT = re.compile(r"(?<=[.?!])\s+|[\n|]+|(?<=[。？！])|\"\s*[,:]\s*\"|[{}\[\]]")
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_CONTENT = re.compile(r"\w{4,}")  # letters only are kept (a `[^\W\d_]` class costs ~12 ms to compile)
+_FUNCTION_WORDS = _word_set(
+    """
+    this that these those with from have been were will would could should shall what when where which
+    while about there their them they then than your yours into onto also just only very more most some
+    such each every other please thanks thank here dear best regards dass nicht eine einen einem einer
+    oder aber wenn dann auch noch sind wird wurde bitte danke para como pero esta este estos estas todo
+    todos porque gracias pour avec dans vous nous mais plus tous toutes cette merci
+    """
+)
 _TRIM = " \t\"'#/*-:>`,;"
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"\w+")
@@ -79,10 +95,6 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
 def sentences(text: str) -> list[str]:
     """The pieces of a document long enough to carry a task."""
     return [p for p in pieces(text) if _weight(p) >= MIN_CHARS and _LETTER.search(p)]
-
-
-def _word_set(words: str) -> frozenset[str]:
-    return frozenset(words.split())
 
 
 # The forms a task for an assistant takes, by language: verbs that open a request for a text, an answer or a
@@ -157,12 +169,28 @@ def form_marks(sentence: str) -> list[str]:
     return marks
 
 
-def sentence_form(sentence: str, marks: list[str] | None = None) -> str:
-    """The text the model reads for one sentence: its form marks, then its normalised words (the marks let a
-    linear model weigh the form apart from the words: the topic of a planted task is anything at all)."""
+def content_words(text: str) -> Counter[str]:
+    """Words of four or more letters, lower-cased, without the commonest function words."""
+    return Counter(w for w in _CONTENT.findall(text.lower()) if w.isalpha() and w not in _FUNCTION_WORDS)
+
+
+def topic_mark(sentence: str, document: Counter[str]) -> str:
+    """Whether a sentence shares a content word with the rest of its document ("zzondocument") or none
+    ("zzoffdocument"): a question about the invoice an email is about is on its topic; a planted task, by
+    definition, is not. Empty when the sentence has no content word to compare."""
+    own = content_words(sentence)
+    if not own:
+        return ""
+    return "zzondocument" if any(document[w] > n for w, n in own.items()) else "zzoffdocument"
+
+
+def sentence_form(sentence: str, marks: list[str] | None = None, topic: str = "") -> str:
+    """The text the model reads for one sentence: its form marks and its topic mark, then its normalised
+    words (the marks let a linear model weigh the form apart from the words: the topic of a planted task is
+    anything at all)."""
     if marks is None:
         marks = form_marks(sentence)
-    return " ".join(marks) + " zzend " + tier2.normalise(sentence)
+    return " ".join([*marks, topic]) + " zzend " + tier2.normalise(sentence)
 
 
 def _is_task_form(marks: list[str]) -> bool:
@@ -175,12 +203,14 @@ def _scores(model: tier2.Model, text: str) -> tuple[list[str], dict[int, float]]
     cut = _pieces(text)
     parts = [piece for piece, _ in cut]
     scores: dict[int, float] = {}
+    document: Counter[str] | None = None
     for i, (part, introduces) in enumerate(cut):
         if introduces or _weight(part) < MIN_CHARS or not _LETTER.search(part):
             continue
         marks = form_marks(part)
         if _is_task_form(marks):
-            scores[i] = model.raw_window([sentence_form(part, marks)])
+            document = content_words(text) if document is None else document
+            scores[i] = model.raw_window([sentence_form(part, marks, topic_mark(part, document))])
     if not scores:
         return parts, {}
     best = max(scores, key=scores.__getitem__)
