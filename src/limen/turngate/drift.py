@@ -7,7 +7,8 @@ that it addresses the reader as an assistant with a task the document has no bus
 
 This screen cuts a document into sentences (lines, table cells, sentence ends) and scores each with a small
 learned model (`limen/data/tier2_drift.bin`, trained by `training/train_drift.py`; same features and file
-format as Tier 2) for "is this a task for an assistant rather than a sentence of the document". It judges
+format as Tier 2, plus marks for the sentence's form and for whether it shares a content word with the rest
+of the document) for "is this a task for an assistant rather than a sentence of the document". It judges
 *documents* only: a text with less than `MIN_CONTEXT` letters around its task is a bare request, which is a
 user's prompt as often as an injection, and is left to Tier 0/1/2; and a text that is mostly tasks (a list
 of prompts, an FAQ) is a collection of requests, not a document with one planted in it.
