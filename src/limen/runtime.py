@@ -111,18 +111,14 @@ class Runtime:
     @property
     def context(self) -> Context:
         """The policy's context for this workspace and mode (no session attached)."""
-        from limen.policy import load_context
-
-        return load_context(self.workspace, mode=self.mode)
+        return _path().load_context(self.workspace, mode=self.mode)
 
     def session(self, session_id: str | None) -> StoredSession:
         """The session's view; a call without a session gets a throwaway one, so nothing carries over."""
-        from limen.state.memory import MemoryStore
-        from limen.state.view import StoredSession
-
+        path = _path()
         if not session_id:
-            return StoredSession(MemoryStore(), "", self.fingerprint)
-        return StoredSession(self.store, session_id, self.fingerprint)
+            return path.StoredSession(path.MemoryStore(), "", self.fingerprint)
+        return path.StoredSession(self.store, session_id, self.fingerprint)
 
     # -- the two entry points ----------------------------------------------------------------------------
     def decide(
@@ -289,12 +285,10 @@ class Runtime:
         role: str = "",
         spec: ToolSpec | None = None,
     ) -> Action:
-        from limen.normalize import normalize
-
         tools = ctx.policy.tool_specs if ctx.policy is not None else None
         if spec is not None and not (tools and tool in tools):
             tools = {tool: spec}
-        return normalize(
+        return _path().normalize(
             tool,
             arguments,
             cwd=cwd or self.workspace,
@@ -319,10 +313,8 @@ class Runtime:
         role: str,
         spec: ToolSpec | None = None,
     ) -> Decision:
-        from limen.engine import decide
-        from limen.floors import correlator, toolpin
-        from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED
-
+        path = _path()
+        correlator, toolpin = path.correlator, path.toolpin
         action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
         view = self.session(session_id)
         if ctx.rate_limit is not None and session_id:
@@ -332,13 +324,12 @@ class Runtime:
         if toolpin.is_pending(action.tool, self.store):
             action.notes = (*action.notes, toolpin.NOTE)
         ctx.session = view
-        decision = decide(action, ctx)
-        from limen.judge import review
-        from limen.subjective.baseline import learn
-
-        decision = review(action, ctx, decision)  # the LLM judge, when configured: raise-only, never raises
-        learn(action, ctx, decision)  # the workflow baseline learns unflagged, unsteered calls only
-        if STATE_LOST in view.flags and decision.verdict is not Verdict.PASS:  # say why, and the way out
+        decision = path.decide(action, ctx)
+        decision = path.review(
+            action, ctx, decision
+        )  # the LLM judge, when configured: raise-only, never raises
+        path.learn(action, ctx, decision)  # the workflow baseline learns unflagged, unsteered calls only
+        if path.STATE_LOST in view.flags and decision.verdict is not Verdict.PASS:  # say why, and the way out
             decision.explanation += (
                 f"; {self.store.state_lost()}, so this session counts as tainted until a person runs "
                 f"`limen session clear {session_id}`"
@@ -346,11 +337,11 @@ class Runtime:
         entry = correlator.features(action, ctx, decision)
         if correlator.worth_keeping(entry, view.flags):
             view.store.append_history(view.session_id, entry)
-        flags = {BROAD} if entry["broad"] else set()
+        flags = {path.BROAD} if entry["broad"] else set()
         if entry["private"]:
-            flags.add(TAINTED)
+            flags.add(path.TAINTED)
         if decision.verdict is not Verdict.BLOCK and _fetches_untrusted(action, ctx):
-            flags.add(UNTRUSTED)
+            flags.add(path.UNTRUSTED)
         if flags - view.flags:  # most calls add nothing the session does not already hold
             view.store.set_flags(view.session_id, flags - view.flags)
         return decision
@@ -495,10 +486,41 @@ def _prints_credential(action: Action) -> bool:
 
 
 def _fetches_untrusted(action: Action, ctx: Context) -> bool:
-    from limen.floors.egress import is_external_egress
-
     return (
         action.capability == "network.request"
         and bool(action.destinations)
-        and is_external_egress(action, ctx)
+        and _path().is_external_egress(action, ctx)
     )
+
+
+class _DecisionPath:
+    """What deciding a call uses, imported on the first decision rather than with this module, and then
+    reached without an import statement per call (a decision made one in each of its steps)."""
+
+    def __init__(self) -> None:
+        from limen.engine import decide
+        from limen.floors import correlator, toolpin
+        from limen.floors.egress import is_external_egress
+        from limen.judge import review
+        from limen.normalize import normalize
+        from limen.policy import load_context
+        from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED
+        from limen.state.memory import MemoryStore
+        from limen.state.view import StoredSession
+        from limen.subjective.baseline import learn
+
+        self.decide, self.review, self.learn = decide, review, learn
+        self.correlator, self.toolpin, self.is_external_egress = correlator, toolpin, is_external_egress
+        self.normalize, self.load_context = normalize, load_context
+        self.MemoryStore, self.StoredSession = MemoryStore, StoredSession
+        self.BROAD, self.STATE_LOST, self.TAINTED, self.UNTRUSTED = BROAD, STATE_LOST, TAINTED, UNTRUSTED
+
+
+_loaded: _DecisionPath | None = None
+
+
+def _path() -> _DecisionPath:
+    global _loaded
+    if _loaded is None:
+        _loaded = _DecisionPath()
+    return _loaded
