@@ -13,7 +13,7 @@ from typing import Any
 from limen.model import Action, Capability, Destination, Mode
 from limen.normalize import net, shell
 from limen.normalize.paths import canonical
-from limen.normalize.tools import ToolSpec, classify
+from limen.normalize.tools import CODE_KEYS, ToolSpec, classify, code_runner
 
 MAX_ARGUMENT_CHARS = 1_000_000  # beyond this an argument is not analysed, and the action is escalated
 MAX_DEPTH = 32  # nesting beyond this is not analysed (a secret could hide below it): the action is escalated
@@ -55,6 +55,10 @@ def _role_values(arguments: dict[str, Any], key: str) -> list[str]:
         isinstance(v, str) for v in ([value] if isinstance(value, str) else value)
     ):
         return _path_values(value)
+    if isinstance(value, dict) and value and all(isinstance(k, str) and k for k in value):
+        return list(
+            value
+        )  # `files: {"notes.md": {"content": ...}}`: named by its keys (contents are payloads)
     raise ValueError(f"argument {key!r} has an unreadable shape")
 
 
@@ -104,6 +108,18 @@ def normalize(
         )
 
 
+def _program_arguments(
+    tool: str, arguments: dict[str, Any], spec: ToolSpec, capability: str | None
+) -> list[str]:
+    """The arguments of a code-running tool that hold its program (`code`, `source`), when the tool runs
+    code and names the language (`limen.normalize.tools.CODE_RUNNERS`) and no argument is a command."""
+    if spec.commands or (capability or spec.capability) != Capability.SHELL_EXECUTE.value:
+        return []
+    if code_runner(tool) is None:
+        return []
+    return [k for k in CODE_KEYS if isinstance(arguments.get(k), str) and arguments[k].strip()]
+
+
 def _normalize(
     tool: str,
     arguments: Any,
@@ -134,9 +150,12 @@ def _normalize(
     if sum(len(s) for s in strings) > MAX_ARGUMENT_CHARS:
         raise ValueError("arguments too large to analyse")
 
+    code_keys = _program_arguments(tool, arguments, spec, capability)
     paths: list[str] = []
     write_paths: list[str] = []
     for key in spec.paths:
+        if key in code_keys:  # a notebook cell's `source` is its program, not a file
+            continue
         for raw in _role_values(arguments, key):
             path = canonical(raw, cwd, home)
             paths.append(path)
@@ -156,6 +175,9 @@ def _normalize(
     opaque = False
     payloads: list[str] = []
     lines = []
+    for key in code_keys:  # `python_execute(code=...)`: the program, as the interpreter's one-liner runs it
+        interpreter, flag = code_runner(tool) or ("", "")
+        lines.append(f"{interpreter} {flag} {shell.quote(arguments[key])}")
     for key in spec.commands:
         given = arguments.get(key)
         if isinstance(given, list):  # an argv, as Codex sends it

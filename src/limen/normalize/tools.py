@@ -121,6 +121,27 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# Tools that run code in a language (`python_execute`, `run_js`, `jupyter_run_cell`): the word in the tool's
+# name that names the language, and the command line that runs a program given as one argument. The
+# arguments that hold the program (`code`, `source`...) are `CODE_KEYS`.
+CODE_RUNNERS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
+    (re.compile(r"(^|_)(python|py|ipython|jupyter|notebook|pyodide)(_|$)"), ("python3", "-c")),
+    (re.compile(r"(^|_)(node|nodejs|js|javascript|typescript|ts|deno)(_|$)"), ("node", "-e")),
+    (re.compile(r"(^|_)(ruby|rb)(_|$)"), ("ruby", "-e")),
+    (re.compile(r"(^|_)(perl)(_|$)"), ("perl", "-e")),
+    (re.compile(r"(^|_)(php)(_|$)"), ("php", "-r")),
+    (re.compile(r"(^|_)(bash|shell|sh|zsh|terminal)(_|$)"), ("bash", "-c")),
+)
+CODE_KEYS = ("code", "source", "snippet", "program", "expression", "cell", "source_code")
+
+
+def code_runner(tool: str) -> tuple[str, str] | None:
+    """How a tool named like `python_execute` runs the program it is given, or None for no known language."""
+    # the server's name may be the one to say it: `mcp__python__run`
+    words = _words(tool.removeprefix("mcp__").replace("__", "_"))
+    return next((runner for pattern, runner in CODE_RUNNERS if pattern.search(words)), None)
+
+
 # A statement that changes a database, whatever the tool's name says (`query` tools run DROP too).
 DB_WRITE = "db.write"
 SQL_KEYS = frozenset({"sql", "query", "statement", "stmt", "q"})  # arguments that hold SQL
