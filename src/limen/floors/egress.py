@@ -15,6 +15,8 @@ from limen.facts.hosts import (
     issuers_of_credentials,
 )
 from limen.model import Action, Capability, Destination, HostClass, Verdict
+from limen.rules import RuleFunction
+from limen.rules.derived import memo, rule_findings
 
 _LOCAL = frozenset({HostClass.LOOPBACK})
 _INTERNAL = frozenset({HostClass.LOOPBACK, HostClass.PRIVATE, HostClass.LINK_LOCAL})
@@ -186,8 +188,6 @@ def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:
 
 def carries_nothing(action: Action) -> bool:
     """Whether the call sends nothing of the session's (`_carries_nothing`), derived once per action."""
-    from limen.rules.derived import memo
-
     facts = memo(action)
     found = facts.get("carries_nothing")
     if found is None:
@@ -263,11 +263,23 @@ def reads_private(action: Action, ctx: Context) -> bool:
     decision's findings, which a waiver may have removed."""
     if not action.paths and not action.commands:
         return False
-    from limen.rules.commands import environment_dump
-    from limen.rules.derived import rule_findings
-    from limen.rules.paths import secret_files
-
+    secret_files, environment_dump = _private_readers()
     return bool(rule_findings(secret_files, action, ctx) or rule_findings(environment_dump, action, ctx))
+
+
+def _private_readers() -> tuple[RuleFunction, RuleFunction]:
+    """The rules that tell a private read (`secret_files`, `environment_dump`), imported on first use (the
+    rule modules import the floors' tables), then kept."""
+    global _READERS
+    if _READERS is None:
+        from limen.rules.commands import environment_dump
+        from limen.rules.paths import secret_files
+
+        _READERS = (secret_files, environment_dump)
+    return _READERS
+
+
+_READERS: tuple[RuleFunction, RuleFunction] | None = None
 
 
 def carries_private(action: Action, ctx: Context) -> bool:

@@ -12,7 +12,9 @@ A glob operand (`cat ./.e*`) counts as touching every sensitive name it could ma
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
@@ -20,8 +22,9 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
+from limen.facts.paths import describe
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
-from limen.normalize.paths import absolute, is_within
+from limen.normalize.paths import absolute, canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import changed_operands
 
@@ -250,9 +253,6 @@ _PROBED_MAX = 512
 def holds_secret(path: str) -> bool:
     """Whether a regular file's first `CONTENT_PROBE_BYTES` hold a credential (a known shape or a value
     assigned to a secret-named key). Not a regular file, unreadable or absent: False (nothing to return)."""
-    import os
-    import stat
-
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError:
@@ -305,8 +305,6 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     if not action.commands:
         yield from secret  # not analysed: every secret path counts
         return
-    from limen.normalize.paths import canonical
-
     cwd = action.cwd or ctx.workspace or "/"
     read: set[str] = set()
     kept: set[str] = set()
@@ -354,8 +352,6 @@ def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     (`> ~/.ssh/id_rsa`, `rm ~/.aws/credentials`, `rm ~/.ssh/*`, `cp /dev/null KEY`, `ln -sf X KEY`), as
     a Write tool would: a credential store changed is a credential lost or replaced. Metadata (`chmod 600
     key`, `touch`) changes nothing a credential holds."""
-    from limen.normalize.paths import canonical
-
     cwd = action.cwd or ctx.workspace or "/"
     named: dict[str, None] = dict.fromkeys(action.write_paths if not action.commands else ())
     for command in action.commands:
@@ -457,8 +453,6 @@ def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
 def _is_persistence(path: str, ctx: Context) -> bool:
     """Whether writing `path` plants something that runs, or is read as instructions, later (the fact
     table `limen.facts.paths`)."""
-    from limen.facts.paths import describe
-
     return describe(path, home=ctx.home) is not None
 
 
@@ -473,7 +467,6 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     systemd, launchd) asks whatever the content. Program code (`.py`, `.sh`, `.js`, `.rb`, `.pl`, `.php`)
     meets only what the rules would BLOCK in it (an implant: `curl | sh`, a reverse shell). Strict and
     paranoid block what asks."""
-    from limen.facts.paths import describe
     from limen.rules.written import judge
 
     worst: tuple[Verdict, str] | None = None

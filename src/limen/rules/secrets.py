@@ -48,10 +48,13 @@ from typing import Any
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
+from limen.facts.hosts import issuers_for_host, issuers_of_credentials
 from limen.model import OUTBOUND_CAPABILITIES, Action, Command, Finding, HostClass, Mode, ReasonCode, Verdict
+from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import memo
 from limen.rules.destinations import is_trusted
+from limen.rules.paths import secret_paths_read
 
 HIGH = 0.9  # a vendor prefix or structure that only credentials have
 KEYWORD = 0.75  # a value assigned to a secret-named key, a header or `curl -u`
@@ -1380,15 +1383,11 @@ def _recursive(command: Command) -> bool:
 
 def _outside(paths: Iterable[str], ctx: Context) -> bool:
     """Any of the paths lies outside the workspace (the home, `/`, another project)."""
-    from limen.normalize.paths import is_within
-
     return any(not (ctx.workspace and is_within(p, ctx.workspace)) for p in paths)
 
 
 def _roots(command: Command, action: Action, ctx: Context, skip: int) -> list[str]:
     """The folders a search walks: its operands after the first `skip` (the pattern), else the cwd."""
-    from limen.normalize.paths import canonical
-
     cwd = action.cwd or ctx.workspace or "/"
     operands = [w for w in command.argv[1:] if w and not w.startswith("-")][skip:]
     return [canonical(w, cwd, ctx.home) for w in operands] or [cwd]
@@ -1396,8 +1395,6 @@ def _roots(command: Command, action: Action, ctx: Context, skip: int) -> list[st
 
 def _find_roots(command: Command, action: Action, ctx: Context) -> tuple[list[str], str]:
     """`find ROOT... EXPR`: the roots (before the first expression word) and the name patterns."""
-    from limen.normalize.paths import canonical
-
     cwd = action.cwd or ctx.workspace or "/"
     roots: list[str] = []
     patterns: list[str] = []
@@ -1500,8 +1497,6 @@ def _environment_credentials_sent(action: Action, ctx: Context) -> list[str]:
     environment holds by convention, written into a line that sends to an untrusted host which is not its
     issuer (sending `$GITHUB_TOKEN` to api.github.com is its use). Variables whose issuer is unknown are
     left to the destination rules."""
-    from limen.facts.hosts import issuers_for_host, issuers_of_credentials
-
     line = action.command_line
     if "$" not in line:
         return []
@@ -1539,8 +1534,6 @@ def secret_file_egress(action: Action, ctx: Context) -> Iterable[Finding]:
     )
     if sender is None:
         return []
-    from limen.rules.paths import secret_paths_read
-
     # Read or sent, not only named (`chmod 600 key`, `ssh -i key`, `ssh-add key` do not return its content).
     for _path in secret_paths_read(action, ctx):
         return [
