@@ -296,7 +296,8 @@ _gates_lock = threading.Lock()
 
 
 def repeat_gate() -> tuple[RepeatGate, RepeatTracker]:
-    """The turn gate's repeat memory for this Limen home: an SQLite file every hook process shares."""
+    """The turn gate's repeat memory for this Limen home: an SQLite file every hook process shares, or
+    Redis when `LIMEN_STATE_URL` names it (a fleet's agents then share their challenges and lockouts)."""
     from limen.home import limen_home
 
     home = limen_home()
@@ -304,10 +305,10 @@ def repeat_gate() -> tuple[RepeatGate, RepeatTracker]:
         gate = _gates.get(home)
         if gate is None:
             from limen.state.keys import installation_key
-            from limen.turngate.repeat import RepeatGate, SqliteRepeatTracker
+            from limen.state.redis_repeat import open_repeat_tracker
+            from limen.turngate.repeat import RepeatGate
 
-            os.makedirs(home, mode=0o700, exist_ok=True)
-            tracker = SqliteRepeatTracker(os.path.join(home, "turn_repeats.sqlite"))
+            tracker = open_repeat_tracker(home)
             gate = _gates[home] = (RepeatGate(tracker, installation_key("turn_repeats")), tracker)
         return gate
 
