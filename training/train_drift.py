@@ -16,7 +16,7 @@ Sentences, labelled by what they are, not by the corpus they come from:
   to an assistant, benign only when the user types them), and training/task_drift.py's tasks;
 - document sentences: the clean AgentDojo tool outputs and BIPIA emails (train split; BIPIA tables and code
   are CC-BY-SA: evaluated only), the project's own benign texts and training/task_drift.py's honest sentences.
-Threshold: at most 1% of the dev split's benign documents (all of BIPIA's emails, tables, code and AgentDojo's
+Threshold: at most 0.5% of the dev split's benign documents (all of BIPIA's emails, tables, code and AgentDojo's
 clean outputs in dev) flagged. Measured on test: those benign documents, and BIPIA's test attack
 instructions placed into test emails at the start, the middle and the end (BIPIA's own construction).
 Output: src/limen/data/tier2_drift.bin and a section of docs/model-card-tier2.md (between markers).
@@ -47,7 +47,7 @@ from limen.turngate import drift, tier2  # noqa: E402
 
 MARK_BEGIN = t2.DRIFT_BEGIN
 MARK_END = t2.DRIFT_END
-DOC_FRICTION = 0.01
+DOC_FRICTION = 0.005
 
 
 def is_task(item: dict[str, Any]) -> bool:

@@ -215,7 +215,8 @@ def _scores(model: tier2.Model, text: str) -> tuple[list[str], dict[int, float]]
     if not scores:
         return parts, {}
     best = max(scores, key=scores.__getitem__)
-    if _weight(text) - _weight(parts[best]) < MIN_CONTEXT or len(scores) * 2 > len(parts):
+    worded = sum(1 for part in parts if _LETTER.search(part))  # a list's numbers are not its sentences
+    if _weight(text) - _weight(parts[best]) < MIN_CONTEXT or len(scores) * 2 > worded:
         return parts, {}
     return parts, scores
 
