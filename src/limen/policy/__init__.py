@@ -11,6 +11,7 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any
 
+from limen.policy import paths
 from limen.policy.errors import PolicyError, Problem
 
 if TYPE_CHECKING:
@@ -41,8 +42,6 @@ def _watched(workspace: str, *environment: str | None) -> tuple[str, ...]:
 
 
 def _key(workspace: str) -> tuple[Any, ...]:
-    from limen.policy import paths
-
     env = os.environ
     watched = _watched(
         workspace, env.get("LIMEN_HOME"), env.get("LIMEN_ORG_POLICY"), env.get("HOME"), paths.ORG_POLICY
@@ -75,12 +74,11 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
     Raises `PolicyError` (each problem naming file, line and key) rather than guessing. A requested
     `mode` can only make the policy stricter.
     """
-    from limen.model import Mode
-    from limen.policy.paths import project_root
-
-    workspace = project_root(workspace)  # a sub-folder belongs to its project: same policy, same protection
+    workspace = paths.project_root(
+        workspace
+    )  # a sub-folder belongs to its project: same policy and protection
     try:
-        requested = Mode(mode) if mode else None
+        requested = _mode(mode) if mode else None
     except ValueError:
         raise PolicyError([Problem("error", "<caller>", 0, "mode", f"unknown mode {mode!r}")]) from None
     key = (*_key(workspace), requested)
@@ -118,6 +116,12 @@ def _copied(context: Context) -> Context:
 
 
 _fields: tuple[type, Any, tuple[Any, ...]] | None = None
+
+
+def _mode(name: str) -> Mode:
+    from limen.model import Mode
+
+    return Mode(name)
 
 
 def _build(workspace: str, requested: Mode | None, key: tuple[Any, ...]) -> Context:
