@@ -25,6 +25,7 @@ import os
 import site
 import sys
 from collections.abc import Iterator
+from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from limen.context import Context
@@ -111,8 +112,6 @@ def _names_below(directory: str) -> tuple[str, ...]:
 def _swept(action: Action, ctx: Context) -> tuple[str, bool]:
     """A protected path a `sweep-delete:` or `sweep-change:` `ROOT/**/NAME` note of the action would
     reach, and whether it deletes; ("", False) when none does."""
-    from fnmatch import fnmatchcase
-
     for note in action.notes:
         kind, _, spec = note.partition(":")
         if kind not in ("sweep-delete", "sweep-change") or "/**/" not in spec:
