@@ -414,10 +414,8 @@ class Runtime:
         """Append the decision's record (or hand it to `sink`); on failure report it and apply the
         configured policy."""
         try:
-            from limen.audit.redact import decision_record
-
             home = ctx.home if ctx is not None else os.path.expanduser("~")
-            record = decision_record(
+            record = _recorder()(
                 kind, decision, self.fingerprint, workspace=self.workspace, home=home, started_ns=started
             )
             if sink is not None:
@@ -517,6 +515,18 @@ class _DecisionPath:
 
 
 _loaded: _DecisionPath | None = None
+_decision_record: Callable[..., dict[str, Any]] | None = None
+
+
+def _recorder() -> Callable[..., dict[str, Any]]:
+    """`limen.audit.redact.decision_record`, imported on the first record and kept: apart from the decision
+    path, so that a decision whose path failed to import is still recorded."""
+    global _decision_record
+    if _decision_record is None:
+        from limen.audit.redact import decision_record
+
+        _decision_record = decision_record
+    return _decision_record
 
 
 def _path() -> _DecisionPath:
