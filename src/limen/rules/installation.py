@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts.programs import Role, has
+from limen.launchers import recorded_set
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import absolute
 from limen.rules import rule
@@ -179,8 +180,6 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
     launchers: frozenset[str] | None = None  # read only when the action changes a path
     for path in _changed_paths(action, ctx):
         if launchers is None:
-            from limen.launchers import recorded_set
-
             launchers = recorded_set()
         if _inside(path, roots) or _is_startup_hook(path) or path in launchers:
             detail = f"Limen's installation {path}"

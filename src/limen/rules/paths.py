@@ -27,6 +27,7 @@ from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import absolute, canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import changed_operands
+from limen.rules.written import judge
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -467,8 +468,6 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     systemd, launchd) asks whatever the content. Program code (`.py`, `.sh`, `.js`, `.rb`, `.pl`, `.php`)
     meets only what the rules would BLOCK in it (an implant: `curl | sh`, a reverse shell). Strict and
     paranoid block what asks."""
-    from limen.rules.written import judge
-
     worst: tuple[Verdict, str] | None = None
     for path in action.write_paths:
         fact = describe(path, home=ctx.home)
