@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import sys
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
 from functools import lru_cache
@@ -154,8 +155,16 @@ def _holds_protected(path: str, ctx: Context) -> bool:
     if path in (ctx.workspace, ctx.home, "/"):
         return False
     below = _folded(path.rstrip("/")) + "/"
-    _, prefixes = _protected_index(ctx.protected_paths)
-    return any(p.startswith(below) for p in prefixes)
+    ordered = _protected_sorted(ctx.protected_paths)
+    # The paths that start with `below` sort together, from the first one not less than it: one look.
+    i = bisect_left(ordered, below)
+    return i < len(ordered) and ordered[i].startswith(below)
+
+
+@lru_cache(maxsize=32)
+def _protected_sorted(protected: tuple[str, ...]) -> tuple[str, ...]:
+    """The protected paths' prefixes (`_protected_index`), sorted."""
+    return tuple(sorted(_protected_index(protected)[1]))
 
 
 @rule(ReasonCode.PROTECTED_PATH_BLOCKED)
