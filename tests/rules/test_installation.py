@@ -105,3 +105,44 @@ def test_a_sweep_by_name_that_reaches_limens_files_is_blocked(
 )
 def test_a_sweep_that_reaches_nothing_protected_is_not(command: str, workspace: str) -> None:
     assert ReasonCode.PROTECTED_PATH_BLOCKED not in _decide("Bash", {"command": command}, workspace).reasons
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ln -sf /bin/true $(which limen-hook)",
+        'cp /bin/true "$(command -v limen-hook)"',
+        "printf '#!/bin/sh\\nexit 0\\n' > `which limen`",
+    ],
+)
+def test_a_console_script_named_through_which_is_limens(
+    command: str, workspace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`$(which limen-hook)` is the file the PATH finds, not a name Limen cannot know."""
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    decision = _decide("Bash", {"command": command}, workspace)
+    assert decision.verdict is Verdict.BLOCK, decision.explanation
+    assert ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "claude config set -g disableAllHooks true",
+        "claude mcp add helper -- node /tmp/helper.js",
+        "gemini extensions install https://github.com/someone/ext",
+        "codex mcp add helper -- node /tmp/helper.js",
+    ],
+)
+def test_an_agents_own_cli_rewriting_its_settings_is_blocked(command: str, workspace: str) -> None:
+    """The agent's settings hold Limen's hooks and the MCP servers it wraps, whichever program writes them."""
+    decision = _decide("Bash", {"command": command}, workspace)
+    assert decision.verdict is Verdict.BLOCK, decision.explanation
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["claude config get theme", "claude mcp list", "claude -p 'fix the failing test'", "gemini -p hi"],
+)
+def test_an_agents_cli_reading_its_settings_or_working_is_not(command: str, workspace: str) -> None:
+    assert ReasonCode.PROTECTED_PATH_BLOCKED not in _decide("Bash", {"command": command}, workspace).reasons

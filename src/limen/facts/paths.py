@@ -174,6 +174,12 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         ),
     ),
     (
+        # MCP clients' server lists: each server is a program the editor or agent starts
+        r"/\.vscode/mcp\.json$|/\.roo/mcp\.json$|/\.kiro/settings/mcp\.json$|^~/\.codeium/windsurf/mcp_config\.json$"
+        r"|^~/\.config/Code/User/mcp\.json$|/cline_mcp_settings\.json$",
+        _f("mcp_servers", "the editor or agent starts every server it lists", "mcp_servers", asks=True),
+    ),
+    (
         r"/\.cargo/config(?:\.toml)?$",
         _f(
             "cargo_config",

@@ -61,6 +61,7 @@ class Role(StrEnum):
     POWER = "power"  # stops or restarts the machine
     BUILDS = "builds"  # runs the build file of the folder it works in (a Makefile's recipes, build.gradle)
     SECURITY_CONTROL = "security_control"  # configures a firewall, access control, auditing or a mitigation
+    AGENT = "agent"  # a coding agent's CLI: its settings hold its hooks and MCP servers
 
 
 @dataclass(slots=True, frozen=True)
@@ -88,6 +89,10 @@ class Program:
     # program it will run later (`npm config set registry URL`, `npm config set script-shell X`; git's
     # command-valued keys are `limen.normalize.shell`'s, which reads what each would run)
     reroutes: str = ""
+    # regex over the words after the name: the invocation changes the program's own settings, and the files
+    # that hold them (`claude config set ...`, `claude mcp add ...`: an agent's hooks and servers live there)
+    changes_settings: str = ""
+    settings_files: tuple[str, ...] = ()
 
 
 def _p(
@@ -107,6 +112,8 @@ def _p(
     push_target: str = "",
     disables: str = "",
     reroutes: str = "",
+    changes_settings: str = "",
+    settings_files: tuple[str, ...] = (),
 ) -> Program:
     return Program(
         name,
@@ -125,6 +132,8 @@ def _p(
         push_target=push_target,
         disables=disables,
         reroutes=reroutes,
+        changes_settings=changes_settings,
+        settings_files=settings_files,
     )
 
 
@@ -586,6 +595,31 @@ PROGRAMS: tuple[Program, ...] = (
     _p("telnet", R.SENDS, R.DOWNLOADS, R.NETWORK, options=_TELNET_OPTS),
     _p("ztcp", R.SENDS, R.NETWORK, options=_ZTCP_OPTS),
     _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
+    # coding agents' CLIs: the sub-commands that rewrite their settings (hooks, MCP servers, permissions)
+    _p(
+        "claude",
+        R.AGENT,
+        changes_settings=rf"{_W}(?:config\s+(?:set|add|remove|rm)|mcp\s+(?:add|add-json|add-from-claude-desktop|remove))"
+        rf"{_E}",
+        settings_files=(
+            "~/.claude.json",
+            "~/.claude/settings.json",
+            ".claude/settings.local.json",
+            ".mcp.json",
+        ),
+    ),
+    _p(
+        "gemini",
+        R.AGENT,
+        changes_settings=rf"{_W}(?:mcp\s+(?:add|remove)|extensions\s+(?:install|uninstall|link|update|enable|disable)){_E}",
+        settings_files=("~/.gemini/settings.json", ".gemini/settings.json"),
+    ),
+    _p(
+        "codex",
+        R.AGENT,
+        changes_settings=rf"{_W}mcp\s+(?:add|remove){_E}",
+        settings_files=("~/.codex/config.toml",),
+    ),
     _p("ftp", R.SENDS, R.DOWNLOADS, options=_FTP_OPTS),
     # file-transfer and query clients that reach the host their operand or `-h` names
     _p("tftp", R.SENDS, R.DOWNLOADS, options=("-c", "-m", "-p", "-l", "-r", "-R")),
@@ -778,6 +812,8 @@ def _index(programs: Iterable[Program]) -> dict[str, Program]:
                     push_target=known.push_target or entry.push_target,
                     disables=known.disables or entry.disables,
                     reroutes=known.reroutes or entry.reroutes,
+                    changes_settings=known.changes_settings or entry.changes_settings,
+                    settings_files=known.settings_files or entry.settings_files,
                 )
             table[name] = entry
     return table

@@ -1142,7 +1142,8 @@ def _eval_substitution(
     if out is not None and out.text is not None and pure:
         return out.text.rstrip("\n"), False, False
     if len(ran) == 1 and _LOOKUP.fullmatch(" ".join(ran[0].argv)):
-        return ran[0].argv[-1], False, False  # `$(which find)` is `find`
+        # `$(which find)` runs find; as an operand it is the file (`ln -sf /bin/true $(which limen-hook)`)
+        return _on_path(ran[0].argv[-1]), False, False
     if len(ran) == 1 and ran[0].argv in (("pwd",), ("pwd", "-P"), ("pwd", "-L")):
         return state.cwd, False, False
     if len(ran) == 1 and ran[0].name in ("dirname", "basename") and len(ran[0].argv) == 2:
@@ -1153,6 +1154,14 @@ def _eval_substitution(
                 return trimmed.rsplit("/", 1)[-1] or "/", False, False
             return (trimmed.rsplit("/", 1)[0] or "/") if "/" in trimmed else ".", False, False
     return src.text(node), True, False
+
+
+def _on_path(name: str) -> str:
+    """Where `which NAME` finds a program on this machine's PATH, else the name (run by name all the same)."""
+    import shutil
+
+    found = shutil.which(name)
+    return os.path.abspath(found) if found else name
 
 
 _PURE = frozenset({"echo", "printf", "base64", "base32", "basenc", "xxd", "rev", "cat", "tr"})
@@ -1560,6 +1569,9 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
                 _add_path(value, state, write=False)
     if name not in _TEXT_ONLY:
         _urls(operands, state, name)
+    if entry is not None and entry.changes_settings and re.search(entry.changes_settings, " ".join(operands)):
+        for settings in entry.settings_files:  # `claude config set ...`: a write of the agent's settings
+            _add_path(settings, state, write=True)
     if name in ("sed", "perl") and any(re.fullmatch(r"-[a-zA-Z]*i.*|--in-place.*", w) for w in operands):
         scripted = any(w in _SCRIPT_OPTS or w.startswith("--expression=") for w in operands)
         for word in _operands(operands, _SCRIPT_OPTS)[0 if scripted else 1 :]:

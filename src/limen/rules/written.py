@@ -244,6 +244,34 @@ def _devcontainer(text: str) -> tuple[list[str], list[str]]:
     return commands, []
 
 
+def _mcp_servers(text: str) -> tuple[list[str], list[str]]:
+    """An MCP client's server list (`.vscode/mcp.json`, Windsurf's `mcp_config.json`): each server's
+    `command` with its `args`, the line the editor starts. A fragment: its `command` values."""
+    from limen.normalize.shell import quote
+
+    data = _json_strings(text)
+    if not isinstance(data, (dict, list)):
+        return [value for key, value in _pairs(text) if key == "command"], []
+    commands: list[str] = []
+
+    def walk(node: Any, depth: int) -> None:
+        if depth > 16:
+            return
+        if isinstance(node, dict):
+            command, args = node.get("command"), node.get("args")
+            if isinstance(command, str) and command.strip():
+                words = [a for a in args if isinstance(a, str)] if isinstance(args, list) else []
+                commands.append(" ".join([command, *(quote(w) for w in words)]))
+            for value in node.values():
+                walk(value, depth + 1)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, depth + 1)
+
+    walk(data, 0)
+    return commands, []
+
+
 def _dockerfile(text: str) -> tuple[list[str], list[str]]:
     """A Dockerfile's shell-form `RUN` lines (continuations joined), run on every build."""
     joined = re.sub(r"\\\n", " ", text)
@@ -445,6 +473,7 @@ _EXTRACTORS = {
     "vscode_settings": _vscode_settings,
     "devcontainer": _devcontainer,
     "dockerfile": _dockerfile,
+    "mcp_servers": _mcp_servers,
     "string_literals": _string_literals,
     "git_config": _git_config,
     "ssh_config": _ssh_config,
