@@ -123,6 +123,21 @@ def test_system_writes_ask_but_home_and_workspace_do_not(workspace: str) -> None
 
 
 @pytest.mark.parametrize(
+    ("command", "asks"),
+    [
+        ("echo 0 > /proc/sys/kernel/randomize_va_space", True),  # kernel settings
+        ("sudo chown me /usr/bin/node", True),  # its owner may now rewrite it
+        ("echo x >> /etc/hosts", True),
+        ("sudo chmod 755 /usr/bin/node", False),  # a mode that opens nothing: content and owner stay
+        ("sudo chmod +rx /usr/local/bin/tool", False),
+    ],
+)
+def test_system_locations_changed_ask_a_plain_mode_does_not(command: str, asks: bool, workspace: str) -> None:
+    reasons = _decide("Bash", {"command": command}, workspace).reasons
+    assert (ReasonCode.SENSITIVE_PATH_ACCESS in reasons) is asks
+
+
+@pytest.mark.parametrize(
     "command",
     [
         "rm -rf .claude",

@@ -444,11 +444,13 @@ def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
                     ReasonCode.SENSITIVE_PATH_ACCESS, Verdict.AUTH, 65, f"policy sensitive path {path}"
                 )
                 return
+    modes_only = _modes_only(action, ctx)
     for path in action.write_paths:
         if (
             is_within(path, ctx.workspace)
             or is_within(path, ctx.home)  # the user's own files (root's home is /root)
             or path.startswith(("/tmp/", "/var/tmp/", "/dev/null"))
+            or path in modes_only
         ):
             continue
         if any(is_within(path, d) for d in _SYSTEM_WRITE_DIRS) or (
@@ -458,6 +460,22 @@ def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
                 ReasonCode.SENSITIVE_PATH_ACCESS, Verdict.AUTH, 65, f"write outside workspace {path}"
             )
             return
+
+
+def _modes_only(action: Action, ctx: Context) -> frozenset[str]:
+    """Paths a shell line only re-permissions with chmod (`sudo chmod 755 $(which node)`): their content and
+    owner stay; a mode that opens them to others or sets setuid is `unsafe_permissions`' to judge."""
+    if not action.commands:
+        return frozenset()
+    cwd = action.cwd or ctx.workspace or "/"
+    chmodded: set[str] = set()
+    changed: set[str] = set()
+    for command in action.commands:
+        changed.update(command.redirects)
+        words = changed_operands(command, metadata=True)
+        target = chmodded if command.name == "chmod" else changed
+        target.update(canonical(w, cwd, ctx.home) for w in words)
+    return frozenset(chmodded - changed)
 
 
 def _is_persistence(path: str, ctx: Context) -> bool:
