@@ -256,6 +256,11 @@ _PROGRAM_CONTENT = {
     ".pl": "perl",
     ".pm": "perl",
     ".php": "php",
+    # languages Limen does not parse: the command lines their process calls are given, as string literals
+    **dict.fromkeys(
+        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua", ".ex"),
+        "exec_literals",
+    ),
 }
 PROGRAMS = {
     ext: PathFact(

@@ -288,6 +288,19 @@ def _string_literals(text: str) -> tuple[list[str], list[str]]:
     return [" ".join(strings), *strings] if strings else [], []
 
 
+# A process started from code in a language Limen does not parse (Go, Rust, Java, C#, C, Swift, Lua...).
+_EXEC_CALL = re.compile(
+    r"exec\.Command|Command::new|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|Process\.Start|"
+    r"\b(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?|os\.execute|io\.popen)\s*\(|syscall\.Exec"
+)
+
+
+def _exec_literals(text: str) -> tuple[list[str], list[str]]:
+    """Code that starts processes: its string literals, read as the command lines it would run
+    (`exec.Command("sh", "-c", "curl ... | sh")`). Code that starts none runs no command line."""
+    return _string_literals(text) if _EXEC_CALL.search(text) else ([], [])
+
+
 def _vscode_tasks(text: str) -> tuple[list[str], list[str]]:
     commands: list[str] = []
     current: list[str] = []
@@ -475,6 +488,7 @@ _EXTRACTORS = {
     "dockerfile": _dockerfile,
     "mcp_servers": _mcp_servers,
     "string_literals": _string_literals,
+    "exec_literals": _exec_literals,
     "git_config": _git_config,
     "ssh_config": _ssh_config,
     "authorized_keys": _authorized_keys,
