@@ -149,6 +149,16 @@ def test_a_bare_request_is_not_judged_as_a_document() -> None:
         assert drift.document_raw(model, text) == float("-inf"), text
 
 
+def test_a_tool_description_is_not_read_for_task_drift(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An MCP tool's description is written for the model: its sentences are tasks by design."""
+    monkeypatch.setenv("LIMEN_TIER2_DRIFT", "1")
+    monkeypatch.setenv("LIMEN_TIER2", "0")
+    museum = EMBEDDED[3]
+    assert drift.check(museum)
+    assert screen(museum, source="tool_description") == []
+    assert verdict_of(screen(museum, source="untrusted")) is Verdict.AUTH
+
+
 def test_a_list_of_requests_is_not_a_document_with_one_planted() -> None:
     faq = "\n".join(
         [

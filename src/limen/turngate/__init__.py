@@ -1,7 +1,7 @@
 """The turn gate: screens what the user typed and untrusted content (tool output, fetched pages, files,
 MCP tool descriptions) for prompt injection before the model acts on it.
 
-    screen(text, source="user" | "untrusted") -> list[Finding]
+    screen(text, source="user" | "untrusted" | "tool_description") -> list[Finding]
     verdict_of(findings) -> Verdict
 
 Tier 0 signatures (`signatures.py`) BLOCK in untrusted content, where they also add `indirect_injection`,
@@ -16,7 +16,8 @@ block is handled by `repeat.py`, which needs state and so sits outside this pure
 
 Tier 2 (`tier2.py`, a learned screen; shipped disabled, see docs/model-card-tier2.md) and the task-drift
 screen (`drift.py`: a task for the assistant planted in a document, on by default) run on untrusted content
-that Tier 0/1 did not BLOCK, and only raise.
+that Tier 0/1 did not BLOCK, and only raise; the drift screen skips tool descriptions, whose sentences are
+tasks for the model by design.
 
 What the gate cannot see: an instruction that reads as an ordinary request ("recommend a good book")
 is only an injection because of where it sits. Inside a document the drift screen can weigh it against
@@ -32,6 +33,9 @@ from limen.model import Finding, ReasonCode, Verdict
 
 USER = "user"
 UNTRUSTED = "untrusted"
+# Text written for the model by design (an MCP tool's description and schemas): untrusted, but its sentences
+# are tasks for the assistant by nature, so the task-drift screen does not read it.
+TOOL_DESCRIPTION = "tool_description"
 
 RISK_BLOCK = 90
 RISK_USER_TIER0 = 70
@@ -42,7 +46,7 @@ RISK_ERROR = 60
 def screen(text: str, *, source: str) -> list[Finding]:
     """Findings for one text; never raises (an internal error is itself an AUTH finding)."""
     try:
-        return _screen(text, untrusted=source != USER)
+        return _screen(text, untrusted=source != USER, document=source not in (USER, TOOL_DESCRIPTION))
     except Exception as exc:  # the gate must fail upward, never crash the turn it guards
         return [
             Finding(
@@ -56,7 +60,7 @@ def verdict_of(findings: Iterable[Finding]) -> Verdict:
     return max((f.verdict for f in findings), default=Verdict.PASS)
 
 
-def _screen(text: str, *, untrusted: bool) -> list[Finding]:
+def _screen(text: str, *, untrusted: bool, document: bool) -> list[Finding]:
     from limen.turngate.heuristics import match_heuristics
     from limen.turngate.normalize import prepare
     from limen.turngate.signatures import match_signatures, readable_runs
@@ -87,5 +91,6 @@ def _screen(text: str, *, untrusted: bool) -> list[Finding]:
         from limen.turngate import drift, tier2  # raise-only; never raise themselves
 
         findings.extend(tier2.check(text))
-        findings.extend(drift.check(text))
+        if document:
+            findings.extend(drift.check(text))
     return findings
