@@ -2927,10 +2927,12 @@ def _multiplexer(name: str, rest: list[str], state: _State, via: tuple[str, ...]
                 _shell_string(text, state, via, level, False, "tmux send-keys")
         return
     # screen's own options come first; from the first operand on, every word is the command's (`-c` too)
-    valued = frozenset({"-S", "-X", "-p", "-c", "-t", "-h", "-Logfile"})
+    valued = frozenset("SXpcth")  # a cluster ending in one of these takes the next word (`-dmS name`)
     i = 0
     while i < len(rest) and rest[i].startswith("-"):
-        i += 2 if rest[i] in valued else 1
+        word = rest[i]
+        takes = word == "-Logfile" or (not word.startswith("--") and len(word) > 1 and word[-1] in valued)
+        i += 2 if takes else 1
     if rest[i:] and "-X" not in rest[:i]:
         _run(rest[i:], state, (*via, name), level, None)
 
@@ -3070,12 +3072,14 @@ def _fd_exec(args: list[str], state: _State, via: tuple[str, ...], level: int) -
 
 
 def _kubectl_exec(args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
-    """`kubectl exec POD -- CMD...`: the command runs in the pod (noted there, not opaque here)."""
-    if "exec" not in args[:3] or "--" not in args:
+    """`kubectl exec POD -- CMD...`, `kubectl run NAME --image=I -- CMD...`, `kubectl debug ... -- CMD`: the
+    command runs in the pod (noted there, not opaque here)."""
+    sub = next((w for w in args[:3] if w in ("exec", "run", "debug")), None)
+    if sub is None or "--" not in args:
         return
     inner = args[args.index("--") + 1 :]
     if inner:
-        _container_line(" ".join(quote(w) for w in inner), [], state, via, level, "kubectl exec")
+        _container_line(" ".join(quote(w) for w in inner), [], state, via, level, f"kubectl {sub}")
 
 
 # --------------------------------------------------------------------------- interpreters

@@ -1618,9 +1618,14 @@ def _persistence(command: Command) -> str:
     if name in ("useradd", "adduser", "usermod", "chpasswd", "passwd", "visudo", "groupadd", "newusers"):
         return f"{name} changes accounts"
     entry = program(name)
+    if entry is not None and Role.CONTAINER in entry.roles and _RESTARTS.search(" ".join(args)):
+        return f"{name} starts a container that restarts with the machine"
     if entry is not None and entry.reroutes and re.search(entry.reroutes, " ".join(args)):
         return f"{name} points itself at another package source or at a program it runs later"
     return ""
+
+
+_RESTARTS = re.compile(r"(?:^|\s)--restart(?:=|\s+)(?:always|unless-stopped)(?:\s|$)")
 
 
 def _persists_note(action: Action) -> str:
