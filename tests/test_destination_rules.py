@@ -111,8 +111,9 @@ def test_modes_light_lets_a_read_only_fetch_through_but_not_a_post() -> None:
     assert list(external_destinations(fetch("https://docs.unfamiliar.dev/x"), light)) == []
     post = fetch("https://docs.unfamiliar.dev/x", method="POST", body="hello")
     assert verdicts(external_destinations(post, light)) == [(UNKNOWN, Verdict.AUTH)]
+    sending = fetch("https://a.unfamiliar.dev/", method="POST", body="x")
     risks = [
-        next(iter(external_destinations(fetch("https://a.unfamiliar.dev/", method="POST", body="x"), ctx(m)))).risk
+        next(iter(external_destinations(sending, ctx(m)))).risk
         for m in (Mode.BALANCED, Mode.STRICT, Mode.PARANOID)
     ]
     assert risks == sorted(risks) and risks[0] < risks[-1]
