@@ -3153,7 +3153,13 @@ def _interpreter(
     lang = _lang(name)
     code = _interpreter_code(lang, argv[1:], state)
     if code is None and any(w.startswith("-m") for w in argv[1:]) and lang == "python":
-        return  # `python -m json.tool` runs a module on its input, not the input as code
+        # `python -m json.tool` runs a module on its input, not the input as code; a module of the
+        # working directory (`python -m tools.sync`: the directory comes first on the path) is a script
+        module = _module_file(argv[1:], state)
+        if module:
+            rest = argv[argv.index(module[1]) + 1 :] if module[1] in argv else []
+            _run_written(module[0], name, lang, state, via, level, rest)
+        return
     if code is None:
         if stdin is not None and stdin.text is not None and lang != "awk":
             code = stdin.text
@@ -3199,6 +3205,26 @@ def _interpreter(
         tail = tail[1:]
     flag = "-c" if lang == "python" else "-e"
     _scan_code(lang, code, state, (*via, f"{lang} {flag}"), level, args=tail)
+
+
+def _module_file(args: list[str], state: _State) -> tuple[str, str] | None:
+    """(the file, the module word) of `-m pkg.mod` when the module is a file under the working directory
+    (`pkg/mod.py`, or `pkg/mod/__main__.py`); None for a module from elsewhere (`-m pytest`)."""
+    for i, word in enumerate(args):
+        if word == "-m" and i + 1 < len(args):
+            name = args[i + 1]
+        elif word.startswith("-m") and len(word) > 2:
+            name = word[2:]
+        else:
+            continue
+        if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
+            return None
+        base = os.path.join(state.cwd, *name.split("."))
+        for candidate in (base + ".py", os.path.join(base, "__main__.py")):
+            if os.path.isfile(candidate):
+                return candidate, args[i + 1] if word == "-m" else word
+        return None
+    return None
 
 
 def _script_operand(lang: str, args: list[str]) -> str:
