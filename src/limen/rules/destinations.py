@@ -166,6 +166,12 @@ _ASSIGNED_NAME = re.compile(r"(?<![\w$])([A-Za-z_]\w*)=")
 
 
 def _route_variable(line: str) -> str:
+    if "=" not in line:
+        return ""
+    if len(line) > 128:  # a long line (a program, a script) seldom names one: looked for first, as text
+        lowered = line.lower()  # the names are ASCII: a name that lower-cases to one is in the lowered line
+        if not any(f"{name}=" in lowered for name in ROUTE_VARIABLES):
+            return ""
     for match in _ASSIGNED_NAME.finditer(line):
         if match.group(1).lower() in ROUTE_VARIABLES:
             return match.group(1)
