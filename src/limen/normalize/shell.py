@@ -1509,6 +1509,8 @@ def _run_command(
             state.flag(f"{name} fetches a package from a repository and runs its code")
     if entry is not None and entry.roles & _RUNS_ARGUMENT:
         _argument_commands(entry, name, argv, state, via, level)
+    if name in _TASK_RUNNERS:
+        _project_tasks(name, argv[1:], state, via, level)
     handler = _HANDLERS.get(name)
     if handler is None and entry is not None and Role.INTERPRETER in entry.roles:
         handler = _interpreter  # `python3.11`, `node18`
@@ -2010,6 +2012,16 @@ def _decode(label: str, text: str) -> str | None:
     except (binascii.Error, ValueError):
         return None
     return raw.decode("utf-8", "replace")
+
+
+@contextlib.contextmanager
+def _cwd(state: _State, cwd: str) -> Iterator[None]:
+    """Analyse in `cwd` (`make -C dir`, a task runner's `--prefix`), then return to the line's directory."""
+    saved, state.cwd = state.cwd, cwd
+    try:
+        yield
+    finally:
+        state.cwd = saved
 
 
 @contextlib.contextmanager
@@ -3205,6 +3217,53 @@ def _interpreter(
         tail = tail[1:]
     flag = "-c" if lang == "python" else "-e"
     _scan_code(lang, code, state, (*via, f"{lang} {flag}"), level, args=tail)
+
+
+_TASK_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun", "make", "gmake", "just"})
+_MAKE_VALUED = frozenset(
+    {"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "-W"}
+)
+
+
+def _project_tasks(name: str, args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`npm test`, `make build`, `just deploy`: the lines the project's task file gives the task, analysed as
+    the lines they are (`limen.normalize.tasks`); a task file that cannot be read makes the line opaque."""
+    from limen.normalize import tasks
+
+    cwd, makefile, words = state.cwd, None, []
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            break
+        if name in ("make", "gmake") and word in _MAKE_VALUED and i + 1 < len(args):
+            if word in ("-C", "--directory"):
+                cwd = canonical(args[i + 1], cwd, state.home)
+            elif word in ("-f", "--file", "--makefile"):
+                makefile = args[i + 1]
+            i += 2
+            continue
+        if word in ("--prefix", "-C", "--cwd", "--dir") and i + 1 < len(args):  # npm, pnpm, yarn, bun
+            cwd = canonical(args[i + 1], cwd, state.home)
+            i += 2
+            continue
+        if not word.startswith("-"):
+            words.append(word)
+        i += 1
+    try:
+        if name in ("make", "gmake"):
+            lines = tasks.make_recipes(words, cwd, makefile)
+        elif name == "just":
+            lines = tasks.just_recipes(words, cwd)
+        else:
+            lines = tasks.package_scripts(name, words, cwd)
+    except tasks.TaskUnknown as exc:
+        state.flag(f"{name} runs a task Limen cannot read: {exc}")
+        return
+    label = f"{name} {words[0] if words else 'default'}"
+    with _cwd(state, cwd):
+        for line in lines:
+            _analyse_text(line, state, via=(*via, label), level=level + 1)
 
 
 def _module_file(args: list[str], state: _State) -> tuple[str, str] | None:
