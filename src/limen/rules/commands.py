@@ -101,6 +101,19 @@ _SOCKET_CODE = re.compile(
     r"socket|fsockopen|TCPSocket|TCPServer|TCPClient|IO::Socket|net\.Dial|/inet\d?/(tcp|udp)|"
     r"createConnection|net\.connect|Net\.Sockets|socket_create|stream_socket_client"
 )
+
+
+def _socket_code(text: str) -> bool:
+    """Whether a program text opens a socket (`_SOCKET_CODE`): both remote-shell rules ask it of the same
+    texts, so a text's answer is kept (up to 64 kB of text)."""
+    return _socket_code_cached(text) if len(text) <= 65536 else _SOCKET_CODE.search(text) is not None
+
+
+@lru_cache(maxsize=64)
+def _socket_code_cached(text: str) -> bool:
+    return _SOCKET_CODE.search(text) is not None
+
+
 _SPAWN_CODE = re.compile(
     r"/bin/(ba|z|da)?sh\b|\bcmd(\.exe)?\b|pty\.spawn|\bdup2\b|\bexec\s*[(\"'`]|\bpopen|"
     r"\bproc_open|\bsubprocess\.|\bsystem\s*[(\"'$]|\bspawn\(|\bshell_exec|\bpassthru|"
@@ -1237,7 +1250,7 @@ def _remote_shell_block(action: Action) -> str:
     if _shell_reads_socket(action):
         return "shell piped through a network tool"
     for text in _texts(action):
-        if _SOCKET_CODE.search(text) and _SPAWN_CODE.search(text):
+        if _socket_code(text) and _SPAWN_CODE.search(text):
             return "program connects a socket to a shell"
     return ""
 
@@ -1294,7 +1307,7 @@ def _remote_shell_auth(action: Action) -> str:
     for text in _texts(action):
         if "pty.spawn" in text or 'pty").spawn' in text or "pty').spawn" in text:
             return "program spawns a pty shell"
-        if _SOCKET_CODE.search(text):
+        if _socket_code(text):
             return "program opens a raw socket"
     return ""
 
