@@ -3727,11 +3727,22 @@ def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         words = [w for w in rest[2:] if not w.startswith("-")]
         if len(words) >= 2:  # a remote this line defines: a later `git push NAME` goes to its URL
             state.vars[_GIT_REMOTE_VAR + words[0]] = words[-1]
-    for word in rest[1:]:
+    for i, word in enumerate(rest[1:], 1):
         if _looks_like_path(word) and not word.startswith("-") and "://" not in word and "@" not in word:
             _add_path(word, state, write=sub in ("rm", "mv", "checkout", "restore", "clean"))
+        flag, eq, value = word.partition("=")
+        if flag in _GIT_FILE_OPTS:  # `commit -F FILE`, `--template=FILE`: a file read into what git records
+            value = value if eq else (rest[i + 1] if i + 1 < len(rest) else "")
+            if value and value != "-":
+                _add_path(value, state, write=False)
+        if eq and value.startswith("ext::"):  # `archive --remote=ext::CMD`: a transport that runs CMD
+            words = [w.replace("\0", " ") for w in value[5:].replace("% ", "\0").split()]
+            if words:
+                _run(words, state, (*via, "git ext::"), level, None)
 
 
+# Options whose value is a file git reads into a commit, a tag, a note or a mail.
+_GIT_FILE_OPTS = frozenset({"-F", "--file", "-t", "--template", "--attach", "--cover-letter-file"})
 # Remotes a line defines (`git remote add x URL && git push x`), kept among the line's variables under a
 # name no shell variable can have.
 _GIT_REMOTE_VAR = "\x00git-remote:"
