@@ -489,6 +489,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("lldb", R.RUNS_OPTION, command_options=("-o", "-O", "--one-line", "--one-line-before-file")),
     _p("less", R.RUNS_OPTION, R.READS, R.FILTER, aliases=("more",), files=0),
     _p("man", R.RUNS_OPTION, R.TEXT_ONLY, options=("-P", "--pager"), command_options=("-P", "--pager")),
+    _p("zip", R.RUNS_OPTION, options=("-TT", "--unzip-command"), command_options=("-TT", "--unzip-command")),
     _p(
         "docker",
         R.CONTAINER,
@@ -864,6 +865,20 @@ CODE_LOADING_VARIABLES = frozenset(
     }
 )
 # Options in those variables that are only settings, never code (`NODE_OPTIONS=--max-old-space-size=4096`).
+# Programs that serve a folder's files to the network, and the options that name the folder ("" : the first
+# operand; none given: the working directory). Python's `-m http.server`, `php -S` and `ruby -run -e httpd`
+# serve the same way and are read with the interpreters.
+FILE_SERVERS: dict[str, tuple[str, ...]] = {
+    "http-server": ("",),
+    "serve": ("",),
+    "darkhttpd": ("",),
+    "httpd": ("-h",),  # busybox httpd
+    "caddy": ("--root", "-r"),
+    "twistd": ("--path",),
+    "python-http": ("--directory", "-d"),
+    "php-server": ("-t", "--docroot"),
+    "ruby-httpd": ("",),
+}
 SETTING_ONLY_OPTIONS = (
     "--max-old-space-size",
     "--max-semi-space-size",

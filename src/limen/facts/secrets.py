@@ -258,6 +258,8 @@ GLOB_PROBES: tuple[str, ...] = (
 
 # Commands that touch a file without giving its content back (metadata, permissions, loading a key into
 # an agent, creating an empty file, deleting): a secret file named to them is not read.
+# Options that make a non-reader read the file they name (`file -f NAMES` prints each line it reads).
+READING_OPTIONS = {"file": frozenset({"-f", "--files-from", "-m", "--magic-file"})}
 NON_READERS = frozenset(
     {"chmod", "chown", "chgrp", "chattr", "lsattr", "getfacl", "setfacl", "ls", "stat", "touch", "mkdir"}
     | {"test", "[", "[[", "file", "realpath", "readlink", "basename", "dirname", "du", "wc", "exa", "eza"}

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from limen.facts.programs import (
     CODE_LOADING_VARIABLES,
     COMMAND_VARIABLES,
+    FILE_SERVERS,
     GIT_COMMAND_KEYS,
     GIT_HOOK_KEYS,
     PROGRAMS,
@@ -191,6 +192,9 @@ class _State:
     globbed: set[str] = field(default_factory=set)
     written: dict[str, str | None] = field(default_factory=dict)  # files the line wrote: content if known
     dynamic_words: set[str] = field(default_factory=set)
+    # where the file descriptor of a redirect starts when tree-sitter-bash left it among the command's
+    # words (`sh 0<&2` parses as `sh 0` and `<&2`): not an argument
+    descriptors: set[int] = field(default_factory=set)
     functions: dict[str, tuple[Node, _Src]] = field(default_factory=dict)  # defined earlier in the line
     calling: set[str] = field(
         default_factory=set
@@ -660,6 +664,11 @@ def _redirected(
         body = parts[-1]
     redirects: list[str] = []
     after: list[Node] = []
+    if body is not None and body.type == "command" and body.named_child_count:
+        last = body.named_children[-1]
+        first = next((c for c in node.children if c.type == "file_redirect"), None)
+        if last.type == "number" and first is not None and last.end_byte == first.start_byte:
+            state.descriptors.add(last.start_byte)
     for redirect in node.children:  # by type: tree-sitter-bash leaves a herestring out of the field
         if redirect.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
             stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after)
@@ -1317,7 +1326,7 @@ def _command(
             argv.extend(word.fields)
             previous_end = child.end_byte
             continue
-        if kind in ("comment",):
+        if kind == "comment" or (kind == "number" and child.start_byte in state.descriptors):
             continue
         if argv and b"\n" in src.data[previous_end : child.start_byte]:
             # tree-sitter-bash #347: after a pipeline of 3+ stages a newline may not end the command, so the
@@ -1511,6 +1520,8 @@ def _run_command(
         _argument_commands(entry, name, argv, state, via, level)
     if name in _TASK_RUNNERS:
         _project_tasks(name, argv[1:], state, via, level)
+    if name in FILE_SERVERS and (name != "caddy" or argv[1:2] == ["file-server"]):
+        _serves(name, argv[1:], state)
     handler = _HANDLERS.get(name)
     if handler is None and entry is not None and Role.INTERPRETER in entry.roles:
         handler = _interpreter  # `python3.11`, `node18`
@@ -3164,9 +3175,15 @@ def _interpreter(
     name = _basename(argv[0])
     lang = _lang(name)
     code = _interpreter_code(lang, argv[1:], state)
+    if lang == "php" and "-S" in argv:  # PHP's built-in web server
+        _serves("php-server", argv[1:], state)
+    if lang == "ruby" and "-run" in argv and code == "httpd":  # `ruby -run -e httpd DIR`
+        _serves("ruby-httpd", argv[argv.index("httpd") + 1 :], state)
     if code is None and any(w.startswith("-m") for w in argv[1:]) and lang == "python":
         # `python -m json.tool` runs a module on its input, not the input as code; a module of the
         # working directory (`python -m tools.sync`: the directory comes first on the path) is a script
+        if any(w in ("http.server", "SimpleHTTPServer", "-mhttp.server") for w in argv[1:]):
+            _serves("python-http", argv[1:], state)
         module = _module_file(argv[1:], state)
         if module:
             rest = argv[argv.index(module[1]) + 1 :] if module[1] in argv else []
@@ -3264,6 +3281,22 @@ def _project_tasks(name: str, args: list[str], state: _State, via: tuple[str, ..
     with _cwd(state, cwd):
         for line in lines:
             _analyse_text(line, state, via=(*via, label), level=level + 1)
+
+
+def _serves(kind: str, args: list[str], state: _State) -> None:
+    """A folder served to the network (`python3 -m http.server --directory /`, `php -S 0.0.0.0:80 -t ~`,
+    `npx http-server ~`): noted `serves:FOLDER` for the rule that judges what it exposes."""
+    options = FILE_SERVERS[kind]
+    folder = ""
+    for i, word in enumerate(args):
+        flag, eq, value = word.partition("=")
+        if flag in options and flag.startswith("-"):
+            folder = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+            break
+    if not folder and "" in options:
+        operands = [w for w in args if not w.startswith("-") and not w.isdigit() and w != "file-server"]
+        folder = operands[0] if operands else ""
+    state.note(f"serves:{canonical(folder or '.', state.cwd, state.home)}")
 
 
 def _module_file(args: list[str], state: _State) -> tuple[str, str] | None:

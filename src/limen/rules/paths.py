@@ -327,7 +327,10 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             if skip:
                 skip = False
                 continue
-            if (
+            if word in secret_facts.READING_OPTIONS.get(command.name, ()) and i + 1 < len(args):
+                read.add(canonical(args[i + 1], cwd, ctx.home))  # `file -f /etc/shadow` prints its lines
+                skip = True
+            elif (
                 word in secret_facts.CREDENTIAL_OPTIONS or word in secret_facts.OUTPUT_OPTIONS
             ) and i + 1 < len(args):
                 kept.add(canonical(args[i + 1], cwd, ctx.home))
@@ -460,6 +463,21 @@ def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
                 ReasonCode.SENSITIVE_PATH_ACCESS, Verdict.AUTH, 65, f"write outside workspace {path}"
             )
             return
+
+
+@rule(ReasonCode.SENSITIVE_PATH_ACCESS, needs="notes")
+def served_folders(action: Action, ctx: Context) -> Iterator[Finding]:
+    """A folder outside the workspace served to the network (`python3 -m http.server --directory /`, `php -S
+    0.0.0.0:80 -t ~`, `npx http-server ~`): every file in it, keys included, is handed to whoever asks.
+    Quiet: serving the workspace or a folder in it (`python3 -m http.server`, `npx serve dist`), or /tmp."""
+    for note in action.notes:
+        if not note.startswith("serves:"):
+            continue
+        folder = note[len("serves:") :]
+        if (ctx.workspace and is_within(folder, ctx.workspace)) or folder.startswith(("/tmp/", "/var/tmp/")):
+            continue
+        yield Finding(ReasonCode.SENSITIVE_PATH_ACCESS, Verdict.AUTH, 75, f"serves {folder} to the network")
+        return
 
 
 def _modes_only(action: Action, ctx: Context) -> frozenset[str]:
