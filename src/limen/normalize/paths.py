@@ -28,17 +28,18 @@ def canonical(path: str, cwd: str, home: str) -> str:
 
 
 _O_PATH = getattr(os, "O_PATH", 0)
+_MISSING_LEVELS = 8  # missing folders resolved through their parent before os.path.realpath takes over
 _PROC_FD = "/proc/self/fd/"
 
 
-def _resolved(path: str) -> str:
+def _resolved(path: str, missing: int = 0) -> str:
     """`os.path.realpath`, faster for a file that exists on Linux: the kernel resolves it in one open
     (os.path.realpath checks every component in Python). Anything else takes os.path.realpath."""
     if _O_PATH:
         try:
             fd = os.open(path, _O_PATH | os.O_CLOEXEC)
         except FileNotFoundError:
-            return _resolved_missing(path)
+            return _resolved_missing(path, missing)
         except OSError:
             return os.path.realpath(path)
         try:
@@ -52,17 +53,18 @@ def _resolved(path: str) -> str:
     return os.path.realpath(path)
 
 
-def _resolved_missing(path: str) -> str:
+def _resolved_missing(path: str, missing: int) -> str:
     """`os.path.realpath` of an absolute, normalised path that does not lead to a file: the resolved folder
     above it and the name as written, when nothing (not even a dangling link) has that name there; anything
-    else (a dangling link, whose text realpath follows; a file where a folder should be) takes realpath."""
+    else (a dangling link, whose text realpath follows; a file where a folder should be; more than a few
+    missing folders, which would nest this look-up deeply) takes realpath."""
     parent, _, name = path.rpartition("/")
-    if not name or name in (".", ".."):
+    if not name or name in (".", "..") or missing >= _MISSING_LEVELS:
         return os.path.realpath(path)
     try:
         os.lstat(path)
     except FileNotFoundError:  # no entry with that name (or its folder is missing too: resolved the same way)
-        return (_resolved(parent) if parent else "").rstrip("/") + "/" + name
+        return (_resolved(parent, missing + 1) if parent else "").rstrip("/") + "/" + name
     except OSError:
         pass
     return os.path.realpath(path)
