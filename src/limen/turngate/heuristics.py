@@ -106,12 +106,31 @@ _MOVE_INTL = (
     r"|manda|mándalo|mándala|mándame|mande|mándelo|envía|envíalo|envíe|envíelo|envia|envie|enviar|reenvía"
     r"|reenvíe|reenviar|transfiere|transfiera|transferir|comparte|comparta|compartir|sube|suba|subir"
     r"|envoie|envoyez|envoyer|envoies|transfère|transférez|transférer|transmets|transmettez|transmettre"
-    r"|partage|partagez|partager|téléverse|téléversez|téléverser|vire|virez|virer)"
+    r"|partage|partagez|partager|téléverse|téléversez|téléverser|vire|virez|virer"
+    r"|inoltra|inoltrate|inoltrare|invia|inviate|inviare|mandate|trasferisci|trasferite|condividi|condividete"
+    r"|carica|caricate"
+    r"|encaminhe|encaminha|encaminhar|transfira|compartilhe|compartilhar|partilhe|carregue)"
 )
-_TO_INTL = r"(?:an|auf|nach|mit|zu|a|al|en|para|hacia|à|au|aux|vers|sur|chez)"
-_MOVE_CJK = r"(?:发送|发到|发给|转发|上传|传到|转账|汇款|分享|共享)"
+# "Send an e-mail to support@...": how to reach the sender, not data sent away (the English rule has the
+# sentence-start condition instead)
+_CONTACT_OBJECT = (
+    r"(?!\s+(?:un|una|une|eine|ein|einen|um|uma|a|an)\s+(?:correo|mensaje|e-?mails?|mails?|courriel|message"
+    r"|nachricht|mensagem|messaggio)\b)"
+)
+_TO_INTL = r"(?:an|auf|nach|mit|zu|a|al|alla|en|para|hacia|à|au|aux|vers|sur|chez|su|ao)"
+_MOVE_CJK = r"(?:发送(?!邮件)|发到|发给|转发|上传|传到|转账|汇款|分享|共享)"
 _MOVE_JA = r"(?:送信|転送|アップロード|送って|送付|共有)"
 _MOVE_GATE_SUBS = (
+    "inoltr",
+    "invia",
+    "trasferis",
+    "condivid",
+    "carica",
+    "encaminh",
+    "transfira",
+    "compartilh",
+    "partilhe",
+    "carregue",
     "sende",
     "schick",
     "leite",
@@ -152,6 +171,11 @@ _MOVE_GATE_SUBS = (
 )
 _CJK_S = r"[^。！？!?\n]"
 _DELETE_GATE_SUBS = (
+    "cancell",
+    "rimuov",
+    "apag",
+    "exclu",
+    "remova",
     "lösche",
     "entferne",
     "borra",
@@ -179,6 +203,12 @@ _DELETE_INTL = (
     r"|\b(?:supprime|supprimez|efface|effacez)\b(?: (?:maintenant|aussi|ensuite))*"
     rf" (?:tous les|toutes les|les|mes|tes|ses)\b{_C}{{0,20}}?\b(?:fichiers|e-mails|mails|courriels"
     r"|messages|événements|contacts|dossiers|documents|sauvegardes|canaux|comptes)\b"
+    r"|\b(?:elimina|eliminate|cancella|cancellate|rimuovi|rimuovete)\b"
+    rf" (?:tutti i|tutte le|tutti gli|i|le|gli|i miei|le mie)\b{_C}{{0,20}}?\b(?:file|e-?mail|messaggi"
+    r"|eventi|contatti|cartelle|documenti|backup|canali|account)\b"
+    r"|\b(?:apague|apaga|apagar|exclua|exclui|excluir|remova|elimine)\b"
+    rf" (?:todos os|todas as|os|as|meus|minhas)\b{_C}{{0,20}}?\b(?:arquivos|ficheiros|e-?mails|mensagens"
+    r"|eventos|contatos|contactos|pastas|documentos|backups|canais|contas)\b"
     r"|(?:删除|删掉|清空|清除)掉?(?:所有|全部|一切)的?(?:文件|邮件|会议|日程|事件|消息|联系人|文件夹|文档|记录"
     r"|备份|频道|账户)"
     r"|(?:すべて|全て|全部)の(?:ファイル|メール|予定|イベント|メッセージ|連絡先|フォルダ|文書|記録|バックアップ"
@@ -252,6 +282,14 @@ _TASK_SUPERSEDED = (
     r"\b(?:est|sont|a été|ont été) (?:\w+ ){0,2}?(?:obsolètes?|annulée?s?|caduques?|périmée?s?"
     r"|révoquée?s?|remplacée?s?|invalides?|plus d'actualité|plus valables?)[^\n]{0,40}?"
     r"(?:à la place|au lieu de cela|nouvelle tâche|désormais)"
+    rf"|\b(?:compito|compiti|istruzioni|istruzione|incarico)\b{_C}{{0,30}}?"
+    r"\b(?:è|sono|è stato|è stata|sono stati|sono state) (?:\w+ ){0,2}?(?:annullat[oaie]|obsolet[oaie]"
+    r"|revocat[oaie]|non più (?:valid|necessari)[oaie])\b[^\n]{0,40}?(?:invece|al suo posto"
+    r"|nuovo compito|d'ora in poi)"
+    rf"|\b(?:tarefa|tarefas|instruções|instrução|pedido)\b{_C}{{0,30}}?"
+    r"\b(?:está|estão|foi|foram|é) (?:\w+ ){0,2}?(?:cancelad[oa]s?|obsolet[oa]s?|anulad[oa]s?"
+    r"|inválid[oa]s?|revogad[oa]s?|sem efeito)\b[^\n]{0,40}?(?:em vez disso|no lugar|nova tarefa"
+    r"|a partir de agora)"
     r"|(?:任务|指令|指示|要求)(?:已经|已|均|都)?被?(?:取消|作废|过时|无效|失效|撤销|不再适用|不再有效)"
     r"[^\n]{0,30}?(?:现在|改为|新任务|相反|转而)"
     r"|(?:タスク|指示|依頼|作業|命令)(?:は|が)?(?:すでに)?(?:無効|取り消|キャンセル|古く|不要|廃止|撤回)"
@@ -265,6 +303,8 @@ _GREETS_ASSISTANT = (
     r"(?: (?:de )?(?:ia|ai|virtual))?\s*[,:;!.\n]"
     r"|\b(?:cher|chère|bonjour|note pour l'|à l'attention de l'|message pour l') ?(?:assistant|agent)"
     r"(?: (?:ia|ai|virtuel))?\s*[,:;!.\n]"
+    r"|\b(?:caro|cara|gentile|egregio|ciao|prezado|prezada|olá|ola|nota per l'|nota para o"
+    r"|all'attenzione dell') ?(?:assistente|agente)(?: (?:ia|ai|virtuale|virtual))?\s*[,:;!.\n]"
     r"|(?:尊敬的|亲爱的|致|给)\s?(?:ai|人工智能)?\s?(?:助手|智能体|代理|机器人)\s?(?:的说明)?[，,：:！!]"
     r"|(?:ai|人工知能)?\s?(?:アシスタント|エージェント)\s?(?:様|さん|へ|殿)\s?[、,：:！!]"
 )
@@ -288,7 +328,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         Lazy(
             rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
-            rf"|\b{_MOVE_INTL}\b{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
+            rf"|\b{_MOVE_INTL}\b{_CONTACT_OBJECT}{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
             rf"|{_MOVE_CJK}{_CJK_S}{{0,40}}?{_DEST}|{_DEST}{_CJK_S}{{0,60}}?\s?(?:に|へ|まで){_CJK_S}{{0,10}}?{_MOVE_JA}"
         ),
     ),
@@ -571,9 +611,12 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate(
             "task tasks instructions instruction assignment assignments objective objectives directive"
             " directives aufgabe anweisung anweisungen auftrag instruktion instruktionen tarea instrucciones"
-            " encargo mission missions consigne consignes",
+            " encargo mission missions consigne consignes compito compiti istruzioni istruzione incarico"
+            " tarefa tarefas pedido",
             (
                 "tâche",
+                "instruções",
+                "instrução",
                 "instrucción",
                 "asignación",
                 "任务",
@@ -591,7 +634,8 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "addressed_to_assistant",
         gate(
-            "assistent assistentin assistenten agent agentin agenten asistente agente assistant bot",
+            "assistent assistentin assistenten agent agentin agenten asistente agente assistant bot"
+            " assistente",
             ("助手", "智能体", "代理", "机器人", "アシスタント", "エージェント"),
         ),
         Lazy(_GREETS_ASSISTANT),
