@@ -7,9 +7,10 @@
   to be read and passed on. A document addressed to a human rarely does these things; honest ones that do
   (a bill asking for a transfer to an IBAN, minutes saying "email the file to ...") get asked about.
   The shapes injections take in other languages are here too, in German, Spanish, French, Italian,
-  Portuguese, Chinese and Japanese (not every shape in every one): a task declared void and replaced ("die obige Aufgabe ist hinfällig; stattdessen ..."), data
-  sent to an address, a greeting to the assistant, the user's request set aside, a page to type a password
-  into; and, in English, a polite third-person request that "the assistant could forward ...".
+  Portuguese, Chinese and Japanese (not every shape in every one): a task declared void and replaced
+  ("die obige Aufgabe ist hinfällig; stattdessen ..."), data sent to an address, a greeting to the
+  assistant, the user's request set aside, a page to type a password into; and, in English, a polite
+  third-person request that "the assistant could forward ...".
 - `persona_override`: attempts to give the model a new identity without its rules.
 - `obfuscated_content`: hidden characters, trigger words in leetspeak or spaced letters, mixed-script
   words, short encoded runs that decode to text (below the Tier 0 carrier length).
