@@ -189,6 +189,38 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         ),
     ),
     (r"^~/\.config/fish/(?:conf\.d|functions)/", SHELL_RC),
+    # programs that run what their start-up files say, in the user's home
+    (
+        r"^~/(?:\.vimrc|\.gvimrc|\.exrc|\.vim/vimrc|\.config/nvim/init\.(?:vim|lua)|\.config/nvim/(?:plugin|lua)/.+)$",
+        _f("editor_rc", "the editor runs its commands at every start", "editor_commands"),
+    ),
+    (
+        r"^~/(?:\.tmux\.conf|\.config/tmux/tmux\.conf)$",
+        _f("tmux_conf", "tmux runs its run-shell lines", "tmux"),
+    ),
+    (r"^~/\.gdbinit$", _f("gdbinit", "gdb runs its shell lines at every start", "editor_commands")),
+    (
+        r"^~/\.aws/config$",
+        _f("aws_config", "the AWS CLI runs its credential_process on every call", "credential_process"),
+    ),
+    (
+        r"^~/(?:\.curlrc|\.wgetrc|\.config/curlrc)$",
+        _f(
+            "fetcher_rc",
+            "curl or wget read it on every run (a proxy set there sees every fetch)",
+            "text",
+            asks=True,
+        ),
+    ),
+    (
+        r"^~/\.local/share/applications/[^/]+\.desktop$",
+        _f(
+            "desktop_entry",
+            "the desktop runs its Exec line when the application is started",
+            "systemd",
+            asks=True,
+        ),
+    ),
     (
         # where packages come from: an index or registry put here serves every later install
         r"^(?:~/\.config/pip/pip\.conf|~/\.pip/pip\.conf|~/\.pydistutils\.cfg|/etc/pip\.conf"

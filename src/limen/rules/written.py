@@ -244,6 +244,38 @@ def _devcontainer(text: str) -> tuple[list[str], list[str]]:
     return commands, []
 
 
+# An editor's or debugger's start-up line that runs a command: `!cmd`, `silent !cmd`, an autocmd's `!cmd`,
+# gdb's `shell cmd`, and the string given to system()/jobstart()/os.execute()/io.popen().
+_BANG_LINE = re.compile(
+    r"^\s*(?:autocmd\s+\S+\s+\S+\s+)?(?:(?:silent|exe(?:cute)?)!?\s+)?(?:!|shell\s+)(.+)$", re.M
+)
+_EDITOR_CALL = re.compile(
+    r"\b(?:system|systemlist|jobstart|termopen|os\.execute|io\.popen)\s*\(\s*(['\"])(.+?)\1"
+)
+
+
+def _editor_commands(text: str) -> tuple[list[str], list[str]]:
+    """Vim, Neovim and gdb start-up files: the commands their lines run."""
+    commands = [m.group(1).strip() for m in _BANG_LINE.finditer(text)]
+    commands += [m.group(2) for m in _EDITOR_CALL.finditer(text)]
+    return [c for c in commands if c], []
+
+
+_TMUX_RUN = re.compile(r"^\s*(?:run-shell|run|if-shell|if)\s+(?:-\w+\s+)*(['\"])(.+?)\1", re.M)
+
+
+def _tmux(text: str) -> tuple[list[str], list[str]]:
+    """tmux configuration: what `run-shell` and `if-shell` lines run, and a `default-command`."""
+    commands = [m.group(2) for m in _TMUX_RUN.finditer(text)]
+    commands += re.findall(r"default-command\s+['\"](.+?)['\"]", text)
+    return commands, []
+
+
+def _credential_process(text: str) -> tuple[list[str], list[str]]:
+    """An AWS config's `credential_process` lines: the command the CLI and SDKs run for credentials."""
+    return re.findall(r"^\s*credential_process\s*=\s*(.+)$", text, re.M), []
+
+
 def _mcp_servers(text: str) -> tuple[list[str], list[str]]:
     """An MCP client's server list (`.vscode/mcp.json`, Windsurf's `mcp_config.json`): each server's
     `command` with its `args`, the line the editor starts. A fragment: its `command` values."""
@@ -487,6 +519,9 @@ _EXTRACTORS = {
     "devcontainer": _devcontainer,
     "dockerfile": _dockerfile,
     "mcp_servers": _mcp_servers,
+    "editor_commands": _editor_commands,
+    "tmux": _tmux,
+    "credential_process": _credential_process,
     "string_literals": _string_literals,
     "exec_literals": _exec_literals,
     "git_config": _git_config,
