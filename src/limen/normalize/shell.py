@@ -745,6 +745,8 @@ def _redirect(
         state.paths.append(path)
         if path in state.written:  # `echo CODE > f && sh < f`: the shell reads what the line wrote
             return _Stream(state.written[path], ("<" + _basename(path),))
+        if not word.dynamic:  # `python3 < tool.py`, `bash < setup.sh`: what is on disk is what is read
+            return _Stream(_text_on_disk(path), ("<" + _basename(path),))
         return stdin
     if path in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"):
         return stdin
@@ -1431,6 +1433,18 @@ def _script_on_disk(path: str, lang: str, state: _State) -> str | None:
         state.flag(f"{lang} runs a file that is not source text")
         return None
     return head.decode("utf-8", "replace")
+
+
+def _text_on_disk(path: str) -> str | None:
+    """A file's text when it is a readable text file within the analysis bound; None otherwise (unknown)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SCRIPT + 1)
+    except (OSError, ValueError):
+        return None
+    if len(data) > MAX_SCRIPT or b"\x00" in data:
+        return None
+    return data.decode("utf-8", "replace")
 
 
 def _basename(word: str) -> str:
