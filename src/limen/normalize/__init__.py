@@ -14,6 +14,7 @@ from limen.model import Action, Capability, Destination, Mode
 from limen.normalize import net, shell
 from limen.normalize.paths import canonical
 from limen.normalize.tools import CODE_KEYS, ToolSpec, classify, code_runner
+from limen.patches import targets as patch_targets
 
 MAX_ARGUMENT_CHARS = 1_000_000  # beyond this an argument is not analysed, and the action is escalated
 MAX_DEPTH = 32  # nesting beyond this is not analysed (a secret could hide below it): the action is escalated
@@ -201,6 +202,12 @@ def _normalize(
 
     for key in spec.payloads:
         payloads.extend(_strings(arguments.get(key)))
+        if spec.write:  # `apply_patch`: the files a patch adds, changes, moves to or deletes are written
+            for text in _strings(arguments.get(key)):
+                for target in patch_targets(text):
+                    path = canonical(target, cwd, home)
+                    paths.append(path)
+                    write_paths.append(path)
     if not spec.payloads and spec.capability not in (Capability.FILESYSTEM_READ.value,):
         # Unknown tools: every string argument may carry data out.
         payloads.extend(s for s in strings if s not in payloads and s != command_line)

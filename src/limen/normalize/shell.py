@@ -1536,6 +1536,10 @@ def _run_command(
         _project_tasks(name, argv[1:], state, via, level)
     if name in FILE_SERVERS and (name != "caddy" or argv[1:2] == ["file-server"]):
         _serves(name, argv[1:], state)
+    if name == "patch" or (
+        name == "git" and [w for w in argv[1:] if not w.startswith("-")][:1] in (["apply"], ["am"])
+    ):
+        _applies_patch(name, argv[1:], state, stdin)
     handler = _HANDLERS.get(name)
     if handler is None and entry is not None and Role.INTERPRETER in entry.roles:
         handler = _interpreter  # `python3.11`, `node18`
@@ -3295,6 +3299,28 @@ def _project_tasks(name: str, args: list[str], state: _State, via: tuple[str, ..
     with _cwd(state, cwd):
         for line in lines:
             _analyse_text(line, state, via=(*via, label), level=level + 1)
+
+
+def _applies_patch(name: str, args: list[str], state: _State, stdin: _Stream | None) -> None:
+    """`patch -p1 < fix.diff`, `git apply <<EOF ...`: the files the patch writes are written, and the lines it
+    adds are text the line puts into them (for the rules that judge written text)."""
+    from limen.patches import targets
+
+    files = [w for w in args if not w.startswith("-") and w not in ("apply", "am")]
+    if name == "patch" and "-i" in args[:-1]:
+        files = [args[args.index("-i") + 1]]
+    elif name == "patch":
+        files = files[1:2]  # `patch [FILE [PATCHFILE]]`: the second operand is the patch
+    texts = [stdin.text] if stdin is not None and stdin.text else []
+    texts += [t for t in (_text_on_disk(canonical(f, state.cwd, state.home)) for f in files) if t]
+    for text in texts:
+        for target in targets(text):
+            _add_path(target, state, write=True)
+        added = [
+            line[1:] for line in text.splitlines() if line.startswith("+") and not line.startswith("+++")
+        ]
+        if added:
+            state.payloads.append("\n".join(added))
 
 
 def _serves(kind: str, args: list[str], state: _State) -> None:

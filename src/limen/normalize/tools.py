@@ -42,7 +42,10 @@ _PATH_KEYS = (
     "filename",
     "file",
 )
-_PAYLOAD_KEYS = ("content", "body", "data", "text", "message", "new_string", "new_source", "json", "payload")
+_PAYLOAD_KEYS = (
+    *("content", "body", "data", "text", "message", "new_string", "new_source", "json", "payload"),
+    *("patch", "diff"),
+)
 _RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "channel", "user", "iban")
 
 KNOWN_TOOLS: dict[str, ToolSpec] = {
@@ -113,7 +116,7 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(^|_)(fetch|download|browse|http|request|navigate|curl|scrape|get_webpage)(_|$)"), _NET),
     (
         re.compile(
-            r"(^|_)(write|create|update|edit|append|save|put|set|move|rename|upload|commit|push)(_|$)"
+            r"(^|_)(write|create|update|edit|append|save|put|set|move|rename|upload|commit|push|apply|patch)(_|$)"
         ),
         _WRITE,
     ),

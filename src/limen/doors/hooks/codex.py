@@ -1,14 +1,13 @@
 """OpenAI Codex's hook dialect (`~/.codex/hooks.json`): Claude Code's shapes, with two differences.
 
 Codex parses `ask` but does not honour it (the hook run is marked failed and the call proceeds), so AUTH is
-answered as a deny that says how a human approves. `apply_patch` carries its target files inside the patch
-text, so they are lifted out into paths the engine checks. A withheld output is a `decision: block`, which
-Codex (unlike Claude Code) applies by replacing the tool result.
+answered as a deny that says how a human approves (`apply_patch` carries its target files inside the patch
+text; the normaliser reads them, for every door). A withheld output is a `decision: block`, which Codex
+(unlike Claude Code) applies by replacing the tool result.
 """
 
 from __future__ import annotations
 
-from limen import patches
 from limen.doors.hooks import claude_code
 from limen.doors.hooks import events as ev
 from limen.doors.hooks.wire import RUN_SESSION
@@ -21,11 +20,7 @@ AGENT = "codex"
 
 
 def parse(payload: dict[str, Any], env: dict[str, str]) -> ev.HookEvent:
-    event = claude_code.parse(payload, {k: v for k, v in env.items() if k == RUN_SESSION}, AGENT)
-    args = event.arguments
-    if event.tool == "apply_patch" and isinstance(args, dict) and isinstance(args.get("command"), str):
-        event.arguments = {**args, "path": patches.targets(args["command"])}
-    return event
+    return claude_code.parse(payload, {k: v for k, v in env.items() if k == RUN_SESSION}, AGENT)
 
 
 def render(event: ev.HookEvent, outcome: ev.Outcome) -> ev.Answer:
