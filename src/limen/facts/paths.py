@@ -277,6 +277,7 @@ _ANY_PLACE = re.compile("|".join(f"(?:{p})" for p, _ in _BY_PLACE))
 _PROGRAM_CONTENT = {
     ".py": "python",
     ".pyw": "python",
+    ".ipynb": "python",  # a notebook cell's source (NotebookEdit): run when the notebook is
     ".sh": "shell",
     ".bash": "shell",
     ".zsh": "shell",
