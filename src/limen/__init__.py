@@ -32,16 +32,20 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> object:
+    """The public name, imported on first use and kept as a module attribute (later uses cost nothing)."""
     if name == "evaluate":
         from limen.api import evaluate
 
-        return evaluate
-    if name in ("Action", "Decision", "Mode", "ReasonCode", "Verdict"):
+        found: object = evaluate
+    elif name in ("Action", "Decision", "Mode", "ReasonCode", "Verdict"):
         from limen import model
 
-        return getattr(model, name)
-    if name in ("Guard", "Approval", "ApprovalRequest", "Denied", "ExecutionFailed", "GuardError"):
+        found = getattr(model, name)
+    elif name in ("Guard", "Approval", "ApprovalRequest", "Denied", "ExecutionFailed", "GuardError"):
         from limen import sdk
 
-        return getattr(sdk, name)
-    raise AttributeError(f"module 'limen' has no attribute {name!r}")
+        found = getattr(sdk, name)
+    else:
+        raise AttributeError(f"module 'limen' has no attribute {name!r}")
+    globals()[name] = found
+    return found
