@@ -30,7 +30,7 @@ def test_limen_console_prints_a_url_that_logs_in_once_and_stops_on_ctrl_c(worksp
             conn.close()
         assert statuses == [303, 403]
         process.send_signal(signal.SIGINT)
-        assert process.wait(10) == 0
+        assert process.wait(30) == 0  # at once on a quiet machine; CI machines can be loaded
         assert process.stderr is not None
         log = process.stderr.read()
         assert "Traceback" not in log and url.query not in log  # the token never reaches the log
