@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import psycopg
 
     from limen.audit.verify import Report
+    from limen.console.logread import Entry, Filters, Page
 
 TABLE = "limen_audit"
 HEAD = "limen_audit_head"
@@ -554,6 +555,71 @@ class PostgresIndex:
 
     def close(self) -> None:
         self._conn.close()
+
+
+class PostgresLogReader:
+    """The console's log reader (`limen.console.logread.LogReader`'s `size`, `page`, `find`) over the chain
+    in PostgreSQL: a record's position is its `seq`, the cursor the console's pages and "why" links carry."""
+
+    def __init__(self, dsn: str) -> None:
+        self._dsn = dsn
+
+    def size(self) -> int:
+        with connect(self._dsn) as conn:
+            row = conn.execute(f"SELECT COALESCE(MAX(seq), 0) FROM {TABLE}").fetchone()
+        return int(row[0]) if row else 0
+
+    def page(self, filters: Filters, *, before: int = 0, limit: int = 50) -> Page:
+        """Up to `limit` matching records older than `seq` `before` (0: the newest), newest first."""
+        from limen.console.logread import LISTED_KINDS, Entry, Page
+
+        sql = f"SELECT seq, line FROM {TABLE} WHERE (line::jsonb ->> 'kind') = ANY(%s)"
+        params: list[Any] = [list(LISTED_KINDS)]
+        if before > 0:
+            sql += " AND seq < %s"
+            params.append(before)
+        for key in ("verdict", "tool", "session"):
+            value = getattr(filters, key)
+            if value:
+                sql += f" AND line LIKE %s AND (line::jsonb ->> '{key}') = %s"
+                params += [_containing(f'"{key}":{_json_string(value)}'), value]
+        if filters.reason:
+            sql += " AND line LIKE %s AND (line::jsonb -> 'reasons') ? %s"
+            params += [_containing(_json_string(filters.reason)), filters.reason]
+        if filters.since:
+            sql += " AND (line::jsonb ->> 'ts')::float8 >= %s"
+            params.append(filters.since)
+        if filters.until:
+            sql += " AND (line::jsonb ->> 'ts')::float8 <= %s"
+            params.append(filters.until)
+        sql += " ORDER BY seq DESC LIMIT %s"
+        params.append(max(limit, 0))
+        with connect(self._dsn) as conn:
+            rows = conn.execute(sql, params).fetchall()
+        entries = [Entry(int(seq), _record(str(line))) for seq, line in rows]
+        older = entries[-1].offset if len(entries) >= limit and entries else 0
+        return Page(entries, older, False)
+
+    def find(self, decision_id: str, *, at: int = -1, near: float = 0.0) -> Entry | None:
+        """The record with `decision_id`: the one at `seq` `at` when that is it, else the newest with it."""
+        from limen.console.logread import Entry
+
+        if not (0 < len(decision_id) <= 40 and decision_id.isalnum()):
+            return None
+        with connect(self._dsn) as conn:
+            row = None
+            if at > 0:
+                row = conn.execute(
+                    f"SELECT seq, line FROM {TABLE} WHERE seq = %s AND (line::jsonb ->> 'id') = %s",
+                    (at, decision_id),
+                ).fetchone()
+            if row is None:
+                row = conn.execute(
+                    f"SELECT seq, line FROM {TABLE} WHERE line LIKE %s AND (line::jsonb ->> 'id') = %s"
+                    " ORDER BY seq DESC LIMIT 1",
+                    (_containing(f'"id":{_json_string(decision_id)}'), decision_id),
+                ).fetchone()
+        return Entry(int(row[0]), _record(str(row[1]))) if row else None
 
 
 def _json_string(value: str) -> str:

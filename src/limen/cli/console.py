@@ -33,6 +33,12 @@ def main(argv: list[str]) -> int:
         help="Read the console password from standard input (needed to listen beyond loopback).",
     )
     parser.add_argument("--open", action="store_true", help="Open the login URL in the default browser.")
+    parser.add_argument(
+        "--postgres",
+        metavar="DSN",
+        help="Show the decision log of this PostgreSQL audit chain (default: the one limen serve's "
+        "configuration names, else this machine's file log).",
+    )
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
@@ -46,8 +52,30 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         print(f"limen console: {exc}", file=sys.stderr)
         return 2
+    from limen.cli.audit import AuditSourceError, configured_postgres
+
+    try:
+        dsn = configured_postgres(None, args.postgres)
+    except AuditSourceError as exc:
+        print(f"limen console: {exc}", file=sys.stderr)
+        return 2
+    reader = None
+    if dsn:
+        from limen.audit.postgres import PostgresLogReader
+
+        reader = PostgresLogReader(dsn)
+        try:
+            reader.size()
+        except Exception as exc:  # an unreachable or unreadable database: said, never a traceback
+            print(
+                f"limen console: the PostgreSQL audit cannot be read ({type(exc).__name__})", file=sys.stderr
+            )
+            return 2
     console = Console(
-        workspace=os.path.abspath(args.workspace), gate=Gate(password), secure=bool(args.tls_cert)
+        workspace=os.path.abspath(args.workspace),
+        gate=Gate(password),
+        secure=bool(args.tls_cert),
+        reader=reader,
     )
     try:
         server = ConsoleServer(

@@ -25,6 +25,7 @@ from limen.console.logread import Entry, Filters, LogReader
 
 if TYPE_CHECKING:
     from limen.approvals import ApprovalRequest, Approvals
+    from limen.audit.postgres import PostgresLogReader
     from limen.runtime import Runtime
 
 PAGE_SIZE = 50
@@ -109,6 +110,7 @@ class Console:
         secure: bool = False,
         audit_dir: str | None = None,
         approvals: Approvals | None = None,
+        reader: LogReader | PostgresLogReader | None = None,
     ) -> None:
         from limen.approvals import open_approvals
         from limen.runtime import Runtime
@@ -118,7 +120,7 @@ class Console:
         self.secure = secure
         self.runtime: Runtime = Runtime(workspace=workspace, audit_dir=audit_dir, fsync_every=1)
         self.approvals = approvals or open_approvals(audit_dir=audit_dir)
-        self.reader = LogReader(audit_dir)
+        self.reader = reader or LogReader(audit_dir)  # a fleet's PostgreSQL chain, given one
         self._decisions: OrderedDict[str, Entry] = OrderedDict()  # a few recent lookups by id
         self._lock = threading.Lock()
         self._session: auth.Session | None = None  # the session being served (under the lock)
