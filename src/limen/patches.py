@@ -1,9 +1,9 @@
 """The patch formats agents write files with: Codex's `apply_patch` envelope and unified diffs.
 
-One grammar for the normaliser that lifts a patch's target files into written paths (for every door and
+One grammar for the normaliser, which lifts a patch's target files into written paths (for every door and
 tool that writes with a patch: Codex's `apply_patch`, an MCP server's, `patch` and `git apply` in a shell
-line) and for the rule that reads what a patch adds. Codex trims each line before it matches a header, so ` *** Add File: x` writes `x`:
-headers are matched the same way here. Standard library only (the hook client imports the Codex dialect).
+line), and for the rule that reads what a patch adds. Codex trims each line before it matches a header, so
+` *** Add File: x` writes `x`: headers are matched the same way here.
 """
 
 from __future__ import annotations
