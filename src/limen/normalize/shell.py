@@ -194,7 +194,7 @@ class _State:
     dynamic_words: set[str] = field(default_factory=set)
     # where the file descriptor of a redirect starts when tree-sitter-bash left it among the command's
     # words (`sh 0<&2` parses as `sh 0` and `<&2`): not an argument
-    descriptors: set[int] = field(default_factory=set)
+    descriptors: set[tuple[int, int]] = field(default_factory=set)  # (the source's id, the byte)
     functions: dict[str, tuple[Node, _Src]] = field(default_factory=dict)  # defined earlier in the line
     calling: set[str] = field(
         default_factory=set
@@ -668,7 +668,7 @@ def _redirected(
         last = body.named_children[-1]
         first = next((c for c in node.children if c.type == "file_redirect"), None)
         if last.type == "number" and first is not None and last.end_byte == first.start_byte:
-            state.descriptors.add(last.start_byte)
+            state.descriptors.add((id(src), last.start_byte))
     for redirect in node.children:  # by type: tree-sitter-bash leaves a herestring out of the field
         if redirect.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
             stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after)
@@ -1328,7 +1328,7 @@ def _command(
             argv.extend(word.fields)
             previous_end = child.end_byte
             continue
-        if kind == "comment" or (kind == "number" and child.start_byte in state.descriptors):
+        if kind == "comment" or (kind == "number" and (id(src), child.start_byte) in state.descriptors):
             continue
         if argv and b"\n" in src.data[previous_end : child.start_byte]:
             # tree-sitter-bash #347: after a pipeline of 3+ stages a newline may not end the command, so the
