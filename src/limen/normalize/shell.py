@@ -55,6 +55,7 @@ from limen.facts.programs import (
     program,
 )
 from limen.model import Command, Destination
+from limen.normalize.code import read_source
 from limen.normalize.paths import canonical
 
 if TYPE_CHECKING:
@@ -746,7 +747,7 @@ def _redirect(
         if path in state.written:  # `echo CODE > f && sh < f`: the shell reads what the line wrote
             return _Stream(state.written[path], ("<" + _basename(path),))
         if not word.dynamic:  # `python3 < tool.py`, `bash < setup.sh`: what is on disk is what is read
-            return _Stream(_text_on_disk(path), ("<" + _basename(path),))
+            return _Stream(read_source(path, state.cwd, state.home), ("<" + _basename(path),))
         return stdin
     if path in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"):
         return stdin
@@ -1433,18 +1434,6 @@ def _script_on_disk(path: str, lang: str, state: _State) -> str | None:
         state.flag(f"{lang} runs a file that is not source text")
         return None
     return head.decode("utf-8", "replace")
-
-
-def _text_on_disk(path: str) -> str | None:
-    """A file's text when it is a readable text file within the analysis bound; None otherwise (unknown)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_SCRIPT + 1)
-    except (OSError, ValueError):
-        return None
-    if len(data) > MAX_SCRIPT or b"\x00" in data:
-        return None
-    return data.decode("utf-8", "replace")
 
 
 def _basename(word: str) -> str:
@@ -3312,7 +3301,7 @@ def _applies_patch(name: str, args: list[str], state: _State, stdin: _Stream | N
     elif name == "patch":
         files = files[1:2]  # `patch [FILE [PATCHFILE]]`: the second operand is the patch
     texts = [stdin.text] if stdin is not None and stdin.text else []
-    texts += [t for t in (_text_on_disk(canonical(f, state.cwd, state.home)) for f in files) if t]
+    texts += [t for t in (read_source(f, state.cwd, state.home) for f in files) if t]
     for text in texts:
         for target in targets(text):
             _add_path(target, state, write=True)

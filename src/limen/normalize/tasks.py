@@ -99,17 +99,42 @@ def _lifecycle(cwd: str) -> list[str]:
     return [scripts[n] for n in _LIFECYCLE if n in scripts]
 
 
+def _first_file(cwd: str, names: tuple[str, ...]) -> str | None:
+    """The text of the first of `names` in `cwd` that exists (a runner reads the first it finds)."""
+    for name in names:
+        text = _read(os.path.join(cwd, name))
+        if text is not None:
+            return text
+    return None
+
+
+def _in_run_order(goals: list[str], rules: dict[str, tuple[list[str], list[list[str]]]]) -> list[str]:
+    """The lines the goals run: each rule's prerequisites first (depth-bounded, each rule once), then its
+    bodies, as make and just run them."""
+    lines: list[str] = []
+    seen: set[str] = set()
+
+    def visit(name: str, depth: int) -> None:
+        if name in seen or depth > MAX_DEPTH or name not in rules:
+            return
+        seen.add(name)
+        prerequisites, bodies = rules[name]
+        for prerequisite in prerequisites:
+            visit(prerequisite, depth + 1)
+        for body in bodies:
+            lines.extend(body)
+
+    for goal in goals:
+        visit(goal, 0)
+    return lines
+
+
 _RULE = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)\s*(.*)$")
 
 
 def make_recipes(words: list[str], cwd: str, makefile: str | None = None) -> list[str]:
     """The recipe lines `make WORDS` runs: the named targets (else the first) and their prerequisites."""
-    names = (makefile,) if makefile else ("GNUmakefile", "makefile", "Makefile")
-    text = None
-    for name in names:
-        text = _read(os.path.join(cwd, name))
-        if text is not None:
-            break
+    text = _first_file(cwd, (makefile,) if makefile else ("GNUmakefile", "makefile", "Makefile"))
     if text is None:
         return []
     rules: dict[str, tuple[list[str], list[list[str]]]] = {}  # target: prerequisites, recipes of its rules
@@ -134,22 +159,7 @@ def make_recipes(words: list[str], cwd: str, makefile: str | None = None) -> lis
             if not target.startswith(".") and "%" not in target:
                 order.append(target)
     variables = _make_variables(text)
-    goals = [w for w in words if "=" not in w] or order[:1]
-    lines: list[str] = []
-    seen: set[str] = set()
-
-    def visit(target: str, depth: int) -> None:
-        if target in seen or depth > MAX_DEPTH or target not in rules:
-            return
-        seen.add(target)
-        prerequisites, recipes = rules[target]
-        for prerequisite in prerequisites:
-            visit(prerequisite, depth + 1)
-        for recipe in recipes:
-            lines.extend(recipe)
-
-    for goal in goals:
-        visit(goal, 0)
+    lines = _in_run_order([w for w in words if "=" not in w] or order[:1], rules)
     shells = [m.group(1) for m in _MAKE_SHELL.finditer(text)]  # `$(shell CMD)` runs as make reads the file
     return [e for e in (_make_expand(line, variables) for line in [*shells, *lines]) if e.strip()]
 
@@ -187,14 +197,10 @@ _JUST_RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)(?:\s+[^:=]*)?:(?!=)\s*(.*)$")
 
 def just_recipes(words: list[str], cwd: str) -> list[str]:
     """The recipe lines `just WORDS` runs: the named recipe (else the first) and the recipes it depends on."""
-    text = None
-    for name in ("justfile", "Justfile", ".justfile"):
-        text = _read(os.path.join(cwd, name))
-        if text is not None:
-            break
+    text = _first_file(cwd, ("justfile", "Justfile", ".justfile"))
     if text is None:
         return []
-    recipes: dict[str, tuple[list[str], list[str]]] = {}
+    recipes: dict[str, tuple[list[str], list[list[str]]]] = {}
     order: list[str] = []
     current: list[str] | None = None
     for line in text.splitlines():
@@ -206,22 +212,9 @@ def just_recipes(words: list[str], cwd: str) -> list[str]:
         if match is None:
             continue
         body: list[str] = []
-        recipes.setdefault(match.group(1), ([d for d in match.group(2).split() if d.isidentifier()], body))
+        recipes.setdefault(match.group(1), ([d for d in match.group(2).split() if d.isidentifier()], [body]))
         order.append(match.group(1))
         current = body
     goal = words[0] if words and words[0] in recipes else (order[0] if order and not words else "")
-    lines: list[str] = []
-    seen: set[str] = set()
-
-    def visit(name: str, depth: int) -> None:
-        if name in seen or depth > MAX_DEPTH or name not in recipes:
-            return
-        seen.add(name)
-        dependencies, body = recipes[name]
-        for dependency in dependencies:
-            visit(dependency, depth + 1)
-        lines.extend(body)
-
-    if goal:
-        visit(goal, 0)
+    lines = _in_run_order([goal] if goal else [], recipes)
     return [re.sub(r"\{\{[^}]*\}\}", MAKE_VALUE, line) for line in lines if line and not line.startswith("#")]
