@@ -40,6 +40,25 @@ TABLE = "limen_audit"
 HEAD = "limen_audit_head"
 LOCK_KEY = 0x4C494D454E  # "LIMEN": the advisory lock every writer of the chain takes
 
+
+def append_only(table: str, what: str) -> str:
+    """The DDL that makes `table` append-only: an UPDATE, DELETE or TRUNCATE raises, naming `what`."""
+    return f"""
+CREATE OR REPLACE FUNCTION {table}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'the Limen {what} append-only';
+END $$;
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '{table}_no_change') THEN
+        CREATE TRIGGER {table}_no_change BEFORE UPDATE OR DELETE ON {table}
+            FOR EACH ROW EXECUTE FUNCTION {table}_append_only();
+        CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}
+            FOR EACH STATEMENT EXECUTE FUNCTION {table}_append_only();
+    END IF;
+END $$;
+"""
+
+
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS {TABLE} (
     seq BIGINT PRIMARY KEY,
@@ -53,19 +72,7 @@ CREATE TABLE IF NOT EXISTS {HEAD} (
     h TEXT NOT NULL,
     mac TEXT NOT NULL
 );
-CREATE OR REPLACE FUNCTION {TABLE}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION 'the Limen audit log is append-only';
-END $$;
-DO $$ BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '{TABLE}_no_change') THEN
-        CREATE TRIGGER {TABLE}_no_change BEFORE UPDATE OR DELETE ON {TABLE}
-            FOR EACH ROW EXECUTE FUNCTION {TABLE}_append_only();
-        CREATE TRIGGER {TABLE}_no_truncate BEFORE TRUNCATE ON {TABLE}
-            FOR EACH STATEMENT EXECUTE FUNCTION {TABLE}_append_only();
-    END IF;
-END $$;
-"""
+""" + append_only(TABLE, "audit log is")
 
 
 def is_dsn(sink: str) -> bool:
@@ -532,16 +539,8 @@ class PostgresIndex:
         kinds: tuple[str, ...] = ("decision", "output"),
     ) -> list[dict[str, Any]]:
         """Most recent first, as `Index.query`."""
-        sql = f"SELECT line FROM {TABLE} WHERE (line::jsonb ->> 'kind') = ANY(%s)"
-        params: list[Any] = [list(kinds)]
-        for key, value in (("session", session), ("verdict", verdict), ("tool", tool)):
-            if value:  # the text test first: a scan then parses only the lines that can match
-                sql += f" AND line LIKE %s AND (line::jsonb ->> '{key}') = %s"
-                params += [_containing(f'"{key}":{_json_string(value)}'), value]
-        if reason:
-            sql += " AND line LIKE %s AND (line::jsonb -> 'reasons') ? %s"
-            params += [_containing(_json_string(reason)), reason]
-        sql += " ORDER BY seq DESC LIMIT %s"
+        where, params = _matching(kinds, session=session, verdict=verdict, tool=tool, reason=reason)
+        sql = f"SELECT line FROM {TABLE} WHERE {where} ORDER BY seq DESC LIMIT %s"
         params.append(max(limit, 0))
         return [_record(str(r[0])) for r in self._conn.execute(sql, params).fetchall()]
 
@@ -573,19 +572,17 @@ class PostgresLogReader:
         """Up to `limit` matching records older than `seq` `before` (0: the newest), newest first."""
         from limen.console.logread import LISTED_KINDS, Entry, Page
 
-        sql = f"SELECT seq, line FROM {TABLE} WHERE (line::jsonb ->> 'kind') = ANY(%s)"
-        params: list[Any] = [list(LISTED_KINDS)]
+        where, params = _matching(
+            LISTED_KINDS,
+            session=filters.session,
+            verdict=filters.verdict,
+            tool=filters.tool,
+            reason=filters.reason,
+        )
+        sql = f"SELECT seq, line FROM {TABLE} WHERE {where}"
         if before > 0:
             sql += " AND seq < %s"
             params.append(before)
-        for key in ("verdict", "tool", "session"):
-            value = getattr(filters, key)
-            if value:
-                sql += f" AND line LIKE %s AND (line::jsonb ->> '{key}') = %s"
-                params += [_containing(f'"{key}":{_json_string(value)}'), value]
-        if filters.reason:
-            sql += " AND line LIKE %s AND (line::jsonb -> 'reasons') ? %s"
-            params += [_containing(_json_string(filters.reason)), filters.reason]
         if filters.since:
             sql += " AND (line::jsonb ->> 'ts')::float8 >= %s"
             params.append(filters.since)
@@ -620,6 +617,23 @@ class PostgresLogReader:
                     (_containing(f'"id":{_json_string(decision_id)}'), decision_id),
                 ).fetchone()
         return Entry(int(row[0]), _record(str(row[1]))) if row else None
+
+
+def _matching(
+    kinds: tuple[str, ...], *, session: str | None, verdict: str | None, tool: str | None, reason: str | None
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (and its parameters) of the records of `kinds` that the filters given select; each
+    filter tests the line's text first, so a scan parses only the lines that can match."""
+    sql = "(line::jsonb ->> 'kind') = ANY(%s)"
+    params: list[Any] = [list(kinds)]
+    for key, value in (("session", session), ("verdict", verdict), ("tool", tool)):
+        if value:
+            sql += f" AND line LIKE %s AND (line::jsonb ->> '{key}') = %s"
+            params += [_containing(f'"{key}":{_json_string(value)}'), value]
+    if reason:
+        sql += " AND line LIKE %s AND (line::jsonb -> 'reasons') ? %s"
+        params += [_containing(_json_string(reason)), reason]
+    return sql, params
 
 
 def _json_string(value: str) -> str:

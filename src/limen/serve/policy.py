@@ -31,6 +31,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from limen.audit.postgres import append_only
 from limen.home import limen_home
 
 if TYPE_CHECKING:
@@ -48,19 +49,7 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
     sha256 TEXT NOT NULL,
     text TEXT NOT NULL
 );
-CREATE OR REPLACE FUNCTION {TABLE}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION 'the Limen policy versions are append-only';
-END $$;
-DO $$ BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '{TABLE}_no_change') THEN
-        CREATE TRIGGER {TABLE}_no_change BEFORE UPDATE OR DELETE ON {TABLE}
-            FOR EACH ROW EXECUTE FUNCTION {TABLE}_append_only();
-        CREATE TRIGGER {TABLE}_no_truncate BEFORE TRUNCATE ON {TABLE}
-            FOR EACH STATEMENT EXECUTE FUNCTION {TABLE}_append_only();
-    END IF;
-END $$;
-"""
+""" + append_only(TABLE, "policy versions are")
 
 
 class CentralPolicyError(Exception):
