@@ -256,52 +256,55 @@ CONTENT_PROBE_PATHS = 4
 
 # What the probe found per file identity (device, inode, size, modification and change times): a file read
 # again unchanged is not read again. Bounded; a changed file has a new identity.
-_PROBED: dict[tuple[int, int, int, int, int], bool] = {}
+_PROBED: dict[tuple[int, int, int, int, int], tuple[bool, bool]] = {}
 _PROBED_MAX = 512
 
 
-def holds_secret(path: str) -> bool:
-    """Whether a regular file's first `CONTENT_PROBE_BYTES` hold a credential (a known shape or a value
-    assigned to a secret-named key). Not a regular file, unreadable or absent: False (nothing to return)."""
+def _probe(path: str) -> tuple[bool, bool]:
+    """(holds a credential, holds only certificates or public keys) for a regular file's first
+    `CONTENT_PROBE_BYTES`, read once per file identity. Not a regular file, unreadable or absent: neither."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError:
-        return False
+        return False, False
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return False  # a FIFO or a device could block or never end
+            return False, False  # a FIFO or a device could block or never end
         identity = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
         known = _PROBED.get(identity)
         if known is not None:
             return known
         data = os.read(fd, CONTENT_PROBE_BYTES)
     except OSError:
-        return False
+        return False, False
     finally:
         os.close(fd)
     from limen.scan import secret_values
 
-    found = bool(data) and bool(secret_values(data.decode("utf-8", errors="replace")))
+    text = data.decode("utf-8", errors="replace")
+    secret = bool(text) and bool(secret_values(text))
+    public = (
+        not secret
+        and bool(secret_facts.PUBLIC_MATERIAL.search(text))
+        and not secret_facts.PRIVATE_MATERIAL.search(secret_facts.PUBLIC_MATERIAL.sub("", text))
+    )
     if len(_PROBED) >= _PROBED_MAX:
         _PROBED.clear()
-    _PROBED[identity] = found
-    return found
+    _PROBED[identity] = (secret, public)
+    return secret, public
+
+
+def holds_secret(path: str) -> bool:
+    """Whether a regular file's first `CONTENT_PROBE_BYTES` hold a credential (a known shape or a value
+    assigned to a secret-named key). Not a regular file, unreadable or absent: False (nothing to return)."""
+    return _probe(path)[0]
 
 
 def holds_public_material_only(path: str) -> bool:
     """Whether a file whose name fits a key and a certificate alike (`server.pem`) exists and holds only
     certificates or public keys: nothing secret to read. Unreadable, absent, or anything else: False."""
-    if not secret_facts.EITHER_MATERIAL_NAMES.match(_basename(path)) or holds_secret(path):
-        return False
-    try:
-        with open(path, "rb") as fh:
-            text = fh.read(CONTENT_PROBE_BYTES).decode("ascii", errors="replace")
-    except OSError:
-        return False
-    return bool(secret_facts.PUBLIC_MATERIAL.search(text)) and not secret_facts.PRIVATE_MATERIAL.search(
-        secret_facts.PUBLIC_MATERIAL.sub("", text)
-    )
+    return bool(secret_facts.EITHER_MATERIAL_NAMES.match(_basename(path))) and _probe(path)[1]
 
 
 def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
