@@ -866,8 +866,8 @@ CODE_LOADING_VARIABLES = frozenset(
 )
 # Options in those variables that are only settings, never code (`NODE_OPTIONS=--max-old-space-size=4096`).
 # Programs that serve a folder's files to the network, and the options that name the folder ("" : the first
-# operand; none given: the working directory). Python's `-m http.server`, `php -S` and `ruby -run -e httpd`
-# serve the same way and are read with the interpreters.
+# operand; none given: the working directory). The interpreters' servers are keyed by how they are started
+# (`python -m http.server`), which no program name can be.
 FILE_SERVERS: dict[str, tuple[str, ...]] = {
     "http-server": ("",),
     "serve": ("",),
@@ -875,9 +875,9 @@ FILE_SERVERS: dict[str, tuple[str, ...]] = {
     "httpd": ("-h",),  # busybox httpd
     "caddy": ("--root", "-r"),
     "twistd": ("--path",),
-    "python-http": ("--directory", "-d"),
-    "php-server": ("-t", "--docroot"),
-    "ruby-httpd": ("",),
+    "python -m http.server": ("--directory", "-d"),
+    "php -S": ("-t", "--docroot"),
+    "ruby -run -e httpd": ("",),
 }
 SETTING_ONLY_OPTIONS = (
     "--max-old-space-size",

@@ -3183,14 +3183,14 @@ def _interpreter(
     lang = _lang(name)
     code = _interpreter_code(lang, argv[1:], state)
     if lang == "php" and "-S" in argv:  # PHP's built-in web server
-        _serves("php-server", argv[1:], state)
+        _serves("php -S", argv[1:], state)
     if lang == "ruby" and "-run" in argv and code == "httpd":  # `ruby -run -e httpd DIR`
-        _serves("ruby-httpd", argv[argv.index("httpd") + 1 :], state)
+        _serves("ruby -run -e httpd", argv[argv.index("httpd") + 1 :], state)
     if code is None and any(w.startswith("-m") for w in argv[1:]) and lang == "python":
         # `python -m json.tool` runs a module on its input, not the input as code; a module of the
         # working directory (`python -m tools.sync`: the directory comes first on the path) is a script
         if any(w in ("http.server", "SimpleHTTPServer", "-mhttp.server") for w in argv[1:]):
-            _serves("python-http", argv[1:], state)
+            _serves("python -m http.server", argv[1:], state)
         module = _module_file(argv[1:], state)
         if module:
             rest = argv[argv.index(module[1]) + 1 :] if module[1] in argv else []
