@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import string
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -164,7 +163,9 @@ def test_the_approval_form_names_the_call_and_masks_secret_values(env: Env) -> N
     path = os.path.join(env.workspace, "svc", ".env")
     os.makedirs(os.path.dirname(path))
     _write(env, "svc/.env", "DEBUG=1\n")
-    token = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(40))
+    # a random-looking key of no known shape (weak evidence: the call is asked about, not refused); fixed,
+    # since about 0.3% of random draws read as an identifier (a long lowercase word, few digit runs)
+    token = "Zq8vX2mN4pL7rT1wKd3s9FbHc6YeJu0aGi5oWxR2"
     result, asked = asyncio.run(_asked(env, {"path": path, "note": f"use {token} " + "x" * 400}))
     assert result.is_error is True and "did not allow it" in result.content[0].text
     assert len(asked) == 1

@@ -435,3 +435,19 @@ def test_a_token_sent_to_its_issuer_asks_rather_than_blocks_for_newer_issuers() 
         cwd=tempfile.gettempdir(),
     )
     assert elsewhere.verdict is Verdict.BLOCK and ReasonCode.SECRET_EXFILTRATION in elsewhere.reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("token = JX2YV3bTLifK1tvuvJjVyflamexmb7J5ugYfFQw0", True),  # a long lowercase run, digits along it
+        ("token = LlLjbnI61t9hQqAnzsrmskrufhVlGsSXWLMQCuID", True),
+        ("x = getUserAccountBalanceFromDatabaseById", False),  # words, no digits
+        ("x = testParseConfigurationWithDefaults123", False),  # words, a numeric suffix
+        ("x = handleAuthenticationCallback2024Q1", False),  # words, two digit runs
+    ],
+)
+def test_a_random_key_with_a_word_like_run_is_still_a_key(text: str, secret: bool) -> None:
+    from limen.rules.secrets import find_secrets
+
+    assert bool(find_secrets(text)) is secret
