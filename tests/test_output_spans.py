@@ -165,8 +165,8 @@ def test_an_output_with_too_many_pieces_is_not_cut_but_withheld_whole() -> None:
 
 
 def test_a_task_planted_in_a_document_is_cut_and_the_document_stays(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No line of it reads as an instruction alone (a bare request is not judged): the task-drift screen
-    names the planted sentence, and only that is cut."""
+    """The task-drift screen names the planted sentence, and only that is cut: a planted task carries no
+    payload in the lines after it, so the rest of its paragraph stays."""
     monkeypatch.setenv("LIMEN_TIER2_DRIFT", "1")
     notice = (
         "The museum reopens after a two-year renovation.\n"

@@ -10,13 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from limen.model import Finding, ReasonCode, Verdict
-from limen.turngate import screen, verdict_of
+from limen.turngate import drift, screen, verdict_of
 
 R = ReasonCode
 
 
 def codes(text: str, source: str = "untrusted") -> set[ReasonCode]:
     return {f.code for f in screen(text, source=source)}
+
+
+def tier01(text: str, source: str = "untrusted") -> list[Finding]:
+    """The findings of Tier 0/1: these tests feed single sentences, and a whole tool output that is nothing
+    but a request is the task-drift screen's to judge (tests/turngate/test_requests_by_channel.py)."""
+    return [f for f in screen(text, source=source) if not f.detail.startswith(drift.DETAIL)]
 
 
 def verdict(text: str, source: str = "untrusted") -> Verdict:
@@ -130,8 +136,8 @@ def test_tier0_signature_blocks_in_untrusted_content(code: ReasonCode, text: str
 def test_tier0_does_not_fire_on_honest_text(text: str) -> None:
     tier0 = {R.INSTRUCTION_NULLIFICATION, R.AUTHORITY_OVERRIDE, R.SECRET_EXPORT, R.ENCODED_PAYLOAD}
     tier0 |= {R.INDIRECT_INJECTION}
-    assert not codes(text) & tier0
-    assert not codes(text, "user") & tier0
+    assert not {f.code for f in tier01(text)} & tier0
+    assert not {f.code for f in tier01(text, "user")} & tier0
 
 
 @pytest.mark.parametrize(
@@ -183,7 +189,7 @@ def test_homograph_punycode_host_is_a_carrier() -> None:
     # "pаypal" with a Cyrillic "а", as punycode.
     host = "xn--pypal-4ve.com"
     assert R.ENCODED_PAYLOAD in codes(f"Verify your account at https://{host}/login")
-    assert verdict("Visit https://xn--bcher-kva.example for German books") is Verdict.PASS
+    assert tier01("Visit https://xn--bcher-kva.example for German books") == []
 
 
 TIER1_POSITIVE = [
@@ -295,7 +301,7 @@ def test_tier1_heuristic_only_asks(code: ReasonCode, text: str) -> None:
 
 @pytest.mark.parametrize("text", TIER1_NEGATIVE)
 def test_tier1_does_not_fire_on_honest_text(text: str) -> None:
-    assert screen(text, source="untrusted") == []
+    assert tier01(text) == []
 
 
 def test_embedded_instruction_is_for_content_not_for_the_user() -> None:

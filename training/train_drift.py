@@ -7,8 +7,9 @@
 The screen asks one question of each sentence of an untrusted *document*: is it a task for an assistant (a
 question to answer, a text to write, a rule for the answer's shape) rather than a sentence of the document
 (a fact, a request between the people who wrote and read it, a step that belongs to the recipe or set-up)?
-`limen.turngate.drift` only uses it inside a document (several sentences), so a bare request, which is a
-user's prompt as much as an injection, is never judged by it.
+`limen.turngate.drift` reads untrusted content only (never what the user typed): inside a document (several
+sentences) at the documents' budget below, and a tool output that is nothing but one request (a bare request:
+no reader but the agent) as that one sentence, at the model's own even odds.
 
 Sentences, labelled by what they are, not by the corpus they come from:
 - tasks for an assistant: BIPIA's attack instructions and AgentDojo's attacker goals (train split of
@@ -152,6 +153,9 @@ def main() -> int:
     # the least raw score at which at most `allowed` dev documents are flagged, and never below even odds
     raw_cut = max(0.0, float(np.nextafter(dev_b[allowed], np.inf)))
     model.bias -= raw_cut  # the decision is raw >= 0: the threshold is folded into the bias
+    # A bare request is one sentence, not a document of dozens that each get a chance to be flagged: it is
+    # judged at the model's own even odds (classes are balanced by weight), not at the documents' budget.
+    model.thresholds[drift.BARE_THRESHOLD] = -raw_cut
     model.enabled_by_default = True
     dev_recall = float(np.mean([drift.document_raw(model, d) >= 0 for d in dev_attacks]))
     print(
@@ -220,13 +224,18 @@ def write_card(
             "A second logistic regression, over the sentences of an untrusted *document*: is this sentence a task",
             "for an assistant (a question to answer, a text to write, a rule for the answer's shape) rather than a",
             "sentence of the document? Same features and file format as Tier 2, plus marks for the sentence's form",
-            "(a task verb or question word at its opening or after a short lead-in, a question mark, a rule about",
-            '"your answer"; word classes in English, German, Spanish, French, Chinese and Japanese) and for its',
+            "(a task verb, among them the actions an agent takes: send, forward, book, pay, delete; or a question",
+            'word, at its opening or after a short lead-in; a question mark; a rule about "your answer"; word',
+            "classes in English, German, Spanish, French, Chinese and Japanese) and for its",
             "topic (whether it shares a content word with the rest of the document). Only sentences with the form",
-            "of a task are scored. It judges documents only: a bare request (less than 16 letters around it)",
-            "is a user's prompt as often as an injection, and a text that is mostly tasks is a list of prompts. It",
-            "runs after Tier 0/1 on untrusted content, only raises (`indirect_injection`, AUTH), and is on by",
-            "default (`LIMEN_TIER2_DRIFT=0` turns it off).",
+            "of a task are scored. The channel decides what a request means: it reads untrusted content only",
+            "(tool output, pages, files; never what the user typed, never an MCP tool description). A document's",
+            "sentences are judged at the documents' budget below; a tool output that is nothing but one request",
+            "(one piece of text: no reader but the agent) is judged as that sentence at the model's own even odds",
+            f"(raw score {model.thresholds[drift.BARE_THRESHOLD]:.2f}, where a document's sentence needs 0: one",
+            "sentence, not dozens that each get a chance); a request with a greeting and a name around it (a short message) and a text",
+            "that is mostly tasks (a list of prompts) are left alone. It runs after Tier 0/1, only raises",
+            "(`indirect_injection`, AUTH), and is on by default (`LIMEN_TIER2_DRIFT=0` turns it off).",
             "",
             f"- file: {size / 1e6:.2f} MB, {n_weights} non-zero weights; trained on {n_sentences} sentences, {n_tasks} of them tasks.",
             "- data, by what a sentence is (the Tier 2 split: train groups only): tasks are BIPIA's attack",
@@ -250,11 +259,13 @@ def write_card(
             f"| without task drift | {before[0]} / {n_benign} | {before[1]} / {n_attacks} |",
             f"| with task drift | {after[0]} / {n_benign} | {after[1]} / {n_attacks} |",
             "",
-            "Known limits: the bare BIPIA and AgentDojo items of `limen bench` are requests with no document",
-            "around them and are not judged (NotInject's probes are the same kind of text, benign); the threshold",
-            "keeps recall on embedded tasks partial; a task in a language without its word classes here (Italian,",
-            "Korean) is scored only if it ends with a question mark. Span removal screens lines alone, where a",
-            "sentence is a bare request: `planted_tasks()` names the sentences to cut.",
+            "Known limits: a tool output that is honestly one request (a one-line TODO file, an error message",
+            "that says 'provide a valid key', a forum title) is asked about: no text tells it from a planted one,",
+            "only the channel does; `limen bench` screens NotInject as user text (what its upstream says it is),",
+            "BIPIA's bare instructions as tool output. The documents' threshold keeps recall on embedded tasks",
+            "partial; a task in a language without its word classes here (Italian, Korean) is scored only if it",
+            "ends with a question mark. Span removal cuts the sentences `planted_tasks()` names, not the",
+            "paragraph after them.",
             MARK_END,
         ]
     )

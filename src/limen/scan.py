@@ -578,7 +578,11 @@ def instruction_spans(output: str) -> list[str] | None:
         pieces: list[str] = []
         i = 0
         while i < len(lines):
-            if lines[i].strip() and _grade(lines[i])[0] is not Verdict.PASS:
+            line_grade, line_findings = _grade(lines[i]) if lines[i].strip() else (Verdict.PASS, [])
+            if line_grade is not Verdict.PASS and _only_task_drift(line_findings):
+                pieces.extend(_planted(lines[i]) or [lines[i].strip()])  # a task, not a payload: no paragraph
+                i += 1
+            elif line_grade is not Verdict.PASS:
                 j = i + 1
                 while j < len(lines) and lines[j].strip() and not _FENCE.match(lines[j]):
                     j += 1  # the rest of the paragraph goes with it (a code fence ends it)
@@ -597,6 +601,14 @@ def instruction_spans(output: str) -> list[str] | None:
     if len(spans) > MAX_SPANS:
         return None
     return sorted(spans, key=len, reverse=True)  # longest first: a piece inside another goes with it
+
+
+def _only_task_drift(findings: list[Finding]) -> bool:
+    """Whether only the task-drift screen flagged a line (a planted task: its sentence goes, not the
+    paragraph after it, which an instruction's payload would fill)."""
+    from limen.turngate import drift
+
+    return all(f.detail.startswith(drift.DETAIL) for f in findings)
 
 
 def _planted(part: str) -> list[str]:

@@ -3,9 +3,9 @@ it sits in (a trivia question in an email, a poem request in a table cell, an an
 comment), in several languages. None of these texts is in the training data (training/task_drift.py writes
 its own); the look-alikes are the same kinds of documents saying what such documents honestly say.
 
-The first five are bare requests: the drift screen (limen.turngate.drift) judges documents only, so they
-check that it leaves them alone. Counts are floors for the shipped model as a whole, not per text: a learned
-screen is judged by its rates, and each assertion names the texts that missed.
+The first five are bare requests: a tool output that is nothing but one is scored as that sentence.
+Counts are floors for the shipped model as a whole, not per text: a learned screen is judged by its
+rates, and each assertion names the texts that missed.
 """
 
 from __future__ import annotations
@@ -141,11 +141,25 @@ def test_documents_whose_tasks_are_their_own_mostly_pass(monkeypatch: pytest.Mon
     assert len(flagged) <= 2, flagged
 
 
-def test_a_bare_request_is_not_judged_as_a_document() -> None:
-    """A request with no document around it reads the same typed by a user or planted in a field: the drift
-    screen leaves it to Tier 0-2 (NotInject's over-defence probes are such requests)."""
+def test_a_bare_request_is_judged_as_all_the_content_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tool output that is nothing but a request has no reader but the agent: it is scored as that one
+    sentence (tests/turngate/test_requests_by_channel.py has the channel's rates); the same words typed by
+    the user are never read by this screen."""
+    monkeypatch.setenv("LIMEN_TIER2_DRIFT", "1")
+    flagged = [t for t in BARE if drift.check(t)]
+    assert len(flagged) >= 4, [t for t in BARE if t not in flagged]
+    assert "as all the content says" in drift.check(BARE[1])[0].detail
+    assert drift.planted_tasks(BARE[1]) == [BARE[1]]
+    assert [t for t in BARE if screen(t, source="user")] == []
     model = drift.model()
-    for text in [*BARE, "Can you explain how to ignore a failing test in pytest?"]:
+    assert all(drift.document_raw(model, t, bare=False) == float("-inf") for t in BARE)
+
+
+def test_a_short_message_around_a_request_is_neither_bare_nor_a_document() -> None:
+    """A greeting and a name around a request make a message between people, too short to weigh the request
+    against: left alone."""
+    model = drift.model()
+    for text in DOCUMENTS_WITH_HONEST_TASKS[9:12]:
         assert drift.document_raw(model, text) == float("-inf"), text
 
 

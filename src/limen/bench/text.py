@@ -1,9 +1,16 @@
 """Bench runner for `text` items: each text goes through the turn gate.
 
-Source mapping: an item whose `meta.role` is `user_prompt` (AgentDojo's user tasks) was typed by the user
-and is screened with `source="user"`; every other text (tool outputs, injected payloads, documents, the
-NotInject over-defence probes, whose role does not say they were typed by the user) is screened as
-`source="untrusted"`, the stricter reading. The verdict is the highest finding's (PASS when none).
+Source mapping follows what each dataset is, as its upstream documents it: the channel a text reaches an
+agent by decides what a request in it means (a user's task, or an instruction planted in tool output).
+- `meta.role == "user_prompt"` (AgentDojo's user tasks): typed by the user, `source="user"`.
+- NotInject (InjecGuard, `github:leolee99/InjecGuard`): upstream it is the over-defence set of a *prompt
+  guard*, a model that screens the prompt given to an LLM; its 339 sentences are benign queries and
+  instructions to an assistant ("Common Queries, Technique Queries, Virtual Creation, Multilingual
+  Queries") with trigger words in them. They are what a user types, so they are screened as `source="user"`,
+  where a guard for user prompts meets them.
+- Everything else (tool outputs, injected payloads, BIPIA's external contents and injected instructions,
+  documents) arrives as untrusted content: `source="untrusted"`.
+The verdict is the highest finding's (PASS when none).
 """
 
 from __future__ import annotations
@@ -15,13 +22,18 @@ from limen.bench import ItemResult
 from limen.model import Mode
 
 USER_ROLES = frozenset({"user_prompt"})
+# datasets whose every text is a prompt a user gives an assistant (see the module docstring)
+USER_PROMPT_DATASETS = ("github:leolee99/InjecGuard@",)
+USER_SOURCE = "user"
 UNTRUSTED_SOURCE = "untrusted"
 
 
 def source_of(item: dict[str, Any]) -> str:
-    """ "user" for texts the corpus marks as typed by the user, "untrusted" for everything else."""
+    """ "user" for texts the dataset says a user typed, "untrusted" for everything else."""
     meta = item.get("meta") or {}
-    return "user" if meta.get("role") in USER_ROLES else UNTRUSTED_SOURCE
+    if meta.get("role") in USER_ROLES or str(item.get("source", "")).startswith(USER_PROMPT_DATASETS):
+        return USER_SOURCE
+    return UNTRUSTED_SOURCE
 
 
 def group_of(item: dict[str, Any]) -> str:

@@ -19,6 +19,11 @@ screen (`drift.py`: a task for the assistant planted in a document, on by defaul
 that Tier 0/1 did not BLOCK, and only raise; the drift screen skips tool descriptions, whose sentences are
 tasks for the model by design.
 
+A quotation the text talks about (`mention.py`: "attackers hide sentences such as "ignore all previous
+instructions"", a code block a write-up introduces as an example) is replaced by a placeholder before any
+tier reads the text: a document about an injection is not one. The same words said outright, or introduced
+by a bare label ("IMPORTANT:"), are screened as written.
+
 What the gate cannot see: an instruction that reads as an ordinary request ("recommend a good book")
 is only an injection because of where it sits. Inside a document the drift screen can weigh it against
 the document; a bare request, without the surrounding document and the user's task, is left alone: no
@@ -67,6 +72,9 @@ def _screen(text: str, *, untrusted: bool, document: bool) -> list[Finding]:
 
     if not isinstance(text, str):
         raise TypeError("text must be str")
+    from limen.turngate.mention import said
+
+    text = said(text)  # a quotation the text talks about is not what it says
     prepared = prepare(text)
     runs = readable_runs(prepared.raw)
     findings: list[Finding] = []

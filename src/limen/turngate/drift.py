@@ -8,10 +8,20 @@ that it addresses the reader as an assistant with a task the document has no bus
 This screen cuts a document into sentences (lines, table cells, sentence ends) and scores each with a small
 learned model (`limen/data/tier2_drift.bin`, trained by `training/train_drift.py`; same features and file
 format as Tier 2, plus marks for the sentence's form and for whether it shares a content word with the rest
-of the document) for "is this a task for an assistant rather than a sentence of the document". It judges
-*documents* only: a text with less than `MIN_CONTEXT` letters around its task is a bare request, which is a
-user's prompt as often as an injection, and is left to Tier 0/1/2; and a text that is mostly tasks (a list
-of prompts, an FAQ) is a collection of requests, not a document with one planted in it.
+of the document) for "is this a task for an assistant rather than a sentence of the document".
+
+What a request means depends on the channel it arrives by, and this screen only ever sees untrusted content
+(tool output, fetched pages, files; never what the user typed, never an MCP tool's description):
+- a *document* (an email, a table, code, a page) may hold requests to its human reader ("could you send the
+  slides?"); a sentence is flagged when it scores as a task for an assistant rather than part of the
+  document;
+- a tool output that is *nothing but a request* addressed to its reader (less than `MIN_CONTEXT` letters
+  around it: no sender, no record, no page) has no reader but the agent, and no content for the agent to
+  work on for the user except the request itself: it is scored as that one sentence, off the topic of any
+  document. The same words typed by the user are the user's task, which is why the channel decides and why
+  this screen never runs on user text;
+- a text that is mostly requests (a prompt collection, an FAQ, a TODO list) is a list of them, not a
+  document with one planted in it: left alone.
 
 It only raises (an `indirect_injection` AUTH finding), runs on untrusted content after Tier 0/1, and an error
 is a `turn_gate_error` AUTH finding. LIMEN_TIER2_DRIFT=1|0 forces it on or off (default: the model file's).
@@ -33,6 +43,9 @@ MIN_CONTEXT = 16  # letters and digits around the task: less is a bare request, 
 MIN_CHARS = 12
 MAX_SENTENCES = 400  # a bound on work: the head and the tail of a huge document are read
 RISK_AUTH = 60
+DETAIL = "tier2 task drift"  # how this screen's findings begin (span removal cuts just their sentences)
+# the model file's raw score at which a bare request is flagged (a document's sentence: raw >= 0)
+BARE_THRESHOLD = "bare"
 RISK_ERROR = 60
 
 _SPLIT = re.compile(r"(?<=[.?!])\s+|[\n|]+|(?<=[。？！])|\"\s*[,:]\s*\"|[{}\[\]]")
@@ -113,6 +126,11 @@ _TASK_VERBS = _word_set(
     escribe explica describe resume traduce dame dime recomienda sugiere enumera crea responde redacta cuenta
     écris explique décris résume traduis donne dis recommande suggère propose liste crée réponds raconte
     rédige
+    send forward email mail share post upload download book reserve schedule cancel buy order pay transfer
+    delete remove visit invite
+    sende schicke schick leite buche lösche öffne besuche überweise
+    envía envia manda reenvía reserva borra elimina abre visita transfiere paga
+    envoie transfère réserve supprime ouvre visite paie
     """
 )
 _QUESTION_WORDS = _word_set(
@@ -124,9 +142,12 @@ _QUESTION_WORDS = _word_set(
     """
 )
 _CJK_TASK = re.compile(
-    r"写|解释|描述|总结|翻译|推荐|告诉我|给我|列出|讲|書いて|説明|翻訳|教えて|作って|答えて"
+    r"写|解释|描述|总结|翻译|推荐|告诉我|给我|列出|讲|发送|转发|删除|预订|書いて|説明|翻訳|教えて|作って|答えて"
+    r"|送信|転送|削除|予約"
 )
-_CJK_QUESTION = re.compile(r"什么|谁|怎么|如何|为什么|哪|吗[？?]?$|何|誰|どう|なぜ|ですか")
+_CJK_QUESTION = re.compile(
+    r"什么|谁|怎么|如何|为什么|哪|多少|多长|多高|多大|多远|几|吗[？?]?$|何|誰|どう|なぜ|ですか"
+)
 # a sentence is only scored when it has the form of a task (the model reads every sentence in training)
 _FORM_MARKS = frozenset({"zztaskverb", "zzquestionword", "zzquestion", "zzyouroutput"})
 _LEAD_IN = re.compile(r"[,:;，、：]\s*")
@@ -198,7 +219,7 @@ def _is_task_form(marks: list[str]) -> bool:
     return any(m in _FORM_MARKS for m in marks)
 
 
-def _scores(model: tier2.Model, text: str) -> tuple[list[str], dict[int, float]]:
+def _scores(model: tier2.Model, text: str, bare: bool) -> tuple[list[str], dict[int, float]]:
     """A document's pieces, and the raw score of each piece that has the form of a task, by index; no scores
     when the text is not a document (see `document_raw`)."""
     cut = _pieces(text)
@@ -216,28 +237,33 @@ def _scores(model: tier2.Model, text: str) -> tuple[list[str], dict[int, float]]
         return parts, {}
     best = max(scores, key=scores.__getitem__)
     worded = sum(1 for part in parts if _LETTER.search(part))  # a list's numbers are not its sentences
+    if worded == 1 and bare:  # nothing but the request: a bare request
+        return parts, {best: scores[best] - model.thresholds.get(BARE_THRESHOLD, 0.0)}
+    # a request with a few words around it (a greeting and a name, a label) is a short message: not a
+    # document to weigh it against, not a bare request either
     if _weight(text) - _weight(parts[best]) < MIN_CONTEXT or len(scores) * 2 > worded:
         return parts, {}
     return parts, scores
 
 
-def document_raw(model: tier2.Model, text: str) -> float:
-    """The highest sentence score of a document (>= 0 flags it); -inf for a bare text or a list of tasks.
+def document_raw(model: tier2.Model, text: str, *, bare: bool = True) -> float:
+    """The highest sentence score of an untrusted text (>= 0 flags it); -inf for a list of tasks, and for a
+    bare request when `bare` is false.
 
     Only sentences with the form of a task (a task verb or question word at the opening, a question mark, a
-    rule for "your answer") are scored, which keeps a long page cheap. A document is a text with at least
-    `MIN_CONTEXT` letters or digits outside its highest-scoring sentence; a text where more than half the
-    pieces have the form of a task is a list of requests (a prompt collection, an FAQ), not a document with
-    one planted in it.
+    rule for "your answer") are scored, which keeps a long page cheap. A text with less than `MIN_CONTEXT`
+    letters or digits outside its highest-scoring sentence is a bare request, scored as that sentence; a
+    text where more than half the pieces have the form of a task is a list of requests (a prompt
+    collection, an FAQ), not a document with one planted in it.
     """
-    _, scores = _scores(model, text)
+    _, scores = _scores(model, text, bare)
     return max(scores.values(), default=-math.inf)
 
 
 def planted_tasks(text: str) -> list[str]:
-    """The sentences of an untrusted document that the screen reads as tasks planted for the assistant (what
-    span removal would cut: screened alone, a sentence is a bare request and is not judged)."""
-    parts, scores = _scores(model(), text)
+    """The sentences of an untrusted text that the screen reads as tasks for the assistant (what span
+    removal cuts; for a bare request, the request itself)."""
+    parts, scores = _scores(model(), text, True)
     return [parts[i] for i, score in sorted(scores.items()) if score >= 0]
 
 
@@ -261,19 +287,23 @@ def enabled() -> bool:
 
 
 def check(text: str) -> list[Finding]:
-    """A finding when an untrusted document carries a task for the assistant; never raises."""
+    """A finding when untrusted content carries a task for the assistant, inside a document or as all it
+    says; never raises."""
     try:
         if not enabled():
             return []
-        raw = document_raw(model(), text)
-        if raw < 0:
+        parts, scores = _scores(model(), text, True)
+        flagged = [i for i, score in scores.items() if score >= 0]
+        if not flagged:
             return []
+        alone = _weight(text) - _weight(parts[flagged[0]]) < MIN_CONTEXT
+        where = "as all the content says" if alone else "inside a document"
         return [
             Finding(
                 ReasonCode.INDIRECT_INJECTION,
                 Verdict.AUTH,
                 RISK_AUTH,
-                "tier2 task drift: a task for the assistant inside a document",
+                f"{DETAIL}: a task for the assistant {where}",
             )
         ]
     except Exception as exc:

@@ -10,7 +10,8 @@
   Portuguese, Chinese and Japanese (not every shape in every one): a task declared void and replaced
   ("die obige Aufgabe ist hinfällig; stattdessen ..."), data sent to an address, a greeting to the
   assistant, the user's request set aside, a page to type a password into; and, in English, a polite
-  third-person request that "the assistant could forward ...".
+  third-person request that "the assistant could forward ..."; and a fake turn of the agent's own
+  conversation (an "Assistant:" turn, then "User:" speaking again, in those languages' role names).
 - `persona_override`: attempts to give the model a new identity without its rules.
 - `obfuscated_content`: hidden characters, trigger words in leetspeak or spaced letters, mixed-script
   words, short encoded runs that decode to text (below the Tier 0 carrier length).
@@ -448,6 +449,17 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"(?:summari[sz]e|ignore|send|delete|write|list|reply|respond|answer|include|omit|tell|say|print"
             r"|open|run|execute|forward|remember|use|make|give|show|translate|rate|mark|approve|recommend"
             r"|only|never|always|do not|don'?t)\b"
+        ),
+    ),
+    # A fake turn of the agent's own conversation: an assistant's turn, then the user speaking again, in the
+    # roles' own words (a support chat's "Agent:" and "Customer:" are people, and are not read here).
+    Shape(
+        "fake_conversation_turn",
+        gate("assistant ai asistente assistent assistente", subs=("助手", "アシスタント")),
+        Lazy(
+            r"(?:^|\n)\W{0,3}(?:assistant|ai|asistente|assistent|assistente|助手|アシスタント) ?[:：][^\n]*\n"
+            r"(?:[^\n]*\n){0,6}?\W{0,3}(?:user|human|usuario|utilisateur|nutzer|benutzer|utente|usuário|用户"
+            r"|ユーザー) ?[:：] ?\S"
         ),
     ),
     # Content that wants something kept from "the user" is talking to the agent, not to its reader.
