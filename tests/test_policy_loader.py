@@ -112,6 +112,56 @@ def test_the_compiled_policy_is_cached_until_a_file_changes(ws: str) -> None:
     assert decision(third, "WebFetch", {"url": "https://b.example/"}).verdict is Verdict.BLOCK
 
 
+def test_an_edit_is_seen_by_the_next_call_even_when_its_size_and_mtime_stay(ws: str) -> None:
+    """Timestamps are coarse: a same-size rewrite within one tick keeps mtime and size, and `touch -r` (or
+    `cp -p`) sets mtime back. Neither may leave the old policy in force for a single call."""
+    policy = write_policy(Path(ws, "limen.yaml"), "chain:\n  - layer: denylist\n    hosts: [a.example]\n")
+    before = os.stat(policy)
+    assert decision(load_context(ws), "WebFetch", {"url": "https://b.example/"}).verdict is not Verdict.BLOCK
+    write_policy(policy, "chain:\n  - layer: denylist\n    hosts: [b.example]\n")  # same size, at once
+    assert os.stat(policy).st_size == before.st_size
+    assert decision(load_context(ws), "WebFetch", {"url": "https://b.example/"}).verdict is Verdict.BLOCK
+    write_policy(policy, "chain:\n  - layer: denylist\n    hosts: [c.example]\n")
+    os.utime(policy, ns=(before.st_atime_ns, before.st_mtime_ns))  # mtime set back to the first version's
+    assert decision(load_context(ws), "WebFetch", {"url": "https://c.example/"}).verdict is Verdict.BLOCK
+    assert decision(load_context(ws), "WebFetch", {"url": "https://b.example/"}).verdict is not Verdict.BLOCK
+
+
+def test_on_a_filesystem_with_one_second_timestamps_a_same_size_edit_is_seen(
+    ws: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two same-size versions within one second look identical by their stamps there: while a file is that
+    fresh, a cached policy is confirmed by the file's content."""
+    import limen.policy as policy_module
+
+    stamp = policy_module._stamp
+
+    def coarse(path: str) -> tuple[int, int, int, int] | None:
+        found = stamp(path)
+        if found is None:
+            return None
+        mtime, ctime, size, inode = found
+        second = 1_000_000_000
+        return (mtime // second * second, ctime // second * second, size, inode)
+
+    monkeypatch.setattr(policy_module, "_stamp", coarse)
+    policy = write_policy(Path(ws, "limen.yaml"), "chain:\n  - layer: denylist\n    hosts: [a.example]\n")
+    assert decision(load_context(ws), "WebFetch", {"url": "https://b.example/"}).verdict is not Verdict.BLOCK
+    stamped = coarse(str(policy))
+    write_policy(policy, "chain:\n  - layer: denylist\n    hosts: [b.example]\n")
+    if coarse(str(policy)) != stamped:
+        pytest.skip("the second write fell into the next second; the stamps tell the versions apart")
+    assert decision(load_context(ws), "WebFetch", {"url": "https://b.example/"}).verdict is Verdict.BLOCK
+
+
+def test_a_policy_file_appearing_or_going_is_seen_by_the_next_call(ws: str, limen_home: Path) -> None:
+    assert load_context(ws).chain is None
+    user = write_policy(limen_home / "policy.yaml", "chain:\n  - layer: denylist\n    hosts: [a.example]\n")
+    assert decision(load_context(ws), "WebFetch", {"url": "https://a.example/"}).verdict is Verdict.BLOCK
+    user.unlink()
+    assert load_context(ws).chain is None
+
+
 def test_lower_levels_only_tighten(
     ws: str, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, limen_home: Path
 ) -> None:

@@ -1,7 +1,9 @@
 """Policy: the user's files turned into a `Context` (chain, thresholds, lists) behind the drift gate.
 
 `load_context(workspace)` is the one entry point doors call. It is cheap to call on every decision: the
-compiled policy is cached by the files' and the ledger's stat fingerprints.
+compiled policy is cached by a stamp of each file (absent files cost an `access`, present ones a `stat`),
+so an edit applies to the very next decision; a file changed too recently for its stamp to prove anything
+(`RACY_NS`) is confirmed by its content until it is older.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from limen.policy import paths
@@ -23,13 +26,25 @@ __all__ = ["PolicyError", "Problem", "load_context"]
 _cache: dict[tuple[Any, ...], Any] = {}
 _lock = threading.Lock()  # the daemon's threads share the cache
 
+# A file changed within this many nanoseconds of its stamp being taken may change again without changing its
+# stamp: timestamps are coarse (a kernel tick; 1-2 s on some filesystems), so a same-size rewrite in the
+# same tick looks identical. While a policy file is that fresh, a cache hit is confirmed by its content.
+RACY_NS = 3_000_000_000
 
-def _stat(path: str) -> tuple[int, int, int] | None:
+Stamp = tuple[int, int, int, int]
+
+
+def _stamp(path: str) -> Stamp | None:
+    """What tells one version of a file from another: mtime, ctime (which no one can set back), size and
+    inode; None when there is no file. Most watched files do not exist, and `os.access` says so without the
+    exception a failed `os.stat` raises (half the cost)."""
+    if not os.access(path, os.F_OK):
+        return None
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
 @functools.lru_cache(maxsize=64)
@@ -42,12 +57,36 @@ def _watched(workspace: str, *environment: str | None) -> tuple[str, ...]:
 
 
 def _key(workspace: str) -> tuple[Any, ...]:
-    env = os.environ
+    """The cache key: the workspace, the watched paths and a stamp of each. The drift ledger is stamped only
+    when a policy file exists (or one is named): without one `_build` never reads the ledger."""
+    org = paths.environ_get("LIMEN_ORG_POLICY")
     watched = _watched(
-        workspace, env.get("LIMEN_HOME"), env.get("LIMEN_ORG_POLICY"), env.get("HOME"), paths.ORG_POLICY
+        workspace, paths.environ_get("LIMEN_HOME"), org, paths.environ_get("HOME"), paths.ORG_POLICY
     )
-    *levels, ledger = watched
-    return (workspace, tuple((path, _stat(path)) for path in levels), _stat(ledger))
+    stamps = (_stamp(watched[0]), _stamp(watched[1]), _stamp(watched[2]))
+    ledger = _stamp(watched[3]) if org or stamps != (None, None, None) else None
+    return (workspace, watched, stamps, ledger)
+
+
+def _racy(key: tuple[Any, ...]) -> list[str]:
+    """The policy files of `key` changed too recently for their stamps to prove they have not changed
+    again (`RACY_NS`); [] in the common, settled case."""
+    now = time.time_ns()
+    return [
+        path
+        for path, stamp in zip(key[1], key[2], strict=False)
+        if stamp is not None and now - max(stamp[0], stamp[1]) < RACY_NS
+    ]
+
+
+def _digest(path: str) -> bytes:
+    import hashlib
+
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).digest()
+    except OSError:
+        return b""
 
 
 def _compile(workspace: str) -> Any:
@@ -82,20 +121,43 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
     except ValueError:
         raise PolicyError([Problem("error", "<caller>", 0, "mode", f"unknown mode {mode!r}")]) from None
     key = (*_key(workspace), requested)
-    with _lock:  # one thread compiles at a time: the drift gate may append to the ledger
-        hit = _cache.get(key)
-        if hit is None:
-            try:
-                hit = _build(workspace, requested, key)
-            except PolicyError as exc:
-                hit = exc
-            if len(_cache) > 64:
-                _cache.clear()
-            _cache[key] = hit
-            _cache[(*_key(workspace), requested)] = hit  # compiling may have appended to the ledger
+    entry = _cache.get(key)  # (context or error, fresh files and their digests)
+    if entry is None or (entry[1] and not _settled(key, entry)):
+        with _lock:  # one thread compiles at a time: the drift gate may append to the ledger
+            entry = _cache.get(key)
+            if entry is None or (entry[1] and not _settled(key, entry)):
+                entry = _compiled(workspace, requested, key)
+    hit = entry[0]
     if isinstance(hit, PolicyError):  # a fresh one: re-raising the cached one would grow its traceback
         raise PolicyError(hit.problems)
     return _copied(hit)  # callers attach their session to their own copy
+
+
+def _compiled(workspace: str, requested: Mode | None, key: tuple[Any, ...]) -> tuple[Any, Any]:
+    """Compile and cache (under `_lock`). The digests of fresh files are taken before the files are read,
+    so a write in between makes the next check recompile rather than trust an older compile."""
+    fresh = tuple((path, _digest(path)) for path in _racy(key))
+    hit: Any
+    try:
+        hit = _build(workspace, requested, key)
+    except PolicyError as exc:
+        hit = exc
+    if len(_cache) > 64:
+        _cache.clear()
+    entry = (hit, fresh)
+    _cache[key] = entry
+    _cache[(*_key(workspace), requested)] = entry  # compiling may have appended to the ledger
+    return entry
+
+
+def _settled(key: tuple[Any, ...], entry: tuple[Any, Any]) -> bool:
+    """A hit on files changed within `RACY_NS`: their content must still be what was compiled. Once they
+    are older than that, a further change would change their stamps, and the entry stops checking."""
+    if not all(_digest(path) == digest for path, digest in entry[1]):
+        return False
+    if not _racy(key):
+        _cache[key] = (entry[0], ())
+    return True
 
 
 def _copied(context: Context) -> Context:
@@ -128,8 +190,7 @@ def _build(workspace: str, requested: Mode | None, key: tuple[Any, ...]) -> Cont
     from limen.context import Context
     from limen.model import Mode
 
-    files = key[1]
-    if all(stat is None for _, stat in files) and not os.environ.get("LIMEN_ORG_POLICY"):
+    if key[2] == (None, None, None) and not paths.environ_get("LIMEN_ORG_POLICY"):
         return Context.for_mode(requested or Mode.BALANCED, workspace)  # no file: no YAML, no pydantic
     from limen.policy import effective
 
