@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from limen.context import Context
 from limen.engine import CAPABILITY_BASELINE
 from limen.model import Action, Decision, Finding, ReasonCode, Verdict
+from limen.policy.paths import environ_get
 from limen.state import HALTED, INJECTED, STATE_LOST, TAINTED, UNTRUSTED
 from limen.subjective import Detector
 
@@ -480,7 +481,7 @@ def settings(ctx: Context) -> tuple[bool, int]:
             _settings.clear()
         entry = _settings[id(policy)] = (policy, value)
     enabled, min_history = entry[1]
-    flag = os.environ.get("LIMEN_BASELINE", "").strip().lower()
+    flag = (environ_get("LIMEN_BASELINE") or "").strip().lower()  # read twice per decision: no KeyError
     if flag in ("1", "on", "true", "yes"):
         enabled = True
     elif flag in ("0", "off", "false", "no"):
