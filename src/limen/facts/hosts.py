@@ -60,6 +60,15 @@ LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
 
 # URL schemes that reach another machine: a value with one of these is a destination, whatever the argument
 # is called; any other `scheme://` (a server's `notes://readme`) is an identifier.
+# Object-store URLs name a bucket, not a host: `s3://BUCKET/key` reaches the provider's endpoint for that
+# bucket (the virtual-hosted name its SDK connects to), so the bucket is one label of the destination.
+OBJECT_STORE_HOSTS: dict[str, str] = {
+    "s3": "{}.s3.amazonaws.com",
+    "s3a": "{}.s3.amazonaws.com",
+    "s3n": "{}.s3.amazonaws.com",
+    "gs": "{}.storage.googleapis.com",
+    "gcs": "{}.storage.googleapis.com",
+}
 WEB_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "ftps", "sftp", "smb"})
 
 # --------------------------------------------------------------------------- registries (trusted by default)

@@ -62,6 +62,7 @@ class Role(StrEnum):
     BUILDS = "builds"  # runs the build file of the folder it works in (a Makefile's recipes, build.gradle)
     SECURITY_CONTROL = "security_control"  # configures a firewall, access control, auditing or a mitigation
     AGENT = "agent"  # a coding agent's CLI: its settings hold its hooks and MCP servers
+    TUNNEL = "tunnel"  # makes a local port reachable from the internet (every call, or those `exposes` names)
 
 
 @dataclass(slots=True, frozen=True)
@@ -72,6 +73,9 @@ class Program:
     roles: frozenset[Role]
     aliases: tuple[str, ...] = ()
     options: frozenset[str] = frozenset()  # options that take the next word as their value
+    # options whose value can only be attached (`perl -Mstrict`, `perl -pi.bak`): the rest of the word is
+    # theirs (a letter there is no option), the next word is not
+    attached_options: frozenset[str] = frozenset()
     files: int | None = None  # operands from this index on are files; None: operands are not files
     command_options: frozenset[str] = frozenset()  # options whose value is a command line it runs
     code_options: frozenset[str] = frozenset()  # options whose value is code in its own language (SQL...)
@@ -93,6 +97,34 @@ class Program:
     # that hold them (`claude config set ...`, `claude mcp add ...`: an agent's hooks and servers live there)
     changes_settings: str = ""
     settings_files: tuple[str, ...] = ()
+    # regex over the words after the name: the invocations of a `TUNNEL` program that open a tunnel (empty:
+    # every invocation does; `ngrok config ...` does not)
+    exposes: str = ""
+    # an object-store CLI: the words that name its storage commands (`s3` in `aws s3 cp`, "" for `gsutil cp`),
+    # after which a listing (`ls`) or a copy whose last operand is a local path only reads from the store
+    store_service: str | None = None
+
+
+_STORE_LISTINGS = frozenset({"ls", "du", "stat"})
+_STORE_COPIES = frozenset({"cp", "sync", "mv", "rsync"})
+
+
+def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
+    """Whether an object-store CLI's invocation (`words` after its name) only brings data here: a listing,
+    or a copy whose last operand is a local path (`aws s3 cp s3://b/k .`), never one into a store URL."""
+    if entry.store_service is None:
+        return False
+    operands = [w for w in words if not w.startswith("-")]
+    if entry.store_service:
+        if entry.store_service not in operands:
+            return False
+        operands = operands[operands.index(entry.store_service) + 1 :]
+    if not operands:
+        return False
+    verb, rest = operands[0], operands[1:]
+    if verb in _STORE_LISTINGS:
+        return True
+    return verb in _STORE_COPIES and len(rest) >= 2 and "://" not in rest[-1] and not rest[-1].startswith("-")
 
 
 def _p(
@@ -100,6 +132,7 @@ def _p(
     *roles: Role,
     aliases: tuple[str, ...] = (),
     options: tuple[str, ...] = (),
+    attached_options: tuple[str, ...] = (),
     files: int | None = None,
     command_options: tuple[str, ...] = (),
     code_options: tuple[str, ...] = (),
@@ -114,12 +147,15 @@ def _p(
     reroutes: str = "",
     changes_settings: str = "",
     settings_files: tuple[str, ...] = (),
+    exposes: str = "",
+    store_service: str | None = None,
 ) -> Program:
     return Program(
         name,
         frozenset(roles),
         aliases=aliases,
         options=frozenset(options),
+        attached_options=frozenset(attached_options),
         files=files,
         command_options=frozenset(command_options),
         code_options=frozenset(code_options),
@@ -134,6 +170,8 @@ def _p(
         reroutes=reroutes,
         changes_settings=changes_settings,
         settings_files=settings_files,
+        exposes=exposes,
+        store_service=store_service,
     )
 
 
@@ -328,14 +366,35 @@ _ZTCP_OPTS = ("-d",)
 PROGRAMS: tuple[Program, ...] = (
     # ------------------------------------------------------------------ shells and interpreters
     _p("sh", R.SHELL, aliases=("bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish")),
-    _p("python", R.INTERPRETER, aliases=("python2", "python3", "pypy", "pypy3"), family=True),
-    _p("node", R.INTERPRETER, aliases=("nodejs",), family=True),
+    # An interpreter's `options` take a value: the next word, or the rest of a cluster (`ruby -rnet/http`);
+    # `attached_options` only the rest (`perl -Mstrict`, `perl -pi.bak`): a letter there is part of the
+    # value, never a code option.
+    _p(
+        "python",
+        R.INTERPRETER,
+        aliases=("python2", "python3", "pypy", "pypy3"),
+        family=True,
+        options=("-W", "-X", "-Q", "--check-hash-based-pycs"),
+    ),
+    _p(
+        "node",
+        R.INTERPRETER,
+        aliases=("nodejs",),
+        family=True,
+        options=("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"),
+    ),
     _p("deno", R.INTERPRETER),
     _p("bun", R.INTERPRETER),
-    _p("perl", R.INTERPRETER, family=True),
-    _p("ruby", R.INTERPRETER, family=True),
-    _p("php", R.INTERPRETER, family=True),
-    _p("lua", R.INTERPRETER, aliases=("luajit",), family=True),
+    _p("perl", R.INTERPRETER, family=True, attached_options=("-I", "-M", "-m", "-i", "-F", "-C", "-x")),
+    _p(
+        "ruby",
+        R.INTERPRETER,
+        family=True,
+        options=("-r", "-I", "-C", "-E"),
+        attached_options=("-i", "-x", "-K", "-F"),
+    ),
+    _p("php", R.INTERPRETER, family=True, options=("-d", "-c", "-z", "-f", "-F")),
+    _p("lua", R.INTERPRETER, aliases=("luajit",), family=True, options=("-l",)),
     _p("awk", R.INTERPRETER, R.TEXT_ONLY, R.FILTER, aliases=("gawk", "mawk", "nawk")),
     _p(
         "powershell",
@@ -596,6 +655,14 @@ PROGRAMS: tuple[Program, ...] = (
     _p("telnet", R.SENDS, R.DOWNLOADS, R.NETWORK, options=_TELNET_OPTS),
     _p("ztcp", R.SENDS, R.NETWORK, options=_ZTCP_OPTS),
     _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
+    # tunnels: a local port (a shell's, a debugger's, a dev server's) put on the internet
+    _p("ngrok", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:http|https|tcp|tls|start|tunnel){_E}"),
+    _p("cloudflared", R.TUNNEL, R.NETWORK, exposes=rf"{_W}tunnel{_E}"),
+    _p("localtunnel", R.TUNNEL, R.NETWORK, aliases=("lt", "frpc", "telebit", "pgrok")),
+    _p("bore", R.TUNNEL, R.NETWORK, exposes=rf"{_W}local{_E}"),
+    _p("zrok", R.TUNNEL, R.NETWORK, exposes=rf"{_W}share{_E}"),
+    _p("tailscale", R.TUNNEL, exposes=rf"{_W}funnel{_E}"),
+    _p("loophole", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:http|https|path){_E}"),
     # coding agents' CLIs: the sub-commands that rewrite their settings (hooks, MCP servers, permissions)
     _p(
         "claude",
@@ -666,21 +733,27 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "aws",
         R.INFRA_DESTROYER,
+        R.SENDS,  # uploads to its store (`cp FILE s3://...`)
         destroys_all=rf"{_W}s3\s+rb{_E}|{_W}s3\s+rm{_E}.*{_W}--recursive{_E}"
         rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}",
         destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:delete|terminate|remove)-[\w-]+{_E}",
+        store_service="s3",
     ),
     _p(
         "gcloud",
         R.INFRA_DESTROYER,
+        R.SENDS,  # uploads to its store (`cp FILE s3://...`)
         destroys_all=rf"{_W}projects\s+delete{_E}",
         destroys_one=rf"{_W}delete{_E}",
+        store_service="storage",
     ),
     _p(
         "gsutil",
         R.INFRA_DESTROYER,
+        R.SENDS,  # uploads to its store (`cp FILE s3://...`)
         destroys_all=rf"{_W}rb{_E}|{_W}rm{_E}.*{_W}-\w*r\w*{_E}",
         destroys_one=rf"{_W}rm{_E}",
+        store_service="",
     ),
     _p(
         "az",

@@ -134,6 +134,11 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("ansible-vault", ("view",), "a decrypted vault"),
     Printer("gpg", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
     Printer("gpg2", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
+    # a running process's memory holds the keys and tokens it loaded (an ssh-agent's, a browser's)
+    Printer("gcore", (), "a process's memory"),
+    Printer("procdump", (), "a process's memory"),
+    Printer("gdb", (), "a process's memory", needs=(r"(?:^|\s)(?:-p|--pid(?:=|\s)|attach\s)",)),
+    Printer("lldb", (), "a process's memory", needs=(r"(?:^|\s)(?:-p|--attach-pid|-n|--attach-name)\b",)),
 )
 
 # Names (a path's last component) that hold secrets wherever they are.
@@ -232,6 +237,9 @@ STORE_DIRS: tuple[str, ...] = (
 
 # System files that hold password hashes or privilege rules.
 SYSTEM_SECRET_FILES: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd")
+# Memory of running processes and of the kernel: the keys and tokens loaded there (`/proc/PID/mem` of an
+# ssh-agent, `/proc/kcore`); a process id only known at run time (`/proc/$(pgrep X)/mem`) is one of them.
+PROCESS_MEMORY = re.compile(r"^/proc/[^/]+/(?:task/[^/]+/)?mem$|^/proc/kcore$|^/dev/k?mem$")
 
 # Representative sensitive names a glob operand is tested against.
 GLOB_PROBES: tuple[str, ...] = (

@@ -14,6 +14,7 @@ from limen.facts.hosts import (
     issuers_for_host,
     issuers_of_credentials,
 )
+from limen.facts.programs import program, reads_from_store
 from limen.model import Action, Capability, Destination, HostClass, Verdict
 from limen.rules import RuleFunction
 from limen.rules.derived import memo, rule_findings
@@ -209,6 +210,8 @@ def _carries_nothing(action: Action) -> bool:
             and method in ("GET", "HEAD")
             and not any(action.arguments.get(k) for k in _BODY_KEYS)
         )
+    if all(d.via_command not in _QUIET_FLAGS for d in action.destinations) and _store_reads_only(action):
+        return True
     if any(d.via_command not in _QUIET_FLAGS for d in action.destinations):
         return False
     fetches = [c for c in action.commands if c.name in _QUIET_FLAGS]
@@ -218,6 +221,21 @@ def _carries_nothing(action: Action) -> bool:
     if any(p not in headers for p in action.payloads):
         return False
     return all(_quiet_fetch_argv(c.name, c.argv, action) for c in fetches)
+
+
+def _store_reads_only(action: Action) -> bool:
+    """`aws s3 ls s3://b/`, `gsutil cp gs://b/k .`: every destination is an object store that the line only
+    reads from, through a command written out plainly, and nothing else in the line carries data."""
+    if action.payloads:
+        return False
+    readers = set()
+    for command in action.commands:
+        entry = program(command.name)
+        if entry is not None and entry.store_service is not None:
+            if command.dynamic_name or command.via or not reads_from_store(entry, command.argv[1:]):
+                return False
+            readers.add(command.name)
+    return bool(readers) and all(d.via_command in readers for d in action.destinations)
 
 
 def known_plain(dest: Destination, ctx: Context) -> bool:

@@ -378,6 +378,9 @@ def url_destination(url: str, via_command: str = "") -> Destination | None:
         return None
     if not netloc:
         return None
+    store = hosts.OBJECT_STORE_HOSTS.get(parts.scheme.lower())
+    if store is not None:  # `s3://BUCKET/key`: the bucket's endpoint at its provider
+        netloc = store.format(netloc.lower())
     userinfo = "@" in netloc
     hostport = netloc.rsplit("@", 1)[-1]
     port: int | None = None

@@ -1630,13 +1630,11 @@ _PATHY = re.compile(r"^(~|\.{1,2}(/|$)|/)|/|^\.?[\w-]+\.[\w]{1,10}$")
 
 
 def _looks_like_path(word: str) -> bool:
-    if (
-        not word
-        or word.startswith("-")
-        or "://" in word
-        or len(word) > 4096
-        or _SPACE.search(word) is not None
-    ):
+    if not word or word.startswith("-") or "://" in word or len(word) > 4096:
+        return False
+    if _SPACE.search(word) is not None and (
+        "\n" in word or not word.startswith(("/", "~/", "./", "../"))
+    ):  # `~/.config/google-chrome/Default/Login Data`: a file name may hold a space, prose seldom starts so
         return False
     if "@" in word and ":" in word:
         return False
@@ -3376,20 +3374,34 @@ def _interpreter_code(lang: str, args: list[str], state: _State) -> str | None:
             return word
         return None
     flags = _INTERP_FLAGS.get(lang, ("-c", "-e"))
+    entry = program(lang)
+    valued = entry.options if entry is not None else frozenset()
+    attached = entry.attached_options if entry is not None else frozenset()
+    letters = {flag[1] for flag in flags if len(flag) == 2 and flag.startswith("-")}
+    skip = False
     for i, word in enumerate(args):
-        for flag in flags:
-            if word == flag and i + 1 < len(args):
-                return args[i + 1]
-            if flag.startswith("-") and not flag.startswith("--") and word.startswith(flag) and len(word) > 2:
-                return word[len(flag) :]
-            if len(flag) == 2 and flag[-1] in "ceEr" and re.match(r"-[a-zA-Z]", word):
-                # a flag cluster: `perl -lne CODE`, `perl -anE'CODE'`, `python -Bc CODE`
-                cluster = re.match(r"-([a-zA-Z0-9]*?)" + flag[-1] + "(.*)$", word, re.S)
-                if cluster and re.fullmatch(r"[a-zA-Z0-9]*", cluster.group(1)):
-                    if cluster.group(2):
-                        return cluster.group(2)
-                    if i + 1 < len(args):
-                        return args[i + 1]
+        if skip:
+            skip = False
+            continue
+        if word in flags:
+            return args[i + 1] if i + 1 < len(args) else None
+        if word in valued:  # `ruby -r net/http -e CODE`: the library is no program
+            skip = True
+            continue
+        if word.startswith("--") or not word.startswith("-") or len(word) < 2:
+            continue
+        # a cluster: `perl -lne CODE`, `perl -anE'CODE'`, `python -Bc CODE`, `ruby -rnet/http` (a value)
+        for j in range(1, len(word)):
+            letter = word[j]
+            if letter in letters:
+                return word[j + 1 :] or (args[i + 1] if i + 1 < len(args) else None)
+            if "-" + letter in valued:
+                skip = j + 1 == len(word)  # `-I DIR`: the next word is the value
+                break
+            if "-" + letter in attached:
+                break
+            if not letter.isalnum():
+                break
     return None
 
 

@@ -748,14 +748,18 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
     if command.name != "rsync" or not any(w.startswith("--delete") for w in command.argv):
         return None
     operands = [w for w in _operands(command.argv) if ":" not in w.split("/", 1)[0]]
-    if len(operands) >= 2 and _is_dangerous(_target(operands[-1], action, ctx), action, ctx):
+    if len(operands) < 2:
+        return None
+    destination = _target(operands[-1], action, ctx)
+    if _is_dangerous(destination, action, ctx):
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND,
             Verdict.AUTH,
             80,
-            f"rsync --delete into {_path_class(_target(operands[-1], action, ctx), ctx)}",
+            f"rsync --delete into {_path_class(destination, ctx)}",
         )
-    return None
+    # `rsync -a --delete EMPTY/ ~/Documents/`: the same loss as `rm -rf ~/Documents`, judged alike
+    return _home_folder_delete(destination, ctx)
 
 
 # --------------------------------------------------------------------------- infrastructure and databases
@@ -1271,6 +1275,14 @@ def _ssh_options(argv: tuple[str, ...]) -> list[str]:
 
 
 _FLAGGED = frozenset({"nc", "ncat", "netcat", "script"})  # whose flags `_remote_shell_auth` reads
+_TUNNELS = names(Role.TUNNEL)
+
+
+def _opens_tunnel(name: str, argv: tuple[str, ...]) -> bool:
+    entry = program(name)
+    if entry is None:
+        return False
+    return not entry.exposes or re.search(entry.exposes, " ".join(argv[1:])) is not None
 
 
 def _remote_shell_auth(action: Action) -> str:
@@ -1291,6 +1303,8 @@ def _remote_shell_auth(action: Action) -> str:
             {"R", "D"} & _short_flags(_ssh_options(argv)) or "RemoteForward" in " ".join(argv)
         ):
             return "ssh opens a tunnel into this machine"
+        if name in _TUNNELS and _opens_tunnel(name, argv):
+            return f"{name} puts a local port on the internet"
         if name == "zmodload" and "zsh/net/tcp" in argv:
             return "zsh loads raw TCP sockets"
         if name == "stty" and [w for w in argv[1:] if w not in ("-a", "--all", "-g", "--save", "size")]:
@@ -1317,6 +1331,7 @@ def _remote_shell_auth(action: Action) -> str:
 _REMOTE_SHELL_NAMES = (
     _REMOTE_SHELL_TOOLS
     | _NET_TOOLS
+    | _TUNNELS
     | {
         *("xterm", "urxvt", "rxvt", "nc", "ncat", "netcat", "telnet", "ztcp", "socat", "openssl", "ssh"),
         *("zmodload", "stty", "script"),
@@ -1336,8 +1351,9 @@ def _may_reach_a_shell(action: Action) -> bool:
 def remote_shell(action: Action, ctx: Context) -> Iterator[Finding]:
     """A shell handed to the network or waiting on it: `/dev/tcp` wired to a shell, `nc -e`, `socat
     exec:`, a shell piped through `nc`/`openssl`, interpreter code joining a socket to a shell: BLOCK;
-    listeners, raw clients and terminal upgrades (`pty.spawn`, `stty raw -echo`): AUTH. Quiet: `ssh host
-    cmd`, servers on loopback for development."""
+    listeners, raw clients, terminal upgrades (`pty.spawn`, `stty raw -echo`) and tunnels that put a local
+    port on the internet (`ngrok tcp 22`, `ssh -R`, `cloudflared tunnel`): AUTH. Quiet: `ssh host cmd`,
+    servers on loopback for development."""
     if not _may_reach_a_shell(action):
         return
     why = _remote_shell_block(action)
@@ -1497,8 +1513,9 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
 
 @rule(ReasonCode.UNSAFE_PERMISSIONS, needs="commands")
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
-    """Making files world-writable or setuid: anyone can then change or escalate through them; a container
-    given the host (privileged, host namespaces, escape capabilities, the host's root or engine socket)."""
+    """Making files world-writable or setuid, or giving a program a capability that reaches root (`setcap
+    cap_setuid+ep python3`): anyone can then change or escalate through them; a container given the host
+    (privileged, host namespaces, escape capabilities, the host's root or engine socket)."""
     for command in action.commands:
         escape = _container_escape(command, action, ctx)
         if escape:
@@ -1519,6 +1536,14 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
                 ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, "umask 0 makes new files world-writable"
             )
             return
+        if command.name == "setcap" and any(_ESCALATING_CAPABILITY.search(w) for w in command.argv[1:]):
+            yield _finding(
+                ReasonCode.UNSAFE_PERMISSIONS,
+                Verdict.AUTH,
+                80,
+                "setcap grants a program a capability that reaches root",
+            )
+            return
         if command.name == "setfacl" and any(
             re.search(r"(^|,)o(ther)?::?[r-]?w", w) for w in command.argv[1:]
         ):
@@ -1528,6 +1553,14 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         if shared:
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 70, shared)
             return
+
+
+# File capabilities that make whoever runs the program root, or let it read or change anything: with any of
+# them, `python3` or a shell is a way up (`cap_net_bind_service` for a server's port is not).
+_ESCALATING_CAPABILITY = re.compile(
+    r"(?i)\bcap_(?:setuid|setgid|sys_admin|sys_ptrace|sys_module|dac_override|dac_read_search|chown|fowner|"
+    r"setfcap|sys_rawio|bpf)\b|^(?:all|=ep|\+ep)$"
+)
 
 
 # `setfacl -m u:bob:r KEY`, `g:devs:rw`, `o::r`: an entry that lets a named user, a group or others read.

@@ -57,6 +57,7 @@ _SYSTEM_WRITE_DIRS = (
     "/root",
 )
 _SYSTEM_SECRET_FILES = secret_facts.SYSTEM_SECRET_FILES
+_PROCESS_MEMORY = secret_facts.PROCESS_MEMORY
 
 
 def _basename(path: str) -> str:
@@ -92,7 +93,7 @@ def _protected_index(protected: tuple[str, ...]) -> tuple[frozenset[str], tuple[
 
 def is_secret_file(path: str) -> bool:
     """Whether a canonical path (or a glob that could match one) names a file that holds secrets."""
-    return path in _SYSTEM_SECRET_FILES or _secret_by_name(path)
+    return path in _SYSTEM_SECRET_FILES or _secret_by_name(path) or _PROCESS_MEMORY.match(path) is not None
 
 
 def _secret_by_name(path: str) -> bool:
@@ -399,8 +400,9 @@ _EDIT_KEYS = frozenset({"old_string", "old_str", "edits", "patch", "input", "dif
 def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     """Reads of a secret: a secret file read or sent (not `chmod 600 key`, `ssh -i key`, `ls ~/.ssh`,
     `cp .env.example .env`), a command that prints a credential (`gh auth token`, `kubectl config view
-    --raw`, a password manager's CLI), a sweep for key material outside the workspace (`grep -r "BEGIN RSA
-    PRIVATE KEY" ~`, `find / -name "*.pem"`, `trufflehog filesystem /`); and, for a file-read tool (whose
+    --raw`, a password manager's CLI) or a process's memory (`gcore PID`, `/proc/PID/mem`), a sweep for
+    key material outside the workspace (`grep -r "BEGIN RSA PRIVATE KEY" ~`, `find / -name "*.pem"`,
+    `trufflehog filesystem /`); and, for a file-read tool (whose
     output goes straight into the model's context), any file whose content holds a credential: decided
     before the read, since an agent may not let Limen take an output back once the tool ran. A credential
     store outside the workspace overwritten, replaced or deleted by a shell line (`rm ~/.aws/credentials`,
