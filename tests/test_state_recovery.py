@@ -131,6 +131,8 @@ def test_a_person_clears_one_session_or_acknowledges_the_loss(tmp_path: Path, li
     assert main(["session", "clear", "s1", "--yes", "--state", str(state)]) == 0
     store = SqliteStore(str(state))
     assert TAINTED not in store.flags("s1") and TAINTED in store.flags("s2")
+    assert store.count_call_and_flags("s1", 60.0)[1] == store.flags("s1")  # what a decision reads
+    assert {TAINTED, UNTRUSTED, STATE_LOST} <= store.count_call_and_flags("s2", 60.0)[1]
     store.close()
     assert any("lost" in p and "limen session clear" in p for p in health(str(state)))
     assert main(["session", "clear", "--state-lost", "--yes", "--state", str(state)]) == 0

@@ -50,6 +50,18 @@ def test_sessions_do_not_share_anything(store: SessionStore) -> None:
     assert store.sessions() == ["a"]
 
 
+def test_counting_a_call_reads_the_flags_another_writer_set(store: SessionStore) -> None:
+    """The decision's one round trip: the call joins the window, and the flags are the store's current
+    ones (a flag set a moment before is there)."""
+    assert store.count_call_and_flags("a", 60.0) == (1, frozenset())
+    store.set_flags("a", {UNTRUSTED, TAINTED})
+    store.set_flags("b", {INJECTED})
+    assert store.count_call_and_flags("a", 60.0) == (2, frozenset({UNTRUSTED, TAINTED}))
+    assert store.count_call("a", 60.0) == 3
+    assert store.count_call_and_flags("a", 60.0) == (4, store.flags("a"))
+    assert store.count_call_and_flags("b", 60.0) == (1, frozenset({INJECTED}))
+
+
 def test_value_labels_accumulate(store: SessionStore) -> None:
     store.add_values("a", INJECTED, ["v"])
     store.add_values("a", TRUSTED, ["v"])

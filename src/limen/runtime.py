@@ -318,7 +318,7 @@ class Runtime:
         action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
         view = self.session(session_id)
         if ctx.rate_limit is not None and session_id:
-            view.calls_in_window = self.store.count_call(session_id, ctx.rate_limit[1])
+            view.count_call(ctx.rate_limit[1])  # and reads the session's flags with it
         if view.has_untrusted_content():
             action.provenance = action.provenance | {"untrusted_content"}
         if toolpin.is_pending(action.tool, self.store):

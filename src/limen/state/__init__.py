@@ -50,6 +50,10 @@ class SessionStore(Protocol):
         """Record one call now; return this session's calls within the last `window` seconds (it included)."""
         ...
 
+    def count_call_and_flags(self, session_id: str, window: float) -> tuple[int, frozenset[str]]:
+        """`count_call` and then `flags`, in one round trip where the store can (each decision needs both)."""
+        ...
+
     def clear(self, session_id: str, *, taint_only: bool) -> None:
         """Forget the session's taint (or everything); a person did it, so a lost state no longer counts."""
         ...

@@ -64,6 +64,9 @@ class MemoryStore:
             self._calls[session_id] = (start, count)
             return count
 
+    def count_call_and_flags(self, session_id: str, window: float) -> tuple[int, frozenset[str]]:
+        return self.count_call(session_id, window), self.flags(session_id)
+
     def clear(self, session_id: str, *, taint_only: bool) -> None:
         with self._lock:
             self._taint.pop(session_id, None)

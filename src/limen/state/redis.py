@@ -192,6 +192,9 @@ class RedisStore:
         keys = [self._key(session_id, "calls"), self._key(session_id, "callseq")]
         return int(self._count_call(keys=keys, args=[max(float(window), 0.0)]))
 
+    def count_call_and_flags(self, session_id: str, window: float) -> tuple[int, frozenset[str]]:
+        return self.count_call(session_id, window), self.flags(session_id)
+
     def clear(self, session_id: str, *, taint_only: bool) -> None:
         parts = ("taint",) if taint_only else ("taint", "flags", "vals", "hist", "calls", "callseq")
         pipe = self._db.pipeline(transaction=True)

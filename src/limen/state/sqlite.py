@@ -64,6 +64,10 @@ _FLAGS_LOST = (
     f"{_FLAGS} UNION ALL SELECT 'state_lost' FROM meta "
     "WHERE key = 'state_lost' AND NOT EXISTS (SELECT 1 FROM reviewed WHERE session = ?1)"
 )
+# The call counted and the session's flags read in one statement (a decision needs both, and a write costs
+# the same with its read as without): RETURNING may hold a subquery. The flags come as a JSON array.
+_COUNT_CALL_FLAGS = f"{_COUNT_CALL}, (SELECT json_group_array(flag) FROM ({_FLAGS}))"
+_COUNT_CALL_FLAGS_LOST = f"{_COUNT_CALL}, (SELECT json_group_array(flag) FROM ({_FLAGS_LOST}))"
 # Values looked up per statement: far below SQLite's bound on parameters (999 before 3.32).
 _LOOKUP_BATCH = 256
 _IS_LOST = "SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'state_lost')"
@@ -349,8 +353,7 @@ class SqliteStore:
     def flags(self, session_id: str) -> frozenset[str]:
         with self._lock:
             rows = self._db.execute(_FLAGS_LOST if self._lost else _FLAGS, (session_id,)).fetchall()
-        flags = frozenset(r[0] for r in rows)
-        return flags | _LOST_FLAGS if STATE_LOST in flags else flags
+        return _with_lost(frozenset(r[0] for r in rows))
 
     @_recovering
     def set_flags(self, session_id: str, flags: Iterable[str]) -> None:
@@ -428,6 +431,16 @@ class SqliteStore:
         return int(count)
 
     @_recovering
+    def count_call_and_flags(self, session_id: str, window: float) -> tuple[int, frozenset[str]]:
+        """`count_call` with the session's flags read in its RETURNING clause: one statement, not two."""
+        now = time.time()
+        sql = _COUNT_CALL_FLAGS_LOST if self._lost else _COUNT_CALL_FLAGS
+        with self._lock:
+            count, listed = self._db.execute(sql, (session_id, now, now - window)).fetchone()
+        flags = frozenset(json.loads(listed)) if listed != "[]" else frozenset()
+        return int(count), _with_lost(flags)
+
+    @_recovering
     def clear(self, session_id: str, *, taint_only: bool) -> None:
         tables = ("taint",) if taint_only else ("taint", "flags", "vals", "history", "calls")
         with self._lock:
@@ -494,6 +507,11 @@ class SqliteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _with_lost(flags: frozenset[str]) -> frozenset[str]:
+    """A session the lost state counts against is tainted and has taken in untrusted content."""
+    return flags | _LOST_FLAGS if STATE_LOST in flags else flags
 
 
 def describe_loss(value: str) -> str:

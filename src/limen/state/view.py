@@ -32,6 +32,11 @@ class StoredSession:
         self._recent: list[dict[str, Any]] | None = None
         self.calls_in_window = 0  # set by the runtime when the mode has a rate window
 
+    def count_call(self, window: float) -> None:
+        """Record this call in the session's rate window (`calls_in_window`), reading its flags in the same
+        round trip to the store."""
+        self.calls_in_window, self._flags = self.store.count_call_and_flags(self.session_id, window)
+
     @property
     def flags(self) -> frozenset[str]:
         if self._flags is None:
