@@ -142,8 +142,12 @@ _QUESTION_WORDS = _word_set(
     """
 )
 _CJK_TASK = re.compile(
-    r"写|解释|描述|总结|翻译|推荐|告诉我|给我|列出|讲|发送|转发|删除|预订|書いて|説明|翻訳|教えて|作って|答えて"
-    r"|送信|転送|削除|予約"
+    r"写|解释|描述|总结|翻译|推荐|告诉我|给我|列出|讲|書いて|説明|翻訳|教えて|作って|答えて"
+)
+# A request in Chinese opens with 请 ("please"); in Japanese it ends in ください or a polite "could you". The
+# verbs alone do not tell a request from a report: 已发送 is "sent", 予約済み "booked".
+_CJK_REQUEST = re.compile(
+    r"^请|(?:ください|下さい|いただけますか|いただけますでしょうか|くれませんか)[。！!？?]?$"
 )
 _CJK_QUESTION = re.compile(
     r"什么|谁|怎么|如何|为什么|哪|多少|多长|多高|多大|多远|几|吗[？?]?$|何|誰|どう|なぜ|ですか"
@@ -180,7 +184,7 @@ def form_marks(sentence: str) -> list[str]:
             if verb in _QUESTION_WORDS:
                 marks.append("zzquestionword")
         if _dense(first):
-            if _CJK_TASK.search(head[:16]):
+            if _CJK_TASK.search(head[:16]) or _CJK_REQUEST.search(sentence.strip()):
                 marks.append("zztaskverb")
             if _CJK_QUESTION.search(head):
                 marks.append("zzquestionword")

@@ -43,7 +43,8 @@ _LEAD = (
     r"(?:(?:assistant|ai|agent|bot|model|claude|gpt|chatgpt|gemini|copilot)[,:] )?"
     r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
     r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note"
-    r"|proceed to|go ahead and|silently|quietly|secretly)[,:]? )*"
+    r"|proceed to|go ahead and|silently|quietly|secretly|at your (?:earliest )?convenience"
+    r"|(?:would|could|can|will) you(?: please| kindly)?(?: be so kind as to)?)[,:]? )*"
     r"(?:(?:(?:you|the (?:assistant|ai|agent|model|bot)s?) (?:must|should|needs? to|has to|have to"
     r"|(?:is|are) (?:required|instructed|asked) to)|make sure (?:to|you)"
     r"|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|i (?:want|need) you to"
@@ -121,7 +122,9 @@ _CONTACT_OBJECT = (
 )
 _TO_INTL = r"(?:an|auf|nach|mit|zu|a|al|alla|en|para|hacia|à|au|aux|vers|sur|chez|su|ao)"
 _MOVE_CJK = r"(?:发送(?!邮件)|发到|发给|转发|上传|传到|转账|汇款|分享|共享)"
-_MOVE_JA = r"(?:送信|転送|アップロード|送って|送付|共有)"
+_MOVE_JA = r"(?:送信|転送|アップロード|送って|お?送り|送付|共有)"
+# German puts the verb of a polite request last: "... die Daten an x@y.example senden".
+_MOVE_DE_LAST = r"(?:senden|schicken|weiterleiten|überweisen|übermitteln|mailen|hochladen|zukommen lassen)"
 _MOVE_GATE_SUBS = (
     "inoltr",
     "invia",
@@ -168,6 +171,7 @@ _MOVE_GATE_SUBS = (
     "転送",
     "アップロード",
     "送って",
+    "送り",
     "送付",
     "共有",
 )
@@ -263,13 +267,14 @@ _IGNORE_USERS_REQUEST = (
 )
 # A task declared void ("the task above is outdated") and replaced by another: the new order follows.
 _VOID_EN = (
-    r"(?:no longer (?:relevant|valid|needed|required|applicable|in effect)|outdated|obsolete|cancell?ed"
+    r"(?:no longer (?:relevant|valid|needed|required|applicable|in effect|appl(?:y|ies))|outdated|obsolete"
+    r"|cancell?ed"
     r"|void|invalid|superseded|revoked|withdrawn|replaced|irrelevant)"
 )
 _TASK_SUPERSEDED = (
     rf"\b(?:tasks?|instructions?|assignments?|objectives?|directives?)\b{_C}{{0,30}}?"
-    rf"\b(?:is|are|was|were|has been|have been) (?:now )?{_VOID_EN}\b[^\n]{{0,40}}?"
-    r"\b(?:instead|from now on|your (?:new|real|actual) (?:task|instructions?|assignment)"
+    rf"\b(?:(?:is|are|was|were|has been|have been) (?:now )?)?{_VOID_EN}\b[^\n]{{0,40}}?"
+    r"\b(?:instead|from now on|your (?:new|real|actual) (?:task|instructions?|assignment|job)"
     r"|the new (?:task|instructions?))\b"
     rf"|\b(?:aufgabe|anweisung(?:en)?|auftrag|instruktion(?:en)?)\b{_C}{{0,30}}?"
     r"\b(?:ist|sind|wurde|wurden|gilt|gelten) (?:\w+ ){0,2}?(?:hinfällig|veraltet|ungültig|storniert"
@@ -283,7 +288,7 @@ _TASK_SUPERSEDED = (
     rf"|\b(?:tâches?|instructions?|missions?|consignes?)\b{_C}{{0,30}}?"
     r"\b(?:est|sont|a été|ont été) (?:\w+ ){0,2}?(?:obsolètes?|annulée?s?|caduques?|périmée?s?"
     r"|révoquée?s?|remplacée?s?|invalides?|plus d'actualité|plus valables?)[^\n]{0,40}?"
-    r"(?:à la place|au lieu de cela|nouvelle tâche|désormais)"
+    r"(?:à la place|au lieu de cela|nouvelles? (?:tâches?|consignes?|instructions?)|désormais)"
     rf"|\b(?:compito|compiti|istruzioni|istruzione|incarico)\b{_C}{{0,30}}?"
     r"\b(?:è|sono|è stato|è stata|sono stati|sono state) (?:\w+ ){0,2}?(?:annullat[oaie]|obsolet[oaie]"
     r"|revocat[oaie]|non più (?:valid|necessari)[oaie])\b[^\n]{0,40}?(?:invece|al suo posto"
@@ -324,13 +329,15 @@ _EMBEDDED: tuple[Shape, ...] = (
         "move_to_destination",
         gate(
             "send email mail forward transfer wire pay refund post upload share invite concatenate grant"
-            " publish leak dm export push cc bcc",
+            " publish leak dm export push cc bcc senden schicken weiterleiten überweisen übermitteln mailen"
+            " hochladen",
             _MOVE_GATE_SUBS,
         ),
         Lazy(
             rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
             rf"|\b{_MOVE_INTL}\b{_CONTACT_OBJECT}{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
+            rf"|\b(?:an|nach|auf)\b {_DEST}{_S}{{0,40}}?\b{_MOVE_DE_LAST}\b"
             rf"|{_MOVE_CJK}{_CJK_S}{{0,40}}?{_DEST}|{_DEST}{_CJK_S}{{0,60}}?\s?(?:に|へ|まで){_CJK_S}{{0,10}}?{_MOVE_JA}"
         ),
     ),
