@@ -149,6 +149,11 @@ class HostClass(enum.StrEnum):
     UNKNOWN = "unknown"
 
 
+# A `Destination.flags` entry: a program's request with no body to a URL written out in full, from a program
+# that opens no connection of its own (`requests.get(URL)`): it fetches as `curl -s URL` does.
+FETCHED = "fetched"
+
+
 @dataclass(slots=True, frozen=True)
 class Destination:
     """A network endpoint an action reaches, with its host normalised (IDNA, IP literal forms resolved)."""

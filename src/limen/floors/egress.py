@@ -15,7 +15,7 @@ from limen.facts.hosts import (
     issuers_of_credentials,
 )
 from limen.facts.programs import program, reads_from_store
-from limen.model import Action, Capability, Destination, HostClass, Verdict
+from limen.model import FETCHED, Action, Capability, Destination, HostClass, Verdict
 from limen.rules import RuleFunction
 from limen.rules.derived import memo, rule_findings
 
@@ -212,6 +212,10 @@ def _carries_nothing(action: Action) -> bool:
         )
     if all(d.via_command not in _QUIET_FLAGS for d in action.destinations) and _store_reads_only(action):
         return True
+    if all(FETCHED in d.flags for d in action.destinations) and not any(
+        n.startswith("socket:") for n in action.notes
+    ):  # `python3 -c "print(requests.get(URL).json())"`: every request a program makes is a plain GET
+        return True
     if any(d.via_command not in _QUIET_FLAGS for d in action.destinations):
         return False
     fetches = [c for c in action.commands if c.name in _QUIET_FLAGS]
@@ -241,7 +245,7 @@ def _store_reads_only(action: Action) -> bool:
 def known_plain(dest: Destination, ctx: Context) -> bool:
     """A public destination spelt plainly that the user trusts, that serves documentation, or that issues
     credentials (where a request that carries nothing reads, whoever's account it uses)."""
-    if dest.host_class is not HostClass.PUBLIC or dest.has_userinfo or set(dest.flags) - {"schemeless"}:
+    if dest.host_class is not HostClass.PUBLIC or dest.has_userinfo or set(dest.flags) - {"schemeless", FETCHED}:
         return False
     return trusted(dest, ctx) or is_documentation(dest.host) or bool(issuers_for_host(dest.host))
 

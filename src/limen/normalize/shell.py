@@ -35,7 +35,7 @@ import os
 import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import (
@@ -54,7 +54,7 @@ from limen.facts.programs import (
     prints_setup,
     program,
 )
-from limen.model import Command, Destination
+from limen.model import FETCHED, Command, Destination
 from limen.normalize.code import read_source
 from limen.normalize.paths import canonical
 
@@ -3482,8 +3482,14 @@ def _scan_code(
     if fx.urls:
         from limen.normalize import net
 
+        # A request with no body to a URL written out in full, from a program that opens no socket of its
+        # own, fetches as `curl -s URL` does: marked so, the egress rules judge the two alike.
+        quiet = not (fx.socket or fx.hosts or fx.environment or fx.opaque)
         for url, _api in fx.urls:
-            state.destinations.extend(net.destinations_in_text(url.replace(UNKNOWN, "x"), via_command=lang))
+            found = net.destinations_in_text(url.replace(UNKNOWN, "x"), via_command=lang)
+            if quiet and UNKNOWN not in url and url not in fx.posted:
+                found = [replace(d, flags=(*d.flags, FETCHED)) for d in found]
+            state.destinations.extend(found)
     for host, port, _api in fx.hosts:
         _add_host(state, host, port, lang)
     for name, computed, _api in fx.lookups:  # a DNS query, as `nslookup NAME` makes one

@@ -47,9 +47,11 @@ from functools import lru_cache
 from limen.context import Context
 from limen.facts.hosts import official_install
 from limen.facts.programs import Role, names, options, program
-from limen.model import Action, Command, Finding, ReasonCode, Verdict
+from limen.model import Action, Capability, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import DB_WRITE, SQL_KEYS
+
+_FILESYSTEM_DELETE = Capability.FILESYSTEM_DELETE.value
 from limen.rules import rule
 from limen.rules.derived import memo
 
@@ -339,9 +341,21 @@ def _every_entry_delete(command: Command, action: Action, ctx: Context) -> Findi
         return None
     for word in _operands(command.argv):
         head, _, last = word.rstrip("/").rpartition("/")
-        if not _EVERY_ENTRY.match(last) or not head:
+        deep = "/**/" in word or word.startswith("**/")
+        if deep:  # `rm ~/**/*.py` (a recursive glob): the files it names at every depth below `~`
+            head = word.split("**/", 1)[0].rstrip("/") or ("/" if word.startswith("/") else ".")
+        elif not _EVERY_ENTRY.match(last) or not head:
             continue
         where = _target(head, action, ctx)
+        if deep and _is_dangerous(where, action, ctx) and not is_within(where, ctx.workspace):
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND,
+                Verdict.AUTH,
+                75,
+                f"delete of matching files at every depth of {_path_class(where, ctx)}",
+            )
+        if deep:
+            continue
         if _is_dangerous(where, action, ctx) and not is_within(where, ctx.workspace):
             return _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND,
@@ -929,6 +943,11 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     line = action.command_line[:20000]
     if action.commands and _FUNCTION_BODY.search(line) and _FORK_BOMB.search(line):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "fork bomb")
+    if action.capability == _FILESYSTEM_DELETE and not action.commands:
+        for path in action.write_paths:  # `delete_directory(path=~)`: what `rm -rf ~` would be
+            found = _recursive_delete(Command(("rm", "-rf", path), "rm"), action, ctx)
+            if found is not None and (worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)):
+                worst = found
     if action.capability == DB_WRITE and (what := _sql_argument_destroys(action)):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{action.tool} runs {what}")
     download = _download_exec(action) if action.commands else None

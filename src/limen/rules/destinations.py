@@ -110,6 +110,7 @@ from limen.facts.hosts import (
 from limen.facts.programs import ROUTE_VARIABLES
 from limen.floors.egress import OWN_REMOTE, carries_nothing
 from limen.model import (
+    FETCHED,
     Action,
     Capability,
     Command,
@@ -131,7 +132,8 @@ _INTENDED: dict[Mode, frozenset[str]] = {
     Mode.STRICT: frozenset({"user"}),
     Mode.PARANOID: frozenset(),
 }
-_PLAIN_FLAGS = frozenset({"schemeless"})  # any other flag (punycode, percent-encoded, ...) is a disguise
+# any other flag (punycode, percent-encoded, ...) is a disguise
+_PLAIN_FLAGS = frozenset({"schemeless", FETCHED})
 
 _RAW_SOCKET_TOOLS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "/dev/tcp"})
 _CURL_ROUTE = frozenset(

@@ -41,6 +41,7 @@ class CodeEffects:
     shell: list[tuple[str, str]] = field(default_factory=list)  # (shell line, api)
     argvs: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (argv run without a shell, api)
     urls: list[tuple[str, str]] = field(default_factory=list)  # (url, api)
+    posted: list[str] = field(default_factory=list)  # the urls among them that a request sends a body to
     hosts: list[tuple[str, int | None, str]] = field(default_factory=list)  # (host, port, api)
     # DNS names it resolves, directly or as a request's host: (name or known suffix, computed label?, api)
     lookups: list[tuple[str, bool, str]] = field(default_factory=list)
@@ -60,6 +61,8 @@ class CodeEffects:
     def sent(self, url: str, api: str) -> None:
         """A request carrying a body: what the program read may be in it, as in `curl --data-binary @FILE`,
         and the environment it took whole, as in `env | curl --data-binary @- URL`."""
+        if len(self.posted) < 64:
+            self.posted.append(url)
         for path in dict.fromkeys(self.reads):
             if len(self.argvs) < 64:
                 self.argvs.append((("curl", "--data-binary", f"@{path}", url), api))

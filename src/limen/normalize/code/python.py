@@ -999,7 +999,7 @@ class _Py:
         )
         if "://" in text and UNKNOWN not in host:
             self.fx.urls.append((text, api))
-            if body:
+            if body or UNKNOWN in text:  # a body, or data computed into the path or query, leaves with it
                 self.fx.sent(text, api)
         elif host and self.fx.lookup(host, api):
             pass  # `https://{data}.evil.example/`: data in the name the request resolves
