@@ -50,10 +50,10 @@ from limen.facts.programs import Role, names, options, program
 from limen.model import Action, Capability, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import DB_WRITE, SQL_KEYS
-
-_FILESYSTEM_DELETE = Capability.FILESYSTEM_DELETE.value
 from limen.rules import rule
 from limen.rules.derived import memo
+
+_FILESYSTEM_DELETE = Capability.FILESYSTEM_DELETE.value
 
 # Every name below comes from the program table, asked by role.
 SHELL_NAMES = names(Role.SHELL)
@@ -946,7 +946,9 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     if action.capability == _FILESYSTEM_DELETE and not action.commands:
         for path in action.write_paths:  # `delete_directory(path=~)`: what `rm -rf ~` would be
             found = _recursive_delete(Command(("rm", "-rf", path), "rm"), action, ctx)
-            if found is not None and (worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)):
+            if found is not None and (
+                worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)
+            ):
                 worst = found
     if action.capability == DB_WRITE and (what := _sql_argument_destroys(action)):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{action.tool} runs {what}")
