@@ -242,13 +242,14 @@ def _store_reads_only(action: Action) -> bool:
     return bool(readers) and all(d.via_command in readers for d in action.destinations)
 
 
-_PLAIN_FLAGS = frozenset({"schemeless", FETCHED})  # any other flag is a disguise (punycode, an obfuscated IP)
+# A destination's flags that say nothing against it; any other (punycode, an obfuscated IP) is a disguise.
+PLAIN_FLAGS = frozenset({"schemeless", FETCHED})
 
 
 def known_plain(dest: Destination, ctx: Context) -> bool:
     """A public destination spelt plainly that the user trusts, that serves documentation, or that issues
     credentials (where a request that carries nothing reads, whoever's account it uses)."""
-    if dest.host_class is not HostClass.PUBLIC or dest.has_userinfo or set(dest.flags) - _PLAIN_FLAGS:
+    if dest.host_class is not HostClass.PUBLIC or dest.has_userinfo or set(dest.flags) - PLAIN_FLAGS:
         return False
     return trusted(dest, ctx) or is_documentation(dest.host) or bool(issuers_for_host(dest.host))
 

@@ -108,9 +108,8 @@ from limen.facts.hosts import (
     publishing_endpoint,
 )
 from limen.facts.programs import ROUTE_VARIABLES
-from limen.floors.egress import OWN_REMOTE, carries_nothing
+from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing
 from limen.model import (
-    FETCHED,
     Action,
     Capability,
     Command,
@@ -132,8 +131,6 @@ _INTENDED: dict[Mode, frozenset[str]] = {
     Mode.STRICT: frozenset({"user"}),
     Mode.PARANOID: frozenset(),
 }
-# any other flag (punycode, percent-encoded, ...) is a disguise
-_PLAIN_FLAGS = frozenset({"schemeless", FETCHED})
 
 _RAW_SOCKET_TOOLS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "/dev/tcp"})
 _CURL_ROUTE = frozenset(
@@ -300,7 +297,7 @@ def _intended(dest: Destination, action: Action, ctx: Context) -> bool:
         or not origins
         or dest.host_class is not HostClass.PUBLIC
         or dest.has_userinfo
-        or not _PLAIN_FLAGS.issuperset(dest.flags)
+        or not PLAIN_FLAGS.issuperset(dest.flags)
     ):
         return False
     if dest.scheme != "mailto":
@@ -320,7 +317,7 @@ _DNS_LOOKUPS = frozenset({"dig", "nslookup", "host", "drill", "delv", "kdig"})
 
 def _plain_public(dest: Destination) -> bool:
     return (
-        dest.host_class is HostClass.PUBLIC and not dest.has_userinfo and _PLAIN_FLAGS.issuperset(dest.flags)
+        dest.host_class is HostClass.PUBLIC and not dest.has_userinfo and PLAIN_FLAGS.issuperset(dest.flags)
     )
 
 
