@@ -44,7 +44,9 @@ _LEAD = (
     r"(?:as an? (?:[\w-]+ ){0,2}(?:assistant|ai|agent|model|bot),? )?"
     r"(?:(?:please|kindly|now|first|then|also|next|finally|and|immediately|urgently|just|todo|ps|note"
     r"|proceed to|go ahead and|silently|quietly|secretly|at your (?:earliest )?convenience"
-    r"|(?:would|could|can|will) you(?: please| kindly)?(?: be so kind as to)?)[,:]? )*"
+    r"|(?:would|could|can|will) you(?: please| kindly)?(?: be so kind as to)?"
+    r"|(?:it would be|it'?s|it is) (?:\w+ )?appreciated if you (?:could|would|can)"
+    r"|(?:we|i) would (?:\w+ )?(?:appreciate it|be grateful) if you (?:could|would|can))[,:]? )*"
     r"(?:(?:(?:you|the (?:assistant|ai|agent|model|bot)s?) (?:must|should|needs? to|has to|have to"
     r"|(?:is|are) (?:required|instructed|asked) to)|make sure (?:to|you)"
     r"|be sure to|remember to|don'?t forget to|do not forget to|ensure (?:that )?you|i (?:want|need) you to"
@@ -123,6 +125,8 @@ _CONTACT_OBJECT = (
 _TO_INTL = r"(?:an|auf|nach|mit|zu|a|al|alla|en|para|hacia|à|au|aux|vers|sur|chez|su|ao)"
 _MOVE_CJK = r"(?:发送(?!邮件)|发到|发给|转发|上传|传到|转账|汇款|分享|共享)"
 _MOVE_JA = r"(?:送信|転送|アップロード|送って|お?送り|送付|共有)"
+# A request in the passive ("we ask that the file be sent to ..."): the verb as moved.
+_MOVED = r"(?:sent|e-?mailed|mailed|forwarded|transferred|wired|shared|uploaded|posted|paid)"
 # German puts the verb of a polite request last: "... die Daten an x@y.example senden".
 _MOVE_DE_LAST = r"(?:senden|schicken|weiterleiten|überweisen|übermitteln|mailen|hochladen|zukommen lassen)"
 _MOVE_GATE_SUBS = (
@@ -277,8 +281,9 @@ _TASK_SUPERSEDED = (
     r"\b(?:instead|from now on|your (?:new|real|actual) (?:task|instructions?|assignment|job)"
     r"|the new (?:task|instructions?))\b"
     rf"|\b(?:aufgabe|anweisung(?:en)?|auftrag|instruktion(?:en)?)\b{_C}{{0,30}}?"
-    r"\b(?:ist|sind|wurde|wurden|gilt|gelten) (?:\w+ ){0,2}?(?:hinfällig|veraltet|ungültig|storniert"
-    r"|aufgehoben|abgesagt|gestrichen|widerrufen|nicht mehr (?:relevant|gültig|aktuell|nötig))\b"
+    r"(?:\b(?:ist|sind|wurde|wurden|gilt|gelten) (?:\w+ ){0,2}?(?:hinfällig|veraltet|ungültig|storniert"
+    r"|aufgehoben|abgesagt|gestrichen|widerrufen|nicht mehr (?:relevant|gültig|aktuell|nötig))"
+    r"|\b(?:entfällt|entfallen|erübrigt sich|erübrigen sich))\b"
     r"[^\n]{0,40}?\b(?:stattdessen|statt dessen|ab (?:jetzt|sofort)|neue aufgabe)\b"
     rf"|\b(?:tarea|instrucciones|instrucción|encargo|asignación)\b{_C}{{0,30}}?"
     r"\b(?:está|están|es|son|ha sido|han sido|fue|fueron|queda|quedan) (?:\w+ ){0,2}?(?:obsoletas?"
@@ -297,7 +302,8 @@ _TASK_SUPERSEDED = (
     r"\b(?:está|estão|foi|foram|é) (?:\w+ ){0,2}?(?:cancelad[oa]s?|obsolet[oa]s?|anulad[oa]s?"
     r"|inválid[oa]s?|revogad[oa]s?|sem efeito)\b[^\n]{0,40}?(?:em vez disso|no lugar|nova tarefa"
     r"|a partir de agora)"
-    r"|(?:任务|指令|指示|要求)(?:已经|已|均|都)?被?(?:取消|作废|过时|无效|失效|撤销|不再适用|不再有效)"
+    r"|(?:任务|指令|指示|要求)(?:已经|已|均|都)?被?(?:取消|作废|过时|无效|失效|撤销|不再适用|不再有效"
+    r"|不用(?:再)?做了?|不需要(?:再)?做?了|不必(?:再)?做?了)"
     r"[^\n]{0,30}?(?:现在|改为|新任务|相反|转而)"
     r"|(?:タスク|指示|依頼|作業|命令)(?:は|が)?(?:すでに)?(?:無効|取り消|キャンセル|古く|不要|廃止|撤回)"
     r"[^\n]{0,30}?(?:代わりに|新しいタスク|今から)"
@@ -330,7 +336,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate(
             "send email mail forward transfer wire pay refund post upload share invite concatenate grant"
             " publish leak dm export push cc bcc senden schicken weiterleiten überweisen übermitteln mailen"
-            " hochladen",
+            " hochladen sent emailed mailed forwarded transferred wired shared uploaded",
             _MOVE_GATE_SUBS,
         ),
         Lazy(
@@ -338,6 +344,8 @@ _EMBEDDED: tuple[Shape, ...] = (
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
             rf"|\b{_MOVE_INTL}\b{_CONTACT_OBJECT}{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
             rf"|\b(?:an|nach|auf)\b {_DEST}{_S}{{0,40}}?\b{_MOVE_DE_LAST}\b"
+            rf"|\b(?:ask|request|require|asking|requesting)s? that\b{_S}{{0,100}}?\bbe {_MOVED}\b"
+            rf"{_S}{{0,40}}?\b(?:to|with)\b{_S}{{0,40}}?{_DEST}"
             rf"|{_MOVE_CJK}{_CJK_S}{{0,40}}?{_DEST}|{_DEST}{_CJK_S}{{0,60}}?\s?(?:に|へ|まで){_CJK_S}{{0,10}}?{_MOVE_JA}"
         ),
     ),
