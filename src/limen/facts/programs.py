@@ -63,6 +63,7 @@ class Role(StrEnum):
     SECURITY_CONTROL = "security_control"  # configures a firewall, access control, auditing or a mitigation
     AGENT = "agent"  # a coding agent's CLI: its settings hold its hooks and MCP servers
     TUNNEL = "tunnel"  # makes a local port reachable from the internet (every call, or those `exposes` names)
+    LOADS_CODE = "loads_code"  # loads native code from a file it is given (the calls `loads_library` names)
 
 
 @dataclass(slots=True, frozen=True)
@@ -103,6 +104,9 @@ class Program:
     # an object-store CLI: the words that name its storage commands (`s3` in `aws s3 cp`, "" for `gsutil cp`),
     # after which a listing (`ls`) or a copy whose last operand is a local path only reads from the store
     store_service: str | None = None
+    # regex over the words after the name: the invocations of a `LOADS_CODE` program that load native code
+    # from a file they name (a PKCS#11 provider, an engine), code no analysis here reads
+    loads_library: str = ""
 
 
 _STORE_LISTINGS = frozenset({"ls", "du", "stat"})
@@ -149,6 +153,7 @@ def _p(
     settings_files: tuple[str, ...] = (),
     exposes: str = "",
     store_service: str | None = None,
+    loads_library: str = "",
 ) -> Program:
     return Program(
         name,
@@ -172,6 +177,7 @@ def _p(
         settings_files=settings_files,
         exposes=exposes,
         store_service=store_service,
+        loads_library=loads_library,
     )
 
 
@@ -399,7 +405,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "powershell",
         R.SCRIPT_HOST,
-        aliases=("pwsh", "cmd", "osascript", "tclsh", "wish", "expect", "Rscript", "julia"),
+        # run-parts runs whatever programs a folder holds: none of them is read here
+        aliases=("pwsh", "cmd", "osascript", "tclsh", "wish", "expect", "Rscript", "julia", "run-parts"),
     ),
     # ------------------------------------------------------------------ commands that run a command
     _p("sudo", R.WRAPPER, R.PRIVILEGED, options=_SUDO_OPTS),
@@ -651,7 +658,18 @@ PROGRAMS: tuple[Program, ...] = (
     _p("fetch", R.DOWNLOADS, aliases=("aria2c", "lwp-request", "GET", "tftp")),
     _p("nc", R.SENDS, R.DOWNLOADS, R.NETWORK, aliases=("ncat", "netcat"), options=_NC_OPTS),
     _p("socat", R.SENDS, R.DOWNLOADS, R.NETWORK),
-    _p("openssl", R.SENDS, R.DOWNLOADS, R.NETWORK, R.DECODER),
+    _p(
+        "openssl",
+        R.SENDS,
+        R.DOWNLOADS,
+        R.NETWORK,
+        R.DECODER,
+        R.LOADS_CODE,
+        loads_library=r"SO_PATH:|(?:^|\s)-(?:engine|provider-path|provider)\s+\S*/",
+    ),
+    # PKCS#11 providers: a shared library the ssh tools load and run
+    _p("ssh-keygen", R.LOADS_CODE, loads_library=r"(?:^|\s)-D\s*\S"),
+    _p("ssh-add", R.LOADS_CODE, loads_library=r"(?:^|\s)-[sSe]\s*\S"),
     _p("telnet", R.SENDS, R.DOWNLOADS, R.NETWORK, options=_TELNET_OPTS),
     _p("ztcp", R.SENDS, R.NETWORK, options=_ZTCP_OPTS),
     _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
@@ -700,9 +718,16 @@ PROGRAMS: tuple[Program, ...] = (
     _p("whois", R.SENDS, options=("-h", "-p", "-s", "-t", "-T", "-i")),
     _p("scp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SCP_OPTS, command_options=("-S",)),
     _p("sftp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SFTP_OPTS, command_options=("-S",)),
-    _p(
-        "ssh", R.SENDS, R.DOWNLOADS, R.REMOTE_LOGIN, R.RUNS_OPTION, options=_SSH_OPTS
-    ),  # `-o ProxyCommand=CMD`
+    _p(  # `-o ProxyCommand=CMD`
+        "ssh",
+        R.SENDS,
+        R.DOWNLOADS,
+        R.REMOTE_LOGIN,
+        R.RUNS_OPTION,
+        R.LOADS_CODE,
+        options=_SSH_OPTS,
+        loads_library=r"(?:^|\s)-I\s*\S|PKCS11Provider=|SecurityKeyProvider=",
+    ),
     _p("mail", R.SENDS, aliases=("sendmail", "mutt", "mailx", "swaks")),
     _p("dig", R.DNS, aliases=("drill",), options=_DIG_OPTS),
     _p("nslookup", R.DNS, options=_NSLOOKUP_OPTS),

@@ -37,6 +37,7 @@ import shlex
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from limen.facts.programs import (
     CODE_LOADING_VARIABLES,
@@ -1589,6 +1590,12 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
                 _add_path(value, state, write=False)
     if name not in _TEXT_ONLY:
         _urls(operands, state, name)
+    if (
+        entry is not None
+        and Role.LOADS_CODE in entry.roles
+        and re.search(entry.loads_library, " ".join(operands))
+    ):
+        state.flag(f"{name} loads a shared library it names (native code not analysed)")
     if entry is not None and entry.changes_settings and re.search(entry.changes_settings, " ".join(operands)):
         for settings in entry.settings_files:  # `claude config set ...`: a write of the agent's settings
             _add_path(settings, state, write=True)
@@ -1796,7 +1803,13 @@ def _urls(words: list[str], state: _State, via: str) -> None:
     from limen.normalize import net
 
     for word in words:
-        if "://" in word:
+        if word[:7].lower() == "file://":  # `curl file:///root/.ssh/id_rsa`: a read of the file it names
+            path = unquote(word[7:].split("?", 1)[0].split("#", 1)[0])
+            if path.startswith("/"):
+                _add_path(path, state, write=False)
+            elif path.lower().startswith("localhost/"):
+                _add_path(path[9:], state, write=False)
+        elif "://" in word:
             state.destinations.extend(net.destinations_in_text(word, via_command=via))
 
 

@@ -1489,9 +1489,31 @@ _ESCAPE_CAPS = re.compile(
 _DOCKER_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/podman/podman.sock")
 
 
+# A pod spec given on the command line (`kubectl run --overrides=JSON`) that hands the pod its node.
+_NODE_ACCESS_SPEC = re.compile(r'"(?:privileged|hostPID|hostNetwork|hostIPC)"\s*:\s*true|"hostPath"\s*:')
+
+
+def _pod_escape(command: Command) -> str:
+    """`kubectl run --overrides='{..."privileged":true...}'`, `kubectl debug node/NAME`: a pod given its node
+    (the node's processes, network or file system), the cluster-side form of `docker run --privileged`."""
+    argv = command.argv
+    subs = [w for w in argv[1:] if not w.startswith("-")][:2]
+    if subs[:1] == ["debug"] and any(w.startswith("node/") for w in argv[2:]):
+        return "kubectl debug node/... opens a shell on the node with its file system"
+    if subs[:1] == ["debug"] and any(w in ("--profile=sysadmin", "--profile=netadmin") for w in argv):
+        return "kubectl debug with a privileged profile"
+    if subs[:1] in (["run"], ["debug"]):
+        spec = " ".join(w.split("=", 1)[1] if w.startswith("--overrides=") else w for w in argv)
+        if _NODE_ACCESS_SPEC.search(spec):
+            return "kubectl starts a pod given its node (privileged or host namespaces)"
+    return ""
+
+
 def _container_escape(command: Command, action: Action, ctx: Context) -> str:
     """`docker run --privileged`, `--pid=host`, `-v /:/host`, the docker socket: a container given the
     host (the container's command itself is analysed by the normaliser, through its mounts)."""
+    if command.name in ("kubectl", "oc"):
+        return _pod_escape(command)
     entry = program(command.name)
     if entry is None or Role.CONTAINER not in entry.roles:
         return ""

@@ -713,6 +713,11 @@ class _Py:
             fx.flag(f"python {name} may run code in the data")
             return UNK
         if name in _NATIVE or name.startswith("ctypes.cdll."):
+            library = known(first) if args else None
+            if name.startswith("ctypes.cdll.") and not name.endswith("LoadLibrary"):
+                library = name[len("ctypes.cdll.") :]  # `ctypes.cdll.libc`: a system library by its name
+            if args and (library is None or "/" in library):  # loading a library file runs its constructors
+                fx.flag("python loads a native library from a file (code not analysed)")
             return Val(ref="libc")  # a native library: its calls are looked at below
         if name.startswith("libc.") and name not in _SHELL_LINE:
             fx.flag(f"python calls native code ({name[5:]})")
