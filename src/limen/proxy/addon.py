@@ -26,8 +26,10 @@ when `LIMEN_SERVER` names one (`limen.serve.client.RemoteRuntime`: unreachable o
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -139,8 +141,6 @@ class LimenAddon:
 
     # -- requests --------------------------------------------------------------------------------------
     async def request(self, flow: http.HTTPFlow) -> None:
-        import asyncio
-
         try:
             if self._remote:  # each decision is a round trip to `limen serve`: the other flows go on
                 held = await asyncio.to_thread(self._request, flow)
@@ -165,7 +165,7 @@ class LimenAddon:
         decoded = _decoded_request(request, raw, self.config.max_body)
         found = translate.arguments(
             request.method,
-            request.pretty_url,
+            request.url,  # where mitmproxy connects; `pretty_url` would trust a Host header naming another
             list(request.headers.items(multi=True)),  # type: ignore[no-untyped-call]
             raw,
             decoded,
@@ -198,7 +198,6 @@ class LimenAddon:
     ) -> None:
         """An AUTH with an approval request: put it to the approval channels and wait in a thread; a grant
         decides the identical request again, which passes once. The 403 already set stands otherwise."""
-        import asyncio
         import time
 
         try:
@@ -277,7 +276,7 @@ class LimenAddon:
         try:
             session = flow.metadata.get(SESSION_KEY, "")
             found = translate.arguments(
-                "WEBSOCKET", flow.request.pretty_url, [], message.content, None, self.config.max_body
+                "WEBSOCKET", flow.request.url, [], message.content, None, self.config.max_body
             )
             decision = self._decide(session, found.arguments) if session else None
             refused = decision is None or decision.verdict is not Verdict.PASS
@@ -310,35 +309,38 @@ class LimenAddon:
             length = response.headers.get("content-length", "")
             if length.isdigit() and int(length) <= BUFFERED_TEXT and "event-stream" not in kind:
                 return  # held whole by mitmproxy (cheaper than streaming a small body): scanned in `response`
-            response.stream = _Observer(self, session, flow.request.pretty_url, response.headers)
+            response.stream = _Observer(self, session, flow.request.url, response.headers)
         except Exception as exc:
             _note(f"response screening failed to start: {type(exc).__name__}")
             response.stream = _cut
 
     def response(self, flow: http.HTTPFlow) -> None:
         """A small text response held whole: scanned once it has been sent on (the next event the loop
-        runs, before it reads the client's next request), so the client does not wait for the scan."""
+        runs, before it reads the client's next request), so the client waits neither for the scan nor for
+        its text to be decoded: only the headers are read here."""
         response = flow.response
         if response is None or response.stream or flow.metadata.get("limen_mcp") is not None:
             return
-        if response.headers.get("X-Limen-Decision"):
-            return  # Limen's own refusal
+        if not response.raw_content or response.headers.get("X-Limen-Decision"):
+            return  # nothing to read, or Limen's own refusal
         kind = response.headers.get("content-type", "").lower()
-        if not any(t in kind for t in _TEXTUAL) or not response.raw_content:
-            return
-        session = flow.metadata.get(SESSION_KEY, "")
+        if any(t in kind for t in _TEXTUAL):
+            _later(self._scan_held, flow.metadata.get(SESSION_KEY, ""), flow.request, response)
+
+    def _scan_held(self, session: str, request: http.Request, response: http.Response) -> None:
         try:
             try:
                 text = response.get_text(strict=False) or ""
             except ValueError:  # an encoding mitmproxy cannot undo: the bytes as they came
-                text = response.raw_content.decode("utf-8", errors="replace")
-            arguments = {"url": flow.request.pretty_url, "method": flow.request.method}
-            _later(self._observe, session, arguments, text[:MAX_OBSERVED])
+                text = (response.raw_content or b"").decode("utf-8", errors="replace")
+            arguments = {"url": request.url, "method": request.method}
         except Exception as exc:
             _note(f"response scan failed: {type(exc).__name__}")
             self.runtime.audit_event(
                 "proxy_response_unscreened", session=session, why=f"the scan raised {type(exc).__name__}"
             )
+            return
+        self._observe(session, arguments, text[:MAX_OBSERVED])
 
     def _observe(self, session: str, arguments: dict[str, Any], text: str) -> None:
         self.runtime.observe_output(
@@ -484,19 +486,17 @@ class _JsonHold:
             return [withheld(self.pending, "screening it failed")]
 
 
-def _later(observe: Any, session: str, arguments: dict[str, Any], text: str) -> None:
+def _later(scan: Callable[..., None], *args: Any) -> None:
     """Scan on the event loop's next turn: after what was just relayed is written, before the loop reads
     the next request (so the session's taint is current when that request is decided)."""
 
     def run() -> None:
         try:
-            observe(session, arguments, text)
+            scan(*args)
         except Exception as exc:
             _note(f"response scan failed: {type(exc).__name__}")
 
     try:
-        import asyncio
-
         asyncio.get_running_loop().call_soon(run)
     except RuntimeError:  # no loop (called outside the proxy): scan now
         run()
