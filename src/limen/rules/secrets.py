@@ -196,6 +196,8 @@ _GITLEAKS: dict[tuple[str, str], tuple[str, ...]] = {
     ("alibaba-access-key", "LTAI"): ("alibaba-access-key-id",),
     ("flutterwave-key", "FLWSECK"): ("flutterwave-secret-key", "flutterwave-encryption-key"),
     ("cloudflare-origin-ca-key", "v1.0-"): ("cloudflare-origin-ca-key",),
+    ("dropbox-token", "sl."): ("dropbox-short-lived-api-token",),
+    ("airtable-token", "pat"): ("airtable-personnal-access-token",),
 }
 # Kinds found by key words rather than by shape, and the gitleaks rules they stand for.
 KEYWORD_GITLEAKS: dict[str, tuple[str, ...]] = {
@@ -357,6 +359,8 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("alibaba-access-key", "LTAI", r"\bLTAI[A-Za-z0-9]{20}\b"),
     _shape("flutterwave-key", "FLWSECK", r"\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b"),
     _shape("cloudflare-origin-ca-key", "v1.0-", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b"),
+    _shape("dropbox-token", "sl.", r"s(?<![\w.]s)l\.(?:u\.)?[A-Za-z0-9_=-]{130,}", 3.5),
+    _shape("airtable-token", "pat", r"p(?<!\wp)at[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", 3.5),
     # Shapes of Limen's own (no gitleaks rule): keys of AI and developer platforms agents use every day.
     _shape("google-oauth-client-secret", "GOCSPX-", r"\bGOCSPX-[A-Za-z0-9_-]{28}(?![\w-])"),
     _shape("mapbox-secret-token", "sk.eyJ", r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}"),
