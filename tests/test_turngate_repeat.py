@@ -58,8 +58,9 @@ def test_resubmission_with_cosmetic_changes_is_the_same_turn() -> None:
 def test_turns_that_pass_leave_no_history() -> None:
     tracker = MemoryRepeatTracker()
     gate = RepeatGate(tracker, KEY)
+    turn = "What is the weather in Lisbon?"  # typed by the user, as the repeat gate's turns are
     for _ in range(3):
-        assert submit(gate, "What is the weather in Lisbon?") == []
+        assert gate.check(turn, screen(turn, source="user")) == []
 
 
 def test_denied_challenge_then_threshold_locks_out_for_the_cooldown() -> None:
