@@ -561,12 +561,12 @@ def latency(m: tier2.Model) -> str:
 
 
 DISABLED_WHY = [
-    "- Why it ships disabled: on the test split its gain in balanced is at most one AgentDojo item (Tier 0/1",
-    '  already stop all but 2 of 97; the BIPIA attacks left are bare questions such as "Recommend a good book"',
-    "  that no text-only screen can tell from a user's request), while in balanced it asks on honest texts the",
-    "  turn gate's own look-alike tests expect to pass (configuration advice to the reader; table below). Its",
-    "  value is on styles the corpora lack (other languages, polite requests, fake turns): see the hand-written",
-    "  set below. Enable with `LIMEN_TIER2=1` where that trade is wanted.",
+    "- Why it ships disabled: on the test split the rest of the turn gate (Tier 0/1, the task-drift screen,",
+    "  which also judges a tool output that is nothing but a request) already stops every attack, so Tier 2",
+    "  cannot lower ASR there, while in balanced it asks on 1.8% of BIPIA's honest tables and on texts the",
+    "  turn gate's own look-alike tests expect to pass (configuration advice to the reader; table below). On",
+    "  the project's hand-written request sets (tests/turngate/data) it stopped nothing more. Enable with",
+    "  `LIMEN_TIER2=1` where that trade is wanted.",
 ]
 LIMITS = [
     "- Trained on few thousand items: AgentDojo's templates and BIPIA's styles dominate the attacks; novel",
