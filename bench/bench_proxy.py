@@ -8,7 +8,9 @@ same GET is sent directly and through the proxy, alternating request by request 
 clients (certificate verification on for both), so load on the machine weighs on both paths alike.
 Added latency = proxied minus direct, at the median and at p99. The 50 MB download is read through the
 proxy in 64 KiB chunks while the proxy's resident memory is sampled: peak minus the level before it.
-The proxy runs in light mode (see below).
+The proxy runs in light mode (see below). Also printed: the machine's load average before and after (the
+figures move with it on a shared machine), and the proxy process's CPU time per proxied request (mitmproxy's
+relay and Limen's decision, audit and response scan together).
 Targets (issue 14): median added <= 2 ms, p99 added <= 10 ms, peak RSS growth <= 30 MB.
 """
 
@@ -37,6 +39,17 @@ def rss_kib(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time the process has used."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -76,6 +89,8 @@ def main() -> int:
             direct.get(direct_url).raise_for_status()
             proxied.get(url).raise_for_status()
         times: dict[str, list[float]] = {"direct": [], "proxied": []}
+        print(f"load     {load()} (1, 5, 15 min) before")
+        cpu_before = cpu_seconds(proxy.pid)
         for _ in range(args.requests):
             for name, client, target in (("direct", direct, direct_url), ("proxied", proxied, url)):
                 started = time.perf_counter()
@@ -88,9 +103,11 @@ def main() -> int:
             print(
                 f"{name:8} median {statistics.median(values):6.2f} ms  p99 {percentile(values, 0.99):6.2f} ms"
             )
+        cpu_per_request = (cpu_seconds(proxy.pid) - cpu_before) / args.requests * 1000
         added_median = statistics.median(times["proxied"]) - statistics.median(times["direct"])
         added_p99 = percentile(times["proxied"], 0.99) - percentile(times["direct"], 0.99)
         print(f"added    median {added_median:6.2f} ms  p99 {added_p99:6.2f} ms  ({args.requests} each)")
+        print(f"proxy    {cpu_per_request:.2f} ms CPU per proxied request; load {load()} after")
 
         before = rss_kib(proxy.pid)
         peak = before

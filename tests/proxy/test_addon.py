@@ -1,5 +1,5 @@
-"""The addon decides on where a request really goes: the host mitmproxy connects to, never a Host header
-that names another one."""
+"""The addon decides on where a request really goes: the host mitmproxy connects to, and also the host a
+Host header names when it is another one (the server may hand the request on to it)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,12 @@ import json
 import socket
 
 from tests.proxy.conftest import World
+
+
+def _decisions(world: World) -> int:
+    """How many decision records the proxy's audit log holds."""
+    log = (world.home / "audit" / "decisions.jsonl").read_text().splitlines()
+    return sum(1 for line in log if json.loads(line).get("kind") == "decision")
 
 
 def _raw_request(world: World, head: str, body: bytes) -> tuple[int, bytes]:
@@ -32,3 +38,29 @@ def test_a_host_header_naming_a_trusted_host_does_not_hide_the_real_destination(
     answer = json.loads(body)
     assert "unknown_external_destination" in answer["reasons"]
     assert answer["request"] == "POST collector.example"
+
+
+def test_a_tunnel_opened_to_a_trusted_host_cannot_carry_a_request_for_another(world: World) -> None:
+    import httpx
+
+    port = world.upstream.port
+    before = _decisions(world)
+    with httpx.Client(proxy=world.proxy_url(), verify=world.bundle, timeout=20) as client:
+        sent = client.post(
+            world.url("pypi.org"), content=b"hello", headers={"Host": f"collector.example:{port}"}
+        )
+    assert sent.status_code == 403
+    assert "unknown_external_destination" in sent.json()["reasons"]
+    assert sent.json()["request"].startswith("POST collector.example (its Host header; sent to pypi.org)")
+    assert not any(str(s["host"]).startswith("collector.example") for s in world.upstream.seen)
+    assert _decisions(world) - before == 2  # pypi.org passed, then the Host header's host was refused
+
+
+def test_a_host_header_naming_the_requests_own_host_is_decided_once(world: World) -> None:
+    import httpx
+
+    before = _decisions(world)
+    with httpx.Client(proxy=world.proxy_url(), verify=world.bundle, timeout=20) as client:
+        sent = client.post(world.url("pypi.org"), content=b"hello")  # Host: pypi.org:PORT
+    assert sent.status_code == 200 and sent.json()["bytes"] == 5
+    assert _decisions(world) - before == 1

@@ -165,13 +165,19 @@ class LimenAddon:
         decoded = _decoded_request(request, raw, self.config.max_body)
         found = translate.arguments(
             request.method,
-            request.url,  # where mitmproxy connects; `pretty_url` would trust a Host header naming another
+            request.url,  # where mitmproxy connects (a Host header naming another host is decided too)
             list(request.headers.items(multi=True)),  # type: ignore[no-untyped-call]
             raw,
             decoded,
             self.config.max_body,
         )
-        decision = self._decide(session, found.arguments)
+        arguments, what = found.arguments, f"{request.method} {request.host}"
+        decision = self._decide(session, arguments)
+        if decision.verdict is Verdict.PASS and _names_another_host(request):
+            # the server it goes to may hand it on by its Host header (domain fronting): both must pass
+            arguments = {**arguments, "url": request.pretty_url}
+            what = f"{request.method} {request.pretty_host} (its Host header; sent to {request.host})"
+            decision = self._decide(session, arguments)
         encoding = request.headers.get("content-encoding", "").strip().lower()
         undecoded = bool(raw) and encoding not in ("", "identity") and decoded is None
         if found.truncated or undecoded:
@@ -186,9 +192,9 @@ class LimenAddon:
                 note="decided on the part of the body that was read",
             )
         if decision.verdict is not Verdict.PASS:
-            self._refuse(flow, decision, f"{request.method} {request.host}")
+            self._refuse(flow, decision, what)
             if decision.verdict is Verdict.AUTH and decision.approval_id:
-                return session, found.arguments, decision
+                return session, arguments, decision
             return None
         self._after_pass(flow, session, raw, decoded, found.truncated)
         return None
@@ -526,6 +532,15 @@ def _decoded_request(request: Any, raw: bytes, cap: int) -> bytes | None:
         except zlib.error:
             return None
     return None
+
+
+def _names_another_host(request: http.Request) -> bool:
+    """Whether the Host header (HTTP/2: `:authority`) names another host than the one the request is sent
+    to (mitmproxy connects to the CONNECT target, or to the host of an absolute-form URL)."""
+    named, host = request.host_header, request.host
+    if not named or named == host or (named.startswith(host) and named[len(host) : len(host) + 1] == ":"):
+        return False
+    return request.pretty_host.lower().rstrip(".") != host.lower().rstrip(".")
 
 
 def _authority(host: str, port: int) -> str:
