@@ -21,7 +21,8 @@ What a request means depends on the channel it arrives by, and this screen only 
   document. The same words typed by the user are the user's task, which is why the channel decides and why
   this screen never runs on user text;
 - a text that is mostly requests (a prompt collection, an FAQ, a TODO list) is a list of them, not a
-  document with one planted in it: left alone.
+  document with one planted in it, and a program's diagnostic ("Error: please provide a valid API key")
+  is a tool asking its operator for what it needs: both left alone.
 
 It only raises (an `indirect_injection` AUTH finding), runs on untrusted content after Tier 0/1, and an error
 is a `turn_gate_error` AUTH finding. LIMEN_TIER2_DRIFT=1|0 forces it on or off (default: the model file's).
@@ -154,6 +155,13 @@ _CJK_QUESTION = re.compile(
 )
 # a sentence is only scored when it has the form of a task (the model reads every sentence in training)
 _FORM_MARKS = frozenset({"zztaskverb", "zzquestionword", "zzquestion", "zzyouroutput"})
+# A program's diagnostic label: "Error: please provide a valid API key" is a tool asking its operator for
+# what it needs, not a task for an assistant.
+_DIAGNOSTIC = re.compile(
+    r"(?:error|fatal|warning|warn|hint|usage|exception|npm err!|e|fehler|warnung|erreur|avertissement"
+    r"|advertencia|错误|警告|エラー)\s*[:：!]",
+    re.IGNORECASE,
+)
 _LEAD_IN = re.compile(r"[,:;，、：]\s*")
 _YOUR_OUTPUT = re.compile(
     r"\b(?:your|in the) (?:answer|answers|response|responses|reply|replies|output|message)\b|"
@@ -242,6 +250,8 @@ def _scores(model: tier2.Model, text: str, bare: bool) -> tuple[list[str], dict[
     best = max(scores, key=scores.__getitem__)
     worded = sum(1 for part in parts if _LETTER.search(part))  # a list's numbers are not its sentences
     if worded == 1 and bare:  # nothing but the request: a bare request
+        if _DIAGNOSTIC.match(parts[best]):  # a program telling whoever runs it what it needs
+            return parts, {}
         return parts, {best: scores[best] - model.thresholds.get(BARE_THRESHOLD, 0.0)}
     # a request with a few words around it (a greeting and a name, a label) is a short message: not a
     # document to weigh it against, not a bare request either
