@@ -148,7 +148,8 @@ def main() -> int:
         return benign, attacks
 
     dev_benign, dev_attacks = docs("dev")
-    dev_b = sorted((drift.document_raw(model, d) for d in dev_benign), reverse=True)
+    # the documents' budget: a bare request has its own threshold (even odds), set below
+    dev_b = sorted((drift.document_raw(model, d, bare=False) for d in dev_benign), reverse=True)
     allowed = int(DOC_FRICTION * len(dev_b))
     # the least raw score at which at most `allowed` dev documents are flagged, and never below even odds
     raw_cut = max(0.0, float(np.nextafter(dev_b[allowed], np.inf)))
@@ -259,9 +260,9 @@ def write_card(
             f"| without task drift | {before[0]} / {n_benign} | {before[1]} / {n_attacks} |",
             f"| with task drift | {after[0]} / {n_benign} | {after[1]} / {n_attacks} |",
             "",
-            "Known limits: a tool output that is honestly one request (a one-line TODO file, an error message",
-            "that says 'provide a valid key', a forum title) is asked about: no text tells it from a planted one,",
-            "only the channel does; `limen bench` screens NotInject as user text (what its upstream says it is),",
+            "Known limits: a tool output that is honestly one request (a one-line TODO file, a forum title) is",
+            "asked about: no text tells it from a planted one, only the channel does (a program's diagnostic,",
+            "'Error: please provide a valid key', is told apart by its label); `limen bench` screens NotInject as user text (what its upstream says it is),",
             "BIPIA's bare instructions as tool output. The documents' threshold keeps recall on embedded tasks",
             "partial; a task in a language without its word classes here (Italian, Korean) is scored only if it",
             "ends with a question mark. Span removal cuts the sentences `planted_tasks()` names, not the",
