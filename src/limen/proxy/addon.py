@@ -6,11 +6,13 @@ Events (mitmproxy's own addon model):
   destination alone (`CONNECT https://host:port/`), and the decision's audit record is followed by a
   `proxy_pass_through` event saying so; on PASS, `tls_clienthello` leaves its TLS alone.
 - `request`: the request, decrypted, becomes a `network.request` call (`limen.proxy.translate`) decided with
-  the session's state; anything but PASS is answered with a 403 naming the verdict, reason codes and
-  decision id, and nothing reaches the server; an AUTH that opened an approval request is held for a
-  human (`Runtime.hold`) and, granted, decided again. A body over the cap (or in a content encoding not
-  decoded) is decided on what was read, and a `proxy_body_partly_read` event (with the decision id and
-  why) says so. MCP JSON-RPC bodies are decided per tool call as well (`limen.proxy.mcp`).
+  the session's state, on the URL mitmproxy connects to (and, when its Host header names another host,
+  on that host's URL as well: both must pass); anything but PASS is answered with a 403 naming the
+  verdict, reason codes and decision id, and nothing reaches the server; an AUTH that opened an approval
+  request is held for a human (`Runtime.hold`) and, granted, decided again. A body over the cap (or in
+  a content encoding not decoded) is decided on what was read, and a `proxy_body_partly_read` event
+  (with the decision id and why) says so. MCP JSON-RPC bodies are decided per tool call as well
+  (`limen.proxy.mcp`).
 - `websocket_message`: each message a client sends after an upgrade is decided like a body to that URL.
 - `tcp_start`: a raw TCP relay (anything but TLS and HTTP inside a CONNECT) is closed and audited; with
   mitmproxy's `rawtcp` off such traffic is read as HTTP and fails before that.
