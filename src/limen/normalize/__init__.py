@@ -16,6 +16,10 @@ from limen.normalize.paths import canonical
 from limen.normalize.tools import CODE_KEYS, ToolSpec, classify, code_runner
 from limen.patches import targets as patch_targets
 
+# `Action.notes` of a tool that lists names (Glob, LS) and of one that searches file contents (Grep), followed
+# by the text it looks for: what the path rules need to judge them as `ls` and `grep -r` are judged.
+NAMES_ONLY = "names_only"
+SEARCHES = "searches:"
 MAX_ARGUMENT_CHARS = 1_000_000  # beyond this an argument is not analysed, and the action is escalated
 MAX_DEPTH = 32  # nesting beyond this is not analysed (a secret could hide below it): the action is escalated
 
@@ -154,11 +158,14 @@ def _normalize(
     code_keys = _program_arguments(tool, arguments, spec, capability)
     paths: list[str] = []
     write_paths: list[str] = []
+    base = cwd
+    if spec.within and isinstance(arguments.get(spec.within), str) and arguments[spec.within].strip():
+        base = canonical(arguments[spec.within], cwd, home)  # `Glob(pattern="*.pem", path="~")`: in ~
     for key in spec.paths:
         if key in code_keys:  # a notebook cell's `source` is its program, not a file
             continue
         for raw in _role_values(arguments, key):
-            path = canonical(raw, cwd, home)
+            path = canonical(raw, cwd if key == spec.within else base, home)
             paths.append(path)
             if spec.write:
                 write_paths.append(path)
@@ -185,6 +192,10 @@ def _normalize(
             given = " ".join(shell.quote(str(v)) for v in given)
         elif given is not None and not isinstance(given, str):
             raise ValueError(f"argument {key!r} is not a command")
+        elif given and spec.command_args:  # `{cmd: "rm", args: ["-rf", "~"]}`
+            tail = arguments.get(spec.command_args)
+            words = [tail] if isinstance(tail, str) else tail if isinstance(tail, list) else []
+            given = " ".join([shell.quote(given), *(shell.quote(str(v)) for v in words)])
         if given and given.strip():
             lines.append(given)
     if lines:
@@ -215,6 +226,12 @@ def _normalize(
         for value in _path_values(arguments.get(key)):
             destinations.extend(net.recipient_destinations(value))
 
+    if spec.names_only:
+        notes.append(NAMES_ONLY)
+    for key in spec.searches:
+        pattern = arguments.get(key)
+        if isinstance(pattern, str) and pattern:
+            notes.append(SEARCHES + pattern[:200])
     return Action(
         tool=tool,
         capability=capability or spec.capability,

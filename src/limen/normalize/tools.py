@@ -25,6 +25,14 @@ class ToolSpec:
     recipients: tuple[str, ...] = ()
     write: bool = False
     required: tuple[str, ...] = ()  # at least one of these must carry a non-empty string (or list of them)
+    # the tool gives back the names of the files at its paths, never their content (`ls`, not `cat`)
+    names_only: bool = False
+    # arguments holding the text the tool looks for in the content of the files at its paths (`grep -r`)
+    searches: tuple[str, ...] = ()
+    # the argument naming the folder that the other path arguments are relative to (Glob's `path`)
+    within: str = ""
+    # the list of arguments that follows the program a command argument names (`{cmd: "rm", args: [...]}`)
+    command_args: str = ""
 
 
 _READ = Capability.FILESYSTEM_READ.value
@@ -64,9 +72,9 @@ KNOWN_TOOLS: dict[str, ToolSpec] = {
     "NotebookEdit": ToolSpec(
         _WRITE, paths=("notebook_path",), payloads=("new_source",), write=True, required=("notebook_path",)
     ),
-    "Glob": ToolSpec(_READ, paths=("path", "pattern")),
-    "Grep": ToolSpec(_READ, paths=("path", "glob")),
-    "LS": ToolSpec(_READ, paths=("path",)),
+    "Glob": ToolSpec(_READ, paths=("path", "pattern"), names_only=True, within="path"),
+    "Grep": ToolSpec(_READ, paths=("path", "glob"), searches=("pattern",), within="path"),
+    "LS": ToolSpec(_READ, paths=("path",), names_only=True),
     "WebFetch": ToolSpec(_NET, urls=("url",), required=("url",)),
     "WebSearch": ToolSpec(_NET),
     "Task": ToolSpec(Capability.AGENT_DELEGATE.value, payloads=("prompt",)),
@@ -75,11 +83,11 @@ KNOWN_TOOLS: dict[str, ToolSpec] = {
     "run_shell_command": ToolSpec(_SHELL, commands=("command",), required=("command",)),
     "read_file": ToolSpec(_READ, paths=("absolute_path", "file_path", "path")),
     "read_many_files": ToolSpec(_READ, paths=("paths",)),
-    "list_directory": ToolSpec(_READ, paths=("path", "dir_path")),
+    "list_directory": ToolSpec(_READ, paths=("path", "dir_path"), names_only=True),
     "write_file": ToolSpec(_WRITE, paths=("file_path", "path"), payloads=("content",), write=True),
     "replace": ToolSpec(_WRITE, paths=("file_path",), payloads=("new_string",), write=True),
-    "glob": ToolSpec(_READ, paths=("path", "pattern")),
-    "search_file_content": ToolSpec(_READ, paths=("path",)),
+    "glob": ToolSpec(_READ, paths=("path", "pattern"), names_only=True, within="path"),
+    "search_file_content": ToolSpec(_READ, paths=("path", "include"), searches=("pattern",), within="path"),
     "web_fetch": ToolSpec(_NET, urls=("url", "prompt")),
     "google_web_search": ToolSpec(_NET),
     # Codex
@@ -120,7 +128,12 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         _WRITE,
     ),
-    (re.compile(r"(^|_)(read|get|list|search|find|query|show|view|cat|open|lookup)(_|$)"), _READ),
+    (
+        re.compile(
+            r"(^|_)(read|get|list|search|find|query|show|view|cat|open|lookup|grep|glob|tree|ls)(_|$)"
+        ),
+        _READ,
+    ),
 )
 
 
@@ -155,9 +168,13 @@ _SQL_WRITE = re.compile(
 )
 
 
+_SQL_COMMENT = re.compile(r"/\*.*?(?:\*/|$)|--[^\n]*|#[^\n]*", re.DOTALL)
+
+
 def _writes_a_database(arguments: dict[str, object], keys: dict[str, str]) -> bool:
+    """A statement that changes the database, comments aside (`/* cleanup */ DROP TABLE users`)."""
     return any(
-        isinstance(arguments.get(key), str) and _SQL_WRITE.search(str(arguments[key]))
+        isinstance(arguments.get(key), str) and _SQL_WRITE.search(_SQL_COMMENT.sub(" ", str(arguments[key])))
         for word, key in keys.items()
         if word in SQL_KEYS
     )
@@ -249,14 +266,26 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         k for w, k in keys.items() if w in _PAYLOAD_KEYS or w in ("subject", "content", "description")
     )
     recipients = tuple(k for w, k in keys.items() if w in _RECIPIENT_KEYS or w.endswith("_email"))
+    server = _words(tool.split("__")[1]) if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
+    if not commands and _TERMINAL.search(f"{server}_{words}"):
+        # `tmux.send_keys(keys="...")`, `terminal.write(text=...)`: what is typed into a shell runs there
+        commands = tuple(k for w, k in keys.items() if w in _TYPED_KEYS and isinstance(arguments[k], str))[:1]
+    command_args = ""
+    if len(commands) == 1 and isinstance(arguments[commands[0]], str):
+        # `{cmd: "rm", args: ["-rf", "~"]}`: the program, then its arguments
+        listed = [k for w, k in keys.items() if w in _ARGV_KEYS and k not in commands]
+        command_args = next((k for k in listed if _strings_of(arguments[k])), "")
     capability = Capability.MCP_CALL.value if tool.startswith("mcp") else Capability.UNKNOWN.value
-    if commands:
-        capability = _SHELL
+    program_given = any(w in CODE_KEYS and isinstance(arguments[k], str) for w, k in keys.items())
+    if commands or (program_given and code_runner(tool) is not None):
+        capability = _SHELL  # a command, or a program in a language the tool's name names (`node.eval`)
     else:
         for pattern, cap in _NAME_VERBS:
             if pattern.search(words):
                 capability = cap
                 break
+        if capability == _SHELL and any(w in SQL_KEYS for w in keys):
+            capability = _READ  # `sql.execute(query=...)`: a statement, judged below, not a shell line
     if capability == Capability.MESSAGE_SEND.value and "email" in words:
         capability = Capability.EMAIL_SEND.value
     if capability in (_READ, Capability.MCP_CALL.value, Capability.UNKNOWN.value) and urls:
@@ -264,4 +293,40 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     if _writes_a_database(arguments, keys):
         capability = DB_WRITE
     write = capability in (_WRITE, Capability.FILESYSTEM_DELETE.value)
-    return ToolSpec(capability, paths, commands, urls, payloads, recipients, write)
+    names_only, searches, within = False, (), ""
+    if capability == _READ and paths and _LOOKUP.search(words):
+        # `search_files(path, pattern)`: a glob names files under `path` (as `find PATH -name GLOB`);
+        # any other pattern is text looked for in their content (as `grep -r TEXT PATH`)
+        within = next((k for k in paths if _words(k) in _PATH_KEYS), "")
+        for w, k in keys.items():
+            value = arguments[k]
+            if w in _PATTERN_KEYS and isinstance(value, str) and value:
+                if any(c in value for c in "*?[") and within:
+                    paths = (*paths, k)
+                    names_only = True
+                else:
+                    searches = (*searches, k)
+        names_only = names_only or (not searches and _LISTING.search(words) is not None)
+    return ToolSpec(
+        capability,
+        paths,
+        commands,
+        urls,
+        payloads,
+        recipients,
+        write,
+        names_only=names_only,
+        searches=searches,
+        within=within,
+        command_args=command_args,
+    )
+
+
+# Servers and tools that type into a shell, and the arguments that hold what they type.
+_TERMINAL = re.compile(r"(^|_)(terminal|tmux|pty|tty|console|screen|send_keys|type_keys)(_|$)")
+_TYPED_KEYS = ("keys", "input", "text", "line", "chars", "data", "stdin")
+
+# Tools that look for files (by name or by content) and tools that only list them.
+_LOOKUP = re.compile(r"(^|_)(search|find|glob|grep|list|tree|ls)(_|$)")
+_LISTING = re.compile(r"(^|_)(list|tree|ls|glob)(_|$)")
+_PATTERN_KEYS = frozenset({"pattern", "glob", "query", "regex", "text", "search", "name"})

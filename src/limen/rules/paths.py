@@ -25,6 +25,7 @@ from limen.context import Context
 from limen.facts import secrets as secret_facts
 from limen.facts.paths import describe
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
+from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import changed_operands
@@ -422,13 +423,35 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     # A whole-file write (Write, write_file) returns nothing of the file: inside the workspace it is what a
     # shell's `> .env` is. An edit shows the lines it changed, so it reads.
     whole_write = action.capability == "filesystem.write" and not _EDIT_KEYS.intersection(action.arguments)
+    names_only = NAMES_ONLY in action.notes and not action.write_paths
     for path in _all_paths(action):
         if (
             is_secret_file(path)
             and not (whole_write and ctx.workspace and is_within(path, ctx.workspace))
             and (action.write_paths or not holds_public_material_only(path))
         ):
+            if names_only:  # a listing gives names, not content (`ls ~/.ssh`); a look for them elsewhere asks
+                if _has_glob(path) and not is_within(path, ctx.workspace):
+                    yield Finding(
+                        ReasonCode.SENSITIVE_SECRET_ACCESS,
+                        Verdict.AUTH,
+                        75,
+                        "looks for secret files outside the workspace",
+                    )
+                    return
+                continue
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
+            return
+    searched = [n[len(SEARCHES) :] for n in action.notes if n.startswith(SEARCHES)]
+    if searched and any(secret_facts.KEY_MATERIAL.search(text) for text in searched):
+        roots = action.paths or (action.cwd or ctx.workspace,)
+        if any(not is_within(root, ctx.workspace) for root in roots):  # `grep -r "PRIVATE KEY" ~`, as a tool
+            yield Finding(
+                ReasonCode.SENSITIVE_SECRET_ACCESS,
+                Verdict.AUTH,
+                75,
+                "searches for key material outside the workspace",
+            )
             return
     if action.capability == "filesystem.read" and not action.write_paths:
         for path in action.paths[:CONTENT_PROBE_PATHS]:
