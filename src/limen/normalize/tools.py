@@ -293,7 +293,8 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     if _writes_a_database(arguments, keys):
         capability = DB_WRITE
     write = capability in (_WRITE, Capability.FILESYSTEM_DELETE.value)
-    names_only, searches, within = False, (), ""
+    names_only, within = False, ""
+    searches: tuple[str, ...] = ()
     if capability == _READ and paths and _LOOKUP.search(words):
         # `search_files(path, pattern)`: a glob names files under `path` (as `find PATH -name GLOB`);
         # any other pattern is text looked for in their content (as `grep -r TEXT PATH`)
