@@ -163,6 +163,10 @@ class AuditWriter:
         return info.st_size if (info.st_dev, info.st_ino) == self._log_id else -1
 
     def _append_locked(self, record: dict[str, Any], size: int) -> int:
+        seq = self._seq + 1
+        if size == self._size and seq % CHECKPOINT_EVERY:  # the file is as we left it; no checkpoint due
+            line, digest = encode({**record, "seq": seq, "prev": self._hash})
+            return self._written(line.encode(), seq, digest, size, checkpoint=False)
         records = [record]
         prefix = ""
         if size != self._size:
@@ -189,12 +193,16 @@ class AuditWriter:
                 seq, checkpoint = seq + 1, True
             line, prev = encode({**item, "seq": seq, "prev": prev})
             out.append(line)
-        data = "".join(out).encode()
+        return self._written("".join(out).encode(), seq, prev, size, checkpoint)
+
+    def _written(self, data: bytes, seq: int, digest: str, size: int, checkpoint: bool) -> int:
+        """Write `data` (ending with record `seq`, hashed `digest`) at the end of a log of `size` bytes, move
+        the head there and sign it; fsync as configured."""
         written = os.write(self._fd, data)
         if written != len(data):
             raise OSError("short write to the audit log")
-        self._seq, self._hash, self._size = seq, prev, size + len(data)
-        self._sign(seq, prev)
+        self._seq, self._hash, self._size = seq, digest, size + len(data)
+        self._sign(seq, digest)
         self._unsynced += 1
         if self.fsync_every == 1:
             os.fsync(self._fd)

@@ -50,15 +50,18 @@ def worth_keeping(entry: dict[str, Any], flags: frozenset[str]) -> bool:
 
 
 def features(action: Action, ctx: Context, decision: Decision) -> dict[str, Any]:
-    """The redacted history entry the correlator and the trifecta read later."""
+    """The redacted history entry the correlator and the trifecta read later. Computed after every decision,
+    so it holds only what a reader reads (whether the call itself sent data out is not among it)."""
     return {
         "cap": action.capability,
         "v": int(decision.verdict),
-        "shell": action.capability == Capability.SHELL_EXECUTE.value,
+        "shell": action.capability == _SHELL,
         "broad": _broad(action, ctx),
         "private": decision.verdict is not Verdict.BLOCK and reads_private(action, ctx),
-        "egress": is_external_egress(action, ctx),
     }
+
+
+_SHELL = Capability.SHELL_EXECUTE.value
 
 
 def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:

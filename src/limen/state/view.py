@@ -19,6 +19,7 @@ from limen.state import HALTED, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionSt
 from limen.state.keys import Fingerprinter
 
 _VOUCHED = frozenset({TRUSTED, CLEAN})
+_UNTRUSTED_CONTENT = frozenset({UNTRUSTED, INJECTED})
 _ORIGINS = ((TRUSTED, "user"), (INJECTED, "injected"), (UNTRUSTED, "untrusted"), (CLEAN, "clean"))
 
 
@@ -55,7 +56,7 @@ class StoredSession:
         return secret_leaves([value], self._fingerprint, self._taint_map())
 
     def has_untrusted_content(self) -> bool:
-        return bool(self.flags & {UNTRUSTED, INJECTED})
+        return not self.flags.isdisjoint(_UNTRUSTED_CONTENT)
 
     def echo_source(self, values: list[str]) -> str:
         """`injected` or `untrusted` when an argument echoes a value only such content supplied, else ``."""
