@@ -132,14 +132,17 @@ _TASK_VERBS = _word_set(
     sende schicke schick leite buche lösche öffne besuche überweise
     envía envia manda reenvía reserva borra elimina abre visita transfiere paga
     envoie transfère réserve supprime ouvre visite paie
+    schreiben erklären beschreiben nennen geben übersetzen erstellen empfehlen verfassen senden schicken
+    escriba explique describa resuma traduzca dé diga recomiende sugiera cree redacte envíe reserve
+    écrivez expliquez décrivez résumez traduisez donnez dites recommandez proposez rédigez envoyez réservez
     """
 )
 _QUESTION_WORDS = _word_set(
     """
     what who whom whose how why when where which can could would will is are do does did should
-    was wer wie warum wann wo welche welcher welches kannst können könnten
-    qué que quién cómo cuál cuáles cuándo dónde puedes podrías
-    quel quelle quels quelles qui comment pourquoi quand où peux pourrais
+    was wer wie warum wann wo welche welcher welches kannst können könnten könntest würden würdest
+    qué que quién cómo cuál cuáles cuándo dónde puedes podrías puede podría podrían
+    quel quelle quels quelles qui comment pourquoi quand où peux pourrais pouvez pourriez
     """
 )
 _CJK_TASK = re.compile(
