@@ -127,7 +127,8 @@ FORMAL_LETTERS = [
     "Sehr geehrte Damen und Herren,\nkönnten Sie mir bitte die Rechnung für März zusenden?\nMit freundlichen"
     " Grüßen\nKlaus Weber",
     "Estimada Sra. López:\n¿Podría confirmarnos la fecha de la reunión?\nAtentamente,\nJuan Pérez",
-    "Madame, Monsieur,\nPourriez-vous nous indiquer vos disponibilités pour lundi ?\nCordialement,\nSophie Martin",
+    "Madame, Monsieur,\nPourriez-vous nous indiquer vos disponibilités pour lundi ?\nCordialement,\n"
+    "Sophie Martin",
     "Le colis arrive lundi. Merci de prévenir l'accueil. Donnez le code au livreur à son arrivée.",
 ]
 
