@@ -750,7 +750,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "kubectl",
         R.INFRA_DESTROYER,
-        aliases=("oc",),
+        aliases=("oc", "kubernetes", "k8s"),  # the last two: the names MCP servers for it go by
         destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
         destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S",
     ),

@@ -787,6 +787,21 @@ def _pattern(text: str) -> re.Pattern[str]:
 _REHEARSALS = ("--dry-run", "--dryrun", "--preview-only", "--what-if", "--whatif")
 
 
+def _served_infrastructure(action: Action) -> Command | None:
+    """An MCP server named after an infrastructure CLI (`kubernetes`, `aws`, `terraform`): its tool call as
+    the command it stands for, the tool's name then its values (`mcp__k8s__delete_resource(kind=namespace,
+    name=prod)` is `kubectl delete resource namespace prod`), for the CLI's own destroyer patterns."""
+    if action.commands or not action.tool.startswith("mcp__") or action.tool.count("__") < 2:
+        return None
+    _, server, name = action.tool.split("__", 2)
+    entry = program(server.lower())
+    if entry is None or Role.INFRA_DESTROYER not in entry.roles or not isinstance(action.arguments, dict):
+        return None
+    values = [v for v in action.arguments.values() if isinstance(v, str)]
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_").split("_")
+    return Command((entry.name, *[w for w in words if w], *values), entry.name)
+
+
 def _infra_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
     a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
@@ -943,6 +958,11 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     line = action.command_line[:20000]
     if action.commands and _FUNCTION_BODY.search(line) and _FORK_BOMB.search(line):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "fork bomb")
+    served = _served_infrastructure(action)
+    if served is not None:
+        found = _infra_destruction(served, action, ctx)
+        if found is not None and (worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)):
+            worst = found
     if action.capability == _FILESYSTEM_DELETE and not action.commands:
         for path in action.write_paths:  # `delete_directory(path=~)`: what `rm -rf ~` would be
             found = _recursive_delete(Command(("rm", "-rf", path), "rm"), action, ctx)
