@@ -92,6 +92,7 @@ def action_fields(
         args_blob = _ARGUMENTS.encode(action.arguments)
     except (TypeError, ValueError):
         args_blob = repr(action.arguments)
+    # Most calls name no host and many no path or command: an empty one costs no comprehension.
     return {
         "tool": safe_name(action.tool, fingerprint),
         "cap": action.capability,
@@ -102,9 +103,13 @@ def action_fields(
         if isinstance(action.arguments, dict)
         else [],
         "args": fingerprint(args_blob),
-        "paths": sorted({path_class(p, workspace, home) for p in action.paths})[:20],
-        "hosts": sorted({safe_host(d.host, fingerprint) for d in action.destinations if d.host})[:20],
-        "cmds": list(dict.fromkeys(safe_name(c.name, fingerprint) for c in action.commands))[:20],
+        "paths": sorted({path_class(p, workspace, home) for p in action.paths})[:20] if action.paths else [],
+        "hosts": sorted({safe_host(d.host, fingerprint) for d in action.destinations if d.host})[:20]
+        if action.destinations
+        else [],
+        "cmds": list(dict.fromkeys(safe_name(c.name, fingerprint) for c in action.commands))[:20]
+        if action.commands
+        else [],
     }
 
 
