@@ -2,7 +2,9 @@
 
 A plain script: prints median and p99 in microseconds for a mix of realistic calls, each decided in a session
 (SQLite state, history update) and appended to the hash-chained log, next to the same calls normalised and
-decided without session or audit. Target (issue 10): median <= 80 us.
+decided without session or audit. Target (issue 10): median <= 80 us. Two more rows, interleaved with those,
+split the difference: the same decisions with their record built but handed to a sink that drops it (the
+append's cost), and without a session (the session store's cost).
 
     .venv/bin/python bench/bench_audit.py [--calls 3000]
 
@@ -127,20 +129,50 @@ def audited_and_bare(calls: int) -> None:
         from limen.normalize import normalize
 
         ctx = runtime.context
-        total, bare = [], []
-        for i in range(calls):  # interleaved, so machine load hits both alike
+        unlogged = Runtime(workspace=workspace)  # its own state, so its calls do not join the windows above
+        for tool, arguments in CALLS * 20:
+            unlogged.decide(tool, arguments, session_id="warm", door="bench", sink=_drop)
+        total: list[float] = []
+        no_append: list[float] = []
+        no_session: list[float] = []
+        bare: list[float] = []
+        for i in range(calls):  # interleaved, so machine load hits all alike
             tool, arguments = CALLS[i % len(CALLS)]
+            session = f"s{i // SESSION_CALLS}"
             started = perf_counter_ns()
-            runtime.decide(tool, arguments, session_id=f"s{i // SESSION_CALLS}", door="bench")
+            runtime.decide(tool, arguments, session_id=session, door="bench")
             total.append((perf_counter_ns() - started) / 1000)
+            started = perf_counter_ns()
+            unlogged.decide(tool, arguments, session_id=session, door="bench", sink=_drop)
+            no_append.append((perf_counter_ns() - started) / 1000)
+            started = perf_counter_ns()
+            unlogged.decide(tool, arguments, session_id=None, door="bench", sink=_drop)
+            no_session.append((perf_counter_ns() - started) / 1000)
             started = perf_counter_ns()
             decide(normalize(tool, arguments, cwd=workspace, door="bench"), ctx)
             bare.append((perf_counter_ns() - started) / 1000)
         runtime.close()
+        unlogged.close()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    for name, values in (("decide + session + audit", total), ("normalize + engine only", bare)):
+    rows = (
+        ("decide + session + audit", total),
+        ("  record built, not appended", no_append),
+        ("  no session, no append", no_session),
+        ("normalize + engine only", bare),
+    )
+    for name, values in rows:
         median, p99 = summary(values)
-        print(f"{name:<26} median {median:8.1f} us   p99 {p99:8.1f} us   n={len(values)}")
+        print(f"{name:<30} median {median:8.1f} us   p99 {p99:8.1f} us   n={len(values)}")
+    medians = [statistics.median(values) for _, values in rows]
+    print(
+        "where the plumbing goes (differences of medians): audit append "
+        f"{medians[0] - medians[1]:.1f} us, session state {medians[1] - medians[2]:.1f} us, "
+        f"policy context + audit record + the rest {medians[2] - medians[3]:.1f} us"
+    )
+
+
+def _drop(record: dict[str, Any]) -> None:
+    """A sink that keeps nothing: the record is built (and redacted) but not appended."""
 
 
 def against_agentguard(python: str, calls: int, rounds: int) -> None:
