@@ -129,7 +129,8 @@ def audited_and_bare(calls: int) -> None:
         from limen.normalize import normalize
 
         ctx = runtime.context
-        unlogged = Runtime(workspace=workspace)  # its own state, so its calls do not join the windows above
+        # Its own state file, so its calls do not join the rate windows of the sessions above.
+        unlogged = Runtime(workspace=workspace, state_path=os.path.join(home, "unlogged.sqlite"))
         for tool, arguments in CALLS * 20:
             unlogged.decide(tool, arguments, session_id="warm", door="bench", sink=_drop)
         total: list[float] = []
