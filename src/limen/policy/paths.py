@@ -45,8 +45,12 @@ def project_root(directory: str) -> str:
     sub-folder would otherwise hide the project's policy and protected files from calls made there.
     Outside git it is the nearest folder at or above the directory holding `limen.yaml`, else the
     directory itself. Looked up again at most once a second per directory."""
-    directory = os.path.abspath(directory)
     now = time.monotonic()
+    if directory.startswith("/"):  # an absolute path names one folder whatever the cwd: look it up as given
+        hit = _roots.get(directory)
+        if hit is not None and hit[0] > now:
+            return hit[1]
+    given, directory = directory, os.path.abspath(directory)
     hit = _roots.get(directory)
     if hit is not None and hit[0] > now:
         return hit[1]
@@ -55,6 +59,8 @@ def project_root(directory: str) -> str:
         if len(_roots) > 256:
             _roots.clear()
         _roots[directory] = (now + _ROOT_TTL, root)
+        if given != directory and given.startswith("/"):
+            _roots[given] = (now + _ROOT_TTL, root)
     return root
 
 
