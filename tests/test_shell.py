@@ -944,3 +944,25 @@ def test_coproc_and_static_path_functions(line: str, inner: tuple[str, ...]) -> 
 )
 def test_while_read_over_known_input_runs_the_body_per_line(line: str) -> None:
     assert ("rm", "-rf", "/") in argvs(line)
+
+
+def test_a_command_name_that_globs_runs_what_it_matches(tmp_path: Path) -> None:
+    """`./b?ild.sh`, `/bin/r? -rf ~`: bash runs the first match (the others become its first arguments); a
+    name whose expansion is past the listing budget is not known, so the command is opaque, never skipped."""
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "build.sh").write_text("rm -rf ~\n")
+    (scripts / "bxild.sh").write_text("true\n")
+    found = analyse("./scripts/b?ild.sh", cwd=str(tmp_path), home=HOME)
+    assert found.commands[0].argv == ("scripts/build.sh", "scripts/bxild.sh")
+    assert [c.name for c in found.commands][:1] == ["build.sh"]
+    many = tmp_path / "bin"
+    many.mkdir()
+    for i in range(600):  # more entries than a glob may look at
+        (many / f"tool{i:03d}").touch()
+    (many / "zz").touch()
+    unknown = analyse(f"{many}/z? -rf ~", cwd=str(tmp_path), home=HOME)
+    assert unknown.opaque and unknown.commands[0].dynamic_name
+    assert analyse("./nothing-matches-? --help", cwd=str(tmp_path), home=HOME).commands[0].name == (
+        "nothing-matches-?"
+    )

@@ -1327,6 +1327,12 @@ def _command(
             inner = child.named_children[0] if child.named_child_count else child
             word = _eval(inner, src, state, via, level, depth + 1)
             dynamic_name = word.dynamic
+            if word.glob and not word.dynamic and len(word.fields) == 1:
+                matches = _command_glob(word.fields[0], state)  # `/bin/r? -rf ~`: bash runs what it matches
+                if matches is None:
+                    dynamic_name = True
+                elif matches:
+                    word = _Word(matches)
             argv.extend(word.fields)
             previous_end = child.end_byte
             continue
@@ -1696,6 +1702,19 @@ GLOB_LISTINGS = 8  # directories a glob may list
 GLOB_ENTRIES = 500  # directory entries it may look at, all listings together
 
 
+def _command_glob(pattern: str, state: _State) -> list[str] | None:
+    """What a command name that globs expands to, sorted as bash sorts it (the first match runs, the others
+    are its first arguments); [] when nothing matches (bash runs the word as it is), None when the expansion
+    ran past its budget (the command is not known)."""
+    absolute = pattern if pattern.startswith("/") else os.path.join(state.cwd, pattern)
+    matches = _bounded_glob(absolute, state)
+    if "glob expansion truncated" in state.notes:  # this expansion's, or an earlier one's: not known
+        return None
+    if pattern.startswith("/"):
+        return sorted(matches)
+    return sorted(os.path.relpath(m, state.cwd) for m in matches)
+
+
 def _bounded_glob(pattern: str, state: _State) -> list[str]:
     """Expand an absolute glob with a fixed budget of directory listings (`/*/*/*` must not walk the disk)."""
     candidates = [""]
@@ -1716,6 +1735,7 @@ def _bounded_glob(pattern: str, state: _State) -> list[str]:
                     for entry in it:
                         entries += 1
                         if entries > GLOB_ENTRIES:
+                            state.note("glob expansion truncated")  # the rest of the folder is unread
                             break
                         if match(entry.name) and (part.startswith(".") or not entry.name.startswith(".")):
                             grown.append(f"{directory}/{entry.name}")
@@ -3206,6 +3226,10 @@ def _interpreter(
         if module:
             rest = argv[argv.index(module[1]) + 1 :] if module[1] in argv else []
             _run_written(module[0], name, lang, state, via, level, rest)
+            return
+        tool = _module_program(argv[1:])
+        if tool is not None:  # `python3 -m pip install URL` is `pip install URL`
+            _run(tool, state, (*via, f"{name} -m"), level + 1, stdin)
         return
     if code is None:
         if stdin is not None and stdin.text is not None and lang != "awk":
@@ -3356,6 +3380,20 @@ def _module_file(args: list[str], state: _State) -> tuple[str, str] | None:
             if os.path.isfile(candidate):
                 return candidate, args[i + 1] if word == "-m" else word
         return None
+    return None
+
+
+def _module_program(args: list[str]) -> list[str] | None:
+    """`-m pip install X` as the command the module is (`pip install X`), when the program table knows the
+    module by that name (pip, pytest, venv tools...); None for any other module."""
+    for i, word in enumerate(args):
+        if word == "-m" and i + 1 < len(args):
+            module, rest = args[i + 1], args[i + 2 :]
+        elif word.startswith("-m") and len(word) > 2:
+            module, rest = word[2:], args[i + 1 :]
+        else:
+            continue
+        return [module, *rest] if "." not in module and program(module) is not None else None
     return None
 
 
