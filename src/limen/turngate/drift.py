@@ -145,8 +145,10 @@ _QUESTION_WORDS = _word_set(
     quel quelle quels quelles qui comment pourquoi quand où peux pourrais pouvez pourriez
     """
 )
+# Chinese verbs followed by an aspect marker (写了 "wrote", 讲过 "has told") report, they do not ask.
 _CJK_TASK = re.compile(
-    r"写|解释|描述|总结|翻译|推荐|告诉我|给我|列出|讲|書いて|説明|翻訳|教えて|作って|答えて"
+    r"写(?![了着道过])|解释|描述|总结|翻译|推荐|告诉我|给我|列出|讲(?![了着过])|書いて|説明|翻訳|教えて|作って"
+    r"|答えて"
 )
 # A request in Chinese opens with 请 ("please"); in Japanese it ends in ください or a polite "could you". The
 # verbs alone do not tell a request from a report: 已发送 is "sent", 予約済み "booked".

@@ -19,33 +19,58 @@ _FRAME = re.compile(
     r"(?:\b(?:such as|like|e\.g\.?|i\.e\.?|for (?:example|instance)|example|examples|phrases?|strings?"
     r"|sentences?|texts?|messages?|prompts?|payloads?|attacks?|injections?|lines?|words?|wording|patterns?"
     r"|samples?|says?|said|saying|wrote|writes?|written|reads?|reading|contains?|containing|called|quoted?"
-    r"|quoting|appeared|appears|typed|asked|asks|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb"
-    r"|por ejemplo|como|frases?|escribió|dice|par exemple|comme|phrases?|écrit|dit)\b"
-    r"|例如|比如|例えば|という|と書|这句|的话)",
+    r"|quoting|appeared|appears|typed|asked|asks|logged|inputs?|tests?|test cases?"
+    r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|por ejemplo|como|frases?|escribió|dice"
+    r"|par exemple|comme|phrases?|écrit|dit)\b"
+    r"|例如|比如|诸如|写了|写道|写着|字样|这句|这段|的话|例えば|という|と書|などの)",
     re.IGNORECASE,
 )
 _INLINE = re.compile(
-    r'"[^"\n]{4,800}"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]|「[^」\n]{4,800}」'
+    r'"[^"\n]{4,800}"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]|「[^」\n]{4,800}」|`[^`\n]{4,800}`'
 )
+# The bullet of a list item (a quotation that is a whole item is one of a list of examples).
+_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+")
+# A question that asks the reader to act on the quotation ("could you do "..."?") does not discuss it.
+_ACT_ON = re.compile(r"\b(?:do|follow|run|execute|perform|obey|carry out|apply|act on)\b", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*\n.*?^[ \t]*(?:```|~~~)[ \t]*$", re.MULTILINE | re.DOTALL)
 _BLOCKQUOTE = re.compile(r"(?:^[ \t]*>[^\n]*(?:\n|$))+", re.MULTILINE)
 _SENTENCE_START = re.compile(r"[.!?。！？]\s")
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
 _FRAME_REACH = 80  # how far back, within the sentence, the frame may stand
-_MARKS = ('"', "“", "«", "„", "「", "```", "~~~", ">")  # no quotation without one of these
+_MARKS = ('"', "“", "«", "„", "「", "`", "~~~", ">")  # no quotation without one of these
 
 
-def _framed_inline(text: str, start: int) -> bool:
+def _framed_inline(text: str, start: int, end: int) -> bool:
+    """Framed by the words before it in its sentence, asked about (its sentence is a question that does not
+    ask to act on it), or an item of a list whose introducing line frames it."""
     line_start = text.rfind("\n", 0, start) + 1
     before = text[max(line_start, start - _FRAME_REACH) : start]
     ends = list(_SENTENCE_START.finditer(before))
     if ends:
         before = before[ends[-1].end() :]
-    return bool(_FRAME.search(before))
+    if _FRAME.search(before):
+        return True
+    line_end = text.find("\n", end)
+    after = text[end : len(text) if line_end < 0 else line_end]
+    sentence_end = _SENTENCE_END.search(after)
+    question = (after[: sentence_end.end()] if sentence_end else after).rstrip().endswith(("?", "？"))
+    if question and not _ACT_ON.search(before):
+        return True
+    return bool(_ITEM.fullmatch(text[line_start:start])) and _introduced(text, line_start, skip_items=True)
 
 
-def _framed_block(text: str, start: int) -> bool:
-    lines = [line for line in text[:start].splitlines() if line.strip()]
-    return bool(lines) and bool(_FRAME.search(lines[-1][-_FRAME_REACH * 2 :]))
+def _framed_block(text: str, start: int, end: int) -> bool:
+    return _introduced(text, start, skip_items=False)
+
+
+def _introduced(text: str, start: int, *, skip_items: bool) -> bool:
+    """Whether the nearest line above `start` (past the other items of its list) frames what follows."""
+    for line in reversed(text[:start].splitlines()):
+        stripped = line.strip()
+        if not stripped or (skip_items and _ITEM.match(stripped)):
+            continue
+        return bool(_FRAME.search(stripped[-_FRAME_REACH * 2 :]))
+    return False
 
 
 def said(text: str) -> str:
@@ -57,7 +82,7 @@ def said(text: str) -> str:
         for m in pattern.finditer(text):
             if any(a <= m.start() < b for a, b in spans):
                 continue
-            if framed(text, m.start()):
+            if framed(text, m.start(), m.end()):
                 spans.append(m.span())
     if not spans:
         return text
