@@ -109,6 +109,16 @@ BY_NAME: dict[str, PathFact] = {
         "pre_commit", "pre-commit runs its hook entries on every commit", "yaml_commands"
     ),
     ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
+    "lefthook.yml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
+    "lefthook.yaml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
+    ".lefthook.yml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
+    "Taskfile.yml": _f("taskfile", "task runs its commands", "yaml_commands"),
+    "Taskfile.yaml": _f("taskfile", "task runs its commands", "yaml_commands"),
+    # compose files: every `docker compose up` runs their services' commands with their mounts
+    **dict.fromkeys(
+        ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml"),
+        _f("compose", "docker compose runs its services", "yaml_commands", severe_only=True),
+    ),
     ".gitlab-ci.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
     ".travis.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
     "azure-pipelines.yml": _f(

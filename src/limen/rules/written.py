@@ -187,7 +187,7 @@ def _makefile(text: str) -> tuple[list[str], list[str]]:
 
 
 _YAML_COMMAND_KEYS = frozenset(
-    {"run", "script", "before_script", "after_script", "entry", "command", "commands"}
+    {"run", "script", "before_script", "after_script", "entry", "command", "commands", "cmds", "entrypoint"}
 )
 _YAML_LINE = re.compile(r"^\s*(?:-\s*)?(?:run|script|entry|command)\s*:\s*(?![|>]\s*$)(.+)$")
 
@@ -357,12 +357,15 @@ def _vscode_settings(text: str) -> tuple[list[str], list[str]]:
     for key, value in _pairs(text):
         if _VSCODE_RUNS.match(key) and value.strip():
             commands.append(value)
-            if _AGENT_WRITABLE.search(value) or _METACHARS.search(value):
+            writable = _AGENT_WRITABLE.search(value) and not _VENV_INTERPRETER.match(value)
+            if writable or _METACHARS.search(value):
                 concerns.append(f"the editor runs {key} = {value[:60]}")
     return commands, concerns
 
 
 _METACHARS = re.compile(r"[|;&`]|\$\(")
+# The interpreter a project's package manager installs (`.venv/bin/python`): a write there is judged itself.
+_VENV_INTERPRETER = re.compile(r"^(?:\./)?\.?venv[\w.-]*[/\\](?:bin|Scripts)[/\\]python[\d.]*(?:\.exe)?$")
 # A program path the agent could have written: relative to the project, or in a temporary folder.
 _AGENT_WRITABLE = re.compile(
     r"^(?:\.{1,2}[/\\]|(?![/~$%])[^\s/\\]+[/\\])|^/(?:tmp|var/tmp|dev/shm)/|\$\{workspaceFolder\}"
