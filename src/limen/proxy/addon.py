@@ -540,7 +540,7 @@ def _names_another_host(request: http.Request) -> bool:
     """Whether the Host header (HTTP/2: `:authority`) names another host than the one the request is sent
     to (mitmproxy connects to the CONNECT target, or to the host of an absolute-form URL)."""
     named, host = request.host_header, request.host
-    if not named or named == host or (named.startswith(host) and named[len(host) : len(host) + 1] == ":"):
+    if not named or named == host or (named.startswith(f"{host}:") and named[len(host) + 1 :].isdigit()):
         return False
     return request.pretty_host.lower().rstrip(".") != host.lower().rstrip(".")
 
