@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import socket
 
+import pytest
 from tests.proxy.conftest import World
 
 
@@ -64,3 +65,24 @@ def test_a_host_header_naming_the_requests_own_host_is_decided_once(world: World
         sent = client.post(world.url("pypi.org"), content=b"hello")  # Host: pypi.org:PORT
     assert sent.status_code == 200 and sent.json()["bytes"] == 5
     assert _decisions(world) - before == 1
+
+
+@pytest.mark.parametrize(
+    ("host_header", "another"),
+    [
+        ("pypi.org", False),
+        ("pypi.org:8443", False),
+        ("PyPI.org.", False),
+        ("evil.example", True),
+        ("pypi.org:443@evil.example", True),
+        ("pypi.org.evil.example", True),
+    ],
+)
+def test_which_host_headers_name_another_host(host_header: str, another: bool) -> None:
+    from mitmproxy import http
+
+    from limen.proxy.addon import _names_another_host
+
+    request = http.Request.make("GET", "https://pypi.org/echo")
+    request.headers["Host"] = host_header
+    assert _names_another_host(request) is another
