@@ -224,3 +224,18 @@ def test_the_shipped_file_loads_and_is_on_by_default(monkeypatch: pytest.MonkeyP
     model = drift.model()
     assert model.enabled_by_default
     assert tier2.load_bytes(tier2.dump(model)).words == model.words
+
+
+def test_a_question_the_document_answers_is_its_own() -> None:
+    """An FAQ or an interview answers its questions in the next piece; a planted question is left hanging."""
+    model = drift.model()
+    faq = (
+        "Help centre\nCan I pay by invoice? Yes, for orders above 500 EUR.\n"
+        "How long does delivery take? Delivery takes three to five working days."
+    )
+    assert drift.document_raw(model, faq) == float("-inf")
+    planted = (
+        "Help centre\nCan I pay by invoice? Yes, for orders above 500 EUR.\n"
+        "What is the tallest building in Asia? Delivery takes three to five working days."
+    )
+    assert drift.document_raw(model, planted) > float("-inf")

@@ -236,6 +236,19 @@ def _is_task_form(marks: list[str]) -> bool:
     return any(m in _FORM_MARKS for m in marks)
 
 
+def _answered(question: str, following: str) -> bool:
+    """A question the document answers in its next piece (an FAQ, an interview, a worked example) is the
+    document's own: the answer is no question, and says yes or no or speaks of what was asked."""
+    if not question.rstrip().endswith(("?", "？")) or following.rstrip().endswith(("?", "？")):
+        return False
+    if _YES_NO.match(following):
+        return True
+    return not content_words(question).keys().isdisjoint(content_words(following).keys())
+
+
+_YES_NO = re.compile(r"(?:yes|no|ja|nein|sí|si|oui|non|是的|不是|はい|いいえ)\b", re.IGNORECASE)
+
+
 def _scores(model: tier2.Model, text: str, bare: bool) -> tuple[list[str], dict[int, float]]:
     """A document's pieces, and the raw score of each piece that has the form of a task, by index; no scores
     when the text is not a document (see `document_raw`)."""
@@ -245,6 +258,8 @@ def _scores(model: tier2.Model, text: str, bare: bool) -> tuple[list[str], dict[
     document: Counter[str] | None = None
     for i, (part, introduces) in enumerate(cut):
         if introduces or _weight(part) < MIN_CHARS or not _LETTER.search(part):
+            continue
+        if i + 1 < len(cut) and _answered(part, cut[i + 1][0]):
             continue
         marks = form_marks(part)
         if _is_task_form(marks):
