@@ -20,8 +20,8 @@ _FRAME = re.compile(
     r"|sentences?|texts?|messages?|prompts?|payloads?|attacks?|injections?|lines?|words?|wording|patterns?"
     r"|samples?|says?|said|saying|wrote|writes?|written|reads?|reading|contains?|containing|called|quoted?"
     r"|quoting|appeared|appears|typed|asked|asks|logged|inputs?|tests?|test cases?"
-    r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|por ejemplo|como|frases?|escribió|dice"
-    r"|par exemple|comme|phrases?|écrit|dit)\b"
+    r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|sagte|lautete|por ejemplo|como|frases?"
+    r"|escribió|escribía|dice|decía|dijo|par exemple|comme|phrases?|écrit|écrivait|dit|disait)\b"
     r"|例如|比如|诸如|写了|写道|写着|字样|这句|这段|的话|例えば|という|と書|などの)",
     re.IGNORECASE,
 )
