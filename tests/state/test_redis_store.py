@@ -72,11 +72,13 @@ def test_a_redis_that_lost_its_data_taints_every_session_until_cleared(redis_url
     assert store.flags("s") == frozenset() and store.state_lost() == ""
     redis.Redis.from_url(redis_url).flushall()  # a restart without persistence
     assert store.flags("s") >= {STATE_LOST, TAINTED, UNTRUSTED}
+    assert store.count_call_and_flags("s", 60.0)[1] == store.flags("s")  # what a decision reads
     assert "lost its data" in store.state_lost()
     fresh = RedisStore(redis_url)  # another replica, started after the loss, sees it too
     assert STATE_LOST in fresh.flags("other")
     store.clear("s", taint_only=False)  # a person looked at this session
     assert STATE_LOST not in store.flags("s") and STATE_LOST in store.flags("other")
+    assert STATE_LOST not in store.count_call_and_flags("s", 60.0)[1]
     store.acknowledge_state_loss()
     assert store.flags("other") == frozenset() and store.state_lost() == ""
     store.close()

@@ -39,9 +39,10 @@ if TYPE_CHECKING:
 
 _LOST_FLAGS = frozenset({STATE_LOST, TAINTED, UNTRUSTED})
 
-# KEYS[1] = the session's call window; ARGV[1] = window seconds. Drop what fell out, add this call, count.
-# The member is the time plus a per-call counter, so two calls in one microsecond are both counted.
-_COUNT_CALL = """
+# KEYS[1] = the session's call window, KEYS[2] its call counter; ARGV[1] = window seconds. Drop what fell
+# out, add this call. The member is the time plus a per-call counter, so two calls in one microsecond are both
+# counted.
+_WINDOW = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local window = tonumber(ARGV[1])
@@ -50,8 +51,14 @@ local n = redis.call('INCR', KEYS[2])
 redis.call('ZADD', KEYS[1], now, t[1] .. '.' .. t[2] .. ':' .. n)
 redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000) + 1000)
 redis.call('PEXPIRE', KEYS[2], math.ceil(window * 1000) + 1000)
-return redis.call('ZCARD', KEYS[1])
 """
+_COUNT_CALL = _WINDOW + "return redis.call('ZCARD', KEYS[1])\n"
+# The same, and what `flags` reads, in one round trip: KEYS[3] = the session's flags, KEYS[4] the loss
+# marker, KEYS[5] the sessions a person cleared since; ARGV[2] = the session.
+_COUNT_CALL_FLAGS = _WINDOW + (
+    "return {redis.call('ZCARD', KEYS[1]), redis.call('SMEMBERS', KEYS[3]), "
+    "redis.call('EXISTS', KEYS[4]), redis.call('SISMEMBER', KEYS[5], ARGV[2])}\n"
+)
 
 # KEYS[1] = the session's value hash; ARGV[1] = label; ARGV[2..] = fingerprints. Merge the label in.
 _ADD_VALUES = """
@@ -86,6 +93,7 @@ class RedisStore:
             url, socket_timeout=5.0, socket_connect_timeout=2.0, health_check_interval=30
         )
         self._count_call = self._db.register_script(_COUNT_CALL)
+        self._count_call_flags = self._db.register_script(_COUNT_CALL_FLAGS)
         self._add_values = self._db.register_script(_ADD_VALUES)
         self._note = _note_path(url, prefix, home)
         self._lock = threading.Lock()
@@ -193,7 +201,21 @@ class RedisStore:
         return int(self._count_call(keys=keys, args=[max(float(window), 0.0)]))
 
     def count_call_and_flags(self, session_id: str, window: float) -> tuple[int, frozenset[str]]:
-        return self.count_call(session_id, window), self.flags(session_id)
+        """One script, one round trip: the window as `count_call` keeps it, the flags as `flags` reads them
+        (the loss marker read live, as `flags` does once it knows of a loss)."""
+        self._check()
+        keys = [
+            self._key(session_id, "calls"),
+            self._key(session_id, "callseq"),
+            self._key(session_id, "flags"),
+            f"{self.prefix}state_lost",
+            f"{self.prefix}reviewed",
+        ]
+        count, members, lost, reviewed = self._count_call_flags(
+            keys=keys, args=[max(float(window), 0.0), session_id]
+        )
+        flags = frozenset(_text(f) for f in members)
+        return int(count), flags | _LOST_FLAGS if lost and not reviewed else flags
 
     def clear(self, session_id: str, *, taint_only: bool) -> None:
         parts = ("taint",) if taint_only else ("taint", "flags", "vals", "hist", "calls", "callseq")
