@@ -324,7 +324,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
 
 
 # Servers and tools that type into a shell, and the arguments that hold what they type.
-_TERMINAL = re.compile(r"(^|_)(terminal|tmux|pty|tty|console|screen|send_keys|type_keys)(_|$)")
+_TERMINAL = re.compile(r"(^|_)(terminal|tmux|pty|tty|send_keys|type_keys)(_|$)")
 _TYPED_KEYS = ("keys", "input", "text", "line", "chars", "data", "stdin")
 
 # Tools that look for files (by name or by content) and tools that only list them.
