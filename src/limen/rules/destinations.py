@@ -321,7 +321,7 @@ def _plain_public(dest: Destination) -> bool:
     )
 
 
-def _leaves_project(dest: Destination, action: Action) -> str:
+def leaves_project(dest: Destination, action: Action) -> str:
     """Why this destination hands data to someone other than the project ("" if it does not): a push or
     write to another repository or account, a publication, a collection service, or a send to a trusted
     service's publishing endpoint (`curl -X POST https://api.github.com/gists`)."""
@@ -385,7 +385,7 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         return None
     if OWN_REMOTE in dest.flags:
         return None  # the project's own origin, read from its git configuration
-    leaving = _leaves_project(dest, action)
+    leaving = leaves_project(dest, action)
     if leaving:
         strict = mode.strict_or_above and is_collection_service(dest.host)
         return Finding(

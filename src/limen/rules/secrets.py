@@ -53,7 +53,7 @@ from limen.model import OUTBOUND_CAPABILITIES, Action, Command, Finding, HostCla
 from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import memo
-from limen.rules.destinations import is_trusted
+from limen.rules.destinations import is_trusted, leaves_project
 from limen.rules.paths import secret_paths_read
 
 HIGH = 0.9  # a vendor prefix or structure that only credentials have
@@ -1521,6 +1521,11 @@ def _environment_credentials_sent(action: Action, ctx: Context) -> list[str]:
     return []
 
 
+# A destination that is handed what the line gives it: a publication (`gh gist create F`, `npm publish`) or a
+# push or write to a repository that is not the project's (`gh issue create -R other/repo -b ...`).
+_HANDS_OVER = frozenset({"publishes", "foreign_remote"})
+
+
 def _sends(via: str, action: Action) -> bool:
     """A destination reached by a program that sends (curl, nc, scp), or by an interpreter's program that
     opened a socket to it (`socket:python`: the connection carries whatever the program writes)."""
@@ -1538,9 +1543,9 @@ def secret_file_egress(action: Action, ctx: Context) -> Iterable[Finding]:
         (
             d.via_command
             for d in action.destinations
-            if _sends(d.via_command, action)
+            if (_sends(d.via_command, action) or _HANDS_OVER.intersection(d.flags))
             and d.host_class is not HostClass.LOOPBACK
-            and not is_trusted(d.host, ctx)
+            and (not is_trusted(d.host, ctx) or leaves_project(d, action))  # trusted, but a foreign account
         ),
         None,
     )
