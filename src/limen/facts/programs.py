@@ -63,6 +63,7 @@ class Role(StrEnum):
     SECURITY_CONTROL = "security_control"  # configures a firewall, access control, auditing or a mitigation
     AGENT = "agent"  # a coding agent's CLI: its settings hold its hooks and MCP servers
     TUNNEL = "tunnel"  # makes a local port reachable from the internet (every call, or those `exposes` names)
+    MAILS = "mails"  # sends mail to the addresses among its words (`mail -a FILE x@host`)
     LOADS_CODE = "loads_code"  # loads native code from a file it is given (the calls `loads_library` names)
 
 
@@ -728,7 +729,7 @@ PROGRAMS: tuple[Program, ...] = (
         options=_SSH_OPTS,
         loads_library=r"(?:^|\s)-I\s*\S|PKCS11Provider=|SecurityKeyProvider=",
     ),
-    _p("mail", R.SENDS, aliases=("sendmail", "mutt", "mailx", "swaks")),
+    _p("mail", R.SENDS, R.MAILS, aliases=("sendmail", "mutt", "mailx", "swaks", "msmtp", "neomutt")),
     _p("dig", R.DNS, aliases=("drill",), options=_DIG_OPTS),
     _p("nslookup", R.DNS, options=_NSLOOKUP_OPTS),
     _p("host", R.DNS, options=_HOST_OPTS),

@@ -1596,6 +1596,13 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
                 _add_path(value, state, write=False)
     if name not in _TEXT_ONLY:
         _urls(operands, state, name)
+    if entry is not None and Role.MAILS in entry.roles:  # `mail -a KEY x@evil.example`: the domain receives
+        from limen.normalize import net
+
+        for word in operands:
+            if "@" in word and "://" not in word:
+                found = net.recipient_destinations(word.split("=", 1)[-1])
+                state.destinations.extend(replace(d, via_command=name) for d in found)
     if (
         entry is not None
         and Role.LOADS_CODE in entry.roles

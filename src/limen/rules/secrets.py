@@ -1529,7 +1529,7 @@ _HANDS_OVER = frozenset({"publishes", "foreign_remote"})
 def _sends(via: str, action: Action) -> bool:
     """A destination reached by a program that sends (curl, nc, scp), or by an interpreter's program that
     opened a socket to it (`socket:python`: the connection carries whatever the program writes)."""
-    return via in _SENDERS or f"socket:{via}" in action.notes
+    return via in _SENDERS or via == "/dev/tcp" or f"socket:{via}" in action.notes  # `cat f > /dev/tcp/h/p`
 
 
 @rule(ReasonCode.SECRET_EXFILTRATION, needs="commands")
