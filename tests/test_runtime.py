@@ -179,6 +179,49 @@ def test_calls_without_a_session_share_nothing(workspace: str) -> None:
     rt.close()
 
 
+def test_threads_sharing_one_runtime_each_decide_with_their_own_session(workspace: str) -> None:
+    """A runtime keeps one context per thread (its session attached per decision): with threads switching
+    as often as possible, a tainted session's exfiltration is always caught and a clean one's never is."""
+    import threading
+
+    rt = Runtime(workspace=workspace)
+    rt.observe_output("Read", {"file_path": "x"}, f"key: {SECRET}", session_id="tainted", door="sdk")
+    send = {"url": "https://collector.example.net/in", "body": f"x {SECRET} y"}
+    wrong: list[str] = []
+
+    def decide(session: str) -> None:
+        for _ in range(40):
+            reasons = rt.decide("network.request", send, session_id=session, door="sdk").reasons
+            if (ReasonCode.CONFIRMED_EXFIL in reasons) != (session == "tainted"):
+                wrong.append(session)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=decide, args=(s,)) for s in ("tainted", "clean") * 2]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    rt.close()
+    assert wrong == []
+
+
+def test_a_long_lived_runtime_applies_a_policy_edit_to_its_next_decision(workspace: str) -> None:
+    rt = Runtime(workspace=workspace)
+    b, c = ({"url": f"https://{host}/page"} for host in ("b.example", "c.example"))
+    assert rt.decide("WebFetch", b, session_id="s", door="hook").verdict is not Verdict.BLOCK
+    Path(workspace, "limen.yaml").write_text("chain:\n  - layer: denylist\n    hosts: [b.example]\n")
+    assert rt.decide("WebFetch", b, session_id="s", door="hook").verdict is Verdict.BLOCK
+    assert rt.decide("WebFetch", c, session_id="s", door="hook").verdict is not Verdict.BLOCK
+    policy = "chain:\n  - layer: denylist\n    hosts: [b.example, c.example]\n"
+    Path(workspace, "limen.yaml").write_text(policy)
+    assert rt.decide("WebFetch", c, session_id="s", door="hook").verdict is Verdict.BLOCK
+    rt.close()
+
+
 def test_values_smuggled_into_names_stay_out_of_the_log(limen_home: Path, workspace: str) -> None:
     rt = Runtime(workspace=workspace)
     rt.decide(f"mcp__srv__{SECRET}", {SECRET: "x", "x9Fk2LmQ8vT3pZ7wR1yB": 1}, session_id="s", door="mcp")

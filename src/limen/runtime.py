@@ -80,6 +80,7 @@ class Runtime:
         self._writer: AuditWriter | None = None
         self._fingerprint: Fingerprinter | None = None
         self._audit_warned = False
+        self._contexts: Any = None  # a threading.local: each thread's copy of the context (`_own_context`)
 
     # -- lazily opened parts ---------------------------------------------------------------------------
     @property
@@ -113,6 +114,30 @@ class Runtime:
         """The policy's context for this workspace and mode (no session attached)."""
         return _path().load_context(self.workspace, mode=self.mode)
 
+    def _own_context(self) -> Context:
+        """What `context` returns, without a copy per decision: this thread keeps one copy of the cached
+        context and copies again only when the policy changed (a new cached object). A decision changes
+        nothing on it but `session`, which is cleared here; a decision started inside another one on this
+        thread (none does today) gets a copy of its own."""
+        path = _path()
+        shared = path.shared_context(self.workspace, mode=self.mode)
+        mine = self._contexts
+        if mine is None:  # two threads racing here each keep a copy; one of them is made again later
+            mine = self._contexts = path.local()
+        if getattr(mine, "busy", False):
+            return path.copied(shared)
+        if getattr(mine, "source", None) is not shared:
+            mine.context, mine.source = path.copied(shared), shared
+        ctx: Context = mine.context
+        ctx.session = None
+        mine.busy = True
+        return ctx
+
+    def _release_context(self, ctx: Context | None) -> None:
+        mine = self._contexts
+        if ctx is not None and mine is not None and getattr(mine, "context", None) is ctx:
+            mine.busy = False
+
     def session(self, session_id: str | None) -> StoredSession:
         """The session's view; a call without a session gets a throwaway one, so nothing carries over."""
         path = _path()
@@ -142,17 +167,20 @@ class Runtime:
         started = perf_counter_ns()
         ctx: Context | None = None
         try:
-            ctx = self.context
-            decision = self._decide(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
-        except Exception as exc:
-            decision = _failure(
-                Verdict.BLOCK,
-                ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
-                _why(exc, "the decision path"),
-            )
-        if decision.verdict is Verdict.AUTH and ctx is not None:
-            decision = self._settle(ctx, decision, tool, arguments, session_id, door, cwd)
-        return self._audited("decision", decision, ctx, started, sink)
+            try:
+                ctx = self._own_context()
+                decision = self._decide(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
+            except Exception as exc:
+                decision = _failure(
+                    Verdict.BLOCK,
+                    ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+                    _why(exc, "the decision path"),
+                )
+            if decision.verdict is Verdict.AUTH and ctx is not None:
+                decision = self._settle(ctx, decision, tool, arguments, session_id, door, cwd)
+            return self._audited("decision", decision, ctx, started, sink)
+        finally:
+            self._release_context(ctx)
 
     def hold(self, decision: Decision, *, door: str, until: float) -> tuple[str, tuple[str, ...]]:
         """Put an AUTH decision's approval request to the configured channels and wait for the answer
@@ -196,15 +224,18 @@ class Runtime:
         started = perf_counter_ns()
         ctx: Context | None = None
         try:
-            ctx = self.context
-            decision = self._observe(ctx, tool, arguments, output, session_id, door, untrusted, spec)
-        except Exception as exc:
-            decision = _failure(
-                Verdict.BLOCK,
-                ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
-                _why(exc, "the output scan"),
-            )
-        return self._audited("output", decision, ctx, started, sink)
+            try:
+                ctx = self._own_context()
+                decision = self._observe(ctx, tool, arguments, output, session_id, door, untrusted, spec)
+            except Exception as exc:
+                decision = _failure(
+                    Verdict.BLOCK,
+                    ReasonCode.OBJECTIVE_GUARDRAIL_ERROR,
+                    _why(exc, "the output scan"),
+                )
+            return self._audited("output", decision, ctx, started, sink)
+        finally:
+            self._release_context(ctx)
 
     def refuse(
         self,
@@ -496,12 +527,14 @@ class _DecisionPath:
     reached without an import statement per call (a decision made one in each of its steps)."""
 
     def __init__(self) -> None:
+        from threading import local
+
         from limen.engine import decide
         from limen.floors import correlator, toolpin
         from limen.floors.egress import is_external_egress
         from limen.judge import review
         from limen.normalize import normalize
-        from limen.policy import load_context
+        from limen.policy import copied, load_context, shared_context
         from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED
         from limen.state.memory import MemoryStore
         from limen.state.view import StoredSession
@@ -510,6 +543,7 @@ class _DecisionPath:
         self.decide, self.review, self.learn = decide, review, learn
         self.correlator, self.toolpin, self.is_external_egress = correlator, toolpin, is_external_egress
         self.normalize, self.load_context = normalize, load_context
+        self.shared_context, self.copied, self.local = shared_context, copied, local
         self.MemoryStore, self.StoredSession = MemoryStore, StoredSession
         self.BROAD, self.STATE_LOST, self.TAINTED, self.UNTRUSTED = BROAD, STATE_LOST, TAINTED, UNTRUSTED
 

@@ -12,7 +12,7 @@ import functools
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from limen.policy import paths
 from limen.policy.errors import PolicyError, Problem
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from limen.context import Context
     from limen.model import Mode
 
-__all__ = ["PolicyError", "Problem", "load_context"]
+__all__ = ["PolicyError", "Problem", "load_context", "shared_context"]
 
 _cache: dict[tuple[Any, ...], Any] = {}
 _lock = threading.Lock()  # the daemon's threads share the cache
@@ -113,6 +113,12 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
     Raises `PolicyError` (each problem naming file, line and key) rather than guessing. A requested
     `mode` can only make the policy stricter.
     """
+    return copied(shared_context(workspace, mode=mode))  # callers attach their session to their own copy
+
+
+def shared_context(workspace: str, *, mode: str | None = None) -> Context:
+    """`load_context` without the copy: the cached Context itself, shared by every caller and thread until a
+    policy file changes. Never change it: copy it first (`Runtime` keeps one copy per thread and version)."""
     workspace = paths.project_root(
         workspace
     )  # a sub-folder belongs to its project: same policy and protection
@@ -130,7 +136,7 @@ def load_context(workspace: str, *, mode: str | None = None) -> Context:
     hit = entry[0]
     if isinstance(hit, PolicyError):  # a fresh one: re-raising the cached one would grow its traceback
         raise PolicyError(hit.problems)
-    return _copied(hit)  # callers attach their session to their own copy
+    return cast("Context", hit)
 
 
 def _compiled(workspace: str, requested: Mode | None, key: tuple[Any, ...]) -> tuple[Any, Any]:
@@ -160,7 +166,7 @@ def _settled(key: tuple[Any, ...], entry: tuple[Any, Any]) -> bool:
     return True
 
 
-def _copied(context: Context) -> Context:
+def copied(context: Context) -> Context:
     """`copy.copy(context)`, field by field: the generic copy of a slotted object costs more than the rest
     of `load_context` together."""
     global _fields
