@@ -197,6 +197,34 @@ GIT_COMMAND_KEYS = re.compile(
     r"interactive\.difffilter)$"
 )
 GIT_HOOK_KEYS = re.compile(r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree)$")
+# Keys whose value git runs on its own, whatever the value (not only when the user asks for the command).
+GIT_SILENT_KEYS = frozenset({"core.fsmonitor", "uploadpack.packobjectshook"})
+# A command-valued setting that is more than naming a program: a shell line, or a shell or interpreter
+# or downloader at its head. `core.editor = vim` is a choice of tool; `core.pager = sh -c ...` is code.
+SHELL_LIKE_VALUE = re.compile(
+    r"[|;&`]|\$\(|^\s*(?:sh|bash|zsh|dash|python\d*(?:\.\d+)?|node|perl|ruby|php|curl|wget|nc|ncat)\b"
+)
+
+# A program path the agent could have written: relative to the project, or in a temporary folder.
+AGENT_WRITABLE_PROGRAM = re.compile(
+    r"^(?:\.{1,2}[/\\]|(?![/~$%])[^\s/\\]+[/\\])|^/(?:tmp|var/tmp|dev/shm)/|\$\{workspaceFolder\}"
+)
+
+
+def git_value_concerns(key: str, value: str) -> bool:
+    """Whether setting git `key` (lower case) to `value` makes git run code beyond naming a tool: a hook or
+    config location, a key git runs silently, a shell-like command or a program the agent could have
+    written (the same test for `git config KEY V` and for a written `.gitconfig`)."""
+    return bool(
+        GIT_HOOK_KEYS.match(key)
+        or key in GIT_SILENT_KEYS
+        or (
+            GIT_COMMAND_KEYS.match(key)
+            and (SHELL_LIKE_VALUE.search(value) or AGENT_WRITABLE_PROGRAM.search(value.strip()))
+        )
+    )
+
+
 _W, _E = r"(?<!\S)", r"(?!\S)"  # a word's start and end in the words after a program's name
 _READ_FILE = (R.READS,)
 

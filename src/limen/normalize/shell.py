@@ -49,6 +49,7 @@ from limen.facts.programs import (
     SETTING_ONLY_OPTIONS,
     Program,
     Role,
+    git_value_concerns,
     has,
     names,
     options,
@@ -2834,7 +2835,11 @@ def _git_config_commands(args: list[str], state: _State, via: tuple[str, ...], l
     if rest[:1] != ["config"]:
         return
     words = [w for w in rest[1:] if not w.startswith("-")]
-    if len(words) >= 2 and _git_runs_later(words[0].lower(), words[1]):
+    if (
+        len(words) >= 2
+        and _git_runs_later(words[0].lower(), words[1])
+        and git_value_concerns(words[0].lower(), words[1][1:] if words[1].startswith("!") else words[1])
+    ):  # `git config core.editor vim` names a tool; `core.pager 'sh -c ...'` sets up code to run later
         state.note(f"persists: git config {words[0]} names what git runs later")
     if len(words) >= 2:  # `git config KEY VALUE`: run whenever git next reads it (later: noted, not opaque)
         state.deferred += 1

@@ -22,7 +22,12 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from limen.facts.programs import GIT_COMMAND_KEYS, GIT_HOOK_KEYS
+from limen.facts.programs import (
+    AGENT_WRITABLE_PROGRAM,
+    GIT_COMMAND_KEYS,
+    GIT_HOOK_KEYS,
+    git_value_concerns,
+)
 from limen.model import Finding, ReasonCode, Verdict
 
 if TYPE_CHECKING:
@@ -357,7 +362,7 @@ def _vscode_settings(text: str) -> tuple[list[str], list[str]]:
     for key, value in _pairs(text):
         if _VSCODE_RUNS.match(key) and value.strip():
             commands.append(value)
-            writable = _AGENT_WRITABLE.search(value) and not _VENV_INTERPRETER.match(value)
+            writable = AGENT_WRITABLE_PROGRAM.search(value) and not _VENV_INTERPRETER.match(value)
             if writable or _METACHARS.search(value):
                 concerns.append(f"the editor runs {key} = {value[:60]}")
     return commands, concerns
@@ -366,13 +371,6 @@ def _vscode_settings(text: str) -> tuple[list[str], list[str]]:
 _METACHARS = re.compile(r"[|;&`]|\$\(")
 # The interpreter a project's package manager installs (`.venv/bin/python`): a write there is judged itself.
 _VENV_INTERPRETER = re.compile(r"^(?:\./)?\.?venv[\w.-]*[/\\](?:bin|Scripts)[/\\]python[\d.]*(?:\.exe)?$")
-# A program path the agent could have written: relative to the project, or in a temporary folder.
-_AGENT_WRITABLE = re.compile(
-    r"^(?:\.{1,2}[/\\]|(?![/~$%])[^\s/\\]+[/\\])|^/(?:tmp|var/tmp|dev/shm)/|\$\{workspaceFolder\}"
-)
-_SHELLY = re.compile(
-    r"[|;&`]|\$\(|^\s*(?:sh|bash|zsh|dash|python\d*(?:\.\d+)?|node|perl|ruby|php|curl|wget|nc|ncat)\b"
-)
 
 
 def _git_config(text: str) -> tuple[list[str], list[str]]:
@@ -398,7 +396,7 @@ def _git_config(text: str) -> tuple[list[str], list[str]]:
         if full.startswith("alias.") and not value.startswith("!"):
             continue  # a git sub-command alias runs git itself
         commands.append(command)
-        if _SHELLY.search(command) or full in ("core.fsmonitor", "uploadpack.packobjectshook"):
+        if git_value_concerns(full, command):
             concerns.append(f"git runs {full} = {command[:60]}")
     return commands, concerns
 
