@@ -134,8 +134,10 @@ class Runtime:
         return ctx
 
     def _release_context(self, ctx: Context | None) -> None:
+        """The decision is done with this thread's context: it keeps no session view until the next."""
         mine = self._contexts
         if ctx is not None and mine is not None and getattr(mine, "context", None) is ctx:
+            ctx.session = None
             mine.busy = False
 
     def session(self, session_id: str | None) -> StoredSession:
