@@ -136,8 +136,11 @@ class Runtime:
     def _release_context(self, ctx: Context | None) -> None:
         """The decision is done with this thread's context: it keeps no session view until the next."""
         mine = self._contexts
-        if ctx is not None and mine is not None and getattr(mine, "context", None) is ctx:
-            ctx.session = None
+        if ctx is None or mine is None:
+            return
+        owned: Context | None = getattr(mine, "context", None)
+        if owned is not None and owned is ctx:
+            owned.session = None
             mine.busy = False
 
     def session(self, session_id: str | None) -> StoredSession:
