@@ -714,6 +714,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "claude",
         R.AGENT,
+        disables=rf"{_W}--dangerously-skip-permissions{_E}|{_W}--permission-mode(?:=|\s+)bypassPermissions{_E}",
         changes_settings=rf"{_W}(?:config\s+(?:set|add|remove|rm)|mcp\s+(?:add|add-json|add-from-claude-desktop|remove))"
         rf"{_E}",
         settings_files=(
@@ -726,12 +727,15 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "gemini",
         R.AGENT,
+        disables=rf"{_W}(?:--yolo|-y){_E}|{_W}--approval-mode(?:=|\s+)yolo{_E}",
         changes_settings=rf"{_W}(?:mcp\s+(?:add|remove)|extensions\s+(?:install|uninstall|link|update|enable|disable)){_E}",
         settings_files=("~/.gemini/settings.json", ".gemini/settings.json"),
     ),
     _p(
         "codex",
         R.AGENT,
+        disables=rf"{_W}--dangerously-bypass-approvals-and-sandbox{_E}|{_W}--yolo{_E}"
+        rf"|{_W}(?:-s|--sandbox)(?:=|\s+)danger-full-access{_E}",
         changes_settings=rf"{_W}mcp\s+(?:add|remove){_E}",
         settings_files=("~/.codex/config.toml",),
     ),
