@@ -35,8 +35,9 @@ def _broad(action: Action, ctx: Context) -> bool:
     """An archive anywhere, or an enumeration/recursive copy reaching outside the workspace."""
     if any(c.name in ARCHIVERS for c in action.commands):
         return True
-    outside = any(not (ctx.workspace and is_within(p, ctx.workspace)) for p in action.paths)
-    if outside and any(_enumerates(c) for c in action.commands):
+    if any(_enumerates(c) for c in action.commands) and any(
+        not (ctx.workspace and is_within(p, ctx.workspace)) for p in action.paths
+    ):  # the commands first: most calls run none, and every path would be resolved against the workspace
         return True
     return action.capability == Capability.FILESYSTEM_READ.value and (
         len(action.paths) >= ctx.bulk_threshold or any("**" in str(v) for v in action.arguments.values())
