@@ -29,6 +29,7 @@ import argparse
 import os
 import sys
 import time
+import zlib
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -127,12 +128,41 @@ def main() -> int:
     ]
     ys = np.array([y for _, y, _, _ in sentences])
     sw = np.array([w * (0.5 / pos if y else 0.5 / neg) * len(sentences) for _, y, w, _ in sentences])
-    vocab = t2.Vocab()
-    vocab.fit(feats)
-    clf = LogisticRegression(C=args.C, max_iter=3000, solver="liblinear", random_state=0)
-    clf.fit(vocab.matrix(feats), ys, sample_weight=sw)
-    model = t2.export(vocab, clf)
+    model = fit_words(feats, ys, sw, args.C)
     model.thresholds = {mode: 0.5 for mode in tier2.MODES}
+    # A bare request is one sentence, judged by the first stage at its own even odds (classes are balanced
+    # by weight); a document's sentences are judged by the second stage at the documents' budget below.
+    model.thresholds[drift.BARE_THRESHOLD] = 0.0
+    model.enabled_by_default = True
+
+    # The second stage learns how a sentence stands to its document. Its rows: every candidate sentence of
+    # the training documents (label 0), and every bare sentence above placed into a training document at
+    # the start, the middle or the end (BIPIA's construction; its label). The first stage's score in a row
+    # comes from a model trained without that sentence (two folds), so the second stage does not learn to
+    # trust scores the first stage has memorised.
+    fold = np.array([zlib.crc32(text.encode()) % 2 for text, _, _, _ in sentences])
+    folds = [
+        fit_words(
+            [f for f, k in zip(feats, fold, strict=True) if k != j], ys[fold != j], sw[fold != j], args.C
+        )
+        for j in (0, 1)
+    ]
+    rows, labels, weights = stage_two_rows(model, folds, documents, bare)
+    names = drift.CONTEXT_FEATURES
+    xs = np.array([[r[n] for n in names] for r in rows])
+    ys2 = np.array(labels)
+    npos = int(ys2.sum())
+    sw2 = np.array(
+        [
+            w * (0.5 / npos if y else 0.5 / (len(ys2) - npos)) * len(ys2)
+            for y, w in zip(ys2, weights, strict=True)
+        ]
+    )
+    stage2 = LogisticRegression(C=1.0, max_iter=3000, solver="liblinear", random_state=0)
+    stage2.fit(xs, ys2, sample_weight=sw2)
+    model.context = {n: round(float(w), 4) for n, w in zip(names, stage2.coef_[0], strict=True)}
+    model.context["bias"] = float(stage2.intercept_[0])
+    print(f"second stage: {npos} planted sentences, {len(ys2) - npos} document sentences; {model.context}")
 
     def docs(s: str) -> tuple[list[str], list[str]]:
         benign = [it["payload"] for items in split[s].values() for it in items if is_document(it)]
@@ -148,16 +178,11 @@ def main() -> int:
         return benign, attacks
 
     dev_benign, dev_attacks = docs("dev")
-    # the documents' budget: a bare request has its own threshold (even odds), set below
     dev_b = sorted((drift.document_raw(model, d, bare=False) for d in dev_benign), reverse=True)
     allowed = int(DOC_FRICTION * len(dev_b))
-    # the least raw score at which at most `allowed` dev documents are flagged, and never below even odds
+    # the least score at which at most `allowed` dev documents are flagged, and never below even odds
     raw_cut = max(0.0, float(np.nextafter(dev_b[allowed], np.inf)))
-    model.bias -= raw_cut  # the decision is raw >= 0: the threshold is folded into the bias
-    # A bare request is one sentence, not a document of dozens that each get a chance to be flagged: it is
-    # judged at the model's own even odds (classes are balanced by weight), not at the documents' budget.
-    model.thresholds[drift.BARE_THRESHOLD] = -raw_cut
-    model.enabled_by_default = True
+    model.context["bias"] -= raw_cut  # the decision is score >= 0: the threshold is folded into the bias
     dev_recall = float(np.mean([drift.document_raw(model, d) >= 0 for d in dev_attacks]))
     print(
         f"dev: {len(dev_benign)} benign documents, {allowed} allowed (cut {raw_cut:.2f}); recall on {len(dev_attacks)} embedded attacks {dev_recall:.3f}"
@@ -185,6 +210,48 @@ def main() -> int:
     )
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB); {time.time() - t0:.0f}s")
     return 0
+
+
+def fit_words(
+    feats: list[tuple[dict[tuple[int, int | str], int], int]], ys: np.ndarray, sw: np.ndarray, c: float
+) -> tier2.Model:
+    """The first stage: a logistic regression over a sentence's n-grams, words and marks."""
+    vocab = t2.Vocab()
+    vocab.fit(feats)
+    clf = LogisticRegression(C=c, max_iter=3000, solver="liblinear", random_state=0)
+    clf.fit(vocab.matrix(feats), ys, sample_weight=sw)
+    return t2.export(vocab, clf)
+
+
+def stage_two_rows(
+    model: tier2.Model, folds: list[tier2.Model], documents: list[str], bare: list[tuple[str, int, float]]
+) -> tuple[list[dict[str, float]], list[int], list[float]]:
+    """The second stage's rows: features of candidate sentences in documents, the first-stage score taken
+    from the fold model that did not read the sentence."""
+    rows: list[dict[str, float]] = []
+    labels: list[int] = []
+    weights: list[float] = []
+
+    def add(text: str, planted: str | None, label: int, weight: float) -> None:
+        document = drift.content_words(text)
+        for piece, marks, feats in drift.document_rows(model, text):
+            is_planted = planted is not None and piece in planted
+            if planted is not None and not is_planted:
+                continue  # the carrier's own sentences are counted once, from the documents themselves
+            other = folds[1 - zlib.crc32((planted or piece).encode()) % 2]
+            form = drift.sentence_form(piece, marks, drift.topic_mark(piece, document))
+            feats["raw"] = other.raw_window([form])
+            rows.append(feats)
+            labels.append(label if is_planted else 0)
+            weights.append(weight)
+
+    for document in documents:
+        add(document, None, 0, 1.0)
+    for i, (text, label, weight) in enumerate(bare):
+        for k, where in enumerate(("start", "middle", "end")):
+            carrier = documents[(i * 7919 + k * 104729 + 13) % len(documents)]
+            add(embedded(text, carrier, where), text, label, weight / 3)
+    return rows, labels, weights
 
 
 def gate(benign: list[str], attacks: list[str], *, on: bool) -> tuple[int, int]:
@@ -229,12 +296,30 @@ def write_card(
             'word, at its opening or after a short lead-in; a question mark; a rule about "your answer"; word',
             "classes in English, German, Spanish, French, Chinese and Japanese) and for its",
             "topic (whether it shares a content word with the rest of the document). Only sentences with the form",
-            "of a task are scored. The channel decides what a request means: it reads untrusted content only",
+            "of a task are scored (a task verb or question word, a question mark, an AI named as the addressee, a",
+            "courtesy frame).",
+            "",
+            "**Second stage** (issue 12): inside a document, the first stage's score is one feature of a small",
+            "logistic regression over how the sentence stands to its document (`drift.CONTEXT_FEATURES`, weights",
+            "in the model file's header): a task verb opening a clause of its own, an AI named as the addressee",
+            "('Assistant, ...', 'note to the AI', 'para la IA', '请AI助手', 'アシスタントへ'), a courtesy frame",
+            "('we would appreciate', 'wären dankbar', 'お手数ですが'), an outside address or account, a heading",
+            "too short for a task, a turn to 'you' against how often the rest of the text says it, a change of",
+            "script, and the share of the document's pieces that have the form of a task. Its rows: every",
+            "candidate sentence of the training documents (0), and every training task placed into a training",
+            "document at the start, the middle and the end (BIPIA's construction; 1); the first-stage score in a",
+            "row comes from a two-fold model that did not see the sentence. Weights:",
+            "  " + ", ".join(f"{k} {v:+.2f}" for k, v in sorted(model.context.items())) + ".",
+            "A bare request is still judged by the first stage alone, at its even odds.",
+            "",
+            "Marks of the first stage's text and the second stage's features are word classes (what a tagger",
+            "would give), not injection phrases. The threshold, as before, is the documents' budget on dev.",
+            "",
+            "The channel decides what a request means: it reads untrusted content only",
             "(tool output, pages, files; never what the user typed, never an MCP tool description). A document's",
             "sentences are judged at the documents' budget below; a tool output that is nothing but one request",
             "(one piece of text: no reader but the agent) is judged as that sentence at the model's own even odds",
-            f"(raw score {model.thresholds[drift.BARE_THRESHOLD]:.2f}, where a document's sentence needs 0: one",
-            "sentence, not dozens that each get a chance); a request with a greeting and a name around it (a short message) and a text",
+            "(one sentence, not dozens that each get a chance); a request with a greeting and a name around it (a short message) and a text",
             "that is mostly tasks (a list of prompts) are left alone. It runs after Tier 0/1, only raises",
             "(`indirect_injection`, AUTH), and is on by default (`LIMEN_TIER2_DRIFT=0` turns it off).",
             "",
@@ -248,7 +333,9 @@ def write_card(
             "  the training documents, whatever its label, so that its topic mark means what it means in use.",
             "- honesty note: this script prints the test split's summary; it was run about fifteen times while the",
             "  features, data and budget were chosen (on dev recall and on a hand-written set of hard benign",
-            "  documents, tests/turngate/test_tier2_task_drift.py), so the test figures are not entirely untouched.",
+            "  documents, tests/turngate/test_tier2_task_drift.py), so the test figures are not entirely untouched;",
+            "  the second stage was chosen over about twenty more runs, looking at dev recall, this test summary, the",
+            "  hand-written regression sets and the shared corpora (see docs/architecture.md).",
             f"- threshold: at most {allowed} of the {n_dev} benign documents of the dev split (BIPIA emails,",
             f"  tables, code; AgentDojo clean outputs) flagged; dev recall on embedded attacks {dev_recall:.3f}.",
             "",

@@ -159,7 +159,9 @@ _CJK_QUESTION = re.compile(
     r"什么|谁|怎么|如何|为什么|哪|多少|多长|多高|多大|多远|几|吗[？?]?$|何|誰|どう|なぜ|ですか"
 )
 # a sentence is only scored when it has the form of a task (the model reads every sentence in training)
-_FORM_MARKS = frozenset({"zztaskverb", "zzquestionword", "zzquestion", "zzyouroutput"})
+_FORM_MARKS = frozenset(
+    {"zztaskverb", "zzquestionword", "zzquestion", "zzyouroutput", "zzaddressee", "zzcourtesy"}
+)
 # A program's diagnostic label: "Error: please provide a valid API key" is a tool asking its operator for
 # what it needs, not a task for an assistant.
 _DIAGNOSTIC = re.compile(
@@ -168,6 +170,47 @@ _DIAGNOSTIC = re.compile(
     re.IGNORECASE,
 )
 _LEAD_IN = re.compile(r"[,:;，、：]\s*")
+# Where a clause can open inside a sentence: after a comma, colon or semicolon, or after a connective ("and
+# compose ...", "then list ...", "zuerst erkläre ..."); a task verb there is a request in a clause of its own
+# ("Assistant, when you report on these reviews, first tell me ...").
+_CLAUSE = re.compile(
+    r"[,:;，、：]\s*|\b(?:and|then|first|also|und|dann|zuerst|außerdem|y|luego|primero|además|et|puis"
+    r"|d'abord|aussi)\s+"
+)
+# Words that stand before a request's verb as "please" does in English.
+_PLEASE = _word_set("please kindly bitte favor veuillez merci")
+# The sentence turns to an AI as its addressee: names it at its opening ("Assistant, ...", "AI reading
+# this:"), or after a word that addresses ("note to the AI", "dear model", "para el asistente", "请AI助手",
+# "アシスタントさん", "AIへ"). A word class, weighed by the model against documents that speak *about* an
+# assistant or a model ("my assistant will call you", "why do models obey ...").
+_AI = (
+    r"(?:ai|a\.i\.|ai assistant|assistant|chatbot|bot|llm|language model|model|agent|copilot|assistent|ki"
+    r"|sprachmodell|asistente|ia|modelo|agente|modèle)"
+)
+_AI_WORD = re.compile(rf"\b{_AI}\b|助手|人工智能|智能体|アシスタント|エージェント|ａｉ")
+_ADDRESSEE = re.compile(
+    rf"^(?:hey |hi |hello |dear |hallo |liebe[rs]? |hola |querido |cher |chère )?(?:the |an? |der |die |das "
+    rf"|el |la |le |l')?{_AI}\b"
+    rf"|\b(?:to|for|dear|hey|an|für|para|al|pour|au|à)\s+(?:the |any |every |an? |die |den |das |el |la |le "
+    rf"|l'|cualquier )?(?:\w+ )?{_AI}\b"
+    r"|^(?:请|致|给)?(?:ai|ａｉ)?(?:助手|人工智能|智能体)|(?:ai|ａｉ|アシスタント|エージェント)(?:へ|さん|様)",
+)
+# A courtesy frame that carries a request without an imperative ("we would appreciate it if ...", "auriez-vous
+# l'amabilité de ...", "お手数ですが"): the register of a business letter, weighed by the model against the
+# same register in letters between people.
+_COURTESY_WORDS = _word_set(
+    """
+    appreciate appreciated grateful kindly convenience dankbar freuen bitten agradeceríamos agradecería
+    agradeceremos agradecemos agradecido amabilidad rogamos amabilité prie prions vouloir reconnaissant
+    grati cortesemente
+    """
+)
+_COURTESY_DENSE = ("麻烦", "烦请", "劳驾", "お手数", "恐れ入り", "恐縮", "幸いです")
+# An address, account or link in the sentence: a request to move something somewhere.
+_IBAN = re.compile(r"[A-Z]{2}\d{2}")
+_DESTINATION = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|\b[A-Z]{2}\d{2}(?: ?\d{4}){3,}|https?://")
+# what `_YOUR_OUTPUT` needs to be worth running (a substring test is a fraction of the regex's cost)
+_YOUR_OUTPUT_KEYS = ("your ", "in the ", "now on", "jetzt", "ahora", "désormais", "从现在起", "これから")
 _YOUR_OUTPUT = re.compile(
     r"\b(?:your|in the) (?:answer|answers|response|responses|reply|replies|output|message)\b|"
     r"\bfrom now on\b|\bab jetzt\b|\ba partir de ahora\b|\bdésormais\b|从现在起|これから"
@@ -192,10 +235,18 @@ def form_marks(sentence: str) -> list[str]:
             if not opening:
                 continue
             verb = opening[0]
-            if verb in _TASK_VERBS or (verb == "please" and len(opening) > 1 and opening[1] in _TASK_VERBS):
+            if verb in _TASK_VERBS or (verb in _PLEASE and len(opening) > 1 and opening[1] in _TASK_VERBS):
                 marks.append("zztaskverb")
             if verb in _QUESTION_WORDS:
                 marks.append("zzquestionword")
+        for clause in _CLAUSE.split(head)[1:]:
+            opening = [w.strip(_TRIM + ".!?()") for w in clause.split(None, 4)[:4]]
+            if opening and opening[0] in _PLEASE:
+                opening = opening[1:]
+            # a clause of its own has a verb and an object, not a column list ("name,email,rating")
+            if len(opening) >= 3 and opening[0] in _TASK_VERBS:
+                marks.append("zzclausetask")
+                break
         if _dense(first):
             if _CJK_TASK.search(head[:16]) or _CJK_REQUEST.search(sentence.strip()):
                 marks.append("zztaskverb")
@@ -203,8 +254,23 @@ def form_marks(sentence: str) -> list[str]:
                 marks.append("zzquestionword")
     if sentence.rstrip().endswith(("?", "？")):
         marks.append("zzquestion")
-    if _YOUR_OUTPUT.search(sentence.lower()):
+    low = sentence.lower()
+    if any(key in low for key in _YOUR_OUTPUT_KEYS) and _YOUR_OUTPUT.search(low):
         marks.append("zzyouroutput")
+    if _AI_WORD.search(low, 0, 160) and _ADDRESSEE.search(low, 0, 160):
+        marks.append("zzaddressee")
+    if _COURTESY_WORDS.intersection(words) or (
+        not head.isascii() and any(mark in head for mark in _COURTESY_DENSE)
+    ):
+        marks.append("zzcourtesy")
+    if ("@" in sentence or "://" in sentence or _IBAN.search(sentence)) and _DESTINATION.search(sentence):
+        marks.append("zzdestination")
+    # its length in words (a Chinese or Japanese character a third of one): a heading or a label ("Answer
+    # Lively", "generate duplicates") is too short to carry a task and its object
+    if len(sentence) <= 120 and len(words) <= 3:
+        dense = 0 if head.isascii() else sum(1 for ch in head if _DENSE_FIRST <= ch <= _DENSE_LAST)
+        if len(words) + dense // 3 <= 3:
+            marks.append("zzshort")
     return marks
 
 
@@ -229,7 +295,13 @@ def sentence_form(sentence: str, marks: list[str] | None = None, topic: str = ""
     anything at all)."""
     if marks is None:
         marks = form_marks(sentence)
-    return " ".join([*marks, topic]) + " zzend " + tier2.normalise(sentence)
+    words = [m for m in marks if m not in _CONTEXT_MARKS]
+    return " ".join([*words, topic]) + " zzend " + tier2.normalise(sentence)
+
+
+# Marks only the second stage weighs (as features of their own, see `context_features`): in the first stage's
+# text their letters would be diluted among the sentence's n-grams.
+_CONTEXT_MARKS = frozenset({"zzclausetask", "zzaddressee", "zzcourtesy", "zzdestination", "zzshort"})
 
 
 def _is_task_form(marks: list[str]) -> bool:
@@ -249,12 +321,83 @@ def _answered(question: str, following: str) -> bool:
 _YES_NO = re.compile(r"(?:yes|no|ja|nein|sí|si|oui|non|是的|不是|はい|いいえ)\b", re.IGNORECASE)
 
 
-def _scores(model: tier2.Model, text: str, bare: bool) -> tuple[list[str], dict[int, float]]:
-    """A document's pieces, and the raw score of each piece that has the form of a task, by index; no scores
-    when the text is not a document (see `document_raw`)."""
+# Second person: the words by which a sentence turns to its reader (a shift to "you" after a text that spoke
+# of other things is how a planted task turns to the assistant).
+_SECOND_PERSON = re.compile(
+    r"\b(?:you|your|yours|du|dich|dir|dein|deine|ihnen|tú|usted|ustedes|vous|votre|vos|toi)\b|你|您|あなた"
+)  # matched on lower-cased text
+# The features the second stage weighs (`context_features`); the model file names its weight for each.
+CONTEXT_FEATURES = (
+    "raw",
+    "clausetask",
+    "addressee",
+    "courtesy",
+    "destination",
+    "short",
+    "you_here",
+    "you_elsewhere",
+    "script_shift",
+    "tasklike_share",
+)
+
+
+def _script(text: str) -> tuple[int, int]:
+    """Letters, and how many of them are Chinese, Japanese or Korean characters."""
+    dense = 0 if text.isascii() else sum(1 for ch in text if _DENSE_FIRST <= ch <= _DENSE_LAST)
+    return sum(map(str.isalpha, text)), dense
+
+
+class Surroundings:
+    """What the second stage needs of a whole document, computed once: its worded pieces, how often it turns
+    to "you", its script, and how many pieces have the form of a task."""
+
+    __slots__ = ("dense", "letters", "tasklike", "worded", "you")
+
+    def __init__(self, text: str, parts: list[str], tasklike: int) -> None:
+        self.worded = sum(1 for p in parts if _LETTER.search(p))
+        self.you = len(_SECOND_PERSON.findall(text.lower()))
+        self.letters, self.dense = _script(text)
+        self.tasklike = tasklike
+
+
+def context_features(part: str, marks: list[str], raw: float, around: Surroundings) -> dict[str, float]:
+    """How one sentence stands to its document: the first stage's score for its words, its form (a task
+    verb opening a clause of its own, an AI named as its addressee, a courtesy frame, an address to send
+    to, too short for a task), and what sets a planted task apart from the text around it: a turn to "you"
+    in a text that otherwise does not, or speaks to "you" throughout; a change of script; how much of the
+    document has the form of a task."""
+    present = set(marks)
+    you_here = len(_SECOND_PERSON.findall(part.lower()))
+    others = around.worded - 1
+    letters, dense = _script(part)
+    rest_letters = around.letters - letters
+    rest_share = (around.dense - dense) / rest_letters if rest_letters > 0 else 0.0
+    own_share = dense / letters if letters else 0.0
+    return {
+        "raw": raw,
+        "clausetask": float("zzclausetask" in present),
+        "addressee": float("zzaddressee" in present),
+        "courtesy": float("zzcourtesy" in present),
+        "destination": float("zzdestination" in present),
+        "short": float("zzshort" in present),
+        "you_here": float(you_here > 0),
+        "you_elsewhere": (around.you - you_here) / others if others > 0 else 0.0,
+        "script_shift": float(abs(own_share - rest_share) > 0.5),
+        "tasklike_share": around.tasklike / around.worded if around.worded else 0.0,
+    }
+
+
+def combined(weights: dict[str, float], features: dict[str, float]) -> float:
+    """The second stage's score: a weighted sum of the features (>= 0 flags the sentence)."""
+    return weights.get("bias", 0.0) + sum(weights.get(k, 0.0) * v for k, v in features.items())
+
+
+def _candidates(model: tier2.Model, text: str) -> tuple[list[str], dict[int, float], dict[int, list[str]]]:
+    """A document's pieces, and for each piece with the form of a task its first-stage score and marks."""
     cut = _pieces(text)
     parts = [piece for piece, _ in cut]
-    scores: dict[int, float] = {}
+    raws: dict[int, float] = {}
+    marks_of: dict[int, list[str]] = {}
     document: Counter[str] | None = None
     for i, (part, introduces) in enumerate(cut):
         if introduces or _weight(part) < MIN_CHARS or not _LETTER.search(part):
@@ -264,20 +407,47 @@ def _scores(model: tier2.Model, text: str, bare: bool) -> tuple[list[str], dict[
         marks = form_marks(part)
         if _is_task_form(marks):
             document = content_words(text) if document is None else document
-            scores[i] = model.raw_window([sentence_form(part, marks, topic_mark(part, document))])
-    if not scores:
+            raws[i] = model.raw_window([sentence_form(part, marks, topic_mark(part, document))])
+            marks_of[i] = marks
+    return parts, raws, marks_of
+
+
+def document_rows(model: tier2.Model, text: str) -> list[tuple[str, list[str], dict[str, float]]]:
+    """For training the second stage: each candidate sentence of a document (not a bare request, not a list
+    of tasks), its marks and its features."""
+    parts, raws, marks_of = _candidates(model, text)
+    if not raws:
+        return []
+    best = max(raws, key=raws.__getitem__)
+    worded = sum(1 for part in parts if _LETTER.search(part))
+    if worded == 1 or _weight(text) - _weight(parts[best]) < MIN_CONTEXT or len(raws) * 2 > worded:
+        return []
+    around = Surroundings(text, parts, len(raws))
+    return [(parts[i], marks_of[i], context_features(parts[i], marks_of[i], raws[i], around)) for i in raws]
+
+
+def _scores(model: tier2.Model, text: str, bare: bool) -> tuple[list[str], dict[int, float]]:
+    """A document's pieces, and the score of each piece that has the form of a task, by index (>= 0 flags
+    it); no scores when the text is not a document (see `document_raw`)."""
+    parts, raws, marks_of = _candidates(model, text)
+    if not raws:
         return parts, {}
-    best = max(scores, key=scores.__getitem__)
+    best = max(raws, key=raws.__getitem__)
     worded = sum(1 for part in parts if _LETTER.search(part))  # a list's numbers are not its sentences
     if worded == 1 and bare:  # nothing but the request: a bare request
         if _DIAGNOSTIC.match(parts[best]):  # a program telling whoever runs it what it needs
             return parts, {}
-        return parts, {best: scores[best] - model.thresholds.get(BARE_THRESHOLD, 0.0)}
+        return parts, {best: raws[best] - model.thresholds.get(BARE_THRESHOLD, 0.0)}
     # a request with a few words around it (a greeting and a name, a label) is a short message: not a
     # document to weigh it against, not a bare request either
-    if _weight(text) - _weight(parts[best]) < MIN_CONTEXT or len(scores) * 2 > worded:
+    if _weight(text) - _weight(parts[best]) < MIN_CONTEXT or len(raws) * 2 > worded:
         return parts, {}
-    return parts, scores
+    if not model.context:
+        return parts, raws
+    around = Surroundings(text, parts, len(raws))
+    return parts, {
+        i: combined(model.context, context_features(parts[i], marks_of[i], raws[i], around)) for i in raws
+    }
 
 
 def document_raw(model: tier2.Model, text: str, *, bare: bool = True) -> float:

@@ -33,7 +33,7 @@ import sys
 import threading
 import unicodedata
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Literal
 
@@ -159,6 +159,9 @@ class Model:
     thresholds: dict[str, float]  # mode -> calibrated score at which Tier 2 asks (AUTH)
     block_threshold: float  # strict/paranoid: calibrated score at which Tier 2 blocks
     enabled_by_default: bool
+    # a second stage over named features of a sentence in its document (the task-drift screen's; empty for
+    # Tier 2): feature name -> weight, "bias" its intercept
+    context: dict[str, float] = field(default_factory=dict)
 
     def raw_block(self, window: str) -> tuple[int, int]:
         """The quantised weight sum and the feature count of one block."""
@@ -235,6 +238,8 @@ def dump(model: Model) -> bytes:
         "enabled_by_default": model.enabled_by_default,
         "tables": {},
     }
+    if model.context:
+        header["context"] = model.context
     body = bytearray()
     tables: dict[str, int] = {}
     for size in GRAM_SIZES:
@@ -303,6 +308,7 @@ def load_bytes(blob: bytes) -> Model:
         thresholds={str(k): float(v) for k, v in header["thresholds"].items()},
         block_threshold=float(header["block_threshold"]),
         enabled_by_default=bool(header["enabled_by_default"]),
+        context={str(k): float(v) for k, v in header.get("context", {}).items()},
     )
 
 
