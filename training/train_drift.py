@@ -353,7 +353,12 @@ def write_card(
             "BIPIA's bare instructions as tool output. The documents' threshold keeps recall on embedded tasks",
             "partial; a task in a language without its word classes here (Italian, Korean) is scored only if it",
             "ends with a question mark. Span removal cuts the sentences `planted_tasks()` names, not the",
-            "paragraph after them.",
+            "paragraph after them. The second stage learns from tasks planted by construction (a sentence",
+            "inserted at the start, middle or end of a training document), so its weights carry that",
+            "construction's habits; its dev threshold rests on one or two of 236 English documents and moves",
+            "with small changes to the features. Code comments and READMEs that ask the developer to explain or",
+            "describe something are still asked about; polite requests whose words are in none of the classes",
+            "('Dürften wir Sie bitten ...', 'Sería de gran ayuda que ...') still pass.",
             MARK_END,
         ]
     )
