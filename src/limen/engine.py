@@ -94,17 +94,21 @@ def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list
     loaded = rules.objective_rules()
     filled = rules.filled_fields(action, loaded)
     asked_again = derived.ASKED_AGAIN  # rules a floor or the runtime asks again (`derived.rule_findings`)
+    append = findings.append
     for rule in loaded:
-        if rule.needs and filled.isdisjoint(rule.needs):
+        needs = rule.needs
+        if needs and filled.isdisjoint(needs):
             continue  # nothing for this rule to judge
+        check = rule.check
         mark = len(findings)
         try:
-            findings.extend(rule.check(action, ctx))  # what it yielded before raising is kept too
-            if rule.check in asked_again:
-                derived.memo(action)[rule.check] = (ctx, findings[mark:])
+            for found in check(action, ctx):  # what it yielded before raising is kept too
+                append(found)
+            if check in asked_again:
+                derived.memo(action)[check] = (ctx, findings[mark:])
         except Exception as exc:  # a rule's failure is a signal, never a skipped rule
             verdict = Verdict.BLOCK if rule.plugin else Verdict.AUTH
-            findings.append(
+            append(
                 Finding(
                     ReasonCode.RULE_ERROR,
                     verdict,
