@@ -260,3 +260,20 @@ def test_a_workflow_keeps_at_most_max_keys_features(monkeypatch: pytest.MonkeyPa
         assert rows <= 50
     finally:
         store.close()
+
+
+def test_a_process_whose_state_folder_is_gone_exits_without_a_traceback(tmp_path: Path) -> None:
+    """The last flush runs at exit; the folder may be gone by then (a deleted home, a test's temporary
+    one). The learning it held is dropped (the baseline only gets quieter) and nothing reaches stderr."""
+    home = tmp_path / "home"
+    home.mkdir()
+    code = (
+        "import shutil\n"
+        "from limen.subjective.baseline import Baseline\n"
+        f"store = Baseline({str(home / 'baseline.sqlite')!r})\n"
+        "store._pending['scope'] = {'tool:Read': 1}\n"
+        f"shutil.rmtree({str(home)!r})\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stderr == ""

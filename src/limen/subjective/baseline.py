@@ -187,7 +187,7 @@ class Baseline:
         self._flushed_at = time.monotonic()
         self._db: sqlite3.Connection | None = None
         if path is not None:
-            atexit.register(self.flush)
+            atexit.register(self._flush_at_exit)
 
     def _conn(self) -> sqlite3.Connection | None:
         """The database, opened once. A file that is not a database (or not ours) is moved aside and the
@@ -291,6 +291,15 @@ class Baseline:
     def flush(self) -> None:
         with self._lock:
             self._flush_locked()
+
+    def _flush_at_exit(self) -> None:
+        """The last flush of a process: its state folder may be gone by then (a test's, a deleted home), and
+        what it held only makes the baseline quieter when lost; an exiting process prints no traceback."""
+        try:
+            self.flush()
+        except (sqlite3.Error, OSError):
+            self._pending.clear()
+            self._pending_last.clear()
 
     def _flush_locked(self) -> None:
         self._flushed_at = time.monotonic()
