@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from limen.model import Action, Capability, Destination, Mode
 from limen.normalize import net, shell
@@ -173,6 +174,10 @@ def _normalize(
     destinations: list[Destination] = []
     for key in spec.urls:
         for value in _role_values(arguments, key):
+            if value[:7].lower() == "file://":  # `uri: file:///src/app.ts`: a local file, read as a path
+                path = canonical(unquote(value[7:].split("?", 1)[0].split("#", 1)[0]) or "/", cwd, home)
+                paths.append(path)
+                continue
             found = net.destinations_in_text(value)
             if not found and key != "prompt":  # a URL naming no host Limen can judge
                 raise ValueError(f"argument {key!r} is not a URL")
