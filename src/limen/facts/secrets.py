@@ -36,7 +36,7 @@ class Printer:
 
 _GITHUB = ("github.com", "*.github.com")
 _AWS = ("*.amazonaws.com",)
-_GOOGLE = ("*.googleapis.com", "*.google.com")
+_GOOGLE = ("*.googleapis.com", "*.google.com", "*.pkg.dev", "gcr.io", "*.gcr.io")  # with its registries
 _AZURE = ("*.azure.com", "*.microsoft.com", "*.microsoftonline.com", "*.windows.net")
 _OUTPUT_DATA = r"(?:^|\s)(?:-o|--output)(?:=|\s*)(?:ya?ml|json|jsonpath|go-template|custom-columns)"
 _SECRET_OPERAND = r"(?:^|\s)secrets?(?:/\S*)?(?:\s|$)"

@@ -1496,6 +1496,7 @@ def _run_command(
             or name in INTERPRETERS
             or name == "xargs"
             or name in ("source", ".", "eval", "parallel")
+            or "--password-stdin" in argv  # `aws ecr get-login-password | docker login --password-stdin R`
         )
     ):
         run_via = (*via, "stdin:" + ",".join(stdin.sources), *stdin.decoders)

@@ -47,7 +47,7 @@ from functools import lru_cache
 from limen.context import Context
 from limen.facts.hosts import official_install
 from limen.facts.programs import Role, names, options, program
-from limen.model import Action, Capability, Command, Finding, ReasonCode, Verdict
+from limen.model import Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import DB_WRITE, SQL_KEYS
 from limen.rules import rule
@@ -893,15 +893,32 @@ def _sql_argument_destroys(action: Action) -> str:
     return ""
 
 
+def _names_loopback_server(command: Command, action: Action) -> bool:
+    """The database client names its server, and every server it names is on this machine (`psql -h
+    localhost`, `redis-cli -h 127.0.0.1`, `postgres://u@127.0.0.1/db`), nothing of it computed at run time."""
+    if any("$" in w or "`" in w for w in command.argv[1:]):
+        return False
+    named = [d for d in action.destinations if d.via_command == command.name]
+    return bool(named) and all(d.host_class is HostClass.LOOPBACK for d in named)
+
+
 def _database_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`psql -c 'DROP TABLE users'`, `mysql -e 'DELETE FROM t'`, `redis-cli FLUSHALL`, SQL on stdin."""
     entry = program(command.name)
     if entry is None or Role.DATABASE_CLIENT not in entry.roles:
         return None
     name = command.name
-    local = Role.EMBEDDED_DATABASE in entry.roles  # a file in the project, usually a scratch or test database
+    # A file in the project (usually a scratch or test database), or a server the command names on this
+    # machine (`psql -h localhost`): asked about. A server named elsewhere, or by the environment and the
+    # client's own configuration (no host given: PGHOST, ~/.my.cnf may point anywhere): BLOCK.
+    local = Role.EMBEDDED_DATABASE in entry.roles or _names_loopback_server(command, action)
     if name == "redis-cli" and _REDIS_FLUSH & {w.lower() for w in command.argv[1:]}:
-        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, "redis-cli flushes a database")
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND,
+            Verdict.AUTH if local else Verdict.BLOCK,
+            75 if local else 94,
+            "redis-cli flushes a database",
+        )
     texts = _sql_texts(command)
     if name in ("mongosh", "mongo"):
         if any(_MONGO_DROP.search(t) for t in (*texts, *action.payloads)):

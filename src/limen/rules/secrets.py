@@ -1454,12 +1454,31 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
 
 def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
     """`curl -H "Authorization: token $(gh auth token)" https://api.github.com/...`: the credential goes
-    into a substitution and only to the hosts that issued it; it never reaches the model's context."""
+    into a substitution and only to the hosts that issued it; `aws ecr get-login-password | docker login
+    --password-stdin ACCOUNT.dkr.ecr.REGION.amazonaws.com`: piped into a login to the issuer's registry.
+    Either way it never reaches the model's context."""
+    if printed.issuers and _piped_into_issuer_login(command, printed, action):
+        return True
     if "$()" not in command.via and "``" not in command.via:
         return False
     if not printed.issuers or not action.destinations:
         return False
     return all(any(fnmatchcase(d.host, g) for g in printed.issuers) for d in action.destinations)
+
+
+def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
+    """Another command of the line reads the printed credential on its stdin as a password
+    (`--password-stdin`) for a registry the printer's issuer runs."""
+    for login in action.commands:
+        if login is command or "--password-stdin" not in login.argv:
+            continue
+        if f"stdin:{command.name}" not in login.via:  # straight from the printer: no `tee` keeps a copy
+            continue
+        operands = [w for w in login.argv[1:] if not w.startswith("-")]
+        registry = operands[-1].split("://", 1)[-1].split("/", 1)[0] if len(operands) >= 2 else ""
+        if registry and any(fnmatchcase(registry, g) for g in printed.issuers):
+            return True
+    return False
 
 
 def secret_reads(action: Action, ctx: Context) -> list[str]:
