@@ -309,6 +309,13 @@ def holds_public_material_only(path: str) -> bool:
     return bool(secret_facts.EITHER_MATERIAL_NAMES.match(_basename(path))) and _probe(path)[1]
 
 
+def _execs_only_non_readers(action: Action) -> bool:
+    """`find . -name '*' -exec file {} +`: every command find runs on its matches gives no content back
+    (`file`, `ls -l`, `basename`, `chmod`), so the matches are named, not read."""
+    run = [c for c in action.commands if any(v.startswith(("find -exec", "find -ok")) for v in c.via)]
+    return bool(run) and all(c.name in secret_facts.NON_READERS for c in run)
+
+
 def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     """Secret files a shell line reads or sends: every secret path but those only named to a command that
     does not return content (`chmod 600 key`, `stat .env`, `ssh-add key`), given as a credential the
@@ -346,7 +353,8 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
                 operands.append(word)
         paths = [canonical(w, cwd, ctx.home) for w in operands]
         if command.name in secret_facts.NON_READERS or (
-            command.name == "find" and not any(w.startswith(("-exec", "-ok")) for w in args)
+            command.name == "find"
+            and (not any(w.startswith(("-exec", "-ok")) for w in args) or _execs_only_non_readers(action))
         ):
             kept.update(paths)
             continue
