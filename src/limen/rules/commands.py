@@ -959,8 +959,9 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     overwriting disks, history rewrites and forced pushes to protected branches, infrastructure and
     database destroyers (`terraform destroy`, `kubectl delete ns`, SQL `DROP`/`TRUNCATE`/`DELETE` without
     `WHERE`), killing every process, fork bombs, and downloaded code run (`curl URL | sh`; an official
-    installer from its own host asks instead). Quiet: deleting build output, caches and files inside the
-    workspace."""
+    installer from its own host asks instead). A delete tool's path is judged as `rm -rf` of it, and an MCP
+    server named after an infrastructure CLI (`kubernetes`, `terraform`) by that CLI's patterns. Quiet:
+    deleting build output, caches and files inside the workspace."""
     worst: Finding | None = None
     for command in action.commands:
         for check in _COMMAND_CHECKS:
