@@ -109,6 +109,11 @@ BY_NAME: dict[str, PathFact] = {
         "pre_commit", "pre-commit runs its hook entries on every commit", "yaml_commands"
     ),
     ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
+    # a project's own package sources: every install in it takes packages from the hosts they name
+    **dict.fromkeys(
+        (".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "requirements.txt", "constraints.txt"),
+        _f("project_package_source", "installs in the project take packages from it", "package_sources"),
+    ),
     "lefthook.yml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
     "lefthook.yaml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
     ".lefthook.yml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
@@ -241,6 +246,16 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         ),
     ),
     (r"^~/\.ssh/rc$", _f("ssh_rc", "sshd runs it at every login", "shell", asks=True)),
+    (
+        # a home bin folder comes before the system's on PATH: a file here runs in place of the command
+        # of its name (`~/.local/bin/git`, `~/bin/sudo`)
+        r"^~/(?:\.local/bin|bin)/[^/]+$",
+        _f("home_bin", "runs whenever its name is typed, ahead of the system's command", "shell", asks=True),
+    ),
+    (
+        r"/requirements[\w.-]*\.(?:txt|in)$|/constraints[\w.-]*\.txt$|/\.?venv[\w.-]*/pip\.conf$",
+        _f("project_package_source", "installs in the project take packages from it", "package_sources"),
+    ),
     (
         r"/(?:site|dist)-packages/[^/]+\.pth$",
         _f("pth", "Python runs its import lines at every interpreter start", "pth", asks=True),

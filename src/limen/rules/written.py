@@ -459,6 +459,26 @@ def _pth(text: str) -> tuple[list[str], list[str]]:
     return commands, ["a .pth import line runs at every interpreter start", *concerns]
 
 
+# Any address in a package-source file (`registry=`, `--extra-index-url`, `pkg @ git+https://...`).
+_SOURCE_URL = re.compile(r"(?:https?|git\+https?|git\+ssh|ssh)://(?:[^@/\s]*@)?([A-Za-z0-9.-]+)")
+
+
+def _package_sources(text: str) -> tuple[list[str], list[str]]:
+    """A file that says where packages come from (a project's `.npmrc`, `.yarnrc.yml`, `bunfig.toml`,
+    `uv.toml`, a requirements file's `--index-url` or `git+https://` lines): every later install takes
+    packages from the hosts it names, so one that is not a known registry or forge is a concern."""
+    from fnmatch import fnmatchcase
+
+    from limen.facts.hosts import REGISTRY_HOSTS
+
+    concerns = []
+    for match in _SOURCE_URL.finditer(text[:MAX_TEXT]):
+        host = match.group(1).lower().rstrip(".")
+        if not any(fnmatchcase(host, pattern) for pattern in REGISTRY_HOSTS):
+            concerns.append(f"packages would come from {host}")
+    return [], list(dict.fromkeys(concerns))[:8]
+
+
 def _shell(text: str) -> tuple[list[str], list[str]]:
     return [text], []
 
@@ -532,6 +552,7 @@ _EXTRACTORS = {
     "systemd": _systemd,
     "launchd": _launchd,
     "pth": _pth,
+    "package_sources": _package_sources,
 }
 
 
