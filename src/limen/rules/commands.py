@@ -798,8 +798,11 @@ def _served_infrastructure(action: Action) -> Command | None:
     if entry is None or Role.INFRA_DESTROYER not in entry.roles or not isinstance(action.arguments, dict):
         return None
     values = [v for v in action.arguments.values() if isinstance(v, str)]
-    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_").split("_")
-    return Command((entry.name, *[w for w in words if w], *values), entry.name)
+    spelt = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_")
+    words = [w for w in spelt.split("_") if w]
+    # the CLI's own spelling too: `s3_delete_bucket` is also `delete-bucket` (`aws s3api delete-bucket`)
+    joined = ["-".join(words[i:]) for i in range(len(words) - 1)]
+    return Command((entry.name, *words, *joined, *values), entry.name)
 
 
 def _infra_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:

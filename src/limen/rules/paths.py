@@ -566,5 +566,10 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
         ReasonCode.PERSISTENCE_WRITE,
         verdict,
         92 if verdict is Verdict.BLOCK else 70,
-        f"runs later without asking: {worst[1]}",
+        f"runs later without asking: {_TOKENISH.sub('…', worst[1])}",
     )
+
+
+# A long run of letters and digits in a path the explanation names (`~/.local/bin/ghp_Zq8v...`): a value the
+# agent chose, maybe a secret, which the explanation (read by the agent, kept in the log) leaves out.
+_TOKENISH = re.compile(r"(?=[\w+=-]*\d)(?=[\w+=-]*[A-Za-z])[\w+=-]{16,}")
