@@ -178,16 +178,12 @@ def remove_identity(identity: str) -> int:
 def _write_tokens(path: str, entries: list[dict[str, str]]) -> None:
     import yaml
 
+    from limen.install_ledger import write_atomically
+
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     text = "# limen serve: agent identities and the SHA-256 of their bearer tokens\n"
     text += yaml.safe_dump({"tokens": entries}, sort_keys=False)
-    fresh = f"{path}.tmp-{os.getpid()}"
-    fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(fresh, path)
+    write_atomically(path, text.encode("utf-8"), 0o600)
 
 
 class Identities:

@@ -127,14 +127,10 @@ def versions(dsn: str) -> list[dict[str, Any]]:
 def _write(path: str, text: str) -> None:
     """Replace the file in one step (the loader never reads half a policy): a new inode, so its stat
     fingerprint changes even within one clock tick."""
+    from limen.install_ledger import write_atomically
+
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    fresh = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
-    fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(fresh, path)
+    write_atomically(path, text.encode("utf-8"), 0o600)
 
 
 class PolicyFollower:
