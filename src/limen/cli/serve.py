@@ -42,6 +42,37 @@ if TYPE_CHECKING:
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
+_CONFIG_HELP = "Configuration file (default LIMEN_HOME/serve.yaml)."
+_STATE_HELP = "Session store: redis://HOST:PORT/DB or a SQLite file."
+_AUDIT_HELP = "Audit sink: postgresql://... or an audit directory."
+
+
+def _backend_options(parser: argparse.ArgumentParser) -> None:
+    """The options every fleet command takes to find its configuration, session store and audit sink."""
+    parser.add_argument("--config", help=_CONFIG_HELP)
+    parser.add_argument("--state", help=_STATE_HELP)
+    parser.add_argument("--audit", help=_AUDIT_HELP)
+
+
+def _configured(
+    args: argparse.Namespace, keys: tuple[str, ...], prog: str = "limen serve"
+) -> ServeConfig | None:
+    """serve.yaml (or --config), with the values the command line gives for `keys` over it (a workspace made
+    absolute); None once the reason it cannot be read is said."""
+    from limen.serve.config import ServeConfigError, load
+
+    try:
+        config = load(args.config)
+    except ServeConfigError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None
+    for key in keys:
+        value = getattr(args, key, None)
+        if value:
+            setattr(config, key, os.path.abspath(value) if key == "workspace" else value)
+    return config
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["token"]:
         return _tokens(argv[1:])
@@ -53,13 +84,13 @@ def main(argv: list[str]) -> int:
         return _approvals(argv[0], argv[1:])
     parser = argparse.ArgumentParser(prog="limen serve", description="Serve decisions over HTTP.")
     parser.add_argument("--listen", default="127.0.0.1:8787", help="HOST:PORT (default 127.0.0.1:8787).")
-    parser.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
+    parser.add_argument("--config", help=_CONFIG_HELP)
     parser.add_argument(
         "--workspace", help="Whose policy files decide (default: the configuration's, or cwd)."
     )
     parser.add_argument("--mode", help="Mode override (light, balanced, strict, paranoid).")
-    parser.add_argument("--state", help="Session store: redis://HOST:PORT/DB or a SQLite file.")
-    parser.add_argument("--audit", help="Audit sink: postgresql://... or an audit directory.")
+    parser.add_argument("--state", help=_STATE_HELP)
+    parser.add_argument("--audit", help=_AUDIT_HELP)
     parser.add_argument(
         "--policy", help="The organisation policy: postgresql://... (published versions) or a file."
     )
@@ -70,17 +101,11 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
 
-    from limen.serve.config import Identities, ServeConfigError, load
+    from limen.serve.config import Identities
 
-    try:
-        config = load(args.config)
-    except ServeConfigError as exc:
-        print(f"limen serve: {exc}", file=sys.stderr)
+    config = _configured(args, ("workspace", "mode", "state", "audit", "policy"))
+    if config is None:
         return 2
-    for key in ("workspace", "mode", "state", "audit", "policy"):
-        value = getattr(args, key)
-        if value:
-            setattr(config, key, os.path.abspath(value) if key == "workspace" else value)
     if config.mode is not None:
         from limen.model import Mode
 
@@ -199,7 +224,6 @@ def _policy(argv: list[str]) -> int:
     import getpass
 
     from limen.audit.postgres import is_dsn
-    from limen.serve.config import ServeConfigError, load
     from limen.serve.policy import CentralPolicyError, publish, versions
 
     parser = argparse.ArgumentParser(
@@ -220,21 +244,19 @@ def _policy(argv: list[str]) -> int:
         "--password-stdin", action="store_true", help="Read the approval password from stdin."
     )
     for command in (put, listed, *gate):
-        command.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
+        command.add_argument("--config", help=_CONFIG_HELP)
         command.add_argument("--to", metavar="DSN", help="The database (default: serve.yaml's policy).")
     for command in gate:
         command.add_argument("--workspace", help="The fleet's policy folder (default: serve.yaml's).")
     for name in ("status", "pending", "history"):
         gate[GATE.index(name)].add_argument("--json", action="store_true", help="Print one JSON document.")
     args = parser.parse_args(argv)
-    try:
-        config = load(args.config)
-    except ServeConfigError as exc:
-        print(f"limen serve policy: {exc}", file=sys.stderr)
+    config = _configured(args, ("workspace",), "limen serve policy")
+    if config is None:
         return 2
     dsn = args.to or config.policy
     if args.command in GATE:
-        return _gate(args, dsn, args.workspace or config.workspace)
+        return _gate(args, dsn, config.workspace)
     if not is_dsn(dsn):
         print("limen serve policy: no database: pass --to postgresql://... or set policy: in serve.yaml",
               file=sys.stderr)  # fmt: skip
@@ -275,7 +297,6 @@ def _policy(argv: list[str]) -> int:
 def _tools(argv: list[str]) -> int:
     from limen.floors import toolpin
     from limen.serve.app import build
-    from limen.serve.config import ServeConfigError, load
 
     parser = argparse.ArgumentParser(
         prog="limen serve tools", description="MCP tools whose contract changed, in the fleet's store."
@@ -287,18 +308,11 @@ def _tools(argv: list[str]) -> int:
     approve.add_argument("server", help="The server's name (limen mcp --name, or the derived one).")
     approve.add_argument("tool", help="The tool's name as the server lists it.")
     for command in (listed, approve):
-        command.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
-        command.add_argument("--state", help="Session store: redis://HOST:PORT/DB or a SQLite file.")
-        command.add_argument("--audit", help="Audit sink: postgresql://... or an audit directory.")
+        _backend_options(command)
     args = parser.parse_args(argv)
-    try:
-        config = load(args.config)
-    except ServeConfigError as exc:
-        print(f"limen serve: {exc}", file=sys.stderr)
+    config = _configured(args, ("state", "audit"))
+    if config is None:
         return 2
-    for key in ("state", "audit"):
-        if getattr(args, key):
-            setattr(config, key, getattr(args, key))
     runtime, _ = build(config)
     try:
         if args.action == "list":
@@ -378,7 +392,6 @@ def _approvals(command: str, argv: list[str]) -> int:
     from limen.approvals import ApprovalError
     from limen.approvals.service import who
     from limen.serve.app import build
-    from limen.serve.config import ServeConfigError, load
 
     parser = argparse.ArgumentParser(prog=f"limen serve {command}", description="The fleet's approvals.")
     if command != "pending":
@@ -389,19 +402,12 @@ def _approvals(command: str, argv: list[str]) -> int:
         )
         parser.add_argument("--password-stdin", action="store_true", help="Read the approval password.")
     parser.add_argument("--json", action="store_true", help="Print JSON.")
-    parser.add_argument("--config", help="Configuration file (default LIMEN_HOME/serve.yaml).")
     parser.add_argument("--workspace", help="The fleet's policy folder.")
-    parser.add_argument("--state", help="Session store: redis://HOST:PORT/DB or a SQLite file.")
-    parser.add_argument("--audit", help="Audit sink: postgresql://... or an audit directory.")
+    _backend_options(parser)
     args = parser.parse_args(argv)
-    try:
-        config = load(args.config)
-    except ServeConfigError as exc:
-        print(f"limen serve: {exc}", file=sys.stderr)
+    config = _configured(args, ("workspace", "state", "audit"))
+    if config is None:
         return 2
-    for key in ("workspace", "state", "audit"):
-        if getattr(args, key):
-            setattr(config, key, getattr(args, key))
     runtime, _ = build(config)
     try:
         approvals = runtime.approvals
