@@ -482,12 +482,8 @@ def model() -> tier2.Model:
 
 
 def enabled() -> bool:
-    flag = os.environ.get("LIMEN_TIER2_DRIFT", "").strip().lower()
-    if flag in ("1", "on", "true", "yes"):
-        return True
-    if flag in ("0", "off", "false", "no"):
-        return False
-    return model().enabled_by_default
+    """Whether the task-drift screen runs: LIMEN_TIER2_DRIFT when set, else the shipped model's default."""
+    return tier2.switched_on("LIMEN_TIER2_DRIFT", lambda: model().enabled_by_default)
 
 
 def check(text: str) -> list[Finding]:

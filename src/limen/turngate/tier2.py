@@ -33,6 +33,7 @@ import sys
 import threading
 import unicodedata
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Literal
@@ -350,14 +351,20 @@ def enabled_by_default() -> bool:
     return _DEFAULT[0]
 
 
-def enabled() -> bool:
-    """Whether Tier 2 runs: LIMEN_TIER2 when set, else the shipped model's default."""
-    flag = os.environ.get("LIMEN_TIER2", "").strip().lower()
+def switched_on(variable: str, default: Callable[[], bool]) -> bool:
+    """An on/off environment variable (1/on/true/yes, 0/off/false/no) when it is set, else `default()`:
+    the switch of Tier 2 and of the task-drift screen alike."""
+    flag = os.environ.get(variable, "").strip().lower()
     if flag in ("1", "on", "true", "yes"):
         return True
     if flag in ("0", "off", "false", "no"):
         return False
-    return enabled_by_default()
+    return default()
+
+
+def enabled() -> bool:
+    """Whether Tier 2 runs: LIMEN_TIER2 when set, else the shipped model's default."""
+    return switched_on("LIMEN_TIER2", enabled_by_default)
 
 
 def current_mode() -> str:
