@@ -5,9 +5,9 @@ microseconds, and the overhead over the bare call. Variants:
 
     bare              the tool function itself
     limen.evaluate    the one-call API on the same arguments (decision, session, audit; no validation)
-    runtime only      Runtime.decide + Runtime.observe_output as guard.call makes them (records dropped):
+    runtime only      Runtime.decide + Runtime.observe_output as guard.call makes them (no records):
                       what guard.call costs beyond them is the SDK's own share (validation, locks)
-    guard.call        audit=False: validate + decide + observe output, records made and dropped
+    guard.call        audit=False: validate + decide + observe output, no records made
     guard.call+audit  the default: both records (decision, output) appended to the hash-chained log
 
 The issue's targets for guard.call overhead: median <= 50 us without audit, <= 150 us with it.
@@ -69,6 +69,7 @@ def main() -> None:
         os.environ["LIMEN_HOME"] = home
         os.makedirs(os.path.join(workspace, "src"))
         import limen
+        from limen.runtime import DISCARD
         from limen.sdk import Guard
 
         quiet = Guard(workspace, audit=False)
@@ -84,9 +85,6 @@ def main() -> None:
             "guard.call+audit": [],
         }
         runtime = quiet.runtime
-
-        def drop(record: dict[str, Any]) -> None:
-            pass
 
         sessions: dict[int, tuple[Any, Any]] = {}
 
@@ -109,10 +107,19 @@ def main() -> None:
             tool = quiet.tools[name]
             judged = tool.validate(arguments, workspace)[1]
             started = perf_counter_ns()
-            runtime.decide(name, judged, session_id=quiet_session.id, door="sdk", sink=drop, spec=tool.spec)
+            decision = runtime.decide(
+                name, judged, session_id=quiet_session.id, door="sdk", sink=DISCARD, spec=tool.spec
+            )
             output = functions[name](**arguments)
             runtime.observe_output(
-                name, judged, output, session_id=quiet_session.id, door="sdk", sink=drop, spec=tool.spec
+                name,
+                judged,
+                output,
+                session_id=quiet_session.id,
+                door="sdk",
+                sink=DISCARD,
+                spec=tool.spec,
+                action=decision.action,
             )
             measured["runtime only"] = perf_counter_ns() - started
             started = perf_counter_ns()

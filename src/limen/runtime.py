@@ -39,6 +39,12 @@ def _failure(verdict: Verdict, code: ReasonCode, detail: str) -> Decision:
     )
 
 
+def DISCARD(record: dict[str, Any]) -> None:
+    """The sink of a caller that keeps no record (`limen explain`, an SDK guard built with `audit=False`):
+    given it, the runtime does not build the record at all."""
+    del record
+
+
 def _why(exc: Exception, where: str) -> str:
     """A failure's one line: a broken policy file says where it is broken, a state file that cannot be
     opened says which and what to do; anything else only its type (its message may carry an argument
@@ -223,15 +229,19 @@ class Runtime:
         untrusted: bool | None = None,
         sink: Callable[[dict[str, Any]], None] | None = None,
         spec: ToolSpec | None = None,
+        action: Action | None = None,
     ) -> Decision:
         """Scan what a tool returned; update the session; answer what the door should do with the output.
-        `sink` as in `decide`."""
+        `sink` as in `decide`. `action`: the call as `decide` normalised it (its `Decision.action`), which
+        a door that holds it passes so the call is not normalised twice."""
         started = perf_counter_ns()
         ctx: Context | None = None
         try:
             try:
                 ctx = self._own_context()
-                decision = self._observe(ctx, tool, arguments, output, session_id, door, untrusted, spec)
+                decision = self._observe(
+                    ctx, tool, arguments, output, session_id, door, untrusted, spec, action
+                )
             except Exception as exc:
                 decision = _failure(
                     Verdict.BLOCK,
@@ -392,12 +402,13 @@ class Runtime:
         door: str,
         untrusted: bool | None,
         spec: ToolSpec | None = None,
+        decided: Action | None = None,
     ) -> Decision:
         from limen.engine import explain
         from limen.scan import apply_scan
 
         started = perf_counter_ns()
-        action = self._action(
+        action = decided or self._action(
             ctx, tool, arguments if isinstance(arguments, dict) else {}, session_id, door, None, "", "", spec
         )
         if untrusted is None and _fetches_untrusted(action, ctx):
@@ -447,8 +458,10 @@ class Runtime:
         started: int,
         sink: Callable[[dict[str, Any]], None] | None = None,
     ) -> Decision:
-        """Append the decision's record (or hand it to `sink`); on failure report it and apply the
-        configured policy."""
+        """Append the decision's record (or hand it to `sink`; none is built for `DISCARD`); on failure
+        report it and apply the configured policy."""
+        if sink is DISCARD:
+            return decision
         try:
             home = ctx.home if ctx is not None else os.path.expanduser("~")
             record = _recorder()(

@@ -28,20 +28,16 @@ def _call_from_event(text: str) -> tuple[str, Any, str | None]:
 
 def decide_unrecorded(tool: str, arguments: Any, *, cwd: str, mode: str | None) -> Decision:
     """The decision the same call would meet through a door, without a session and without an audit
-    record (the record goes to a sink that drops it)."""
-    from limen.runtime import Runtime
+    record (none is built)."""
+    from limen.runtime import DISCARD, Runtime
 
     if mode is not None and mode not in Mode.__members__.values():
         mode = Mode.PARANOID.value  # an unknown mode name must not loosen anything
     runtime = Runtime(workspace=cwd, mode=mode)
     try:
-        return runtime.decide(tool, arguments, session_id=None, door="explain", cwd=cwd, sink=_drop)
+        return runtime.decide(tool, arguments, session_id=None, door="explain", cwd=cwd, sink=DISCARD)
     finally:
         runtime.close()
-
-
-def _drop(record: dict[str, Any]) -> None:
-    del record
 
 
 def render(decision: Decision) -> str:

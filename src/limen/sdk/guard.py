@@ -112,7 +112,7 @@ class Guard:
         approval_timeout: float = 300.0,
         max_argument_bytes: int = DEFAULT_MAX_ARGUMENT_BYTES,
     ) -> None:
-        from limen.runtime import Runtime
+        from limen.runtime import DISCARD, Runtime
         from limen.serve.client import RemoteRuntime
         from limen.state.memory import MemoryStore
 
@@ -144,7 +144,7 @@ class Guard:
             local.fingerprint  # noqa: B018  (made once here, not raced by the first threads)
             if self.audited:
                 local.writer  # noqa: B018  (likewise: one writer for the guard's lifetime)
-        self._discard: Callable[[dict[str, Any]], None] | None = None if self.audited else _drop
+        self._discard: Callable[[dict[str, Any]], None] | None = None if self.audited else DISCARD
         self.summary = Summary()
         self._summary_lock = threading.Lock()
         self._tools: dict[str, Tool] = {}
@@ -593,6 +593,7 @@ class Session:
             door=DOOR,
             sink=self.guard._discard,
             spec=admitted.tool.spec,
+            action=admitted.decision.action,
         )
         if seen.verdict is Verdict.BLOCK and self.guard.mode == "enforce":
             codes = ", ".join(r.value for r in seen.reasons)
@@ -671,10 +672,6 @@ def _text(output: Any) -> str:
     from limen.scan import MAX_SCAN_CHARS
 
     return text[: MAX_SCAN_CHARS + 1]  # one past the scan's limit: it counts what it cannot read as untrusted
-
-
-def _drop(record: dict[str, Any]) -> None:
-    """The sink of a guard built with `audit=False`: the record is made and not kept."""
 
 
 def _run_coroutine(coroutine: Awaitable[Any]) -> Any:

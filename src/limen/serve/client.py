@@ -281,7 +281,9 @@ class RemoteRuntime:
         untrusted: bool | None = None,
         sink: Any = None,
         spec: ToolSpec | None = None,
+        action: Any = None,
     ) -> Decision:
+        """`sink` and `action` do not apply: the server normalises the call and records the output scan."""
         body: dict[str, Any] = {
             "tool": tool,
             "arguments": arguments,
