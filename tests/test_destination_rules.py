@@ -350,6 +350,64 @@ def test_egress_to_the_project_itself_and_reads_stay_quiet(project: Path, comman
     assert decision.verdict is Verdict.PASS, decision.explanation
 
 
+FORGE_WRITE = {"owner": "evil", "repo": "drop", "branch": "main", "message": "m"}
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("mcp__github__push_files", {**FORGE_WRITE, "files": [{"path": "a.txt", "content": "hello"}]}),
+        ("mcp__github__create_or_update_file", {**FORGE_WRITE, "path": "notes.md", "content": "notes"}),
+        ("mcp__github__create_issue", {"owner": "someone", "repo": "proj", "title": "t", "body": "b"}),
+        ("mcp__gitlab__create_issue", {"project": "evil/drop", "title": "t", "description": "d"}),
+        ("mcp_github_create_pull_request", {"owner": "org", "repo": "proj", "title": "t", "head": "x"}),
+    ],
+)
+def test_a_forge_tool_writing_to_someone_elses_repository_is_egress(
+    project: Path, tool: str, arguments: dict[str, object]
+) -> None:
+    """The MCP form of `gh issue create -R evil/x` or a push to another repository: a trusted forge, someone
+    else's repository. The files a forge tool names are the repository's, never local writes."""
+    decision = limen.evaluate(tool, arguments, cwd=str(project))
+    assert decision.verdict is Verdict.AUTH, decision.explanation
+    assert UNKNOWN in decision.reasons, decision.explanation
+    assert decision.action is not None and not decision.action.write_paths
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("mcp__github__create_issue", {"owner": "me", "repo": "proj", "title": "t", "body": "b"}),
+        ("mcp__github__push_files", {"owner": "Me", "repo": "Proj", "files": [{"path": "a", "content": ""}]}),
+        ("mcp__github__get_file_contents", {"owner": "evil", "repo": "x", "path": ".env"}),  # a read there
+        ("mcp__github__list_issues", {"owner": "org", "repo": "proj"}),
+    ],
+)
+def test_a_forge_tool_on_the_projects_own_repository_or_reading_stays_quiet(
+    project: Path, tool: str, arguments: dict[str, object]
+) -> None:
+    decision = limen.evaluate(tool, arguments, cwd=str(project))
+    assert decision.verdict is Verdict.PASS, decision.explanation
+
+
+def test_a_forge_write_to_the_own_repository_is_still_egress_after_a_secret_read(project: Path) -> None:
+    """Own repository or not, what leaves the machine after a secret was read is asked about."""
+    secret = project / ".env"
+    secret.write_text("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ9sT4aB2c\n")
+    session = "forge-taint"
+    limen.evaluate("Read", {"file_path": str(secret)}, cwd=str(project), session_id=session)
+    arguments = {"owner": "me", "repo": "proj", "title": "t", "body": "see logs"}
+    decision = limen.evaluate("mcp__github__create_issue", arguments, cwd=str(project), session_id=session)
+    assert decision.verdict >= Verdict.AUTH, decision.explanation
+
+
+def test_a_forge_tool_uploading_a_local_file_still_reads_it(project: Path) -> None:
+    """`file_path` names a file on this machine even in a forge's tool: a key sent up is still a key read."""
+    arguments = {"owner": "me", "repo": "proj", "tag": "v1", "file_path": "~/.ssh/id_ed25519"}
+    decision = limen.evaluate("mcp__github__upload_release_asset", arguments, cwd=str(project))
+    assert decision.verdict >= Verdict.AUTH, decision.explanation
+
+
 def test_a_push_target_unknown_to_the_checkout_is_not_guessed_own(tmp_path: Path) -> None:
     """No origin configured: an inline URL is still someone else's."""
     decision = decide_in(tmp_path, "git push https://github.com/anyone/x.git")

@@ -18,6 +18,8 @@ every subdomain but not the bare domain):
   so they ask (AUTH); any other download piped into a shell stays BLOCK.
 - `COLLECTION_HOSTS`: services whose purpose is to receive data for someone else to pick up (pastebins, file
   drops, request catchers, tunnels): any request to them can carry data to a stranger.
+- `FORGES`: source forges by the word their tools are named with, and the host an `owner`/`repo` pair
+  names a repository on (a forge tool that writes there is egress to that repository).
 - `PUBLISHING_ENDPOINTS`: endpoints of trusted services that publish what they receive under an account
   (gists, snippets, new repositories): a send there leaves the project however trusted the host.
 
@@ -480,6 +482,18 @@ PUBLISHING_ENDPOINTS: tuple[tuple[str, str, str], ...] = (
     ("discordapp.com", "/api/webhooks/", "a message to a Discord channel"),
     ("api.telegram.org", "/bot", "a message through a Telegram bot"),
 )
+
+# Source forges by the word their MCP servers and tools are named with (`mcp__github__create_issue`), and the
+# host whose repositories an `owner`/`repo` argument pair names there.
+FORGES: dict[str, str] = {
+    "github": "github.com",
+    "gitlab": "gitlab.com",
+    "bitbucket": "bitbucket.org",
+    "codeberg": "codeberg.org",
+    "gitea": "gitea.com",
+    "forgejo": "codeberg.org",
+}
+
 
 # Paths on api.github.com where writing publishes under another account unless it is the project's own.
 _GITHUB_REPO_PATH = re.compile(r"^/?repos/([^/]+)/([^/?#]+)")

@@ -68,6 +68,26 @@ def _role_values(arguments: dict[str, Any], key: str) -> list[str]:
     raise ValueError(f"argument {key!r} has an unreadable shape")
 
 
+def _forge_destinations(
+    repository: tuple[str, str, str], arguments: dict[str, Any], cwd: str
+) -> list[Destination]:
+    """A forge tool that changes or sends: egress to the repository it names, as `git push` to it is. The
+    project's own origin is `own_remote`; any other repository `foreign_remote`, however trusted the forge."""
+    from dataclasses import replace
+
+    from limen.facts.hosts import project_repository
+
+    host, owner_key, repo_key = repository
+    name = str(arguments.get(repo_key, "")).strip().strip("/")
+    owner = str(arguments.get(owner_key, "")).strip().strip("/") if owner_key else ""
+    full = f"{owner}/{name}" if owner and "/" not in name else name
+    flag = "own_remote" if project_repository(cwd) == (host, full.lower()) else "foreign_remote"
+    found = net.destinations_in_text(f"https://{host}/{full}")
+    if not found:  # a name no URL can carry: somewhere on the forge, not shown to be the project's
+        return [Destination(host=host, scheme="https", flags=("foreign_remote",))]
+    return [replace(d, flags=(*d.flags, flag)) for d in found]
+
+
 def normalize(
     tool: str,
     arguments: Any,
@@ -230,6 +250,8 @@ def _normalize(
     for key in spec.recipients:
         for value in _path_values(arguments.get(key)):
             destinations.extend(net.recipient_destinations(value))
+    if spec.repository[0] and (capability or spec.capability) != Capability.FILESYSTEM_READ.value:
+        destinations.extend(_forge_destinations(spec.repository, arguments, cwd))
 
     if spec.names_only:
         notes.append(NAMES_ONLY)

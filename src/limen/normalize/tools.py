@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from limen.facts.hosts import WEB_SCHEMES
+from limen.facts.hosts import FORGES, WEB_SCHEMES
 from limen.model import Capability
 
 
@@ -33,6 +33,9 @@ class ToolSpec:
     within: str = ""
     # the list of arguments that follows the program a command argument names (`{cmd: "rm", args: [...]}`)
     command_args: str = ""
+    # a source forge's tool: (forge host, owner argument, repository argument) naming the repository the
+    # call acts on (`mcp__github__create_issue(owner=..., repo=...)`); its `path` arguments name files there
+    repository: tuple[str, str, str] = ("", "", "")
 
 
 _READ = Capability.FILESYSTEM_READ.value
@@ -223,6 +226,24 @@ def _looks_like_argv(value: object) -> bool:
     )
 
 
+# Arguments naming a repository on a forge and its owner (`repo` may also be written `owner/name`).
+_REPO_KEYS = frozenset({"repo", "repository", "repo_name", "repository_name", "project", "project_path"})
+_OWNER_KEYS = frozenset({"owner", "org", "organization", "namespace", "group"})
+# Path arguments that, in a forge's tool, name files in the repository rather than on this machine.
+_REMOTE_PATH_KEYS = frozenset({"path", "paths", "files", "file", "filename", "directory", "dir_path"})
+
+
+def _forge_repository(tool: str, keys: dict[str, str], arguments: dict[str, object]) -> tuple[str, str, str]:
+    """(forge host, owner key, repo key) when the tool is a source forge's (its name says which, `FORGES`)
+    and an argument names the repository it acts on; empty strings otherwise."""
+    forge = next((FORGES[w] for w in _words(tool).split("_") if w in FORGES), "")
+    repo = next((k for w, k in keys.items() if w in _REPO_KEYS and isinstance(arguments[k], str)), "")
+    if not forge or not repo or not str(arguments[repo]).strip():
+        return "", "", ""
+    owner = next((k for w, k in keys.items() if w in _OWNER_KEYS and isinstance(arguments[k], str)), "")
+    return forge, owner, repo
+
+
 def _words(name: str) -> str:
     """`sendEmail`, `send-email` and `send_email` all become `send_email`."""
     name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
@@ -293,6 +314,10 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     if _writes_a_database(arguments, keys):
         capability = DB_WRITE
     write = capability in (_WRITE, Capability.FILESYSTEM_DELETE.value)
+    repository = _forge_repository(tool, keys, arguments)
+    if repository[0]:  # files in a repository on the forge: what the call sends there are payloads
+        paths = tuple(k for k in paths if _words(k) not in _REMOTE_PATH_KEYS)
+        payloads, write = (), False
     names_only, within = False, ""
     searches: tuple[str, ...] = ()
     if capability == _READ and paths and _LOOKUP.search(words):
@@ -320,6 +345,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         searches=searches,
         within=within,
         command_args=command_args,
+        repository=repository,
     )
 
 

@@ -13,12 +13,13 @@
   `limen.facts.hosts` and the normaliser's marks): a `git push` to a remote that is not the project's own
   origin (another configured remote, one the line adds or re-points, an inline URL to another repository:
   `foreign_remote`), `gh` writes to another repository (`-R other/repo`, `gh api` outside the checkout's
-  repository, GraphQL mutations), publications (`gh gist create`, `gh repo create --push`, `npm publish`,
-  `twine upload`, `cargo publish`... : `publishes`), a send to a trusted service's publishing endpoint
-  (`curl -X POST https://api.github.com/gists`) or a write through the GitHub API to a repository that is
-  not the checkout's origin (`curl -X PUT .../repos/evil/x/contents/a`), and collection services
-  (pastebins, file drops, request catchers, tunnels: `transfer.sh`, `webhook.site`, `*.ngrok-free.app`):
-  AUTH (risk 65), BLOCK in strict and paranoid for collection services;
+  repository, GraphQL mutations) and a forge's MCP tools that write there (`mcp__github__create_issue`,
+  `push_files` with another `owner`/`repo`: `limen.facts.hosts.FORGES`), publications (`gh gist create`, `gh
+  repo create --push`, `npm publish`, `twine upload`, `cargo publish`... : `publishes`), a send to a trusted
+  service's publishing endpoint (`curl -X POST https://api.github.com/gists`) or a write through the GitHub
+  API to a repository that is not the checkout's origin (`curl -X PUT .../repos/evil/x/contents/a`), and
+  collection services (pastebins, file drops, request catchers, tunnels: `transfer.sh`, `webhook.site`,
+  `*.ngrok-free.app`): AUTH (risk 65), BLOCK in strict and paranoid for collection services;
 - the project's own origin (`git push`, `gh pr create`, `gh release upload` in the checkout: `own_remote`),
   whatever its host: nothing (the taint floor still counts it as egress);
 - a host matching `ctx.trusted_hosts` (fnmatch globs such as `*.github.com`; a leading dot means "this
