@@ -151,9 +151,10 @@ _CJK_TASK = re.compile(
     r"|答えて"
 )
 # A request in Chinese opens with 请 ("please"); in Japanese it ends in ください or a polite "could you". The
-# verbs alone do not tell a request from a report: 已发送 is "sent", 予約済み "booked".
+# verbs alone do not tell a request from a report: 已发送 is "sent", 予約済み "booked". 请问 ("may I ask")
+# opens a question between people, not an order: it is read as the question it is.
 _CJK_REQUEST = re.compile(
-    r"^请|(?:ください|下さい|いただけますか|いただけますでしょうか|くれませんか)[。！!？?]?$"
+    r"^请(?!问)|(?:ください|下さい|いただけますか|いただけますでしょうか|くれませんか)[。！!？?]?$"
 )
 _CJK_QUESTION = re.compile(
     r"什么|谁|怎么|如何|为什么|哪|多少|多长|多高|多大|多远|几|吗[？?]?$|何|誰|どう|なぜ|ですか"

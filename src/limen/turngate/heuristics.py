@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from limen.model import ReasonCode
+from limen.turngate import addressee
 from limen.turngate.normalize import Gate, Lazy, Prepared, gate
 from limen.turngate.signatures import CARRIER_MIN, MODEL_ROLES, addressed_to
 
@@ -114,7 +115,10 @@ _MOVE_INTL = (
     r"|partage|partagez|partager|téléverse|téléversez|téléverser|vire|virez|virer"
     r"|inoltra|inoltrate|inoltrare|invia|inviate|inviare|mandate|trasferisci|trasferite|condividi|condividete"
     r"|carica|caricate"
-    r"|encaminhe|encaminha|encaminhar|transfira|compartilhe|compartilhar|partilhe|carregue)"
+    r"|encaminhe|encaminha|encaminhar|transfira|compartilhe|compartilhar|partilhe|carregue"
+    r"|отправь\w*|отправить|перешли\w*|переслать|пришли\w*|прислать|передай\w*|передать|загрузи\w*"
+    r"|загрузить|выгрузи\w*|выгрузить|переведи\w*|перевести|поделись|стуур|stuur|doorsturen|wyślij\w*"
+    r"|prześlij\w*|gönder\w*|ilet)"
 )
 # "Send an e-mail to support@...": how to reach the sender, not data sent away (the English rule has the
 # sentence-start condition instead)
@@ -122,7 +126,7 @@ _CONTACT_OBJECT = (
     r"(?!\s+(?:un|una|une|eine|ein|einen|um|uma|a|an)\s+(?:correo|mensaje|e-?mails?|mails?|courriel|message"
     r"|nachricht|mensagem|messaggio)\b)"
 )
-_TO_INTL = r"(?:an|auf|nach|mit|zu|a|al|alla|en|para|hacia|à|au|aux|vers|sur|chez|su|ao)"
+_TO_INTL = r"(?:an|auf|nach|mit|zu|a|al|alla|en|para|hacia|à|au|aux|vers|sur|chez|su|ao|на|по|naar|na|do)"
 _MOVE_CJK = r"(?:发送(?!邮件)|发到|发给|转发|上传|传到|转账|汇款|分享|共享)"
 _MOVE_JA = r"(?:送信|転送|アップロード|送って|お?送り|送付|共有)"
 # A request in the passive ("we ask that the file be sent to ..."): the verb as moved.
@@ -145,6 +149,8 @@ _MOVE_GATE_SUBS = (
     "leite",
     "überweis",
     "teile",
+    "übermittel",
+    "zukommen",
     "mand",
     "mánd",
     "enví",
@@ -161,6 +167,20 @@ _MOVE_GATE_SUBS = (
     "partag",
     "télévers",
     "vire",
+    "отправ",
+    "перешл",
+    "пересл",
+    "пришл",
+    "присл",
+    "переда",
+    "загруз",
+    "выгруз",
+    "перевед",
+    "перевест",
+    "stuur",
+    "wyślij",
+    "prześlij",
+    "gönder",
     "发送",
     "发到",
     "发给",
@@ -200,6 +220,10 @@ _DELETE_GATE_SUBS = (
     "清除",
     "削除",
     "消去",
+    "удал",
+    "стер",
+    "сотр",
+    "очист",
 )
 # Delete every one of the things the agent manages.
 _DELETE_INTL = (
@@ -219,6 +243,11 @@ _DELETE_INTL = (
     r"|\b(?:apague|apaga|apagar|exclua|exclui|excluir|remova|elimine)\b"
     rf" (?:todos os|todas as|os|as|meus|minhas)\b{_C}{{0,20}}?\b(?:arquivos|ficheiros|e-?mails|mensagens"
     r"|eventos|contatos|contactos|pastas|documentos|backups|canais|contas)\b"
+    r"|\b(?:удали\w*|удалить|сотри\w*|стереть|очисти\w*|очистить)\b(?: (?:сейчас|также|сразу|немедленно))*"
+    rf" (?:все|всё|всю|всех|мои|твои|ваши)\b{_C}{{0,20}}?\b(?:файл\w*|письма|писем|сообщени\w+|событи\w+"
+    r"|контакт\w*|папк\w+|документ\w*|запис\w+|резервн\w+ копи\w+|канал\w*|аккаунт\w*|входящи\w+)"
+    r"|(?:ファイル|メール|予定|イベント|メッセージ|連絡先|フォルダ|文書|記録|バックアップ|チャンネル)を(?:すべて|全て|全部)"
+    r"(?:削除|消去)"
     r"|(?:删除|删掉|清空|清除)掉?(?:所有|全部|一切)的?(?:文件|邮件|会议|日程|事件|消息|联系人|文件夹|文档|记录"
     r"|备份|频道|账户)"
     r"|(?:すべて|全て|全部)の(?:ファイル|メール|予定|イベント|メッセージ|連絡先|フォルダ|文書|記録|バックアップ"
@@ -328,8 +357,50 @@ class Shape:
     name: str
     gate: Gate
     pattern: Lazy
+    flat: bool = False  # read the de-obfuscated form (spaced and leet letters joined, look-alikes undone)
 
 
+# The words an AI is called by (`addressee.AI_NOUN`), as anchors: ASCII words, and the other scripts' nouns.
+_AI_GATE = gate(
+    "ai ki ia llm llms gpt chatgpt claude gemini copilot chatbot chatbots bot bots robot robots assistant"
+    " assistants assistent assistenten assistentin asistente asistentes assistente assistenti agent agents"
+    " agente agentes agenti model models modelo modelos modello modelli reader reviewer summarizer"
+    " summariser intelligence intelligenz inteligencia intelligenza taalmodel asystent asystencie",
+    (
+        "sprachmodell",
+        "assistenz",
+        "gpt-",
+        "modèle",
+        "inteligência",
+        "yapay zek",
+        "ии",
+        "ассистент",
+        "агент",
+        "бот",
+        "модел",
+        "нейросет",
+        "интеллект",
+        "помощник",
+        "助手",
+        "助理",
+        "智能",
+        "人工",
+        "机器人",
+        "アシスタント",
+        "エージェント",
+        "チャットボット",
+        "人工知能",
+        "어시스턴트",
+        "에이전트",
+        "챗봇",
+        "인공지능",
+        "비서",
+        "مساعد",
+        "ذكاء",
+        "روبوت",
+        "نموذج",
+    ),
+)
 _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "move_to_destination",
@@ -343,8 +414,9 @@ _EMBEDDED: tuple[Shape, ...] = (
             rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
             rf"|\b{_MOVE_INTL}\b{_CONTACT_OBJECT}{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
-            rf"|\b(?:an|nach|auf)\b {_DEST}{_S}{{0,40}}?\b{_MOVE_DE_LAST}\b"
-            rf"|\b(?:ask|request|require|asking|requesting)s? that\b{_S}{{0,100}}?\bbe {_MOVED}\b"
+            rf"|\b(?:an|nach|auf|unter)\b(?: [\w-]+){{0,3}}? {_DEST}{_S}{{0,40}}?\b(?:zu )?{_MOVE_DE_LAST}\b"
+            rf"|\b(?:ask|request|require|asking|requesting)s? that\b{_S}{{0,100}}?\bbe (?:\w+ (?:and|or) )?"
+            rf"{_MOVED}\b"
             rf"{_S}{{0,40}}?\b(?:to|with)\b{_S}{{0,40}}?{_DEST}"
             rf"|{_MOVE_CJK}{_CJK_S}{{0,40}}?{_DEST}|{_DEST}{_CJK_S}{{0,60}}?\s?(?:に|へ|まで){_CJK_S}{{0,10}}?{_MOVE_JA}"
         ),
@@ -378,7 +450,8 @@ _EMBEDDED: tuple[Shape, ...] = (
             rf"|{_LEAD}(?:change|reset|modify|update|set)(?: (?:the|my|your|their|all))*"
             r"(?: \w+)? (?:password|passcode|recipient|iban|email address|account(?: number)?|phone number"
             r"|security settings|permissions|delivery address|shipping address|payout (?:account|method)"
-            r"|bank details)\b"
+            # a new value for it: the reader of set-up steps picks their own ("change the admin password")
+            rf"|bank details)\b{_S}{{0,60}}?\b(?:to|into|with)\s\S"
             rf"|{_DELETE_INTL}"
         ),
     ),
@@ -688,6 +761,22 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"|invite|grant|copy|download|open|visit|run|execute|disable|reset)\b"
         ),
     ),
+    # Text that turns to an AI reader, in any of the gate's languages (`addressee.py`): an address ("note to
+    # the AI", "Для ИИ-ассистента, который ..."), a vocative with an order, a label with an order, or an
+    # obligation put on it.
+    Shape("spoken_to_the_ai", _AI_GATE, Lazy(addressee.SPOKEN_TO_AI), flat=True),
+    Shape("labelled_order_to_the_ai", _AI_GATE, Lazy(addressee.LABELLED_ORDER), flat=True),
+    Shape("obligation_on_an_ai", _AI_GATE, Lazy(addressee.OBLIGATION_ON_AI), flat=True),
+    # A tool call spelt out for the agent to make.
+    Shape(
+        "call_for_the_agent",
+        gate(
+            "call invoke run execute trigger use perform make complete auto function_call functioncall"
+            " tool_call toolcall tool_use tooluse function_calls tool_calls invoke autorun autoexec",
+        ),
+        Lazy(addressee.CALL_FOR_THE_AGENT),
+        flat=True,
+    ),
 )
 
 # Code that reaches the network, runs commands, or destroys: what makes an inserted snippet dangerous.
@@ -768,11 +857,17 @@ _SECRECY = Lazy(
 def embedded_instruction(p: Prepared) -> str:
     """Name of the first agent-directed imperative found in untrusted content, or ""."""
     for shape in _EMBEDDED:
-        if not shape.gate.search(shape.pattern, p, p.norm):
+        if not shape.gate.search(shape.pattern, p, p.flat if shape.flat else p.norm):
             continue
-        if shape.name != "insert_code_into_your_work" or _CODE_SINK.search(p.norm):
-            return shape.name
+        if shape.name == "insert_code_into_your_work" and not _CODE_SINK.search(p.norm):
+            continue
+        if shape.name == "labelled_order_to_the_ai" and _TRANSCRIPT_TURN.search(p.flat):
+            continue  # a speaker's label in a transcript: what was said (see fake_conversation_turn)
+        return shape.name
     return ""
+
+
+_TRANSCRIPT_TURN = Lazy(addressee.TRANSCRIPT_TURN)
 
 
 def persona_override(p: Prepared) -> bool:

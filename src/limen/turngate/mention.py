@@ -40,10 +40,17 @@ _FRAME_REACH = 80  # how far back, within the sentence, the frame may stand
 _MARKS = ('"', "“", "«", "„", "「", "`", "~~~", ">")  # no quotation without one of these
 
 
+# A JSON value or array item: a key and a colon, or an opening bracket or comma, just before the quotation.
+_JSON_VALUE = re.compile(r'(?:"\s*:|[\[{,])\s*$')
+
+
 def _framed_inline(text: str, start: int, end: int) -> bool:
     """Framed by the words before it in its sentence, asked about (its sentence is a question that does not
-    ask to act on it), or an item of a list whose introducing line frames it."""
+    ask to act on it), or an item of a list whose introducing line frames it. A JSON value is what the
+    data says, whatever its key is called ("message", "text", "input"): never a mention."""
     line_start = text.rfind("\n", 0, start) + 1
+    if _JSON_VALUE.search(text, max(0, start - 8), start):
+        return False
     before = text[max(line_start, start - _FRAME_REACH) : start]
     ends = list(_SENTENCE_START.finditer(before))
     if ends:

@@ -22,6 +22,17 @@ _TAG_ANY = re.compile("[\U000e0000-\U000e007f]")
 _INVISIBLE = re.compile("[\u200b\u2060-\u2064\u180e\u202a-\u202e\u2066-\u2069]")
 _HARMLESS_INVISIBLE = re.compile("[\u00ad\ufeff]")
 _JOINER_IN_WORD = re.compile("(?<=[A-Za-z])[\u200c\u200d]+(?=[A-Za-z])")
+# Text after a right-to-left override (U+202E) is shown reversed, up to the pop (U+202C) or the line's end:
+# "elif eht dnes" displays as "send the file". The screen reads it as displayed.
+_RTL_OVERRIDE = re.compile("\u202e([^\u202c\n]*)\u202c?")
+# Letters spread out by a separator, words by a wider gap: "p l e a s e   f o r w a r d", "s-e-n-d  t-h-e".
+# Collapsing blanks would run the words together, so each word is joined before that: a run of at least four
+# spread letters (or "@"), separated by one to three spaces, dots, dashes, stars or underscores. Digits are
+# left alone (a version, a date, an address). A gap is two blanks, or a dot, "@" or dash between blanks,
+# which is kept: "m a i l . e x a m p l e" is "mail.example".
+_SPREAD_RUN = re.compile(r"(?<!\S)(?:[^\W\d_@]|@)(?:[ .*_-]{1,3}(?:[^\W\d_]|@)){3,}(?!\S)")
+_SPREAD_GAP = re.compile(r"(\s{2,}|\s+[.@-]\s+)")
+_SPREAD_SEPARATOR = re.compile(r"[ .*_-]")
 # Four or more single letters separated by single spaces: "i g n o r e" (starts with a literal: fast).
 _SPACED = re.compile(r" (?:[a-z] ){3,}[a-z](?![a-z])")
 # A leet digit before a letter: where a leet-spelt word may be; the word is then found around it.
@@ -193,10 +204,25 @@ def _unleet(text: str) -> tuple[str, int]:
     return "".join(pieces), triggers
 
 
+def _unspread(match: re.Match[str]) -> str:
+    """A run of spread letters as its words: single characters joined, wider gaps kept as one space."""
+    parts = _SPREAD_GAP.split(match.group(0))
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:  # a gap: its dot, "@" or dash, else one space
+            out.append(part.strip() or " ")
+        else:
+            out.append(_SPREAD_SEPARATOR.sub("", part))
+    return "".join(out)
+
+
 def prepare(text: str) -> Prepared:
     """Normalise once; every matcher reads the result."""
     text = unicodedata.normalize("NFKC", text)
     hidden = 0
+    if "\u202e" in text:
+        text = _RTL_OVERRIDE.sub(lambda m: m.group(1)[::-1], text)
+        hidden += 3  # text written backwards behind an override is hiding, whatever it says
     smuggled = ""
     if _TAG_ANY.search(text):
         before = len(text)
@@ -208,11 +234,17 @@ def prepare(text: str) -> Prepared:
     hidden += len(text) - len(stripped)
     stripped = _HARMLESS_INVISIBLE.sub("", stripped)
     raw = stripped if not smuggled else f"{stripped}\n{smuggled}"
+    disguised = 0
     lowered = raw.lower()
     if _SMALL_CAPS_ANY.search(lowered):
         lowered = lowered.translate(_SMALL_CAPS)
+    if _SPREAD_RUN.search(lowered):
+        spread = _SPREAD_RUN.sub(_unspread, lowered)
+        disguised += sum(w in TRIGGER_WORDS for w in spread.split()) - sum(
+            w in TRIGGER_WORDS for w in lowered.split()
+        )
+        lowered = spread
     norm = _collapse(lowered)
-    disguised = 0
 
     def join(match: re.Match[str]) -> str:
         nonlocal disguised

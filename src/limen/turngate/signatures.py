@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from limen.model import ReasonCode
+from limen.turngate.addressee import FAKE_SYSTEM_HEADER
 from limen.turngate.normalize import Gate, Lazy, Prepared, gate
 
 # A clause: no sentence end between two parts of a pattern. `_S` also lets a period or question mark
@@ -102,6 +103,101 @@ _SECRET_VERBS = (
     " answer response output print display show"
 )
 
+# Verbs of ignoring or forgetting, words for "earlier" and for instructions or a task, by language (German,
+# Spanish, French, Italian, Portuguese, Russian, Dutch, Polish, Turkish): closed classes, as in a grammar.
+_IGNORE_VERB = (
+    r"(?:ignorier\w*|vergiss|vergessen sie|missacht\w*|verwirf|ignora|ignore[zr]?|ignorad|ignorate|ignorem"
+    r"|olvida|olvide|olvidad|descarta|descarte|omite|omita|oublie[zr]?|néglige[zr]?|dimentica|dimenticate"
+    r"|trascura|tralascia|esqueça|esqueca|esquece|esqueçam|desconsidere|desconsidera|despreze|игнорируй\w*"
+    r"|проигнорируй\w*|забудь\w*|отбрось\w*|пренебреги\w*|negeer|vergeet|zignoruj\w*|ignoruj\w*"
+    r"|zapomnij\w*)"
+)
+_EARLIER = (
+    r"(?:vorherige\w*|bisherige\w*|obige\w*|vorige\w*|ursprüngliche\w*|frühere\w*|anteriores?|previas?"
+    r"|previos?|originales?|précédente?s?|antérieure?s?|ci-dessus|initiales?|precedenti|originali|iniziali"
+    r"|prévias?|acima|originais|iniciais|предыдущ\w+|прежн\w+|прошл\w+|вышеуказанн\w+|исходн\w+"
+    r"|vorige|eerdere|voorgaande|oorspronkelijke|poprzedni\w*|wcześniejsz\w*|önceki|eski)"
+)
+_ORDERS = (
+    r"(?:anweisung\w*|instruktion\w*|befehl\w*|regeln|aufgabe\w*|auftr\w+|vorgaben|instrucci\w+|órdenes"
+    r"|reglas|tareas?|indicaciones|directrices|instructions?|consignes?|règles|tâches?|directives?|ordres"
+    r"|istruzion\w+|regole|compit\w+|ordini|direttive|instruç\w+|instruc\w+|regras|tarefas?|ordens"
+    r"|diretrizes|инструкци\w+|указани\w+|задач\w+|правил\w+|команд\w+|промпт\w*|распоряжени\w+"
+    r"|instructies|opdracht\w*|regels|instrukcj\w+|polece\w+|zasad\w*|zadani\w+|talimat\w*|komut\w*"
+    r"|kural\w*|görev\w*)"
+)
+_NULLIFY_SUBS = (
+    "ignor",
+    "vergiss",
+    "vergessen",
+    "missacht",
+    "verwirf",
+    "olvid",
+    "descart",
+    "omit",
+    "oubli",
+    "néglig",
+    "dimentic",
+    "trascur",
+    "tralasci",
+    "esqueç",
+    "esquec",
+    "desconsider",
+    "desprez",
+    "игнор",
+    "забуд",
+    "отброс",
+    "пренебр",
+    "negeer",
+    "vergeet",
+    "zignoruj",
+    "zapomnij",
+    "unut",
+    "yoksay",
+    "görmezden",
+    "dikkate",
+    "忽略",
+    "无视",
+    "忘记",
+    "忘掉",
+    "不要理会",
+    "别管",
+    "無視",
+    "忘れ",
+    "무시",
+    "잊",
+)
+_SYSTEM_SUBS = (
+    "system",
+    "sys",
+    "sistema",
+    "systém",
+    "систем",
+    "系统",
+    "系統",
+    "システム",
+    "sistem",
+    "시스템",
+    "developer",
+    "entwickler",
+    "desarrollador",
+    "développeur",
+    "sviluppatore",
+    "desenvolvedor",
+    "разработчик",
+    "开发者",
+    "開発者",
+    "admin",
+    "администратор",
+    "管理员",
+    "管理者",
+    "operator",
+    "betreiber",
+    "operador",
+    "opérateur",
+    "оператор",
+)
+
 SIGNATURES: tuple[Signature, ...] = (
     # "ignore (all) (your) previous instructions", including misspelt "iunstructions".
     _sig(
@@ -146,6 +242,25 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|\b(?:ignora(?:r)?|olvida(?:r)?)\s(?:todas\s|tutte\s)?(?:las\s|le\s|tus\s)?(?:instrucciones"
         r"|istruzioni)\s(?:anteriores|previas|precedenti)|\bignore\s(?:todas\s)?as\sinstruções\santeriores"
         r"|(?:忽略|无视)(?:你)?(?:之前|以上|上述|先前|前面)(?:的)?(?:所有)?(?:的)?(?:指令|指示|说明|规则)",
+    ),
+    # The same order by its grammar, in more languages: a verb of ignoring or forgetting, then earlier
+    # instructions or the task (an adjective for "earlier" and a noun for "instructions" in either order),
+    # or, where the verb comes last (Turkish, Japanese, Korean), before it. Read in content only: typed by
+    # the user ("前の指示は忘れて、英語で書いてください") it is the user changing their own instructions.
+    _sig(
+        _N,
+        "nullify_prior_any_language",
+        gate("", _NULLIFY_SUBS),
+        rf"\b{_IGNORE_VERB}\b\s(?:[\w'-]+\s){{0,2}}?(?:{_EARLIER}\s(?:[\w'-]+\s)?{_ORDERS}|{_ORDERS}\s"
+        rf"(?:[\w'-]+\s)?{_EARLIER})\b"
+        rf"|\b{_EARLIER}\s(?:[\w'-]+\s)?{_ORDERS}\w*\s(?:[\w'-]+\s){{0,2}}?(?:unut|yoksay|görmezden gel"
+        r"|dikkate alma)"
+        r"|(?:忽略|无视|忘记|忘掉|不要理会|别管)(?:你|掉)?(?:之前|以上|上述|先前|前面|原来|原先|所有)[^。！\n]{0,6}?"
+        r"(?:指令|指示|说明|规则|任务|要求|提示)"
+        r"|(?:これまでの|以前の|前の|上記の|すべての)[^。\n]{0,8}?(?:指示|命令|ルール|タスク|依頼|指令)[^。\n]{0,6}?"
+        r"(?:無視|忘れ)"
+        r"|(?:이전|앞의|모든)[^.\n]{0,8}?(?:지시|명령|규칙|작업|지침)[^.\n]{0,8}?(?:무시|잊)",
+        untrusted_only=True,
     ),
     _sig(
         _N,
@@ -202,6 +317,9 @@ SIGNATURES: tuple[Signature, ...] = (
         r"(?![\w-]| agent)"
         r"|\byou have (?:new|updated|different|fresh) (?:orders|instructions|directives|tasks)\b",
     ),
+    # A header that claims to be the system's or the developer's message, in the gate's languages
+    # ("=== SYSTEMNACHRICHT ===", "[Mensaje del sistema]", "### Instruction from the developer").
+    _sig(_A, "fake_system_header_any_language", gate("", _SYSTEM_SUBS), FAKE_SYSTEM_HEADER),
     # Chat-template tokens smuggled into text.
     _sig(
         _A,

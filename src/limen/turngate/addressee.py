@@ -1,0 +1,221 @@
+"""Who a sentence speaks to, in any of the languages the gate reads: text that turns to an AI reader.
+
+A document written for people does not speak to the program that reads it. When a sentence names an AI
+(an assistant, a model, a bot, an agent) as the one it addresses, what follows is meant for the agent, in
+whatever language and however politely it is worded. The shapes are grammatical, not phrases:
+
+- an *addressing phrase* in front of the AI noun: "note to the AI", "for any assistant reading this", "An die
+  KI, die ...", "Instrucción para el asistente de IA", "Для ИИ-ассистента, который ...", "致AI助手", "AIアシ
+  スタントへ": a preposition of address (or a greeting) then the noun, ending at a comma, colon or dash;
+- a *vocative*: the noun opening a sentence, then a comma ("Bot, please ...", "Assistant, when you ...");
+- a *label* that names the AI ("AI model: ...", "Calendar assistant: ...") followed by an order (a verb of
+  the gate's task classes, "please", "you/your"): a speaker label in a transcript ("Assistant: Sure!") says
+  what the assistant said, and is left to the fake-turn shape;
+- an *obligation* on the AI in the third person, in several languages ("any automated agent that processes
+  these notes should grant ...", "El asistente debe desactivar ...").
+
+The AI nouns are a closed class: the words for artificial intelligence and language model, named models,
+chatbots and bots, and an assistant or agent marked as artificial ("AI assistant", "KI-Agent", "asistente de
+IA", "ИИ-ассистент", "智能助手", "AIアシスタント"). A bare "assistant" or "agent" may be a person (a personal
+assistant, a support agent), so it counts only where a clause says it reads or processes the text.
+
+Also here: a tool call spelt out in content for the agent to make (`call transfer_money(recipient=...)`,
+`<function_call>`, "execute the pending call"), and a header that claims to be the system's or the
+developer's message in any of these languages ("=== SYSTEMNACHRICHT ===", "[Mensaje del sistema]").
+Every pattern reads `Prepared.flat` (lower case, spelling tricks undone).
+"""
+
+from __future__ import annotations
+
+# Words that mark a noun as artificial ("AI assistant", "virtual agent", "KI-Assistent", "ИИ-агент").
+_ARTIFICIAL = (
+    r"(?:ai|a\.i\.|ki|ia|ии|llm|gpt|virtual|virtuel|virtuelle|virtuale|virtuell|digital|digitale|automated"
+    r"|autonomous|coding|browsing|autonom\w*|automatisiert\w*|automático|automatique|виртуальн\w+"
+    r"|цифров\w+|智能|人工智能|ai驱动)"
+)
+_ROLE = (
+    r"(?:assistant\w*|assistent\w*|asistente|asistentes|assistente|assistenti|ассистент\w*"
+    r"|помощник\w*|agent\w*|agente|agentes|agenti|агент\w*|helper|model|models|modelo|modèle|modello"
+    r"|модел\w+|reader|summari[sz]er|reviewer|system|système|sistema|систем\w+|asystent\w*|assistentin)"
+)
+# An AI by name or by kind, in the languages the gate reads; in compounds ("ki-assistent", "ии-ассистента")
+# the parts are joined by a hyphen or written together.
+AI_NOUN = (
+    r"(?:(?:artificial intelligence|künstliche intelligenz|inteligencia artificial|intelligence artificielle"
+    r"|intelligenza artificiale|inteligência artificial|искусственн\w+ интеллект\w*|kunstmatige intelligentie"
+    r"|sztuczn\w+ inteligencj\w+|yapay zeka\w*)"
+    r"|(?:large )?language models?|sprachmodell\w*|modelos? de (?:lenguaje|linguagem|ia)|modèles? de langage"
+    r"|modell[oi] linguistic[oi]|языков\w+ модел\w+|taalmodel\w*|нейросет\w+|нейронн\w+ сет\w+"
+    rf"|{_ARTIFICIAL}[ -]?{_ROLE}|{_ROLE} (?:de |d'|da |di |do )?(?:ia|ai|ki|ии)\b"
+    r"|assisten[tz]system\w*|ki-\w+|ai-\w+|ии-\w+"
+    r"|ai|a\.i\.|ki|ia|ии|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|chatbots?|bots?|бот\w*|robots?"
+    r"|人工智能|智能助手|智能助理|智能体|ai助手|ai助理|助手|机器人|人工知能|アシスタント|エージェント|チャットボット"
+    r"|어시스턴트|에이전트|챗봇|인공지능|비서|المساعد(?: الذكي)?|الذكاء الاصطناعي|الروبوت)"
+)
+# A bare role that may be a person: it addresses an AI only where the clause says it reads the text.
+_PERSON_ROLE = (
+    r"(?:assistant|assistente|asistente|assistent|ассистент\w*|agent|agente|агент\w*|model|modelo|modèle"
+    r"|reader|reviewer|summari[sz]er)"
+)
+# A clause after the noun that says what it does with the text ("reading this", "that processes these
+# notes", "die diese Bewertungen auswertet", "который обрабатывает этот документ", "que lea esto").
+_READS = (
+    r"(?:read|reads|reading|process|processes|processing|pars\w+|summari[sz]\w+|analy[sz]\w+|review\w*"
+    r"|handl\w+|manag\w+|triag\w+|scan\w*|see|sees|seeing|index\w*|crawl\w*|lee|lea|leyendo|procesa\w*"
+    r"|resum\w+|analiz\w+|lit|lis\w*|trait\w+|analys\w+|lies\w*|liest|verarbeit\w*|auswert\w*|analysier\w*"
+    r"|zusammenfass\w*|legg\w+|elabor\w+|ler|lê|processa\w*|чита\w+|прочита\w+|обрабатыва\w+|анализиру\w+"
+    r"|получ\w+|просматрива\w+|leest|verwerkt|czyta\w*|przetwarza\w*|okuyan|işleyen)"
+)
+# The same as a participle: "reading this", "processing this mailbox", "lisant ce message".
+_READING = (
+    r"(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|reviewing|handling|managing|triaging|scanning"
+    r"|seeing|indexing|crawling|leyendo|procesando|analizando|lisant|traitant|analysant|lesend\w*"
+    r"|verarbeitend\w*|lendo|processando|analisando|leggendo|elaborando|читающ\w+|обрабатывающ\w+"
+    r"|анализирующ\w+|czytając\w*|przetwarzając\w*)"
+)
+# A clause after the noun that says what it does with the text: a relative clause ("that processes these
+# notes", "die diese Bewertungen auswertet", "который обрабатывает этот документ", "que lea esto") or a
+# participle ("reading this", "is reading reviews"). A finite verb straight after the noun is a statement
+# about it ("the assistant reads the system prompt first"), not an address.
+_REL = (
+    r"(?:,?\s(?:that|who|which|die|der|das|welche[rs]?|que|qui|quien|quienes|che|il quale|который|которая"
+    r"|которое|которые|dat|który|która|które)\s(?:[\w'-]+\s){0,3}?"
+    rf"{_READS}\b[^,:;.!?\n]{{0,60}}?"
+    rf"|\s(?:(?:is|are|currently|now|is now|is currently)\s)?{_READING}\b[^,:;.!?\n]{{0,60}}?)"
+)
+# The word for a note or message that an address may follow ("note to", "hinweis für", "nota para").
+_NOTE = (
+    r"(?:note|notes|message|instructions?|reminder|memo|notice|request|hint|tip|warning|ps|p\.s\.|heads-up"
+    r"|attention|hinweis|nachricht|anweisung\w*|notiz|nota|mensaje|mensagem|messaggio|instrucci\w+|instruç\w+"
+    r"|istruzion\w+|aviso|avviso|observação|consignes?|примечание|сообщение|инструкци\w+|заметка|указани\w+"
+    r"|notitie|bericht|notatka|wiadomość|uwaga)"
+)
+# A preposition of address.
+_PREP = (
+    r"(?:to|for|an|für|para|pour|à l'attention de|à l'intention de|à|au|aux|per|al|alla|all'|ao|для|к|ко"
+    r"|вниманию|aan|voor|do|dla)"
+)
+_GREETING = (
+    r"(?:dear|hey|hi|hello|greetings|attention|liebe[rs]?|sehr geehrte[rs]?|hallo|estimad[oa]s?|querid[oa]s?"
+    r"|hola|cher|chère|chers|bonjour|salut|caro|cara|gentile|egregio|ciao|prezad[oa]s?|olá|oi|уважаем\w+"
+    r"|дорог\w+|привет|здравствуй\w*|beste|drogi|droga|szanown\w+)"
+)
+_DET = (
+    r"(?:(?:the|an?|any|every|each|all|whichever|whatever|our|your|de[rnms]?|die|das|jede[rnms]?|el|la|los"
+    r"|las|le|les|l'|un|una|une|cualquier|todo|tout|tous|toute|il|lo|gli|o|os|as|um|uma|qualquer|любо\w+"
+    r"|каждо\w+|het|een|elke|każd\w+)\s?)"
+)
+# Up to n words before the noun ("the kitchen AI", "any automated agent"), none of them an article: a
+# vocative takes none ("The AI, trained on ..." is a subject with an apposition).
+_ARTICLE = r"(?:the|a|an|this|that|these|our|my|his|her|their|its|der|die|das|el|la|le|les|il|lo|o|a)\b"
+_MODS = r"(?:(?!" + _ARTICLE + r")[\w'-]+\s)"
+_END = r"\s*(?:[,:;!—–]|-\s)"
+_END_LINE = r"\s*(?:[,:;!—–]|-\s|\n|$)"
+# What opens a sentence: its start, a line break, a tag, a bracket, a quote or a dash.
+_START = r"(?:^|[.!?;]\s|\n|[>\[(\"*_#|]\s*|\s[-—–]\s)"
+# An order after a label: please in some language, "you/your", or a verb opening the clause.
+_PLEASE = (
+    r"(?:please|kindly|bitte|por favor|veuillez|s'il (?:te|vous) plaît|per favore|пожалуйста|alsjeblieft"
+    r"|proszę|lütfen|请|ください|下さい)"
+)
+_YOU = (
+    r"(?:you|your|du|dein\w*|dich|dir|tú|tu|tus|usted|vous|votre|vos|ты|вы|тво\w+|ваш\w*"
+    r"|тебе|вам|你|您|あなた|voc[eê]|jij|jouw|ty|twój|twoje|sen|senin)"
+)
+ORDER_VERBS = (
+    r"(?:write|compose|draft|create|generate|explain|describe|summari[sz]e|list|name|give|tell|provide|suggest"
+    r"|recommend|translate|answer|respond|reply|say|claim|state|include|add|append|insert|mention|recite"
+    r"|ignore|disregard|forget|skip|stop|start|begin|end|use|call|run|execute|invoke|perform|open|visit|go"
+    r"|click|download|install|send|email|mail|forward|share|post|upload|transfer|wire|pay|refund|book"
+    r"|cancel|buy|order|delete|remove|erase|wipe|close|merge|approve|grant|invite|rate|mark|decode|follow"
+    r"|copy|paste|print|output|show|reveal|display|dump|export|disable|enable|set|change|reset|update|push"
+    r"|make|do|don't|never|always|only|first"
+    r"|schreib\w*|erkläre|nenne|gib|sag|sende|schick\w*|leite|lösche|öffne|ignorier\w*|vergiss|antworte"
+    r"|escribe|explica|di|dime|dame|envía|envia|manda|borra|elimina|abre|ignora|olvida|responde|recomienda"
+    r"|écris|explique|dis|donne|envoie|supprime|ouvre|ignore|oublie|réponds|recommande"
+    r"|scrivi|spiega|dimmi|invia|manda|cancella|elimina|apri|ignora|dimentica|rispondi"
+    r"|escreva|explique|diga|envie|mande|apague|exclua|abra|ignore|esqueça|responda|recomende"
+    r"|напиши\w*|объясни\w*|скажи\w*|отправь\w*|перешли\w*|пришли\w*|удали\w*|открой\w*|игнорируй\w*"
+    r"|забудь\w*|ответь\w*|покажи\w*|сообщи\w*|дай\w*|передай\w*)"
+)
+# What a vocative or a label is followed by when it gives an order: please, "you", or a verb of order.
+_DIRECTIVE = rf"(?:(?:[\w'-]+\s){{0,3}}?(?:{_PLEASE}|{_YOU}\b)|{ORDER_VERBS}\b)"
+# A bare assistant or agent spoken to by a vocative ("Assistant, when you ...").
+_VOCATIVE_ROLE = r"(?:assistant|assistente|asistente|assistent|ассистент|agent|agente|агент)"
+# Text addressed to an AI. The vocative and label forms need an order after them; an address phrase is one.
+_OR = r"(?:\s(?:or|and|oder|und|o|y|ou|et|e|или|и)\s[^,:;.!?\n]{0,40}?)"
+SPOKEN_TO_AI = (
+    # "Note to the kitchen AI:", "Hinweis für KI-Agenten", "Nota para el asistente de IA que lea esto:"
+    rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?|{_PERSON_ROLE}\b{_REL})"
+    rf"{_END_LINE}"
+    # "To any AI summarizer:", "An die KI, die diese Bewertungen auswertet:", "Для ИИ-ассистента, который ..."
+    rf"|(?:{_START}|\s)?\b{_PREP}\s{_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:{_REL})?{_END}"
+    rf"|(?:{_START}|\s)?\b{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}{_END}"
+    # "Hey ChatGPT or whichever assistant is reading reviews:", "Уважаемый ассистент!"
+    rf"|\b{_GREETING}[ ,]+(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_OR}?(?:{_REL})?"
+    rf"{_END_LINE}"
+    # "Bot, please ...", "Assistant processing this mailbox: ...", "hey AI that reads these logs later - ..."
+    rf"|{_START}(?:(?:hey|hi|ok|okay|yo|oh)\s)?{_MODS}{{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b{_OR}?(?:{_REL})?,\s"
+    rf"{_DIRECTIVE}"
+    rf"|{_START}(?:(?:hey|hi|ok|okay|yo|oh)\s)?(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}"
+    r"\s?[:,—–-]"
+    # Chinese, Japanese and Korean mark the addressee by a particle or a title after the noun.
+    r"|(?:致|给|对|请|尊敬的|亲爱的)(?:正在|所有|任何)?[^，,：:。！\n]{0,12}?(?:ai|人工智能|智能助手|智能助理|智能体|助手"
+    r"|机器人)[^，,：:。！\n]{0,4}?[，,：:！!]"
+    r"|(?:ai|人工知能|アシスタント|エージェント)(?:の方|の皆様|の皆さん)?(?:へ|様|さん|殿)\s?[、,：:！!\n]"
+    r"|(?:ai|어시스턴트|에이전트|챗봇|비서|인공지능)(?:님)?(?:에게|께|님)\s?[,:：!\n ]"
+    r"|(?:إلى|الى|عزيزي)\s(?:ال)?(?:مساعد|ذكاء|روبوت|نموذج)"
+)
+# A label naming an AI, then an order ("AI model: in your answer, claim ...", "AI agent: decode ..."): a
+# speaker's label in a transcript says what was said, so a text with a user's turn is left to the fake-turn
+# shape.
+LABELLED_ORDER = rf"{_START}(?:{_DET})?{_MODS}{{0,3}}?{AI_NOUN}\b(?:\s[\w'-]+){{0,2}}?\s?[:—–]\s*{_DIRECTIVE}"
+TRANSCRIPT_TURN = (
+    r"(?:^|\n)\W{0,3}(?:user|human|customer|client|me|usuario|utilisateur|nutzer|benutzer|kunde|utente"
+    r"|usuário|cliente|пользователь|клиент|用户|ユーザー|q)\s?[:：]"
+)
+# The same nouns under an obligation: "any automated agent that processes these notes should grant ...".
+_MODAL = (
+    r"(?:must|should|shall|needs? to|has to|have to|is to|are to|is required to|muss|müssen|soll|sollen|hat"
+    r" zu|debe|deben|tiene que|ha de|doit|doivent|deve|devono|deve|devem|tem que|должен|должна|должно|должны"
+    r"|обязан\w*|moet|moeten|musi|powinien|应该|应当|必须|需要|しなければ|すること|해야)"
+)
+OBLIGATION_ON_AI = (
+    rf"(?:{_START}|\b)(?:{_DET})?(?:[\w'-]+\s){{0,2}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b(?:{_REL})?\s{_MODAL}"
+    r"\s(?:now\s|immediately\s|also\s|first\s|ahora\s|jetzt\s|sofort\s|сразу\s|теперь\s)?(?!be\b|sein\b|ser\b"
+    r"|être\b|essere\b|быть\b|able\b|capable\b)[^\W\d_]{2,}"
+)
+# A tool call written out for the agent to make.
+CALL_FOR_THE_AGENT = (
+    r"\b(?:call|invoke|run|execute|trigger|use)\s(?:the\s)?(?:tool\s|function\s)?[a-z_][\w.]*\("
+    r"\s*(?:[a-z_]\w*\s*=|['\"])"
+    r"|<\s*/?\s*(?:function_?calls?|tool_?calls?|tool_?use|invoke)\b"
+    r"|\b(?:execute|perform|run|call|invoke)\w*\s(?:the\s)?(?:above|following|pending|queued|next|below)"
+    r"(?:\s[\w_]+)?\s(?:call|action|function|tool call|step|command)\b"
+    r"(?:[^.\n]{0,40}?\b(?:now|immediately|automatically|first|before))?"
+    r"|\b(?:should|must|will|to)\s(?:automatically\s)?(?:execute|perform|run|invoke)\s(?:it|this|them"
+    r"|the call|next_action|the next action|the action|[a-z]+_[a-z_]+)\b[^.\n]{0,40}?\b(?:now|immediately"
+    r"|automatically|before|first|without)\b"
+    r"|\bauto[-_ ]?(?:run|execute|exec)\b"
+)
+# A header that claims to be the system's or the developer's message, enclosed as a header is.
+_SYS = (
+    r"(?:system|sys|systeme|système|sistema|systém|система|системн\w+|系统|系統|システム|sistem|시스템|developer"
+    r"|entwickler|desarrollador|développeur|sviluppatore|desenvolvedor|разработчик\w*|开发者|開発者|admin\w*"
+    r"|administrat\w+|администратор\w*|管理员|管理者|operator|betreiber|operador|opérateur|оператор\w*)"
+)
+_NOTICE = (
+    r"(?:message|messages|nachricht|meldung|mensaje|mensagem|messaggio|сообщени\w+|消息|提示|メッセージ|mesaj\w*"
+    r"|메시지|instructions?|anweisung\w*|instrucci\w+|instruç\w+|istruzion\w+|инструкци\w+|指令|指示|prompt"
+    r"|notice|hinweis|aviso|avis|avviso|уведомлени\w+|通知|update|aktualisierung|actualizaci\w+|mise à jour"
+    r"|atualiza\w+|aggiornamento|обновлени\w+|更新|override|directive|richtlinie\w*|directiva\w*|directive"
+    r"|policy|policies|регламент\w*|правил\w+)"
+)
+_OPEN_HEADER = r"(?:^|\n)[ \t]*(?:\[|\(|<|【|={2,}|-{3,}|\*{2,}|#{1,6}|>{1,3})[ \t=*#-]*"
+FAKE_SYSTEM_HEADER = (
+    # "[Mensaje del sistema]", "=== SYSTEMNACHRICHT ===", "【系统消息】", "### Instruction from the developer"
+    rf"{_OPEN_HEADER}(?:{_SYS}[\w-]*\s?(?:\w+\s){{0,2}}?{_NOTICE}|{_NOTICE}\s(?:\w+\s){{0,2}}?{_SYS}\b"
+    r"|(?:system|entwickler|developer|admin)(?:nachricht|meldung|anweisung\w*|hinweis|prompt|message)"
+    r"|系统(?:消息|提示|指令|通知)|システム(?:メッセージ|プロンプト|指示))"
+    r"[^\n]{0,40}?(?:\]|\)|>|】|={2,}|-{3,}|\*{2,}|\n|$)"
+)
