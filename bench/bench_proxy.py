@@ -1,16 +1,22 @@
 """Egress proxy overhead: added latency per HTTPS request, and memory while a 50 MB download streams.
 
-    .venv/bin/python bench/bench_proxy.py [--requests 1000]
+    .venv/bin/python bench/bench_proxy.py [--requests 1000] [--baseline-src DIR]
 
-One real HTTPS server on loopback (tests/proxy/upstream.py) and one `limen proxy` process (TLS intercepted
-with Limen's CA, every request decided and audited in a session, responses scanned as they stream). The
-same GET is sent directly and through the proxy, alternating request by request on two keep-alive httpx
-clients (certificate verification on for both), so load on the machine weighs on both paths alike.
-Added latency = proxied minus direct, at the median and at p99. The 50 MB download is read through the
-proxy in 64 KiB chunks while the proxy's resident memory is sampled: peak minus the level before it.
-The proxy runs in light mode (see below). Also printed: the machine's load average before and after (the
-figures move with it on a shared machine), and the proxy process's CPU time per proxied request (mitmproxy's
-relay and Limen's decision, audit and response scan together).
+One real HTTPS server on loopback (tests/proxy/upstream.py) and, side by side, the proxies it is reached
+through: `mitmproxy` (the same mitmproxy Master, options and CA as `limen proxy`, with Limen's addon replaced
+by one that only routes the test host names to the loopback server: what mitmproxy's relay alone costs),
+`limen` (this tree's `limen proxy`: TLS intercepted with Limen's CA, every request decided and audited in a
+session, responses scanned), and with `--baseline-src DIR` (e.g. `git archive HEAD src | tar -x -C /tmp/p0`,
+then `--baseline-src /tmp/p0/src`) `baseline`, the `limen proxy` of that source tree, in a LIMEN_HOME of its
+own. The same GET is sent directly and through each proxy, interleaved request by request (the order
+rotating) on keep-alive httpx clients with certificate verification on, so the machine's load (shared, and
+its speed varies ~2x between hours) weighs on every path alike: only figures from one run compare.
+Added latency = a path's median (p99) minus the direct path's; `limen` minus `mitmproxy` is Limen's own
+share. Also printed: the load average before and after, and each proxy process's CPU time per request.
+The 50 MB download is then read through `limen` in 64 KiB chunks while its resident memory is sampled:
+peak minus the level before it. The proxies run in light mode: balanced and above ask after 240 calls a
+minute in one session (`rules/rate.py`), which 1,000 requests in a few seconds exceed; every other rule
+and floor still runs on each request.
 Targets (issue 14): median added <= 2 ms, p99 added <= 10 ms, peak RSS growth <= 30 MB.
 """
 
@@ -20,17 +26,22 @@ import argparse
 import os
 import ssl
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.proxy.conftest import start_proxy  # noqa: E402
 from tests.proxy.upstream import Upstream  # noqa: E402
+
+SESSION = "bench:proxy"
 
 
 def rss_kib(pid: int) -> int:
@@ -57,91 +68,160 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=1000)
-    args = parser.parse_args()
+@dataclass
+class Route:
+    """One way to the server: a client, the URL it asks, and the proxy process it goes through (if any)."""
+
+    name: str
+    client: Any
+    url: str
+    proxy: subprocess.Popen[bytes] | None = None
+    times: list[float] = field(default_factory=list)
+    cpu: float = 0.0
+
+
+class _RouteOnly:
+    """The bare proxy's only addon: Limen's `--resolve` routing (connect to loopback for a test host name,
+    certificate still verified for the name), nothing decided, audited or scanned."""
+
+    def __init__(self, runtime: Any, config: Any) -> None:
+        from limen.proxy.addon import LimenAddon
+
+        self._routing = LimenAddon(runtime, config)
+        self.server_connect = self._routing.server_connect
+        self.server_connected = self._routing.server_connected
+
+
+def serve_bare(argv: list[str]) -> int:
+    """`limen proxy` with Limen's addon swapped for `_RouteOnly`: mitmproxy as Limen configures it."""
+    import limen.proxy.server
+    from limen.cli import proxy
+
+    limen.proxy.server.LimenAddon = _RouteOnly  # type: ignore[attr-defined,assignment]
+    return proxy.main(argv)
+
+
+def proxied_client(home: Path, port: int, bundle_home: Path | None = None) -> Any:
     import httpx
 
     from limen.proxy.sessions import keyed_token
     from limen.state.keys import installation_key
 
+    token = keyed_token(SESSION, installation_key("proxy", str(home)))
+    bundle = str((bundle_home or home) / "proxy" / "ca" / "limen-bundle.pem")
+    return httpx.Client(
+        proxy=f"http://{SESSION}:{token}@127.0.0.1:{port}",
+        verify=ssl.create_default_context(cafile=bundle),
+        timeout=30,
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument(
+        "--baseline-src", metavar="DIR", help="Also time the `limen proxy` of this source tree (its src/)."
+    )
+    args = parser.parse_args()
+    import httpx
+
     root = Path(tempfile.mkdtemp(prefix="bench-proxy-"))
     home, project = root / "home", root / "project"
     project.mkdir()
     upstream = Upstream(root)
-    # light mode: balanced and above ask after 240 calls a minute in one session (`rules/rate.py`), which
-    # 1,000 requests in a few seconds exceed; every other rule and floor still runs on each request
-    proxy, port = start_proxy(home, project, upstream, "--mode", "light")
-    session = "bench:proxy"
-    token = keyed_token(session, installation_key("proxy", str(home)))
     url = f"https://pypi.org:{upstream.port}/echo"
-    direct_url = f"https://127.0.0.1:{upstream.port}/echo"  # the same server, its certificate names 127.0.0.1
-    bundle = str(home / "proxy" / "ca" / "limen-bundle.pem")
-    try:
-        direct = httpx.Client(verify=ssl.create_default_context(cafile=str(upstream.ca)), timeout=30)
-        proxied = httpx.Client(
-            proxy=f"http://{session}:{token}@127.0.0.1:{port}",
-            verify=ssl.create_default_context(cafile=bundle),
-            timeout=30,
+    paths = [
+        Route(
+            "direct",
+            httpx.Client(verify=ssl.create_default_context(cafile=str(upstream.ca)), timeout=30),
+            f"https://127.0.0.1:{upstream.port}/echo",  # the same server: its certificate names 127.0.0.1
         )
-        for _ in range(20):  # warm both paths: TLS sessions, the proxy's imports and certificate cache
-            direct.get(direct_url).raise_for_status()
-            proxied.get(url).raise_for_status()
-        times: dict[str, list[float]] = {"direct": [], "proxied": []}
-        print(f"load     {load()} (1, 5, 15 min) before")
-        cpu_before = cpu_seconds(proxy.pid)
-        for _ in range(args.requests):
-            for name, client, target in (("direct", direct, direct_url), ("proxied", proxied, url)):
+    ]
+    try:
+        proxy, port = start_proxy(home, project, upstream, "--mode", "light")
+        paths.append(Route("limen", proxied_client(home, port), url, proxy))
+        bare, port = start_proxy(
+            home, project, upstream, "--mode", "light", launcher=[__file__, "--serve-bare"]
+        )
+        paths.append(Route("mitmproxy", proxied_client(home, port), url, bare))
+        if args.baseline_src:
+            other = root / "baseline-home"
+            source = str(Path(args.baseline_src).resolve())
+            proc, port = start_proxy(other, project, upstream, "--mode", "light", env={"PYTHONPATH": source})
+            paths.append(Route("baseline", proxied_client(other, port), url, proc))
+        for _ in range(20):  # warm every path: TLS sessions, the proxies' imports and certificate caches
+            for path in paths:
+                path.client.get(path.url).raise_for_status()
+        print(f"load      {load()} (1, 5, 15 min) before")
+        for path in paths:
+            path.cpu = cpu_seconds(path.proxy.pid) if path.proxy else 0.0
+        for turn in range(args.requests):
+            shift = turn % len(paths)
+            for path in paths[shift:] + paths[:shift]:
                 started = time.perf_counter()
-                answer = client.get(target)
+                answer = path.client.get(path.url)
+                elapsed = (time.perf_counter() - started) * 1000
                 if answer.status_code != 200:
-                    raise SystemExit(f"{name}: {answer.status_code} {answer.text[:300]}")
-                times[name].append((time.perf_counter() - started) * 1000)
-        for name in ("direct", "proxied"):
-            values = times[name]
-            print(
-                f"{name:8} median {statistics.median(values):6.2f} ms  p99 {percentile(values, 0.99):6.2f} ms"
-            )
-        cpu_per_request = (cpu_seconds(proxy.pid) - cpu_before) / args.requests * 1000
-        added_median = statistics.median(times["proxied"]) - statistics.median(times["direct"])
-        added_p99 = percentile(times["proxied"], 0.99) - percentile(times["direct"], 0.99)
-        print(f"added    median {added_median:6.2f} ms  p99 {added_p99:6.2f} ms  ({args.requests} each)")
-        print(f"proxy    {cpu_per_request:.2f} ms CPU per proxied request; load {load()} after")
+                    raise SystemExit(f"{path.name}: {answer.status_code} {answer.text[:300]}")
+                path.times.append(elapsed)
+        after = load()
+        direct = paths[0].times
+        by_name = {p.name: p for p in paths}
+        for path in paths:
+            median, p99 = statistics.median(path.times), percentile(path.times, 0.99)
+            line = f"{path.name:9} median {median:6.2f} ms  p99 {p99:6.2f} ms"
+            if path.proxy:
+                added, added_p99 = median - statistics.median(direct), p99 - percentile(direct, 0.99)
+                cpu = (cpu_seconds(path.proxy.pid) - path.cpu) / args.requests * 1000
+                line += f"  added median {added:5.2f} ms  p99 {added_p99:5.2f} ms  CPU {cpu:.2f} ms/request"
+            print(line)
+        bare_median = statistics.median(by_name["mitmproxy"].times)
+        for name in ("limen", "baseline"):
+            if name in by_name:
+                share = statistics.median(by_name[name].times) - bare_median
+                print(f"{name:9} over mitmproxy alone: median {share:5.2f} ms")
+        print(f"({args.requests} requests on each path; load {after} after)")
 
-        before = rss_kib(proxy.pid)
+        limen = by_name["limen"]
+        assert limen.proxy is not None
+        before = rss_kib(limen.proxy.pid)
         peak = before
         done = threading.Event()
 
         def sample() -> None:
             nonlocal peak
+            assert limen.proxy is not None
             while not done.is_set():
-                peak = max(peak, rss_kib(proxy.pid))
+                peak = max(peak, rss_kib(limen.proxy.pid))
                 time.sleep(0.01)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         received = 0
         started = time.perf_counter()
-        with proxied.stream("GET", f"https://files.pythonhosted.org:{upstream.port}/big") as answer:
+        big = f"https://files.pythonhosted.org:{upstream.port}/big"
+        with limen.client.stream("GET", big) as answer:
             for chunk in answer.iter_bytes(65536):
                 received += len(chunk)
         elapsed = time.perf_counter() - started
         done.set()
         sampler.join()
         print(
-            f"stream   {received / 2**20:.0f} MiB in {elapsed:.2f} s; proxy RSS {before / 1024:.1f} MiB "
-            f"before, peak growth {(peak - before) / 1024:.1f} MiB"
+            f"stream    {received / 2**20:.0f} MiB in {elapsed:.2f} s through limen; its RSS "
+            f"{before / 1024:.1f} MiB before, peak growth {(peak - before) / 1024:.1f} MiB"
         )
-        direct.close()
-        proxied.close()
     finally:
-        proxy.terminate()
-        proxy.wait(10)
+        for path in paths:
+            path.client.close()
+            if path.proxy is not None:
+                path.proxy.terminate()
+                path.proxy.wait(10)
         upstream.close()
     return 0
 
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONWARNINGS", "ignore")
+    if sys.argv[1:2] == ["--serve-bare"]:
+        sys.exit(serve_bare(sys.argv[2:]))
     sys.exit(main())

@@ -65,15 +65,19 @@ class World:
 
 
 def start_proxy(
-    home: Path, project: Path, upstream: Upstream, *extra: str, env: dict[str, str] | None = None
+    home: Path,
+    project: Path,
+    upstream: Upstream,
+    *extra: str,
+    env: dict[str, str] | None = None,
+    launcher: list[str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], int]:
+    """A `limen proxy` (or, with `launcher`, what that command line runs with the proxy's arguments)."""
     read, write = os.pipe()
     resolve = [a for n in NAMES for a in ("--resolve", f"{n}:{upstream.port}:127.0.0.1")]
     argv = [
         sys.executable,
-        "-m",
-        "limen",
-        "proxy",
+        *(launcher or ["-m", "limen", "proxy"]),
         "--listen",
         "127.0.0.1:0",
         "--project",

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from limen.model import Decision, ReasonCode, Verdict
+from limen.model import Action, Decision, ReasonCode, Verdict
 from limen.proxy import translate
 from limen.proxy.config import Injection
 from limen.proxy.mcp import Guards, Pending, SseScreen, json_rpc, screen_json, server_name
@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 SESSION_KEY = "limen_session"
 PASS_THROUGH_KEY = "limen_pass_through"
 RESOLVED_KEY = "limen_resolved_from"
+MCP_KEY = "limen_mcp"  # a tools/call's answer to screen (`mcp.Pending`)
+ACTION_KEY = "limen_action"  # the request's decided `Action`, reused by the response's scan
+HELD_KEY = "limen_held"  # a small text response held whole: scanned in `response`
 OBSERVE_WINDOW = 256 << 10  # bytes of response text scanned per observation
 OBSERVE_OVERLAP = 1024  # carried into the next window, so a secret across a boundary is seen
 MAX_OBSERVED = 4 << 20  # text per response scanned; past it, a `proxy_response_unscreened` event
@@ -162,25 +165,33 @@ class LimenAddon:
             return None
         flow.metadata[SESSION_KEY] = session  # the response's scan and a websocket's messages count here
         request = flow.request
-        request.headers.pop("Proxy-Authorization", None)
+        # the headers read once (each lookup in mitmproxy's Headers is a scan of all of them)
+        fields: list[tuple[str, str]] = list(request.headers.items(multi=True))  # type: ignore[no-untyped-call]
+        named = _first_values(fields)
+        if "proxy-authorization" in named:
+            request.headers.pop("Proxy-Authorization", None)
+        encoding = named.get("content-encoding", "").strip().lower()
         raw = request.raw_content or b""
-        decoded = _decoded_request(request, raw, self.config.max_body)
+        decoded = _decoded_request(encoding, raw, self.config.max_body)
+        host, port = request.host, request.port
         found = translate.arguments(
             request.method,
             request.url,  # where mitmproxy connects (a Host header naming another host is decided too)
-            list(request.headers.items(multi=True)),  # type: ignore[no-untyped-call]
+            fields,
             raw,
             decoded,
             self.config.max_body,
+            authority=(host, f"{host}:{port}"),
         )
-        arguments, what = found.arguments, f"{request.method} {request.host}"
+        arguments, what = found.arguments, f"{request.method} {host}"
         decision = self._decide(session, arguments)
+        if not raw and decision.action is not None:
+            flow.metadata[ACTION_KEY] = decision.action  # the scan need not normalise the call again
         if decision.verdict is Verdict.PASS and _names_another_host(request):
             # the server it goes to may hand it on by its Host header (domain fronting): both must pass
             arguments = {**arguments, "url": request.pretty_url}
-            what = f"{request.method} {request.pretty_host} (its Host header; sent to {request.host})"
+            what = f"{request.method} {request.pretty_host} (its Host header; sent to {host})"
             decision = self._decide(session, arguments)
-        encoding = request.headers.get("content-encoding", "").strip().lower()
         undecoded = bool(raw) and encoding not in ("", "identity") and decoded is None
         if found.truncated or undecoded:
             why = f"content encoding {encoding[:20]!r} not decoded" if undecoded else "over the body cap"
@@ -217,7 +228,8 @@ class LimenAddon:
                 if again.verdict is Verdict.PASS:
                     flow.response = None
                     raw = flow.request.raw_content or b""
-                    decoded = _decoded_request(flow.request, raw, self.config.max_body)
+                    encoding = flow.request.headers.get("content-encoding", "").strip().lower()
+                    decoded = _decoded_request(encoding, raw, self.config.max_body)
                     self._after_pass(flow, session, raw, decoded, False)
                 else:
                     self._refuse(flow, again, f"{flow.request.method} {flow.request.host}")
@@ -270,7 +282,7 @@ class LimenAddon:
             flow.response = mhttp.Response.make(status, answer, {"Content-Type": "application/json"})
             return
         if pending is not None:
-            flow.metadata["limen_mcp"] = pending
+            flow.metadata[MCP_KEY] = pending
 
     def websocket_message(self, flow: http.HTTPFlow) -> None:
         """After an upgrade each message the client sends is a request of its own: decided like a POST of
@@ -301,7 +313,7 @@ class LimenAddon:
         if response is None:
             return
         try:
-            pending: Pending | None = flow.metadata.get("limen_mcp")
+            pending: Pending | None = flow.metadata.get(MCP_KEY)
             kind = response.headers.get("content-type", "").lower()
             if pending is not None:
                 _rewritable(response)
@@ -316,26 +328,29 @@ class LimenAddon:
                 return
             length = response.headers.get("content-length", "")
             if length.isdigit() and int(length) <= BUFFERED_TEXT and "event-stream" not in kind:
-                return  # held whole by mitmproxy (cheaper than streaming a small body): scanned in `response`
-            response.stream = _Observer(self, session, flow.request.url, response.headers)
+                flow.metadata[HELD_KEY] = True  # held whole by mitmproxy (cheaper than streaming a small
+                return  # body): scanned in `response`
+            response.stream = _Observer(
+                self, session, flow.request.url, response.headers, flow.metadata.get(ACTION_KEY)
+            )
         except Exception as exc:
             _note(f"response screening failed to start: {type(exc).__name__}")
             response.stream = _cut
 
     def response(self, flow: http.HTTPFlow) -> None:
-        """A small text response held whole: scanned once it has been sent on (the next event the loop
-        runs, before it reads the client's next request), so the client waits neither for the scan nor for
-        its text to be decoded: only the headers are read here."""
+        """A small text response held whole (`responseheaders` said so; never Limen's own answers, which
+        raise no `responseheaders`): scanned once it has been sent on (the next event the loop runs, before
+        it reads the client's next request), so the client waits neither for the scan nor for its text to
+        be decoded."""
         response = flow.response
-        if response is None or response.stream or flow.metadata.get("limen_mcp") is not None:
+        if response is None or not flow.metadata.get(HELD_KEY) or not response.raw_content:
             return
-        if not response.raw_content or response.headers.get("X-Limen-Decision"):
-            return  # nothing to read, or Limen's own refusal
-        kind = response.headers.get("content-type", "").lower()
-        if any(t in kind for t in _TEXTUAL):
-            _later(self._scan_held, flow.metadata.get(SESSION_KEY, ""), flow.request, response)
+        session, action = flow.metadata.get(SESSION_KEY, ""), flow.metadata.get(ACTION_KEY)
+        _later(self._scan_held, session, flow.request, response, action)
 
-    def _scan_held(self, session: str, request: http.Request, response: http.Response) -> None:
+    def _scan_held(
+        self, session: str, request: http.Request, response: http.Response, action: Action | None
+    ) -> None:
         try:
             try:
                 text = response.get_text(strict=False) or ""
@@ -348,11 +363,14 @@ class LimenAddon:
                 "proxy_response_unscreened", session=session, why=f"the scan raised {type(exc).__name__}"
             )
             return
-        self._observe(session, arguments, text[:MAX_OBSERVED])
+        self._observe(session, arguments, text[:MAX_OBSERVED], action)
 
-    def _observe(self, session: str, arguments: dict[str, Any], text: str) -> None:
+    def _observe(
+        self, session: str, arguments: dict[str, Any], text: str, action: Action | None = None
+    ) -> None:
+        """`action`: the request's decided call (a bodyless one), so the scan does not normalise it again."""
         self.runtime.observe_output(
-            translate.TOOL, arguments, text, session_id=session or None, door=translate.DOOR
+            translate.TOOL, arguments, text, session_id=session or None, door=translate.DOOR, action=action
         )
 
     # -- helpers ---------------------------------------------------------------------------------------
@@ -409,10 +427,13 @@ class _Observer:
     unchanged. gzip and deflate are inflated for the scan (bounded per chunk); other encodings are not read,
     and an event says so."""
 
-    def __init__(self, addon: LimenAddon, session: str, url: str, headers: Any) -> None:
+    def __init__(
+        self, addon: LimenAddon, session: str, url: str, headers: Any, action: Action | None = None
+    ) -> None:
         self.addon = addon
         self.session = session
         self.arguments = {"url": url, "method": "GET"}
+        self.action = action
         encoding = headers.get("content-encoding", "").lower().strip()
         self.inflate: Any = None
         self.readable = encoding in ("", "identity", "gzip", "x-gzip", "deflate")
@@ -453,7 +474,8 @@ class _Observer:
                 self.window.clear()
 
     def _observe(self, data: bytes) -> None:
-        _later(self.addon._observe, self.session, self.arguments, data.decode("utf-8", errors="replace"))
+        text = data.decode("utf-8", errors="replace")
+        _later(self.addon._observe, self.session, self.arguments, text, self.action)
 
     def _unscreened(self, why: str) -> None:
         if not self.reported:
@@ -522,9 +544,14 @@ def _cut(chunk: bytes) -> list[bytes]:
     return []
 
 
-def _decoded_request(request: Any, raw: bytes, cap: int) -> bytes | None:
-    """The request body without its content encoding, when that is cheap and bounded; else None."""
-    encoding = request.headers.get("content-encoding", "").lower().strip()
+def _first_values(fields: list[tuple[str, str]]) -> dict[str, str]:
+    """Each header's first value, by its lower-case name (what `Headers.get` answers)."""
+    return {name.lower(): value for name, value in reversed(fields)}
+
+
+def _decoded_request(encoding: str, raw: bytes, cap: int) -> bytes | None:
+    """The request body without its content `encoding` (lower case, stripped), when that is cheap and
+    bounded; else None."""
     if not encoding or encoding == "identity":
         return None
     if encoding in ("gzip", "x-gzip", "deflate"):

@@ -77,13 +77,21 @@ def body_text(raw: bytes, decoded: bytes | None, cap: int) -> tuple[str, int, bo
 
 
 def arguments(
-    method: str, url: str, headers: list[tuple[str, str]], raw_body: bytes, decoded: bytes | None, cap: int
+    method: str,
+    url: str,
+    headers: list[tuple[str, str]],
+    raw_body: bytes,
+    decoded: bytes | None,
+    cap: int,
+    authority: tuple[str, ...] = (),
 ) -> Translated:
+    """`authority`: the spellings of the URL's own host (`host`, `host:port`); a Host header that is one
+    of them says nothing the URL does not, and is left out (one that names another host stays)."""
     data_headers: list[str] = []
     protocol: list[str] = []
     for name, value in headers:
         lowered = name.lower()
-        if lowered in HIDDEN_HEADERS:
+        if lowered in HIDDEN_HEADERS or (lowered == "host" and value in authority):
             continue
         (protocol if lowered in PROTOCOL_HEADERS else data_headers).append(f"{name}: {value}")
     args: dict[str, Any] = {"url": url, "method": method.upper()}
