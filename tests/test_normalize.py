@@ -275,3 +275,30 @@ def test_files_given_as_a_mapping_are_named_by_their_keys(workspace: str) -> Non
         "mcp__github__create_gist", {"files": {"notes.md": {"content": "agenda"}}}, cwd=workspace
     )
     assert notes.verdict.name != "BLOCK" and "normalization_failed" not in {r.value for r in notes.reasons}
+
+
+def test_the_agents_standard_streams_are_not_resolved_through_limens_own(tmp_path: Path) -> None:
+    """`tee /dev/stderr` writes to the agent's stderr. Resolved in Limen's process, /dev/stderr would follow
+    Limen's own descriptor (a log file, a pipe): here a file that looks like a credential store."""
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    command = {"command": "echo hi | tee /dev/stderr"}
+    code = (
+        f"import limen; d = limen.evaluate('Bash', {command!r}, cwd={str(tmp_path)!r}); "
+        "print(d.verdict.name, [r.value for r in d.reasons])"
+    )
+    with open(home / ".aws" / "credentials", "w") as own_stderr:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            stdout=subprocess.PIPE,
+            stderr=own_stderr,
+            env={**os.environ, "HOME": str(home), "LIMEN_HOME": str(tmp_path / "limen")},
+            text=True,
+            check=True,
+        )
+    assert done.stdout.split()[0] == "PASS", done.stdout
+    assert canonical("/dev/stderr", str(tmp_path), str(home)) == "/dev/stderr"
+    assert canonical("/dev/fd/2", str(tmp_path), str(home)) == "/dev/fd/2"

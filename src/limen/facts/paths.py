@@ -57,6 +57,32 @@ def _i(name: str, purpose: str) -> PathFact:
     return PathFact(name, purpose, INSTRUCTIONS, "text")
 
 
+# Where home folders are: the running user's (`home`), and any user's on Linux and macOS. A home folder's
+# start-up files, agent settings and folders mean the same whoever's home it is (an agent running as root
+# that rewrites /home/dev/.bashrc plants code in dev's shells).
+_HOME_FOLDER = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)")
+
+
+def home_folder(path: str, home: str) -> str:
+    """The home folder a canonical path lies in or is: the running user's `home`, else another user's
+    (`/home/NAME`, `/Users/NAME`, `/root`); "" when it is in none."""
+    home = home.rstrip("/")
+    if home and (path == home or path.startswith(home + "/")):
+        return home
+    match = _HOME_FOLDER.match(path)
+    return match.group(0) if match else ""
+
+
+def as_own_home(path: str, home: str) -> str:
+    """`path` with the home folder it lies in replaced by the running user's (`/home/dev/.bashrc` ->
+    `HOME/.bashrc`): what a rule keyed to the running user's home files should judge. Unchanged when it lies
+    in no home folder."""
+    found = home_folder(path, home)
+    if not found or not home:
+        return path
+    return home.rstrip("/") + path[len(found) :]
+
+
 SHELL_RC = _f("shell_rc", "a shell start-up file: runs in every new shell", "shell", asks=True)
 _RC_NAMES = (
     ".bashrc",
@@ -345,9 +371,9 @@ def describe(path: str, *, home: str) -> PathFact | None:
 
 def _describe(path: str, *, home: str) -> PathFact | None:
     name = path.rsplit("/", 1)[-1]
-    home = home.rstrip("/")
-    in_home = bool(home) and path.startswith(home + "/")
-    local = "~" + path[len(home) :] if in_home else path
+    found = home_folder(path, home)
+    in_home = bool(found) and path != found
+    local = "~" + path[len(found) :] if in_home else path
     fact = BY_NAME.get(name)
     if fact is not None and name in HOME_ONLY and not (in_home or path.startswith("/etc/")):
         fact = None

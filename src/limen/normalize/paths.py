@@ -18,9 +18,16 @@ def _expand_env(path: str, home: str) -> str:
     return _ENV_REF.sub(value, path)
 
 
+# The descriptors of the process that runs the command: resolving them here would follow Limen's own
+# (its stderr may be a log file, a pipe or /dev/null), which says nothing about the agent's.
+_OWN_DESCRIPTORS = ("/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/")
+
+
 def canonical(path: str, cwd: str, home: str) -> str:
     """The absolute, symlink-free path a tool would touch. Never raises on odd input."""
     path = absolute(path, cwd, home)
+    if path.startswith(_OWN_DESCRIPTORS):
+        return path
     try:
         return _resolved(path)
     except (OSError, ValueError):

@@ -46,6 +46,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts.hosts import official_install
+from limen.facts.paths import home_folder
 from limen.facts.programs import Role, names, options, program
 from limen.model import Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
@@ -307,18 +308,27 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
                 96,
                 f"recursive delete of {_path_class(hit, ctx)}",
             )
+        found = any(v.startswith("find ") for v in command.via)  # `{}` is a match, never a whole home
         for place in (target, *_after_cd(word, action, ctx)):
-            home_delete = _home_folder_delete(place, ctx)
+            home_delete = _home_folder_delete(place, ctx, whole=not found)
             if home_delete is not None and home_delete.verdict is Verdict.BLOCK:
                 return home_delete
             worst = home_delete or worst
     return worst
 
 
-def _home_folder_delete(target: str, ctx: Context) -> Finding | None:
-    """Everything in a folder directly in the home folder deleted (`rm -rf ~/Documents`, an unfiltered
-    `find ~/Documents -delete`): AUTH; a credential store (`~/.ssh`, `~/.aws`), lost for good: BLOCK."""
-    if not ctx.home or os.path.dirname(target) != ctx.home.rstrip("/") or is_within(ctx.workspace, target):
+def _home_folder_delete(target: str, ctx: Context, *, whole: bool = True) -> Finding | None:
+    """Another user's whole home folder deleted (`rm -rf /home/dev`; the running user's is a dangerous
+    folder; `whole`: False for a `find` match, whose `{}` stands for a name below its root): BLOCK.
+    Everything in a folder directly in a home folder deleted (`rm -rf ~/Documents`, `rm -rf
+    /Users/alice/Documents`, an unfiltered `find ~/Documents -delete`): AUTH; a credential store
+    (`~/.ssh`, `~/.aws`), lost for good: BLOCK."""
+    home = home_folder(target, ctx.home)  # the running user's or another user's
+    if whole and home and home == target.rstrip("/") and home != ctx.home.rstrip("/"):
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, "recursive delete of a home folder"
+        )
+    if not home or os.path.dirname(target) != home or is_within(ctx.workspace, target):
         return None
     from limen.rules.paths import is_secret_file
 

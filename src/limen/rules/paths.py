@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.paths import describe
+from limen.facts.paths import as_own_home, describe
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within
@@ -117,6 +117,11 @@ def _matches_protected(path: str, ctx: Context) -> bool:
     folded = _folded(path)
     if folded in exact or folded.startswith(prefixes):
         return True
+    own = as_own_home(path, ctx.home)  # another user's `~/.claude/settings.json` wires their agents' hooks
+    if own != path:
+        folded = _folded(own)
+        if folded in exact or folded.startswith(prefixes):
+            return True
     name = _basename(path)
     if ctx.protected_names:
         if name in ctx.protected_names:
