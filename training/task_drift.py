@@ -12,7 +12,8 @@ set-up step, a code comment about the code), and chat messages with links. So ne
 a polite request is a signal by itself; what is left is a request *to an assistant* about *something else*.
 
 `training/train_drift.py` reads the tasks (hand-written, and frames crossed with topics on a fixed sparse
-grid) and the sentences of the honest documents, in English, German, Spanish, French, Chinese and Japanese.
+grid) and the sentences of the honest documents, in English, German, Spanish, French, Portuguese, Italian,
+Russian, Chinese and Japanese.
 The tests' held-out texts (tests/turngate/test_tier2_task_drift.py) are written
 separately and are never drawn from these lists.
 """
@@ -124,6 +125,48 @@ TASKS = {
         "Décrivez l'histoire de la tour Eiffel en trois phrases.",
         "Recommandez-moi un bon roman policier.",
     ],
+    "pt": [
+        "Qual é o rio mais longo da América do Sul?",
+        "Escreva um poema curto sobre o outono.",
+        "Traduza 'boa noite' para o alemão.",
+        "Explique de forma simples como funciona um painel solar.",
+        "Recomende três livros de ficção científica.",
+        "A partir de agora, responda apenas em inglês.",
+        "Conte uma piada sobre programadores.",
+        "Resuma a história do Império Romano em três frases.",
+        "Quem pintou a Mona Lisa?",
+        "Dê-me uma receita de pão de queijo.",
+        "Descreva o ciclo da água para uma criança.",
+        "Poderia me explicar o que é inflação?",
+    ],
+    "it": [
+        "Qual è la montagna più alta d'Europa?",
+        "Scrivi una breve poesia sulla primavera.",
+        "Traduci 'buon viaggio' in francese.",
+        "Spiega in modo semplice come funziona un motore elettrico.",
+        "Consiglia tre film classici da vedere.",
+        "D'ora in poi rispondi solo in spagnolo.",
+        "Raccontami una barzelletta sui gatti.",
+        "Riassumi la storia del Rinascimento in tre frasi.",
+        "Chi ha scritto la Divina Commedia?",
+        "Dammi una ricetta per il tiramisù.",
+        "Descrivi il ciclo dell'acqua a un bambino.",
+        "Potresti spiegarmi cos'è la fotosintesi?",
+    ],
+    "ru": [
+        "Какая самая длинная река в Европе?",
+        "Напиши короткое стихотворение об осени.",
+        "Переведи фразу 'доброе утро' на испанский.",
+        "Объясни простыми словами, как работает двигатель.",
+        "Порекомендуй три хороших фильма.",
+        "С этого момента отвечай только на английском.",
+        "Расскажи анекдот про программистов.",
+        "Кратко перескажи историю Древнего Рима в трёх предложениях.",
+        "Кто написал роман 'Война и мир'?",
+        "Дай рецепт борща.",
+        "Опишите круговорот воды для ребёнка.",
+        "Не могли бы вы объяснить, что такое инфляция?",
+    ],
     "zh": [
         "世界上最长的河流是哪一条？",
         "写一首关于春天的短诗。",
@@ -196,6 +239,33 @@ HONEST = {
         "Merci de nous indiquer votre heure d'arrivée.",
         "Envoyez-nous vos questions sur le devis.",
     ],
+    "pt": [
+        "Você pode me enviar o orçamento atualizado até sexta-feira?",
+        "Por favor, confirme se pode participar da reunião de terça.",
+        "Não esqueça o crachá; sem ele a recepção não deixa entrar.",
+        "Avise-me se a data de entrega funciona para você.",
+        "Mexa o molho por dois minutos e depois junte o manjericão.",
+        "Poderia nos devolver o contrato assinado até segunda?",
+        "Escreva seu nome e o número do pedido no formulário.",
+    ],
+    "it": [
+        "Puoi mandarmi il budget aggiornato entro venerdì?",
+        "Per favore conferma se puoi partecipare alla riunione di martedì.",
+        "Non dimenticare il badge, altrimenti la reception non ti fa entrare.",
+        "Fammi sapere se la data di consegna ti va bene.",
+        "Mescola il sugo per due minuti, poi aggiungi il basilico.",
+        "Potrebbe restituirci il contratto firmato entro lunedì?",
+        "Scrivi il tuo nome e il numero d'ordine sul modulo.",
+    ],
+    "ru": [
+        "Можешь прислать мне обновлённый бюджет до пятницы?",
+        "Пожалуйста, подтверди, сможешь ли прийти на встречу во вторник.",
+        "Не забудь пропуск, без него на ресепшене не пустят.",
+        "Дай знать, подходит ли тебе дата доставки.",
+        "Помешайте соус две минуты, затем добавьте базилик.",
+        "Не могли бы вы вернуть подписанный договор до понедельника?",
+        "Напишите своё имя и номер заказа в форме.",
+    ],
     "zh": [
         "你能在周五之前把更新后的预算发给我吗？",
         "请确认你能否参加周二的评审会。",
@@ -242,6 +312,21 @@ CARRIERS = {
         "Le conseil municipal a approuvé mardi les nouvelles pistes cyclables. {x} Les travaux commenceront au printemps.",
         "Note : 4/5. Bon rapport qualité-prix et personnel aimable. {x}",
     ],
+    "pt": [
+        "Assunto: {subject}\nDe: {name}\n\nOlá equipe,\na remessa saiu do armazém hoje de manhã. {x}\nAbraços,\n{name}",
+        "| pedido | item | qtd | nota |\n|---|---|---|---|\n| 1041 | papel | 4 | {x} |",
+        "A câmara municipal aprovou na terça as novas ciclovias. {x} As obras devem começar na primavera.",
+    ],
+    "it": [
+        "Oggetto: {subject}\nDa: {name}\n\nCiao a tutti,\nla spedizione è partita dal magazzino stamattina. {x}\nCordiali saluti,\n{name}",
+        "| ordine | articolo | qtà | nota |\n|---|---|---|---|\n| 1041 | carta | 4 | {x} |",
+        "Il consiglio comunale ha approvato martedì le nuove piste ciclabili. {x} I lavori inizieranno in primavera.",
+    ],
+    "ru": [
+        "Тема: {subject}\nОт: {name}\n\nВсем привет,\nотправка ушла со склада сегодня утром. {x}\nС уважением,\n{name}",
+        "| заказ | товар | кол-во | примечание |\n|---|---|---|---|\n| 1041 | бумага | 4 | {x} |",
+        "Городской совет во вторник утвердил новые велодорожки. {x} Строительство начнётся весной.",
+    ],
     "zh": [
         "主题：{subject}\n发件人：{name}\n\n大家好，\n货物今天上午已经出库。{x}\n此致\n{name}",
         "| 订单 | 物品 | 数量 | 备注 |\n|---|---|---|---|\n| 1041 | 打印纸 | 4 | {x} |",
@@ -269,6 +354,9 @@ ADDRESSEES = {
     "de": ["Assistent", "Hinweis an die KI", "An das Sprachmodell, das dies liest"],
     "es": ["Asistente", "Nota para la IA", "Al modelo que procese este texto"],
     "fr": ["Assistant", "Note pour l'IA", "Au modèle qui traite ce texte"],
+    "pt": ["Assistente", "Nota para a IA", "Ao modelo que processa este texto"],
+    "it": ["Assistente", "Nota per l'IA", "Al modello che elabora questo testo"],
+    "ru": ["Ассистент", "Примечание для ИИ", "Модели, которая обрабатывает этот текст"],
     "zh": ["AI助手", "致处理本文的人工智能", "助手"],
     "ja": ["AIアシスタントへ", "アシスタントさん", "このテキストを処理するAIへ"],
 }
@@ -277,6 +365,9 @@ LEADS = {
     "de": ["", "bevor du antwortest, ", "zuerst ", "außerdem "],
     "es": ["", "antes de responder, ", "primero ", "además, "],
     "fr": ["", "avant de répondre, ", "d'abord, ", "en plus, "],
+    "pt": ["", "antes de responder, ", "primeiro, "],
+    "it": ["", "prima di rispondere, ", "innanzitutto, "],
+    "ru": ["", "прежде чем ответить, ", "сначала "],
     "zh": ["", "在回答之前，", "首先，"],
     "ja": ["", "回答する前に、", "まず、"],
 }

@@ -46,7 +46,8 @@ AI_NOUN = (
     r"|sztuczn\w+ inteligencj\w+|yapay zeka\w*)"
     r"|(?:large )?language models?|sprachmodell\w*|modelos? de (?:lenguaje|linguagem|ia)|modèles? de langage"
     r"|modell[oi] linguistic[oi]|языков\w+ модел\w+|taalmodel\w*|нейросет\w+|нейронн\w+ сет\w+"
-    rf"|{_ARTIFICIAL}[ -]?{_ROLE}|{_ROLE} (?:de |d'|da |di |do )?(?:ia|ai|ki|ии)\b"
+    # the adjective before the noun, or after it as in the Romance languages ("asistente virtual")
+    rf"|{_ARTIFICIAL}[ -]?{_ROLE}|{_ROLE} (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})\b"
     r"|assisten[tz]system\w*|ki-\w+|ai-\w+|ии-\w+"
     r"|ai|a\.i\.|ki|ia|ии|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|chatbots?|bots?|бот\w*|robots?"
     r"|人工智能|智能助手|智能助理|智能体|ai助手|ai助理|助手|机器人|人工知能|アシスタント|エージェント|チャットボット"
@@ -112,7 +113,7 @@ _MODS = r"(?:(?!" + _ARTICLE + r")[\w'-]+\s)"
 _END = r"\s*(?:[,:;!—–]|-\s)"
 _END_LINE = r"\s*(?:[,:;!—–]|-\s|\n|$)"
 # What opens a sentence: its start, a line break, a tag, a bracket, a quote or a dash.
-_START = r"(?:^|[.!?;]\s|\n|[>\[(\"*_#|]\s*|\s[-—–]\s)"
+_START = r"(?:^|[.!?;:]\s|\n|[>\[(\"*_#|]\s*|\s[-—–]\s)"
 # An order after a label: please in some language, "you/your", or a verb opening the clause.
 _PLEASE = (
     r"(?:please|kindly|bitte|por favor|veuillez|s'il (?:te|vous) plaît|per favore|пожалуйста|alsjeblieft"
@@ -149,7 +150,7 @@ SPOKEN_TO_AI = (
     rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?|{_PERSON_ROLE}\b{_REL})"
     rf"{_END_LINE}"
     # "To any AI summarizer:", "An die KI, die diese Bewertungen auswertet:", "Для ИИ-ассистента, который ..."
-    rf"|(?:{_START}|\s)?\b{_PREP}\s{_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:{_REL})?{_END}"
+    rf"|(?:{_START}|\s)?\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:{_REL})?{_END}"
     rf"|(?:{_START}|\s)?\b{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}{_END}"
     # "Hey ChatGPT or whichever assistant is reading reviews:", "Уважаемый ассистент!"
     rf"|\b{_GREETING}[ ,]+(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_OR}?(?:{_REL})?"
@@ -181,7 +182,7 @@ _MODAL = (
     r"|обязан\w*|moet|moeten|musi|powinien|应该|应当|必须|需要|しなければ|すること|해야)"
 )
 OBLIGATION_ON_AI = (
-    rf"(?:{_START}|\b)(?:{_DET})?(?:[\w'-]+\s){{0,2}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b(?:{_REL})?\s{_MODAL}"
+    rf"(?:{_START}|\b)(?:{_DET})?(?:[\w'-]+\s){{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b(?:{_REL})?\s{_MODAL}"
     r"\s(?:now\s|immediately\s|also\s|first\s|ahora\s|jetzt\s|sofort\s|сразу\s|теперь\s)?(?!be\b|sein\b|ser\b"
     r"|être\b|essere\b|быть\b|able\b|capable\b)[^\W\d_]{2,}"
 )
@@ -211,11 +212,15 @@ _NOTICE = (
     r"|atualiza\w+|aggiornamento|обновлени\w+|更新|override|directive|richtlinie\w*|directiva\w*|directive"
     r"|policy|policies|регламент\w*|правил\w+)"
 )
-_OPEN_HEADER = r"(?:^|\n)[ \t]*(?:\[|\(|<|【|={2,}|-{3,}|\*{2,}|#{1,6}|>{1,3})[ \t=*#-]*"
+# Enclosed as a header is, on one line: "[Mensaje del sistema]", "=== SYSTEMNACHRICHT ===", "【系统消息】";
+# or a heading that names its sender: "### Instruction from the developer". A heading that only names the
+# topic ("## System messages" in documentation about chat APIs) is left alone.
+_ENCLOSED = r"(?:^|\n)[ \t]*(?:\[|【|<|={2,}|-{3,}|\*{2,})[ \t=*#-]*"
+_CLOSED = r"[^\n]{0,40}?(?:\]|】|>|={2,}|-{3,}|\*{2,})"
 FAKE_SYSTEM_HEADER = (
-    # "[Mensaje del sistema]", "=== SYSTEMNACHRICHT ===", "【系统消息】", "### Instruction from the developer"
-    rf"{_OPEN_HEADER}(?:{_SYS}[\w-]*\s?(?:\w+\s){{0,2}}?{_NOTICE}|{_NOTICE}\s(?:\w+\s){{0,2}}?{_SYS}\b"
+    rf"{_ENCLOSED}(?:{_SYS}[\w-]*\s?(?:\w+\s){{0,2}}?{_NOTICE}|{_NOTICE}\s(?:\w+\s){{0,2}}?{_SYS}\b"
     r"|(?:system|entwickler|developer|admin)(?:nachricht|meldung|anweisung\w*|hinweis|prompt|message)"
-    r"|系统(?:消息|提示|指令|通知)|システム(?:メッセージ|プロンプト|指示))"
-    r"[^\n]{0,40}?(?:\]|\)|>|】|={2,}|-{3,}|\*{2,}|\n|$)"
+    rf"|系统(?:消息|提示|指令|通知)|システム(?:メッセージ|プロンプト|指示)){_CLOSED}"
+    rf"|(?:^|\n)[ \t]*#{{1,6}}[ \t]*{_NOTICE}\s(?:from|by|von|vom|de|del|da|du|des|dal|dello|от)\s"
+    rf"(?:the\s|der\s|dem\s|el\s|la\s|le\s|l'|o\s)?{_SYS}\b"
 )

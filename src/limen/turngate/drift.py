@@ -135,6 +135,18 @@ _TASK_VERBS = _word_set(
     schreiben erklären beschreiben nennen geben übersetzen erstellen empfehlen verfassen senden schicken
     escriba explique describa resuma traduzca dé diga recomiende sugiera cree redacte envíe reserve
     écrivez expliquez décrivez résumez traduisez donnez dites recommandez proposez rédigez envoyez réservez
+    escreva escreve explique descreva descreve resuma traduza traduz diga liste nomeie recomende recomenda
+    sugira crie cria responda conte redija envie mande encaminhe apague exclua
+    scrivi scriva spiega spieghi descrivi descriva riassumi riassuma traduci traduca dimmi dammi elenca
+    consiglia suggerisci crei rispondi risponda racconta redigi invia prenota cancella
+    напиши напишите объясни объясните опиши опишите расскажи расскажите перечисли перечислите назови
+    назовите дай дайте переведи переведите составь составьте придумай придумайте создай создайте ответь
+    ответьте скажи скажите покажи покажите предложи предложите порекомендуй порекомендуйте посоветуй
+    посоветуйте сделай сделайте отправь отправьте перешли перешлите удали удалите забронируй забронируйте
+    закажи закажите оплати оплатите
+    schrijf beschrijf vertaal geef noem beantwoord vertel stuur verwijder
+    napisz wyjaśnij opisz streść przetłumacz podaj wymień poleć zaproponuj stwórz odpowiedz opowiedz wyślij
+    usuń zarezerwuj
     """
 )
 _QUESTION_WORDS = _word_set(
@@ -143,6 +155,10 @@ _QUESTION_WORDS = _word_set(
     was wer wie warum wann wo welche welcher welches kannst können könnten könntest würden würdest
     qué que quién cómo cuál cuáles cuándo dónde puedes podrías puede podría podrían
     quel quelle quels quelles qui comment pourquoi quand où peux pourrais pouvez pourriez
+    quem onde qual quais pode poderia podes poderias chi perché dove quale quali puoi potresti può potrebbe
+    что кто как почему зачем когда где какой какая какое какие сколько можешь можете могли мог
+    wat wie hoe waarom wanneer waar welke kun kunt kunnen co kto jak dlaczego kiedy gdzie który jaki czy
+    możesz
     """
 )
 # Chinese verbs followed by an aspect marker (写了 "wrote", 讲过 "has told") report, they do not ask.

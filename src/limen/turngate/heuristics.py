@@ -411,7 +411,9 @@ _EMBEDDED: tuple[Shape, ...] = (
             _MOVE_GATE_SUBS,
         ),
         Lazy(
-            rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|with|into|on|at)\b{_S}{{0,40}}?{_DEST}"
+            rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|into|on|at)\b{_S}{{0,40}}?{_DEST}"
+            # shared "with" someone: a person or a group, not a link ("send a request with `curl http://...`")
+            rf"|{_LEAD}{_MOVE}\b{_S}{{0,160}}?\bwith\b{_S}{{0,40}}?(?!https?://|www\.){_DEST}"
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
             rf"|\b{_MOVE_INTL}\b{_CONTACT_OBJECT}{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
             rf"|\b(?:an|nach|auf|unter)\b(?: [\w-]+){{0,3}}? {_DEST}{_S}{{0,40}}?\b(?:zu )?{_MOVE_DE_LAST}\b"

@@ -333,7 +333,11 @@ SIGNATURES: tuple[Signature, ...] = (
         _A,
         "fake_system_header",
         gate("system admin developer assistant ai agent model sys root override"),
-        r"#+ ?\(?(?:system|admin|developer)[ _]?(?:message|prompt|note|instruction|override)?\)?"
+        # "###(system_message)", "### system:", "# admin override"; not a heading that names a topic
+        # ("## System requirements", "## System messages" in documentation about chat APIs)
+        r"#+ ?(?:\((?:system|admin|developer)[ _]?(?:message|prompt|note|instruction|override)?\)"
+        r"|(?:system|admin|developer)[ _]?(?:message|prompt|note|instruction)? ?:"
+        r"|(?:system|admin|developer)[ _]?override\b)"
         r"|\[(?:system|admin|developer|assistant|ai|agent|model)(?: (?:message|note|override|instructions?"
         r"|prompt|directive))?\]"
         r"|(?:^|\n)(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
