@@ -85,4 +85,4 @@ def test_which_host_headers_name_another_host(host_header: str, another: bool) -
 
     request = http.Request.make("GET", "https://pypi.org/echo")
     request.headers["Host"] = host_header
-    assert _names_another_host(request) is another
+    assert _names_another_host(request, host_header) is another

@@ -95,7 +95,17 @@ def test_a_tainted_session_may_still_read_a_trusted_host(in_world: World, tainte
         assert client.get(in_world.url("pypi.org", "/echo")).status_code == 200
 
 
-def test_a_secret_the_proxy_saw_in_a_response_taints_the_session_for_the_hook(in_world: World) -> None:
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/text"),  # held whole, scanned with the request's decided action
+        ("POST", "/text"),  # a request with a body: the scan normalises url and method itself
+        ("GET", "/long-text"),  # over 256 kB: scanned in windows as it streams
+    ],
+)
+def test_a_secret_the_proxy_saw_in_a_response_taints_the_session_for_the_hook(
+    in_world: World, method: str, path: str
+) -> None:
     """The reverse direction: a page fetched through the proxy carries a credential; the session the
     hook decides in now refuses to send it (curl on the command line)."""
     from limen.model import Verdict
@@ -105,7 +115,10 @@ def test_a_secret_the_proxy_saw_in_a_response_taints_the_session_for_the_hook(in
     page_secret = "Zx9-" + secrets.token_hex(10)
     in_world.upstream.secret_in_page = page_secret
     with httpx.Client(proxy=in_world.proxy_url(session), verify=in_world.bundle, timeout=20) as client:
-        assert client.get(in_world.url("pypi.org", "/text")).status_code == 200
+        answer = client.request(
+            method, in_world.url("pypi.org", path), content=b"q=1" if method == "POST" else None
+        )
+        assert answer.status_code == 200 and page_secret in answer.text
     runtime = Runtime(workspace=str(in_world.project))
     try:
         # the proxy scans a response right after relaying it: wait (briefly) for that scan's record

@@ -1,7 +1,8 @@
 """A real HTTPS server on loopback for the proxy tests: a test CA, one certificate for every name the tests
 use (each name is routed to 127.0.0.1 by the proxy's --resolve), and the endpoints the clients need:
-`/echo` (any method), `/big` (a streamed download), `/simple/` + `/files/` (a pip index), `/repo.git/` (a
-git repository over dumb HTTP), `/mcp` and `/mcp-sse` (an MCP server over Streamable HTTP)."""
+`/echo` (any method), `/big` (a streamed download), `/text` and `/long-text` (a page holding a secret),
+`/simple/` + `/files/` (a pip index), `/repo.git/` (a git repository over dumb HTTP), `/mcp` and
+`/mcp-sse` (an MCP server over Streamable HTTP)."""
 
 from __future__ import annotations
 
@@ -184,6 +185,11 @@ class Upstream:
                     self.wfile.write(b"0\r\n\r\n")
                 elif path == "/text":
                     self._send(200, b"DB_PASSWORD=" + upstream.secret_in_page.encode() + b"\n", "text/plain")
+                elif path == "/long-text":  # past what the proxy holds whole: scanned as it streams
+                    page = (
+                        b"lorem ipsum\n" * 30_000 + b"DB_PASSWORD=" + upstream.secret_in_page.encode() + b"\n"
+                    )
+                    self._send(200, page, "text/plain")
                 elif path.rstrip("/") == "/simple/demo":
                     name = upstream.wheel.name
                     page = f'<html><body><a href="https://files.pythonhosted.org:{upstream.port}/files/{name}">{name}</a></body></html>'

@@ -187,7 +187,7 @@ class LimenAddon:
         decision = self._decide(session, arguments)
         if not raw and decision.action is not None:
             flow.metadata[ACTION_KEY] = decision.action  # the scan need not normalise the call again
-        if decision.verdict is Verdict.PASS and _names_another_host(request):
+        if decision.verdict is Verdict.PASS and _names_another_host(request, named.get("host")):
             # the server it goes to may hand it on by its Host header (domain fronting): both must pass
             arguments = {**arguments, "url": request.pretty_url}
             what = f"{request.method} {request.pretty_host} (its Host header; sent to {host})"
@@ -563,10 +563,13 @@ def _decoded_request(encoding: str, raw: bytes, cap: int) -> bytes | None:
     return None
 
 
-def _names_another_host(request: http.Request) -> bool:
-    """Whether the Host header (HTTP/2: `:authority`) names another host than the one the request is sent
-    to (mitmproxy connects to the CONNECT target, or to the host of an absolute-form URL)."""
-    named, host = request.host_header, request.host
+def _names_another_host(request: http.Request, host_header: str | None) -> bool:
+    """Whether the Host header (`host_header`, its first value; HTTP/2 and 3: `:authority` first) names
+    another host than the one the request is sent to (mitmproxy connects to the CONNECT target, or to the
+    host of an absolute-form URL)."""
+    named, host = host_header, request.host
+    if request.is_http2 or request.is_http3:
+        named = request.authority or host_header
     if not named or named == host or (named.startswith(f"{host}:") and named[len(host) + 1 :].isdigit()):
         return False
     return request.pretty_host.lower().rstrip(".") != host.lower().rstrip(".")
