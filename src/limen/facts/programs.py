@@ -65,6 +65,9 @@ class Role(StrEnum):
     TUNNEL = "tunnel"  # makes a local port reachable from the internet (every call, or those `exposes` names)
     MAILS = "mails"  # sends mail to the addresses among its words (`mail -a FILE x@host`)
     LOADS_CODE = "loads_code"  # loads native code from a file it is given (the calls `loads_library` names)
+    # starts a user's shell: it runs the value of a `command_options` option, else it is interactive and runs
+    # whatever reaches it (`su`, `su - root`, `newgrp docker`)
+    STARTS_SHELL = "starts_shell"
 
 
 @dataclass(slots=True, frozen=True)
@@ -477,7 +480,18 @@ PROGRAMS: tuple[Program, ...] = (
     _p("valgrind", R.WRAPPER),
     _p("env", R.WRAPPER),
     _p("busybox", R.WRAPPER),
-    _p("su", R.PRIVILEGED),
+    _p(
+        "su",
+        R.PRIVILEGED,
+        R.RUNS_OPTION,
+        R.STARTS_SHELL,
+        options=("-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"),
+        command_options=("-c", "--command", "--session-command"),
+    ),
+    _p("newgrp", R.PRIVILEGED, R.STARTS_SHELL),
+    # kernel modules: native code run inside the kernel
+    _p("insmod", R.PRIVILEGED, R.LOADS_CODE, loads_library=r"\S"),
+    _p("modprobe", R.PRIVILEGED, R.LOADS_CODE, loads_library=r"(?:^|\s)[^-\s]"),
     _p("xargs", R.WRAPPER, aliases=("parallel",)),
     _p("find", R.READS),
     _p("npx", R.RUNNER, aliases=("bunx",), options=("-p", "--package", "-w", "--workspace")),
@@ -514,7 +528,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("doppler", R.RUNNER, runs_after=("run",)),
     _p("nix-shell", R.RUNS_OPTION, command_options=("--run", "--command")),
     _p("script", R.RUNS_OPTION, command_options=("-c", "--command")),
-    _p("sg", R.PRIVILEGED, R.RUNS_OPTION, command_options=("-c",)),
+    _p("sg", R.PRIVILEGED, R.RUNS_OPTION, R.STARTS_SHELL, command_options=("-c",)),
     _p("xterm", R.RUNNER, aliases=("urxvt", "rxvt")),
     _p("tmux", R.RUNNER),
     _p("screen", R.RUNNER),

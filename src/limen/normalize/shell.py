@@ -1568,7 +1568,14 @@ _RUNS_PROJECT_CODE = frozenset(
     {Role.PACKAGE_INSTALLER, Role.RUNNER, Role.BUILDS, Role.INTERPRETER, Role.SHELL}
 )
 _RUNS_ARGUMENT = frozenset(
-    {Role.RUNS_OPTION, Role.CONTAINER, Role.RUNNER, Role.DATABASE_CLIENT, Role.INFRA_DESTROYER}
+    {
+        Role.RUNS_OPTION,
+        Role.CONTAINER,
+        Role.RUNNER,
+        Role.DATABASE_CLIENT,
+        Role.INFRA_DESTROYER,
+        Role.STARTS_SHELL,
+    }
 )
 _DYNAMIC_WORD = re.compile(r"^(\$[\w{(@*#?!$-]|`|<\()")
 
@@ -2293,6 +2300,7 @@ def _h_wrapper(
             continue
         if name in ("sudo", "doas") and word in ("-s", "-i") and i + 1 >= len(args):
             _record(state, Command(argv=("sh",), name="sh", via=(*via, name)))
+            state.flag(f"{name} {word} starts an interactive shell: what it will run is not in the call")
             return None
         i += 1
     rest = args[i:]
@@ -2593,6 +2601,18 @@ def _argument_commands(
         _fd_exec(args, state, via, level)
     elif entry.name == "kubectl":
         _kubectl_exec(args, state, via, level)
+    if (
+        Role.STARTS_SHELL in entry.roles
+        and not _option_values(args, entry.command_options)
+        and not {"--help", "--version"} & set(args)
+    ):
+        operands = [w for w in _operands(args, entry.options | entry.command_options) if w != "-"]
+        if len(operands) > 1:  # `su - jetty ./run.sh`: the words after the user are the shell's arguments
+            _run(["sh", *operands[1:]], state, (*via, name), level, None)
+        elif name != "su" or not operands or operands[0] in ("root", "0"):
+            state.flag(f"{name} starts a privileged interactive shell: what it will run is not in the call")
+        else:  # `su - postgres`: a shell as a service account, no privilege gained; nothing it runs is shown
+            state.note(f"{name} starts an interactive shell as another user")
     for value in _option_values(args, entry.command_options):
         if name == "tar":
             if value.startswith(("exec=", "exec:")) or "--checkpoint-action" not in " ".join(args):
