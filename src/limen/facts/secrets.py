@@ -119,6 +119,11 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("security", ("dump-keychain",), "the keychain", needs=(r"(?:^|\s)-[A-Za-z]*d[A-Za-z]*\b",)),
     Printer("secret-tool", ("lookup",), "a keyring secret"),
     Printer("heroku", ("auth:token",), "a Heroku token"),
+    Printer("heroku", ("config",), "an app's config vars"),
+    Printer("heroku", ("config:get",), "an app's config var"),
+    Printer("firebase", ("functions:config:get",), "functions' config secrets"),
+    Printer("docker", ("inspect",), "a container's environment", needs=(r"\.Env\b",)),
+    Printer("podman", ("inspect",), "a container's environment", needs=(r"\.Env\b",)),
     Printer("npm", ("token", "list"), "npm tokens"),
     Printer("npm", ("token", "create"), "an npm token"),
     Printer("vault", ("kv", "get"), "a Vault secret"),
@@ -150,7 +155,11 @@ SECRET_NAMES = re.compile(
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
         .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
-        wallet\.dat
+        wallet\.dat|
+        access[-_]tokens?(\.(json|txt|yml|yaml))?|\.?api[-_]?keys?(\.(json|txt|yml|yaml))?|
+        # shells' and database clients' histories: the passwords and tokens typed on their command lines
+        \.(bash|zsh|sh|ksh|psql|mysql|sqlite|python|node_repl|rediscli|mongosh|irb|pry)_history|\.histfile|
+        fish_history|\.history
     )$""",
     re.VERBOSE,
 )
@@ -207,6 +216,24 @@ STORE_FILES: tuple[str, ...] = (
     ".config/gcloud/credentials.db",
     ".config/gcloud/access_tokens.db",
     ".config/gcloud/application_default_credentials.json",
+    ".config/stripe/config.toml",
+    ".terraformrc",
+    ".composer/auth.json",
+    ".config/composer/auth.json",
+    ".ngrok2/ngrok.yml",
+    ".config/ngrok/ngrok.yml",
+    ".twilio-cli/config.json",
+    ".config/twilio-cli/config.json",
+    ".snowflake/config.toml",
+    ".snowflake/connections.toml",
+    ".dbt/profiles.yml",
+    ".circleci/cli.yml",
+    ".config/circleci/cli.yml",
+    ".sentryclirc",
+    ".kaggle/kaggle.json",
+    ".config/kaggle/kaggle.json",
+    ".railway/config.json",
+    ".confluent/config.json",
 )
 # Folders whose whole content is secret material.
 STORE_DIRS: tuple[str, ...] = (
@@ -236,7 +263,13 @@ STORE_DIRS: tuple[str, ...] = (
 )
 
 # System files that hold password hashes or privilege rules.
-SYSTEM_SECRET_FILES: tuple[str, ...] = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd")
+SYSTEM_SECRET_FILES: tuple[str, ...] = (
+    *("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd"),
+    # a cluster's administrator credentials, kept by its control plane
+    *("/etc/kubernetes/admin.conf", "/etc/kubernetes/super-admin.conf", "/etc/kubernetes/kubelet.conf"),
+    *("/etc/kubernetes/controller-manager.conf", "/etc/kubernetes/scheduler.conf"),
+    *("/etc/rancher/k3s/k3s.yaml", "/etc/rancher/rke2/rke2.yaml", "/var/lib/rancher/k3s/server/token"),
+)
 # Memory of running processes and of the kernel: the keys and tokens loaded there (`/proc/PID/mem` of an
 # ssh-agent, `/proc/kcore`); a process id only known at run time (`/proc/$(pgrep X)/mem`) is one of them.
 PROCESS_MEMORY = re.compile(r"^/proc/[^/]+/(?:task/[^/]+/)?mem$|^/proc/kcore$|^/dev/k?mem$")
