@@ -8,9 +8,11 @@ by one that only routes the test host names to the loopback server: what mitmpro
 `limen` (this tree's `limen proxy`: TLS intercepted with Limen's CA, every request decided and audited in a
 session, responses scanned), and with `--baseline-src DIR` (e.g. `git archive HEAD src | tar -x -C /tmp/p0`,
 then `--baseline-src /tmp/p0/src`) `baseline`, the `limen proxy` of that source tree, in a LIMEN_HOME of its
-own. The same GET is sent directly and through each proxy, interleaved request by request (the order
-rotating) on keep-alive httpx clients with certificate verification on, so the machine's load (shared, and
-its speed varies ~2x between hours) weighs on every path alike: only figures from one run compare.
+own. The same GET is sent directly and through each proxy, interleaved request by request (in a shuffled
+order each round, so what a proxy does after its answer, like Limen's response scan, weighs on the next
+request whichever path it takes) on keep-alive httpx clients with certificate verification on, so the
+machine's load (shared, and its speed varies ~2x between hours) weighs on every path alike: only figures
+from one run compare.
 Added latency = a path's median (p99) minus the direct path's; `limen` minus `mitmproxy` is Limen's own
 share. Also printed: the load average before and after, and each proxy process's CPU time per request.
 The 50 MB download is then read through `limen` in 64 KiB chunks while its resident memory is sampled:
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import ssl
 import statistics
 import subprocess
@@ -155,9 +158,9 @@ def main() -> int:
         print(f"load      {load()} (1, 5, 15 min) before")
         for path in paths:
             path.cpu = cpu_seconds(path.proxy.pid) if path.proxy else 0.0
-        for turn in range(args.requests):
-            shift = turn % len(paths)
-            for path in paths[shift:] + paths[:shift]:
+        order = random.Random(14)
+        for _ in range(args.requests):
+            for path in order.sample(paths, len(paths)):
                 started = time.perf_counter()
                 answer = path.client.get(path.url)
                 elapsed = (time.perf_counter() - started) * 1000
