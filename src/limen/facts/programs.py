@@ -724,6 +724,13 @@ PROGRAMS: tuple[Program, ...] = (
     _p("zrok", R.TUNNEL, R.NETWORK, exposes=rf"{_W}share{_E}"),
     _p("tailscale", R.TUNNEL, exposes=rf"{_W}funnel{_E}"),
     _p("loophole", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:http|https|path){_E}"),
+    _p("chisel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:client|server){_E}"),
+    _p("devtunnel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}host{_E}"),
+    _p("code", R.TUNNEL, exposes=rf"{_W}tunnel{_E}", aliases=("code-insiders",)),  # VS Code's remote tunnel
+    # whole-network tunnels: every connection of the machine, or DNS, carried to someone else's end
+    _p("sshuttle", R.TUNNEL, R.NETWORK),
+    _p("autossh", R.TUNNEL, R.NETWORK),
+    _p("iodine", R.TUNNEL, R.NETWORK, aliases=("iodined", "dnscat", "dnscat2", "dns2tcp")),
     # coding agents' CLIs: the sub-commands that rewrite their settings (hooks, MCP servers, permissions)
     _p(
         "claude",
@@ -794,6 +801,32 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}state\s+rm{_E}|{_W}workspace\s+delete{_E}",
     ),
     _p("pulumi", R.INFRA_DESTROYER, destroys_all=rf"{_W}destroy{_E}|{_W}stack\s+rm{_E}"),
+    _p("cdk", R.INFRA_DESTROYER, aliases=("cdktf",), destroys_all=rf"{_W}destroy{_E}"),
+    _p("serverless", R.INFRA_DESTROYER, aliases=("sls",), destroys_all=rf"{_W}remove{_E}"),
+    _p("vercel", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:remove|rm){_E}"),
+    _p(
+        "supabase",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}db\s+reset{_E}.*{_W}--linked{_E}|{_W}projects\s+delete{_E}",
+    ),
+    _p(
+        "etcdctl",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}del{_E}.*{_W}--prefix{_E}",
+        destroys_one=rf"{_W}del{_E}",
+    ),
+    _p(
+        "consul",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}kv\s+delete{_E}.*{_W}-recurse{_E}",
+        destroys_one=rf"{_W}kv\s+delete{_E}",
+    ),
+    _p(
+        "bq",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}rm{_E}.*{_W}(?:-r|--recursive){_E}",
+        destroys_one=rf"{_W}rm{_E}",
+    ),
     _p(
         "kubectl",
         R.INFRA_DESTROYER,
@@ -880,6 +913,12 @@ PROGRAMS: tuple[Program, ...] = (
     _p("redis-cli", R.DATABASE_CLIENT, options=("-h", "-p", "-a", "-n", "-u")),
     _p("mongosh", R.DATABASE_CLIENT, aliases=("mongo",), options=("--eval",), code_options=("--eval",)),
     _p("clickhouse-client", R.DATABASE_CLIENT, options=("--query", "-q"), code_options=("--query", "-q")),
+    _p(
+        "cqlsh",
+        R.DATABASE_CLIENT,
+        options=("-e", "--execute", "-u", "-p", "-k"),
+        code_options=("-e", "--execute"),
+    ),
     # ------------------------------------------------------------------ disks and processes
     _p("mkfs", R.BLOCK_DEVICE, aliases=("mke2fs", "mkswap", "mkntfs", "newfs", "wipefs"), family=True),
     _p("dd", R.BLOCK_DEVICE),

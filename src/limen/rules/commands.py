@@ -23,14 +23,15 @@ Decisions worth knowing:
   no `-v`) stays quiet.
 - `defence_evasion` (history, timestamps, clock, logs, invisible names) and `unsafe_permissions`
   (world-writable or setuid modes) are AUTH: each has ordinary uses, none belongs in an agent's routine.
-- Destruction beyond rm, from the table's `destroys_all`/`destroys_one` patterns: destroying an environment
-  or a store (`terraform destroy`, `pulumi destroy`, `kubectl delete ns`/`--all`, `aws s3 rb`/`rm
-  --recursive`, `gcloud projects delete`, `az group delete`, `gh repo delete`, `dropdb`) BLOCKs; deleting one
-  resource (`helm uninstall`, `kubectl delete deploy x`, cloud `... delete`, `docker volume prune`) asks;
-  `terraform plan -destroy`, `kubectl delete pod x` stay quiet. SQL `DROP`/`TRUNCATE`/`DELETE` without
-  `WHERE` (or `WHERE 1=1`) in any statement, comments and strings aside, BLOCKs through a networked client
-  and asks through a local-file one (`sqlite3`). `kill -1` and `kill -9 -1` BLOCK. Disk tools BLOCK on a
-  device (`/dev/...`, however reached) and stay quiet on an image file (`mkfs.ext4 disk.img`).
+- Destruction beyond rm, from the table's `destroys_all`/`destroys_one` patterns: destroying an environment or
+  a store (`terraform destroy`, `pulumi destroy`, `kubectl delete ns`/`--all`, `aws s3 rb`/`rm --recursive`,
+  `gcloud projects delete`, `az group delete`, `gh repo delete`, `dropdb`) BLOCKs; deleting one resource
+  (`helm uninstall`, `kubectl delete deploy x`, cloud `... delete`, `docker volume prune`) asks; `terraform
+  plan -destroy`, `kubectl delete pod x` stay quiet. SQL `DROP`/`TRUNCATE`, `DELETE` or `UPDATE` without
+  `WHERE` (or `WHERE 1=1`), `ALTER TABLE ... DROP COLUMN` in any statement, comments and strings aside, BLOCKs
+  through a networked client and asks through a local-file one (`sqlite3`). `kill -1` and `kill -9 -1` BLOCK.
+  Disk tools BLOCK on a device (`/dev/...`, however reached) and stay quiet on an image file (`mkfs.ext4
+  disk.img`).
 - A container given the host (`--privileged`, `--pid/--net=host`, escape capabilities, devices, the engine
   socket, a mount of `/`, the home or a system folder) is `unsafe_permissions`: AUTH, BLOCK in strict.
 """
@@ -840,8 +841,10 @@ _SQL_TOKEN = re.compile(
     r"'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?|`[^`]*`?|--[^\n]*|#[^\n]*|/\*.*?(?:\*/|$)", re.S
 )
 _SQL_DROP = re.compile(
-    r"\bdrop\s+(?:table|database|schema|view|materialized|index|user|role|owned|collection)\b"
+    r"\bdrop\s+(?:table|database|schema|view|materialized|index|user|role|owned|collection|keyspace)\b"
 )
+# `ALTER TABLE t DROP COLUMN c` (or `DROP c`): the column's data is gone with it
+_SQL_ALTER_DROP = re.compile(r"\balter\s+table\b.*\bdrop\b(?!\s+(?:constraint|default|not\s+null|index)\b)")
 _SQL_TRUNCATE = re.compile(r"\btruncate\b")
 _SQL_DELETE = re.compile(r"\bdelete\s+(?:\w+\s+)?from\b")
 _SQL_UPDATE = re.compile(r"\bupdate\s+\S+\s+set\b")
@@ -866,6 +869,10 @@ def _sql_destroys(text: str) -> str:
             return "TRUNCATE"
         if _SQL_DELETE.search(statement) and not _SQL_WHERE.search(statement):
             return "DELETE without WHERE"
+        if _SQL_UPDATE.search(statement) and not _SQL_WHERE.search(statement):
+            return "UPDATE without WHERE"  # every row overwritten: the old values are gone
+        if _SQL_ALTER_DROP.search(statement):
+            return "ALTER TABLE ... DROP"
     return ""
 
 
