@@ -146,3 +146,15 @@ def test_an_agents_own_cli_rewriting_its_settings_is_blocked(command: str, works
 )
 def test_an_agents_cli_reading_its_settings_or_working_is_not(command: str, workspace: str) -> None:
     assert ReasonCode.PROTECTED_PATH_BLOCKED not in _decide("Bash", {"command": command}, workspace).reasons
+
+
+def test_the_console_scripts_are_the_ones_the_package_declares() -> None:
+    """The installation rule's list of console scripts is the packaging's own `[project.scripts]`."""
+    import tomllib
+    from pathlib import Path
+
+    from limen.rules.installation import CONSOLE_SCRIPTS
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text())["project"]["scripts"]
+    assert set(declared) == CONSOLE_SCRIPTS

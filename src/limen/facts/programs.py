@@ -945,7 +945,7 @@ PROGRAMS: tuple[Program, ...] = (
         "systemctl",
         R.SECURITY_CONTROL,
         disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:firewalld|ufw|apparmor|auditd|selinux|fail2ban"
-        rf"|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|clamav-daemon|sshguard)(?:\.service)?{_E}",
+        rf"|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|clamav-daemon|sshguard|limen[\w@.-]*)(?:\.service)?{_E}",
     ),
     _p(
         "service",

@@ -8,6 +8,7 @@ the action being decided, so repeated decisions of equal calls still do all the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -73,10 +74,11 @@ def changed_operands(command: Command, *, metadata: bool) -> list[str]:
         return []
     words: list[str] = []
     skip = False
+    modes = Role.METADATA in roles
     for word in command.argv[1:]:
         if skip:
             skip = False
-        elif word.startswith("-"):
+        elif word.startswith("-") and not (modes and _SYMBOLIC_MODE.match(word)):
             skip = word in entry.options
         elif word:
             words.append(word)
@@ -85,3 +87,5 @@ def changed_operands(command: Command, *, metadata: bool) -> list[str]:
 
 
 _CHANGERS = frozenset({Role.DELETES, Role.WIPES, Role.WRITES, Role.COPIES})
+# `chmod -x FILE`, `chmod -rw FILE`: a mode taken away, written like an option
+_SYMBOLIC_MODE = re.compile(r"^-[rwxXst]+$")

@@ -22,6 +22,7 @@ a name.
 from __future__ import annotations
 
 import os
+import re
 import site
 import sys
 from collections.abc import Iterator
@@ -37,6 +38,13 @@ from limen.rules import rule
 from limen.rules.derived import changed_operands
 
 DISTRIBUTION = "limen"
+# Limen's console scripts (pyproject's `[project.scripts]`; a test keeps the two the same): in whatever bin
+# folder one lies (a venv's, `~/.local/bin` of a pipx or uv tool install), it is what the agents' hooks run.
+CONSOLE_SCRIPTS = frozenset({"limen", "limen-hook"})
+# Programs that print where a command's program lies: `chmod -x $(which limen-hook)` changes what they find.
+_LOOKUPS = frozenset({"which", "whereis", "type", "command", "realpath", "readlink"})
+# Programs whose operand is a pattern for process names: a kill given their output signals what it matches.
+_PROCESS_FINDERS = frozenset({"pgrep", "pidof", "grep", "egrep", "rg"})
 STARTUP_NAMES = frozenset({"sitecustomize.py", "usercustomize.py"})
 # Package-manager words that remove or replace an installed distribution.
 _REPLACING = frozenset(
@@ -67,6 +75,24 @@ def site_dirs() -> frozenset[str]:
 
 def _inside(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == root or path.startswith(root + "/") for root in roots)
+
+
+def _is_console_script(path: str) -> bool:
+    parent, _, name = path.rpartition("/")
+    return name in CONSOLE_SCRIPTS and parent.endswith("/bin")
+
+
+def _looked_up_scripts(action: Action) -> frozenset[str]:
+    """Limen's console scripts that a substitution of the line looks up (`$(which limen-hook)`): the line
+    changes the program it finds when a changer is given the substitution's output."""
+    found = {
+        word
+        for command in action.commands
+        if command.name in _LOOKUPS and "$()" in command.via
+        for word in command.argv[1:]
+        if word in CONSOLE_SCRIPTS
+    }
+    return frozenset(found)
 
 
 def _is_startup_hook(path: str) -> bool:
@@ -159,12 +185,26 @@ def _daemon_pid() -> str:
         return ""
 
 
-def _signals_limen(command: Command) -> bool:
+def _matches_limen(pattern: str) -> bool:
+    """Whether a process-name pattern (`[l]imen`, `lim.n-hook`) matches Limen's processes."""
+    if len(pattern) > 200:
+        return False
+    try:
+        return re.search(pattern, "limen-hook limen daemon", re.IGNORECASE) is not None
+    except re.error:
+        return "limen" in pattern.lower()
+
+
+def _signals_limen(command: Command, action: Action) -> bool:
     if not has(command.name, Role.PROCESS_KILLER):
         return False
     operands = [w for w in command.argv[1:] if not w.startswith("-")]
     if any("limen" in w.lower() for w in operands):
         return True  # pkill -f limen, killall limen-hook
+    if any("$(" in w or "`" in w for w in operands):  # `kill $(ps aux | grep '[l]imen' | awk ...)`
+        finders = (c for c in action.commands if c.name in _PROCESS_FINDERS and c is not command)
+        if any(_matches_limen(w) for c in finders for w in c.argv[1:] if not w.startswith("-")):
+            return True
     pid = _daemon_pid() if command.name == "kill" else ""
     return bool(pid) and pid in operands
 
@@ -181,7 +221,7 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
     for path in _changed_paths(action, ctx):
         if launchers is None:
             launchers = recorded_set()
-        if _inside(path, roots) or _is_startup_hook(path) or path in launchers:
+        if _inside(path, roots) or _is_startup_hook(path) or _is_console_script(path) or path in launchers:
             detail = f"Limen's installation {path}"
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
             return
@@ -194,13 +234,18 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
         else:
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.AUTH, 70, detail)
         return
+    looked_up = _looked_up_scripts(action)
     for command in action.commands:
+        if looked_up and looked_up & {os.path.basename(w) for w in changed_operands(command, metadata=True)}:
+            detail = f"`{command.name}` changes Limen's program"
+            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+            return
         if _replaces_limen(command):
             yield Finding(
                 ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"`{command.name}` replaces Limen"
             )
             return
-        if _signals_limen(command):
+        if _signals_limen(command, action):
             yield Finding(
                 ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"`{command.name}` signals Limen"
             )
