@@ -440,6 +440,24 @@ PROGRAMS: tuple[Program, ...] = (
         # run-parts runs whatever programs a folder holds: none of them is read here
         aliases=("pwsh", "cmd", "osascript", "tclsh", "wish", "expect", "Rscript", "julia", "run-parts"),
     ),
+    # languages Limen does not parse, run from an option's value (or the input): `R -e`, `groovy -e`
+    _p(
+        "R",
+        R.SCRIPT_HOST,
+        aliases=("groovy", "jrunscript", "jjs", "scala", "clojure", "clj", "racket", "elixir", "erl"),
+        code_options=("-e", "--eval", "-eval", "-c", "-f", "--file"),
+    ),
+    # an editor that runs the Lisp its options give or load
+    _p(
+        "emacs",
+        R.READS,
+        R.SCRIPT_HOST,
+        files=0,
+        options=("--eval", "-eval", "--execute", "-l", "--load", "-f", "--funcall", "--script"),
+        code_options=("--eval", "-eval", "--execute", "-l", "--load", "-f", "--funcall", "--script"),
+    ),
+    # configuration management: `-a` of the shell, command and raw modules is a command line
+    _p("ansible", R.RUNS_OPTION, options=("-m", "-i", "-u", "-e"), command_options=("-a", "--args")),
     # ------------------------------------------------------------------ commands that run a command
     _p("sudo", R.WRAPPER, R.PRIVILEGED, options=_SUDO_OPTS),
     _p("doas", R.WRAPPER, R.PRIVILEGED, options=("-u", "-C")),
@@ -625,7 +643,7 @@ PROGRAMS: tuple[Program, ...] = (
             *("tac", "nl", "strings", "od", "xxd", "hexdump", "md5sum", "sha1sum", "sha256sum"),
             *("sha512sum", "file", "stat", "diff", "cmp", "du", "zip", "unzip", "gzip", "gunzip", "bzip2"),
             *("xz", "bat", "paste", "split", "ls", "readlink", "realpath", "cksum", "sum", "source", "."),
-            *("nano", "emacs"),
+            *("nano",),
         )
     ),
     _p("cat", R.READS, R.TEXT_ONLY, files=0),

@@ -1544,7 +1544,7 @@ def _run_command(
     if handler is not None:
         result: _Stream | None = handler(argv, state, via, level, stdin)
         return result
-    if name in UNANALYSED_SCRIPT and len(argv) > 1:
+    if name in UNANALYSED_SCRIPT and _runs_unanalysed_code(entry, argv, stdin):
         state.flag(f"{name} script not analysed")
         state.payloads.append(" ".join(argv[1:]))
     _generic(argv, state, name)
@@ -1553,6 +1553,21 @@ def _run_command(
         _runs_fetched(argv[0], path, state)
         _run_written(path, "exec", "sh", state, via, level, argv[1:])
     return None
+
+
+def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream | None) -> bool:
+    """A script host given code: on its input (`tclsh <<< CODE`), or in its words: any word, or for a
+    program that also does other things (an editor: `emacs FILE`), a value of one of its `code_options`."""
+    if stdin is not None and (stdin.text is not None or stdin.sources):
+        return True
+    if len(argv) < 2:
+        return False
+    if entry is None or not entry.code_options:
+        return True
+    args = argv[1:]
+    return bool(_option_values(args, entry.code_options)) or any(
+        w.split("=", 1)[0] in entry.code_options for w in args
+    )
 
 
 Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
@@ -2449,7 +2464,15 @@ def _h_xargs(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
         cut = inner.index(":::")
         items = inner[cut + 1 :]
         inner = inner[:cut]
-        stdin = _Stream("\n".join(items), ("parallel",))
+        # GNU parallel runs each job through a shell: the command and its argument, or the argument alone
+        # (`parallel ::: 'curl X | sh'`), is a shell line
+        if len(items) > 16:
+            state.flag("parallel input longer than the bound")
+        for item in items[:16]:
+            words = [w.replace("{}", item) for w in inner] if "{}" in inner else [*inner, item]
+            line = " ".join(words)
+            _shell_string(line, state, (*via, name), level, _is_dynamic(line, state), "parallel")
+        return
     tagged = (*via, name)
     if stdin is not None and stdin.sources:
         tagged = (*tagged, "stdin:" + ",".join(stdin.sources))
