@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("mitmproxy", reason="the proxy extra (mitmproxy) is not installed")
-
 from limen.proxy import translate
 
 URL = "https://pypi.org:8443/simple/"
