@@ -343,6 +343,31 @@ _YES_NO = re.compile(r"(?:yes|no|ja|nein|sí|si|oui|non|是的|不是|はい|い
 _SECOND_PERSON = re.compile(
     r"\b(?:you|your|yours|du|dich|dir|dein|deine|ihnen|tú|usted|ustedes|vous|votre|vos|toi)\b|你|您|あなた"
 )  # matched on lower-cased text
+# "Your" before a thing of the reader's own ("your transcript", "your phone", "votre commande"): a request
+# about what the reader has is for a person; an assistant's own things are its answer, its code, its output.
+_YOUR_THING = re.compile(
+    r"\b(?:your|dein|deine|deinen|deinem|deiner|votre|vos|ton|ta|tes|tu|tus|vuestr[oa]s?|seu|sua|seus|suas"
+    r"|tuo|tua|tuoi|tue|твой|твоя|твоё|твои|твоего|твоей|ваш|ваша|ваше|ваши|вашего|вашей)\s(?:own\s)?(\w+)"
+)
+_ASSISTANTS_OWN = _word_set(
+    """
+    answer answers response responses reply replies output outputs message messages code codebase
+    implementation solution solutions algorithm program script function explanation elucidation summary
+    summaries text essay poem story translation analysis next first final last previous
+    antwort antworten ausgabe code lösung zusammenfassung erklärung übersetzung
+    respuesta respuestas salida código solución resumen explicación traducción
+    réponse réponses sortie solution résumé explication traduction
+    resposta saída solução resumo explicação tradução risposta risposte soluzione riassunto
+    ответ ответы вывод код решение перевод
+    """
+)
+
+
+def _your_thing(lowered: str) -> bool:
+    """Whether a sentence speaks of a thing of the reader's own ("your transcript"), not of an answer."""
+    return any(m.group(1) not in _ASSISTANTS_OWN for m in _YOUR_THING.finditer(lowered))
+
+
 # The features the second stage weighs (`context_features`); the model file names its weight for each.
 CONTEXT_FEATURES = (
     "raw",
@@ -355,6 +380,7 @@ CONTEXT_FEATURES = (
     "you_elsewhere",
     "script_shift",
     "tasklike_share",
+    "your_thing",
 )
 
 
@@ -380,9 +406,10 @@ class Surroundings:
 def context_features(part: str, marks: list[str], raw: float, around: Surroundings) -> dict[str, float]:
     """How one sentence stands to its document: the first stage's score for its words, its form (a task
     verb opening a clause of its own, an AI named as its addressee, a courtesy frame, an address to send
-    to, too short for a task), and what sets a planted task apart from the text around it: a turn to "you"
-    in a text that otherwise does not, or speaks to "you" throughout; a change of script; how much of the
-    document has the form of a task."""
+    to, too short for a task, a thing of the reader's own: "your transcript" is a person's, "your answer" the
+    assistant's), and what sets a planted task apart from the text around it: a turn to "you" in a text that
+    otherwise does not, or speaks to "you" throughout; a change of script; how much of the document has the
+    form of a task."""
     present = set(marks)
     you_here = len(_SECOND_PERSON.findall(part.lower()))
     others = around.worded - 1
@@ -401,6 +428,7 @@ def context_features(part: str, marks: list[str], raw: float, around: Surroundin
         "you_elsewhere": (around.you - you_here) / others if others > 0 else 0.0,
         "script_shift": float(abs(own_share - rest_share) > 0.5),
         "tasklike_share": around.tasklike / around.worded if around.worded else 0.0,
+        "your_thing": float(_your_thing(part.lower())),
     }
 
 
