@@ -14,7 +14,15 @@ from urllib.parse import unquote
 from limen.model import Action, Capability, Destination, Mode
 from limen.normalize import net, shell
 from limen.normalize.paths import canonical
-from limen.normalize.tools import CODE_KEYS, ToolSpec, classify, code_runner
+from limen.normalize.tools import (
+    CODE_KEYS,
+    DESTROYS_STORE,
+    KNOWN_TOOLS,
+    ToolSpec,
+    classify,
+    code_runner,
+    destroys_store,
+)
 from limen.patches import targets as patch_targets
 
 # `Action.notes` of a tool that lists names (Glob, LS) and of one that searches file contents (Grep), followed
@@ -253,6 +261,8 @@ def _normalize(
     if spec.repository[0] and (capability or spec.capability) != Capability.FILESYSTEM_READ.value:
         destinations.extend(_forge_destinations(spec.repository, arguments, cwd))
 
+    if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(tool)):
+        notes.append(DESTROYS_STORE + what)
     if spec.names_only:
         notes.append(NAMES_ONLY)
     for key in spec.searches:

@@ -154,6 +154,23 @@ CODE_RUNNERS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
 CODE_KEYS = ("code", "source", "snippet", "program", "expression", "cell", "source_code")
 
 
+# Tools whose name says they destroy a store of data as a whole (`redis.flushall`, `mongodb.drop-collection`,
+# `elasticsearch.delete_index`): what `DROP TABLE` or `FLUSHALL` through a client would do.
+_DESTROYS_STORE = re.compile(
+    r"(^|_)(flush_?all|flush_?db|truncate(_table)?|drop_?(table|database|db|collection|schema|keyspace|index)"
+    r"|(delete|remove|purge)_(database|db|collection|table|keyspace|index|schema|namespace|bucket|queue))(_|$)"
+)
+
+
+DESTROYS_STORE = "destroys-store:"  # the normaliser's note for such a tool, with the words that say it
+
+
+def destroys_store(tool: str) -> str:
+    """The words of a tool's name that destroy a store of data (`flushall`, `drop_collection`), else ""."""
+    match = _DESTROYS_STORE.search(_words(tool.removeprefix("mcp__").replace("__", "_")))
+    return match.group(2) if match else ""
+
+
 def code_runner(tool: str) -> tuple[str, str] | None:
     """How a tool named like `python_execute` runs the program it is given, or None for no known language."""
     # the server's name may be the one to say it: `mcp__python__run`

@@ -51,7 +51,7 @@ from limen.facts.paths import home_folder
 from limen.facts.programs import Role, names, options, program
 from limen.model import Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
-from limen.normalize.tools import DB_WRITE, SQL_KEYS
+from limen.normalize.tools import DB_WRITE, DESTROYS_STORE, SQL_KEYS
 from limen.rules import rule
 from limen.rules.derived import memo
 
@@ -972,15 +972,16 @@ _COMMAND_CHECKS = (
 )
 
 
-@rule(ReasonCode.DESTRUCTIVE_COMMAND, needs=("commands", "write_paths", "payloads"))
+@rule(ReasonCode.DESTRUCTIVE_COMMAND, needs=("commands", "write_paths", "payloads", "notes"))
 def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """Irreversible destruction: recursive deletes of the home, root, workspace or a system folder
     (through any spelling, glob, `find -delete`, interpreter code or a container mount), wiping or
     overwriting disks, history rewrites and forced pushes to protected branches, infrastructure and
     database destroyers (`terraform destroy`, `kubectl delete ns`, SQL `DROP`/`TRUNCATE`/`DELETE` without
     `WHERE`), killing every process, fork bombs, and downloaded code run (`curl URL | sh`; an official
-    installer from its own host asks instead). A delete tool's path is judged as `rm -rf` of it, and an MCP
-    server named after an infrastructure CLI (`kubernetes`, `terraform`) by that CLI's patterns. Quiet:
+    installer from its own host asks instead). A delete tool's path is judged as `rm -rf` of it, an MCP
+    server named after an infrastructure CLI (`kubernetes`, `terraform`) by that CLI's patterns, and a tool
+    named for dropping a store (`redis.flushall`, `mongodb.drop-collection`) as `DROP` is. Quiet:
     deleting build output, caches and files inside the workspace."""
     worst: Finding | None = None
     for command in action.commands:
@@ -1010,6 +1011,10 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
                 worst = found
     if action.capability == DB_WRITE and (what := _sql_argument_destroys(action)):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{action.tool} runs {what}")
+    for note in action.notes:
+        if note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
+            detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
+            worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, detail)
     download = _download_exec(action) if action.commands else None
     if download is not None and official_install(action):  # rustup, uv, nvm, bun, deno, Homebrew: ask
         download = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "runs an official installer")
