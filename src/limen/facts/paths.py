@@ -57,6 +57,9 @@ def _i(name: str, purpose: str) -> PathFact:
     return PathFact(name, purpose, INSTRUCTIONS, "text")
 
 
+# Folders that hold a repository's history: deleting one loses every commit not pushed elsewhere.
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", ".fossil"})
+
 # Where home folders are: the running user's (`home`), and any user's on Linux and macOS. A home folder's
 # start-up files, agent settings and folders mean the same whoever's home it is (an agent running as root
 # that rewrites /home/dev/.bashrc plants code in dev's shells).
@@ -254,7 +257,7 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         ),
     ),
     (
-        r"^~/\.local/share/applications/[^/]+\.desktop$",
+        r"^~/\.local/share/applications/[^/]+\.desktop$|^~/\.config/autostart/[^/]+\.desktop$",
         _f(
             "desktop_entry",
             "the desktop runs its Exec line when the application is started",

@@ -1613,6 +1613,13 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
             _add_path(word, state, write=Role.WRITES in entry.roles)
         if Role.COPIES in entry.roles and files:
             _add_path(files[-1], state, write=True)
+            target = files[-1]
+            into = target.endswith("/") or os.path.isdir(canonical(target, state.cwd, state.home))
+            if len(files) > 1 and into:  # `cp x.desktop ~/.config/autostart/`: what lands in the folder
+                for source in files[:-1][:16]:
+                    base = source.rstrip("/").rsplit("/", 1)[-1]
+                    if base and "$" not in base and "`" not in base:
+                        _add_path(target.rstrip("/") + "/" + base, state, write=True)
     else:
         for word in operands:
             value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
@@ -4008,6 +4015,16 @@ def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
             _host_word(word.split("+", 1)[-1], state, name)
         elif _looks_like_path(word) and word.startswith(("/", "./", "../", "~")):
             _add_path(word, state, write=False)
+    if args[:2] == ["pkg", "set"]:  # `npm pkg set scripts.postinstall=CMD`: package.json runs CMD later
+        _add_path("package.json", state, write=True)
+        for word in args[2:]:
+            key, _, value = word.partition("=")
+            if key.startswith("scripts.") and value:  # judged as the same edit of package.json would be
+                state.deferred += 1
+                try:
+                    _shell_string(value, state, via, level, _is_dynamic(value, state), f"{name} script")
+                finally:
+                    state.deferred -= 1
     _publish(name, args, state)
 
 

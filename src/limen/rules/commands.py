@@ -47,7 +47,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts.hosts import official_install
-from limen.facts.paths import home_folder
+from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import Role, names, options, program
 from limen.model import Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
@@ -310,6 +310,12 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
                 f"recursive delete of {_path_class(hit, ctx)}",
             )
         found = any(v.startswith("find ") for v in command.via)  # `{}` is a match, never a whole home
+        holder, _, folder = target.rstrip("/").rpartition("/")
+        if folder in VCS_FOLDERS and not found and worst is None and is_within(ctx.workspace, holder or "/"):
+            # the project's own repository (not a vendored clone's): its unpushed history goes with it
+            worst = _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "recursive delete of a repository's history"
+            )
         for place in (target, *_after_cd(word, action, ctx)):
             home_delete = _home_folder_delete(place, ctx, whole=not found)
             if home_delete is not None and home_delete.verdict is Verdict.BLOCK:
