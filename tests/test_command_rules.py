@@ -658,3 +658,25 @@ def test_a_recursive_delete_of_a_credential_store_blocks(line: str, project: Pat
     decision = decide(line, project)
     assert decision.verdict is Verdict.BLOCK, decision.explanation
     assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)
+
+
+@pytest.mark.parametrize(
+    ("statement", "verdict"),
+    [
+        ("INSERT INTO users (email) VALUES ('a@acme.dev')", Verdict.PASS),
+        ("UPDATE todos SET done = 1 WHERE id = 3", Verdict.PASS),
+        ("ALTER TABLE users ADD COLUMN last_login timestamptz", Verdict.PASS),
+        ("DELETE FROM sessions", Verdict.BLOCK),
+        ("UPDATE users SET password_hash = NULL", Verdict.BLOCK),
+    ],
+)
+def test_a_statement_through_a_database_tool_meets_the_verdict_it_meets_through_psql(
+    project: Path, statement: str, verdict: Verdict
+) -> None:
+    """The same effect, the same verdict, whatever the door: a row changed through an MCP server's `query`
+    tool is not asked about when `psql -c` of it is not."""
+    ctx = Context.for_mode(Mode.BALANCED, str(project))
+    through_tool = limen.evaluate("mcp__postgres__query", {"sql": statement}, cwd=str(project), context=ctx)
+    through_psql = decide(f'psql -c "{statement}"', project)
+    assert through_tool.verdict is verdict, through_tool.explanation
+    assert through_psql.verdict is verdict, through_psql.explanation

@@ -49,7 +49,9 @@ CAPABILITY_BASELINE: dict[str, int] = {
     "email.send": 40,
     "message.send": 40,
     "payments.transfer": 45,
-    "db.write": 55,  # a statement that changes a database: above the balanced ask threshold
+    # a statement that changes rows or tables (INSERT, UPDATE ... WHERE, CREATE): below the ask threshold, as
+    # the same statement through `psql -c` is; one that destroys data is `destructive_command`'s
+    "db.write": 45,
     "agent.delegate": 10,
     "mcp.call": 20,
     "unknown": 30,
