@@ -169,3 +169,25 @@ def test_a_body_over_the_cap_is_decided_on_what_was_read_and_flagged(in_world: W
         and flagged[-1]["read_bytes"] == DEFAULT_MAX_BODY
     )
     assert any(r.get("id") == flagged[-1]["decision"] for r in records)
+
+
+@pytest.mark.parametrize(
+    "encodings",
+    [("gzip",), ("identity", "gzip"), ("gzip", "identity")],
+    ids=["gzip", "identity-then-gzip", "gzip-then-identity"],
+)
+def test_a_gzipped_body_is_read_inflated_however_its_encoding_is_spelt(
+    in_world: World, tainted: str, encodings: tuple[str, ...]
+) -> None:
+    """A client may repeat Content-Encoding (the server applies every value in order): `identity` adds no
+    coding, so the body is inflated and the secret in it seen, not decided as the compressed bytes."""
+    import gzip
+
+    headers = [("Content-Encoding", value) for value in encodings]
+    before = len(in_world.upstream.seen)
+    with httpx.Client(proxy=in_world.proxy_url(tainted), verify=in_world.bundle, timeout=20) as client:
+        sent = client.post(
+            in_world.url("pypi.org"), content=gzip.compress(f"note: {SECRET}".encode()), headers=headers
+        )
+    assert sent.status_code == 403 and "confirmed_exfil" in sent.json()["reasons"]
+    assert len(in_world.upstream.seen) == before

@@ -167,7 +167,7 @@ class LimenAddon:
         request = flow.request
         # the headers read once (each lookup in mitmproxy's Headers is a scan of all of them)
         fields: list[tuple[str, str]] = list(request.headers.items(multi=True))  # type: ignore[no-untyped-call]
-        named = _first_values(fields)
+        named = _joined_values(fields)
         if "proxy-authorization" in named:
             request.headers.pop("Proxy-Authorization", None)
         encoding = named.get("content-encoding", "").strip().lower()
@@ -192,7 +192,7 @@ class LimenAddon:
             arguments = {**arguments, "url": request.pretty_url}
             what = f"{request.method} {request.pretty_host} (its Host header; sent to {host})"
             decision = self._decide(session, arguments)
-        undecoded = bool(raw) and encoding not in ("", "identity") and decoded is None
+        undecoded = bool(raw) and bool(_codings(encoding)) and decoded is None
         if found.truncated or undecoded:
             why = f"content encoding {encoding[:20]!r} not decoded" if undecoded else "over the body cap"
             self.runtime.audit_event(
@@ -544,16 +544,29 @@ def _cut(chunk: bytes) -> list[bytes]:
     return []
 
 
-def _first_values(fields: list[tuple[str, str]]) -> dict[str, str]:
-    """Each header's first value, by its lower-case name (what `Headers.get` answers)."""
-    return {name.lower(): value for name, value in reversed(fields)}
+def _joined_values(fields: list[tuple[str, str]]) -> dict[str, str]:
+    """Each header's values joined with ", " in order, by its lower-case name: what `Headers.get` answers
+    (a repeated Content-Encoding reads `identity, gzip`, not `identity`)."""
+    joined: dict[str, str] = {}
+    for name, value in fields:
+        lowered = name.lower()
+        joined[lowered] = f"{joined[lowered]}, {value}" if lowered in joined else value
+    return joined
+
+
+def _codings(encoding: str) -> list[str]:
+    """The codings a Content-Encoding value (lower case; repeated headers joined) applies, `identity`
+    left out: `identity, gzip` is gzip."""
+    return [c for c in (part.strip() for part in encoding.split(",")) if c and c != "identity"]
 
 
 def _decoded_request(encoding: str, raw: bytes, cap: int) -> bytes | None:
-    """The request body without its content `encoding` (lower case, stripped), when that is cheap and
-    bounded; else None."""
-    if not encoding or encoding == "identity":
+    """The request body without its content `encoding` (lower case), when that is one coding Limen inflates
+    cheaply and bounded; else None."""
+    codings = _codings(encoding)
+    if len(codings) != 1:
         return None
+    encoding = codings[0]
     if encoding in ("gzip", "x-gzip", "deflate"):
         try:
             inflate = zlib.decompressobj(16 + zlib.MAX_WBITS if "gzip" in encoding else zlib.MAX_WBITS)
@@ -564,7 +577,7 @@ def _decoded_request(encoding: str, raw: bytes, cap: int) -> bytes | None:
 
 
 def _names_another_host(request: http.Request, host_header: str | None) -> bool:
-    """Whether the Host header (`host_header`, its first value; HTTP/2 and 3: `:authority` first) names
+    """Whether the Host header (`host_header`, its values joined; HTTP/2 and 3: `:authority` first) names
     another host than the one the request is sent to (mitmproxy connects to the CONNECT target, or to the
     host of an absolute-form URL)."""
     named, host = host_header, request.host
