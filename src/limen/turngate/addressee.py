@@ -150,8 +150,8 @@ SPOKEN_TO_AI = (
     rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?|{_PERSON_ROLE}\b{_REL})"
     rf"{_END_LINE}"
     # "To any AI summarizer:", "An die KI, die diese Bewertungen auswertet:", "Для ИИ-ассистента, который ..."
-    rf"|(?:{_START}|\s)?\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:{_REL})?{_END}"
-    rf"|(?:{_START}|\s)?\b{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}{_END}"
+    rf"|\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:{_REL})?{_END}"
+    rf"|\b{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}{_END}"
     # "Hey ChatGPT or whichever assistant is reading reviews:", "Уважаемый ассистент!"
     rf"|\b{_GREETING}[ ,]+(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_OR}?(?:{_REL})?"
     rf"{_END_LINE}"
@@ -186,14 +186,17 @@ OBLIGATION_ON_AI = (
     r"\s(?:now\s|immediately\s|also\s|first\s|ahora\s|jetzt\s|sofort\s|сразу\s|теперь\s)?(?!be\b|sein\b|ser\b"
     r"|être\b|essere\b|быть\b|able\b|capable\b)[^\W\d_]{2,}"
 )
-# A tool call written out for the agent to make.
-CALL_FOR_THE_AGENT = (
-    r"\b(?:call|invoke|run|execute|trigger|use)\s(?:the\s)?(?:tool\s|function\s)?[a-z_][\w.]*\("
+# A tool call written out for the agent to make: a call expression with its arguments after a verb of
+# calling ("call transfer_money(recipient=...)"), a function-call tag, or a call the agent is told to make
+# now ("execute the pending call", "should perform next_action automatically", "auto-run").
+CALL_SPELT_OUT = (
+    r"\b(?:call|invoke|run|execute|trigger)\s(?:the\s)?(?:tool\s|function\s)?[a-z_][\w.]*\("
     r"\s*(?:[a-z_]\w*\s*=|['\"])"
-    r"|<\s*/?\s*(?:function_?calls?|tool_?calls?|tool_?use|invoke)\b"
-    r"|\b(?:execute|perform|run|call|invoke)\w*\s(?:the\s)?(?:above|following|pending|queued|next|below)"
+)
+CALL_MARKUP = r"<\s*/?\s*(?:function_?calls?|tool_?calls?|tool_?use|invoke)\b"
+CALL_TO_MAKE_NOW = (
+    r"\b(?:execute|perform|run|call|invoke)\w*\s(?:the\s)?(?:above|following|pending|queued|next|below)"
     r"(?:\s[\w_]+)?\s(?:call|action|function|tool call|step|command)\b"
-    r"(?:[^.\n]{0,40}?\b(?:now|immediately|automatically|first|before))?"
     r"|\b(?:should|must|will|to)\s(?:automatically\s)?(?:execute|perform|run|invoke)\s(?:it|this|them"
     r"|the call|next_action|the next action|the action|[a-z]+_[a-z_]+)\b[^.\n]{0,40}?\b(?:now|immediately"
     r"|automatically|before|first|without)\b"

@@ -411,9 +411,9 @@ _EMBEDDED: tuple[Shape, ...] = (
             _MOVE_GATE_SUBS,
         ),
         Lazy(
-            rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:to|into|on|at)\b{_S}{{0,40}}?{_DEST}"
             # shared "with" someone: a person or a group, not a link ("send a request with `curl http://...`")
-            rf"|{_LEAD}{_MOVE}\b{_S}{{0,160}}?\bwith\b{_S}{{0,40}}?(?!https?://|www\.){_DEST}"
+            rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:(?:to|into|on|at)\b{_S}{{0,40}}?{_DEST}"
+            rf"|with\b{_S}{{0,40}}?(?!https?://|www\.){_DEST})"
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
             rf"|\b{_MOVE_INTL}\b{_CONTACT_OBJECT}{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
             rf"|\b(?:an|nach|auf|unter)\b(?: [\w-]+){{0,3}}? {_DEST}{_S}{{0,40}}?\b(?:zu )?{_MOVE_DE_LAST}\b"
@@ -768,15 +768,49 @@ _EMBEDDED: tuple[Shape, ...] = (
     # obligation put on it.
     Shape("spoken_to_the_ai", _AI_GATE, Lazy(addressee.SPOKEN_TO_AI), flat=True),
     Shape("labelled_order_to_the_ai", _AI_GATE, Lazy(addressee.LABELLED_ORDER), flat=True),
-    Shape("obligation_on_an_ai", _AI_GATE, Lazy(addressee.OBLIGATION_ON_AI), flat=True),
+    Shape(
+        "obligation_on_an_ai",
+        # anchored on the modal verb (rarer than the nouns an AI is called by)
+        gate(
+            "must should shall need needs has have is are required muss soll sollen hat debe deben tiene ha"
+            " doit doivent deve devono devem tem moet moeten musi powinien",
+            ("müss", "должн", "обязан", "应该", "应当", "必须", "需要", "しなければ", "すること", "해야"),
+        ),
+        Lazy(addressee.OBLIGATION_ON_AI),
+        flat=True,
+    ),
     # A tool call spelt out for the agent to make.
     Shape(
         "call_for_the_agent",
+        gate("call invoke run execute trigger", needs="("),
+        Lazy(addressee.CALL_SPELT_OUT),
+        flat=True,
+    ),
+    Shape(
+        "call_for_the_agent",
         gate(
-            "call invoke run execute trigger use perform make complete auto function_call functioncall"
-            " tool_call toolcall tool_use tooluse function_calls tool_calls invoke autorun autoexec",
+            subs=(
+                "function_call",
+                "functioncall",
+                "function_calls",
+                "tool_call",
+                "toolcall",
+                "tool_use",
+                "invoke",
+            ),
+            needs="<",
         ),
-        Lazy(addressee.CALL_FOR_THE_AGENT),
+        Lazy(addressee.CALL_MARKUP),
+        flat=True,
+    ),
+    Shape(
+        "call_for_the_agent",
+        gate(
+            "execute perform run call invoke auto autorun autoexec",
+            also="above following pending queued next below now immediately automatically before first"
+            " without auto autorun autoexec",
+        ),
+        Lazy(addressee.CALL_TO_MAKE_NOW),
         flat=True,
     ),
 )

@@ -204,16 +204,22 @@ def _unleet(text: str) -> tuple[str, int]:
     return "".join(pieces), triggers
 
 
-def _unspread(match: re.Match[str]) -> str:
-    """A run of spread letters as its words: single characters joined, wider gaps kept as one space."""
-    parts = _SPREAD_GAP.split(match.group(0))
-    out = []
-    for i, part in enumerate(parts):
-        if i % 2:  # a gap: its dot, "@" or dash, else one space
-            out.append(part.strip() or " ")
-        else:
-            out.append(_SPREAD_SEPARATOR.sub("", part))
-    return "".join(out)
+def _unspread(text: str) -> tuple[str, int]:
+    """Each run of spread letters as its words (single characters joined, a wider gap kept as one space,
+    or as its dot, "@" or dash); the trigger words among them are counted."""
+    triggers = 0
+
+    def words(match: re.Match[str]) -> str:
+        nonlocal triggers
+        parts = _SPREAD_GAP.split(match.group(0))
+        joined = "".join(
+            (part.strip() or " ") if i % 2 else _SPREAD_SEPARATOR.sub("", part)
+            for i, part in enumerate(parts)
+        )
+        triggers += sum(w in TRIGGER_WORDS for w in joined.split())
+        return joined
+
+    return _SPREAD_RUN.sub(words, text), triggers
 
 
 def prepare(text: str) -> Prepared:
@@ -239,11 +245,7 @@ def prepare(text: str) -> Prepared:
     if _SMALL_CAPS_ANY.search(lowered):
         lowered = lowered.translate(_SMALL_CAPS)
     if _SPREAD_RUN.search(lowered):
-        spread = _SPREAD_RUN.sub(_unspread, lowered)
-        disguised += sum(w in TRIGGER_WORDS for w in spread.split()) - sum(
-            w in TRIGGER_WORDS for w in lowered.split()
-        )
-        lowered = spread
+        lowered, disguised = _unspread(lowered)
     norm = _collapse(lowered)
 
     def join(match: re.Match[str]) -> str:
