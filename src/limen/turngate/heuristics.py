@@ -110,6 +110,7 @@ _MOVE_INTL = (
     r"(?:sende|senden|sendet|schick|schicke|schicken|schickt|leite|leiten|leitet|weiterleiten|überweise"
     r"|überweisen|überweist|teile|teilen|teilt"
     r"|manda|mándalo|mándala|mándame|mande|mándelo|envía|envíalo|envíe|envíelo|envia|envie|enviar|reenvía"
+    r"|enviara|enviase|reenviara|reenviase|transfiriera|compartiera|subiera"
     r"|reenvíe|reenviar|transfiere|transfiera|transferir|comparte|comparta|compartir|sube|suba|subir"
     r"|envoie|envoyez|envoyer|envoies|transfère|transférez|transférer|transmets|transmettez|transmettre"
     r"|partage|partagez|partager|téléverse|téléversez|téléverser|vire|virez|virer"
@@ -220,6 +221,8 @@ _DELETE_GATE_SUBS = (
     "清除",
     "削除",
     "消去",
+    "löschen",
+    "entfernen",
     "удал",
     "стер",
     "сотр",
@@ -227,17 +230,22 @@ _DELETE_GATE_SUBS = (
 )
 # Delete every one of the things the agent manages.
 _DELETE_INTL = (
+    # the verb as an order, or in a polite request's form: an infinitive ("bien vouloir supprimer"), a
+    # subjunctive ("que borrara"), the German verb last ("alle Dateien ... zu löschen")
     r"\b(?:lösche|löschen sie|entferne|entfernen sie)\b(?: (?:jetzt|bitte|nun|sofort|auch|noch))*"
     r" (?:alle|sämtliche|jede|jeden|jedes|die|den|das|meine|deine|ihre)\b"
     rf"{_C}{{0,20}}?\b(?:dateien|datei|e-mails?|mails?|nachrichten|termine|kontakte|ordner|dokumente"
     r"|einträge|backups?|kanäle|konten)\b"
-    r"|\b(?:borra|borre|elimina|elimine|suprime|suprima)\b(?: (?:ya|ahora|también))*"
+    rf"|\b(?:alle|sämtliche)\b{_C}{{0,40}}?\b(?:dateien|e-mails|mails|nachrichten|termine|kontakte|ordner"
+    rf"|dokumente|einträge|backups|kanäle|konten)\b{_C}{{0,40}}?\b(?:zu )?(?:löschen|entfernen)\b"
+    r"|\b(?:borra|borre|elimina|elimine|suprime|suprima|borrar|borrara|borrase|eliminar|eliminara|eliminase"
+    r"|suprimir|suprimiera)\b(?: (?:ya|ahora|también))*"
     rf" (?:todos los|todas las|los|las|mis|tus|sus)\b{_C}{{0,20}}?\b(?:archivos|ficheros|correos"
     r"|mensajes|eventos|contactos|carpetas|documentos|registros|copias de seguridad|canales|cuentas)\b"
-    r"|\b(?:supprime|supprimez|efface|effacez)\b(?: (?:maintenant|aussi|ensuite))*"
+    r"|\b(?:supprime|supprimez|efface|effacez|supprimer|effacer)\b(?: (?:maintenant|aussi|ensuite))*"
     rf" (?:tous les|toutes les|les|mes|tes|ses)\b{_C}{{0,20}}?\b(?:fichiers|e-mails|mails|courriels"
     r"|messages|événements|contacts|dossiers|documents|sauvegardes|canaux|comptes)\b"
-    r"|\b(?:elimina|eliminate|cancella|cancellate|rimuovi|rimuovete)\b"
+    r"|\b(?:elimina|eliminate|cancella|cancellate|rimuovi|rimuovete|eliminare|cancellare|rimuovere)\b"
     rf" (?:tutti i|tutte le|tutti gli|i|le|gli|i miei|le mie)\b{_C}{{0,20}}?\b(?:file|e-?mail|messaggi"
     r"|eventi|contatti|cartelle|documenti|backup|canali|account)\b"
     r"|\b(?:apague|apaga|apagar|exclua|exclui|excluir|remova|elimine)\b"
@@ -496,6 +504,27 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"(?:summari[sz]|process|pars|analy[sz])\w*"
             r" (?:this|the) (?:page|document|email|article|text|file|content|message|website|site|repo"
             r"|repository|readme|data|review|thread)\b"
+        ),
+    ),
+    # The same in other languages: "wenn du diese E-Mail zusammenfasst", "cuando resumas este documento".
+    Shape(
+        "addresses_its_processor",
+        gate(
+            "wenn bevor cuando antes quand avant quando prima",
+            ("когда", "прежде", "перед"),
+        ),
+        Lazy(
+            r"\b(?:wenn|bevor|sobald|cuando|antes de|al|quand|avant de|lorsque|quando|prima di|ao|antes de"
+            r"|когда|прежде чем|перед тем как)\s(?:du\s|sie\s|tu\s|vous\s|ты\s|вы\s)?"
+            # verbs of processing a text, as in English ("when you summarise this page"), not of reading it
+            r"(?:\w+\s){0,2}?(?:zusammenfass\w*|verarbeit\w*|analysier\w*|resum\w+|proces\w+|analiz\w+"
+            r"|résum\w+|trait\w+|analys\w+|riassum\w+|elabor\w+|обработа\w*|обрабатыва\w*|анализир\w*"
+            r"|перескаж\w*)"
+            r"\s(?:\w+\s)?(?:diese[nmrs]?|das|este|esta|esto|ce|cet|cette|ceci|questo|questa|isto|este|esta"
+            r"|эт\w+)\b"
+            # German puts the verb last: "wenn du diese E-Mail zusammenfasst"
+            r"|\b(?:wenn|bevor|sobald|während)\s(?:du|sie|ihr)\s(?:diese[nmrs]?|das|den|die)\s(?:[\w-]+\s){0,2}?"
+            r"(?:zusammenfass\w*|verarbeit\w*|analysier\w*|auswerte\w*)\b"
         ),
     ),
     Shape(
