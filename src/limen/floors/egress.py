@@ -140,8 +140,25 @@ def _quiet_header(value: str, action: Action) -> bool:
         return name in _PLAIN_HEADERS
     if name not in _CREDENTIAL_HEADERS:
         return False
+    if _printed_for_every_host(text, action):
+        return True
     issuers = issuers_of_credentials(text)
     return bool(issuers) and all(issuers & issuers_for_host(d.host) for d in action.destinations)
+
+
+_SUBSTITUTION = re.compile(r"\$\(([^()`$]{1,200})\)|`([^`$]{1,200})`")
+
+
+def _printed_for_every_host(text: str, action: Action) -> bool:
+    """`token $(gh auth token)`: the header's value is what a credential printer prints
+    (`limen.facts.secrets.printer`), and every host the call reaches issued that credential."""
+    from limen.facts.secrets import printer
+
+    found = [printer(tuple((m.group(1) or m.group(2)).split())) for m in _SUBSTITUTION.finditer(text)]
+    return bool(found) and all(
+        p is not None and p.issuers and all(host_in(d.host, p.issuers) for d in action.destinations)
+        for p in found
+    )
 
 
 def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:
