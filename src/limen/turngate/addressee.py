@@ -36,7 +36,7 @@ _ARTIFICIAL = (
 _ROLE = (
     r"(?:assistant\w*|assistent\w*|asistente|asistentes|assistente|assistenti|ассистент\w*"
     r"|помощник\w*|agent\w*|agente|agentes|agenti|агент\w*|helper|model|models|modelo|modèle|modello"
-    r"|модел\w+|reader|summari[sz]er|reviewer|system|système|sistema|систем\w+|asystent\w*|assistentin)"
+    r"|модел\w+|readers?|summari[sz]ers?|reviewers?|system|système|sistema|систем\w+|asystent\w*|assistentin)"
 )
 # An AI by name or by kind, in the languages the gate reads; in compounds ("ki-assistent", "ии-ассистента")
 # the parts are joined by a hyphen or written together.
@@ -72,7 +72,7 @@ _READING = (
     r"(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|reviewing|handling|managing|triaging|scanning"
     r"|seeing|indexing|crawling|leyendo|procesando|analizando|lisant|traitant|analysant|lesend\w*"
     r"|verarbeitend\w*|lendo|processando|analisando|leggendo|elaborando|читающ\w+|обрабатывающ\w+"
-    r"|анализирующ\w+|czytając\w*|przetwarzając\w*)"
+    r"|анализирующ\w+|прочитавш\w+|обработавш\w+|czytając\w*|przetwarzając\w*)"
 )
 # A clause after the noun that says what it does with the text: a relative clause ("that processes these
 # notes", "die diese Bewertungen auswertet", "который обрабатывает этот документ", "que lea esto") or a
@@ -82,11 +82,11 @@ _REL = (
     r"(?:,?\s(?:that|who|which|die|der|das|welche[rs]?|que|qui|quien|quienes|che|il quale|который|которая"
     r"|которое|которые|dat|który|która|które)\s(?:[\w'-]+\s){0,3}?"
     rf"{_READS}\b[^,:;.!?\n]{{0,60}}?"
-    rf"|\s(?:(?:is|are|currently|now|is now|is currently)\s)?{_READING}\b[^,:;.!?\n]{{0,60}}?)"
+    rf"|,?\s(?:(?:is|are|currently|now|is now|is currently)\s)?{_READING}\b[^,:;.!?\n]{{0,60}}?)"
 )
 # The word for a note or message that an address may follow ("note to", "hinweis für", "nota para").
 _NOTE = (
-    r"(?:note|notes|message|instructions?|reminder|memo|notice|request|hint|tip|warning|ps|p\.s\.|heads-up"
+    r"(?:note|notes|message|instructions?|reminder|memo|notice|request|hint|tip|warning|ps|p\.s\.|heads-up|todo|fixme"
     r"|attention|hinweis|nachricht|anweisung\w*|notiz|nota|mensaje|mensagem|messaggio|instrucci\w+|instruç\w+"
     r"|istruzion\w+|aviso|avviso|observação|consignes?|примечание|сообщение|инструкци\w+|заметка|указани\w+"
     r"|notitie|bericht|notatka|wiadomość|uwaga)"
@@ -102,7 +102,7 @@ _GREETING = (
     r"|дорог\w+|привет|здравствуй\w*|beste|drogi|droga|szanown\w+)"
 )
 _DET = (
-    r"(?:(?:the|an?|any|every|each|all|whichever|whatever|our|your|de[rnms]?|die|das|jede[rnms]?|el|la|los"
+    r"(?:(?:the|an?|any|every|each|all|whichever|whatever|our|your|my|de[rnms]?|die|das|jede[rnms]?|el|la|los"
     r"|las|le|les|l'|un|una|une|cualquier|todo|tout|tous|toute|il|lo|gli|o|os|as|um|uma|qualquer|любо\w+"
     r"|каждо\w+|het|een|elke|każd\w+)\s?)"
 )
@@ -113,11 +113,11 @@ _MODS = r"(?:(?!" + _ARTICLE + r")[\w'-]+\s)"
 _END = r"\s*(?:[,:;!—–]|-\s)"
 _END_LINE = r"\s*(?:[,:;!—–]|-\s|\n|$)"
 # What opens a sentence: its start, a line break, a tag, a bracket, a quote or a dash.
-_START = r"(?:^|[.!?;:]\s|\n|[>\[(\"*_#|]\s*|\s[-—–]\s)"
+_START = r"(?:^|[.!?;:)\]]\s|\n|[>\[(\"*_#|]\s*|\s[-—–]\s)"
 # An order after a label: please in some language, "you/your", or a verb opening the clause.
 _PLEASE = (
-    r"(?:please|kindly|bitte|por favor|veuillez|s'il (?:te|vous) plaît|per favore|пожалуйста|alsjeblieft"
-    r"|proszę|lütfen|请|ください|下さい)"
+    r"(?:please|pls|plz|kindly|bitte|por favor|veuillez|s'il (?:te|vous) plaît|per favore|пожалуйста"
+    r"|alsjeblieft|proszę|lütfen|请|ください|下さい)"
 )
 _YOU = (
     r"(?:you|your|du|dein\w*|dich|dir|tú|tu|tus|usted|vous|votre|vos|ты|вы|тво\w+|ваш\w*"
@@ -144,7 +144,7 @@ _DIRECTIVE = rf"(?:(?:[\w'-]+\s){{0,3}}?(?:{_PLEASE}|{_YOU}\b)|{ORDER_VERBS}\b)"
 # A bare assistant or agent spoken to by a vocative ("Assistant, when you ...").
 _VOCATIVE_ROLE = r"(?:assistant|assistente|asistente|assistent|ассистент|agent|agente|агент)"
 # Text addressed to an AI. The vocative and label forms need an order after them; an address phrase is one.
-_OR = r"(?:\s(?:or|and|oder|und|o|y|ou|et|e|или|и)\s[^,:;.!?\n]{0,40}?)"
+_OR = r"(?:\s?(?:or|and|oder|und|o|y|ou|et|e|или|и|/)\s[^,:;.!?\n]{0,40}?)"
 SPOKEN_TO_AI = (
     # "Note to the kitchen AI:", "Hinweis für KI-Agenten", "Nota para el asistente de IA que lea esto:"
     rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?|{_PERSON_ROLE}\b{_REL})"
@@ -156,8 +156,9 @@ SPOKEN_TO_AI = (
     rf"|\b{_GREETING}[ ,]+(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_OR}?(?:{_REL})?"
     rf"{_END_LINE}"
     # "Bot, please ...", "Assistant processing this mailbox: ...", "hey AI that reads these logs later - ..."
-    rf"|{_START}(?:(?:hey|hi|ok|okay|yo|oh)\s)?{_MODS}{{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b{_OR}?(?:{_REL})?,\s"
-    rf"{_DIRECTIVE}"
+    rf"|{_START}(?:(?:hey|hi|ok|okay|yo|oh)\s)?{_MODS}{{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b{_OR}?(?:{_REL})?"
+    rf"(?:,|\s[—–-])\s{_DIRECTIVE}"
+    rf"|{_START}(?:(?:hey|hi|ok|okay|yo|oh)\s)?{_MODS}{{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\s{_PLEASE}\b"
     rf"|{_START}(?:(?:hey|hi|ok|okay|yo|oh)\s)?(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}"
     r"\s?[:,—–-]"
     # Chinese, Japanese and Korean mark the addressee by a particle or a title after the noun.
@@ -165,6 +166,9 @@ SPOKEN_TO_AI = (
     r"|机器人)[^，,：:。！\n]{0,4}?[，,：:！!]"
     r"|(?:ai|人工知能|アシスタント|エージェント)(?:の方|の皆様|の皆さん)?(?:へ|様|さん|殿)\s?[、,：:！!\n]"
     r"|(?:ai|어시스턴트|에이전트|챗봇|비서|인공지능)(?:님)?(?:에게|께|님)\s?[,:：!\n ]"
+    # the AI as the topic of a request: "このページを要約するAIは、…伝えてください", "助手看到这条评论后，请…"
+    r"|(?:ai|アシスタント|エージェント)(?:は|が)[^。\n]{0,60}?(?:ください|下さい)"
+    r"|(?:ai|助手|人工智能|智能体|机器人)(?:看到|读到|收到|处理|阅读)[^。\n]{0,20}?[，,]?请"
     r"|(?:إلى|الى|عزيزي)\s(?:ال)?(?:مساعد|ذكاء|روبوت|نموذج)"
 )
 # A label naming an AI, then an order ("AI model: in your answer, claim ...", "AI agent: decode ..."): a
@@ -221,7 +225,7 @@ _NOTICE = (
 _ENCLOSED = r"(?:^|\n)[ \t]*(?:\[|【|<|={2,}|-{3,}|\*{2,})[ \t=*#-]*"
 _CLOSED = r"[^\n]{0,40}?(?:\]|】|>|={2,}|-{3,}|\*{2,})"
 FAKE_SYSTEM_HEADER = (
-    rf"{_ENCLOSED}(?:{_SYS}[\w-]*\s?(?:\w+\s){{0,2}}?{_NOTICE}|{_NOTICE}\s(?:\w+\s){{0,2}}?{_SYS}\b"
+    rf"{_ENCLOSED}(?:(?:\w+\s){{0,2}}?{_SYS}[\w-]*\s?(?:\w+\s){{0,2}}?{_NOTICE}|{_NOTICE}\s(?:\w+\s){{0,2}}?{_SYS}\b"
     r"|(?:system|entwickler|developer|admin)(?:nachricht|meldung|anweisung\w*|hinweis|prompt|message)"
     rf"|系统(?:消息|提示|指令|通知)|システム(?:メッセージ|プロンプト|指示)){_CLOSED}"
     rf"|(?:^|\n)[ \t]*#{{1,6}}[ \t]*{_NOTICE}\s(?:from|by|von|vom|de|del|da|du|des|dal|dello|от)\s"

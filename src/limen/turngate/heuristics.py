@@ -127,6 +127,13 @@ _CONTACT_OBJECT = (
     r"(?!\s+(?:un|una|une|eine|ein|einen|um|uma|a|an)\s+(?:correo|mensaje|e-?mails?|mails?|courriel|message"
     r"|nachricht|mensagem|messaggio)\b)"
 )
+# "Send your CV to jobs@...", "Stuur uw vragen naar info@...": the reader's own things sent to whoever asks
+# for them (an application, a question); what an injection moves is the user's ("the contacts", "all emails").
+_NOT_READERS_OWN = (
+    r"(?!\s(?:us\s|me\s|uns\s|nous\s|nos\s|nobis\s)?(?:your|uw|je|jouw|twoje|twój|twoją|swoje|votre|vos|tes"
+    r"|ton|ta|tu|tus|dein\w*|ihre[nms]?|seu|sua|seus|suas|tuo|tua|tuoi|tue|твой|твою|твои|ваш\w*|senin)\s"
+    r"(?!(?:answer|response|reply|output|message|summary)\b))"
+)
 _TO_INTL = r"(?:an|auf|nach|mit|zu|a|al|alla|en|para|hacia|à|au|aux|vers|sur|chez|su|ao|на|по|naar|na|do)"
 _MOVE_CJK = r"(?:发送(?!邮件)|发到|发给|转发|上传|传到|转账|汇款|分享|共享)"
 _MOVE_JA = r"(?:送信|転送|アップロード|送って|お?送り|送付|共有)"
@@ -420,10 +427,11 @@ _EMBEDDED: tuple[Shape, ...] = (
         ),
         Lazy(
             # shared "with" someone: a person or a group, not a link ("send a request with `curl http://...`")
-            rf"{_LEAD}{_MOVE}\b{_S}{{0,160}}?\b(?:(?:to|into|on|at)\b{_S}{{0,40}}?{_DEST}"
+            rf"{_LEAD}{_MOVE}\b{_NOT_READERS_OWN}{_S}{{0,160}}?\b(?:(?:to|into|on|at)\b{_S}{{0,40}}?{_DEST}"
             rf"|with\b{_S}{{0,40}}?(?!https?://|www\.){_DEST})"
             rf"|{_LEAD}b?cc\b{_S}{{0,20}}?{_MAILBOX}\.\w"
-            rf"|\b{_MOVE_INTL}\b{_CONTACT_OBJECT}{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?{_DEST}"
+            rf"|\b{_MOVE_INTL}\b{_CONTACT_OBJECT}{_NOT_READERS_OWN}{_S}{{0,120}}?\b{_TO_INTL}\b{_S}{{0,30}}?"
+            rf"{_DEST}"
             rf"|\b(?:an|nach|auf|unter)\b(?: [\w-]+){{0,3}}? {_DEST}{_S}{{0,40}}?\b(?:zu )?{_MOVE_DE_LAST}\b"
             rf"|\b(?:ask|request|require|asking|requesting)s? that\b{_S}{{0,100}}?\bbe (?:\w+ (?:and|or) )?"
             rf"{_MOVED}\b"
@@ -921,8 +929,14 @@ _SECRECY = Lazy(
 
 def embedded_instruction(p: Prepared) -> str:
     """Name of the first agent-directed imperative found in untrusted content, or ""."""
+    # The shapes that read addresses read `norm` (leet decoding spells "user1@x" "useriax"); when the text
+    # hides words in leet or look-alike letters, they read the decoded form as well.
+    disguised = p.flat != p.norm
     for shape in _EMBEDDED:
-        if not shape.gate.search(shape.pattern, p, p.flat if shape.flat else p.norm):
+        text = p.flat if shape.flat else p.norm
+        if not shape.gate.search(shape.pattern, p, text) and (
+            shape.flat or not disguised or not shape.gate.search(shape.pattern, p, p.flat)
+        ):
             continue
         if shape.name == "insert_code_into_your_work" and not _CODE_SINK.search(p.norm):
             continue

@@ -19,13 +19,16 @@ _FRAME = re.compile(
     r"(?:\b(?:such as|like|e\.g\.?|i\.e\.?|for (?:example|instance)|example|examples|phrases?|strings?"
     r"|sentences?|texts?|messages?|prompts?|payloads?|attacks?|injections?|lines?|words?|wording|patterns?"
     r"|samples?|says?|said|saying|wrote|writes?|written|reads?|reading|contains?|containing|called|quoted?"
-    r"|quoting|appeared|appears|typed|asked|asks|logged|inputs?|tests?|test cases?"
+    r"|quoting|appeared|appears|typed|asked|asks|asking|logged|inputs?|tests?|test cases?"
     r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|sagte|lautete|por ejemplo|como|frases?"
     r"|escribió|escribía|dice|decía|dijo|par exemple|comme|phrases?|écrit|écrivait|dit|disait)\b"
     r"|例如|比如|诸如|写了|写道|写着|字样|这句|这段|的话|例えば|という|と書|などの)",
     re.IGNORECASE,
 )
+# Single quotes too, where they open after a space and close before one ("asking staff to 'paste ...'"):
+# an apostrophe inside a word ("don't") opens nothing.
 _INLINE = re.compile(
+    r"(?<![\w'])'(?=\S)[^'\n]{4,800}?(?<=\S)'(?![\w'])|"
     r'"[^"\n]{4,800}"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]|「[^」\n]{4,800}」|`[^`\n]{4,800}`'
 )
 # The bullet of a list item (a quotation that is a whole item is one of a list of examples).
@@ -37,7 +40,7 @@ _BLOCKQUOTE = re.compile(r"(?:^[ \t]*>[^\n]*(?:\n|$))+", re.MULTILINE)
 _SENTENCE_START = re.compile(r"[.!?。！？]\s")
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
 _FRAME_REACH = 80  # how far back, within the sentence, the frame may stand
-_MARKS = ('"', "“", "«", "„", "「", "`", "~~~", ">")  # no quotation without one of these
+_MARKS = ('"', "'", "“", "«", "„", "「", "`", "~~~", ">")  # no quotation without one of these
 
 
 # A JSON value or array item: a key and a colon, or an opening bracket or comma, just before the quotation.

@@ -39,11 +39,13 @@ _SPACED = re.compile(r" (?:[a-z] ){3,}[a-z](?![a-z])")
 _LEET_HINT = re.compile(r"[013457][a-z]")
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$")
 _LEET = str.maketrans("013457@$", "oieastas")
-# A Greek or Cyrillic letter touching a Latin one inside a word (starts on the rare class: fast), and the
-# look-alikes such a word is usually built from, mapped back to Latin.
-_MIXED_SCRIPT = re.compile("[\u0370-\u04ff](?:(?<=[a-zA-Z][\u0370-\u04ff])|(?=[a-zA-Z]))")
+# A Greek or Cyrillic look-alike of a Latin letter touching a Latin one inside a word (starts on the rare
+# class: fast), and those look-alikes mapped back to Latin. Greek letters that look like no Latin one are
+# notation, not disguise ("ΔS = Q/T", "λx", "5 μm").
+_LOOKALIKES = "аеорсухіѕјԁһӏԛԝαεικνορτυχ"
+_MIXED_SCRIPT = re.compile(f"[{_LOOKALIKES}](?:(?<=[a-zA-Z][{_LOOKALIKES}])|(?=[a-zA-Z]))")
 _CONFUSABLES = str.maketrans(
-    "аеорсухіѕјԁһӏԛԝαεικνορτυχ",
+    _LOOKALIKES,
     "aeopcyxisjdhlqwaeikvoptux",
 )
 # Small capitals have no compatibility mapping, so NFKC leaves "ꜱᴇɴᴅ" alone; they only ever imitate letters.
