@@ -743,6 +743,9 @@ PROGRAMS: tuple[Program, ...] = (
     _p("tailscale", R.TUNNEL, exposes=rf"{_W}funnel{_E}"),
     _p("loophole", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:http|https|path){_E}"),
     _p("chisel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:client|server){_E}"),
+    # peer-to-peer senders: `wormhole send FILE`, `croc send FILE` (their relays: the shell's publishers)
+    _p("wormhole", R.SENDS, R.READS, aliases=("croc",), files=1),
+    _p("lftp", R.SENDS, R.DOWNLOADS, R.NETWORK, options=("-e", "-u", "-p", "-c", "-f")),
     _p("devtunnel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}host{_E}"),
     _p("code", R.TUNNEL, exposes=rf"{_W}tunnel{_E}", aliases=("code-insiders",)),  # VS Code's remote tunnel
     # whole-network tunnels: every connection of the machine, or DNS, carried to someone else's end

@@ -204,6 +204,47 @@ def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:
     return True
 
 
+# HTTPie and xh: options that only shape what is shown or how the request is made, and those taking a value
+_HTTPIE = frozenset({"http", "https", "xh", "xhs", "httpie"})
+_HTTPIE_QUIET = frozenset(
+    {"-b", "--body", "-h", "--headers", "-F", "--follow", "-v", "--verbose", "-q", "--quiet", "-I"}
+    | {"--check-status", "--ignore-stdin", "--all"}
+)
+_HTTPIE_VALUE = frozenset({"-p", "--print", "--pretty", "-s", "--style", "--timeout", "--max-redirects"})
+
+
+def _quiet_httpie_argv(argv: tuple[str, ...], action: Action) -> bool:
+    """`http [GET|HEAD] URL [name==query] [Header:plain]`: a read. Any data item (`k=v`, `k:=json`,
+    `@file`), another method, or an option that is not about display sends something."""
+    args = argv[1:]
+    positional: list[str] = []
+    i = 0
+    while i < len(args):
+        word = args[i]
+        flag, eq, _ = word.partition("=")
+        if word.startswith("-"):
+            if flag in _HTTPIE_VALUE:
+                i += 0 if eq else 1
+            elif word not in _HTTPIE_QUIET:
+                return False
+        else:
+            positional.append(word)
+        i += 1
+    if positional and positional[0].upper() in ("GET", "HEAD"):
+        positional = positional[1:]
+    elif positional and positional[0].upper() in ("POST", "PUT", "PATCH", "DELETE", "OPTIONS"):
+        return False
+    for item in positional[1:]:  # after the URL
+        if "==" in item and "=" not in item.replace("==", "", 1):
+            continue  # a query parameter, part of the URL
+        name, colon, _ = item.partition(":")
+        if not colon or item.startswith(":") or "=" in name or (item[len(name) + 1 :][:1] == "="):
+            return False
+        if not _quiet_header(item, action):
+            return False
+    return True
+
+
 def carries_nothing(action: Action) -> bool:
     """Whether the call sends nothing of the session's (`_carries_nothing`), derived once per action."""
     facts = memo(action)
@@ -233,6 +274,13 @@ def _carries_nothing(action: Action) -> bool:
         n.startswith("socket:") for n in action.notes
     ):  # `python3 -c "print(requests.get(URL).json())"`: every request a program makes is a plain GET
         return True
+    if all(d.via_command in _HTTPIE for d in action.destinations):
+        httpie = [c for c in action.commands if c.name in _HTTPIE]
+        return (
+            bool(httpie)
+            and not action.payloads
+            and all(not (c.dynamic_name or c.via) and _quiet_httpie_argv(c.argv, action) for c in httpie)
+        )
     if any(d.via_command not in _QUIET_FLAGS for d in action.destinations):
         return False
     fetches = [c for c in action.commands if c.name in _QUIET_FLAGS]

@@ -1570,6 +1570,30 @@ def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream
     )
 
 
+_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+
+
+def _h_httpie(
+    argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
+) -> _Stream | None:
+    """`http POST example.com/a key=value` (HTTPie, xh): the URL may come without its scheme, after an
+    optional method; a bare `:3000/x` is this machine."""
+    name = _basename(argv[0])
+    _generic(argv, state, name)
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    if words and words[0].upper() in _HTTP_METHODS:
+        words = words[1:]
+    if words and "://" not in words[0] and not _is_dynamic(words[0], state):
+        target = words[0]
+        scheme = "https" if name in ("https", "xhs") else "http"
+        _urls(
+            [f"{scheme}://localhost{target}" if target.startswith(":") else f"{scheme}://{target}"],
+            state,
+            name,
+        )
+    return None
+
+
 Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
 # A package source that is a repository rather than a registry's name: `git+https://...`, `github:user/repo`,
 # `cargo install --git URL`, `pip install https://host/repo.git@v1`.
@@ -3698,7 +3722,7 @@ def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], lev
 # The network clients whose command-line syntax `_h_net` reads (their value-taking options are in the program
 # table); database clients join them through their role.
 NET_CLIENTS = (
-    *("curl", "wget", "nc", "ncat", "netcat", "telnet", "ztcp", "ssh", "sftp", "ftp", "scp", "rsync"),
+    *("curl", "wget", "nc", "ncat", "netcat", "telnet", "ztcp", "ssh", "sftp", "ftp", "lftp", "scp", "rsync"),
     *("dig", "drill", "nslookup", "host", "tftp", "smbclient", "whois"),
 )
 
@@ -3926,6 +3950,8 @@ def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         if len(words) >= 2:  # a remote this line defines: a later `git push NAME` goes to its URL
             state.vars[_GIT_REMOTE_VAR + words[0]] = words[-1]
     for i, word in enumerate(rest[1:], 1):
+        if sub == "add" and word and not word.startswith("-") and not _looks_like_path(word):
+            _add_path(word, state, write=False)  # `git add .env`: every operand is a file git reads in
         if _looks_like_path(word) and not word.startswith("-") and "://" not in word and "@" not in word:
             _add_path(word, state, write=sub in ("rm", "mv", "checkout", "restore", "clean"))
         flag, eq, value = word.partition("=")
@@ -4054,6 +4080,9 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("fly", "deploy"): "https://api.fly.io/",
     ("flyctl", "deploy"): "https://api.fly.io/",
     ("surge", ""): "https://surge.sh/",
+    # peer-to-peer file transfer: whoever holds the code gets the file, through the tool's public relay
+    ("wormhole", "send"): "https://relay.magic-wormhole.io/",
+    ("croc", "send"): "https://croc.schollz.com/",
 }
 _REGISTRY_OPTS = frozenset(
     {"--registry", "--publish-url", "--repository-url", "--host", "--index", "--source", "-s", "--repo"}
@@ -4357,6 +4386,8 @@ _HANDLERS: dict[str, Handler] = {
     "flyctl": _h_publish,
     "surge": _h_publish,
     "twine": _h_publish,
+    "wormhole": _h_publish,
+    "croc": _h_publish,
     "flit": _h_publish,
     "hatch": _h_publish,
     "poetry": _h_publish,
@@ -4364,6 +4395,7 @@ _HANDLERS: dict[str, Handler] = {
     "socat": _h_socat,
     "ztcp": _h_net,
     "crontab": _h_crontab,
+    **dict.fromkeys(("http", "https", "xh", "xhs", "httpie"), _h_httpie),
 }
 for _name in SHELLS:
     _HANDLERS[_name] = _h_shell

@@ -370,6 +370,7 @@ _SHAPES: tuple[_Shape, ...] = (
     _shape("langsmith-key", "lsv2_", r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b"),
     _shape("perplexity-key", "pplx-", r"\bpplx-[A-Za-z0-9]{48}\b"),
     _shape("supabase-token", "sbp_", r"\bsbp_[a-f0-9]{40}\b"),
+    _shape("figma-token", "figd_", r"\bfigd_[A-Za-z0-9_-]{40}(?![\w-])"),
     _shape(
         "tailscale-key",
         "tskey-",
