@@ -853,7 +853,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         aliases=("oc", "kubernetes", "k8s"),  # the last two: the names MCP servers for it go by
         destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
-        destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S",
+        # a workload scaled to nothing is an outage, however reversible
+        destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}",
     ),
     _p("helm", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:uninstall|delete){_E}"),
     _p(

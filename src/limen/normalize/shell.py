@@ -1529,7 +1529,7 @@ def _run_command(
         if source:  # its build code (setup.py, build.rs, install scripts) runs: not a registry's package
             state.flag(f"{name} fetches a package from a repository and runs its code")
     if entry is not None and entry.roles & _RUNS_ARGUMENT:
-        _argument_commands(entry, name, argv, state, via, level)
+        _argument_commands(entry, name, argv, state, via, level, stdin)
     if name in _TASK_RUNNERS:
         _project_tasks(name, argv[1:], state, via, level)
     if name in FILE_SERVERS and (name != "caddy" or argv[1:2] == ["file-server"]):
@@ -2631,7 +2631,13 @@ def _find_exec(
 
 
 def _argument_commands(
-    entry: Program, name: str, argv: list[str], state: _State, via: tuple[str, ...], level: int
+    entry: Program,
+    name: str,
+    argv: list[str],
+    state: _State,
+    via: tuple[str, ...],
+    level: int,
+    stdin: _Stream | None = None,
 ) -> None:
     """Commands a program runs from its own arguments, read from the program table: an option whose value
     is a command line (`rsync -e`, `tar --checkpoint-action=exec=`, `man -P`), an editor's or debugger's
@@ -2696,6 +2702,12 @@ def _argument_commands(
         for i, word in enumerate(args):
             makefile = args[i + 1] if word in ("-f", "--file", "--makefile") and i + 1 < len(args) else ""
             makefile = word.split("=", 1)[1] if word.startswith(("--file=", "--makefile=")) else makefile
+            if makefile in _STDIN_FILES or makefile == "-":  # `make -f /dev/stdin <<< RECIPES`
+                if stdin is not None and stdin.text is not None:
+                    _make_text(stdin.text, state, via, level)
+                elif stdin is not None and stdin.sources:
+                    state.flag(f"make runs recipes from the output of {stdin.sources[-1]}")
+                continue
             path = canonical(makefile, state.cwd, state.home) if makefile else ""
             if path in state.written:  # `echo ... > m.mk; make -f m.mk`: the line wrote the recipes
                 text = state.written[path]
@@ -2703,6 +2715,10 @@ def _argument_commands(
                     state.flag("make runs a makefile the line wrote")
                 else:
                     _make_text(text, state, via, level)
+            elif path:  # a makefile on disk (`make -f /tmp/x.mk`): its recipes, as they are
+                found = _script_on_disk(path, "sh", state)
+                if found is not None:
+                    _make_text(found, state, via, level)
 
 
 _CLUSTER = re.compile(r"-[A-Za-z]{2,}")
