@@ -126,6 +126,8 @@ class SessionView(Protocol):
 
     def value_origin(self, value: str) -> str: ...  # "user", "clean", "untrusted", "injected" or ""
 
+    def fetched(self, path: str) -> str: ...  # "file", "installer", "folder", "": fetched by an earlier call
+
     def is_halted(self) -> bool: ...
 
     calls_in_window: int  # this session's calls within the rate window, this one included

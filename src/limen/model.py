@@ -153,6 +153,12 @@ class HostClass(enum.StrEnum):
 # that opens no connection of its own (`requests.get(URL)`): it fetches as `curl -s URL` does.
 FETCHED = "fetched"
 
+# `Action.notes` prefixes across calls: a file (or a clone's folder) the call fetched from the network, and a
+# file it runs. The runtime remembers the first in the session, so that running it in a later call is judged
+# as the two in one line would be.
+FETCHED_FILE = "fetched-file:"
+RUNS_FILE = "runs-file:"
+
 
 @dataclass(slots=True, frozen=True)
 class Destination:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from time import perf_counter_ns
 from typing import TYPE_CHECKING, Any
 
-from limen.model import Action, Decision, Finding, ReasonCode, StageResult, Verdict
+from limen.model import FETCHED_FILE, Action, Decision, Finding, ReasonCode, StageResult, Verdict
 
 if TYPE_CHECKING:
     from limen.approvals.service import Approvals
@@ -383,6 +383,11 @@ class Runtime:
         entry = correlator.features(action, ctx, decision)
         if correlator.worth_keeping(entry, view.flags):
             view.store.append_history(view.session_id, entry)
+        fetched = [n[len(FETCHED_FILE) :] for n in action.notes if n.startswith(FETCHED_FILE)]
+        if fetched and session_id and decision.verdict is not Verdict.BLOCK:
+            # what the session downloaded or cloned: a later call that runs it is judged as one line would be
+            label = path.FETCHED_INSTALLER if path.official_install(action) else path.FETCHED
+            view.store.add_values(view.session_id, label, {self.fingerprint(p) for p in fetched})
         flags = {path.BROAD} if entry["broad"] else set()
         if entry["private"]:
             flags.add(path.TAINTED)
@@ -548,12 +553,13 @@ class _DecisionPath:
         from threading import local
 
         from limen.engine import decide
+        from limen.facts.hosts import official_install
         from limen.floors import correlator, toolpin
         from limen.floors.egress import is_external_egress
         from limen.judge import review
         from limen.normalize import normalize
         from limen.policy import copied, load_context, shared_context
-        from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED
+        from limen.state import BROAD, FETCHED, FETCHED_INSTALLER, STATE_LOST, TAINTED, UNTRUSTED
         from limen.state.memory import MemoryStore
         from limen.state.view import StoredSession
         from limen.subjective.baseline import learn
@@ -564,6 +570,8 @@ class _DecisionPath:
         self.shared_context, self.copied, self.local = shared_context, copied, local
         self.MemoryStore, self.StoredSession = MemoryStore, StoredSession
         self.BROAD, self.STATE_LOST, self.TAINTED, self.UNTRUSTED = BROAD, STATE_LOST, TAINTED, UNTRUSTED
+        self.FETCHED, self.FETCHED_INSTALLER = FETCHED, FETCHED_INSTALLER
+        self.official_install = official_install
 
 
 _loaded: _DecisionPath | None = None

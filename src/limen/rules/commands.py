@@ -49,7 +49,7 @@ from limen.context import Context
 from limen.facts.hosts import official_install
 from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import Role, names, options, program
-from limen.model import Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
+from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import DB_WRITE, DESTROYS_STORE, SQL_KEYS
 from limen.rules import rule
@@ -1022,12 +1022,35 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
             worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, detail)
     download = _download_exec(action) if action.commands else None
+    if download is None and ctx.session is not None:
+        download = _runs_earlier_fetch(action, ctx)
     if download is not None and official_install(action):  # rustup, uv, nvm, bun, deno, Homebrew: ask
         download = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "runs an official installer")
     if download is not None and (worst is None or worst.verdict < Verdict.BLOCK):
         worst = download
     if worst is not None:
         yield worst
+
+
+def _runs_earlier_fetch(action: Action, ctx: Context) -> Finding | None:
+    """`curl -o /tmp/s.sh URL` in one call, `bash /tmp/s.sh` in the next: the file run is one an earlier call
+    of the session downloaded (BLOCK, as the same two in one line are; AUTH for an official installer from
+    its own host), or lies in a folder it cloned (AUTH: code from a checkout)."""
+    session = ctx.session
+    runs = [n[len(RUNS_FILE) :] for n in action.notes if n.startswith(RUNS_FILE)][:16]
+    if session is None or not runs:
+        return None
+    how = max((session.fetched(path) for path in runs), key=("", "folder", "installer", "file").index)
+    if how == "file":
+        detail = "runs a file an earlier call of this session downloaded"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, detail)
+    if how == "installer":  # as `curl https://sh.rustup.rs | sh` in one line: asked
+        detail = "runs an official installer an earlier call of this session downloaded"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
+    if how == "folder":
+        detail = "runs code from a repository an earlier call of this session cloned"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
+    return None
 
 
 # --------------------------------------------------------------------------- environment_dump_command

@@ -23,6 +23,8 @@ STATE_LOST = "state_lost"  # the stored state was lost: counts as tainted until 
 
 # Value labels, in order of how much they are trusted.
 TRUSTED = "trusted"  # the user's prompt
+FETCHED = "fetched"  # a value label: the path of a file (or a clone's folder) the session fetched
+FETCHED_INSTALLER = "fetched_installer"  # the same for an official installer fetched from its own host
 
 HISTORY_LIMIT = 64
 

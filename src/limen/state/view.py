@@ -15,7 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 from limen.scan import CLEAN, argument_values, destination_key, secret_leaves
-from limen.state import HALTED, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
+from limen.state import (
+    FETCHED,
+    FETCHED_INSTALLER,
+    HALTED,
+    INJECTED,
+    TAINTED,
+    TRUSTED,
+    UNTRUSTED,
+    SessionStore,
+)
 from limen.state.keys import Fingerprinter
 
 _VOUCHED = frozenset({TRUSTED, CLEAN})
@@ -79,6 +88,26 @@ class StoredSession:
         fp = self._fingerprint(key)
         seen = self.store.value_labels(self.session_id, [fp]).get(fp, set())
         return next((origin for label, origin in _ORIGINS if label in seen), "")
+
+    def fetched(self, path: str) -> str:
+        """How this session got the file at `path`: "file" when an earlier call downloaded that very file
+        ("installer" when that was an official installer from its own host), "folder" when it lies in a
+        folder an earlier call cloned, "" otherwise (`FETCHED` labels)."""
+        candidates = [path]
+        parent = path
+        for _ in range(8):  # the folders above it, up to a bound
+            parent = parent.rpartition("/")[0]
+            if not parent:
+                break
+            candidates.append(parent)
+        fps = [self._fingerprint(c) for c in candidates]
+        labels = self.store.value_labels(self.session_id, fps)
+        own = labels.get(fps[0], set())
+        if FETCHED in own:
+            return "file"
+        if FETCHED_INSTALLER in own:
+            return "installer"
+        return "folder" if any(FETCHED in labels.get(fp, set()) for fp in fps[1:]) else ""
 
     def echoes_untrusted_value(self, values: list[str]) -> bool:
         return bool(self.echo_source(values))
