@@ -213,6 +213,265 @@ ISSUERS: tuple[Issuer, ...] = (
         ("GOOGLE_API_KEY", "GEMINI_API_KEY"),
         ("*.googleapis.com",),
     ),
+    Issuer(
+        "google-oauth",
+        ("google-oauth-token",),
+        ("ya29.",),
+        ("GOOGLE_OAUTH_ACCESS_TOKEN",),
+        ("*.googleapis.com", "*.google.com"),
+    ),
+    Issuer(
+        "google-oauth-client",
+        ("google-oauth-client-secret",),
+        ("GOCSPX-",),
+        ("GOOGLE_CLIENT_SECRET",),
+        ("oauth2.googleapis.com", "accounts.google.com"),
+    ),
+    Issuer(
+        "sendgrid",
+        ("sendgrid-key",),
+        ("SG.",),
+        ("SENDGRID_API_KEY",),
+        ("api.sendgrid.com",),
+    ),
+    Issuer(
+        "twilio",
+        ("twilio-key",),
+        (),
+        ("TWILIO_AUTH_TOKEN", "TWILIO_API_KEY", "TWILIO_API_SECRET"),
+        ("api.twilio.com", "*.twilio.com"),
+    ),
+    Issuer(
+        "mailgun",
+        ("mailgun-key",),
+        (),
+        ("MAILGUN_API_KEY",),
+        ("api.mailgun.net", "api.eu.mailgun.net"),
+    ),
+    Issuer(
+        "digitalocean",
+        ("digitalocean-token",),
+        ("dop_v1_",),
+        ("DIGITALOCEAN_TOKEN", "DIGITALOCEAN_ACCESS_TOKEN", "DO_TOKEN"),
+        ("api.digitalocean.com",),
+    ),
+    Issuer(
+        "linear",
+        ("linear-key",),
+        ("lin_api_",),
+        ("LINEAR_API_KEY",),
+        ("api.linear.app",),
+    ),
+    Issuer(
+        "doppler",
+        ("doppler-token",),
+        ("dp.pt.", "dp.st."),
+        ("DOPPLER_TOKEN",),
+        ("api.doppler.com",),
+    ),
+    Issuer(
+        "pulumi",
+        ("pulumi-token",),
+        ("pul-",),
+        ("PULUMI_ACCESS_TOKEN",),
+        ("api.pulumi.com",),
+    ),
+    Issuer(
+        "sentry",
+        ("sentry-token",),
+        ("sntrys_", "sntryu_"),
+        ("SENTRY_AUTH_TOKEN",),
+        ("sentry.io", "*.sentry.io"),
+    ),
+    Issuer(
+        "shopify",
+        ("shopify-token",),
+        ("shpat_", "shpca_", "shppa_", "shpss_"),
+        ("SHOPIFY_ACCESS_TOKEN", "SHOPIFY_API_SECRET"),
+        ("*.myshopify.com",),
+    ),
+    Issuer(
+        "atlassian",
+        ("atlassian-token",),
+        ("ATATT3",),
+        ("JIRA_API_TOKEN", "JIRA_TOKEN", "CONFLUENCE_API_TOKEN", "ATLASSIAN_API_TOKEN"),
+        ("*.atlassian.net", "api.atlassian.com"),
+    ),
+    Issuer(
+        "notion",
+        ("notion-token",),
+        ("ntn_", "secret_"),
+        ("NOTION_TOKEN", "NOTION_API_KEY"),
+        ("api.notion.com",),
+    ),
+    Issuer(
+        "postman",
+        ("postman-key",),
+        ("PMAK-",),
+        ("POSTMAN_API_KEY",),
+        ("api.getpostman.com",),
+    ),
+    Issuer(
+        "grafana",
+        ("grafana-token",),
+        ("glc_", "glsa_"),
+        ("GRAFANA_TOKEN", "GRAFANA_API_KEY"),
+        ("*.grafana.net", "grafana.com"),
+    ),
+    Issuer(
+        "hashicorp",
+        ("hashicorp-token",),
+        ("atlasv1",),
+        ("TFE_TOKEN", "TF_TOKEN_app_terraform_io"),
+        ("app.terraform.io",),
+    ),
+    Issuer(
+        "heroku",
+        ("heroku-key",),
+        ("HRKU-",),
+        ("HEROKU_API_KEY",),
+        ("api.heroku.com",),
+    ),
+    Issuer(
+        "databricks",
+        ("databricks-token",),
+        ("dapi",),
+        ("DATABRICKS_TOKEN",),
+        ("*.cloud.databricks.com", "*.azuredatabricks.net", "*.gcp.databricks.com"),
+    ),
+    Issuer(
+        "newrelic",
+        ("newrelic-key",),
+        ("NRAK-",),
+        ("NEW_RELIC_API_KEY", "NEW_RELIC_LICENSE_KEY"),
+        ("*.newrelic.com", "*.nr-data.net"),
+    ),
+    Issuer(
+        "dynatrace",
+        ("dynatrace-token",),
+        ("dt0c01.",),
+        ("DT_API_TOKEN", "DYNATRACE_API_TOKEN"),
+        ("*.live.dynatrace.com", "*.apps.dynatrace.com"),
+    ),
+    Issuer(
+        "rubygems",
+        ("rubygems-token",),
+        ("rubygems_",),
+        ("GEM_HOST_API_KEY", "RUBYGEMS_API_KEY"),
+        ("rubygems.org",),
+    ),
+    Issuer(
+        "mapbox",
+        ("mapbox-secret-token",),
+        ("sk.eyJ",),
+        ("MAPBOX_ACCESS_TOKEN", "MAPBOX_SECRET_TOKEN"),
+        ("api.mapbox.com",),
+    ),
+    Issuer(
+        "groq",
+        ("groq-key",),
+        ("gsk_",),
+        ("GROQ_API_KEY",),
+        ("api.groq.com",),
+    ),
+    Issuer(
+        "replicate",
+        ("replicate-token",),
+        ("r8_",),
+        ("REPLICATE_API_TOKEN",),
+        ("api.replicate.com",),
+    ),
+    Issuer(
+        "xai",
+        ("xai-key",),
+        ("xai-",),
+        ("XAI_API_KEY",),
+        ("api.x.ai",),
+    ),
+    Issuer(
+        "langsmith",
+        ("langsmith-key",),
+        ("lsv2_",),
+        ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"),
+        ("api.smith.langchain.com", "*.smith.langchain.com"),
+    ),
+    Issuer(
+        "perplexity",
+        ("perplexity-key",),
+        ("pplx-",),
+        ("PERPLEXITY_API_KEY", "PPLX_API_KEY"),
+        ("api.perplexity.ai",),
+    ),
+    Issuer(
+        "supabase",
+        ("supabase-token",),
+        ("sbp_",),
+        ("SUPABASE_ACCESS_TOKEN", "SUPABASE_SERVICE_ROLE_KEY"),
+        ("api.supabase.com", "*.supabase.co"),
+    ),
+    Issuer(
+        "tailscale",
+        ("tailscale-key",),
+        ("tskey-",),
+        ("TS_AUTHKEY", "TAILSCALE_API_KEY"),
+        ("api.tailscale.com", "login.tailscale.com"),
+    ),
+    Issuer(
+        "buildkite",
+        ("buildkite-token",),
+        ("bkua_",),
+        ("BUILDKITE_API_TOKEN",),
+        ("api.buildkite.com",),
+    ),
+    Issuer(
+        "circleci",
+        ("circleci-token",),
+        ("CCIPAT_",),
+        ("CIRCLECI_TOKEN", "CIRCLE_TOKEN"),
+        ("circleci.com", "*.circleci.com"),
+    ),
+    Issuer(
+        "cloudflare",
+        ("cloudflare-origin-ca-key",),
+        ("v1.0-",),
+        ("CLOUDFLARE_API_TOKEN", "CF_API_TOKEN", "CLOUDFLARE_API_KEY"),
+        ("api.cloudflare.com",),
+    ),
+    Issuer(
+        "artifactory",
+        ("artifactory-token",),
+        (),
+        ("ARTIFACTORY_TOKEN", "JFROG_ACCESS_TOKEN"),
+        ("*.jfrog.io",),
+    ),
+    Issuer(
+        "vercel",
+        (),
+        (),
+        ("VERCEL_TOKEN",),
+        ("api.vercel.com",),
+    ),
+    Issuer(
+        "netlify",
+        (),
+        (),
+        ("NETLIFY_AUTH_TOKEN",),
+        ("api.netlify.com",),
+    ),
+    Issuer(
+        "mistral",
+        (),
+        (),
+        ("MISTRAL_API_KEY",),
+        ("api.mistral.ai",),
+    ),
+    Issuer(
+        "cohere",
+        (),
+        (),
+        ("COHERE_API_KEY", "CO_API_KEY"),
+        ("api.cohere.com", "api.cohere.ai"),
+    ),
 )
 
 # Issuers whose hosts or paths name someone's own resource (a bucket, a webhook, a repository): the user's
@@ -270,13 +529,23 @@ def issuer_of_value(value: str) -> str:
     return best
 
 
+# A variable named after an issuer that holds a credential: `STRIPE_KEY`, `SENTRY_TOKEN`, `VERCEL_API_SECRET`
+_CREDENTIAL_WORD = re.compile(r"(?:^|_)(?:KEY|TOKEN|SECRET|PAT|SK)(?:_|$)")
+
+
 def issuers_of_credentials(text: str) -> frozenset[str]:
     """Issuers whose credentials `text` refers to by their conventional variables (`$OPENAI_API_KEY`,
-    `${GITHUB_TOKEN}`): the user's own environment, so the user's own account."""
+    `${GITHUB_TOKEN}`, or the issuer's name and a credential word: `$STRIPE_KEY`): the user's own
+    environment, so the user's own account."""
     if "$" not in text:
         return frozenset()
     names = {m.group(1) for m in _ENV_REFERENCE.finditer(text)}
-    return frozenset(i.name for i in ISSUERS if names.intersection(i.env))
+    return frozenset(i.name for i in ISSUERS if names.intersection(i.env) or _named_for(i, names))
+
+
+def _named_for(issuer: Issuer, names: set[str]) -> bool:
+    prefix = issuer.name.upper().replace("-", "_") + "_"
+    return any(n.startswith(prefix) and _CREDENTIAL_WORD.search(n[len(prefix) - 1 :]) for n in names)
 
 
 # --------------------------------------------------------------------------- documentation

@@ -94,6 +94,9 @@ class Program:
     pushes: tuple[str, ...] = ()
     push_target: str = ""
     disables: str = ""  # regex over the words after the name: switches a security control off
+    # regex over the words after the name: gives an identity administrator rights (a cluster-admin binding,
+    # an owner role, an admin collaborator): whoever holds it can then do anything there
+    grants: str = ""
     # regex over the words after the name: points the tool, for good, at another package source or at a
     # program it will run later (`npm config set registry URL`, `npm config set script-shell X`; git's
     # command-valued keys are `limen.normalize.shell`'s, which reads what each would run)
@@ -152,6 +155,7 @@ def _p(
     pushes: tuple[str, ...] = (),
     push_target: str = "",
     disables: str = "",
+    grants: str = "",
     reroutes: str = "",
     changes_settings: str = "",
     settings_files: tuple[str, ...] = (),
@@ -176,6 +180,7 @@ def _p(
         pushes=pushes,
         push_target=push_target,
         disables=disables,
+        grants=grants,
         reroutes=reroutes,
         changes_settings=changes_settings,
         settings_files=settings_files,
@@ -747,6 +752,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p("wormhole", R.SENDS, R.READS, aliases=("croc",), files=1),
     _p("lftp", R.SENDS, R.DOWNLOADS, R.NETWORK, options=("-e", "-u", "-p", "-c", "-f")),
     _p("devtunnel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}host{_E}"),
+    # web and shared terminals: a shell on this machine handed to whoever opens the link or the port
+    _p("tmate", R.TUNNEL, R.NETWORK, aliases=("ttyd", "gotty", "sshx", "upterm", "wetty")),
     _p("code", R.TUNNEL, exposes=rf"{_W}tunnel{_E}", aliases=("code-insiders",)),  # VS Code's remote tunnel
     # whole-network tunnels: every connection of the machine, or DNS, carried to someone else's end
     _p("sshuttle", R.TUNNEL, R.NETWORK),
@@ -855,6 +862,7 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
         # a workload scaled to nothing is an outage, however reversible
         destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}",
+        grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}",
     ),
     _p("helm", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:uninstall|delete){_E}"),
     _p(
@@ -865,6 +873,8 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}",
         destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:delete|terminate|remove)-[\w-]+{_E}",
         store_service="s3",
+        grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"
+        r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")",
     ),
     _p(
         "gcloud",
@@ -873,6 +883,7 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}projects\s+delete{_E}",
         destroys_one=rf"{_W}delete{_E}",
         store_service="storage",
+        grants=rf"{_W}add-iam-policy-binding{_E}.*--role[=\s]+roles/(?:owner|editor|iam\.\w*[Aa]dmin)",
     ),
     _p(
         "gsutil",
@@ -887,14 +898,17 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}group\s+delete{_E}",
         destroys_one=rf"{_W}delete{_E}",
+        grants=rf"{_W}role\s+assignment\s+create{_E}.*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)",
     ),
     _p("doctl", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:delete|rm){_E}"),
     _p("heroku", R.INFRA_DESTROYER, destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}"),
     _p(
         "gh",
         R.INFRA_DESTROYER,
-        destroys_all=rf"{_W}repo\s+delete{_E}",
+        destroys_all=rf"{_W}repo\s+delete{_E}"
+        rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*{_W}/?repos/[^/\s]+/[^/\s]+/?{_E})",
         destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}",
+        grants=r"collaborators/\S+.*permission=(?:admin|maintain)",
     ),
     _p("dropdb", R.INFRA_DESTROYER, aliases=("dropuser",), destroys_all=r"."),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),

@@ -369,6 +369,10 @@ def _invalid(
     )
 
 
+# A file on this machine, however the URL spells it (`file://dist/app.zip`, the AWS CLI's `fileb://`)
+_LOCAL_FILE_SCHEMES = frozenset({"file", "fileb"})
+
+
 def url_destination(url: str, via_command: str = "") -> Destination | None:
     """The destination of one URL (scheme present), or None when it names no host (`file:///x`)."""
     try:
@@ -376,7 +380,7 @@ def url_destination(url: str, via_command: str = "") -> Destination | None:
         netloc = parts.netloc
     except ValueError:
         return None
-    if not netloc:
+    if not netloc or parts.scheme.lower() in _LOCAL_FILE_SCHEMES:
         return None
     store = hosts.OBJECT_STORE_HOSTS.get(parts.scheme.lower())
     if store is not None:  # `s3://BUCKET/key`: the bucket's endpoint at its provider

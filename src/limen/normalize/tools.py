@@ -158,7 +158,8 @@ CODE_KEYS = ("code", "source", "snippet", "program", "expression", "cell", "sour
 # `elasticsearch.delete_index`): what `DROP TABLE` or `FLUSHALL` through a client would do.
 _DESTROYS_STORE = re.compile(
     r"(^|_)(flush_?all|flush_?db|truncate(_table)?|drop_?(table|database|db|collection|schema|keyspace|index)"
-    r"|(delete|remove|purge)_(database|db|collection|table|keyspace|index|schema|namespace|bucket|queue))(_|$)"
+    r"|(delete|remove|purge)_(database|db|collection|table|keyspace|index|schema|namespace|bucket|queue|repo"
+    r"|repository|project|cluster))(_|$)"
 )
 
 

@@ -1407,6 +1407,9 @@ def _remote_shell_auth(action: Action) -> str:
         if name in ("nc", "ncat", "netcat") and ("l" in flags or "--listen" in argv):
             return f"{name} listens for connections"
         if name in ("nc", "ncat", "netcat", "telnet", "ztcp") and _operands(argv):
+            reached = [d for d in action.destinations if d.via_command == name]
+            if "z" in flags and reached and all(d.host_class is HostClass.LOOPBACK for d in reached):
+                continue  # `nc -z localhost 5432`: is the local server up? nothing is sent or received
             return f"{name} opens a raw connection"
         if name == "socat" and len(argv) > 2:
             return "socat relays a connection"
@@ -1650,7 +1653,9 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     """Making files world-writable or setuid, or giving a program a capability that reaches root (`setcap
     cap_setuid+ep python3`): anyone can then change or escalate through them; a container given the host
-    (privileged, host namespaces, escape capabilities, the host's root or engine socket)."""
+    (privileged, host namespaces, escape capabilities, the host's root or engine socket); an identity given
+    administrator rights (the table's `grants`: a cluster-admin binding, an owner role, an admin
+    collaborator)."""
     for command in action.commands:
         escape = _container_escape(command, action, ctx)
         if escape:
@@ -1670,6 +1675,11 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             yield _finding(
                 ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, "umask 0 makes new files world-writable"
             )
+            return
+        entry = program(command.name)
+        if entry is not None and entry.grants and re.search(entry.grants, " ".join(command.argv[1:])):
+            detail = f"`{command.name}` gives an identity administrator rights"
+            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
             return
         if command.name == "setcap" and any(_ESCALATING_CAPABILITY.search(w) for w in command.argv[1:]):
             yield _finding(

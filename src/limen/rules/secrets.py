@@ -48,7 +48,7 @@ from typing import Any
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.hosts import issuers_for_host, issuers_of_credentials
+from limen.facts.hosts import ISSUER_HOSTS, issuers_for_host, issuers_of_credentials
 from limen.model import OUTBOUND_CAPABILITIES, Action, Command, Finding, HostClass, Mode, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
@@ -1083,64 +1083,9 @@ def _without_overlaps(hits: list[SecretHit]) -> list[SecretHit]:
     return kept
 
 
-# Where each credential kind is meant to go: sending it there is its use, not its exfiltration. The issuer
-# table (`limen.facts.hosts.ISSUER_HOSTS`) first; these for the kinds it does not name yet.
-_MORE_ISSUERS: dict[str, tuple[str, ...]] = {
-    "github-token": ("github.com", "*.github.com", "*.githubusercontent.com"),
-    "gitlab-token": ("gitlab.com", "*.gitlab.com"),
-    "slack-token": ("slack.com", "*.slack.com"),
-    "slack-webhook": ("hooks.slack.com",),
-    "openai-key": ("api.openai.com",),
-    "anthropic-key": ("api.anthropic.com",),
-    "stripe-key": ("api.stripe.com",),
-    "huggingface-token": ("huggingface.co", "*.huggingface.co"),
-    "npm-token": ("registry.npmjs.org",),
-    "pypi-token": ("upload.pypi.org", "test.pypi.org"),
-    "aws-access-key": ("*.amazonaws.com",),
-    "google-api-key": ("*.googleapis.com",),
-    "google-oauth-token": ("*.googleapis.com", "*.google.com"),
-    "google-oauth-client-secret": ("oauth2.googleapis.com", "accounts.google.com"),
-    "sendgrid-key": ("api.sendgrid.com",),
-    "twilio-key": ("api.twilio.com", "*.twilio.com"),
-    "mailgun-key": ("api.mailgun.net", "api.eu.mailgun.net"),
-    "digitalocean-token": ("api.digitalocean.com",),
-    "linear-key": ("api.linear.app",),
-    "doppler-token": ("api.doppler.com",),
-    "pulumi-token": ("api.pulumi.com",),
-    "sentry-token": ("sentry.io", "*.sentry.io"),
-    "shopify-token": ("*.myshopify.com",),
-    "atlassian-token": ("*.atlassian.net", "api.atlassian.com"),
-    "notion-token": ("api.notion.com",),
-    "postman-key": ("api.getpostman.com",),
-    "grafana-token": ("*.grafana.net", "grafana.com"),
-    "hashicorp-token": ("app.terraform.io",),
-    "heroku-key": ("api.heroku.com",),
-    "databricks-token": ("*.cloud.databricks.com", "*.azuredatabricks.net", "*.gcp.databricks.com"),
-    "newrelic-key": ("*.newrelic.com", "*.nr-data.net"),
-    "dynatrace-token": ("*.live.dynatrace.com", "*.apps.dynatrace.com"),
-    "rubygems-token": ("rubygems.org",),
-    "mapbox-secret-token": ("api.mapbox.com",),
-    "groq-key": ("api.groq.com",),
-    "replicate-token": ("api.replicate.com",),
-    "xai-key": ("api.x.ai",),
-    "langsmith-key": ("api.smith.langchain.com", "*.smith.langchain.com"),
-    "perplexity-key": ("api.perplexity.ai",),
-    "supabase-token": ("api.supabase.com", "*.supabase.co"),
-    "tailscale-key": ("api.tailscale.com", "login.tailscale.com"),
-    "buildkite-token": ("api.buildkite.com",),
-    "circleci-token": ("circleci.com", "*.circleci.com"),
-    "cloudflare-origin-ca-key": ("api.cloudflare.com",),
-    "artifactory-token": ("*.jfrog.io",),
-}
-
-
-def _issuer_table() -> dict[str, tuple[str, ...]]:
-    from limen.facts.hosts import ISSUER_HOSTS
-
-    return {**_MORE_ISSUERS, **ISSUER_HOSTS}
-
-
-_ISSUERS = _issuer_table()
+# Where each credential kind is meant to go (`limen.facts.hosts.ISSUER_HOSTS`): sending it there is its use,
+# not its exfiltration.
+_ISSUERS = ISSUER_HOSTS
 
 
 @lru_cache(maxsize=1024)
