@@ -68,6 +68,9 @@ class Role(StrEnum):
     # starts a user's shell: it runs the value of a `command_options` option, else it is interactive and runs
     # whatever reaches it (`su`, `su - root`, `newgrp docker`)
     STARTS_SHELL = "starts_shell"
+    # interactive, and runs a shell command typed into it (`!sh` in a pager or an editor): run as root, it is
+    # a root shell (`sudo less FILE`, `sudo vim`, `sudo man man`)
+    SHELL_ESCAPE = "shell_escape"
 
 
 @dataclass(slots=True, frozen=True)
@@ -457,6 +460,7 @@ PROGRAMS: tuple[Program, ...] = (
         "emacs",
         R.READS,
         R.SCRIPT_HOST,
+        R.SHELL_ESCAPE,
         files=0,
         options=("--eval", "-eval", "--execute", "-l", "--load", "-f", "--funcall", "--script"),
         code_options=("--eval", "-eval", "--execute", "-l", "--load", "-f", "--funcall", "--script"),
@@ -607,6 +611,7 @@ PROGRAMS: tuple[Program, ...] = (
         "vim",
         R.RUNS_OPTION,
         R.READS,
+        R.SHELL_ESCAPE,
         aliases=("vi", "nvim", "ex", "view", "vimdiff", "gvim"),
         files=0,
         options=("-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W", "-s", "-t", "-q"),
@@ -619,8 +624,16 @@ PROGRAMS: tuple[Program, ...] = (
         command_options=("-ex", "-iex", "--eval-command", "--init-eval-command"),
     ),
     _p("lldb", R.RUNS_OPTION, command_options=("-o", "-O", "--one-line", "--one-line-before-file")),
-    _p("less", R.RUNS_OPTION, R.READS, R.FILTER, aliases=("more",), files=0),
-    _p("man", R.RUNS_OPTION, R.TEXT_ONLY, options=("-P", "--pager"), command_options=("-P", "--pager")),
+    _p("less", R.RUNS_OPTION, R.READS, R.FILTER, R.SHELL_ESCAPE, aliases=("more",), files=0),
+    _p(
+        "man",
+        R.RUNS_OPTION,
+        R.TEXT_ONLY,
+        R.SHELL_ESCAPE,
+        options=("-P", "--pager"),
+        command_options=("-P", "--pager"),
+    ),
+    _p("ed", R.READS, R.SHELL_ESCAPE, aliases=("red",), files=0),
     _p("zip", R.RUNS_OPTION, options=("-TT", "--unzip-command"), command_options=("-TT", "--unzip-command")),
     _p(
         "docker",
@@ -898,7 +911,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}group\s+delete{_E}",
         destroys_one=rf"{_W}delete{_E}",
-        grants=rf"{_W}role\s+assignment\s+create{_E}.*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)",
+        grants=rf"{_W}role\s+assignment\s+create{_E}"
+        r".*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)",
     ),
     _p("doctl", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:delete|rm){_E}"),
     _p("heroku", R.INFRA_DESTROYER, destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}"),

@@ -2378,6 +2378,12 @@ def _h_wrapper(
             rest = rest[1:]
     if not rest:
         return None
+    if has(name, Role.PRIVILEGED):
+        inner = program(_basename(rest[0]))
+        if inner is not None and (
+            Role.SHELL_ESCAPE in inner.roles or (Role.INTERPRETER in inner.roles and len(rest) == 1)
+        ):  # `sudo less FILE`, `sudo python3`: `!sh` (or any code) typed in runs as root
+            state.flag(f"{name} {_basename(rest[0])}: an interactive program run as root starts a root shell")
     if name == "watch":
         _shell_string(" ".join(rest), state, via, level, False, "watch")
         return None

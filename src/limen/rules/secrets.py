@@ -1200,6 +1200,11 @@ _PASSWORD_ENV = re.compile(
     rf"(?:^|[\s;&|(])(?:{'|'.join(_PASSWORD_VARIABLES)})=(\"[^\"]*\"|'[^']*'|[^\s\"';|&)]+)"
 )
 _PASSWORD_FLAGS = {"redis-cli": ("-a", "--pass"), "mongo": ("-p", "--password")}
+# `echo PASS | sudo -S cmd`: the password sudo reads from its input, written into the line
+_PIPED_SUDO_PASSWORD = re.compile(
+    r"(?:^|[\s;&|(])(?:echo|printf)\s+(?:-\w+\s+)?(\"[^\"]*\"|'[^']*'|[^\s\"';|&)]+)[^|\n]*\|\s*"
+    r"(?:sudo|doas)\s+(?:-\w*S\w*|--stdin)\b"
+)
 _PROMPT_WORDS = frozenset({"password", "passwd", "pass", "pwd", "changeme", "secret_password"})
 
 
@@ -1234,13 +1239,18 @@ def _password_operands(name: str, args: tuple[str, ...]) -> Iterator[str]:
 
 
 def command_line_password(action: Action) -> bool:
-    """A database or ssh password written into the command line (or a client's password variable)."""
+    """A database, ssh or sudo password written into the command line (or a client's password variable,
+    or echoed into `sudo -S`)."""
     if not action.commands:
         return False
     for command in action.commands:
         if any(_given_password(v) for v in _password_operands(command.name, command.argv[1:])):
             return True
     line = action.command_line[:MAX_SCAN_CHARS]
+    if ("sudo" in line or "doas" in line) and any(
+        _given_password(m.group(1)) for m in _PIPED_SUDO_PASSWORD.finditer(line)
+    ):
+        return True
     if "=" not in line or not any(f"{name}=" in line for name in _PASSWORD_VARIABLES):
         return False  # no client's password variable is assigned: the pattern cannot match
     return any(_given_password(m.group(1)) for m in _PASSWORD_ENV.finditer(line))

@@ -668,6 +668,17 @@ class _Eval:
                     ]:  # `reduce(fn, init)`: what else it is given runs
                         self.ev(extra)
                     return self.each(arg_node.named_children[0], receiver)
+                if (
+                    method == "then"
+                    and receiver.ref
+                    and arg_node is not None
+                    and arg_node.named_children
+                    and arg_node.named_children[0].type in _FUNCTIONS
+                ):  # `import("child_process").then(cp => cp.execSync(...))`: the callback gets the module
+                    callback = arg_node.named_children[0]
+                    body = callback.child_by_field_name("body") or callback
+                    self.loop(_parameters(self, callback), (receiver,), body)
+                    return UNK
             elif func is not None and func.type == "subscript_expression":
                 callee = self.subscript(func)
                 name = callee.ref
