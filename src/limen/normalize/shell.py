@@ -390,12 +390,18 @@ _PLACEHOLDER = re.compile(
 )
 
 
+# An extended glob (`!(*.c)`, `@(a|b)`, `+(x)`: bash's extglob, zsh's ksh_glob), read as the `*` it at most
+# matches: what it names is judged as every name of the folder, which is never less than it touches.
+_EXTGLOB = re.compile(r"(?<![$\\'\"=])[!@+?*]\([^()\s'\"$`;&<>]*\)")
+
+
 def _bash_compatible(text: str) -> str:
     r"""Rewrite what bash accepts but tree-sitter-bash rejects, without changing what runs (on errors only).
 
     A trailing lone backslash (bash: a literal `\`), `for x; do` (bash: `for x in "$@"; do`), a heredoc
-    whose terminator line never comes (bash: ends at end of input), `<placeholder>` (see above) and a
-    brace expansion where a command starts (`{rm,-rf,/}`: bash expands it into the words `rm -rf /`)."""
+    whose terminator line never comes (bash: ends at end of input), `<placeholder>` (see above), a
+    brace expansion where a command starts (`{rm,-rf,/}`: bash expands it into the words `rm -rf /`) and an
+    extended glob (`ls !(*.o)`: read as `*`)."""
     if "{" in text and "," in text:
         text = _BRACE_COMMAND.sub(lambda m: m.group(1) + " ".join(_braces(m.group(2))), text)
     if text.rstrip().endswith("\\"):
@@ -409,6 +415,12 @@ def _bash_compatible(text: str) -> str:
             delimiter = match.group(2)
             if not re.search(rf"^\s*{delimiter}\s*$", text[match.end() :], re.M):
                 text = text.rstrip("\n") + f"\n{delimiter}\n"
+    for _ in range(4):  # innermost first: `!(*@(.c|.h))`
+        if "(" not in text:
+            break
+        text, count = _EXTGLOB.subn("*", text)
+        if not count:
+            break
     return text
 
 
