@@ -1871,9 +1871,9 @@ def _glob_paths(pattern: str, state: _State, write: bool) -> None:
             probe.append(part)
     if probed and probe:
         found.append("/".join(probe))
-    elif not found and parts and not any(c in parts[-1] for c in "*?["):
-        # `~/.mozilla/firefox/*.default/logins.json`: a folder only known by its pattern, a file named in it;
-        # the pattern stands for the file, so that where it lies and its name are still judged
+    elif not found and parts:
+        # `~/.mozilla/firefox/*.default/logins.json`, `~/.password-store/*.gpg`: names only known by their
+        # pattern; the pattern stands for them, so that where they lie and their names are still judged
         found.append(full)
     for match in found:
         path = canonical(match, state.cwd, state.home)

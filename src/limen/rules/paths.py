@@ -104,6 +104,8 @@ def _secret_by_name(path: str) -> bool:
         return not (_NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path))
     if _has_glob(name):
         parent = path[: -len(name)]
+        if _has_glob(parent):  # `./fs*/*`: a name guessed in a folder guessed too says nothing of either
+            return False
         return any(
             fnmatchcase(probe, name) and _secret_by_name(parent + probe)
             for probe in _GLOB_PROBES
