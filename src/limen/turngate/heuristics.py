@@ -929,9 +929,10 @@ _SECRECY = Lazy(
 
 def embedded_instruction(p: Prepared) -> str:
     """Name of the first agent-directed imperative found in untrusted content, or ""."""
-    # The shapes that read addresses read `norm` (leet decoding spells "user1@x" "useriax"); when the text
-    # hides words in leet or look-alike letters, they read the decoded form as well.
-    disguised = p.flat != p.norm
+    # The shapes that read addresses read `norm` (leet decoding spells "user1@x" "useriax"); when decoding
+    # leet or look-alike letters brought out one of their anchor words ("d3l3t3" is "delete"), they read
+    # the decoded form as well (a log's hex ids decode to no such word).
+    disguised = p.flat != p.norm and not _anchor_words().isdisjoint(p.words - _words_of(p.norm))
     for shape in _EMBEDDED:
         text = p.flat if shape.flat else p.norm
         if not shape.gate.search(shape.pattern, p, text) and (
@@ -947,6 +948,19 @@ def embedded_instruction(p: Prepared) -> str:
 
 
 _TRANSCRIPT_TURN = Lazy(addressee.TRANSCRIPT_TURN)
+_ANCHORS: list[frozenset[bytes]] = []
+_WORD_BYTES = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else 32 for c in range(256))
+
+
+def _anchor_words() -> frozenset[bytes]:
+    """Every anchor word of the shapes that read `norm`."""
+    if not _ANCHORS:
+        _ANCHORS.append(frozenset().union(*(shape.gate.words for shape in _EMBEDDED if not shape.flat)))
+    return _ANCHORS[0]
+
+
+def _words_of(text: str) -> frozenset[bytes]:
+    return frozenset(text.encode("utf-8", "ignore").translate(_WORD_BYTES).split())
 
 
 def persona_override(p: Prepared) -> bool:

@@ -10,6 +10,7 @@ a bare label such as "IMPORTANT:") is screened as written. A quotation with no s
 
 from __future__ import annotations
 
+import bisect
 import re
 
 PLACEHOLDER = '"(quoted)"'
@@ -87,13 +88,14 @@ def said(text: str) -> str:
     """`text` with its mentioned quotations replaced by a placeholder (the text itself when it has none)."""
     if not any(mark in text for mark in _MARKS):
         return text
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []  # sorted, disjoint: a quotation inside a kept one is not looked at
     for pattern, framed in ((_FENCE, _framed_block), (_BLOCKQUOTE, _framed_block), (_INLINE, _framed_inline)):
         for m in pattern.finditer(text):
-            if any(a <= m.start() < b for a, b in spans):
+            at = bisect.bisect_right(spans, (m.start(), len(text)))
+            if at and spans[at - 1][1] > m.start():
                 continue
             if framed(text, m.start(), m.end()):
-                spans.append(m.span())
+                bisect.insort(spans, m.span())
     if not spans:
         return text
     out: list[str] = []
