@@ -97,8 +97,8 @@ class Program:
     pushes: tuple[str, ...] = ()
     push_target: str = ""
     disables: str = ""  # regex over the words after the name: switches a security control off
-    # regex over the words after the name: gives an identity administrator rights (a cluster-admin binding,
-    # an owner role, an admin collaborator): whoever holds it can then do anything there
+    # regex over the words after the name: widens who may act or read there (a cluster-admin binding, an
+    # owner role, an admin collaborator, a private repository made public)
     grants: str = ""
     # regex over the words after the name: points the tool, for good, at another package source or at a
     # program it will run later (`npm config set registry URL`, `npm config set script-shell X`; git's
@@ -207,7 +207,9 @@ GIT_COMMAND_KEYS = re.compile(
     r"sendemail\.(?:smtpserver|tocmd|cccmd)|remote\.[\w.-]+\.(?:receivepack|uploadpack)|ssh\.variant|"
     r"interactive\.difffilter)$"
 )
-GIT_HOOK_KEYS = re.compile(r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree)$")
+GIT_HOOK_KEYS = re.compile(
+    r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree|init\.templatedir)$"
+)
 # Keys whose value git runs on its own, whatever the value (not only when the user asks for the command).
 GIT_SILENT_KEYS = frozenset({"core.fsmonitor", "uploadpack.packobjectshook"})
 # A command-valued setting that is more than naming a program: a shell line, or a shell or interpreter
@@ -922,7 +924,7 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}repo\s+delete{_E}"
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*{_W}/?repos/[^/\s]+/[^/\s]+/?{_E})",
         destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}",
-        grants=r"collaborators/\S+.*permission=(?:admin|maintain)",
+        grants=rf"collaborators/\S+.*permission=(?:admin|maintain)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public",
     ),
     _p("dropdb", R.INFRA_DESTROYER, aliases=("dropuser",), destroys_all=r"."),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),

@@ -234,6 +234,11 @@ STORE_FILES: tuple[str, ...] = (
     ".config/kaggle/kaggle.json",
     ".railway/config.json",
     ".confluent/config.json",
+    # editors' state databases: the GitHub and other sign-ins of their extensions
+    ".config/Code/User/globalStorage/state.vscdb",
+    ".config/Cursor/User/globalStorage/state.vscdb",
+    "Library/Application Support/Code/User/globalStorage/state.vscdb",
+    "Library/Application Support/Cursor/User/globalStorage/state.vscdb",
 )
 # Folders whose whole content is secret material.
 STORE_DIRS: tuple[str, ...] = (
@@ -272,7 +277,9 @@ SYSTEM_SECRET_FILES: tuple[str, ...] = (
 )
 # Memory of running processes and of the kernel: the keys and tokens loaded there (`/proc/PID/mem` of an
 # ssh-agent, `/proc/kcore`); a process id only known at run time (`/proc/$(pgrep X)/mem`) is one of them.
-PROCESS_MEMORY = re.compile(r"^/proc/[^/]+/(?:task/[^/]+/)?mem$|^/proc/kcore$|^/dev/k?mem$")
+PROCESS_MEMORY = re.compile(
+    r"^/proc/[^/]+/(?:task/[^/]+/)?(?:mem|environ)$|^/proc/kcore$|^/dev/k?mem$"
+)  # a process's environment holds the tokens it was started with
 
 # Representative sensitive names a glob operand is tested against.
 GLOB_PROBES: tuple[str, ...] = (

@@ -4082,10 +4082,14 @@ def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
             _host_word(word.split("+", 1)[-1], state, name)
         elif _looks_like_path(word) and word.startswith(("/", "./", "../", "~")):
             _add_path(word, state, write=False)
+    scripts = []
     if args[:2] == ["pkg", "set"]:  # `npm pkg set scripts.postinstall=CMD`: package.json runs CMD later
+        scripts = [w.partition("=")[::2] for w in args[2:]]
+    elif args[:1] == ["set-script"] and len(args) >= 3:  # npm 7's `npm set-script NAME CMD`
+        scripts = [("scripts." + args[1], args[2])]
+    if scripts:
         _add_path("package.json", state, write=True)
-        for word in args[2:]:
-            key, _, value = word.partition("=")
+        for key, value in scripts:
             if key.startswith("scripts.") and value:  # judged as the same edit of package.json would be
                 state.deferred += 1
                 try:

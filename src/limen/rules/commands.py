@@ -1653,9 +1653,9 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     """Making files world-writable or setuid, or giving a program a capability that reaches root (`setcap
     cap_setuid+ep python3`): anyone can then change or escalate through them; a container given the host
-    (privileged, host namespaces, escape capabilities, the host's root or engine socket); an identity given
-    administrator rights (the table's `grants`: a cluster-admin binding, an owner role, an admin
-    collaborator)."""
+    (privileged, host namespaces, escape capabilities, the host's root or engine socket); who may act or read
+    widened (the table's `grants`: a cluster-admin binding, an owner role, an admin collaborator, a private
+    repository made public)."""
     for command in action.commands:
         escape = _container_escape(command, action, ctx)
         if escape:
@@ -1678,7 +1678,7 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             return
         entry = program(command.name)
         if entry is not None and entry.grants and re.search(entry.grants, " ".join(command.argv[1:])):
-            detail = f"`{command.name}` gives an identity administrator rights"
+            detail = f"`{command.name}` widens who may act or read there (admin rights, public access)"
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
             return
         if command.name == "setcap" and any(_ESCALATING_CAPABILITY.search(w) for w in command.argv[1:]):
