@@ -22,11 +22,17 @@ if not isinstance(_ENVIRON, dict) or not all(isinstance(k, bytes) for k in list(
     _ENVIRON = None
 
 
+_ENCODED: dict[str, bytes] = {}  # the few names asked on every decision, encoded once
+
+
 def environ_get(name: str) -> str | None:
     """`os.environ.get(name)`, at the cost of a dict lookup (see `_ENVIRON`)."""
     if _ENVIRON is None:
         return os.environ.get(name)
-    value = _ENVIRON.get(os.fsencode(name))
+    key = _ENCODED.get(name)
+    if key is None:
+        key = _ENCODED[name] = os.fsencode(name)
+    value = _ENVIRON.get(key)
     return None if value is None else os.fsdecode(value)
 
 
