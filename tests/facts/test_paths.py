@@ -75,7 +75,6 @@ def test_agent_instruction_files(path: str) -> None:
         "/w/README.md",
         "/w/dotfiles/bashrc",
         "/w/examples/.bashrc",  # a sample in a project outside home: nothing runs it
-        "/w/package-lock.json",
         "/w/docs/conftest.txt",
         "/w/.github/ISSUE_TEMPLATE/bug.md",
         "/home/u/.ssh/known_hosts",
@@ -85,6 +84,14 @@ def test_agent_instruction_files(path: str) -> None:
 )
 def test_look_alikes_are_not_described(path: str) -> None:
     assert describe(path, home=HOME) is None
+
+
+@pytest.mark.parametrize("name", ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "uv.lock"])
+def test_lockfiles_are_package_sources_judged_by_what_they_name(name: str) -> None:
+    """A lockfile records where each package is fetched from: its text is read for addresses, and it never
+    asks for what it is alone (an edit that only bumps versions stays quiet)."""
+    fact = describe(f"/w/{name}", home=HOME)
+    assert fact is not None and fact.content == "package_sources" and not fact.asks
 
 
 @pytest.mark.parametrize(

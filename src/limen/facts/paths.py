@@ -143,6 +143,14 @@ BY_NAME: dict[str, PathFact] = {
         (".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "requirements.txt", "constraints.txt"),
         _f("project_package_source", "installs in the project take packages from it", "package_sources"),
     ),
+    # lockfiles: every install fetches each package from the address its entry was resolved to
+    **dict.fromkeys(
+        (
+            *("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"),
+            *("poetry.lock", "uv.lock", "Pipfile.lock", "pdm.lock", "Gemfile.lock", "composer.lock"),
+        ),
+        _f("lockfile", "installs fetch each package from the address it records", "package_sources"),
+    ),
     "lefthook.yml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
     "lefthook.yaml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
     ".lefthook.yml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),

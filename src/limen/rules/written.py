@@ -112,17 +112,36 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     return out
 
 
+# A dependency given as an address rather than a version: a tarball or a repository (`"x": "https://.../x.tgz"`,
+# `git+https://...`, `pkg @ https://...` in pyproject)
+_DIRECT_SOURCE = re.compile(r"(?:git\+\S+|git://\S+|https?://\S+?\.(?:tgz|tar\.gz|tar\.bz2|tar|zip|whl))\b")
+
+
+def _direct_sources(values: list[str]) -> list[str]:
+    """`_package_sources`' concerns for the dependency values that are addresses."""
+    return _package_sources("\n".join(m.group(0) for v in values for m in _DIRECT_SOURCE.finditer(v)))[1]
+
+
 def _package_json(text: str) -> tuple[list[str], list[str]]:
     data = _json_strings(text)
     if isinstance(data, dict):
         scripts = data.get("scripts")
         values = [v for v in scripts.values() if isinstance(v, str)] if isinstance(scripts, dict) else []
-        return values, []
-    return [value for _, value in _pairs(text)], []  # a fragment: any value could be a script
+        deps = [
+            v
+            for key in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+            if isinstance(data.get(key), dict)
+            for v in data[key].values()
+            if isinstance(v, str)
+        ]
+        return values, _direct_sources(deps)
+    pairs = [value for _, value in _pairs(text)]
+    return pairs, _direct_sources(pairs)  # a fragment: any value could be a script or a dependency
 
 
-_TASK_SECTION = re.compile(r"^\s*\[([^\]]+)\]\s*$")
+_TASK_SECTION = re.compile(r"^\s*\[\[?([^\]]+)\]\]?\s*$")  # `[table]` or `[[array.of.tables]]`
 _TOML_VALUE = re.compile(r"""^\s*([\w.\-"']+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')""")
+_INDEX_SECTIONS = re.compile(r"^(?:tool\.poetry\.source|tool\.uv(?:\.index)?|tool\.pdm\.source|tool\.hatch)")
 _SCRIPT_TABLES = re.compile(
     r"^tool\.(?:pdm\.scripts|poe\.tasks|taskipy\.tasks|hatch\.envs\..+\.scripts|rye\.scripts)"
 )
@@ -149,7 +168,11 @@ def _pyproject(text: str) -> tuple[list[str], list[str]]:
             concerns.append("an in-tree build backend runs at every install")
         elif not headed or _SCRIPT_TABLES.match(section):
             commands.append(string)
-    return commands, concerns
+        if _INDEX_SECTIONS.match(section) and key in ("url", "index-url", "extra-index-url"):
+            concerns.extend(_package_sources(string)[1])  # `[[tool.poetry.source]] url = ...`
+    dependencies = re.findall(r"""["']([\w.\-\[\], ]+@\s*[^"']+)["']""", text[:MAX_TEXT])  # `pkg @ URL`
+    concerns.extend(_direct_sources(dependencies))
+    return commands, list(dict.fromkeys(concerns))
 
 
 _ADDOPTS_PLUGIN = re.compile(r"(?:^|\s)-p\s*(?!no:)([\w.]+)")
