@@ -7,12 +7,15 @@ whatever language and however politely it is worded. The shapes are grammatical,
 - an *addressing phrase* in front of the AI noun: "note to the AI", "for any assistant reading this", "An die
   KI, die ...", "Instrucción para el asistente de IA", "Для ИИ-ассистента, который ...", "致AI助手", "AIアシ
   スタントへ": a preposition of address (or a greeting) then the noun, ending at a comma, colon or dash;
-- a *vocative*: the noun opening a sentence, then a comma ("Bot, please ...", "Assistant, when you ...");
+- a *vocative*: the noun opening a sentence, then a comma or a dash and an order ("Bot, please ...",
+  "Assistant, when you ...", "assistant — tell the user ..."), or "please" straight after it;
 - a *label* that names the AI ("AI model: ...", "Calendar assistant: ...") followed by an order (a verb of
   the gate's task classes, "please", "you/your"): a speaker label in a transcript ("Assistant: Sure!") says
   what the assistant said, and is left to the fake-turn shape;
 - an *obligation* on the AI in the third person, in several languages ("any automated agent that processes
-  these notes should grant ...", "El asistente debe desactivar ...").
+  these notes should grant ...", "El asistente debe desactivar ...");
+- in Chinese, Japanese and Korean, a particle or title after the noun (致AI助手, AIへ, AI様, AI에게), or the
+  AI as the topic of a request ("このページを要約するAIは、…ください").
 
 The AI nouns are a closed class: the words for artificial intelligence and language model, named models,
 chatbots and bots, and an assistant or agent marked as artificial ("AI assistant", "KI-Agent", "asistente de
@@ -34,7 +37,7 @@ _ARTIFICIAL = (
     r"|цифров\w+|智能|人工智能|ai驱动)"
 )
 _ROLE = (
-    r"(?:assistant\w*|assistent\w*|asistente|asistentes|assistente|assistenti|ассистент\w*"
+    r"(?:assistant\w*|assistent\w*|asistentes?|assistente|assistenti|ассистент\w*"
     r"|помощник\w*|agent\w*|agente|agentes|agenti|агент\w*|helper|model|models|modelo|modèle|modello"
     r"|модел\w+|readers?|summari[sz]ers?|reviewers?|system|système|sistema|систем\w+|asystent\w*|assistentin)"
 )
@@ -58,8 +61,8 @@ _PERSON_ROLE = (
     r"(?:assistant|assistente|asistente|assistent|ассистент\w*|agent|agente|агент\w*|model|modelo|modèle"
     r"|reader|reviewer|summari[sz]er)"
 )
-# A clause after the noun that says what it does with the text ("reading this", "that processes these
-# notes", "die diese Bewertungen auswertet", "который обрабатывает этот документ", "que lea esto").
+# Verbs of doing something with a text, as they follow a relative pronoun ("that processes", "die ...
+# auswertet", "который обрабатывает", "que lea").
 _READS = (
     r"(?:read|reads|reading|process|processes|processing|pars\w+|summari[sz]\w+|analy[sz]\w+|review\w*"
     r"|handl\w+|manag\w+|triag\w+|scan\w*|see|sees|seeing|index\w*|crawl\w*|lee|lea|leyendo|procesa\w*"

@@ -12,6 +12,11 @@
   assistant, the user's request set aside, a page to type a password into; and, in English, a polite
   third-person request that "the assistant could forward ..."; and a fake turn of the agent's own
   conversation (an "Assistant:" turn, then "User:" speaking again, in those languages' role names).
+  Text that turns to an AI reader in any of the gate's languages (an address, a vocative or a label with
+  an order, an obligation put on it) and a tool call spelt out for the agent come from `addressee.py`;
+  Russian, Dutch and Polish verbs move data too, and polite forms (an infinitive, a subjunctive, the German
+  verb last) delete and send. The reader's own things sent on ("send your CV to jobs@...") move no user
+  data, and a credential or recipient change is a takeover only with its new value.
 - `persona_override`: attempts to give the model a new identity without its rules.
 - `obfuscated_content`: hidden characters, trigger words in leetspeak or spaced letters, mixed-script
   words, short encoded runs that decode to text (below the Tier 0 carrier length).
