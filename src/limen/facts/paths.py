@@ -185,6 +185,9 @@ BY_NAME: dict[str, PathFact] = {
     ".windsurfrules": _i("windsurfrules", "Windsurf reads it as instructions"),
     ".clinerules": _i("clinerules", "Cline reads it as instructions"),
     "copilot-instructions.md": _i("copilot_instructions", "GitHub Copilot reads it as instructions"),
+    "CONVENTIONS.md": _i("conventions_md", "aider reads it as instructions when configured"),
+    # aider's settings: the lint and test commands it runs after every edit
+    ".aider.conf.yml": _f("aider_conf", "aider runs its lint and test commands after edits", "yaml_commands"),
 }
 
 # (pattern searched in the canonical path, fact), first match wins. `~` stands for the home folder.

@@ -138,7 +138,14 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
     verb, rest = operands[0], operands[1:]
     if verb in _STORE_LISTINGS:
         return True
-    return verb in _STORE_COPIES and len(rest) >= 2 and "://" not in rest[-1] and not rest[-1].startswith("-")
+    # the source is the store (an option's value after the operands is no destination: `--acl public-read`)
+    return (
+        verb in _STORE_COPIES
+        and len(rest) >= 2
+        and "://" in rest[0]
+        and "://" not in rest[-1]
+        and not rest[-1].startswith("-")
+    )
 
 
 def _p(
@@ -765,6 +772,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("chisel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:client|server){_E}"),
     # peer-to-peer senders: `wormhole send FILE`, `croc send FILE` (their relays: the shell's publishers)
     _p("wormhole", R.SENDS, R.READS, aliases=("croc",), files=1),
+    _p("pastebinit", R.SENDS, R.READS, files=0),  # the paste service it posts to is `normalize.shell`'s
     _p("lftp", R.SENDS, R.DOWNLOADS, R.NETWORK, options=("-e", "-u", "-p", "-c", "-f")),
     _p("devtunnel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}host{_E}"),
     # web and shared terminals: a shell on this machine handed to whoever opens the link or the port
@@ -876,7 +884,8 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("oc", "kubernetes", "k8s"),  # the last two: the names MCP servers for it go by
         destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
         # a workload scaled to nothing is an outage, however reversible
-        destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}",
+        destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
+        rf"|{_W}drain{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}",
     ),
     _p("helm", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:uninstall|delete){_E}"),
@@ -886,7 +895,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.SENDS,  # uploads to its store (`cp FILE s3://...`)
         destroys_all=rf"{_W}s3\s+rb{_E}|{_W}s3\s+rm{_E}.*{_W}--recursive{_E}"
         rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}",
-        destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:delete|terminate|remove)-[\w-]+{_E}",
+        destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:delete|terminate|remove|deregister)-[\w-]+{_E}"
+        rf"|{_W}schedule-key-deletion{_E}",
         store_service="s3",
         grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"
         r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")",
@@ -923,8 +933,10 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}repo\s+delete{_E}"
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*{_W}/?repos/[^/\s]+/[^/\s]+/?{_E})",
-        destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}",
-        grants=rf"collaborators/\S+.*permission=(?:admin|maintain)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public",
+        destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}"
+        rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/git/refs/)",
+        grants=rf"collaborators/\S+.*permission=(?:admin|maintain)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
+        rf"|{_W}(?:ssh-key|gpg-key)\s+add{_E}|{_W}repo\s+deploy-key\s+add{_E}",
     ),
     _p("dropdb", R.INFRA_DESTROYER, aliases=("dropuser",), destroys_all=r"."),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),
@@ -1145,6 +1157,10 @@ ROUTE_VARIABLES = frozenset(
         "yarn_https_proxy",
         "gh_repo",
         "gh_host",
+        # where an install takes its packages from, for this one command
+        *("pip_index_url", "pip_extra_index_url", "pip_find_links", "uv_index_url", "uv_extra_index_url"),
+        *("uv_default_index", "uv_index", "npm_config_registry", "yarn_registry", "yarn_npm_registry_server"),
+        *("bun_config_registry", "goproxy", "poetry_repositories_", "cargo_registries_"),
     }
 )
 # Environment variables whose value a program runs as a command line (`GIT_SSH_COMMAND='...' git fetch`).

@@ -1716,7 +1716,7 @@ def _output_option(argv: list[str], state: _State, name: str) -> None:
 _SPACE = re.compile(r"\s")
 _SCRIPTED = names(Role.SCRIPT_FIRST)  # the first operand is a script unless -e/-f gave it
 _SCRIPT_OPTS = frozenset({"-e", "-f", "--expression", "--file", "--regexp"})
-_PATHY = re.compile(r"^(~|\.{1,2}(/|$)|/)|/|^\.?[\w-]+\.[\w]{1,10}$")
+_PATHY = re.compile(r"^(~|\.{1,2}(/|$)|/)|/|^\.?[\w-]+\.[\w]{1,10}$|^\.[A-Za-z][\w.-]*$")  # `.env` too
 
 
 def _looks_like_path(word: str) -> bool:
@@ -3339,11 +3339,18 @@ def _lang(name: str) -> str:
     return "node" if name == "nodejs" else name
 
 
+# The package-manager sub-commands of the runtimes that are one too (bun, deno)
+_RUNTIME_PACKAGE_COMMANDS = frozenset({"add", "install", "i", "update", "upgrade", "remove", "pm"})
+
+
 def _interpreter(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> None:
     name = _basename(argv[0])
     lang = _lang(name)
+    if lang in ("bun", "deno") and argv[1:2] and argv[1] in _RUNTIME_PACKAGE_COMMANDS:
+        _h_pkg(argv, state, via, level, stdin)  # `bun add https://x/y.tgz`: a package manager's install
+        return
     code = _interpreter_code(lang, argv[1:], state)
     if lang == "php" and "-S" in argv:  # PHP's built-in web server
         _serves("php -S", argv[1:], state)
@@ -4128,7 +4135,9 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     # peer-to-peer file transfer: whoever holds the code gets the file, through the tool's public relay
     ("wormhole", "send"): "https://relay.magic-wormhole.io/",
     ("croc", "send"): "https://croc.schollz.com/",
+    ("pastebinit", ""): "https://paste.debian.net/",
 }
+_PUBLISHES_ALWAYS = frozenset({"pastebinit"})
 _REGISTRY_OPTS = frozenset(
     {"--registry", "--publish-url", "--repository-url", "--host", "--index", "--source", "-s", "--repo"}
 )
@@ -4138,6 +4147,8 @@ def _publish(name: str, args: list[str], state: _State) -> None:
     """`npm publish`, `twine upload`, `cargo publish`...: the package leaves for a public registry (the
     default one, or the one an option names), marked `publishes`."""
     words = [w for w in args if not w.startswith("-") and "://" not in w]  # `npm --registry URL publish`
+    if name in _PUBLISHES_ALWAYS:
+        words = [""]  # `pastebinit FILE`: every invocation posts
     words = words[next((i for i, w in enumerate(words[:3]) if (name, w) in _PUBLISHERS), 0) :]
     if not words and (name, "") in _PUBLISHERS:
         words = [""]
@@ -4433,6 +4444,7 @@ _HANDLERS: dict[str, Handler] = {
     "twine": _h_publish,
     "wormhole": _h_publish,
     "croc": _h_publish,
+    "pastebinit": _h_publish,
     "flit": _h_publish,
     "hatch": _h_publish,
     "poetry": _h_publish,

@@ -862,9 +862,18 @@ def _sends_out(inner: Action, ctx: Context) -> bool:
     return bool(kept) and is_external_egress(sends, ctx) and not carries_nothing(sends)
 
 
+# What a file holds that the line editing it in place spells out: addresses (package sources) and words (agent
+# instructions); judged on the line itself when the new text cannot be seen.
+_EDITED_IN_PLACE = frozenset({"package_sources", "text"})
+
+
 def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """The verdict (PASS: nothing to say) and a short reason for writing to a file the table describes."""
     text = written_text(action, path)
+    if text is None and action.commands and fact.content in _EDITED_IN_PLACE:
+        # `sed -i 's#registry.npmjs.org#evil.example#' package-lock.json`, `sed -i '1i ...' CLAUDE.md`: the
+        # new text is in the line that edits the file, so the line is read for it
+        text = action.command_line
     if text is None:
         if fact.blind or fact.asks:
             return Verdict.AUTH, f"{fact.purpose}: {path}"
