@@ -464,6 +464,8 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("groovy", "jrunscript", "jjs", "scala", "clojure", "clj", "racket", "elixir", "erl"),
         code_options=("-e", "--eval", "-eval", "-c", "-f", "--file"),
     ),
+    # nmap's scripts are Lua it runs (`--script=FILE`)
+    _p("nmap", R.SCRIPT_HOST, code_options=("--script",)),
     # an editor that runs the Lisp its options give or load
     _p(
         "emacs",
@@ -644,6 +646,13 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("ed", R.READS, R.SHELL_ESCAPE, aliases=("red",), files=0),
     _p("zip", R.RUNS_OPTION, options=("-TT", "--unzip-command"), command_options=("-TT", "--unzip-command")),
+    # `tcpdump -z CMD`: runs CMD on every file it rotates
+    _p(
+        "tcpdump",
+        R.RUNS_OPTION,
+        options=("-i", "-w", "-r", "-W", "-G", "-C", "-z", "-Z"),
+        command_options=("-z",),
+    ),
     _p(
         "docker",
         R.CONTAINER,
@@ -853,6 +862,16 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("pulumi", R.INFRA_DESTROYER, destroys_all=rf"{_W}destroy{_E}|{_W}stack\s+rm{_E}"),
     _p("cdk", R.INFRA_DESTROYER, aliases=("cdktf",), destroys_all=rf"{_W}destroy{_E}"),
+    # ORMs' and migration tools' CLIs: a database dropped or every migration undone
+    _p(
+        "sequelize",
+        R.INFRA_DESTROYER,
+        aliases=("sequelize-cli",),
+        destroys_one=rf"{_W}db:drop{_E}|{_W}db:migrate:undo:all{_E}",
+    ),
+    _p("knex", R.INFRA_DESTROYER, destroys_one=rf"{_W}migrate:rollback{_E}.*{_W}--all{_E}"),
+    _p("typeorm", R.INFRA_DESTROYER, destroys_one=rf"{_W}schema:drop{_E}"),
+    _p("rails", R.INFRA_DESTROYER, aliases=("rake",), destroys_one=rf"{_W}db:drop(?::all)?{_E}"),
     _p("serverless", R.INFRA_DESTROYER, aliases=("sls",), destroys_all=rf"{_W}remove{_E}"),
     _p("vercel", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:remove|rm){_E}"),
     _p(
@@ -895,7 +914,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.SENDS,  # uploads to its store (`cp FILE s3://...`)
         destroys_all=rf"{_W}s3\s+rb{_E}|{_W}s3\s+rm{_E}.*{_W}--recursive{_E}"
         rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}",
-        destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:delete|terminate|remove|deregister)-[\w-]+{_E}"
+        destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:batch-)?(?:delete|terminate|remove|deregister)-[\w-]+{_E}"
         rf"|{_W}schedule-key-deletion{_E}",
         store_service="s3",
         grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"

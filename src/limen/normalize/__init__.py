@@ -261,7 +261,7 @@ def _normalize(
     if spec.repository[0] and (capability or spec.capability) != Capability.FILESYSTEM_READ.value:
         destinations.extend(_forge_destinations(spec.repository, arguments, cwd))
 
-    if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(tool)):
+    if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(tool, arguments)):
         notes.append(DESTROYS_STORE + what)
     if spec.names_only:
         notes.append(NAMES_ONLY)

@@ -655,12 +655,20 @@ def _code_loading_variable(name: str, value: str | None, state: _State) -> None:
 
 def _declaration(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int) -> None:
     argv: list[str] = []
+    nameref = False
     for child in node.named_children:
         if child.type == "variable_assignment":
             _assign(child, src, state, via, level, depth)
             argv.append(src.text(child))
+            name = child.child_by_field_name("name")
+            if nameref and name is not None:  # `declare -n r=HOME`: `$r` is `$HOME`
+                target = state.vars.get(src.text(name)) or ""
+                named = state.vars.get(target) if target in state.vars else None
+                state.vars[src.text(name)] = state.home if target == "HOME" and named is None else named
         else:
-            argv.extend(_eval(child, src, state, via, level, depth + 1).fields)
+            words = _eval(child, src, state, via, level, depth + 1).fields
+            nameref = nameref or any(re.fullmatch(r"-[a-zA-Z]*n[a-zA-Z]*", w) for w in words)
+            argv.extend(words)
     head = src.text(node).split(None, 1)[0] if src.text(node).strip() else "declare"
     _record(state, Command(argv=(head, *argv), name=head, via=via))
 
@@ -1581,6 +1589,19 @@ def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream
     return bool(_option_values(args, entry.code_options)) or any(
         w.split("=", 1)[0] in entry.code_options for w in args
     )
+
+
+def _h_ed(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    """`ed FILE <<< COMMANDS`: a command line of ed's that starts with `!` runs in a shell; the file is
+    read (and written by `w`)."""
+    _generic(argv, state, _basename(argv[0]))
+    if stdin is not None and stdin.text is not None:
+        for line in stdin.text.splitlines()[:256]:
+            if line.lstrip().startswith("!"):
+                command = line.lstrip()[1:]
+                _shell_string(command, state, via, level, _is_dynamic(command, state), "ed !")
+    elif stdin is not None and stdin.sources:
+        state.flag(f"ed runs commands from the output of {stdin.sources[-1]}")
 
 
 _HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
@@ -3731,6 +3752,10 @@ def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], lev
                 )
             continue
         _analyse_text(_literal(match), state, via=via, level=level + 1, lenient=True)
+        following = code[match.end() : match.end() + 16].lstrip()[:1]
+        if following and following not in ")],;}":
+            # `os.execute("rm -rf " .. os.getenv("HOME"))`: the literal is only the start of the line it runs
+            state.flag(f"{lang} runs a command line built at run time ({call.strip()[:40]})")
     if lang in ("perl", "ruby", "php"):
         for match in _BACKTICK.finditer(code):
             _analyse_text(match.group(1), state, via=via, level=level + 1, lenient=True)
@@ -4452,6 +4477,7 @@ _HANDLERS: dict[str, Handler] = {
     "socat": _h_socat,
     "ztcp": _h_net,
     "crontab": _h_crontab,
+    "ed": _h_ed,
     **dict.fromkeys(("http", "https", "xh", "xhs", "httpie"), _h_httpie),
 }
 for _name in SHELLS:

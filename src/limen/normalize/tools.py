@@ -166,10 +166,25 @@ _DESTROYS_STORE = re.compile(
 DESTROYS_STORE = "destroys-store:"  # the normaliser's note for such a tool, with the words that say it
 
 
-def destroys_store(tool: str) -> str:
-    """The words of a tool's name that destroy a store of data (`flushall`, `drop_collection`), else ""."""
-    match = _DESTROYS_STORE.search(_words(tool.removeprefix("mcp__").replace("__", "_")))
-    return match.group(2) if match else ""
+# Tools that delete every record a filter matches, and the arguments that hold the filter
+_DELETES_MATCHING = re.compile(
+    r"(^|_)(delete|remove|purge)_?(many|all|where|by_query)(_|$)|(^|_)bulk_delete(_|$)"
+)
+_FILTER_KEYS = frozenset({"filter", "query", "where", "selector", "criteria", "match", "conditions"})
+
+
+def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str:
+    """The words of a tool's name that destroy a store of data (`flushall`, `drop_collection`), or a
+    delete-matching tool given an empty filter (`delete_many(filter={})`: every record), else ""."""
+    words = _words(tool.removeprefix("mcp__").replace("__", "_"))
+    match = _DESTROYS_STORE.search(words)
+    if match:
+        return match.group(2)
+    if arguments is not None and _DELETES_MATCHING.search(words):
+        filters = [v for k, v in arguments.items() if _words(k) in _FILTER_KEYS]
+        if not filters or all(v in ({}, [], "", None, "{}") for v in filters):
+            return "a delete of every record (no filter)"
+    return ""
 
 
 def code_runner(tool: str) -> tuple[str, str] | None:

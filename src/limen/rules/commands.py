@@ -566,10 +566,16 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
         for word in command.argv[1:]:
             if word.startswith("of=") and _DEVICE.match(word[3:]):
                 return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "dd onto a disk device")
+    scripted = Role.PARTITIONS in roles and any(
+        (name == "sfdisk" and p.strip()) or _WRITE_TABLE.search(p) for p in action.payloads
+    )  # `fdisk /dev/sda <<< $'o\nw'`: the session on its input writes a new table
     if (
         Role.BLOCK_DEVICE in roles
         and name != "dd"
-        and any(w in command.argv for w in ("--delete", "-d", "rm", "mklabel", "--zap-all", "-Z", "-o"))
+        and (
+            scripted
+            or any(w in command.argv for w in ("--delete", "-d", "rm", "mklabel", "--zap-all", "-Z", "-o"))
+        )
         and _disk_operand(command, action, ctx) != ""
     ):
         return _finding(
@@ -663,6 +669,9 @@ def _force_push(rest: list[str]) -> Finding | None:
     return None
 
 
+_WRITE_TABLE = re.compile(r"(?m)^\s*w\s*$")  # fdisk's and gdisk's command that writes the table
+
+
 def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
     name = command.name
     if (
@@ -673,6 +682,9 @@ def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
         )
     ):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, "kill of every process")
+    signals = [w[1:].upper().removeprefix("SIG") for w in command.argv[1:] if w.startswith("-")]
+    if name == "kill" and "1" in _operands(command.argv) and set(signals) <= {"9", "KILL", "15", "TERM", "S"}:
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, "kill of init (the whole system)")
     if name == "killall5" or (
         name in ("pkill", "killall") and "-u" not in command.argv and len(command.argv) == 1
     ):

@@ -216,6 +216,7 @@ def _makefile(text: str) -> tuple[list[str], list[str]]:
 
 _YAML_COMMAND_KEYS = frozenset(
     {"run", "script", "before_script", "after_script", "entry", "command", "commands", "cmds", "entrypoint"}
+    | {"lint-cmd", "test-cmd"}  # aider's
 )
 _YAML_LINE = re.compile(r"^\s*(?:-\s*)?(?:run|script|entry|command)\s*:\s*(?![|>]\s*$)(.+)$")
 

@@ -112,12 +112,21 @@ _table("delete", 0, "fs.unlinkSync", "fs.unlink", "fs.promises.unlink", "fs.rmdi
 _table(
     "delete", 0, "File.delete", "File.unlink", "FileUtils.rm", "FileUtils.rm_f", "FileUtils.remove", "rmdir"
 )
-_table("delete", 0, "Dir.rmdir", "Dir.delete", "Deno.remove", "Deno.removeSync", "Bun.file.delete")
+_table("delete", 0, "Dir.rmdir", "Dir.delete", "Bun.file.delete", "os.remove")
 _table("delete_r", 0, "FileUtils.rm_rf", "FileUtils.rm_r", "FileUtils.remove_dir", "FileUtils.rmtree")
 _table("delete_r", 0, "FileUtils.remove_entry", "FileUtils.remove_entry_secure", "rmtree", "remove_tree")
 _table("delete_r", 0, "File::Path::rmtree", "File::Path::remove_tree", "fse.removeSync", "fse.remove")
 _table("delete_r", 0, "rimraf", "rimraf.sync", "fs-extra.removeSync", "fs-extra.remove", "del.sync")
-_table("delete_opt", 0, "fs.rmSync", "fs.rm", "fs.promises.rm", "fs.promises.rmdir")
+_table(
+    "delete_opt",
+    0,
+    "fs.rmSync",
+    "fs.rm",
+    "fs.promises.rm",
+    "fs.promises.rmdir",
+    "Deno.remove",
+    "Deno.removeSync",
+)
 _table(
     "write",
     0,
@@ -245,7 +254,7 @@ _table(
 )
 _table("expand", 0, "File.expand_path", "glob_tilde", "expand_path")
 _table("dirname", 0, "path.dirname", "File.dirname", "dirname")
-_table("env", 0, "getenv", "ENV.fetch", "Deno.env.get", "ENV.[]")
+_table("env", 0, "getenv", "os.getenv", "ENV.fetch", "Deno.env.get", "ENV.[]")
 _table("identity", 0, "String", "toString", "to_s", "strval", "trim", "decodeURIComponent", "unescape")
 _table("identity", 0, "Buffer.from.toString", "untaint", "uri_escape", "escapeshellarg", "escapeshellcmd")
 
@@ -483,7 +492,7 @@ class _Eval:
         right = self.ev(node.child_by_field_name("right"))
         operator = node.child_by_field_name("operator")
         op = self.text(operator) if operator is not None else ""
-        if op in ("+", ".") and (left.text is not None or right.text is not None):
+        if op in ("+", ".", "..") and (left.text is not None or right.text is not None):
             return concat(left, right)
         if op == "+" and left.num is not None and right.num is not None:
             return Val(num=left.num + right.num)
