@@ -632,6 +632,17 @@ def test_remotes_and_accounts_chosen_out_of_sight(project: Path, command: str, c
     assert decision.verdict >= Verdict.AUTH
 
 
+def test_pointing_origin_at_the_repository_it_already_names_is_no_reroute(project: Path) -> None:
+    """`git remote set-url origin` to the origin's own repository (another spelling of it) changes no route;
+    to any other repository it does."""
+    for same in (
+        "git remote set-url origin git@github.com:me/proj.git",
+        "git remote set-url origin https://github.com/Me/Proj",
+    ):
+        assert EGRESS not in decide_in(project, same).reasons, same
+    assert EGRESS in decide_in(project, "git remote set-url origin git@github.com:me/other.git").reasons
+
+
 def test_a_pushurl_in_the_configuration_is_where_pushes_go(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "config").write_text(

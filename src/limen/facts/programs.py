@@ -955,7 +955,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}"
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/git/refs/)",
         grants=rf"collaborators/\S+.*permission=(?:admin|maintain)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
-        rf"|{_W}(?:ssh-key|gpg-key)\s+add{_E}|{_W}repo\s+deploy-key\s+add{_E}",
+        rf"|{_W}(?:ssh-key|gpg-key)\s+add\s+(?!(?:~|\$HOME|/home/[^/\s]+|/root)/\.(?:ssh|gnupg)/)\S"
+        rf"|{_W}repo\s+deploy-key\s+add{_E}",  # a key of the user's own ~/.ssh is theirs to add
     ),
     _p("dropdb", R.INFRA_DESTROYER, aliases=("dropuser",), destroys_all=r"."),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),

@@ -315,6 +315,14 @@ NON_READERS = frozenset(
     # digests say nothing of a key; `source .env` loads variables into the shell, it prints nothing
     | {"md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "source", "."}
 )
+# Options with which a reader prints no line of what it reads, only counts, names or a status (`grep -c ''
+# .env`, `grep -l KEY -r .`, `grep -q X f`): the file is not read out.
+COUNTING_OPTIONS = {
+    name: frozenset(
+        {"-c", "--count", "-l", "--files-with-matches", "-L", "--files-without-match", "-q", "--quiet"}
+    )
+    for name in ("grep", "egrep", "fgrep", "rg", "zgrep")
+}
 # Commands that copy their sources to a destination (the last operand, or `-t DIR`): the destination is
 # written, not read.
 COPIERS = frozenset({"cp", "mv", "install", "ln"})

@@ -107,6 +107,7 @@ from limen.facts.hosts import (
     issuers_of_credentials,
     project_repository,
     publishing_endpoint,
+    repository_identity,
 )
 from limen.facts.programs import ROUTE_VARIABLES
 from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing
@@ -441,11 +442,16 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-def _route_override(cmd: Command) -> str:
+def _route_override(cmd: Command, cwd: str) -> str:
     """Which option of `cmd` hands its route to something static parsing cannot see ("" if none)."""
     name, args = cmd.name, cmd.argv[1:]
     if name == "git" and "remote" in args[:4]:
         verb = "".join(args[args.index("remote") + 1 : args.index("remote") + 2])
+        words = [w for w in args[args.index("remote") + 2 :] if not w.startswith("-")]
+        if verb == "set-url" and words[:1] == ["origin"] and len(words) >= 2:
+            own = project_repository(cwd)
+            if own is not None and repository_identity(words[-1]) == own:
+                return ""  # `git remote set-url origin git@github.com:me/proj.git`: the same repository
         if verb == "set-url" or (verb == "rename" and "origin" in args):
             return f"remote {verb} (where later pushes go)"
     if "config" in args:  # `git config http.proxy ...`, `npm config set proxy ...`: every later run
@@ -510,7 +516,7 @@ def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
             )
         ]
     for cmd in net_commands:
-        override = _route_override(cmd)
+        override = _route_override(cmd, action.cwd or ctx.workspace)
         if override:
             return [
                 Finding(

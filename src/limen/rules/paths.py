@@ -359,6 +359,10 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             elif word and not word.startswith("-"):
                 operands.append(word)
         paths = [canonical(w, cwd, ctx.home) for w in operands]
+        counting = secret_facts.COUNTING_OPTIONS.get(command.name, frozenset())
+        if counting and (set(args) & counting or any(_short_cluster_has(w, counting) for w in args)):
+            kept.update(paths)  # `grep -c '' .env`: a count, no line of the file
+            continue
         if command.name in secret_facts.NON_READERS or (
             command.name == "find"
             and (not any(w.startswith(("-exec", "-ok")) for w in args) or _execs_only_non_readers(action))
@@ -394,6 +398,11 @@ def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     for path in named:
         if is_secret_file(path) and not (ctx.workspace and is_within(path, ctx.workspace)):
             yield path
+
+
+def _short_cluster_has(word: str, options: frozenset[str]) -> bool:
+    """`-ic` holds `-c`: a cluster of short flags naming one of `options`."""
+    return word.startswith("-") and not word.startswith("--") and any(f"-{c}" in options for c in word[1:])
 
 
 def _secret_reads() -> Callable[[Action, Context], list[str]]:
