@@ -71,6 +71,9 @@ class Role(StrEnum):
     # interactive, and runs a shell command typed into it (`!sh` in a pager or an editor): run as root, it is
     # a root shell (`sudo less FILE`, `sudo vim`, `sudo man man`)
     SHELL_ESCAPE = "shell_escape"
+    # compiles (and may run) code in a language Limen does not read: given code the same line wrote, or
+    # code on its input, what runs is not analysed (`cat > x.go <<EOF ... EOF; go run x.go`)
+    COMPILES = "compiles"
 
 
 @dataclass(slots=True, frozen=True)
@@ -455,7 +458,18 @@ PROGRAMS: tuple[Program, ...] = (
         "powershell",
         R.SCRIPT_HOST,
         # run-parts runs whatever programs a folder holds: none of them is read here
-        aliases=("pwsh", "cmd", "osascript", "tclsh", "wish", "expect", "Rscript", "julia", "run-parts"),
+        aliases=(
+            "pwsh",
+            "cmd",
+            "osascript",
+            "tclsh",
+            "wish",
+            "expect",
+            "Rscript",
+            "julia",
+            "run-parts",
+            "jshell",
+        ),
     ),
     # languages Limen does not parse, run from an option's value (or the input): `R -e`, `groovy -e`
     _p(
@@ -464,6 +478,12 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("groovy", "jrunscript", "jjs", "scala", "clojure", "clj", "racket", "elixir", "erl"),
         code_options=("-e", "--eval", "-eval", "-c", "-f", "--file"),
     ),
+    _p(
+        "rustc",
+        R.COMPILES,
+        aliases=("gcc", "g++", "cc", "c++", "clang", "clang++", "tcc", "javac", "kotlinc"),
+    ),
+    _p("swiftc", R.COMPILES, aliases=("swift", "java", "dotnet-script", "zig")),
     # nmap's scripts are Lua it runs (`--script=FILE`)
     _p("nmap", R.SCRIPT_HOST, code_options=("--script",)),
     # an editor that runs the Lisp its options give or load
@@ -593,7 +613,7 @@ PROGRAMS: tuple[Program, ...] = (
         for name in ("npm", "pnpm", "yarn")
     ),
     _p("cargo", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER),
-    _p("go", R.PACKAGE_INSTALLER),
+    _p("go", R.PACKAGE_INSTALLER, R.COMPILES),
     _p("twine", R.PACKAGE_PUBLISHER),
     _p("apt", R.PACKAGE_INSTALLER, aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper")),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).

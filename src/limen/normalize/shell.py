@@ -1559,6 +1559,8 @@ def _run_command(
         name == "git" and [w for w in argv[1:] if not w.startswith("-")][:1] in (["apply"], ["am"])
     ):
         _applies_patch(name, argv[1:], state, stdin)
+    if entry is not None and Role.COMPILES in entry.roles and _compiles_written(argv, state, stdin):
+        state.flag(f"{name} compiles code this line wrote or piped (not analysed)")
     handler = _HANDLERS.get(name)
     if handler is None and entry is not None and Role.INTERPRETER in entry.roles:
         handler = _interpreter  # `python3.11`, `node18`
@@ -1574,6 +1576,18 @@ def _run_command(
         _runs_fetched(argv[0], path, state)
         _run_written(path, "exec", "sh", state, via, level, argv[1:])
     return None
+
+
+def _compiles_written(argv: list[str], state: _State, stdin: _Stream | None) -> bool:
+    """A compiler given the source this line wrote (`cat > x.go <<EOF ... EOF; go run x.go`) or on its input
+    (`echo 'int main(){...}' | gcc -x c -`): code Limen sees but does not read. A project's own sources
+    (`go run main.go`, `gcc -o app main.c`) are the project's business."""
+    for word in argv[1:]:
+        if word == "-" and stdin is not None and (stdin.text is not None or stdin.sources):
+            return True
+        if not word.startswith("-") and canonical(word, state.cwd, state.home) in state.written:
+            return True
+    return False
 
 
 def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream | None) -> bool:
