@@ -50,6 +50,7 @@ from limen.facts.hosts import official_install
 from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import Role, names, options, program
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
+from limen.normalize.code import SQL_NOTE
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import DB_WRITE, DESTROYS_STORE, SQL_KEYS
 from limen.rules import rule
@@ -1030,6 +1031,11 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     if action.capability == DB_WRITE and (what := _sql_argument_destroys(action)):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{action.tool} runs {what}")
     for note in action.notes:
+        if note.startswith(SQL_NOTE) and (what := _sql_destroys(note[len(SQL_NOTE) :])):
+            # a program's database library given `DROP TABLE`: the server it reaches is not shown, so asked
+            found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, f"a program runs {what}")
+            if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
+                worst = found
         if note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
             worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, detail)

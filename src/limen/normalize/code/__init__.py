@@ -22,6 +22,10 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from limen.normalize.code.values import Val
 
 UNKNOWN = "\x00"  # stands for a part of a string only known at run time
 MAX_SOURCE = 128 * 1024
@@ -90,11 +94,25 @@ class CodeEffects:
         if note not in self.notes and len(self.notes) < 32:
             self.notes.append(note)
 
+    def sql(self, method: str, value: Val) -> None:
+        """A database library's statement method given SQL it can read (`cursor.execute("DROP TABLE t")`,
+        `pool.query(...)`): noted as `sql:`, for the rules that judge SQL as `psql -c` meets it."""
+        if method in SQL_METHODS and value.text is not None and len(value.text) < 20_000:
+            self.note(SQL_NOTE + value.text)
+
     def tick(self) -> bool:
         self.nodes += 1
         if self.nodes == MAX_NODES:
             self.flag("program larger than the analysis bound")
         return self.nodes < MAX_NODES
+
+
+# Methods of database libraries that run the SQL they are given (DB-API, SQLAlchemy, node-postgres, mysql2,
+# better-sqlite3, JDBC-like)
+SQL_METHODS = frozenset(
+    {"execute", "executescript", "executemany", "exec_driver_sql", "query", "exec", "raw", "executeQuery"}
+)
+SQL_NOTE = "sql:"  # an `Effects.notes` entry: SQL a program runs through a database library
 
 
 def lang_of(name: str) -> str | None:

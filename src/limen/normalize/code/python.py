@@ -644,6 +644,8 @@ class _Py:
         ):
             return Val(tainted=any(a.tainted for a in args))  # no effect; what it returns carries any taint
         if not name:  # a method of a value (a path, a string, a socket, a response), or an unknown callee
+            if receiver is not None and args:
+                self.fx.sql(method, args[0])  # `sqlite3.connect(db).execute("DROP TABLE t")`
             if receiver is not None and method == "decode" and receiver.text is not None:
                 return _decode(receiver, args[0] if args else UNK)
             if receiver is not None:

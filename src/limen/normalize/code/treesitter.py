@@ -1134,6 +1134,8 @@ class _Eval:
     def on_value(self, receiver: Val, method: str, args: list[Val]) -> Val:
         """A method of a value that is not a library name: strings, responses, sockets, objects."""
         first = args[0] if args else UNK
+        if args:
+            self.fx.sql(method, first)  # `pool.query("TRUNCATE orders")`
         if any(a.ref in _CODE_REFS for a in args):  # `fetch(u).then(r => r.text()).then(eval)`
             if receiver.tainted or receiver.kind == "response":
                 self.fx.download_exec = True
