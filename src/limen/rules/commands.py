@@ -683,8 +683,11 @@ def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
         )
     ):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, "kill of every process")
-    signals = [w[1:].upper().removeprefix("SIG") for w in command.argv[1:] if w.startswith("-")]
-    if name == "kill" and "1" in _operands(command.argv) and set(signals) <= {"9", "KILL", "15", "TERM", "S"}:
+    args = command.argv[1:]
+    named = [args[i + 1] for i, w in enumerate(args[:-1]) if w in ("-s", "-n", "--signal")]  # `kill -s KILL`
+    signals = [w.lstrip("-").upper().removeprefix("SIG") for w in args if w.startswith("-")] + named
+    signals = [s for s in signals if s not in ("S", "N", "SIGNAL")]
+    if name == "kill" and "1" in _operands(command.argv) and set(signals) <= {"9", "KILL", "15", "TERM"}:
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, "kill of init (the whole system)")
     if name == "killall5" or (
         name in ("pkill", "killall") and "-u" not in command.argv and len(command.argv) == 1
@@ -1038,7 +1041,9 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
                 worst = found
         if note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
-            worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, detail)
+            found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, detail)
+            if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
+                worst = found
     download = _download_exec(action) if action.commands else None
     if download is None and ctx.session is not None:
         download = _runs_earlier_fetch(action, ctx)
