@@ -525,8 +525,12 @@ class _Py:
                 items.append(self.expr(elt))
             self.env = saved
             return Val(kind="list", items=tuple(items))
-        for generator in generators:
-            self.bind(generator.target, Val(tainted=source.tainted))
+        for i, generator in enumerate(generators):
+            # each target stands for one item of its source, evaluated with the earlier targets bound
+            # (`for root, _, files in os.walk(d) for f in files`: `f` is one of the files of one root)
+            values = source if i == 0 else self.expr(generator.iter)
+            item = values.items[0] if values.kind == "list" and values.items else Val(tainted=values.tainted)
+            self.bind(generator.target, item)
             for condition in generator.ifs:
                 self.expr(condition)
         self.expr(elt)
@@ -801,6 +805,12 @@ class _Py:
             self.read(first if args else s("."), name)
             if name in ("glob.glob", "glob.iglob"):
                 return Val(kind="list", items=(first,))  # the pattern stands for its matches, as in a shell
+            if name == "os.walk" and first.text is not None:
+                # each step is (a folder at any depth below the root, its folders, its files): what a loop
+                # over it touches is `ROOT/**/*`, as `find ROOT` reaches it
+                every = Val(kind="list", items=(s("*"),))
+                step = Val(kind="list", items=(concat(first, s("/**")), every, every))
+                return Val(kind="list", items=(step,))
             return UNK
         if name in _WRITES:
             self.write(first, name)
