@@ -386,8 +386,7 @@ class Runtime:
         fetched = [n[len(FETCHED_FILE) :] for n in action.notes if n.startswith(FETCHED_FILE)]
         if fetched and session_id and decision.verdict is not Verdict.BLOCK:
             # what the session downloaded or cloned: a later call that runs it is judged as one line would be
-            label = path.FETCHED_INSTALLER if path.official_install(action) else path.FETCHED
-            view.store.add_values(view.session_id, label, {self.fingerprint(p) for p in fetched})
+            view.remember_fetched(fetched, installer=path.official_install(action))
         flags = {path.BROAD} if entry["broad"] else set()
         if entry["private"]:
             flags.add(path.TAINTED)
@@ -559,7 +558,7 @@ class _DecisionPath:
         from limen.judge import review
         from limen.normalize import normalize
         from limen.policy import copied, load_context, shared_context
-        from limen.state import BROAD, FETCHED, FETCHED_INSTALLER, STATE_LOST, TAINTED, UNTRUSTED
+        from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED
         from limen.state.memory import MemoryStore
         from limen.state.view import StoredSession
         from limen.subjective.baseline import learn
@@ -570,7 +569,6 @@ class _DecisionPath:
         self.shared_context, self.copied, self.local = shared_context, copied, local
         self.MemoryStore, self.StoredSession = MemoryStore, StoredSession
         self.BROAD, self.STATE_LOST, self.TAINTED, self.UNTRUSTED = BROAD, STATE_LOST, TAINTED, UNTRUSTED
-        self.FETCHED, self.FETCHED_INSTALLER = FETCHED, FETCHED_INSTALLER
         self.official_install = official_install
 
 

@@ -109,6 +109,12 @@ class StoredSession:
             return "installer"
         return "folder" if any(FETCHED in labels.get(fp, set()) for fp in fps[1:]) else ""
 
+    def remember_fetched(self, paths: list[str], *, installer: bool) -> None:
+        """Record files or folders this call downloaded or cloned, so that `fetched` finds them later;
+        `installer` when the download was an official installer from its own host."""
+        label = FETCHED_INSTALLER if installer else FETCHED
+        self.store.add_values(self.session_id, label, {self._fingerprint(p) for p in paths})
+
     def echoes_untrusted_value(self, values: list[str]) -> bool:
         return bool(self.echo_source(values))
 
