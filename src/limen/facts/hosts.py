@@ -486,7 +486,7 @@ def _matches(host: str, globs: tuple[str, ...]) -> bool:
     return any(fnmatchcase(host, g) for g in globs)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=128)  # the user's lists and every issuer's hosts
 def _glob_matcher(globs: tuple[str, ...]) -> re.Pattern[str]:
     parts = []
     for glob in globs:

@@ -33,6 +33,12 @@ class Printer:
     operand: str = ""  # a regex the first operand after the words must match (`aws configure get X`)
     issuers: tuple[str, ...] = ()  # host globs that issued the credential: sending it there is its use
 
+    def issued_for(self, host: str) -> bool:
+        """Whether `host` is one of the credential's issuers, where sending it is its use."""
+        from limen.facts.hosts import host_in
+
+        return bool(self.issuers) and host_in(host, self.issuers)
+
 
 _GITHUB = ("github.com", "*.github.com")
 _AWS = ("*.amazonaws.com",)

@@ -41,14 +41,13 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from functools import lru_cache
 from itertools import accumulate, islice
 from typing import Any
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.hosts import ISSUER_HOSTS, issuers_for_host, issuers_of_credentials
+from limen.facts.hosts import ISSUER_HOSTS, host_in, issuers_for_host, issuers_of_credentials
 from limen.model import OUTBOUND_CAPABILITIES, Action, Command, Finding, HostClass, Mode, ReasonCode, Verdict
 from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
@@ -1188,7 +1187,7 @@ def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
         globs = _ISSUERS.get(kind)
         for dest in action.destinations:
             if globs is not None:
-                if not any(fnmatchcase(dest.host, g) for g in globs):
+                if not host_in(dest.host, globs):
                     return False
             elif kind not in _ISSUERLESS or not is_trusted(dest.host, ctx):
                 return False
@@ -1419,7 +1418,7 @@ def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: A
         return False
     if not printed.issuers or not action.destinations:
         return False
-    return all(any(fnmatchcase(d.host, g) for g in printed.issuers) for d in action.destinations)
+    return all(printed.issued_for(d.host) for d in action.destinations)
 
 
 def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
@@ -1432,7 +1431,7 @@ def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, ac
             continue
         operands = [w for w in login.argv[1:] if not w.startswith("-")]
         registry = operands[-1].split("://", 1)[-1].split("/", 1)[0] if len(operands) >= 2 else ""
-        if registry and any(fnmatchcase(registry, g) for g in printed.issuers):
+        if registry and printed.issued_for(registry):
             return True
     return False
 

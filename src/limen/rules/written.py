@@ -491,14 +491,12 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
     """A file that says where packages come from (a project's `.npmrc`, `.yarnrc.yml`, `bunfig.toml`,
     `uv.toml`, a requirements file's `--index-url` or `git+https://` lines): every later install takes
     packages from the hosts it names, so one that is not a known registry or forge is a concern."""
-    from fnmatch import fnmatchcase
-
-    from limen.facts.hosts import REGISTRY_HOSTS
+    from limen.facts.hosts import REGISTRY_HOSTS, host_in
 
     concerns = []
     for match in _SOURCE_URL.finditer(text[:MAX_TEXT]):
         host = match.group(1).lower().rstrip(".")
-        if not any(fnmatchcase(host, pattern) for pattern in REGISTRY_HOSTS):
+        if not host_in(host, REGISTRY_HOSTS):
             concerns.append(f"packages would come from {host}")
     return [], list(dict.fromkeys(concerns))[:8]
 
