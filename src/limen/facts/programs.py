@@ -421,6 +421,10 @@ _TELNET_OPTS = ("-b", "-e", "-l", "-n", "-X")
 _FTP_OPTS = ("-o", "-P", "-q", "-r", "-s")
 _ZTCP_OPTS = ("-d",)
 
+# HTTPie and xh, which share its syntax (`http [METHOD] URL key=value Header:value`); `https` and `xhs`
+# default to TLS. The normaliser reads their destinations and the egress floor their reads by this syntax.
+HTTPIE_NAMES = frozenset({"http", "https", "xh", "xhs", "httpie"})
+
 PROGRAMS: tuple[Program, ...] = (
     # ------------------------------------------------------------------ shells and interpreters
     _p("sh", R.SHELL, aliases=("bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish")),
@@ -771,7 +775,7 @@ PROGRAMS: tuple[Program, ...] = (
         pushes=("copy", "copyto", "sync", "move", "moveto", "bisync", "rcat", "copyurl"),
         push_target="remote",
     ),
-    _p("http", R.SENDS, R.DOWNLOADS, aliases=("https", "xh", "xhs", "httpie", "curlie")),
+    _p("http", R.SENDS, R.DOWNLOADS, aliases=(*sorted(HTTPIE_NAMES - {"http"}), "curlie")),
     _p("fetch", R.DOWNLOADS, aliases=("aria2c", "lwp-request", "GET", "tftp")),
     _p("nc", R.SENDS, R.DOWNLOADS, R.NETWORK, aliases=("ncat", "netcat"), options=_NC_OPTS),
     _p("socat", R.SENDS, R.DOWNLOADS, R.NETWORK),

@@ -14,7 +14,7 @@ from limen.facts.hosts import (
     issuers_for_host,
     issuers_of_credentials,
 )
-from limen.facts.programs import program, reads_from_store
+from limen.facts.programs import HTTPIE_NAMES, program, reads_from_store
 from limen.model import FETCHED, Action, Capability, Destination, HostClass, Verdict
 from limen.rules import RuleFunction
 from limen.rules.derived import memo, rule_findings
@@ -204,7 +204,6 @@ def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:
 
 
 # HTTPie and xh: options that only shape what is shown or how the request is made, and those taking a value
-_HTTPIE = frozenset({"http", "https", "xh", "xhs", "httpie"})
 _HTTPIE_QUIET = frozenset(
     {"-b", "--body", "-h", "--headers", "-F", "--follow", "-v", "--verbose", "-q", "--quiet", "-I"}
     | {"--check-status", "--ignore-stdin", "--all"}
@@ -273,8 +272,8 @@ def _carries_nothing(action: Action) -> bool:
         n.startswith("socket:") for n in action.notes
     ):  # `python3 -c "print(requests.get(URL).json())"`: every request a program makes is a plain GET
         return True
-    if all(d.via_command in _HTTPIE for d in action.destinations):
-        httpie = [c for c in action.commands if c.name in _HTTPIE]
+    if all(d.via_command in HTTPIE_NAMES for d in action.destinations):
+        httpie = [c for c in action.commands if c.name in HTTPIE_NAMES]
         return (
             bool(httpie)
             and not action.payloads

@@ -45,6 +45,7 @@ from limen.facts.programs import (
     FILE_SERVERS,
     GIT_COMMAND_KEYS,
     GIT_HOOK_KEYS,
+    HTTPIE_NAMES,
     PROGRAMS,
     SETTING_ONLY_OPTIONS,
     Program,
@@ -4492,7 +4493,7 @@ _HANDLERS: dict[str, Handler] = {
     "ztcp": _h_net,
     "crontab": _h_crontab,
     "ed": _h_ed,
-    **dict.fromkeys(("http", "https", "xh", "xhs", "httpie"), _h_httpie),
+    **dict.fromkeys(HTTPIE_NAMES, _h_httpie),
 }
 for _name in SHELLS:
     _HANDLERS[_name] = _h_shell
