@@ -58,6 +58,8 @@ class Role(StrEnum):
     FILTER = "filter"  # narrows the text it reads
     ENV_SETTER = "env_setter"  # sets shell variables (export, declare)
     PROCESS_KILLER = "process_killer"  # signals processes
+    FINDS_PROCESSES = "finds_processes"  # prints the processes whose names match its operand (pgrep, pidof)
+    LOCATES_PROGRAM = "locates_program"  # prints where the program it names lies (`which X`, `command -v X`)
     POWER = "power"  # stops or restarts the machine
     BUILDS = "builds"  # runs the build file of the folder it works in (a Makefile's recipes, build.gradle)
     SECURITY_CONTROL = "security_control"  # configures a firewall, access control, auditing or a mitigation
@@ -512,7 +514,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("time", R.WRAPPER, options=("-f", "-o", "--format", "--output")),
     _p("nohup", R.WRAPPER),
     _p("builtin", R.WRAPPER),
-    _p("command", R.WRAPPER),
+    _p("command", R.WRAPPER, R.LOCATES_PROGRAM),
     _p("exec", R.WRAPPER, options=("-a",)),
     _p("setsid", R.WRAPPER),
     _p("coproc", R.WRAPPER),  # `coproc cmd args`: runs cmd in the background
@@ -702,10 +704,11 @@ PROGRAMS: tuple[Program, ...] = (
         for name in (
             *("tac", "nl", "strings", "od", "xxd", "hexdump", "md5sum", "sha1sum", "sha256sum"),
             *("sha512sum", "file", "stat", "diff", "cmp", "du", "zip", "unzip", "gzip", "gunzip", "bzip2"),
-            *("xz", "bat", "paste", "split", "ls", "readlink", "realpath", "cksum", "sum", "source", "."),
+            *("xz", "bat", "paste", "split", "ls", "cksum", "sum", "source", "."),
             *("nano",),
         )
     ),
+    _p("readlink", *_READ_FILE, R.LOCATES_PROGRAM, files=0, aliases=("realpath",)),
     _p("cat", R.READS, R.TEXT_ONLY, files=0),
     _p("head", R.READS, R.FILTER, files=0, options=("-n", "-c")),
     _p("tail", R.READS, R.FILTER, files=0, options=("-n", "-c", "-s", "--pid")),
@@ -756,10 +759,12 @@ PROGRAMS: tuple[Program, ...] = (
     *(
         _p(name, R.TEXT_ONLY)
         for name in (
-            *("echo", "printf", "true", "false", ":", "test", "[", "[[", "read", "alias", "help", "which"),
-            *("type", "whatis", "apropos", "yes", "basename", "dirname"),
+            *("echo", "printf", "true", "false", ":", "test", "[", "[[", "read", "alias", "help"),
+            *("whatis", "apropos", "yes", "basename", "dirname"),
         )
     ),
+    _p("which", R.TEXT_ONLY, R.LOCATES_PROGRAM, aliases=("type", "whereis")),
+    _p("pgrep", R.TEXT_ONLY, R.FINDS_PROCESSES, aliases=("pidof",)),
     _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
     # ------------------------------------------------------------------ network
     _p("curl", R.SENDS, R.DOWNLOADS, options=_CURL_OPTS),

@@ -41,10 +41,6 @@ DISTRIBUTION = "limen"
 # Limen's console scripts (pyproject's `[project.scripts]`; a test keeps the two the same): in whatever bin
 # folder one lies (a venv's, `~/.local/bin` of a pipx or uv tool install), it is what the agents' hooks run.
 CONSOLE_SCRIPTS = frozenset({"limen", "limen-hook"})
-# Programs that print where a command's program lies: `chmod -x $(which limen-hook)` changes what they find.
-_LOOKUPS = frozenset({"which", "whereis", "type", "command", "realpath", "readlink"})
-# Programs whose operand is a pattern for process names: a kill given their output signals what it matches.
-_PROCESS_FINDERS = frozenset({"pgrep", "pidof", "grep", "egrep", "rg"})
 STARTUP_NAMES = frozenset({"sitecustomize.py", "usercustomize.py"})
 # Package-manager words that remove or replace an installed distribution.
 _REPLACING = frozenset(
@@ -88,7 +84,7 @@ def _looked_up_scripts(action: Action) -> frozenset[str]:
     found = {
         word
         for command in action.commands
-        if command.name in _LOOKUPS and "$()" in command.via
+        if has(command.name, Role.LOCATES_PROGRAM) and "$()" in command.via
         for word in command.argv[1:]
         if word in CONSOLE_SCRIPTS
     }
@@ -195,6 +191,12 @@ def _matches_limen(pattern: str) -> bool:
         return "limen" in pattern.lower()
 
 
+def _finds_processes(name: str) -> bool:
+    """A program whose operand is a pattern its output matches: `pgrep PATTERN`, or `grep PATTERN` over `ps`
+    output. A kill given that output signals the processes the pattern matches."""
+    return has(name, Role.FINDS_PROCESSES) or has(name, Role.SCRIPT_FIRST)
+
+
 def _signals_limen(command: Command, action: Action) -> bool:
     if not has(command.name, Role.PROCESS_KILLER):
         return False
@@ -202,7 +204,7 @@ def _signals_limen(command: Command, action: Action) -> bool:
     if any("limen" in w.lower() for w in operands):
         return True  # pkill -f limen, killall limen-hook
     if any("$(" in w or "`" in w for w in operands):  # `kill $(ps aux | grep '[l]imen' | awk ...)`
-        finders = (c for c in action.commands if c.name in _PROCESS_FINDERS and c is not command)
+        finders = (c for c in action.commands if c is not command and _finds_processes(c.name))
         if any(_matches_limen(w) for c in finders for w in c.argv[1:] if not w.startswith("-")):
             return True
     pid = _daemon_pid() if command.name == "kill" else ""
