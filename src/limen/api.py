@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from limen.engine import decide
-from limen.model import Decision, Mode, Verdict
+from limen.model import Decision, Mode, ReasonCode, Verdict
 from limen.normalize import normalize
 
 if TYPE_CHECKING:
@@ -83,13 +83,23 @@ def evaluate(
     the server's policy, sessions and audit; AUTH comes back at once (a person answers it on the server's
     side); an unreachable server is a BLOCK (objective_guardrail_error), never a PASS."""
     if context is None:
-        if mode is not None and mode not in Mode.__members__.values():
+        unknown_mode = mode is not None and mode not in Mode.__members__.values()
+        if unknown_mode:
             mode = Mode.PARANOID.value  # an unknown mode name must not loosen anything
         if os.environ.get("LIMEN_SERVER"):  # decide through `limen serve` (limen.serve.client): fail closed
             return _remote(cwd, mode).decide(
                 tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role
             )
         runtime = _runtime(cwd, mode)
+        if unknown_mode:  # a caller's mistake is a decision with a reason code, never a silent default
+            return runtime.refuse(
+                str(tool)[:200],
+                ReasonCode.INVALID_ARGUMENTS,
+                "unknown mode name (light, balanced, strict or paranoid)",
+                capability="unknown",
+                session_id=session_id,
+                door=door,
+            )
         decision = runtime.decide(tool, arguments, session_id=session_id, door=door, cwd=cwd, role=role)
         if decision.approval_id and decision.verdict is Verdict.AUTH and (wait is None or wait > 0):
             import time
