@@ -19,6 +19,22 @@ def test_every_name_has_one_entry_and_every_entry_a_role() -> None:
             assert BY_NAME[name].roles >= entry.roles, name
 
 
+def test_a_program_listed_twice_keeps_every_fact_and_a_contradiction_is_refused() -> None:
+    from limen.facts.programs import _index, _p
+
+    merged = _index(
+        [
+            _p("tool", Role.READS, options=("-a",), files=0),
+            _p("tool", Role.INFRA_DESTROYER, options=("-b",), destroys_one="drop", grants="admin"),
+        ]
+    )["tool"]
+    assert merged.roles == {Role.READS, Role.INFRA_DESTROYER}
+    assert merged.options == {"-a", "-b"}
+    assert (merged.files, merged.destroys_one, merged.grants) == (0, "drop", "admin")
+    with pytest.raises(ValueError, match="destroys_one"):
+        _index([_p("tool", Role.READS, destroys_one="a"), _p("tool", Role.READS, destroys_one="b")])
+
+
 @pytest.mark.parametrize(
     ("name", "role"),
     [

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 
@@ -900,7 +900,6 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("knex", R.INFRA_DESTROYER, destroys_one=rf"{_W}migrate:rollback{_E}.*{_W}--all{_E}"),
     _p("typeorm", R.INFRA_DESTROYER, destroys_one=rf"{_W}schema:drop{_E}"),
-    _p("rails", R.INFRA_DESTROYER, aliases=("rake",), destroys_one=rf"{_W}db:drop(?::all)?{_E}"),
     _p("serverless", R.INFRA_DESTROYER, aliases=("sls",), destroys_all=rf"{_W}remove{_E}"),
     _p("vercel", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:remove|rm){_E}"),
     _p(
@@ -994,7 +993,39 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "prisma", R.INFRA_DESTROYER, destroys_one=rf"{_W}migrate\s+reset{_E}|{_W}db\s+push{_E}.*--force-reset"
     ),
-    _p("rails", R.INFRA_DESTROYER, aliases=("rake",), destroys_one=rf"{_W}db:(?:drop|reset|purge){_E}"),
+    # frameworks' and migration tools' database commands: every table emptied or dropped, or every migration
+    # undone (the server is the project's configured one, which the line does not show: asked)
+    _p(
+        "rails",
+        R.INFRA_DESTROYER,
+        aliases=("rake",),
+        destroys_one=rf"{_W}db:(?:drop(?::all)?|reset|purge|schema:load|structure:load|truncate_all){_E}"
+        rf"|{_W}DISABLE_DATABASE_ENVIRONMENT_CHECK=1{_E}",
+    ),
+    # Django's `manage.py` (run by its interpreter or directly) and `django-admin` / `python -m django`
+    _p(
+        "manage.py",
+        R.INFRA_DESTROYER,
+        aliases=("django-admin", "django"),
+        destroys_one=rf"{_W}(?:flush|sqlflush|reset_db|reset_schema|drop_test_database){_E}"
+        rf"|{_W}migrate\s+\w+\s+zero{_E}",
+    ),
+    _p("artisan", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}"),
+    # Symfony's `bin/console` (Doctrine)
+    _p("console", R.INFRA_DESTROYER, destroys_one=rf"{_W}doctrine:(?:database|schema):drop{_E}"),
+    _p("dotnet", R.INFRA_DESTROYER, destroys_one=rf"{_W}ef\s+database\s+drop{_E}"),
+    _p("mix", R.INFRA_DESTROYER, destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}"),
+    _p("alembic", R.INFRA_DESTROYER, destroys_one=rf"{_W}downgrade\s+base{_E}"),
+    _p("flyway", R.INFRA_DESTROYER, destroys_one=rf"{_W}clean{_E}"),
+    _p("liquibase", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:drop-all|dropAll){_E}"),
+    _p("sqlx", R.INFRA_DESTROYER, destroys_one=rf"{_W}database\s+(?:drop|reset){_E}"),
+    _p(
+        "diesel",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}database\s+reset{_E}|{_W}migration\s+redo\s+--all{_E}",
+    ),
+    _p("dbmate", R.INFRA_DESTROYER, destroys_one=rf"{_W}drop{_E}"),
+    _p("goose", R.INFRA_DESTROYER, destroys_one=rf"{_W}reset{_E}"),
     _p(
         "firebase",
         R.INFRA_DESTROYER,
@@ -1087,33 +1118,32 @@ PROGRAMS: tuple[Program, ...] = (
 )
 
 
+def _merged(known: Program, entry: Program) -> Program:
+    """One program listed twice (say `od`: a reader, and a reader with options): roles and option sets
+    united, every other fact taken from whichever entry gives it. Two entries that give the same fact
+    differently are a mistake in the table, refused at import (the later one would silently lose)."""
+    values: dict[str, object] = {}
+    for spec in fields(Program):
+        ours, theirs = getattr(known, spec.name), getattr(entry, spec.name)
+        if spec.name in ("name", "aliases"):
+            values[spec.name] = theirs
+        elif isinstance(ours, frozenset):
+            values[spec.name] = ours | theirs
+        elif ours == spec.default or ours == theirs:
+            values[spec.name] = theirs
+        elif theirs == spec.default:
+            values[spec.name] = ours
+        else:
+            raise ValueError(f"program table: {entry.name!r} gives {spec.name} twice, differently")
+    return Program(**values)  # type: ignore[arg-type]
+
+
 def _index(programs: Iterable[Program]) -> dict[str, Program]:
     table: dict[str, Program] = {}
     for entry in programs:
         for name in (entry.name, *entry.aliases):
             known = table.get(name)
-            if known is not None:  # a name listed twice (say `od`: a reader with options) merges
-                entry = Program(
-                    name=entry.name,
-                    roles=known.roles | entry.roles,
-                    aliases=entry.aliases,
-                    options=known.options | entry.options,
-                    files=entry.files if entry.files is not None else known.files,
-                    command_options=known.command_options | entry.command_options,
-                    code_options=known.code_options | entry.code_options,
-                    family=known.family or entry.family,
-                    runs_after=known.runs_after or entry.runs_after,
-                    skip_operands=known.skip_operands or entry.skip_operands,
-                    destroys_all=known.destroys_all or entry.destroys_all,
-                    destroys_one=known.destroys_one or entry.destroys_one,
-                    pushes=known.pushes or entry.pushes,
-                    push_target=known.push_target or entry.push_target,
-                    disables=known.disables or entry.disables,
-                    reroutes=known.reroutes or entry.reroutes,
-                    changes_settings=known.changes_settings or entry.changes_settings,
-                    settings_files=known.settings_files or entry.settings_files,
-                )
-            table[name] = entry
+            table[name] = entry if known is None else _merged(known, entry)
     return table
 
 

@@ -3429,6 +3429,8 @@ def _interpreter(
                 _runs_fetched(script, path, state)
                 rest = argv[argv.index(script) + 1 :] if script in argv else []
                 _run_written(path, name, lang, state, via, level, rest)
+                if program(_basename(script)) is not None:  # `python manage.py flush` is `manage.py flush`
+                    _run([_basename(script), *rest], state, (*via, name), level + 1, None)
             return
     if _is_dynamic(code, state):
         if _from_download(code.strip().strip('"')):
