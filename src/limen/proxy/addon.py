@@ -9,10 +9,12 @@ Events (mitmproxy's own addon model):
   the session's state, on the URL mitmproxy connects to (and, when its Host header names another host,
   on that host's URL as well: both must pass); anything but PASS is answered with a 403 naming the
   verdict, reason codes and decision id, and nothing reaches the server; an AUTH that opened an approval
-  request is held for a human (`Runtime.hold`) and, granted, decided again. A body over the cap (or in
-  a content encoding not decoded) is decided on what was read, and a `proxy_body_partly_read` event
-  (with the decision id and why) says so. MCP JSON-RPC bodies are decided per tool call as well
-  (`limen.proxy.mcp`).
+  request is held for a human (`Runtime.hold`) and, granted, decided again. A body is read without its
+  content codings (gzip, deflate, br, zstd, stacked: `limen.proxy.codings`), the cap counted on the
+  decoded size (a decompression bomb is decoded up to the cap, no further); a body over the cap, or one
+  that cannot be decoded (read as far as it decodes, then as sent), is decided on what was read, and a
+  `proxy_body_partly_read` event (with the decision id and why) says so. MCP JSON-RPC bodies are decided
+  per tool call as well (`limen.proxy.mcp`).
 - `websocket_message`: each message a client sends after an upgrade is decided like a body to that URL.
 - `tcp_start`: a raw TCP relay (anything but TLS and HTTP inside a CONNECT) is closed and audited; with
   mitmproxy's `rawtcp` off such traffic is read as HTTP and fails before that.
@@ -36,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from limen.model import Action, Decision, ReasonCode, Verdict
-from limen.proxy import translate
+from limen.proxy import codings, translate
 from limen.proxy.config import Injection
 from limen.proxy.mcp import Guards, Pending, SseScreen, json_rpc, screen_json, server_name
 from limen.proxy.sessions import Sessions
@@ -60,6 +62,7 @@ MAX_OBSERVED = 4 << 20  # text per response scanned; past it, a `proxy_response_
 BUFFERED_TEXT = 256 << 10  # a text response up to this (by Content-Length) is held whole, not streamed
 MAX_JSON_ANSWER = 16 << 20  # a plain-JSON MCP answer held for screening; longer: withheld
 _TEXTUAL = ("text/", "json", "xml", "javascript", "x-www-form-urlencoded", "event-stream", "yaml", "x-ndjson")
+_AS_SENT = codings.Decoded(None)  # a body with no content coding
 HOLD_SECONDS = 120.0  # an AUTH waits this long at most for a human (capped by `approvals.wait_seconds`)
 
 
@@ -172,7 +175,8 @@ class LimenAddon:
             request.headers.pop("Proxy-Authorization", None)
         encoding = named.get("content-encoding", "").strip().lower()
         raw = request.raw_content or b""
-        decoded = _decoded_request(encoding, raw, self.config.max_body)
+        body = codings.decode(encoding, raw, self.config.max_body) if encoding else _AS_SENT
+        decoded = body.data
         host, port = request.host, request.port
         found = translate.arguments(
             request.method,
@@ -192,9 +196,10 @@ class LimenAddon:
             arguments = {**arguments, "url": request.pretty_url}
             what = f"{request.method} {request.pretty_host} (its Host header; sent to {host})"
             decision = self._decide(session, arguments)
-        undecoded = bool(raw) and bool(_codings(encoding)) and decoded is None
-        if found.truncated or undecoded:
-            why = f"content encoding {encoding[:20]!r} not decoded" if undecoded else "over the body cap"
+        if found.truncated or body.problem:
+            why = "over the body cap"
+            if body.problem:  # the detectors read what was decoded, then the bytes as sent
+                why = f"content encoding {encoding[:40]!r} not decoded: {body.problem}"
             self.runtime.audit_event(
                 "proxy_body_partly_read",
                 decision=decision.decision_id,
@@ -229,7 +234,7 @@ class LimenAddon:
                     flow.response = None
                     raw = flow.request.raw_content or b""
                     encoding = flow.request.headers.get("content-encoding", "").strip().lower()
-                    decoded = _decoded_request(encoding, raw, self.config.max_body)
+                    decoded = codings.decode(encoding, raw, self.config.max_body).data
                     self._after_pass(flow, session, raw, decoded, False)
                 else:
                     self._refuse(flow, again, f"{flow.request.method} {flow.request.host}")
@@ -552,28 +557,6 @@ def _joined_values(fields: list[tuple[str, str]]) -> dict[str, str]:
         lowered = name.lower()
         joined[lowered] = f"{joined[lowered]}, {value}" if lowered in joined else value
     return joined
-
-
-def _codings(encoding: str) -> list[str]:
-    """The codings a Content-Encoding value (lower case; repeated headers joined) applies, `identity`
-    left out: `identity, gzip` is gzip."""
-    return [c for c in (part.strip() for part in encoding.split(",")) if c and c != "identity"]
-
-
-def _decoded_request(encoding: str, raw: bytes, cap: int) -> bytes | None:
-    """The request body without its content `encoding` (lower case), when that is one coding Limen inflates
-    cheaply and bounded; else None."""
-    codings = _codings(encoding)
-    if len(codings) != 1:
-        return None
-    encoding = codings[0]
-    if encoding in ("gzip", "x-gzip", "deflate"):
-        try:
-            inflate = zlib.decompressobj(16 + zlib.MAX_WBITS if "gzip" in encoding else zlib.MAX_WBITS)
-            return inflate.decompress(raw, cap + 1)
-        except zlib.error:
-            return None
-    return None
 
 
 def _names_another_host(request: http.Request, host_header: str | None) -> bool:
