@@ -128,6 +128,62 @@ _STORE_LISTINGS = frozenset({"ls", "du", "stat"})
 _STORE_COPIES = frozenset({"cp", "sync", "mv", "rsync"})
 
 
+@dataclass(frozen=True, slots=True)
+class CloudSdk:
+    """A cloud's or a cluster's client library: a call of it does what its command-line tool does with the
+    same words (`boto3.client('s3').delete_bucket(...)` is `aws s3api delete-bucket`), so the CLI's entry
+    (`destroys_all`, `destroys_one`) judges both."""
+
+    program: str  # the CLI whose entry judges the call
+    joiner: str  # how a method's words make the CLI's verb ("-": delete_bucket -> delete-bucket)
+
+
+# By module (Python's dotted name, or an npm package or scope)
+_AWS, _GCLOUD = CloudSdk("aws", "-"), CloudSdk("gcloud", " ")
+_AZ, _KUBECTL = CloudSdk("az", " "), CloudSdk("kubectl", " ")
+CLOUD_SDKS: dict[str, CloudSdk] = {
+    **dict.fromkeys(("boto3", "botocore", "aioboto3", "aiobotocore", "aws-sdk", "@aws-sdk"), _AWS),
+    **dict.fromkeys(("google.cloud", "googleapiclient", "@google-cloud", "googleapis"), _GCLOUD),
+    **dict.fromkeys(("azure", "@azure"), _AZ),
+    **dict.fromkeys(("kubernetes", "@kubernetes/client-node"), _KUBECTL),
+}
+# The first word of a client method (snake or camel case) that destroys what it names; Azure's long-running
+# calls start with `begin_` (`begin_delete`)
+DESTRUCTION_VERBS = frozenset(
+    {"delete", "destroy", "terminate", "purge", "drop", "remove", "deregister", "empty", "wipe", "flush"}
+)
+_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# links of a call chain that name no resource (`bucket.objects.all().delete()`: the objects are deleted)
+_CHAIN_FILLER = frozenset({"all", "filter", "each", "limit", "page_size", "client", "resource", "send"})
+
+
+@functools.lru_cache(maxsize=1024)
+def cloud_sdk(module: str) -> CloudSdk | None:
+    """The SDK a qualified name (`boto3.client.delete_bucket`) or a package (`@aws-sdk/client-s3`) is of."""
+    if module.startswith("@"):
+        package = "/".join(module.split("/", 2)[:2])
+        return CLOUD_SDKS.get(package) or CLOUD_SDKS.get(package.split("/", 1)[0])
+    parts = module.split(".", 2)
+    return CLOUD_SDKS.get(".".join(parts[:2])) or CLOUD_SDKS.get(parts[0])
+
+
+def sdk_destruction(sdk: CloudSdk, chain: list[str]) -> tuple[str, ...]:
+    """The CLI words (after the program's name) of an SDK call that destroys something, from its call chain
+    (`["resource", "Bucket", "objects", "all", "delete"]` -> `("delete-objects",)` for aws); () for any
+    other call. A bare `delete()` takes its resource from the chain."""
+    if not chain:
+        return ()
+    method = chain[-1].removeprefix("begin_").removesuffix("Command")
+    words = [w.lower() for part in method.split("_") for w in _CAMEL_WORD.findall(part)]
+    if not words or words[0] not in DESTRUCTION_VERBS:
+        return ()
+    if len(words) == 1:
+        nouns = [w for w in chain[:-1] if w.lower() not in _CHAIN_FILLER and w.isidentifier()]
+        if nouns:
+            words.append(nouns[-1].lower())
+    return (sdk.joiner.join(words),) if sdk.joiner != " " else tuple(words)
+
+
 def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
     """Whether an object-store CLI's invocation (`words` after its name) only brings data here: a listing,
     or a copy whose last operand is a local path (`aws s3 cp s3://b/k .`), never one into a store URL."""

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from limen.facts.programs import cloud_sdk, sdk_destruction
 from limen.normalize.code import MAX_NODES, UNKNOWN, CodeEffects, analyse_into, read_source
 from limen.normalize.code.values import (
     MAX_TEXT,
@@ -331,7 +332,8 @@ class _Py:
             return
         if isinstance(node, (ast.For, ast.AsyncFor)):
             source = self.expr(node.iter)
-            values = source.items if source.kind == "list" and 0 < len(source.items) <= MAX_LOOP else (UNK,)
+            small = source.kind == "list" and 0 < len(source.items) <= MAX_LOOP
+            values = source.items if small else (_item(source),)
             for value in values:  # a loop over a short known list runs its body once per item
                 self.bind(node.target, value)
                 self.block(node.body)
@@ -529,7 +531,7 @@ class _Py:
             # each target stands for one item of its source, evaluated with the earlier targets bound
             # (`for root, _, files in os.walk(d) for f in files`: `f` is one of the files of one root)
             values = source if i == 0 else self.expr(generator.iter)
-            item = values.items[0] if values.kind == "list" and values.items else Val(tainted=values.tainted)
+            item = values.items[0] if values.kind == "list" and values.items else _item(values)
             self.bind(generator.target, item)
             for condition in generator.ifs:
                 self.expr(condition)
@@ -641,6 +643,11 @@ class _Py:
             return UNK
         if any(a.ref == "os.environ" for a in args) or name in _ENVIRONMENT:
             self.fx.environment = True
+        if name and (sdk := cloud_sdk(name)) is not None:  # `boto3.client("s3").delete_bucket(...)`
+            cli_words = sdk_destruction(sdk, name.split(".")[1:])
+            if cli_words:  # judged as the CLI's same words are (`aws delete-bucket`)
+                self.fx.argvs.append(((sdk.program, *cli_words), name))
+            return Val(ref=name)  # a client, a resource, a collection: its methods are looked at too
         if name and (
             name in _PURE
             or name.split(".", 1)[0] in _PURE_MODULES
@@ -1107,6 +1114,14 @@ _HANDLED = frozenset(
     }
 )
 _PREFIXES = ("paramiko.", "fabric.", "pexpect.", "ctypes.cdll.", "libc.")
+
+
+def _item(collection: Val) -> Val:
+    """One item of a collection that is not a known list: an SDK's collection yields its resources (`for b
+    in s3.buckets.all(): b.delete()`), anything else an unknown value carrying the collection's taint."""
+    if collection.ref and cloud_sdk(collection.ref) is not None:
+        return Val(ref=collection.ref)
+    return Val(tainted=collection.tainted)
 
 
 def _handled_prefix(name: str) -> bool:

@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from limen.facts.programs import cloud_sdk, sdk_destruction
 from limen.normalize.code import UNKNOWN, CodeEffects, analyse_into
 from limen.normalize.code.values import (
     TAINTED,
@@ -940,6 +941,11 @@ class _Eval:
                     fx.flag(f"{self.lang} loads a module named at run time")
                     return UNK
                 return Val(ref=_module(module))
+            if name and (sdk := cloud_sdk(name)) is not None:  # `new DeleteBucketCommand(...)`
+                cli_words = sdk_destruction(sdk, name.split(".")[1:])
+                if cli_words:  # judged as the CLI's same words are (`aws delete-bucket`)
+                    fx.argvs.append(((sdk.program, *cli_words), name))
+                return Val(ref=name)  # a client, a resource, a command: its methods are looked at too
             if name.startswith("?."):
                 return UNK
             return Val(tainted=any(a.tainted for a in args))
