@@ -216,3 +216,21 @@ def test_the_rules_and_the_floors_read_one_trusted_list_alike() -> None:
 )
 def test_an_image_reference_names_its_registry_or_docker_hub(reference: str, registry: str) -> None:
     assert hosts.image_registry(reference) == registry
+
+
+@pytest.mark.parametrize(
+    ("name", "imitated"),
+    [
+        ("actons", "actions"),  # a letter dropped
+        ("actoins", "actions"),  # two neighbours swapped
+        ("dokcer", "docker"),
+        ("asrtal-sh", "astral-sh"),
+        ("actions", ""),  # the publisher itself
+        ("acme-corp", ""),  # like none
+        ("gh", ""),  # too short to tell
+    ],
+)
+def test_a_near_miss_of_a_known_name_is_told(name: str, imitated: str) -> None:
+    from limen.facts.hosts import ACTION_OWNERS, imitates
+
+    assert imitates(name, ACTION_OWNERS) == imitated

@@ -501,6 +501,52 @@ def _glob_matcher(globs: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in parts) or r"(?!x)x")
 
 
+# Publishers of the CI actions most workflows use (`uses: OWNER/REPO@REF`): an owner a letter or two away
+# from one of them (`actons/checkout`) imitates it
+ACTION_OWNERS = frozenset(
+    {
+        *("actions", "github", "docker", "aws-actions", "azure", "google-github-actions", "hashicorp"),
+        *("codecov", "peter-evans", "softprops", "pnpm", "oven-sh", "astral-sh", "dtolnay", "swatinem"),
+        *("golangci", "gradle", "ruby", "shivammathur", "denoland", "cachix", "pypa", "sigstore"),
+        *("slsa-framework", "ossf", "step-security", "stefanzweifel", "dorny", "reviewdog", "crazy-max"),
+        *("coverallsapp", "sonarsource", "snyk", "anchore", "aquasecurity", "jamesives", "mikepenz"),
+        *("gitleaks", "trufflesecurity", "release-drafter", "actions-rs", "erlef", "subosito"),
+    }
+)
+
+
+def imitates(name: str, known: frozenset[str] | tuple[str, ...]) -> str:
+    """The one of `known` that `name` is a near miss of (one edit, or two for names of eight letters or
+    more; a swap of neighbours counts as one), "" when it is one of them or like none (a typosquat's test,
+    case-insensitive)."""
+    name = name.lower()
+    if len(name) < 4 or name in known:
+        return ""
+    for candidate in known:
+        limit = 2 if len(candidate) >= 8 else 1
+        if abs(len(candidate) - len(name)) <= limit and _edits(name, candidate, limit) <= limit:
+            return candidate
+    return ""
+
+
+def _edits(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance of `a` and `b` (insertions, deletions, substitutions and swaps of
+    neighbours), counted up to `limit + 1`."""
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        if min(current) > limit:
+            return limit + 1
+        before, previous = previous, current
+    return previous[-1]
+
+
 def host_in(host: str, globs: tuple[str, ...] | list[str]) -> bool:
     """`host` (normalised) matches one of `globs`: fnmatch patterns such as `*.github.com`, or a leading dot
     for "this domain and every subdomain" (`.corp.example`). The one matcher of trusted-host lists."""

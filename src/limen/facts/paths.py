@@ -140,7 +140,10 @@ BY_NAME: dict[str, PathFact] = {
     ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
     # a project's own package sources: every install in it takes packages from the hosts they name
     **dict.fromkeys(
-        (".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "requirements.txt", "constraints.txt"),
+        (
+            *(".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "requirements.txt"),
+            *("constraints.txt", "go.mod"),
+        ),
         _f("project_package_source", "installs in the project take packages from it", "package_sources"),
     ),
     # lockfiles: every install fetches each package from the address its entry was resolved to

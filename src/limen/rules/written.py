@@ -231,6 +231,7 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
     if not isinstance(data, (dict, list)):
         return [m.group(1).strip().strip("'\"") for m in map(_YAML_LINE.match, text.splitlines()) if m], []
     commands: list[str] = []
+    concerns: list[str] = []
 
     def walk(node: Any, key: str, depth: int) -> None:
         if depth > 32:
@@ -243,9 +244,27 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
                 walk(v, key, depth + 1)
         elif isinstance(node, str) and key in _YAML_COMMAND_KEYS:
             commands.append(node)
+        elif isinstance(node, str) and key == "uses":
+            concerns.extend(_imitated_action(node))
 
     walk(data, "", 0)
-    return commands, []
+    if "pull_request_target" in text and _PULL_REQUEST_CODE.search(text):
+        concerns.append("a pull_request_target workflow runs the pull request's code with the secrets")
+    return commands, concerns[:8]
+
+
+# A checkout of the pull request's own commit: under `pull_request_target` it runs with the base's secrets
+_PULL_REQUEST_CODE = re.compile(r"github\.event\.pull_request\.head\.(?:sha|ref)|refs/pull/")
+
+
+def _imitated_action(uses: str) -> list[str]:
+    """A CI step's `uses: OWNER/REPO@REF` whose owner is a near miss of a well-known publisher's
+    (`actons/checkout`): a typosquat runs with the repository's secrets."""
+    from limen.facts.hosts import ACTION_OWNERS, imitates
+
+    owner = uses.split("/", 1)[0] if "/" in uses and not uses.startswith(("./", "docker://")) else ""
+    original = imitates(owner, ACTION_OWNERS) if owner else ""
+    return [f"the action {uses[:80]} imitates {original}/..."] if original else []
 
 
 _DEVCONTAINER_KEYS = re.compile(
@@ -487,17 +506,29 @@ def _pth(text: str) -> tuple[list[str], list[str]]:
 _SOURCE_URL = re.compile(r"(?:https?|git\+https?|git\+ssh|ssh)://(?:[^@/\s]*@)?([A-Za-z0-9.-]+)")
 
 
+# A Go module replaced by another (`replace A [v] => B [v]`, alone or in a `replace (...)` block)
+_GO_REPLACE = re.compile(r"^\s*(?:replace\s+)?([\w.~-]+(?:/[\w.~-]+)+)(?:\s+v\S+)?\s*=>\s*(\S+)", re.M)
+
+
 def _package_sources(text: str) -> tuple[list[str], list[str]]:
     """A file that says where packages come from (a project's `.npmrc`, `.yarnrc.yml`, `bunfig.toml`,
-    `uv.toml`, a requirements file's `--index-url` or `git+https://` lines): every later install takes
-    packages from the hosts it names, so one that is not a known registry or forge is a concern."""
-    from limen.facts.hosts import REGISTRY_HOSTS, host_in
+    `uv.toml`, a requirements file's `--index-url` or `git+https://` lines, `go.mod`'s `replace`): every
+    later install takes packages from the hosts it names, so one that is not a known registry or forge is
+    a concern, and so is a module replaced by a near miss of its own path (`gorilla/mux` by `gorila/mux`)."""
+    from limen.facts.hosts import REGISTRY_HOSTS, host_in, imitates
 
     concerns = []
     for match in _SOURCE_URL.finditer(text[:MAX_TEXT]):
         host = match.group(1).lower().rstrip(".")
         if not host_in(host, REGISTRY_HOSTS):
             concerns.append(f"packages would come from {host}")
+    for match in _GO_REPLACE.finditer(text[:MAX_TEXT]):
+        original, replacement = match.group(1), match.group(2)
+        if replacement.startswith((".", "/")) or replacement.lower() == original.lower():
+            continue  # a local copy, or the same module at another version
+        theirs, ours = replacement.lower().split("/"), original.lower().split("/")
+        if len(theirs) == len(ours) and any(imitates(t, (o,)) for t, o in zip(theirs, ours, strict=True)):
+            concerns.append(f"{original} is replaced by the look-alike {replacement}")
     return [], list(dict.fromkeys(concerns))[:8]
 
 
