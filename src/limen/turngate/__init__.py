@@ -24,6 +24,11 @@ instructions"", a code block a write-up introduces as an example) is replaced by
 tier reads the text: a document about an injection is not one. The same words said outright, or introduced
 by a bare label ("IMPORTANT:"), are screened as written.
 
+A letter between people (`letter.py`: a greeting to a person or a sign-off, and nothing in it that names an AI
+or whoever processes the text) asks its human reader to pay, send or delete: those verbs are not read as
+orders to the agent there (Tier 1's verb shapes, and the task-drift screen's requests to act), unless the
+letter moves everything at once, a secret or personal data.
+
 What the gate cannot see: an instruction that reads as an ordinary request ("recommend a good book")
 is only an injection because of where it sits. Inside a document the drift screen can weigh it against
 the document; a bare request, without the surrounding document and the user's task, is left alone: no
@@ -75,6 +80,9 @@ def _screen(text: str, *, untrusted: bool, document: bool) -> list[Finding]:
     from limen.turngate.mention import said
 
     text = said(text)  # a quotation the text talks about is not what it says
+    from limen.turngate.letter import between_people
+
+    letter = untrusted and document and between_people(text)
     prepared = prepare(text)
     runs = readable_runs(prepared.raw)
     findings: list[Finding] = []
@@ -93,12 +101,26 @@ def _screen(text: str, *, untrusted: bool, document: bool) -> list[Finding]:
                 "tier0 signature in untrusted content",
             )
         )
-    for code, name in match_heuristics(prepared, runs, untrusted=untrusted).items():
+    for code, name in match_heuristics(prepared, runs, untrusted=untrusted, letter=letter).items():
         findings.append(Finding(code, Verdict.AUTH, RISK_TIER1, f"tier1 {name}"))
     if untrusted and verdict_of(findings) is not Verdict.BLOCK:
         from limen.turngate import drift, tier2  # raise-only; never raise themselves
 
         findings.extend(tier2.check(text))
         if document:
-            findings.extend(drift.check(text))
+            planted = drift.check(text)
+            if planted and letter and not findings and _requests_to_the_reader(text):
+                planted = []
+            findings.extend(planted)
     return findings
+
+
+def _requests_to_the_reader(text: str) -> bool:
+    """Whether every sentence the task-drift screen flags in a letter between people asks its reader to act
+    (pay, send, sign, delete): the writer's requests, not a task planted for an assistant (a question, a
+    text to write)."""
+    from limen.turngate import drift
+    from limen.turngate.letter import reader_action
+
+    tasks = drift.planted_tasks(text)
+    return bool(tasks) and all(reader_action(t) for t in tasks)

@@ -335,9 +335,10 @@ _TASK_SUPERSEDED = (
     r"|\b(?:entfällt|entfallen|erübrigt sich|erübrigen sich))\b"
     r"[^\n]{0,40}?\b(?:stattdessen|statt dessen|ab (?:jetzt|sofort)|neue aufgabe)\b"
     rf"|\b(?:tarea|instrucciones|instrucción|encargo|asignación)\b{_C}{{0,30}}?"
-    r"\b(?:está|están|es|son|ha sido|han sido|fue|fueron|queda|quedan) (?:\w+ ){0,2}?(?:obsoletas?"
+    r"(?:\b(?:está|están|es|son|ha sido|han sido|fue|fueron|queda|quedan) (?:\w+ ){0,2}?(?:obsoletas?"
     r"|canceladas?|anuladas?|sin efecto|inválidas?|invalidadas?|revocadas?|ya no (?:es|son)"
-    r" (?:relevantes?|válidas?|necesarias?))\b[^\n]{0,40}?(?:en su lugar|en lugar de eso|nueva tarea"
+    r" (?:relevantes?|válidas?|necesarias?))|\bya no (?:es|son|está|están) (?:válid|vigente|relevant"
+    r"|necesari|en vigor)\w*)\b[^\n]{0,40}?(?:en su lugar|en lugar de eso|nueva tarea"
     r"|a partir de ahora)"
     rf"|\b(?:tâches?|instructions?|missions?|consignes?)\b{_C}{{0,30}}?"
     r"\b(?:est|sont|a été|ont été) (?:\w+ ){0,2}?(?:obsolètes?|annulée?s?|caduques?|périmée?s?"
@@ -356,6 +357,25 @@ _TASK_SUPERSEDED = (
     r"[^\n]{0,30}?(?:现在|改为|新任务|相反|转而)"
     r"|(?:タスク|指示|依頼|作業|命令)(?:は|が)?(?:すでに)?(?:無効|取り消|キャンセル|古く|不要|廃止|撤回)"
     r"[^\n]{0,30}?(?:代わりに|新しいタスク|今から)"
+    # Dutch, Polish, Russian, Swedish, Turkish, Korean
+    rf"|\b(?:taak|taken|opdracht|opdrachten|instructie|instructies)\b{_C}{{0,30}}?\b(?:is|zijn|werd|werden)"
+    r" (?:\w+ ){0,2}?(?:verouderd|vervallen|ongeldig|geannuleerd|ingetrokken|achterhaald|niet meer"
+    r" (?:geldig|relevant|nodig|van toepassing))\b[^\n]{0,40}?(?:in plaats daarvan|nieuwe (?:taak|opdracht"
+    r"|instructie))"
+    rf"|\b(?:zadanie|zadania|polecenie|polecenia|instrukcj\w+)\b{_C}{{0,30}}?\b(?:jest|są|zostało"
+    r"|zostały|został\w*) (?:\w+ ){0,2}?(?:nieaktualn\w+|nieważn\w+|anulowan\w+|unieważnion\w+|odwołan\w+"
+    r"|przestarzał\w+)[^\n]{0,40}?(?:zamiast tego|now\w+ (?:zadanie|polecenie|instrukcj\w+))"
+    rf"|(?:задани\w+|задач\w+|инструкци\w+|поручени\w+|указани\w+){_C}{{0,30}}?(?:устарел\w*|отменен\w*"
+    r"|отменён\w*|недействительн\w+|больше не (?:действует|действуют|актуальн\w+|нужн\w+)|неактуальн\w+"
+    r"|аннулирован\w*)[^\n]{0,40}?(?:вместо этого|нов\w+ (?:задани\w+|задач\w+|инструкци\w+))"
+    rf"|\b(?:uppgift\w*|instruktion\w*|uppdrag\w*)\b{_C}{{0,30}}?(?:\b(?:är|var|har blivit) (?:\w+ ){{0,2}}?"
+    r"(?:föråldrad\w*|inaktuell\w*|ogiltig\w*|inställd\w*|makulerad\w*|upphävd\w*)|gäller inte längre)"
+    r"[^\n]{0,40}?(?:i stället|istället|nya? (?:uppgift\w*|instruktion\w*))"
+    rf"|(?:görev\w*|talimat\w*|komut\w*){_C}{{0,30}}?(?:artık geçerli değil|geçersiz|iptal edil\w+|eskidi"
+    r"|güncel değil)[^\n]{0,40}?(?:yerine|yeni (?:görev\w*|talimat\w*))"
+    r"|(?:작업|지시|명령|과제|임무)(?:은|는|이|가)?[^\n]{0,20}?(?:더 이상 유효하지 않|무효"
+    r"|취소되었|취소됐|폐기|오래되었)[^\n]{0,40}?(?:대신|새 (?:작업|지시|명령|과제|임무)"
+    r"|새로운 (?:작업|지시|명령|과제|임무))"
 )
 # A greeting to the assistant, ending at its name, in other languages (the English one is in signatures).
 _GREETS_ASSISTANT = (
@@ -385,7 +405,8 @@ _AI_GATE = gate(
     "ai ki ia llm llms gpt chatgpt claude gemini copilot chatbot chatbots bot bots robot robots assistant"
     " assistants assistent assistenten assistentin asistente asistentes assistente assistenti agent agents"
     " agente agentes agenti model models modelo modelos modello modelli reader reviewer summarizer"
-    " summariser intelligence intelligenz inteligencia intelligenza taalmodel asystent asystencie",
+    " summariser intelligence intelligenz inteligencia intelligenza taalmodel asystent asystencie asystenta"
+    " asistan asistana asistanı boten assistenten",
     (
         "sprachmodell",
         "assistenz",
@@ -412,7 +433,7 @@ _AI_GATE = gate(
         "人工知能",
         "어시스턴트",
         "에이전트",
-        "챗봇",
+        "봇",
         "인공지능",
         "비서",
         "مساعد",
@@ -575,9 +596,18 @@ _EMBEDDED: tuple[Shape, ...] = (
             " assistant ai agent model llm claude gpt chatgpt"
         ),
         Lazy(
-            r"\bto (?:whoever|whomever|anyone|the (?:one|system|process)) (?:is )?(?:automating|processing"
-            r"|parsing|scraping|summari[sz]ing|crawling|indexing) this\b"
-            r"|(?:^|\n)\W{0,3}(?:bot|assistant|ai|agent|model|llm|claude|gpt|chatgpt) ?: ?(?:please )?"
+            r"\b(?:to|for) (?:whoever|whomever|anyone|the (?:one|system|process)) (?:who )?(?:is )?"
+            r"(?:automating|processing|parsing|scraping|summari[sz]ing|crawling|indexing|handling|managing|triaging"
+            r"|monitoring) (?:this|these)\b"
+        ),
+    ),
+    # A line that starts "Bot:" and gives an order (a speaker's label in a transcript is left to the fake
+    # turn shape, as for `labelled_order_to_the_ai`).
+    Shape(
+        "labelled_order_to_the_ai",
+        gate("bot assistant ai agent model llm claude gpt chatgpt"),
+        Lazy(
+            r"(?:^|\n)\W{0,3}(?:bot|assistant|ai|agent|model|llm|claude|gpt|chatgpt) ?: ?(?:please )?"
             r"(?:summari[sz]e|ignore|send|delete|write|list|reply|respond|answer|include|omit|tell|say|print"
             r"|open|run|execute|forward|remember|use|make|give|show|translate|rate|mark|approve|recommend"
             r"|only|never|always|do not|don'?t)\b"
@@ -585,14 +615,15 @@ _EMBEDDED: tuple[Shape, ...] = (
     ),
     # A fake turn of the agent's own conversation: an assistant's turn, then the user speaking again, in the
     # roles' own words (a support chat's "Agent:" and "Customer:" are people, and are not read here).
+    # (`addressee.FAKE_TURN`: the user's turn orders something)
     Shape(
         "fake_conversation_turn",
-        gate("assistant ai asistente assistent assistente", subs=("助手", "アシスタント")),
-        Lazy(
-            r"(?:^|\n)\W{0,3}(?:assistant|ai|asistente|assistent|assistente|助手|アシスタント) ?[:：][^\n]*\n"
-            r"(?:[^\n]*\n){0,6}?\W{0,3}(?:user|human|usuario|utilisateur|nutzer|benutzer|utente|usuário|用户"
-            r"|ユーザー) ?[:：] ?\S"
+        gate(
+            "assistant ai asistente assistent assistente asystent asistan human",
+            subs=("助手", "アシスタント", "ассистент", "어시스턴트"),
         ),
+        Lazy(addressee.FAKE_TURN),
+        flat=True,
     ),
     # Content that wants something kept from "the user" is talking to the agent, not to its reader.
     Shape(
@@ -757,7 +788,9 @@ _EMBEDDED: tuple[Shape, ...] = (
             "task tasks instructions instruction assignment assignments objective objectives directive"
             " directives aufgabe anweisung anweisungen auftrag instruktion instruktionen tarea instrucciones"
             " encargo mission missions consigne consignes compito compiti istruzioni istruzione incarico"
-            " tarefa tarefas pedido",
+            " tarefa tarefas pedido taak taken opdracht opdrachten instructie instructies zadanie zadania"
+            " polecenie polecenia uppgift uppgiften uppgifter instruktion instruktionen instruktioner"
+            " uppdrag",
             (
                 "tâche",
                 "instruções",
@@ -772,6 +805,20 @@ _EMBEDDED: tuple[Shape, ...] = (
                 "依頼",
                 "作業",
                 "命令",
+                "instrukcj",
+                "задани",
+                "задач",
+                "инструкци",
+                "поручени",
+                "указани",
+                "görev",
+                "talimat",
+                "komut",
+                "작업",
+                "지시",
+                "명령",
+                "과제",
+                "임무",
             ),
         ),
         Lazy(_TASK_SUPERSEDED),
@@ -937,13 +984,31 @@ _SECRECY = Lazy(
 )
 
 
-def embedded_instruction(p: Prepared) -> str:
-    """Name of the first agent-directed imperative found in untrusted content, or ""."""
+# The shapes that read a verb of moving, paying, deleting or granting as an order: in a letter between
+# people (`letter.between_people`) the verbs are the writer's requests to its human reader.
+_VERB_SHAPES = frozenset(
+    {
+        "move_to_destination",
+        "move_money",
+        "invite_outsider",
+        "change_managed_state",
+        "grant_outsider",
+        "move_sensitive_data",
+        "expose_resource",
+    }
+)
+
+
+def embedded_instruction(p: Prepared, *, letter: bool = False) -> str:
+    """Name of the first agent-directed imperative found in untrusted content, or "". In a letter between
+    people the verb shapes are not read (what turns to an AI, or to the agent's own output, still is)."""
     # The shapes that read addresses read `norm` (leet decoding spells "user1@x" "useriax"); when decoding
     # leet or look-alike letters brought out one of their anchor words ("d3l3t3" is "delete"), they read
     # the decoded form as well (a log's hex ids decode to no such word).
     disguised = p.flat != p.norm and not _anchor_words().isdisjoint(p.words - _words_of(p.norm))
     for shape in _EMBEDDED:
+        if letter and shape.name in _VERB_SHAPES:
+            continue
         text = p.flat if shape.flat else p.norm
         if not shape.gate.search(shape.pattern, p, text) and (
             shape.flat or not disguised or not shape.gate.search(shape.pattern, p, p.flat)
@@ -958,6 +1023,7 @@ def embedded_instruction(p: Prepared) -> str:
 
 
 _TRANSCRIPT_TURN = Lazy(addressee.TRANSCRIPT_TURN)
+
 _ANCHORS: list[frozenset[bytes]] = []
 _WORD_BYTES = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else 32 for c in range(256))
 
@@ -1000,11 +1066,14 @@ def obfuscation(p: Prepared, runs: list[tuple[int, str]]) -> str:
     return ""
 
 
-def match_heuristics(p: Prepared, runs: list[tuple[int, str]], *, untrusted: bool) -> dict[ReasonCode, str]:
-    """Every Tier 1 code that fired, with the name of the shape that made it fire."""
+def match_heuristics(
+    p: Prepared, runs: list[tuple[int, str]], *, untrusted: bool, letter: bool = False
+) -> dict[ReasonCode, str]:
+    """Every Tier 1 code that fired, with the name of the shape that made it fire (`letter`: the text is a
+    letter between people, see `embedded_instruction`)."""
     hits: dict[ReasonCode, str] = {}
     if untrusted:
-        shape = embedded_instruction(p)
+        shape = embedded_instruction(p, letter=letter)
         if shape:
             hits[ReasonCode.EMBEDDED_INSTRUCTION] = shape
     if persona_override(p):

@@ -22,8 +22,27 @@ _FRAME = re.compile(
     r"|samples?|says?|said|saying|wrote|writes?|written|reads?|reading|contains?|containing|called|quoted?"
     r"|quoting|appeared|appears|typed|asked|asks|asking|logged|inputs?|tests?|test cases?"
     r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|sagte|lautete|por ejemplo|como|frases?"
-    r"|escribió|escribía|dice|decía|dijo|par exemple|comme|phrases?|écrit|écrivait|dit|disait)\b"
-    r"|例如|比如|诸如|写了|写道|写着|字样|这句|这段|的话|例えば|という|と書|などの)",
+    r"|escribió|escribía|dice|decía|dijo|par exemple|comme|phrases?|écrit|écrivait|dit|disait"
+    # nouns for an order quoted as an example, and the same frames in the other languages the gate reads
+    r"|instructions?|commands?|orders?|requests?"
+    r"|bijvoorbeeld|zoals|als|zin|zinnen|tekst|bericht|voorbeeld|schreef|zei"
+    r"|na przykład|np\.|przykład|w rodzaju|typu|zdanie|zdania|fraza|frazę|frazy|tekst|wiadomość"
+    r"|napisał\w*|jak"
+    r"|например|вроде|типа|фраз\w*|предложени\w*|текст\w*|сообщени\w*|пример\w*|написал\w*|как"
+    r"|ad esempio|per esempio|come|frase|frasi|testo|messaggio|scritto|scrisse"
+    r"|por exemplo|como|frase|frases|texto|mensagem|escreveu"
+    r"|örneğin|mesela|cümle\w*|till exempel|t\.ex\.|som|meningen|mening|fras\w*|texten|meddelandet|skrev)\b"
+    r"|例如|比如|诸如|类似|像是|写了|写道|写着|字样|这句|这段|的话|例えば|という|と書|などの"
+    r"|예를 들어|예컨대)",
+    re.IGNORECASE,
+)
+# The same frame after the quotation, where the language puts it ("……这样的句子", "「…」といった文",
+# "\"...\" gibi bir cümle", "\"...\" 같은 문장").
+_FRAME_AFTER = re.compile(
+    r"\s{0,2}(?:这样的|這樣的|这类|這類|之类|之類|一类|等(?:句子|指令|文字|话)|的句子|的话|字样"
+    r"|といった|という|のような|などの|などと|と書|のように"
+    r"|같은|라는|이라는|와 같은|과 같은|등의|처럼"
+    r"|gibi|diye)",
     re.IGNORECASE,
 )
 # Single quotes too, where they open after a space and close before one ("asking staff to 'paste ...'"):
@@ -59,7 +78,7 @@ def _framed_inline(text: str, start: int, end: int) -> bool:
     ends = list(_SENTENCE_START.finditer(before))
     if ends:
         before = before[ends[-1].end() :]
-    if _FRAME.search(before):
+    if _FRAME.search(before) or _FRAME_AFTER.match(text, end):
         return True
     line_end = text.find("\n", end)
     after = text[end : len(text) if line_end < 0 else line_end]
