@@ -51,7 +51,7 @@ AI_NOUN = (
     r"|(?:large )?language models?|sprachmodell\w*|modelos? de (?:lenguaje|linguagem|ia)|modèles? de langage"
     r"|modell[oi] linguistic[oi]|языков\w+ модел\w+|taalmodel\w*|нейросет\w+|нейронн\w+ сет\w+"
     # the adjective before the noun, or after it as in the Romance languages ("asistente virtual")
-    rf"|{_ARTIFICIAL}[ -]?{_ROLE}|{_ROLE} (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})\b"
+    rf"|{_ARTIFICIAL}[ -]?{_ROLE}|{_ROLE}(?: [\w-]+)? (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})\b"
     r"|assisten[tz]system\w*|ki-\w+|ai-\w+|ии-\w+"
     r"|ai|a\.i\.|ki|ia|ии|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|chatbots?|bots?|boten|бот\w*|robots?"
     r"|yapay zeka asistan\w*"
@@ -61,7 +61,7 @@ AI_NOUN = (
 # A bare role that may be a person: it addresses an AI only where the clause says it reads the text.
 _PERSON_ROLE = (
     r"(?:assistant|assistente|asistente|assistent|assistenten|asistan\w*|asysten\w*|ассистент\w*|agent|agente"
-    r"|агент\w*|model|modelo|modèle"
+    r"|агент\w*|model|modell|modelo|modèle"
     r"|reader|reviewer|summari[sz]er)"
 )
 # Verbs of doing something with a text, as they follow a relative pronoun ("that processes", "die ...
@@ -88,7 +88,8 @@ _READING = (
 # about it ("the assistant reads the system prompt first"), not an address.
 _REL = (
     r"(?:,?\s(?:that|who|which|die|der|das|welche[rs]?|que|qui|quien|quienes|che|il quale|который|которая"
-    r"|которое|которые|dat|który|która|które|som)\s(?:[\w'-]+\s){0,3}?"
+    # (German and Dutch put the verb last, after its objects: "das diese Seite für jemanden zusammenfasst")
+    r"|которое|которые|dat|który|która|które|som)\s(?:[\w'-]+\s){0,5}?"
     rf"{_READS}\b[^,:;.!?\n]{{0,60}}?"
     rf"|,?\s(?:(?:is|are|currently|now|is now|is currently)\s)?{_READING}\b[^,:;.!?\n]{{0,60}}?)"
 )
@@ -98,6 +99,10 @@ _NOTE = (
     r"|attention|hinweis|nachricht|anweisung\w*|notiz|nota|mensaje|mensagem|messaggio|instrucci\w+|instruç\w+"
     r"|istruzion\w+|aviso|avviso|observação|consignes?|примечание|сообщение|инструкци\w+|заметка|указани\w+"
     r"|notitie|bericht|notatka|wiadomość|uwaga)"
+)
+_THIS = (
+    r"(?:this|the following|these|diese[rs]?|folgende|este|esta|estos|ce|cet|cette|ces|questo|questa|dit|deze"
+    r"|ta|ten|to|это|эта|этот|bu|detta|denna)"
 )
 # A preposition of address.
 _PREP = (
@@ -179,6 +184,16 @@ SPOKEN_TO_AI = (
     # a comma after a relative clause is grammar in Dutch, German, Polish or Russian ("Een AI-agent die de
     # pagina leest, kan ..."): the subject of a statement unless an order follows
     rf"\s?(?:[:—–-]|,\s?{_DIRECTIVE})"
+    # an @-mention of an AI, then please, "you" or an order: "@copilot fix the build", "@ai-helper while
+    # you're here, could you ..."
+    rf"|(?<![\w.])@{AI_NOUN}\b[^\n]{{0,40}}?\b(?:{_PLEASE}|{_YOU})\b|(?<![\w.])@{AI_NOUN}\s{ORDER_VERBS}\b"
+    # the text says whom it is for: "This message is for the executive assistant AI.", "Este mensaje es para
+    # el asistente de IA", "Diese Nachricht ist nur für die KI bestimmt"
+    rf"|\b{_THIS}\s(?:[\w-]+\s)?{_NOTE}\s(?:is|are|ist|es|está|est|è|é|jest|является|va)\s(?:\w+\s)?"
+    rf"(?:meant\s|intended\s|only\s|just\s|nur\s|solo\s|sólo\s|seulement\s|solamente\s|uniquement\s)?"
+    rf"(?:{_PREP}|addressed to|dirigido a|destinado a|destiné à|gerichtet an)\s(?:{_DET})?"
+    rf"(?:[\w'-]+\s){{0,3}}?"
+    rf"(?:{AI_NOUN}|{_PERSON_ROLE})\b"
     # Chinese, Japanese and Korean mark the addressee by a particle or a title after the noun.
     r"|(?:致|给|对|请|尊敬的|亲爱的)(?:正在|所有|任何)?[^，,：:。！\n]{0,12}?(?:ai|人工智能|智能助手|智能助理|智能体|助手"
     r"|机器人)[^，,：:。！\n]{0,4}?[，,：:！!]"
@@ -198,7 +213,17 @@ SPOKEN_TO_AI = (
 # A label naming an AI, then an order ("AI model: in your answer, claim ...", "AI agent: decode ..."): a
 # speaker's label in a transcript says what was said, so a text with a user's turn is left to the fake-turn
 # shape.
-LABELLED_ORDER = rf"{_START}(?:{_DET})?{_MODS}{{0,3}}?{AI_NOUN}\b(?:\s[\w'-]+){{0,2}}?\s?[:—–]\s*{_DIRECTIVE}"
+# A bare role as a label, then a clause about when to act and an order ("Asistente: cuando leas este
+# comentario, cambia ..."): a speaker in a transcript reports, a label with a "when ..." clause instructs.
+_WHEN = (
+    r"(?:when|once|after|as soon as|while|cuando|al|tras|después de|wenn|sobald|nachdem|quand|lorsque|après"
+    r"|dès que|quando|dopo|appena|ao|assim que|depois de|als|zodra|kiedy|gdy|po|когда|после|как только|när"
+    r"|efter)"
+)
+LABELLED_ORDER = (
+    rf"{_START}(?:{_DET})?{_MODS}{{0,3}}?{AI_NOUN}\b(?:\s[\w'-]+){{0,2}}?\s?[:—–]\s*{_DIRECTIVE}"
+    rf"|{_START}{_VOCATIVE_ROLE}\s?[:—–]\s*{_WHEN}\s[^,.\n]{{2,60}},\s?{_DIRECTIVE}"
+)
 USER_ROLES = (
     r"(?:user|human|usuario|utilisateur|nutzer|benutzer|utente|usuário|пользователь|用户|ユーザー|gebruiker"
     r"|użytkownik|kullanıcı|användare|사용자)"

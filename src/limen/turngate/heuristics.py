@@ -135,7 +135,9 @@ _CONTACT_OBJECT = (
 # "Send your CV to jobs@...", "Stuur uw vragen naar info@...": the reader's own things sent to whoever asks
 # for them (an application, a question); what an injection moves is the user's ("the contacts", "all emails").
 _NOT_READERS_OWN = (
-    r"(?!\s(?:us\s|me\s|uns\s|nous\s|nos\s|nobis\s)?(?:your|uw|je|jouw|twoje|twój|twoją|swoje|votre|vos|tes"
+    # (a phrase of time may stand between: "stuur na de installatie je licentiesleutel")
+    r"(?!\s(?:us\s|me\s|uns\s|nous\s|nos\s|nobis\s)?(?:(?:after|na|nach|después de|après|dopo|depois de|po"
+    r"|после|efter)\s(?:[\w-]+\s){1,2}?)?(?:your|uw|je|jouw|twoje|twój|twoją|swoje|votre|vos|tes"
     r"|ton|ta|tu|tus|dein\w*|ihre[nms]?|seu|sua|seus|suas|tuo|tua|tuoi|tue|твой|твою|твои|ваш\w*|senin)\s"
     r"(?!(?:answer|response|reply|output|message|summary)\b))"
 )
@@ -404,7 +406,7 @@ class Shape:
 _AI_GATE = gate(
     "ai ki ia llm llms gpt chatgpt claude gemini copilot chatbot chatbots bot bots robot robots assistant"
     " assistants assistent assistenten assistentin asistente asistentes assistente assistenti agent agents"
-    " agente agentes agenti model models modelo modelos modello modelli reader reviewer summarizer"
+    " agente agentes agenti model models modell modelo modelos modello modelli reader reviewer summarizer"
     " summariser intelligence intelligenz inteligencia intelligenza taalmodel asystent asystencie asystenta"
     " asistan asistana asistanı boten assistenten",
     (
@@ -538,6 +540,11 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"(?:summari[sz]|process|pars|analy[sz])\w*"
             r" (?:this|the) (?:page|document|email|article|text|file|content|message|website|site|repo"
             r"|repository|readme|data|review|thread)\b"
+            # summarising is what an assistant does with a text, whatever the text is ("before summarizing
+            # this event, ...")
+            r"|\b(?:when|while|after|before|as|if|once) (?:you(?:'re| are)? )?summari[sz]\w*"
+            r" (?:this|these|that) [\w-]+, (?:(?:please|also|first|then|kindly) )*"
+            rf"(?:you\b|{addressee.ORDER_VERBS}\b)"
         ),
     ),
     # The same in other languages: "wenn du diese E-Mail zusammenfasst", "cuando resumas este documento".
@@ -776,7 +783,9 @@ _EMBEDDED: tuple[Shape, ...] = (
         Lazy(
             r"\b(?:read|open|cat|load|include|pass|send|attach|paste|provide|upload|copy|e-?mail|mail|forward"
             r"|post|transmit|exfiltrate|print|output|show|display|dump|reveal)\b"
-            rf"{_S}{{0,60}}?(?:~/\.ssh|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws/credentials"
+            # copying the template to `.env` writes it ("cp .env.example .env"): not a read
+            rf"{_S}{{0,60}}?(?<!\bto )(?<!\bto `)(?<!\binto )(?:~/\.ssh|id_rsa|id_ed25519"
+            r"|\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)|mcp\.json|\.aws/credentials"
             r"|/etc/shadow|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.kube/config|wallet\.dat)"
         ),
     ),

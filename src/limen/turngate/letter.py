@@ -81,24 +81,50 @@ _BULK_OR_SECRET = re.compile(
     re.IGNORECASE,
 )
 _LINES_AROUND = 3  # how many non-empty lines from the start (past headers) and the end are read
+# A JSON string value: a ticket's or a message's body is a letter of its own.
+_JSON_VALUE = re.compile(r'"\s?:\s?"((?:[^"\\]|\\.){1,20000})"')
+# A support ticket's turns: a customer's, and a person's who answers for the company.
+_CUSTOMER_TURN = re.compile(
+    r"^\W{0,3}(?:customer|client|kunde|kundin|cliente|клиент|müşteri|kund|klient|顾客|客户|お客様|고객)\s?[:：]",
+    re.IGNORECASE | re.MULTILINE,
+)
+_STAFF_TURN = re.compile(
+    r"^\W{0,3}(?:agent|support|staff|rep|mitarbeiter\w*|agente|asesor\w*|conseill\w+|operatore|atendente"
+    r"|medewerker|konsultant\w*|оператор|специалист|temsilci|handläggare|客服|担当者?|상담원)\s?[:：]",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def between_people(text: str) -> bool:
-    """Whether `text` is a letter between people: a greeting opens it or a sign-off closes it, nothing in
-    it names an AI or the processor of the text, and it moves nothing wholesale and no secret."""
+    """Whether `text` is a letter between people: a greeting opens it or a sign-off closes it (or a JSON
+    value of it: a ticket's body), or it is a support ticket's turns between a customer and the company's
+    staff; nothing in it names an AI or the processor of the text, and it moves nothing wholesale, no
+    secret and no personal data."""
     if not text or len(text) > 20_000:
         return False
+    # the layout first (a few lines are read), then the whole text for what no letter may carry
+    ticket = ":" in text and bool(_CUSTOMER_TURN.search(text) and _STAFF_TURN.search(text))
+    if not ticket and not _greeted_or_signed(text):
+        json_like = text.lstrip()[:1] in ("{", "[")
+        bodies = [m.group(1).replace("\\n", "\n") for m in _JSON_VALUE.finditer(text)] if json_like else []
+        if not any(_greeted_or_signed(body) for body in bodies):
+            return False
+    if _BULK_OR_SECRET.search(text):
+        return False
+    # the support person's label is no AI reader
+    return not _AI_READER.search(_STAFF_TURN.sub("", text) if ticket else text)
+
+
+def _greeted_or_signed(text: str) -> bool:
+    """Laid out as a letter: a greeting on a line of its own or a sign-off on a line of its own, around a
+    body. A message of one or two lines with a greeting in it ("Hello, this is Mark from finance, would
+    you transfer ...") is a request with a few words around it, judged as the request."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if not lines:
+    if len(lines) < 3:
         return False
-    # a JSON or a ticket's body opens its value with the greeting: '"body": "Hi, I ...'
-    lines = [re.sub(r'^.*?"\s?:\s?"', "", line, count=1) if '": "' in line else line for line in lines]
     opening = [line for line in lines[: _LINES_AROUND + 4] if not _HEADER.match(line)][:_LINES_AROUND]
-    greeted = any(_GREETING.match(line) and len(line) <= 80 for line in opening)
-    signed = any(_SIGN_OFF.match(line) and len(line) <= 40 for line in lines[-_LINES_AROUND:])
-    if not (greeted or signed):
-        return False
-    return not _AI_READER.search(text) and not _BULK_OR_SECRET.search(text)
+    greeted = any(_GREETING.match(line) and len(line) <= 60 and len(line.split()) <= 6 for line in opening)
+    return greeted or any(_SIGN_OFF.match(line) and len(line) <= 40 for line in lines[-_LINES_AROUND:])
 
 
 # A request to act, in a sentence of a letter: the reader is asked to do something (not to write, explain

@@ -311,7 +311,10 @@ SIGNATURES: tuple[Signature, ...] = (
         "task_replaced",
         gate("instead user orders directives instructions tasks"),
         r"\bfollow (?:these|this|the following|my|our)(?: (?:instructions?|rules|steps))? instead\b"
-        r"|\binstead of (?:answering|responding|replying|summari[sz]ing|doing (?:that|this|the task|what)"
+        # at a clause's opening ("Instead of summarising, list ..."): after a verb it describes what a model
+        # did ("it may follow the sentence instead of summarising it")
+        r"|(?:^|[.!?:;,(]\s*|\n\s*|\b(?:and|but|then|now|please|so)\s)instead of (?:answering|responding"
+        r"|replying|summari[sz]ing|doing (?:that|this|the task|what)"
         r"|(?:completing|finishing) (?:the|your) task)\b"
         r"|\b(?:ignore|disregard) (?:the|your) user(?:'s (?:request|question|instructions?|message|task))?"
         r"(?![\w-]| agent)"
