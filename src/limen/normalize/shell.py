@@ -193,7 +193,7 @@ class _State:
     notes: list[str] = field(default_factory=list)
     downloaded: set[str] = field(default_factory=set)
     cloned: set[str] = field(default_factory=set)  # folders a `git clone` in the line fills
-    globbed: set[str] = field(default_factory=set)
+    globbed: set[tuple[str, bool]] = field(default_factory=set)  # (pattern, as a write)
     written: dict[str, str | None] = field(default_factory=dict)  # files the line wrote: content if known
     dynamic_words: set[str] = field(default_factory=set)
     # where the file descriptor of a redirect starts when tree-sitter-bash left it among the command's
@@ -1876,9 +1876,9 @@ def _probe(part: str, dotfiles: bool = False) -> str | None:
 
 def _glob_paths(pattern: str, state: _State, write: bool) -> None:
     """A glob touches its matches on disk and any well-known sensitive name it could match."""
-    if pattern in state.globbed:
+    if (pattern, write) in state.globbed:  # read as an argument first, then as what `sed -i` edits
         return
-    state.globbed.add(pattern)
+    state.globbed.add((pattern, write))
     full = (
         canonical(pattern, state.cwd, state.home)
         if not pattern.startswith("/")
@@ -3443,7 +3443,7 @@ def _interpreter(
     edits = lang in ("perl", "ruby") and any(re.fullmatch(r"-[a-zA-Z]*i\S*", w) for w in before)
     if lang != "awk":
         for word in tail:
-            if _looks_like_path(word):
+            if _looks_like_path(word) or (edits and any(c in word for c in "*?[")):
                 _add_path(word, state, write=edits)
     if edits:  # `perl -pi -e 's/^/curl ...|sh\n/' ~/.profile`: text the substitution puts into the files
         for match in _SED_SUB.finditer(code):

@@ -133,6 +133,12 @@ def _matches_protected(path: str, ctx: Context) -> bool:
     return False
 
 
+def _is_policy(path: str) -> bool:
+    """A policy file (`limen.yaml`, the user-level `~/.config/limen/...`): the agent may read the rules it
+    is held to, and a glob that lists or reads beside one (`ls *`) touches nothing else of Limen's."""
+    return _basename(path) in ("limen.yaml", "limen.yml") or "/.config/limen/" in path
+
+
 def _all_paths(action: Action) -> Iterator[str]:
     yield from action.paths
     for path in action.write_paths:
@@ -181,11 +187,22 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
     """Paths Limen must keep: its policy files, state, audit, keys and every agent's hook wiring
     (`limen.yaml`, `.claude/settings.json`, `~/.codex/hooks.json`, `.limen/`), read from the policy's
     protected list and reached by any spelling (`src/../limen.yaml`, a glob, a folder moved or deleted
-    with them inside): BLOCK. Quiet: reading them, and look-alikes (`src/limen.yaml.md`,
-    `.claude/commands/review.md`)."""
-    for path in _all_paths(action):
-        if _matches_protected(path, ctx):
+    with them inside), or read (keys, approvals, the agents' settings with the credentials their `env`
+    blocks hold): BLOCK. Quiet: reading the policy file, reading or listing beside them by a glob (`ls *`,
+    `cp * /tmp/`), and look-alikes (`src/limen.yaml.md`, `.claude/commands/review.md`)."""
+    cwd = action.cwd or ctx.workspace
+    changed = dict.fromkeys(action.write_paths)
+    for command in action.commands:  # `rm *`, `sed -i ... *`: the operands as written, globs unexpanded
+        changed.update((absolute(w, cwd, ctx.home), None) for w in changed_operands(command, metadata=True))
+    for path in changed:
+        if _matches_protected(path, ctx) or (
+            _has_glob(path) and any(fnmatchcase(p, path) for p in ctx.protected_paths)
+        ):
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
+            return
+    for path in action.paths:  # read: Limen's state and keys, agents' settings (credentials in `env` blocks)
+        if not _has_glob(path) and not _is_policy(path) and _matches_protected(path, ctx):
+            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path} read")
             return
     for command in action.commands:
         if command.name in _DISPOSERS:
