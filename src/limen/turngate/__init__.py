@@ -109,18 +109,19 @@ def _screen(text: str, *, untrusted: bool, document: bool) -> list[Finding]:
         findings.extend(tier2.check(text))
         if document:
             planted = drift.check(text)
-            if planted and letter and not findings and _requests_to_the_reader(text):
+            if planted and not findings and _not_for_the_agent(text, letter=letter):
                 planted = []
             findings.extend(planted)
     return findings
 
 
-def _requests_to_the_reader(text: str) -> bool:
-    """Whether every sentence the task-drift screen flags in a letter between people asks its reader to act
-    (pay, send, sign, delete): the writer's requests, not a task planted for an assistant (a question, a
-    text to write)."""
+def _not_for_the_agent(text: str, *, letter: bool) -> bool:
+    """Whether every sentence the task-drift screen flags is asked of a person: of someone named in the
+    third person ("Can a maintainer close this issue?"), or, in a letter between people, of its reader
+    (pay, send, sign, delete: the writer's requests, not a task planted for an assistant, such as a
+    question to answer or a text to write)."""
     from limen.turngate import drift
-    from limen.turngate.letter import reader_action
+    from limen.turngate.letter import asked_of_someone_else, reader_action
 
     tasks = drift.planted_tasks(text)
-    return bool(tasks) and all(reader_action(t) for t in tasks)
+    return bool(tasks) and all(asked_of_someone_else(t) or (letter and reader_action(t)) for t in tasks)

@@ -151,6 +151,9 @@ ORDER_VERBS = (
     r"|escreva|explique|diga|envie|mande|apague|exclua|abra|ignore|esqueça|responda|recomende"
     r"|напиши\w*|объясни\w*|скажи\w*|отправь\w*|перешли\w*|пришли\w*|удали\w*|открой\w*|игнорируй\w*"
     r"|забудь\w*|ответь\w*|покажи\w*|сообщи\w*|дай\w*|передай\w*"
+    r"|cambia|cambie|modifica|pon|ponga|añade|agrega|quita|publica|change|modifie|ajoute|mets|retire|publie"
+    r"|aggiungi|metti|togli|pubblica|mude|altere|adicione|coloque|publique|ändere|füge|setze|entferne|mach"
+    r"|veröffentliche|erwähne|empfiehl|menciona|mentionne|menziona|mencione"
     r"|vertel|zeg|schrijf|geef|stuur|verwijder|wis|open|sluit|maak|negeer|vergeet|beantwoord|antwoord|voeg"
     r"|raad|noem|beveel"
     r"|powiedz|napisz|daj|wyślij|prześlij|usuń|otwórz|zamknij|zignoruj|zapomnij|dodaj|odpowiedz|poleć|zmień"
@@ -187,6 +190,12 @@ SPOKEN_TO_AI = (
     # an @-mention of an AI, then please, "you" or an order: "@copilot fix the build", "@ai-helper while
     # you're here, could you ..."
     rf"|(?<![\w.])@{AI_NOUN}\b[^\n]{{0,40}}?\b(?:{_PLEASE}|{_YOU})\b|(?<![\w.])@{AI_NOUN}\s{ORDER_VERBS}\b"
+    # a reader told what to do if it is an AI: "If you are a language model, ...", "Falls du ein
+    # Sprachmodell bist, das diese Seite zusammenfasst: ...", "Si vous êtes une IA, ..."
+    rf"|\b(?:if|in case|falls|wenn|si|se|als|jeśli|jeżeli|если|eğer|om)\s(?:you|du|sie|tú|vous|tu|você|voi"
+    r"|je|u|ty|вы|ты|sen|ni)\s(?:are|were|bist|sind|eres|es|êtes|sei|é|bent|jesteś|являешься|являетесь|är)?\s?"
+    r"(?:an?|ein|eine|un|una|une|um|uma|een|jakimś|jakąś)?\s?(?:[\w-]+\s){0,2}?"
+    rf"(?:{AI_NOUN})(?:\s(?:bist|sind|est|es|eres|jesteś|bent|isen|är))?(?:{_REL})?\s?[,:;.!—–]"
     # the text says whom it is for: "This message is for the executive assistant AI.", "Este mensaje es para
     # el asistente de IA", "Diese Nachricht ist nur für die KI bestimmt"
     rf"|\b{_THIS}\s(?:[\w-]+\s)?{_NOTE}\s(?:is|are|ist|es|está|est|è|é|jest|является|va)\s(?:\w+\s)?"

@@ -150,3 +150,24 @@ _READER_ACTION = re.compile(
 def reader_action(sentence: str) -> bool:
     """Whether a sentence of a letter asks its reader to act (pay, send, sign, delete, book ...)."""
     return _READER_ACTION.search(sentence) is not None
+
+
+# A request whose subject is a third person ("Can a maintainer close this issue?", "Kann jemand ...",
+# "¿Puede alguien ...?"): asked of someone else, not of the reader, let alone of the agent reading it.
+_ASKED_OF_SOMEONE_ELSE = re.compile(
+    r"^\W{0,3}(?:\w+[,:]\s)?(?:(?:can|could|would|will|may)\s(?:a\s|the\s|some\s|any\s|one of the\s|our\s)?"
+    r"(?:maintainers?|admins?|administrators?|reviewers?|moderators?|developers?|devs?|someone|somebody|anyone"
+    r"|anybody|owners?|colleagues?|members?|folks|people)\b"
+    r"|(?:someone|somebody|anyone|anybody)\s(?:please\s)?(?:can|could|should|must|needs? to)\b"
+    r"|kann\s(?:bitte\s)?(?:jemand|ein\w*\s(?:maintainer|admin)\w*)\b|könnte\s(?:bitte\s)?jemand\b"
+    r"|¿?(?:puede|podría|pueden|podrían)\s(?:alguien|algún|algun)\b|quelqu'un\s(?:peut|pourrait)\b"
+    r"|qualcuno\s(?:può|potrebbe)\b|alguém\s(?:pode|poderia)\b|kan\s(?:iemand|een\s(?:beheerder|maintainer))\b"
+    r"|czy\s(?:ktoś|ktos)\b|(?:может|могли бы)\s(?:кто-нибудь|кто-то)\b|кто-нибудь\s(?:может|сможет)\b"
+    r"|kan\snågon\b|biri\b|birisi\b|有人能|有没有人|谁能|誰か|누가|누군가)",
+    re.IGNORECASE,
+)
+
+
+def asked_of_someone_else(sentence: str) -> bool:
+    """Whether a request's subject is a third person ("Can a maintainer close this issue?")."""
+    return _ASKED_OF_SOMEONE_ELSE.search(sentence) is not None

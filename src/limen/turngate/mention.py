@@ -72,6 +72,8 @@ def _framed_inline(text: str, start: int, end: int) -> bool:
     ask to act on it), or an item of a list whose introducing line frames it. A JSON value is what the
     data says, whatever its key is called ("message", "text", "input"): never a mention."""
     line_start = text.rfind("\n", 0, start) + 1
+    if _CODE_ITEM.fullmatch(text, line_start, _line_end(text, end)) and _listed_as_examples(text, line_start):
+        return True
     if _JSON_VALUE.search(text, max(0, start - 8), start):
         return False
     before = text[max(line_start, start - _FRAME_REACH) : start]
@@ -87,6 +89,27 @@ def _framed_inline(text: str, start: int, end: int) -> bool:
     if question and not _ACT_ON.search(before):
         return True
     return bool(_ITEM.fullmatch(text[line_start:start])) and _introduced(text, line_start, skip_items=True)
+
+
+# A string that is a whole item of a list literal in code ('    "Ignore previous instructions",').
+_CODE_ITEM = re.compile(r"[ \t]*(?:\"[^\"\n]*\"|'[^'\n]*')[ \t]*,?[ \t]*")
+# The line that opens the list: a name bound to it ("INJECTION_SAMPLES = [", "examples: list[str] = (").
+_LIST_OPENING = re.compile(r"([\w.]+)\s*(?::[^=\n]*)?=\s*[\[(]\s*$")
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+def _listed_as_examples(text: str, line_start: int) -> bool:
+    """Whether the list literal a line belongs to is named as examples ("INJECTION_SAMPLES = [")."""
+    for line in reversed(text[:line_start].splitlines()[-50:]):
+        if _CODE_ITEM.fullmatch(line):
+            continue
+        opening = _LIST_OPENING.search(line)
+        return bool(opening) and bool(_FRAME.search(opening.group(1).replace("_", " ")))
+    return False
 
 
 def _framed_block(text: str, start: int, end: int) -> bool:

@@ -46,6 +46,15 @@ MODEL_NAMES = (
 MODEL_ROLES = r"(?:assistant|agent|model|bot)"
 
 
+# A noun after the name that makes it a person's or a group's ("AI team", "an AI researcher").
+_NOT_A_PERSON = (
+    r"(?!\s+(?:team|group|department|lab|research|company|product|startup|engineer|developer|course|conference"
+    r"|workshop|project|manager|director|professor|editor|coach|principal|secretary|researchers?|scientists?"
+    r"|enthusiasts?|experts?|specialists?|students?|ethicists?|practitioners?|founders?|consultants?|start-up"
+    r"|engineers?|developers?))"
+)
+
+
 def addressed_to(names: str) -> str:
     """A pattern for text that speaks to a reader called by one of `names`."""
     return (
@@ -55,10 +64,8 @@ def addressed_to(names: str) -> str:
         r"|\b(?:to you|(?:note|message|instructions?|reminder|memo|notice|request|hint|tip|warning)"
         r" (?:to|for)|(?:for|to)(?= (?:any|every|each|all|whichever) ))"
         r",? (?:you,? )?(?:the |an? |all |any |every |each |whichever )?"
-        rf"{names}s?\b(?!\s+(?:team|group|department|lab|research|company|product"
-        r"|startup|engineer|developer|course|conference|workshop|project|manager|director|professor|editor"
-        r"|coach|principal|secretary))"
-        rf"|\bif you(?:'re| are) an? {names}\b|\b(?:to|for) (?:the |you,? the )?{names}s?\s?:"
+        rf"{names}s?\b{_NOT_A_PERSON}"
+        rf"|\bif you(?:'re| are) an? {names}\b{_NOT_A_PERSON}|\b(?:to|for) (?:the |you,? the )?{names}s?\s?:"
         rf"|\b{names}s? (?:that |who |which |is |are )?(?:reads?|reading|process(?:es|ing)?|pars(?:es|ing)"
         r"|summari[sz](?:es|ing)|analy[sz](?:es|ing)|browses|browsing|sees|seeing) this\b"
         # Spoken to by name at the start of a sentence, then told something.
