@@ -190,6 +190,14 @@ class Upstream:
                         b"lorem ipsum\n" * 30_000 + b"DB_PASSWORD=" + upstream.secret_in_page.encode() + b"\n"
                     )
                     self._send(200, page, "text/plain")
+                elif path == "/canned":  # what a test set: (content type, content encoding, body)
+                    kind, coding, data = upstream.canned
+                    self.send_response(200)
+                    self.send_header("Content-Type", kind)
+                    self.send_header("Content-Encoding", coding)
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
                 elif path.rstrip("/") == "/simple/demo":
                     name = upstream.wheel.name
                     page = f'<html><body><a href="https://files.pythonhosted.org:{upstream.port}/files/{name}">{name}</a></body></html>'
@@ -261,6 +269,7 @@ class Upstream:
                     self._send(200, answer)
 
         self.secret_in_page = ""
+        self.canned: tuple[str, str, bytes] = ("text/plain", "identity", b"")  # served at /canned
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.server.socket = context.wrap_socket(

@@ -21,8 +21,10 @@ Events (mitmproxy's own addon model):
 - `responseheaders` / `response`: nothing large is held. A text response of up to 256 kB is held by
   mitmproxy and scanned right after it is relayed; a longer one is streamed (`flow.response.stream` with a
   callable) and scanned in windows as it passes (`Runtime.observe_output`: secrets taint the session,
-  instructions flag it); binary and pass-through traffic streams untouched; MCP answers are screened
-  event by event before they are relayed.
+  instructions flag it); either way the text is read without its content coding, at most 4 MiB of it
+  decoded (a compressed answer may be a bomb), and what was not read is said (`proxy_response_unscreened`);
+  binary and pass-through traffic streams untouched; MCP answers are screened event by event before they
+  are relayed.
 Any failure in a hook answers the request with a 403 (`proxy_handler_error`) or cuts the response: never a
 request forwarded undecided. The addon never decides: the verdict is always `Runtime`'s, or `limen serve`'s
 when `LIMEN_SERVER` names one (`limen.serve.client.RemoteRuntime`: unreachable or garbled, a 403 BLOCK).
@@ -32,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -356,19 +357,29 @@ class LimenAddon:
     def _scan_held(
         self, session: str, request: http.Request, response: http.Response, action: Action | None
     ) -> None:
+        """The held text, without its content codings (bounded: a small compressed answer may expand
+        to gigabytes, so at most MAX_OBSERVED bytes are decoded); what could not be decoded, or lies past
+        MAX_OBSERVED, is said in a `proxy_response_unscreened` event, and what was read is scanned."""
         try:
-            try:
-                text = response.get_text(strict=False) or ""
-            except ValueError:  # an encoding mitmproxy cannot undo: the bytes as they came
-                text = (response.raw_content or b"").decode("utf-8", errors="replace")
+            headers = response.headers
+            raw = response.raw_content or b""
+            encoding = headers.get("content-encoding", "").strip().lower()
+            body = codings.decode(encoding, raw, MAX_OBSERVED) if encoding else _AS_SENT
+            data = raw if body.data is None else body.data
+            why = f"content encoding {encoding[:40]!r} not decoded: {body.problem}" if body.problem else ""
+            if len(data) > MAX_OBSERVED:
+                why, data = why or f"text past the first {MAX_OBSERVED} bytes", data[:MAX_OBSERVED]
+            text = _text(data, headers.get("content-type", ""))
             arguments = {"url": request.url, "method": request.method}
         except Exception as exc:
             _note(f"response scan failed: {type(exc).__name__}")
+            why, text, arguments = f"the scan raised {type(exc).__name__}", "", {}
+        if why:
             self.runtime.audit_event(
-                "proxy_response_unscreened", session=session, why=f"the scan raised {type(exc).__name__}"
+                "proxy_response_unscreened", session=session, url_host=request.pretty_host[:200], why=why
             )
-            return
-        self._observe(session, arguments, text[:MAX_OBSERVED], action)
+        if arguments:
+            self._observe(session, arguments, text, action)
 
     def _observe(
         self, session: str, arguments: dict[str, Any], text: str, action: Action | None = None
@@ -429,8 +440,9 @@ class LimenAddon:
 
 class _Observer:
     """A streamed text response scanned in windows as it passes (`Runtime.observe_output`); the bytes go on
-    unchanged. gzip and deflate are inflated for the scan (bounded per chunk); other encodings are not read,
-    and an event says so."""
+    unchanged. Its content coding (gzip, deflate, br, zstd) is undone for the scan, at most MAX_OBSERVED
+    bytes of it (`codings.Stream`); a coding not decoded, a stream that fails, and text past MAX_OBSERVED
+    are said in a `proxy_response_unscreened` event."""
 
     def __init__(
         self, addon: LimenAddon, session: str, url: str, headers: Any, action: Action | None = None
@@ -439,15 +451,9 @@ class _Observer:
         self.session = session
         self.arguments = {"url": url, "method": "GET"}
         self.action = action
-        encoding = headers.get("content-encoding", "").lower().strip()
-        self.inflate: Any = None
-        self.readable = encoding in ("", "identity", "gzip", "x-gzip", "deflate")
-        if encoding in ("gzip", "x-gzip"):
-            self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif encoding == "deflate":
-            self.inflate = zlib.decompressobj()
+        self.stream = codings.Stream(headers.get("content-encoding", "").lower().strip())
         self.window = bytearray()
-        self.seen = 0
+        self.decoded = 0  # bytes of text decoded so far (at most MAX_OBSERVED are)
         self.reported = False
 
     def __call__(self, chunk: bytes) -> bytes:
@@ -459,24 +465,26 @@ class _Observer:
         return chunk
 
     def _take(self, chunk: bytes) -> None:
-        if not self.readable:
-            self._unscreened("content encoding not read")
-            return
-        if self.seen >= MAX_OBSERVED:
+        data = b""
+        if self.decoded >= MAX_OBSERVED:
             if chunk:
                 self._unscreened(f"text past the first {MAX_OBSERVED} bytes")
-            return
-        data = chunk
-        if self.inflate is not None and chunk:
-            data = self.inflate.decompress(chunk, OBSERVE_WINDOW * 2)
+        elif not self.stream.problem:
+            data = self.stream.feed(chunk, MAX_OBSERVED - self.decoded)
+            self.decoded += len(data)
+            if self.decoded > MAX_OBSERVED:
+                data = data[: len(data) - (self.decoded - MAX_OBSERVED)]
+                self._unscreened(f"text past the first {MAX_OBSERVED} bytes")
+        if self.stream.problem:  # what was decoded before is still scanned
+            self._unscreened(f"content encoding not decoded: {self.stream.problem}")
         self.window += data
-        if len(self.window) >= OBSERVE_WINDOW or (not chunk and self.window):
+        last = not chunk or self.decoded >= MAX_OBSERVED or bool(self.stream.problem)  # nothing follows
+        if self.window and (last or len(self.window) >= OBSERVE_WINDOW):
             self._observe(bytes(self.window))
-            self.seen += len(self.window)
-            if chunk:
-                del self.window[: max(0, len(self.window) - OBSERVE_OVERLAP)]
-            else:
+            if last:
                 self.window.clear()
+            else:
+                del self.window[: max(0, len(self.window) - OBSERVE_OVERLAP)]
 
     def _observe(self, data: bytes) -> None:
         text = data.decode("utf-8", errors="replace")
@@ -535,6 +543,17 @@ def _later(scan: Callable[..., None], *args: Any) -> None:
         asyncio.get_running_loop().call_soon(run)
     except RuntimeError:  # no loop (called outside the proxy): scan now
         run()
+
+
+def _text(data: bytes, content_type: str) -> str:
+    """A body's text as mitmproxy reads it (the charset its Content-Type or markup names; else latin-1,
+    which keeps every byte), undecodable bytes replaced."""
+    from mitmproxy.net.http.headers import infer_content_encoding
+
+    try:
+        return data.decode(infer_content_encoding(content_type, data), errors="replace")
+    except LookupError:  # a charset Python does not know
+        return data.decode("utf-8", errors="replace")
 
 
 def _rewritable(response: Any) -> None:

@@ -18,7 +18,9 @@ might take from a body its decoder stopped short of.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 BROTLI_STEP = 16  # bytes of brotli input per decoder call (its output per call has no limit)
 ZSTD_MAX_WINDOW = 1 << 23  # zstd levels 1-19 use at most this; a frame asking for more is refused
@@ -50,11 +52,16 @@ def decode(encoding: str, data: bytes, limit: int) -> Decoded:
     if not steps:
         return Decoded(None)
     for done, coding in enumerate(reversed(steps)):
-        undo = _DECODERS.get(coding)
-        if undo is None:
+        make = _INFLATERS.get(coding)
+        if make is None:
             return Decoded(data, f"{coding[:20]!r} is not a coding Limen decodes")
+        if not data:
+            return Decoded(b"")
+        inflater = make()
         try:
-            out = undo(data, limit) if data else b""
+            out = inflater.feed(data, limit)
+            if len(out) <= limit and not inflater.ended():
+                raise _Failed("stream ends early", out)
         except _Failed as failed:
             return Decoded(failed.partial + b"\n" + data, f"{coding} {failed.why}")
         if len(out) > limit and done < len(steps) - 1:
@@ -63,89 +70,160 @@ def decode(encoding: str, data: bytes, limit: int) -> Decoded:
     return Decoded(data)
 
 
-def _gzip(data: bytes, limit: int) -> bytes:
-    return _zlib(data, limit, 16 + zlib.MAX_WBITS, members=True)
+class Stream:
+    """A streamed body's coding undone chunk by chunk: `feed(chunk, room)` answers at most `room` + 1
+    decoded bytes (past `room` the caller stops feeding: what is left of the input is not decoded). One
+    coding at most: a stream in stacked or unknown codings has a `problem` from the start, and one that
+    fails or ends early gets one (`feed` then answers what was decoded before)."""
 
+    def __init__(self, encoding: str) -> None:
+        steps = codings(encoding)
+        self.problem = ""
+        self._inflater: _Inflater | None = None
+        if len(steps) > 1:
+            self.problem = f"stacked codings {encoding[:40]!r} are not decoded in a stream"
+        elif steps:
+            make = _INFLATERS.get(steps[0])
+            if make is None:
+                self.problem = f"{steps[0][:20]!r} is not a coding Limen decodes"
+            else:
+                self._inflater = make()
 
-def _deflate(data: bytes, limit: int) -> bytes:
-    try:
-        return _zlib(data, limit, zlib.MAX_WBITS, members=False)
-    except _Failed as failed:
-        if failed.partial:
-            raise
-        return _zlib(data, limit, -zlib.MAX_WBITS, members=False)  # raw deflate, no zlib header
-
-
-def _zlib(data: bytes, limit: int, wbits: int, members: bool) -> bytes:
-    out = bytearray()
-    rest = data
-    while rest:
-        inflate = zlib.decompressobj(wbits)
+    def feed(self, chunk: bytes, room: int) -> bytes:
+        """`chunk` decoded (b"": the end of the body, checked for a stream left unfinished)."""
+        if self.problem:
+            return b""
+        if self._inflater is None:
+            return chunk
         try:
-            out += inflate.decompress(rest, limit + 1 - len(out))
-        except zlib.error as exc:
-            raise _Failed(f"stream is corrupt ({exc})", bytes(out)) from None
-        if len(out) > limit:
-            return bytes(out)
-        if not inflate.eof:
-            raise _Failed("stream ends early", bytes(out))
-        rest = inflate.unused_data
-        if not rest.strip(b"\0"):  # zero padding after the last member (gzip reads it so)
-            break
-        if not members:
-            raise _Failed("stream is followed by other bytes", bytes(out))
-    return bytes(out)
+            if not chunk:
+                if self._inflater.fed and not self._inflater.ended():
+                    self.problem = "stream ends early"
+                return b""
+            return self._inflater.feed(chunk, room)
+        except _Failed as failed:
+            self.problem = failed.why
+            return failed.partial
 
 
-def _brotli(data: bytes, limit: int) -> bytes:
-    import brotli  # type: ignore[import-untyped]
+class _Inflater:
+    """One coding undone incrementally; `feed` answers at most `room` + 1 bytes (more input past that is
+    dropped: the caller is done) and raises `_Failed` with what it decoded before a failure."""
 
-    inflate = brotli.Decompressor()
-    parts: list[bytes] = []
-    size = 0
-    for start in range(0, len(data), BROTLI_STEP):
-        try:
-            part = inflate.process(data[start : start + BROTLI_STEP])
-        except brotli.error:
-            why = "stream is followed by other bytes" if inflate.is_finished() else "stream is corrupt"
-            raise _Failed(why, b"".join(parts)) from None
-        if part:
-            parts.append(part)
-            size += len(part)
-            if size > limit:
-                return b"".join(parts)[: limit + 1]
-    if not inflate.is_finished():
-        raise _Failed("stream ends early", b"".join(parts))
-    return b"".join(parts)
+    fed = False
+
+    def feed(self, data: bytes, room: int) -> bytes:
+        raise NotImplementedError
+
+    def ended(self) -> bool:
+        raise NotImplementedError
 
 
-def _zstd(data: bytes, limit: int) -> bytes:
-    import zstandard
+class _Zlib(_Inflater):
+    """gzip (every member, zero padding after the last ignored) or deflate (zlib-wrapped, or raw when its
+    first two bytes are no zlib header, as mitmproxy reads it)."""
 
-    decompressor = zstandard.ZstdDecompressor(max_window_size=ZSTD_MAX_WINDOW)
-    out = bytearray()
-    rest = data
-    while rest:  # frame by frame (a decompressobj reads one)
-        inflate = decompressor.decompressobj()
-        start = 0
-        while start < len(rest) and not inflate.eof:
+    def __init__(self, gzip: bool) -> None:
+        self.gzip = gzip
+        self.inflate: Any = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzip else None
+        self.head = b""  # deflate: the first byte, until the second says which wrapper it is
+        self.done = False
+
+    def feed(self, data: bytes, room: int) -> bytes:
+        self.fed = True
+        if self.inflate is None:
+            data, self.head = self.head + data, b""
+            if len(data) < 2:
+                self.head = data
+                return b""
+            zlib_header = data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0
+            self.inflate = zlib.decompressobj(zlib.MAX_WBITS if zlib_header else -zlib.MAX_WBITS)
+        out = bytearray()
+        while data:
+            if self.done:
+                if not data.strip(b"\0"):
+                    break
+                if not self.gzip:
+                    raise _Failed("stream is followed by other bytes", bytes(out))
+                self.inflate, self.done = zlib.decompressobj(16 + zlib.MAX_WBITS), False
             try:
-                out += inflate.decompress(rest[start : start + ZSTD_STEP])
-            except zstandard.ZstdError as exc:
+                out += self.inflate.decompress(data, room + 1 - len(out))
+            except zlib.error as exc:
+                raise _Failed(f"stream is corrupt ({exc})", bytes(out)) from None
+            if len(out) > room:
+                break
+            self.done = self.inflate.eof
+            data = self.inflate.unused_data if self.done else b""
+        return bytes(out)
+
+    def ended(self) -> bool:
+        return self.done
+
+
+class _Brotli(_Inflater):
+    def __init__(self) -> None:
+        import brotli  # type: ignore[import-untyped]
+
+        self.error = brotli.error
+        self.inflate = brotli.Decompressor()
+
+    def feed(self, data: bytes, room: int) -> bytes:
+        self.fed = True
+        parts: list[bytes] = []
+        size = 0
+        for start in range(0, len(data), BROTLI_STEP):
+            try:
+                part = self.inflate.process(data[start : start + BROTLI_STEP])
+            except self.error:
+                finished = self.inflate.is_finished()
+                why = "stream is followed by other bytes" if finished else "stream is corrupt"
+                raise _Failed(why, b"".join(parts)) from None
+            if part:
+                parts.append(part)
+                size += len(part)
+                if size > room:
+                    return b"".join(parts)[: room + 1]
+        return b"".join(parts)
+
+    def ended(self) -> bool:
+        return bool(self.inflate.is_finished())
+
+
+class _Zstd(_Inflater):
+    """Frame after frame (a decompressobj reads one), ZSTD_STEP bytes of input a call."""
+
+    def __init__(self) -> None:
+        import zstandard
+
+        self.error = zstandard.ZstdError
+        self.decompressor = zstandard.ZstdDecompressor(max_window_size=ZSTD_MAX_WINDOW)
+        self.inflate = self.decompressor.decompressobj()
+
+    def feed(self, data: bytes, room: int) -> bytes:
+        self.fed = True
+        out = bytearray()
+        while data:
+            step, data = data[:ZSTD_STEP], data[ZSTD_STEP:]
+            if self.inflate.eof:
+                self.inflate = self.decompressor.decompressobj()
+            try:
+                out += self.inflate.decompress(step)
+            except self.error as exc:
                 raise _Failed(f"stream is corrupt ({str(exc)[:80]})", bytes(out)) from None
-            if len(out) > limit:
-                return bytes(out[: limit + 1])
-            start += ZSTD_STEP
-        if not inflate.eof:
-            raise _Failed("stream ends early", bytes(out))
-        rest = inflate.unused_data + rest[start:]
-    return bytes(out)
+            if len(out) > room:
+                return bytes(out[: room + 1])
+            if self.inflate.eof and self.inflate.unused_data:
+                data = self.inflate.unused_data + data
+        return bytes(out)
+
+    def ended(self) -> bool:
+        return bool(self.inflate.eof)
 
 
-_DECODERS = {
-    "gzip": _gzip,
-    "x-gzip": _gzip,
-    "deflate": _deflate,
-    "br": _brotli,
-    "zstd": _zstd,
+_INFLATERS: dict[str, Callable[[], _Inflater]] = {
+    "gzip": lambda: _Zlib(gzip=True),
+    "x-gzip": lambda: _Zlib(gzip=True),
+    "deflate": lambda: _Zlib(gzip=False),
+    "br": _Brotli,
+    "zstd": _Zstd,
 }
