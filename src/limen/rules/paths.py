@@ -196,8 +196,8 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
         changed.update((absolute(w, cwd, ctx.home), None) for w in changed_operands(command, metadata=True))
     for path in changed:
         if _matches_protected(path, ctx) or (
-            _has_glob(path) and any(fnmatchcase(p, path) for p in ctx.protected_paths)
-        ):
+            _has_glob(path) and any(fnmatchcase(p, path) and os.path.lexists(p) for p in ctx.protected_paths)
+        ):  # a glob reaches the protected files that are there
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
             return
     for path in action.paths:  # read: Limen's state and keys, agents' settings (credentials in `env` blocks)
