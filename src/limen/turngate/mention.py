@@ -108,7 +108,7 @@ def _listed_as_examples(text: str, line_start: int) -> bool:
         if _CODE_ITEM.fullmatch(line):
             continue
         opening = _LIST_OPENING.search(line)
-        return bool(opening) and bool(_FRAME.search(opening.group(1).replace("_", " ")))
+        return opening is not None and _FRAME.search(opening.group(1).replace("_", " ")) is not None
     return False
 
 
