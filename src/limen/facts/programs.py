@@ -122,6 +122,9 @@ class Program:
     # regex over the words after the name: the invocations of a `LOADS_CODE` program that load native code
     # from a file they name (a PKCS#11 provider, an engine), code no analysis here reads
     loads_library: str = ""
+    # regex over the words after the name: the invocation deletes the files it is given once it has them
+    # (`tar --remove-files`, `zip -m`, `7z -sdel`, `rsync --remove-source-files`): judged as `rm -rf` of them
+    removes_operands: str = ""
 
 
 _STORE_LISTINGS = frozenset({"ls", "du", "stat"})
@@ -233,6 +236,7 @@ def _p(
     exposes: str = "",
     store_service: str | None = None,
     loads_library: str = "",
+    removes_operands: str = "",
 ) -> Program:
     return Program(
         name,
@@ -258,6 +262,7 @@ def _p(
         exposes=exposes,
         store_service=store_service,
         loads_library=loads_library,
+        removes_operands=removes_operands,
     )
 
 
@@ -690,6 +695,7 @@ PROGRAMS: tuple[Program, ...] = (
             *("-I", "--use-compress-program", "--to-command", "-F", "--info-script"),
             *("--new-volume-script", "--checkpoint-action"),
         ),
+        removes_operands=r"(?<!\S)--remove-files(?!\S)",
     ),
     _p(
         "rsync",
@@ -698,6 +704,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.DOWNLOADS,
         options=_RSYNC_OPTS,
         command_options=("-e", "--rsh", "--rsync-path"),
+        removes_operands=r"(?<!\S)--remove-source-files(?!\S)",
     ),
     _p("make", R.RUNS_OPTION, aliases=("gmake",), command_options=("--eval", "-E")),
     _p(
@@ -727,7 +734,14 @@ PROGRAMS: tuple[Program, ...] = (
         command_options=("-P", "--pager"),
     ),
     _p("ed", R.READS, R.SHELL_ESCAPE, aliases=("red",), files=0),
-    _p("zip", R.RUNS_OPTION, options=("-TT", "--unzip-command"), command_options=("-TT", "--unzip-command")),
+    _p(
+        "zip",
+        R.RUNS_OPTION,
+        options=("-TT", "--unzip-command"),
+        command_options=("-TT", "--unzip-command"),
+        removes_operands=r"(?<!\S)(?:-[A-Za-z]*m[A-Za-z]*|--move)(?!\S)",
+    ),
+    _p("7z", R.READS, aliases=("7za", "7zr"), removes_operands=r"(?<!\S)-sdel(?!\S)"),
     # `tcpdump -z CMD`: runs CMD on every file it rotates
     _p(
         "tcpdump",

@@ -485,7 +485,8 @@ def _walk(
                 _add_glob(word, state)  # `for f in *.dat; do rm $f` touches what the glob matches
             _add_path_operands(word, state)
             values.extend(word.fields)
-            known = known and not word.dynamic and not word.glob
+            # a glob's pattern stands for each of its matches (`for d in ~/projects/*; do rm -rf "$d"`)
+            known = known and not word.dynamic
         body = node.child_by_field_name("body")
         # `for d in / ~; do rm -rf $d; done`: the body once per known value; values that differ only in
         # their numbers (`{1..100}`) once per shape; past the bound the loop is opaque.
@@ -1562,6 +1563,13 @@ def _run_command(
         _applies_patch(name, argv[1:], state, stdin)
     if entry is not None and Role.COMPILES in entry.roles and _compiles_written(argv, state, stdin):
         state.flag(f"{name} compiles code this line wrote or piped (not analysed)")
+    if entry is not None and entry.removes_operands and re.search(entry.removes_operands, " ".join(argv[1:])):
+        # `zip -rm /tmp/a.zip ~/projects`: what it archives is deleted after, as `rm -rf` would
+        files = _operands(argv[1:], entry.options)
+        if files:
+            _record(state, Command(argv=("rm", "-rf", *files), name="rm", via=(*via, name)))
+            for word in files:
+                _add_path(word, state, write=True)
     handler = _HANDLERS.get(name)
     if handler is None and entry is not None and Role.INTERPRETER in entry.roles:
         handler = _interpreter  # `python3.11`, `node18`

@@ -470,8 +470,11 @@ _OVERWRITES_ARGUMENT = re.compile(r'(?<![>&0-9])>\|?\s*["\']?(?:\$\{?[0-9@]\}?|\
 
 
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
-_FD_FILTERS = frozenset({"-e", "--extension", "-g", "--glob", "-t", "--type", "-S", "--size"})
-_FD_VALUED = frozenset({*_FD_FILTERS, "-d", "--max-depth", "--min-depth", "-E", "--exclude", "-j", "-c"})
+# what narrows fd's matches (a type does not: `fd -t d . / -x rm -rf` deletes every folder it finds)
+_FD_FILTERS = frozenset({"-e", "--extension", "-g", "--glob", "-S", "--size"})
+_FD_VALUED = frozenset(
+    {*_FD_FILTERS, "-t", "--type", "-d", "--max-depth", "--min-depth", "-E", "--exclude", "-j", "-c"}
+)
 
 
 def _fd_sweep(command: Command, action: Action, ctx: Context) -> Finding | None:
@@ -514,6 +517,40 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "find -delete without a filter")
     found = [f for f in (_home_folder_delete(r, ctx) for r in roots) if f is not None]
     return max(found, key=lambda f: f.verdict, default=None)
+
+
+# Programs that list what a folder holds, one path a line: their output fed to `xargs rm` deletes it
+_LISTERS = frozenset({"find", "fd", "fdfind", "ls"})
+_PASSING = frozenset({"sort", "tr", "cat"})  # pass every line on
+
+
+def _piped_sweep(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`find ~ -mindepth 1 | xargs rm -rf`, `ls / | xargs rm -rf`: a delete run on what a listing printed is
+    judged as the listing deleting its own matches (`find ROOT -exec rm -rf {} +`), filters and all."""
+    if command.name not in _DELETERS:
+        return None
+    fed = {s for v in command.via if v.startswith("stdin:") for s in v[len("stdin:") :].split(",")}
+    if not fed & _LISTERS or fed - _LISTERS - _PASSING:
+        return None  # no listing, or one narrowed on its way (`| grep -v keep`, `| tail -n +6`)
+    for lister in action.commands:
+        if lister.name not in fed & _LISTERS:
+            continue
+        if lister.name == "ls":  # `ls ROOT`: ROOT's entries, as `find ROOT -maxdepth 1` lists them
+            roots = [w for w in lister.argv[1:] if not w.startswith("-")] or ["."]
+            lister = Command(("find", *roots, "-maxdepth", "1"), "find")
+        if all(is_within(r, ctx.workspace) for r in _find_roots(lister, action, ctx)):
+            continue  # the project's own files: `bulk_operation` asks about an unbounded list
+        elif lister.name != "find":
+            lister = Command((*lister.argv, "-x", *command.argv), lister.name)
+            found = _fd_sweep(lister, action, ctx)
+            if found is not None:
+                return found
+            continue
+        swept = Command((*lister.argv, "-exec", *command.argv, "{}", "+"), "find")
+        found = _destructive_find(swept, action, ctx)
+        if found is not None:
+            return found
+    return None
 
 
 _NOT_A_DISK = frozenset({"/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty"})
@@ -987,6 +1024,7 @@ _COMMAND_CHECKS = (
     _destructive_move,
     _recursive_delete,
     _destructive_find,
+    _piped_sweep,
     _disk_wipe,
     _permission_sweep,
     _git_destructive,

@@ -133,6 +133,16 @@ def _matches_protected(path: str, ctx: Context) -> bool:
     return False
 
 
+def _glob_reaches(pattern: str, path: str) -> bool:
+    """A shell glob matches `path` as bash would: part by part, a `*` or `?` never matching a leading dot
+    (`rm -rf ~/*` leaves `~/.limen`)."""
+    wanted, parts = pattern.rstrip("/").split("/"), path.split("/")
+    return len(wanted) == len(parts) and all(
+        fnmatchcase(part, glob) and (glob.startswith(".") or not part.startswith("."))
+        for glob, part in zip(wanted, parts, strict=True)
+    )
+
+
 def _is_policy(path: str) -> bool:
     """A policy file (`limen.yaml`, the user-level `~/.config/limen/...`): the agent may read the rules it
     is held to, and a glob that lists or reads beside one (`ls *`) touches nothing else of Limen's."""
@@ -195,9 +205,10 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
     for command in action.commands:  # `rm *`, `sed -i ... *`: the operands as written, globs unexpanded
         changed.update((absolute(w, cwd, ctx.home), None) for w in changed_operands(command, metadata=True))
     for path in changed:
-        if _matches_protected(path, ctx) or (
-            _has_glob(path) and any(fnmatchcase(p, path) and os.path.lexists(p) for p in ctx.protected_paths)
-        ):  # a glob reaches the protected files that are there
+        if _matches_protected(path, ctx) or (  # a glob reaches the protected files that are there
+            _has_glob(path)
+            and any(_glob_reaches(path, p) and os.path.lexists(p) for p in ctx.protected_paths)
+        ):
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
             return
     for path in action.paths:  # read: Limen's state and keys, agents' settings (credentials in `env` blocks)
