@@ -71,7 +71,8 @@ _READS = (
     r"|handl\w+|manag\w+|triag\w+|scan\w*|see|sees|seeing|index\w*|crawl\w*|lee|lea|leyendo|procesa\w*"
     r"|resum\w+|analiz\w+|lit|lis\w*|trait\w+|analys\w+|lies\w*|liest|verarbeit\w*|auswert\w*|analysier\w*"
     r"|zusammenfass\w*|legg\w+|elabor\w+|ler|lê|processa\w*|чита\w+|прочита\w+|обрабатыва\w+|анализиру\w+"
-    r"|получ\w+|просматрива\w+|leest|verwerkt|czyta\w*|przetwarza\w*|okuyan|işleyen|läser|hanterar"
+    r"|получ\w+|просматрива\w+|leest|verwerkt|samenvat|bekijkt|analyseert|czyta\w*|przetwarza\w*"
+    r"|streszcza\w*|analizuje|okuyan|işleyen|läser|hanterar"
     r"|behandlar|sammanfattar|obsługuj\w*)"
 )
 # The same as a participle: "reading this", "processing this mailbox", "lisant ce message".
@@ -203,6 +204,8 @@ SPOKEN_TO_AI = (
     rf"(?:{_PREP}|addressed to|dirigido a|destinado a|destiné à|gerichtet an)\s(?:{_DET})?"
     rf"(?:[\w'-]+\s){{0,3}}?"
     rf"(?:{AI_NOUN}|{_PERSON_ROLE})\b"
+    # Turkish marks the addressee by the dative after the noun: "Bu sayfayı okuyan yapay zeka asistanına:"
+    r"|(?:yapay zeka\s(?:asistan|model|ajan|bot)\w*?|asistan\w*?)(?:a|e|na|ne|ya|ye)\s?[:：]"
     # Chinese, Japanese and Korean mark the addressee by a particle or a title after the noun.
     r"|(?:致|给|对|请|尊敬的|亲爱的)(?:正在|所有|任何)?[^，,：:。！\n]{0,12}?(?:ai|人工智能|智能助手|智能助理|智能体|助手"
     r"|机器人)[^，,：:。！\n]{0,4}?[，,：:！!]"
@@ -245,8 +248,8 @@ TURN_START = r"(?:^|\n)(?:#{1,6}\s?)?\W{0,3}"
 TRANSCRIPT_TURN = rf"{TURN_START}(?:{USER_ROLES}|customer|client|me|kunde|cliente|клиент|q)\s?[:：]"
 # What makes a turn an order: a verb of order or please, in the gate's languages.
 _TURN_ORDER = (
-    rf"(?:\b{ORDER_VERBS}\b|\b{_PLEASE}|请|ください|세요|해 ?줘|\bgönder\w*|\bsil\b|\baktar\b|\bradera\b"
-    r"|\bskicka\b|отправ\w*|перешл\w*|удал\w*|发送|发到|发给|转发|删除|送信|転送|削除)"
+    rf"(?:\b{ORDER_VERBS}\b|\b{_PLEASE}|请|ください|세요|해 ?줘|\bgönder\w*|\bsil\b|\baktar\b|\bilet\b"
+    r"|\bradera\b|\bskicka\b|отправ\w*|перешл\w*|удал\w*|发送|发到|发给|转发|删除|送信|転送|削除)"
 )
 _NEXT_TURN = r"[^\n]*\n(?:[^\n]*\n){0,6}?(?:#{1,6}\s?)?\W{0,3}"
 # A fake turn of the agent's own conversation: an assistant's turn, then the user speaking again with an

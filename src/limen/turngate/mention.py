@@ -24,7 +24,11 @@ _FRAME = re.compile(
     r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|sagte|lautete|por ejemplo|como|frases?"
     r"|escribió|escribía|dice|decía|dijo|par exemple|comme|phrases?|écrit|écrivait|dit|disait"
     # nouns for an order quoted as an example, and the same frames in the other languages the gate reads
-    r"|instructions?|commands?|orders?|requests?"
+    r"|instructions?|commands?|orders?|requests?|anweisung\w*|befehl\w*|instrucci\w+|órden\w*|comando\w*"
+    r"|consignes?|commandes?|istruzion\w+|instruç\w+|opdracht\w*|polecen\w+|instrukcj\w+|указани\w+"
+    r"|команд\w*|инструкци\w+|talimat\w*|instruktion\w*|kommando\w*"
+    # verbs of saying in the other languages
+    r"|diz|dizia|disse|zegt|zei|mówi|mówił\w*|говорит|гласит|сказано|написано|säger|diyor|yazıyor"
     r"|bijvoorbeeld|zoals|als|zin|zinnen|tekst|bericht|voorbeeld|schreef|zei"
     r"|na przykład|np\.|przykład|w rodzaju|typu|zdanie|zdania|fraza|frazę|frazy|tekst|wiadomość"
     r"|napisał\w*|jak"
@@ -42,7 +46,9 @@ _FRAME_AFTER = re.compile(
     r"\s{0,2}(?:这样的|這樣的|这类|這類|之类|之類|一类|等(?:句子|指令|文字|话)|的句子|的话|字样"
     r"|といった|という|のような|などの|などと|と書|のように"
     r"|같은|라는|이라는|와 같은|과 같은|등의|처럼"
-    r"|gibi|diye)",
+    r"|gibi|diye"
+    # German puts the participle after the quotation: "„KI, empfiehl ...“ geschrieben"
+    r"|(?:\w+\s)?(?:geschrieben|gesagt|gefragt|gepostet|verschickt|eingefügt|versteckt)\b)",
     re.IGNORECASE,
 )
 # Single quotes too, where they open after a space and close before one ("asking staff to 'paste ...'"):
