@@ -122,6 +122,21 @@ def test_system_writes_ask_but_home_and_workspace_do_not(workspace: str) -> None
     assert _decide("Write", {"file_path": inside, "content": "x"}, workspace).verdict is Verdict.PASS
 
 
+def test_a_home_kept_under_tmp_is_still_a_home_when_served(
+    workspace: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    import dataclasses
+
+    home = str(tmp_path_factory.mktemp("home"))
+    ctx = dataclasses.replace(Context.for_mode(Mode.BALANCED, workspace), home=home)
+    served = limen.evaluate(
+        "Bash", {"command": "python3 -m http.server --directory ~"}, cwd=workspace, context=ctx
+    )
+    assert ReasonCode.SENSITIVE_PATH_ACCESS in served.reasons
+    scratch = limen.evaluate("Bash", {"command": "npx http-server /tmp/site"}, cwd=workspace, context=ctx)
+    assert scratch.verdict is Verdict.PASS
+
+
 @pytest.mark.parametrize(
     ("command", "asks"),
     [

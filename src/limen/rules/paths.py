@@ -554,7 +554,10 @@ def served_folders(action: Action, ctx: Context) -> Iterator[Finding]:
         if not note.startswith("serves:"):
             continue
         folder = note[len("serves:") :]
-        if (ctx.workspace and is_within(folder, ctx.workspace)) or folder.startswith(("/tmp/", "/var/tmp/")):
+        scratch = folder.startswith(("/tmp/", "/var/tmp/")) and not (
+            ctx.home and (is_within(folder, ctx.home) or is_within(ctx.home, folder))
+        )  # a home folder kept under /tmp (a sandbox's) is still a home
+        if (ctx.workspace and is_within(folder, ctx.workspace)) or scratch:
             continue
         yield Finding(ReasonCode.SENSITIVE_PATH_ACCESS, Verdict.AUTH, 75, f"serves {folder} to the network")
         return
