@@ -123,7 +123,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument(
-        "--baseline-src", metavar="DIR", help="Also time the `limen proxy` of this source tree (its src/)."
+        "--baseline-src",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="Also time the `limen proxy` of this source tree (its src/); repeatable.",
     )
     args = parser.parse_args()
     import httpx
@@ -147,11 +151,12 @@ def main() -> int:
             home, project, upstream, "--mode", "light", launcher=[__file__, "--serve-bare"]
         )
         paths.append(Route("mitmproxy", proxied_client(home, port), url, bare))
-        if args.baseline_src:
-            other = root / "baseline-home"
-            source = str(Path(args.baseline_src).resolve())
+        for number, tree in enumerate(args.baseline_src):
+            name = "baseline" if len(args.baseline_src) == 1 else f"baseline{number + 1}"
+            other = root / f"{name}-home"
+            source = str(Path(tree).resolve())
             proc, port = start_proxy(other, project, upstream, "--mode", "light", env={"PYTHONPATH": source})
-            paths.append(Route("baseline", proxied_client(other, port), url, proc))
+            paths.append(Route(name, proxied_client(other, port), url, proc))
         for _ in range(20):  # warm every path: TLS sessions, the proxies' imports and certificate caches
             for path in paths:
                 path.client.get(path.url).raise_for_status()
@@ -179,8 +184,8 @@ def main() -> int:
                 line += f"  added median {added:5.2f} ms  p99 {added_p99:5.2f} ms  CPU {cpu:.2f} ms/request"
             print(line)
         bare_median = statistics.median(by_name["mitmproxy"].times)
-        for name in ("limen", "baseline"):
-            if name in by_name:
+        for name in by_name:
+            if name not in ("direct", "mitmproxy"):
                 share = statistics.median(by_name[name].times) - bare_median
                 print(f"{name:9} over mitmproxy alone: median {share:5.2f} ms")
         print(f"({args.requests} requests on each path; load {after} after)")

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +56,8 @@ PASS_THROUGH_KEY = "limen_pass_through"
 RESOLVED_KEY = "limen_resolved_from"
 MCP_KEY = "limen_mcp"  # a tools/call's answer to screen (`mcp.Pending`)
 ACTION_KEY = "limen_action"  # the request's decided `Action`, reused by the response's scan
-HELD_KEY = "limen_held"  # a small text response held whole: scanned in `response`
+HELD_KEY = "limen_held"  # a small text response held whole, (content type, coding): scanned in `response`
+URL_KEY = "limen_url"  # the request's URL as decided (read once)
 OBSERVE_WINDOW = 256 << 10  # bytes of response text scanned per observation
 OBSERVE_OVERLAP = 1024  # carried into the next window, so a secret across a boundary is seen
 MAX_OBSERVED = 4 << 20  # text per response scanned; past it, a `proxy_response_unscreened` event
@@ -149,17 +150,27 @@ class LimenAddon:
             data.server.__dict__["address"] = original
 
     # -- requests --------------------------------------------------------------------------------------
-    async def request(self, flow: http.HTTPFlow) -> None:
+    def request(self, flow: http.HTTPFlow) -> Awaitable[None] | None:
+        """With the local Runtime, decided in the event loop's own turn (no coroutine per request); with
+        `limen serve`, a coroutine mitmproxy awaits, the round trip in a thread (the other flows go on)."""
+        if self._remote:
+            return self._request_remote(flow)
         try:
-            if self._remote:  # each decision is a round trip to `limen serve`: the other flows go on
-                held = await asyncio.to_thread(self._request, flow)
-            else:
-                held = self._request(flow)
-            if held is not None:  # paused until a human answers (or the wait ends): off the event loop
-                flow.intercept()  # type: ignore[no-untyped-call]
-                self._holds.add(asyncio.get_running_loop().create_task(self._hold(flow, *held)))
+            self._hold_if_asked(flow, self._request(flow))
         except Exception as exc:
             self._fail(flow, exc)
+        return None
+
+    async def _request_remote(self, flow: http.HTTPFlow) -> None:
+        try:
+            self._hold_if_asked(flow, await asyncio.to_thread(self._request, flow))
+        except Exception as exc:
+            self._fail(flow, exc)
+
+    def _hold_if_asked(self, flow: http.HTTPFlow, held: tuple[str, dict[str, Any], Decision] | None) -> None:
+        if held is not None:  # paused until a human answers (or the wait ends): off the event loop
+            flow.intercept()  # type: ignore[no-untyped-call]
+            self._holds.add(asyncio.get_running_loop().create_task(self._hold(flow, *held)))
 
     def _request(self, flow: http.HTTPFlow) -> tuple[str, dict[str, Any], Decision] | None:
         """Decide the request; a refusal is answered here. Returns what to hold for a human when the
@@ -179,9 +190,10 @@ class LimenAddon:
         body = codings.decode(encoding, raw, self.config.max_body) if encoding else _AS_SENT
         decoded = body.data
         host, port = request.host, request.port
+        url = flow.metadata[URL_KEY] = request.url  # the response's scan reads it again
         found = translate.arguments(
             request.method,
-            request.url,  # where mitmproxy connects (a Host header naming another host is decided too)
+            url,  # where mitmproxy connects (a Host header naming another host is decided too)
             fields,
             raw,
             decoded,
@@ -320,7 +332,8 @@ class LimenAddon:
             return
         try:
             pending: Pending | None = flow.metadata.get(MCP_KEY)
-            kind = response.headers.get("content-type", "").lower()
+            named = _joined_values(response.headers.items(multi=True))  # type: ignore[no-untyped-call]
+            kind = named.get("content-type", "").lower()
             if pending is not None:
                 _rewritable(response)
                 if "event-stream" in kind:
@@ -332,13 +345,14 @@ class LimenAddon:
             if flow.client_conn.__dict__.get(PASS_THROUGH_KEY) or not any(t in kind for t in _TEXTUAL):
                 response.stream = True
                 return
-            length = response.headers.get("content-length", "")
+            length = named.get("content-length", "")
+            coding = named.get("content-encoding", "").strip().lower()
             if length.isdigit() and int(length) <= BUFFERED_TEXT and "event-stream" not in kind:
-                flow.metadata[HELD_KEY] = True  # held whole by mitmproxy (cheaper than streaming a small
-                return  # body): scanned in `response`
-            response.stream = _Observer(
-                self, session, flow.request.url, response.headers, flow.metadata.get(ACTION_KEY)
-            )
+                # held whole by mitmproxy (cheaper than streaming a small body): scanned in `response`
+                flow.metadata[HELD_KEY] = (kind, coding)
+                return
+            url = flow.metadata.get(URL_KEY) or flow.request.url
+            response.stream = _Observer(self, session, url, coding, flow.metadata.get(ACTION_KEY))
         except Exception as exc:
             _note(f"response screening failed to start: {type(exc).__name__}")
             response.stream = _cut
@@ -349,36 +363,43 @@ class LimenAddon:
         it reads the client's next request), so the client waits neither for the scan nor for its text to
         be decoded."""
         response = flow.response
-        if response is None or not flow.metadata.get(HELD_KEY) or not response.raw_content:
+        held = flow.metadata.get(HELD_KEY)
+        if response is None or held is None or not response.raw_content:
             return
-        session, action = flow.metadata.get(SESSION_KEY, ""), flow.metadata.get(ACTION_KEY)
-        _later(self._scan_held, session, flow.request, response, action)
+        metadata = flow.metadata
+        arguments = {"url": metadata.get(URL_KEY) or flow.request.url, "method": flow.request.method}
+        session, action = metadata.get(SESSION_KEY, ""), metadata.get(ACTION_KEY)
+        _later(self._scan_held, session, arguments, response.raw_content, held, action)
 
     def _scan_held(
-        self, session: str, request: http.Request, response: http.Response, action: Action | None
+        self,
+        session: str,
+        arguments: dict[str, Any],
+        raw: bytes,
+        held: tuple[str, str],
+        action: Action | None,
     ) -> None:
-        """The held text, without its content codings (bounded: a small compressed answer may expand
-        to gigabytes, so at most MAX_OBSERVED bytes are decoded); what could not be decoded, or lies past
-        MAX_OBSERVED, is said in a `proxy_response_unscreened` event, and what was read is scanned."""
+        """The held text (`held`: its content type and coding), without its content coding (bounded: a
+        small compressed answer may expand to gigabytes, so at most MAX_OBSERVED bytes are decoded); what
+        could not be decoded, or lies past MAX_OBSERVED, is said in a `proxy_response_unscreened` event, and
+        what was read is scanned."""
+        kind, encoding = held
+        text = ""
         try:
-            headers = response.headers
-            raw = response.raw_content or b""
-            encoding = headers.get("content-encoding", "").strip().lower()
             body = codings.decode(encoding, raw, MAX_OBSERVED) if encoding else _AS_SENT
             data = raw if body.data is None else body.data
             why = f"content encoding {encoding[:40]!r} not decoded: {body.problem}" if body.problem else ""
             if len(data) > MAX_OBSERVED:
                 why, data = why or f"text past the first {MAX_OBSERVED} bytes", data[:MAX_OBSERVED]
-            text = _text(data, headers.get("content-type", ""))
-            arguments = {"url": request.url, "method": request.method}
+            text = _text(data, kind)
         except Exception as exc:
             _note(f"response scan failed: {type(exc).__name__}")
-            why, text, arguments = f"the scan raised {type(exc).__name__}", "", {}
+            why = f"the scan raised {type(exc).__name__}"
         if why:
             self.runtime.audit_event(
-                "proxy_response_unscreened", session=session, url_host=request.pretty_host[:200], why=why
+                "proxy_response_unscreened", session=session, url_host=arguments["url"][:200], why=why
             )
-        if arguments:
+        if text.strip():
             self._observe(session, arguments, text, action)
 
     def _observe(
@@ -445,13 +466,13 @@ class _Observer:
     are said in a `proxy_response_unscreened` event."""
 
     def __init__(
-        self, addon: LimenAddon, session: str, url: str, headers: Any, action: Action | None = None
+        self, addon: LimenAddon, session: str, url: str, coding: str, action: Action | None = None
     ) -> None:
         self.addon = addon
         self.session = session
         self.arguments = {"url": url, "method": "GET"}
         self.action = action
-        self.stream = codings.Stream(headers.get("content-encoding", "").lower().strip())
+        self.stream = codings.Stream(coding)
         self.window = bytearray()
         self.decoded = 0  # bytes of text decoded so far (at most MAX_OBSERVED are)
         self.reported = False
