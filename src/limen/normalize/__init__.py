@@ -142,6 +142,17 @@ def normalize(
         )
 
 
+def _names_no_program(given: object) -> bool:
+    """A command argument whose first word is no program the table knows (`FLUSHALL`, `["delete", ...]`)."""
+    from limen.facts.programs import program
+
+    first = given[0] if isinstance(given, list) and given else given
+    if not isinstance(first, str) or not first.strip():
+        return False
+    word = first.split()[0] if not isinstance(given, list) else first
+    return program(word.rsplit("/", 1)[-1]) is None
+
+
 def _program_arguments(
     tool: str, arguments: dict[str, Any], spec: ToolSpec, capability: str | None
 ) -> list[str]:
@@ -221,6 +232,8 @@ def _normalize(
         lines.append(f"{interpreter} {flag} {shell.quote(arguments[key])}")
     for key in spec.commands:
         given = arguments.get(key)
+        if spec.program and _names_no_program(given):  # `redis.execute("FLUSHALL")`: redis-cli's words
+            given = [*(spec.invocation or (spec.program,)), *(given if isinstance(given, list) else [given])]
         if isinstance(given, list):  # an argv, as Codex sends it
             given = " ".join(shell.quote(str(v)) for v in given)
         elif given is not None and not isinstance(given, str):
@@ -231,6 +244,9 @@ def _normalize(
             given = " ".join([shell.quote(given), *(shell.quote(str(v)) for v in words)])
         if given and given.strip():
             lines.append(given)
+    if not lines and spec.invocation:  # `mcp__git__git_push(force=True)` is `git push --force`
+        flags = [f"--{k.replace('_', '-')}" for k, v in arguments.items() if v is True]
+        lines.append(" ".join(shell.quote(w) for w in (*spec.invocation, *flags)))
     if lines:
         command_line = "\n".join(lines)  # every command argument runs: analyse them as one script
         analysis = shell.analyse(command_line, cwd=cwd, home=home)

@@ -36,6 +36,13 @@ class ToolSpec:
     # a source forge's tool: (forge host, owner argument, repository argument) naming the repository the
     # call acts on (`mcp__github__create_issue(owner=..., repo=...)`); its `path` arguments name files there
     repository: tuple[str, str, str] = ("", "", "")
+    # the command-line program the tool's server is named for (`mcp__redis__execute`: redis-cli): a command
+    # argument that names no program of its own is that program's words (`FLUSHALL`, `["delete", "ns", x]`)
+    program: str = ""
+    # a tool named for one of that program's commands (`git_push`): the program and its command's words,
+    # which begin what a command argument gives (`args: ["--force"]`), or with the options set to true
+    # (`{"force": true}` -> `--force`) make the command line when no argument gives one
+    invocation: tuple[str, ...] = ()
 
 
 _READ = Capability.FILESYSTEM_READ.value
@@ -151,7 +158,7 @@ CODE_RUNNERS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
     (re.compile(r"(^|_)(php)(_|$)"), ("php", "-r")),
     (re.compile(r"(^|_)(bash|shell|sh|zsh|terminal)(_|$)"), ("bash", "-c")),
 )
-CODE_KEYS = ("code", "source", "snippet", "program", "expression", "cell", "source_code")
+CODE_KEYS = ("code", "source", "snippet", "program", "expression", "cell", "source_code", "script")
 
 
 # Tools whose name says they destroy a store of data as a whole (`redis.flushall`, `mongodb.drop-collection`,
@@ -310,17 +317,19 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         or w.endswith("_url")
         or (k not in paths and _looks_like_urls(arguments[k]))
     )
+    server = _words(tool.split("__")[1]) if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
+    named = "" if _TERMINAL.search(server) else _named_program(server)  # typed keys run in a shell
+    language = code_runner(tool)
     commands = tuple(
         k
         for w, k in keys.items()
-        if w in ("command", "cmd", "script", "shell_command")
-        or (w in _ARGV_KEYS and _looks_like_argv(arguments[k]))
+        if (w in ("command", "cmd", "script", "shell_command") and not (w == "script" and language))
+        or (w in _ARGV_KEYS and (_looks_like_argv(arguments[k]) or (named and _strings_of(arguments[k]))))
     )
     payloads = tuple(
         k for w, k in keys.items() if w in _PAYLOAD_KEYS or w in ("subject", "content", "description")
     )
     recipients = tuple(k for w, k in keys.items() if w in _RECIPIENT_KEYS or w.endswith("_email"))
-    server = _words(tool.split("__")[1]) if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
     if not commands and _TERMINAL.search(f"{server}_{words}"):
         # `tmux.send_keys(keys="...")`, `terminal.write(text=...)`: what is typed into a shell runs there
         commands = tuple(k for w, k in keys.items() if w in _TYPED_KEYS and isinstance(arguments[k], str))[:1]
@@ -331,7 +340,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         command_args = next((k for k in listed if _strings_of(arguments[k])), "")
     capability = Capability.MCP_CALL.value if tool.startswith("mcp") else Capability.UNKNOWN.value
     program_given = any(w in CODE_KEYS and isinstance(arguments[k], str) for w, k in keys.items())
-    if commands or (program_given and code_runner(tool) is not None):
+    if commands or (program_given and language is not None):
         capability = _SHELL  # a command, or a program in a language the tool's name names (`node.eval`)
     else:
         for pattern, cap in _NAME_VERBS:
@@ -379,7 +388,31 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         within=within,
         command_args=command_args,
         repository=repository,
+        program=named,
+        invocation=_invocation(named, words) if named else (),
     )
+
+
+def _invocation(named: str, words: str) -> tuple[str, ...]:
+    """`git_push` as `git push`: the program, then the tool's name after the program's. () when the tool's
+    name does not start with the program's (`kubernetes.list_pods`)."""
+    base = _words(named.removesuffix("-cli"))
+    if not words.startswith(base + "_"):
+        return ()
+    return (named, *words[len(base) + 1 :].split("_"))
+
+
+def _named_program(server: str) -> str:
+    """The program an MCP server is named for (`git`, `kubernetes` -> kubectl, `redis` -> redis-cli), when
+    the program table knows it; "" otherwise. A shell or interpreter server is not one (its commands name
+    their own programs)."""
+    from limen.facts.programs import Role, program
+
+    for name in (server, f"{server}-cli", server.replace("_", "-")):
+        entry = program(name) if name else None
+        if entry is not None and not entry.roles & {Role.SHELL, Role.INTERPRETER, Role.WRAPPER}:
+            return entry.name
+    return ""
 
 
 # Servers and tools that type into a shell, and the arguments that hold what they type.
