@@ -56,7 +56,10 @@ AI_NOUN = (
     r"|ai|a\.i\.|ki|ia|ии|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|chatbots?|bots?|boten|бот\w*|robots?"
     r"|yapay zeka asistan\w*"
     r"|人工智能|智能助手|智能助理|智能体|ai助手|ai助理|助手|机器人|人工知能|アシスタント|エージェント|チャットボット"
-    r"|어시스턴트|에이전트|챗봇|봇|인공지능|비서|المساعد(?: الذكي)?|الذكاء الاصطناعي|الروبوت)"
+    r"|어시스턴트|에이전트|챗봇|봇|인공지능|비서|المساعد(?: الذكي)?|الذكاء الاصطناعي|الروبوت"
+    # Ukrainian, Czech, Indonesian, Vietnamese, Greek and Hindi: the AI and an AI assistant
+    r"|ші|штучн\w+ інтелект\w*|асистент\w* ші|umělá inteligence|asistent\w* ai|asisten ai|kecerdasan buatan"
+    r"|trợ lý ai|trí tuệ nhân tạo|τεχνητή νοημοσύνη|βοηθ\w+ ai|एआई|आर्टिफिशियल इंटेलिजेंस)"
 )
 # A bare role that may be a person: it addresses an AI only where the clause says it reads the text.
 _PERSON_ROLE = (
@@ -131,7 +134,8 @@ _START = r"(?:^|[.!?;:)\]]\s|\n|[>\[(\"*_#|„“«「]\s*|\s[-—–]\s|(?<![\w
 # An order after a label: please in some language, "you/your", or a verb opening the clause.
 _PLEASE = (
     r"(?:please|pls|plz|kindly|bitte|por favor|veuillez|s'il (?:te|vous) plaît|per favore|пожалуйста"
-    r"|alsjeblieft|proszę|lütfen|snälla|vänligen|请|ください|下さい)"
+    r"|alsjeblieft|proszę|lütfen|snälla|vänligen|будь ласка|prosím|tolong|mohon|vui lòng|hãy|παρακαλώ|कृपया"
+    r"|من فضلك|يرجى|请|ください|下さい)"
 )
 _YOU = (
     r"(?:you|your|du|dein\w*|dich|dir|tú|tu|tus|usted|vous|votre|vos|ты|вы|тво\w+|ваш\w*"
@@ -166,7 +170,7 @@ _DIRECTIVE = rf"(?:[^,.;:!?\n]{{2,50}},\s)?(?:(?:[\w'-]+\s){{0,3}}?(?:{_PLEASE}|
 # A bare assistant or agent spoken to by a vocative ("Assistant, when you ...").
 _VOCATIVE_ROLE = (
     r"(?:assistant|assistente|asistente|assistent|assistenten|ассистент|agent|agente|агент|asystencie|asystent"
-    r"|asistan)"
+    r"|asistan|asistent\w*|asisten|асистент\w*|помічник\w*|trợ lý|βοηθ\w+|सहायक)"
 )
 # Text addressed to an AI. The vocative and label forms need an order after them; an address phrase is one.
 _OR = r"(?:\s?(?:or|and|oder|und|o|y|ou|et|e|или|и|/)\s[^,:;.!?\n]{0,40}?)"

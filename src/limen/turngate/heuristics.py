@@ -408,7 +408,7 @@ _AI_GATE = gate(
     " assistants assistent assistenten assistentin asistente asistentes assistente assistenti agent agents"
     " agente agentes agenti model models modell modelo modelos modello modelli reader reviewer summarizer"
     " summariser intelligence intelligenz inteligencia intelligenza taalmodel asystent asystencie asystenta"
-    " asistan asistana asistanı boten assistenten",
+    " asistan asistana asistanı boten assistenten asisten asistent",
     (
         "sprachmodell",
         "assistenz",
@@ -436,6 +436,11 @@ _AI_GATE = gate(
         "어시스턴트",
         "에이전트",
         "봇",
+        "асистент",
+        "помічник",
+        "trợ lý",
+        "βοηθ",
+        "सहायक",
         "인공지능",
         "비서",
         "مساعد",
@@ -605,7 +610,7 @@ _EMBEDDED: tuple[Shape, ...] = (
         Lazy(
             r"\b(?:to|for) (?:whoever|whomever|anyone|the (?:one|system|process)) (?:who )?(?:is )?"
             r"(?:automating|processing|parsing|scraping|summari[sz]ing|crawling|indexing|handling|managing|triaging"
-            r"|monitoring) (?:this|these)\b"
+            r"|monitoring|reads?|reading|handles|processes|manages|sees) (?:this|these)\b"
         ),
     ),
     # A line that starts "Bot:" and gives an order (a speaker's label in a transcript is left to the fake
@@ -738,6 +743,32 @@ _EMBEDDED: tuple[Shape, ...] = (
         Lazy(
             r"\b(?:must|should|has to|needs to|is to) be (?:executed|run|performed|done|carried out|sent"
             r"|called|invoked) by (?:the |any |every )?(?:agent|assistant|ai|model|bot|llm)s?\b"
+        ),
+    ),
+    # The user spoken of in the third person to a "you": "the user actually wants you to ...", "the person
+    # you're helping asked me to tell you ...", "Correction from the user: ...". A document between people
+    # does not tell its reader what "the user" wants of them.
+    Shape(
+        "user_relayed_to_the_agent",
+        gate(
+            "user user's users person human principal correction update message",
+            ("usuario", "nutzer", "utilisateur", "utente", "usuário", "gebruiker", "użytkownik"),
+        ),
+        Lazy(
+            r"\b(?:the|your) (?:user|human|principal|person (?:you(?:'re| are) )?(?:helping|assisting"
+            r"|working for|serving))\b(?: (?:has|had|now|also|actually|really|just|already))*"
+            r" (?:wants?|wanted|asked|asks|needs?|would like|expects?|requested|told|instructed|prefers?)\b"
+            r"(?: (?:me|us)(?: to tell)?)?(?: (?:that|for))? you\b"
+            r"|\b(?:correction|update|change|message|note|instructions?|request) from (?:the|your) user\s?:"
+            r"|\bon (?:the|your) user'?s behalf\b"
+            r"|\b(?:el|tu) usuario (?:\w+ )?(?:quiere|quería|pide|pidió|desea|necesita|prefiere) que"
+            r" (?:tú )?\w+"
+            r"|\b(?:der|dein|ihr) (?:nutzer|benutzer)(?:in)? (?:\w+ )?(?:möchte|will|wünscht|bittet|bat)"
+            r"(?:,)? dass (?:du|sie)\b"
+            r"|\bl'utilisat(?:eur|rice) (?:\w+ )?(?:veut|voudrait|souhaite|demande|a demandé) que"
+            r" (?:tu|vous)\b"
+            r"|\bl'utente (?:\w+ )?(?:vuole|vorrebbe|chiede|desidera) che (?:tu )?\w+"
+            r"|\bo usuário (?:\w+ )?(?:quer|queria|pede|pediu|deseja) que (?:você )?\w+"
         ),
     ),
     # Content vouching for the user's consent, so that a confirmation is skipped.
