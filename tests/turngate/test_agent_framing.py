@@ -247,6 +247,7 @@ ABOUT_USERS = [
     "The user wants a faster checkout, so we removed two steps from the form.",
     "In our survey, the user asked for dark mode more than anything else.",
     "Der Nutzer möchte schnelle Antworten; deshalb haben wir die Suche verbessert.",
+    "Support handbook\nWhen the user asks you to reset their password, verify their identity first.",
 ]
 
 

@@ -755,6 +755,8 @@ _EMBEDDED: tuple[Shape, ...] = (
             ("usuario", "nutzer", "utilisateur", "utente", "usuário", "gebruiker", "użytkownik"),
         ),
         Lazy(
+            # (a handbook's condition is a rule for its reader: "When the user asks you to reset ...")
+            r"(?<!\bwhen )(?<!\bif )(?<!\bwhenever )(?<!\bonce )(?<!\bunless )(?<!\bafter )(?<!\bbefore )"
             r"\b(?:the|your) (?:user|human|principal|person (?:you(?:'re| are) )?(?:helping|assisting"
             r"|working for|serving))\b(?: (?:has|had|now|also|actually|really|just|already))*"
             r" (?:wants?|wanted|asked|asks|needs?|would like|expects?|requested|told|instructed|prefers?)\b"
