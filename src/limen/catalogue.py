@@ -343,6 +343,12 @@ MEANINGS: dict[str, tuple[str, str]] = {
         "command as separate earlier calls, and the current action is an external egress: a "
         "possible archive-then-exfiltrate flow.",
     ),
+    "lookalike_package": (
+        "Objective guardrail",
+        "A package installed or run whose name is a letter or two away from one every project uses "
+        "(`reqeusts`, `crossenv`): the typosquat is published to catch the slip, and its install code "
+        "runs at once.",
+    ),
     "persistence_write": (
         "Objective guardrail",
         "The action writes a file that runs later without the user asking: a shell start-up file, "

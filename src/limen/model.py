@@ -60,6 +60,7 @@ class ReasonCode(enum.StrEnum):
     RULE_ERROR = "rule_error"
     PII_DATA_CLASS_EGRESS = "pii_data_class_egress"
     PERSISTENCE_WRITE = "persistence_write"
+    LOOKALIKE_PACKAGE = "lookalike_package"
     DNS_EXFILTRATION = "dns_exfiltration"
     RATE_LIMITED = "rate_limited"
     REMOTE_SHELL = "remote_shell"

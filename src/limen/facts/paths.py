@@ -140,11 +140,12 @@ BY_NAME: dict[str, PathFact] = {
     ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
     # a project's own package sources: every install in it takes packages from the hosts they name
     **dict.fromkeys(
-        (
-            *(".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "requirements.txt"),
-            *("constraints.txt", "go.mod"),
-        ),
+        (".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "go.mod"),
         _f("project_package_source", "installs in the project take packages from it", "package_sources"),
+    ),
+    **dict.fromkeys(
+        ("requirements.txt", "constraints.txt", "requirements-dev.txt", "dev-requirements.txt"),
+        _f("project_package_source", "installs in the project take packages from it", "requirements"),
     ),
     # lockfiles: every install fetches each package from the address its entry was resolved to
     **dict.fromkeys(

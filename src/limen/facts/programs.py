@@ -125,6 +125,12 @@ class Program:
     # regex over the words after the name: the invocation deletes the files it is given once it has them
     # (`tar --remove-files`, `zip -m`, `7z -sdel`, `rsync --remove-source-files`): judged as `rm -rf` of them
     removes_operands: str = ""
+    # a package installer's registry ("pypi", "npm": `limen.facts.packages`), the sub-commands after which
+    # every operand is a package it installs (`pip install A B`), and those after which the first operand is
+    # a package it fetches and runs ("" for the program itself: `npx cowsay hi`, `uvx ruff check`)
+    registry: str = ""
+    installs: tuple[str, ...] = ()
+    runs_package: tuple[str, ...] = ()
 
 
 _STORE_LISTINGS = frozenset({"ls", "du", "stat"})
@@ -237,6 +243,9 @@ def _p(
     store_service: str | None = None,
     loads_library: str = "",
     removes_operands: str = "",
+    registry: str = "",
+    installs: tuple[str, ...] = (),
+    runs_package: tuple[str, ...] = (),
 ) -> Program:
     return Program(
         name,
@@ -263,6 +272,9 @@ def _p(
         store_service=store_service,
         loads_library=loads_library,
         removes_operands=removes_operands,
+        registry=registry,
+        installs=installs,
+        runs_package=runs_package,
     )
 
 
@@ -509,7 +521,7 @@ PROGRAMS: tuple[Program, ...] = (
         options=("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"),
     ),
     _p("deno", R.INTERPRETER),
-    _p("bun", R.INTERPRETER),
+    _p("bun", R.INTERPRETER, registry="npm", installs=("add", "install", "i"), runs_package=("x",)),
     _p("perl", R.INTERPRETER, family=True, attached_options=("-I", "-M", "-m", "-i", "-F", "-C", "-x")),
     _p(
         "ruby",
@@ -619,12 +631,44 @@ PROGRAMS: tuple[Program, ...] = (
     _p("modprobe", R.PRIVILEGED, R.LOADS_CODE, loads_library=r"(?:^|\s)[^-\s]"),
     _p("xargs", R.WRAPPER, aliases=("parallel",)),
     _p("find", R.READS),
-    _p("npx", R.RUNNER, aliases=("bunx",), options=("-p", "--package", "-w", "--workspace")),
-    _p("uvx", R.RUNNER, options=_UV_OPTS),
-    _p("pipx", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("run",), options=_PIPX_OPTS),
-    _p("poetry", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
-    _p("pipenv", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("run",)),
-    _p("pdm", R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
+    _p(
+        "npx",
+        R.RUNNER,
+        aliases=("bunx",),
+        options=("-p", "--package", "-w", "--workspace"),
+        registry="npm",
+        runs_package=("",),
+    ),
+    _p("uvx", R.RUNNER, options=_UV_OPTS, registry="pypi", runs_package=("",)),
+    _p(
+        "pipx",
+        R.RUNNER,
+        R.PACKAGE_INSTALLER,
+        runs_after=("run",),
+        options=_PIPX_OPTS,
+        registry="pypi",
+        installs=("install",),
+        runs_package=("run",),
+    ),
+    _p(
+        "poetry",
+        R.RUNNER,
+        R.PACKAGE_INSTALLER,
+        R.PACKAGE_PUBLISHER,
+        runs_after=("run",),
+        registry="pypi",
+        installs=("add",),
+    ),
+    _p("pipenv", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("run",), registry="pypi", installs=("install",)),
+    _p(
+        "pdm",
+        R.RUNNER,
+        R.PACKAGE_INSTALLER,
+        R.PACKAGE_PUBLISHER,
+        runs_after=("run",),
+        registry="pypi",
+        installs=("add",),
+    ),
     _p("hatch", R.RUNNER, R.PACKAGE_PUBLISHER, runs_after=("run",)),
     _p(
         "uv",
@@ -633,6 +677,9 @@ PROGRAMS: tuple[Program, ...] = (
         R.PACKAGE_PUBLISHER,
         runs_after=("run", "tool run"),
         options=_UV_OPTS,
+        registry="pypi",
+        installs=("add", "pip install", "tool install"),
+        runs_package=("tool run",),
     ),
     _p(
         "conda",
@@ -644,8 +691,22 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("bundle", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("exec",)),
     *(
-        _p(name, R.RUNNER, R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, runs_after=after, options=_NPM_OPTS)
-        for name, after in (("npm", ("exec", "x")), ("pnpm", ("dlx", "exec")), ("yarn", ("dlx", "exec")))
+        _p(
+            name,
+            R.RUNNER,
+            R.PACKAGE_INSTALLER,
+            R.PACKAGE_PUBLISHER,
+            runs_after=after,
+            options=_NPM_OPTS,
+            registry="npm",
+            installs=installs,
+            runs_package=after,
+        )
+        for name, after, installs in (
+            ("npm", ("exec", "x"), ("install", "i", "add")),
+            ("pnpm", ("dlx",), ("add", "install", "i")),
+            ("yarn", ("dlx",), ("add",)),
+        )
     ),
     _p("direnv", R.RUNNER, runs_after=("exec",), skip_operands=1),
     _p("aws-vault", R.RUNNER, runs_after=("exec",), skip_operands=1, options=("-d", "--duration")),
@@ -662,6 +723,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.PACKAGE_INSTALLER,
         aliases=("pip3",),
         family=True,
+        registry="pypi",
+        installs=("install", "download"),
         reroutes=rf"{_W}config\s+set\s+\S*(?:index-url|find-links|trusted-host){_E}",
     ),
     _p("gem", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, reroutes=rf"{_W}sources\s+(?:-a|--add){_E}"),

@@ -21,6 +21,7 @@ RuleFunction = Callable[[Action, Context], Iterable[Finding]]
 BUILTIN_MODULES = (
     "limen.rules.paths",
     "limen.rules.installation",
+    "limen.rules.packages",
     "limen.rules.commands",
     "limen.rules.destinations",
     "limen.rules.secrets",

@@ -122,21 +122,44 @@ def _direct_sources(values: list[str]) -> list[str]:
     return _package_sources("\n".join(m.group(0) for v in values for m in _DIRECT_SOURCE.finditer(v)))[1]
 
 
+def _lookalikes(registry: str, specs: list[str]) -> list[str]:
+    """Dependencies whose names imitate a package every project uses (`facts.packages`; `reqeusts`)."""
+    from limen.facts.hosts import imitates
+    from limen.facts.packages import POPULAR, package_name
+
+    concerns = []
+    for spec in specs[:512]:
+        name = package_name(registry, spec)
+        imitated = imitates(name, POPULAR[registry]) if len(name) >= 5 else ""
+        if imitated:
+            concerns.append(f"the dependency {name!r} is a near miss of {imitated!r}")
+    return concerns
+
+
+_DEPENDENCY_TABLES = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+
+
 def _package_json(text: str) -> tuple[list[str], list[str]]:
     data = _json_strings(text)
     if isinstance(data, dict):
         scripts = data.get("scripts")
         values = [v for v in scripts.values() if isinstance(v, str)] if isinstance(scripts, dict) else []
-        deps = [
-            v
-            for key in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
-            if isinstance(data.get(key), dict)
-            for v in data[key].values()
-            if isinstance(v, str)
-        ]
-        return values, _direct_sources(deps)
-    pairs = [value for _, value in _pairs(text)]
-    return pairs, _direct_sources(pairs)  # a fragment: any value could be a script or a dependency
+        tables = [data[key] for key in _DEPENDENCY_TABLES if isinstance(data.get(key), dict)]
+        deps = [v for table in tables for v in table.values() if isinstance(v, str)]
+        names = [str(k) for table in tables for k in table]
+        return values, _direct_sources(deps) + _lookalikes("npm", names)
+    pairs = _pairs(text)
+    values = [value for _, value in pairs]
+    names = [key for key, value in pairs if re.match(r"^[\^~<>=*]|^\d|^latest$", value)]  # `"x": "^1.2"`
+    # a fragment: any value could be a script or a dependency
+    return values, _direct_sources(values) + _lookalikes("npm", names)
+
+
+def _requirements(text: str) -> tuple[list[str], list[str]]:
+    """A requirements or constraints file: where its packages come from, and what they are called."""
+    lines = [line.split("#", 1)[0].strip() for line in text[:MAX_TEXT].splitlines()]
+    names = [line for line in lines if line and not line.startswith("-")]
+    return [], _package_sources(text)[1] + _lookalikes("pypi", names)
 
 
 _TASK_SECTION = re.compile(r"^\s*\[\[?([^\]]+)\]\]?\s*$")  # `[table]` or `[[array.of.tables]]`
@@ -145,6 +168,10 @@ _INDEX_SECTIONS = re.compile(r"^(?:tool\.poetry\.source|tool\.uv(?:\.index)?|too
 _SCRIPT_TABLES = re.compile(
     r"^tool\.(?:pdm\.scripts|poe\.tasks|taskipy\.tasks|hatch\.envs\..+\.scripts|rye\.scripts)"
 )
+
+
+# PEP 621's `dependencies = [...]`, its optional groups and dependency groups: lists of requirements
+_DEPENDENCY_LISTS = re.compile(r"^\s*[\w-]*dependencies\s*=\s*\[(.*?)\]", re.MULTILINE | re.DOTALL)
 
 
 def _pyproject(text: str) -> tuple[list[str], list[str]]:
@@ -172,6 +199,8 @@ def _pyproject(text: str) -> tuple[list[str], list[str]]:
             concerns.extend(_package_sources(string)[1])  # `[[tool.poetry.source]] url = ...`
     dependencies = re.findall(r"""["']([\w.\-\[\], ]+@\s*[^"']+)["']""", text[:MAX_TEXT])  # `pkg @ URL`
     concerns.extend(_direct_sources(dependencies))
+    for listed in _DEPENDENCY_LISTS.findall(text[:MAX_TEXT]):  # `dependencies = ["requests>=2", ...]`
+        concerns.extend(_lookalikes("pypi", re.findall(r"""["']([^"']+)["']""", listed)))
     return commands, list(dict.fromkeys(concerns))
 
 
@@ -606,6 +635,7 @@ _EXTRACTORS = {
     "launchd": _launchd,
     "pth": _pth,
     "package_sources": _package_sources,
+    "requirements": _requirements,
 }
 
 
@@ -894,7 +924,7 @@ def _sends_out(inner: Action, ctx: Context) -> bool:
 
 # What a file holds that the line editing it in place spells out: addresses (package sources) and words (agent
 # instructions); judged on the line itself when the new text cannot be seen.
-_EDITED_IN_PLACE = frozenset({"package_sources", "text"})
+_EDITED_IN_PLACE = frozenset({"package_sources", "requirements", "text"})
 
 
 def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:

@@ -1,0 +1,59 @@
+"""Objective rule: look-alike packages.
+
+`lookalike_package` (AUTH): an installer or a package runner (`pip install`, `uv add`, `npm i`, `npx`,
+`uvx`) given a package whose name is a near miss of a package every project uses (`facts.packages`): one
+edit, or two for long names, a swap of neighbours counting as one. The installer's registry and the
+sub-commands after which its operands are packages are the program table's (`registry`, `installs`,
+`runs_package`); the names come from `facts.packages`, and the comparison is `facts.hosts.imitates`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from limen.context import Context
+from limen.facts.hosts import imitates
+from limen.facts.packages import POPULAR, package_name
+from limen.facts.programs import Program, program
+from limen.model import Action, Command, Finding, ReasonCode, Verdict
+from limen.rules import rule
+
+
+@rule(ReasonCode.LOOKALIKE_PACKAGE, needs="commands")
+def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
+    """A package installed or run whose name imitates a popular one (`pip install reqeusts`, `npm i
+    lodahs`, `npx create-react-ap`): AUTH, since its install code runs at once. Quiet: the popular names
+    themselves, names like none of them, local paths and URLs (other rules judge those)."""
+    for command in action.commands:
+        entry = program(command.name)
+        if entry is None or not entry.registry:
+            continue
+        known = POPULAR.get(entry.registry, frozenset())
+        for spec in _packages(entry, command):
+            name = package_name(entry.registry, spec)
+            imitated = imitates(name, known) if len(name) >= 5 else ""
+            if imitated:
+                detail = f"{command.name} installs {name!r}, a near miss of {imitated!r}"
+                yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
+                return
+
+
+def _packages(entry: Program, command: Command) -> list[str]:
+    """The operands a command installs (every one after an `installs` sub-command) or fetches and runs (the
+    first after a `runs_package` one), option values aside."""
+    words: list[str] = []
+    skip = False
+    for word in command.argv[1:]:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in entry.options
+        else:
+            words.append(word)
+    for verbs, every in ((entry.installs, True), (entry.runs_package, False)):
+        for verb in verbs:
+            parts = verb.split()
+            if words[: len(parts)] == parts:
+                rest = words[len(parts) :]
+                return rest if every else rest[:1]
+    return []
