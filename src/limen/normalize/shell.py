@@ -1548,7 +1548,7 @@ def _run_command(
     ):
         state.flag(f"{name} runs code from a repository the line cloned")  # its Makefile, its scripts
     if entry is not None and entry.roles & _FETCHES_PACKAGES:
-        source = next((w for w in argv[1:] if _VCS_SOURCE.search(w)), "")
+        source = next((w for w in argv[1:] if _VCS_SOURCE.search(w) or _SOURCE_ARCHIVE.match(w)), "")
         if source:  # its build code (setup.py, build.rs, install scripts) runs: not a registry's package
             state.flag(f"{name} fetches a package from a repository and runs its code")
     if entry is not None and entry.roles & _RUNS_ARGUMENT:
@@ -1657,6 +1657,9 @@ Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
 _VCS_SOURCE = re.compile(
     r"(?:^|[\s@=])(?:git|hg|svn|bzr)\+|^(?:github|gitlab|bitbucket):|^--git(?:=|$)|\.git(?:[@#]|$)"
 )
+# A source archive by its address (`pip install https://github.com/x/y/archive/main.zip`): built, so its
+# setup code runs, as a repository's does (a wheel, `.whl`, runs none)
+_SOURCE_ARCHIVE = re.compile(r"^https?://\S+?\.(?:zip|tar\.gz|tgz|tar\.bz2|tar\.xz)(?:[#?]\S*)?$", re.IGNORECASE)
 # Programs that fetch a package and run its code: an installer's build scripts, a runner's program (`npx`).
 _FETCHES_PACKAGES = frozenset({Role.PACKAGE_INSTALLER, Role.RUNNER})
 # Programs that run the code of the folder they work in (a Makefile's recipes, package scripts, setup.py).
