@@ -1659,7 +1659,9 @@ _VCS_SOURCE = re.compile(
 )
 # A source archive by its address (`pip install https://github.com/x/y/archive/main.zip`): built, so its
 # setup code runs, as a repository's does (a wheel, `.whl`, runs none)
-_SOURCE_ARCHIVE = re.compile(r"^https?://\S+?\.(?:zip|tar\.gz|tgz|tar\.bz2|tar\.xz)(?:[#?]\S*)?$", re.IGNORECASE)
+_SOURCE_ARCHIVE = re.compile(
+    r"^https?://\S+?\.(?:zip|tar\.gz|tgz|tar\.bz2|tar\.xz)(?:[#?]\S*)?$", re.IGNORECASE
+)
 # Programs that fetch a package and run its code: an installer's build scripts, a runner's program (`npx`).
 _FETCHES_PACKAGES = frozenset({Role.PACKAGE_INSTALLER, Role.RUNNER})
 # Programs that run the code of the folder they work in (a Makefile's recipes, package scripts, setup.py).
