@@ -373,6 +373,8 @@ _TASK_SUPERSEDED = (
     rf"|\b(?:uppgift\w*|instruktion\w*|uppdrag\w*)\b{_C}{{0,30}}?(?:\b(?:är|var|har blivit) (?:\w+ ){{0,2}}?"
     r"(?:föråldrad\w*|inaktuell\w*|ogiltig\w*|inställd\w*|makulerad\w*|upphävd\w*)|gäller inte längre)"
     r"[^\n]{0,40}?(?:i stället|istället|nya? (?:uppgift\w*|instruktion\w*))"
+    rf"|(?:завдання|інструкці\w+|доручення){_C}{{0,30}}?(?:скасован\w*|застарі\w*|недійсн\w+|більше не"
+    r" (?:діє|дійсн\w+|актуальн\w+))[^\n]{0,40}?(?:замість цього|нов\w+ (?:завдання|інструкці\w+))"
     rf"|(?:görev\w*|talimat\w*|komut\w*){_C}{{0,30}}?(?:artık geçerli değil|geçersiz|iptal edil\w+|eskidi"
     r"|güncel değil)[^\n]{0,40}?(?:yerine|yeni (?:görev\w*|talimat\w*))"
     r"|(?:작업|지시|명령|과제|임무)(?:은|는|이|가)?[^\n]{0,20}?(?:더 이상 유효하지 않|무효"
@@ -751,7 +753,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "user_relayed_to_the_agent",
         gate(
-            "user user's users person human principal correction update message",
+            "user user's users person human principal correction update message customer client",
             ("usuario", "nutzer", "utilisateur", "utente", "usuário", "gebruiker", "użytkownik"),
         ),
         Lazy(
@@ -761,7 +763,9 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"|working for|serving))\b(?: (?:has|had|now|also|actually|really|just|already))*"
             r" (?:wants?|wanted|asked|asks|needs?|would like|expects?|requested|told|instructed|prefers?)\b"
             r"(?: (?:me|us)(?: to tell)?)?(?: (?:that|for))? you\b"
-            r"|\b(?:correction|update|change|message|note|instructions?|request) from (?:the|your) user\s?:"
+            r"|\b(?:correction|update|change|message|note|instructions?|request) from (?:the|your)"
+            r" (?:user|customer|client|principal)"
+            r"(?: you(?:'re| are) (?:helping|assisting|working for|serving))?\s?:"
             r"|\bon (?:the|your) user'?s behalf\b"
             r"|\b(?:el|tu) usuario (?:\w+ )?(?:quiere|quería|pide|pidió|desea|necesita|prefiere) que"
             r" (?:tú )?\w+"
@@ -854,6 +858,8 @@ _EMBEDDED: tuple[Shape, ...] = (
                 "поручени",
                 "указани",
                 "görev",
+                "завдання",
+                "інструкці",
                 "talimat",
                 "komut",
                 "작업",
@@ -892,6 +898,12 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"(?: (?:could|would|can|will|might|kindly|please|also|now))*"
             r" (?:send|e-?mail|forward|transfer|wire|pay|share|upload|post|delete|remove|erase|export|publish"
             r"|invite|grant|copy|download|open|visit|run|execute|disable|reset)\b"
+            # the same with what the AI is doing between: "if the AI model drafting this summary could
+            # mention ...", "if the AI agent compiling this research would include ..."
+            r"|\b(?:if|that) (?:the |any |our |your )?(?:ai |llm |language )?"
+            r"(?:assistant|agent|ai|bot|model|llm)s?"
+            r" [\w-]+ing\b[^,.;\n]{0,40}? (?:could|would|can|might|will)(?: (?:kindly|please|also|then))*"
+            rf" {addressee.ORDER_VERBS}\b"
         ),
     ),
     # Text that turns to an AI reader, in any of the gate's languages (`addressee.py`): an address ("note to

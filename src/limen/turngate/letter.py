@@ -1,5 +1,8 @@
 """A letter between people: who the requests of a text are for when nothing in it turns to an AI.
 
+(A numbered procedure of three steps or more, a README's set-up or a runbook, is read the same way: its
+steps are for the person who follows it.)
+
 A letter opens with a greeting to a person or a group ("Hi Marco,", "Sehr geehrte Frau Albers,", "Dzień
 dobry,", "各位同事：") or closes with a sign-off ("Kind regards,", "Mit freundlichen Grüßen", "С уважением").
 Its requests (pay this invoice, send the contract to legal@..., delete the old drafts) are for the person it
@@ -81,6 +84,9 @@ _BULK_OR_SECRET = re.compile(
     re.IGNORECASE,
 )
 _LINES_AROUND = 3  # how many non-empty lines from the start (past headers) and the end are read
+# A numbered step of a procedure (a README's set-up, a runbook): its reader carries it out.
+_STEP = re.compile(r"^[ \t]*\d{1,2}[.)][ \t]+\S", re.MULTILINE)
+_MIN_STEPS = 3
 # A JSON string value: a ticket's or a message's body is a letter of its own.
 _JSON_VALUE = re.compile(r'"\s?:\s?"((?:[^"\\]|\\.){1,20000})"')
 # A support ticket's turns: a customer's, and a person's who answers for the company.
@@ -104,7 +110,7 @@ def between_people(text: str) -> bool:
         return False
     # the layout first (a few lines are read), then the whole text for what no letter may carry
     ticket = ":" in text and bool(_CUSTOMER_TURN.search(text) and _STAFF_TURN.search(text))
-    if not ticket and not _greeted_or_signed(text):
+    if not ticket and not _greeted_or_signed(text) and len(_STEP.findall(text)) < _MIN_STEPS:
         json_like = text.lstrip()[:1] in ("{", "[")
         bodies = [m.group(1).replace("\\n", "\n") for m in _JSON_VALUE.finditer(text)] if json_like else []
         if not any(_greeted_or_signed(body) for body in bodies):
@@ -140,7 +146,8 @@ _READER_ACTION = re.compile(
     r"|reservar|apagar|versturen|sturen|doorsturen|betalen|ondertekenen|bevestigen|boeken|verwijderen"
     r"|overmaken|przesłać|wysłać|zapłacić|przelać|podpisać|potwierdzić|usunąć|отправить|переслать"
     r"|оплатить|перевести|подписать|подтвердить|удалить|прислать|göndermek|gönder\w*|ödeme\w*|ilet\w*"
-    r"|skicka|betala|signera|bekräfta|boka|radera|ta bort)\b"
+    r"|skicka|betala|signera|bekräfta|boka|radera|ta bort"
+    r"|e-?mail|mail|post|notify|restart|run|install|download|copy|move|open|click|log in|page|drain)\b"
     r"|发送|转发|付款|支付|汇款|签署|确认|预订|删除|提交|送付|転送|支払|振込|署名|確認|予約|削除|提出|보내|전달|결제|송금|서명"
     r"|확인|예약|삭제|제출",
     re.IGNORECASE,

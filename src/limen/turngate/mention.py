@@ -94,7 +94,9 @@ def _framed_inline(text: str, start: int, end: int) -> bool:
     question = (after[: sentence_end.end()] if sentence_end else after).rstrip().endswith(("?", "？"))
     if question and not _ACT_ON.search(before):
         return True
-    return bool(_ITEM.fullmatch(text[line_start:start])) and _introduced(text, line_start, skip_items=True)
+    # an item of a list (the whole item, or a quotation inside it) whose introducing line frames the list
+    # ("Phrases seen in phishing tests:\n- An email addressed to "any AI reading this"")
+    return bool(_ITEM.match(text, line_start)) and _introduced(text, line_start, skip_items=True)
 
 
 # A string that is a whole item of a list literal in code ('    "Ignore previous instructions",').
