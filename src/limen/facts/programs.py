@@ -1298,6 +1298,20 @@ def program(name: str) -> Program | None:
     return None
 
 
+# Programs that run one of their arguments as code or as a command: downloaded data given to one runs
+_RUNS_ARGUMENTS = frozenset(
+    {Role.SHELL, Role.INTERPRETER, Role.SCRIPT_HOST, Role.WRAPPER, Role.RUNNER, Role.RUNS_OPTION}
+    | {Role.REMOTE_LOGIN}
+)
+
+
+def runs_arguments(name: str) -> bool:
+    """`name` runs one of its arguments (a shell's `-c`, an interpreter's code, `sudo CMD`, `ssh HOST CMD`).
+    A program the table does not know is taken to read its arguments as data, as nearly all do."""
+    found = program(name.rsplit("/", 1)[-1])
+    return found is not None and bool(found.roles & _RUNS_ARGUMENTS)
+
+
 def has(name: str, role: Role) -> bool:
     """The command `name` plays `role`."""
     found = program(name)

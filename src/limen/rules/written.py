@@ -579,9 +579,15 @@ def _python(text: str) -> tuple[list[str], list[str]]:
 
 
 def _parsable(text: str) -> str | None:
+    """The Python source an Edit's fragment stands for: as written, dedented (a method's body), or with an
+    empty body after a last line that opens a block (`new_string` ending in `def main():`)."""
     import textwrap
 
-    for source in (text, textwrap.dedent(text)):
+    dedented = textwrap.dedent(text)
+    candidates = [text, dedented]
+    if dedented.rstrip().endswith(":"):
+        candidates.append(dedented.rstrip() + "\n    pass\n")
+    for source in candidates:
         try:
             ast.parse(source)
         except (SyntaxError, ValueError, RecursionError):
@@ -721,18 +727,11 @@ def _literal_command(node: ast.AST) -> str | None:
 def python_effects(source: str, depth: int = 0) -> tuple[list[str], list[str]]:
     """(shell commands the code runs, concerns) for Python source: process execution, code computed at run
     time, network sends. Source that does not parse is opaque when it names any of these."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        import textwrap
-
-        try:
-            tree = ast.parse(textwrap.dedent(source))
-        except (SyntaxError, ValueError, RecursionError):
-            found = _PY_RISKY_TOKENS.search(source)
-            return [], [
-                f"code that runs later could not be parsed and names {found.group(0)}"
-            ] if found else []
+    parsable = _parsable(source)
+    if parsable is None:
+        found = _PY_RISKY_TOKENS.search(source)
+        return [], [f"code that runs later could not be parsed and names {found.group(0)}"] if found else []
+    tree = ast.parse(parsable)
     commands: list[str] = []
     concerns: list[str] = []
     aliases: dict[str, str] = {}

@@ -26,6 +26,7 @@ from limen.normalize.code.values import (
     parent,
     reverse,
     rot13,
+    runs_tainted,
     s,
     text_of,
 )
@@ -552,6 +553,8 @@ class _Py:
                 return self.sys_argv
             if ref.endswith(".pw_dir") or attr == "pw_dir":
                 return s(self.home)
+            if ref in _REQUEST_OBJECTS:  # `flask.request.args`: what the web client sent (a web shell's)
+                return TAINTED
             return Val(ref=f"{ref}.{attr}")
         if base.kind == "path":
             if attr == "parent":
@@ -992,7 +995,7 @@ class _Py:
         self.fx.shell.append((text_of(line), api))
 
     def argv(self, words: Val, api: str) -> None:
-        if any(w.tainted for w in words.items) or words.tainted:
+        if runs_tainted(words):
             self.fx.download_exec = True
         argv = tuple(text_of(w) if w.kind != "list" else UNKNOWN for w in words.items)
         if argv:
@@ -1114,6 +1117,10 @@ _HANDLED = frozenset(
     }
 )
 _PREFIXES = ("paramiko.", "fabric.", "pexpect.", "ctypes.cdll.", "libc.")
+
+
+# Web frameworks' request objects: every attribute (`args`, `form`, `json`, `headers`) is what the client sent
+_REQUEST_OBJECTS = frozenset({"flask.request", "bottle.request", "quart.request", "sanic.request"})
 
 
 def _item(collection: Val) -> Val:

@@ -29,6 +29,7 @@ from limen.normalize.code.values import (
     parent,
     reverse,
     rot13,
+    runs_tainted,
     s,
     text_of,
 )
@@ -257,7 +258,9 @@ _table("expand", 0, "File.expand_path", "glob_tilde", "expand_path")
 _table("dirname", 0, "path.dirname", "File.dirname", "dirname")
 _table("env", 0, "getenv", "os.getenv", "ENV.fetch", "Deno.env.get", "ENV.[]")
 _table("identity", 0, "String", "toString", "to_s", "strval", "trim", "decodeURIComponent", "unescape")
-_table("identity", 0, "Buffer.from.toString", "untaint", "uri_escape", "escapeshellarg", "escapeshellcmd")
+_table("identity", 0, "Buffer.from.toString", "untaint", "uri_escape")
+# a value quoted for the shell stays one word of a command: what it says is no longer a command of its own
+_table("shell_quoted", 0, "escapeshellarg", "shellwords.escape", "Shellwords.escape", "shell_quote")
 
 # Method names whose call on any object runs, reads or sends, whatever the object (`$ua->get($u)`).
 _METHODS = {
@@ -400,6 +403,8 @@ class _Eval:
             return s(self.script)
         if name in ("$_ENV", "%ENV", "$_SERVER"):
             return Val(ref="ENV")
+        if name in _REQUEST_INPUT:  # what a web client sent: run as a command, it is a web shell
+            return TAINTED
         return Val(text=UNKNOWN) if kind != "hash" else UNK
 
     def _single(self, node: Node) -> Val:
@@ -570,6 +575,8 @@ class _Eval:
             else (s(self.text(key_node)) if key_node is not None else UNK)
         )
         name = known(key)
+        if base_text in _REQUEST_INPUT or (base_text == "$_SERVER" and (name or "").startswith("HTTP_")):
+            return TAINTED  # `$_GET['c']`, a request header: what the client sent
         if base_text in ("ENV", "$ENV", "$_ENV", "$_SERVER", "process.env", "%ENV", "Deno.env"):
             return self.environ(name)
         base = self.ev(base_node)
@@ -1031,8 +1038,16 @@ class _Eval:
                 fx.writes.append(text_of(args[1]))
             if target.kind == "dict":
                 host = target.get("hostname") or target.get("host")
-                if host is not None:
-                    self.host(host, target.get("port") or UNK, name)
+                if host is not None:  # `https.request({hostname, method: "POST", path})`: that URL
+                    verb = (target.get("method") or UNK).text
+                    port = target.get("port") or UNK
+                    if known(host) is None:
+                        self.host(host, port, name)
+                        return Val(kind="response", tainted=True)
+                    scheme = "http" if name.startswith("http.") else "https"
+                    where = text_of(host) + (f":{port.num}" if port.num is not None else "")
+                    address = s(f"{scheme}://{where}{known(target.get('path') or s('/')) or '/'}")
+                    self.url(address, name, verb not in (None, "GET", "get", "HEAD", "head"))
                     return Val(kind="response", tainted=True)
             body = effect == "url_body" or any(
                 a.kind == "dict" and (a.get("method") or UNK).text not in (None, "GET", "get") for a in args
@@ -1135,6 +1150,8 @@ class _Eval:
             return self.environ(known(first))
         if effect == "identity":
             return first if args else receiver or UNK
+        if effect == "shell_quoted":
+            return Val(text=first.text if first.text is not None and not first.tainted else UNKNOWN)
         return UNK
 
     def on_value(self, receiver: Val, method: str, args: list[Val]) -> Val:
@@ -1252,7 +1269,7 @@ class _Eval:
         self.fx.shell.append((text_of(line), api))
 
     def argv(self, words: Val, api: str) -> None:
-        if words.tainted or any(w.tainted for w in words.items):
+        if runs_tainted(words):
             self.fx.download_exec = True
         argv = tuple(text_of(w) for w in words.items)
         if argv:
@@ -1454,6 +1471,10 @@ def _parameters(evaluator: _Eval, function: Node) -> list[str]:
                 found.named_children[0] if found.named_children else None
             )
     return [evaluator.text(found)] if found is not None else []
+
+
+# PHP's request superglobals: what the web client sent, as much network data as a download
+_REQUEST_INPUT = frozenset({"$_GET", "$_POST", "$_REQUEST", "$_COOKIE", "$_FILES"})
 
 
 def _canonical(lang: str, name: str) -> str:

@@ -146,3 +146,17 @@ def host_port(value: Val) -> tuple[str, int | None] | None:
         text = text.split("://", 1)[1]
     host, _, port_text = text.rpartition(":") if ":" in text and text.count(":") == 1 else (text, "", "")
     return host, int(port_text) if port_text.isdigit() else None
+
+
+def runs_tainted(words: Val) -> bool:
+    """An argv that runs downloaded data: as the program, or as an argument of one that runs its arguments
+    (`["sh", "-c", data]`); a program given data as a plain word (`["convert", upload, "out.png"]`) does
+    not."""
+    from limen.facts.programs import runs_arguments
+
+    items = words.items
+    if not items:
+        return words.tainted  # a whole command line computed from the data
+    if items[0].tainted:
+        return True
+    return any(w.tainted for w in items[1:]) and runs_arguments(known(items[0]) or "?")
