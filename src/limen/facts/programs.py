@@ -1205,6 +1205,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("zpool", R.STORAGE_DESTROYER, aliases=("zfs",)),
     _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove")),
     _p("kill", R.PROCESS_KILLER, aliases=("pkill", "killall", "killall5")),
+    _p("fuser", R.PROCESS_KILLER, options=("-n", "--namespace")),  # `fuser -k FILE`: who holds it, killed
     _p("shutdown", R.POWER, aliases=("reboot", "halt", "poweroff")),
     # security controls: firewalls, mandatory access control, auditing, endpoint agents, exploit mitigations
     _p(

@@ -203,6 +203,10 @@ STORE_FILES: tuple[str, ...] = (
     ".terraform.d/credentials.tfrc.json",
     ".gem/credentials",
     ".m2/settings-security.xml",
+    ".m2/settings.xml",  # <server> passwords for the repositories Maven deploys to
+    ".gradle/gradle.properties",  # signing and publishing passwords
+    ".ivy2/.credentials",
+    ".sbt/credentials",
     ".fly/config.yml",
     ".config/doctl/config.yaml",
     ".config/rclone/rclone.conf",

@@ -124,11 +124,17 @@ _OPAQUE_RUN = re.compile(r"[A-Za-z0-9+=_-]{40,}")
 
 
 def _plain_url(url: str) -> bool:
-    """A URL written out in full (no expansion) whose path and query are short of encoded data."""
+    """A URL written out in full (no expansion) whose path and query are short of encoded data. A long run
+    of lowercase words joined by hyphens is a page's slug (`what-does-the-yield-keyword-do-in-python`)."""
     if "$" in url or "`" in url:
         return False
     query = url.split("?", 1)[1] if "?" in url else ""
-    return len(query) <= 128 and _OPAQUE_RUN.search(url.split("://", 1)[-1]) is None
+    return len(query) <= 128 and not any(
+        not _SLUG.fullmatch(run.group(0)) for run in _OPAQUE_RUN.finditer(url.split("://", 1)[-1])
+    )
+
+
+_SLUG = re.compile(r"[a-z]{1,20}(?:[-_][a-z0-9]{1,20})+")
 
 
 def _quiet_header(value: str, action: Action) -> bool:

@@ -4005,6 +4005,10 @@ def _path_invoked(argv: list[str], state: _State, via: tuple[str, ...], level: i
         _run_written(path, "exec", "sh", state, via, level, argv[1:])
 
 
+# git commands that print a file as a revision holds it (`REV:PATH`)
+_GIT_BLOB_READERS = frozenset({"show", "cat-file", "grep"})
+
+
 def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     _path_invoked(argv, state, via, level)
     args = argv[1:]
@@ -4055,6 +4059,10 @@ def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
     for i, word in enumerate(rest[1:], 1):
         if sub == "add" and word and not word.startswith("-") and not _looks_like_path(word):
             _add_path(word, state, write=False)  # `git add .env`: every operand is a file git reads in
+        if sub in _GIT_BLOB_READERS and ":" in word and not word.startswith("-") and "://" not in word:
+            blob = word.split(":", 1)[1]  # `git show HEAD:.env`: that file's committed content, printed
+            if blob and not blob.startswith(("/", "~")):
+                _add_path(os.path.join(repo, blob.removeprefix("./")), state, write=False)
         if _looks_like_path(word) and not word.startswith("-") and "://" not in word and "@" not in word:
             _add_path(word, state, write=sub in ("rm", "mv", "checkout", "restore", "clean"))
         flag, eq, value = word.partition("=")

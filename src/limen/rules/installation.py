@@ -185,8 +185,10 @@ def _matches_limen(pattern: str) -> bool:
     """Whether a process-name pattern (`[l]imen`, `lim.n-hook`) matches Limen's processes."""
     if len(pattern) > 200:
         return False
-    try:
-        return re.search(pattern, "limen-hook limen daemon", re.IGNORECASE) is not None
+    try:  # and only them: a pattern matching any process (`' '`, `.`) picks nothing out
+        return re.search(pattern, "limen-hook limen daemon", re.IGNORECASE) is not None and not re.search(
+            pattern, "/usr/bin/python3 node nginx sshd bash 1234 ?", re.IGNORECASE
+        )
     except re.error:
         return "limen" in pattern.lower()
 
@@ -197,15 +199,26 @@ def _finds_processes(name: str) -> bool:
     return has(name, Role.FINDS_PROCESSES) or has(name, Role.SCRIPT_FIRST)
 
 
+def _pattern_word(word: str) -> str:
+    """The pattern in a finder's word: awk's `/PATTERN/ {...}`, or the word itself."""
+    match = re.match(r"\s*/((?:[^/\\]|\\.)+)/", word)
+    return match.group(1) if match else word
+
+
 def _signals_limen(command: Command, action: Action) -> bool:
     if not has(command.name, Role.PROCESS_KILLER):
         return False
     operands = [w for w in command.argv[1:] if not w.startswith("-")]
     if any("limen" in w.lower() for w in operands):
         return True  # pkill -f limen, killall limen-hook
-    if any("$(" in w or "`" in w for w in operands):  # `kill $(ps aux | grep '[l]imen' | awk ...)`
-        finders = (c for c in action.commands if c is not command and _finds_processes(c.name))
-        if any(_matches_limen(w) for c in finders for w in c.argv[1:] if not w.startswith("-")):
+    # what feeds the kill its pids: `ps ... | awk '/limen/ {print $1}' | xargs kill`
+    fed = {s for v in command.via if v.startswith("stdin:") for s in v[len("stdin:") :].split(",")}
+    if fed or any("$(" in w or "`" in w for w in operands):  # `kill $(ps aux | grep '[l]imen' | awk ...)`
+        finders = (
+            c for c in action.commands if c is not command and (_finds_processes(c.name) or c.name in fed)
+        )
+        words = (w for c in finders for w in c.argv[1:] if not w.startswith("-"))
+        if any(_matches_limen(_pattern_word(w)) for w in words):
             return True
     pid = _daemon_pid() if command.name == "kill" else ""
     return bool(pid) and pid in operands
