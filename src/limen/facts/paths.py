@@ -198,6 +198,14 @@ BY_NAME: dict[str, PathFact] = {
 _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     (r"/\.git/hooks/[^/]+$", _f("git_hook", "git runs it on the matching git command", "shell", asks=True)),
     (r"/\.git/config$", _f("git_config", "git runs the commands some of its keys name", "git_config")),
+    (
+        r"/\.cargo/config(?:\.toml)?$",
+        _f(
+            "cargo_config",
+            "cargo runs the wrapper, runner and linker it names at every build",
+            "cargo_config",
+        ),
+    ),
     (r"/\.husky/[^/]+$", _f("husky", "husky runs it as a git hook", "shell", blind=True)),
     (
         r"/\.github/workflows/[^/]+$",
@@ -346,7 +354,7 @@ _ANY_PLACE = re.compile("|".join(f"(?:{p})" for p, _ in _BY_PLACE))
 _PROGRAM_CONTENT = {
     ".py": "python",
     ".pyw": "python",
-    ".ipynb": "python",  # a notebook cell's source (NotebookEdit): run when the notebook is
+    ".ipynb": "notebook",  # its cells (or one cell's source, from NotebookEdit): run when the notebook is
     ".sh": "shell",
     ".bash": "shell",
     ".zsh": "shell",

@@ -938,6 +938,9 @@ PROGRAMS: tuple[Program, ...] = (
     _p("localtunnel", R.TUNNEL, R.NETWORK, aliases=("lt", "frpc", "telebit", "pgrok")),
     _p("bore", R.TUNNEL, R.NETWORK, exposes=rf"{_W}local{_E}"),
     _p("zrok", R.TUNNEL, R.NETWORK, exposes=rf"{_W}share{_E}"),
+    # a login service or a shell served on a socket, started by hand: this machine opened to whoever connects
+    _p("sshd", R.TUNNEL, R.NETWORK, aliases=("dropbear",), exposes=rf"{_W}-[pDdfo]|{_W}-\w*[pDd]\w*{_E}"),
+    _p("websocat", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:-e|--exec|-s|--server-mode){_E}|{_W}ws-l:"),
     _p("tailscale", R.TUNNEL, exposes=rf"{_W}funnel{_E}"),
     _p("loophole", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:http|https|path){_E}"),
     _p("chisel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:client|server){_E}"),

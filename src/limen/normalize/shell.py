@@ -2704,6 +2704,15 @@ def _find_exec(
 # --------------------------------------------------------------------------- programs that run an argument
 
 
+def _ansible_absent(args: list[str], value: str) -> str:
+    """The path of `ansible HOSTS -m file -a 'path=X state=absent'`: the file module deleting X."""
+    modules = _option_values(args, frozenset({"-m", "--module-name"}))
+    if not modules or modules[0].rsplit(".", 1)[-1] != "file" or "state=absent" not in value:
+        return ""
+    found = re.search(r"(?:^|\s)(?:path|dest|name)=(\S+)", value)
+    return found.group(1).strip("'\"") if found else ""
+
+
 def _argument_commands(
     entry: Program,
     name: str,
@@ -2763,6 +2772,8 @@ def _argument_commands(
             _debugger_command(value, state, via, level, name)
         elif name in ("make", "gmake"):
             _make_text(value, state, via, level)
+        elif entry.name == "ansible" and (removed := _ansible_absent(args, value)):
+            _run(["rm", "-rf", removed], state, (*via, "ansible file"), level, None)
         else:
             _shell_string(value, state, via, level, _is_dynamic(value, state), label)
     if entry.name in ("vim", "less"):  # `vim +'!cmd' f`, `less +'!cmd' f`: a command run at start-up

@@ -29,7 +29,7 @@ from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import changed_operands
-from limen.rules.written import judge
+from limen.rules.written import judge, judge_text
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -585,7 +585,24 @@ def _is_persistence(path: str, ctx: Context) -> bool:
     return describe(path, home=ctx.home) is not None
 
 
-@rule(ReasonCode.PERSISTENCE_WRITE, needs="write_paths")
+_FORGE_WRITES = frozenset({"own_remote", "foreign_remote"})
+
+
+def _committed_files(action: Action) -> list[tuple[str, str]]:
+    """(path in the repository, content) of what a forge tool commits (`create_or_update_file(path,
+    content)`, `push_files(files=[{path, content}])`), as `/`-rooted paths the path table can describe."""
+    if not any(_FORGE_WRITES & set(d.flags) for d in action.destinations):
+        return []
+    args = action.arguments
+    entries = [args, *(f for f in args.get("files") or () if isinstance(f, dict))]
+    return [
+        ("/" + str(e["path"]).lstrip("/"), e["content"])
+        for e in entries[:64]
+        if isinstance(e.get("path"), str) and isinstance(e.get("content"), str)
+    ]
+
+
+@rule(ReasonCode.PERSISTENCE_WRITE, needs=("write_paths", "destinations"))
 def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     """Files that run later (shell start-up files, git hooks and config, package scripts, test configs,
     editor tasks, ssh config, schedulers, `.pth`) and agent instruction files, judged by what is written:
@@ -602,6 +619,11 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
         if fact is None:
             continue
         judged = judge(fact, path, action, ctx)
+        if judged is not None and (worst is None or judged[0] > worst[0]):
+            worst = judged
+    for path, text in _committed_files(action):  # a forge tool's files: they run where the repository runs
+        fact = describe(path, home="/nonexistent-home")
+        judged = judge_text(fact, path, text, action, ctx) if fact is not None else None
         if judged is not None and (worst is None or judged[0] > worst[0]):
             worst = judged
     if worst is None or worst[0] is Verdict.PASS:

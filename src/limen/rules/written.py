@@ -551,6 +551,9 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
         host = match.group(1).lower().rstrip(".")
         if not host_in(host, REGISTRY_HOSTS):
             concerns.append(f"packages would come from {host}")
+    for path in re.findall(r"^\s*yarnPath:\s*[\"']?([^\"'\s]+)", text[:MAX_TEXT], re.MULTILINE):
+        if not path.startswith((".yarn/", "./.yarn/")):  # `yarnPath: /tmp/x.cjs`: every yarn command runs it
+            concerns.append(f"every yarn command runs {path}")
     for match in _GO_REPLACE.finditer(text[:MAX_TEXT]):
         original, replacement = match.group(1), match.group(2)
         if replacement.startswith((".", "/")) or replacement.lower() == original.lower():
@@ -559,6 +562,30 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
         if len(theirs) == len(ours) and any(imitates(t, (o,)) for t, o in zip(theirs, ours, strict=True)):
             concerns.append(f"{original} is replaced by the look-alike {replacement}")
     return [], list(dict.fromkeys(concerns))[:8]
+
+
+# cargo's settings that name a program it runs on every build (`[build] rustc-wrapper`, a target's `runner`
+# or `linker`): the value, a string or an array of words
+_CARGO_PROGRAMS = re.compile(
+    r"""^\s*(?:rustc(?:-workspace)?-wrapper|runner|linker|ar)\s*=\s*(?:"([^"]+)"|'([^']+)'|\[([^\]]*)\])""",
+    re.MULTILINE,
+)
+
+
+def _cargo_config(text: str) -> tuple[list[str], list[str]]:
+    """`.cargo/config.toml`: the programs every `cargo build` runs, as commands, and a concern for one given
+    by a path outside the project (`rustc-wrapper = "/tmp/.cache/rw"`), whose code Limen cannot read."""
+    commands: list[str] = []
+    concerns: list[str] = []
+    for match in _CARGO_PROGRAMS.finditer(text[:MAX_TEXT]):
+        single = match.group(1) or match.group(2)
+        words = [single] if single else re.findall(r"""["']([^"']+)["']""", match.group(3))
+        if not words:
+            continue
+        commands.append(" ".join(words))
+        if words[0].startswith(("/", "~")) and not words[0].startswith(("/usr/", "/bin/", "/opt/homebrew/")):
+            concerns.append(f"every cargo build runs {words[0]}")
+    return commands, concerns
 
 
 def _shell(text: str) -> tuple[list[str], list[str]]:
@@ -579,14 +606,17 @@ def _python(text: str) -> tuple[list[str], list[str]]:
 
 
 def _parsable(text: str) -> str | None:
-    """The Python source an Edit's fragment stands for: as written, dedented (a method's body), or with an
-    empty body after a last line that opens a block (`new_string` ending in `def main():`)."""
+    """The Python source an Edit's fragment stands for: as written, dedented (a method's body), with an
+    empty body after a last line that opens a block (`new_string` ending in `def main():`), or its lines
+    each taken alone (a fragment cut across indentation levels)."""
     import textwrap
 
     dedented = textwrap.dedent(text)
     candidates = [text, dedented]
     if dedented.rstrip().endswith(":"):
         candidates.append(dedented.rstrip() + "\n    pass\n")
+    # lines cut from different depths of a body (`x()\n    y()`): each a statement of its own
+    candidates.append("\n".join(line.strip() for line in text.splitlines()))
     for source in candidates:
         try:
             ast.parse(source)
@@ -594,6 +624,42 @@ def _parsable(text: str) -> str | None:
             continue
         return source
     return None
+
+
+def _notebook(text: str) -> tuple[list[str], list[str]]:
+    """A notebook (a whole `.ipynb`, or one cell's source from NotebookEdit): its code cells as Python, and
+    what IPython hands to a shell (`!cmd`, `%system cmd`, `%%bash` cells) as shell lines."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if isinstance(cells, list):
+        sources = [
+            "".join(c["source"]) if isinstance(c.get("source"), list) else str(c.get("source", ""))
+            for c in cells
+            if isinstance(c, dict) and c.get("cell_type", "code") == "code"
+        ]
+    else:
+        sources = [text]
+    commands: list[str] = []
+    concerns: list[str] = []
+    for source in sources[:256]:
+        first = source.lstrip().split("\n", 1)[0]
+        if re.match(r"%%(?:bash|sh|script\s+(?:ba)?sh|system)\b", first):
+            commands.append(source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else "")
+            continue
+        code = []
+        for line in source.splitlines():
+            shell = re.match(r"\s*(?:!|%(?:system|sx|sc)\b)(.*)", line)
+            if shell:
+                commands.append(shell.group(1))
+            elif not line.lstrip().startswith("%"):  # other magics configure IPython
+                code.append(line)
+        found_commands, found_concerns = _python("\n".join(code))
+        commands.extend(found_commands)
+        concerns.extend(found_concerns)
+    return commands, concerns
 
 
 def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]]]:
@@ -613,6 +679,7 @@ def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]
 _EXTRACTORS = {
     "shell": _shell,
     "python": _python,
+    "notebook": _notebook,
     "node": _interpreted("node"),
     "ruby": _interpreted("ruby"),
     "perl": _interpreted("perl"),
@@ -641,6 +708,7 @@ _EXTRACTORS = {
     "launchd": _launchd,
     "pth": _pth,
     "package_sources": _package_sources,
+    "cargo_config": _cargo_config,
     "requirements": _requirements,
 }
 
@@ -937,6 +1005,13 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if fact.blind or fact.asks:
             return Verdict.AUTH, f"{fact.purpose}: {path}"
         return None
+    return judge_text(fact, path, text, action, ctx)
+
+
+def judge_text(
+    fact: PathFact, path: str, text: str, action: Action, ctx: Context
+) -> tuple[Verdict, str] | None:
+    """`judge` for a text known to be what lands in `path` (a file a forge tool commits, say)."""
     if len(text) > MAX_TEXT:
         return Verdict.AUTH, f"{fact.purpose}; too much written to analyse: {path}"
     if fact.kind == "instructions":
