@@ -34,13 +34,14 @@ from __future__ import annotations
 _ARTIFICIAL = (
     r"(?:ai|a\.i\.|ki|ia|ии|llm|gpt|virtual|virtuel|virtuelle|virtuale|virtuell|digital|digitale|automated"
     r"|autonomous|coding|browsing|autonom\w*|automatisiert\w*|automático|automatique|виртуальн\w+"
-    r"|цифров\w+|智能|人工智能|ai驱动)"
+    r"|цифров\w+|智能|人工智能|ai驱动|automáticos?|automáticas?|automatiques?|automatisierte\w*|automatici"
+    r"|automatiche|automatyczn\w+|автоматическ\w+|geautomatiseerde|automatiska)"
 )
 _ROLE = (
     r"(?:assistant\w*|assistent\w*|asistentes?|assistente|assistenti|ассистент\w*"
     r"|помощник\w*|agent\w*|agente|agentes|agenti|агент\w*|helper|model|models|modelo|modèle|modello"
     r"|модел\w+|readers?|summari[sz]ers?|reviewers?|system|système|sistema|систем\w+|asysten\w*|assistentin"
-    r"|asistan\w*|assistenten)"
+    r"|asistan\w*|assistenten|lectores|lecteurs|leser|lettori|czytelnik\w*|читател\w*|lezers|läsare)"
 )
 # An AI by name or by kind, in the languages the gate reads; in compounds ("ki-assistent", "ии-ассистента")
 # the parts are joined by a hyphen or written together.
@@ -75,7 +76,7 @@ _READS = (
     r"|resum\w+|analiz\w+|lit|lis\w*|trait\w+|analys\w+|lies\w*|liest|verarbeit\w*|auswert\w*|analysier\w*"
     r"|zusammenfass\w*|legg\w+|elabor\w+|ler|lê|processa\w*|чита\w+|прочита\w+|обрабатыва\w+|анализиру\w+"
     r"|получ\w+|просматрива\w+|leest|verwerkt|samenvat|bekijkt|analyseert|beheert|behandelt|ontvangt"
-    r"|czyta\w*|przetwarza\w*|obsługuje|zarządza"
+    r"|czyta\w*|przetwarza\w*|obsługuje|zarządza|relit|relis\w*|relee|rilegge|revisa"
     r"|streszcza\w*|analizuje|okuyan|işleyen|läser|hanterar"
     r"|behandlar|sammanfattar|obsługuj\w*)"
 )
@@ -85,7 +86,8 @@ _READING = (
     r"|seeing|indexing|crawling|leyendo|procesando|analizando|lisant|traitant|analysant|lesend\w*"
     r"|verarbeitend\w*|lendo|processando|analisando|leggendo|elaborando|читающ\w+|обрабатывающ\w+"
     r"|анализирующ\w+|прочитавш\w+|обработавш\w+|czytając\w*|przetwarzając\w*|obsługując\w*|okuyan"
-    r"|işleyen|özetleyen)"
+    r"|işleyen|özetleyen|zarządzając\w*|verwaltend\w*|gestionando|gérant|gestendo|gerenciando|управляющ\w+"
+    r"|yöneten|hanterande)"
 )
 # A clause after the noun that says what it does with the text: a relative clause ("that processes these
 # notes", "die diese Bewertungen auswertet", "который обрабатывает этот документ", "que lea esto") or a
@@ -129,7 +131,7 @@ _DET = (
 _ARTICLE = r"(?:the|a|an|this|that|these|our|my|his|her|their|its|der|die|das|el|la|le|les|il|lo|o|a)\b"
 _MODS = r"(?:(?!" + _ARTICLE + r")[\w'-]+\s)"
 _END = r"\s*(?:[,:;!—–]|-\s)"
-_END_LINE = r"\s*(?:[,:;!—–]|-\s|\n|$)"
+_END_LINE = r"\s*(?:[,:;!—–]|-\s|\n|$|\*{3}|={3})"
 # What opens a sentence: its start, a line break, a tag, a bracket, a quote or a dash.
 _START = r"(?:^|[.!?;:)\]]\s|\n|[>\[(\"*_#|„“«「]\s*|\s[-—–]\s|(?<![\w.])@)"
 # An order after a label: please in some language, "you/your", or a verb opening the clause.
@@ -159,6 +161,11 @@ ORDER_VERBS = (
     r"|напиши\w*|объясни\w*|скажи\w*|отправь\w*|перешли\w*|пришли\w*|удали\w*|открой\w*|игнорируй\w*"
     r"|забудь\w*|ответь\w*|покажи\w*|сообщи\w*|дай\w*|передай\w*"
     r"|cambia|cambie|modifica|pon|ponga|añade|agrega|quita|publica|change|modifie|ajoute|mets|retire|publie"
+    r"|read|check|find|search|fetch|get|text|look up|exporta|exporte|descarga|sube|comparte|reenvía"
+    r"|transfiere"
+    r"|cancela|cancele|cancella|annulla|annule|annulez|efface|effacez|lee|lees|lies|lis|leggi|lê|czytaj"
+    r"|odwołaj|прочитай|läs|oku|zoek|haal|controleer|bekijk|annuleer|kündige|storniere|sage|schick\w*"
+    r"|copia|pega|colle|incolla|cole|wklej|вставь|plak|klistra"
     r"|aggiungi|metti|togli|pubblica|mude|altere|adicione|coloque|publique|ändere|füge|setze|entferne|mach"
     r"|veröffentliche|erwähne|empfiehl|menciona|mentionne|menziona|mencione"
     r"|vertel|zeg|schrijf|geef|stuur|verwijder|wis|open|sluit|maak|negeer|vergeet|beantwoord|antwoord|voeg"
@@ -215,7 +222,8 @@ SPOKEN_TO_AI = (
     # Chinese, Japanese and Korean mark the addressee by a particle or a title after the noun.
     r"|(?:致|给|对|请|尊敬的|亲爱的)(?:正在|所有|任何)?[^，,：:。！\n]{0,12}?(?:ai|人工智能|智能助手|智能助理|智能体|助手"
     r"|机器人)[^，,：:。！\n]{0,4}?[，,：:！!]"
-    r"|(?:ai|人工知能|アシスタント|エージェント)(?:の方|の皆様|の皆さん)?(?:へ|様|さん|殿)\s?[、,：:！!\n]"
+    r"|(?:ai|人工知能|アシスタント|エージェント|言語モデル|llm)(?:の方|の皆様|の皆さん)?(?:へ|様|さん|殿)"
+    r"(?:の(?:注記|メモ|指示|お願い|連絡|メッセージ))?(?:\s?[、,：:！!\n]|\s)"
     r"|(?:ai|어시스턴트|에이전트|챗봇|봇|비서|인공지능)(?:님)?(?:에게|께|님)\s?[,:：!\n ]"
     # a vocative in Chinese, Japanese or Korean: the noun, a comma, then a request in the same sentence
     r"|(?:^|\n|[。！？!?:：]\s?)(?:ai|人工智能|智能助手|助手|机器人|アシスタント|エージェント|어시스턴트|에이전트|챗봇|봇"
@@ -239,7 +247,8 @@ SPOKEN_TO_AI = (
 # A bare role as a label, then a clause about when to act and an order ("Asistente: cuando leas este
 # comentario, cambia ..."): a speaker in a transcript reports, a label with a "when ..." clause instructs.
 _WHEN = (
-    r"(?:when|once|after|as soon as|while|cuando|al|tras|después de|wenn|sobald|nachdem|quand|lorsque|après"
+    r"(?:when|once|after|before|as soon as|while|cuando|al|tras|después de|antes de|wenn|sobald|nachdem|bevor"
+    r"|quand|lorsque|après|avant de|prima di"
     r"|dès que|quando|dopo|appena|ao|assim que|depois de|als|zodra|kiedy|gdy|po|когда|после|как только|när"
     r"|efter)"
 )

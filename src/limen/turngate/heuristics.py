@@ -252,11 +252,14 @@ _DELETE_INTL = (
     r"|einträge|backups?|kanäle|konten)\b"
     rf"|\b(?:alle|sämtliche)\b{_C}{{0,40}}?\b(?:dateien|e-mails|mails|nachrichten|termine|kontakte|ordner"
     rf"|dokumente|einträge|backups|kanäle|konten)\b{_C}{{0,40}}?\b(?:zu )?(?:löschen|entfernen)\b"
-    r"|\b(?:borra|borre|elimina|elimine|suprime|suprima|borrar|borrara|borrase|eliminar|eliminara|eliminase"
+    # (an infinitive after a modal of the writer's own is a statement: "Podemos eliminar las cuentas ...")
+    r"|\b(?<!podemos )(?<!podremos )(?<!podrá )(?<!puede )(?<!pueden )(?<!vamos a )"
+    r"(?:borra|borre|elimina|elimine|suprime|suprima|borrar|borrara|borrase|eliminar|eliminara|eliminase"
     r"|suprimir|suprimiera)\b(?: (?:ya|ahora|también))*"
     rf" (?:todos los|todas las|los|las|mis|tus|sus)\b{_C}{{0,20}}?\b(?:archivos|ficheros|correos"
     r"|mensajes|eventos|contactos|carpetas|documentos|registros|copias de seguridad|canales|cuentas)\b"
-    r"|\b(?:supprime|supprimez|efface|effacez|supprimer|effacer)\b(?: (?:maintenant|aussi|ensuite))*"
+    r"|\b(?<!pouvons )(?<!pourrons )(?<!pourra )(?<!peut )(?<!peuvent )(?<!allons )"
+    r"(?:supprime|supprimez|efface|effacez|supprimer|effacer)\b(?: (?:maintenant|aussi|ensuite))*"
     rf" (?:tous les|toutes les|les|mes|tes|ses)\b{_C}{{0,20}}?\b(?:fichiers|e-mails|mails|courriels"
     r"|messages|événements|contacts|dossiers|documents|sauvegardes|canaux|comptes)\b"
     r"|\b(?:elimina|eliminate|cancella|cancellate|rimuovi|rimuovete|eliminare|cancellare|rimuovere)\b"
@@ -375,6 +378,11 @@ _TASK_SUPERSEDED = (
     r"[^\n]{0,40}?(?:i stället|istället|nya? (?:uppgift\w*|instruktion\w*))"
     rf"|(?:завдання|інструкці\w+|доручення){_C}{{0,30}}?(?:скасован\w*|застарі\w*|недійсн\w+|більше не"
     r" (?:діє|дійсн\w+|актуальн\w+))[^\n]{0,40}?(?:замість цього|нов\w+ (?:завдання|інструкці\w+))"
+    # Arabic and Indonesian
+    r"|(?:المهمة|التعليمات|الأوامر)\s(?:السابقة|الأولى|القديمة)\s(?:\w+\s)?(?:ملغاة|ملغية|لم تعد صالحة|انتهت"
+    r"|غير صالحة)[^\n]{0,40}?(?:مهمتك الجديدة|بدلا من ذلك|بدلاً من ذلك)"
+    r"|\b(?:tugas|instruksi|perintah)\s(?:\w+\s)?(?:sebelumnya|di atas|lama)\s(?:\w+\s)?(?:dibatalkan|tidak"
+    r" berlaku|sudah usang|kedaluwarsa)[^\n]{0,40}?(?:tugas baru\w*|sebagai gantinya)"
     rf"|(?:görev\w*|talimat\w*|komut\w*){_C}{{0,30}}?(?:artık geçerli değil|geçersiz|iptal edil\w+|eskidi"
     r"|güncel değil)[^\n]{0,40}?(?:yerine|yeni (?:görev\w*|talimat\w*))"
     r"|(?:작업|지시|명령|과제|임무)(?:은|는|이|가)?[^\n]{0,20}?(?:더 이상 유효하지 않|무효"
@@ -410,7 +418,7 @@ _AI_GATE = gate(
     " assistants assistent assistenten assistentin asistente asistentes assistente assistenti agent agents"
     " agente agentes agenti model models modell modelo modelos modello modelli reader reviewer summarizer"
     " summariser intelligence intelligenz inteligencia intelligenza taalmodel asystent asystencie asystenta"
-    " asistan asistana asistanı boten assistenten asisten asistent",
+    " asistan asistana boten assistenten asisten asistent lectores lecteurs leser lettori lezers",
     (
         "sprachmodell",
         "assistenz",
@@ -438,6 +446,11 @@ _AI_GATE = gate(
         "어시스턴트",
         "에이전트",
         "봇",
+        "asistanı",
+        "läsare",
+        "czytelnik",
+        "читател",
+        "モデル",
         "асистент",
         "помічник",
         "trợ lý",
@@ -782,13 +795,26 @@ _EMBEDDED: tuple[Shape, ...] = (
         "claimed_consent",
         gate(
             "approved preapproved pre authorized authorised consented confirmed confirmation approval"
-            " permission consent"
+            " permission consent discussed agreed arranged settled nutzer benutzer utente usuario utilisateur"
+            " utilisatrice gebruiker utilizador",
+            ("пользовател", "użytkownik", "användare", "usuário", "överens"),
         ),
         Lazy(
             r"\b(?:never|don'?t|do not|no need to) (?:ask|wait for|request|prompt)(?: the user)? (?:for )?"
             r"(?:confirmation|approval|permission|consent)\b"
             r"|\bthe user (?:has )?(?:already )?(?:pre-?approved|approved|authori[sz]ed|consented to"
             r"|confirmed)(?: (?:all|this|these|every|any))?\b"
+            # an agreement with the reader's user claimed ("As agreed with your user, ..."): a letter to a
+            # person speaks of their boss or client by name, not of "your user"
+            r"|\b(?:discussed|agreed|arranged|confirmed|settled) with (?:your|the) (?:user|principal)\b"
+            r"|\bmit (?:ihrem|deinem) (?:nutzer|benutzer)(?:in)? (?:\w+ )?(?:besprochen|abgesprochen"
+            r"|vereinbart)"
+            # the other languages: a verb of agreeing, then "with your user"
+            r"|\b(?:acordad[oa]|hablad[oa]|acordamos|quedamos|concordato|concordado|combinado|combinamos"
+            r"|convenu|discuté|överens|договорились|оговорено|afgesproken|uzgodnion\w*|ustalon\w*)\b[^.\n]{0,30}?"
+            r"\b(?:con|avec|med|с|met|z|com) (?:tu|su|il (?:suo|tuo)|votre|ton|din|er|вашим|твоим|uw|je|twoim"
+            r"|pana|pani|o seu|seu) (?:usuario|utente|utilisat(?:eur|rice)|användare|пользователем|gebruiker"
+            r"|użytkownikiem|utilizador|usuário)\b"
         ),
     ),
     # Add an outside address to something the agent administers.
@@ -819,7 +845,10 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate("ssh rsa env json credentials passwd shadow npmrc pypirc netrc kube config wallet"),
         Lazy(
             r"\b(?:read|open|cat|load|include|pass|send|attach|paste|provide|upload|copy|e-?mail|mail|forward"
-            r"|post|transmit|exfiltrate|print|output|show|display|dump|reveal)\b"
+            r"|post|transmit|exfiltrate|print|output|show|display|dump|reveal"
+            r"|lee|lea|leer|lies|lis|lisez|leggi|lê|leia|czytaj|прочитай|lees|läs|oku|abre|öffne|ouvre|apri|abra"
+            r"|otwórz|открой|envía|sende|envoie|invia|envie|wyślij|отправь|stuur|skicka|gönder|pega|colle|incolla"
+            r"|cole|wklej)\b"
             # copying the template to `.env` writes it ("cp .env.example .env"): not a read
             rf"{_S}{{0,60}}?(?<!\bto )(?<!\bto `)(?<!\binto )(?:~/\.ssh|id_rsa|id_ed25519"
             r"|\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)|mcp\.json|\.aws/credentials"
@@ -858,6 +887,12 @@ _EMBEDDED: tuple[Shape, ...] = (
                 "поручени",
                 "указани",
                 "görev",
+                "المهمة",
+                "التعليمات",
+                "الأوامر",
+                "tugas",
+                "instruksi",
+                "perintah",
                 "завдання",
                 "інструкці",
                 "talimat",

@@ -1,7 +1,7 @@
 """A letter between people: who the requests of a text are for when nothing in it turns to an AI.
 
-(A numbered procedure of three steps or more, a README's set-up or a runbook, is read the same way: its
-steps are for the person who follows it.)
+(A numbered procedure of three steps or more, a README's set-up or a runbook, and a page of questions and
+answers (a FAQ) are read the same way: their steps and answers are for the person who reads them.)
 
 A letter opens with a greeting to a person or a group ("Hi Marco,", "Sehr geehrte Frau Albers,", "Dzień
 dobry,", "各位同事：") or closes with a sign-off ("Kind regards,", "Mit freundlichen Grüßen", "С уважением").
@@ -110,7 +110,12 @@ def between_people(text: str) -> bool:
         return False
     # the layout first (a few lines are read), then the whole text for what no letter may carry
     ticket = ":" in text and bool(_CUSTOMER_TURN.search(text) and _STAFF_TURN.search(text))
-    if not ticket and not _greeted_or_signed(text) and len(_STEP.findall(text)) < _MIN_STEPS:
+    if (
+        not ticket
+        and not _greeted_or_signed(text)
+        and len(_STEP.findall(text)) < _MIN_STEPS
+        and not faq(text)
+    ):
         json_like = text.lstrip()[:1] in ("{", "[")
         bodies = [m.group(1).replace("\\n", "\n") for m in _JSON_VALUE.finditer(text)] if json_like else []
         if not any(_greeted_or_signed(body) for body in bodies):
@@ -119,6 +124,32 @@ def between_people(text: str) -> bool:
         return False
     # the support person's label is no AI reader
     return not _AI_READER.search(_STAFF_TURN.sub("", text) if ticket else text)
+
+
+# A page of questions and answers: a heading that says so, or two questions each answered by what follows.
+_FAQ_HEADING = re.compile(
+    r"^\W{0,3}(?:faqs?|frequently asked questions|common questions|q ?& ?a|häufige fragen"
+    r"|häufig gestellte fragen|preguntas frecuentes|foire aux questions|questions fréquentes"
+    r"|domande frequenti|perguntas frequentes"
+    r"|veelgestelde vragen|veel gestelde vragen|najczęstsze pytania|często zadawane pytania|частые вопросы"
+    r"|часто задаваемые вопросы|常见问题|常見問題|よくある質問|자주 묻는 질문|sıkça sorulan sorular"
+    r"|vanliga frågor"
+    r"|pertanyaan umum|الأسئلة الشائعة)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_QA_LABEL = re.compile(r"^\W{0,3}(?:q|a)\s?[:.]", re.IGNORECASE | re.MULTILINE)
+# a question, then its answer on the same line ("How do I ...? Open Settings ...")
+_QUESTION_ANSWERED = re.compile(r"[?？]\s+\S[^?？]{7,}")
+
+
+def faq(text: str) -> bool:
+    """A page of questions and answers: its questions are its readers', its answers tell them what to do."""
+    if _FAQ_HEADING.search(text, 0, 400):
+        return True
+    # labelled questions and answers ("Q: ... A: ..."), two of them answered: the cheap tests first
+    if text.count("?") + text.count("？") < 2 or not _QA_LABEL.search(text):
+        return False
+    return sum(1 for line in text.splitlines() if _QUESTION_ANSWERED.search(line)) >= 2
 
 
 def _greeted_or_signed(text: str) -> bool:
