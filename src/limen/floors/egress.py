@@ -288,12 +288,16 @@ def _carries_nothing(action: Action) -> bool:
     if any(d.via_command not in _QUIET_FLAGS for d in action.destinations):
         return False
     fetches = [c for c in action.commands if c.name in _QUIET_FLAGS]
-    if not fetches or any(c.dynamic_name or c.via for c in fetches):
+    # a fetch whose output a substitution keeps (`v=$(curl -s URL | jq -r .tag)`) sends nothing more
+    if not fetches or any(c.dynamic_name or set(c.via) - _KEPT_OUTPUT for c in fetches):
         return False
     headers = [p for c in fetches for i, p in enumerate(c.argv) if i and c.argv[i - 1] in ("-H", "--header")]
     if any(p not in headers for p in action.payloads):
         return False
     return all(_quiet_fetch_argv(c.name, c.argv, action) for c in fetches)
+
+
+_KEPT_OUTPUT = frozenset({"$()", "`"})
 
 
 def _store_reads_only(action: Action) -> bool:

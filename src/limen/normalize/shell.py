@@ -56,6 +56,7 @@ from limen.facts.programs import (
     options,
     prints_setup,
     program,
+    runs_arguments,
 )
 from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
 from limen.normalize.code import read_source
@@ -192,6 +193,8 @@ class _State:
     payloads: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     downloaded: set[str] = field(default_factory=set)
+    # variables assigned what a download printed (`c=$(curl -s URL)`): run, they run downloaded code
+    downloaded_vars: set[str] = field(default_factory=set)
     cloned: set[str] = field(default_factory=set)  # folders a `git clone` in the line fills
     globbed: set[tuple[str, bool]] = field(default_factory=set)  # (pattern, as a write)
     written: dict[str, str | None] = field(default_factory=dict)  # files the line wrote: content if known
@@ -600,6 +603,8 @@ def _assign(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: i
     word = _eval(value, src, state, via, level, depth + 1, quoted=True)
     state.vars[src.text(name)] = None if word.dynamic else "".join(word.fields)
     state.arrays.pop(src.text(name), None)
+    if word.dynamic and _from_download(src.text(value), state):
+        state.downloaded_vars.add(src.text(name))
     if src.text(name) in COMMAND_VARIABLES and not word.dynamic:
         _command_variable(src.text(name), "".join(word.fields), state, via, level)
     if src.text(name) in CODE_LOADING_VARIABLES:
@@ -749,7 +754,8 @@ def _redirect(
             word = _eval(child, src, state, via, level, depth + 1, quoted=True)
             text = " ".join(word.fields)
             state.payloads.append(text)
-            return _Stream(None if word.dynamic else text + "\n", ("herestring",))
+            fetched = _download_source(src.text(child), state) if word.dynamic else ""
+            return _Stream(None if word.dynamic else text + "\n", ("herestring", *filter(None, [fetched])))
         return stdin
     operator = ""
     destination: Node | None = None
@@ -1351,6 +1357,8 @@ def _command(
             inner = child.named_children[0] if child.named_child_count else child
             word = _eval(inner, src, state, via, level, depth + 1)
             dynamic_name = word.dynamic
+            if dynamic_name and _from_download(src.text(inner), state):
+                state.note("download_exec")  # `$(curl -s URL)`: what the download prints is the command
             if word.glob and not word.dynamic and len(word.fields) == 1:
                 matches = _command_glob(word.fields[0], state)  # `/bin/r? -rf ~`: bash runs what it matches
                 if matches is None:
@@ -1540,6 +1548,9 @@ def _run_command(
             state.calling.discard(argv[0])
         return None
     entry = program(name)
+    if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
+        for target in redirects:
+            state.downloaded.update((target, canonical(target, state.cwd, state.home)))
     if (
         state.cloned
         and entry is not None
@@ -2238,7 +2249,7 @@ def _shell_string(
     stdin: _Stream | None = None,
 ) -> None:
     if dynamic:
-        if _from_download(text):
+        if _from_download(text, state):
             state.note("download_exec")  # `bash -c "$(curl ...)"`
         state.flag(f"{label} of a non-literal string")
     _analyse_text(text, state, via=(*via, label), level=level + 1, stdin=stdin)
@@ -2305,8 +2316,25 @@ def _runs_fetched(word: str, path: str, state: _State) -> None:
         state.flag("runs code from a repository the line cloned")
 
 
-def _from_download(word: str) -> bool:
-    return bool(re.match(r"^(<\(|\$\(|`)\s*(\S+/)?(curl|wget|fetch|nc|ncat|aria2c|http)\b", word))
+_SUBSTITUTED_PROGRAM = re.compile(r"^\s*\"?(?:<\(|\$\(|`)\s*(?:\S+/)?([\w.+-]+)")
+_VARIABLE_WORD = re.compile(r"^\s*\"?\$\{?(\w+)\}?\"?\s*$")
+
+
+def _from_download(word: str, state: _State | None = None) -> bool:
+    """The word is what a download prints: a substitution of a program that downloads (`$(curl -s URL)`,
+    `<(wget -qO- URL)`), or a variable the line assigned one (`c=$(curl ...); eval "$c"`)."""
+    return bool(_download_source(word, state))
+
+
+def _download_source(word: str, state: _State | None) -> str:
+    """The downloading program `_from_download` found in the word, or ""."""
+    match = _SUBSTITUTED_PROGRAM.match(word)
+    if match is not None and (match.group(1) in DOWNLOADERS or match.group(1) in ("nc", "ncat", "fetch")):
+        return match.group(1)
+    if state is None or not state.downloaded_vars:
+        return ""
+    named = _VARIABLE_WORD.match(word)
+    return "curl" if named is not None and named.group(1) in state.downloaded_vars else ""
 
 
 def _is_dynamic(text: str, state: _State) -> bool:
@@ -2583,6 +2611,8 @@ def _h_xargs(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
         tagged = (*tagged, "stdin:" + ",".join(stdin.sources))
     if stdin is None or stdin.text is None:
         state.note(f"{name} with unknown input")
+        if stdin is not None and any(s in DOWNLOADERS for s in stdin.sources) and runs_arguments(inner[0]):
+            state.note("download_exec")  # `curl URL | xargs -0 bash -c`: the download is the program
         _run(inner, state, tagged, level, None)
         return
     items = [s for s in (stdin.text.split("\0") if null else stdin.text.split()) if s]

@@ -717,6 +717,8 @@ class _Py:
             if module is None:  # importing runs the module's code
                 fx.flag("python imports a module named at run time")
                 return Val(ref=_COMPUTED)
+            if name == "__import__" and len(args) < 4:  # `__import__("a.b")` is `a`, as Python gives it
+                module = module.split(".", 1)[0]
             return Val(ref=_ALIASES.get(module, module))
         if name in ("globals", "locals", "vars") and not args:
             return Val(ref=name)
