@@ -33,7 +33,7 @@ from limen.context import Context
 from limen.facts.programs import Role, has
 from limen.launchers import recorded_set
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
-from limen.normalize.paths import absolute
+from limen.normalize.paths import absolute, canonical
 from limen.rules import rule
 from limen.rules.derived import changed_operands
 
@@ -164,10 +164,34 @@ def _installer_words(command: Command) -> list[str]:
     return [w.lower() for w in argv[1:]] if has(name, Role.PACKAGE_INSTALLER) else []
 
 
-def _replaces_limen(command: Command) -> bool:
+def _replaces_limen(command: Command, cwd: str) -> bool:
+    """`pip uninstall limen`, `pip install -e /tmp/not-limen` where that folder's project is named limen:
+    whatever the installer puts in Limen's place runs as the agents' hooks."""
     words = _installer_words(command)
-    named = any(w.split("[")[0].split("=")[0].split("<")[0].split(">")[0] == DISTRIBUTION for w in words)
-    return named and any(w in _REPLACING for w in words)
+    if not any(w in _REPLACING for w in words):
+        return False
+    home = os.path.expanduser("~")
+    return any(
+        w.split("[")[0].split("=")[0].split("<")[0].split(">")[0] == DISTRIBUTION
+        or (w.startswith(("/", ".", "~")) and _project_name(canonical(w, cwd, home)) == DISTRIBUTION)
+        for w in words
+    )
+
+
+_PROJECT_NAME = re.compile(r"""^\s*name\s*=\s*["']?([A-Za-z0-9._-]+)""", re.MULTILINE)
+
+
+def _project_name(folder: str) -> str:
+    """The distribution a local project folder builds (its pyproject.toml's or setup.cfg's `name`), or ""."""
+    for manifest in ("pyproject.toml", "setup.cfg"):
+        try:
+            with open(os.path.join(folder, manifest), encoding="utf-8", errors="replace") as handle:
+                found = _PROJECT_NAME.search(handle.read(65536))
+        except OSError:
+            continue
+        if found:
+            return found.group(1).lower().replace("_", "-")
+    return ""
 
 
 def _daemon_pid() -> str:
@@ -255,7 +279,7 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"`{command.name}` changes Limen's program"
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
             return
-        if _replaces_limen(command):
+        if _replaces_limen(command, action.cwd or ctx.workspace):
             yield Finding(
                 ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"`{command.name}` replaces Limen"
             )
