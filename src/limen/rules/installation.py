@@ -173,9 +173,14 @@ def _replaces_limen(command: Command, cwd: str) -> bool:
     home = os.path.expanduser("~")
     return any(
         w.split("[")[0].split("=")[0].split("<")[0].split(">")[0] == DISTRIBUTION
-        or (w.startswith(("/", ".", "~")) and _project_name(canonical(w, cwd, home)) == DISTRIBUTION)
+        or (_local_project(w) and _project_name(canonical(w, cwd, home)) == DISTRIBUTION)
         for w in words
     )
+
+
+def _local_project(word: str) -> bool:
+    """An installer's operand that names a folder, as pip reads one (`.`, `./x`, `vendor/x`, `/tmp/x`)."""
+    return "://" not in word and not word.startswith("-") and (word.startswith((".", "~")) or "/" in word)
 
 
 _PROJECT_NAME = re.compile(r"""^\s*name\s*=\s*["']?([A-Za-z0-9._-]+)""", re.MULTILINE)
