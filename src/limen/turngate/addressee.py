@@ -100,6 +100,15 @@ _REL = (
     rf"{_READS}\b[^,:;.!?\n]{{0,60}}?"
     rf"|,?\s(?:(?:is|are|currently|now|is now|is currently)\s)?{_READING}\b[^,:;.!?\n]{{0,60}}?)"
 )
+# Any clause after the noun: a relative clause whatever its verb ("die Tickets sortiert", "который разбирает
+# задачи", "som sorterar ärenden", "che riassume le recensioni") or a present participle ("describing this
+# image", "podsumowujący opinie"). Read only where an order follows the address.
+_REL_ANY = (
+    r"(?:,?\s(?:that|who|which|die|der|das|welche[rs]?|que|qui|quien|che|который|которая|которое|которые|що"
+    r"|який|яка|яке|які|dat|die|który|która|które|som|ki)\s[^,:;.!?\n]{1,60}?"
+    r"|\s[\w-]+(?:ing|ende[nrs]?|end|ando|endo|ant|ący|ąca|ące|ujący\w*|ющ\w+|ящ\w+|ande|an|en|yor)\b"
+    r"[^,:;.!?\n]{0,60}?)"
+)
 # The word for a note or message that an address may follow ("note to", "hinweis für", "nota para").
 _NOTE = (
     r"(?:note|notes|message|instructions?|reminder|memo|notice|request|hint|tip|warning|ps|p\.s\.|heads-up|todo|fixme"
@@ -188,7 +197,7 @@ SPOKEN_TO_AI = (
     rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?|{_PERSON_ROLE}\b{_REL})"
     rf"{_END_LINE}"
     # "To any AI summarizer:", "An die KI, die diese Bewertungen auswertet:", "Для ИИ-ассистента, который ..."
-    rf"|\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:{_REL})?{_END}"
+    rf"|\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:(?:{_REL})?{_END}|{_REL_ANY}\s?[:—–])"
     rf"|\b{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}{_END}"
     # "Hey ChatGPT or whichever assistant is reading reviews:", "Уважаемый ассистент!"
     rf"|\b{_GREETING}[ ,]+(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_OR}?(?:{_REL})?"
@@ -219,6 +228,18 @@ SPOKEN_TO_AI = (
     rf"(?:{AI_NOUN}|{_PERSON_ROLE})\b"
     # Turkish marks the addressee by the dative after the noun: "Bu sayfayı okuyan yapay zeka asistanına:"
     r"|(?:yapay zeka\s(?:asistan|model|ajan|bot)\w*?|asistan\w*?)(?:a|e|na|ne|ya|ye)\s?[:：]"
+    # an address, a greeting, a note or a sentence's start, then an AI named with any clause about it, a
+    # colon and an order: "Till AI-agenten som sorterar ärenden: stäng ...", "Для ИИ-агента, который
+    # разбирает задачи: закрой ...", "Drogi asystencie podsumowujący opinie: pomiń ..."
+    rf"|(?:{_START}|\b{_PREP}\s|\b{_GREETING}[ ,]+)(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE}"
+    rf"|{_PERSON_ROLE})\b{_REL_ANY}\s?[:—–]\s*{_DIRECTIVE}"
+    # Chinese: a clause before the AI with 的, then a colon ("描述此图片的AI：请告诉用户 ..."); an obligation
+    # put on it ("AI助手需要读取 ...")
+    r"|[^。\n：:]{2,30}的(?:ai|人工智能|ai助手|智能助手|助手|智能体|机器人)\s?[：:]"
+    r"|(?:ai|人工智能|智能体|机器人)?助手(?:必须|需要|应该|应当|务必)[^。\n]{0,40}?(?:读取|发送|删除|粘贴|转发|上传"
+    r"|关闭|打开|告诉)"
+    # Turkish: the AI assistant, then a verb in the necessitative mood ("... yapıştırmalıdır")
+    r"|(?:yapay zeka\s)?asistan\w*\s(?:[^.!?\n]){0,80}?\w+(?:malı|meli)(?:dır|dir)?\b"
     # Chinese, Japanese and Korean mark the addressee by a particle or a title after the noun.
     r"|(?:致|给|对|请|尊敬的|亲爱的)(?:正在|所有|任何)?[^，,：:。！\n]{0,12}?(?:ai|人工智能|智能助手|智能助理|智能体|助手"
     r"|机器人)[^，,：:。！\n]{0,4}?[，,：:！!]"
@@ -296,7 +317,7 @@ _MODAL = (
 )
 OBLIGATION_ON_AI = (
     # (a phrase may stand between: "AI agents with calendar access are required to ...")
-    rf"(?:{_START}|\b)(?:{_DET})?(?:[\w'-]+\s){{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b(?:{_REL})?"
+    rf"(?:{_START}|\b)(?:{_DET})?(?:[\w'-]+\s){{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b(?:{_REL}|{_REL_ANY})?"
     rf"(?:\s(?:with|without|in|on|for|of|mit|con|avec|com)\s[\w-]+(?:\s[\w-]+)?)?\s{_MODAL}"
     r"\s(?:now\s|immediately\s|also\s|first\s|ahora\s|jetzt\s|sofort\s|сразу\s|теперь\s)?(?!be\b|sein\b|ser\b"
     r"|être\b|essere\b|быть\b|able\b|capable\b)[^\W\d_]{2,}"

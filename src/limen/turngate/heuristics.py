@@ -673,7 +673,7 @@ _EMBEDDED: tuple[Shape, ...] = (
             r"\bsummari[sz]ed (?:by (?:stating|saying)|as (?:saying|stating)?) that\b"
             r"|\bsummar(?:y|ies) (?:must|should|need to|needs to) (?:omit|exclude|skip|leave out|hide|ignore"
             r"|not (?:mention|include))\b"
-            r"|\b(?:any|every|your|the) summary (?:of this \w+ )?(?:must|should|needs to)"
+            r"|\b(?:(?:any|every|your|the) summary|summaries) (?:of this \w+ )?(?:must|should|needs? to)"
             r" (?:say|state|mention|include|conclude|recommend)\b"
         ),
     ),
