@@ -405,3 +405,11 @@ TWELFTH_ROUND_LOOK_ALIKES = [
 @pytest.mark.parametrize("text", TWELFTH_ROUND_LOOK_ALIKES)
 def test_twelfth_round_look_alikes_pass(text: str) -> None:
     assert verdict(text) is Verdict.PASS
+
+
+def test_a_diagnostics_advice_in_other_languages_passes() -> None:
+    text = (
+        "Erro 500: falha interna.\nRecarregue a página. Se o erro continuar, limpe a cache do navegador"
+        " ou escreva para ajuda@loja-sul.pt."
+    )
+    assert verdict(text) is Verdict.PASS

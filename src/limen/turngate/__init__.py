@@ -121,10 +121,10 @@ def _not_for_the_agent(text: str, *, letter: bool) -> bool:
     (pay, send, sign, delete: the writer's requests, not a task planted for an assistant, such as a
     question to answer or a text to write)."""
     from limen.turngate import drift
-    from limen.turngate.letter import asked_of_someone_else, faq, reader_action
+    from limen.turngate.letter import advice, asked_of_someone_else, reader_action
 
     tasks = drift.planted_tasks(text)
-    answers = letter and faq(text)  # a FAQ's questions are its readers', its answers tell them what to do
+    answers = letter and advice(text)  # a FAQ's or a diagnostic's requests are advice to its reader
     return bool(tasks) and all(
         asked_of_someone_else(t) or answers or (letter and reader_action(t)) for t in tasks
     )

@@ -1,7 +1,8 @@
 """A letter between people: who the requests of a text are for when nothing in it turns to an AI.
 
-(A numbered procedure of three steps or more, a README's set-up or a runbook, and a page of questions and
-answers (a FAQ) are read the same way: their steps and answers are for the person who reads them.)
+(A numbered procedure of three steps or more, a README's set-up or a runbook, a page of questions and
+answers (a FAQ) and a program's diagnostic ("Error 401: ... sign in again") are read the same way: their
+steps, answers and advice are for the person who reads them.)
 
 A letter opens with a greeting to a person or a group ("Hi Marco,", "Sehr geehrte Frau Albers,", "Dzień
 dobry,", "各位同事：") or closes with a sign-off ("Kind regards,", "Mit freundlichen Grüßen", "С уважением").
@@ -115,6 +116,7 @@ def between_people(text: str) -> bool:
         and not _greeted_or_signed(text)
         and len(_STEP.findall(text)) < _MIN_STEPS
         and not faq(text)
+        and not _DIAGNOSTIC.match(text)
     ):
         json_like = text.lstrip()[:1] in ("{", "[")
         bodies = [m.group(1).replace("\\n", "\n") for m in _JSON_VALUE.finditer(text)] if json_like else []
@@ -137,9 +139,22 @@ _FAQ_HEADING = re.compile(
     r"|pertanyaan umum|الأسئلة الشائعة)\b",
     re.IGNORECASE | re.MULTILINE,
 )
+# A program's diagnostic: its first line names an error or a warning ("Error 403: Access denied.",
+# "Erro 401: sessão expirada."); what it tells to do is for whoever runs the program.
+_DIAGNOSTIC = re.compile(
+    r"\s*\W{0,3}(?:error|erro|erreur|errore|fehler|fout|fel|błąd|ошибка|помилка|hata|错误|錯誤|エラー|오류|warning"
+    r"|warnung|avertissement|aviso|avviso|ostrzeżenie|предупреждение|uyarı|varning|waarschuwing|警告)"
+    r"\b[^\n]{0,40}?[:：]",
+    re.IGNORECASE,
+)
 _QA_LABEL = re.compile(r"^\W{0,3}(?:q|a)\s?[:.]", re.IGNORECASE | re.MULTILINE)
 # a question, then its answer on the same line ("How do I ...? Open Settings ...")
 _QUESTION_ANSWERED = re.compile(r"[?？]\s+\S[^?？]{7,}")
+
+
+def advice(text: str) -> bool:
+    """A FAQ or a program's diagnostic: everything it asks is advice to its reader."""
+    return faq(text) or _DIAGNOSTIC.match(text) is not None
 
 
 def faq(text: str) -> bool:
