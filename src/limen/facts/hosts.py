@@ -83,6 +83,7 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     "bitbucket.org",
     "pypi.org",
     "files.pythonhosted.org",
+    "download.pytorch.org",  # PyTorch's own wheel index (`--index-url .../whl/cpu`)
     "registry.npmjs.org",
     "registry.yarnpkg.com",
     "crates.io",

@@ -364,6 +364,16 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
     return bool(used - SHARED_ISSUERS) or (bool(used) and carries_nothing(action))
 
 
+# Programs that reach a host over ssh, by which a host the user's ssh knows is the user's own
+_SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs"})
+
+
+def _known_ssh_host(host: str, home: str) -> bool:
+    from limen.ssh_hosts import known
+
+    return known(host, home)
+
+
 def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     mode = ctx.mode
     where = dest.host or "an unparseable host"
@@ -398,6 +408,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         )
     if "invalid_host" not in dest.flags and is_trusted(dest.host, ctx):
         return None
+    if dest.via_command in _SSH_CLIENTS and dest.host and _known_ssh_host(dest.host, ctx.home):
+        return None  # a machine of the user's own: in their ssh config or known hosts
     deceptive = "ip_obfuscated" in dest.flags or _deceptive_userinfo(dest)
     if deceptive:
         verdict = Verdict.BLOCK if mode.strict_or_above else Verdict.AUTH

@@ -133,6 +133,38 @@ def _matches_protected(path: str, ctx: Context) -> bool:
     return False
 
 
+def _named_to_non_readers(action: Action, ctx: Context) -> frozenset[str]:
+    """Paths the line names only to commands that return none of their content (`ls`, `stat`, `chmod`)."""
+    if not action.commands:
+        return frozenset()
+    cwd = action.cwd or ctx.workspace or "/"
+    named: set[str] = set()
+    other: set[str] = set()
+    for command in action.commands:
+        target = named if command.name in secret_facts.NON_READERS else other
+        target.update(canonical(w, cwd, ctx.home) for w in command.argv[1:] if w and not w.startswith("-"))
+    return frozenset(named - other)
+
+
+def _opens_nothing(command: Command) -> bool:
+    """`chmod 644 f`, `chmod u+x f`, `chmod go-w f`: a mode that lets no one but the owner write, and takes
+    nothing away from the owner (the owner is the user Limen and the agent run as)."""
+    modes = [w for w in command.argv[1:] if not w.startswith("-") or re.fullmatch(r"-[rwxXst]+", w)][:1]
+    if not modes:
+        return False
+    mode = modes[0]
+    if re.fullmatch(r"[0-7]{3,4}", mode):
+        digits = mode[-3:]
+        return int(digits[1]) & 2 == 0 and int(digits[2]) & 2 == 0 and int(digits[0]) & 6 == 6
+    clauses = mode.split(",")
+    return all(re.fullmatch(r"[ugoa]*[-+=][rwxXst]*", c) for c in clauses) and not any(
+        ("w" in c.split("+", 1)[-1] and re.match(r"[goa]|[-+=]", c) and "+" in c)
+        or c.startswith(("u-", "a-", "-"))
+        or "=" in c
+        for c in clauses
+    )
+
+
 def _glob_reaches(pattern: str, path: str) -> bool:
     """A shell glob matches `path` as bash would: part by part, a `*` or `?` never matching a leading dot
     (`rm -rf ~/*` leaves `~/.limen`)."""
@@ -201,9 +233,19 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
     blocks hold): BLOCK. Quiet: reading the policy file, reading or listing beside them by a glob (`ls *`,
     `cp * /tmp/`), and look-alikes (`src/limen.yaml.md`, `.claude/commands/review.md`)."""
     cwd = action.cwd or ctx.workspace
-    changed = dict.fromkeys(action.write_paths)
+    moded: list[str] = []  # what a chmod that loosens nothing touches (`chmod 644 *`): no change to guard
+    changed: dict[str, None] = {}
     for command in action.commands:  # `rm *`, `sed -i ... *`: the operands as written, globs unexpanded
-        changed.update((absolute(w, cwd, ctx.home), None) for w in changed_operands(command, metadata=True))
+        harmless = command.name == "chmod" and _opens_nothing(command)
+        words = changed_operands(command, metadata=True)
+        if harmless:
+            moded.extend(absolute(w, cwd, ctx.home) for w in words)
+        else:
+            changed.update((absolute(w, cwd, ctx.home), None) for w in words)
+            changed.update((r, None) for r in command.redirects)
+    for path in action.write_paths:
+        if path not in changed and not any(m == path or _glob_reaches(m, path) for m in moded):
+            changed[path] = None
     for path in changed:
         if _matches_protected(path, ctx) or (  # a glob reaches the protected files that are there
             _has_glob(path)
@@ -211,12 +253,15 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
         ):
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
             return
+    named_only = _named_to_non_readers(action, ctx)  # `ls ~/.limen`, `chmod 600 .claude/settings.json`
     for path in action.paths:  # read: Limen's state and keys, agents' settings (credentials in `env` blocks)
+        if path in named_only:
+            continue
         if not _has_glob(path) and not _is_policy(path) and _matches_protected(path, ctx):
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path} read")
             return
     for command in action.commands:
-        if command.name in _DISPOSERS:
+        if command.name in _DISPOSERS and not (command.name == "chmod" and _opens_nothing(command)):
             for path in _disposed(command, action, ctx):
                 if _holds_protected(path, ctx):
                     yield Finding(
@@ -365,6 +410,7 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     cwd = action.cwd or ctx.workspace or "/"
     read: set[str] = set()
     kept: set[str] = set()
+    fresh: set[str] = set()  # copied from public material earlier in the line (`cp .env.example .env && ...`)
     for command in action.commands:
         kept.update(command.redirects)
         args = command.argv[1:]
@@ -399,14 +445,16 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             continue
         if command.name in secret_facts.COPIERS and paths:
             target = args[args.index("-t") + 1] if "-t" in args[:-1] else None
-            if target is not None:
-                kept.add(canonical(target, cwd, ctx.home))
-            else:
-                kept.add(paths.pop())
-        read.update(paths)
+            written = canonical(target, cwd, ctx.home) if target is not None else paths.pop()
+            kept.add(written)
+            if paths and not any(is_secret_file(p) and not holds_public_material_only(p) for p in paths):
+                fresh.add(written)
+        read.update(p for p in paths if p not in fresh)
     read_globs = [p for p in read if _has_glob(p)]
     kept_globs = [p for p in kept if _has_glob(p)]
     for path in secret:
+        if path in fresh and path not in read:
+            continue
         named_as_read = path in read or any(fnmatchcase(path, g) for g in read_globs)
         if named_as_read or (path not in kept and not any(fnmatchcase(path, g) for g in kept_globs)):
             yield path
