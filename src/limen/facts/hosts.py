@@ -115,6 +115,26 @@ def image_registry(reference: str) -> str:
     return DEFAULT_IMAGE_REGISTRY
 
 
+# Forges' container registries: an image under the project's own owner there (`ghcr.io/OWNER/app`) is the
+# project's own, as its origin is
+FORGE_REGISTRIES: dict[str, str] = {
+    "ghcr.io": "github.com",
+    "docker.pkg.github.com": "github.com",
+    "registry.gitlab.com": "gitlab.com",
+}
+
+
+def own_image(reference: str, cwd: str) -> bool:
+    """The image is in the registry of the forge that hosts the project's origin, under the same owner
+    (`ghcr.io/acme/web` for a project whose origin is github.com/acme/...)."""
+    own = project_repository(cwd)
+    host = image_registry(reference)
+    parts = reference.strip().removeprefix("docker://").split("/")
+    if own is None or FORGE_REGISTRIES.get(host) != own[0] or len(parts) < 3:
+        return False
+    return parts[1].lower() == own[1].split("/", 1)[0].lower()
+
+
 # --------------------------------------------------------------------------- first-party API issuers
 
 

@@ -4292,12 +4292,13 @@ def _push(entry: Program, args: list[str], state: _State) -> None:
         return
     target = words[-1]
     via = f"{entry.name} {words[0]}"
-    from limen.facts.hosts import image_registry
+    from limen.facts.hosts import image_registry, own_image
 
     if entry.push_target == "image":
         host = image_registry(target)
         if host:
-            _add_host(state, host, None, via, ("publishes",))
+            own = ("own_remote",) if own_image(target, state.cwd) else ()  # `ghcr.io/<origin's owner>/app`
+            _add_host(state, host, None, via, ("publishes", *own))
     elif entry.push_target == "remote":
         remote = _RCLONE_REMOTE.match(target)
         if remote is not None and len(remote.group(1)) > 1:  # `C:` is a drive, not a remote
