@@ -57,7 +57,11 @@ METADATA_NAMES = frozenset(
 PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp")
 # Wildcard-DNS services that resolve `<ip>.nip.io` to that IP: a way to hide an address in a name.
 IP_IN_NAME_SUFFIXES = (".nip.io", ".sslip.io", ".xip.io", ".traefik.me", ".backname.io")
-LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"})
+LOOPBACK_NAMES = frozenset(
+    {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
+    # a container's name for the machine it runs on (Docker Desktop, Podman): this machine, seen from inside
+    | {"host.docker.internal", "gateway.docker.internal", "host.containers.internal"}
+)
 LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
 
 # URL schemes that reach another machine: a value with one of these is a destination, whatever the argument
