@@ -708,7 +708,11 @@ def _redirected(
             _record(state, Command(argv=(":",), name=":", via=via, redirects=tuple(redirects)))
         return None
     if body.type == "command":
-        out = _command(body, src, state, via, level, depth + 1, stdin, tuple(redirects))
+        # tree-sitter-bash drops a lone `-` before a heredoc (`make -f - <<EOF`, `cat - <<EOF`): put it back
+        heredoc = next((c for c in node.children if c.type == "heredoc_redirect"), None)
+        gap = src.data[body.end_byte : heredoc.start_byte].split() if heredoc is not None else []
+        trailing = tuple(w.decode() for w in gap) if gap and all(w == b"-" for w in gap) else ()
+        out = _command(body, src, state, via, level, depth + 1, stdin, tuple(redirects), trailing)
     else:
         out = _walk(body, src, state, via, level, depth + 1, stdin)
         _wrote(state, redirects, out)
@@ -1333,6 +1337,7 @@ def _command(
     depth: int,
     stdin: _Stream | None,
     redirects: tuple[str, ...],
+    trailing: tuple[str, ...] = (),
 ) -> _Stream | None:
     argv: list[str] = []
     dynamic_name = False
@@ -1384,6 +1389,7 @@ def _command(
         if word.glob:
             _add_glob(word, state)
         argv.extend(word.fields)
+    argv.extend(trailing)
     if not argv:
         return None
     if prefix_env:
