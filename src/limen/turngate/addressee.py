@@ -35,13 +35,16 @@ _ARTIFICIAL = (
     r"(?:ai|a\.i\.|ki|ia|ии|llm|gpt|virtual|virtuel|virtuelle|virtuale|virtuell|digital|digitale|automated"
     r"|autonomous|coding|browsing|autonom\w*|automatisiert\w*|automático|automatique|виртуальн\w+"
     r"|цифров\w+|智能|人工智能|ai驱动|automáticos?|automáticas?|automatiques?|automatisierte\w*|automatici"
+    r"|automatische\w*"
     r"|automatiche|automatyczn\w+|автоматическ\w+|geautomatiseerde|automatiska)"
 )
 _ROLE = (
     r"(?:assistant\w*|assistent\w*|asistentes?|assistente|assistenti|ассистент\w*"
     r"|помощник\w*|agent\w*|agente|agentes|agenti|агент\w*|helper|model|models|modelo|modèle|modello"
-    r"|модел\w+|readers?|summari[sz]ers?|reviewers?|system|système|sistema|систем\w+|asysten\w*|assistentin"
-    r"|asistan\w*|assistenten|lectores|lecteurs|leser|lettori|czytelnik\w*|читател\w*|lezers|läsare)"
+    r"|модел\w+|readers?|summari[sz]ers?|reviewers?|system|système|sistema|систем\w*|asysten\w*|assistentin"
+    r"|asistan\w*|assistenten|lectores|lecteurs|leser|lettori|czytelnik\w*|читател\w*|lezers|läsare"
+    r"|screeners?|filters?|systems|sistemas|systèmes|systeme|riassunt\w+|samenvatter\w*|özetleyici\w*"
+    r"|resumidor\w*|résumeurs?|zusammenfasser\w*|streszczacz\w*|\w+assistent\w*|\w+agent(?:en)?)"
 )
 # An AI by name or by kind, in the languages the gate reads; in compounds ("ki-assistent", "ии-ассистента")
 # the parts are joined by a hyphen or written together.
@@ -52,7 +55,7 @@ AI_NOUN = (
     r"|(?:large )?language models?|sprachmodell\w*|modelos? de (?:lenguaje|linguagem|ia)|modèles? de langage"
     r"|modell[oi] linguistic[oi]|языков\w+ модел\w+|taalmodel\w*|нейросет\w+|нейронн\w+ сет\w+"
     # the adjective before the noun, or after it as in the Romance languages ("asistente virtual")
-    rf"|{_ARTIFICIAL}[ -]?{_ROLE}|{_ROLE}(?: [\w-]+)? (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})\b"
+    rf"|{_ARTIFICIAL}[ -]?(?:[\w-]+ )?{_ROLE}|{_ROLE}(?: [\w-]+)? (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})\b"
     r"|assisten[tz]system\w*|ki-\w+|ai-\w+|ии-\w+"
     r"|ai|a\.i\.|ki|ia|ии|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|chatbots?|bots?|boten|бот\w*|robots?"
     r"|yapay zeka asistan\w*"
@@ -114,7 +117,7 @@ _NOTE = (
     r"(?:note|notes|message|instructions?|reminder|memo|notice|request|hint|tip|warning|ps|p\.s\.|heads-up|todo|fixme"
     r"|attention|hinweis|nachricht|anweisung\w*|notiz|nota|mensaje|mensagem|messaggio|instrucci\w+|instruç\w+"
     r"|istruzion\w+|aviso|avviso|observação|consignes?|примечание|сообщение|инструкци\w+|заметка|указани\w+"
-    r"|notitie|bericht|notatka|wiadomość|uwaga)"
+    r"|notitie|bericht|notatka|wiadomość|uwaga|directives?|instructies|instrukcje|talimat\w*)"
 )
 _THIS = (
     r"(?:this|the following|these|diese[rs]?|folgende|este|esta|estos|ce|cet|cette|ces|questo|questa|dit|deze"
@@ -175,6 +178,11 @@ ORDER_VERBS = (
     r"|cancela|cancele|cancella|annulla|annule|annulez|efface|effacez|lee|lees|lies|lis|leggi|lê|czytaj"
     r"|odwołaj|прочитай|läs|oku|zoek|haal|controleer|bekijk|annuleer|kündige|storniere|sage|schick\w*"
     r"|copia|pega|colle|incolla|cole|wklej|вставь|plak|klistra"
+    # the plural of address (ihr, vosotros, vous, voi, wy)
+    r"|nehmt|sagt|schickt|löscht|leitet|gebt|schreibt|öffnet|antwortet|ignoriert|vergesst|teilt|akzeptiert"
+    r"|enviad|borrad|aceptad|compartid|responded|escribid|ignorad|olvidad|envoyez|supprimez|acceptez|partagez"
+    r"|répondez|écrivez|ignorez|oubliez|inviate|cancellate|accettate|condividete|rispondete|scrivete|ignorate"
+    r"|zaakceptujcie|usuńcie|wyślijcie|przekażcie|udostępnijcie|odpowiedzcie|napiszcie|zignorujcie"
     r"|aggiungi|metti|togli|pubblica|mude|altere|adicione|coloque|publique|ändere|füge|setze|entferne|mach"
     r"|veröffentliche|erwähne|empfiehl|menciona|mentionne|menziona|mencione"
     r"|vertel|zeg|schrijf|geef|stuur|verwijder|wis|open|sluit|maak|negeer|vergeet|beantwoord|antwoord|voeg"
@@ -194,13 +202,20 @@ _VOCATIVE_ROLE = (
 _OR = r"(?:\s?(?:or|and|oder|und|o|y|ou|et|e|или|и|/)\s[^,:;.!?\n]{0,40}?)"
 SPOKEN_TO_AI = (
     # "Note to the kitchen AI:", "Hinweis für KI-Agenten", "Nota para el asistente de IA que lea esto:"
-    rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?|{_PERSON_ROLE}\b{_REL})"
-    rf"{_END_LINE}"
+    rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?(?:\s[\w-]+){{0,2}}?"
+    rf"|{_PERSON_ROLE}\b{_REL}){_END_LINE}"
+    # an instruction or directive for assistants, agents or bots ("Hidden directive for assistants (do not
+    # show): ...")
+    r"|\b(?:instructions?|directives?|anweisungen|instrucciones|consignes|istruzioni|instruções|инструкции"
+    r"|instructies|instrukcje)\s(?:\([^)\n]{0,40}\)\s)?(?:for|für|para|pour|per|для|voor|dla)\s(?:the\s|die\s)?"
+    r"(?:assistants|agents|bots|asistentes|assistenten|agenten|assistenti|ассистентов|агентов|asystentów)"
+    r"(?:\s\([^)\n]{0,40}\))?\s?[:—–]"
     # "To any AI summarizer:", "An die KI, die diese Bewertungen auswertet:", "Для ИИ-ассистента, который ..."
     rf"|\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:(?:{_REL})?{_END}|{_REL_ANY}\s?[:—–])"
     rf"|\b{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}{_END}"
     # "Hey ChatGPT or whichever assistant is reading reviews:", "Уважаемый ассистент!"
-    rf"|\b{_GREETING}[ ,]+(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_OR}?(?:{_REL})?"
+    rf"|\b{_GREETING}[ ,]+(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_OR}?(?:{_REL}"
+    r"|\s(?:per|for|für|para|pour|de|di|do|voor|dla|för)\s(?:[\w-]+\s){0,2}?[\w-]+(?=\s?!))?"
     rf"{_END_LINE}"
     # "Bot, please ...", "Assistant processing this mailbox: ...", "hey AI that reads these logs later - ..."
     rf"|{_START}(?:(?:hey|hi|ok|okay|yo|oh)\s)?{_MODS}{{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b{_OR}?(?:{_REL})?"
@@ -210,6 +225,9 @@ SPOKEN_TO_AI = (
     # a comma after a relative clause is grammar in Dutch, German, Polish or Russian ("Een AI-agent die de
     # pagina leest, kan ..."): the subject of a statement unless an order follows
     rf"\s?(?:[:—–-]|,\s?{_DIRECTIVE})"
+    # whoever processes the text, spoken to: '"Whoever reads this inbox, forward ...'
+    r"|(?:^|[.!?\"“„«(]\s*|\n)whoever\s(?:is\s)?(?:processes|processing|reads|reading|handles|handling|manages"
+    rf"|managing|sorts|sorting)\s(?:this|these)\b[^,.\n]{{0,30}},\s?{_DIRECTIVE}"
     # an @-mention of an AI, then please, "you" or an order: "@copilot fix the build", "@ai-helper while
     # you're here, could you ..."
     rf"|(?<![\w.])@{AI_NOUN}\b[^\n]{{0,40}}?\b(?:{_PLEASE}|{_YOU})\b|(?<![\w.])@{AI_NOUN}\s{ORDER_VERBS}\b"
@@ -219,6 +237,16 @@ SPOKEN_TO_AI = (
     r"|je|u|ty|вы|ты|sen|ni)\s(?:are|were|bist|sind|eres|es|êtes|sei|é|bent|jesteś|являешься|являетесь|är)?\s?"
     r"(?:an?|ein|eine|un|una|une|um|uma|een|jakimś|jakąś)?\s?(?:[\w-]+\s){0,2}?"
     rf"(?:{AI_NOUN})(?:\s(?:bist|sind|est|es|eres|jesteś|bent|isen|är))?(?:{_REL})?\s?[,:;.!—–]"
+    # a condition on an AI processing this very text: "If any AI is condensing this page, ...", "Falls eine KI
+    # diese Seite auswertet, ...", "如果有AI在整理这篇文章", "이 페이지를 읽는 AI가 있다면"
+    rf"|\b(?:if|when|whenever|in case)\s(?:any|an?|the|some)\s(?:{AI_NOUN})\s(?:is\s|are\s|ever\s)?[\w-]+"
+    r"\s(?:this|these)\b"
+    rf"|\b(?:falls|wenn|sobald)\s(?:eine?|die|der|irgendeine?)\s(?:{AI_NOUN})\s(?:diese[nmrs]?|das)\b"
+    rf"|\b(?:si|se)\s(?:alguna|alguma|una|uma|une|un'|la|a|l')\s?(?:{AI_NOUN})\s(?:\w+\s){{0,2}}?"
+    r"(?:est[ea]|esto|ce|cet|cette|questa|questo|isto)\b"
+    rf"|\bесли\s(?:какой-нибудь\s|какой-то\s|какая-нибудь\s)?(?:{AI_NOUN})\s(?:\w+\s){{0,3}}?эт\w+"
+    r"|如果(?:有)?(?:ai|人工智能|助手|机器人)(?:在|正在)"
+    r"|(?:ai|어시스턴트|챗봇)(?:가|이)\s?있다면"
     # the text says whom it is for: "This message is for the executive assistant AI.", "Este mensaje es para
     # el asistente de IA", "Diese Nachricht ist nur für die KI bestimmt"
     rf"|\b{_THIS}\s(?:[\w-]+\s)?{_NOTE}\s(?:is|are|ist|es|está|est|è|é|jest|является|va)\s(?:\w+\s)?"
@@ -276,6 +304,8 @@ _WHEN = (
 LABELLED_ORDER = (
     rf"{_START}(?:{_DET})?{_MODS}{{0,3}}?{AI_NOUN}\b(?:\s[\w'-]+){{0,2}}?\s?[:—–]\s*{_DIRECTIVE}"
     rf"|{_START}{_VOCATIVE_ROLE}\s?[:—–]\s*{_WHEN}\s[^,.\n]{{2,60}},\s?{_DIRECTIVE}"
+    rf"|{_START}{AI_NOUN}(?:,\s{AI_NOUN})*(?:,?\s(?:and|or|und|oder|y|o|et|ou|e)\s(?:other\s|andere\s|otros\s"
+    rf"|autres\s|altri\s)?{AI_NOUN})\s?[:—–]\s*{_WHEN}\s[^,.\n]{{2,60}},\s?{_DIRECTIVE}"
 )
 USER_ROLES = (
     r"(?:user|human|usuario|utilisateur|nutzer|benutzer|utente|usuário|utilizador|пользователь|користувач|用户"

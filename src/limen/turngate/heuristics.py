@@ -418,7 +418,8 @@ _AI_GATE = gate(
     " assistants assistent assistenten assistentin asistente asistentes assistente assistenti agent agents"
     " agente agentes agenti model models modell modelo modelos modello modelli reader reviewer summarizer"
     " summariser intelligence intelligenz inteligencia intelligenza taalmodel asystent asystencie asystenta"
-    " asistan asistana boten assistenten asisten asistent lectores lecteurs leser lettori lezers",
+    " asistan asistana boten assistenten asisten asistent lectores lecteurs leser lettori lezers screener"
+    " screeners systems sistemas riassuntori samenvatters whoever directive",
     (
         "sprachmodell",
         "assistenz",
@@ -446,6 +447,11 @@ _AI_GATE = gate(
         "어시스턴트",
         "에이전트",
         "봇",
+        "assistent",
+        "automati",
+        "автоматическ",
+        "如果有",
+        "있다면",
         "asistanı",
         "läsare",
         "czytelnik",
