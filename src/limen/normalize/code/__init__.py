@@ -73,6 +73,22 @@ class CodeEffects:
         if self.environment and "'" not in url:
             self.shell.append((f"env | curl --data-binary @- '{url}'", api))
 
+    def settle(self) -> None:
+        """Whatever the program read or took of the environment anywhere in it may be in each body it sends:
+        a request opened first and written to after (`req = https.request(...); req.end(JSON.stringify(
+        process.env))`) carries it as `sent` at the time of the request would have."""
+        if not self.posted:
+            return
+        reads, environment = list(dict.fromkeys(self.reads)), self.environment
+        for url in dict.fromkeys(self.posted):
+            for path in reads:
+                argv = ("curl", "--data-binary", f"@{path}", url)
+                if len(self.argvs) < 64 and not any(a == argv for a, _ in self.argvs):
+                    self.argvs.append((argv, "settle"))
+            line = f"env | curl --data-binary @- '{url}'"
+            if environment and "'" not in url and not any(s == line for s, _ in self.shell):
+                self.shell.append((line, "settle"))
+
     def lookup(self, name: str, api: str) -> bool:
         """A DNS name the program resolves; one with a label computed at run time (`f"{data}.evil.com"`, data
         leaving through DNS) is kept as its known suffix. False when no domain of it is known."""
@@ -163,6 +179,7 @@ def _analyse(lang: str, source: str, cwd: str, home: str, script: str, args: tup
             effects.flag("program longer than the analysis bound")
             return effects
         analyse_into(effects, lang, source, cwd=cwd, home=home, script=script, level=0, args=args)
+        effects.settle()
     except RecursionError:
         effects.flag("program nested too deeply")
     except Exception as exc:  # the analyser must never raise into normalisation
