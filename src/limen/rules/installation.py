@@ -278,6 +278,12 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
         else:
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.AUTH, 70, detail)
         return
+    if any(n.startswith("limen_module:") for n in action.notes) and any(
+        ("$(" in p or "`" in p) and "limen" in p for p in _changed_paths(action, ctx)
+    ):  # `sed -i ... $(python3 -c 'import limen, os; print(os.path.dirname(limen.__file__))')/model.py`
+        detail = "changes a path computed from where Limen is installed"
+        yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+        return
     looked_up = _looked_up_scripts(action)
     for command in action.commands:
         if looked_up and looked_up & {os.path.basename(w) for w in changed_operands(command, metadata=True)}:
