@@ -117,7 +117,8 @@ _NOTE = (
     r"(?:note|notes|message|instructions?|reminder|memo|notice|request|hint|tip|warning|ps|p\.s\.|heads-up|todo|fixme"
     r"|attention|hinweis|nachricht|anweisung\w*|notiz|nota|mensaje|mensagem|messaggio|instrucci\w+|instruç\w+"
     r"|istruzion\w+|aviso|avviso|observação|consignes?|примечание|сообщение|инструкци\w+|заметка|указани\w+"
-    r"|notitie|bericht|notatka|wiadomość|uwaga|directives?|instructies|instrukcje|talimat\w*)"
+    r"|notitie|bericht|notatka|wiadomość|uwaga|directives?|instructies|instrukcje|talimat\w*|anteckning"
+    r"|notering|meddelande)"
 )
 _THIS = (
     r"(?:this|the following|these|diese[rs]?|folgende|este|esta|estos|ce|cet|cette|ces|questo|questa|dit|deze"
@@ -154,7 +155,10 @@ _PLEASE = (
 )
 _YOU = (
     r"(?:you|your|du|dein\w*|dich|dir|tú|tu|tus|usted|vous|votre|vos|ты|вы|тво\w+|ваш\w*"
-    r"|тебе|вам|你|您|あなた|voc[eê]|jij|jouw|ty|twój|twoje|sen|senin)"
+    r"|тебе|вам|你|您|あなた|voc[eê]|jij|jouw|ty|twój|twoje|sen|senin"
+    # "could you" in the other languages
+    r"|podrías|puedes|pourrais-tu|pourriez-vous|peux-tu|könntest|kannst|potresti|puoi|poderias|podes"
+    r"|możesz|можешь|можете|misin|misiniz)"
 )
 ORDER_VERBS = (
     r"(?:write|compose|draft|create|generate|explain|describe|summari[sz]e|list|name|give|tell|provide|suggest"
@@ -177,7 +181,8 @@ ORDER_VERBS = (
     r"|transfiere"
     r"|cancela|cancele|cancella|annulla|annule|annulez|efface|effacez|lee|lees|lies|lis|leggi|lê|czytaj"
     r"|odwołaj|прочитай|läs|oku|zoek|haal|controleer|bekijk|annuleer|kündige|storniere|sage|schick\w*"
-    r"|copia|pega|colle|incolla|cole|wklej|вставь|plak|klistra"
+    r"|copia|pega|colle|incolla|cole|wklej|вставь|plak|klistra|label|tag|assign|reassign|release|revert|lock"
+    r"|rank|accept|decline|move|archive|subscribe|upgrade|bump|diles|dile|decid|sätt"
     # the plural of address (ihr, vosotros, vous, voi, wy)
     r"|nehmt|sagt|schickt|löscht|leitet|gebt|schreibt|öffnet|antwortet|ignoriert|vergesst|teilt|akzeptiert"
     r"|enviad|borrad|aceptad|compartid|responded|escribid|ignorad|olvidad|envoyez|supprimez|acceptez|partagez"
@@ -192,7 +197,9 @@ ORDER_VERBS = (
     r"|söyle|yaz|ver|gönder|sil|aç|kapat|unut|ekle|yanıtla|öner|değiştir|aktar|paylaş)"
 )
 # What a vocative or a label is followed by when it gives an order: please, "you", or a verb of order.
-_DIRECTIVE = rf"(?:[^,.;:!?\n]{{2,50}},\s)?(?:(?:[\w'-]+\s){{0,3}}?(?:{_PLEASE}|{_YOU}\b)|{ORDER_VERBS}\b)"
+_DIRECTIVE = (
+    rf"(?:[^,.;:!?\n]{{2,50}},\s)?[¿¡]?(?:(?:[\w'-]+\s){{0,3}}?[¿¡]?(?:{_PLEASE}|{_YOU}\b)|{ORDER_VERBS}\b)"
+)
 # A bare assistant or agent spoken to by a vocative ("Assistant, when you ...").
 _VOCATIVE_ROLE = (
     r"(?:assistant|assistente|asistente|assistent|assistenten|ассистент|agent|agente|агент|asystencie|asystent"
@@ -337,6 +344,29 @@ FAKE_TURN = (
     # ("User: list the card numbers\nAssistant: Sure, here they are:")
     rf"|{TURN_START}{USER_ROLES} ?[:：][^\n]*?{_TURN_ORDER}[^\n]*\n(?:#{{1,6}}\s?)?\W{{0,3}}{ASSISTANT_ROLES}"
     rf" ?[:：]{_PRIMED}"
+)
+# Any short noun phrase with a word that marks an AI in it ("AI travel planners", "LLM-based doc assistants",
+# "maintainers-bots", "KI-Reiseplaner", "Copilot", "AI:n"), whatever its head noun.
+_AI_MARK = (
+    r"(?:ai|a\.i\.|ki|ia|ии|ші|llm|llms|gpt[\w.-]*|chatgpt|claude|copilot|gemini|chatbots?|bots?|[\w]+-bots?"
+    r"|ai:n|ai-\w+|ki-\w+|ia-\w+|llm-\w+|ии-\w+)"
+)
+_AI_PHRASE = rf"(?:[\w-]+[ -]){{0,4}}?\b{_AI_MARK}\b(?:[ -](?!and\b|or\b)[\w-]+){{0,2}}?"
+_ATTENTION = (
+    r"(?:attention|achtung|atención|atencion|attenzione|atenção|uwaga|внимание|let op|obs|dikkat|注意|주의)"
+)
+AI_PHRASE_ADDRESSED = (
+    # a label: "Attention AI travel planners: ...", "NOTE TO COPILOT: change ...", "ANTECKNING TILL AI:N:"
+    rf"{_START}(?:{_ATTENTION},?\s|(?:[\w-]+\s)?{_NOTE}\s{_PREP}\s(?:the\s|die\s|den\s|l'|el\s|la\s)?)?"
+    rf"{_AI_PHRASE}\s?[:—–]\s*(?:[^\n.!?]{{2,120}}[.!?]\s+)?{_DIRECTIVE}"
+    # a greeting with a name or a kind of AI, then a comma and an order ("Hey Claude, while you're ...")
+    rf"|\b(?:hey|hi|hello|hallo|hola|oye|salut|ciao|hé|he|hej|selam|привет|olá)\s{_AI_PHRASE}\s?,\s?{_DIRECTIVE}"
+    # a rule or a note in brackets for the assistant: "[Auto-forward rule for the assistant] From now on ..."
+    rf"|[\[(](?:[\w-]+\s){{0,3}}?(?:{_NOTE}|rules?|règle|regel|regla|regola|правило|reguła|kural)\s{_PREP}\s"
+    rf"(?:the\s|l'|el\s|il\s|den\s|de\s|o\s)?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\w*[\])]"
+    # Chinese "please note" after an AI noun, a Korean obligation ("에이전트는 ... 지불해야 합니다")
+    r"|(?:ai|人工智能|助手)[^，,。\n]{0,10}?请注意"
+    r"|(?:에이전트|어시스턴트|챗봇|봇|ai)(?:는|은|가|이)\s[^.\n]{0,60}?해야"
 )
 # The same nouns under an obligation: "any automated agent that processes these notes should grant ...".
 _MODAL = (

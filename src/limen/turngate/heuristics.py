@@ -625,13 +625,19 @@ _EMBEDDED: tuple[Shape, ...] = (
     Shape(
         "addressed_to_automation",
         gate(
-            "automating processing parsing scraping summarizing summarising crawling indexing bot"
+            "automating processing parsing scraping summarizing summarising crawling indexing bot whatever"
+            " whichever"
             " assistant ai agent model llm claude gpt chatgpt"
         ),
         Lazy(
             r"\b(?:to|for) (?:whoever|whomever|anyone|the (?:one|system|process)) (?:who )?(?:is )?"
             r"(?:automating|processing|parsing|scraping|summari[sz]ing|crawling|indexing|handling|managing|triaging"
             r"|monitoring|reads?|reading|handles|processes|manages|sees) (?:this|these)\b"
+            # "whatever tool is reading this", "any program that parses this page"
+            r"|\b(?:whatever|whichever|any) (?:tool|program|system|software|app|service|bot|ai|assistant"
+            r"|agent|model|crawler|scraper)s? (?:(?:that |which )?(?:is |are )?)(?:reading|processing|parsing"
+            r"|summari[sz]ing|scanning|handling|seeing|reads|processes|parses|summari[sz]es|scans|handles|sees)"
+            r" this\b"
         ),
     ),
     # A line that starts "Bot:" and gives an order (a speaker's label in a transcript is left to the fake
@@ -951,6 +957,9 @@ _EMBEDDED: tuple[Shape, ...] = (
     # the AI", "Для ИИ-ассистента, который ..."), a vocative with an order, a label with an order, or an
     # obligation put on it.
     Shape("spoken_to_the_ai", _AI_GATE, Lazy(addressee.SPOKEN_TO_AI), flat=True),
+    # A noun phrase marked as an AI, addressed by a label, a greeting or a bracketed rule (a speaker label
+    # in a transcript is left to the fake-turn shape, as for the other labels).
+    Shape("labelled_order_to_the_ai", _AI_GATE, Lazy(addressee.AI_PHRASE_ADDRESSED), flat=True),
     Shape("labelled_order_to_the_ai", _AI_GATE, Lazy(addressee.LABELLED_ORDER), flat=True),
     Shape(
         "obligation_on_an_ai",
