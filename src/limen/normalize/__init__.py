@@ -245,8 +245,11 @@ def _normalize(
         if given and given.strip():
             lines.append(given)
     if not lines and spec.invocation:  # `mcp__git__git_push(force=True)` is `git push --force`
+        # its options set to true, then the words it is given (`kubectl_delete(resourceType=namespace,
+        # name=prod)` is `kubectl delete namespace prod`); paths name where it works, not what it acts on
         flags = [f"--{k.replace('_', '-')}" for k, v in arguments.items() if v is True]
-        lines.append(" ".join(shell.quote(w) for w in (*spec.invocation, *flags)))
+        words = [v for k, v in arguments.items() if isinstance(v, str) and k not in spec.paths and v.strip()]
+        lines.append(" ".join(shell.quote(w) for w in (*spec.invocation, *flags, *words[:16])))
     if lines:
         command_line = "\n".join(lines)  # every command argument runs: analyse them as one script
         analysis = shell.analyse(command_line, cwd=cwd, home=home)

@@ -53,6 +53,8 @@ def written_text(action: Action, path: str) -> str | None:
         value = args.get(key)
         if isinstance(value, str):
             parts.append(value)
+    if isinstance(args.get("new_string"), str) and parts:  # an Edit's fragment: with the file's imports
+        parts.insert(0, _imports_of(path))
     edits = args.get("edits")
     if isinstance(edits, list):
         parts.extend(
@@ -63,6 +65,27 @@ def written_text(action: Action, path: str) -> str | None:
         if isinstance(value, str) and ("*** " in value or "\n+" in value):
             parts.append(_added_lines(value, path, action))
     return "\n".join(parts) if parts else None
+
+
+# A module's imports, one a line: Python's `import`/`from ... import`, JavaScript's `import`/`require`
+_IMPORT_LINE = re.compile(
+    r"^(?:import\s+[\w., ]+|from\s+[\w.]+\s+import\s+[\w., ()*]+|import\s.+\sfrom\s.+|"
+    r"(?:const|let|var)\s+[\w{}, ]+\s*=\s*require\(.+\);?)\s*$",
+    re.MULTILINE,
+)
+
+
+def _imports_of(path: str) -> str:
+    """The import lines of the file an Edit changes, so that its fragment's names (`subprocess.run`,
+    `os.system`) mean what they mean in the file. "" when the file cannot be read."""
+    if not path.endswith((".py", ".js", ".mjs", ".cjs", ".ts")):
+        return ""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            head = handle.read(MAX_TEXT)
+    except OSError:
+        return ""
+    return "\n".join(m.group(0).strip() for m in _IMPORT_LINE.finditer(head))
 
 
 def _added_lines(patch: str, path: str, action: Action) -> str:

@@ -399,7 +399,16 @@ class _Py:
         return UNK  # a name bound in a way not followed
 
     def _attribute(self, node: ast.Attribute) -> Val:
-        return self.attribute(self.expr(node.value), node.attr)
+        base = self.expr(node.value)
+        if (
+            isinstance(node.value, ast.Name)
+            and node.value.id in _REQUEST_NAMES
+            and node.attr in _REQUEST_INPUTS
+            and not base.ref
+            and base.text is None
+        ):  # a handler's `request.args`, `request.GET`: what the web client sent, however `request` came
+            return TAINTED
+        return self.attribute(base, node.attr)
 
     def _constant(self, node: ast.Constant) -> Val:
         constant = node.value
@@ -1121,6 +1130,14 @@ _HANDLED = frozenset(
 _PREFIXES = ("paramiko.", "fabric.", "pexpect.", "ctypes.cdll.", "libc.")
 
 
+# The name a web handler gives the request it serves, and the attributes that hold what the client sent
+# (Flask, Django, Starlette/FastAPI, Bottle, aiohttp)
+_REQUEST_NAMES = frozenset({"request", "req"})
+_REQUEST_INPUTS = frozenset(
+    {"args", "form", "values", "json", "data", "files", "cookies", "headers", "GET", "POST", "FILES"}
+    | {"COOKIES", "META", "body", "query_params", "path_params", "get_json", "get_data", "query"}
+    | {"match_info"}
+)
 # Web frameworks' request objects: every attribute (`args`, `form`, `json`, `headers`) is what the client sent
 _REQUEST_OBJECTS = frozenset({"flask.request", "bottle.request", "quart.request", "sanic.request"})
 

@@ -662,8 +662,18 @@ class _Eval:
         name = ""
         arg_node: Node | None = None
         if kind == "member_expression":  # `process.env.HOME`, `fs.rmSync` (not called here)
-            base = self.ev(node.child_by_field_name("object"))
+            owner = node.child_by_field_name("object")
+            base = self.ev(owner)
             prop = node.child_by_field_name("property")
+            if (  # a handler's `req.query`, `req.body`: what the web client sent, however `req` came
+                owner is not None
+                and owner.type == "identifier"
+                and self.text(owner) in ("req", "request", "ctx")
+                and prop is not None
+                and self.text(prop) in _JS_REQUEST_INPUTS
+                and base.ref in ("", self.text(owner))  # not a module bound to that name
+            ):
+                return TAINTED
             value = self.member(base, self.text(prop)) if prop is not None else UNK
             return self.value_of(value, base)
         if kind == "call_expression":
@@ -1473,6 +1483,8 @@ def _parameters(evaluator: _Eval, function: Node) -> list[str]:
     return [evaluator.text(found)] if found is not None else []
 
 
+# What a Node web handler's request holds from the client (Express, Koa, Fastify)
+_JS_REQUEST_INPUTS = frozenset({"query", "body", "params", "headers", "cookies", "files", "rawBody"})
 # PHP's request superglobals: what the web client sent, as much network data as a download
 _REQUEST_INPUT = frozenset({"$_GET", "$_POST", "$_REQUEST", "$_COOKIE", "$_FILES"})
 
