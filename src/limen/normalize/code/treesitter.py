@@ -662,16 +662,16 @@ class _Eval:
         name = ""
         arg_node: Node | None = None
         if kind == "member_expression":  # `process.env.HOME`, `fs.rmSync` (not called here)
-            owner = node.child_by_field_name("object")
-            base = self.ev(owner)
+            holder = node.child_by_field_name("object")
+            base = self.ev(holder)
             prop = node.child_by_field_name("property")
             if (  # a handler's `req.query`, `req.body`: what the web client sent, however `req` came
-                owner is not None
-                and owner.type == "identifier"
-                and self.text(owner) in ("req", "request", "ctx")
+                holder is not None
+                and holder.type == "identifier"
+                and self.text(holder) in ("req", "request", "ctx")
                 and prop is not None
                 and self.text(prop) in _JS_REQUEST_INPUTS
-                and base.ref in ("", self.text(owner))  # not a module bound to that name
+                and base.ref in ("", self.text(holder))  # not a module bound to that name
             ):
                 return TAINTED
             value = self.member(base, self.text(prop)) if prop is not None else UNK
