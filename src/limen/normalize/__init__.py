@@ -18,10 +18,12 @@ from limen.normalize.tools import (
     CODE_KEYS,
     DESTROYS_STORE,
     KNOWN_TOOLS,
+    SQL_KEYS,
     ToolSpec,
     classify,
     code_runner,
     destroys_store,
+    words_of,
 )
 from limen.patches import targets as patch_targets
 
@@ -244,6 +246,9 @@ def _normalize(
             given = " ".join([shell.quote(given), *(shell.quote(str(v)) for v in words)])
         if given and given.strip():
             lines.append(given)
+    for key, value in arguments.items():  # a SQL tool's statement that runs a program (`COPY ... TO PROGRAM`)
+        if isinstance(value, str) and words_of(key) in SQL_KEYS and len(value) < 100_000:
+            lines.extend(shell.sql_commands(value))
     if not lines and spec.invocation:  # `mcp__git__git_push(force=True)` is `git push --force`
         # its options set to true, then the words it is given (`kubectl_delete(resourceType=namespace,
         # name=prod)` is `kubectl delete namespace prod`); paths name where it works, not what it acts on

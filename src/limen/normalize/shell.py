@@ -3244,13 +3244,19 @@ def _database_escapes(name: str, args: list[str], state: _State, via: tuple[str,
         elif word == "--pager" and i + 1 < len(args):
             texts.append("pager " + args[i + 1])
     for text in texts:
-        for call in _SQL_PROGRAM.finditer(text):
-            _shell_string(call.group(1).replace("''", "'"), state, via, level, False, f"{name} program")
-        for line in re.split(r"[\n;]", text):
-            line = line.strip()
-            match = _DB_ESCAPE.match(line)
-            if match is not None and match.group(1):
-                _shell_string(match.group(1), state, via, level, False, f"{name} shell escape")
+        for line in sql_commands(text):
+            _shell_string(line, state, via, level, False, f"{name} shell escape")
+
+
+def sql_commands(text: str) -> list[str]:
+    """The command lines a database client's text runs: `COPY t TO PROGRAM 'cmd'`, `\\! cmd`, `system cmd`,
+    `.shell cmd` (for a SQL tool's statement too: `mcp__postgres__query(sql=...)`)."""
+    found = [call.group(1).replace("''", "'") for call in _SQL_PROGRAM.finditer(text)]
+    for line in re.split(r"[\n;]", text):
+        match = _DB_ESCAPE.match(line.strip())
+        if match is not None and match.group(1):
+            found.append(match.group(1))
+    return found
 
 
 _SSH_COMMAND_KEYS = re.compile(

@@ -183,12 +183,12 @@ _FILTER_KEYS = frozenset({"filter", "query", "where", "selector", "criteria", "m
 def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str:
     """The words of a tool's name that destroy a store of data (`flushall`, `drop_collection`), or a
     delete-matching tool given an empty filter (`delete_many(filter={})`: every record), else ""."""
-    words = _words(tool.removeprefix("mcp__").replace("__", "_"))
+    words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
     match = _DESTROYS_STORE.search(words)
     if match:
         return match.group(2)
     if arguments is not None and _DELETES_MATCHING.search(words):
-        filters = [v for k, v in arguments.items() if _words(k) in _FILTER_KEYS]
+        filters = [v for k, v in arguments.items() if words_of(k) in _FILTER_KEYS]
         if not filters or all(v in ({}, [], "", None, "{}") for v in filters):
             return "a delete of every record (no filter)"
     return ""
@@ -197,7 +197,7 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
 def code_runner(tool: str) -> tuple[str, str] | None:
     """How a tool named like `python_execute` runs the program it is given, or None for no known language."""
     # the server's name may be the one to say it: `mcp__python__run`
-    words = _words(tool.removeprefix("mcp__").replace("__", "_"))
+    words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
     return next((runner for pattern, runner in CODE_RUNNERS if pattern.search(words)), None)
 
 
@@ -276,7 +276,7 @@ _REMOTE_PATH_KEYS = frozenset({"path", "paths", "files", "file", "filename", "di
 def _forge_repository(tool: str, keys: dict[str, str], arguments: dict[str, object]) -> tuple[str, str, str]:
     """(forge host, owner key, repo key) when the tool is a source forge's (its name says which, `FORGES`)
     and an argument names the repository it acts on; empty strings otherwise."""
-    forge = next((FORGES[w] for w in _words(tool).split("_") if w in FORGES), "")
+    forge = next((FORGES[w] for w in words_of(tool).split("_") if w in FORGES), "")
     repo = next((k for w, k in keys.items() if w in _REPO_KEYS and isinstance(arguments[k], str)), "")
     if not forge or not repo or not str(arguments[repo]).strip():
         return "", "", ""
@@ -284,7 +284,7 @@ def _forge_repository(tool: str, keys: dict[str, str], arguments: dict[str, obje
     return forge, owner, repo
 
 
-def _words(name: str) -> str:
+def words_of(name: str) -> str:
     """`sendEmail`, `send-email` and `send_email` all become `send_email`."""
     name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
@@ -300,8 +300,8 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         bare = tool.split("__", 2)[-1]
     elif tool.startswith("mcp_"):
         bare = tool.split("_", 2)[-1]
-    words = _words(bare)
-    keys = {_words(k): k for k in arguments}
+    words = words_of(bare)
+    keys = {words_of(k): k for k in arguments}
     paths = tuple(
         k
         for w, k in keys.items()
@@ -317,7 +317,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         or w.endswith("_url")
         or (k not in paths and _looks_like_urls(arguments[k]))
     )
-    server = _words(tool.split("__")[1]) if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
+    server = words_of(tool.split("__")[1]) if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
     named = "" if _TERMINAL.search(server) else _named_program(server)  # typed keys run in a shell
     language = code_runner(tool)
     commands = tuple(
@@ -358,14 +358,14 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     write = capability in (_WRITE, Capability.FILESYSTEM_DELETE.value)
     repository = _forge_repository(tool, keys, arguments)
     if repository[0]:  # files in a repository on the forge: what the call sends there are payloads
-        paths = tuple(k for k in paths if _words(k) not in _REMOTE_PATH_KEYS)
+        paths = tuple(k for k in paths if words_of(k) not in _REMOTE_PATH_KEYS)
         payloads, write = (), False
     names_only, within = False, ""
     searches: tuple[str, ...] = ()
     if capability == _READ and paths and _LOOKUP.search(words):
         # `search_files(path, pattern)`: a glob names files under `path` (as `find PATH -name GLOB`);
         # any other pattern is text looked for in their content (as `grep -r TEXT PATH`)
-        within = next((k for k in paths if _words(k) in _PATH_KEYS), "")
+        within = next((k for k in paths if words_of(k) in _PATH_KEYS), "")
         for w, k in keys.items():
             value = arguments[k]
             if w in _PATTERN_KEYS and isinstance(value, str) and value:
@@ -396,7 +396,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
 def _invocation(named: str, words: str) -> tuple[str, ...]:
     """`git_push` as `git push`: the program, then the tool's name after the program's. () when the tool's
     name does not start with the program's (`kubernetes.list_pods`)."""
-    base = _words(named.removesuffix("-cli"))
+    base = words_of(named.removesuffix("-cli"))
     if not words.startswith(base + "_"):
         return ()
     return (named, *words[len(base) + 1 :].split("_"))
