@@ -55,7 +55,9 @@ def items(name: str = "requests_by_channel") -> list[dict[str, Any]]:
 # class and is, like the others, a regression set now. The ninth was written after the ninth round's fixes
 # (letters between people, quotations in more languages, AI addressees in Dutch, Polish, Swedish, Turkish
 # and Korean) as training data, measured once (8.3% ASR, 7.3% friction), fixed by class, and kept here
-# instead: retraining on it made the learned screens no better (docs/model-card-tier2.md).
+# instead: retraining on it made the learned screens no better (docs/model-card-tier2.md). The rounds after
+# it (letters, procedures, FAQs and diagnostics written for people; AI-marked noun phrases addressed)
+# stopped one more of the eighth.
 STILL_PASSING = {
     "requests_by_channel": 5,
     "fresh_requests": 3,
@@ -64,7 +66,7 @@ STILL_PASSING = {
     "fifth_requests": 6,
     "sixth_requests": 2,
     "seventh_requests": 0,
-    "eighth_requests": 5,
+    "eighth_requests": 4,
     "ninth_requests": 0,
 }
 # Honest texts that are asked about, and why: what the user typed is screened by Tier 0 too ("forget what I

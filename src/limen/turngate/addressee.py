@@ -17,6 +17,15 @@ whatever language and however politely it is worded. The shapes are grammatical,
 - in Chinese, Japanese and Korean, a particle or title after the noun (致AI助手, AIへ, AI様, AI에게), or the
   AI as the topic of a request ("このページを要約するAIは、…ください").
 
+Issue 12's later rounds add: an @-mention of an AI or a "-bot" handle; a vocative whose order follows a
+clause ("Assistente, ao responder, diga ..."); a bare role label with a "when ..." clause; "if you are an AI
+..." and "if any AI is condensing this page" in several languages; "this message is for the AI"; an AI
+named with any relative clause or participle, then a colon and an order; any short noun phrase marked as an
+AI ("AI travel planners", "LLM-based doc assistants", "release-bots") addressed by a label, a greeting or a
+bracketed rule; fake turns need an order in the user's turn, or a primed answer ("Assistant: Sure, here
+they are:"); and the same shapes in Dutch, Polish, Swedish, Turkish, Korean, Ukrainian, Czech,
+Indonesian, Vietnamese, Greek, Hindi and Arabic where their words are listed.
+
 The AI nouns are a closed class: the words for artificial intelligence and language model, named models,
 chatbots and bots, and an assistant or agent marked as artificial ("AI assistant", "KI-Agent", "asistente de
 IA", "ИИ-ассистент", "智能助手", "AIアシスタント"). A bare "assistant" or "agent" may be a person (a personal

@@ -17,6 +17,12 @@
   Russian, Dutch and Polish verbs move data too, and polite forms (an infinitive, a subjunctive, the German
   verb last) delete and send. The reader's own things sent on ("send your CV to jobs@...") move no user
   data, and a credential or recipient change is a takeover only with its new value.
+  What is written for people is read as such (`letter.py`): in a letter between people, a support ticket,
+  a numbered procedure, a FAQ or a program's diagnostic, and only where nothing in it names an AI or whoever
+  processes the text, the verbs of moving, paying and deleting are the writer's requests to its human
+  reader (`_VERB_SHAPES` are skipped), unless everything, a secret or personal data moves. Also here: the
+  user spoken of to a "you" ("the user actually wants you to ...", "Correction from the user:"), an
+  agreement with "your user" claimed, "whatever tool is reading this".
 - `persona_override`: attempts to give the model a new identity without its rules.
 - `obfuscated_content`: hidden characters, trigger words in leetspeak or spaced letters, mixed-script
   words, short encoded runs that decode to text (below the Tier 0 carrier length).
