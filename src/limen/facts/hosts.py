@@ -540,6 +540,24 @@ ACTION_OWNERS = frozenset(
 )
 
 
+# The actions most workflows use, by their repository: the same repository name under another owner
+# (`actions-dev99/checkout`) poses as one of them
+KNOWN_ACTIONS = frozenset(
+    {
+        *("actions/checkout", "actions/setup-node", "actions/setup-python", "actions/setup-go"),
+        *("actions/setup-java", "actions/cache", "actions/upload-artifact", "actions/download-artifact"),
+        *("actions/github-script", "actions/create-release", "actions/labeler", "actions/stale"),
+        *("docker/login-action", "docker/build-push-action", "docker/setup-buildx-action"),
+        *("docker/setup-qemu-action", "docker/metadata-action", "aws-actions/configure-aws-credentials"),
+        *("google-github-actions/auth", "azure/login", "softprops/action-gh-release"),
+        *("codecov/codecov-action", "pypa/gh-action-pypi-publish", "astral-sh/setup-uv"),
+        *("dtolnay/rust-toolchain", "swatinem/rust-cache"),
+        *("golangci/golangci-lint-action", "gradle/actions", "ruby/setup-ruby", "shivammathur/setup-php"),
+        *("peaceiris/actions-gh-pages", "pnpm/action-setup", "oven-sh/setup-bun", "denoland/setup-deno"),
+    }
+)
+
+
 def imitates(name: str, known: frozenset[str] | tuple[str, ...]) -> str:
     """The one of `known` that `name` is a near miss of (one edit, or two for names of eight letters or
     more; a swap of neighbours counts as one), "" when it is one of them or like none (a typosquat's test,
@@ -552,6 +570,11 @@ def imitates(name: str, known: frozenset[str] | tuple[str, ...]) -> str:
         if abs(len(candidate) - len(name)) <= limit and _edits(name, candidate, limit) <= limit:
             return candidate
     return ""
+
+
+def within_edits(a: str, b: str, limit: int) -> bool:
+    """`a` and `b` differ by at most `limit` edits (a swap of neighbours counting as one)."""
+    return abs(len(a) - len(b)) <= limit and _edits(a.lower(), b.lower(), limit) <= limit
 
 
 def _edits(a: str, b: str, limit: int) -> int:

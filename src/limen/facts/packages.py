@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from limen.facts.hosts import imitates, within_edits
+
 PYPI = frozenset(
     {
         *("accelerate", "aiobotocore", "aiohttp", "aiosignal", "aiosqlite", "airflow", "alembic"),
@@ -22,7 +24,17 @@ PYPI = frozenset(
         *("filelock", "flake8", "flask", "flit", "frozenlist", "gensim", "gevent", "gitpython"),
         *("google-api-core", "google-api-python-client", "google-auth", "google-cloud-storage", "gradio"),
         *("graphene", "greenlet", "grpcio", "grpcio-tools", "gunicorn", "h11", "hatchling", "html5lib"),
-        *("httpcore", "httpx", "huggingface-hub", "hypothesis", "idna", "imageio", "invoke", "ipykernel"),
+        *(
+            "httpcore",
+            "httpx",
+            "huggingface-hub",
+            "hypothesis",
+            "idna",
+            "imageio",
+            "invoke",
+            "ipykernel",
+            "jellyfish",
+        ),
         *("ipython", "isort", "itsdangerous", "jax", "jaxlib", "jinja", "jinja2", "joblib", "jsonschema"),
         *("jupyter", "jupyterlab", "jwt", "keras", "kombu", "kubernetes", "langchain", "langchain-core"),
         *("langgraph", "lightgbm", "llama-index", "loguru", "lxml", "markdown", "markupsafe"),
@@ -85,7 +97,84 @@ NPM = frozenset(
     }
 )
 
-POPULAR = {"pypi": PYPI, "npm": NPM}
+CRATES = frozenset(
+    {
+        *("serde", "serde-json", "serde-yaml", "tokio", "rand", "clap", "anyhow", "thiserror", "regex"),
+        *("reqwest", "log", "env-logger", "tracing", "tracing-subscriber", "chrono", "futures", "hyper"),
+        *(
+            "axum",
+            "actix-web",
+            "itertools",
+            "lazy-static",
+            "once-cell",
+            "bytes",
+            "syn",
+            "quote",
+            "proc-macro2",
+        ),
+        *("rust-decimal", "rayon", "uuid", "base64", "sqlx", "diesel", "tonic", "prost", "indexmap"),
+        *("hashbrown", "parking-lot", "crossbeam", "bitflags", "libc", "nix", "dirs", "tempfile", "walkdir"),
+        *("toml", "url", "time", "num", "image", "criterion", "tower", "rustls", "openssl", "ring", "sha2"),
+    }
+)
+RUBYGEMS = frozenset(
+    {
+        *("rails", "rack", "rake", "bundler", "nokogiri", "rest-client", "json", "puma", "sinatra", "rspec"),
+        *("devise", "pg", "mysql2", "redis", "sidekiq", "activesupport", "activerecord", "httparty"),
+        *("faraday", "thor", "pry", "rubocop", "minitest", "aws-sdk", "jwt", "bcrypt", "capistrano"),
+        *("unicorn", "rack-test", "factory-bot", "faker", "dotenv", "rubyzip", "mime-types", "addressable"),
+    }
+)
+GO = frozenset(
+    {
+        *(
+            "github.com/gorilla/mux",
+            "github.com/gin-gonic/gin",
+            "github.com/spf13/cobra",
+            "github.com/spf13/viper",
+        ),
+        *("github.com/sirupsen/logrus", "github.com/stretchr/testify", "github.com/google/uuid"),
+        *("github.com/pkg/errors", "github.com/go-chi/chi", "github.com/labstack/echo", "go.uber.org/zap"),
+        *("github.com/golang-jwt/jwt", "github.com/jackc/pgx", "github.com/lib/pq", "gorm.io/gorm"),
+        *("github.com/go-redis/redis", "github.com/redis/go-redis", "google.golang.org/grpc"),
+        *("github.com/prometheus/client_golang", "github.com/aws/aws-sdk-go", "github.com/urfave/cli"),
+        *("github.com/joho/godotenv", "github.com/fatih/color", "github.com/mattn/go-sqlite3"),
+        *("golang.org/x/crypto", "golang.org/x/net", "golang.org/x/sync", "github.com/gofiber/fiber"),
+    }
+)
+PACKAGIST = frozenset(
+    {
+        *("symfony/symfony", "symfony/console", "symfony/http-foundation", "laravel/framework"),
+        *("guzzlehttp/guzzle", "monolog/monolog", "phpunit/phpunit", "doctrine/orm", "vlucas/phpdotenv"),
+        *("nesbot/carbon", "league/flysystem", "ramsey/uuid", "twig/twig", "psr/log", "composer/composer"),
+    }
+)
+
+POPULAR = {"pypi": PYPI, "npm": NPM, "crates": CRATES, "rubygems": RUBYGEMS, "go": GO, "packagist": PACKAGIST}
+
+# Releases published by attackers or by a hijacked maintainer account: (registry, name) -> the versions that
+# carry the payload; an empty set means every version of that name does. A few well-documented incidents;
+# a name here is judged whatever its popularity.
+KNOWN_MALICIOUS: dict[tuple[str, str], frozenset[str]] = {
+    ("npm", "event-stream"): frozenset({"3.3.6"}),
+    ("npm", "flatmap-stream"): frozenset(),
+    ("npm", "ua-parser-js"): frozenset({"0.7.29", "0.8.0", "1.0.0"}),
+    ("npm", "coa"): frozenset({"2.0.3", "2.0.4", "2.1.1", "2.1.3", "3.0.1", "3.1.3"}),
+    ("npm", "rc"): frozenset({"1.2.9", "1.3.9", "2.3.9"}),
+    ("npm", "node-ipc"): frozenset({"10.1.1", "10.1.2", "10.1.3"}),
+    ("npm", "colors"): frozenset({"1.4.1", "1.4.2", "1.4.44-liberty-2"}),
+    ("npm", "faker"): frozenset({"6.6.6"}),
+    ("npm", "eslint-scope"): frozenset({"3.7.2"}),
+    ("npm", "getcookies"): frozenset(),
+    ("npm", "crossenv"): frozenset(),
+    ("npm", "@solana/web3.js"): frozenset({"1.95.6", "1.95.7"}),
+    ("pypi", "ctx"): frozenset({"0.1.2", "0.2.2", "0.2.6"}),
+    ("pypi", "torchtriton"): frozenset(),
+    ("pypi", "jeilyfish"): frozenset(),
+    ("pypi", "python3-dateutil"): frozenset(),
+    ("pypi", "ultralytics"): frozenset({"8.3.41", "8.3.42", "8.3.45", "8.3.46"}),
+    ("crates", "rustdecimal"): frozenset(),
+}
 
 # A requirement's name: before extras, a version, a marker or a direct reference (`name[x]>=1; python...`)
 _PYPI_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -93,12 +182,51 @@ _PYPI_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 def package_name(registry: str, spec: str) -> str:
     """The name a registry knows a requirement by (`Requests[socks]==2.*` -> `requests`, `lodash@4` ->
-    `lodash`, `@types/node@20` -> `@types/node`); "" for a path, a URL or anything else."""
+    `lodash`, `@types/node@20` -> `@types/node`, `github.com/a/b@v1` -> `github.com/a/b`); "" for a path,
+    a URL or anything else."""
     spec = spec.strip()
     if not spec or "://" in spec or spec.startswith((".", "/", "~", "-", "git+", "file:")):
         return ""
     if registry == "npm":
         name = spec if "@" not in spec[1:] else spec[: spec.index("@", 1)]
         return name.lower() if re.fullmatch(r"(?:@[\w.-]+/)?[\w.-]+", name) else ""
+    if registry in ("go", "packagist"):
+        name = re.split(r"[@:]", spec, maxsplit=1)[0].lower()
+        return name if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+", name) else ""
     match = _PYPI_NAME.match(spec)
     return re.sub(r"[._]+", "-", match.group(0)).lower() if match else ""
+
+
+def package_version(spec: str) -> str:
+    """The exact version a requirement pins (`x==1.2`, `x@1.2`, `x:1.2`), or ""."""
+    found = re.search(r"(?:==|(?<=[^@\s])@|:)\s*v?([\w.+-]+)$", spec.strip())
+    return found.group(1) if found else ""
+
+
+def known_malicious(registry: str, spec: str) -> bool:
+    """The requirement names a release known to carry a payload (`event-stream@3.3.6`, `torchtriton`)."""
+    name = package_name(registry, spec)
+    versions = KNOWN_MALICIOUS.get((registry, name))
+    if versions is None:
+        return False
+    return not versions or package_version(spec) in versions
+
+
+def imitated(registry: str, name: str) -> str:
+    """The popular package `name` is a near miss of in `registry` ("" for none): a name of five letters or
+    more for single names; for paths (`github.com/gorrila/mux`, `symfony/symfonny`), one of the same length
+    whose every part is the same or a near miss of it."""
+    known = POPULAR.get(registry, frozenset())
+    if not name or name in known:
+        return ""
+    if "/" in name and registry in ("go", "packagist"):
+        parts = name.split("/")
+        for candidate in known:
+            theirs = candidate.split("/")
+            # the other parts the same, one part may be two edits away (`gorrila` for `gorilla`)
+            if len(theirs) == len(parts) and all(
+                p == t or (len(t) >= 5 and within_edits(p, t, 2)) for p, t in zip(parts, theirs, strict=True)
+            ):
+                return candidate
+        return ""
+    return imitates(name, known) if len(name) >= 5 else ""

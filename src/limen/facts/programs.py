@@ -689,7 +689,7 @@ PROGRAMS: tuple[Program, ...] = (
         runs_after=("run",),
         options=("-n", "--name", "-p", "--prefix", "--cwd"),
     ),
-    _p("bundle", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("exec",)),
+    _p("bundle", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("exec",), registry="rubygems", installs=("add",)),
     *(
         _p(
             name,
@@ -727,7 +727,14 @@ PROGRAMS: tuple[Program, ...] = (
         installs=("install", "download"),
         reroutes=rf"{_W}config\s+set\s+\S*(?:index-url|find-links|trusted-host){_E}",
     ),
-    _p("gem", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, reroutes=rf"{_W}sources\s+(?:-a|--add){_E}"),
+    _p(
+        "gem",
+        R.PACKAGE_INSTALLER,
+        R.PACKAGE_PUBLISHER,
+        reroutes=rf"{_W}sources\s+(?:-a|--add){_E}",
+        registry="rubygems",
+        installs=("install",),
+    ),
     _p(
         "conda",
         R.PACKAGE_INSTALLER,
@@ -742,8 +749,16 @@ PROGRAMS: tuple[Program, ...] = (
         )
         for name in ("npm", "pnpm", "yarn")
     ),
-    _p("cargo", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER),
-    _p("go", R.PACKAGE_INSTALLER, R.COMPILES),
+    _p("cargo", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, registry="crates", installs=("add", "install")),
+    _p(
+        "go",
+        R.PACKAGE_INSTALLER,
+        R.COMPILES,
+        registry="go",
+        installs=("get", "install"),
+        runs_package=("run",),
+    ),
+    _p("composer", R.PACKAGE_INSTALLER, registry="packagist", installs=("require",)),
     _p("twine", R.PACKAGE_PUBLISHER),
     _p("apt", R.PACKAGE_INSTALLER, aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper")),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from limen.context import Context
-from limen.facts.hosts import imitates
-from limen.facts.packages import POPULAR, package_name
+from limen.facts.packages import imitated, known_malicious, package_name
 from limen.facts.programs import Program, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.rules import rule
@@ -22,18 +21,23 @@ from limen.rules import rule
 @rule(ReasonCode.LOOKALIKE_PACKAGE, needs="commands")
 def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     """A package installed or run whose name imitates a popular one (`pip install reqeusts`, `npm i
-    lodahs`, `npx create-react-ap`): AUTH, since its install code runs at once. Quiet: the popular names
-    themselves, names like none of them, local paths and URLs (other rules judge those)."""
+    lodahs`, `npx create-react-ap`, `go get github.com/gorrila/mux`, `cargo add rustdecimal`): AUTH,
+    since its install code runs at once; a release known to carry a payload (`event-stream@3.3.6`,
+    `torchtriton`): BLOCK. Quiet: the popular names themselves, names like none of them, other versions of
+    a hijacked package, local paths and URLs (other rules judge those)."""
     for command in action.commands:
         entry = program(command.name)
         if entry is None or not entry.registry:
             continue
-        known = POPULAR.get(entry.registry, frozenset())
         for spec in _packages(entry, command):
             name = package_name(entry.registry, spec)
-            imitated = imitates(name, known) if len(name) >= 5 else ""
-            if imitated:
-                detail = f"{command.name} installs {name!r}, a near miss of {imitated!r}"
+            if known_malicious(entry.registry, spec):
+                detail = f"{command.name} installs {name!r}, a release known to carry a payload"
+                yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.BLOCK, 90, detail)
+                return
+            original = imitated(entry.registry, name)
+            if original:
+                detail = f"{command.name} installs {name!r}, a near miss of {original!r}"
                 yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
                 return
 

@@ -147,15 +147,16 @@ def _direct_sources(values: list[str]) -> list[str]:
 
 def _lookalikes(registry: str, specs: list[str]) -> list[str]:
     """Dependencies whose names imitate a package every project uses (`facts.packages`; `reqeusts`)."""
-    from limen.facts.hosts import imitates
-    from limen.facts.packages import POPULAR, package_name
+    from limen.facts.packages import imitated, known_malicious, package_name
 
     concerns = []
     for spec in specs[:512]:
         name = package_name(registry, spec)
-        imitated = imitates(name, POPULAR[registry]) if len(name) >= 5 else ""
-        if imitated:
-            concerns.append(f"the dependency {name!r} is a near miss of {imitated!r}")
+        original = imitated(registry, name)
+        if known_malicious(registry, spec):
+            concerns.append(f"the dependency {name!r} is a release known to carry a payload")
+        elif original:
+            concerns.append(f"the dependency {name!r} is a near miss of {original!r}")
     return concerns
 
 
@@ -311,12 +312,20 @@ _PULL_REQUEST_CODE = re.compile(r"github\.event\.pull_request\.head\.(?:sha|ref)
 
 def _imitated_action(uses: str) -> list[str]:
     """A CI step's `uses: OWNER/REPO@REF` whose owner is a near miss of a well-known publisher's
-    (`actons/checkout`): a typosquat runs with the repository's secrets."""
-    from limen.facts.hosts import ACTION_OWNERS, imitates
+    (`actons/checkout`), or that names a well-known action's repository under another owner
+    (`actions-dev99/checkout`): an impostor runs with the repository's secrets."""
+    from limen.facts.hosts import ACTION_OWNERS, KNOWN_ACTIONS, imitates
 
-    owner = uses.split("/", 1)[0] if "/" in uses and not uses.startswith(("./", "docker://")) else ""
-    original = imitates(owner, ACTION_OWNERS) if owner else ""
-    return [f"the action {uses[:80]} imitates {original}/..."] if original else []
+    if "/" not in uses or uses.startswith(("./", "docker://")):
+        return []
+    owner, repo = uses.split("@", 1)[0].lower().split("/")[:2]
+    original = imitates(owner, ACTION_OWNERS)
+    if original:
+        return [f"the action {uses[:80]} imitates {original}/..."]
+    posed = next((a for a in KNOWN_ACTIONS if a.split("/")[1] == repo and a.split("/")[0] != owner), "")
+    if posed and owner not in ACTION_OWNERS:  # `actions-dev99/checkout`: another owner's `checkout`
+        return [f"the action {uses[:80]} poses as {posed}"]
+    return []
 
 
 _DEVCONTAINER_KEYS = re.compile(
