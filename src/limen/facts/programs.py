@@ -1097,7 +1097,9 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}schedule-key-deletion{_E}",
         store_service="s3",
         grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"
-        r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")",
+        r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")"
+        # a policy that lets anyone in (a role anyone may assume, a bucket anyone may read)
+        r"|\"Principal\"\s*:\s*(?:\"\*\"|\{\s*\"AWS\"\s*:\s*\"\*\")",
     ),
     _p(
         "gcloud",
@@ -1120,7 +1122,7 @@ PROGRAMS: tuple[Program, ...] = (
         "az",
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}group\s+delete{_E}",
-        destroys_one=rf"{_W}delete{_E}",
+        destroys_one=rf"{_W}delete(?:-batch)?{_E}|{_W}purge{_E}",
         grants=rf"{_W}role\s+assignment\s+create{_E}"
         r".*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)",
     ),
@@ -1135,7 +1137,17 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/git/refs/)",
         grants=rf"collaborators/\S+.*permission=(?:admin|maintain)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
         rf"|{_W}(?:ssh-key|gpg-key)\s+add\s+(?!(?:~|\$HOME|/home/[^/\s]+|/root)/\.(?:ssh|gnupg)/)\S"
-        rf"|{_W}repo\s+deploy-key\s+add{_E}",  # a key of the user's own ~/.ssh is theirs to add
+        rf"|{_W}repo\s+deploy-key\s+add{_E}"  # a key of the user's own ~/.ssh is theirs to add
+        # a repository made public through the API
+        rf"|{_W}api{_E}.*(?:visibility[=\s:\"']*public|[\"']?private[\"']?[=\s:]*false)",
+        # a branch's protection removed (`gh api -X DELETE repos/o/r/branches/main/protection`)
+        disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/protection\S*{_E})",
+    ),
+    _p(
+        "vault",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}(?:secrets|auth)\s+disable{_E}|{_W}kv\s+metadata\s+delete{_E}",
+        destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}",
     ),
     _p("dropdb", R.INFRA_DESTROYER, aliases=("dropuser",), destroys_all=r"."),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),

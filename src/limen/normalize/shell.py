@@ -1554,6 +1554,8 @@ def _run_command(
             state.calling.discard(argv[0])
         return None
     entry = program(name)
+    if name in ("curl", *HTTPIE_NAMES) and "api.github.com" in " ".join(argv):
+        _forge_api_call(argv, name, state, via)  # `curl -X DELETE https://api.github.com/repos/o/r`
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
         for target in redirects:
             state.downloaded.update((target, canonical(target, state.cwd, state.home)))
@@ -1754,7 +1756,59 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
         for word in operands:
             if word.startswith(("if=", "of=")):
                 _add_path(word[3:], state, write=word.startswith("of="))
+    if name in ("tar", "bsdtar", "gtar"):  # `tar -cf /dev/sdb ~/x`: the archive it creates is written
+        _tar_archive(operands, state)
     _output_option(argv, state, name)
+
+
+_CURL_DATA = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--json", "-F", "--form"})
+
+
+def _forge_api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -> None:
+    """A request to GitHub's API by a plain HTTP client is the `gh api` call it equals (`curl -X DELETE
+    https://api.github.com/repos/o/r` is `gh api -X DELETE repos/o/r`), recorded beside it, so that the
+    program table's facts about `gh api` (a repository deleted or made public, a protection removed) judge
+    it."""
+    method, path, data = "", "", []
+    args = argv[1:]
+    for i, word in enumerate(args):
+        following = args[i + 1] if i + 1 < len(args) else ""
+        if word in ("-X", "--request") and following:
+            method = following.upper()
+        elif word.startswith("-X") and len(word) > 2:
+            method = word[2:].upper()
+        elif word in _CURL_DATA and following:
+            data.append(following)
+        elif "api.github.com/" in word and not path:
+            path = word.split("api.github.com/", 1)[1].split("?", 1)[0]
+        elif name != "curl" and word.upper() in _HTTP_METHODS and not method and not path:
+            method = word.upper()  # `http DELETE api.github.com/repos/o/r`
+        elif name != "curl" and path and ("=" in word or ":=" in word):
+            data.append(word)
+    if path and method:
+        _record(state, Command(argv=("gh", "api", "-X", method, path, *data), name="gh", via=(*via, name)))
+
+
+def _tar_archive(args: list[str], state: _State) -> None:
+    """The archive a creating tar (`-c`, `-r`, `-u`, their long names, or a first word like `czf`) writes:
+    the value of `-f`/`--file`, glued to its cluster's `f` or the word after it."""
+    first = args[0] if args else ""
+    creates = any(w in ("--create", "--append", "--update") for w in args) or any(
+        re.fullmatch(r"-?[A-Za-z]*[cru][A-Za-z]*", w) and ("f" in w or w.startswith("-")) for w in args[:3]
+    )
+    if not creates:
+        return
+    for i, word in enumerate(args):
+        value = ""
+        if word.startswith("--file="):
+            value = word.split("=", 1)[1]
+        elif word == "--file" or (
+            re.fullmatch(r"-?[A-Za-z]*f", word) and (word.startswith("-") or word == first)
+        ):
+            value = args[i + 1] if i + 1 < len(args) else ""
+        if value and value != "-":
+            _add_path(value, state, write=True)
+            return
 
 
 def _output_option(argv: list[str], state: _State, name: str) -> None:
