@@ -771,6 +771,11 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("fnm.vercel.app", "/install"),
     ("get.docker.com", "/"),
     ("install.determinate.systems", "/nix"),
+    # projects' own release binaries, installed by downloading them into a bin folder
+    ("dl.k8s.io", "/release/"),
+    ("get.helm.sh", "/"),
+    ("releases.hashicorp.com", "/"),
+    ("deb.nodesource.com", "/setup_"),
 )
 
 

