@@ -1562,7 +1562,7 @@ def _run_command(
         for target in redirects:
             state.downloaded.update((target, canonical(target, state.cwd, state.home)))
     if state.cloned and entry is not None and entry.roles & _RUNS_PROJECT_CODE:
-        # in the checkout, or pointed at it (`make -C /tmp/b`, `npm --prefix /tmp/b run x`, `pip install /tmp/b`)
+        # in the checkout, or pointed at it (`make -C /tmp/b`, `npm --prefix /tmp/b run x`)
         where = [state.cwd, *(canonical(w, state.cwd, state.home) for w in argv[1:] if _looks_like_path(w))]
         if any(p == d or p.startswith(d + "/") for p in where for d in state.cloned):
             state.flag(f"{name} runs code from a repository the line cloned")  # its Makefile, its scripts
