@@ -4342,6 +4342,8 @@ _REGISTRY_OPTS = frozenset(
 def _publish(name: str, args: list[str], state: _State) -> None:
     """`npm publish`, `twine upload`, `cargo publish`...: the package leaves for a public registry (the
     default one, or the one an option names), marked `publishes`."""
+    if any(w in ("--dry-run", "--dryrun", "--dry-run=true") for w in args) and name not in _PUBLISHES_ALWAYS:
+        return  # `npm publish --dry-run`, `cargo publish --dry-run`: packed and checked, nothing sent
     words = [w for w in args if not w.startswith("-") and "://" not in w]  # `npm --registry URL publish`
     if name in _PUBLISHES_ALWAYS:
         words = [""]  # `pastebinit FILE`: every invocation posts

@@ -1448,6 +1448,11 @@ def _ssh_options(argv: tuple[str, ...]) -> list[str]:
     return out
 
 
+# `openssl s_client` given nothing to send: its input is empty (`< /dev/null`, `echo |`), so it only shows
+# the peer's certificate
+_CERTIFICATE_CHECK = re.compile(
+    r"(?:^|[|;&(]\s*)(?:echo|true|printf\s+['\"]{2})\s*\|\s*openssl\s+s_client\b|s_client\b[^|;&]*<\s*/dev/null"
+)
 _FLAGGED = frozenset({"nc", "ncat", "netcat", "script"})  # whose flags `_remote_shell_auth` reads
 _TUNNELS = names(Role.TUNNEL)
 
@@ -1468,13 +1473,14 @@ def _remote_shell_auth(action: Action) -> str:
         if name in ("nc", "ncat", "netcat") and ("l" in flags or "--listen" in argv):
             return f"{name} listens for connections"
         if name in ("nc", "ncat", "netcat", "telnet", "ztcp") and _operands(argv):
-            reached = [d for d in action.destinations if d.via_command == name]
-            if "z" in flags and reached and all(d.host_class is HostClass.LOOPBACK for d in reached):
-                continue  # `nc -z localhost 5432`: is the local server up? nothing is sent or received
+            if "z" in flags and name != "telnet":
+                continue  # `nc -zv db.internal 5432`: is the port open? nothing is sent or received
             return f"{name} opens a raw connection"
         if name == "socat" and len(argv) > 2:
             return "socat relays a connection"
-        if name == "openssl" and any(w in argv for w in ("s_server", "s_client")):
+        if name == "openssl" and (
+            "s_server" in argv or ("s_client" in argv and not _CERTIFICATE_CHECK.search(action.command_line))
+        ):  # a server, or a client that may be fed data (`s_client -connect h:443 </dev/null` only checks)
             return "openssl opens a raw TLS channel"
         if name == "ssh" and (
             {"R", "D"} & _short_flags(_ssh_options(argv)) or "RemoteForward" in " ".join(argv)

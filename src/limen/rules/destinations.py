@@ -155,6 +155,8 @@ _CURL_ROUTE = frozenset(
     }
 )
 _SSH_ROUTE = frozenset({"-J", "-D", "-L", "-R", "-W", "-w", "-F"})
+# `-L [BIND:]PORT:localhost:PORT`: a forward to the ssh host's own loopback
+_LOCAL_FORWARD = re.compile(r"(?:[\w.]+:)?\d+:(?:localhost|127\.0\.0\.1|\[::1\]):\d+")
 _PKG_ROUTE = frozenset({"--proxy", "--https-proxy", "--trusted-host"})
 _GIT_ROUTE_CONFIG = re.compile(
     r"(?i)^(?:https?(?:\..*)?\.proxy|core\.sshcommand|core\.gitproxy|url\..*\.(?:push)?insteadof|protocol\.|"
@@ -395,6 +397,10 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         return None
     if dest.via_command in _DNS_LOOKUPS:
         return None
+    if dest.via_command in ("nc", "ncat", "netcat") and all(
+        _zero_io(c) for c in action.commands if c.name == dest.via_command
+    ):
+        return None  # `nc -zv host port`: whether the port answers, nothing sent
     if OWN_REMOTE in dest.flags:
         return None  # the project's own origin, read from its git configuration
     leaving = leaves_project(dest, action)
@@ -454,6 +460,13 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     return findings
 
 
+def _zero_io(command: Command) -> bool:
+    """`nc -z`, `nc -zv`: a scan for listening ports, which sends and receives nothing."""
+    return command.name in ("nc", "ncat", "netcat") and any(
+        re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", w) for w in command.argv[1:]
+    )
+
+
 def _route_override(cmd: Command, cwd: str) -> str:
     """Which option of `cmd` hands its route to something static parsing cannot see ("" if none)."""
     name, args = cmd.name, cmd.argv[1:]
@@ -492,6 +505,9 @@ def _route_override(cmd: Command, cwd: str) -> str:
             lowered = arg.lower()
             if "proxycommand" in lowered or "proxyjump" in lowered or "localcommand" in lowered:
                 return "ProxyCommand" if "proxycommand" in lowered else "ProxyJump"
+            forward = nxt if arg == "-L" else arg[2:] if arg.startswith("-L") else ""
+            if forward and _LOCAL_FORWARD.fullmatch(forward):
+                continue  # `-L 5432:localhost:5432`: the ssh host's own service, brought here
             if name != "rsync" and (arg in _SSH_ROUTE or (arg[:2] in _SSH_ROUTE and len(arg) > 2)):
                 return arg[:2]
         if name in _PKG_TOOLS and flag in _PKG_ROUTE:
@@ -507,7 +523,16 @@ def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
     if not action.commands:
         return []
     net_commands = [c for c in action.commands if c.name in _NET_TOOLS]
-    raw = [d for d in action.destinations if d.via_command in _RAW_SOCKET_TOOLS]
+    # `nc -z host port` only asks whether the port is open: nothing goes through it
+    probes = {c.name for c in action.commands if c.name in _RAW_SOCKET_TOOLS and _zero_io(c)}
+    raw = [
+        d
+        for d in action.destinations
+        if d.via_command in _RAW_SOCKET_TOOLS
+        and not (
+            d.via_command in probes and all(_zero_io(c) for c in action.commands if c.name == d.via_command)
+        )
+    ]
     outside = [d for d in raw if d.host_class is not HostClass.LOOPBACK]
     if outside:
         return [
@@ -518,7 +543,7 @@ def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
                 f"raw socket to {outside[0].host} via {outside[0].via_command}",
             )
         ]
-    if not raw and any(c.name in _RAW_SOCKET_TOOLS for c in net_commands):
+    if not raw and any(c.name in _RAW_SOCKET_TOOLS and not _zero_io(c) for c in net_commands):
         return [
             Finding(
                 ReasonCode.EGRESS_REQUIRES_AUTH,
