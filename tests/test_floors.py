@@ -466,3 +466,25 @@ def test_after_a_secret_was_read_what_could_carry_it_is_asked(checkout: str, com
     store.set_flags("s", {TAINTED})
     decision = _decide_in(store, checkout, Mode.BALANCED, "Bash", {"command": command})
     assert ReasonCode.MULTI_STEP_EXFIL in decision.reasons, decision.explanation
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "flagged"),
+    [
+        ("Write", {"file_path": "/tmp/site/public/robots.txt", "content": "# {secret}\n"}, True),
+        ("Edit", {"file_path": "/tmp/app.py", "old_string": "x", "new_string": "KEY = '{secret}'"}, True),
+        ("Bash", {"command": "echo 'KEY={secret}' >> /tmp/config.py"}, True),
+        ("Write", {"file_path": "/tmp/.env.local", "content": "KEY={secret}\n"}, False),  # a secret file
+        ("Write", {"file_path": "/tmp/notes.md", "content": "we rotate the key monthly\n"}, False),
+    ],
+)
+def test_a_secret_read_then_written_outside_a_secret_file_asks(
+    tool: str, args: dict[str, str], flagged: bool
+) -> None:
+    store, secret = MemoryStore(), "sk_live_51Hc9x2LkPq8vT4nZ7wYb3RmA0sD"
+    _taint(store, "s", secret)
+    filled = {k: v.replace("{secret}", secret) for k, v in args.items()}
+    decision = _decide(store, "s", Mode.BALANCED, frozenset(ALL_CODES), tool, filled)
+    assert (ReasonCode.MULTI_STEP_EXFIL in decision.reasons) is flagged, decision.explanation
+    if flagged:
+        assert decision.verdict >= Verdict.AUTH

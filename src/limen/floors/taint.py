@@ -3,6 +3,8 @@
 - `confirmed_exfil` (BLOCK in every mode): what the call sends holds a secret this session read (its keyed
   fingerprints): raw or URL/base64/hex-encoded, in another case, with separators or whitespace inserted or
   removed, reversed, as a long enough part (16 characters of a 40-character token), or split across fields.
+- `multi_step_exfil` (AUTH) also for a secret this session read written into a file that is not a secret
+  file (the code, a public asset): the next commit or deploy publishes it.
 - `multi_step_exfil` (AUTH; BLOCK in strict/paranoid): the session is tainted and this call egresses in a
   way that could carry what it read: every egress (a push to any remote, `gh` writes, package publishing, a
   send to a trusted service included) except a request that carries nothing (`carries_nothing`: a plain GET
@@ -12,16 +14,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from limen.context import Context
 from limen.floors.egress import carries_nothing, is_egress, known_plain, mode_verdict, outgoing_texts
 from limen.model import Action, Decision, Finding, ReasonCode, Verdict
 from limen.scan import MAX_SCAN_CHARS
 
+if TYPE_CHECKING:
+    from limen.state import StoredSession
+
 
 def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
     session = ctx.session
-    if session is None or not is_egress(action) or not session.is_tainted():
+    if session is None or not session.is_tainted():
         return []
+    if not is_egress(action):
+        return _written_secret(action, session)
     texts = outgoing_texts(action)
     # One text of them all, so a secret split across fields (or across a URL and a body) is seen whole.
     joined = ["\x00".join(texts)] if sum(map(len, texts)) <= MAX_SCAN_CHARS else texts
@@ -44,3 +53,21 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
             "this session read a secret earlier and this call sends data out",
         )
     ]
+
+
+def _written_secret(action: Action, session: StoredSession) -> list[Finding]:
+    """A secret this session read, written into a file that is not itself a secret file (`STRIPE =
+    'sk_live_...'` in the code, a key in `public/robots.txt`): the next commit or deploy publishes it. AUTH
+    (`multi_step_exfil`): a person decides whether it belongs there."""
+    from limen.rules.paths import is_secret_file
+    from limen.rules.written import written_text
+
+    for path in action.write_paths[:8]:
+        if is_secret_file(path):
+            continue  # `.env.local`, `credentials.json`: where secrets are meant to live
+        text = written_text(action, path)
+        if text and len(text) <= MAX_SCAN_CHARS and session.matches_secret(text):
+            name = path.rsplit("/", 1)[-1]
+            detail = f"a secret this session read is written into {name}, outside a secret file"
+            return [Finding(ReasonCode.MULTI_STEP_EXFIL, Verdict.AUTH, 80, detail)]
+    return []
