@@ -22,7 +22,7 @@ from limen.model import Action, Decision, Finding, ReasonCode, Verdict
 from limen.scan import MAX_SCAN_CHARS
 
 if TYPE_CHECKING:
-    from limen.state import StoredSession
+    from limen.state.view import StoredSession
 
 
 def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
