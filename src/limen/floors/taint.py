@@ -22,7 +22,7 @@ from limen.model import Action, Decision, Finding, ReasonCode, Verdict
 from limen.scan import MAX_SCAN_CHARS
 
 if TYPE_CHECKING:
-    from limen.state.view import StoredSession
+    from limen.context import SessionView
 
 
 def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
@@ -55,7 +55,7 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
     ]
 
 
-def _written_secret(action: Action, session: StoredSession) -> list[Finding]:
+def _written_secret(action: Action, session: SessionView) -> list[Finding]:
     """A secret this session read, written into a file that is not itself a secret file (`STRIPE =
     'sk_live_...'` in the code, a key in `public/robots.txt`): the next commit or deploy publishes it. AUTH
     (`multi_step_exfil`): a person decides whether it belongs there."""
