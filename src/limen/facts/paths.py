@@ -57,6 +57,11 @@ def _i(name: str, purpose: str) -> PathFact:
     return PathFact(name, purpose, INSTRUCTIONS, "text")
 
 
+# What an MCP memory server keeps (`memory.create_entities`, `mem0.add_memory`): read back into later
+# sessions as context, so its text is screened as an agent instruction file's is
+MEMORY_STORE = _i("memory_store", "later sessions read it back as what they remember")
+
+
 # Folders that hold a repository's history: deleting one loses every commit not pushed elsewhere.
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", ".fossil"})
 

@@ -267,7 +267,9 @@ def _looks_like_argv(value: object) -> bool:
 
 
 # Arguments naming a repository on a forge and its owner (`repo` may also be written `owner/name`).
-_REPO_KEYS = frozenset({"repo", "repository", "repo_name", "repository_name", "project", "project_path"})
+_REPO_KEYS = frozenset(
+    {"repo", "repository", "repo_name", "repository_name", "project", "project_path", "project_id"}
+)
 _OWNER_KEYS = frozenset({"owner", "org", "organization", "namespace", "group"})
 # Path arguments that, in a forge's tool, name files in the repository rather than on this machine.
 _REMOTE_PATH_KEYS = frozenset({"path", "paths", "files", "file", "filename", "directory", "dir_path"})

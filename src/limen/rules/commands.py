@@ -1716,13 +1716,17 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
     return ""
 
 
-@rule(ReasonCode.UNSAFE_PERMISSIONS, needs="commands")
+@rule(ReasonCode.UNSAFE_PERMISSIONS, needs=("commands", "destinations"))
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     """Making files world-writable or setuid, or giving a program a capability that reaches root (`setcap
     cap_setuid+ep python3`): anyone can then change or escalate through them; a container given the host
     (privileged, host namespaces, escape capabilities, the host's root or engine socket); who may act or read
     widened (the table's `grants`: a cluster-admin binding, an owner role, an admin collaborator, a private
     repository made public)."""
+    if not action.commands and _made_public(action):  # `mcp__github__update_repository(private=false)`
+        detail = f"{action.tool} makes a repository public"
+        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
+        return
     for command in action.commands:
         escape = _container_escape(command, action, ctx)
         if escape:
@@ -1765,6 +1769,14 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         if shared:
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 70, shared)
             return
+
+
+def _made_public(action: Action) -> bool:
+    """A forge tool's call that makes a repository public (`private: false`, `visibility: public`)."""
+    if not any({"own_remote", "foreign_remote"} & set(d.flags) for d in action.destinations):
+        return False
+    args = action.arguments
+    return args.get("private") is False or str(args.get("visibility", "")).lower() == "public"
 
 
 # File capabilities that make whoever runs the program root, or let it read or change anything: with any of

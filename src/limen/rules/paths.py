@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.paths import as_own_home, describe
+from limen.facts.paths import MEMORY_STORE, as_own_home, describe
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within
@@ -634,6 +634,24 @@ def _is_persistence(path: str, ctx: Context) -> bool:
 
 
 _FORGE_WRITES = frozenset({"own_remote", "foreign_remote"})
+# An MCP server or tool that stores what later sessions are told (memory, knowledge graphs, mem0), writing
+_MEMORY_TOOL = re.compile(
+    r"^mcp__[^_]*(?:memory|mem0|knowledge)[^_]*__.*(?:create|add|save|store|write|update|remember|observ)"
+)
+MAX_MEMORY_TEXT = 64 * 1024
+
+
+def _strings_in(value: object, depth: int = 0) -> list[str]:
+    """Every string in a tool's arguments, however nested (entities, observations...)."""
+    if isinstance(value, str):
+        return [value]
+    if depth > 8:
+        return []
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings_in(v, depth + 1)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value[:256] for s in _strings_in(v, depth + 1)]
+    return []
 
 
 def _committed_files(action: Action) -> list[tuple[str, str]]:
@@ -650,7 +668,7 @@ def _committed_files(action: Action) -> list[tuple[str, str]]:
     ]
 
 
-@rule(ReasonCode.PERSISTENCE_WRITE, needs=("write_paths", "destinations"))
+@rule(ReasonCode.PERSISTENCE_WRITE)
 def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     """Files that run later (shell start-up files, git hooks and config, package scripts, test configs,
     editor tasks, ssh config, schedulers, `.pth`) and agent instruction files, judged by what is written:
@@ -667,6 +685,11 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
         if fact is None:
             continue
         judged = judge(fact, path, action, ctx)
+        if judged is not None and (worst is None or judged[0] > worst[0]):
+            worst = judged
+    if _MEMORY_TOOL.search(action.tool.lower()):  # a memory server's entries: read back as instructions
+        text = "\n".join(_strings_in(action.arguments))[:MAX_MEMORY_TEXT]
+        judged = judge_text(MEMORY_STORE, action.tool, text, action, ctx) if text.strip() else None
         if judged is not None and (worst is None or judged[0] > worst[0]):
             worst = judged
     for path, text in _committed_files(action):  # a forge tool's files: they run where the repository runs
