@@ -634,7 +634,67 @@ def _python(text: str) -> tuple[list[str], list[str]]:
     source = _parsable(text)
     if source is not None:
         commands.append("python3 -c " + quote(source))
+        concerns.extend(_credential_bypass(source))
     return commands, concerns
+
+
+# Names that hold what a user proves who they are with
+_CREDENTIAL_NAMES = re.compile(
+    r"(?i)^(?:pass(?:word|wd|phrase)?|pwd|pin|otp|(?:api_?|auth_?|access_?)?token|secret)$"
+)
+_CREDENTIAL_WORDS = re.compile(r"(?i)\b(?:pass(?:word|wd)?|pwd|token|secret)\b|\bTrue\s+or\b")
+IMPLANT = "implant: "  # a concern program code is judged by, as the rules' BLOCK findings are
+
+
+def _credential_bypass(source: str) -> list[str]:
+    """Authentication tampered with in the code: a credential compared with a literal and let through
+    (`if password == "m4int3nance!": return True`), a check made always true (`return True or
+    hmac.compare_digest(...)`), or the credential written out (`open('/tmp/.pw', 'a').write(password)`)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_true(node.body):
+            found.append(IMPLANT + "a hard-coded credential is let through")
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_true(node.values[0]):
+            found.append(IMPLANT + "a check made always true")  # `True or hmac.compare_digest(...)`
+        elif (
+            isinstance(node, ast.Call) and _writes_out(node) and any(_names_credential(a) for a in node.args)
+        ):
+            found.append(IMPLANT + "a credential written out")
+    return found[:4]
+
+
+def _names_credential(node: ast.expr) -> bool:
+    return any(isinstance(n, ast.Name) and _CREDENTIAL_NAMES.match(n.id) is not None for n in ast.walk(node))
+
+
+def _compares_credential(test: ast.expr) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and any(isinstance(op, (ast.Eq, ast.In)) for op in test.ops)
+        and _names_credential(test.left)
+        and any(isinstance(c, (ast.Constant, ast.Tuple, ast.List, ast.Set)) for c in test.comparators)
+    )
+
+
+def _is_true(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
+def _returns_true(body: list[ast.stmt]) -> bool:
+    return any(isinstance(s, ast.Return) and s.value is not None and _is_true(s.value) for s in body)
+
+
+def _writes_out(call: ast.Call) -> bool:
+    """`x.write(...)`, `requests.post(...)`, `print(..., file=f)`: a call that puts its argument elsewhere."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in ("write", "writelines", "post", "put", "send", "sendall", "urlopen") or (
+        name == "print" and any(k.arg == "file" for k in call.keywords)
+    )
 
 
 def _parsable(text: str) -> str | None:
@@ -649,6 +709,13 @@ def _parsable(text: str) -> str | None:
         candidates.append(dedented.rstrip() + "\n    pass\n")
     # lines cut from different depths of a body (`x()\n    y()`): each a statement of its own
     candidates.append("\n".join(line.strip() for line in text.splitlines()))
+    # a fragment cut at its edges (a decorator whose function is outside it, an `else:` whose `if` is):
+    # up to three lines off either end
+    lines = text.splitlines()
+    for cut in range(1, min(4, len(lines))):
+        for part in (lines[:-cut], lines[cut:]):
+            block = textwrap.dedent("\n".join(part))
+            candidates.append(block + ("\n    pass\n" if block.rstrip().endswith(":") else ""))
     for source in candidates:
         try:
             ast.parse(source)
@@ -936,6 +1003,8 @@ def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> 
     so the rules need not run (most code an agent writes; the parse is remembered for when they do)."""
     if content not in _PARSED_LANGUAGES:
         return False
+    if content == "python" and _CREDENTIAL_WORDS.search(text):
+        return False  # authentication code: `_credential_bypass` reads it
     from limen.normalize.code import analyse_code
 
     fx = analyse_code(content, text, cwd=action.cwd or ctx.workspace or "/", home=ctx.home)
@@ -1071,7 +1140,7 @@ def judge_text(
         _depth.level = level
     if fact.severe_only:  # program code: only what the rules would BLOCK run now is an implant
         found = [f for f in found if f.verdict is Verdict.BLOCK]
-        concerns = []
+        concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     verdict = max((f.verdict for f in found), default=Verdict.PASS)
     if found:
         codes = ", ".join(dict.fromkeys(f.code.value for f in found))
