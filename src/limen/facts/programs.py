@@ -1206,6 +1206,7 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}firestore:delete{_E}.*--all-collections|{_W}database:remove{_E}",
         destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable){_E}",
     ),
+    _p("stripe", R.INFRA_DESTROYER, destroys_one=rf"{_W}[\w-]+\s+delete{_E}"),
     _p("flyctl", R.INFRA_DESTROYER, aliases=("fly",), destroys_all=rf"{_W}(?:apps\s+)?destroy{_E}"),
     _p(
         "psql",

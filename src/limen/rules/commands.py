@@ -433,6 +433,18 @@ def _find_filters(argv: tuple[str, ...]) -> bool:
     return False
 
 
+def _source_glob(argv: tuple[str, ...]) -> str:
+    """The program-code extension (`facts.paths.PROGRAMS`) a find's only name test selects (`-name '*.py'`),
+    or "": a find narrowed to nothing but a language's files matches the project's code in it."""
+    from limen.facts.paths import PROGRAMS
+
+    names = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-name", "-iname")]
+    if len(names) != 1 or any(w in ("-path", "-newer", "-mtime", "-size", "-regex") for w in argv):
+        return ""
+    match = re.fullmatch(r"\*(\.\w+)", names[0])
+    return match.group(1) if match and match.group(1).lower() in PROGRAMS else ""
+
+
 def _find_roots(command: Command, action: Action, ctx: Context) -> list[str]:
     roots: list[str] = []
     for word in command.argv[1:]:
@@ -466,7 +478,7 @@ def _find_deletes(command: Command) -> bool:
 
 _EMPTIED_SIZE = re.compile(r"(?:^|\s)(?:-s\s*|--size[= ])0(?:\s|$)")
 # A shell string that overwrites the file it is handed: `> "$1"`, `>$0`, `> {}`, `> "$@"`.
-_OVERWRITES_ARGUMENT = re.compile(r'(?<![>&0-9])>\|?\s*["\']?(?:\$\{?[0-9@]\}?|\{\})')
+_OVERWRITES_ARGUMENT = re.compile(r'(?<![>&0-9])>\|?\s*["\']?(?:\$\{?[0-9@]\}?|\{\})(?=["\'\s;|&)]|$)')
 
 
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
@@ -512,6 +524,10 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
         return None
     roots = _find_roots(command, action, ctx)
     if _find_filters(command.argv):
+        source = _source_glob(command.argv)
+        if source:  # `find . -name '*.py' -delete`: every file of the project's code in that language
+            detail = f"find deletes every {source} file"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
         return None
     if any(_is_dangerous(r, action, ctx) for r in roots):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "find -delete without a filter")
@@ -961,6 +977,33 @@ def _sql_texts(command: Command) -> list[str]:
                 operands.append(word)
         texts.extend(operands[1:])  # the first operand is the database file
     return texts
+
+
+# SQL that raises someone's privileges: a grant of everything or of a role, a superuser made, an account's
+# role or admin flag set (`UPDATE users SET role='admin' WHERE email='x'`)
+_SQL_GRANTS = re.compile(
+    r"(?is)\bgrant\s+(?:all\b|[\w\s,]*\bto\b)|\balter\s+(?:user|role)\b.*\b(?:superuser|createrole)\b"
+    r"|\bcreate\s+(?:user|role)\b.*\bsuperuser\b"
+    r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_?admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
+    r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
+)
+
+
+def _sql_grants(action: Action) -> str:
+    """SQL the call runs, by any road (a database tool's argument, `psql -c`, a library's `execute`), that
+    raises privileges; "" when none does."""
+    texts = [v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in SQL_KEYS]
+    texts += [n[len(SQL_NOTE) :] for n in action.notes if n.startswith(SQL_NOTE)]
+    for command in action.commands:
+        entry = program(command.name)
+        if entry is not None and Role.DATABASE_CLIENT in entry.roles:
+            texts += _sql_texts(command)
+    for text in texts:
+        bare = _SQL_TOKEN.sub(lambda m: " " if m.group(0)[:1] in "-#/" else m.group(0), text[:100_000])
+        found = _SQL_GRANTS.search(bare)
+        if found:
+            return " ".join(found.group(0).split())[:60]
+    return ""
 
 
 def _sql_argument_destroys(action: Action) -> str:
@@ -1716,13 +1759,17 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
     return ""
 
 
-@rule(ReasonCode.UNSAFE_PERMISSIONS, needs=("commands", "destinations"))
+@rule(ReasonCode.UNSAFE_PERMISSIONS, needs=("commands", "destinations", "notes", "capability"))
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     """Making files world-writable or setuid, or giving a program a capability that reaches root (`setcap
     cap_setuid+ep python3`): anyone can then change or escalate through them; a container given the host
     (privileged, host namespaces, escape capabilities, the host's root or engine socket); who may act or read
     widened (the table's `grants`: a cluster-admin binding, an owner role, an admin collaborator, a private
     repository made public)."""
+    granted = _sql_grants(action) if action.capability in ("shell.execute", DB_WRITE) or action.notes else ""
+    if granted:  # `UPDATE users SET role='admin' ...`, `GRANT ALL ... TO x`
+        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL raises privileges ({granted})")
+        return
     if not action.commands and _made_public(action):  # `mcp__github__update_repository(private=false)`
         detail = f"{action.tool} makes a repository public"
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)

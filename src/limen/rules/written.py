@@ -642,7 +642,14 @@ def _python(text: str) -> tuple[list[str], list[str]]:
 _CREDENTIAL_NAMES = re.compile(
     r"(?i)^(?:pass(?:word|wd|phrase)?|pwd|pin|otp|(?:api_?|auth_?|access_?)?token|secret)$"
 )
-_CREDENTIAL_WORDS = re.compile(r"(?i)\b(?:pass(?:word|wd)?|pwd|token|secret)\b|\bTrue\s+or\b")
+# Functions that decide whether someone is who they claim or may do something
+_AUTH_CHECK = re.compile(
+    r"(?i)^_*(?:check|verify|validate|is|has|authenticate|authorize|can)_?"
+    r"(?:password|passwd|credentials?|token|auth\w*|login|admin|permission\w*|access|signature|otp)"
+)
+_CREDENTIAL_WORDS = re.compile(
+    r"(?i)\b(?:pass(?:word|wd)?|pwd|token|secret)\b|\bTrue\s+or\b|def\s+_*(?:check|verify|validate|is|has|auth)"
+)
 IMPLANT = "implant: "  # a concern program code is judged by, as the rules' BLOCK findings are
 
 
@@ -656,6 +663,13 @@ def _credential_bypass(source: str) -> list[str]:
         return []
     found: list[str] = []
     for node in ast.walk(tree):
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and _AUTH_CHECK.search(node.name)
+            and _returns_true(node.body[-1:])
+            and len([s for s in node.body if not isinstance(s, ast.Expr)]) == 1
+        ):  # `def check_password(h, p): return True`
+            found.append(IMPLANT + f"{node.name} lets everyone through")
         if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_true(node.body):
             found.append(IMPLANT + "a hard-coded credential is let through")
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_true(node.values[0]):
