@@ -195,6 +195,9 @@ class _State:
     downloaded: set[str] = field(default_factory=set)
     # variables assigned what a download printed (`c=$(curl -s URL)`): run, they run downloaded code
     downloaded_vars: set[str] = field(default_factory=set)
+    # folders a downloaded archive was unpacked into (`curl URL | tar xz -C /tmp`): what runs from them is
+    # code the line downloaded
+    unpacked: set[str] = field(default_factory=set)
     cloned: set[str] = field(default_factory=set)  # folders a `git clone` in the line fills
     globbed: set[tuple[str, bool]] = field(default_factory=set)  # (pattern, as a write)
     written: dict[str, str | None] = field(default_factory=dict)  # files the line wrote: content if known
@@ -1558,6 +1561,8 @@ def _run_command(
     entry = program(name)
     if name in ("curl", *HTTPIE_NAMES) and "api.github.com" in " ".join(argv):
         _forge_api_call(argv, name, state, via)  # `curl -X DELETE https://api.github.com/repos/o/r`
+    if name in _UNPACKERS and (stdin is not None or state.downloaded):
+        _unpacks_download(name, argv[1:], state, stdin)
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
         for target in redirects:
             state.downloaded.update((target, canonical(target, state.cwd, state.home)))
@@ -1802,6 +1807,35 @@ def _forge_api_call(argv: list[str], name: str, state: _State, via: tuple[str, .
         _record(state, Command(argv=("gh", "api", "-X", method, path, *data), name="gh", via=(*via, name)))
 
 
+_UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})
+
+
+def _unpacks_download(name: str, args: list[str], state: _State, stdin: _Stream | None) -> None:
+    """`curl URL | tar xz -C /tmp`, `wget URL/x.zip && unzip x.zip -d out`: an archive the line downloaded,
+    unpacked into a folder, whose files are then downloaded code (`state.unpacked`)."""
+    fed = stdin is not None and any(s in DOWNLOADERS for s in stdin.sources)
+    into = "."
+    archive = ""
+    for i, word in enumerate(args):
+        following = args[i + 1] if i + 1 < len(args) else ""
+        if word in ("-C", "--directory", "-d") and following:
+            into = following
+        elif word.startswith("--directory="):
+            into = word.split("=", 1)[1]
+        elif name == "unzip" and not word.startswith("-") and not archive:
+            archive = word
+        elif name != "unzip" and re.fullmatch(r"-?[A-Za-z]*f", word) and following:
+            archive = following
+    extracting = name == "unzip" or any(
+        w in ("--extract", "--get") or re.fullmatch(r"-?[A-Za-z]*x[A-Za-z]*", w) for w in args[:3]
+    )
+    downloaded = bool(archive) and (
+        archive in state.downloaded or canonical(archive, state.cwd, state.home) in state.downloaded
+    )
+    if extracting and (fed or downloaded):
+        state.unpacked.add(canonical(into, state.cwd, state.home).rstrip("/"))
+
+
 def _tar_archive(args: list[str], state: _State) -> None:
     """The archive a creating tar (`-c`, `-r`, `-u`, their long names, or a first word like `czf`) writes:
     the value of `-f`/`--file`, glued to its cluster's `f` or the word after it."""
@@ -1844,6 +1878,18 @@ def _output_option(argv: list[str], state: _State, name: str) -> None:
             state.paths.append(path)
             state.downloaded.add(path)
             state.downloaded.add(target)
+            return
+    # no output named: wget (and curl -O) save under the URL's last name, in the working folder
+    saves = name == "wget" or any(
+        w in ("-O", "--remote-name") or re.fullmatch(r"-[A-Za-z]*O", w) for w in argv
+    )
+    to_stdout = any(w == "--spider" or w.endswith(("O-", "=-")) for w in argv)  # `wget -qO- URL`
+    if saves and not to_stdout:
+        for word in argv[1:]:
+            if "://" in word and not word.startswith("-"):
+                base = word.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+                if base and "$" not in base:
+                    state.downloaded.update((base, canonical(base, state.cwd, state.home)))
 
 
 _SPACE = re.compile(r"\s")
@@ -2383,7 +2429,8 @@ def _runs_fetched(word: str, path: str, state: _State) -> None:
     a repository it cloned is flagged instead (code from a checkout: asked, as an official installer is)."""
     if path.startswith("/"):
         state.note(RUNS_FILE + path)
-    if word in state.downloaded or path in state.downloaded:
+    unpacked = any(path.startswith(d + "/") for d in state.unpacked)  # `... | tar xz -C /tmp && /tmp/x/run`
+    if word in state.downloaded or path in state.downloaded or unpacked:
         state.note("download_exec")
     elif any(path.startswith(d + "/") for d in state.cloned):
         state.flag("runs code from a repository the line cloned")
