@@ -1766,6 +1766,8 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     (privileged, host namespaces, escape capabilities, the host's root or engine socket); who may act or read
     widened (the table's `grants`: a cluster-admin binding, an owner role, an admin collaborator, a private
     repository made public)."""
+    if not action.commands and not action.destinations and not action.notes and action.capability != DB_WRITE:
+        return  # no command, no repository, no SQL: nothing widened
     granted = _sql_grants(action) if action.capability in ("shell.execute", DB_WRITE) or action.notes else ""
     if granted:  # `UPDATE users SET role='admin' ...`, `GRANT ALL ... TO x`
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL raises privileges ({granted})")

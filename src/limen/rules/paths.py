@@ -234,18 +234,17 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
     `cp * /tmp/`), and look-alikes (`src/limen.yaml.md`, `.claude/commands/review.md`)."""
     cwd = action.cwd or ctx.workspace
     moded: list[str] = []  # what a chmod that loosens nothing touches (`chmod 644 *`): no change to guard
-    changed: dict[str, None] = {}
-    for command in action.commands:  # `rm *`, `sed -i ... *`: the operands as written, globs unexpanded
+    globbed: list[str] = []  # what changes by a pattern (`rm *`, `sed -i ... *`), as written
+    for command in action.commands:
         harmless = command.name == "chmod" and _opens_nothing(command)
-        words = changed_operands(command, metadata=True)
-        if harmless:
-            moded.extend(absolute(w, cwd, ctx.home) for w in words)
-        else:
-            changed.update((absolute(w, cwd, ctx.home), None) for w in words)
-            changed.update((r, None) for r in command.redirects)
-    for path in action.write_paths:
-        if path not in changed and not any(m == path or _glob_reaches(m, path) for m in moded):
-            changed[path] = None
+        if harmless or any(_has_glob(w) for w in command.argv[1:]):
+            for word in changed_operands(command, metadata=True):
+                if harmless:
+                    moded.append(absolute(word, cwd, ctx.home))
+                elif _has_glob(word):
+                    globbed.append(absolute(word, cwd, ctx.home))
+    changed = [p for p in action.write_paths if not any(m == p or _glob_reaches(m, p) for m in moded)]
+    changed += globbed
     for path in changed:
         if _matches_protected(path, ctx) or (  # a glob reaches the protected files that are there
             _has_glob(path)
@@ -253,13 +252,17 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
         ):
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path}")
             return
-    named_only = _named_to_non_readers(action, ctx)  # `ls ~/.limen`, `chmod 600 .claude/settings.json`
-    for path in action.paths:  # read: Limen's state and keys, agents' settings (credentials in `env` blocks)
-        if path in named_only:
-            continue
-        if not _has_glob(path) and not _is_policy(path) and _matches_protected(path, ctx):
-            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path} read")
-            return
+    # read: Limen's state and keys, agents' settings (credentials in their `env` blocks); not a path only
+    # named to a command that returns none of it (`ls ~/.limen`, `chmod 600 .claude/settings.json`)
+    read = [p for p in action.paths if not _has_glob(p) and not _is_policy(p) and _matches_protected(p, ctx)]
+    if read:
+        named_only = _named_to_non_readers(action, ctx)
+        for path in read:
+            if path not in named_only:
+                yield Finding(
+                    ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path} read"
+                )
+                return
     for command in action.commands:
         if command.name in _DISPOSERS and not (command.name == "chmod" and _opens_nothing(command)):
             for path in _disposed(command, action, ctx):
@@ -679,6 +682,8 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     systemd, launchd) asks whatever the content. Program code (`.py`, `.sh`, `.js`, `.rb`, `.pl`, `.php`)
     meets only what the rules would BLOCK in it (an implant: `curl | sh`, a reverse shell). Strict and
     paranoid block what asks."""
+    if not action.write_paths and not action.destinations and not action.tool.startswith("mcp__"):
+        return  # nothing written, committed or remembered
     worst: tuple[Verdict, str] | None = None
     for path in action.write_paths:
         fact = describe(path, home=ctx.home)
