@@ -52,7 +52,7 @@ def command_reasons(decision: Decision) -> set[ReasonCode]:
         "python3 -c 'import shutil; shutil.rmtree(\"/home/dev\")'",
         "find / -delete",
         "find ~ -exec rm -rf {} \\;",
-        "shred -u notes.txt",
+        "shred -u ~/notes.txt",  # outside the project (in it, shredding asks)
         "mkfs.ext4 /dev/sda1",
         "dd if=/dev/zero of=/dev/sda bs=1M",
         "cat /dev/urandom > /dev/sda",

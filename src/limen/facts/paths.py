@@ -204,6 +204,10 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     (r"/\.git/hooks/[^/]+$", _f("git_hook", "git runs it on the matching git command", "shell", asks=True)),
     (r"/\.git/config$", _f("git_config", "git runs the commands some of its keys name", "git_config")),
     (
+        r"/(?:\.?venv|env|\.env)[\w.-]*/bin/activate(?:\.\w+)?$",
+        _f("venv_activate", "the shell runs it whenever the virtual environment is activated", "shell"),
+    ),
+    (
         r"/\.cargo/config(?:\.toml)?$",
         _f(
             "cargo_config",

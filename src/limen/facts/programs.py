@@ -1042,8 +1042,10 @@ PROGRAMS: tuple[Program, ...] = (
         "terraform",
         R.INFRA_DESTROYER,
         aliases=("tofu", "terragrunt"),
-        destroys_all=rf"{_W}destroy{_E}|{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E}",
-        destroys_one=rf"{_W}state\s+rm{_E}|{_W}workspace\s+delete{_E}",
+        # a destroy narrowed to one resource (`-target=module.preview`) deletes that resource
+        destroys_all=rf"(?!.*-target)(?:.*{_W}destroy{_E}|.*{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E})",
+        destroys_one=rf"{_W}state\s+rm{_E}|{_W}workspace\s+delete{_E}|{_W}destroy{_E}"
+        rf"|{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E}",
     ),
     _p("pulumi", R.INFRA_DESTROYER, destroys_all=rf"{_W}destroy{_E}|{_W}stack\s+rm{_E}"),
     _p("cdk", R.INFRA_DESTROYER, aliases=("cdktf",), destroys_all=rf"{_W}destroy{_E}"),
@@ -1160,7 +1162,14 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}(?:secrets|auth)\s+disable{_E}|{_W}kv\s+metadata\s+delete{_E}",
         destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}",
     ),
-    _p("dropdb", R.INFRA_DESTROYER, aliases=("dropuser",), destroys_all=r"."),
+    # a test or development database by its conventional name (`shop_test`, `app_dev`) is recreated at will
+    _p(
+        "dropdb",
+        R.INFRA_DESTROYER,
+        aliases=("dropuser",),
+        destroys_all=r"^(?!.*(?:^|\s)[\w-]*(?:_test|_dev|-test|-dev|_development)(?:\s|$)).",
+        destroys_one=r".",
+    ),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),
     _p("npm", R.INFRA_DESTROYER, destroys_one=rf"{_W}unpublish{_E}"),
     _p("cargo", R.INFRA_DESTROYER, destroys_one=rf"{_W}yank{_E}"),

