@@ -1106,7 +1106,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}s3\s+rb{_E}|{_W}s3\s+rm{_E}.*{_W}--recursive{_E}"
         rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}",
         destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:batch-)?(?:delete|terminate|remove|deregister)-[\w-]+{_E}"
-        rf"|{_W}schedule-key-deletion{_E}",
+        rf"|{_W}schedule-key-deletion{_E}"
+        rf"|{_W}put-bucket-lifecycle(?:-configuration)?{_E}.*Expiration",  # objects expired: deleted later
         store_service="s3",
         grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"
         r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")"

@@ -178,6 +178,9 @@ _DELETES_MATCHING = re.compile(
     r"(^|_)(delete|remove|purge)_?(many|all|where|by_query)(_|$)|(^|_)bulk_delete(_|$)"
 )
 _FILTER_KEYS = frozenset({"filter", "query", "where", "selector", "criteria", "match", "conditions"})
+# Tools whose name says they delete, cancel or pay back, and the values that stand for everything
+_UNDOES = re.compile(r"(^|_)(delete|remove|purge|destroy|drop|refund|cancel|void|revoke|terminate|wipe)(_|$)")
+_WILDCARDS = frozenset({"*", "all", "%", ".*", "*.*", "any", "everything"})
 
 
 def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str:
@@ -191,6 +194,12 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
         filters = [v for k, v in arguments.items() if words_of(k) in _FILTER_KEYS]
         if not filters or all(v in ({}, [], "", None, "{}") for v in filters):
             return "a delete of every record (no filter)"
+    if (
+        arguments is not None
+        and _UNDOES.search(words)
+        and any(isinstance(v, str) and v.strip().lower() in _WILDCARDS for v in arguments.values())
+    ):  # `dns_delete_record(record="*")`, `create_refund(charge="*", amount="all")`
+        return "a delete or refund of everything (a wildcard argument)"
     return ""
 
 

@@ -1263,6 +1263,10 @@ def scan_action(action: Action, *, weak: bool = True) -> list[SecretHit]:
     return hits
 
 
+# Folders whose files a web site hands to every visitor
+_SERVED_FOLDER = re.compile(r"/(?:public|static|www|wwwroot|htdocs|assets|dist)/[^/]+")
+
+
 @rule(
     ReasonCode.SECRET_EXFILTRATION,
     ReasonCode.ENCODED_EXFILTRATION,
@@ -1275,6 +1279,14 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     issued it; an entropy-only token: AUTH. Quiet: local reads and writes (the path rules and the taint
     floor judge those), placeholders, hashes and UUIDs."""
     outside = reaches_outside(action)
+    served = [p for p in action.write_paths if _SERVED_FOLDER.search(p)]
+    if served and not outside and ctx.mode is not Mode.LIGHT:
+        # `public/config.js` holding a live key: whoever loads the site reads it
+        args = action.arguments
+        texts = [v for k, v in args.items() if k in ("content", "new_string") and isinstance(v, str)]
+        if any(h.confidence >= KEYWORD for t in texts for h in find_secrets(t, decode=False, weak=False)):
+            detail = f"a credential written into {served[0].rsplit('/', 2)[-2]}/, which the site serves"
+            return [Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, detail)]
     if not outside and (action.capability != "shell.execute" or ctx.mode is Mode.LIGHT):
         return []  # a local read or write: secrets in it are the path rules' and the taint floor's concern
     hits = scan_action(action, weak=outside)

@@ -647,8 +647,21 @@ _AUTH_CHECK = re.compile(
     r"(?i)^_*(?:check|verify|validate|is|has|authenticate|authorize|can)_?"
     r"(?:password|passwd|credentials?|token|auth\w*|login|admin|permission\w*|access|signature|otp)"
 )
+# Decorators that guard views (`login_required`, `require_token`, `requires_auth`)
+_AUTH_DECORATOR = re.compile(r"(?i)^_*(?:require[sd]?_?\w*|\w*_required|authenticated?|protected?|guarded?)$")
+# Functions that compare or verify (`compare_digest`, `check_password_hash`, `verify`)
+_CHECK_NAME = re.compile(r"(?i)compare|verify|check|validate|authenticate")
+
+
+def _returns_name(body: list[ast.stmt], name: str) -> bool:
+    return any(
+        isinstance(s, ast.Return) and isinstance(s.value, ast.Name) and s.value.id == name for s in body
+    )
+
+
 _CREDENTIAL_WORDS = re.compile(
-    r"(?i)\b(?:pass(?:word|wd)?|pwd|token|secret)\b|\bTrue\s+or\b|def\s+_*(?:check|verify|validate|is|has|auth)"
+    r"(?i)\b(?:pass(?:word|wd)?|pwd|token|secret)\b|\bTrue\s+or\b|def\s+_*(?:check|verify|validate|is|has|auth|require)"
+    r"|lambda[^:]*:\s*True"
 )
 IMPLANT = "implant: "  # a concern program code is judged by, as the rules' BLOCK findings are
 
@@ -670,6 +683,20 @@ def _credential_bypass(source: str) -> list[str]:
             and len([s for s in node.body if not isinstance(s, ast.Expr)]) == 1
         ):  # `def check_password(h, p): return True`
             found.append(IMPLANT + f"{node.name} lets everyone through")
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and _AUTH_DECORATOR.search(node.name)
+            and node.args.args
+            and _returns_name(node.body[:1], node.args.args[0].arg)
+        ):  # `def require_token(f): return f`: the check that wrapped every view, gone
+            found.append(IMPLANT + f"{node.name} no longer checks anything")
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Attribute) and _CHECK_NAME.search(t.attr) for t in node.targets)
+            and isinstance(node.value, ast.Lambda)
+            and _is_true(node.value.body)
+        ):  # `hmac.compare_digest = lambda a, b: True`
+            found.append(IMPLANT + "a comparison replaced by one that always agrees")
         if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_true(node.body):
             found.append(IMPLANT + "a hard-coded credential is let through")
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_true(node.values[0]):

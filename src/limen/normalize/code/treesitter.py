@@ -665,13 +665,13 @@ class _Eval:
             holder = node.child_by_field_name("object")
             base = self.ev(holder)
             prop = node.child_by_field_name("property")
-            if (  # a handler's `req.query`, `req.body`: what the web client sent, however `req` came
+            if (  # a handler's `req.query`, `q.body`: what the web client sent, whatever its parameter's name
                 holder is not None
                 and holder.type == "identifier"
-                and self.text(holder) in ("req", "request", "ctx")
                 and prop is not None
                 and self.text(prop) in _JS_REQUEST_INPUTS
                 and base.ref in ("", self.text(holder))  # not a module bound to that name
+                and not base.items
             ):
                 return TAINTED
             value = self.member(base, self.text(prop)) if prop is not None else UNK
