@@ -653,6 +653,23 @@ _AUTH_DECORATOR = re.compile(r"(?i)^_*(?:require[sd]?_?\w*|\w*_required|authenti
 _CHECK_NAME = re.compile(r"(?i)compare|verify|check|validate|authenticate")
 
 
+def _compares_literal(test: ast.expr) -> bool:
+    return isinstance(test, ast.Compare) and any(
+        isinstance(c, ast.Constant) and isinstance(c.value, str) for c in test.comparators
+    )
+
+
+def _passes_through(body: list[ast.stmt]) -> bool:
+    """`return f(*args, **kwargs)`: a decorator's wrapper calling what it guards, unguarded."""
+    return any(
+        isinstance(s, ast.Return)
+        and isinstance(s.value, ast.Call)
+        and any(isinstance(a, ast.Starred) for a in s.value.args)
+        and any(k.arg is None for k in s.value.keywords)
+        for s in body
+    )
+
+
 def _returns_name(body: list[ast.stmt], name: str) -> bool:
     return any(
         isinstance(s, ast.Return) and isinstance(s.value, ast.Name) and s.value.id == name for s in body
@@ -661,7 +678,7 @@ def _returns_name(body: list[ast.stmt], name: str) -> bool:
 
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)\b(?:pass(?:word|wd)?|pwd|token|secret)\b|\bTrue\s+or\b|def\s+_*(?:check|verify|validate|is|has|auth|require)"
-    r"|lambda[^:]*:\s*True"
+    r"|lambda[^:]*:\s*True|return\s+\w+\(\*\w+,\s*\*\*\w+\)"
 )
 IMPLANT = "implant: "  # a concern program code is judged by, as the rules' BLOCK findings are
 
@@ -697,6 +714,9 @@ def _credential_bypass(source: str) -> list[str]:
             and _is_true(node.value.body)
         ):  # `hmac.compare_digest = lambda a, b: True`
             found.append(IMPLANT + "a comparison replaced by one that always agrees")
+        if isinstance(node, ast.If) and _compares_literal(node.test) and _passes_through(node.body):
+            # `if request.headers.get('X-Debug') == 'letmein': return f(*a, **k)`: a guard skipped on a word
+            found.append(IMPLANT + "a guard is skipped when a request carries a fixed word")
         if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_true(node.body):
             found.append(IMPLANT + "a hard-coded credential is let through")
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_true(node.values[0]):
