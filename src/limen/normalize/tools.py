@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from limen.facts.hosts import FORGES, WEB_SCHEMES
 from limen.model import Capability
@@ -295,10 +296,16 @@ def _forge_repository(tool: str, keys: dict[str, str], arguments: dict[str, obje
     return forge, owner, repo
 
 
+@lru_cache(maxsize=4096)
 def words_of(name: str) -> str:
-    """`sendEmail`, `send-email` and `send_email` all become `send_email`."""
-    name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    """`sendEmail`, `send-email` and `send_email` all become `send_email` (tool and argument names recur on
+    every call: remembered)."""
+    name = _CAMEL_BOUNDARY.sub(r"\1_\2", name)
+    return _NON_WORD.sub("_", name.lower()).strip("_")
+
+
+_CAMEL_BOUNDARY = re.compile(r"([a-z0-9])([A-Z])")
+_NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
 def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
