@@ -903,6 +903,11 @@ class _Py:
                     self.write(receiver, f"Path.{method}")
                     if method in ("write_text", "write_bytes"):
                         fx.wrote(_path(receiver), known(first))
+                        written = _path(receiver)
+                        root = written.partition("/**")[0] if "/**" in written else ""
+                        if root and known(first) == "":  # every file under ROOT emptied, as find would
+                            empty_all = ("find", root, "-type", "f", "-exec", "truncate", "-s0", "{}", "+")
+                            fx.argvs.append((empty_all, ""))
                 return UNK
             if method in ("rename", "replace"):
                 fx.argvs.append((("mv", _path(receiver), _path(first)), f"Path.{method}"))
