@@ -201,6 +201,9 @@ class _State:
     cloned: set[str] = field(default_factory=set)  # folders a `git clone` in the line fills
     globbed: set[tuple[str, bool]] = field(default_factory=set)  # (pattern, as a write)
     written: dict[str, str | None] = field(default_factory=dict)  # files the line wrote: content if known
+    appended: set[str] = field(default_factory=set)  # redirected to with `>>`: added to, not emptied
+    # loop variables over a printed list (`for f in $(git ls-files)`): unknown, but named by the list
+    listed: dict[str, str] = field(default_factory=dict)
     dynamic_words: set[str] = field(default_factory=set)
     # where the file descriptor of a redirect starts when tree-sitter-bash left it among the command's
     # words (`sh 0<&2` parses as `sh 0` and `<&2`): not an argument
@@ -512,6 +515,8 @@ def _walk(
             state.flag("loop over more values than the bound")
         if var is not None:  # a single literal value is known in the body; anything else is not
             state.vars[src.text(var)] = values[0] if known and len(values) == 1 else None
+            if (listed := _listed(node, src)) is not None:
+                state.listed[src.text(var)] = listed
         if body is not None:
             _walk(body, src, state, via, level, depth + 1)
         return None
@@ -711,6 +716,7 @@ def _redirected(
     if body is None:  # `> file` alone: the null command truncating its target
         if redirects:
             _record(state, Command(argv=(":",), name=":", via=via, redirects=tuple(redirects)))
+            _record_emptied(state, [r for r in redirects if r not in state.appended], via)
         return None
     if body.type == "command":
         # tree-sitter-bash drops a lone `-` before a heredoc (`make -f - <<EOF`, `cat - <<EOF`): put it back
@@ -794,6 +800,8 @@ def _redirect(
     state.paths.append(path)
     state.write_paths.append(path)
     targets.append(path)
+    if operator.endswith(">>"):
+        state.appended.add(path)
     return stdin
 
 
@@ -1039,7 +1047,7 @@ def _expand(node: Node, src: _Src, state: _State, quoted: bool) -> tuple[str, bo
     elif not simple:
         value = _operator(raw, value if value is not None else _TYPICAL.get(name))
     if value is None:
-        return raw, True, False
+        return (state.listed.get(name, raw) if simple and name in state.vars else raw), True, False
     if not quoted:
         value = _split_fields(value, state)
     return value, False, False
@@ -1325,6 +1333,51 @@ def _echo(argv: list[str]) -> str:
 # --------------------------------------------------------------------------- commands
 
 
+_NULL_COMMANDS = frozenset({":", "true"})
+# a sed script that deletes every line: `d`, `1,$d`, `/./d`, `/^/d`, `/.*/d`
+_SED_DELETE_ALL = re.compile(r"\s*(?:1\s*,\s*\$|/\^?\.?\*?/|/\^/|/\$/)?\s*d\s*;?\s*")
+
+
+def _listed(loop: Node, src: _Src) -> str | None:
+    """`for f in $(git ls-files)`: the loop variable stands for the list the substitution prints, as
+    `rm $(git ls-files)` names it, so a delete in the body is judged as one of the whole list."""
+    values = loop.children_by_field_name("value")
+    if len(values) == 1 and values[0].type == "command_substitution":
+        return src.text(values[0])
+    return None
+
+
+def _emptied_operands(name: str, argv: list[str]) -> list[str]:
+    """The files a command leaves empty (`truncate -s 0 F`, `cp /dev/null F`, `sed -i '1,$d' F`): what
+    deleting them would lose, so the delete rules judge them as `rm -f F`."""
+    words = argv[1:]
+    if name == "truncate":
+        zero, files, skip = False, [], False
+        for i, word in enumerate(words):
+            if skip:
+                skip = False
+            elif word in ("-s", "--size", "-r", "--reference"):
+                zero = zero or (word in ("-s", "--size") and words[i + 1 : i + 2] == ["0"])
+                skip = True
+            elif word.startswith(("-s", "--size=")):
+                zero = zero or word.removeprefix("--size=").removeprefix("-s") == "0"
+            elif not word.startswith("-"):
+                files.append(word)
+        return files if zero else []
+    if name == "cp" and len(words) >= 2 and words[-2] == "/dev/null":
+        return [words[-1]]
+    if name in ("sed", "gsed") and any(w.startswith(("-i", "--in-place")) for w in words):
+        operands = [w for w in words if not w.startswith("-")]
+        if len(operands) >= 2 and _SED_DELETE_ALL.fullmatch(operands[0]):
+            return operands[1:]
+    return []
+
+
+def _record_emptied(state: _State, files: list[str], via: tuple[str, ...]) -> None:
+    if files:
+        _record(state, Command(argv=("rm", "-f", *files), name="rm", via=(*via, "empties")))
+
+
 def _record(state: _State, command: Command) -> None:
     if len(state.commands) < MAX_COMMANDS:
         state.commands.append(command)
@@ -1549,6 +1602,10 @@ def _run_command(
         state,
         Command(argv=tuple(argv), name=name, via=run_via, redirects=redirects, dynamic_name=dynamic_name),
     )
+    emptied = _emptied_operands(name, argv)
+    if name in _NULL_COMMANDS:
+        emptied += [r for r in redirects if r not in state.appended]
+    _record_emptied(state, emptied, run_via)
     if dynamic_name:
         state.flag("dynamic command name")
         return None

@@ -517,6 +517,28 @@ def _fd_sweep(command: Command, action: Action, ctx: Context) -> Finding | None:
     return None
 
 
+_WALK_BUDGET = 5000  # entries looked at before a folder is assumed to hold what is asked
+
+
+def _holds_files(roots: list[str], extension: str) -> bool:
+    """Some folder under the roots holds a file with the extension: a sweep of a language's files destroys
+    code only where there is some. Past the budget (or on an error) the answer is yes, as it most likely
+    is."""
+    seen = 0
+    wanted = extension.lower()
+    for root in roots:
+        try:
+            for _, folders, files in os.walk(root):
+                if any(f.lower().endswith(wanted) for f in files):
+                    return True
+                seen += len(files) + len(folders)
+                if seen > _WALK_BUDGET:
+                    return True
+        except OSError:
+            return True
+    return False
+
+
 def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding | None:
     if command.name in ("fd", "fdfind"):
         return _fd_sweep(command, action, ctx)
@@ -525,7 +547,8 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
     roots = _find_roots(command, action, ctx)
     if _find_filters(command.argv):
         source = _source_glob(command.argv)
-        if source:  # `find . -name '*.py' -delete`: every file of the project's code in that language
+        if source and _holds_files(roots, source):
+            # `find . -name '*.py' -delete`: every file of the project's code in that language
             detail = f"find deletes every {source} file"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
         return None
@@ -554,9 +577,7 @@ def _piped_sweep(command: Command, action: Action, ctx: Context) -> Finding | No
         if lister.name == "ls":  # `ls ROOT`: ROOT's entries, as `find ROOT -maxdepth 1` lists them
             roots = [w for w in lister.argv[1:] if not w.startswith("-")] or ["."]
             lister = Command(("find", *roots, "-maxdepth", "1"), "find")
-        if all(is_within(r, ctx.workspace) for r in _find_roots(lister, action, ctx)):
-            continue  # the project's own files: `bulk_operation` asks about an unbounded list
-        elif lister.name != "find":
+        if lister.name != "find":
             lister = Command((*lister.argv, "-x", *command.argv), lister.name)
             found = _fd_sweep(lister, action, ctx)
             if found is not None:
