@@ -225,6 +225,26 @@ def main() -> int:
         default="auto",
         help="enabled by default: auto = by the measured rule on the test split; off = ship it disabled",
     )
+    ap.add_argument(
+        "--default-mode",
+        choices=list(tier2.MODES),
+        default="balanced",
+        help="the mode whose threshold applies when LIMEN_TIER2_MODE is not set",
+    )
+    ap.add_argument(
+        "--held-out",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="hand-written JSON Lines sets never trained on (e.g. /tmp/inj16/inj16.jsonl): the whole gate is "
+        "scored on them with Tier 2 off, light and balanced, and the figures go into the card",
+    )
+    ap.add_argument(
+        "--no-held-in",
+        dest="held_in",
+        action="store_false",
+        help="leave out the hand-written regression sets in tests/turngate/data",
+    )
     args = ap.parse_args()
     t0 = time.time()
 
@@ -234,6 +254,12 @@ def main() -> int:
     own: list[dict[str, Any]] = []
     for path in sorted((ROOT / "training" / "data").glob("*.jsonl")):
         own.extend(load(path))
+    # the turn gate's hand-written regression sets (tests/turngate/data): held-in, trained on (round 16)
+    held_in: list[dict[str, Any]] = []
+    if args.held_in:
+        for path in sorted((ROOT / "tests" / "turngate" / "data").glob("*.jsonl")):
+            held_in.extend(load(path))
+    own = own + held_in
     # chat logs with links and requests between people: without them a Slack channel read in a benign
     # AgentDojo session scored 0.88 (Tier 2 on raised that corpus' friction from 2.1% to 7.2%)
     generated = augment.generated() + [
@@ -366,13 +392,28 @@ def main() -> int:
     measured_ok = bool(enable)
     enable = measured_ok if args.default == "auto" else args.default == "on"
     m.enabled_by_default = enable
+    m.default_mode = args.default_mode
     args.out.write_bytes(tier2.dump(m))
     for label, res in [("tier 0/1", before)] + [(f"+tier2 {k}", v) for k, v in after.items()]:
         print(
             f"{label:<18}" + "  ".join(f"{c} asr={r['asr']} friction={r['friction']}" for c, r in res.items())
         )
     print(f"measured rule met: {measured_ok}; enabled_by_default: {enable}")
-    write_card(args, m, c_best, splits, train_items, own, vocab, before, after, enable, measured_ok)
+    held_out = {p.stem: load(p) for p in args.held_out}
+    held_res = {
+        label: gate_metrics(held_out, on, mode)
+        for label, on, mode in (
+            ("off", False, "balanced"),
+            ("light", True, "light"),
+            ("balanced", True, "balanced"),
+        )
+    }
+    for label, res in held_res.items():
+        print(
+            f"held-out {label:<9}"
+            + "  ".join(f"{c} asr={r['asr']} friction={r['friction']}" for c, r in res.items())
+        )
+    write_card(args, m, c_best, splits, train_items, own, vocab, before, after, enable, measured_ok, held_res)
     return 0
 
 
@@ -388,6 +429,7 @@ def write_card(
     after: Any,
     enable: bool,
     measured_ok: bool,
+    held_res: dict[str, dict[str, dict[str, Any]]],
 ) -> None:
     n_weights = sum(len(t) for t in m.tables.values()) + len(m.words) + len(m.bigrams)
     size = args.out.stat().st_size
@@ -412,11 +454,13 @@ def write_card(
         "- thresholds (calibrated score at which Tier 2 asks, AUTH): "
         + ", ".join(f"{k} {v:.3f}" for k, v in m.thresholds.items())
         + f"; BLOCK in strict/paranoid at {m.block_threshold:.3f}",
-        f"- enabled by default: **{'yes' if enable else 'no'}**; the measured rule (on the test split, balanced",
-        "  lowers ASR on some corpus and raises it on none, with benign friction <= 1% on NotInject and <= 2% on",
-        f"  BIPIA and AgentDojo) is {'met' if measured_ok else 'not met'}. `LIMEN_TIER2=1|0` overrides the default,",
-        "  `LIMEN_TIER2_MODE` picks the mode's threshold.",
-        *([] if enable else DISABLED_WHY),
+        f"- enabled by default: **{'yes' if enable else 'no'}**, in **{m.default_mode}** mode (`--default`,",
+        "  `--default-mode`). The test-split rule (balanced lowers ASR on some corpus and raises it on none, with",
+        "  benign friction <= 1% on NotInject and <= 2% on BIPIA and AgentDojo) is "
+        f"{'met' if measured_ok else 'not met'}: Tier 0/1 and the",
+        "  task-drift screen already stop every test attack, so it cannot be met. The decision rests on the",
+        "  hand-written held-out sets below. `LIMEN_TIER2=1|0` overrides the default, `LIMEN_TIER2_MODE` the mode.",
+        *(ENABLED_WHY if enable else DISABLED_WHY),
         "",
         "## Data and split",
         "Corpora: agentdojo_text, bipia, notinject (`/work/shared/corpora`, MIT; BIPIA tables/code contexts",
@@ -468,6 +512,7 @@ def write_card(
         lines.append("| " + " | ".join(row) + " |")
     lines += [
         "",
+        *held_out_table(held_res),
         *extra_checks(m),
         "",
         f"Latency (this machine, while training): {latency(m)}; `bench/bench_tier2.py` measures it on one core.",
@@ -516,12 +561,57 @@ TRIED = [
     "  dev recall 0.43 -> 0.48, but on the hand-written regression sets one more injection passed than it",
     "  stopped, and no honest text fewer was flagged. Neither kept: the round's gains came from the rules",
     "  (a letter between people, quotations and AI addressees in more languages), which need no retraining.",
-    "- Not tried for lack of time: a small tree ensemble over the same features, an ONNX sentence encoder.",
+    "- Round 16 (issue 12): a semantic Tier 2 over static token embeddings shipped inside a PyPI wheel:",
+    "  `wordllama` 0.4.0 (MIT; 19 MB wheel; `l2_supercat_256.safetensors`, 32,000 x 256 float16, with its",
+    "  Llama-2 BPE tokenizer config), loaded with `safetensors` + `tokenizers`, pooled per 600-character window.",
+    "  Same training data and split; chosen by dev recall at 1% benign friction and by leave-one-set-out over",
+    "  the nine hand-written sets in tests/turngate/data (train on the rest, threshold at 2% dev friction;",
+    "  `training/try_static_embeddings.py`). Results (dev recall / LOSO injections caught / LOSO benign",
+    "  flagged): mean pool + logistic regression 0.35 / 20% / 7.0%; mean+max+min pool + LR 0.54 / 15% / 3.7%;",
+    "  mean pool + MLP(64) 0.54 / 30% / 5.2%; the byte-n-gram model alone 0.79 / 37% / 3.7%; n-grams plus",
+    "  the pooled embeddings in one LR 0.79 / 40% / 4.3%. Static embeddings alone generalise worse than byte",
+    "  n-grams (they see topic, not address: 'send the invoice' reads alike in a letter and in an injection),",
+    "  and the combination gains 8 of 318 held-out injections for 4 more flagged look-alikes, within noise,",
+    "  at the price of numpy, tokenizers (+ huggingface_hub) and a 19 MB wheel in every install (about 40 MB",
+    "  with numpy), and weights derived from Llama-2's embeddings (the package is MIT; the provenance of the",
+    "  vocabulary and embeddings is Meta's Llama 2 licence, a risk for a security product's licence-clean",
+    "  claim). Not kept: the shipped Tier 2 stays pure Python without numpy.",
+    "- Round 16, kept: the nine hand-written regression sets in tests/turngate/data (318 injections, 328",
+    "  look-alikes) and 76 new examples (`training/data/own_round16.jsonl`: status pages, voicemail",
+    "  transcripts, CI logs, notebooks, shipping notices, forum replies, hidden HTML, fake turns, 'the",
+    "  request was withdrawn', in ten languages) join the training data (`--no-held-in` leaves the former",
+    "  out). Test split (balanced): BIPIA friction 1.8% -> 3.0%; light: no change. On the held-out sets light",
+    "  lowers ASR (table above) for one more flagged look-alike per set at most, but it asks on honest chat",
+    "  transcripts and assistant-API docs the gate's tests require to pass, so it still ships disabled.",
+    "- Not tried for lack of time: a small tree ensemble over the same features, an ONNX sentence encoder",
+    "  (none with a licence-clean, PyPI-shipped multilingual model under 30 MB was found).",
     "- Honesty note: the test split's summary (not its items) was printed on each of about eight design",
     "  iterations; choices were made on dev items, but the test figures are not entirely untouched. The chat",
     "  log change was chosen on the full AgentDojo sessions corpus and the hand-written sets, with the test",
     "  summary printed on three runs.",
 ]
+
+
+def held_out_table(held_res: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """The whole gate on hand-written sets never trained on (`--held-out`), Tier 2 off / light / balanced."""
+    if not held_res or not held_res.get("off"):
+        return []
+    out = [
+        "",
+        "## Whole turn gate on hand-written held-out sets (never trained on; `--held-out`)",
+        "Written outside the repository by the sessions that measured them, each before the round it judged;",
+        "the round-16 set (inj16: 155 injections, 155 look-alikes in en/de/es/fr/pt/ru/zh/ja/ko/it/nl/pl/tr)",
+        "was written before any round-16 training.",
+        "",
+        "| set | n attack / benign | off ASR | friction | light ASR | friction | balanced ASR | friction |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in held_res["off"].items():
+        row = [name, f"{r['n_attack']} / {r['n_benign']}", str(r["asr"]), str(r["friction"])]
+        for mode in ("light", "balanced"):
+            row += [str(held_res[mode][name]["asr"]), str(held_res[mode][name]["friction"])]
+        out.append("| " + " | ".join(row) + " |")
+    return out
 
 
 def extra_checks(m: tier2.Model) -> list[str]:
@@ -569,12 +659,16 @@ def latency(m: tier2.Model) -> str:
 
 
 DISABLED_WHY = [
-    "- Why it ships disabled: on the test split the rest of the turn gate (Tier 0/1, the task-drift screen,",
-    "  which also judges a tool output that is nothing but a request) already stops every attack, so Tier 2",
-    "  cannot lower ASR there, while in balanced it asks on 1.8% of BIPIA's honest tables and on texts the",
-    "  turn gate's own look-alike tests expect to pass (configuration advice to the reader; table below). On",
-    "  the project's hand-written request sets (tests/turngate/data) it stopped nothing more. Enable with",
-    "  `LIMEN_TIER2=1` where that trade is wanted.",
+    "- Why it ships disabled (round 16): on the hand-written held-out sets it lowers ASR (table below:",
+    "  inj16 31% -> 23% in light, 18% in balanced), but light, the mode that leaves the shared corpora's",
+    "  friction where it was, asks on honest texts the turn gate's own tests require to pass: transcripts of",
+    "  an ordinary chat ('User: Hello / Assistant: Hi! How can I help you today?') and documentation of an",
+    "  assistant API (tests/turngate/test_addressee.py, test_requests_by_channel.py); balanced asks on 3% of",
+    "  BIPIA's honest test items. The rule (lower held-out ASR with friction within target) is not met.",
+    "  Enable with `LIMEN_TIER2=1` (and `LIMEN_TIER2_MODE=light`) where that trade is wanted.",
+]
+ENABLED_WHY = [
+    "- Enabled by hand (`--default on`): see the held-out table below for what it trades.",
 ]
 LIMITS = [
     "- Trained on few thousand items: AgentDojo's templates and BIPIA's styles dominate the attacks; novel",

@@ -18,8 +18,8 @@ load or score is a `turn_gate_error` AUTH finding, never a silent PASS.
 
 Switches (environment): LIMEN_TIER2=1|0 forces Tier 2 on or off (default: the model file's
 `enabled_by_default`, which the training script sets from its measurement on the test split);
-LIMEN_TIER2_MODE=light|balanced|strict|paranoid chooses the threshold (default balanced; the turn gate's
-`screen` does not receive the policy mode).
+LIMEN_TIER2_MODE=light|balanced|strict|paranoid chooses the threshold (default: the model file's
+`default_mode`, chosen by the training script; the turn gate's `screen` does not receive the policy mode).
 """
 
 from __future__ import annotations
@@ -160,6 +160,8 @@ class Model:
     thresholds: dict[str, float]  # mode -> calibrated score at which Tier 2 asks (AUTH)
     block_threshold: float  # strict/paranoid: calibrated score at which Tier 2 blocks
     enabled_by_default: bool
+    # the mode whose threshold applies when LIMEN_TIER2_MODE is not set (the training script's choice)
+    default_mode: str = "balanced"
     # a second stage over named features of a sentence in its document (the task-drift screen's; empty for
     # Tier 2): feature name -> weight, "bias" its intercept
     context: dict[str, float] = field(default_factory=dict)
@@ -239,6 +241,8 @@ def dump(model: Model) -> bytes:
         "enabled_by_default": model.enabled_by_default,
         "tables": {},
     }
+    if model.default_mode != "balanced":  # files written before the field stay byte-identical
+        header["default_mode"] = model.default_mode
     if model.context:
         header["context"] = model.context
     body = bytearray()
@@ -309,13 +313,18 @@ def load_bytes(blob: bytes) -> Model:
         thresholds={str(k): float(v) for k, v in header["thresholds"].items()},
         block_threshold=float(header["block_threshold"]),
         enabled_by_default=bool(header["enabled_by_default"]),
+        default_mode=_mode_of(header.get("default_mode")),
         context={str(k): float(v) for k, v in header.get("context", {}).items()},
     )
 
 
+def _mode_of(value: object) -> str:
+    return value if isinstance(value, str) and value in MODES else "balanced"
+
+
 _LOCK = threading.Lock()
 _MODEL: list[Model] = []
-_DEFAULT: list[bool] = []
+_DEFAULT: list[tuple[bool, str]] = []  # (enabled_by_default, default_mode) read from the header alone
 
 
 MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "tier2.bin")
@@ -337,18 +346,28 @@ def model() -> Model:
     return _MODEL[0]
 
 
-def enabled_by_default() -> bool:
-    """The shipped file's default, read from its header alone (the weights are only loaded to score)."""
+def _defaults() -> tuple[bool, str]:
+    """The shipped file's defaults, read from its header alone (the weights are only loaded to score)."""
     if _MODEL:
-        return _MODEL[0].enabled_by_default
+        return _MODEL[0].enabled_by_default, _MODEL[0].default_mode
     if not _DEFAULT:
         blob = _blob()
         if not blob.startswith(MAGIC):
             raise ValueError("not a tier2 model file")
         (hlen,) = struct.unpack_from("<I", blob, len(MAGIC))
         header = json.loads(blob[len(MAGIC) + 4 : len(MAGIC) + 4 + hlen])
-        _DEFAULT.append(bool(header["enabled_by_default"]))
+        _DEFAULT.append((bool(header["enabled_by_default"]), _mode_of(header.get("default_mode"))))
     return _DEFAULT[0]
+
+
+def enabled_by_default() -> bool:
+    """Whether the shipped file turns Tier 2 on when LIMEN_TIER2 is not set."""
+    return _defaults()[0]
+
+
+def default_mode() -> str:
+    """The mode whose threshold applies when LIMEN_TIER2_MODE is not set (the shipped file's choice)."""
+    return _defaults()[1]
 
 
 def switched_on(variable: str, default: Callable[[], bool]) -> bool:
@@ -368,8 +387,9 @@ def enabled() -> bool:
 
 
 def current_mode() -> str:
+    """LIMEN_TIER2_MODE when it names a mode, else the shipped file's default mode."""
     mode = os.environ.get("LIMEN_TIER2_MODE", "").strip().lower()
-    return mode if mode in MODES else "balanced"
+    return mode if mode in MODES else default_mode()
 
 
 def check(text: str, *, mode: str | None = None) -> list[Finding]:
