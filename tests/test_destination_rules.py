@@ -400,9 +400,18 @@ def test_a_forge_write_to_the_own_repository_is_still_egress_after_a_secret_read
     secret.write_text("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ9sT4aB2c\n")
     session = "forge-taint"
     limen.evaluate("Read", {"file_path": str(secret)}, cwd=str(project), session_id=session)
-    arguments = {"owner": "me", "repo": "proj", "title": "t", "body": "see logs"}
+    arguments = {
+        "owner": "me",
+        "repo": "proj",
+        "title": "t",
+        "body": "see logs: eyJrIjoid0phbHJYVXRuRkVNSSJ9Cg",
+    }
     decision = limen.evaluate("mcp__github__create_issue", arguments, cwd=str(project), session_id=session)
     assert decision.verdict >= Verdict.AUTH, decision.explanation
+    # plain words in full view cannot hide the key: what could carry it asks, what cannot passes
+    arguments = {"owner": "me", "repo": "proj", "title": "t", "body": "The retry fix is deployed."}
+    decision = limen.evaluate("mcp__github__create_issue", arguments, cwd=str(project), session_id=session)
+    assert decision.verdict is Verdict.PASS, decision.explanation
 
 
 def test_a_forge_tool_uploading_a_local_file_still_reads_it(project: Path) -> None:

@@ -137,13 +137,15 @@ def test_entropy_only_hit_asks_outbound_but_not_in_light_mode() -> None:
     assert ReasonCode.POSSIBLE_HIGH_ENTROPY_SECRET not in _post(body, mode="light").reasons
 
 
-def test_token_sent_to_its_own_issuer_asks_instead_of_blocking() -> None:
-    decision = limen.evaluate(
-        "Bash",
-        {"command": f"curl -H 'Authorization: Bearer {SAMPLES['github-token']}' https://api.github.com/user"},
-        cwd=tempfile.mkdtemp(),
-    )
-    found = [f for f in decision.findings if f.code is ReasonCode.SECRET_EXFILTRATION]
+def test_token_sent_to_its_own_issuer_is_its_use() -> None:
+    """The API that issued a credential is where it is used (issue 10, item 12): quiet in balanced, asked in
+    strict; the value's own prefix names the issuer even inside a bearer header."""
+    command = f"curl -H 'Authorization: Bearer {SAMPLES['github-token']}' https://api.github.com/user"
+    cwd = tempfile.mkdtemp()
+    balanced = limen.evaluate("Bash", {"command": command}, cwd=cwd)
+    assert ReasonCode.SECRET_EXFILTRATION not in balanced.reasons
+    strict = limen.evaluate("Bash", {"command": command}, cwd=cwd, mode="strict")
+    found = [f for f in strict.findings if f.code is ReasonCode.SECRET_EXFILTRATION]
     assert found
     assert found[0].verdict is Verdict.AUTH
 

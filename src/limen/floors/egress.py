@@ -11,6 +11,7 @@ from limen.facts.hosts import (
     host_in,
     is_collection_service,
     is_documentation,
+    issuer_of_value,
     issuers_for_host,
     issuers_of_credentials,
 )
@@ -143,7 +144,12 @@ def _quiet_header(value: str, action: Action) -> bool:
     name, _, text = value.partition(":")
     name = name.strip().lower()
     if "$" not in text and "`" not in text:
-        return name in _PLAIN_HEADERS
+        if name in _PLAIN_HEADERS:
+            return True
+        # a literal credential whose prefix names its issuer, sent only there (`-u sk_live_...:`)
+        words = text.split()
+        issuer = issuer_of_value(words[-1].split(":", 1)[0]) if words and name in _CREDENTIAL_HEADERS else ""
+        return bool(issuer) and all(issuer in issuers_for_host(d.host) for d in action.destinations)
     if name not in _CREDENTIAL_HEADERS:
         return False
     if _printed_for_every_host(text, action):

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from limen.context import Context
-from limen.floors.egress import carries_nothing, is_egress, known_plain, mode_verdict, outgoing_texts
-from limen.model import Action, Decision, Finding, ReasonCode, Verdict
+from limen.floors.egress import carries_nothing, is_egress, known_plain, mode_verdict, outgoing_texts, strings
+from limen.model import Action, Decision, Finding, Mode, ReasonCode, Verdict
 from limen.scan import MAX_SCAN_CHARS
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
     texts = outgoing_texts(action)
     # One text of them all, so a secret split across fields (or across a URL and a body) is seen whole.
     joined = ["\x00".join(texts)] if sum(map(len, texts)) <= MAX_SCAN_CHARS else texts
-    if any(session.matches_secret(text) for text in joined):
+    if any(session.matches_secret(text) for text in joined) and _sent_beyond_issuers(joined, action, ctx):
         return [
             Finding(
                 ReasonCode.CONFIRMED_EXFIL,
@@ -45,6 +45,8 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
         ]
     if carries_nothing(action) and all(known_plain(d, ctx) for d in action.destinations):
         return []
+    if ctx.mode in (Mode.LIGHT, Mode.BALANCED) and _says_only_what_it_shows(action, texts):
+        return []
     return [
         Finding(
             ReasonCode.MULTI_STEP_EXFIL,
@@ -53,6 +55,36 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
             "this session read a secret earlier and this call sends data out",
         )
     ]
+
+
+def _says_only_what_it_shows(action: Action, texts: list[str]) -> bool:
+    """A tool call whose every outgoing word is in its arguments, in plain language: a chat message, a
+    documentation fetch. The secret is not in it (`confirmed_exfil` looked, encodings included), and plain
+    words cannot hide it: any run that could (a token, an encoded blob) is a secret-like hit here. A shell
+    line, a file it reads or uploads, or a destination that collects data for others could carry more."""
+    from limen.facts.hosts import is_collection_service
+    from limen.rules.secrets import find_secrets
+
+    hidden = set(action.payloads) - set(strings(action.arguments))
+    if action.commands or action.paths or action.opaque or hidden:
+        return False
+    if any(is_collection_service(d.host) for d in action.destinations):
+        return False
+    return not any(find_secrets(text) for text in texts)
+
+
+def _sent_beyond_issuers(texts: list[str], action: Action, ctx: Context) -> bool:
+    """A secret this session read still goes out once every credential bound for its own issuer is set
+    aside (`curl -u sk_live_...: https://api.stripe.com` after reading `.env` uses the key; the same key
+    to any other host, or the database password beside it, leaves)."""
+    from limen.rules.secrets import without_issued_credentials
+
+    if not action.destinations or not carries_nothing(action):
+        return True  # a body, an upload or a query could hold the key however the request is addressed
+    session = ctx.session
+    return session is None or any(
+        session.matches_secret(without_issued_credentials(text, action, ctx)) for text in texts
+    )
 
 
 def _written_secret(action: Action, session: SessionView) -> list[Finding]:

@@ -1194,6 +1194,47 @@ def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
     return True
 
 
+def _named_issuers(action: Action, kinds: set[str]) -> set[str]:
+    """`kinds`, with a credential that does not name its issuer by its place (`Authorization: Bearer X`,
+    `curl -u X:`) named by its value's prefix where every such value has one (`sk-proj-` is OpenAI's)."""
+    if not kinds & _ISSUERLESS:
+        return kinds
+    from limen.facts.hosts import ISSUERS, issuer_of_value
+
+    named: set[str] = set()
+    resolved: set[str] = set()
+    unresolved: set[str] = set()
+    for text in action_texts(action):
+        for hit in find_secrets(text, decode=False, weak=False):
+            if hit.kind in _ISSUERLESS and hit.confidence >= KEYWORD:
+                issuer = issuer_of_value(text[hit.start : hit.end].split(":", 1)[0])
+                if issuer:
+                    resolved.add(hit.kind)
+                    named.update(i.kinds[0] for i in ISSUERS if i.name == issuer)
+                else:
+                    unresolved.add(hit.kind)
+    return (kinds - (resolved - unresolved)) | named
+
+
+def without_issued_credentials(text: str, action: Action, ctx: Context) -> str:
+    """`text` with every credential blanked that goes only to the API that issued it (a Stripe key to
+    api.stripe.com, a GitHub token to api.github.com): its use, not its exfiltration, even when this session
+    read it. Credentials that do not name their issuer stay, and so does everything else."""
+    from limen.facts.hosts import issuer_of_value, issuers_for_host
+
+    hits = [h for h in find_secrets(text, decode=False, weak=False) if h.confidence >= KEYWORD]
+    for hit in reversed(hits):
+        if hit.kind in _ISSUERS:
+            issued = _intended_use(action, {hit.kind}, ctx)
+        else:  # `Authorization: Bearer sk-proj-...`: the value's own prefix names its issuer
+            issuer = issuer_of_value(text[hit.start : hit.end])
+            issued = bool(issuer) and all(issuer in issuers_for_host(d.host) for d in action.destinations)
+            issued = issued and not action.opaque and not any(set(d.flags) for d in action.destinations)
+        if issued:
+            text = text[: hit.start] + " " * (hit.end - hit.start) + text[hit.end :]
+    return text
+
+
 _PASSWORD_VARIABLES = ("PGPASSWORD", "MYSQL_PWD", "REDISCLI_AUTH", "SSHPASS", "MONGO_PASSWORD")
 _PASSWORD_ENV = re.compile(
     rf"(?:^|[\s;&|(])(?:{'|'.join(_PASSWORD_VARIABLES)})=(\"[^\"]*\"|'[^']*'|[^\s\"';|&)]+)"
@@ -1300,7 +1341,11 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     if outside:
         if strong:
             detail = f"{', '.join(kinds)} in an outbound action"
-            if _intended_use(action, set(kinds), ctx):
+            named = _named_issuers(action, set(kinds))
+            if not _intended_use(action, named, ctx):
+                findings.append(Finding(ReasonCode.SECRET_EXFILTRATION, Verdict.BLOCK, 95, detail))
+            elif named & _ISSUERLESS or ctx.mode in (Mode.STRICT, Mode.PARANOID):
+                # a trusted host given a credential that does not say whose it is; in strict, any use asks
                 findings.append(
                     Finding(
                         ReasonCode.SECRET_EXFILTRATION,
@@ -1309,8 +1354,7 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
                         f"{', '.join(kinds)} sent only where it is used (issuer or trusted host)",
                     )
                 )
-            else:
-                findings.append(Finding(ReasonCode.SECRET_EXFILTRATION, Verdict.BLOCK, 95, detail))
+            # else `curl -u sk_live_...: https://api.stripe.com/...`: a key used with the API that issued it
             encoded = sorted({f"{h.encoding}-encoded {h.kind}" for h in strong if h.encoding})
             if encoded:
                 findings.append(
