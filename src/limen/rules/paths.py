@@ -175,6 +175,30 @@ def _glob_reaches(pattern: str, path: str) -> bool:
     )
 
 
+def _limen_state(ctx: Context) -> tuple[str, ...]:
+    """Limen's own state folders: the user's (`LIMEN_HOME`) and the project's (`.limen/`)."""
+    from limen.home import limen_home
+
+    return (limen_home(), os.path.join(ctx.workspace, ".limen")) if ctx.workspace else (limen_home(),)
+
+
+_CREDENTIAL_PEEK = 256 * 1024  # bytes of an agent's settings file looked at for credentials
+
+
+def _holds_credentials(path: str) -> bool:
+    """The file holds a credential by its shape (an agent's or MCP server's `env` block with a token): then
+    reading it is reading a secret. Hook wiring and permissions alone are no secret to the agent they
+    configure. A file that cannot be read returns nothing to the agent either."""
+    from limen.rules.secrets import KEYWORD, find_secrets
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(_CREDENTIAL_PEEK)
+    except (OSError, ValueError):
+        return False
+    return any(h.confidence >= KEYWORD for h in find_secrets(text, decode=False, weak=False))
+
+
 def _is_policy(path: str) -> bool:
     """A policy file (`limen.yaml`, the user-level `~/.config/limen/...`): the agent may read the rules it
     is held to, and a glob that lists or reads beside one (`ls *`) touches nothing else of Limen's."""
@@ -257,11 +281,18 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
     read = [p for p in action.paths if not _has_glob(p) and not _is_policy(p) and _matches_protected(p, ctx)]
     if read:
         named_only = _named_to_non_readers(action, ctx)
+        state = _limen_state(ctx)
         for path in read:
-            if path not in named_only:
+            if path in named_only:
+                continue
+            if any(is_within(path, folder) for folder in state):  # keys, approvals, the audit chain
                 yield Finding(
                     ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path} read"
                 )
+                return
+            if _holds_credentials(path):  # an agent's settings with tokens in its `env` block
+                detail = f"protected path {path} read: it holds credentials"
+                yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.AUTH, 75, detail)
                 return
     for command in action.commands:
         if command.name in _DISPOSERS and not (command.name == "chmod" and _opens_nothing(command)):
