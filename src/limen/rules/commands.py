@@ -1779,12 +1779,23 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
             if target in _DOCKER_SOCKETS:
                 return f"{command.name} mounts the container engine's socket"
             if (
-                _is_dangerous(target, action, ctx)
-                and not is_within(target, ctx.workspace)
-                and target not in ("/tmp", "/var/tmp")
-            ) or target.startswith(("/proc", "/sys", "/dev", "/etc", "/root", "/boot")):
+                (
+                    _is_dangerous(target, action, ctx)
+                    and not is_within(target, ctx.workspace)
+                    and target not in ("/tmp", "/var/tmp")
+                )
+                or any(is_within(target, folder) for folder in _HOST_INTERNALS)
+                or (
+                    is_within(target, "/root")
+                    and not is_within(target, ctx.home)  # root's home, not the user's
+                )
+            ):
                 return f"{command.name} mounts {_path_class(target, ctx)} into the container"
     return ""
+
+
+# What of the host a container must not be handed: the kernel's views, devices, configuration, boot files
+_HOST_INTERNALS = ("/proc", "/sys", "/dev", "/etc", "/boot")
 
 
 @rule(ReasonCode.UNSAFE_PERMISSIONS, needs=("commands", "destinations", "notes", "capability"))
