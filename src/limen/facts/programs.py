@@ -221,6 +221,10 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
     )
 
 
+# A test or development database by its conventional name (`shop_test`, `app_dev`): recreated at will
+SCRATCH_DATABASE = r"[\w-]*(?:_test|_dev|-test|-dev|_development|_testing)"
+
+
 def _p(
     name: str,
     *roles: Role,
@@ -1168,7 +1172,7 @@ PROGRAMS: tuple[Program, ...] = (
         "dropdb",
         R.INFRA_DESTROYER,
         aliases=("dropuser",),
-        destroys_all=r"^(?!.*(?:^|\s)[\w-]*(?:_test|_dev|-test|-dev|_development)(?:\s|$)).",
+        destroys_all=rf"^(?!.*(?:^|\s){SCRATCH_DATABASE}(?:\s|$)).",
         destroys_one=r".",
     ),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),

@@ -48,7 +48,7 @@ from functools import lru_cache
 from limen.context import Context
 from limen.facts.hosts import official_install
 from limen.facts.paths import VCS_FOLDERS, home_folder
-from limen.facts.programs import Role, names, options, program
+from limen.facts.programs import SCRATCH_DATABASE, Role, names, options, program
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.code import SQL_NOTE
 from limen.normalize.paths import canonical, is_within
@@ -1052,6 +1052,30 @@ def _names_loopback_server(command: Command, action: Action) -> bool:
     return bool(named) and all(d.host_class is HostClass.LOOPBACK for d in named)
 
 
+_SCRATCH_DATABASE = re.compile(SCRATCH_DATABASE)
+_DATABASE_OPTIONS = ("-d", "--dbname", "-D", "--database", "--db")
+_NOT_A_DATABASE = frozenset({"-U", "-u", "--user", "--username", "-h", "--host", "-p", "--port", "-f", "--file"})
+
+
+def _names_scratch_database(command: Command) -> bool:
+    """`psql -d shop_test`, `mysql -D app_dev`, `psql postgres://localhost/app_test`: the database a client
+    is given is a test or development one by its name (asked, as `dropdb shop_test` is)."""
+    argv = command.argv
+    for i, word in enumerate(argv[1:], 1):
+        option, eq, value = word.partition("=")
+        if option in _DATABASE_OPTIONS:
+            value = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        elif "://" in word:
+            value = word.split("?", 1)[0].rsplit("/", 1)[-1]
+        elif word.startswith("-") or argv[i - 1] in _NOT_A_DATABASE:
+            continue
+        else:  # an operand: `psql shop_test -c ...` names the database first
+            value = word
+        if _SCRATCH_DATABASE.fullmatch(value):
+            return True
+    return False
+
+
 def _database_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`psql -c 'DROP TABLE users'`, `mysql -e 'DELETE FROM t'`, `redis-cli FLUSHALL`, SQL on stdin."""
     entry = program(command.name)
@@ -1061,7 +1085,11 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     # A file in the project (usually a scratch or test database), or a server the command names on this
     # machine (`psql -h localhost`): asked about. A server named elsewhere, or by the environment and the
     # client's own configuration (no host given: PGHOST, ~/.my.cnf may point anywhere): BLOCK.
-    local = Role.EMBEDDED_DATABASE in entry.roles or _names_loopback_server(command, action)
+    local = (
+        Role.EMBEDDED_DATABASE in entry.roles
+        or _names_loopback_server(command, action)
+        or _names_scratch_database(command)
+    )
     if name == "redis-cli" and _REDIS_FLUSH & {w.lower() for w in command.argv[1:]}:
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND,
