@@ -46,7 +46,7 @@ from contextlib import suppress
 from functools import lru_cache
 
 from limen.context import Context
-from limen.facts.hosts import official_install
+from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install
 from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import SCRATCH_DATABASE, Role, names, options, program
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
@@ -1054,7 +1054,9 @@ def _names_loopback_server(command: Command, action: Action) -> bool:
 
 _SCRATCH_DATABASE = re.compile(SCRATCH_DATABASE)
 _DATABASE_OPTIONS = ("-d", "--dbname", "-D", "--database", "--db")
-_NOT_A_DATABASE = frozenset({"-U", "-u", "--user", "--username", "-h", "--host", "-p", "--port", "-f", "--file"})
+_NOT_A_DATABASE = frozenset(
+    {"-U", "-u", "--user", "--username", "-h", "--host", "-p", "--port", "-f", "--file"}
+)
 
 
 def _names_scratch_database(command: Command) -> bool:
@@ -2019,10 +2021,14 @@ def _persistence(command: Command) -> str:
     if entry is not None and Role.CONTAINER in entry.roles and _RESTARTS.search(" ".join(args)):
         return f"{name} starts a container that restarts with the machine"
     if entry is not None and entry.reroutes and re.search(entry.reroutes, " ".join(args)):
+        hosts = _URL_HOST.findall(" ".join(args))
+        if hosts and all(host_in(h.lower(), REGISTRY_HOSTS) for h in hosts):
+            return ""  # `npm config set registry https://registry.npmjs.org/`: back to the official source
         return f"{name} points itself at another package source or at a program it runs later"
     return ""
 
 
+_URL_HOST = re.compile(r"\w+://(?:[^@/\s]*@)?([^/:\s'\"]+)")
 _RESTARTS = re.compile(r"(?:^|\s)--restart(?:=|\s+)(?:always|unless-stopped)(?:\s|$)")
 
 

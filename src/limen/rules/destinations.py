@@ -94,9 +94,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from itertools import pairwise
+from urllib.parse import urlsplit
 
 from limen.context import Context
 from limen.facts.hosts import (
+    REGISTRY_HOSTS,
     SHARED_ISSUERS,
     github_repo_of_path,
     host_in,
@@ -483,7 +485,11 @@ def _route_override(cmd: Command, cwd: str) -> str:
         if name == "git" and any(_GIT_ROUTE_CONFIG.match(a) for a in args):
             return "config " + next(a for a in args if _GIT_ROUTE_CONFIG.match(a)).split("=", 1)[0]
         if name in _PKG_TOOLS and any("proxy" in a.lower() or "registry" in a.lower() for a in args):
-            return "config proxy/registry"
+            hosts = [urlsplit(a).hostname or "" for a in args if "://" in a]
+            # an official registry set back is no new route
+            official = bool(hosts) and all(host_in(h, REGISTRY_HOSTS) for h in hosts)
+            if "proxy" in " ".join(args).lower() or not official:
+                return "config proxy/registry"
     for i, arg in enumerate(args):
         flag = arg.split("=", 1)[0]
         nxt = args[i + 1] if i + 1 < len(args) else ""
