@@ -170,11 +170,12 @@ def _package_json(text: str) -> tuple[list[str], list[str]]:
         values = [v for v in scripts.values() if isinstance(v, str)] if isinstance(scripts, dict) else []
         tables = [data[key] for key in _DEPENDENCY_TABLES if isinstance(data.get(key), dict)]
         deps = [v for table in tables for v in table.values() if isinstance(v, str)]
-        names = [str(k) for table in tables for k in table]
+        names = [f"{k}@{v}" for table in tables for k, v in table.items()]  # `event-stream@3.3.6`
         return values, _direct_sources(deps) + _lookalikes("npm", names)
     pairs = _pairs(text)
     values = [value for _, value in pairs]
-    names = [key for key, value in pairs if re.match(r"^[\^~<>=*]|^\d|^latest$", value)]  # `"x": "^1.2"`
+    # `"x": "^1.2"`, named with its version (`event-stream@3.3.6`)
+    names = [f"{key}@{value}" for key, value in pairs if re.match(r"^[\^~<>=*]|^\d|^latest$", value)]
     # a fragment: any value could be a script or a dependency
     return values, _direct_sources(values) + _lookalikes("npm", names)
 
@@ -1167,7 +1168,33 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if fact.blind or fact.asks:
             return Verdict.AUTH, f"{fact.purpose}: {path}"
         return None
-    return judge_text(fact, path, text, action, ctx)
+    judged = judge_text(fact, path, text, action, ctx)
+    if judged is None and fact.content in _MANIFESTS:
+        return _edited_manifest(fact, path, action)
+    return judged
+
+
+# Dependency manifests: a fragment (`"requestss>=2.0",`) says little alone; the file it lands in says it all
+_MANIFESTS = frozenset({"package_json", "pyproject", "requirements"})
+
+
+def _edited_manifest(fact: PathFact, path: str, action: Action) -> tuple[Verdict, str] | None:
+    """What an Edit of a dependency manifest adds, read as the whole file it makes: concerns the file had
+    before stay the project's own, concerns it has after are this edit's."""
+    old, new = action.arguments.get("old_string"), action.arguments.get("new_string")
+    if action.commands or not isinstance(old, str) or not isinstance(new, str) or not old:
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            before = handle.read(MAX_TEXT)
+    except OSError:
+        return None
+    if old not in before:
+        return None
+    extract = _EXTRACTORS[fact.content]
+    after = before.replace(old, new, -1 if action.arguments.get("replace_all") else 1)
+    added = [c for c in extract(after)[1] if c not in extract(before)[1]]
+    return (Verdict.AUTH, f"{fact.purpose}; {added[0]}: {path}") if added else None
 
 
 def judge_text(
