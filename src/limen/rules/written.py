@@ -297,7 +297,10 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
             for v in node:
                 walk(v, key, depth + 1)
         elif isinstance(node, str) and key in _YAML_COMMAND_KEYS:
-            commands.append(node)
+            commands.append(_EXPRESSION.sub("expr", node))  # the CI fills `${{ ... }}` in before a shell runs
+            outsider = _OUTSIDER_TEXT.search(node)
+            if outsider:  # `run: echo "${{ github.event.comment.body }}"`: an outsider's words become script
+                concerns.append(f"a step runs text anyone can write ({outsider.group(1)})")
         elif isinstance(node, str) and key == "uses":
             concerns.extend(_imitated_action(node))
 
@@ -307,6 +310,15 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
     return commands, concerns[:8]
 
 
+_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
+# What an outsider writes into a workflow's context (GitHub's list of untrusted inputs): interpolated into a
+# `run:` script it is script
+_OUTSIDER_TEXT = re.compile(
+    r"\$\{\{[^}]*?\b(github\.(?:event\.(?:issue\.(?:title|body)|pull_request\.(?:title|body|head\.ref|head\.label)"
+    r"|comment\.body|review\.body|review_comment\.body|discussion\.(?:title|body)|pages\.[^}]*?page_name"
+    r"|commits\.[^}]*?(?:message|author\.(?:email|name))|head_commit\.(?:message|author\.(?:email|name))"
+    r"|workflow_run\.head_branch)|head_ref))"
+)
 # A checkout of the pull request's own commit: under `pull_request_target` it runs with the base's secrets
 _PULL_REQUEST_CODE = re.compile(r"github\.event\.pull_request\.head\.(?:sha|ref)|refs/pull/")
 
@@ -1169,18 +1181,21 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             return Verdict.AUTH, f"{fact.purpose}: {path}"
         return None
     judged = judge_text(fact, path, text, action, ctx)
-    if judged is None and fact.content in _MANIFESTS:
-        return _edited_manifest(fact, path, action)
+    if judged is None and fact.content in _STRUCTURED:
+        return _edited_whole(fact, path, action, ctx)
     return judged
 
 
-# Dependency manifests: a fragment (`"requestss>=2.0",`) says little alone; the file it lands in says it all
-_MANIFESTS = frozenset({"package_json", "pyproject", "requirements"})
+# Files whose meaning is in their structure: a fragment (`"requestss>=2.0",`, `actions-dev99/checkout@main`)
+# says little alone, the file it lands in says it all
+_STRUCTURED = frozenset(
+    {"package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"}
+)
 
 
-def _edited_manifest(fact: PathFact, path: str, action: Action) -> tuple[Verdict, str] | None:
-    """What an Edit of a dependency manifest adds, read as the whole file it makes: concerns the file had
-    before stay the project's own, concerns it has after are this edit's."""
+def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
+    """What an Edit of a structured file adds, read as the whole file it makes: the commands and concerns
+    the file had before stay the project's own, those it has after are this edit's."""
     old, new = action.arguments.get("old_string"), action.arguments.get("new_string")
     if action.commands or not isinstance(old, str) or not isinstance(new, str) or not old:
         return None
@@ -1193,8 +1208,15 @@ def _edited_manifest(fact: PathFact, path: str, action: Action) -> tuple[Verdict
         return None
     extract = _EXTRACTORS[fact.content]
     after = before.replace(old, new, -1 if action.arguments.get("replace_all") else 1)
-    added = [c for c in extract(after)[1] if c not in extract(before)[1]]
-    return (Verdict.AUTH, f"{fact.purpose}; {added[0]}: {path}") if added else None
+    (commands_before, concerns_before), (commands_after, concerns_after) = extract(before), extract(after)
+    added = [c for c in commands_after if c.strip() and c not in commands_before]
+    found = _rule_findings("\n".join(added), action, ctx) if added else []
+    if found:
+        codes = ", ".join(dict.fromkeys(f.code.value for f in found))
+        verdict = max(Verdict.AUTH, max(f.verdict for f in found))
+        return verdict, f"{fact.purpose}, and what it will run is {codes}: {path}"
+    concerns = [c for c in concerns_after if c not in concerns_before]
+    return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
 
 
 def judge_text(
