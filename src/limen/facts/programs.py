@@ -1116,7 +1116,12 @@ PROGRAMS: tuple[Program, ...] = (
         grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"
         r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")"
         # a policy that lets anyone in (a role anyone may assume, a bucket anyone may read)
-        r"|\"Principal\"\s*:\s*(?:\"\*\"|\{\s*\"AWS\"\s*:\s*\"\*\")",
+        r"|\"Principal\"\s*:\s*(?:\"\*\"|\{\s*\"AWS\"\s*:\s*\"\*\")"
+        # a bucket or object opened to everyone, its public-access block lifted, a port opened to the internet
+        rf"|{_W}--acl[=\s]+public-read(?:-write)?{_E}|{_W}--grant-(?:read|write|full-control)[=\s]\S*AllUsers"
+        rf"|{_W}(?:delete-public-access-block){_E}"
+        rf"|{_W}authorize-security-group-ingress{_E}.*(?:0\.0\.0\.0/0|::/0)"
+        rf"|{_W}modify-(?:db-instance|db-snapshot-attribute){_E}.*(?:--publicly-accessible|all{_E})",
     ),
     _p(
         "gcloud",
@@ -1125,7 +1130,10 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}projects\s+delete{_E}",
         destroys_one=rf"{_W}delete{_E}",
         store_service="storage",
-        grants=rf"{_W}add-iam-policy-binding{_E}.*--role[=\s]+roles/(?:owner|editor|iam\.\w*[Aa]dmin)",
+        grants=rf"{_W}add-iam-policy-binding{_E}.*--role[=\s]+roles/(?:owner|editor|iam\.\w*[Aa]dmin)"
+        # everyone on the internet made a member, or a firewall opened to every address
+        rf"|{_W}add-iam-policy-binding{_E}.*--member[=\s]+[\"']?(?:allUsers|allAuthenticatedUsers)"
+        rf"|{_W}firewall-rules\s+(?:create|update){_E}.*--source-ranges[=\s]+[\"']?0\.0\.0\.0/0",
     ),
     _p(
         "gsutil",
@@ -1134,6 +1142,7 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}rb{_E}|{_W}rm{_E}.*{_W}-\w*r\w*{_E}",
         destroys_one=rf"{_W}rm{_E}",
         store_service="",
+        grants=rf"(?:^|\s)(?:allUsers|allAuthenticatedUsers|AllUsers):|{_W}acl\s+set{_E}.*public-read",
     ),
     _p(
         "az",
@@ -1141,7 +1150,10 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}group\s+delete{_E}",
         destroys_one=rf"{_W}delete(?:-batch)?{_E}|{_W}purge{_E}",
         grants=rf"{_W}role\s+assignment\s+create{_E}"
-        r".*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)",
+        r".*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)"
+        # a storage container opened to anonymous readers, a network rule opened to every address
+        rf"|{_W}--public-access[=\s]+(?:blob|container){_E}|{_W}--allow-blob-public-access[=\s]+true{_E}"
+        rf"|{_W}nsg\s+rule\s+(?:create|update){_E}.*--source-address-prefixes[=\s]+[\"']?(?:\*|Internet|0\.0\.0\.0/0)",
     ),
     _p("doctl", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:delete|rm){_E}"),
     _p("heroku", R.INFRA_DESTROYER, destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}"),
