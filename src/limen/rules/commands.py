@@ -48,7 +48,7 @@ from functools import lru_cache
 from limen.context import Context
 from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install
 from limen.facts.paths import VCS_FOLDERS, home_folder
-from limen.facts.programs import SCRATCH_DATABASE, Role, names, options, program
+from limen.facts.programs import HTTPIE_NAMES, SCRATCH_DATABASE, Role, names, options, program
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.code import SQL_NOTE
 from limen.normalize.paths import canonical, is_within
@@ -753,6 +753,31 @@ def _force_push(rest: list[str]) -> Finding | None:
 _WRITE_TABLE = re.compile(r"(?m)^\s*w\s*$")  # fdisk's and gdisk's command that writes the table
 
 
+_DELETE_METHOD = re.compile(r"(?:^|\s)(?:-X\s*|--request[=\s]|--method[=\s])['\"]?DELETE\b", re.IGNORECASE)
+_CREDENTIAL_WORD = re.compile(
+    r"(?:^|\s)(?:-u|--user|--oauth2-bearer)(?:\s|=)|authorization:|api[-_]?key|x-auth|token|\$\{?\w*(?:KEY|TOKEN|SECRET)",
+    re.IGNORECASE,
+)
+
+
+def _remote_delete(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`curl -X DELETE -H "Authorization: Bearer $CF_API_TOKEN" https://api.cloudflare.com/.../zones/Z`,
+    `http DELETE api.example.com/v1/projects/p Authorization:...`: a resource deleted on a remote service,
+    under the user's account (asked; a request to this machine's own server is development)."""
+    entry = program(command.name)
+    if command.name not in HTTPIE_NAMES and (entry is None or Role.DOWNLOADS not in entry.roles):
+        return None
+    line = " ".join(command.argv[1:])
+    httpie_delete = command.name in HTTPIE_NAMES and any(w.upper() == "DELETE" for w in command.argv[1:3])
+    if not (httpie_delete or _DELETE_METHOD.search(line)) or not _CREDENTIAL_WORD.search(line):
+        return None
+    remote = [d for d in action.destinations if d.via_command == command.name]
+    if not remote or all(d.host_class in (HostClass.LOOPBACK, HostClass.PRIVATE) for d in remote):
+        return None
+    detail = f"{command.name} deletes a resource on {remote[0].host} with the user's credentials"
+    return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
+
+
 def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
     name = command.name
     if (
@@ -1130,6 +1155,7 @@ _COMMAND_CHECKS = (
     _permission_sweep,
     _git_destructive,
     _kill_all,
+    _remote_delete,
 )
 
 
