@@ -174,9 +174,20 @@ def _replaces_limen(command: Command, cwd: str) -> bool:
     home = os.path.expanduser("~")
     return any(
         w.split("[")[0].split("=")[0].split("<")[0].split(">")[0] == DISTRIBUTION
+        or _archive_name(w) == DISTRIBUTION
         or (_local_project(w) and _project_name(canonical(w, cwd, home)) == DISTRIBUTION)
         for w in words
     )
+
+
+# A built distribution's file name starts with the project's name (`limen-0.9.0-py3-none-any.whl`,
+# `limen-0.9.0.tar.gz`), wherever it lies or is served from
+_ARCHIVE = re.compile(r"(?:^|/)([A-Za-z0-9._]+?)-\d[^/]*\.(?:whl|tar\.gz|tgz|zip|tar\.bz2)$")
+
+
+def _archive_name(word: str) -> str:
+    found = _ARCHIVE.search(word.split("#", 1)[0].split("?", 1)[0])
+    return found.group(1).lower().replace("_", "-") if found else ""
 
 
 def _local_project(word: str) -> bool:
