@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from functools import lru_cache
 
@@ -364,6 +364,10 @@ def _every_entry_delete(command: Command, action: Action, ctx: Context) -> Findi
             head = word.split("**/", 1)[0].rstrip("/") or ("/" if word.startswith("/") else ".")
         elif not _EVERY_ENTRY.match(last) or not head:
             continue
+        if deep and _EVERY_ENTRY.match(last):  # `rm ~/projects/**/*`: every file below, as `rm -rf` does
+            found = _recursive_delete(Command(("rm", "-rf", head), "rm", command.via), action, ctx)
+            if found is not None:
+                return found
         where = _target(head, action, ctx)
         if deep and _is_dangerous(where, action, ctx) and not is_within(where, ctx.workspace):
             return _finding(
@@ -520,16 +524,15 @@ def _fd_sweep(command: Command, action: Action, ctx: Context) -> Finding | None:
 _WALK_BUDGET = 5000  # entries looked at before a folder is assumed to hold what is asked
 
 
-def _holds_files(roots: list[str], extension: str) -> bool:
-    """Some folder under the roots holds a file with the extension: a sweep of a language's files destroys
-    code only where there is some. Past the budget (or on an error) the answer is yes, as it most likely
-    is."""
+def _holds(roots: list[str], wanted: Callable[[str], bool]) -> bool:
+    """Some entry (file or folder) under the roots has a name `wanted` accepts: a sweep of a language's files
+    destroys code, a sweep of `.git` folders history, only where there is some. Past the budget (or on an
+    error) the answer is yes, as it most likely is."""
     seen = 0
-    wanted = extension.lower()
     for root in roots:
         try:
             for _, folders, files in os.walk(root):
-                if any(f.lower().endswith(wanted) for f in files):
+                if any(map(wanted, files)) or any(map(wanted, folders)):
                     return True
                 seen += len(files) + len(folders)
                 if seen > _WALK_BUDGET:
@@ -545,9 +548,21 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
     if command.name != "find" or not _find_deletes(command):
         return None
     roots = _find_roots(command, action, ctx)
+    argv = command.argv
+    named = {
+        argv[i + 1].rstrip("/").rsplit("/", 1)[-1]
+        for i, w in enumerate(argv[:-1])
+        if w in ("-name", "-iname", "-path", "-ipath") and argv[i - 1] not in ("!", "-not")
+    }
+    vendored = all(is_within(r, ctx.workspace) and r != ctx.workspace for r in roots)  # `find vendor ...`
+    history = named & VCS_FOLDERS
+    if history and not vendored and _holds(roots, lambda name: name in history):
+        # `find ~/projects -name .git -prune -exec rm -rf {} +`: the history of every repository found
+        detail = "find deletes the history of every repository it finds"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
     if _find_filters(command.argv):
         source = _source_glob(command.argv)
-        if source and _holds_files(roots, source):
+        if source and _holds(roots, lambda name: name.lower().endswith(source.lower())):
             # `find . -name '*.py' -delete`: every file of the project's code in that language
             detail = f"find deletes every {source} file"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
