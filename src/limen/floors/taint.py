@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from limen.context import Context
@@ -70,7 +71,17 @@ def _says_only_what_it_shows(action: Action, texts: list[str]) -> bool:
         return False
     if any(is_collection_service(d.host) for d in action.destinations):
         return False
-    return not any(find_secrets(text) for text in texts)
+    return all(_plain(text) and not find_secrets(text) for text in texts)
+
+
+# A run of characters no word is made of: long, with digits or capitals inside (a token, base64, hex)
+_DATA_RUN = re.compile(r"[^\s/?&=#:,;.()\[\]{}\"'<>]{16,}")
+
+
+def _plain(text: str) -> bool:
+    """Words and slugs only (`Deployed feat/payments-retry`, `/docs/api/errors`): no run long enough to
+    hold a secret in some encoding (`sk-proj-...`, a base64 blob, hex) unless it is a lower-case slug."""
+    return all(re.fullmatch(r"[a-z]+(?:[-_][a-z]+)*", run) for run in _DATA_RUN.findall(text))
 
 
 def _sent_beyond_issuers(texts: list[str], action: Action, ctx: Context) -> bool:

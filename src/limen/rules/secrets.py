@@ -1304,6 +1304,47 @@ def scan_action(action: Action, *, weak: bool = True) -> list[SecretHit]:
     return hits
 
 
+# Folders whose files hold made-up credentials by design
+_FIXTURE_FOLDER = re.compile(
+    r"/(?:tests?|spec|fixtures?|__fixtures__|testdata|examples?|docs?|mocks?)/", re.IGNORECASE
+)
+
+
+def _committed_with_the_code(path: str, ctx: Context) -> bool:
+    """A project file that travels with the code (pushed, published, served): inside the workspace, not
+    a secret file (`.env`), a test fixture or an example, and not one the project's `.gitignore` names."""
+    from limen.normalize.paths import is_within
+    from limen.rules.paths import is_secret_file
+
+    if not ctx.workspace or not is_within(path, ctx.workspace) or is_secret_file(path):
+        return False
+    relative = path[len(ctx.workspace.rstrip("/")) :]
+    return not _FIXTURE_FOLDER.search(relative) and not _git_ignored(relative.lstrip("/"), ctx.workspace)
+
+
+def _git_ignored(relative: str, workspace: str) -> bool:
+    """The project's top `.gitignore` names the file or a folder on its way (plain patterns; negations and
+    nested files aside, which can only make fewer files ignored than a real check would say)."""
+    from fnmatch import fnmatchcase
+
+    try:
+        with open(workspace.rstrip("/") + "/.gitignore", encoding="utf-8", errors="replace") as handle:
+            patterns = [p.strip() for p in handle.read(65536).splitlines()]
+    except OSError:
+        return False
+    parts = relative.split("/")
+    for pattern in patterns:
+        if not pattern or pattern.startswith(("#", "!")):
+            continue
+        bare = pattern.strip("/")
+        if "/" in bare:
+            if fnmatchcase(relative, bare) or fnmatchcase(relative, bare + "/*"):
+                return True
+        elif any(fnmatchcase(part, bare) for part in parts):
+            return True
+    return False
+
+
 # Folders whose files a web site hands to every visitor
 _SERVED_FOLDER = re.compile(r"/(?:public|static|www|wwwroot|htdocs|assets|dist)/[^/]+")
 
@@ -1320,13 +1361,17 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     issued it; an entropy-only token: AUTH. Quiet: local reads and writes (the path rules and the taint
     floor judge those), placeholders, hashes and UUIDs."""
     outside = reaches_outside(action)
-    served = [p for p in action.write_paths if _SERVED_FOLDER.search(p)]
-    if served and not outside and ctx.mode is not Mode.LIGHT:
-        # `public/config.js` holding a live key: whoever loads the site reads it
+    committed = [p for p in action.write_paths if _committed_with_the_code(p, ctx)]
+    if committed and not outside and not action.commands and ctx.mode is not Mode.LIGHT:
+        # `src/keys.js` holding a live AWS key leaves with the next push; `public/` with the next visit
         args = action.arguments
         texts = [v for k, v in args.items() if k in ("content", "new_string") and isinstance(v, str)]
         if any(h.confidence >= KEYWORD for t in texts for h in find_secrets(t, decode=False, weak=False)):
-            detail = f"a credential written into {served[0].rsplit('/', 2)[-2]}/, which the site serves"
+            name = committed[0].rsplit("/", 1)[-1]
+            served = _SERVED_FOLDER.search(committed[0])
+            goes = "the site serves" if served else "is committed with the code"
+            where = f"{name}, which {goes}"
+            detail = f"a credential written into {where}"
             return [Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, detail)]
     if not outside and (action.capability != "shell.execute" or ctx.mode is Mode.LIGHT):
         return []  # a local read or write: secrets in it are the path rules' and the taint floor's concern

@@ -297,7 +297,10 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
             for v in node:
                 walk(v, key, depth + 1)
         elif isinstance(node, str) and key in _YAML_COMMAND_KEYS:
-            commands.append(_EXPRESSION.sub("expr", node))  # the CI fills `${{ ... }}` in before a shell runs
+            # the CI fills `${{ ... }}` in before a shell runs: a secret as the variable it is, else a word
+            commands.append(_EXPRESSION.sub(_expression_value, node))
+            if _ALL_SECRETS.search(node):
+                concerns.append("a step prints every secret of the repository")
             outsider = _OUTSIDER_TEXT.search(node)
             if outsider:  # `run: echo "${{ github.event.comment.body }}"`: an outsider's words become script
                 concerns.append(f"a step runs text anyone can write ({outsider.group(1)})")
@@ -310,7 +313,16 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
     return commands, concerns[:8]
 
 
-_EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.DOTALL)
+_EXPRESSION = re.compile(r"\$\{\{(.*?)\}\}", re.DOTALL)
+_SECRET_EXPRESSION = re.compile(r"\s*secrets\.(\w+)\s*")
+_ALL_SECRETS = re.compile(r"\$\{\{\s*(?:toJSON\(\s*secrets\s*\)|secrets)\s*\}\}", re.IGNORECASE)
+
+
+def _expression_value(match: re.Match[str]) -> str:
+    secret = _SECRET_EXPRESSION.fullmatch(match.group(1))
+    return f"${secret.group(1)}" if secret else "expr"
+
+
 # What an outsider writes into a workflow's context (GitHub's list of untrusted inputs): interpolated into a
 # `run:` script it is script
 _OUTSIDER_TEXT = re.compile(
