@@ -50,6 +50,10 @@ def _parser(lang: str) -> Parser:
             import tree_sitter_javascript as module
 
             language = module.language()
+        elif lang == "typescript":  # what deno, bun, tsx and ts-node run; a superset of JavaScript's syntax
+            import tree_sitter_typescript as module
+
+            language = module.language_typescript()
         elif lang == "perl":
             import tree_sitter_perl as module
 
@@ -86,6 +90,9 @@ def analyse(
         source = "//" + source[2:]
     data = (prefix + source).encode("utf-8", "replace")
     root = _parser(lang).parse(data).root_node
+    if root.has_error and lang == "node":  # type annotations (`(req: Request) =>`): read as TypeScript
+        typed = _parser("typescript").parse(data).root_node
+        root = root if typed.has_error else typed
     if root.has_error:
         effects.flag(f"{lang} program does not parse")
     _Eval(effects, lang, data, cwd, home, script, level, args).ev(root)
@@ -683,6 +690,18 @@ class _Eval:
                 receiver = self.ev(func.child_by_field_name("object"))
                 prop = func.child_by_field_name("property")
                 method = self.text(prop) if prop is not None else ""
+                holder = func.child_by_field_name("object")
+                if (  # `await req.json()` in a fetch-style handler (Next.js, Hono, Deno, Workers): what the
+                    # client sent, as a fetched response's body is what the server sent
+                    self.lang == "node"
+                    and method in _FETCH_BODY_READERS
+                    and holder is not None
+                    and holder.type == "identifier"
+                    and receiver.ref in ("", self.text(holder))
+                    and self.text(holder) not in self.env
+                    and not (arg_node is not None and arg_node.named_children)
+                ):
+                    return TAINTED
                 name = self.member(receiver, method).ref if receiver.ref else ""
                 if (
                     method in _ITERATORS
@@ -1484,6 +1503,7 @@ def _parameters(evaluator: _Eval, function: Node) -> list[str]:
 
 
 # What a Node web handler's request holds from the client (Express, Koa, Fastify)
+_FETCH_BODY_READERS = frozenset({"json", "text", "formData"})
 _JS_REQUEST_INPUTS = frozenset({"query", "body", "params", "headers", "cookies", "files", "rawBody"})
 # PHP's request superglobals: what the web client sent, as much network data as a download
 _REQUEST_INPUT = frozenset({"$_GET", "$_POST", "$_REQUEST", "$_COOKIE", "$_FILES"})
