@@ -107,6 +107,14 @@ def _screen(text: str, *, untrusted: bool, document: bool) -> list[Finding]:
         from limen.turngate import drift, tier2  # raise-only; never raise themselves
 
         findings.extend(tier2.check(text))
+        if document and not any(f.code is ReasonCode.EMBEDDED_INSTRUCTION for f in findings):
+            from limen.turngate.sideeffect import requested_side_effect
+
+            why = requested_side_effect(text)
+            if why:
+                findings.append(
+                    Finding(ReasonCode.EMBEDDED_INSTRUCTION, Verdict.AUTH, RISK_TIER1, f"tier1 {why}")
+                )
         if document:
             planted = drift.check(text)
             if planted and not findings and _not_for_the_agent(text, letter=letter):
