@@ -463,8 +463,38 @@ _EXEC_CALL = re.compile(
 
 def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     """Code that starts processes: its string literals, read as the command lines it would run
-    (`exec.Command("sh", "-c", "curl ... | sh")`). Code that starts none runs no command line."""
-    return _string_literals(text) if _EXEC_CALL.search(text) else ([], [])
+    (`exec.Command("sh", "-c", "curl ... | sh")`), and a shell whose input and output are a network
+    connection (a reverse shell, in any language). Code that starts none runs no command line."""
+    if not _EXEC_CALL.search(text):
+        return [], []
+    commands, concerns = _string_literals(text)
+    if _SHELL_LITERAL.search(text) and _wired_to_connection(text):
+        concerns.append(IMPLANT + "a shell whose input and output are a network connection")
+    return commands, concerns
+
+
+def _wired_to_connection(text: str) -> bool:
+    """A connection's handle (`c, err := net.Dial(...)`, `s = new Socket(...)`) handed to a process's
+    standard streams in one statement (`cmd.Stdin, cmd.Stdout = c, c`, `dup2(s, 0)`)."""
+    handles = {m.group(1) for m in _DIALS.finditer(text[:MAX_TEXT])}
+    return any(
+        _WIRES_STDIO.search(line) and any(re.search(rf"\b{re.escape(h)}\b", line) for h in handles)
+        for line in re.split(r"[;\n]", text[:MAX_TEXT])
+    )
+
+
+# A shell named as a program, a connection opened, and a process's standard streams handed over
+_SHELL_LITERAL = re.compile(
+    r"""["'](?:/(?:usr/)?bin/)?(?:ba|z|k|da|c|tc)?sh["']|["'](?:cmd|powershell)(?:\.exe)?["']"""
+)
+_DIALS = re.compile(
+    r"\b(\w+)\s*(?:,\s*\w+\s*)?(?::=|=)\s*(?:new\s+)?(?:[\w:.]+(?:\.|::))?"
+    r"(?:Dial\w*|connect|socket|Socket|createConnection|TcpClient|fsockopen)\s*\("
+)
+_WIRES_STDIO = re.compile(
+    r"\b(?:Stdin|Stdout|Stderr|stdin|stdout|stderr|dup2|redirectInput|redirectOutput|getInputStream|"
+    r"getOutputStream|Stdio::from|from_raw_fd|into_raw_fd)\b"
+)
 
 
 def _vscode_tasks(text: str) -> tuple[list[str], list[str]]:
