@@ -690,6 +690,7 @@ def _python(text: str) -> tuple[list[str], list[str]]:
     if source is not None:
         commands.append("python3 -c " + quote(source))
         concerns.extend(_credential_bypass(source))
+    concerns.extend(_private_sends(text))
     return commands, concerns
 
 
@@ -886,9 +887,89 @@ def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]
 
         flag = "-r" if interpreter == "php" else "-e"
         code = re.sub(r"^\s*<\?php\b|\?>\s*$", "", text) if interpreter == "php" else text
-        return [f"{interpreter} {flag} {quote(code)}"], []
+        return [f"{interpreter} {flag} {quote(code)}"], _private_sends(text)
 
     return extract
+
+
+# What a program holds for someone else: the browser's cookies and stored tokens, what a web client sent in
+# its headers, cookies or login form, and secrets from the environment
+_BROWSER_SECRETS = re.compile(r"\bdocument\.cookie\b|\b(?:localStorage|sessionStorage)\b")
+_CLIENT_SECRETS = re.compile(
+    r"\b\w+\.(?:headers|cookies|rawHeaders)\b|\b(?:request\.(?:form|json|get_json|data|body)|req\.body)\b"
+)
+_ENV_READ = re.compile(r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\$_ENV\b|\$ENV\{")
+_ENV_BOUND = re.compile(
+    r"^\s*(?:const|let|var|my)?\s*\$?(\w+)\s*=[^=].*?(?:os\.environ|getenv\s*\(|process\.env)", re.MULTILINE
+)
+_SENDS = re.compile(
+    r"\b(?:fetch|sendBeacon|urlopen|Request|request|post|put|get|ajax|axios|XMLHttpRequest|Image|WebSocket|"
+    r"HTTPSConnection|HTTPConnection)\b|\.src\s*=|\.end\s*\("
+)
+_ABSOLUTE_URL = re.compile(
+    r"""["'`](?:https?|wss?)://([A-Za-z0-9.-]+)|\bhost(?:name)?\s*[:=]\s*["']([A-Za-z0-9.-]+)["']"""
+)
+_WINDOW = 6  # lines of a program read together as one piece of logic (a handler, a function)
+
+
+def _private_sends(text: str) -> list[str]:
+    """Program code that sends what it holds for someone else to a host named in it: the browser's cookies
+    or stored tokens, a client's headers, cookies or form, or an environment secret (read there, or bound to
+    a name earlier), in the statement that makes a request to an absolute address that is not this
+    machine's or the private network's, nor (for a secret) the service it is named for. An implant: the data
+    leaves whenever the code runs."""
+    if not _ABSOLUTE_URL.search(text[:MAX_TEXT]):
+        return []
+    from limen.facts.hosts import issuers_for_host, issuers_of_credentials
+    from limen.model import HostClass
+    from limen.normalize.net import host_destination
+
+    lines = text[:MAX_TEXT].splitlines()
+    bound: dict[str, list[str]] = {}  # a name bound to an environment read -> the variables that line reads
+    for found in _ENV_BOUND.finditer(text[:MAX_TEXT]):
+        end = text.find("\n", found.end())
+        line = text[found.start() : end if end >= 0 else len(text)]
+        bound.setdefault(found.group(1), []).extend(re.findall(r"[A-Z][A-Z0-9_]{2,}", line))
+    env_use = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(bound))) + r")\b") if bound else None
+    for i, line in enumerate(lines):
+        hosts = [a or b for a, b in _ABSOLUTE_URL.findall(line)]
+        if not hosts or not _SENDS.search(line):
+            continue
+        statement = "\n".join(
+            lines[i : i + _STATEMENT_LINES]
+        )  # a call's options may follow on its next lines
+        for host in hosts:
+            if host_destination(host).host_class is not HostClass.PUBLIC:
+                continue
+            if _BROWSER_SECRETS.search(statement):
+                return [IMPLANT + f"the browser's cookies or stored tokens sent to {host}"]
+            if _CLIENT_SECRETS.search(statement):
+                return [IMPLANT + f"what web clients send (headers, cookies, forms) sent to {host}"]
+            if _ENV_READ.search(statement) or (env_use is not None and env_use.search(statement)):
+                names = re.findall(r"[A-Z][A-Z0-9_]{2,}", statement)
+                names += [
+                    v
+                    for n, read in bound.items()
+                    if re.search(rf"\b{re.escape(n)}\b", statement)
+                    for v in read
+                ]
+                if not any(_named_for_host(n, host) for n in names) and not issuers_of_credentials(
+                    " ".join(f"${n}" for n in names)
+                ) & issuers_for_host(host):
+                    return [IMPLANT + f"a secret from the environment sent to {host}"]
+    return []
+
+
+_STATEMENT_LINES = 4
+
+
+def _named_for_host(name: str, host: str) -> bool:
+    """`OPENWEATHER_API_KEY` for api.openweathermap.org: a credential named after the service it goes to."""
+    words = re.split(
+        r"_(?:API|KEY|TOKEN|SECRET|URL|ACCESS|AUTH|APP|CLIENT|ID)(?=_|$)", name.upper(), maxsplit=1
+    )
+    service = words[0].replace("_", "").lower()
+    return len(service) >= 4 and service in host.lower().replace("-", "").replace(".", "")
 
 
 _EXTRACTORS = {
@@ -1121,6 +1202,8 @@ def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> 
         return False
     if content == "python" and _CREDENTIAL_WORDS.search(text):
         return False  # authentication code: `_credential_bypass` reads it
+    if _private_sends(text):
+        return False
     from limen.normalize.code import analyse_code
 
     fx = analyse_code(content, text, cwd=action.cwd or ctx.workspace or "/", home=ctx.home)
