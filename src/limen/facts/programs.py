@@ -1291,12 +1291,14 @@ PROGRAMS: tuple[Program, ...] = (
         "systemctl",
         R.SECURITY_CONTROL,
         disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:firewalld|ufw|apparmor|auditd|selinux|fail2ban"
-        rf"|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|clamav-daemon|sshguard|limen[\w@.-]*)(?:\.service)?{_E}",
+        # and the remote access the user administers the machine by
+        rf"|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|clamav-daemon|sshguard|sshd?|limen[\w@.-]*)"
+        rf"(?:\.service|\.socket)?{_E}",
     ),
     _p(
         "service",
         R.SECURITY_CONTROL,
-        disables=rf"{_W}(?:firewalld|ufw|apparmor|auditd|fail2ban){_E}\s+stop{_E}",
+        disables=rf"{_W}(?:firewalld|ufw|apparmor|auditd|fail2ban|sshd?){_E}\s+stop{_E}",
     ),
     _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),
     _p("csrutil", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),

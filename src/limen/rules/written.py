@@ -690,7 +690,7 @@ def _python(text: str) -> tuple[list[str], list[str]]:
     if source is not None:
         commands.append("python3 -c " + quote(source))
         concerns.extend(_credential_bypass(source))
-    concerns.extend(_private_sends(text))
+    concerns.extend(_private_sends(text) + _signature_off(text))
     return commands, concerns
 
 
@@ -887,7 +887,7 @@ def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]
 
         flag = "-r" if interpreter == "php" else "-e"
         code = re.sub(r"^\s*<\?php\b|\?>\s*$", "", text) if interpreter == "php" else text
-        return [f"{interpreter} {flag} {quote(code)}"], _private_sends(text)
+        return [f"{interpreter} {flag} {quote(code)}"], _private_sends(text) + _signature_off(text)
 
     return extract
 
@@ -961,6 +961,22 @@ def _private_sends(text: str) -> list[str]:
 
 
 _STATEMENT_LINES = 4
+
+# A token's signature no longer checked: PyJWT's `options={"verify_signature": False}` or `verify=False`,
+# python-jose's `options={"verify_signature": False}`, any library's `none` algorithm accepted
+_SIGNATURE_OFF = re.compile(
+    r"""["']?verify_signature["']?\s*[:=]\s*(?:False|false|0)\b"""
+    r"""|\bjwt\.decode\([^)]*\bverify\s*=\s*False\b"""
+    r"""|\balgorithms?["']?\s*[:=]\s*\[?\s*["']none["']"""
+    r"""|\bignoreSignature\s*:\s*true\b""",
+    re.IGNORECASE,
+)
+
+
+def _signature_off(text: str) -> list[str]:
+    """Authentication by token with the token's signature unchecked: anyone can write one that passes."""
+    found = _SIGNATURE_OFF.search(text[:MAX_TEXT])
+    return [IMPLANT + "a token's signature is no longer checked"] if found else []
 
 
 def _named_for_host(name: str, host: str) -> bool:
@@ -1202,7 +1218,7 @@ def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> 
         return False
     if content == "python" and _CREDENTIAL_WORDS.search(text):
         return False  # authentication code: `_credential_bypass` reads it
-    if _private_sends(text):
+    if _private_sends(text) or _signature_off(text):
         return False
     from limen.normalize.code import analyse_code
 
