@@ -179,6 +179,68 @@ _CODE_RUNNERS = frozenset({"exec", "eval", "compile", "execfile", "code.Interact
 _DESERIALISERS = frozenset(
     {"pickle.loads", "pickle.load", "marshal.loads", "dill.loads", "cloudpickle.loads"}
 )
+# What a pickle's GLOBAL opcodes may name: shells and code runners (under any module name pickle records
+# them by), and classes that only rebuild data
+_PICKLED_SHELLS = frozenset(
+    {
+        *(f"{m}.{f}" for m in ("os", "posix", "nt") for f in ("system", "popen", "execv", "execvp")),
+        *(f"subprocess.{f}" for f in ("run", "call", "check_call", "check_output", "Popen", "getoutput")),
+        "commands.getoutput",
+        "pty.spawn",
+    }
+)
+_PICKLED_CODE = frozenset(
+    {f"{m}.{f}" for m in ("builtins", "__builtin__") for f in ("eval", "exec", "compile", "__import__")}
+)
+_PICKLED_DATA = frozenset(
+    {
+        "collections.OrderedDict",
+        "collections.defaultdict",
+        "collections.deque",
+        "datetime.datetime",
+        "datetime.date",
+        "datetime.time",
+        "datetime.timedelta",
+        "decimal.Decimal",
+        "builtins.set",
+        "builtins.frozenset",
+        "builtins.complex",
+        "builtins.bytearray",
+        "__builtin__.set",
+        "copy_reg._reconstructor",
+        "copyreg._reconstructor",
+        "builtins.object",
+        "__builtin__.object",
+    }
+)
+_MAX_PICKLE_OPS = 20000
+
+
+def _pickled_calls(data: str) -> list[tuple[str, list[str]]] | None:
+    """The callables a pickle names (its GLOBAL/STACK_GLOBAL opcodes), each with the pickle's strings,
+    read with `pickletools` (which parses and never loads). None when the data is not a readable pickle."""
+    import pickletools
+    from itertools import islice
+
+    try:
+        ops = list(islice(pickletools.genops(data.encode("utf-8", "surrogateescape")), _MAX_PICKLE_OPS))
+    except Exception:  # not a pickle (or one mangled on its way): unknown
+        return None
+    if len(ops) >= _MAX_PICKLE_OPS:
+        return None
+    called: list[str] = []
+    texts: list[str] = []  # the strings the pickle holds besides the names of what it calls
+    for op, arg, _ in ops:
+        if op.name in ("GLOBAL", "INST") and isinstance(arg, str):
+            module, _, attribute = arg.partition(" ")
+            called.append(f"{module}.{attribute}")
+        elif op.name == "STACK_GLOBAL" and len(texts) >= 2:
+            called.append(f"{texts.pop(-2)}.{texts.pop()}")
+        elif isinstance(arg, str):
+            texts.append(arg)
+    return [(c, texts) for c in dict.fromkeys(called)]
+
+
 _DYNAMIC_CODE = frozenset({"types.FunctionType", "types.CodeType", "ctypes.pythonapi", "runpy.run_module"})
 _DECODERS = {
     "base64.b64decode": b64decode,
@@ -737,7 +799,20 @@ class _Py:
         if name in _DESERIALISERS:
             if first.tainted:
                 fx.download_exec = True
-            fx.flag(f"python {name} may run code in the data")
+            data = known(first) if args and name != "marshal.loads" else None
+            calls = _pickled_calls(data) if data is not None else None
+            if calls is None:  # data Limen cannot see or read: whatever it calls is not known
+                fx.flag(f"python {name} may run code in the data")
+                return UNK
+            for called, strings in calls:  # a pickle written out in the code: what it calls is known
+                if called in _PICKLED_SHELLS:
+                    for text in strings[:4]:
+                        self.shell(s(text), f"{name} of {called}")
+                elif called in _PICKLED_CODE:
+                    for text in strings[:4]:
+                        self.run_code(s(text), f"{name} of {called}")
+                elif called not in _PICKLED_DATA:
+                    fx.flag(f"python {name} calls {called} from its data")
             return UNK
         if name in _NATIVE or name.startswith("ctypes.cdll."):
             library = known(first) if args else None
