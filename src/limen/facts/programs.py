@@ -193,7 +193,9 @@ def sdk_destruction(sdk: CloudSdk, chain: list[str]) -> tuple[str, ...]:
         nouns = [w for w in chain[:-1] if w.lower() not in _CHAIN_FILLER and w.isidentifier()]
         if nouns:
             words.append(nouns[-1].lower())
-    return (sdk.joiner.join(words),) if sdk.joiner != " " else tuple(words)
+    # `s3.buckets.all()` iterated or `bucket.objects.all().delete()`: every one of them, as the CLI's `--all`
+    every = ("--all",) if "all" in chain[:-1] else ()
+    return ((sdk.joiner.join(words),) if sdk.joiner != " " else tuple(words)) + every
 
 
 def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
@@ -1108,7 +1110,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         R.SENDS,  # uploads to its store (`cp FILE s3://...`)
         destroys_all=rf"{_W}s3\s+rb{_E}|{_W}s3\s+rm{_E}.*{_W}--recursive{_E}"
-        rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}",
+        rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}|{_W}delete-[\w-]+\s+--all{_E}",
         destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:batch-)?(?:delete|terminate|remove|deregister)-[\w-]+{_E}"
         rf"|{_W}schedule-key-deletion{_E}"
         rf"|{_W}put-bucket-lifecycle(?:-configuration)?{_E}.*Expiration",  # objects expired: deleted later
