@@ -138,6 +138,11 @@ GO = frozenset(
         *("github.com/golang-jwt/jwt", "github.com/jackc/pgx", "github.com/lib/pq", "gorm.io/gorm"),
         *("github.com/go-redis/redis", "github.com/redis/go-redis", "google.golang.org/grpc"),
         *("github.com/prometheus/client_golang", "github.com/aws/aws-sdk-go", "github.com/urfave/cli"),
+        *("github.com/boltdb/bolt", "go.etcd.io/bbolt", "github.com/gofiber/fiber"),
+        *("github.com/joho/godotenv",),
+        *("github.com/rs/zerolog", "github.com/mattn/go-sqlite3", "github.com/go-sql-driver/mysql"),
+        *("github.com/gorilla/websocket", "github.com/valyala/fasthttp"),
+        *("github.com/julienschmidt/httprouter",),
         *("github.com/joho/godotenv", "github.com/fatih/color", "github.com/mattn/go-sqlite3"),
         *("golang.org/x/crypto", "golang.org/x/net", "golang.org/x/sync", "github.com/gofiber/fiber"),
     }
@@ -150,7 +155,29 @@ PACKAGIST = frozenset(
     }
 )
 
-POPULAR = {"pypi": PYPI, "npm": NPM, "crates": CRATES, "rubygems": RUBYGEMS, "go": GO, "packagist": PACKAGIST}
+# Docker Hub's official images (`docker.io/library/NAME`): what `docker run NAME` usually means
+DOCKER = frozenset(
+    {
+        *("nginx", "postgres", "redis", "node", "python", "ubuntu", "alpine", "debian", "mysql", "mongo"),
+        *("httpd", "golang", "openjdk", "eclipse-temurin", "amazoncorretto", "ruby", "php", "rust"),
+        *("busybox",),
+        *("traefik", "haproxy", "memcached", "rabbitmq", "mariadb", "elasticsearch", "kibana", "logstash"),
+        *("grafana", "consul", "vault", "registry", "jenkins", "sonarqube", "wordpress", "ghost", "caddy"),
+        *("centos", "fedora", "amazonlinux", "archlinux", "rockylinux", "almalinux", "bash", "gradle"),
+        *("maven", "tomcat", "jetty", "influxdb", "telegraf", "cassandra", "couchdb", "neo4j", "zookeeper"),
+        *("sentry", "nextcloud", "owncloud", "composer", "docker", "hello-world", "perl", "erlang", "elixir"),
+        *("swift", "julia", "haskell", "clojure", "groovy", "pypy", "buildpack-deps", "solr", "percona"),
+    }
+)
+POPULAR = {
+    "pypi": PYPI,
+    "npm": NPM,
+    "crates": CRATES,
+    "rubygems": RUBYGEMS,
+    "go": GO,
+    "packagist": PACKAGIST,
+    "docker": DOCKER,
+}
 
 # Releases published by attackers or by a hijacked maintainer account: (registry, name) -> the versions that
 # carry the payload; an empty set means every version of that name does. A few well-documented incidents;
@@ -193,6 +220,10 @@ def package_name(registry: str, spec: str) -> str:
     if registry in ("go", "packagist"):
         name = re.split(r"[@:]", spec, maxsplit=1)[0].lower()
         return name if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+", name) else ""
+    if registry == "docker":  # `docker.io/library/nginx:1.25` -> `nginx`; another registry's or a user's: ""
+        bare = spec.lower().removeprefix("docker.io/").removeprefix("library/")
+        name = re.split(r"[@:]", bare, maxsplit=1)[0]
+        return name if re.fullmatch(r"[a-z0-9][a-z0-9._-]*", name) else ""
     match = _PYPI_NAME.match(spec)
     return re.sub(r"[._]+", "-", match.group(0)).lower() if match else ""
 
@@ -212,6 +243,16 @@ def known_malicious(registry: str, spec: str) -> bool:
     return not versions or package_version(spec) in versions
 
 
+# What an impostor hangs on a well-known owner's name (`boltdb-go` for `boltdb`, `go-gorilla` for `gorilla`)
+_DECORATIONS = ("go", "golang", "dev", "io", "js", "hq", "org", "official", "lib", "pkg", "labs", "inc")
+
+
+def _decorated(part: str, theirs: str) -> bool:
+    return len(theirs) >= 4 and any(
+        part in (f"{theirs}-{d}", f"{theirs}{d}", f"{d}-{theirs}", f"{theirs}_{d}") for d in _DECORATIONS
+    )
+
+
 def imitated(registry: str, name: str) -> str:
     """The popular package `name` is a near miss of in `registry` ("" for none): a name of five letters or
     more for single names; for paths (`github.com/gorrila/mux`, `symfony/symfonny`), one of the same length
@@ -225,7 +266,8 @@ def imitated(registry: str, name: str) -> str:
             theirs = candidate.split("/")
             # the other parts the same, one part may be two edits away (`gorrila` for `gorilla`)
             if len(theirs) == len(parts) and all(
-                p == t or (len(t) >= 5 and within_edits(p, t, 2)) for p, t in zip(parts, theirs, strict=True)
+                p == t or (len(t) >= 5 and within_edits(p, t, 2)) or _decorated(p, t)
+                for p, t in zip(parts, theirs, strict=True)
             ):
                 return candidate
         return ""

@@ -227,6 +227,17 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
 SCRATCH_DATABASE = r"[\w-]*(?:_test|_dev|-test|-dev|_development|_testing)"
 
 
+# `docker run`'s options that take a value: the image is the first word after them
+_DOCKER_RUN_OPTS = (
+    *("-p", "--publish", "-v", "--volume", "-e", "--env", "--env-file", "--name", "-w", "--workdir"),
+    *("--network", "--net", "--entrypoint", "-u", "--user", "--mount", "-l", "--label", "--add-host"),
+    *("--cpus", "-m", "--memory", "--restart", "--platform", "--pull", "-h", "--hostname", "--log-driver"),
+    *("--log-opt", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--shm-size"),
+    *("--tmpfs", "--dns", "--gpus", "--ipc", "--pid", "--uts", "--cidfile", "--expose", "--health-cmd"),
+    *("-a", "--attach", "--link", "--runtime", "--stop-signal", "--stop-timeout", "--volumes-from"),
+)
+
+
 def _p(
     name: str,
     *roles: Role,
@@ -737,6 +748,8 @@ PROGRAMS: tuple[Program, ...] = (
         registry="pypi",
         installs=("install", "download"),
         reroutes=rf"{_W}config\s+set\s+\S*(?:index-url|find-links|trusted-host){_E}",
+        # a requirements or constraints list fetched from an address: whatever it names when it is read
+        fetches_code=r"(?:^|\s)(?:-[rc]\s*|--(?:requirement|constraint)[=\s]+)https?://",
     ),
     _p(
         "gem",
@@ -845,6 +858,11 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("podman", "nerdctl", "docker-compose", "buildah"),
         pushes=("push",),
         push_target="image",
+        # an image pulled or run by name: Docker Hub's official images are the registry's popular names
+        registry="docker",
+        installs=("pull",),
+        runs_package=("run", "create", "container run"),
+        options=_DOCKER_RUN_OPTS,
         destroys_one=rf"{_W}volume\s+(?:rm|prune){_E}|{_W}system\s+prune{_E}.*{_W}--volumes{_E}"
         rf"|{_W}compose\s+down{_E}.*{_W}(?:-v|--volumes){_E}|{_W}down{_E}.*{_W}(?:-v|--volumes){_E}",
     ),
