@@ -61,7 +61,8 @@ def test_a_taint_recorded_through_the_server_is_enforced_on_the_proxied_call(
         assert "fetch_notes" in client.tools()
         refused = client.call("fetch_notes", {"topic": SECRET})
         assert refused.get("isError") is True and "confirmed_exfil" in text(refused)
-        later = text(client.call("fetch_notes", {"topic": "weather"}))  # the tainted session sends data
+        # the tainted session sends what could hold the secret in some encoding (plain words could not)
+        later = text(client.call("fetch_notes", {"topic": "weather Zq8Lm3Nv7Bx2Kc9Wd4Rf6Th1Yj5"}))
         assert "multi_step_exfil" in later and "`limen serve approve " in later
     with LineClient(proxy_argv(FS, "--session", "mcp-clean", name="fs"), env, **replica.door_env()) as client:
         client.initialize()

@@ -196,7 +196,16 @@ def _holds_credentials(path: str) -> bool:
             text = handle.read(_CREDENTIAL_PEEK)
     except (OSError, ValueError):
         return False
+    if _CREDENTIAL_SETTING.search(text):  # `"GITHUB_TOKEN": "ghp_..."` in an env block
+        return True
     return any(h.confidence >= KEYWORD for h in find_secrets(text, decode=False, weak=False))
+
+
+# A setting named for a credential with a literal value (not `${VAR}` or `$VAR`, which name one elsewhere)
+_CREDENTIAL_SETTING = re.compile(
+    r"""["']?\w*(?:TOKEN|API_?KEY|SECRET|PASSWORD|PASSWD|PAT|CREDENTIALS?)\w*["']?\s*[:=]\s*["'](?!\$)[^"'\s]{8,}["']""",
+    re.IGNORECASE,
+)
 
 
 def _is_policy(path: str) -> bool:

@@ -1346,7 +1346,7 @@ def _git_ignored(relative: str, workspace: str) -> bool:
 
 
 # Folders whose files a web site hands to every visitor
-_SERVED_FOLDER = re.compile(r"/(?:public|static|www|wwwroot|htdocs|assets|dist)/[^/]+")
+_SERVED_FOLDER = re.compile(r"/(public|static|www|wwwroot|htdocs|assets|dist)/[^/]+")
 
 
 @rule(
@@ -1367,10 +1367,8 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
         args = action.arguments
         texts = [v for k, v in args.items() if k in ("content", "new_string") and isinstance(v, str)]
         if any(h.confidence >= KEYWORD for t in texts for h in find_secrets(t, decode=False, weak=False)):
-            name = committed[0].rsplit("/", 1)[-1]
-            served = _SERVED_FOLDER.search(committed[0])
-            goes = "the site serves" if served else "is committed with the code"
-            where = f"{name}, which {goes}"
+            served = _SERVED_FOLDER.search(committed[0])  # the folder's name is one of a fixed few
+            where = f"{served.group(1)}/, which the site serves" if served else "a file committed with code"
             detail = f"a credential written into {where}"
             return [Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, detail)]
     if not outside and (action.capability != "shell.execute" or ctx.mode is Mode.LIGHT):
@@ -1389,8 +1387,13 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
             named = _named_issuers(action, set(kinds))
             if not _intended_use(action, named, ctx):
                 findings.append(Finding(ReasonCode.SECRET_EXFILTRATION, Verdict.BLOCK, 95, detail))
-            elif named & _ISSUERLESS or ctx.mode in (Mode.STRICT, Mode.PARANOID):
-                # a trusted host given a credential that does not say whose it is; in strict, any use asks
+            elif (
+                named & _ISSUERLESS
+                or ctx.mode in (Mode.STRICT, Mode.PARANOID)
+                or any(d.has_userinfo for d in action.destinations)
+            ):
+                # a trusted host given a credential that does not say whose it is, one written into a URL
+                # (kept in the remote's config and in logs); in strict, any use asks
                 findings.append(
                     Finding(
                         ReasonCode.SECRET_EXFILTRATION,
