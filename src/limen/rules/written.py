@@ -465,9 +465,11 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     """Code that starts processes: its string literals, read as the command lines it would run
     (`exec.Command("sh", "-c", "curl ... | sh")`), and a shell whose input and output are a network
     connection (a reverse shell, in any language). Code that starts none runs no command line."""
+    concerns = _private_sends(text) + _signature_off(text) + _written_access(text)
     if not _EXEC_CALL.search(text):
-        return [], []
-    commands, concerns = _string_literals(text)
+        return [], concerns
+    commands, literal_concerns = _string_literals(text)
+    concerns += literal_concerns
     if _SHELL_LITERAL.search(text) and _wired_to_connection(text):
         concerns.append(IMPLANT + "a shell whose input and output are a network connection")
     return commands, concerns
@@ -690,7 +692,7 @@ def _python(text: str) -> tuple[list[str], list[str]]:
     if source is not None:
         commands.append("python3 -c " + quote(source))
         concerns.extend(_credential_bypass(source))
-    concerns.extend(_private_sends(text) + _signature_off(text))
+    concerns.extend(_private_sends(text) + _signature_off(text) + _written_access(text))
     return commands, concerns
 
 
@@ -773,7 +775,7 @@ def _credential_bypass(source: str) -> list[str]:
         if isinstance(node, ast.If) and _compares_literal(node.test) and _passes_through(node.body):
             # `if request.headers.get('X-Debug') == 'letmein': return f(*a, **k)`: a guard skipped on a word
             found.append(IMPLANT + "a guard is skipped when a request carries a fixed word")
-        if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_true(node.body):
+        if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_something(node.body):
             found.append(IMPLANT + "a hard-coded credential is let through")
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_true(node.values[0]):
             found.append(IMPLANT + "a check made always true")  # `True or hmac.compare_digest(...)`
@@ -789,11 +791,26 @@ def _names_credential(node: ast.expr) -> bool:
 
 
 def _compares_credential(test: ast.expr) -> bool:
+    """`password == "m4int3nance!"`, `token in ("a", "b")`, `password == MASTER` (a constant's name)."""
     return (
         isinstance(test, ast.Compare)
         and any(isinstance(op, (ast.Eq, ast.In)) for op in test.ops)
         and _names_credential(test.left)
-        and any(isinstance(c, (ast.Constant, ast.Tuple, ast.List, ast.Set)) for c in test.comparators)
+        and any(
+            isinstance(c, (ast.Constant, ast.Tuple, ast.List, ast.Set))
+            or (isinstance(c, ast.Name) and c.id.isupper())
+            for c in test.comparators
+        )
+    )
+
+
+def _returns_something(body: list[ast.stmt]) -> bool:
+    """A branch that lets its caller through: it returns a value that is not None or False (True, a user)."""
+    return any(
+        isinstance(s, ast.Return)
+        and s.value is not None
+        and not (isinstance(s.value, ast.Constant) and s.value.value in (None, False))
+        for s in body
     )
 
 
@@ -887,77 +904,145 @@ def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]
 
         flag = "-r" if interpreter == "php" else "-e"
         code = re.sub(r"^\s*<\?php\b|\?>\s*$", "", text) if interpreter == "php" else text
-        return [f"{interpreter} {flag} {quote(code)}"], _private_sends(text) + _signature_off(text)
+        concerns = _private_sends(text) + _signature_off(text) + _written_access(text)
+        return [f"{interpreter} {flag} {quote(code)}"], concerns
 
     return extract
 
 
-# What a program holds for someone else: the browser's cookies and stored tokens, what a web client sent in
-# its headers, cookies or login form, and secrets from the environment
-_BROWSER_SECRETS = re.compile(r"\bdocument\.cookie\b|\b(?:localStorage|sessionStorage)\b")
-_CLIENT_SECRETS = re.compile(
-    r"\b\w+\.(?:headers|cookies|rawHeaders)\b|\b(?:request\.(?:form|json|get_json|data|body)|req\.body)\b"
+# What a program holds for someone else, by kind: the browser's cookies, stored tokens and keystrokes; what a
+# web client sent in its headers, cookies, body or form (not its query: search words, ids); a user's
+# password; a credential file's content; secrets from the environment
+_PASSWORD = "a user's password"
+_HELD: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "the browser's cookies, stored tokens or keystrokes",
+        re.compile(
+            r"\bdocument\.cookie\b|\b(?:localStorage|sessionStorage)\b|\bnavigator\.credentials\b"
+            r"|addEventListener\(\s*[\"']key(?:down|up|press)|\bonkey(?:down|up|press)\s*="
+        ),
+    ),
+    (
+        "what web clients send (headers, cookies, forms)",
+        re.compile(
+            r"\b\w+\.(?:headers|cookies|rawHeaders)\b"
+            r"|\b(?:request|req)\.(?:form|json|get_json|data|body|POST|COOKIES|META)\b"
+        ),
+    ),
+    (_PASSWORD, re.compile(r"\b(?:password|passwd|passphrase|pwd)\b", re.IGNORECASE)),
 )
-_ENV_READ = re.compile(r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\$_ENV\b|\$ENV\{")
-_ENV_BOUND = re.compile(
-    r"^\s*(?:const|let|var|my)?\s*\$?(\w+)\s*=[^=].*?(?:os\.environ|getenv\s*\(|process\.env)", re.MULTILINE
+_ENV_READ = re.compile(
+    r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\$_ENV\b|\$ENV\{|\benv::var\b"
+)
+_SECRET_PATH = re.compile(r"""["'`]([~/.][^"'`\s]*)["'`]""")
+# `name = ...`, `const name = ...`, `let Ok(name) = ...`, `name := ...`: a name bound on one line
+_BINDING = re.compile(
+    r"^\s*(?:if\s+)?(?:let\s+(?:mut\s+)?|const\s+|var\s+|my\s+)?(?:Ok\()?\$?(\w+)\)?\s*:?=(?!=)(.*)$"
 )
 _SENDS = re.compile(
     r"\b(?:fetch|sendBeacon|urlopen|Request|request|post|put|get|ajax|axios|XMLHttpRequest|Image|WebSocket|"
-    r"HTTPSConnection|HTTPConnection)\b|\.src\s*=|\.end\s*\("
+    r"HTTPSConnection|HTTPConnection|create_connection|sendall|send|reqwest|Post|Get)\b|\.src\s*=|\.end\s*\("
 )
-_ABSOLUTE_URL = re.compile(
+_ADDRESS = re.compile(
     r"""["'`](?:https?|wss?)://([A-Za-z0-9.-]+)|\bhost(?:name)?\s*[:=]\s*["']([A-Za-z0-9.-]+)["']"""
+    r"""|\(\s*\(\s*["']([A-Za-z0-9.-]+)["']\s*,\s*\d+\s*\)"""
 )
-_WINDOW = 6  # lines of a program read together as one piece of logic (a handler, a function)
+_STRING = re.compile(r"""(["'`])(?:\\.|(?!\1).)*\1""")
+
+
+def _outside_strings(code: str) -> str:
+    """`code` with its string literals replaced by what they interpolate (`f"{user}:{pw}"`, `${token}`):
+    a word inside a literal (`"/password-reset"`) is text, not the program's data."""
+    return _STRING.sub(lambda m: " ".join(re.findall(r"\{([^{}]*)\}", m.group(0))), code)
+
+
+def _held_in(code: str) -> tuple[str, list[str]] | None:
+    """What `code` holds for someone else (a kind from `_HELD`, a credential file, the environment) and, for
+    the environment, the variables it reads; None when it holds none of it."""
+    words = _outside_strings(code)
+    for kind, pattern in _HELD:  # a password is a word of the program's, never one inside a literal
+        if pattern.search(words if kind == _PASSWORD else code):
+            return kind, []
+    from limen.rules.paths import is_secret_file
+
+    for path in _SECRET_PATH.findall(code):
+        if is_secret_file(path if path.startswith("/") else "/root/" + path.lstrip("~./")):
+            return "a credential file's content", []
+    if _ENV_READ.search(code):
+        return "a secret from the environment", re.findall(r"[A-Z][A-Z0-9_]{2,}", code)
+    return None
 
 
 def _private_sends(text: str) -> list[str]:
-    """Program code that sends what it holds for someone else to a host named in it: the browser's cookies
-    or stored tokens, a client's headers, cookies or form, or an environment secret (read there, or bound to
-    a name earlier), in the statement that makes a request to an absolute address that is not this
-    machine's or the private network's, nor (for a secret) the service it is named for. An implant: the data
-    leaves whenever the code runs."""
-    if not _ABSOLUTE_URL.search(text[:MAX_TEXT]):
+    """Program code that sends what it holds for someone else to a host named in it (`_held_in`), read in
+    the statement that makes the request or through a name bound to it earlier, when the address is not
+    this machine's or the private network's, nor (for an environment secret) the service the secret is
+    named for. An implant: the data leaves whenever the code runs."""
+    source = text[:MAX_TEXT]
+    if not _ADDRESS.search(source):
         return []
     from limen.facts.hosts import issuers_for_host, issuers_of_credentials
-    from limen.model import HostClass
-    from limen.normalize.net import host_destination
 
-    lines = text[:MAX_TEXT].splitlines()
-    bound: dict[str, list[str]] = {}  # a name bound to an environment read -> the variables that line reads
-    for found in _ENV_BOUND.finditer(text[:MAX_TEXT]):
-        end = text.find("\n", found.end())
-        line = text[found.start() : end if end >= 0 else len(text)]
-        bound.setdefault(found.group(1), []).extend(re.findall(r"[A-Z][A-Z0-9_]{2,}", line))
-    env_use = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(bound))) + r")\b") if bound else None
+    lines = source.splitlines()
+    bound: dict[str, tuple[str, list[str]]] = {}  # a name bound to something held -> what it holds
+    for line in lines:
+        binding = _BINDING.match(line)
+        if binding is not None:
+            held = _held_in(binding.group(2)) or _through(binding.group(2), bound)
+            if held is not None:
+                bound[binding.group(1)] = held
     for i, line in enumerate(lines):
-        hosts = [a or b for a, b in _ABSOLUTE_URL.findall(line)]
+        hosts = [a or b or c for a, b, c in _ADDRESS.findall(line)]
         if not hosts or not _SENDS.search(line):
             continue
         statement = "\n".join(
             lines[i : i + _STATEMENT_LINES]
         )  # a call's options may follow on its next lines
+        held = _held_in(statement) or _through(statement, bound)
+        if held is None:
+            continue
+        kind, variables = held
         for host in hosts:
-            if host_destination(host).host_class is not HostClass.PUBLIC:
+            if not _outside(host):
                 continue
-            if _BROWSER_SECRETS.search(statement):
-                return [IMPLANT + f"the browser's cookies or stored tokens sent to {host}"]
-            if _CLIENT_SECRETS.search(statement):
-                return [IMPLANT + f"what web clients send (headers, cookies, forms) sent to {host}"]
-            if _ENV_READ.search(statement) or (env_use is not None and env_use.search(statement)):
-                names = re.findall(r"[A-Z][A-Z0-9_]{2,}", statement)
-                names += [
-                    v
-                    for n, read in bound.items()
-                    if re.search(rf"\b{re.escape(n)}\b", statement)
-                    for v in read
-                ]
-                if not any(_named_for_host(n, host) for n in names) and not issuers_of_credentials(
-                    " ".join(f"${n}" for n in names)
-                ) & issuers_for_host(host):
-                    return [IMPLANT + f"a secret from the environment sent to {host}"]
+            if variables and (
+                any(_named_for_host(v, host) for v in variables)
+                or issuers_of_credentials(" ".join(f"${v}" for v in variables)) & issuers_for_host(host)
+            ):
+                continue  # `OPENWEATHER_API_KEY` to api.openweathermap.org: the secret's own service
+            return [IMPLANT + f"{kind} sent to {host}"]
     return []
+
+
+def _outside(host: str) -> bool:
+    """A host off this machine and off the private network (a documentation or reserved address counts as
+    outside: code names it only to reach someone)."""
+    import ipaddress
+
+    from limen.model import HostClass
+    from limen.normalize.net import host_destination
+
+    found = host_destination(host)
+    if found.host_class in (HostClass.LOOPBACK, HostClass.LINK_LOCAL, HostClass.METADATA):
+        return False
+    if found.host_class is HostClass.PRIVATE:
+        if not found.ip:
+            return False  # `db.internal`, `printer.local`
+        address = ipaddress.ip_address(found.ip)
+        return not any(address in ipaddress.ip_network(n) for n in _PRIVATE_NETWORKS)
+    return True
+
+
+_PRIVATE_NETWORKS = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7")
+
+
+def _through(code: str, bound: dict[str, tuple[str, list[str]]]) -> tuple[str, list[str]] | None:
+    """What a name bound earlier brings into `code` (`token = localStorage.getItem(...)`, then `token`)."""
+    words = _outside_strings(code)
+    for name, held in bound.items():
+        if re.search(rf"\b{re.escape(name)}\b", words):
+            return held
+    return None
 
 
 _STATEMENT_LINES = 4
@@ -971,6 +1056,26 @@ _SIGNATURE_OFF = re.compile(
     r"""|\bignoreSignature\s*:\s*true\b""",
     re.IGNORECASE,
 )
+
+
+# In any language: a credential compared with a literal and let through (`if token == "root-override" {
+# return true; }`), an administrator created with a password written in the code
+_LITERAL_LET_THROUGH = re.compile(
+    r"""\bif\s*\(?\s*(?:\w+\.)*(?:token|password|passwd|pass|secret|api_?key|apikey|pin|otp)\s*===?\s*"""
+    r"""["'][^"'\n]{3,}["']\s*\)?\s*:?\s*\{?\s*return\s+(?:true|True|nil|next\s*\(\s*\)|Ok\b)""",
+    re.IGNORECASE,
+)
+_ADMIN_WITH_PASSWORD = re.compile(r"""\bcreate_?superuser\s*\([^)]*["'][^"'\n]{4,}["']\s*\)""", re.IGNORECASE)
+
+
+def _written_access(text: str) -> list[str]:
+    """Access granted by the code itself: a literal credential let through, an admin with a known password."""
+    found = []
+    if _LITERAL_LET_THROUGH.search(text[:MAX_TEXT]):
+        found.append(IMPLANT + "a hard-coded credential is let through")
+    if _ADMIN_WITH_PASSWORD.search(text[:MAX_TEXT]):
+        found.append(IMPLANT + "an administrator is created with a password written in the code")
+    return found
 
 
 def _signature_off(text: str) -> list[str]:
@@ -1218,7 +1323,7 @@ def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> 
         return False
     if content == "python" and _CREDENTIAL_WORDS.search(text):
         return False  # authentication code: `_credential_bypass` reads it
-    if _private_sends(text) or _signature_off(text):
+    if _private_sends(text) or _signature_off(text) or _written_access(text):
         return False
     from limen.normalize.code import analyse_code
 
