@@ -220,10 +220,12 @@ def package_name(registry: str, spec: str) -> str:
     if registry in ("go", "packagist"):
         name = re.split(r"[@:]", spec, maxsplit=1)[0].lower()
         return name if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+", name) else ""
-    if registry == "docker":  # `docker.io/library/nginx:1.25` -> `nginx`; another registry's or a user's: ""
+    if (
+        registry == "docker"
+    ):  # `docker.io/library/nginx:1.25` -> `nginx`, `pyth0n/python`; another registry's: ""
         bare = spec.lower().removeprefix("docker.io/").removeprefix("library/")
         name = re.split(r"[@:]", bare, maxsplit=1)[0]
-        return name if re.fullmatch(r"[a-z0-9][a-z0-9._-]*", name) else ""
+        return name if re.fullmatch(r"[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)?", name) else ""
     match = _PYPI_NAME.match(spec)
     return re.sub(r"[._]+", "-", match.group(0)).lower() if match else ""
 
@@ -270,5 +272,15 @@ def imitated(registry: str, name: str) -> str:
                 for p, t in zip(parts, theirs, strict=True)
             ):
                 return candidate
+        return ""
+    if "/" in name and registry == "docker":
+        # `pyth0n/python`, `1ibrary/nginx`: an official image's name under an account named like it
+        owner, _, image = name.partition("/")
+        if (
+            image in known
+            and owner != image
+            and (within_edits(owner, image, 2) or within_edits(owner, "library", 2))
+        ):
+            return image
         return ""
     return imitates(name, known) if len(name) >= 5 else ""

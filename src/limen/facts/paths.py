@@ -135,6 +135,7 @@ BY_NAME: dict[str, PathFact] = {
     "Dockerfile": _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True),
     "Containerfile": _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True),
     "build.rs": _f("build_rs", "cargo runs it before every build", "string_literals", severe_only=True),
+    "Cargo.toml": _f("cargo_toml", "cargo builds its dependencies (their build scripts run)", "cargo_toml"),
     "makefile": _f("makefile", "make runs its recipes", "makefile"),
     "GNUmakefile": _f("makefile", "make runs its recipes", "makefile"),
     "justfile": _f("justfile", "just runs its recipes", "makefile"),
@@ -393,14 +394,18 @@ PROGRAMS = {
 }
 
 
+# Infrastructure as code: what it describes is made by the next apply, often by CI, with its credentials
+INFRASTRUCTURE = {".tf": _f("terraform", "terraform apply makes what it describes", "terraform")}
+
+
 def describe(path: str, *, home: str) -> PathFact | None:
-    """What a canonical absolute path is for, when it is persistence, agent instructions or program code;
-    else None."""
+    """What a canonical absolute path is for, when it is persistence, agent instructions, program code or
+    infrastructure; else None."""
     found = _describe(path, home=home)
     if found is None:
         dot = path.rfind(".")
         if dot > path.rfind("/"):
-            return PROGRAMS.get(path[dot:].lower())
+            return PROGRAMS.get(path[dot:].lower()) or INFRASTRUCTURE.get(path[dot:].lower())
     return found
 
 

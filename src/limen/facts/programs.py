@@ -1115,7 +1115,10 @@ PROGRAMS: tuple[Program, ...] = (
         # a workload scaled to nothing is an outage, however reversible
         destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
         rf"|{_W}drain{_E}",
-        grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}",
+        grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
+        # a workload given the host: privileged, the host's process, network or IPC namespace, its files
+        rf"|{_W}(?:patch|set|edit){_E}.*(?:[\"']privileged[\"']\s*:\s*true|host(?:PID|Network|IPC)[\"']?\s*:\s*true"
+        r"|hostPath)",
     ),
     _p(
         "helm",

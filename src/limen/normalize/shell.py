@@ -1363,7 +1363,7 @@ def _emptied_operands(name: str, argv: list[str]) -> list[str]:
                 zero = zero or word.removeprefix("--size=").removeprefix("-s") == "0"
             elif not word.startswith("-"):
                 files.append(word)
-        return files if zero else []
+        return (files or ["{}"]) if zero else []  # none named: what xargs or find hands it (`{}`)
     if name == "cp" and len(words) >= 2 and words[-2] == "/dev/null":
         return [words[-1]]
     if name in ("sed", "gsed") and any(w.startswith(("-i", "--in-place")) for w in words):
@@ -1374,7 +1374,9 @@ def _emptied_operands(name: str, argv: list[str]) -> list[str]:
 
 
 def _record_emptied(state: _State, files: list[str], via: tuple[str, ...]) -> None:
-    if files:
+    if files == ["{}"] and "xargs" in via:  # `xargs truncate -s 0`: its input names the files, as for rm
+        _record(state, Command(argv=("rm", "-f"), name="rm", via=(*via, "empties")))
+    elif files:
         _record(state, Command(argv=("rm", "-f", *files), name="rm", via=(*via, "empties")))
 
 

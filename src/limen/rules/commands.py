@@ -438,15 +438,19 @@ def _find_filters(argv: tuple[str, ...]) -> bool:
 
 
 def _source_glob(argv: tuple[str, ...]) -> str:
-    """The program-code extension (`facts.paths.PROGRAMS`) a find's only name test selects (`-name '*.py'`),
-    or "": a find narrowed to nothing but a language's files matches the project's code in it."""
+    """The program-code extensions (`facts.paths.PROGRAMS`) a find's name tests select (`-name '*.py'`,
+    `-name '*.rs' -o -name '*.py'`), space-separated, or "": a find narrowed to nothing but languages'
+    files matches the project's code in them."""
     from limen.facts.paths import PROGRAMS
 
     names = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-name", "-iname")]
-    if len(names) != 1 or any(w in ("-path", "-newer", "-mtime", "-size", "-regex") for w in argv):
+    if not names or any(w in ("-path", "-newer", "-mtime", "-size", "-regex", "!", "-not") for w in argv):
         return ""
-    match = re.fullmatch(r"\*(\.\w+)", names[0])
-    return match.group(1) if match and match.group(1).lower() in PROGRAMS else ""
+    if len(names) > 1 and argv.count("-o") + argv.count("-or") != len(names) - 1:
+        return ""  # names joined by -o (`-name '*.rs' -o -name '*.py'`), or not a plain alternative
+    found = [re.fullmatch(r"\*(\.\w+)", name) for name in names]
+    extensions = [m.group(1) for m in found if m is not None and m.group(1).lower() in PROGRAMS]
+    return " ".join(extensions) if len(extensions) == len(names) else ""
 
 
 def _find_roots(command: Command, action: Action, ctx: Context) -> list[str]:
@@ -562,7 +566,8 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
     if _find_filters(command.argv):
         source = _source_glob(command.argv)
-        if source and _holds(roots, lambda name: name.lower().endswith(source.lower())):
+        wanted = tuple(source.lower().split())
+        if source and _holds(roots, lambda name: name.lower().endswith(wanted)):
             # `find . -name '*.py' -delete`: every file of the project's code in that language
             detail = f"find deletes every {source} file"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)

@@ -308,6 +308,8 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
             concerns.extend(_imitated_action(node))
 
     walk(data, "", 0)
+    if re.search(r"^\s*permissions\s*:\s*write-all\b", text, re.MULTILINE):
+        concerns.append("every job's token may write to everything in the repository")
     if "pull_request_target" in text and _PULL_REQUEST_CODE.search(text):
         concerns.append("a pull_request_target workflow runs the pull request's code with the secrets")
     return commands, concerns[:8]
@@ -439,9 +441,13 @@ def _mcp_servers(text: str) -> tuple[list[str], list[str]]:
 
 
 def _dockerfile(text: str) -> tuple[list[str], list[str]]:
-    """A Dockerfile's shell-form `RUN` lines (continuations joined), run on every build."""
+    """A Dockerfile's shell-form `RUN` lines (continuations joined), run on every build, and its base images
+    judged as `docker pull` of them (`FROM ngnix`)."""
     joined = re.sub(r"\\\n", " ", text)
-    return [m.strip() for m in re.findall(r"^\s*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)], []
+    runs = [m.strip() for m in re.findall(r"^\s*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)]
+    images = re.findall(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", joined, re.IGNORECASE | re.MULTILINE)
+    concerns = [IMPLANT + c for c in _lookalikes("docker", images)]  # the image every build runs
+    return runs, concerns
 
 
 _STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
@@ -661,6 +667,68 @@ _CARGO_PROGRAMS = re.compile(
 )
 
 
+_CARGO_DEPENDENCY_TABLE = re.compile(r"^\s*\[(?:target\.[^\]]+\.)?(?:dev-|build-)?dependencies\]\s*$")
+_CARGO_ENTRY = re.compile(r"""^\s*([\w-]+)\s*=\s*(?:"([^"]*)"|\{(.*)\})""")
+
+
+def _cargo_toml(text: str) -> tuple[list[str], list[str]]:
+    """`Cargo.toml`: its dependencies, by name (a near miss of a popular crate, a release known to carry a
+    payload) and by source (one taken from a repository or a path of its own: its build script runs at the
+    next build)."""
+    concerns: list[str] = []
+    specs: list[str] = []
+    in_table = False
+    for line in text[:MAX_TEXT].splitlines():
+        if line.lstrip().startswith("["):
+            in_table = bool(_CARGO_DEPENDENCY_TABLE.match(line))
+            continue
+        entry = _CARGO_ENTRY.match(line) if in_table else None
+        if entry is None:
+            continue
+        name, version, table = entry.group(1), entry.group(2), entry.group(3) or ""
+        inline = re.search(r'\bversion\s*=\s*"([^"]*)"', table)
+        specs.append(f"{name}@{version or (inline.group(1) if inline else '')}".rstrip("@"))
+        source = re.search(r'\bgit\s*=\s*"([^"]+)"', table)
+        if source:
+            concerns.append(f"the dependency {name!r} is taken from the repository {source.group(1)}")
+    return [], concerns + _lookalikes("crates", specs)
+
+
+_WORLD = re.compile(
+    r"(?:cidr_blocks|ipv6_cidr_blocks|source_ranges|source_address_prefix(?:es)?)\s*=\s*\[?[^\]\n]*"
+    r"""["'](?:0\.0\.0\.0/0|::/0|\*|Internet)["']"""
+)
+_WEB_PORTS = frozenset({80, 443})
+
+
+def _terraform(text: str) -> tuple[list[str], list[str]]:
+    """Terraform: what `terraform apply` will make. Its local-exec commands run on the machine that applies
+    it; a firewall rule letting the whole internet in to anything but the web ports, a bucket or database
+    made public, or a policy for anyone widens who can reach what."""
+    source = text[:MAX_TEXT]
+    commands = re.findall(r'^\s*command\s*=\s*"((?:[^"\\]|\\.)*)"', source, re.MULTILINE)
+    concerns: list[str] = []
+    lines = source.splitlines()
+    for i, line in enumerate(lines):
+        if not _WORLD.search(line):
+            continue
+        block = "\n".join(lines[max(0, i - 12) : i + 1])
+        heads = re.findall(r"\b(ingress|egress)\b", block)
+        if heads and heads[-1] == "egress":
+            continue  # traffic out to anywhere: ordinary
+        ports = [int(p) for p in re.findall(r"\b(?:from_port|to_port|port)\s*=\s*(\d+)", block)[-2:]]
+        if ports and set(ports) <= _WEB_PORTS:
+            continue  # a web server open to the web
+        shown = "-".join(dict.fromkeys(map(str, ports))) or "every port"
+        concerns.append(f"a firewall rule lets the whole internet in to {shown}")
+        break
+    if re.search(r"""\bacl\s*=\s*"public-read(?:-write)?"|\bpublicly_accessible\s*=\s*true\b""", source):
+        concerns.append("a bucket or database is made public")
+    if re.search(r"""["']?Principal["']?\s*[:=]\s*["']\*["']|identifiers\s*=\s*\[\s*"\*"\s*\]""", source):
+        concerns.append("a policy lets anyone in")
+    return commands, concerns
+
+
 def _cargo_config(text: str) -> tuple[list[str], list[str]]:
     """`.cargo/config.toml`: the programs every `cargo build` runs, as commands, and a concern for one given
     by a path outside the project (`rustc-wrapper = "/tmp/.cache/rw"`), whose code Limen cannot read."""
@@ -674,6 +742,8 @@ def _cargo_config(text: str) -> tuple[list[str], list[str]]:
         commands.append(" ".join(words))
         if words[0].startswith(("/", "~")) and not words[0].startswith(("/usr/", "/bin/", "/opt/homebrew/")):
             concerns.append(f"every cargo build runs {words[0]}")
+    if re.search(r"^\s*replace-with\s*=", text[:MAX_TEXT], re.MULTILINE):
+        concerns.append("crates.io is replaced by another source for every build")
     return commands, concerns
 
 
@@ -1127,6 +1197,8 @@ _EXTRACTORS = {
     "package_sources": _package_sources,
     "cargo_config": _cargo_config,
     "requirements": _requirements,
+    "cargo_toml": _cargo_toml,
+    "terraform": _terraform,
 }
 
 
@@ -1435,7 +1507,10 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
 # Files whose meaning is in their structure: a fragment (`"requestss>=2.0",`, `actions-dev99/checkout@main`)
 # says little alone, the file it lands in says it all
 _STRUCTURED = frozenset(
-    {"package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"}
+    {
+        *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
+        *("cargo_toml", "terraform"),
+    }
 )
 
 
