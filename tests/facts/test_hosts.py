@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from limen.facts import hosts
@@ -234,3 +236,25 @@ def test_a_near_miss_of_a_known_name_is_told(name: str, imitated: str) -> None:
     from limen.facts.hosts import ACTION_OWNERS, imitates
 
     assert imitates(name, ACTION_OWNERS) == imitated
+
+
+@pytest.mark.parametrize(
+    ("host", "name"),
+    [("api.ledgerline.io", "ledgerline"), ("shop.acme.co.uk", "acme"), ("acme.io", "acme"), ("10.0.0.1", "")],
+)
+def test_registrable_name(host: str, name: str) -> None:
+    assert hosts.registrable_name(host) == name
+
+
+def test_the_projects_own_domain_is_named_after_its_origin(tmp_path: Path) -> None:
+    """The origin's owner or repository is the domain's registered name; a subdomain of another's is not."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text(
+        '[remote "origin"]\n\turl = git@github.com:acme/ledgerline.git\n'
+    )
+    cwd = str(tmp_path)
+    assert hosts.project_domain("staging.acme.io", cwd)
+    assert hosts.project_domain("api.ledgerline.io", cwd)
+    assert not hosts.project_domain("acme.evil-example.com", cwd)
+    assert not hosts.project_domain("acme-metrics.io", cwd)
+    assert not hosts.project_domain("api.ledgerline.io", "/")  # no repository: no own domain

@@ -1024,6 +1024,37 @@ def project_repository(cwd: str) -> tuple[str, str] | None:
     return repository_identity(urls[0]) if urls else None
 
 
+# Second-level labels under a country code that are not a name (`acme.co.uk`: the name is `acme`)
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"})
+
+
+def registrable_name(host: str) -> str:
+    """The name a domain was registered under (`api.ledgerline.io` -> `ledgerline`, `shop.acme.co.uk` ->
+    `acme`), or "" for an address or a single label."""
+    labels = host.lower().rstrip(".").split(".")
+    if len(labels) < 2 or labels[-1].isdigit():
+        return ""
+    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
+        return labels[-3]
+    return labels[-2]
+
+
+def project_domain(host: str, cwd: str) -> bool:
+    """The host is the project's own by name: its registered name is the origin's owner or repository
+    (`staging.acme.io` for github.com/acme/shop, `api.ledgerline.io` for .../ledgerline). Only that name
+    counts, never a subdomain (`acme.evil.example` is evil.example's)."""
+    name = registrable_name(host)
+    identity = project_repository(cwd) if len(name) >= 4 else None
+    if identity is None:
+        return False
+    owner, _, repo = identity[1].partition("/")
+
+    def fold(word: str) -> str:
+        return re.sub(r"[-_.]", "", word.lower())
+
+    return fold(name) in {fold(owner), fold(repo.rsplit("/", 1)[-1])}
+
+
 _FETCHERS = frozenset({"curl", "wget"})
 
 

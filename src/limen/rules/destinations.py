@@ -107,6 +107,7 @@ from limen.facts.hosts import (
     is_official_installer,
     issuers_for_host,
     issuers_of_credentials,
+    project_domain,
     project_repository,
     publishing_endpoint,
     repository_identity,
@@ -418,6 +419,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         return None
     if dest.via_command in _SSH_CLIENTS and dest.host and _known_ssh_host(dest.host, ctx.home):
         return None  # a machine of the user's own: in their ssh config or known hosts
+    if not dest.flags and dest.host and project_domain(dest.host, action.cwd or ctx.workspace):
+        return None  # the project's own domain (`api.ledgerline.io` for .../ledgerline): its own service
     deceptive = "ip_obfuscated" in dest.flags or _deceptive_userinfo(dest)
     if deceptive:
         verdict = Verdict.BLOCK if mode.strict_or_above else Verdict.AUTH
