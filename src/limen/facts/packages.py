@@ -169,6 +169,15 @@ DOCKER = frozenset(
         *("swift", "julia", "haskell", "clojure", "groovy", "pypy", "buildpack-deps", "solr", "percona"),
     }
 )
+# A registry by the word a tool or server is named with (`mcp__pypi__install_package`, `npm_install`)
+REGISTRY_WORDS = {
+    **dict.fromkeys(("pypi", "pip", "python", "uv"), "pypi"),
+    **dict.fromkeys(("npm", "node", "yarn", "pnpm"), "npm"),
+    **dict.fromkeys(("cargo", "crates", "crate", "rust"), "crates"),
+    **dict.fromkeys(("gem", "gems", "rubygems", "ruby"), "rubygems"),
+    **dict.fromkeys(("composer", "packagist", "php"), "packagist"),
+    **dict.fromkeys(("docker", "container", "containers"), "docker"),
+}
 POPULAR = {
     "pypi": PYPI,
     "npm": NPM,

@@ -9,37 +9,69 @@ sub-commands after which its operands are packages are the program table's (`reg
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from limen.context import Context
-from limen.facts.packages import imitated, known_malicious, package_name
+from limen.facts.packages import REGISTRY_WORDS, imitated, known_malicious, package_name
 from limen.facts.programs import Program, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.rules import rule
 
 
-@rule(ReasonCode.LOOKALIKE_PACKAGE, needs="commands")
+@rule(ReasonCode.LOOKALIKE_PACKAGE, needs=("commands", "capability"))
 def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     """A package installed or run whose name imitates a popular one (`pip install reqeusts`, `npm i
     lodahs`, `npx create-react-ap`, `go get github.com/gorrila/mux`, `cargo add rustdecimal`): AUTH,
     since its install code runs at once; a release known to carry a payload (`event-stream@3.3.6`,
     `torchtriton`): BLOCK. Quiet: the popular names themselves, names like none of them, other versions of
     a hijacked package, local paths and URLs (other rules judge those)."""
+    found = [
+        (entry.registry, command.name, spec)
+        for command, entry in _installers(action)
+        for spec in _packages(entry, command)
+    ]
+    found += [(registry, action.tool, spec) for registry, spec in _tool_packages(action)]
+    for registry, by, spec in found:
+        name = package_name(registry, spec)
+        if known_malicious(registry, spec):
+            detail = f"{by} installs {name!r}, a release known to carry a payload"
+            yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.BLOCK, 90, detail)
+            return
+        original = imitated(registry, name)
+        if original:
+            detail = f"{by} installs {name!r}, a near miss of {original!r}"
+            yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
+            return
+
+
+def _installers(action: Action) -> Iterator[tuple[Command, Program]]:
     for command in action.commands:
         entry = program(command.name)
-        if entry is None or not entry.registry:
-            continue
-        for spec in _packages(entry, command):
-            name = package_name(entry.registry, spec)
-            if known_malicious(entry.registry, spec):
-                detail = f"{command.name} installs {name!r}, a release known to carry a payload"
-                yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.BLOCK, 90, detail)
-                return
-            original = imitated(entry.registry, name)
-            if original:
-                detail = f"{command.name} installs {name!r}, a near miss of {original!r}"
-                yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
-                return
+        if entry is not None and entry.registry:
+            yield command, entry
+
+
+_INSTALL_WORDS = re.compile(r"(?:^|_|-)(?:install|add|run|pull|require)(?:$|_|-)")
+_PACKAGE_KEYS = ("name", "package", "packages", "package_name", "pkg", "module", "image", "crate", "gem")
+
+
+def _tool_packages(action: Action) -> Iterator[tuple[str, str]]:
+    """`mcp__pypi__install_package(name="reqeusts")`: a tool whose server or name names a registry
+    (`facts.packages.REGISTRY_WORDS`) and whose name installs, given packages by name."""
+    if not action.tool.startswith("mcp__"):
+        return
+    _, _, rest = action.tool.partition("__")
+    server, _, tool = rest.partition("__")
+    words = re.split(r"[_\-.]", f"{server}_{tool}".lower())
+    registry = next((REGISTRY_WORDS[w] for w in words if w in REGISTRY_WORDS), "")
+    if not registry or not _INSTALL_WORDS.search(tool.lower()):
+        return
+    for key in _PACKAGE_KEYS:
+        value = action.arguments.get(key)
+        for spec in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if isinstance(spec, str):
+                yield registry, spec
 
 
 def _packages(entry: Program, command: Command) -> list[str]:
