@@ -789,13 +789,23 @@ def _remote_delete(command: Command, action: Action, ctx: Context) -> Finding | 
         return None
     line = " ".join(command.argv[1:])
     httpie_delete = command.name in HTTPIE_NAMES and any(w.upper() == "DELETE" for w in command.argv[1:3])
-    if not (httpie_delete or _DELETE_METHOD.search(line)) or not _CREDENTIAL_WORD.search(line):
+    if not (httpie_delete or _DELETE_METHOD.search(line)):
         return None
     remote = [d for d in action.destinations if d.via_command == command.name]
+    if any(_EVERYTHING_PATH.search(d.url) for d in remote if d.host_class is not HostClass.LOOPBACK):
+        # `curl -XDELETE http://es.prod.internal:9200/_all`: every index, collection or key of a store
+        detail = f"{command.name} deletes everything a service holds"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, detail)
+    if not _CREDENTIAL_WORD.search(line):
+        return None
     if not remote or all(d.host_class in (HostClass.LOOPBACK, HostClass.PRIVATE) for d in remote):
         return None
     detail = f"{command.name} deletes a resource on {remote[0].host} with the user's credentials"
     return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
+
+
+# A path naming everything a service holds: Elasticsearch's `_all`, a bare wildcard
+_EVERYTHING_PATH = re.compile(r"://[^/\s]+/(?:[^?\s]*/)?(?:_all|\*)(?:[/?]|$)")
 
 
 def _kill_all(command: Command, action: Action, ctx: Context) -> Finding | None:
