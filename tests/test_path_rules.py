@@ -598,3 +598,25 @@ def test_a_file_changed_since_its_last_read_is_probed_again(workspace: str) -> N
     with open(path, "w") as handle:
         handle.write("AWS_ACCESS_KEY_ID=AKIAZ7QWERTYUIOP2345\n")
     assert ReasonCode.SENSITIVE_SECRET_ACCESS in _decide("Read", {"file_path": path}, workspace).reasons
+
+
+@pytest.mark.parametrize("command", ["cat secret.dat", "c''at secret.dat", "head -c 100 secret.dat"])
+def test_a_file_the_policy_protects_is_blocked_on_read_while_agent_settings_are_not(
+    workspace: str, command: str
+) -> None:
+    """What the user protects stays unreadable whatever its content; an agent's own settings (protected
+    so its hooks stay wired) are read freely unless a credential sits in them."""
+    import dataclasses
+
+    secret = os.path.join(workspace, "secret.dat")
+    with open(secret, "w") as handle:
+        handle.write("plain words\n")
+    base = Context.for_mode(Mode.BALANCED, workspace)
+    ctx = dataclasses.replace(base, protected_paths=(*base.protected_paths, secret))
+    decision = limen.evaluate("Bash", {"command": command}, cwd=workspace, context=ctx)
+    assert decision.verdict is Verdict.BLOCK and ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons
+    settings = os.path.join(workspace, ".claude", "settings.json")
+    os.makedirs(os.path.dirname(settings), exist_ok=True)
+    with open(settings, "w") as handle:
+        json.dump({"hooks": {"PreToolUse": []}}, handle)
+    assert limen.evaluate("Read", {"file_path": settings}, cwd=workspace, context=ctx).verdict is Verdict.PASS

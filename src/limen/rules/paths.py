@@ -175,11 +175,16 @@ def _glob_reaches(pattern: str, path: str) -> bool:
     )
 
 
-def _limen_state(ctx: Context) -> tuple[str, ...]:
-    """Limen's own state folders: the user's (`LIMEN_HOME`) and the project's (`.limen/`)."""
-    from limen.home import limen_home
+# The agents' and MCP clients' own configuration files (protected so that their hooks stay wired): reading
+# one shows the agent how it is configured; only a credential in it makes the read a secret read
+_AGENT_CONFIGS = re.compile(
+    r"/\.(?:claude|cursor|gemini|codex)/(?:settings(?:\.local)?\.json|hooks\.json|mcp\.json|config\.toml"
+    r"|trustedFolders\.json)$|/\.mcp\.json$|/\.claude\.json$|/claude_desktop_config\.json$"
+)
 
-    return (limen_home(), os.path.join(ctx.workspace, ".limen")) if ctx.workspace else (limen_home(),)
+
+def _agent_config(path: str) -> bool:
+    return _AGENT_CONFIGS.search(path) is not None and "/.limen/" not in path
 
 
 _CREDENTIAL_PEEK = 256 * 1024  # bytes of an agent's settings file looked at for credentials
@@ -290,11 +295,10 @@ def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
     read = [p for p in action.paths if not _has_glob(p) and not _is_policy(p) and _matches_protected(p, ctx)]
     if read:
         named_only = _named_to_non_readers(action, ctx)
-        state = _limen_state(ctx)
         for path in read:
             if path in named_only:
                 continue
-            if any(is_within(path, folder) for folder in state):  # keys, approvals, the audit chain
+            if not _agent_config(path):  # Limen's keys, approvals and audit; what the policy protects
                 yield Finding(
                     ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, f"protected path {path} read"
                 )
