@@ -784,8 +784,7 @@ def _remote_delete(command: Command, action: Action, ctx: Context) -> Finding | 
     """`curl -X DELETE -H "Authorization: Bearer $CF_API_TOKEN" https://api.cloudflare.com/.../zones/Z`,
     `http DELETE api.example.com/v1/projects/p Authorization:...`: a resource deleted on a remote service,
     under the user's account (asked; a request to this machine's own server is development)."""
-    entry = program(command.name)
-    if command.name not in HTTPIE_NAMES and (entry is None or Role.DOWNLOADS not in entry.roles):
+    if command.name not in _DOWNLOADERS and command.name not in HTTPIE_NAMES:
         return None
     line = " ".join(command.argv[1:])
     httpie_delete = command.name in HTTPIE_NAMES and any(w.upper() == "DELETE" for w in command.argv[1:3])

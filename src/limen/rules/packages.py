@@ -26,6 +26,8 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     since its install code runs at once; a release known to carry a payload (`event-stream@3.3.6`,
     `torchtriton`): BLOCK. Quiet: the popular names themselves, names like none of them, other versions of
     a hijacked package, local paths and URLs (other rules judge those)."""
+    if not action.commands and not action.tool.startswith("mcp__"):
+        return
     found = [
         (entry.registry, command.name, spec)
         for command, entry in _installers(action)

@@ -1361,12 +1361,13 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     issued it; an entropy-only token: AUTH. Quiet: local reads and writes (the path rules and the taint
     floor judge those), placeholders, hashes and UUIDs."""
     outside = reaches_outside(action)
-    committed = [p for p in action.write_paths if _committed_with_the_code(p, ctx)]
-    if committed and not outside and not action.commands and ctx.mode is not Mode.LIGHT:
+    if action.write_paths and not outside and not action.commands and ctx.mode is not Mode.LIGHT:
         # `src/keys.js` holding a live AWS key leaves with the next push; `public/` with the next visit
         args = action.arguments
         texts = [v for k, v in args.items() if k in ("content", "new_string") and isinstance(v, str)]
-        if any(h.confidence >= KEYWORD for t in texts for h in find_secrets(t, decode=False, weak=False)):
+        keyed = any(h.confidence >= KEYWORD for t in texts for h in find_secrets(t, decode=False, weak=False))
+        committed = [p for p in action.write_paths if _committed_with_the_code(p, ctx)] if keyed else []
+        if committed:
             served = _SERVED_FOLDER.search(committed[0])  # the folder's name is one of a fixed few
             where = f"{served.group(1)}/, which the site serves" if served else "a file committed with code"
             detail = f"a credential written into {where}"
