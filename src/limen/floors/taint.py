@@ -3,13 +3,15 @@
 - `confirmed_exfil` (BLOCK in every mode): what the call sends holds a secret this session read (its keyed
   fingerprints): raw or URL/base64/hex-encoded, in another case, with separators or whitespace inserted or
   removed, reversed, as a long enough part (16 characters of a 40-character token), or split across fields.
+  A credential sent only to the API that issued it, in a request that carries nothing else, is its use.
 - `multi_step_exfil` (AUTH) also for a secret this session read written into a file that is not a secret
   file (the code, a public asset): the next commit or deploy publishes it.
 - `multi_step_exfil` (AUTH; BLOCK in strict/paranoid): the session is tainted and this call egresses in a
   way that could carry what it read: every egress (a push to any remote, `gh` writes, package publishing, a
   send to a trusted service included) except a request that carries nothing (`carries_nothing`: a plain GET
   with no body, upload or data-bearing header) to a host the user trusts, a documentation site or an API
-  issuer. Reading the Python docs after `cat .env` is not a way to send `.env`.
+  issuer. Reading the Python docs after `cat .env` is not a way to send `.env`. In light and balanced, neither
+  is a tool call whose every outgoing word is plain language in its own arguments (a chat message).
 """
 
 from __future__ import annotations

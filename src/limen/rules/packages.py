@@ -4,7 +4,8 @@
 `uvx`) given a package whose name is a near miss of a package every project uses (`facts.packages`): one
 edit, or two for long names, a swap of neighbours counting as one. The installer's registry and the
 sub-commands after which its operands are packages are the program table's (`registry`, `installs`,
-`runs_package`); the names come from `facts.packages`, and the comparison is `facts.hosts.imitates`.
+`runs_package`); the names come from `facts.packages`, and the comparison is `facts.hosts.imitates`. A
+tool that installs from a registry its server or name names (`mcp__pypi__install_package`) is one too.
 """
 
 from __future__ import annotations
