@@ -1202,13 +1202,14 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}(?:secrets|auth)\s+disable{_E}|{_W}kv\s+metadata\s+delete{_E}",
         destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}",
     ),
-    # a test or development database by its conventional name (`shop_test`, `app_dev`) is recreated at will
+    # a test or development database by its conventional name (`shop_test`, `app_dev`) is recreated at will:
+    # dropping one is the test suite's own set-up
     _p(
         "dropdb",
         R.INFRA_DESTROYER,
         aliases=("dropuser",),
         destroys_all=rf"^(?!.*(?:^|\s){SCRATCH_DATABASE}(?:\s|$)).",
-        destroys_one=r".",
+        destroys_one=rf"^(?!.*(?:^|\s){SCRATCH_DATABASE}(?:\s|$)).",
     ),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),
     _p("npm", R.INFRA_DESTROYER, destroys_one=rf"{_W}unpublish{_E}"),

@@ -1107,10 +1107,29 @@ def _names_loopback_server(command: Command, action: Action) -> bool:
 
 
 _SCRATCH_DATABASE = re.compile(SCRATCH_DATABASE)
+_DROPPED_DATABASE = re.compile(
+    r"^\s*DROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\"`\w-]+)\s*;?\s*$", re.IGNORECASE
+)
 _DATABASE_OPTIONS = ("-d", "--dbname", "-D", "--database", "--db")
 _NOT_A_DATABASE = frozenset(
     {"-U", "-u", "--user", "--username", "-h", "--host", "-p", "--port", "-f", "--file"}
 )
+
+
+def _names_remote_server(command: Command) -> bool:
+    """The client is given a server by name or address that is not this machine (`-h db.prod`, a URL)."""
+    argv = command.argv
+    for i, word in enumerate(argv[1:], 1):
+        option, eq, value = word.partition("=")
+        if option in ("-h", "--host"):
+            value = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        elif "://" in word:
+            value = word.split("://", 1)[1].split("/", 1)[0].rpartition("@")[2].split(":", 1)[0]
+        else:
+            continue
+        if value and value not in ("localhost", "127.0.0.1", "::1", "0.0.0.0") and not value.startswith("/"):
+            return True
+    return False
 
 
 def _names_scratch_database(command: Command) -> bool:
@@ -1141,11 +1160,13 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     # A file in the project (usually a scratch or test database), or a server the command names on this
     # machine (`psql -h localhost`): asked about. A server named elsewhere, or by the environment and the
     # client's own configuration (no host given: PGHOST, ~/.my.cnf may point anywhere): BLOCK.
-    local = (
-        Role.EMBEDDED_DATABASE in entry.roles
-        or _names_loopback_server(command, action)
-        or _names_scratch_database(command)
+    scratch = _names_scratch_database(command) or any(
+        (m := _DROPPED_DATABASE.search(t)) is not None and _SCRATCH_DATABASE.fullmatch(m.group(1).strip('"`'))
+        for t in _sql_texts(command)
     )
+    if scratch and not _names_remote_server(command):
+        return None  # `psql -d shop_test -c 'TRUNCATE ...'` on this machine: a test database reset
+    local = Role.EMBEDDED_DATABASE in entry.roles or _names_loopback_server(command, action) or scratch
     if name == "redis-cli" and _REDIS_FLUSH & {w.lower() for w in command.argv[1:]}:
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND,

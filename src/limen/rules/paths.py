@@ -24,6 +24,7 @@ from functools import lru_cache
 from limen.context import Context
 from limen.facts import secrets as secret_facts
 from limen.facts.paths import MEMORY_STORE, as_own_home, describe
+from limen.facts.programs import program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within
@@ -477,6 +478,11 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
                 skip = True
             elif word.startswith("--") and word.partition("=")[0] in secret_facts.CREDENTIAL_OPTIONS:
                 kept.add(canonical(word.partition("=")[2], cwd, ctx.home))  # `--env-file=.env`
+            elif word.partition("=")[0] in _pattern_options(command.name):
+                # `rsync --exclude .env`, `tar --exclude=.env`: a pattern of what to leave out, no file read
+                value = word.partition("=")[2] if "=" in word else (args[i + 1] if i + 1 < len(args) else "")
+                kept.add(canonical(value, cwd, ctx.home))
+                skip = "=" not in word
             elif word and not word.startswith("-"):
                 operands.append(word)
         paths = [canonical(w, cwd, ctx.home) for w in operands]
@@ -505,6 +511,16 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         named_as_read = path in read or any(fnmatchcase(path, g) for g in read_globs)
         if named_as_read or (path not in kept and not any(fnmatchcase(path, g) for g in kept_globs)):
             yield path
+
+
+# Options whose value is a name pattern to leave out or take in, never a file read (the program table's
+# value-taking options, narrowed to these by name)
+_PATTERN_OPTIONS = frozenset({"--exclude", "--include", "--filter", "-f", "--ignore", "-I", "--exclude-dir"})
+
+
+def _pattern_options(name: str) -> frozenset[str]:
+    entry = program(name)
+    return _PATTERN_OPTIONS & frozenset(entry.options) if entry is not None else frozenset()
 
 
 def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
