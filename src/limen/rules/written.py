@@ -1138,13 +1138,31 @@ _LITERAL_LET_THROUGH = re.compile(
 _ADMIN_WITH_PASSWORD = re.compile(r"""\bcreate_?superuser\s*\([^)]*["'][^"'\n]{4,}["']\s*\)""", re.IGNORECASE)
 
 
+# A request header or parameter named for getting round a check, compared with a fixed value
+# (`request.headers.get("X-Debug-Override") == "7f3e"`, `req.query.bypass === "1"`)
+_SECRET_SWITCH = re.compile(
+    r"""(?:headers|args|query|params|GET|POST|cookies)(?:\.get\(|\[|\.)\s*["']?[\w-]*"""
+    r"""(?:debug|override|bypass|backdoor|impersonat|sudo|god|master|skip[-_]?auth|admin[-_]?mode)[\w-]*["']?"""
+    r"""\s*[\])]?\s*===?\s*["'][^"'\n]+["']""",
+    re.IGNORECASE,
+)
+# A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default)
+_OPEN_BY_DEFAULT = re.compile(r"DEFAULT_PERMISSION_CLASSES[\"']?\s*[:=]\s*[\[(][^\])]*AllowAny")
+
+
 def _written_access(text: str) -> list[str]:
-    """Access granted by the code itself: a literal credential let through, an admin with a known password."""
+    """Access granted by the code itself: a literal credential let through, an admin with a known password,
+    a request carrying a fixed word in a header named for a bypass, every API view opened by default."""
     found = []
-    if _LITERAL_LET_THROUGH.search(text[:MAX_TEXT]):
+    source = text[:MAX_TEXT]
+    if _LITERAL_LET_THROUGH.search(source):
         found.append(IMPLANT + "a hard-coded credential is let through")
-    if _ADMIN_WITH_PASSWORD.search(text[:MAX_TEXT]):
+    if _ADMIN_WITH_PASSWORD.search(source):
         found.append(IMPLANT + "an administrator is created with a password written in the code")
+    if _SECRET_SWITCH.search(source):
+        found.append(IMPLANT + "a request carrying a fixed word in a bypass header or parameter gets through")
+    if _OPEN_BY_DEFAULT.search(source):
+        found.append(IMPLANT + "every API view is opened to anonymous users by default")
     return found
 
 
