@@ -1508,6 +1508,8 @@ _EDITED_IN_PLACE = frozenset({"package_sources", "requirements", "text"})
 def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """The verdict (PASS: nothing to say) and a short reason for writing to a file the table describes."""
     text = written_text(action, path)
+    if text is None and action.commands and (edited := _sed_edited(fact, path, action, ctx)) is not None:
+        return edited
     if text is None and action.commands and fact.content in _EDITED_IN_PLACE:
         # `sed -i 's#registry.npmjs.org#evil.example#' package-lock.json`, `sed -i '1i ...' CLAUDE.md`: the
         # new text is in the line that edits the file, so the line is read for it (`\/` is sed's `/`)
@@ -1538,15 +1540,76 @@ def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tu
     old, new = action.arguments.get("old_string"), action.arguments.get("new_string")
     if action.commands or not isinstance(old, str) or not isinstance(new, str) or not old:
         return None
+    before = _current_text(path)
+    if before is None or old not in before:
+        return None
+    after = before.replace(old, new, -1 if action.arguments.get("replace_all") else 1)
+    return _gained(fact, path, before, after, action, ctx)
+
+
+def _current_text(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            before = handle.read(MAX_TEXT)
+            return handle.read(MAX_TEXT)
     except OSError:
         return None
-    if old not in before:
+
+
+def _sed_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
+    """`sed -i 's/IsAuthenticated/AllowAny/' settings.py`: the substitution applied to the file as it is,
+    judged as an Edit making that file would be (its gains over the file it changes)."""
+    before = _current_text(path)
+    if before is None:
         return None
-    extract = _EXTRACTORS[fact.content]
-    after = before.replace(old, new, -1 if action.arguments.get("replace_all") else 1)
+    after: str | None = before
+    for command in action.commands:
+        if command.name not in ("sed", "gsed") or not any(
+            w.startswith(("-i", "--in-place")) for w in command.argv
+        ):
+            continue
+        for script in _sed_scripts(command.argv[1:]):
+            after = _substituted(after or "", script, extended=any(w in ("-E", "-r") for w in command.argv))
+            if after is None:
+                return None  # a script Limen cannot apply: the line's own text is judged as before
+    return _gained(fact, path, before, after, action, ctx) if after is not None and after != before else None
+
+
+def _sed_scripts(words: tuple[str, ...]) -> list[str]:
+    scripts = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-e", "--expression")]
+    if not scripts:
+        operands = [w for w in words if not w.startswith("-")]
+        scripts = operands[:1]
+    return scripts
+
+
+_SED_SUBSTITUTION = re.compile(r"^s(.)(.*?)(?<!\\)\1(.*?)(?<!\\)\1([gIi0-9]*)$", re.DOTALL)
+
+
+def _substituted(text: str, script: str, *, extended: bool) -> str | None:
+    """One `s/PATTERN/REPLACEMENT/FLAGS` applied as sed would (basic or extended regular expressions read
+    into Python's); None for any other script or a pattern Python cannot read."""
+    found = _SED_SUBSTITUTION.match(script.strip())
+    if found is None:
+        return None
+    delimiter, pattern, replacement, flags = found.groups()
+    pattern = pattern.replace("\\" + delimiter, delimiter)
+    if not extended:  # BRE: `\(` `\)` `\{` `\}` `\+` `\?` `\|` are the operators, the bare ones literal
+        pattern = re.sub(r"\\([(){}+?|])|([(){}+?|])", lambda m: m.group(1) or "\\" + m.group(2), pattern)
+    replacement = replacement.replace("\\" + delimiter, delimiter)
+    replacement = re.sub(r"(?<!\\)&", r"\\g<0>", replacement)
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE if "I" in flags or "i" in flags else 0)
+        count = 0 if "g" in flags else 1  # sed works a line at a time: `^`, `$` and count are per line
+        return "\n".join(compiled.sub(replacement, line, count=count) for line in text.split("\n"))
+    except (re.error, IndexError):
+        return None
+
+
+def _gained(
+    fact: PathFact, path: str, before: str, after: str, action: Action, ctx: Context
+) -> tuple[Verdict, str] | None:
+    """The commands and concerns `after` has that `before` did not, judged (program code: implants only)."""
+    extract = _EXTRACTORS.get(fact.content, _shell)
     (commands_before, concerns_before), (commands_after, concerns_after) = extract(before), extract(after)
     added = [c for c in commands_after if c.strip() and c not in commands_before]
     found = _rule_findings("\n".join(added), action, ctx) if added else []
@@ -1555,6 +1618,8 @@ def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tu
         verdict = max(Verdict.AUTH, max(f.verdict for f in found))
         return verdict, f"{fact.purpose}, and what it will run is {codes}: {path}"
     concerns = [c for c in concerns_after if c not in concerns_before]
+    if fact.severe_only:
+        concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
 
 
