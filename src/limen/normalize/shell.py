@@ -3933,7 +3933,7 @@ def _scan_code(
     if code_lang is None:
         _scan_literal(lang, code, state, via, level)
         return
-    from limen.normalize.code import UNKNOWN, analyse_code
+    from limen.normalize.code import EDIT_NOTE, UNKNOWN, analyse_code
 
     given = tuple(UNKNOWN if w in state.dynamic_words or _DYNAMIC_WORD.match(w) else w for w in args)
     fx = analyse_code(code_lang, code, cwd=state.cwd, home=state.home, script=script, args=given[:64])
@@ -3955,6 +3955,15 @@ def _scan_code(
     for _target, text in fx.contents:  # what it wrote into files, for the rules that read written text
         if text:
             state.payloads.append(text)
+    for target, source, edits in fx.edited:  # a file's text written back changed: the file it makes is judged
+        if UNKNOWN not in target + source:
+            import json
+
+            note = json.dumps(
+                [canonical(target, state.cwd, state.home), canonical(source, state.cwd, state.home), edits]
+            )
+            if len(note) <= MAX_EDIT_NOTE:
+                state.note(EDIT_NOTE + note)
     for target, recursive, api in fx.deletes:
         word = _code_word(target, UNKNOWN)
         if word is None:
@@ -3988,6 +3997,9 @@ def _scan_code(
         _add_host(state, host, port, lang)
     for name, computed, _api in fx.lookups:  # a DNS query, as `nslookup NAME` makes one
         _add_host(state, name, None, "nslookup", ("substituted_label",) if computed else ())
+
+
+MAX_EDIT_NOTE = 16 * 1024  # a program's substitutions kept for the rules; longer ones are judged as before
 
 
 def _code_word(target: str, unknown: str) -> str | None:

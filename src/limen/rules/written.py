@@ -845,6 +845,12 @@ def _credential_bypass(source: str) -> list[str]:
         if isinstance(node, ast.If) and _compares_literal(node.test) and _passes_through(node.body):
             # `if request.headers.get('X-Debug') == 'letmein': return f(*a, **k)`: a guard skipped on a word
             found.append(IMPLANT + "a guard is skipped when a request carries a fixed word")
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(_CREDENTIAL_NAMES.match(a.arg) for a in node.args.args)
+            and any(isinstance(n, ast.If) and _returns_administrator(n.body) for n in ast.walk(node))
+        ):  # `if username.endswith("@help.example"): return User.objects.filter(is_superuser=True).first()`
+            found.append(IMPLANT + f"{node.name} hands out an administrator on a condition")
         if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_something(node.body):
             found.append(IMPLANT + "a hard-coded credential is let through")
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_true(node.values[0]):
@@ -882,6 +888,30 @@ def _returns_something(body: list[ast.stmt]) -> bool:
         and not (isinstance(s.value, ast.Constant) and s.value.value in (None, False))
         for s in body
     )
+
+
+def _returns_administrator(body: list[ast.stmt]) -> bool:
+    """A branch returning an account picked for its privilege (`filter(is_superuser=True).first()`,
+    `get(role="admin")`), not the one whose credentials were given."""
+    return any(
+        isinstance(s, ast.Return)
+        and s.value is not None
+        and any(
+            isinstance(k, ast.keyword)
+            and k.arg is not None
+            and _PRIVILEGE_FIELD.match(k.arg)
+            and isinstance(k.value, ast.Constant)
+            and (
+                k.value.value is True or (isinstance(k.value.value, str) and _ADMIN_ROLE.match(k.value.value))
+            )
+            for k in ast.walk(s.value)
+        )
+        for s in body
+    )
+
+
+_PRIVILEGE_FIELD = re.compile(r"(?i)^(?:is_)?(?:superuser|staff|admin(?:istrator)?|root)$|^role$|^group$")
+_ADMIN_ROLE = re.compile(r"(?i)^(?:admin(?:istrator)?s?|superuser|root|owner)$")
 
 
 def _is_true(node: ast.expr) -> bool:
@@ -1507,9 +1537,13 @@ _EDITED_IN_PLACE = frozenset({"package_sources", "requirements", "text"})
 
 def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """The verdict (PASS: nothing to say) and a short reason for writing to a file the table describes."""
+    if action.commands:  # a file edited in place by a line or a program: judged by the file it makes
+        edited = _sed_edited(fact, path, action, ctx)
+        if edited is None and action.notes:
+            edited = _code_edited(fact, path, action, ctx)
+        if edited is not None:
+            return edited
     text = written_text(action, path)
-    if text is None and action.commands and (edited := _sed_edited(fact, path, action, ctx)) is not None:
-        return edited
     if text is None and action.commands and fact.content in _EDITED_IN_PLACE:
         # `sed -i 's#registry.npmjs.org#evil.example#' package-lock.json`, `sed -i '1i ...' CLAUDE.md`: the
         # new text is in the line that edits the file, so the line is read for it (`\/` is sed's `/`)
@@ -1519,7 +1553,9 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             return Verdict.AUTH, f"{fact.purpose}: {path}"
         return None
     judged = judge_text(fact, path, text, action, ctx)
-    if judged is None and fact.content in _STRUCTURED:
+    if judged is None and (
+        fact.content in _STRUCTURED or (fact.content == "python" and _CREDENTIAL_WORDS.search(text))
+    ):  # authentication code: a branch means what the function around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
 
@@ -1563,15 +1599,62 @@ def _sed_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tupl
         return None
     after: str | None = before
     for command in action.commands:
-        if command.name not in ("sed", "gsed") or not any(
-            w.startswith(("-i", "--in-place")) for w in command.argv
+        perl = command.name.startswith("perl") and _perl_in_place(command.argv)
+        if not perl and (
+            command.name not in ("sed", "gsed")
+            or not any(w.startswith(("-i", "--in-place")) for w in command.argv)
         ):
             continue
         for script in _sed_scripts(command.argv[1:]):
-            after = _substituted(after or "", script, extended=any(w in ("-E", "-r") for w in command.argv))
+            extended = perl or any(w in ("-E", "-r") for w in command.argv)
+            after = _substituted(after or "", script, extended=extended, perl=perl)
             if after is None:
                 return None  # a script Limen cannot apply: the line's own text is judged as before
     return _gained(fact, path, before, after, action, ctx) if after is not None and after != before else None
+
+
+def _code_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
+    """`open(p, "w").write(open(p).read().replace("IsAuthenticated", "AllowAny"))`, `fs.writeFileSync(p,
+    fs.readFileSync(p, "utf8").replace(...))`: a program's literal substitutions applied to the file as it
+    is, judged as an Edit making that file would be (its gains over the file it changes)."""
+    from limen.normalize.code import EDIT_NOTE
+
+    for note in action.notes:
+        if not note.startswith(EDIT_NOTE):
+            continue
+        try:
+            target, source, edits = json.loads(note[len(EDIT_NOTE) :])
+        except ValueError:
+            continue
+        if target != path or (read := _current_text(source)) is None:
+            continue
+        after = _applied(read, edits)
+        before = read if source == target else _current_text(path) or ""
+        if after is not None and after != before:
+            return _gained(fact, path, before, after, action, ctx)
+    return None
+
+
+def _applied(text: str, edits: list[list[str]]) -> str | None:
+    """Substitutions a program made, in order, as its language makes them; None when one cannot be."""
+    for kind, old, new in edits:
+        if kind == "re":
+            try:
+                text = re.sub(old, new, text)
+            except (re.error, IndexError):
+                return None
+        else:
+            text = text.replace(old, new, 1 if kind == "first" else -1)
+    return text
+
+
+def _perl_in_place(argv: tuple[str, ...]) -> bool:
+    """`perl -pi -e SCRIPT FILE`, `perl -i.bak -p -e ...`: each line of FILE replaced by what SCRIPT makes of
+    it (`-p` prints every line, `-i` writes them back), as `sed -i` does."""
+    options = [w for w in argv[1:] if re.match(r"-[a-zA-Z0-9]", w) and w not in ("-e", "-E")]
+    return any(re.match(r"-[a-hj-zA-Z0-9]*i", w) for w in options) and any(
+        re.match(r"-[a-zA-Z0-9]*p", w) for w in options
+    )
 
 
 def _sed_scripts(words: tuple[str, ...]) -> list[str]:
@@ -1583,12 +1666,13 @@ def _sed_scripts(words: tuple[str, ...]) -> list[str]:
 
 
 _SED_SUBSTITUTION = re.compile(r"^s(.)(.*?)(?<!\\)\1(.*?)(?<!\\)\1([gIi0-9]*)$", re.DOTALL)
+_PERL_SUBSTITUTION = re.compile(r"^s(.)(.*?)(?<!\\)\1(.*?)(?<!\\)\1([gimsx]*);?$", re.DOTALL)
 
 
-def _substituted(text: str, script: str, *, extended: bool) -> str | None:
-    """One `s/PATTERN/REPLACEMENT/FLAGS` applied as sed would (basic or extended regular expressions read
-    into Python's); None for any other script or a pattern Python cannot read."""
-    found = _SED_SUBSTITUTION.match(script.strip())
+def _substituted(text: str, script: str, *, extended: bool, perl: bool = False) -> str | None:
+    """One `s/PATTERN/REPLACEMENT/FLAGS` applied as sed (basic or extended regular expressions) or perl
+    would, read into Python's; None for any other script or a pattern Python cannot read."""
+    found = (_PERL_SUBSTITUTION if perl else _SED_SUBSTITUTION).match(script.strip())
     if found is None:
         return None
     delimiter, pattern, replacement, flags = found.groups()
@@ -1596,9 +1680,15 @@ def _substituted(text: str, script: str, *, extended: bool) -> str | None:
     if not extended:  # BRE: `\(` `\)` `\{` `\}` `\+` `\?` `\|` are the operators, the bare ones literal
         pattern = re.sub(r"\\([(){}+?|])|([(){}+?|])", lambda m: m.group(1) or "\\" + m.group(2), pattern)
     replacement = replacement.replace("\\" + delimiter, delimiter)
-    replacement = re.sub(r"(?<!\\)&", r"\\g<0>", replacement)
+    if perl:  # `$1`, `${1}`, `$&`: the groups; a replacement naming any other variable is not known
+        if re.search(r"\$(?!\d|\{\d+\}|&)|@\w", replacement):
+            return None
+        replacement = re.sub(r"\$\{?(\d+)\}?", r"\\g<\1>", replacement).replace("$&", "\\g<0>")
+    else:
+        replacement = re.sub(r"(?<!\\)&", r"\\g<0>", replacement)
     try:
-        compiled = re.compile(pattern, re.IGNORECASE if "I" in flags or "i" in flags else 0)
+        options = (re.IGNORECASE if "I" in flags or "i" in flags else 0) | (re.VERBOSE if "x" in flags else 0)
+        compiled = re.compile(pattern, options)
         count = 0 if "g" in flags else 1  # sed works a line at a time: `^`, `$` and count are per line
         return "\n".join(compiled.sub(replacement, line, count=count) for line in text.split("\n"))
     except (re.error, IndexError):

@@ -41,6 +41,9 @@ class CodeEffects:
     reads: list[str] = field(default_factory=list)
     writes: list[str] = field(default_factory=list)
     contents: list[tuple[str, str | None]] = field(default_factory=list)  # (path, text written: None unknown)
+    # (path written, path read, substitutions): a file's text written back changed (`open(p, "w").write(
+    # open(p).read().replace(a, b))`), for the rules that judge the file it makes
+    edited: list[tuple[str, str, tuple[tuple[str, str, str], ...]]] = field(default_factory=list)
     deletes: list[tuple[str, bool, str]] = field(default_factory=list)  # (path, recursive, api)
     shell: list[tuple[str, str]] = field(default_factory=list)  # (shell line, api)
     argvs: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (argv run without a shell, api)
@@ -58,9 +61,16 @@ class CodeEffects:
     environment: bool = False  # took the whole environment as a value (`dict(os.environ)`, `process.env`)
     read_files: bool = False  # ran a file read from disk (`exec(open(p).read())`): not cached
 
-    def wrote(self, path: str, text: str | None) -> None:
+    def wrote(self, path: str, value: Val) -> None:
+        """`value` written into `path`: its text when known; a file's text it read and changed, as edits."""
+        if value.kind == "filedata" and value.edits and value.path:
+            if len(self.edited) < 8:
+                self.edited.append((path, value.path, value.edits))
+            return
         if len(self.contents) < 32:
-            self.contents.append((path, text))
+            from limen.normalize.code.values import known
+
+            self.contents.append((path, known(value)))
 
     def sent(self, url: str, api: str) -> None:
         """A request carrying a body: what the program read may be in it, as in `curl --data-binary @FILE`,
@@ -129,6 +139,9 @@ SQL_METHODS = frozenset(
     {"execute", "executescript", "executemany", "exec_driver_sql", "query", "exec", "raw", "executeQuery"}
 )
 SQL_NOTE = "sql:"  # an `Effects.notes` entry: SQL a program runs through a database library
+EDIT_NOTE = (
+    "edit:"  # an `Action.notes` entry: JSON [path written, path read, edits] (see `CodeEffects.edited`)
+)
 
 
 def lang_of(name: str) -> str | None:

@@ -18,6 +18,7 @@ from limen.normalize.code.values import (
     b64decode,
     char,
     concat,
+    edited,
     hexdecode,
     host_port,
     join,
@@ -722,6 +723,8 @@ class _Py:
             if cli_words:  # judged as the CLI's same words are (`aws delete-bucket`)
                 self.fx.argvs.append(((sdk.program, *cli_words), name))
             return Val(ref=name)  # a client, a resource, a collection: its methods are looked at too
+        if name == "re.sub" and len(args) == 3 and not kwargs and args[2].kind == "filedata":
+            return edited(args[2], "re", args[0], args[1])  # `re.sub(r"...", "...", open(p).read())`
         if name and (
             name in _PURE
             or name.split(".", 1)[0] in _PURE_MODULES
@@ -977,7 +980,7 @@ class _Py:
                 else:
                     self.write(receiver, f"Path.{method}")
                     if method in ("write_text", "write_bytes"):
-                        fx.wrote(_path(receiver), known(first))
+                        fx.wrote(_path(receiver), first)
                         written = _path(receiver)
                         root = written.partition("/**")[0] if "/**" in written else ""
                         if root and known(first) == "":  # every file under ROOT emptied, as find would
@@ -993,6 +996,8 @@ class _Py:
                 return Val(kind="list", items=(join(receiver, pattern, kind="path"),))
             if method in ("read_text", "read_bytes", "stat", "exists", "is_file"):
                 self.read(receiver, f"Path.{method}")
+                if method in ("read_text", "read_bytes") and UNKNOWN not in _path(receiver):
+                    return Val(text=UNKNOWN, kind="filedata", path=_path(receiver))
                 return UNK
             if method == "open":
                 mode = known(first) if args else known(kwargs.get("mode", s("r")))
@@ -1020,6 +1025,8 @@ class _Py:
             fx.socket = fx.socket or receiver.kind == "socket" or target.kind == "list"
             self.host(target, UNK, method)
             return UNK
+        if receiver.kind == "filedata" and method == "replace" and len(args) == 2:
+            return edited(receiver, "str", args[0], args[1])
         if receiver.text is not None:
             text = receiver.text
             if method == "join" and first.kind == "list" and UNKNOWN not in text:
@@ -1034,7 +1041,7 @@ class _Py:
                 return Val(tainted=receiver.tainted)
         if receiver.kind == "file" and method in ("write", "writelines"):
             if receiver.path:
-                fx.wrote(receiver.path, known(first) if method == "write" else None)
+                fx.wrote(receiver.path, first if method == "write" else UNK)
             return UNK
         if receiver.kind == "file" and receiver.path and method in ("read", "readlines"):
             return Val(text=UNKNOWN, kind="filedata", path=receiver.path, tainted=receiver.tainted)

@@ -21,6 +21,7 @@ from limen.normalize.code.values import (
     b64decode,
     char,
     concat,
+    edited,
     hexdecode,
     host_port,
     join,
@@ -108,6 +109,9 @@ def _table(effect: str, index: int, *names: str) -> None:
     for name in names:
         _E[name] = (effect, index)
 
+
+# String methods that change a text by a literal: how many places ("first" or every one)
+_SUBSTITUTIONS = {"replace": "first", "replaceAll": "str", "sub": "first", "gsub": "str"}
 
 _table(
     "shell", 0, "child_process.exec", "child_process.execSync", "shell_exec", "passthru", "popen", "proc_open"
@@ -1029,7 +1033,7 @@ class _Eval:
         if effect == "write":
             fx.writes.append(text_of(target))
             if len(args) > index + 1:
-                fx.wrote(text_of(target), known(args[index + 1]))
+                fx.wrote(text_of(target), args[index + 1])
             if target.tainted:
                 fx.note("writes downloaded data")
             return UNK
@@ -1040,6 +1044,8 @@ class _Eval:
             if "://" in text_of(target):
                 return self.url(target, name, False)
             fx.reads.append(text_of(target))
+            if (path := known(target)) is not None:
+                return Val(text=UNKNOWN, kind="filedata", path=path)
             return Val(text=UNKNOWN, kind="file")
         if effect in ("copy", "move") and len(args) >= 2:
             fx.argvs.append((("cp" if effect == "copy" else "mv", text_of(args[0]), text_of(args[1])), name))
@@ -1229,6 +1235,8 @@ class _Eval:
             return b64decode(receiver)
         if method in ("pack",) and receiver.kind == "list" and known(first) in ("U*", "c*", "C*"):
             return concat(*(char(i) for i in receiver.items))
+        if method in _SUBSTITUTIONS and receiver.kind == "filedata" and len(args) == 2:
+            return edited(receiver, _SUBSTITUTIONS[method], first, args[1])
         if method in ("replace", "gsub", "sub") and receiver.text is not None and len(args) >= 2:
             old, new = known(args[0]), args[1]
             if old is not None and receiver.text is not None:

@@ -25,6 +25,9 @@ class Val:  # not frozen: built by the thousand, a frozen dataclass costs twice 
     num: int | None = None
     tainted: bool = False  # derived from data the program downloaded
     path: str = ""  # an open file's path
+    # a file's text read and changed by literal substitutions, in order: ("str", old, new) or ("re", pattern,
+    # replacement), so a program that writes it back is judged by the file it makes
+    edits: tuple[tuple[str, str, str], ...] = ()
 
     def get(self, key: str) -> Val | None:
         for k, v in zip(self.keys, self.items, strict=False):
@@ -57,6 +60,22 @@ def known(value: Val) -> str | None:
     if value.num is not None:
         return str(value.num)
     return None
+
+
+def edited(data: Val, kind: str, old: Val, new: Val) -> Val:
+    """A file's text changed by one literal substitution (`kind`: "str" every place, "first" the first, "re"
+    a regular expression); a substitution not known (computed text, a function as replacement) leaves the
+    text unknown."""
+    before, after = known(old), known(new)
+    if before is None or after is None or len(data.edits) >= 16:
+        return Val(text=UNKNOWN, tainted=data.tainted)
+    return Val(
+        text=UNKNOWN,
+        kind="filedata",
+        path=data.path,
+        tainted=data.tainted,
+        edits=(*data.edits, (kind, before, after)),
+    )
 
 
 def concat(*parts: Val) -> Val:
