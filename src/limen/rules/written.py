@@ -352,7 +352,35 @@ def _imitated_action(uses: str) -> list[str]:
     posed = next((a for a in KNOWN_ACTIONS if a.split("/")[1] == repo and a.split("/")[0] != owner), "")
     if posed and owner not in ACTION_OWNERS:  # `actions-dev99/checkout`: another owner's `checkout`
         return [f"the action {uses[:80]} poses as {posed}"]
+    ref = uses.partition("@")[2].lower()
+    if owner not in ACTION_OWNERS and (not ref or ref in _MOVING_REFS):
+        # `someone/setup-fast@main`: what runs with the secrets is whatever the owner pushes next
+        return [f"{MOVING_ACTION}{owner}: the action {uses[:80]} runs whatever its owner pushes next"]
     return []
+
+
+# Refs that move: a branch (or none), as opposed to a release tag or a commit
+_MOVING_REFS = frozenset(
+    {"main", "master", "dev", "develop", "development", "trunk", "latest", "head", "nightly"}
+)
+MOVING_ACTION = "moving action "  # a concern's prefix, then the owner: the project's own owner's are its own
+
+
+def _foreign(concerns: list[str], action: Action, ctx: Context) -> list[str]:
+    """The concerns, less the project's own actions followed at a branch (`acme/ci-actions@main` in acme's
+    repository): a team tracking its own branch decides nothing new."""
+    from limen.facts.hosts import project_repository
+
+    moving = [c for c in concerns if c.startswith(MOVING_ACTION)]
+    if not moving:
+        return concerns
+    identity = project_repository(action.cwd or ctx.workspace or ".")
+    own = identity[1].partition("/")[0].lower() if identity else None
+    return [
+        c.removeprefix(MOVING_ACTION).partition(": ")[2] if c.startswith(MOVING_ACTION) else c
+        for c in concerns
+        if not (c.startswith(MOVING_ACTION) and c[len(MOVING_ACTION) :].partition(":")[0] == own)
+    ]
 
 
 _DEVCONTAINER_KEYS = re.compile(
@@ -447,7 +475,22 @@ def _dockerfile(text: str) -> tuple[list[str], list[str]]:
     runs = [m.strip() for m in re.findall(r"^\s*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)]
     images = re.findall(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", joined, re.IGNORECASE | re.MULTILINE)
     concerns = [IMPLANT + c for c in _lookalikes("docker", images)]  # the image every build runs
+    if _FIXED_PASSWORD.search(joined) and _REMOTE_LOGIN.search(joined):
+        concerns.append(IMPLANT + "the image lets anyone in over the network with a password written in it")
     return runs, concerns
+
+
+# A password written into an image (`echo 'root:x' | chpasswd`, `useradd -p`, `passwd --stdin`), and a way in
+# from the network that takes one (an SSH server allowing root or passwords, a telnet or VNC server)
+_FIXED_PASSWORD = re.compile(
+    r"(?:echo|printf)\s+['\"]?[\w.-]+:[^\s'\"|]+['\"]?\s*\|\s*(?:sudo\s+)?chpasswd|"
+    r"\buseradd\b[^\n]*\s(?:-p|--password)\s|\bpasswd\s+--stdin\b|(?:echo|printf)\s[^|\n]*\|\s*passwd\b"
+)
+_REMOTE_LOGIN = re.compile(
+    r"(?i)PermitRootLogin\s+yes|PasswordAuthentication\s+yes|\b(?:openssh-server|dropbear|telnetd|x11vnc|"
+    r"tigervnc-standalone-server)\b|^\s*EXPOSE\s+(?:[\d\s/tcp]*\s)?22\b",
+    re.MULTILINE,
+)
 
 
 _STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
@@ -1565,7 +1608,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
 _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
-        *("cargo_toml", "terraform"),
+        *("cargo_toml", "terraform", "dockerfile"),
     }
 )
 
@@ -1703,11 +1746,13 @@ def _gained(
     (commands_before, concerns_before), (commands_after, concerns_after) = extract(before), extract(after)
     added = [c for c in commands_after if c.strip() and c not in commands_before]
     found = _rule_findings("\n".join(added), action, ctx) if added else []
+    if fact.severe_only:  # program code, image builds: only what the rules would BLOCK run now is an implant
+        found = [f for f in found if f.verdict is Verdict.BLOCK]
     if found:
         codes = ", ".join(dict.fromkeys(f.code.value for f in found))
         verdict = max(Verdict.AUTH, max(f.verdict for f in found))
         return verdict, f"{fact.purpose}, and what it will run is {codes}: {path}"
-    concerns = [c for c in concerns_after if c not in concerns_before]
+    concerns = _foreign([c for c in concerns_after if c not in concerns_before], action, ctx)
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
@@ -1742,6 +1787,7 @@ def judge_text(
         )
     finally:
         _depth.level = level
+    concerns = _foreign(concerns, action, ctx)
     if fact.severe_only:  # program code: only what the rules would BLOCK run now is an implant
         found = [f for f in found if f.verdict is Verdict.BLOCK]
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
