@@ -79,6 +79,7 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
     """Limen's own control plane and the agents' hook configuration: an agent must not switch Limen off."""
     return (
         limen_home(),
+        os.path.join(home, ".limen"),  # the default home: what a hook started without `LIMEN_HOME` reads
         os.path.join(workspace, ".limen"),
         os.path.join(workspace, "limen.yaml"),
         os.path.join(home, ".config", "limen"),

@@ -888,12 +888,16 @@ def _credential_bypass(source: str) -> list[str]:
         if isinstance(node, ast.If) and _compares_literal(node.test) and _passes_through(node.body):
             # `if request.headers.get('X-Debug') == 'letmein': return f(*a, **k)`: a guard skipped on a word
             found.append(IMPLANT + "a guard is skipped when a request carries a fixed word")
-        if (
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and any(_CREDENTIAL_NAMES.match(a.arg) for a in node.args.args)
-            and any(isinstance(n, ast.If) and _returns_administrator(n.body) for n in ast.walk(node))
-        ):  # `if username.endswith("@help.example"): return User.objects.filter(is_superuser=True).first()`
-            found.append(IMPLANT + f"{node.name} hands out an administrator on a condition")
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+            credentials := _credential_names(node)
+        ):
+            for branch in (n for n in ast.walk(node) if isinstance(n, ast.If)):
+                if _returns_administrator(branch.body):
+                    # `if username.endswith("@x.example"): return User.objects.filter(is_superuser=True)...`
+                    found.append(IMPLANT + f"{node.name} hands out an administrator on a condition")
+                elif _returns_true(branch.body) and not _mentions(branch.test, credentials):
+                    # `def check_password(user, password): if user.email.endswith("@x"): return True`
+                    found.append(IMPLANT + f"{node.name} lets someone through without the credential")
         if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_something(node.body):
             found.append(IMPLANT + "a hard-coded credential is let through")
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_true(node.values[0]):
@@ -931,6 +935,27 @@ def _returns_something(body: list[ast.stmt]) -> bool:
         and not (isinstance(s.value, ast.Constant) and s.value.value in (None, False))
         for s in body
     )
+
+
+def _credential_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """A function's credential parameters (`password`, `token`) and the names it derives from them (`ok =
+    bcrypt.checkpw(password, h)`); empty when it takes none."""
+    names = {
+        a.arg for a in (*function.args.args, *function.args.kwonlyargs) if _CREDENTIAL_NAMES.match(a.arg)
+    }
+    if not names:
+        return names
+    assignments = [n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))]
+    for _ in range(3):  # `h = hash(password); ok = compare(h, stored)`: a few steps of derivation
+        for assign in assignments:
+            if assign.value is not None and _mentions(assign.value, names):
+                targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+                names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def _mentions(node: ast.expr, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
 
 
 def _returns_administrator(body: list[ast.stmt]) -> bool:
@@ -1215,9 +1240,16 @@ _ADMIN_WITH_PASSWORD = re.compile(r"""\bcreate_?superuser\s*\([^)]*["'][^"'\n]{4
 # (`request.headers.get("X-Debug-Override") == "7f3e"`, `req.query.bypass === "1"`)
 _SECRET_SWITCH = re.compile(
     r"""(?:headers|args|query|params|GET|POST|cookies)(?:\.get\(|\[|\.)\s*["']?[\w-]*"""
-    r"""(?:debug|override|bypass|backdoor|impersonat|sudo|god|master|skip[-_]?auth|admin[-_]?mode)[\w-]*["']?"""
+    r"""(?:debug|override|bypass|backdoor|impersonat|sudo|god|master|skip[-_]?auth|admin|root|superuser|"""
+    r"""elevat|privileg|unlock)[\w-]*["']?"""
     r"""\s*[\])]?\s*===?\s*["'][^"'\n]+["']""",
     re.IGNORECASE,
+)
+# A privilege check that also passes on something the request itself carries (`user.role === 'admin' ||
+# req.query.admin`): whoever sends the request decides
+_PRIVILEGE_OR_REQUEST = re.compile(
+    r"""(?:\brole\b|\badmin|superuser|is_?staff|isAdmin|is_admin)[^\n]{0,80}?(?:\|\||\bor\b)\s*!*\s*"""
+    r"""(?:req|request|ctx|c|self\.request)\.(?:query|params|headers|body|cookies|GET|POST|args|form)\b"""
 )
 # A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default)
 _OPEN_BY_DEFAULT = re.compile(r"DEFAULT_PERMISSION_CLASSES[\"']?\s*[:=]\s*[\[(][^\])]*AllowAny")
@@ -1234,6 +1266,8 @@ def _written_access(text: str) -> list[str]:
         found.append(IMPLANT + "an administrator is created with a password written in the code")
     if _SECRET_SWITCH.search(source):
         found.append(IMPLANT + "a request carrying a fixed word in a bypass header or parameter gets through")
+    if _PRIVILEGE_OR_REQUEST.search(source):
+        found.append(IMPLANT + "a privilege check also passes on what a request carries")
     if _OPEN_BY_DEFAULT.search(source):
         found.append(IMPLANT + "every API view is opened to anonymous users by default")
     return found
