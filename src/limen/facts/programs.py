@@ -225,6 +225,11 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
 
 # A test or development database by its conventional name (`shop_test`, `app_dev`): recreated at will
 SCRATCH_DATABASE = r"[\w-]*(?:_test|_dev|-test|-dev|_development|_testing)"
+# A local resource (a container volume, a database file) named as a test's or a development copy's
+# (`shop_test_pgdata`, `tests/fixtures/test.db`, `tmp-cache`): resetting it is the test suite's own set-up
+SCRATCH_RESOURCE = (
+    r"(?i)(?:^|[/_.-])(?:tests?|testing|dev|development|tmp|temp|scratch|fixtures?)(?:$|[/_.-])"
+)
 
 
 # `docker run`'s options that take a value: the image is the first word after them

@@ -48,7 +48,15 @@ from functools import lru_cache
 from limen.context import Context
 from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install
 from limen.facts.paths import VCS_FOLDERS, home_folder
-from limen.facts.programs import HTTPIE_NAMES, SCRATCH_DATABASE, Role, names, options, program
+from limen.facts.programs import (
+    HTTPIE_NAMES,
+    SCRATCH_DATABASE,
+    SCRATCH_RESOURCE,
+    Role,
+    names,
+    options,
+    program,
+)
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.code import SQL_NOTE
 from limen.normalize.paths import canonical, is_within
@@ -986,6 +994,8 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{command.name} destroys an environment"
         )
     if entry.destroys_one and _pattern(entry.destroys_one).search(words):
+        if Role.CONTAINER in entry.roles and _scratch_operands(command, "rm"):
+            return None  # `docker volume rm shop_test_pgdata`: a test's volume on this machine, reset
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"{command.name} deletes a resource"
         )
@@ -1132,6 +1142,18 @@ def _names_remote_server(command: Command) -> bool:
     return False
 
 
+def _scratch_operands(command: Command, verb: str) -> bool:
+    """Every resource named after `verb` is a scratch one by its name (`docker volume rm app_test_db`)."""
+    argv = command.argv
+    if verb not in argv:
+        return False
+    operands = [w for w in argv[argv.index(verb) + 1 :] if not w.startswith("-")]
+    return bool(operands) and all(_SCRATCH_RESOURCE.search(w) for w in operands)
+
+
+_SCRATCH_RESOURCE = re.compile(SCRATCH_RESOURCE)
+
+
 def _names_scratch_database(command: Command) -> bool:
     """`psql -d shop_test`, `mysql -D app_dev`, `psql postgres://localhost/app_test`: the database a client
     is given is a test or development one by its name (asked, as `dropdb shop_test` is)."""
@@ -1146,9 +1168,16 @@ def _names_scratch_database(command: Command) -> bool:
             continue
         else:  # an operand: `psql shop_test -c ...` names the database first
             value = word
-        if _SCRATCH_DATABASE.fullmatch(value):
-            return True
+        if _SCRATCH_DATABASE.fullmatch(value) or (
+            value.endswith(_DATABASE_FILES)
+            and not value.startswith(("/", "~", ".."))
+            and _SCRATCH_RESOURCE.search(value.removeprefix("./"))
+        ):
+            return True  # `psql -d shop_test`, `sqlite3 tests/fixtures/test.db` (a file in the project)
     return False
+
+
+_DATABASE_FILES = (".db", ".sqlite", ".sqlite3", ".duckdb")
 
 
 def _database_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
