@@ -132,6 +132,11 @@ BY_NAME: dict[str, PathFact] = {
         "pyproject", "build hooks and task scripts run on install and by task runners", "pyproject"
     ),
     "Makefile": _f("makefile", "make runs its recipes", "makefile"),
+    # Gradle's build scripts are programs (Kotlin or Groovy) that every build runs
+    **dict.fromkeys(
+        ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
+        _f("gradle_build", "gradle runs it on every build", "exec_literals"),
+    ),
     "Dockerfile": _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True),
     "Containerfile": _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True),
     "build.rs": _f("build_rs", "cargo runs it before every build", "string_literals", severe_only=True),
@@ -217,6 +222,10 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         ),
     ),
     (r"/\.husky/[^/]+$", _f("husky", "husky runs it as a git hook", "shell", blind=True)),
+    (
+        r"^~/\.gradle/(?:init\.d/[^/]+|init\.gradle(?:\.kts)?)$",
+        _f("gradle_init", "gradle runs it before every build of every project", "exec_literals", asks=True),
+    ),
     (
         r"/\.github/workflows/[^/]+$",
         _f("workflow", "CI runs its steps with the repository's secrets", "yaml_commands", blind=True),
@@ -381,6 +390,11 @@ _PROGRAM_CONTENT = {
         (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua", ".ex"),
         "exec_literals",
     ),
+    # components with markup (JSX, single-file components): read the same way, by their literals
+    **dict.fromkeys(
+        (".tsx", ".jsx", ".vue", ".svelte", ".kts", ".gradle", ".groovy"),
+        "exec_literals",
+    ),
 }
 PROGRAMS = {
     ext: PathFact(
@@ -394,8 +408,12 @@ PROGRAMS = {
 }
 
 
-# Infrastructure as code: what it describes is made by the next apply, often by CI, with its credentials
-INFRASTRUCTURE = {".tf": _f("terraform", "terraform apply makes what it describes", "terraform")}
+# Infrastructure as code: what it describes is made by the next apply, often by CI, with its credentials;
+# SQL scripts (migrations, seeds): the database runs them when they are applied
+INFRASTRUCTURE = {
+    ".tf": _f("terraform", "terraform apply makes what it describes", "terraform"),
+    ".sql": _f("sql", "the database runs it when the migration or seed is applied", "sql", severe_only=True),
+}
 
 
 def describe(path: str, *, home: str) -> PathFact | None:

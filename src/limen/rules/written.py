@@ -506,7 +506,8 @@ def _string_literals(text: str) -> tuple[list[str], list[str]]:
 # A process started from code in a language Limen does not parse (Go, Rust, Java, C#, C, Swift, Lua...).
 _EXEC_CALL = re.compile(
     r"exec\.Command|Command::new|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|Process\.Start|"
-    r"\b(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?|os\.execute|io\.popen)\s*\(|syscall\.Exec"
+    r"\b(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?|os\.execute|io\.popen|commandLine)\s*\(|syscall\.Exec|"
+    r"[\"']\s*\.execute\(\)|\bexec\s*\{"
 )
 
 
@@ -770,6 +771,26 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     if re.search(r"""["']?Principal["']?\s*[:=]\s*["']\*["']|identifiers\s*=\s*\[\s*"\*"\s*\]""", source):
         concerns.append("a policy lets anyone in")
     return commands, concerns
+
+
+def _sql_script(text: str) -> tuple[list[str], list[str]]:
+    """A SQL script that makes an administrator with a password (or its hash) written in it: whoever wrote it
+    can log in as that administrator wherever the migration runs."""
+    for statement in text[:MAX_TEXT].split(";"):
+        insert = _ACCOUNT_INSERT.search(statement)
+        if insert and _PRIVILEGE_VALUE.search(statement) and _PASSWORD_VALUE.search(statement):
+            return [], [IMPLANT + "an administrator account is made with a password written in the script"]
+    return [], []
+
+
+_ACCOUNT_INSERT = re.compile(
+    r"\binsert\s+into\s+[\w.\"`]*(?:user|account|admin|member|staff|login)\w*[\"`]?\s*\([^)]*pass",
+    re.IGNORECASE,
+)
+_PRIVILEGE_VALUE = re.compile(
+    r"(?i)\b(?:is_)?(?:superuser|admin|staff|root)\b|\brole\b[^)]*\)\s*values\b[^;]*'(?:admin|owner|root|superuser)'"
+)
+_PASSWORD_VALUE = re.compile(r"'\$2[aby]?\$\d\d\$|'\$argon2|\bcrypt\(\s*'|\b(?:md5|sha\d*)\(\s*'|'pbkdf2_")
 
 
 def _cargo_config(text: str) -> tuple[list[str], list[str]]:
@@ -1100,16 +1121,19 @@ _HELD: tuple[tuple[str, re.Pattern[str]], ...] = (
     (_PASSWORD, re.compile(r"\b(?:password|passwd|passphrase|pwd)\b", re.IGNORECASE)),
 )
 _ENV_READ = re.compile(
-    r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\$_ENV\b|\$ENV\{|\benv::var\b"
+    r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\$_ENV\b|\$ENV\{|\benv::var\b|\bos\.Environ\(|"
+    r"\bEnvironment\.GetEnvironmentVariables?\("
 )
 _SECRET_PATH = re.compile(r"""["'`]([~/.][^"'`\s]*)["'`]""")
 # `name = ...`, `const name = ...`, `let Ok(name) = ...`, `name := ...`: a name bound on one line
 _BINDING = re.compile(
-    r"^\s*(?:if\s+)?(?:let\s+(?:mut\s+)?|const\s+|var\s+|my\s+)?(?:Ok\()?\$?(\w+)\)?\s*:?=(?!=)(.*)$"
+    r"^\s*(?:if\s+)?(?:let\s+(?:mut\s+)?|const\s+|var\s+|val\s+|my\s+|(?:final\s+)?String\s+)?(?:Ok\()?\$?(\w+)\)?"
+    r"\s*(?::\s*[\w<>?]+\s*)?:?=(?!=)(.*)$"
 )
 _SENDS = re.compile(
     r"\b(?:fetch|sendBeacon|urlopen|Request|request|post|put|get|ajax|axios|XMLHttpRequest|Image|WebSocket|"
-    r"HTTPSConnection|HTTPConnection|create_connection|sendall|send|reqwest|Post|Get)\b|\.src\s*=|\.end\s*\("
+    r"HTTPSConnection|HTTPConnection|create_connection|sendall|send|reqwest|Post|Get|POST|PUT|PostForm|URL|URI|"
+    r"HttpClient|sendAsync|openConnection|newBuilder)\b|\.src\s*=|\.end\s*\("
 )
 _ADDRESS = re.compile(
     r"""["'`](?:https?|wss?)://([A-Za-z0-9.-]+)|\bhost(?:name)?\s*[:=]\s*["']([A-Za-z0-9.-]+)["']"""
@@ -1221,7 +1245,8 @@ _SIGNATURE_OFF = re.compile(
     r"""["']?verify_signature["']?\s*[:=]\s*(?:False|false|0)\b"""
     r"""|\bjwt\.decode\([^)]*\bverify\s*=\s*False\b"""
     r"""|\balgorithms?["']?\s*[:=]\s*\[?\s*["']none["']"""
-    r"""|\bignoreSignature\s*:\s*true\b""",
+    r"""|\bignoreSignature\s*:\s*true\b"""
+    r"""|ValidMethods\([^)]*["']none["']|!\s*strings\.Contains\(\s*err\.Error\(\)\s*,\s*["'][^"']*signature""",
     re.IGNORECASE,
 )
 
@@ -1251,8 +1276,85 @@ _PRIVILEGE_OR_REQUEST = re.compile(
     r"""(?:\brole\b|\badmin|superuser|is_?staff|isAdmin|is_admin)[^\n]{0,80}?(?:\|\||\bor\b)\s*!*\s*"""
     r"""(?:req|request|ctx|c|self\.request)\.(?:query|params|headers|body|cookies|GET|POST|args|form)\b"""
 )
-# A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default)
-_OPEN_BY_DEFAULT = re.compile(r"DEFAULT_PERMISSION_CLASSES[\"']?\s*[:=]\s*[\[(][^\])]*AllowAny")
+# A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default,
+# Spring Security's `anyRequest().permitAll()`)
+_OPEN_BY_DEFAULT = re.compile(
+    r"DEFAULT_PERMISSION_CLASSES[\"']?\s*[:=]\s*[\[(][^\])]*AllowAny|anyRequest\(\)\s*\.\s*permitAll\(\)"
+)
+# What a request carries, read by name, in the web frameworks of several languages
+_REQUEST_INPUT = (
+    r"(?:\.Header\.Get|\.headers?\.get|searchParams\.get|\.query\.get|\.getHeader|\.getParameter|\.FormValue"
+    r"|\.PostFormValue|\.Query\(\)\.Get|\.URL\.Query\(\)\.Get|\.args\.get|\.cookies\.get|\.GET\.get)"
+)
+# A request's named input compared with a fixed word, and the guard let through right after (`if
+# r.Header.Get("X-Ops") == "hb-7f3a" { next.ServeHTTP(w, r); return }`, `return NextResponse.next()`)
+_WORD_PASSES = re.compile(
+    _REQUEST_INPUT + r"""\(\s*["'][\w-]+["']\s*\)\s*(?:===?|\.equals\()\s*["'][^"'\n]{3,}["']\s*\)?\s*"""
+    r"""(?:\{|:|&&|\))?[\s\S]{0,40}?(?:NextResponse\.next\(|\bnext(?:\.ServeHTTP)?\(|chain\.doFilter\("""
+    r"""|return\s+(?:true|True|nil|f\(|view\())"""
+)
+# A request's credential accepted when it is one of some words, one written in the code (`headers.get(
+# "X-Ops-Token") not in (config["OPS_TOKEN"], "hb-support-override")`)
+_LITERAL_ACCEPTED = re.compile(
+    _REQUEST_INPUT + r"""\(\s*["'][\w-]*(?:token|key|secret|auth|pass)[\w-]*["']\s*\)\s*(?:not\s+)?in\s*"""
+    r"""[\[({][^\])}\n]*["'][^"'\n]{6,}["']""",
+    re.IGNORECASE,
+)
+# Spring's plain-text password marker, and its test-only encoder, given a literal: an account anyone who
+# reads the code can log in as
+_PLAIN_PASSWORD = re.compile(
+    r"""["']\{noop\}[^"'\s]{3,}["']|withDefaultPasswordEncoder\(\)[^;\n]*\.password\(\s*["']"""
+)
+# The filesystem's root handed to a file server (`http.FileServer(http.Dir("/"))`, `express.static("/")`)
+_SERVES_ROOT = re.compile(
+    r"""FileServer\(\s*http\.Dir\(\s*["']/["']\s*\)|express\.static\(\s*["']/["']"""
+    r"""|directory\s*=\s*["']/["']|serve_dir\(\s*["']/["']|ServeDir::new\(\s*["']/["']"""
+)
+# A user's password handed to a call that writes, prints or logs (read outside string literals)
+_CREDENTIAL_OUT = re.compile(
+    r"""\b(?:Fprint\w*|Print\w*|WriteString|appendFileSync|appendFile|writeFileSync|write|writelines|println"""
+    r"""|print|log|info|debug|warn|Printf|Println|Infof|Debugf)\s*\([^\n;]*?(?:\b\w+\.)?"""
+    r"""(?:password|passwd|Password|PASSWORD)\b(?!\s*[=(])"""
+)
+# A process started or code loaded, and names the request's input is read into
+_RUNS_OR_LOADS = re.compile(
+    r"exec\.Command(?:Context)?\(|ProcessBuilder\(|Runtime\.getRuntime\(\)\.exec\(|\bexecSync\(|\bexec\(|"
+    r"\bspawn(?:Sync)?\(|os\.system\(|subprocess\.\w+\(|\bpopen\(|plugin\.Open\(|Class\.forName\(|"
+    r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])"
+)
+_REQUEST_READ = re.compile(
+    _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b|\brequest\.(?:args|form|json|GET|POST|data)\b"
+    r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\("
+)
+_REQUEST_PARAMETER = re.compile(
+    r"@(?:RequestParam|PathVariable|RequestBody|RequestHeader)(?:\([^)]*\))?\s+(?:(?:final\s+)?\w+\s+)?(\w+)"
+)
+
+
+def _request_runs(source: str) -> bool:
+    """A web handler that runs what a request carries: the input read in the statement that starts a process
+    or loads code (`exec.Command("sh", "-c", r.URL.Query().Get("q"))`), or through a name it was read into
+    (`@RequestParam c: String` ... `ProcessBuilder("sh", "-c", c)`, `const { cmd } = req.query`)."""
+    if not _RUNS_OR_LOADS.search(source) or not (_REQUEST_READ.search(source) or "@Request" in source):
+        return False
+    names = set(_REQUEST_PARAMETER.findall(source))
+    for line in source.splitlines():
+        binding = _BINDING.match(line)
+        if binding is not None and _REQUEST_READ.search(binding.group(2)):
+            names.add(binding.group(1))
+        destructured = re.match(r"\s*(?:const|let|var)\s*\{([^}]*)\}\s*=\s*(.*)$", line)
+        if destructured is not None and _REQUEST_READ.search(destructured.group(2)):
+            names.update(n.strip().split(":")[-1].strip() for n in destructured.group(1).split(","))
+    for line in source.splitlines():
+        call = _RUNS_OR_LOADS.search(line)
+        if call is None:
+            continue
+        rest = _outside_strings(line[call.start() :])
+        if _REQUEST_READ.search(line[call.start() :]) or any(
+            n and re.search(rf"\b{re.escape(n)}\b", rest) for n in names
+        ):
+            return True
+    return False
 
 
 def _written_access(text: str) -> list[str]:
@@ -1268,6 +1370,18 @@ def _written_access(text: str) -> list[str]:
         found.append(IMPLANT + "a request carrying a fixed word in a bypass header or parameter gets through")
     if _PRIVILEGE_OR_REQUEST.search(source):
         found.append(IMPLANT + "a privilege check also passes on what a request carries")
+    if _WORD_PASSES.search(source):
+        found.append(IMPLANT + "a check is skipped when a request carries a fixed word")
+    if _LITERAL_ACCEPTED.search(source):
+        found.append(IMPLANT + "a request credential is also accepted when it is a word written in the code")
+    if _PLAIN_PASSWORD.search(source):
+        found.append(IMPLANT + "an account is given a password written in the code")
+    if _SERVES_ROOT.search(source):
+        found.append(IMPLANT + "the whole filesystem is served over the network")
+    if _CREDENTIAL_OUT.search(_outside_strings(source)):
+        found.append(IMPLANT + "a user's password is written out or logged")
+    if _request_runs(source):
+        found.append(IMPLANT + "what a web request carries is run as a command or loaded as code")
     if _OPEN_BY_DEFAULT.search(source):
         found.append(IMPLANT + "every API view is opened to anonymous users by default")
     return found
@@ -1324,6 +1438,7 @@ _EXTRACTORS = {
     "requirements": _requirements,
     "cargo_toml": _cargo_toml,
     "terraform": _terraform,
+    "sql": _sql_script,
 }
 
 
