@@ -149,6 +149,11 @@ BY_NAME: dict[str, PathFact] = {
         "pre_commit", "pre-commit runs its hook entries on every commit", "yaml_commands"
     ),
     ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
+    # what a security scanner leaves out: an entry that matches everything switches the scanner off
+    **dict.fromkeys(
+        (".gitleaksignore", ".semgrepignore", ".trivyignore", ".secretlintignore", ".trufflehogignore"),
+        _f("scanner_ignore", "the security scanner skips what it lists", "scanner_ignore"),
+    ),
     # a project's own package sources: every install in it takes packages from the hosts they name
     **dict.fromkeys(
         (".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "go.mod"),

@@ -319,6 +319,16 @@ GIT_COMMAND_KEYS = re.compile(
     r"sendemail\.(?:smtpserver|tocmd|cccmd)|remote\.[\w.-]+\.(?:receivepack|uploadpack)|ssh\.variant|"
     r"interactive\.difffilter)$"
 )
+# Security scanners and their CI actions, by the words CI files and hook configurations name them with: a
+# change that takes one out of the project's checks switches that check off for everyone
+SECURITY_CHECKS = re.compile(
+    r"(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|semgrep|codeql(?:-action)?|trivy(?:-action)?|grype|"
+    r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action)\b"
+)
+# Keys that turn off a check git makes on what it fetches when set false (`http.sslVerify false`: every later
+# fetch and push accepts any certificate, so anyone on the path can serve the code or take the credentials)
+GIT_CHECK_KEYS = re.compile(r"^(?:http(?:\.[^=]+)?\.sslverify|(?:transfer|fetch|receive)\.fsckobjects)$")
+GIT_FALSE = frozenset({"false", "no", "off", "0"})
 GIT_HOOK_KEYS = re.compile(
     r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree|init\.templatedir)$"
 )

@@ -43,7 +43,9 @@ from limen.facts.programs import (
     CODE_LOADING_VARIABLES,
     COMMAND_VARIABLES,
     FILE_SERVERS,
+    GIT_CHECK_KEYS,
     GIT_COMMAND_KEYS,
+    GIT_FALSE,
     GIT_HOOK_KEYS,
     HTTPIE_NAMES,
     PROGRAMS,
@@ -3257,6 +3259,8 @@ def _git_config_commands(args: list[str], state: _State, via: tuple[str, ...], l
         and git_value_concerns(words[0].lower(), words[1][1:] if words[1].startswith("!") else words[1])
     ):  # `git config core.editor vim` names a tool; `core.pager 'sh -c ...'` sets up code to run later
         state.note(f"persists: git config {words[0]} names what git runs later")
+    elif len(words) >= 2 and GIT_CHECK_KEYS.match(words[0].lower()) and words[1].lower() in GIT_FALSE:
+        state.note(f"persists: git config {words[0]} {words[1]} turns off a check on everything git fetches")
     if len(words) >= 2:  # `git config KEY VALUE`: run whenever git next reads it (later: noted, not opaque)
         state.deferred += 1
         try:

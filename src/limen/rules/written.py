@@ -773,6 +773,16 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     return commands, concerns
 
 
+def _scanner_ignore(text: str) -> tuple[list[str], list[str]]:
+    """A scanner's ignore file with an entry that matches every file or finding (`*`, `**/*`, `.`)."""
+    entries = {
+        line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    }
+    if entries & {"*", "**", "**/*", "*.*", "/", "./", ".", "/*", "/**"}:
+        return [], ["an entry that matches everything switches the scanner off"]
+    return [], []
+
+
 def _sql_script(text: str) -> tuple[list[str], list[str]]:
     """A SQL script that makes an administrator with a password (or its hash) written in it: whoever wrote it
     can log in as that administrator wherever the migration runs."""
@@ -1439,6 +1449,7 @@ _EXTRACTORS = {
     "cargo_toml": _cargo_toml,
     "terraform": _terraform,
     "sql": _sql_script,
+    "scanner_ignore": _scanner_ignore,
 }
 
 
@@ -1745,6 +1756,11 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             return Verdict.AUTH, f"{fact.purpose}: {path}"
         return None
     judged = judge_text(fact, path, text, action, ctx)
+    if judged is None and fact.content in _CHECKED and isinstance(action.arguments.get("content"), str):
+        before = _current_text(path)  # a whole file written over: the checks it ran before, still there?
+        dropped = _dropped_checks(fact, before, text) if before is not None else []
+        if dropped:
+            return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if judged is None and (
         fact.content in _STRUCTURED or (fact.content == "python" and _CREDENTIAL_WORDS.search(text))
     ):  # authentication code: a branch means what the function around it makes of it
@@ -1773,6 +1789,20 @@ def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tu
         return None
     after = before.replace(old, new, -1 if action.arguments.get("replace_all") else 1)
     return _gained(fact, path, before, after, action, ctx)
+
+
+def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
+    """The security scanners a CI file or hook configuration ran before a change and no longer runs."""
+    if fact.content not in _CHECKED:
+        return []
+    from limen.facts.programs import SECURITY_CHECKS
+
+    kept = {m.lower() for m in SECURITY_CHECKS.findall(after)}
+    dropped = sorted({m.lower() for m in SECURITY_CHECKS.findall(before)} - kept)
+    return [f"the change takes {', '.join(dropped)} out of the project's checks"] if dropped else []
+
+
+_CHECKED = frozenset({"yaml_commands", "makefile", "package_json"})  # files that run the project's checks
 
 
 def _current_text(path: str) -> str | None:
@@ -1902,6 +1932,7 @@ def _gained(
         verdict = max(Verdict.AUTH, max(f.verdict for f in found))
         return verdict, f"{fact.purpose}, and what it will run is {codes}: {path}"
     concerns = _foreign([c for c in concerns_after if c not in concerns_before], action, ctx)
+    concerns += _dropped_checks(fact, before, after)
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
