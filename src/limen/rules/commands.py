@@ -433,15 +433,27 @@ _FIND_NON_FILTERS = frozenset(
 
 
 def _find_filters(argv: tuple[str, ...]) -> bool:
-    """The find expression narrows what it matches (any test beyond type and depth; -exec arguments aside)."""
+    """The find expression narrows what it matches (any test beyond type and depth; -exec arguments aside).
+    A negated test (`-not -name proc`, `! ( -name a -o -name b )`) leaves out a few and keeps the rest:
+    no narrowing."""
     in_exec = False
+    negated = 0  # > 0: inside a negation (the next test, or a parenthesised group and its depth)
     for word in argv[1:]:
         if in_exec:
             in_exec = word not in (";", "+")
         elif word in ("-exec", "-execdir", "-ok", "-okdir"):
             in_exec = True
+        elif word in ("!", "-not"):
+            negated = max(negated, 1)
+        elif word == "(" and negated:
+            negated += 1
+        elif word == ")" and negated > 1:
+            negated = 0 if negated == 2 else negated - 1
         elif word.startswith("-") and len(word) > 2 and word not in _FIND_NON_FILTERS:
-            return True
+            if not negated:
+                return True
+            if negated == 1:
+                negated = 0  # `-not -name proc`: that one test was left out
     return False
 
 
