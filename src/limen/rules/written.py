@@ -1816,17 +1816,17 @@ def _current_text(path: str) -> str | None:
 def _sed_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """`sed -i 's/IsAuthenticated/AllowAny/' settings.py`: the substitution applied to the file as it is,
     judged as an Edit making that file would be (its gains over the file it changes)."""
-    before = _current_text(path)
+    editors = [
+        (command, perl)
+        for command in action.commands
+        if (perl := command.name.startswith("perl") and _perl_in_place(command.argv))
+        or (command.name in ("sed", "gsed") and any(w.startswith(("-i", "--in-place")) for w in command.argv))
+    ]
+    before = _current_text(path) if editors else None
     if before is None:
         return None
     after: str | None = before
-    for command in action.commands:
-        perl = command.name.startswith("perl") and _perl_in_place(command.argv)
-        if not perl and (
-            command.name not in ("sed", "gsed")
-            or not any(w.startswith(("-i", "--in-place")) for w in command.argv)
-        ):
-            continue
+    for command, perl in editors:
         for script in _sed_scripts(command.argv[1:]):
             extended = perl or any(w in ("-E", "-r") for w in command.argv)
             after = _substituted(after or "", script, extended=extended, perl=perl)
