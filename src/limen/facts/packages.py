@@ -239,6 +239,16 @@ def package_name(registry: str, spec: str) -> str:
     return re.sub(r"[._]+", "-", match.group(0)).lower() if match else ""
 
 
+def replaces_popular(original: str, replacement: str) -> bool:
+    """A well-known Go module (`golang.org/x/crypto`) replaced by a remote module under another path
+    (`github.com/someone/crypto`): a local copy (`../crypto`) or the same path at another version is not."""
+    old = re.sub(r"/v\d+$", "", original.split("@")[0].strip().lower())
+    new = replacement.split("@")[0].strip().lower()
+    if new.startswith((".", "/")) or re.sub(r"/v\d+$", "", new) == old:
+        return False
+    return old in POPULAR.get("go", frozenset())
+
+
 def package_version(spec: str) -> str:
     """The exact version a requirement pins (`x==1.2`, `x@1.2`, `x:1.2`), or ""."""
     found = re.search(r"(?:==|(?<=[^@\s])@|:)\s*v?([\w.+-]+)$", spec.strip())
@@ -272,6 +282,10 @@ def imitated(registry: str, name: str) -> str:
     if not name or name in known:
         return ""
     if "/" in name and registry in ("go", "packagist"):
+        if registry == "go":  # `github.com/golang-jvvt/jwt/v5`: the module's major version aside
+            name = re.sub(r"/v\d+$", "", name)
+            if name in known:
+                return ""
         parts = name.split("/")
         for candidate in known:
             theirs = candidate.split("/")
@@ -288,8 +302,13 @@ def imitated(registry: str, name: str) -> str:
         if (
             image in known
             and owner != image
-            and (within_edits(owner, image, 2) or within_edits(owner, "library", 2))
-        ):
+            and (
+                within_edits(owner, image, 2)
+                or within_edits(owner, "library", 2)
+                or re.fullmatch(rf"{re.escape(image)}[-_.]?\w+|\w+[-_.]?{re.escape(image)}", owner)
+                is not None
+            )
+        ):  # `pyth0n/python`, `1ibrary/nginx`, `golang-alpine/golang`, `official-nginx/nginx`
             return image
         return ""
     return imitates(name, known) if len(name) >= 5 else ""

@@ -35,6 +35,11 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
         for spec in _packages(entry, command)
     ]
     found += [(registry, action.tool, spec) for registry, spec in _tool_packages(action)]
+    for command in action.commands:
+        swapped = _replaced_module(command, action.cwd or ctx.workspace)
+        if swapped:  # `go mod edit -replace=golang.org/x/crypto=github.com/someone/crypto@v0.21.0`
+            yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, f"go mod edit {swapped}")
+            return
     for registry, by, spec in found:
         name = package_name(registry, spec)
         if known_malicious(registry, spec):
@@ -46,6 +51,30 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs {name!r}, a near miss of {original!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
+
+
+def _replaced_module(command: Command, cwd: str) -> str:
+    """`go mod edit -replace=OLD=NEW`: every build takes NEW's code for OLD. A well-known module replaced by
+    a remote one under another owner is what an impostor needs; a local copy, another version, or a fork
+    under the project's own owner is not."""
+    from limen.facts.hosts import project_repository
+    from limen.facts.packages import replaces_popular
+
+    if command.name != "go" or command.argv[1:3] != ("mod", "edit"):
+        return ""
+    argv = command.argv
+    for i, word in enumerate(argv):
+        value = word.partition("=")[2] if word.startswith("-replace=") else ""
+        if word == "-replace" and i + 1 < len(argv):
+            value = argv[i + 1]
+        original, _, replacement = value.partition("=")
+        identity = project_repository(cwd) if replacement else None
+        own = identity is not None and replacement.lower().split("/")[1:2] == [
+            identity[1].split("/")[0].lower()
+        ]
+        if replacement and replaces_popular(original, replacement) and not own:
+            return f"replaces {original.split('@')[0]} with {replacement.split('@')[0]}"
+    return ""
 
 
 def _installers(action: Action) -> Iterator[tuple[Command, Program]]:

@@ -684,6 +684,7 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
     later install takes packages from the hosts it names, so one that is not a known registry or forge is
     a concern, and so is a module replaced by a near miss of its own path (`gorilla/mux` by `gorila/mux`)."""
     from limen.facts.hosts import REGISTRY_HOSTS, host_in, imitates
+    from limen.facts.packages import replaces_popular
 
     concerns = []
     for match in _SOURCE_URL.finditer(text[:MAX_TEXT]):
@@ -693,6 +694,8 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
     for path in re.findall(r"^\s*yarnPath:\s*[\"']?([^\"'\s]+)", text[:MAX_TEXT], re.MULTILINE):
         if not path.startswith((".yarn/", "./.yarn/")):  # `yarnPath: /tmp/x.cjs`: every yarn command runs it
             concerns.append(f"every yarn command runs {path}")
+    module = re.search(r"^module\s+[\w.-]+/([\w.-]+)/", text[:MAX_TEXT], re.MULTILINE)
+    owner = [module.group(1).lower()] if module else []  # the project's own forks are its own
     for match in _GO_REPLACE.finditer(text[:MAX_TEXT]):
         original, replacement = match.group(1), match.group(2)
         if replacement.startswith((".", "/")) or replacement.lower() == original.lower():
@@ -700,6 +703,8 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
         theirs, ours = replacement.lower().split("/"), original.lower().split("/")
         if len(theirs) == len(ours) and any(imitates(t, (o,)) for t, o in zip(theirs, ours, strict=True)):
             concerns.append(f"{original} is replaced by the look-alike {replacement}")
+        elif replaces_popular(original, replacement) and replacement.lower().split("/")[1:2] != owner:
+            concerns.append(f"the well-known {original} is replaced by {replacement}")
     return [], list(dict.fromkeys(concerns))[:8]
 
 
