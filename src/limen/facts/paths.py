@@ -369,6 +369,12 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     (r"/\.codex/prompts/", _i("codex_prompts", "Codex runs it as a prompt")),
     (r"/\.windsurf/rules/", _i("windsurf_rules", "Windsurf reads it as instructions")),
     (r"^~/\.claude/projects/[^/]+/memory/", _i("agent_memory", "Claude Code reads it as the user's memory")),
+    # Kubernetes manifests, Helm charts and Kustomize overlays: the cluster runs what they describe
+    (
+        r"/(?:k8s|kube|kubernetes|manifests?|deploy(?:ment)?s?|charts?|helm|kustomize|overlays)/(?:[^/]+/)*"
+        r"[^/]+\.ya?ml$",
+        _f("manifest", "the cluster runs the workloads it describes on the next deploy", "manifest"),
+    ),
 )
 _PLACES = tuple((re.compile(pattern), fact) for pattern, fact in _BY_PLACE)
 _ANY_PLACE = re.compile("|".join(f"(?:{p})" for p, _ in _BY_PLACE))

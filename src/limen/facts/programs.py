@@ -325,6 +325,13 @@ SECURITY_CHECKS = re.compile(
     r"(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|semgrep|codeql(?:-action)?|trivy(?:-action)?|grype|"
     r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action)\b"
 )
+# A workload handed its node, in a manifest or a pod spec (YAML or JSON): privileged, the host's process,
+# network or IPC namespace, the host's root or engine socket mounted
+NODE_ACCESS = re.compile(
+    r"""["']?\b(?:privileged|hostPID|hostNetwork|hostIPC)["']?\s*:\s*true\b"""
+    r"""|\bhostPath["']?\s*:\s*\{?\s*["']?path["']?\s*:\s*["']?(?:/|/var/run/docker\.sock|/run/containerd/"""
+    r"""containerd\.sock)["']?\s*(?:[,}\n]|$)"""
+)
 # Keys that turn off a check git makes on what it fetches when set false (`http.sslVerify false`: every later
 # fetch and push accepts any certificate, so anyone on the path can serve the code or take the credentials)
 GIT_CHECK_KEYS = re.compile(r"^(?:http(?:\.[^=]+)?\.sslverify|(?:transfer|fetch|receive)\.fsckobjects)$")

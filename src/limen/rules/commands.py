@@ -50,6 +50,7 @@ from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install
 from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import (
     HTTPIE_NAMES,
+    NODE_ACCESS,
     SCRATCH_DATABASE,
     SCRATCH_RESOURCE,
     Role,
@@ -1873,7 +1874,7 @@ _DOCKER_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/podman/podm
 _NODE_ACCESS_SPEC = re.compile(r'"(?:privileged|hostPID|hostNetwork|hostIPC)"\s*:\s*true|"hostPath"\s*:')
 
 
-def _pod_escape(command: Command) -> str:
+def _pod_escape(command: Command, action: Action) -> str:
     """`kubectl run --overrides='{..."privileged":true...}'`, `kubectl debug node/NAME`: a pod given its node
     (the node's processes, network or file system), the cluster-side form of `docker run --privileged`."""
     argv = command.argv
@@ -1886,14 +1887,39 @@ def _pod_escape(command: Command) -> str:
         spec = " ".join(w.split("=", 1)[1] if w.startswith("--overrides=") else w for w in argv)
         if _NODE_ACCESS_SPEC.search(spec):
             return "kubectl starts a pod given its node (privileged or host namespaces)"
+    if subs[:1] in (["apply"], ["create"], ["replace"]) and any(
+        NODE_ACCESS.search(text) for text in _manifests(command, action)
+    ):  # `kubectl apply -f - <<EOF ... hostPID: true ... privileged: true`
+        return f"kubectl {subs[0]} deploys a workload given its node (privileged, host namespaces or root)"
     return ""
+
+
+def _manifests(command: Command, action: Action) -> list[str]:
+    """The manifests a `kubectl apply` is given: on its standard input, or in the files `-f` names (read,
+    bounded; a folder or URL is not)."""
+    argv = command.argv
+    files = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-f", "--filename")]
+    files += [w.split("=", 1)[1] for w in argv if w.startswith(("-f=", "--filename="))]
+    texts = [p[:MAX_MANIFEST] for p in action.payloads] if "-" in files else []
+    for name in files[:8]:
+        if name == "-" or "://" in name:
+            continue
+        try:
+            with open(os.path.join(action.cwd or ".", name), encoding="utf-8", errors="replace") as handle:
+                texts.append(handle.read(MAX_MANIFEST))
+        except OSError:
+            continue
+    return texts
+
+
+MAX_MANIFEST = 256 * 1024
 
 
 def _container_escape(command: Command, action: Action, ctx: Context) -> str:
     """`docker run --privileged`, `--pid=host`, `-v /:/host`, the docker socket: a container given the
     host (the container's command itself is analysed by the normaliser, through its mounts)."""
     if command.name in ("kubectl", "oc"):
-        return _pod_escape(command)
+        return _pod_escape(command, action)
     entry = program(command.name)
     if entry is None or Role.CONTAINER not in entry.roles:
         return ""

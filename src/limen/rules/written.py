@@ -355,7 +355,7 @@ def _imitated_action(uses: str) -> list[str]:
     ref = uses.partition("@")[2].lower()
     if owner not in ACTION_OWNERS and (not ref or ref in _MOVING_REFS):
         # `someone/setup-fast@main`: what runs with the secrets is whatever the owner pushes next
-        return [f"{MOVING_ACTION}{owner}: the action {uses[:80]} runs whatever its owner pushes next"]
+        return [f"{OWNED_BY}{owner}: the action {uses[:80]} runs whatever its owner pushes next"]
     return []
 
 
@@ -363,23 +363,23 @@ def _imitated_action(uses: str) -> list[str]:
 _MOVING_REFS = frozenset(
     {"main", "master", "dev", "develop", "development", "trunk", "latest", "head", "nightly"}
 )
-MOVING_ACTION = "moving action "  # a concern's prefix, then the owner: the project's own owner's are its own
+OWNED_BY = "owned by "  # a concern's prefix, then the owner: the project's own owner's are its own
 
 
 def _foreign(concerns: list[str], action: Action, ctx: Context) -> list[str]:
-    """The concerns, less the project's own actions followed at a branch (`acme/ci-actions@main` in acme's
-    repository): a team tracking its own branch decides nothing new."""
+    """The concerns, less those about the project owner's own code (`acme/ci-actions@main`, the image
+    `ghcr.io/acme/api` in acme's repository): a team using its own code decides nothing new."""
     from limen.facts.hosts import project_repository
 
-    moving = [c for c in concerns if c.startswith(MOVING_ACTION)]
+    moving = [c for c in concerns if c.startswith(OWNED_BY)]
     if not moving:
         return concerns
     identity = project_repository(action.cwd or ctx.workspace or ".")
     own = identity[1].partition("/")[0].lower() if identity else None
     return [
-        c.removeprefix(MOVING_ACTION).partition(": ")[2] if c.startswith(MOVING_ACTION) else c
+        c.removeprefix(OWNED_BY).partition(": ")[2] if c.startswith(OWNED_BY) else c
         for c in concerns
-        if not (c.startswith(MOVING_ACTION) and c[len(MOVING_ACTION) :].partition(":")[0] == own)
+        if not (c.startswith(OWNED_BY) and c[len(OWNED_BY) :].partition(":")[0] == own)
     ]
 
 
@@ -776,6 +776,41 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     if re.search(r"""["']?Principal["']?\s*[:=]\s*["']\*["']|identifiers\s*=\s*\[\s*"\*"\s*\]""", source):
         concerns.append("a policy lets anyone in")
     return commands, concerns
+
+
+def _manifest(text: str) -> tuple[list[str], list[str]]:
+    """A Kubernetes manifest or Helm chart: each container's image judged as `docker pull` of it (a look-alike
+    of an official image), and a workload given its node (privileged, the host's namespaces or root)."""
+    from limen.facts.programs import NODE_ACCESS
+    from limen.normalize.shell import quote
+
+    source = text[:MAX_TEXT]
+    images = dict.fromkeys(m.strip("'\"") for m in _MANIFEST_IMAGE.findall(source) if "{{" not in m)
+    commands = [f"docker pull {quote(image)}" for image in images]
+    concerns = ["a workload is given its node (privileged, host namespaces or the host's files)"]
+    return commands, concerns if NODE_ACCESS.search(source) else []
+
+
+def _new_images(before: str, after: str) -> list[str]:
+    """Images an edit adds to a manifest from a repository it did not use, published by an account (not
+    Docker Hub's official images): the cluster will run that account's code (a tag bump is no new image)."""
+
+    def repositories(text: str) -> set[str]:
+        return {
+            re.split(r"[@:]", m.strip("'\"").removeprefix("docker.io/"), maxsplit=1)[0]
+            for m in _MANIFEST_IMAGE.findall(text[:MAX_TEXT])
+            if "{{" not in m
+        }
+
+    added = sorted(repositories(after) - repositories(before))
+    return [
+        f"{OWNED_BY}{repo.split('/')[-2].lower()}: the cluster will run {repo}, an image new to it"
+        for repo in added
+        if "/" in repo and not repo.startswith("library/")
+    ][:4]
+
+
+_MANIFEST_IMAGE = re.compile(r"^\s*(?:-\s*)?image\s*:\s*([^\s#]+)", re.MULTILINE)
 
 
 def _scanner_ignore(text: str) -> tuple[list[str], list[str]]:
@@ -1454,6 +1489,7 @@ _EXTRACTORS = {
     "cargo_toml": _cargo_toml,
     "terraform": _terraform,
     "sql": _sql_script,
+    "manifest": _manifest,
     "scanner_ignore": _scanner_ignore,
 }
 
@@ -1778,7 +1814,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
 _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
-        *("cargo_toml", "terraform", "dockerfile"),
+        *("cargo_toml", "terraform", "dockerfile", "manifest"),
     }
 )
 
@@ -1938,6 +1974,8 @@ def _gained(
         return verdict, f"{fact.purpose}, and what it will run is {codes}: {path}"
     concerns = _foreign([c for c in concerns_after if c not in concerns_before], action, ctx)
     concerns += _dropped_checks(fact, before, after)
+    if fact.content == "manifest":
+        concerns += _foreign(_new_images(before, after), action, ctx)
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
