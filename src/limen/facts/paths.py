@@ -149,6 +149,8 @@ BY_NAME: dict[str, PathFact] = {
         "pre_commit", "pre-commit runs its hook entries on every commit", "yaml_commands"
     ),
     ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
+    # who must review what: the security team's entries are a check as much as a scanner is
+    "CODEOWNERS": _f("codeowners", "its owners must approve changes to what they own", "codeowners"),
     # what a security scanner leaves out: an entry that matches everything switches the scanner off
     **dict.fromkeys(
         (".gitleaksignore", ".semgrepignore", ".trivyignore", ".secretlintignore", ".trufflehogignore"),

@@ -332,6 +332,9 @@ NODE_ACCESS = re.compile(
     r"""|\bhostPath["']?\s*:\s*\{?\s*["']?path["']?\s*:\s*["']?(?:/|/var/run/docker\.sock|/run/containerd/"""
     r"""containerd\.sock)["']?\s*(?:[,}\n]|$)"""
 )
+# A team or account whose review a code-owners file requires, named for security: a change that drops it
+# lets changes to what it owned merge unreviewed by it
+SECURITY_OWNERS = re.compile(r"(?i)@[\w.-]+/[\w-]*(?:security|appsec|secops|infosec|prodsec)[\w-]*")
 # Keys that turn off a check git makes on what it fetches when set false (`http.sslVerify false`: every later
 # fetch and push accepts any certificate, so anyone on the path can serve the code or take the credentials)
 GIT_CHECK_KEYS = re.compile(r"^(?:http(?:\.[^=]+)?\.sslverify|(?:transfer|fetch|receive)\.fsckobjects)$")
@@ -1209,7 +1212,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*{_W}/?repos/[^/\s]+/[^/\s]+/?{_E})",
         destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}"
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/git/refs/)",
-        grants=rf"collaborators/\S+.*permission=(?:admin|maintain)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
+        grants=rf"collaborators/\S+.*permission=(?:admin|maintain|push|write)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
         rf"|{_W}(?:ssh-key|gpg-key)\s+add\s+(?!(?:~|\$HOME|/home/[^/\s]+|/root)/\.(?:ssh|gnupg)/)\S"
         rf"|{_W}repo\s+deploy-key\s+add{_E}"  # a key of the user's own ~/.ssh is theirs to add
         # a repository made public through the API

@@ -2040,7 +2040,13 @@ def _forge_widening(action: Action) -> str:
     args = action.arguments
     if args.get("private") is False or str(args.get("visibility", "")).lower() == "public":
         return "makes a repository public"
-    if str(args.get("permission", args.get("role", ""))).lower() in ("admin", "maintain", "owner"):
+    if str(args.get("permission", args.get("role", ""))).lower() in (
+        "admin",
+        "maintain",
+        "owner",
+        "push",
+        "write",
+    ):
         return "grants admin rights on a repository"
     loosened = any(v is False or v == 0 or v is None for v in args.values())
     if "protection" in action.tool.lower() and loosened:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import json
+import posixpath
 import re
 import threading
 from collections.abc import Callable
@@ -366,11 +367,30 @@ _MOVING_REFS = frozenset(
 OWNED_BY = "owned by "  # a concern's prefix, then the owner: the project's own owner's are its own
 
 
+AT_DOMAIN = "at domain "  # a concern's prefix, then a domain: the project's own domain's are its own
+
+
+def _outside_domains(concerns: list[str], action: Action, ctx: Context) -> list[str]:
+    """The concerns, less those about the project's own domain (`@acme.io` in github.com/acme/shop)."""
+    from limen.facts.hosts import project_domain
+
+    out = []
+    for concern in concerns:
+        if concern.startswith(AT_DOMAIN):
+            domain, _, rest = concern[len(AT_DOMAIN) :].partition(": ")
+            if project_domain(domain, action.cwd or ctx.workspace or "."):
+                continue
+            concern = rest
+        out.append(concern)
+    return out
+
+
 def _foreign(concerns: list[str], action: Action, ctx: Context) -> list[str]:
     """The concerns, less those about the project owner's own code (`acme/ci-actions@main`, the image
     `ghcr.io/acme/api` in acme's repository): a team using its own code decides nothing new."""
     from limen.facts.hosts import project_repository
 
+    concerns = _outside_domains(concerns, action, ctx)
     moving = [c for c in concerns if c.startswith(OWNED_BY)]
     if not moving:
         return concerns
@@ -475,8 +495,8 @@ def _dockerfile(text: str) -> tuple[list[str], list[str]]:
     runs = [m.strip() for m in re.findall(r"^\s*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)]
     images = re.findall(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", joined, re.IGNORECASE | re.MULTILINE)
     concerns = [IMPLANT + c for c in _lookalikes("docker", images)]  # the image every build runs
-    if _FIXED_PASSWORD.search(joined) and _REMOTE_LOGIN.search(joined):
-        concerns.append(IMPLANT + "the image lets anyone in over the network with a password written in it")
+    if _FIXED_PASSWORD.search(joined) and (_REMOTE_LOGIN.search(joined) or _ROOT_PASSWORD.search(joined)):
+        concerns.append(IMPLANT + "the image lets someone in with a password written in it")
     return runs, concerns
 
 
@@ -486,6 +506,7 @@ _FIXED_PASSWORD = re.compile(
     r"(?:echo|printf)\s+['\"]?[\w.-]+:[^\s'\"|]+['\"]?\s*\|\s*(?:sudo\s+)?chpasswd|"
     r"\buseradd\b[^\n]*\s(?:-p|--password)\s|\bpasswd\s+--stdin\b|(?:echo|printf)\s[^|\n]*\|\s*passwd\b"
 )
+_ROOT_PASSWORD = re.compile(r"""(?:echo|printf)\s+['"]?root:[^\s'"|]+['"]?\s*\|\s*(?:sudo\s+)?chpasswd""")
 _REMOTE_LOGIN = re.compile(
     r"(?i)PermitRootLogin\s+yes|PasswordAuthentication\s+yes|\b(?:openssh-server|dropbear|telnetd|x11vnc|"
     r"tigervnc-standalone-server)\b|^\s*EXPOSE\s+(?:[\d\s/tcp]*\s)?22\b",
@@ -503,6 +524,12 @@ def _string_literals(text: str) -> tuple[list[str], list[str]]:
     return [" ".join(strings), *strings] if strings else [], []
 
 
+# `//go:generate CMD`: the commands `go generate` runs; a package repository over plain HTTP (Gradle's
+# `isAllowInsecureProtocol = true`, a Maven `url` starting `http://`)
+_GO_GENERATE = re.compile(r"^//go:generate\s+(.+)$", re.MULTILINE)
+_INSECURE_REPOSITORY = re.compile(
+    r"""(?:is)?[aA]llowInsecureProtocol\s*(?:=\s*|\(\s*)?true|\bmaven\s*(?:\(|\{)[^}\n]*["']http://"""
+)
 # A process started from code in a language Limen does not parse (Go, Rust, Java, C#, C, Swift, Lua...).
 _EXEC_CALL = re.compile(
     r"exec\.Command|Command::new|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|Process\.Start|"
@@ -516,9 +543,13 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     (`exec.Command("sh", "-c", "curl ... | sh")`), and a shell whose input and output are a network
     connection (a reverse shell, in any language). Code that starts none runs no command line."""
     concerns = _private_sends(text) + _signature_off(text) + _written_access(text)
+    if _INSECURE_REPOSITORY.search(text[:MAX_TEXT]):
+        concerns.append("packages would come over plain HTTP, which anyone on the path can change")
+    generated = [m.strip() for m in _GO_GENERATE.findall(text[:MAX_TEXT])]  # `go generate` runs them
     if not _EXEC_CALL.search(text):
-        return [], concerns
+        return generated, concerns
     commands, literal_concerns = _string_literals(text)
+    commands += generated
     concerns += literal_concerns
     if _SHELL_LITERAL.search(text) and _wired_to_connection(text):
         concerns.append(IMPLANT + "a shell whose input and output are a network connection")
@@ -569,9 +600,21 @@ _VSCODE_RUNS = re.compile(
 
 
 def _vscode_settings(text: str) -> tuple[list[str], list[str]]:
+    """An editor's settings that run programs (interpreters, tools, terminal shells) or load code into every
+    terminal it opens (`terminal.integrated.env.linux: {"BASH_ENV": ...}`); a tool swapped for a file in the
+    project or a scratch folder (`go.alternateTools: {"go": "${workspaceFolder}/x.sh"}`) is a concern."""
+    from limen.facts.programs import CODE_LOADING_VARIABLES
+
     commands, concerns = [], []
+    for tools in re.findall(r'"[\w.-]*alternateTools"\s*:\s*\{([^}]*)\}', text[:MAX_TEXT]):
+        for tool, value in _pairs(tools):
+            commands.append(value)
+            if AGENT_WRITABLE_PROGRAM.search(value):
+                concerns.append(f"the editor runs {value[:60]} in place of {tool}")
     for key, value in _pairs(text):
-        if _VSCODE_RUNS.match(key) and value.strip():
+        if key in CODE_LOADING_VARIABLES and value.strip():
+            concerns.append(f"every terminal the editor opens loads {key} = {value[:60]}")
+        elif _VSCODE_RUNS.match(key) and value.strip():
             commands.append(value)
             writable = AGENT_WRITABLE_PROGRAM.search(value) and not _VENV_INTERPRETER.match(value)
             if writable or _METACHARS.search(value):
@@ -776,6 +819,11 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     if re.search(r"""["']?Principal["']?\s*[:=]\s*["']\*["']|identifiers\s*=\s*\[\s*"\*"\s*\]""", source):
         concerns.append("a policy lets anyone in")
     return commands, concerns
+
+
+def _no_commands(text: str) -> tuple[list[str], list[str]]:
+    """A file that runs nothing (a code-owners list): only what a change drops from it is judged."""
+    return [], []
 
 
 def _manifest(text: str) -> tuple[list[str], list[str]]:
@@ -1208,7 +1256,9 @@ def _held_in(code: str) -> tuple[str, list[str]] | None:
     from limen.rules.paths import is_secret_file
 
     for path in _SECRET_PATH.findall(code):
-        if is_secret_file(path if path.startswith("/") else "/root/" + path.lstrip("~./")):
+        if path.startswith("~"):
+            path = "/root/" + path[1:].lstrip("/")
+        if is_secret_file(path if path.startswith("/") else posixpath.normpath("/root/project/" + path)):
             return "a credential file's content", []
     if _ENV_READ.search(code):
         return "a secret from the environment", re.findall(r"[A-Z][A-Z0-9_]{2,}", code)
@@ -1320,6 +1370,12 @@ _SECRET_SWITCH = re.compile(
     r"""\s*[\])]?\s*===?\s*["'][^"'\n]+["']""",
     re.IGNORECASE,
 )
+# A check let through for any address at a domain (`if (session.email?.endsWith('@x.dev')) return true`):
+# whoever registers an address there is let in (the project's own domain aside, see `_foreign`)
+_ADDRESS_LET_IN = re.compile(
+    r"""(?:endsWith|endswith|HasSuffix|ends_with|end_with\?)\(\s*(?:\w+\s*,\s*)?["']@([\w-]+(?:\.[\w-]+)+)["']\s*\)"""
+    r"""\s*\)?\s*(?:\{|:)?\s*return\s+(?:true|True)\b"""
+)
 # A privilege check that also passes on something the request itself carries (`user.role === 'admin' ||
 # req.query.admin`): whoever sends the request decides
 _PRIVILEGE_OR_REQUEST = re.compile(
@@ -1342,6 +1398,10 @@ _WORD_PASSES = re.compile(
     _REQUEST_INPUT + r"""\(\s*["'][\w-]+["']\s*\)\s*(?:===?|\.equals\()\s*["'][^"'\n]{3,}["']\s*\)?\s*"""
     r"""(?:\{|:|&&|\))?[\s\S]{0,40}?(?:NextResponse\.next\(|\bnext(?:\.ServeHTTP)?\(|chain\.doFilter\("""
     r"""|return\s+(?:true|True|nil|f\(|view\())"""
+    # `func SupportOverride(r *http.Request) bool { return r.Header.Get("X-Support") == "letmein" }`
+    r"""|\breturn\s+\w+"""
+    + _REQUEST_INPUT
+    + r"""\(\s*["'][\w-]+["']\s*\)\s*(?:===?|\.equals\()\s*["'][^"'\n]{3,}["']"""
 )
 # A request's credential accepted when it is one of some words, one written in the code (`headers.get(
 # "X-Ops-Token") not in (config["OPS_TOKEN"], "hb-support-override")`)
@@ -1418,6 +1478,8 @@ def _written_access(text: str) -> list[str]:
         found.append(IMPLANT + "an administrator is created with a password written in the code")
     if _SECRET_SWITCH.search(source):
         found.append(IMPLANT + "a request carrying a fixed word in a bypass header or parameter gets through")
+    for domain in _ADDRESS_LET_IN.findall(source):
+        found.append(f"{AT_DOMAIN}{domain.lower()}: {IMPLANT}anyone with an address at @{domain} is let in")
     if _PRIVILEGE_OR_REQUEST.search(source):
         found.append(IMPLANT + "a privilege check also passes on what a request carries")
     if _WORD_PASSES.search(source):
@@ -1490,6 +1552,7 @@ _EXTRACTORS = {
     "terraform": _terraform,
     "sql": _sql_script,
     "manifest": _manifest,
+    "codeowners": _no_commands,
     "scanner_ignore": _scanner_ignore,
 }
 
@@ -1814,7 +1877,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
 _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
-        *("cargo_toml", "terraform", "dockerfile", "manifest"),
+        *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners"),
     }
 )
 
@@ -1836,14 +1899,28 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
     """The security scanners a CI file or hook configuration ran before a change and no longer runs."""
     if fact.content not in _CHECKED:
         return []
-    from limen.facts.programs import SECURITY_CHECKS
+    from limen.facts.programs import SECURITY_CHECKS, SECURITY_OWNERS
 
-    kept = {m.lower() for m in SECURITY_CHECKS.findall(after)}
-    dropped = sorted({m.lower() for m in SECURITY_CHECKS.findall(before)} - kept)
-    return [f"the change takes {', '.join(dropped)} out of the project's checks"] if dropped else []
+    if fact.content == "codeowners":  # each path's security reviewers: `/auth/ @acme/security`
+
+        def found(text: str) -> set[str]:
+            return {
+                f"{line.split()[0]} {owner.lower()}"
+                for line in text.splitlines()
+                if line.strip() and not line.lstrip().startswith("#")
+                for owner in SECURITY_OWNERS.findall(line)
+            }
+    else:
+
+        def found(text: str) -> set[str]:
+            return {m.lower() for m in SECURITY_CHECKS.findall(text)}
+
+    dropped = sorted(found(before) - found(after))
+    return [f"the change takes {', '.join(dropped)[:120]} out of the project's checks"] if dropped else []
 
 
-_CHECKED = frozenset({"yaml_commands", "makefile", "package_json"})  # files that run the project's checks
+# Files that run the project's checks, or name who must review
+_CHECKED = frozenset({"yaml_commands", "makefile", "package_json", "codeowners"})
 
 
 def _current_text(path: str) -> str | None:
