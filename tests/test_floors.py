@@ -528,3 +528,94 @@ def test_a_secret_read_then_written_outside_a_secret_file_asks(
     assert (ReasonCode.MULTI_STEP_EXFIL in decision.reasons) is flagged, decision.explanation
     if flagged:
         assert decision.verdict >= Verdict.AUTH
+
+
+PUSHED_SECRET = "sk_live_" + "51NqR8xKJ3mZp7YtW2vHc9LdF4gB6sA0eU1iO5rT8yP3kM7n"
+
+
+@pytest.fixture
+def repository(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    """A real git repository whose origin is the project's own, with one commit no remote has."""
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    git("config", "user.email", "dev@example.com")
+    git("config", "user.name", "Dev")
+    git("remote", "add", "origin", "https://github.com/me/proj.git")
+    (tmp_path / ".gitignore").write_text(".env\n")
+    (tmp_path / ".env").write_text(f"STRIPE_SECRET_KEY={PUSHED_SECRET}\n")
+    (tmp_path / "app.py").write_text("print('hello')\n")
+    git("add", ".gitignore", "app.py")
+    git("commit", "-q", "-m", "start")
+    return str(tmp_path)
+
+
+def _tainted_by_the_env_file() -> MemoryStore:
+    store = MemoryStore()
+    _taint(store, "s", PUSHED_SECRET)
+    return store
+
+
+@pytest.mark.parametrize(
+    "command", ["git push origin main", "gh pr create --title 'Start' --body 'First cut'"]
+)
+@pytest.mark.parametrize("mode", [Mode.LIGHT, Mode.BALANCED])
+def test_a_push_whose_history_and_changes_hold_no_secret_passes(
+    repository: str, command: str, mode: Mode
+) -> None:
+    decision = _decide_in(_tainted_by_the_env_file(), repository, mode, "Bash", {"command": command})
+    assert ReasonCode.MULTI_STEP_EXFIL not in decision.reasons, decision.explanation
+
+
+def test_a_clean_push_still_asks_in_strict(repository: str) -> None:
+    decision = _decide_in(
+        _tainted_by_the_env_file(), repository, Mode.STRICT, "Bash", {"command": "git push"}
+    )
+    assert ReasonCode.MULTI_STEP_EXFIL in decision.reasons
+
+
+@pytest.mark.parametrize("where", ["committed", "staged", "changed", "untracked"])
+def test_a_push_that_could_carry_the_secret_asks(repository: str, where: str) -> None:
+    import pathlib
+    import subprocess
+    import time
+
+    root = pathlib.Path(repository)
+    leaked = f"KEY = '{PUSHED_SECRET}'\n"
+    if where == "untracked":
+        (root / "notes.txt").write_text(leaked)
+    else:
+        (root / "config.py").write_text("KEY = None\n" if where == "changed" else leaked)
+        subprocess.run(["git", "-C", repository, "add", "config.py"], check=True)
+        if where == "committed":
+            subprocess.run(["git", "-C", repository, "commit", "-q", "-m", "config"], check=True)
+        if where == "changed":
+            time.sleep(0.01)
+            (root / "config.py").write_text(leaked)  # edited after it was staged: `git commit -a` takes it
+    command = "git add -A && git commit -qm wip && git push origin main"
+    decision = _decide_in(_tainted_by_the_env_file(), repository, Mode.BALANCED, "Bash", {"command": command})
+    assert ReasonCode.MULTI_STEP_EXFIL in decision.reasons, decision.explanation
+
+
+def test_reading_what_a_push_carries_runs_no_program_the_repository_names(repository: str) -> None:
+    """Limen asks git only what it answers from its objects and index: the repository's file-system monitor
+    and clean filters (code an attacker could plant in `.git/config`) never run."""
+    import pathlib
+    import subprocess
+
+    root = pathlib.Path(repository)
+    marker = root.parent / "ran"
+    for key, value in (
+        ("core.fsmonitor", f"touch {marker}; false"),
+        ("filter.x.clean", f"touch {marker}; cat"),
+    ):
+        subprocess.run(["git", "-C", repository, "config", key, value], check=True)
+    (root / ".gitattributes").write_text("* filter=x\n")
+    (root / "app.py").write_text("print('changed')\n")
+    _decide_in(
+        _tainted_by_the_env_file(), repository, Mode.BALANCED, "Bash", {"command": "git push origin main"}
+    )
+    assert not marker.exists()

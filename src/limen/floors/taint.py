@@ -11,7 +11,9 @@
   send to a trusted service included) except a request that carries nothing (`carries_nothing`: a plain GET
   with no body, upload or data-bearing header) to a host the user trusts, a documentation site or an API
   issuer. Reading the Python docs after `cat .env` is not a way to send `.env`. In light and balanced, neither
-  is a tool call whose every outgoing word is plain language in its own arguments (a chat message).
+  is a tool call whose every outgoing word is plain language in its own arguments (a chat message), nor a
+  push or pull request to the project's own origin whose outgoing history, staged and changed files and
+  untracked files (read from git's objects and index, bounded) hold no secret the session read.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
         return []
     if ctx.mode in (Mode.LIGHT, Mode.BALANCED) and _says_only_what_it_shows(action, texts):
         return []
+    if ctx.mode in (Mode.LIGHT, Mode.BALANCED) and _pushes_clean_history(action, texts, ctx):
+        return []
     return [
         Finding(
             ReasonCode.MULTI_STEP_EXFIL,
@@ -84,6 +88,93 @@ def _plain(text: str) -> bool:
     """Words and slugs only (`Deployed feat/payments-retry`, `/docs/api/errors`): no run long enough to
     hold a secret in some encoding (`sk-proj-...`, a base64 blob, hex) unless it is a lower-case slug."""
     return all(re.fullmatch(r"[a-z]+(?:[-_][a-z]+)*", run) for run in _DATA_RUN.findall(text))
+
+
+def _pushes_clean_history(action: Action, texts: list[str], ctx: Context) -> bool:
+    """`git push`, `gh pr create` to the project's own origin: what can leave is the history not on a
+    remote yet, the changes the line may commit and the files it may add, and the words on the line. When all
+    of it can be read (bounded) and holds no secret this session read, the push carries none; anything else
+    (another remote, another program, an error, too much to read) still asks."""
+    session = ctx.session
+    cwd = action.cwd or ctx.workspace
+    if session is None or not cwd or not action.destinations or action.opaque:
+        return False
+    if any("own_remote" not in d.flags for d in action.destinations):
+        return False
+    if any(c.name not in _PUSHING for c in action.commands) or not all(_plain(t) for t in texts):
+        return False
+    outgoing = _outgoing_history(cwd)
+    return outgoing is not None and not any(session.matches_secret(text) for text in outgoing)
+
+
+_PUSHING = frozenset({"git", "gh", "cd"})
+MAX_OUTGOING = 2_000_000  # characters of history and changes read before a push; past them, it asks
+
+
+def _outgoing_history(cwd: str) -> list[str] | None:
+    """The commits no remote has, the staged changes, the tracked files changed since they were staged and
+    the untracked files git would add, as text; None past the bound or on any error. git is asked only what
+    it answers from its objects and index (no working-tree diff: that would run the repository's filters),
+    with its monitor and caches off, so no program the repository names runs."""
+    import os
+    import subprocess
+
+    def git(*args: str) -> str:
+        command = ["git", "-C", cwd, *_SAFE_GIT, *args]
+        done = subprocess.run(command, capture_output=True, timeout=3, check=True, env=_GIT_ENV)
+        return done.stdout.decode("utf-8", "replace")
+
+    try:
+        texts = [
+            git("log", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD", "--not", "--remotes"),
+            git("diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv"),
+        ]
+        total = sum(map(len, texts))
+        top = git("rev-parse", "--show-toplevel").strip()
+        staged_at = os.stat(os.path.join(cwd, git("rev-parse", "--git-path", "index").strip())).st_mtime
+        tracked = [n for n in git("ls-files", "-z").split("\0") if n]
+        changed = [n for n in tracked if _modified_since(os.path.join(top, n), staged_at)]
+        untracked = [n for n in git("ls-files", "--others", "--exclude-standard", "-z").split("\0") if n]
+        for name in (changed + untracked)[:MAX_OUTGOING_FILES]:
+            with open(os.path.join(top, name), "rb") as handle:
+                data = handle.read(MAX_OUTGOING - total + 1).decode("utf-8", "replace")
+            total += len(data)
+            if total > MAX_OUTGOING:
+                return None
+            texts.append(data)
+        if len(changed) + len(untracked) > MAX_OUTGOING_FILES:
+            return None
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    return texts if total <= MAX_OUTGOING else None
+
+
+def _modified_since(path: str, staged_at: float) -> bool:
+    import os
+
+    try:
+        return os.lstat(path).st_mtime >= staged_at
+    except OSError:
+        return False  # deleted: a deletion carries no text
+
+
+MAX_OUTGOING_FILES = 2000
+# git's own programs off: the file-system monitor, the untracked cache, hooks
+_SAFE_GIT = (
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.untrackedCache=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+)
+# no prompts, no system or user configuration (the repository's own is overridden by `_SAFE_GIT`)
+_GIT_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "PATH": "/usr/bin:/bin",
+}
 
 
 def _sent_beyond_issuers(texts: list[str], action: Action, ctx: Context) -> bool:
