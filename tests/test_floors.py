@@ -619,3 +619,14 @@ def test_reading_what_a_push_carries_runs_no_program_the_repository_names(reposi
         _tainted_by_the_env_file(), repository, Mode.BALANCED, "Bash", {"command": "git push origin main"}
     )
     assert not marker.exists()
+
+
+def test_a_pull_request_body_file_holding_the_secret_asks(repository: str) -> None:
+    import pathlib
+
+    (pathlib.Path(repository).parent / "body.md").write_text(
+        f"debug: {PUSHED_SECRET}\n"
+    )  # outside git's view
+    command = "gh pr create --title Start --body-file ../body.md"
+    decision = _decide_in(_tainted_by_the_env_file(), repository, Mode.BALANCED, "Bash", {"command": command})
+    assert decision.verdict >= Verdict.AUTH, decision.explanation

@@ -104,7 +104,17 @@ def _pushes_clean_history(action: Action, texts: list[str], ctx: Context) -> boo
     if any(c.name not in _PUSHING for c in action.commands) or not all(_plain(t) for t in texts):
         return False
     outgoing = _outgoing_history(cwd)
-    return outgoing is not None and not any(session.matches_secret(text) for text in outgoing)
+    if outgoing is None:
+        return False
+    for path in action.paths[:8]:  # `gh pr create --body-file notes.md`: the file goes too
+        try:
+            with open(path, "rb") as handle:
+                outgoing.append(handle.read(MAX_OUTGOING).decode("utf-8", "replace"))
+        except IsADirectoryError:
+            return False
+        except OSError:
+            continue  # not a file (a refspec read as a path): nothing of it leaves
+    return not any(session.matches_secret(text) for text in outgoing)
 
 
 _PUSHING = frozenset({"git", "gh", "cd"})
