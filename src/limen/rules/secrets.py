@@ -820,6 +820,8 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     sep = _SEPARATOR.match(text, end)
     if sep is None or not (_secret_key(key) or _vendor_id_key(key)):
         return None
+    if text[max(0, end - len(key) - 4) : end - len(key)].lower() == "arn:":
+        return None  # `arn:aws:iam::4182...:role/x`: a resource's name, its partition is no key
     quoted = _QUOTED_VALUE.match(text, sep.end())
     v = _ASSIGN_VALUE.match(text, sep.end())
     if quoted is not None and (v is None or quoted.end(2) > v.end(1)):
