@@ -96,6 +96,12 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     "sum.golang.org",
     "rubygems.org",
     "repo.maven.apache.org",
+    "repo1.maven.org",
+    "plugins.gradle.org",
+    # Helm chart repositories of the projects that publish the charts most clusters install
+    *("charts.bitnami.com", "charts.jetstack.io", "helm.releases.hashicorp.com", "charts.helm.sh"),
+    *("prometheus-community.github.io", "grafana.github.io", "kubernetes.github.io", "argoproj.github.io"),
+    *("kubernetes-sigs.github.io", "aws.github.io", "charts.external-secrets.io"),
     "deb.debian.org",
     "docs.python.org",
     "localhost",

@@ -1138,7 +1138,8 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("oc", "kubernetes", "k8s"),  # the last two: the names MCP servers for it go by
         destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
         # a workload scaled to nothing is an outage, however reversible
-        destroys_one=rf"{_W}delete\s+(?!(?:pods?|po)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
+        # (pods and jobs are the run-to-completion pieces their controllers and CI make again)
+        destroys_one=rf"{_W}delete\s+(?!(?:pods?|po|jobs?(?:\.batch)?)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
         rf"|{_W}drain{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
         # a workload given the host: privileged, the host's process, network or IPC namespace, its files

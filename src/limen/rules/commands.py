@@ -784,11 +784,17 @@ def _force_push(rest: list[str]) -> Finding | None:
     what = "deletes a branch" if deleting else "force-pushes"
     if shared and (forced or deleting):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 93, f"git push {what} a shared branch")
-    if shared or forced or deleting:
+    released = any(
+        r.lstrip("+:").startswith("refs/tags/") or _RELEASE_TAG.match(n) for r, n in zip(refs, names)
+    )
+    if shared or forced or (deleting and released):
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"git push {what}, rewriting history"
         )
-    return None
+    return None  # a feature branch deleted on the remote (merged, abandoned): the usual clean-up
+
+
+_RELEASE_TAG = re.compile(r"^v?\d+(?:\.\d+)+")  # `v1.4.0`: a release tag others may build from
 
 
 _WRITE_TABLE = re.compile(r"(?m)^\s*w\s*$")  # fdisk's and gdisk's command that writes the table
