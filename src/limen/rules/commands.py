@@ -785,7 +785,8 @@ def _force_push(rest: list[str]) -> Finding | None:
     if shared and (forced or deleting):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 93, f"git push {what} a shared branch")
     released = any(
-        r.lstrip("+:").startswith("refs/tags/") or _RELEASE_TAG.match(n) for r, n in zip(refs, names)
+        r.lstrip("+:").startswith("refs/tags/") or _RELEASE_TAG.match(n)
+        for r, n in zip(refs, names, strict=True)
     )
     if shared or forced or (deleting and released):
         return _finding(
