@@ -29,7 +29,7 @@ from limen.facts.programs import (
     GIT_HOOK_KEYS,
     git_value_concerns,
 )
-from limen.model import Finding, ReasonCode, Verdict
+from limen.model import Finding, Mode, ReasonCode, Verdict
 
 if TYPE_CHECKING:
     from limen.context import Context
@@ -2097,6 +2097,59 @@ def judge_text(
         return max(verdict, Verdict.AUTH), f"{fact.purpose}, and what it will run is {codes}: {path}"
     if concerns:
         return Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}"
+    if fact.name == "shell_rc" and ctx.mode in (Mode.LIGHT, Mode.BALANCED) and _plain_setup(text):
+        return None  # `export PATH="$HOME/go/bin:$PATH"`, `alias k=kubectl`: a tool's usual set-up
     if fact.asks:
         return Verdict.AUTH, f"{fact.purpose}: {path}"
     return None
+
+
+def _plain_setup(text: str) -> bool:
+    """Start-up lines that only set a tool up: `PATH` extended by folders under the home folder or the
+    system's (`$PATH` kept, no empty or relative entry: those run what the current folder holds), an alias
+    that names a new word or adds options to the command it is named for (`alias k=kubectl`, `alias ls='ls
+    --color'`), or a tool's own shell integration (`eval "$(pyenv init -)"`, `source <(kubectl completion
+    bash)`). Anything else, and any line with more than one command in it, is not plain."""
+    from limen.facts.programs import prints_setup, program
+
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not lines or len(lines) > 16:
+        return False
+    for line in lines:
+        if (found := _PATH_LINE.fullmatch(line)) is not None:
+            entries = found.group(1).strip("\"'").split(":")
+            if "$PATH" not in entries and "${PATH}" not in entries:
+                return False
+            if not all(e in ("$PATH", "${PATH}") or _SETUP_FOLDER.match(e) for e in entries):
+                return False
+        elif (found := _ALIAS_LINE.fullmatch(line)) is not None:
+            name, value = found.group(1), found.group(2).strip("\"'")
+            words = _words(value)
+            if not words or _SHELL_SYNTAX.search(value) or program(words[0]) is None:
+                return False
+            if program(name) is not None and words[0] != name:
+                return False  # `alias sudo=...` naming another program: whoever types sudo runs that
+        elif (found := _SETUP_LINE.fullmatch(line)) is not None:
+            if not prints_setup(_words(found.group(1) or found.group(2))):
+                return False
+        else:
+            return False
+    return True
+
+
+def _words(line: str) -> list[str]:
+    import shlex
+
+    try:
+        return shlex.split(line)
+    except ValueError:
+        return []
+
+
+_PATH_LINE = re.compile(r"(?:export\s+)?PATH=(\"[^\"$`]*(?:\$\{?PATH\}?[^\"$`]*)+\"|'[^']*'|[^\s;|&`]+)")
+_SETUP_FOLDER = re.compile(
+    r"^(?:\$HOME|\$\{HOME\}|~)/[\w.+-]+(?:/[\w.+-]+)*$|^/(?:usr/local|opt|usr)/[\w.+/-]+$"
+)
+_ALIAS_LINE = re.compile(r"alias\s+([\w.-]+)=(\"[^\"]*\"|'[^']*'|[^\s;|&`'\"]+)")
+_SHELL_SYNTAX = re.compile(r"[;|&`<>]|\$\(")
+_SETUP_LINE = re.compile(r"""(?:eval\s+"\$\((.+)\)"|(?:source|\.)\s+<\((.+)\))""")
