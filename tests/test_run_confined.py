@@ -185,9 +185,12 @@ def restored(path, original, wait=5.0):
 
     end = time.monotonic() + wait
     while time.monotonic() < end:
-        with open(path) as f:
-            if f.read() == original:
-                return
+        try:
+            with open(path) as f:
+                if f.read() == original:
+                    return
+        except FileNotFoundError:
+            pass  # deleted by the attempt, not put back yet: the watcher restores it from outside
         time.sleep(0.05)
     raise SystemExit("exit 1: not put back")
 
