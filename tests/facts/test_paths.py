@@ -15,7 +15,8 @@ HOME = "/home/u"
         ("/home/u/.bashrc", "shell_rc", True),
         ("/home/u/.zshenv", "shell_rc", True),
         ("/etc/profile.d/x.sh", "shell_rc", True),
-        ("/w/.git/hooks/pre-commit", "git_hook", True),
+        ("/w/.git/hooks/pre-commit", "git_hook", False),  # judged by what it runs
+        ("/w/.githooks/pre-push", "git_hook", False),
         ("/w/.git/config", "git_config", False),
         ("/w/.husky/pre-push", "husky", False),
         ("/w/.github/workflows/ci.yml", "workflow", False),

@@ -214,7 +214,12 @@ BY_NAME: dict[str, PathFact] = {
 
 # (pattern searched in the canonical path, fact), first match wins. `~` stands for the home folder.
 _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
-    (r"/\.git/hooks/[^/]+$", _f("git_hook", "git runs it on the matching git command", "shell", asks=True)),
+    # git hooks: judged by what they run (a linter, the tests), unknown content asks
+    (r"/\.git/hooks/[^/]+$", _f("git_hook", "git runs it on the matching git command", "shell", blind=True)),
+    (
+        r"/\.githooks/[^/]+$",
+        _f("git_hook", "git runs it once core.hooksPath names its folder", "shell", blind=True),
+    ),
     (r"/\.git/config$", _f("git_config", "git runs the commands some of its keys name", "git_config")),
     (
         r"/(?:\.?venv|env|\.env)[\w.-]*/bin/activate(?:\.\w+)?$",

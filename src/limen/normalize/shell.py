@@ -3160,11 +3160,41 @@ def _git_runs_later(key: str, value: str) -> bool:
     return not (key == "core.fsmonitor" and value.lower() in ("true", "false", "1", "0", "yes", "no"))
 
 
+def _hooks_read(folder: str, state: _State, via: tuple[str, ...], level: int) -> bool:
+    """`git config core.hooksPath .githooks`: the hooks a folder of the project holds, read as the lines
+    they run (judged now, as the commands they are), so a folder of linters and tests sets nothing unknown
+    up. False (the setting is asked about) for a folder outside the project, one that cannot be read,
+    or one with more hooks than are read."""
+    root = canonical(folder, state.cwd, state.home)
+    if not root.startswith(state.cwd.rstrip("/") + "/") or not os.path.isdir(root):
+        return False
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return False
+    if len(names) > MAX_HOOKS:
+        return False
+    state.deferred += 1
+    try:
+        for name in names:
+            text = read_source(os.path.join(root, name), state.cwd, state.home)
+            if text is None:
+                return False
+            _analyse_text(text, state, via=(*via, f"git hook {name}"), level=level + 1, lenient=True)
+    finally:
+        state.deferred -= 1
+    return True
+
+
+MAX_HOOKS = 16  # hooks of a folder core.hooksPath names that are read; past them, the setting asks
+
+
 def _git_config_value(key: str, value: str, state: _State, via: tuple[str, ...], level: int) -> None:
     """What a git config key set to `value` would run when git reads it."""
     key = key.lower()
     if GIT_HOOK_KEYS.match(key):
-        state.flag(f"git runs hooks or config from a place the line names ({key})")
+        if not (key == "core.hookspath" and state.deferred):  # `git config core.hooksPath`: read above
+            state.flag(f"git runs hooks or config from a place the line names ({key})")
         return
     if key == "protocol.ext.allow" and value.lower() in ("always", "user"):
         state.flag("git allows ext:: transports (they run commands)")
@@ -3258,7 +3288,8 @@ def _git_config_commands(args: list[str], state: _State, via: tuple[str, ...], l
         and _git_runs_later(words[0].lower(), words[1])
         and git_value_concerns(words[0].lower(), words[1][1:] if words[1].startswith("!") else words[1])
     ):  # `git config core.editor vim` names a tool; `core.pager 'sh -c ...'` sets up code to run later
-        state.note(f"persists: git config {words[0]} names what git runs later")
+        if words[0].lower() != "core.hookspath" or not _hooks_read(words[1], state, via, level):
+            state.note(f"persists: git config {words[0]} names what git runs later")
     elif len(words) >= 2 and GIT_CHECK_KEYS.match(words[0].lower()) and words[1].lower() in GIT_FALSE:
         state.note(f"persists: git config {words[0]} {words[1]} turns off a check on everything git fetches")
     if len(words) >= 2:  # `git config KEY VALUE`: run whenever git next reads it (later: noted, not opaque)

@@ -1851,6 +1851,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if edited is not None:
             return edited
     text = written_text(action, path)
+    if text is None and action.commands and all(c.name == "chmod" for c in action.commands):
+        text = _current_text(path)  # `chmod +x .git/hooks/pre-commit`: what the file already says is judged
     if text is None and action.commands and fact.content in _EDITED_IN_PLACE:
         # `sed -i 's#registry.npmjs.org#evil.example#' package-lock.json`, `sed -i '1i ...' CLAUDE.md`: the
         # new text is in the line that edits the file, so the line is read for it (`\/` is sed's `/`)
