@@ -1850,6 +1850,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             edited = _code_edited(fact, path, action, ctx)
         if edited is not None:
             return edited
+    if fact.name == "sql" and _scratch_script(path, action, ctx):
+        return None  # `db/seeds/dev.sql`, `tests/fixtures/users.sql`: data for a test or development copy
     text = written_text(action, path)
     if text is None and action.commands and all(c.name == "chmod" for c in action.commands):
         text = _current_text(path)  # `chmod +x .git/hooks/pre-commit`: what the file already says is judged
@@ -1931,6 +1933,15 @@ def _current_text(path: str) -> str | None:
             return handle.read(MAX_TEXT)
     except OSError:
         return None
+
+
+def _scratch_script(path: str, action: Action, ctx: Context) -> bool:
+    """A SQL script of the project that only a test or development database runs, by its name or folder
+    (`seeds/dev.sql`, `tests/fixtures/`): a known password there opens nothing deployed."""
+    from limen.facts.programs import SCRATCH_RESOURCE
+
+    root = (action.cwd or ctx.workspace or "/").rstrip("/") + "/"
+    return path.startswith(root) and re.search(SCRATCH_RESOURCE, path[len(root) :]) is not None
 
 
 def _sed_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
