@@ -1430,11 +1430,12 @@ _CREDENTIAL_OUT = re.compile(
 _RUNS_OR_LOADS = re.compile(
     r"exec\.Command(?:Context)?\(|ProcessBuilder\(|Runtime\.getRuntime\(\)\.exec\(|\bexecSync\(|\bexec\(|"
     r"\bspawn(?:Sync)?\(|os\.system\(|subprocess\.\w+\(|\bpopen\(|plugin\.Open\(|Class\.forName\(|"
-    r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])"
+    r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])|"
+    r"`[^`\n]*#\{|%x[({\[]|\bsystem\(|\beval\(|\binstance_eval\(|\bOpen3\.\w+\(|\bIO\.popen\(|\bshell_exec\(|\bpassthru\("
 )
 _REQUEST_READ = re.compile(
     _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b|\brequest\.(?:args|form|json|GET|POST|data)\b"
-    r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\("
+    r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\[|\$_(?:GET|POST|REQUEST|COOKIE)\b"
 )
 _REQUEST_PARAMETER = re.compile(
     r"@(?:RequestParam|PathVariable|RequestBody|RequestHeader)(?:\([^)]*\))?\s+(?:(?:final\s+)?\w+\s+)?(\w+)"
