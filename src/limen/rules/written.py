@@ -1435,8 +1435,9 @@ _RUNS_OR_LOADS = re.compile(
 )
 _REQUEST_READ = re.compile(
     _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b|\brequest\.(?:args|form|json|GET|POST|data)\b"
-    r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\[|\$_(?:GET|POST|REQUEST|COOKIE)\b"
+    r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\["
 )
+_ESCAPED = re.compile(r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape)\b")
 _REQUEST_PARAMETER = re.compile(
     r"@(?:RequestParam|PathVariable|RequestBody|RequestHeader)(?:\([^)]*\))?\s+(?:(?:final\s+)?\w+\s+)?(\w+)"
 )
@@ -1461,6 +1462,8 @@ def _request_runs(source: str) -> bool:
         if call is None:
             continue
         rest = _outside_strings(line[call.start() :])
+        if _ESCAPED.search(rest):
+            continue  # `system('ls ' . escapeshellarg($_GET['d']))`: the input is quoted as one word
         if _REQUEST_READ.search(line[call.start() :]) or any(
             n and re.search(rf"\b{re.escape(n)}\b", rest) for n in names
         ):
