@@ -132,6 +132,13 @@ BY_NAME: dict[str, PathFact] = {
         "pyproject", "build hooks and task scripts run on install and by task runners", "pyproject"
     ),
     "Makefile": _f("makefile", "make runs its recipes", "makefile"),
+    # Ruby files the tools evaluate on every run: Bundler's Gemfile, rake's Rakefile, the consoles' rc files
+    "Gemfile": _f(
+        "gemfile", "bundler evaluates it as Ruby on every bundle, rake and rails command", "gemfile"
+    ),
+    "Rakefile": _f("rakefile", "rake evaluates it on every rake and rails command", "ruby"),
+    ".pryrc": _f("ruby_rc", "every pry or rails console evaluates it", "ruby"),
+    ".irbrc": _f("ruby_rc", "every irb or rails console evaluates it", "ruby"),
     # Gradle's build scripts are programs (Kotlin or Groovy) that every build runs
     **dict.fromkeys(
         ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
@@ -400,6 +407,9 @@ _PROGRAM_CONTENT = {
     ".cjs": "node",
     ".ts": "node",
     ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".ru": "ruby",
     ".pl": "perl",
     ".pm": "perl",
     ".php": "php",
@@ -432,6 +442,30 @@ INFRASTRUCTURE = {
     ".tf": _f("terraform", "terraform apply makes what it describes", "terraform"),
     ".sql": _f("sql", "the database runs it when the migration or seed is applied", "sql", severe_only=True),
 }
+
+
+def by_shebang(text: str) -> PathFact | None:
+    """What a file without a telling name is, by its `#!` line (`bin/docker-entrypoint`: `#!/bin/bash`)."""
+    if not text.startswith("#!"):
+        return None
+    line = text[2:].split("\n", 1)[0].strip().split()
+    if not line:
+        return None
+    program = line[1] if line[0].endswith("/env") and len(line) > 1 else line[0].rsplit("/", 1)[-1]
+    for ext, prefixes in _SHEBANGS:
+        if program.startswith(prefixes):
+            return PROGRAMS[ext]
+    return None
+
+
+_SHEBANGS = (
+    (".sh", ("sh", "bash", "zsh", "dash", "ksh")),
+    (".py", ("python", "pypy")),
+    (".js", ("node", "deno", "bun")),
+    (".rb", ("ruby",)),
+    (".pl", ("perl",)),
+    (".php", ("php",)),
+)
 
 
 def describe(path: str, *, home: str) -> PathFact | None:

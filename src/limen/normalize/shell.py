@@ -1715,6 +1715,28 @@ def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream
     )
 
 
+def _h_rails(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    """`rails runner CODE` (or `-`: its input, or a script file) and `rails console` fed on its input run Ruby
+    in the application, with its database and credentials: the code is read as `ruby -e CODE` would be."""
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    options = {"-e", "--environment"}
+    operands = [
+        w
+        for i, w in enumerate(argv[1:], 1)
+        if (w == "-" or not w.startswith("-")) and argv[i - 1] not in options
+    ]
+    if operands[:1] in (["runner"], ["r"]) and len(operands) >= 2:
+        code = operands[1]
+        if code == "-":  # `curl ... | rails runner -`
+            _interpreter(["ruby"], state, (*via, "rails runner"), level, stdin)
+        elif os.path.isfile(os.path.join(state.cwd, code)):
+            _interpreter(["ruby", code, *operands[2:]], state, (*via, "rails runner"), level, None)
+        else:
+            _interpreter(["ruby", "-e", code], state, (*via, "rails runner"), level, None)
+    elif words[:1] in (["console"], ["c"]) and stdin is not None:  # `echo 'User.delete_all' | rails c`
+        _interpreter(["ruby"], state, (*via, "rails console"), level, stdin)
+
+
 def _h_ed(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     """`ed FILE <<< COMMANDS`: a command line of ed's that starts with `!` runs in a shell; the file is
     read (and written by `w`)."""
@@ -2974,7 +2996,7 @@ def _argument_commands(
         _container(name, args, state, via, level)
         return
     if Role.RUNNER in entry.roles:
-        _runner(entry, name, args, state, via, level)
+        _runner(entry, name, args, state, via, level, stdin)
     if Role.DATABASE_CLIENT in entry.roles:
         _database_escapes(name, args, state, via, level)
         return
@@ -3391,10 +3413,17 @@ def _container_line(
 
 
 def _runner(
-    entry: Program, name: str, args: list[str], state: _State, via: tuple[str, ...], level: int
+    entry: Program,
+    name: str,
+    args: list[str],
+    state: _State,
+    via: tuple[str, ...],
+    level: int,
+    stdin: _Stream | None = None,
 ) -> None:
     """`npx pkg args`, `uvx --from x cmd`, `pipx run pkg`, `poetry run cmd`, `npm exec -- cmd`: the
-    program a package runner runs, as a command (`npx rimraf ~` deletes like `rm -rf ~`)."""
+    program a package runner runs, as a command (`npx rimraf ~` deletes like `rm -rf ~`), given what the
+    runner is given on its input (`curl ... | bundle exec ruby` runs the download)."""
     rest = list(args)
     if entry.runs_after:
         words = [w for w in rest if not w.startswith("-")]
@@ -3431,7 +3460,7 @@ def _runner(
     if not program_name.startswith(("/", ".")):
         program_name = re.sub(r"(?<=.)@[^/]*$", "", program_name).rsplit("/", 1)[-1]  # @scope/pkg@1.2 -> pkg
     if program_name:
-        _run([program_name, *inner[1:]], state, (*via, name), level, None)
+        _run([program_name, *inner[1:]], state, (*via, name), level, stdin)
 
 
 def _multiplexer(name: str, rest: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
@@ -4819,6 +4848,7 @@ _HANDLERS: dict[str, Handler] = {
     "ztcp": _h_net,
     "crontab": _h_crontab,
     "ed": _h_ed,
+    "rails": _h_rails,
     **dict.fromkeys(HTTPIE_NAMES, _h_httpie),
 }
 for _name in SHELLS:

@@ -23,14 +23,14 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.paths import MEMORY_STORE, as_own_home, describe
+from limen.facts.paths import MEMORY_STORE, as_own_home, by_shebang, describe
 from limen.facts.programs import program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import changed_operands
-from limen.rules.written import judge, judge_text
+from limen.rules.written import judge, judge_text, written_text
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -732,6 +732,18 @@ def _committed_files(action: Action) -> list[tuple[str, str]]:
     ]
 
 
+def _first_line(action: Action, path: str) -> str:
+    """The `#!` line of what lands in `path`: the written text's, else the file's own (an Edit keeps it)."""
+    text = written_text(action, path) or ""
+    if text.startswith("#!") or "." in path.rsplit("/", 1)[-1]:
+        return text
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.readline(256)
+    except OSError:
+        return ""
+
+
 @rule(ReasonCode.PERSISTENCE_WRITE)
 def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     """Files that run later (shell start-up files, git hooks and config, package scripts, test configs,
@@ -748,6 +760,8 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     worst: tuple[Verdict, str] | None = None
     for path in action.write_paths:
         fact = describe(path, home=ctx.home)
+        if fact is None:
+            fact = by_shebang(_first_line(action, path))  # `bin/docker-entrypoint`: a script by its `#!` line
         if fact is None:
             continue
         judged = judge(fact, path, action, ctx)

@@ -826,6 +826,33 @@ def _no_commands(text: str) -> tuple[list[str], list[str]]:
     return [], []
 
 
+def _gemfile(text: str) -> tuple[list[str], list[str]]:
+    """A Gemfile: Ruby Bundler evaluates (judged as such), the gems it names (look-alikes), where they come
+    from (a `source` that is not a known registry, a gem taken from a repository by `git:` or `github:`)."""
+    from limen.facts.hosts import REGISTRY_HOSTS, host_in
+
+    commands, concerns = _interpreted("ruby")(text)
+    source = text[:MAX_TEXT]
+    concerns += _lookalikes("rubygems", _GEM.findall(source))
+    for host in _GEM_SOURCE.findall(source):
+        if not host_in(host.lower(), REGISTRY_HOSTS):
+            concerns.append(f"gems would come from {host}")
+    for found in _GEM_REPOSITORY.finditer(source):
+        name, repository = found.group(1), found.group(2) or found.group(3)
+        owner = repository.split("/")[0].lower()
+        concerns.append(f"{OWNED_BY}{owner}: the gem {name} is taken from the repository {repository}")
+    return commands, concerns
+
+
+_GEM = re.compile(r"""^\s*gem\s+["']([\w.-]+)["']""", re.MULTILINE)
+_GEM_SOURCE = re.compile(r"""^\s*source\s+["']https?://([^/"']+)""", re.MULTILINE)
+_GEM_REPOSITORY = re.compile(
+    r"""^\s*gem\s+["']([\w.-]+)["'][^\n]*?\b(?:github:\s*["']([\w.-]+/[\w.-]+)|git:\s*["']https?://github\.com/"""
+    r"""([\w.-]+/[\w.-]+?)(?:\.git)?["'])""",
+    re.MULTILINE,
+)
+
+
 def _manifest(text: str) -> tuple[list[str], list[str]]:
     """A Kubernetes manifest or Helm chart: each container's image judged as `docker pull` of it (a look-alike
     of an official image), and a workload given its node (privileged, the host's namespaces or root)."""
@@ -1556,6 +1583,7 @@ _EXTRACTORS = {
     "terraform": _terraform,
     "sql": _sql_script,
     "manifest": _manifest,
+    "gemfile": _gemfile,
     "codeowners": _no_commands,
     "scanner_ignore": _scanner_ignore,
 }
@@ -1885,7 +1913,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
 _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
-        *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners"),
+        *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile"),
     }
 )
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import cloud_sdk, sdk_destruction
-from limen.normalize.code import UNKNOWN, CodeEffects, analyse_into
+from limen.normalize.code import SQL_NOTE, UNKNOWN, CodeEffects, analyse_into
 from limen.normalize.code.values import (
     TAINTED,
     UNK,
@@ -108,6 +108,18 @@ _E: dict[str, tuple[str, int]] = {}
 def _table(effect: str, index: int, *names: str) -> None:
     for name in names:
         _E[name] = (effect, index)
+
+
+# ORM methods that delete every row of the model they are called on, given no condition
+_MASS_DELETES = frozenset({"delete_all", "destroy_all"})
+
+
+def _empty_arguments(arguments: Node | None) -> bool:
+    """`()` or `({})`: a call given no filter."""
+    if arguments is None:
+        return False
+    named = arguments.named_children
+    return not named or (len(named) == 1 and named[0].type == "object" and not named[0].named_children)
 
 
 # String methods that change a text by a literal: how many places ("first" or every one)
@@ -423,6 +435,14 @@ class _Eval:
             return self.ev(node.named_children[0])
         return self.walk(node)
 
+    def _rescued(self, node: Node) -> Val:
+        """Ruby's `EXPR rescue FALLBACK`: the expression's value (taint too), the fallback evaluated."""
+        body = node.child_by_field_name("body") or (node.named_children[0] if node.named_children else None)
+        for child in node.named_children:
+            if child is not body:
+                self.ev(child)
+        return self.ev(body) if body is not None else UNK
+
     def _list(self, node: Node) -> Val:
         items = tuple(self.ev(c) for c in node.named_children if c.type != "comment")
         return Val(kind="list", items=items)
@@ -666,6 +686,16 @@ class _Eval:
 
     # ----------------------------------------------------------------- calls
 
+    def every_row(self, node: Node) -> str:
+        """The model a Ruby receiver names whole (`User`, `Admin::User`, `User.all`), or ""."""
+        if node.type in ("constant", "scope_resolution"):
+            return self.text(node)
+        method = node.child_by_field_name("method") if node.type == "call" else None
+        inner = node.child_by_field_name("receiver") if node.type == "call" else None
+        if method is not None and inner is not None and self.text(method) in ("all", "unscoped"):
+            return self.every_row(inner)
+        return ""
+
     def call(self, node: Node) -> Val:
         kind = node.type
         receiver: Val | None = None
@@ -707,6 +737,9 @@ class _Eval:
                 ):
                     return TAINTED
                 name = self.member(receiver, method).ref if receiver.ref else ""
+                if method == "deleteMany" and holder is not None and _empty_arguments(arg_node):
+                    # `prisma.user.deleteMany()`, `Model.deleteMany({})`: every row or document, gone
+                    self.fx.note(f"{SQL_NOTE}DELETE FROM {self.text(holder)}")
                 if (
                     method in _ITERATORS
                     and not receiver.ref
@@ -760,6 +793,9 @@ class _Eval:
             if receiver_node is not None:
                 receiver = self.ev(receiver_node)
                 name = f"{receiver.ref}.{method}" if receiver.ref else ""
+                table = self.every_row(receiver_node)
+                if method in _MASS_DELETES and arg_node is None and table:
+                    self.fx.note(f"{SQL_NOTE}DELETE FROM {table}")  # `User.delete_all`: every row, gone
             else:
                 name = method
                 if method in self.env and arg_node is None:
@@ -1400,6 +1436,7 @@ _KINDS: dict[str, Callable[[_Eval, Node], Val]] = {
     **dict.fromkeys(
         ("parenthesized_expression", "await_expression", "argument", "expression_statement"), _Eval._single
     ),
+    "rescue_modifier": _Eval._rescued,
     **dict.fromkeys(
         (
             "member_expression",
