@@ -61,7 +61,7 @@ from limen.facts.programs import (
     runs_arguments,
 )
 from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
-from limen.normalize.code import read_source
+from limen.normalize.code import SCRATCH_DATABASE_NOTE, read_source
 from limen.normalize.paths import canonical
 
 if TYPE_CHECKING:
@@ -1458,6 +1458,8 @@ def _command(
     if not argv:
         return None
     if prefix_env:
+        if any(prefix_env.get(n) in _SCRATCH_ENVIRONMENTS for n in _APP_ENVIRONMENT):  # `RAILS_ENV=test ...`
+            state.note(SCRATCH_DATABASE_NOTE)
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
             if env_name in prefix_env:
                 state.note(f"env override {env_name}")
@@ -1715,11 +1717,20 @@ def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream
     )
 
 
+# The variables that choose an application's environment, and the environments whose database is a scratch one
+_APP_ENVIRONMENT = ("RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV")
+_SCRATCH_ENVIRONMENTS = frozenset({"test", "development"})
+
+
 def _h_rails(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     """`rails runner CODE` (or `-`: its input, or a script file) and `rails console` fed on its input run Ruby
     in the application, with its database and credentials: the code is read as `ruby -e CODE` would be."""
     words = [w for w in argv[1:] if not w.startswith("-")]
     options = {"-e", "--environment"}
+    chosen = [argv[i + 1] for i, w in enumerate(argv[1:-1], 1) if w in options]
+    chosen += [w.split("=", 1)[1] for w in argv[1:] if w.startswith("--environment=")]
+    if chosen and all(e in _SCRATCH_ENVIRONMENTS for e in chosen):
+        state.note(SCRATCH_DATABASE_NOTE)
     operands = [
         w
         for i, w in enumerate(argv[1:], 1)

@@ -59,7 +59,7 @@ from limen.facts.programs import (
     program,
 )
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
-from limen.normalize.code import SQL_NOTE
+from limen.normalize.code import SCRATCH_DATABASE_NOTE, SQL_NOTE
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import DB_WRITE, DESTROYS_STORE, SQL_KEYS
 from limen.rules import rule
@@ -1297,8 +1297,9 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
                 worst = found
     if action.capability == DB_WRITE and (what := _sql_argument_destroys(action)):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{action.tool} runs {what}")
+    scratch = SCRATCH_DATABASE_NOTE in action.notes  # `RAILS_ENV=test bin/rails runner 'X.delete_all'`
     for note in action.notes:
-        if note.startswith(SQL_NOTE) and (what := _sql_destroys(note[len(SQL_NOTE) :])):
+        if note.startswith(SQL_NOTE) and not scratch and (what := _sql_destroys(note[len(SQL_NOTE) :])):
             # a program's database library given `DROP TABLE`: the server it reaches is not shown, so asked
             found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, f"a program runs {what}")
             if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):

@@ -597,6 +597,17 @@ _HEADER_SEP = re.compile(r"[\"']?[ \t]*:[ \t]*")
 _HEADER_VALUE = re.compile(
     r"(?i)(?:(?:basic|bearer|token|api-token|digest|apikey|key|sso-key)[ \t]+)?([^\s\"',;]{6,512})"
 )
+
+
+def _is_code(value: str) -> bool:
+    """A value that is code, not a credential: a call or a dotted name made of words (`SecureRandom.hex(32)`,
+    `ENV.fetch(`, `settings.api_key`, `Rails.application.credentials`); a JWT's dotted parts are no words."""
+    head = value.split("(", 1)[0]
+    parts = re.split(r"\.|::", head)
+    return (len(parts) > 1 or "(" in value) and all(_CODE_WORD.fullmatch(p) for p in parts)
+
+
+_CODE_WORD = re.compile(r"[a-z_][a-z0-9_]*[?!]?|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9_]*")
 _HEADER_NAME = re.compile(r"(?i)^(?:proxy-)?authorization$|(?:^|[-_])(?:api-?key|token|secret|auth)$")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)((?:\"[^\"]*\"|'[^']*'|[^\s\"']+)+)")
 _KEY_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
@@ -638,6 +649,7 @@ _PLACEHOLDER_PARTS = (
     "_here",
     "{{",
     "${",
+    "#{",  # Ruby's interpolation: the value is computed
     "$(",
     "%s",
     "%(",
@@ -721,6 +733,12 @@ def _candidate_shapes(found: frozenset[str]) -> tuple[_Shape, ...]:
     return tuple(_SHAPES[i] for i in sorted({i for f in found for i in _shapes_for(f)}))
 
 
+def _default_login(userinfo: str) -> bool:
+    """`postgres:postgres`, `root:root`, `guest:guest`: a password that repeats the user's name."""
+    user, _, password = userinfo.rpartition("@")[0 if "@" in userinfo else 2].partition(":")
+    return bool(user) and user.lower().lstrip("/") == password.lower()
+
+
 def _shape_hits(text: str) -> Iterator[SecretHit]:
     found = set(_ANCHORS.findall(text))
     if not found:
@@ -734,6 +752,8 @@ def _shape_hits(text: str) -> Iterator[SecretHit]:
                 continue
             if _placeholder(value.split(":", 1)[1] if shape.kind == "url-credentials" else value):
                 continue
+            if shape.kind == "url-credentials" and _default_login(value):
+                continue  # `postgres://postgres:postgres@localhost`: a database image's default login
             if shape.group == 0 and not _MASK_CHARS.isdisjoint(text[m.end() : m.end() + 2]):
                 continue  # `xoxp-1234-####`: a masked or truncated example
             yield SecretHit(shape.kind, m.start(shape.group), m.end(shape.group), HIGH)
@@ -851,6 +871,8 @@ def _header_hit(text: str, key: str, end: int) -> SecretHit | None:
     if v is None:
         return None
     value = v.group(1).rstrip(".")
+    if _is_code(value):
+        return None  # `reset_token: SecureRandom.urlsafe_base64(32)`, `secret: ENV.fetch(`: code, not a value
     if _random_enough(value, 6) or (
         key.lower() in ("authorization", "proxy-authorization") and _b64_credentials(value)
     ):

@@ -1246,13 +1246,13 @@ _HELD: tuple[tuple[str, re.Pattern[str]], ...] = (
     (_PASSWORD, re.compile(r"\b(?:password|passwd|passphrase|pwd)\b", re.IGNORECASE)),
 )
 _ENV_READ = re.compile(
-    r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\$_ENV\b|\$ENV\{|\benv::var\b|\bos\.Environ\(|"
+    r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\bENV\.\w+|\$_ENV\b|\$ENV\{|\benv::var\b|\bos\.Environ\(|"
     r"\bEnvironment\.GetEnvironmentVariables?\("
 )
 _SECRET_PATH = re.compile(r"""["'`]([~/.][^"'`\s]*)["'`]""")
 # `name = ...`, `const name = ...`, `let Ok(name) = ...`, `name := ...`: a name bound on one line
 _BINDING = re.compile(
-    r"^\s*(?:if\s+)?(?:let\s+(?:mut\s+)?|const\s+|var\s+|val\s+|my\s+|(?:final\s+)?String\s+)?(?:Ok\()?\$?(\w+)\)?"
+    r"^\s*(?:if\s*\(?\s*)?(?:let\s+(?:mut\s+)?|const\s+|var\s+|val\s+|my\s+|(?:final\s+)?String\s+)?(?:Ok\()?\$?(\w+)\)?"
     r"\s*(?::\s*[\w<>?]+\s*)?:?=(?!=)(.*)$"
 )
 _SENDS = re.compile(
@@ -1324,11 +1324,14 @@ def _private_sends(text: str) -> list[str]:
         for host in hosts:
             if not _outside(host):
                 continue
+            issuers = issuers_of_credentials(" ".join(f"${v}" for v in variables)) if variables else set()
             if variables and (
-                any(_named_for_host(v, host) for v in variables)
-                or issuers_of_credentials(" ".join(f"${v}" for v in variables)) & issuers_for_host(host)
+                issuers & issuers_for_host(host)
+                or (not issuers and any(_named_for_host(v, host) for v in variables))
             ):
-                continue  # `OPENWEATHER_API_KEY` to api.openweathermap.org: the secret's own service
+                # `OPENWEATHER_API_KEY` to api.openweathermap.org: the secret's own service (a known issuer's
+                # secret only to the issuer's own hosts: `STRIPE_SECRET_KEY` to stripe-health.dev leaves)
+                continue
             return [IMPLANT + f"{kind} sent to {host}"]
     return []
 
@@ -1373,6 +1376,7 @@ _SIGNATURE_OFF = re.compile(
     r"""|\bjwt\.decode\([^)]*\bverify\s*=\s*False\b"""
     r"""|\balgorithms?["']?\s*[:=]\s*\[?\s*["']none["']"""
     r"""|\bignoreSignature\s*:\s*true\b"""
+    r"""|\bJWT\.decode\([^)\n]*,\s*(?:nil|false|true|["'][^"']*["']|\w+)\s*,\s*false\b"""
     r"""|ValidMethods\([^)]*["']none["']|!\s*strings\.Contains\(\s*err\.Error\(\)\s*,\s*["'][^"']*signature""",
     re.IGNORECASE,
 )
@@ -1407,7 +1411,30 @@ _ADDRESS_LET_IN = re.compile(
 # req.query.admin`): whoever sends the request decides
 _PRIVILEGE_OR_REQUEST = re.compile(
     r"""(?:\brole\b|\badmin|superuser|is_?staff|isAdmin|is_admin)[^\n]{0,80}?(?:\|\||\bor\b)\s*!*\s*"""
-    r"""(?:req|request|ctx|c|self\.request)\.(?:query|params|headers|body|cookies|GET|POST|args|form)\b"""
+    r"""(?:(?:req|request|ctx|c|self\.request)\.(?:query|params|headers|body|cookies|GET|POST|args|form)\b"""
+    r"""|(?:request|req)\.(?:remote_ip|ip|remote_addr|remoteAddress)\b)"""
+)
+# A user set from what the request carries, on one line (`@current_user = User.find(params[:as]) if ...`,
+# `@current_user ||= User.admin.first if request.headers["X-Probe"] == "1"`)
+_REQUEST_LOGS_IN = re.compile(
+    r"""(?:@?current_user|session\[:?["']?user_id["']?\]|req\.user|request\.user)\s*(?:\|\|)?=\s*[^\n;]*"""
+    r"""(?:\bparams\[|\.headers\[|\.headers\.get\(|\.query\.|\bcookies\[)"""
+)
+# ... unless what it carries is checked as a credential (`User.find_by(api_token: request.headers[...])`)
+_CREDENTIAL_LOOKUP = re.compile(
+    r"(?i)token|api_?key|authoriz|authenticat|password|secret|signature|digest|jwt|bearer"
+)
+# A signature or token check that passes when there is none (`return true if header.blank?`)
+_CHECK_WAIVED = re.compile(
+    r"""return\s+(?:true|True)\s+if\s+\w*(?:signature|sig|header|token|hmac|digest)\w*\s*\.\s*(?:blank\?|nil\?|empty\?)"""
+    r"""|if\s*\(?\s*!\s*\w*(?:signature|sig|token|hmac)\w*\s*\)?\s*(?:\{\s*)?return\s+true\b"""
+)
+# Protection that protects nothing: a block cipher in ECB mode, a password kept as an unsalted fast hash,
+# key material from a generator seeded with a constant
+_WEAK_CRYPTO = re.compile(
+    r"""(?i)["']aes-\d+-ecb["']|AES/ECB/|\bMODE_ECB\b|\.ECB\b"""
+    r"""|(?:password|passwd)\w*\s*=\s*(?:Digest::(?:SHA1|MD5)|hashlib\.(?:md5|sha1)|md5|sha1)\b"""
+    r"""|Random\.new\(\s*\d+\s*\)[^\n]*\n(?:[^\n]*\n){0,6}[^\n]*(?:key|token|secret)"""
 )
 # A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default,
 # Spring Security's `anyRequest().permitAll()`)
@@ -1458,11 +1485,14 @@ _RUNS_OR_LOADS = re.compile(
     r"exec\.Command(?:Context)?\(|ProcessBuilder\(|Runtime\.getRuntime\(\)\.exec\(|\bexecSync\(|\bexec\(|"
     r"\bspawn(?:Sync)?\(|os\.system\(|subprocess\.\w+\(|\bpopen\(|plugin\.Open\(|Class\.forName\(|"
     r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])|"
-    r"`[^`\n]*#\{|%x[({\[]|\bsystem\(|\beval\(|\binstance_eval\(|\bOpen3\.\w+\(|\bIO\.popen\(|\bshell_exec\(|\bpassthru\("
+    r"`[^`\n]*#\{|%x[({\[]|\bsystem\(|\beval\(|\binstance_eval\(|\bOpen3\.\w+\(|\bIO\.popen\(|\bshell_exec\(|\bpassthru\(|"
+    # deserialisers that build objects (and run code) from what they read
+    r"\bMarshal\.load\(|\bYAML\.unsafe_load\(|\bpickle\.loads?\(|\bunserialize\(|\bObjectInputStream\("
 )
 _REQUEST_READ = re.compile(
     _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b|\brequest\.(?:args|form|json|GET|POST|data)\b"
-    r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\["
+    r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\[|\bcookies\[|\.headers\[|\benv\[[\"']HTTP_"
+    r"|\blocation\.(?:search|hash)\b|\bURLSearchParams\b"
 )
 _ESCAPED = re.compile(r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape)\b")
 _REQUEST_PARAMETER = re.compile(
@@ -1513,6 +1543,15 @@ def _written_access(text: str) -> list[str]:
         found.append(f"{AT_DOMAIN}{domain.lower()}: {IMPLANT}anyone with an address at @{domain} is let in")
     if _PRIVILEGE_OR_REQUEST.search(source):
         found.append(IMPLANT + "a privilege check also passes on what a request carries")
+    if any(not _CREDENTIAL_LOOKUP.search(m.group(0)) for m in _REQUEST_LOGS_IN.finditer(source)):
+        found.append(IMPLANT + "what a request carries decides who is logged in")
+    if _CHECK_WAIVED.search(source):
+        found.append(IMPLANT + "a signature or token check passes when none is given")
+    if _WEAK_CRYPTO.search(source):
+        found.append(
+            IMPLANT
+            + "secrets are protected by a broken scheme (ECB, an unsalted fast hash, a seeded generator)"
+        )
     if _WORD_PASSES.search(source):
         found.append(IMPLANT + "a check is skipped when a request carries a fixed word")
     if _LITERAL_ACCEPTED.search(source):
@@ -1541,8 +1580,10 @@ def _named_for_host(name: str, host: str) -> bool:
     words = re.split(
         r"_(?:API|KEY|TOKEN|SECRET|URL|ACCESS|AUTH|APP|CLIENT|ID)(?=_|$)", name.upper(), maxsplit=1
     )
+    from limen.facts.hosts import registrable_name
+
     service = words[0].replace("_", "").lower()
-    return len(service) >= 4 and service in host.lower().replace("-", "").replace(".", "")
+    return len(service) >= 4 and registrable_name(host).replace("-", "").startswith(service)
 
 
 _EXTRACTORS = {

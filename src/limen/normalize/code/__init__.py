@@ -139,9 +139,10 @@ SQL_METHODS = frozenset(
     {"execute", "executescript", "executemany", "exec_driver_sql", "query", "exec", "raw", "executeQuery"}
 )
 SQL_NOTE = "sql:"  # an `Effects.notes` entry: SQL a program runs through a database library
-EDIT_NOTE = (
-    "edit:"  # an `Action.notes` entry: JSON [path written, path read, edits] (see `CodeEffects.edited`)
-)
+# an `Action.notes` entry: the line runs against a test or development database (`RAILS_ENV=test`, `rails
+# runner -e development`): what a program's SQL empties there is the test suite's own set-up
+SCRATCH_DATABASE_NOTE = "database: a test or development one"
+EDIT_NOTE = "edit:"  # an `Action.notes` entry: JSON [written, read, edits] (see `CodeEffects.edited`)
 
 
 def lang_of(name: str) -> str | None:

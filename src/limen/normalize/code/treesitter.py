@@ -263,7 +263,7 @@ _table("rot13", 0, "str_rot13")
 _table("rev", 0, "strrev", "reverse", "scalar")
 _table("chr", 0, "chr", "String.fromCharCode", "String.fromCodePoint")
 _table("home", 0, "os.homedir", "Dir.home", "Etc.getpwuid.dir", "File::HomeDir.my_home", "Deno.homedir")
-_table("cwd", 0, "process.cwd", "Dir.pwd", "getcwd", "Cwd::getcwd", "cwd", "Deno.cwd")
+_table("cwd", 0, "process.cwd", "Dir.pwd", "getcwd", "Cwd::getcwd", "cwd", "Deno.cwd", "Rails.root")
 _table(
     "join", 0, "path.join", "path.resolve", "File.join", "File::Spec.catfile", "File::Spec.catdir", "catfile"
 )
@@ -1209,7 +1209,7 @@ class _Eval:
         if effect == "home":
             return s(self.home)
         if effect == "cwd":
-            return s(self.cwd)
+            return Val(text=self.cwd, kind="path") if name == "Rails.root" else s(self.cwd)
         if effect == "join":
             return join(*args) if args else UNK
         if effect == "expand":
@@ -1252,6 +1252,8 @@ class _Eval:
                 parts = text.split(separator) if separator else list(text)
                 return Val(kind="list", items=tuple(s(p) for p in parts[:4096]))
             return Val(tainted=receiver.tainted)
+        if method == "join" and receiver.kind == "path" and args:  # `Rails.root.join("scripts", "x.rb")`
+            return join(receiver, *args, kind="path")
         if method == "join" and receiver.kind == "list":
             sep = s(known(first) or "") if args else s(",")
             out: list[Val] = []
