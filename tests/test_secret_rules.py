@@ -79,7 +79,7 @@ def test_hit_spans_cover_the_value_and_never_carry_it() -> None:
         "request id 123e4567-e89b-12d3-a456-426614174000",
         '"resolved": "https://registry.npmjs.org/jsonpointer/-/jsonpointer-5.0.1.tgz"',
         "this.ultraPictureBox1.Name = AVEncVideoMaxKeyframeDistance",
-        "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app_development",  # the image's default login
+        "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app_dev",  # the image's default login
         "amqp://guest:guest@localhost:5672",
         'def self.api_key = "phk_live_#{SecureRandom.urlsafe_base64(32)}"',
     ],

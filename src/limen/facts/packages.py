@@ -305,8 +305,7 @@ def imitated(registry: str, name: str) -> str:
             and (
                 within_edits(owner, image, 2)
                 or within_edits(owner, "library", 2)
-                or re.fullmatch(rf"{re.escape(image)}[-_.]?\w+|\w+[-_.]?{re.escape(image)}", owner)
-                is not None
+                or (len(image) >= 3 and (owner.startswith(image) or owner.endswith(image)))
             )
         ):  # `pyth0n/python`, `1ibrary/nginx`, `golang-alpine/golang`, `official-nginx/nginx`
             return image

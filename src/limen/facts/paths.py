@@ -158,6 +158,11 @@ BY_NAME: dict[str, PathFact] = {
     ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
     # who must review what: the security team's entries are a check as much as a scanner is
     "CODEOWNERS": _f("codeowners", "its owners must approve changes to what they own", "codeowners"),
+    # a security scanner's settings: checks skipped, findings allowed by patterns that match everything
+    **dict.fromkeys(
+        ("brakeman.yml", ".gitleaks.toml", "gitleaks.toml", ".bandit", "bandit.yml", ".semgrep.yml"),
+        _f("scanner_config", "the security scanner reads what to check from it", "scanner_config"),
+    ),
     # what a security scanner leaves out: an entry that matches everything switches the scanner off
     **dict.fromkeys(
         (".gitleaksignore", ".semgrepignore", ".trivyignore", ".secretlintignore", ".trufflehogignore"),

@@ -736,7 +736,15 @@ PROGRAMS: tuple[Program, ...] = (
         runs_after=("run",),
         options=("-n", "--name", "-p", "--prefix", "--cwd"),
     ),
-    _p("bundle", R.RUNNER, R.PACKAGE_INSTALLER, runs_after=("exec",), registry="rubygems", installs=("add",)),
+    _p(
+        "bundle",
+        R.RUNNER,
+        R.PACKAGE_INSTALLER,
+        runs_after=("exec",),
+        registry="rubygems",
+        installs=("add",),
+        reroutes=rf"{_W}config\s+(?:set\s+)?(?:--\w+\s+)*(?:ssl_verify_mode|mirror\.\S+|source\.\S+){_E}",
+    ),
     *(
         _p(
             name,
@@ -794,7 +802,7 @@ PROGRAMS: tuple[Program, ...] = (
         _p(
             name,
             R.PACKAGE_INSTALLER,
-            reroutes=rf"{_W}config\s+set\s+(?:\S*registry\S*|npmRegistryServer|script-shell|shell|git|editor|node-options|globalconfig|userconfig){_E}",
+            reroutes=rf"{_W}config\s+set\s+(?:\S*registry\S*|npmRegistryServer|script-shell|shell|git|editor|node-options|globalconfig|userconfig|strict-ssl|strictSSL|cafile|ca){_E}",
         )
         for name in ("npm", "pnpm", "yarn")
     ),
@@ -1162,6 +1170,10 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}schedule-key-deletion{_E}"
         rf"|{_W}put-bucket-lifecycle(?:-configuration)?{_E}.*Expiration",  # objects expired: deleted later
         store_service="s3",
+        # the account's audit trail, threat detection or configuration recording stopped
+        disables=rf"{_W}cloudtrail\s+(?:stop-logging|delete-trail){_E}|{_W}guardduty\s+(?:delete-detector{_E}|"
+        rf"update-detector{_E}.*--no-enable{_E})|{_W}configservice\s+(?:stop|delete)-configuration-recorder{_E}"
+        rf"|{_W}securityhub\s+disable-security-hub{_E}|{_W}ec2\s+disable-ebs-encryption-by-default{_E}",
         grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"
         r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")"
         # a policy that lets anyone in (a role anyone may assume, a bucket anyone may read)
@@ -1219,7 +1231,7 @@ PROGRAMS: tuple[Program, ...] = (
         # a repository made public through the API
         rf"|{_W}api{_E}.*(?:visibility[=\s:\"']*public|[\"']?private[\"']?[=\s:]*false)",
         # a branch's protection removed (`gh api -X DELETE repos/o/r/branches/main/protection`)
-        disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/protection\S*{_E})",
+        disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*(?:DELETE|PUT|PATCH){_E})(?=.*/protection\S*{_E})",
         fetches_code=rf"{_W}extension\s+(?:install|upgrade){_E}",
     ),
     _p(

@@ -734,6 +734,14 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
         host = match.group(1).lower().rstrip(".")
         if not host_in(host, REGISTRY_HOSTS):
             concerns.append(f"packages would come from {host}")
+        elif match.group(0).startswith("http://") and host not in ("localhost", "127.0.0.1"):
+            concerns.append(
+                f"packages would come from {host} over plain HTTP, which anyone on the path can change"
+            )
+    if re.search(
+        r"^\s*(?:strict-ssl|strictSSL|enableStrictSsl)\s*[=:]\s*false\b", text[:MAX_TEXT], re.MULTILINE
+    ):
+        concerns.append("the package manager no longer checks its registry's certificate")
     for path in re.findall(r"^\s*yarnPath:\s*[\"']?([^\"'\s]+)", text[:MAX_TEXT], re.MULTILINE):
         if not path.startswith((".yarn/", "./.yarn/")):  # `yarnPath: /tmp/x.cjs`: every yarn command runs it
             concerns.append(f"every yarn command runs {path}")
@@ -818,7 +826,44 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
         concerns.append("a bucket or database is made public")
     if re.search(r"""["']?Principal["']?\s*[:=]\s*["']\*["']|identifiers\s*=\s*\[\s*"\*"\s*\]""", source):
         concerns.append("a policy lets anyone in")
+    if re.search(
+        r"""\b(?:block_public_acls|block_public_policy|ignore_public_acls|restrict_public_buckets)\s*=\s*false""",
+        source,
+    ):
+        concerns.append("a bucket's public-access block is lifted")
+    if re.search(
+        r"""["']?Action["']?\s*[:=]\s*(?:\[\s*)?["']\*["'](?:\s*\])?[^\n]*["']?Resource["']?\s*[:=]\s*(?:\[\s*)?["']\*["']""",
+        source,
+    ):
+        concerns.append("a policy allows every action on every resource")
+    for owner, name in re.findall(
+        r"""\bsource\s*=\s*"(?:git::https://github\.com/|registry\.terraform\.io/)?([\w-]+)/([\w-]+)""",
+        source,
+    ):
+        original = _imitated_publisher(owner.lower())
+        if original:
+            concerns.append(f"{name} comes from {owner}, which poses as {original}")
     return commands, concerns
+
+
+# Publishers of Terraform providers and modules every project uses: another account named like one of them
+# (`hashicorp-community`, `terraform-aws-modulez`) poses as it
+_TERRAFORM_PUBLISHERS = (
+    "hashicorp",
+    "terraform-aws-modules",
+    "terraform-google-modules",
+    "integrations",
+    "cloudflare",
+)
+
+
+def _imitated_publisher(owner: str) -> str:
+    from limen.facts.hosts import imitates
+
+    if owner in _TERRAFORM_PUBLISHERS:
+        return ""
+    decorated = next((p for p in _TERRAFORM_PUBLISHERS if owner.startswith(p) or owner.endswith(p)), "")
+    return decorated or imitates(owner, _TERRAFORM_PUBLISHERS)
 
 
 def _no_commands(text: str) -> tuple[list[str], list[str]]:
@@ -886,6 +931,26 @@ def _new_images(before: str, after: str) -> list[str]:
 
 
 _MANIFEST_IMAGE = re.compile(r"^\s*(?:-\s*)?image\s*:\s*([^\s#]+)", re.MULTILINE)
+
+
+def _scanner_config(text: str) -> tuple[list[str], list[str]]:
+    """A scanner's settings that switch it off in part: checks skipped (`:skip_checks:`, `skips:`), or an
+    allow-list whose pattern matches everything (gitleaks `paths = ['''.*''']`, `regexes = [...]`)."""
+    source = text[:MAX_TEXT]
+    concerns = []
+    if _SKIPPED_CHECKS.search(source):
+        concerns.append("the scanner is told to skip checks")
+    if _ALLOWS_ALL.search(source):
+        concerns.append("an allow-list entry that matches everything switches the scanner off")
+    return [], concerns
+
+
+_SKIPPED_CHECKS = re.compile(
+    r"^\s*:?(?:skip_checks|skips|skip|exclude_checks|disable)\s*:\s*(?:\[\s*\S|$)", re.MULTILINE
+)
+_ALLOWS_ALL = re.compile(
+    r"(?:paths|regexes|files|exclude_dirs|exclude)\s*[=:]\s*\[\s*(?:'''|[\"'])(?:\.\*|\*|\*\*|\.|/)(?:'''|[\"'])"
+)
 
 
 def _scanner_ignore(text: str) -> tuple[list[str], list[str]]:
@@ -1219,9 +1284,17 @@ def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]
         flag = "-r" if interpreter == "php" else "-e"
         code = re.sub(r"^\s*<\?php\b|\?>\s*$", "", text) if interpreter == "php" else text
         concerns = _private_sends(text) + _signature_off(text) + _written_access(text)
+        if _DECODERS.search(text):  # `eval(Base64.decode64("c3lzdGVt..."))`: the decoded program is read too
+            from limen.normalize.code import analyse_code
+
+            for source in analyse_code(interpreter, code, cwd="/", home="/nonexistent").sources[:4]:
+                concerns += _private_sends(source) + _signature_off(source) + _written_access(source)
         return [f"{interpreter} {flag} {quote(code)}"], concerns
 
     return extract
+
+
+_DECODERS = re.compile(r"decode64|b64decode|atob\(|base64|fromCharCode|\.pack\(|unhexlify|decodeURIComponent")
 
 
 # What a program holds for someone else, by kind: the browser's cookies, stored tokens and keystrokes; what a
@@ -1433,8 +1506,34 @@ _CHECK_WAIVED = re.compile(
 # key material from a generator seeded with a constant
 _WEAK_CRYPTO = re.compile(
     r"""(?i)["']aes-\d+-ecb["']|AES/ECB/|\bMODE_ECB\b|\.ECB\b"""
-    r"""|(?:password|passwd)\w*\s*=\s*(?:Digest::(?:SHA1|MD5)|hashlib\.(?:md5|sha1)|md5|sha1)\b"""
-    r"""|Random\.new\(\s*\d+\s*\)[^\n]*\n(?:[^\n]*\n){0,6}[^\n]*(?:key|token|secret)"""
+    r"""|(?:password|passwd|token|secret)\w*["']?\s*(?:=|:|=>)\s*(?:Digest::(?:SHA1|MD5)|hashlib\.(?:md5|sha1)|md5|sha1)\b"""
+)
+_SEEDED = re.compile(r"\bRandom\.new\(\s*\d+\s*\)|\b(?:srand|mt_srand|random\.seed)\(\s*\d+\s*\)")
+_KEY_WORDS = re.compile(r"(?i)api_?key|token|secret|password|Key\b")
+# A token library used, and a secret given as a literal (`SECRET = "parcelhub"`, `jwt.sign(p, "s3cret")`)
+_TOKEN_LIBRARY = re.compile(r"\bJWT\b|jsonwebtoken|\bjwt\.|\bjose\b")
+_LITERAL_SECRET = re.compile(
+    r"""\b(?:\w*SECRET\w*|\w*SIGNING_KEY\w*)\s*=\s*["']([^"'\n]{1,64})["']"""
+    r"""|\bjwt\.(?:sign|encode|decode)\([^,\n]+,\s*["']([^"'\n]{1,64})["']"""
+)
+
+
+def _placeholder_secret(found: tuple[str, str]) -> bool:
+    """A literal that stands for no secret (`"test-secret"`, `"changeme"`, `""`): tests and examples."""
+    value = (found[0] or found[1]).lower()
+    return not value or any(w in value for w in ("test", "spec", "dummy", "example", "change", "placeholder"))
+
+
+# Certificate checks switched off in code (OpenSSL, Go, Node, Python requests, curl bindings)
+_TLS_OFF = re.compile(
+    r"VERIFY_NONE\b|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b"
+    r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
+)
+# Cross-origin calls allowed from any site with the users' credentials (`origins { |source, env| true }`,
+# `cors({ origin: true, credentials: true })`)
+_ANY_ORIGIN = re.compile(
+    r"""\borigins\s*(?:\{[^}\n]*\btrue\s*\}|do\s*\|[^|]*\|\s*true\s*end)"""
+    r"""|\borigin\s*:\s*(?:true|["']\*["'])[^\n}]*credentials\s*:\s*true"""
 )
 # A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default,
 # Spring Security's `anyRequest().permitAll()`)
@@ -1547,11 +1646,21 @@ def _written_access(text: str) -> list[str]:
         found.append(IMPLANT + "what a request carries decides who is logged in")
     if _CHECK_WAIVED.search(source):
         found.append(IMPLANT + "a signature or token check passes when none is given")
-    if _WEAK_CRYPTO.search(source):
+    if _WEAK_CRYPTO.search(source) or (_SEEDED.search(source) and _KEY_WORDS.search(source)):
         found.append(
             IMPLANT
             + "secrets are protected by a broken scheme (ECB, an unsalted fast hash, a seeded generator)"
         )
+    if _TOKEN_LIBRARY.search(source) and any(
+        not _placeholder_secret(m) for m in _LITERAL_SECRET.findall(source)
+    ):
+        found.append(IMPLANT + "tokens are signed with a secret written in the code")
+    if _TLS_OFF.search(source):
+        found.append(
+            IMPLANT + "certificates are no longer checked: anyone on the path can read or change the traffic"
+        )
+    if _ANY_ORIGIN.search(source):
+        found.append(IMPLANT + "every web site may call the API with its users' credentials")
     if _WORD_PASSES.search(source):
         found.append(IMPLANT + "a check is skipped when a request carries a fixed word")
     if _LITERAL_ACCEPTED.search(source):
@@ -1627,6 +1736,7 @@ _EXTRACTORS = {
     "gemfile": _gemfile,
     "codeowners": _no_commands,
     "scanner_ignore": _scanner_ignore,
+    "scanner_config": _scanner_config,
 }
 
 
@@ -1923,6 +2033,12 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             edited = _code_edited(fact, path, action, ctx)
         if edited is not None:
             return edited
+    if fact.content in _CHECKED and _deletes(action, path) and (gone := _current_text(path)) is not None:
+        dropped = _dropped_checks(fact, gone, "")  # `git rm .github/CODEOWNERS`: all it held, gone
+        if fact.content == "codeowners" and gone.strip():
+            dropped = dropped or ["the change removes every review the file requires"]
+        if dropped:
+            return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if fact.name == "sql" and _scratch_script(path, action, ctx):
         return None  # `db/seeds/dev.sql`, `tests/fixtures/users.sql`: data for a test or development copy
     text = written_text(action, path)
@@ -1943,8 +2059,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if dropped:
             return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if judged is None and (
-        fact.content in _STRUCTURED or (fact.content == "python" and _CREDENTIAL_WORDS.search(text))
-    ):  # authentication code: a branch means what the function around it makes of it
+        fact.content in _STRUCTURED or (fact.name == "program" and _CREDENTIAL_WORDS.search(text))
+    ):  # authentication code: a branch or a constant means what the code around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
 
@@ -1978,7 +2094,12 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
         return []
     from limen.facts.programs import SECURITY_CHECKS, SECURITY_OWNERS
 
-    if fact.content == "codeowners":  # each path's security reviewers: `/auth/ @acme/security`
+    if fact.content == "terraform":  # the account's audit trail, detectors and recorders, as resources
+
+        def found(text: str) -> set[str]:
+            return set(_SECURITY_RESOURCES.findall(text))
+
+    elif fact.content == "codeowners":  # each path's security reviewers: `/auth/ @acme/security`
 
         def found(text: str) -> set[str]:
             return {
@@ -1996,8 +2117,13 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
     return [f"the change takes {', '.join(dropped)[:120]} out of the project's checks"] if dropped else []
 
 
-# Files that run the project's checks, or name who must review
-_CHECKED = frozenset({"yaml_commands", "makefile", "package_json", "codeowners"})
+# Files that run the project's checks, name who must review, or make the cloud's own
+_CHECKED = frozenset({"yaml_commands", "makefile", "package_json", "codeowners", "terraform"})
+_SECURITY_RESOURCES = re.compile(
+    r"""resource\s+"((?:aws_cloudtrail|aws_guardduty_detector|aws_config_configuration_recorder|"""
+    r"""aws_securityhub_account|aws_flow_log|aws_s3_bucket_public_access_block|google_logging_project_sink|"""
+    r"""azurerm_security_center_subscription_pricing)"\s+"[\w-]+)\"""",
+)
 
 
 def _current_text(path: str) -> str | None:
@@ -2006,6 +2132,16 @@ def _current_text(path: str) -> str | None:
             return handle.read(MAX_TEXT)
     except OSError:
         return None
+
+
+def _deletes(action: Action, path: str) -> bool:
+    """The line deletes `path` (`rm`, `git rm`, `unlink`)."""
+    name = path.rsplit("/", 1)[-1]
+    return any(
+        (c.name in ("rm", "unlink") or (c.name == "git" and c.argv[1:2] == ("rm",)))
+        and any(w.rstrip("/").endswith(name) for w in c.argv[1:])
+        for c in action.commands
+    )
 
 
 def _scratch_script(path: str, action: Action, ctx: Context) -> bool:
