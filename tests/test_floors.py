@@ -630,3 +630,19 @@ def test_a_pull_request_body_file_holding_the_secret_asks(repository: str) -> No
     command = "gh pr create --title Start --body-file ../body.md"
     decision = _decide_in(_tainted_by_the_env_file(), repository, Mode.BALANCED, "Bash", {"command": command})
     assert decision.verdict >= Verdict.AUTH, decision.explanation
+
+
+def test_a_push_after_private_data_went_into_a_file_unseen_asks(repository: str) -> None:
+    """`printenv > docs/env.txt` earlier in the session: Limen never saw what the file holds, so reading the
+    push for the session's fingerprints proves nothing."""
+    from limen.floors.correlator import features
+
+    store = _tainted_by_the_env_file()
+    ctx = Context.for_mode(Mode.BALANCED, repository)
+    ctx.session = StoredSession(store, "s", fingerprinter())
+    stash = normalize("Bash", {"command": "printenv > docs/env.txt"}, cwd=repository, session_id="s")
+    entry = features(stash, ctx, decide(stash, ctx))
+    assert entry["stashed"]
+    store.append_history("s", entry)
+    decision = _decide_in(store, repository, Mode.BALANCED, "Bash", {"command": "git push origin main"})
+    assert ReasonCode.MULTI_STEP_EXFIL in decision.reasons, decision.explanation

@@ -53,13 +53,22 @@ def worth_keeping(entry: dict[str, Any], flags: frozenset[str]) -> bool:
 def features(action: Action, ctx: Context, decision: Decision) -> dict[str, Any]:
     """The redacted history entry the correlator and the trifecta read later. Computed after every decision,
     so it holds only what a reader reads (whether the call itself sent data out is not among it)."""
+    private = decision.verdict is not Verdict.BLOCK and reads_private(action, ctx)
     return {
         "cap": action.capability,
         "v": int(decision.verdict),
         "shell": action.capability == _SHELL,
         "broad": _broad(action, ctx),
-        "private": decision.verdict is not Verdict.BLOCK and reads_private(action, ctx),
+        "private": private,
+        # private data put into a file where Limen could not see it go (`printenv > docs/env.txt`): a later
+        # push may carry values the session's fingerprints never held
+        "stashed": private and stashes_private(action),
     }
+
+
+def stashes_private(action: Action) -> bool:
+    """A shell line that reads private data and writes a file: what it wrote is not known to Limen."""
+    return action.capability == _SHELL and bool(action.write_paths)
 
 
 _SHELL = Capability.SHELL_EXECUTE.value
