@@ -104,7 +104,7 @@ def _pushes_clean_history(action: Action, texts: list[str], ctx: Context) -> boo
     if any(c.name not in _PUSHING for c in action.commands) or not all(_plain(t) for t in texts):
         return False
     if any(entry.get("stashed") for entry in session.recent()):
-        return False  # `printenv > docs/env.txt` earlier: what that file holds was never seen, so never matched
+        return False  # `printenv > docs/env.txt` earlier: that file's content was never seen, never matched
     outgoing = _outgoing_history(cwd)
     if outgoing is None:
         return False
