@@ -1336,8 +1336,10 @@ def _echo(argv: list[str]) -> str:
 
 
 _NULL_COMMANDS = frozenset({":", "true"})
-# a sed script that deletes every line: `d`, `1,$d`, `/./d`, `/^/d`, `/.*/d`
-_SED_DELETE_ALL = re.compile(r"\s*(?:1\s*,\s*\$|/\^?\.?\*?/|/\^/|/\$/)?\s*d\s*;?\s*")
+# a sed script that deletes or blanks every line: `d`, `1,$d`, `/./d`, `/^/d`, `/.*/d`, `s/.*//`, `s/^.*$//g`
+_SED_DELETE_ALL = re.compile(
+    r"\s*(?:(?:1\s*,\s*\$|/\^?\.?\*?/|/\^/|/\$/)?\s*d|s(.)\^?\.[*+]\$?\1\1g?)\s*;?\s*"
+)
 
 
 def _listed(loop: Node, src: _Src) -> str | None:
@@ -1349,7 +1351,7 @@ def _listed(loop: Node, src: _Src) -> str | None:
     return None
 
 
-def _emptied_operands(name: str, argv: list[str]) -> list[str]:
+def emptied_operands(name: str, argv: list[str]) -> list[str]:
     """The files a command leaves empty (`truncate -s 0 F`, `cp /dev/null F`, `sed -i '1,$d' F`): what
     deleting them would lose, so the delete rules judge them as `rm -f F`."""
     words = argv[1:]
@@ -1608,7 +1610,7 @@ def _run_command(
         state,
         Command(argv=tuple(argv), name=name, via=run_via, redirects=redirects, dynamic_name=dynamic_name),
     )
-    emptied = _emptied_operands(name, argv)
+    emptied = emptied_operands(name, argv)
     if name in _NULL_COMMANDS:
         emptied += [r for r in redirects if r not in state.appended]
     _record_emptied(state, emptied, run_via)

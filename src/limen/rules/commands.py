@@ -502,7 +502,15 @@ def _find_deletes(command: Command) -> bool:
             return True
         if name in SHELL_NAMES and any(_OVERWRITES_ARGUMENT.search(w) for w in inner[1:]):
             return True
+        if name in ("sed", "gsed") and "{}" in _emptied(name, list(inner)):
+            return True  # `-exec sed -i 's/.*//' {} +`: every line of every match blanked
     return False
+
+
+def _emptied(name: str, argv: list[str]) -> list[str]:
+    from limen.normalize.shell import emptied_operands
+
+    return emptied_operands(name, argv)
 
 
 _EMPTIED_SIZE = re.compile(r"(?:^|\s)(?:-s\s*|--size[= ])0(?:\s|$)")

@@ -29,7 +29,7 @@ from limen.facts.programs import (
     GIT_HOOK_KEYS,
     git_value_concerns,
 )
-from limen.model import Finding, Mode, ReasonCode, Verdict
+from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
 
 if TYPE_CHECKING:
     from limen.context import Context
@@ -930,7 +930,10 @@ def _new_images(before: str, after: str) -> list[str]:
     ][:4]
 
 
-_MANIFEST_IMAGE = re.compile(r"^\s*(?:-\s*)?image\s*:\s*([^\s#]+)", re.MULTILINE)
+# a container's image (`image: ghcr.io/acme/api:1.2`), or a Helm chart's image repository (`repository: x/y`)
+_MANIFEST_IMAGE = re.compile(
+    r"^[ \t]*(?:-[ \t]*)?(?:image|repository)[ \t]*:[ \t]*(?![\"']?\w+://)([^\s#{}:][^\s#{}]*)", re.MULTILINE
+)
 
 
 def _scanner_config(text: str) -> tuple[list[str], list[str]]:
@@ -2051,6 +2054,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     if text is None:
         if fact.blind or fact.asks:
             return Verdict.AUTH, f"{fact.purpose}: {path}"
+        if f"{FETCHED_FILE}{path}" in action.notes:  # `curl -o lib/tasks/m.rake URL`: code no one has read
+            return Verdict.AUTH, f"{fact.purpose}; it is downloaded into place, unread: {path}"
         return None
     judged = judge_text(fact, path, text, action, ctx)
     if judged is None and fact.content in _CHECKED and isinstance(action.arguments.get("content"), str):

@@ -110,6 +110,15 @@ def _table(effect: str, index: int, *names: str) -> None:
         _E[name] = (effect, index)
 
 
+# ORM methods that change a record's fields, and a field set to a privilege (`role: :admin`, `admin: true`)
+_RECORD_UPDATES = frozenset(
+    {"update", "update!", "update_attribute", "update_column", "update_columns", "update_all"}
+    | {"assign_attributes"}
+)
+_PRIVILEGE_GRANTED = re.compile(
+    r"""\b(role|admin|is_admin|superuser|is_superuser|staff|is_staff)\b["']?\s*(?::|=>|,)\s*"""
+    r""":?["']?(?:admin|administrator|owner|root|superuser|true)\b"""
+)
 # ORM methods that delete every row of the model they are called on, given no condition
 _MASS_DELETES = frozenset({"delete_all", "destroy_all"})
 
@@ -796,6 +805,11 @@ class _Eval:
                 table = self.every_row(receiver_node)
                 if method in _MASS_DELETES and arg_node is None and table:
                     self.fx.note(f"{SQL_NOTE}DELETE FROM {table}")  # `User.delete_all`: every row, gone
+                if method in _RECORD_UPDATES and arg_node is not None:
+                    granted = _PRIVILEGE_GRANTED.search(self.text(arg_node))
+                    if granted:  # `user.update!(role: :admin)`: judged as the SQL that does it
+                        field = "is_admin" if granted.group(1) == "admin" else granted.group(1)
+                        self.fx.note(f"{SQL_NOTE}UPDATE users SET {field} = 'admin' WHERE id = 0")
             else:
                 name = method
                 if method in self.env and arg_node is None:
