@@ -648,6 +648,20 @@ def _named_for(issuer: Issuer, names: set[str]) -> bool:
     return any(n.startswith(prefix) and _CREDENTIAL_WORD.search(n[len(prefix) - 1 :]) for n in names)
 
 
+# --------------------------------------------------------------------------- script hosts
+
+# Where web pages load scripts from: the public CDNs and the services whose own script a page includes. A
+# page's `<script src>` on another host, or on one named like these (`cdn.jsdeliver.net`), runs that host's
+# code in every visitor's browser.
+SCRIPT_HOSTS: tuple[str, ...] = (
+    *("cdn.jsdelivr.net", "unpkg.com", "cdnjs.cloudflare.com", "code.jquery.com", "ajax.googleapis.com"),
+    *("esm.sh", "cdn.skypack.dev", "ga.jspm.io", "cdn.tailwindcss.com", "stackpath.bootstrapcdn.com"),
+    *("cdn.jsdelivr.com", "www.googletagmanager.com", "www.google-analytics.com", "js.stripe.com"),
+    *("www.google.com", "www.gstatic.com", "challenges.cloudflare.com", "browser.sentry-cdn.com"),
+    *("cdn.plot.ly", "cdn.datatables.net", "polyfill.io", "static.cloudflareinsights.com"),
+)
+
+
 # --------------------------------------------------------------------------- documentation
 
 DOC_HOSTS: tuple[str, ...] = (

@@ -441,6 +441,13 @@ PROGRAMS = {
 }
 
 
+# Web pages and their templates: a `<script src>` runs that host's code in every visitor's browser
+PAGES = {
+    ext: _f("page", "every visitor's browser runs the scripts it loads", "page", severe_only=False)
+    for ext in (".html", ".htm", ".erb", ".ejs", ".hbs", ".njk", ".liquid", ".twig", ".jinja", ".j2")
+}
+
+
 # Infrastructure as code: what it describes is made by the next apply, often by CI, with its credentials;
 # SQL scripts (migrations, seeds): the database runs them when they are applied
 INFRASTRUCTURE = {
@@ -480,7 +487,8 @@ def describe(path: str, *, home: str) -> PathFact | None:
     if found is None:
         dot = path.rfind(".")
         if dot > path.rfind("/"):
-            return PROGRAMS.get(path[dot:].lower()) or INFRASTRUCTURE.get(path[dot:].lower())
+            ext = path[dot:].lower()
+            return PROGRAMS.get(ext) or INFRASTRUCTURE.get(ext) or PAGES.get(ext)
     return found
 
 

@@ -1102,7 +1102,8 @@ PROGRAMS: tuple[Program, ...] = (
         # a destroy narrowed to one resource (`-target=module.preview`) deletes that resource
         destroys_all=rf"(?!.*-target)(?:.*{_W}destroy{_E}|.*{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E})",
         destroys_one=rf"{_W}state\s+rm{_E}|{_W}workspace\s+delete{_E}|{_W}destroy{_E}"
-        rf"|{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E}",
+        # `-replace=aws_db_instance.main`: the resource is destroyed, then made again empty
+        rf"|{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E}|{_W}apply{_E}.*{_W}-{{1,2}}replace[=\s]\S",
     ),
     _p("pulumi", R.INFRA_DESTROYER, destroys_all=rf"{_W}destroy{_E}|{_W}stack\s+rm{_E}"),
     _p("cdk", R.INFRA_DESTROYER, aliases=("cdktf",), destroys_all=rf"{_W}destroy{_E}"),

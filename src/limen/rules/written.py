@@ -936,6 +936,26 @@ _MANIFEST_IMAGE = re.compile(
 )
 
 
+def _page(text: str) -> tuple[list[str], list[str]]:
+    """A web page or template: the scripts it loads from other hosts (a host named like a public CDN poses
+    as it; any other is that host's code in every visitor's browser, the project's own domain aside)."""
+    from limen.facts.hosts import SCRIPT_HOSTS, host_in, imitates
+
+    concerns = []
+    for host in dict.fromkeys(h.lower() for h in _SCRIPT_SRC.findall(text[:MAX_TEXT])):
+        if host_in(host, SCRIPT_HOSTS):
+            continue
+        original = imitates(host, SCRIPT_HOSTS)
+        if original:
+            concerns.append(f"a script comes from {host}, which poses as {original}")
+        else:
+            concerns.append(f"{AT_DOMAIN}{host}: every visitor's browser runs the script {host} serves")
+    return [], concerns[:4]
+
+
+_SCRIPT_SRC = re.compile(r"""<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?//([A-Za-z0-9.-]+)""", re.IGNORECASE)
+
+
 def _scanner_config(text: str) -> tuple[list[str], list[str]]:
     """A scanner's settings that switch it off in part: checks skipped (`:skip_checks:`, `skips:`), or an
     allow-list whose pattern matches everything (gitleaks `paths = ['''.*''']`, `regexes = [...]`)."""
@@ -1740,6 +1760,7 @@ _EXTRACTORS = {
     "codeowners": _no_commands,
     "scanner_ignore": _scanner_ignore,
     "scanner_config": _scanner_config,
+    "page": _page,
 }
 
 
@@ -2075,7 +2096,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
 _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
-        *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile"),
+        *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
     }
 )
 
