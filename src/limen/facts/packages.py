@@ -65,6 +65,10 @@ PYPI = frozenset(
 
 NPM = frozenset(
     {
+        # the build plugins and test tools every front end of a framework names
+        *("@vitejs/plugin-react", "@vitejs/plugin-vue", "@vitejs/plugin-react-swc", "@sveltejs/kit"),
+        *("@testing-library/react", "@testing-library/jest-dom", "@typescript-eslint/parser", "@next/env"),
+        *("@auth/core", "next-auth", "@reduxjs/toolkit", "@mui/material", "@radix-ui/react-dialog"),
         *("@angular/core", "@anthropic-ai/sdk", "@apollo/client", "@aws-sdk/client-s3", "@babel/core"),
         *("@babel/preset-env", "@emotion/react", "@nestjs/core", "@playwright/test", "@prisma/client"),
         *("@tanstack/react-query", "@types/node", "@types/react", "@vue/cli", "ajv", "angular"),
@@ -122,7 +126,13 @@ RUBYGEMS = frozenset(
         *("rails", "rack", "rake", "bundler", "nokogiri", "rest-client", "json", "puma", "sinatra", "rspec"),
         *("devise", "pg", "mysql2", "redis", "sidekiq", "activesupport", "activerecord", "httparty"),
         *("faraday", "thor", "pry", "rubocop", "minitest", "aws-sdk", "jwt", "bcrypt", "capistrano"),
-        *("unicorn", "rack-test", "factory-bot", "faker", "dotenv", "rubyzip", "mime-types", "addressable"),
+        *("unicorn", "rack-test", "factory_bot", "faker", "dotenv", "rubyzip", "mime-types", "addressable"),
+        # the gems a Rails application's Gemfile usually names
+        *("devise-jwt", "rails-html-sanitizer", "actionpack", "actionview", "activejob", "railties"),
+        *("sidekiq-cron", "rack-cors", "rack-attack", "bootsnap", "jbuilder", "pundit", "cancancan"),
+        *("kaminari", "pagy", "rspec-rails", "factory_bot_rails", "dotenv-rails", "brakeman"),
+        "bundler-audit",
+        *("image_processing", "aws-sdk-s3", "stripe", "sprockets", "importmap-rails", "turbo-rails"),
     }
 )
 GO = frozenset(
@@ -226,6 +236,9 @@ def package_name(registry: str, spec: str) -> str:
     if registry == "npm":
         name = spec if "@" not in spec[1:] else spec[: spec.index("@", 1)]
         return name.lower() if re.fullmatch(r"(?:@[\w.-]+/)?[\w.-]+", name) else ""
+    if registry == "rubygems":  # `devise_jwt` and `devise-jwt` are two gems (PyPI and crates.io fold them)
+        found = re.match(r"[A-Za-z0-9][\w.-]*", spec.strip())
+        return found.group(0).lower() if found else ""
     if registry in ("go", "packagist"):
         name = re.split(r"[@:]", spec, maxsplit=1)[0].lower()
         return name if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+", name) else ""
