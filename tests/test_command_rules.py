@@ -564,7 +564,7 @@ def test_ordinary_host_names_are_not_dns_exfiltration(line: str, project: Path) 
         ("gh release delete v1.2.0", Verdict.AUTH),
         ("npm unpublish my-pkg --force", Verdict.AUTH),
         ("prisma migrate reset --force", Verdict.AUTH),
-        ("rails db:drop", Verdict.AUTH),
+        ("RAILS_ENV=staging rails db:drop", Verdict.AUTH),
     ],
 )
 def test_more_destruction_from_the_table(line: str, verdict: Verdict, project: Path) -> None:

@@ -1262,8 +1262,12 @@ PROGRAMS: tuple[Program, ...] = (
         "rails",
         R.INFRA_DESTROYER,
         aliases=("rake",),
-        destroys_one=rf"{_W}db:(?:drop(?::all)?|reset|purge|schema:load|structure:load|truncate_all){_E}"
-        rf"|{_W}DISABLE_DATABASE_ENVIRONMENT_CHECK=1{_E}",
+        # Rails itself refuses these in a protected (production) environment unless the check is disabled; by
+        # default they reach the development database. Another environment named (staging), or the check off,
+        # reaches a database others use.
+        destroys_one=rf"(?=.*(?:{_W}DISABLE_DATABASE_ENVIRONMENT_CHECK=1{_E}|{_W}(?:RAILS|RACK)_ENV=(?!test{_E}|"
+        rf"development{_E})\w|{_W}(?:-e|--environment)[=\s]+(?!test{_E}|development{_E})\w))"
+        rf".*{_W}db:(?:drop(?::all)?|reset|purge|schema:load|structure:load|truncate_all){_E}",
     ),
     # Django's `manage.py` (run by its interpreter or directly) and `django-admin` / `python -m django`
     _p(

@@ -1462,6 +1462,9 @@ def _command(
     if prefix_env:
         if any(prefix_env.get(n) in _SCRATCH_ENVIRONMENTS for n in _APP_ENVIRONMENT):  # `RAILS_ENV=test ...`
             state.note(SCRATCH_DATABASE_NOTE)
+        for name in ("DISABLE_DATABASE_ENVIRONMENT_CHECK", *_APP_ENVIRONMENT[:2]):  # Rails' guard, its environment
+            if prefix_env.get(name):
+                argv.append(f"{name}={prefix_env[name]}")
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
             if env_name in prefix_env:
                 state.note(f"env override {env_name}")

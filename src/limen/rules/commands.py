@@ -686,6 +686,9 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
         return None
     if Role.WIPES in roles:
         targets = [_target(w, action, ctx) for w in _operands(command.argv)]
+        scratch = [t for t in targets if ctx.workspace and _SCRATCH_RESOURCE.search(t[len(ctx.workspace) :])]
+        if targets and len(scratch) == len(targets) and all(is_within(t, ctx.workspace) for t in targets):
+            return None  # `shred -u tmp/test-key.pem`: the project's scratch files, gone for good as meant
         if targets and all(ctx.workspace and is_within(t, ctx.workspace) for t in targets):
             detail = f"{name} destroys project files"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
