@@ -1462,7 +1462,8 @@ def _command(
     if prefix_env:
         if any(prefix_env.get(n) in _SCRATCH_ENVIRONMENTS for n in _APP_ENVIRONMENT):  # `RAILS_ENV=test ...`
             state.note(SCRATCH_DATABASE_NOTE)
-        for name in ("DISABLE_DATABASE_ENVIRONMENT_CHECK", *_APP_ENVIRONMENT[:2]):  # Rails' guard, its environment
+        # Rails' guard and environment, as words of the command (how Rails also takes them)
+        for name in ("DISABLE_DATABASE_ENVIRONMENT_CHECK", *_APP_ENVIRONMENT[:2]):
             if prefix_env.get(name):
                 argv.append(f"{name}={prefix_env[name]}")
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
