@@ -21,6 +21,7 @@ import posixpath
 import re
 import threading
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import (
@@ -1389,6 +1390,11 @@ def _held_in(code: str) -> tuple[str, list[str]] | None:
 
 
 def _private_sends(text: str) -> list[str]:
+    return list(_private_sends_cached(text))
+
+
+@lru_cache(maxsize=64)  # one decision reads the same text two or three times; callers get a copy
+def _private_sends_cached(text: str) -> list[str]:
     """Program code that sends what it holds for someone else to a host named in it (`_held_in`), read in
     the statement that makes the request or through a name bound to it earlier, when the address is not
     this machine's or the private network's, nor (for an environment secret) the service the secret is
@@ -1626,17 +1632,23 @@ def _request_runs(source: str) -> bool:
     """A web handler that runs what a request carries: the input read in the statement that starts a process
     or loads code (`exec.Command("sh", "-c", r.URL.Query().Get("q"))`), or through a name it was read into
     (`@RequestParam c: String` ... `ProcessBuilder("sh", "-c", c)`, `const { cmd } = req.query`)."""
-    if not _RUNS_OR_LOADS.search(source) or not (_REQUEST_READ.search(source) or "@Request" in source):
+    low = source.lower()
+    if not any(w in low for w in _REQUEST_WORDS) and "@Request" not in source:
+        return False  # no request read by any name: most code, told in microseconds
+    lines = source.splitlines()
+    reading = [line for line in lines if any(w in line.lower() for w in _REQUEST_WORDS)]
+    running = [line for line in lines if any(w in line.lower() for w in _RUN_WORDS)]
+    if not running or not (reading or "@Request" in source):
         return False
-    names = set(_REQUEST_PARAMETER.findall(source))
-    for line in source.splitlines():
+    names = set(_REQUEST_PARAMETER.findall(source)) if "@Request" in source else set()
+    for line in reading:
         binding = _BINDING.match(line)
         if binding is not None and _REQUEST_READ.search(binding.group(2)):
             names.add(binding.group(1))
         destructured = re.match(r"\s*(?:const|let|var)\s*\{([^}]*)\}\s*=\s*(.*)$", line)
         if destructured is not None and _REQUEST_READ.search(destructured.group(2)):
             names.update(n.strip().split(":")[-1].strip() for n in destructured.group(1).split(","))
-    for line in source.splitlines():
+    for line in running:
         call = _RUNS_OR_LOADS.search(line)
         if call is None:
             continue
@@ -1650,59 +1662,167 @@ def _request_runs(source: str) -> bool:
     return False
 
 
+# Where a request's input is read, lower-cased (the prefilter of `_request_runs`: `_REQUEST_READ` needs one)
+_REQUEST_WORDS = (
+    *("params[", "cookies[", "header", "searchparams", "query", "formvalue", "getparameter", "request."),
+    *("req.", "env[", "location.", "postform", ".args", "c.param"),
+)
+# What code that starts a process or loads code holds, lower-cased (the prefilter of `_request_runs`)
+_RUN_WORDS = (
+    *("exec", "process", "system", "spawn", "popen", "eval", "plugin.open", "forname", "import_module"),
+    *("dlopen", "require(", "`", "%x", "open3", "passthru", "marshal", "unsafe_load", "pickle"),
+    *("unserialize", "objectinputstream"),
+)
+
+
 def _written_access(text: str) -> list[str]:
+    return list(_written_access_cached(text))
+
+
+@lru_cache(maxsize=64)  # one decision reads the same text two or three times; callers get a copy
+def _written_access_cached(text: str) -> list[str]:
     """Access granted by the code itself: a literal credential let through, an admin with a known password,
-    a request carrying a fixed word in a header named for a bypass, every API view opened by default."""
-    found = []
+    a request carrying a fixed word in a header named for a bypass, every API view opened by default, and the
+    rest of `_ACCESS_CHECKS`. Each check runs only when the words it needs are in the text (a substring
+    test costs a microsecond, a pattern over the whole text a hundred), so most code is read once, fast."""
     source = text[:MAX_TEXT]
-    if _LITERAL_LET_THROUGH.search(source):
-        found.append(IMPLANT + "a hard-coded credential is let through")
-    if _ADMIN_WITH_PASSWORD.search(source):
-        found.append(IMPLANT + "an administrator is created with a password written in the code")
-    if _SECRET_SWITCH.search(source):
-        found.append(IMPLANT + "a request carrying a fixed word in a bypass header or parameter gets through")
-    for domain in _ADDRESS_LET_IN.findall(source):
-        found.append(f"{AT_DOMAIN}{domain.lower()}: {IMPLANT}anyone with an address at @{domain} is let in")
-    if _PRIVILEGE_OR_REQUEST.search(source):
-        found.append(IMPLANT + "a privilege check also passes on what a request carries")
-    if any(not _CREDENTIAL_LOOKUP.search(m.group(0)) for m in _REQUEST_LOGS_IN.finditer(source)):
-        found.append(IMPLANT + "what a request carries decides who is logged in")
-    if _CHECK_WAIVED.search(source):
-        found.append(IMPLANT + "a signature or token check passes when none is given")
-    if _WEAK_CRYPTO.search(source) or (_SEEDED.search(source) and _KEY_WORDS.search(source)):
-        found.append(
-            IMPLANT
-            + "secrets are protected by a broken scheme (ECB, an unsalted fast hash, a seeded generator)"
-        )
-    if _TOKEN_LIBRARY.search(source) and any(
-        not _placeholder_secret(m) for m in _LITERAL_SECRET.findall(source)
-    ):
-        found.append(IMPLANT + "tokens are signed with a secret written in the code")
-    if _TLS_OFF.search(source):
-        found.append(
-            IMPLANT + "certificates are no longer checked: anyone on the path can read or change the traffic"
-        )
-    if _ANY_ORIGIN.search(source):
-        found.append(IMPLANT + "every web site may call the API with its users' credentials")
-    if _WORD_PASSES.search(source):
-        found.append(IMPLANT + "a check is skipped when a request carries a fixed word")
-    if _LITERAL_ACCEPTED.search(source):
-        found.append(IMPLANT + "a request credential is also accepted when it is a word written in the code")
-    if _PLAIN_PASSWORD.search(source):
-        found.append(IMPLANT + "an account is given a password written in the code")
-    if _SERVES_ROOT.search(source):
-        found.append(IMPLANT + "the whole filesystem is served over the network")
-    if _CREDENTIAL_OUT.search(_outside_strings(source)):
-        found.append(IMPLANT + "a user's password is written out or logged")
-    if _request_runs(source):
-        found.append(IMPLANT + "what a web request carries is run as a command or loaded as code")
-    if _OPEN_BY_DEFAULT.search(source):
-        found.append(IMPLANT + "every API view is opened to anonymous users by default")
+    low = source.lower()
+    found = [
+        IMPLANT + why
+        for needed, check, why in _ACCESS_CHECKS
+        if all(any(w in low for w in words) for words in needed) and check(source)
+    ]
+    if "@" in source:
+        for domain in _ADDRESS_LET_IN.findall(source):
+            found.append(
+                f"{AT_DOMAIN}{domain.lower()}: {IMPLANT}anyone with an address at @{domain} is let in"
+            )
     return found
 
 
+def _logs_in(source: str) -> bool:
+    return any(not _CREDENTIAL_LOOKUP.search(m.group(0)) for m in _REQUEST_LOGS_IN.finditer(source))
+
+
+def _weak(source: str) -> bool:
+    return bool(_WEAK_CRYPTO.search(source) or (_SEEDED.search(source) and _KEY_WORDS.search(source)))
+
+
+def _literal_signing(source: str) -> bool:
+    return bool(_TOKEN_LIBRARY.search(source)) and any(
+        not _placeholder_secret(m) for m in _LITERAL_SECRET.findall(source)
+    )
+
+
+def _credential_out(source: str) -> bool:
+    return bool(_CREDENTIAL_OUT.search(_outside_strings(source)))
+
+
+# (words the text must hold, lower-cased: every group one of its words; the check; what it means)
+_ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], str], ...] = (
+    (
+        (("return",), ("==",)),
+        lambda s: bool(_LITERAL_LET_THROUGH.search(s)),
+        "a hard-coded credential is let through",
+    ),
+    (
+        (("superuser",),),
+        lambda s: bool(_ADMIN_WITH_PASSWORD.search(s)),
+        "an administrator is created with a password written in the code",
+    ),
+    (
+        (("==",),),
+        lambda s: bool(_SECRET_SWITCH.search(s)),
+        "a request carrying a fixed word in a bypass header or parameter gets through",
+    ),
+    (
+        (("||", " or "), ("role", "admin", "superuser", "staff")),
+        lambda s: bool(_PRIVILEGE_OR_REQUEST.search(s)),
+        "a privilege check also passes on what a request carries",
+    ),
+    (
+        (("current_user", "user_id", "req.user", "request.user"),),
+        _logs_in,
+        "what a request carries decides who is logged in",
+    ),
+    (
+        (("return true",),),
+        lambda s: bool(_CHECK_WAIVED.search(s)),
+        "a signature or token check passes when none is given",
+    ),
+    (
+        (("ecb", "sha1", "md5", "random.new", "srand", "random.seed"),),
+        _weak,
+        "secrets are protected by a broken scheme (ECB, an unsalted fast hash, a seeded generator)",
+    ),
+    (
+        (("jwt", "jose"), ("secret", "signing_key")),
+        _literal_signing,
+        "tokens are signed with a secret written in the code",
+    ),
+    (
+        (
+            (
+                "verify_none",
+                "insecureskipverify",
+                "rejectunauthorized",
+                "verify",
+                "ssl_verifypeer",
+                "ssl_verify_mode",
+            ),
+        ),
+        lambda s: bool(_TLS_OFF.search(s)),
+        "certificates are no longer checked: anyone on the path can read or change the traffic",
+    ),
+    (
+        (("origin",),),
+        lambda s: bool(_ANY_ORIGIN.search(s)),
+        "every web site may call the API with its users' credentials",
+    ),
+    (
+        (("==", ".equals("),),
+        lambda s: bool(_WORD_PASSES.search(s)),
+        "a check is skipped when a request carries a fixed word",
+    ),
+    (
+        ((" in ", " in("), ("header", "param", "query", "cookie", "args", "form")),
+        lambda s: bool(_LITERAL_ACCEPTED.search(s)),
+        "a request credential is also accepted when it is a word written in the code",
+    ),
+    (
+        (("{noop}", "withdefaultpasswordencoder"),),
+        lambda s: bool(_PLAIN_PASSWORD.search(s)),
+        "an account is given a password written in the code",
+    ),
+    (
+        (("fileserver", "static(", "directory", "serve_dir", "servedir"),),
+        lambda s: bool(_SERVES_ROOT.search(s)),
+        "the whole filesystem is served over the network",
+    ),
+    ((("password", "passwd"),), _credential_out, "a user's password is written out or logged"),
+    (
+        (_RUN_WORDS,),
+        lambda s: _request_runs(s),
+        "what a web request carries is run as a command or loaded as code",
+    ),
+    (
+        (("allowany", "permitall"),),
+        lambda s: bool(_OPEN_BY_DEFAULT.search(s)),
+        "every API view is opened to anonymous users by default",
+    ),
+)
+
+
 def _signature_off(text: str) -> list[str]:
+    return list(_signature_off_cached(text))
+
+
+@lru_cache(maxsize=64)  # one decision reads the same text two or three times; callers get a copy
+def _signature_off_cached(text: str) -> list[str]:
     """Authentication by token with the token's signature unchecked: anyone can write one that passes."""
+    low = text[:MAX_TEXT].lower()
+    if not any(w in low for w in ("verify", "algorithm", "signature", "jwt", "validmethods")):
+        return []
     found = _SIGNATURE_OFF.search(text[:MAX_TEXT])
     return [IMPLANT + "a token's signature is no longer checked"] if found else []
 
