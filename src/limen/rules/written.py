@@ -832,6 +832,8 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
         source,
     ):
         concerns.append("a bucket's public-access block is lifted")
+    if _PROTECTION_OFF.search(source):  # the next apply (or a rename) may then destroy it for good
+        concerns.append("a resource's protection against deletion is lifted")
     if re.search(
         r"""["']?Action["']?\s*[:=]\s*(?:\[\s*)?["']\*["'](?:\s*\])?[^\n]*["']?Resource["']?\s*[:=]\s*(?:\[\s*)?["']\*["']""",
         source,
@@ -847,6 +849,10 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     return commands, concerns
 
 
+_PROTECTION_OFF = re.compile(
+    r"\b(?:deletion_protection|prevent_destroy|enable_deletion_protection)\s*=\s*false\b"
+    r"|\b(?:skip_final_snapshot|force_destroy)\s*=\s*true\b"
+)
 # Publishers of Terraform providers and modules every project uses: another account named like one of them
 # (`hashicorp-community`, `terraform-aws-modulez`) poses as it
 _TERRAFORM_PUBLISHERS = (
@@ -2218,6 +2224,7 @@ _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
+        "package_sources",
     }
 )
 
@@ -2271,6 +2278,22 @@ _SECURITY_RESOURCES = re.compile(
     r"""aws_securityhub_account|aws_flow_log|aws_s3_bucket_public_access_block|google_logging_project_sink|"""
     r"""azurerm_security_center_subscription_pricing)"\s+"[\w-]+)\"""",
 )
+
+
+def _swapped_integrity(before: str, after: str) -> list[str]:
+    """A lockfile entry whose checksum changed while its address did not: the install accepts another
+    tarball for the same version (`"integrity": "sha512-..."` replaced by hand)."""
+
+    def sums(text: str) -> dict[str, str]:
+        return dict(_LOCK_ENTRY.findall(text[:MAX_TEXT]))
+
+    old, new = sums(before), sums(after)
+    changed = [url for url, digest in new.items() if url in old and old[url] != digest]
+    return [f"the lockfile accepts another tarball for {changed[0].rsplit('/', 1)[-1]}"] if changed else []
+
+
+# `"resolved": "URL", "integrity": "sha512-..."` (npm), in either order within one entry
+_LOCK_ENTRY = re.compile(r'"resolved"\s*:\s*"([^"]+)",\s*"integrity"\s*:\s*"([^"]+)"')
 
 
 def _current_text(path: str) -> str | None:
@@ -2420,6 +2443,8 @@ def _gained(
         return verdict, f"{fact.purpose}, and what it will run is {codes}: {path}"
     concerns = _foreign([c for c in concerns_after if c not in concerns_before], action, ctx)
     concerns += _dropped_checks(fact, before, after)
+    if fact.name == "lockfile":
+        concerns += _swapped_integrity(before, after)
     if fact.content == "manifest":
         concerns += _foreign(_new_images(before, after), action, ctx)
     if fact.severe_only:
