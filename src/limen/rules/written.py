@@ -2202,7 +2202,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if fact.blind or fact.asks:
             return Verdict.AUTH, f"{fact.purpose}: {path}"
         inside = bool(ctx.workspace) and path.startswith(ctx.workspace.rstrip("/") + "/")
-        if inside and f"{FETCHED_FILE}{path}" in action.notes:  # `curl -o lib/tasks/m.rake URL`: unread code
+        fetched = f"{FETCHED_FILE}{path}" in action.notes
+        if fact.name == "program" and inside and fetched:  # `curl -o lib/tasks/m.rake URL`: unread code
             return Verdict.AUTH, f"{fact.purpose}; it is downloaded into place, unread: {path}"
         return None
     judged = judge_text(fact, path, text, action, ctx)
