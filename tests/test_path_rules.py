@@ -635,3 +635,41 @@ def test_a_file_the_policy_protects_is_blocked_on_read_while_agent_settings_are_
     with open(settings, "w") as handle:
         json.dump({"hooks": {"PreToolUse": []}}, handle)
     assert limen.evaluate("Read", {"file_path": settings}, cwd=workspace, context=ctx).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo x > events",  # a named pipe with no extension: its `#!` line is looked for
+        "sed -i 's/a/b/' events",
+        "kubectl apply -f events",
+        "python3 events",
+    ],
+)
+def test_a_named_pipe_is_never_read(command: str, workspace: str) -> None:
+    """Reading a FIFO blocks until someone writes to it: a decision that opened one would hang the agent.
+    Limen reads only regular files."""
+    import threading
+
+    os.mkfifo(os.path.join(workspace, "events"))
+    done: list[object] = []
+    worker = threading.Thread(target=lambda: done.append(_decide("Bash", {"command": command}, workspace)))
+    worker.daemon = True
+    worker.start()
+    worker.join(timeout=20)
+    assert done, f"the decision on {command!r} hung reading a named pipe"
+
+
+def test_a_task_file_that_is_a_named_pipe_is_not_read(workspace: str) -> None:
+    import threading
+
+    task_file = os.path.join(workspace, "package.json")
+    if os.path.lexists(task_file):
+        os.remove(task_file)
+    os.mkfifo(task_file)
+    done: list[object] = []
+    worker = threading.Thread(target=lambda: done.append(_decide("Bash", {"command": "npm test"}, workspace)))
+    worker.daemon = True
+    worker.start()
+    worker.join(timeout=20)
+    assert done, "the decision on `npm test` hung reading a named pipe as package.json"

@@ -1007,10 +1007,10 @@ def _git_config_path(start: str) -> str | None:
 def _parse_remotes(config: str, _stamp: tuple[int, int]) -> dict[str, tuple[str, ...]]:
     remotes: dict[str, list[str]] = {}
     current = ""
-    try:
-        with open(config, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(256 * 1024)
-    except OSError:
+    from limen.normalize.paths import read_text
+
+    text = read_text(config, 256 * 1024)  # never a FIFO: reading one could block the decision
+    if text is None:
         return {}
     for line in text.splitlines():
         section = _REMOTE_SECTION.match(line)

@@ -108,14 +108,16 @@ def _pushes_clean_history(action: Action, texts: list[str], ctx: Context) -> boo
     outgoing = _outgoing_history(cwd)
     if outgoing is None:
         return False
+    import os
+
+    from limen.normalize.paths import read_text
+
     for path in action.paths[:8]:  # `gh pr create --body-file notes.md`: the file goes too
-        try:
-            with open(path, "rb") as handle:
-                outgoing.append(handle.read(MAX_OUTGOING).decode("utf-8", "replace"))
-        except IsADirectoryError:
+        if os.path.isdir(path):
             return False
-        except OSError:
-            continue  # not a file (a refspec read as a path): nothing of it leaves
+        text = read_text(path, MAX_OUTGOING)
+        if text is not None:  # else not a file (a refspec read as a path): nothing of it leaves
+            outgoing.append(text)
     return not any(session.matches_secret(text) for text in outgoing)
 
 
@@ -130,6 +132,8 @@ def _outgoing_history(cwd: str) -> list[str] | None:
     with its monitor and caches off, so no program the repository names runs."""
     import os
     import subprocess
+
+    from limen.normalize.paths import read_text
 
     def git(*args: str) -> str:
         command = ["git", "-C", cwd, *_SAFE_GIT, *args]
@@ -148,8 +152,7 @@ def _outgoing_history(cwd: str) -> list[str] | None:
         changed = [n for n in tracked if _modified_since(os.path.join(top, n), staged_at)]
         untracked = [n for n in git("ls-files", "--others", "--exclude-standard", "-z").split("\0") if n]
         for name in (changed + untracked)[:MAX_OUTGOING_FILES]:
-            with open(os.path.join(top, name), "rb") as handle:
-                data = handle.read(MAX_OUTGOING - total + 1).decode("utf-8", "replace")
+            data = read_text(os.path.join(top, name), MAX_OUTGOING - total + 1) or ""
             total += len(data)
             if total > MAX_OUTGOING:
                 return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 _ENV_REF = re.compile(r"\$(\w+)|\$\{(\w+)\}")
 
@@ -97,3 +98,34 @@ def is_within(path: str, root: str) -> bool:
         return False
     root = root.rstrip("/") or "/"
     return path == root or path.startswith(root + "/") or root == "/"
+
+
+def read_regular(path: str, limit: int) -> bytes | None:
+    """Up to `limit` bytes of a regular file, or None: a FIFO, a socket or a device named as a file
+    (`> /dev/fd/3`, a named pipe the line made) is never read, since reading one could block the decision
+    forever or change the device. Opened without blocking and checked on the open file itself."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks, left = [], limit
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str, limit: int) -> str | None:
+    """`read_regular`, decoded as UTF-8 (bad bytes replaced)."""
+    data = read_regular(path, limit)
+    return None if data is None else data.decode("utf-8", "replace")

@@ -62,7 +62,7 @@ from limen.facts.programs import (
 )
 from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
 from limen.normalize.code import SCRATCH_DATABASE_NOTE, read_source
-from limen.normalize.paths import canonical
+from limen.normalize.paths import canonical, read_regular
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -1530,10 +1530,8 @@ def _script_on_disk(path: str, lang: str, state: _State) -> str | None:
     of the workspace): a shell script (`bash f`, `. f`, `./f` without a `#!` line or with a shell's) is read
     as the lines it runs, one whose `#!` line names an analysed interpreter as that language. A compiled
     program run directly (`./target/release/app`) or a file another interpreter runs is None: not read."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(MAX_SCRIPT + 1)
-    except (OSError, ValueError):
+    head = read_regular(path, MAX_SCRIPT + 1)  # never a FIFO or a device: reading one could block the call
+    if head is None:
         return None
     if lang == "sh":
         if head.startswith(b"\x7fELF") or (b"\x00" in head[:4096] and not head.startswith(b"#!")):

@@ -49,13 +49,13 @@ class TaskUnknown(Exception):
 
 
 def _read(path: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_TASK_FILE + 1)
-    except FileNotFoundError:
+    from limen.normalize.paths import read_regular
+
+    if not os.path.lexists(path):
         return None
-    except OSError as exc:
-        raise TaskUnknown(f"{os.path.basename(path)} cannot be read ({type(exc).__name__})") from None
+    data = read_regular(path, MAX_TASK_FILE + 1)  # never a FIFO or a device: reading one could block
+    if data is None:
+        raise TaskUnknown(f"{os.path.basename(path)} cannot be read as a file")
     if len(data) > MAX_TASK_FILE:
         raise TaskUnknown(f"{os.path.basename(path)} is too large to read")
     return data.decode("utf-8", "replace")

@@ -60,7 +60,7 @@ from limen.facts.programs import (
 )
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.code import SCRATCH_DATABASE_NOTE, SQL_NOTE
-from limen.normalize.paths import canonical, is_within
+from limen.normalize.paths import canonical, is_within, read_text
 from limen.normalize.tools import DB_WRITE, DESTROYS_STORE, SQL_KEYS
 from limen.rules import rule
 from limen.rules.derived import memo
@@ -1923,11 +1923,9 @@ def _manifests(command: Command, action: Action) -> list[str]:
     for name in files[:8]:
         if name == "-" or "://" in name:
             continue
-        try:
-            with open(os.path.join(action.cwd or ".", name), encoding="utf-8", errors="replace") as handle:
-                texts.append(handle.read(MAX_MANIFEST))
-        except OSError:
-            continue
+        text = read_text(os.path.join(action.cwd or ".", name), MAX_MANIFEST)
+        if text is not None:
+            texts.append(text)
     return texts
 
 

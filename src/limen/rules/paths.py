@@ -27,7 +27,7 @@ from limen.facts.paths import MEMORY_STORE, as_own_home, by_shebang, describe
 from limen.facts.programs import program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
-from limen.normalize.paths import absolute, canonical, is_within
+from limen.normalize.paths import absolute, canonical, is_within, read_text
 from limen.rules import rule
 from limen.rules.derived import changed_operands
 from limen.rules.written import judge, judge_text, written_text
@@ -197,10 +197,8 @@ def _holds_credentials(path: str) -> bool:
     configure. A file that cannot be read returns nothing to the agent either."""
     from limen.rules.secrets import KEYWORD, find_secrets
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(_CREDENTIAL_PEEK)
-    except (OSError, ValueError):
+    text = read_text(path, _CREDENTIAL_PEEK)
+    if text is None:
         return False
     if _CREDENTIAL_SETTING.search(text):  # `"GITHUB_TOKEN": "ghp_..."` in an env block
         return True
@@ -737,11 +735,7 @@ def _first_line(action: Action, path: str) -> str:
     text = written_text(action, path) or ""
     if text.startswith("#!") or "." in path.rsplit("/", 1)[-1]:
         return text
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.readline(256)
-    except OSError:
-        return ""
+    return (read_text(path, 256) or "").split("\n", 1)[0]
 
 
 @rule(ReasonCode.PERSISTENCE_WRITE)

@@ -82,11 +82,9 @@ def _imports_of(path: str) -> str:
     `os.system`) mean what they mean in the file. "" when the file cannot be read."""
     if not path.endswith((".py", ".js", ".mjs", ".cjs", ".ts")):
         return ""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            head = handle.read(MAX_TEXT)
-    except OSError:
-        return ""
+    from limen.normalize.paths import read_text
+
+    head = read_text(path, MAX_TEXT) or ""
     return "\n".join(m.group(0).strip() for m in _IMPORT_LINE.finditer(head))
 
 
@@ -2298,11 +2296,9 @@ _LOCK_ENTRY = re.compile(r'"resolved"\s*:\s*"([^"]+)",\s*"integrity"\s*:\s*"([^"
 
 
 def _current_text(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(MAX_TEXT)
-    except OSError:
-        return None
+    from limen.normalize.paths import read_text
+
+    return read_text(path, MAX_TEXT)
 
 
 def _deletes(action: Action, path: str) -> bool:

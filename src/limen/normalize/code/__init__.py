@@ -205,12 +205,10 @@ def read_source(path: str, cwd: str, home: str) -> str | None:
     """A program file's text as it is on disk (bounded), or None when it cannot be read or is not text."""
     if path == "~" or path.startswith("~/"):
         path = home + path[1:]
-    try:
-        with open(os.path.join(cwd, path), "rb") as handle:
-            data = handle.read(MAX_SOURCE + 1)
-    except (OSError, ValueError):
-        return None
-    if len(data) > MAX_SOURCE or b"\x00" in data:
+    from limen.normalize.paths import read_regular
+
+    data = read_regular(os.path.join(cwd, path), MAX_SOURCE + 1)  # never a FIFO or a device: they may block
+    if data is None or len(data) > MAX_SOURCE or b"\x00" in data:
         return None
     return data.decode("utf-8", "replace")
 
