@@ -135,6 +135,30 @@ RUBYGEMS = frozenset(
         *("image_processing", "aws-sdk-s3", "stripe", "sprockets", "importmap-rails", "turbo-rails"),
     }
 )
+# NuGet's most used packages (names compared in lower case, as NuGet does)
+NUGET = frozenset(
+    n.lower()
+    for n in (
+        *("Newtonsoft.Json", "Serilog", "Serilog.Sinks.Console", "Serilog.AspNetCore", "Npgsql", "Dapper"),
+        *("Npgsql.EntityFrameworkCore.PostgreSQL", "Microsoft.EntityFrameworkCore", "AutoMapper", "MediatR"),
+        *("Microsoft.EntityFrameworkCore.SqlServer", "Microsoft.EntityFrameworkCore.Design"),
+        *("Microsoft.AspNetCore.Authentication.JwtBearer", "Microsoft.Extensions.Http", "xunit", "NUnit"),
+        *("xunit.runner.visualstudio", "Moq", "FluentAssertions", "Swashbuckle.AspNetCore", "Polly"),
+        *("StackExchange.Redis", "Stripe.net", "SendGrid", "Azure.Storage.Blobs", "Azure.Identity"),
+        *(
+            "System.IdentityModel.Tokens.Jwt",
+            "Microsoft.NET.Test.Sdk",
+            "coverlet.collector",
+            "BCrypt.Net-Next",
+        ),
+        *("FluentValidation", "Hangfire"),
+    )
+)
+# The registries images come from besides Docker Hub: a host named like one of them serves impostors
+IMAGE_REGISTRIES = (
+    *("mcr.microsoft.com", "ghcr.io", "gcr.io", "quay.io", "registry.k8s.io", "public.ecr.aws"),
+    *("registry.gitlab.com", "docker.io", "index.docker.io", "cgr.dev"),
+)
 GO = frozenset(
     {
         *(
@@ -193,6 +217,7 @@ POPULAR = {
     "npm": NPM,
     "crates": CRATES,
     "rubygems": RUBYGEMS,
+    "nuget": NUGET,
     "go": GO,
     "packagist": PACKAGIST,
     "docker": DOCKER,
@@ -220,6 +245,13 @@ KNOWN_MALICIOUS: dict[tuple[str, str], frozenset[str]] = {
     ("pypi", "python3-dateutil"): frozenset(),
     ("pypi", "ultralytics"): frozenset({"8.3.41", "8.3.42", "8.3.45", "8.3.46"}),
     ("crates", "rustdecimal"): frozenset(),
+    # September 2025: maintainers' accounts phished, worm-carrying releases published (since unpublished)
+    ("npm", "chalk"): frozenset({"5.6.1"}),
+    ("npm", "debug"): frozenset({"4.4.2"}),
+    ("npm", "ansi-styles"): frozenset({"6.2.2"}),
+    ("npm", "strip-ansi"): frozenset({"7.1.1"}),
+    ("npm", "color-convert"): frozenset({"3.1.1"}),
+    ("npm", "@ctrl/tinycolor"): frozenset({"4.1.1", "4.1.2"}),
 }
 
 # A requirement's name: before extras, a version, a marker or a direct reference (`name[x]>=1; python...`)
@@ -236,6 +268,9 @@ def package_name(registry: str, spec: str) -> str:
     if registry == "npm":
         name = spec if "@" not in spec[1:] else spec[: spec.index("@", 1)]
         return name.lower() if re.fullmatch(r"(?:@[\w.-]+/)?[\w.-]+", name) else ""
+    if registry == "nuget":  # `Newtonsoft.Json`: dots are part of the name, case is not
+        found = re.match(r"[A-Za-z0-9_][\w.-]*", spec.strip())
+        return found.group(0).lower() if found and "/" not in spec else ""
     if registry == "rubygems":  # `devise_jwt` and `devise-jwt` are two gems (PyPI and crates.io fold them)
         found = re.match(r"[A-Za-z0-9][\w.-]*", spec.strip())
         return found.group(0).lower() if found else ""
@@ -246,6 +281,9 @@ def package_name(registry: str, spec: str) -> str:
         registry == "docker"
     ):  # `docker.io/library/nginx:1.25` -> `nginx`, `pyth0n/python`; another registry's: ""
         bare = spec.lower().removeprefix("docker.io/").removeprefix("library/")
+        host, _, rest = bare.partition("/")
+        if rest and ("." in host or ":" in host):  # another registry's (`ghcr.io/x/y`): its host is judged
+            return f"{host.split(':')[0]}/{re.split(r'[@:]', rest, maxsplit=1)[0]}"
         name = re.split(r"[@:]", bare, maxsplit=1)[0]
         return name if re.fullmatch(r"[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)?", name) else ""
     match = _PYPI_NAME.match(spec)
@@ -309,6 +347,10 @@ def imitated(registry: str, name: str) -> str:
             ):
                 return candidate
         return ""
+    if registry == "docker" and "/" in name and "." in name.split("/", 1)[0]:
+        from limen.facts.hosts import imitates as host_imitates  # `mcr.rnicrosoft.com/dotnet/sdk`
+
+        return host_imitates(name.split("/", 1)[0], IMAGE_REGISTRIES)
     if "/" in name and registry == "docker":
         # `pyth0n/python`, `1ibrary/nginx`: an official image's name under an account named like it
         owner, _, image = name.partition("/")
@@ -323,4 +365,9 @@ def imitated(registry: str, name: str) -> str:
         ):  # `pyth0n/python`, `1ibrary/nginx`, `golang-alpine/golang`, `official-nginx/nginx`
             return image
         return ""
+    if registry == "npm" and name.startswith("@") and "/" in name:  # `@angualr/cdk`: a scope named like one
+        scope = name.split("/", 1)[0]
+        scopes = frozenset(k.split("/", 1)[0] for k in known if k.startswith("@"))
+        if scope not in scopes and (original := imitates(scope, scopes)):
+            return f"{original}/{name.split('/', 1)[1]}"
     return imitates(name, known) if len(name) >= 5 else ""

@@ -132,6 +132,11 @@ BY_NAME: dict[str, PathFact] = {
         "pyproject", "build hooks and task scripts run on install and by task runners", "pyproject"
     ),
     "Makefile": _f("makefile", "make runs its recipes", "makefile"),
+    # MSBuild files: their targets' Exec tasks run on every build
+    **dict.fromkeys(
+        ("Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props"),
+        _f("msbuild", "every dotnet build runs its targets' commands", "msbuild"),
+    ),
     # Ruby files the tools evaluate on every run: Bundler's Gemfile, rake's Rakefile, the consoles' rc files
     "Gemfile": _f(
         "gemfile", "bundler evaluates it as Ruby on every bundle, rake and rails command", "gemfile"
@@ -441,6 +446,13 @@ PROGRAMS = {
 }
 
 
+# MSBuild project files: their targets' Exec tasks run on every build
+BUILD_FILES = {
+    ext: _f("msbuild", "every dotnet build runs its targets' commands", "msbuild")
+    for ext in (".csproj", ".fsproj", ".vbproj", ".targets", ".props")
+}
+
+
 # Web pages and their templates: a `<script src>` runs that host's code in every visitor's browser
 PAGES = {
     ext: _f("page", "every visitor's browser runs the scripts it loads", "page", severe_only=False)
@@ -488,7 +500,7 @@ def describe(path: str, *, home: str) -> PathFact | None:
         dot = path.rfind(".")
         if dot > path.rfind("/"):
             ext = path[dot:].lower()
-            return PROGRAMS.get(ext) or INFRASTRUCTURE.get(ext) or PAGES.get(ext)
+            return PROGRAMS.get(ext) or INFRASTRUCTURE.get(ext) or PAGES.get(ext) or BUILD_FILES.get(ext)
     return found
 
 

@@ -1150,6 +1150,8 @@ PROGRAMS: tuple[Program, ...] = (
         # (pods and jobs are the run-to-completion pieces their controllers and CI make again)
         destroys_one=rf"{_W}delete\s+(?!(?:pods?|po|jobs?(?:\.batch)?)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
         rf"|{_W}drain{_E}",
+        # a namespace's pod security admission set to let privileged pods in
+        disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
         # a workload given the host: privileged, the host's process, network or IPC namespace, its files
         rf"|{_W}(?:patch|set|edit){_E}.*(?:[\"']privileged[\"']\s*:\s*true|host(?:PID|Network|IPC)[\"']?\s*:\s*true"
@@ -1215,7 +1217,15 @@ PROGRAMS: tuple[Program, ...] = (
         r".*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)"
         # a storage container opened to anonymous readers, a network rule opened to every address
         rf"|{_W}--public-access[=\s]+(?:blob|container){_E}|{_W}--allow-blob-public-access[=\s]+true{_E}"
-        rf"|{_W}nsg\s+rule\s+(?:create|update){_E}.*--source-address-prefixes[=\s]+[\"']?(?:\*|Internet|0\.0\.0\.0/0)",
+        rf"|{_W}nsg\s+rule\s+(?:create|update){_E}.*--source-address-prefixes[=\s]+[\"']?(?:\*|Internet|0\.0\.0\.0/0)"
+        # a database firewall opened to every address, a vault opened to every network or given to someone
+        rf"|{_W}firewall-rule\s+create{_E}(?=.*--start-ip-address[=\s]+0\.0\.0\.0{_E})(?=.*--end-ip-address[=\s]+"
+        rf"255\.255\.255\.255{_E})|{_W}keyvault\s+update{_E}.*(?:--public-network-access[=\s]+Enabled|--default-action"
+        rf"[=\s]+Allow){_E}|{_W}keyvault\s+set-policy{_E}.*--(?:secret|key|certificate)-permissions{_E}",
+        # Defender plans dropped to the free tier, diagnostics or auditing switched off
+        disables=rf"{_W}security\s+pricing\s+create{_E}.*--tier[=\s]+free{_E}"
+        rf"|{_W}monitor\s+diagnostic-settings\s+delete{_E}|{_W}sql\s+server\s+audit-policy\s+update{_E}.*--state"
+        rf"[=\s]+Disabled{_E}",
     ),
     _p("doctl", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:delete|rm){_E}"),
     _p("heroku", R.INFRA_DESTROYER, destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}"),
@@ -1226,13 +1236,18 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*{_W}/?repos/[^/\s]+/[^/\s]+/?{_E})",
         destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}"
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/git/refs/)",
-        grants=rf"collaborators/\S+.*permission=(?:admin|maintain|push|write)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
+        grants=rf"collaborators/\S+.*permission=(?:admin|maintain|push|write)"
+        # every workflow's token made writable, or allowed to approve pull requests
+        rf"|{_W}api{_E}.*actions/permissions/workflow.*(?:default_workflow_permissions=write|"
+        rf"can_approve_pull_request_reviews=true)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
         rf"|{_W}(?:ssh-key|gpg-key)\s+add\s+(?!(?:~|\$HOME|/home/[^/\s]+|/root)/\.(?:ssh|gnupg)/)\S"
         rf"|{_W}repo\s+deploy-key\s+add{_E}"  # a key of the user's own ~/.ssh is theirs to add
         # a repository made public through the API
         rf"|{_W}api{_E}.*(?:visibility[=\s:\"']*public|[\"']?private[\"']?[=\s:]*false)",
         # a branch's protection removed (`gh api -X DELETE repos/o/r/branches/main/protection`)
-        disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*(?:DELETE|PUT|PATCH){_E})(?=.*/protection\S*{_E})",
+        disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*(?:DELETE|PUT|PATCH){_E})(?=.*/protection\S*{_E})"
+        # the repository's secret scanning or push protection switched off
+        rf"|{_W}api{_E}(?=.*security_and_analysis)(?=.*=disabled{_E})",
         fetches_code=rf"{_W}extension\s+(?:install|upgrade){_E}",
     ),
     _p(
@@ -1280,7 +1295,15 @@ PROGRAMS: tuple[Program, ...] = (
     _p("artisan", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}"),
     # Symfony's `bin/console` (Doctrine)
     _p("console", R.INFRA_DESTROYER, destroys_one=rf"{_W}doctrine:(?:database|schema):drop{_E}"),
-    _p("dotnet", R.INFRA_DESTROYER, destroys_one=rf"{_W}ef\s+database\s+drop{_E}"),
+    _p(
+        "dotnet",
+        R.INFRA_DESTROYER,
+        R.PACKAGE_INSTALLER,
+        destroys_one=rf"{_W}ef\s+database\s+drop{_E}",
+        registry="nuget",
+        installs=("add",),  # `dotnet add [PROJECT] package NAME`: every operand after it is read as a name
+        options=("-v", "--version", "-s", "--source", "-f", "--framework", "--package-directory"),
+    ),
     _p("mix", R.INFRA_DESTROYER, destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}"),
     _p("alembic", R.INFRA_DESTROYER, destroys_one=rf"{_W}downgrade\s+base{_E}"),
     _p("flyway", R.INFRA_DESTROYER, destroys_one=rf"{_W}clean{_E}"),

@@ -3472,6 +3472,9 @@ def _runner(
     if not inner:
         return
     program_name = inner[0]
+    if "://" in program_name or program_name.startswith(("github:", "git+", "gitlab:", "bitbucket:")):
+        state.flag(f"{name} runs code fetched from {program_name[:80]}")  # `npx -y https://.../tarball/main`
+        return
     if not program_name.startswith(("/", ".")):
         program_name = re.sub(r"(?<=.)@[^/]*$", "", program_name).rsplit("/", 1)[-1]  # @scope/pkg@1.2 -> pkg
     if program_name:

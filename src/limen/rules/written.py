@@ -492,11 +492,35 @@ def _dockerfile(text: str) -> tuple[list[str], list[str]]:
     judged as `docker pull` of them (`FROM ngnix`)."""
     joined = re.sub(r"\\\n", " ", text)
     runs = [m.strip() for m in re.findall(r"^\s*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)]
+    runs += _start_commands(joined)  # ENTRYPOINT and CMD: what every container of the image runs
     images = re.findall(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", joined, re.IGNORECASE | re.MULTILINE)
     concerns = [IMPLANT + c for c in _lookalikes("docker", images)]  # the image every build runs
     if _FIXED_PASSWORD.search(joined) and (_REMOTE_LOGIN.search(joined) or _ROOT_PASSWORD.search(joined)):
         concerns.append(IMPLANT + "the image lets someone in with a password written in it")
     return runs, concerns
+
+
+def _start_commands(joined: str) -> list[str]:
+    """A Dockerfile's ENTRYPOINT and CMD as command lines: the exec form's words (a shell's `-c` string as
+    the line it runs), the shell form as written."""
+    from limen.normalize.shell import quote
+
+    lines = []
+    for form in re.findall(r"^\s*(?:ENTRYPOINT|CMD)\s+(.+)$", joined, re.IGNORECASE | re.MULTILINE):
+        form = form.strip()
+        if not form.startswith("["):
+            lines.append(form)
+            continue
+        try:
+            words = json.loads(form)
+        except ValueError:
+            continue
+        if isinstance(words, list) and all(isinstance(w, str) for w in words):
+            if len(words) >= 3 and words[1] == "-c":
+                lines.append(words[2])
+            elif words:
+                lines.append(" ".join(quote(w) for w in words))
+    return lines
 
 
 # A password written into an image (`echo 'root:x' | chpasswd`, `useradd -p`, `passwd --stdin`), and a way in
@@ -548,11 +572,30 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     if not _EXEC_CALL.search(text):
         return generated, concerns
     commands, literal_concerns = _string_literals(text)
-    commands += generated
+    commands += generated + _decoded_literals(text)
     concerns += literal_concerns
     if _SHELL_LITERAL.search(text) and _wired_to_connection(text):
         concerns.append(IMPLANT + "a shell whose input and output are a network connection")
     return commands, concerns
+
+
+def _decoded_literals(text: str) -> list[str]:
+    """The base64 string literals of code that decodes base64 (`Convert.FromBase64String("Y3VybC...")`), as
+    the text they hold: a command line hidden that way is still the command line it runs."""
+    if not re.search(r"(?i)base64|b64decode|atob\(", text[:MAX_TEXT]):
+        return []
+    import base64
+    import binascii
+
+    decoded = []
+    for literal in re.findall(r"""["']([A-Za-z0-9+/]{16,}={0,2})["']""", text[:MAX_TEXT])[:16]:
+        try:
+            plain = base64.b64decode(literal, validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            continue
+        if plain.isprintable():
+            decoded.append(plain)
+    return decoded
 
 
 def _wired_to_connection(text: str) -> bool:
@@ -941,6 +984,20 @@ _MANIFEST_IMAGE = re.compile(
 )
 
 
+def _msbuild(text: str) -> tuple[list[str], list[str]]:
+    """An MSBuild file: the command lines its `<Exec Command="...">` tasks run, and the packages it
+    references (look-alikes of NuGet's most used)."""
+    import html
+
+    source = text[:MAX_TEXT]
+    commands = [html.unescape(c) for c in _MSBUILD_EXEC.findall(source)]
+    return commands, _lookalikes("nuget", _PACKAGE_REFERENCE.findall(source))
+
+
+_MSBUILD_EXEC = re.compile(r'<Exec\b[^>]*?\bCommand\s*=\s*"([^"]*)"', re.IGNORECASE)
+_PACKAGE_REFERENCE = re.compile(r'<PackageReference\b[^>]*?\bInclude\s*=\s*"([^"]+)"', re.IGNORECASE)
+
+
 def _page(text: str) -> tuple[list[str], list[str]]:
     """A web page or template: the scripts it loads from other hosts (a host named like a public CDN poses
     as it; any other is that host's code in every visitor's browser, the project's own domain aside)."""
@@ -1089,6 +1146,11 @@ def _returns_name(body: list[ast.stmt], name: str) -> bool:
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)\b(?:pass(?:word|wd)?|pwd|token|secret)\b|\bTrue\s+or\b|def\s+_*(?:check|verify|validate|is|has|auth|require)"
     r"|lambda[^:]*:\s*True|return\s+\w+\(\*\w+,\s*\*\*\w+\)"
+)
+# Code about who may do what: an edit of it is read with the whole file it lands in
+_SECURITY_MINDED = re.compile(
+    _CREDENTIAL_WORDS.pattern
+    + r"|AllowAnonymous|permitAll|AllowAny|skip_before_action|(?i:authenticat|authoriz)"
 )
 IMPLANT = "implant: "  # a concern program code is judged by, as the rules' BLOCK findings are
 
@@ -1483,6 +1545,7 @@ _SIGNATURE_OFF = re.compile(
     r"""|\balgorithms?["']?\s*[:=]\s*\[?\s*["']none["']"""
     r"""|\bignoreSignature\s*:\s*true\b"""
     r"""|\bJWT\.decode\([^)\n]*,\s*(?:nil|false|true|["'][^"']*["']|\w+)\s*,\s*false\b"""
+    r"""|\b(?:ValidateIssuerSigningKey|RequireSignedTokens)\s*=\s*false\b|\bSignatureValidator\s*="""
     r"""|ValidMethods\([^)]*["']none["']|!\s*strings\.Contains\(\s*err\.Error\(\)\s*,\s*["'][^"']*signature""",
     re.IGNORECASE,
 )
@@ -1523,7 +1586,8 @@ _PRIVILEGE_OR_REQUEST = re.compile(
 # A user set from what the request carries, on one line (`@current_user = User.find(params[:as]) if ...`,
 # `@current_user ||= User.admin.first if request.headers["X-Probe"] == "1"`)
 _REQUEST_LOGS_IN = re.compile(
-    r"""(?:@?current_user|session\[:?["']?user_id["']?\]|req\.user|request\.user)\s*(?:\|\|)?=\s*[^\n;]*"""
+    r"""(?:@?current_user|session\[:?["']?user_id["']?\]|req\.user|request\.user|ctx\.User|HttpContext\.User|context\.User)"""
+    r"""\s*(?:\|\|)?=\s*[^\n;]*"""
     r"""(?:\bparams\[|\.headers\[|\.headers\.get\(|\.query\.|\bcookies\[)"""
 )
 # ... unless what it carries is checked as a credential (`User.find_by(api_token: request.headers[...])`)
@@ -1538,7 +1602,7 @@ _CHECK_WAIVED = re.compile(
 # Protection that protects nothing: a block cipher in ECB mode, a password kept as an unsalted fast hash,
 # key material from a generator seeded with a constant
 _WEAK_CRYPTO = re.compile(
-    r"""(?i)["']aes-\d+-ecb["']|AES/ECB/|\bMODE_ECB\b|\.ECB\b"""
+    r"""(?i)["']aes-\d+-ecb["']|AES/ECB/|\bMODE_ECB\b|\.ECB\b|\biterations?\s*=\s*1\s*;"""
     r"""|(?:password|passwd|token|secret)\w*["']?\s*(?:=|:|=>)\s*(?:Digest::(?:SHA1|MD5)|hashlib\.(?:md5|sha1)|md5|sha1)\b"""
 )
 _SEEDED = re.compile(r"\bRandom\.new\(\s*\d+\s*\)|\b(?:srand|mt_srand|random\.seed)\(\s*\d+\s*\)")
@@ -1575,7 +1639,7 @@ _OPEN_BY_DEFAULT = re.compile(
 )
 # What a request carries, read by name, in the web frameworks of several languages
 _REQUEST_INPUT = (
-    r"(?:\.Header\.Get|\.headers?\.get|searchParams\.get|\.query\.get|\.getHeader|\.getParameter|\.FormValue"
+    r"(?:\.Headers|\.Query|\.Cookies|\.Header\.Get|\.headers?\.get|searchParams\.get|\.query\.get|\.getHeader|\.getParameter|\.FormValue"
     r"|\.PostFormValue|\.Query\(\)\.Get|\.URL\.Query\(\)\.Get|\.args\.get|\.cookies\.get|\.GET\.get)"
 )
 # A request's named input compared with a fixed word, and the guard let through right after (`if
@@ -1619,16 +1683,20 @@ _RUNS_OR_LOADS = re.compile(
     r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])|"
     r"`[^`\n]*#\{|%x[({\[]|\bsystem\(|\beval\(|\binstance_eval\(|\bOpen3\.\w+\(|\bIO\.popen\(|\bshell_exec\(|\bpassthru\(|"
     # deserialisers that build objects (and run code) from what they read
-    r"\bMarshal\.load\(|\bYAML\.unsafe_load\(|\bpickle\.loads?\(|\bunserialize\(|\bObjectInputStream\("
+    r"\bMarshal\.load\(|\bYAML\.unsafe_load\(|\bpickle\.loads?\(|\bunserialize\(|\bObjectInputStream\(|"
+    r"\bProcess\.Start\(|\bProcessStartInfo\(|\bAssembly\.Load(?:From|File)?\(|\bBinaryFormatter\b"
 )
 _REQUEST_READ = re.compile(
     _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b|\brequest\.(?:args|form|json|GET|POST|data)\b"
     r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\[|\bcookies\[|\.headers\[|\benv\[[\"']HTTP_"
-    r"|\blocation\.(?:search|hash)\b|\bURLSearchParams\b"
+    r"|\blocation\.(?:search|hash)\b|\bURLSearchParams\b|\bRequest\.(?:Headers|Query|Form|Cookies)\["
+    r"|\[From(?:Body|Query|Header|Form|Route)\]"
 )
 _ESCAPED = re.compile(r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape)\b")
 _REQUEST_PARAMETER = re.compile(
     r"@(?:RequestParam|PathVariable|RequestBody|RequestHeader)(?:\([^)]*\))?\s+(?:(?:final\s+)?\w+\s+)?(\w+)"
+    # ASP.NET's `[FromBody] string cmd`
+    r"|\[From(?:Body|Query|Header|Form|Route)(?:\([^)]*\))?\]\s+[\w<>?\[\]]+\s+(\w+)"
 )
 
 
@@ -1637,14 +1705,15 @@ def _request_runs(source: str) -> bool:
     or loads code (`exec.Command("sh", "-c", r.URL.Query().Get("q"))`), or through a name it was read into
     (`@RequestParam c: String` ... `ProcessBuilder("sh", "-c", c)`, `const { cmd } = req.query`)."""
     low = source.lower()
-    if not any(w in low for w in _REQUEST_WORDS) and "@Request" not in source:
+    if not any(w in low for w in _REQUEST_WORDS) and "@Request" not in source and "[From" not in source:
         return False  # no request read by any name: most code, told in microseconds
     lines = source.splitlines()
     reading = [line for line in lines if any(w in line.lower() for w in _REQUEST_WORDS)]
     running = [line for line in lines if any(w in line.lower() for w in _RUN_WORDS)]
-    if not running or not (reading or "@Request" in source):
+    annotated = "@Request" in source or "[From" in source
+    if not running or not (reading or annotated):
         return False
-    names = set(_REQUEST_PARAMETER.findall(source)) if "@Request" in source else set()
+    names = {a or b for a, b in _REQUEST_PARAMETER.findall(source)} if annotated else set()
     for line in reading:
         binding = _BINDING.match(line)
         if binding is not None and _REQUEST_READ.search(binding.group(2)):
@@ -1660,8 +1729,9 @@ def _request_runs(source: str) -> bool:
         if _ESCAPED.search(rest):
             continue  # `system('ls ' . escapeshellarg($_GET['d']))`: the input is quoted as one word
         if _REQUEST_READ.search(line[call.start() :]) or any(
-            n and re.search(rf"\b{re.escape(n)}\b", rest) for n in names
-        ):
+            n and re.search(rf"\b{re.escape(n)}\b", rest if "{" not in line else line[call.start() :])
+            for n in names
+        ):  # a name inside an interpolated string (`$"-c \"{cmd}\""`, `` `${cmd}` ``) is the name too
             return True
     return False
 
@@ -1669,11 +1739,13 @@ def _request_runs(source: str) -> bool:
 # Where a request's input is read, lower-cased (the prefilter of `_request_runs`: `_REQUEST_READ` needs one)
 _REQUEST_WORDS = (
     *("params[", "cookies[", "header", "searchparams", "query", "formvalue", "getparameter", "request."),
+    *("[frombody]", "[fromquery]", "[fromform]", "[fromroute]"),
     *("req.", "env[", "location.", "postform", ".args", "c.param"),
 )
 # What code that starts a process or loads code holds, lower-cased (the prefilter of `_request_runs`)
 _RUN_WORDS = (
     *("exec", "process", "system", "spawn", "popen", "eval", "plugin.open", "forname", "import_module"),
+    *("assembly.load", "binaryformatter"),
     *("dlopen", "require(", "`", "%x", "open3", "passthru", "marshal", "unsafe_load", "pickle"),
     *("unserialize", "objectinputstream"),
 )
@@ -1705,7 +1777,17 @@ def _written_access_cached(text: str) -> list[str]:
 
 
 def _logs_in(source: str) -> bool:
-    return any(not _CREDENTIAL_LOOKUP.search(m.group(0)) for m in _REQUEST_LOGS_IN.finditer(source))
+    return bool(_MADE_UP_USER.search(source)) or any(
+        not _CREDENTIAL_LOOKUP.search(m.group(0)) for m in _REQUEST_LOGS_IN.finditer(source)
+    )
+
+
+# A request's header or query compared with a fixed word, then a user made up for it (`if (ctx.Request.
+# Headers["X-Diag"] == "7f3a") ctx.User = new ClaimsPrincipal(...)`)
+_MADE_UP_USER = re.compile(
+    r"""(?:\.Headers|\.Query|\.Cookies)\[[^\]\n]+\]\s*==\s*["'][^"'\n]+["']\s*\)?[\s{]{0,20}"""
+    r"""(?:\w+\.)*User\s*=\s*new\b"""
+)
 
 
 def _weak(source: str) -> bool:
@@ -1716,6 +1798,38 @@ def _literal_signing(source: str) -> bool:
     return bool(_TOKEN_LIBRARY.search(source)) and any(
         not _placeholder_secret(m) for m in _LITERAL_SECRET.findall(source)
     )
+
+
+def _loads_downloaded(source: str) -> bool:
+    return any(_LOADS_CODE.search(line) and _DOWNLOADS.search(line) for line in source.splitlines())
+
+
+# Code loaded or evaluated, and bytes fetched from the network, on one line (`Assembly.Load(await http.
+# GetByteArrayAsync("https://..."))`): the program runs whatever the server returns
+_LOADS_CODE = re.compile(
+    r"\bAssembly\.Load\w*\(|\beval\(|\bexec\(|\bnew\s+Function\(|\bplugin\.Open\(|\bdefineClass\("
+)
+_DOWNLOADS = re.compile(
+    r"\b(?:GetByteArrayAsync|GetStringAsync|DownloadData|DownloadString|urlopen|fetch|Net::HTTP\.get|http\.Get|"
+    r"requests\.get|readAllBytes\(\s*new\s+URL)\b"
+)
+# Json.NET told to make any type a payload names (`TypeNameHandling.All`): a remote-code gadget away
+_ANY_TYPE = re.compile(
+    r"TypeNameHandling\s*=\s*(?:Newtonsoft\.Json\.)?TypeNameHandling\.(?:All|Auto|Objects|Arrays)\b"
+)
+
+
+def _anonymous_admin(source: str) -> bool:
+    return bool(_ANONYMOUS_ADMIN.search(source))
+
+
+# An endpoint or controller for administrators opened to anyone (`[AllowAnonymous]` beside `class
+# AdminController` or an `admin` route)
+_ANONYMOUS_ADMIN = re.compile(
+    r"""\[AllowAnonymous\][\s\S]{0,300}?(?:class\s+\w*Admin\w*|\[(?:Http\w+|Route)\(\s*"[^"]*admin)"""
+    r"""|(?:class\s+\w*Admin\w*|\[Route\(\s*"[^"]*admin[^"]*"\)\])[\s\S]{0,300}?\[AllowAnonymous\]""",
+    re.IGNORECASE,
+)
 
 
 def _credential_out(source: str) -> bool:
@@ -1745,7 +1859,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], 
         "a privilege check also passes on what a request carries",
     ),
     (
-        (("current_user", "user_id", "req.user", "request.user"),),
+        (("current_user", "user_id", "req.user", "request.user", ".user ="),),
         _logs_in,
         "what a request carries decides who is logged in",
     ),
@@ -1755,7 +1869,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], 
         "a signature or token check passes when none is given",
     ),
     (
-        (("ecb", "sha1", "md5", "random.new", "srand", "random.seed"),),
+        (("ecb", "sha1", "md5", "random.new", "srand", "random.seed", "iteration"),),
         _weak,
         "secrets are protected by a broken scheme (ECB, an unsalted fast hash, a seeded generator)",
     ),
@@ -1810,6 +1924,21 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], 
         "what a web request carries is run as a command or loaded as code",
     ),
     (
+        (("assembly.load", "eval(", "exec(", "function(", "plugin.open", "defineclass"),),
+        _loads_downloaded,
+        "code downloaded at run time is loaded and run",
+    ),
+    (
+        (("typenamehandling",),),
+        lambda s: bool(_ANY_TYPE.search(s)),
+        "the deserialiser builds any type a sender names (a remote-code gadget away)",
+    ),
+    (
+        (("allowanonymous",),),
+        _anonymous_admin,
+        "an administrators' endpoint is opened to anyone",
+    ),
+    (
         (("allowany", "permitall"),),
         lambda s: bool(_OPEN_BY_DEFAULT.search(s)),
         "every API view is opened to anonymous users by default",
@@ -1825,7 +1954,9 @@ def _signature_off(text: str) -> list[str]:
 def _signature_off_cached(text: str) -> list[str]:
     """Authentication by token with the token's signature unchecked: anyone can write one that passes."""
     low = text[:MAX_TEXT].lower()
-    if not any(w in low for w in ("verify", "algorithm", "signature", "jwt", "validmethods")):
+    if not any(
+        w in low for w in ("verify", "algorithm", "signature", "jwt", "validmethods", "signingkey", "signed")
+    ):
         return []
     found = _SIGNATURE_OFF.search(text[:MAX_TEXT])
     return [IMPLANT + "a token's signature is no longer checked"] if found else []
@@ -1885,6 +2016,7 @@ _EXTRACTORS = {
     "scanner_ignore": _scanner_ignore,
     "scanner_config": _scanner_config,
     "page": _page,
+    "msbuild": _msbuild,
 }
 
 
@@ -2211,7 +2343,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if dropped:
             return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if judged is None and (
-        fact.content in _STRUCTURED or (fact.name == "program" and _CREDENTIAL_WORDS.search(text))
+        fact.content in _STRUCTURED or (fact.name == "program" and _SECURITY_MINDED.search(text))
     ):  # authentication code: a branch or a constant means what the code around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
@@ -2223,7 +2355,7 @@ _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
-        "package_sources",
+        *("package_sources", "msbuild"),
     }
 )
 
