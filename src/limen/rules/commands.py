@@ -433,7 +433,7 @@ _FIND_NON_FILTERS = frozenset(
 )
 
 
-def _find_filters(argv: tuple[str, ...]) -> bool:
+def _find_filters(argv: tuple[str, ...], *, negation_narrows: bool = False) -> bool:
     """The find expression narrows what it matches (any test beyond type and depth; -exec arguments aside).
     A negated test (`-not -name proc`, `! ( -name a -o -name b )`) leaves out a few and keeps the rest:
     no narrowing."""
@@ -451,7 +451,7 @@ def _find_filters(argv: tuple[str, ...]) -> bool:
         elif word == ")" and negated > 1:
             negated = 0 if negated == 2 else negated - 1
         elif word.startswith("-") and len(word) > 2 and word not in _FIND_NON_FILTERS:
-            if not negated:
+            if not negated or negation_narrows:
                 return True
             if negated == 1:
                 negated = 0  # `-not -name proc`: that one test was left out
@@ -593,7 +593,10 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
         # `find ~/projects -name .git -prune -exec rm -rf {} +`: the history of every repository found
         detail = "find deletes the history of every repository it finds"
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
-    if _find_filters(command.argv):
+    # inside the project, `-not -name .gitignore` is the user's own choice of what to keep; at `/` or `~`,
+    # sparing one name (`-not -name proc`) is no narrowing
+    spared = not any(_is_dangerous(r, action, ctx) and not is_within(r, ctx.workspace) for r in roots)
+    if _find_filters(command.argv, negation_narrows=spared):
         source = _source_glob(command.argv)
         wanted = tuple(source.lower().split())
         if source and _holds(roots, lambda name: name.lower().endswith(wanted)):
