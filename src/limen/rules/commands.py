@@ -767,6 +767,7 @@ def _git_destructive(command: Command, action: Action, ctx: Context) -> Finding 
         sub == "clean"
         and ({"x", "X", "d"} & _short_flags(rest))
         and ({"f"} & _short_flags(rest) or "--force" in rest)
+        and not _ignored_only_below(rest)
     ):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 60, "git clean deletes untracked files")
     if sub == "reflog" and "expire" in rest and any("now" in w or "all" in w for w in rest):
@@ -776,6 +777,18 @@ def _git_destructive(command: Command, action: Action, ctx: Context) -> Finding 
     if sub == "branch" and ({"D"} & _short_flags(rest)) and any(_PROTECTED_BRANCHES.match(w) for w in rest):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "git branch -D of a shared branch")
     return None
+
+
+def _ignored_only_below(rest: list[str]) -> bool:
+    """`git clean -fdX -- out/ coverage/`: only files git ignores, only below the folders named (build
+    outputs); not the whole tree (`.`), where `.env` and local settings are ignored files too."""
+    operands = [w for w in rest[1:] if not w.startswith("-")]
+    return (
+        "X" in _short_flags(rest)
+        and "x" not in _short_flags(rest)
+        and bool(operands)
+        and all(w.strip("./") and not w.startswith(("/", "~", "..")) for w in operands)
+    )
 
 
 def _force_push(rest: list[str]) -> Finding | None:

@@ -487,7 +487,9 @@ def _route_override(cmd: Command, cwd: str) -> str:
     if "config" in args:  # `git config http.proxy ...`, `npm config set proxy ...`: every later run
         if name == "git" and any(_GIT_ROUTE_CONFIG.match(a) for a in args):
             return "config " + next(a for a in args if _GIT_ROUTE_CONFIG.match(a)).split("=", 1)[0]
-        if name in _PKG_TOOLS and any("proxy" in a.lower() or "registry" in a.lower() for a in args):
+        reading = any(a in ("get", "list", "ls") for a in args[args.index("config") + 1 :][:1])
+        routed = any("proxy" in a.lower() or "registry" in a.lower() for a in args)
+        if name in _PKG_TOOLS and not reading and routed:
             hosts = [urlsplit(a).hostname or "" for a in args if "://" in a]
             # an official registry set back is no new route
             official = bool(hosts) and all(host_in(h, REGISTRY_HOSTS) for h in hosts)

@@ -851,6 +851,8 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     if v is None:
         return None
     value = v.group(group).rstrip(".")
+    if group == 1 and (_is_code(value) or re.fullmatch(r"[A-Za-z_]+", value)):
+        return None  # `token = _tokens.Issue(user)`, `token, expiresIn = ...`: code and names, not values
     if _secret_key(key):
         machine_made = True
     elif "." in key or "_" in key or any(c.isupper() for c in key[1:]):  # `sumologic.accessId`
@@ -1442,7 +1444,12 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
                     "a long random-looking token in an outbound action",
                 )
             )
-    elif strong and action.capability == "shell.execute" and ctx.mode is not Mode.LIGHT:
+    elif (
+        strong
+        and action.capability == "shell.execute"
+        and ctx.mode is not Mode.LIGHT
+        and not _local_login(strong, action)
+    ):
         findings.append(
             Finding(
                 ReasonCode.SENSITIVE_SECRET_ACCESS,
@@ -1457,6 +1464,25 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
 # --------------------------------------------------------------------------- secrets read by a command
 
 _RECURSIVE_SHORT = frozenset("rR")
+
+
+def _local_login(hits: list[SecretHit], action: Action) -> bool:
+    """A login written on a line that only talks to this machine (`psql postgresql://app:devpass@localhost/
+    app_dev`, a login form posted to `http://localhost:5080`): a development password, used where it lives.
+    Only generic shapes count: a vendor's key (`sk_live_...`) on the line is never a local one."""
+    if any(h.kind not in _LOCAL_KINDS for h in hits):
+        return False
+    hosts = re.findall(r"://(?:[^/\s@'\"]*@)?([A-Za-z0-9.-]+)", action.command_line)
+    named = re.findall(r"(?:^|\s)(?:-h|--host)[=\s]+([A-Za-z0-9.-]+)", action.command_line)
+    every = [h.lower() for h in (*hosts, *named)]
+    return (
+        bool(every)
+        and all(h in ("localhost", "127.0.0.1", "::1", "0.0.0.0") for h in every)
+        and all(d.host in ("localhost", "127.0.0.1", "::1") for d in action.destinations)
+    )
+
+
+_LOCAL_KINDS = frozenset({"url-credentials", "generic-secret-assignment", "curl-user-credentials"})
 
 
 def _recursive(command: Command) -> bool:

@@ -2329,7 +2329,10 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     if fact.name == "sql" and _scratch_script(path, action, ctx):
         return None  # `db/seeds/dev.sql`, `tests/fixtures/users.sql`: data for a test or development copy
     text = written_text(action, path)
-    if text is None and action.commands and all(c.name == "chmod" for c in action.commands):
+    name = path.rsplit("/", 1)[-1]
+    if text is None and any(
+        c.name == "chmod" and any(w.rstrip("/").endswith(name) for w in c.argv[1:]) for c in action.commands
+    ):
         text = _current_text(path)  # `chmod +x .git/hooks/pre-commit`: what the file already says is judged
     if text is None and action.commands and fact.content in _EDITED_IN_PLACE:
         # `sed -i 's#registry.npmjs.org#evil.example#' package-lock.json`, `sed -i '1i ...' CLAUDE.md`: the
