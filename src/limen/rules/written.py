@@ -1822,6 +1822,17 @@ _ANY_TYPE = re.compile(
 )
 
 
+# A secret the server holds handed to a front-end build (`env: { STRIPE_SECRET_KEY: process.env.
+# STRIPE_SECRET_KEY }` in next.config.js, Vite's `define`, a `NEXT_PUBLIC_`/`VITE_` name for a secret): every
+# visitor gets it
+_SECRET_TO_CLIENT = re.compile(
+    r"""\b(?:env|define)\s*:\s*\{[^}]*?\b[\w.'"]*(?:SECRET|PRIVATE_KEY|PASSWORD|_TOKEN)\w*['"]?\s*:\s*"""
+    r"""(?:JSON\.stringify\()?process\.env\.\w+"""
+    r"""|\b(?:NEXT_PUBLIC|VITE|REACT_APP)_\w*(?:SECRET|PRIVATE_KEY|PASSWORD)\w*\s*[:=]\s*process\.env\.""",
+    re.DOTALL,
+)
+
+
 def _anonymous_admin(source: str) -> bool:
     return bool(_ANONYMOUS_ADMIN.search(source))
 
@@ -1935,6 +1946,11 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], 
         (("typenamehandling",),),
         lambda s: bool(_ANY_TYPE.search(s)),
         "the deserialiser builds any type a sender names (a remote-code gadget away)",
+    ),
+    (
+        (("process.env", "import.meta.env"),),
+        lambda s: bool(_SECRET_TO_CLIENT.search(s)),
+        "a server secret is built into the code every visitor's browser downloads",
     ),
     (
         (("allowanonymous",),),
