@@ -290,6 +290,21 @@ def package_name(registry: str, spec: str) -> str:
     return re.sub(r"[._]+", "-", match.group(0)).lower() if match else ""
 
 
+# Publishers of Terraform providers and modules every project uses: another account named like one of them
+# (`hashicorp-community`, `terraform-aws-modulez`) poses as it
+TERRAFORM_PUBLISHERS = (
+    *("hashicorp", "terraform-aws-modules", "terraform-google-modules", "integrations", "cloudflare"),
+)
+
+
+def imitated_publisher(owner: str) -> str:
+    """The Terraform publisher an account's name poses as ("" for none or one of them)."""
+    if owner in TERRAFORM_PUBLISHERS:
+        return ""
+    decorated = next((p for p in TERRAFORM_PUBLISHERS if owner.startswith(p) or owner.endswith(p)), "")
+    return decorated or imitates(owner, TERRAFORM_PUBLISHERS)
+
+
 def replaces_popular(original: str, replacement: str) -> bool:
     """A well-known Go module (`golang.org/x/crypto`) replaced by a remote module under another path
     (`github.com/someone/crypto`): a local copy (`../crypto`) or the same path at another version is not."""
@@ -348,9 +363,7 @@ def imitated(registry: str, name: str) -> str:
                 return candidate
         return ""
     if registry == "docker" and "/" in name and "." in name.split("/", 1)[0]:
-        from limen.facts.hosts import imitates as host_imitates  # `mcr.rnicrosoft.com/dotnet/sdk`
-
-        return host_imitates(name.split("/", 1)[0], IMAGE_REGISTRIES)
+        return imitates(name.split("/", 1)[0], IMAGE_REGISTRIES)  # `mcr.rnicrosoft.com/dotnet/sdk`
     if "/" in name and registry == "docker":
         # `pyth0n/python`, `1ibrary/nginx`: an official image's name under an account named like it
         owner, _, image = name.partition("/")

@@ -1462,10 +1462,10 @@ def _command(
     if prefix_env:
         if any(prefix_env.get(n) in _SCRATCH_ENVIRONMENTS for n in _APP_ENVIRONMENT):  # `RAILS_ENV=test ...`
             state.note(SCRATCH_DATABASE_NOTE)
-        # Rails' guard and environment, as words of the command (how Rails also takes them)
-        for name in ("DISABLE_DATABASE_ENVIRONMENT_CHECK", *_APP_ENVIRONMENT[:2]):
-            if prefix_env.get(name):
-                argv.append(f"{name}={prefix_env[name]}")
+        if _basename(argv[0]) in _RAILS_COMMANDS:  # Rails' guard and environment, as words Rails also takes
+            for name in ("DISABLE_DATABASE_ENVIRONMENT_CHECK", *_APP_ENVIRONMENT[:2]):
+                if prefix_env.get(name):
+                    argv.append(f"{name}={prefix_env[name]}")
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
             if env_name in prefix_env:
                 state.note(f"env override {env_name}")
@@ -1724,6 +1724,7 @@ def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream
 # The variables that choose an application's environment, and the environments whose database is a scratch one
 _APP_ENVIRONMENT = ("RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV")
 _SCRATCH_ENVIRONMENTS = frozenset({"test", "development"})
+_RAILS_COMMANDS = frozenset({"rails", "rake", "bundle"})  # `bundle exec rails ...` hands its words on
 
 
 def _h_rails(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:

@@ -847,6 +847,8 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     """Terraform: what `terraform apply` will make. Its local-exec commands run on the machine that applies
     it; a firewall rule letting the whole internet in to anything but the web ports, a bucket or database
     made public, or a policy for anyone widens who can reach what."""
+    from limen.facts.packages import imitated_publisher
+
     source = text[:MAX_TEXT]
     commands = re.findall(r'^\s*command\s*=\s*"((?:[^"\\]|\\.)*)"', source, re.MULTILINE)
     concerns: list[str] = []
@@ -884,7 +886,7 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
         r"""\bsource\s*=\s*"(?:git::https://github\.com/|registry\.terraform\.io/)?([\w-]+)/([\w-]+)""",
         source,
     ):
-        original = _imitated_publisher(owner.lower())
+        original = imitated_publisher(owner.lower())
         if original:
             concerns.append(f"{name} comes from {owner}, which poses as {original}")
     return commands, concerns
@@ -894,24 +896,6 @@ _PROTECTION_OFF = re.compile(
     r"\b(?:deletion_protection|prevent_destroy|enable_deletion_protection)\s*=\s*false\b"
     r"|\b(?:skip_final_snapshot|force_destroy)\s*=\s*true\b"
 )
-# Publishers of Terraform providers and modules every project uses: another account named like one of them
-# (`hashicorp-community`, `terraform-aws-modulez`) poses as it
-_TERRAFORM_PUBLISHERS = (
-    "hashicorp",
-    "terraform-aws-modules",
-    "terraform-google-modules",
-    "integrations",
-    "cloudflare",
-)
-
-
-def _imitated_publisher(owner: str) -> str:
-    from limen.facts.hosts import imitates
-
-    if owner in _TERRAFORM_PUBLISHERS:
-        return ""
-    decorated = next((p for p in _TERRAFORM_PUBLISHERS if owner.startswith(p) or owner.endswith(p)), "")
-    return decorated or imitates(owner, _TERRAFORM_PUBLISHERS)
 
 
 def _no_commands(text: str) -> tuple[list[str], list[str]]:
@@ -1769,7 +1753,8 @@ def _written_access_cached(text: str) -> list[str]:
         found = [
             IMPLANT + why
             for needed, check, why in _ACCESS_CHECKS
-            if all(any(w in low for w in words) for words in needed) and check(source)
+            if all(any(w in low for w in words) for words in needed)
+            and (check.search(source) if isinstance(check, re.Pattern) else check(source))
         ]
     if "@" in source:
         for domain in _ADDRESS_LET_IN.findall(source):
@@ -1850,26 +1835,27 @@ def _credential_out(source: str) -> bool:
     return bool(_CREDENTIAL_OUT.search(_outside_strings(source)))
 
 
-# (words the text must hold, lower-cased: every group one of its words; the check; what it means)
-_ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], str], ...] = (
+# (words the text must hold, lower-cased: every group one of its words; the pattern or check; what it means)
+_Check = re.Pattern[str] | Callable[[str], bool]
+_ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
     (
         (("return",), ("==",)),
-        lambda s: bool(_LITERAL_LET_THROUGH.search(s)),
+        _LITERAL_LET_THROUGH,
         "a hard-coded credential is let through",
     ),
     (
         (("superuser",),),
-        lambda s: bool(_ADMIN_WITH_PASSWORD.search(s)),
+        _ADMIN_WITH_PASSWORD,
         "an administrator is created with a password written in the code",
     ),
     (
         (("==",),),
-        lambda s: bool(_SECRET_SWITCH.search(s)),
+        _SECRET_SWITCH,
         "a request carrying a fixed word in a bypass header or parameter gets through",
     ),
     (
         (("||", " or "), ("role", "admin", "superuser", "staff")),
-        lambda s: bool(_PRIVILEGE_OR_REQUEST.search(s)),
+        _PRIVILEGE_OR_REQUEST,
         "a privilege check also passes on what a request carries",
     ),
     (
@@ -1879,7 +1865,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], 
     ),
     (
         (("return true",),),
-        lambda s: bool(_CHECK_WAIVED.search(s)),
+        _CHECK_WAIVED,
         "a signature or token check passes when none is given",
     ),
     (
@@ -1903,38 +1889,38 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], 
                 "ssl_verify_mode",
             ),
         ),
-        lambda s: bool(_TLS_OFF.search(s)),
+        _TLS_OFF,
         "certificates are no longer checked: anyone on the path can read or change the traffic",
     ),
     (
         (("origin",),),
-        lambda s: bool(_ANY_ORIGIN.search(s)),
+        _ANY_ORIGIN,
         "every web site may call the API with its users' credentials",
     ),
     (
         (("==", ".equals("),),
-        lambda s: bool(_WORD_PASSES.search(s)),
+        _WORD_PASSES,
         "a check is skipped when a request carries a fixed word",
     ),
     (
         ((" in ", " in("), ("header", "param", "query", "cookie", "args", "form")),
-        lambda s: bool(_LITERAL_ACCEPTED.search(s)),
+        _LITERAL_ACCEPTED,
         "a request credential is also accepted when it is a word written in the code",
     ),
     (
         (("{noop}", "withdefaultpasswordencoder"),),
-        lambda s: bool(_PLAIN_PASSWORD.search(s)),
+        _PLAIN_PASSWORD,
         "an account is given a password written in the code",
     ),
     (
         (("fileserver", "static(", "directory", "serve_dir", "servedir"),),
-        lambda s: bool(_SERVES_ROOT.search(s)),
+        _SERVES_ROOT,
         "the whole filesystem is served over the network",
     ),
     ((("password", "passwd"),), _credential_out, "a user's password is written out or logged"),
     (
         (_RUN_WORDS,),
-        lambda s: _request_runs(s),
+        _request_runs,
         "what a web request carries is run as a command or loaded as code",
     ),
     (
@@ -1944,12 +1930,12 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], 
     ),
     (
         (("typenamehandling",),),
-        lambda s: bool(_ANY_TYPE.search(s)),
+        _ANY_TYPE,
         "the deserialiser builds any type a sender names (a remote-code gadget away)",
     ),
     (
         (("process.env", "import.meta.env"),),
-        lambda s: bool(_SECRET_TO_CLIENT.search(s)),
+        _SECRET_TO_CLIENT,
         "a server secret is built into the code every visitor's browser downloads",
     ),
     (
@@ -1959,7 +1945,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], Callable[[str], bool], 
     ),
     (
         (("allowany", "permitall"),),
-        lambda s: bool(_OPEN_BY_DEFAULT.search(s)),
+        _OPEN_BY_DEFAULT,
         "every API view is opened to anonymous users by default",
     ),
 )
