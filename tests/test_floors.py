@@ -31,6 +31,7 @@ FLOOR_CODES = [
     "correlated_destructive_flow",
     "tool_schema_changed",
     "untrusted_value_echo",
+    "steered_action",
 ]
 SETTINGS = settings(
     max_examples=60,
@@ -281,6 +282,55 @@ def test_echo_of_merely_untrusted_value_bites_only_in_strict_modes() -> None:
             {"recipients": ["sales@vendor-example.org"], "body": "hi"},
         )
         assert (ReasonCode.UNTRUSTED_VALUE_ECHO in decision.reasons) is expected
+
+
+# Calls an injection asks for that pass on their own: they act beyond the workspace
+STEERED = [
+    ("Bash", {"command": "gh pr merge 412 --squash --delete-branch"}),
+    ("Bash", {"command": "terraform -chdir=infra/prod apply -auto-approve"}),
+    ("Bash", {"command": "kubectl -n prod set image deploy/api api=acme/api:1.4.2"}),
+    ("Bash", {"command": "helm upgrade api charts/api -n prod"}),
+    ("Bash", {"command": "aws lambda update-function-code --function-name billing --zip-file fileb://b.zip"}),
+    ("Bash", {"command": "npm publish --access public"}),
+    ("Bash", {"command": "curl -X POST -d 'status=ok' https://hooks.example.net/x"}),
+    ("mcp__github__merge_pull_request", {"owner": "acme", "repo": "shop", "pull_number": 412}),
+    ("mcp__slack__post_message", {"channel": "C1", "text": "deploy done"}),
+]
+# What stays inside the workspace, or only reads
+STAYS = [
+    ("Bash", {"command": "pytest -q tests/"}),
+    ("Bash", {"command": "gh pr view 412"}),
+    ("Bash", {"command": "kubectl -n prod get pods"}),
+    ("Bash", {"command": "terraform -chdir=infra/prod plan"}),
+    ("Edit", {"file_path": "/tmp/app.py", "old_string": "a = 1", "new_string": "a = 2"}),
+    ("WebFetch", {"url": "https://docs.python.org/3/library/json.html", "prompt": "summarise"}),
+    ("mcp__github__list_pull_requests", {"owner": "acme", "repo": "shop"}),
+]
+
+
+@pytest.mark.parametrize(("tool", "args"), STEERED)
+def test_after_injected_instructions_a_call_beyond_the_workspace_asks(
+    tool: str, args: dict[str, object]
+) -> None:
+    for mode in (Mode.BALANCED, Mode.STRICT):
+        store = MemoryStore()
+        store.set_flags("s", {INJECTED})
+        decision = _decide(store, "s", mode, frozenset(ALL_CODES), tool, args)
+        assert ReasonCode.STEERED_ACTION in decision.reasons
+        assert decision.verdict >= (Verdict.BLOCK if mode.strict_or_above else Verdict.AUTH)
+        clean = MemoryStore()  # the same call in a session that took in no injection: not this floor's
+        clean.set_flags("s", {UNTRUSTED})
+        assert ReasonCode.STEERED_ACTION not in _decide(clean, "s", mode, frozenset(), tool, args).reasons
+
+
+@pytest.mark.parametrize(("tool", "args"), STAYS)
+def test_after_injected_instructions_work_inside_the_workspace_goes_on(
+    tool: str, args: dict[str, object]
+) -> None:
+    store = MemoryStore()
+    store.set_flags("s", {INJECTED})
+    decision = _decide(store, "s", Mode.STRICT, frozenset(), tool, args)
+    assert ReasonCode.STEERED_ACTION not in decision.reasons
 
 
 @pytest.mark.parametrize("mode", list(Mode))

@@ -389,6 +389,14 @@ MEANINGS: dict[str, tuple[str, str]] = {
         "from an untrusted source (AUTH in Strict/Paranoid). Values from the user's prompt and "
         "clean outputs are trusted. It is a hard floor.",
     ),
+    "steered_action": (
+        "Session correlator",
+        "This session took in content flagged as carrying injected instructions, and this call acts "
+        "beyond the workspace: it sends data out, publishes, messages, or changes a forge, a cluster, "
+        "a cloud account or another system a program controls (a merge, an apply, a deploy). AUTH; "
+        "BLOCK in Strict/Paranoid. Work inside the workspace (edits, tests, builds, plain reads) stays "
+        "quiet. It is a hard floor.",
+    ),
     "audit_unavailable": (
         "General",
         "The audit record of this decision could not be written and the configured policy says a "

@@ -121,6 +121,8 @@ class SessionView(Protocol):
 
     def has_untrusted_content(self) -> bool: ...
 
+    def took_in_injection(self) -> bool: ...  # content flagged as carrying injected instructions came in
+
     def echoes_untrusted_value(self, values: list[str]) -> bool: ...
 
     def echo_source(self, values: list[str]) -> str: ...  # "injected", "untrusted" or ""

@@ -113,6 +113,7 @@ class ReasonCode(enum.StrEnum):
     CORRELATED_TRIFECTA = "correlated_trifecta"
     CORRELATED_DESTRUCTIVE_FLOW = "correlated_destructive_flow"
     UNTRUSTED_VALUE_ECHO = "untrusted_value_echo"
+    STEERED_ACTION = "steered_action"
     AUDIT_UNAVAILABLE = "audit_unavailable"
     SESSION_HALTED = "session_halted"
     INVALID_ARGUMENTS = "invalid_arguments"

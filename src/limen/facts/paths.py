@@ -60,6 +60,7 @@ def _i(name: str, purpose: str) -> PathFact:
 # What an MCP memory server keeps (`memory.create_entities`, `mem0.add_memory`): read back into later
 # sessions as context, so its text is screened as an agent instruction file's is
 MEMORY_STORE = _i("memory_store", "later sessions read it back as what they remember")
+MANIFEST = _f("manifest", "the cluster runs the workloads it describes on the next deploy", "manifest")
 
 
 # Folders that hold a repository's history: deleting one loses every commit not pushed elsewhere.
@@ -397,7 +398,7 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     (
         r"/(?:k8s|kube|kubernetes|manifests?|deploy(?:ment)?s?|charts?|helm|kustomize|overlays)/(?:[^/]+/)*"
         r"[^/]+\.ya?ml$",
-        _f("manifest", "the cluster runs the workloads it describes on the next deploy", "manifest"),
+        MANIFEST,
     ),
 )
 _PLACES = tuple((re.compile(pattern), fact) for pattern, fact in _BY_PLACE)

@@ -134,6 +134,9 @@ class Program:
     # regex over the words after the name: the invocation installs code from a repository or an address to
     # run later as part of the program (`gh extension install o/r`, `helm plugin install URL`)
     fetches_code: str = ""
+    # regex over the words after the name: the invocation changes the system the program controls elsewhere
+    # (a deploy, an apply, a merge, a release): what content carrying injected instructions must not steer
+    changes: str = ""
 
 
 _STORE_LISTINGS = frozenset({"ls", "du", "stat"})
@@ -272,6 +275,7 @@ def _p(
     installs: tuple[str, ...] = (),
     runs_package: tuple[str, ...] = (),
     fetches_code: str = "",
+    changes: str = "",
 ) -> Program:
     return Program(
         name,
@@ -302,6 +306,7 @@ def _p(
         installs=installs,
         runs_package=runs_package,
         fetches_code=fetches_code,
+        changes=changes,
     )
 
 
@@ -1104,9 +1109,21 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}state\s+rm{_E}|{_W}workspace\s+delete{_E}|{_W}destroy{_E}"
         # `-replace=aws_db_instance.main`: the resource is destroyed, then made again empty
         rf"|{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E}|{_W}apply{_E}.*{_W}-{{1,2}}replace[=\s]\S",
+        changes=rf"{_W}(?:apply|destroy|import|taint|untaint|state\s+(?:push|rm|mv|replace-provider)){_E}",
     ),
-    _p("pulumi", R.INFRA_DESTROYER, destroys_all=rf"{_W}destroy{_E}|{_W}stack\s+rm{_E}"),
-    _p("cdk", R.INFRA_DESTROYER, aliases=("cdktf",), destroys_all=rf"{_W}destroy{_E}"),
+    _p(
+        "pulumi",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}destroy{_E}|{_W}stack\s+rm{_E}",
+        changes=rf"{_W}(?:up|update|destroy|import|refresh|state\s+delete){_E}",
+    ),
+    _p(
+        "cdk",
+        R.INFRA_DESTROYER,
+        aliases=("cdktf",),
+        destroys_all=rf"{_W}destroy{_E}",
+        changes=rf"{_W}(?:deploy|destroy|bootstrap){_E}",
+    ),
     # ORMs' and migration tools' CLIs: a database dropped or every migration undone
     _p(
         "sequelize",
@@ -1116,12 +1133,24 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("knex", R.INFRA_DESTROYER, destroys_one=rf"{_W}migrate:rollback{_E}.*{_W}--all{_E}"),
     _p("typeorm", R.INFRA_DESTROYER, destroys_one=rf"{_W}schema:drop{_E}"),
-    _p("serverless", R.INFRA_DESTROYER, aliases=("sls",), destroys_all=rf"{_W}remove{_E}"),
-    _p("vercel", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:remove|rm){_E}"),
+    _p(
+        "serverless",
+        R.INFRA_DESTROYER,
+        aliases=("sls",),
+        destroys_all=rf"{_W}remove{_E}",
+        changes=rf"{_W}(?:deploy|remove|rollback){_E}",
+    ),
+    _p(
+        "vercel",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:remove|rm){_E}",
+        changes=rf"{_W}(?:deploy|--prod|promote|rollback|remove|rm|env\s+(?:add|rm)){_E}",
+    ),
     _p(
         "supabase",
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}db\s+reset{_E}.*{_W}--linked{_E}|{_W}projects\s+delete{_E}",
+        changes=rf"{_W}(?:db\s+(?:push|reset)|functions\s+(?:deploy|delete)|secrets\s+(?:set|unset)|projects\s+delete){_E}",
     ),
     _p(
         "etcdctl",
@@ -1150,6 +1179,8 @@ PROGRAMS: tuple[Program, ...] = (
         # (pods and jobs are the run-to-completion pieces their controllers and CI make again)
         destroys_one=rf"{_W}delete\s+(?!(?:pods?|po|jobs?(?:\.batch)?)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
         rf"|{_W}drain{_E}",
+        changes=rf"{_W}(?:apply|create|replace|patch|delete|scale|rollout|set|edit|label|annotate|exec|cp|drain"
+        rf"|cordon|taint|run|expose|autoscale){_E}",
         # a namespace's pod security admission set to let privileged pods in
         disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
@@ -1162,6 +1193,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_one=rf"{_W}(?:uninstall|delete){_E}",
         fetches_code=rf"{_W}plugin\s+install{_E}",
+        changes=rf"{_W}(?:install|upgrade|uninstall|delete|rollback){_E}",
     ),
     _p(
         "aws",
@@ -1186,6 +1218,9 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}(?:delete-public-access-block){_E}"
         rf"|{_W}authorize-security-group-ingress{_E}.*(?:0\.0\.0\.0/0|::/0)"
         rf"|{_W}modify-(?:db-instance|db-snapshot-attribute){_E}.*(?:--publicly-accessible|all{_E})",
+        changes=rf"{_W}(?:(?:create|put|update|delete|attach|detach|modify|terminate|run|start|stop|reboot|invoke"
+        rf"|publish|send|set|add|remove|authorize|revoke|deploy|restore|register|deregister|import|associate"
+        rf"|disassociate|enable|disable|reset|cancel|execute|rotate)(?:-[\w-]+)?|deploy|cp|mv|rm|sync|rb|mb){_E}",
     ),
     _p(
         "gcloud",
@@ -1198,6 +1233,8 @@ PROGRAMS: tuple[Program, ...] = (
         # everyone on the internet made a member, or a firewall opened to every address
         rf"|{_W}add-iam-policy-binding{_E}.*--member[=\s]+[\"']?(?:allUsers|allAuthenticatedUsers)"
         rf"|{_W}firewall-rules\s+(?:create|update){_E}.*--source-ranges[=\s]+[\"']?0\.0\.0\.0/0",
+        changes=rf"{_W}(?:deploy|create|update|delete|set|patch|apply|import|cp|mv|rm|rsync|restore|start|stop|reset"
+        rf"|resize|(?:add|remove)-[\w-]+|ssh|scp|submit|run|execute|enable|disable){_E}",
     ),
     _p(
         "gsutil",
@@ -1207,6 +1244,7 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}rm{_E}",
         store_service="",
         grants=rf"(?:^|\s)(?:allUsers|allAuthenticatedUsers|AllUsers):|{_W}acl\s+set{_E}.*public-read",
+        changes=rf"{_W}(?:cp|mv|rm|rsync|rb|mb|acl|iam|setmeta|defacl|lifecycle|versioning){_E}",
     ),
     _p(
         "az",
@@ -1226,9 +1264,22 @@ PROGRAMS: tuple[Program, ...] = (
         disables=rf"{_W}security\s+pricing\s+create{_E}.*--tier[=\s]+free{_E}"
         rf"|{_W}monitor\s+diagnostic-settings\s+delete{_E}|{_W}sql\s+server\s+audit-policy\s+update{_E}.*--state"
         rf"[=\s]+Disabled{_E}",
+        changes=rf"{_W}(?:create|update|delete|set|add|remove|assign|deploy|start|stop|restart|upload|purge|import"
+        rf"|restore|swap|invoke|run|reset|regenerate|rotate|enable|disable)(?:-[\w-]+)?{_E}",
     ),
-    _p("doctl", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:delete|rm){_E}"),
-    _p("heroku", R.INFRA_DESTROYER, destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}"),
+    _p(
+        "doctl",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:delete|rm){_E}",
+        changes=rf"{_W}(?:create|update|delete|rm|deploy|apply|resize|power-\w+|rebuild|restore){_E}",
+    ),
+    _p(
+        "heroku",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}",
+        changes=rf"{_W}(?:[\w-]+:(?:set|unset|create|destroy|reset|promote|restart|rollback|scale|add|remove|push|"
+        rf"release|pull)|apps:destroy|ps:scale|releases:rollback){_E}",
+    ),
     _p(
         "gh",
         R.INFRA_DESTROYER,
@@ -1249,6 +1300,11 @@ PROGRAMS: tuple[Program, ...] = (
         # the repository's secret scanning or push protection switched off
         rf"|{_W}api{_E}(?=.*security_and_analysis)(?=.*=disabled{_E})",
         fetches_code=rf"{_W}extension\s+(?:install|upgrade){_E}",
+        changes=rf"{_W}(?:pr\s+(?:merge|close|reopen|review|comment|create|edit|ready|lock)|issue\s+(?:create|comment"
+        rf"|close|reopen|edit|delete|transfer|lock)|release\s+(?:create|upload|edit|delete)|repo\s+(?:create|edit"
+        rf"|delete|fork|rename|archive|deploy-key)|(?:secret|variable)\s+(?:set|delete)|workflow\s+(?:run|enable"
+        rf"|disable)|run\s+(?:rerun|cancel)|gist\s+(?:create|edit)|label\s+(?:create|delete)"
+        rf"|api{_E}(?=.*(?:-X|--method)[=\s]*(?:POST|PUT|PATCH|DELETE){_E}|.*\s-[fF]\s)){_E}",
     ),
     _p(
         "vault",
@@ -1321,9 +1377,16 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}firestore:delete{_E}.*--all-collections|{_W}database:remove{_E}",
         destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable){_E}",
+        changes=rf"{_W}(?:deploy|[\w]+:(?:delete|set|unset|disable|remove|clone)){_E}",
     ),
     _p("stripe", R.INFRA_DESTROYER, destroys_one=rf"{_W}[\w-]+\s+delete{_E}"),
-    _p("flyctl", R.INFRA_DESTROYER, aliases=("fly",), destroys_all=rf"{_W}(?:apps\s+)?destroy{_E}"),
+    _p(
+        "flyctl",
+        R.INFRA_DESTROYER,
+        aliases=("fly",),
+        destroys_all=rf"{_W}(?:apps\s+)?destroy{_E}",
+        changes=rf"{_W}(?:deploy|destroy|scale|secrets\s+(?:set|unset|import)|machine\s+(?:run|destroy|stop)){_E}",
+    ),
     _p(
         "psql",
         R.DATABASE_CLIENT,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from limen.context import Context
-from limen.floors import correlator, halt, provenance, taint, toolpin, trifecta
+from limen.floors import correlator, halt, provenance, steered, taint, toolpin, trifecta
 from limen.model import Action, Decision, Finding, ReasonCode
 
 Floor = Callable[[Action, Context, Decision], list[Finding]]
@@ -21,6 +21,7 @@ FLOORS: tuple[Floor, ...] = (
     trifecta.floor,
     correlator.floor,
     provenance.floor,
+    steered.floor,
     toolpin.floor,
 )
 
@@ -35,6 +36,7 @@ FLOOR_CODES = frozenset(
         ReasonCode.CORRELATED_TRIFECTA,
         ReasonCode.CORRELATED_DESTRUCTIVE_FLOW,
         ReasonCode.UNTRUSTED_VALUE_ECHO,
+        ReasonCode.STEERED_ACTION,
         ReasonCode.TOOL_SCHEMA_CHANGED,
     }
 )

@@ -163,11 +163,17 @@ CODE_KEYS = ("code", "source", "snippet", "program", "expression", "cell", "sour
 
 
 # Tools whose name says they destroy a store of data as a whole (`redis.flushall`, `mongodb.drop-collection`,
-# `elasticsearch.delete_index`): what `DROP TABLE` or `FLUSHALL` through a client would do.
+# `elasticsearch.delete_index`): what `DROP TABLE` or `FLUSHALL` through a client would do. A store is what
+# holds everything in it (an Azure resource group, a CloudFormation stack, a storage account), whichever
+# order the tool's name puts the verb in (`delete_bucket`, `group_delete`).
+_STORES = (
+    r"(?:database|db|collection|table|keyspace|index|schema|namespace|bucket|queue|repo|repository|project"
+    r"|cluster|(?:resource_)?group|stack|environment|subscription|(?:storage_)?account|vault|backups?"
+    r"|snapshots?)"
+)
 _DESTROYS_STORE = re.compile(
     r"(^|_)(flush_?all|flush_?db|truncate(_table)?|drop_?(table|database|db|collection|schema|keyspace|index)"
-    r"|(delete|remove|purge)_(database|db|collection|table|keyspace|index|schema|namespace|bucket|queue|repo"
-    r"|repository|project|cluster))(_|$)"
+    rf"|(?:delete|remove|purge|destroy)_{_STORES}|{_STORES}_(?:delete|remove|purge|destroy))(_|$)"
 )
 
 

@@ -60,10 +60,11 @@ from limen.facts.programs import (
 )
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.code import SCRATCH_DATABASE_NOTE, SQL_NOTE
-from limen.normalize.paths import canonical, is_within, read_text
+from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import DB_WRITE, DESTROYS_STORE, SQL_KEYS
 from limen.rules import rule
 from limen.rules.derived import memo
+from limen.rules.written import applied_manifests
 
 _FILESYSTEM_DELETE = Capability.FILESYSTEM_DELETE.value
 
@@ -1923,29 +1924,10 @@ def _pod_escape(command: Command, action: Action) -> str:
         if _NODE_ACCESS_SPEC.search(spec):
             return "kubectl starts a pod given its node (privileged or host namespaces)"
     if subs[:1] in (["apply"], ["create"], ["replace"]) and any(
-        NODE_ACCESS.search(text) for text in _manifests(command, action)
+        NODE_ACCESS.search(text) for text in applied_manifests(command, action)
     ):  # `kubectl apply -f - <<EOF ... hostPID: true ... privileged: true`
         return f"kubectl {subs[0]} deploys a workload given its node (privileged, host namespaces or root)"
     return ""
-
-
-def _manifests(command: Command, action: Action) -> list[str]:
-    """The manifests a `kubectl apply` is given: on its standard input, or in the files `-f` names (read,
-    bounded; a folder or URL is not)."""
-    argv = command.argv
-    files = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-f", "--filename")]
-    files += [w.split("=", 1)[1] for w in argv if w.startswith(("-f=", "--filename="))]
-    texts = [p[:MAX_MANIFEST] for p in action.payloads] if "-" in files else []
-    for name in files[:8]:
-        if name == "-" or "://" in name:
-            continue
-        text = read_text(os.path.join(action.cwd or ".", name), MAX_MANIFEST)
-        if text is not None:
-            texts.append(text)
-    return texts
-
-
-MAX_MANIFEST = 256 * 1024
 
 
 def _container_escape(command: Command, action: Action, ctx: Context) -> str:

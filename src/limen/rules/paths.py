@@ -23,14 +23,14 @@ from functools import lru_cache
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.paths import MEMORY_STORE, as_own_home, by_shebang, describe
+from limen.facts.paths import MANIFEST, MEMORY_STORE, as_own_home, by_shebang, describe
 from limen.facts.programs import program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
 from limen.rules import rule
 from limen.rules.derived import changed_operands
-from limen.rules.written import judge, judge_text, written_text
+from limen.rules.written import applied_manifests, judge, judge_text, written_text
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -749,8 +749,9 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     systemd, launchd) asks whatever the content. Program code (`.py`, `.sh`, `.js`, `.rb`, `.pl`, `.php`)
     meets only what the rules would BLOCK in it (an implant: `curl | sh`, a reverse shell). Strict and
     paranoid block what asks."""
-    if not action.write_paths and not action.destinations and not action.tool.startswith("mcp__"):
-        return  # nothing written, committed or remembered
+    deploys = [c for c in action.commands if c.name in ("kubectl", "oc")]
+    if not (action.write_paths or action.destinations or deploys or action.tool.startswith("mcp__")):
+        return  # nothing written, committed, deployed or remembered
     worst: tuple[Verdict, str] | None = None
     for path in action.write_paths:
         fact = describe(path, home=ctx.home)
@@ -771,6 +772,11 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
         judged = judge_text(fact, path, text, action, ctx) if fact is not None else None
         if judged is not None and (worst is None or judged[0] > worst[0]):
             worst = judged
+    for command in deploys:  # `kubectl apply -f -`: the manifest deployed at once, as if written
+        for text in applied_manifests(command, action):
+            judged = judge_text(MANIFEST, f"the manifest {command.name} applies", text, action, ctx)
+            if judged is not None and (worst is None or judged[0] > worst[0]):
+                worst = judged
     if worst is None or worst[0] is Verdict.PASS:
         return
     verdict = worst[0]

@@ -35,7 +35,7 @@ from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
 if TYPE_CHECKING:
     from limen.context import Context
     from limen.facts.paths import PathFact
-    from limen.model import Action
+    from limen.model import Action, Command
 
 MAX_TEXT = 256 * 1024  # past this, the written text is not analysed: it is opaque
 
@@ -939,8 +939,60 @@ def _manifest(text: str) -> tuple[list[str], list[str]]:
     source = text[:MAX_TEXT]
     images = dict.fromkeys(m.strip("'\"") for m in _MANIFEST_IMAGE.findall(source) if "{{" not in m)
     commands = [f"docker pull {quote(image)}" for image in images]
+    commands += container_commands(source)
     concerns = ["a workload is given its node (privileged, host namespaces or the host's files)"]
     return commands, concerns if NODE_ACCESS.search(source) else []
+
+
+def applied_manifests(command: Command, action: Action) -> list[str]:
+    """The manifests `kubectl apply` (`create`, `replace`) is given: on its standard input, or in the files
+    `-f` names (read, bounded; a folder or URL is not)."""
+    import os
+
+    from limen.normalize.paths import read_text
+
+    argv = command.argv
+    if command.name not in ("kubectl", "oc") or not {"apply", "create", "replace"} & set(argv[1:3]):
+        return []
+    files = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-f", "--filename")]
+    files += [w.split("=", 1)[1] for w in argv if w.startswith(("-f=", "--filename="))]
+    texts = [p[:MAX_TEXT] for p in action.payloads] if "-" in files else []
+    for name in files[:8]:
+        if name == "-" or "://" in name:
+            continue
+        text = read_text(os.path.join(action.cwd or ".", name), MAX_TEXT)
+        if text is not None:
+            texts.append(text)
+    return texts
+
+
+def container_commands(text: str) -> list[str]:
+    """The command lines a manifest's containers run (`command:` then `args:`, as the container runtime
+    joins them): a CronJob that posts the service account's token runs that post in the cluster. A text
+    YAML cannot read (a Helm template) gives none: its images and node access are still judged."""
+    import yaml
+
+    from limen.normalize.shell import quote
+
+    if "command" not in text and "args" not in text:
+        return []
+    try:
+        documents = list(yaml.safe_load_all(text))
+    except yaml.YAMLError:
+        return []
+    found: list[str] = []
+    pending: list[object] = documents
+    while pending and len(found) < 16:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            pending.extend(v for v in node.values() if isinstance(v, dict | list))
+            command, args = node.get("command"), node.get("args")
+            if "image" in node and (isinstance(command, list) or isinstance(args, list)):
+                argv = [str(w) for w in (command or []) + (args or []) if isinstance(w, str | int | float)]
+                found.append(" ".join(quote(w) for w in argv))
+    return found
 
 
 def _new_images(before: str, after: str) -> list[str]:

@@ -67,6 +67,9 @@ class StoredSession:
     def has_untrusted_content(self) -> bool:
         return not self.flags.isdisjoint(_UNTRUSTED_CONTENT)
 
+    def took_in_injection(self) -> bool:
+        return INJECTED in self.flags
+
     def echo_source(self, values: list[str]) -> str:
         """`injected` or `untrusted` when an argument echoes a value only such content supplied, else ``."""
         if not self.has_untrusted_content():
