@@ -349,6 +349,12 @@ MEANINGS: dict[str, tuple[str, str]] = {
         "(`reqeusts`, `crossenv`): the typosquat is published to catch the slip, and its install code "
         "runs at once.",
     ),
+    "production_change": (
+        "Objective guardrail",
+        "A deploy, apply, migration or release pointed at production by name (`--environment "
+        "Production`, `MIX_ENV=prod`, `--kube-context prod`, `values-prod.yaml`): what every user of the "
+        "service meets at once, which a person approves. AUTH in every mode.",
+    ),
     "persistence_write": (
         "Objective guardrail",
         "The action writes a file that runs later without the user asking: a shell start-up file, "

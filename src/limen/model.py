@@ -65,6 +65,7 @@ class ReasonCode(enum.StrEnum):
     RATE_LIMITED = "rate_limited"
     REMOTE_SHELL = "remote_shell"
     DEFENCE_EVASION = "defence_evasion"
+    PRODUCTION_CHANGE = "production_change"
     UNSAFE_PERMISSIONS = "unsafe_permissions"
     # Role policy
     ROLE_BLOCKED_TARGET = "role_blocked_target"

@@ -139,6 +139,13 @@ class Program:
     changes: str = ""
 
 
+# A variable that names the environment a program works in (`RAILS_ENV`, `MIX_ENV`, `ASPNETCORE_ENVIRONMENT`,
+# `STAGE`, `AWS_PROFILE`, `DJANGO_SETTINGS_MODULE`), and a name that says production among the words of an
+# invocation (`--env=production`, `--context prod-eu`, `values-prod.yaml`, `-chdir=infra/prd`).
+ENVIRONMENT_VARIABLE = re.compile(r"(?:^|_)(?:ENV|ENVIRONMENT|STAGE|PROFILE|CONTEXT|SETTINGS_MODULE)$")
+PRODUCTION = re.compile(r"(?<![A-Za-z0-9])(?:prod|production|prd)(?![A-Za-z0-9])", re.IGNORECASE)
+
+
 _STORE_LISTINGS = frozenset({"ls", "du", "stat"})
 _STORE_COPIES = frozenset({"cp", "sync", "mv", "rsync"})
 
@@ -1130,9 +1137,20 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         aliases=("sequelize-cli",),
         destroys_one=rf"{_W}db:drop{_E}|{_W}db:migrate:undo:all{_E}",
+        changes=rf"{_W}db:(?:migrate|seed|drop)\S*{_E}",
     ),
-    _p("knex", R.INFRA_DESTROYER, destroys_one=rf"{_W}migrate:rollback{_E}.*{_W}--all{_E}"),
-    _p("typeorm", R.INFRA_DESTROYER, destroys_one=rf"{_W}schema:drop{_E}"),
+    _p(
+        "knex",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}migrate:rollback{_E}.*{_W}--all{_E}",
+        changes=rf"{_W}(?:migrate:(?:latest|up|down|rollback)|seed:run){_E}",
+    ),
+    _p(
+        "typeorm",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}schema:drop{_E}",
+        changes=rf"{_W}(?:migration:(?:run|revert)|schema:(?:sync|drop)){_E}",
+    ),
     _p(
         "serverless",
         R.INFRA_DESTROYER,
@@ -1325,7 +1343,10 @@ PROGRAMS: tuple[Program, ...] = (
     _p("npm", R.INFRA_DESTROYER, destroys_one=rf"{_W}unpublish{_E}"),
     _p("cargo", R.INFRA_DESTROYER, destroys_one=rf"{_W}yank{_E}"),
     _p(
-        "prisma", R.INFRA_DESTROYER, destroys_one=rf"{_W}migrate\s+reset{_E}|{_W}db\s+push{_E}.*--force-reset"
+        "prisma",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}migrate\s+reset{_E}|{_W}db\s+push{_E}.*--force-reset",
+        changes=rf"{_W}(?:migrate\s+(?:deploy|reset|resolve)|db\s+(?:push|execute|seed)){_E}",
     ),
     # frameworks' and migration tools' database commands: every table emptied or dropped, or every migration
     # undone (the server is the project's configured one, which the line does not show: asked)
@@ -1339,6 +1360,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"(?=.*(?:{_W}DISABLE_DATABASE_ENVIRONMENT_CHECK=1{_E}|{_W}(?:RAILS|RACK)_ENV=(?!test{_E}|"
         rf"development{_E})\w|{_W}(?:-e|--environment)[=\s]+(?!test{_E}|development{_E})\w))"
         rf".*{_W}db:(?:drop(?::all)?|reset|purge|schema:load|structure:load|truncate_all){_E}",
+        changes=rf"{_W}db:(?:migrate(?!:status)|rollback|seed|drop|reset|purge|schema:load|structure:load"
+        rf"|truncate_all|setup|prepare)\S*{_E}",
     ),
     # Django's `manage.py` (run by its interpreter or directly) and `django-admin` / `python -m django`
     _p(
@@ -1347,31 +1370,79 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("django-admin", "django"),
         destroys_one=rf"{_W}(?:flush|sqlflush|reset_db|reset_schema|drop_test_database){_E}"
         rf"|{_W}migrate\s+\w+\s+zero{_E}",
+        changes=rf"{_W}(?:migrate|flush|loaddata|createsuperuser|changepassword|sqlflush|reset_db){_E}",
     ),
-    _p("artisan", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}"),
+    _p(
+        "artisan",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}",
+        changes=rf"{_W}(?:migrate(?!:status)(?::\S+)?|db:(?:seed|wipe)){_E}",
+    ),
     # Symfony's `bin/console` (Doctrine)
-    _p("console", R.INFRA_DESTROYER, destroys_one=rf"{_W}doctrine:(?:database|schema):drop{_E}"),
+    _p(
+        "console",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}doctrine:(?:database|schema):drop{_E}",
+        changes=rf"{_W}doctrine:(?:migrations:migrate|schema:(?:update|drop)|database:drop){_E}",
+    ),
     _p(
         "dotnet",
         R.INFRA_DESTROYER,
         R.PACKAGE_INSTALLER,
         destroys_one=rf"{_W}ef\s+database\s+drop{_E}",
+        changes=rf"{_W}ef\s+database\s+(?:update|drop){_E}",
         registry="nuget",
         installs=("add",),  # `dotnet add [PROJECT] package NAME`: every operand after it is read as a name
         options=("-v", "--version", "-s", "--source", "-f", "--framework", "--package-directory"),
     ),
-    _p("mix", R.INFRA_DESTROYER, destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}"),
-    _p("alembic", R.INFRA_DESTROYER, destroys_one=rf"{_W}downgrade\s+base{_E}"),
-    _p("flyway", R.INFRA_DESTROYER, destroys_one=rf"{_W}clean{_E}"),
-    _p("liquibase", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:drop-all|dropAll){_E}"),
-    _p("sqlx", R.INFRA_DESTROYER, destroys_one=rf"{_W}database\s+(?:drop|reset){_E}"),
+    _p(
+        "mix",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}",
+        changes=rf"{_W}ecto\.(?:migrate|rollback|drop|reset){_E}",
+    ),
+    _p(
+        "alembic",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}downgrade\s+base{_E}",
+        changes=rf"{_W}(?:upgrade|downgrade|stamp){_E}",
+    ),
+    _p(
+        "flyway",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}clean{_E}",
+        changes=rf"{_W}(?:migrate|clean|repair|undo|baseline){_E}",
+    ),
+    _p(
+        "liquibase",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:drop-all|dropAll){_E}",
+        changes=rf"{_W}(?:update\S*|rollback\S*|drop-all|dropAll){_E}",
+    ),
+    _p(
+        "sqlx",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}database\s+(?:drop|reset){_E}",
+        changes=rf"{_W}(?:migrate\s+(?:run|revert)|database\s+(?:drop|reset|setup)){_E}",
+    ),
     _p(
         "diesel",
         R.INFRA_DESTROYER,
         destroys_one=rf"{_W}database\s+reset{_E}|{_W}migration\s+redo\s+--all{_E}",
+        changes=rf"{_W}(?:migration\s+(?:run|revert|redo)|database\s+(?:reset|setup)){_E}",
     ),
-    _p("dbmate", R.INFRA_DESTROYER, destroys_one=rf"{_W}drop{_E}"),
-    _p("goose", R.INFRA_DESTROYER, destroys_one=rf"{_W}reset{_E}"),
+    _p(
+        "dbmate",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}drop{_E}",
+        changes=rf"{_W}(?:up|down|migrate|rollback|drop){_E}",
+    ),
+    _p(
+        "goose",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}reset{_E}",
+        changes=rf"{_W}(?:up\S*|down\S*|reset|redo){_E}",
+    ),
     _p(
         "firebase",
         R.INFRA_DESTROYER,

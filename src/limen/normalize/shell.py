@@ -42,12 +42,14 @@ from urllib.parse import unquote
 from limen.facts.programs import (
     CODE_LOADING_VARIABLES,
     COMMAND_VARIABLES,
+    ENVIRONMENT_VARIABLE,
     FILE_SERVERS,
     GIT_CHECK_KEYS,
     GIT_COMMAND_KEYS,
     GIT_FALSE,
     GIT_HOOK_KEYS,
     HTTPIE_NAMES,
+    PRODUCTION,
     PROGRAMS,
     SETTING_ONLY_OPTIONS,
     Program,
@@ -1466,6 +1468,14 @@ def _command(
             for name in ("DISABLE_DATABASE_ENVIRONMENT_CHECK", *_APP_ENVIRONMENT[:2]):
                 if prefix_env.get(name):
                     argv.append(f"{name}={prefix_env[name]}")
+        elif (entry := program(_basename(argv[0]))) and (entry.changes or Role.RUNNER in entry.roles):
+            # production named as the environment of a deploy or migration tool (`MIX_ENV=prod mix
+            # ecto.migrate`, `NODE_ENV=production npx knex migrate:latest`), as a word its rules read
+            argv.extend(
+                f"{n}={v}"
+                for n, v in prefix_env.items()
+                if v and ENVIRONMENT_VARIABLE.search(n) and PRODUCTION.search(v)
+            )
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
             if env_name in prefix_env:
                 state.note(f"env override {env_name}")

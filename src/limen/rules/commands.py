@@ -51,6 +51,7 @@ from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import (
     HTTPIE_NAMES,
     NODE_ACCESS,
+    PRODUCTION,
     SCRATCH_DATABASE,
     SCRATCH_RESOURCE,
     Role,
@@ -2199,6 +2200,25 @@ _RESTARTS = re.compile(r"(?:^|\s)--restart(?:=|\s+)(?:always|unless-stopped)(?:\
 def _persists_note(action: Action) -> str:
     """What the normaliser found set up to run later (`git config core.pager CMD`: `persists:` notes)."""
     return next((n.split(":", 1)[1].strip() for n in action.notes if n.startswith("persists:")), "")
+
+
+@rule(ReasonCode.PRODUCTION_CHANGE, needs="commands")
+def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
+    """A deploy, apply, migration or release (what the program table's `changes` says changes the system a
+    program controls) pointed at production by name: an option, a file or context, or the environment
+    variable the line sets (`dotnet ef database update --environment Production`, `MIX_ENV=prod mix
+    ecto.migrate`, `helm upgrade api -f values-prod.yaml`): AUTH. Quiet: the same against staging or a
+    local database, and reads of production (`kubectl --context prod get pods`, `terraform plan`)."""
+    for command in action.commands:
+        entry = program(command.name)
+        if entry is None or not entry.changes:
+            continue
+        words = " ".join(command.argv[1:])
+        if _pattern(entry.changes).search(words) and PRODUCTION.search(words):
+            yield _finding(
+                ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{command.name} changes production"
+            )
+            return
 
 
 @rule(ReasonCode.PERSISTENCE_WRITE, needs="commands")
