@@ -845,8 +845,8 @@ _WEB_PORTS = frozenset({80, 443})
 
 def _terraform(text: str) -> tuple[list[str], list[str]]:
     """Terraform: what `terraform apply` will make. Its local-exec commands run on the machine that applies
-    it; a firewall rule letting the whole internet in to anything but the web ports, a bucket or database
-    made public, or a policy for anyone widens who can reach what."""
+    it; a firewall rule letting the whole internet in to anything but the web ports, a bucket, container or
+    database made public, a policy for anyone, or an owner role granted widens who can reach what."""
     from limen.facts.packages import imitated_publisher
 
     source = text[:MAX_TEXT]
@@ -860,7 +860,7 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
         heads = re.findall(r"\b(ingress|egress)\b", block)
         if heads and heads[-1] == "egress":
             continue  # traffic out to anywhere: ordinary
-        ports = [int(p) for p in re.findall(r"\b(?:from_port|to_port|port)\s*=\s*(\d+)", block)[-2:]]
+        ports = [int(a or b) for a, b in _PORT.findall(block)[-2:]]
         if ports and set(ports) <= _WEB_PORTS:
             continue  # a web server open to the web
         shown = "-".join(dict.fromkeys(map(str, ports))) or "every port"
@@ -870,6 +870,12 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
         concerns.append("a bucket or database is made public")
     if re.search(r"""["']?Principal["']?\s*[:=]\s*["']\*["']|identifiers\s*=\s*\[\s*"\*"\s*\]""", source):
         concerns.append("a policy lets anyone in")
+    if _EVERY_ADDRESS.search(source):
+        concerns.append("a database firewall lets every address in")
+    if _PUBLIC_STORAGE.search(source):
+        concerns.append("a storage container or bucket is opened to anonymous readers")
+    if _OWNER_ROLE.search(source):
+        concerns.append("an owner or administrator role is granted")
     if re.search(
         r"""\b(?:block_public_acls|block_public_policy|ignore_public_acls|restrict_public_buckets)\s*=\s*false""",
         source,
@@ -892,6 +898,24 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     return commands, concerns
 
 
+_PORT = re.compile(
+    r'\b(?:from_port|to_port|port|destination_port_range)\s*=\s*"?(\d+)|\bports\s*=\s*\[\s*"(\d+)'
+)
+# Azure's firewall rule from 0.0.0.0 to 255.255.255.255 (0.0.0.0 alone is Azure's own services)
+_EVERY_ADDRESS = re.compile(
+    r'start_ip_address\s*=\s*"0\.0\.0\.0"\s*\n\s*end_ip_address\s*=\s*"255\.255\.255\.255"'
+)
+_PUBLIC_STORAGE = re.compile(
+    r"\b(?:allow_nested_items_to_be_public|allow_blob_public_access)\s*=\s*true\b"
+    r'|\bcontainer_access_type\s*=\s*"(?:blob|container)"'
+    r'|\bmembers?\s*=\s*\[?[^\]\n]*"(?:allUsers|allAuthenticatedUsers)"'
+)
+# a role that can do everything, or hand out roles (Azure, Google Cloud, AWS managed policies)
+_OWNER_ROLE = re.compile(
+    r'\brole_definition_name\s*=\s*"(?:Owner|Contributor|User Access Administrator)"'
+    r'|\brole\s*=\s*"roles/(?:owner|editor|iam\.\w*[Aa]dmin|resourcemanager\.\w*[Aa]dmin)"'
+    r'|\bpolicy_arn\s*=\s*"[^"]*:policy/(?:AdministratorAccess|IAMFullAccess)"'
+)
 _PROTECTION_OFF = re.compile(
     r"\b(?:deletion_protection|prevent_destroy|enable_deletion_protection)\s*=\s*false\b"
     r"|\b(?:skip_final_snapshot|force_destroy)\s*=\s*true\b"
