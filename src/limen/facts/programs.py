@@ -335,7 +335,9 @@ GIT_COMMAND_KEYS = re.compile(
 # change that takes one out of the project's checks switches that check off for everyone
 SECURITY_CHECKS = re.compile(
     r"(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|semgrep|codeql(?:-action)?|trivy(?:-action)?|grype|"
-    r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action)\b"
+    r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action|"
+    r"(?:npm|yarn|pnpm|composer|cargo|bundle)\s+audit|bundler-audit|brakeman|safety\s+check|cargo\s+deny|"
+    r"dependency-check)\b"
 )
 # A workload handed its node, in a manifest or a pod spec (YAML or JSON): privileged, the host's process,
 # network or IPC namespace, the host's root or engine socket mounted

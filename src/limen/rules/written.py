@@ -301,6 +301,8 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
             commands.append(_EXPRESSION.sub(_expression_value, node))
             if _ALL_SECRETS.search(node):
                 concerns.append("a step prints every secret of the repository")
+            elif _SECRET_IN_EXPRESSION.search(node) and _ENCODER.search(node):
+                concerns.append("a step prints a secret in a form the log's masking does not hide")
             outsider = _OUTSIDER_TEXT.search(node)
             if outsider:  # `run: echo "${{ github.event.comment.body }}"`: an outsider's words become script
                 concerns.append(f"a step runs text anyone can write ({outsider.group(1)})")
@@ -318,6 +320,9 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
 _EXPRESSION = re.compile(r"\$\{\{(.*?)\}\}", re.DOTALL)
 _SECRET_EXPRESSION = re.compile(r"\s*secrets\.(\w+)\s*")
 _ALL_SECRETS = re.compile(r"\$\{\{\s*(?:toJSON\(\s*secrets\s*\)|secrets)\s*\}\}", re.IGNORECASE)
+_SECRET_IN_EXPRESSION = re.compile(r"\$\{\{\s*secrets\.\w+\s*\}\}")
+# what turns a value into text a CI log's masking no longer recognises (it hides the exact value only)
+_ENCODER = re.compile(r"\|\s*(?:base64|base32|xxd|od|hexdump|rev|openssl\s+(?:enc|base64)|gzip|sed\s)\b")
 
 
 def _expression_value(match: re.Match[str]) -> str:
@@ -2465,7 +2470,7 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
     """The security scanners a CI file or hook configuration ran before a change and no longer runs."""
     if fact.content not in _CHECKED:
         return []
-    from limen.facts.programs import SECURITY_CHECKS, SECURITY_OWNERS
+    from limen.facts.programs import SECURITY_OWNERS
 
     if fact.content == "terraform":  # the account's audit trail, detectors and recorders, as resources
 
@@ -2483,11 +2488,39 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
             }
     else:
 
-        def found(text: str) -> set[str]:
-            return {m.lower() for m in SECURITY_CHECKS.findall(text)}
+        def found(text: str) -> set[str]:  # the checks whose failure still fails the build
+            return {m.lower() for step in _STEP.split(text) for m in _enforced_checks(step)}
 
     dropped = sorted(found(before) - found(after))
-    return [f"the change takes {', '.join(dropped)[:120]} out of the project's checks"] if dropped else []
+    if not dropped:
+        return []
+    return [f"the change takes {', '.join(dropped)[:120]} out of the checks that fail the build"]
+
+
+# A step or job of a CI file (a list item, or a top-level key) and what makes its failure not fail the build:
+# the step's own setting (`continue-on-error: true`, GitLab's `allow_failure: true`), or the command's
+# (`|| true`, `|| exit 0`, `--exit-code 0`, a scanner's own soft-fail or no-fail switch)
+_STEP = re.compile(r"\n(?=[ \t]*-[ \t]|\S)")
+_STEP_NAME = re.compile(r"\s*(?:-\s*)?name\s*:")
+_SOFT_STEP = re.compile(r"^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b", re.MULTILINE)
+_SOFT_COMMAND = re.compile(
+    r"\|\|\s*(?:true|:|exit\s+0|echo)\b|;\s*(?:true|exit\s+0)\s*$|--exit-code[=\s]+0\b|--soft-fail\b|--no-fail\b"
+    r"|--exit-zero\b|--audit-level[=\s]+none\b|--severity-threshold[=\s]+none\b"
+)
+
+
+def _enforced_checks(step: str) -> list[str]:
+    """The security scanners a CI step runs whose failure still fails the build."""
+    from limen.facts.programs import SECURITY_CHECKS
+
+    if _SOFT_STEP.search(step):
+        return []
+    return [
+        m
+        for line in step.splitlines()
+        if not _SOFT_COMMAND.search(line) and not _STEP_NAME.match(line)  # a step's name runs nothing
+        for m in SECURITY_CHECKS.findall(line)
+    ]
 
 
 # Files that run the project's checks, name who must review, or make the cloud's own
