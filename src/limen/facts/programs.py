@@ -1228,7 +1228,10 @@ PROGRAMS: tuple[Program, ...] = (
         # the account's audit trail, threat detection or configuration recording stopped
         disables=rf"{_W}cloudtrail\s+(?:stop-logging|delete-trail){_E}|{_W}guardduty\s+(?:delete-detector{_E}|"
         rf"update-detector{_E}.*--no-enable{_E})|{_W}configservice\s+(?:stop|delete)-configuration-recorder{_E}"
-        rf"|{_W}securityhub\s+disable-security-hub{_E}|{_W}ec2\s+disable-ebs-encryption-by-default{_E}",
+        rf"|{_W}securityhub\s+disable-security-hub{_E}|{_W}ec2\s+disable-ebs-encryption-by-default{_E}"
+        # a bucket's versioning suspended (overwrites can no longer be undone), audit logs kept for a day
+        rf"|{_W}put-bucket-versioning{_E}.*Suspended|{_W}logs\s+(?:put-retention-policy|delete-log-group){_E}"
+        r".*(?:cloudtrail|audit|flow-?logs?)",
         grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"
         r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")"
         # a policy that lets anyone in (a role anyone may assume, a bucket anyone may read)
@@ -1318,13 +1321,25 @@ PROGRAMS: tuple[Program, ...] = (
         # a branch's protection removed (`gh api -X DELETE repos/o/r/branches/main/protection`)
         disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*(?:DELETE|PUT|PATCH){_E})(?=.*/protection\S*{_E})"
         # the repository's secret scanning or push protection switched off
-        rf"|{_W}api{_E}(?=.*security_and_analysis)(?=.*=disabled{_E})",
+        rf"|{_W}api{_E}(?=.*security_and_analysis)(?=.*(?:=|:\s*\")disabled(?:{_E}|\"))",
         fetches_code=rf"{_W}extension\s+(?:install|upgrade){_E}",
         changes=rf"{_W}(?:pr\s+(?:merge|close|reopen|review|comment|create|edit|ready|lock)|issue\s+(?:create|comment"
         rf"|close|reopen|edit|delete|transfer|lock)|release\s+(?:create|upload|edit|delete)|repo\s+(?:create|edit"
         rf"|delete|fork|rename|archive|deploy-key)|(?:secret|variable)\s+(?:set|delete)|workflow\s+(?:run|enable"
         rf"|disable)|run\s+(?:rerun|cancel)|gist\s+(?:create|edit)|label\s+(?:create|delete)"
         rf"|api{_E}(?=.*(?:-X|--method)[=\s]*(?:POST|PUT|PATCH|DELETE){_E}|.*\s-[fF]\s)){_E}",
+    ),
+    _p(
+        "databricks",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}(?:(?:fs\s+rm|workspace\s+delete){_E}.*{_W}(?:-r|--recursive){_E}|catalogs\s+delete"
+        rf"|metastores\s+delete|bundle\s+destroy){_E}",
+        destroys_one=rf"{_W}(?:delete|permanent-delete|rm){_E}",
+        changes=rf"{_W}(?:create|update|delete|permanent-delete|rm|cp|mv|set|submit|run-now|deploy|destroy|import"
+        rf"|reset|start|restart|edit|put|set-status|bundle\s+run){_E}",
+        grants=rf"{_W}(?:grants|permissions)\s+(?:update|set){_E}.*(?:ALL_PRIVILEGES|IS_OWNER|CAN_MANAGE)",
+        disables=rf"{_W}workspace-conf\s+set-status{_E}.*enable(?:IpAccessLists|TokensConfig)\W+false"
+        rf"|{_W}ip-access-lists\s+delete{_E}",
     ),
     _p(
         "vault",
@@ -1484,6 +1499,15 @@ PROGRAMS: tuple[Program, ...] = (
     _p("redis-cli", R.DATABASE_CLIENT, options=("-h", "-p", "-a", "-n", "-u")),
     _p("mongosh", R.DATABASE_CLIENT, aliases=("mongo",), options=("--eval",), code_options=("--eval",)),
     _p("clickhouse-client", R.DATABASE_CLIENT, options=("--query", "-q"), code_options=("--query", "-q")),
+    _p(
+        "snowsql",
+        R.DATABASE_CLIENT,
+        options=(
+            *("-q", "--query", "-c", "--connection", "-a", "--accountname", "-u", "--username", "-d"),
+            *("--dbname", "-s", "--schemaname", "-r", "--rolename", "-w", "--warehouse", "-f", "--filename"),
+        ),
+        code_options=("-q", "--query"),
+    ),
     _p(
         "cqlsh",
         R.DATABASE_CLIENT,

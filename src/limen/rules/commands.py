@@ -1125,23 +1125,39 @@ _SQL_GRANTS = re.compile(
     r"(?is)\bgrant\s+(?:all\b|[\w\s,]*\bto\b)|\balter\s+(?:user|role)\b.*\b(?:superuser|createrole)\b"
     r"|\bcreate\s+(?:user|role)\b.*\bsuperuser\b"
     r"|\b(?:disable|no\s+force)\s+row\s+level\s+security\b|\bdrop\s+policy\b"
+    r"|\balter\s+share\b.*\badd\s+accounts?\b"  # a Snowflake share handed to another account
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_?admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
+)
+
+
+# SQL that switches a database's own controls off: a network policy lifted, multi-factor bypassed, the means
+# of recovery (time travel, retention) taken away, stages allowed without a storage integration (Snowflake);
+# row security off (PostgreSQL)
+_SQL_WEAKENS = re.compile(
+    r"(?is)\bunset\s+network_policy\b|\bdrop\s+network\s+policy\b|\bmins_to_bypass_mfa\s*=\s*[1-9]"
+    r"|\bdata_retention_time_in_days\s*=\s*0\b|\brequire_storage_integration_for_stage_\w+\s*=\s*false\b"
+    r"|\bdisable_mfa\b|\bprevent_unload_to_inline_url\s*=\s*false\b"
 )
 
 
 def _sql_grants(action: Action) -> str:
     """SQL the call runs, by any road (a database tool's argument, `psql -c`, a library's `execute`), that
     raises privileges; "" when none does."""
+    return _sql_matches(action, _SQL_GRANTS)
+
+
+def _sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
+    """The first text `pattern` finds in the SQL the call runs, comments aside, by any road; "" if none."""
     texts = [v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in SQL_KEYS]
     texts += [n[len(SQL_NOTE) :] for n in action.notes if n.startswith(SQL_NOTE)]
     for command in action.commands:
         entry = program(command.name)
         if entry is not None and Role.DATABASE_CLIENT in entry.roles:
-            texts += _sql_texts(command)
+            texts += _sql_texts(command) or list(action.payloads)
     for text in texts:
         bare = _SQL_TOKEN.sub(lambda m: " " if m.group(0)[:1] in "-#/" else m.group(0), text[:100_000])
-        found = _SQL_GRANTS.search(bare)
+        found = pattern.search(bare)
         if found:
             return " ".join(found.group(0).split())[:60]
     return ""
@@ -1807,7 +1823,9 @@ def remote_shell(action: Action, ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- defence_evasion
 
 
-def _evasion(command: Command) -> str:
+def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
+    """How the command hides what was done or switches a control off ("" when it does not); `payloads`: what
+    the line hands it on its input (`gh api --input - <<< JSON`)."""
     name, argv = command.name, command.argv
     args = argv[1:]
     if name == "history" and ({"c", "d"} & _short_flags(args)):
@@ -1833,7 +1851,7 @@ def _evasion(command: Command) -> str:
     if _INVISIBLE.search("\n".join(argv)):
         return "invisible characters in a command or file name"
     entry = program(name)
-    if entry is not None and entry.disables and re.search(entry.disables, " ".join(args)):
+    if entry is not None and entry.disables and re.search(entry.disables, " ".join((*args, *payloads))):
         return f"a security control switched off ({name})"
     return ""
 
@@ -1856,10 +1874,16 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "shell history disabled")
         return
     for command in action.commands:
-        why = _evasion(command)
+        why = _evasion(command, action.payloads)
         if why:
             yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, why)
             return
+    weakened = _sql_matches(action, _SQL_WEAKENS)
+    if weakened:  # `ALTER ACCOUNT UNSET NETWORK_POLICY`, `MINS_TO_BYPASS_MFA`, recovery switched off
+        yield _finding(
+            ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"SQL switches a control off: {weakened}"
+        )
+        return
     if not action.commands:
         return
     for command in action.commands:
