@@ -1217,6 +1217,12 @@ _SECURITY_MINDED = re.compile(
     _CREDENTIAL_WORDS.pattern
     + r"|AllowAnonymous|permitAll|AllowAny|skip_before_action|(?i:authenticat|authoriz)"
 )
+# A fragment that runs code, deserialises, reads the environment or a request, or compares with a fixed word:
+# what it means is in the function around it
+_RUNS_OR_HANDS_OUT = re.compile(
+    r"\b(?:eval|exec|pickle|marshal|subprocess|os\.system|os\.popen|environ)\b|\b(?:Header|Query|Cookie)\("
+    r"|\brequest\.\w|\.startswith\(\s*[\"']|==\s*[\"'][^\"'\n]{4,}[\"']|@\w+\.(?:get|post|put|patch|delete|route)\("
+)
 IMPLANT = "implant: "  # a concern program code is judged by, as the rules' BLOCK findings are
 
 
@@ -1607,7 +1613,8 @@ _STATEMENT_LINES = 4
 _SIGNATURE_OFF = re.compile(
     r"""["']?verify_signature["']?\s*[:=]\s*(?:False|false|0)\b"""
     r"""|\bjwt\.decode\([^)]*\bverify\s*=\s*False\b"""
-    r"""|\balgorithms?["']?\s*[:=]\s*\[?\s*["']none["']"""
+    r"""|\balgorithms?["']?\s*[:=]\s*\[?[^\]\n]*["']none["']"""
+    r"""|["']?verify_(?:aud|iss|exp)["']?\s*[:=]\s*(?:False|false|0)\b"""
     r"""|\bignoreSignature\s*:\s*true\b"""
     r"""|\bJWT\.decode\([^)\n]*,\s*(?:nil|false|true|["'][^"']*["']|\w+)\s*,\s*false\b"""
     r"""|\b(?:ValidateIssuerSigningKey|RequireSignedTokens)\s*=\s*false\b|\bSignatureValidator\s*="""
@@ -1837,12 +1844,23 @@ def _written_access_cached(text: str) -> list[str]:
             if all(any(w in low for w in words) for words in needed)
             and (check.search(source) if isinstance(check, re.Pattern) else check(source))
         ]
+    if "def " in source and _PYTHON_WEB.search(source):  # Python handlers and checks, read by name binding
+        from limen.rules.pyweb import handler_flaws
+
+        found += [IMPLANT + why for why in handler_flaws(source)]
     if "@" in source:
         for domain in _ADDRESS_LET_IN.findall(source):
             found.append(
                 f"{AT_DOMAIN}{domain.lower()}: {IMPLANT}anyone with an address at @{domain} is let in"
             )
     return found
+
+
+# Python that routes requests, or compares a value with a fixed word: what `limen.rules.pyweb` reads
+_PYTHON_WEB = re.compile(
+    r"@\w+(?:\.\w+)*\.(?:get|post|put|patch|delete|route|api_route|websocket|middleware)\(|@api_view\b"
+    r"|\.startswith\(\s*[\"']|\.endswith\(\s*[\"']|==\s*[\"'][^\"'\n]{4,}[\"']\s*:|=\s*(?:Header|Query|Cookie)\("
+)
 
 
 def _logs_in(source: str) -> bool:
@@ -2436,8 +2454,9 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if dropped:
             return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if judged is None and (
-        fact.content in _STRUCTURED or (fact.name == "program" and _SECURITY_MINDED.search(text))
-    ):  # authentication code: a branch or a constant means what the code around it makes of it
+        fact.content in _STRUCTURED
+        or (fact.name == "program" and (_SECURITY_MINDED.search(text) or _RUNS_OR_HANDS_OUT.search(text)))
+    ):  # authentication code, or a call that runs code: a line means what the code around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
 
