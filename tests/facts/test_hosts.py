@@ -258,3 +258,51 @@ def test_the_projects_own_domain_is_named_after_its_origin(tmp_path: Path) -> No
     assert not hosts.project_domain("acme.evil-example.com", cwd)
     assert not hosts.project_domain("acme-metrics.io", cwd)
     assert not hosts.project_domain("api.ledgerline.io", "/")  # no repository: no own domain
+
+
+def test_a_self_hosted_forge_names_the_companys_domain(tmp_path: Path) -> None:
+    """An origin on the company's own forge (`gitlab.parcelwise.io`) makes its domain the project's; a public
+    forge's domain never is."""
+    (tmp_path / ".git").mkdir()
+    config = tmp_path / ".git" / "config"
+    config.write_text('[remote "origin"]\n\turl = git@gitlab.parcelwise.io:dispatch/api.git\n')
+    assert hosts.project_domain("bastion.int.parcelwise.io", str(tmp_path))
+    assert not hosts.project_domain("parcelwise-share.io", str(tmp_path))
+    config.write_text('[remote "origin"]\n\turl = git@gitlab.com:dispatch/api.git\n')
+    assert not hosts.project_domain("pages.gitlab.com", str(tmp_path))
+
+
+def _git(cwd: Path, *args: str) -> None:
+    import subprocess
+
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@x",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@x",
+    }
+    subprocess.run(
+        ["git", "-C", str(cwd), *args], check=True, capture_output=True, env={**env, "PATH": "/usr/bin:/bin"}
+    )
+
+
+def test_buckets_and_accounts_the_committed_infrastructure_names_are_the_projects(tmp_path: Path) -> None:
+    """A bucket (or its per-environment stem) or a cloud account a commit names is the project's own; a bucket
+    only the working tree names (written, not committed) or named nowhere is not."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "infra.ts").write_text(
+        "bucketName: `acme-ml-artifacts${prod ? '' : '-dev'}`,\nenv: { account: '418273645091' },\n"
+    )
+    _git(tmp_path, "add", "infra.ts")
+    _git(tmp_path, "commit", "-q", "-m", "infra")
+    (tmp_path / "notes.md").write_text("s3://acme-exfil-drop\n")  # written, never committed
+    cwd = str(tmp_path)
+    assert hosts.named_by_project("acme-ml-artifacts-dev.s3.amazonaws.com", "", cwd)
+    assert hosts.named_by_project("418273645091.dkr.ecr.eu-west-1.amazonaws.com", "", cwd)
+    assert hosts.named_by_project(
+        "sqs.eu-west-1.amazonaws.com", "https://sqs.eu-west-1.amazonaws.com/418273645091/q", cwd
+    )
+    assert not hosts.named_by_project("acme-exfil-drop.s3.amazonaws.com", "", cwd)
+    assert not hosts.named_by_project("bw-public-share.s3.amazonaws.com", "", cwd)
+    assert not hosts.named_by_project("999988887777.dkr.ecr.eu-west-1.amazonaws.com", "", cwd)
+    assert not hosts.named_by_project("acme-ml-artifacts-dev.s3.amazonaws.com", "", "/")  # no repository

@@ -1026,6 +1026,25 @@ def _parse_remotes(config: str, _stamp: tuple[int, int]) -> dict[str, tuple[str,
     return {name: tuple(urls) for name, urls in remotes.items()}
 
 
+# How Limen asks git about a repository: with git's own programs off (the file-system monitor, the untracked
+# cache, hooks)
+SAFE_GIT = (
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.untrackedCache=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+)
+# no prompts, no system or user configuration (the repository's own is overridden by `SAFE_GIT`)
+GIT_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "PATH": "/usr/bin:/bin",
+}
+
+
 def git_remotes(cwd: str) -> dict[str, tuple[str, ...]]:
     """The remotes (name -> url and pushurl values) of the repository `cwd` is in; {} if none."""
     try:
@@ -1072,7 +1091,51 @@ def project_domain(host: str, cwd: str) -> bool:
     def fold(word: str) -> str:
         return re.sub(r"[-_.]", "", word.lower())
 
-    return fold(name) in {fold(owner), fold(repo.rsplit("/", 1)[-1])}
+    names = {fold(owner), fold(repo.rsplit("/", 1)[-1])}
+    forge = identity[0].lower()
+    if forge not in FORGES.values() and not host_in(forge, REGISTRY_HOSTS):
+        names.add(fold(registrable_name(forge)))  # a self-hosted forge (`gitlab.acme.io`): acme's own domain
+    return fold(name) in names
+
+
+# A cloud account's number in an endpoint (`418273645091.dkr.ecr...`, `.../418273645091/queue`) and an object
+# store's bucket in its virtual-hosted name
+_ACCOUNT_NUMBER = re.compile(r"(?<!\d)\d{12}(?!\d)")
+_ENVIRONMENT_SUFFIX = re.compile(
+    r"[-_.](?:dev|development|prod|production|staging|stage|stg|test|qa|uat|sandbox)$"
+)
+_BUCKET_HOST = re.compile(
+    r"^([a-z0-9][a-z0-9.-]{4,62})\.(?:s3[.-][\w.-]*amazonaws\.com|storage\.googleapis\.com)$"
+)
+
+
+def named_by_project(host: str, url: str, cwd: str) -> bool:
+    """The destination is a cloud resource the project's committed files name: its bucket (`acme-artifacts`
+    of `acme-artifacts.s3.amazonaws.com`) or the account its endpoint is in (`418273645091.dkr.ecr...`). The
+    project's infrastructure code and CI name the buckets and accounts it runs on; a bucket of someone
+    else's is named nowhere in it. Only what a commit holds counts (`git grep` at HEAD): a name the agent has
+    just written into a file is not the project's yet."""
+    found = _BUCKET_HOST.match(host.lower())
+    # a bucket per environment is named in code by its stem (`acme-dags${prod ? '' : '-dev'}`)
+    names = (
+        list(dict.fromkeys([found.group(1), _ENVIRONMENT_SUFFIX.sub("", found.group(1))])) if found else []
+    )
+    if host.lower().endswith((".amazonaws.com", ".amazonaws.com.cn")):
+        names += _ACCOUNT_NUMBER.findall(host + " " + url)
+    return bool(names) and any(_committed_name(cwd, name) for name in names[:4])
+
+
+@lru_cache(maxsize=256)
+def _committed_name(cwd: str, name: str) -> bool:
+    """`name` appears in a file of the commit `cwd`'s repository is at (git's objects only, so no filter or
+    program the repository names runs)."""
+    import subprocess
+
+    command = ["git", "-C", cwd, *SAFE_GIT, "grep", "-q", "-F", "-I", "-e", name, "HEAD", "--"]
+    try:
+        return subprocess.run(command, capture_output=True, timeout=2, env=GIT_ENV).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
 
 
 _FETCHERS = frozenset({"curl", "wget"})

@@ -1332,7 +1332,9 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "databricks",
         R.INFRA_DESTROYER,
-        destroys_all=rf"{_W}(?:(?:fs\s+rm|workspace\s+delete){_E}.*{_W}(?:-r|--recursive){_E}|catalogs\s+delete"
+        # (a scratch folder of the file system, `dbfs:/tmp/...`, is anyone's to clear)
+        destroys_all=rf"{_W}(?:(?:fs\s+rm|workspace\s+delete){_E}(?!.*\sdbfs:/tmp/).*{_W}(?:-r|--recursive){_E}"
+        rf"|catalogs\s+delete"
         rf"|metastores\s+delete|bundle\s+destroy){_E}",
         destroys_one=rf"{_W}(?:delete|permanent-delete|rm){_E}",
         changes=rf"{_W}(?:create|update|delete|permanent-delete|rm|cp|mv|set|submit|run-now|deploy|destroy|import"

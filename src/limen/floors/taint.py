@@ -133,11 +133,12 @@ def _outgoing_history(cwd: str) -> list[str] | None:
     import os
     import subprocess
 
+    from limen.facts.hosts import GIT_ENV, SAFE_GIT
     from limen.normalize.paths import read_text
 
     def git(*args: str) -> str:
-        command = ["git", "-C", cwd, *_SAFE_GIT, *args]
-        done = subprocess.run(command, capture_output=True, timeout=3, check=True, env=_GIT_ENV)
+        command = ["git", "-C", cwd, *SAFE_GIT, *args]
+        done = subprocess.run(command, capture_output=True, timeout=3, check=True, env=GIT_ENV)
         return done.stdout.decode("utf-8", "replace")
 
     try:
@@ -174,22 +175,6 @@ def _modified_since(path: str, staged_at: float) -> bool:
 
 
 MAX_OUTGOING_FILES = 2000
-# git's own programs off: the file-system monitor, the untracked cache, hooks
-_SAFE_GIT = (
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.untrackedCache=false",
-    "-c",
-    "core.hooksPath=/dev/null",
-)
-# no prompts, no system or user configuration (the repository's own is overridden by `_SAFE_GIT`)
-_GIT_ENV = {
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-    "PATH": "/usr/bin:/bin",
-}
 
 
 def _sent_beyond_issuers(texts: list[str], action: Action, ctx: Context) -> bool:

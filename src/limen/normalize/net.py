@@ -370,7 +370,8 @@ def _invalid(
 
 
 # A file on this machine, however the URL spells it (`file://dist/app.zip`, the AWS CLI's `fileb://`)
-_LOCAL_FILE_SCHEMES = frozenset({"file", "fileb"})
+# Schemes that name a file here, or a place that is no machine (the CDK's `aws://ACCOUNT/REGION` environment)
+_LOCAL_FILE_SCHEMES = frozenset({"file", "fileb", "aws"})
 
 
 def url_destination(url: str, via_command: str = "") -> Destination | None:

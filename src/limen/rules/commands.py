@@ -1186,6 +1186,26 @@ _DROPPED_DATABASE = re.compile(
     r"^\s*DROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\"`\w-]+)\s*;?\s*$", re.IGNORECASE
 )
 _DATABASE_OPTIONS = ("-d", "--dbname", "-D", "--database", "--db")
+# `DROP TABLE [IF EXISTS] db.schema.name`: the object a statement drops, by its qualified name
+_DROPPED_OBJECT = re.compile(
+    r"\bdrop\s+(?:table|view|schema)\s+(?:if\s+exists\s+)?([\w\".`-]+)", re.IGNORECASE
+)
+
+
+def _drops_only_scratch(text: str) -> bool:
+    """Every statement of the text drops an object qualified by a test or development database's name
+    (`drop table if exists analytics_dev.dbt_jdoe.fct_old`): the test suite's or a developer's own copy."""
+    statements = [s for s in text.split(";") if s.strip()]
+    if not statements or len(statements) > 8:
+        return False
+    for statement in statements:
+        found = _DROPPED_OBJECT.search(statement)
+        parts = found.group(1).replace('"', "").replace("`", "").split(".") if found else []
+        if len(parts) < 2 or not _SCRATCH_DATABASE.fullmatch(parts[0]):
+            return False
+    return True
+
+
 _NOT_A_DATABASE = frozenset(
     {"-U", "-u", "--user", "--username", "-h", "--host", "-p", "--port", "-f", "--file"}
 )
@@ -1258,6 +1278,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
         (m := _DROPPED_DATABASE.search(t)) is not None and _SCRATCH_DATABASE.fullmatch(m.group(1).strip('"`'))
         for t in _sql_texts(command)
     )
+    scratch = scratch or any(_drops_only_scratch(t) for t in _sql_texts(command))
     if scratch and not _names_remote_server(command):
         return None  # `psql -d shop_test -c 'TRUNCATE ...'` on this machine: a test database reset
     local = Role.EMBEDDED_DATABASE in entry.roles or _names_loopback_server(command, action) or scratch

@@ -107,6 +107,7 @@ from limen.facts.hosts import (
     is_official_installer,
     issuers_for_host,
     issuers_of_credentials,
+    named_by_project,
     project_domain,
     project_repository,
     publishing_endpoint,
@@ -406,6 +407,12 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         return None  # `nc -zv host port`: whether the port answers, nothing sent
     if OWN_REMOTE in dest.flags:
         return None  # the project's own origin, read from its git configuration
+    if (
+        dest.host
+        and set(dest.flags) <= {"publishes"}
+        and named_by_project(dest.host, dest.url, action.cwd or ctx.workspace)
+    ):  # a bucket or a cloud account (its image registry) that the project's own infrastructure code names
+        return None
     leaving = leaves_project(dest, action)
     if leaving:
         strict = mode.strict_or_above and is_collection_service(dest.host)

@@ -169,9 +169,9 @@ def _route_flaws(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     return flaws
 
 
-def _in_order(function: ast.AST) -> list[ast.AST]:
+def _in_order(function: ast.AST) -> list[ast.stmt | ast.expr]:
     """The function's nodes in source order (assignments before the calls that use them)."""
-    nodes = [n for n in ast.walk(function) if hasattr(n, "lineno")]
+    nodes: list[ast.stmt | ast.expr] = [n for n in ast.walk(function) if isinstance(n, ast.stmt | ast.expr)]
     return sorted(nodes, key=lambda n: (n.lineno, n.col_offset))
 
 
