@@ -85,6 +85,9 @@ def analyse(
     args: tuple[str, ...] = (),
 ) -> None:
     prefix = ""
+    if lang == "php" and source.startswith("#!"):  # the CLI skips a script's `#!` line (`artisan`, `bin/console`)
+        line, newline, rest = source.partition("\n")
+        source = " " * len(line) + newline + rest
     if lang == "php" and not source.lstrip().startswith("<?"):
         prefix = "<?php "  # `php -r` code has no opening tag
     elif lang == "node" and source.startswith("#!"):
