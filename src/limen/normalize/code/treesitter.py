@@ -85,7 +85,7 @@ def analyse(
     args: tuple[str, ...] = (),
 ) -> None:
     prefix = ""
-    if lang == "php" and source.startswith("#!"):  # the CLI skips a script's `#!` line (`artisan`, `bin/console`)
+    if lang == "php" and source.startswith("#!"):  # the CLI skips a `#!` line (`artisan`, `bin/console`)
         line, newline, rest = source.partition("\n")
         source = " " * len(line) + newline + rest
     if lang == "php" and not source.lstrip().startswith("<?"):
