@@ -456,3 +456,18 @@ def test_a_random_key_with_a_word_like_run_is_still_a_key(text: str, secret: boo
     from limen.rules.secrets import find_secrets
 
     assert bool(find_secrets(text)) is secret
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("git push -u origin feature/DISP-431-driver-eta", False),  # a branch: words and a ticket number
+        ("git push origin --delete bugfix/PAY-2093-Retry-webhook-on-timeout", False),
+        ("curl -H 'X-Key: aB3dE5fG7hJ9kL1mN3pQ5rS7tUw' https://x.example", True),
+        ("export KEY=Ab3De-5Fg7H-j9Kl1-Mn3Pq-5Rs7T", True),  # dashes between random runs
+    ],
+)
+def test_a_slug_of_words_and_numbers_is_no_random_token(text: str, secret: bool) -> None:
+    from limen.rules.secrets import find_secrets
+
+    assert bool(find_secrets(text, weak=True)) is secret

@@ -1257,7 +1257,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}add-iam-policy-binding{_E}.*--member[=\s]+[\"']?(?:allUsers|allAuthenticatedUsers)"
         rf"|{_W}firewall-rules\s+(?:create|update){_E}.*--source-ranges[=\s]+[\"']?0\.0\.0\.0/0",
         changes=rf"{_W}(?:deploy|create|update|delete|set|patch|apply|import|cp|mv|rm|rsync|restore|start|stop|reset"
-        rf"|resize|(?:add|remove)-[\w-]+|ssh|scp|submit|run|execute|enable|disable){_E}",
+        rf"|resize|(?:add|remove)-[\w-]+|ssh|scp|submit|execute|enable|disable){_E}",  # (`run` is a group)
     ),
     _p(
         "gsutil",
@@ -1394,7 +1394,10 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "artisan",
         R.INFRA_DESTROYER,
-        destroys_one=rf"{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}",
+        # Laravel refuses these in production unless forced; by default they reach the local database. Forced,
+        # or another environment named than a local or testing one, they reach a database others use.
+        destroys_one=rf"(?=.*(?:{_W}--force{_E}|{_W}--env[=\s]+(?!(?:local|testing|test|dev|development){_E})\w))"
+        rf".*{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}",
         changes=rf"{_W}(?:migrate(?!:status)(?::\S+)?|db:(?:seed|wipe)){_E}",
     ),
     # Symfony's `bin/console` (Doctrine)

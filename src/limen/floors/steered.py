@@ -18,14 +18,9 @@ from limen.context import Context
 from limen.facts.programs import program
 from limen.floors.egress import carries_nothing, is_side_effect, mode_verdict
 from limen.model import Action, Capability, Decision, Finding, ReasonCode
+from limen.normalize.tools import reads_by_name
 
 _MESSAGES = frozenset({Capability.EMAIL_SEND.value, Capability.MESSAGE_SEND.value})
-# An MCP tool whose name starts with one of these reads: `get_file_contents`, `list_pull_requests`, a
-# prompt template (`prompts/get`) or a resource (`resources/read`), as the MCP door names them
-_READS = re.compile(
-    r"^(?:get|list|search|read|fetch|find|describe|view|show|query|lookup|retrieve|count|check|browse|inspect"
-    r"|explain|preview|diff|status|prompt|resources_read)(?:_|$)"
-)
 
 
 def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
@@ -55,10 +50,8 @@ def _acts_beyond_workspace(action: Action) -> str:
         entry = program(command.name)
         if entry is not None and entry.changes and _pattern(entry.changes).search(" ".join(command.argv[1:])):
             return f"changes what {command.name} controls"
-    if action.tool.startswith("mcp__") and action.tool.count("__") >= 2:
-        name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", action.tool.split("__", 2)[2]).lower().replace("-", "_")
-        if not _READS.search(name):
-            return "calls a tool that changes what its server controls"
+    if action.tool.startswith("mcp__") and action.tool.count("__") >= 2 and not reads_by_name(action.tool):
+        return "calls a tool that changes what its server controls"
     return ""
 
 

@@ -23,6 +23,7 @@ from limen.normalize.tools import (
     classify,
     code_runner,
     destroys_store,
+    reads_by_name,
     words_of,
 )
 from limen.patches import targets as patch_targets
@@ -91,7 +92,10 @@ def _forge_destinations(
     name = str(arguments.get(repo_key, "")).strip().strip("/")
     owner = str(arguments.get(owner_key, "")).strip().strip("/") if owner_key else ""
     full = f"{owner}/{name}" if owner and "/" not in name else name
-    flag = "own_remote" if project_repository(cwd) == (host, full.lower()) else "foreign_remote"
+    own = project_repository(cwd)
+    if own is not None and own[1] == full.lower() and own[0] != host and host.split(".")[0] in own[0]:
+        host = own[0]  # the forge's server is the company's own (`gitlab.acme.io`), as the origin says
+    flag = "own_remote" if own == (host, full.lower()) else "foreign_remote"
     found = net.destinations_in_text(f"https://{host}/{full}")
     if not found:  # a name no URL can carry: somewhere on the forge, not shown to be the project's
         return [Destination(host=host, scheme="https", flags=("foreign_remote",))]
@@ -282,7 +286,11 @@ def _normalize(
     for key in spec.recipients:
         for value in _path_values(arguments.get(key)):
             destinations.extend(net.recipient_destinations(value))
-    if spec.repository[0] and (capability or spec.capability) != Capability.FILESYSTEM_READ.value:
+    if (
+        spec.repository[0]
+        and (capability or spec.capability) != Capability.FILESYSTEM_READ.value
+        and not reads_by_name(tool)
+    ):  # `get_merge_request`, `list_issues`: a forge's reads send nothing of the project's
         destinations.extend(_forge_destinations(spec.repository, arguments, cwd))
 
     if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(tool, arguments)):

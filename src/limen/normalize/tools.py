@@ -302,6 +302,19 @@ def _forge_repository(tool: str, keys: dict[str, str], arguments: dict[str, obje
     return forge, owner, repo
 
 
+# A tool whose name starts with one of these reads: `get_file_contents`, `list_pull_requests`, a prompt
+# template (`prompts/get`) or a resource (`resources/read`), as the MCP door names them
+_READS = re.compile(
+    r"^(?:get|list|search|read|fetch|find|describe|view|show|query|lookup|retrieve|count|check|browse|inspect"
+    r"|explain|preview|diff|status|prompt|resources_read)(?:_|$)"
+)
+
+
+def reads_by_name(tool: str) -> bool:
+    """The tool's own name (an MCP tool's, after its server) says it only reads."""
+    return bool(_READS.search(words_of(tool.split("__", 2)[-1] if tool.startswith("mcp__") else tool)))
+
+
 @lru_cache(maxsize=4096)
 def words_of(name: str) -> str:
     """`sendEmail`, `send-email` and `send_email` all become `send_email` (tool and argument names recur on

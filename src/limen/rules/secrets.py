@@ -952,6 +952,9 @@ def _benign_context(text: str, start: int) -> bool:
     return bool(key) and not _BENIGN_CONTEXT_WORDS.isdisjoint(_key_words(key))
 
 
+_WORDLIKE = re.compile(r"[a-z]+|[A-Z]+|[0-9]+|[A-Z][a-z]+")
+
+
 def _entropy_hit(text: str, start: int, token: str) -> bool:
     """A long random-looking token: weak evidence on its own, hence only `possible_high_entropy_secret`."""
     bare = token.strip("=.-_~")
@@ -966,6 +969,9 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
         return len(bare) >= 32 and shannon(bare) >= 3.5
     if not (digits and upper and lower):
         return False
+    parts = re.split(r"[/_-]", bare)
+    if len(parts) >= 3 and all(_WORDLIKE.fullmatch(p) for p in parts if p):
+        return False  # a slug of words and numbers (`feature/DISP-431-driver-eta`), no key's randomness
     longest_lower = max((len(run) for run in re.findall(r"[a-z]+", bare)), default=0)
     # words in camelCase identifiers (`parseConfigurationV2`, `callback2024Q1`), where digits come in a run
     # or two; a random key of that length has them scattered all along it
