@@ -337,7 +337,7 @@ SECURITY_CHECKS = re.compile(
     r"(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|semgrep|codeql(?:-action)?|trivy(?:-action)?|grype|"
     r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action|"
     r"(?:npm|yarn|pnpm|composer|cargo|bundle)\s+audit|bundler-audit|brakeman|safety\s+check|cargo\s+deny|"
-    r"dependency-check)\b"
+    r"dependency-check|Security/(?:SAST|Secret-Detection|Dependency-Scanning|Container-Scanning|DAST|IaC))\b"
 )
 # A workload handed its node, in a manifest or a pod spec (YAML or JSON): privileged, the host's process,
 # network or IPC namespace, the host's root or engine socket mounted
@@ -1051,7 +1051,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "claude",
         R.AGENT,
-        disables=rf"{_W}--dangerously-skip-permissions{_E}|{_W}--permission-mode(?:=|\s+)bypassPermissions{_E}",
+        disables=rf"{_W}--dangerously-skip-permissions{_E}|{_W}--permission-mode(?:=|\s+)bypassPermissions{_E}"
+        r"|disableAllHooks[\"']?\s*:\s*true",  # `--settings JSON` that turns hooks off
         changes_settings=rf"{_W}(?:config\s+(?:set|add|remove|rm)|mcp\s+(?:add|add-json|add-from-claude-desktop|remove))"
         rf"{_E}",
         settings_files=(
@@ -1249,13 +1250,16 @@ PROGRAMS: tuple[Program, ...] = (
         "gcloud",
         R.INFRA_DESTROYER,
         R.SENDS,  # uploads to its store (`cp FILE s3://...`)
-        destroys_all=rf"{_W}projects\s+delete{_E}",
-        destroys_one=rf"{_W}delete{_E}",
+        destroys_all=rf"{_W}projects\s+delete{_E}|{_W}storage\s+rm{_E}.*{_W}(?:-r|--recursive){_E}",
+        destroys_one=rf"{_W}(?:delete|storage\s+rm){_E}",
         store_service="storage",
         grants=rf"{_W}add-iam-policy-binding{_E}.*--role[=\s]+roles/(?:owner|editor|iam\.\w*[Aa]dmin)"
         # everyone on the internet made a member, or a firewall opened to every address
         rf"|{_W}add-iam-policy-binding{_E}.*--member[=\s]+[\"']?(?:allUsers|allAuthenticatedUsers)"
         rf"|{_W}firewall-rules\s+(?:create|update){_E}.*--source-ranges[=\s]+[\"']?0\.0\.0\.0/0",
+        # a bucket's retention lock lifted, an organisation policy's enforcement switched off, TLS checks off
+        disables=rf"{_W}--clear-retention-period{_E}|{_W}org-policies\s+disable-enforce{_E}"
+        rf"|{_W}config\s+set\s+auth/disable_ssl_validation\s+(?:true|True|1){_E}",
         changes=rf"{_W}(?:deploy|create|update|delete|set|patch|apply|import|cp|mv|rm|rsync|restore|start|stop|reset"
         rf"|resize|(?:add|remove)-[\w-]+|ssh|scp|submit|execute|enable|disable){_E}",  # (`run` is a group)
     ),
@@ -1397,7 +1401,9 @@ PROGRAMS: tuple[Program, ...] = (
         # Laravel refuses these in production unless forced; by default they reach the local database. Forced,
         # or another environment named than a local or testing one, they reach a database others use.
         destroys_one=rf"(?=.*(?:{_W}--force{_E}|{_W}--env[=\s]+(?!(?:local|testing|test|dev|development){_E})\w))"
-        rf".*{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}",
+        rf".*{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}"
+        # queued work dropped: pending jobs never run
+        rf"|{_W}(?:queue:(?:flush|clear)|horizon:clear){_E}",
         changes=rf"{_W}(?:migrate(?!:status)(?::\S+)?|db:(?:seed|wipe)){_E}",
     ),
     # Symfony's `bin/console` (Doctrine)

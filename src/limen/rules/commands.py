@@ -460,12 +460,26 @@ def _find_filters(argv: tuple[str, ...], *, negation_narrows: bool = False) -> b
     return False
 
 
+_NAME_TESTS = frozenset({"-path", "-ipath", "-name", "-iname", "-wholename"})
+
+
 def _source_glob(argv: tuple[str, ...]) -> str:
     """The program-code extensions (`facts.paths.PROGRAMS`) a find's name tests select (`-name '*.py'`,
     `-name '*.rs' -o -name '*.py'`), space-separated, or "": a find narrowed to nothing but languages'
     files matches the project's code in them."""
     from limen.facts.paths import PROGRAMS
 
+    # a folder or name left out (`-not -path './vendor/*'`) spares that much: the rest of the code still goes
+    kept: list[str] = []
+    skip = 0
+    for i, word in enumerate(argv):
+        if skip:
+            skip -= 1
+        elif word in ("!", "-not") and argv[i + 1 : i + 2] and argv[i + 1] in _NAME_TESTS:
+            skip = 2
+        else:
+            kept.append(word)
+    argv = tuple(kept)
     names = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-name", "-iname")]
     if not names or any(w in ("-path", "-newer", "-mtime", "-size", "-regex", "!", "-not") for w in argv):
         return ""
@@ -1126,7 +1140,7 @@ _SQL_GRANTS = re.compile(
     r"|\bcreate\s+(?:user|role)\b.*\bsuperuser\b"
     r"|\b(?:disable|no\s+force)\s+row\s+level\s+security\b|\bdrop\s+policy\b"
     r"|\balter\s+share\b.*\badd\s+accounts?\b"  # a Snowflake share handed to another account
-    r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_?admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
+    r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
 )
 
