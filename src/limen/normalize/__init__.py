@@ -20,6 +20,7 @@ from limen.normalize.tools import (
     KNOWN_TOOLS,
     SQL_KEYS,
     ToolSpec,
+    changes_controls,
     classify,
     code_runner,
     destroys_store,
@@ -295,6 +296,8 @@ def _normalize(
 
     if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(tool, arguments)):
         notes.append(DESTROYS_STORE + what)
+    if tool.startswith("mcp__") and not reads_by_name(tool) and (what := changes_controls(tool, arguments)):
+        notes.append(what)
     if spec.names_only:
         notes.append(NAMES_ONLY)
     for key in spec.searches:

@@ -207,6 +207,71 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
         and any(isinstance(v, str) and v.strip().lower() in _WILDCARDS for v in arguments.values())
     ):  # `dns_delete_record(record="*")`, `create_refund(charge="*", amount="all")`
         return "a delete or refund of everything (a wildcard argument)"
+    if (
+        arguments is not None
+        and _UNDOES.search(words)
+        and any(
+            words_of(k) in ("prefix", "path_prefix", "key_prefix") and v in ("", "/")
+            for k, v in arguments.items()
+        )
+    ):  # `delete_objects(bucket=b, prefix="")`: every object in the bucket
+        return "a delete of every object (an empty prefix)"
+    return ""
+
+
+# Arguments that keep a control on, set off (`prevent_secrets: false`, `approvals_before_merge: 0`,
+# `only_allow_merge_if_pipeline_succeeds: false`), and tools named for lifting one (`unprotect_branch`)
+_CONTROL_KEYS = re.compile(
+    r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
+    r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
+)
+_OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
+_LIFTS = re.compile(
+    r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging))(_|$)"
+)
+# Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
+_ACCESS_KEYS = frozenset({"access_level", "role", "permission", "permissions", "level", "base_role"})
+_ADMIN_LEVELS = re.compile(
+    r"^(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write)$", re.I
+)
+_GRANTS = re.compile(r"(^|_)(?:add|invite|grant|create|update|set)(_|$)")
+# A branch whose deletion loses what every other one is cut from
+_DEFAULT_BRANCHES = frozenset({"main", "master", "production", "prod", "release", "trunk", "develop"})
+
+
+def _off(value: object, *, counts: bool) -> bool:
+    """`false`, `"disabled"`, `"never"`; a zero only where the value counts something (approvals)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return counts and value == 0
+    return isinstance(value, str) and value.strip().lower() in _OFF_WORDS
+
+
+CONTROL_OFF = "control-off:"  # the normaliser's notes for such a call, with what it does
+ADMIN_GRANTED = "admin-granted:"
+BRANCH_DELETED = "default-branch-deleted:"
+
+
+def changes_controls(tool: str, arguments: dict[str, object]) -> str:
+    """A note for what an MCP tool's call does to a control ("" for nothing): switches one off by an argument
+    or by its name (`CONTROL_OFF`), grants administrator access (`ADMIN_GRANTED`), or deletes the default
+    branch (`BRANCH_DELETED`)."""
+    words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
+    if _LIFTS.search(words):
+        return f"{CONTROL_OFF}a tool that lifts a protection ({words})"
+    for key, value in arguments.items():
+        name = words_of(key)
+        if _CONTROL_KEYS.search(name) and _off(value, counts="approv" in name):
+            return f"{CONTROL_OFF}{name} set to {value!r}"
+    if _GRANTS.search(words) and any(
+        words_of(k) in _ACCESS_KEYS and _ADMIN_LEVELS.match(str(v).strip()) for k, v in arguments.items()
+    ):
+        return f"{ADMIN_GRANTED}administrator access granted by {words}"
+    if re.search(r"(^|_)delete_branch(_|$)", words) and any(
+        str(v).strip().lower() in _DEFAULT_BRANCHES for k, v in arguments.items() if "branch" in words_of(k)
+    ):
+        return f"{BRANCH_DELETED}the default branch deleted"
     return ""
 
 

@@ -62,7 +62,14 @@ from limen.facts.programs import (
 from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
 from limen.normalize.code import SCRATCH_DATABASE_NOTE, SQL_NOTE
 from limen.normalize.paths import canonical, is_within
-from limen.normalize.tools import DB_WRITE, DESTROYS_STORE, SQL_KEYS
+from limen.normalize.tools import (
+    ADMIN_GRANTED,
+    BRANCH_DELETED,
+    CONTROL_OFF,
+    DB_WRITE,
+    DESTROYS_STORE,
+    SQL_KEYS,
+)
 from limen.rules import rule
 from limen.rules.derived import memo
 from limen.rules.written import applied_manifests
@@ -1384,6 +1391,10 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
             found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, f"a program runs {what}")
             if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
                 worst = found
+        if note.startswith(BRANCH_DELETED):  # `delete_branch(branch=main)`: what every other one is cut from
+            found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, note[len(BRANCH_DELETED) :])
+            if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
+                worst = found
         if note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
             found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, detail)
@@ -1913,6 +1924,10 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
         if why:
             yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, why)
             return
+    lifted = next((n[len(CONTROL_OFF) :] for n in action.notes if n.startswith(CONTROL_OFF)), "")
+    if lifted:  # `update_push_rule(prevent_secrets=false)`, `unprotect_branch(main)`
+        yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"a control switched off: {lifted}")
+        return
     weakened = _sql_matches(action, _SQL_WEAKENS)
     if weakened:  # `ALTER ACCOUNT UNSET NETWORK_POLICY`, `MINS_TO_BYPASS_MFA`, recovery switched off
         yield _finding(
@@ -2060,6 +2075,10 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL widens access ({granted})")
         return
     widened = _forge_widening(action) if not action.commands else ""
+    granted = next((n[len(ADMIN_GRANTED) :] for n in action.notes if n.startswith(ADMIN_GRANTED)), "")
+    widened = (
+        widened or granted
+    )  # `add_project_member(access_level=50)`, `add_collaborator(permission=admin)`
     if widened:  # `mcp__github__update_repository(private=false)`, `add_collaborator(permission=admin)`
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"{action.tool} {widened}")
         return
@@ -2109,20 +2128,13 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
 
 def _forge_widening(action: Action) -> str:
     """What a forge tool's call opens up, as `gh`'s table entry judges the same through the CLI: a
-    repository made public, admin rights granted, a branch's protection loosened; "" for none."""
+    repository made public, a branch's protection loosened; "" for none (admin rights granted are the
+    normaliser's `ADMIN_GRANTED` note, for any tool)."""
     if not any({"own_remote", "foreign_remote"} & set(d.flags) for d in action.destinations):
         return ""
     args = action.arguments
     if args.get("private") is False or str(args.get("visibility", "")).lower() == "public":
         return "makes a repository public"
-    if str(args.get("permission", args.get("role", ""))).lower() in (
-        "admin",
-        "maintain",
-        "owner",
-        "push",
-        "write",
-    ):
-        return "grants admin rights on a repository"
     loosened = any(v is False or v == 0 or v is None for v in args.values())
     if "protection" in action.tool.lower() and loosened:
         return "loosens a branch's protection"
