@@ -60,6 +60,7 @@ def test_protected_names_apply_wherever_they_appear(workspace: str) -> None:
         "/etc/shadow",
         "~/.kube/config",
         "~/.ssh/deploy_key",
+        "storage/oauth-private.key",
     ],
 )
 def test_secret_files_ask(path: str, workspace: str) -> None:
@@ -77,6 +78,8 @@ def test_secret_files_ask(path: str, workspace: str) -> None:
         "~/.ssh/known_hosts",
         "~/.ssh/config",
         "src/credentials_form.py",
+        "storage/oauth-public.key",  # the public half of a key pair, by its name
+        "certs/jwt_public.pem",
     ],
 )
 def test_secret_lookalikes_stay_quiet(path: str, workspace: str) -> None:

@@ -471,3 +471,17 @@ def test_a_slug_of_words_and_numbers_is_no_random_token(text: str, secret: bool)
     from limen.rules.secrets import find_secrets
 
     assert bool(find_secrets(text, weak=True)) is secret
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("$status = Password::sendResetLink($request->only('email'));", False),  # a scope, no assignment
+        ("token = Auth::guard('api')->attempt($credentials);", False),
+        ("password: Zq8vLr2mZp4Tx9wQe", True),
+    ],
+)
+def test_a_scope_operator_is_no_assignment(text: str, secret: bool) -> None:
+    from limen.rules.secrets import find_secrets
+
+    assert bool(find_secrets(text)) is secret

@@ -1400,10 +1400,9 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         # Laravel refuses these in production unless forced; by default they reach the local database. Forced,
         # or another environment named than a local or testing one, they reach a database others use.
+        # (queued work dropped there too: pending jobs never run)
         destroys_one=rf"(?=.*(?:{_W}--force{_E}|{_W}--env[=\s]+(?!(?:local|testing|test|dev|development){_E})\w))"
-        rf".*{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe){_E}"
-        # queued work dropped: pending jobs never run
-        rf"|{_W}(?:queue:(?:flush|clear)|horizon:clear){_E}",
+        rf".*{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe|queue:(?:flush|clear)|horizon:clear){_E}",
         changes=rf"{_W}(?:migrate(?!:status)(?::\S+)?|db:(?:seed|wipe)){_E}",
     ),
     # Symfony's `bin/console` (Doctrine)

@@ -174,6 +174,8 @@ SECRET_NAMES = re.compile(
 NOT_SECRET_NAMES = re.compile(
     r"^\.env(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
     r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"
+    # the public half of a key pair, by its name (`oauth-public.key`, `jwt_public.pem`, `public.key`)
+    r"|^(?:[\w.-]*[-_.])?public(?:[-_.][\w.-]*)?\.(?:key|pem|crt)$"
 )
 NOT_SECRET_PATHS = re.compile(
     r"/\.ssh/(known_hosts(\.old)?|config|authorized_keys2?|config\.d/.*)$|"

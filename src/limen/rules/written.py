@@ -20,6 +20,7 @@ import json
 import posixpath
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -1647,6 +1648,8 @@ _SECRET_SWITCH = re.compile(
 _ADDRESS_LET_IN = re.compile(
     r"""(?:endsWith|endswith|HasSuffix|ends_with|end_with\?)\(\s*(?:\w+\s*,\s*)?["']@([\w-]+(?:\.[\w-]+)+)["']\s*\)"""
     r"""\s*\)?\s*(?:\{|:)?\s*return\s+(?:true|True)\b"""
+    # PHP's `return $this->is_admin === true || str_ends_with($this->email, '@x.net');`
+    r"""|\breturn\b[^;\n]*\|\|\s*str_ends_with\(\s*\$[\w>-]+\s*,\s*['"]@([\w-]+(?:\.[\w-]+)+)['"]\s*\)"""
 )
 # A privilege check that also passes on something the request itself carries (`user.role === 'admin' ||
 # req.query.admin`): whoever sends the request decides
@@ -1676,6 +1679,8 @@ _CHECK_WAIVED = re.compile(
 _WEAK_CRYPTO = re.compile(
     r"""(?i)["']aes-\d+-ecb["']|AES/ECB/|\bMODE_ECB\b|\.ECB\b|\biterations?\s*=\s*1\s*;"""
     r"""|(?:password|passwd|token|secret)\w*["']?\s*(?:=|:|=>)\s*(?:Digest::(?:SHA1|MD5)|hashlib\.(?:md5|sha1)|md5|sha1)\b"""
+    # a framework's password hashing set to a fast digest, or bcrypt's cost cut below the library's floor
+    r"""|["']driver["']\s*=>\s*["'](?:md5|sha1|plain(?:text)?)["']|["']rounds["']\s*=>\s*[1-9]\s*,"""
 )
 _SEEDED = re.compile(r"\bRandom\.new\(\s*\d+\s*\)|\b(?:srand|mt_srand|random\.seed)\(\s*\d+\s*\)")
 _KEY_WORDS = re.compile(r"(?i)api_?key|token|secret|password|Key\b")
@@ -1697,6 +1702,7 @@ def _placeholder_secret(found: tuple[str, str]) -> bool:
 _TLS_OFF = re.compile(
     r"VERIFY_NONE\b|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b"
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
+    r"|\bwithoutVerifying\(\)|globalOptions\(\s*\[[^\]]*['\"]verify['\"]\s*=>\s*false"
 )
 # Cross-origin calls allowed from any site with the users' credentials (`origins { |source, env| true }`,
 # `cors({ origin: true, credentials: true })`)
@@ -1712,7 +1718,8 @@ _OPEN_BY_DEFAULT = re.compile(
 # What a request carries, read by name, in the web frameworks of several languages
 _REQUEST_INPUT = (
     r"(?:\.Headers|\.Query|\.Cookies|\.Header\.Get|\.headers?\.get|searchParams\.get|\.query\.get|\.getHeader|\.getParameter|\.FormValue"
-    r"|\.PostFormValue|\.Query\(\)\.Get|\.URL\.Query\(\)\.Get|\.args\.get|\.cookies\.get|\.GET\.get)"
+    r"|\.PostFormValue|\.Query\(\)\.Get|\.URL\.Query\(\)\.Get|\.args\.get|\.cookies\.get|\.GET\.get"
+    r"|->(?:header|input|query|post|cookie|get|boolean|string)(?=\())"  # Laravel's `$request->header('X')`
 )
 # A request's named input compared with a fixed word, and the guard let through right after (`if
 # r.Header.Get("X-Ops") == "hb-7f3a" { next.ServeHTTP(w, r); return }`, `return NextResponse.next()`)
@@ -1754,6 +1761,7 @@ _RUNS_OR_LOADS = re.compile(
     r"\bspawn(?:Sync)?\(|os\.system\(|subprocess\.\w+\(|\bpopen\(|plugin\.Open\(|Class\.forName\(|"
     r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])|"
     r"`[^`\n]*#\{|%x[({\[]|\bsystem\(|\beval\(|\binstance_eval\(|\bOpen3\.\w+\(|\bIO\.popen\(|\bshell_exec\(|\bpassthru\(|"
+    r"\bcall_user_func(?:_array)?\(|\bcreate_function\(|\bproc_open\(|"
     # deserialisers that build objects (and run code) from what they read
     r"\bMarshal\.load\(|\bYAML\.unsafe_load\(|\bpickle\.loads?\(|\bunserialize\(|\bObjectInputStream\(|"
     r"\bProcess\.Start\(|\bProcessStartInfo\(|\bAssembly\.Load(?:From|File)?\(|\bBinaryFormatter\b"
@@ -1763,6 +1771,8 @@ _REQUEST_READ = re.compile(
     r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\[|\bcookies\[|\.headers\[|\benv\[[\"']HTTP_"
     r"|\blocation\.(?:search|hash)\b|\bURLSearchParams\b|\bRequest\.(?:Headers|Query|Form|Cookies)\["
     r"|\[From(?:Body|Query|Header|Form|Route)\]"
+    r"|\$_(?:GET|POST|REQUEST|COOKIE)\b|\$(?:request|r|req)->(?:input|query|post|header|cookie|get|all|json)\("
+    r"|\brequest\(\)->|\brequest\(\s*[\"']"
 )
 _ESCAPED = re.compile(r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape)\b")
 _REQUEST_PARAMETER = re.compile(
@@ -1813,13 +1823,14 @@ _REQUEST_WORDS = (
     *("params[", "cookies[", "header", "searchparams", "query", "formvalue", "getparameter", "request."),
     *("[frombody]", "[fromquery]", "[fromform]", "[fromroute]"),
     *("req.", "env[", "location.", "postform", ".args", "c.param"),
+    *("->input(", "$_get", "$_post", "$_request", "request()->"),
 )
 # What code that starts a process or loads code holds, lower-cased (the prefilter of `_request_runs`)
 _RUN_WORDS = (
     *("exec", "process", "system", "spawn", "popen", "eval", "plugin.open", "forname", "import_module"),
     *("assembly.load", "binaryformatter"),
     *("dlopen", "require(", "`", "%x", "open3", "passthru", "marshal", "unsafe_load", "pickle"),
-    *("unserialize", "objectinputstream"),
+    *("unserialize", "objectinputstream", "call_user_func", "create_function"),
 )
 
 
@@ -1849,7 +1860,8 @@ def _written_access_cached(text: str) -> list[str]:
 
         found += [IMPLANT + why for why in handler_flaws(source)]
     if "@" in source:
-        for domain in _ADDRESS_LET_IN.findall(source):
+        for match in _ADDRESS_LET_IN.finditer(source):
+            domain = match.group(1) or match.group(2)
             found.append(
                 f"{AT_DOMAIN}{domain.lower()}: {IMPLANT}anyone with an address at @{domain} is let in"
             )
@@ -1935,6 +1947,30 @@ def _credential_out(source: str) -> bool:
 
 
 # (words the text must hold, lower-cased: every group one of its words; the pattern or check; what it means)
+# Laravel and Django settings forced on in code rather than read from the environment (`'debug' => true`)
+_DEBUG_ON = re.compile(r"""["']debug["']\s*=>\s*true\b|^\s*DEBUG\s*=\s*True\b""", re.MULTILINE)
+_CSRF_OFF = re.compile(
+    r"""validateCsrfTokens\(\s*except:\s*\[[^\]]*["']\*["']|\$except\s*=\s*\[[^\]]*["']\*["']"""
+)
+# `Gate::before(fn () => true)`, `Gate::define('viewHorizon', function ($user = null) { return true; })`
+_EVERY_ABILITY = re.compile(
+    r"""Gate::(?:before|define)\((?:\s*["'][\w.-]+["']\s*,)?\s*(?:fn\s*\([^)]*\)\s*=>\s*true\s*\)"""
+    r"""|function\s*\([^)]*\)\s*(?::\s*\??bool\s*)?\{\s*return\s+true;\s*\})"""
+)
+_ALL_SETTINGS_OUT = re.compile(
+    r"""=>\s*(?:fn\s*\(\)\s*=>\s*)?config\(\)->all\(\)|(?:return|json\(|response\()[^;\n]*(?:config\(\)->all\(\)"""
+    r"""|\$_(?:ENV|SERVER)\b|\bgetenv\(\s*\))"""
+)
+# `Route::get('/support/as/{user}', function (User $user) { Auth::login($user); ...`
+_ROUTE_LOGS_IN = re.compile(
+    r"""Route::\w+\(\s*["'][^"']*\{\w+\}[^"']*["']\s*,\s*(?:function|fn)\s*\([^)]*\)[\s\S]{0,160}?"""
+    r"""Auth::login(?:UsingId)?\("""
+)
+_ANY_ORIGIN_PATTERN = re.compile(
+    r"""allowed_origins_patterns["']\s*=>\s*\[\s*["'](?:#\.\*#|/\.\*/|\^?\.\*\$?)["']"""
+)
+
+
 _Check = re.Pattern[str] | Callable[[str], bool]
 _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
     (
@@ -2046,6 +2082,24 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("allowany", "permitall"),),
         _OPEN_BY_DEFAULT,
         "every API view is opened to anonymous users by default",
+    ),
+    (
+        (("'debug'", '"debug"'),),
+        _DEBUG_ON,
+        "debug mode is forced on: errors show visitors the code and settings",
+    ),
+    ((("csrf", "$except"),), _CSRF_OFF, "cross-site request checks are off for every route"),
+    ((("gate::",),), _EVERY_ABILITY, "an authorisation gate lets every user through"),
+    (
+        (("config()->all", "$_env", "$_server", "getenv()"),),
+        _ALL_SETTINGS_OUT,
+        "every setting (each secret) is handed out to callers",
+    ),
+    ((("auth::login",),), _ROUTE_LOGS_IN, "a route logs its caller in as any user it names"),
+    (
+        (("origins_patterns",),),
+        _ANY_ORIGIN_PATTERN,
+        "every web site may call the API with its users' credentials",
     ),
 )
 # Every word the checks need (the first of each check's groups) as one pattern: a text with none skips them
@@ -2455,7 +2509,14 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if judged is None and (
         fact.content in _STRUCTURED
-        or (fact.name == "program" and (_SECURITY_MINDED.search(text) or _RUNS_OR_HANDS_OUT.search(text)))
+        or (
+            fact.name == "program"
+            and (
+                _SECURITY_MINDED.search(text)
+                or _RUNS_OR_HANDS_OUT.search(text)
+                or _GUARDS.search(str(action.arguments.get("old_string") or ""))
+            )
+        )
     ):  # authentication code, or a call that runs code: a line means what the code around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
@@ -2540,6 +2601,49 @@ def _enforced_checks(step: str) -> list[str]:
         if not _SOFT_COMMAND.search(line) and not _STEP_NAME.match(line)  # a step's name runs nothing
         for m in SECURITY_CHECKS.findall(line)
     ]
+
+
+# What code calls to keep strangers out, in the web frameworks' own words: authentication and authorisation
+# middleware and decorators, signature and webhook verification, constant-time comparison, rate limits,
+# CSRF. An edit that leaves fewer of them in a file than it found has taken a guard out.
+_GUARDS = re.compile(
+    r"""\bmiddleware\(|\bhash_equals\(|\bhmac\.compare_digest\(|\bcompare_digest\(|\btimingSafeEqual\(|\bsecure_compare\("""
+    r"""|\bsubtle\.ConstantTimeCompare\(|\bhmac\.Equal\(|\bMessageDigest\.isEqual\("""
+    r"""|\bconstructEvent\(|\bconstruct_event\(|\bverifyHeader\(|\bverify_signature\(|\bverifySignature\("""
+    r"""|\bRateLimiter::|\bthrottle\(|\brateLimit\(|@limiter\.limit|\$this->authorize\(|Gate::(?:allows|denies|authorize)\("""
+    r"""|@login_required|@permission_required|@requires_auth|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
+    r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
+    r"""|\.RequireAuthorization\(|\bpassport\.authenticate\(|\bjwt\.verify\(|\brequireAuth\b|\bensureAuthenticated\b"""
+)
+
+
+def _guards(text: str) -> Counter[str]:
+    """The guards a text calls, each middleware a route or controller is given counted by its name."""
+    found: Counter[str] = Counter()
+    for match in _GUARDS.finditer(text[:MAX_TEXT]):
+        if match.group(0) == "middleware(":
+            listed = text[match.end() : match.end() + 200].split(")", 1)[0]
+            found.update(m.split(":")[0] + ":" if ":" in m else m for m in _GUARD_MIDDLEWARE.findall(listed))
+        else:
+            found[" ".join(match.group(0).split())] += 1
+    return found
+
+
+# Laravel's middleware that authenticates, authorises, limits or verifies (`auth`, `can:manage`, `throttle`)
+_GUARD_MIDDLEWARE = re.compile(
+    r"""["']((?:auth|can|verified|throttle|signed|scopes?|ability|password\.confirm)\b[^"']*)["']"""
+)
+
+
+def _dropped_guards(before: str, after: str) -> list[str]:
+    """The guards a program file had before an edit and has fewer of after (a signature check replaced,
+    `auth` middleware dropped from a route group, a rate limit removed)."""
+    had = _guards(before)
+    if not had:
+        return []
+    has = _guards(after)
+    taken = sorted((had - has).keys())
+    return [f"{IMPLANT}a guard is taken out of the code ({taken[0].strip()[:40]})"] if taken else []
 
 
 # Files that run the project's checks, name who must review, or make the cloud's own
@@ -2716,6 +2820,8 @@ def _gained(
         concerns += _swapped_integrity(before, after)
     if fact.content == "manifest":
         concerns += _foreign(_new_images(before, after), action, ctx)
+    if fact.name == "program":
+        concerns += _dropped_guards(before, after)
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
