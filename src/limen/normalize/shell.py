@@ -1763,6 +1763,24 @@ def _h_rails(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
         _interpreter(["ruby"], state, (*via, "rails console"), level, stdin)
 
 
+def _h_artisan(
+    argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
+) -> None:
+    """`php artisan tinker --execute=CODE` (or fed on its input) runs PHP in the application, with its
+    database, mailer and settings: the code is read as `php -r CODE` would be."""
+    _generic(argv, state, _basename(argv[0]))
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    if words[:1] != ["tinker"]:
+        return
+    code = next((w.split("=", 1)[1] for w in argv[1:] if w.startswith("--execute=")), None)
+    if code is None and "--execute" in argv[:-1]:
+        code = argv[argv.index("--execute") + 1]
+    if code is not None:
+        _interpreter(["php", "-r", code], state, (*via, "artisan tinker"), level, None)
+    elif stdin is not None:  # `echo 'User::query()->delete();' | php artisan tinker`
+        _interpreter(["php"], state, (*via, "artisan tinker"), level, stdin)
+
+
 def _h_ed(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     """`ed FILE <<< COMMANDS`: a command line of ed's that starts with `!` runs in a shell; the file is
     read (and written by `w`)."""
@@ -4878,6 +4896,7 @@ _HANDLERS: dict[str, Handler] = {
     "crontab": _h_crontab,
     "ed": _h_ed,
     "rails": _h_rails,
+    "artisan": _h_artisan,
     **dict.fromkeys(HTTPIE_NAMES, _h_httpie),
 }
 for _name in SHELLS:

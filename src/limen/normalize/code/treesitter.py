@@ -227,6 +227,9 @@ _table(
     "url_body", 0, "LWP::UserAgent.post", "HTTP::Tiny.post", "HTTP::Tiny.post_form", "Mojo::UserAgent.post"
 )
 _table("url_body", 0, "navigator.sendBeacon", "Excon.post")
+# Laravel's HTTP client (PHP names are case-blind: read lower-cased)
+_table("url_body", 0, "http::post", "http::put", "http::patch", "http::asform.post", "http::withbody.post")
+_table("url", 0, "http::get", "http::head", "http::delete")
 _table("host", 0, "Net::HTTP.start", "Net::HTTP.new", "TCPSocket.new", "TCPSocket.open", "Socket.tcp")
 _table("host", 0, "UDPSocket.send", "fsockopen", "pfsockopen", "stream_socket_client", "Net::Telnet.new")
 _table("host", 0, "Net::SMTP.start", "Net::FTP.new", "Net::SSH.start", "inet_aton", "Socket::inet_aton")
@@ -871,6 +874,13 @@ class _Eval:
                 if not method:
                     self.fx.flag("php calls a method named at run time")
             name = f"{receiver.ref}.{method}" if receiver.ref else ""
+            if (
+                kind == "scoped_call_expression"
+                and owner_node is not None
+                and owner_node.type in _PHP_CLASS_NAMES
+            ):
+                # a facade or static method by its class's name (`\Illuminate\...\Http::post`: `http::post`)
+                name = f"{self.text(owner_node).rsplit(chr(92), 1)[-1]}::{method}".lower()
         elif kind == "object_creation_expression":  # php `new X(...)`
             names = [c for c in node.named_children if c.type in ("name", "qualified_name")]
             name = self.text(names[0]).lstrip("\\") if names else ""
@@ -1571,6 +1581,7 @@ _FETCH_BODY_READERS = frozenset({"json", "text", "formData"})
 _JS_REQUEST_INPUTS = frozenset({"query", "body", "params", "headers", "cookies", "files", "rawBody"})
 # PHP's request superglobals: what the web client sent, as much network data as a download
 _REQUEST_INPUT = frozenset({"$_GET", "$_POST", "$_REQUEST", "$_COOKIE", "$_FILES"})
+_PHP_CLASS_NAMES = frozenset({"name", "qualified_name", "relative_scope"})
 
 
 def _canonical(lang: str, name: str) -> str:
