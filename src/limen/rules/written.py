@@ -1167,8 +1167,32 @@ def _python(text: str) -> tuple[list[str], list[str]]:
     if source is not None:
         commands.append("python3 -c " + quote(source))
         concerns.extend(_credential_bypass(source))
+        commands.extend(_command_arguments(source))
     concerns.extend(_private_sends(text) + _signature_off(text) + _written_access(text))
     return commands, concerns
+
+
+# Keyword arguments that hand a shell line to something that runs it later (Airflow's `BashOperator`,
+# schedulers' and task runners' `command=`), read as the shell lines they are
+_COMMAND_KEYWORDS = frozenset({"bash_command", "shell_command", "command", "cmd", "commands"})
+
+
+def _command_arguments(source: str) -> list[str]:
+    """The shell lines a Python file hands to operators and tasks by keyword (`bash_command="..."`)."""
+    if not any(k in source for k in _COMMAND_KEYWORDS):
+        return []
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    return [
+        node.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.keyword)
+        and node.arg in _COMMAND_KEYWORDS
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    ][:32]
 
 
 # Names that hold what a user proves who they are with
@@ -1971,6 +1995,19 @@ _ANY_ORIGIN_PATTERN = re.compile(
 )
 
 
+# Infrastructure as code in a general language (the AWS CDK in TypeScript or Python): a resource made public
+_CDK_PUBLIC = re.compile(
+    r"\bpublicReadAccess\s*:\s*true\b|\bpublic_read_access\s*=\s*True\b|\bpubliclyAccessible\s*:\s*true\b"
+    r"|\bpublicly_accessible\s*=\s*True\b|\bnew\s+iam\.AnyPrincipal\(\)|\biam\.AnyPrincipal\(\)"
+)
+# ... administrator rights attached, a port but the web's opened to every address, a key's secret output
+_CDK_WIDENED = re.compile(
+    r"""fromAwsManagedPolicyName\(\s*["']AdministratorAccess["']|from_aws_managed_policy_name\(\s*["']AdministratorAccess"""
+    r"""|Peer\.any_?[iI]pv4\(\)\s*,\s*(?:ec2\.)?Port\.tcp\(\s*(?!(?:80|443)\s*\))\d+"""
+    r"""|CfnOutput\([^)]*secret_?[aA]ccess_?[kK]ey|secretAccessKey\s*\.\s*unsafeUnwrap\(\)"""
+)
+
+
 _Check = re.Pattern[str] | Callable[[str], bool]
 _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
     (
@@ -2100,6 +2137,24 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("origins_patterns",),),
         _ANY_ORIGIN_PATTERN,
         "every web site may call the API with its users' credentials",
+    ),
+    (
+        (
+            (
+                "publicreadaccess",
+                "public_read_access",
+                "publiclyaccessible",
+                "publicly_accessible",
+                "anyprincipal",
+            ),
+        ),
+        _CDK_PUBLIC,
+        "a bucket, a database or a grant is opened to the whole internet",
+    ),
+    (
+        (("administratoraccess", "anyipv4", "any_ipv4", "secretaccesskey"),),
+        _CDK_WIDENED,
+        "administrator rights, an open port or an access key's secret is handed out",
     ),
 )
 # Every word the checks need (the first of each check's groups) as one pattern: a text with none skips them
@@ -2373,8 +2428,8 @@ def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> 
     so the rules need not run (most code an agent writes; the parse is remembered for when they do)."""
     if content not in _PARSED_LANGUAGES:
         return False
-    if content == "python" and _CREDENTIAL_WORDS.search(text):
-        return False  # authentication code: `_credential_bypass` reads it
+    if content == "python" and (_CREDENTIAL_WORDS.search(text) or _command_arguments(text)):
+        return False  # authentication code (`_credential_bypass` reads it), shell lines handed on by keyword
     if _private_sends(text) or _signature_off(text) or _written_access(text):
         return False
     from limen.normalize.code import analyse_code
@@ -2614,6 +2669,9 @@ _GUARDS = re.compile(
     r"""|@login_required|@permission_required|@requires_auth|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
     r"""|\.RequireAuthorization\(|\bpassport\.authenticate\(|\bjwt\.verify\(|\brequireAuth\b|\bensureAuthenticated\b"""
+    # the CDK's own: public access blocked, TLS enforced, deletion protected, a store kept on stack deletion
+    r"""|BlockPublicAccess\.BLOCK_ALL|\benforceSSL\s*:\s*true|\benforce_ssl\s*=\s*True|\bdeletionProtection\s*:\s*true"""
+    r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.RETAIN\b"""
 )
 
 
