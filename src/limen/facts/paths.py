@@ -129,6 +129,10 @@ BY_NAME: dict[str, PathFact] = {
     "tox.ini": _f("tox_ini", "tox and pytest read commands and addopts from it", "ini_commands"),
     "setup.cfg": _f("setup_cfg", "pytest reads its addopts (plugins) on every run", "pytest_ini"),
     "package.json": _f("package_json", "npm runs its scripts (postinstall on every install)", "package_json"),
+    "composer.json": _f("composer_json", "composer runs its scripts on install and update", "composer_json"),
+    # deployment recipes: their commands run on every server they deploy to
+    "Envoy.blade.php": _f("envoy", "Envoy runs its tasks on the servers they name", "envoy"),
+    "deploy.php": _f("deployer", "Deployer runs its tasks on every server it deploys to", "quoted_literals"),
     "pyproject.toml": _f(
         "pyproject", "build hooks and task scripts run on install and by task runners", "pyproject"
     ),
@@ -394,6 +398,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     (r"/\.codex/prompts/", _i("codex_prompts", "Codex runs it as a prompt")),
     (r"/\.windsurf/rules/", _i("windsurf_rules", "Windsurf reads it as instructions")),
     (r"^~/\.claude/projects/[^/]+/memory/", _i("agent_memory", "Claude Code reads it as the user's memory")),
+    # Ansible playbooks, roles and inventories' variables: the tasks run on every server it manages
+    (
+        r"/(?:ansible|playbooks?)/(?:[^/]+/)*[^/]+\.ya?ml$|/roles/[^/]+/(?:tasks|handlers)/[^/]+\.ya?ml$",
+        _f("ansible", "Ansible runs its tasks on every server it manages", "ansible"),
+    ),
     # Kubernetes manifests, Helm charts and Kustomize overlays: the cluster runs what they describe
     (
         r"/(?:k8s|kube|kubernetes|manifests?|deploy(?:ment)?s?|charts?|helm|kustomize|overlays)/(?:[^/]+/)*"

@@ -829,7 +829,15 @@ PROGRAMS: tuple[Program, ...] = (
         installs=("get", "install"),
         runs_package=("run",),
     ),
-    _p("composer", R.PACKAGE_INSTALLER, registry="packagist", installs=("require",)),
+    _p(
+        "composer",
+        R.PACKAGE_INSTALLER,
+        registry="packagist",
+        installs=("require",),
+        # a package source of its own, or TLS and HTTPS checks off for every later install
+        reroutes=rf"{_W}config\s+(?:--global\s+|-g\s+)?(?:repositories\.\S+|secure-http\s+(?:false|0)"
+        rf"|disable-tls\s+(?:true|1)){_E}",
+    ),
     _p("twine", R.PACKAGE_PUBLISHER),
     _p("apt", R.PACKAGE_INSTALLER, aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper")),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).

@@ -2258,7 +2258,10 @@ def _persistence(command: Command) -> str:
         return f"{name} starts a container that restarts with the machine"
     if entry is not None and entry.reroutes and re.search(entry.reroutes, " ".join(args)):
         hosts = _URL_HOST.findall(" ".join(args))
-        if hosts and all(host_in(h.lower(), REGISTRY_HOSTS) for h in hosts):
+        repositories = _FORGE_REPOSITORY.findall(
+            " ".join(args)
+        )  # someone's repository on a forge is no registry
+        if hosts and not repositories and all(host_in(h.lower(), REGISTRY_HOSTS) for h in hosts):
             return ""  # `npm config set registry https://registry.npmjs.org/`: back to the official source
         return f"{name} points itself at another package source or at a program it runs later"
     return ""
@@ -2290,6 +2293,11 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
                 ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{command.name} changes production"
             )
             return
+
+
+_FORGE_REPOSITORY = re.compile(
+    r"https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)/[\w.-]+/[\w.-]+"
+)
 
 
 @rule(ReasonCode.PERSISTENCE_WRITE, needs="commands")

@@ -272,6 +272,15 @@ def _makefile(text: str) -> tuple[list[str], list[str]]:
 _YAML_COMMAND_KEYS = frozenset(
     {"run", "script", "before_script", "after_script", "entry", "command", "commands", "cmds", "entrypoint"}
     | {"lint-cmd", "test-cmd"}  # aider's
+    | {
+        "shell",
+        "raw",
+        "cmd",
+        "job",
+        "ansible.builtin.shell",
+        "ansible.builtin.command",
+        "ansible.builtin.raw",
+    }
 )
 _YAML_LINE = re.compile(r"^\s*(?:-\s*)?(?:run|script|entry|command)\s*:\s*(?![|>]\s*$)(.+)$")
 
@@ -315,7 +324,71 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
         concerns.append("every job's token may write to everything in the repository")
     if "pull_request_target" in text and _PULL_REQUEST_CODE.search(text):
         concerns.append("a pull_request_target workflow runs the pull request's code with the secrets")
+    for host in _REMOTE_INCLUDE.findall(text[:MAX_TEXT]):  # GitLab's `include: - remote: URL`
+        concerns.append(f"{AT_DOMAIN}{host.lower()}: the pipeline takes its jobs from {host}")
     return commands, concerns[:8]
+
+
+_REMOTE_INCLUDE = re.compile(r"""^\s*-?\s*remote\s*:\s*["']?https?://([^/"'\s]+)""", re.MULTILINE)
+
+
+def _ansible(text: str) -> tuple[list[str], list[str]]:
+    """An Ansible playbook, role or variables: the commands its tasks run (shell, command, raw, a cron job's
+    `job`), and what it sets up that opens every server it manages: passwordless sudo, SSH passwords or
+    root logins, the firewall stopped."""
+    commands, concerns = _yaml_commands(text)
+    source = text[:MAX_TEXT]
+    if re.search(r"NOPASSWD\s*:\s*ALL", source):
+        concerns.append(IMPLANT + "a user is given every command as root without a password")
+    if re.search(
+        r"^\s*(?:PasswordAuthentication|PermitRootLogin|PermitEmptyPasswords)\s+yes\b", source, re.M | re.I
+    ) or (
+        re.search(
+            r"""line\s*:\s*["']?(?:PasswordAuthentication|PermitRootLogin|PermitEmptyPasswords)\s+yes""",
+            source,
+        )
+    ):
+        concerns.append(IMPLANT + "SSH takes passwords or root logins on every server")
+    if re.search(
+        r"""(?:ufw|firewalld|iptables|nftables)[\s\S]{0,120}?state\s*[:=]\s*["']?(?:disabled|stopped)\b""",
+        source,
+    ):
+        concerns.append(IMPLANT + "the firewall is switched off on every server")
+    return commands, concerns
+
+
+def _envoy(text: str) -> tuple[list[str], list[str]]:
+    """Laravel Envoy's tasks and stories: the lines between `@task(...)` and `@endtask` run in a shell on
+    the servers the task names."""
+    body = re.findall(r"@task\([^)]*\)(.*?)@endtask", text[:MAX_TEXT], re.S)
+    return [line.strip() for block in body for line in block.splitlines() if line.strip()], []
+
+
+def _composer_json(text: str) -> tuple[list[str], list[str]]:
+    """composer.json: the scripts composer runs on install and update (`@php` is PHP, `@name` another
+    script), the packages it requires (look-alikes of Packagist's most used), repositories of other owners
+    and plain-HTTP or unverified sources."""
+    data = _json_strings(text)
+    if not isinstance(data, dict):
+        return [value for _, value in _pairs(text)], []
+    commands: list[str] = []
+    scripts = data.get("scripts")
+    for value in scripts.values() if isinstance(scripts, dict) else []:
+        for line in value if isinstance(value, list) else [value]:
+            if isinstance(line, str) and not re.match(r"^@(?!php\b)[\w:-]+$|^[\w\\]+::\w+$", line):
+                commands.append(re.sub(r"^@php\b", "php", line))
+    names = [k for key in ("require", "require-dev") if isinstance(data.get(key), dict) for k in data[key]]
+    concerns = _lookalikes("packagist", names)
+    config = data.get("config")
+    if isinstance(config, dict) and (config.get("secure-http") is False or config.get("disable-tls") is True):
+        concerns.append("packages would come over plain HTTP or unverified TLS")
+    repositories = data.get("repositories")
+    for entry in repositories.values() if isinstance(repositories, dict) else repositories or []:
+        url = entry.get("url", "") if isinstance(entry, dict) else ""
+        found = re.match(r"https?://(?:www\.)?(github\.com|gitlab\.com|bitbucket\.org)/([\w.-]+)/", str(url))
+        if found:
+            concerns.append(f"{OWNED_BY}{found.group(2).lower()}: packages are taken from {url}")
+    return commands, concerns
 
 
 _EXPRESSION = re.compile(r"\$\{\{(.*?)\}\}", re.DOTALL)
@@ -544,6 +617,15 @@ _REMOTE_LOGIN = re.compile(
 
 
 _STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def _quoted_literals(text: str) -> tuple[list[str], list[str]]:
+    """Code whose string literals are command lines (a Deployer recipe's `run('...')`), in either quote:
+    each literal read as a line of its own."""
+    return [re.sub(r"\\(.)", r"\1", a or b) for a, b in _QUOTED_LITERAL.findall(text[:MAX_TEXT])], []
+
+
+_QUOTED_LITERAL = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'""")
 
 
 def _string_literals(text: str) -> tuple[list[str], list[str]]:
@@ -857,6 +939,12 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
 
     source = text[:MAX_TEXT]
     commands = re.findall(r'^\s*command\s*=\s*"((?:[^"\\]|\\.)*)"', source, re.MULTILINE)
+    # what a machine runs at boot (`metadata_startup_script`, `startup-script`, `user_data`)
+    commands += re.findall(
+        r'^\s*"?(?:metadata_startup_script|startup-script|user_data)"?\s*=\s*"((?:[^"\\]|\\.)*)"',
+        source,
+        re.M,
+    )
     concerns: list[str] = []
     lines = source.splitlines()
     for i, line in enumerate(lines):
@@ -876,8 +964,12 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
         concerns.append("a bucket or database is made public")
     if re.search(r"""["']?Principal["']?\s*[:=]\s*["']\*["']|identifiers\s*=\s*\[\s*"\*"\s*\]""", source):
         concerns.append("a policy lets anyone in")
-    if _EVERY_ADDRESS.search(source):
+    if _EVERY_ADDRESS.search(source) or re.search(
+        r'authorized_networks\s*\{[^}]*value\s*=\s*"0\.0\.0\.0/0"', source
+    ):
         concerns.append("a database firewall lets every address in")
+    if re.search(r'ssl_mode\s*=\s*"ALLOW_UNENCRYPTED_AND_ENCRYPTED"|\brequire_ssl\s*=\s*false\b', source):
+        concerns.append("a database takes unencrypted connections")
     if _PUBLIC_STORAGE.search(source):
         concerns.append("a storage container or bucket is opened to anonymous readers")
     if _OWNER_ROLE.search(source):
@@ -2199,6 +2291,10 @@ _EXTRACTORS = {
     "perl": _interpreted("perl"),
     "php": _interpreted("php"),
     "package_json": _package_json,
+    "composer_json": _composer_json,
+    "quoted_literals": _quoted_literals,
+    "ansible": _ansible,
+    "envoy": _envoy,
     "pyproject": _pyproject,
     "pytest_ini": _pytest_ini,
     "ini_commands": _ini_commands,
@@ -2583,7 +2679,7 @@ _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
-        *("package_sources", "msbuild"),
+        *("package_sources", "msbuild", "composer_json", "ansible", "envoy"),
     }
 )
 
@@ -2709,7 +2805,7 @@ _CHECKED = frozenset({"yaml_commands", "makefile", "package_json", "codeowners",
 _SECURITY_RESOURCES = re.compile(
     r"""resource\s+"((?:aws_cloudtrail|aws_guardduty_detector|aws_config_configuration_recorder|"""
     r"""aws_securityhub_account|aws_flow_log|aws_s3_bucket_public_access_block|google_logging_project_sink|"""
-    r"""azurerm_security_center_subscription_pricing)"\s+"[\w-]+)\"""",
+    r"""azurerm_security_center_subscription_pricing|google_project_iam_audit_config|google_scc_\w+)"\s+"[\w-]+)\"""",
 )
 
 
