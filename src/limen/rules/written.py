@@ -1592,13 +1592,17 @@ _HELD: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b\w+\.(?:headers|cookies|rawHeaders)\b"
             r"|\b(?:request|req)\.(?:form|json|get_json|data|body|POST|COOKIES|META)\b"
+            # Laravel's request, a front end's login form
+            r"|\$(?:request|r|req)->(?:all|input|getContent|post|except)\(|\brequest\(\)->all\(\)"
+            r"|\bform\.data\(\)|\bnew\s+FormData\("
         ),
     ),
+    ("every setting of the application", re.compile(r"\bconfig\(\)->all\(\)|\bsettings\.model_dump\(\)")),
     (_PASSWORD, re.compile(r"\b(?:password|passwd|passphrase|pwd)\b", re.IGNORECASE)),
 )
 _ENV_READ = re.compile(
     r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\bENV\.\w+|\$_ENV\b|\$ENV\{|\benv::var\b|\bos\.Environ\(|"
-    r"\bEnvironment\.GetEnvironmentVariables?\("
+    r"\bEnvironment\.GetEnvironmentVariables?\(|\bloadEnv\("  # Vite's loadEnv: the project's .env files
 )
 _SECRET_PATH = re.compile(r"""["'`]([~/.][^"'`\s]*)["'`]""")
 # `name = ...`, `const name = ...`, `let Ok(name) = ...`, `name := ...`: a name bound on one line
@@ -2100,6 +2104,30 @@ _CDK_WIDENED = re.compile(
 )
 
 
+# A whole store destroyed (a table, a database, every row, a folder tree), and a date in the code that gates
+# it: a literal day, a year's schedule, a DAG's start in the future
+_DESTROYS_WHOLE = re.compile(
+    r"(?i)\bdrop\s+(?:table|database|schema)\b|\btruncate\s+(?:table\s+)?\w|DB::table\([^)]*\)->delete\(\)"
+    r"|::truncate\(\)|\.objects\.all\(\)\.delete\(\)|\.(?:delete_all|destroy_all)\b(?!\s*\()|shutil\.rmtree\("
+    r"|\brm\s+-rf\b"
+)
+_DATE_TRIGGER = re.compile(
+    r"""["']20\d\d-\d\d-\d\d|\bdatetime\(\s*20\d\d\s*,|\bnew\s+Date\(\s*["']?20\d\d|\byearlyOn\(|\bDate\.UTC\(\s*20\d\d"""
+)
+
+
+def _time_bomb(source: str) -> bool:
+    """Destruction of a whole store in code that also names a day it waits for."""
+    return bool(_DESTROYS_WHOLE.search(source)) and bool(_DATE_TRIGGER.search(source))
+
+
+# `eval(gzinflate(base64_decode('...')))`, `exec(base64.b64decode(...))`, `eval(atob(...))`: a webshell
+_HIDDEN_CODE_RUN = re.compile(
+    r"\b(?:eval|exec|assert|Function)\s*\(\s*(?:\w+\.)?(?:gzinflate|gzuncompress|gzdecode|str_rot13|base64_decode"
+    r"|b64decode|decompress|atob|hex2bin|String\.fromCharCode|unhexlify)\s*\("
+)
+
+
 _Check = re.Pattern[str] | Callable[[str], bool]
 _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
     (
@@ -2229,6 +2257,16 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("origins_patterns",),),
         _ANY_ORIGIN_PATTERN,
         "every web site may call the API with its users' credentials",
+    ),
+    (
+        (("drop ", "truncate", "->delete()", "delete_all", "destroy_all", "rmtree", "rm -rf", ".delete()"),),
+        _time_bomb,
+        "data is destroyed on a date written in the code (a time bomb)",
+    ),
+    (
+        (("gzinflate", "gzuncompress", "base64_decode", "b64decode", "atob(", "fromcharcode", "str_rot13"),),
+        _HIDDEN_CODE_RUN,
+        "code hidden in an encoded blob is run",
     ),
     (
         (
