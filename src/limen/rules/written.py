@@ -2704,6 +2704,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
                 _SECURITY_MINDED.search(text)
                 or _RUNS_OR_HANDS_OUT.search(text)
                 or _GUARDS.search(str(action.arguments.get("old_string") or ""))
+                or "://" in str(action.arguments.get("old_string") or "")
             )
         )
     ):  # authentication code, or a call that runs code: a line means what the code around it makes of it
@@ -2825,6 +2826,33 @@ def _guards(text: str) -> Counter[str]:
 _GUARD_MIDDLEWARE = re.compile(
     r"""["']((?:auth|can|verified|throttle|signed|scopes?|ability|password\.confirm)\b[^"']*)["']"""
 )
+
+
+_URL_HOST_IN_CODE = re.compile(r"""["'`](?:https?|wss?)://([A-Za-z0-9.-]+)""")
+
+
+def _swapped_hosts(before: str, after: str) -> list[str]:
+    """A host the code talks to replaced by a near miss of it (`login.acme.io` by `login-acme.io`,
+    `api.fleetbeacon.com` by `api.fleetbeac0n.com`): tokens, keys or data now go to whoever holds that."""
+    from limen.facts.hosts import imitates
+
+    old = {h.lower() for h in _URL_HOST_IN_CODE.findall(before[:MAX_TEXT])}
+    new = {h.lower() for h in _URL_HOST_IN_CODE.findall(after[:MAX_TEXT])} - old
+    if not old or not new:
+        return []
+    known = frozenset(old)
+    for host in sorted(new):
+        original = imitates(host, known)
+        if original and _registered(host) != _registered(original):  # another owner's name, not a subdomain
+            return [f"{IMPLANT}the address {original} is swapped for its look-alike {host}"]
+    return []
+
+
+def _registered(host: str) -> str:
+    """The domain a host is registered under (`login.acme.io`: `acme.io`; `x.acme.co.uk`: `acme.co.uk`)."""
+    labels = host.split(".")
+    keep = 3 if len(labels) >= 3 and labels[-2] in ("co", "com", "org", "net", "ac", "gov", "edu") else 2
+    return ".".join(labels[-keep:])
 
 
 def _dropped_guards(before: str, after: str) -> list[str]:
@@ -3013,7 +3041,7 @@ def _gained(
     if fact.content == "manifest":
         concerns += _foreign(_new_images(before, after), action, ctx)
     if fact.name == "program":
-        concerns += _dropped_guards(before, after)
+        concerns += _dropped_guards(before, after) + _swapped_hosts(before, after)
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
