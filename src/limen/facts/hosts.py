@@ -546,6 +546,52 @@ ACTION_OWNERS = frozenset(
 )
 
 
+# Owners of the repositories projects take code from by address (pre-commit hooks, dbt packages, git
+# dependencies), beside the actions' owners: an owner named like one of them (`pre-commit-hook`,
+# `dbt-labs-community`, `vuejs-core`) poses as it
+SOURCE_OWNERS = ACTION_OWNERS | frozenset(
+    {
+        *("pre-commit", "pre-commit-ci", "psf", "pycqa", "python", "pallets", "django", "encode", "tiangolo"),
+        *(
+            "pydantic",
+            "sqlalchemy",
+            "numpy",
+            "pandas-dev",
+            "scikit-learn",
+            "pytorch",
+            "huggingface",
+            "dbt-labs",
+        ),
+        *("apache", "vuejs", "facebook", "microsoft", "google", "googleapis", "vercel", "nodejs", "npm"),
+        *("expressjs", "nestjs", "angular", "sveltejs", "tailwindlabs", "prisma", "supabase", "stripe"),
+        *("getsentry", "firebase", "laravel", "symfony", "spatie", "rails", "golang", "kubernetes", "helm"),
+        *("aws", "awslabs", "aws-samples", "aws-cloudformation", "hashicorp", "grafana", "prometheus"),
+        *("open-telemetry", "elastic", "rust-lang", "tokio-rs", "serde-rs", "jetbrains", "square"),
+        *("fastlane", "cocoapods", "airbnb", "pre-commit-hooks", "astral-sh", "psf", "charliermarsh"),
+    }
+)
+# What an impostor hangs on a known owner's name
+_OWNER_DECORATIONS = (
+    *("community", "core", "team", "oss", "official", "org", "dev", "labs", "hq", "io", "js", "tools", "hub"),
+    *("hook", "hooks", "plugins", "mirror", "releases", "fork", "inc", "app", "ci", "cd"),
+)
+
+
+def imitated_owner(owner: str) -> str:
+    """The well-known repository owner `owner` poses as ("" for none or one of them): a near miss of its
+    name, or its name with a word hung on it (`dbt-labs-community`, `pre-commit-hook`)."""
+    owner = owner.lower()
+    if owner in SOURCE_OWNERS or len(owner) < 4:
+        return ""
+    for known in SOURCE_OWNERS:
+        if len(known) >= 4 and any(
+            owner in (f"{known}-{d}", f"{d}-{known}", f"{known}{d}", f"{known}_{d}")
+            for d in _OWNER_DECORATIONS
+        ):
+            return known
+    return imitates(owner, SOURCE_OWNERS)
+
+
 # The actions most workflows use, by their repository: the same repository name under another owner
 # (`actions-dev99/checkout`) poses as one of them
 KNOWN_ACTIONS = frozenset(

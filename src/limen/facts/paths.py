@@ -129,6 +129,10 @@ BY_NAME: dict[str, PathFact] = {
     "tox.ini": _f("tox_ini", "tox and pytest read commands and addopts from it", "ini_commands"),
     "setup.cfg": _f("setup_cfg", "pytest reads its addopts (plugins) on every run", "pytest_ini"),
     "package.json": _f("package_json", "npm runs its scripts (postinstall on every install)", "package_json"),
+    # dbt's packages: their macros run in every dbt run, with the warehouse's credentials
+    "packages.yml": _f(
+        "dbt_packages", "dbt installs them and runs their macros in every run", "dbt_packages"
+    ),
     "composer.json": _f("composer_json", "composer runs its scripts on install and update", "composer_json"),
     # deployment recipes: their commands run on every server they deploy to
     "Envoy.blade.php": _f("envoy", "Envoy runs its tasks on the servers they name", "envoy"),

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from limen.context import Context
+from limen.facts.hosts import imitated_owner
 from limen.facts.packages import REGISTRY_WORDS, imitated, known_malicious, package_name
 from limen.facts.programs import Program, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
@@ -25,8 +26,9 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     """A package installed or run whose name imitates a popular one (`pip install reqeusts`, `npm i
     lodahs`, `npx create-react-ap`, `go get github.com/gorrila/mux`, `cargo add rustdecimal`): AUTH,
     since its install code runs at once; a release known to carry a payload (`event-stream@3.3.6`,
-    `torchtriton`): BLOCK. Quiet: the popular names themselves, names like none of them, other versions of
-    a hijacked package, local paths and URLs (other rules judge those)."""
+    `torchtriton`): BLOCK; a package taken from a forge by an owner posing as a well-known one
+    (`github.com/vuejs-core/vue`): AUTH. Quiet: the popular names themselves, names like none of them, other
+    versions of a hijacked package, local paths and other URLs (other rules judge those)."""
     if not action.commands and not action.tool.startswith("mcp__"):
         return
     found = [
@@ -51,6 +53,18 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs {name!r}, a near miss of {original!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
+        source = _FORGE_SOURCE.search(spec)
+        owner = (source.group(1) or source.group(2)) if source else ""
+        posed = imitated_owner(owner) if owner else ""
+        if posed:  # `npm install https://github.com/vuejs-core/vue/tarball/main`
+            detail = f"{by} installs from {owner!r}, which poses as {posed!r}"
+            yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
+            return
+
+
+# A package taken from a forge by address (`https://github.com/OWNER/REPO/tarball/main`, `github:OWNER/REPO`,
+# `git+https://gitlab.com/OWNER/REPO.git`): the owner is who publishes it
+_FORGE_SOURCE = re.compile(r"(?:github\.com|gitlab\.com|bitbucket\.org)[/:]([\w.-]+)/|^github:([\w.-]+)/")
 
 
 def _replaced_module(command: Command, cwd: str) -> str:

@@ -2364,6 +2364,7 @@ _EXTRACTORS = {
     "manifest": _manifest,
     "gemfile": _gemfile,
     "codeowners": _no_commands,
+    "dbt_packages": _no_commands,
     "scanner_ignore": _scanner_ignore,
     "scanner_config": _scanner_config,
     "page": _page,
@@ -2718,7 +2719,7 @@ _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
-        *("package_sources", "msbuild", "composer_json", "ansible", "envoy"),
+        *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages"),
     }
 )
 
@@ -2829,6 +2830,24 @@ _GUARD_MIDDLEWARE = re.compile(
 
 
 _URL_HOST_IN_CODE = re.compile(r"""["'`](?:https?|wss?)://([A-Za-z0-9.-]+)""")
+
+
+_FORGE_OWNER = re.compile(r"(?:github\.com|gitlab\.com|bitbucket\.org)[/:]([\w.-]+)/[\w.-]+")
+
+
+def _posing_owners(text: str) -> list[str]:
+    """Repositories a file takes code from whose owner poses as a well-known one (`github.com/pre-commit-hook/
+    pre-commit-hooks`, `github.com/dbt-labs-community/dbt_utils`)."""
+    from limen.facts.hosts import imitated_owner
+
+    if "github.com" not in text and "gitlab.com" not in text and "bitbucket.org" not in text:
+        return []
+    found = []
+    for owner in dict.fromkeys(m.lower() for m in _FORGE_OWNER.findall(text[:MAX_TEXT])):
+        original = imitated_owner(owner)
+        if original:
+            found.append(f"{OWNED_BY}{owner}: code comes from {owner}, which poses as {original}")
+    return found[:4]
 
 
 def _swapped_hosts(before: str, after: str) -> list[str]:
@@ -3034,7 +3053,10 @@ def _gained(
         codes = ", ".join(dict.fromkeys(f.code.value for f in found))
         verdict = max(Verdict.AUTH, max(f.verdict for f in found))
         return verdict, f"{fact.purpose}, and what it will run is {codes}: {path}"
-    concerns = _foreign([c for c in concerns_after if c not in concerns_before], action, ctx)
+    gained = [
+        c for c in concerns_after + _posing_owners(after) if c not in concerns_before + _posing_owners(before)
+    ]
+    concerns = _foreign(gained, action, ctx)
     concerns += _dropped_checks(fact, before, after)
     if fact.name == "lockfile":
         concerns += _swapped_integrity(before, after)
@@ -3076,7 +3098,7 @@ def judge_text(
         )
     finally:
         _depth.level = level
-    concerns = _foreign(concerns, action, ctx)
+    concerns = _foreign(concerns + _posing_owners(text), action, ctx)
     if fact.severe_only:  # program code: only what the rules would BLOCK run now is an implant
         found = [f for f in found if f.verdict is Verdict.BLOCK]
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
