@@ -133,6 +133,9 @@ BY_NAME: dict[str, PathFact] = {
     "packages.yml": _f(
         "dbt_packages", "dbt installs them and runs their macros in every run", "dbt_packages"
     ),
+    "dbt_project.yml": _f(
+        "dbt_project", "dbt runs its hooks' SQL in the warehouse on every run", "dbt_project"
+    ),
     "composer.json": _f("composer_json", "composer runs its scripts on install and update", "composer_json"),
     # deployment recipes: their commands run on every server they deploy to
     "Envoy.blade.php": _f("envoy", "Envoy runs its tasks on the servers they name", "envoy"),

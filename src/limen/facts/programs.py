@@ -1230,7 +1230,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.SENDS,  # uploads to its store (`cp FILE s3://...`)
         destroys_all=rf"{_W}s3\s+rb{_E}|{_W}s3\s+rm{_E}.*{_W}--recursive{_E}"
         rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}|{_W}delete-[\w-]+\s+--all{_E}",
-        destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:batch-)?(?:delete|terminate|remove|deregister)-[\w-]+{_E}"
+        destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:batch-)?(?:delete|terminate|remove|deregister|purge)-[\w-]+{_E}"
         rf"|{_W}schedule-key-deletion{_E}"
         rf"|{_W}put-bucket-lifecycle(?:-configuration)?{_E}.*Expiration",  # objects expired: deleted later
         store_service="s3",

@@ -1093,7 +1093,7 @@ _MONGO_DROP = re.compile(r"\.(?:dropDatabase|drop)\s*\(|\.(?:deleteMany|remove)\
 _REDIS_FLUSH = frozenset({"flushall", "flushdb"})
 
 
-def _sql_destroys(text: str) -> str:
+def sql_destroys(text: str) -> str:
     """What a SQL text destroys, statement by statement, comments and strings aside: "" when nothing."""
     if not text or len(text) > 100_000:
         return ""
@@ -1188,7 +1188,7 @@ def _sql_argument_destroys(action: Action) -> str:
     """A database tool's SQL argument (`{"sql": "DROP TABLE users"}` to an MCP server) that destroys data,
     judged as `psql -c` judges it: the same statement, the same verdict, whatever the door."""
     for key, value in action.arguments.items():
-        if isinstance(value, str) and key.lower() in SQL_KEYS and (what := _sql_destroys(value)):
+        if isinstance(value, str) and key.lower() in SQL_KEYS and (what := sql_destroys(value)):
             return what
     return ""
 
@@ -1318,7 +1318,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     if not texts:
         texts = list(action.payloads)  # `psql <<EOF`, `echo 'DROP ...' | mysql`
     for text in texts:
-        what = _sql_destroys(text)
+        what = sql_destroys(text)
         if what:
             return _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND,
@@ -1386,7 +1386,7 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{action.tool} runs {what}")
     scratch = SCRATCH_DATABASE_NOTE in action.notes  # `RAILS_ENV=test bin/rails runner 'X.delete_all'`
     for note in action.notes:
-        if note.startswith(SQL_NOTE) and not scratch and (what := _sql_destroys(note[len(SQL_NOTE) :])):
+        if note.startswith(SQL_NOTE) and not scratch and (what := sql_destroys(note[len(SQL_NOTE) :])):
             # a program's database library given `DROP TABLE`: the server it reaches is not shown, so asked
             found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, f"a program runs {what}")
             if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):

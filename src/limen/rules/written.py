@@ -1208,12 +1208,69 @@ def _scanner_ignore(text: str) -> tuple[list[str], list[str]]:
 
 def _sql_script(text: str) -> tuple[list[str], list[str]]:
     """A SQL script that makes an administrator with a password (or its hash) written in it: whoever wrote it
-    can log in as that administrator wherever the migration runs."""
+    can log in as that administrator wherever the migration runs; a dbt model whose hooks destroy or open
+    up data on every run."""
+    hooks = _dbt_hook_concerns(_DBT_MODEL_HOOK.findall(text[:MAX_TEXT]))
+    if hooks:
+        return [], hooks
     for statement in text[:MAX_TEXT].split(";"):
         insert = _ACCOUNT_INSERT.search(statement)
         if insert and _PRIVILEGE_VALUE.search(statement) and _PASSWORD_VALUE.search(statement):
             return [], [IMPLANT + "an administrator account is made with a password written in the script"]
     return [], []
+
+
+# dbt's hooks in a model's config (`{{ config(post_hook="...") }}`) and in dbt_project.yml
+_DBT_MODEL_HOOK = re.compile(r"""\b(?:pre|post)_hook\s*=\s*(?:\[\s*)?(["'])(.*?)\1""", re.S)
+_DBT_PROJECT_HOOKS = frozenset(
+    {"on-run-start", "on-run-end", "pre-hook", "post-hook", "+pre-hook", "+post-hook"}
+)
+# access handed to everyone in the warehouse
+_SQL_TO_PUBLIC = re.compile(r"(?is)\bgrant\b.*\bto\s+(?:role\s+)?public\b")
+
+
+def _dbt_hook_concerns(found: list[tuple[str, str]] | list[str]) -> list[str]:
+    """What dbt hooks' SQL does on every run: destroys data, or grants it to everyone."""
+    from limen.rules.commands import sql_destroys
+
+    for item in found:
+        sql = item[1] if isinstance(item, tuple) else item
+        what = sql_destroys(sql)
+        if what:
+            return [IMPLANT + f"a dbt hook runs {what} on every run"]
+        if _SQL_TO_PUBLIC.search(sql):
+            return [IMPLANT + "a dbt hook grants the warehouse's data to everyone on every run"]
+    return []
+
+
+def _dbt_project(text: str) -> tuple[list[str], list[str]]:
+    """dbt_project.yml: the SQL of its run hooks and model hooks (`on-run-start`, `+post-hook`)."""
+    try:
+        import yaml
+
+        data = yaml.safe_load(text[:MAX_TEXT])
+    except Exception:
+        data = None
+    found: list[str] = []
+    pending: list[object] = [data]
+    while pending and len(found) < 64:
+        node = pending.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in _DBT_PROJECT_HOOKS:
+                    values = value if isinstance(value, list) else [value]
+                    found += [
+                        v if isinstance(v, str) else str(v.get("sql", ""))
+                        for v in values
+                        if isinstance(v, str | dict)
+                    ]
+                elif isinstance(value, dict | list):
+                    pending.append(value)
+        elif isinstance(node, list):
+            pending.extend(node)
+    if data is None:  # a fragment: its quoted strings
+        found = re.findall(r"""["']([^"'\n]{6,})["']""", text[:MAX_TEXT])
+    return [], _dbt_hook_concerns(found)
 
 
 _ACCOUNT_INSERT = re.compile(
@@ -2365,6 +2422,7 @@ _EXTRACTORS = {
     "gemfile": _gemfile,
     "codeowners": _no_commands,
     "dbt_packages": _no_commands,
+    "dbt_project": _dbt_project,
     "scanner_ignore": _scanner_ignore,
     "scanner_config": _scanner_config,
     "page": _page,
@@ -2719,7 +2777,7 @@ _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
-        *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages"),
+        *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
     }
 )
 
