@@ -317,6 +317,11 @@ def installation(action: Action, ctx: Context) -> Iterator[Finding]:
         yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
         return
     looked_up = _looked_up_scripts(action)
+    if looked_up and looked_up & {os.path.basename(p) for p in action.write_paths}:
+        # `printf ... > $(command -v limen-hook)`: the program found is written over
+        detail = "a redirect writes over Limen's program"
+        yield Finding(ReasonCode.PROTECTED_PATH_BLOCKED, Verdict.BLOCK, 95, detail)
+        return
     for command in action.commands:
         if command.name == "alias" and any(w.split("=", 1)[0] in CONSOLE_SCRIPTS for w in command.argv[1:]):
             detail = "an alias takes the name of Limen's program"  # `alias limen=true`
