@@ -399,7 +399,7 @@ _UV_OPTS = (
     *("--package", "--only-group", "-w"),
 )
 _PIPX_OPTS = ("--spec", "--python", "--index-url", "--pip-args")
-_NPM_OPTS = ("-p", "--package", "-w", "--workspace", "-c", "--call")
+_NPM_OPTS = ("-p", "--package", "-w", "--workspace", "-c", "--call", "--filter", "-F", "-C", "--dir")
 
 # Options of network clients that take the next word as their value (what is left is a host, URL or file).
 _CURL_OPTS = (
@@ -769,12 +769,13 @@ PROGRAMS: tuple[Program, ...] = (
             options=_NPM_OPTS,
             registry="npm",
             installs=installs,
-            runs_package=after,
+            runs_package=fetched,
         )
-        for name, after, installs in (
-            ("npm", ("exec", "x"), ("install", "i", "add")),
-            ("pnpm", ("dlx",), ("add", "install", "i")),
-            ("yarn", ("dlx",), ("add",)),
+        # (`pnpm exec X` and `yarn exec X` run the project's own X; `dlx` fetches it first)
+        for name, after, fetched, installs in (
+            ("npm", ("exec", "x"), ("exec", "x"), ("install", "i", "add")),
+            ("pnpm", ("dlx", "exec"), ("dlx",), ("add", "install", "i")),
+            ("yarn", ("dlx", "exec"), ("dlx",), ("add",)),
         )
     ),
     _p("direnv", R.RUNNER, runs_after=("exec",), skip_operands=1),
@@ -1485,7 +1486,35 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable){_E}",
         changes=rf"{_W}(?:deploy|[\w]+:(?:delete|set|unset|disable|remove|clone)){_E}",
     ),
-    _p("stripe", R.INFRA_DESTROYER, destroys_one=rf"{_W}[\w-]+\s+delete{_E}"),
+    _p(
+        "stripe",
+        R.INFRA_DESTROYER,
+        # (a subscription cancelled, a charge refunded: money and customers, asked for)
+        destroys_one=rf"{_W}[\w-]+\s+(?:delete|cancel){_E}|{_W}refunds\s+create{_E}",
+        changes=rf"{_W}[\w-]+\s+(?:create|update|delete|cancel|pay|void|finalize){_E}",
+    ),
+    _p(
+        "wrangler",
+        R.INFRA_DESTROYER,
+        R.DATABASE_CLIENT,
+        # Cloudflare: a worker, a KV namespace, an R2 bucket or a D1 database deleted whole
+        destroys_all=rf"{_W}(?:(?:r2\s+bucket|kv\s+namespace|kv:namespace|d1|queues|vectorize)\s+delete|delete){_E}",
+        destroys_one=rf"{_W}(?:r2\s+object|kv\s+key|kv:key|secret)\s+delete{_E}",
+        changes=rf"{_W}(?:deploy|publish|delete|rollback|secret\s+put|versions\s+deploy|d1\s+(?:execute|migrations\s+apply)"
+        rf"|r2\s+object\s+put|kv\s+key\s+put){_E}",
+        options=(
+            "--command",
+            "--file",
+            "--name",
+            "--env",
+            "-e",
+            "--namespace-id",
+            "--binding",
+            "-c",
+            "--config",
+        ),
+        code_options=("--command",),
+    ),
     _p(
         "flyctl",
         R.INFRA_DESTROYER,

@@ -3470,7 +3470,7 @@ def _runner(
     runner is given on its input (`curl ... | bundle exec ruby` runs the download)."""
     rest = list(args)
     if entry.runs_after:
-        words = [w for w in rest if not w.startswith("-")]
+        words = _operands(rest, entry.options)  # `pnpm --filter @acme/db exec prisma ...`: the value skipped
         after = next((sub for sub in entry.runs_after if words[: len(sub.split())] == sub.split()), None)
         if after is None:
             return

@@ -330,6 +330,8 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
             )
         found = any(v.startswith("find ") for v in command.via)  # `{}` is a match, never a whole home
         holder, _, folder = target.rstrip("/").rpartition("/")
+        if folder in _HISTORY_STORES and holder.rpartition("/")[2] in VCS_FOLDERS:  # `.git/objects`: the same
+            holder, _, folder = holder.rpartition("/")
         if folder in VCS_FOLDERS and not found and worst is None and is_within(ctx.workspace, holder or "/"):
             # the project's own repository (not a vendored clone's): its unpushed history goes with it
             worst = _finding(
@@ -814,6 +816,10 @@ def _ignored_only_below(rest: list[str]) -> bool:
     )
 
 
+# What a repository's history is kept in, inside its folder (`.git/objects`, `.git/refs`)
+_HISTORY_STORES = frozenset({"objects", "refs", "packed-refs", "store", "data"})
+
+
 def _force_push(rest: list[str]) -> Finding | None:
     flags = _short_flags(rest)
     longs = _long(rest)
@@ -828,6 +834,7 @@ def _force_push(rest: list[str]) -> Finding | None:
     shared = (
         not names
         or any(_PROTECTED_BRANCHES.match(n) for n in names)
+        or any("{}" in n or "$" in n or "*" in n for n in names)  # `xargs -I{} git push origin :{}`: any
         or "--mirror" in longs
         or "--all" in longs
     )
