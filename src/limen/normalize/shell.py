@@ -3563,6 +3563,8 @@ def sql_commands(text: str) -> list[str]:
     """The command lines a database client's text runs: `COPY t TO PROGRAM 'cmd'`, `\\! cmd`, `system cmd`,
     `.shell cmd` (for a SQL tool's statement too: `mcp__postgres__query(sql=...)`)."""
     found = [call.group(1).replace("''", "'") for call in _SQL_PROGRAM.finditer(text)]
+    # the database's own HTTP client (pg_net's `net.http_post`, the `http` extension): a request it sends
+    found += [f"curl -s -X POST --data-binary @- {quote(m.group(1))}" for m in _SQL_HTTP_SEND.finditer(text)]
     for line in re.split(r"[\n;]", text):
         match = _DB_ESCAPE.match(line.strip())
         if match is not None and match.group(1):
@@ -3570,6 +3572,7 @@ def sql_commands(text: str) -> list[str]:
     return found
 
 
+_SQL_HTTP_SEND = re.compile(r"(?i)\b(?:net\.)?http_(?:post|put|patch)\s*\(\s*(?:url\s*:=\s*)?'([^']+)'")
 _SSH_COMMAND_KEYS = re.compile(
     r"^(proxycommand|localcommand|knownhostscommand|remotecommand)\s*[= ]\s*(.+)$", re.I | re.S
 )

@@ -1149,30 +1149,38 @@ def _sql_texts(command: Command) -> list[str]:
 
 # SQL that raises someone's privileges: a grant of everything or of a role, a superuser made, an account's
 # role or admin flag set (`UPDATE users SET role='admin' WHERE email='x'`)
-_SQL_GRANTS = re.compile(
-    r"(?is)\bgrant\s+(?:all\b|[\w\s,]*\bto\b)|\balter\s+(?:user|role)\b.*\b(?:superuser|createrole)\b"
-    r"|\bcreate\s+(?:user|role)\b.*\bsuperuser\b"
+SQL_GRANTS = re.compile(
+    r"(?is)\bgrant\s+(?:all\b|[\w\s,]*\bto\b)|\balter\s+(?:user|role)\b.*\b(?:superuser|createrole|bypassrls)\b"
+    r"|\bcreate\s+(?:user|role)\b.*\b(?:superuser|bypassrls)\b"
     r"|\b(?:disable|no\s+force)\s+row\s+level\s+security\b|\bdrop\s+policy\b"
     r"|\balter\s+share\b.*\badd\s+accounts?\b"  # a Snowflake share handed to another account
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
+    # an account's claims made admin (Supabase's `raw_app_meta_data`), a grant to anonymous callers, a
+    # policy that lets every row be changed, a function that reads the accounts with its owner's rights
+    r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:raw_app_meta_data|raw_user_meta_data|app_metadata)\b[^;]*admin"
+    r"|\bgrant\b[^;]*\bto\s+(?:anon|public)\b"
+    r"|\bcreate\s+policy\b[^;]*\bfor\s+(?:all|update|delete|insert)\b[^;]*\b(?:using|with\s+check)\s*\(\s*true\s*\)"
+    r"|\bsecurity\s+definer\b[^;]*\bauth\.users\b|\bauth\.users\b[^;]*\bsecurity\s+definer\b"
+    r"|\bcreate\s+policy\b[^;]*\buid\(\)\s*=\s*'[0-9a-f-]{36}'"  # a policy naming one account: a backdoor
 )
 
 
 # SQL that switches a database's own controls off: a network policy lifted, multi-factor bypassed, the means
 # of recovery (time travel, retention) taken away, stages allowed without a storage integration (Snowflake);
 # row security off (PostgreSQL)
-_SQL_WEAKENS = re.compile(
+SQL_WEAKENS = re.compile(
     r"(?is)\bunset\s+network_policy\b|\bdrop\s+network\s+policy\b|\bmins_to_bypass_mfa\s*=\s*[1-9]"
     r"|\bdata_retention_time_in_days\s*=\s*0\b|\brequire_storage_integration_for_stage_\w+\s*=\s*false\b"
     r"|\bdisable_mfa\b|\bprevent_unload_to_inline_url\s*=\s*false\b"
+    r"|\bpgaudit\.log\s*=\s*'none'|\blog_statement\s*=\s*'none'"  # PostgreSQL's audit trail off
 )
 
 
 def _sql_grants(action: Action) -> str:
     """SQL the call runs, by any road (a database tool's argument, `psql -c`, a library's `execute`), that
     raises privileges; "" when none does."""
-    return _sql_matches(action, _SQL_GRANTS)
+    return _sql_matches(action, SQL_GRANTS)
 
 
 def _sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
@@ -1935,7 +1943,7 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     if lifted:  # `update_push_rule(prevent_secrets=false)`, `unprotect_branch(main)`
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"a control switched off: {lifted}")
         return
-    weakened = _sql_matches(action, _SQL_WEAKENS)
+    weakened = _sql_matches(action, SQL_WEAKENS)
     if weakened:  # `ALTER ACCOUNT UNSET NETWORK_POLICY`, `MINS_TO_BYPASS_MFA`, recovery switched off
         yield _finding(
             ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"SQL switches a control off: {weakened}"

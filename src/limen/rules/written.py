@@ -1207,19 +1207,34 @@ def _scanner_ignore(text: str) -> tuple[list[str], list[str]]:
 
 
 def _sql_script(text: str) -> tuple[list[str], list[str]]:
-    """A SQL script that makes an administrator with a password (or its hash) written in it: whoever wrote it
-    can log in as that administrator wherever the migration runs; a dbt model whose hooks destroy or open
-    up data on every run."""
+    """A SQL script (a migration, a seed, a dbt model): an administrator made with a password written in it
+    (whoever wrote it logs in as that administrator wherever it runs), access widened (row security off, a
+    grant to anyone, a policy naming one account, an admin's claims), the database's audit trail off,
+    rows sent to a host by the database's own HTTP client, dbt hooks that destroy or open up data."""
+    from limen.normalize.shell import sql_commands
+    from limen.rules.commands import SQL_GRANTS, SQL_WEAKENS
+
     hooks = _dbt_hook_concerns(_DBT_MODEL_HOOK.findall(text[:MAX_TEXT]))
-    if hooks:
-        return [], hooks
-    for statement in text[:MAX_TEXT].split(";"):
+    bare = _SQL_COMMENT_LINE.sub(" ", text[:MAX_TEXT])
+    commands = sql_commands(bare)  # `COPY ... TO PROGRAM`, `net.http_post('https://...')`
+    concerns = list(hooks)
+    widened = SQL_GRANTS.search(bare) or SQL_WEAKENS.search(bare)
+    if widened:
+        concerns.append(IMPLANT + f"the script widens access ({' '.join(widened.group(0).split())[:60]})")
+    for host in list(dict.fromkeys(h.lower() for h in _SQL_SEND_HOST.findall(bare)))[:4]:
+        concerns.append(f"{AT_DOMAIN}{host}: {IMPLANT}the database sends its rows to {host}")
+    for statement in bare.split(";"):
         insert = _ACCOUNT_INSERT.search(statement)
         if insert and _PRIVILEGE_VALUE.search(statement) and _PASSWORD_VALUE.search(statement):
-            return [], [IMPLANT + "an administrator account is made with a password written in the script"]
-    return [], []
+            concerns.append(
+                IMPLANT + "an administrator account is made with a password written in the script"
+            )
+            break
+    return commands, concerns
 
 
+_SQL_COMMENT_LINE = re.compile(r"--[^\n]*")
+_SQL_SEND_HOST = re.compile(r"(?i)\bhttp_(?:post|put|patch)\s*\(\s*(?:url\s*:=\s*)?'https?://([^/':]+)")
 # dbt's hooks in a model's config (`{{ config(post_hook="...") }}`) and in dbt_project.yml
 _DBT_MODEL_HOOK = re.compile(r"""\b(?:pre|post)_hook\s*=\s*(?:\[\s*)?(["'])(.*?)\1""", re.S)
 _DBT_PROJECT_HOOKS = frozenset(
