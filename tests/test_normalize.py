@@ -302,3 +302,13 @@ def test_the_agents_standard_streams_are_not_resolved_through_limens_own(tmp_pat
     assert done.stdout.split()[0] == "PASS", done.stdout
     assert canonical("/dev/stderr", str(tmp_path), str(home)) == "/dev/stderr"
     assert canonical("/dev/fd/2", str(tmp_path), str(home)) == "/dev/fd/2"
+
+
+def test_an_identifier_where_a_tool_takes_an_id_or_url_is_no_url_and_garbage_still_fails_closed() -> None:
+    """`idOrUrl: "dpl_8Kq2"` (an MCP tool's deployment id) names no host: no destination, no failure; a
+    value that is neither an identifier nor a URL still cannot be judged."""
+    found = normalize("mcp__vercel__get_deployment_build_logs", {"idOrUrl": "dpl_8Kq2"}, cwd="/tmp")
+    assert "normalization_failed" not in found.notes and not found.destinations
+    garbled = normalize("mcp__fetch__fetch", {"url": "not a url at all"}, cwd="/tmp")
+    assert "normalization_failed" in garbled.notes
+    assert "normalization_failed" in normalize("WebFetch", {"url": "dpl_8Kq2", "prompt": "x"}, cwd="/tmp").notes

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
@@ -78,6 +79,9 @@ def _role_values(arguments: dict[str, Any], key: str) -> list[str]:
             value
         )  # `files: {"notes.md": {"content": ...}}`: named by its keys (contents are payloads)
     raise ValueError(f"argument {key!r} has an unreadable shape")
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
 
 def _forge_destinations(
@@ -226,6 +230,8 @@ def _normalize(
                 continue
             found = net.destinations_in_text(value)
             if not found and key != "prompt":  # a URL naming no host Limen can judge
+                if tool not in KNOWN_TOOLS and _IDENTIFIER.fullmatch(value):
+                    continue  # an MCP tool's `idOrUrl: "dpl_8Kq2"`: an identifier, where an address may go
                 raise ValueError(f"argument {key!r} is not a URL")
             destinations.extend(found)
 
@@ -281,8 +287,13 @@ def _normalize(
                     path = canonical(target, cwd, home)
                     paths.append(path)
                     write_paths.append(path)
-    if not spec.payloads and spec.capability not in (Capability.FILESYSTEM_READ.value,):
-        # Unknown tools: every string argument may carry data out.
+    if (
+        not spec.payloads
+        and spec.capability not in (Capability.FILESYSTEM_READ.value,)
+        and not (tool in KNOWN_TOOLS and spec.capability == Capability.SHELL_EXECUTE.value)
+    ):
+        # Unknown tools: every string argument may carry data out (a known shell tool's other arguments are
+        # labels for the user, sent nowhere: Bash's `description`; its command line is what is analysed)
         payloads.extend(s for s in strings if s not in payloads and s != command_line)
     for key in spec.recipients:
         for value in _path_values(arguments.get(key)):

@@ -1819,8 +1819,8 @@ _SIGNATURE_OFF = re.compile(
 # In any language: a credential compared with a literal and let through (`if token == "root-override" {
 # return true; }`), an administrator created with a password written in the code
 _LITERAL_LET_THROUGH = re.compile(
-    r"""\bif\s*\(?\s*(?:\w+\.)*(?:token|password|passwd|pass|secret|api_?key|apikey|pin|otp)\s*===?\s*"""
-    r"""["'][^"'\n]{3,}["']\s*\)?\s*:?\s*\{?\s*return\s+(?:true|True|nil|next\s*\(\s*\)|Ok\b)""",
+    r"""\bif\s*\(?\s*(?:\w+\.)*(?:token|password|passwd|pass|secret|api_?key|apikey|key|pin|otp)\s*===?\s*"""
+    r"""["'][^"'\n]{3,}["']\s*\)?\s*:?\s*\{?\s*return\s+(?!null\b|false\b|False\b|None\b|undefined\b|0\b|err)\S""",
     re.IGNORECASE,
 )
 _ADMIN_WITH_PASSWORD = re.compile(r"""\bcreate_?superuser\s*\([^)]*["'][^"'\n]{4,}["']\s*\)""", re.IGNORECASE)
@@ -1895,6 +1895,7 @@ _TLS_OFF = re.compile(
     r"VERIFY_NONE\b|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b"
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
     r"|\bwithoutVerifying\(\)|globalOptions\(\s*\[[^\]]*['\"]verify['\"]\s*=>\s*false"
+    r"|NODE_TLS_REJECT_UNAUTHORIZED['\"]?\]?\s*=\s*['\"]?0"
 )
 # Cross-origin calls allowed from any site with the users' credentials (`origins { |source, env| true }`,
 # `cors({ origin: true, credentials: true })`)
@@ -1953,7 +1954,7 @@ _RUNS_OR_LOADS = re.compile(
     r"\bspawn(?:Sync)?\(|os\.system\(|subprocess\.\w+\(|\bpopen\(|plugin\.Open\(|Class\.forName\(|"
     r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])|"
     r"`[^`\n]*#\{|%x[({\[]|\bsystem\(|\beval\(|\binstance_eval\(|\bOpen3\.\w+\(|\bIO\.popen\(|\bshell_exec\(|\bpassthru\(|"
-    r"\bcall_user_func(?:_array)?\(|\bcreate_function\(|\bproc_open\(|"
+    r"\bcall_user_func(?:_array)?\(|\bcreate_function\(|\bproc_open\(|\bDeno\.Command\(|\bBun\.spawn(?:Sync)?\(|"
     # deserialisers that build objects (and run code) from what they read
     r"\bMarshal\.load\(|\bYAML\.unsafe_load\(|\bpickle\.loads?\(|\bunserialize\(|\bObjectInputStream\(|"
     r"\bProcess\.Start\(|\bProcessStartInfo\(|\bAssembly\.Load(?:From|File)?\(|\bBinaryFormatter\b"
@@ -2022,7 +2023,7 @@ _RUN_WORDS = (
     *("exec", "process", "system", "spawn", "popen", "eval", "plugin.open", "forname", "import_module"),
     *("assembly.load", "binaryformatter"),
     *("dlopen", "require(", "`", "%x", "open3", "passthru", "marshal", "unsafe_load", "pickle"),
-    *("unserialize", "objectinputstream", "call_user_func", "create_function"),
+    *("unserialize", "objectinputstream", "call_user_func", "create_function", "deno.command", "bun.spawn"),
 )
 
 
@@ -2116,7 +2117,9 @@ _ANY_TYPE = re.compile(
 _SECRET_TO_CLIENT = re.compile(
     r"""\b(?:env|define)\s*:\s*\{[^}]*?\b[\w.'"]*(?:SECRET|PRIVATE_KEY|PASSWORD|_TOKEN)\w*['"]?\s*:\s*"""
     r"""(?:JSON\.stringify\()?process\.env\.\w+"""
-    r"""|\b(?:NEXT_PUBLIC|VITE|REACT_APP)_\w*(?:SECRET|PRIVATE_KEY|PASSWORD)\w*\s*[:=]\s*process\.env\.""",
+    r"""|\b(?:NEXT_PUBLIC|VITE|REACT_APP)_\w*(?:SECRET|PRIVATE_KEY|PASSWORD)\w*\s*[:=]\s*process\.env\."""
+    # a browser client built with a server key (`NEXT_PUBLIC_SUPABASE_SERVICE_ROLE_KEY` in a client file)
+    r"""|\bprocess\.env\.(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC)_\w*(?:SERVICE_ROLE|SECRET|PRIVATE_KEY)\w*""",
     re.DOTALL,
 )
 
@@ -2174,6 +2177,27 @@ _CDK_WIDENED = re.compile(
     r"""|Peer\.any_?[iI]pv4\(\)\s*,\s*(?:ec2\.)?Port\.tcp\(\s*(?!(?:80|443)\s*\))\d+"""
     r"""|CfnOutput\([^)]*secret_?[aA]ccess_?[kK]ey|secretAccessKey\s*\.\s*unsafeUnwrap\(\)"""
 )
+
+
+# `!!token || req.headers.get('x-preview') === 'b7f1'`, `ok || sig === 'dev'`, `password === 'x' || bcrypt...`
+_OR_FIXED_WORD = re.compile(
+    r"""\|\|\s*[\w.]*?(?:password|passwd|token|secret|sig|signature|api_?key|apikey|otp|code|headers\.get\(\s*["'][\w-]+["']\s*\))"""
+    r"""\s*===?\s*["'][^"'\n]{2,}["']"""
+    r"""|[\w.]*?(?:password|passwd|token|secret|sig|signature|api_?key|apikey|otp)\s*===?\s*["'][^"'\n]{3,}["']\s*\|\|""",
+    re.IGNORECASE,
+)
+# `if (token.email === 'x@gmail.com') token.role = 'admin'`, `session.user.role = 'admin'`
+_ADMIN_HANDED_OUT = re.compile(
+    r"""(?:email|sub|login|username)\s*===?\s*["'][^"'\n]+["']\s*\)?\s*\{?\s*[\w.]*\brole\s*=\s*["']admin["']"""
+    r"""|\b(?:session|token)\.(?:user\.)?role\s*=\s*["'](?:admin|owner|superuser)["']"""
+)
+_IDENTITY_FROM_HEADER = re.compile(
+    r"""\b(?:id|userId|user_id|email|sub)\s*:\s*req(?:uest)?\.headers(?:\.get\(|\[)\s*["']x-"""
+)
+_OPENS_ON_A_DATE = re.compile(r"\|\|\s*(?:Date\.now\(\)|new\s+Date\(\)(?:\.getTime\(\))?)\s*>=?\s*\d{10,}")
+_EVERY_ROUTE_PUBLIC = re.compile(r"""createRouteMatcher\(\s*\[\s*["'](?:\(\.\*\)|/\(\.\*\)|\.\*)["']""")
+# `return Response.json(process.env)`, `res.json(process.env)`, a Worker's `Response.json(env)`
+_ENVIRONMENT_RETURNED = re.compile(r"\.(?:json|send)\(\s*(?:process\.env|env)\s*\)")
 
 
 # A whole store destroyed (a table, a database, every row, a folder tree), and a date in the code that gates
@@ -2248,6 +2272,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
                 "verify_none",
                 "insecureskipverify",
                 "rejectunauthorized",
+                "reject_unauthorized",
                 "verify",
                 "ssl_verifypeer",
                 "ssl_verify_mode",
@@ -2329,6 +2354,28 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("origins_patterns",),),
         _ANY_ORIGIN_PATTERN,
         "every web site may call the API with its users' credentials",
+    ),
+    (
+        (("||",), ("===", "==")),
+        _OR_FIXED_WORD,
+        "a credential or request header is also accepted when it equals a fixed word",
+    ),
+    (
+        (("'admin'", '"admin"'),),
+        _ADMIN_HANDED_OUT,
+        "a fixed account, or every session, is made an administrator",
+    ),
+    (
+        (("headers.get(", "headers["),),
+        _IDENTITY_FROM_HEADER,
+        "who the caller is comes from a header the caller writes",
+    ),
+    ((("date.now()", "new date()"),), _OPENS_ON_A_DATE, "access opens to everyone on a date"),
+    ((("createroutematcher",),), _EVERY_ROUTE_PUBLIC, "every route is made public"),
+    (
+        (("process.env", "json(env", "json(process"),),
+        _ENVIRONMENT_RETURNED,
+        "a web endpoint hands out the server's environment or secrets",
     ),
     (
         (("drop ", "truncate", "->delete()", "delete_all", "destroy_all", "rmtree", "rm -rf", ".delete()"),),
