@@ -311,4 +311,5 @@ def test_an_identifier_where_a_tool_takes_an_id_or_url_is_no_url_and_garbage_sti
     assert "normalization_failed" not in found.notes and not found.destinations
     garbled = normalize("mcp__fetch__fetch", {"url": "not a url at all"}, cwd="/tmp")
     assert "normalization_failed" in garbled.notes
-    assert "normalization_failed" in normalize("WebFetch", {"url": "dpl_8Kq2", "prompt": "x"}, cwd="/tmp").notes
+    fetched = normalize("WebFetch", {"url": "dpl_8Kq2", "prompt": "x"}, cwd="/tmp")
+    assert "normalization_failed" in fetched.notes
