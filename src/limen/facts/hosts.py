@@ -568,6 +568,17 @@ SOURCE_OWNERS = ACTION_OWNERS | frozenset(
         *("aws", "awslabs", "aws-samples", "aws-cloudformation", "hashicorp", "grafana", "prometheus"),
         *("open-telemetry", "elastic", "rust-lang", "tokio-rs", "serde-rs", "jetbrains", "square"),
         *("fastlane", "cocoapods", "airbnb", "pre-commit-hooks", "astral-sh", "psf", "charliermarsh"),
+        *(
+            "apple",
+            "swiftlang",
+            "alamofire",
+            "onevcat",
+            "realm",
+            "square",
+            "jakewharton",
+            "gradle",
+            "android",
+        ),
     }
 )
 # What an impostor hangs on a known owner's name

@@ -154,6 +154,26 @@ BY_NAME: dict[str, PathFact] = {
         "gemfile", "bundler evaluates it as Ruby on every bundle, rake and rails command", "gemfile"
     ),
     "Rakefile": _f("rakefile", "rake evaluates it on every rake and rails command", "ruby"),
+    # mobile builds: CocoaPods and fastlane evaluate Ruby, Xcode's build phases and Firebase's deploy hooks
+    # run shell lines, Gradle's JVM options load agents into every build, Bitrise runs its script steps
+    "Podfile": _f("podfile", "CocoaPods evaluates it as Ruby on every pod install", "gemfile"),
+    "Fastfile": _f("fastfile", "fastlane evaluates it as Ruby on every lane", "ruby"),
+    "Pluginfile": _f("pluginfile", "fastlane installs its gems and loads them on every lane", "gemfile"),
+    "Appfile": _f("appfile", "fastlane evaluates it as Ruby on every lane", "ruby"),
+    "project.pbxproj": _f("xcode_project", "Xcode runs its build phases' scripts on every build", "xcode"),
+    "firebase.json": _f(
+        "firebase_json", "the firebase CLI runs its predeploy and postdeploy hooks", "firebase_json"
+    ),
+    "gradle.properties": _f(
+        "gradle_properties", "Gradle starts every build's JVM with its options", "gradle_properties"
+    ),
+    "bitrise.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
+    # Firebase's security rules: who may read and write every document and file
+    "firestore.rules": _f("security_rules", "Firebase enforces it on every read and write", "security_rules"),
+    "storage.rules": _f("security_rules", "Firebase enforces it on every read and write", "security_rules"),
+    "database.rules.json": _f(
+        "security_rules", "Firebase enforces it on every read and write", "security_rules"
+    ),
     ".pryrc": _f("ruby_rc", "every pry or rails console evaluates it", "ruby"),
     ".irbrc": _f("ruby_rc", "every irb or rails console evaluates it", "ruby"),
     # Gradle's build scripts are programs (Kotlin or Groovy) that every build runs

@@ -1494,6 +1494,14 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}[\w-]+\s+(?:create|update|delete|cancel|pay|void|finalize){_E}",
     ),
     _p(
+        "fastlane",
+        R.INFRA_DESTROYER,
+        # every signing certificate and profile revoked (`match nuke`), a keychain deleted
+        destroys_all=rf"{_W}match\s+nuke{_E}|{_W}(?:run\s+)?delete_keychain{_E}",
+        changes=rf"{_W}(?:deliver|upload_to_app_store|upload_to_testflight|pilot|supply|upload_to_play_store"
+        rf"|release|beta|match\s+nuke){_E}",
+    ),
+    _p(
         "wrangler",
         R.INFRA_DESTROYER,
         R.DATABASE_CLIENT,

@@ -9,6 +9,7 @@
   (`.env`, `*.pem`, `.netrc`) and the public material that lives beside them (`.env.example`, `*.pub`).
 - `SWEEPERS`, `KEY_MATERIAL`, `SECRET_FILE_GLOBS`: sweeps for key material (`trufflehog filesystem /`,
   `grep -r "BEGIN RSA PRIVATE KEY" ~`, `find / -name "*.pem"`): their output is the secrets they find.
+- `KEY_FILES`: key material whose loss cannot be undone (signing keystores, `.p8` keys, private keys).
 - `NON_READERS`: commands that touch a file without returning its content (`chmod`, `stat`, `ssh-add`):
   naming a secret file to them is not a read.
 
@@ -453,3 +454,11 @@ def printer(argv: tuple[str, ...]) -> Printer | None:
         if _matches(entry, argv, operands):
             return entry.printer
     return None
+
+
+# Key material whose loss cannot be undone from anywhere else: signing keystores, App Store Connect and
+# service keys, private keys, certificate bundles (a public half, `*.pub` or `*-public.key`, is not)
+KEY_FILES = re.compile(
+    r"(?i)(?:^|/)(?:[^/]*keystore[^/]*|[^/]+\.(?:p8|p12|pfx|jks|keystore|key|pem)|id_(?:rsa|ed25519|ecdsa|dsa)"
+    r"|keys|signing|certificates?)/?$"
+)

@@ -235,6 +235,7 @@ _ADMIN_LEVELS = re.compile(
     r"^(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write)$", re.I
 )
 _GRANTS = re.compile(r"(^|_)(?:add|invite|grant|create|update|set)(_|$)")
+_CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims"})
 # A branch whose deletion loses what every other one is cut from
 _DEFAULT_BRANCHES = frozenset({"main", "master", "production", "prod", "release", "trunk", "develop"})
 
@@ -268,6 +269,15 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         words_of(k) in _ACCESS_KEYS and _ADMIN_LEVELS.match(str(v).strip()) for k, v in arguments.items()
     ):
         return f"{ADMIN_GRANTED}administrator access granted by {words}"
+    claims = {words_of(k): v for k, v in arguments.items() if words_of(k) in _CLAIM_KEYS}
+    if _GRANTS.search(words) and (
+        any(
+            isinstance(v, dict) and any(_ADMIN_LEVELS.match(str(c)) and w is True for c, w in v.items())
+            for v in claims.values()
+        )
+        or (_ADMIN_LEVELS.match(str(claims.get("claim", ""))) and arguments.get("value") is True)
+    ):  # Firebase's `auth_set_claim(claim=admin, value=true)`, `set_custom_claims(claims={admin: true})`
+        return f"{ADMIN_GRANTED}an administrator's claim set by {words}"
     if re.search(r"(^|_)delete_branch(_|$)", words) and any(
         str(v).strip().lower() in _DEFAULT_BRANCHES for k, v in arguments.items() if "branch" in words_of(k)
     ):

@@ -1344,8 +1344,25 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     return None
 
 
+def _key_material_erased(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`rm -rf android/keystore`, `: > AuthKey_X.p8`: signing keys and private keys deleted or emptied; a
+    keystore lost is an app that can never be updated under its name again."""
+    from limen.facts.secrets import KEY_FILES, NOT_SECRET_NAMES
+
+    for target in _erased(command, action, ctx):
+        name = target.rstrip("/").rpartition("/")[2]
+        where = target.removeprefix(ctx.workspace or "\0").lstrip("/") if ctx.workspace else target
+        if _SCRATCH_RESOURCE.search(where) or NOT_SECRET_NAMES.match(name):
+            continue  # `shred -u tmp/test-key.pem`: a key made for a test, in a scratch folder
+        if KEY_FILES.search(target.rstrip("/")):
+            detail = f"{command.name} deletes key material ({name}), which may have no other copy"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
+    return None
+
+
 _COMMAND_CHECKS = (
     _infra_destruction,
+    _key_material_erased,
     _database_destruction,
     _rsync_wipe,
     _destructive_move,

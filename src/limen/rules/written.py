@@ -271,6 +271,7 @@ def _makefile(text: str) -> tuple[list[str], list[str]]:
 
 _YAML_COMMAND_KEYS = frozenset(
     {"run", "script", "before_script", "after_script", "entry", "command", "commands", "cmds", "entrypoint"}
+    | {"content"}  # Bitrise's script step
     | {"lint-cmd", "test-cmd"}  # aider's
     | {
         "shell",
@@ -355,6 +356,55 @@ def _ansible(text: str) -> tuple[list[str], list[str]]:
     ):
         concerns.append(IMPLANT + "the firewall is switched off on every server")
     return commands, concerns
+
+
+def _xcode_project(text: str) -> tuple[list[str], list[str]]:
+    """An Xcode project: the shell scripts of its build phases (`shellScript = "..."`), unescaped."""
+    scripts = re.findall(r'shellScript\s*=\s*"((?:[^"\\]|\\.)*)"', text[:MAX_TEXT])
+    return [s.encode().decode("unicode_escape", "replace") for s in scripts[:32]], []
+
+
+def _firebase_json(text: str) -> tuple[list[str], list[str]]:
+    """firebase.json: the commands its `predeploy` and `postdeploy` hooks run."""
+    data = _json_strings(text)
+    if not isinstance(data, (dict, list)):
+        return [v for k, v in _pairs(text) if k in ("predeploy", "postdeploy")] or [
+            m for m in re.findall(r'"((?:[^"\\]|\\.)*)"', text[:MAX_TEXT])
+        ], []
+    found: list[str] = []
+    pending: list[object] = [data]
+    while pending and len(found) < 64:
+        node = pending.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("predeploy", "postdeploy"):
+                    found += [
+                        v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)
+                    ]
+                elif isinstance(value, dict | list):
+                    pending.append(value)
+        elif isinstance(node, list):
+            pending.extend(node)
+    return found, []
+
+
+def _gradle_properties(text: str) -> tuple[list[str], list[str]]:
+    """gradle.properties: a Java agent loaded into every build's JVM runs whatever it holds."""
+    agents = re.findall(r"-javaagent:(\S+)", text[:MAX_TEXT])
+    return [], [IMPLANT + f"every Gradle build loads the Java agent {a[:80]}" for a in agents[:2]]
+
+
+# Firebase rules that let anyone in (`if true`, until a date), and the checks they hold (owner, member, role)
+_OPEN_RULE = re.compile(r"\ballow\s+[\w,\s]+:\s*if\s+(?:true\b|request\.time\s*<)")
+_RULE_GUARDS = re.compile(
+    r"request\.auth\.uid\s*==|==\s*request\.auth\.uid|\bis(?:Admin|Member|Owner|Staff)\w*\(|request\.auth\.token\.\w+"
+)
+
+
+def _security_rules(text: str) -> tuple[list[str], list[str]]:
+    """Firebase security rules: a rule that lets anyone read or write (`if true`, until a date)."""
+    source = text[:MAX_TEXT]
+    return [], [IMPLANT + "a rule lets anyone read or write"] if _OPEN_RULE.search(source) else []
 
 
 def _envoy(text: str) -> tuple[list[str], list[str]]:
@@ -2452,6 +2502,10 @@ _EXTRACTORS = {
     "quoted_literals": _quoted_literals,
     "ansible": _ansible,
     "envoy": _envoy,
+    "xcode": _xcode_project,
+    "firebase_json": _firebase_json,
+    "gradle_properties": _gradle_properties,
+    "security_rules": _security_rules,
     "pyproject": _pyproject,
     "pytest_ini": _pytest_ini,
     "ini_commands": _ini_commands,
@@ -2840,6 +2894,7 @@ _STRUCTURED = frozenset(
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
+        *("xcode", "firebase_json", "gradle_properties", "security_rules"),
     }
 )
 
@@ -3184,6 +3239,10 @@ def _gained(
         concerns += _foreign(_new_images(before, after), action, ctx)
     if fact.name == "program":
         concerns += _dropped_guards(before, after) + _swapped_hosts(before, after)
+    if fact.content == "security_rules" and len(_RULE_GUARDS.findall(after)) < len(
+        _RULE_GUARDS.findall(before)
+    ):
+        concerns.append("a rule's ownership, membership or role check is taken out")
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
