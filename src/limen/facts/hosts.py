@@ -1135,6 +1135,13 @@ def registrable_name(host: str) -> str:
     return labels[-2]
 
 
+def registered_domain(host: str) -> str:
+    """The domain a host is registered under (`login.acme.io`: `acme.io`; `x.acme.co.uk`: `acme.co.uk`)."""
+    labels = host.lower().rstrip(".").split(".")
+    keep = 3 if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL else 2
+    return ".".join(labels[-keep:])
+
+
 def project_domain(host: str, cwd: str) -> bool:
     """The host is the project's own by name: its registered name is the origin's owner or repository
     (`staging.acme.io` for github.com/acme/shop, `api.ledgerline.io` for .../ledgerline). Only that name

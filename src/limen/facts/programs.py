@@ -139,6 +139,10 @@ class Program:
     changes: str = ""
 
 
+# Branches others build from: deleting or rewriting one loses what every other branch is cut from
+PROTECTED_BRANCHES = re.compile(
+    r"^(main|master|trunk|develop|dev|release.*|prod|production|stable|gh-pages)$"
+)
 # A variable that names the environment a program works in (`RAILS_ENV`, `MIX_ENV`, `ASPNETCORE_ENVIRONMENT`,
 # `STAGE`, `AWS_PROFILE`, `DJANGO_SETTINGS_MODULE`), and a name that says production among the words of an
 # invocation (`--env=production`, `--context prod-eu`, `values-prod.yaml`, `-chdir=infra/prd`).

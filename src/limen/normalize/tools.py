@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from limen.facts.hosts import FORGES, WEB_SCHEMES
+from limen.facts.programs import PROTECTED_BRANCHES
 from limen.model import Capability
 
 
@@ -236,8 +237,6 @@ _ADMIN_LEVELS = re.compile(
 )
 _GRANTS = re.compile(r"(^|_)(?:add|invite|grant|create|update|set)(_|$)")
 _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims"})
-# A branch whose deletion loses what every other one is cut from
-_DEFAULT_BRANCHES = frozenset({"main", "master", "production", "prod", "release", "trunk", "develop"})
 
 
 def _off(value: object, *, counts: bool) -> bool:
@@ -279,7 +278,9 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     ):  # Firebase's `auth_set_claim(claim=admin, value=true)`, `set_custom_claims(claims={admin: true})`
         return f"{ADMIN_GRANTED}an administrator's claim set by {words}"
     if re.search(r"(^|_)delete_branch(_|$)", words) and any(
-        str(v).strip().lower() in _DEFAULT_BRANCHES for k, v in arguments.items() if "branch" in words_of(k)
+        PROTECTED_BRANCHES.match(str(v).strip().lower())
+        for k, v in arguments.items()
+        if "branch" in words_of(k)
     ):
         return f"{BRANCH_DELETED}the default branch deleted"
     return ""

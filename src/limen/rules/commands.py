@@ -52,6 +52,7 @@ from limen.facts.programs import (
     HTTPIE_NAMES,
     NODE_ACCESS,
     PRODUCTION,
+    PROTECTED_BRANCHES,
     SCRATCH_DATABASE,
     SCRATCH_RESOURCE,
     Role,
@@ -108,9 +109,6 @@ _SYSTEM_DIRS = (
     "/Library",
     "/Users",
     "/private",
-)
-_PROTECTED_BRANCHES = re.compile(
-    r"^(main|master|trunk|develop|dev|release.*|prod|production|stable|gh-pages)$"
 )
 _DEVICE = re.compile(
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper/|"
@@ -799,7 +797,7 @@ def _git_destructive(command: Command, action: Action, ctx: Context) -> Finding 
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "git reflog expire drops recovery points"
         )
-    if sub == "branch" and ({"D"} & _short_flags(rest)) and any(_PROTECTED_BRANCHES.match(w) for w in rest):
+    if sub == "branch" and ({"D"} & _short_flags(rest)) and any(PROTECTED_BRANCHES.match(w) for w in rest):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "git branch -D of a shared branch")
     return None
 
@@ -833,7 +831,7 @@ def _force_push(rest: list[str]) -> Finding | None:
     names = [r.lstrip("+:").split(":")[-1].removeprefix("refs/heads/") for r in refs]
     shared = (
         not names
-        or any(_PROTECTED_BRANCHES.match(n) for n in names)
+        or any(PROTECTED_BRANCHES.match(n) for n in names)
         or any("{}" in n or "$" in n or "*" in n for n in names)  # `xargs -I{} git push origin :{}`: any
         or "--mirror" in longs
         or "--all" in longs

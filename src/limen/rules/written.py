@@ -3028,7 +3028,7 @@ def _posing_owners(text: str) -> list[str]:
 def _swapped_hosts(before: str, after: str) -> list[str]:
     """A host the code talks to replaced by a near miss of it (`login.acme.io` by `login-acme.io`,
     `api.fleetbeacon.com` by `api.fleetbeac0n.com`): tokens, keys or data now go to whoever holds that."""
-    from limen.facts.hosts import imitates
+    from limen.facts.hosts import imitates, registered_domain
 
     old = {h.lower() for h in _URL_HOST_IN_CODE.findall(before[:MAX_TEXT])}
     new = {h.lower() for h in _URL_HOST_IN_CODE.findall(after[:MAX_TEXT])} - old
@@ -3037,16 +3037,11 @@ def _swapped_hosts(before: str, after: str) -> list[str]:
     known = frozenset(old)
     for host in sorted(new):
         original = imitates(host, known)
-        if original and _registered(host) != _registered(original):  # another owner's name, not a subdomain
+        if original and registered_domain(host) != registered_domain(
+            original
+        ):  # another owner's, no subdomain
             return [f"{IMPLANT}the address {original} is swapped for its look-alike {host}"]
     return []
-
-
-def _registered(host: str) -> str:
-    """The domain a host is registered under (`login.acme.io`: `acme.io`; `x.acme.co.uk`: `acme.co.uk`)."""
-    labels = host.split(".")
-    keep = 3 if len(labels) >= 3 and labels[-2] in ("co", "com", "org", "net", "ac", "gov", "edu") else 2
-    return ".".join(labels[-keep:])
 
 
 def _dropped_guards(before: str, after: str) -> list[str]:
