@@ -14,6 +14,23 @@ from limen.facts.hosts import imitates, within_edits
 
 PYPI = frozenset(
     {
+        # data platforms: warehouses' connectors, dbt's adapters, Airflow's providers, Spark and friends
+        *(
+            "snowflake-connector-python",
+            "snowflake-snowpark-python",
+            "dbt-core",
+            "dbt-snowflake",
+            "dbt-postgres",
+        ),
+        *(
+            "dbt-bigquery",
+            "dbt-databricks",
+            "apache-airflow-providers-amazon",
+            "apache-airflow-providers-google",
+        ),
+        *("apache-airflow-providers-snowflake", "apache-airflow-providers-databricks", "databricks-sdk"),
+        *("databricks-cli", "pyspark", "delta-spark", "great-expectations", "dagster", "duckdb"),
+        *("pydantic-settings", "google-cloud-storage", "google-cloud-bigquery", "azure-storage-blob"),
         *("accelerate", "aiobotocore", "aiohttp", "aiosignal", "aiosqlite", "airflow", "alembic"),
         *("ansible", "anthropic", "anyio", "apache-airflow", "apscheduler", "ariadne", "arrow", "asyncpg"),
         *("attr", "attrs", "awscli", "azure-core", "bcrypt", "beautifulsoup4", "black", "bokeh", "boto"),
@@ -65,6 +82,12 @@ PYPI = frozenset(
 
 NPM = frozenset(
     {
+        # platforms' SDKs and CLIs (Firebase, Supabase, Cloudflare, AWS CDK, Vercel, Sentry, Upstash, Clerk)
+        *("firebase-tools", "firebase-admin", "@supabase/supabase-js", "@supabase/ssr"),
+        *("wrangler", "@cloudflare/workers-types", "aws-cdk-lib", "aws-cdk", "constructs", "cdk-nag"),
+        *("@sentry/nextjs", "@sentry/react", "@vercel/analytics", "@upstash/redis"),
+        *("@clerk/nextjs", "drizzle-orm", "@changesets/cli"),
+        *("express-session", "mapbox-gl", "laravel-vite-plugin", "@inertiajs/vue3", "@inertiajs/react"),
         # the build plugins and test tools every front end of a framework names
         *("@vitejs/plugin-react", "@vitejs/plugin-vue", "@vitejs/plugin-react-swc", "@sveltejs/kit"),
         *("@testing-library/react", "@testing-library/jest-dom", "@typescript-eslint/parser", "@next/env"),
@@ -124,6 +147,7 @@ CRATES = frozenset(
 RUBYGEMS = frozenset(
     {
         *("rails", "rack", "rake", "bundler", "nokogiri", "rest-client", "json", "puma", "sinatra", "rspec"),
+        *("fastlane", "cocoapods", "xcpretty", "danger"),
         *("devise", "pg", "mysql2", "redis", "sidekiq", "activesupport", "activerecord", "httparty"),
         *("faraday", "thor", "pry", "rubocop", "minitest", "aws-sdk", "jwt", "bcrypt", "capistrano"),
         *("unicorn", "rack-test", "factory_bot", "faker", "dotenv", "rubyzip", "mime-types", "addressable"),
@@ -186,6 +210,15 @@ PACKAGIST = frozenset(
         *("symfony/symfony", "symfony/console", "symfony/http-foundation", "laravel/framework"),
         *("guzzlehttp/guzzle", "monolog/monolog", "phpunit/phpunit", "doctrine/orm", "vlucas/phpdotenv"),
         *("nesbot/carbon", "league/flysystem", "ramsey/uuid", "twig/twig", "psr/log", "composer/composer"),
+        *("laravel/installer", "laravel/horizon", "laravel/sanctum", "laravel/passport", "laravel/telescope"),
+        *("spatie/laravel-permission", "livewire/livewire", "filament/filament", "inertiajs/inertia-laravel"),
+        *(
+            "stripe/stripe-php",
+            "barryvdh/laravel-debugbar",
+            "pestphp/pest",
+            "predis/predis",
+            "aws/aws-sdk-php",
+        ),
     }
 )
 

@@ -403,7 +403,9 @@ _UV_OPTS = (
     *("--package", "--only-group", "-w"),
 )
 _PIPX_OPTS = ("--spec", "--python", "--index-url", "--pip-args")
-_NPM_OPTS = ("-p", "--package", "-w", "--workspace", "-c", "--call", "--filter", "-F", "-C", "--dir")
+_NPM_OPTS = (
+    *("-p", "--package", "-w", "--workspace", "-c", "--call", "--filter", "-F", "-C", "--dir", "--prefix"),
+)
 
 # Options of network clients that take the next word as their value (what is left is a host, URL or file).
 _CURL_OPTS = (
@@ -838,7 +840,7 @@ PROGRAMS: tuple[Program, ...] = (
         "composer",
         R.PACKAGE_INSTALLER,
         registry="packagist",
-        installs=("require",),
+        installs=("require", "global require"),
         # a package source of its own, or TLS and HTTPS checks off for every later install
         reroutes=rf"{_W}config\s+(?:--global\s+|-g\s+)?(?:repositories\.\S+|secure-http\s+(?:false|0)"
         rf"|disable-tls\s+(?:true|1)){_E}",
