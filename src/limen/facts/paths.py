@@ -169,6 +169,10 @@ BY_NAME: dict[str, PathFact] = {
     ),
     "bitrise.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
     # Firebase's security rules: who may read and write every document and file
+    "AndroidManifest.xml": _f("android_manifest", "Android builds the app from it", "android_config"),
+    "network_security_config.xml": _f(
+        "android_network", "the app trusts and connects as it says", "android_config"
+    ),
     "firestore.rules": _f("security_rules", "Firebase enforces it on every read and write", "security_rules"),
     "storage.rules": _f("security_rules", "Firebase enforces it on every read and write", "security_rules"),
     "database.rules.json": _f(

@@ -407,6 +407,27 @@ def _security_rules(text: str) -> tuple[list[str], list[str]]:
     return [], [IMPLANT + "a rule lets anyone read or write"] if _OPEN_RULE.search(source) else []
 
 
+def _android_config(text: str) -> tuple[list[str], list[str]]:
+    """An Android manifest or network security configuration: plain HTTP allowed, certificates the user
+    installed trusted (anyone who installs one reads the traffic), the app debuggable, a debug or internal
+    screen exported to every other app."""
+    source = text[:MAX_TEXT]
+    concerns = []
+    if re.search(r'cleartextTrafficPermitted\s*=\s*"true"|usesCleartextTraffic\s*=\s*"true"', source):
+        concerns.append(IMPLANT + "the app sends its traffic in plain HTTP")
+    if re.search(r'<certificates\s+src\s*=\s*"user"', source):
+        concerns.append(IMPLANT + "the app trusts certificates any user installs")
+    if re.search(r'android:debuggable\s*=\s*"true"', source):
+        concerns.append(IMPLANT + "the app is debuggable: anyone can attach to it")
+    if re.search(
+        r'android:name\s*=\s*"[^"]*(?:debug|internal|admin|dev)[^"]*"[^>]*android:exported\s*=\s*"true"',
+        source,
+        re.I,
+    ):
+        concerns.append(IMPLANT + "a debug or internal screen is opened to every other app")
+    return [], concerns
+
+
 def _envoy(text: str) -> tuple[list[str], list[str]]:
     """Laravel Envoy's tasks and stories: the lines between `@task(...)` and `@endtask` run in a shell on
     the servers the task names."""
@@ -1946,6 +1967,10 @@ _TLS_OFF = re.compile(
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
     r"|\bwithoutVerifying\(\)|globalOptions\(\s*\[[^\]]*['\"]verify['\"]\s*=>\s*false"
     r"|NODE_TLS_REJECT_UNAUTHORIZED['\"]?\]?\s*=\s*['\"]?0"
+    # the JVM's: a hostname verifier that takes any name, a trust manager whose check does nothing
+    r"|hostnameVerifier\s*(?:\{\s*_\s*,\s*_\s*->\s*true\s*\}|\(\s*\(\s*\w*\s*,\s*\w*\s*\)\s*->\s*true\s*\))"
+    r"|\bNoopHostnameVerifier\b|ALLOW_ALL_HOSTNAME_VERIFIER"
+    r"|checkServerTrusted\s*\([^)]*\)\s*(?::\s*\w+\s*)?(?:throws\s+[\w.]+\s*)?\{\s*\}"
 )
 # Cross-origin calls allowed from any site with the users' credentials (`origins { |source, env| true }`,
 # `cors({ origin: true, credentials: true })`)
@@ -2244,6 +2269,11 @@ _ADMIN_HANDED_OUT = re.compile(
 _IDENTITY_FROM_HEADER = re.compile(
     r"""\b(?:id|userId|user_id|email|sub)\s*:\s*req(?:uest)?\.headers(?:\.get\(|\[)\s*["']x-"""
 )
+# Firebase's Admin SDK given the caller's own id and an admin claim: whoever calls becomes an administrator
+_SELF_ADMIN = re.compile(
+    r"setCustomUserClaims\(\s*(?:request|req|context)\.auth\.uid\s*,\s*\{[^}]*\badmin\s*:\s*true"
+)
+_DEBUGGABLE_RELEASE = re.compile(r"\brelease\s*\{[^}]*\b(?:isDebuggable\s*=\s*true|debuggable\s+true)")
 _OPENS_ON_A_DATE = re.compile(r"\|\|\s*(?:Date\.now\(\)|new\s+Date\(\)(?:\.getTime\(\))?)\s*>=?\s*\d{10,}")
 _EVERY_ROUTE_PUBLIC = re.compile(r"""createRouteMatcher\(\s*\[\s*["'](?:\(\.\*\)|/\(\.\*\)|\.\*)["']""")
 # `return Response.json(process.env)`, `res.json(process.env)`, a Worker's `Response.json(env)`
@@ -2326,6 +2356,8 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
                 "verify",
                 "ssl_verifypeer",
                 "ssl_verify_mode",
+                "hostnameverifier",
+                "checkservertrusted",
             ),
         ),
         _TLS_OFF,
@@ -2421,6 +2453,12 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         "who the caller is comes from a header the caller writes",
     ),
     ((("date.now()", "new date()"),), _OPENS_ON_A_DATE, "access opens to everyone on a date"),
+    ((("setcustomuserclaims",),), _SELF_ADMIN, "any caller can make themselves an administrator"),
+    (
+        (("debuggable",),),
+        _DEBUGGABLE_RELEASE,
+        "the release build is debuggable: anyone can attach to the app",
+    ),
     ((("createroutematcher",),), _EVERY_ROUTE_PUBLIC, "every route is made public"),
     (
         (("process.env", "json(env", "json(process"),),
@@ -2506,6 +2544,7 @@ _EXTRACTORS = {
     "firebase_json": _firebase_json,
     "gradle_properties": _gradle_properties,
     "security_rules": _security_rules,
+    "android_config": _android_config,
     "pyproject": _pyproject,
     "pytest_ini": _pytest_ini,
     "ini_commands": _ini_commands,
@@ -2894,7 +2933,7 @@ _STRUCTURED = frozenset(
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
-        *("xcode", "firebase_json", "gradle_properties", "security_rules"),
+        *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
     }
 )
 
@@ -2935,7 +2974,8 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
     else:
 
         def found(text: str) -> set[str]:  # the checks whose failure still fails the build
-            return {m.lower() for step in _STEP.split(text) for m in _enforced_checks(step)}
+            live = _DISABLED_JOB.sub("", text)  # a job that never runs (`if: false`) runs no check
+            return {m.lower() for step in _STEP.split(live) for m in _enforced_checks(step)}
 
     dropped = sorted(found(before) - found(after))
     if not dropped:
@@ -2947,8 +2987,18 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
 # the step's own setting (`continue-on-error: true`, GitLab's `allow_failure: true`), or the command's
 # (`|| true`, `|| exit 0`, `--exit-code 0`, a scanner's own soft-fail or no-fail switch)
 _STEP = re.compile(r"\n(?=[ \t]*-[ \t]|\S)")
+# A CI job (two-space key under `jobs:`) whose own condition is false: none of its steps runs
+_DISABLED_JOB = re.compile(
+    r"^  [\w-]+:[ \t]*\n(?:(?:    |\t\t).*\n|[ \t]*\n)*?    if:[ \t]*(?:false|\$\{\{\s*false\s*\}\})[ \t]*\n"
+    r"(?:(?:    |\t\t).*\n|[ \t]*\n)*",
+    re.MULTILINE,
+)
+_PROTECTED_ENVIRONMENT = re.compile(r"^\s*environment\s*:\s*[\"']?(production|prod|release)\b", re.MULTILINE)
 _STEP_NAME = re.compile(r"\s*(?:-\s*)?name\s*:")
-_SOFT_STEP = re.compile(r"^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b", re.MULTILINE)
+_SOFT_STEP = re.compile(
+    r"^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b|^\s*if\s*:\s*(?:false|\$\{\{\s*false\s*\}\})\s*$",
+    re.MULTILINE,
+)
 _SOFT_COMMAND = re.compile(
     r"\|\|\s*(?:true|:|exit\s+0|echo)\b|;\s*(?:true|exit\s+0)\s*$|--exit-code[=\s]+0\b|--soft-fail\b|--no-fail\b"
     r"|--exit-zero\b|--audit-level[=\s]+none\b|--severity-threshold[=\s]+none\b"
@@ -2961,12 +3011,14 @@ def _enforced_checks(step: str) -> list[str]:
 
     if _SOFT_STEP.search(step):
         return []
-    return [
+    found = [
         m
         for line in step.splitlines()
         if not _SOFT_COMMAND.search(line) and not _STEP_NAME.match(line)  # a step's name runs nothing
         for m in SECURITY_CHECKS.findall(line)
     ]
+    # a job that deploys only once the production environment's reviewers approve
+    return found + [f"approval by {m}" for m in _PROTECTED_ENVIRONMENT.findall(step)]
 
 
 # What code calls to keep strangers out, in the web frameworks' own words: authentication and authorisation
@@ -2981,6 +3033,7 @@ _GUARDS = re.compile(
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
     r"""|\.RequireAuthorization\(|\bpassport\.authenticate\(|\bjwt\.verify\(|\brequireAuth\b|\bensureAuthenticated\b"""
     # the CDK's own: public access blocked, TLS enforced, deletion protected, a store kept on stack deletion
+    r"""|\bverifyIdToken\(|\bverifySessionCookie\(|\bCertificatePinner\b|\bSecTrustEvaluate\w*\("""
     r"""|BlockPublicAccess\.BLOCK_ALL|\benforceSSL\s*:\s*true|\benforce_ssl\s*=\s*True|\bdeletionProtection\s*:\s*true"""
     r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.RETAIN\b"""
 )
