@@ -402,9 +402,21 @@ _RULE_GUARDS = re.compile(
 
 
 def _security_rules(text: str) -> tuple[list[str], list[str]]:
-    """Firebase security rules: a rule that lets anyone read or write (`if true`, until a date)."""
+    """Firebase security rules: a rule that lets anyone write, or read outside a folder named for public
+    files (`/public/`, `/assets/`: a site's images are read by everyone on purpose), or test mode (anyone,
+    until a date)."""
     source = text[:MAX_TEXT]
-    return [], [IMPLANT + "a rule lets anyone read or write"] if _OPEN_RULE.search(source) else []
+    for match in _OPEN_RULE.finditer(source):
+        rule = match.group(0)
+        opened = source[: match.start()].rsplit("match ", 1)[-1].split("{", 1)[0]
+        if "request.time" in rule or re.search(r"\b(?:write|create|update|delete)\b", rule):
+            return [], [IMPLANT + "a rule lets anyone write, or anyone in until a date"]
+        if not _PUBLIC_FOLDER.search(opened):
+            return [], [IMPLANT + f"a rule lets anyone read {opened.strip()[:60]}"]
+    return [], []
+
+
+_PUBLIC_FOLDER = re.compile(r"(?i)/(?:public|assets|static|images|img|avatars|media|thumbnails|icons)\b")
 
 
 def _android_config(text: str) -> tuple[list[str], list[str]]:
