@@ -1989,6 +1989,8 @@ _TLS_OFF = re.compile(
 _ANY_ORIGIN = re.compile(
     r"""\borigins\s*(?:\{[^}\n]*\btrue\s*\}|do\s*\|[^|]*\|\s*true\s*end)"""
     r"""|\borigin\s*:\s*(?:true|["']\*["'])[^\n}]*credentials\s*:\s*true"""
+    # Laravel's `allowed_origins_patterns` matching every origin
+    r"""|allowed_origins_patterns["']\s*=>\s*\[\s*["'](?:#\.\*#|/\.\*/|\^?\.\*\$?)["']"""
 )
 # A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default,
 # Spring Security's `anyRequest().permitAll()`)
@@ -2248,9 +2250,6 @@ _ROUTE_LOGS_IN = re.compile(
     r"""Route::\w+\(\s*["'][^"']*\{\w+\}[^"']*["']\s*,\s*(?:function|fn)\s*\([^)]*\)[\s\S]{0,160}?"""
     r"""Auth::login(?:UsingId)?\("""
 )
-_ANY_ORIGIN_PATTERN = re.compile(
-    r"""allowed_origins_patterns["']\s*=>\s*\[\s*["'](?:#\.\*#|/\.\*/|\^?\.\*\$?)["']"""
-)
 
 
 # Infrastructure as code in a general language (the AWS CDK in TypeScript or Python): a resource made public
@@ -2444,11 +2443,6 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         "every setting (each secret) is handed out to callers",
     ),
     ((("auth::login",),), _ROUTE_LOGS_IN, "a route logs its caller in as any user it names"),
-    (
-        (("origins_patterns",),),
-        _ANY_ORIGIN_PATTERN,
-        "every web site may call the API with its users' credentials",
-    ),
     (
         (("||",), ("===", "==")),
         _OR_FIXED_WORD,
