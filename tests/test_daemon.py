@@ -525,3 +525,39 @@ def test_only_a_holder_of_the_daemon_key_stops_it_over_the_socket(env: dict[str,
             os.environ["LIMEN_HOME"] = old
     assert daemon("stop", env)[1] == 0
     assert daemon("status", env)[0] is None
+
+
+def test_a_daemon_whose_code_changes_on_disk_stops_and_the_next_event_gets_the_new_code(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """After an upgrade (or an edit of a checkout) the running daemon would go on deciding with the code it
+    loaded, holes and all, until it idles out. It runs from a copy of the package here, so the test can change
+    that copy's files without touching the installation other tests use."""
+    import shutil
+
+    import limen
+    from limen import daemon as daemon_module
+
+    copy = tmp_path / "installed"
+    shutil.copytree(Path(limen.__file__).parent, copy / "limen", ignore=shutil.ignore_patterns("__pycache__"))
+    with subprocess.Popen(
+        [sys.executable, "-m", "limen.daemon", "serve"],
+        env={**env, "PYTHONPATH": str(copy)},
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    ) as proc:
+        try:
+            status = wait_for_daemon(env)
+            assert status["pid"] == proc.pid
+            time.sleep(3 * daemon_module.CODE_CHECK_SECONDS)
+            assert proc.poll() is None  # unchanged code: it keeps serving
+            assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)
+            rules = copy / "limen" / "rules" / "__init__.py"
+            rules.write_text(rules.read_text() + "\n# upgraded\n")
+            assert proc.wait(timeout=30) == 0
+        finally:
+            proc.kill()
+    assert daemon("status", env) == (None, 3)
+    assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)  # a new daemon, or in-process meanwhile

@@ -4,7 +4,8 @@ The hook client (`limen-hook`) starts it on demand. A lock file makes it one per
 socket is 0600 in a 0700 directory and the peer's uid is checked where the platform reports it. Each
 connection is served on its own thread, so many agents and sessions are answered at once; a request that
 fails closes the connection and the client decides in-process instead. It exits after a long idle spell,
-so an upgraded Limen is picked up without a manual restart.
+and within seconds of its own code changing on disk (an upgrade, an edited checkout), so the next event
+starts a daemon that decides with the code the user installed, never with the version it replaced.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from limen.audit.writer import AuditWriter
 
 IDLE_EXIT_SECONDS = 1800.0
+CODE_CHECK_SECONDS = 2.0  # how stale the decision code may be after an upgrade
 READ_TIMEOUT_SECONDS = 10.0
 STOP_PROOF_SECONDS = 30.0  # how old a signed stop request may be
 
@@ -62,8 +64,12 @@ class Daemon:
         }
 
     def serve_forever(self) -> None:
-        self.listener.settimeout(5.0)
+        code = CodeOnDisk()
+        self.listener.settimeout(CODE_CHECK_SECONDS)
         while not self.stopping.is_set():
+            if code.changed():
+                _log().info("Limen's code changed on disk; stopping so the next event starts the new code")
+                break
             try:
                 conn, _ = self.listener.accept()
             except TimeoutError:
@@ -157,6 +163,39 @@ class Daemon:
         with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as wake:
             wake.settimeout(1.0)
             wake.connect(wire.socket_path())
+
+
+class CodeOnDisk:
+    """The files of the Limen modules this process has loaded, as they were when it loaded them.
+
+    `changed()` is cheap enough to ask on every accepted connection (it looks at the disk at most every
+    `CODE_CHECK_SECONDS`): a module file replaced, edited or removed means this process no longer runs what
+    is installed. A module imported later is remembered as it is on first sight.
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[str, tuple[int, int, int]] = {}
+        self.next_check = 0.0
+
+    def changed(self) -> bool:
+        now = time.monotonic()
+        if now < self.next_check:
+            return False
+        self.next_check = now + CODE_CHECK_SECONDS
+        for name, module in list(sys.modules.items()):
+            if name != "limen" and not name.startswith("limen."):
+                continue
+            path = getattr(module, "__file__", None)
+            if not isinstance(path, str):
+                continue
+            try:
+                info = os.stat(path)
+            except OSError:
+                return True
+            current = (info.st_mtime_ns, info.st_size, info.st_ino)
+            if self.seen.setdefault(path, current) != current:
+                return True
+        return False
 
 
 def claim(conn: socket.socket) -> bool:
