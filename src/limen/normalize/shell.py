@@ -1639,8 +1639,8 @@ def _run_command(
             state.calling.discard(argv[0])
         return None
     entry = program(name)
-    if name in ("curl", *HTTPIE_NAMES) and "api.github.com" in " ".join(argv):
-        _forge_api_call(argv, name, state, via)  # `curl -X DELETE https://api.github.com/repos/o/r`
+    if name in ("curl", "wget", *HTTPIE_NAMES):
+        _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
     if name in _UNPACKERS and (stdin is not None or state.downloaded):
         _unpacks_download(name, argv[1:], state, stdin)
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
@@ -1909,32 +1909,95 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
     _output_option(argv, state, name)
 
 
-_CURL_DATA = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--json", "-F", "--form"})
+_CURL_DATA = frozenset(
+    {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "-F", "--form"}
+)
+_HTTP_VERBS = {"POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
 
 
-def _forge_api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -> None:
-    """A request to GitHub's API by a plain HTTP client is the `gh api` call it equals (`curl -X DELETE
-    https://api.github.com/repos/o/r` is `gh api -X DELETE repos/o/r`), recorded beside it, so that the
-    program table's facts about `gh api` (a repository deleted or made public, a protection removed) judge
-    it."""
-    method, path, data = "", "", []
+def _rest_request(argv: list[str], name: str) -> tuple[str, str, list[str]]:
+    """An HTTP client's request as (method, URL, body parts): curl's `-X`/`--request` and data options,
+    HTTPie's and xh's `METHOD URL key=value key:=json`, wget's `--method`/`--body-data`. A request with a
+    body and no method is a POST, as the clients send it."""
+    method, url, data = "", "", []
     args = argv[1:]
     for i, word in enumerate(args):
         following = args[i + 1] if i + 1 < len(args) else ""
-        if word in ("-X", "--request") and following:
+        if word in ("-X", "--request", "--method") and following:
             method = following.upper()
-        elif word.startswith("-X") and len(word) > 2:
-            method = word[2:].upper()
-        elif word in _CURL_DATA and following:
+        elif word.startswith(("-X", "--request=", "--method=")) and word not in ("-X", "--request"):
+            method = word.split("=", 1)[1].upper() if "=" in word else word[2:].upper()
+        elif (word in _CURL_DATA or word == "--body-data") and following:
             data.append(following)
-        elif "api.github.com/" in word and not path:
-            path = word.split("api.github.com/", 1)[1].split("?", 1)[0]
-        elif name != "curl" and word.upper() in _HTTP_METHODS and not method and not path:
+        elif word.startswith(("--data=", "--json=", "--body-data=")):
+            data.append(word.split("=", 1)[1])
+        elif word.startswith("-"):
+            continue
+        elif name != "curl" and name != "wget" and word.upper() in _HTTP_METHODS and not method and not url:
             method = word.upper()  # `http DELETE api.github.com/repos/o/r`
-        elif name != "curl" and path and ("=" in word or ":=" in word):
+        elif not url and ("://" in word or (name in HTTPIE_NAMES and re.match(r"[\w.-]+\.[a-z]{2,}/", word))):
+            url = word
+        elif name in HTTPIE_NAMES and url and re.match(r"[\w.-]+:?=", word):
             data.append(word)
-    if path and method:
+    return method or ("POST" if data else "GET"), url, data
+
+
+def _request_fields(data: list[str]) -> dict[str, object]:
+    """The fields a request body sets: a JSON object's keys, `a=b&c=d` forms, HTTPie's `key=value` and
+    `key:=json`; what cannot be read sets nothing."""
+    import json
+
+    fields: dict[str, object] = {}
+    for part in data:
+        text = part.strip()
+        if text.startswith("{"):
+            with contextlib.suppress(ValueError):
+                parsed = json.loads(text)
+                if isinstance(parsed, dict):
+                    fields.update(parsed)
+            continue
+        for pair in text.split("&"):
+            key, sep, value = pair.partition("=")
+            if not sep or not re.fullmatch(r"[\w.\[\]-]+:?", key):
+                continue
+            if key.endswith(":"):  # HTTPie's raw JSON: `enabled:=false`
+                with contextlib.suppress(ValueError):
+                    fields[key[:-1]] = json.loads(value)
+                continue
+            fields[key] = unquote(value)
+    return fields
+
+
+def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -> None:
+    """A write request to a service's API is judged as the MCP tool call it equals: the method and the URL's
+    path name the tool (`PATCH .../settings/ssl` is `update_..._settings_ssl`), the body its arguments, so
+    the table of controls (`normalize.tools.changes_controls`: a protection or a check switched off,
+    administrator access granted) judges `curl`, HTTPie and wget as it judges MCP tools. GitHub's API is also
+    recorded as the `gh api` call it equals (`curl -X DELETE https://api.github.com/repos/o/r` is `gh api -X
+    DELETE repos/o/r`), so the program table's facts about `gh api` judge it."""
+    from limen.model import HostClass
+    from limen.normalize import net
+    from limen.normalize.tools import changes_controls
+
+    method, url, data = _rest_request(argv, name)
+    if method not in _HTTP_VERBS or not url:
+        return
+    target = net.url_destination(url if "://" in url else f"http://{url}")
+    if target is not None and target.host_class == HostClass.LOOPBACK:
+        return  # the developer's own server on this machine: its admin user is a test account
+    address = url.split("://", 1)[-1]
+    host, _, path = address.partition("/")
+    path = path.split("?", 1)[0].split("#", 1)[0]
+    if host.lower() == "api.github.com":
         _record(state, Command(argv=("gh", "api", "-X", method, path, *data), name="gh", via=(*via, name)))
+    fields = _request_fields(data)
+    segments = [unquote(p) for p in path.split("/") if p]
+    if segments and set(fields) <= {"value", "enabled", "status", "mode"} and fields:
+        # a setting named by its path and set by the body (`.../settings/ssl` `{"value": "off"}`)
+        fields[segments[-1]] = next(iter(fields.values()))
+    tool = "_".join((_HTTP_VERBS[method], *segments))
+    if what := changes_controls(tool, fields):
+        state.notes.append(what)
 
 
 _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})

@@ -221,10 +221,12 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
 
 
 # Arguments that keep a control on, set off (`prevent_secrets: false`, `approvals_before_merge: 0`,
-# `only_allow_merge_if_pipeline_succeeds: false`), and tools named for lifting one (`unprotect_branch`)
+# `only_allow_merge_if_pipeline_succeeds: false`, a zone's `ssl: off`, `always_use_https: off`), and tools
+# named for lifting one (`unprotect_branch`)
 _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
     r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
+    r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging"
 )
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
