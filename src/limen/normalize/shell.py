@@ -1977,7 +1977,7 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     DELETE repos/o/r`), so the program table's facts about `gh api` judge it."""
     from limen.model import HostClass
     from limen.normalize import net
-    from limen.normalize.tools import changes_controls
+    from limen.normalize.tools import service_call_notes
 
     method, url, data = _rest_request(argv, name)
     if method not in _HTTP_VERBS or not url:
@@ -1995,9 +1995,8 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     if segments and set(fields) <= {"value", "enabled", "status", "mode"} and fields:
         # a setting named by its path and set by the body (`.../settings/ssl` `{"value": "off"}`)
         fields[segments[-1]] = next(iter(fields.values()))
-    tool = "_".join((_HTTP_VERBS[method], *segments))
-    if what := changes_controls(tool, fields):
-        state.notes.append(what)
+    for note in service_call_notes("_".join((_HTTP_VERBS[method], *segments)), fields):
+        state.notes.append(note)
 
 
 _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})

@@ -169,8 +169,8 @@ CODE_KEYS = ("code", "source", "snippet", "program", "expression", "cell", "sour
 # order the tool's name puts the verb in (`delete_bucket`, `group_delete`).
 _STORES = (
     r"(?:database|db|collection|table|keyspace|index|schema|namespace|bucket|queue|repo|repository|project"
-    r"|cluster|(?:resource_)?group|stack|environment|subscription|(?:storage_)?account|vault|backups?"
-    r"|snapshots?)"
+    r"|cluster|(?:resource_)?group|stack|environment|subscription|(?:storage_)?account|vault|backup"
+    r"|snapshot|dataset|experiment|registered_model|space|stream|topic|registry)s?"
 )
 _DESTROYS_STORE = re.compile(
     r"(^|_)(flush_?all|flush_?db|truncate(_table)?|drop_?(table|database|db|collection|schema|keyspace|index)"
@@ -252,13 +252,32 @@ def _off(value: object, *, counts: bool) -> bool:
 
 CONTROL_OFF = "control-off:"  # the normaliser's notes for such a call, with what it does
 ADMIN_GRANTED = "admin-granted:"
+MADE_PUBLIC = "made-public:"
 BRANCH_DELETED = "default-branch-deleted:"
+# Calls that change what exists (`update_repo_settings`, `push_to_hub`): one given `private=False` or
+# `visibility="public"` opens what it names to everyone (creating a new public thing is not judged here)
+_OPENS = re.compile(r"(^|_)(?:update|set|change|edit|patch|push|upload|publish)(_|$)")
+# Calls that take a file and send it somewhere (`upload_file`, `wandb.save`, `push_file`, `add_attachment`)
+SENDS_FILES = re.compile(r"(^|_)(?:upload|push|save|send|put|publish|attach|share|log_artifact)(_|$)")
+
+
+def service_call_notes(tool: str, arguments: dict[str, object]) -> list[str]:
+    """A call to a service that is no MCP tool judged as the MCP tool call it equals: a client library's
+    method named by its object and method (`HfApi.delete_repo`, `artifact_collection.delete`), a REST
+    request by its verb and path (`update_zones_9f1c_settings_ssl`): a store destroyed, a control switched
+    off, access widened."""
+    notes = []
+    if what := destroys_store(tool, arguments):
+        notes.append(DESTROYS_STORE + what)
+    if what := changes_controls(tool, arguments):
+        notes.append(what)
+    return notes
 
 
 def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     """A note for what an MCP tool's call does to a control ("" for nothing): switches one off by an argument
-    or by its name (`CONTROL_OFF`), grants administrator access (`ADMIN_GRANTED`), or deletes the default
-    branch (`BRANCH_DELETED`)."""
+    or by its name (`CONTROL_OFF`), grants administrator access (`ADMIN_GRANTED`), opens what it names to
+    everyone (`MADE_PUBLIC`), or deletes the default branch (`BRANCH_DELETED`)."""
     words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
     if _LIFTS.search(words):
         return f"{CONTROL_OFF}a tool that lifts a protection ({words})"
@@ -266,6 +285,12 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         name = words_of(key)
         if _CONTROL_KEYS.search(name) and _off(value, counts="approv" in name):
             return f"{CONTROL_OFF}{name} set to {value!r}"
+    if _OPENS.search(words) and (
+        arguments.get("private") is False
+        or str(arguments.get("visibility", "")).lower() == "public"
+        or arguments.get("public") is True
+    ):  # `update_repo_settings(private=False)`, `push_to_hub(private=False)`
+        return f"{MADE_PUBLIC}made public by {words}"
     if _GRANTS.search(words) and any(
         words_of(k) in _ACCESS_KEYS and _ADMIN_LEVELS.match(str(v).strip()) for k, v in arguments.items()
     ):

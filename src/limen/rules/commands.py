@@ -69,6 +69,7 @@ from limen.normalize.tools import (
     CONTROL_OFF,
     DB_WRITE,
     DESTROYS_STORE,
+    MADE_PUBLIC,
     SQL_KEYS,
 )
 from limen.rules import rule
@@ -1425,7 +1426,13 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
             found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, note[len(BRANCH_DELETED) :])
             if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
                 worst = found
-        if note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
+        if note.startswith(DESTROYS_STORE) and action.commands:
+            # a program's client library call (`HfApi().delete_repo(r)`): which store it reaches is not shown
+            detail = f"a program calls {note[len(DESTROYS_STORE) :]}"
+            found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, detail)
+            if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
+                worst = found
+        elif note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
             found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, detail)
             if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
@@ -2105,7 +2112,9 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL widens access ({granted})")
         return
     widened = _forge_widening(action) if not action.commands else ""
-    granted = next((n[len(ADMIN_GRANTED) :] for n in action.notes if n.startswith(ADMIN_GRANTED)), "")
+    granted = next(
+        (n.split(":", 1)[1] for n in action.notes if n.startswith((ADMIN_GRANTED, MADE_PUBLIC))), ""
+    )
     widened = (
         widened or granted
     )  # `add_project_member(access_level=50)`, `add_collaborator(permission=admin)`

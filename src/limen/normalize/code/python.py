@@ -730,7 +730,11 @@ class _Py:
             or name.split(".", 1)[0] in _PURE_MODULES
             or (name not in _HANDLED and not _handled_prefix(name))
         ):
-            return Val(tainted=any(a.tainted for a in args))  # no effect; what it returns carries any taint
+            tainted = any(a.tainted for a in args)
+            if name in _PURE or not _library_name(name):
+                return Val(tainted=tainted)  # no effect; what it returns carries any taint
+            self.service_call(name, args, kwargs)
+            return Val(ref=name, tainted=tainted)  # a client or a resource: its methods are looked at too
         if not name:  # a method of a value (a path, a string, a socket, a response), or an unknown callee
             if receiver is not None and args:
                 self.fx.sql(method, args[0])  # `sqlite3.connect(db).execute("DROP TABLE t")`
@@ -1049,6 +1053,26 @@ class _Py:
             return Val(text=UNKNOWN, tainted=receiver.tainted or receiver.kind == "response")
         return None
 
+    def service_call(self, name: str, args: list[Val], kwargs: dict[str, Val]) -> None:
+        """A client library's call, judged as the MCP tool call it equals (`HfApi().delete_repo(r)` is a
+        `delete_repo` tool; `update_repo_settings(r, private=False)` makes a repository public; see
+        `normalize.tools.service_call_notes`); a file handed to a call that uploads or saves it is read."""
+        from limen.normalize.tools import SENDS_FILES, service_call_notes, words_of
+
+        arguments: dict[str, object] = {}
+        for key, value in kwargs.items():
+            plain = _plain(value)
+            if plain is not None:
+                arguments[key] = plain
+        # named by its object and its method: `HfApi.delete_repo`, `artifact_collection.delete`
+        for note in service_call_notes("_".join(name.split(".")[-2:]), arguments):
+            self.fx.note(note)
+        if SENDS_FILES.search(words_of(name.rsplit(".", 1)[-1])):
+            for value in (*args, *kwargs.values()):
+                text = value.text
+                if value.kind == "path" or (text and UNKNOWN not in text and text.startswith(("/", "~/"))):
+                    self.read(value, name)  # `upload_file(path_or_fileobj=expanduser("~/.ssh/id_ed25519"))`
+
     # ----------------------------------------------------------------- effects
 
     def run_file(self, target: Val, api: str) -> None:
@@ -1235,6 +1259,25 @@ def _item(collection: Val) -> Val:
     if collection.ref and cloud_sdk(collection.ref) is not None:
         return Val(ref=collection.ref)
     return Val(tainted=collection.tainted)
+
+
+def _library_name(name: str) -> bool:
+    """A name qualified by a module that is neither Python's own nor the program's (`huggingface_hub.HfApi`,
+    `wandb.Api.runs`): a library whose calls act on some service."""
+    root = name.split(".", 1)[0]
+    return "." in name and not name.startswith("def:") and root not in _BUILTINS and root not in _STDLIB
+
+
+_STDLIB = frozenset(__import__("sys").stdlib_module_names)
+
+
+def _plain(value: Val) -> object:
+    """An argument as an MCP tool would receive it: its text, number or constant; None when not known."""
+    if value.ref in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[value.ref]
+    if value.num is not None:
+        return value.num
+    return value.text if value.text is not None and UNKNOWN not in value.text else None
 
 
 def _handled_prefix(name: str) -> bool:
