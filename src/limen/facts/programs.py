@@ -1197,8 +1197,58 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "consul",
         R.INFRA_DESTROYER,
-        destroys_all=rf"{_W}kv\s+delete{_E}.*{_W}-recurse{_E}",
-        destroys_one=rf"{_W}kv\s+delete{_E}",
+        # everything replaced by a snapshot's state
+        destroys_all=rf"{_W}kv\s+delete{_E}.*{_W}-recurse{_E}|{_W}snapshot\s+restore{_E}",
+        destroys_one=rf"{_W}(?:kv|acl\s+(?:token|policy|role)|intention|config|services)\s+(?:delete|deregister)"
+        rf"{_E}",
+        # a token or policy with every right, every service let talk to every other
+        grants=rf"{_W}acl\s+(?:token|role)\s+(?:create|update){_E}.*global-management"
+        rf"|{_W}intention\s+create{_E}(?=.*{_W}-allow{_E}).*{_W}[\"']?\*[\"']?\s+[\"']?\*[\"']?(?:{_E}|$)"
+        rf"|{_W}acl\s+policy\s+(?:create|update){_E}.*(?:acl|operator)\s*=\s*[\"']?write",
+        # the service mesh's certificate authority replaced
+        disables=rf"{_W}connect\s+ca\s+set-config{_E}",
+        changes=rf"{_W}(?:kv\s+(?:put|delete|import)|services\s+(?:register|deregister)|intention|acl|connect\s+ca"
+        rf"|config\s+(?:write|delete)|snapshot\s+restore|operator|force-leave|leave){_E}",
+    ),
+    _p(
+        "nomad",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}namespace\s+delete{_E}|{_W}system\s+gc{_E}",
+        # a job stopped or scaled to nothing, a node drained: an outage, however reversible
+        destroys_one=rf"{_W}job\s+(?:stop|scale{_E}.*\s0){_E}|{_W}node\s+drain{_E}.*-enable"
+        rf"|{_W}(?:var\s+purge|volume\s+delete|deployment\s+fail|alloc\s+stop){_E}",
+        grants=rf"{_W}acl\s+token\s+create{_E}.*-type[=\s]+management"
+        rf"|{_W}acl\s+policy\s+apply{_E}.*{_W}anonymous{_E}",
+        # the cluster's policy checks overridden for a job
+        disables=rf"{_W}job\s+run{_E}.*-policy-override{_E}",
+        changes=rf"{_W}(?:job\s+(?:run|stop|revert|scale|dispatch|promote|periodic\s+force|plan\s+-apply)"
+        rf"|node\s+(?:drain|eligibility)|namespace\s+(?:apply|delete)|acl|var\s+(?:put|purge)|volume"
+        rf"|operator|alloc\s+(?:exec|restart|stop|signal)|deployment\s+(?:fail|promote|pause)){_E}",
+    ),
+    _p(
+        "nats",
+        R.INFRA_DESTROYER,
+        # a stream or a key-value bucket with everything in it (`$JS.API.STREAM.DELETE.X` is the same call)
+        destroys_all=rf"{_W}(?:stream|str)\s+(?:rm|delete|purge){_E}|{_W}kv\s+(?:rm|del)\s+\S+\s+-f{_E}"
+        rf"|\$JS\.API\.STREAM\.(?:DELETE|PURGE)\.",
+        destroys_one=rf"{_W}(?:consumer|con|kv|object|obj)\s+(?:rm|del|delete|purge){_E}"
+        rf"|{_W}stream\s+(?:rmm|edit{_E}.*--max-(?:age|msgs|bytes)){_E}",
+        changes=rf"{_W}(?:stream|str|consumer|con|kv|object|obj)\s+(?:add|edit|rm|del|delete|purge|put|rmm|restore)"
+        rf"{_E}|{_W}(?:pub|req|request){_E}",
+    ),
+    _p(
+        "buf",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}registry\s+(?:module|repository|organization|plugin)\s+delete{_E}",
+        changes=rf"{_W}(?:push|registry\s+\S+\s+(?:create|delete|update|deprecate)){_E}",
+    ),
+    _p(
+        "kcadm.sh",
+        R.INFRA_DESTROYER,
+        aliases=("kcadm",),  # Keycloak's admin CLI: its settings (`-s k=v`) judged by the table of controls
+        destroys_one=rf"{_W}delete{_E}",
+        grants=rf"{_W}add-roles{_E}.*--rolename[=\s]+(?:admin|realm-admin|manage-\S+)(?:{_E}|$)",
+        changes=rf"{_W}(?:create|update|delete|add-roles|remove-roles|set-password|config){_E}",
     ),
     _p(
         "bq",
@@ -1365,8 +1415,18 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "vault",
         R.INFRA_DESTROYER,
-        destroys_all=rf"{_W}(?:secrets|auth)\s+disable{_E}|{_W}kv\s+metadata\s+delete{_E}",
-        destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}",
+        # every secret of an engine, every lease under a prefix, the whole server sealed
+        destroys_all=rf"{_W}(?:secrets|auth)\s+disable{_E}|{_W}kv\s+metadata\s+delete{_E}"
+        rf"|{_W}lease\s+revoke{_E}.*-prefix{_E}|{_W}operator\s+seal{_E}",
+        destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}|{_W}(?:lease|token)\s+revoke{_E}",
+        # a policy with every path or sudo, a database role that makes superusers (the policy's own text comes
+        # on standard input as often as in a file); `policies=root` is the table of controls'
+        grants=rf"{_W}policy\s+write{_E}.*(?:path\s+[\"']\*[\"']|[\"']sudo[\"'])"
+        r"|creation_statements=.*\bSUPERUSER\b",
+        disables=rf"{_W}audit\s+disable{_E}|{_W}audit\s+enable{_E}.*file_path=/dev/null",
+        changes=rf"{_W}(?:write|delete|policy\s+(?:write|delete)|(?:secrets|auth|audit)\s+(?:enable|disable|tune|move)"
+        rf"|operator\s+(?:seal|unseal|rekey|step-down|raft)|lease\s+revoke|token\s+(?:create|revoke)"
+        rf"|kv\s+(?:put|patch|delete|destroy|rollback|metadata\s+delete)){_E}",
     ),
     # a test or development database by its conventional name (`shop_test`, `app_dev`) is recreated at will:
     # dropping one is the test suite's own set-up

@@ -134,7 +134,8 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("npm", ("token", "list"), "npm tokens"),
     Printer("npm", ("token", "create"), "an npm token"),
     Printer("vault", ("kv", "get"), "a Vault secret"),
-    Printer("vault", ("read",), "a Vault secret"),
+    # a secret's path has a mount (`database/creds/ro`); `vault policy read NAME` shows a policy
+    Printer("vault", ("read",), "a Vault secret", operand="/"),
     Printer("vault", ("print", "token"), "a Vault token"),
     Printer("vault", ("token", "create"), "a Vault token"),
     Printer("doppler", ("secrets",), "Doppler secrets"),

@@ -14,17 +14,19 @@ from urllib.parse import unquote
 
 from limen.model import Action, Capability, Destination, Mode
 from limen.normalize import net, shell
-from limen.normalize.paths import canonical
+from limen.normalize.paths import canonical, read_text
 from limen.normalize.tools import (
     CODE_KEYS,
     DESTROYS_STORE,
     KNOWN_TOOLS,
+    MAX_SETTINGS_TEXT,
     SQL_KEYS,
     ToolSpec,
     changes_controls,
     classify,
     code_runner,
     destroys_store,
+    edited_settings,
     reads_by_name,
     words_of,
 )
@@ -176,6 +178,32 @@ def _program_arguments(
     return [k for k in CODE_KEYS if isinstance(arguments.get(k), str) and arguments[k].strip()]
 
 
+def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str, str]]:
+    """The file's text before and after each replacement an Edit or MultiEdit call makes (the replaced
+    texts alone where the file cannot be read or does not hold them), so a setting is read in its section.
+    Only an edit that writes a setting (`:` or `=` in its new text) is looked at."""
+    listed = arguments.get("edits")
+    if tool == "Edit":
+        pairs = [arguments]
+    elif tool == "MultiEdit" and isinstance(listed, list):
+        pairs = [e for e in listed if isinstance(e, dict)]
+    else:
+        return []
+    found = []
+    current: str | None = None
+    for pair in pairs[:32]:
+        old, new = pair.get("old_string"), pair.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str) or not (":" in new or "=" in new):
+            continue
+        if current is None and path:
+            current = read_text(path, MAX_SETTINGS_TEXT) or ""
+        if old and current and old in current:
+            found.append((current, current.replace(old, new, 1)))
+        else:
+            found.append((old, new))
+    return found
+
+
 def _normalize(
     tool: str,
     arguments: Any,
@@ -309,6 +337,9 @@ def _normalize(
         notes.append(DESTROYS_STORE + what)
     if tool.startswith("mcp__") and not reads_by_name(tool) and (what := changes_controls(tool, arguments)):
         notes.append(what)
+    edited = str(arguments.get("file_path", ""))
+    for before, after in _edits(tool, arguments, canonical(edited, cwd, home) if edited else ""):
+        notes.extend(edited_settings(edited, before, after))  # a setting switched off, access widened
     if spec.names_only:
         notes.append(NAMES_ONLY)
     for key in spec.searches:

@@ -1641,6 +1641,8 @@ def _run_command(
     entry = program(name)
     if name in ("curl", "wget", *HTTPIE_NAMES):
         _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
+    elif entry is not None and entry.changes and "=" in " ".join(argv[1:]):
+        _admin_settings(argv, entry.changes, state)  # `kcadm.sh update realms/x -s sslRequired=NONE`
     if name in _UNPACKERS and (stdin is not None or state.downloaded):
         _unpacks_download(name, argv[1:], state, stdin)
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
@@ -1966,6 +1968,33 @@ def _request_fields(data: list[str]) -> dict[str, object]:
                 continue
             fields[key] = unquote(value)
     return fields
+
+
+_SETTING = re.compile(r"-{0,2}([A-Za-z_][\w.-]*)=(.*)", re.DOTALL)
+
+
+def _admin_settings(argv: list[str], changes: str, state: _State) -> None:
+    """An administration CLI's invocation that changes what it controls, with the settings it writes as
+    `key=value` words (`vault write auth/approle/role/ci token_policies=root`, `kcadm.sh update realms/r -s
+    bruteForceProtected=false`, `--strict-ssl=false`), judged as the MCP tool call it equals: its sub-command
+    and resource name the tool, the settings its arguments (`normalize.tools.changes_controls`)."""
+    from limen.normalize.tools import changes_controls
+
+    words = argv[1:]
+    if not re.search(changes, " ".join(words)):
+        return
+    named: list[str] = []
+    fields: dict[str, object] = {}
+    for word in words:
+        setting = _SETTING.fullmatch(word)
+        if setting:
+            value = setting.group(2)
+            fields[setting.group(1)] = {"true": True, "false": False}.get(value.lower(), value)
+        elif not word.startswith("-") and "://" not in word and len(named) < 3:
+            named.append(word)
+    # what it destroys is its table entry's to say (`destroys_all`, `destroys_one`)
+    if fields and (what := changes_controls("_".join((_basename(argv[0]), *named)), fields)):
+        state.notes.append(what)
 
 
 def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -> None:

@@ -226,18 +226,27 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
 _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
     r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
-    r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging"
+    r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin"
 )
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging))(_|$)"
 )
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
-_ACCESS_KEYS = frozenset({"access_level", "role", "permission", "permissions", "level", "base_role"})
-_ADMIN_LEVELS = re.compile(
-    r"^(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write)$", re.I
+_ACCESS_KEYS = frozenset(
+    {"access_level", "role", "permission", "permissions", "level", "base_role", "rolename", "role_name"}
+    | {"policies", "policy", "token_policies", "policy_name"}  # Vault's, Consul's and Nomad's
 )
-_GRANTS = re.compile(r"(^|_)(?:add|invite|grant|create|update|set)(_|$)")
+_ADMIN_LEVELS = re.compile(
+    r"^(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write|root"
+    r"|global-management|management|realm-admin|cluster-admin)$",
+    re.I,
+)
+_GRANTS = re.compile(r"(^|_)(?:add|invite|grant|create|update|set|write|put|apply)(_|$)")
+# Settings that say which sites or addresses are let in, set to any (`redirectUris=["*"]`, `allowed_origins:
+# "*"`)
+_ALLOW_LIST_KEYS = re.compile(r"redirect|origin|allowed_hosts|trusted_(?:hosts|proxies)|cors")
+_ANY = re.compile(r"""^\W*\*\W*$""")
 _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims"})
 
 
@@ -259,6 +268,62 @@ BRANCH_DELETED = "default-branch-deleted:"
 _OPENS = re.compile(r"(^|_)(?:update|set|change|edit|patch|push|upload|publish)(_|$)")
 # Calls that take a file and send it somewhere (`upload_file`, `wandb.save`, `push_file`, `add_attachment`)
 SENDS_FILES = re.compile(r"(^|_)(?:upload|push|save|send|put|publish|attach|share|log_artifact)(_|$)")
+
+
+# A setting as config files and code write it: `key: value`, `key = value`, `"key": value`, `key => value`,
+# `config.force_ssl = false` (the value up to a quote, comma, bracket or space); a section that opens below
+# it (`ssl:`, `"ssl": {`, `acl {`)
+_SETTING_IN_TEXT = re.compile(
+    r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|=|:)(?!=)\s*["']?([^"',\s{}\[\])#;]{1,40})"""
+)
+_SECTION = re.compile(r"""["']?([A-Za-z_][\w.-]{0,60})["']?\s*(?::|=)?\s*[{\[]?\s*$""")
+_DENIES = frozenset({"deny", "reject", "block", "drop", "denied"})
+_ALLOWS = frozenset({"allow", "accept", "permit", "allowed"})
+# Files, and sections of a file, whose settings are a test's, an example's or a developer machine's
+_NOT_DEPLOYED = re.compile(
+    r"(?:^|/)(?:tests?|spec|specs|__tests__|fixtures|examples?)/|[._-](?:test|spec)\.\w+$"
+)
+_LOCAL_SECTION = re.compile(r"(?:^|\.)(?:dev|development|test|testing|local)(?:\.|$)", re.IGNORECASE)
+MAX_SETTINGS_TEXT = 20_000
+
+
+def _settings(text: str) -> dict[str, str]:
+    """Each setting of a config file or program by its dotted path (`ssl.enabled`, `production.sslmode`),
+    sections read by their indentation (YAML, pretty-printed JSON, HCL blocks)."""
+    found: dict[str, str] = {}
+    sections: list[tuple[int, str]] = []
+    for line in text[:MAX_SETTINGS_TEXT].splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "//", "}", "]")):
+            continue
+        indent = len(line) - len(line.lstrip())
+        while sections and sections[-1][0] >= indent:
+            sections.pop()
+        section = _SECTION.fullmatch(stripped)
+        if section and section.group(1):
+            sections.append((indent, section.group(1)))
+            continue
+        for key, value in _SETTING_IN_TEXT.findall(stripped):
+            found[".".join([*(name for _, name in sections), key])] = value
+    return found
+
+
+def edited_settings(path: str, before: str, after: str) -> list[str]:
+    """What an edit does to the settings it changes, judged by the table of controls as the same settings
+    given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
+    `role: admin` given): the same effect through a CLI, a REST call, an MCP tool or a file edit. A test's
+    or a development section's settings are its own."""
+    if _NOT_DEPLOYED.search(path):
+        return []
+    old = _settings(before)
+    changed: dict[str, object] = {}
+    for key, value in _settings(after).items():
+        if old.get(key) == value or _LOCAL_SECTION.search(key):
+            continue
+        if old.get(key, "").lower() in _DENIES and value.lower() in _ALLOWS:
+            return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
+        changed[key] = {"true": True, "false": False}.get(value.lower(), value)
+    return service_call_notes("update_settings", changed) if changed else []
 
 
 def service_call_notes(tool: str, arguments: dict[str, object]) -> list[str]:
@@ -291,6 +356,11 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         or arguments.get("public") is True
     ):  # `update_repo_settings(private=False)`, `push_to_hub(private=False)`
         return f"{MADE_PUBLIC}made public by {words}"
+    if _GRANTS.search(words) and any(
+        _ALLOW_LIST_KEYS.search(words_of(k)) and isinstance(v, str) and _ANY.match(v)
+        for k, v in arguments.items()
+    ):  # a sign-in client that sends tokens to any site, an API any origin may call
+        return f"{MADE_PUBLIC}any site or address let in by {words}"
     if _GRANTS.search(words) and any(
         words_of(k) in _ACCESS_KEYS and _ADMIN_LEVELS.match(str(v).strip()) for k, v in arguments.items()
     ):

@@ -2142,7 +2142,9 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             )
             return
         entry = program(command.name)
-        if entry is not None and entry.grants and re.search(entry.grants, " ".join(command.argv[1:])):
+        # what it is given on standard input too (`vault policy write p - <<EOF ... EOF`)
+        given = " ".join((*command.argv[1:], *action.payloads))
+        if entry is not None and entry.grants and re.search(entry.grants, given):
             detail = f"`{command.name}` widens who may act or read there (admin rights, public access)"
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
             return
