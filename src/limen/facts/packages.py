@@ -77,6 +77,26 @@ PYPI = frozenset(
         *("twilio", "twine", "typer", "tzdata", "ujson", "urllib3", "uv", "uvicorn", "uvloop"),
         *("virtualenv", "wandb", "watchdog", "websocket-client", "websockets", "werkzeug", "wheel"),
         *("wrapt", "xgboost", "xlrd", "xlsxwriter", "yarl", "zope-interface"),
+        # the training, serving and tracking stack of machine-learning projects
+        *("pytorch-lightning", "lightning", "bitsandbytes", "hf-transfer", "peft", "trl", "vllm"),
+        *("xformers", "flash-attn", "deepspeed", "diffusers", "timm", "einops", "evaluate", "triton"),
+        *("sentence-transformers", "torchmetrics", "dvc", "dvc-s3", "papermill", "ipywidgets", "sagemaker"),
+        *(
+            "jupyter-server",
+            "faiss-cpu",
+            "chromadb",
+            "langchain-openai",
+            "langchain-community",
+            "onnxruntime-gpu",
+        ),
+        *(
+            "llama-cpp-python",
+            "openai-whisper",
+            "tensorflow-datasets",
+            "torchserve",
+            "mlflow-skinny",
+            "optimum",
+        ),
     }
 )
 
@@ -203,6 +223,15 @@ GO = frozenset(
         *("github.com/julienschmidt/httprouter",),
         *("github.com/joho/godotenv", "github.com/fatih/color", "github.com/mattn/go-sqlite3"),
         *("golang.org/x/crypto", "golang.org/x/net", "golang.org/x/sync", "github.com/gofiber/fiber"),
+        # service meshes', message buses' and build tools' modules Go services name
+        *("github.com/nats-io/nats.go", "github.com/nats-io/nats-server", "google.golang.org/protobuf"),
+        *(
+            "github.com/grpc-ecosystem/grpc-gateway",
+            "github.com/golangci/golangci-lint",
+            "github.com/bufbuild/buf",
+        ),
+        *("github.com/hashicorp/vault", "github.com/hashicorp/consul", "github.com/hashicorp/nomad"),
+        *("github.com/pulumi/pulumi", "github.com/aws/aws-sdk-go-v2", "github.com/goreleaser/goreleaser"),
     }
 )
 PACKAGIST = frozenset(
@@ -278,6 +307,14 @@ KNOWN_MALICIOUS: dict[tuple[str, str], frozenset[str]] = {
     ("pypi", "python3-dateutil"): frozenset(),
     ("pypi", "ultralytics"): frozenset({"8.3.41", "8.3.42", "8.3.45", "8.3.46"}),
     ("crates", "rustdecimal"): frozenset(),
+    # gems whose maintainers' accounts published backdoored releases, and a typosquat of `atlas_client`
+    ("rubygems", "rest-client"): frozenset({"1.6.10", "1.6.11", "1.6.12", "1.6.13"}),
+    ("rubygems", "strong_password"): frozenset({"0.0.7"}),
+    ("rubygems", "bootstrap-sass"): frozenset({"3.2.0.3"}),
+    ("rubygems", "atlas-client"): frozenset(),
+    # a name models invent for Hugging Face's CLI (the real one is `huggingface_hub[cli]`), registered by
+    # someone else
+    ("pypi", "huggingface-cli"): frozenset(),
     # September 2025: maintainers' accounts phished, worm-carrying releases published (since unpublished)
     ("npm", "chalk"): frozenset({"5.6.1"}),
     ("npm", "debug"): frozenset({"4.4.2"}),
@@ -386,6 +423,10 @@ def imitated(registry: str, name: str) -> str:
             if name in known:
                 return ""
         parts = name.split("/")
+        if registry == "go" and parts[0] in ("github.com", "gitlab.com", "bitbucket.org") and len(parts) > 3:
+            parts = parts[:3]  # a command inside a module (`github.com/o/r/cmd/x`): the module is the owner's
+            if "/".join(parts) in known:
+                return ""
         for candidate in known:
             theirs = candidate.split("/")
             # the other parts the same, one part may be two edits away (`gorrila` for `gorilla`)

@@ -137,6 +137,10 @@ class Program:
     # regex over the words after the name: the invocation changes the system the program controls elsewhere
     # (a deploy, an apply, a merge, a release): what content carrying injected instructions must not steer
     changes: str = ""
+    # a platform's commands that run a command line on its machines (`heroku run CMD`, `fly ssh console -C
+    # CMD`): the sub-commands after which the operands are that line, and the options whose value is it
+    remote_runs: tuple[str, ...] = ()
+    remote_options: frozenset[str] = frozenset()
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -287,6 +291,8 @@ def _p(
     runs_package: tuple[str, ...] = (),
     fetches_code: str = "",
     changes: str = "",
+    remote_runs: tuple[str, ...] = (),
+    remote_options: tuple[str, ...] = (),
 ) -> Program:
     return Program(
         name,
@@ -318,6 +324,8 @@ def _p(
         runs_package=runs_package,
         fetches_code=fetches_code,
         changes=changes,
+        remote_runs=remote_runs,
+        remote_options=frozenset(remote_options),
     )
 
 
@@ -1368,9 +1376,12 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "heroku",
         R.INFRA_DESTROYER,
+        options=("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env", "--type", "-t", "--team"),
         destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}",
+        destroys_one=rf"{_W}pg:backups:(?:delete|destroy){_E}",
         changes=rf"{_W}(?:[\w-]+:(?:set|unset|create|destroy|reset|promote|restart|rollback|scale|add|remove|push|"
-        rf"release|pull)|apps:destroy|ps:scale|releases:rollback){_E}",
+        rf"release|pull|delete)|apps:destroy|ps:scale|releases:rollback|run(?::detached)?){_E}",
+        remote_runs=("run", "run:detached", "run:inside"),
     ),
     _p(
         "gh",
@@ -1593,8 +1604,23 @@ PROGRAMS: tuple[Program, ...] = (
         "flyctl",
         R.INFRA_DESTROYER,
         aliases=("fly",),
+        options=(
+            "-a",
+            "--app",
+            "-c",
+            "--config",
+            "-r",
+            "--region",
+            "-s",
+            "--select",
+            "--machine",
+            "-o",
+            "--org",
+        ),
         destroys_all=rf"{_W}(?:apps\s+)?destroy{_E}",
-        changes=rf"{_W}(?:deploy|destroy|scale|secrets\s+(?:set|unset|import)|machine\s+(?:run|destroy|stop)){_E}",
+        changes=rf"{_W}(?:deploy|destroy|scale|secrets\s+(?:set|unset|import)|machine\s+(?:run|destroy|stop|exec)"
+        rf"|ssh\s+console{_E}.*(?:-C|--command)|orgs\s+invite|postgres\s+connect){_E}",
+        remote_options=("-C", "--command"),
     ),
     _p(
         "psql",

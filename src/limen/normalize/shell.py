@@ -1641,7 +1641,7 @@ def _run_command(
     entry = program(name)
     if name in ("curl", "wget", *HTTPIE_NAMES):
         _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
-    elif entry is not None and entry.changes and "=" in " ".join(argv[1:]):
+    elif entry is not None and entry.changes:
         _admin_settings(argv, entry.changes, state)  # `kcadm.sh update realms/x -s sslRequired=NONE`
     if name in _UNPACKERS and (stdin is not None or state.downloaded):
         _unpacks_download(name, argv[1:], state, stdin)
@@ -1970,6 +1970,7 @@ def _request_fields(data: list[str]) -> dict[str, object]:
     return fields
 
 
+_SWITCH_VALUES = frozenset({"true", "false", "enabled", "disabled", "on", "off"})
 _SETTING = re.compile(r"-{0,2}([A-Za-z_][\w.-]*)=(.*)", re.DOTALL)
 
 
@@ -1985,7 +1986,11 @@ def _admin_settings(argv: list[str], changes: str, state: _State) -> None:
         return
     named: list[str] = []
     fields: dict[str, object] = {}
-    for word in words:
+    for i, word in enumerate(words):
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if word.startswith("--") and following.lower() in _SWITCH_VALUES:  # `--anonymous-pull-enabled true`
+            fields[word[2:]] = following.lower() in ("true", "enabled", "on")
+            continue
         setting = _SETTING.fullmatch(word)
         if setting:
             value = setting.group(2)
@@ -3143,6 +3148,8 @@ def _argument_commands(
         _fd_exec(args, state, via, level)
     elif entry.name == "kubectl":
         _kubectl_exec(args, state, via, level)
+    if entry.remote_runs or entry.remote_options:
+        _platform_remote(entry, args, state, via, level)
     if (
         Role.STARTS_SHELL in entry.roles
         and not _option_values(args, entry.command_options)
@@ -4356,6 +4363,37 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
     for word in operands if name != "whois" else ():  # whois's operand is its query, not its server
         unc = re.match(r"^(?:\\\\|//)([^\\/]+)", word)
         _host_word(unc.group(1) if unc else word, state, name)
+
+
+def _platform_remote(
+    entry: Program, args: list[str], state: _State, via: tuple[str, ...], level: int
+) -> None:
+    """`heroku run -a app 'bin/rails runner "User.delete_all"'`, `fly ssh console -C CMD`: a command line a
+    platform runs on its machines, analysed as ssh's remote line is (what it deletes or sends there is
+    judged; the directory it runs in is not this one)."""
+    lines = [v for v in _option_values(args, entry.remote_options)]
+    operands = _operands(args, entry.options)
+    after = next((sub for sub in entry.remote_runs if operands[:1] == [sub]), None)
+    if after is not None:
+        start = args.index(after) + 1
+        rest = args[start:]
+        i = 0
+        while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
+            i += 2 if rest[i] in entry.options else 1
+        rest = rest[i + (1 if i < len(rest) and rest[i] == "--" else 0) :]
+        if rest:
+            lines.append(" ".join(rest))
+    for line in lines[:4]:
+        if _is_dynamic(line, state):
+            state.note(f"{entry.name} runs a command line built at run time on its machines")
+            continue
+        cwd = state.cwd
+        state.deferred += 1
+        try:
+            _analyse_text(line, state, via=(*via, entry.name), level=level + 1, lenient=True)
+        finally:
+            state.cwd = cwd
+            state.deferred -= 1
 
 
 def _ssh_host_at(args: list[str], opts: frozenset[str]) -> int:

@@ -250,6 +250,23 @@ _ANY = re.compile(r"""^\W*\*\W*$""")
 _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims"})
 
 
+_PRIVATE = re.compile(r"(^|_)private(_|$)")
+_PUBLIC = re.compile(r"(^|_)(?:public|publicly|anonymous)(_|$)")
+_KEEPS_OUT = re.compile(r"block|restrict|deny|prevent|disable")  # `block_public_access`: a protection
+_ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow"})
+
+
+def _opens_to_everyone(key: str, value: object) -> bool:
+    """A setting that makes what it names public (`private: false`, `enablePrivateCluster: false`,
+    `publicly_accessible: true`, `anonymous_pull_enabled: true`), not one that keeps the public out."""
+    if _KEEPS_OUT.search(key):
+        return False
+    if _PRIVATE.search(key):
+        return _off(value, counts=False)
+    on = value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS)
+    return bool(_PUBLIC.search(key)) and on
+
+
 def _off(value: object, *, counts: bool) -> bool:
     """`false`, `"disabled"`, `"never"`; a zero only where the value counts something (approvals)."""
     if isinstance(value, bool):
@@ -351,10 +368,9 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         if _CONTROL_KEYS.search(name) and _off(value, counts="approv" in name):
             return f"{CONTROL_OFF}{name} set to {value!r}"
     if _OPENS.search(words) and (
-        arguments.get("private") is False
-        or str(arguments.get("visibility", "")).lower() == "public"
-        or arguments.get("public") is True
-    ):  # `update_repo_settings(private=False)`, `push_to_hub(private=False)`
+        str(arguments.get("visibility", "")).lower() == "public"
+        or any(_opens_to_everyone(words_of(k), v) for k, v in arguments.items())
+    ):  # `update_repo_settings(private=False)`, `push_to_hub(private=False)`, `publicNetworkAccess: Enabled`
         return f"{MADE_PUBLIC}made public by {words}"
     if _GRANTS.search(words) and any(
         _ALLOW_LIST_KEYS.search(words_of(k)) and isinstance(v, str) and _ANY.match(v)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from limen.context import Context
 from limen.facts.hosts import imitated_owner
 from limen.facts.packages import REGISTRY_WORDS, imitated, known_malicious, package_name
+from limen.facts.packages import package_version as package_version_of
 from limen.facts.programs import Program, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.rules import rule
@@ -125,17 +126,27 @@ def _packages(entry: Program, command: Command) -> list[str]:
     first after a `runs_package` one), option values aside."""
     words: list[str] = []
     skip = False
+    version = ""  # `gem install rest-client -v 1.6.13`, `bundle add x --version 3.2.0.3`: the release named
     for word in command.argv[1:]:
         if skip:
             skip = False
+            version = word if version == "?" else version
+        elif word.startswith("--version="):
+            version = word.split("=", 1)[1]
         elif word.startswith("-"):
-            skip = word in entry.options
+            skip = word in entry.options or word in _VERSION_OPTIONS
+            version = "?" if word in _VERSION_OPTIONS else version
         else:
             words.append(word)
     for verbs, every in ((entry.installs, True), (entry.runs_package, False)):
         for verb in verbs:
             parts = verb.split()
             if words[: len(parts)] == parts:
-                rest = words[len(parts) :]
-                return rest if every else rest[:1]
+                rest = words[len(parts) :] if every else words[len(parts) : len(parts) + 1]
+                if version not in ("", "?") and len(rest) == 1 and not package_version_of(rest[0]):
+                    return [f"{rest[0]}@{version}"]
+                return rest
     return []
+
+
+_VERSION_OPTIONS = frozenset({"-v", "--version"})

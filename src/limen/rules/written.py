@@ -2037,6 +2037,12 @@ _CREDENTIAL_OUT = re.compile(
     r"""|print|log|info|debug|warn|Printf|Println|Infof|Debugf)\s*\([^\n;]*?(?:\b\w+\.)?"""
     r"""(?:password|passwd|Password|PASSWORD)\b(?!\s*[=(])"""
 )
+# Loaders told to run what the data carries: PyTorch's full unpickling, NumPy's pickles, a model repository's
+# own code (Hugging Face's `trust_remote_code`, `torch.hub`'s `trust_repo`), Erlang terms and YAML objects
+_CODE_IN_DATA = re.compile(
+    r"\bweights_only\s*=\s*False\b|\ballow_pickle\s*=\s*True\b|\btrust_remote_code\s*=\s*True\b"
+    r"|\btrust_repo\s*=\s*True\b|\bbinary_to_term\((?![^)\n]*:safe)|\bYAML\.unsafe_load\("
+)
 # A process started or code loaded, and names the request's input is read into
 _RUNS_OR_LOADS = re.compile(
     r"exec\.Command(?:Context)?\(|ProcessBuilder\(|Runtime\.getRuntime\(\)\.exec\(|\bexecSync\(|\bexec\(|"
@@ -2414,6 +2420,16 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("typenamehandling",),),
         _ANY_TYPE,
         "the deserialiser builds any type a sender names (a remote-code gadget away)",
+    ),
+    (
+        (
+            (
+                *("weights_only", "allow_pickle", "trust_remote_code", "trust_repo"),
+                *("binary_to_term", "unsafe_load"),
+            ),
+        ),
+        _CODE_IN_DATA,
+        "files or data are loaded with the code they carry allowed to run (pickle, a model's remote code)",
     ),
     (
         (("process.env", "import.meta.env"),),
@@ -3042,6 +3058,10 @@ _GUARDS = re.compile(
     r"""|\bverifyIdToken\(|\bverifySessionCookie\(|\bCertificatePinner\b|\bSecTrustEvaluate\w*\("""
     r"""|BlockPublicAccess\.BLOCK_ALL|\benforceSSL\s*:\s*true|\benforce_ssl\s*=\s*True|\bdeletionProtection\s*:\s*true"""
     r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.RETAIN\b"""
+    # Spring Security's and Devise/Pundit's checks, and loaders that refuse code in data
+    r"""|\.authenticated\(\)|\.has(?:Any)?(?:Role|Authority)\(|@EnableMethodSecurity\b|@Secured\(|@RolesAllowed\("""
+    r"""|\bBCryptPasswordEncoder\(|\bArgon2PasswordEncoder\b|\bJwtValidators\.\w+\(|\bverify_authorized\b"""
+    r"""|\bauthorize\s+@?\w+|\bdevise\s+:[^\n]*(?:two_factor|lockable|confirmable)|\bweights_only\s*=\s*True\b"""
 )
 
 
