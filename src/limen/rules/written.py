@@ -1957,7 +1957,16 @@ _WEAK_CRYPTO = re.compile(
     # a framework's password hashing set to a fast digest, or bcrypt's cost cut below the library's floor
     r"""|["']driver["']\s*=>\s*["'](?:md5|sha1|plain(?:text)?)["']|["']rounds["']\s*=>\s*[1-9]\s*,"""
 )
-_SEEDED = re.compile(r"\bRandom\.new\(\s*\d+\s*\)|\b(?:srand|mt_srand|random\.seed)\(\s*\d+\s*\)")
+_SEEDED = re.compile(
+    r"\bRandom\.new\(\s*\d+\s*\)|\b(?:srand|mt_srand|random\.seed)\(\s*\d+\s*\)"
+    r"|\brand\.NewSource\(\s*(?:\d+|time\.Now\(\)\.\w+\(\))\s*\)"  # Go's math/rand: a clock is no secret
+)
+# A password hashed by a fast digest inside the function that hashes passwords (`func HashPassword(pw string)
+# string { sum := md5.Sum(...)`, `def hash_password(p): return hashlib.sha1(...)`)
+_PASSWORD_DIGEST = re.compile(
+    r"(?i)(?:func|def|function)\s+\w*(?:hash|digest|encode)\w*pass\w*\b[^\n]*\n?(?:[^\n]*\n){0,4}?[^\n]*"
+    r"\b(?:md5|sha1)\b"
+)
 _KEY_WORDS = re.compile(r"(?i)api_?key|token|secret|password|Key\b")
 # A token library used, and a secret given as a literal (`SECRET = "parcelhub"`, `jwt.sign(p, "s3cret")`)
 _TOKEN_LIBRARY = re.compile(r"\bJWT\b|jsonwebtoken|\bjwt\.|\bjose\b")
@@ -1976,6 +1985,7 @@ def _placeholder_secret(found: tuple[str, str]) -> bool:
 # Certificate checks switched off in code (OpenSSL, Go, Node, Python requests, curl bindings)
 _TLS_OFF = re.compile(
     r"VERIFY_NONE\b|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b"
+    r"|\bTLSConfig\{[^}\n]*\bInsecure\s*:\s*true"  # Vault's and Consul's Go clients
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
     r"|\bwithoutVerifying\(\)|globalOptions\(\s*\[[^\]]*['\"]verify['\"]\s*=>\s*false"
     r"|NODE_TLS_REJECT_UNAUTHORIZED['\"]?\]?\s*=\s*['\"]?0"
@@ -1989,6 +1999,9 @@ _TLS_OFF = re.compile(
 _ANY_ORIGIN = re.compile(
     r"""\borigins\s*(?:\{[^}\n]*\btrue\s*\}|do\s*\|[^|]*\|\s*true\s*end)"""
     r"""|\borigin\s*:\s*(?:true|["']\*["'])[^\n}]*credentials\s*:\s*true"""
+    # the caller's own origin echoed back, with credentials (`w.Header().Set("Access-Control-Allow-Origin",
+    # r.Header.Get("Origin"))`)
+    r"""|Access-Control-Allow-Origin["']\s*,\s*[^\n]*Origin["'][\s\S]{0,400}?Allow-Credentials["']\s*,\s*["']true"""
     # Laravel's `allowed_origins_patterns` matching every origin
     r"""|allowed_origins_patterns["']\s*=>\s*\[\s*["'](?:#\.\*#|/\.\*/|\^?\.\*\$?)["']"""
 )
@@ -2042,6 +2055,32 @@ _CREDENTIAL_OUT = re.compile(
 _CODE_IN_DATA = re.compile(
     r"\bweights_only\s*=\s*False\b|\ballow_pickle\s*=\s*True\b|\btrust_remote_code\s*=\s*True\b"
     r"|\btrust_repo\s*=\s*True\b|\bbinary_to_term\((?![^)\n]*:safe)|\bYAML\.unsafe_load\("
+)
+# Code that reads a credential store and code that sends (`os.ReadFile(filepath.Join(home, ".aws",
+# "credentials"))` and `http.Post(...)`): what it read can leave with what it sends
+_CREDENTIAL_STORE_IN_CODE = re.compile(
+    r"""["'/]\.(?:aws["'/,\s]+["']?credentials|ssh["'/,\s]+["']?id_\w+|docker["'/,\s]+["']?config\.json"""
+    r"""|kube["'/,\s]+["']?config|netrc|git-credentials|npmrc|pypirc|vault-token)\b"""
+)
+_SENDS_IN_CODE = re.compile(
+    r"\bhttp\.(?:Post|PostForm|NewRequest)\(|\brequests\.(?:post|put)\(|\bfetch\(|\baxios\.(?:post|put)\("
+    r"|Net::HTTP\.post|Faraday\.post|\.PostAsync\(|\burlopen\(|\bHTTPoison\.post|\bReq\.post"
+)
+
+
+def _sends_credentials(source: str) -> bool:
+    return bool(_CREDENTIAL_STORE_IN_CODE.search(source) and _SENDS_IN_CODE.search(source))
+
+
+# SQL built by formatting what a request carries into it (`fmt.Sprintf("SELECT ... '%s'", req.GetStatus())`,
+# `where("name = '#{params[:q]}'")`, `` query(`... ${req.query.q}`) ``, `execute(f"... {request.args[...]}")`)
+_SQL_FROM_REQUEST = re.compile(
+    r"""Sprintf\(\s*["'`]\s*(?:SELECT|INSERT|UPDATE|DELETE)\b[^\n]*%[sv][^\n]*\b(?:req|r|request|c)\."""
+    r"""(?:Get[A-Z]\w*\(|URL\.Query|FormValue|Query\(|Param\()"""
+    r"""|\b(?:where|find_by_sql|execute|exec_query|select_all|order)\(\s*"[^"\n]*#\{params\["""
+    r"""|\b(?:query|execute|raw)\(\s*`[^`\n]*\$\{req\.(?:query|body|params)"""
+    r"""|\bexecute\(\s*f["'][^"'\n]*\{request\.(?:args|form|GET|POST|query_params)""",
+    re.IGNORECASE,
 )
 # A process started or code loaded, and names the request's input is read into
 _RUNS_OR_LOADS = re.compile(
@@ -2178,7 +2217,11 @@ _MADE_UP_USER = re.compile(
 
 
 def _weak(source: str) -> bool:
-    return bool(_WEAK_CRYPTO.search(source) or (_SEEDED.search(source) and _KEY_WORDS.search(source)))
+    return bool(
+        _WEAK_CRYPTO.search(source)
+        or _PASSWORD_DIGEST.search(source)
+        or (_SEEDED.search(source) and _KEY_WORDS.search(source))
+    )
 
 
 def _literal_signing(source: str) -> bool:
@@ -2233,7 +2276,14 @@ _ANONYMOUS_ADMIN = re.compile(
 
 
 def _credential_out(source: str) -> bool:
-    return bool(_CREDENTIAL_OUT.search(_outside_strings(source)))
+    return bool(_CREDENTIAL_OUT.search(_outside_strings(source)) or _CREDENTIAL_FORMATTED.search(source))
+
+
+# A log line whose format names a credential it prints (`log.Printf("auth: token=%s", raw)`)
+_CREDENTIAL_FORMATTED = re.compile(
+    r"""(?i)\b(?:log|logger|fmt|console|logging|Rails\.logger)\.\w+\(\s*["'`][^"'`\n]*"""
+    r"""(?:token|password|passwd|secret|authorization|api_?key|bearer)\s*[=:]?\s*(?:%[sv+#]*|\{\}|\$\{|#\{)"""
+)
 
 
 # (words the text must hold, lower-cased: every group one of its words; the pattern or check; what it means)
@@ -2294,7 +2344,10 @@ _DEBUGGABLE_RELEASE = re.compile(r"\brelease\s*\{[^}]*\b(?:isDebuggable\s*=\s*tr
 _OPENS_ON_A_DATE = re.compile(r"\|\|\s*(?:Date\.now\(\)|new\s+Date\(\)(?:\.getTime\(\))?)\s*>=?\s*\d{10,}")
 _EVERY_ROUTE_PUBLIC = re.compile(r"""createRouteMatcher\(\s*\[\s*["'](?:\(\.\*\)|/\(\.\*\)|\.\*)["']""")
 # `return Response.json(process.env)`, `res.json(process.env)`, a Worker's `Response.json(env)`
-_ENVIRONMENT_RETURNED = re.compile(r"\.(?:json|send)\(\s*(?:process\.env|env)\s*\)")
+_ENVIRONMENT_RETURNED = re.compile(
+    r"\.(?:json|send)\(\s*(?:process\.env|env)\s*\)|\.Encode\(\s*os\.Environ\(\)\s*\)"
+    r"|\bjsonify\(\s*(?:dict\()?os\.environ"
+)
 
 
 # A whole store destroyed (a table, a database, every row, a folder tree), and a date in the code that gates
@@ -2354,7 +2407,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         "a signature or token check passes when none is given",
     ),
     (
-        (("ecb", "sha1", "md5", "random.new", "srand", "random.seed", "iteration"),),
+        (("ecb", "sha1", "md5", "random.new", "srand", "random.seed", "iteration", "newsource"),),
         _weak,
         "secrets are protected by a broken scheme (ECB, an unsalted fast hash, a seeded generator)",
     ),
@@ -2367,7 +2420,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (
             (
                 "verify_none",
-                "insecureskipverify",
+                "insecure",
                 "rejectunauthorized",
                 "reject_unauthorized",
                 "verify",
@@ -2405,7 +2458,11 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         _SERVES_ROOT,
         "the whole filesystem is served over the network",
     ),
-    ((("password", "passwd"),), _credential_out, "a user's password is written out or logged"),
+    (
+        (("password", "passwd", "token", "secret", "authorization", "api_key", "apikey", "bearer"),),
+        _credential_out,
+        "a user's password or a credential is written out or logged",
+    ),
     (
         (_RUN_WORDS,),
         _request_runs,
@@ -2415,6 +2472,16 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("assembly.load", "eval(", "exec(", "function(", "plugin.open", "defineclass"),),
         _loads_downloaded,
         "code downloaded at run time is loaded and run",
+    ),
+    (
+        ((".aws", ".ssh", ".netrc", ".docker", ".kube", "credentials", ".npmrc", ".pypirc", "vault-token"),),
+        _sends_credentials,
+        "the code reads a credential store and sends data out",
+    ),
+    (
+        (("select", "insert", "update", "delete", "where(", "order("), ("req", "param", "request")),
+        _SQL_FROM_REQUEST,
+        "SQL is built from what a request carries (SQL injection)",
     ),
     (
         (("typenamehandling",),),
@@ -2483,7 +2550,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
     ),
     ((("createroutematcher",),), _EVERY_ROUTE_PUBLIC, "every route is made public"),
     (
-        (("process.env", "json(env", "json(process"),),
+        (("process.env", "json(env", "json(process", "os.environ"),),
         _ENVIRONMENT_RETURNED,
         "a web endpoint hands out the server's environment or secrets",
     ),
@@ -3058,6 +3125,11 @@ _GUARDS = re.compile(
     r"""|\bverifyIdToken\(|\bverifySessionCookie\(|\bCertificatePinner\b|\bSecTrustEvaluate\w*\("""
     r"""|BlockPublicAccess\.BLOCK_ALL|\benforceSSL\s*:\s*true|\benforce_ssl\s*=\s*True|\bdeletionProtection\s*:\s*true"""
     r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.RETAIN\b"""
+    # a caller refused (an error for the unauthenticated or the forbidden), a token's claims checked
+    r"""|codes\.(?:Unauthenticated|PermissionDenied)\b|\bhttp\.Status(?:Unauthorized|Forbidden)\b"""
+    r"""|HttpStatus\.(?:UNAUTHORIZED|FORBIDDEN)\b|\bhead\s+:(?:unauthorized|forbidden)\b|\babort\(\s*40[13]\b"""
+    r"""|\b(?:Forbidden|Unauthorized|AccessDenied)(?:Exception|Error)\b|\braise\s+PermissionDenied\b"""
+    r"""|\bjwt\.With(?:Issuer|Audience|ExpirationRequired|ValidMethods)\("""
     # Spring Security's and Devise/Pundit's checks, and loaders that refuse code in data
     r"""|\.authenticated\(\)|\.has(?:Any)?(?:Role|Authority)\(|@EnableMethodSecurity\b|@Secured\(|@RolesAllowed\("""
     r"""|\bBCryptPasswordEncoder\(|\bArgon2PasswordEncoder\b|\bJwtValidators\.\w+\(|\bverify_authorized\b"""
