@@ -85,6 +85,7 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     "*.githubusercontent.com",
     "gitlab.com",
     "bitbucket.org",
+    *("dev.azure.com", "ssh.dev.azure.com", "*.visualstudio.com"),  # Azure DevOps: repositories, pipelines
     "pypi.org",
     "files.pythonhosted.org",
     "download.pytorch.org",  # PyTorch's own wheel index (`--index-url .../whl/cpu`)

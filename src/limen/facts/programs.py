@@ -1273,8 +1273,9 @@ PROGRAMS: tuple[Program, ...] = (
         # (pods and jobs are the run-to-completion pieces their controllers and CI make again)
         destroys_one=rf"{_W}delete\s+(?!(?:pods?|po|jobs?(?:\.batch)?)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
         rf"|{_W}drain{_E}",
-        changes=rf"{_W}(?:apply|create|replace|patch|delete|scale|rollout|set|edit|label|annotate|exec|cp|drain"
-        rf"|cordon|taint|run|expose|autoscale){_E}",
+        # (`auth can-i create ...` asks whether one may; `rollout history` and `rollout status` read)
+        changes=rf"^(?!.*{_W}auth\s+can-i{_E})(?:.*{_W}(?:apply|create|replace|patch|delete|scale|set|edit|label"
+        rf"|annotate|exec|cp|drain|cordon|taint|run|expose|autoscale|rollout\s+(?:restart|undo|pause|resume)){_E})",
         # a namespace's pod security admission set to let privileged pods in
         disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
@@ -1287,7 +1288,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_one=rf"{_W}(?:uninstall|delete){_E}",
         fetches_code=rf"{_W}plugin\s+install{_E}",
-        changes=rf"{_W}(?:install|upgrade|uninstall|delete|rollback){_E}",
+        changes=rf"(?<!diff\s)(?<!template\s){_W}(?:install|upgrade|uninstall|delete|rollback){_E}",
     ),
     _p(
         "aws",
@@ -1511,7 +1512,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "mix",
         R.INFRA_DESTROYER,
-        destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}",
+        # the default environment's database (dev) is the developer's to reset; production's is named
+        destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}(?=.*MIX_ENV=)",
         changes=rf"{_W}ecto\.(?:migrate|rollback|drop|reset){_E}",
     ),
     _p(
@@ -1618,7 +1620,8 @@ PROGRAMS: tuple[Program, ...] = (
             "--org",
         ),
         destroys_all=rf"{_W}(?:apps\s+)?destroy{_E}",
-        changes=rf"{_W}(?:deploy|destroy|scale|secrets\s+(?:set|unset|import)|machine\s+(?:run|destroy|stop|exec)"
+        changes=rf"{_W}(?:deploy|destroy|scale\s+(?:count|vm|memory)|secrets\s+(?:set|unset|import)"
+        rf"|machine\s+(?:run|destroy|stop|exec)"
         rf"|ssh\s+console{_E}.*(?:-C|--command)|orgs\s+invite|postgres\s+connect){_E}",
         remote_options=("-C", "--command"),
     ),

@@ -46,6 +46,7 @@ _AWS = ("*.amazonaws.com",)
 _GOOGLE = ("*.googleapis.com", "*.google.com", "*.pkg.dev", "gcr.io", "*.gcr.io")  # with its registries
 _AZURE = ("*.azure.com", "*.microsoft.com", "*.microsoftonline.com", "*.windows.net")
 _OUTPUT_DATA = r"(?:^|\s)(?:-o|--output)(?:=|\s*)(?:ya?ml|json|jsonpath|go-template|custom-columns)"
+_SECRET_NAME = r"(?i)key|secret|token|pass|pwd|url|uri|dsn|credential|auth|private|cert|salt|signing"
 _SECRET_OPERAND = r"(?:^|\s)secrets?(?:/\S*)?(?:\s|$)"
 # `pass NAME` shows NAME: every first operand but pass's own sub-commands.
 _PASS_ENTRY = (
@@ -127,7 +128,8 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("secret-tool", ("lookup",), "a keyring secret"),
     Printer("heroku", ("auth:token",), "a Heroku token"),
     Printer("heroku", ("config",), "an app's config vars"),
-    Printer("heroku", ("config:get",), "an app's config var"),
+    # a setting by a name that says credential (`RAILS_MAX_THREADS` is no secret)
+    Printer("heroku", ("config:get",), "an app's config var", operand=_SECRET_NAME),
     Printer("firebase", ("functions:config:get",), "functions' config secrets"),
     Printer("docker", ("inspect",), "a container's environment", needs=(r"\.Env\b",)),
     Printer("podman", ("inspect",), "a container's environment", needs=(r"\.Env\b",)),
