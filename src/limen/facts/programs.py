@@ -1279,6 +1279,8 @@ PROGRAMS: tuple[Program, ...] = (
         # a namespace's pod security admission set to let privileged pods in
         disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
+        # the cluster's API served to the network (`kubectl proxy --address 0.0.0.0`)
+        rf"|{_W}proxy{_E}.*--address[=\s]+['\"]?(?:0\.0\.0\.0|::)['\"]?(?:{_E}|$)"
         # a workload given the host: privileged, the host's process, network or IPC namespace, its files
         rf"|{_W}(?:patch|set|edit){_E}.*(?:[\"']privileged[\"']\s*:\s*true|host(?:PID|Network|IPC)[\"']?\s*:\s*true"
         r"|hostPath)",
@@ -1352,7 +1354,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}group\s+delete{_E}",
         destroys_one=rf"{_W}delete(?:-batch)?{_E}|{_W}purge{_E}",
-        grants=rf"{_W}role\s+assignment\s+create{_E}"
+        # someone added to an Azure DevOps group or organisation
+        grants=rf"{_W}devops\s+(?:security\s+group\s+membership|user)\s+add{_E}|{_W}role\s+assignment\s+create{_E}"
         r".*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)"
         # a storage container opened to anonymous readers, a network rule opened to every address
         rf"|{_W}--public-access[=\s]+(?:blob|container){_E}|{_W}--allow-blob-public-access[=\s]+true{_E}"

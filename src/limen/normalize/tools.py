@@ -251,7 +251,9 @@ _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims
 
 
 _PRIVATE = re.compile(r"(^|_)private(_|$)")
-_PUBLIC = re.compile(r"(^|_)(?:public|publicly|anonymous)(_|$)")
+_PUBLIC = re.compile(
+    r"(^|_)(?:public|publicly|anonymous|everyone|anyone|for_all|all_users|all_pipelines)(_|$)"
+)
 _KEEPS_OUT = re.compile(r"block|restrict|deny|prevent|disable")  # `block_public_access`: a protection
 _ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow"})
 
