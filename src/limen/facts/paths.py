@@ -229,6 +229,14 @@ BY_NAME: dict[str, PathFact] = {
     "lefthook.yml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
     "lefthook.yaml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
     ".lefthook.yml": _f("lefthook", "lefthook runs its commands on every commit", "yaml_commands"),
+    **dict.fromkeys(
+        (".goreleaser.yaml", ".goreleaser.yml", "goreleaser.yaml", "goreleaser.yml"),
+        _f("goreleaser", "goreleaser runs its hooks and signing commands on every release", "yaml_commands"),
+    ),
+    **dict.fromkeys(
+        ("buf.gen.yaml", "buf.gen.yml"),
+        _f("buf_gen", "buf runs its local plugins on every generate", "yaml_commands"),
+    ),
     "Taskfile.yml": _f("taskfile", "task runs its commands", "yaml_commands"),
     "Taskfile.yaml": _f("taskfile", "task runs its commands", "yaml_commands"),
     # compose files: every `docker compose up` runs their services' commands with their mounts

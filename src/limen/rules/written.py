@@ -273,6 +273,7 @@ _YAML_COMMAND_KEYS = frozenset(
     {"run", "script", "before_script", "after_script", "entry", "command", "commands", "cmds", "entrypoint"}
     | {"content"}  # Bitrise's script step
     | {"lint-cmd", "test-cmd"}  # aider's
+    | {"hooks", "pre", "post", "cmd", "local"}  # goreleaser's hooks and signing command, buf's local plugins
     | {
         "shell",
         "raw",
@@ -1198,6 +1199,35 @@ def container_commands(text: str) -> list[str]:
                 argv = [str(w) for w in (command or []) + (args or []) if isinstance(w, str | int | float)]
                 found.append(" ".join(quote(w) for w in argv))
     return found
+
+
+_FROM = re.compile(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", re.IGNORECASE | re.MULTILINE)
+
+
+def _image_account(reference: str) -> str:
+    """Who publishes an image: its account (`vllm` for `vllm/vllm-openai`, `g0lang-builds` for
+    `ghcr.io/g0lang-builds/golang`), "library" for Docker Hub's official images (`golang:1.22`)."""
+    name = re.split(r"[@:]", reference.lower().removeprefix("docker.io/"), maxsplit=1)[0]
+    parts = name.split("/")
+    if len(parts) > 1 and ("." in parts[0] or ":" in parts[0]):  # another registry's (`ghcr.io/o/img`)
+        parts = parts[1:]
+    return parts[0] if len(parts) > 1 else "library"
+
+
+def _swapped_base_images(before: str, after: str) -> list[str]:
+    """Base images an edit takes from an account the Dockerfile did not build from (`FROM golang:1.22`
+    made `FROM ghcr.io/g0lang-builds/golang:1.22`): every build, and every container of it, runs that
+    account's code. A tag bump, or another image of an account already used, is no new publisher."""
+    had = {_image_account(m) for m in _FROM.findall(before[:MAX_TEXT]) if "$" not in m}
+    if not had:
+        return []
+    found = []
+    for image in dict.fromkeys(_FROM.findall(after[:MAX_TEXT])):
+        account = _image_account(image)
+        if "$" in image or account in had or account == "library":
+            continue
+        found.append(f"{OWNED_BY}{account}: the build now runs {image[:80]}, from {account}, new to it")
+    return found[:4]
 
 
 def _new_images(before: str, after: str) -> list[str]:
@@ -3383,6 +3413,8 @@ def _gained(
         concerns += _swapped_integrity(before, after)
     if fact.content == "manifest":
         concerns += _foreign(_new_images(before, after), action, ctx)
+    if fact.content == "dockerfile":
+        concerns += [IMPLANT + c for c in _foreign(_swapped_base_images(before, after), action, ctx)]
     if fact.name == "program":
         concerns += _dropped_guards(before, after) + _swapped_hosts(before, after)
     if fact.content == "security_rules" and len(_RULE_GUARDS.findall(after)) < len(
