@@ -771,7 +771,8 @@ PROGRAMS: tuple[Program, ...] = (
         runs_after=("exec",),
         registry="rubygems",
         installs=("add",),
-        reroutes=rf"{_W}config\s+(?:set\s+)?(?:--\w+\s+)*(?:ssl_verify_mode|mirror\.\S+|source\.\S+){_E}",
+        reroutes=rf"{_W}config\s+(?:set\s+)?(?:--\w+\s+)*(?:ssl_verify_mode|mirror\.\S+|source\.\S+"
+        rf"|disable_checksum_validation\s+true){_E}|--trust-policy[=\s]+(?:No|Low)Security{_E}",
     ),
     *(
         _p(
@@ -840,9 +841,11 @@ PROGRAMS: tuple[Program, ...] = (
         "go",
         R.PACKAGE_INSTALLER,
         R.COMPILES,
+        R.RUNS_OPTION,
         registry="go",
         installs=("get", "install"),
         runs_package=("run",),
+        command_options=("-toolexec", "-exec"),  # a program run on every compile step, or on the binary
     ),
     _p(
         "composer",
@@ -1515,6 +1518,9 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "mix",
         R.INFRA_DESTROYER,
+        # Hex told to skip TLS or signature checks, or to fetch from another mirror, for every later fetch
+        reroutes=rf"{_W}hex\.(?:config\s+(?:unsafe_https|unsafe_registry|mirror_url|api_url|cacerts_path)"
+        rf"|repo\s+(?:add|set)){_E}",
         # the default environment's database (dev) is the developer's to reset; production's is named
         destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}(?=.*MIX_ENV=)",
         changes=rf"{_W}ecto\.(?:migrate|rollback|drop|reset){_E}",
@@ -1863,6 +1869,23 @@ ROUTE_VARIABLES = frozenset(
         *("bun_config_registry", "goproxy", "poetry_repositories_", "cargo_registries_"),
     }
 )
+# Environment variables that switch a check of what is downloaded off (TLS certificates, checksums, the Go
+# checksum database), and the values that do (a pattern over the whole value)
+CHECKS_OFF_VARIABLES: dict[str, str] = {
+    "NODE_TLS_REJECT_UNAUTHORIZED": r"0",
+    "GIT_SSL_NO_VERIFY": r"(?i)1|true|yes",
+    "PYTHONHTTPSVERIFY": r"0",
+    "NPM_CONFIG_STRICT_SSL": r"(?i)false|0",
+    "PIP_TRUSTED_HOST": r".+",
+    "HEX_UNSAFE_HTTPS": r"(?i)1|true",
+    "HEX_UNSAFE_REGISTRY": r"(?i)1|true",
+    "BUNDLE_DISABLE_CHECKSUM_VALIDATION": r"(?i)1|true",
+    "GOINSECURE": r".+",
+    "GOSUMDB": r"off",
+    "GONOSUMDB": r".*(?:^|,)\*.*",  # every module (a private prefix is the project's own)
+    "GONOSUMCHECK": r".+",
+    "GOFLAGS": r".*-insecure.*",
+}
 # Environment variables whose value a program runs as a command line (`GIT_SSH_COMMAND='...' git fetch`).
 COMMAND_VARIABLES = frozenset(
     {

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from limen.facts.programs import (
+    CHECKS_OFF_VARIABLES,
     CODE_LOADING_VARIABLES,
     COMMAND_VARIABLES,
     ENVIRONMENT_VARIABLE,
@@ -295,7 +296,13 @@ def _analyse_text(
         return
     if state.stopped or not text.strip():
         return
-    if level == 0 and stdin is None and _PLAIN.fullmatch(text) and "=" not in text.split(None, 1)[0]:
+    if (
+        level == 0
+        and stdin is None
+        and _PLAIN.fullmatch(text)
+        and "=" not in (first := text.split(None, 1)[0])
+        and first not in _DECLARATIONS  # `export X=1` assigns: parsed, so its assignment is read
+    ):
         _run(text.split(), state, via, level, None)  # fast path: no quoting, expansion or operators to parse
         return
     stages = _plain_stages(text) if level == 0 and stdin is None and "|" in text else None
@@ -385,6 +392,7 @@ _SYNTAX_NAMES = frozenset(
         *("unset", "unsetenv"),
     }
 )
+_DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _CONTINUATION = re.compile(r"(?<!\\)((?:\\\\)*)\\\n")
 
 
@@ -625,8 +633,19 @@ def _assign(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: i
         _code_loading_variable(src.text(name), None if word.dynamic else "".join(word.fields), state)
     if src.text(name).startswith("HIST"):
         state.note(f"assign:{src.text(name)}")
+    _checks_off(src.text(name), None if word.dynamic else "".join(word.fields), state)
     if not word.dynamic:
         _add_path_operands(word, state)
+
+
+def _checks_off(name: str, value: str | None, state: _State) -> None:
+    """A variable set to switch a download check off (`GOSUMDB=off`, `NODE_TLS_REJECT_UNAUTHORIZED=0`,
+    `GIT_SSL_NO_VERIFY=1`, the table's `CHECKS_OFF_VARIABLES`): noted as a control switched off."""
+    pattern = CHECKS_OFF_VARIABLES.get(name)
+    if pattern is not None and value is not None and re.fullmatch(pattern, value.strip()):
+        from limen.normalize.tools import CONTROL_OFF
+
+        state.note(f"{CONTROL_OFF}{name}={value[:40]} switches a check of what is downloaded off")
 
 
 def _assign_array(
@@ -1480,6 +1499,7 @@ def _command(
             if env_name in prefix_env:
                 state.note(f"env override {env_name}")
         for env_name, env_value in prefix_env.items():
+            _checks_off(env_name, env_value, state)
             if env_name in COMMAND_VARIABLES and env_value:
                 _command_variable(env_name, env_value, state, via, level)
             if env_name in CODE_LOADING_VARIABLES:
@@ -1639,6 +1659,9 @@ def _run_command(
             state.calling.discard(argv[0])
         return None
     entry = program(name)
+    if name == "go" and argv[1:3] == ["env", "-w"]:  # `go env -w GOSUMDB=off`: set for every later go
+        for word in argv[3:]:
+            _checks_off(*word.partition("=")[::2], state)
     if name in ("curl", "wget", *HTTPIE_NAMES):
         _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
     elif entry is not None and entry.changes:
@@ -3223,8 +3246,8 @@ def _option_values(args: list[str], wanted: frozenset[str]) -> list[str]:
             values.append(args[i + 1])
         elif _CLUSTER.fullmatch(word) and "-" + word[-1] in wanted and i + 1 < len(args):
             values.append(args[i + 1])  # `script -qc CMD`, `rsync -avze CMD`
-        elif word.startswith("--") and "=" in word and word.split("=", 1)[0] in wanted:
-            values.append(word.split("=", 1)[1])
+        elif word.startswith("-") and "=" in word and word.split("=", 1)[0] in wanted:
+            values.append(word.split("=", 1)[1])  # `--rsh=CMD`, Go's single-dash `-toolexec=CMD`
     return values
 
 
