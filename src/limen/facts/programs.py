@@ -1282,6 +1282,8 @@ PROGRAMS: tuple[Program, ...] = (
         # a namespace's pod security admission set to let privileged pods in
         disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
+        # a service opened to the internet (`kubectl expose ... --type=LoadBalancer`)
+        rf"|{_W}expose{_E}.*--type[=\s]+LoadBalancer{_E}"
         # the cluster's API served to the network (`kubectl proxy --address 0.0.0.0`)
         rf"|{_W}proxy{_E}.*--address[=\s]+['\"]?(?:0\.0\.0\.0|::)['\"]?(?:{_E}|$)"
         # a workload given the host: privileged, the host's process, network or IPC namespace, its files
@@ -1306,7 +1308,8 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}put-bucket-lifecycle(?:-configuration)?{_E}.*Expiration",  # objects expired: deleted later
         store_service="s3",
         # the account's audit trail, threat detection or configuration recording stopped
-        disables=rf"{_W}cloudtrail\s+(?:stop-logging|delete-trail){_E}|{_W}guardduty\s+(?:delete-detector{_E}|"
+        disables=rf"{_W}cloudtrail\s+(?:stop-logging|delete-trail){_E}"
+        rf"|{_W}cloudtrail\s+put-event-selectors{_E}.*IncludeManagementEvents\W+false|{_W}guardduty\s+(?:delete-detector{_E}|"
         rf"update-detector{_E}.*--no-enable{_E})|{_W}configservice\s+(?:stop|delete)-configuration-recorder{_E}"
         rf"|{_W}securityhub\s+disable-security-hub{_E}|{_W}ec2\s+disable-ebs-encryption-by-default{_E}"
         # a bucket's versioning suspended (overwrites can no longer be undone), audit logs kept for a day
@@ -1373,6 +1376,29 @@ PROGRAMS: tuple[Program, ...] = (
         rf"[=\s]+Disabled{_E}",
         changes=rf"{_W}(?:create|update|delete|set|add|remove|assign|deploy|start|stop|restart|upload|purge|import"
         rf"|restore|swap|invoke|run|reset|regenerate|rotate|enable|disable)(?:-[\w-]+)?{_E}",
+    ),
+    # machine-learning tools: a notebook server opened to the network with no token, a Ray head whose job
+    # API (code execution) listens on every address, a notebook run from an address, a cache's remote purged
+    _p(
+        "jupyter",
+        R.INFRA_DESTROYER,
+        aliases=("jupyter-lab", "jupyter-notebook"),
+        grants=rf"(?=.*--ip[=\s]+['\"]?(?:0\.0\.0\.0|\*|::)['\"]?(?:{_E}|$))"
+        rf"(?=.*(?:Token|token|password)[=\s]*(?:''|\"\"|{_E}))",
+    ),
+    _p(
+        "ray",
+        R.INFRA_DESTROYER,
+        grants=rf"{_W}start{_E}.*--dashboard-host[=\s]+['\"]?(?:0\.0\.0\.0|::)",
+        changes=rf"{_W}(?:start|stop|up|down|submit|job\s+(?:submit|stop|delete)){_E}",
+    ),
+    _p("papermill", R.INFRA_DESTROYER, fetches_code=r"(?:^|\s)https?://"),
+    _p(
+        "dvc",
+        R.INFRA_DESTROYER,
+        # every version the workspace does not use deleted from the remote storage too
+        destroys_all=rf"{_W}gc{_E}.*(?:{_W}-c{_E}|--cloud{_E})",
+        changes=rf"{_W}(?:push|gc|remote\s+(?:add|modify|remove)|exp\s+push){_E}",
     ),
     _p(
         "doctl",

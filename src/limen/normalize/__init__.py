@@ -181,7 +181,7 @@ def _program_arguments(
 def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str, str]]:
     """The file's text before and after each replacement an Edit or MultiEdit call makes (the replaced
     texts alone where the file cannot be read or does not hold them), so a setting is read in its section.
-    Only an edit that writes a setting (`:` or `=` in its new text) is looked at."""
+    Only an edit that writes a setting (`:` or `=` in its new text), or an ignore file's, is looked at."""
     listed = arguments.get("edits")
     if tool == "Edit":
         pairs = [arguments]
@@ -193,7 +193,9 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
     current: str | None = None
     for pair in pairs[:32]:
         old, new = pair.get("old_string"), pair.get("new_string")
-        if not isinstance(old, str) or not isinstance(new, str) or not (":" in new or "=" in new):
+        if not isinstance(old, str) or not isinstance(new, str):
+            continue
+        if not (":" in new or "=" in new or path.endswith("ignore")):  # a setting, or an ignore file's entry
             continue
         if current is None and path:
             current = read_text(path, MAX_SETTINGS_TEXT) or ""

@@ -327,6 +327,13 @@ def _settings(text: str) -> dict[str, str]:
     return found
 
 
+# An ignore file's entry that keeps secrets out of the repository (`.env`, `*.pem`, `credentials.json`)
+_IGNORED_SECRET = re.compile(
+    r"(?im)^[ \t]*/?(?:\*\*/)?(?:\.env\S*|\*?\.(?:pem|key|p12|pfx|jks|keystore)|\S*(?:credential|secret)\S*"
+    r"|id_(?:rsa|ed25519|ecdsa)\S*|\.netrc|\.npmrc|\.pypirc|\S*\.tfstate\S*|\S*\.tfvars)[ \t]*$"
+)
+
+
 def edited_settings(path: str, before: str, after: str) -> list[str]:
     """What an edit does to the settings it changes, judged by the table of controls as the same settings
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
@@ -334,6 +341,10 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
     or a development section's settings are its own."""
     if _NOT_DEPLOYED.search(path):
         return []
+    if path.endswith((".gitignore", ".dockerignore")):  # a secret no longer kept out of the repository
+        dropped = set(_IGNORED_SECRET.findall(before)) - set(_IGNORED_SECRET.findall(after))
+        name = path.rsplit("/", 1)[-1]
+        return [f"{CONTROL_OFF}{sorted(dropped)[0].strip()} taken out of {name}"] if dropped else []
     old = _settings(before)
     changed: dict[str, object] = {}
     for key, value in _settings(after).items():
