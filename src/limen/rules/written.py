@@ -1924,7 +1924,9 @@ _SIGNATURE_OFF = re.compile(
     r"""|\bignoreSignature\s*:\s*true\b"""
     r"""|\bJWT\.decode\([^)\n]*,\s*(?:nil|false|true|["'][^"']*["']|\w+)\s*,\s*false\b"""
     r"""|\b(?:ValidateIssuerSigningKey|RequireSignedTokens)\s*=\s*false\b|\bSignatureValidator\s*="""
-    r"""|ValidMethods\([^)]*["']none["']|!\s*strings\.Contains\(\s*err\.Error\(\)\s*,\s*["'][^"']*signature""",
+    r"""|ValidMethods\([^)]*["']none["']|!\s*strings\.Contains\(\s*err\.Error\(\)\s*,\s*["'][^"']*signature"""
+    # the claims read without their signature checked (Joken, python-jose, golang-jwt, ruby-jwt)
+    r"""|\bpeek_claims\(|\bget_unverified_claims\(|\bParseUnverified\(|\bdecode_unverified\(""",
     re.IGNORECASE,
 )
 
@@ -2080,6 +2082,33 @@ _CREDENTIAL_OUT = re.compile(
     r"""|print|log|info|debug|warn|Printf|Println|Infof|Debugf)\s*\([^\n;]*?(?:\b\w+\.)?"""
     r"""(?:password|passwd|Password|PASSWORD)\b(?!\s*[=(])"""
 )
+# A controller told to skip its authentication or authorisation filter (`skip_before_action
+# :authenticate_user!`, `skip_after_action :verify_authorized`)
+_FILTER_SKIPPED = re.compile(
+    r"\bskip_(?:before|after|around)_action\s+:(?:authenticate|require|authorize|verify|ensure|check)\w*"
+)
+# A permission predicate that answers yes to everyone (Pundit's `def update? = true`, an `admin?` of `true`)
+_PREDICATE_YES = re.compile(
+    r"\bdef\s+(?:admin|allowed|authorized|permitted|can_\w+|index|show|create|update|destroy|edit|new|manage"
+    r"|access\w*)\?\s*(?:=\s*true\b|(?:\([^)]*\))?\s*\n\s*true\s*\n\s*end\b|;\s*true\s*;?\s*end\b)"
+)
+# Passwords allowed shorter than eight characters (Devise's `config.password_length = 4..128`)
+_SHORT_PASSWORDS = re.compile(r"\bpassword_length\s*=\s*[0-7]\s*\.\.|\bminimum_password_length\s*=\s*[0-7]\b")
+# A class, a file or a path named by the request (`params[:model].constantize`, `send_file ... params[:path]`)
+_REQUEST_NAMES_IT = re.compile(
+    r"params\[[^\]\n]+\][^\n]{0,40}?\)?\.(?:safe_)?constantize\b"
+    r"|\bsend_(?:file|data)\b[^\n]*\bparams\[|\bFile\.(?:read|open)\([^\n]*\bparams\["
+)
+# Account secrets or personal records handed to code that sends (`User.pluck(:email, :encrypted_password)`)
+_ACCOUNT_SECRETS = re.compile(
+    r"\b(?:encrypted_password|password_digest|password_hash|otp_secret|otp_secret_key|ssn|card_number)\b"
+)
+
+
+def _sends_account_secrets(source: str) -> bool:
+    return bool(_ACCOUNT_SECRETS.search(source) and _SENDS_IN_CODE.search(source))
+
+
 # Loaders told to run what the data carries: PyTorch's full unpickling, NumPy's pickles, a model repository's
 # own code (Hugging Face's `trust_remote_code`, `torch.hub`'s `trust_repo`), Erlang terms and YAML objects
 _CODE_IN_DATA = re.compile(
@@ -2504,6 +2533,19 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         "code downloaded at run time is loaded and run",
     ),
     (
+        (("skip_before_action", "skip_after_action", "skip_around_action"),),
+        _FILTER_SKIPPED,
+        "a controller skips its authentication or authorisation check",
+    ),
+    ((("def ",), ("true",)), _PREDICATE_YES, "a permission check answers yes to everyone"),
+    ((("password_length",),), _SHORT_PASSWORDS, "passwords may be shorter than eight characters"),
+    ((("params[",),), _REQUEST_NAMES_IT, "the request names the class, file or path the code uses"),
+    (
+        (("encrypted_password", "password_digest", "password_hash", "otp_secret", "ssn", "card_number"),),
+        _sends_account_secrets,
+        "the code sends account secrets or personal records out",
+    ),
+    (
         ((".aws", ".ssh", ".netrc", ".docker", ".kube", "credentials", ".npmrc", ".pypirc", "vault-token"),),
         _sends_credentials,
         "the code reads a credential store and sends data out",
@@ -2619,6 +2661,12 @@ _ACCESS_WORDS = re.compile(
 )
 
 
+_SIGNATURE_WORDS = (
+    *("verify", "algorithm", "signature", "jwt", "validmethods", "signingkey", "signed", "unverified"),
+    "peek_claims",
+)
+
+
 def _signature_off(text: str) -> list[str]:
     return list(_signature_off_cached(text))
 
@@ -2627,9 +2675,7 @@ def _signature_off(text: str) -> list[str]:
 def _signature_off_cached(text: str) -> list[str]:
     """Authentication by token with the token's signature unchecked: anyone can write one that passes."""
     low = text[:MAX_TEXT].lower()
-    if not any(
-        w in low for w in ("verify", "algorithm", "signature", "jwt", "validmethods", "signingkey", "signed")
-    ):
+    if not any(w in low for w in _SIGNATURE_WORDS):
         return []
     found = _SIGNATURE_OFF.search(text[:MAX_TEXT])
     return [IMPLANT + "a token's signature is no longer checked"] if found else []
@@ -3155,6 +3201,9 @@ _GUARDS = re.compile(
     r"""|\bverifyIdToken\(|\bverifySessionCookie\(|\bCertificatePinner\b|\bSecTrustEvaluate\w*\("""
     r"""|BlockPublicAccess\.BLOCK_ALL|\benforceSSL\s*:\s*true|\benforce_ssl\s*=\s*True|\bdeletionProtection\s*:\s*true"""
     r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.RETAIN\b"""
+    # Rails' filters that authenticate or authorise, a route block that does, Phoenix's verifying plugs
+    r"""|\bbefore_action\s+:(?:require|authenticate|authorize|verify|ensure|check)\w*|\bauthenticate\s+:\w+\s*,"""
+    r"""|\bplug\s+[\w.]*\b(?:Verify|Auth|Require|Ensure|Protect)\w*"""
     # a caller refused (an error for the unauthenticated or the forbidden), a token's claims checked
     r"""|codes\.(?:Unauthenticated|PermissionDenied)\b|\bhttp\.Status(?:Unauthorized|Forbidden)\b"""
     r"""|HttpStatus\.(?:UNAUTHORIZED|FORBIDDEN)\b|\bhead\s+:(?:unauthorized|forbidden)\b|\babort\(\s*40[13]\b"""
