@@ -167,6 +167,13 @@ BY_NAME: dict[str, PathFact] = {
     "gradle.properties": _f(
         "gradle_properties", "Gradle starts every build's JVM with its options", "gradle_properties"
     ),
+    # Maven's: its JVM options, its build file's plugins and repositories; both tools' wrappers
+    "jvm.config": _f("maven_jvm", "Maven starts every build's JVM with its options", "gradle_properties"),
+    "pom.xml": _f("maven_pom", "maven runs its plugins and downloads from its repositories", "maven_pom"),
+    **dict.fromkeys(
+        ("gradle-wrapper.properties", "maven-wrapper.properties"),
+        _f("build_wrapper", "every build downloads and runs the build tool it names", "build_wrapper"),
+    ),
     "bitrise.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
     # Firebase's security rules: who may read and write every document and file
     "AndroidManifest.xml": _f("android_manifest", "Android builds the app from it", "android_config"),

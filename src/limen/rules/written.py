@@ -395,6 +395,56 @@ def _gradle_properties(text: str) -> tuple[list[str], list[str]]:
     return [], [IMPLANT + f"every Gradle build loads the Java agent {a[:80]}" for a in agents[:2]]
 
 
+# Maven's build file: the repositories every build downloads from, their checksum policy, and the command
+# lines its exec and antrun plugins run
+_POM_URL = re.compile(r"<url>\s*([^<\s]+)\s*</url>")
+_POM_COMMAND = re.compile(
+    r"<(?:argument|executable|commandlineArgs)>([^<]+)</|<arg\s+(?:value|line)\s*=\s*\"([^\"]+)\""
+    r"|<exec\s+executable\s*=\s*\"([^\"]+)\""
+)
+
+
+def _maven_pom(text: str) -> tuple[list[str], list[str]]:
+    """pom.xml: commands its plugins run on every build (an argument list read as the line it makes), the
+    repositories it downloads from (a host that is no known registry, plain HTTP), checksums ignored."""
+    found = _POM_COMMAND.findall(text[:MAX_TEXT])
+    words = [next(w for w in match if w) for match in found]
+    commands = [" ".join(words)] if words else []
+    from limen.facts.hosts import PRIVATE_SUFFIXES, REGISTRY_HOSTS, host_in
+
+    concerns = []
+    for url in _POM_URL.findall(text[:MAX_TEXT]):
+        located = _SOURCE_URL.match(url)
+        host = located.group(1).lower() if located else ""
+        if not host or not ("/repository" in url or "maven" in url or "/m2" in url):
+            continue  # a project's, a licence's or a forge's page, not a repository
+        if url.startswith("http://") and not host.endswith(PRIVATE_SUFFIXES):
+            concerns.append(f"packages would come from {host} over plain HTTP, which anyone can change")
+        elif not host_in(host, REGISTRY_HOSTS) and not host.endswith(PRIVATE_SUFFIXES):
+            # (the company's own repository manager, under its own domain, is its own)
+            concerns.append(f"{AT_DOMAIN}{host}: packages would come from {host}")
+    if re.search(r"<checksumPolicy>\s*(?:ignore|warn)\s*<", text[:MAX_TEXT]):
+        concerns.append("downloads are no longer checked against their checksums")
+    return commands, concerns
+
+
+_WRAPPER_HOSTS = ("services.gradle.org", "repo.maven.apache.org", "repo1.maven.org", "downloads.gradle.org")
+
+
+def _build_wrapper(text: str) -> tuple[list[str], list[str]]:
+    """gradle-wrapper.properties, maven-wrapper.properties: where every build downloads the build tool
+    itself from (a distribution from any other host runs its code on every build), and its check."""
+    from limen.facts.hosts import host_in
+
+    concerns = []
+    for match in re.finditer(r"(?:distributionUrl|wrapperUrl)\s*=\s*\S*?https?\\?://([A-Za-z0-9.-]+)", text):
+        if not host_in(match.group(1).lower(), _WRAPPER_HOSTS):
+            concerns.append(f"{IMPLANT}every build downloads and runs its build tool from {match.group(1)}")
+    if re.search(r"^\s*validateDistributionUrl\s*=\s*false", text, re.MULTILINE):
+        concerns.append("the build tool's download is no longer checked")
+    return [], concerns[:4]
+
+
 # Firebase rules that let anyone in (`if true`, until a date), and the checks they hold (owner, member, role)
 _OPEN_RULE = re.compile(r"\ballow\s+[\w,\s]+:\s*if\s+(?:true\b|request\.time\s*<)")
 _RULE_GUARDS = re.compile(
@@ -2708,6 +2758,8 @@ _EXTRACTORS = {
     "xcode": _xcode_project,
     "firebase_json": _firebase_json,
     "gradle_properties": _gradle_properties,
+    "maven_pom": _maven_pom,
+    "build_wrapper": _build_wrapper,
     "security_rules": _security_rules,
     "android_config": _android_config,
     "pyproject": _pyproject,
