@@ -449,6 +449,16 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"/(?:ansible|playbooks?)/(?:[^/]+/)*[^/]+\.ya?ml$|/roles/[^/]+/(?:tasks|handlers)/[^/]+\.ya?ml$",
         _f("ansible", "Ansible runs its tasks on every server it manages", "ansible"),
     ),
+    # Nomad's job files (what every node runs), and HashiCorp's policies and server settings (who may do
+    # what in Vault, Consul and Nomad)
+    (
+        r"\.nomad(?:\.hcl)?$",
+        _f("nomad_job", "Nomad runs the tasks it describes on the next deploy", "nomad_job"),
+    ),
+    (
+        r"/(?:vault|consul|nomad|policies|acl)/(?:[^/]+/)*[^/]+\.(?:hcl|json)$",
+        _f("hashicorp_policy", "Vault, Consul or Nomad grants and enforces what it says", "hashicorp_policy"),
+    ),
     # Kubernetes manifests, Helm charts and Kustomize overlays: the cluster runs what they describe
     (
         r"/(?:k8s|kube|kubernetes|manifests?|deploy(?:ment)?s?|charts?|helm|kustomize|overlays)/(?:[^/]+/)*"

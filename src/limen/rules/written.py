@@ -445,6 +445,42 @@ def _build_wrapper(text: str) -> tuple[list[str], list[str]]:
     return [], concerns[:4]
 
 
+_NOMAD_COMMAND = re.compile(r'^\s*command\s*=\s*"([^"\n]+)"(?:\s*\n\s*args\s*=\s*\[([^\]]*)\])?', re.M)
+
+
+def _nomad_job(text: str) -> tuple[list[str], list[str]]:
+    """A Nomad job: the command lines its tasks run, and a task given the host (privileged, raw_exec, the
+    host's root or Docker's socket, the host's network)."""
+    from limen.normalize.shell import quote
+
+    commands = []
+    for command, args in _NOMAD_COMMAND.findall(text[:MAX_TEXT]):
+        words = re.findall(r'"((?:[^"\\]|\\.)*)"', args)
+        commands.append(" ".join([command, *(quote(w) for w in words)]))
+    concerns = []
+    if re.search(r"^\s*privileged\s*=\s*true\b", text, re.M):
+        concerns.append(IMPLANT + "a task runs privileged: it controls the node")
+    if re.search(r'^\s*driver\s*=\s*"raw_exec"', text, re.M):
+        concerns.append(IMPLANT + "a task runs as a plain process on the node (raw_exec), outside isolation")
+    if re.search(r'"/(?:var/run/docker\.sock)?:/', text) or re.search(r'network_mode\s*=\s*"host"', text):
+        concerns.append(IMPLANT + "a task is given the node's root, Docker socket or network")
+    return commands, concerns
+
+
+# Vault's, Consul's and Nomad's policies and server settings that hand out everything or let anyone in
+_EVERYTHING_GRANTED = re.compile(
+    r'path\s+"\*"|\bcapabilities\s*=\s*\[[^\]]*"sudo"|^\s*(?:acl|operator|agent|node)\s*=\s*"write"'
+    r'|(?:key|service|node|agent|session|event|query)_prefix\s+""\s*\{\s*policy\s*=\s*"write"'
+    r'|\bdefault_policy\s*=\s*"allow"',
+    re.MULTILINE,
+)
+
+
+def _hashicorp_policy(text: str) -> tuple[list[str], list[str]]:
+    found = _EVERYTHING_GRANTED.search(text[:MAX_TEXT])
+    return [], [IMPLANT + f"the policy hands out everything ({found.group(0).strip()[:40]})"] if found else []
+
+
 # Firebase rules that let anyone in (`if true`, until a date), and the checks they hold (owner, member, role)
 _OPEN_RULE = re.compile(r"\ballow\s+[\w,\s]+:\s*if\s+(?:true\b|request\.time\s*<)")
 _RULE_GUARDS = re.compile(
@@ -2759,6 +2795,8 @@ _EXTRACTORS = {
     "firebase_json": _firebase_json,
     "gradle_properties": _gradle_properties,
     "maven_pom": _maven_pom,
+    "nomad_job": _nomad_job,
+    "hashicorp_policy": _hashicorp_policy,
     "build_wrapper": _build_wrapper,
     "security_rules": _security_rules,
     "android_config": _android_config,
