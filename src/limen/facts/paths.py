@@ -256,7 +256,7 @@ BY_NAME: dict[str, PathFact] = {
     "azure-pipelines.yml": _f(
         "ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True
     ),
-    "Jenkinsfile": _f("ci", "CI runs it with the project's secrets", "shell", blind=True),
+    "Jenkinsfile": _f("ci", "CI runs it with the project's secrets", "jenkinsfile", blind=True),
     "authorized_keys": _f(
         "authorized_keys", "each key in it may log in as this user", "authorized_keys", asks=True
     ),

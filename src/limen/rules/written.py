@@ -313,7 +313,9 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
             commands.append(_EXPRESSION.sub(_expression_value, node))
             if _ALL_SECRETS.search(node):
                 concerns.append("a step prints every secret of the repository")
-            elif _SECRET_IN_EXPRESSION.search(node) and _ENCODER.search(node):
+            elif _ENCODED_SECRET_VARIABLE.search(node) or (
+                _SECRET_IN_EXPRESSION.search(node) and _ENCODER.search(node)
+            ):
                 concerns.append("a step prints a secret in a form the log's masking does not hide")
             outsider = _OUTSIDER_TEXT.search(node)
             if outsider:  # `run: echo "${{ github.event.comment.body }}"`: an outsider's words become script
@@ -443,6 +445,32 @@ def _build_wrapper(text: str) -> tuple[list[str], list[str]]:
     if re.search(r"^\s*validateDistributionUrl\s*=\s*false", text, re.MULTILINE):
         concerns.append("the build tool's download is no longer checked")
     return [], concerns[:4]
+
+
+# A Jenkinsfile's shell steps (`sh 'cmd'`, `sh "cmd"`, triple-quoted ones, `sh(script: '...')`, `bat`,
+# `powershell`)
+_JENKINS_STEP = re.compile(
+    r"\b(?:sh|bat|powershell|pwsh)\s*\(?\s*(?:script\s*:\s*)?"
+    r"(?:'''([\s\S]*?)'''|\"\"\"([\s\S]*?)\"\"\"|'([^'\n]*)'|\"([^\"\n]*)\")"
+)
+
+
+# A secret variable printed through an encoder (`echo $GITHUB_TOKEN | base64 | rev`): CI's log masking
+# hides only the value as it is
+_ENCODED_SECRET_VARIABLE = re.compile(
+    r"\b(?:echo|printf|cat)\b[^|\n]*\$\{?\w*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIALS?)\w*\}?[^|\n]*"
+    r"\|\s*(?:base64|xxd|od|rev|openssl|gzip)\b",
+    re.IGNORECASE,
+)
+
+
+def _jenkinsfile(text: str) -> tuple[list[str], list[str]]:
+    """A Jenkinsfile's shell steps, the lines CI runs with the project's credentials (Groovy's `${...}`
+    interpolation left as the variable it reads)."""
+    commands = [next(part for part in match if part) for match in _JENKINS_STEP.findall(text[:MAX_TEXT])]
+    encoded = any(_ENCODED_SECRET_VARIABLE.search(c) for c in commands)
+    concerns = ["a step prints a secret in a form the log's masking does not hide"] if encoded else []
+    return [re.sub(r"\$\{(\w+)\}", r"$\1", c) for c in commands if c.strip()], concerns
 
 
 _NOMAD_COMMAND = re.compile(r'^\s*command\s*=\s*"([^"\n]+)"(?:\s*\n\s*args\s*=\s*\[([^\]]*)\])?', re.M)
@@ -2796,6 +2824,7 @@ _EXTRACTORS = {
     "gradle_properties": _gradle_properties,
     "maven_pom": _maven_pom,
     "nomad_job": _nomad_job,
+    "jenkinsfile": _jenkinsfile,
     "hashicorp_policy": _hashicorp_policy,
     "build_wrapper": _build_wrapper,
     "security_rules": _security_rules,
