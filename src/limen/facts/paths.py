@@ -154,6 +154,11 @@ BY_NAME: dict[str, PathFact] = {
         "gemfile", "bundler evaluates it as Ruby on every bundle, rake and rails command", "gemfile"
     ),
     "Rakefile": _f("rakefile", "rake evaluates it on every rake and rails command", "ruby"),
+    # what a platform runs on deploy (Heroku's Procfile `release:` line, app.json's scripts), mix's aliases
+    "Procfile": _f("procfile", "the platform runs its process lines (release: on every deploy)", "procfile"),
+    "app.json": _f("app_json", "Heroku runs its scripts on the app's machines", "app_json"),
+    "mix.exs": _f("mix_exs", "mix runs its aliases' cmd steps", "mix_exs"),
+    ".iex.exs": _f("iex_rc", "every iex session evaluates it", "string_literals"),
     # mobile builds: CocoaPods and fastlane evaluate Ruby, Xcode's build phases and Firebase's deploy hooks
     # run shell lines, Gradle's JVM options load agents into every build, Bitrise runs its script steps
     "Podfile": _f("podfile", "CocoaPods evaluates it as Ruby on every pod install", "gemfile"),
@@ -448,6 +453,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     (
         r"/(?:ansible|playbooks?)/(?:[^/]+/)*[^/]+\.ya?ml$|/roles/[^/]+/(?:tasks|handlers)/[^/]+\.ya?ml$",
         _f("ansible", "Ansible runs its tasks on every server it manages", "ansible"),
+    ),
+    # a Rails or Phoenix project's set-up scripts, run by every developer who sets the project up
+    (
+        r"/bin/(?:setup|update|dev)$",
+        _f("bin_setup", "every developer runs it to set the project up", "string_literals"),
     ),
     # Nomad's job files (what every node runs), and HashiCorp's policies and server settings (who may do
     # what in Vault, Consul and Nomad)

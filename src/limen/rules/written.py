@@ -826,6 +826,33 @@ def _quoted_literals(text: str) -> tuple[list[str], list[str]]:
 _QUOTED_LITERAL = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'""")
 
 
+def _procfile(text: str) -> tuple[list[str], list[str]]:
+    """A Procfile: each `name: command` line is what the platform runs (`release:` on every deploy)."""
+    return [m.strip() for m in re.findall(r"^[\w-]+\s*:\s*(.+)$", text[:MAX_TEXT], re.MULTILINE)], []
+
+
+def _app_json(text: str) -> tuple[list[str], list[str]]:
+    """Heroku's app.json: its `scripts` (postdeploy, pr-predestroy), run on the platform's machines, the
+    top level's and each environment's."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return [], []
+    tables = [data.get("scripts")] if isinstance(data, dict) else []
+    environments = data.get("environments") if isinstance(data, dict) else None
+    if isinstance(environments, dict):
+        tables += [e.get("scripts") for e in environments.values() if isinstance(e, dict)]
+    return [v for t in tables if isinstance(t, dict) for v in t.values() if isinstance(v, str)], []
+
+
+def _mix_exs(text: str) -> tuple[list[str], list[str]]:
+    """mix.exs: the `cmd ...` steps of its aliases, which mix runs as shell lines (`compile: ["cmd ...",
+    "compile"]`)."""
+    return re.findall(r'"cmd\s+([^"\n]+)"', text[:MAX_TEXT]), []
+
+
 def _string_literals(text: str) -> tuple[list[str], list[str]]:
     """Code in a language Limen does not parse (a Rust `build.rs`, a Cargo config): its string literals,
     read as one shell line and each as a line of its own (`Command::new("sh").arg("-c").arg("...")`)."""
@@ -2196,6 +2223,11 @@ _CREDENTIAL_OUT = re.compile(
     r"""|print|log|info|debug|warn|Printf|Println|Infof|Debugf)\s*\([^\n;]*?(?:\b\w+\.)?"""
     r"""(?:password|passwd|Password|PASSWORD)\b(?!\s*[=(])"""
 )
+# Code loaded from a folder anyone on the machine writes (`require "/tmp/.cache/loader"`, `source /dev/shm/x`)
+_LOADS_FROM_TEMPORARY = re.compile(
+    r"""\b(?:require|require_relative|load|import|source|include|dofile|Code\.require_file|exec\(open)"""
+    r"""\s*\(?\s*["']/(?:tmp|var/tmp|dev/shm)/"""
+)
 # A controller told to skip its authentication or authorisation filter (`skip_before_action
 # :authenticate_user!`, `skip_after_action :verify_authorized`)
 _FILTER_SKIPPED = re.compile(
@@ -2647,6 +2679,11 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         "code downloaded at run time is loaded and run",
     ),
     (
+        (("/tmp/", "/var/tmp/", "/dev/shm/"),),
+        _LOADS_FROM_TEMPORARY,
+        "the code loads a file from a temporary folder anyone on the machine can write",
+    ),
+    (
         (("skip_before_action", "skip_after_action", "skip_around_action"),),
         _FILTER_SKIPPED,
         "a controller skips its authentication or authorisation check",
@@ -2825,6 +2862,9 @@ _EXTRACTORS = {
     "maven_pom": _maven_pom,
     "nomad_job": _nomad_job,
     "jenkinsfile": _jenkinsfile,
+    "procfile": _procfile,
+    "app_json": _app_json,
+    "mix_exs": _mix_exs,
     "hashicorp_policy": _hashicorp_policy,
     "build_wrapper": _build_wrapper,
     "security_rules": _security_rules,
@@ -3218,6 +3258,8 @@ _STRUCTURED = frozenset(
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
+        *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
+        *("procfile", "mix_exs"),
     }
 )
 
