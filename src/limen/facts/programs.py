@@ -1693,6 +1693,14 @@ PROGRAMS: tuple[Program, ...] = (
         ),
         code_options=("-q", "--query"),
     ),
+    # local clusters and virtual machines: deleting one deletes this machine's copy
+    _p("minikube", R.INFRA_DESTROYER, aliases=("kind", "k3d", "colima", "multipass", "lima", "limactl")),
+    _p(
+        "sqlcmd",  # SQL Server's client: its query options are T-SQL, judged as psql's SQL is
+        R.DATABASE_CLIENT,
+        options=("-S", "-d", "-U", "-P", "-Q", "-q", "-i", "-o", "-G"),
+        code_options=("-Q", "-q"),
+    ),
     _p(
         "cqlsh",
         R.DATABASE_CLIENT,

@@ -1359,8 +1359,33 @@ def _key_material_erased(command: Command, action: Action, ctx: Context) -> Find
     return None
 
 
+# Sub-command words that destroy what they name, in any tool's spelling (`delete`, `delete-project`,
+# `topic:delete`, `--delete`): the table's own verbs
+_DESTROYING_WORD = re.compile(
+    r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate)(?:[-_:][\w-]+)?"
+    r"|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--(?:delete|destroy|purge|drop))$"
+)
+
+
+def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """A tool the program table does not know, told to delete, destroy, purge or drop something (`confluent
+    kafka topic delete orders`, `octo delete-project`, `argocd app delete shop --cascade`, `kafka-topics
+    --delete`): whose store it is, and whether it comes back, is not known, so it asks. A script of the
+    project's own (`./scripts/x`) and the table's tools are judged by their own entries."""
+    if program(command.name) is not None or "/" in command.argv[0] or "." in command.name:
+        return None
+    words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--")]
+    for word in words[:4]:
+        if _DESTROYING_WORD.match(word.lower()):
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"{command.name} {word}: a tool's delete"
+            )
+    return None
+
+
 _COMMAND_CHECKS = (
     _infra_destruction,
+    _unknown_tool_destruction,
     _key_material_erased,
     _database_destruction,
     _rsync_wipe,
