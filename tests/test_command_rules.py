@@ -560,7 +560,6 @@ def test_ordinary_host_names_are_not_dns_exfiltration(line: str, project: Path) 
         ("fd -H . ~ -x rm -rf", Verdict.BLOCK),
         ("docker volume prune -f", Verdict.AUTH),
         ("docker system prune -af --volumes", Verdict.AUTH),
-        ("docker compose down -v", Verdict.AUTH),
         ("gh release delete v1.2.0", Verdict.AUTH),
         ("npm unpublish my-pkg --force", Verdict.AUTH),
         ("prisma migrate reset --force", Verdict.AUTH),
@@ -578,6 +577,11 @@ def test_more_destruction_from_the_table(line: str, verdict: Verdict, project: P
     [
         "docker system prune -f",
         "docker compose down",
+        # a compose project's own volumes on this machine: its local state, reset as its set-up is
+        "docker compose down -v",
+        # a tool the table does not know, deleting on this machine's own server
+        "kafka-topics --bootstrap-server localhost:9092 --delete --topic scratch",
+        "git clean -fdxn",
         "gh repo view",
         "npm publish --dry-run",
         "prisma migrate dev",

@@ -936,8 +936,8 @@ PROGRAMS: tuple[Program, ...] = (
         installs=("pull",),
         runs_package=("run", "create", "container run"),
         options=_DOCKER_RUN_OPTS,
-        destroys_one=rf"{_W}volume\s+(?:rm|prune){_E}|{_W}system\s+prune{_E}.*{_W}--volumes{_E}"
-        rf"|{_W}compose\s+down{_E}.*{_W}(?:-v|--volumes){_E}|{_W}down{_E}.*{_W}(?:-v|--volumes){_E}",
+        # (`compose down -v` removes the compose project's own volumes on this machine: its local state)
+        destroys_one=rf"{_W}volume\s+(?:rm|prune){_E}|{_W}system\s+prune{_E}.*{_W}--volumes{_E}",
     ),
     _p("at", R.PRIVILEGED, aliases=("batch",)),  # runs the commands it reads, later
     _p(

@@ -789,6 +789,7 @@ def _git_destructive(command: Command, action: Action, ctx: Context) -> Finding 
         )
     if (
         sub == "clean"
+        and not ({"n"} & _short_flags(rest) or "--dry-run" in rest)  # `git clean -fdxn` only lists
         and ({"x", "X", "d"} & _short_flags(rest))
         and ({"f"} & _short_flags(rest) or "--force" in rest)
         and not _ignored_only_below(rest)
@@ -1367,6 +1368,9 @@ _DESTROYING_WORD = re.compile(
 )
 
 
+_LOCAL_SERVER = re.compile(r"(?:^|[/@=])(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
+
+
 def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """A tool the program table does not know, told to delete, destroy, purge or drop something (`confluent
     kafka topic delete orders`, `octo delete-project`, `argocd app delete shop --cascade`, `kafka-topics
@@ -1374,6 +1378,8 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
     project's own (`./scripts/x`) and the table's tools are judged by their own entries."""
     if program(command.name) is not None or "/" in command.argv[0] or "." in command.name:
         return None
+    if any(_LOCAL_SERVER.search(w) for w in command.argv[1:]):
+        return None  # `--bootstrap-server localhost:9092`: this machine's own server, a developer's copy
     words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--")]
     for word in words[:4]:
         if _DESTROYING_WORD.match(word.lower()):
