@@ -3614,6 +3614,8 @@ def _gained(
         codes = ", ".join(dict.fromkeys(f.code.value for f in found))
         verdict = max(Verdict.AUTH, max(f.verdict for f in found))
         return verdict, f"{fact.purpose}, and what it will run is {codes}: {path}"
+    concerns_before += _build_time_reach(fact, before)
+    concerns_after += _build_time_reach(fact, after)
     gained = [
         c for c in concerns_after + _posing_owners(after) if c not in concerns_before + _posing_owners(before)
     ]
@@ -3634,6 +3636,26 @@ def _gained(
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
+
+
+# Code that runs when a package builds or installs (cargo's build.rs, setup.py, Gradle's build scripts): it
+# has no business with the user's credentials, their start-up files or the CI runner's tokens
+_BUILD_TIME = frozenset({"build_rs", "setup_py", "gradle_build"})
+_BUILD_TIME_REACH = re.compile(
+    r"""\.(?:aws|cargo|docker|kube|gnupg|config/gcloud)["'/,\s]+["']?(?:credentials|config)"""
+    r"""|\.ssh\b|\.netrc\b|\.git-credentials|\.npmrc|\.pypirc|ACTIONS_(?:ID_TOKEN_REQUEST|RUNTIME)_\w+"""
+    r"""|\.(?:bashrc|zshrc|bash_profile|profile)\b|authorized_keys|\bcrontab\b|\.config/autostart"""
+    r"""|\benv::vars\(\)|\bos\.environ\.items\(\)|\bSystem\.getenv\(\)"""
+)
+
+
+def _build_time_reach(fact: PathFact, text: str) -> list[str]:
+    """What a build script reaches outside the build: credentials, start-up files, the whole environment."""
+    if fact.name not in _BUILD_TIME:
+        return []
+    found = _BUILD_TIME_REACH.search(text[:MAX_TEXT])
+    reach = found.group(0).strip()[:40] if found else ""
+    return [f"{IMPLANT}the build script reaches {reach}, outside the build"] if found else []
 
 
 def judge_text(
@@ -3665,7 +3687,7 @@ def judge_text(
         )
     finally:
         _depth.level = level
-    concerns = _foreign(concerns + _posing_owners(text), action, ctx)
+    concerns = _foreign(concerns + _posing_owners(text) + _build_time_reach(fact, text), action, ctx)
     if fact.severe_only:  # program code: only what the rules would BLOCK run now is an implant
         found = [f for f in found if f.verdict is Verdict.BLOCK]
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
