@@ -263,6 +263,8 @@ def _opens_to_everyone(key: str, value: object) -> bool:
     `publicly_accessible: true`, `anonymous_pull_enabled: true`), not one that keeps the public out."""
     if _KEEPS_OUT.search(key):
         return False
+    if key.endswith("tenant_id") and isinstance(value, str):  # Entra ID: any organisation's or person's
+        return value.strip().lower() in ("common", "organizations", "consumers")
     if _PRIVATE.search(key):
         return _off(value, counts=False)
     on = value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS)

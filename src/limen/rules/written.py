@@ -2175,6 +2175,8 @@ _ANY_ORIGIN = re.compile(
     # the caller's own origin echoed back, with credentials (`w.Header().Set("Access-Control-Allow-Origin",
     # r.Header.Get("Origin"))`)
     r"""|Access-Control-Allow-Origin["']\s*,\s*[^\n]*Origin["'][\s\S]{0,400}?Allow-Credentials["']\s*,\s*["']true"""
+    # ASP.NET Core's origin predicate that accepts every origin
+    r"""|SetIsOriginAllowed\(\s*\w+\s*=>\s*true\s*\)"""
     # Laravel's `allowed_origins_patterns` matching every origin
     r"""|allowed_origins_patterns["']\s*=>\s*\[\s*["'](?:#\.\*#|/\.\*/|\^?\.\*\$?)["']"""
 )
@@ -2237,6 +2239,12 @@ _FILTER_SKIPPED = re.compile(
 _PREDICATE_YES = re.compile(
     r"\bdef\s+(?:admin|allowed|authorized|permitted|can_\w+|index|show|create|update|destroy|edit|new|manage"
     r"|access\w*)\?\s*(?:=\s*true\b|(?:\([^)]*\))?\s*\n\s*true\s*\n\s*end\b|;\s*true\s*;?\s*end\b)"
+)
+_ASSERTS_YES = re.compile(r"RequireAssertion\(\s*_?\w*\s*=>\s*true\s*\)")
+# A token's expiry stretched by days (`ClockSkew = TimeSpan.FromDays(365)`, a Go leeway of days)
+_YEARS_OF_SKEW = re.compile(
+    r"ClockSkew\s*=\s*TimeSpan\.From(?:Days\(|Hours\(\s*\d{2,})|WithLeeway\(\s*\d+\s*\*\s*24\s*\*\s*time\.Hour"
+    r"|\bleeway\s*[=:]\s*\d{5,}"
 )
 # Passwords allowed shorter than eight characters (Devise's `config.password_length = 4..128`)
 _SHORT_PASSWORDS = re.compile(r"\bpassword_length\s*=\s*[0-7]\s*\.\.|\bminimum_password_length\s*=\s*[0-7]\b")
@@ -2690,6 +2698,8 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
     ),
     ((("def ",), ("true",)), _PREDICATE_YES, "a permission check answers yes to everyone"),
     ((("password_length",),), _SHORT_PASSWORDS, "passwords may be shorter than eight characters"),
+    ((("requireassertion",),), _ASSERTS_YES, "an authorisation policy says yes to everyone"),
+    ((("clockskew", "leeway"),), _YEARS_OF_SKEW, "tokens are accepted long after they expire"),
     ((("params[",),), _REQUEST_NAMES_IT, "the request names the class, file or path the code uses"),
     (
         (("encrypted_password", "password_digest", "password_hash", "otp_secret", "ssn", "card_number"),),
@@ -3362,6 +3372,10 @@ _GUARDS = re.compile(
     r"""|\bverifyIdToken\(|\bverifySessionCookie\(|\bCertificatePinner\b|\bSecTrustEvaluate\w*\("""
     r"""|BlockPublicAccess\.BLOCK_ALL|\benforceSSL\s*:\s*true|\benforce_ssl\s*=\s*True|\bdeletionProtection\s*:\s*true"""
     r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.RETAIN\b"""
+    # ASP.NET Core's token checks, policies and middleware; Rust's refusals and constant-time comparisons
+    r"""|\bValidate(?:Issuer|Audience|Lifetime|IssuerSigningKey)\s*=\s*true\b|\bFallbackPolicy\s*="""
+    r"""|\.Require(?:Role|Claim|AuthenticatedUser)\(|\bFixedTimeEquals\(|\bUse(?:Authentication|Authorization)\(\)"""
+    r"""|\breturn\s+(?:Unauthorized|Forbid)\(\)|StatusCode::(?:UNAUTHORIZED|FORBIDDEN)\b|\bct_eq\(|\bconstant_time_eq\("""
     # Rails' filters that authenticate or authorise, a route block that does, Phoenix's verifying plugs
     r"""|\bbefore_action\s+:(?:require|authenticate|authorize|verify|ensure|check)\w*|\bauthenticate\s+:\w+\s*,"""
     r"""|\bplug\s+[\w.]*\b(?:Verify|Auth|Require|Ensure|Protect)\w*"""
@@ -3378,15 +3392,20 @@ _GUARDS = re.compile(
 
 
 def _guards(text: str) -> Counter[str]:
-    """The guards a text calls, each middleware a route or controller is given counted by its name."""
+    """The guards a text calls, each middleware a route or controller is given counted by its name (a line
+    commented out, `// app.UseAuthentication();`, calls nothing)."""
     found: Counter[str] = Counter()
-    for match in _GUARDS.finditer(text[:MAX_TEXT]):
+    text = _COMMENTED_LINE.sub("", text[:MAX_TEXT])
+    for match in _GUARDS.finditer(text):
         if match.group(0) == "middleware(":
             listed = text[match.end() : match.end() + 200].split(")", 1)[0]
             found.update(m.split(":")[0] + ":" if ":" in m else m for m in _GUARD_MIDDLEWARE.findall(listed))
         else:
             found[" ".join(match.group(0).split())] += 1
     return found
+
+
+_COMMENTED_LINE = re.compile(r"^[ \t]*(?://|#(?![!\[])|--)[^\n]*$", re.MULTILINE)
 
 
 # Laravel's middleware that authenticates, authorises, limits or verifies (`auth`, `can:manage`, `throttle`)
