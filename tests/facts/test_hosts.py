@@ -260,6 +260,18 @@ def test_the_projects_own_domain_is_named_after_its_origin(tmp_path: Path) -> No
     assert not hosts.project_domain("api.ledgerline.io", "/")  # no repository: no own domain
 
 
+def test_an_internal_name_the_organisations_name_begins_with_is_its_own(tmp_path: Path) -> None:
+    """Only the company's resolver answers `.internal` names, so one the organisation's name begins with
+    (`trino.tidal.internal` for `tidal-data`) is its own; on the public internet the name must match whole."""
+    (tmp_path / ".git").mkdir()
+    config = '[remote "origin"]\n\turl = git@github.com:tidal-data/lake.git\n'
+    (tmp_path / ".git" / "config").write_text(config)
+    cwd = str(tmp_path)
+    assert hosts.project_domain("trino.tidal.internal", cwd)
+    assert not hosts.project_domain("trino.other.internal", cwd)
+    assert not hosts.project_domain("tidal.io", cwd)  # public: anyone may own `tidal.io`
+
+
 def test_a_self_hosted_forge_names_the_companys_domain(tmp_path: Path) -> None:
     """An origin on the company's own forge (`gitlab.parcelwise.io`) makes its domain the project's; a public
     forge's domain never is."""

@@ -365,6 +365,17 @@ ISSUERS: tuple[Issuer, ...] = (
         ("api.heroku.com",),
     ),
     Issuer(
+        "confluent",
+        (),
+        (),
+        (
+            *("CONFLUENT_CLOUD_API_KEY", "CONFLUENT_CLOUD_API_SECRET", "KAFKA_API_KEY", "KAFKA_API_SECRET"),
+            *("SCHEMA_REGISTRY_KEY", "SCHEMA_REGISTRY_SECRET", "SCHEMA_REGISTRY_API_KEY"),
+            "SCHEMA_REGISTRY_API_SECRET",
+        ),
+        ("*.confluent.cloud", "api.confluent.cloud"),
+    ),
+    Issuer(
         "databricks",
         ("databricks-token",),
         ("dapi",),
@@ -1160,6 +1171,10 @@ def project_domain(host: str, cwd: str) -> bool:
     forge = identity[0].lower()
     if forge not in FORGES.values() and not host_in(forge, REGISTRY_HOSTS):
         names.add(fold(registrable_name(forge)))  # a self-hosted forge (`gitlab.acme.io`): acme's own domain
+    if host.lower().endswith(PRIVATE_SUFFIXES) and len(fold(name)) >= 5:
+        # a name only the company's own resolver answers (`trino.acme.internal` for github.com/acme-data/x):
+        # the organisation's name begins with it, as organisations add `-data`, `-hq`, `-labs`
+        return any(n.startswith(fold(name)) for n in names)
     return fold(name) in names
 
 
