@@ -3375,13 +3375,15 @@ _GUARDS = re.compile(
     # ASP.NET Core's token checks, policies and middleware; Rust's refusals and constant-time comparisons
     r"""|\bValidate(?:Issuer|Audience|Lifetime|IssuerSigningKey)\s*=\s*true\b|\bFallbackPolicy\s*="""
     r"""|\.Require(?:Role|Claim|AuthenticatedUser)\(|\bFixedTimeEquals\(|\bUse(?:Authentication|Authorization)\(\)"""
-    r"""|\breturn\s+(?:Unauthorized|Forbid)\(\)|StatusCode::(?:UNAUTHORIZED|FORBIDDEN)\b|\bct_eq\(|\bconstant_time_eq\("""
+    r"""|\breturn\s+(?:Unauthorized|Forbid|BadRequest)\(\)|StatusCode::(?:UNAUTHORIZED|FORBIDDEN|BAD_REQUEST)\b"""
+    r"""|\bct_eq\(|\bconstant_time_eq\("""
     # Rails' filters that authenticate or authorise, a route block that does, Phoenix's verifying plugs
     r"""|\bbefore_action\s+:(?:require|authenticate|authorize|verify|ensure|check)\w*|\bauthenticate\s+:\w+\s*,"""
     r"""|\bplug\s+[\w.]*\b(?:Verify|Auth|Require|Ensure|Protect)\w*"""
     # a caller refused (an error for the unauthenticated or the forbidden), a token's claims checked
-    r"""|codes\.(?:Unauthenticated|PermissionDenied)\b|\bhttp\.Status(?:Unauthorized|Forbidden)\b"""
-    r"""|HttpStatus\.(?:UNAUTHORIZED|FORBIDDEN)\b|\bhead\s+:(?:unauthorized|forbidden)\b|\babort\(\s*40[13]\b"""
+    r"""|codes\.(?:Unauthenticated|PermissionDenied|InvalidArgument)\b|\bhttp\.Status(?:Unauthorized|Forbidden|BadRequest)\b"""
+    r"""|HttpStatus\.(?:UNAUTHORIZED|FORBIDDEN|BAD_REQUEST)\b|\bhead\s+:(?:unauthorized|forbidden|bad_request)\b"""
+    r"""|\babort\(\s*40[013]\b"""
     r"""|\b(?:Forbidden|Unauthorized|AccessDenied)(?:Exception|Error)\b|\braise\s+PermissionDenied\b"""
     r"""|\bjwt\.With(?:Issuer|Audience|ExpirationRequired|ValidMethods)\("""
     # Spring Security's and Devise/Pundit's checks, and loaders that refuse code in data
@@ -3400,9 +3402,18 @@ def _guards(text: str) -> Counter[str]:
         if match.group(0) == "middleware(":
             listed = text[match.end() : match.end() + 200].split(")", 1)[0]
             found.update(m.split(":")[0] + ":" if ":" in m else m for m in _GUARD_MIDDLEWARE.findall(listed))
+        elif _REFUSAL.match(match.group(0)):
+            found["a refusal"] += 1  # one refusal for another (401 made 400) still refuses
         else:
             found[" ".join(match.group(0).split())] += 1
     return found
+
+
+# A caller refused, by whichever status or error: counted alike
+_REFUSAL = re.compile(
+    r"codes\.|http\.Status|HttpStatus\.|head\s|abort\(|StatusCode::|return\s+(?:Unauthorized|Forbid|BadRequest)"
+    r"|(?:Forbidden|Unauthorized|AccessDenied)(?:Exception|Error)|raise\s"
+)
 
 
 _COMMENTED_LINE = re.compile(r"^[ \t]*(?://|#(?![!\[])|--)[^\n]*$", re.MULTILINE)
