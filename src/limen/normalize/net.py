@@ -372,6 +372,24 @@ def _invalid(
 # A file on this machine, however the URL spells it (`file://dist/app.zip`, the AWS CLI's `fileb://`)
 # Schemes that name a file here, or a place that is no machine (the CDK's `aws://ACCOUNT/REGION` environment)
 _LOCAL_FILE_SCHEMES = frozenset({"file", "fileb", "aws"})
+# Schemes that name something rather than a machine to reach: an Entra ID application's URI (`api://x`),
+# an app's deep link, a browser's own pages
+_IDENTIFIER_SCHEMES = frozenset(
+    {
+        "api",
+        "app",
+        "urn",
+        "vscode",
+        "vscode-insiders",
+        "cursor",
+        "jetbrains",
+        "about",
+        "chrome",
+        "edge",
+        "blob",
+    }
+    | {"spotify", "zoommtg", "msteams", "slack", "x-apple", "itms-apps", "android-app"}
+)
 
 
 def url_destination(url: str, via_command: str = "") -> Destination | None:
@@ -381,7 +399,11 @@ def url_destination(url: str, via_command: str = "") -> Destination | None:
         netloc = parts.netloc
     except ValueError:
         return None
-    if not netloc or parts.scheme.lower() in _LOCAL_FILE_SCHEMES:
+    if (
+        not netloc
+        or parts.scheme.lower() in _LOCAL_FILE_SCHEMES
+        or parts.scheme.lower() in _IDENTIFIER_SCHEMES
+    ):
         return None
     store = hosts.OBJECT_STORE_HOSTS.get(parts.scheme.lower())
     if store is not None:  # `s3://BUCKET/key`: the bucket's endpoint at its provider

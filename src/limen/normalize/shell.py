@@ -1707,6 +1707,9 @@ def _run_command(
     if handler is not None:
         result: _Stream | None = handler(argv, state, via, level, stdin)
         return result
+    if name in ("pwsh", "powershell") and stdin is None and (line := _powershell_command(argv)) is not None:
+        _analyse_text(line, state, via=(*via, name), level=level + 1)  # `pwsh -c "Get-Content x | ..."`
+        return None
     if name in UNANALYSED_SCRIPT and _runs_unanalysed_code(entry, argv, stdin):
         state.flag(f"{name} script not analysed")
         state.payloads.append(" ".join(argv[1:]))
@@ -1739,6 +1742,67 @@ def _compiles_written(argv: list[str], state: _State, stdin: _Stream | None) -> 
         if not word.startswith("-") and canonical(word, state.cwd, state.home) in state.written:
             return True
     return False
+
+
+# PowerShell's cmdlets whose effect a shell command has (`Get-Content` is `cat`), and those that only read,
+# filter or print what passes through a pipeline (as `cat` does): a line made of them is analysed as that
+# shell line; any other cmdlet (`Remove-Item`, `Invoke-Expression`, `Set-*`) leaves the script opaque.
+_POWERSHELL_AS = {
+    **dict.fromkeys(("get-content", "gc", "type"), "cat"),
+    **dict.fromkeys(("select-string", "sls"), "grep"),
+    **dict.fromkeys(("get-childitem", "gci", "dir"), "ls"),
+    **dict.fromkeys(("invoke-restmethod", "invoke-webrequest", "irm", "iwr"), "curl"),
+    **dict.fromkeys(("write-host", "write-output"), "echo"),
+    "test-path": "test -e",
+}
+_POWERSHELL_FILTERS = re.compile(
+    r"(?i)^(?:get-(?!content\b|credential\b|secret\b|storedcredential\b)[a-z]+|select-object|where-object|sort-object|"
+    r"measure-object|group-object|format-(?:table|list|wide)|out-string|out-host|convertto-json|convertfrom-json|"
+    r"invoke-pester|invoke-scriptanalyzer|import-module|resolve-path|join-path|split-path|install-module)$"
+)
+
+
+_POWERSHELL_TOKEN = re.compile(r"""'[^']*'|"[^"]*"|[|;]|[^|;'"]+""")
+
+
+def _powershell_command(argv: list[str]) -> str | None:
+    """The shell line a `pwsh -Command TEXT` (`-c`) equals, when its text is within the subset read here."""
+    args = argv[1:]
+    for i, word in enumerate(args[:-1]):
+        if word.lower() in ("-c", "-command"):
+            return _powershell_line(" ".join(args[i + 1 :]))
+    return None
+
+
+def _powershell_line(text: str) -> str | None:
+    """A PowerShell command line as the shell line it equals, or None when any part is beyond the subset
+    this reads (script blocks, sub-expressions, variables, other cmdlets)."""
+    if re.search(r"[{}$`&@]|\b(?:iex|invoke-expression|start-process)\b", text, re.IGNORECASE):
+        return None
+    parts = []
+    segments, current = [], ""
+    for token in _POWERSHELL_TOKEN.findall(text):  # `|` and `;` split the line outside quotes only
+        if token in ("|", ";"):
+            segments.append(current)
+            current = ""
+        else:
+            current += token
+    for segment in [*segments, current]:
+        words = segment.split()
+        if not words:
+            continue
+        head = words[0].lower()
+        rest = [w for w in words[1:] if not w.startswith("-") or w.lower() == "-skipcertificatecheck"]
+        rest = ["-k" if w.lower() == "-skipcertificatecheck" else w for w in rest]
+        if head in _POWERSHELL_AS:
+            parts.append(" ".join([_POWERSHELL_AS[head], *rest]))
+        elif _POWERSHELL_FILTERS.match(head):
+            parts.append("cat")
+        elif program(head) is not None and not re.match(r"(?i)^[a-z]+-[a-z]+$", head):
+            parts.append(segment)  # a native program (`dotnet test`, `git status`)
+        else:
+            return None
+    return " | ".join(parts) if parts else None
 
 
 def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream | None) -> bool:
