@@ -439,6 +439,12 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         _f("shell_rc", "a shell start-up file: runs in every new shell", "shell", asks=True),
     ),
     (r"^/etc/init\.d/", _f("init_d", "runs at boot", "shell", asks=True)),
+    # PowerShell's profiles: every new PowerShell session runs them
+    (
+        r"^~/(?:\.config/powershell|Documents/(?:Windows)?PowerShell)/(?:[\w.]+_)?profile\.ps1$"
+        r"|^/(?:opt/microsoft/powershell/\d+|etc/powershell)/(?:[\w.]+_)?profile\.ps1$",
+        _f("powershell_profile", "every new PowerShell session runs it", "string_literals", asks=True),
+    ),
     (r"/\.cursor/rules/[^/]+$", _i("cursor_rules", "Cursor reads it as instructions")),
     (r"/\.github/instructions/[^/]+$", _i("copilot_instructions", "GitHub Copilot reads it as instructions")),
     (
