@@ -2495,7 +2495,7 @@ def _credential_out(source: str) -> bool:
 # A log line whose format names a credential it prints (`log.Printf("auth: token=%s", raw)`)
 _CREDENTIAL_FORMATTED = re.compile(
     r"""(?i)\b(?:log|logger|fmt|console|logging|Rails\.logger)\.\w+\(\s*["'`][^"'`\n]*"""
-    r"""(?:token|password|passwd|secret|authorization|api_?key|bearer)\s*[=:]?\s*(?:%[sv+#]*|\{\}|\$\{|#\{)"""
+    r"""(?:(?:token|password|passwd|secret|authorization|api_?key)\s*[=:]\s*|bearer\s+)(?:%[sv+#]*|\{\}|\$\{|#\{)"""
 )
 
 
