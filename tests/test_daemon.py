@@ -5,6 +5,7 @@ Each test has its own LIMEN_HOME (so its own socket and lock) and stops the daem
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -115,16 +116,18 @@ def hung_daemon(env: dict[str, str], tmp_path: Path) -> Iterator[dict[str, objec
         "LIMEN_TEST_MARKER": str(tmp_path / "entered"),
         "LIMEN_TEST_RELEASE": str(tmp_path / "release"),
     }
+    with foreground_daemon([str(LIMEN), "daemon", "serve"], fault, tmp_path):
+        yield wait_for_daemon(env)
+
+
+@contextlib.contextmanager
+def foreground_daemon(argv: list[str], env: dict[str, str], cwd: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A daemon started in the foreground (not spawned isolated: its PYTHONPATH counts), killed at the end."""
     with subprocess.Popen(
-        [str(LIMEN), "daemon", "serve"],
-        env=fault,
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     ) as proc:
         try:
-            yield wait_for_daemon(env)
+            yield proc
         finally:
             proc.kill()
 
@@ -540,24 +543,15 @@ def test_a_daemon_whose_code_changes_on_disk_stops_and_the_next_event_gets_the_n
 
     copy = tmp_path / "installed"
     shutil.copytree(Path(limen.__file__).parent, copy / "limen", ignore=shutil.ignore_patterns("__pycache__"))
-    with subprocess.Popen(
-        [sys.executable, "-m", "limen.daemon", "serve"],
-        env={**env, "PYTHONPATH": str(copy)},
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    ) as proc:
-        try:
-            status = wait_for_daemon(env)
-            assert status["pid"] == proc.pid
-            time.sleep(3 * daemon_module.CODE_CHECK_SECONDS)
-            assert proc.poll() is None  # unchanged code: it keeps serving
-            assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)
-            rules = copy / "limen" / "rules" / "__init__.py"
-            rules.write_text(rules.read_text() + "\n# upgraded\n")
-            assert proc.wait(timeout=30) == 0
-        finally:
-            proc.kill()
+    argv = [sys.executable, "-m", "limen.daemon", "serve"]
+    with foreground_daemon(argv, {**env, "PYTHONPATH": str(copy)}, tmp_path) as proc:
+        status = wait_for_daemon(env)
+        assert status["pid"] == proc.pid
+        time.sleep(3 * daemon_module.CODE_CHECK_SECONDS)
+        assert proc.poll() is None  # unchanged code: it keeps serving
+        assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)
+        rules = copy / "limen" / "rules" / "__init__.py"
+        rules.write_text(rules.read_text() + "\n# upgraded\n")
+        assert proc.wait(timeout=30) == 0
     assert daemon("status", env) == (None, 3)
     assert hook("claude-code", PRE_TOOL_USE, env) == (ALLOW, 0)  # a new daemon, or in-process meanwhile
