@@ -3239,6 +3239,13 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             return Verdict.AUTH, f"{fact.purpose}; it is downloaded into place, unread: {path}"
         return None
     judged = judge_text(fact, path, text, action, ctx)
+    if (
+        judged is None
+        and fact.name == "program"
+        and not action.commands
+        and (weakened := _weakened(path, action))
+    ):
+        return Verdict.AUTH, f"{fact.purpose}; {weakened[0].removeprefix(IMPLANT)}: {path}"
     if judged is None and fact.content in _CHECKED and isinstance(action.arguments.get("content"), str):
         before = _current_text(path)  # a whole file written over: the checks it ran before, still there?
         dropped = _dropped_checks(fact, before, text) if before is not None else []
@@ -3258,6 +3265,38 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     ):  # authentication code, or a call that runs code: a line means what the code around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
+
+
+def _weakened(path: str, action: Action) -> list[str]:
+    """What a tool's Edit, MultiEdit or Write of program code takes away from its security
+    (`limen.rules.code_changes`): an edit's old and new strings compared, with the lines before it as what the
+    code is about; a whole file written compared with the file it replaces."""
+    from limen.rules.code_changes import weakened
+
+    args = action.arguments
+    given = [(args.get("old_string"), args.get("new_string"))]
+    if isinstance(edits := args.get("edits"), list):
+        given += [(e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)]
+    pairs = [(old, new) for old, new in given if isinstance(old, str) and isinstance(new, str)]
+    content = args.get("content")
+    if not pairs and not isinstance(content, str):
+        return []
+    current = _current_text(path)
+    if isinstance(content, str):
+        return weakened(current or "", content, path)
+    found: list[str] = []
+    for old, new in pairs:
+        at = current.find(old) if current and old else -1
+        if current and at >= 0:  # whole lines: `x = Flags.get("v")` made `x = true` is read with its `x =`
+            start, end = current.rfind("\n", 0, at) + 1, current.find("\n", at + len(old))
+            end = len(current) if end < 0 else end
+            head, tail = current[start:at], current[at + len(old) : end]
+            old, new = head + old + tail, head + new + tail
+            lead = "\n".join(current[:start].splitlines()[-12:]) + "\n"
+        else:
+            lead = ""
+        found += weakened(old, new, path, file_before=current or "", lead=lead)
+    return found
 
 
 # Files whose meaning is in their structure: a fragment (`"requestss>=2.0",`, `actions-dev99/checkout@main`)
@@ -3659,6 +3698,10 @@ def _gained(
         concerns += [IMPLANT + c for c in _foreign(_swapped_base_images(before, after), action, ctx)]
     if fact.name == "program":
         concerns += _dropped_guards(before, after) + _swapped_hosts(before, after)
+        if action.commands:  # a line's or a program's edit (a tool's own edit is read by `_weakened`)
+            from limen.rules.code_changes import weakened
+
+            concerns += weakened(before, after, path)
     if fact.content == "security_rules" and len(_RULE_GUARDS.findall(after)) < len(
         _RULE_GUARDS.findall(before)
     ):

@@ -1,0 +1,552 @@
+"""What a change to program code takes away from its security, read from the change itself in any language.
+
+The code a project keeps is its own: what an edit *adds* is what the agent did. An attacker who wants a way in
+rarely writes something new and strange; they make an existing check say yes (`aud -> aud.contains(x)` made
+`aud -> true`), take a refusal out (`if key.revoked { return Err(Unauthorized) }` deleted), stop a query at
+the
+caller's rows (`AND org_id = $2` dropped), let a request in on a header or a fixed word (`if
+req.headers().get("x-debug") == "1" { return Ok(superuser) }`), or turn a verification off
+(`validation.validate_exp = false`, `danger_accept_invalid_certs(true)`). Those shapes are the same in Rust,
+Go, Java, Kotlin, C#, Elixir, Ruby, PHP, TypeScript and Python, so they are read from tokens and words, not
+from one language's grammar: the before and after texts are compared line by line, then token by token where
+they differ.
+
+A refactor that keeps its checks (a refusal moved within the file, a filter rewritten with the same column),
+a check made stricter (`verify: true`), or a flag of a feature made true stays quiet.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+IMPLANT = "implant: "  # the prefix `limen.rules.written` judges program code by
+
+# Past these, a change is too large to compare token by token: its lines are still compared
+_MAX_LINES = 4000
+_MAX_BLOCK_TOKENS = 600
+
+_TOKEN = re.compile(r"[A-Za-z_][\w]*[?!]?|\d+|&&|\|\||[=!<>]=+|->|=>|::|\S")
+
+# A literal yes, in the languages' spellings
+_YES = frozenset({"true", "True", "TRUE", "yes", "YES"})
+# What makes a span a test rather than a value: a comparison, a boolean operator, a call, a member
+_PREDICATE_TOKENS = frozenset(
+    {"==", "!=", "===", "!==", "<", ">", "<=", ">=", "&&", "||", "and", "or", "not", "!"}
+)
+_PREDICATE_TOKENS |= {"AND", "OR", "NOT", "(", ".", "::", "in", "IN"}
+
+# Words of access, identity and verification: a yes near them answers a question of who may do what
+_ACCESS_CONTEXT = re.compile(
+    r"(?i)auth|permi|allow|grant|access|\bcan_?|\bcan[A-Z]|admin|\brole|scope|owner|tenant|member|verif|valid"
+    r"|signature|\bsig\b|token|\baud\b|audience|\biss\b|issuer|polic|guard|secur|trust|session|login|password"
+    r"|csrf|xsrf|claim|principal|privilege|superuser|is_?staff|authori[sz]"
+)
+# Keys whose yes strengthens (`verify: true`, `RequireHttpsMetadata = true`): a yes for them weakens nothing
+_STRENGTHENING_KEY = re.compile(
+    r"(?i)verif|validat|requir|enforc|check|secure|protect|strict|csrf|only|deny|forbid"
+)
+
+# A refusal, in any language: an error or status named for the unauthenticated or the forbidden, or a 401/403
+_REFUSAL_WORD = re.compile(
+    r"(?i)\b\w*?(?:unauthori[sz]ed|unauthenticated|forbidden|permission_?denied|access_?denied|not_?authori[sz]ed"
+    r"|invalid_?signature|invalid_?token|token_?expired|expired_?token|bad_?request|invalid_?argument"
+    r"|unprocessable)\w*\b"
+    r"|(?<![\w.\-/:])40[013](?![\w.\-/:])"
+)
+_COMMENT_LINE = re.compile(r"^[ \t]*(?://|#(?![!\[])|--|\*|/\*)[^\n]*$", re.MULTILINE)
+
+# A predicate that keeps a query or a lookup to the caller's own rows: `org_id = $2`, `.filter(owner=user)`,
+# `where(user_id: current_user.id)`, `tenant_id == claims.tenant`
+_SCOPE = re.compile(
+    r"(?i)\b(?:tenant|org|organi[sz]ation|account|owner|user|customer|company|workspace|team|merchant|shop"
+    r"|client|member|profile)_?id\b[\"'`\]]?\s*(?:=|==|===|:|=>|\beq\b|\bin\b)(?!>)"
+    r"|(?i:\.filter\w*\()[^)\n]*\b(?:owner|user|tenant|org\w*|account|created_by)\s*="
+    r"|\bcurrent_user\.\w+|\bcurrentUser\.\w+"
+)
+
+# A request's own input, which its sender chooses: headers, parameters, cookies, gRPC metadata, the peer's
+# address
+_REQUEST_INPUT = re.compile(
+    r"(?i)header|\bparams?\b|params\[|\bquery\s*\[|\bquery\.\w|\bQuery\(|\bquery_?(?:params|string)\b|cookie|metadata|\bmd\.get|\bmd\[|\.form\b|\bform\[|getParameter"
+    r"|remote_?addr|remote_?ip|client_?ip|x-forwarded|peer\.|FromContext|user_?agent|\breq\.body|request\.body"
+)
+# What a branch hands out when it lets a caller in
+_GRANT = re.compile(
+    r"(?i)\breturn\s+(?:true\b|handler\(|next\(|ok\b|Ok\(|\{:ok|nil\s*$)|superuser|super_user|\badmin\b"
+    r"|is_?admin|impersonat|bypass|skip_?auth|\b_?next\s*\(|next\.ServeHTTP|doFilter\(|\{:ok,|:ok\b|permit_?all"
+    r"|authenticated\s*=\s*true|\bgrant|all_?scopes|wildcard|\.succeeded!|\bsucceeded\b"
+)
+_CONDITION = re.compile(
+    r"(?m)^[ \t]*case\b.*$|"
+    r"^[ \t]*(?:\}?\s*(?:else\s+)?(?:if|unless|when|guard|elif|elsif)\b|.*\bif\s*\(|.*&&|.*\|\|).*$"
+)
+
+# A fixed word a credential or a signature is compared with: `presented == "fpk_live_master"`, `sig == "dbg"`
+_FIXED_CREDENTIAL = re.compile(
+    r"""(?i)\b[\w.]*(?:token|secret|password|passwd|api_?key|apikey|presented|sig|signature|otp|pin|credential"""
+    r"""|auth\w*|key)\b\s*(?:==|===|\.equals\(|\beq\b|\.eq\(|\.Equals\()\s*["'][^"'\n]{3,}["']"""
+    r"""|["'][^"'\n]{6,}["']\s*(?:==|===|\.equals\()\s*[\w.]*(?:token|secret|password|key|sig|signature)\b"""
+)
+
+# A verification setting given a no: `validate_exp = false`, `ValidateLifetime = false`, `verify_ssl: false`
+_OFF_SETTING = re.compile(
+    r"""(?i)\b([\w]*(?:verif|validat|check|requir|enforc)[\w]*)["']?\s*(?:[:=]|=>|\(\s*)\s*"""
+    r"""(?:false|0|no|off|none|nil|null|:none|["']none["']|CERT_NONE)\b"""
+)
+_VERIFIED_THING = re.compile(
+    r"(?i)signature|sig\b|signed|cert|ssl|tls|host|peer|token|jwt|exp|aud|iss|lifetime|csrf|xsrf|hmac|digest"
+    r"|integrity|origin|auth|scope|nonce|mfa|otp|2fa|signing|https|revoc|key"
+)
+# A call whose own name says it turns a verification off (`danger_accept_invalid_certs(true)`,
+# `insecure_disable_signature_validation()`, `TrustAllCerts()`, `CorsLayer::very_permissive()`)
+_OFF_CALL = re.compile(
+    r"(?i)\b\w*(?:insecure|danger|disable|skip|bypass|ignore|without|no)_?\w*?(?:verif|validat|cert|signature"
+    r"|hostname|ssl|tls)\w*\s*\("
+    r"|\b\w*(?:accept_?invalid|trust_?all|allow_?all_?(?:hosts?|certs?|origins?)|very_?permissive"
+    r"|allow_?any_?origin|AnyOrigin)\w*\s*\("
+)
+
+
+# A yes and a no a statement may answer with: `return false` made `return true`, `:error` made `{:ok, ...}`
+_NO = frozenset({"false", "False", "FALSE", "error", "Err", "deny", "Deny", "reject", "Reject", "Forbidden"})
+_NO |= {"Unauthorized", "forbidden", "unauthorized", "halt", "abort"}
+_YES_ANSWER = _YES | {"ok", "Ok", "allow", "Allow", "accept", "resolve", "next", "permit"}
+
+# A key or IV given a literal: `SecretKeySpec("dev-key".getBytes(), ...)`, `from_secret(b"secret")`,
+# `new SymmetricSecurityKey(Encoding.UTF8.GetBytes("..."))`, `return []byte("shipyard-dev"), nil`
+_LITERAL_KEY = re.compile(
+    r"""(?i)\b\w*(?:secret_?key|signing_?key|from_secret|SecretKeySpec|SymmetricSecurityKey|hmac_?key|withSecretKey"""
+    r"""|new_from_slice|Nonce::from_slice|IvParameterSpec|GCMParameterSpec)\w*\s*[(=]\s*(?:new\s*(?:[\w.]+)?\(\s*)?"""
+    r"""(?:b|&b|Encoding\.\w+\.GetBytes\(\s*|\[\]byte\(\s*)?["'][^"'\n]{3,}["']"""
+    r"""|\breturn\s+\[\]byte\(\s*"[^"\n]{3,}"\s*\)\s*,\s*nil"""
+)
+# A fixed seed or the clock where a secret is made (`StdRng::seed_from_u64(42)`, `new Random(1234)`,
+# `timestamp() ^ id` in a token's function)
+_PREDICTABLE = re.compile(
+    r"(?i)\bseed_from_u64\(\s*\d+|\bnew\s+Random\(\s*\d+\s*\)|\bRandom\.new\(\s*\d+|\bsrand\(\s*\d+"
+    r"|\brand\.Seed\(|\bMath\.random\(\)|\btimestamp\(\)\s*\^|currentTimeMillis\(\)|\bUnixNano\(\)"
+)
+_SECRET_MADE = re.compile(r"(?i)token|secret|api_?key|password|nonce|salt|otp|reset|session_?id|\bkey\b")
+
+# An exemption from authentication added for a route or a method: `[AllowAnonymous]`, `.permitAll()`,
+# `@PermitAll`, `skip_before_action :authenticate_user!`, `@csrf_exempt`, a public-methods table's entry
+_EXEMPTION = re.compile(
+    r"(?i)allow_?anonymous|permit_?all\(|@PermitAll|skip_before_action\s+:(?:auth|require|verify)|csrf_exempt"
+    r"|AuthorizationLevel\.Anonymous|\.ignoring\(\)|\bpublic_?(?:methods|paths|routes|endpoints)\b"
+    r"|\bunauthenticated_?(?:paths|routes|methods)\b|\bauth_?exempt|\bno_?auth\b|\bskip_?auth"
+)
+# What is public on any service: health, docs, static files, sign-in and sign-up, webhooks (signed), metadata
+_NORMALLY_PUBLIC = re.compile(
+    r"(?i)health|ready|live|ping|status|version|docs|swagger|openapi|static|assets|public|favicon|robots"
+    r"|login|sign_?in|sign_?up|register|logout|forgot|reset|webhook|callback|oauth|\.well-known|metrics|error"
+    r"|tracking|Check\b"
+)
+# The route text near an exemption: a path or a method name in quotes
+_ROUTE_TEXT = re.compile(r"""["']([^"'\n]{1,120})["']""")
+
+# A guard called by name: `p.require_scope("cards:write")?`, `authorize!(:read)`, `ensureOwner(req)`,
+# `middleware::from_fn(auth::require_auth)`, `check_permission(user, x)`
+_GUARD_CALL = re.compile(
+    r"(?i)\b(?:require|ensure|assert|check|verify|authori[sz]e|authenticate|enforce|guard)_?\w*"
+    r"(?:auth|scope|role|perm|access|owner|admin|tenant|member|signature|token|csrf|login|user|claim)\w*[!?]?\s*[(:]"
+    r"|\b(?:require|ensure)_?auth\w*|\bauthori[sz]e[!?]?\s*\(|\bauthenticate\w*[!?]?\s*\("
+)
+
+# The whole environment or configuration read (`std::env::vars()`, `sys.env`, `os.Environ()`,
+# `GetDebugView()`, `dict(os.environ)`): every secret the process holds
+_WHOLE_ENVIRONMENT = re.compile(
+    r"\benv::vars\(\)|\bsys\.env\b(?!\.get|\(|\.getOrElse)|\bos\.Environ\(\)|\bSystem\.getenv\(\)"
+    r"|GetEnvironmentVariables\(\)|\bGetDebugView\(\)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.copy\(\)"
+    r"|\{\s*\*\*os\.environ\s*\}|\bENV\.to_h\b|\bSystem\.get_env\(\)|\bprocess\.env\s*[),}]"
+)
+# A route that runs what it is sent or shows what the process holds, by its path
+_DANGEROUS_ROUTE = re.compile(
+    r"""(?i)(?:\b(?:get|post|put|route|map\w*|handle\w*|match)\b|@\w*Mapping|Root)\b[^\n]{0,80}?"""
+    r"""["/](?:eval|exec|shell|cmd|command|console|sql|env|environment|secrets?|heapdump)["/\s]"""
+)
+# Something that runs a text as code, a command or SQL
+_RUNNER = re.compile(
+    r"""(?:\bsh["']?\s*,\s*["']-c["']|/bin/(?:ba)?sh["']\s*,\s*["']-c["']|\bcmd(?:\.exe)?["']\s*,\s*["']/c["']"""
+    r"""|(?<![\w.])eval\s*\(\s*(?!["'])|\bCode\.eval_string\(|:os\.cmd\(|\bRuntime\.getRuntime\(\)\.exec\("""
+    r"""|\braw_sql\(\s*&?(?!["'])|ExecuteSqlRaw\w*\(\s*(?!["$])|FromSqlRaw\(\s*(?!["])|\bcmd\(\s*["']EVAL["']\)"""
+    r"""|Seq\(\s*"(?:ba)?sh"\s*,\s*"-c"\s*,\s*\w+\s*\)\.!)"""
+)
+_HANDLES_REQUESTS = re.compile(
+    r"(?i)\bhandler\b|\broute|@\w*Mapping|HttpTrigger|\[Http\w+|\bHandleFunc\b|MethodDesc|\breq\b|\brequest\b"
+    r"|\bbody\b|Query\b|params|HttpRoutes"
+)
+# Data a request carries that is the caller's credential: forwarding or logging it hands it on
+_CALLERS_CREDENTIAL = re.compile(
+    r"(?i)(?:request|req|ctx|context)\w*\.(?:Request\.)?headers?\W{1,3}(?:authorization|cookie|[\"']x-api-key)"
+    r"|Headers\.Authorization|headers\[\s*[\"'](?:authorization|cookie|x-api-key)[\"']\]"
+)
+_HANDS_ON = re.compile(
+    r"(?i)\b(?:post|put|send|publish|log\w*|information|warn\w*|info|debug|print\w*|write)\w*\s*\("
+)
+# A secret from the environment with a fixed value used when it is unset: `os.environ.get("JWT_SECRET",
+# "changeme")`, `ENV.fetch("SECRET_KEY_BASE", "dev")`, `getOrElse("API_KEY", "x")`
+_SECRET_DEFAULT = re.compile(
+    r"""(?i)["']([A-Z0-9_]*(?:SECRET|KEY|TOKEN|PASSWORD|PASSWD|SALT|PEPPER)[A-Z0-9_]*)["']\s*,\s*["'][^"'\n]{3,}["']"""
+    r"""|["']([A-Z0-9_]*(?:SECRET|KEY|TOKEN|PASSWORD|PASSWD|SALT|PEPPER)[A-Z0-9_]*)["']\s*[)\]]\s*"""
+    r"""(?:\|\||\?\?|or)\s*["'][^"'\n]{3,}["']"""
+)
+# Money sent to an account fixed in the code: an IBAN, a Stripe connected account, a wallet address
+_FIXED_PAYEE = re.compile(
+    r"""(?i)\b(?:iban|destination|payee|beneficiary|wallet|account_?(?:number|id)?|to_?account)\w*["']?\s*"""
+    r"""(?:=|:|=>)\s*[^\n]{0,80}?["'](?:[A-Z]{2}\d{2}[ ]?[A-Z0-9 ]{10,30}|acct_\w{8,}"""
+    r"""|0x[0-9a-fA-F]{40})["']"""
+)
+# Fields that make a user more than a user, let in by a form's permitted parameters
+_PRIVILEGE_PERMITTED = re.compile(
+    r"(?i)(?:\bpermit\b|fillable|attr_accessible|\[Bind\()[^\n]*[\s:,\[(\"'](?:role|roles|admin|is_admin|superuser"
+    r"|is_staff|permissions?|tenant_id|org_id|owner_id|account_id|\w+_id)\b"
+)
+# An SQL statement built with a value pasted in (`format!("... WHERE id = '{}'", x)`, `$"... {term}"` given to
+# a raw query, `"... #{marina_id}"`, `fmt.Sprintf("... '%s'")`, `QueryBuilder::push(q.get(..))`)
+_SQL_PASTED = re.compile(
+    r"""(?i)(?<!Interpolated\()(?:[$fs]|\bformat!\(|Sprintf\(|String\.format\()?["`](?:SELECT|UPDATE|DELETE|INSERT)\b"""
+    r"""[^"`\n]*\b(?:WHERE|VALUES|SET|IN)\b[^"`\n]*(?:'%s'|%s|'\{\w*\}'|\{\w*\}|#\{|\$\{|\$[A-Za-z_])"""
+    r"""|\.push\(\s*\w+\.get\(|\bpush_unsafe\("""
+)
+# A parser made to fetch external entities or to rebuild any object a request describes
+_UNSAFE_PARSER = re.compile(
+    r"DtdProcessing\.Parse|new\s+XmlUrlResolver|resolve_entities\s*=\s*True|SUPPORT_DTD\s*,\s*true|LIBXML_NOENT"
+    r"|TypeNameHandling\.(?:All|Auto|Objects)|enableDefaultTyping|activateDefaultTyping|\bBinaryFormatter\b"
+    r"|new\s+ObjectInputStream\(\s*\w+\.getInputStream|\bpickle\.loads?\(\s*(?:row|request|req|body|data)\b"
+    r"|\bMarshal\.load\(\s*(?:params|request)|\bunserialize\(\s*\$_(?:GET|POST|REQUEST|COOKIE)"
+)
+# A trust manager that checks nothing, a host name verifier that takes any name
+_TRUSTS_ANY = re.compile(
+    r"checkServerTrusted\s*\([^)]*\)\s*(?::\s*\w+\s*)?=\s*\(\)|HostnameVerifier\s*\(\s*\(\s*\w*\s*,\s*\w*\s*\)\s*=>\s*true"
+    r"|DangerousAcceptAnyServerCertificateValidator|ServerCertificateCustomValidationCallback\s*=\s*\([^)]*\)\s*=>\s*true"
+    r"|\bIssuerValidator\s*=\s*\([^)]*\)\s*=>|\bAudienceValidator\s*=\s*\([^)]*\)\s*=>\s*true"
+    r"|\bLifetimeValidator\s*=\s*\([^)]*\)\s*=>\s*true|\bSignatureValidator\s*="
+)
+# A token's allowed clock skew stretched to days (`leeway = 31_536_000`)
+_LONG_LEEWAY = re.compile(r"(?i)\b(?:leeway|clock_?skew|skew)\w*\s*[:=]\s*\d[\d_]{4,}")
+# A JWT library told to accept the `none` algorithm
+_NONE_ALGORITHM = re.compile(r"""(?i)alg\w*[^\n]{0,40}["']none["']""")
+_TEST_PATH = re.compile(
+    r"(?i)(?:^|/)(?:tests?|spec|specs|__tests__|testdata|fixtures?)/|_test\.\w+$|\.test\.\w+$|Tests?\.\w+$"
+)
+_PRODUCTION_PATH = re.compile(r"(?i)prod")
+_DEBUG_ON = re.compile(
+    r"(?i)\b(?:debug|consider_all_requests_local|show_?errors|display_?errors|detailed_?errors|developer_?exception"
+    r"\w*)\w*\s*(?:=|:)\s*(?:true|on|1)\b"
+)
+
+
+# Words each check needs in the text (lower case): a substring test costs a microsecond, a pattern over a
+# large file a hundred, so most code is passed over fast
+_LET_IN_CHECKS = (
+    (
+        ("==", "equals(", " eq"),
+        _FIXED_CREDENTIAL,
+        "a credential or signature is accepted when it equals a fixed word",
+    ),
+    (
+        ("secret", "signing", "keyspec", "hmac", "nonce", "from_slice", "parameterspec", "[]byte("),
+        _LITERAL_KEY,
+        "a signing key or nonce is a fixed word in the code",
+    ),
+    (
+        ("trusted", "hostnameverifier", "dangerous", "validationcallback", "validator"),
+        _TRUSTS_ANY,
+        "a certificate, host name or token issuer is accepted whatever it is",
+    ),
+    (("leeway", "skew"), _LONG_LEEWAY, "tokens are accepted long after they expire"),
+    (("none",), _NONE_ALGORITHM, "tokens signed with no algorithm are accepted"),
+    (
+        ("dtd", "xmlurlresolver", "resolve_entities", "libxml", "typenamehandling", "defaulttyping"),
+        _UNSAFE_PARSER,
+        "a parser is made to fetch external entities or rebuild any object it is sent",
+    ),
+    (
+        ("binaryformatter", "objectinputstream", "pickle.load", "marshal.load", "unserialize("),
+        _UNSAFE_PARSER,
+        "a parser is made to fetch external entities or rebuild any object it is sent",
+    ),
+    (
+        ("iban", "destination", "payee", "beneficiary", "wallet", "account"),
+        _FIXED_PAYEE,
+        "money is sent to an account fixed in the code",
+    ),
+    (
+        ("permit", "fillable", "attr_accessible", "bind("),
+        _PRIVILEGE_PERMITTED,
+        "a form may now set a user's role, privileges or owner",
+    ),
+    (
+        ("select", "update", "delete", "insert", ".push(", "push_unsafe"),
+        _SQL_PASTED,
+        "an SQL statement is built with a value pasted into it",
+    ),
+)
+_SETTING_WORDS: tuple[str, ...] = (
+    "verif",
+    "validat",
+    "check",
+    "requir",
+    "enforc",
+    "= false",
+    "=false",
+    "insecure",
+    "danger",
+)
+_SETTING_WORDS += ("disable", "skip", "bypass", "ignore", "without", "accept", "trust", "allow", "permissive")
+_SECRET_NAME_WORDS = ("SECRET", "KEY", "TOKEN", "PASSWORD", "PASSWD", "SALT", "PEPPER")
+_REQUEST_WORDS: tuple[str, ...] = (
+    "header",
+    "param",
+    "query",
+    "cookie",
+    "metadata",
+    "md.get",
+    "md[",
+    "form",
+    "remote",
+    "client",
+)
+_REQUEST_WORDS += ("forwarded", "peer.", "fromcontext", "user_agent", "useragent", "body")
+_EXEMPTION_WORDS = ("anonymous", "permit", "skip_before_action", "exempt", "ignoring()", "public", "auth")
+_ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
+_RUNNER_WORDS = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw")
+
+
+def weakened(
+    before: str, after: str, path: str = "", *, file_before: str | None = None, lead: str = ""
+) -> list[str]:
+    """What `after` takes away from the security `before` had (IMPLANT concerns, at most three): checks made
+    always yes, refusals and guards taken out, caller-scoped queries widened, requests let in on their own
+    word, fixed keys and credentials, verifications turned off, what runs or shows what a request sends.
+
+    `before` and `after` are whole files, or an Edit's old and new strings with `file_before` the file it
+    changes (what is already there is the project's own) and `lead` the lines before the edit (what the
+    code around it is about): the rest of the file is the same on both sides, so the difference is theirs."""
+    if len(before) > 512 * 1024 or len(after) > 512 * 1024:
+        return []
+    known = before if file_before is None else file_before
+    old_lines, new_lines = before.splitlines(), after.splitlines()
+    if len(old_lines) > _MAX_LINES or len(new_lines) > _MAX_LINES:
+        return []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    removed_blocks: list[str] = []
+    added_blocks: list[str] = []
+    found: list[str] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        removed = "\n".join(old_lines[i1:i2])
+        added = "\n".join(new_lines[j1:j2])
+        removed_blocks.append(removed)
+        added_blocks.append(added)
+        context = lead + "\n".join(old_lines[max(0, i1 - 12) : i2]) + "\n" + added
+        why = _made_yes(removed, added, context)
+        if why:
+            found.append(why)
+        if removed.strip() and added.strip():
+            found += _scope_from_request(removed, added)
+    if not added_blocks:
+        return []
+    removed_text, added_text = "\n".join(removed_blocks), "\n".join(added_blocks)
+    live_removed, live_added = _COMMENT_LINE.sub("", removed_text), _COMMENT_LINE.sub("", added_text)
+    live_before, live_after = _COMMENT_LINE.sub("", before), _COMMENT_LINE.sub("", after)
+    for pattern, why in (
+        (_REFUSAL_WORD, "a refusal of the unauthenticated or the forbidden is taken out of the code"),
+        (_SCOPE, "a query or lookup no longer keeps to the caller's own tenant, account or owner"),
+        (_GUARD_CALL, "a call that checks the caller's rights is taken out of the code"),
+    ):
+        if len(pattern.findall(live_removed)) > len(pattern.findall(live_added)) and len(
+            pattern.findall(live_after)
+        ) < len(pattern.findall(live_before)):
+            found.append(why)
+    found += _let_in(live_added, known, path)
+    found += _opened(live_added, known, path)
+    return [IMPLANT + why for why in dict.fromkeys(found)][:3]
+
+
+def _made_yes(removed: str, added: str, context: str) -> str:
+    """A test replaced by a literal yes (`aud -> true`, `owner? || admin?` made `true`), a refusal made a yes
+    (`return false` made `return true`, `:error` made `{:ok, socket}`), or a condition given an `|| true` /
+    `OR TRUE` / `if (true)`, where the code around it is about access."""
+    if len(removed) > _MAX_BLOCK_TOKENS * 8 or len(added) > _MAX_BLOCK_TOKENS * 8:
+        return ""
+    old_tokens, new_tokens = _TOKEN.findall(removed), _TOKEN.findall(added)
+    if len(old_tokens) > _MAX_BLOCK_TOKENS or len(new_tokens) > _MAX_BLOCK_TOKENS:
+        return ""
+    if not _ACCESS_CONTEXT.search(context):
+        return ""
+    matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        inserted, taken = new_tokens[j1:j2], old_tokens[i1:i2]
+        if tag == "replace" and inserted:
+            before_it = new_tokens[max(0, j1 - 2) : j1]
+            keyed = before_it[-1:] in (["="], [":"], ["=>"]) and len(before_it) == 2
+            if keyed and _STRENGTHENING_KEY.search(before_it[0]):
+                continue  # `verify: true`, `RequireHttpsMetadata = true`: stricter, or a setting's own value
+            made_yes = all(t in _YES or t in "()" for t in inserted) and any(t in _YES for t in inserted)
+            if made_yes and not keyed and any(t in _PREDICATE_TOKENS or t.endswith("?") for t in taken):
+                return "a check is made to answer yes whatever it is asked"
+            if taken and taken[0] in _NO and inserted[0] in _YES_ANSWER and not keyed:
+                return "a check that refused now answers yes"
+        if tag in ("insert", "replace") and inserted:
+            joined = " ".join(inserted)
+            if re.search(
+                r"(?:\|\||\bor\b|\bOR\b)\s+(?:\(\s*)?(?:true|True|TRUE|1\s*=\s*1)\b", joined
+            ) or re.search(r"\bif\s*\(?\s*(?:true|True|TRUE)\s*\)?\s*(?:\{|return|then|:|do\b)", joined):
+                return "a condition is given an always-true alternative"
+            if re.search(
+                r"(?:&&|\|\||\band\b|\bor\b|\bunless\b)\s*[\w.\[\]:()]+\s*(?:!=|!==|==|===)\s*[\"']", joined
+            ):
+                return "a check gains an exception for one fixed value"
+    return ""
+
+
+def _scope_from_request(removed: str, added: str) -> list[str]:
+    """The tenant, account or owner a call acts for taken from what the request says, where it was the
+    caller's own identity (`claims.Tenant` made `req.GetTenantId()`, `claims["tenant"]` made
+    `body.get("tenant", ...)`)."""
+    scope = r"(?i)(?:tenant|org|organi[sz]ation|account|owner|customer|workspace|company)\w*"
+    if not re.search(
+        scope + r"[^\n]*(?:claims|session|principal|current_?user|identity|auth|token|jwt)", removed
+    ):
+        return []
+    from_request = re.compile(
+        scope + r"""[^\n]*(?:\breq\.\w|\brequest\.\w|\bbody[.\[]|params|query|header|Get\w*Id\(\))"""
+    )
+    return (
+        ["the tenant or account a call acts for is taken from the request"]
+        if from_request.search(added)
+        else []
+    )
+
+
+def _let_in(added: str, before: str, path: str) -> list[str]:
+    """A new branch that lets a request in on its own say (a header, a parameter, metadata, its address)
+    with nothing refused in it, or a credential compared with a fixed word; a verification turned off; a
+    key fixed in the code."""
+    found: list[str] = []
+    low = added.lower()
+    test = bool(_TEST_PATH.search(path))
+    for words, pattern, why in _LET_IN_CHECKS:
+        if test and pattern in (_FIXED_CREDENTIAL, _LITERAL_KEY):
+            continue  # a test's own fixtures: a fixed token or key is what makes it repeatable
+        if any(w in low for w in words):
+            for match in pattern.finditer(added):
+                if match.group(0) not in before:
+                    found.append(why)
+                    break
+    if any(w in low for w in _SETTING_WORDS):
+        found += _turned_off(added, before)
+    if any(w in added for w in _SECRET_NAME_WORDS):
+        for match in _SECRET_DEFAULT.finditer(added):
+            name = match.group(1) or match.group(2)
+            if name in before and match.group(0) not in before:
+                found.append(f"the secret {name} falls back to a fixed value when it is unset")
+                break
+    if any(w in low for w in _REQUEST_WORDS):
+        found += _request_let_in(added)
+    return found
+
+
+def _request_let_in(added: str) -> list[str]:
+    """A new branch on what the request says (or on a name given it) that grants and refuses nothing."""
+    tainted = {
+        m.group(1)
+        for m in re.finditer(
+            r"(?m)^\s*(?:(?:var|val|let|const|String|auto|final)\s+)?(\w+)\s*:?=\s*(.*)$", added
+        )
+        if _REQUEST_INPUT.search(m.group(2))
+    }
+    for match in _CONDITION.finditer(added):
+        line = match.group(0)
+        if not _REQUEST_INPUT.search(line) and not any(
+            re.search(rf"\b{re.escape(t)}\b", line) for t in tainted
+        ):
+            continue
+        branch = "\n".join(added[match.start() :].split("\n", 4)[:4])
+        if _GRANT.search(branch) and not _REFUSAL_WORD.search(branch):
+            return ["a request is let in on a header, parameter or address it chooses itself"]
+    return []
+
+
+def _turned_off(added: str, before: str) -> list[str]:
+    """A verification setting given a no, or a call named for turning one off, new in the code."""
+    found = []
+    for match in _OFF_SETTING.finditer(added):
+        if _VERIFIED_THING.search(match.group(1)) and match.group(0) not in before:
+            found.append(f"a verification is turned off ({match.group(0)[:40]})")
+            break
+    for match in re.finditer(
+        r"(?i)\b(signature|expiration|exp|audience|issuer|lifetime)\s*=\s*false\b", added
+    ):
+        if match.group(0) not in before:
+            found.append(f"a verification is turned off ({match.group(0)[:40]})")
+            break
+    for match in _OFF_CALL.finditer(added):
+        if match.group(0) not in before:
+            found.append(f"a verification is turned off ({match.group(0)[:40]})")
+            break
+    return found[:1]
+
+
+# A public-methods table's entry: `"/pkg.Service/Method": true,`
+_TABLE_ENTRY = re.compile(r"(?m)^\s*\"?/[\w.]+/[\w.]+\"?\s*:\s*true\b.*$")
+
+
+def _exempted(added: str, before: str) -> bool:
+    """An exemption from authentication new in the code for a route that is not public by nature (the
+    route's quoted path or name, in the lines around it, says health, docs, login, webhook or the like)."""
+    for match in _EXEMPTION.finditer(added):
+        start = added.rfind("\n", 0, match.start()) + 1
+        end = added.find("\n", match.end())
+        line = added[start : end if end >= 0 else len(added)]
+        if line.strip() in before:
+            continue
+        near_start = max(0, added.rfind("\n", 0, max(0, start - 200)) + 1)
+        near = added[near_start : end + 200 if end >= 0 else len(added)]
+        routes = _ROUTE_TEXT.findall(near) or [near]
+        if not any(_NORMALLY_PUBLIC.search(r) for r in routes):
+            return True
+    if re.search(r"(?i)public|anonymous|unauthenticated|skip|exempt", before):
+        return any(not _NORMALLY_PUBLIC.search(m.group(0)) for m in _TABLE_ENTRY.finditer(added))
+    return False
+
+
+def _opened(added: str, before: str, path: str) -> list[str]:
+    """What a change opens to callers: routes exempted from authentication that are not public by nature,
+    the environment or configuration handed out, what a request sends run as code, the caller's credentials
+    logged or sent on, a secret made from a predictable source, debugging turned on in production."""
+    found: list[str] = []
+    low = added.lower()
+    if any(w in low for w in _EXEMPTION_WORDS) and _exempted(added, before):
+        found.append("a route that is not public by nature is exempted from authentication")
+    environment = any(w in low for w in ("env", "getdebugview"))
+    if environment and _WHOLE_ENVIRONMENT.search(added) and not _WHOLE_ENVIRONMENT.search(before):
+        found.append("the whole environment or configuration is handed out")
+    if (
+        any(w in low for w in _ROUTE_WORDS)
+        and _DANGEROUS_ROUTE.search(added)
+        and not _DANGEROUS_ROUTE.search(before)
+    ):
+        found.append("a route is added that runs code or shows the process's configuration")
+    if any(w in low for w in _RUNNER_WORDS) and _RUNNER.search(added) and _HANDLES_REQUESTS.search(added):
+        found.append("code, a command or SQL that a request or record supplies is run")
+    if any(w in low for w in ("authorization", "cookie", "x-api-key")) and (
+        any(_CALLERS_CREDENTIAL.search(line) and _HANDS_ON.search(line) for line in added.splitlines())
+        or (_CALLERS_CREDENTIAL.search(added) and re.search(r"https?://", added))
+    ):
+        found.append("the caller's credentials are logged or sent on")
+    if not _TEST_PATH.search(path):
+        predictable = any(w in low for w in ("seed", "random", "timestamp", "currenttimemillis", "unixnano"))
+        if (
+            predictable
+            and _PREDICTABLE.search(added)
+            and _SECRET_MADE.search(added)
+            and not _PREDICTABLE.search(before)
+        ):
+            found.append("a secret is made from a predictable source")
+        if _PRODUCTION_PATH.search(path) and _DEBUG_ON.search(added) and not _DEBUG_ON.search(before):
+            found.append("debugging or detailed errors are turned on in production")
+    return found
