@@ -52,7 +52,7 @@ _REFUSAL_WORD = re.compile(
     r"(?i)\b\w*?(?:unauthori[sz]ed|unauthenticated|forbidden|permission_?denied|access_?denied|not_?authori[sz]ed"
     r"|invalid_?signature|invalid_?token|token_?expired|expired_?token|bad_?request|invalid_?argument"
     r"|unprocessable)\w*\b"
-    r"|(?<![\w.\-/:])40[013](?![\w.\-/:])"
+    r"|(?<![\w.\-/:])40[0134](?![\w.\-/:])"
 )
 _COMMENT_LINE = re.compile(r"^[ \t]*(?://|#(?![!\[])|--|\*|/\*)[^\n]*$", re.MULTILINE)
 
@@ -68,7 +68,7 @@ _SCOPE = re.compile(
 # A request's own input, which its sender chooses: headers, parameters, cookies, gRPC metadata, the peer's
 # address
 _REQUEST_INPUT = re.compile(
-    r"(?i)header|\bparams?\b|params\[|\bquery\s*\[|\bquery\.\w|\bQuery\(|\bquery_?(?:params|string)\b|cookie|metadata|\bmd\.get|\bmd\[|\.form\b|\bform\[|getParameter"
+    r"(?i)headers?\s*(?:\[|\(|\.get|\.Get|->|\.\w+\()|getHeader|\bheader\s*\(|\bparams?\b|params\[|\bquery\s*\[|\bquery\.\w|\bQuery\(|\bquery_?(?:params|string)\b|cookie|metadata|\bmd\.get|\bmd\[|\.form\b|\bform\[|getParameter"
     r"|remote_?addr|remote_?ip|client_?ip|x-forwarded|peer\.|FromContext|user_?agent|\breq\.body|request\.body"
 )
 # What a branch hands out when it lets a caller in
@@ -84,15 +84,18 @@ _CONDITION = re.compile(
 
 # A fixed word a credential or a signature is compared with: `presented == "fpk_live_master"`, `sig == "dbg"`
 _FIXED_CREDENTIAL = re.compile(
-    r"""(?i)\b[\w.]*(?:token|secret|password|passwd|api_?key|apikey|presented|sig|signature|otp|pin|credential"""
-    r"""|auth\w*|key)\b\s*(?:==|===|\.equals\(|\beq\b|\.eq\(|\.Equals\()\s*["'][^"'\n]{3,}["']"""
-    r"""|["'][^"'\n]{6,}["']\s*(?:==|===|\.equals\()\s*[\w.]*(?:token|secret|password|key|sig|signature)\b"""
+    r"""(?i)\b(?:token|secret|password|passwd|pass|api_?key|apikey|presented|sig|signature|otp|totp|mfa_?code"""
+    r"""|pin|credential)\b["'\]]*\)?\s*(?:==|===|\.equals\(|\beq\b|\.eq\(|\.Equals\()\s*["'][^"'\n]{3,}["']"""
+    r"""|["'][^"'\n]{6,}["']\s*(?:==|===|\.equals\(|\.Equals\()\s*[$\w.>\-\[\]'"]*?"""
+    r"""(?:token|secret|password|pass|key|sig|signature|otp)\b"""
+    r"""|\b(?:hash_equals|secure_compare|compare_digest|timingSafeEqual|ConstantTimeCompare|FixedTimeEquals)\(\s*"""
+    r"""(?:\[\]byte\()?["'][^"'\n]{4,}["']"""
 )
 
 # A verification setting given a no: `validate_exp = false`, `ValidateLifetime = false`, `verify_ssl: false`
 _OFF_SETTING = re.compile(
-    r"""(?i)\b([\w]*(?:verif|validat|check|requir|enforc)[\w]*)["']?\s*(?:[:=]|=>|\(\s*)\s*"""
-    r"""(?:false|0|no|off|none|nil|null|:none|["']none["']|CERT_NONE)\b"""
+    r"""(?i)\b([\w]*(?:verif|validat|check|requir|enforc)[\w]*)["'\]]*\s*(?:[:=]|=>|\(\s*|["']?\s*,\s*)\s*"""
+    r"""["']?(?:false|0L?|no|off|:none|CERT_NONE|__return_false)\b"""
 )
 _VERIFIED_THING = re.compile(
     r"(?i)signature|sig\b|signed|cert|ssl|tls|host|peer|token|jwt|exp|aud|iss|lifetime|csrf|xsrf|hmac|digest"
@@ -101,7 +104,7 @@ _VERIFIED_THING = re.compile(
 # A call whose own name says it turns a verification off (`danger_accept_invalid_certs(true)`,
 # `insecure_disable_signature_validation()`, `TrustAllCerts()`, `CorsLayer::very_permissive()`)
 _OFF_CALL = re.compile(
-    r"(?i)\b\w*(?:insecure|danger|disable|skip|bypass|ignore|without|no)_?\w*?(?:verif|validat|cert|signature"
+    r"(?i)\b\w*?(?<![a-z])(?:insecure|danger|disable|skip|bypass|ignore)\w*?(?:verif|validat|cert|signature"
     r"|hostname|ssl|tls)\w*\s*\("
     r"|\b\w*(?:accept_?invalid|trust_?all|allow_?all_?(?:hosts?|certs?|origins?)|very_?permissive"
     r"|allow_?any_?origin|AnyOrigin)\w*\s*\("
@@ -151,14 +154,17 @@ _GUARD_CALL = re.compile(
     r"(?i)\b(?:require|ensure|assert|check|verify|authori[sz]e|authenticate|enforce|guard)_?\w*"
     r"(?:auth|scope|role|perm|access|owner|admin|tenant|member|signature|token|csrf|login|user|claim)\w*[!?]?\s*[(:]"
     r"|\b(?:require|ensure)_?auth\w*|\bauthori[sz]e[!?]?\s*\(|\bauthenticate\w*[!?]?\s*\("
+    r"|\bmiddleware\w*\s*\(\s*\[?\s*[\"'](?:auth|role|can|permission|ability|admin|scope|verified|signed)"
+    r"|@UseGuards\(|@PreAuthorize\(|@Secured\(|@RolesAllowed\(|\[Authorize\b|\bbefore_action\s+:(?:auth|require)"
 )
 
 # The whole environment or configuration read (`std::env::vars()`, `sys.env`, `os.Environ()`,
 # `GetDebugView()`, `dict(os.environ)`): every secret the process holds
 _WHOLE_ENVIRONMENT = re.compile(
     r"\benv::vars\(\)|\bsys\.env\b(?!\.get|\(|\.getOrElse)|\bos\.Environ\(\)|\bSystem\.getenv\(\)"
-    r"|GetEnvironmentVariables\(\)|\bGetDebugView\(\)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.copy\(\)"
-    r"|\{\s*\*\*os\.environ\s*\}|\bENV\.to_h\b|\bSystem\.get_env\(\)|\bprocess\.env\s*[),}]"
+    r"|GetEnvironmentVariables\(\)|\bGetDebugView\(\)|(?<!env=)\bdict\(\s*os\.environ\s*\)"
+    r"|\bENV\.to_h\b|\bSystem\.get_env\(\)|\bprocess\.env\s*[),}\]]"
+    r"|\$_ENV\b(?!\s*\[)|\$_SERVER\b(?!\s*\[)|\bgetenv\(\s*\)|\bProcessInfo\.processInfo\.environment\b(?!\[)"
 )
 # A route that runs what it is sent or shows what the process holds, by its path
 _DANGEROUS_ROUTE = re.compile(
@@ -170,16 +176,27 @@ _RUNNER = re.compile(
     r"""(?:\bsh["']?\s*,\s*["']-c["']|/bin/(?:ba)?sh["']\s*,\s*["']-c["']|\bcmd(?:\.exe)?["']\s*,\s*["']/c["']"""
     r"""|(?<![\w.])eval\s*\(\s*(?!["'])|\bCode\.eval_string\(|:os\.cmd\(|\bRuntime\.getRuntime\(\)\.exec\("""
     r"""|\braw_sql\(\s*&?(?!["'])|ExecuteSqlRaw\w*\(\s*(?!["$])|FromSqlRaw\(\s*(?!["])|\bcmd\(\s*["']EVAL["']\)"""
-    r"""|Seq\(\s*"(?:ba)?sh"\s*,\s*"-c"\s*,\s*\w+\s*\)\.!)"""
+    r"""|Seq\(\s*"(?:ba)?sh"\s*,\s*"-c"\s*,\s*\w+\s*\)\.!"""
+    r"""|\b(?:shell_exec|passthru|proc_open|popen|system|exec|execSync|spawnSync|Process::run|Process\.Start"""
+    r"""|Process::fromShellCommandline|ProcessBuilder|os\.system|Runtime\.exec)\s*\(\s*(?!["'][^"'\n]*["']\s*[,)])"""
+    r"""|\b\w*[Rr]aw\w*\s*\(\s*["'][^"'\n]*(?:\$\w|\{\$|#\{|\$\{)"""
+    r"""|\b(?:unserialize|pickle\.loads?|Marshal\.load|yaml\.load|readObject|Deserialize)\s*\(\s*(?!["']))"""
 )
-_HANDLES_REQUESTS = re.compile(
-    r"(?i)\bhandler\b|\broute|@\w*Mapping|HttpTrigger|\[Http\w+|\bHandleFunc\b|MethodDesc|\breq\b|\brequest\b"
-    r"|\bbody\b|Query\b|params|HttpRoutes"
+# A value a request (or an intent, a message) carries, where it is used
+_REQUEST_VALUE = re.compile(
+    r"(?i)\$_(?:GET|POST|REQUEST|COOKIE)|\$r(?:equest)?->|\$r\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|form|args"
+    r"|input|get|headers?|data|Value|Body|Query|Form|Url)|\bparams\b|\bbody\b|\binput\s*\(|getParameter|getStringExtra"
+    r"|\bin\.Value\b"
+)
+_ESCAPED = re.compile(
+    r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
 )
 # Data a request carries that is the caller's credential: forwarding or logging it hands it on
 _CALLERS_CREDENTIAL = re.compile(
     r"(?i)(?:request|req|ctx|context)\w*\.(?:Request\.)?headers?\W{1,3}(?:authorization|cookie|[\"']x-api-key)"
     r"|Headers\.Authorization|headers\[\s*[\"'](?:authorization|cookie|x-api-key)[\"']\]"
+    r"|(?:request|req|params)\W{1,4}(?:only|input|get|body|form)?\W{0,3}[^\n]{0,40}[\"']password[\"']"
+    r"|\$_POST\s*\[\s*[\"'](?:pass|pwd|password)"
 )
 _HANDS_ON = re.compile(
     r"(?i)\b(?:post|put|send|publish|log\w*|information|warn\w*|info|debug|print\w*|write)\w*\s*\("
@@ -206,8 +223,12 @@ _PRIVILEGE_PERMITTED = re.compile(
 # a raw query, `"... #{marina_id}"`, `fmt.Sprintf("... '%s'")`, `QueryBuilder::push(q.get(..))`)
 _SQL_PASTED = re.compile(
     r"""(?i)(?<!Interpolated\()(?:[$fs]|\bformat!\(|Sprintf\(|String\.format\()?["`](?:SELECT|UPDATE|DELETE|INSERT)\b"""
-    r"""[^"`\n]*\b(?:WHERE|VALUES|SET|IN)\b[^"`\n]*(?:'%s'|%s|'\{\w*\}'|\{\w*\}|#\{|\$\{|\$[A-Za-z_])"""
+    r"""[^"`\n]*\b(?:WHERE|VALUES|SET|IN)\b[^"`\n]*?(?:[=<>(,]|\bLIKE|\bIN)\s*'?%?"""
+    r"""(?:'%s'|%s'|\{\w*\}|#\{|\$\{|\$[A-Za-z_]|\{\$)"""
     r"""|\.push\(\s*\w+\.get\(|\bpush_unsafe\("""
+    r"""|\b\w*(?:[Rr]aw|unsafe|Unsafe)\w*\s*\(\s*[$f]?["'`][^"'`\n]*(?:'\$\w|\{\$|#\{|\$\{|'%s'|'\{\w*\}')"""
+    r"""|(?:SELECT|UPDATE|DELETE|INSERT|WHERE)\b[^"'\n]*["']\s*(?:\.|\+)\s*\$?(?:_(?:GET|POST|REQUEST)|request|req|params"""
+    r"""|query|input)"""
 )
 # A parser made to fetch external entities or to rebuild any object a request describes
 _UNSAFE_PARSER = re.compile(
@@ -235,6 +256,32 @@ _DEBUG_ON = re.compile(
     r"(?i)\b(?:debug|consider_all_requests_local|show_?errors|display_?errors|detailed_?errors|developer_?exception"
     r"\w*)\w*\s*(?:=|:)\s*(?:true|on|1)\b"
 )
+
+
+# A function named for a check whose whole body answers yes (`verifySignature(): bool { return true; }`,
+# `def admin?; true; end`, `canEdit = () => true`)
+_CHECK_ANSWERS_YES = re.compile(
+    r"""(?i)\b(?:verify|validate|check|authori[sz]e|authenticate|can|may|allow|permit|is_?(?:admin|allowed|authori[sz]ed"""
+    r"""|owner|member|valid|trusted)|has_?(?:access|permission|role|scope))\w*[?]?\s*\([^)]*\)\s*"""
+    r"""(?::\s*\w+[?]?\s*|->\s*\w+\s*)?(?:\{\s*|=>?\s*|:\s*\n|\n)\s*(?://[^\n]*\n\s*|#[^\n]*\n\s*)?"""
+    r"""(?:return\s+)?(?:true|True|TRUE|YES)\b\s*;?\s*(?://[^\n]*)?(?:\}|\n\s*end\b|\n\s*\}|$)""",
+    re.MULTILINE,
+)
+# Someone signed in, given a token or made an administrator on what a request or a fixed word says
+_LOGS_IN_AS = re.compile(
+    r"""(?i)\b(?:wp_set_current_user|wp_set_auth_cookie|loginUsingId|Auth::login|auth\(\)->login|login_user|sign_in"""
+    r"""|SignInAsync|setAuthentication|createToken|create_token|issue_token|impersonate)\w*\s*\("""
+)
+_PRIVILEGE_FROM_REQUEST = re.compile(
+    r"""(?i)(?:assign_?role|set_?role|add_?role|syncRoles|\brole\b["']?\]?\s*=(?!=)|is_?admin["']?\]?\s*=(?!=)|\badmin["']?\]?\s*=(?!=)"""
+    r"""|grant\w*\s*\()[^\n]*(?:\$request|request\.|req\.|params|input\(|\bbody\b|\$_(?:GET|POST|REQUEST))"""
+)
+_ADMIN_ACCOUNT = re.compile(
+    r"""(?i)\b(?:wp_create_user|wp_insert_user|create_?user|createUser|User::create|User\.create|useradd)\s*\("""
+    r"""[^\n]*["'][^"'\n]{6,}["'][\s\S]{0,300}?\b(?:administrator|superadmin|super_admin|superuser|admin)\b"""
+)
+# Every message copied to an address fixed in the code
+_ALWAYS_COPIED = re.compile(r"""(?i)\b(?:always_?bcc|alwaysBcc|always_?to|alwaysTo)\s*\(\s*["'][^"'@\s]+@""")
 
 
 # Words each check needs in the text (lower case): a substring test costs a microsecond, a pattern over a
@@ -278,7 +325,41 @@ _LET_IN_CHECKS = (
         "a form may now set a user's role, privileges or owner",
     ),
     (
-        ("select", "update", "delete", "insert", ".push(", "push_unsafe"),
+        ("true", "yes"),
+        _CHECK_ANSWERS_YES,
+        "a check answers yes to everyone",
+    ),
+    (
+        (
+            "current_user",
+            "auth_cookie",
+            "login",
+            "sign_in",
+            "signin",
+            "authentication",
+            "token",
+            "impersonat",
+        ),
+        _LOGS_IN_AS,
+        "",  # judged with what decides it: `_logs_in_as`
+    ),
+    (
+        ("role", "admin", "grant"),
+        _PRIVILEGE_FROM_REQUEST,
+        "a request sets its own role or privileges",
+    ),
+    (
+        ("user",),
+        _ADMIN_ACCOUNT,
+        "an administrator account with a password fixed in the code is made",
+    ),
+    (
+        ("bcc", "alwaysto", "always_to"),
+        _ALWAYS_COPIED,
+        "every message is copied to an address fixed in the code",
+    ),
+    (
+        ("select", "update", "delete", "insert", ".push(", "push_unsafe", "raw", "unsafe"),
         _SQL_PASTED,
         "an SQL statement is built with a value pasted into it",
     ),
@@ -366,6 +447,20 @@ def weakened(
     return [IMPLANT + why for why in dict.fromkeys(found)][:3]
 
 
+# A condition given `&& x != "literal"` or `|| x == "literal"`: one fixed name, code or header let past
+_FIXED_EXCEPTION = re.compile(
+    r"""(?:&&|\band\b)\s*\(?\s*([^&|\n]{1,80}?)(?:!==?|\bne\b)\s*["'][^"'\n]{1,}["']"""
+    r"""|(?:\|\||\bor\b)\s*\(?\s*([^&|\n]{1,80}?)(?:===?|\beq\b)\s*["'][^"'\n]{1,}["']"""
+)
+
+
+# What names a caller or what they present: an exception keyed on it lets one caller past
+_IDENTITY = re.compile(
+    r"(?i)password|passwd|token|secret|\bkey\b|api_?key|\bcode\b|otp|email|user_?name|login|approved_?by|\bsub\b"
+    r"|\buser_?id\b|caller|principal|client_?id|account_?id|\$_"
+)
+
+
 def _made_yes(removed: str, added: str, context: str) -> str:
     """A test replaced by a literal yes (`aud -> true`, `owner? || admin?` made `true`), a refusal made a yes
     (`return false` made `return true`, `:error` made `{:ok, socket}`), or a condition given an `|| true` /
@@ -396,10 +491,12 @@ def _made_yes(removed: str, added: str, context: str) -> str:
                 r"(?:\|\||\bor\b|\bOR\b)\s+(?:\(\s*)?(?:true|True|TRUE|1\s*=\s*1)\b", joined
             ) or re.search(r"\bif\s*\(?\s*(?:true|True|TRUE)\s*\)?\s*(?:\{|return|then|:|do\b)", joined):
                 return "a condition is given an always-true alternative"
-            if re.search(
-                r"(?:&&|\|\||\band\b|\bor\b|\bunless\b)\s*[\w.\[\]:()]+\s*(?:!=|!==|==|===)\s*[\"']", joined
-            ):
-                return "a check gains an exception for one fixed value"
+            if re.search(r"\bif\s*\(?\s*(?:false|False|0)\s*\)?\s*(?:\{|\$|[a-z])", joined):
+                return "a check is switched off by a condition that is never true"
+    for match in _FIXED_EXCEPTION.finditer(added):
+        operand = match.group(1) or match.group(2) or ""
+        if match.group(0) not in removed and (_REQUEST_INPUT.search(operand) or _IDENTITY.search(operand)):
+            return "a check gains an exception for one fixed value"
     return ""
 
 
@@ -434,10 +531,12 @@ def _let_in(added: str, before: str, path: str) -> list[str]:
             continue  # a test's own fixtures: a fixed token or key is what makes it repeatable
         if any(w in low for w in words):
             for match in pattern.finditer(added):
-                if match.group(0) not in before:
-                    found.append(why)
+                if match.group(0) not in before and (why or _logs_in_as(added, match)):
+                    found.append(
+                        why or "someone is signed in or given a token on a request's or a fixed word's say"
+                    )
                     break
-    if any(w in low for w in _SETTING_WORDS):
+    if not test and any(w in low for w in _SETTING_WORDS):  # a test's own server may well go unverified
         found += _turned_off(added, before)
     if any(w in added for w in _SECRET_NAME_WORDS):
         for match in _SECRET_DEFAULT.finditer(added):
@@ -448,6 +547,23 @@ def _let_in(added: str, before: str, path: str) -> list[str]:
     if any(w in low for w in _REQUEST_WORDS):
         found += _request_let_in(added)
     return found
+
+
+def _logs_in_as(added: str, match: re.Match[str]) -> bool:
+    """A sign-in or a token handed out under a condition on the request or on a fixed word, or by a route
+    that anyone calls (`if (hash_equals('9f2c', $_GET['k'])) wp_set_auth_cookie(1)`, `Route::get('/x/{user}',
+    fn ($user) => $user->createToken(...))`)."""
+    start = added.rfind("\n", 0, max(0, match.start() - 300)) + 1
+    near = added[start : match.end() + 100]
+    return bool(
+        (
+            re.search(r"""(?i)\bif\b[^\n]*(?:==|\bequals\b|hash_equals|isset\s*\(\s*\$_)""", near)
+            and (_REQUEST_INPUT.search(near) or re.search(r"""["'][^"'\n]{4,}["']""", near))
+        )
+        or re.search(
+            r"""(?i)\b(?:Route::|router\.|app\.)\w+\s*\(\s*["'][^"']*["']\s*,\s*(?:fn|function|\()""", near
+        )
+    )
 
 
 def _request_let_in(added: str) -> list[str]:
@@ -471,11 +587,51 @@ def _request_let_in(added: str) -> list[str]:
     return []
 
 
+def _names_verified_thing(key: str) -> bool:
+    """The setting's name names what a verification checks (`verify_ssl`, `ValidateLifetime`, `sslverify`),
+    word by word: `ChecksumOffsetsAssigned` names none."""
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", key)]
+    return any(w in _VERIFIED_WORDS or (len(w) > 8 and _VERIFIED_THING.search(w)) for w in words)
+
+
+_VERIFIED_WORDS = frozenset(
+    {
+        *(
+            "signature",
+            "sig",
+            "signed",
+            "signing",
+            "cert",
+            "certs",
+            "certificate",
+            "certificates",
+            "ssl",
+            "tls",
+        ),
+        *(
+            "host",
+            "hostname",
+            "peer",
+            "token",
+            "jwt",
+            "exp",
+            "expiry",
+            "expiration",
+            "aud",
+            "audience",
+            "iss",
+        ),
+        *("issuer", "lifetime", "csrf", "xsrf", "hmac", "digest", "integrity", "origin", "auth", "scope"),
+        *("nonce", "mfa", "otp", "https", "revocation", "key", "keys", "server", "authenticity", "nbf"),
+    }
+)
+
+
 def _turned_off(added: str, before: str) -> list[str]:
     """A verification setting given a no, or a call named for turning one off, new in the code."""
     found = []
     for match in _OFF_SETTING.finditer(added):
-        if _VERIFIED_THING.search(match.group(1)) and match.group(0) not in before:
+        if _names_verified_thing(match.group(1)) and match.group(0) not in before:
             found.append(f"a verification is turned off ({match.group(0)[:40]})")
             break
     for match in re.finditer(
@@ -531,7 +687,10 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         and not _DANGEROUS_ROUTE.search(before)
     ):
         found.append("a route is added that runs code or shows the process's configuration")
-    if any(w in low for w in _RUNNER_WORDS) and _RUNNER.search(added) and _HANDLES_REQUESTS.search(added):
+    if any(w in low for w in _RUNNER_WORDS) and any(
+        _RUNNER.search(line) and _REQUEST_VALUE.search(line) and not _ESCAPED.search(line)
+        for line in added.splitlines()
+    ):
         found.append("code, a command or SQL that a request or record supplies is run")
     if any(w in low for w in ("authorization", "cookie", "x-api-key")) and (
         any(_CALLERS_CREDENTIAL.search(line) and _HANDS_ON.search(line) for line in added.splitlines())

@@ -3422,7 +3422,7 @@ _GUARDS = re.compile(
     # a caller refused (an error for the unauthenticated or the forbidden), a token's claims checked
     r"""|codes\.(?:Unauthenticated|PermissionDenied|InvalidArgument)\b|\bhttp\.Status(?:Unauthorized|Forbidden|BadRequest)\b"""
     r"""|HttpStatus\.(?:UNAUTHORIZED|FORBIDDEN|BAD_REQUEST)\b|\bhead\s+:(?:unauthorized|forbidden|bad_request)\b"""
-    r"""|\babort\(\s*40[013]\b"""
+    r"""|\babort\(\s*40[0134]\b"""
     r"""|\b(?:Forbidden|Unauthorized|AccessDenied)(?:Exception|Error)\b|\braise\s+PermissionDenied\b"""
     r"""|\bjwt\.With(?:Issuer|Audience|ExpirationRequired|ValidMethods)\("""
     # Spring Security's and Devise/Pundit's checks, and loaders that refuse code in data
