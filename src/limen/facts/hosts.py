@@ -68,6 +68,28 @@ LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
 # is called; any other `scheme://` (a server's `notes://readme`) is an identifier.
 # Object-store URLs name a bucket, not a host: `s3://BUCKET/key` reaches the provider's endpoint for that
 # bucket (the virtual-hosted name its SDK connects to), so the bucket is one label of the destination.
+# Mail services anyone may sign up to: an account there is a person's own, never an organisation's, so
+# access granted to one goes outside whatever company runs the project
+FREE_MAIL_DOMAINS = frozenset(
+    {
+        *("gmail.com", "googlemail.com", "outlook.com", "hotmail.com", "live.com", "msn.com", "yahoo.com"),
+        *("ymail.com", "icloud.com", "me.com", "mac.com", "aol.com", "proton.me", "protonmail.com", "pm.me"),
+        *(
+            "yandex.com",
+            "yandex.ru",
+            "mail.ru",
+            "gmx.com",
+            "gmx.de",
+            "gmx.net",
+            "web.de",
+            "zoho.com",
+            "qq.com",
+        ),
+        *("163.com", "126.com", "tutanota.com", "tuta.io", "mailinator.com", "fastmail.com", "hey.com"),
+        *("inbox.ru", "bk.ru", "rambler.ru", "seznam.cz", "orange.fr", "free.fr", "libero.it", "naver.com"),
+    }
+)
+
 OBJECT_STORE_HOSTS: dict[str, str] = {
     "s3": "{}.s3.amazonaws.com",
     "s3a": "{}.s3.amazonaws.com",

@@ -154,6 +154,27 @@ ENVIRONMENT_VARIABLE = re.compile(r"(?:^|_)(?:ENV|ENVIRONMENT|STAGE|PROFILE|CONT
 PRODUCTION = re.compile(r"(?<![A-Za-z0-9])(?:prod|production|prd)(?![A-Za-z0-9])", re.IGNORECASE)
 
 
+# Invocations that publish a release to the people who use the project (an app store's users, external
+# testers, a release tag CI builds and ships from): production by nature, whatever else the line names
+RELEASES: dict[str, str] = {
+    "fastlane": r"(?:^|\s)(?:deliver|upload_to_app_store|upload_to_play_store|supply|release|promote\w*"
+    r"|submit\w*|production|appstore|playstore)(?:\s|$)"
+    r"|(?:^|\s)pilot\s+distribute(?:\s|$).*--distribute_external[=\s]+true",
+    "gh": r"(?:^|\s)release\s+create(?:\s|$)",
+    "glab": r"(?:^|\s)release\s+create(?:\s|$)",
+    "git": r"(?:^|\s)push(?:\s|$).*(?:(?:^|\s)--(?:tags|follow-tags)(?:\s|$)|refs/tags/"
+    r"|\s[+:]?v?\d+\.\d+(?:\.\d+)*(?:\s|$))",
+}
+# A task of the project's build or task runner named for a release (`make release`, `npm run deploy`,
+# `bitrise run release`, `fastlane android promote`); one naming a test or staging target is not
+RELEASE_TASK = re.compile(
+    r"(?i)(?:^|[:_+/-])(?:release|deploy|publish|promote|ship|rollout|submit)(?:$|[:_+-])"
+)
+NOT_PRODUCTION = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|test|tests|qa|local|preview|sandbox|dry-?run"
+    r"|snapshot|internal)(?![A-Za-z0-9])"
+)
+
 _STORE_LISTINGS = frozenset({"ls", "du", "stat"})
 _STORE_COPIES = frozenset({"cp", "sync", "mv", "rsync"})
 

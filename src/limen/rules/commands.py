@@ -1150,9 +1150,12 @@ def _sql_texts(command: Command) -> list[str]:
 # SQL that raises someone's privileges: a grant of everything or of a role, a superuser made, an account's
 # role or admin flag set (`UPDATE users SET role='admin' WHERE email='x'`)
 SQL_GRANTS = re.compile(
-    r"(?is)\bgrant\s+(?:all\b|[\w\s,]*\bto\b)|\balter\s+(?:user|role)\b.*\b(?:superuser|createrole|bypassrls)\b"
+    r"(?is)\bgrant\s+(?:all\b|(?!to\b)[\w\s,]*\bto\b)|\balter\s+(?:user|role)\b.*\b(?:superuser|createrole|bypassrls)\b"
     r"|\bcreate\s+(?:user|role)\b.*\b(?:superuser|bypassrls)\b"
     r"|\b(?:disable|no\s+force)\s+row\s+level\s+security\b|\bdrop\s+policy\b"
+    # BigQuery's and Snowflake's row policies dropped, or one that lets every row through to everyone
+    r"|\bdrop\s+(?:all\s+)?row\s+access\s+polic(?:y|ies)\b|\bfilter\s+using\s*\(\s*true\s*\)"
+    r"|\bgrant\s+to\s*\(\s*[\"'](?:allusers|allauthenticatedusers)[\"']"
     r"|\balter\s+share\b.*\badd\s+accounts?\b"  # a Snowflake share handed to another account
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
@@ -1191,6 +1194,8 @@ def _sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
         entry = program(command.name)
         if entry is not None and Role.DATABASE_CLIENT in entry.roles:
             texts += _sql_texts(command) or list(action.payloads)
+        else:
+            texts += sql_arguments(command)
     for text in texts:
         bare = _SQL_TOKEN.sub(lambda m: " " if m.group(0)[:1] in "-#/" else m.group(0), text[:100_000])
         found = pattern.search(bare)
@@ -1301,11 +1306,49 @@ def _names_scratch_database(command: Command) -> bool:
 _DATABASE_FILES = (".db", ".sqlite", ".sqlite3", ".duckdb")
 
 
+# An argument that is an SQL statement, whatever program it is given to (`bq query 'DROP SCHEMA x CASCADE'`,
+# `databricks sql execute`, `snowsql -q`, a warehouse's own CLI): read as the statement it is
+_SQL_STATEMENT = re.compile(
+    r"(?is)^\s*(?:drop|truncate|delete\s+from|update\s+\S+\s+set|alter|grant|revoke|create(?:\s+or\s+replace)?"
+    r"\s+(?:row\s+access\s+policy|policy|user|role)|insert\s+into|merge\s+into)\b"
+)
+
+
+def sql_arguments(command: Command) -> list[str]:
+    """The arguments of a command that are SQL statements (`bq query --nouse_legacy_sql 'TRUNCATE ...'`)."""
+    argv = command.argv
+    found = []
+    for i, word in enumerate(argv[1:], 1):
+        if len(word) > 8 and _SQL_STATEMENT.match(word):
+            before = argv[i - 1].split("=", 1)[0].lower()
+            if before in _SQL_OPTIONS or any(w.lower() in _SQL_VERBS for w in argv[1:4]):
+                found.append(word)
+    return found
+
+
+# What says a command runs its SQL argument: a subcommand (`bq query`, `databricks sql execute`) or an
+# option named for it (`-q`, `--execute`, `--statement`); `echo 'DROP TABLE'`, a commit message, do not
+_SQL_VERBS = frozenset({"query", "sql", "execute", "exec", "statement", "statements", "run-sql", "shell"})
+_SQL_OPTIONS = frozenset(
+    {"-q", "-e", "-c", "-s", "--query", "--execute", "--statement", "--sql", "--command", "-Q", "--stmt"}
+)
+
+
+def _statement_destruction(command: Command) -> Finding | None:
+    """An SQL statement given to a program that is no database client of the table (a warehouse's CLI, a
+    cloud tool): what it destroys asks, the server unknown."""
+    for text in sql_arguments(command):
+        what = sql_destroys(text)
+        if what:
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"{command.name} runs {what}")
+    return None
+
+
 def _database_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`psql -c 'DROP TABLE users'`, `mysql -e 'DELETE FROM t'`, `redis-cli FLUSHALL`, SQL on stdin."""
     entry = program(command.name)
     if entry is None or Role.DATABASE_CLIENT not in entry.roles:
-        return None
+        return _statement_destruction(command)
     name = command.name
     # A file in the project (usually a scratch or test database), or a server the command names on this
     # machine (`psql -h localhost`): asked about. A server named elsewhere, or by the environment and the
@@ -2179,6 +2222,9 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"`{command.name}` widens who may act or read there (admin rights, public access)"
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
             return
+        if outside := _granted_outside(command):
+            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"`{command.name}` {outside}")
+            return
         if command.name == "setcap" and any(_ESCALATING_CAPABILITY.search(w) for w in command.argv[1:]):
             yield _finding(
                 ReasonCode.UNSAFE_PERMISSIONS,
@@ -2196,6 +2242,45 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         if shared:
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 70, shared)
             return
+
+
+# A command that gives an identity a role or access, in any cloud's or service's words
+_GRANTING = re.compile(
+    r"(?i)(?:^|\s)(?:add-iam-policy-binding|set-iam-policy|add-role\w*|grant\w*|add-member\w*|add-collaborator"
+    r"|invite\w*|share|assignment)(?:\s|$)"
+)
+_MEMBER = re.compile(
+    r"(?i)(?:user|group|serviceaccount|member|principal|assignee|email|domain)[:=][\"']?([^\s,\"']+)"
+)
+_ADMIN_ROLE = re.compile(r"(?:roles/)?[\w.]*(?:[Oo]wner|[Aa]dmin|[Ee]ditor)\b")
+
+
+def _granted_outside(command: Command) -> str:
+    """A role or access given to a personal mail account (`--member=user:x@proton.me`), to another
+    organisation's service account (`...@ext-build-7731.iam.gserviceaccount.com` while the command names its
+    own project), or an owner's or administrator's role given to anyone (`roles/...organizationAdmin`)."""
+    from limen.facts.hosts import FREE_MAIL_DOMAINS
+
+    line = " ".join(command.argv[1:])
+    if not _GRANTING.search(line):
+        return ""
+    members = [m.group(1).lower() for m in _MEMBER.finditer(line)]
+    members += [w.lower() for w in command.argv[1:] if re.fullmatch(r"[\w.+-]+@[\w.-]+\.\w+", w)]
+    for member in members:
+        domain = member.rsplit("@", 1)[-1] if "@" in member else ""
+        if domain in FREE_MAIL_DOMAINS:
+            return f"gives {member} access: a personal mail account, outside the organisation"
+        project = re.search(r"(?:--project[=\s]+|projects/)([\w-]+)", line)
+        if (
+            domain.endswith(".iam.gserviceaccount.com")
+            and project
+            and not domain.startswith(project.group(1) + ".")
+        ):
+            return f"gives {member} access: a service account of another project"
+    role = re.search(r"(?i)--role[=\s]+[\"']?(\S+)", line)
+    if role and _ADMIN_ROLE.search(role.group(1)) and members:
+        return f"gives {members[0]} the role {role.group(1)}: an owner's or administrator's rights"
+    return ""
 
 
 def _forge_widening(action: Action) -> str:
@@ -2356,6 +2441,9 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
     ecto.migrate`, `helm upgrade api -f values-prod.yaml`): AUTH. Quiet: the same against staging or a
     local database, and reads of production (`kubectl --context prod get pods`, `terraform plan`)."""
     for command in action.commands:
+        if released := _release(command):
+            yield _finding(ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, released)
+            return
         entry = program(command.name)
         if entry is None or not entry.changes:
             continue
@@ -2370,6 +2458,31 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
 _FORGE_REPOSITORY = re.compile(
     r"https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org)/[\w.-]+/[\w.-]+"
 )
+# Task runners that take the task to run as an operand (after `run` for the package managers' scripts)
+_TASK_RUNNERS = frozenset({"fastlane", "bitrise", "npm", "yarn", "pnpm", "bun", "mage", "invoke", "earthly"})
+
+
+def _release(command: Command) -> str:
+    """A release published to the project's users (`facts.programs.RELEASES`: a store upload, a release
+    created on the forge, a release tag pushed), or a build or task runner's task named for one (`make
+    release`, `npm run deploy`, `bitrise run release`) not aimed at a test or staging target."""
+    from limen.facts.programs import NOT_PRODUCTION, RELEASE_TASK, RELEASES
+
+    words = " ".join(command.argv[1:])
+    if NOT_PRODUCTION.search(words) or "--dry-run" in command.argv or "-n" in command.argv[1:2]:
+        return ""
+    pattern = RELEASES.get(command.name)
+    if pattern and re.search(pattern, words):
+        return f"{command.name} publishes a release to the project's users"
+    entry = program(command.name)
+    if command.name in _TASK_RUNNERS or (entry is not None and Role.BUILDS in entry.roles):
+        operands = [w for w in command.argv[1:] if not w.startswith("-") and "=" not in w]
+        if command.name in ("npm", "yarn", "pnpm", "bun") and operands[:1] != ["run"]:
+            operands = operands if command.name == "yarn" else []
+        task = next((w for w in operands if RELEASE_TASK.search(w)), "")
+        if task:
+            return f"{command.name} runs the project's {task} task, a release"
+    return ""
 
 
 @rule(ReasonCode.PERSISTENCE_WRITE, needs="commands")
