@@ -154,6 +154,24 @@ ENVIRONMENT_VARIABLE = re.compile(r"(?:^|_)(?:ENV|ENVIRONMENT|STAGE|PROFILE|CONT
 PRODUCTION = re.compile(r"(?<![A-Za-z0-9])(?:prod|production|prd)(?![A-Za-z0-9])", re.IGNORECASE)
 
 
+# The services of a cloud that audit, detect or fence (a cloud CLI's sub-command words), and what turns one
+# off or sends its record elsewhere: `gcloud logging settings update --disable-default-sink`, `gcloud scc
+# muteconfigs create`, `az security ... --auto-provision off`, `gcloud logging sinks update NAME DEST`
+SECURITY_SERVICES = frozenset(
+    {
+        *("logging", "logs", "audit", "auditing", "audit-logs", "cloudtrail", "guardduty", "securityhub"),
+        *("scc", "security", "defender", "sentinel", "waf", "wafv2", "firewall", "firewall-rules"),
+        *("network-firewall", "perimeters", "access-context-manager", "org-policies", "resource-manager"),
+        *("configservice", "inspector2", "macie2", "detective", "shield", "armor", "security-policies"),
+        *("monitor", "diagnostic-settings"),
+    }
+)
+SECURITY_OFF = re.compile(
+    r"(?:^|\s)(?:--disable[\w-]*|--no-enable[\w-]*|--remove-restricted-services[=\s]\S+|disable[\w-]*"
+    r"|stop[\w-]*|suspend[\w-]*|muteconfigs|mute[\w-]*|sinks?\s+update)(?:[=\s]|$)"
+    r"|(?:^|\s)--[\w-]*(?:enable|provision|logging|audit)[\w-]*[=\s]+(?:off|false|disabled?|none)(?:\s|$)"
+)
+
 # Invocations that publish a release to the people who use the project (an app store's users, external
 # testers, a release tag CI builds and ships from): production by nature, whatever else the line names
 RELEASES: dict[str, str] = {

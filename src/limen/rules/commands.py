@@ -2010,7 +2010,21 @@ def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
     entry = program(name)
     if entry is not None and entry.disables and re.search(entry.disables, " ".join((*args, *payloads))):
         return f"a security control switched off ({name})"
+    service = _security_service_off(args) if entry is not None and Role.INFRA_DESTROYER in entry.roles else ""
+    if service:
+        return f"a security control switched off ({name} {service})"
     return ""
+
+
+def _security_service_off(args: tuple[str, ...] | list[str]) -> str:
+    """A cloud CLI's security service (`facts.programs.SECURITY_SERVICES`, by its sub-command words) turned
+    off, muted or its record sent elsewhere; "" when not (`gcloud logging read`, `gcloud scc findings
+    list`)."""
+    from limen.facts.programs import SECURITY_OFF, SECURITY_SERVICES
+
+    path = [w for w in args[:6] if not w.startswith("-")][:4]
+    service = next((w for w in path if w.lower() in SECURITY_SERVICES), "")
+    return service if service and SECURITY_OFF.search(" ".join(args)) else ""
 
 
 def _erased(command: Command, action: Action, ctx: Context) -> list[str]:
