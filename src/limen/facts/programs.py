@@ -1635,9 +1635,13 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "firebase",
         R.INFRA_DESTROYER,
+        aliases=("firebase-tools",),  # `npx firebase-tools deploy`
         destroys_all=rf"{_W}firestore:delete{_E}.*--all-collections|{_W}database:remove{_E}",
-        destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable){_E}",
-        changes=rf"{_W}(?:deploy|[\w]+:(?:delete|set|unset|disable|remove|clone)){_E}",
+        destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable|[\w:]+:destroy){_E}",
+        # `deploy`, and any `noun:verb` command that changes the project (`remoteconfig:rollback`,
+        # `ext:install`, `functions:secrets:set`); `auth:export` reads every account out
+        changes=rf"{_W}(?:deploy|auth:export|[\w:-]+:(?:delete|set|unset|disable|remove|clone|rollback|install"
+        rf"|uninstall|update|destroy|publish|import|create|add|apply|reconfigure|prune|rotate|send)){_E}",
     ),
     _p(
         "stripe",

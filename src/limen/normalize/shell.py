@@ -4796,6 +4796,25 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("pastebinit", ""): "https://paste.debian.net/",
 }
 _PUBLISHES_ALWAYS = frozenset({"pastebinit"})
+# Hosts' deploy commands: what they publish is the project's own site or service, for its users only when it
+# goes to production (a preview or a draft by default for Vercel and Netlify; a project or environment the
+# line names for the others)
+_DEPLOYERS = frozenset({"vercel", "netlify", "wrangler", "firebase", "fly", "flyctl"})
+
+
+def _deploys_production(name: str, args: list[str]) -> bool:
+    """The deploy goes to production: `--prod` for Vercel and Netlify, otherwise no named target that is
+    a development, test or staging one (`-P dev`, `--env staging`, `--project acme-staging`)."""
+    from limen.facts.programs import NOT_PRODUCTION, PRODUCTION
+
+    line = " ".join(args)
+    if PRODUCTION.search(line):
+        return True
+    if name in ("vercel", "netlify"):
+        return "--prod" in args or "--production" in args
+    return not NOT_PRODUCTION.search(line)
+
+
 _REGISTRY_OPTS = frozenset(
     {"--registry", "--publish-url", "--repository-url", "--host", "--index", "--source", "-s", "--repo"}
 )
@@ -4818,6 +4837,8 @@ def _publish(name: str, args: list[str], state: _State) -> None:
         return
     if (name, words[0]) == ("dotnet", "nuget") and words[1:2] != ["push"]:
         return
+    if name in _DEPLOYERS and not _deploys_production(name, args):
+        return  # `firebase deploy -P dev`, a `vercel` preview, `netlify deploy` (a draft): not for users yet
     url = _PUBLISHERS[(name, words[0])]
     for i, word in enumerate(args):
         flag, _, value = word.partition("=")
