@@ -180,6 +180,9 @@ BY_NAME: dict[str, PathFact] = {
         _f("build_wrapper", "every build downloads and runs the build tool it names", "build_wrapper"),
     ),
     "bitrise.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
+    "codemagic.yaml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
+    # CMake runs its commands and downloads at every configure and build, on every developer's machine and CI
+    "CMakeLists.txt": _f("cmake", "cmake runs its commands and downloads at every configure", "cmake"),
     # Firebase's security rules: who may read and write every document and file
     "AndroidManifest.xml": _f("android_manifest", "Android builds the app from it", "android_config"),
     "network_security_config.xml": _f(
@@ -475,6 +478,22 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"/(?:vault|consul|nomad|policies|acl)/(?:[^/]+/)*[^/]+\.(?:hcl|json)$",
         _f("hashicorp_policy", "Vault, Consul or Nomad grants and enforces what it says", "hashicorp_policy"),
     ),
+    # a package's maintainer scripts run as root on every machine that installs it; its build recipes, cron
+    # files and service units are installed and run the same way; CMake's modules run at configure
+    (
+        r"/debian/(?:[\w.+-]+\.)?(?:postinst|preinst|postrm|prerm|config)$",
+        _f("maintainer_script", "runs as root on every machine that installs the package", "shell"),
+    ),
+    (r"/debian/rules$", _f("debian_rules", "every package build runs its recipes", "makefile")),
+    (
+        r"/debian/(?:[\w.+-]+\.)?cron\.(?:d|daily|hourly|weekly|monthly)$|/cron\.d/[^/]+$",
+        _f("packaged_cron", "the package installs it: cron runs its lines on every machine", "cron"),
+    ),
+    (
+        r"/(?:debian|packaging|systemd|dist|contrib|deploy|init)/(?:[^/]+/)*[^/]+\.(?:service|timer|socket)$",
+        _f("packaged_unit", "the package installs it: systemd runs its Exec lines as the service", "systemd"),
+    ),
+    (r"\.cmake$", _f("cmake", "cmake runs its commands and downloads at every configure", "cmake")),
     # Kubernetes manifests, Helm charts and Kustomize overlays: the cluster runs what they describe
     (
         r"/(?:k8s|kube|kubernetes|manifests?|deploy(?:ment)?s?|charts?|helm|kustomize|overlays)/(?:[^/]+/)*"

@@ -19,6 +19,7 @@ import ast
 import json
 import posixpath
 import re
+import shlex
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -1035,6 +1036,55 @@ def _authorized_keys(text: str) -> tuple[list[str], list[str]]:
 
 
 _CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})(.+)$")
+
+
+# CMake's commands that run a program (`execute_process(COMMAND ...)`, `add_custom_command(... COMMAND ...)`),
+# fetch a file (`file(DOWNLOAD URL PATH)`) or write one (`file(APPEND PATH "text")`); `install(CODE "...")`
+# holds more of them, run at install
+_CMAKE_CALL = re.compile(
+    r"\b(execute_process|add_custom_command|add_custom_target|file|install)\s*\(((?:[^()]|\([^()]*\))*)\)",
+    re.IGNORECASE,
+)
+_CMAKE_ARGUMENT = re.compile(r'"((?:[^"\\]|\\.)*)"|([^\s"]+)')
+_CMAKE_KEYWORDS = frozenset(
+    {
+        *("COMMAND", "WORKING_DIRECTORY", "OUTPUT_VARIABLE", "ERROR_VARIABLE", "RESULT_VARIABLE", "DEPENDS"),
+        *("OUTPUT", "BYPRODUCTS", "COMMENT", "VERBATIM", "USES_TERMINAL", "TIMEOUT", "POST_BUILD"),
+        *("PRE_BUILD", "PRE_LINK", "TARGET", "ALL", "OUTPUT_QUIET", "ERROR_QUIET", "COMMAND_ECHO"),
+        *("ENCODING", "SOURCES"),
+    }
+)
+
+
+def _cmake(text: str) -> tuple[list[str], list[str]]:
+    """`CMakeLists.txt` and `*.cmake`: the command lines its calls run, files it downloads (as the fetch
+    they are) and text it appends to files (as the write it is), `install(CODE)` read the same way."""
+    commands: list[str] = []
+    for match in _CMAKE_CALL.finditer(text[:MAX_TEXT]):
+        name = match.group(1).lower()
+        words = [
+            (m.group(1).replace('\\"', '"') if m.group(1) is not None else m.group(2))
+            for m in _CMAKE_ARGUMENT.finditer(match.group(2))
+        ]
+        if name == "install" and words[:1] == ["CODE"]:
+            commands += _cmake(" ".join(words[1:]))[0]
+        elif name == "file" and len(words) >= 3 and words[0].upper() == "DOWNLOAD":
+            commands.append(f"curl -fsSL {shlex.quote(words[1])} -o {shlex.quote(words[2])}")
+        elif name == "file" and len(words) >= 3 and words[0].upper() in ("APPEND", "WRITE"):
+            redirect = ">>" if words[0].upper() == "APPEND" else ">"
+            path = words[1].replace("$ENV{HOME}", "~")
+            commands.append(f"printf '%s' {shlex.quote(' '.join(words[2:]))} {redirect} {shlex.quote(path)}")
+        elif name != "file":  # each `COMMAND` runs the words up to the next keyword
+            line: list[str] = []
+            collecting = False
+            for word in [*words, "COMMAND"]:
+                if word.upper() in _CMAKE_KEYWORDS:
+                    if line:
+                        commands.append(" ".join(shlex.quote(w) if " " in w else w for w in line))
+                    line, collecting = [], word.upper() == "COMMAND"
+                elif collecting:
+                    line.append(word)
+    return commands, []
 
 
 def _cron(text: str) -> tuple[list[str], list[str]]:
@@ -2898,6 +2948,7 @@ _EXTRACTORS = {
     "ssh_config": _ssh_config,
     "authorized_keys": _authorized_keys,
     "cron": _cron,
+    "cmake": _cmake,
     "systemd": _systemd,
     "launchd": _launchd,
     "pth": _pth,
@@ -3761,6 +3812,8 @@ def judge_text(
     finally:
         _depth.level = level
     concerns = _foreign(concerns + _posing_owners(text) + _build_time_reach(fact, text), action, ctx)
+    if fact.name == "maintainer_script":  # its own job: the package's user, service and folders
+        found = [f for f in found if not _INSTALLS_ITSELF.search(f.detail)]
     if fact.severe_only:  # program code: only what the rules would BLOCK run now is an implant
         found = [f for f in found if f.verdict is Verdict.BLOCK]
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
@@ -3775,6 +3828,16 @@ def judge_text(
     if fact.asks:
         return Verdict.AUTH, f"{fact.purpose}: {path}"
     return None
+
+
+# What a package's maintainer script is for: its service account, its units and boot services, its own
+# folders outside the project (a write to sudoers, SSH or PAM is not among them)
+_INSTALLS_ITSELF = re.compile(
+    r"^(?:adduser|addgroup|useradd|groupadd|usermod) changes accounts|^systemctl enables a unit"
+    r"|^update-rc\.d adds a boot service"
+    r"|^write outside workspace /(?:var/(?:lib|log|cache|run)|etc/(?!sudoers|ssh|pam\.d|shadow|passwd|ld\.so)"
+    r"|usr/(?:lib|share|local)|opt|run)/"
+)
 
 
 def _plain_setup(text: str) -> bool:
