@@ -185,6 +185,12 @@ BY_NAME: dict[str, PathFact] = {
     "CMakeLists.txt": _f("cmake", "cmake runs its commands and downloads at every configure", "cmake"),
     # Firebase's security rules: who may read and write every document and file
     "AndroidManifest.xml": _f("android_manifest", "Android builds the app from it", "android_config"),
+    "Info.plist": _f("ios_plist", "iOS builds the app from it", "ios_plist"),
+    # the site's list of apps that may open its links and read its saved passwords
+    "apple-app-site-association": _f(
+        "app_links", "iOS lets the apps it names open the site's links", "app_links"
+    ),
+    "assetlinks.json": _f("app_links", "Android lets the apps it names open the site's links", "app_links"),
     "network_security_config.xml": _f(
         "android_network", "the app trusts and connects as it says", "android_config"
     ),

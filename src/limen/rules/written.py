@@ -522,6 +522,9 @@ def _security_rules(text: str) -> tuple[list[str], list[str]]:
     files (`/public/`, `/assets/`: a site's images are read by everyone on purpose), or test mode (anyone,
     until a date)."""
     source = text[:MAX_TEXT]
+    for match in _OPEN_JSON_RULE.finditer(source):  # the Realtime Database's JSON rules
+        where = "write" if match.group(1) == "write" else "read"
+        return [], [IMPLANT + f"a rule lets anyone {where} the database"]
     for match in _OPEN_RULE.finditer(source):
         rule = match.group(0)
         opened = source[: match.start()].rsplit("match ", 1)[-1].split("{", 1)[0]
@@ -532,7 +535,35 @@ def _security_rules(text: str) -> tuple[list[str], list[str]]:
     return [], []
 
 
+_OPEN_JSON_RULE = re.compile(r"""["']\.(read|write)["']\s*:\s*(?:true|["']true["'])""")
 _PUBLIC_FOLDER = re.compile(r"(?i)/(?:public|assets|static|images|img|avatars|media|thumbnails|icons)\b")
+
+
+_ARBITRARY_LOADS = re.compile(
+    r"<key>NS(?:AllowsArbitraryLoads(?:InWebContent|ForMedia)?|ExceptionAllowsInsecureHTTPLoads"
+    r"|TemporaryExceptionAllowsInsecureHTTPLoads)</key>\s*<true\s*/>"
+)
+
+
+def _ios_plist(text: str) -> tuple[list[str], list[str]]:
+    """An iOS app's Info.plist: App Transport Security switched off (plain HTTP, any certificate)."""
+    found = _ARBITRARY_LOADS.search(text[:MAX_TEXT])
+    return [], [IMPLANT + "the app is allowed plain HTTP connections"] if found else []
+
+
+# An app a site's association file names: Apple's `TEAMID.bundle.id`, Android's package and certificate
+_APP_ID = re.compile(r"\b[A-Z0-9]{10}\.[A-Za-z0-9.-]+\b|\b(?:[0-9A-F]{2}:){31}[0-9A-F]{2}\b")
+
+
+def _app_links(text: str) -> tuple[list[str], list[str]]:
+    """`apple-app-site-association`, `assetlinks.json`: each app named may open the site's links and, with
+    `webcredentials` or `get_login_creds`, read its users' saved passwords; a new one is the edit's."""
+    return [], [
+        f"{IMPLANT}the app {a[:40]} may open the site's links" for a in dict.fromkeys(_APP_ID.findall(text))
+    ]
+
+
+_PIN = re.compile(r"<pin\b[^>]*>\s*([^<\s]+)\s*</pin>")
 
 
 def _android_config(text: str) -> tuple[list[str], list[str]]:
@@ -545,6 +576,8 @@ def _android_config(text: str) -> tuple[list[str], list[str]]:
         concerns.append(IMPLANT + "the app sends its traffic in plain HTTP")
     if re.search(r'<certificates\s+src\s*=\s*"user"', source):
         concerns.append(IMPLANT + "the app trusts certificates any user installs")
+    if re.search(r'android:allowBackup\s*=\s*"true"', source):
+        concerns.append(IMPLANT + "the app's data, tokens included, is copied into backups")
     if re.search(r'android:debuggable\s*=\s*"true"', source):
         concerns.append(IMPLANT + "the app is debuggable: anyone can attach to it")
     if re.search(
@@ -2949,6 +2982,8 @@ _EXTRACTORS = {
     "authorized_keys": _authorized_keys,
     "cron": _cron,
     "cmake": _cmake,
+    "ios_plist": _ios_plist,
+    "app_links": _app_links,
     "systemd": _systemd,
     "launchd": _launchd,
     "pth": _pth,
@@ -3289,6 +3324,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         if fact.name == "program" and inside and fetched:  # `curl -o lib/tasks/m.rake URL`: unread code
             return Verdict.AUTH, f"{fact.purpose}; it is downloaded into place, unread: {path}"
         return None
+    if fact.content in _LISTS and _edits_known_text(path, action):
+        return _edited_whole(fact, path, action, ctx)  # each entry the fragment repeats is already there
     judged = judge_text(fact, path, text, action, ctx)
     if (
         judged is None
@@ -3359,7 +3396,7 @@ _STRUCTURED = frozenset(
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
-        *("procfile", "mix_exs"),
+        *("procfile", "mix_exs", "ios_plist", "app_links", "cmake"),
     }
 )
 
@@ -3375,6 +3412,20 @@ def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tu
         return None
     after = before.replace(old, new, -1 if action.arguments.get("replace_all") else 1)
     return _gained(fact, path, before, after, action, ctx)
+
+
+# Files that are lists of whom they trust: a fragment that repeats an entry adds no one, so only the whole
+# file before and after says who is new
+_LISTS = frozenset({"app_links"})
+
+
+def _edits_known_text(path: str, action: Action) -> bool:
+    """The call is a tool's Edit whose old text is in the file as it is: the file it makes is known."""
+    old = action.arguments.get("old_string")
+    if action.commands or not isinstance(old, str) or not old:
+        return False
+    before = _current_text(path)
+    return before is not None and old in before
 
 
 def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
@@ -3685,7 +3736,7 @@ def _perl_in_place(argv: tuple[str, ...]) -> bool:
 def _sed_scripts(words: tuple[str, ...]) -> list[str]:
     scripts = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-e", "--expression")]
     if not scripts:
-        operands = [w for w in words if not w.startswith("-")]
+        operands = [w for w in words if w and not w.startswith("-")]  # BSD sed's `-i ''`: no backup suffix
         scripts = operands[:1]
     return scripts
 
@@ -3753,6 +3804,8 @@ def _gained(
             from limen.rules.code_changes import weakened
 
             concerns += weakened(before, after, path)
+    if fact.content == "android_config" and len(_PIN.findall(after)) < len(_PIN.findall(before)):
+        concerns.append("the app's certificate pins are taken out: any certificate for the host is trusted")
     if fact.content == "security_rules" and len(_RULE_GUARDS.findall(after)) < len(
         _RULE_GUARDS.findall(before)
     ):
