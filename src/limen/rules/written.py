@@ -323,6 +323,10 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
                 concerns.append(f"a step runs text anyone can write ({outsider.group(1)})")
         elif isinstance(node, str) and key == "uses":
             concerns.extend(_imitated_action(node))
+        elif isinstance(node, str) and key in _ARTIFACT_KEYS and _SECRET_FILE_NAME.search(node):
+            concerns.append(f"a secret file is kept as a build artifact others download ({node[:40]})")
+        elif isinstance(node, (str, bool)) and key in _DEBUG_TRACE_KEYS and str(node).lower() in _YES_WORDS:
+            concerns.append(f"{key} prints every variable, secrets included, into the job log")
 
     walk(data, "", 0)
     if re.search(r"^\s*permissions\s*:\s*write-all\b", text, re.MULTILINE):
@@ -333,6 +337,17 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
         concerns.append(f"{AT_DOMAIN}{host.lower()}: the pipeline takes its jobs from {host}")
     return commands, concerns[:8]
 
+
+# Files that hold a credential by their name (a keystore, a key, a certificate with its key, a service
+# account, an environment file), listed as what a CI job keeps for download
+_SECRET_FILE_NAME = re.compile(
+    r"(?i)\.(?:jks|keystore|p12|pfx|pem|key|mobileprovision|p8)$|(?:^|/)(?:sa|service[-_]?account|credentials?"
+    r"|secrets?|google-services-key)[\w.-]*\.json$|(?:^|/)\.env(?:\.\w+)?$|(?:^|/)id_(?:rsa|ed25519|ecdsa)$"
+)
+# CI variables that print every variable of the job, masked secrets included (GitLab's debug trace)
+_DEBUG_TRACE_KEYS = frozenset({"CI_DEBUG_TRACE", "CI_DEBUG_SERVICES"})
+_ARTIFACT_KEYS = frozenset({"artifacts", "paths", "path"})
+_YES_WORDS = frozenset({"true", "1"})
 
 _REMOTE_INCLUDE = re.compile(r"""^\s*-?\s*remote\s*:\s*["']?https?://([^/"'\s]+)""", re.MULTILINE)
 
