@@ -285,6 +285,8 @@ def _normalize(
             tail = arguments.get(spec.command_args)
             words = [tail] if isinstance(tail, str) else tail if isinstance(tail, list) else []
             given = " ".join([shell.quote(given), *(shell.quote(str(v)) for v in words)])
+        if given and given.strip() and spec.wraps:
+            given = " ".join([*spec.wraps, shell.quote(given)])
         if given and given.strip():
             lines.append(given)
     for key, value in arguments.items():  # a SQL tool's statement that runs a program (`COPY ... TO PROGRAM`)

@@ -1774,9 +1774,39 @@ def _powershell_command(argv: list[str]) -> str | None:
     return None
 
 
+# A script block or hashtable that only reads the object passing through (`{ $_.Enabled -eq $false }`,
+# `@{n='Age'; e={ (Get-Date) - $_.LastLogon }}` is not: it calls a cmdlet): its properties, comparisons,
+# literals and the automatic values, no cmdlet, method, type, variable of its own or call operator
+_PURE_BLOCK = re.compile(r"@?\{([^{}]*)\}")
+_BLOCK_ALLOWED = re.compile(
+    r"""(?ix)(?:\$(?:_|psitem|true|false|null)(?:\.\w+)*|'[^']*'|"[^"$`]*"|-(?:eq|ne|gt|ge|lt|le|like|notlike"""
+    r"""|match|notmatch|contains|notcontains|in|notin|and|or|not|is|isnot)\b|\w+(?:\.\w+)*|[\s=;,!()<>+*/.]|\d+)"""
+)
+
+
+def _pure_blocks(text: str) -> str:
+    """The line with every script block and hashtable that only reads the pipeline's object replaced by a
+    plain word (innermost first); a block that does more is left, and leaves the line opaque."""
+    for _ in range(8):
+        replaced = _PURE_BLOCK.sub(
+            lambda m: (
+                " psblock "
+                if _BLOCK_ALLOWED.sub("", m.group(1)).strip() == ""
+                and not re.search(r"(?i)\b[a-z]+-[a-z]+\b", re.sub(r"'[^']*'|\"[^\"]*\"", "", m.group(1)))
+                else m.group(0)
+            ),
+            text,
+        )
+        if replaced == text:
+            break
+        text = replaced
+    return text
+
+
 def _powershell_line(text: str) -> str | None:
     """A PowerShell command line as the shell line it equals, or None when any part is beyond the subset
     this reads (script blocks, sub-expressions, variables, other cmdlets)."""
+    text = _pure_blocks(text)
     if re.search(r"[{}$`&@]|\b(?:iex|invoke-expression|start-process)\b", text, re.IGNORECASE):
         return None
     parts = []

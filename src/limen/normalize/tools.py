@@ -45,6 +45,8 @@ class ToolSpec:
     # which begin what a command argument gives (`args: ["--force"]`), or with the options set to true
     # (`{"force": true}` -> `--force`) make the command line when no argument gives one
     invocation: tuple[str, ...] = ()
+    # the program whose script a command argument is (`PowerShell`'s command: `pwsh -Command SCRIPT`)
+    wraps: tuple[str, ...] = ()
 
 
 _READ = Capability.FILESYSTEM_READ.value
@@ -71,6 +73,8 @@ _RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "chann
 KNOWN_TOOLS: dict[str, ToolSpec] = {
     # Claude Code
     "Bash": ToolSpec(_SHELL, commands=("command",), required=("command",)),
+    # Claude Code's Windows shell: its command is a PowerShell script, read as `pwsh -Command` reads it
+    "PowerShell": ToolSpec(_SHELL, commands=("command",), required=("command",), wraps=("pwsh", "-Command")),
     "Read": ToolSpec(_READ, paths=("file_path",), required=("file_path",)),
     "Write": ToolSpec(
         _WRITE, paths=("file_path",), payloads=("content",), write=True, required=("file_path",)
