@@ -690,7 +690,16 @@ PROGRAMS: tuple[Program, ...] = (
         code_options=("--eval", "-eval", "--execute", "-l", "--load", "-f", "--funcall", "--script"),
     ),
     # configuration management: `-a` of the shell, command and raw modules is a command line
-    _p("ansible", R.RUNS_OPTION, options=("-m", "-i", "-u", "-e"), command_options=("-a", "--args")),
+    _p(
+        "ansible",
+        R.RUNS_OPTION,
+        options=("-m", "-i", "-u", "-e"),
+        command_options=("-a", "--args"),
+        # an ad-hoc module that changes the hosts (`-m user`, `-m selinux`, `-m reboot`); the command modules'
+        # lines are read as the commands they are, and the fact-gathering ones read
+        changes=r"(?:^|\s)(?:-m|--module-name)[=\s]+(?!(?:ansible\.builtin\.)?(?:ping|setup|debug|stat|command|shell|raw"
+        r"|gather_facts|service_facts|package_facts|find|slurp|fetch|wait_for|uri)(?:\s|$))\S+",
+    ),
     # ------------------------------------------------------------------ commands that run a command
     _p("sudo", R.WRAPPER, R.PRIVILEGED, options=_SUDO_OPTS),
     _p("doas", R.WRAPPER, R.PRIVILEGED, options=("-u", "-C")),
