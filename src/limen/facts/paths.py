@@ -484,6 +484,14 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"/(?:vault|consul|nomad|policies|acl)/(?:[^/]+/)*[^/]+\.(?:hcl|json)$",
         _f("hashicorp_policy", "Vault, Consul or Nomad grants and enforces what it says", "hashicorp_policy"),
     ),
+    # what configuration management pushes to every server it manages: roles' templates, files and variables
+    (
+        r"/(?:group_vars|host_vars|roles/[^/]+/(?:templates|files|defaults|vars))/(?:[^/]+/)*[^/]+"
+        r"(?<!\.sh)(?<!\.py)(?<!\.rb)(?<!\.pl)(?<!\.ps1)(?<!\.js)$",  # (a script there is a script)
+        _f(
+            "managed_config", "configuration management pushes it to every server it manages", "system_config"
+        ),
+    ),
     # a package's maintainer scripts run as root on every machine that installs it; its build recipes, cron
     # files and service units are installed and run the same way; CMake's modules run at configure
     (

@@ -578,6 +578,48 @@ def _app_links(text: str) -> tuple[list[str], list[str]]:
     ]
 
 
+# A server's own protections switched off in the configuration pushed to it: root or password logins over
+# SSH, an authentication stack that lets anyone in, sudo without a password for all, SELinux or the audit
+# trail off, the firewall stopped (in any configuration language's spelling of the value)
+_SYSTEM_WEAKENED = (
+    (
+        re.compile(r"(?im)^\s*PermitRootLogin[\s:=\"']+yes\b|permit_root_login[\s:=\"']+(?:yes|true)\b"),
+        "root may log in over SSH",
+    ),
+    (
+        re.compile(r"(?im)^\s*(?:PasswordAuthentication|PermitEmptyPasswords)[\s:=\"']+yes\b"),
+        "SSH takes passwords (or empty ones)",
+    ),
+    (
+        re.compile(r"(?m)^\s*auth\s+\S+\s+pam_permit\.so"),
+        "the authentication stack lets anyone in (pam_permit)",
+    ),
+    (re.compile(r"NOPASSWD\s*:\s*ALL\b"), "sudo runs anything without a password"),
+    (
+        re.compile(
+            r"(?im)^\s*SELINUX\s*=\s*(?:disabled|permissive)\b|selinux_state[\s:=\"']+(?:disabled|permissive)"
+        ),
+        "SELinux is switched off",
+    ),
+    (
+        re.compile(r"(?m)^\s*-e\s+0\s*$|auditd_(?:enabled|state)[\s:=\"']+(?:false|stopped|disabled)"),
+        "the audit trail is switched off",
+    ),
+    (
+        re.compile(
+            r"(?im)firewalld?_(?:enabled|state)[\s:=\"']+(?:false|stopped|disabled)|default_zone[\s:=\"']+trusted"
+        ),
+        "the firewall lets everything in",
+    ),
+)
+
+
+def _system_config(text: str) -> tuple[list[str], list[str]]:
+    """A role's template, file or variables: the server protections the pushed configuration switches off."""
+    source = text[:MAX_TEXT]
+    return [], [IMPLANT + why for pattern, why in _SYSTEM_WEAKENED if pattern.search(source)]
+
+
 _PIN = re.compile(r"<pin\b[^>]*>\s*([^<\s]+)\s*</pin>")
 
 
@@ -2997,6 +3039,7 @@ _EXTRACTORS = {
     "authorized_keys": _authorized_keys,
     "cron": _cron,
     "cmake": _cmake,
+    "system_config": _system_config,
     "ios_plist": _ios_plist,
     "app_links": _app_links,
     "systemd": _systemd,
@@ -3411,7 +3454,7 @@ _STRUCTURED = frozenset(
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
-        *("procfile", "mix_exs", "ios_plist", "app_links", "cmake"),
+        *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config"),
     }
 )
 
