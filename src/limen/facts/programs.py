@@ -185,9 +185,8 @@ RELEASES: dict[str, str] = {
 }
 # A task of the project's build or task runner named for a release (`make release`, `npm run deploy`,
 # `bitrise run release`, `fastlane android promote`); one naming a test or staging target is not
-RELEASE_TASK = re.compile(
-    r"(?i)(?:^|[:_+/-])(?:release|deploy|publish|promote|ship|rollout|submit)(?:$|[:_+-])"
-)
+# (`release` alone names a build configuration as often as a publication: `cmake --preset release`)
+RELEASE_TASK = re.compile(r"(?i)(?:^|[:_+/-])(?:deploy|publish|promote|ship|rollout|submit)(?:$|[:_+-])")
 NOT_PRODUCTION = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|test|tests|qa|local|preview|sandbox|dry-?run"
     r"|snapshot|internal)(?![A-Za-z0-9])"

@@ -1756,7 +1756,8 @@ _POWERSHELL_AS = {
     "test-path": "test -e",
 }
 _POWERSHELL_FILTERS = re.compile(
-    r"(?i)^(?:get-(?!content\b|credential\b|secret\b|storedcredential\b)[a-z]+|select-object|where-object|sort-object|"
+    r"(?i)^(?:get-(?!content\b|credential\b|secret\b|storedcredential\b)[a-z]+|select(?:-object)?|where(?:-object)?"
+    r"|sort(?:-object)?|ft|fl|fw|measure|group|"
     r"measure-object|group-object|format-(?:table|list|wide)|out-string|out-host|convertto-json|convertfrom-json|"
     r"invoke-pester|invoke-scriptanalyzer|import-module|resolve-path|join-path|split-path|install-module)$"
 )
@@ -1784,17 +1785,25 @@ _BLOCK_ALLOWED = re.compile(
 )
 
 
+def _reads_only(script: str) -> bool:
+    """A script block that is itself a pipeline of cmdlets that only read (`Invoke-Command -ScriptBlock {
+    Get-MpThreatDetection | Select-Object -First 20 }` reads on the other machine)."""
+    heads = [s.split()[0] for s in re.split(r"[|;]", script) if s.split()]
+    return bool(heads) and all(_POWERSHELL_FILTERS.match(h) for h in heads) and "$" not in script
+
+
+def _compares_only(script: str) -> bool:
+    """A script block that only compares the pipeline object's properties (`{ $_.Enabled -eq $false }`)."""
+    unquoted = re.sub(r"'[^']*'|\"[^\"]*\"", "", script)
+    return _BLOCK_ALLOWED.sub("", script).strip() == "" and not re.search(r"(?i)\b[a-z]+-[a-z]+\b", unquoted)
+
+
 def _pure_blocks(text: str) -> str:
     """The line with every script block and hashtable that only reads the pipeline's object replaced by a
     plain word (innermost first); a block that does more is left, and leaves the line opaque."""
     for _ in range(8):
         replaced = _PURE_BLOCK.sub(
-            lambda m: (
-                " psblock "
-                if _BLOCK_ALLOWED.sub("", m.group(1)).strip() == ""
-                and not re.search(r"(?i)\b[a-z]+-[a-z]+\b", re.sub(r"'[^']*'|\"[^\"]*\"", "", m.group(1)))
-                else m.group(0)
-            ),
+            lambda m: " psblock " if _reads_only(m.group(1)) or _compares_only(m.group(1)) else m.group(0),
             text,
         )
         if replaced == text:
@@ -1826,7 +1835,9 @@ def _powershell_line(text: str) -> str | None:
         rest = ["-k" if w.lower() == "-skipcertificatecheck" else w for w in rest]
         if head in _POWERSHELL_AS:
             parts.append(" ".join([_POWERSHELL_AS[head], *rest]))
-        elif _POWERSHELL_FILTERS.match(head):
+        elif _POWERSHELL_FILTERS.match(head) or (
+            head == "invoke-command" and "psblock" in words and "-filepath" not in segment.lower()
+        ):  # (a remote `-ScriptBlock` that only reads, or compares, has been made the word `psblock`)
             parts.append("cat")
         elif program(head) is not None and not re.match(r"(?i)^[a-z]+-[a-z]+$", head):
             parts.append(segment)  # a native program (`dotnet test`, `git status`)

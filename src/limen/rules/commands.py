@@ -2474,6 +2474,10 @@ _FORGE_REPOSITORY = re.compile(
 )
 # Task runners that take the task to run as an operand (after `run` for the package managers' scripts)
 _TASK_RUNNERS = frozenset({"fastlane", "bitrise", "npm", "yarn", "pnpm", "bun", "mage", "invoke", "earthly"})
+# Build tools whose targets and presets name what is built, never a publication
+_BUILDS_ONLY = frozenset({"cmake", "ninja", "meson", "scons", "xmake", "bazel", "bazelisk"})
+# What only asks a tool about itself or tries a run out: `--help`, `--dry-run`
+_ASKS_ONLY = frozenset({"--help", "-h", "help", "--dry-run", "--dryrun", "--noop", "--check"})
 
 
 def _release(command: Command) -> str:
@@ -2483,13 +2487,14 @@ def _release(command: Command) -> str:
     from limen.facts.programs import NOT_PRODUCTION, RELEASE_TASK, RELEASES
 
     words = " ".join(command.argv[1:])
-    if NOT_PRODUCTION.search(words) or "--dry-run" in command.argv or "-n" in command.argv[1:2]:
+    if NOT_PRODUCTION.search(words) or _ASKS_ONLY & set(command.argv[1:]) or "-n" in command.argv[1:2]:
         return ""
     pattern = RELEASES.get(command.name)
     if pattern and re.search(pattern, words):
         return f"{command.name} publishes a release to the project's users"
     entry = program(command.name)
-    if command.name in _TASK_RUNNERS or (entry is not None and Role.BUILDS in entry.roles):
+    builds = entry is not None and Role.BUILDS in entry.roles and command.name not in _BUILDS_ONLY
+    if command.name in _TASK_RUNNERS or builds:
         operands = [w for w in command.argv[1:] if not w.startswith("-") and "=" not in w]
         if command.name in ("npm", "yarn", "pnpm", "bun") and operands[:1] != ["run"]:
             operands = operands if command.name == "yarn" else []
