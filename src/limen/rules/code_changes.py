@@ -464,14 +464,23 @@ _IDENTITY = re.compile(
 def _made_yes(removed: str, added: str, context: str) -> str:
     """A test replaced by a literal yes (`aud -> true`, `owner? || admin?` made `true`), a refusal made a yes
     (`return false` made `return true`, `:error` made `{:ok, socket}`), or a condition given an `|| true` /
-    `OR TRUE` / `if (true)`, where the code around it is about access."""
+    `OR TRUE` / `if (true)`, where the code around it is about access (asked last: it is the costly test)."""
+    why = _yes_shape(removed, added)
+    return why if why and _ACCESS_CONTEXT.search(context) else ""
+
+
+_SHAPE_TOKENS = _YES_ANSWER | {"&&", "||", "or", "and", "OR", "AND", "unless", "if"}
+
+
+def _yes_shape(removed: str, added: str) -> str:
+    """`_made_yes`'s shapes, whatever the code is about."""
     if len(removed) > _MAX_BLOCK_TOKENS * 8 or len(added) > _MAX_BLOCK_TOKENS * 8:
         return ""
     old_tokens, new_tokens = _TOKEN.findall(removed), _TOKEN.findall(added)
     if len(old_tokens) > _MAX_BLOCK_TOKENS or len(new_tokens) > _MAX_BLOCK_TOKENS:
         return ""
-    if not _ACCESS_CONTEXT.search(context):
-        return ""
+    if not _SHAPE_TOKENS.intersection(new_tokens):
+        return ""  # no yes, no condition, no `&&`/`||`: none of the shapes below can be there
     matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         inserted, taken = new_tokens[j1:j2], old_tokens[i1:i2]
