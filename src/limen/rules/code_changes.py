@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import re
 
-IMPLANT = "implant: "  # the prefix `limen.rules.written` judges program code by
+from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
 # Past these, a change is too large to compare token by token: its lines are still compared
 _MAX_LINES = 4000
