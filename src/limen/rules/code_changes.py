@@ -2,9 +2,8 @@
 
 The code a project keeps is its own: what an edit *adds* is what the agent did. An attacker who wants a way in
 rarely writes something new and strange; they make an existing check say yes (`aud -> aud.contains(x)` made
-`aud -> true`), take a refusal out (`if key.revoked { return Err(Unauthorized) }` deleted), stop a query at
-the
-caller's rows (`AND org_id = $2` dropped), let a request in on a header or a fixed word (`if
+`aud -> true`), take a refusal out (`if key.revoked { return Err(Unauthorized) }` deleted), stop keeping a
+query to the caller's rows (`AND org_id = $2` dropped), let a request in on a header or a fixed word (`if
 req.headers().get("x-debug") == "1" { return Ok(superuser) }`), or turn a verification off
 (`validation.validate_exp = false`, `danger_accept_invalid_certs(true)`). Those shapes are the same in Rust,
 Go, Java, Kotlin, C#, Elixir, Ruby, PHP, TypeScript and Python, so they are read from tokens and words, not
@@ -47,7 +46,8 @@ _STRENGTHENING_KEY = re.compile(
     r"(?i)verif|validat|requir|enforc|check|secure|protect|strict|csrf|only|deny|forbid"
 )
 
-# A refusal, in any language: an error or status named for the unauthenticated or the forbidden, or a 401/403
+# A refusal, in any language: an error or status named for the unauthenticated, the forbidden or the
+# malformed, or a 400/401/403/404
 _REFUSAL_WORD = re.compile(
     r"(?i)\b\w*?(?:unauthori[sz]ed|unauthenticated|forbidden|permission_?denied|access_?denied|not_?authori[sz]ed"
     r"|invalid_?signature|invalid_?token|token_?expired|expired_?token|bad_?request|invalid_?argument"
