@@ -192,7 +192,12 @@ NOT_PRODUCTION = re.compile(
     r"|snapshot|internal)(?![A-Za-z0-9])"
 )
 
-_STORE_LISTINGS = frozenset({"ls", "du", "stat"})
+# What only reads a store (a listing, an object printed here, a bucket's or object's settings described),
+# and the nouns such a verb may follow (`gcloud storage buckets describe`, `gsutil iam get`)
+_STORE_LISTINGS = frozenset({"ls", "du", "stat", "cat", "describe", "list", "get"})
+_STORE_NOUNS = frozenset(
+    {"buckets", "objects", "iam", "acl", "versioning", "lifecycle", "labels", "retention", "folders", "hmac"}
+)
 _STORE_COPIES = frozenset({"cp", "sync", "mv", "rsync"})
 
 
@@ -267,7 +272,7 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
     if not operands:
         return False
     verb, rest = operands[0], operands[1:]
-    if verb in _STORE_LISTINGS:
+    if verb in _STORE_LISTINGS or (verb in _STORE_NOUNS and rest[:1] and rest[0] in _STORE_LISTINGS):
         return True
     # the source is the store (an option's value after the operands is no destination: `--acl public-read`)
     return (
@@ -1400,7 +1405,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}rm{_E}",
         store_service="",
         grants=rf"(?:^|\s)(?:allUsers|allAuthenticatedUsers|AllUsers):|{_W}acl\s+set{_E}.*public-read",
-        changes=rf"{_W}(?:cp|mv|rm|rsync|rb|mb|acl|iam|setmeta|defacl|lifecycle|versioning){_E}",
+        # (`iam get`, `acl get`, `versioning get`: a setting read)
+        changes=rf"{_W}(?:cp|mv|rm|rsync|rb|mb|setmeta|(?:acl|iam|defacl|lifecycle|versioning)(?!\s+get{_E})){_E}",
     ),
     _p(
         "az",
