@@ -1480,16 +1480,22 @@ def _local_login(hits: list[SecretHit], action: Action) -> bool:
     if any(h.kind not in _LOCAL_KINDS for h in hits):
         return False
     hosts = re.findall(r"://(?:[^/\s@'\"]*@)?([A-Za-z0-9.-]+)", action.command_line)
-    named = re.findall(r"(?:^|\s)(?:-h|--host)[=\s]+([A-Za-z0-9.-]+)", action.command_line)
+    named = re.findall(r"(?:^|\s)(?:-h|--host)(?:[=\s]+|(?=[\w.]))([A-Za-z0-9.-]+)", action.command_line)
     every = [h.lower() for h in (*hosts, *named)]
+    # `docker compose exec db mysql -uroot -proot`: the client runs in the project's container, on its server
+    in_container = not every and any(
+        c.name in ("docker", "podman", "docker-compose") and "exec" in c.argv[1:4] for c in action.commands
+    )
     return (
-        bool(every)
+        (bool(every) or in_container)
         and all(h in ("localhost", "127.0.0.1", "::1", "0.0.0.0") for h in every)
         and all(d.host in ("localhost", "127.0.0.1", "::1") for d in action.destinations)
     )
 
 
-_LOCAL_KINDS = frozenset({"url-credentials", "generic-secret-assignment", "curl-user-credentials"})
+_LOCAL_KINDS = frozenset(
+    {"url-credentials", "generic-secret-assignment", "curl-user-credentials", "command-line-password"}
+)
 
 
 def _recursive(command: Command) -> bool:
