@@ -2452,8 +2452,11 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
     """A deploy, apply, migration or release (what the program table's `changes` says changes the system a
     program controls) pointed at production by name: an option, a file or context, or the environment
     variable the line sets (`dotnet ef database update --environment Production`, `MIX_ENV=prod mix
-    ecto.migrate`, `helm upgrade api -f values-prod.yaml`): AUTH. Quiet: the same against staging or a
-    local database, and reads of production (`kubectl --context prod get pods`, `terraform plan`)."""
+    ecto.migrate`, `helm upgrade api -f values-prod.yaml`), and a release published to the project's users
+    whatever the line names (a store upload or promotion, `gh release create`, a release tag pushed, a task
+    runner's deploy or publish task): AUTH. Quiet: the same against staging or a local database, reads of
+    production (`kubectl --context prod get pods`, `terraform plan`), `--help` and dry runs, and `release` as
+    a build configuration (`cmake --preset release`)."""
     for command in action.commands:
         if released := _release(command):
             yield _finding(ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, released)
@@ -2483,7 +2486,7 @@ _ASKS_ONLY = frozenset({"--help", "-h", "help", "--dry-run", "--dryrun", "--noop
 def _release(command: Command) -> str:
     """A release published to the project's users (`facts.programs.RELEASES`: a store upload, a release
     created on the forge, a release tag pushed), or a build or task runner's task named for one (`make
-    release`, `npm run deploy`, `bitrise run release`) not aimed at a test or staging target."""
+    deploy`, `npm run publish`, `bitrise run deploy`) not aimed at a test or staging target."""
     from limen.facts.programs import NOT_PRODUCTION, RELEASE_TASK, RELEASES
 
     words = " ".join(command.argv[1:])
