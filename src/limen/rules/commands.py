@@ -2477,16 +2477,17 @@ _FORGE_REPOSITORY = re.compile(
 )
 # Task runners that take the task to run as an operand (after `run` for the package managers' scripts)
 _TASK_RUNNERS = frozenset({"fastlane", "bitrise", "npm", "yarn", "pnpm", "bun", "mage", "invoke", "earthly"})
-# Build tools whose targets and presets name what is built, never a publication
-_BUILDS_ONLY = frozenset({"cmake", "ninja", "meson", "scons", "xmake", "bazel", "bazelisk"})
+# Build tools whose lifecycle has a publishing step by name (`mvn deploy`, `gradle publish`); a Makefile's or
+# a justfile's recipe is read for what it runs, not judged by its name
+_PUBLISHING_BUILDS = frozenset({"gradle", "gradlew", "mvn", "mvnw"})
 # What only asks a tool about itself or tries a run out: `--help`, `--dry-run`
 _ASKS_ONLY = frozenset({"--help", "-h", "help", "--dry-run", "--dryrun", "--noop", "--check"})
 
 
 def _release(command: Command) -> str:
     """A release published to the project's users (`facts.programs.RELEASES`: a store upload, a release
-    created on the forge, a release tag pushed), or a build or task runner's task named for one (`make
-    deploy`, `npm run publish`, `bitrise run deploy`) not aimed at a test or staging target."""
+    created on the forge, a release tag pushed), or a task runner's or build tool's task named for one (`npm
+    run deploy`, `bitrise run deploy`, `mvn deploy`) not aimed at a test or staging target."""
     from limen.facts.programs import NOT_PRODUCTION, RELEASE_TASK, RELEASES
 
     words = " ".join(command.argv[1:])
@@ -2495,9 +2496,7 @@ def _release(command: Command) -> str:
     pattern = RELEASES.get(command.name)
     if pattern and re.search(pattern, words):
         return f"{command.name} publishes a release to the project's users"
-    entry = program(command.name)
-    builds = entry is not None and Role.BUILDS in entry.roles and command.name not in _BUILDS_ONLY
-    if command.name in _TASK_RUNNERS or builds:
+    if command.name in _TASK_RUNNERS or command.name in _PUBLISHING_BUILDS:
         operands = [w for w in command.argv[1:] if not w.startswith("-") and "=" not in w]
         if command.name in ("npm", "yarn", "pnpm", "bun") and operands[:1] != ["run"]:
             operands = operands if command.name == "yarn" else []
