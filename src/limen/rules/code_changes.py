@@ -509,23 +509,22 @@ def _yes_shape(removed: str, added: str) -> str:
     return ""
 
 
+_SCOPE_NAME = r"(?i)(?:tenant|org|organi[sz]ation|account|owner|customer|workspace|company)\w*"
+_SCOPE_FROM_IDENTITY = re.compile(
+    _SCOPE_NAME + r"[^\n]*(?:claims|session|principal|current_?user|identity|auth|token|jwt)"
+)
+_SCOPE_FROM_REQUEST = re.compile(
+    _SCOPE_NAME + r"""[^\n]*(?:\breq\.\w|\brequest\.\w|\bbody[.\[]|params|query|header|Get\w*Id\(\))"""
+)
+
+
 def _scope_from_request(removed: str, added: str) -> list[str]:
     """The tenant, account or owner a call acts for taken from what the request says, where it was the
     caller's own identity (`claims.Tenant` made `req.GetTenantId()`, `claims["tenant"]` made
     `body.get("tenant", ...)`)."""
-    scope = r"(?i)(?:tenant|org|organi[sz]ation|account|owner|customer|workspace|company)\w*"
-    if not re.search(
-        scope + r"[^\n]*(?:claims|session|principal|current_?user|identity|auth|token|jwt)", removed
-    ):
+    if not _SCOPE_FROM_IDENTITY.search(removed) or not _SCOPE_FROM_REQUEST.search(added):
         return []
-    from_request = re.compile(
-        scope + r"""[^\n]*(?:\breq\.\w|\brequest\.\w|\bbody[.\[]|params|query|header|Get\w*Id\(\))"""
-    )
-    return (
-        ["the tenant or account a call acts for is taken from the request"]
-        if from_request.search(added)
-        else []
-    )
+    return ["the tenant or account a call acts for is taken from the request"]
 
 
 def _let_in(added: str, before: str, path: str) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import posixpath
 import re
 import shlex
@@ -84,9 +85,7 @@ def _imports_of(path: str) -> str:
     `os.system`) mean what they mean in the file. "" when the file cannot be read."""
     if not path.endswith((".py", ".js", ".mjs", ".cjs", ".ts")):
         return ""
-    from limen.normalize.paths import read_text
-
-    head = read_text(path, MAX_TEXT) or ""
+    head = _current_text(path) or ""
     return "\n".join(m.group(0).strip() for m in _IMPORT_LINE.finditer(head))
 
 
@@ -3701,9 +3700,25 @@ _LOCK_ENTRY = re.compile(r'"resolved"\s*:\s*"([^"]+)",\s*"integrity"\s*:\s*"([^"
 
 
 def _current_text(path: str) -> str | None:
+    """The file as it is now. One decision reads the file it writes several times (its imports, the edit
+    compared, the whole file's gains): the last file read is kept, keyed by what `stat` says of it."""
     from limen.normalize.paths import read_text
 
-    return read_text(path, MAX_TEXT)
+    global _last_read
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    key = (path, found.st_ino, found.st_size, found.st_mtime_ns)
+    cached = _last_read
+    if cached[0] == key:
+        return cached[1]
+    text = read_text(path, MAX_TEXT)
+    _last_read = (key, text)
+    return text
+
+
+_last_read: tuple[tuple[str, int, int, int] | None, str | None] = (None, None)
 
 
 def _deletes(action: Action, path: str) -> bool:
