@@ -162,6 +162,12 @@ MEANINGS: dict[str, tuple[str, str]] = {
         "The action deviates from this agent's own learned per-workflow behavioral baseline, "
         "raising the subjective verdict.",
     ),
+    "suspect_code_change": (
+        "Subjective layer",
+        "A learned reader of program edits (`limen.subjective.code_edits`, trained by "
+        "`training/train_code_edits.py`) scores a tool's Write or Edit of program code above its "
+        "threshold: the change reads like one made to weaken the code's security. Raise-only, `AUTH`.",
+    ),
     "unusual_for_deployment": (
         "Subjective layer",
         "The action's surprise score, computed across the universal three-axis algebra, exceeds "

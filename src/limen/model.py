@@ -83,6 +83,7 @@ class ReasonCode(enum.StrEnum):
     UNCLASSIFIED_ACTION = "unclassified_action"
     RISK_THRESHOLD = "risk_threshold"
     JUDGE_OBJECTION = "judge_objection"
+    SUSPECT_CODE_CHANGE = "suspect_code_change"
     # Token channels and encoded blobs
     SMUGGLED_TOKEN_CHANNEL = "smuggled_token_channel"
     ANOMALOUS_TOKEN_PATTERN = "anomalous_token_pattern"

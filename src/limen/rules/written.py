@@ -85,7 +85,7 @@ def _imports_of(path: str) -> str:
     `os.system`) mean what they mean in the file. "" when the file cannot be read."""
     if not path.endswith((".py", ".js", ".mjs", ".cjs", ".ts")):
         return ""
-    head = _current_text(path) or ""
+    head = current_text(path) or ""
     return "\n".join(m.group(0).strip() for m in _IMPORT_LINE.finditer(head))
 
 
@@ -3355,7 +3355,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             edited = _code_edited(fact, path, action, ctx)
         if edited is not None:
             return edited
-    if fact.content in _CHECKED and _deletes(action, path) and (gone := _current_text(path)) is not None:
+    if fact.content in _CHECKED and _deletes(action, path) and (gone := current_text(path)) is not None:
         dropped = _dropped_checks(fact, gone, "")  # `git rm .github/CODEOWNERS`: all it held, gone
         if fact.content == "codeowners" and gone.strip():
             dropped = dropped or ["the change removes every review the file requires"]
@@ -3368,7 +3368,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     if text is None and any(
         c.name == "chmod" and any(w.rstrip("/").endswith(name) for w in c.argv[1:]) for c in action.commands
     ):
-        text = _current_text(path)  # `chmod +x .git/hooks/pre-commit`: what the file already says is judged
+        text = current_text(path)  # `chmod +x .git/hooks/pre-commit`: what the file already says is judged
     if text is None and action.commands and fact.content in _EDITED_IN_PLACE:
         # `sed -i 's#registry.npmjs.org#evil.example#' package-lock.json`, `sed -i '1i ...' CLAUDE.md`: the
         # new text is in the line that edits the file, so the line is read for it (`\/` is sed's `/`)
@@ -3392,7 +3392,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     ):
         return Verdict.AUTH, f"{fact.purpose}; {weakened[0].removeprefix(IMPLANT)}: {path}"
     if judged is None and fact.content in _CHECKED and isinstance(action.arguments.get("content"), str):
-        before = _current_text(path)  # a whole file written over: the checks it ran before, still there?
+        before = current_text(path)  # a whole file written over: the checks it ran before, still there?
         dropped = _dropped_checks(fact, before, text) if before is not None else []
         if dropped:
             return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
@@ -3426,7 +3426,7 @@ def _weakened(path: str, action: Action) -> list[str]:
     content = args.get("content")
     if not pairs and not isinstance(content, str):
         return []
-    current = _current_text(path)
+    current = current_text(path)
     if isinstance(content, str):
         return weakened(current or "", content, path)
     found: list[str] = []
@@ -3464,7 +3464,7 @@ def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tu
     old, new = action.arguments.get("old_string"), action.arguments.get("new_string")
     if action.commands or not isinstance(old, str) or not isinstance(new, str) or not old:
         return None
-    before = _current_text(path)
+    before = current_text(path)
     if before is None or old not in before:
         return None
     after = before.replace(old, new, -1 if action.arguments.get("replace_all") else 1)
@@ -3481,7 +3481,7 @@ def _edits_known_text(path: str, action: Action) -> bool:
     old = action.arguments.get("old_string")
     if action.commands or not isinstance(old, str) or not old:
         return False
-    before = _current_text(path)
+    before = current_text(path)
     return before is not None and old in before
 
 
@@ -3699,7 +3699,7 @@ def _swapped_integrity(before: str, after: str) -> list[str]:
 _LOCK_ENTRY = re.compile(r'"resolved"\s*:\s*"([^"]+)",\s*"integrity"\s*:\s*"([^"]+)"')
 
 
-def _current_text(path: str) -> str | None:
+def current_text(path: str) -> str | None:
     """The file as it is now. One decision reads the file it writes several times (its imports, the edit
     compared, the whole file's gains): the last file read is kept, keyed by what `stat` says of it."""
     from limen.normalize.paths import read_text
@@ -3749,7 +3749,7 @@ def _sed_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tupl
         if (perl := command.name.startswith("perl") and _perl_in_place(command.argv))
         or (command.name in ("sed", "gsed") and any(w.startswith(("-i", "--in-place")) for w in command.argv))
     ]
-    before = _current_text(path) if editors else None
+    before = current_text(path) if editors else None
     if before is None:
         return None
     after: str | None = before
@@ -3775,10 +3775,10 @@ def _code_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tup
             target, source, edits = json.loads(note[len(EDIT_NOTE) :])
         except ValueError:
             continue
-        if target != path or (read := _current_text(source)) is None:
+        if target != path or (read := current_text(source)) is None:
             continue
         after = _applied(read, edits)
-        before = read if source == target else _current_text(path) or ""
+        before = read if source == target else current_text(path) or ""
         if after is not None and after != before:
             return _gained(fact, path, before, after, action, ctx)
     return None

@@ -15,7 +15,11 @@ from limen.model import Action, Finding
 
 Detector = Callable[[Action, Context], Iterable[Finding]]
 
-BUILTIN_MODULES: tuple[str, ...] = ("limen.subjective.token_channels", "limen.subjective.baseline")
+BUILTIN_MODULES: tuple[str, ...] = (
+    "limen.subjective.token_channels",
+    "limen.subjective.baseline",
+    "limen.subjective.code_edits",
+)
 
 _detectors: tuple[Detector, ...] | None = None
 

@@ -1,0 +1,229 @@
+"""The learned reader of program edits (`limen.subjective.code_edits`) as a user meets it: an edit the rules
+pass but that reads like sabotage asks (AUTH, never BLOCK), ordinary edits stay quiet, strict asks sooner
+than balanced and light never consults it, only a tool's write of a program file is read, and a model that
+cannot be read fails closed. The edits are written for these tests, not taken from the training data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import limen
+from limen.context import Context
+from limen.model import Action, Mode, ReasonCode, Verdict
+from limen.subjective import code_edits
+
+MIDDLEWARE = """package api
+
+import (
+\t"net/http"
+\t"strings"
+)
+
+func RequireAuth(next http.Handler) http.Handler {
+\treturn http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+\t\ttoken := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+\t\tclaims, err := verifyToken(token)
+\t\tif err != nil {
+\t\t\thttp.Error(w, "unauthorized", http.StatusUnauthorized)
+\t\t\treturn
+\t\t}
+\t\tctx := withClaims(r.Context(), claims)
+\t\tnext.ServeHTTP(w, r.WithContext(ctx))
+\t})
+}
+"""
+TOKEN = """import jwt from "jsonwebtoken";
+
+export function verify(token: string, key: string) {
+  return jwt.verify(token, key, { algorithms: ["RS256"], audience: "api.example.com" });
+}
+"""
+PAYMENTS = """import hmac
+import hashlib
+
+
+def refund(order, amount, user):
+    if amount > order.total:
+        raise ValueError("refund exceeds order total")
+    if order.customer_id != user.id and not user.is_staff:
+        raise PermissionError("not your order")
+    return gateway.refund(order.charge_id, amount)
+"""
+USERS = """package com.example.users;
+
+public class UserService {
+    public User updateRole(User actor, long userId, Role role) {
+        if (!actor.hasRole(Role.ADMIN)) {
+            throw new AccessDeniedException("only admins change roles");
+        }
+        User user = repo.findById(userId).orElseThrow();
+        user.setRole(role);
+        return repo.save(user);
+    }
+}
+"""
+FILES = {"middleware.go": MIDDLEWARE, "token.ts": TOKEN, "payments.py": PAYMENTS, "UserService.java": USERS}
+
+# A request let past the token check on a header of its own choosing: no rule names it
+HEADER_BYPASS = (
+    "middleware.go",
+    '\t\tif err != nil {\n\t\t\thttp.Error(w, "unauthorized", http.StatusUnauthorized)',
+    '\t\tif err != nil && r.Header.Get("X-Internal") == "" {\n'
+    '\t\t\thttp.Error(w, "unauthorized", http.StatusUnauthorized)',
+)
+# A failed token check logged instead of refused: strict's model asks, balanced's does not
+LOGGED_NOT_REFUSED = (
+    "middleware.go",
+    '\t\t\thttp.Error(w, "unauthorized", http.StatusUnauthorized)\n\t\t\treturn\n',
+    '\t\t\tlog.Printf("auth: %v", err)\n',
+)
+ORDINARY = [
+    (
+        "middleware.go",
+        "\t\tctx := withClaims(r.Context(), claims)",
+        "\t\tctx := withClaims(r.Context(), claims)\n"
+        '\t\tctx = withRequestID(ctx, r.Header.Get("X-Request-ID"))',
+    ),
+    (
+        "payments.py",
+        '    if amount > order.total:\n        raise ValueError("refund exceeds order total")',
+        "    if amount <= 0 or amount > order.total:\n"
+        '        raise ValueError("refund must be positive and at most the order total")',
+    ),
+    (
+        "payments.py",
+        "    return gateway.refund(order.charge_id, amount)",
+        '    logger.info("refund %s for order %s", amount, order.id)\n'
+        "    return gateway.refund(order.charge_id, amount)",
+    ),
+    (
+        "UserService.java",
+        "        user.setRole(role);\n        return repo.save(user);",
+        '        user.setRole(role);\n        auditLog.record(actor, "role_change", userId, role);\n'
+        "        return repo.save(user);",
+    ),
+    (
+        "UserService.java",
+        "        User user = repo.findById(userId).orElseThrow();",
+        "        User user = repo.findById(userId).orElseThrow(() -> new UserNotFoundException(userId));",
+    ),
+    (
+        "token.ts",
+        "export function verify(token: string, key: string) {",
+        "/** Verify an access token signed by the identity provider. */\n"
+        "export function verify(token: string, key: string) {",
+    ),
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    for name, text in FILES.items():
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def edit(project: Path, change: tuple[str, str, str], mode: str = "balanced") -> limen.Decision:
+    name, old, new = change
+    args = {"file_path": str(project / name), "old_string": old, "new_string": new}
+    return limen.evaluate("Edit", args, cwd=str(project), mode=mode)
+
+
+def test_a_bypass_no_rule_names_asks_with_the_learned_code(project: Path) -> None:
+    decision = edit(project, HEADER_BYPASS)
+    assert decision.verdict is Verdict.AUTH
+    assert [f.code for f in decision.findings] == [ReasonCode.SUSPECT_CODE_CHANGE]
+    assert decision.findings[0].verdict is Verdict.AUTH and decision.findings[0].risk == code_edits.RISK
+    assert "middleware.go" in decision.findings[0].detail
+
+
+@pytest.mark.parametrize("change", ORDINARY, ids=[f"{c[0]}-{i}" for i, c in enumerate(ORDINARY)])
+def test_ordinary_edits_of_security_code_pass(project: Path, change: tuple[str, str, str]) -> None:
+    decision = edit(project, change)
+    assert decision.verdict is Verdict.PASS, decision.explanation
+
+
+def detect(project: Path, change: tuple[str, str, str], mode: Mode) -> list[ReasonCode]:
+    """The detector alone (the rules would already ask for some of these edits, and then it never runs)."""
+    name, old, new = change
+    args = {"file_path": str(project / name), "old_string": old, "new_string": new}
+    action = Action(
+        tool="Edit",
+        capability="filesystem.write",
+        arguments=args,
+        mode=mode,
+        write_paths=(args["file_path"],),
+    )
+    return [
+        f.code for f in code_edits.suspect_code_change(action, Context(mode=mode, workspace=str(project)))
+    ]
+
+
+def test_strict_asks_sooner_than_balanced_and_light_never_consults_the_model(project: Path) -> None:
+    assert detect(project, LOGGED_NOT_REFUSED, Mode.BALANCED) == []
+    assert detect(project, LOGGED_NOT_REFUSED, Mode.STRICT) == [ReasonCode.SUSPECT_CODE_CHANGE]
+    assert detect(project, HEADER_BYPASS, Mode.BALANCED) == [ReasonCode.SUSPECT_CODE_CHANGE]
+    assert detect(project, HEADER_BYPASS, Mode.LIGHT) == []
+
+
+def test_the_same_text_outside_a_program_file_or_through_a_shell_is_not_read(project: Path) -> None:
+    _, old, new = HEADER_BYPASS
+    (project / "notes.md").write_text(MIDDLEWARE)
+    args = {"file_path": str(project / "notes.md"), "old_string": old, "new_string": new}
+    assert limen.evaluate("Edit", args, cwd=str(project)).verdict is Verdict.PASS
+    shell = Action(
+        tool="Bash",
+        capability="shell.exec",
+        arguments={"command": "true"},
+        write_paths=(str(project / "x.go"),),
+    )
+    assert list(code_edits.suspect_code_change(shell, Context(workspace=str(project)))) == []
+
+
+def test_a_whole_file_written_is_compared_with_the_file_it_replaces(project: Path) -> None:
+    name, old, new = HEADER_BYPASS
+    args = {"file_path": str(project / name), "content": MIDDLEWARE.replace(old, new)}
+    decision = limen.evaluate("Write", args, cwd=str(project))
+    assert ReasonCode.SUSPECT_CODE_CHANGE in [f.code for f in decision.findings]
+    assert limen.evaluate("Write", {**args, "content": MIDDLEWARE}, cwd=str(project)).verdict is Verdict.PASS
+
+
+def test_an_edit_is_read_as_training_read_it_the_whole_file_before_and_after(project: Path) -> None:
+    name, old, new = HEADER_BYPASS
+    current = (project / name).read_text()
+    action = Action(
+        tool="Edit",
+        capability="filesystem.write",
+        arguments={"file_path": str(project / name), "old_string": old, "new_string": new},
+    )
+    [(before, after, lead)] = code_edits.edits_of(action, current)
+    removed, added, context = code_edits.diff_parts(before, after)
+    whole = code_edits.diff_parts(current, current.replace(old, new))
+    assert (removed, added) == whole[:2]
+    assert lead + context == whole[2][: len(lead + context)]
+
+
+def test_an_unreadable_model_asks_with_a_reason(
+    project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    broken = tmp_path / "code_edits.bin"
+    broken.write_bytes(b"not a model")
+    monkeypatch.setattr(code_edits, "MODEL_PATH", str(broken))
+    monkeypatch.setattr(code_edits, "_model", None)
+    decision = edit(project, ORDINARY[0])
+    assert decision.verdict is Verdict.AUTH
+    assert [f.code for f in decision.findings] == [ReasonCode.SUBJECTIVE_GUARDRAIL_ERROR]
+
+
+def test_the_switch_turns_it_off(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LIMEN_CODE_MODEL", "0")
+    assert edit(project, HEADER_BYPASS).verdict is Verdict.PASS
+
+
+def test_the_model_file_has_a_threshold_per_mode_but_light() -> None:
+    learned = code_edits.load(code_edits.MODEL_PATH)
+    assert set(learned.thresholds) == {Mode.BALANCED.value, Mode.STRICT.value, Mode.PARANOID.value}
+    assert learned.thresholds["strict"] <= learned.thresholds["balanced"]
+    assert len(learned.weights) == 1 << learned.bits
