@@ -1764,6 +1764,43 @@ _POWERSHELL_FILTERS = re.compile(
 
 
 _POWERSHELL_TOKEN = re.compile(r"""'[^']*'|"[^"]*"|[|;]|[^|;'"]+""")
+# A user's folder on Windows (`C:\Users\dev\.aws\credentials`) is their home: the credential, key and
+# persistence tables name those places under `~`
+_WINDOWS_HOME = re.compile(r"(?i)^[a-z]:/users/[^/]+(?=/|$)")
+
+
+def _posix_path(word: str) -> str:
+    """A PowerShell word as the shell line reads it: `\\` is PowerShell's path separator, never an escape
+    (its escape is the backtick, which leaves the line unread), a quoted path without spaces loses its
+    quotes, and a user's folder becomes `~`."""
+    if "\\" not in word:
+        return word
+    bare = word[1:-1] if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"" else word
+    if any(c.isspace() for c in bare):
+        return word.replace("\\", "/")
+    return _WINDOWS_HOME.sub("~", bare.replace("\\", "/"))
+
+
+def _select_string_operands(words: list[str]) -> list[str]:
+    """`Select-String -Path FILE -Pattern TEXT` as grep's operands (`-e TEXT FILE`): named, its parameters
+    come in any order; unnamed, the pattern comes first as in grep."""
+    pattern: list[str] = []
+    files: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i].lower()
+        value = words[i + 1] if i + 1 < len(words) else ""
+        if word == "-pattern" and value:
+            pattern, i = ["-e", value], i + 2
+        elif word in ("-path", "-literalpath") and value:
+            files, i = [*files, _posix_path(value)], i + 2
+        elif word.startswith("-"):
+            i += 1
+        elif pattern:
+            files, i = [*files, _posix_path(words[i])], i + 1
+        else:
+            pattern, i = ["-e", words[i]], i + 1
+    return [*pattern, *files]
 
 
 def _powershell_command(argv: list[str]) -> str | None:
@@ -1832,8 +1869,10 @@ def _powershell_line(text: str) -> str | None:
             continue
         head = words[0].lower()
         rest = [w for w in words[1:] if not w.startswith("-") or w.lower() == "-skipcertificatecheck"]
-        rest = ["-k" if w.lower() == "-skipcertificatecheck" else w for w in rest]
-        if head in _POWERSHELL_AS:
+        rest = ["-k" if w.lower() == "-skipcertificatecheck" else _posix_path(w) for w in rest]
+        if head in _POWERSHELL_AS and _POWERSHELL_AS[head] == "grep":
+            parts.append(" ".join(["grep", *_select_string_operands(words[1:])]))
+        elif head in _POWERSHELL_AS:
             parts.append(" ".join([_POWERSHELL_AS[head], *rest]))
         elif _POWERSHELL_FILTERS.match(head) or (
             head == "invoke-command" and "psblock" in words and "-filepath" not in segment.lower()
