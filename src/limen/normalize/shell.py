@@ -1803,6 +1803,19 @@ def _select_string_operands(words: list[str]) -> list[str]:
     return [*pattern, *files]
 
 
+def _jump_hosts(args: list[str]) -> list[str]:
+    """The jump hosts of `ssh`/`scp`/`sftp -J HOST[,HOST...]` (or `-JHOST`): each is a machine the
+    connection goes through, so each is one of the call's destinations."""
+    found: list[str] = []
+    for i, word in enumerate(args):
+        if word == "-J":
+            value = args[i + 1] if i + 1 < len(args) else ""
+        else:
+            value = word[2:] if word.startswith("-J") else ""
+        found += [host for host in value.split(",") if host]
+    return found
+
+
 def _powershell_command(argv: list[str]) -> str | None:
     """The shell line a `pwsh -Command TEXT` (`-c`) equals, when its text is within the subset read here."""
     args = argv[1:]
@@ -4502,9 +4515,9 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         at = _ssh_host_at(args, opts)
         if at < len(args):
             _host_word(args[at], state, name)
+        for host in _jump_hosts(args):
+            _host_word(host, state, name)
         for i, word in enumerate(args[:-1]):
-            if word == "-J":
-                _host_word(args[i + 1], state, name)
             if word == "-i":
                 _add_path(args[i + 1], state, write=False)
         if name == "ssh":
@@ -4514,6 +4527,8 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         _db_hosts(name, args, state)
         return
     if name in ("scp", "rsync"):
+        for host in _jump_hosts(args) if name == "scp" else []:
+            _host_word(host, state, name)
         for word in operands:
             if re.match(r"^(?:[\w.+-]+@)?[A-Za-z0-9_.-]+:", word) and not word.startswith("/"):
                 _host_word(word, state, name)

@@ -158,7 +158,9 @@ _CURL_ROUTE = frozenset(
         "--proxy1.0",
     }
 )
-_SSH_ROUTE = frozenset({"-J", "-D", "-L", "-R", "-W", "-w", "-F"})
+# (`-J HOST`, a jump host, is no hidden route: the normaliser adds it to the call's destinations, judged as
+# any host is)
+_SSH_ROUTE = frozenset({"-D", "-L", "-R", "-W", "-w", "-F"})
 # `-L [BIND:]PORT:localhost:PORT`: a forward to the ssh host's own loopback
 _LOCAL_FORWARD = re.compile(r"(?:[\w.]+:)?\d+:(?:localhost|127\.0\.0\.1|\[::1\]):\d+")
 _PKG_ROUTE = frozenset({"--proxy", "--https-proxy", "--trusted-host"})
