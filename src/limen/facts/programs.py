@@ -1535,8 +1535,25 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"^(?!.*(?:^|\s){SCRATCH_DATABASE}(?:\s|$)).",
     ),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),
-    _p("npm", R.INFRA_DESTROYER, destroys_one=rf"{_W}unpublish{_E}"),
-    _p("cargo", R.INFRA_DESTROYER, destroys_one=rf"{_W}yank{_E}"),
+    # a registry's package: withdrawn, or handed to another maintainer, or made public, which outlasts the
+    # session (`npm owner add`, `gem owner --add`, `cargo owner --add`, `npm access set status=public`)
+    *(
+        _p(
+            name,
+            R.INFRA_DESTROYER,
+            destroys_one=rf"{_W}unpublish{_E}",
+            grants=rf"{_W}(?:owner|author)\s+add{_E}|{_W}access\s+(?:grant{_E}|(?:set\s+)?(?:status=)?public{_E})"
+            rf"|{_W}team\s+add{_E}",
+        )
+        for name in ("npm", "pnpm")
+    ),
+    _p(
+        "cargo",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}yank{_E}(?!.*\s--undo{_E})",
+        grants=rf"{_W}owner{_E}.*(?:\s-a|--add){_E}",
+    ),
+    _p("gem", R.INFRA_DESTROYER, destroys_one=rf"{_W}yank{_E}", grants=rf"{_W}owner{_E}.*(?:\s-a|--add){_E}"),
     _p(
         "prisma",
         R.INFRA_DESTROYER,

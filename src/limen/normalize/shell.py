@@ -4865,6 +4865,10 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("yarn", "publish"): "https://registry.yarnpkg.com/",
     ("yarn", "npm"): "https://registry.npmjs.org/",  # yarn berry: `yarn npm publish`
     ("pnpm", "publish"): "https://registry.npmjs.org/",
+    # what `npm install` resolves a tag to, and the notice every install prints: a release to the users
+    ("npm", "dist-tag"): "https://registry.npmjs.org/",
+    ("pnpm", "dist-tag"): "https://registry.npmjs.org/",
+    ("npm", "deprecate"): "https://registry.npmjs.org/",
     ("cargo", "publish"): "https://crates.io/",
     ("gem", "push"): "https://rubygems.org/",
     ("uv", "publish"): "https://upload.pypi.org/legacy/",
@@ -4932,6 +4936,8 @@ def _publish(name: str, args: list[str], state: _State) -> None:
         return
     if (name, words[0]) == ("dotnet", "nuget") and words[1:2] != ["push"]:
         return
+    if words[0] == "dist-tag" and words[1:2] != ["add"]:
+        return  # `npm dist-tag ls`: a read
     if name in _DEPLOYERS and not _deploys_production(name, args):
         return  # `firebase deploy -P dev`, a `vercel` preview, `netlify deploy` (a draft): not for users yet
     url = _PUBLISHERS[(name, words[0])]

@@ -1057,6 +1057,21 @@ def _served_infrastructure(action: Action) -> Command | None:
     return Command((entry.name, *words, *joined, *values), entry.name)
 
 
+# An object store's address (`s3://bucket/key`, `gs://`, `abfss://container@account/...`, `dbfs:/mnt/x`)
+_STORE_URL = re.compile(r"^(?:[a-z][a-z0-9+]*://[^/\s]+|dbfs:)/", re.IGNORECASE)
+
+
+def _scratch_in_store(url: str) -> bool:
+    """A prefix below a bucket (or two folders below the root of a workspace file system) named as a
+    scratch, temporary or test one (`s3://acme-lake/tmp/jdoe/`, `dbfs:/Users/jdoe@acme.com/scratch/run`):
+    clearing it is a developer's own tidying, where the bucket itself or a data layer is the data."""
+    bucket, _, key = url.split("://", 1)[1].partition("/") if "://" in url else ("", "", url[5:])
+    levels = [part for part in key.split("/") if part]
+    if len(levels) < (1 if bucket else 2) or ".." in levels:
+        return False
+    return bool(_SCRATCH_RESOURCE.search(f"{bucket}/{key}"))
+
+
 def _infra_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
     a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
@@ -1065,6 +1080,9 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
         return None
     if any(w.startswith(_REHEARSALS) for w in command.argv[1:]):
         return None  # `kubectl delete ns x --dry-run=client`, `aws s3 rm --dryrun`: nothing is deleted
+    stores = [w for w in command.argv[1:] if _STORE_URL.match(w)]
+    if stores and all(_scratch_in_store(w) for w in stores):
+        return None  # `gsutil rm -r gs://acme-data/tmp/run-17`: a scratch prefix of a store, not the store
     words = " ".join(w for w in command.argv[1:] if w)
     if entry.destroys_all and _pattern(entry.destroys_all).search(words):
         return _finding(
@@ -1242,7 +1260,9 @@ def _drops_only_scratch(text: str) -> bool:
     for statement in statements:
         found = _DROPPED_OBJECT.search(statement)
         parts = found.group(1).replace('"', "").replace("`", "").split(".") if found else []
-        if len(parts) < 2 or not _SCRATCH_DATABASE.fullmatch(parts[0]):
+        if len(parts) < 2 or not (
+            _SCRATCH_DATABASE.fullmatch(parts[0]) or any(_SCRATCH_RESOURCE.search(p) for p in parts[1:-1])
+        ):
             return False
     return True
 
@@ -1338,7 +1358,7 @@ def _statement_destruction(command: Command) -> Finding | None:
     """An SQL statement given to a program that is no database client of the table (a warehouse's CLI, a
     cloud tool): what it destroys asks, the server unknown."""
     for text in sql_arguments(command):
-        what = sql_destroys(text)
+        what = sql_destroys(text) if not _drops_only_scratch(text) else ""
         if what:
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"{command.name} runs {what}")
     return None
