@@ -1375,7 +1375,9 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}--acl[=\s]+public-read(?:-write)?{_E}|{_W}--grant-(?:read|write|full-control)[=\s]\S*AllUsers"
         rf"|{_W}(?:delete-public-access-block){_E}"
         rf"|{_W}authorize-security-group-ingress{_E}.*(?:0\.0\.0\.0/0|::/0)"
-        rf"|{_W}modify-(?:db-instance|db-snapshot-attribute){_E}.*(?:--publicly-accessible|all{_E})",
+        rf"|{_W}modify-(?:db-instance|db-snapshot-attribute){_E}.*(?:--publicly-accessible|all{_E})"
+        # the data lake's own permissions bypassed for every IAM principal, or its administrators replaced
+        rf"|{_W}lakeformation\s+(?:grant-permissions{_E}.*IAM_ALLOWED_PRINCIPALS|put-data-lake-settings{_E})",
         changes=rf"{_W}(?:(?:create|put|update|delete|attach|detach|modify|terminate|run|start|stop|reboot|invoke"
         rf"|publish|send|set|add|remove|authorize|revoke|deploy|restore|register|deregister|import|associate"
         rf"|disassociate|enable|disable|reset|cancel|execute|rotate)(?:-[\w-]+)?|deploy|cp|mv|rm|sync|rb|mb){_E}",

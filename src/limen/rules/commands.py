@@ -1173,6 +1173,12 @@ SQL_GRANTS = re.compile(
     r"|\b(?:disable|no\s+force)\s+row\s+level\s+security\b|\bdrop\s+policy\b"
     # BigQuery's and Snowflake's row policies dropped, or one that lets every row through to everyone
     r"|\bdrop\s+(?:all\s+)?row\s+access\s+polic(?:y|ies)\b|\bfilter\s+using\s*\(\s*true\s*\)"
+    # a column's mask or a table's row policy taken off (Snowflake's UNSET/DROP, Databricks' DROP MASK and
+    # DROP ROW FILTER), or a policy whose body hands every caller the value or every row (`-> val`, `-> true`)
+    r"|\b(?:unset|drop)\s+(?:masking|row\s+access|aggregation|projection)\s+polic(?:y|ies)\b"
+    r"|\bdrop\s+(?:mask|row\s+filter)\b"
+    r"|\b(?:masking|row\s+access)\s+policy\b[^;]*->\s*"
+    r"(?!(?:case|iff?|coalesce|decode|nvl|not)\b)[\w\"]+[ \t]*(?:;|\n|$)"
     r"|\bgrant\s+to\s*\(\s*[\"'](?:allusers|allauthenticatedusers)[\"']"
     r"|\balter\s+share\b.*\badd\s+accounts?\b"  # a Snowflake share handed to another account
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
@@ -1180,7 +1186,7 @@ SQL_GRANTS = re.compile(
     # an account's claims made admin (Supabase's `raw_app_meta_data`), a grant to anonymous callers, a
     # policy that lets every row be changed, a function that reads the accounts with its owner's rights
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:raw_app_meta_data|raw_user_meta_data|app_metadata)\b[^;]*admin"
-    r"|\bgrant\b[^;]*\bto\s+(?:anon|public)\b"
+    r"|\bgrant\b[^;]*\bto\s+(?:role\s+)?(?:anon|public)\b"
     r"|\bcreate\s+policy\b[^;]*\bfor\s+(?:all|update|delete|insert)\b[^;]*\b(?:using|with\s+check)\s*\(\s*true\s*\)"
     r"|\bsecurity\s+definer\b[^;]*\bauth\.users\b|\bauth\.users\b[^;]*\bsecurity\s+definer\b"
     r"|\bcreate\s+policy\b[^;]*\buid\(\)\s*=\s*'[0-9a-f-]{36}'"  # a policy naming one account: a backdoor
@@ -1329,8 +1335,9 @@ _DATABASE_FILES = (".db", ".sqlite", ".sqlite3", ".duckdb")
 # An argument that is an SQL statement, whatever program it is given to (`bq query 'DROP SCHEMA x CASCADE'`,
 # `databricks sql execute`, `snowsql -q`, a warehouse's own CLI): read as the statement it is
 _SQL_STATEMENT = re.compile(
-    r"(?is)^\s*(?:drop|truncate|delete\s+from|update\s+\S+\s+set|alter|grant|revoke|create(?:\s+or\s+replace)?"
-    r"\s+(?:row\s+access\s+policy|policy|user|role)|insert\s+into|merge\s+into)\b"
+    r"(?is)^\s*(?:(?:use|set)\b[^;]*;\s*)*"  # `USE ROLE SECURITYADMIN; ALTER ...`: the session set up first
+    r"(?:drop|truncate|delete\s+from|update\s+\S+\s+set|alter|grant|revoke|create(?:\s+or\s+replace)?"
+    r"\s+(?:row\s+access\s+policy|masking\s+policy|policy|user|role)|insert\s+into|merge\s+into)\b"
 )
 
 
