@@ -1327,7 +1327,11 @@ PROGRAMS: tuple[Program, ...] = (
         # a workload scaled to nothing is an outage, however reversible
         # (pods and jobs are the run-to-completion pieces their controllers and CI make again)
         destroys_one=rf"{_W}delete\s+(?!(?:pods?|po|jobs?(?:\.batch)?)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
+        # the same scaling as a patch (`{"spec":{"replicas":0}}`, `{"path":"/spec/replicas","value":0}`)
+        rf"|{_W}patch{_E}.*(?:replicas[\"']?\s*:\s*0\b|/replicas[\"']?\s*,\s*[\"']value[\"']\s*:\s*0\b)"
         rf"|{_W}drain{_E}",
+        # manifests fetched from an address and applied: whatever the page holds runs in the cluster
+        fetches_code=rf"{_W}(?:apply|create|replace){_E}.*(?:\s-[fk]\s*|--(?:filename|kustomize)[=\s]+)https?://",
         # (`auth can-i create ...` asks whether one may; `rollout history` and `rollout status` read)
         changes=rf"^(?!.*{_W}auth\s+can-i{_E})(?:.*{_W}(?:apply|create|replace|patch|delete|scale|set|edit|label"
         rf"|annotate|exec|cp|drain|cordon|taint|run|expose|autoscale|rollout\s+(?:restart|undo|pause|resume)){_E})",
@@ -1336,8 +1340,8 @@ PROGRAMS: tuple[Program, ...] = (
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
         # a service opened to the internet (`kubectl expose ... --type=LoadBalancer`)
         rf"|{_W}expose{_E}.*--type[=\s]+LoadBalancer{_E}"
-        # the cluster's API served to the network (`kubectl proxy --address 0.0.0.0`)
-        rf"|{_W}proxy{_E}.*--address[=\s]+['\"]?(?:0\.0\.0\.0|::)['\"]?(?:{_E}|$)"
+        # the cluster's API or a service served to the network (`kubectl proxy --address 0.0.0.0`)
+        rf"|{_W}(?:proxy|port-forward){_E}.*--address[=\s]+['\"]?(?:[\w.:]+,)*(?:0\.0\.0\.0|::)['\"]?(?:{_E}|,|$)"
         # a workload given the host: privileged, the host's process, network or IPC namespace, its files
         rf"|{_W}(?:patch|set|edit){_E}.*(?:[\"']privileged[\"']\s*:\s*true|host(?:PID|Network|IPC)[\"']?\s*:\s*true"
         r"|hostPath)",
