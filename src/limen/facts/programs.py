@@ -141,6 +141,9 @@ class Program:
     # CMD`): the sub-commands after which the operands are that line, and the options whose value is it
     remote_runs: tuple[str, ...] = ()
     remote_options: frozenset[str] = frozenset()
+    # regex over the words after the name: the invocation works on the local emulator's copy of a service
+    # (`wrangler d1 execute DB --local`), a developer's own data, not the service's
+    local_copy: str = ""
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -336,6 +339,7 @@ def _p(
     changes: str = "",
     remote_runs: tuple[str, ...] = (),
     remote_options: tuple[str, ...] = (),
+    local_copy: str = "",
 ) -> Program:
     return Program(
         name,
@@ -369,6 +373,7 @@ def _p(
         changes=changes,
         remote_runs=remote_runs,
         remote_options=frozenset(remote_options),
+        local_copy=local_copy,
     )
 
 
@@ -1700,8 +1705,11 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         R.DATABASE_CLIENT,
         # Cloudflare: a worker, a KV namespace, an R2 bucket or a D1 database deleted whole
-        destroys_all=rf"{_W}(?:(?:r2\s+bucket|kv\s+namespace|kv:namespace|d1|queues|vectorize)\s+delete|delete){_E}",
+        destroys_all=rf"{_W}(?:r2\s+bucket|kv\s+namespace|kv:namespace|d1|queues|vectorize)\s+delete{_E}"
+        rf"|^(?:-\S+\s+(?:[^-\s]\S*\s+)?)*delete{_E}",  # `wrangler delete`: the worker itself
         destroys_one=rf"{_W}(?:r2\s+object|kv\s+key|kv:key|secret)\s+delete{_E}",
+        # D1's commands work on the local copy unless told `--remote`; the others when told `--local`
+        local_copy=rf"{_W}--local{_E}|^(?!.*{_W}--remote{_E}).*{_W}d1\s+(?:execute|migrations\s+apply){_E}",
         changes=rf"{_W}(?:deploy|publish|delete|rollback|secret\s+put|versions\s+deploy|d1\s+(?:execute|migrations\s+apply)"
         rf"|r2\s+object\s+put|kv\s+key\s+put){_E}",
         options=(

@@ -1061,6 +1061,12 @@ def _served_infrastructure(action: Action) -> Command | None:
 _STORE_URL = re.compile(r"^(?:[a-z][a-z0-9+]*://[^/\s]+|dbfs:)/", re.IGNORECASE)
 
 
+def _on_local_copy(command: Command) -> bool:
+    """The invocation works on the local emulator's copy of a service (the program table's `local_copy`)."""
+    entry = program(command.name)
+    return bool(entry and entry.local_copy and _pattern(entry.local_copy).search(" ".join(command.argv[1:])))
+
+
 def _scratch_in_store(url: str) -> bool:
     """A prefix below a bucket (or two folders below the root of a workspace file system) named as a
     scratch, temporary or test one (`s3://acme-lake/tmp/jdoe/`, `dbfs:/Users/jdoe@acme.com/scratch/run`):
@@ -1080,6 +1086,8 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
         return None
     if any(w.startswith(_REHEARSALS) for w in command.argv[1:]):
         return None  # `kubectl delete ns x --dry-run=client`, `aws s3 rm --dryrun`: nothing is deleted
+    if _on_local_copy(command):
+        return None  # `wrangler r2 object delete b/k --local`: the emulator's copy on this machine
     stores = [w for w in command.argv[1:] if _STORE_URL.match(w)]
     if stores and all(_scratch_in_store(w) for w in stores):
         return None  # `gsutil rm -r gs://acme-data/tmp/run-17`: a scratch prefix of a store, not the store
@@ -1384,7 +1392,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
         (m := _DROPPED_DATABASE.search(t)) is not None and _SCRATCH_DATABASE.fullmatch(m.group(1).strip('"`'))
         for t in _sql_texts(command)
     )
-    scratch = scratch or any(_drops_only_scratch(t) for t in _sql_texts(command))
+    scratch = scratch or any(_drops_only_scratch(t) for t in _sql_texts(command)) or _on_local_copy(command)
     if scratch and not _names_remote_server(command):
         return None  # `psql -d shop_test -c 'TRUNCATE ...'` on this machine: a test database reset
     local = Role.EMBEDDED_DATABASE in entry.roles or _names_loopback_server(command, action) or scratch
@@ -2492,7 +2500,7 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
         if entry is None or not entry.changes:
             continue
         words = " ".join(command.argv[1:])
-        if _pattern(entry.changes).search(words) and PRODUCTION.search(words):
+        if _pattern(entry.changes).search(words) and PRODUCTION.search(words) and not _on_local_copy(command):
             yield _finding(
                 ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{command.name} changes production"
             )
