@@ -435,6 +435,39 @@ def test_other_values_from_a_tainted_session_are_not_confirmed_exfil() -> None:
         assert ReasonCode.CONFIRMED_EXFIL not in decision.reasons, body
 
 
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("mcp__notion__create_page", {"title": "Onboarding", "content": f"db password {READ_SECRET[:14]}"}),
+        ("mcp__linear__create_issue", {"title": "debug", "description": READ_SECRET.lower()}),
+        ("mcp__jira__add_comment", {"issue_key": "OPS-12", "body": " ".join(READ_SECRET)}),
+    ],
+)
+def test_a_secret_handed_to_a_service_behind_an_mcp_server_is_confirmed_exfil(
+    tool: str, args: dict[str, object]
+) -> None:
+    """A tracker's or a wiki's write names no host and no file of this machine: what it keeps leaves."""
+    store = MemoryStore()
+    _taint_as_read(store, "s1", READ_SECRET)
+    decision = _decide(store, "s1", Mode.BALANCED, frozenset(), tool, args)
+    assert ReasonCode.CONFIRMED_EXFIL in decision.reasons, tool
+    assert decision.verdict is Verdict.BLOCK
+
+
+def test_plain_words_to_a_tracker_from_a_tainted_session_pass_in_balanced() -> None:
+    """A page's UUID and a runbook's sentence cannot hide the secret read earlier: no friction."""
+    store = MemoryStore()
+    _taint_as_read(store, "s1", READ_SECRET)
+    args = {
+        "page_id": "3f1c2a9e-1b2c-4d5e-8f90-123456789abc",
+        "content": "Runbook: rotate the database password in Vault, then restart the api deployment.",
+    }
+    decision = _decide(store, "s1", Mode.BALANCED, frozenset(), "mcp__notion__update_page", args)
+    assert decision.verdict is Verdict.PASS, decision.explanation
+    strict = _decide(store, "s1", Mode.STRICT, frozenset(), "mcp__notion__update_page", args)
+    assert ReasonCode.MULTI_STEP_EXFIL in strict.reasons
+
+
 # --------------------------------------------------------------------------- taint on every egress (issue 10)
 
 

@@ -15,6 +15,7 @@ from limen.scan import (
     extract_values,
     secret_fingerprints,
     secret_leaves,
+    secret_values,
     segments,
 )
 from limen.state.keys import Fingerprinter, fingerprinter
@@ -135,6 +136,36 @@ def test_a_reformatted_secret_is_still_recognised(text: str) -> None:
 )
 def test_look_alikes_of_a_secret_are_not_it(text: str) -> None:
     assert not _leaves([text]), text
+
+
+SHORT = "Pa55w0rd-9xQ"  # a password: its normalised form (`pa55w0rd9xq`) is shorter than a probed window
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        SHORT,
+        f"db user app / password {SHORT} host db.internal",
+        "PA55W0RD 9XQ",
+        SHORT[::-1],
+        base64.b64encode(SHORT.encode()).decode(),
+    ],
+)
+def test_a_short_secret_is_recognised_as_itself_and_reformatted(text: str) -> None:
+    assert _leaves([text], SHORT), text
+
+
+@pytest.mark.parametrize("text", ["the password is in the vault", "Pa55w0rd-9xR", "xPa55w0rd9xQ"])
+def test_look_alikes_of_a_short_secret_are_not_it(text: str) -> None:
+    assert not _leaves([text], SHORT), text
+
+
+def test_a_url_password_read_is_kept_as_itself_too() -> None:
+    """`postgres://app:PASSWORD@host` taints the password alone, which leaves without its user name."""
+    read = secret_values("DATABASE_URL=postgres://app:Pa55w0rd-9xQ@db.acme.internal:5432/app\n")
+    fp, targets = _tainted(*read)
+    assert secret_leaves(["password: Pa55w0rd-9xQ"], fp, targets)
+    assert not secret_leaves(["user: app, host: db.acme.internal"], fp, targets)
 
 
 def test_common_frames_of_a_secret_do_not_match_other_secrets() -> None:

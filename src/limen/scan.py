@@ -273,7 +273,7 @@ def _contains_normalised(
         text = _PUBLIC_MATERIAL.sub(" ", text)
     text = text[:MAX_PROBE_CHARS]
     key = _normal_key(fingerprint)
-    short = sorted(m - SHORT_MARK for m in marks if m <= SHORT_MARK)
+    short = sorted(SHORT_MARK - m for m in marks if m <= SHORT_MARK)
     if short:
         normal, starts = _normalised_starts(text)
         for start in starts:
@@ -513,6 +513,8 @@ def secret_values(text: str) -> list[str]:
     values = [
         text[hit.start : hit.end] for hit in find_secrets(text, weak=False) if hit.confidence >= KEYWORD
     ]
+    # a URL's `user:password` is kept whole and as its password, which leaves on its own as often
+    values += [v.partition(":")[2] for v in values if ":" in v and not any(c.isspace() for c in v)]
     return [v for v in values if len(v) >= 8]
 
 

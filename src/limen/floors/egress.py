@@ -30,10 +30,20 @@ def mode_verdict(ctx: Context) -> Verdict:
 
 
 def is_egress(action: Action) -> bool:
-    """Data can leave: an outbound capability or any destination other than this machine."""
+    """Data can leave: an outbound capability, any destination other than this machine, or an MCP tool
+    handed something to keep with no file of this machine named (`notion.create_page`,
+    `linear.create_issue`): what it is given goes to the service behind the server."""
     if action.destinations:
         return any(d.host_class not in _LOCAL for d in action.destinations)
-    return action.outbound
+    return action.outbound or (
+        action.tool.startswith("mcp")
+        and not action.paths
+        and action.capability in _KEEPING
+        and any(action.arguments.values())
+    )
+
+
+_KEEPING = frozenset({Capability.FILESYSTEM_WRITE.value, Capability.MCP_CALL.value, Capability.UNKNOWN.value})
 
 
 def trusted(dest: Destination, ctx: Context) -> bool:

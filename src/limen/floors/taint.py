@@ -86,8 +86,12 @@ _DATA_RUN = re.compile(r"[^\s/?&=#:,;.()\[\]{}\"'<>]{16,}")
 
 def _plain(text: str) -> bool:
     """Words and slugs only (`Deployed feat/payments-retry`, `/docs/api/errors`): no run long enough to
-    hold a secret in some encoding (`sk-proj-...`, a base64 blob, hex) unless it is a lower-case slug."""
-    return all(re.fullmatch(r"[a-z]+(?:[-_][a-z]+)*", run) for run in _DATA_RUN.findall(text))
+    hold a secret in some encoding (`sk-proj-...`, a base64 blob, hex) unless it is a lower-case slug or
+    an identifier in the UUID's fixed shape (a page's or an issue's id, which every tracker call names)."""
+    return all(_SLUG_OR_UUID.fullmatch(run) for run in _DATA_RUN.findall(text))
+
+
+_SLUG_OR_UUID = re.compile(r"[a-z]+(?:[-_][a-z]+)*|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 
 
 def _pushes_clean_history(action: Action, texts: list[str], ctx: Context) -> bool:
