@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from limen.facts.hosts import FORGES, WEB_SCHEMES
+from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, WEB_SCHEMES
 from limen.facts.programs import PROTECTED_BRANCHES
 from limen.model import Capability
 
@@ -230,7 +230,7 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
 _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
     r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
-    r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin"
+    r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
 )
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
@@ -271,8 +271,15 @@ def _opens_to_everyone(key: str, value: object) -> bool:
         return value.strip().lower() in ("common", "organizations", "consumers")
     if _PRIVATE.search(key):
         return _off(value, counts=False)
-    on = value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS)
+    on = value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS | _ACCESS_WORDS)
     return bool(_PUBLIC.search(key)) and on
+
+
+# An access level as services spell it (`public_access: "read_and_write"`, `anonymous: "reader"`)
+_ACCESS_WORDS = frozenset(
+    {"read", "write", "read_write", "read_and_write", "readwrite", "read_only", "reader", "writer", "edit"}
+    | {"comment", "view", "full", "full_access", "public_read", "public_read_write", "container", "blob"}
+)
 
 
 def _off(value: object, *, counts: bool) -> bool:
@@ -382,14 +389,15 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
     if _LIFTS.search(words):
         return f"{CONTROL_OFF}a tool that lifts a protection ({words})"
-    for key, value in arguments.items():
-        name = words_of(key)
-        if _CONTROL_KEYS.search(name) and _off(value, counts="approv" in name):
-            return f"{CONTROL_OFF}{name} set to {value!r}"
+    settings = _nested_settings(arguments)
+    for name, value in settings:
+        if _CONTROL_KEYS.search(name) and name != "required" and _off(value, counts="approv" in name):
+            return f"{CONTROL_OFF}{name} set to {value!r}"  # (a form's or a schema's `required: false` aside)
     if _OPENS.search(words) and (
         str(arguments.get("visibility", "")).lower() == "public"
-        or any(_opens_to_everyone(words_of(k), v) for k, v in arguments.items())
-    ):  # `update_repo_settings(private=False)`, `push_to_hub(private=False)`, `publicNetworkAccess: Enabled`
+        or any(_opens_to_everyone(k, v) or (_PUBLIC.search(k) and v == {}) for k, v in settings)
+    ):  # `update_repo_settings(private=False)`, `push_to_hub(private=False)`, `publicNetworkAccess: Enabled`,
+        # a policy's `include: [{everyone: {}}]`
         return f"{MADE_PUBLIC}made public by {words}"
     if _GRANTS.search(words) and any(
         _ALLOW_LIST_KEYS.search(words_of(k)) and isinstance(v, str) and _ANY.match(v)
@@ -409,12 +417,71 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         or (_ADMIN_LEVELS.match(str(claims.get("claim", ""))) and arguments.get("value") is True)
     ):  # Firebase's `auth_set_claim(claim=admin, value=true)`, `set_custom_claims(claims={admin: true})`
         return f"{ADMIN_GRANTED}an administrator's claim set by {words}"
+    if _MEMBERSHIP.search(words) and (outsider := _personal_address(arguments)):
+        return f"{ADMIN_GRANTED}{words} gives {outsider} access: a personal account, not the organisation's"
+    forwards = _FORWARDING.search(words) or any(_FORWARDING.search(k) or v == "forward" for k, v in settings)
+    if forwards and (outsider := _personal_address(arguments)):  # a filter's or a rule's `forward` action
+        return f"{MADE_PUBLIC}{words} forwards mail to {outsider}: a personal account, not the organisation's"
+    if (
+        _REF_WORDS.search(words)
+        and arguments.get("force") is True
+        and any(
+            PROTECTED_BRANCHES.match(str(v).strip().lower().removeprefix("refs/").removeprefix("heads/"))
+            for k, v in arguments.items()
+            if words_of(k) in ("ref", "branch")
+        )
+    ):  # `update_ref(ref="heads/main", sha=..., force=true)`: the branch's history replaced
+        return f"{BRANCH_DELETED}a protected branch's history overwritten by a forced {words}"
     if re.search(r"(^|_)delete_branch(_|$)", words) and any(
         PROTECTED_BRANCHES.match(str(v).strip().lower())
         for k, v in arguments.items()
         if "branch" in words_of(k)
     ):
         return f"{BRANCH_DELETED}the default branch deleted"
+    return ""
+
+
+def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
+    """A call's arguments as (words of the key, value), with the settings of objects inside them (`options:
+    {"sentry:scrub_data": false}`, `include: [{"everyone": {}}]`) to a small depth, in order."""
+    found: list[tuple[str, object]] = []
+    layer: list[dict[str, object]] = [arguments]
+    for _ in range(3):
+        inner: list[dict[str, object]] = []
+        for mapping in layer[:32]:
+            for key, value in list(mapping.items())[:64]:
+                found.append((words_of(str(key)), value))
+                items = value if isinstance(value, list) else [value]
+                inner.extend(v for v in items[:16] if isinstance(v, dict))
+        layer = inner
+    return found
+
+
+# Calls that add someone to what they name (a member, a guest, a collaborator, a share), and calls that set
+# where mail goes on (a forwarding or routing rule, a catch-all)
+_MEMBERSHIP = re.compile(
+    r"(^|_)(?:members?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?)(_|$)"
+)
+_FORWARDING = re.compile(r"(^|_)(?:forward\w*|forwarding|routing|catch_all|redirect_mail|mail_redirect)(_|$)")
+_REF_WORDS = re.compile(r"(^|_)(?:update_ref|refs?|push|update_branch)(_|$)")
+_ADDRESS = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)+)")
+
+
+def _personal_address(arguments: dict[str, object]) -> str:
+    """The first address among a call's values (at any depth) at a free mail provider, or ""."""
+    stack: list[object] = list(arguments.values())
+    for _ in range(256):
+        if not stack:
+            break
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value[:64])
+        elif isinstance(value, str) and "@" in value:
+            for found in _ADDRESS.finditer(value[:2000]):
+                if found.group(1).lower() in FREE_MAIL_DOMAINS:
+                    return found.group(0)
     return ""
 
 
@@ -429,7 +496,7 @@ def code_runner(tool: str) -> tuple[str, str] | None:
 DB_WRITE = "db.write"
 SQL_KEYS = frozenset({"sql", "query", "statement", "stmt", "q"})  # arguments that hold SQL
 _SQL_WRITE = re.compile(
-    r"(?:^|;)\s*(?:with\b.*?\)\s*)?"
+    r"(?:^|;|\bas\s*\()\s*(?:with\b.*?\)\s*)?"  # `WITH x AS (DELETE FROM t RETURNING 1) SELECT ...` too
     r"(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename)\b",
     re.IGNORECASE | re.DOTALL,
 )
