@@ -272,6 +272,25 @@ def test_an_internal_name_the_organisations_name_begins_with_is_its_own(tmp_path
     assert not hosts.project_domain("tidal.io", cwd)  # public: anyone may own `tidal.io`
 
 
+def test_a_public_name_of_the_organisation_is_its_own_when_the_project_names_it(tmp_path: Path) -> None:
+    """`tidal.io` for github.com/tidal-data/lake only once a committed file of the project names it; a name
+    the agent has just written, or another organisation's name, is not."""
+    (tmp_path / ".git").mkdir()
+    config = '[remote "origin"]\n\turl = git@github.com:tidal-data/lake.git\n'
+    (tmp_path / ".git" / "config").write_text(config)
+    cwd = str(tmp_path)
+    _git(tmp_path, "init", "-q")
+    (tmp_path / ".git" / "config").write_text(config)
+    (tmp_path / "README.md").write_text("API docs: https://api.tidal.io/docs\n")
+    assert not hosts.project_domain("api.tidal.io", cwd)  # written, not committed
+    _git(tmp_path, "add", "README.md")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.net", "commit", "-qm", "readme")
+    assert hosts.project_domain("api.tidal.io", cwd)
+    assert hosts.project_domain("status.tidal.io", cwd)
+    assert not hosts.project_domain("tidal.dev", cwd)  # another domain, named nowhere
+    assert not hosts.project_domain("tidalx.io", cwd)
+
+
 def test_a_self_hosted_forge_names_the_companys_domain(tmp_path: Path) -> None:
     """An origin on the company's own forge (`gitlab.parcelwise.io`) makes its domain the project's; a public
     forge's domain never is."""

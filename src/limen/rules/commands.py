@@ -51,6 +51,7 @@ from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import (
     HTTPIE_NAMES,
     NODE_ACCESS,
+    NOT_PRODUCTION,
     PRODUCTION,
     PROTECTED_BRANCHES,
     SCRATCH_DATABASE,
@@ -1058,7 +1059,7 @@ def _served_infrastructure(action: Action) -> Command | None:
 
 
 # An object store's address (`s3://bucket/key`, `gs://`, `abfss://container@account/...`, `dbfs:/mnt/x`)
-_STORE_URL = re.compile(r"^(?:[a-z][a-z0-9+]*://[^/\s]+|dbfs:)/", re.IGNORECASE)
+_STORE_URL = re.compile(r"^(?:[a-z][a-z0-9+]*://[^/\s]+(?:/|$)|dbfs:/)", re.IGNORECASE)
 
 
 def _on_local_copy(command: Command) -> bool:
@@ -1092,17 +1093,69 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     if stores and all(_scratch_in_store(w) for w in stores):
         return None  # `gsutil rm -r gs://acme-data/tmp/run-17`: a scratch prefix of a store, not the store
     words = " ".join(w for w in command.argv[1:] if w)
-    if entry.destroys_all and _pattern(entry.destroys_all).search(words):
+    destroys_all = bool(entry.destroys_all and _pattern(entry.destroys_all).search(words))
+    destroys_one = bool(entry.destroys_one and _pattern(entry.destroys_one).search(words))
+    if not destroys_all and not destroys_one:
+        return None
+    where = _outside_production(command)
+    if where == "scratch":
+        return None  # `kubectl delete ns preview-pr-398`, `helm uninstall api-pr-412`: a preview's end
+    if where == "elsewhere" and destroys_all:  # `--context acme-staging`: an environment people rebuild
+        detail = f"{command.name} destroys a non-production environment"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
+    if destroys_all:
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{command.name} destroys an environment"
         )
-    if entry.destroys_one and _pattern(entry.destroys_one).search(words):
-        if Role.CONTAINER in entry.roles and _scratch_operands(command, "rm"):
-            return None  # `docker volume rm shop_test_pgdata`: a test's volume on this machine, reset
-        return _finding(
-            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"{command.name} deletes a resource"
-        )
-    return None
+    if Role.CONTAINER in entry.roles and _scratch_operands(command, "rm"):
+        return None  # `docker volume rm shop_test_pgdata`: a test's volume on this machine, reset
+    return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"{command.name} deletes a resource")
+
+
+_DELETING_VERBS = frozenset({"delete", "uninstall", "rm", "remove", "destroy", "del", "drop", "rb"})
+
+
+def _outside_production(command: Command) -> str:
+    """Where a delete acts, when not in production: "scratch" when what it deletes (the operands after its
+    verb, a kind's name aside: `delete ns preview-pr-3`) is all named as a test's, a development copy's or a
+    preview's; "elsewhere" when the rest of the line names a non-production environment (`--context
+    acme-staging`, `-chdir=envs/dev`); "" otherwise, and whenever the line names production."""
+    argv = [w for w in command.argv[1:] if w]
+    if PRODUCTION.search(" ".join(argv)):
+        return ""
+    targets = _deleted_operands(command, argv)
+    if targets and all(_SCRATCH_RESOURCE.search(w) and not _STORE_URL.match(w) for w in targets):
+        return "scratch"  # (a store's address is judged by where in the store it points: `_scratch_in_store`)
+    rest = [w for w in argv if w not in targets]  # a decoy name among the targets says nothing of where
+    return "elsewhere" if NOT_PRODUCTION.search(" ".join(rest)) else ""
+
+
+def _deleted_operands(command: Command, argv: list[str]) -> list[str]:
+    """The names a delete is given: the operands after its verb, option values aside, a kind's name aside."""
+    at = next((i for i, w in enumerate(argv) if w in _DELETING_VERBS), -1)
+    if at < 0:
+        return []
+    entry = program(command.name)
+    takes_value = entry.options if entry is not None else frozenset()
+    operands: list[str] = []
+    skip = False
+    for word in argv[at + 1 :]:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in takes_value or word in _SCOPE_OPTIONS
+        else:
+            operands.append(word)
+    if len(operands) > 1 and operands[0].isalpha():
+        operands = operands[1:]  # the kind (`ns`, `nodegroup`, `release`), then the names
+    return operands
+
+
+# Options whose value says where a command acts (a cluster, a namespace, a project), not what it deletes
+_SCOPE_OPTIONS = frozenset(
+    {"-n", "--namespace", "--context", "--kube-context", "--kubecontext", "--cluster", "--project", "-p"}
+    | {"--profile", "--region", "--env", "-e", "--environment", "--stage", "--subscription", "-g"}
+)
 
 
 # A string, a quoted name or a comment, scanned left to right (a `--` inside a string is no comment).
@@ -1458,6 +1511,8 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
         return None
     if any(_LOCAL_SERVER.search(w) for w in command.argv[1:]):
         return None  # `--bootstrap-server localhost:9092`: this machine's own server, a developer's copy
+    if _outside_production(command) == "scratch":
+        return None  # `confluent kafka topic delete orders-dev`, `velero backup delete preview-pr-12`
     words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--")]
     for word in words[:4]:
         if _DESTROYING_WORD.match(word.lower()):

@@ -47,8 +47,18 @@ from typing import Any
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.hosts import ISSUER_HOSTS, host_in, issuers_for_host, issuers_of_credentials
-from limen.model import OUTBOUND_CAPABILITIES, Action, Command, Finding, HostClass, Mode, ReasonCode, Verdict
+from limen.facts.hosts import ISSUER_HOSTS, host_in, issuers_for_host, issuers_of_credentials, project_domain
+from limen.model import (
+    OUTBOUND_CAPABILITIES,
+    Action,
+    Command,
+    Destination,
+    Finding,
+    HostClass,
+    Mode,
+    ReasonCode,
+    Verdict,
+)
 from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import memo
@@ -1654,13 +1664,19 @@ def _environment_credentials_sent(action: Action, ctx: Context) -> list[str]:
     outside = [
         d
         for d in action.destinations
-        if d.via_command in _SENDERS
-        and d.host_class is not HostClass.LOOPBACK
-        and not is_trusted(d.host, ctx)
+        if d.via_command in _SENDERS and d.host_class is not HostClass.LOOPBACK and not _ours(d, action, ctx)
     ]
     if outside and not all(issuers & issuers_for_host(d.host) for d in outside):
         return [f"a {'/'.join(sorted(issuers))} credential from the environment"]
     return []
+
+
+def _ours(dest: Destination, action: Action, ctx: Context) -> bool:
+    """A host the user trusts, or the project's own by name (`grafana.acme.internal`, `api.acme.io` for
+    github.com/acme-eng/x): a credential sent there stays with the organisation that holds it."""
+    return is_trusted(dest.host, ctx) or (
+        not dest.flags and bool(dest.host) and project_domain(dest.host, action.cwd or ctx.workspace)
+    )
 
 
 # A destination that is handed what the line gives it: a publication (`gh gist create F`, `npm publish`) or a
