@@ -180,11 +180,17 @@ def test_heredoc_body_is_a_payload() -> None:
 
 
 def test_glob_counts_as_touching_sensitive_names(tmp_path: Path) -> None:
+    """In a folder of the project that exists, a glob is what its listing holds (`monitoring/*.yaml` is not
+    a `secrets.yaml` that is not there); elsewhere, or in a folder not there, a sensitive name it could
+    match stands for what it may reach."""
     (tmp_path / "app.py").write_text("x")
-    analysis = analyse("cat ./.e* ./*.py", cwd=str(tmp_path), home=HOME)
-    assert f"{tmp_path}/.env" in analysis.paths  # representative of what `.e*` could match
+    analysis = analyse("cat ./.e* ./*.py other/*.y*", cwd=str(tmp_path), home=HOME)
+    assert f"{tmp_path}/.env" not in analysis.paths  # no `.env` here to match
     assert f"{tmp_path}/app.py" in analysis.paths  # real match on disk
+    assert f"{tmp_path}/other/secrets.yaml" in analysis.paths  # a folder not there: representative
     assert f"glob:{tmp_path}/.e*" in analysis.notes
+    (tmp_path / ".env").write_text("K=v")
+    assert f"{tmp_path}/.env" in analyse("cat ./.e*", cwd=str(tmp_path), home=HOME).paths
 
 
 def test_home_glob_matches_keys() -> None:

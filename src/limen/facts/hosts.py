@@ -916,6 +916,8 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     # projects' own release binaries, installed by downloading them into a bin folder
     ("dl.k8s.io", "/release/"),
     ("get.helm.sh", "/"),
+    ("raw.githubusercontent.com", "/helm/helm/main/scripts/get-helm-"),  # Helm's documented script
+    ("istio.io", "/downloadistio"),
     ("releases.hashicorp.com", "/"),
     ("deb.nodesource.com", "/setup_"),
 )

@@ -1110,7 +1110,13 @@ PROGRAMS: tuple[Program, ...] = (
     _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
     # tunnels: a local port (a shell's, a debugger's, a dev server's) put on the internet
     _p("ngrok", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:http|https|tcp|tls|start|tunnel){_E}"),
-    _p("cloudflared", R.TUNNEL, R.NETWORK, exposes=rf"{_W}tunnel{_E}"),
+    _p(
+        "cloudflared",
+        R.TUNNEL,
+        R.NETWORK,
+        # (`tunnel list`, `info`, `login`, `create`, `route`: the account's tunnels managed, nothing served)
+        exposes=rf"{_W}tunnel{_E}(?!\s+(?:list|info|login|create|delete|cleanup|route|token|vnet){_E})",
+    ),
     _p("localtunnel", R.TUNNEL, R.NETWORK, aliases=("lt", "frpc", "telebit", "pgrok")),
     _p("bore", R.TUNNEL, R.NETWORK, exposes=rf"{_W}local{_E}"),
     _p("zrok", R.TUNNEL, R.NETWORK, exposes=rf"{_W}share{_E}"),

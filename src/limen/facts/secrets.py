@@ -331,6 +331,11 @@ NON_READERS = frozenset(
     # digests say nothing of a key; `source .env` loads variables into the shell, it prints nothing
     | {"md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "source", "."}
 )
+# Sub-commands that name files without printing a line of them: whether git ignores, tracks or has changed
+# a file (`git check-ignore -v .env`, `git ls-files .env`, `git status .env`), or untracks it
+NON_READING_SUBCOMMANDS = {
+    "git": frozenset({"check-ignore", "check-attr", "ls-files", "status", "rm", "update-index", "mv"}),
+}
 # Options with which a reader prints no line of what it reads, only counts, names or a status (`grep -c ''
 # .env`, `grep -l KEY -r .`, `grep -q X f`): the file is not read out.
 COUNTING_OPTIONS = {

@@ -65,7 +65,7 @@ from limen.facts.programs import (
 )
 from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
 from limen.normalize.code import SCRATCH_DATABASE_NOTE, read_source
-from limen.normalize.paths import canonical, read_regular
+from limen.normalize.paths import canonical, is_within, read_regular
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -2456,7 +2456,10 @@ def _glob_paths(pattern: str, state: _State, write: bool) -> None:
             probed = True
         else:
             probe.append(part)
-    if probed and probe:
+    wild = next((i for i, part in enumerate(parts) if any(c in part for c in "*?[")), len(parts))
+    folder = "/".join(parts[:wild]) or "/"
+    if probed and probe and not (is_within(folder, state.cwd) and os.path.isdir(folder)):
+        # (in the project, the folder's own listing is the whole truth: `monitoring/*.yaml` is what is there)
         found.append("/".join(probe))
     elif not found and parts:
         # `~/.mozilla/firefox/*.default/logins.json`, `~/.password-store/*.gpg`: names only known by their

@@ -1547,10 +1547,12 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     overwriting disks, history rewrites and forced pushes to protected branches, infrastructure and
     database destroyers (`terraform destroy`, `kubectl delete ns`, SQL `DROP`/`TRUNCATE`/`DELETE` without
     `WHERE`), killing every process, fork bombs, and downloaded code run (`curl URL | sh`; an official
-    installer from its own host asks instead). A delete tool's path is judged as `rm -rf` of it, an MCP
-    server named after an infrastructure CLI (`kubernetes`, `terraform`) by that CLI's patterns, and a tool
-    named for dropping a store (`redis.flushall`, `mongodb.drop-collection`) as `DROP` is. Quiet:
-    deleting build output, caches and files inside the workspace."""
+    installer from its own host passes in light and balanced and asks in strict and paranoid). A delete
+    tool's path is judged as `rm -rf` of it, an MCP server named after an infrastructure CLI (`kubernetes`,
+    `terraform`) by that CLI's patterns, and a tool named for dropping a store (`redis.flushall`,
+    `mongodb.drop-collection`) as `DROP` is. Quiet: deleting build output, caches and files inside the
+    workspace, and a test's, a development copy's or a preview's resources; a whole environment outside
+    production asks rather than blocks."""
     worst: Finding | None = None
     for command in action.commands:
         for check in _COMMAND_CHECKS:
@@ -1604,8 +1606,15 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     download = _download_exec(action) if action.commands else None
     if download is None and ctx.session is not None:
         download = _runs_earlier_fetch(action, ctx)
-    if download is not None and official_install(action):  # rustup, uv, nvm, bun, deno, Homebrew: ask
-        download = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "runs an official installer")
+    if download is not None and official_install(action):
+        # rustup, uv, nvm, bun, deno, Homebrew from their own hosts: the documented way to install the tool,
+        # ordinary work in light and balanced; asked in strict and paranoid
+        strict = ctx.mode.strict_or_above
+        download = (
+            _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "runs an official installer")
+            if strict
+            else None
+        )
     if download is not None and (worst is None or worst.verdict < Verdict.BLOCK):
         worst = download
     if worst is not None:
@@ -1857,11 +1866,33 @@ def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
         yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 70, "command name built at run time")
         return
     if action.opaque and action.commands:
-        why = next(
-            (n for n in action.notes if not n.startswith(_INFO_NOTES)),
-            "not statically analysable",
-        )
-        yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 65, why)
+        reasons = [n for n in action.notes if not n.startswith(_INFO_NOTES)]
+        if (
+            not ctx.mode.strict_or_above
+            and reasons
+            and _only_runs_what_it_fetched(action, reasons)
+            and official_install(action)
+        ):
+            return  # what runs unread is an official installer from its own host (`destructive_command`'s)
+        yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 65, reasons[0] if reasons else _UNREAD)
+
+
+_UNREAD = "not statically analysable"
+_RUNS_DOWNLOAD = re.compile(r"^\S+ runs commands from the output of (?:curl|wget)$|^download_exec$")
+_FETCHED_FILE = "fetched-file:"
+
+
+def _only_runs_what_it_fetched(action: Action, reasons: list[str]) -> bool:
+    """What makes the line opaque is only the code it downloaded, piped into a shell or saved and run
+    (`curl -o /tmp/i.sh URL && bash /tmp/i.sh`), no other file it wrote."""
+    fetched = {n[len(_FETCHED_FILE) :] for n in action.notes if n.startswith(_FETCHED_FILE)}
+    ran = {n[len(RUNS_FILE) :] for n in reasons if n.startswith(RUNS_FILE)}
+    return ran <= fetched and all(
+        _RUNS_DOWNLOAD.search(n)
+        or n.startswith((RUNS_FILE, _FETCHED_FILE))
+        or (n.endswith("runs a file the line wrote") and ran)
+        for n in reasons
+    )
 
 
 # --------------------------------------------------------------------------- dns_exfiltration

@@ -488,9 +488,13 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if counting and (set(args) & counting or any(_short_cluster_has(w, counting) for w in args)):
             kept.update(paths)  # `grep -c '' .env`: a count, no line of the file
             continue
-        if command.name in secret_facts.NON_READERS or (
-            command.name == "find"
-            and (not any(w.startswith(("-exec", "-ok")) for w in args) or _execs_only_non_readers(action))
+        if (
+            command.name in secret_facts.NON_READERS
+            or _non_reading_subcommand(command)
+            or (
+                command.name == "find"
+                and (not any(w.startswith(("-exec", "-ok")) for w in args) or _execs_only_non_readers(action))
+            )
         ):
             kept.update(paths)
             continue
@@ -509,6 +513,22 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         named_as_read = path in read or any(fnmatchcase(path, g) for g in read_globs)
         if named_as_read or (path not in kept and not any(fnmatchcase(path, g) for g in kept_globs)):
             yield path
+
+
+# Options before a sub-command that take a value (`git -C DIR -c KEY=V status`)
+_GLOBAL_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+
+
+def _non_reading_subcommand(command: Command) -> bool:
+    """The command's sub-command names files without printing them (`git check-ignore -v .env`)."""
+    subcommands = secret_facts.NON_READING_SUBCOMMANDS.get(command.name)
+    if not subcommands:
+        return False
+    args = command.argv[1:]
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in _GLOBAL_VALUE_OPTIONS else 1
+    return i < len(args) and args[i] in subcommands
 
 
 # Options whose value is a name pattern to leave out or take in, never a file read (the program table's
