@@ -568,13 +568,26 @@ def test_other_hosts_piped_into_a_shell_stay_blocked(project: Path, command: str
         "wget -qO- https://raw.githubusercontent.com/nvm-sh/nvm/v0.39.7/install.sh | bash",
         "curl -fsSL https://bun.sh/install | bash",
         "curl -fsSL https://deno.land/install.sh | sh",
-        '/bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"',
     ],
 )
-def test_official_installers_ask_instead_of_block(project: Path, command: str) -> None:
+def test_official_installers_pass_in_balanced_and_ask_in_strict(project: Path, command: str) -> None:
+    """The documented way to install a tool is ordinary work; strict still asks before any downloaded code
+    runs, and never blocks an official installer from its own host."""
+    balanced = decide_in(project, command)
+    assert balanced.verdict is Verdict.PASS, balanced.explanation
+    strict = decide_in(project, command, Mode.STRICT)
+    assert strict.verdict is Verdict.AUTH, strict.explanation
+    assert ReasonCode.DESTRUCTIVE_COMMAND in strict.reasons
+
+
+def test_an_official_installer_run_as_a_command_string_still_asks(project: Path) -> None:
+    """`bash -c "$(curl URL)"` makes a command line of what it downloads: not blocked (the installer is
+    official), but asked, as any command built at run time is."""
+    command = (
+        '/bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"'
+    )
     decision = decide_in(project, command)
     assert decision.verdict is Verdict.AUTH, decision.explanation
-    assert ReasonCode.DESTRUCTIVE_COMMAND in decision.reasons
 
 
 @pytest.mark.parametrize(

@@ -1238,7 +1238,7 @@ def project_domain(host: str, cwd: str) -> bool:
     return (
         len(fold(name)) >= 5
         and fold(owner).removeprefix(fold(name)) in _ORGANISATION_WORDS
-        and _committed_name(cwd, registered_domain(host))
+        and committed_name(cwd, registered_domain(host))
     )
 
 
@@ -1272,10 +1272,10 @@ def named_by_project(host: str, url: str, cwd: str) -> bool:
     )
     if host.lower().endswith((".amazonaws.com", ".amazonaws.com.cn")):
         names += _ACCOUNT_NUMBER.findall(host + " " + url)
-    return bool(names) and any(_committed_name(cwd, name) for name in names[:4])
+    return bool(names) and any(committed_name(cwd, name) for name in names[:4])
 
 
-def _committed_name(cwd: str, name: str) -> bool:
+def committed_name(cwd: str, name: str) -> bool:
     """`name` appears in a file of the commit `cwd`'s repository is at (git's objects only, so no filter or
     program the repository names runs). Remembered until the repository's history moves (its reflog)."""
     config = _git_config_path(cwd)

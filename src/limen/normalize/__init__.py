@@ -28,6 +28,7 @@ from limen.normalize.tools import (
     destroys_store,
     edited_settings,
     reads_by_name,
+    sends_later,
     words_of,
 )
 from limen.patches import targets as patch_targets
@@ -344,6 +345,11 @@ def _normalize(
     edited = str(arguments.get("file_path", ""))
     for before, after in _edits(tool, arguments, canonical(edited, cwd, home) if edited else ""):
         notes.extend(edited_settings(edited, before, after))  # a setting switched off, access widened
+        notes.extend(sends_later(edited, before, after))  # a host the deployed system will send to
+    written = arguments.get("content")
+    if tool == "Write" and isinstance(written, str) and edited:
+        current = read_text(canonical(edited, cwd, home), MAX_SETTINGS_TEXT) or ""
+        notes.extend(sends_later(edited, current, written))
     if spec.names_only:
         notes.append(NAMES_ONLY)
     for key in spec.searches:

@@ -369,6 +369,38 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
     return service_call_notes("update_settings", changed) if changed else []
 
 
+SENDS_LATER = "sends-later:"  # a host a deployed configuration is made to send to
+# Files a system reads its connections from once deployed (a collector's exporters, an alert receiver's
+# webhook, a chart's values, an Istio service entry, a Terraform variable)
+_CONFIG_FILE = re.compile(
+    r"\.(?:ya?ml|json|jsonc|toml|ini|conf|cfg|hcl|tf|tfvars|properties|xml)$|(?:^|/)(?:Caddyfile|nginx\.conf)$"
+)
+_URL_HOST = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://(?:[^@/\s\"'`]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
+_HOST_SETTING = re.compile(
+    r"(?im)^[ \t-]*[\"']?(?:\w+_)?(?:endpoint|url|host|hosts|server|servers|address|target|site_url)[\"']?"
+    r"\s*[:=]\s*\[?\s*[\"']?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b"
+)
+_CONFIG_COMMENT = re.compile(r"(?m)^[ \t]*(?:#|//|;).*$")
+
+
+def _config_hosts(text: str) -> list[str]:
+    bare = _CONFIG_COMMENT.sub("", text[:MAX_SETTINGS_TEXT])
+    found = [m.group(1).lower() for m in _URL_HOST.finditer(bare)]
+    found += [m.group(1).lower() for m in _HOST_SETTING.finditer(bare)]
+    return list(dict.fromkeys(found))
+
+
+def sends_later(path: str, before: str, after: str) -> list[str]:
+    """Hosts a change to a deployed configuration adds where the system will connect (`remote_write: - url:
+    https://metrics-mirror.example`, `endpoint: https://otlp.example:4318`, an Istio `hosts:` entry): the data
+    it sends later goes there. A test's or an example's file, comments, and hosts the file named already
+    are left out; where they lead is the destination rule's to judge."""
+    if not _CONFIG_FILE.search(path) or _NOT_DEPLOYED.search(path):
+        return []
+    known = set(_config_hosts(before))
+    return [SENDS_LATER + host for host in _config_hosts(after) if host not in known][:4]
+
+
 def service_call_notes(tool: str, arguments: dict[str, object]) -> list[str]:
     """A call to a service that is no MCP tool judged as the MCP tool call it equals: a client library's
     method named by its object and method (`HfApi.delete_repo`, `artifact_collection.delete`), a REST

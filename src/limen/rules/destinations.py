@@ -474,6 +474,38 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     return findings
 
 
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs="notes")
+def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
+    """A host a change to a deployed configuration adds (`normalize.tools.sends_later`: an exporter's
+    endpoint, a remote write, an alert webhook, a service entry), judged as the same host called now would
+    be, since the deployed system will send there: AUTH when it is off the trusted list. Quiet: the cluster's
+    and the company's private names, the project's own domain, trusted hosts, and hosts the project's
+    committed files already name (a configuration moved, not a destination added)."""
+    from limen.facts.hosts import PRIVATE_SUFFIXES, committed_name
+    from limen.normalize import net
+    from limen.normalize.tools import SENDS_LATER
+
+    cwd = action.cwd or ctx.workspace
+    for note in action.notes:
+        if not note.startswith(SENDS_LATER):
+            continue
+        host = note[len(SENDS_LATER) :]
+        if host.endswith((".svc", ".cluster.local", *PRIVATE_SUFFIXES)):
+            continue  # `tempo.observability.svc`: a service of the cluster itself
+        dest = net.host_destination(host, port=None, via_command="configuration")
+        if dest is None or dest.host_class is not HostClass.PUBLIC or is_trusted(dest.host, ctx):
+            continue
+        if project_domain(dest.host, cwd) or (cwd and committed_name(cwd, dest.host)):
+            continue
+        yield Finding(
+            ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
+            Verdict.AUTH,
+            _MODE_RISK[ctx.mode],
+            f"once deployed, the configuration sends to {dest.host}, an untrusted destination",
+        )
+        return
+
+
 def _zero_io(command: Command) -> bool:
     """`nc -z`, `nc -zv`: a scan for listening ports, which sends and receives nothing."""
     return command.name in ("nc", "ncat", "netcat") and any(
