@@ -113,6 +113,7 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     "download.pytorch.org",  # PyTorch's own wheel index (`--index-url .../whl/cpu`)
     "registry.npmjs.org",
     "registry.yarnpkg.com",
+    *("jsr.io", "deno.land"),  # Deno's registries
     "crates.io",
     "static.crates.io",
     "proxy.golang.org",

@@ -157,6 +157,15 @@ BY_NAME: dict[str, PathFact] = {
     # what a platform runs on deploy (Heroku's Procfile `release:` line, app.json's scripts), mix's aliases
     "Procfile": _f("procfile", "the platform runs its process lines (release: on every deploy)", "procfile"),
     "app.json": _f("app_json", "Heroku runs its scripts on the app's machines", "app_json"),
+    # Deno's tasks and import map, Cloudflare's build command: run by `deno task` and every wrangler build
+    **dict.fromkeys(
+        ("deno.json", "deno.jsonc"),
+        _f("deno_json", "deno runs its tasks and loads its imports from where they point", "deno_json"),
+    ),
+    **dict.fromkeys(
+        ("wrangler.toml", "wrangler.json", "wrangler.jsonc"),
+        _f("wrangler", "wrangler runs its build command on every deploy and dev run", "wrangler"),
+    ),
     "mix.exs": _f("mix_exs", "mix runs its aliases' cmd steps", "mix_exs"),
     ".iex.exs": _f("iex_rc", "every iex session evaluates it", "string_literals"),
     # mobile builds: CocoaPods and fastlane evaluate Ruby, Xcode's build phases and Firebase's deploy hooks

@@ -164,6 +164,45 @@ def _lookalikes(registry: str, specs: list[str]) -> list[str]:
 _DEPENDENCY_TABLES = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
 
 
+def _deno_json(text: str) -> tuple[list[str], list[str]]:
+    """Deno's configuration: its tasks (`deno task NAME` runs them), and its import map, whose addresses are
+    where the code it runs comes from."""
+    data = _json_strings(_JSONC_COMMENT.sub("", text[:MAX_TEXT]))
+    if not isinstance(data, dict):  # a fragment: any value may be a task or an import
+        values = [value for _, value in _pairs(text)]
+        return values, _package_sources("\n".join(v for v in values if "://" in v))[1]
+    tasks, imports = data.get("tasks"), data.get("imports")
+    listed = list(tasks.values()) if isinstance(tasks, dict) else []
+    named = [t.get("command") if isinstance(t, dict) else t for t in listed]  # `{"command": ...}` or a line
+    commands = [c for c in named if isinstance(c, str) and c]
+    mapped = list(imports.values()) if isinstance(imports, dict) else []
+    addresses = [v for v in mapped if isinstance(v, str) and "://" in v]
+    return commands, _package_sources("\n".join(addresses))[1]
+
+
+_JSONC_COMMENT = re.compile(r"(?m)^\s*//.*$")
+
+
+def _wrangler(text: str) -> tuple[list[str], list[str]]:
+    """Cloudflare's wrangler configuration: its `[build] command`, run before every deploy and dev run."""
+    data = _json_strings(_JSONC_COMMENT.sub("", text[:MAX_TEXT]))
+    if isinstance(data, dict):
+        build = data.get("build")
+        command = build.get("command") if isinstance(build, dict) else None
+        return ([command] if isinstance(command, str) else []), []
+    section = ""
+    commands = []
+    for line in text[:MAX_TEXT].splitlines():
+        header = _TASK_SECTION.match(line)
+        if header:
+            section = header.group(1).strip()
+            continue
+        value = _TOML_VALUE.match(line)
+        if value and section.endswith("build") and value.group(1) == "command":
+            commands.append(value.group(2) if value.group(2) is not None else value.group(3))
+    return commands, []
+
+
 def _package_json(text: str) -> tuple[list[str], list[str]]:
     data = _json_strings(text)
     if isinstance(data, dict):
@@ -3013,6 +3052,8 @@ _EXTRACTORS = {
     "jenkinsfile": _jenkinsfile,
     "procfile": _procfile,
     "app_json": _app_json,
+    "deno_json": _deno_json,
+    "wrangler": _wrangler,
     "mix_exs": _mix_exs,
     "hashicorp_policy": _hashicorp_policy,
     "build_wrapper": _build_wrapper,
