@@ -85,6 +85,7 @@ SYSTEM_PREFIXES = ("/etc/", "/usr/", "/var/", "/opt/", "/bin/", "/sbin/", "/lib"
 RELOAD_SECONDS = 5.0
 FLUSH_SECONDS = 1.0
 FLUSH_CALLS = 256  # learnt calls
+CLOSE_ATTEMPTS = 3  # flushes tried on close while another process holds the file
 MAX_KEYS = 20_000  # features per workflow (memory and file): a new one beyond it is not kept
 MAX_SESSIONS = 4096  # sessions whose last tool is remembered in memory
 # A session holding any of these learns nothing: what it does may be steered (`limen.state` flags).
@@ -327,10 +328,19 @@ class Baseline:
         except sqlite3.Error:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            # lost learning only makes the baseline quieter (it never lowers a verdict)
+            # kept for the next flush (another process held the file past the wait); were it lost, the
+            # baseline would only be quieter, since it never lowers a verdict
+            for scope, key, n in rows:
+                counts = self._pending.setdefault(scope, {})
+                counts[key] = counts.get(key, 0) + n
+            for session, tool in last:
+                self._pending_last.setdefault(session, tool)
 
     def close(self) -> None:
-        self.flush()
+        for _ in range(CLOSE_ATTEMPTS):  # the last flush of what this process learnt, retried while busy
+            self.flush()
+            if not self._pending and not self._pending_last:
+                break
         with self._lock:
             if self._db is not None:
                 self._db.close()
