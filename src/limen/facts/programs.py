@@ -144,6 +144,9 @@ class Program:
     # regex over the words after the name: the invocation works on the local emulator's copy of a service
     # (`wrangler d1 execute DB --local`), a developer's own data, not the service's
     local_copy: str = ""
+    # what the program changes is production unless the line names another environment (`wrangler deploy`
+    # deploys the configuration's top level, which is production; `--env staging` is not)
+    default_production: bool = False
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -342,6 +345,7 @@ def _p(
     remote_runs: tuple[str, ...] = (),
     remote_options: tuple[str, ...] = (),
     local_copy: str = "",
+    default_production: bool = False,
 ) -> Program:
     return Program(
         name,
@@ -376,6 +380,7 @@ def _p(
         remote_runs=remote_runs,
         remote_options=frozenset(remote_options),
         local_copy=local_copy,
+        default_production=default_production,
     )
 
 
@@ -1718,8 +1723,13 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}(?:r2\s+object|kv\s+key|kv:key|secret)\s+delete{_E}",
         # D1's commands work on the local copy unless told `--remote`; the others when told `--local`
         local_copy=rf"{_W}--local{_E}|^(?!.*{_W}--remote{_E}).*{_W}d1\s+(?:execute|migrations\s+apply){_E}",
-        changes=rf"{_W}(?:deploy|publish|delete|rollback|secret\s+put|versions\s+deploy|d1\s+(?:execute|migrations\s+apply)"
-        rf"|r2\s+object\s+put|kv\s+key\s+put){_E}",
+        changes=rf"{_W}(?:deploy|publish|delete|rollback|secret\s+(?:put|bulk)|versions\s+deploy"
+        rf"|d1\s+(?:execute|migrations\s+apply|time-travel\s+restore)|r2\s+object\s+put|kv\s+(?:key|bulk)\s+put"
+        rf"|triggers\s+deploy){_E}",
+        # a bucket served to anyone (its r2.dev address, a custom domain, a CORS rule for every origin)
+        grants=rf"{_W}r2\s+bucket\s+(?:dev-url\s+enable|domain\s+add){_E}",
+        # the top level of its configuration is production: a change names another environment to be one
+        default_production=True,
         options=(
             "--command",
             "--file",

@@ -1126,8 +1126,8 @@ def _outside_production(command: Command) -> str:
     targets = _deleted_operands(command, argv)
     if targets and all(_SCRATCH_RESOURCE.search(w) and not _STORE_URL.match(w) for w in targets):
         return "scratch"  # (a store's address is judged by where in the store it points: `_scratch_in_store`)
-    rest = [w for w in argv if w not in targets]  # a decoy name among the targets says nothing of where
-    return "elsewhere" if NOT_PRODUCTION.search(" ".join(rest)) else ""
+    # where it acts is what its scope options say (a decoy name among the targets says nothing of it)
+    return "elsewhere" if NOT_PRODUCTION.search(" ".join(_scope_values(command))) else ""
 
 
 def _deleted_operands(command: Command, argv: list[str]) -> list[str]:
@@ -1151,10 +1151,22 @@ def _deleted_operands(command: Command, argv: list[str]) -> list[str]:
     return operands
 
 
+def _scope_values(command: Command) -> list[str]:
+    """The values of the options that say where a command acts (`--env staging`, `--context=acme-dev`)."""
+    argv = command.argv
+    found = []
+    for i, word in enumerate(argv[1:], 1):
+        option, eq, value = word.partition("=")
+        if option in _SCOPE_OPTIONS:
+            found.append(value if eq else (argv[i + 1] if i + 1 < len(argv) else ""))
+    return found
+
+
 # Options whose value says where a command acts (a cluster, a namespace, a project), not what it deletes
 _SCOPE_OPTIONS = frozenset(
     {"-n", "--namespace", "--context", "--kube-context", "--kubecontext", "--cluster", "--project", "-p"}
     | {"--profile", "--region", "--env", "-e", "--environment", "--stage", "--subscription", "-g"}
+    | {"-chdir", "--chdir", "--workspace", "--app", "-a", "--kubeconfig", "--resource-group"}
 )
 
 
@@ -2586,7 +2598,10 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
         if entry is None or not entry.changes:
             continue
         words = " ".join(command.argv[1:])
-        if _pattern(entry.changes).search(words) and PRODUCTION.search(words) and not _on_local_copy(command):
+        aimed = PRODUCTION.search(words) or (
+            entry.default_production and not NOT_PRODUCTION.search(" ".join(_scope_values(command)))
+        )
+        if _pattern(entry.changes).search(words) and aimed and not _on_local_copy(command):
             yield _finding(
                 ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{command.name} changes production"
             )
