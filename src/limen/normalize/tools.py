@@ -231,6 +231,7 @@ _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
     r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
     r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
+    r"|network_?polic|admission|mtls|authorization"
 )
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
@@ -249,14 +250,17 @@ _ADMIN_LEVELS = re.compile(
 _GRANTS = re.compile(r"(^|_)(?:add|invite|grant|create|update|set|write|put|apply)(_|$)")
 # Settings that say which sites or addresses are let in, set to any (`redirectUris=["*"]`, `allowed_origins:
 # "*"`)
-_ALLOW_LIST_KEYS = re.compile(r"redirect|origin|allowed_hosts|trusted_(?:hosts|proxies)|cors")
-_ANY = re.compile(r"""^\W*\*\W*$""")
+_ALLOW_LIST_KEYS = re.compile(
+    r"redirect|origin|allowed_hosts|trusted_(?:hosts|proxies)|cors|cidr|source_ranges|allowed_ips|ip_allow"
+)
+_ANY = re.compile(r"""^\W*(?:\*|0\.0\.0\.0/0|::/0)\W*$""")  # any site, any address
 _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims"})
 
 
 _PRIVATE = re.compile(r"(^|_)private(_|$)")
 _PUBLIC = re.compile(
-    r"(^|_)(?:public|publicly|anonymous|everyone|anyone|for_all|all_users|all_pipelines)(_|$)"
+    r"(^|_)(?:public|publicly|anonymous|everyone|anyone|for_all|all_users|all_pipelines|sign_up|signup"
+    r"|self_registration|open_registration)(_|$)"
 )
 _KEEPS_OUT = re.compile(r"block|restrict|deny|prevent|disable")  # `block_public_access`: a protection
 _ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow"})
@@ -365,8 +369,38 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             continue
         if old.get(key, "").lower() in _DENIES and value.lower() in _ALLOWS:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
+        if key in old and _lowered(key, old[key], value):
+            return [f"{CONTROL_OFF}{key} lowered from {old[key]} to {value}"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
     return service_call_notes("update_settings", changed) if changed else []
+
+
+# Levels of a protection, strongest first, as the tools that enforce them spell them: pod security, a policy
+# engine's action on a violation, a mesh's mutual TLS, the instance metadata service's tokens, the least TLS
+# version accepted. A value moved down its scale is the control lowered, whatever the key is called.
+_SCALES: tuple[tuple[str, ...], ...] = (
+    ("restricted", "baseline", "privileged"),
+    ("enforce", "deny", "audit", "warn", "dryrun", "off"),
+    ("strict", "permissive", "disable"),
+    ("required", "optional"),
+)
+_TLS_SCALE = ("13", "12", "11", "10", "sslv3", "sslv2")
+_TLS_KEY = re.compile(r"tls|ssl|protocol|min_?version")
+
+
+def _lowered(key: str, before: str, after: str) -> bool:
+    """`after` is a weaker level than `before` on one of the protections' scales (`Enforce` -> `Audit`,
+    `required` -> `optional`, and for a TLS setting `TLSV1_2` -> `TLSV1_0`)."""
+
+    def level(value: str) -> str:
+        bare = re.sub(r"[^a-z0-9]", "", value.lower()).replace("tlsv", "").replace("tls", "")
+        return "10" if bare == "1" else bare
+
+    was, now = level(before), level(after)
+    scales = (*_SCALES, _TLS_SCALE) if _TLS_KEY.search(key.lower()) else _SCALES
+    return was != now and any(
+        was in scale and now in scale and scale.index(now) > scale.index(was) for scale in scales
+    )
 
 
 SENDS_LATER = "sends-later:"  # a host a deployed configuration is made to send to
