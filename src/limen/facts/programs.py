@@ -1356,6 +1356,8 @@ PROGRAMS: tuple[Program, ...] = (
         # a namespace's pod security admission set to let privileged pods in
         disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
+        # a certificate signing request approved: a new identity the cluster will believe
+        rf"|{_W}certificate\s+approve{_E}"
         # a service opened to the internet (`kubectl expose ... --type=LoadBalancer`)
         rf"|{_W}expose{_E}.*--type[=\s]+LoadBalancer{_E}"
         # the cluster's API or a service served to the network (`kubectl proxy --address 0.0.0.0`)
@@ -1363,6 +1365,25 @@ PROGRAMS: tuple[Program, ...] = (
         # a workload given the host: privileged, the host's process, network or IPC namespace, its files
         rf"|{_W}(?:patch|set|edit){_E}.*(?:[\"']privileged[\"']\s*:\s*true|host(?:PID|Network|IPC)[\"']?\s*:\s*true"
         r"|hostPath)",
+    ),
+    _p(
+        "eksctl",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}delete\s+cluster{_E}",
+        destroys_one=rf"{_W}delete{_E}",
+        # cluster-admin given to an identity, the API endpoint opened to every address
+        grants=rf"{_W}create\s+iamidentitymapping{_E}.*system:masters"
+        rf"|{_W}utils\s+set-public-access-cidrs{_E}.*(?:0\.0\.0\.0/0|::/0)",
+        # the control plane's audit and API logs turned off
+        disables=rf"{_W}utils\s+update-cluster-logging{_E}.*--disable-types",
+        changes=rf"{_W}(?:create|delete|upgrade|scale|update|set|utils|drain){_E}",
+        options=("--cluster", "--name", "-n", "--region", "-r", "-f", "--config-file", "--profile"),
+    ),
+    # Alertmanager's CLI: a silence that matches every alert, or lasts for weeks, is alerting switched off
+    _p(
+        "amtool",
+        R.NETWORK,  # it speaks to Alertmanager over HTTP
+        disables=rf"{_W}silence\s+add{_E}.*(?:=~\s*['\"]?\.[*+]|--duration[=\s]+['\"]?(?:\d{{3,}}h|\d+[dwy]))",
     ),
     _p(
         "helm",
@@ -1398,6 +1419,9 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}(?:delete-public-access-block){_E}"
         rf"|{_W}authorize-security-group-ingress{_E}.*(?:0\.0\.0\.0/0|::/0)"
         rf"|{_W}modify-(?:db-instance|db-snapshot-attribute){_E}.*(?:--publicly-accessible|all{_E})"
+        # a disk snapshot or a machine image shared with another account
+        rf"|{_W}modify-(?:snapshot|image|db-snapshot|db-cluster-snapshot)-attribute{_E}"
+        rf".*(?:--operation-type[=\s]+add|Add=|--values-to-add|--launch-permission)"
         # the data lake's own permissions bypassed for every IAM principal, or its administrators replaced
         rf"|{_W}lakeformation\s+(?:grant-permissions{_E}.*IAM_ALLOWED_PRINCIPALS|put-data-lake-settings{_E})",
         changes=rf"{_W}(?:(?:create|put|update|delete|attach|detach|modify|terminate|run|start|stop|reboot|invoke"
