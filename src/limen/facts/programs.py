@@ -1742,7 +1742,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         R.DATABASE_CLIENT,
         # Cloudflare: a worker, a KV namespace, an R2 bucket or a D1 database deleted whole
-        destroys_all=rf"{_W}(?:r2\s+bucket|kv\s+namespace|kv:namespace|d1|queues|vectorize)\s+delete{_E}"
+        destroys_all=rf"{_W}(?:r2\s+bucket|kv\s+namespace|kv:namespace|kv\s+bulk|kv:bulk|d1|queues|vectorize)"
+        rf"\s+delete{_E}"
         rf"|^(?:-\S+\s+(?:[^-\s]\S*\s+)?)*delete{_E}",  # `wrangler delete`: the worker itself
         destroys_one=rf"{_W}(?:r2\s+object|kv\s+key|kv:key|secret)\s+delete{_E}",
         # D1's commands work on the local copy unless told `--remote`; the others when told `--local`
