@@ -317,15 +317,20 @@ _KEPT_OUTPUT = frozenset({"$()", "`"})
 
 
 def _store_reads_only(action: Action) -> bool:
-    """`aws s3 ls s3://b/`, `gsutil cp gs://b/k .`: every destination is an object store that the line only
-    reads from, through a command written out plainly, and nothing else in the line carries data."""
+    """`aws s3 ls s3://b/`, `gsutil cp gs://b/k .`, `aws s3 rm --recursive s3://b/tmp/`: every destination is
+    an object store that the line only reads from or deletes in (a delete sends nothing there; what it
+    destroys is `destructive_command`'s), through a command written out plainly, and nothing else in the line
+    carries data."""
     if action.payloads:
         return False
     readers = set()
     for command in action.commands:
         entry = program(command.name)
         if entry is not None and entry.store_service is not None:
-            if command.dynamic_name or command.via or not reads_from_store(entry, command.argv[1:]):
+            words = " ".join(command.argv[1:])
+            deletes = any(p and re.search(p, words) for p in (entry.destroys_one, entry.destroys_all))
+            reads = reads_from_store(entry, command.argv[1:])
+            if command.dynamic_name or command.via or not (reads or deletes):
                 return False
             readers.add(command.name)
     return bool(readers) and all(d.via_command in readers for d in action.destinations)
