@@ -235,7 +235,7 @@ _CONTROL_KEYS = re.compile(
 )
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
-    r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging))(_|$)"
+    r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all)(_|$)"
 )
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
 _ACCESS_KEYS = frozenset(
@@ -471,8 +471,9 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     ):  # a sign-in client that sends tokens to any site, an API any origin may call
         return f"{MADE_PUBLIC}any site or address let in by {words}"
     if _GRANTS.search(words) and any(
-        words_of(k) in _ACCESS_KEYS and _ADMIN_LEVELS.match(str(v).strip()) for k, v in arguments.items()
-    ):
+        k in _ACCESS_KEYS and isinstance(v, str | int) and _ADMIN_LEVELS.match(str(v).strip())
+        for k, v in settings
+    ):  # `add_member(access_level=50)`, `create_users(user: {role: owner})`
         return f"{ADMIN_GRANTED}administrator access granted by {words}"
     claims = {words_of(k): v for k, v in arguments.items() if words_of(k) in _CLAIM_KEYS}
     if _GRANTS.search(words) and (
@@ -561,7 +562,7 @@ def code_runner(tool: str) -> tuple[str, str] | None:
 # A statement that changes a database, whatever the tool's name says (`query` tools run DROP too).
 DB_WRITE = "db.write"
 SQL_KEYS = frozenset({"sql", "query", "statement", "stmt", "q"})  # arguments that hold SQL
-_SQL_WRITE = re.compile(
+SQL_WRITE = re.compile(
     r"(?:^|;|\bas\s*\()\s*(?:with\b.*?\)\s*)?"  # `WITH x AS (DELETE FROM t RETURNING 1) SELECT ...` too
     r"(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename)\b",
     re.IGNORECASE | re.DOTALL,
@@ -574,7 +575,7 @@ _SQL_COMMENT = re.compile(r"/\*.*?(?:\*/|$)|--[^\n]*|#[^\n]*", re.DOTALL)
 def _writes_a_database(arguments: dict[str, object], keys: dict[str, str]) -> bool:
     """A statement that changes the database, comments aside (`/* cleanup */ DROP TABLE users`)."""
     return any(
-        isinstance(arguments.get(key), str) and _SQL_WRITE.search(_SQL_COMMENT.sub(" ", str(arguments[key])))
+        isinstance(arguments.get(key), str) and SQL_WRITE.search(_SQL_COMMENT.sub(" ", str(arguments[key])))
         for word, key in keys.items()
         if word in SQL_KEYS
     )

@@ -72,6 +72,7 @@ from limen.normalize.tools import (
     DESTROYS_STORE,
     MADE_PUBLIC,
     SQL_KEYS,
+    SQL_WRITE,
 )
 from limen.rules import rule
 from limen.rules.derived import memo
@@ -2601,7 +2602,14 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
         aimed = PRODUCTION.search(words) or (
             entry.default_production and not NOT_PRODUCTION.search(" ".join(_scope_values(command)))
         )
-        if _pattern(entry.changes).search(words) and aimed and not _on_local_copy(command):
+        rehearsal = any(w.startswith(_REHEARSALS) for w in command.argv[1:])
+        statements = sql_arguments(command) or _sql_texts(command)
+        reads_only = bool(statements) and not any(SQL_WRITE.search(t) for t in statements)  # a SELECT
+        if (
+            _pattern(entry.changes).search(words)
+            and aimed
+            and not (rehearsal or reads_only or _on_local_copy(command))
+        ):
             yield _finding(
                 ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{command.name} changes production"
             )
