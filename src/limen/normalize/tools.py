@@ -411,10 +411,18 @@ _CONFIG_FILE = re.compile(
 )
 _URL_HOST = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://(?:[^@/\s\"'`]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
 _HOST_SETTING = re.compile(
-    r"(?im)^[ \t-]*[\"']?(?:\w+_)?(?:endpoint|url|host|hosts|server|servers|address|target|site_url)[\"']?"
+    r"(?im)^[ \t-]*[\"']?(?:\w+_)?(?:endpoint|url|host|hosts|server|servers|address|target)[\"']?"
     r"\s*[:=]\s*\[?\s*[\"']?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b"
 )
 _CONFIG_COMMENT = re.compile(r"(?m)^[ \t]*(?:#|//|;).*$")
+# Files whose addresses are no connection the system makes: a package's or a tool's metadata (its homepage,
+# its repository, its bug tracker), and pipelines and hooks, whose commands are judged as commands
+_NOT_CONNECTIONS = re.compile(
+    r"(?:^|/)(?:package|composer|tsconfig[\w.-]*|jsconfig|renovate|\.eslintrc[\w.]*|\.prettierrc[\w.]*"
+    r"|manifest|mkdocs|Cargo|pyproject|\.pre-commit-config|dependabot|\.gitlab-ci|bitbucket-pipelines"
+    r"|azure-pipelines|openapi|swagger|Chart|catalog-info)\.(?:json|jsonc|ya?ml|toml)$"
+    r"|(?:^|/)\.(?:github|circleci|buildkite|husky)/"
+)
 
 
 def _config_hosts(text: str) -> list[str]:
@@ -429,7 +437,7 @@ def sends_later(path: str, before: str, after: str) -> list[str]:
     https://metrics-mirror.example`, `endpoint: https://otlp.example:4318`, an Istio `hosts:` entry): the data
     it sends later goes there. A test's or an example's file, comments, and hosts the file named already
     are left out; where they lead is the destination rule's to judge."""
-    if not _CONFIG_FILE.search(path) or _NOT_DEPLOYED.search(path):
+    if not _CONFIG_FILE.search(path) or _NOT_DEPLOYED.search(path) or _NOT_CONNECTIONS.search(path):
         return []
     known = set(_config_hosts(before))
     return [SENDS_LATER + host for host in _config_hosts(after) if host not in known][:4]

@@ -1119,7 +1119,7 @@ _DELETING_VERBS = frozenset({"delete", "uninstall", "rm", "remove", "destroy", "
 def _outside_production(command: Command) -> str:
     """Where a delete acts, when not in production: "scratch" when what it deletes (the operands after its
     verb, a kind's name aside: `delete ns preview-pr-3`) is all named as a test's, a development copy's or a
-    preview's; "elsewhere" when the rest of the line names a non-production environment (`--context
+    preview's; "elsewhere" when its scope options name a non-production environment (`--context
     acme-staging`, `-chdir=envs/dev`); "" otherwise, and whenever the line names production."""
     argv = [w for w in command.argv[1:] if w]
     if PRODUCTION.search(" ".join(argv)):
