@@ -165,6 +165,8 @@ _WHOLE_ENVIRONMENT = re.compile(
     r"|GetEnvironmentVariables\(\)|\bGetDebugView\(\)|(?<!env=)\bdict\(\s*os\.environ\s*\)"
     r"|\bENV\.to_h\b|\bSystem\.get_env\(\)|\bprocess\.env\s*[),}\]]"
     r"|\$_ENV\b(?!\s*\[)|\$_SERVER\b(?!\s*\[)|\bgetenv\(\s*\)|\bProcessInfo\.processInfo\.environment\b(?!\[)"
+    # a Worker's bindings (its secrets among them) sent back whole: `c.json(c.env)`, `JSON.stringify(env)`
+    r"|(?:\.json|\.send|\.text|\bstringify|\bResponse\.json)\(\s*(?:(?:c|ctx|context)\.)?env\s*[),]"
 )
 # A route that runs what it is sent or shows what the process holds, by its path
 _DANGEROUS_ROUTE = re.compile(
