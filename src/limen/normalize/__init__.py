@@ -25,6 +25,7 @@ from limen.normalize.tools import (
     changes_controls,
     classify,
     code_runner,
+    configures_connections,
     destroys_store,
     edited_settings,
     reads_by_name,
@@ -347,8 +348,8 @@ def _normalize(
         notes.extend(edited_settings(edited, before, after))  # a setting switched off, access widened
         notes.extend(sends_later(edited, before, after))  # a host the deployed system will send to
     written = arguments.get("content")
-    if tool == "Write" and isinstance(written, str) and edited:
-        current = read_text(canonical(edited, cwd, home), MAX_SETTINGS_TEXT) or ""
+    if tool == "Write" and isinstance(written, str) and edited and configures_connections(edited):
+        current = read_text(canonical(edited, cwd, home), MAX_SETTINGS_TEXT) or ""  # only a config's
         notes.extend(sends_later(edited, current, written))
     if spec.names_only:
         notes.append(NAMES_ONLY)

@@ -432,12 +432,19 @@ def _config_hosts(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def configures_connections(path: str) -> bool:
+    """A deployed configuration file that may name where its system connects (not a test's or an
+    example's, not a package's metadata or a pipeline)."""
+    excluded = _NOT_DEPLOYED.search(path) or _NOT_CONNECTIONS.search(path)
+    return bool(_CONFIG_FILE.search(path)) and not excluded
+
+
 def sends_later(path: str, before: str, after: str) -> list[str]:
     """Hosts a change to a deployed configuration adds where the system will connect (`remote_write: - url:
     https://metrics-mirror.example`, `endpoint: https://otlp.example:4318`, an Istio `hosts:` entry): the data
-    it sends later goes there. A test's or an example's file, comments, and hosts the file named already
-    are left out; where they lead is the destination rule's to judge."""
-    if not _CONFIG_FILE.search(path) or _NOT_DEPLOYED.search(path) or _NOT_CONNECTIONS.search(path):
+    it sends later goes there. Comments and hosts the file named already are left out; where they lead is
+    the destination rule's to judge."""
+    if not configures_connections(path):
         return []
     known = set(_config_hosts(before))
     return [SENDS_LATER + host for host in _config_hosts(after) if host not in known][:4]

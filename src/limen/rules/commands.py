@@ -61,7 +61,17 @@ from limen.facts.programs import (
     options,
     program,
 )
-from limen.model import RUNS_FILE, Action, Capability, Command, Finding, HostClass, ReasonCode, Verdict
+from limen.model import (
+    FETCHED_FILE,
+    RUNS_FILE,
+    Action,
+    Capability,
+    Command,
+    Finding,
+    HostClass,
+    ReasonCode,
+    Verdict,
+)
 from limen.normalize.code import SCRATCH_DATABASE_NOTE, SQL_NOTE
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import (
@@ -1108,8 +1118,6 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{command.name} destroys an environment"
         )
-    if Role.CONTAINER in entry.roles and _scratch_operands(command, "rm"):
-        return None  # `docker volume rm shop_test_pgdata`: a test's volume on this machine, reset
     return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"{command.name} deletes a resource")
 
 
@@ -1366,15 +1374,6 @@ def _names_remote_server(command: Command) -> bool:
         if value and value not in ("localhost", "127.0.0.1", "::1", "0.0.0.0") and not value.startswith("/"):
             return True
     return False
-
-
-def _scratch_operands(command: Command, verb: str) -> bool:
-    """Every resource named after `verb` is a scratch one by its name (`docker volume rm app_test_db`)."""
-    argv = command.argv
-    if verb not in argv:
-        return False
-    operands = [w for w in argv[argv.index(verb) + 1 :] if not w.startswith("-")]
-    return bool(operands) and all(_SCRATCH_RESOURCE.search(w) for w in operands)
 
 
 _SCRATCH_RESOURCE = re.compile(SCRATCH_RESOURCE)
@@ -1891,18 +1890,17 @@ def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
 
 
 _UNREAD = "not statically analysable"
-_RUNS_DOWNLOAD = re.compile(r"^\S+ runs commands from the output of (?:curl|wget)$|^download_exec$")
-_FETCHED_FILE = "fetched-file:"
+_RUNS_DOWNLOAD = re.compile(r"^\S+ runs commands from the output of (?:curl|wget)$")
 
 
 def _only_runs_what_it_fetched(action: Action, reasons: list[str]) -> bool:
     """What makes the line opaque is only the code it downloaded, piped into a shell or saved and run
     (`curl -o /tmp/i.sh URL && bash /tmp/i.sh`), no other file it wrote."""
-    fetched = {n[len(_FETCHED_FILE) :] for n in action.notes if n.startswith(_FETCHED_FILE)}
+    fetched = {n[len(FETCHED_FILE) :] for n in action.notes if n.startswith(FETCHED_FILE)}
     ran = {n[len(RUNS_FILE) :] for n in reasons if n.startswith(RUNS_FILE)}
     return ran <= fetched and all(
         _RUNS_DOWNLOAD.search(n)
-        or n.startswith((RUNS_FILE, _FETCHED_FILE))
+        or n.startswith((RUNS_FILE, FETCHED_FILE))
         or (n.endswith("runs a file the line wrote") and ran)
         for n in reasons
     )
