@@ -350,6 +350,8 @@ def _normalize(
     written = arguments.get("content")
     if tool == "Write" and isinstance(written, str) and edited and configures_connections(edited):
         current = read_text(canonical(edited, cwd, home), MAX_SETTINGS_TEXT) or ""  # only a config's
+        if current:  # a configuration rewritten whole is judged as the edit it makes
+            notes.extend(edited_settings(edited, current, written))
         notes.extend(sends_later(edited, current, written))
     if spec.names_only:
         notes.append(NAMES_ONLY)

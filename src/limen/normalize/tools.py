@@ -6,6 +6,7 @@ looked up; anything else, MCP tools included, is classified from its name and it
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -354,14 +355,18 @@ _IGNORED_SECRET = re.compile(
 def edited_settings(path: str, before: str, after: str) -> list[str]:
     """What an edit does to the settings it changes, judged by the table of controls as the same settings
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
-    `role: admin` given): the same effect through a CLI, a REST call, an MCP tool or a file edit. A test's
-    or a development section's settings are its own."""
+    `role: admin` given, `publicAccessCIDRs: ["0.0.0.0/0"]`): the same effect through a CLI, a REST call, an
+    MCP tool or a file edit. A test's or a development section's settings are its own."""
     if _NOT_DEPLOYED.search(path):
         return []
     if path.endswith((".gitignore", ".dockerignore")):  # a secret no longer kept out of the repository
         dropped = set(_IGNORED_SECRET.findall(before)) - set(_IGNORED_SECRET.findall(after))
         name = path.rsplit("/", 1)[-1]
         return [f"{CONTROL_OFF}{sorted(dropped)[0].strip()} taken out of {name}"] if dropped else []
+    opened = _anyone_let_in(path, after) - _anyone_let_in(path, before)
+    if opened:
+        key, value = min(opened)
+        return [f"{MADE_PUBLIC}{key} lets in {value}: anyone"]
     old = _settings(before)
     changed: dict[str, object] = {}
     for key, value in _settings(after).items():
@@ -373,6 +378,119 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} lowered from {old[key]} to {value}"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
     return service_call_notes("update_settings", changed) if changed else []
+
+
+# Settings that say who or what is let in: sites, addresses, principals, members (`AllowedOrigins`,
+# `publicAccessCIDRs`, `Principal`, `members`, `authorizedNetworks`, `sourceRanges`)
+_WHO_KEYS = re.compile(
+    r"(?:^|_)(?:principals?|members?|grantees?|identifiers|users|authorized_networks|whitelist|allowlist"
+    r"|ip_ranges?|cidrs?|cidr_blocks?|source_ranges?|source_address_prefix(?:es)?|allowed_\w+|trusted_\w+)$"
+    r"|redirect|origins?$|cors|cidrs?$|_ips?$"
+)
+# Values that name anyone: any site, any address, every account (Google Cloud's, S3 ACLs' and Azure's)
+_ANYONE = re.compile(
+    r"^(?:\*|0\.0\.0\.0/0|::/0|allUsers|allAuthenticatedUsers|Everyone|Internet|Any"
+    r"|https?://acs\.amazonaws\.com/groups/global/(?:AllUsers|AuthenticatedUsers))$"
+)
+# Sections whose addresses are where traffic goes to, not who comes in (egress to anywhere is ordinary)
+_OUTBOUND = re.compile(r"(?i)egress|outbound|\bto\b|destination")
+_TERRAFORM = re.compile(r"\.(?:tf|tfvars|hcl)(?:\.json)?$")
+_LOCAL_FILE = re.compile(r"(?i)(?:^|[/._-])(?:dev|development|local)(?:[/._-]|$)")
+_LIST_ITEM = re.compile(r"""^-\s+["']?([^"'#\s]+)["']?\s*$""")
+_INLINE_VALUES = re.compile(
+    r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|=|:)(?!=)\s*(\[[^\]\n]{0,400}\]|["'][^"'\n]{0,200}["']|[^\s,#;{}\[\]]+)"""
+)
+
+
+def _anyone_let_in(path: str, text: str) -> set[tuple[str, str]]:
+    """(key, value) for each setting of a config file that lets anyone in (`publicAccessCIDRs: ["0.0.0.0/0"]`,
+    `"Principal": {"AWS": "*"}`, `members: [allUsers]`, `- 0.0.0.0/0` under `sourceRanges:`), keyed by the
+    words of the setting and the section above it; egress sections aside. JSON is read whole; YAML, HCL and
+    TOML by their lines and indentation."""
+    found: set[tuple[str, str]] = set()
+    if _TERRAFORM.search(path) or _LOCAL_FILE.search(path):
+        return found  # Terraform's rules are `rules.written`'s, which know its ports; a developer's own file
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            data = json.loads(text[:MAX_SETTINGS_TEXT])
+        except ValueError:
+            data = None
+        if data is not None:
+            _anyone_in_data(data, (), found)
+            return found
+    _anyone_in_lines(text, found)
+    if found and path.endswith((".yaml", ".yml")):  # read again whole, to see the statements' conditions
+        import yaml
+
+        try:
+            documents = list(yaml.load_all(text[:MAX_SETTINGS_TEXT], Loader=_yaml_loader()))
+        except yaml.YAMLError:
+            return found
+        found.clear()
+        _anyone_in_data(documents, (), found)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _yaml_loader() -> type:
+    """A safe YAML loader (libyaml's when there) that reads CloudFormation's and Ansible's tags (`!Ref`,
+    `!Sub`, `!vault`) as nothing instead of failing on them."""
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader: type = type("_TaggedLoader", (base,), {})
+    loader.add_multi_constructor("!", lambda _loader, _suffix, _node: None)  # type: ignore[attr-defined]
+    return loader
+
+
+def _anyone_in_lines(text: str, found: set[tuple[str, str]]) -> None:
+    sections: list[tuple[int, str]] = []
+    for line in text[:MAX_SETTINGS_TEXT].splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "//", "}", "]")):
+            continue
+        indent = len(line) - len(line.lstrip())
+        item = _LIST_ITEM.match(stripped)
+        if item:  # a YAML list's item under the key above it
+            if sections and _ANYONE.match(item.group(1)):
+                _note_anyone([name for _, name in sections], item.group(1), found)
+            continue
+        stripped = stripped.removeprefix("- ")
+        while sections and sections[-1][0] >= indent:
+            sections.pop()
+        section = _SECTION.fullmatch(stripped)
+        if section and section.group(1):
+            sections.append((indent, section.group(1)))
+            continue
+        for key, raw in _INLINE_VALUES.findall(stripped):
+            for value in re.findall(r"""[^\s,"'\[\]]+""", raw):
+                if _ANYONE.match(value):
+                    _note_anyone([*(name for _, name in sections), key], value, found)
+
+
+def _anyone_in_data(data: object, path: tuple[str, ...], found: set[tuple[str, str]], depth: int = 0) -> None:
+    """A parsed file's settings that let anyone in; a policy statement that denies, or that holds only
+    under a condition (`Principal: "*"` with `aws:SourceVpce`, a deny of plain HTTP), keeps them out."""
+    if depth > 12 or len(found) > 8:
+        return
+    if isinstance(data, dict):
+        if str(data.get("Effect", data.get("effect", ""))).lower() == "deny" or "Condition" in data:
+            return
+        for key, value in list(data.items())[:256]:
+            _anyone_in_data(value, (*path, str(key)), found, depth + 1)
+    elif isinstance(data, list):
+        for value in data[:256]:
+            _anyone_in_data(value, path, found, depth + 1)
+    elif isinstance(data, str) and path and _ANYONE.match(data):
+        _note_anyone(list(path), data, found)
+
+
+def _note_anyone(path: list[str], value: str, found: set[tuple[str, str]]) -> None:
+    """Keeps `value` for the setting at `path` when the setting says who is let in (its key, or the key
+    above it, as `Principal: {AWS: "*"}`), outside an egress section."""
+    keys = [words_of(name.rsplit(".", 1)[-1]) for name in path[-2:]]
+    if any(_WHO_KEYS.search(key) for key in keys) and not any(_OUTBOUND.search(name) for name in path):
+        found.add((".".join(path[-2:]), value))
 
 
 # Levels of a protection, strongest first, as the tools that enforce them spell them: pod security, a policy
@@ -481,7 +599,10 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         # a policy's `include: [{everyone: {}}]`
         return f"{MADE_PUBLIC}made public by {words}"
     if _GRANTS.search(words) and any(
-        _ALLOW_LIST_KEYS.search(words_of(k)) and isinstance(v, str) and _ANY.match(v)
+        _ALLOW_LIST_KEYS.search(words_of(k))
+        and isinstance(v, str)
+        and _ANY.match(v)
+        and not _OUTBOUND.search(k)  # `egress.cidr: 0.0.0.0/0`: where traffic goes, not who comes in
         for k, v in arguments.items()
     ):  # a sign-in client that sends tokens to any site, an API any origin may call
         return f"{MADE_PUBLIC}any site or address let in by {words}"

@@ -862,6 +862,8 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     if v is None:
         return None
     value = v.group(group).rstrip(".")
+    if value.startswith(("arn:", "projects/")):
+        return None  # `"AWS": "arn:aws:iam::4182...:role/app"`: the name of a resource, not a credential
     if group == 1 and (_is_code(value) or re.fullmatch(r"[A-Za-z_]+", value)):
         return None  # `token = _tokens.Issue(user)`, `token, expiresIn = ...`: code and names, not values
     if _secret_key(key):
