@@ -1544,12 +1544,34 @@ def _run_written(
     if text is None or (lang != "sh" and lang not in _SCANNED_LANGS):
         state.flag(f"{name} runs a file the line wrote")
         return
+    if lang == "sh" and _plain_settings(text):
+        return  # a file of settings (`. .env`): its values are the environment's, as `$NAME` without it
     state.payloads.append(text)
     if lang == "sh":
         with _positional(state, [path, *args]):
             _analyse_text(text, state, via=(*via, f"{name} script"), level=level + 1)
     else:
         _scan_code(lang, text, state, (*via, f"{lang} script"), level, script=path, args=args)
+
+
+# A dotenv file: nothing but comments and `NAME=value` lines (`export` or not); its values become variables
+_ASSIGNMENTS_ONLY = re.compile(
+    r"""(?:[ \t]*(?:#[^\n]*|(?:export[ \t]+)?[A-Za-z_]\w*="""
+    r"""(?:"[^"`$\\\n]*"|'[^'\n]*'|[^\s"'`$;&|<>()]*))?[ \t]*(?:\n|$))*"""
+)
+_ASSIGNED_NAME = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=", re.MULTILINE)
+
+
+def _plain_settings(text: str) -> bool:
+    """A dotenv file whose variables only configure the programs that read them: none changes which
+    program runs or what it loads (`PATH`, `LD_PRELOAD`, `GIT_SSH_COMMAND`) or switches a check off
+    (`NODE_TLS_REJECT_UNAUTHORIZED=0`); those are read as the line's own assignments."""
+    if not _ASSIGNMENTS_ONLY.fullmatch(text):
+        return False
+    special = CODE_LOADING_VARIABLES | COMMAND_VARIABLES | CHECKS_OFF_VARIABLES.keys()
+    return not any(
+        name in special or name in ("PATH", "PROMPT_COMMAND") for name in _ASSIGNED_NAME.findall(text)
+    )
 
 
 MAX_SCRIPT = 128 * 1024  # bytes of a script file on disk that are read and analysed
