@@ -184,11 +184,13 @@ MAX_OUTGOING_FILES = 2000
 def _sent_beyond_issuers(texts: list[str], action: Action, ctx: Context) -> bool:
     """A secret this session read still goes out once every credential bound for its own issuer is set
     aside (`curl -u sk_live_...: https://api.stripe.com` after reading `.env` uses the key; the same key
-    to any other host, or the database password beside it, leaves)."""
-    from limen.rules.secrets import without_issued_credentials
+    to any other host, or the database password beside it, leaves; `psql postgres://app:PW@db.acme.internal`
+    logs in where the password belongs, and what else its query carries is still read)."""
+    from limen.rules.secrets import own_logins, without_issued_credentials
 
-    if not action.destinations or not carries_nothing(action):
+    if not action.destinations or not (carries_nothing(action) or own_logins(action, ctx)):
         return True  # a body, an upload or a query could hold the key however the request is addressed
+    # (a client logged in to the organisation's own server: what it sends goes there, with its login)
     session = ctx.session
     return session is None or any(
         session.matches_secret(without_issued_credentials(text, action, ctx)) for text in texts

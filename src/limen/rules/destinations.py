@@ -287,6 +287,12 @@ def _deceptive_userinfo(dest: Destination) -> bool:
     return "." in userinfo.split(":", 1)[0]
 
 
+def named_plainly(dest: Destination) -> bool:
+    """A destination whose host is the one it reaches, as written: nothing about it disguised; a login in
+    its URL (`postgres://app:pw@db.acme.internal`) that does not read like a host disguises nothing."""
+    return set(dest.flags) <= {"userinfo"} and not _deceptive_userinfo(dest)
+
+
 def _argument_strings(value: object, depth: int = 0) -> Iterator[str]:
     if isinstance(value, str):
         yield value
@@ -428,7 +434,7 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         return None
     if dest.via_command in _SSH_CLIENTS and dest.host and _known_ssh_host(dest.host, ctx.home):
         return None  # a machine of the user's own: in their ssh config or known hosts
-    if not dest.flags and dest.host and project_domain(dest.host, action.cwd or ctx.workspace):
+    if named_plainly(dest) and dest.host and project_domain(dest.host, action.cwd or ctx.workspace):
         return None  # the project's own domain (`api.ledgerline.io` for .../ledgerline): its own service
     deceptive = "ip_obfuscated" in dest.flags or _deceptive_userinfo(dest)
     if deceptive:

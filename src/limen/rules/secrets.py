@@ -62,7 +62,7 @@ from limen.model import (
 from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import memo
-from limen.rules.destinations import is_trusted, leaves_project
+from limen.rules.destinations import is_trusted, leaves_project, named_plainly
 from limen.rules.paths import secret_paths_read
 
 HIGH = 0.9  # a vendor prefix or structure that only credentials have
@@ -1228,15 +1228,42 @@ def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
         return False
     if any(set(d.flags) - {"userinfo"} for d in action.destinations):
         return False  # a disguised destination is never the intended one
+    own = own_logins(action, ctx)
     for kind in kinds:
         globs = _ISSUERS.get(kind)
         for dest in action.destinations:
             if globs is not None:
                 if not host_in(dest.host, globs):
                     return False
+            elif kind in own:
+                continue  # `psql postgres://app:pw@db.internal.acme.com/app`: a login to the server it names
             elif kind not in _ISSUERLESS or not is_trusted(dest.host, ctx):
                 return False
     return True
+
+
+_LOGIN_URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@'\"]+:[^\s/@'\"]+@([A-Za-z0-9.-]+)")
+
+
+def own_logins(action: Action, ctx: Context) -> frozenset[str]:
+    """The kinds of login an action uses only with the organisation's own servers, where they belong (as a
+    vendor's key with its own API): a login URL when every destination is a server such a URL names
+    (`psql postgres://app:pw@db.internal.acme.com/app`), a password option when every destination is one
+    (`mysql -h db.acme.com -p...`)."""
+    cwd = action.cwd or ctx.workspace
+    if not action.destinations or not all(
+        named_plainly(d) and d.host and project_domain(d.host, cwd) for d in action.destinations
+    ):  # (a service the user trusts is not enough: github.com takes a token for any account's repository)
+        return frozenset()
+    logins = _login_hosts(action)
+    if logins and all(d.host in logins for d in action.destinations):
+        return frozenset({"url-credentials", "command-line-password"})
+    return frozenset({"command-line-password"})
+
+
+def _login_hosts(action: Action) -> frozenset[str]:
+    """The hosts of the URLs in an action that carry a login (`postgres://app:pw@db.acme.internal/app`)."""
+    return frozenset(m.group(1).lower() for t in action_texts(action) for m in _LOGIN_URL.finditer(t[:4096]))
 
 
 def _named_issuers(action: Action, kinds: set[str]) -> set[str]:
@@ -1263,13 +1290,22 @@ def _named_issuers(action: Action, kinds: set[str]) -> set[str]:
 
 def without_issued_credentials(text: str, action: Action, ctx: Context) -> str:
     """`text` with every credential blanked that goes only to the API that issued it (a Stripe key to
-    api.stripe.com, a GitHub token to api.github.com): its use, not its exfiltration, even when this session
-    read it. Credentials that do not name their issuer stay, and so does everything else."""
+    api.stripe.com, a GitHub token to api.github.com) or a login used only with the organisation's own server
+    that it names: its use, not its exfiltration, even when this session read it. Credentials that do not
+    name their issuer stay, and so does everything else."""
     from limen.facts.hosts import issuer_of_value, issuers_for_host
 
+    own = own_logins(action, ctx)
+    if "command-line-password" in own:  # `mysql -h db.acme.internal -p...`: the password where it logs in
+        for command in action.commands:
+            for password in _password_operands(command.name, command.argv[1:]):
+                if len(password) >= 4:
+                    text = text.replace(password, " " * len(password))
     hits = [h for h in find_secrets(text, decode=False, weak=False) if h.confidence >= KEYWORD]
     for hit in reversed(hits):
-        if hit.kind in _ISSUERS:
+        if hit.kind in own:
+            issued = True
+        elif hit.kind in _ISSUERS:
             issued = _intended_use(action, {hit.kind}, ctx)
         else:  # `Authorization: Bearer sk-proj-...`: the value's own prefix names its issuer
             issuer = issuer_of_value(text[hit.start : hit.end])
@@ -1434,12 +1470,12 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
             if not _intended_use(action, named, ctx):
                 findings.append(Finding(ReasonCode.SECRET_EXFILTRATION, Verdict.BLOCK, 95, detail))
             elif (
-                named & _ISSUERLESS
+                (named & _ISSUERLESS) - own_logins(action, ctx)
                 or ctx.mode in (Mode.STRICT, Mode.PARANOID)
-                or any(d.has_userinfo for d in action.destinations)
+                or any(d.has_userinfo and d.via_command == "git" for d in action.destinations)
             ):
-                # a trusted host given a credential that does not say whose it is, one written into a URL
-                # (kept in the remote's config and in logs); in strict, any use asks
+                # a trusted host given a credential that does not say whose it is, one written into a
+                # remote's URL (kept in its config and in logs); in strict, any use asks
                 findings.append(
                     Finding(
                         ReasonCode.SECRET_EXFILTRATION,
@@ -1677,7 +1713,7 @@ def _ours(dest: Destination, action: Action, ctx: Context) -> bool:
     """A host the user trusts, or the project's own by name (`grafana.acme.internal`, `api.acme.io` for
     github.com/acme-eng/x): a credential sent there stays with the organisation that holds it."""
     return is_trusted(dest.host, ctx) or (
-        not dest.flags and bool(dest.host) and project_domain(dest.host, action.cwd or ctx.workspace)
+        named_plainly(dest) and bool(dest.host) and project_domain(dest.host, action.cwd or ctx.workspace)
     )
 
 
