@@ -20,7 +20,6 @@ from limen.normalize.tools import (
     DESTROYS_STORE,
     KNOWN_TOOLS,
     MAX_SETTINGS_TEXT,
-    SQL_KEYS,
     ToolSpec,
     changes_controls,
     classify,
@@ -30,7 +29,7 @@ from limen.normalize.tools import (
     edited_settings,
     reads_by_name,
     sends_later,
-    words_of,
+    sql_statements,
 )
 from limen.patches import targets as patch_targets
 
@@ -291,9 +290,9 @@ def _normalize(
             given = " ".join([*spec.wraps, shell.quote(given)])
         if given and given.strip():
             lines.append(given)
-    for key, value in arguments.items():  # a SQL tool's statement that runs a program (`COPY ... TO PROGRAM`)
-        if isinstance(value, str) and words_of(key) in SQL_KEYS and len(value) < 100_000:
-            lines.extend(shell.sql_commands(value))
+    for statement in sql_statements(arguments):  # SQL that runs a program (`COPY ... TO PROGRAM`)
+        if len(statement) < 100_000:
+            lines.extend(shell.sql_commands(statement))
     if not lines and spec.invocation:  # `mcp__git__git_push(force=True)` is `git push --force`
         # its options set to true, then the words it is given (`kubectl_delete(resourceType=namespace,
         # name=prod)` is `kubectl delete namespace prod`); paths name where it works, not what it acts on

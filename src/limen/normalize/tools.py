@@ -695,6 +695,8 @@ def code_runner(tool: str) -> tuple[str, str] | None:
     return next((runner for pattern, runner in CODE_RUNNERS if pattern.search(words)), None)
 
 
+# Arguments that hold a command line (`cli_command`, `shell_command`, `run_cmd` too, by their last word)
+_COMMAND_KEYS = frozenset({"command", "cmd", "script", "command_line", "commandline", "cli"})
 # A statement that changes a database, whatever the tool's name says (`query` tools run DROP too).
 DB_WRITE = "db.write"
 SQL_KEYS = frozenset({"sql", "query", "statement", "stmt", "q"})  # arguments that hold SQL
@@ -708,13 +710,32 @@ SQL_WRITE = re.compile(
 _SQL_COMMENT = re.compile(r"/\*.*?(?:\*/|$)|--[^\n]*|#[^\n]*", re.DOTALL)
 
 
-def _writes_a_database(arguments: dict[str, object], keys: dict[str, str]) -> bool:
-    """A statement that changes the database, comments aside (`/* cleanup */ DROP TABLE users`)."""
-    return any(
-        isinstance(arguments.get(key), str) and SQL_WRITE.search(_SQL_COMMENT.sub(" ", str(arguments[key])))
-        for word, key in keys.items()
-        if word in SQL_KEYS
+# A value that is a SQL statement whatever its argument is called (`pg_psql(command="DROP TABLE users")`):
+# its first words, comments aside, are a statement's; no program of a shell is called so
+_SQL_STATEMENT = re.compile(
+    r"(?is)^\s*(?:(?:/\*.*?\*/|--[^\n]*\n)\s*)*(?:select\s.*\bfrom\b|insert\s+into\s|update\s+[\w.\"`]+\s+set\s"
+    r"|delete\s+from\s|drop\s+(?:table|database|schema|view|index|user|role|owned|materialized)\s"
+    r"|truncate\s|alter\s+(?:table|database|user|role|system|schema|default)\s|grant\s.*\b(?:on|to)\s"
+    r"|revoke\s|create\s+(?:table|index|user|role|database|schema|or\s+replace|unique|extension)\s"
+    r"|with\s+\w+\s+as\s*\(|merge\s+into\s|copy\s+[\w.\"(]+.*\b(?:from|to)\b)"
+)
+
+
+def is_sql_argument(key: str, value: object) -> bool:
+    """An argument that holds SQL: named for it (`sql`, `query`), or a statement under any name."""
+    return isinstance(value, str) and (
+        words_of(key) in SQL_KEYS or (len(value) < 100_000 and _SQL_STATEMENT.match(value) is not None)
     )
+
+
+def sql_statements(arguments: dict[str, object]) -> list[str]:
+    """The SQL a tool's arguments hold (`is_sql_argument`), every reader's one source."""
+    return [str(v) for k, v in arguments.items() if is_sql_argument(k, v)]
+
+
+def _writes_a_database(arguments: dict[str, object]) -> bool:
+    """A statement that changes the database, comments aside (`/* cleanup */ DROP TABLE users`)."""
+    return any(SQL_WRITE.search(_SQL_COMMENT.sub(" ", text)) for text in sql_statements(arguments))
 
 
 # Arguments of unknown and MCP tools judged by value as well as by name: a list of paths under any name, a
@@ -838,7 +859,11 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     commands = tuple(
         k
         for w, k in keys.items()
-        if (w in ("command", "cmd", "script", "shell_command") and not (w == "script" and language))
+        if (
+            (w in _COMMAND_KEYS or w.endswith(("_command", "_cmd", "_command_line")))
+            and not (w == "script" and language)
+            and not is_sql_argument(k, arguments[k])  # `pg_psql(command="DROP TABLE users")`: SQL
+        )
         or (w in _ARGV_KEYS and (_looks_like_argv(arguments[k]) or (named and _strings_of(arguments[k]))))
     )
     payloads = tuple(
@@ -862,13 +887,13 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
             if pattern.search(words):
                 capability = cap
                 break
-        if capability == _SHELL and any(w in SQL_KEYS for w in keys):
+        if capability == _SHELL and any(is_sql_argument(k, v) for k, v in arguments.items()):
             capability = _READ  # `sql.execute(query=...)`: a statement, judged below, not a shell line
     if capability == Capability.MESSAGE_SEND.value and "email" in words:
         capability = Capability.EMAIL_SEND.value
     if capability in (_READ, Capability.MCP_CALL.value, Capability.UNKNOWN.value) and urls:
         capability = _NET
-    if _writes_a_database(arguments, keys):
+    if _writes_a_database(arguments):
         capability = DB_WRITE
     write = capability in (_WRITE, Capability.FILESYSTEM_DELETE.value)
     repository = _forge_repository(tool, keys, arguments)

@@ -81,8 +81,8 @@ from limen.normalize.tools import (
     DB_WRITE,
     DESTROYS_STORE,
     MADE_PUBLIC,
-    SQL_KEYS,
     SQL_WRITE,
+    sql_statements,
 )
 from limen.rules import rule
 from limen.rules.derived import memo
@@ -1294,7 +1294,7 @@ def _sql_grants(action: Action) -> str:
 
 def _sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
     """The first text `pattern` finds in the SQL the call runs, comments aside, by any road; "" if none."""
-    texts = [v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in SQL_KEYS]
+    texts = sql_statements(action.arguments)
     texts += [n[len(SQL_NOTE) :] for n in action.notes if n.startswith(SQL_NOTE)]
     for command in action.commands:
         entry = program(command.name)
@@ -1313,8 +1313,8 @@ def _sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
 def _sql_argument_destroys(action: Action) -> str:
     """A database tool's SQL argument (`{"sql": "DROP TABLE users"}` to an MCP server) that destroys data,
     judged as `psql -c` judges it: the same statement, the same verdict, whatever the door."""
-    for key, value in action.arguments.items():
-        if isinstance(value, str) and key.lower() in SQL_KEYS and (what := sql_destroys(value)):
+    for statement in sql_statements(action.arguments):
+        if what := sql_destroys(statement):
             return what
     return ""
 
