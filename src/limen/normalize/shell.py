@@ -1224,8 +1224,9 @@ def _eval_substitution(
     pure = node.named_child_count == 1 and all(c.name in _PURE for c in ran)
     if out is not None and out.text is not None and pure:
         return out.text.rstrip("\n"), False, False
-    if len(ran) == 1 and _LOOKUP.fullmatch(" ".join(ran[0].argv)):
-        # `$(which find)` runs find; as an operand it is the file (`ln -sf /bin/true $(which limen-hook)`)
+    if ran and _LOOKUP.fullmatch(" ".join(ran[0].argv)) and all(c.name in _PURE for c in ran[1:]):
+        # `$(which find)` runs find; as an operand it is the file (`ln -sf /bin/true $(which limen-hook)`),
+        # with a fallback written after it too (`$(command -v limen-hook || echo /usr/local/bin/...)`)
         return _on_path(ran[0].argv[-1]), False, False
     if len(ran) == 1 and ran[0].argv in (("pwd",), ("pwd", "-P"), ("pwd", "-L")):
         return state.cwd, False, False
@@ -1248,7 +1249,7 @@ def _on_path(name: str) -> str:
 
 
 _PURE = frozenset({"echo", "printf", "base64", "base32", "basenc", "xxd", "rev", "cat", "tr"})
-_LOOKUP = re.compile(r"(which|command -v|type -p) [\w.+-]+")
+_LOOKUP = re.compile(r"(which|command -v|type -[pP]) [\w.+-]+")
 
 
 _WORD_ESCAPE = re.compile(r"\\(.)", re.S)
