@@ -64,7 +64,7 @@ from limen.facts.programs import (
     runs_arguments,
 )
 from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
-from limen.normalize.code import SCRATCH_DATABASE_NOTE, read_source
+from limen.normalize.code import BUILT_COMMAND, SCRATCH_DATABASE_NOTE, read_source
 from limen.normalize.paths import canonical, is_within, read_regular
 
 if TYPE_CHECKING:
@@ -4397,10 +4397,12 @@ def _scan_code(
         words = [w.replace(UNKNOWN, _UNKNOWN_WORD) for w in argv]
         if words and words[0].startswith(_UNKNOWN_WORD):
             state.flag(f"{lang} runs a program named at run time")
+            state.note(BUILT_COMMAND + lang)
         _run(words, state, (*via, api) if api else via, level + 1, None)
     for line, _api in fx.shell:
         if line.strip() == UNKNOWN or line.startswith(UNKNOWN):
             state.flag(f"{lang} runs a command line built at run time")
+            state.note(BUILT_COMMAND + lang)
         _analyse_text(line.replace(UNKNOWN, _UNKNOWN_WORD), state, via=via, level=level + 1, lenient=True)
     if fx.urls:
         from limen.normalize import net

@@ -72,7 +72,7 @@ from limen.model import (
     ReasonCode,
     Verdict,
 )
-from limen.normalize.code import SCRATCH_DATABASE_NOTE, SQL_NOTE
+from limen.normalize.code import BUILT_COMMAND, SCRATCH_DATABASE_NOTE, SQL_NOTE
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import (
     ADMIN_GRANTED,
@@ -1991,6 +1991,9 @@ def _remote_shell_block(action: Action) -> str:
     for text in _texts(action):
         if _socket_code(text) and _SPAWN_CODE.search(text):
             return "program connects a socket to a shell"
+    for note in action.notes:  # what a program reads from its socket is what it runs: `s.print(`#{c}`)`
+        if note.startswith(BUILT_COMMAND) and f"socket:{note[len(BUILT_COMMAND) :]}" in action.notes:
+            return "program opens a socket and runs commands it builds at run time"
     return ""
 
 

@@ -139,6 +139,7 @@ SQL_METHODS = frozenset(
     {"execute", "executescript", "executemany", "exec_driver_sql", "query", "exec", "raw", "executeQuery"}
 )
 SQL_NOTE = "sql:"  # an `Effects.notes` entry: SQL a program runs through a database library
+BUILT_COMMAND = "built-command:"  # an action's note: a program (by language) runs a command built at run time
 # an `Action.notes` entry: the line runs against a test or development database (`RAILS_ENV=test`, `rails
 # runner -e development`): what a program's SQL empties there is the test suite's own set-up
 SCRATCH_DATABASE_NOTE = "database: a test or development one"
