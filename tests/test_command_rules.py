@@ -684,3 +684,20 @@ def test_a_statement_through_a_database_tool_meets_the_verdict_it_meets_through_
     through_psql = decide(f'psql -c "{statement}"', project)
     assert through_tool.verdict is verdict, through_tool.explanation
     assert through_psql.verdict is verdict, through_psql.explanation
+
+
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [
+        # the client runs in a container of this machine, on that container's own server: asked about
+        ("docker compose exec postgres psql -U app -d shop -c 'DROP TABLE IF EXISTS tmp_import'", Verdict.AUTH),
+        ("docker exec -i db mysql -uroot -e 'DROP TABLE tmp_rows'", Verdict.AUTH),
+        # a server named elsewhere, or a cluster's pod: the data is not this machine's
+        ("docker compose exec postgres psql -h db.prod.example.com -c 'DROP TABLE users'", Verdict.BLOCK),
+        ("kubectl exec -it pg-0 -- psql -c 'DROP TABLE users'", Verdict.BLOCK),
+    ],
+)
+def test_a_drop_in_a_local_container_asks(line: str, verdict: Verdict, project: Path) -> None:
+    decision = decide(line, project)
+    assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)
+    assert decision.verdict is verdict, decision.explanation

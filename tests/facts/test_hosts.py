@@ -291,6 +291,22 @@ def test_a_public_name_of_the_organisation_is_its_own_when_the_project_names_it(
     assert not hosts.project_domain("tidalx.io", cwd)
 
 
+def test_the_first_word_of_the_owner_is_the_organisations_name_once_committed(tmp_path: Path) -> None:
+    """`brightwave.io` for github.com/brightwave-logistics/x once a committed file names it: the owner's first
+    word, whatever word the organisation added after it; never a word inside it or another domain."""
+    (tmp_path / ".git").mkdir()
+    config = '[remote "origin"]\n\turl = git@github.com:brightwave-logistics/freightline.git\n'
+    _git(tmp_path, "init", "-q")
+    (tmp_path / ".git" / "config").write_text(config)
+    (tmp_path / "build.gradle.kts").write_text('maven { url = uri("https://nexus.brightwave.io/repository") }\n')
+    _git(tmp_path, "add", "build.gradle.kts")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.net", "commit", "-qm", "build")
+    cwd = str(tmp_path)
+    assert hosts.project_domain("jenkins.brightwave.io", cwd)
+    assert not hosts.project_domain("jenkins.brightwave.dev", cwd)  # named nowhere
+    assert not hosts.project_domain("logistics.io", cwd)  # the added word is not the name
+
+
 def test_a_self_hosted_forge_names_the_companys_domain(tmp_path: Path) -> None:
     """An origin on the company's own forge (`gitlab.parcelwise.io`) makes its domain the project's; a public
     forge's domain never is."""

@@ -1232,13 +1232,15 @@ def project_domain(host: str, cwd: str) -> bool:
         # the organisation's name begins with it, as organisations add `-data`, `-hq`, `-labs`
         return any(n.startswith(fold(name)) for n in names)
     # a public name: the owner's or repository's whole; or the owner's without a word organisations add on
-    # the forge, when the project's committed files name the domain (`corvalis.io` in the README of
-    # github.com/corvalis-eng/x): anyone may own `tidal.io`, but a project that names it is its owner's
+    # the forge, or its first word (`brightwave` of brightwave-logistics), when the project's committed files
+    # name the domain (`corvalis.io` in the README of github.com/corvalis-eng/x): anyone may own `tidal.io`,
+    # but a project that names it is its owner's
     if fold(name) in names:
         return True
+    first_word = re.split(r"[-_.]", owner.lower(), maxsplit=1)[0]  # `brightwave` of `brightwave-logistics`
     return (
         len(fold(name)) >= 5
-        and fold(owner).removeprefix(fold(name)) in _ORGANISATION_WORDS
+        and (fold(owner).removeprefix(fold(name)) in _ORGANISATION_WORDS or first_word == fold(name))
         and committed_name(cwd, registered_domain(host))
     )
 

@@ -1461,6 +1461,8 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     if scratch and not _names_remote_server(command):
         return None  # `psql -d shop_test -c 'TRUNCATE ...'` on this machine: a test database reset
     local = Role.EMBEDDED_DATABASE in entry.roles or _names_loopback_server(command, action) or scratch
+    # `docker compose exec db psql ...`: the client runs in a container of this machine, on its own server
+    local = local or (command.via[-1:] in (("docker",), ("podman",)) and not _names_remote_server(command))
     if name == "redis-cli" and _REDIS_FLUSH & {w.lower() for w in command.argv[1:]}:
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND,

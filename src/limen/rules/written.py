@@ -3626,7 +3626,7 @@ _GUARDS = re.compile(
     r"""|\b(?:Forbidden|Unauthorized|AccessDenied)(?:Exception|Error)\b|\braise\s+PermissionDenied\b"""
     r"""|\bjwt\.With(?:Issuer|Audience|ExpirationRequired|ValidMethods)\("""
     # Spring Security's and Devise/Pundit's checks, and loaders that refuse code in data
-    r"""|\.authenticated\(\)|\.has(?:Any)?(?:Role|Authority)\(|@EnableMethodSecurity\b|@Secured\(|@RolesAllowed\("""
+    r"""|\.authenticated\(\)|\.has(?:Any|All)?(?:Roles?|Authorit(?:y|ies))\(|@EnableMethodSecurity\b|@Secured\(|@RolesAllowed\("""
     r"""|\bBCryptPasswordEncoder\(|\bArgon2PasswordEncoder\b|\bJwtValidators\.\w+\(|\bverify_authorized\b"""
     r"""|\bauthorize\s+@?\w+|\bdevise\s+:[^\n]*(?:two_factor|lockable|confirmable)|\bweights_only\s*=\s*True\b"""
 )
@@ -3643,6 +3643,8 @@ def _guards(text: str) -> Counter[str]:
             found.update(m.split(":")[0] + ":" if ":" in m else m for m in _GUARD_MIDDLEWARE.findall(listed))
         elif _REFUSAL.match(match.group(0)):
             found["a refusal"] += 1  # one refusal for another (401 made 400) still refuses
+        elif match.group(0).startswith(".has"):
+            found["a role check"] += 1  # `hasRole` made `hasAllRoles("ADMIN", "MFA")` still checks
         else:
             found[" ".join(match.group(0).split())] += 1
     return found
