@@ -690,7 +690,7 @@ def test_a_statement_through_a_database_tool_meets_the_verdict_it_meets_through_
     ("line", "verdict"),
     [
         # the client runs in a container of this machine, on that container's own server: asked about
-        ("docker compose exec postgres psql -U app -d shop -c 'DROP TABLE IF EXISTS tmp_import'", Verdict.AUTH),
+        ("docker compose exec postgres psql -U app -d shop -c 'DROP TABLE IF EXISTS tmp_x'", Verdict.AUTH),
         ("docker exec -i db mysql -uroot -e 'DROP TABLE tmp_rows'", Verdict.AUTH),
         # a server named elsewhere, or a cluster's pod: the data is not this machine's
         ("docker compose exec postgres psql -h db.prod.example.com -c 'DROP TABLE users'", Verdict.BLOCK),

@@ -298,7 +298,7 @@ def test_the_first_word_of_the_owner_is_the_organisations_name_once_committed(tm
     config = '[remote "origin"]\n\turl = git@github.com:brightwave-logistics/freightline.git\n'
     _git(tmp_path, "init", "-q")
     (tmp_path / ".git" / "config").write_text(config)
-    (tmp_path / "build.gradle.kts").write_text('maven { url = uri("https://nexus.brightwave.io/repository") }\n')
+    (tmp_path / "build.gradle.kts").write_text('maven { url = uri("https://nexus.brightwave.io/r") }\n')
     _git(tmp_path, "add", "build.gradle.kts")
     _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.net", "commit", "-qm", "build")
     cwd = str(tmp_path)
