@@ -20,6 +20,7 @@ from limen.normalize.tools import (
     DESTROYS_STORE,
     KNOWN_TOOLS,
     MAX_SETTINGS_TEXT,
+    PRODUCTION_TARGET,
     ToolSpec,
     changes_controls,
     classify,
@@ -27,6 +28,7 @@ from limen.normalize.tools import (
     configures_connections,
     destroys_store,
     edited_settings,
+    production_target,
     reads_by_name,
     sends_later,
     sql_statements,
@@ -342,6 +344,8 @@ def _normalize(
         notes.append(DESTROYS_STORE + what)
     if tool.startswith("mcp__") and not reads_by_name(tool) and (what := changes_controls(tool, arguments)):
         notes.append(what)
+    if tool.startswith("mcp__") and (target := production_target(tool, arguments)):
+        notes.append(PRODUCTION_TARGET + target)  # `ps_scale(app="shop-prod", dyno="web=0")`
     edited = str(arguments.get("file_path", ""))
     for before, after in _edits(tool, arguments, canonical(edited, cwd, home) if edited else ""):
         notes.extend(edited_settings(edited, before, after))  # a setting switched off, access widened

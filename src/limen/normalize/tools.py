@@ -644,6 +644,34 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     return ""
 
 
+PRODUCTION_TARGET = "production-target:"  # the normaliser's note for a tool call aimed at production
+# Arguments that name what a call acts on: an app, an environment, a cluster, a database
+_TARGET_KEYS = re.compile(
+    r"(?:^|_)(?:app|application|env|environment|stage|project|service|cluster|site|namespace|target|database|db"
+    r"|instance|space|deployment|pipeline|stack|function|workspace)(?:_(?:name|id|slug))?$"
+)
+
+
+def production_target(tool: str, arguments: dict[str, object]) -> str:
+    """The production app, environment or cluster an MCP tool that is no read acts on (`ps_scale(app=
+    "shop-prod")`, `maintenance_on(app="shop-production")`), by an argument that names its target; ""
+    when none does (a staging target, or production only mentioned in a message's text)."""
+    from limen.facts.programs import NOT_PRODUCTION, PRODUCTION
+
+    if reads_by_name(tool):
+        return ""
+    for key, value in list(arguments.items())[:32]:
+        if (
+            isinstance(value, str)
+            and len(value) <= 120
+            and _TARGET_KEYS.search(words_of(str(key)))
+            and PRODUCTION.search(value)
+            and not NOT_PRODUCTION.search(value)
+        ):
+            return value
+    return ""
+
+
 def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
     """A call's arguments as (words of the key, value), with the settings of objects inside them (`options:
     {"sentry:scrub_data": false}`, `include: [{"everyone": {}}]`) to a small depth, in order."""

@@ -81,6 +81,7 @@ from limen.normalize.tools import (
     DB_WRITE,
     DESTROYS_STORE,
     MADE_PUBLIC,
+    PRODUCTION_TARGET,
     SQL_WRITE,
     sql_statements,
 )
@@ -2584,7 +2585,7 @@ def _persists_note(action: Action) -> str:
     return next((n.split(":", 1)[1].strip() for n in action.notes if n.startswith("persists:")), "")
 
 
-@rule(ReasonCode.PRODUCTION_CHANGE, needs="commands")
+@rule(ReasonCode.PRODUCTION_CHANGE, needs=("commands", "notes"))
 def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
     """A deploy, apply, migration or release (what the program table's `changes` says changes the system a
     program controls) pointed at production by name: an option, a file or context, or the environment
@@ -2593,7 +2594,13 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
     whatever the line names (a store upload or promotion, `gh release create`, a release tag pushed, a task
     runner's deploy or publish task): AUTH. Quiet: the same against staging or a local database, reads of
     production (`kubectl --context prod get pods`, `terraform plan`), `--help` and dry runs, and `release` as
-    a build configuration (`cmake --preset release`)."""
+    a build configuration (`cmake --preset release`). An MCP tool that is no read, given a production target
+    by an argument (`ps_scale(app="shop-prod")`), asks the same; a statement that only reads does not."""
+    target = next((n[len(PRODUCTION_TARGET) :] for n in action.notes if n.startswith(PRODUCTION_TARGET)), "")
+    statements = sql_statements(action.arguments) if target else []
+    if target and not (statements and not any(SQL_WRITE.search(t) for t in statements)):
+        yield _finding(ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{action.tool} acts on {target[:60]}")
+        return
     for command in action.commands:
         if released := _release(command):
             yield _finding(ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, released)
