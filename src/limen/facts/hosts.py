@@ -921,6 +921,15 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("istio.io", "/downloadistio"),
     ("releases.hashicorp.com", "/"),
     ("deb.nodesource.com", "/setup_"),
+    # platforms' own CLIs
+    ("cli-assets.heroku.com", "/install"),
+    ("fly.io", "/install.sh"),
+    ("awscli.amazonaws.com", "/awscli-exe-"),
+    ("sdk.cloud.google.com", "/"),
+    ("aka.ms", "/installazurecli"),
+    ("cli.github.com", "/packages/"),
+    ("get.jetify.com", "/devbox"),
+    ("raw.githubusercontent.com", "/stripe/stripe-cli/"),
 )
 
 

@@ -967,8 +967,20 @@ def _evaluates_download(text: str) -> bool:
     ) is not None
 
 
+# A release's file on a forge, by its versioned path (`github.com/pinterest/ktlint/releases/download/1.2.1/
+# ktlint`): a project's published build, whose owner a person can judge
+_RELEASE_ASSET = re.compile(
+    r"^https://(?:github\.com/[\w.-]+/[\w.-]+/releases/download/[\w.+-]+/"
+    r"|gitlab\.com/[\w.-]+/[\w./-]+/-/releases/[\w.+-]+/downloads/)[\w.+-]+$"
+)
+
+
 def _download_exec(action: Action) -> Finding | None:
     if "download_exec" in action.notes:
+        if action.destinations and all(_RELEASE_ASSET.match(d.url) for d in action.destinations):
+            owner = action.destinations[0].url.split("/")[3]
+            detail = f"runs a release binary it downloads (published by {owner})"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, "runs code it downloads")
     for command in action.commands:
         if not _runs_stdin(command):
