@@ -376,6 +376,8 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
         if key in old and _lowered(key, old[key], value):
             return [f"{CONTROL_OFF}{key} lowered from {old[key]} to {value}"]
+        if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in ("true", "1", "on", "yes"):
+            return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
     return service_call_notes("update_settings", changed) if changed else []
 
@@ -385,7 +387,7 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
 _WHO_KEYS = re.compile(
     r"(?:^|_)(?:principals?|members?|grantees?|identifiers|users|authorized_networks|whitelist|allowlist"
     r"|ip_ranges?|cidrs?|cidr_blocks?|source_ranges?|source_address_prefix(?:es)?|allowed_\w+|trusted_\w+)$"
-    r"|redirect|origins?$|cors|cidrs?$|_ips?$"
+    r"|redirect|origins?$|cors|cidrs?$|_ips?$|^expos(?:e|ed|ure)$"  # (`exposure.include: "*"`: every endpoint)
 )
 # Values that name anyone: any site, any address, every account (Google Cloud's, S3 ACLs' and Azure's)
 _ANYONE = re.compile(
@@ -493,6 +495,8 @@ def _note_anyone(path: list[str], value: str, found: set[tuple[str, str]]) -> No
         found.add((".".join(path[-2:]), value))
 
 
+# A setting that turns a deployed program's debugging on (`debuggable true`, `DEBUG = True`, `APP_DEBUG`)
+_DEBUG_KEY = re.compile(r"^(?:is_)?(?:app_)?debug(?:gable|_mode)?$")
 # Levels of a protection, strongest first, as the tools that enforce them spell them: pod security, a policy
 # engine's action on a violation, a mesh's mutual TLS, the instance metadata service's tokens, the least TLS
 # version accepted. A value moved down its scale is the control lowered, whatever the key is called.
@@ -501,6 +505,7 @@ _SCALES: tuple[tuple[str, ...], ...] = (
     ("enforce", "deny", "audit", "warn", "dryrun", "off"),
     ("strict", "permissive", "disable"),
     ("required", "optional"),
+    ("validate", "update", "create", "createdrop"),  # what an ORM does to the schema at start: drop, at worst
 )
 _TLS_SCALE = ("13", "12", "11", "10", "sslv3", "sslv2")
 _TLS_KEY = re.compile(r"tls|ssl|protocol|min_?version")

@@ -3444,13 +3444,20 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             and (
                 _SECURITY_MINDED.search(text)
                 or _RUNS_OR_HANDS_OUT.search(text)
-                or _GUARDS.search(str(action.arguments.get("old_string") or ""))
-                or "://" in str(action.arguments.get("old_string") or "")
+                or any(_GUARDS.search(old) or "://" in old for old in _replaced(action))
             )
         )
     ):  # authentication code, or a call that runs code: a line means what the code around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
+
+
+def _replaced(action: Action) -> list[str]:
+    """The texts an Edit or a MultiEdit replaces."""
+    args = action.arguments
+    edits = args.get("edits") if isinstance(args.get("edits"), list) else []
+    olds = [args.get("old_string"), *(e.get("old_string") for e in edits if isinstance(e, dict))]
+    return [old for old in olds if isinstance(old, str)]
 
 
 def _weakened(path: str, action: Action) -> list[str]:
@@ -3500,15 +3507,19 @@ _STRUCTURED = frozenset(
 
 
 def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
-    """What an Edit of a structured file adds, read as the whole file it makes: the commands and concerns
-    the file had before stay the project's own, those it has after are this edit's."""
-    old, new = action.arguments.get("old_string"), action.arguments.get("new_string")
-    if action.commands or not isinstance(old, str) or not isinstance(new, str) or not old:
+    """What an Edit or a MultiEdit of a structured file adds, read as the whole file it makes: the commands
+    and concerns the file had before stay the project's own, those it has after are this edit's."""
+    args = action.arguments
+    edits = args.get("edits") if isinstance(args.get("edits"), list) else [args]
+    before = current_text(path) if not action.commands else None
+    if before is None or not edits:
         return None
-    before = current_text(path)
-    if before is None or old not in before:
-        return None
-    after = before.replace(old, new, -1 if action.arguments.get("replace_all") else 1)
+    after = before
+    for edit in edits[:32]:
+        old, new = (edit.get("old_string"), edit.get("new_string")) if isinstance(edit, dict) else (None, None)
+        if not isinstance(old, str) or not isinstance(new, str) or not old or old not in after:
+            return None
+        after = after.replace(old, new, -1 if edit.get("replace_all") else 1)
     return _gained(fact, path, before, after, action, ctx)
 
 
@@ -3608,9 +3619,9 @@ _GUARDS = re.compile(
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
     r"""|\.RequireAuthorization\(|\bpassport\.authenticate\(|\bjwt\.verify\(|\brequireAuth\b|\bensureAuthenticated\b"""
     # the CDK's own: public access blocked, TLS enforced, deletion protected, a store kept on stack deletion
-    r"""|\bverifyIdToken\(|\bverifySessionCookie\(|\bCertificatePinner\b|\bSecTrustEvaluate\w*\("""
+    r"""|\bverifyIdToken\(|\bverifySessionCookie\(|\b[Cc]ertificatePinner\b|\bSecTrustEvaluate\w*\("""
     r"""|BlockPublicAccess\.BLOCK_ALL|\benforceSSL\s*:\s*true|\benforce_ssl\s*=\s*True|\bdeletionProtection\s*:\s*true"""
-    r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.RETAIN\b"""
+    r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.(?:RETAIN|SNAPSHOT)\b|\bversioned\s*:\s*true\b"""
     # ASP.NET Core's token checks, policies and middleware; Rust's refusals and constant-time comparisons
     r"""|\bValidate(?:Issuer|Audience|Lifetime|IssuerSigningKey)\s*=\s*true\b|\bFallbackPolicy\s*="""
     r"""|\.Require(?:Role|Claim|AuthenticatedUser)\(|\bFixedTimeEquals\(|\bUse(?:Authentication|Authorization)\(\)"""
