@@ -376,7 +376,7 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
         if key in old and _lowered(key, old[key], value):
             return [f"{CONTROL_OFF}{key} lowered from {old[key]} to {value}"]
-        if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in ("true", "1", "on", "yes"):
+        if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
     return service_call_notes("update_settings", changed) if changed else []
@@ -387,7 +387,7 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
 _WHO_KEYS = re.compile(
     r"(?:^|_)(?:principals?|members?|grantees?|identifiers|users|authorized_networks|whitelist|allowlist"
     r"|ip_ranges?|cidrs?|cidr_blocks?|source_ranges?|source_address_prefix(?:es)?|allowed_\w+|trusted_\w+)$"
-    r"|redirect|origins?$|cors|cidrs?$|_ips?$|^expos(?:e|ed|ure)$"  # (`exposure.include: "*"`: every endpoint)
+    r"|redirect|origins?$|cors|cidrs?$|_ips?$|^expos(?:e|ed|ure)$"  # `exposure.include: "*"`: every endpoint
 )
 # Values that name anyone: any site, any address, every account (Google Cloud's, S3 ACLs' and Azure's)
 _ANYONE = re.compile(

@@ -3455,7 +3455,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
 def _replaced(action: Action) -> list[str]:
     """The texts an Edit or a MultiEdit replaces."""
     args = action.arguments
-    edits = args.get("edits") if isinstance(args.get("edits"), list) else []
+    listed = args.get("edits")
+    edits = listed if isinstance(listed, list) else []
     olds = [args.get("old_string"), *(e.get("old_string") for e in edits if isinstance(e, dict))]
     return [old for old in olds if isinstance(old, str)]
 
@@ -3516,7 +3517,9 @@ def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tu
         return None
     after = before
     for edit in edits[:32]:
-        old, new = (edit.get("old_string"), edit.get("new_string")) if isinstance(edit, dict) else (None, None)
+        if not isinstance(edit, dict):
+            return None
+        old, new = edit.get("old_string"), edit.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str) or not old or old not in after:
             return None
         after = after.replace(old, new, -1 if edit.get("replace_all") else 1)
