@@ -3979,6 +3979,10 @@ def judge_text(
             codes = ", ".join(dict.fromkeys(f.code.value for f in findings))
             return verdict_of(findings), f"agent instructions planted in {path}: {codes}"
         return _instructed_commands(text, path, action, ctx)
+    if (destroyed := migration_destroys(path, text)) and destroyed != migration_destroys(
+        path, current_text(path) or ""
+    ):  # (an Edit's text is its fragment: what the file already dropped is not this call's)
+        return Verdict.AUTH, f"{fact.purpose}; the migration destroys data when applied ({destroyed}): {path}"
     if fact.severe_only and _plainly_harmless(fact.content, text, action, ctx):
         return None
     level = getattr(_depth, "level", 0)
@@ -4011,6 +4015,48 @@ def judge_text(
     if fact.asks:
         return Verdict.AUTH, f"{fact.purpose}: {path}"
     return None
+
+
+# A schema migration, by its folder or Flyway's file name; one that only undoes another (`U2__x.sql`,
+# `0003_x.down.sql`) is not applied on the way up
+_MIGRATION = re.compile(
+    r"(?:^|/)(?:db/migrate|migrations?|alembic/versions|flyway|liquibase|db/migration)/"
+    r"|(?:^|/)V\d+(?:[._]\d+)*__[^/]+\.sql$"
+)
+_UNDOES = re.compile(r"(?i)(?:^|[/._-])(?:down|rollback|undo|revert)[._-][^/]*$|/U\d+(?:[._]\d+)*__[^/]+$")
+# Where a migration's way back begins: what follows is run only when it is rolled back
+_DOWN_BLOCK = re.compile(
+    r"(?m)^[ \t]*(?:def\s+(?:down|downgrade)\b|(?:exports\.|module\.exports\.)?down\s*[=:]"
+    r"|(?:public\s+)?(?:async\s+)?(?:function\s+)?down\s*\([^)]*\)\s*(?::\s*[\w<>\[\]]+\s*)?\{)"
+)
+# A migration framework's own words for dropping a table or a column
+_DROPS_IN_CODE = re.compile(
+    r"\b(?:drop_table|drop_join_table|remove_columns?|drop_column|dropTable|dropColumn|dropIfExists"
+    r"|DeleteModel|RemoveField|Schema::drop)\b"
+)
+
+
+def migration_destroys(path: str, text: str) -> str:
+    """What a schema migration drops on its way up (`drop_table :users`, `DROP TABLE customers`, Django's
+    `DeleteModel`): applied at the next deploy, gone for good. Its way back (`def down`, `downgrade()`, a
+    `U2__` or `.down.sql` file) undoes what its way up made, and is left out; "" when nothing is dropped."""
+    from limen.rules.commands import sql_destroys
+
+    if not text or not _MIGRATION.search(path) or _UNDOES.search(path):
+        return ""
+    up = text[:MAX_TEXT]
+    if (down := _DOWN_BLOCK.search(up)) is not None:
+        up = up[: down.start()]
+    if path.endswith(".sql"):
+        return sql_destroys(up)
+    found = _DROPS_IN_CODE.search(up)
+    if found:
+        return found.group(0)
+    literals = (m.group(m.lastindex or 0) for m in _SQL_LITERAL.finditer(up))
+    return next((what for literal in literals if (what := sql_destroys(literal))), "")  # `execute("DROP")`
+
+
+_SQL_LITERAL = re.compile(r"\"\"\"(.*?)\"\"\"|\"([^\"\n]{8,})\"|'([^'\n]{8,})'", re.S)
 
 
 # What a package's maintainer script is for: its service account, its units and boot services, its own
