@@ -371,6 +371,10 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
         concerns.append("every job's token may write to everything in the repository")
     if "pull_request_target" in text and _PULL_REQUEST_CODE.search(text):
         concerns.append("a pull_request_target workflow runs the pull request's code with the secrets")
+    elif "pull_request_target" in text and _WRITES_CODE.search(text):
+        # a fork's pull request starts it with a token that may push code, publish packages or sign in to a
+        # cloud (a labeler's `pull-requests: write` is its job and stays quiet)
+        concerns.append("a pull_request_target workflow, which forks' pull requests start, may write code")
     for host in _REMOTE_INCLUDE.findall(text[:MAX_TEXT]):  # GitLab's `include: - remote: URL`
         concerns.append(f"{AT_DOMAIN}{host.lower()}: the pipeline takes its jobs from {host}")
     return commands, concerns[:8]
@@ -738,6 +742,10 @@ _OUTSIDER_TEXT = re.compile(
     r"|comment\.body|review\.body|review_comment\.body|discussion\.(?:title|body)|pages\.[^}]*?page_name"
     r"|commits\.[^}]*?(?:message|author\.(?:email|name))|head_commit\.(?:message|author\.(?:email|name))"
     r"|workflow_run\.head_branch)|head_ref))"
+)
+# A token's write access to the code, its packages, its releases or a cloud identity
+_WRITES_CODE = re.compile(
+    r"(?m)^\s*(?:permissions\s*:\s*write-all\b|(?:contents|id-token|packages|actions|deployments)\s*:\s*write\b)"
 )
 # A checkout of the pull request's own commit: under `pull_request_target` it runs with the base's secrets
 _PULL_REQUEST_CODE = re.compile(r"github\.event\.pull_request\.head\.(?:sha|ref)|refs/pull/")
