@@ -274,6 +274,28 @@ REGISTRY_WORDS = {
     **dict.fromkeys(("composer", "packagist", "php"), "packagist"),
     **dict.fromkeys(("docker", "container", "containers"), "docker"),
 }
+# Maven Central's most depended-on group ids: a group one or two letters from one of them, part by part
+# (`com.fasterxmI.jackson.datatype`, `com.squareup.okhtttp3`), poses as its publisher
+MAVEN_GROUPS = frozenset(
+    {
+        *("com.fasterxml.jackson.core", "com.fasterxml.jackson.module", "com.fasterxml.jackson.datatype"),
+        *("com.squareup.okhttp3", "com.squareup.retrofit2", "com.squareup.moshi", "com.squareup.okio"),
+        *("com.google.guava", "com.google.code.gson", "com.google.firebase", "com.google.android.material"),
+        *("com.google.dagger", "com.google.protobuf", "com.google.cloud", "com.google.auth"),
+        *("org.springframework", "org.springframework.boot", "org.springframework.security"),
+        *("org.springframework.cloud", "org.apache.commons", "org.apache.logging.log4j"),
+        *("org.apache.httpcomponents", "org.apache.httpcomponents.client5"),
+        *("org.apache.kafka", "org.slf4j", "ch.qos.logback", "org.jetbrains.kotlin", "org.jetbrains.kotlinx"),
+        *("io.ktor", "io.netty", "io.micrometer", "io.projectreactor", "io.grpc", "io.jsonwebtoken"),
+        *("io.github.microutils", "org.hibernate", "org.hibernate.orm", "org.postgresql", "com.mysql"),
+        *("org.flywaydb", "org.liquibase", "org.junit.jupiter", "org.mockito", "io.mockk", "org.assertj"),
+        *("org.testcontainers", "software.amazon.awssdk", "com.amazonaws", "androidx.core"),
+        *("androidx.appcompat",),
+        *("androidx.compose.ui", "androidx.lifecycle", "androidx.room", "io.reactivex.rxjava3", "com.auth0"),
+        *("org.bouncycastle", "com.nimbusds", "org.yaml", "commons-io", "commons-codec", "joda-time"),
+        *("org.projectlombok", "org.mapstruct", "io.swagger.core.v3", "org.springdoc", "com.zaxxer"),
+    }
+)
 POPULAR = {
     "pypi": PYPI,
     "npm": NPM,
@@ -283,6 +305,7 @@ POPULAR = {
     "go": GO,
     "packagist": PACKAGIST,
     "docker": DOCKER,
+    "maven": MAVEN_GROUPS,
 }
 
 # Releases published by attackers or by a hijacked maintainer account: (registry, name) -> the versions that
@@ -451,6 +474,15 @@ def imitated(registry: str, name: str) -> str:
             )
         ):  # `pyth0n/python`, `1ibrary/nginx`, `golang-alpine/golang`, `official-nginx/nginx`
             return image
+        return ""
+    if registry == "maven":  # a group id, part by part: `com.fasterxmI.jackson.datatype`
+        parts = name.split(".")
+        for candidate in known:
+            theirs = candidate.split(".")
+            if len(theirs) == len(parts) and all(
+                p == t or (len(t) >= 5 and within_edits(p, t, 2)) for p, t in zip(parts, theirs, strict=True)
+            ):
+                return candidate
         return ""
     if registry == "npm" and name.startswith("@") and "/" in name:  # `@angualr/cdk`: a scope named like one
         scope = name.split("/", 1)[0]

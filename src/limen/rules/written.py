@@ -464,6 +464,24 @@ _POM_COMMAND = re.compile(
 )
 
 
+# A Maven coordinate in a build file: Gradle's `"group:artifact:version"`, Maven's `<groupId>`
+_GRADLE_COORDINATE = re.compile(r"""["']([a-zA-Z][\w-]*(?:\.[\w-]+)+):[\w.-]+(?::[\w.+-]+)?["']""")
+_POM_GROUP = re.compile(r"<groupId>\s*([\w.-]+)\s*</groupId>")
+
+
+def _maven_lookalikes(text: str) -> list[str]:
+    """Dependencies of a Gradle or Maven build whose group id is a near miss of a well-known publisher's
+    (`com.fasterxmI.jackson.datatype`, `com.squareup.okhtttp3`): an impostor's code runs in every build."""
+    from limen.facts.packages import imitated
+
+    groups = _GRADLE_COORDINATE.findall(text[:MAX_TEXT]) + _POM_GROUP.findall(text[:MAX_TEXT])
+    concerns = []
+    for group in list(dict.fromkeys(groups))[:256]:
+        if original := imitated("maven", group):
+            concerns.append(f"the dependency group {group!r} is a near miss of {original!r}")
+    return concerns[:4]
+
+
 def _maven_pom(text: str) -> tuple[list[str], list[str]]:
     """pom.xml: commands its plugins run on every build (an argument list read as the line it makes), the
     repositories it downloads from (a host that is no known registry, plain HTTP), checksums ignored."""
@@ -4007,6 +4025,8 @@ def judge_text(
     finally:
         _depth.level = level
     concerns = _foreign(concerns + _posing_owners(text) + _build_time_reach(fact, text), action, ctx)
+    if fact.name in ("gradle_build", "maven_pom"):
+        concerns += _maven_lookalikes(text)
     if fact.name == "maintainer_script":  # its own job: the package's user, service and folders
         found = [f for f in found if not _INSTALLS_ITSELF.search(f.detail)]
     if fact.severe_only:  # program code: only what the rules would BLOCK run now is an implant
