@@ -192,7 +192,11 @@ RELEASES: dict[str, str] = {
 # A task of the project's build or task runner named for a release (`make release`, `npm run deploy`,
 # `bitrise run release`, `fastlane android promote`); one naming a test or staging target is not
 # (`release` alone names a build configuration as often as a publication: `cmake --preset release`)
-RELEASE_TASK = re.compile(r"(?i)(?:^|[:_+/-])(?:deploy|publish|promote|ship|rollout|submit)(?:$|[:_+-])")
+# (Gradle's camel case too, `publishToSonatype`; not `publishToMavenLocal`)
+RELEASE_TASK = re.compile(
+    r"(?:(?:^|[:_+/-])(?i:deploy|publish|promote|ship|rollout|submit)|(?<=[a-z])(?:Deploy|Publish|Promote|Ship))"
+    r"(?:$|[:_+-]|(?=[A-Z]))(?!.*Local)"
+)
 NOT_PRODUCTION = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|test|tests|qa|local|preview|sandbox|dry-?run"
     r"|snapshot|internal)(?![A-Za-z0-9])"
@@ -1542,7 +1546,11 @@ PROGRAMS: tuple[Program, ...] = (
         # a branch's protection removed (`gh api -X DELETE repos/o/r/branches/main/protection`)
         disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*(?:DELETE|PUT|PATCH){_E})(?=.*/protection\S*{_E})"
         # the repository's secret scanning or push protection switched off
-        rf"|{_W}api{_E}(?=.*security_and_analysis)(?=.*(?:=|:\s*\")disabled(?:{_E}|\"))",
+        rf"|{_W}api{_E}(?=.*security_and_analysis)(?=.*(?:=|:\s*\")disabled(?:{_E}|\"))"
+        # vulnerability alerts or security fixes switched off, the repository's Actions turned off
+        rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})"
+        rf"(?=.*/(?:vulnerability-alerts|automated-security-fixes|private-vulnerability-reporting){_E})"
+        rf"|{_W}api{_E}(?=.*/actions/permissions{_E})(?=.*enabled[=:]\s*\"?false)",
         fetches_code=rf"{_W}extension\s+(?:install|upgrade){_E}",
         changes=rf"{_W}(?:pr\s+(?:merge|close|reopen|review|comment|create|edit|ready|lock)|issue\s+(?:create|comment"
         rf"|close|reopen|edit|delete|transfer|lock)|release\s+(?:create|upload|edit|delete)|repo\s+(?:create|edit"
@@ -1884,11 +1892,20 @@ PROGRAMS: tuple[Program, ...] = (
     _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),
     _p("csrutil", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),
     _p("spctl", R.SECURITY_CONTROL, disables=rf"{_W}--master-disable{_E}|{_W}--global-disable{_E}"),
-    # build tools: what they run is the project's own build file
+    # build tools: what they run is the project's own build file; the checks of what they download
+    *(
+        _p(
+            name,
+            R.BUILDS,
+            disables=r"--dependency-verification[=\s]+(?:off|lenient)|dependency\.verification=(?:off|lenient)"
+            r"|-Dmaven\.wagon\.http\.ssl\.insecure=true|--no-verify-checksums|-Dchecksum\.policy=ignore",
+        )
+        for name in ("gradle", "gradlew", "mvn", "mvnw")
+    ),
     *(
         _p(name, R.BUILDS)
         for name in (
-            *("make", "gmake", "cmake", "ninja", "meson", "gradle", "gradlew", "mvn", "mvnw", "ant"),
+            *("make", "gmake", "cmake", "ninja", "meson", "ant"),
             *("bazel", "bazelisk", "just", "task", "rake", "scons", "xmake"),
         )
     ),
