@@ -1519,10 +1519,10 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}pg:backups:(?:delete|destroy){_E}",
         # a `topic:verb` whose verb acts (listing topics are nouns: `pg:backups`, `releases`), and the bare
         # commands that change an app (`rollback`, `run`)
-        changes=rf"{_W}(?:[\w-]+:)+(?:set|unset|create|destroy|reset|promote|restart|rollback|scale|add|remove"
+        changes=rf"{_W}(?:[\w-]+:)+(?:set|unset|create|destroy|reset|promote|rollback|scale|add|remove"
         rf"|push|release|pull|delete|restore|on|off|kill|killall|stop|exec|run|copy|attach|detach|upgrade|update"
         rf"|rotate|transfer|enable|disable|cancel|unfollow|fork|import|clear|lock|unlock|detached|inside|psql){_E}"
-        rf"|{_W}(?:rollback|restart|run|scale|promote|destroy){_E}",
+        rf"|{_W}(?:rollback|run|scale|promote|destroy){_E}",  # (a restart changes nothing: it runs as it was)
         # an SSH key that is not one of the user's own added to the account; a collaborator added to an app
         grants=rf"{_W}keys:add{_E}\s+(?!(?:~|\$HOME|/home/[^/\s]+|/root)/\.ssh/)\S|{_W}access:add{_E}",
         code_options=("-c", "--command"),  # `pg:psql -c SQL`: a statement that only reads changes nothing

@@ -649,6 +649,11 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     return ""
 
 
+# Words of a tool's name that say it only looks, or only restarts what runs as it is
+_LOOKS_ONLY = frozenset(
+    {"info", "list", "ls", "get", "show", "status", "logs", "log", "describe", "view", "read", "diagnose"}
+    | {"restart", "health", "metrics", "releases", "whoami"}
+)
 PRODUCTION_TARGET = "production-target:"  # the normaliser's note for a tool call aimed at production
 # Arguments that name what a call acts on: an app, an environment, a cluster, a database
 _TARGET_KEYS = re.compile(
@@ -663,8 +668,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
     when none does (a staging target, or production only mentioned in a message's text)."""
     from limen.facts.programs import NOT_PRODUCTION, PRODUCTION
 
-    if reads_by_name(tool):
-        return ""
+    if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
+        return ""  # `pg_info`, `ps_restart`: a look at production, or a restart that changes nothing in it
     for key, value in list(arguments.items())[:32]:
         if (
             isinstance(value, str)
