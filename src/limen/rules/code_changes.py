@@ -680,12 +680,29 @@ def _exempted(added: str, before: str) -> bool:
     return False
 
 
+# A framework's protection switched off in its own words: every parameter permitted, CSRF off or made a
+# no-op, the host check cleared, every request let in, passwords stored with a broken hash or none, TLS and
+# host keys no longer verified, a release build made debuggable or its traffic plain
+_DISARMED = re.compile(
+    r"\.permit!|\bconfig\.hosts\.clear\b|protect_from_forgery\s+with:\s*:null_session|\bskip_forgery_protection\b"
+    r"|skip_before_action\s+:verify_authenticity_token|\bconfig\.force_ssl\s*=\s*false"
+    r"|\.csrf\s*(?:\(\s*\)\s*\.disable\(\)|\{\s*it\.disable\(\)\s*\}|\(\s*(?:AbstractHttpConfigurer|CsrfConfigurer)::disable\s*\))"
+    r"|\banyRequest\(\)\s*\.permitAll\(\)|\bNoOpPasswordEncoder\b|\bMd5PasswordEncoder\b"
+    r"|MessageDigestPasswordEncoder\(\s*\"(?:MD5|SHA-?1)\"|@csrf_exempt\b|\bCORS_(?:ORIGIN_ALLOW_ALL|ALLOW_ALL_ORIGINS)\s*=\s*True"
+    r"|\bVERIFY_NONE\b|verify_host_key:\s*:(?:never|accept_new_or_local_tunnel)\b|\bforward_agent:\s*true\b"
+    r"|android:(?:debuggable|usesCleartextTraffic)\s*=\s*\"true\"|Cipher\.getInstance\(\s*\"(?:DES|RC4|AES/ECB)"
+)
+
+
 def _opened(added: str, before: str, path: str) -> list[str]:
     """What a change opens to callers: routes exempted from authentication that are not public by nature,
     the environment or configuration handed out, what a request sends run as code, the caller's credentials
     logged or sent on, a secret made from a predictable source, debugging turned on in production."""
     found: list[str] = []
     low = added.lower()
+    disarmed = _DISARMED.search(added)
+    if disarmed and not _DISARMED.search(before):
+        found.append(f"a framework's protection is switched off ({' '.join(disarmed.group(0).split())[:50]})")
     if any(w in low for w in _EXEMPTION_WORDS) and _exempted(added, before):
         found.append("a route that is not public by nature is exempted from authentication")
     environment = any(w in low for w in ("env", "getdebugview"))

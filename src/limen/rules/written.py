@@ -3669,6 +3669,8 @@ _GUARDS = re.compile(
     r"""|\.authenticated\(\)|\.has(?:Any|All)?(?:Roles?|Authorit(?:y|ies))\(|@EnableMethodSecurity\b|@Secured\(|@RolesAllowed\("""
     r"""|\bBCryptPasswordEncoder\(|\bArgon2PasswordEncoder\b|\bJwtValidators\.\w+\(|\bverify_authorized\b"""
     r"""|\bauthorize\s+@?\w+|\bdevise\s+:[^\n]*(?:two_factor|lockable|confirmable)|\bweights_only\s*=\s*True\b"""
+    # Devise's modules that lock, confirm or time out an account, each counted, and its session timeout
+    r"""|(?<=[\s,]):(?:lockable|confirmable|timeoutable|two_factor_authenticatable)\b|\bconfig\.timeout_in\s*="""
 )
 
 
