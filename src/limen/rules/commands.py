@@ -354,7 +354,27 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
             if home_delete is not None and home_delete.verdict is Verdict.BLOCK:
                 return home_delete
             worst = home_delete or worst
+        if worst is None and not found and _beyond_work(target, ctx):  # (a `find` match is filtered)
+            what = f"recursive delete of {target[:60]}, outside the project, the home and temporary folders"
+            worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, what)
     return worst
+
+
+# Folders whose contents are anyone's scratch: the systems' temporary folders
+_SCRATCH_ROOTS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/")
+
+
+def _beyond_work(target: str, ctx: Context) -> bool:
+    """A path that is neither the project's, a user's own (in a home folder), nor temporary: a server's
+    site (`/var/www/app/shared`), a mounted volume, another program's data (`/srv`, `/opt`, `/var/lib/x`)."""
+    if not target.startswith("/") or target.rstrip("/").count("/") < 2:
+        return False  # a relative name left unresolved, or a top folder (`_is_dangerous` judges those)
+    path = target.rstrip("/") + "/"
+    if ctx.workspace and is_within(target, ctx.workspace):
+        return False
+    if (ctx.home and is_within(target, ctx.home)) or home_folder(target, ctx.home):
+        return False  # a user's own files (a whole home, or a folder right in it, is `_home_folder_delete`'s)
+    return not path.startswith(_SCRATCH_ROOTS) and "/node_modules/" not in path
 
 
 def _home_folder_delete(target: str, ctx: Context, *, whole: bool = True) -> Finding | None:
