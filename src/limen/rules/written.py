@@ -1171,13 +1171,35 @@ _SSH_COMMAND = re.compile(
 _PLAIN_PROXY = re.compile(r"^\s*(?:ssh|nc|ncat|socat|connect|corkscrew|cloudflared|aws|gcloud)\s[^|;&`$]*$")
 
 
+# A proxy reached at a public address written as digits (`nc -x 45.61.139.22:1080`): no machine of the user's
+_PROXY_AT_ADDRESS = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?![\w.])")
+_HOST_LINE = re.compile(r"(?im)^\s*Host\s+(.+)$")
+
+
 def _ssh_config(text: str) -> tuple[list[str], list[str]]:
+    import ipaddress
+
+    from limen.facts.hosts import FORGES
+
+    forges = frozenset(FORGES.values())
     commands, concerns = [], []
+    hosts: list[str] = []
     for line in text.splitlines():
+        if heading := _HOST_LINE.match(line):
+            hosts = heading.group(1).lower().split()
         found = _SSH_COMMAND.match(line)
         if not found:
             continue
         keyword, command = found.group(1).split()[0].lower(), found.group(2).strip().strip('"')
+        proxy = _PROXY_AT_ADDRESS.search(command)
+        try:
+            public = proxy is not None and ipaddress.ip_address(proxy.group(1)).is_global
+        except ValueError:
+            public = False
+        if keyword == "proxycommand" and (public or any(h in forges for h in hosts)):
+            # every connection to the forge, or through a stranger's address, passes their machine
+            concerns.append(f"ssh connections to {' '.join(hosts)[:40]} go through {command[:60]}")
+            continue
         if keyword == "proxycommand" and _PLAIN_PROXY.match(command):
             continue  # a jump host or a tunnel, run only when the user connects there
         commands.append(command)
