@@ -1512,6 +1512,13 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:create|update|delete|rm|deploy|apply|resize|power-\w+|rebuild|restore){_E}",
     ),
     _p(
+        "cap",  # Capistrano: `cap STAGE TASK`, the stage is where its servers are
+        R.INFRA_DESTROYER,
+        aliases=("capistrano",),
+        changes=rf"{_W}(?:deploy|rollback|invoke|puma|sidekiq|unicorn|passenger|db|rake|rails|console"
+        rf"|ssh|run|execute|migrate|stop|start)(?::(?!check|status|log)[\w:-]+)?{_E}",  # not `deploy:check`
+    ),
+    _p(
         "heroku",
         R.INFRA_DESTROYER,
         options=("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env", "--type", "-t", "--team"),
