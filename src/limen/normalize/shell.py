@@ -4855,6 +4855,13 @@ def _git_push(args: list[str], repo: str, state: _State) -> None:
         state.destinations[found:] = [replace(d, flags=(*d.flags, flag)) for d in state.destinations[found:]]
 
 
+# A package installer's options that name where its packages come from
+_SOURCE_OPTIONS = frozenset(
+    {"-i", "--index-url", "--extra-index-url", "--registry", "-f", "--find-links", "--source", "--index"}
+)
+PACKAGE_SOURCE = "package-source:"  # a note: the address packages are installed from
+
+
 def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     _path_invoked(argv, state, via, level)
     name = _basename(argv[0])
@@ -4862,11 +4869,8 @@ def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
     for i, word in enumerate(args):
         if "://" in word:
             _urls([word.split("=", 1)[-1] if word.startswith("-") else word], state, name)
-        elif (
-            word in ("-i", "--index-url", "--extra-index-url", "--registry", "-f", "--find-links")
-            and i + 1 < len(args)
-            and "://" in args[i + 1]
-        ):
+        elif word in _SOURCE_OPTIONS and i + 1 < len(args) and "://" in args[i + 1]:
+            state.note(PACKAGE_SOURCE + args[i + 1][:300])  # where the packages it installs come from
             continue
         elif re.match(r"^(git\+)?[\w.+-]+@[A-Za-z0-9_.-]+:", word):
             _host_word(word.split("+", 1)[-1], state, name)

@@ -573,6 +573,37 @@ def _route_override(cmd: Command, cwd: str) -> str:
     return ""
 
 
+# A forge's address of an account's files: `raw.githubusercontent.com/OWNER/...`, `github.com/OWNER/...`,
+# `OWNER.github.io`
+_FORGE_FILES = re.compile(
+    r"^https?://(?:(?:raw\.githubusercontent\.com|github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/([\w.-]+)"
+    r"|([\w-]+)\.(?:github|gitlab)\.io(?:[:/]|$))",
+    re.IGNORECASE,
+)
+
+
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs="notes")
+def package_sources(action: Action, ctx: Context) -> Iterable[Finding]:
+    """Packages installed from an account's files on a forge that is not the project's own account (`gem
+    install --source https://raw.githubusercontent.com/someone/gems/main/ x`, `pip install -f
+    https://someone.github.io/wheels/ x`): a forge hosts that account's files, not a package index, so its
+    owner chooses what installs: AUTH. Quiet: the registries, a company's own index, the project's account."""
+    from limen.facts.hosts import project_repository
+    from limen.normalize.shell import PACKAGE_SOURCE
+
+    for note in action.notes:
+        found = _FORGE_FILES.match(note[len(PACKAGE_SOURCE) :]) if note.startswith(PACKAGE_SOURCE) else None
+        if found is None:
+            continue
+        owner = (found.group(1) or found.group(2)).lower()
+        identity = project_repository(action.cwd or ctx.workspace)
+        if identity is not None and identity[1].split("/", 1)[0].lower() == owner:
+            continue  # the project's own account
+        detail = f"packages would come from the files of the account {owner!r} on a forge, not a registry"
+        yield Finding(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, Verdict.AUTH, 70, detail)
+        return
+
+
 @rule(ReasonCode.EGRESS_REQUIRES_AUTH, needs="commands")
 def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
     """Network commands whose real peer the line does not show: proxies, DNS and connection overrides,
