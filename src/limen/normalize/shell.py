@@ -2207,6 +2207,10 @@ def _admin_settings(argv: list[str], changes: str, state: _State) -> None:
         state.notes.append(what)
 
 
+# The endpoints of a server's console that run the script a request sends (Jenkins' Groovy console)
+_SCRIPT_CONSOLES = frozenset({"scriptText", "script"})
+
+
 def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -> None:
     """A write request to a service's API is judged as the MCP tool call it equals: the method and the URL's
     path name the tool (`PATCH .../settings/ssl` is `update_..._settings_ssl`), the body its arguments, so
@@ -2231,6 +2235,8 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
         _record(state, Command(argv=("gh", "api", "-X", method, path, *data), name="gh", via=(*via, name)))
     fields = _request_fields(data)
     segments = [unquote(p) for p in path.split("/") if p]
+    if segments and segments[-1] in _SCRIPT_CONSOLES and method != "GET":
+        state.flag(f"{name} runs a script on {host} through its script console")  # Jenkins' `/scriptText`
     if segments and set(fields) <= {"value", "enabled", "status", "mode"} and fields:
         # a setting named by its path and set by the body (`.../settings/ssl` `{"value": "off"}`)
         fields[segments[-1]] = next(iter(fields.values()))

@@ -236,7 +236,9 @@ _CONTROL_KEYS = re.compile(
 )
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
-    r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all)(_|$)"
+    r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
+    # a quality gate, a check or a scan taken off what it guards (`api/qualitygates/deselect`)
+    r"|(?:quality_?gates?|gates?|checks?|scans?|protections?)_(?:deselect|disable|remove|delete|unset|off))(_|$)"
 )
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
 _ACCESS_KEYS = frozenset(
