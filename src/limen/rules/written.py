@@ -4130,15 +4130,24 @@ def _plain_setup(text: str) -> bool:
     from limen.facts.programs import prints_setup, program
 
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    # `export ANDROID_HOME=$HOME/Android/Sdk; export PATH=...`: commands a `;` joins, each read alone
+    lines = [part.strip() for line in lines for part in (line.split(";") if "'" not in line else [line])]
+    lines = [line for line in lines if line]
     if not lines or len(lines) > 16:
         return False
+    folders: set[str] = set()  # variables set to a tool's folder above: `$ANDROID_HOME/platform-tools`
     for line in lines:
         if (found := _PATH_LINE.fullmatch(line)) is not None:
             entries = found.group(1).strip("\"'").split(":")
             if "$PATH" not in entries and "${PATH}" not in entries:
                 return False
-            if not all(e in ("$PATH", "${PATH}") or _SETUP_FOLDER.match(e) for e in entries):
+            if not all(
+                e in ("$PATH", "${PATH}") or _SETUP_FOLDER.match(e) or _in_folder_variable(e, folders)
+                for e in entries
+            ):
                 return False
+        elif (found := _FOLDER_LINE.fullmatch(line)) is not None and not _runs_later_variable(found.group(1)):
+            folders.add(found.group(1))  # `export JAVA_HOME=/opt/jdk-17`: where a tool lives
         elif (found := _ALIAS_LINE.fullmatch(line)) is not None:
             name, value = found.group(1), found.group(2).strip("\"'")
             words = _words(value)
@@ -4168,5 +4177,25 @@ _SETUP_FOLDER = re.compile(
     r"^(?:\$HOME|\$\{HOME\}|~)/[\w.+-]+(?:/[\w.+-]+)*$|^/(?:usr/local|opt|usr)/[\w.+/-]+$"
 )
 _ALIAS_LINE = re.compile(r"alias\s+([\w.-]+)=(\"[^\"]*\"|'[^']*'|[^\s;|&`'\"]+)")
+# `export ANDROID_HOME=$HOME/Android/Sdk`: a variable set to a folder under the home folder or the system's
+_FOLDER_LINE = re.compile(
+    r"(?:export\s+)?([A-Z][A-Z0-9_]*)=[\"']?((?:\$HOME|\$\{HOME\}|~)/[\w.+/-]+|/(?:usr/local|opt|usr)/[\w.+/-]+)[\"']?"
+)
+
+
+def _runs_later_variable(name: str) -> bool:
+    """A variable that changes what runs or what it loads (`PATH` is read on its own line), never a plain
+    folder of a tool's."""
+    from limen.facts.programs import CODE_LOADING_VARIABLES, COMMAND_VARIABLES
+
+    return name in CODE_LOADING_VARIABLES or name in COMMAND_VARIABLES or name in ("PATH", "PROMPT_COMMAND")
+
+
+def _in_folder_variable(entry: str, folders: set[str]) -> bool:
+    """`$ANDROID_HOME/platform-tools` for a variable set above to a tool's folder."""
+    found = re.fullmatch(r"\$\{?([A-Z][A-Z0-9_]*)\}?(?:/[\w.+-]+)*", entry)
+    return found is not None and found.group(1) in folders
+
+
 _SHELL_SYNTAX = re.compile(r"[;|&`<>]|\$\(")
 _SETUP_LINE = re.compile(r"""(?:eval\s+"\$\((.+)\)"|(?:source|\.)\s+<\((.+)\))""")
