@@ -2542,6 +2542,8 @@ def _dev_tcp(target: str, state: _State) -> None:
 
 
 _HOSTPORT = re.compile(r"^(?:[\w.+-]+@)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+)(?::(\d{1,5}))?(?:[/:].*)?$")
+# An address written out in full, then a variable the line does not know (the path that follows it)
+_ADDRESS_THEN_VARIABLE = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?)\$")
 
 
 def _host_word(word: str, state: _State, via: str, port: int | None = None) -> None:
@@ -2549,6 +2551,8 @@ def _host_word(word: str, state: _State, via: str, port: int | None = None) -> N
         _urls([word], state, via)
         return
     match = _HOSTPORT.match(word)
+    if match is None and (address := _ADDRESS_THEN_VARIABLE.match(word)):
+        match = _HOSTPORT.match(address.group(1))  # `169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI`
     if match and not word.startswith(("/", ".", "~")):
         host = match.group(1)
         if "." in host or ":" in host or host == "localhost" or host.replace(".", "").isdigit():
@@ -3877,6 +3881,10 @@ def sql_commands(text: str) -> list[str]:
     found = [call.group(1).replace("''", "'") for call in _SQL_PROGRAM.finditer(text)]
     # the database's own HTTP client (pg_net's `net.http_post`, the `http` extension): a request it sends
     found += [f"curl -s -X POST --data-binary @- {quote(m.group(1))}" for m in _SQL_HTTP_SEND.finditer(text)]
+    # a link to another database server (dblink, a foreign server, a FEDERATED table): rows go there
+    for link in _SQL_REMOTE_SERVER.finditer(text):
+        host = next(g for g in link.groups() if g)
+        found.append(f"curl -s -X POST --data-binary @- {quote('https://' + host + '/')}")
     for line in re.split(r"[\n;]", text):
         match = _DB_ESCAPE.match(line.strip())
         if match is not None and match.group(1):
@@ -3885,6 +3893,11 @@ def sql_commands(text: str) -> list[str]:
 
 
 _SQL_HTTP_SEND = re.compile(r"(?i)\b(?:net\.)?http_(?:post|put|patch)\s*\(\s*(?:url\s*:=\s*)?'([^']+)'")
+_SQL_REMOTE_SERVER = re.compile(
+    r"(?i)\bdblink\w*\s*\(\s*(?:'\w+'\s*,\s*)?'[^']*?\bhost\s*=\s*([\w.-]+)"
+    r"|\bcreate\s+server\b[^;]*?\boptions\s*\([^)]*?\bhost\s+'([\w.-]+)'"
+    r"|\bconnection\s*=\s*'\w+://(?:[^@'/]*@)?([\w.-]+)"
+)
 _SSH_COMMAND_KEYS = re.compile(
     r"^(proxycommand|localcommand|knownhostscommand|remotecommand)\s*[= ]\s*(.+)$", re.I | re.S
 )

@@ -1322,10 +1322,10 @@ SQL_WEAKENS = re.compile(
 def _sql_grants(action: Action) -> str:
     """SQL the call runs, by any road (a database tool's argument, `psql -c`, a library's `execute`), that
     raises privileges; "" when none does."""
-    return _sql_matches(action, SQL_GRANTS)
+    return sql_matches(action, SQL_GRANTS)
 
 
-def _sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
+def sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
     """The first text `pattern` finds in the SQL the call runs, comments aside, by any road; "" if none."""
     texts = sql_statements(action.arguments)
     texts += [n[len(SQL_NOTE) :] for n in action.notes if n.startswith(SQL_NOTE)]
@@ -2206,6 +2206,13 @@ def _erased(command: Command, action: Action, ctx: Context) -> list[str]:
     return []
 
 
+# A statement that deletes, changes or empties a table that keeps the record of what was done
+_SQL_AUDIT_REWRITE = re.compile(
+    r"(?is)\b(?:delete\s+from|truncate(?:\s+table)?|update|drop\s+table(?:\s+if\s+exists)?)\s+"
+    r"[\w.\"`]*?(?:audit|activity_log|event_log|security_log|access_log)\w*[\"`]?(?=[\s;(]|$)"
+)
+
+
 @rule(ReasonCode.DEFENCE_EVASION)
 def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     """Hiding what was done: shell history erased or disabled, timestamps back-dated, the clock changed,
@@ -2223,11 +2230,16 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     if lifted:  # `update_push_rule(prevent_secrets=false)`, `unprotect_branch(main)`
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"a control switched off: {lifted}")
         return
-    weakened = _sql_matches(action, SQL_WEAKENS)
+    weakened = sql_matches(action, SQL_WEAKENS)
     if weakened:  # `ALTER ACCOUNT UNSET NETWORK_POLICY`, `MINS_TO_BYPASS_MFA`, recovery switched off
         yield _finding(
             ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"SQL switches a control off: {weakened}"
         )
+        return
+    rewritten = sql_matches(action, _SQL_AUDIT_REWRITE)
+    if rewritten:  # `DELETE FROM audit_log WHERE actor = ...`: the record of what was done, rewritten
+        detail = f"SQL rewrites an audit trail: {rewritten}"
+        yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 75, detail)
         return
     if not action.commands:
         return

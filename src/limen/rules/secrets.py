@@ -1516,6 +1516,33 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     return findings
 
 
+# --------------------------------------------------------------------------- credentials kept in a database
+
+# A query that selects the columns an application keeps its users' credentials in (`password_hash`,
+# `api_key`, `otp_secret`, `reset_token`), by name in its column list
+_CREDENTIAL_COLUMNS = re.compile(
+    r"(?is)\bselect\b(?:(?!\bfrom\b).){0,400}?\b\w*(?:password|passwd|pwd_hash|api_?key|secret|"
+    r"(?:auth|access|refresh|reset|session)_?token|private_?key|otp_?seed)\w*\b(?:(?!\bfrom\b).){0,400}?\bfrom\b"
+)
+
+
+@rule(ReasonCode.SENSITIVE_SECRET_ACCESS, needs=("commands", "capability"))
+def stored_credentials(action: Action, ctx: Context) -> Iterable[Finding]:
+    """A query that reads the credentials an application stores (`SELECT username, password_hash, api_key
+    FROM users`), by a database tool or a client's command line: AUTH, as reading a secret file is. Quiet:
+    queries that only count, filter or join on such a column (`WHERE api_key = $1`), and every other
+    column."""
+    from limen.normalize.tools import KNOWN_TOOLS
+    from limen.rules.commands import sql_matches
+
+    if not action.commands and action.tool in KNOWN_TOOLS:
+        return  # a Read, an Edit, a fetch: no statement
+    found = sql_matches(action, _CREDENTIAL_COLUMNS)
+    if found:
+        detail = "a query reads the credentials the application stores"
+        yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, detail)
+
+
 # --------------------------------------------------------------------------- secrets read by a command
 
 _RECURSIVE_SHORT = frozenset("rR")
