@@ -627,6 +627,11 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         or (_ADMIN_LEVELS.match(str(claims.get("claim", ""))) and arguments.get("value") is True)
     ):  # Firebase's `auth_set_claim(claim=admin, value=true)`, `set_custom_claims(claims={admin: true})`
         return f"{ADMIN_GRANTED}an administrator's claim set by {words}"
+    if _MEMBERSHIP.search(words) and any(
+        isinstance(v, str) and v.strip().lower() in _ANYONE_NAMES and _SUBJECT_KEYS.search(k)
+        for k, v in settings
+    ):  # `add_space_permission(subject_type="anonymous", operation="read")`
+        return f"{MADE_PUBLIC}{words} gives anyone access"
     if _MEMBERSHIP.search(words) and (outsider := _personal_address(arguments)):
         return f"{ADMIN_GRANTED}{words} gives {outsider} access: a personal account, not the organisation's"
     forwards = _FORWARDING.search(words) or any(_FORWARDING.search(k) or v == "forward" for k, v in settings)
@@ -704,6 +709,14 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
 # where mail goes on (a forwarding or routing rule, a catch-all)
 _MEMBERSHIP = re.compile(
     r"(^|_)(?:members?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?)(_|$)"
+)
+# Arguments that name whom a grant is for
+_SUBJECT_KEYS = re.compile(
+    r"(?:^|_)(?:subject|principal|grantee|member|user|group|type|entity|audience|who)s?(?:_|$)"
+)
+# What a grant's subject is called when it is everyone (Confluence's, Google's, S3's and Azure's words)
+_ANYONE_NAMES = frozenset(
+    {"anonymous", "everyone", "anyone", "public", "allusers", "allauthenticatedusers", "all_users", "*"}
 )
 _FORWARDING = re.compile(r"(^|_)(?:forward\w*|forwarding|routing|catch_all|redirect_mail|mail_redirect)(_|$)")
 _REF_WORDS = re.compile(r"(^|_)(?:update_ref|refs?|push|update_branch)(_|$)")
