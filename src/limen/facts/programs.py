@@ -682,6 +682,7 @@ PROGRAMS: tuple[Program, ...] = (
             "julia",
             "run-parts",
             "jshell",
+            "kotlin",  # `kotlin script.main.kts`: a Kotlin script, run as it is written
         ),
     ),
     # languages Limen does not parse, run from an option's value (or the input): `R -e`, `groovy -e`
