@@ -236,7 +236,10 @@ BY_NAME: dict[str, PathFact] = {
     ),
     # what a security scanner leaves out: an entry that matches everything switches the scanner off
     **dict.fromkeys(
-        (".gitleaksignore", ".semgrepignore", ".trivyignore", ".secretlintignore", ".trufflehogignore"),
+        (
+            *(".gitleaksignore", ".semgrepignore", ".trivyignore", ".secretlintignore", ".trufflehogignore"),
+            "brakeman.ignore",
+        ),
         _f("scanner_ignore", "the security scanner skips what it lists", "scanner_ignore"),
     ),
     # a project's own package sources: every install in it takes packages from the hosts they name

@@ -378,6 +378,8 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
         if key in old and _lowered(key, old[key], value):
             return [f"{CONTROL_OFF}{key} lowered from {old[key]} to {value}"]
+        if key in old and (raised := _limit_raised(key, old[key], value)):
+            return [f"{CONTROL_OFF}{key} {raised}"]
         if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
@@ -495,6 +497,27 @@ def _note_anyone(path: list[str], value: str, found: set[tuple[str, str]]) -> No
     keys = [words_of(name.rsplit(".", 1)[-1]) for name in path[-2:]]
     if any(_WHO_KEYS.search(key) for key in keys) and not any(_OUTBOUND.search(name) for name in path):
         found.add((".".join(path[-2:]), value))
+
+
+# A limit on failed attempts before a lock-out or a slow-down (`maximum_attempts`, `max_login_attempts`,
+# `lockout_threshold`, `rate_limit`)
+_ATTEMPT_LIMIT = re.compile(
+    r"(?:^|_)(?:max(?:imum)?_?(?:\w+_)?(?:attempts|retries|failures|tries|requests)|lockout_?\w*|rate_?limit\w*"
+    r"|login_?attempts)(?:_|$)"
+)
+
+
+def _limit_raised(key: str, before: str, after: str) -> str:
+    """`maximum_attempts = 5` made `10_000` (ten times or more), or made 0 (no limit at all): "" otherwise."""
+    if not _ATTEMPT_LIMIT.search(words_of(key.rsplit(".", 1)[-1])):
+        return ""
+    try:
+        was, now = int(before.replace("_", "")), int(after.replace("_", ""))
+    except ValueError:
+        return ""
+    if was > 0 and (now >= was * 10 or now == 0):
+        return f"raised from {before} to {after}: the limit on attempts is lifted"
+    return ""
 
 
 # A setting that turns a deployed program's debugging on (`debuggable true`, `DEBUG = True`, `APP_DEBUG`)

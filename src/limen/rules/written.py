@@ -1677,11 +1677,13 @@ _ALLOWS_ALL = re.compile(
 
 
 def _scanner_ignore(text: str) -> tuple[list[str], list[str]]:
-    """A scanner's ignore file with an entry that matches every file or finding (`*`, `**/*`, `.`)."""
+    """A scanner's ignore file with an entry that matches every file or finding (`*`, `**/*`, `.`; in
+    brakeman.ignore's JSON, a warning whose fingerprint or type is `*`)."""
     entries = {
         line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
     }
-    if entries & {"*", "**", "**/*", "*.*", "/", "./", ".", "/*", "/**"}:
+    everything = {"*", "**", "**/*", "*.*", "/", "./", ".", "/*", "/**"}
+    if entries & everything or re.search(r'"(?:fingerprint|warning_type|check_name)"\s*:\s*"\*+"', text):
         return [], ["an entry that matches everything switches the scanner off"]
     return [], []
 
