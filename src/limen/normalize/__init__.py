@@ -28,6 +28,7 @@ from limen.normalize.tools import (
     configures_connections,
     destroys_store,
     edited_settings,
+    forked_away,
     production_target,
     reads_by_name,
     sends_later,
@@ -344,6 +345,12 @@ def _normalize(
         notes.append(DESTROYS_STORE + what)
     if tool.startswith("mcp__") and not reads_by_name(tool) and (what := changes_controls(tool, arguments)):
         notes.append(what)
+    if tool.startswith("mcp__") and "fork" in tool.lower():
+        from limen.facts.hosts import project_repository
+
+        identity = project_repository(cwd) if cwd else None
+        if forked := forked_away(tool, arguments, identity[1].split("/", 1)[0] if identity else ""):
+            notes.append(forked)
     if tool.startswith("mcp__") and (target := production_target(tool, arguments)):
         notes.append(PRODUCTION_TARGET + target)  # `ps_scale(app="shop-prod", dyno="web=0")`
     edited = str(arguments.get("file_path", ""))

@@ -733,6 +733,24 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
 _MEMBERSHIP = re.compile(
     r"(^|_)(?:members?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?)(_|$)"
 )
+# Arguments that name the account a fork is made in
+_FORK_TARGET_KEYS = frozenset({"organization", "org", "namespace", "target_owner", "new_owner", "owner_to"})
+
+
+def forked_away(tool: str, arguments: dict[str, object], own_owner: str) -> str:
+    """A note when a forge tool forks the project's own repository (its origin's owner, `own_owner`) into
+    another account (`fork_repository(owner=acme, repo=x, organization=me-dev)`, or with no account named,
+    the signed-in user's): its code, private or not, is copied out of the organisation. "" otherwise."""
+    words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
+    source = str(arguments.get("owner") or "").strip().lower()
+    if not own_owner or source != own_owner.lower() or not re.search(r"(^|_)fork(_|$)", words):
+        return ""
+    into = next((str(v).strip() for k, v in arguments.items() if words_of(k) in _FORK_TARGET_KEYS and v), "")
+    if into.lower() == source:
+        return ""
+    return f"{MADE_PUBLIC}{words} copies the repository to {into or 'the signed-in account'}"
+
+
 # Arguments that name whom a grant is for
 _SUBJECT_KEYS = re.compile(
     r"(?:^|_)(?:subject|principal|grantee|member|user|group|type|entity|audience|who)s?(?:_|$)"
