@@ -1472,7 +1472,7 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
             elif (
                 (named & _ISSUERLESS) - own_logins(action, ctx)
                 or ctx.mode in (Mode.STRICT, Mode.PARANOID)
-                or any(d.has_userinfo and d.via_command == "git" for d in action.destinations)
+                or any(d.has_userinfo and d.via_command.split(" ")[0] == "git" for d in action.destinations)
             ):
                 # a trusted host given a credential that does not say whose it is, one written into a
                 # remote's URL (kept in its config and in logs); in strict, any use asks
