@@ -686,9 +686,10 @@ _LOOKS_ONLY = frozenset(
 )
 PRODUCTION_TARGET = "production-target:"  # the normaliser's note for a tool call aimed at production
 # Arguments that name what a call acts on: an app, an environment, a cluster, a database
+# (not a tracker's `project` or a wiki's `space`: an issue resolved in `web-prod` changes no production)
 _TARGET_KEYS = re.compile(
-    r"(?:^|_)(?:app|application|env|environment|stage|project|service|cluster|site|namespace|target|database|db"
-    r"|instance|space|deployment|pipeline|stack|function|workspace)(?:_(?:name|id|slug))?$"
+    r"(?:^|_)(?:app|application|env|environment|stage|service|cluster|site|namespace|target|database|db"
+    r"|instance|deployment|pipeline|stack|function)(?:_(?:name|id|slug))?$"
 )
 
 
