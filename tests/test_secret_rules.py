@@ -485,3 +485,21 @@ def test_a_scope_operator_is_no_assignment(text: str, secret: bool) -> None:
     from limen.rules.secrets import find_secrets
 
     assert bool(find_secrets(text)) is secret
+
+
+@pytest.mark.parametrize(
+    "identifier",
+    ["pi_3PqR8sKJx8aQ3ZrT0aBcDeFg", "cus_Q8wErTy7UiOp2A", "sub_1PwExAmPlE9xYz", "acct_1Nparcelwise77"],
+)
+def test_a_services_object_ids_are_no_secrets(identifier: str) -> None:
+    """A payment's, a customer's or a subscription's id names a record: a refund carries no credential."""
+    from limen.rules.secrets import find_secrets
+
+    assert not find_secrets(f"payment_intent={identifier}", decode=True, weak=True)
+
+
+def test_a_stripe_key_beside_object_ids_is_still_one() -> None:
+    from limen.rules.secrets import find_secrets
+
+    key = "sk_live_" + "51Hx9aKJ3kQ2mZ8vB7nR4tY6uW1pL0oE3iU5yT7rE9wQ2aS4dF"
+    assert find_secrets(f"payment_intent=pi_3PqR8sKJx8aQ3ZrT0aBcDeFg key={key}", decode=True, weak=True)

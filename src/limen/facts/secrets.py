@@ -175,6 +175,13 @@ SECRET_NAMES = re.compile(
 )
 # Public material that lives beside secrets: example env files, public keys and certificates' requests,
 # ssh's host list and client configuration.
+# Identifiers that services hand out for their objects, shaped like tokens but naming a record, not granting
+# access: Stripe's (`pi_3Pq...` a payment, `cus_...` a customer, `sub_...` a subscription; its keys are
+# `sk_`, `rk_`, `whsec_` and stay secrets)
+OBJECT_IDS = re.compile(
+    r"^(?:pi|ch|cus|sub|in|il|ii|re|pm|prod|price|acct|evt|txn|po|seti|src|ba|card|si|tr|py|cn|dp|sku|plink"
+    r"|prv|txr|cs_test|cs_live|pyr|ic|iauth|ipi|du|qt|tmr|promo|coupon|bank|btok|tok|ti)_[A-Za-z0-9]{8,40}$"
+)
 NOT_SECRET_NAMES = re.compile(
     r"^\.env(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
     r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"

@@ -939,7 +939,8 @@ def _looks_hashed(text: str, start: int, token: str) -> bool:
         return True
     if _HEX.match(bare) and (len(bare) in _HASH_HEX_LENGTHS or len(bare) < 32):
         return True
-    return bool(_UUID.match(token))
+    value = re.split(r"[=:]", token)[-1]  # `customer=cus_Q8w...`: the value, not its name
+    return bool(_UUID.match(token)) or bool(secret_facts.OBJECT_IDS.match(value))
 
 
 def _key_before(text: str, start: int) -> str:
