@@ -408,7 +408,8 @@ SECURITY_CHECKS = re.compile(
     r"(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|semgrep|codeql(?:-action)?|trivy(?:-action)?|grype|"
     r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action|"
     r"(?:npm|yarn|pnpm|composer|cargo|bundle)\s+audit|bundler-audit|brakeman|safety\s+check|cargo\s+deny|"
-    r"dependency-check|Security/(?:SAST|Secret-Detection|Dependency-Scanning|Container-Scanning|DAST|IaC))\b"
+    r"dependency-check|sonar(?:-scanner|qube|cloud)?(?![-.])|"
+    r"Security/(?:SAST|Secret-Detection|Dependency-Scanning|Container-Scanning|DAST|IaC))\b"
 )
 # A workload handed its node, in a manifest or a pod spec (YAML or JSON): privileged, the host's process,
 # network or IPC namespace, the host's root or engine socket mounted

@@ -163,7 +163,7 @@ SECRET_NAMES = re.compile(
         .*\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
         \.netrc|_netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
-        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
+        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
         .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
         wallet\.dat|
         access[-_]tokens?(\.(json|txt|yml|yaml))?|\.?api[-_]?keys?(\.(json|txt|yml|yaml))?|
@@ -173,8 +173,6 @@ SECRET_NAMES = re.compile(
     )$""",
     re.VERBOSE,
 )
-# Public material that lives beside secrets: example env files, public keys and certificates' requests,
-# ssh's host list and client configuration.
 # Identifiers that services hand out for their objects, shaped like tokens but naming a record, not granting
 # access: Stripe's (`pi_3Pq...` a payment, `cus_...` a customer, `sub_...` a subscription; its keys are
 # `sk_`, `rk_`, `whsec_` and stay secrets)
@@ -182,6 +180,8 @@ OBJECT_IDS = re.compile(
     r"^(?:pi|ch|cus|sub|in|il|ii|re|pm|prod|price|acct|evt|txn|po|seti|src|ba|card|si|tr|py|cn|dp|sku|plink"
     r"|prv|txr|cs_test|cs_live|pyr|ic|iauth|ipi|du|qt|tmr|promo|coupon|bank|btok|tok|ti)_[A-Za-z0-9]{8,40}$"
 )
+# Public material that lives beside secrets: example env files, public keys and certificates' requests,
+# ssh's host list and client configuration.
 NOT_SECRET_NAMES = re.compile(
     r"^\.env(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
     r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"

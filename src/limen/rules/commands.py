@@ -80,6 +80,7 @@ from limen.normalize.tools import (
     CONTROL_OFF,
     DB_WRITE,
     DESTROYS_STORE,
+    KNOWN_TOOLS,
     MADE_PUBLIC,
     PRODUCTION_TARGET,
     SQL_WRITE,
@@ -1497,8 +1498,8 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     # `docker compose exec db psql ...`: the client runs in a container of this machine, on its own server
     local = local or (command.via[-1:] in (("docker",), ("podman",)) and not _names_remote_server(command))
     named = {w.split("=", 1)[0] for w in command.argv[1:]}
-    if name == "redis-cli" and not {"-h", "-u", "--host", "-s"} & named:
-        local = True  # no server named: redis-cli connects to 127.0.0.1:6379 (no variable moves it)
+    if name == "redis-cli" and not {"-h", "-u", "--host", "-s"} & named and action.tool in KNOWN_TOOLS:
+        local = True  # no server named: redis-cli connects to 127.0.0.1:6379 (an MCP server: its own)
     if name == "redis-cli" and _REDIS_FLUSH & {w.lower() for w in command.argv[1:]}:
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND,

@@ -3549,6 +3549,7 @@ _STRUCTURED = frozenset(
     {
         *("package_json", "pyproject", "requirements", "yaml_commands", "vscode_tasks", "devcontainer"),
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
+        *("jenkinsfile",),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
@@ -3784,7 +3785,7 @@ def _dropped_guards(before: str, after: str) -> list[str]:
 
 
 # Files that run the project's checks, name who must review, or make the cloud's own
-_CHECKED = frozenset({"yaml_commands", "makefile", "package_json", "codeowners", "terraform"})
+_CHECKED = frozenset({"yaml_commands", "makefile", "package_json", "codeowners", "terraform", "jenkinsfile"})
 _SECURITY_RESOURCES = re.compile(
     r"""resource\s+"((?:aws_cloudtrail|aws_guardduty_detector|aws_config_configuration_recorder|"""
     r"""aws_securityhub_account|aws_flow_log|aws_s3_bucket_public_access_block|google_logging_project_sink|"""

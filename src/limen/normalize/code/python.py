@@ -762,6 +762,10 @@ class _Py:
             return s(re.sub(r"\$\{?HOME\}?", self.home, text)) if "$" in text else first
         if name in ("os.getcwd", "os.getcwdb"):
             return s(self.cwd)
+        if name == "site.getusersitepackages":  # where the user's start-up hooks (`usercustomize`) load from
+            return Val(text=_user_site(self.home), kind="path")
+        if name == "site.getsitepackages":
+            return Val(text=_system_site(), kind="path")
         if name in _PATH_CLASSES or name == "pathlib.Path.joinpath":
             return join(*args, kind="path") if args else Val(text=".", kind="path")
         if name in _PATH_HOME:
@@ -1234,6 +1238,7 @@ _HANDLED = frozenset(
         *("os.symlink", "pathlib.Path.joinpath", "pexpect.run", "pexpect.spawn", "posixpath.dirname"),
         *("posixpath.expanduser", "posixpath.join", "pty.spawn", "reversed", "runpy.run_path"),
         *("socket.create_connection", "socket.fromfd", "socket.socket", "socket.socketpair", "sorted"),
+        *("site.getsitepackages", "site.getusersitepackages"),
         *("ssl.wrap_socket", "tuple", "unichr", "urllib.request.Request", "urllib2.Request"),
         *("urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool", "urllib3.PoolManager", "vars"),
     }
@@ -1364,3 +1369,18 @@ def _arith(op: ast.operator, a: int, b: int) -> Val:
     except (OverflowError, ValueError):
         pass
     return UNK
+
+
+def _user_site(home: str) -> str:
+    """The user's site-packages folder for this machine's Python, under `home` (what `site` would say)."""
+    import sys
+
+    return f"{home}/.local/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages"
+
+
+def _system_site() -> str:
+    """The first site-packages folder of the interpreter Limen runs on."""
+    import site
+
+    found = site.getsitepackages()
+    return found[0] if found else ""
