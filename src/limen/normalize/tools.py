@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -330,21 +331,35 @@ def _settings(text: str) -> dict[str, str]:
     """Each setting of a config file or program by its dotted path (`ssl.enabled`, `production.sslmode`),
     sections read by their indentation (YAML, pretty-printed JSON, HCL blocks)."""
     found: dict[str, str] = {}
+    for above, line, _item in _lines_in_sections(text):
+        for key, value in _SETTING_IN_TEXT.findall(line):
+            found[".".join([*above, key])] = value
+    return found
+
+
+def _lines_in_sections(text: str) -> Iterator[tuple[list[str], str, str]]:
+    """Each line of a config file or program that is no section's heading, with the sections above it read
+    by their indentation (YAML, pretty-printed JSON, HCL blocks): (their names, the line, "") for a line,
+    (their names, "", the value) for a YAML list's bare item (`- 0.0.0.0/0`), which belongs to the key
+    above it even at that key's indentation."""
     sections: list[tuple[int, str]] = []
-    for line in text[:MAX_SETTINGS_TEXT].splitlines():
-        stripped = line.strip()
+    for raw in text[:MAX_SETTINGS_TEXT].splitlines():
+        stripped = raw.strip()
         if not stripped or stripped.startswith(("#", "//", "}", "]")):
             continue
-        indent = len(line) - len(line.lstrip())
+        indent = len(raw) - len(raw.lstrip())
+        item = _LIST_ITEM.match(stripped)
+        if item:
+            yield [name for _, name in sections], "", item.group(1)
+            continue
+        stripped = stripped.removeprefix("- ")  # `- ipBlock:`: an item that opens a section
         while sections and sections[-1][0] >= indent:
             sections.pop()
         section = _SECTION.fullmatch(stripped)
         if section and section.group(1):
             sections.append((indent, section.group(1)))
             continue
-        for key, value in _SETTING_IN_TEXT.findall(stripped):
-            found[".".join([*(name for _, name in sections), key])] = value
-    return found
+        yield [name for _, name in sections], stripped, ""
 
 
 # An ignore file's entry that keeps secrets out of the repository (`.env`, `*.pem`, `credentials.json`)
@@ -450,28 +465,15 @@ def _yaml_loader() -> type:
 
 
 def _anyone_in_lines(text: str, found: set[tuple[str, str]]) -> None:
-    sections: list[tuple[int, str]] = []
-    for line in text[:MAX_SETTINGS_TEXT].splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith(("#", "//", "}", "]")):
-            continue
-        indent = len(line) - len(line.lstrip())
-        item = _LIST_ITEM.match(stripped)
+    for above, line, item in _lines_in_sections(text):
         if item:  # a YAML list's item under the key above it
-            if sections and _ANYONE.match(item.group(1)):
-                _note_anyone([name for _, name in sections], item.group(1), found)
+            if above and _ANYONE.match(item):
+                _note_anyone(above, item, found)
             continue
-        stripped = stripped.removeprefix("- ")
-        while sections and sections[-1][0] >= indent:
-            sections.pop()
-        section = _SECTION.fullmatch(stripped)
-        if section and section.group(1):
-            sections.append((indent, section.group(1)))
-            continue
-        for key, raw in _INLINE_VALUES.findall(stripped):
+        for key, raw in _INLINE_VALUES.findall(line):
             for value in re.findall(r"""[^\s,"'\[\]]+""", raw):
                 if _ANYONE.match(value):
-                    _note_anyone([*(name for _, name in sections), key], value, found)
+                    _note_anyone([*above, key], value, found)
 
 
 def _anyone_in_data(data: object, path: tuple[str, ...], found: set[tuple[str, str]], depth: int = 0) -> None:
