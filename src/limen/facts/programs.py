@@ -2102,6 +2102,13 @@ COMMAND_VARIABLES = frozenset(
 )
 
 
+def changes_what_runs(name: str) -> bool:
+    """An environment variable that changes which program runs or what it loads (`PATH`, `PROMPT_COMMAND`,
+    `LD_PRELOAD`, `NODE_OPTIONS`, `GIT_SSH_COMMAND`): set in a start-up file or a sourced dotenv file, it
+    is more than a setting."""
+    return name in CODE_LOADING_VARIABLES or name in COMMAND_VARIABLES or name == "PATH"
+
+
 # What a tool prints for the shell to evaluate as its own set-up (`eval "$(pyenv init -)"`,
 # `source <(kubectl completion bash)`): the sub-command words (a regex over the words after the name, joined
 # by spaces) under which its output is the tool's shell integration, written by the tool itself. Evaluating

@@ -55,6 +55,7 @@ from limen.facts.programs import (
     SETTING_ONLY_OPTIONS,
     Program,
     Role,
+    changes_what_runs,
     git_value_concerns,
     has,
     names,
@@ -1569,9 +1570,8 @@ def _plain_settings(text: str) -> bool:
     (`NODE_TLS_REJECT_UNAUTHORIZED=0`); those are read as the line's own assignments."""
     if not _ASSIGNMENTS_ONLY.fullmatch(text):
         return False
-    special = CODE_LOADING_VARIABLES | COMMAND_VARIABLES | CHECKS_OFF_VARIABLES.keys()
     return not any(
-        name in special or name in ("PATH", "PROMPT_COMMAND") for name in _ASSIGNED_NAME.findall(text)
+        changes_what_runs(name) or name in CHECKS_OFF_VARIABLES for name in _ASSIGNED_NAME.findall(text)
     )
 
 

@@ -257,7 +257,6 @@ _GRANTS = re.compile(r"(^|_)(?:add|invite|grant|create|update|set|write|put|appl
 _ALLOW_LIST_KEYS = re.compile(
     r"redirect|origin|allowed_hosts|trusted_(?:hosts|proxies)|cors|cidr|source_ranges|allowed_ips|ip_allow"
 )
-_ANY = re.compile(r"""^\W*(?:\*|0\.0\.0\.0/0|::/0)\W*$""")  # any site, any address
 _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims"})
 
 
@@ -408,10 +407,11 @@ _WHO_KEYS = re.compile(
     r"|ip_ranges?|cidrs?|cidr_blocks?|source_ranges?|source_address_prefix(?:es)?|allowed_\w+|trusted_\w+)$"
     r"|redirect|origins?$|cors|cidrs?$|_ips?$|^expos(?:e|ed|ure)$"  # `exposure.include: "*"`: every endpoint
 )
-# Values that name anyone: any site, any address, every account (Google Cloud's, S3 ACLs' and Azure's)
+# Values that name anyone: any site, any address, every account or visitor (Google Cloud's, S3 ACLs',
+# Azure's and Confluence's words)
 _ANYONE = re.compile(
-    r"^(?:\*|0\.0\.0\.0/0|::/0|allUsers|allAuthenticatedUsers|Everyone|Internet|Any"
-    r"|https?://acs\.amazonaws\.com/groups/global/(?:AllUsers|AuthenticatedUsers))$"
+    r"(?i)^(?:\*|0\.0\.0\.0/0|::/0|allUsers|allAuthenticatedUsers|all_users|everyone|anyone|anonymous"
+    r"|Internet|Any|https?://acs\.amazonaws\.com/groups/global/(?:AllUsers|AuthenticatedUsers))$"
 )
 # Sections whose addresses are where traffic goes to, not who comes in (egress to anywhere is ordinary)
 _OUTBOUND = re.compile(r"(?i)egress|outbound|\bto\b|destination")
@@ -633,7 +633,7 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     if _GRANTS.search(words) and any(
         _ALLOW_LIST_KEYS.search(words_of(k))
         and isinstance(v, str)
-        and _ANY.match(v)
+        and _ANYONE.match(v.strip(" \"'[]"))
         and not _OUTBOUND.search(k)  # `egress.cidr: 0.0.0.0/0`: where traffic goes, not who comes in
         for k, v in arguments.items()
     ):  # a sign-in client that sends tokens to any site, an API any origin may call
@@ -653,7 +653,7 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     ):  # Firebase's `auth_set_claim(claim=admin, value=true)`, `set_custom_claims(claims={admin: true})`
         return f"{ADMIN_GRANTED}an administrator's claim set by {words}"
     if _MEMBERSHIP.search(words) and any(
-        isinstance(v, str) and v.strip().lower() in _ANYONE_NAMES and _SUBJECT_KEYS.search(k)
+        isinstance(v, str) and _ANYONE.match(v.strip()) is not None and _SUBJECT_KEYS.search(k)
         for k, v in settings
     ):  # `add_space_permission(subject_type="anonymous", operation="read")`
         return f"{MADE_PUBLIC}{words} gives anyone access"
@@ -736,8 +736,6 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
 _MEMBERSHIP = re.compile(
     r"(^|_)(?:members?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?)(_|$)"
 )
-# Arguments that name the account a fork is made in
-_FORK_TARGET_KEYS = frozenset({"organization", "org", "namespace", "target_owner", "new_owner", "owner_to"})
 
 
 def forked_away(tool: str, arguments: dict[str, object], own_owner: str) -> str:
@@ -757,10 +755,6 @@ def forked_away(tool: str, arguments: dict[str, object], own_owner: str) -> str:
 # Arguments that name whom a grant is for
 _SUBJECT_KEYS = re.compile(
     r"(?:^|_)(?:subject|principal|grantee|member|user|group|type|entity|audience|who)s?(?:_|$)"
-)
-# What a grant's subject is called when it is everyone (Confluence's, Google's, S3's and Azure's words)
-_ANYONE_NAMES = frozenset(
-    {"anonymous", "everyone", "anyone", "public", "allusers", "allauthenticatedusers", "all_users", "*"}
 )
 _FORWARDING = re.compile(r"(^|_)(?:forward\w*|forwarding|routing|catch_all|redirect_mail|mail_redirect)(_|$)")
 _REF_WORDS = re.compile(r"(^|_)(?:update_ref|refs?|push|update_branch)(_|$)")
@@ -883,6 +877,8 @@ _REPO_KEYS = frozenset(
     {"repo", "repository", "repo_name", "repository_name", "project", "project_path", "project_id"}
 )
 _OWNER_KEYS = frozenset({"owner", "org", "organization", "namespace", "group"})
+# Arguments that name the account a fork is made in
+_FORK_TARGET_KEYS = (_OWNER_KEYS - {"owner"}) | {"target_owner", "new_owner", "owner_to"}
 # Path arguments that, in a forge's tool, name files in the repository rather than on this machine.
 _REMOTE_PATH_KEYS = frozenset({"path", "paths", "files", "file", "filename", "directory", "dir_path"})
 

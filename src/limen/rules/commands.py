@@ -1328,20 +1328,32 @@ def _sql_grants(action: Action) -> str:
 
 def sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
     """The first text `pattern` finds in the SQL the call runs, comments aside, by any road; "" if none."""
-    texts = sql_statements(action.arguments)
-    texts += [n[len(SQL_NOTE) :] for n in action.notes if n.startswith(SQL_NOTE)]
-    for command in action.commands:
-        entry = program(command.name)
-        if entry is not None and Role.DATABASE_CLIENT in entry.roles:
-            texts += _sql_texts(command) or list(action.payloads)
-        else:
-            texts += sql_arguments(command)
-    for text in texts:
-        bare = _SQL_TOKEN.sub(lambda m: " " if m.group(0)[:1] in "-#/" else m.group(0), text[:100_000])
+    for bare in _bare_sql(action):
         found = pattern.search(bare)
         if found:
             return " ".join(found.group(0).split())[:60]
     return ""
+
+
+def _bare_sql(action: Action) -> list[str]:
+    """The SQL the call runs (a tool's argument, a program's library call, a client's command line or
+    input), comments aside: gathered once per action, since several rules ask it."""
+    facts = memo(action)
+    found = facts.get("bare_sql")
+    if found is None:
+        texts = sql_statements(action.arguments)
+        texts += [n[len(SQL_NOTE) :] for n in action.notes if n.startswith(SQL_NOTE)]
+        for command in action.commands:
+            entry = program(command.name)
+            if entry is not None and Role.DATABASE_CLIENT in entry.roles:
+                texts += _sql_texts(command) or list(action.payloads)
+            else:
+                texts += sql_arguments(command)
+        found = facts["bare_sql"] = [
+            _SQL_TOKEN.sub(lambda m: " " if m.group(0)[:1] in "-#/" else m.group(0), text[:100_000])
+            for text in texts
+        ]
+    return list(found)
 
 
 def _sql_argument_destroys(action: Action) -> str:

@@ -1251,7 +1251,14 @@ def own_logins(action: Action, ctx: Context) -> frozenset[str]:
     vendor's key with its own API): a login URL when every destination is a server such a URL names
     (`psql postgres://app:pw@db.internal.acme.com/app`), a password option when every destination is one
     (`mysql -h db.acme.com -p...`)."""
-    cwd = action.cwd or ctx.workspace
+    facts = memo(action)  # asked by the secret rules and the taint floor, text by text
+    found = facts.get("own_logins")
+    if found is None:
+        found = facts["own_logins"] = _own_logins(action, action.cwd or ctx.workspace)
+    return frozenset(found)
+
+
+def _own_logins(action: Action, cwd: str) -> frozenset[str]:
     if not action.destinations or not all(
         named_plainly(d) and d.host and project_domain(d.host, cwd) for d in action.destinations
     ):  # (a service the user trusts is not enough: github.com takes a token for any account's repository)

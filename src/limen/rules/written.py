@@ -4130,7 +4130,7 @@ def _plain_setup(text: str) -> bool:
     that names a new word or adds options to the command it is named for (`alias k=kubectl`, `alias ls='ls
     --color'`), or a tool's own shell integration (`eval "$(pyenv init -)"`, `source <(kubectl completion
     bash)`). Anything else, and any line with more than one command in it, is not plain."""
-    from limen.facts.programs import prints_setup, program
+    from limen.facts.programs import changes_what_runs, prints_setup, program
 
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     # `export ANDROID_HOME=$HOME/Android/Sdk; export PATH=...`: commands a `;` joins, each read alone
@@ -4149,7 +4149,7 @@ def _plain_setup(text: str) -> bool:
                 for e in entries
             ):
                 return False
-        elif (found := _FOLDER_LINE.fullmatch(line)) is not None and not _runs_later_variable(found.group(1)):
+        elif (found := _FOLDER_LINE.fullmatch(line)) is not None and not changes_what_runs(found.group(1)):
             folders.add(found.group(1))  # `export JAVA_HOME=/opt/jdk-17`: where a tool lives
         elif (found := _ALIAS_LINE.fullmatch(line)) is not None:
             name, value = found.group(1), found.group(2).strip("\"'")
@@ -4184,14 +4184,6 @@ _ALIAS_LINE = re.compile(r"alias\s+([\w.-]+)=(\"[^\"]*\"|'[^']*'|[^\s;|&`'\"]+)"
 _FOLDER_LINE = re.compile(
     r"(?:export\s+)?([A-Z][A-Z0-9_]*)=[\"']?((?:\$HOME|\$\{HOME\}|~)/[\w.+/-]+|/(?:usr/local|opt|usr)/[\w.+/-]+)[\"']?"
 )
-
-
-def _runs_later_variable(name: str) -> bool:
-    """A variable that changes what runs or what it loads (`PATH` is read on its own line), never a plain
-    folder of a tool's."""
-    from limen.facts.programs import CODE_LOADING_VARIABLES, COMMAND_VARIABLES
-
-    return name in CODE_LOADING_VARIABLES or name in COMMAND_VARIABLES or name in ("PATH", "PROMPT_COMMAND")
 
 
 def _in_folder_variable(entry: str, folders: set[str]) -> bool:
