@@ -7,6 +7,7 @@
   themselves, relative to the home (matched wherever they sit, so a copied home counts too).
 - `SECRET_NAMES`, `NOT_SECRET_NAMES`, `NOT_SECRET_PATHS`: names that hold secrets wherever they are
   (`.env`, `*.pem`, `.netrc`) and the public material that lives beside them (`.env.example`, `*.pub`).
+- `secret_variable(name)`: environment variables whose name says they hold a credential.
 - `SWEEPERS`, `KEY_MATERIAL`, `SECRET_FILE_GLOBS`: sweeps for key material (`trufflehog filesystem /`,
   `grep -r "BEGIN RSA PRIVATE KEY" ~`, `find / -name "*.pem"`): their output is the secrets they find.
 - `KEY_FILES`: key material whose loss cannot be undone (signing keystores, `.p8` keys, private keys).
@@ -173,6 +174,24 @@ SECRET_NAMES = re.compile(
     )$""",
     re.VERBOSE,
 )
+# Environment variables that hold a credential by their name (`STRIPE_SECRET_KEY`, `VAULT_TOKEN`,
+# `PGPASSWORD`, `DATABASE_URL`), and the look-alikes that hold a place, a switch or a label beside one
+# (`SSH_AUTH_SOCK`, `AWS_ACCESS_KEY_ID`, `GOOGLE_APPLICATION_CREDENTIALS`, `JWT_SECRET_FILE`, `AUTH0_DOMAIN`).
+SECRET_VARIABLE = re.compile(
+    r"(?i)KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE|PRIVATE|(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|BROKER)_URL$"
+    r"|DSN$"
+)
+NOT_SECRET_VARIABLE = re.compile(
+    r"(?i)_(?:SOCK|FILE|PATH|DIR|HOME|ID|REGION|DOMAIN|HOST|PORT|ENABLED|LENGTH|NAME|TYPE|ALGORITHM|TTL|EXPIRY"
+    r"|TIMEOUT|ISSUER|AUDIENCE|MODE|VERSION|PROVIDER)$|^GOOGLE_APPLICATION_CREDENTIALS$|KEYBOARD|KEYMAP|BYPASS"
+)
+
+
+def secret_variable(name: str) -> bool:
+    """Whether an environment variable's name says its value is a credential."""
+    return bool(SECRET_VARIABLE.search(name)) and not NOT_SECRET_VARIABLE.search(name)
+
+
 # Identifiers that services hand out for their objects, shaped like tokens but naming a record, not granting
 # access: Stripe's (`pi_3Pq...` a payment, `cus_...` a customer, `sub_...` a subscription; its keys are
 # `sk_`, `rk_`, `whsec_` and stay secrets)

@@ -61,6 +61,7 @@ from limen.facts.programs import (
     options,
     program,
 )
+from limen.facts.secrets import secret_variable
 from limen.model import (
     FETCHED_FILE,
     RUNS_FILE,
@@ -166,7 +167,6 @@ _ENV_CODE = re.compile(
     r"%ENV\b(?!\s*\{)|ENV\.to_h|getenv\(\)\s*$|\$_ENV(?!\s*\[)"
 )
 _PROC_ENVIRON = re.compile(r"/proc/[^/]+/environ")
-_SECRET_VAR = re.compile(r"KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE|PRIVATE", re.I)
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 _HISTORY_VARS = re.compile(r"^(HISTFILE|HISTSIZE|HISTFILESIZE|HISTCONTROL|HISTIGNORE)(=.*)?$")
 
@@ -1716,7 +1716,7 @@ def _env_dump(command: Command) -> str:
         and not {"-u", "-i", "-"} & set(args)
     ):
         return "env"
-    if name == "printenv" and (not _operands(command.argv) or any(_SECRET_VAR.search(w) for w in args)):
+    if name == "printenv" and (not _operands(command.argv) or any(secret_variable(w) for w in args)):
         return "printenv"
     bare = name in ("export", "declare", "typeset") and not [w for w in args if not w.startswith("-")]
     if bare and (name == "export" or set("xp") & _short_flags(args)):
@@ -1746,15 +1746,43 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
     if any("v" in _short_flags(c.argv[1:]) or "--invert-match" in c.argv for c in greps):
         return False  # `grep -v X` prints everything else
     patterns = [_operands(c.argv)[:1] for c in greps]
-    return all(p and not _SECRET_VAR.search(p[0]) and p[0].strip("^$=.*") for p in patterns)
+    return all(p and not secret_variable(p[0]) and p[0].strip("^$=.*") for p in patterns)
+
+
+# A variable's value in a word (`$X`, `${X}`, `${X:-default}`); `${#X}` (its length) and `${X:+word}` (a word
+# when it is set) print no value
+_PRINTED_VARIABLE = re.compile(r"\$(?:\{(?!#)([A-Za-z_]\w*)(?!:?\+)|([A-Za-z_]\w*))")
+
+
+def _printed_secret_variable(action: Action) -> str:
+    """`echo $STRIPE_SECRET_KEY`: the name of a credential variable an `echo` or `printf` prints where the
+    agent reads it, the line's other commands only narrowing text; a consumer (`| docker login
+    --password-stdin`) or a file (`> .env`) takes the value instead, and is judged as what it is."""
+    if not all(c.name in ("echo", "printf") or c.name in _FILTERS for c in action.commands):
+        return ""
+    for command in action.commands:
+        if command.name in ("echo", "printf") and not command.redirects:
+            for word in command.argv[1:]:
+                for match in _PRINTED_VARIABLE.finditer(word):
+                    name = match.group(1) or match.group(2)
+                    if secret_variable(name):
+                        return name
+    return ""
 
 
 @rule(ReasonCode.ENVIRONMENT_DUMP_COMMAND, needs="commands")
 def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
     """Printing the whole environment (`env`, `printenv`, `export -p`, `set`, `/proc/*/environ`, an
-    interpreter's `os.environ`): AUTH, BLOCK when the same line sends it out. Quiet: reading one named
-    variable (`printenv HOME`) and a dump narrowed to a harmless name (`env | grep DISPLAY`)."""
+    interpreter's `os.environ`) or a credential variable (`printenv VAULT_TOKEN`, `echo $STRIPE_SECRET_KEY`):
+    AUTH, BLOCK when the same line sends it out. Quiet: reading a variable that holds no secret (`printenv
+    HOME`, `echo $SSH_AUTH_SOCK`), a dump narrowed to a harmless name (`env | grep DISPLAY`), a credential
+    variable handed to a command that uses it (`echo "$TOKEN" | docker login --password-stdin`)."""
     sends = any(c.name in _SENDERS for c in action.commands)
+    printed = _printed_secret_variable(action)
+    if printed:
+        detail = f"prints ${printed}, a credential"
+        yield _finding(ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.AUTH, 60, detail)
+        return
     for command in action.commands:
         what = _env_dump(command)
         if what and sends:
