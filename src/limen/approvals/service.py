@@ -246,7 +246,16 @@ class Approvals:
 
     def wait(self, request_id: str, until: float) -> str:
         """Wait for the answer until `until` (epoch seconds): the request's status then (`pending` when
-        nobody answered in time). Only a `granted` status lets a call through."""
+        nobody answered in time). Only a `granted` status lets a call through. A channel still talking to
+        the person finishes its last line first."""
+        from limen.approvals.channels import finish
+
+        try:
+            return self._answer(request_id, until)
+        finally:
+            finish(request_id)
+
+    def _answer(self, request_id: str, until: float) -> str:
         while True:
             request = self.get(request_id)
             if request is None:

@@ -16,6 +16,7 @@ door reads it.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,3 +46,11 @@ def deliver(
             if ntfy.send(approvals, request, config):
                 return (name,)
     return ()
+
+
+def finish(request_id: str, timeout: float = 2.0) -> None:
+    """Let a channel still talking to a person about `request_id` write its last line (the terminal's "no
+    answer" or "approved once") before the door answers; nothing to do when no terminal was asked."""
+    terminal = sys.modules.get("limen.approvals.channels.terminal")
+    if terminal is not None:
+        terminal.finish(request_id, timeout)

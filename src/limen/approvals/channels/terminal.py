@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 DOORS = frozenset({"sdk"})
 MAX_LINE = 256
+# The prompts still talking to a person, by request id: the door waits for one to finish writing before it
+# returns, so the program's next output never lands in the middle of the prompt's last line.
+_CONVERSATIONS: dict[str, threading.Thread] = {}
 
 
 def available(door: str) -> int | None:
@@ -46,10 +49,19 @@ def ask(approvals: Approvals, request: ApprovalRequest, *, door: str, until: flo
     fd = available(door)
     if fd is None:
         return False
-    threading.Thread(
+    conversation = threading.Thread(
         target=_converse, args=(approvals, request, fd, until), name="limen-approval-tty", daemon=True
-    ).start()
+    )
+    _CONVERSATIONS[request.id] = conversation
+    conversation.start()
     return True
+
+
+def finish(request_id: str, timeout: float) -> None:
+    """Wait (at most `timeout` seconds) for the prompt of `request_id` to write its last line."""
+    conversation = _CONVERSATIONS.pop(request_id, None)
+    if conversation is not None:
+        conversation.join(timeout)
 
 
 def _converse(approvals: Approvals, request: ApprovalRequest, fd: int, until: float) -> None:
