@@ -353,3 +353,23 @@ def test_buckets_and_accounts_the_committed_infrastructure_names_are_the_project
     assert not hosts.named_by_project("bw-public-share.s3.amazonaws.com", "", cwd)
     assert not hosts.named_by_project("999988887777.dkr.ecr.eu-west-1.amazonaws.com", "", cwd)
     assert not hosts.named_by_project("acme-ml-artifacts-dev.s3.amazonaws.com", "", "/")  # no repository
+
+
+def test_an_image_in_a_registry_account_the_commit_names_is_the_projects(tmp_path: Path) -> None:
+    """Azure's, JFrog's, ECR's and Artifact Registry's registries have a host or a path per account: an image
+    under an account the committed CI names is the project's own; another account on the same service is
+    not, nor one only the working tree names."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / ".gitlab-ci.yml").write_text(
+        "variables:\n  IMAGE: kestrelacr.azurecr.io/ledger-api\n"
+        "  GCR: europe-west1-docker.pkg.dev/kp-dataplat-staging/containers/api\n"
+    )
+    _git(tmp_path, "add", ".gitlab-ci.yml")
+    _git(tmp_path, "commit", "-q", "-m", "ci")
+    (tmp_path / "notes.md").write_text("push to dropacr.azurecr.io\n")  # written, never committed
+    cwd = str(tmp_path)
+    assert hosts.own_image("kestrelacr.azurecr.io/ledger-api:449651a", cwd)
+    assert hosts.own_image("europe-west1-docker.pkg.dev/kp-dataplat-staging/containers/api:dev", cwd)
+    assert not hosts.own_image("dropacr.azurecr.io/ledger-api:449651a", cwd)
+    assert not hosts.own_image("europe-west1-docker.pkg.dev/other-project/containers/api:dev", cwd)
+    assert not hosts.own_image("docker.io/kestrelacr/ledger-api:1", cwd)  # a shared host: its account matters

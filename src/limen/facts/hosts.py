@@ -160,12 +160,25 @@ FORGE_REGISTRIES: dict[str, str] = {
 }
 
 
+# Registries with a host or a path per customer account (Azure's `NAME.azurecr.io`, JFrog's `NAME.jfrog.io`,
+# ECR's `ACCOUNT.dkr.ecr.REGION.amazonaws.com`, Artifact Registry's `REGION-docker.pkg.dev/PROJECT/...`)
+_ACCOUNT_REGISTRY = re.compile(
+    r"^(?:([a-z0-9][a-z0-9-]{3,62})\.(?:azurecr\.io|jfrog\.io)|(\d{12})\.dkr\.ecr\.[\w.-]+\.amazonaws\.com(?:\.cn)?"
+    r"|[a-z0-9-]+-docker\.pkg\.dev)$"
+)
+
+
 def own_image(reference: str, cwd: str) -> bool:
-    """The image is in the registry of the forge that hosts the project's origin, under the same owner
-    (`ghcr.io/acme/web` for a project whose origin is github.com/acme/...)."""
-    own = project_repository(cwd)
+    """The image is the project's own: in the registry of the forge that hosts the project's origin, under
+    the same owner (`ghcr.io/acme/web` for a project whose origin is github.com/acme/...), or in a registry
+    account the project's committed files name (`acmeacr.azurecr.io/api` where its CI pushes there)."""
     host = image_registry(reference)
     parts = reference.strip().removeprefix("docker://").split("/")
+    account = _ACCOUNT_REGISTRY.match(host)
+    if account is not None:
+        name = account.group(1) or account.group(2) or (parts[1] if len(parts) > 2 else "")
+        return bool(name) and committed_name(cwd, name)
+    own = project_repository(cwd)
     if own is None or FORGE_REGISTRIES.get(host) != own[0] or len(parts) < 3:
         return False
     return parts[1].lower() == own[1].split("/", 1)[0].lower()

@@ -296,6 +296,59 @@ MAVEN_GROUPS = frozenset(
         *("org.projectlombok", "org.mapstruct", "io.swagger.core.v3", "org.springdoc", "com.zaxxer"),
     }
 )
+# What builds Python packages: the backends PEP 517 names and the tools their builds need. A
+# `[build-system]` that requires something else runs code nobody vets at every install of the project.
+PYTHON_BUILD_TOOLS = frozenset(
+    {
+        *(
+            "setuptools",
+            "setuptools-scm",
+            "setuptools-rust",
+            "wheel",
+            "hatchling",
+            "hatch-vcs",
+            "hatch-fancy-pypi-readme",
+        ),
+        *(
+            "poetry-core",
+            "poetry",
+            "poetry-dynamic-versioning",
+            "flit-core",
+            "flit",
+            "pdm-backend",
+            "pdm-pep517",
+        ),
+        *(
+            "maturin",
+            "scikit-build-core",
+            "scikit-build",
+            "meson-python",
+            "meson",
+            "cython",
+            "pybind11",
+            "nanobind",
+        ),
+        *("cffi", "numpy", "oldest-supported-numpy", "uv-build", "cmake", "ninja", "packaging", "versioneer"),
+        *(
+            "setuptools-golang",
+            "sip",
+            "jupyter-packaging",
+            "hatch-jupyter-builder",
+            "extension-helpers",
+            "toml",
+        ),
+        *(
+            "tomli",
+            "build",
+            "pip",
+            "enscons",
+            "whey",
+            "sphinx-theme-builder",
+            "mypy",
+            "hatch-requirements-txt",
+        ),
+    }
+)
 POPULAR = {
     "pypi": PYPI,
     "npm": NPM,

@@ -409,7 +409,11 @@ SECURITY_CHECKS = re.compile(
     r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action|"
     r"(?:npm|yarn|pnpm|composer|cargo|bundle)\s+audit|bundler-audit|brakeman|safety\s+check|cargo\s+deny|"
     r"dependency-check|sonar(?:-scanner|qube|cloud)?(?![-.])|"
-    r"Security/(?:SAST|Secret-Detection|Dependency-Scanning|Container-Scanning|DAST|IaC))\b"
+    r"Security/(?:SAST|Secret-Detection|Dependency-Scanning|Container-Scanning|DAST|IaC)|"
+    # a CI file of the project's own named for them (`include: - local: .gitlab/ci/security.yml`, a reusable
+    # workflow `uses: ./.github/workflows/sast.yml`)
+    r"[\w./-]*(?:security|sast|secret[-_]?(?:detection|scan\w*)|vuln\w*|(?:dependency|container)[-_]scanning)"
+    r"[\w.-]*\.ya?ml)\b"
 )
 # A workload handed its node, in a manifest or a pod spec (YAML or JSON): privileged, the host's process,
 # network or IPC namespace, the host's root or engine socket mounted
@@ -1692,6 +1696,13 @@ PROGRAMS: tuple[Program, ...] = (
         # the default environment's database (dev) is the developer's to reset; production's is named
         destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}(?=.*MIX_ENV=)",
         changes=rf"{_W}ecto\.(?:migrate|rollback|drop|reset){_E}",
+    ),
+    # Airflow's metadata database: every DAG run, task instance, connection and variable it holds
+    _p(
+        "airflow",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}db\s+(?:reset|clean|downgrade){_E}|{_W}dags\s+delete{_E}",
+        changes=rf"{_W}(?:db\s+(?:migrate|upgrade|reset|clean|downgrade)|dags\s+delete){_E}",
     ),
     _p(
         "alembic",

@@ -3155,6 +3155,23 @@ _XARGS_OPTS = frozenset(
 )
 
 
+def _destroys_infrastructure(name: str) -> bool:
+    entry = program(_basename(name))
+    return entry is not None and Role.INFRA_DESTROYER in entry.roles
+
+
+def _listed_kind(name: str, state: _State) -> str:
+    """`ns/` when the line's last command of program `name` was `NAME get ns ...` (a listing of one kind)."""
+    base = _basename(name)
+    for command in reversed(state.commands):
+        if command.name == base:
+            argv = command.argv
+            if len(argv) > 2 and argv[1] == "get" and not argv[2].startswith("-"):
+                return argv[2].split("/")[0] + "/"
+            return ""
+    return ""
+
+
 def _h_xargs(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     name = _basename(argv[0])
     args = argv[1:]
@@ -3201,6 +3218,10 @@ def _h_xargs(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
         state.note(f"{name} with unknown input")
         if stdin is not None and any(s in DOWNLOADERS for s in stdin.sources) and runs_arguments(inner[0]):
             state.note("download_exec")  # `curl URL | xargs -0 bash -c`: the download is the program
+        if not replace and _destroys_infrastructure(inner[0]):
+            # `kubectl get ns -o name | xargs kubectl delete`: the input names what it deletes, unseen, of the
+            # kind the same program listed upstream (`ns/{}`)
+            inner = [*inner, _listed_kind(inner[0], state) + "{}"]
         _run(inner, state, tagged, level, None)
         return
     items = [s for s in (stdin.text.split("\0") if null else stdin.text.split()) if s]
@@ -3885,6 +3906,17 @@ def sql_commands(text: str) -> list[str]:
     for link in _SQL_REMOTE_SERVER.finditer(text):
         host = next(g for g in link.groups() if g)
         found.append(f"curl -s -X POST --data-binary @- {quote('https://' + host + '/')}")
+    # rows unloaded to a bucket (BigQuery's EXPORT DATA, Snowflake's COPY INTO a location or a stage made on
+    # one, Redshift's UNLOAD, DuckDB's COPY TO): a copy into that bucket
+    for export in _SQL_UNLOAD.finditer(text):
+        scheme, rest = export.group(1).lower(), export.group(2)
+        if scheme in ("gs", "gcs"):
+            found.append(f"gsutil cp - {quote('gs://' + rest)}")
+        elif scheme in ("s3", "s3a"):
+            found.append(f"aws s3 cp - {quote('s3://' + rest)}")
+        else:  # Azure's blob addresses name the storage account's host
+            host = rest.split("@")[-1] if "@" in rest.split("/")[0] else rest
+            found.append(f"curl -s -T - {quote('https://' + host)}")
     for line in re.split(r"[\n;]", text):
         match = _DB_ESCAPE.match(line.strip())
         if match is not None and match.group(1):
@@ -3892,6 +3924,11 @@ def sql_commands(text: str) -> list[str]:
     return found
 
 
+_SQL_UNLOAD = re.compile(
+    r"(?is)(?:\bexport\s+data\b[^;]*?\buri\s*=\s*|\bcopy\s+into\s+|\bunload\s*\(.*?\)\s*to\s+"
+    r"|\bcopy\b[^;]*?\bto\s+|\bcreate\s+(?:or\s+replace\s+)?(?:temporary\s+)?stage\b[^;]*?\burl\s*=\s*)"
+    r"'(s3a?|gcs|gs|azure|abfss?|wasbs?)://([^'\s]+)'"
+)
 _SQL_HTTP_SEND = re.compile(r"(?i)\b(?:net\.)?http_(?:post|put|patch)\s*\(\s*(?:url\s*:=\s*)?'([^']+)'")
 _SQL_REMOTE_SERVER = re.compile(
     r"(?i)\bdblink\w*\s*\(\s*(?:'\w+'\s*,\s*)?'[^']*?\bhost\s*=\s*([\w.-]+)"

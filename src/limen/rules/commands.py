@@ -1296,6 +1296,7 @@ SQL_GRANTS = re.compile(
     r"|\b(?:masking|row\s+access)\s+policy\b[^;]*->\s*"
     r"(?!(?:case|iff?|coalesce|decode|nvl|not)\b)[\w\"]+[ \t]*(?:;|\n|$)"
     r"|\bgrant\s+to\s*\(\s*[\"'](?:allusers|allauthenticatedusers)[\"']"
+    r"|\bgrant\s+`?roles/[\w.]+`?\s+on\b[^;]*\bto\b"  # BigQuery's grant of an IAM role on a dataset
     r"|\balter\s+share\b.*\badd\s+accounts?\b"  # a Snowflake share handed to another account
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"

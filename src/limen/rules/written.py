@@ -266,7 +266,27 @@ def _pyproject(text: str) -> tuple[list[str], list[str]]:
     concerns.extend(_direct_sources(dependencies))
     for listed in _DEPENDENCY_LISTS.findall(text[:MAX_TEXT]):  # `dependencies = ["requests>=2", ...]`
         concerns.extend(_lookalikes("pypi", re.findall(r"""["']([^"']+)["']""", listed)))
+    concerns.extend(_unknown_build_tools(text[:MAX_TEXT]))
     return commands, list(dict.fromkeys(concerns))
+
+
+_BUILD_SYSTEM = re.compile(r"^\s*\[build-system\]\s*$(.*?)(?=^\s*\[|\Z)", re.MULTILINE | re.DOTALL)
+_BUILD_REQUIRES = re.compile(r"^\s*requires\s*=\s*\[(.*?)\]", re.MULTILINE | re.DOTALL)
+
+
+def _unknown_build_tools(text: str) -> list[str]:
+    """`[build-system] requires = [...]` naming a package that is no known build tool or common package
+    (`facts.packages.PYTHON_BUILD_TOOLS`, `PYPI`): its code runs at every install and build of the project."""
+    from limen.facts.packages import PYPI, PYTHON_BUILD_TOOLS, package_name
+
+    concerns = []
+    for section in _BUILD_SYSTEM.findall(text):
+        for listed in _BUILD_REQUIRES.findall(section):
+            for spec in re.findall(r"""["']([^"']+)["']""", listed)[:32]:
+                name = package_name("pypi", spec)
+                if name and name not in PYTHON_BUILD_TOOLS and name not in PYPI:
+                    concerns.append(f"the build needs {name!r}, no known build tool, run at every install")
+    return concerns
 
 
 _ADDOPTS_PLUGIN = re.compile(r"(?:^|\s)-p\s*(?!no:)([\w.]+)")
@@ -1467,7 +1487,7 @@ _OWNER_ROLE = re.compile(
 )
 _PROTECTION_OFF = re.compile(
     r"\b(?:deletion_protection|prevent_destroy|enable_deletion_protection)\s*=\s*false\b"
-    r"|\b(?:skip_final_snapshot|force_destroy)\s*=\s*true\b"
+    r"|\b(?:skip_final_snapshot|force_destroy|delete_contents_on_destroy)\s*=\s*true\b"
 )
 
 
@@ -1722,8 +1742,12 @@ _DBT_MODEL_HOOK = re.compile(r"""\b(?:pre|post)_hook\s*=\s*(?:\[\s*)?(["'])(.*?)
 _DBT_PROJECT_HOOKS = frozenset(
     {"on-run-start", "on-run-end", "pre-hook", "post-hook", "+pre-hook", "+post-hook"}
 )
-# access handed to everyone in the warehouse
+# access handed to everyone in the warehouse, or an administrator's role or every privilege handed out (a
+# dbt hook's ordinary grant is `select` to a reporting role)
 _SQL_TO_PUBLIC = re.compile(r"(?is)\bgrant\b.*\bto\s+(?:role\s+)?public\b")
+_SQL_ADMIN_GRANT = re.compile(
+    r"(?is)\bgrant\s+(?:role\s+)?\w*(?:admin|owner)\b|\bgrant\s+(?:all|ownership|superuser)\b"
+)
 
 
 def _dbt_hook_concerns(found: list[tuple[str, str]] | list[str]) -> list[str]:
@@ -1737,6 +1761,8 @@ def _dbt_hook_concerns(found: list[tuple[str, str]] | list[str]) -> list[str]:
             return [IMPLANT + f"a dbt hook runs {what} on every run"]
         if _SQL_TO_PUBLIC.search(sql):
             return [IMPLANT + "a dbt hook grants the warehouse's data to everyone on every run"]
+        if _SQL_ADMIN_GRANT.search(sql):
+            return [IMPLANT + "a dbt hook grants an administrator's role or every privilege on every run"]
     return []
 
 
