@@ -337,6 +337,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         _f("workflow", "CI runs its steps with the repository's secrets", "yaml_commands", blind=True),
     ),
     (
+        # GitLab CI's included files: the project's own pipeline split into parts (`include: local:`)
+        r"/\.gitlab/ci/.+\.ya?ml$|/[^/]+\.gitlab-ci\.ya?ml$",
+        _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
+    ),
+    (
         r"/\.circleci/config\.yml$",
         _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
     ),

@@ -1571,6 +1571,23 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|disable)|run\s+(?:rerun|cancel)|gist\s+(?:create|edit)|label\s+(?:create|delete)"
         rf"|api{_E}(?=.*(?:-X|--method)[=\s]*(?:POST|PUT|PATCH|DELETE){_E}|.*\s-[fF]\s)){_E}",
     ),
+    # GitLab's CLI: `glab api` speaks the REST API (a project's id is its URL-encoded path)
+    _p(
+        "glab",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}repo\s+delete{_E}"
+        rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*{_W}/?projects/[^/\s]+/?{_E})",
+        destroys_one=rf"{_W}(?:release|variable|schedule|label|ci)\s+delete{_E}",
+        # a project made public; a member given Maintainer (40) or Owner (50); a deploy key that may push
+        grants=rf"{_W}api{_E}.*visibility[=\s:\"']*public|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
+        rf"|{_W}api{_E}(?=.*/members)(?=.*access_level[=\s:\"']*[45]0\b)"
+        rf"|{_W}deploy-key\s+add{_E}.*(?:--can-push|\s-p){_E}",
+        # a branch's protection removed
+        disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*(?:DELETE|PUT|PATCH){_E})(?=.*/protected_branches\S*{_E})",
+        changes=rf"{_W}(?:mr\s+(?:merge|close|approve|create|update)|issue\s+(?:create|close|delete|update)"
+        rf"|release\s+(?:create|delete)|repo\s+(?:create|delete|fork|edit|archive)|variable\s+(?:set|delete|update)"
+        rf"|api{_E}(?=.*(?:-X|--method)[=\s]*(?:POST|PUT|PATCH|DELETE){_E}|.*\s-[fF]\s)){_E}",
+    ),
     _p(
         "databricks",
         R.INFRA_DESTROYER,

@@ -33,6 +33,7 @@ from limen.normalize.tools import (
     reads_by_name,
     sends_later,
     sql_statements,
+    words_of,
 )
 from limen.patches import targets as patch_targets
 
@@ -88,6 +89,12 @@ def _role_values(arguments: dict[str, Any], key: str) -> list[str]:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_-]{1,128}")
+# Arguments of a program-named MCP tool that are the program's options, not its operands: where it works and
+# how it prints (`kubectl_get(namespace=..., output=yaml)`)
+_OPTION_KEYS = frozenset(
+    {"namespace", "output", "context", "cluster", "kubeconfig", "region", "zone", "project", "profile"}
+    | {"format"}
+)
 
 
 def _forge_destinations(
@@ -299,9 +306,17 @@ def _normalize(
     if not lines and spec.invocation:  # `mcp__git__git_push(force=True)` is `git push --force`
         # its options set to true, then the words it is given (`kubectl_delete(resourceType=namespace,
         # name=prod)` is `kubectl delete namespace prod`); paths name where it works, not what it acts on
+        # (where the program runs and how it prints are its options: `namespace=x, output=yaml` is `-n x -o
+        # yaml`, so `kubectl_get(resourceType=secret, output=yaml)` prints the secret as the shell line does)
         flags = [f"--{k.replace('_', '-')}" for k, v in arguments.items() if v is True]
-        words = [v for k, v in arguments.items() if isinstance(v, str) and k not in spec.paths and v.strip()]
-        lines.append(" ".join(shell.quote(w) for w in (*spec.invocation, *flags, *words[:16])))
+        given = [
+            (words_of(k), v)
+            for k, v in arguments.items()
+            if isinstance(v, str) and k not in spec.paths and v.strip()
+        ]
+        options = [w for k, v in given if k in _OPTION_KEYS for w in (f"--{k.replace('_', '-')}", v)]
+        words = [v for k, v in given if k not in _OPTION_KEYS]
+        lines.append(" ".join(shell.quote(w) for w in (*spec.invocation, *flags, *options, *words[:16])))
     if lines:
         command_line = "\n".join(lines)  # every command argument runs: analyse them as one script
         analysis = shell.analyse(command_line, cwd=cwd, home=home)

@@ -1550,6 +1550,8 @@ def applied_manifests(command: Command, action: Action) -> list[str]:
     files = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-f", "--filename")]
     files += [w.split("=", 1)[1] for w in argv if w.startswith(("-f=", "--filename="))]
     texts = [p[:MAX_TEXT] for p in action.payloads] if "-" in files else []
+    # a manifest given whole as an argument (an MCP server's `kubectl_apply(manifest=...)`)
+    texts += [w[:MAX_TEXT] for w in argv[2:] if "\n" in w and ("kind:" in w or '"kind"' in w)][:8]
     for name in files[:8]:
         if name == "-" or "://" in name:
             continue
@@ -3640,7 +3642,9 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
     else:
 
         def found(text: str) -> set[str]:  # the checks whose failure still fails the build
-            live = _DISABLED_JOB.sub("", text)  # a job that never runs (`if: false`) runs no check
+            # a job that never runs (`if: false`) or whose failure passes (GitLab's `allow_failure: true`)
+            # fails no build
+            live = _SOFT_JOB.sub("", _DISABLED_JOB.sub("", text))
             return {m.lower() for step in _STEP.split(live) for m in _enforced_checks(step)}
 
     dropped = sorted(found(before) - found(after))
@@ -3659,6 +3663,14 @@ _DISABLED_JOB = re.compile(
     r"(?:(?:    |\t\t).*\n|[ \t]*\n)*",
     re.MULTILINE,
 )
+# A GitLab job (a top-level key) whose own `allow_failure` is true
+_SOFT_JOB = re.compile(
+    r"^[\w.-]+:[ \t]*\n(?:(?:[ \t]+.*|[ \t]*)\n)*?  allow_failure:[ \t]*true[ \t]*(?:\n|$)"
+    r"(?:(?:[ \t]+.*|[ \t]*)(?:\n|$))*",
+    re.MULTILINE,
+)
+# Lines that name a check without running it: a job's own name (`gosec:`), the image it runs in
+_NAMES_ONLY = re.compile(r"^(?:[\w.-]+:[ \t]*|[ \t]+image:.*)$")
 _PROTECTED_ENVIRONMENT = re.compile(r"^\s*environment\s*:\s*[\"']?(production|prod|release)\b", re.MULTILINE)
 _STEP_NAME = re.compile(r"\s*(?:-\s*)?name\s*:")
 _SOFT_STEP = re.compile(
@@ -3680,7 +3692,8 @@ def _enforced_checks(step: str) -> list[str]:
     found = [
         m
         for line in step.splitlines()
-        if not _SOFT_COMMAND.search(line) and not _STEP_NAME.match(line)  # a step's name runs nothing
+        # a step's or a job's name and its image run nothing
+        if not _SOFT_COMMAND.search(line) and not _STEP_NAME.match(line) and not _NAMES_ONLY.match(line)
         for m in SECURITY_CHECKS.findall(line)
     ]
     # a job that deploys only once the production environment's reviewers approve
