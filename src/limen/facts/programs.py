@@ -407,6 +407,7 @@ GIT_COMMAND_KEYS = re.compile(
 SECURITY_CHECKS = re.compile(
     r"(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|semgrep|codeql(?:-action)?|trivy(?:-action)?|grype|"
     r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action|"
+    r"detect-private-key|detect-aws-credentials|"
     r"(?:npm|yarn|pnpm|composer|cargo|bundle)\s+audit|bundler-audit|brakeman|safety\s+check|cargo\s+deny|"
     r"dependency-check|sonar(?:-scanner|qube|cloud)?(?![-.])|"
     r"Security/(?:SAST|Secret-Detection|Dependency-Scanning|Container-Scanning|DAST|IaC)|"
@@ -1346,6 +1347,9 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}rm{_E}.*{_W}(?:-r|--recursive){_E}",
         destroys_one=rf"{_W}rm{_E}",
+        # a dataset or table shared with everyone on the internet, or an owner's role handed out
+        grants=rf"{_W}add-iam-policy-binding{_E}.*--member[=\s]+[\"']?(?:allUsers|allAuthenticatedUsers)"
+        rf"|{_W}add-iam-policy-binding{_E}.*--role[=\s]+roles/(?:owner|editor|bigquery\.(?:admin|dataOwner))",
     ),
     _p(
         "kubectl",
@@ -1451,6 +1455,8 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}firewall-rules\s+(?:create|update){_E}.*--source-ranges[=\s]+[\"']?0\.0\.0\.0/0",
         # a bucket's retention lock lifted, an organisation policy's enforcement switched off, TLS checks off
         disables=rf"{_W}--clear-retention-period{_E}|{_W}org-policies\s+disable-enforce{_E}"
+        # a bucket's earlier versions or deleted objects no longer kept
+        rf"|{_W}buckets\s+update{_E}.*(?:{_W}--no-versioning|{_W}--clear-soft-delete){_E}"
         rf"|{_W}config\s+set\s+auth/disable_ssl_validation\s+(?:true|True|1){_E}",
         changes=rf"{_W}(?:deploy|create|update|delete|set|patch|apply|import|cp|mv|rm|rsync|restore|start|stop|reset"
         rf"|resize|(?:add|remove)-[\w-]+|ssh|scp|submit|execute|enable|disable){_E}",  # (`run` is a group)
@@ -1463,6 +1469,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}rm{_E}",
         store_service="",
         grants=rf"(?:^|\s)(?:allUsers|allAuthenticatedUsers|AllUsers):|{_W}acl\s+set{_E}.*public-read",
+        # a bucket's retention policy cleared, its versioning turned off: deleted and overwritten data is gone
+        disables=rf"{_W}retention\s+clear{_E}|{_W}versioning\s+set\s+off{_E}",
         # (`iam get`, `acl get`, `versioning get`: a setting read)
         changes=rf"{_W}(?:cp|mv|rm|rsync|rb|mb|setmeta|(?:acl|iam|defacl|lifecycle|versioning)(?!\s+get{_E})){_E}",
     ),
@@ -2110,6 +2118,8 @@ CHECKS_OFF_VARIABLES: dict[str, str] = {
     "GOSUMDB": r"off",
     "GONOSUMDB": r".*(?:^|,)\*.*",  # every module (a private prefix is the project's own)
     "GONOSUMCHECK": r".+",
+    # pre-commit's hooks skipped by id, one of them a security check (`SKIP=gitleaks git commit`)
+    "SKIP": rf"(?i).*(?:{SECURITY_CHECKS.pattern.removeprefix('(?i)')}).*",
     "GOFLAGS": r".*-insecure.*",
 }
 # Environment variables whose value a program runs as a command line (`GIT_SSH_COMMAND='...' git fetch`).

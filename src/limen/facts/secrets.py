@@ -127,6 +127,10 @@ PRINTERS: tuple[Printer, ...] = (
     ),
     Printer("security", ("dump-keychain",), "the keychain", needs=(r"(?:^|\s)-[A-Za-z]*d[A-Za-z]*\b",)),
     Printer("secret-tool", ("lookup",), "a keyring secret"),
+    # Airflow's connections and variables hold the passwords and keys its DAGs use
+    Printer("airflow", ("connections", "export"), "Airflow's connections with their passwords"),
+    Printer("airflow", ("connections", "get"), "an Airflow connection with its password"),
+    Printer("airflow", ("variables", "export"), "Airflow's variables"),
     Printer("heroku", ("auth:token",), "a Heroku token"),
     Printer("heroku", ("config",), "an app's config vars"),
     # a setting by a name that says credential (`RAILS_MAX_THREADS` is no secret)

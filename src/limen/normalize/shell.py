@@ -646,7 +646,7 @@ def _checks_off(name: str, value: str | None, state: _State) -> None:
     if pattern is not None and value is not None and re.fullmatch(pattern, value.strip()):
         from limen.normalize.tools import CONTROL_OFF
 
-        state.note(f"{CONTROL_OFF}{name}={value[:40]} switches a check of what is downloaded off")
+        state.note(f"{CONTROL_OFF}{name}={value[:40]} switches a check off")
 
 
 def _assign_array(

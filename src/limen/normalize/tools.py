@@ -235,6 +235,11 @@ _CONTROL_KEYS = re.compile(
     r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
     r"|network_?polic|admission|mtls|authorization"
 )
+# Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
+# `bypass_mfa`): for them `true` is the control off, and `false` keeps it
+_EXCEPTION_KEY = re.compile(
+    r"(?:^|[_.])(?:allow_failure|skip|ignore|bypass|exempt|disable|insecure)(?:[_.]|$)"
+)
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
@@ -622,8 +627,13 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         return f"{CONTROL_OFF}a tool that lifts a protection ({words})"
     settings = _nested_settings(arguments)
     for name, value in settings:
-        if _CONTROL_KEYS.search(name) and name != "required" and _off(value, counts="approv" in name):
-            return f"{CONTROL_OFF}{name} set to {value!r}"  # (a form's or a schema's `required: false` aside)
+        if not _CONTROL_KEYS.search(name) or name == "required":
+            continue  # (a form's or a schema's `required: false` aside)
+        if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go
+            if value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS):
+                return f"{CONTROL_OFF}{name} set to {value!r}"
+        elif _off(value, counts="approv" in name):
+            return f"{CONTROL_OFF}{name} set to {value!r}"
     if _OPENS.search(words) and (
         str(arguments.get("visibility", "")).lower() == "public"
         or any(_opens_to_everyone(k, v) or (_PUBLIC.search(k) and v == {}) for k, v in settings)

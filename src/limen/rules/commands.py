@@ -86,6 +86,7 @@ from limen.normalize.tools import (
     PRODUCTION_TARGET,
     SQL_WRITE,
     sql_statements,
+    words_of,
 )
 from limen.rules import rule
 from limen.rules.derived import memo
@@ -1052,7 +1053,30 @@ def _destructive_move(command: Command, action: Action, ctx: Context) -> Finding
             return _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"moves {_path_class(hit, ctx)}"
             )
+        holder, _, folder = _target(word, action, ctx).rstrip("/").rpartition("/")
+        destination = _target(command.argv[-1], action, ctx)
+        own = folder in VCS_FOLDERS and is_within(ctx.workspace, holder or "/")
+        if own and not is_within(destination, holder):
+            # `mv .git /tmp/x`: the project's history taken out of it, as a delete of it would
+            detail = "moves the repository's history out of the project"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
     return None
+
+
+# A tool that moves a file or folder (`move_file(source, destination)`), and the arguments naming both ends
+_MOVE_TOOL = re.compile(r"(?:^|_)(?:move|rename|mv)(?:_|$)")
+_MOVE_SOURCES = ("source", "src", "from", "old_path", "from_path", "source_path")
+_MOVE_DESTINATIONS = ("destination", "dest", "to", "new_path", "to_path", "destination_path", "target")
+
+
+def _moved_by_tool(action: Action) -> Command | None:
+    """`mcp__filesystem__move_file(source=.git, destination=/tmp/x)` as the `mv` it is."""
+    if action.commands or not _MOVE_TOOL.search(words_of(action.tool.rpartition("__")[2])):
+        return None
+    given = {k: v for k, v in action.arguments.items() if isinstance(v, str)}
+    source = next((given[k] for k in _MOVE_SOURCES if k in given), "")
+    target = next((given[k] for k in _MOVE_DESTINATIONS if k in given), "")
+    return Command(("mv", source, target), "mv") if source and target else None
 
 
 def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | None:
@@ -1636,6 +1660,10 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
         found = _infra_destruction(served, action, ctx)
         if found is not None and (worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)):
             worst = found
+    moved = _moved_by_tool(action)
+    found = _destructive_move(moved, action, ctx) if moved is not None else None
+    if found is not None and (worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)):
+        worst = found
     if action.capability == _FILESYSTEM_DELETE and not action.commands:
         for path in action.write_paths:  # `delete_directory(path=~)`: what `rm -rf ~` would be
             found = _recursive_delete(Command(("rm", "-rf", path), "rm"), action, ctx)
@@ -2251,6 +2279,44 @@ def _erased(command: Command, action: Action, ctx: Context) -> list[str]:
     return []
 
 
+# Where a project keeps the hooks git runs on commit and push (pre-commit, lefthook, husky, git's own)
+_HOOK_CONFIGS = (
+    ".pre-commit-config.yaml",
+    ".pre-commit-config.yml",
+    "lefthook.yml",
+    ".lefthook.yml",
+    ".husky/pre-commit",
+    ".husky/pre-push",
+    ".git/hooks/pre-commit",
+    ".git/hooks/pre-push",
+)
+
+
+def _skipped_hook_checks(action: Action) -> str:
+    """The security checks a `git commit --no-verify` (`-n`; `push --no-verify`) skips: those the project's
+    hook configurations run (read from the repository's top, bounded). "" when the line skips none, or the
+    hooks run no security check (skipping a formatter is the developer's call)."""
+    from limen.facts.hosts import _git_config_path
+    from limen.facts.programs import SECURITY_CHECKS
+    from limen.normalize.paths import read_text
+
+    skips = any(
+        c.name == "git"
+        and c.argv[1:2] in (("commit",), ("push",), ("merge",), ("am",))
+        and ("--no-verify" in c.argv or (c.argv[1] == "commit" and "n" in _short_flags(c.argv[2:])))
+        for c in action.commands
+    )
+    config = _git_config_path(action.cwd) if skips else None
+    if config is None:
+        return ""
+    top = os.path.dirname(os.path.dirname(config))
+    for name in _HOOK_CONFIGS:
+        found = SECURITY_CHECKS.search(read_text(os.path.join(top, name), 64_000) or "")
+        if found:
+            return found.group(0)
+    return ""
+
+
 # A statement that deletes, changes or empties a table that keeps the record of what was done
 _SQL_AUDIT_REWRITE = re.compile(
     r"(?is)\b(?:delete\s+from|truncate(?:\s+table)?|update|drop\s+table(?:\s+if\s+exists)?)\s+"
@@ -2287,6 +2353,11 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 75, detail)
         return
     if not action.commands:
+        return
+    skipped = _skipped_hook_checks(action)
+    if skipped:  # `git commit --no-verify` where the commit hooks scan for secrets
+        detail = f"git's hooks skipped: they run {skipped}"
+        yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, detail)
         return
     for command in action.commands:
         for target in _erased(command, action, ctx):

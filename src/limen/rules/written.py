@@ -1478,6 +1478,7 @@ _PUBLIC_STORAGE = re.compile(
     r"\b(?:allow_nested_items_to_be_public|allow_blob_public_access)\s*=\s*true\b"
     r'|\bcontainer_access_type\s*=\s*"(?:blob|container)"'
     r'|\bmembers?\s*=\s*\[?[^\]\n]*"(?:allUsers|allAuthenticatedUsers)"'
+    r'|\bpublic_access_prevention\s*=\s*"inherited"'  # a bucket no longer kept from being made public
 )
 # a role that can do everything, or hand out roles (Azure, Google Cloud, AWS managed policies)
 _OWNER_ROLE = re.compile(
@@ -3711,6 +3712,8 @@ _GUARDS = re.compile(
     r"""|@login_required|@permission_required|@requires_auth|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
     r"""|\.RequireAuthorization\(|\bpassport\.authenticate\(|\bjwt\.verify\(|\brequireAuth\b|\bensureAuthenticated\b"""
+    # FastAPI's dependencies that authenticate or authorise a route (`Depends(require_user)`, `Security(`)
+    r"""|\bDepends\(\s*\w*(?:auth|user|require|verify|current|login|permission|token|admin|scope)\w*|\bSecurity\("""
     # the CDK's own: public access blocked, TLS enforced, deletion protected, a store kept on stack deletion
     r"""|\bverifyIdToken\(|\bverifySessionCookie\(|\b[Cc]ertificatePinner\b|\bSecTrustEvaluate\w*\("""
     r"""|BlockPublicAccess\.BLOCK_ALL|\benforceSSL\s*:\s*true|\benforce_ssl\s*=\s*True|\bdeletionProtection\s*:\s*true"""
