@@ -1150,6 +1150,12 @@ def _git_config_path(start: str) -> str | None:
     return None
 
 
+def repository_root(start: str) -> str | None:
+    """The top folder of the repository `start` is in (its main checkout's, for a worktree), or None."""
+    config = _git_config_path(start)
+    return os.path.dirname(os.path.dirname(config)) if config else None
+
+
 @lru_cache(maxsize=64)
 def _parse_remotes(config: str, _stamp: tuple[int, int]) -> dict[str, tuple[str, ...]]:
     remotes: dict[str, list[str]] = {}

@@ -300,53 +300,13 @@ MAVEN_GROUPS = frozenset(
 # `[build-system]` that requires something else runs code nobody vets at every install of the project.
 PYTHON_BUILD_TOOLS = frozenset(
     {
-        *(
-            "setuptools",
-            "setuptools-scm",
-            "setuptools-rust",
-            "wheel",
-            "hatchling",
-            "hatch-vcs",
-            "hatch-fancy-pypi-readme",
-        ),
-        *(
-            "poetry-core",
-            "poetry",
-            "poetry-dynamic-versioning",
-            "flit-core",
-            "flit",
-            "pdm-backend",
-            "pdm-pep517",
-        ),
-        *(
-            "maturin",
-            "scikit-build-core",
-            "scikit-build",
-            "meson-python",
-            "meson",
-            "cython",
-            "pybind11",
-            "nanobind",
-        ),
-        *("cffi", "numpy", "oldest-supported-numpy", "uv-build", "cmake", "ninja", "packaging", "versioneer"),
-        *(
-            "setuptools-golang",
-            "sip",
-            "jupyter-packaging",
-            "hatch-jupyter-builder",
-            "extension-helpers",
-            "toml",
-        ),
-        *(
-            "tomli",
-            "build",
-            "pip",
-            "enscons",
-            "whey",
-            "sphinx-theme-builder",
-            "mypy",
-            "hatch-requirements-txt",
-        ),
+        *("setuptools", "setuptools-scm", "setuptools-rust", "setuptools-golang", "wheel", "build", "pip"),
+        *("hatchling", "hatch-vcs", "hatch-fancy-pypi-readme", "hatch-requirements-txt"),
+        *("hatch-jupyter-builder", "poetry-core", "poetry", "poetry-dynamic-versioning", "flit-core", "flit"),
+        *("pdm-backend", "pdm-pep517", "maturin", "scikit-build-core", "scikit-build", "meson-python"),
+        *("meson", "cmake", "ninja", "uv-build", "cython", "pybind11", "nanobind", "cffi", "numpy"),
+        *("oldest-supported-numpy", "extension-helpers", "packaging", "versioneer", "toml", "tomli", "sip"),
+        *("jupyter-packaging", "enscons", "whey", "mypy", "sphinx-theme-builder"),
     }
 )
 POPULAR = {

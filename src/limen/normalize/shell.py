@@ -3156,6 +3156,7 @@ _XARGS_OPTS = frozenset(
 
 
 def _destroys_infrastructure(name: str) -> bool:
+    """Whether the program deletes cloud or cluster resources by the names it is given (`kubectl delete`)."""
     entry = program(_basename(name))
     return entry is not None and Role.INFRA_DESTROYER in entry.roles
 

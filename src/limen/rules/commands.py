@@ -2296,7 +2296,7 @@ def _skipped_hook_checks(action: Action) -> str:
     """The security checks a `git commit --no-verify` (`-n`; `push --no-verify`) skips: those the project's
     hook configurations run (read from the repository's top, bounded). "" when the line skips none, or the
     hooks run no security check (skipping a formatter is the developer's call)."""
-    from limen.facts.hosts import _git_config_path
+    from limen.facts.hosts import repository_root
     from limen.facts.programs import SECURITY_CHECKS
     from limen.normalize.paths import read_text
 
@@ -2306,10 +2306,9 @@ def _skipped_hook_checks(action: Action) -> str:
         and ("--no-verify" in c.argv or (c.argv[1] == "commit" and "n" in _short_flags(c.argv[2:])))
         for c in action.commands
     )
-    config = _git_config_path(action.cwd) if skips else None
-    if config is None:
+    top = repository_root(action.cwd) if skips else None
+    if top is None:
         return ""
-    top = os.path.dirname(os.path.dirname(config))
     for name in _HOOK_CONFIGS:
         found = SECURITY_CHECKS.search(read_text(os.path.join(top, name), 64_000) or "")
         if found:
