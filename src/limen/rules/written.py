@@ -3666,8 +3666,8 @@ _DISABLED_JOB = re.compile(
 )
 # A GitLab job (a top-level key) whose own `allow_failure` is true
 _SOFT_JOB = re.compile(
-    r"^[\w.-]+:[ \t]*\n(?:(?:[ \t]+.*|[ \t]*)\n)*?  allow_failure:[ \t]*true[ \t]*(?:\n|$)"
-    r"(?:(?:[ \t]+.*|[ \t]*)(?:\n|$))*",
+    r"^[\w.-]+:[ \t]*\n(?:[ \t][^\n]*\n|\n)*?  allow_failure:[ \t]*true[ \t]*(?:\n|$)"
+    r"(?:[ \t][^\n]*(?:\n|$)|\n)*",
     re.MULTILINE,
 )
 # Lines that name a check without running it: a job's own name (`gosec:`), the image it runs in
