@@ -416,6 +416,12 @@ SECURITY_CHECKS = re.compile(
     r"[\w./-]*(?:security|sast|secret[-_]?(?:detection|scan\w*)|vuln\w*|(?:dependency|container)[-_]scanning)"
     r"[\w.-]*\.ya?ml)\b"
 )
+# A manifest that hands out the whole cluster: a binding to `cluster-admin` (or `admin`), or a role whose
+# rules allow every verb on every resource
+CLUSTER_ADMIN = re.compile(
+    r"""(?s)\broleRef["']?\s*:.{0,200}?\bname["']?\s*:\s*["']?(?:cluster-admin|admin)["']?\s*(?:[,}\n]|$)"""
+    r"""|\A(?=.*\bresources["']?\s*:\s*\[\s*["']\*["']\s*\])(?=.*\bverbs["']?\s*:\s*\[\s*["']\*["']\s*\])"""
+)
 # A workload handed its node, in a manifest or a pod spec (YAML or JSON): privileged, the host's process,
 # network or IPC namespace, the host's root or engine socket mounted
 NODE_ACCESS = re.compile(

@@ -89,6 +89,8 @@ def _role_values(arguments: dict[str, Any], key: str) -> list[str]:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_-]{1,128}")
+# A value that lets anyone in, written in a list an edit changes without its key (`[]string{"*"}`)
+_NAMES_ANYONE = re.compile(r"""["']\*["']|\b0\.0\.0\.0/0\b|::/0|\ballUsers\b|\ballAuthenticatedUsers\b""")
 # Arguments of a program-named MCP tool that are the program's options, not its operands: where it works and
 # how it prints (`kubectl_get(namespace=..., output=yaml)`)
 _OPTION_KEYS = frozenset(
@@ -206,8 +208,8 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
         old, new = pair.get("old_string"), pair.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str):
             continue
-        if not (":" in new or "=" in new or path.endswith("ignore")):  # a setting, or an ignore file's entry
-            continue
+        if not (":" in new or "=" in new or path.endswith("ignore") or _NAMES_ANYONE.search(new)):
+            continue  # a setting, an ignore file's entry, or a list's values made anyone (`{"*"}`)
         if current is None and path:
             current = read_text(path, MAX_SETTINGS_TEXT) or ""
         if old and current and old in current:
@@ -315,6 +317,13 @@ def _normalize(
             if isinstance(v, str) and k not in spec.paths and v.strip()
         ]
         options = [w for k, v in given if k in _OPTION_KEYS for w in (f"--{k.replace('_', '-')}", v)]
+        # a number is an option's value (`kubectl_scale(replicas=0)` is `--replicas 0`)
+        options += [
+            w
+            for k, v in arguments.items()
+            if isinstance(v, int) and not isinstance(v, bool)
+            for w in (f"--{words_of(k).replace('_', '-')}", str(v))
+        ]
         words = [v for k, v in given if k not in _OPTION_KEYS]
         lines.append(" ".join(shell.quote(w) for w in (*spec.invocation, *flags, *options, *words[:16])))
     if lines:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, WEB_SCHEMES
-from limen.facts.programs import PROTECTED_BRANCHES
+from limen.facts.programs import CHECKS_OFF_VARIABLES, PROTECTED_BRANCHES
 from limen.model import Capability
 
 
@@ -399,6 +399,15 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} lowered from {old[key]} to {value}"]
         if key in old and (raised := _limit_raised(key, old[key], value)):
             return [f"{CONTROL_OFF}{key} {raised}"]
+        variable = key.rsplit(".", 1)[-1]
+        check = CHECKS_OFF_VARIABLES.get(variable)
+        if check is not None and re.fullmatch(check, value.strip("\"'")):
+            # a pipeline's or an image's environment (`GONOSUMDB: "*"`): every command run there without it
+            return [f"{CONTROL_OFF}{variable}={value[:40]} switches a check off for what runs there"]
+        if key in old and (weakened := _work_lowered(key, old[key], value)):
+            return [f"{CONTROL_OFF}{key} {weakened}"]
+        if key.lower() in _BARE_SWITCHES:  # `var Enabled = true` in audit.go: the file says what it switches
+            key = f"{path.rsplit('/', 1)[-1].split('.', 1)[0]}.{key}"
         if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
@@ -424,7 +433,10 @@ _TERRAFORM = re.compile(r"\.(?:tf|tfvars|hcl)(?:\.json)?$")
 _LOCAL_FILE = re.compile(r"(?i)(?:^|[/._-])(?:dev|development|local)(?:[/._-]|$)")
 _LIST_ITEM = re.compile(r"""^-\s+["']?([^"'#\s]+)["']?\s*$""")
 _INLINE_VALUES = re.compile(
-    r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|=|:)(?!=)\s*(\[[^\]\n]{0,400}\]|["'][^"'\n]{0,200}["']|[^\s,#;{}\[\]]+)"""
+    r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|=|:)(?!=)\s*("""
+    # a list as Go, Java, Kotlin and C# write one (`[]string{"*"}`, `List.of("*")`, `new[] { "*" }`)
+    r"""(?:\[\][\w.]+|new\s*[\w.]*\[\]|[\w.]+(?:<[\w.]+>)?)\s*[{(][^})\n]{0,400}[})]"""
+    r"""|\[[^\]\n]{0,400}\]|["'][^"'\n]{0,200}["']|[^\s,#;{}\[\]]+)"""
 )
 
 
@@ -527,6 +539,24 @@ def _limit_raised(key: str, before: str, after: str) -> str:
     return ""
 
 
+# The cost of a password hash (`bcryptCost`, `BCRYPT_ROUNDS`, `pbkdf2_iterations`, `work_factor`)
+_WORK_FACTOR = re.compile(r"(?:^|_)(?:cost|rounds|log_rounds|iterations?|work_?factor)$")
+# A switch named for nothing but itself: what it switches is the file or section it lives in
+_BARE_SWITCHES = frozenset({"enabled", "enable", "active", "on", "disabled", "disable", "off"})
+
+
+def _work_lowered(key: str, before: str, after: str) -> str:
+    """A password hash's cost cut to half or less (`bcryptCost = 12` made `4`, 600 000 PBKDF2 iterations made
+    1 000): each guess of an attacker holding the hashes gets that much cheaper. "" otherwise."""
+    if not _WORK_FACTOR.search(words_of(key.rsplit(".", 1)[-1])):
+        return ""
+    try:
+        was, now = int(before.replace("_", "")), int(after.replace("_", ""))
+    except ValueError:
+        return ""
+    return f"lowered from {before} to {after}: passwords are cheaper to guess" if 0 <= now <= was // 2 else ""
+
+
 # A setting that turns a deployed program's debugging on (`debuggable true`, `DEBUG = True`, `APP_DEBUG`)
 _DEBUG_KEY = re.compile(r"^(?:is_)?(?:app_)?debug(?:gable|_mode)?$")
 # Levels of a protection, strongest first, as the tools that enforce them spell them: pod security, a policy
@@ -540,7 +570,8 @@ _SCALES: tuple[tuple[str, ...], ...] = (
     ("validate", "update", "create", "createdrop"),  # what an ORM does to the schema at start: drop, at worst
 )
 _TLS_SCALE = ("13", "12", "11", "10", "sslv3", "sslv2")
-_TLS_KEY = re.compile(r"tls|ssl|protocol|min_?version")
+_TLS_KEY = re.compile(r"tls|ssl|protocol|min(?:imum)?_?version")
+_TLS_VERSION = re.compile(r"(?i)(tls|ssl)[ _.]?v?(\d)(?:[._]?(\d))?(?!\d)")
 
 
 def _lowered(key: str, before: str, after: str) -> bool:
@@ -548,7 +579,11 @@ def _lowered(key: str, before: str, after: str) -> bool:
     `required` -> `optional`, and for a TLS setting `TLSV1_2` -> `TLSV1_0`)."""
 
     def level(value: str) -> str:
-        bare = re.sub(r"[^a-z0-9]", "", value.lower()).replace("tlsv", "").replace("tls", "")
+        named = _TLS_VERSION.findall(value)  # `tls.VersionTLS12`, `TLSv1_2`, `PROTOCOL_TLSv1`, `SSLv3`
+        if named:
+            kind, major, minor = named[-1]
+            return f"sslv{major}" if kind.lower() == "ssl" else f"{major}{minor or 0}"
+        bare = re.sub(r"[^a-z0-9]", "", value.lower())
         return "10" if bare == "1" else bare
 
     was, now = level(before), level(after)

@@ -49,6 +49,7 @@ from limen.context import Context
 from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install
 from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import (
+    CLUSTER_ADMIN,
     HTTPIE_NAMES,
     NODE_ACCESS,
     NOT_PRODUCTION,
@@ -2424,6 +2425,10 @@ def _pod_escape(command: Command, action: Action) -> str:
         NODE_ACCESS.search(text) for text in applied_manifests(command, action)
     ):  # `kubectl apply -f - <<EOF ... hostPID: true ... privileged: true`
         return f"kubectl {subs[0]} deploys a workload given its node (privileged, host namespaces or root)"
+    if subs[:1] in (["apply"], ["create"], ["replace"]) and any(
+        CLUSTER_ADMIN.search(text) for text in applied_manifests(command, action)
+    ):  # a ClusterRoleBinding to cluster-admin, a ClusterRole over `*` verbs and resources
+        return f"kubectl {subs[0]} hands out the whole cluster (cluster-admin, or every verb and resource)"
     return ""
 
 

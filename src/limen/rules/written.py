@@ -1526,8 +1526,9 @@ _GEM_REPOSITORY = re.compile(
 
 def _manifest(text: str) -> tuple[list[str], list[str]]:
     """A Kubernetes manifest or Helm chart: each container's image judged as `docker pull` of it (a look-alike
-    of an official image), and a workload given its node (privileged, the host's namespaces or root)."""
-    from limen.facts.programs import NODE_ACCESS
+    of an official image), a workload given its node (privileged, the host's namespaces or root), and the
+    whole cluster handed out (a binding to cluster-admin, a role over every verb and resource)."""
+    from limen.facts.programs import CLUSTER_ADMIN, NODE_ACCESS
     from limen.normalize.shell import quote
 
     source = text[:MAX_TEXT]
@@ -1535,7 +1536,10 @@ def _manifest(text: str) -> tuple[list[str], list[str]]:
     commands = [f"docker pull {quote(image)}" for image in images]
     commands += container_commands(source)
     concerns = ["a workload is given its node (privileged, host namespaces or the host's files)"]
-    return commands, concerns if NODE_ACCESS.search(source) else []
+    concerns = concerns if NODE_ACCESS.search(source) else []
+    if CLUSTER_ADMIN.search(source):
+        concerns.append("the whole cluster is handed out (cluster-admin, or every verb on every resource)")
+    return commands, concerns
 
 
 def applied_manifests(command: Command, action: Action) -> list[str]:
