@@ -91,7 +91,7 @@ from limen.normalize.tools import (
 )
 from limen.rules import rule
 from limen.rules.derived import memo
-from limen.rules.written import applied_manifests
+from limen.rules.written import applied_manifests, settings_notes
 
 _FILESYSTEM_DELETE = Capability.FILESYSTEM_DELETE.value
 
@@ -2294,27 +2294,41 @@ _HOOK_CONFIGS = (
 
 
 def _skipped_hook_checks(action: Action) -> str:
-    """The security checks a `git commit --no-verify` (`-n`; `push --no-verify`) skips: those the project's
-    hook configurations run (read from the repository's top, bounded). "" when the line skips none, or the
-    hooks run no security check (skipping a formatter is the developer's call)."""
+    """The security checks a `git commit --no-verify` (`-n`; `push --no-verify`) skips, those the project's
+    hook configurations run, or a push that tells GitLab to run no pipeline (`-o ci.skip`) skips, those its
+    CI runs (each read from the repository's top, bounded). "" when the line skips none, or what it skips
+    runs no security check (skipping a formatter is the developer's call)."""
     from limen.facts.hosts import repository_root
     from limen.facts.programs import SECURITY_CHECKS
     from limen.normalize.paths import read_text
 
-    skips = any(
+    hooks = any(
         c.name == "git"
         and c.argv[1:2] in (("commit",), ("push",), ("merge",), ("am",))
         and ("--no-verify" in c.argv or (c.argv[1] == "commit" and "n" in _short_flags(c.argv[2:])))
         for c in action.commands
     )
-    top = repository_root(action.cwd) if skips else None
+    pipeline = any(
+        c.name == "git" and c.argv[1:2] == ("push",) and any(_SKIPS_CI.fullmatch(w) for w in c.argv[2:])
+        for c in action.commands
+    )
+    top = repository_root(action.cwd) if hooks or pipeline else None
     if top is None:
         return ""
-    for name in _HOOK_CONFIGS:
+    names = list(_HOOK_CONFIGS) if hooks else []
+    if pipeline:
+        names.append(".gitlab-ci.yml")
+        with suppress(OSError):  # the files it includes, by GitLab's convention
+            names += [f".gitlab/ci/{name}" for name in sorted(os.listdir(f"{top}/.gitlab/ci"))[:8]]
+    for name in names:
         found = SECURITY_CHECKS.search(read_text(os.path.join(top, name), 64_000) or "")
         if found:
             return found.group(0)
     return ""
+
+
+# GitLab's push options that run no pipeline for the pushed commits
+_SKIPS_CI = re.compile(r"(?:-o|--push-option=?)?ci\.skip")
 
 
 # A statement that deletes, changes or empties a table that keeps the record of what was done
@@ -2337,7 +2351,7 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
         if why:
             yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, why)
             return
-    lifted = next((n[len(CONTROL_OFF) :] for n in action.notes if n.startswith(CONTROL_OFF)), "")
+    lifted = next((n[len(CONTROL_OFF) :] for n in settings_notes(action) if n.startswith(CONTROL_OFF)), "")
     if lifted:  # `update_push_rule(prevent_secrets=false)`, `unprotect_branch(main)`
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"a control switched off: {lifted}")
         return
@@ -2503,7 +2517,7 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         return
     widened = _forge_widening(action) if not action.commands else ""
     granted = next(
-        (n.split(":", 1)[1] for n in action.notes if n.startswith((ADMIN_GRANTED, MADE_PUBLIC))), ""
+        (n.split(":", 1)[1] for n in settings_notes(action) if n.startswith((ADMIN_GRANTED, MADE_PUBLIC))), ""
     )
     widened = (
         widened or granted

@@ -34,6 +34,7 @@ from limen.facts.programs import (
     git_value_concerns,
 )
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
+from limen.rules.derived import memo
 
 if TYPE_CHECKING:
     from limen.context import Context
@@ -1774,7 +1775,8 @@ def _dbt_hook_concerns(found: list[tuple[str, str]] | list[str]) -> list[str]:
 
 
 def _dbt_project(text: str) -> tuple[list[str], list[str]]:
-    """dbt_project.yml: the SQL of its run hooks and model hooks (`on-run-start`, `+post-hook`)."""
+    """dbt_project.yml: the SQL of its run hooks and model hooks (`on-run-start`, `+post-hook`), and grants
+    of its models to everyone (`+grants: {select: [PUBLIC]}`)."""
     try:
         import yaml
 
@@ -1782,11 +1784,18 @@ def _dbt_project(text: str) -> tuple[list[str], list[str]]:
     except Exception:
         data = None
     found: list[str] = []
+    public = False  # `+grants: {select: ["PUBLIC"]}`: every model's table granted to everyone
     pending: list[object] = [data]
     while pending and len(found) < 64:
         node = pending.pop()
         if isinstance(node, dict):
             for key, value in node.items():
+                if key in ("grants", "+grants") and isinstance(value, dict):
+                    public = public or any(
+                        str(g).strip().lower() == "public"
+                        for v in value.values()
+                        for g in (v if isinstance(v, list) else [v])
+                    )
                 if key in _DBT_PROJECT_HOOKS:
                     values = value if isinstance(value, list) else [value]
                     found += [
@@ -1800,7 +1809,8 @@ def _dbt_project(text: str) -> tuple[list[str], list[str]]:
             pending.extend(node)
     if data is None:  # a fragment: its quoted strings
         found = re.findall(r"""["']([^"'\n]{6,})["']""", text[:MAX_TEXT])
-    return [], _dbt_hook_concerns(found)
+    granted = [IMPLANT + "dbt grants every model's table to everyone (PUBLIC) on every run"] if public else []
+    return [], _dbt_hook_concerns(found) + granted
 
 
 _ACCOUNT_INSERT = re.compile(
@@ -3899,6 +3909,13 @@ def _scratch_script(path: str, action: Action, ctx: Context) -> bool:
 def _sed_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """`sed -i 's/IsAuthenticated/AllowAny/' settings.py`: the substitution applied to the file as it is,
     judged as an Edit making that file would be (its gains over the file it changes)."""
+    made = _substitutions_made(path, action)
+    return _gained(fact, path, *made, action, ctx) if made is not None else None
+
+
+def _substitutions_made(path: str, action: Action) -> tuple[str, str] | None:
+    """The file's text before and after the line's in-place substitutions (`sed -i`, `perl -pi`); None when
+    none changes it or one cannot be applied (the line's own text is then judged as it is)."""
     editors = [
         (command, perl)
         for command in action.commands
@@ -3914,8 +3931,27 @@ def _sed_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tupl
             extended = perl or any(w in ("-E", "-r") for w in command.argv)
             after = _substituted(after or "", script, extended=extended, perl=perl)
             if after is None:
-                return None  # a script Limen cannot apply: the line's own text is judged as before
-    return _gained(fact, path, before, after, action, ctx) if after is not None and after != before else None
+                return None
+    return (before, after) if after is not None and after != before else None
+
+
+def settings_notes(action: Action) -> tuple[str, ...]:
+    """The action's notes, and what its in-place substitutions do to the settings of the files they change
+    (`sed -i 's/var Enabled = true/var Enabled = false/' audit.go` as the Edit that makes it): the same
+    effect through a shell line and through an Edit is read alike (`normalize.tools.edited_settings`)."""
+    facts = memo(action)
+    if "settings_notes" not in facts:
+        from limen.normalize.tools import edited_settings
+
+        found = list(action.notes)
+        if any(c.name in ("sed", "gsed") or c.name.startswith("perl") for c in action.commands):
+            for path in action.write_paths[:8]:
+                made = _substitutions_made(path, action)
+                if made is not None:
+                    found += edited_settings(path, *made)
+        facts["settings_notes"] = tuple(found)
+    notes: tuple[str, ...] = facts["settings_notes"]
+    return notes
 
 
 def _code_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:

@@ -121,6 +121,8 @@ _SUBPROCESS = frozenset(
     }
 )
 _EXEC_LIST = re.compile(r"os\.(exec|spawn)[lv]p?e?$|os\.posix_spawnp?$")
+# A string that names a file (`/abs/x`, `~/x`, `.env`, `out/model.pkl`): one word with a slash or a dot
+_FILE_NAME = re.compile(r"~?[\w.@+-]*[/.][\w./@+-]*")
 _DELETES = {"shutil.rmtree": True, "os.remove": False, "os.unlink": False, "os.rmdir": False}
 _DELETES |= {"os.removedirs": False, "send2trash.send2trash": False}
 _MOVES = frozenset({"os.rename", "os.replace", "os.renames", "shutil.move"})
@@ -1071,11 +1073,14 @@ class _Py:
         # named by its object and its method: `HfApi.delete_repo`, `artifact_collection.delete`
         for note in service_call_notes("_".join(name.split(".")[-2:]), arguments):
             self.fx.note(note)
+        if arguments.get("trust_remote_code") is True:  # `from_pretrained(repo, trust_remote_code=True)`
+            self.fx.flag(f"python {name} runs the code a model repository ships (trust_remote_code)")
         if SENDS_FILES.search(words_of(name.rsplit(".", 1)[-1])):
             for value in (*args, *kwargs.values()):
                 text = value.text
-                if value.kind == "path" or (text and UNKNOWN not in text and text.startswith(("/", "~/"))):
-                    self.read(value, name)  # `upload_file(path_or_fileobj=expanduser("~/.ssh/id_ed25519"))`
+                named = text is not None and UNKNOWN not in text and _FILE_NAME.fullmatch(text) is not None
+                if value.kind == "path" or named:  # `upload_file(expanduser("~/.ssh/id_rsa"))`,
+                    self.read(value, name)  # `mlflow.log_artifact(".env")`
 
     # ----------------------------------------------------------------- effects
 
