@@ -780,3 +780,34 @@ def test_a_release_binary_downloaded_and_run_asks_with_its_publisher(project: Pa
         "https://github.com/pinterest/ktlint/releases/download/1.2.1", "https://x.example"
     )
     assert decide_in(project, elsewhere).verdict is Verdict.BLOCK
+
+
+def test_a_repository_the_project_configures_by_name_is_where_it_publishes(tmp_path: Path) -> None:
+    """`poetry publish -r NAME` publishes to the repository the project's pyproject.toml names so, not to
+    PyPI; an Artifact Registry repository under a project the commit names is the project's own, and one
+    under another project, or a name configured nowhere, is an external destination."""
+    import subprocess
+
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@x",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@x",
+    }
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.poetry]\nname = "ml"\n\n[[tool.poetry.source]]\nname = "acme-internal"\n'
+        'url = "https://europe-west1-python.pkg.dev/acme-dataplat-prod/pypi-internal/simple/"\n'
+    )
+    for args in (("init", "-q"), ("add", "pyproject.toml"), ("commit", "-q", "-m", "ml")):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True, env=env)
+    own = "https://europe-west1-python.pkg.dev/acme-dataplat-prod/pypi-internal/simple/"
+    for command in (
+        "poetry publish --build -r acme-internal",
+        f"pip install --index-url {own} acme-features",
+    ):
+        decision = decide_in(tmp_path, command)
+        assert UNKNOWN not in decision.reasons, (command, decision.explanation)
+    other = "https://europe-west1-python.pkg.dev/someone-else/pypi/simple/"
+    for command in ("poetry publish --build -r elsewhere", f"pip install --index-url {other} acme-features"):
+        decision = decide_in(tmp_path, command)
+        assert UNKNOWN in decision.reasons, (command, decision.explanation)

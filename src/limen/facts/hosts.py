@@ -1292,7 +1292,8 @@ _BUCKET_HOST = re.compile(
 
 def named_by_project(host: str, url: str, cwd: str) -> bool:
     """The destination is a cloud resource the project's committed files name: its bucket (`acme-artifacts`
-    of `acme-artifacts.s3.amazonaws.com`) or the account its endpoint is in (`418273645091.dkr.ecr...`). The
+    of `acme-artifacts.s3.amazonaws.com`), the account its endpoint is in (`418273645091.dkr.ecr...`) or the
+    project of an Artifact Registry repository (`europe-west1-python.pkg.dev/acme-prod/pypi/`). The
     project's infrastructure code and CI name the buckets and accounts it runs on; a bucket of someone
     else's is named nowhere in it. Only what a commit holds counts (`git grep` at HEAD): a name the agent has
     just written into a file is not the project's yet."""
@@ -1303,6 +1304,8 @@ def named_by_project(host: str, url: str, cwd: str) -> bool:
     )
     if host.lower().endswith((".amazonaws.com", ".amazonaws.com.cn")):
         names += _ACCOUNT_NUMBER.findall(host + " " + url)
+    if host.lower().endswith(".pkg.dev"):  # Artifact Registry: `REGION-python.pkg.dev/PROJECT/REPOSITORY/`
+        names += [part for part in url.split("://", 1)[-1].split("/")[1:2] if len(part) > 5]
     return bool(names) and any(committed_name(cwd, name) for name in names[:4])
 
 

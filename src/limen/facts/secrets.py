@@ -34,11 +34,16 @@ class Printer:
     needs: tuple[str, ...] = ()  # regexes the rest of the line must all contain (`--raw`, `-o yaml`, `-w`)
     operand: str = ""  # a regex the first operand after the words must match (`aws configure get X`)
     issuers: tuple[str, ...] = ()  # host globs that issued the credential: sending it there is its use
+    own_services: bool = False  # the project's own services take it too (an identity token's audience)
 
-    def issued_for(self, host: str) -> bool:
-        """Whether `host` is one of the credential's issuers, where sending it is its use."""
-        from limen.facts.hosts import host_in
+    def issued_for(self, host: str, cwd: str = "") -> bool:
+        """Whether `host` is one of the credential's issuers (or, for a credential the project's own
+        services take, one of those, under the domain named for the project's origin), where sending it is
+        its use."""
+        from limen.facts.hosts import host_in, project_domain
 
+        if self.own_services and cwd and project_domain(host, cwd):
+            return True
         return bool(self.issuers) and host_in(host, self.issuers)
 
 
@@ -86,7 +91,10 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("oc", ("whoami",), "an OpenShift token", needs=(r"(?:^|\s)(?:-t|--show-token)\b",)),
     Printer("oc", ("get",), "OpenShift secrets", needs=(_OUTPUT_DATA, _SECRET_OPERAND)),
     Printer("gcloud", ("auth", "print-access-token"), "a Google access token", issuers=_GOOGLE),
-    Printer("gcloud", ("auth", "print-identity-token"), "a Google identity token", issuers=_GOOGLE),
+    # (an identity token's audience is a service: the project's own take it too)
+    Printer(
+        "gcloud", ("auth", "print-identity-token"), "a Google ID token", issuers=_GOOGLE, own_services=True
+    ),
     Printer("gcloud", ("secrets", "versions", "access"), "a Secret Manager secret", issuers=_GOOGLE),
     Printer("gcloud", ("config", "config-helper"), "a Google access token", issuers=_GOOGLE),
     Printer(
@@ -374,6 +382,23 @@ COUNTING_OPTIONS = {
     )
     for name in ("grep", "egrep", "fgrep", "rg", "zgrep")
 }
+
+
+def names_only(argv: tuple[str, ...]) -> bool:
+    """A reader that prints only the names of `NAME=value` lines, never a value: `cut -d= -f1 .env`,
+    `awk -F= '{print $1}' .env`."""
+    name, args = argv[0].rsplit("/", 1)[-1], list(argv[1:])
+    if name == "cut":
+        words = " ".join(args).replace("'", "").replace('"', "")
+        return bool(re.search(r"(?:^|\s)(?:-d\s*|--delimiter=)=(?:\s|$)", words)) and bool(
+            re.search(r"(?:^|\s)(?:-f\s*|--fields=)1(?:\s|$)", words)
+        )
+    if name in ("awk", "gawk", "mawk"):
+        split_at_equals = "-F=" in args or ("-F" in args[:-1] and args[args.index("-F") + 1] == "=")
+        return split_at_equals and any(re.fullmatch(r"\{\s*print\s+\$1;?\s*\}", w) for w in args)
+    return False
+
+
 # Commands that copy their sources to a destination (the last operand, or `-t DIR`): the destination is
 # written, not read.
 COPIERS = frozenset({"cp", "mv", "install", "ln"})

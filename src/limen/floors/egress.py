@@ -178,7 +178,7 @@ def _printed_for_every_host(text: str, action: Action) -> bool:
 
     found = [printer(tuple((m.group(1) or m.group(2)).split())) for m in _SUBSTITUTION.finditer(text)]
     return bool(found) and all(
-        p is not None and all(p.issued_for(d.host) for d in action.destinations) for p in found
+        p is not None and all(p.issued_for(d.host, action.cwd) for d in action.destinations) for p in found
     )
 
 

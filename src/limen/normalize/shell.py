@@ -5034,17 +5034,66 @@ def _publish(name: str, args: list[str], state: _State) -> None:
     url = _PUBLISHERS[(name, words[0])]
     for i, word in enumerate(args):
         flag, _, value = word.partition("=")
-        if flag in _REGISTRY_OPTS and not value and i + 1 < len(args):
+        named = flag in ("-r", "--repository") and name in _NAMED_REPOSITORIES
+        if (flag in _REGISTRY_OPTS or named) and not value and i + 1 < len(args):
             value = args[i + 1]
-        if flag in _REGISTRY_OPTS and "://" in value:
+        if (flag in _REGISTRY_OPTS or named) and "://" in value:
             url = value
+        elif named and value and value != "pypi":
+            # `poetry publish -r NAME`, `twine upload -r NAME`: a repository configured by that name (the
+            # project's own `[[tool.poetry.source]]`), else one Limen cannot place
+            url = _configured_repository(value, state.cwd) or f"https://{value}/"
     from dataclasses import replace
 
     from limen.normalize import net
 
     found = net.url_destination(url, via_command=f"{name} {words[0]}".strip())
     if found is not None:
-        state.destinations.append(replace(found, flags=(*found.flags, "publishes")))
+        own = ("own_remote",) if _to_own_account(name, words, state.cwd) else ()
+        state.destinations.append(replace(found, flags=(*found.flags, "publishes", *own)))
+
+
+# Hubs a publisher names the account of with its first operand (`hf upload OWNER/REPO PATH`)
+_HUB_UPLOADS = frozenset({("huggingface-cli", "upload"), ("hf", "upload")})
+
+
+def _to_own_account(name: str, words: list[str], cwd: str) -> bool:
+    """`hf upload acme/churn-model ...` from a project whose origin is github.com/acme/...: the account on the
+    hub is the organisation's own, named as its origin's owner."""
+    from limen.facts.hosts import project_repository
+
+    if (name, words[0]) not in _HUB_UPLOADS or len(words) < 2 or words[1].count("/") != 1:
+        return False
+    identity = project_repository(cwd)
+    return identity is not None and words[1].split("/")[0].lower() == identity[1].split("/")[0].lower()
+
+
+# Python publishers whose `-r NAME` names a configured repository
+_NAMED_REPOSITORIES = frozenset({"poetry", "twine", "uv", "flit", "hatch", "pdm"})
+
+
+def _configured_repository(name: str, cwd: str) -> str:
+    """The address of the package repository the project's pyproject.toml names `name` (Poetry's
+    `[[tool.poetry.source]]`, uv's `[[tool.uv.index]]`), or ""."""
+    import tomllib
+
+    from limen.normalize.paths import read_text
+
+    text = read_text(os.path.join(cwd, "pyproject.toml"), 256_000)
+    try:
+        data = tomllib.loads(text) if text else {}
+    except ValueError:
+        return ""
+    tool = data.get("tool")
+    poetry, uv = (tool.get("poetry"), tool.get("uv")) if isinstance(tool, dict) else (None, None)
+    sources = [
+        *(poetry.get("source", []) if isinstance(poetry, dict) else []),
+        *(uv.get("index", []) if isinstance(uv, dict) else []),
+    ]
+    for source in sources if isinstance(sources, list) else []:
+        if isinstance(source, dict) and source.get("name") == name and isinstance(source.get("url"), str):
+            return str(source["url"])
+    return ""
 
 
 _RCLONE_REMOTE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_. -]*):(?!//)")

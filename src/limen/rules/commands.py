@@ -1168,6 +1168,8 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     if not destroys_all and not destroys_one:
         return None
     where = _outside_production(command)
+    if not where and _selected_workspace(command, action):  # `terraform workspace select dev-alice && ...`
+        where = "elsewhere"
     if where == "scratch":
         return None  # `kubectl delete ns preview-pr-398`, `helm uninstall api-pr-412`: a preview's end
     if where == "elsewhere" and destroys_all:  # `--context acme-staging`: an environment people rebuild
@@ -1178,6 +1180,22 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{command.name} destroys an environment"
         )
     return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"{command.name} deletes a resource")
+
+
+_WORKSPACE_SELECTED = (("workspace", "select"), ("workspace", "new"))
+
+
+def _selected_workspace(command: Command, action: Action) -> bool:
+    """The line selects a Terraform workspace named for a non-production environment before the command
+    (`terraform workspace select dev-alice && terraform destroy`), naming production nowhere."""
+    if command.name != "terraform" or PRODUCTION.search(action.command_line[:20000]):
+        return False
+    for earlier in action.commands:
+        if earlier is command:
+            return False
+        if earlier.name == "terraform" and earlier.argv[1:3] in _WORKSPACE_SELECTED:
+            return bool(NOT_PRODUCTION.search(" ".join(earlier.argv[3:])))
+    return False
 
 
 _DELETING_VERBS = frozenset({"delete", "uninstall", "rm", "remove", "destroy", "del", "drop", "rb"})
@@ -1235,6 +1253,7 @@ _SCOPE_OPTIONS = frozenset(
     {"-n", "--namespace", "--context", "--kube-context", "--kubecontext", "--cluster", "--project", "-p"}
     | {"--profile", "--region", "--env", "-e", "--environment", "--stage", "--subscription", "-g"}
     | {"-chdir", "--chdir", "--workspace", "--app", "-a", "--kubeconfig", "--resource-group"}
+    | {"-var-file", "--var-file"}  # Terraform's variables for one environment (`-var-file=envs/dev.tfvars`)
 )
 
 
@@ -1384,9 +1403,10 @@ def _bare_sql(action: Action) -> list[str]:
 
 def _sql_argument_destroys(action: Action) -> str:
     """A database tool's SQL argument (`{"sql": "DROP TABLE users"}` to an MCP server) that destroys data,
-    judged as `psql -c` judges it: the same statement, the same verdict, whatever the door."""
+    judged as `psql -c` judges it: the same statement, the same verdict, whatever the door (a development
+    copy's objects dropped are the developer's own)."""
     for statement in sql_statements(action.arguments):
-        if what := sql_destroys(statement):
+        if (what := sql_destroys(statement)) and not _drops_only_scratch(statement):
             return what
     return ""
 
@@ -1400,7 +1420,7 @@ def _names_loopback_server(command: Command, action: Action) -> bool:
     return bool(named) and all(d.host_class is HostClass.LOOPBACK for d in named)
 
 
-_SCRATCH_DATABASE = re.compile(SCRATCH_DATABASE)
+_SCRATCH_DATABASE = re.compile(SCRATCH_DATABASE, re.IGNORECASE)  # (`ANALYTICS_DEV` as Snowflake prints it)
 _DROPPED_DATABASE = re.compile(
     r"^\s*DROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\"`\w-]+)\s*;?\s*$", re.IGNORECASE
 )
@@ -1588,6 +1608,7 @@ _DESTROYING_WORD = re.compile(
 )
 
 
+_CACHE_WORD = re.compile(r"(?:^|[-_:])caches?(?:$|[-_:])")
 _LOCAL_SERVER = re.compile(r"(?:^|[/@=])(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
 
 
@@ -1603,6 +1624,8 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
     if _outside_production(command) == "scratch":
         return None  # `confluent kafka topic delete orders-dev`, `velero backup delete preview-pr-12`
     words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--")]
+    if any(_CACHE_WORD.search(w.lower()) for w in words[:4]):
+        return None  # `huggingface-cli delete-cache`, `tool cache purge`: what is deleted is fetched again
     for word in words[:4]:
         if _DESTROYING_WORD.match(word.lower()):
             return _finding(
@@ -1769,7 +1792,14 @@ _FILTERS = names(Role.FILTER, Role.ENV_SETTER, Role.PRIVILEGED)
 
 
 def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
-    """`env | grep DISPLAY`: the dump is narrowed by a search for a name that holds no secret."""
+    """`env | grep DISPLAY`: the dump is narrowed by a search for a name that holds no secret; `env | cut
+    -d= -f1`: to the variables' names."""
+    from limen.facts.secrets import names_only
+
+    if all(c.name in _FILTERS or _env_dump(c) for c in action.commands) and any(
+        names_only(c.argv) for c in action.commands
+    ):
+        return True
     greps = [c for c in action.commands if c.name in ("grep", "egrep", "fgrep", "rg")]
     if not greps or not all(c.name in _FILTERS or _env_dump(c) for c in action.commands):
         return False

@@ -488,6 +488,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if counting and (set(args) & counting or any(_short_cluster_has(w, counting) for w in args)):
             kept.update(paths)  # `grep -c '' .env`: a count, no line of the file
             continue
+        if secret_facts.names_only(command.argv):
+            kept.update(paths)  # `cut -d= -f1 .env`: the variables' names, no value
+            continue
         if (
             command.name in secret_facts.NON_READERS
             or _non_reading_subcommand(command)

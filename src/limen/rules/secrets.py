@@ -1669,7 +1669,27 @@ def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: A
         return False
     if not printed.issuers or not action.destinations:
         return False
-    return all(printed.issued_for(d.host) for d in action.destinations)
+    return all(printed.issued_for(d.host, action.cwd) for d in action.destinations)
+
+
+_ASSIGNERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_PRINTS_VARIABLES = frozenset({"echo", "printf", "printenv", "env", "set", "cat", "tee"})
+
+
+def _kept_in_variable(command: Command, action: Action) -> bool:
+    """`export DB_PASSWORD=$(gcloud secrets versions access ...) && dbt debug`, `KEY=$(vault kv get -field=k
+    x) pytest`: the credential is assigned to a variable for a local program, in a line that sends nothing
+    anywhere and prints no substitution (`echo $(...)` would): it never reaches the model's context."""
+    if "$()" not in command.via or action.destinations:
+        return False
+    if any(c.name in _PRINTS_VARIABLES for c in action.commands):
+        return False  # `export K=$(...) && echo $K`: printed after all
+    return not any(
+        "$(" in word and not (other.name in _ASSIGNERS and re.match(r"^[A-Za-z_]\w*=\$\(", word))
+        for other in action.commands
+        if other is not command
+        for word in other.argv[1:]
+    )
 
 
 def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
@@ -1682,7 +1702,7 @@ def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, ac
             continue
         operands = [w for w in login.argv[1:] if not w.startswith("-")]
         registry = operands[-1].split("://", 1)[-1].split("/", 1)[0] if len(operands) >= 2 else ""
-        if registry and printed.issued_for(registry):
+        if registry and printed.issued_for(registry, action.cwd):
             return True
     return False
 
@@ -1696,7 +1716,7 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
         if name in _SECRET_READERS or name.startswith(secret_facts.PRINTER_PREFIXES):
             printed = secret_facts.printer(command.argv)
             if printed is not None:
-                if not _used_with_issuer(command, printed, action):
+                if not _used_with_issuer(command, printed, action) and not _kept_in_variable(command, action):
                     found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
                 continue
             swept = _sweep(command, action, ctx)
