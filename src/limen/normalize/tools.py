@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -244,7 +245,19 @@ _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
     # a quality gate, a check or a scan taken off what it guards (`api/qualitygates/deselect`)
-    r"|(?:quality_?gates?|gates?|checks?|scans?|protections?)_(?:deselect|disable|remove|delete|unset|off))(_|$)"
+    r"|(?:quality_?gates?|gates?|checks?|scans?|protections?)_(?:deselect|disable|remove|delete|unset|off)"
+    # an alert's rule or a monitor deleted: what would have paged no longer exists
+    r"|delete_(?:\w+_)?(?:alert_rules?|alert_?rules?|alerts?|monitors?|detectors?|alert_polic(?:y|ies)))(_|$)"
+)
+# Calls that keep alerts from paging for a while (a silence, a maintenance window, a mute, a snooze, a
+# downtime), and what makes one a switch-off: longer than a week, or over every alert
+_SILENCES = re.compile(r"(^|_)(?:silences?|mutes?|snooze|maintenance_windows?|downtimes?)(_|$)")
+_SILENCE_DAYS = 7
+_EVERY_ALERT = frozenset({".*", ".+", "*", "~.*", "~.+"})
+# Servers that watch and page (their `status: disabled` is the watching switched off)
+_MONITORING = re.compile(
+    r"(^|_)(?:pagerduty|opsgenie|grafana|alertmanager|datadog|sentry|newrelic|new_relic|splunk|prometheus"
+    r"|victorops|incident_?io|betterstack|uptime_?kuma|statuspage)(_|$)"
 )
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
 _ACCESS_KEYS = frozenset(
@@ -653,6 +666,29 @@ def service_call_notes(tool: str, arguments: dict[str, object]) -> list[str]:
     return notes
 
 
+def _silenced(settings: list[tuple[str, object]]) -> str:
+    """What makes a silence a switch-off: it lasts longer than a week (its start and end, ISO 8601), or its
+    matchers match every alert (`alertname=~.+`). "" for an ordinary silence (a namespace for two hours)."""
+    from datetime import datetime
+
+    times = {}
+    for key, value in settings:
+        word = words_of(key.rsplit(".", 1)[-1])
+        if isinstance(value, str) and _SILENCE_BOUND.match(word):
+            with suppress(ValueError):
+                moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+                times["end" if word.startswith("end") else "start"] = moment
+    with suppress(TypeError):  # (one bound with a time zone and one without: not compared)
+        if len(times) == 2 and (days := (times["end"] - times["start"]).days) > _SILENCE_DAYS:
+            return f"for {days} days"
+    if any(words_of(k.rsplit(".", 1)[-1]) == "value" and str(v).strip() in _EVERY_ALERT for k, v in settings):
+        return "every alert"
+    return ""
+
+
+_SILENCE_BOUND = re.compile(r"^(?:starts?_?at|start_?time|start|ends?_?at|end_?time|end)$")
+
+
 def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     """A note for what an MCP tool's call does to a control ("" for nothing): switches one off by an argument
     or by its name (`CONTROL_OFF`), grants administrator access (`ADMIN_GRANTED`), opens what it names to
@@ -661,6 +697,13 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     if _LIFTS.search(words):
         return f"{CONTROL_OFF}a tool that lifts a protection ({words})"
     settings = _nested_settings(arguments)
+    if _SILENCES.search(words) and (quieted := _silenced(settings)):
+        return f"{CONTROL_OFF}alerts silenced by {words}: {quieted}"
+    if _MONITORING.search(words) and any(
+        words_of(k.rsplit(".", 1)[-1]) in ("status", "state", "enabled") and _off(v, counts=False)
+        for k, v in settings
+    ):  # `pagerduty.update_service(status="disabled")`: nothing pages for it any more
+        return f"{CONTROL_OFF}monitoring switched off by {words}"
     for name, value in settings:
         if not _CONTROL_KEYS.search(name) or name == "required":
             continue  # (a form's or a schema's `required: false` aside)

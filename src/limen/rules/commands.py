@@ -829,6 +829,7 @@ def _git_destructive(command: Command, action: Action, ctx: Context) -> Finding 
         and ({"x", "X", "d"} & _short_flags(rest))
         and ({"f"} & _short_flags(rest) or "--force" in rest)
         and not _ignored_only_below(rest)
+        and not _ignored_folders_only(rest, action.cwd or ctx.workspace)
     ):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 60, "git clean deletes untracked files")
     if sub == "reflog" and "expire" in rest and any("now" in w or "all" in w for w in rest):
@@ -850,6 +851,22 @@ def _ignored_only_below(rest: list[str]) -> bool:
         and bool(operands)
         and all(w.strip("./") and not w.startswith(("/", "~", "..")) for w in operands)
     )
+
+
+def _ignored_folders_only(rest: list[str], cwd: str) -> bool:
+    """`git clean -fdx bin/`: every folder named is one the project's .gitignore ignores whole (its build
+    output), so all below it is ignored output, with or without -x."""
+    from limen.normalize.paths import read_text
+
+    operands = [w.strip("/") for w in rest if not w.startswith("-")]
+    if not operands or any(not w or w.startswith(("~", "..")) or "/" in w or w == "." for w in operands):
+        return False
+    ignored = {
+        line.strip().strip("/")
+        for line in (read_text(os.path.join(cwd, ".gitignore"), 64_000) or "").splitlines()
+        if line.strip() and not line.startswith(("#", "!"))
+    }
+    return all(w in ignored for w in operands)
 
 
 # What a repository's history is kept in, inside its folder (`.git/objects`, `.git/refs`)
@@ -1213,7 +1230,24 @@ def _outside_production(command: Command) -> str:
     if targets and all(_SCRATCH_RESOURCE.search(w) and not _STORE_URL.match(w) for w in targets):
         return "scratch"  # (a store's address is judged by where in the store it points: `_scratch_in_store`)
     # where it acts is what its scope options say (a decoy name among the targets says nothing of it)
+    if any(_PREVIEW_NAMESPACE.search(v) for v in _namespaces(command)):
+        return "scratch"  # `helm uninstall api -n ledger-pr-402`: what lives in a preview's namespace
     return "elsewhere" if NOT_PRODUCTION.search(" ".join(_scope_values(command))) else ""
+
+
+# A namespace a pull request's preview lives in (`ledger-pr-402`, `preview-1234`)
+_PREVIEW_NAMESPACE = re.compile(r"(?i)(?:^|[-_.])(?:pr-?\d+|preview(?:-\d+)?)(?:$|[-_.])")
+
+
+def _namespaces(command: Command) -> list[str]:
+    """The namespace a cluster command acts in (`-n NAME`, `--namespace=NAME`)."""
+    argv = command.argv
+    return [
+        value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        for i, word in enumerate(argv[1:], 1)
+        for option, eq, value in [word.partition("=")]
+        if option in ("-n", "--namespace")
+    ]
 
 
 def _deleted_operands(command: Command, argv: list[str]) -> list[str]:
