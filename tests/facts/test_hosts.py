@@ -373,3 +373,24 @@ def test_an_image_in_a_registry_account_the_commit_names_is_the_projects(tmp_pat
     assert not hosts.own_image("dropacr.azurecr.io/ledger-api:449651a", cwd)
     assert not hosts.own_image("europe-west1-docker.pkg.dev/other-project/containers/api:dev", cwd)
     assert not hosts.own_image("docker.io/kestrelacr/ledger-api:1", cwd)  # a shared host: its account matters
+
+
+def test_who_publishes_an_image_a_cluster_runs(tmp_path: Path) -> None:
+    """Docker Hub's official images, the publishers every cluster runs and the project's own are no one
+    outside; a personal account, someone's namespace on a shared registry or an unknown registry is."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text('[remote "origin"]\n\turl = git@github.com:acme/ledger.git\n')
+    cwd = str(tmp_path)
+    for image in (
+        "busybox",
+        "nginx:1.25",
+        "bitnami/redis:7",
+        "quay.io/prometheus/node-exporter",
+        "ghcr.io/acme/api",
+    ):
+        assert hosts.outside_publisher(image, cwd) == "", image
+    assert hosts.outside_publisher("registry.k8s.io/pause:3.9", cwd) == ""
+    assert hosts.outside_publisher("10.0.0.5:5000/app", cwd) == ""  # a private registry
+    assert hosts.outside_publisher("docker.io/metal3d/xmrig", cwd) == "metal3d"
+    assert hosts.outside_publisher("quay.io/someone/tool", cwd) == "quay.io/someone"
+    assert hosts.outside_publisher("registry.example-cache.io/ledger:1", cwd) == "registry.example-cache.io"

@@ -184,6 +184,34 @@ def own_image(reference: str, cwd: str) -> bool:
     return parts[1].lower() == own[1].split("/", 1)[0].lower()
 
 
+def outside_publisher(reference: str, cwd: str) -> str:
+    """Who publishes an image a cluster is given to run, when that is no one the project is or knows: ""
+    for the project's own (`own_image`, a registry under its domain or a private name), Docker Hub's
+    official images and the publishers `facts.packages` lists; else the publisher (`metal3d`,
+    `registry.example-cache.io`)."""
+    from limen.facts.packages import IMAGE_PUBLISHERS, IMAGE_REGISTRIES, SHARED_IMAGE_REGISTRIES
+
+    bare = reference.strip().strip("\"'").removeprefix("docker://")
+    if not bare or any(c in bare for c in "${}") or own_image(bare, cwd):
+        return ""
+    host = image_registry(bare)
+    path = bare.split("/", 1)[1] if host != DEFAULT_IMAGE_REGISTRY else bare
+    if host in ("docker.io", "index.docker.io", DEFAULT_IMAGE_REGISTRY):
+        path = path.removeprefix("docker.io/").removeprefix("index.docker.io/")
+        owner = path.split("/", 1)[0] if "/" in path else "library"
+        return "" if owner.lower() in IMAGE_PUBLISHERS else owner
+    if host in SHARED_IMAGE_REGISTRIES:
+        owner = path.split("/", 1)[0].lower()
+        return "" if owner in IMAGE_PUBLISHERS else f"{host}/{owner}"
+    private = host.endswith(PRIVATE_SUFFIXES) or host == "localhost" or _PRIVATE_ADDRESS.match(host)
+    if host in IMAGE_REGISTRIES or private or project_domain(host, cwd):
+        return ""
+    return host
+
+
+_PRIVATE_ADDRESS = re.compile(r"^(?:10|127|192\.168|172\.(?:1[6-9]|2\d|3[01]))\.[\d.]+$")
+
+
 # --------------------------------------------------------------------------- first-party API issuers
 
 

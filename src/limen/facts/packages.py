@@ -201,7 +201,8 @@ NUGET = frozenset(
 # The registries images come from besides Docker Hub: a host named like one of them serves impostors
 IMAGE_REGISTRIES = (
     *("mcr.microsoft.com", "ghcr.io", "gcr.io", "quay.io", "registry.k8s.io", "public.ecr.aws"),
-    *("registry.gitlab.com", "docker.io", "index.docker.io", "cgr.dev"),
+    *("registry.gitlab.com", "docker.io", "index.docker.io", "cgr.dev", "k8s.gcr.io", "docker.elastic.co"),
+    *("nvcr.io", "registry.access.redhat.com", "registry.redhat.io"),
 )
 GO = frozenset(
     {
@@ -309,6 +310,25 @@ PYTHON_BUILD_TOOLS = frozenset(
         *("jupyter-packaging", "enscons", "whey", "mypy", "sphinx-theme-builder"),
     }
 )
+# Publishers of the container images clusters commonly run, besides Docker Hub's official images (no
+# namespace): Docker Hub namespaces, and the owners under registries that host anyone (quay.io, ghcr.io,
+# gcr.io, public.ecr.aws). With the registries one publisher runs (`IMAGE_REGISTRIES` but the shared ones),
+# an image from anyone else, run in a cluster, is code from an outside publisher.
+IMAGE_PUBLISHERS = frozenset(
+    {
+        *("library", "bitnami", "bitnamicharts", "grafana", "prom", "prometheus", "curlimages", "nicolaka"),
+        *("hashicorp", "jetstack", "envoyproxy", "istio", "calico", "rancher", "traefik", "nginxinc", "kong"),
+        *("confluentinc", "amazon", "docker", "cimg", "circleci", "gitlab", "jenkins", "sonarsource"),
+        *("openpolicyagent", "fluent", "otel", "jaegertracing", "openzipkin", "minio", "argoproj", "fluxcd"),
+        *("kubernetesui", "coredns", "google-containers", "distroless", "aquasec", "anchore", "datadog"),
+        *("newrelic", "elastic", "timberio", "localstack", "testcontainers", "selenium", "cypress", "coreos"),
+        *("cloudnative-pg", "strimzi", "kedacore", "kyverno", "falcosecurity", "linkerd", "cilium"),
+        *("open-telemetry", "kubernetes", "kubernetes-sigs", "external-secrets", "cert-manager", "dexidp"),
+        *("oauth2-proxy", "postgres", "mysql", "redis", "mongo", "apache", "bats", "alpine", "busybox"),
+    }
+)
+# Of `IMAGE_REGISTRIES`, those that host anyone: an image's owner there is its first path component
+SHARED_IMAGE_REGISTRIES = frozenset({"quay.io", "ghcr.io", "gcr.io", "public.ecr.aws", "registry.gitlab.com"})
 POPULAR = {
     "pypi": PYPI,
     "npm": NPM,

@@ -1668,7 +1668,83 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
     return None
 
 
+def _workload_images(command: Command) -> list[str]:
+    """The images a cluster command tells the cluster to run: `kubectl run --image=X`, `kubectl set image
+    deploy/a c=X`, `kubectl create deployment --image X`, `helm --set image.repository=X`."""
+    argv = command.argv
+    found: list[str] = []
+    words = _kubectl_words(argv) if command.name in ("kubectl", "oc") else []
+    if words[:1] in (["run"], ["set"], ["create"]):
+        for i, word in enumerate(argv):
+            option, eq, value = word.partition("=")
+            if option == "--image":
+                found.append(value if eq else (argv[i + 1] if i + 1 < len(argv) else ""))
+        if words[:2] == ["set", "image"]:
+            found += [w.split("=", 1)[1] for w in words[3:] if "=" in w]
+    elif command.name == "helm":
+        for i, word in enumerate(argv):
+            option, eq, value = word.partition("=")
+            if option in ("--set", "--set-string") and not eq and i + 1 < len(argv):
+                value = argv[i + 1]
+            if option in ("--set", "--set-string"):
+                pairs = (pair.partition("=") for pair in value.split(","))
+                found += [v for k, _, v in pairs if _IMAGE_KEY.search(k)]
+    return found
+
+
+def _kubectl_words(argv: tuple[str, ...]) -> list[str]:
+    """kubectl's words after its global options and their values (`-n ns`, `--context c`)."""
+    words: list[str] = []
+    skip = False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+        elif word in _KUBECTL_VALUED:
+            skip = True
+        elif not word.startswith("-"):
+            words.append(word)
+    return words
+
+
+_KUBECTL_VALUED = frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s"})
+# A chart value that names an image (`image`, `image.repository`, `worker.image.name`), not its tag
+_IMAGE_KEY = re.compile(r"(?:^|\.)(?:image|repository)(?:\.(?:repository|name))?$")
+
+
+def _foreign_images(images: list[str], action: Action, ctx: Context) -> Finding | None:
+    from limen.facts.hosts import outside_publisher
+
+    for image in images[:16]:
+        publisher = outside_publisher(image, action.cwd or ctx.workspace)
+        if publisher:  # `kubectl run x --image=metal3d/xmrig`, a deployment pointed at someone's account
+            detail = f"the cluster runs {image[:80]}, by {publisher} (not the project, not a known publisher)"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
+    return None
+
+
+def _foreign_workload(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """A cluster told to run an image nobody the project knows publishes: code from an outside publisher
+    running with the cluster's access (a miner, an implant pushed to a personal account)."""
+    images = _workload_images(command)
+    return _foreign_images(images, action, ctx) if images else None
+
+
+def _tool_images(arguments: object, depth: int = 0) -> list[str]:
+    """The `image` values anywhere in a cluster tool's arguments (`kubectl_patch(patchData={...})`)."""
+    if depth > 8:
+        return []
+    if isinstance(arguments, dict):
+        found: list[str] = []
+        for key, value in list(arguments.items())[:64]:
+            found += [value] if key == "image" and isinstance(value, str) else _tool_images(value, depth + 1)
+        return found
+    if isinstance(arguments, list):
+        return [image for value in arguments[:64] for image in _tool_images(value, depth + 1)]
+    return []
+
+
 _COMMAND_CHECKS = (
+    _foreign_workload,
     _infra_destruction,
     _unknown_tool_destruction,
     _key_material_erased,
@@ -1716,6 +1792,12 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     served = _served_infrastructure(action)
     if served is not None:
         found = _infra_destruction(served, action, ctx)
+        if found is not None and (worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)):
+            worst = found
+    server = action.tool.split("__")[1] if action.tool.count("__") >= 2 else ""
+    entry = program(server.lower()) if server else None
+    if entry is not None and entry.name in ("kubectl", "oc"):  # `kubectl_patch(patchData={...image...})`
+        found = _foreign_images(_tool_images(action.arguments), action, ctx)
         if found is not None and (worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)):
             worst = found
     moved = _moved_by_tool(action)
