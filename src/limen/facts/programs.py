@@ -1380,6 +1380,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}certificate\s+approve{_E}"
         # a service opened to the internet (`kubectl expose ... --type=LoadBalancer`)
         rf"|{_W}expose{_E}.*--type[=\s]+LoadBalancer{_E}"
+        rf"|{_W}patch{_E}.*[\"']?type[\"']?\s*:\s*[\"']?LoadBalancer"
         # the cluster's API or a service served to the network (`kubectl proxy --address 0.0.0.0`)
         rf"|{_W}(?:proxy|port-forward){_E}.*--address[=\s]+['\"]?(?:[\w.:]+,)*(?:0\.0\.0\.0|::)['\"]?(?:{_E}|,|$)"
         # a workload given the host: privileged, the host's process, network or IPC namespace, its files
@@ -1496,7 +1497,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"255\.255\.255\.255{_E})|{_W}keyvault\s+update{_E}.*(?:--public-network-access[=\s]+Enabled|--default-action"
         rf"[=\s]+Allow){_E}|{_W}keyvault\s+set-policy{_E}.*--(?:secret|key|certificate)-permissions{_E}",
         # Defender plans dropped to the free tier, diagnostics or auditing switched off
-        disables=rf"{_W}security\s+pricing\s+create{_E}.*--tier[=\s]+free{_E}"
+        disables=rf"{_W}security\s+pricing\s+create{_E}.*--tier[=\s]+(?i:free){_E}"
         rf"|{_W}monitor\s+diagnostic-settings\s+delete{_E}|{_W}sql\s+server\s+audit-policy\s+update{_E}.*--state"
         rf"[=\s]+Disabled{_E}",
         changes=rf"{_W}(?:create|update|delete|set|add|remove|assign|deploy|start|stop|restart|upload|purge|import"
@@ -1568,6 +1569,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"can_approve_pull_request_reviews=true)|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
         rf"|{_W}(?:ssh-key|gpg-key)\s+add\s+(?!(?:~|\$HOME|/home/[^/\s]+|/root)/\.(?:ssh|gnupg)/)\S"
         rf"|{_W}repo\s+deploy-key\s+add{_E}"  # a key of the user's own ~/.ssh is theirs to add
+        rf"|{_W}api{_E}(?=.*/keys{_E})(?=.*read_only[=\s:\"']*false)"  # a deploy key that may push
         # a repository made public through the API
         rf"|{_W}api{_E}.*(?:visibility[=\s:\"']*public|[\"']?private[\"']?[=\s:]*false)",
         # a branch's protection removed (`gh api -X DELETE repos/o/r/branches/main/protection`)
@@ -1595,7 +1597,8 @@ PROGRAMS: tuple[Program, ...] = (
         # a project made public; a member given Maintainer (40) or Owner (50); a deploy key that may push
         grants=rf"{_W}api{_E}.*visibility[=\s:\"']*public|{_W}repo\s+edit{_E}.*--visibility[=\s]+public"
         rf"|{_W}api{_E}(?=.*/members)(?=.*access_level[=\s:\"']*[45]0\b)"
-        rf"|{_W}deploy-key\s+add{_E}.*(?:--can-push|\s-p){_E}",
+        rf"|{_W}deploy-key\s+add{_E}.*(?:--can-push|\s-p){_E}"
+        rf"|{_W}api{_E}(?=.*/deploy_keys)(?=.*can_push[=\s:\"']*true)",
         # a branch's protection removed
         disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*(?:DELETE|PUT|PATCH){_E})(?=.*/protected_branches\S*{_E})",
         changes=rf"{_W}(?:mr\s+(?:merge|close|approve|create|update)|issue\s+(?:create|close|delete|update)"

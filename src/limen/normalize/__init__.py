@@ -194,7 +194,8 @@ def _program_arguments(
 def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str, str]]:
     """The file's text before and after each replacement an Edit or MultiEdit call makes (the replaced
     texts alone where the file cannot be read or does not hold them), so a setting is read in its section.
-    Only an edit that writes a setting (`:` or `=` in its new text), or an ignore file's, is looked at."""
+    Only an edit that writes a setting (`:` or `=` in its new text) or deletes one, or an ignore file's, is
+    looked at."""
     listed = arguments.get("edits")
     if tool == "Edit":
         pairs = [arguments]
@@ -208,8 +209,9 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
         old, new = pair.get("old_string"), pair.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str):
             continue
-        if not (":" in new or "=" in new or path.endswith("ignore") or _NAMES_ANYONE.search(new)):
-            continue  # a setting, an ignore file's entry, or a list's values made anyone (`{"*"}`)
+        settings = ":" in new or "=" in new or (not new.strip() and ("=" in old or ":" in old))
+        if not (settings or path.endswith("ignore") or _NAMES_ANYONE.search(new)):
+            continue  # a setting written or taken out, an ignore file's entry, a list made anyone (`{"*"}`)
         if current is None and path:
             current = read_text(path, MAX_SETTINGS_TEXT) or ""
         if old and current and old in current:

@@ -235,6 +235,8 @@ _CONTROL_KEYS = re.compile(
     r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
     r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
     r"|network_?polic|admission|mtls|authorization"
+    # the means of recovery: backups, point-in-time restore, versions and deleted items kept
+    r"|backup|point_in_time|versioning|soft_delete|azure_policy|prevent_destroy"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
@@ -417,13 +419,20 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         if check is not None and re.fullmatch(check, value.strip("\"'")):
             # a pipeline's or an image's environment (`GONOSUMDB: "*"`): every command run there without it
             return [f"{CONTROL_OFF}{variable}={value[:40]} switches a check off for what runs there"]
-        if key in old and (weakened := _work_lowered(key, old[key], value)):
+        was = old.get(key)
+        weakened = (_work_lowered(key, was, value) or _kept_less(key, was, value)) if was is not None else ""
+        if weakened:
             return [f"{CONTROL_OFF}{key} {weakened}"]
         if key.lower() in _BARE_SWITCHES:  # `var Enabled = true` in audit.go: the file says what it switches
             key = f"{path.rsplit('/', 1)[-1].split('.', 1)[0]}.{key}"
         if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
+    new = _settings(after) if old else {}
+    for key, value in old.items():  # `lifecycle { prevent_destroy = true }` deleted: the default is off
+        protective = _CONTROL_KEYS.search(key.lower()) and not _EXCEPTION_KEY.search(key.lower())
+        if key not in new and protective and value.lower() in _ON_WORDS and not _LOCAL_SECTION.search(key):
+            return [f"{CONTROL_OFF}{key} = {value} taken out"]
     return service_call_notes("update_settings", changed) if changed else []
 
 
@@ -556,6 +565,21 @@ def _limit_raised(key: str, before: str, after: str) -> str:
 _WORK_FACTOR = re.compile(r"(?:^|_)(?:cost|rounds|log_rounds|iterations?|work_?factor)$")
 # A switch named for nothing but itself: what it switches is the file or section it lives in
 _BARE_SWITCHES = frozenset({"enabled", "enable", "active", "on", "disabled", "disable", "off"})
+
+
+def _kept_less(key: str, before: str, after: str) -> str:
+    """A backup's or a log's retention, or a deleted key's recovery window, cut to half or less
+    (`backup_retention_days = 35` made `1`): less is kept to recover from. "" otherwise."""
+    if not _RETENTION.search(words_of(key.rsplit(".", 1)[-1])):
+        return ""
+    try:
+        was, now = int(before.replace("_", "")), int(after.replace("_", ""))
+    except ValueError:
+        return ""
+    return f"lowered from {before} to {after}: less is kept to recover from" if 0 <= now <= was // 2 else ""
+
+
+_RETENTION = re.compile(r"(?:^|_)(?:retention|retain|deletion_window|soft_delete|recovery_window)(?:_|$)")
 
 
 def _work_lowered(key: str, before: str, after: str) -> str:

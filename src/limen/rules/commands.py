@@ -2644,6 +2644,49 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
     return ""
 
 
+# Minting a credential: a token, a shared-access signature, a signed URL, a key (by a CLI's words or a tool's
+# name), and the settings that say when it expires
+_MINTS = re.compile(
+    r"(?:^|[\s_-])(?:token|tokens|sas|signurl|presign|api[-_]?key|access[-_]?key|service[-_]account[-_]token)"
+    r"(?:[\s_-]|$)"
+)
+_MINT_VERBS = re.compile(r"(?:^|[\s_-])(?:create|generate|new|add|issue|mint|signurl|presign)(?:[\s_-]|$)")
+_EXPIRY_KEYS = re.compile(r"^-*(?:expiry|expiration|expires(?:[-_](?:on|at))?|end[-_]date|expiry[-_]?time)$")
+_NEVER_KEYS = re.compile(r"^-*(?:seconds[-_]?to[-_]?live|ttl|expires[-_]in|lifetime|duration)$", re.I)
+_LASTING_DAYS = 366
+
+
+def _lasting_credential(action: Action) -> str:
+    """A credential minted to last more than a year (`--expiry 2030-01-01`) or never to expire
+    (`secondsToLive: 0`, `--expires-in 0`): access that outlives anyone's review of it. "" otherwise."""
+    from datetime import date
+
+    if action.commands:
+        pairs = []
+        for command in action.commands:
+            line = " ".join(command.argv[1:6]).lower()
+            if not (_MINTS.search(line) and _MINT_VERBS.search(line)):
+                continue
+            argv = command.argv
+            for i, word in enumerate(argv[1:], 1):
+                option, eq, value = word.partition("=")
+                pairs.append((option, value if eq else (argv[i + 1] if i + 1 < len(argv) else "")))
+    elif _MINTS.search(words_of(action.tool)) and _MINT_VERBS.search(words_of(action.tool)):
+        given = action.arguments.items()
+        pairs = [(k, str(v)) for k, v in given if isinstance(v, str | int) and not isinstance(v, bool)]
+    else:
+        return ""
+    for key, value in pairs:
+        if _NEVER_KEYS.match(key) and value.strip() == "0":
+            return "a credential is minted that never expires"
+        if _EXPIRY_KEYS.match(key.lower()) and (found := re.match(r"(\d{4})-(\d{2})-(\d{2})", value.strip())):
+            with suppress(ValueError):
+                days = (date(*map(int, found.groups())) - date.today()).days
+                if days > _LASTING_DAYS:
+                    return f"a credential is minted for {days // 365} years"
+    return ""
+
+
 # What of the host a container must not be handed: the kernel's views, devices, configuration, boot files
 _HOST_INTERNALS = ("/proc", "/sys", "/dev", "/etc", "/boot")
 
@@ -2654,7 +2697,11 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     cap_setuid+ep python3`): anyone can then change or escalate through them; a container given the host
     (privileged, host namespaces, escape capabilities, the host's root or engine socket); who may act or read
     widened (the table's `grants`: a cluster-admin binding, an owner role, an admin collaborator, a private
-    repository made public)."""
+    repository made public); a credential minted to last years or never to expire."""
+    lasting = _lasting_credential(action)
+    if lasting:  # `az storage container generate-sas --expiry 2030-01-01`, a token that never expires
+        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 75, lasting)
+        return
     if not action.commands and not action.destinations and not action.notes and action.capability != DB_WRITE:
         return  # no command, no repository, no SQL: nothing widened
     granted = _sql_grants(action) if action.capability in ("shell.execute", DB_WRITE) or action.notes else ""
