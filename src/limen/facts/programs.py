@@ -1587,6 +1587,17 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|disable)|run\s+(?:rerun|cancel)|gist\s+(?:create|edit)|label\s+(?:create|delete)"
         rf"|api{_E}(?=.*(?:-X|--method)[=\s]*(?:POST|PUT|PATCH|DELETE){_E}|.*\s-[fF]\s)){_E}",
     ),
+    # Argo CD: an application deleted with what it deployed, a sync that prunes what its source no longer
+    # holds, an account's token with no expiry
+    _p(
+        "argocd",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}app\s+delete{_E}(?!.*--cascade[=\s]+false)",
+        destroys_one=rf"{_W}app\s+sync{_E}.*--prune{_E}|{_W}(?:proj|repo|cluster|appset)\s+(?:delete|rm){_E}",
+        grants=rf"{_W}account\s+generate-token{_E}(?!.*(?:--expires-in|\s-e){_E})",
+        changes=rf"{_W}(?:app\s+(?:sync|set|delete|rollback|create|patch|terminate-op)|account\s+generate-token"
+        rf"|proj\s+\S+|repo\s+(?:add|rm)|cluster\s+(?:add|rm)){_E}",
+    ),
     # GitLab's CLI: `glab api` speaks the REST API (a project's id is its URL-encoded path)
     _p(
         "glab",

@@ -1648,7 +1648,7 @@ _LOCAL_SERVER = re.compile(r"(?:^|[/@=])(?:localhost|127\.0\.0\.1|\[::1\])(?::\d
 
 def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """A tool the program table does not know, told to delete, destroy, purge or drop something (`confluent
-    kafka topic delete orders`, `octo delete-project`, `argocd app delete shop --cascade`, `kafka-topics
+    kafka topic delete orders`, `octo delete-project`, `velero restore delete x`, `kafka-topics
     --delete`): whose store it is, and whether it comes back, is not known, so it asks. A script of the
     project's own (`./scripts/x`) and the table's tools are judged by their own entries."""
     if program(command.name) is not None or "/" in command.argv[0] or "." in command.name:

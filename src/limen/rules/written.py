@@ -237,7 +237,10 @@ _SCRIPT_TABLES = re.compile(
 
 
 # PEP 621's `dependencies = [...]`, its optional groups and dependency groups: lists of requirements
-_DEPENDENCY_LISTS = re.compile(r"^\s*[\w-]*dependencies\s*=\s*\[(.*?)\]", re.MULTILINE | re.DOTALL)
+# (the list ends at the `]` that ends its line: `uvicorn[standard]` inside it is an extra)
+_DEPENDENCY_LISTS = re.compile(
+    r"^\s*[\w-]*dependencies\s*=\s*\[(.*?)\][ \t]*(?:#[^\n]*)?$", re.MULTILINE | re.DOTALL
+)
 
 
 def _pyproject(text: str) -> tuple[list[str], list[str]]:
