@@ -419,9 +419,7 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         if check is not None and re.fullmatch(check, value.strip("\"'")):
             # a pipeline's or an image's environment (`GONOSUMDB: "*"`): every command run there without it
             return [f"{CONTROL_OFF}{variable}={value[:40]} switches a check off for what runs there"]
-        was = old.get(key)
-        weakened = (_work_lowered(key, was, value) or _kept_less(key, was, value)) if was is not None else ""
-        if weakened:
+        if key in old and (weakened := _halved(key, old[key], value)):
             return [f"{CONTROL_OFF}{key} {weakened}"]
         if key.lower() in _BARE_SWITCHES:  # `var Enabled = true` in audit.go: the file says what it switches
             key = f"{path.rsplit('/', 1)[-1].split('.', 1)[0]}.{key}"
@@ -561,37 +559,32 @@ def _limit_raised(key: str, before: str, after: str) -> str:
     return ""
 
 
-# The cost of a password hash (`bcryptCost`, `BCRYPT_ROUNDS`, `pbkdf2_iterations`, `work_factor`)
-_WORK_FACTOR = re.compile(r"(?:^|_)(?:cost|rounds|log_rounds|iterations?|work_?factor)$")
 # A switch named for nothing but itself: what it switches is the file or section it lives in
 _BARE_SWITCHES = frozenset({"enabled", "enable", "active", "on", "disabled", "disable", "off"})
+# Numbers a protection is as strong as, and what cutting one to half or less does: a password hash's cost
+# (`bcryptCost = 12` made `4`, PBKDF2's iterations), a backup's or a log's retention and a deleted key's
+# recovery window (`backup_retention_days = 35` made `1`)
+_HALVED = (
+    (
+        re.compile(r"(?:^|_)(?:cost|rounds|log_rounds|iterations?|work_?factor)$"),
+        "passwords are cheaper to guess",
+    ),
+    (
+        re.compile(r"(?:^|_)(?:retention|retain|deletion_window|soft_delete|recovery_window)(?:_|$)"),
+        "less is kept to recover from",
+    ),
+)
 
 
-def _kept_less(key: str, before: str, after: str) -> str:
-    """A backup's or a log's retention, or a deleted key's recovery window, cut to half or less
-    (`backup_retention_days = 35` made `1`): less is kept to recover from. "" otherwise."""
-    if not _RETENTION.search(words_of(key.rsplit(".", 1)[-1])):
-        return ""
+def _halved(key: str, before: str, after: str) -> str:
+    """A protection's number cut to half or less (`_HALVED`), with what that costs; "" otherwise."""
+    word = words_of(key.rsplit(".", 1)[-1])
+    meaning = next((why for pattern, why in _HALVED if pattern.search(word)), "")
     try:
         was, now = int(before.replace("_", "")), int(after.replace("_", ""))
     except ValueError:
         return ""
-    return f"lowered from {before} to {after}: less is kept to recover from" if 0 <= now <= was // 2 else ""
-
-
-_RETENTION = re.compile(r"(?:^|_)(?:retention|retain|deletion_window|soft_delete|recovery_window)(?:_|$)")
-
-
-def _work_lowered(key: str, before: str, after: str) -> str:
-    """A password hash's cost cut to half or less (`bcryptCost = 12` made `4`, 600 000 PBKDF2 iterations made
-    1 000): each guess of an attacker holding the hashes gets that much cheaper. "" otherwise."""
-    if not _WORK_FACTOR.search(words_of(key.rsplit(".", 1)[-1])):
-        return ""
-    try:
-        was, now = int(before.replace("_", "")), int(after.replace("_", ""))
-    except ValueError:
-        return ""
-    return f"lowered from {before} to {after}: passwords are cheaper to guess" if 0 <= now <= was // 2 else ""
+    return f"lowered from {before} to {after}: {meaning}" if meaning and 0 <= now <= was // 2 else ""
 
 
 # A setting that turns a deployed program's debugging on (`debuggable true`, `DEBUG = True`, `APP_DEBUG`)
