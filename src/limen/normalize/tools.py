@@ -399,6 +399,9 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         dropped = set(_IGNORED_SECRET.findall(before)) - set(_IGNORED_SECRET.findall(after))
         name = path.rsplit("/", 1)[-1]
         return [f"{CONTROL_OFF}{sorted(dropped)[0].strip()} taken out of {name}"] if dropped else []
+    alerts = set(_ALERT_RULE.findall(before)) - set(_ALERT_RULE.findall(after))
+    if alerts:  # `- alert: AuditLogShipperDown` deleted: what would have paged no longer exists
+        return [f"{CONTROL_OFF}the alert {sorted(alerts)[0]} taken out"]
     opened = _anyone_let_in(path, after) - _anyone_let_in(path, before)
     if opened:
         key, value = min(opened)
@@ -434,6 +437,8 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
     return service_call_notes("update_settings", changed) if changed else []
 
 
+# A Prometheus (or Loki, Thanos, Mimir) alerting rule, by its name
+_ALERT_RULE = re.compile(r"^[ \t]*-?[ \t]*alert:[ \t]*[\"']?([\w:.-]+)", re.MULTILINE)
 # Settings that say who or what is let in: sites, addresses, principals, members (`AllowedOrigins`,
 # `publicAccessCIDRs`, `Principal`, `members`, `authorizedNetworks`, `sourceRanges`)
 _WHO_KEYS = re.compile(
