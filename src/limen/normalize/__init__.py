@@ -33,6 +33,7 @@ from limen.normalize.tools import (
     reads_by_name,
     sends_later,
     sql_statements,
+    subscribed_hosts,
     words_of,
 )
 from limen.patches import targets as patch_targets
@@ -371,6 +372,8 @@ def _normalize(
         notes.append(DESTROYS_STORE + what)
     if tool.startswith("mcp__") and not reads_by_name(tool) and (what := changes_controls(tool, arguments)):
         notes.append(what)
+    if tool.startswith("mcp__"):
+        notes.extend(subscribed_hosts(tool, arguments))  # a webhook or contact point pointed somewhere
     if tool.startswith("mcp__") and "fork" in tool.lower():
         from limen.facts.hosts import project_repository
 

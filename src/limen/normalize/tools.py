@@ -657,6 +657,25 @@ def _config_hosts(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+# Calls that tell a service where to deliver later (a webhook, a subscription, a contact point, an alert's
+# notification channel, an integration, an exporter): every later event goes to the addresses they carry
+_SUBSCRIBES = re.compile(
+    r"(^|_)(?:webhooks?|hooks?|subscriptions?|contact_points?|notification_(?:channel|polic(?:y|ies))s?"
+    r"|integrations?|exporters?|receivers?|destinations?|sinks?)(_|$)"
+)
+
+
+def subscribed_hosts(tool: str, arguments: dict[str, object]) -> list[str]:
+    """`pagerduty.create_webhook_subscription(delivery_method={url: ...})`, `grafana.update_contact_point(
+    settings={url: ...})`: the hosts of the addresses a call that creates or changes a delivery carries,
+    however deep (as `sends_later` notes, judged as a deployed configuration's are)."""
+    words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
+    if not _SUBSCRIBES.search(words) or not _GRANTS.search(words):
+        return []
+    text = json.dumps(arguments, default=str)[:MAX_SETTINGS_TEXT]
+    return [SENDS_LATER + host.lower() for host in dict.fromkeys(_URL_HOST.findall(text))][:4]
+
+
 def configures_connections(path: str) -> bool:
     """A deployed configuration file that may name where its system connects (not a test's or an
     example's, not a package's metadata or a pipeline)."""
