@@ -1724,9 +1724,23 @@ def _foreign_images(images: list[str], action: Action, ctx: Context) -> Finding 
 
 def _foreign_workload(command: Command, action: Action, ctx: Context) -> Finding | None:
     """A cluster told to run an image nobody the project knows publishes: code from an outside publisher
-    running with the cluster's access (a miner, an implant pushed to a personal account)."""
+    running with the cluster's access (a miner, an implant pushed to a personal account); or such an image
+    re-tagged as the project's own (`docker tag someone/x acmeacr.azurecr.io/api:1.9.0`), which its
+    deployments then run as a release."""
+    from limen.facts.hosts import outside_publisher
+
     images = _workload_images(command)
-    return _foreign_images(images, action, ctx) if images else None
+    if images:
+        return _foreign_images(images, action, ctx)
+    operands = [w for w in command.argv[2:] if not w.startswith("-")]
+    if command.name in ("docker", "podman") and command.argv[1:2] == ("tag",) and len(operands) == 2:
+        cwd = action.cwd or ctx.workspace
+        source, target = operands
+        publisher = outside_publisher(source, cwd)
+        if publisher and not outside_publisher(target, cwd):
+            detail = f"an image by {publisher} is tagged as the project's own ({target[:80]})"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
+    return None
 
 
 def _tool_images(arguments: object, depth: int = 0) -> list[str]:
