@@ -14,6 +14,11 @@ from limen.facts.hosts import imitates, within_edits
 
 PYPI = frozenset(
     {
+        # the clouds' SDKs (Azure's, Google Cloud's) and the libraries that sign users in
+        *("azure-identity", "azure-keyvault-secrets", "azure-keyvault-keys", "azure-mgmt-resource"),
+        *("azure-cosmos", "azure-servicebus", "azure-eventhub", "msal", "google-cloud-secret-manager"),
+        *("google-cloud-pubsub", "google-api-python-client", "google-cloud-aiplatform", "passlib"),
+        *("python-jose", "authlib"),
         # data platforms: warehouses' connectors, dbt's adapters, Airflow's providers, Spark and friends
         *(
             "snowflake-connector-python",
@@ -102,6 +107,9 @@ PYPI = frozenset(
 
 NPM = frozenset(
     {
+        # the clouds' SDKs and the forges' and chat services' clients
+        *("@azure/identity", "@azure/keyvault-secrets", "@azure/storage-blob", "@azure/msal-node"),
+        *("@google-cloud/storage", "@google-cloud/pubsub", "@octokit/rest", "@slack/web-api"),
         # platforms' SDKs and CLIs (Firebase, Supabase, Cloudflare, AWS CDK, Vercel, Sentry, Upstash, Clerk)
         *("firebase-tools", "firebase-admin", "@supabase/supabase-js", "@supabase/ssr"),
         *("wrangler", "@cloudflare/workers-types", "aws-cdk-lib", "aws-cdk", "constructs", "cdk-nag"),
