@@ -30,7 +30,7 @@ from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
 from limen.rules import rule
 from limen.rules.derived import changed_operands
-from limen.rules.written import applied_manifests, judge, judge_text, written_text
+from limen.rules.written import applied_manifests, committed_over, judge, judge_text, written_text
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -719,6 +719,7 @@ def _is_persistence(path: str, ctx: Context) -> bool:
 
 
 _FORGE_WRITES = frozenset({"own_remote", "foreign_remote"})
+_FILE_KEYS = ("path", "file_path", "filePath")  # what forge tools call a committed file's path
 # An MCP server or tool that stores what later sessions are told (memory, knowledge graphs, mem0), writing
 _MEMORY_TOOL = re.compile(
     r"^mcp__[^_]*(?:memory|mem0|knowledge)[^_]*__.*(?:create|add|save|store|write|update|remember|observ)"
@@ -746,11 +747,12 @@ def _committed_files(action: Action) -> list[tuple[str, str]]:
         return []
     args = action.arguments
     entries = [args, *(f for f in args.get("files") or () if isinstance(f, dict))]
-    return [
-        ("/" + str(e["path"]).lstrip("/"), e["content"])
-        for e in entries[:64]
-        if isinstance(e.get("path"), str) and isinstance(e.get("content"), str)
-    ]
+    found = []
+    for entry in entries[:64]:
+        path = next((entry[k] for k in _FILE_KEYS if isinstance(entry.get(k), str)), None)
+        if path is not None and isinstance(entry.get("content"), str):
+            found.append(("/" + path.lstrip("/"), entry["content"]))
+    return found
 
 
 def _first_line(action: Action, path: str) -> str:
@@ -790,9 +792,13 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
         judged = judge_text(MEMORY_STORE, action.tool, text, action, ctx) if text.strip() else None
         if judged is not None and (worst is None or judged[0] > worst[0]):
             worst = judged
+    own = any("own_remote" in d.flags for d in action.destinations)
     for path, text in _committed_files(action):  # a forge tool's files: they run where the repository runs
         fact = describe(path, home="/nonexistent-home")
         judged = judge_text(fact, path, text, action, ctx) if fact is not None else None
+        if judged is None and fact is not None and own:  # the project's own file: what the commit drops
+            local = os.path.join(ctx.workspace or action.cwd or "/", path.lstrip("/"))
+            judged = committed_over(fact, local, text)
         if judged is not None and (worst is None or judged[0] > worst[0]):
             worst = judged
     for command in deploys:  # `kubectl apply -f -`: the manifest deployed at once, as if written

@@ -3637,6 +3637,15 @@ def _edits_known_text(path: str, action: Action) -> bool:
     return before is not None and old in before
 
 
+def committed_over(fact: PathFact, local: str, text: str) -> tuple[Verdict, str] | None:
+    """A forge tool commits `text` over a file of the project's own repository whose checkout is `local`:
+    the checks the file ran that the commit takes out (`create_or_update_file(".gitlab/ci/security.yml",
+    "# disabled")`), judged as an Edit of the checkout would be."""
+    before = current_text(local)
+    dropped = _dropped_checks(fact, before, text) if before is not None else []
+    return (Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {local}") if dropped else None
+
+
 def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
     """The security scanners a CI file or hook configuration ran before a change and no longer runs."""
     if fact.content not in _CHECKED:
