@@ -107,6 +107,12 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("az", ("account", "get-access-token"), "an Azure access token", issuers=_AZURE),
     Printer("az", ("keyvault", "secret", "show"), "a Key Vault secret", issuers=_AZURE),
     Printer("az", ("storage", "account", "keys", "list"), "Azure storage keys", issuers=_AZURE),
+    Printer("az", ("storage", "account", "show-connection-string"), "an Azure storage key", issuers=_AZURE),
+    # a registry's admin passwords, a database's keys, a cluster's admin credentials printed (`--file -`)
+    Printer("az", ("acr", "credential", "show"), "a registry's passwords", issuers=("*.azurecr.io",)),
+    Printer("az", ("cosmosdb", "keys", "list"), "Cosmos DB keys", issuers=_AZURE),
+    Printer("az", ("redis", "list-keys"), "Azure Cache for Redis keys", issuers=_AZURE),
+    Printer("az", ("aks", "get-credentials"), "a cluster's admin keys", needs=(r"--admin\b", r"--file\s+-")),
     Printer("git", ("credential", "fill"), "a git credential"),
     Printer("git", ("credential-manager", "get"), "a git credential"),
     Printer("docker-credential-*", ("get",), "a registry credential"),

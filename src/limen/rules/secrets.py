@@ -1700,9 +1700,9 @@ def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, ac
             continue
         if f"stdin:{command.name}" not in login.via:  # straight from the printer: no `tee` keeps a copy
             continue
-        operands = [w for w in login.argv[1:] if not w.startswith("-")]
-        registry = operands[-1].split("://", 1)[-1].split("/", 1)[0] if len(operands) >= 2 else ""
-        if registry and printed.issued_for(registry, action.cwd):
+        operands = [w for w in login.argv[2:] if not w.startswith("-")]  # (`-u NAME`'s name among them)
+        hosts = [w.split("://", 1)[-1].split("/", 1)[0] for w in operands if "." in w or ":" in w]
+        if hosts and all(printed.issued_for(host, action.cwd) for host in hosts):
             return True
     return False
 
