@@ -1459,7 +1459,9 @@ PROGRAMS: tuple[Program, ...] = (
         grants=rf"{_W}add-iam-policy-binding{_E}.*--role[=\s]+roles/(?:owner|editor|iam\.\w*[Aa]dmin)"
         # everyone on the internet made a member, or a firewall opened to every address
         rf"|{_W}add-iam-policy-binding{_E}.*--member[=\s]+[\"']?(?:allUsers|allAuthenticatedUsers)"
-        rf"|{_W}firewall-rules\s+(?:create|update){_E}.*--source-ranges[=\s]+[\"']?0\.0\.0\.0/0",
+        rf"|{_W}firewall-rules\s+(?:create|update){_E}.*--source-ranges[=\s]+[\"']?0\.0\.0\.0/0"
+        # a workload identity provider whose condition holds for every token (any repository of the forge)
+        rf"|{_W}providers\s+(?:create|update)-oidc{_E}.*--attribute-condition[=\s]+[\"']?true[\"']?{_E}",
         # a bucket's retention lock lifted, an organisation policy's enforcement switched off, TLS checks off
         disables=rf"{_W}--clear-retention-period{_E}|{_W}org-policies\s+disable-enforce{_E}"
         # a bucket's earlier versions or deleted objects no longer kept

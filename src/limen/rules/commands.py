@@ -2440,6 +2440,37 @@ def _erased(command: Command, action: Action, ctx: Context) -> list[str]:
     return []
 
 
+_AUTHOR_OPTION = re.compile(r"^(?:user\.email=|--author=.*<)([^>\s]+@[^>\s]+)")
+_CONFIGURED_EMAIL = re.compile(r"(?m)^\s*email\s*=\s*(\S+@\S+)\s*$")
+
+
+def _commits_as_someone_else(action: Action, ctx: Context) -> str:
+    """The address a `git commit` is made under when it is not the user's own (`-c user.email=X`,
+    `--author="Name <X>"`): the one git's configuration names (the repository's, then the user's). "" when the
+    commit names none, or no configuration names the user to compare with."""
+    from limen.facts.hosts import repository_root
+    from limen.normalize.paths import read_text
+
+    given = [
+        found.group(1).lower()
+        for c in action.commands
+        if c.name == "git" and "commit" in c.argv[1:8]
+        for word in c.argv[1:]
+        if (found := _AUTHOR_OPTION.match(word.strip("'\"")))
+    ]
+    if not given:
+        return ""
+    top = repository_root(action.cwd or ctx.workspace)
+    configs = [os.path.join(top, ".git", "config")] if top else []
+    configs += [os.path.join(ctx.home, ".gitconfig"), os.path.join(ctx.home, ".config", "git", "config")]
+    own = {
+        email.lower()
+        for path in configs
+        for email in _CONFIGURED_EMAIL.findall(read_text(path, 64_000) or "")
+    }
+    return next((email for email in given if own and email not in own), "")
+
+
 # Where a project keeps the hooks git runs on commit and push (pre-commit, lefthook, husky, git's own)
 _HOOK_CONFIGS = (
     ".pre-commit-config.yaml",
@@ -2527,6 +2558,11 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 75, detail)
         return
     if not action.commands:
+        return
+    posed = _commits_as_someone_else(action, ctx)
+    if posed:  # `git -c user.email=cto@acme.example commit`: the history says someone else did it
+        detail = f"git commits as {posed}, not as the user git is configured with"
+        yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, detail)
         return
     skipped = _skipped_hook_checks(action)
     if skipped:  # `git commit --no-verify` where the commit hooks scan for secrets
