@@ -89,3 +89,24 @@ def changed_operands(command: Command, *, metadata: bool) -> list[str]:
 _CHANGERS = frozenset({Role.DELETES, Role.WIPES, Role.WRITES, Role.COPIES})
 # `chmod -x FILE`, `chmod -rw FILE`: a mode taken away, written like an option
 _SYMBOLIC_MODE = re.compile(r"^-[rwxXst]+$")
+
+
+# Commands that print what they are given, and programs that could (`python -c 'import sys; print(sys.argv)'`)
+_PRINTS_VARIABLES = frozenset({"echo", "printf", "printenv", "env", "set", "cat", "tee"})
+
+
+def kept_from_model(command: Command, action: Action) -> bool:
+    """`export DB_PASSWORD=$(gcloud secrets versions access ...) && dbt debug`, `psql "$(grep DATABASE_URL
+    .env | cut -d= -f2-)" -c 'select 1'`: what the command prints is captured by a substitution and handed
+    to a local program's argument or variable, in a line that sends nothing anywhere and where nothing
+    outside the substitution prints or interprets: it never reaches the model's context."""
+    if "$()" not in command.via or action.destinations or action.opaque:
+        return False
+    for other in action.commands:
+        if "$()" in other.via:
+            continue
+        entry = program(other.name)
+        runs_code = entry is not None and bool(entry.roles & {Role.INTERPRETER, Role.SHELL})
+        if other.name in _PRINTS_VARIABLES or runs_code:
+            return False  # `export K=$(...) && echo $K`: printed after all
+    return True

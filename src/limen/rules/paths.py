@@ -29,7 +29,7 @@ from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
 from limen.rules import rule
-from limen.rules.derived import changed_operands
+from limen.rules.derived import changed_operands, kept_from_model
 from limen.rules.written import applied_manifests, committed_over, judge, judge_text, written_text
 
 _GLOB_CHARS = frozenset("*?[")
@@ -490,6 +490,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             continue
         if secret_facts.names_only(command.argv):
             kept.update(paths)  # `cut -d= -f1 .env`: the variables' names, no value
+            continue
+        if kept_from_model(command, action):
+            kept.update(paths)  # `psql "$(grep DATABASE_URL .env | cut -d= -f2-)"`: handed on, never shown
             continue
         if (
             command.name in secret_facts.NON_READERS

@@ -61,7 +61,7 @@ from limen.model import (
 )
 from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
-from limen.rules.derived import memo
+from limen.rules.derived import kept_from_model, memo
 from limen.rules.destinations import is_trusted, leaves_project, named_plainly
 from limen.rules.paths import secret_paths_read
 
@@ -1672,26 +1672,6 @@ def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: A
     return all(printed.issued_for(d.host, action.cwd) for d in action.destinations)
 
 
-_ASSIGNERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
-_PRINTS_VARIABLES = frozenset({"echo", "printf", "printenv", "env", "set", "cat", "tee"})
-
-
-def _kept_in_variable(command: Command, action: Action) -> bool:
-    """`export DB_PASSWORD=$(gcloud secrets versions access ...) && dbt debug`, `KEY=$(vault kv get -field=k
-    x) pytest`: the credential is assigned to a variable for a local program, in a line that sends nothing
-    anywhere and prints no substitution (`echo $(...)` would): it never reaches the model's context."""
-    if "$()" not in command.via or action.destinations:
-        return False
-    if any(c.name in _PRINTS_VARIABLES for c in action.commands):
-        return False  # `export K=$(...) && echo $K`: printed after all
-    return not any(
-        "$(" in word and not (other.name in _ASSIGNERS and re.match(r"^[A-Za-z_]\w*=\$\(", word))
-        for other in action.commands
-        if other is not command
-        for word in other.argv[1:]
-    )
-
-
 def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
     """Another command of the line reads the printed credential on its stdin as a password
     (`--password-stdin`) for a registry the printer's issuer runs."""
@@ -1716,7 +1696,7 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
         if name in _SECRET_READERS or name.startswith(secret_facts.PRINTER_PREFIXES):
             printed = secret_facts.printer(command.argv)
             if printed is not None:
-                if not _used_with_issuer(command, printed, action) and not _kept_in_variable(command, action):
+                if not _used_with_issuer(command, printed, action) and not kept_from_model(command, action):
                     found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
                 continue
             swept = _sweep(command, action, ctx)
