@@ -469,6 +469,10 @@ _DECORATIONS = ("go", "golang", "dev", "io", "js", "hq", "org", "official", "lib
 
 
 def _decorated(part: str, theirs: str) -> bool:
+    """`boltdb-go` for `boltdb`, and a major version hung on any name (`jwt-v5` for `jwt`, whose real
+    major versions are a path's last part: `golang-jwt/jwt/v5`)."""
+    if re.fullmatch(rf"{re.escape(theirs)}[-_.]?v\d+", part):
+        return True
     return len(theirs) >= 4 and any(
         part in (f"{theirs}-{d}", f"{theirs}{d}", f"{d}-{theirs}", f"{theirs}_{d}") for d in _DECORATIONS
     )
