@@ -137,6 +137,9 @@ class Program:
     # regex over the words after the name: the invocation changes the system the program controls elsewhere
     # (a deploy, an apply, a merge, a release): what content carrying injected instructions must not steer
     changes: str = ""
+    # regex over the words after the name: the invocation makes a job the service runs on a schedule, later,
+    # with no one asking (`glab schedule create`, `gcloud scheduler jobs create`, `kubectl create cronjob`)
+    schedules: str = ""
     # a platform's commands that run a command line on its machines (`heroku run CMD`, `fly ssh console -C
     # CMD`): the sub-commands after which the operands are that line, and the options whose value is it
     remote_runs: tuple[str, ...] = ()
@@ -346,6 +349,7 @@ def _p(
     runs_package: tuple[str, ...] = (),
     fetches_code: str = "",
     changes: str = "",
+    schedules: str = "",
     remote_runs: tuple[str, ...] = (),
     remote_options: tuple[str, ...] = (),
     local_copy: str = "",
@@ -381,6 +385,7 @@ def _p(
         runs_package=runs_package,
         fetches_code=fetches_code,
         changes=changes,
+        schedules=schedules,
         remote_runs=remote_runs,
         remote_options=frozenset(remote_options),
         local_copy=local_copy,
@@ -1361,6 +1366,7 @@ PROGRAMS: tuple[Program, ...] = (
         "kubectl",
         R.INFRA_DESTROYER,
         aliases=("oc", "kubernetes", "k8s"),  # the last two: the names MCP servers for it go by
+        schedules=rf"{_W}create\s+cronjob{_E}",
         destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
         # a workload scaled to nothing is an outage, however reversible
         # (pods and jobs are the run-to-completion pieces their controllers and CI make again)
@@ -1462,6 +1468,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}firewall-rules\s+(?:create|update){_E}.*--source-ranges[=\s]+[\"']?0\.0\.0\.0/0"
         # a workload identity provider whose condition holds for every token (any repository of the forge)
         rf"|{_W}providers\s+(?:create|update)-oidc{_E}.*--attribute-condition[=\s]+[\"']?true[\"']?{_E}",
+        schedules=rf"{_W}scheduler\s+jobs\s+create{_E}",
         # a bucket's retention lock lifted, an organisation policy's enforcement switched off, TLS checks off
         disables=rf"{_W}--clear-retention-period{_E}|{_W}org-policies\s+disable-enforce{_E}"
         # a bucket's earlier versions or deleted objects no longer kept
@@ -1614,6 +1621,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}api{_E}(?=.*/deploy_keys)(?=.*can_push[=\s:\"']*true)",
         # a branch's protection removed
         disables=rf"{_W}api{_E}(?=.*(?:-X|--method)[=\s]*(?:DELETE|PUT|PATCH){_E})(?=.*/protected_branches\S*{_E})",
+        schedules=rf"{_W}schedule\s+create{_E}",
         changes=rf"{_W}(?:mr\s+(?:merge|close|approve|create|update)|issue\s+(?:create|close|delete|update)"
         rf"|release\s+(?:create|delete)|repo\s+(?:create|delete|fork|edit|archive)|variable\s+(?:set|delete|update)"
         rf"|api{_E}(?=.*(?:-X|--method)[=\s]*(?:POST|PUT|PATCH|DELETE){_E}|.*\s-[fF]\s)){_E}",

@@ -2984,6 +2984,8 @@ def _persistence(command: Command) -> str:
     if name in ("useradd", "adduser", "usermod", "chpasswd", "passwd", "visudo", "groupadd", "newusers"):
         return f"{name} changes accounts"
     entry = program(name)
+    if entry is not None and entry.schedules and re.search(entry.schedules, " ".join(args)):
+        return f"{name} schedules a job that runs later"  # `glab schedule create --cron '0 * * * *'`
     if entry is not None and Role.CONTAINER in entry.roles and _RESTARTS.search(" ".join(args)):
         return f"{name} starts a container that restarts with the machine"
     if entry is not None and entry.reroutes and re.search(entry.reroutes, " ".join(args)):
