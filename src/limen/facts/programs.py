@@ -302,9 +302,12 @@ SCRATCH_DATABASE = r"[\w-]*(?:_test|_dev|-test|-dev|_development|_testing)"
 # A resource (a container volume, a database file, a namespace, a prefix) named as a test's, a development
 # copy's or a preview's (`shop_test_pgdata`, `tests/fixtures/test.db`, `tmp-cache`, `preview-pr-398`):
 # resetting it is the test suite's or the pipeline's own work
+# (a pull request's preview, `preview-pr-398`, `ci-artifacts/pr-398/`: what lives in its namespace is its own)
+_PREVIEW_WORDS = r"previews?|pr-?\d+"
+PREVIEW = rf"(?i)(?:^|[/_.-])(?:{_PREVIEW_WORDS})(?:$|[/_.-])"
 SCRATCH_RESOURCE = (
-    r"(?i)(?:^|[/_.-])(?:tests?|testing|dev|development|tmp|temp|scratch|fixtures?|sandbox|ephemeral|previews?"
-    r"|pr-?\d+)(?:$|[/_.-])"  # a pull request's preview (`preview-pr-398`, `ci-artifacts/pr-398/`)
+    r"(?i)(?:^|[/_.-])(?:tests?|testing|dev|development|tmp|temp|scratch|fixtures?|sandbox|ephemeral"
+    rf"|{_PREVIEW_WORDS})(?:$|[/_.-])"
 )
 
 

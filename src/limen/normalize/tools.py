@@ -399,16 +399,17 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         dropped = set(_IGNORED_SECRET.findall(before)) - set(_IGNORED_SECRET.findall(after))
         name = path.rsplit("/", 1)[-1]
         return [f"{CONTROL_OFF}{sorted(dropped)[0].strip()} taken out of {name}"] if dropped else []
-    alerts = set(_ALERT_RULE.findall(before)) - set(_ALERT_RULE.findall(after))
+    rules = path.endswith((".yml", ".yaml"))  # (the files alerting rules are written in)
+    alerts = set(_ALERT_RULE.findall(before)) - set(_ALERT_RULE.findall(after)) if rules else set()
     if alerts:  # `- alert: AuditLogShipperDown` deleted: what would have paged no longer exists
         return [f"{CONTROL_OFF}the alert {sorted(alerts)[0]} taken out"]
     opened = _anyone_let_in(path, after) - _anyone_let_in(path, before)
     if opened:
         key, value = min(opened)
         return [f"{MADE_PUBLIC}{key} lets in {value}: anyone"]
-    old = _settings(before)
+    old, new = _settings(before), _settings(after)
     changed: dict[str, object] = {}
-    for key, value in _settings(after).items():
+    for key, value in new.items():
         if old.get(key) == value or _LOCAL_SECTION.search(key):
             continue
         if old.get(key, "").lower() in _DENIES and value.lower() in _ALLOWS:
@@ -429,7 +430,6 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
-    new = _settings(after) if old else {}
     for key, value in old.items():  # `lifecycle { prevent_destroy = true }` deleted: the default is off
         protective = _CONTROL_KEYS.search(key.lower()) and not _EXCEPTION_KEY.search(key.lower())
         if key not in new and protective and value.lower() in _ON_WORDS and not _LOCAL_SECTION.search(key):

@@ -53,6 +53,7 @@ from limen.facts.programs import (
     HTTPIE_NAMES,
     NODE_ACCESS,
     NOT_PRODUCTION,
+    PREVIEW,
     PRODUCTION,
     PROTECTED_BRANCHES,
     SCRATCH_DATABASE,
@@ -1230,24 +1231,13 @@ def _outside_production(command: Command) -> str:
     if targets and all(_SCRATCH_RESOURCE.search(w) and not _STORE_URL.match(w) for w in targets):
         return "scratch"  # (a store's address is judged by where in the store it points: `_scratch_in_store`)
     # where it acts is what its scope options say (a decoy name among the targets says nothing of it)
-    if any(_PREVIEW_NAMESPACE.search(v) for v in _namespaces(command)):
+    if any(_PREVIEW.search(v) for v in _scope_values(command, _NAMESPACE_OPTIONS)):
         return "scratch"  # `helm uninstall api -n ledger-pr-402`: what lives in a preview's namespace
     return "elsewhere" if NOT_PRODUCTION.search(" ".join(_scope_values(command))) else ""
 
 
-# A namespace a pull request's preview lives in (`ledger-pr-402`, `preview-1234`)
-_PREVIEW_NAMESPACE = re.compile(r"(?i)(?:^|[-_.])(?:pr-?\d+|preview(?:-\d+)?)(?:$|[-_.])")
-
-
-def _namespaces(command: Command) -> list[str]:
-    """The namespace a cluster command acts in (`-n NAME`, `--namespace=NAME`)."""
-    argv = command.argv
-    return [
-        value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
-        for i, word in enumerate(argv[1:], 1)
-        for option, eq, value in [word.partition("=")]
-        if option in ("-n", "--namespace")
-    ]
+_PREVIEW = re.compile(PREVIEW)
+_NAMESPACE_OPTIONS = frozenset({"-n", "--namespace"})
 
 
 def _deleted_operands(command: Command, argv: list[str]) -> list[str]:
@@ -1271,13 +1261,15 @@ def _deleted_operands(command: Command, argv: list[str]) -> list[str]:
     return operands
 
 
-def _scope_values(command: Command) -> list[str]:
-    """The values of the options that say where a command acts (`--env staging`, `--context=acme-dev`)."""
+def _scope_values(command: Command, options: frozenset[str] | None = None) -> list[str]:
+    """The values of the options that say where a command acts (`--env staging`, `--context=acme-dev`), or
+    of the `options` named."""
     argv = command.argv
+    wanted = _SCOPE_OPTIONS if options is None else options
     found = []
     for i, word in enumerate(argv[1:], 1):
         option, eq, value = word.partition("=")
-        if option in _SCOPE_OPTIONS:
+        if option in wanted:
             found.append(value if eq else (argv[i + 1] if i + 1 < len(argv) else ""))
     return found
 
@@ -1673,7 +1665,7 @@ def _workload_images(command: Command) -> list[str]:
     deploy/a c=X`, `kubectl create deployment --image X`, `helm --set image.repository=X`."""
     argv = command.argv
     found: list[str] = []
-    words = _kubectl_words(argv) if command.name in ("kubectl", "oc") else []
+    words = _verb_words(command) if command.name in ("kubectl", "oc") else []
     if words[:1] in (["run"], ["set"], ["create"]):
         for i, word in enumerate(argv):
             option, eq, value = word.partition("=")
@@ -1692,21 +1684,22 @@ def _workload_images(command: Command) -> list[str]:
     return found
 
 
-def _kubectl_words(argv: tuple[str, ...]) -> list[str]:
-    """kubectl's words after its global options and their values (`-n ns`, `--context c`)."""
+def _verb_words(command: Command) -> list[str]:
+    """A command's words after its options and their values (`kubectl -n ns set image ...` is `set image
+    ...`): the options the program table says take a value, and those that say where it acts."""
+    valued = _SCOPE_OPTIONS | options(command.name)
     words: list[str] = []
     skip = False
-    for word in argv[1:]:
+    for word in command.argv[1:]:
         if skip:
             skip = False
-        elif word in _KUBECTL_VALUED:
-            skip = True
-        elif not word.startswith("-"):
+        elif word.startswith("-"):
+            skip = word in valued
+        else:
             words.append(word)
     return words
 
 
-_KUBECTL_VALUED = frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s"})
 # A chart value that names an image (`image`, `image.repository`, `worker.image.name`), not its tag
 _IMAGE_KEY = re.compile(r"(?:^|\.)(?:image|repository)(?:\.(?:repository|name))?$")
 
@@ -2721,11 +2714,12 @@ def _lasting_credential(action: Action) -> str:
             for i, word in enumerate(argv[1:], 1):
                 option, eq, value = word.partition("=")
                 pairs.append((option, value if eq else (argv[i + 1] if i + 1 < len(argv) else "")))
-    elif _MINTS.search(words_of(action.tool)) and _MINT_VERBS.search(words_of(action.tool)):
+    else:
+        name = words_of(action.tool)
+        if not (_MINTS.search(name) and _MINT_VERBS.search(name)):
+            return ""
         given = action.arguments.items()
         pairs = [(k, str(v)) for k, v in given if isinstance(v, str | int) and not isinstance(v, bool)]
-    else:
-        return ""
     for key, value in pairs:
         if _NEVER_KEYS.match(key) and value.strip() == "0":
             return "a credential is minted that never expires"
