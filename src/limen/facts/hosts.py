@@ -779,6 +779,16 @@ def issuers_for_host(host: str) -> frozenset[str]:
     return frozenset(i.name for i in ISSUERS if host and _matches(host, i.hosts))
 
 
+@lru_cache(maxsize=512)
+def first_party_api(host: str) -> bool:
+    """`host` is named, as it is, by an issuer whose hosts serve only the issuer (`api.pagerduty.com`):
+    a credential in a request's authorization to it is that service's, whatever its shape, since no one
+    else reads it there. A host matched only by a glob (`someone.supabase.co`, an API gateway on
+    `*.amazonaws.com`) may run anyone's code, and a shared issuer's host names anyone's resource."""
+    host = host.lower().rstrip(".")
+    return any(host in i.hosts for i in ISSUERS if i.name not in SHARED_ISSUERS)
+
+
 # Where each credential kind (a `limen.rules.secrets` kind name) is meant to go.
 ISSUER_HOSTS: dict[str, tuple[str, ...]] = {k: i.hosts for i in ISSUERS for k in i.kinds}
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from limen.context import Context
 from limen.facts.hosts import (
+    first_party_api,
     host_in,
     is_collection_service,
     is_documentation,
@@ -126,9 +127,9 @@ _PLAIN_HEADERS = frozenset(
     {"accept", "accept-language", "accept-encoding", "user-agent", "cache-control", "x-github-api-version"}
     | {"anthropic-version", "openai-beta", "if-none-match", "if-modified-since", "content-type"}
 )
-_CREDENTIAL_HEADERS = frozenset(
-    {"authorization", "x-api-key", "private-token", "x-goog-api-key", "api-key", "x-auth-token"}
-)
+# A header that carries a credential: `Authorization`, or one named for a key or a token (`X-Api-Key`,
+# `DD-API-KEY`, `PRIVATE-TOKEN`, `apikey`, `X-Vault-Token`)
+_CREDENTIAL_HEADER = re.compile(r"authorization|key|token|secret|auth$")
 # A long encoded run in one part of a URL can carry anything (a path of ordinary words does not: `/` ends a
 # run, and what a path spells across its parts is the taint floor's to match against the session's secrets).
 _OPAQUE_RUN = re.compile(r"[A-Za-z0-9+=_-]{40,}")
@@ -156,11 +157,16 @@ def _quiet_header(value: str, action: Action) -> bool:
     if "$" not in text and "`" not in text:
         if name in _PLAIN_HEADERS:
             return True
-        # a literal credential whose prefix names its issuer, sent only there (`-u sk_live_...:`)
-        words = text.split()
-        issuer = issuer_of_value(words[-1].split(":", 1)[0]) if words and name in _CREDENTIAL_HEADERS else ""
-        return bool(issuer) and all(issuer in issuers_for_host(d.host) for d in action.destinations)
-    if name not in _CREDENTIAL_HEADERS:
+        if not _CREDENTIAL_HEADER.search(name) or not text.split():
+            return False
+        # a literal credential whose prefix names its issuer, sent only there (`-u sk_live_...:`); one
+        # whose prefix names none, sent only to a service's own API host (`Token token=...` to
+        # api.pagerduty.com), is that service's
+        issuer = issuer_of_value(text.split()[-1].split(":", 1)[0].removeprefix("token="))
+        if not issuer:
+            return all(first_party_api(d.host) for d in action.destinations)
+        return all(issuer in issuers_for_host(d.host) for d in action.destinations)
+    if not _CREDENTIAL_HEADER.search(name):
         return False
     if _printed_for_every_host(text, action):
         return True
@@ -180,6 +186,24 @@ def _printed_for_every_host(text: str, action: Action) -> bool:
     return bool(found) and all(
         p is not None and all(p.issued_for(d.host, action.cwd) for d in action.destinations) for p in found
     )
+
+
+def credential_header_values(action: Action) -> list[str]:
+    """The values of the credential headers (`-H "Authorization: ..."`, `-H "DD-API-KEY: ..."`, `curl -u`)
+    of the line's curl and wget commands."""
+    values = []
+    for command in action.commands:
+        if command.name not in _QUIET_FLAGS:
+            continue
+        args = command.argv[1:]
+        for i, word in enumerate(args[:-1]):
+            if word in ("-H", "--header"):
+                name, _, value = args[i + 1].partition(":")
+                if _CREDENTIAL_HEADER.search(name.strip().lower()) and value.strip():
+                    values.append(value.strip())
+            elif command.name == "curl" and word in ("-u", "--user", "--oauth2-bearer"):
+                values.append(args[i + 1])
+    return values
 
 
 def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:

@@ -47,7 +47,14 @@ from typing import Any
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
-from limen.facts.hosts import ISSUER_HOSTS, host_in, issuers_for_host, issuers_of_credentials, project_domain
+from limen.facts.hosts import (
+    ISSUER_HOSTS,
+    first_party_api,
+    host_in,
+    issuers_for_host,
+    issuers_of_credentials,
+    project_domain,
+)
 from limen.model import (
     OUTBOUND_CAPABILITIES,
     Action,
@@ -1224,7 +1231,8 @@ _ISSUERLESS = frozenset(
 
 
 def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
-    """Every credential goes only where it is used: its issuer's hosts, or (issuer unknown) trusted hosts."""
+    """Every credential goes only where it is used: its issuer's hosts, or (issuer unknown) trusted hosts
+    or, in a request that carries nothing else, a service's own API host (`_first_party_use`)."""
     if not action.destinations or action.opaque:
         return False
     if any(set(d.flags) - {"userinfo"} for d in action.destinations):
@@ -1238,7 +1246,7 @@ def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
                     return False
             elif kind in own:
                 continue  # `psql postgres://app:pw@db.internal.acme.com/app`: a login to the server it names
-            elif kind not in _ISSUERLESS or not is_trusted(dest.host, ctx):
+            elif not (kind in _ISSUERLESS and is_trusted(dest.host, ctx)) and not _first_party_use(action):
                 return False
     return True
 
@@ -1272,6 +1280,15 @@ def _own_logins(action: Action, cwd: str) -> frozenset[str]:
 def _login_hosts(action: Action) -> frozenset[str]:
     """The hosts of the URLs in an action that carry a login (`postgres://app:pw@db.acme.internal/app`)."""
     return frozenset(m.group(1).lower() for t in action_texts(action) for m in _LOGIN_URL.finditer(t[:4096]))
+
+
+def _first_party_use(action: Action) -> bool:
+    """A credential that does not say whose it is, in a request to a service's own API host that carries
+    nothing else (`curl -H "Authorization: Token token=..." https://api.pagerduty.com/incidents`): only
+    that service reads it, and nothing of the session's goes into whatever account it opens."""
+    from limen.floors.egress import carries_nothing
+
+    return all(first_party_api(d.host) for d in action.destinations) and carries_nothing(action)
 
 
 def _named_issuers(action: Action, kinds: set[str]) -> set[str]:
@@ -1309,6 +1326,11 @@ def without_issued_credentials(text: str, action: Action, ctx: Context) -> str:
             for password in _password_operands(command.name, command.argv[1:]):
                 if len(password) >= 4:
                     text = text.replace(password, " " * len(password))
+    if _first_party_use(action):  # every credential header's value goes to the service's API alone
+        from limen.floors.egress import credential_header_values
+
+        for value in credential_header_values(action):
+            text = text.replace(value, " " * len(value))
     hits = [h for h in find_secrets(text, decode=False, weak=False) if h.confidence >= KEYWORD]
     for hit in reversed(hits):
         if hit.kind in own:
@@ -1478,7 +1500,7 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
             if not _intended_use(action, named, ctx):
                 findings.append(Finding(ReasonCode.SECRET_EXFILTRATION, Verdict.BLOCK, 95, detail))
             elif (
-                (named & _ISSUERLESS) - own_logins(action, ctx)
+                ((named & _ISSUERLESS) - own_logins(action, ctx) and not _first_party_use(action))
                 or ctx.mode in (Mode.STRICT, Mode.PARANOID)
                 or any(d.has_userinfo and d.via_command.split(" ")[0] == "git" for d in action.destinations)
             ):
