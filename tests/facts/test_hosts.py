@@ -394,3 +394,20 @@ def test_who_publishes_an_image_a_cluster_runs(tmp_path: Path) -> None:
     assert hosts.outside_publisher("docker.io/metal3d/xmrig", cwd) == "metal3d"
     assert hosts.outside_publisher("quay.io/someone/tool", cwd) == "quay.io/someone"
     assert hosts.outside_publisher("registry.example-cache.io/ledger:1", cwd) == "registry.example-cache.io"
+
+
+def test_an_internal_name_the_projects_committed_files_name_is_its_own(tmp_path: Path) -> None:
+    """`db-01.prod.bw.internal` in a committed inventory: that host, and the others of its domain, are the
+    company's own, however unlike its organisation's name; a name written but not committed, a public name
+    or another private domain is not."""
+    _git(tmp_path, "init", "-q")
+    cwd = str(tmp_path)
+    (tmp_path / "hosts.ini").write_text("[db]\ndb-01.prod.bw.internal\n")
+    assert not hosts.project_domain("db-01.prod.bw.internal", cwd)  # written, not committed
+    _git(tmp_path, "add", "hosts.ini")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.net", "commit", "-qm", "inventory")
+    assert hosts.project_domain("db-01.prod.bw.internal", cwd)
+    assert hosts.project_domain("web-03.prod.bw.internal", cwd)
+    assert not hosts.project_domain("web-03.stage.bw.internal", cwd)
+    assert not hosts.project_domain("db-01.prod.bw.example", cwd)  # a public name: anyone may register it
+    assert not hosts.project_domain("db-01.prod.other.internal", cwd)

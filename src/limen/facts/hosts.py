@@ -1281,6 +1281,9 @@ def project_domain(host: str, cwd: str) -> bool:
     (`staging.acme.io` for github.com/acme/shop, `api.ledgerline.io` for .../ledgerline). Only that name
     counts, never a subdomain (`acme.evil.example` is evil.example's)."""
     name = registrable_name(host)
+    private = host.lower().endswith(PRIVATE_SUFFIXES)
+    if private and _committed_private_name(host.lower(), cwd):
+        return True
     identity = project_repository(cwd) if len(name) >= 4 else None
     if identity is None:
         return False
@@ -1293,7 +1296,7 @@ def project_domain(host: str, cwd: str) -> bool:
     forge = identity[0].lower()
     if forge not in FORGES.values() and not host_in(forge, REGISTRY_HOSTS):
         names.add(fold(registrable_name(forge)))  # a self-hosted forge (`gitlab.acme.io`): acme's own domain
-    if host.lower().endswith(PRIVATE_SUFFIXES) and len(fold(name)) >= 5:
+    if private and len(fold(name)) >= 5:
         # a name only the company's own resolver answers (`trino.acme.internal` for github.com/acme-data/x):
         # the organisation's name begins with it, as organisations add `-data`, `-hq`, `-labs`
         return any(n.startswith(fold(name)) for n in names)
@@ -1309,6 +1312,14 @@ def project_domain(host: str, cwd: str) -> bool:
         and (fold(owner).removeprefix(fold(name)) in _ORGANISATION_WORDS or first_word == fold(name))
         and committed_name(cwd, registered_domain(host))
     )
+
+
+def _committed_private_name(host: str, cwd: str) -> bool:
+    """A name only the company's own resolver answers (`db-01.prod.bw.internal`) that the project's committed
+    files (an inventory, a README) name, or whose domain they name (`.prod.bw.internal`): no one outside
+    can register it, and the project says it is where it runs."""
+    parent = host.split(".", 1)[1] if "." in host else ""
+    return committed_name(cwd, host) or ("." in parent and committed_name(cwd, "." + parent))
 
 
 _ORGANISATION_WORDS = frozenset(
