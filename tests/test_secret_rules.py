@@ -503,3 +503,25 @@ def test_a_stripe_key_beside_object_ids_is_still_one() -> None:
 
     key = "sk_live_" + "51Hx9aKJ3kQ2mZ8vB7nR4tY6uW1pL0oE3iU5yT7rE9wQ2aS4dF"
     assert find_secrets(f"payment_intent=pi_3PqR8sKJx8aQ3ZrT0aBcDeFg key={key}", decode=True, weak=True)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("mcp__vercel__list_deployments", {"projectId": "prj_W3bBr1ghtL00p4pR7tVz", "teamId": "team_Br1gh"}),
+        (
+            "Bash",
+            {"command": "curl -s 'https://api.vercel.com/v6/deployments?projectId=prj_W3bBr1ghtL00p4pR7tVz'"},
+        ),
+    ],
+)
+def test_a_random_looking_identifier_named_so_is_no_secret(tool: str, args: dict[str, str]) -> None:
+    """`projectId`, `requestId`: an argument or a query parameter that names its value an identifier."""
+    decision = limen.evaluate(tool, args, cwd=tempfile.mkdtemp())
+    assert ReasonCode.POSSIBLE_HIGH_ENTROPY_SECRET not in decision.reasons, decision.explanation
+
+
+def test_a_random_looking_value_named_nothing_is_still_asked_about() -> None:
+    args = {"note": "prj_W3bBr1ghtL00p4pR7tVz"}
+    decision = limen.evaluate("mcp__vercel__list_deployments", args, cwd=tempfile.mkdtemp())
+    assert ReasonCode.POSSIBLE_HIGH_ENTROPY_SECRET in decision.reasons, decision.explanation

@@ -610,6 +610,9 @@ ISSUERS: tuple[Issuer, ...] = (
         ("HONEYCOMB_API_KEY",),
         ("api.honeycomb.io", "api.eu1.honeycomb.io"),
     ),
+    # Clerk's secret keys share Stripe's `sk_live_` prefix: they are told by their variable only
+    Issuer("clerk", (), (), ("CLERK_SECRET_KEY", "CLERK_API_KEY"), ("api.clerk.com", "api.clerk.dev")),
+    Issuer("resend", (), ("re_",), ("RESEND_API_KEY",), ("api.resend.com",)),
 )
 
 # Issuers whose hosts or paths name someone's own resource (a bucket, a webhook, a repository): the user's
@@ -819,7 +822,13 @@ def issuers_of_credentials(text: str) -> frozenset[str]:
 
 def _named_for(issuer: Issuer, names: set[str]) -> bool:
     prefix = issuer.name.upper().replace("-", "_") + "_"
-    return any(n.startswith(prefix) and _CREDENTIAL_WORD.search(n[len(prefix) - 1 :]) for n in names)
+    bare = {_PUBLIC_BUILD_PREFIX.sub("", n) for n in names}
+    return any(n.startswith(prefix) and _CREDENTIAL_WORD.search(n[len(prefix) - 1 :]) for n in bare)
+
+
+# What front-end builds put before the variables they ship to every browser (`NEXT_PUBLIC_SUPABASE_ANON_KEY`
+# is Supabase's anonymous key): the name after it still says whose it is
+_PUBLIC_BUILD_PREFIX = re.compile(r"^(?:NEXT_PUBLIC|NUXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|PUBLIC|GATSBY)_")
 
 
 # --------------------------------------------------------------------------- script hosts

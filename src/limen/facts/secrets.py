@@ -379,6 +379,8 @@ NON_READERS = frozenset(
 # a file (`git check-ignore -v .env`, `git ls-files .env`, `git status .env`), or untracks it
 NON_READING_SUBCOMMANDS = {
     "git": frozenset({"check-ignore", "check-attr", "ls-files", "status", "rm", "update-index", "mv"}),
+    # the project's variables fetched into the file named, never printed
+    "vercel": frozenset({"env pull", "pull"}),
 }
 # Options with which a reader prints no line of what it reads, only counts, names or a status (`grep -c ''
 # .env`, `grep -l KEY -r .`, `grep -q X f`): the file is not read out.
@@ -392,7 +394,7 @@ COUNTING_OPTIONS = {
 
 def names_only(argv: tuple[str, ...]) -> bool:
     """A reader that prints only the names of `NAME=value` lines, never a value: `cut -d= -f1 .env`,
-    `awk -F= '{print $1}' .env`."""
+    `awk -F= '{print $1}' .env`, `grep -o '^[A-Z_]*' .env`."""
     name, args = argv[0].rsplit("/", 1)[-1], list(argv[1:])
     if name == "cut":
         words = " ".join(args).replace("'", "").replace('"', "")
@@ -402,7 +404,32 @@ def names_only(argv: tuple[str, ...]) -> bool:
     if name in ("awk", "gawk", "mawk"):
         split_at_equals = "-F=" in args or ("-F" in args[:-1] and args[args.index("-F") + 1] == "=")
         return split_at_equals and any(re.fullmatch(r"\{\s*print\s+\$1;?\s*\}", w) for w in args)
+    if name in ("grep", "egrep", "rg"):  # `grep -o '^[A-Z_]*' .env`: what matches from a line's start, short
+        only = any(w == "--only-matching" or re.fullmatch(r"-[a-zA-Z]*o[a-zA-Z]*", w) for w in args)
+        patterns = [w for w in args if not w.startswith("-")][:1]  # of `=`, is the name and nothing after it
+        found = _LEADING_CLASS.fullmatch(patterns[0]) if only and patterns else None
+        if found is not None:
+            letters = found.group(1)
+            if letters.startswith("^"):
+                return "=" in letters
+            return "=" not in letters and "." not in letters
     return False
+
+
+# Files of `NAME=value` lines (dotenv files, Java properties, INI credentials): what precedes `=` is a name;
+# a key file or a YAML file has none, and all of a line of it is its content
+_ASSIGNMENT_FILE = re.compile(
+    r"(?:^|[./])env(?:rc)?(?:\.[\w.-]+)?$|\.(?:properties|ini|cfg)$|^credentials$|^\.(?:npmrc|pypirc)$"
+)
+
+
+def holds_assignments(path: str) -> bool:
+    """The file at `path` is, by its name, one of `NAME=value` lines (`.env.local`, `prod.env`, `.npmrc`)."""
+    return _ASSIGNMENT_FILE.search(path.rsplit("/", 1)[-1]) is not None
+
+
+# A pattern that matches one character class from a line's start (`^[A-Z_]*`, `^[^=]+`, `^[A-Za-z0-9_]+=`)
+_LEADING_CLASS = re.compile(r"\^\[([^\]\[]+)\][*+]=?")
 
 
 # Commands that copy their sources to a destination (the last operand, or `-t DIR`): the destination is

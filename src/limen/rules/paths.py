@@ -488,7 +488,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if counting and (set(args) & counting or any(_short_cluster_has(w, counting) for w in args)):
             kept.update(paths)  # `grep -c '' .env`: a count, no line of the file
             continue
-        if secret_facts.names_only(command.argv):
+        if secret_facts.names_only(command.argv) and not any(
+            is_secret_file(p) and not secret_facts.holds_assignments(p) for p in paths
+        ):
             kept.update(paths)  # `cut -d= -f1 .env`: the variables' names, no value
             continue
         if kept_from_model(command, action):
@@ -526,7 +528,8 @@ _GLOBAL_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--na
 
 
 def _non_reading_subcommand(command: Command) -> bool:
-    """The command's sub-command names files without printing them (`git check-ignore -v .env`)."""
+    """The command's sub-command (one word or two) names files without printing them (`git check-ignore -v
+    .env`, `vercel env pull .env.local`)."""
     subcommands = secret_facts.NON_READING_SUBCOMMANDS.get(command.name)
     if not subcommands:
         return False
@@ -534,7 +537,7 @@ def _non_reading_subcommand(command: Command) -> bool:
     i = 0
     while i < len(args) and args[i].startswith("-"):
         i += 2 if args[i] in _GLOBAL_VALUE_OPTIONS else 1
-    return i < len(args) and args[i] in subcommands
+    return i < len(args) and (args[i] in subcommands or " ".join(args[i : i + 2]) in subcommands)
 
 
 # Options whose value is a name pattern to leave out or take in, never a file read (the program table's

@@ -884,6 +884,10 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     return None
 
 
+# A variable's name in camel case (`authHeader`, `apiKeyValue`): words, each after the first capitalised
+_CAMEL_NAME = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]{2,}){1,4}")
+
+
 def _header_hit(text: str, key: str, end: int) -> SecretHit | None:
     """`Authorization: Bearer ...`, `X-Api-Key: ...`, `Private-Token: ...`."""
     if not _HEADER_NAME.search(key):
@@ -893,8 +897,8 @@ def _header_hit(text: str, key: str, end: int) -> SecretHit | None:
     if v is None:
         return None
     value = v.group(1).rstrip(".")
-    if _is_code(value):
-        return None  # `reset_token: SecureRandom.urlsafe_base64(32)`, `secret: ENV.fetch(`: code, not a value
+    if _is_code(value) or _CAMEL_NAME.fullmatch(value):
+        return None  # `reset_token: SecureRandom.urlsafe_base64(32)`, `Authorization: authHeader`: code
     if _random_enough(value, 6) or (
         key.lower() in ("authorization", "proxy-authorization") and _b64_credentials(value)
     ):
@@ -981,6 +985,9 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
     bare = token.strip("=.-_~")
     if len(bare) < 24 or "." in bare or bare.count("/") > 3 or bare.count("-") > 4:
         return False  # short, or dotted names, versions, paths, slugs (dotted credentials have own shapes)
+    named, eq, value = bare.partition("=")
+    if eq and value and not _BENIGN_CONTEXT_WORDS.isdisjoint(_key_words(named)):
+        return False  # `projectId=prj_W3bB...` in a URL's query: an identifier, named so
     if _looks_hashed(text, start, token) or _benign_context(text, start):
         return False
     digits = sum(ch.isdigit() for ch in bare)
@@ -1142,8 +1149,13 @@ _ISSUERS = ISSUER_HOSTS
 
 @lru_cache(maxsize=1024)
 def _context_key(key: str) -> bool:
-    """An argument name that gives its value a secret's context (`api_key`, `Authorization`)."""
-    return _secret_key(key) or _HEADER_NAME.search(key) is not None
+    """An argument name that gives its value a context: a secret's (`api_key`, `Authorization`) or an
+    identifier's (`projectId`, `commit_sha`, `cursor`), which no random-looking value makes a secret."""
+    return (
+        _secret_key(key)
+        or _HEADER_NAME.search(key) is not None
+        or not _BENIGN_CONTEXT_WORDS.isdisjoint(_key_words(key))
+    )
 
 
 def _strings(value: Any, depth: int = 0) -> Iterator[str]:

@@ -4058,6 +4058,8 @@ def _gained(
     found = _rule_findings("\n".join(added), action, ctx) if added else []
     if fact.severe_only:  # program code, image builds: only what the rules would BLOCK run now is an implant
         found = [f for f in found if f.verdict is Verdict.BLOCK]
+        if found and _effects(commands_after, action, ctx) <= _effects(commands_before, action, ctx):
+            found = []  # a line added to a program that already sent its key to its mail API sends no more
     if found:
         codes = ", ".join(dict.fromkeys(f.code.value for f in found))
         verdict = max(Verdict.AUTH, max(f.verdict for f in found))
@@ -4090,6 +4092,23 @@ def _gained(
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
+
+
+def _effects(commands: list[str], action: Action, ctx: Context) -> frozenset[tuple[object, ...]]:
+    """What running a file's commands does, as parsed (the processes it starts, where it connects, the
+    paths it reads and writes, what the parse noticed), without the program text itself: a whole program
+    is one command, so an edit anywhere makes it a new one, while what it does may stay the same."""
+    inner = _inner_action("\n".join(c for c in commands if c.strip()), action, ctx)
+    return frozenset(
+        [
+            *(("runs", c.argv) for c in inner.commands[1:]),
+            *(("reaches", d.host, d.via_command, d.flags) for d in inner.destinations),
+            *(("reads", p) for p in inner.paths),
+            *(("writes", p) for p in inner.write_paths),
+            *(("notes", n) for n in inner.notes),
+            ("opaque", inner.opaque),
+        ]
+    )
 
 
 # Code that runs when a package builds or installs (cargo's build.rs, setup.py, Gradle's build scripts): it
