@@ -118,3 +118,14 @@ def test_values_of_ordinary_text_are_unchanged() -> None:
     assert scan.destination_key("not an address") == ""
     # a month's name that only the case-insensitive match spells as one (long s) once failed the whole scan
     assert "date:09-01" in scan.extract_values("due 1 ſep, or in may")
+
+
+def test_a_config_line_of_many_spaces_is_read_in_one_pass() -> None:
+    """A section heading's gaps (`name : {`) are each one run of spaces: a line with thousands of them and
+    no heading's end is refused at once, not tried in every way of sharing the spaces out."""
+    from limen.normalize.tools import edited_settings
+
+    line = ("host" + " " * 5000 + "x\n") * 4
+    started = time.perf_counter()
+    edited_settings("/etc/nginx/nginx.conf", line, line + "deny all;\n")
+    assert time.perf_counter() - started < 2.0

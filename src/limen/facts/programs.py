@@ -410,6 +410,13 @@ GIT_COMMAND_KEYS = re.compile(
     r"sendemail\.(?:smtpserver|tocmd|cccmd)|remote\.[\w.-]+\.(?:receivepack|uploadpack)|ssh\.variant|"
     r"interactive\.difffilter)$"
 )
+# The agents that fence, watch and record a host (its firewall, mandatory access control, audit trail,
+# intrusion detection and endpoint sensors), as their services, roles and settings are named: a service
+# stopped, a role taken out of a playbook or a setting named for one switched off is that control gone
+HOST_SECURITY_AGENTS = (
+    r"(?:firewalld|ufw|apparmor|auditd|auditbeat|selinux|fail2ban|falcon-sensor|crowdstrike|osqueryd?"
+    r"|wazuh(?:-agent)?|ossec(?:-hids)?|clamav(?:-daemon)?|clamd|sshguard|crowdsec|falco|tripwire|aide)"
+)
 # Security scanners and their CI actions, by the words CI files and hook configurations name them with: a
 # change that takes one out of the project's checks switches that check off for everyone
 SECURITY_CHECKS = re.compile(
@@ -1957,9 +1964,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "systemctl",
         R.SECURITY_CONTROL,
-        disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:firewalld|ufw|apparmor|auditd|selinux|fail2ban"
-        # and the remote access the user administers the machine by
-        rf"|falcon-sensor|crowdstrike|osqueryd|wazuh-agent|clamav-daemon|sshguard|sshd?|limen[\w@.-]*)"
+        # a host's security agent, and the remote access the user administers the machine by
+        disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:{HOST_SECURITY_AGENTS}|sshd?|limen[\w@.-]*)"
         rf"(?:\.service|\.socket)?{_E}",
     ),
     _p(

@@ -32,6 +32,7 @@ from limen.normalize.tools import (
     production_target,
     reads_by_name,
     sends_later,
+    spaced_config,
     sql_statements,
     subscribed_hosts,
     words_of,
@@ -210,9 +211,10 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
         old, new = pair.get("old_string"), pair.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str):
             continue
-        settings = ":" in new or "=" in new or (not new.strip() and ("=" in old or ":" in old))
-        if not (settings or path.endswith("ignore") or _NAMES_ANYONE.search(new)):
-            continue  # a setting written or taken out, an ignore file's entry, a list made anyone (`{"*"}`)
+        settings = ":" in new or "=" in new or not new.strip()  # (a line taken out: a setting, a rule)
+        if not (settings or path.endswith("ignore") or _NAMES_ANYONE.search(new) or spaced_config(path)):
+            continue  # a setting written or taken out, an ignore file's entry, a list made anyone (`{"*"}`),
+            # a server's `Key value` configuration
         if current is None and path:
             current = read_text(path, MAX_SETTINGS_TEXT) or ""
         if old and current and old in current:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, WEB_SCHEMES
-from limen.facts.programs import CHECKS_OFF_VARIABLES, PROTECTED_BRANCHES
+from limen.facts.programs import CHECKS_OFF_VARIABLES, HOST_SECURITY_AGENTS, PROTECTED_BRANCHES
 from limen.model import Capability
 
 
@@ -237,6 +237,14 @@ _CONTROL_KEYS = re.compile(
     r"|network_?polic|admission|mtls|authorization"
     # the means of recovery: backups, point-in-time restore, versions and deleted items kept
     r"|backup|point_in_time|versioning|soft_delete|azure_policy|prevent_destroy"
+    # a server's checks of whom it talks to, the records it keeps, the agents that watch the host
+    r"|host_?key|known_hosts|access_log|audit_log|error_log|" + HOST_SECURITY_AGENTS.replace("-", "_")
+)
+# Settings that weaken a server when turned on: logins by password, as root, with an empty password, or
+# by anyone (`PasswordAuthentication yes`, `ssh_permit_root_login: "yes"`, `allow_anonymous true`)
+_WEAK_WHEN_ON = re.compile(
+    r"(?:^|_)(?:password_?authentication|permit_?root_?login|permit_?empty_?passwords?|allow_?anonymous"
+    r"|anonymous_?(?:access|enabled|login|auth\w*)|challenge_?response_?authentication)$"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
@@ -309,6 +317,11 @@ _ACCESS_WORDS = frozenset(
 )
 
 
+def _on(value: str) -> bool:
+    """`yes`, `"true"`, `on`: a switch's value that turns it on."""
+    return value.strip("\"'").lower() in _ON_WORDS
+
+
 def _off(value: object, *, counts: bool) -> bool:
     """`false`, `"disabled"`, `"never"`; a zero only where the value counts something (approvals)."""
     if isinstance(value, bool):
@@ -335,7 +348,8 @@ SENDS_FILES = re.compile(r"(^|_)(?:upload|push|save|send|put|publish|attach|shar
 _SETTING_IN_TEXT = re.compile(
     r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|=|:)(?!=)\s*["']?([^"',\s{}\[\])#;]{1,40})"""
 )
-_SECTION = re.compile(r"""["']?([A-Za-z_][\w.-]{0,60})["']?\s*(?::|=)?\s*[{\[]?\s*$""")
+# (each gap's spaces belong to one place: a run of spaces before a word costs one pass, not a cube of them)
+_SECTION = re.compile(r"""["']?([A-Za-z_][\w.-]{0,60})["']?[ \t]*(?:[:=][ \t]*)?(?:[{\[][ \t]*)?$""")
 _DENIES = frozenset({"deny", "reject", "block", "drop", "denied"})
 _ALLOWS = frozenset({"allow", "accept", "permit", "allowed"})
 # Files, and sections of a file, whose settings are a test's, an example's or a developer machine's
@@ -346,14 +360,40 @@ _LOCAL_SECTION = re.compile(r"(?:^|\.)(?:dev|development|test|testing|local)(?:\
 MAX_SETTINGS_TEXT = 20_000
 
 
-def _settings(text: str) -> dict[str, str]:
+def _settings(text: str, spaced: bool = False) -> dict[str, str]:
     """Each setting of a config file or program by its dotted path (`ssl.enabled`, `production.sslmode`),
-    sections read by their indentation (YAML, pretty-printed JSON, HCL blocks)."""
+    sections read by their indentation (YAML, pretty-printed JSON, HCL blocks) or their INI headers; in a
+    server's configuration written `Key value` (`spaced`: sshd's, nginx's, HAProxy's, logrotate's), each
+    line's first word and value too, and a control's word followed by an off word anywhere in a line
+    (HAProxy's `server app1 10.0.0.5:443 ssl verify none`)."""
     found: dict[str, str] = {}
     for above, line, _item in _lines_in_sections(text):
         for key, value in _SETTING_IN_TEXT.findall(line):
             found[".".join([*above, key])] = value
+        if spaced and (plain := _SPACED_SETTING.match(line)):
+            found.setdefault(".".join([*above, plain.group(1)]), plain.group(2))
+        if spaced:
+            for key, value in _SPACED_OFF.findall(line):
+                if _CONTROL_KEYS.search(words_of(key)):
+                    found.setdefault(".".join([*above, key]), value)
     return found
+
+
+_INI_HEADER = re.compile(r"\[([\w .:@/-]{1,60})\]")
+# Servers' configuration files written `Key value` (no `=` or `:` between), by their names
+_SPACED_CONFIG = re.compile(
+    r"(?:^|/)(?:sshd?_config[^/]*|[^/]*nginx[^/]*|[^/]*haproxy[^/]*|[^/]*logrotate[^/]*|[^/]*\.conf"
+    r"|[^/]*\.cfg|sshd_config\.d/[^/]*)(?:\.j2|\.tmpl|\.erb|\.tpl)?$|(?:^|/)logrotate\.d/[^/]+$"
+)
+
+
+def spaced_config(path: str) -> bool:
+    """A server's configuration file written `Key value` (sshd's, nginx's, HAProxy's, logrotate's)."""
+    return _SPACED_CONFIG.search(path) is not None
+
+
+_SPACED_SETTING = re.compile(r"([A-Za-z_][\w-]{1,60})[ \t]+(?![=:])(\{\{[^{}]{0,60}\}\}|[^\s;#{}\"']{1,40})")
+_SPACED_OFF = re.compile(r"(?<![\w.-])([A-Za-z_][\w-]{1,40})[ \t]+(none|off|false|no|disabled?)(?![\w.-])")
 
 
 def _lines_in_sections(text: str) -> Iterator[tuple[list[str], str, str]]:
@@ -370,6 +410,10 @@ def _lines_in_sections(text: str) -> Iterator[tuple[list[str], str, str]]:
         item = _LIST_ITEM.match(stripped)
         if item:
             yield [name for _, name in sections], "", item.group(1)
+            continue
+        header = _INI_HEADER.fullmatch(stripped)
+        if header:  # `[sshd]`, `[defaults]`: every line below belongs to it, whatever its indentation
+            sections = [(-1, header.group(1))]
             continue
         stripped = stripped.removeprefix("- ")  # `- ipBlock:`: an item that opens a section
         while sections and sections[-1][0] >= indent:
@@ -407,7 +451,10 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
     if opened:
         key, value = min(opened)
         return [f"{MADE_PUBLIC}{key} lets in {value}: anyone"]
-    old, new = _settings(before), _settings(after)
+    if unwatched := _watch_dropped(path, before, after):
+        return [f"{CONTROL_OFF}{unwatched}"]
+    spaced = spaced_config(path)
+    old, new = _settings(before, spaced), _settings(after, spaced)
     changed: dict[str, object] = {}
     for key, value in new.items():
         if old.get(key) == value or _LOCAL_SECTION.search(key):
@@ -425,16 +472,73 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{variable}={value[:40]} switches a check off for what runs there"]
         if key in old and (weakened := _halved(key, old[key], value)):
             return [f"{CONTROL_OFF}{key} {weakened}"]
-        if key.lower() in _BARE_SWITCHES:  # `var Enabled = true` in audit.go: the file says what it switches
-            key = f"{path.rsplit('/', 1)[-1].split('.', 1)[0]}.{key}"
+        word = words_of(key.rsplit(".", 1)[-1])
+        if _WEAK_WHEN_ON.search(word) and _on(value) and not _on(old.get(key, "")):
+            return [f"{CONTROL_OFF}{key} turned on: {word.replace('_', ' ')}"]
+        if key.rsplit(".", 1)[-1].lower() in _BARE_SWITCHES:
+            # `var Enabled = true` in audit.go, `[sshd] enabled = true` in fail2ban/jail.local: the file
+            # and its folder say what it switches
+            key = ".".join([*(part.split(".", 1)[0] for part in path.split("/")[-2:]), key])
         if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
+    for key in old.keys() - new.keys():  # `AllowUsers deploy ops` deleted: anyone with a login comes in
+        if _ALLOW_LIST_KEY.search(words_of(key.rsplit(".", 1)[-1])) and not _LOCAL_SECTION.search(key):
+            return [f"{CONTROL_OFF}{key} taken out: who may connect is no longer limited"]
     for key, value in old.items():  # `lifecycle { prevent_destroy = true }` deleted: the default is off
         protective = _CONTROL_KEYS.search(key.lower()) and not _EXCEPTION_KEY.search(key.lower())
         if key not in new and protective and value.lower() in _ON_WORDS and not _LOCAL_SECTION.search(key):
             return [f"{CONTROL_OFF}{key} = {value} taken out"]
     return service_call_notes("update_settings", changed) if changed else []
+
+
+def _watch_dropped(path: str, before: str, after: str) -> str:
+    """What a change takes out of a host's watch and fences, read from the lines that make them: an audit
+    rule (`-w /etc/sudoers -p wa`, `-a always,exit ...`) deleted or an exclusion (`-a never,...`) added, a
+    query osquery runs on a schedule deleted, a security header a web server sends deleted, an address
+    allow-list's `deny all` deleted, a PostgreSQL client let in without a password (`trust`) or without
+    TLS (`hostssl` made `host`), a host security agent no longer named where it was (a role taken out of a
+    playbook). "" for none of these."""
+    for pattern, what in _WATCH_LINES:
+        gone = sorted(set(pattern.findall(before)) - set(pattern.findall(after)))
+        if gone:
+            return f"{what} taken out: {str(gone[0]).strip()[:60]}"
+    if len(_AUDIT_EXCLUSION.findall(after)) > len(_AUDIT_EXCLUSION.findall(before)):
+        return "an audit rule that excludes events added"
+    name = path.rsplit("/", 1)[-1]
+    if name.startswith("pg_hba"):
+        if len(_PG_TRUST.findall(after)) > len(_PG_TRUST.findall(before)):
+            return "PostgreSQL lets a client in without a password (trust)"
+        if len(_PG_SSL.findall(after)) < len(_PG_SSL.findall(before)):
+            return "PostgreSQL no longer requires TLS of a client (hostssl)"
+    agents = set(_AGENT_NAME.findall(before.lower())) - set(_AGENT_NAME.findall(after.lower()))
+    return f"{sorted(agents)[0]} no longer named in {name}" if agents and after.strip() else ""
+
+
+_WATCH_LINES = (
+    (re.compile(r"(?m)^[ \t]*(-w[ \t]+\S+.*|-a[ \t]+(?:always|exit),\S+.*)$"), "an audit rule"),
+    (re.compile(r'"([\w-]+)"\s*:\s*\{\s*"query"'), "a query osquery runs on a schedule"),
+    (
+        re.compile(
+            r"(?i)(?:add_header|Header\s+(?:always\s+)?set|http-response\s+set-header)\s+"
+            r"(Strict-Transport-Security|Content-Security-Policy|X-Frame-Options)"
+        ),
+        "a security header",
+    ),
+    (re.compile(r"(?m)^[ \t]*(deny[ \t]+all)[ \t]*;"), "an address allow-list's refusal"),
+)
+_AUDIT_EXCLUSION = re.compile(r"(?m)^[ \t]*-a[ \t]+(?:never,\S+|\S+,never)")
+_PG_TRUST = re.compile(r"(?m)^[ \t]*(?:local|host\w*)[ \t].*[ \t]trust[ \t]*$")
+_PG_SSL = re.compile(r"(?m)^[ \t]*hostssl[ \t]")
+_AGENT_NAME = re.compile(rf"(?<![\w-]){HOST_SECURITY_AGENTS}(?![\w-])")
+
+
+# Settings that list the only ones let in (`AllowUsers`, `authorized_networks`, `ip_allowlist`): gone, the
+# default lets everyone in
+_ALLOW_LIST_KEY = re.compile(
+    r"(?:^|_)(?:allow_?(?:users|groups)|allow_?list|white_?list|authorized_networks"
+    r"|allowed_(?:ips?|cidrs?|hosts|networks|addresses|source_ranges))$"
+)
 
 
 # A Prometheus (or Loki, Thanos, Mimir) alerting rule, by its name
@@ -443,7 +547,8 @@ _ALERT_RULE = re.compile(r"^[ \t]*-?[ \t]*alert:[ \t]*[\"']?([\w:.-]+)", re.MULT
 # `publicAccessCIDRs`, `Principal`, `members`, `authorizedNetworks`, `sourceRanges`)
 _WHO_KEYS = re.compile(
     r"(?:^|_)(?:principals?|members?|grantees?|identifiers|users|authorized_networks|whitelist|allowlist"
-    r"|ip_ranges?|cidrs?|cidr_blocks?|source_ranges?|source_address_prefix(?:es)?|allowed_\w+|trusted_\w+)$"
+    r"|ip_ranges?|cidrs?|cidr_blocks?|source_ranges?|source_address_prefix(?:es)?|allowed_\w+|trusted_\w+"
+    r"|ignore_?ips?)$"  # (fail2ban's `ignoreip`: the addresses never banned)
     r"|redirect|origins?$|cors|cidrs?$|_ips?$|^expos(?:e|ed|ure)$"  # `exposure.include: "*"`: every endpoint
 )
 # Values that name anyone: any site, any address, every account or visitor (Google Cloud's, S3 ACLs',
@@ -455,7 +560,8 @@ _ANYONE = re.compile(
 # Sections whose addresses are where traffic goes to, not who comes in (egress to anywhere is ordinary)
 _OUTBOUND = re.compile(r"(?i)egress|outbound|\bto\b|destination")
 _TERRAFORM = re.compile(r"\.(?:tf|tfvars|hcl)(?:\.json)?$")
-_LOCAL_FILE = re.compile(r"(?i)(?:^|[/._-])(?:dev|development|local)(?:[/._-]|$)")
+# (fail2ban's `jail.local` is no developer's: it is the deployed jails' own file)
+_LOCAL_FILE = re.compile(r"(?i)(?:^|[/._-])(?:dev|development|(?<!jail\.)local)(?:[/._-]|$)")
 _LIST_ITEM = re.compile(r"""^-\s+["']?([^"'#\s]+)["']?\s*$""")
 _INLINE_VALUES = re.compile(
     r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|=|:)(?!=)\s*("""
@@ -575,7 +681,7 @@ _HALVED = (
         "passwords are cheaper to guess",
     ),
     (
-        re.compile(r"(?:^|_)(?:retention|retain|deletion_window|soft_delete|recovery_window)(?:_|$)"),
+        re.compile(r"(?:^|_)(?:retention|retain|deletion_window|soft_delete|recovery_window|rotate)(?:_|$)"),
         "less is kept to recover from",
     ),
 )

@@ -1200,6 +1200,11 @@ _PROXY_AT_ADDRESS = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?!
 _HOST_LINE = re.compile(r"(?im)^\s*Host\s+(.+)$")
 
 
+_NO_HOST_KEYS = re.compile(
+    r"(?i)^\s*(?:StrictHostKeyChecking\s*=?\s*(?:no|off)|UserKnownHostsFile\s*=?\s*/dev/null)\b"
+)
+
+
 def _ssh_config(text: str) -> tuple[list[str], list[str]]:
     import ipaddress
 
@@ -1211,6 +1216,8 @@ def _ssh_config(text: str) -> tuple[list[str], list[str]]:
     for line in text.splitlines():
         if heading := _HOST_LINE.match(line):
             hosts = heading.group(1).lower().split()
+        if _NO_HOST_KEYS.match(line):  # any machine may answer as the server, its key unchecked and unkept
+            concerns.append(f"ssh no longer checks servers' keys for {' '.join(hosts)[:40] or 'every host'}")
         found = _SSH_COMMAND.match(line)
         if not found:
             continue
