@@ -36,6 +36,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -3918,11 +3919,53 @@ def sql_commands(text: str) -> list[str]:
         else:  # Azure's blob addresses name the storage account's host
             host = rest.split("@")[-1] if "@" in rest.split("/")[0] else rest
             found.append(f"curl -s -T - {quote('https://' + host)}")
+    # the server's own shell (SQL Server's xp_cmdshell, MySQL's sys_exec UDFs) and the files it reads for
+    # the caller (`pg_read_file('/etc/ssl/private/server.key')`, `LOAD_FILE`, `LOAD DATA INFILE`)
+    found += [m.group(1).replace("''", "'") for m in _SQL_SERVER_SHELL.finditer(text)]
+    found += [f"cat {quote(m.group(1) or m.group(2))}" for m in _SQL_SERVER_FILE.finditer(text)]
+    # a function in a language the server does not fence (plpython3u, plperlu, plsh): its body runs as the
+    # server's own user, read as the program it is
+    for body, language in _sql_untrusted_functions(text):
+        if language.startswith("plpython"):
+            indented = "\n".join("    " + line for line in body.strip("\n").splitlines())
+            found.append(f"python3 -c {quote('def _f(*args, **kwargs):' + chr(10) + indented)}")
+        else:
+            found.append(f"{'perl -e' if language == 'plperlu' else 'sh -c'} {quote(body)}")
     for line in re.split(r"[\n;]", text):
         match = _DB_ESCAPE.match(line.strip())
         if match is not None and match.group(1):
             found.append(match.group(1))
     return found
+
+
+def _sql_untrusted_functions(text: str) -> list[tuple[str, str]]:
+    """(body, language) of each function a SQL text makes in an untrusted language, whichever side of the
+    body its `LANGUAGE` is written (the dollar-quoted body nearest it); the extension that brings one is
+    enough to be asked about (`CREATE EXTENSION plpython3u`: its functions can run anything), as an empty
+    body."""
+    found = []
+    for language in list(_SQL_UNTRUSTED.finditer(text))[:2]:
+        near = text[max(0, language.start() - 8000) : language.end() + 8000]
+        bodies = list(islice(_SQL_DOLLAR_BODY.finditer(near), 8))
+        if bodies:
+            at = language.start() - max(0, language.start() - 8000)
+            body = min(bodies, key=lambda m: min(abs(m.start() - at), abs(m.end() - at)))
+            found.append((body.group(2), language.group(1).lower()))
+    if not found and (extension := _SQL_UNTRUSTED_EXTENSION.search(text)):
+        found.append(("", extension.group(1).lower()))
+    return found
+
+
+_SQL_SERVER_SHELL = re.compile(r"(?i)\b(?:xp_cmdshell|sys_exec|sys_eval)\s*\(?\s*N?'((?:[^']|''){1,2000})'")
+_SQL_SERVER_FILE = re.compile(
+    r"(?i)\b(?:pg_read_(?:binary_)?file|lo_import|load_file)\s*\(\s*'([^']{1,500})'"
+    r"|\bload\s+data\s+(?:local\s+)?infile\s+'([^']{1,500})'"
+)
+_SQL_DOLLAR_BODY = re.compile(r"(\$\w{0,20}\$)(.{0,8000}?)\1", re.S)
+_SQL_UNTRUSTED = re.compile(r"(?i)\blanguage\s+'?(plpython[23]?u|plperlu|plsh|pltclu)\b")
+_SQL_UNTRUSTED_EXTENSION = re.compile(
+    r"(?i)\bcreate\s+extension\s+(?:if\s+not\s+exists\s+)?\"?(plpython[23]?u|plperlu|plsh|pltclu)"
+)
 
 
 _SQL_UNLOAD = re.compile(

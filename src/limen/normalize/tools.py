@@ -1028,7 +1028,9 @@ DB_WRITE = "db.write"
 SQL_KEYS = frozenset({"sql", "query", "statement", "stmt", "q"})  # arguments that hold SQL
 SQL_WRITE = re.compile(
     r"(?:^|;|\bas\s*\()\s*(?:with\b.*?\)\s*)?"  # `WITH x AS (DELETE FROM t RETURNING 1) SELECT ...` too
-    r"(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename)\b",
+    r"(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename"
+    # a block or a procedure that may do any of these, a statement built and run, a bulk load or unload
+    r"|do|call|exec|execute|copy|load|set\s+password)\b",
     re.IGNORECASE | re.DOTALL,
 )
 

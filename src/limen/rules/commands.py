@@ -44,6 +44,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from functools import lru_cache
+from itertools import islice
 
 from limen.context import Context
 from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install
@@ -1300,6 +1301,9 @@ _SQL_WHERE = re.compile(
     r"\bwhere\b(?!\s+(?:1\s*=\s*1|true|1|not\s+false|(\w+)\s*=\s*\1|''\s*=\s*'')"
     r"\s*(?:$|;|\blimit\b|\border\b|\breturning\b))"
 )
+_SQL_DYNAMIC = re.compile(
+    r"(?i)\b(?:execute|exec|sp_executesql|prepare\s+\w+\s+from)\s*(?:\(\s*)?(?:format\s*\(\s*)?N?'((?:[^']|''){1,400})'"
+)
 _MONGO_DROP = re.compile(r"\.(?:dropDatabase|drop)\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}")
 _REDIS_FLUSH = frozenset({"flushall", "flushdb"})
 
@@ -1308,6 +1312,10 @@ def sql_destroys(text: str) -> str:
     """What a SQL text destroys, statement by statement, comments and strings aside: "" when nothing."""
     if not text or len(text) > 100_000:
         return ""
+    # a statement built from strings and run (`EXECUTE 'TRUNCATE TABLE ' || r.tablename`, `EXECUTE
+    # format('DROP TABLE %I', t)`): its strings are the statement's words, and its target is computed
+    dynamic = ";".join(m.group(1).replace("''", "'") for m in islice(_SQL_DYNAMIC.finditer(text), 16))
+    text = f"{text};{dynamic}" if dynamic else text
     bare = _SQL_TOKEN.sub(lambda m: " " if m.group(0)[:1] in "-#/" else "''", text).lower()
     for statement in bare.split(";"):
         if _SQL_DROP.search(statement):
@@ -1355,6 +1363,8 @@ def _sql_texts(command: Command) -> list[str]:
 # role or admin flag set (`UPDATE users SET role='admin' WHERE email='x'`)
 SQL_GRANTS = re.compile(
     r"(?is)\bgrant\s+(?:all\b|(?!to\b)[\w\s,]*\bto\b)|\balter\s+(?:user|role)\b.*\b(?:superuser|createrole|bypassrls)\b"
+    # an existing account's password set to one the caller knows: the account is theirs from then on
+    r"|\balter\s+(?:user|role|login)\b[^;]*\b(?:password|identified\s+(?:by|with))\b|\bset\s+password\s+for\b"
     r"|\bcreate\s+(?:user|role)\b.*\b(?:superuser|bypassrls)\b"
     r"|\b(?:disable|no\s+force)\s+row\s+level\s+security\b|\bdrop\s+policy\b"
     # BigQuery's and Snowflake's row policies dropped, or one that lets every row through to everyone
