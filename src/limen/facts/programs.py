@@ -1301,6 +1301,36 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}db\s+reset{_E}.*{_W}--linked{_E}|{_W}projects\s+delete{_E}",
         changes=rf"{_W}(?:db\s+(?:push|reset)|functions\s+(?:deploy|delete)|secrets\s+(?:set|unset)|projects\s+delete){_E}",
     ),
+    # backup tools: what they forget, prune or delete is what there was to recover from; a key added is a
+    # way in to every snapshot, a key changed or removed locks the owners out, versions and retention
+    # switched off leave the next delete final
+    _p(
+        "restic",
+        R.INFRA_DESTROYER,
+        options=("-r", "--repo", "-p", "--password-file", "--password-command", "--cache-dir"),
+        # snapshots kept down to the last one or to an hour's, or forgotten by their ids
+        destroys_all=rf"{_W}forget{_E}.*{_W}--keep-(?:last|within)(?:=|\s+)(?:[01]|\d+[hm]){_E}",
+        destroys_one=rf"{_W}forget\s+(?!-)\S|{_W}key\s+(?:remove|rm|passwd){_E}",
+        grants=rf"{_W}key\s+add{_E}",
+    ),
+    _p(
+        "borg",
+        R.INFRA_DESTROYER,
+        aliases=("borgbackup",),
+        # a repository deleted whole (no `::archive` named), or pruned down to the last archive or an hour's
+        destroys_all=rf"{_W}delete{_E}(?!.*::)|{_W}prune{_E}.*{_W}--keep-(?:last|within)(?:=|\s+)(?:[01]|\d+[Hhm]){_E}",
+        destroys_one=rf"{_W}delete{_E}",
+        grants=rf"{_W}key\s+(?:change-passphrase|import){_E}",
+    ),
+    _p(
+        "mc",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}rb{_E}|{_W}rm{_E}.*{_W}(?:--recursive|-r){_E}.*{_W}--force{_E}"
+        rf"|{_W}rm{_E}.*{_W}--force{_E}.*{_W}(?:--recursive|-r){_E}",
+        destroys_one=rf"{_W}rm{_E}",
+        disables=rf"{_W}(?:retention|legalhold|encrypt)\s+clear{_E}|{_W}version\s+suspend{_E}",
+        grants=rf"{_W}admin\s+(?:user\s+add|policy\s+attach){_E}|{_W}anonymous\s+set\s+(?:public|download|upload){_E}",
+    ),
     _p(
         "etcdctl",
         R.INFRA_DESTROYER,
