@@ -483,7 +483,7 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
     for key in old.keys() - new.keys():  # `AllowUsers deploy ops` deleted: anyone with a login comes in
-        if _ALLOW_LIST_KEY.search(words_of(key.rsplit(".", 1)[-1])) and not _LOCAL_SECTION.search(key):
+        if _LETS_IN_ONLY.search(words_of(key.rsplit(".", 1)[-1])) and not _LOCAL_SECTION.search(key):
             return [f"{CONTROL_OFF}{key} taken out: who may connect is no longer limited"]
     for key, value in old.items():  # `lifecycle { prevent_destroy = true }` deleted: the default is off
         protective = _CONTROL_KEYS.search(key.lower()) and not _EXCEPTION_KEY.search(key.lower())
@@ -535,7 +535,7 @@ _AGENT_NAME = re.compile(rf"(?<![\w-]){HOST_SECURITY_AGENTS}(?![\w-])")
 
 # Settings that list the only ones let in (`AllowUsers`, `authorized_networks`, `ip_allowlist`): gone, the
 # default lets everyone in
-_ALLOW_LIST_KEY = re.compile(
+_LETS_IN_ONLY = re.compile(
     r"(?:^|_)(?:allow_?(?:users|groups)|allow_?list|white_?list|authorized_networks"
     r"|allowed_(?:ips?|cidrs?|hosts|networks|addresses|source_ranges))$"
 )
@@ -836,6 +836,13 @@ def _silenced(settings: list[tuple[str, object]]) -> str:
 _SILENCE_BOUND = re.compile(r"^(?:starts?_?at|start_?time|start|ends?_?at|end_?time|end)$")
 
 
+def _levels(value: object) -> list[object]:
+    """An access setting's level: the value itself, or a role object's name (`role: {name: Admin}`)."""
+    if isinstance(value, dict):
+        return [v for k, v in value.items() if k in ("name", "id", "value", "role") and isinstance(v, str)]
+    return [value] if isinstance(value, str | int) else []
+
+
 def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     """A note for what an MCP tool's call does to a control ("" for nothing): switches one off by an argument
     or by its name (`CONTROL_OFF`), grants administrator access (`ADMIN_GRANTED`), opens what it names to
@@ -874,9 +881,9 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     ):  # a sign-in client that sends tokens to any site, an API any origin may call
         return f"{MADE_PUBLIC}any site or address let in by {words}"
     if _GRANTS.search(words) and any(
-        k in _ACCESS_KEYS and isinstance(v, str | int) and _ADMIN_LEVELS.match(str(v).strip())
+        k in _ACCESS_KEYS and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
         for k, v in settings
-    ):  # `add_member(access_level=50)`, `create_users(user: {role: owner})`
+    ):  # `add_member(access_level=50)`, `create_users(user: {role: owner})`, `role: {name: Admin}`
         return f"{ADMIN_GRANTED}administrator access granted by {words}"
     claims = {words_of(k): v for k, v in arguments.items() if words_of(k) in _CLAIM_KEYS}
     if _GRANTS.search(words) and (

@@ -2799,7 +2799,7 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"`{command.name}` widens who may act or read there (admin rights, public access)"
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
             return
-        if outside := _granted_outside(command):
+        if outside := _granted_outside(command, action.cwd or ctx.workspace):
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"`{command.name}` {outside}")
             return
         if command.name == "setcap" and any(_ESCALATING_CAPABILITY.search(w) for w in command.argv[1:]):
@@ -2832,11 +2832,13 @@ _MEMBER = re.compile(
 _ADMIN_ROLE = re.compile(r"(?:roles/)?[\w.]*(?:[Oo]wner|[Aa]dmin|[Ee]ditor)\b")
 
 
-def _granted_outside(command: Command) -> str:
-    """A role or access given to a personal mail account (`--member=user:x@proton.me`), to another
-    organisation's service account (`...@ext-build-7731.iam.gserviceaccount.com` while the command names its
-    own project), or an owner's or administrator's role given to anyone (`roles/...organizationAdmin`)."""
-    from limen.facts.hosts import FREE_MAIL_DOMAINS
+def _granted_outside(command: Command, cwd: str) -> str:
+    """A role or access given to a personal mail account (`--member=user:x@proton.me`), to an address of a
+    domain that is not the project's own (`vercel teams invite ops@contractors.example` for
+    github.com/acme/app), to another organisation's service account (`...@ext-build-7731.iam.
+    gserviceaccount.com` while the command names its own project), or an owner's or administrator's role
+    given to anyone (`roles/...organizationAdmin`)."""
+    from limen.facts.hosts import FREE_MAIL_DOMAINS, project_domain, project_repository
 
     line = " ".join(command.argv[1:])
     if not _GRANTING.search(line):
@@ -2847,6 +2849,13 @@ def _granted_outside(command: Command) -> str:
         domain = member.rsplit("@", 1)[-1] if "@" in member else ""
         if domain in FREE_MAIL_DOMAINS:
             return f"gives {member} access: a personal mail account, outside the organisation"
+        own = (
+            project_repository(cwd) is not None
+            and "." in domain
+            and not domain.endswith(".iam.gserviceaccount.com")
+        )
+        if own and not project_domain(domain, cwd):
+            return f"gives {member} access: an address outside the project's own domain"
         project = re.search(r"(?:--project[=\s]+|projects/)([\w-]+)", line)
         if (
             domain.endswith(".iam.gserviceaccount.com")
