@@ -129,3 +129,17 @@ def test_a_config_line_of_many_spaces_is_read_in_one_pass() -> None:
     started = time.perf_counter()
     edited_settings("/etc/nginx/nginx.conf", line, line + "deny all;\n")
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["script-src" + " \t" * 20000, "default-src " + " " * 30000 + "x", ("script-src " + "x " * 40) * 500],
+)
+def test_a_content_security_policy_is_read_in_one_pass(text: str) -> None:
+    """A policy's sources are words between spaces: a long run of spaces or sources is read once, not
+    shared out between two patterns in every way."""
+    from limen.normalize.tools import edited_settings
+
+    started = time.perf_counter()
+    edited_settings("/app/next.config.mjs", text, text + "\n;")
+    assert time.perf_counter() - started < 2.0

@@ -35,6 +35,7 @@ from limen.normalize.tools import (
     spaced_config,
     sql_statements,
     subscribed_hosts,
+    touches_watch,
     words_of,
 )
 from limen.patches import targets as patch_targets
@@ -212,9 +213,10 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
         if not isinstance(old, str) or not isinstance(new, str):
             continue
         settings = ":" in new or "=" in new or not new.strip()  # (a line taken out: a setting, a rule)
-        if not (settings or path.endswith("ignore") or _NAMES_ANYONE.search(new) or spaced_config(path)):
+        watched = spaced_config(path) or touches_watch(old, new)
+        if not (settings or path.endswith("ignore") or _NAMES_ANYONE.search(new) or watched):
             continue  # a setting written or taken out, an ignore file's entry, a list made anyone (`{"*"}`),
-            # a server's `Key value` configuration
+            # a server's `Key value` configuration, a security header's or an audit rule's line
         if current is None and path:
             current = read_text(path, MAX_SETTINGS_TEXT) or ""
         if old and current and old in current:

@@ -244,7 +244,8 @@ _CONTROL_KEYS = re.compile(
 # by anyone (`PasswordAuthentication yes`, `ssh_permit_root_login: "yes"`, `allow_anonymous true`)
 _WEAK_WHEN_ON = re.compile(
     r"(?:^|_)(?:password_?authentication|permit_?root_?login|permit_?empty_?passwords?|allow_?anonymous"
-    r"|anonymous_?(?:access|enabled|login|auth\w*)|challenge_?response_?authentication)$"
+    r"|anonymous_?(?:access|enabled|login|auth\w*)|challenge_?response_?authentication"
+    r"|send_?default_?pii)$"  # (Sentry's: every event carries the user's address, cookies and headers)
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
@@ -505,6 +506,8 @@ def _watch_dropped(path: str, before: str, after: str) -> str:
             return f"{what} taken out: {str(gone[0]).strip()[:60]}"
     if len(_AUDIT_EXCLUSION.findall(after)) > len(_AUDIT_EXCLUSION.findall(before)):
         return "an audit rule that excludes events added"
+    if len(_LOOSE_SCRIPTS.findall(after)) > len(_LOOSE_SCRIPTS.findall(before)):
+        return "the content security policy lets any script run"
     name = path.rsplit("/", 1)[-1]
     if name.startswith("pg_hba"):
         if len(_PG_TRUST.findall(after)) > len(_PG_TRUST.findall(before)):
@@ -515,17 +518,27 @@ def _watch_dropped(path: str, before: str, after: str) -> str:
     return f"{sorted(agents)[0]} no longer named in {name}" if agents and after.strip() else ""
 
 
+def touches_watch(old: str, new: str) -> bool:
+    """An edit's texts hold what `_watch_dropped` reads (an audit rule, a security header, a policy's
+    sources), so the file it makes is worth comparing whatever else the edit looks like."""
+    return bool(_LOOSE_SCRIPTS.search(new)) or any(pattern.search(old) for pattern, _ in _WATCH_LINES)
+
+
 _WATCH_LINES = (
     (re.compile(r"(?m)^[ \t]*(-w[ \t]+\S+.*|-a[ \t]+(?:always|exit),\S+.*)$"), "an audit rule"),
     (re.compile(r'"([\w-]+)"\s*:\s*\{\s*"query"'), "a query osquery runs on a schedule"),
+    # in a web server's or a framework's configuration alike (`add_header ...`, `{ key: "..." }`)
     (
         re.compile(
-            r"(?i)(?:add_header|Header\s+(?:always\s+)?set|http-response\s+set-header)\s+"
-            r"(Strict-Transport-Security|Content-Security-Policy|X-Frame-Options)"
+            r"(?i)(?<![\w-])(Strict-Transport-Security|Content-Security-Policy|X-Frame-Options)(?![\w-])"
         ),
         "a security header",
     ),
     (re.compile(r"(?m)^[ \t]*(deny[ \t]+all)[ \t]*;"), "an address allow-list's refusal"),
+)
+# A content security policy's source that lets any script run: any host, inline scripts, `eval`
+_LOOSE_SCRIPTS = re.compile(
+    r"(?i)'unsafe-(?:eval|inline)'|(?:script|default)-src(?:[ \t]+[^\s;]+){0,30}?[ \t]+\*(?=[\s;\"'`]|$)"
 )
 _AUDIT_EXCLUSION = re.compile(r"(?m)^[ \t]*-a[ \t]+(?:never,\S+|\S+,never)")
 _PG_TRUST = re.compile(r"(?m)^[ \t]*(?:local|host\w*)[ \t].*[ \t]trust[ \t]*$")
@@ -662,12 +675,21 @@ def _limit_raised(key: str, before: str, after: str) -> str:
     if not _ATTEMPT_LIMIT.search(words_of(key.rsplit(".", 1)[-1])):
         return ""
     try:
-        was, now = int(before.replace("_", "")), int(after.replace("_", ""))
+        was = int(before.replace("_", ""))
+        now = was * 10 if _UNBOUNDED.search(after) else int(after.replace("_", ""))
     except ValueError:
         return ""
     if was > 0 and (now >= was * 10 or now == 0):
         return f"raised from {before} to {after}: the limit on attempts is lifted"
     return ""
+
+
+# A number's largest value or infinity, as languages name them (`Number.MAX_SAFE_INTEGER`, `math.inf`,
+# `sys.maxsize`, `i64::MAX`, `Integer.MAX_VALUE`, `math.MaxInt64`)
+_UNBOUNDED = re.compile(
+    r"(?i)^(?:[\w.]*\.)?(?:max_safe_integer|max_value|maxsize|maxint\d*|infinity|inf|positive_infinity)$"
+    r"|::MAX$|^float\(['\"]inf"
+)
 
 
 # A switch named for nothing but itself: what it switches is the file or section it lives in

@@ -1383,7 +1383,8 @@ SQL_GRANTS = re.compile(
     # an account's claims made admin (Supabase's `raw_app_meta_data`), a grant to anonymous callers, a
     # policy that lets every row be changed, a function that reads the accounts with its owner's rights
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:raw_app_meta_data|raw_user_meta_data|app_metadata)\b[^;]*admin"
-    r"|\bgrant\b[^;]*\bto\s+(?:role\s+)?(?:anon|public)\b"
+    r"|\bgrant\b[^;]*\bto\s+(?:[\w\"]+\s*,\s*){0,8}(?:role\s+)?(?:anon|public)\b"
+    r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:is_)?public\s*=\s*(?:true|1|'t')\b"  # a bucket made public
     r"|\bcreate\s+policy\b[^;]*\bfor\s+(?:all|update|delete|insert)\b[^;]*\b(?:using|with\s+check)\s*\(\s*true\s*\)"
     r"|\bsecurity\s+definer\b[^;]*\bauth\.users\b|\bauth\.users\b[^;]*\bsecurity\s+definer\b"
     r"|\bcreate\s+policy\b[^;]*\buid\(\)\s*=\s*'[0-9a-f-]{36}'"  # a policy naming one account: a backdoor
