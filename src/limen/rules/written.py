@@ -212,13 +212,34 @@ def _package_json(text: str) -> tuple[list[str], list[str]]:
         tables = [data[key] for key in _DEPENDENCY_TABLES if isinstance(data.get(key), dict)]
         deps = [v for table in tables for v in table.values() if isinstance(v, str)]
         names = [f"{k}@{v}" for table in tables for k, v in table.items()]  # `event-stream@3.3.6`
-        return values, _direct_sources(deps) + _lookalikes("npm", names)
+        entries = [(k, v) for table in tables for k, v in table.items() if isinstance(v, str)]
+        return values, _direct_sources(deps) + _lookalikes("npm", names) + _popular_from_repository(entries)
     pairs = _pairs(text)
     values = [value for _, value in pairs]
     # `"x": "^1.2"`, named with its version (`event-stream@3.3.6`)
     names = [f"{key}@{value}" for key, value in pairs if re.match(r"^[\^~<>=*]|^\d|^latest$", value)]
     # a fragment: any value could be a script or a dependency
     return values, _direct_sources(values) + _lookalikes("npm", names)
+
+
+# A dependency taken from a repository instead of the registry (`github:someone/stripe-node#main`,
+# `someone/stripe-node`, `git+https://...`)
+_REPOSITORY_SPEC = re.compile(
+    r"^(?:github:|gitlab:|bitbucket:|git\+|git://|https?://(?:www\.)?(?:github|gitlab|bitbucket)\.\w+/)"
+    r"|^[\w.-]+/[\w.-]+(?:#\S*)?$"
+)
+
+
+def _popular_from_repository(entries: list[tuple[str, str]]) -> list[str]:
+    """A package every project takes from the registry (`facts.packages.NPM`), taken instead from whatever a
+    repository's branch holds: the registry's release, its provenance and its lockfile integrity are gone."""
+    from limen.facts.packages import POPULAR
+
+    return [
+        f"the well-known {name!r} is taken from the repository {spec[:60]!r}, not the registry"
+        for name, spec in entries[:512]
+        if name.lower() in POPULAR["npm"] and _REPOSITORY_SPEC.match(spec.strip())
+    ][:2]
 
 
 def _requirements(text: str) -> tuple[list[str], list[str]]:
