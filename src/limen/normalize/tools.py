@@ -276,7 +276,9 @@ _ACCESS_KEYS = frozenset(
     | {"policies", "policy", "token_policies", "policy_name"}  # Vault's, Consul's and Nomad's
 )
 _ADMIN_LEVELS = re.compile(
-    r"^(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write|root"
+    # (a scope before it and a degree in front: `org:admin`, `superadmin`, `super_admin`, `roles/owner`)
+    r"^(?:[\w.-]+[:/])?(?:super[_-]?|global[_-]?|org[_-]?)?"
+    r"(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write|root"
     r"|global-management|management|realm-admin|cluster-admin)$",
     re.I,
 )
@@ -368,7 +370,9 @@ def _settings(text: str, spaced: bool = False) -> dict[str, str]:
     line's first word and value too, and a control's word followed by an off word anywhere in a line
     (HAProxy's `server app1 10.0.0.5:443 ssl verify none`)."""
     found: dict[str, str] = {}
-    for above, line, _item in _lines_in_sections(text):
+    for above, line, _item in _lines_in_sections(text, blocks=spaced):
+        if spaced and _narrow(".".join(above)):
+            continue  # `location /healthz { access_log off; }`: one path's, not the server's
         for key, value in _SETTING_IN_TEXT.findall(line):
             found[".".join([*above, key])] = value
         if spaced and (plain := _SPACED_SETTING.match(line)):
@@ -397,11 +401,12 @@ _SPACED_SETTING = re.compile(r"([A-Za-z_][\w-]{1,60})[ \t]+(?![=:])(\{\{[^{}]{0,
 _SPACED_OFF = re.compile(r"(?<![\w.-])([A-Za-z_][\w-]{1,40})[ \t]+(none|off|false|no|disabled?)(?![\w.-])")
 
 
-def _lines_in_sections(text: str) -> Iterator[tuple[list[str], str, str]]:
+def _lines_in_sections(text: str, blocks: bool = False) -> Iterator[tuple[list[str], str, str]]:
     """Each line of a config file or program that is no section's heading, with the sections above it read
     by their indentation (YAML, pretty-printed JSON, HCL blocks): (their names, the line, "") for a line,
     (their names, "", the value) for a YAML list's bare item (`- 0.0.0.0/0`), which belongs to the key
-    above it even at that key's indentation."""
+    above it even at that key's indentation. With `blocks` (a server's `Key value` configuration), a block
+    opened with an argument is a section too, named with it (`location /healthz {`)."""
     sections: list[tuple[int, str]] = []
     for raw in text[:MAX_SETTINGS_TEXT].splitlines():
         stripped = raw.strip()
@@ -423,7 +428,24 @@ def _lines_in_sections(text: str) -> Iterator[tuple[list[str], str, str]]:
         if section and section.group(1):
             sections.append((indent, section.group(1)))
             continue
+        block = _ARGUMENT_BLOCK.fullmatch(stripped) if blocks else None
+        if block:
+            sections.append((indent, f"{block.group(1)} {block.group(2)}"))
+            continue
         yield [name for _, name in sections], stripped, ""
+
+
+_ARGUMENT_BLOCK = re.compile(r"([A-Za-z_][\w-]{0,40})[ \t]+([^{};\s][^{};]{0,200}?)[ \t]*\{")
+
+
+def _narrow(sections: str) -> bool:
+    """A setting's sections hold a block for part of what the server serves (`location /healthz`), not all
+    of it (`location /`)."""
+    for section in sections.split("."):
+        _, _, argument = section.partition(" ")
+        if argument and argument.strip() not in ("/", "= /", "^~ /"):
+            return True
+    return False
 
 
 # An ignore file's entry that keeps secrets out of the repository (`.env`, `*.pem`, `credentials.json`)
