@@ -449,6 +449,14 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     ),
     (r"^(?:/etc/cron|/var/spool/cron)", _f("cron", "cron runs its lines on a schedule", "cron", asks=True)),
     (
+        r"^/etc/logrotate\.(?:conf$|d/)",
+        _f("logrotate", "logrotate runs its scripts as root at every rotation", "logrotate", asks=True),
+    ),
+    (  # the project's own, which its deployment installs there
+        r"(?:^|/)logrotate(?:[._-][^/]*)?$|/logrotate\.d/[^/]+$",
+        _f("logrotate", "logrotate runs its scripts as root at every rotation, once deployed", "logrotate"),
+    ),
+    (
         r"^(?:/etc/systemd|/lib/systemd|/usr/lib/systemd|~/\.config/systemd)/",
         _f("systemd", "systemd runs its Exec lines", "systemd", asks=True),
     ),

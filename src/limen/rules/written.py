@@ -1328,6 +1328,17 @@ def _cron(text: str) -> tuple[list[str], list[str]]:
     return [c for c in commands if c], []
 
 
+_ROTATION_SCRIPT = re.compile(
+    r"^[ \t]*(?:postrotate|prerotate|firstaction|lastaction|preremove)[ \t]*\n(.*?)^[ \t]*endscript\b",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def _logrotate(text: str) -> tuple[list[str], list[str]]:
+    """logrotate's scripts (`postrotate ... endscript`): shell lines it runs as root at every rotation."""
+    return [m.group(1) for m in _ROTATION_SCRIPT.finditer(text[:MAX_TEXT])], []
+
+
 def _systemd(text: str) -> tuple[list[str], list[str]]:
     found = re.findall(r"^\s*Exec\w*\s*=\s*[-@+!:]*(.+)$", text, re.MULTILINE)
     return found, []
@@ -3202,6 +3213,7 @@ _EXTRACTORS = {
     "ssh_config": _ssh_config,
     "authorized_keys": _authorized_keys,
     "cron": _cron,
+    "logrotate": _logrotate,
     "cmake": _cmake,
     "system_config": _system_config,
     "ios_plist": _ios_plist,
