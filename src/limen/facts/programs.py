@@ -953,7 +953,13 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|disable-tls\s+(?:true|1)){_E}",
     ),
     _p("twine", R.PACKAGE_PUBLISHER),
-    _p("apt", R.PACKAGE_INSTALLER, aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper")),
+    _p(
+        "apt",
+        R.PACKAGE_INSTALLER,
+        aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper"),
+        # a host's security agent uninstalled: its watch and its fence gone with it
+        disables=rf"{_W}(?:remove|purge|autoremove|erase|del|uninstall|-R\w*){_E}.*{_W}{HOST_SECURITY_AGENTS}{_E}",
+    ),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).
     _p("git", R.RUNS_OPTION),  # its egress is `limen.normalize.shell._h_git`'s, its config keys too
     _p(
@@ -1706,6 +1712,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"^(?!.*(?:^|\s){SCRATCH_DATABASE}(?:\s|$)).",
     ),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),
+    # Debian's PostgreSQL cluster tools: a cluster dropped is every database in it, its files removed
+    _p("pg_dropcluster", R.INFRA_DESTROYER, destroys_all=r"."),
     # a registry's package: withdrawn, or handed to another maintainer, or made public, which outlasts the
     # session (`npm owner add`, `gem owner --add`, `cargo owner --add`, `npm access set status=public`)
     *(

@@ -178,7 +178,9 @@ PRINTERS: tuple[Printer, ...] = (
 # Names (a path's last component) that hold secrets wherever they are.
 SECRET_NAMES = re.compile(
     r"""^(
-        \.env(\..+)?|\.envrc|
+        \.env(\..+)?|\.envrc|[\w.-]+\.env|
+        # Ansible's vault password file: the key to every secret the inventories keep
+        \.?vault[-_]pass(word)?(\.txt)?|
         .*\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
         \.netrc|_netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
