@@ -223,6 +223,7 @@ OBJECT_IDS = re.compile(
 # ssh's host list and client configuration.
 NOT_SECRET_NAMES = re.compile(
     r"^\.env(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
+    r"^(?:[\w.-]*[._-])?(?:example|sample|template|dist|defaults|schema)\.env$|"  # `docs/example.env`
     r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"
     # the public half of a key pair, by its name (`oauth-public.key`, `jwt_public.pem`, `public.key`)
     r"|^(?:[\w.-]*[-_.])?public(?:[-_.][\w.-]*)?\.(?:key|pem|crt)$"
