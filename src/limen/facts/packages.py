@@ -115,6 +115,14 @@ NPM = frozenset(
         *("wrangler", "@cloudflare/workers-types", "aws-cdk-lib", "aws-cdk", "constructs", "cdk-nag"),
         *("@sentry/nextjs", "@sentry/react", "@vercel/analytics", "@upstash/redis"),
         *("@clerk/nextjs", "drizzle-orm", "@changesets/cli"),
+        # the reference MCP servers agents are told to start with `npx -y`
+        *("@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-github"),
+        *("@modelcontextprotocol/server-postgres", "@modelcontextprotocol/server-sqlite"),
+        *("@modelcontextprotocol/server-slack", "@modelcontextprotocol/server-memory"),
+        *("@modelcontextprotocol/server-puppeteer", "@modelcontextprotocol/server-brave-search"),
+        *("@modelcontextprotocol/server-everything", "@modelcontextprotocol/server-sequential-thinking"),
+        *("@modelcontextprotocol/server-gitlab", "@modelcontextprotocol/server-redis"),
+        *("@modelcontextprotocol/server-google-maps", "@modelcontextprotocol/sdk", "@playwright/mcp"),
         *("express-session", "mapbox-gl", "laravel-vite-plugin", "@inertiajs/vue3", "@inertiajs/react"),
         # the build plugins and test tools every front end of a framework names
         *("@vitejs/plugin-react", "@vitejs/plugin-vue", "@vitejs/plugin-react-swc", "@sveltejs/kit"),
