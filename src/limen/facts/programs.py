@@ -150,6 +150,10 @@ class Program:
     # what the program changes is production unless the line names another environment (`wrangler deploy`
     # deploys the configuration's top level, which is production; `--env staging` is not)
     default_production: bool = False
+    # regex over the words after the name: the invocation changes what the public reaches, whatever
+    # environment the line names (a DNS record, a domain's owner or name servers, an alias of a live name):
+    # production by nature
+    live: str = ""
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -357,6 +361,7 @@ def _p(
     remote_options: tuple[str, ...] = (),
     local_copy: str = "",
     default_production: bool = False,
+    live: str = "",
 ) -> Program:
     return Program(
         name,
@@ -393,6 +398,7 @@ def _p(
         remote_options=frozenset(remote_options),
         local_copy=local_copy,
         default_production=default_production,
+        live=live,
     )
 
 
@@ -1300,6 +1306,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_one=rf"{_W}(?:remove|rm){_E}",
         changes=rf"{_W}(?:deploy|--prod|promote|rollback|remove|rm|env\s+(?:add|rm)){_E}",
+        live=rf"{_W}(?:dns\s+(?:add|rm|remove|import)|domains\s+(?:add|move|transfer-in|rm|remove|buy)"
+        rf"|alias(?:\s+set)?\s+\S+\s+\S+|alias\s+(?:rm|remove)){_E}",
     ),
     _p(
         "supabase",
@@ -1500,6 +1508,8 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:(?:create|put|update|delete|attach|detach|modify|terminate|run|start|stop|reboot|invoke"
         rf"|publish|send|set|add|remove|authorize|revoke|deploy|restore|register|deregister|import|associate"
         rf"|disassociate|enable|disable|reset|cancel|execute|rotate)(?:-[\w-]+)?|deploy|cp|mv|rm|sync|rb|mb){_E}",
+        live=rf"{_W}(?:route53\s+change-resource-record-sets|route53domains\s+(?:transfer-domain\S*|update-domain-nameservers"
+        rf"|disable-domain-transfer-lock|disable-domain-auto-renew|update-domain-contact\S*)){_E}",
     ),
     _p(
         "gcloud",
@@ -1522,6 +1532,8 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}config\s+set\s+auth/disable_ssl_validation\s+(?:true|True|1){_E}",
         changes=rf"{_W}(?:deploy|create|update|delete|set|patch|apply|import|cp|mv|rm|rsync|restore|start|stop|reset"
         rf"|resize|(?:add|remove)-[\w-]+|ssh|scp|submit|execute|enable|disable){_E}",  # (`run` is a group)
+        live=rf"{_W}(?:dns\s+record-sets\s+(?:create|update|delete|transaction\s+execute|import)"
+        rf"|domains\s+registrations\s+(?:configure|transfer|export)){_E}",
     ),
     _p(
         "gsutil",
@@ -1557,6 +1569,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"[=\s]+Disabled{_E}",
         changes=rf"{_W}(?:create|update|delete|set|add|remove|assign|deploy|start|stop|restart|upload|purge|import"
         rf"|restore|swap|invoke|run|reset|regenerate|rotate|enable|disable)(?:-[\w-]+)?{_E}",
+        live=rf"{_W}network\s+dns\s+record-set\s+\S+\s+(?:add-record|set-record|create|delete|remove-record|update){_E}",
     ),
     # machine-learning tools: a notebook server opened to the network with no token, a Ray head whose job
     # API (code execution) listens on every address, a notebook run from an address, a cache's remote purged
@@ -1586,6 +1599,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_one=rf"{_W}(?:delete|rm){_E}",
         changes=rf"{_W}(?:create|update|delete|rm|deploy|apply|resize|power-\w+|rebuild|restore){_E}",
+        live=rf"{_W}compute\s+domain\s+(?:records\s+(?:create|update|delete)|delete){_E}",
     ),
     _p(
         "cap",  # Capistrano: `cap STAGE TASK`, the stage is where its servers are

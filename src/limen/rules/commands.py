@@ -3043,17 +3043,22 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
             yield _finding(ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, released)
             return
         entry = program(command.name)
-        if entry is None or not entry.changes:
+        if entry is None or not (entry.changes or entry.live):
             continue
         words = " ".join(command.argv[1:])
         aimed = PRODUCTION.search(words) or (
             entry.default_production and not NOT_PRODUCTION.search(" ".join(_scope_values(command)))
         )
         rehearsal = any(w.startswith(_REHEARSALS) for w in command.argv[1:])
+        if entry.live and _pattern(entry.live).search(words) and not rehearsal:
+            detail = f"{command.name} changes what the public reaches (a DNS record, a domain, an alias)"
+            yield _finding(ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, detail)
+            return
         statements = sql_arguments(command) or _sql_texts(command)
         reads_only = bool(statements) and not any(SQL_WRITE.search(t) for t in statements)  # a SELECT
         if (
-            _pattern(entry.changes).search(words)
+            entry.changes
+            and _pattern(entry.changes).search(words)
             and aimed
             and not (rehearsal or reads_only or _on_local_copy(command))
         ):
