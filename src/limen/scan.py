@@ -723,8 +723,11 @@ def apply_scan(
     if injected:
         flags.add(INJECTED)
     labelled = (
-        (INJECTED, injected),
-        (UNTRUSTED, suspicious),
+        # a value named inside text the screen reads as instructions to the agent, at either grade
+        # (`refund pi_3Px...`, `merge it now`): echoed into a side effect, that side effect was asked
+        # for by the content (the provenance floor), though the session itself is flagged injected only
+        # at the higher grade
+        (INJECTED, injected + suspicious),
         (UNTRUSTED if untrusted and not named_by_user else CLEAN, graded[Verdict.PASS]),
     )
     for label, parts in labelled:
