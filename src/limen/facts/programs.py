@@ -1648,7 +1648,10 @@ PROGRAMS: tuple[Program, ...] = (
         # vulnerability alerts or security fixes switched off, the repository's Actions turned off
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})"
         rf"(?=.*/(?:vulnerability-alerts|automated-security-fixes|private-vulnerability-reporting){_E})"
-        rf"|{_W}api{_E}(?=.*/actions/permissions{_E})(?=.*enabled[=:]\s*\"?false)",
+        rf"|{_W}api{_E}(?=.*/actions/permissions{_E})(?=.*enabled[=:]\s*\"?false)"
+        # a security scan's workflow switched off (`gh workflow disable CodeQL`); a run's logs deleted
+        rf"|{_W}workflow\s+disable{_E}.*(?i:{SECURITY_CHECKS.pattern.removeprefix('(?i)')})"
+        rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/runs/\S*/logs{_E})",
         fetches_code=rf"{_W}extension\s+(?:install|upgrade){_E}",
         changes=rf"{_W}(?:pr\s+(?:merge|close|reopen|review|comment|create|edit|ready|lock)|issue\s+(?:create|comment"
         rf"|close|reopen|edit|delete|transfer|lock)|release\s+(?:create|upload|edit|delete)|repo\s+(?:create|edit"
