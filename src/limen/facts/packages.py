@@ -102,6 +102,8 @@ PYPI = frozenset(
             "mlflow-skinny",
             "optimum",
         ),
+        # configuration management and its test tools
+        *("ansible", "ansible-core", "ansible-lint", "molecule", "pywinrm", "paramiko", "fabric"),
     }
 )
 

@@ -165,6 +165,9 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("firebase", ("login:ci",), "a Firebase token"),
     Printer("cf", ("oauth-token",), "a Cloud Foundry token"),
     Printer("sops", (), "decrypted secrets", needs=(r"(?:^|\s)(?:-d|--decrypt|decrypt)\b",)),
+    # Ansible's vault: its plain text shown, or decrypted to standard output
+    Printer("ansible-vault", ("view",), "an Ansible vault's secrets"),
+    Printer("ansible-vault", ("decrypt",), "an Ansible vault's secrets", needs=(r"--output[=\s]+-(?:\s|$)",)),
     Printer("ansible-vault", ("view",), "a decrypted vault"),
     Printer("gpg", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
     Printer("gpg2", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),

@@ -136,14 +136,15 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(^|_)(exec|execute|run|shell|bash|terminal|command)(_|$)"), _SHELL),
     (re.compile(r"(^|_)(send_money|transfer|pay|payment|refund|transaction|wire)(_|$)"), "payments.transfer"),
     (
-        re.compile(r"(^|_)(send|post|reply|forward|share|invite|publish)(_|$)"),
+        # (an upload or an attachment takes a file of this machine to the service: it is read and sent)
+        re.compile(r"(^|_)(send|post|reply|forward|share|invite|publish|upload|attach)(_|$)"),
         Capability.MESSAGE_SEND.value,
     ),
     (re.compile(r"(^|_)(delete|remove|rm|unlink|drop|purge)(_|$)"), Capability.FILESYSTEM_DELETE.value),
     (re.compile(r"(^|_)(fetch|download|browse|http|request|navigate|curl|scrape|get_webpage)(_|$)"), _NET),
     (
         re.compile(
-            r"(^|_)(write|create|update|edit|append|save|put|set|move|rename|upload|commit|push|apply|patch)(_|$)"
+            r"(^|_)(write|create|update|edit|append|save|put|set|move|rename|commit|push|apply|patch)(_|$)"
         ),
         _WRITE,
     ),
