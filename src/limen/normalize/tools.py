@@ -271,6 +271,12 @@ _MONITORING = re.compile(
     r"(^|_)(?:pagerduty|opsgenie|grafana|alertmanager|datadog|sentry|newrelic|new_relic|splunk|prometheus"
     r"|victorops|incident_?io|betterstack|uptime_?kuma|statuspage)(_|$)"
 )
+# A paging service's calls that stop it paging: an integration or a service disabled, an on-call schedule,
+# an escalation or a rotation deleted
+_UNPAGED = re.compile(
+    r"(^|_)(?:disable_(?:\w+_)?(?:integrations?|services?|heartbeats?|policy|policies)"
+    r"|delete_(?:\w+_)?(?:schedules?|escalations?|escalation_polic(?:y|ies)|rotations?|on_?calls?|integrations?))(_|$)"
+)
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
 _ACCESS_KEYS = frozenset(
     {"access_level", "role", "permission", "permissions", "level", "base_role", "rolename", "role_name"}
@@ -902,6 +908,9 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         words_of(k.rsplit(".", 1)[-1]) in ("status", "state", "enabled") and _off(v, counts=False)
         for k, v in settings
     ):  # `pagerduty.update_service(status="disabled")`: nothing pages for it any more
+        return f"{CONTROL_OFF}monitoring switched off by {words}"
+    if _MONITORING.search(words) and _UNPAGED.search(words):
+        # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone
         return f"{CONTROL_OFF}monitoring switched off by {words}"
     for name, value in settings:
         if not _CONTROL_KEYS.search(name) or name == "required":
