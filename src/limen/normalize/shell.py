@@ -4515,12 +4515,18 @@ def _scan_code(
             if quiet and UNKNOWN not in url and url not in fx.posted:
                 found = [replace(d, flags=(*d.flags, FETCHED)) for d in found]
             state.destinations.extend(found)
-    for host, port, _api in fx.hosts:
-        _add_host(state, host, port, lang)
+    for host, port, api in fx.hosts:
+        _add_host(state, host, port, _LIBRARY_SENDERS.get(api, lang))
     for name, computed, _api in fx.lookups:  # a DNS query, as `nslookup NAME` makes one
         _add_host(state, name, None, "nslookup", ("substituted_label",) if computed else ())
 
 
+# A library's client for a protocol whose job is to carry what the program hands it (mail, file transfer):
+# its host is reached as the command-line client would reach it, a sender
+_LIBRARY_SENDERS = {
+    **dict.fromkeys(("smtplib.SMTP", "smtplib.SMTP_SSL", "Net::SMTP.start", "Net::SMTP.new"), "sendmail"),
+    **dict.fromkeys(("ftplib.FTP", "ftplib.FTP_TLS", "Net::FTP.new", "Net::FTP.open"), "ftp"),
+}
 MAX_EDIT_NOTE = 16 * 1024  # a program's substitutions kept for the rules; longer ones are judged as before
 
 
