@@ -28,6 +28,7 @@ from limen.facts.programs import program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
+from limen.normalize.tools import words_of
 from limen.rules import rule
 from limen.rules.derived import changed_operands, kept_from_model
 from limen.rules.written import applied_manifests, committed_over, judge, judge_text, written_text
@@ -588,6 +589,19 @@ _SECRET_READS: Callable[[Action, Context], list[str]] | None = None
 _EDIT_KEYS = frozenset({"old_string", "old_str", "edits", "patch", "input", "diff"})
 
 
+_SOURCE_KEYS = frozenset({"source", "src", "from", "from_path", "old_path", "source_path"})
+
+
+def _moved_sources(action: Action, ctx: Context) -> frozenset[str]:
+    """The files a tool moves or copies elsewhere (`move_file(source=.env, destination=public/.env)`): what
+    they hold goes where the destination is, so they are read, whatever the tool writes."""
+    return frozenset(
+        canonical(value, action.cwd or ctx.workspace, ctx.home)
+        for key, value in action.arguments.items()
+        if words_of(key) in _SOURCE_KEYS and isinstance(value, str) and value
+    )
+
+
 @rule(ReasonCode.SENSITIVE_SECRET_ACCESS)
 def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     """Reads of a secret: a secret file read or sent (not `chmod 600 key`, `ssh -i key`, `ls ~/.ssh`,
@@ -615,10 +629,11 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     # shell's `> .env` is. An edit shows the lines it changed, so it reads.
     whole_write = action.capability == "filesystem.write" and not _EDIT_KEYS.intersection(action.arguments)
     names_only = NAMES_ONLY in action.notes and not action.write_paths
+    moved = _moved_sources(action, ctx) if whole_write else frozenset()
     for path in _all_paths(action):
         if (
             is_secret_file(path)
-            and not (whole_write and ctx.workspace and is_within(path, ctx.workspace))
+            and not (whole_write and path not in moved and ctx.workspace and is_within(path, ctx.workspace))
             and (action.write_paths or not holds_public_material_only(path))
         ):
             if names_only:  # a listing gives names, not content (`ls ~/.ssh`); a look for them elsewhere asks
