@@ -205,8 +205,8 @@ RELEASE_TASK = re.compile(
     r"(?:$|[:_+-]|(?=[A-Z]))(?!.*Local)"
 )
 NOT_PRODUCTION = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|test|tests|qa|local|preview|sandbox|dry-?run"
-    r"|snapshot|internal)(?![A-Za-z0-9])"
+    r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|stg|uat|test|tests|qa|local|preview|sandbox"
+    r"|dry-?run|snapshot|internal)(?![A-Za-z0-9])"
 )
 
 # What only reads a store (a listing, an object printed here, a bucket's or object's settings described),

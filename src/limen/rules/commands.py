@@ -1491,7 +1491,16 @@ _NOT_A_DATABASE = frozenset(
 
 def _names_remote_server(command: Command) -> bool:
     """The client is given a server by name or address that is not this machine (`-h db.prod`, a URL)."""
+    return any(
+        value not in ("localhost", "127.0.0.1", "::1", "0.0.0.0") and not value.startswith("/")
+        for value in _servers_named(command)
+    )
+
+
+def _servers_named(command: Command) -> list[str]:
+    """The servers a database client is given, by option (`-h db.prod`) or in a URL."""
     argv = command.argv
+    found = []
     for i, word in enumerate(argv[1:], 1):
         option, eq, value = word.partition("=")
         if option in ("-h", "--host"):
@@ -1500,9 +1509,9 @@ def _names_remote_server(command: Command) -> bool:
             value = word.split("://", 1)[1].split("/", 1)[0].rpartition("@")[2].split(":", 1)[0]
         else:
             continue
-        if value and value not in ("localhost", "127.0.0.1", "::1", "0.0.0.0") and not value.startswith("/"):
-            return True
-    return False
+        if value:
+            found.append(value)
+    return found
 
 
 _SCRATCH_RESOURCE = re.compile(SCRATCH_RESOURCE)
@@ -1609,14 +1618,20 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
         return None
     if not texts:
         texts = list(action.payloads)  # `psql <<EOF`, `echo 'DROP ...' | mysql`
+    # a server the line names as a non-production one (`-h stg-db-01.stg.acme.io`): people rebuild it
+    elsewhere = not PRODUCTION.search(" ".join(command.argv[1:])) and any(
+        NOT_PRODUCTION.search(server.rsplit(".", 1)[0])  # (a name's last label is its network's: `.internal`)
+        for server in _servers_named(command)
+        if "." in server
+    )
     for text in texts:
         what = sql_destroys(text)
         if what:
             return _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND,
-                Verdict.AUTH if local else Verdict.BLOCK,
-                75 if local else 94,
-                f"{name} runs {what}",
+                Verdict.AUTH if local or elsewhere else Verdict.BLOCK,
+                75 if local or elsewhere else 94,
+                f"{name} runs {what}" + (" on a non-production server" if elsewhere and not local else ""),
             )
     return None
 
