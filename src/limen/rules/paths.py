@@ -477,7 +477,7 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
                 skip = True
             elif word.startswith("--") and word.partition("=")[0] in secret_facts.CREDENTIAL_OPTIONS:
                 kept.add(canonical(word.partition("=")[2], cwd, ctx.home))  # `--env-file=.env`
-            elif word.partition("=")[0] in _pattern_options(command.name):
+            elif word.partition("=")[0] in _pattern_options(command):
                 # `rsync --exclude .env`, `tar --exclude=.env`: a pattern of what to leave out, no file read
                 value = word.partition("=")[2] if "=" in word else (args[i + 1] if i + 1 < len(args) else "")
                 kept.add(canonical(value, cwd, ctx.home))
@@ -546,9 +546,12 @@ def _non_reading_subcommand(command: Command) -> bool:
 _PATTERN_OPTIONS = frozenset({"--exclude", "--include", "--filter", "-f", "--ignore", "-I", "--exclude-dir"})
 
 
-def _pattern_options(name: str) -> frozenset[str]:
-    entry = program(name)
-    return _PATTERN_OPTIONS & frozenset(entry.options) if entry is not None else frozenset()
+def _pattern_options(command: Command) -> frozenset[str]:
+    entry = program(command.name)
+    options = _PATTERN_OPTIONS & frozenset(entry.options) if entry is not None else frozenset()
+    if command.name == "git" and "clean" in command.argv[1:4]:  # `git clean -fdx -e .env`: kept, not read
+        options |= {"-e", "--exclude"}
+    return options
 
 
 def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
