@@ -1729,6 +1729,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"^(?!.*(?:^|\s){SCRATCH_DATABASE}(?:\s|$)).",
     ),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),
+    # a site's certificate revoked or deleted: browsers refuse the site until a new one is issued
+    _p("certbot", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:revoke|delete){_E}"),
     # Debian's PostgreSQL cluster tools: a cluster dropped is every database in it, its files removed
     _p("pg_dropcluster", R.INFRA_DESTROYER, destroys_all=r"."),
     # a registry's package: withdrawn, or handed to another maintainer, or made public, which outlasts the
