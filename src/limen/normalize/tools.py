@@ -576,7 +576,7 @@ _AGENT_NAME = re.compile(rf"(?<![\w-]){HOST_SECURITY_AGENTS}(?![\w-])")
 
 
 # Settings that list the only ones let in (`AllowUsers`, `authorized_networks`, `ip_allowlist`): gone, the
-# default lets everyone in
+# default lets everyone in (narrower than `_WHO_KEYS`, whose members or principals, gone, let fewer in)
 _LETS_IN_ONLY = re.compile(
     r"(?:^|_)(?:allow_?(?:users|groups)|allow_?list|white_?list|authorized_networks"
     r"|allowed_(?:ips?|cidrs?|hosts|networks|addresses|source_ranges))$"
