@@ -528,7 +528,9 @@ def _watch_dropped(path: str, before: str, after: str) -> str:
     query osquery runs on a schedule deleted, a security header a web server sends deleted, an address
     allow-list's `deny all` deleted, a PostgreSQL client let in without a password (`trust`) or without
     TLS (`hostssl` made `host`), a host security agent no longer named where it was (a role taken out of a
-    playbook). "" for none of these."""
+    playbook's configuration). "" for none of these, and for documentation, which only talks of them."""
+    if _PROSE.search(path):
+        return ""
     for pattern, what in _WATCH_LINES:
         gone = sorted(set(pattern.findall(before)) - set(pattern.findall(after)))
         if gone:
@@ -543,8 +545,13 @@ def _watch_dropped(path: str, before: str, after: str) -> str:
             return "PostgreSQL lets a client in without a password (trust)"
         if len(_PG_SSL.findall(after)) < len(_PG_SSL.findall(before)):
             return "PostgreSQL no longer requires TLS of a client (hostssl)"
+    if not (_CONFIG_FILE.search(path) or spaced_config(path)):
+        return ""  # (program code names tools for many reasons)
     agents = set(_AGENT_NAME.findall(before.lower())) - set(_AGENT_NAME.findall(after.lower()))
     return f"{sorted(agents)[0]} no longer named in {name}" if agents and after.strip() else ""
+
+
+_PROSE = re.compile(r"(?i)\.(?:md|markdown|rst|txt|adoc|org)$")
 
 
 def touches_watch(old: str, new: str) -> bool:
