@@ -1312,7 +1312,10 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "supabase",
         R.INFRA_DESTROYER,
-        destroys_all=rf"{_W}db\s+reset{_E}.*{_W}--linked{_E}|{_W}projects\s+delete{_E}",
+        destroys_all=rf"{_W}db\s+reset{_E}.*{_W}--linked{_E}|{_W}projects\s+delete{_E}"
+        # a bucket of the linked project emptied (`supabase storage rm -r ss:///invoices --linked`)
+        rf"|{_W}storage\s+rm{_E}(?=.*{_W}(?:-r|--recursive){_E})(?=.*{_W}--linked{_E})",
+        destroys_one=rf"{_W}storage\s+rm{_E}(?=.*{_W}--linked{_E})",
         changes=rf"{_W}(?:db\s+(?:push|reset)|functions\s+(?:deploy|delete)|secrets\s+(?:set|unset)|projects\s+delete){_E}",
     ),
     # backup tools: what they forget, prune or delete is what there was to recover from; a key added is a
