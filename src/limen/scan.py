@@ -723,11 +723,8 @@ def apply_scan(
     if injected:
         flags.add(INJECTED)
     labelled = (
-        # a value named inside text the screen reads as instructions to the agent, at either grade
-        # (`refund pi_3Px...`, `merge it now`): echoed into a side effect, that side effect was asked
-        # for by the content (the provenance floor), though the session itself is flagged injected only
-        # at the higher grade
-        (INJECTED, injected + suspicious),
+        (INJECTED, injected),
+        (UNTRUSTED, suspicious),
         (UNTRUSTED if untrusted and not named_by_user else CLEAN, graded[Verdict.PASS]),
     )
     for label, parts in labelled:
