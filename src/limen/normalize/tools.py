@@ -137,7 +137,9 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(^|_)(send_money|transfer|pay|payment|refund|transaction|wire)(_|$)"), "payments.transfer"),
     (
         # (an upload or an attachment takes a file of this machine to the service: it is read and sent)
-        re.compile(r"(^|_)(send|post|reply|forward|share|invite|publish|upload|attach)(_|$)"),
+        re.compile(
+            r"(^|_)(send|post|reply|forward|share|invite|publish|upload|attach_files?|attachments?)(_|$)"
+        ),
         Capability.MESSAGE_SEND.value,
     ),
     (re.compile(r"(^|_)(delete|remove|rm|unlink|drop|purge)(_|$)"), Capability.FILESYSTEM_DELETE.value),
