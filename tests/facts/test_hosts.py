@@ -283,8 +283,7 @@ def test_a_public_name_of_the_organisation_is_its_own_when_the_project_names_it(
     (tmp_path / ".git" / "config").write_text(config)
     (tmp_path / "README.md").write_text("API docs: https://api.tidal.io/docs\n")
     assert not hosts.project_domain("api.tidal.io", cwd)  # written, not committed
-    _git(tmp_path, "add", "README.md")
-    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.net", "commit", "-qm", "readme")
+    _commit(tmp_path, "README.md")
     assert hosts.project_domain("api.tidal.io", cwd)
     assert hosts.project_domain("status.tidal.io", cwd)
     assert not hosts.project_domain("tidal.dev", cwd)  # another domain, named nowhere
@@ -299,8 +298,7 @@ def test_the_first_word_of_the_owner_is_the_organisations_name_once_committed(tm
     _git(tmp_path, "init", "-q")
     (tmp_path / ".git" / "config").write_text(config)
     (tmp_path / "build.gradle.kts").write_text('maven { url = uri("https://nexus.brightwave.io/r") }\n')
-    _git(tmp_path, "add", "build.gradle.kts")
-    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.net", "commit", "-qm", "build")
+    _commit(tmp_path, "build.gradle.kts")
     cwd = str(tmp_path)
     assert hosts.project_domain("jenkins.brightwave.io", cwd)
     assert not hosts.project_domain("jenkins.brightwave.dev", cwd)  # named nowhere
@@ -404,10 +402,15 @@ def test_an_internal_name_the_projects_committed_files_name_is_its_own(tmp_path:
     cwd = str(tmp_path)
     (tmp_path / "hosts.ini").write_text("[db]\ndb-01.prod.bw.internal\n")
     assert not hosts.project_domain("db-01.prod.bw.internal", cwd)  # written, not committed
-    _git(tmp_path, "add", "hosts.ini")
-    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.net", "commit", "-qm", "inventory")
+    _commit(tmp_path, "hosts.ini")
     assert hosts.project_domain("db-01.prod.bw.internal", cwd)
     assert hosts.project_domain("web-03.prod.bw.internal", cwd)
     assert not hosts.project_domain("web-03.stage.bw.internal", cwd)
     assert not hosts.project_domain("db-01.prod.bw.example", cwd)  # a public name: anyone may register it
     assert not hosts.project_domain("db-01.prod.other.internal", cwd)
+
+
+def _commit(repository: Path, name: str) -> None:
+    """Commit the file `name` of `repository`, so that the project's committed files name what it holds."""
+    _git(repository, "add", name)
+    _git(repository, "-c", "user.name=t", "-c", "user.email=t@example.net", "commit", "-qm", name)
