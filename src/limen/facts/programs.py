@@ -94,6 +94,12 @@ class Program:
     code_options: frozenset[str] = frozenset()  # options whose value is code in its own language (SQL...)
     family: bool = False  # also answers for `NAME3.11`, `NAME18`, `NAME.ext4`
     runs_after: tuple[str, ...] = ()  # sub-commands after which the rest is a command (`poetry run X`)
+    # a runner's own sub-commands, when any other first operand is a script or a program of the project it
+    # runs (`pnpm prisma migrate reset` is `pnpm exec prisma migrate reset`); empty: only `runs_after` runs
+    own_commands: frozenset[str] = frozenset()
+    # sub-commands that take a package of the workspace and then the program's own arguments, for that package
+    # (`yarn workspace @acme/db prisma migrate reset` is `yarn prisma migrate reset` run there)
+    scoped_by: tuple[str, ...] = ()
     skip_operands: int = 0  # operands before the command it runs (`direnv exec DIR cmd`)
     destroys_all: str = ""  # regex over the words after the name: destroys an environment or a store
     destroys_one: str = ""  # regex over the words after the name: deletes a resource
@@ -337,6 +343,8 @@ def _p(
     code_options: tuple[str, ...] = (),
     family: bool = False,
     runs_after: tuple[str, ...] = (),
+    own_commands: tuple[str, ...] = (),
+    scoped_by: tuple[str, ...] = (),
     skip_operands: int = 0,
     destroys_all: str = "",
     destroys_one: str = "",
@@ -374,6 +382,8 @@ def _p(
         code_options=frozenset(code_options),
         family=family,
         runs_after=runs_after,
+        own_commands=frozenset(own_commands),
+        scoped_by=scoped_by,
         skip_operands=skip_operands,
         destroys_all=destroys_all,
         destroys_one=destroys_one,
@@ -505,6 +515,32 @@ _UV_OPTS = (
 _PIPX_OPTS = ("--spec", "--python", "--index-url", "--pip-args")
 _NPM_OPTS = (
     *("-p", "--package", "-w", "--workspace", "-c", "--call", "--filter", "-F", "-C", "--dir", "--prefix"),
+)
+
+# The npm registry's commands pnpm and yarn pass on to npm, and their own: any other first operand is a script of
+# package.json or a program of node_modules/.bin they run (`yarn node -e CODE` runs node).
+_NPM_PASSED_ON = (
+    *("access", "adduser", "bugs", "deprecate", "dist-tag", "docs", "edit", "find", "home", "info", "issues"),
+    *("login", "logout", "owner", "ping", "prefix", "profile", "repo", "search", "show", "star", "stars"),
+    *("team", "token", "unpublish", "unstar", "v", "version", "versions", "view", "whoami", "pkg", "set-script"),
+)
+_PNPM_COMMANDS = (
+    *_NPM_PASSED_ON,
+    *("add", "install", "i", "update", "up", "upgrade", "remove", "rm", "uninstall", "un", "link", "ln"),
+    *("unlink", "import", "rebuild", "rb", "prune", "fetch", "install-test", "it", "patch", "patch-commit"),
+    *("patch-remove", "audit", "list", "ls", "ll", "la", "outdated", "why", "licenses", "run", "run-script"),
+    *("test", "t", "tst", "exec", "dlx", "create", "start", "publish", "pack", "recursive", "multi", "m"),
+    *("server", "store", "root", "bin", "setup", "init", "deploy", "doctor", "config", "c", "get", "set"),
+    *("env", "cat-file", "cat-index", "find-hash", "self-update", "approve-builds", "ignored-builds"),
+    *("dedupe", "help", "restart", "stop", "catalog", "completion", "sbom", "cache", "store-path"),
+)
+_YARN_COMMANDS = (
+    *_NPM_PASSED_ON,
+    *("add", "audit", "autoclean", "bin", "cache", "check", "config", "constraints", "create", "dedupe"),
+    *("dlx", "exec", "explain", "generate-lock-entry", "global", "help", "import", "init", "install"),
+    *("licenses", "link", "list", "npm", "outdated", "pack", "patch", "patch-commit", "plugin", "policies"),
+    *("publish", "rebuild", "remove", "run", "set", "stage", "tag", "test", "unlink", "unplug", "up"),
+    *("upgrade", "upgrade-interactive", "why", "workspace", "workspaces", "start", "sdks", "dedup"),
 )
 
 # Options of network clients that take the next word as their value (what is left is a host, URL or file).
@@ -883,16 +919,18 @@ PROGRAMS: tuple[Program, ...] = (
             R.PACKAGE_INSTALLER,
             R.PACKAGE_PUBLISHER,
             runs_after=after,
+            own_commands=own,
+            scoped_by=("workspace",) if name == "yarn" else (),
             options=_NPM_OPTS,
             registry="npm",
             installs=installs,
             runs_package=fetched,
         )
         # (`pnpm exec X` and `yarn exec X` run the project's own X; `dlx` fetches it first)
-        for name, after, fetched, installs in (
-            ("npm", ("exec", "x"), ("exec", "x"), ("install", "i", "add")),
-            ("pnpm", ("dlx", "exec"), ("dlx",), ("add", "install", "i")),
-            ("yarn", ("dlx", "exec"), ("dlx",), ("add",)),
+        for name, after, fetched, installs, own in (
+            ("npm", ("exec", "x"), ("exec", "x"), ("install", "i", "add"), ()),
+            ("pnpm", ("dlx", "exec"), ("dlx",), ("add", "install", "i"), _PNPM_COMMANDS),
+            ("yarn", ("dlx", "exec"), ("dlx",), ("add",), _YARN_COMMANDS),
         )
     ),
     _p("direnv", R.RUNNER, runs_after=("exec",), skip_operands=1),

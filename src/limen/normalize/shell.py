@@ -3810,11 +3810,16 @@ def _runner(
     rest = list(args)
     if entry.runs_after:
         words = _operands(rest, entry.options)  # `pnpm --filter @acme/db exec prisma ...`: the value skipped
+        if len(words) > 2 and words[0] in entry.scoped_by:
+            rest = rest[rest.index(words[0]) + 2 :]  # `yarn workspace web` and the package name
+            words = _operands(rest, entry.options)
         after = next((sub for sub in entry.runs_after if words[: len(sub.split())] == sub.split()), None)
-        if after is None:
+        if after is not None:
+            rest = rest[rest.index(after.split()[-1]) + 1 :]
+        elif entry.own_commands and words and words[0] not in entry.own_commands:
+            rest = rest[rest.index(words[0]) :]  # `pnpm --filter db prisma migrate reset`
+        else:
             return
-        start = rest.index(after.split()[-1])
-        rest = rest[start + 1 :]
     if name == "xterm" or name in ("urxvt", "rxvt"):
         if "-e" in rest:
             inner = rest[rest.index("-e") + 1 :]
