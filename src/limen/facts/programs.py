@@ -517,12 +517,13 @@ _NPM_OPTS = (
     *("-p", "--package", "-w", "--workspace", "-c", "--call", "--filter", "-F", "-C", "--dir", "--prefix"),
 )
 
-# The npm registry's commands pnpm and yarn pass on to npm, and their own: any other first operand is a script of
-# package.json or a program of node_modules/.bin they run (`yarn node -e CODE` runs node).
+# The npm registry's commands pnpm and yarn pass on to npm, and their own: any other first operand is a script
+# of package.json or a program of node_modules/.bin they run (`yarn node -e CODE` runs node).
 _NPM_PASSED_ON = (
     *("access", "adduser", "bugs", "deprecate", "dist-tag", "docs", "edit", "find", "home", "info", "issues"),
     *("login", "logout", "owner", "ping", "prefix", "profile", "repo", "search", "show", "star", "stars"),
-    *("team", "token", "unpublish", "unstar", "v", "version", "versions", "view", "whoami", "pkg", "set-script"),
+    *("team", "token", "unpublish", "unstar", "v", "version", "versions", "view", "whoami", "pkg"),
+    "set-script",
 )
 _PNPM_COMMANDS = (
     *_NPM_PASSED_ON,
