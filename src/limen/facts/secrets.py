@@ -341,6 +341,15 @@ SYSTEM_SECRET_FILES: tuple[str, ...] = (
     *("/etc/kubernetes/controller-manager.conf", "/etc/kubernetes/scheduler.conf"),
     *("/etc/rancher/k3s/k3s.yaml", "/etc/rancher/rke2/rke2.yaml", "/var/lib/rancher/k3s/server/token"),
 )
+# A database server's own tables of logins and their password hashes, and of the passwords it keeps for
+# foreign servers: reading every column of one reads them (`SELECT * FROM mysql.user`)
+DATABASE_LOGIN_TABLES: tuple[str, ...] = (
+    *("pg_authid", "pg_shadow", "pg_user_mapping", "pg_user_mappings", "mysql.user", "mysql.global_priv"),
+    *("sys.sql_logins", "sys.syslogins", "master.dbo.syslogins", "sys.user$", "dba_users", "auth.users"),
+)
+# Columns of those tables that hold the hashes, under names `password` does not cover
+DATABASE_HASH_COLUMNS: tuple[str, ...] = ("authentication_string", "umoptions", "spare4", "encrypted_password")
+
 # Memory of running processes and of the kernel: the keys and tokens loaded there (`/proc/PID/mem` of an
 # ssh-agent, `/proc/kcore`); a process id only known at run time (`/proc/$(pgrep X)/mem`) is one of them.
 PROCESS_MEMORY = re.compile(

@@ -1561,10 +1561,16 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
 # --------------------------------------------------------------------------- credentials kept in a database
 
 # A query that selects the columns an application keeps its users' credentials in (`password_hash`,
-# `api_key`, `otp_secret`, `reset_token`), by name in its column list
+# `api_key`, `otp_secret`, `reset_token`), by name in its column list, or every column of a server's own
+# table of logins (`SELECT * FROM pg_authid`)
 _CREDENTIAL_COLUMNS = re.compile(
     r"(?is)\bselect\b(?:(?!\bfrom\b).){0,400}?\b\w*(?:password|passwd|pwd_hash|api_?key|secret|"
-    r"(?:auth|access|refresh|reset|session)_?token|private_?key|otp_?seed)\w*\b(?:(?!\bfrom\b).){0,400}?\bfrom\b"
+    r"(?:auth|access|refresh|reset|session)_?token|private_?key|otp_?seed|"
+    + "|".join(secret_facts.DATABASE_HASH_COLUMNS)
+    + r")\w*\b(?:(?!\bfrom\b).){0,400}?\bfrom\b"
+    r"|\bselect\s+(?:\w+\.)?\*\s+from\s+[\"`\[]?(?:"
+    + "|".join(re.escape(table) for table in secret_facts.DATABASE_LOGIN_TABLES)
+    + r")\b(?![.\w])"
 )
 
 
