@@ -348,7 +348,7 @@ DATABASE_LOGIN_TABLES: tuple[str, ...] = (
     *("sys.sql_logins", "sys.syslogins", "master.dbo.syslogins", "sys.user$", "dba_users", "auth.users"),
 )
 # Columns of those tables that hold the hashes, under names `password` does not cover
-DATABASE_HASH_COLUMNS: tuple[str, ...] = ("authentication_string", "umoptions", "spare4", "encrypted_password")
+DATABASE_HASH_COLUMNS: tuple[str, ...] = ("authentication_string", "umoptions", "spare4")
 
 # Memory of running processes and of the kernel: the keys and tokens loaded there (`/proc/PID/mem` of an
 # ssh-agent, `/proc/kcore`); a process id only known at run time (`/proc/$(pgrep X)/mem`) is one of them.
