@@ -784,6 +784,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "ansible",
         R.RUNS_OPTION,
+        R.REMOTE_LOGIN,
         options=("-m", "-i", "-u", "-e"),
         command_options=("-a", "--args"),
         # an ad-hoc module that changes the hosts (`-m user`, `-m selinux`, `-m reboot`); the command modules'
@@ -2045,7 +2046,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p("cryptsetup", R.BLOCK_DEVICE),
     _p("zpool", R.STORAGE_DESTROYER, aliases=("zfs",)),
     _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove")),
-    _p("kill", R.PROCESS_KILLER, aliases=("pkill", "killall", "killall5")),
+    # (what stops a service or fences a host `changes` it: asked for on a host named production)
+    _p("kill", R.PROCESS_KILLER, aliases=("pkill", "killall", "killall5"), changes=r"^(?!.*(?:^|\s)-0\b)"),
     _p("fuser", R.PROCESS_KILLER, options=("-n", "--namespace")),  # `fuser -k FILE`: who holds it, killed
     _p("shutdown", R.POWER, aliases=("reboot", "halt", "poweroff")),
     # security controls: firewalls, mandatory access control, auditing, endpoint agents, exploit mitigations
@@ -2054,9 +2056,20 @@ PROGRAMS: tuple[Program, ...] = (
         R.SECURITY_CONTROL,
         aliases=("ip6tables",),
         disables=rf"{_W}(?:-F|--flush|-X|--delete-chain){_E}|-P\s+\w+\s+ACCEPT",
+        changes=rf"{_W}(?:-[AIDRFXPNE]|--(?:append|insert|delete|replace|flush|policy|new-chain)){_E}",
     ),
-    _p("nft", R.SECURITY_CONTROL, disables=rf"{_W}flush\s+ruleset{_E}|{_W}delete\s+table{_E}"),
-    _p("ufw", R.SECURITY_CONTROL, disables=rf"{_W}(?:disable|reset){_E}"),
+    _p(
+        "nft",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}flush\s+ruleset{_E}|{_W}delete\s+table{_E}",
+        changes=rf"{_W}(?:add|insert|delete|flush|replace|create|-f){_E}",
+    ),
+    _p(
+        "ufw",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}(?:disable|reset){_E}",
+        changes=rf"{_W}(?:allow|deny|reject|limit|delete|insert|enable|disable|reset|default){_E}",
+    ),
     _p("setenforce", R.SECURITY_CONTROL, disables=rf"{_W}(?:0|[Pp]ermissive){_E}"),
     _p("aa-teardown", R.SECURITY_CONTROL, disables=r"^"),  # any invocation unloads every AppArmor profile
     _p("auditctl", R.SECURITY_CONTROL, disables=rf"{_W}-D{_E}|{_W}-e\s+0{_E}"),
@@ -2066,11 +2079,13 @@ PROGRAMS: tuple[Program, ...] = (
         # a host's security agent, and the remote access the user administers the machine by
         disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:{HOST_SECURITY_AGENTS}|sshd?|limen[\w@.-]*)"
         rf"(?:\.service|\.socket)?{_E}",
+        changes=rf"{_W}(?:stop|disable|mask|kill|isolate|poweroff|halt|reboot|rescue|emergency){_E}",
     ),
     _p(
         "service",
         R.SECURITY_CONTROL,
         disables=rf"{_W}(?:firewalld|ufw|apparmor|auditd|fail2ban|sshd?){_E}\s+stop{_E}",
+        changes=rf"\S+\s+stop{_E}",
     ),
     _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),
     _p("csrutil", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),

@@ -1278,6 +1278,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         # `{cmd: "rm", args: ["-rf", "~"]}`: the program, then its arguments
         listed = [k for w, k in keys.items() if w in _ARGV_KEYS and k not in commands]
         command_args = next((k for k in listed if _strings_of(arguments[k])), "")
+    wraps = _remote_host(keys, arguments) if commands else ()
     capability = Capability.MCP_CALL.value if tool.startswith("mcp") else Capability.UNKNOWN.value
     program_given = any(w in CODE_KEYS and isinstance(arguments[k], str) for w, k in keys.items())
     if commands or (program_given and language is not None):
@@ -1330,7 +1331,26 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         repository=repository,
         program=named,
         invocation=_invocation(named, words) if named else (),
+        wraps=wraps,
     )
+
+
+# Arguments naming the machine a tool runs its command on (`ssh.execute(host=..., command=...)`)
+_HOST_KEYS = frozenset({"host", "hostname", "remote_host", "target_host", "server", "node", "machine", "ip"})
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "local", ""})
+
+
+def _remote_host(keys: dict[str, str], arguments: dict[str, object]) -> tuple[str, ...]:
+    """`execute_command(host="web1.prod.acme.com", command=CMD)` is `ssh web1.prod.acme.com CMD`: a command
+    a tool runs on the machine an argument names, judged as ssh's remote line is (where it runs, what it
+    deletes or sends there). () for a command run here."""
+    for word, key in keys.items():
+        value = arguments[key]
+        if word in _HOST_KEYS and isinstance(value, str) and value.strip().lower() not in _LOCAL_HOSTS:
+            host = value.strip()
+            if len(host) <= 253 and not host.startswith("-") and not any(c.isspace() for c in host):
+                return ("ssh", host)
+    return ()
 
 
 def _invocation(named: str, words: str) -> tuple[str, ...]:

@@ -3083,8 +3083,10 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
         if entry is None or not (entry.changes or entry.live):
             continue
         words = " ".join(command.argv[1:])
-        aimed = PRODUCTION.search(words) or (
-            entry.default_production and not NOT_PRODUCTION.search(" ".join(_scope_values(command)))
+        aimed = (
+            PRODUCTION.search(words)
+            or (entry.default_production and not NOT_PRODUCTION.search(" ".join(_scope_values(command))))
+            or _on_production_host(command, action.commands)
         )
         rehearsal = any(w.startswith(_REHEARSALS) for w in command.argv[1:])
         if entry.live and _pattern(entry.live).search(words) and not rehearsal:
@@ -3103,6 +3105,24 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
                 ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{command.name} changes production"
             )
             return
+
+
+def _on_production_host(command: Command, commands: tuple[Command, ...]) -> bool:
+    """`ssh web1.prod.acme.com sudo systemctl stop nginx`, `ansible -i inventories/production all -a CMD`: a
+    command run on other machines by a remote runner (`Role.REMOTE_LOGIN`) whose own words name production,
+    the host or the inventory."""
+    if not command.via:
+        return False
+    runner = command.via[0].split()[0]
+    entry = program(runner)
+    return (
+        entry is not None
+        and Role.REMOTE_LOGIN in entry.roles
+        and any(
+            outer.name == runner and not outer.via and PRODUCTION.search(" ".join(outer.argv[1:]))
+            for outer in commands
+        )
+    )
 
 
 _FORGE_REPOSITORY = re.compile(
