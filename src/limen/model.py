@@ -188,6 +188,9 @@ class Command:
     via: tuple[str, ...] = ()  # how it was reached: ("bash -c",), ("$()",), ("base64 -d",) ...
     redirects: tuple[str, ...] = ()  # targets of output redirections (`> file`)
     dynamic_name: bool = False  # the command name came from a substitution or variable
+    # what it prints goes only down a pipeline to a program that prints none of it (`cat .env | wc -l`,
+    # `gh auth token | grep -c gho_`): nothing of its output reaches the model
+    output_hidden: bool = False
 
 
 @dataclass(slots=True)

@@ -407,6 +407,32 @@ COUNTING_OPTIONS = {
 }
 
 
+# Programs that only pass on, drop or reorder the lines they read (no file written, nothing run or sent):
+# between a reader and a program that prints none of what it reads, they show nothing either
+PIPE_FILTERS = frozenset(
+    {"cat", "grep", "egrep", "fgrep", "rg", "sort", "uniq", "cut", "tr", "head", "tail", "base64", "rev"}
+)
+# `jq 'keys'`, `jq '.data | keys'`, `jq length`: an object's key names or a count, no value
+_JQ_NAMES = re.compile(r"(?:\.[\w\[\]\"-]*\s*\|\s*)?(?:keys|keys_unsorted|length)")
+
+
+def prints_no_content(argv: tuple[str, ...]) -> bool:
+    """A program that prints nothing of the lines it reads: a count (`wc`, `grep -c`, `grep -q`), the names
+    of `NAME=value` lines (`names_only`), an object's keys (`jq keys`)."""
+    name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+    if name == "wc":
+        return not any(not w.startswith("-") for w in args)  # the count of its input, not of files it names
+    counting = COUNTING_OPTIONS.get(name)
+    if counting and any(
+        w in counting or (w[:1] == "-" and w[1:2] != "-" and set(w[1:]) & {"c", "q", "l", "L"}) for w in args
+    ):
+        return True
+    if name == "jq":
+        filters = [w for w in args if not w.startswith("-")]
+        return len(filters) == 1 and _JQ_NAMES.fullmatch(filters[0].strip()) is not None
+    return names_only(argv)
+
+
 def names_only(argv: tuple[str, ...]) -> bool:
     """A reader that prints only the names of `NAME=value` lines, never a value: `cut -d= -f1 .env`,
     `awk -F= '{print $1}' .env`, `grep -o '^[A-Z_]*' .env`."""

@@ -346,13 +346,16 @@ def _plain_pipeline(stages: list[list[str]], state: _State, via: tuple[str, ...]
     if not (_tick(state, 0) and _tick(state, 1)):
         return
     stream: _Stream | None = None
+    starts = []
     for argv in stages:
         out = None
+        starts.append(len(state.commands))
         if _tick(state, 2):
             for _ in argv:
                 _tick(state, 3)
             out = _run(argv, state, via, level, stream)
         stream = _next_stream(stream, out, state)
+    _hide_counted(state, starts)
 
 
 def _parse(text: str) -> tuple[bytes, Node]:
@@ -841,10 +844,35 @@ def _pipeline(
     node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int, stdin: _Stream | None
 ) -> _Stream | None:
     stream = stdin
+    starts = []
     for child in node.named_children:
+        starts.append(len(state.commands))
         out = _walk(child, src, state, via, level, depth + 1, stream)
         stream = _next_stream(stream, out, state)
+    _hide_counted(state, starts)
     return stream
+
+
+def _hide_counted(state: _State, starts: list[int]) -> None:
+    """`cat .env | grep API | wc -l`: a pipeline that ends in a program printing none of what it reads (a
+    count, the names of `NAME=value` lines), through filters that only pass lines on, shows nothing of its
+    first stages' output; their commands are marked `output_hidden` (those of a substitution are not: what
+    `$()` prints becomes words of the line)."""
+    from limen.facts.secrets import PIPE_FILTERS, prints_no_content
+
+    if len(starts) < 2:
+        return
+    stages = [state.commands[a:b] for a, b in zip(starts, [*starts[1:], len(state.commands)], strict=True)]
+    top = [next((c for c in stage if "$()" not in c.via and "<()" not in c.via), None) for stage in stages]
+    last, middle = top[-1], top[1:-1]
+    if last is None or last.redirects or not prints_no_content(last.argv):
+        return
+    if any(c is None or c.redirects or c.name not in PIPE_FILTERS for c in middle):
+        return
+    for i in range(starts[0], starts[-1]):
+        command = state.commands[i]
+        if "$()" not in command.via and "<()" not in command.via and not command.redirects:
+            state.commands[i] = replace(command, output_hidden=True)
 
 
 def _next_stream(stream: _Stream | None, out: _Stream | None, state: _State) -> _Stream:

@@ -100,6 +100,8 @@ def kept_from_model(command: Command, action: Action) -> bool:
     .env | cut -d= -f2-)" -c 'select 1'`: what the command prints is captured by a substitution and handed
     to a local program's argument or variable, in a line that sends nothing anywhere and where nothing
     outside the substitution prints or interprets: it never reaches the model's context."""
+    if command.output_hidden:
+        return True  # `gh auth token | wc -c`: counted down the pipeline, never shown
     if "$()" not in command.via or action.destinations or action.opaque:
         return False
     for other in action.commands:

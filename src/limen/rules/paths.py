@@ -485,6 +485,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             elif word and not word.startswith("-"):
                 operands.append(word)
         paths = [canonical(w, cwd, ctx.home) for w in operands]
+        if command.output_hidden:
+            kept.update(paths)  # `cat .env | wc -l`: read, and only counted down the pipeline
+            continue
         counting = secret_facts.COUNTING_OPTIONS.get(command.name, frozenset())
         if counting and (set(args) & counting or any(_short_cluster_has(w, counting) for w in args)):
             kept.update(paths)  # `grep -c '' .env`: a count, no line of the file
