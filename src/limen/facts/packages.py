@@ -9,6 +9,7 @@ never a look-alike of another listed name (`uvicorn` and `gunicorn`, `react` and
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from limen.facts.hosts import imitates, within_edits
 
@@ -488,6 +489,145 @@ def _decorated(part: str, theirs: str) -> bool:
     )
 
 
+# --------------------------------------------------------------------------- the registries' own listings
+
+# `training/registry_names.py` writes them: each registry's most downloaded names, most first, and npm's every
+# name in use with its month's downloads (sorted by byte, bisected where it lies: some 227,000 lines)
+_LISTED = frozenset({"npm", "pypi"})
+# A near miss of a top name that is used in its own right: at least this share of that name's downloads
+_OWN_RIGHT = 1 / 1000
+
+
+def _data_path(name: str) -> str:
+    import os
+
+    return os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", name)
+
+
+@lru_cache(maxsize=4)
+def _top(registry: str) -> tuple[str, ...]:
+    """The registry's most downloaded names after the hand-kept ones, or those alone when none is shipped."""
+    kept = tuple(sorted(POPULAR.get(registry, ())))
+    if registry not in _LISTED:
+        return kept
+    try:
+        with open(_data_path(f"registry-{registry}-top.txt"), encoding="utf-8") as handle:
+            return (*kept, *(line.strip() for line in handle if line.strip()))
+    except OSError:
+        return kept  # a damaged install: the hand-kept names still judge
+
+
+@lru_cache(maxsize=4)
+def _top_set(registry: str) -> frozenset[str]:
+    return frozenset(_top(registry))
+
+
+@lru_cache(maxsize=1)
+def _npm_downloads() -> bytes:
+    try:
+        with open(_data_path("registry-npm-used.txt"), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+def _registry_key(registry: str, name: str) -> str:
+    key = name.strip().lower()
+    return re.sub(r"[-_.]+", "-", key) if registry == "pypi" else key
+
+
+def npm_downloads(name: str) -> int | None:
+    """The npm package's downloads in a month by the shipped listing, None when it lists no such package
+    (by bisection of the sorted lines `NAME<TAB>COUNT`, without loading them)."""
+    data = _npm_downloads()
+    key = name.strip().lower().encode()
+    if not data or not key or b"\n" in key or b"\t" in key:
+        return None
+    low, high = 0, len(data)
+    while low < high:  # the first line whose name is at or after `key`
+        middle = (low + high) // 2
+        start = data.rfind(b"\n", 0, middle) + 1
+        end = data.find(b"\n", start)
+        if data[start : data.index(b"\t", start)] < key:
+            low = end + 1
+        else:
+            high = start
+    end = data.find(b"\n", low)
+    found, _, count = data[low:end].partition(b"\t")
+    return int(count) if found == key and count.isdigit() else None
+
+
+def used(registry: str, name: str) -> bool:
+    """The registry's users use `name`: a hand-kept or top name, or (npm) one its listing shows downloaded.
+    False for a registry with no listing shipped and a name not kept by hand."""
+    key = _registry_key(registry, name)
+    if key in _top_set(registry):
+        return True
+    return registry == "npm" and npm_downloads(key) is not None
+
+
+class _NearMisses:
+    """Which of many names another is a near miss of (one edit, or two for names of eight letters or more),
+    found without comparing it to every one: a name `k` edits away from a known one keeps one of that
+    name's `k + 1` pieces whole, at most `k` places from where it was (the pigeonhole), so the pieces are
+    indexed by where they start and only names sharing one there are compared. `names` come most used
+    first."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.pieces: dict[tuple[str, int], list[str]] = {}
+        self.sizes: set[int] = set()
+        for name in names:
+            if len(name) < 4:
+                continue
+            parts = 3 if len(name) >= 8 else 2
+            size = len(name) // parts
+            for i in range(parts):
+                start = i * size
+                piece = name[start : start + size] if i < parts - 1 else name[start:]
+                self.pieces.setdefault((piece, start), []).append(name)
+                self.sizes.add(len(piece))
+        self.rank = {name: i for i, name in reversed(list(enumerate(names)))}
+
+    def of(self, name: str) -> str:
+        from limen.facts.hosts import within_edits
+
+        name = name.lower()
+        if len(name) < 4 or name in self.rank:
+            return ""
+        scope = _scope(name)  # `@aws-cdk/x` is no slip for `@aws-sdk/x`: scopes are compared on their own
+        seen: set[str] = set()
+        best = ""
+        for size in sorted(self.sizes, reverse=True):
+            for at in range(len(name) - size + 1):
+                piece = name[at : at + size]
+                for start in range(max(at - 2, 0), at + 3):
+                    for candidate in self.pieces.get((piece, start), ()):
+                        limit = 2 if len(candidate) >= 8 else 1
+                        if abs(at - start) > limit or candidate in seen or _scope(candidate) != scope:
+                            continue
+                        seen.add(candidate)
+                        if within_edits(name, candidate, limit) and (
+                            not best or self.rank[candidate] < self.rank[best]
+                        ):
+                            best = candidate  # the most used of the names it is near
+        return best
+
+
+@lru_cache(maxsize=1)
+def _top_scopes() -> frozenset[str]:
+    return frozenset(_scope(name) for name in _top("npm") if name.startswith("@"))
+
+
+def _scope(name: str) -> str:
+    """An npm name's scope (`@babel` of `@babel/core`), "" for none."""
+    return name.split("/", 1)[0] if name.startswith("@") else ""
+
+
+@lru_cache(maxsize=8)
+def _near_misses(registry: str) -> _NearMisses:
+    return _NearMisses(_top(registry))
+
+
 def imitated(registry: str, name: str) -> str:
     """The popular package `name` is a near miss of in `registry` ("" for none): a name of five letters or
     more for single names; for paths (`github.com/gorrila/mux`, `symfony/symfonny`), one of the same length
@@ -540,8 +680,23 @@ def imitated(registry: str, name: str) -> str:
                 return candidate
         return ""
     if registry == "npm" and name.startswith("@") and "/" in name:  # `@angualr/cdk`: a scope named like one
-        scope = name.split("/", 1)[0]
-        scopes = frozenset(k.split("/", 1)[0] for k in known if k.startswith("@"))
+        scope, scopes = _scope(name), _top_scopes()
         if scope not in scopes and (original := imitates(scope, scopes)):
-            return f"{original}/{name.split('/', 1)[1]}"
-    return imitates(name, known) if len(name) >= 5 else ""
+            posed = f"{original}/{name.split('/', 1)[1]}"
+            return "" if _in_own_right(name.lower(), posed) else posed
+    if len(name) < 5 or registry not in _LISTED:
+        return imitates(name, known) if len(name) >= 5 else ""
+    key = _registry_key(registry, name)
+    if key in _top_set(registry):
+        return ""
+    original = _near_misses(registry).of(key)
+    return "" if registry == "npm" and original and _in_own_right(key, original) else original
+
+
+def _in_own_right(name: str, original: str) -> bool:
+    """The npm package is used in its own right beside the one it is near (`preact` beside `react`), not
+    collecting the slips of fingers (`expresss`): listed, with a thousandth of that one's downloads or
+    more, or listed when that one is not."""
+    ours = npm_downloads(name)
+    theirs = npm_downloads(original)
+    return ours is not None and (theirs is None or ours >= theirs * _OWN_RIGHT)

@@ -197,6 +197,10 @@ RELEASES: dict[str, str] = {
     "fastlane": r"(?:^|\s)(?:deliver|upload_to_app_store|upload_to_play_store|supply|release|promote\w*"
     r"|submit\w*|production|appstore|playstore)(?:\s|$)"
     r"|(?:^|\s)pilot\s+distribute(?:\s|$).*--distribute_external[=\s]+true",
+    # Expo: a build sent to the stores, an over-the-air update (or a republished, rolled-back one) or a
+    # channel repointed, for production: every installed app takes it at its next start
+    "eas": r"(?:^|\s)submit(?:\s|$)"
+    r"|(?:^|\s)(?:update|channel)(?::[\w-]+)?(?:\s|$).*(?<![\w-])(?:prod|production)(?![\w-])",
     "gh": r"(?:^|\s)release\s+create(?:\s|$)",
     "glab": r"(?:^|\s)release\s+create(?:\s|$)",
     "git": r"(?:^|\s)push(?:\s|$).*(?:(?:^|\s)--(?:tags|follow-tags)(?:\s|$)|refs/tags/"
@@ -1929,11 +1933,19 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}[\w-]+\s+(?:delete|cancel){_E}|{_W}refunds\s+create{_E}",
         changes=rf"{_W}[\w-]+\s+(?:create|update|delete|cancel|pay|void|finalize){_E}",
     ),
+    _p("expo", R.PACKAGE_INSTALLER, registry="npm", installs=("install", "add")),
+    # (what it releases is `RELEASES`'; its environment variables changed for production)
+    _p(
+        "eas",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:channel|branch|update|env|secret|project|webhook):delete{_E}",
+        changes=rf"{_W}(?:env|secret):(?:create|update|delete|push){_E}",
+    ),
     _p(
         "fastlane",
         R.INFRA_DESTROYER,
         # every signing certificate and profile revoked (`match nuke`), a keychain deleted
-        destroys_all=rf"{_W}match\s+nuke{_E}|{_W}(?:run\s+)?delete_keychain{_E}",
+        destroys_all=rf"{_W}match\s+nuke{_E}|{_W}(?:run\s+)?(?:delete_keychain|revoke_certificates?){_E}",
         changes=rf"{_W}(?:deliver|upload_to_app_store|upload_to_testflight|pilot|supply|upload_to_play_store"
         rf"|release|beta|match\s+nuke){_E}",
     ),

@@ -4,8 +4,11 @@
 `uvx`) given a package whose name is a near miss of a package every project uses (`facts.packages`): one
 edit, or two for long names, a swap of neighbours counting as one. The installer's registry and the
 sub-commands after which its operands are packages are the program table's (`registry`, `installs`,
-`runs_package`); the names come from `facts.packages`, and the comparison is `facts.hosts.imitates`. A
-tool that installs from a registry its server or name names (`mcp__pypi__install_package`) is one too.
+`runs_package`); the names come from `facts.packages` (kept by hand, and the registries' most downloaded
+names shipped in `limen/data/`), and a near miss that is used in its own right is no slip. A tool that
+installs from a registry its server or name names (`mcp__pypi__install_package`) is one too. An npm package
+fetched and run at once (`npx X`) or installed as a tool for every project (`npm i -g X`) that the
+registry's listing shows nobody using, and that is not the project's own, asks as well.
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     lodahs`, `npx create-react-ap`, `go get github.com/gorrila/mux`, `cargo add rustdecimal`): AUTH,
     since its install code runs at once; a release known to carry a payload (`event-stream@3.3.6`,
     `torchtriton`): BLOCK; a package taken from a forge by an owner posing as a well-known one
-    (`github.com/vuejs-core/vue`): AUTH. Quiet: the popular names themselves, names like none of them, other
-    versions of a hijacked package, local paths and other URLs (other rules judge those)."""
+    (`github.com/vuejs-core/vue`): AUTH; an npm package nobody uses, fetched and run (`npx -y eas-cli-turbo`)
+    or installed globally: AUTH. Quiet: the popular names themselves, near misses used in their own right
+    (`preact`), names like none of them installed into the project, the project's own packages and scopes,
+    other versions of a hijacked package, local paths and other URLs (other rules judge those)."""
     if not action.commands and not action.tool.startswith("mcp__"):
         return
     found = [
-        (entry.registry, command.name, spec)
+        (entry.registry, _how(entry, command), spec)
         for command, entry in _installers(action)
         for spec in _packages(entry, command)
     ]
@@ -54,6 +59,9 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs {name!r}, a near miss of {original!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
+        if unused := _unused_fetched(registry, by, spec, action, ctx):
+            yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 70, unused)
+            return
         source = _FORGE_SOURCE.search(spec)
         owner = (source.group(1) or source.group(2)) if source else ""
         posed = imitated_owner(owner) if owner else ""
@@ -61,6 +69,73 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs from {owner!r}, which poses as {posed!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
+
+
+def _how(entry: Program, command: Command) -> str:
+    """How a command takes its packages: `NAME runs` when it fetches one and runs it at once (`npx X`, `pnpm
+    dlx X`), `NAME installs globally` for a tool installed for every project (`npm i -g X`), else `NAME`."""
+    operands = [w for w in command.argv[1:] if not w.startswith("-")]
+    if any(operands[: len(verb.split())] == verb.split() for verb in entry.runs_package):
+        return f"{command.name} runs"
+    if {"-g", "--global"} & set(command.argv) or operands[:1] == ["global"]:
+        return f"{command.name} installs globally"
+    return command.name
+
+
+def _unused_fetched(registry: str, by: str, spec: str, action: Action, ctx: Context) -> str:
+    """`npx -y eas-cli-turbo`, `npm i -g xmrig-node`: an npm package fetched and run at once, or installed as
+    a tool for every project, that the registry's listing shows nobody using (`facts.packages.used`) and that
+    is not the project's own (named in its package.json, under its scope, or under a scope its .npmrc takes
+    from a registry of its own). A project's dependencies (`npm install X`) are left to the review of its
+    manifest."""
+    from limen.facts.packages import used
+
+    if registry != "npm" or not by.endswith((" runs", " globally")):
+        return ""
+    name = package_name(registry, spec)
+    if not name or not re.fullmatch(r"(?:@[\w.-]+/)?[\w.-]+", name) or used("npm", name):
+        return ""
+    own = _project_npm_names(action.cwd or ctx.workspace or "")
+    if name.lower() in own or name.lower().split("/", 1)[0] in own:
+        return ""
+    return f"{by} {name!r}, a package the registry's users do not use"
+
+
+def _project_npm_names(cwd: str) -> frozenset[str]:
+    """The npm names and scopes a project owns or depends on: its package.json files' names and
+    dependencies (this folder and the ones above it), their scopes, the programs of its node_modules/.bin,
+    and the scopes its .npmrc files send to a registry of their own (`@acme:registry=...`)."""
+    import contextlib
+    import json
+    import os
+
+    found: set[str] = set()
+    folder = cwd
+    for _ in range(6):
+        if not folder:
+            break
+        try:
+            with open(os.path.join(folder, "package.json"), encoding="utf-8") as handle:
+                manifest = json.loads(handle.read(1_000_000))
+        except (OSError, ValueError):
+            manifest = None
+        if isinstance(manifest, dict):
+            own = manifest.get("name")
+            if isinstance(own, str):
+                found.update({own.lower(), own.lower().split("/", 1)[0]})
+            for key in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
+                listed = manifest.get(key)
+                if isinstance(listed, dict):
+                    found.update(str(k).lower() for k in listed)
+        with contextlib.suppress(OSError):  # its packages' programs (`npx tsc` runs node_modules/.bin/tsc)
+            found.update(n.lower() for n in os.listdir(os.path.join(folder, "node_modules", ".bin"))[:4096])
+        with contextlib.suppress(OSError), open(os.path.join(folder, ".npmrc"), encoding="utf-8") as handle:
+            text = handle.read(65536)
+            found.update(m.lower() for m in re.findall(r"(?m)^\s*(@[\w.-]+):registry\s*=", text))
+        parent = os.path.dirname(folder)
+        folder = "" if parent == folder else parent
+    scoped = {n.split("/", 1)[0] for n in found if n.startswith("@")}
+    return frozenset(found | scoped)
 
 
 # A package taken from a forge by address (`https://github.com/OWNER/REPO/tarball/main`, `github:OWNER/REPO`,
