@@ -1603,6 +1603,10 @@ PROGRAMS: tuple[Program, ...] = (
         # someone added to an Azure DevOps group or organisation
         grants=rf"{_W}devops\s+(?:security\s+group\s+membership|user)\s+add{_E}|{_W}role\s+assignment\s+create{_E}"
         r".*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)"
+        # Entra ID: an owner or member added, an app trusting another identity provider's tokens, API
+        # permissions consented for the whole tenant, a directory role handed out, a database's admin set
+        rf"|{_W}ad\s+(?:app|sp|group)\s+(?:owner|member)\s+add{_E}|{_W}ad\s+app\s+federated-credential\s+create{_E}"
+        rf"|{_W}ad\s+app\s+permission\s+(?:admin-consent|grant){_E}|{_W}sql\s+server\s+ad-admin\s+(?:create|set){_E}"
         # a storage container opened to anonymous readers, a network rule opened to every address
         rf"|{_W}--public-access[=\s]+(?:blob|container){_E}|{_W}--allow-blob-public-access[=\s]+true{_E}"
         rf"|{_W}nsg\s+rule\s+(?:create|update){_E}.*--source-address-prefixes[=\s]+[\"']?(?:\*|Internet|0\.0\.0\.0/0)"

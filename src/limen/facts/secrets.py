@@ -112,6 +112,16 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("az", ("acr", "credential", "show"), "a registry's passwords", issuers=("*.azurecr.io",)),
     Printer("az", ("cosmosdb", "keys", "list"), "Cosmos DB keys", issuers=_AZURE),
     Printer("az", ("redis", "list-keys"), "Azure Cache for Redis keys", issuers=_AZURE),
+    # any Azure service's access keys (`az servicebus namespace authorization-rule keys list`, `az
+    # cognitiveservices account keys list`), an app's settings and connection strings, its deployment
+    # passwords, a search service's admin key
+    Printer("az", ("keys", "list"), "an Azure service's access keys", issuers=_AZURE),
+    Printer("az", ("list-keys",), "an Azure service's access keys", issuers=_AZURE),
+    Printer("az", ("connection-string", "list"), "an app's connection strings", issuers=_AZURE),
+    Printer("az", ("appsettings", "list"), "an app's settings, with its secrets", issuers=_AZURE),
+    Printer("az", ("webapp", "deployment", "list-publishing-profiles"), "deployment passwords"),
+    Printer("az", ("webapp", "deployment", "list-publishing-credentials"), "deployment passwords"),
+    Printer("az", ("search", "admin-key", "show"), "a search service's admin key", issuers=_AZURE),
     Printer("az", ("aks", "get-credentials"), "a cluster's admin keys", needs=(r"--admin\b", r"--file\s+-")),
     Printer("git", ("credential", "fill"), "a git credential"),
     Printer("git", ("credential-manager", "get"), "a git credential"),
@@ -557,9 +567,10 @@ def _matches(entry: _Compiled, argv: tuple[str, ...], operands: list[str]) -> bo
     words = entry.printer.words
     i = 0
     if words:
-        # The first word within the first three operands (an option's value may precede it), then in order.
+        # The first word within the first five operands (an option's value or a service's nouns may precede
+        # it: `az servicebus namespace authorization-rule keys list`), then in order.
         try:
-            start = operands.index(words[0], 0, 3)
+            start = operands.index(words[0], 0, 5)
         except ValueError:
             return False
         i = start + 1

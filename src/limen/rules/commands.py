@@ -1162,6 +1162,8 @@ def _scratch_in_store(url: str) -> bool:
     scratch, temporary or test one (`s3://acme-lake/tmp/jdoe/`, `dbfs:/Users/jdoe@acme.com/scratch/run`):
     clearing it is a developer's own tidying, where the bucket itself or a data layer is the data."""
     bucket, _, key = url.split("://", 1)[1].partition("/") if "://" in url else ("", "", url[5:])
+    if url[:8].lower().startswith(("https://", "http://")):
+        bucket, _, key = key.partition("/")  # a web address's host is a service's, not a store's name
     levels = [part for part in key.split("/") if part]
     if len(levels) < (1 if bucket else 2) or ".." in levels:
         return False

@@ -1591,6 +1591,40 @@ def stored_credentials(action: Action, ctx: Context) -> Iterable[Finding]:
         yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, detail)
 
 
+# --------------------------------------------------------------------------- secrets read by a server's tool
+
+# A tool named for reading a credential's value (`keyvault_secret_get`, `read_secret`, `get_secret_value`,
+# `storage_account_keys_list`, `show_connection_string`): its answer is the credential. Listing secrets or
+# credentials gives their names (`list_secrets`), and a key alone is a key-value store's (`redis.get_key`)
+# unless a cloud account holds it.
+_CREDENTIAL_NOUN = re.compile(
+    r"(?:^|_)(?:secrets?|passwords?|credentials?|connection_strings?|api_keys?|private_keys?|access_tokens?"
+    r"|account_keys?|(?:storage|access|shared|admin|primary|secondary)_keys?|sas_tokens?)(?:_|$)"
+)
+_VALUE_READ = re.compile(
+    r"(?:^|_)(?:get|read|show|fetch|reveal|export|retrieve|access|dump|print|value|view)(?:_|$)"
+)
+_KEYS_LISTED = re.compile(
+    r"(?:^|_)(?:account|storage|namespace|cosmos\w*)_keys_list(?:_|$)|(?:^|_)list_(?:account|storage)_keys(?:_|$)"
+)
+
+
+@rule(ReasonCode.SENSITIVE_SECRET_ACCESS, needs="capability")
+def secret_reading_tools(action: Action, ctx: Context) -> Iterable[Finding]:
+    """A server's tool that reads a credential's value by its name (`mcp__azure__keyvault_secret_get`,
+    `mcp__vault__read_secret`, `mcp__aws__get_secret_value`, `mcp__azure__storage_account_keys_list`):
+    AUTH, as `az keyvault secret show` or reading a secret file is. Quiet: tools that list secrets' names
+    (`list_secrets`), write or rotate one, and keys of a key-value store (`redis.get_key`)."""
+    from limen.normalize.tools import KNOWN_TOOLS, words_of
+
+    if not action.tool.startswith("mcp__") or action.tool in KNOWN_TOOLS:
+        return
+    words = words_of(action.tool.split("__", 1)[1]).replace("secret_scanning", "scanning")  # an alert's
+    if _KEYS_LISTED.search(words) or (_CREDENTIAL_NOUN.search(words) and _VALUE_READ.search(words)):
+        detail = f"{action.tool} reads a credential's value"
+        yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, detail)
+
+
 # --------------------------------------------------------------------------- secrets read by a command
 
 _RECURSIVE_SHORT = frozenset("rR")
