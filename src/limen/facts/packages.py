@@ -493,7 +493,7 @@ def _decorated(part: str, theirs: str) -> bool:
 
 # `training/registry_names.py` writes them: each registry's most downloaded names, most first, and npm's every
 # name in use with its month's downloads (sorted by byte, bisected where it lies: some 227,000 lines)
-_LISTED = frozenset({"npm", "pypi"})
+_LISTED = frozenset({"npm", "pypi", "nuget"})
 # A near miss of a top name that is used in its own right: at least this share of that name's downloads
 _OWN_RIGHT = 1 / 1000
 

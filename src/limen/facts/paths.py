@@ -248,6 +248,10 @@ BY_NAME: dict[str, PathFact] = {
         _f("project_package_source", "installs in the project take packages from it", "package_sources"),
     ),
     **dict.fromkeys(
+        ("nuget.config", "NuGet.Config", "NuGet.config", "Nuget.Config"),
+        _f("project_package_source", "restores in the project take packages from it", "nuget_config"),
+    ),
+    **dict.fromkeys(
         ("requirements.txt", "constraints.txt", "requirements-dev.txt", "dev-requirements.txt"),
         _f("project_package_source", "installs in the project take packages from it", "requirements"),
     ),

@@ -1693,13 +1693,48 @@ _MANIFEST_IMAGE = re.compile(
 
 
 def _msbuild(text: str) -> tuple[list[str], list[str]]:
-    """An MSBuild file: the command lines its `<Exec Command="...">` tasks run, and the packages it
-    references (look-alikes of NuGet's most used)."""
+    """An MSBuild file: the command lines its `<Exec Command="...">` tasks run, the packages it references
+    (look-alikes of NuGet's most used), and the feeds its restores take packages from
+    (`<RestoreAdditionalProjectSources>`)."""
     import html
 
     source = text[:MAX_TEXT]
     commands = [html.unescape(c) for c in _MSBUILD_EXEC.findall(source)]
-    return commands, _lookalikes("nuget", _PACKAGE_REFERENCE.findall(source))
+    feeds = "\n".join(_RESTORE_SOURCES.findall(source))
+    return commands, _lookalikes("nuget", _PACKAGE_REFERENCE.findall(source)) + _package_sources(feeds)[1]
+
+
+_RESTORE_SOURCES = re.compile(r"<Restore(?:Additional(?:Project)?)?Sources\b[^>]*>([^<]*)<", re.IGNORECASE)
+
+
+def _nuget_config(text: str) -> tuple[list[str], list[str]]:
+    """`nuget.config`: the feeds every restore takes packages from (an address that is no known registry), a
+    name prefix mapped to the public feed (`<package pattern="Acme.*" />` under nuget.org: the company's
+    own names taken from whoever publishes them there, dependency confusion), unsigned packages accepted
+    and plain-HTTP feeds allowed."""
+    source = text[:MAX_TEXT]
+    concerns = _package_sources(source)[1]
+    public = {k.lower() for k, url in _NUGET_SOURCE.findall(source) if "nuget.org" in url.lower()} | {
+        "nuget.org"
+    }
+    for key, body in _NUGET_MAPPING.findall(source):
+        if key.lower() in public:
+            named = [p for p in _NUGET_PATTERN.findall(body) if p.strip() != "*"]
+            concerns.extend(f"packages named {p} would come from the public feed" for p in named[:2])
+    if _NUGET_LOOSENED.search(source):
+        concerns.append("restores accept unsigned packages or feeds over plain HTTP")
+    return [], concerns[:8]
+
+
+_NUGET_SOURCE = re.compile(r'<add\s+key\s*=\s*"([^"]*)"\s+value\s*=\s*"([^"]*)"', re.IGNORECASE)
+_NUGET_MAPPING = re.compile(
+    r'<packageSource\s+key\s*=\s*"([^"]*)"\s*>(.*?)</packageSource>', re.IGNORECASE | re.S
+)
+_NUGET_PATTERN = re.compile(r'<package\s+pattern\s*=\s*"([^"]*)"', re.IGNORECASE)
+_NUGET_LOOSENED = re.compile(
+    r'key\s*=\s*"signatureValidationMode"\s+value\s*=\s*"accept"|allowInsecureConnections\s*=\s*"true"',
+    re.IGNORECASE,
+)
 
 
 _MSBUILD_EXEC = re.compile(r'<Exec\b[^>]*?\bCommand\s*=\s*"([^"]*)"', re.IGNORECASE)
@@ -3236,6 +3271,7 @@ _EXTRACTORS = {
     "scanner_config": _scanner_config,
     "page": _page,
     "msbuild": _msbuild,
+    "nuget_config": _nuget_config,
 }
 
 
@@ -3642,6 +3678,7 @@ _STRUCTURED = frozenset(
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
         *("jenkinsfile",),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
+        *("nuget_config",),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
         *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config"),
