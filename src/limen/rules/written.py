@@ -632,9 +632,90 @@ def _hashicorp_policy(text: str) -> tuple[list[str], list[str]]:
 
 # Firebase rules that let anyone in (`if true`, until a date), and the checks they hold (owner, member, role)
 _OPEN_RULE = re.compile(r"\ballow\s+[\w,\s]+:\s*if\s+(?:true\b|request\.time\s*<)")
-_RULE_GUARDS = re.compile(
-    r"request\.auth\.uid\s*==|==\s*request\.auth\.uid|\bis(?:Admin|Member|Owner|Staff)\w*\(|request\.auth\.token\.\w+"
-)
+_RULE_GUARDS = re.compile(r"request\.auth\.uid\s*==|==\s*request\.auth\.uid|request\.auth\.token\.\w+")
+
+
+def _rule_checks(text: str) -> int:
+    """How many checks of who asks a rules file makes: the checks written out, and each call of a helper
+    function that makes one (`isOwner(uid)`, whatever the helper is called: a rename checks as much)."""
+    source = text[:MAX_TEXT]
+    helpers = [name for name, body in _HELPER.findall(source) if _RULE_GUARDS.search(body)]
+    for _ in range(3):  # helpers that call helpers that check (`isAdmin() { return isSignedIn() && ... }`)
+        helpers += (
+            [
+                name
+                for name, body in _HELPER.findall(source)
+                if name not in helpers and re.search(rf"\b(?:{'|'.join(helpers)})\(", body)
+            ]
+            if helpers
+            else []
+        )
+    bodies = "".join(body for _, body in _HELPER.findall(source))
+    calls = len(re.findall(rf"(?<!function )\b(?:{'|'.join(helpers)})\(", source)) if helpers else 0
+    return len(_RULE_GUARDS.findall(source)) - len(_RULE_GUARDS.findall(bodies)) + calls
+
+
+# A rule's condition (`allow write: if COND;`) under the `match` it sits in, and a helper's (`function
+# isAdmin() { return COND; }`): what each key lets in
+_ALLOW = re.compile(r"\ballow\s+([\w,\s]+?)\s*:\s*if\s+([^;]{1,2000});")
+_HELPER = re.compile(r"\bfunction\s+(\w+)\s*\([^)]*\)\s*\{\s*return\s+([^;]{1,2000});")
+_MATCH = re.compile(r"\bmatch\s+(\S+)\s*\{")
+
+
+def _conditions(text: str) -> dict[str, str]:
+    source = text[:MAX_TEXT]
+    found: dict[str, str] = {}
+    for match in _ALLOW.finditer(source):
+        where = _MATCH.findall(source, 0, match.start())[-1:]
+        ops = ",".join(sorted(o.strip() for o in match.group(1).split(",")))
+        found[f"{''.join(where)} allow {ops}"] = " ".join(match.group(2).split())
+    for match in _HELPER.finditer(source):
+        found[f"function {match.group(1)}"] = " ".join(match.group(2).split())
+    return found
+
+
+def _top_level(condition: str, operator: str) -> set[str]:
+    """The terms of a condition joined by `operator` (`&&`, `||`) outside any parentheses."""
+    terms, depth, start = [], 0, 0
+    for i, char in enumerate(condition):
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and condition.startswith(operator, i):
+            terms.append(condition[start:i])
+            start = i + len(operator)
+    terms.append(condition[start:])
+    return {t.strip() for t in terms}
+
+
+def _loosened_conditions(before: str, after: str) -> list[str]:
+    """A rule or helper that lets more in than it did: `if false` made reachable, a condition of an `&&`
+    dropped, an alternative `||` added (`|| request.auth.uid == 'hX9k...'`: one account let in whatever
+    else holds)."""
+    old, new = _conditions(before), _conditions(after)
+    concerns = []
+    for key, was in old.items():
+        now = new.get(key)
+        if now is None or now == was:
+            continue
+        if was == "false" and now != "false":
+            concerns.append(f"{key} let nobody in and now lets `{now[:60]}` in")
+        elif _top_level(now, "&&") < _top_level(was, "&&"):
+            dropped = sorted(_top_level(was, "&&") - _top_level(now, "&&"))[0]
+            concerns.append(f"{key} no longer checks {dropped[:60]}")
+        elif _top_level(was, "||") < _top_level(now, "||") or _widened_inside(was, now):
+            concerns.append(f"{key} now also lets in `{now[:80]}`")
+    return concerns[:4]
+
+
+def _widened_inside(was: str, now: str) -> bool:
+    """`A && B` made `A && (B || C)`: one conjunct given an alternative, the rest unchanged."""
+    old_terms, new_terms = _top_level(was, "&&"), _top_level(now, "&&")
+    if len(old_terms) != len(new_terms):
+        return False
+    gone, came = old_terms - new_terms, new_terms - old_terms
+    if len(gone) != 1 or len(came) != 1:
+        return False
+    (one,), (other,) = gone, came
+    return _top_level(one, "||") < _top_level(other.removeprefix("(").removesuffix(")"), "||")
 
 
 def _security_rules(text: str) -> tuple[list[str], list[str]]:
@@ -4167,10 +4248,10 @@ def _gained(
             concerns += weakened(before, after, path)
     if fact.content == "android_config" and len(_PIN.findall(after)) < len(_PIN.findall(before)):
         concerns.append("the app's certificate pins are taken out: any certificate for the host is trusted")
-    if fact.content == "security_rules" and len(_RULE_GUARDS.findall(after)) < len(
-        _RULE_GUARDS.findall(before)
-    ):
+    if fact.content == "security_rules" and _rule_checks(after) < _rule_checks(before):
         concerns.append("a rule's ownership, membership or role check is taken out")
+    if fact.content == "security_rules":
+        concerns += _loosened_conditions(before, after)
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
