@@ -255,6 +255,8 @@ _WEAK_WHEN_ON = re.compile(
 _EXCEPTION_KEY = re.compile(
     r"(?:^|[_.])(?:allow_failure|skip|ignore|bypass|exempt|disable|insecure)(?:[_.]|$)"
 )
+# Whatever a call may bypass, it bypasses a control (`bypassPolicy: true` on a pull request's completion)
+_BYPASS = re.compile(r"(?:^|_)bypass(?:_|$)")
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
@@ -287,7 +289,7 @@ _ACCESS_KEYS = frozenset(
 _ADMIN_LEVELS = re.compile(
     # (a scope before it and a degree in front: `org:admin`, `superadmin`, `super_admin`, `roles/owner`)
     r"^(?:[\w.-]+[:/])?(?:super[_-]?|global[_-]?|org[_-]?)?"
-    r"(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write|root"
+    r"(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write|root|contributor|editor"
     r"|global-management|management|realm-admin|cluster-admin)$",
     re.I,
 )
@@ -922,7 +924,7 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone
         return f"{CONTROL_OFF}monitoring switched off by {words}"
     for name, value in settings:
-        if not _CONTROL_KEYS.search(name) or name == "required":
+        if not (_CONTROL_KEYS.search(name) or _BYPASS.search(name)) or name == "required":
             continue  # (a form's or a schema's `required: false` aside)
         if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go
             if value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS):
@@ -1039,7 +1041,8 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
 # Calls that add someone to what they name (a member, a guest, a collaborator, a share), and calls that set
 # where mail goes on (a forwarding or routing rule, a catch-all)
 _MEMBERSHIP = re.compile(
-    r"(^|_)(?:members?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?)(_|$)"
+    r"(^|_)(?:members?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?"
+    r"|role_assignments?|role_bindings?|grants?)(_|$)"
 )
 
 
@@ -1059,7 +1062,7 @@ def forked_away(tool: str, arguments: dict[str, object], own_owner: str) -> str:
 
 # Arguments that name whom a grant is for
 _SUBJECT_KEYS = re.compile(
-    r"(?:^|_)(?:subject|principal|grantee|member|user|group|type|entity|audience|who)s?(?:_|$)"
+    r"(?:^|_)(?:subject|principal|grantee|member|user|group|type|entity|audience|who|scope)s?(?:_|$)"
 )
 _FORWARDING = re.compile(r"(^|_)(?:forward\w*|forwarding|routing|catch_all|redirect_mail|mail_redirect)(_|$)")
 _REF_WORDS = re.compile(r"(^|_)(?:update_ref|refs?|push|update_branch)(_|$)")

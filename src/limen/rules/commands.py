@@ -2796,6 +2796,9 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     if lasting:  # `az storage container generate-sas --expiry 2030-01-01`, a token that never expires
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 75, lasting)
         return
+    if opened := _rules_deployed_open(action):  # `firestore_update_rules(rules="...: if true")`
+        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"{action.tool}: {opened}")
+        return
     if not action.commands and not action.destinations and not action.notes and action.capability != DB_WRITE:
         return  # no command, no repository, no SQL: nothing widened
     granted = _sql_grants(action) if action.capability in ("shell.execute", DB_WRITE) or action.notes else ""
@@ -3107,6 +3110,20 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
                 ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{command.name} changes production"
             )
             return
+
+
+def _rules_deployed_open(action: Action) -> str:
+    """A server's tool that deploys security rules (`firestore_update_rules`, `storage_set_rules`) given
+    rules that let anyone in, judged as the same text written to `firestore.rules` is."""
+    from limen.normalize.tools import words_of
+    from limen.rules.written import security_rules_concerns
+
+    if not action.tool.startswith("mcp__") or "rules" not in words_of(action.tool).split("_"):
+        return ""
+    for value in list(action.arguments.values())[:16]:
+        if isinstance(value, str) and "allow" in value and (found := security_rules_concerns(value)):
+            return found[0]
+    return ""
 
 
 def _on_production_host(command: Command, commands: tuple[Command, ...]) -> bool:

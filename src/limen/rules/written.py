@@ -706,6 +706,19 @@ def _loosened_conditions(before: str, after: str) -> list[str]:
     return concerns[:4]
 
 
+def _only_narrowed(before: str, after: str) -> bool:
+    """Every rule and helper that changed lets fewer in: an alternative `||` taken out, a condition `&&`
+    added (`if isOwner(uid) || isAdmin()` made `if isOwner(uid)`), and none was added or taken out whole."""
+    old, new = _conditions(before), _conditions(after)
+    if old.keys() != new.keys():
+        return False
+    changed = [(old[k], new[k]) for k in old if old[k] != new[k]]
+    return bool(changed) and all(
+        _top_level(now, "||") < _top_level(was, "||") or _top_level(was, "&&") < _top_level(now, "&&")
+        for was, now in changed
+    )
+
+
 def _widened_inside(was: str, now: str) -> bool:
     """`A && B` made `A && (B || C)`: one conjunct given an alternative, the rest unchanged."""
     old_terms, new_terms = _top_level(was, "&&"), _top_level(now, "&&")
@@ -716,6 +729,11 @@ def _widened_inside(was: str, now: str) -> bool:
         return False
     (one,), (other,) = gone, came
     return _top_level(one, "||") < _top_level(other.removeprefix("(").removesuffix(")"), "||")
+
+
+def security_rules_concerns(text: str) -> list[str]:
+    """What Firebase security rules let anyone do (`_security_rules`), as plain sentences."""
+    return [c.removeprefix(IMPLANT) for c in _security_rules(text)[1]]
 
 
 def _security_rules(text: str) -> tuple[list[str], list[str]]:
@@ -4248,7 +4266,11 @@ def _gained(
             concerns += weakened(before, after, path)
     if fact.content == "android_config" and len(_PIN.findall(after)) < len(_PIN.findall(before)):
         concerns.append("the app's certificate pins are taken out: any certificate for the host is trusted")
-    if fact.content == "security_rules" and _rule_checks(after) < _rule_checks(before):
+    if (
+        fact.content == "security_rules"
+        and _rule_checks(after) < _rule_checks(before)
+        and not _only_narrowed(before, after)
+    ):
         concerns.append("a rule's ownership, membership or role check is taken out")
     if fact.content == "security_rules":
         concerns += _loosened_conditions(before, after)
