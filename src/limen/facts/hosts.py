@@ -225,6 +225,8 @@ class Issuer:
     prefixes: tuple[str, ...]  # literal starts of its credentials
     env: tuple[str, ...]  # environment variables that hold them by convention
     hosts: tuple[str, ...]  # hosts that accept them (globs with `*.`)
+    # its command-line clients, which carry its credential themselves (`az rest --url https://graph...`)
+    clis: tuple[str, ...] = ()
 
 
 ISSUERS: tuple[Issuer, ...] = (
@@ -234,6 +236,7 @@ ISSUERS: tuple[Issuer, ...] = (
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
         ("GITHUB_TOKEN", "GH_TOKEN", "GITHUB_PAT", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"),
         ("github.com", "api.github.com", "*.github.com", "*.githubusercontent.com"),
+        ("gh",),
     ),
     Issuer(
         "gitlab",
@@ -262,6 +265,7 @@ ISSUERS: tuple[Issuer, ...] = (
         ("AKIA", "ASIA"),
         ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"),
         ("*.amazonaws.com", "*.amazonaws.com.cn"),
+        ("aws",),
     ),
     Issuer(
         "stripe",
@@ -311,6 +315,19 @@ ISSUERS: tuple[Issuer, ...] = (
         ("AIza",),
         ("GOOGLE_API_KEY", "GEMINI_API_KEY"),
         ("*.googleapis.com",),
+        ("gcloud",),
+    ),
+    Issuer(
+        "azure",
+        ("azure-storage-key",),
+        (),
+        ("AZURE_CLIENT_SECRET", "ARM_CLIENT_SECRET", "AZURE_STORAGE_KEY", "AZURE_STORAGE_CONNECTION_STRING"),
+        (
+            *("management.azure.com", "graph.microsoft.com", "login.microsoftonline.com"),
+            "*.vault.azure.net",
+            *("*.blob.core.windows.net", "*.database.windows.net", "dev.azure.com", "*.dev.azure.com"),
+        ),
+        ("az", "azd"),
     ),
     Issuer(
         "google-oauth",
@@ -619,7 +636,7 @@ ISSUERS: tuple[Issuer, ...] = (
 # Issuers whose hosts or paths name someone's own resource (a bucket, a webhook, a repository): the user's
 # credential sent there proves nothing about whose resource receives the data (a public-write bucket takes
 # anyone's signed upload), so only a request that carries nothing counts as the credential's plain use.
-SHARED_ISSUERS = frozenset({"aws", "google", "slack-webhook", "huggingface", "github", "gitlab"})
+SHARED_ISSUERS = frozenset({"aws", "google", "azure", "slack-webhook", "huggingface", "github", "gitlab"})
 
 _ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -777,6 +794,11 @@ def host_in(host: str, globs: tuple[str, ...] | list[str]) -> bool:
 
 
 @lru_cache(maxsize=512)
+def issuers_of_client(program: str) -> frozenset[str]:
+    """The issuers whose credential a command-line client carries itself (`az`: Azure's)."""
+    return frozenset(i.name for i in ISSUERS if program in i.clis) if program else frozenset()
+
+
 def issuers_for_host(host: str) -> frozenset[str]:
     """The issuers whose credentials `host` accepts (`api.github.com` -> {"github"})."""
     host = host.lower().rstrip(".")
@@ -988,6 +1010,16 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("awscli.amazonaws.com", "/awscli-exe-"),
     ("sdk.cloud.google.com", "/"),
     ("aka.ms", "/installazurecli"),
+    # Microsoft's: the Azure Developer CLI, Azure Artifacts' credential provider, the .NET SDK, Bicep
+    ("aka.ms", "/install-azd."),
+    ("aka.ms", "/install-artifacts-credprovider."),
+    ("dot.net", "/v1/dotnet-install."),
+    ("dotnet.microsoft.com", "/download/dotnet/scripts/"),
+    ("builds.dotnet.microsoft.com", "/dotnet/scripts/"),
+    # Firebase's, Sentry's and Expo's own CLIs
+    ("firebase.tools", "/"),
+    ("sentry.io", "/get-cli/"),
+    ("cli.sentry.dev", "/"),
     ("cli.github.com", "/packages/"),
     ("get.jetify.com", "/devbox"),
     ("raw.githubusercontent.com", "/stripe/stripe-cli/"),

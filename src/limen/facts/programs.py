@@ -1599,7 +1599,8 @@ PROGRAMS: tuple[Program, ...] = (
         "az",
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}group\s+delete{_E}",
-        destroys_one=rf"{_W}delete(?:-batch)?{_E}|{_W}purge{_E}",
+        # (and a resource deleted through the REST API: `az rest --method delete --url ...`)
+        destroys_one=rf"{_W}delete(?:-batch)?{_E}|{_W}purge{_E}|{_W}rest{_E}.*(?:--method|-m)[=\s]+['\"]?(?i:delete)",
         # someone added to an Azure DevOps group or organisation
         grants=rf"{_W}devops\s+(?:security\s+group\s+membership|user)\s+add{_E}|{_W}role\s+assignment\s+create{_E}"
         r".*--role[=\s]+[\"']?(?:Owner|Contributor|User Access Admin)"

@@ -17,7 +17,7 @@ from limen.facts.hosts import (
     issuers_of_credentials,
 )
 from limen.facts.programs import HTTPIE_NAMES, program, reads_from_store
-from limen.model import FETCHED, Action, Capability, Destination, HostClass, Verdict
+from limen.model import FETCHED, Action, Capability, Command, Destination, HostClass, Verdict
 from limen.rules import RuleFunction
 from limen.rules.derived import memo, rule_findings
 
@@ -325,6 +325,9 @@ def _carries_nothing(action: Action) -> bool:
             and not action.payloads
             and all(not (c.dynamic_name or c.via) and _quiet_httpie_argv(c.argv, action) for c in httpie)
         )
+    if all(d.via_command == "az" for d in action.destinations) and not action.payloads:
+        calls = [c for c in action.commands if c.name == "az"]
+        return bool(calls) and all(_az_get(c) for c in calls)  # `az rest --method get --url URL`
     if any(d.via_command not in _QUIET_FLAGS for d in action.destinations):
         return False
     fetches = [c for c in action.commands if c.name in _QUIET_FLAGS]
@@ -338,6 +341,15 @@ def _carries_nothing(action: Action) -> bool:
 
 
 _KEPT_OUTPUT = frozenset({"$()", "`"})
+
+
+def _az_get(command: Command) -> bool:
+    """`az rest --method get --url URL` written out plainly: a GET with no body or headers of its own."""
+    argv = [w.lower() for w in command.argv[1:]]
+    if command.dynamic_name or command.via or argv[:1] != ["rest"]:
+        return False
+    method = next((argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("--method", "-m")), "get")
+    return method in ("get", "head") and not {"--body", "-b", "--headers"} & set(argv)
 
 
 def _store_reads_only(action: Action) -> bool:

@@ -1807,6 +1807,33 @@ _POWERSHELL_AS = {
     **dict.fromkeys(("write-host", "write-output"), "echo"),
     "test-path": "test -e",
 }
+_POWERSHELL_REMOVE = frozenset({"remove-item", "ri", "rm", "del", "erase", "rd", "rmdir"})
+_POWERSHELL_SIGN_IN = frozenset({"connect-azaccount", "connect-mggraph", "connect-exchangeonline"})
+# Common parameters and Remove-Item's filters: their values name no item
+_REMOVE_VALUE_PARAMS = frozenset(
+    {"-erroraction", "-ea", "-warningaction", "-wa", "-filter", "-include", "-exclude", "-stream"}
+    | {"-credential"}
+)
+
+
+def _remove_item(params: list[str]) -> str:
+    """`Remove-Item -Recurse -Force ./publish, ./publish.zip -ErrorAction SilentlyContinue` as `rm -r -f
+    ./publish ./publish.zip`: its paths (positional, `-Path`, `-LiteralPath`, comma-separated), recursive
+    when `-Recurse` says so."""
+    paths, recursive, skip = [], False, False
+    for word in params:
+        lowered = word.lower()
+        if skip:
+            skip = False
+        elif lowered in _REMOVE_VALUE_PARAMS:
+            skip = True
+        elif lowered in ("-recurse", "-r"):
+            recursive = True
+        elif not lowered.startswith("-"):
+            paths += [_posix_path(p) for p in word.split(",") if p]
+    return " ".join(["rm", "-r" if recursive else "", "-f", *paths]).replace("  ", " ")
+
+
 _POWERSHELL_FILTERS = re.compile(
     r"(?i)^(?:get-(?!content\b|credential\b|secret\b|storedcredential\b)[a-z]+|select(?:-object)?|where(?:-object)?"
     r"|sort(?:-object)?|ft|fl|fw|measure|group|"
@@ -1920,6 +1947,8 @@ def _powershell_line(text: str) -> str | None:
     text = _pure_blocks(text)
     if re.search(r"[{}$`&@]|\b(?:iex|invoke-expression|start-process)\b", text, re.IGNORECASE):
         return None
+    wrapped = re.fullmatch(r"\s*\(([^()]*)\)(?:\.\w+)*\s*", text)  # `(Invoke-WebRequest URL).StatusCode`
+    text = wrapped.group(1) if wrapped else text
     parts = []
     segments, current = [], ""
     for token in _POWERSHELL_TOKEN.findall(text):  # `|` and `;` split the line outside quotes only
@@ -1937,6 +1966,10 @@ def _powershell_line(text: str) -> str | None:
         rest = ["-k" if w.lower() == "-skipcertificatecheck" else _posix_path(w) for w in rest]
         if head in _POWERSHELL_AS and _POWERSHELL_AS[head] == "grep":
             parts.append(" ".join(["grep", *_select_string_operands(words[1:])]))
+        elif head in _POWERSHELL_REMOVE:
+            parts.append(_remove_item(words[1:]))
+        elif head in _POWERSHELL_SIGN_IN:
+            parts.append("true")  # a sign-in: tokens cached for the cmdlets, nothing read or sent here
         elif head in _POWERSHELL_AS:
             parts.append(" ".join([_POWERSHELL_AS[head], *rest]))
         elif _POWERSHELL_FILTERS.match(head) or (
@@ -5121,6 +5154,8 @@ def _publish(name: str, args: list[str], state: _State) -> None:
             value = args[i + 1]
         if (flag in _REGISTRY_OPTS or named) and "://" in value:
             url = value
+        elif name == "dotnet" and flag in ("--source", "-s") and value:
+            url = _nuget_source(value, state.cwd) or f"https://{value}/"  # a feed nuget.config names
         elif named and value and value != "pypi":
             # `poetry publish -r NAME`, `twine upload -r NAME`: a repository configured by that name (the
             # project's own `[[tool.poetry.source]]`), else one Limen cannot place
@@ -5175,6 +5210,24 @@ def _configured_repository(name: str, cwd: str) -> str:
     for source in sources if isinstance(sources, list) else []:
         if isinstance(source, dict) and source.get("name") == name and isinstance(source.get("url"), str):
             return str(source["url"])
+    return ""
+
+
+def _nuget_source(name: str, cwd: str) -> str:
+    """The address of the feed a `nuget.config` in the folder or one above it names `name`, or ""."""
+    from limen.normalize.paths import read_text
+
+    folder = cwd
+    for _ in range(8):
+        for file in ("nuget.config", "NuGet.Config", "NuGet.config"):
+            text = read_text(os.path.join(folder, file), 256_000) or ""
+            for key, value in re.findall(r'<add\s+key\s*=\s*"([^"]*)"\s+value\s*=\s*"([^"]*)"', text):
+                if key == name and "://" in value:
+                    return str(value)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
     return ""
 
 

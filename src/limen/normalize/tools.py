@@ -133,7 +133,14 @@ KNOWN_TOOLS: dict[str, ToolSpec] = {
 
 # Verbs in a tool's name, checked in order: the first that appears decides the capability.
 _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(^|_)(exec|execute|run|shell|bash|terminal|command)(_|$)"), _SHELL),
+    # (running a service's own pipeline, workflow, build or report starts it there: no command here)
+    (
+        re.compile(
+            r"(^|_)(exec|execute|run(?!_(?:pipeline|workflow|job|build|tests?|report|task|flow|check|scan)s?(?:_|$))"
+            r"|shell|bash|terminal|command)(_|$)"
+        ),
+        _SHELL,
+    ),
     (re.compile(r"(^|_)(send_money|transfer|pay|payment|refund|transaction|wire)(_|$)"), "payments.transfer"),
     (
         # (an upload or an attachment takes a file of this machine to the service: it is read and sent)

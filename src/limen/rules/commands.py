@@ -1157,13 +1157,22 @@ def _on_local_copy(command: Command) -> bool:
     return bool(entry and entry.local_copy and _pattern(entry.local_copy).search(" ".join(command.argv[1:])))
 
 
+# Object stores' web addresses: the account or bucket host, then the container and the key
+_STORE_HOST = re.compile(
+    r"(?i)\.(?:blob|dfs)\.core\.windows\.net$|(?:^|\.)s3[.-][\w.-]*amazonaws\.com$|^storage\.googleapis\.com$"
+    r"|\.r2\.cloudflarestorage\.com$"
+)
+
+
 def _scratch_in_store(url: str) -> bool:
     """A prefix below a bucket (or two folders below the root of a workspace file system) named as a
     scratch, temporary or test one (`s3://acme-lake/tmp/jdoe/`, `dbfs:/Users/jdoe@acme.com/scratch/run`):
     clearing it is a developer's own tidying, where the bucket itself or a data layer is the data."""
     bucket, _, key = url.split("://", 1)[1].partition("/") if "://" in url else ("", "", url[5:])
     if url[:8].lower().startswith(("https://", "http://")):
-        bucket, _, key = key.partition("/")  # a web address's host is a service's, not a store's name
+        if not _STORE_HOST.search(bucket):
+            return False  # a service's API (`https://dev.azure.com/org/...?api-version=7.1-preview.1`)
+        bucket, _, key = key.split("?", 1)[0].partition("/")  # the host is the store's account, not a bucket
     levels = [part for part in key.split("/") if part]
     if len(levels) < (1 if bucket else 2) or ".." in levels:
         return False

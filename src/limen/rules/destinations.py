@@ -106,6 +106,7 @@ from limen.facts.hosts import (
     is_documentation,
     is_official_installer,
     issuers_for_host,
+    issuers_of_client,
     issuers_of_credentials,
     named_by_project,
     project_domain,
@@ -374,6 +375,7 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
         return False
     texts = (*action.payloads, *(w for c in action.commands for w in c.argv if "$" in w))
     used = frozenset(i for t in texts for i in issuers & issuers_of_credentials(t))
+    used |= issuers & issuers_of_client(dest.via_command)  # `az rest --url https://graph.microsoft.com/...`
     # Data to a bucket, webhook or repository: whose it is, the credential does not say.
     return bool(used - SHARED_ISSUERS) or (bool(used) and carries_nothing(action))
 

@@ -1638,10 +1638,16 @@ def _local_login(hits: list[SecretHit], action: Action) -> bool:
         return False
     hosts = re.findall(r"://(?:[^/\s@'\"]*@)?([A-Za-z0-9.-]+)", action.command_line)
     named = re.findall(r"(?:^|\s)(?:-h|--host)(?:[=\s]+|(?=[\w.]))([A-Za-z0-9.-]+)", action.command_line)
-    every = [h.lower() for h in (*hosts, *named)]
-    # `docker compose exec db mysql -uroot -proot`: the client runs in the project's container, on its server
+    # a connection string's server (`Server=localhost,1433;...;Password=...`, `Data Source=(localdb)\...`)
+    servers = [_LOCAL_SERVER.sub("localhost", s) for s in _CONNECTION_SERVER.findall(action.command_line)]
+    every = [h.lower() for h in (*hosts, *named, *servers)]
+    # `docker compose exec db mysql -uroot -proot`: the client runs in the project's container, on its server;
+    # `docker run -e MSSQL_SA_PASSWORD=... -p 1433:1433 mcr.../mssql/server`: a server started here, with it
     in_container = not every and any(
-        c.name in ("docker", "podman", "docker-compose") and "exec" in c.argv[1:4] for c in action.commands
+        c.name in ("docker", "podman", "docker-compose")
+        and ("exec" in c.argv[1:4] or "run" in c.argv[1:3])
+        and not {"-H", "--host", "--context"} & set(c.argv)
+        for c in action.commands
     )
     return (
         (bool(every) or in_container)
@@ -1650,6 +1656,11 @@ def _local_login(hits: list[SecretHit], action: Action) -> bool:
     )
 
 
+_CONNECTION_SERVER = re.compile(
+    r"(?i)(?:^|[;\"'\s])(?:server|data source|host|address|addr)\s*=\s*(?:tcp:)?"
+    r"(\(localdb\)|[\w.:-]+?)(?=[,;\"'\s\\]|$)"
+)
+_LOCAL_SERVER = re.compile(r"(?i)^(?:\(localdb\)|\.|host\.docker\.internal)$")
 _LOCAL_KINDS = frozenset(
     {"url-credentials", "generic-secret-assignment", "curl-user-credentials", "command-line-password"}
 )
@@ -1734,13 +1745,15 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
 
 def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
     """`curl -H "Authorization: token $(gh auth token)" https://api.github.com/...`: the credential goes
-    into a substitution and only to the hosts that issued it; `aws ecr get-login-password | docker login
-    --password-stdin ACCOUNT.dkr.ecr.REGION.amazonaws.com`: piped into a login to the issuer's registry.
-    Either way it never reaches the model's context."""
+    into a substitution and only to the hosts that issued it, or to this machine's own services; `aws ecr
+    get-login-password | docker login --password-stdin ACCOUNT.dkr.ecr.REGION.amazonaws.com`: piped into a
+    login to the issuer's registry. Either way it never reaches the model's context."""
     if printed.issuers and _piped_into_issuer_login(command, printed, action):
         return True
     if "$()" not in command.via and "``" not in command.via:
         return False
+    if action.destinations and all(d.host_class is HostClass.LOOPBACK for d in action.destinations):
+        return True  # `curl https://localhost:5001/api -H "Authorization: Bearer $(az account ...)"`
     if not printed.issuers or not action.destinations:
         return False
     return all(printed.issued_for(d.host, action.cwd) for d in action.destinations)
@@ -1769,6 +1782,8 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
         name = command.name
         if name in _SECRET_READERS or name.startswith(secret_facts.PRINTER_PREFIXES):
             printed = secret_facts.printer(command.argv)
+            if printed is not None and _metadata_only(command.argv):
+                continue  # `az keyvault secret show ... --query attributes`: its dates and flags, no value
             if printed is not None:
                 if not _used_with_issuer(command, printed, action) and not kept_from_model(command, action):
                     found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
@@ -1777,6 +1792,21 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
             if swept:
                 found.append(swept)
     return found
+
+
+# A query (`--query`, JMESPath) that picks only what describes a credential: its dates, flags, names and ids
+_CREDENTIAL_FIELD = re.compile(r"(?i)value|password|key|secret|token|connection|credential|sas|\*|@")
+
+
+def _metadata_only(argv: tuple[str, ...]) -> bool:
+    """The command's output is narrowed by `--query` to fields that hold no credential (`--query
+    attributes`, `--query "[].{name:name, expires:attributes.expires}"`)."""
+    for i, word in enumerate(argv[:-1]):
+        query = argv[i + 1] if word == "--query" else ""
+        query = word.partition("=")[2] if word.startswith("--query=") else query
+        if query:
+            return not _CREDENTIAL_FIELD.search(query)
+    return False
 
 
 # Every command name `secret_reads` looks at further (most lines name none of them).
