@@ -393,7 +393,9 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
             for v in node:
                 walk(v, key, depth + 1)
         elif isinstance(node, str) and key in _YAML_COMMAND_KEYS:
-            # the CI fills `${{ ... }}` in before a shell runs: a secret as the variable it is, else a word
+            # the CI fills `${{ ... }}` (and Azure Pipelines its `$(System.AccessToken)` macros) in before a
+            # shell runs: a secret as the variable it is, else a word
+            node = _AZURE_MACRO.sub(lambda m: "$" + m.group(1).replace(".", "_").upper(), node)
             commands.append(_EXPRESSION.sub(_expression_value, node))
             if _ALL_SECRETS.search(node):
                 concerns.append("a step prints every secret of the repository")
@@ -578,6 +580,9 @@ _JENKINS_STEP = re.compile(
 
 # A secret variable printed through an encoder (`echo $GITHUB_TOKEN | base64 | rev`): CI's log masking
 # hides only the value as it is
+# Azure Pipelines' macro syntax for a variable (`$(System.AccessToken)`, `$(Build.SourceBranch)`): a dotted
+# name, which no command substitution spells
+_AZURE_MACRO = re.compile(r"\$\(([A-Za-z_]\w*(?:\.\w+)+)\)")
 _ENCODED_SECRET_VARIABLE = re.compile(
     r"\b(?:echo|printf|cat)\b[^|\n]*\$\{?\w*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIALS?)\w*\}?[^|\n]*"
     r"\|\s*(?:base64|xxd|od|rev|openssl|gzip)\b",
@@ -2586,6 +2591,9 @@ _SEEDED = re.compile(
 _PASSWORD_DIGEST = re.compile(
     r"(?i)(?:func|def|function)\s+\w*(?:hash|digest|encode)\w*pass\w*\b[^\n]*\n?(?:[^\n]*\n){0,4}?[^\n]*"
     r"\b(?:md5|sha1)\b"
+    # or on one line: a fast digest taken of a password or a PIN (`MD5.HashData(Encoding.UTF8.GetBytes(pw))`,
+    # `createHash("md5").update(pin)`, `hashlib.sha1(password.encode())`)
+    r"|\b(?:md5|sha1)\b[^\n]{0,120}?\b(?:pw|pwd|pin|pass(?:word|wd|phrase|code)?)\b"
 )
 _KEY_WORDS = re.compile(r"(?i)api_?key|token|secret|password|Key\b")
 # A token library used, and a secret given as a literal (`SECRET = "parcelhub"`, `jwt.sign(p, "s3cret")`)
@@ -3879,7 +3887,21 @@ _SOFT_JOB = re.compile(
 )
 # Lines that name a check without running it: a job's own name (`gosec:`), the image it runs in
 _NAMES_ONLY = re.compile(r"^(?:[\w.-]+:[ \t]*|[ \t]+image:.*)$")
-_PROTECTED_ENVIRONMENT = re.compile(r"^\s*environment\s*:\s*[\"']?(production|prod|release)\b", re.MULTILINE)
+_PROTECTED_ENVIRONMENT = re.compile(
+    r"^\s*(?:-\s*)?environment\s*:\s*[\"']?([\w.-]*(?<![A-Za-z0-9])(?:production|prod|prd|release)(?![A-Za-z0-9])[\w.-]*)",
+    re.MULTILINE,
+)
+# A job or step run only from the protected branch (`if: github.ref == 'refs/heads/main'`, Azure's `condition:
+# ... eq(variables['Build.SourceBranch'], 'refs/heads/main')`), and installs held to the lockfile
+# (`npm ci`, `--frozen-lockfile`, `dotnet restore --locked-mode`, `pip install --require-hashes`)
+_BRANCH_GATE = re.compile(
+    r"^\s*(?:-\s*)?(?:if|condition|rules|only)\s*:.*?(refs/heads/(?:main|master|release[\w/.-]*)"
+    r"|github\.ref\s*==\s*'refs/heads/\w+'|\$CI_COMMIT_BRANCH\s*==\s*\$CI_DEFAULT_BRANCH)",
+    re.MULTILINE,
+)
+_LOCKED_INSTALL = re.compile(
+    r"--locked-mode\b|--frozen-lockfile\b|--immutable\b|--require-hashes\b|\bnpm\s+ci\b|\bcargo\s+\w+.*--locked\b"
+)
 _STEP_NAME = re.compile(r"\s*(?:-\s*)?name\s*:")
 _SOFT_STEP = re.compile(
     r"^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b|^\s*if\s*:\s*(?:false|\$\{\{\s*false\s*\}\})\s*$",
@@ -3904,8 +3926,14 @@ def _enforced_checks(step: str) -> list[str]:
         if not _SOFT_COMMAND.search(line) and not _STEP_NAME.match(line) and not _NAMES_ONLY.match(line)
         for m in SECURITY_CHECKS.findall(line)
     ]
-    # a job that deploys only once the production environment's reviewers approve
-    return found + [f"approval by {m}" for m in _PROTECTED_ENVIRONMENT.findall(step)]
+    # a job that deploys only once the production environment's reviewers approve, only from the protected
+    # branch, installs that take only what the lockfile pins
+    return (
+        found
+        + ["approval for a production environment" for _ in _PROTECTED_ENVIRONMENT.findall(step)]
+        + [f"a gate on {m}" for m in _BRANCH_GATE.findall(step)]
+        + [f"installs held to the lockfile ({m})" for m in _LOCKED_INSTALL.findall(step)]
+    )
 
 
 # What code calls to keep strangers out, in the web frameworks' own words: authentication and authorisation
@@ -3927,7 +3955,7 @@ _GUARDS = re.compile(
     r"""|\bdeletion_protection\s*=\s*True|RemovalPolicy\.(?:RETAIN|SNAPSHOT)\b|\bversioned\s*:\s*true\b"""
     # ASP.NET Core's token checks, policies and middleware; Rust's refusals and constant-time comparisons
     r"""|\bValidate(?:Issuer|Audience|Lifetime|IssuerSigningKey)\s*=\s*true\b|\bFallbackPolicy\s*="""
-    r"""|\.Require(?:Role|Claim|AuthenticatedUser)\(|\bFixedTimeEquals\(|\bUse(?:Authentication|Authorization)\(\)"""
+    r"""|\.Require(?:Role|Claim|AuthenticatedUser)\(|\bFixedTimeEquals\(|\bUse(?:Authentication|Authorization|Hsts|HttpsRedirection|Antiforgery|RateLimiter)\(\)"""
     r"""|\breturn\s+(?:Unauthorized|Forbid|BadRequest)\(\)|StatusCode::(?:UNAUTHORIZED|FORBIDDEN|BAD_REQUEST)\b"""
     r"""|\bct_eq\(|\bconstant_time_eq\("""
     # Rails' filters that authenticate or authorise, a route block that does, Phoenix's verifying plugs
