@@ -108,7 +108,7 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     "gitlab.com",
     "bitbucket.org",
     *("dev.azure.com", "ssh.dev.azure.com", "*.visualstudio.com"),  # Azure DevOps: repositories, pipelines
-    *("pkgs.dev.azure.com", "api.nuget.org", "www.nuget.org", "nuget.pkg.github.com"),  # NuGet's feeds
+    *("pkgs.dev.azure.com", "api.nuget.org", "nuget.pkg.github.com"),  # NuGet's feeds
     "pypi.org",
     "files.pythonhosted.org",
     "download.pytorch.org",  # PyTorch's own wheel index (`--index-url .../whl/cpu`)

@@ -1009,6 +1009,12 @@ _TARGET_KEYS = re.compile(
 )
 
 
+# A tool that starts a forge's workflow or pipeline, the argument naming which, and a name that releases
+_STARTS_WORKFLOW = re.compile(r"(^|_)(?:run|trigger|dispatch|start|queue)(_|$)")
+_WORKFLOW_KEYS = re.compile(r"(?:^|_)(?:workflow|pipeline|definition|job|workflow_id|pipeline_id)(?:_|$)")
+_RELEASES = re.compile(r"(?i)(?:^|[^a-z])(?:release|deploy|publish|promote|ship|rollout)")
+
+
 def production_target(tool: str, arguments: dict[str, object]) -> str:
     """The production app, environment or cluster an MCP tool that is no read acts on (`ps_scale(app=
     "shop-prod")`, `maintenance_on(app="shop-production")`), by an argument that names its target; ""
@@ -1017,6 +1023,15 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
 
     if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
         return ""  # `pg_info`, `ps_restart`: a look at production, or a restart that changes nothing in it
+    if _STARTS_WORKFLOW.search(words_of(tool.split("__")[-1])):
+        for key, value in list(arguments.items())[:32]:  # `run_workflow(workflow_id="release.yml")`
+            if (
+                isinstance(value, str)
+                and _WORKFLOW_KEYS.search(words_of(str(key)))
+                and _RELEASES.search(value)
+                and not NOT_PRODUCTION.search(value)
+            ):
+                return value
     for key, value in list(arguments.items())[:32]:
         if (
             isinstance(value, str)

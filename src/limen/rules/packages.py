@@ -95,10 +95,15 @@ def _unused_fetched(registry: str, by: str, spec: str, action: Action, ctx: Cont
     name = package_name(registry, spec)
     if not name or not re.fullmatch(r"(?:@[\w.-]+/)?[\w.-]+", name) or used("npm", name):
         return ""
+    if name.lower() in _OPTION_VALUES or not re.search(r"[a-z]", name.lower()):
+        return ""  # `npm i -g x --unsafe-perm true`: a flag's value, no package
     own = _project_npm_names(action.cwd or ctx.workspace or "")
     if name.lower() in own or name.lower().split("/", 1)[0] in own:
         return ""
     return f"{by} {name!r}, a package the registry's users do not use"
+
+
+_OPTION_VALUES = frozenset({"true", "false", "yes", "no", "on", "off", "latest", "next"})
 
 
 def _project_npm_names(cwd: str) -> frozenset[str]:
