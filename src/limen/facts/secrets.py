@@ -440,7 +440,31 @@ def prints_no_content(argv: tuple[str, ...]) -> bool:
     if name == "jq":
         filters = [w for w in args if not w.startswith("-")]
         return len(filters) == 1 and _JQ_NAMES.fullmatch(filters[0].strip()) is not None
-    return names_only(argv)
+    return names_only(argv) or stores_secret(argv)
+
+
+# Commands that keep what they read as a secret, in the project's own store, and print none of it: .NET's
+# user secrets, the keyrings, the project's secret settings on its forge and hosts (`gh secret set NAME`
+# without another repository, `wrangler secret put`, `vercel env add`)
+_SECRET_STORES = (
+    (("dotnet", "user-secrets", "set"), ()),
+    (("secret-tool", "store"), ()),
+    (("pass", "insert"), ()),
+    (("gh", "secret", "set"), ("-R", "--repo", "-o", "--org", "-u", "--user")),
+    (("wrangler", "secret", "put"), ()),
+    (("vercel", "env", "add"), ()),
+)
+
+
+def stores_secret(argv: tuple[str, ...]) -> bool:
+    """`az keyvault secret show ... | dotnet user-secrets set KEY`: the value read goes into the project's
+    own secret store, and nothing of it is printed."""
+    name = argv[0].rsplit("/", 1)[-1]
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    for command, elsewhere in _SECRET_STORES:
+        if name == command[0] and words[: len(command) - 1] == list(command[1:]):
+            return not any(w.split("=", 1)[0] in elsewhere for w in argv[1:])
+    return False
 
 
 def names_only(argv: tuple[str, ...]) -> bool:
