@@ -1677,6 +1677,14 @@ PROGRAMS: tuple[Program, ...] = (
         code_options=("-c", "--command"),  # `pg:psql -c SQL`: a statement that only reads changes nothing
         remote_runs=("run", "run:detached", "run:inside"),
     ),
+    # Android's debug bridge: `adb shell CMD` runs CMD on the device; an app's data cleared, a device reset
+    _p(
+        "adb",
+        R.INFRA_DESTROYER,
+        options=("-s", "-t", "-H", "-P", "-L"),
+        remote_runs=("shell",),
+        destroys_one=rf"{_W}shell\s+pm\s+clear{_E}|{_W}uninstall{_E}",
+    ),
     _p(
         "gh",
         R.INFRA_DESTROYER,
@@ -2105,6 +2113,18 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"\S+\s+stop{_E}",
     ),
     _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),
+    # macOS's service manager and Microsoft Defender's own switch: the host's security agent stopped
+    _p(
+        "launchctl",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}(?:unload|bootout|disable|remove|stop|kill){_E}.*{HOST_SECURITY_AGENTS}",
+    ),
+    _p(
+        "mdatp",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}config\s+(?:real-time-protection|behavior-monitoring|cloud-delivered-protection|"
+        rf"network-protection\s+enforcement-level)\b.*(?:--value[=\s]+(?:disabled|audit)|{_W}disabled{_E})",
+    ),
     _p("csrutil", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),
     _p("spctl", R.SECURITY_CONTROL, disables=rf"{_W}--master-disable{_E}|{_W}--global-disable{_E}"),
     # build tools: what they run is the project's own build file; the checks of what they download
