@@ -608,6 +608,7 @@ PAGES = {
 # SQL scripts (migrations, seeds): the database runs them when they are applied
 INFRASTRUCTURE = {
     ".tf": _f("terraform", "terraform apply makes what it describes", "terraform"),
+    ".bicep": _f("terraform", "a deployment of it makes what it describes", "terraform"),
     ".sql": _f("sql", "the database runs it when the migration or seed is applied", "sql", severe_only=True),
 }
 

@@ -1677,6 +1677,13 @@ PROGRAMS: tuple[Program, ...] = (
         code_options=("-c", "--command"),  # `pg:psql -c SQL`: a statement that only reads changes nothing
         remote_runs=("run", "run:detached", "run:inside"),
     ),
+    # Azure Functions Core Tools: an app published straight from this machine (`func azure functionapp publish
+    # NAME`), its settings pushed or deleted
+    _p(
+        "func",
+        R.INFRA_DESTROYER,
+        changes=rf"{_W}azure\s+functionapp\s+publish{_E}|{_W}settings\s+(?:add|delete){_E}",
+    ),
     # Android's debug bridge: `adb shell CMD` runs CMD on the device; an app's data cleared, a device reset
     _p(
         "adb",

@@ -1543,8 +1543,8 @@ def _cargo_toml(text: str) -> tuple[list[str], list[str]]:
 
 
 _WORLD = re.compile(
-    r"(?:cidr_blocks|ipv6_cidr_blocks|source_ranges|source_address_prefix(?:es)?)\s*=\s*\[?[^\]\n]*"
-    r"""["'](?:0\.0\.0\.0/0|::/0|\*|Internet)["']"""
+    r"(?:cidr_blocks|ipv6_cidr_blocks|source_ranges|source_address_prefix(?:es)?|sourceAddressPrefix(?:es)?)"
+    r"""\s*[=:]\s*\[?[^\]\n]*["'](?:0\.0\.0\.0/0|::/0|\*|Internet)["']"""
 )
 _WEB_PORTS = frozenset({80, 443})
 
@@ -1618,11 +1618,13 @@ _PORT = re.compile(
     r'\b(?:from_port|to_port|port|destination_port_range)\s*=\s*"?(\d+)|\bports\s*=\s*\[\s*"(\d+)'
 )
 # Azure's firewall rule from 0.0.0.0 to 255.255.255.255 (0.0.0.0 alone is Azure's own services)
-_EVERY_ADDRESS = re.compile(
-    r'start_ip_address\s*=\s*"0\.0\.0\.0"\s*\n\s*end_ip_address\s*=\s*"255\.255\.255\.255"'
+_EVERY_ADDRESS = re.compile(  # Terraform's `start_ip_address`, Bicep's `startIpAddress`
+    r"""(?i)start_?ip_?address["']?\s*[=:]\s*["']0\.0\.0\.0["']\s*[,;]?\s*\n?\s*["']?end_?ip_?address["']?\s*[=:]"""
+    r"""\s*["']255\.255\.255\.255["']"""
 )
 _PUBLIC_STORAGE = re.compile(
     r"\b(?:allow_nested_items_to_be_public|allow_blob_public_access)\s*=\s*true\b"
+    r"|\ballowBlobPublicAccess\s*:\s*true\b|\bpublicAccess\s*:\s*'(?:Blob|Container)'"  # Bicep's
     r'|\bcontainer_access_type\s*=\s*"(?:blob|container)"'
     r'|\bmembers?\s*=\s*\[?[^\]\n]*"(?:allUsers|allAuthenticatedUsers)"'
     r'|\bpublic_access_prevention\s*=\s*"inherited"'  # a bucket no longer kept from being made public
@@ -4358,7 +4360,7 @@ def judge_text(
             codes = ", ".join(dict.fromkeys(f.code.value for f in findings))
             return verdict_of(findings), f"agent instructions planted in {path}: {codes}"
         return _instructed_commands(text, path, action, ctx)
-    if (destroyed := migration_destroys(path, text)) and destroyed != migration_destroys(
+    if (destroyed := _migration_gains(path, text, action)) and destroyed != migration_destroys(
         path, current_text(path) or ""
     ):  # (an Edit's text is its fragment: what the file already dropped is not this call's)
         return Verdict.AUTH, f"{fact.purpose}; the migration destroys data when applied ({destroyed}): {path}"
@@ -4401,20 +4403,35 @@ def judge_text(
 # A schema migration, by its folder or Flyway's file name; one that only undoes another (`U2__x.sql`,
 # `0003_x.down.sql`) is not applied on the way up
 _MIGRATION = re.compile(
-    r"(?:^|/)(?:db/migrate|migrations?|alembic/versions|flyway|liquibase|db/migration)/"
+    r"(?:^|/)(?:db/migrate|[Mm]igrations?|alembic/versions|flyway|liquibase|db/migration)/"
     r"|(?:^|/)V\d+(?:[._]\d+)*__[^/]+\.sql$"
 )
 _UNDOES = re.compile(r"(?i)(?:^|[/._-])(?:down|rollback|undo|revert)[._-][^/]*$|/U\d+(?:[._]\d+)*__[^/]+$")
 # Where a migration's way back begins: what follows is run only when it is rolled back
 _DOWN_BLOCK = re.compile(
     r"(?m)^[ \t]*(?:def\s+(?:down|downgrade)\b|(?:exports\.|module\.exports\.)?down\s*[=:]"
-    r"|(?:public\s+)?(?:async\s+)?(?:function\s+)?down\s*\([^)]*\)\s*(?::\s*[\w<>\[\]]+\s*)?\{)"
+    r"|(?:public\s+)?(?:async\s+)?(?:function\s+)?down\s*\([^)]*\)\s*(?::\s*[\w<>\[\]]+\s*)?\{"
+    # Entity Framework's: `protected override void Down(MigrationBuilder migrationBuilder)`
+    r"|(?:protected\s+)?override\s+void\s+Down\s*\()"
 )
 # A migration framework's own words for dropping a table or a column
 _DROPS_IN_CODE = re.compile(
     r"\b(?:drop_table|drop_join_table|remove_columns?|drop_column|dropTable|dropColumn|dropIfExists"
-    r"|DeleteModel|RemoveField|Schema::drop)\b"
+    r"|DeleteModel|RemoveField|Schema::drop|DropTable|DropColumn)\b"
 )
+
+
+def _migration_gains(path: str, text: str, action: Action) -> str:
+    """What a migration drops on its way up once this call is made: for an Edit of a file Limen can read, the
+    whole file after the edit (a change inside its way back, `Down()`, drops nothing on the way up)."""
+    if not _MIGRATION.search(path):
+        return ""
+    old, new = action.arguments.get("old_string"), action.arguments.get("new_string")
+    if isinstance(old, str) and isinstance(new, str) and old:
+        current = current_text(path)
+        if current is not None and old in current:
+            return migration_destroys(path, current.replace(old, new, 1))
+    return migration_destroys(path, text)
 
 
 def migration_destroys(path: str, text: str) -> str:
