@@ -213,13 +213,44 @@ def _package_json(text: str) -> tuple[list[str], list[str]]:
         deps = [v for table in tables for v in table.values() if isinstance(v, str)]
         names = [f"{k}@{v}" for table in tables for k, v in table.items()]  # `event-stream@3.3.6`
         entries = [(k, v) for table in tables for k, v in table.items() if isinstance(v, str)]
-        return values, _direct_sources(deps) + _lookalikes("npm", names) + _popular_from_repository(entries)
+        return values, (
+            _direct_sources(deps)
+            + _lookalikes("npm", names)
+            + _popular_from_repository(entries)
+            + _moving_repositories(deps)
+        )
     pairs = _pairs(text)
     values = [value for _, value in pairs]
     # `"x": "^1.2"`, named with its version (`event-stream@3.3.6`)
     names = [f"{key}@{value}" for key, value in pairs if re.match(r"^[\^~<>=*]|^\d|^latest$", value)]
     # a fragment: any value could be a script or a dependency
-    return values, _direct_sources(values) + _lookalikes("npm", names)
+    return values, _direct_sources(values) + _lookalikes("npm", names) + _moving_repositories(values)
+
+
+# A dependency taken from a GitHub repository (`github:OWNER/REPO#REF`, `git+ssh://git@github.com/OWNER/REPO`,
+# `OWNER/REPO`), and a ref that stays put: a commit or a release tag
+_GITHUB_DEPENDENCY = re.compile(
+    r"^(?:github:|git\+(?:https|ssh)://(?:git@)?github\.com[/:]|https?://github\.com/)?"
+    r"([\w.-]+)/([\w.-]+?)(?:\.git)?(?:#(\S*))?$"
+)
+_FIXED_REF = re.compile(r"^(?:[0-9a-f]{7,40}|v?\d+(?:\.\d+)+[\w.+-]*|semver:\S+)$")
+
+
+def _moving_repositories(specs: list[str]) -> list[str]:
+    """Dependencies taken from someone's repository at a branch (`#main`): every install takes whatever its
+    owner pushed there last (the project's own owner's are its own: `OWNED_BY`)."""
+    found = []
+    for spec in specs[:512]:
+        spec = spec.strip()
+        shorthand = re.match(r"^[\w.-]+/[\w.-]+(?:#\S*)?$", spec)
+        if not (spec.startswith(("github:", "git+", "http")) or shorthand):
+            continue
+        match = _GITHUB_DEPENDENCY.match(spec)
+        if match is None or not match.group(3) or _FIXED_REF.match(match.group(3)):
+            continue  # (no ref: the repository's own default, as a monorepo's sibling package is named)
+        owner, repo, where = match.group(1), match.group(2), match.group(3)
+        found.append(f"{OWNED_BY}{owner.lower()}: a dependency is {owner}/{repo} at branch {where}")
+    return found[:2]
 
 
 # A dependency taken from a repository instead of the registry (`github:someone/stripe-node#main`,
