@@ -13,7 +13,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 
-from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, WEB_SCHEMES
+from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, OBJECT_STORE_HOSTS, WEB_SCHEMES
 from limen.facts.programs import CHECKS_OFF_VARIABLES, HOST_SECURITY_AGENTS, PROTECTED_BRANCHES
 from limen.model import Capability
 
@@ -1170,7 +1170,9 @@ _NOT_PATH_KEYS = frozenset(_PAYLOAD_KEYS) | {"subject", "description", "title", 
 _ARGV_KEYS = frozenset({"argv", "args", "arguments", "cmd_args", "command_args", "command"})
 _ABSOLUTE = re.compile(r"^(?:/|~/|~$|[A-Za-z]:[\\/]|\\\\)[^\n\r\t]{0,1023}$")
 # Web addresses only (`facts.hosts.WEB_SCHEMES`): `notes://readme` under any name is a server's own id.
-_URL = re.compile(rf"^(?:{'|'.join(sorted(WEB_SCHEMES))})://\S{{1,2048}}$", re.IGNORECASE)
+_URL = re.compile(
+    rf"^(?:{'|'.join(sorted(WEB_SCHEMES | OBJECT_STORE_HOSTS.keys()))})://\S{{1,2048}}$", re.IGNORECASE
+)  # (and object stores' addresses, `gs://bucket/key`: where a tool reads or puts data, no local path)
 
 
 def _strings_of(value: object) -> list[str] | None:
@@ -1266,10 +1268,13 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     paths = tuple(
         k
         for w, k in keys.items()
-        if w in _PATH_KEYS
-        or w in _PATH_LIST_KEYS
-        or w.endswith(("_path", "_file", "_paths", "_files", "_dir"))
-        or (w not in _NOT_PATH_KEYS and _looks_like_paths(arguments[k]))
+        if (
+            w in _PATH_KEYS
+            or w in _PATH_LIST_KEYS
+            or w.endswith(("_path", "_file", "_paths", "_files", "_dir"))
+            or (w not in _NOT_PATH_KEYS and _looks_like_paths(arguments[k]))
+        )
+        and not _looks_like_urls(arguments[k])  # `destination: "gs://other-bucket/x"`: an address, no path
     )
     urls = tuple(
         k
