@@ -693,7 +693,7 @@ def _rule_checks(text: str) -> int:
 
 # A rule's condition (`allow write: if COND;`) under the `match` it sits in, and a helper's (`function
 # isAdmin() { return COND; }`): what each key lets in
-_ALLOW = re.compile(r"\ballow\s+([\w,\s]+?)\s*:\s*if\s+([^;]{1,2000});")
+_ALLOW = re.compile(r"\ballow[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*)[ \t]*:[ \t]*if\s+([^;]{1,2000});")
 _HELPER = re.compile(r"\bfunction\s+(\w+)\s*\([^)]*\)\s*\{\s*return\s+([^;]{1,2000});")
 _MATCH = re.compile(r"\bmatch\s+(\S+)\s*\{")
 
@@ -1650,8 +1650,8 @@ _PORT = re.compile(
 )
 # Azure's firewall rule from 0.0.0.0 to 255.255.255.255 (0.0.0.0 alone is Azure's own services)
 _EVERY_ADDRESS = re.compile(  # Terraform's `start_ip_address`, Bicep's `startIpAddress`
-    r"""(?i)start_?ip_?address["']?\s*[=:]\s*["']0\.0\.0\.0["']\s*[,;]?\s*\n?\s*["']?end_?ip_?address["']?\s*[=:]"""
-    r"""\s*["']255\.255\.255\.255["']"""
+    r"""(?i)start_?ip_?address["']?[ \t]*[=:][ \t]*["']0\.0\.0\.0["'][\s,;]{0,40}"""
+    r"""["']?end_?ip_?address["']?[ \t]*[=:][ \t]*["']255\.255\.255\.255["']"""
 )
 _PUBLIC_STORAGE = re.compile(
     r"\b(?:allow_nested_items_to_be_public|allow_blob_public_access)\s*=\s*true\b"
@@ -1865,7 +1865,8 @@ def _nuget_config(text: str) -> tuple[list[str], list[str]]:
 
 _NUGET_SOURCE = re.compile(r'<add\s+key\s*=\s*"([^"]*)"\s+value\s*=\s*"([^"]*)"', re.IGNORECASE)
 _NUGET_MAPPING = re.compile(
-    r'<packageSource\s+key\s*=\s*"([^"]*)"\s*>(.*?)</packageSource>', re.IGNORECASE | re.S
+    r'<packageSource\s+key\s*=\s*"([^"]*)"\s*>([^<]*(?:<(?!/?packageSource\b)[^<]*){0,200})</packageSource>',
+    re.IGNORECASE,
 )
 _NUGET_PATTERN = re.compile(r'<package\s+pattern\s*=\s*"([^"]*)"', re.IGNORECASE)
 _NUGET_LOOSENED = re.compile(
@@ -3921,19 +3922,21 @@ _SOFT_JOB = re.compile(
 # Lines that name a check without running it: a job's own name (`gosec:`), the image it runs in
 _NAMES_ONLY = re.compile(r"^(?:[\w.-]+:[ \t]*|[ \t]+image:.*)$")
 _PROTECTED_ENVIRONMENT = re.compile(
-    r"^\s*(?:-\s*)?environment\s*:\s*[\"']?([\w.-]*(?<![A-Za-z0-9])(?:production|prod|prd|release)(?![A-Za-z0-9])[\w.-]*)",
+    r"^[ \t]*(?:-[ \t]*)?environment[ \t]*:[ \t]*[\"']?"
+    r"([\w.-]*(?<![A-Za-z0-9])(?:production|prod|prd|release)(?![A-Za-z0-9])[\w.-]*)",
     re.MULTILINE,
 )
 # A job or step run only from the protected branch (`if: github.ref == 'refs/heads/main'`, Azure's `condition:
 # ... eq(variables['Build.SourceBranch'], 'refs/heads/main')`), and installs held to the lockfile
 # (`npm ci`, `--frozen-lockfile`, `dotnet restore --locked-mode`, `pip install --require-hashes`)
 _BRANCH_GATE = re.compile(
-    r"^\s*(?:-\s*)?(?:if|condition|rules|only)\s*:.*?(refs/heads/(?:main|master|release[\w/.-]*)"
+    r"^[ \t]*(?:-[ \t]*)?(?:if|condition|rules|only)[ \t]*:.*?(refs/heads/(?:main|master|release[\w/.-]*)"
     r"|github\.ref\s*==\s*'refs/heads/\w+'|\$CI_COMMIT_BRANCH\s*==\s*\$CI_DEFAULT_BRANCH)",
     re.MULTILINE,
 )
 _LOCKED_INSTALL = re.compile(
-    r"--locked-mode\b|--frozen-lockfile\b|--immutable\b|--require-hashes\b|\bnpm\s+ci\b|\bcargo\s+\w+.*--locked\b"
+    r"--locked-mode\b|--frozen-lockfile\b|--immutable\b|--require-hashes\b|\bnpm\s+ci\b"
+    r"|\bcargo\s+\w+[^\n]{0,200}?--locked\b"
 )
 _STEP_NAME = re.compile(r"\s*(?:-\s*)?name\s*:")
 _SOFT_STEP = re.compile(
