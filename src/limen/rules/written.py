@@ -3706,6 +3706,16 @@ def _sends_out(inner: Action, ctx: Context) -> bool:
 _EDITED_IN_PLACE = frozenset({"package_sources", "requirements", "text"})
 
 
+_BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+
+
+def squeezed(text: str) -> str:
+    r"""The text with each run of blank lines made one blank line: what a file says is unchanged, and the
+    readers' line-anchored patterns (`^\s*key:`) no longer scan a run of thousands of blank lines from each
+    of its lines (60,000 of them held a CI file's judgement for minutes)."""
+    return _BLANK_RUN.sub("\n\n", text)
+
+
 def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """The verdict (PASS: nothing to say) and a short reason for writing to a file the table describes."""
     if action.commands:  # a file edited in place by a line or a program: judged by the file it makes
@@ -4297,6 +4307,7 @@ def _gained(
     fact: PathFact, path: str, before: str, after: str, action: Action, ctx: Context
 ) -> tuple[Verdict, str] | None:
     """The commands and concerns `after` has that `before` did not, judged (program code: implants only)."""
+    before, after = squeezed(before), squeezed(after)
     extract = _EXTRACTORS.get(fact.content, _shell)
     (commands_before, concerns_before), (commands_after, concerns_after) = extract(before), extract(after)
     added = [c for c in commands_after if c.strip() and c not in commands_before]
@@ -4386,6 +4397,7 @@ def judge_text(
     """`judge` for a text known to be what lands in `path` (a file a forge tool commits, say)."""
     if len(text) > MAX_TEXT:
         return Verdict.AUTH, f"{fact.purpose}; too much written to analyse: {path}"
+    text = squeezed(text)
     if fact.kind == "instructions":
         from limen.turngate import UNTRUSTED, screen, verdict_of
 
