@@ -1684,14 +1684,9 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         changes=rf"{_W}azure\s+functionapp\s+publish{_E}|{_W}settings\s+(?:add|delete){_E}",
     ),
-    # Android's debug bridge: `adb shell CMD` runs CMD on the device; an app's data cleared, a device reset
-    _p(
-        "adb",
-        R.INFRA_DESTROYER,
-        options=("-s", "-t", "-H", "-P", "-L"),
-        remote_runs=("shell",),
-        destroys_one=rf"{_W}shell\s+pm\s+clear{_E}|{_W}uninstall{_E}",
-    ),
+    # Android's debug bridge: `adb shell CMD` runs CMD on the device (an app uninstalled or its data cleared
+    # is a developer's daily reset of an emulator)
+    _p("adb", R.RUNNER, options=("-s", "-t", "-H", "-P", "-L"), remote_runs=("shell",)),
     _p(
         "gh",
         R.INFRA_DESTROYER,
