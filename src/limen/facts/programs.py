@@ -1686,7 +1686,7 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     # Android's debug bridge: `adb shell CMD` runs CMD on the device (an app uninstalled or its data cleared
     # is a developer's daily reset of an emulator)
-    _p("adb", R.RUNNER, options=("-s", "-t", "-H", "-P", "-L"), remote_runs=("shell",)),
+    _p("adb", R.INFRA_DESTROYER, options=("-s", "-t", "-H", "-P", "-L"), remote_runs=("shell",)),
     _p(
         "gh",
         R.INFRA_DESTROYER,
