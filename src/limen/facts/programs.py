@@ -246,6 +246,8 @@ CLOUD_SDKS: dict[str, CloudSdk] = {
     **dict.fromkeys(("google.cloud", "googleapiclient", "@google-cloud", "googleapis"), _GCLOUD),
     **dict.fromkeys(("azure", "@azure"), _AZ),
     **dict.fromkeys(("kubernetes", "@kubernetes/client-node"), _KUBECTL),
+    # Firebase's admin SDK: `admin.auth().deleteUsers(uids)` is the `delete users` no CLI spells
+    **dict.fromkeys(("firebase-admin", "firebase_admin"), CloudSdk("firebase", " ")),
 }
 # The first word of a client method (snake or camel case) that destroys what it names; Azure's long-running
 # calls start with `begin_` (`begin_delete`)
@@ -978,7 +980,8 @@ PROGRAMS: tuple[Program, ...] = (
         _p(
             name,
             R.PACKAGE_INSTALLER,
-            reroutes=rf"{_W}config\s+set\s+(?:\S*registry\S*|npmRegistryServer|script-shell|shell|git|editor|node-options|globalconfig|userconfig|strict-ssl|strictSSL|cafile|ca){_E}",
+            # (and lockfiles off: every later install resolves whatever the registry serves that day)
+            reroutes=rf"{_W}config\s+set\s+(?:\S*registry\S*|npmRegistryServer|script-shell|shell|git|editor|node-options|globalconfig|userconfig|strict-ssl|strictSSL|cafile|ca|package-lock\s+false|package-lock=false){_E}",
         )
         for name in ("npm", "pnpm", "yarn")
     ),
@@ -1935,7 +1938,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         aliases=("firebase-tools",),  # `npx firebase-tools deploy`
         destroys_all=rf"{_W}firestore:delete{_E}.*--all-collections|{_W}database:remove{_E}",
-        destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable|[\w:]+:destroy){_E}",
+        destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable|[\w:]+:destroy){_E}"
+        rf"|{_W}delete\s+users?{_E}",  # (the admin SDK's account deletes)
         # `deploy`, and any `noun:verb` command that changes the project (`remoteconfig:rollback`,
         # `ext:install`, `functions:secrets:set`); `auth:export` reads every account out
         changes=rf"{_W}(?:deploy|auth:export|[\w:-]+:(?:delete|set|unset|disable|remove|clone|rollback|install"
