@@ -262,8 +262,12 @@ _WEAK_WHEN_ON = re.compile(
 _EXCEPTION_KEY = re.compile(
     r"(?:^|[_.])(?:allow_failure|skip|ignore|bypass|exempt|disable|insecure)(?:[_.]|$)"
 )
-# Whatever a call may bypass, it bypasses a control (`bypassPolicy: true` on a pull request's completion)
-_BYPASS = re.compile(r"(?:^|_)bypass(?:_|$)")
+# Whatever a call may bypass, it bypasses a control (`bypassPolicy: true` on a pull request's completion), and
+# the stages, checks or reviews a run is told to skip (`stagesToSkip: ["Build", "DeployStaging"]`)
+_BYPASS = re.compile(
+    r"(?:^|_)bypass(?:_|$)|(?:^|_)skip_(?:\w+_)?(?:stages?|checks?|tests?|reviews?|verification|hooks?|scans?)(?:_|$)"
+    r"|(?:^|_)(?:stages?|checks?|tests?)_to_skip(?:_|$)"
+)
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
@@ -934,7 +938,8 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         if not (_CONTROL_KEYS.search(name) or _BYPASS.search(name)) or name == "required":
             continue  # (a form's or a schema's `required: false` aside)
         if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go
-            if value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS):
+            listed = isinstance(value, list) and any(isinstance(v, str) and v.strip() for v in value)
+            if value is True or listed or (isinstance(value, str) and value.strip().lower() in _ON_WORDS):
                 return f"{CONTROL_OFF}{name} set to {value!r}"
         elif _off(value, counts="approv" in name):
             return f"{CONTROL_OFF}{name} set to {value!r}"
