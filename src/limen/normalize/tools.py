@@ -234,7 +234,16 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
         )
     ):  # `delete_objects(bucket=b, prefix="")`: every object in the bucket
         return "a delete of every object (an empty prefix)"
+    if arguments is not None and _DOCUMENT_DELETE.search(words):
+        for key, value in arguments.items():  # `users`: a top-level collection; `users/u1`: a document
+            named = words_of(key) in ("path", "document_path", "doc_path", "collection")
+            if named and isinstance(value, str) and value.strip().strip("/") and "/" not in value.strip("/ "):
+                return f"a delete of the whole collection {value.strip()[:60]}"
     return ""
+
+
+# A tool that deletes documents by their path (`firestore_delete_document(path=...)`)
+_DOCUMENT_DELETE = re.compile(r"(^|_)delete_(?:\w+_)?(?:documents?|docs?)(_|$)")
 
 
 # Arguments that keep a control on, set off (`prevent_secrets: false`, `approvals_before_merge: 0`,
