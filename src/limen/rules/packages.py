@@ -136,7 +136,7 @@ def _project_npm_names(cwd: str) -> frozenset[str]:
             found.update(n.lower() for n in os.listdir(os.path.join(folder, "node_modules", ".bin"))[:4096])
         with contextlib.suppress(OSError), open(os.path.join(folder, ".npmrc"), encoding="utf-8") as handle:
             text = handle.read(65536)
-            found.update(m.lower() for m in re.findall(r"(?m)^\s*(@[\w.-]+):registry\s*=", text))
+            found.update(m.lower() for m in re.findall(r"(?m)^[ \t]*(@[\w.-]+):registry[ \t]*=", text))
         parent = os.path.dirname(folder)
         folder = "" if parent == folder else parent
     scoped = {n.split("/", 1)[0] for n in found if n.startswith("@")}
