@@ -199,11 +199,10 @@ class Baseline:
         if self._db is None:
             db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
             try:
-                db.execute("PRAGMA busy_timeout = 5000")
-                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                    db.execute("PRAGMA journal_mode = WAL")
-                db.execute("PRAGMA synchronous = NORMAL")
-                db.executescript(_SCHEMA)
+                self._prepare(db)
+            except sqlite3.OperationalError:
+                db.close()
+                raise  # another process held the file past the wait: nothing is wrong with it, keep it
             except sqlite3.DatabaseError:
                 db.close()
                 self._set_aside()
@@ -211,6 +210,24 @@ class Baseline:
             os.chmod(self.path, 0o600)
             self._db = db
         return self._db
+
+    @staticmethod
+    def _prepare(db: sqlite3.Connection) -> None:
+        """WAL mode and the schema. Two processes opening a new file at once may find it locked while the
+        other switches its journal (SQLite does not wait for that): tried again for up to five seconds."""
+        deadline = time.monotonic() + 5.0
+        while True:
+            try:
+                db.execute("PRAGMA busy_timeout = 5000")
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = NORMAL")
+                db.executescript(_SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _set_aside(self) -> None:
         if self._db is not None:
