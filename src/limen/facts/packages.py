@@ -8,6 +8,7 @@ never a look-alike of another listed name (`uvicorn` and `gunicorn`, `react` and
 
 from __future__ import annotations
 
+import mmap
 import re
 from functools import lru_cache
 
@@ -523,11 +524,12 @@ def _top_set(registry: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _npm_downloads() -> bytes:
+def _npm_downloads() -> mmap.mmap | bytes:
+    """The npm listing, mapped (only the pages a bisection touches are read), or b"" when not shipped."""
     try:
         with open(_data_path("registry-npm-used.txt"), "rb") as handle:
-            return handle.read()
-    except OSError:
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # (an empty file cannot be mapped)
         return b""
 
 
@@ -548,7 +550,7 @@ def npm_downloads(name: str) -> int | None:
         middle = (low + high) // 2
         start = data.rfind(b"\n", 0, middle) + 1
         end = data.find(b"\n", start)
-        if data[start : data.index(b"\t", start)] < key:
+        if data[start : data.find(b"\t", start, end)] < key:
             low = end + 1
         else:
             high = start
@@ -589,8 +591,6 @@ class _NearMisses:
         self.rank = {name: i for i, name in reversed(list(enumerate(names)))}
 
     def of(self, name: str) -> str:
-        from limen.facts.hosts import within_edits
-
         name = name.lower()
         if len(name) < 4 or name in self.rank:
             return ""
@@ -684,8 +684,10 @@ def imitated(registry: str, name: str) -> str:
         if scope not in scopes and (original := imitates(scope, scopes)):
             posed = f"{original}/{name.split('/', 1)[1]}"
             return "" if _in_own_right(name.lower(), posed) else posed
-    if len(name) < 5 or registry not in _LISTED:
-        return imitates(name, known) if len(name) >= 5 else ""
+    if len(name) < 5:
+        return ""
+    if registry not in _LISTED:
+        return imitates(name, known)
     key = _registry_key(registry, name)
     if key in _top_set(registry):
         return ""

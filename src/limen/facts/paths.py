@@ -23,6 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# The names NuGet reads its configuration under (case matters on Linux), and a feed it names there
+# (`<add key="acme-internal" value="https://pkgs.dev.azure.com/acme/.../index.json" />`)
+NUGET_CONFIG_NAMES = ("nuget.config", "NuGet.Config", "NuGet.config", "Nuget.Config")
+NUGET_FEED = re.compile(r'<add\s+key\s*=\s*"([^"]*)"\s+value\s*=\s*"([^"]*)"', re.IGNORECASE)
+
 PERSISTENCE = "persistence"
 INSTRUCTIONS = "instructions"
 
@@ -248,7 +253,7 @@ BY_NAME: dict[str, PathFact] = {
         _f("project_package_source", "installs in the project take packages from it", "package_sources"),
     ),
     **dict.fromkeys(
-        ("nuget.config", "NuGet.Config", "NuGet.config", "Nuget.Config"),
+        NUGET_CONFIG_NAMES,
         _f("project_package_source", "restores in the project take packages from it", "nuget_config"),
     ),
     **dict.fromkeys(

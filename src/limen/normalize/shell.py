@@ -5215,13 +5215,14 @@ def _configured_repository(name: str, cwd: str) -> str:
 
 def _nuget_source(name: str, cwd: str) -> str:
     """The address of the feed a `nuget.config` in the folder or one above it names `name`, or ""."""
+    from limen.facts.paths import NUGET_CONFIG_NAMES, NUGET_FEED
     from limen.normalize.paths import read_text
 
     folder = cwd
     for _ in range(8):
-        for file in ("nuget.config", "NuGet.Config", "NuGet.config"):
+        for file in NUGET_CONFIG_NAMES:
             text = read_text(os.path.join(folder, file), 256_000) or ""
-            for key, value in re.findall(r'<add\s+key\s*=\s*"([^"]*)"\s+value\s*=\s*"([^"]*)"', text):
+            for key, value in NUGET_FEED.findall(text):
                 if key == name and "://" in value:
                     return str(value)
         parent = os.path.dirname(folder)

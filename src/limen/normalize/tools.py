@@ -1381,19 +1381,23 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
 
 # Arguments naming the machine a tool runs its command on (`ssh.execute(host=..., command=...)`)
 _HOST_KEYS = frozenset({"host", "hostname", "remote_host", "target_host", "server", "node", "machine", "ip"})
-_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "local", ""})
 
 
 def _remote_host(keys: dict[str, str], arguments: dict[str, object]) -> tuple[str, ...]:
     """`execute_command(host="web1.prod.acme.com", command=CMD)` is `ssh web1.prod.acme.com CMD`: a command
     a tool runs on the machine an argument names, judged as ssh's remote line is (where it runs, what it
     deletes or sends there). () for a command run here."""
+    from limen.model import HostClass
+    from limen.normalize import net
+
     for word, key in keys.items():
         value = arguments[key]
-        if word in _HOST_KEYS and isinstance(value, str) and value.strip().lower() not in _LOCAL_HOSTS:
-            host = value.strip()
-            if len(host) <= 253 and not host.startswith("-") and not any(c.isspace() for c in host):
-                return ("ssh", host)
+        host = value.strip() if word in _HOST_KEYS and isinstance(value, str) else ""
+        if not host or len(host) > 253 or host.startswith("-") or any(c.isspace() for c in host):
+            continue
+        where = net.host_destination(host)
+        if where is None or where.host_class is not HostClass.LOOPBACK:  # (this machine: run here)
+            return ("ssh", host)
     return ()
 
 

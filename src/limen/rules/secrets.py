@@ -1801,9 +1801,10 @@ _CREDENTIAL_FIELD = re.compile(r"(?i)value|password|key|secret|token|connection|
 def _metadata_only(argv: tuple[str, ...]) -> bool:
     """The command's output is narrowed by `--query` to fields that hold no credential (`--query
     attributes`, `--query "[].{name:name, expires:attributes.expires}"`)."""
-    for i, word in enumerate(argv[:-1]):
-        query = argv[i + 1] if word == "--query" else ""
-        query = word.partition("=")[2] if word.startswith("--query=") else query
+    for i, word in enumerate(argv):
+        query = word.partition("=")[2] if word.startswith("--query=") else ""
+        if word == "--query" and i + 1 < len(argv):
+            query = argv[i + 1]
         if query:
             return not _CREDENTIAL_FIELD.search(query)
     return False

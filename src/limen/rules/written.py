@@ -675,19 +675,13 @@ def _rule_checks(text: str) -> int:
     """How many checks of who asks a rules file makes: the checks written out, and each call of a helper
     function that makes one (`isOwner(uid)`, whatever the helper is called: a rename checks as much)."""
     source = text[:MAX_TEXT]
-    helpers = [name for name, body in _HELPER.findall(source) if _RULE_GUARDS.search(body)]
-    for _ in range(3):  # helpers that call helpers that check (`isAdmin() { return isSignedIn() && ... }`)
-        helpers += (
-            [
-                name
-                for name, body in _HELPER.findall(source)
-                if name not in helpers and re.search(rf"\b(?:{'|'.join(helpers)})\(", body)
-            ]
-            if helpers
-            else []
-        )
-    bodies = "".join(body for _, body in _HELPER.findall(source))
-    calls = len(re.findall(rf"(?<!function )\b(?:{'|'.join(helpers)})\(", source)) if helpers else 0
+    defined = _HELPER.findall(source)
+    checking = {name for name, body in defined if _RULE_GUARDS.search(body)}
+    for _ in range(3):  # helpers that call a helper that checks (`isAdmin() { return isOwner(...) || ...}`)
+        calling = re.compile(rf"\b(?:{'|'.join(checking)})\(") if checking else None
+        checking |= {name for name, body in defined if calling is not None and calling.search(body)}
+    bodies = "".join(body for _, body in defined)
+    calls = len(re.findall(rf"(?<!function )\b(?:{'|'.join(checking)})\(", source)) if checking else 0
     return len(_RULE_GUARDS.findall(source)) - len(_RULE_GUARDS.findall(bodies)) + calls
 
 
@@ -699,12 +693,18 @@ _MATCH = re.compile(r"\bmatch\s+(\S+)\s*\{")
 
 
 def _conditions(text: str) -> dict[str, str]:
+    """Each rule's condition keyed by the `match` it sits in and its operations, each helper's by its name."""
+    from bisect import bisect_left
+
     source = text[:MAX_TEXT]
+    blocks = [(m.start(), m.group(1)) for m in _MATCH.finditer(source)]
+    starts = [start for start, _ in blocks]
     found: dict[str, str] = {}
     for match in _ALLOW.finditer(source):
-        where = _MATCH.findall(source, 0, match.start())[-1:]
+        at = bisect_left(starts, match.start())  # the last `match` opened before the rule
+        where = blocks[at - 1][1] if at else ""
         ops = ",".join(sorted(o.strip() for o in match.group(1).split(",")))
-        found[f"{''.join(where)} allow {ops}"] = " ".join(match.group(2).split())
+        found[f"{where} allow {ops}"] = " ".join(match.group(2).split())
     for match in _HELPER.finditer(source):
         found[f"function {match.group(1)}"] = " ".join(match.group(2).split())
     return found
@@ -1849,9 +1849,11 @@ def _nuget_config(text: str) -> tuple[list[str], list[str]]:
     name prefix mapped to the public feed (`<package pattern="Acme.*" />` under nuget.org: the company's
     own names taken from whoever publishes them there, dependency confusion), unsigned packages accepted
     and plain-HTTP feeds allowed."""
+    from limen.facts.paths import NUGET_FEED
+
     source = text[:MAX_TEXT]
     concerns = _package_sources(source)[1]
-    public = {k.lower() for k, url in _NUGET_SOURCE.findall(source) if "nuget.org" in url.lower()} | {
+    public = {k.lower() for k, url in NUGET_FEED.findall(source) if "nuget.org" in url.lower()} | {
         "nuget.org"
     }
     for key, body in _NUGET_MAPPING.findall(source):
@@ -1863,7 +1865,6 @@ def _nuget_config(text: str) -> tuple[list[str], list[str]]:
     return [], concerns[:8]
 
 
-_NUGET_SOURCE = re.compile(r'<add\s+key\s*=\s*"([^"]*)"\s+value\s*=\s*"([^"]*)"', re.IGNORECASE)
 _NUGET_MAPPING = re.compile(
     r'<packageSource\s+key\s*=\s*"([^"]*)"\s*>([^<]*(?:<(?!/?packageSource\b)[^<]*){0,200})</packageSource>',
     re.IGNORECASE,
