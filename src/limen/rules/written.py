@@ -242,8 +242,7 @@ def _moving_repositories(specs: list[str]) -> list[str]:
     found = []
     for spec in specs[:512]:
         spec = spec.strip()
-        shorthand = re.match(r"^[\w.-]+/[\w.-]+(?:#\S*)?$", spec)
-        if not (spec.startswith(("github:", "git+", "http")) or shorthand):
+        if not _REPOSITORY_SPEC.match(spec):
             continue
         match = _GITHUB_DEPENDENCY.match(spec)
         if match is None or not match.group(3) or _FIXED_REF.match(match.group(3)):
