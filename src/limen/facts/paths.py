@@ -574,9 +574,11 @@ _PROGRAM_CONTENT = {
     ".php": "php",
     # languages Limen does not parse: the command lines their process calls are given, as string literals
     **dict.fromkeys(
-        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua", ".ex"),
+        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua"),
         "exec_literals",
     ),
+    # Elixir's scripts too: `mix.exs` and `config/*.exs` run on every mix task
+    **dict.fromkeys((".ex", ".exs"), "exec_literals"),
     # components with markup (JSX, single-file components): read the same way, by their literals
     **dict.fromkeys(
         (".tsx", ".jsx", ".vue", ".svelte", ".kts", ".gradle", ".groovy"),

@@ -730,10 +730,27 @@ _ATTEMPT_LIMIT = re.compile(
 )
 
 
+# A rate as limiters spell one: `5/minute`, `100 per hour`, `10/s`
+_RATE = re.compile(r"^(\d[\d_]*)\s*(?:/|\s+per\s+)\s*(\w{1,12})$")
+_PERIOD_SECONDS = {"": 1, "s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60}
+_PERIOD_SECONDS |= {"h": 3600, "hr": 3600, "hour": 3600, "d": 86400, "day": 86400}
+
+
 def _limit_raised(key: str, before: str, after: str) -> str:
-    """`maximum_attempts = 5` made `10_000` (ten times or more), or made 0 (no limit at all): "" otherwise."""
+    """`maximum_attempts = 5` made `10_000` (ten times or more), or made 0 (no limit at all), a rate limit's
+    `5/minute` made `5000/minute`: "" otherwise."""
     if not _ATTEMPT_LIMIT.search(words_of(key.rsplit(".", 1)[-1])):
         return ""
+    before, after = before.strip("\"'"), after.strip("\"'")
+    rate_before, rate_after = _RATE.match(before), _RATE.match(after)
+    if rate_before and rate_after:  # each as a count per day
+        periods = [
+            _PERIOD_SECONDS.get(m.group(2).lower().removesuffix("s")) for m in (rate_before, rate_after)
+        ]
+        if periods[0] is None or periods[1] is None:
+            return ""
+        before = str(int(rate_before.group(1).replace("_", "")) * 86400 // periods[0])
+        after = str(int(rate_after.group(1).replace("_", "")) * 86400 // periods[1])
     try:
         was = int(before.replace("_", ""))
         now = was * 10 if _UNBOUNDED.search(after) else int(after.replace("_", ""))

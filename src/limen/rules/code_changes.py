@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from limen.normalize.tools import words_of
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
 # Past these, a change is too large to compare token by token: its lines are still compared
@@ -254,6 +255,12 @@ _TEST_PATH = re.compile(
     r"(?i)(?:^|/)(?:tests?|spec|specs|__tests__|testdata|fixtures?)/|_test\.\w+$|\.test\.\w+$|Tests?\.\w+$"
 )
 _PRODUCTION_PATH = re.compile(r"(?i)prod")
+# Logging switched off or cut to fatal errors only: nothing the program does is on record any more
+_SILENCED = re.compile(
+    r"(?i)\blogging\.disable\(|\blogger\b[^\n]{0,40}\blevel:\s*:(?:none|emergency|alert)\b|\bLevel\.OFF\b"
+    r"|\bLogLevel\.None\b|\bsetLevel\(\s*(?:logging\.)?(?:CRITICAL|FATAL|OFF)\b|\bLogger\.configure\(\s*level:\s*:none"
+    r"|\blog_?level\W{0,3}\s*[:=]\s*[\"']?(?:off|none|silent|fatal|emergency)\b"
+)
 _DEBUG_ON = re.compile(
     r"(?i)\b(?:debug|consider_all_requests_local|show_?errors|display_?errors|detailed_?errors|developer_?exception"
     r"\w*)\w*\s*(?:=|:)\s*(?:true|on|1)\b"
@@ -430,6 +437,7 @@ def weakened(
             found.append(why)
         if removed.strip() and added.strip():
             found += _scope_from_request(removed, added)
+            found += _parameters_pasted(removed, added)
     if not added_blocks:
         return []
     removed_text, added_text = "\n".join(removed_blocks), "\n".join(added_blocks)
@@ -439,11 +447,13 @@ def weakened(
         (_REFUSAL_WORD, "a refusal of the unauthenticated or the forbidden is taken out of the code"),
         (_SCOPE, "a query or lookup no longer keeps to the caller's own tenant, account or owner"),
         (_GUARD_CALL, "a call that checks the caller's rights is taken out of the code"),
+        (_AUDIT_RECORD, "a record of who did what (an audit or security log entry) is no longer written"),
     ):
         if len(pattern.findall(live_removed)) > len(pattern.findall(live_added)) and len(
             pattern.findall(live_after)
         ) < len(pattern.findall(live_before)):
             found.append(why)
+    found += _unguarded(live_removed, live_added)
     found += _let_in(live_added, known, path)
     found += _opened(live_added, known, path)
     return [IMPLANT + why for why in dict.fromkeys(found)][:3]
@@ -518,6 +528,95 @@ _SCOPE_FROM_IDENTITY = re.compile(
 _SCOPE_FROM_REQUEST = re.compile(
     _SCOPE_NAME + r"""[^\n]*(?:\breq\.\w|\brequest\.\w|\bbody[.\[]|params|query|header|Get\w*Id\(\))"""
 )
+
+
+# A call that writes an audit trail's or a security log's entry: `audit.log(...)`, `AuditLog.create(...)`,
+# `log_security_event(...)`, `auditor.Record(...)`
+_AUDIT_RECORD = re.compile(
+    r"(?i)\baudit\w*\s*(?:\.\s*\w+\s*)?\(|\bsecurity_?log\w*\s*(?:\.\s*\w+\s*)?\(|\blog_?security\w*\s*\("
+    r"|\blog_?audit\w*\s*\("
+)
+# A statement run with its values given apart (`execute(sql, (user_id,))`, `db.query(q, [id])`,
+# `Repo.query(sql, [id])`), and the same call given one text with a value pasted in (`%`, `+`, `.format(`,
+# an f-string, a template): what the caller sends becomes SQL
+_RUN_WITH_PARAMETERS = re.compile(
+    r"(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*)"
+    r"\s*\(\s*[\w.]+\s*,\s*[\[({\w]"
+)
+_RUN_PASTED = re.compile(
+    r"""(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*)"""
+    r"""\s*\(\s*(?:[\w.]+\s*(?:%|\+)\s*[\w(]|[\w.]+\.format\(|f["']|`[^`\n]*\$\{)"""
+)
+# A condition that holds a value to a bound or to a list: `amount > MAX_TRANSFER`, `ext not in
+# ALLOWED_EXTENSIONS`, `!allowedHosts.includes(host)`, `len(body) >= limit` (words of its names)
+_BOUND_WORDS = frozenset(
+    {
+        *(
+            "allowed",
+            "allowlist",
+            "whitelist",
+            "permitted",
+            "safe",
+            "trusted",
+            "blocked",
+            "blocklist",
+            "denied",
+        ),
+        *(
+            "denylist",
+            "blacklist",
+            "forbidden",
+            "banned",
+            "max",
+            "maximum",
+            "min",
+            "minimum",
+            "limit",
+            "limits",
+        ),
+        *("quota", "cap", "threshold", "ceiling"),
+    }
+)
+_COMPARES = re.compile(
+    r"[<>]=?|\bnot\s+in\b|\bin\b|\binclude[s?]|\.contains\w*\(|\.has\(|\bmember\?|in_array\(|Contains\("
+)
+# What a bound's branch does when the value is past it: refuses, fails, or puts a safe value in its place
+_REFUSES = re.compile(
+    r"(?i)\b(?:raise|throw|abort|halt|panic|deny|reject|die|exit|redirect)\b|\breturn\s+(?:false|none|nil|null"
+    r"|err|error|\{:error|Err\(|res\.status\(\s*4|\w*\.status\(\s*4)|\bhttp\.Error\(|\b4\d\d\b"
+    r"|\w+\s*=\s*(?:['\"][/#]?['\"]|None|nil|null|\d+)\s*;?\s*$"
+)
+# Reliability bounds, not protections: retries, waits and back-offs
+_RELIABILITY = re.compile(r"(?i)retr(?:y|ies)|timeout|backoff|wait|sleep|poll")
+# A check a removed bound may have moved into: a call named for it
+_CHECK_CALL = re.compile(
+    r"(?i)\b\w*(?:valid|check|ensure|verif|guard|limit|allow|permit|assert|enforce)\w*\s*\("
+)
+
+
+def _unguarded(removed: str, added: str) -> list[str]:
+    """A condition that held a value to a bound or a list, with a branch that refused it, taken out of the
+    code and not checked again in what replaces it (`if amount > MAX_TRANSFER: raise`, `if host not in
+    ALLOWED_HOSTS: nxt = '/'` deleted): the request now gets what the bound kept from it."""
+    if not removed.strip() or (_CHECK_CALL.search(added) and not _CHECK_CALL.search(removed)):
+        return []
+    lines = removed.splitlines()
+    for at, line in enumerate(lines):
+        if not _CONDITION.match(line) or not _COMPARES.search(line) or _RELIABILITY.search(line):
+            continue
+        names = [n for n in re.findall(r"[A-Za-z_]\w*", line) if set(words_of(n).split("_")) & _BOUND_WORDS]
+        if not names or any(re.search(rf"\b{re.escape(n)}\b", added) for n in names):
+            continue
+        if any(_REFUSES.search(branch) for branch in [line.split(":", 1)[-1], *lines[at + 1 : at + 4]]):
+            return [f"a bound or list a value was held to ({names[0][:40]}) is no longer checked"]
+    return []
+
+
+def _parameters_pasted(removed: str, added: str) -> list[str]:
+    """A statement once run with its values apart now run as one text with a value pasted in."""
+    if _RUN_WITH_PARAMETERS.search(removed) and _RUN_PASTED.search(added) and not _RUN_PASTED.search(removed):
+        return ["an SQL statement is built with a value pasted into it"]
+    return []
 
 
 def _scope_from_request(removed: str, added: str) -> list[str]:
@@ -735,4 +834,6 @@ def _opened(added: str, before: str, path: str) -> list[str]:
             found.append("a secret is made from a predictable source")
         if _PRODUCTION_PATH.search(path) and _DEBUG_ON.search(added) and not _DEBUG_ON.search(before):
             found.append("debugging or detailed errors are turned on in production")
+        if "conftest" not in path and (silenced := _SILENCED.search(added)) and not _SILENCED.search(before):
+            found.append(f"the application's logging is switched off ({silenced.group(0)[:40]})")
     return found
