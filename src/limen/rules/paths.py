@@ -769,16 +769,19 @@ def _strings_in(value: object, depth: int = 0) -> list[str]:
 
 def _committed_files(action: Action) -> list[tuple[str, str]]:
     """(path in the repository, content) of what a forge tool commits (`create_or_update_file(path,
-    content)`, `push_files(files=[{path, content}])`), as `/`-rooted paths the path table can describe."""
+    content)`, `push_files(files=[{path, content}])`), as `/`-rooted paths the path table can describe; a
+    file it deletes (`delete_file(path)`) is committed empty."""
     if not any(_FORGE_WRITES & set(d.flags) for d in action.destinations):
         return []
     args = action.arguments
     entries = [args, *(f for f in args.get("files") or () if isinstance(f, dict))]
+    deletes = action.capability == "filesystem.delete"
     found = []
     for entry in entries[:64]:
         path = next((entry[k] for k in _FILE_KEYS if isinstance(entry.get(k), str)), None)
-        if path is not None and isinstance(entry.get("content"), str):
-            found.append(("/" + path.lstrip("/"), entry["content"]))
+        content = entry.get("content")
+        if path is not None and (isinstance(content, str) or (deletes and content is None)):
+            found.append(("/" + path.lstrip("/"), content or ""))
     return found
 
 

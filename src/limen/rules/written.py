@@ -3873,9 +3873,19 @@ def _edits_known_text(path: str, action: Action) -> bool:
 def committed_over(fact: PathFact, local: str, text: str) -> tuple[Verdict, str] | None:
     """A forge tool commits `text` over a file of the project's own repository whose checkout is `local`:
     the checks the file ran that the commit takes out (`create_or_update_file(".gitlab/ci/security.yml",
-    "# disabled")`), judged as an Edit of the checkout would be."""
+    "# disabled")`, `delete_file(".github/CODEOWNERS")`), the security program code loses
+    (`create_or_update_file("app/auth.py", <the file without its check>)`), judged as a Write of the
+    checkout would be."""
     before = current_text(local)
-    dropped = _dropped_checks(fact, before, text) if before is not None else []
+    if before is None:
+        return None
+    dropped = _dropped_checks(fact, before, text)
+    if fact.content == "codeowners" and before.strip() and not text.strip():
+        dropped = dropped or ["the change removes every review the file requires"]
+    if not dropped and fact.name == "program" and text:
+        from limen.rules.code_changes import weakened
+
+        dropped = [why.removeprefix(IMPLANT) for why in weakened(before, text, local)]
     return (Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {local}") if dropped else None
 
 
