@@ -454,7 +454,35 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
         concerns.append("a pull_request_target workflow, which forks' pull requests start, may write code")
     for host in _REMOTE_INCLUDE.findall(text[:MAX_TEXT]):  # GitLab's `include: - remote: URL`
         concerns.append(f"{AT_DOMAIN}{host.lower()}: the pipeline takes its jobs from {host}")
+    concerns += _templates_from_repositories(data)
     return commands, concerns[:8]
+
+
+def _templates_from_repositories(data: object) -> list[str]:
+    """Another repository whose templates the pipeline runs, with its secrets: GitLab's `include: -
+    project: OWNER/...`, Azure Pipelines' `resources: repositories: - name: OWNER/...` of a forge. Prefixed
+    `OWNED_BY` with its owner: the project owner's own templates are its own."""
+    if not isinstance(data, dict):
+        return []
+    included = data.get("include")
+    resources = data.get("resources")
+    repositories = resources.get("repositories") if isinstance(resources, dict) else None
+    found = []
+    for entry in [
+        *(included if isinstance(included, list) else [included]),
+        *(repositories if isinstance(repositories, list) else []),
+    ][:64]:
+        if not isinstance(entry, dict):
+            continue
+        name = entry.get("project") or (entry.get("name") if entry.get("type") in _FORGE_REPOSITORY else None)
+        if isinstance(name, str) and "/" in name:
+            owner = name.strip("/").split("/", 1)[0].lower()
+            found.append(f"{OWNED_BY}{owner}: the pipeline runs templates from {name[:80]}")
+    return found
+
+
+# Azure Pipelines' repository resources kept on a forge (`git` is the organisation's own Azure Repos)
+_FORGE_REPOSITORY = frozenset({"github", "githubenterprise", "bitbucket"})
 
 
 # Files that hold a credential by their name (a keystore, a key, a certificate with its key, a service
