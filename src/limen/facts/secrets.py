@@ -194,7 +194,7 @@ SECRET_NAMES = re.compile(
         \.env(\..+)?|\.envrc|[\w.-]+\.env|
         # Ansible's vault password file: the key to every secret the inventories keep
         \.?vault[-_]pass(word)?(\.txt)?|
-        .*\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
+        .*\.(pem|key|p8|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
         \.netrc|_netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
@@ -301,6 +301,8 @@ STORE_FILES: tuple[str, ...] = (
     ".twilio-cli/config.json",
     ".config/twilio-cli/config.json",
     ".snowflake/config.toml",
+    ".snowsql/config",
+    ".hex/hex.config",
     ".snowflake/connections.toml",
     ".dbt/profiles.yml",
     ".circleci/cli.yml",
@@ -549,7 +551,7 @@ PUBLIC_CERT_ROOTS: tuple[str, ...] = (
 )
 # `find -name` patterns that select secret files.
 SECRET_FILE_GLOBS = re.compile(
-    r"(?i)\.(?:pem|key|p12|pfx|jks|keystore|ppk|kdbx|ovpn)\b|id_(?:rsa|dsa|ecdsa|ed25519)|\.env\b|"
+    r"(?i)\.(?:pem|key|p8|p12|pfx|jks|keystore|ppk|kdbx|ovpn)\b|id_(?:rsa|dsa|ecdsa|ed25519)|\.env\b|"
     r"credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|secret|wallet|\.aws|\.ssh|token"
 )
 
