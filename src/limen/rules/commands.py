@@ -1300,7 +1300,9 @@ _SQL_TOKEN = re.compile(
     r"'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?|`[^`]*`?|--[^\n]*|#[^\n]*|/\*.*?(?:\*/|$)", re.S
 )
 _SQL_DROP = re.compile(
-    r"\bdrop\s+(?:table|database|schema|view|materialized|index|user|role|owned|collection|keyspace)\b"
+    r"\bdrop\s+(?:table|database|schema|view|materialized|index|user|role|owned|collection|keyspace|share|stage"
+    r"|stream|pipe|catalog|volume|tablespace|dynamic\s+table|iceberg\s+table)\b"
+    r"|\b(?:remove|rm)\s+@"  # a Snowflake stage's files deleted (`REMOVE @RAW.ORDERS_STAGE`)
 )
 # `ALTER TABLE t DROP COLUMN c` (or `DROP c`): the column's data is gone with it
 _SQL_ALTER_DROP = re.compile(r"\balter\s+table\b.*\bdrop\b(?!\s+(?:constraint|default|not\s+null|index)\b)")
@@ -1389,6 +1391,9 @@ SQL_GRANTS = re.compile(
     r"|\bgrant\s+to\s*\(\s*[\"'](?:allusers|allauthenticatedusers)[\"']"
     r"|\bgrant\s+`?roles/[\w.]+`?\s+on\b[^;]*\bto\b"  # BigQuery's grant of an IAM role on a dataset
     r"|\balter\s+share\b.*\badd\s+accounts?\b"  # a Snowflake share handed to another account
+    # a database copied to another account, a key attached to an account (who holds its private half signs in)
+    r"|\benable\s+(?:replication|failover)\s+to\s+accounts?\b|\ballowed_accounts\s*="
+    r"|\balter\s+user\b[^;]*\bset\s+rsa_public_key"
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
     # an account's claims made admin (Supabase's `raw_app_meta_data`), a grant to anonymous callers, a
@@ -1409,6 +1414,9 @@ SQL_WEAKENS = re.compile(
     r"(?is)\bunset\s+network_policy\b|\bdrop\s+network\s+policy\b|\bmins_to_bypass_mfa\s*=\s*[1-9]"
     r"|\bdata_retention_time_in_days\s*=\s*0\b|\brequire_storage_integration_for_stage_\w+\s*=\s*false\b"
     r"|\bdisable_mfa\b|\bprevent_unload_to_inline_url\s*=\s*false\b"
+    # the account's sign-in rules (multi-factor, passwords, sessions) taken off, its network opened to all
+    r"|\bunset\s+(?:authentication|password|session)\s+policy\b|\bdrop\s+(?:authentication|password)\s+policy\b"
+    r"|\ballowed_ip_list\s*=\s*\(\s*'0\.0\.0\.0/0'"
     r"|\bpgaudit\.log\s*=\s*'none'|\blog_statement\s*=\s*'none'"  # PostgreSQL's audit trail off
 )
 
@@ -1441,7 +1449,7 @@ def _bare_sql(action: Action) -> list[str]:
             if entry is not None and Role.DATABASE_CLIENT in entry.roles:
                 texts += _sql_texts(command) or list(action.payloads)
             else:
-                texts += sql_arguments(command)
+                texts += sql_arguments(command) + session_sql(command, action)
         found = facts["bare_sql"] = [
             _SQL_TOKEN.sub(lambda m: " " if m.group(0)[:1] in "-#/" else m.group(0), text[:100_000])
             for text in texts
@@ -1575,6 +1583,16 @@ def sql_arguments(command: Command) -> list[str]:
     return found
 
 
+def session_sql(command: Command, action: Action) -> list[str]:
+    """What the line feeds a cloud CLI's database session on its input (`echo 'TRUNCATE t' | fly postgres
+    connect`, `heroku pg:psql <<SQL`): SQL, as a database client's input is."""
+    if not action.payloads or not _SQL_SESSION_VERBS & {w.lower() for w in command.argv[1:4]}:
+        return []
+    return list(action.payloads)
+
+
+# Sub-commands that open a database session whose input is SQL
+_SQL_SESSION_VERBS = frozenset({"connect", "psql", "pg:psql", "sql", "dbshell", "shell", "mysql"})
 # What says a command runs its SQL argument: a subcommand (`bq query`, `databricks sql execute`) or an
 # option named for it (`-q`, `--execute`, `--statement`); `echo 'DROP TABLE'`, a commit message, do not
 _SQL_VERBS = frozenset({"query", "sql", "execute", "exec", "statement", "statements", "run-sql", "shell"})
@@ -1583,10 +1601,10 @@ _SQL_OPTIONS = frozenset(
 )
 
 
-def _statement_destruction(command: Command) -> Finding | None:
+def _statement_destruction(command: Command, action: Action) -> Finding | None:
     """An SQL statement given to a program that is no database client of the table (a warehouse's CLI, a
-    cloud tool): what it destroys asks, the server unknown."""
-    for text in sql_arguments(command):
+    cloud tool, the input of its database session): what it destroys asks, the server unknown."""
+    for text in sql_arguments(command) + session_sql(command, action):
         what = sql_destroys(text) if not _drops_only_scratch(text) else ""
         if what:
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"{command.name} runs {what}")
@@ -1597,7 +1615,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     """`psql -c 'DROP TABLE users'`, `mysql -e 'DELETE FROM t'`, `redis-cli FLUSHALL`, SQL on stdin."""
     entry = program(command.name)
     if entry is None or Role.DATABASE_CLIENT not in entry.roles:
-        return _statement_destruction(command)
+        return _statement_destruction(command, action)
     name = command.name
     # A file in the project (usually a scratch or test database), or a server the command names on this
     # machine (`psql -h localhost`): asked about. A server named elsewhere, or by the environment and the
@@ -3107,7 +3125,7 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{command.name} changes what the public reaches (a DNS record, a domain, an alias)"
             yield _finding(ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, detail)
             return
-        statements = sql_arguments(command) or _sql_texts(command)
+        statements = sql_arguments(command) or _sql_texts(command) or session_sql(command, action)
         reads_only = bool(statements) and not any(SQL_WRITE.search(t) for t in statements)  # a SELECT
         if (
             entry.changes
