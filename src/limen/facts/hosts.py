@@ -631,6 +631,15 @@ ISSUERS: tuple[Issuer, ...] = (
     # Clerk's secret keys share Stripe's `sk_live_` prefix: they are told by their variable only
     Issuer("clerk", (), (), ("CLERK_SECRET_KEY", "CLERK_API_KEY"), ("api.clerk.com", "api.clerk.dev")),
     Issuer("resend", (), ("re_",), ("RESEND_API_KEY",), ("api.resend.com",)),
+    # Fly.io's tokens (`fly auth token`) go to its GraphQL API and its Machines API
+    Issuer(
+        "fly",
+        (),
+        ("FlyV1 fm1", "FlyV1 fm2", "fm1r_", "fm2_"),
+        ("FLY_API_TOKEN", "FLY_ACCESS_TOKEN"),
+        ("api.fly.io", "api.machines.dev"),
+        ("fly", "flyctl"),
+    ),
 )
 
 # Issuers whose hosts or paths name someone's own resource (a bucket, a webhook, a repository): the user's

@@ -49,6 +49,7 @@ class Printer:
 
 _GITHUB = ("github.com", "*.github.com")
 _AWS = ("*.amazonaws.com",)
+_FLY = ("api.fly.io", "api.machines.dev")
 _GOOGLE = ("*.googleapis.com", "*.google.com", "*.pkg.dev", "gcr.io", "*.gcr.io")  # with its registries
 _AZURE = ("*.azure.com", "*.microsoft.com", "*.microsoftonline.com", "*.windows.net")
 _OUTPUT_DATA = r"(?:^|\s)(?:-o|--output)(?:=|\s*)(?:ya?ml|json|jsonpath|go-template|custom-columns)"
@@ -170,9 +171,10 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("vault", ("print", "token"), "a Vault token"),
     Printer("vault", ("token", "create"), "a Vault token"),
     Printer("doppler", ("secrets",), "Doppler secrets"),
-    Printer("fly", ("auth", "token"), "a Fly.io token"),
-    Printer("flyctl", ("auth", "token"), "a Fly.io token"),
+    Printer("fly", ("auth", "token"), "a Fly.io token", issuers=_FLY),
+    Printer("flyctl", ("auth", "token"), "a Fly.io token", issuers=_FLY),
     Printer("firebase", ("login:ci",), "a Firebase token"),
+    Printer("stripe", ("config",), "Stripe's keys", needs=(r"\s--list\b",), issuers=("api.stripe.com",)),
     Printer("cf", ("oauth-token",), "a Cloud Foundry token"),
     Printer("sops", (), "decrypted secrets", needs=(r"(?:^|\s)(?:-d|--decrypt|decrypt)\b",)),
     # Ansible's vault: its plain text shown, or decrypted to standard output
@@ -447,25 +449,34 @@ def prints_no_content(argv: tuple[str, ...]) -> bool:
 
 # Commands that keep what they read as a secret, in the project's own store, and print none of it: .NET's
 # user secrets, the keyrings, the project's secret settings on its forge and hosts (`gh secret set NAME`
-# without another repository, `wrangler secret put`, `vercel env add`)
-_SECRET_STORES = (
-    (("dotnet", "user-secrets", "set"), ()),
-    (("secret-tool", "store"), ()),
-    (("pass", "insert"), ()),
-    (("gh", "secret", "set"), ("-R", "--repo", "-o", "--org", "-u", "--user")),
-    (("wrangler", "secret", "put"), ()),
-    (("vercel", "env", "add"), ()),
+# without another repository, `wrangler secret put`, `vercel env add`, `fly secrets set K=V`)
+_SECRET_STORES = (  # (command words, options that name another owner's store, a deployment's own store)
+    (("dotnet", "user-secrets", "set"), (), False),
+    (("secret-tool", "store"), (), False),
+    (("pass", "insert"), (), False),
+    (("gh", "secret", "set"), ("-R", "--repo", "-o", "--org", "-u", "--user"), True),
+    (("wrangler", "secret", "put"), (), True),
+    (("vercel", "env", "add"), (), True),
+    (("fly", "secrets", "set"), (), True),
+    (("flyctl", "secrets", "set"), (), True),
+    (("heroku", "config:set"), (), True),
+    (("netlify", "env:set"), (), True),
+    (("supabase", "secrets", "set"), (), True),
+    (("doppler", "secrets", "set"), (), True),
+    (("firebase", "functions:secrets:set"), (), True),
+    (("railway", "variables"), (), True),
 )
 
 
-def stores_secret(argv: tuple[str, ...]) -> bool:
+def stores_secret(argv: tuple[str, ...], *, deployed: bool = False) -> bool:
     """`az keyvault secret show ... | dotnet user-secrets set KEY`: the value read goes into the project's
-    own secret store, and nothing of it is printed."""
+    own secret store, and nothing of it is printed (`deployed`: a store the project's deployment reads, on
+    its forge or host, as `fly secrets set K=V` is; not a developer's own keyring)."""
     name = argv[0].rsplit("/", 1)[-1]
     words = [w for w in argv[1:] if not w.startswith("-")]
-    for command, elsewhere in _SECRET_STORES:
+    for command, elsewhere, hosted in _SECRET_STORES:
         if name == command[0] and words[: len(command) - 1] == list(command[1:]):
-            return not any(w.split("=", 1)[0] in elsewhere for w in argv[1:])
+            return (hosted or not deployed) and not any(w.split("=", 1)[0] in elsewhere for w in argv[1:])
     return False
 
 

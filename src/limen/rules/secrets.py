@@ -896,7 +896,7 @@ def _header_hit(text: str, key: str, end: int) -> SecretHit | None:
     v = _HEADER_VALUE.match(text, sep.end()) if sep is not None else None
     if v is None:
         return None
-    value = v.group(1).rstrip(".")
+    value = v.group(1).rstrip(".)]};,")  # `{_csrf_token: csrfToken}})`: the brackets close the code around it
     if _is_code(value) or _CAMEL_NAME.fullmatch(value):
         return None  # `reset_token: SecureRandom.urlsafe_base64(32)`, `Authorization: authHeader`: code
     if _random_enough(value, 6) or (
@@ -1546,6 +1546,7 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
         and action.capability == "shell.execute"
         and ctx.mode is not Mode.LIGHT
         and not _local_login(strong, action)
+        and not _kept_here(strong, action)
     ):
         findings.append(
             Finding(
@@ -1628,6 +1629,23 @@ def secret_reading_tools(action: Action, ctx: Context) -> Iterable[Finding]:
 # --------------------------------------------------------------------------- secrets read by a command
 
 _RECURSIVE_SHORT = frozenset("rR")
+
+
+def _kept_here(hits: list[SecretHit], action: Action) -> bool:
+    """The line's credential goes where it is kept: into its deployment's secret store (`fly secrets set
+    STRIPE_WEBHOOK_SECRET=whsec_...`), or only into the environment of a command run here (`STRIPE_WEBHOOK_
+    SECRET=whsec_... mix phx.server`), never one of its arguments."""
+    from limen.facts.secrets import stores_secret
+
+    if any(stores_secret(c.argv, deployed=True) for c in action.commands):
+        return True
+    if any(h.kind == "command-line-password" for h in hits):
+        return False  # `mysql -pHq7v...`: an argument, in the process list and the history
+    return bool(action.commands) and not any(
+        hit.confidence >= KEYWORD
+        for c in action.commands
+        for hit in find_secrets(" ".join((*c.argv, *c.redirects)), decode=False, weak=False)
+    )
 
 
 def _local_login(hits: list[SecretHit], action: Action) -> bool:
