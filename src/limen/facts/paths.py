@@ -236,14 +236,17 @@ BY_NAME: dict[str, PathFact] = {
     "CODEOWNERS": _f("codeowners", "its owners must approve changes to what they own", "codeowners"),
     # a security scanner's settings: checks skipped, findings allowed by patterns that match everything
     **dict.fromkeys(
-        ("brakeman.yml", ".gitleaks.toml", "gitleaks.toml", ".bandit", "bandit.yml", ".semgrep.yml"),
+        (
+            *("brakeman.yml", ".gitleaks.toml", "gitleaks.toml", ".bandit", "bandit.yml", ".semgrep.yml"),
+            ".sobelow-conf",
+        ),
         _f("scanner_config", "the security scanner reads what to check from it", "scanner_config"),
     ),
     # what a security scanner leaves out: an entry that matches everything switches the scanner off
     **dict.fromkeys(
         (
             *(".gitleaksignore", ".semgrepignore", ".trivyignore", ".secretlintignore", ".trufflehogignore"),
-            "brakeman.ignore",
+            *("brakeman.ignore", ".sobelow-skips"),
         ),
         _f("scanner_ignore", "the security scanner skips what it lists", "scanner_ignore"),
     ),

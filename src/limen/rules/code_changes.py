@@ -255,6 +255,10 @@ _TEST_PATH = re.compile(
     r"(?i)(?:^|/)(?:tests?|spec|specs|__tests__|testdata|fixtures?)/|_test\.\w+$|\.test\.\w+$|Tests?\.\w+$"
 )
 _PRODUCTION_PATH = re.compile(r"(?i)prod")
+# A cookie made readable by scripts or sent over plain HTTP (`http_only: false`, `secure: false`), in a
+# configuration that is not a developer's own (`config/dev.exs`, `settings/local.py`)
+_COOKIE_UNGUARDED = re.compile(r"(?i)\b(?:http_?only|secure)[\"']?\s*(?::|=>|=)\s*(?:false|False)\b")
+_LOCAL_CONFIG = re.compile(r"(?i)(?:^|[/._-])(?:dev|development|local|test|testing)(?:[/._-]|$)")
 # Logging switched off or cut to fatal errors only: nothing the program does is on record any more
 _SILENCED = re.compile(
     r"(?i)\blogging\.disable\(|\blogger\b[^\n]{0,40}\blevel:\s*:(?:none|emergency|alert)\b|\bLevel\.OFF\b"
@@ -438,6 +442,7 @@ def weakened(
         if removed.strip() and added.strip():
             found += _scope_from_request(removed, added)
             found += _parameters_pasted(removed, added)
+            found += _password_minimum_lowered(removed, added)
     if not added_blocks:
         return []
     removed_text, added_text = "\n".join(removed_blocks), "\n".join(added_blocks)
@@ -448,6 +453,7 @@ def weakened(
         (_SCOPE, "a query or lookup no longer keeps to the caller's own tenant, account or owner"),
         (_GUARD_CALL, "a call that checks the caller's rights is taken out of the code"),
         (_AUDIT_RECORD, "a record of who did what (an audit or security log entry) is no longer written"),
+        (_ACCESS_STEP, "a plug, filter or middleware that checks the caller is taken out of the chain"),
     ):
         if len(pattern.findall(live_removed)) > len(pattern.findall(live_added)) and len(
             pattern.findall(live_after)
@@ -475,10 +481,29 @@ _IDENTITY = re.compile(
 
 def _made_yes(removed: str, added: str, context: str) -> str:
     """A test replaced by a literal yes (`aud -> true`, `owner? || admin?` made `true`), a refusal made a yes
-    (`return false` made `return true`, `:error` made `{:ok, socket}`), or a condition given an `|| true` /
-    `OR TRUE` / `if (true)`, where the code around it is about access (asked last: it is the costly test)."""
-    why = _yes_shape(removed, added)
+    (`return false` made `return true`, `:error` made `{:ok, socket}`), a condition given an `|| true` /
+    `OR TRUE` / `if (true)`, or a condition taken out with its refusing branch and its yes kept, where the
+    code around it is about access (asked last: it is the costly test)."""
+    why = _yes_shape(removed, added) or _refusing_branch_dropped(removed, added)
     return why if why and _ACCESS_CONTEXT.search(context) else ""
+
+
+_CONDITION_TOKENS = frozenset({"if", "unless", "case", "cond", "when", "guard", "?", "elif", "elsif"})
+_REFUSING_TOKENS = _NO | {"raise", "throw", "abort", "halt", "deny", "panic"}
+
+
+def _refusing_branch_dropped(removed: str, added: str) -> str:
+    """`if claims["typ"] in [...], do: {:ok, claims}, else: {:error, :invalid_type}` made `{:ok, claims}`:
+    the condition and its refusal gone, the yes it gave kept whatever is asked."""
+    if len(removed) > _MAX_BLOCK_TOKENS * 8 or not added.strip():
+        return ""
+    old_tokens, new_tokens = _TOKEN.findall(removed), _TOKEN.findall(added)
+    old_set, new_set = set(old_tokens), set(new_tokens)
+    if not (old_set & _CONDITION_TOKENS and old_set & _REFUSING_TOKENS and new_set & _YES_ANSWER):
+        return ""
+    if new_set & (_CONDITION_TOKENS | _REFUSING_TOKENS) or not new_set <= old_set:
+        return ""
+    return "a check is taken out with its refusal, and the yes it gave kept for everyone"
 
 
 _SHAPE_TOKENS = _YES_ANSWER | {"&&", "||", "or", "and", "OR", "AND", "unless", "if"}
@@ -509,7 +534,9 @@ def _yes_shape(removed: str, added: str) -> str:
         if tag in ("insert", "replace") and inserted:
             joined = " ".join(inserted)
             if re.search(
-                r"(?:\|\||\bor\b|\bOR\b)\s+(?:\(\s*)?(?:true|True|TRUE|1\s*=\s*1)\b", joined
+                r"(?:\|\||\bor\b|\bOR\b)\s+(?:\(\s*)?(?:true|True|TRUE|1\s*=\s*1)\b"
+                r"|(?<![\w.])(?:true|True|TRUE)\s*(?:\|\||\bor\b|\bOR\b)",  # `if true || (user.admin?)`
+                joined,
             ) or re.search(r"\bif\s*\(?\s*(?:true|True|TRUE)\s*\)?\s*(?:\{|return|then|:|do\b)", joined):
                 return "a condition is given an always-true alternative"
             if re.search(r"\bif\s*\(?\s*(?:false|False|0)\s*\)?\s*(?:\{|\$|[a-z])", joined):
@@ -535,6 +562,14 @@ _SCOPE_FROM_REQUEST = re.compile(
 _AUDIT_RECORD = re.compile(
     r"(?i)\baudit\w*\s*(?:\.\s*\w+\s*)?\(|\bsecurity_?log\w*\s*(?:\.\s*\w+\s*)?\(|\blog_?security\w*\s*\("
     r"|\blog_?audit\w*\s*\("
+)
+# A step of a request's chain named for checking the caller, as the frameworks list them (a Phoenix
+# pipeline's `:api_auth`, `:require_authenticated_user`, a Rails filter's `:authenticate_user!`, an Express
+# middleware's `'auth'`, Laravel's `'auth:sanctum'`)
+_ACCESS_STEP = re.compile(
+    r"""(?i)(?<![\w:]):(?:\w+_)?(?:auth\w*|admin|require_\w+|ensure_\w+|verify_\w+|authenticate\w*"""
+    r"""|authori[sz]e\w*|csrf\w*|protect_from_forgery|fetch_current_user)[!?]?(?![\w:])"""
+    r"""|(?<=[\[,(])\s*["'](?:auth|auth:\w+|admin|verified|can:[\w-]+|role:[\w-]+)["']"""
 )
 # A statement run with its values given apart (`execute(sql, (user_id,))`, `db.query(q, [id])`,
 # `Repo.query(sql, [id])`), and the same call given one text with a value pasted in (`%`, `+`, `.format(`,
@@ -609,6 +644,21 @@ def _unguarded(removed: str, added: str) -> list[str]:
             continue
         if any(_REFUSES.search(branch) for branch in [line.split(":", 1)[-1], *lines[at + 1 : at + 4]]):
             return [f"a bound or list a value was held to ({names[0][:40]}) is no longer checked"]
+    return []
+
+
+# A password's least length (`validate_length(:password, min: 12)`, `MinLength(12)` on a password,
+# `PASSWORD_MIN_LENGTH = 12`, `minlength: 12` in a password's rules)
+_PASSWORD_MINIMUM = re.compile(
+    r"(?i)pass(?:word|wd)?\w*[^\n]{0,60}?\bmin(?:imum)?_?(?:length|len)?\b[\"']?\s*(?::|=>|=|\()\s*(\d{1,3})\b"
+)
+
+
+def _password_minimum_lowered(removed: str, added: str) -> list[str]:
+    """A password's least length cut (12 made 4): shorter passwords are easier to guess."""
+    was, now = _PASSWORD_MINIMUM.search(removed), _PASSWORD_MINIMUM.search(added)
+    if was and now and int(now.group(1)) < int(was.group(1)) and int(now.group(1)) < 8:
+        return [f"a password's least length is cut from {was.group(1)} to {now.group(1)}"]
     return []
 
 
@@ -788,7 +838,8 @@ _DISARMED = re.compile(
     r"|\.csrf\s*(?:\(\s*\)\s*\.disable\(\)|\{\s*it\.disable\(\)\s*\}|\(\s*(?:AbstractHttpConfigurer|CsrfConfigurer)::disable\s*\))"
     r"|\banyRequest\(\)\s*\.permitAll\(\)|\bNoOpPasswordEncoder\b|\bMd5PasswordEncoder\b"
     r"|MessageDigestPasswordEncoder\(\s*\"(?:MD5|SHA-?1)\"|@csrf_exempt\b|\bCORS_(?:ORIGIN_ALLOW_ALL|ALLOW_ALL_ORIGINS)\s*=\s*True"
-    r"|\bVERIFY_NONE\b|verify_host_key:\s*:(?:never|accept_new_or_local_tunnel)\b|\bforward_agent:\s*true\b"
+    r"|\bVERIFY_NONE\b|(?<![\w:]):verify_none\b"
+    r"|verify_host_key:\s*:(?:never|accept_new_or_local_tunnel)\b|\bforward_agent:\s*true\b"
     r"|android:(?:debuggable|usesCleartextTraffic)\s*=\s*\"true\"|Cipher\.getInstance\(\s*\"(?:DES|RC4|AES/ECB)"
 )
 
@@ -834,6 +885,10 @@ def _opened(added: str, before: str, path: str) -> list[str]:
             found.append("a secret is made from a predictable source")
         if _PRODUCTION_PATH.search(path) and _DEBUG_ON.search(added) and not _DEBUG_ON.search(before):
             found.append("debugging or detailed errors are turned on in production")
+        unguarded = _COOKIE_UNGUARDED.search(added)
+        local = _LOCAL_CONFIG.search("/".join(path.rsplit("/", 2)[-2:]))  # the file's name and folder
+        if unguarded and not _COOKIE_UNGUARDED.search(before) and not local:
+            found.append(f"the session cookie loses a protection ({unguarded.group(0)[:40]})")
         if "conftest" not in path and (silenced := _SILENCED.search(added)) and not _SILENCED.search(before):
             found.append(f"the application's logging is switched off ({silenced.group(0)[:40]})")
     return found

@@ -1940,7 +1940,11 @@ def _scanner_config(text: str) -> tuple[list[str], list[str]]:
 
 
 _SKIPPED_CHECKS = re.compile(
-    r"^\s*:?(?:skip_checks|skips|skip|exclude_checks|disable)\s*:\s*(?:\[\s*\S|$)", re.MULTILINE
+    r"^[ \t]*:?(?:skip_checks|skips|skip|exclude_checks|disable)[ \t]*:[ \t]*(?:\[\s*\S|$)"
+    # Sobelow's keyword list (`[ignore: ["Config", "XSS"], exit: false]`): checks left out, or no failure
+    r"|(?:^|[\[,])[ \t]*(?:ignore|skip_checks|exclude_checks):[ \t]*\[[ \t]*[\"']\w"
+    r"|(?:^|[\[,])[ \t]*exit:[ \t]*false\b",
+    re.MULTILINE,
 )
 _ALLOWS_ALL = re.compile(
     r"(?:paths|regexes|files|exclude_dirs|exclude)\s*[=:]\s*\[\s*(?:'''|[\"'])(?:\.\*|\*|\*\*|\.|/)(?:'''|[\"'])"
