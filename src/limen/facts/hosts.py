@@ -1032,6 +1032,28 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("cli.github.com", "/packages/"),
     ("get.jetify.com", "/devbox"),
     ("raw.githubusercontent.com", "/stripe/stripe-cli/"),
+    # data platforms' CLIs: Databricks', Snowflake's SnowSQL, Astronomer's astro, DuckDB
+    ("raw.githubusercontent.com", "/databricks/setup-cli/"),
+    ("sfc-repo.snowflakecomputing.com", "/snowsql/bootstrap/"),
+    ("install.astronomer.io", "/"),
+    ("install.duckdb.org", "/"),
+    # infrastructure and developer tools' documented scripts
+    ("get.pulumi.com", "/"),
+    ("get.opentofu.org", "/install-opentofu.sh"),
+    ("cli.doppler.com", "/install.sh"),
+    ("tailscale.com", "/install.sh"),
+    ("ollama.com", "/install.sh"),
+    ("mise.run", "/"),
+    ("starship.rs", "/install.sh"),
+    ("get.k3s.io", "/"),
+    ("bootstrap.pypa.io", "/get-pip.py"),
+    ("get-ghcup.haskell.org", "/"),
+    ("get.haskellstack.org", "/"),
+    ("install.julialang.org", "/"),
+    ("raw.githubusercontent.com", "/aquasecurity/trivy/main/contrib/install.sh"),
+    ("raw.githubusercontent.com", "/anchore/grype/main/install.sh"),
+    ("raw.githubusercontent.com", "/anchore/syft/main/install.sh"),
+    ("raw.githubusercontent.com", "/superfly/flyctl/master/installers/"),
 )
 
 

@@ -35,6 +35,7 @@ class Printer:
     operand: str = ""  # a regex the first operand after the words must match (`aws configure get X`)
     issuers: tuple[str, ...] = ()  # host globs that issued the credential: sending it there is its use
     own_services: bool = False  # the project's own services take it too (an identity token's audience)
+    to_file: tuple[str, ...] = ()  # options that write what it prints to a file instead (`op inject -o .env`)
 
     def issued_for(self, host: str, cwd: str = "") -> bool:
         """Whether `host` is one of the credential's issuers (or, for a credential the project's own
@@ -52,6 +53,7 @@ _AWS = ("*.amazonaws.com",)
 _FLY = ("api.fly.io", "api.machines.dev")
 _GOOGLE = ("*.googleapis.com", "*.google.com", "*.pkg.dev", "gcr.io", "*.gcr.io")  # with its registries
 _AZURE = ("*.azure.com", "*.microsoft.com", "*.microsoftonline.com", "*.windows.net")
+_OP_OUT_FILE = ("-o", "--out-file")
 _OUTPUT_DATA = r"(?:^|\s)(?:-o|--output)(?:=|\s*)(?:ya?ml|json|jsonpath|go-template|custom-columns)"
 _SECRET_NAME = r"(?i)key|secret|token|pass|pwd|url|uri|dsn|credential|auth|private|cert|salt|signing"
 _SECRET_OPERAND = r"(?:^|\s)secrets?(?:/\S*)?(?:\s|$)"
@@ -128,10 +130,10 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("git", ("credential-manager", "get"), "a git credential"),
     Printer("docker-credential-*", ("get",), "a registry credential"),
     Printer("git-credential-*", ("get",), "a git credential"),
-    Printer("op", ("read",), "a 1Password secret"),
+    Printer("op", ("read",), "a 1Password secret", to_file=_OP_OUT_FILE),
     Printer("op", ("item", "get"), "a 1Password item"),
-    Printer("op", ("document", "get"), "a 1Password document"),
-    Printer("op", ("inject",), "1Password secrets"),
+    Printer("op", ("document", "get"), "a 1Password document", to_file=_OP_OUT_FILE),
+    Printer("op", ("inject",), "1Password secrets", to_file=_OP_OUT_FILE),
     Printer("bw", ("get",), "a Bitwarden secret"),
     Printer("bw", ("list", "items"), "Bitwarden items"),
     Printer("pass", (), "a pass entry", operand=_PASS_ENTRY),

@@ -389,6 +389,8 @@ _IDENTIFIER_SCHEMES = frozenset(
         "blob",
     }
     | {"spotify", "zoommtg", "msteams", "slack", "x-apple", "itms-apps", "android-app"}
+    # a secret manager's reference to one of its items (`op://vault/item/field`): read by its own CLI
+    | {"op"}
 )
 
 

@@ -856,19 +856,23 @@ def _ignored_only_below(rest: list[str]) -> bool:
 
 
 def _ignored_folders_only(rest: list[str], cwd: str) -> bool:
-    """`git clean -fdx bin/`: every folder named is one the project's .gitignore ignores whole (its build
-    output), so all below it is ignored output, with or without -x."""
+    """`git clean -fdx bin/`, `git clean -fdx dbt/target dbt/logs`: every folder named is one the project's
+    .gitignore ignores whole (its build output: the folder's path, or its bare name, which git matches at any
+    depth), so all below it is ignored output, with or without -x."""
     from limen.normalize.paths import read_text
 
     operands = [w.strip("/") for w in rest if not w.startswith("-")]
-    if not operands or any(not w or w.startswith(("~", "..")) or "/" in w or w == "." for w in operands):
+    if not operands or any(
+        not w or w.startswith(("~", "..")) or w == "." or "/./" in f"/{w}/" or "/../" in f"/{w}/"
+        for w in operands
+    ):
         return False
     ignored = {
         line.strip().strip("/")
         for line in (read_text(os.path.join(cwd, ".gitignore"), 64_000) or "").splitlines()
         if line.strip() and not line.startswith(("#", "!"))
     }
-    return all(w in ignored for w in operands)
+    return all(w in ignored or ("/" in w and w.rsplit("/", 1)[1] in ignored) for w in operands)
 
 
 # What a repository's history is kept in, inside its folder (`.git/objects`, `.git/refs`)

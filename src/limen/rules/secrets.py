@@ -1803,13 +1803,42 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
             if printed is not None and _metadata_only(command.argv):
                 continue  # `az keyvault secret show ... --query attributes`: its dates and flags, no value
             if printed is not None:
-                if not _used_with_issuer(command, printed, action) and not kept_from_model(command, action):
+                if (
+                    not _used_with_issuer(command, printed, action)
+                    and not kept_from_model(command, action)
+                    and not _written_away(command, printed, action)
+                ):
                     found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
                 continue
             swept = _sweep(command, action, ctx)
             if swept:
                 found.append(swept)
     return found
+
+
+def _written_away(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
+    """`op inject -i .env.tpl -o .env`, `gh auth token > .token`: what the command prints goes into a file,
+    in a line that sends nothing and where nothing else names that file: it is kept, not shown."""
+    argv = command.argv
+    files = [w for w in command.redirects if not w.startswith(("/dev/std", "&"))]
+    files += [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in printed.to_file]
+    files += [w.split("=", 1)[1] for w in argv if w.split("=", 1)[0] in printed.to_file and "=" in w]
+    if not files or action.destinations or action.opaque:
+        return False
+    others = [
+        w
+        for other in action.commands
+        if other is not command and not _metadata_only_program(other)  # `chmod 600 .env` reads nothing
+        for w in other.argv[1:]
+    ]
+    return not any(f in w for f in files for w in others)
+
+
+def _metadata_only_program(command: Command) -> bool:
+    from limen.facts.programs import Role, program
+
+    entry = program(command.name)
+    return entry is not None and Role.METADATA in entry.roles
 
 
 # A query (`--query`, JMESPath) that picks only what describes a credential: its dates, flags, names and ids
