@@ -5130,10 +5130,17 @@ def _publish(name: str, args: list[str], state: _State) -> None:
     default one, or the one an option names), marked `publishes`."""
     if any(w in ("--dry-run", "--dryrun", "--dry-run=true") for w in args) and name not in _PUBLISHES_ALWAYS:
         return  # `npm publish --dry-run`, `cargo publish --dry-run`: packed and checked, nothing sent
-    words = [w for w in args if not w.startswith("-") and "://" not in w]  # `npm --registry URL publish`
+    # the operands, less the values of options before the sub-command (`npm --registry URL --otp 123456
+    # publish`); an operand that is neither the sub-command nor such a value ends the search: `fly tokens
+    # create deploy` mints a token, it deploys nothing
+    words: list[str] = []
+    for i, w in enumerate(args):
+        if w.startswith("-") or "://" in w:
+            continue
+        if words or (name, w) in _PUBLISHERS or not (i and args[i - 1].startswith("-")):
+            words.append(w)
     if name in _PUBLISHES_ALWAYS:
         words = [""]  # `pastebinit FILE`: every invocation posts
-    words = words[next((i for i, w in enumerate(words[:3]) if (name, w) in _PUBLISHERS), 0) :]
     if not words and (name, "") in _PUBLISHERS:
         words = [""]
     if not words or (name, words[0]) not in _PUBLISHERS:
