@@ -2922,8 +2922,11 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
 # A command that gives an identity a role or access, in any cloud's or service's words
 _GRANTING = re.compile(
     r"(?i)(?:^|\s)(?:add-iam-policy-binding|set-iam-policy|add-role\w*|grant\w*|add-member\w*|add-collaborator"
-    r"|invite\w*|share|assignment)(?:\s|$)"
+    r"|invite\w*|share|assignment|put-acl|set-acl|role-bindings?|rolebindings?|(?:users?\s+)?create-user"
+    r"|users?\s+(?:create|add))(?:\s|$)"
 )
+# Members added to a group of administrators (`databricks groups patch admins --json '{... "members" ...}'`)
+_ADMIN_GROUP_MEMBERS = re.compile(r"(?i)(?:^|\s)groups?\s+\S+\s+[\"']?admins?[\"']?\s.*\bmembers?\b")
 _MEMBER = re.compile(
     r"(?i)(?:user|group|serviceaccount|member|principal|assignee|email|domain)[:=][\"']?([^\s,\"']+)"
 )
@@ -2939,6 +2942,8 @@ def _granted_outside(command: Command, cwd: str) -> str:
     from limen.facts.hosts import FREE_MAIL_DOMAINS, project_domain, project_repository
 
     line = " ".join(command.argv[1:])
+    if _ADMIN_GROUP_MEMBERS.search(line):
+        return "adds members to a group of administrators"
     if not _GRANTING.search(line):
         return ""
     members = [m.group(1).lower() for m in _MEMBER.finditer(line)]
@@ -2962,8 +2967,9 @@ def _granted_outside(command: Command, cwd: str) -> str:
         ):
             return f"gives {member} access: a service account of another project"
     role = re.search(r"(?i)--role[=\s]+[\"']?(\S+)", line)
-    if role and _ADMIN_ROLE.search(role.group(1)) and members:
-        return f"gives {members[0]} the role {role.group(1)}: an owner's or administrator's rights"
+    if role and _ADMIN_ROLE.search(role.group(1)):
+        who = members[0] if members else "an account"
+        return f"gives {who} the role {role.group(1)}: an owner's or administrator's rights"
     return ""
 
 
