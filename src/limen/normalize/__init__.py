@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from limen.model import Action, Capability, Destination, Mode
+from limen.model import Action, Capability, Destination, HostClass, Mode
 from limen.normalize import net, shell
 from limen.normalize.paths import canonical, read_text
 from limen.normalize.tools import (
@@ -29,6 +29,7 @@ from limen.normalize.tools import (
     destroys_store,
     edited_settings,
     forked_away,
+    is_sql_argument,
     production_target,
     reads_by_name,
     sends_later,
@@ -226,6 +227,33 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
     return found
 
 
+# A shell command chained onto a value where a tool's parameter is spliced into a command line (a DAG's
+# run configuration, a job's parameter): `+fct_orders; curl -s URL | sh`, `x $(wget -qO- URL)`
+_SMUGGLED = re.compile(
+    r"(?:;|&&|\|\||\||\$\(|`)\s*((?:curl|wget|bash|sh|zsh|nc|ncat|socat|python3?|perl|ruby|php|node|base64|rm"
+    r"|chmod|eval)\b[^\n`]{0,500})"
+)
+
+
+def _smuggled_lines(arguments: dict[str, Any], spec: ToolSpec) -> list[str]:
+    """The shell lines chained onto an unknown tool's parameters (never its message, body or description:
+    text for people may quote a command), to be judged as the commands they are when the parameter is
+    spliced into a shell line."""
+    skipped = {*spec.payloads, *spec.urls, *spec.paths, *spec.recipients}
+    found: list[str] = []
+    for key, value in arguments.items():
+        if key in skipped or words_of(key) in _TEXT_KEYS or is_sql_argument(key, value):
+            continue
+        for text in _strings(value)[:64]:
+            if len(text) <= 4096:
+                found.extend(m.group(1) for m in _SMUGGLED.finditer(text))
+    return found[:8]
+
+
+# Arguments that hold text for people: a command quoted in them is an example, not a parameter
+_TEXT_KEYS = frozenset({"text", "message", "body", "content", "description", "comment", "title", "summary"})
+
+
 def _normalize(
     tool: str,
     arguments: Any,
@@ -285,6 +313,18 @@ def _normalize(
                 raise ValueError(f"argument {key!r} is not a URL")
             destinations.extend(found)
 
+    for key in spec.hosts:  # a machine named by a host argument, when it is one on the internet
+        host = arguments.get(key)
+        if (
+            isinstance(host, str)
+            and 3 < len(host) <= 253
+            and "." in host
+            and not any(c in host for c in " /@:")
+        ):
+            named = net.host_destination(host.strip().lower())
+            if named.host_class is HostClass.PUBLIC:
+                destinations.append(named)
+
     commands: tuple[Any, ...] = ()
     command_line = ""
     opaque = False
@@ -309,6 +349,8 @@ def _normalize(
             given = " ".join([*spec.wraps, shell.quote(given)])
         if given and given.strip():
             lines.append(given)
+    if not lines and tool not in KNOWN_TOOLS:  # `trigger_dag(conf={"select": "x; curl URL | sh"})`
+        lines.extend(_smuggled_lines(arguments, spec))
     for statement in sql_statements(arguments):  # SQL that runs a program (`COPY ... TO PROGRAM`)
         if len(statement) < 100_000:
             lines.extend(shell.sql_commands(statement))

@@ -50,6 +50,9 @@ class ToolSpec:
     invocation: tuple[str, ...] = ()
     # the program whose script a command argument is (`PowerShell`'s command: `pwsh -Command SCRIPT`)
     wraps: tuple[str, ...] = ()
+    # arguments naming a machine on the internet a tool points a stored connection at
+    # (`update_connection(host="proxy.evil.example")`): where its data and credentials then go
+    hosts: tuple[str, ...] = ()
 
 
 _READ = Capability.FILESYSTEM_READ.value
@@ -1377,6 +1380,9 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
                 else:
                     searches = (*searches, k)
         names_only = names_only or (not searches and _LISTING.search(words) is not None)
+    # (a tool that stores a connection's host: queries and connections of the moment go where the user set up)
+    stores = _STORES_SETTING.search(words) is not None
+    hosts = tuple(k for w, k in keys.items() if w in _HOST_KEYS) if stores and not (commands or urls) else ()
     return ToolSpec(
         capability,
         paths,
@@ -1393,9 +1399,14 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         program=named,
         invocation=_invocation(named, words) if named else (),
         wraps=wraps,
+        hosts=hosts,
     )
 
 
+# A tool named for storing a setting (`update_connection`, `create_webhook`, `set_endpoint`)
+_STORES_SETTING = re.compile(
+    r"(?:^|_)(?:update|create|set|put|patch|add|edit|modify|configure|register)(?:_|$)"
+)
 # Arguments naming the machine a tool runs its command on (`ssh.execute(host=..., command=...)`)
 _HOST_KEYS = frozenset({"host", "hostname", "remote_host", "target_host", "server", "node", "machine", "ip"})
 
