@@ -1309,6 +1309,15 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}apply{_E}.*{_W}-{{1,2}}destroy{_E}|{_W}apply{_E}.*{_W}-{{1,2}}replace[=\s]\S",
         changes=rf"{_W}(?:apply|destroy|import|taint|untaint|state\s+(?:push|rm|mv|replace-provider)){_E}",
     ),
+    # dbt: runs the project's models, seeds and macros as SQL in the warehouse its `--target` names; a full
+    # refresh of a production target rebuilds incremental models from what the sources still hold
+    _p(
+        "dbt",
+        R.INFRA_DESTROYER,
+        options=("-t", "--target", "-s", "--select", "--exclude", "--profiles-dir", "--project-dir"),
+        destroys_one=rf"(?=.*{_W}--full-refresh{_E})(?=.*{_W}(?:-t|--target)[=\s]+\S*(?:prod|production|prd))",
+        changes=rf"{_W}(?:run|build|seed|snapshot|run-operation){_E}",
+    ),
     _p(
         "pulumi",
         R.INFRA_DESTROYER,

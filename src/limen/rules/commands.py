@@ -1708,15 +1708,29 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
         return None  # `--bootstrap-server localhost:9092`: this machine's own server, a developer's copy
     if _outside_production(command) == "scratch":
         return None  # `confluent kafka topic delete orders-dev`, `velero backup delete preview-pr-12`
+    # its first words, and its long options wherever they are (`kafka-topics --bootstrap-server HOST
+    # --command-config FILE --delete`: the options before it take values)
     words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--")]
+    words += [w for w in command.argv[5:24] if w.startswith("--")]
     if any(_CACHE_WORD.search(w.lower()) for w in words[:4]):
         return None  # `huggingface-cli delete-cache`, `tool cache purge`: what is deleted is fetched again
-    for word in words[:4]:
+    for word in words:
         if _DESTROYING_WORD.match(word.lower()):
             return _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"{command.name} {word}: a tool's delete"
             )
+    line = " ".join(command.argv[1:])
+    if purged := _RETENTION_CUT.search(line):  # `--add-config retention.ms=1`: the data expires now
+        detail = f"{command.name} {purged.group(0)}: what it holds expires"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, detail)
+    if "--reset-offsets" in command.argv and "--execute" in command.argv:
+        detail = f"{command.name} moves a consumer group's offsets: messages are skipped or read again"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, detail)
     return None
+
+
+# A stream's or a store's retention cut to (almost) nothing: what it holds is deleted at once
+_RETENTION_CUT = re.compile(r"(?i)\b(?:log\.)?retention\.(?:ms|bytes)=\s*['\"]?\d{1,4}(?!\d)")
 
 
 def _workload_images(command: Command) -> list[str]:

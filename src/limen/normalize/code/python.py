@@ -735,6 +735,8 @@ class _Py:
             tainted = any(a.tainted for a in args)
             if name in _PURE or not _library_name(name):
                 return Val(tainted=tainted)  # no effect; what it returns carries any taint
+            if args:  # `psycopg2.connect(dsn).cursor().execute("TRUNCATE t")`: a library's statement method
+                self.fx.sql(name.rsplit(".", 1)[-1], args[0])
             self.service_call(name, args, kwargs)
             return Val(ref=name, tainted=tainted)  # a client or a resource: its methods are looked at too
         if not name:  # a method of a value (a path, a string, a socket, a response), or an unknown callee
