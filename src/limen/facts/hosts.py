@@ -705,6 +705,7 @@ SOURCE_OWNERS = ACTION_OWNERS | frozenset(
         *("aws", "awslabs", "aws-samples", "aws-cloudformation", "hashicorp", "grafana", "prometheus"),
         *("open-telemetry", "elastic", "rust-lang", "tokio-rs", "serde-rs", "jetbrains", "square"),
         *("fastlane", "cocoapods", "airbnb", "pre-commit-hooks", "astral-sh", "psf", "charliermarsh"),
+        *("phoenixframework", "elixir-lang", "elixir-ecto", "dashbitco", "elixir-nx", "livebook-dev"),
         *(
             "apple",
             "swiftlang",

@@ -1893,6 +1893,8 @@ PROGRAMS: tuple[Program, ...] = (
         # the default environment's database (dev) is the developer's to reset; production's is named
         destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}(?=.*MIX_ENV=)",
         changes=rf"{_W}ecto\.(?:migrate|rollback|drop|reset){_E}",
+        # an archive or escript from an address or a repository: code every later mix command loads
+        fetches_code=rf"{_W}(?:archive|escript)\.install{_E}(?!\s+hex{_E})(?=.*(?:https?://|{_W}git(?:hub)?{_E}))",
     ),
     # Airflow's metadata database: every DAG run, task instance, connection and variable it holds
     _p(
@@ -2307,6 +2309,7 @@ ROUTE_VARIABLES = frozenset(
         *("pip_index_url", "pip_extra_index_url", "pip_find_links", "uv_index_url", "uv_extra_index_url"),
         *("uv_default_index", "uv_index", "npm_config_registry", "yarn_registry", "yarn_npm_registry_server"),
         *("bun_config_registry", "goproxy", "poetry_repositories_", "cargo_registries_"),
+        *("hex_mirror", "hex_repo_url", "hex_cdn", "bundle_mirror__", "composer_repo_packagist"),
     }
 )
 # Environment variables that switch a check of what is downloaded off (TLS certificates, checksums, the Go

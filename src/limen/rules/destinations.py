@@ -208,6 +208,7 @@ _NET_TOOLS = frozenset(
         "gem",
         "bundle",
         "composer",
+        "mix",
         "docker",
         "podman",
         "helm",

@@ -1211,8 +1211,28 @@ def _app_json(text: str) -> tuple[list[str], list[str]]:
 
 def _mix_exs(text: str) -> tuple[list[str], list[str]]:
     """mix.exs: the `cmd ...` steps of its aliases, which mix runs as shell lines (`compile: ["cmd ...",
-    "compile"]`)."""
-    return re.findall(r'"cmd\s+([^"\n]+)"', text[:MAX_TEXT]), []
+    "compile"]`), the processes its code starts when mix evaluates it (`System.cmd("sh", [...])`), and where
+    its dependencies come from: another owner's repository (`git:`, `github:`), a folder outside the
+    project (`path: "/tmp/x"`)."""
+    source = text[:MAX_TEXT]
+    commands = re.findall(r'"cmd\s+([^"\n]+)"', source)
+    commands += _exec_literals(source)[0]
+    concerns = []
+    for found in _MIX_REPOSITORY.finditer(source):
+        concerns += _taken_from_repository("dependency", found.group(1), found.group(2) or found.group(3))
+    for name, folder in _MIX_FOLDER.findall(source):
+        concerns.append(f"the dependency {name} is taken from {folder}, a folder outside the project")
+    return commands, concerns
+
+
+# A mix dependency from a repository (`{:x, git: "https://github.com/OWNER/x.git"}`, `github: "OWNER/x"`)
+# or from a folder named by an absolute or home path (`path: "/tmp/.cache/jason"`; `../sibling` is an
+# umbrella's own app)
+_MIX_REPOSITORY = re.compile(
+    r"""\{\s*:([\w]+)\s*,[^}\n]*?\b(?:github:\s*"([\w.-]+/[\w.-]+)"|git:\s*"(?:https?://|git@)github\.com[/:]"""
+    r"""([\w.-]+/[\w.-]+?)(?:\.git)?")"""
+)
+_MIX_FOLDER = re.compile(r'\{\s*:(\w+)\s*,[^}\n]*?\bpath:\s*"((?:/|~)[^"\n]*)"')
 
 
 def _string_literals(text: str) -> tuple[list[str], list[str]]:
@@ -1232,7 +1252,7 @@ _INSECURE_REPOSITORY = re.compile(
 _EXEC_CALL = re.compile(
     r"exec\.Command|Command::new|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|Process\.Start|"
     r"\b(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?|os\.execute|io\.popen|commandLine)\s*\(|syscall\.Exec|"
-    r"[\"']\s*\.execute\(\)|\bexec\s*\{"
+    r"[\"']\s*\.execute\(\)|\bexec\s*\{|\bSystem\.(?:cmd|shell)\(|:os\.cmd\("  # (Elixir's, Erlang's)
 )
 
 
@@ -1717,9 +1737,19 @@ def _gemfile(text: str) -> tuple[list[str], list[str]]:
             concerns.append(f"gems would come from {host}")
     for found in _GEM_REPOSITORY.finditer(source):
         name, repository = found.group(1), found.group(2) or found.group(3)
-        owner = repository.split("/")[0].lower()
-        concerns.append(f"{OWNED_BY}{owner}: the gem {name} is taken from the repository {repository}")
+        concerns += _taken_from_repository("gem", name, repository)
     return commands, concerns
+
+
+def _taken_from_repository(kind: str, name: str, repository: str) -> list[str]:
+    """A dependency taken from a forge's repository (`github: "OWNER/x"`): a concern owned by OWNER (the
+    project owner's own are dropped by `_foreign`), none for the publishers every project takes code from."""
+    from limen.facts.hosts import SOURCE_OWNERS
+
+    owner = repository.split("/")[0].lower()
+    if owner in SOURCE_OWNERS:
+        return []
+    return [f"{OWNED_BY}{owner}: the {kind} {name} is taken from the repository {repository}"]
 
 
 _GEM = re.compile(r"""^\s*gem\s+["']([\w.-]+)["']""", re.MULTILINE)
