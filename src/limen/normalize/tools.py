@@ -280,7 +280,7 @@ _BYPASS = re.compile(
     r"(?:^|_)bypass(?:_|$)|(?:^|_)skip_(?:\w+_)?(?:stages?|checks?|tests?|reviews?|verification|hooks?|scans?)(?:_|$)"
     r"|(?:^|_)(?:stages?|checks?|tests?)_to_skip(?:_|$)"
 )
-_OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none"})
+_OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none", "essentially_off"})
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
     # a quality gate, a check or a scan taken off what it guards (`api/qualitygates/deselect`)
@@ -912,6 +912,8 @@ def service_call_notes(tool: str, arguments: dict[str, object]) -> list[str]:
         notes.append(DESTROYS_STORE + what)
     if what := changes_controls(tool, arguments):
         notes.append(what)
+    if _CHANGES_PUBLIC_NAME.search(words_of(tool)):
+        notes.append(PRODUCTION_TARGET + "a public DNS name")
     return notes
 
 
@@ -1049,6 +1051,14 @@ _WORKFLOW_KEYS = re.compile(r"(?:^|_)(?:workflow|pipeline|definition|job|workflo
 _RELEASES = re.compile(r"(?i)(?:^|[^a-z])(?:release|deploy|publish|promote|ship|rollout)")
 
 
+# A call named for changing a DNS record or a domain's name servers (an MCP tool, a REST request by its verb
+# and path: `patch_client_v4_zones_9f1c_dns_records_7a2b`)
+_CHANGES_PUBLIC_NAME = re.compile(
+    r"(?:^|_)(?:create|update|edit|patch|put|post|delete|set|modify|change|add|remove)_(?:\w+_)?"
+    r"(?:dns|nameservers?|cname)(?:_|$)"
+)
+
+
 def production_target(tool: str, arguments: dict[str, object]) -> str:
     """The production app, environment or cluster an MCP tool that is no read acts on (`ps_scale(app=
     "shop-prod")`, `maintenance_on(app="shop-production")`), by an argument that names its target; ""
@@ -1057,6 +1067,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
 
     if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
         return ""  # `pg_info`, `ps_restart`: a look at production, or a restart that changes nothing in it
+    if _CHANGES_PUBLIC_NAME.search(words_of(tool.split("__")[-1])):
+        return "a public DNS name"  # `update_dns_record(content=IP)`: where the public's requests now go
     if _STARTS_WORKFLOW.search(words_of(tool.split("__")[-1])):
         for key, value in list(arguments.items())[:32]:  # `run_workflow(workflow_id="release.yml")`
             if (
