@@ -1831,7 +1831,8 @@ def _written_away(command: Command, printed: secret_facts.Printer, action: Actio
         if other is not command and not _metadata_only_program(other)  # `chmod 600 .env` reads nothing
         for w in other.argv[1:]
     ]
-    return not any(f in w for f in files for w in others)
+    names = {f.rstrip("/").rsplit("/", 1)[-1] for f in files}  # (a redirect's target is made absolute)
+    return not any(n in w for n in names for w in others)
 
 
 def _metadata_only_program(command: Command) -> bool:
