@@ -345,6 +345,7 @@ IMAGE_PUBLISHERS = frozenset(
         *("cloudnative-pg", "strimzi", "kedacore", "kyverno", "falcosecurity", "linkerd", "cilium"),
         *("open-telemetry", "kubernetes", "kubernetes-sigs", "external-secrets", "cert-manager", "dexidp"),
         *("oauth2-proxy", "postgres", "mysql", "redis", "mongo", "apache", "bats", "alpine", "busybox"),
+        *("hexpm", "flyio", "supabase", "vercel", "cloudflare", "mcr", "microsoft", "pulumi", "snowflakedb"),
     }
 )
 # Of `IMAGE_REGISTRIES`, those that host anyone: an image's owner there is its first path component
@@ -669,7 +670,9 @@ def imitated(registry: str, name: str) -> str:
             )
         ):  # `pyth0n/python`, `1ibrary/nginx`, `golang-alpine/golang`, `official-nginx/nginx`
             return image
-        return ""
+        # `hexpmm/elixir`, `bitnamii/postgresql`: a well-known publisher's account, misspelt
+        posed = imitates(owner, IMAGE_PUBLISHERS) if owner not in IMAGE_PUBLISHERS and len(owner) >= 4 else ""
+        return f"{posed}/{image}" if posed else ""
     if registry == "maven":  # a group id, part by part: `com.fasterxmI.jackson.datatype`
         parts = name.split(".")
         for candidate in known:

@@ -1891,8 +1891,8 @@ PROGRAMS: tuple[Program, ...] = (
         reroutes=rf"{_W}hex\.(?:config\s+(?:unsafe_https|unsafe_registry|mirror_url|api_url|cacerts_path)"
         rf"|repo\s+(?:add|set)){_E}",
         # the default environment's database (dev) is the developer's to reset; production's is named
-        destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}(?=.*MIX_ENV=)",
-        changes=rf"{_W}ecto\.(?:migrate|rollback|drop|reset){_E}",
+        destroys_one=rf"{_W}ecto\.(?:drop|reset|rollback\s+--all){_E}(?=.*(?:MIX_ENV|DATABASE_URL)=)",
+        changes=rf"{_W}(?:ecto\.(?:migrate|rollback|drop|reset)|run){_E}",
         # an archive or escript from an address or a repository: code every later mix command loads
         fetches_code=rf"{_W}(?:archive|escript)\.install{_E}(?!\s+hex{_E})(?=.*(?:https?://|{_W}git(?:hub)?{_E}))",
     ),
@@ -2029,10 +2029,19 @@ PROGRAMS: tuple[Program, ...] = (
             "--org",
         ),
         destroys_all=rf"{_W}(?:apps\s+)?destroy{_E}",
+        # a volume's data, a domain's certificate, an app's public address or database attachment removed
+        destroys_one=rf"{_W}(?:volumes?\s+(?:destroy|delete|rm)|certs\s+(?:remove|delete|rm)|ips\s+release"
+        rf"|postgres\s+detach|machines?\s+destroy){_E}",
         changes=rf"{_W}(?:deploy|destroy|scale\s+(?:count|vm|memory)|secrets\s+(?:set|unset|import)"
         rf"|machine\s+(?:run|destroy|stop|exec)"
         rf"|ssh\s+console{_E}.*(?:-C|--command)|orgs\s+invite|postgres\s+connect){_E}",
         remote_options=("-C", "--command"),
+    ),
+    # a restore that drops each object before making it again, into a production database
+    _p(
+        "pg_restore",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"(?=.*{_W}(?:--clean|-c){_E})(?=.*(?i:prod|production|prd))",
     ),
     _p(
         "psql",

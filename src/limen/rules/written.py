@@ -1133,10 +1133,18 @@ def _dockerfile(text: str) -> tuple[list[str], list[str]]:
     runs = [m.strip() for m in re.findall(r"^\s*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)]
     runs += _start_commands(joined)  # ENTRYPOINT and CMD: what every container of the image runs
     images = re.findall(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", joined, re.IGNORECASE | re.MULTILINE)
+    # `ARG BUILDER_IMAGE="hexpm/elixir:${V}"` then `FROM ${BUILDER_IMAGE}`: the argument's default is it
+    defaults = dict(_ARG_DEFAULT.findall(joined))
+    images = [defaults.get(m.group(1), i) if (m := _ARG_REFERENCE.fullmatch(i)) else i for i in images]
+    images = [i.split(":", 1)[0] if "${" in i else i for i in images]  # a tag the build fills in
     concerns = [IMPLANT + c for c in _lookalikes("docker", images)]  # the image every build runs
     if _FIXED_PASSWORD.search(joined) and (_REMOTE_LOGIN.search(joined) or _ROOT_PASSWORD.search(joined)):
         concerns.append(IMPLANT + "the image lets someone in with a password written in it")
     return runs, concerns
+
+
+_ARG_REFERENCE = re.compile(r"\$\{?(\w+)\}?")
+_ARG_DEFAULT = re.compile(r"""^[ \t]*ARG[ \t]+(\w+)=["']?([^"'\s]+)""", re.IGNORECASE | re.MULTILINE)
 
 
 def _start_commands(joined: str) -> list[str]:
