@@ -438,6 +438,10 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
                 concerns.append(f"a step runs text anyone can write ({outsider.group(1)})")
         elif isinstance(node, str) and key == "uses":
             concerns.extend(_imitated_action(node))
+            if _REMOTE_SHELL_ACTION.search(node.split("@", 1)[0]):
+                concerns.append(
+                    f"the job opens a shell into the runner, with its secrets, for others ({node[:60]})"
+                )
         elif isinstance(node, str) and key in _ARTIFACT_KEYS and _SECRET_FILE_NAME.search(node):
             concerns.append(f"a secret file is kept as a build artifact others download ({node[:40]})")
         elif isinstance(node, (str, bool)) and key in _DEBUG_TRACE_KEYS and str(node).lower() in _YES_WORDS:
@@ -485,6 +489,10 @@ def _templates_from_repositories(data: object) -> list[str]:
 _FORGE_REPOSITORY = frozenset({"github", "githubenterprise", "bitbucket"})
 
 
+# Actions that open an interactive shell into the CI runner over a relay (tmate, upterm, a tunnel)
+_REMOTE_SHELL_ACTION = re.compile(
+    r"(?i)(?:^|/|-)(?:tmate|upterm|ngrok|sshx)(?:$|-|/)|/debugger-action$|/ssh-debug"
+)
 # Files that hold a credential by their name (a keystore, a key, a certificate with its key, a service
 # account, an environment file), listed as what a CI job keeps for download
 _SECRET_FILE_NAME = re.compile(
@@ -3980,12 +3988,13 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
                 for owner in SECURITY_OWNERS.findall(line)
             }
     else:
+        tests = fact.content in ("yaml_commands", "jenkinsfile")  # a CI file's test runs fail the build too
 
         def found(text: str) -> set[str]:  # the checks whose failure still fails the build
             # a job that never runs (`if: false`) or whose failure passes (GitLab's `allow_failure: true`)
             # fails no build
             live = _SOFT_JOB.sub("", _DISABLED_JOB.sub("", text))
-            return {m.lower() for step in _STEP.split(live) for m in _enforced_checks(step)}
+            return {m.lower() for step in _STEP.split(live) for m in _enforced_checks(step, tests=tests)}
 
     dropped = sorted(found(before) - found(after))
     if not dropped:
@@ -4033,14 +4042,20 @@ _SOFT_STEP = re.compile(
     r"^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b|^\s*if\s*:\s*(?:false|\$\{\{\s*false\s*\}\})\s*$",
     re.MULTILINE,
 )
+# The project's tests, as CI files run them: a failing test no longer failing the build lets anything merge
+_TEST_RUN = re.compile(
+    r"(?i)(?<![\w-])(?:mix\s+test|(?:python3?\s+-m\s+)?pytest|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test"
+    r"|go\s+test|cargo\s+test|(?:bundle\s+exec\s+)?rspec|dotnet\s+test|phpunit|vitest|jest)(?![\w-])"
+)
 _SOFT_COMMAND = re.compile(
     r"\|\|\s*(?:true|:|exit\s+0|echo)\b|;\s*(?:true|exit\s+0)\s*$|--exit-code[=\s]+0\b|--soft-fail\b|--no-fail\b"
     r"|--exit-zero\b|--audit-level[=\s]+none\b|--severity-threshold[=\s]+none\b"
 )
 
 
-def _enforced_checks(step: str) -> list[str]:
-    """The security scanners a CI step runs whose failure still fails the build."""
+def _enforced_checks(step: str, *, tests: bool = False) -> list[str]:
+    """The security scanners a CI step runs whose failure still fails the build (and its test runs,
+    `tests`)."""
     from limen.facts.programs import SECURITY_CHECKS
 
     if _SOFT_STEP.search(step):
@@ -4050,7 +4065,8 @@ def _enforced_checks(step: str) -> list[str]:
         for line in step.splitlines()
         # a step's or a job's name and its image run nothing
         if not _SOFT_COMMAND.search(line) and not _STEP_NAME.match(line) and not _NAMES_ONLY.match(line)
-        for m in SECURITY_CHECKS.findall(line)
+        for pattern in ((SECURITY_CHECKS, _TEST_RUN) if tests else (SECURITY_CHECKS,))
+        for m in pattern.findall(line)
     ]
     # a job that deploys only once the production environment's reviewers approve, only from the protected
     # branch, installs that take only what the lockfile pins
@@ -4490,6 +4506,12 @@ def judge_text(
         path, current_text(path) or ""
     ):  # (an Edit's text is its fragment: what the file already dropped is not this call's)
         return Verdict.AUTH, f"{fact.purpose}; the migration destroys data when applied ({destroyed}): {path}"
+    if (
+        _MIGRATION.search(path)
+        and _ADMIN_INSERTED.search(text)
+        and not _ADMIN_INSERTED.search(current_text(path) or "")
+    ):  # an administrator's account, with a password hash the author knows, in every database it reaches
+        return Verdict.AUTH, f"{fact.purpose}; the migration adds an administrator's account: {path}"
     if fact.severe_only and _plainly_harmless(fact.content, text, action, ctx):
         return None
     level = getattr(_depth, "level", 0)
@@ -4497,7 +4519,11 @@ def judge_text(
         return (Verdict.AUTH, f"{fact.purpose}: {path}") if fact.asks else None
     _depth.level = level + 1
     try:
-        commands, concerns = _EXTRACTORS.get(fact.content, _shell)(text)
+        extract = _EXTRACTORS.get(fact.content, _shell)
+        commands, concerns = extract(text)
+        if commands and (before := current_text(path)):  # a command the file already ran is not this call's
+            already = set(extract(squeezed(before))[0])
+            commands = [c for c in commands if c not in already]
         found = (
             _rule_findings("\n".join(c for c in commands if c.strip()), action, ctx)
             if any(c.strip() for c in commands)
@@ -4544,6 +4570,15 @@ _DOWN_BLOCK = re.compile(
 _DROPS_IN_CODE = re.compile(
     r"\b(?:drop_table|drop_join_table|remove_columns?|drop_column|dropTable|dropColumn|dropIfExists"
     r"|DeleteModel|RemoveField|Schema::drop|DropTable|DropColumn)\b"
+    r"|\bdrop(?:_if_exists)?\s*\(?\s*table\(\s*:\w+"  # Ecto's `drop_if_exists table(:audit_events)`
+)
+# An administrator's account a migration inserts with its password's hash (`INSERT INTO users (email,
+# hashed_password, role) VALUES ('x', '$2b$12$...', 'admin')`): whoever wrote it can sign in; an account
+# seeded without one is invited, and signs in with a password of its own
+_ADMIN_INSERTED = re.compile(
+    r"(?is)\binsert\s+into\s+[\w.\"`]*(?:users?|accounts?|admins?|members?)\b(?=[^;]{0,2000}?"
+    r"'(?:admin|administrator|superuser|super_admin|owner|root)')(?=[^;]{0,2000}?'(?:\$2[aby]?\$\d\d\$|\$argon2"
+    r"|pbkdf2_|\$6\$|\$5\$|scrypt))"
 )
 
 
