@@ -413,6 +413,9 @@ NON_READING_SUBCOMMANDS = {
     # the project's variables fetched into the file named, never printed
     "vercel": frozenset({"env pull", "pull"}),
 }
+# Options with which a key tool gives back only the public half of the private key it reads (`openssl rsa
+# -in rsa_key.p8 -pubout -out rsa_key.pub`, as Snowflake's key-pair set-up does): no secret is shown.
+PUBLIC_HALF_OPTIONS = {"openssl": frozenset({"-pubout"})}
 # Options with which a reader prints no line of what it reads, only counts, names or a status (`grep -c ''
 # .env`, `grep -l KEY -r .`, `grep -q X f`): the file is not read out.
 COUNTING_OPTIONS = {

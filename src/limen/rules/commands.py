@@ -1296,6 +1296,11 @@ _SCOPE_OPTIONS = frozenset(
     | {"--profile", "--region", "--env", "-e", "--environment", "--stage", "--subscription", "-g"}
     | {"-chdir", "--chdir", "--workspace", "--app", "-a", "--kubeconfig", "--resource-group"}
     | {"-var-file", "--var-file"}  # Terraform's variables for one environment (`-var-file=envs/dev.tfvars`)
+    | {"--target"}  # dbt's profile target (`--target dev`)
+)
+# Of those, the ones that name a whole environment (a namespace or a region may hold several)
+_ENVIRONMENT_OPTIONS = frozenset(
+    {"--target", "--env", "-e", "--environment", "--stage", "--context", "--kube-context", "--app", "-a"}
 )
 
 
@@ -3163,7 +3168,11 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
         if entry is None or not (entry.changes or entry.live):
             continue
         words = " ".join(command.argv[1:])
-        aimed = (
+        # the environment the line says it acts in, when it says so, over a word elsewhere (`dbt build
+        # --target dev --state ../prod-manifest` builds dev, reading production's manifest)
+        named = _scope_values(command, _ENVIRONMENT_OPTIONS)
+        elsewhere = bool(named) and all(NOT_PRODUCTION.search(v) and not PRODUCTION.search(v) for v in named)
+        aimed = not elsewhere and (
             PRODUCTION.search(words)
             or (entry.default_production and not NOT_PRODUCTION.search(" ".join(_scope_values(command))))
             or _on_production_host(command, action.commands)

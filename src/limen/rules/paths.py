@@ -492,6 +492,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if counting and (set(args) & counting or any(_short_cluster_has(w, counting) for w in args)):
             kept.update(paths)  # `grep -c '' .env`: a count, no line of the file
             continue
+        if set(args) & secret_facts.PUBLIC_HALF_OPTIONS.get(command.name, frozenset()):
+            kept.update(paths)  # `openssl rsa -in key.p8 -pubout`: the public half only
+            continue
         if secret_facts.names_only(command.argv) and not any(
             is_secret_file(p) and not secret_facts.holds_assignments(p) for p in paths
         ):
