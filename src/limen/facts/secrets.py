@@ -176,6 +176,11 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("fly", ("auth", "token"), "a Fly.io token", issuers=_FLY),
     Printer("flyctl", ("auth", "token"), "a Fly.io token", issuers=_FLY),
     Printer("firebase", ("login:ci",), "a Firebase token"),
+    Printer("databricks", ("secrets", "get-secret"), "a Databricks secret"),
+    # the Astro CLI runs Airflow's own commands in the local project's containers (`astro dev run ...`)
+    Printer("astro", ("connections", "get"), "an Airflow connection with its password"),
+    Printer("astro", ("connections", "export"), "Airflow's connections with their passwords"),
+    Printer("astro", ("variables", "export"), "Airflow's variables"),
     Printer("stripe", ("config",), "Stripe's keys", needs=(r"\s--list\b",), issuers=("api.stripe.com",)),
     Printer("cf", ("oauth-token",), "a Cloud Foundry token"),
     Printer("sops", (), "decrypted secrets", needs=(r"(?:^|\s)(?:-d|--decrypt|decrypt)\b",)),
@@ -629,6 +634,22 @@ def _matches(entry: _Compiled, argv: tuple[str, ...], operands: list[str]) -> bo
 
 
 @lru_cache(maxsize=512)
+def printer_tool(server: str, words: str) -> Printer | None:
+    """The command a server's tool stands for, when it prints a credential: `mcp__airflow__get_connection`
+    is `airflow connections get` (a connection with its password), `databricks.get_secret` is `databricks
+    secrets get-secret`. `words` are the tool's words (`get_connection`); plurals count as singulars."""
+    entries = _EXACT.get(server)
+    if not entries:
+        return None
+    have = {w.removesuffix("s") for w in words.split("_") if w}
+    for compiled in entries:
+        entry = compiled.printer
+        needed = {w.removesuffix("s") for word in entry.words for w in re.split(r"[-_:]", word) if w}
+        if needed and needed <= have and not entry.needs and not entry.operand:
+            return entry
+    return None
+
+
 def printer(argv: tuple[str, ...]) -> Printer | None:
     """The credential a command prints (`gh auth token` -> a GitHub token), or None."""
     if not argv:

