@@ -811,6 +811,7 @@ _SCALES: tuple[tuple[str, ...], ...] = (
     ("strict", "permissive", "disable"),
     ("required", "optional"),
     ("validate", "update", "create", "createdrop"),  # what an ORM does to the schema at start: drop, at worst
+    ("saslssl", "ssl", "saslplaintext", "plaintext"),  # a Kafka client's protocol: encryption, then sign-in
 )
 _TLS_SCALE = ("13", "12", "11", "10", "sslv3", "sslv2")
 _TLS_KEY = re.compile(r"tls|ssl|protocol|min(?:imum)?_?version")

@@ -255,6 +255,11 @@ _TEST_PATH = re.compile(
     r"(?i)(?:^|/)(?:tests?|spec|specs|__tests__|testdata|fixtures?)/|_test\.\w+$|\.test\.\w+$|Tests?\.\w+$"
 )
 _PRODUCTION_PATH = re.compile(r"(?i)prod")
+# A client's switch named for skipping its checks, turned on (`insecure_mode=True`, `ocsp_fail_open=True`,
+# `InsecureSkipVerify: true`, `allow_insecure: true`)
+_INSECURE_ON = re.compile(
+    r"(?i)\b\w*(?:insecure|fail_?open|skip_?verify|no_?verify)\w*[\"']?\s*(?::|=>|=)\s*(?:true|1)\b"
+)
 # A cookie made readable by scripts or sent over plain HTTP (`http_only: false`, `secure: false`), in a
 # configuration that is not a developer's own (`config/dev.exs`, `settings/local.py`)
 _COOKIE_UNGUARDED = re.compile(r"(?i)\b(?:http_?only|secure)[\"']?\s*(?::|=>|=)\s*(?:false|False)\b")
@@ -886,6 +891,9 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         if _PRODUCTION_PATH.search(path) and _DEBUG_ON.search(added) and not _DEBUG_ON.search(before):
             found.append("debugging or detailed errors are turned on in production")
         unguarded = _COOKIE_UNGUARDED.search(added)
+        insecure = _INSECURE_ON.search(added)
+        if insecure and not _INSECURE_ON.search(before):
+            found.append(f"a client is told to skip its security checks ({insecure.group(0)[:40]})")
         local = _LOCAL_CONFIG.search("/".join(path.rsplit("/", 2)[-2:]))  # the file's name and folder
         if unguarded and not _COOKIE_UNGUARDED.search(before) and not local:
             found.append(f"the session cookie loses a protection ({unguarded.group(0)[:40]})")
