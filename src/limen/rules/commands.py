@@ -637,10 +637,6 @@ def _holds(roots: list[str], wanted: Callable[[str], bool]) -> bool:
     return False
 
 
-# Folders whose files are there to be thrown away: temporary files and caches
-_THROWAWAY_ROOT = re.compile(r"^/(?:tmp|var/tmp|dev/shm)/|/\.?cache/|/(?:tmp|temp)/")
-
-
 def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding | None:
     if command.name in ("fd", "fdfind"):
         return _fd_sweep(command, action, ctx)
@@ -669,17 +665,6 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
             # `find . -name '*.py' -delete`: every file of the project's code in that language
             detail = f"find deletes every {source} file"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
-        outside = [
-            r
-            for r in roots
-            if not is_within(r, ctx.workspace)
-            and not (ctx.home and is_within(r, ctx.home))  # the user's own folders: the user's own choice
-            and not _THROWAWAY_ROOT.search(r + "/")
-        ]
-        every = any(n.startswith("*") for n in named)  # a kind of file (`*.parquet`), not one file by name
-        if ctx.workspace and outside and every:  # `find /mnt/lake -name '*.parquet' -delete`: a store's data
-            detail = f"find deletes the files it matches under {outside[0]}, outside the project"
-            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
         return None
     if any(_is_dangerous(r, action, ctx) for r in roots):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "find -delete without a filter")
