@@ -1842,6 +1842,7 @@ def _written_away(command: Command, printed: secret_facts.Printer, action: Actio
 
 
 def _metadata_only_program(command: Command) -> bool:
+    """The program changes only a file's metadata (`chmod`, `chown`): it reads nothing of the file."""
     from limen.facts.programs import Role, program
 
     entry = program(command.name)
