@@ -1055,7 +1055,7 @@ _RELEASES = re.compile(r"(?i)(?:^|[^a-z])(?:release|deploy|publish|promote|ship|
 # A call named for changing a DNS record or a domain's name servers (an MCP tool, a REST request by its verb
 # and path: `patch_client_v4_zones_9f1c_dns_records_7a2b`)
 _CHANGES_PUBLIC_NAME = re.compile(
-    r"(?:^|_)(?:create|update|edit|patch|put|post|delete|set|modify|change|add|remove)_(?:\w+_)?"
+    r"(?:^|_)(?:create|update|edit|patch|put|post|delete|set|modify|change|add|remove)_(?:[a-z0-9]+_){0,8}?"
     r"(?:dns|nameservers?|cname)(?:_|$)"
 )
 

@@ -258,7 +258,7 @@ _PRODUCTION_PATH = re.compile(r"(?i)prod")
 # A client's switch named for skipping its checks, turned on (`insecure_mode=True`, `ocsp_fail_open=True`,
 # `InsecureSkipVerify: true`, `allow_insecure: true`)
 _INSECURE_ON = re.compile(
-    r"(?i)\b\w*(?:insecure|fail_?open|skip_?verify|no_?verify)\w*[\"']?\s*(?::|=>|=)\s*(?:true|1)\b"
+    r"(?i)\b\w{0,40}?(?:insecure|fail_?open|skip_?verify|no_?verify)\w{0,40}[\"']?\s*(?::|=>|=)\s*(?:true|1)\b"
 )
 # A cookie made readable by scripts or sent over plain HTTP (`http_only: false`, `secure: false`), in a
 # configuration that is not a developer's own (`config/dev.exs`, `settings/local.py`)
@@ -655,7 +655,7 @@ def _unguarded(removed: str, added: str) -> list[str]:
 # A password's least length (`validate_length(:password, min: 12)`, `MinLength(12)` on a password,
 # `PASSWORD_MIN_LENGTH = 12`, `minlength: 12` in a password's rules)
 _PASSWORD_MINIMUM = re.compile(
-    r"(?i)pass(?:word|wd)?\w*[^\n]{0,60}?\bmin(?:imum)?_?(?:length|len)?\b[\"']?\s*(?::|=>|=|\()\s*(\d{1,3})\b"
+    r"(?i)pass(?:word|wd)?\w{0,30}[^\n]{0,60}?\bmin(?:imum)?_?(?:length|len)?\b[\"']?\s*(?::|=>|=|\()\s*(\d{1,3})\b"
 )
 
 

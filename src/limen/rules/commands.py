@@ -2944,8 +2944,20 @@ _GRANTING = re.compile(
     r"|invite\w*|share|assignment|put-acl|set-acl|role-bindings?|rolebindings?|(?:users?\s+)?create-user"
     r"|users?\s+(?:create|add))(?:\s|$)"
 )
-# Members added to a group of administrators (`databricks groups patch admins --json '{... "members" ...}'`)
-_ADMIN_GROUP_MEMBERS = re.compile(r"(?i)(?:^|\s)groups?\s+\S+\s+[\"']?admins?[\"']?\s.*\bmembers?\b")
+
+
+def _adds_administrators(argv: tuple[str, ...]) -> bool:
+    """Members added to a group of administrators (`databricks groups patch admins --json '{... "members"
+    ...}'`): the group is the sub-command's operand, members are named after it."""
+    words = [w.strip("\"'").lower() for w in argv[1:]]
+    return (
+        words[:1] in (["groups"], ["group"])
+        and len(words) > 2
+        and words[2] in ("admins", "admin", "administrators")
+        and any("member" in w for w in words[3:])
+    )
+
+
 _MEMBER = re.compile(
     r"(?i)(?:user|group|serviceaccount|member|principal|assignee|email|domain)[:=][\"']?([^\s,\"']+)"
 )
@@ -2961,7 +2973,7 @@ def _granted_outside(command: Command, cwd: str) -> str:
     from limen.facts.hosts import FREE_MAIL_DOMAINS, project_domain, project_repository
 
     line = " ".join(command.argv[1:])
-    if _ADMIN_GROUP_MEMBERS.search(line):
+    if _adds_administrators(command.argv):
         return "adds members to a group of administrators"
     if not _GRANTING.search(line):
         return ""

@@ -4576,7 +4576,7 @@ _DROPS_IN_CODE = re.compile(
 # hashed_password, role) VALUES ('x', '$2b$12$...', 'admin')`): whoever wrote it can sign in; an account
 # seeded without one is invited, and signs in with a password of its own
 _ADMIN_INSERTED = re.compile(
-    r"(?is)\binsert\s+into\s+[\w.\"`]*(?:users?|accounts?|admins?|members?)\b(?=[^;]{0,2000}?"
+    r"(?is)\binsert\s+into\s+[\w.\"`]{0,80}?(?:users?|accounts?|admins?|members?)\b(?=[^;]{0,2000}?"
     r"'(?:admin|administrator|superuser|super_admin|owner|root)')(?=[^;]{0,2000}?'(?:\$2[aby]?\$\d\d\$|\$argon2"
     r"|pbkdf2_|\$6\$|\$5\$|scrypt))"
 )
