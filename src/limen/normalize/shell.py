@@ -5212,7 +5212,11 @@ def _publish(name: str, args: list[str], state: _State) -> None:
 
     found = net.url_destination(url, via_command=f"{name} {words[0]}".strip())
     if found is not None:
-        own = ("own_remote",) if _to_own_account(name, words, state.cwd) else ()
+        own = (
+            ("own_remote",)
+            if _to_own_account(name, words, state.cwd) or _own_hex_organisation(name, args, state.cwd)
+            else ()
+        )
         state.destinations.append(replace(found, flags=(*found.flags, "publishes", *own)))
 
 
@@ -5229,6 +5233,27 @@ def _to_own_account(name: str, words: list[str], cwd: str) -> bool:
         return False
     identity = project_repository(cwd)
     return identity is not None and words[1].split("/")[0].lower() == identity[1].split("/")[0].lower()
+
+
+def _own_hex_organisation(name: str, args: list[str], cwd: str) -> bool:
+    """`mix hex.publish --organization acme`: a private organisation on Hex that the project's own mix.exs
+    takes packages from (`organization: "acme"`), or named as its origin's owner (`acme-hq`): its own."""
+    from limen.facts.hosts import project_repository
+    from limen.normalize.paths import read_text
+
+    if name != "mix":
+        return False
+    orgs = [args[i + 1] for i, w in enumerate(args[:-1]) if w in ("--organization", "--org")]
+    orgs += [w.split("=", 1)[1] for w in args if w.startswith(("--organization=", "--org="))]
+    if not orgs or orgs[0] == "hexpm":  # (`hexpm` is Hex's public repository)
+        return False
+    org = orgs[0].lower()
+    manifest = read_text(os.path.join(cwd, "mix.exs"), 64_000) or ""
+    if re.search(rf'organization:\s*"{re.escape(org)}"', manifest, re.IGNORECASE):
+        return True
+    identity = project_repository(cwd)
+    owner = identity[1].split("/")[0].lower() if identity else ""
+    return bool(owner) and (owner == org or owner.startswith(org + "-"))
 
 
 # Python publishers whose `-r NAME` names a configured repository
