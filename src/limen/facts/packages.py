@@ -442,14 +442,30 @@ def package_name(registry: str, spec: str) -> str:
 TERRAFORM_PUBLISHERS = (
     *("hashicorp", "terraform-aws-modules", "terraform-google-modules", "integrations", "cloudflare"),
 )
+# Providers' own namespaces on the registry (lower-cased, as sources are compared): an impostor takes one of
+# these names with a word hung on it (`snowflake-labs-community`) or a letter or two changed
+PROVIDER_PUBLISHERS = (
+    *("snowflake-labs", "databricks", "datadog", "mongodb", "grafana", "confluentinc", "digitalocean", "okta"),
+    *("auth0", "pagerduty", "newrelic", "vercel", "fastly", "heroku", "gitlabhq", "hetznercloud", "linode"),
+    *("kreuzwerker", "elastic", "launchdarkly", "sumologic", "splunk", "oracle", "vmware", "supabase"),
+)
+_PROVIDER_DECORATIONS = ("community", "official", "oss", "org", "io", "hq", "inc", "dev", "tf", "terraform")
 
 
 def imitated_publisher(owner: str) -> str:
     """The Terraform publisher an account's name poses as ("" for none or one of them)."""
-    if owner in TERRAFORM_PUBLISHERS:
+    if owner in TERRAFORM_PUBLISHERS or owner in PROVIDER_PUBLISHERS:
         return ""
     decorated = next((p for p in TERRAFORM_PUBLISHERS if owner.startswith(p) or owner.endswith(p)), "")
-    return decorated or imitates(owner, TERRAFORM_PUBLISHERS)
+    decorated = decorated or next(
+        (
+            p
+            for p in PROVIDER_PUBLISHERS
+            if any(owner in (f"{p}-{d}", f"{d}-{p}", f"{p}{d}") for d in _PROVIDER_DECORATIONS)
+        ),
+        "",
+    )
+    return decorated or imitates(owner, TERRAFORM_PUBLISHERS + PROVIDER_PUBLISHERS)
 
 
 def replaces_popular(original: str, replacement: str) -> bool:
