@@ -445,8 +445,9 @@ TERRAFORM_PUBLISHERS = (
 # Providers' own namespaces on the registry (lower-cased, as sources are compared): an impostor takes one of
 # these names with a word hung on it (`snowflake-labs-community`) or a letter or two changed
 PROVIDER_PUBLISHERS = (
-    *("snowflake-labs", "databricks", "datadog", "mongodb", "grafana", "confluentinc", "digitalocean", "okta"),
-    *("auth0", "pagerduty", "newrelic", "vercel", "fastly", "heroku", "gitlabhq", "hetznercloud", "linode"),
+    *("snowflake-labs", "databricks", "datadog", "mongodb", "grafana", "confluentinc", "digitalocean"),
+    *("okta", "auth0", "pagerduty", "newrelic", "vercel", "fastly", "heroku", "gitlabhq", "hetznercloud"),
+    "linode",
     *("kreuzwerker", "elastic", "launchdarkly", "sumologic", "splunk", "oracle", "vmware", "supabase"),
 )
 _PROVIDER_DECORATIONS = ("community", "official", "oss", "org", "io", "hq", "inc", "dev", "tf", "terraform")
