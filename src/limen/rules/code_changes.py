@@ -624,7 +624,7 @@ _COMPARES = re.compile(
 _REFUSES = re.compile(
     r"(?i)\b(?:raise|throw|abort|halt|panic|deny|reject|die|exit|redirect)\b|\breturn\s+(?:false|none|nil|null"
     r"|err|error|\{:error|Err\(|res\.status\(\s*4|\w*\.status\(\s*4)|\bhttp\.Error\(|\b4\d\d\b"
-    r"|\w+\s*=\s*(?:['\"][/#]?['\"]|None|nil|null|\d+)\s*;?\s*$"
+    r"|(?<!\w)\w{1,64}\s*=\s*(?:['\"][/#]?['\"]|None|nil|null|\d+)\s*;?\s*$"
 )
 # Reliability bounds, not protections: retries, waits and back-offs
 _RELIABILITY = re.compile(r"(?i)retr(?:y|ies)|timeout|backoff|wait|sleep|poll")
