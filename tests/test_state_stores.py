@@ -4,6 +4,7 @@ keys stay private."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import pytest
 
 from fleet_servers import redis_server_url, redis_url  # noqa: F401  (fixtures)
 from limen.scan import CLEAN, destination_key
-from limen.state import HISTORY_LIMIT, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
+from limen.state import FILES_LIMIT, HISTORY_LIMIT, INJECTED, TAINTED, TRUSTED, UNTRUSTED, SessionStore
 from limen.state.keys import fingerprinter, key_path
 from limen.state.memory import MemoryStore
 from limen.state.sqlite import SqliteStore
@@ -115,6 +116,37 @@ def test_clear_taint_only_or_everything(store: SessionStore) -> None:
     assert store.taint("a") == {} and store.flags("a") == {INJECTED} and store.history("a")
     store.clear("a", taint_only=False)
     assert store.flags("a") == frozenset() and store.history("a") == []
+
+
+def test_written_files_keep_the_newest_text_and_the_newest_files(store: SessionStore) -> None:
+    for i in range(FILES_LIMIT + 3):
+        store.remember_file("a", f"/w/f{i}.py", f"print({i})")
+    store.remember_file("a", "/w/f3.py", "print('again')")  # rewritten: the newest, its old text gone
+    kept = store.files("a")
+    assert list(kept)[-1] == "/w/f3.py" and kept["/w/f3.py"][0] == "print('again')"
+    assert len(kept) == FILES_LIMIT and "/w/f2.py" not in kept and "/w/f4.py" in kept
+    assert store.files("b") == {}
+    store.clear("a", taint_only=True)
+    assert store.files("a")
+    store.clear("a", taint_only=False)
+    assert store.files("a") == {}
+
+
+def test_a_version_1_state_file_is_completed_not_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE flags (session TEXT NOT NULL, flag TEXT NOT NULL, PRIMARY KEY (session, flag)) "
+        "WITHOUT ROWID; PRAGMA user_version = 1;"
+    )
+    old.execute("INSERT INTO flags VALUES ('s', 'tainted')")
+    old.commit()
+    old.close()
+    store = SqliteStore(str(path))
+    assert TAINTED in store.flags("s") and store.state_lost() == ""
+    store.remember_file("s", "/w/x.py", "x = 1")
+    assert store.files("s")["/w/x.py"][0] == "x = 1"
+    store.close()
 
 
 def test_pins(store: SessionStore) -> None:

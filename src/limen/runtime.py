@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from limen.state.keys import Fingerprinter
     from limen.state.view import StoredSession
 
+# The most of a written file's text a session keeps (as much of a script as the shell analysis reads)
+MAX_REMEMBERED = 128 * 1024
+
 
 def _failure(verdict: Verdict, code: ReasonCode, detail: str) -> Decision:
     finding = Finding(code, verdict, 95 if verdict is Verdict.BLOCK else 60, detail)
@@ -361,19 +364,25 @@ class Runtime:
     ) -> Decision:
         path = _path()
         correlator, toolpin = path.correlator, path.toolpin
-        action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
         view = self.session(session_id)
         if ctx.rate_limit is not None and session_id:
             view.count_call(ctx.rate_limit[1])  # and reads the session's flags with it
-        if view.has_untrusted_content():
-            action.provenance = action.provenance | {"untrusted_content"}
-        if toolpin.is_pending(action.tool, self.store):
-            action.notes = (*action.notes, toolpin.NOTE)
-        ctx.session = view
-        decision = path.decide(action, ctx)
-        decision = path.review(
-            action, ctx, decision
-        )  # the LLM judge, when configured: raise-only, never raises
+        # files this session wrote that the disk here does not show are read as it wrote them
+        written = self.store.files(view.session_id) if path.WROTE_UNSEEN in view.flags else {}
+        with path.session_files(written):
+            action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
+            if view.has_untrusted_content():
+                action.provenance = action.provenance | {"untrusted_content"}
+            if toolpin.is_pending(action.tool, self.store):
+                action.notes = (*action.notes, toolpin.NOTE)
+            ctx.session = view
+            decision = path.decide(action, ctx)
+            decision = path.review(
+                action, ctx, decision
+            )  # the LLM judge, when configured: raise-only, never raises
+        if decision.verdict is not Verdict.PASS and session_id and _writes_one_file(action):
+            # a write refused or held: a later call that runs the file is judged by what was to be in it
+            self._remember_written(action, view)
         path.learn(action, ctx, decision)  # the workflow baseline learns unflagged, unsteered calls only
         if path.STATE_LOST in view.flags and decision.verdict is not Verdict.PASS:  # say why, and the way out
             decision.explanation += (
@@ -430,6 +439,8 @@ class Runtime:
             and bool(action.destinations)
             and all(view.value_origin(d.host) == "user" for d in action.destinations),
         )
+        if session_id and _writes_one_file(action):
+            self._remember_written(action, view)
         verdict = max((f.verdict for f in findings), default=Verdict.PASS)
         risk = max((f.risk for f in findings), default=0)
         reasons = tuple(dict.fromkeys(f.code for f in findings))
@@ -445,6 +456,31 @@ class Runtime:
 
         # Tier 2 unsure about untrusted text: ask the judge, when one is configured (raise-only)
         return review_output(output, ctx, decision, untrusted=bool(untrusted), session=view)
+
+    def _remember_written(self, action: Action, view: StoredSession) -> None:
+        """A tool wrote one file (Write, Edit, MultiEdit and their kind), or was refused or held writing it:
+        when the disk here does not show the text (the agent's files live elsewhere, or the write did not
+        happen), keep that text in the session, so that a later call that runs or reads the file is judged
+        by what the session put there or meant to (until the disk's file changes after it: `written_text`).
+        A failure keeps nothing (and is reported): the file is then judged as the disk holds it."""
+        path = _path()
+        if len(str(action.arguments.get("content", ""))) > MAX_REMEMBERED:
+            return
+        target = action.write_paths[0]
+        try:
+            known = self.store.files(view.session_id) if path.WROTE_UNSEEN in view.flags else {}
+            with path.session_files(known):
+                before = path.read_text(target, MAX_REMEMBERED + 1)
+            after = path.text_after(action.arguments, before)
+            if after is None or len(after) > MAX_REMEMBERED:
+                return
+            if path.read_text(target, MAX_REMEMBERED + 1) == after:
+                return  # the disk shows what was written: it is read from there
+            self.store.remember_file(view.session_id, target, after)
+            if path.WROTE_UNSEEN not in view.flags:
+                self.store.set_flags(view.session_id, {path.WROTE_UNSEEN})
+        except Exception as exc:
+            self._report(f"could not remember a written file: {type(exc).__name__}")
 
     @property
     def writer(self) -> AuditWriter:
@@ -527,6 +563,12 @@ class Runtime:
             self._store = None
 
 
+def _writes_one_file(action: Action) -> bool:
+    """A tool's write of one file whose text the call gives (Write, Edit, MultiEdit and their kind), not a
+    shell line's."""
+    return action.capability == "filesystem.write" and len(action.write_paths) == 1 and not action.commands
+
+
 def _prints_credential(action: Action) -> bool:
     """The call ran a command that prints a credential (`limen.facts.secrets.printer`)."""
     if not action.commands:
@@ -557,8 +599,9 @@ class _DecisionPath:
         from limen.floors.egress import is_external_egress
         from limen.judge import review
         from limen.normalize import normalize
+        from limen.normalize.paths import read_text, session_files, text_after
         from limen.policy import copied, load_context, shared_context
-        from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED
+        from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED, WROTE_UNSEEN
         from limen.state.memory import MemoryStore
         from limen.state.view import StoredSession
         from limen.subjective.baseline import learn
@@ -570,6 +613,8 @@ class _DecisionPath:
         self.MemoryStore, self.StoredSession = MemoryStore, StoredSession
         self.BROAD, self.STATE_LOST, self.TAINTED, self.UNTRUSTED = BROAD, STATE_LOST, TAINTED, UNTRUSTED
         self.official_install = official_install
+        self.session_files, self.read_text, self.text_after = session_files, read_text, text_after
+        self.WROTE_UNSEEN = WROTE_UNSEEN
 
 
 _loaded: _DecisionPath | None = None

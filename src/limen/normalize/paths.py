@@ -1,10 +1,15 @@
-"""Canonical paths: `~`, environment variables, `..` and symlinks resolved against the session's cwd."""
+"""Canonical paths: `~`, environment variables, `..` and symlinks resolved against the session's cwd; files
+read as the session wrote them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
+from typing import Any
 
 _ENV_REF = re.compile(r"\$(\w+)|\$\{(\w+)\}")
 
@@ -100,10 +105,69 @@ def is_within(path: str, root: str) -> bool:
     return path == root or path.startswith(root + "/") or root == "/"
 
 
+# The files the deciding session wrote whose text the disk here does not show (`SessionStore.files`): path ->
+# (text, when it was written). Set by the runtime around one decision (`session_files`).
+_WRITTEN: ContextVar[Mapping[str, tuple[str, float]] | None] = ContextVar("limen_written", default=None)
+
+
+@contextlib.contextmanager
+def session_files(files: Mapping[str, tuple[str, float]]) -> Iterator[None]:
+    """Within the block, `read_regular` reads a file the session wrote as it wrote it: an agent whose files
+    live where this machine does not see them (a container, a remote workspace, a replayed session) runs
+    what it wrote, not what the disk here holds."""
+    token = _WRITTEN.set(files or None)
+    try:
+        yield
+    finally:
+        _WRITTEN.reset(token)
+
+
+def written_text(path: str) -> str | None:
+    """The text the session wrote to `path`, unless the disk here changed the file after it did (then the
+    disk says what the file holds now); None when the session wrote nothing there."""
+    files = _WRITTEN.get()
+    found = files.get(path) if files else None
+    if found is None:
+        return None
+    text, when = found
+    try:
+        if os.stat(path).st_mtime > when:
+            return None
+    except (OSError, ValueError):
+        pass
+    return text
+
+
+def text_after(arguments: Mapping[str, Any], before: str | None) -> str | None:
+    """The text a file holds after a tool's write of it: the whole `content` it wrote, or its replacements
+    (`old_string` -> `new_string`, one or a MultiEdit's `edits`) made in `before`; None when that cannot be
+    known (the file unread, an old text not in it, no text given)."""
+    content = arguments.get("content")
+    if isinstance(content, str):
+        return content
+    listed = arguments.get("edits")
+    edits = listed if isinstance(listed, list) else [arguments]
+    if before is None or not edits or len(edits) > 64:
+        return None
+    after = before
+    for edit in edits:
+        if not isinstance(edit, dict):
+            return None
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str) or not old or old not in after:
+            return None
+        after = after.replace(old, new, -1 if edit.get("replace_all") else 1)
+    return after
+
+
 def read_regular(path: str, limit: int) -> bytes | None:
     """Up to `limit` bytes of a regular file, or None: a FIFO, a socket or a device named as a file
     (`> /dev/fd/3`, a named pipe the line made) is never read, since reading one could block the decision
-    forever or change the device. Opened without blocking and checked on the open file itself."""
+    forever or change the device. Opened without blocking and checked on the open file itself. A file the
+    deciding session wrote is read as it wrote it (`written_text`)."""
+    written = written_text(path)
+    if written is not None:
+        return written.encode("utf-8", "replace")[:limit]
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except (OSError, ValueError):

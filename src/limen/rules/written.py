@@ -3918,19 +3918,12 @@ _STRUCTURED = frozenset(
 def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
     """What an Edit or a MultiEdit of a structured file adds, read as the whole file it makes: the commands
     and concerns the file had before stay the project's own, those it has after are this edit's."""
-    args = action.arguments
-    edits = args.get("edits") if isinstance(args.get("edits"), list) else [args]
+    from limen.normalize.paths import text_after
+
     before = current_text(path) if not action.commands else None
-    if before is None or not edits:
+    after = text_after({k: v for k, v in action.arguments.items() if k != "content"}, before)
+    if before is None or after is None:
         return None
-    after = before
-    for edit in edits[:32]:
-        if not isinstance(edit, dict):
-            return None
-        old, new = edit.get("old_string"), edit.get("new_string")
-        if not isinstance(old, str) or not isinstance(new, str) or not old or old not in after:
-            return None
-        after = after.replace(old, new, -1 if edit.get("replace_all") else 1)
     return _gained(fact, path, before, after, action, ctx)
 
 
@@ -4230,10 +4223,14 @@ _LOCK_ENTRY = re.compile(r'"resolved"\s*:\s*"([^"]+)",\s*"integrity"\s*:\s*"([^"
 
 def current_text(path: str) -> str | None:
     """The file as it is now. One decision reads the file it writes several times (its imports, the edit
-    compared, the whole file's gains): the last file read is kept, keyed by what `stat` says of it."""
-    from limen.normalize.paths import read_text
+    compared, the whole file's gains): the last file read is kept, keyed by what `stat` says of it. A file the
+    session wrote is as it wrote it (`limen.normalize.paths.written_text`)."""
+    from limen.normalize.paths import read_text, written_text
 
     global _last_read
+    written = written_text(path)
+    if written is not None:
+        return written[:MAX_TEXT]
     try:
         found = os.stat(path)
     except (OSError, ValueError):

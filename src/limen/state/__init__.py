@@ -2,10 +2,11 @@
 
 A session holds its taint (keyed fingerprints of secrets it read, with their lengths, never the values),
 provenance flags and value labels (fingerprints of values the user's prompt, clean output, untrusted output or
-injected content supplied), its recent decision history, its rate window (when its recent calls came), and a
-halt flag. Stores: `MemoryStore` (one process,
-the SDK), `SqliteStore` (default; hooks are one process per call) and `RedisStore` (shared by the replicas
-of `limen serve`). Tool pins live in the same store.
+injected content supplied), its recent decision history, the texts of files it wrote that the disk here does
+not show (an agent whose files live elsewhere: a container, a remote workspace, a replayed session), its rate
+window (when its recent calls came), and a halt flag. Stores: `MemoryStore` (one process, the SDK),
+`SqliteStore` (default; hooks are one process per call) and `RedisStore` (shared by the replicas of `limen
+serve`). Tool pins live in the same store.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ TAINTED = "tainted"  # a secret (or a secret file) was read
 HALTED = "halted"  # the session is stopped: every further call is denied
 BROAD = "broad"  # a broad read or archive happened (the correlator then keeps shell commands)
 STATE_LOST = "state_lost"  # the stored state was lost: counts as tainted until a person clears it
+WROTE_UNSEEN = "wrote_unseen"  # the session wrote a file whose text this machine's disk does not show
 
 # Value labels, in order of how much they are trusted.
 TRUSTED = "trusted"  # the user's prompt
@@ -27,6 +29,7 @@ FETCHED = "fetched"  # a value label: the path of a file (or a clone's folder) t
 FETCHED_INSTALLER = "fetched_installer"  # the same for an official installer fetched from its own host
 
 HISTORY_LIMIT = 64
+FILES_LIMIT = 16  # files a session remembers having written (`remember_file`); the oldest go first
 
 
 class SessionStore(Protocol):
@@ -47,6 +50,15 @@ class SessionStore(Protocol):
     def append_history(self, session_id: str, entry: Mapping[str, Any]) -> None: ...
 
     def history(self, session_id: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]: ...
+
+    def remember_file(self, session_id: str, path: str, text: str) -> None:
+        """Keep the text the session wrote to `path` (a later write replaces it; beyond `FILES_LIMIT` files
+        the oldest is forgotten)."""
+        ...
+
+    def files(self, session_id: str) -> dict[str, tuple[str, float]]:
+        """The texts `remember_file` kept, by path, each with when it was kept (epoch seconds)."""
+        ...
 
     def count_call(self, session_id: str, window: float) -> int:
         """Record one call now; return this session's calls within the last `window` seconds (it included)."""

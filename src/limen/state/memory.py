@@ -8,7 +8,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from limen.state import HISTORY_LIMIT, TAINTED
+from limen.state import FILES_LIMIT, HISTORY_LIMIT, TAINTED
 
 
 class MemoryStore:
@@ -20,6 +20,7 @@ class MemoryStore:
         self._history: dict[str, deque[dict[str, Any]]] = defaultdict(lambda: deque(maxlen=HISTORY_LIMIT))
         self._pins: dict[str, tuple[str, str | None]] = {}
         self._calls: dict[str, tuple[float, int]] = {}  # session -> (window start, calls in it)
+        self._files: dict[str, dict[str, tuple[str, float]]] = defaultdict(dict)
 
     def flags(self, session_id: str) -> frozenset[str]:
         with self._lock:
@@ -56,6 +57,18 @@ class MemoryStore:
         with self._lock:
             return list(self._history.get(session_id, ()))[-limit:]
 
+    def remember_file(self, session_id: str, path: str, text: str) -> None:
+        with self._lock:
+            files = self._files[session_id]
+            files.pop(path, None)  # insertion order is age: a rewritten file is the newest
+            files[path] = (text, time.time())
+            while len(files) > FILES_LIMIT:
+                del files[next(iter(files))]
+
+    def files(self, session_id: str) -> dict[str, tuple[str, float]]:
+        with self._lock:
+            return dict(self._files.get(session_id, {}))
+
     def count_call(self, session_id: str, window: float) -> int:
         now = time.monotonic()
         with self._lock:
@@ -72,7 +85,7 @@ class MemoryStore:
             self._taint.pop(session_id, None)
             self._flags.get(session_id, set()).discard(TAINTED)
             if not taint_only:
-                for table in (self._flags, self._values, self._history, self._calls):
+                for table in (self._flags, self._values, self._history, self._calls, self._files):
                     table.pop(session_id, None)
 
     def state_lost(self) -> str:

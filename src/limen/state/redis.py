@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from limen.state import HISTORY_LIMIT, STATE_LOST, TAINTED, UNTRUSTED
+from limen.state import FILES_LIMIT, HISTORY_LIMIT, STATE_LOST, TAINTED, UNTRUSTED
 
 if TYPE_CHECKING:
     import redis
@@ -195,6 +195,29 @@ class RedisStore:
         rows = self._db.lrange(self._key(session_id, "hist"), -limit, -1)
         return [json.loads(r) for r in rows]
 
+    def remember_file(self, session_id: str, path: str, text: str) -> None:
+        """A hash of path -> [text, time] and a list of paths, oldest first, trimmed to `FILES_LIMIT`."""
+        pipe = self._db.pipeline(transaction=True)
+        pipe.hset(self._key(session_id, "files"), path, json.dumps([text, time.time()]))
+        pipe.lrem(self._key(session_id, "fileorder"), 0, path)
+        pipe.rpush(self._key(session_id, "fileorder"), path)
+        pipe.lrange(self._key(session_id, "fileorder"), 0, -FILES_LIMIT - 1)
+        pipe.ltrim(self._key(session_id, "fileorder"), -FILES_LIMIT, -1)
+        pipe.sadd(f"{self.prefix}sessions", session_id)
+        dropped = pipe.execute()[3]
+        if dropped:
+            self._db.hdel(self._key(session_id, "files"), *dropped)
+
+    def files(self, session_id: str) -> dict[str, tuple[str, float]]:
+        order = [_text(p) for p in self._db.lrange(self._key(session_id, "fileorder"), 0, -1)]
+        found = self._db.hmget(self._key(session_id, "files"), order) if order else []
+        kept = {}
+        for path, raw in zip(order, found, strict=True):
+            if raw is not None:
+                text, when = json.loads(raw)
+                kept[path] = (str(text), float(when))
+        return kept
+
     def count_call(self, session_id: str, window: float) -> int:
         """A sliding window: the calls whose time (Redis's clock) lies within the last `window` seconds."""
         keys = [self._key(session_id, "calls"), self._key(session_id, "callseq")]
@@ -218,7 +241,11 @@ class RedisStore:
         return int(count), flags | _LOST_FLAGS if lost and not reviewed else flags
 
     def clear(self, session_id: str, *, taint_only: bool) -> None:
-        parts = ("taint",) if taint_only else ("taint", "flags", "vals", "hist", "calls", "callseq")
+        parts = (
+            ("taint",)
+            if taint_only
+            else ("taint", "flags", "vals", "hist", "calls", "callseq", "files", "fileorder")
+        )
         pipe = self._db.pipeline(transaction=True)
         pipe.delete(*(self._key(session_id, p) for p in parts))
         pipe.srem(self._key(session_id, "flags"), TAINTED)

@@ -29,9 +29,9 @@ import urllib.parse
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from limen.state import HISTORY_LIMIT, STATE_LOST, TAINTED, UNTRUSTED
+from limen.state import FILES_LIMIT, HISTORY_LIMIT, STATE_LOST, TAINTED, UNTRUSTED
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2 added `files`; a version 1 file is completed in place (`_adopt`)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS flags (session TEXT NOT NULL, flag TEXT NOT NULL, PRIMARY KEY (session, flag))
     WITHOUT ROWID;
@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS calls (session TEXT PRIMARY KEY, start REAL NOT NULL,
     WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS reviewed (session TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS files (id INTEGER PRIMARY KEY AUTOINCREMENT, session TEXT NOT NULL,
+    path TEXT NOT NULL, ts REAL NOT NULL, text TEXT NOT NULL, UNIQUE (session, path));
 """
 
 # A window restarts when its start has fallen out of it; otherwise the call joins it.
@@ -129,12 +131,12 @@ def _schema_problem(db: sqlite3.Connection) -> str:
 
 
 def _adopt(db: sqlite3.Connection) -> str:
-    """Create the schema in a new file, or complete one from before schema versions whose tables are ours;
-    else say what the file holds instead (and change nothing)."""
+    """Create the schema in a new file, or complete one from an earlier version whose tables are ours (the
+    statements only create what is missing); else say what the file holds instead (and change nothing)."""
     db.execute("BEGIN IMMEDIATE")
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version == 0:
+        if version < SCHEMA_VERSION:
             problem = _schema_problem(db)
             if not problem:
                 for statement in _SCHEMA.split(";"):
@@ -442,7 +444,7 @@ class SqliteStore:
 
     @_recovering
     def clear(self, session_id: str, *, taint_only: bool) -> None:
-        tables = ("taint",) if taint_only else ("taint", "flags", "vals", "history", "calls")
+        tables = ("taint",) if taint_only else ("taint", "flags", "vals", "history", "calls", "files")
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -458,6 +460,33 @@ class SqliteStore:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    @_recovering
+    def remember_file(self, session_id: str, path: str, text: str) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(  # a rewritten file gets a new id: ids order the files by age
+                    "INSERT OR REPLACE INTO files (session, path, ts, text) VALUES (?, ?, ?, ?)",
+                    (session_id, path, time.time(), text),
+                )
+                self._db.execute(
+                    "DELETE FROM files WHERE session = ? AND id NOT IN "
+                    "(SELECT id FROM files WHERE session = ? ORDER BY id DESC LIMIT ?)",
+                    (session_id, session_id, FILES_LIMIT),
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    @_recovering
+    def files(self, session_id: str) -> dict[str, tuple[str, float]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT path, text, ts FROM files WHERE session = ? ORDER BY id", (session_id,)
+            ).fetchall()
+        return {path: (text, ts) for path, text, ts in rows}
 
     @_recovering
     def sessions(self) -> list[str]:
@@ -545,7 +574,7 @@ def health(path: str) -> list[str]:
         check = [str(r[0]) for r in db.execute("PRAGMA quick_check")]
         if check != ["ok"]:
             return [f"{path} is malformed ({check[0]}); {_REBUILT}"]
-        if version not in (0, SCHEMA_VERSION):
+        if version > SCHEMA_VERSION:
             return [f"{path} holds schema version {version}; {_REBUILT}"]
         problem = _schema_problem(db)
         if problem:
