@@ -727,7 +727,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "node",
         R.INTERPRETER,
-        aliases=("nodejs",),
+        # runners of TypeScript and modern JavaScript files: node with a loader (`tsx scripts/sync.ts`)
+        aliases=("nodejs", "tsx", "ts-node", "ts-node-esm", "vite-node", "esno", "esrun", "jiti"),
         family=True,
         options=("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"),
     ),

@@ -3946,10 +3946,27 @@ def _runner(
     if "://" in program_name or program_name.startswith(("github:", "git+", "gitlab:", "bitbucket:")):
         state.flag(f"{name} runs code fetched from {program_name[:80]}")  # `npx -y https://.../tarball/main`
         return
+    language = _source_language(program_name)
+    if language:  # `uv run scripts/sync.py`: a source file is run by its language's interpreter
+        _run([language, *inner], state, (*via, name), level, stdin)
+        return
     if not program_name.startswith(("/", ".")):
         program_name = re.sub(r"(?<=.)@[^/]*$", "", program_name).rsplit("/", 1)[-1]  # @scope/pkg@1.2 -> pkg
     if program_name:
         _run([program_name, *inner[1:]], state, (*via, name), level, stdin)
+
+
+def _source_language(word: str) -> str:
+    """The interpreter that runs a program file named by its extension (`scripts/sync.py` -> python), for a
+    language Limen reads; `` for anything else (a package's name, a command)."""
+    from limen.facts.paths import PROGRAMS
+
+    dot = word.rfind(".")
+    if dot <= 0 or "/" in word[dot:] or "://" in word:
+        return ""
+    fact = PROGRAMS.get(word[dot:].lower())
+    how = fact.content if fact is not None else ""
+    return how if how in _CODE_LANGS else ""
 
 
 def _multiplexer(name: str, rest: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
@@ -4261,7 +4278,8 @@ def _lang(name: str) -> str:
     for lang in ("python", "pypy", "perl", "ruby", "php", "lua", "node", "deno", "bun", "awk"):
         if name.startswith(lang) or (lang == "awk" and name.endswith("awk")):
             return "python" if lang == "pypy" else lang
-    return "node" if name == "nodejs" else name
+    entry = program(name)
+    return entry.name if entry is not None and entry.name == "node" else name  # `nodejs`, `tsx`
 
 
 # The package-manager sub-commands of the runtimes that are one too (bun, deno)

@@ -295,6 +295,7 @@ _table(
 )
 _table("expand", 0, "File.expand_path", "glob_tilde", "expand_path")
 _table("dirname", 0, "path.dirname", "File.dirname", "dirname")
+_table("file_url", 0, "URL", "url.URL", "url.fileURLToPath", "fileURLToPath")
 _table("env", 0, "getenv", "os.getenv", "ENV.fetch", "Deno.env.get", "ENV.[]")
 _table("identity", 0, "String", "toString", "to_s", "strval", "trim", "decodeURIComponent", "unescape")
 _table("identity", 0, "Buffer.from.toString", "untaint", "uri_escape")
@@ -673,6 +674,8 @@ class _Eval:
                 return Val(ref="process")
             if ref == "process.argv":
                 return self.argv_list
+            if ref == "import.meta.url":  # the module's own file, as a file: URL
+                return s(f"file://{self.script}") if self.script else UNK
             if base.ref in ("globalThis", "global", "window"):
                 return Val(ref=name)
             return Val(ref=ref)
@@ -1245,6 +1248,8 @@ class _Eval:
             return join(args[1], value) if len(args) > 1 and not text_of(value).startswith("/") else value
         if effect == "dirname":
             return parent(first)
+        if effect == "file_url":  # `new URL("../.env", import.meta.url)`: a file beside the module
+            return _file_url(text_of(first), text_of(args[1]) if len(args) > 1 else None, first)
         if effect == "env":
             return self.environ(known(first))
         if effect == "identity":
@@ -1447,6 +1452,7 @@ _KINDS: dict[str, Callable[[_Eval, Node], Val]] = {
     **dict.fromkeys(("heredoc", "heredoc_body", "nowdoc"), _Eval.string),
     **dict.fromkeys(("command_string", "shell_command_expression", "subshell"), _Eval._shell_string),
     **dict.fromkeys(("number", "integer"), _Eval._number),
+    "meta_property": lambda _ev, _node: Val(ref="import.meta"),  # `import.meta.url`: `member` reads it
     **dict.fromkeys(("true", "false", "null", "nil", "undefined"), _Eval._literal),
     **dict.fromkeys(
         (
@@ -1598,6 +1604,16 @@ def _canonical(lang: str, name: str) -> str:
     if lang == "php":
         name = name.lower() if "." not in name else name
     return name
+
+
+def _file_url(where: str | None, base: str | None, given: Val) -> Val:
+    """The file a `URL` names: `where` made relative to a `file:` base's folder, or a `file:` URL's path;
+    anything else as it was given."""
+    if where is None:
+        return given
+    if base is not None and base.startswith("file://") and "://" not in where and not where.startswith("/"):
+        return join(parent(s(base[len("file://") :])), given)
+    return s(where[len("file://") :]) if where.startswith("file://") else given
 
 
 def _module(name: str) -> str:
