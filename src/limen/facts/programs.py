@@ -100,7 +100,8 @@ class Program:
     # sub-commands that take a package of the workspace and then the program's own arguments, for that package
     # (`yarn workspace @acme/db prisma migrate reset` is `yarn prisma migrate reset` run there)
     scoped_by: tuple[str, ...] = ()
-    skip_operands: int = 0  # operands before the command it runs (`direnv exec DIR cmd`)
+    skip_operands: int = 0  # operands before the command it runs (`direnv exec DIR cmd`, `timeout 5 cmd`)
+    shell: bool = False  # a wrapper given no command starts the user's shell (`chroot /`, `setarch x86_64`)
     destroys_all: str = ""  # regex over the words after the name: destroys an environment or a store
     destroys_one: str = ""  # regex over the words after the name: deletes a resource
     # sub-commands that send what they are given to the place their last operand names, and how that operand
@@ -352,6 +353,7 @@ def _p(
     own_commands: tuple[str, ...] = (),
     scoped_by: tuple[str, ...] = (),
     skip_operands: int = 0,
+    shell: bool = False,
     destroys_all: str = "",
     destroys_one: str = "",
     pushes: tuple[str, ...] = (),
@@ -391,6 +393,7 @@ def _p(
         own_commands=frozenset(own_commands),
         scoped_by=scoped_by,
         skip_operands=skip_operands,
+        shell=shell,
         destroys_all=destroys_all,
         destroys_one=destroys_one,
         pushes=pushes,
@@ -713,7 +716,11 @@ HTTPIE_NAMES = frozenset({"http", "https", "xh", "xhs", "httpie"})
 
 PROGRAMS: tuple[Program, ...] = (
     # ------------------------------------------------------------------ shells and interpreters
-    _p("sh", R.SHELL, aliases=("bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish")),
+    _p(
+        "sh",
+        R.SHELL,
+        aliases=("bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish", "csh", "tcsh"),
+    ),
     # An interpreter's `options` take a value: the next word, or the rest of a cluster (`ruby -rnet/http`);
     # `attached_options` only the rest (`perl -Mstrict`, `perl -pi.bak`): a letter there is part of the
     # value, never a code option.
@@ -805,7 +812,13 @@ PROGRAMS: tuple[Program, ...] = (
     _p("doas", R.WRAPPER, R.PRIVILEGED, options=("-u", "-C")),
     _p("nice", R.WRAPPER, options=("-n", "--adjustment")),
     _p("ionice", R.WRAPPER, options=("-c", "-n", "--class", "--classdata")),
-    _p("timeout", R.WRAPPER, aliases=("gtimeout",), options=("-s", "-k", "--signal", "--kill-after")),
+    _p(
+        "timeout",
+        R.WRAPPER,
+        aliases=("gtimeout",),
+        options=("-s", "-k", "--signal", "--kill-after"),
+        skip_operands=1,
+    ),
     _p("stdbuf", R.WRAPPER, options=("-i", "-o", "-e", "--input", "--output", "--error")),
     _p("time", R.WRAPPER, options=("-f", "-o", "--format", "--output")),
     _p("nohup", R.WRAPPER),
@@ -816,18 +829,23 @@ PROGRAMS: tuple[Program, ...] = (
     _p("coproc", R.WRAPPER),  # `coproc cmd args`: runs cmd in the background
     _p("unbuffer", R.WRAPPER),
     _p("rlwrap", R.WRAPPER, options=(*_RLWRAP_OPTS, "-s", "-t")),
-    _p("chroot", R.WRAPPER, R.PRIVILEGED, options=("--userspec", "--groups")),
+    # `chroot DIR [CMD]`, `setarch ARCH [CMD]`: the command after their first operand, else the user's shell
+    _p("chroot", R.WRAPPER, R.PRIVILEGED, options=("--userspec", "--groups"), skip_operands=1, shell=True),
+    _p("setarch", R.WRAPPER, aliases=("linux32", "linux64"), skip_operands=1, shell=True),
+    _p("cpulimit", R.WRAPPER, options=("-l", "--limit", "-p", "--pid", "-e", "--exe", "-P", "--path")),
+    # `capsh [OPTIONS] -- [ARGS]`: bash with ARGS (`-- -c CMD`), an interactive bash with none
+    _p("capsh", R.WRAPPER, R.PRIVILEGED, shell=True),
     _p("strace", R.WRAPPER, options=("-e", "-o", "-p", "-s", "-u", "-E")),
     _p("ltrace", R.WRAPPER, options=("-e", "-o", "-p", "-s", "-u")),
     _p("torsocks", R.WRAPPER),
     _p("sshpass", R.WRAPPER, options=("-p", "-f", "-d", "-P")),
     _p("proxychains", R.WRAPPER, aliases=("proxychains4",), options=("-f",)),
     _p("caffeinate", R.WRAPPER, options=("-t", "-w")),
-    _p("flock", R.WRAPPER, options=("-w", "-E", "--timeout", "--conflict-exit-code")),
+    _p("flock", R.WRAPPER, options=("-w", "-E", "--timeout", "--conflict-exit-code"), skip_operands=1),
     _p("watch", R.WRAPPER, options=("-n", "--interval", "-d", "-q")),
     _p("fakeroot", R.WRAPPER),
-    _p("chrt", R.WRAPPER),
-    _p("taskset", R.WRAPPER),
+    _p("chrt", R.WRAPPER, skip_operands=1),
+    _p("taskset", R.WRAPPER, skip_operands=1),
     _p("xvfb-run", R.WRAPPER, options=("-n", "-s", "-f", "-e", "-p", "--server-args", "--server-num")),
     _p("pkexec", R.WRAPPER, R.PRIVILEGED, options=("--user",)),
     _p("runuser", R.WRAPPER, R.PRIVILEGED, options=("-u", "-g", "-G", "--user", "--group")),
@@ -948,7 +966,14 @@ PROGRAMS: tuple[Program, ...] = (
     _p("op", R.RUNNER, runs_after=("run",)),
     _p("doppler", R.RUNNER, runs_after=("run",)),
     _p("nix-shell", R.RUNS_OPTION, command_options=("--run", "--command")),
-    _p("script", R.RUNS_OPTION, command_options=("-c", "--command")),
+    # a terminal session recorded: `-c` names the command it runs, else it starts the user's shell
+    _p(
+        "script",
+        R.RUNS_OPTION,
+        R.STARTS_SHELL,
+        options=("-t", "--timing", "-T", "-I", "-O", "-B", "--log-in", "--log-out", "--log-io", "-E"),
+        command_options=("-c", "--command"),
+    ),
     _p("sg", R.PRIVILEGED, R.RUNS_OPTION, R.STARTS_SHELL, command_options=("-c",)),
     _p("xterm", R.RUNNER, aliases=("urxvt", "rxvt")),
     _p("tmux", R.RUNNER),

@@ -3113,18 +3113,22 @@ def _h_wrapper(
             return None
         i += 1
     rest = args[i:]
-    if name == "timeout" and rest:
-        rest = rest[1:]
-    if name in ("chrt", "taskset") and rest:
-        rest = rest[1:]
+    entry = program(name)
+    skip = entry.skip_operands if entry is not None else 0
     if name == "chroot" and rest:
         _add_path(rest[0], state, write=False)
-        rest = rest[1:]
-    if name == "flock" and rest:
-        rest = rest[1:]
-        if rest and rest[0] in ("-c", "--command") and len(rest) > 1:
-            _shell_string(rest[1], state, via, level, _is_dynamic(rest[1], state), "flock -c")
+    if name == "capsh":  # `capsh --uid=0 -- -c CMD`: bash with what follows `--` (`capsh --print`: none)
+        if "--" not in args:
             return None
+        rest = ["bash", *args[args.index("--") + 1 :]]
+    rest = rest[skip:]
+    if name == "flock" and rest and rest[0] in ("-c", "--command") and len(rest) > 1:
+        _shell_string(rest[1], state, via, level, _is_dynamic(rest[1], state), "flock -c")
+        return None
+    if not rest and entry is not None and entry.shell and (skip == 0 or len(args[i:]) >= skip):
+        _record(state, Command(argv=("sh",), name="sh", via=(*via, name)))
+        state.flag(f"{name} starts an interactive shell: the commands it will run are not in the call")
+        return None
     if name in ("sudo", "doas"):
         while rest and re.fullmatch(r"\w+=.*", rest[0]):
             rest = rest[1:]
@@ -3497,6 +3501,9 @@ def _argument_commands(
         operands = [w for w in _operands(args, entry.options | entry.command_options) if w != "-"]
         if len(operands) > 1:  # `su - jetty ./run.sh`: the words after the user are the shell's arguments
             _run(["sh", *operands[1:]], state, (*via, name), level, None)
+        elif Role.PRIVILEGED not in entry.roles:  # `script -q /dev/null`: the user's own shell, recorded
+            if args:  # (a bare `./script` is as likely the project's own file of that name)
+                state.flag(f"{name} starts an interactive shell: what it will run is not in the call")
         elif name != "su" or not operands or operands[0] in ("root", "0"):
             state.flag(f"{name} starts a privileged interactive shell: what it will run is not in the call")
         else:  # `su - postgres`: a shell as a service account, no privilege gained; nothing it runs is shown
