@@ -102,6 +102,10 @@ class Program:
     scoped_by: tuple[str, ...] = ()
     skip_operands: int = 0  # operands before the command it runs (`direnv exec DIR cmd`, `timeout 5 cmd`)
     shell: bool = False  # a wrapper given no command starts the user's shell (`chroot /`, `setarch x86_64`)
+    # options whose value is a file it writes (`sort -o F`, `gcc -o F`, `openssl enc -out F`), and the index
+    # of the operand that is one (`xxd IN OUT`)
+    output_options: frozenset[str] = frozenset()
+    output_operand: int | None = None
     destroys_all: str = ""  # regex over the words after the name: destroys an environment or a store
     destroys_one: str = ""  # regex over the words after the name: deletes a resource
     # sub-commands that send what they are given to the place their last operand names, and how that operand
@@ -354,6 +358,8 @@ def _p(
     scoped_by: tuple[str, ...] = (),
     skip_operands: int = 0,
     shell: bool = False,
+    output_options: tuple[str, ...] = (),
+    output_operand: int | None = None,
     destroys_all: str = "",
     destroys_one: str = "",
     pushes: tuple[str, ...] = (),
@@ -394,6 +400,8 @@ def _p(
         scoped_by=scoped_by,
         skip_operands=skip_operands,
         shell=shell,
+        output_options=frozenset(output_options),
+        output_operand=output_operand,
         destroys_all=destroys_all,
         destroys_one=destroys_one,
         pushes=pushes,
@@ -780,7 +788,11 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "rustc",
         R.COMPILES,
-        aliases=("gcc", "g++", "cc", "c++", "clang", "clang++", "tcc", "javac", "kotlinc"),
+        R.RUNS_OPTION,
+        aliases=("gcc", "g++", "cc", "c++", "clang", "clang++", "tcc", "javac", "kotlinc", "c89", "c99"),
+        options=("-o", "-x", "-I", "-L", "-l", "-D", "-U", "-include", "-MF", "-wrapper"),
+        output_options=("-o",),
+        command_options=("-wrapper",),
     ),
     _p("swiftc", R.COMPILES, aliases=("swift", "java", "dotnet-script", "zig")),
     # nmap's scripts are Lua it runs (`--script=FILE`)
@@ -828,7 +840,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("setsid", R.WRAPPER),
     _p("coproc", R.WRAPPER),  # `coproc cmd args`: runs cmd in the background
     _p("unbuffer", R.WRAPPER),
-    _p("rlwrap", R.WRAPPER, options=(*_RLWRAP_OPTS, "-s", "-t")),
+    _p("rlwrap", R.WRAPPER, options=(*_RLWRAP_OPTS, "-s", "-t"), output_options=("-l", "--logfile")),
     # `chroot DIR [CMD]`, `setarch ARCH [CMD]`: the command after their first operand, else the user's shell
     _p("chroot", R.WRAPPER, R.PRIVILEGED, options=("--userspec", "--groups"), skip_operands=1, shell=True),
     _p("setarch", R.WRAPPER, aliases=("linux32", "linux64"), skip_operands=1, shell=True),
@@ -1162,7 +1174,15 @@ PROGRAMS: tuple[Program, ...] = (
     _p("jq", R.READS, files=1),
     _p("look", R.READS, files=1),
     _p("cut", R.READS, R.TEXT_ONLY, R.FILTER, files=0, options=("-d", "-f", "-b", "-c")),
-    _p("sort", R.READS, R.TEXT_ONLY, R.FILTER, files=0, options=("-k", "-t", "-o")),
+    _p(
+        "sort",
+        R.READS,
+        R.TEXT_ONLY,
+        R.FILTER,
+        files=0,
+        options=("-k", "-t", "-o", "--output"),
+        output_options=("-o", "--output"),
+    ),
     _p("uniq", R.READS, R.TEXT_ONLY, R.FILTER, files=0),
     _p("wc", R.READS, R.TEXT_ONLY, R.FILTER, files=0),
     _p("tr", R.TEXT_ONLY, R.FILTER),
@@ -1172,7 +1192,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("od", R.READS, files=0, options=("-t", "-N", "-j", "-A")),
     _p("du", R.READS, files=0, options=("-d", "--max-depth")),
     _p("ls", R.READS, files=0, options=("-I", "--ignore", "-w")),
-    _p("xxd", R.READS, R.DECODER, files=0, options=("-l", "-s", "-c", "-g")),
+    _p("xxd", R.READS, R.DECODER, files=0, options=("-l", "-s", "-c", "-g"), output_operand=1),
     _p("rm", R.WRITES, R.DELETES, files=0),
     _p("unlink", R.WRITES, R.DELETES, files=0),
     _p("srm", R.WRITES, R.DELETES, R.WIPES, files=0),
@@ -1224,6 +1244,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.DECODER,
         R.LOADS_CODE,
         loads_library=r"SO_PATH:|(?:^|\s)-(?:engine|provider-path|provider)\s+\S*/",
+        output_options=("-out", "-keyout"),
     ),
     # PKCS#11 providers: a shared library the ssh tools load and run
     _p("ssh-keygen", R.LOADS_CODE, loads_library=r"(?:^|\s)-D\s*\S"),

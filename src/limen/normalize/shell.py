@@ -1711,6 +1711,9 @@ def _run_command(
             state.calling.discard(argv[0])
         return None
     entry = program(name)
+    if entry is not None and (entry.output_options or entry.output_operand is not None):
+        for word in _output_files(entry, argv[1:]):  # `gcc -o ~/.bashrc`, `xxd -r - ~/.bashrc`
+            _add_path(word, state, write=True)
     if name == "go" and argv[1:3] == ["env", "-w"]:  # `go env -w GOSUMDB=off`: set for every later go
         for word in argv[3:]:
             _checks_off(*word.partition("=")[::2], state)
@@ -3509,6 +3512,8 @@ def _argument_commands(
         else:  # `su - postgres`: a shell as a service account, no privilege gained; nothing it runs is shown
             state.note(f"{name} starts an interactive shell as another user")
     for value in _option_values(args, entry.command_options):
+        if Role.COMPILES in entry.roles:  # `gcc -wrapper /bin/sh,-s .`: a program and its words, by commas
+            value = value.replace(",", " ")
         if name == "tar":
             if value.startswith(("exec=", "exec:")) or "--checkpoint-action" not in " ".join(args):
                 value = value.split("=", 1)[1] if value.startswith("exec=") else value
@@ -3555,6 +3560,17 @@ def _argument_commands(
 
 
 _CLUSTER = re.compile(r"-[A-Za-z]{2,}")
+
+
+def _output_files(entry: Program, args: list[str]) -> list[str]:
+    """The files a program writes by the table's word for it: its output options' values and its output
+    operand (`facts.programs.Program.output_options`, `output_operand`)."""
+    found = _option_values(args, entry.output_options)
+    if entry.output_operand is not None:
+        operands = _operands(args, entry.options | entry.output_options)
+        if len(operands) > entry.output_operand and operands[entry.output_operand] != "-":
+            found.append(operands[entry.output_operand])
+    return found
 
 
 def _option_values(args: list[str], wanted: frozenset[str]) -> list[str]:
