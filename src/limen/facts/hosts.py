@@ -62,7 +62,9 @@ LOOPBACK_NAMES = frozenset(
     # a container's name for the machine it runs on (Docker Desktop, Podman): this machine, seen from inside
     | {"host.docker.internal", "gateway.docker.internal", "host.containers.internal"}
 )
-LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me")
+# (`.test`, reserved by RFC 6761, is no one's public name: local development servers answer it, as Laravel
+# Valet and Herd resolve it to this machine)
+LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me", ".test")
 
 # URL schemes that reach another machine: a value with one of these is a destination, whatever the argument
 # is called; any other `scheme://` (a server's `notes://readme`) is an identifier.
@@ -631,6 +633,10 @@ ISSUERS: tuple[Issuer, ...] = (
     # Clerk's secret keys share Stripe's `sk_live_` prefix: they are told by their variable only
     Issuer("clerk", (), (), ("CLERK_SECRET_KEY", "CLERK_API_KEY"), ("api.clerk.com", "api.clerk.dev")),
     Issuer("resend", (), ("re_",), ("RESEND_API_KEY",), ("api.resend.com",)),
+    # Laravel's hosting services: Forge (servers, sites, deploys), Envoyer (zero-downtime deploys), Vapor
+    Issuer("laravel-forge", (), (), ("FORGE_API_TOKEN", "FORGE_TOKEN"), ("forge.laravel.com",)),
+    Issuer("envoyer", (), (), ("ENVOYER_API_TOKEN", "ENVOYER_TOKEN"), ("envoyer.io",)),
+    Issuer("vapor", (), (), ("VAPOR_API_TOKEN",), ("vapor.laravel.com",), ("vapor",)),
     # Fly.io's tokens (`fly auth token`) go to its GraphQL API and its Machines API
     Issuer(
         "fly",

@@ -1914,6 +1914,24 @@ PROGRAMS: tuple[Program, ...] = (
         rf".*{_W}(?:migrate:(?:fresh|reset|refresh)|db:wipe|queue:(?:flush|clear)|horizon:clear){_E}",
         changes=rf"{_W}(?:migrate(?!:status)(?::\S+)?|db:(?:seed|wipe)){_E}",
     ),
+    # WP-CLI: a WordPress site's database, users, plugins and options (on this machine, or over ssh on the
+    # servers that run the site)
+    _p(
+        "wp",
+        R.INFRA_DESTROYER,
+        options=("--path", "--url", "--user", "--skip-plugins", "--skip-themes", "--require", "--exec"),
+        destroys_one=rf"{_W}(?:db\s+(?:reset|drop|clean)|site\s+(?:empty|delete)){_E}",
+        grants=rf"{_W}(?:user\s+(?:create|update|set-role|add-role)(?:\s+\S+)*?\s+(?:--role[=\s])?administrator"
+        rf"|super-admin\s+add|user\s+add-cap(?:\s+\S+)*?\s+(?:manage_options|edit_users|promote_users"
+        rf"|unfiltered_html)|option\s+(?:update|set)\s+default_role\s+administrator){_E}",
+        disables=rf"{_W}plugin\s+(?:deactivate|delete|uninstall)(?:\s+\S+)*?\s+(?:wordfence|sucuri-scanner"
+        rf"|better-wp-security|ithemes-security-pro|all-in-one-wp-security-and-firewall|limit-login-attempts\S*"
+        rf"|wp-2fa|two-factor|wps-hide-login|wp-cerber|defender-security){_E}"
+        rf"|{_W}config\s+set\s+DISALLOW_FILE_(?:EDIT|MODS)\s+false{_E}",
+        fetches_code=rf"{_W}(?:plugin|theme)\s+install(?:\s+\S+)*?\s+https?://",
+        changes=rf"{_W}(?:core\s+update|plugin\s+(?:install|update|activate)|theme\s+(?:install|update|activate)"
+        rf"|search-replace|db\s+import|option\s+(?:update|set|delete)){_E}",
+    ),
     # Symfony's `bin/console` (Doctrine)
     _p(
         "console",

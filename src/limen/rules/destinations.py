@@ -381,14 +381,20 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
     return bool(used - SHARED_ISSUERS) or (bool(used) and carries_nothing(action))
 
 
-# Programs that reach a host over ssh, by which a host the user's ssh knows is the user's own
-_SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs"})
+# Programs that log in to a host (over ssh, or a file-transfer login), by which a host the user's ssh knows,
+# or the project's committed files name, is the user's own machine
+_SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs", "lftp"})
 
 
-def _known_ssh_host(host: str, home: str) -> bool:
+def _own_login_host(host: str, home: str, cwd: str) -> bool:
+    """A machine of the user's or the project's own: in the user's ssh config or known hosts, or named by a
+    file the project's repository holds at its commit (`forge@164.92.81.17` in its deploy script, README or
+    CI), since a host someone else controls is named nowhere in it; a name the agent just wrote into a file
+    is not committed, so it does not count."""
+    from limen.facts.hosts import committed_name
     from limen.ssh_hosts import known
 
-    return known(host, home)
+    return known(host, home) or (len(host) >= 7 and bool(cwd) and committed_name(cwd, host))
 
 
 def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
@@ -435,8 +441,12 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         )
     if "invalid_host" not in dest.flags and is_trusted(dest.host, ctx):
         return None
-    if dest.via_command in _SSH_CLIENTS and dest.host and _known_ssh_host(dest.host, ctx.home):
-        return None  # a machine of the user's own: in their ssh config or known hosts
+    if (
+        dest.via_command in _SSH_CLIENTS
+        and dest.host
+        and _own_login_host(dest.host, ctx.home, action.cwd or ctx.workspace)
+    ):
+        return None  # a machine of the user's own: in their ssh config or known hosts, or the project's
     if named_plainly(dest) and dest.host and project_domain(dest.host, action.cwd or ctx.workspace):
         return None  # the project's own domain (`api.ledgerline.io` for .../ledgerline): its own service
     deceptive = "ip_obfuscated" in dest.flags or _deceptive_userinfo(dest)
