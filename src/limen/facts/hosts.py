@@ -1061,6 +1061,11 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("raw.githubusercontent.com", "/anchore/grype/main/install.sh"),
     ("raw.githubusercontent.com", "/anchore/syft/main/install.sh"),
     ("raw.githubusercontent.com", "/superfly/flyctl/master/installers/"),
+    # PHP's: Composer's installer, WP-CLI's release build, probe-rs' and espup's for embedded Rust
+    ("getcomposer.org", "/installer"),
+    ("getcomposer.org", "/download/"),
+    ("raw.githubusercontent.com", "/wp-cli/builds/gh-pages/phar/"),
+    ("github.com", "/probe-rs/probe-rs/releases/"),
 )
 
 

@@ -220,7 +220,8 @@ _FIXED_PAYEE = re.compile(
 # Fields that make a user more than a user, let in by a form's permitted parameters
 _PRIVILEGE_PERMITTED = re.compile(
     r"(?i)(?:\bpermit\b|fillable|attr_accessible|\[Bind\()[^\n]*[\s:,\[(\"'](?:role|roles|admin|is_admin|superuser"
-    r"|is_staff|permissions?|tenant_id|org_id|owner_id|account_id|\w+_id)\b"
+    r"|is_staff|permissions?|(?:tenant|org|organi[sz]ation|owner|account|user|team|company|workspace|group"
+    r"|created_by)_?id)\b"
 )
 # An SQL statement built with a value pasted in (`format!("... WHERE id = '{}'", x)`, `$"... {term}"` given to
 # a raw query, `"... #{marina_id}"`, `fmt.Sprintf("... '%s'")`, `QueryBuilder::push(q.get(..))`)
