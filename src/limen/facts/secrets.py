@@ -538,6 +538,9 @@ CREDENTIAL_OPTIONS = frozenset(
     {"-i", "-E", "--cert", "--key", "--cacert", "--proxy-cert", "--proxy-key", "--netrc-file", "--identity"}
     | {"--certificate", "--private-key", "--ca-certificate", "-cert", "-key", "-CAfile", "--ssh-key"}
     | {"--identity-file", "--key-file", "--keyfile", "--credentials-file", "--kubeconfig", "--env-file"}
+    # TLS clients' own (mosquitto, docker, kafka tools) and signing tools' keys (`imgtool sign -k KEY`)
+    | {"-k", "--cafile", "--capath", "--ca-file", "--cert-file", "--client-cert", "--client-key", "--tls-key"}
+    | {"--tlscacert", "--tlscert", "--tlskey", "--tls-cert", "--tls-ca", "--signing-key", "--sign-key"}
 )
 
 # Options whose file the command writes (a key it generates, a certificate it issues): not a read of it.

@@ -1962,6 +1962,29 @@ def _runs_earlier_fetch(action: Action, ctx: Context) -> Finding | None:
 # --------------------------------------------------------------------------- environment_dump_command
 
 
+# `stty -F /dev/ttyUSB0 115200 raw`: a serial line's settings, not the terminal the agent's shell runs in
+_STTY_LINE = re.compile(r"(?:^|\s)(?:-F\s*|--file[=\s])/dev/(?!tty(?:\s|$)|pts/)\S+")
+# A device that hands a container the host's disks, memory or kernel log (`--device /dev/sda`, `/dev/mem`);
+# a serial port, a GPU or a camera is the device's own use
+_HOST_DEVICE = re.compile(
+    r"/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|loop|dm-|md\d|mapper/|disk/|mem\b|kmem\b|port\b|kmsg\b|cpu/)"
+)
+# Groups that give device access and nothing more: joining them is an embedded or desktop set-up step
+_DEVICE_GROUPS = frozenset(
+    {"dialout", "plugdev", "uucp", "tty", "video", "audio", "input", "render", "lp", "bluetooth", "netdev"}
+)
+
+
+def _device_groups_only(args: list[str] | tuple[str, ...]) -> bool:
+    """`usermod -aG dialout,plugdev USER`: supplementary groups added, all of them device groups."""
+    words = list(args)
+    groups = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-G", "-aG", "--groups")]
+    options = [w for w in words if w.startswith("-")]
+    if not groups or any(w not in ("-a", "-G", "-aG", "--append", "--groups") for w in options):
+        return False
+    return all(g in _DEVICE_GROUPS for group in groups for g in group.split(","))
+
+
 def _env_dump(command: Command) -> str:
     name, args = command.name, command.argv[1:]
     if (
@@ -2416,7 +2439,11 @@ def _remote_shell_auth(action: Action) -> str:
             return f"{name} puts a local port on the internet"
         if name == "zmodload" and "zsh/net/tcp" in argv:
             return "zsh loads raw TCP sockets"
-        if name == "stty" and [w for w in argv[1:] if w not in ("-a", "--all", "-g", "--save", "size")]:
+        if (
+            name == "stty"
+            and [w for w in argv[1:] if w not in ("-a", "--all", "-g", "--save", "size")]
+            and not _STTY_LINE.search(" ".join(argv[1:]))
+        ):
             return "stty reconfigures the terminal (shell upgrade)"
         if name == "script" and "c" in flags and any("sh" in w for w in argv[1:]):
             return "script spawns a pty shell"
@@ -2756,8 +2783,8 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
             return f"{command.name} {option}=host shares the host's namespace"
         if option == "--cap-add" and _ESCAPE_CAPS.match(value):
             return f"{command.name} --cap-add {value.upper()}"
-        if option == "--device":
-            return f"{command.name} --device hands a host device to the container"
+        if option == "--device" and _HOST_DEVICE.match(value):  # (a serial port, a GPU, a camera: its own)
+            return f"{command.name} --device hands the host's disks or memory to the container"
         if option == "--security-opt" and ("unconfined" in value or value == "label=disable"):
             return f"{command.name} --security-opt turns confinement off"
         if option in ("-v", "--volume", "--mount") and value:
@@ -3130,6 +3157,8 @@ def _persistence(command: Command) -> str:
     if name in ("at", "batch") and args and not set(args) & {"-l", "-r", "-d", "-c"}:
         return f"{name} schedules a command"
     if name in ("useradd", "adduser", "usermod", "chpasswd", "passwd", "visudo", "groupadd", "newusers"):
+        if name == "usermod" and _device_groups_only(args):
+            return ""  # `usermod -aG dialout,plugdev $USER`: a serial port and USB devices, no privilege
         return f"{name} changes accounts"
     entry = program(name)
     if entry is not None and entry.schedules and re.search(entry.schedules, " ".join(args)):

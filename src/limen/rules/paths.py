@@ -455,6 +455,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         yield from secret  # not analysed: every secret path counts
         return
     cwd = action.cwd or ctx.workspace or "/"
+    # where a relative word may lie: the line's folder, and each the line changes into (`cd fw && west sign
+    # -- --key keys/k.pem` names fw/keys/k.pem)
+    folders = (cwd, *(n[3:] for n in action.notes if n.startswith("cd:")))
     read: set[str] = set()
     kept: set[str] = set()
     fresh: set[str] = set()  # copied from public material earlier in the line (`cp .env.example .env && ...`)
@@ -473,10 +476,11 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             elif (
                 word in secret_facts.CREDENTIAL_OPTIONS or word in secret_facts.OUTPUT_OPTIONS
             ) and i + 1 < len(args):
-                kept.add(canonical(args[i + 1], cwd, ctx.home))
+                kept.update(canonical(args[i + 1], folder, ctx.home) for folder in folders)
                 skip = True
             elif word.startswith("--") and word.partition("=")[0] in secret_facts.CREDENTIAL_OPTIONS:
-                kept.add(canonical(word.partition("=")[2], cwd, ctx.home))  # `--env-file=.env`
+                value = word.partition("=")[2]  # `--env-file=.env`
+                kept.update(canonical(value, folder, ctx.home) for folder in folders)
             elif word.partition("=")[0] in _pattern_options(command):
                 # `rsync --exclude .env`, `tar --exclude=.env`: a pattern of what to leave out, no file read
                 value = word.partition("=")[2] if "=" in word else (args[i + 1] if i + 1 < len(args) else "")
