@@ -844,3 +844,30 @@ def test_a_server_the_projects_committed_files_name_is_its_own_to_log_in_to(tmp_
     assert remote_reset.verdict is Verdict.AUTH, remote_reset.explanation
     (tmp_path / ".env").write_text("STRIPE_SECRET_KEY=sk_live_51Nq9XyLk2Hx9Pz4R0abcdefghijklmnop\n")
     assert decide_in(tmp_path, "scp .env forge@164.92.81.17:/tmp/").verdict is Verdict.BLOCK
+
+
+def test_a_registry_on_the_projects_own_domain_is_where_it_publishes_its_own(tmp_path: Path) -> None:
+    """The registry a project's cargo configuration names (`--registry voltaic`, `[registries.voltaic]`) and
+    an image registry or npm registry on the domain its origin's owner is named after are its own; a look-
+    alike domain, a registry cargo names nowhere and crates.io are not."""
+    (tmp_path / ".git").mkdir()
+    origin = '[remote "origin"]\n\turl = git@github.com:voltaic-labs/hearth.git\n'
+    (tmp_path / ".git" / "config").write_text(origin)
+    (tmp_path / ".cargo").mkdir()
+    (tmp_path / ".cargo" / "config.toml").write_text(
+        '[registries.voltaic]\nindex = "sparse+https://crates.voltaiclabs.io/index/"\n'
+    )
+    for command in (
+        "cargo publish -p hearth-ota --registry voltaic",
+        "docker push registry.voltaiclabs.io/hearth/ota-server:dev",
+        "npm publish --registry https://npm.voltaiclabs.io/",
+    ):
+        decision = decide_in(tmp_path, command)
+        assert decision.verdict is Verdict.PASS, (command, decision.explanation)
+    for command in (
+        "cargo publish -p hearth-ota --registry mirror",
+        "cargo publish -p hearth-ota",
+        "docker push registry.voltaiclabs-mirror.io/hearth/ota-server:dev",
+    ):
+        decision = decide_in(tmp_path, command)
+        assert UNKNOWN in decision.reasons, (command, decision.explanation)

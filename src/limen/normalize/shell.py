@@ -5243,6 +5243,8 @@ def _publish(name: str, args: list[str], state: _State) -> None:
             url = value
         elif name == "dotnet" and flag in ("--source", "-s") and value:
             url = _nuget_source(value, state.cwd) or f"https://{value}/"  # a feed nuget.config names
+        elif name == "cargo" and flag == "--registry" and value and "://" not in value:
+            url = _cargo_registry(value, state.cwd, state.home) or f"https://{value}/"  # `[registries.NAME]`
         elif named and value and value != "pypi":
             # `poetry publish -r NAME`, `twine upload -r NAME`: a repository configured by that name (the
             # project's own `[[tool.poetry.source]]`), else one Limen cannot place
@@ -5322,6 +5324,36 @@ def _configured_repository(name: str, cwd: str) -> str:
     for source in sources if isinstance(sources, list) else []:
         if isinstance(source, dict) and source.get("name") == name and isinstance(source.get("url"), str):
             return str(source["url"])
+    return ""
+
+
+def _cargo_registry(name: str, cwd: str, home: str) -> str:
+    """The index address of the registry cargo's configuration names `name` (`[registries.NAME] index =
+    "sparse+https://crates.acme.io/index/"` in `.cargo/config.toml` of the folder, one above it, or the
+    user's), or ""."""
+    import tomllib
+
+    from limen.normalize.paths import read_text
+
+    folders, folder = [], cwd
+    for _ in range(8):
+        folders.append(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    for base in (*(os.path.join(f, ".cargo") for f in folders), os.path.join(home, ".cargo")):
+        for file in ("config.toml", "config"):
+            text = read_text(os.path.join(base, file), 256_000)
+            try:
+                data = tomllib.loads(text) if text else {}
+            except ValueError:
+                continue
+            registries = data.get("registries")
+            entry = registries.get(name) if isinstance(registries, dict) else None
+            index = entry.get("index") if isinstance(entry, dict) else None
+            if isinstance(index, str) and "://" in index:
+                return index.removeprefix("sparse+").removeprefix("git+")
     return ""
 
 

@@ -427,8 +427,12 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     if (
         dest.host
         and set(dest.flags) <= {"publishes"}
-        and named_by_project(dest.host, dest.url, action.cwd or ctx.workspace)
-    ):  # a bucket or a cloud account (its image registry) that the project's own infrastructure code names
+        and (
+            named_by_project(dest.host, dest.url, action.cwd or ctx.workspace)
+            or (not dest.has_userinfo and project_domain(dest.host, action.cwd or ctx.workspace))
+        )
+    ):  # a bucket or a cloud account (its image registry) that the project's own infrastructure code names,
+        # or a registry on the project's own domain (`crates.acme.io`, `registry.acme.io/app`)
         return None
     leaving = leaves_project(dest, action)
     if leaving:
