@@ -16,6 +16,7 @@ from limen.model import Action, Capability, Destination, HostClass, Mode
 from limen.normalize import net, shell
 from limen.normalize.paths import canonical, read_text
 from limen.normalize.tools import (
+    BULK_TARGET,
     CODE_KEYS,
     DESTROYS_STORE,
     KNOWN_TOOLS,
@@ -28,6 +29,7 @@ from limen.normalize.tools import (
     configures_connections,
     destroys_store,
     edited_settings,
+    every_item,
     forked_away,
     is_sql_argument,
     production_target,
@@ -428,6 +430,8 @@ def _normalize(
             notes.append(forked)
     if tool.startswith("mcp__") and (target := production_target(tool, arguments)):
         notes.append(PRODUCTION_TARGET + target)  # `ps_scale(app="shop-prod", dyno="web=0")`
+    if tool.startswith("mcp__") and (selected := every_item(tool, arguments)):
+        notes.append(BULK_TARGET + selected)  # `bulk_command(selector="*", command="factory_reset")`
     edited = str(arguments.get("file_path", ""))
     for before, after in _edits(tool, arguments, canonical(edited, cwd, home) if edited else ""):
         notes.extend(edited_settings(edited, before, after))  # a setting switched off, access widened

@@ -298,6 +298,8 @@ _MONITORING = re.compile(
     r"(^|_)(?:pagerduty|opsgenie|grafana|alertmanager|datadog|sentry|newrelic|new_relic|splunk|prometheus"
     r"|victorops|incident_?io|betterstack|uptime_?kuma|statuspage)(_|$)"
 )
+# Settings of a watching server that stop its alerts while true
+_PAUSED = frozenset({"is_paused", "paused", "pause", "is_muted", "muted", "mute", "snoozed", "is_snoozed"})
 # A paging service's calls that stop it paging: an integration or a service disabled, an on-call schedule,
 # an escalation or a rotation deleted
 _UNPAGED = re.compile(
@@ -963,6 +965,12 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         for k, v in settings
     ):  # `pagerduty.update_service(status="disabled")`: nothing pages for it any more
         return f"{CONTROL_OFF}monitoring switched off by {words}"
+    if _MONITORING.search(words) and any(
+        (words_of(k.rsplit(".", 1)[-1]) in _PAUSED and v is True)
+        or ("delete" in words and "rules" in words_of(k) and v is True)
+        for k, v in settings
+    ):  # Grafana's `update_alert_rule_group(isPaused=true)`, Sentry's `isMuted`, `forceDeleteRules`
+        return f"{CONTROL_OFF}alerting paused or its rules deleted by {words}"
     if _MONITORING.search(words) and _UNPAGED.search(words):
         # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone
         return f"{CONTROL_OFF}monitoring switched off by {words}"
@@ -1042,8 +1050,16 @@ PRODUCTION_TARGET = "production-target:"  # the normaliser's note for a tool cal
 # (not a tracker's `project` or a wiki's `space`: an issue resolved in `web-prod` changes no production)
 _TARGET_KEYS = re.compile(
     r"(?:^|_)(?:app|application|env|environment|stage|service|cluster|site|namespace|target|database|db"
-    r"|instance|deployment|pipeline|stack|function)(?:_(?:name|id|slug))?$"
+    r"|instance|deployment|pipeline|stack|function|fleet)(?:_(?:name|id|slug))?$"
 )
+BULK_TARGET = "bulk-target:"  # the normaliser's note for a tool call that acts on every item it could name
+# Arguments that choose which items a call acts on, and the values that choose them all
+_SELECTOR_KEYS = re.compile(
+    r"(?:^|_)(?:selector|select|filter|where|match|scope|target|targets|group|devices?|device_ids?|ids|items"
+    r"|resources?|query|users?|members?|subscriptions?|records?)$"
+)
+_EVERYTHING = frozenset({"*", "all", "every", "everything", "any", "%", "*:*", "/.*/", ".*"})
+_ALL_FLAG = re.compile(r"^(?:all|select_all|all_\w+|every_\w+|apply_to_all|for_all)$")
 
 
 # A tool that starts a forge's workflow or pipeline, the argument naming which, and a name that releases
@@ -1088,6 +1104,23 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
             and not NOT_PRODUCTION.search(value)
         ):
             return value
+    return ""
+
+
+def every_item(tool: str, arguments: dict[str, object]) -> str:
+    """The argument by which an MCP tool that is no read acts on every item it could name (`bulk_command(
+    selector="*")`, `delete_devices(filter={"group": "all"})`, `update(all_devices=true)`): a fleet reset, a
+    table emptied, every subscription cancelled, in one call; "" when it names its items."""
+    if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
+        return ""
+    for key, value in _nested_settings(arguments):
+        if value is True and _ALL_FLAG.match(key):
+            return f"{key}: true"
+        texts = value if isinstance(value, list) and len(value) == 1 else [value]
+        if _SELECTOR_KEYS.search(key) and any(
+            isinstance(v, str) and v.strip().lower() in _EVERYTHING for v in texts
+        ):
+            return f"{key}: {texts[0]}"
     return ""
 
 

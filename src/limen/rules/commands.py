@@ -81,6 +81,7 @@ from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import (
     ADMIN_GRANTED,
     BRANCH_DELETED,
+    BULK_TARGET,
     CONTROL_OFF,
     DB_WRITE,
     DESTROYS_STORE,
@@ -2151,10 +2152,18 @@ def _stdin_sources(command: Command) -> set[str]:
     return found
 
 
-@rule(ReasonCode.BULK_OPERATION, needs="commands")
+@rule(ReasonCode.BULK_OPERATION, needs=("commands", "notes"))
 def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
     """Deleting many things at once (at or above the mode's operand threshold) or an unknown list of them
-    (`xargs rm`, `rm $(cat list)`): AUTH. Quiet: a few named files."""
+    (`xargs rm`, `rm $(cat list)`), or a tool that is no read told to act on every item it could name
+    (`bulk_command(selector="*")`, `delete_devices(filter={"group": "all"})`): AUTH. Quiet: a few named
+    files, a tool's call on the items it names."""
+    selected = next((n[len(BULK_TARGET) :] for n in action.notes if n.startswith(BULK_TARGET)), "")
+    if selected:
+        yield _finding(
+            ReasonCode.BULK_OPERATION, Verdict.AUTH, 70, f"{action.tool} acts on every item ({selected})"
+        )
+        return
     for command in action.commands:
         if command.name in _DELETERS:
             count = len(_operands(command.argv))
