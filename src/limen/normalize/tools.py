@@ -257,6 +257,8 @@ _CONTROL_KEYS = re.compile(
     r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
     r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
     r"|network_?polic|admission|mtls|authorization"
+    # a device's boot and update checks (Kconfig's `CONFIG_SECURE_BOOT`, `..._DOWNGRADE_PREVENTION`)
+    r"|secure_boot|flash_enc|signature|downgrade|anti_rollback|log_type|log_dest"
     # the means of recovery: backups, point-in-time restore, versions and deleted items kept
     r"|backup|point_in_time|versioning|soft_delete|azure_policy|prevent_destroy"
     # a server's checks of whom it talks to, the records it keeps, the agents that watch the host
@@ -280,7 +282,8 @@ _BYPASS = re.compile(
     r"(?:^|_)bypass(?:_|$)|(?:^|_)skip_(?:\w+_)?(?:stages?|checks?|tests?|reviews?|verification|hooks?|scans?)(?:_|$)"
     r"|(?:^|_)(?:stages?|checks?|tests?)_to_skip(?:_|$)"
 )
-_OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none", "essentially_off"})
+# (`n` and `y`: Kconfig's, in a Zephyr `prj.conf`, an ESP-IDF `sdkconfig`, a kernel's `.config`)
+_OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none", "essentially_off", "n"})
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
     # a quality gate, a check or a scan taken off what it guards (`api/qualitygates/deselect`)
@@ -333,7 +336,12 @@ _PUBLIC = re.compile(
     r"|self_registration|open_registration)(_|$)"
 )
 _KEEPS_OUT = re.compile(r"block|restrict|deny|prevent|disable")  # `block_public_access`: a protection
-_ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow"})
+_ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow", "y"})
+# Features that open a system when listed (a Yocto image's `debug-tweaks`, `allow-empty-password`)
+_WEAK_FEATURES = re.compile(
+    r"(?i)(?<![\w-])(?:(?:allow|permit)[-_]?(?:empty[-_]?passwords?|root[-_]?login)|debug[-_]tweaks"
+    r"|empty[-_]root[-_]password)(?![\w-])"
+)
 
 
 def _opens_to_everyone(key: str, value: object) -> bool:
@@ -406,13 +414,18 @@ def _settings(text: str, spaced: bool = False) -> dict[str, str]:
     line's first word and value too, and a control's word followed by an off word anywhere in a line
     (HAProxy's `server app1 10.0.0.5:443 ssl verify none`)."""
     found: dict[str, str] = {}
+    seen: dict[str, int] = {}
     for above, line, _item in _lines_in_sections(text, blocks=spaced):
         if spaced and _narrow(".".join(above)):
             continue  # `location /healthz { access_log off; }`: one path's, not the server's
         for key, value in _SETTING_IN_TEXT.findall(line):
             found[".".join([*above, key])] = value
         if spaced and (plain := _SPACED_SETTING.match(line)):
-            found.setdefault(".".join([*above, plain.group(1)]), plain.group(2))
+            path = ".".join([*above, plain.group(1)])
+            seen[path] = count = seen.get(path, 0) + 1
+            if count > 1:  # a key each section of a flat file repeats (mosquitto's per-listener settings)
+                path = ".".join([*above, f"#{count}", plain.group(1)])
+            found.setdefault(path, plain.group(2))
         if spaced:
             for key, value in _SPACED_OFF.findall(line):
                 if _CONTROL_KEYS.search(words_of(key)):
@@ -502,6 +515,10 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         dropped = set(_IGNORED_SECRET.findall(before)) - set(_IGNORED_SECRET.findall(after))
         name = path.rsplit("/", 1)[-1]
         return [f"{CONTROL_OFF}{sorted(dropped)[0].strip()} taken out of {name}"] if dropped else []
+    weak = {w.lower() for w in _WEAK_FEATURES.findall(after)}
+    weak -= {w.lower() for w in _WEAK_FEATURES.findall(before)}
+    if weak:  # `EXTRA_IMAGE_FEATURES ?= "debug-tweaks allow-empty-password"`: the image opened
+        return [f"{CONTROL_OFF}{sorted(weak)[0]} added"]
     rules = path.endswith((".yml", ".yaml"))  # (the files alerting rules are written in)
     alerts = set(_ALERT_RULE.findall(before)) - set(_ALERT_RULE.findall(after)) if rules else set()
     if alerts:  # `- alert: AuditLogShipperDown` deleted: what would have paged no longer exists
@@ -534,6 +551,8 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         word = words_of(key.rsplit(".", 1)[-1])
         if _WEAK_WHEN_ON.search(word) and _on(value) and not _on(old.get(key, "")):
             return [f"{CONTROL_OFF}{key} turned on: {word.replace('_', ' ')}"]
+        if word.endswith("_none") and _CONTROL_KEYS.search(word) and _on(value) and not _on(old.get(key, "")):
+            return [f"{CONTROL_OFF}{key} turned on"]  # Kconfig's `CONFIG_BOOT_SIGNATURE_TYPE_NONE=y`
         if key.rsplit(".", 1)[-1].lower() in _BARE_SWITCHES:
             # `var Enabled = true` in audit.go, `[sshd] enabled = true` in fail2ban/jail.local: the file
             # and its folder say what it switches
