@@ -123,6 +123,9 @@ _RC_NAMES = (
 HOME_ONLY = frozenset((*_RC_NAMES, "crontab"))
 
 # Last path component -> fact (wherever the file is, unless HOME_ONLY).
+# An image's build file: every build runs its RUN lines, every container its ENTRYPOINT and CMD
+DOCKERFILE = _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True)
+
 BY_NAME: dict[str, PathFact] = {
     **dict.fromkeys(_RC_NAMES, SHELL_RC),
     "conftest.py": _f("conftest", "pytest imports it before every test run", "python"),
@@ -220,8 +223,8 @@ BY_NAME: dict[str, PathFact] = {
         ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"),
         _f("gradle_build", "gradle runs it on every build", "exec_literals"),
     ),
-    "Dockerfile": _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True),
-    "Containerfile": _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True),
+    "Dockerfile": DOCKERFILE,
+    "Containerfile": DOCKERFILE,
     "build.rs": _f("build_rs", "cargo runs it before every build", "string_literals", severe_only=True),
     "Cargo.toml": _f("cargo_toml", "cargo builds its dependencies (their build scripts run)", "cargo_toml"),
     "makefile": _f("makefile", "make runs its recipes", "makefile"),
@@ -320,6 +323,11 @@ BY_NAME: dict[str, PathFact] = {
 
 # (pattern searched in the canonical path, fact), first match wins. `~` stands for the home folder.
 _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
+    # an image's build file by another name (`docker/api.Dockerfile`, `Dockerfile.prod`, `Containerfile.dev`)
+    (
+        r"/(?i:[^/]+\.dockerfile|(?:dockerfile|containerfile)\.(?!(?:md|txt|rst|adoc|html|dockerignore)$)[^/]+)$",
+        DOCKERFILE,
+    ),
     # git hooks: judged by what they run (a linter, the tests), unknown content asks
     (r"/\.git/hooks/[^/]+$", _f("git_hook", "git runs it on the matching git command", "shell", blind=True)),
     (

@@ -213,8 +213,11 @@ def _package_json(text: str) -> tuple[list[str], list[str]]:
         deps = [v for table in tables for v in table.values() if isinstance(v, str)]
         names = [f"{k}@{v}" for table in tables for k, v in table.items()]  # `event-stream@3.3.6`
         entries = [(k, v) for table in tables for k, v in table.items() if isinstance(v, str)]
+        listed = data.get("files")
+        shipped = listed if isinstance(listed, list) else []
         return values, (
-            _direct_sources(deps)
+            _packaged_secrets([f for f in shipped if isinstance(f, str)])
+            + _direct_sources(deps)
             + _lookalikes("npm", names)
             + _popular_from_repository(entries)
             + _moving_repositories(deps)
@@ -1238,6 +1241,8 @@ def _mix_exs(text: str) -> tuple[list[str], list[str]]:
         concerns += _taken_from_repository("dependency", found.group(1), found.group(2) or found.group(3))
     for name, folder in _MIX_FOLDER.findall(source):
         concerns.append(f"the dependency {name} is taken from {folder}, a folder outside the project")
+    for shipped in _SHIPPED_LIST.findall(source):  # `package: [files: ["lib", "mix.exs", ".env"]]`
+        concerns += _packaged_secrets(re.findall(r'"([^"\n]+)"', shipped))
     return commands, concerns
 
 
@@ -1609,15 +1614,43 @@ _CARGO_PROGRAMS = re.compile(
 )
 
 
-_CARGO_DEPENDENCY_TABLE = re.compile(r"^\s*\[(?:target\.[^\]]+\.)?(?:dev-|build-)?dependencies\]\s*$")
+# the tables that name crates: dependencies (a workspace's, a target's) and the patches that replace a crate
+# everywhere in the build (`[patch.crates-io] ed25519-dalek = { git = ... }`)
+_CARGO_DEPENDENCY_TABLE = re.compile(
+    r"^\s*\[(?:(?:workspace\.|target\.[^\]]+\.)?(?:dev-|build-)?dependencies|patch\.[^\]]+|replace)\]\s*$"
+)
 _CARGO_ENTRY = re.compile(r"""^\s*([\w-]+)\s*=\s*(?:"([^"]*)"|\{(.*)\})""")
+
+
+# A package's list of what it ships (Cargo's `include = [...]`, mix's `files: [...]`): its quoted entries
+_SHIPPED_LIST = re.compile(r"(?<![\w.])(?:include|files)\s*(?:=|:)\s*\[([^\]\[]{0,4000})\]")
+
+
+def _packaged_secrets(entries: list[str]) -> list[str]:
+    """Secret files a package's list of what it ships names (`"../../.env"`, `"keys/**"`, `"priv/*.pem"`): the
+    next publish sends them to everyone who installs it."""
+    from limen.rules.paths import is_secret_file
+
+    found = []
+    for entry in entries[:256]:
+        path = entry.strip().rstrip("*").rstrip("/")
+        folder = path.rsplit("/", 1)[-1].lower()
+        absolute = posixpath.normpath("/root/project/" + path) if path and not path.startswith("/") else path
+        if path and (is_secret_file(absolute) or folder in _KEY_FOLDERS):
+            found.append(f"the package ships {entry.strip()}, a secret, to everyone who installs it")
+    return found[:1]
+
+
+_KEY_FOLDERS = frozenset({"keys", "secrets", "private", ".ssh", "certs-private", "credentials"})
 
 
 def _cargo_toml(text: str) -> tuple[list[str], list[str]]:
     """`Cargo.toml`: its dependencies, by name (a near miss of a popular crate, a release known to carry a
     payload) and by source (one taken from a repository or a path of its own: its build script runs at the
-    next build)."""
+    next build), and secret files among what the crate ships (`include = ["../.env"]`)."""
     concerns: list[str] = []
+    for shipped in _SHIPPED_LIST.findall(text[:MAX_TEXT]):
+        concerns += _packaged_secrets(re.findall(r'"([^"\n]+)"', shipped))
     specs: list[str] = []
     in_table = False
     for line in text[:MAX_TEXT].splitlines():
