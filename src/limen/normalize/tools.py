@@ -823,6 +823,7 @@ def _halved(key: str, before: str, after: str) -> str:
 
 # A setting that turns a deployed program's debugging on (`debuggable true`, `DEBUG = True`, `APP_DEBUG`)
 _DEBUG_KEY = re.compile(r"^(?:is_)?(?:app_)?debug(?:gable|_mode)?$")
+_DOTENV_LINE = re.compile(r"(?m)^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w{0,60})=([^\n]{0,80})$")
 # Levels of a protection, strongest first, as the tools that enforce them spell them: pod security, a policy
 # engine's action on a violation, a mesh's mutual TLS, the instance metadata service's tokens, the least TLS
 # version accepted. A value moved down its scale is the control lowered, whatever the key is called.
@@ -977,6 +978,11 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     if _LIFTS.search(words):
         return f"{CONTROL_OFF}a tool that lifts a protection ({words})"
     settings = _nested_settings(arguments)
+    for _key, value in settings[:64]:  # an environment file's text given whole (`content: "APP_DEBUG=true"`)
+        if isinstance(value, str) and "=" in value and "\n" in value:
+            for name, setting in _DOTENV_LINE.findall(value[:MAX_SETTINGS_TEXT]):
+                if _DEBUG_KEY.search(words_of(name)) and setting.strip("\"'").lower() in _ON_WORDS | {"1"}:
+                    return f"{CONTROL_OFF}{name} switches debugging on in a deployed configuration"
     if _SILENCES.search(words) and (quieted := _silenced(settings)):
         return f"{CONTROL_OFF}alerts silenced by {words}: {quieted}"
     if _MONITORING.search(words) and any(
