@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -871,3 +872,31 @@ def test_a_registry_on_the_projects_own_domain_is_where_it_publishes_its_own(tmp
     ):
         decision = decide_in(tmp_path, command)
         assert UNKNOWN in decision.reasons, (command, decision.explanation)
+
+
+def test_a_repository_on_the_companys_own_forge_server_is_its_own(tmp_path: Path) -> None:
+    """The project's MCP configuration points its GitLab server at the company's own GitLab
+    (`GITLAB_API_URL: https://gitlab.voltaiclabs.io/api/v4`, the domain its origin's owner is named after):
+    an issue or a merge request there is the project's own work; a GitHub repository of someone else's, or
+    the same server pointed at gitlab.com, is not."""
+    (tmp_path / ".git").mkdir()
+    origin = '[remote "origin"]\n\turl = git@github.com:voltaic-labs/hearth.git\n'
+    (tmp_path / ".git" / "config").write_text(origin)
+    server = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-gitlab"]}
+    config = {
+        "mcpServers": {
+            "gitlab": {**server, "env": {"GITLAB_API_URL": "https://gitlab.voltaiclabs.io/api/v4"}}
+        }
+    }
+    (tmp_path / ".mcp.json").write_text(json.dumps(config))
+    ctx = Context.for_mode(Mode.BALANCED, str(tmp_path))
+    issue = {"project_id": "hearth/hearth", "title": "probe-rs attach fails", "description": "Repro"}
+    own = limen.evaluate("mcp__gitlab__create_issue", issue, cwd=str(tmp_path), context=ctx)
+    assert own.verdict is Verdict.PASS, own.explanation
+    other = {"owner": "someone", "repo": "else", "title": "x", "body": "y"}
+    foreign = limen.evaluate("mcp__github__create_issue", other, cwd=str(tmp_path), context=ctx)
+    assert UNKNOWN in foreign.reasons, foreign.explanation
+    config["mcpServers"]["gitlab"]["env"]["GITLAB_API_URL"] = "https://gitlab.com/api/v4"
+    (tmp_path / ".mcp.json").write_text(json.dumps(config))
+    public = limen.evaluate("mcp__gitlab__create_issue", issue, cwd=str(tmp_path), context=ctx)
+    assert UNKNOWN in public.reasons, public.explanation

@@ -1333,6 +1333,52 @@ def git_remotes(cwd: str) -> dict[str, tuple[str, ...]]:
         return {}
 
 
+def mcp_server_hosts(cwd: str, server: str) -> tuple[str, ...]:
+    """The hosts the project's MCP configuration (`.mcp.json`, `.cursor/mcp.json` of the repository `cwd` is
+    in) points the server `server` at: the addresses in its environment and arguments (`GITLAB_API_URL:
+    https://gitlab.acme.io/api/v4`). A file the agent cannot rewrite unasked (it is protected), so what it
+    names is the user's own choice."""
+    config = _git_config_path(cwd)
+    root = os.path.dirname(os.path.dirname(config)) if config else cwd
+    found: list[str] = []
+    for name in (".mcp.json", os.path.join(".cursor", "mcp.json")):
+        path = os.path.join(root, name)
+        try:
+            stat = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        found += _server_hosts(path, (stat.st_mtime_ns, stat.st_size)).get(server, ())
+    return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=16)
+def _server_hosts(path: str, _version: tuple[int, int]) -> dict[str, tuple[str, ...]]:
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.loads(handle.read(256_000))
+    except (OSError, ValueError):
+        return {}
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    hosts: dict[str, tuple[str, ...]] = {}
+    for name, entry in servers.items() if isinstance(servers, dict) else ():
+        if not isinstance(entry, dict):
+            continue
+        env, args = entry.get("env"), entry.get("args")
+        words = [
+            str(v)
+            for v in (
+                *(env.values() if isinstance(env, dict) else ()),
+                *(args if isinstance(args, list) else ()),
+                entry.get("url", ""),
+            )
+        ]
+        names = [urlsplit(w).hostname or "" for w in words if "://" in w]
+        hosts[str(name)] = tuple(h.lower() for h in names if h)
+    return hosts
+
+
 def project_repository(cwd: str) -> tuple[str, str] | None:
     """The identity (host, owner/repo) of the project's own origin, for the repository `cwd` is in."""
     urls = git_remotes(cwd).get("origin", ())

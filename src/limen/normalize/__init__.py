@@ -106,13 +106,16 @@ _OPTION_KEYS = frozenset(
 
 
 def _forge_destinations(
-    repository: tuple[str, str, str], arguments: dict[str, Any], cwd: str
+    repository: tuple[str, str, str], arguments: dict[str, Any], cwd: str, server: str = ""
 ) -> list[Destination]:
     """A forge tool that changes or sends: egress to the repository it names, as `git push` to it is. The
-    project's own origin is `own_remote`; any other repository `foreign_remote`, however trusted the forge."""
+    project's own origin is `own_remote`, and so is any repository on a forge server of the company's own
+    that the project's MCP configuration points the tool's server at (`GITLAB_API_URL:
+    https://gitlab.acme.io/api/v4` for github.com/acme/app); any other repository `foreign_remote`, however
+    trusted the forge."""
     from dataclasses import replace
 
-    from limen.facts.hosts import project_repository
+    from limen.facts.hosts import mcp_server_hosts, project_domain, project_repository
 
     host, owner_key, repo_key = repository
     name = str(arguments.get(repo_key, "")).strip().strip("/")
@@ -121,7 +124,17 @@ def _forge_destinations(
     own = project_repository(cwd)
     if own is not None and own[1] == full.lower() and own[0] != host and host.split(".")[0] in own[0]:
         host = own[0]  # the forge's server is the company's own (`gitlab.acme.io`), as the origin says
-    flag = "own_remote" if own == (host, full.lower()) else "foreign_remote"
+    company = (
+        next(
+            (h for h in mcp_server_hosts(cwd, server) if host.split(".")[0] in h and project_domain(h, cwd)),
+            "",
+        )
+        if server and cwd
+        else ""
+    )
+    if company:
+        host = company
+    flag = "own_remote" if own == (host, full.lower()) or company else "foreign_remote"
     found = net.destinations_in_text(f"https://{host}/{full}")
     if not found:  # a name no URL can carry: somewhere on the forge, not shown to be the project's
         return [Destination(host=host, scheme="https", flags=("foreign_remote",))]
@@ -414,7 +427,8 @@ def _normalize(
         and (capability or spec.capability) != Capability.FILESYSTEM_READ.value
         and not reads_by_name(tool)
     ):  # `get_merge_request`, `list_issues`: a forge's reads send nothing of the project's
-        destinations.extend(_forge_destinations(spec.repository, arguments, cwd))
+        server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
+        destinations.extend(_forge_destinations(spec.repository, arguments, cwd, server))
 
     if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(tool, arguments)):
         notes.append(DESTROYS_STORE + what)
