@@ -1257,18 +1257,28 @@ _PREVIEW = re.compile(PREVIEW)
 _NAMESPACE_OPTIONS = frozenset({"-n", "--namespace"})
 
 
+# a cloud CLI's delete named for its kind (`delete-thing`, `delete-db-instance`), and the options that name
+# what it deletes (`--thing-name`, `--db-instance-identifier`, `--function-name`)
+_NAMED_DELETE = re.compile(r"^(?:delete|remove|destroy|deregister|terminate)-[a-z][\w-]*$")
+_NAMING_OPTION = re.compile(r"^--[a-z][\w-]*-(?:name|names|id|ids|identifier|arn)$")
+
+
 def _deleted_operands(command: Command, argv: list[str]) -> list[str]:
     """The names a delete is given: the operands after its verb, option values aside, a kind's name aside."""
-    at = next((i for i, w in enumerate(argv) if w in _DELETING_VERBS), -1)
+    at = next((i for i, w in enumerate(argv) if w in _DELETING_VERBS or _NAMED_DELETE.match(w)), -1)
     if at < 0:
         return []
     entry = program(command.name)
     takes_value = entry.options if entry is not None else frozenset()
     operands: list[str] = []
     skip = False
-    for word in argv[at + 1 :]:
+    rest = argv[at + 1 :]
+    for i, word in enumerate(rest):
         if skip:
             skip = False
+        elif _NAMING_OPTION.match(word) and i + 1 < len(rest):
+            operands.append(rest[i + 1])  # `aws iot delete-thing --thing-name x`: the name it deletes
+            skip = True
         elif word.startswith("-"):
             skip = word in takes_value or word in _SCOPE_OPTIONS
         else:
