@@ -1273,7 +1273,16 @@ PROGRAMS: tuple[Program, ...] = (
     # peer-to-peer senders: `wormhole send FILE`, `croc send FILE` (their relays: the shell's publishers)
     _p("wormhole", R.SENDS, R.READS, aliases=("croc",), files=1),
     _p("pastebinit", R.SENDS, R.READS, files=0),  # the paste service it posts to is `normalize.shell`'s
-    _p("lftp", R.SENDS, R.DOWNLOADS, R.NETWORK, options=("-e", "-u", "-p", "-c", "-f")),
+    # its `-e`/`-c` commands act on the server: `rm -r`, `mrm`, `rmdir` delete there
+    _p(
+        "lftp",
+        R.SENDS,
+        R.DOWNLOADS,
+        R.NETWORK,
+        R.INFRA_DESTROYER,
+        options=("-e", "-u", "-p", "-c", "-f"),
+        destroys_one=rf"{_W}-[ec]\s+(?:[^;\n]*;\s*){{0,16}}(?:rm|mrm|rmdir|glob\s+rm){_E}",
+    ),
     _p("devtunnel", R.TUNNEL, R.NETWORK, exposes=rf"{_W}host{_E}"),
     # web and shared terminals: a shell on this machine handed to whoever opens the link or the port
     _p("tmate", R.TUNNEL, R.NETWORK, aliases=("ttyd", "gotty", "sshx", "upterm", "wetty")),
@@ -1333,6 +1342,14 @@ PROGRAMS: tuple[Program, ...] = (
         R.LOADS_CODE,
         options=_SSH_OPTS,
         loads_library=r"(?:^|\s)-I\s*\S|PKCS11Provider=|SecurityKeyProvider=",
+    ),
+    # a public key installed in a server's authorized_keys: one from outside the user's own ~/.ssh is someone
+    # else's login there
+    _p(
+        "ssh-copy-id",
+        R.SENDS,
+        options=("-i", "-p", "-o", "-t", "-F", "-J"),
+        grants=r"(?:^|\s)-i\s*(?!(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/\s]+|/Users/[^/\s]+)/\.ssh/)\S",
     ),
     _p("mail", R.SENDS, R.MAILS, aliases=("sendmail", "mutt", "mailx", "swaks", "msmtp", "neomutt")),
     _p("dig", R.DNS, aliases=("drill",), options=_DIG_OPTS),

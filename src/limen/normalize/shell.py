@@ -4763,6 +4763,7 @@ def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], lev
 # table); database clients join them through their role.
 NET_CLIENTS = (
     *("curl", "wget", "nc", "ncat", "netcat", "telnet", "ztcp", "ssh", "sftp", "ftp", "lftp", "scp", "rsync"),
+    "ssh-copy-id",
     *("dig", "drill", "nslookup", "host", "tftp", "smbclient", "whois"),
 )
 
@@ -4791,7 +4792,7 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         for host in hosts[:1]:
             _add_host(state, host, ports[0] if ports else None, name)
         return
-    if name in ("ssh", "sftp", "ftp"):
+    if name in ("ssh", "sftp", "ftp", "ssh-copy-id"):
         at = _ssh_host_at(args, opts)
         if at < len(args):
             _host_word(args[at], state, name)

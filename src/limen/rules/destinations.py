@@ -383,7 +383,7 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
 
 # Programs that log in to a host (over ssh, or a file-transfer login), by which a host the user's ssh knows,
 # or the project's committed files name, is the user's own machine
-_SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs", "lftp"})
+_SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs", "lftp", "ssh-copy-id"})
 
 
 def _own_login_host(host: str, home: str, cwd: str) -> bool:

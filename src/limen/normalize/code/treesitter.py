@@ -100,6 +100,28 @@ def analyse(
     if root.has_error:
         effects.flag(f"{lang} program does not parse")
     _Eval(effects, lang, data, cwd, home, script, level, args).ev(root)
+    if lang == "php":
+        text = source[:MAX_ORM_TEXT]
+        for model, table in _ELOQUENT_EMPTIED.findall(text):  # every row, gone
+            effects.note(f"{SQL_NOTE}DELETE FROM {table or model.rsplit(chr(92), 1)[-1]}")
+        for fields in _ELOQUENT_CREATED.findall(text):  # `User::forceCreate([... 'is_admin' => true])`
+            if granted := _PRIVILEGE_GRANTED.search(fields):
+                field = "is_admin" if granted.group(1) == "admin" else granted.group(1)
+                effects.note(f"{SQL_NOTE}UPDATE users SET {field} = 'admin' WHERE id = 0")
+
+
+# Laravel's query builder emptying a whole table: a model's every row (`Invoice::query()->delete()`,
+# `User::truncate()`, `Order::withTrashed()->forceDelete()`) or a table's (`DB::table('orders')->delete()`);
+# a `where` anywhere in the chain narrows it and is left to the code that wrote it
+_ELOQUENT_EMPTIED = re.compile(
+    r"(?<![\w$>])((?:\\?[A-Z]\w*\\)*[A-Z]\w*)::(?:table\(\s*['\"](\w+)['\"]\s*\)->)?"
+    r"(?:(?:query|all|withTrashed|onlyTrashed|newQuery)\(\)->)?(?:delete|truncate|forceDelete)\(\s*\)"
+)
+# a model's record made or changed with its fields (`User::forceCreate([...])`, `$user->update([...])`)
+_ELOQUENT_CREATED = re.compile(
+    r"(?:::|->)(?:create|forceCreate|firstOrCreate|updateOrCreate|update|forceFill|fill)\(\s*\[([^\]\[]{0,2000})\]"
+)
+MAX_ORM_TEXT = 64 * 1024
 
 
 # --------------------------------------------------------------------------- the table of calls
