@@ -191,6 +191,11 @@ BY_NAME: dict[str, PathFact] = {
     ),
     # Maven's: its JVM options, its build file's plugins and repositories; both tools' wrappers
     "jvm.config": _f("maven_jvm", "Maven starts every build's JVM with its options", "gradle_properties"),
+    # PHP's per-folder settings: read on every request the web server passes to PHP
+    **dict.fromkeys(
+        (".user.ini", "php.ini", ".htaccess"),
+        _f("php_ini", "PHP applies it to every request of the site", "php_ini"),
+    ),
     "pom.xml": _f("maven_pom", "maven runs its plugins and downloads from its repositories", "maven_pom"),
     **dict.fromkeys(
         ("gradle-wrapper.properties", "maven-wrapper.properties"),

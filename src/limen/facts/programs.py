@@ -1727,6 +1727,9 @@ PROGRAMS: tuple[Program, ...] = (
         "doctl",
         R.INFRA_DESTROYER,
         destroys_one=rf"{_W}(?:delete|rm){_E}",
+        # an SSH key from outside the user's own ~/.ssh put on the account: every new droplet lets it in
+        grants=rf"{_W}compute\s+ssh-key\s+(?:import|create){_E}.*--public-key(?:-file)?[=\s]+"
+        r"(?!(?:~|\$HOME|/root|/home/[^/\s]+|/Users/[^/\s]+)/\.ssh/)",
         changes=rf"{_W}(?:create|update|delete|rm|deploy|apply|resize|power-\w+|rebuild|restore){_E}",
         live=rf"{_W}compute\s+domain\s+(?:records\s+(?:create|update|delete)|delete){_E}",
     ),
@@ -1948,6 +1951,14 @@ PROGRAMS: tuple[Program, ...] = (
         fetches_code=rf"{_W}(?:plugin|theme)\s+install(?:\s+\S+)*?\s+https?://",
         changes=rf"{_W}(?:core\s+update|plugin\s+(?:install|update|activate)|theme\s+(?:install|update|activate)"
         rf"|search-replace|db\s+import|option\s+(?:update|set|delete)){_E}",
+    ),
+    # Laravel Vapor: serverless environments, databases and caches on AWS
+    _p(
+        "vapor",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:env|database|cache|network|project|domain|record|cert|storage):delete{_E}",
+        changes=rf"{_W}(?:deploy|redeploy|rollback|env:push|secret(?::\w+)?|command|database:\w+|down|up){_E}",
+        default_production=True,
     ),
     # Symfony's `bin/console` (Doctrine)
     _p(

@@ -312,6 +312,10 @@ STORE_FILES: tuple[str, ...] = (
     ".snowflake/config.toml",
     ".snowsql/config",
     ".hex/hex.config",
+    # Laravel's hosting CLIs (Vapor, Forge) and DigitalOcean's doctl keep their API tokens here
+    ".laravel-vapor/config.json",
+    ".config/laravel-forge/config.json",
+    ".config/doctl/config.yaml",
     ".snowflake/connections.toml",
     ".dbt/profiles.yml",
     ".circleci/cli.yml",

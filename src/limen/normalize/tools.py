@@ -269,7 +269,9 @@ _CONTROL_KEYS = re.compile(
 _WEAK_WHEN_ON = re.compile(
     r"(?:^|_)(?:password_?authentication|permit_?root_?login|permit_?empty_?passwords?|allow_?anonymous"
     r"|anonymous_?(?:access|enabled|login|auth\w*)|challenge_?response_?authentication"
-    r"|send_?default_?pii)$"  # (Sentry's: every event carries the user's address, cookies and headers)
+    # (Sentry's `send_default_pii`: every event carries the user's address, cookies and headers; a web
+    # server's directory listing)
+    r"|send_?default_?pii|autoindex|directory_?listing)$"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
@@ -634,7 +636,7 @@ _AGENT_NAME = re.compile(rf"(?<![\w-]){HOST_SECURITY_AGENTS}(?![\w-])")
 # default lets everyone in (narrower than `_WHO_KEYS`, whose members or principals, gone, let fewer in)
 _LETS_IN_ONLY = re.compile(
     r"(?:^|_)(?:allow_?(?:users|groups)|allow_?list|white_?list|authorized_networks"
-    r"|allowed_(?:ips?|cidrs?|hosts|networks|addresses|source_ranges))$"
+    r"|allowed_(?:ips?|cidrs?|hosts|networks|addresses|source_ranges)|deny)$"
 )
 
 
@@ -1027,6 +1029,11 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         for k, v in settings
     ):  # `add_member(access_level=50)`, `create_users(user: {role: owner})`, `role: {name: Admin}`
         return f"{ADMIN_GRANTED}administrator access granted by {words}"
+    if any(
+        _DEFAULT_ROLE.search(k) and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
+        for k, v in settings
+    ):  # WordPress's `update_settings(default_role="administrator")`: everyone who signs up is one
+        return f"{ADMIN_GRANTED}everyone who signs up is made an administrator by {words}"
     claims = {words_of(k): v for k, v in arguments.items() if words_of(k) in _CLAIM_KEYS}
     if _GRANTS.search(words) and (
         any(
@@ -1077,11 +1084,13 @@ _TARGET_KEYS = re.compile(
     r"(?:^|_)(?:app|application|env|environment|stage|service|cluster|site|namespace|target|database|db"
     r"|instance|deployment|pipeline|stack|function|fleet)(?:_(?:name|id|slug))?$"
 )
+# The role a site gives whoever registers or is invited without one
+_DEFAULT_ROLE = re.compile(r"(?:^|_)(?:default|new_user|signup|registration)_(?:user_)?roles?$")
 BULK_TARGET = "bulk-target:"  # the normaliser's note for a tool call that acts on every item it could name
 # Arguments that choose which items a call acts on, and the values that choose them all
 _SELECTOR_KEYS = re.compile(
     r"(?:^|_)(?:selector|select|filter|where|match|scope|target|targets|group|devices?|device_ids?|ids|items"
-    r"|resources?|query|users?|members?|subscriptions?|records?)$"
+    r"|resources?|query|users?|members?|subscriptions?|records?|id|ids)$"
 )
 _EVERYTHING = frozenset({"*", "all", "every", "everything", "any", "%", "*:*", "/.*/", ".*"})
 _ALL_FLAG = re.compile(r"^(?:all|select_all|all_\w+|every_\w+|apply_to_all|for_all)$")

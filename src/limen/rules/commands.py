@@ -2962,6 +2962,19 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"`{command.name}` widens who may act or read there (admin rights, public access)"
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
             return
+        if (
+            entry is not None
+            and Role.INFRA_DESTROYER in entry.roles
+            and _EVERY_ADDRESS.search(given)
+            and _ADDRESS_RULE.search(given)
+        ):  # `doctl compute firewall add-rules ... address:0.0.0.0/0`, `--rule ip_addr:0.0.0.0/0`
+            yield _finding(
+                ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"`{command.name}` lets every address in"
+            )
+            return
+        if command.name == "aws" and (trusted := _foreign_principal(given, action.cwd or ctx.workspace)):
+            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 85, f"`aws` {trusted}")
+            return
         if outside := _granted_outside(command, action.cwd or ctx.workspace):
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"`{command.name}` {outside}")
             return
@@ -3008,6 +3021,34 @@ _MEMBER = re.compile(
     r"(?i)(?:user|group|serviceaccount|member|principal|assignee|email|domain)[:=][\"']?([^\s,\"']+)"
 )
 _ADMIN_ROLE = re.compile(r"(?:roles/)?[\w.]*(?:[Oo]wner|[Aa]dmin|[Ee]ditor)\b")
+
+
+# Every address on the internet, and the words of an access rule that lets addresses in (a firewall's, a
+# database's trusted sources, an allow list): the two together open what the rule guards to anyone
+_EVERY_ADDRESS = re.compile(r"(?<![\d.])0\.0\.0\.0/0(?!\d)|(?<![\w:]):{2}/0(?!\d)")
+_ADDRESS_RULE = re.compile(
+    r"(?i)firewall|ingress|inbound|trusted[-_]?sources?|allow(?:ed)?[-_]?ips?|authori[sz]ed[-_]?networks"
+    r"|source[-_]?ranges|allowlist|whitelist|access[-_]?list|ip[-_]?rules?|network[-_]?rules?|--rule"
+)
+
+
+_PRINCIPAL = re.compile(r'"Principal"\s*:\s*(\{[^{}]{0,2000}\}|"\*")|--principal[=\s]+(\S+)')
+
+
+def _foreign_principal(given: str, cwd: str) -> str:
+    """A policy the line gives AWS (a role's trust policy, a bucket's or a key's policy, a function's
+    permission) that lets in any account (`"Principal": "*"`, `{"AWS": "*"}`), or an account the project's
+    committed files name nowhere (`arn:aws:iam::918273645501:root`): lasting access for someone outside."""
+    from limen.facts.hosts import committed_name
+
+    for found in _PRINCIPAL.finditer(given):
+        principal = found.group(1) or found.group(2) or ""
+        if principal == '"*"' or re.search(r'"AWS"\s*:\s*\[?\s*"\*"', principal):
+            return "lets any AWS account in"
+        for account in dict.fromkeys(re.findall(r"(?<!\d)\d{12}(?!\d)", principal)):
+            if not (cwd and committed_name(cwd, account)):
+                return f"lets AWS account {account} in, an account the project names nowhere"
+    return ""
 
 
 def _granted_outside(command: Command, cwd: str) -> str:

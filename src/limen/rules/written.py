@@ -565,6 +565,23 @@ def _firebase_json(text: str) -> tuple[list[str], list[str]]:
     return found, []
 
 
+# PHP settings that run a file on every request, run uploads as code, or let code load code from anywhere
+_PHP_IMPLANT = re.compile(
+    r"(?im)^\s*(?:php_value\s+)?auto_(?:prepend|append)_file\s*=?\s*[\"']?(?!none\b)[^\s\"';]"
+    r"|^\s*(?:AddType|AddHandler)\s+[^\n]*(?:php|x-httpd)[^\n]*\.(?:jpe?g|png|gif|ico|txt|svg|webp)\b"
+    r"|^\s*(?:php_(?:flag|value)\s+)?allow_url_include\s*=?\s*(?:on|1|true)\b"
+)
+
+
+def _php_ini(text: str) -> tuple[list[str], list[str]]:
+    """`.user.ini`, `php.ini`, `.htaccess`: a file PHP runs before or after every page
+    (`auto_prepend_file=uploads/.cache.php`), images run as PHP, code included from any address."""
+    found = _PHP_IMPLANT.search(text[:MAX_TEXT])
+    return [], [
+        IMPLANT + f"every request of the site runs or loads code: {found.group(0).strip()[:60]}"
+    ] if found else []
+
+
 def _gradle_properties(text: str) -> tuple[list[str], list[str]]:
     """gradle.properties: a Java agent loaded into every build's JVM runs whatever it holds."""
     agents = re.findall(r"-javaagent:(\S+)", text[:MAX_TEXT])
@@ -3469,6 +3486,7 @@ _EXTRACTORS = {
     "xcode": _xcode_project,
     "firebase_json": _firebase_json,
     "gradle_properties": _gradle_properties,
+    "php_ini": _php_ini,
     "maven_pom": _maven_pom,
     "nomad_job": _nomad_job,
     "jenkinsfile": _jenkinsfile,
