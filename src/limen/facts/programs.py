@@ -1952,6 +1952,17 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:core\s+update|plugin\s+(?:install|update|activate)|theme\s+(?:install|update|activate)"
         rf"|search-replace|db\s+import|option\s+(?:update|set|delete)){_E}",
     ),
+    # a CI runner registered: it takes the project's jobs, and the secrets they are given
+    _p("gitlab-runner", grants=rf"{_W}register{_E}"),
+    # toolchain managers: they download compilers and run them (rustup's mirror: `RUSTUP_DIST_SERVER`)
+    _p("rustup", R.PACKAGE_INSTALLER),
+    # a microcontroller's one-time fuses burnt, its flash locked against reading back (for good)
+    _p("espefuse", R.INFRA_DESTROYER, aliases=("espefuse.py",), destroys_one=rf"{_W}burn[_-]\w+{_E}"),
+    _p(
+        "nrfjprog",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:--rbp|--eraseall|--recover|-e){_E}",
+    ),
     # Laravel Vapor: serverless environments, databases and caches on AWS
     _p(
         "vapor",
@@ -2412,6 +2423,7 @@ ROUTE_VARIABLES = frozenset(
         *("uv_default_index", "uv_index", "npm_config_registry", "yarn_registry", "yarn_npm_registry_server"),
         *("bun_config_registry", "goproxy", "poetry_repositories_", "cargo_registries_"),
         *("hex_mirror", "hex_repo_url", "hex_cdn", "bundle_mirror__", "composer_repo_packagist"),
+        *("rustup_dist_server", "rustup_update_root"),  # where rustup takes toolchains and itself from
     }
 )
 # Environment variables that switch a check of what is downloaded off (TLS certificates, checksums, the Go

@@ -168,6 +168,9 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("npm", ("token", "list"), "npm tokens"),
     Printer("npm", ("token", "create"), "an npm token"),
     Printer("vault", ("kv", "get"), "a Vault secret"),
+    # a project's CI/CD variables (signing keys, deploy tokens) as the forge keeps them
+    Printer("glab", ("variable", "get"), "a GitLab CI/CD variable"),
+    Printer("glab", ("variable", "export"), "GitLab CI/CD variables"),
     # a secret's path has a mount (`database/creds/ro`); `vault policy read NAME` shows a policy
     Printer("vault", ("read",), "a Vault secret", operand="/"),
     Printer("vault", ("print", "token"), "a Vault token"),
@@ -365,6 +368,8 @@ SYSTEM_SECRET_FILES: tuple[str, ...] = (
     *("/etc/kubernetes/admin.conf", "/etc/kubernetes/super-admin.conf", "/etc/kubernetes/kubelet.conf"),
     *("/etc/kubernetes/controller-manager.conf", "/etc/kubernetes/scheduler.conf"),
     *("/etc/rancher/k3s/k3s.yaml", "/etc/rancher/rke2/rke2.yaml", "/var/lib/rancher/k3s/server/token"),
+    # CI runners' tokens (a GitLab runner's, a self-hosted GitHub runner's credentials)
+    *("/etc/gitlab-runner/config.toml", "/home/gitlab-runner/.gitlab-runner/config.toml"),
 )
 # A database server's own tables of logins and their password hashes, and of the passwords it keeps for
 # foreign servers: reading every column of one reads them (`SELECT * FROM mysql.user`)

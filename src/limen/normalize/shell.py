@@ -2289,7 +2289,7 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     DELETE repos/o/r`), so the program table's facts about `gh api` judge it."""
     from limen.model import HostClass
     from limen.normalize import net
-    from limen.normalize.tools import service_call_notes
+    from limen.normalize.tools import BULK_TARGET, service_call_notes
 
     method, url, data = _rest_request(argv, name)
     if method not in _HTTP_VERBS or not url:
@@ -2311,6 +2311,8 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
         fields[segments[-1]] = next(iter(fields.values()))
     for note in service_call_notes("_".join((_HTTP_VERBS[method], *segments)), fields):
         state.notes.append(note)
+    if method != "GET" and any(p.lower() in ("all", "*") for p in segments):
+        state.notes.append(BULK_TARGET + path[:80])  # `POST /admin/devices/all/rollout`: every item at once
 
 
 _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})

@@ -2175,6 +2175,18 @@ def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
         )
         return
     for command in action.commands:
+        # every item the service itself lists, changed: `aws iot list-certificates ... | xargs -I{} aws iot
+        # update-certificate --new-status REVOKED`
+        listed = _via_xargs(command) and command.name in _stdin_sources(command)
+        entry = program(command.name) if listed else None
+        if entry is not None and entry.changes and re.search(entry.changes, " ".join(command.argv[1:])):
+            yield _finding(
+                ReasonCode.BULK_OPERATION,
+                Verdict.AUTH,
+                70,
+                f"xargs runs a change of {command.name} on every item",
+            )
+            return
         if command.name in _DELETERS:
             count = len(_operands(command.argv))
             if count >= ctx.bulk_threshold:

@@ -114,7 +114,7 @@ from limen.facts.hosts import (
     publishing_endpoint,
     repository_identity,
 )
-from limen.facts.programs import ROUTE_VARIABLES
+from limen.facts.programs import ROUTE_VARIABLES, Role, program
 from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing
 from limen.model import (
     Action,
@@ -173,6 +173,12 @@ _GIT_ROUTE_CONFIG = re.compile(
 # An assignment's name: one scan for `NAME=`, then a set lookup (an alternation of names under `(?i)` with a
 # look-behind tried at every position costs ~100 us on a 1 kB line).
 _ASSIGNED_NAME = re.compile(r"(?<![\w$])([A-Za-z_]\w*)=")
+
+
+def _fetches(name: str) -> bool:
+    """The program installs or downloads what it runs (a package manager, a toolchain manager)."""
+    entry = program(name)
+    return entry is not None and bool(entry.roles & {Role.PACKAGE_INSTALLER, Role.DOWNLOADS, Role.RUNNER})
 
 
 def _route_variable(line: str) -> str:
@@ -669,7 +675,8 @@ def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
                     f"{cmd.name} {override} decides the route at run time",
                 )
             ]
-    if net_commands and "=" in action.command_line:
+    fetching = net_commands or [c for c in action.commands if _fetches(c.name)]
+    if fetching and "=" in action.command_line:  # (`RUSTUP_DIST_SERVER=URL rustup toolchain install`)
         variable = _route_variable(action.command_line)
         if variable:
             return [
