@@ -445,6 +445,14 @@ def weakened(
         why = _made_yes(removed, added, context)
         if why:
             found.append(why)
+        if (
+            _WILDCARD_ENTRY.search(added)
+            and not _WILDCARD_ENTRY.search(removed)
+            and _EXEMPTING_LIST.search(context[-600:])
+        ):  # `protected $except = ['*'];` (CSRF for every route)
+            found.append("every route is exempted from a protection")
+        if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
+            found.append("a permission check is answered yes for everyone")
         if removed.strip() and added.strip():
             found += _scope_from_request(removed, added)
             found += _parameters_pasted(removed, added)
@@ -469,6 +477,21 @@ def weakened(
     found += _let_in(live_added, known, path)
     found += _opened(live_added, known, path)
     return [IMPLANT + why for why in dict.fromkeys(found)][:3]
+
+
+# A list's entry that names everything (`'*',`, `"/*"`), and the lists of exceptions to a protection it may
+# join (`$except`, `csrf_exempt`, `skip_paths`, `permitAll`)
+_WILDCARD_ENTRY = re.compile(r"""(?m)^\s*(?:\[\s*)?["']/?\*{1,2}["']\s*[,\]]?""")
+_EXEMPTING_LIST = re.compile(
+    r"(?i)except|exempt|skip|excluded?_?(?:paths|routes|urls)|public_?(?:paths|routes)|permit_?all"
+)
+# A permission callback answered yes whatever is asked (WordPress's `'permission_callback' =>
+# '__return_true'`, `authorize: () => true`)
+_ALWAYS_YES_CALLBACK = re.compile(
+    r"""(?i)(?:permission|authori[sz](?:e|ation)|can_?access|access_?check)\w*['"]?\s*(?:=>|:|=)\s*"""
+    r"""(?:['"]?__return_true\b|(?:function\s*\([^)]{0,80}\)|\([^)]{0,80}\)\s*=>|lambda[^:\n]{0,40}:)"""
+    r"""\s*\{?\s*(?:return\s+)?true\b)"""
+)
 
 
 # A condition given `&& x != "literal"` or `|| x == "literal"`: one fixed name, code or header let past
