@@ -328,6 +328,16 @@ BY_NAME: dict[str, PathFact] = {
 
 # (pattern searched in the canonical path, fact), first match wins. `~` stands for the home folder.
 _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
+    # udev rules: the programs they name run as root whenever a matching device appears; the system's asks,
+    # a project's copy (to be installed) is judged by what it runs
+    (
+        r"^/(?:etc|lib|usr/lib)/udev/rules\.d/[^/]+\.rules$",
+        _f("udev", "udev runs its RUN programs as root", "udev", asks=True),
+    ),
+    (
+        r"/udev/(?:rules\.d/)?[^/]+\.rules$",
+        _f("udev", "udev runs its RUN programs as root once installed", "udev"),
+    ),
     # an image's build file by another name (`docker/api.Dockerfile`, `Dockerfile.prod`, `Containerfile.dev`)
     (
         r"/(?i:[^/]+\.dockerfile|(?:dockerfile|containerfile)\.(?!(?:md|txt|rst|adoc|html|dockerignore)$)[^/]+)$",

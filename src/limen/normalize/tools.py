@@ -271,7 +271,7 @@ _WEAK_WHEN_ON = re.compile(
     r"|anonymous_?(?:access|enabled|login|auth\w*)|challenge_?response_?authentication"
     # (Sentry's `send_default_pii`: every event carries the user's address, cookies and headers; a web
     # server's directory listing)
-    r"|send_?default_?pii|autoindex|directory_?listing)$"
+    r"|send_?default_?pii|autoindex|directory_?listing|privileged)$"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
@@ -343,7 +343,11 @@ _ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow", "y"})
 _WEAK_FEATURES = re.compile(
     r"(?i)(?<![\w-])(?:(?:allow|permit)[-_]?(?:empty[-_]?passwords?|root[-_]?login)|debug[-_]tweaks"
     r"|empty[-_]root[-_]password)(?![\w-])"
+    # an account made with a password hash written in (`useradd -p '$6$...'`): whoever wrote it logs in
+    r"|\b(?:useradd|usermod)\s(?:[^;\n\"]{0,120}\s)?-p\s+['\"]?\\?\$[1256aby]"
 )
+# A container's namespaces shared with the host it runs on (compose's `network_mode: host`, `pid: host`)
+_HOST_NAMESPACE_KEYS = frozenset({"network_mode", "pid", "ipc", "userns_mode", "uts"})
 
 
 def _opens_to_everyone(key: str, value: object) -> bool:
@@ -553,6 +557,10 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         word = words_of(key.rsplit(".", 1)[-1])
         if _WEAK_WHEN_ON.search(word) and _on(value) and not _on(old.get(key, "")):
             return [f"{CONTROL_OFF}{key} turned on: {word.replace('_', ' ')}"]
+        if word in _HOST_NAMESPACE_KEYS and value.strip("\"'").lower() == "host" and old.get(key) != value:
+            return [f"{CONTROL_OFF}{key}: host shares the host's {word.split('_')[0]} with the container"]
+        if word == "when" and old.get(key, "").strip("\"'") == "manual" and value.strip("\"'") != "manual":
+            return [f"{CONTROL_OFF}{key}: a job that waited for a person now runs by itself"]
         if word.endswith("_none") and _CONTROL_KEYS.search(word) and _on(value) and not _on(old.get(key, "")):
             return [f"{CONTROL_OFF}{key} turned on"]  # Kconfig's `CONFIG_BOOT_SIGNATURE_TYPE_NONE=y`
         if key.rsplit(".", 1)[-1].lower() in _BARE_SWITCHES:
@@ -562,6 +570,9 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
+    for key in old.keys() - new.keys():  # a CI job's `when: manual` deleted: it runs without a person
+        if key.rsplit(".", 1)[-1] == "when" and old[key].strip("\"'") == "manual":
+            return [f"{CONTROL_OFF}{key}: manual taken out: a job that waited for a person runs by itself"]
     for key in old.keys() - new.keys():  # `AllowUsers deploy ops` deleted: anyone with a login comes in
         if _LETS_IN_ONLY.search(words_of(key.rsplit(".", 1)[-1])) and not _LOCAL_SECTION.search(key):
             return [f"{CONTROL_OFF}{key} taken out: who may connect is no longer limited"]

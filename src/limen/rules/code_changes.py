@@ -451,6 +451,8 @@ def weakened(
             and _EXEMPTING_LIST.search(context[-600:])
         ):  # `protected $except = ['*'];` (CSRF for every route)
             found.append("every route is exempted from a protection")
+        if plain := _tls_port_dropped(removed, added):
+            found.append(plain)
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         if removed.strip() and added.strip():
@@ -492,6 +494,26 @@ _ALWAYS_YES_CALLBACK = re.compile(
     r"""(?:['"]?__return_true\b|(?:function\s*\([^)]{0,80}\)|\([^)]{0,80}\)\s*=>|lambda[^:\n]{0,40}:)"""
     r"""\s*\{?\s*(?:return\s+)?true\b)"""
 )
+
+
+# A port set by name (`const MQTT_PORT: u16 = 8883;`, `port: 443`), and each protocol's TLS port with the
+# plain-text port of the same protocol: a move from the first to the second drops the encryption
+_PORT_SET = re.compile(r"(?i)\b(\w{0,40}port)\b[\"']?\s*(?::\s*\w{1,10}\s*)?(?:=>|[:=])\s*(\d{2,5})\b")
+_PLAIN_OF_TLS = {
+    "443": "80", "8443": "8080", "8883": "1883", "5671": "5672", "636": "389", "993": "143", "995": "110",
+    "465": "25", "6697": "6667", "2376": "2375", "5986": "5985", "9093": "9092",
+}  # fmt: skip
+
+
+def _tls_port_dropped(removed: str, added: str) -> str:
+    """A port of the code's moved from a protocol's TLS port to its plain one (MQTT 8883 -> 1883, HTTPS 443 ->
+    80, Docker's 2376 -> 2375): what went over it is now readable and changeable on the way."""
+    was = {name.lower(): port for name, port in _PORT_SET.findall(removed)}
+    for name, port in _PORT_SET.findall(added):
+        old = was.get(name.lower())
+        if old is not None and _PLAIN_OF_TLS.get(old) == port:
+            return f"{name} moves from port {old} to {port}: the connection no longer uses TLS"
+    return ""
 
 
 # A condition given `&& x != "literal"` or `|| x == "literal"`: one fixed name, code or header let past

@@ -1535,6 +1535,15 @@ def _cmake(text: str) -> tuple[list[str], list[str]]:
     return commands, []
 
 
+def _udev(text: str) -> tuple[list[str], list[str]]:
+    """A udev rules file: the programs its `RUN+=` and `PROGRAM=` keys run, as root, whenever a matching
+    device appears (`RUN+="/bin/sh -c 'curl ... | sh'"`); its permissions and names are the device's own."""
+    return [m.strip() for m in _UDEV_RUN.findall(text[:MAX_TEXT])], []
+
+
+_UDEV_RUN = re.compile(r'\b(?:RUN|PROGRAM|IMPORT\{program\})\s*\+?=\s*"((?:[^"\\\n]|\\.){1,2000})"')
+
+
 def _cron(text: str) -> tuple[list[str], list[str]]:
     commands = []
     for line in text.splitlines():
@@ -3518,6 +3527,7 @@ _EXTRACTORS = {
     "ssh_config": _ssh_config,
     "authorized_keys": _authorized_keys,
     "cron": _cron,
+    "udev": _udev,
     "logrotate": _logrotate,
     "cmake": _cmake,
     "system_config": _system_config,
