@@ -1953,7 +1953,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|search-replace|db\s+import|option\s+(?:update|set|delete)){_E}",
     ),
     # a CI runner registered: it takes the project's jobs, and the secrets they are given
-    _p("gitlab-runner", grants=rf"{_W}register{_E}"),
+    _p("gitlab-runner", R.BUILDS, grants=rf"{_W}register{_E}"),  # (`exec`: the project's CI jobs here)
     # toolchain managers: they download compilers and run them (rustup's mirror: `RUSTUP_DIST_SERVER`)
     _p("rustup", R.PACKAGE_INSTALLER),
     # a microcontroller's one-time fuses burnt, its flash locked against reading back (for good)
