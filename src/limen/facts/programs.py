@@ -1220,7 +1220,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
     # ------------------------------------------------------------------ network
     _p("curl", R.SENDS, R.DOWNLOADS, options=_CURL_OPTS),
-    _p("wget", R.SENDS, R.DOWNLOADS, options=_WGET_OPTS),
+    # (`--use-askpass=CMD`: the program it asks for a password, run)
+    _p("wget", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_WGET_OPTS, command_options=("--use-askpass",)),
     # image and file-sync tools: what they push goes to the registry or remote their last operand names
     _p("oras", R.SENDS, R.DOWNLOADS, pushes=("push", "attach", "copy", "cp"), push_target="image"),
     _p("skopeo", R.SENDS, R.DOWNLOADS, pushes=("copy", "sync"), push_target="image"),

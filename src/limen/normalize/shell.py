@@ -3135,7 +3135,10 @@ def _h_wrapper(
         state.flag(f"{name} starts an interactive shell: the commands it will run are not in the call")
         return None
     if name in ("sudo", "doas"):
-        while rest and re.fullmatch(r"\w+=.*", rest[0]):
+        while rest and re.fullmatch(r"\w+=.*", rest[0], re.S):  # the command's environment, as `env` sets it
+            variable, _, value = rest[0].partition("=")
+            if variable in COMMAND_VARIABLES and value:
+                _command_variable(variable, value, state, via, level)  # `sudo PAGER='sh -c ...' git -p help`
             rest = rest[1:]
     if not rest:
         return None
@@ -3615,6 +3618,8 @@ def _ex_command(text: str, state: _State, via: tuple[str, ...], level: int, name
         elif _EX_CODE.match(part):
             state.payloads.append(part)
             state.flag(f"{name} runs code in an embedded interpreter")
+        elif re.fullmatch(r"sh(?:e(?:ll?)?)?!?", part):  # `:shell`: an interactive shell from the editor
+            state.flag(f"{name} starts an interactive shell: what it will run is not in the call")
         for call in _SYSTEM_CALL.finditer(part):
             _shell_string(call.group(2), state, via, level, False, f"{name} system()")
         if part.startswith(("so ", "source ", "so!", "source!")):
