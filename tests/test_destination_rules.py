@@ -783,10 +783,8 @@ def test_a_release_binary_downloaded_and_run_asks_with_its_publisher(project: Pa
     assert decide_in(project, elsewhere).verdict is Verdict.BLOCK
 
 
-def test_a_repository_the_project_configures_by_name_is_where_it_publishes(tmp_path: Path) -> None:
-    """`poetry publish -r NAME` publishes to the repository the project's pyproject.toml names so, not to
-    PyPI; an Artifact Registry repository under a project the commit names is the project's own, and one
-    under another project, or a name configured nowhere, is an external destination."""
+def _commit(repository: Path, name: str) -> None:
+    """A new repository at `repository` whose first commit holds the file `name`."""
     import subprocess
 
     env = {
@@ -795,12 +793,19 @@ def test_a_repository_the_project_configures_by_name_is_where_it_publishes(tmp_p
         "GIT_COMMITTER_NAME": "t",
         "GIT_COMMITTER_EMAIL": "t@x",
     }
+    for args in (("init", "-q"), ("add", name), ("commit", "-q", "-m", name)):
+        subprocess.run(["git", "-C", str(repository), *args], check=True, capture_output=True, env=env)
+
+
+def test_a_repository_the_project_configures_by_name_is_where_it_publishes(tmp_path: Path) -> None:
+    """`poetry publish -r NAME` publishes to the repository the project's pyproject.toml names so, not to
+    PyPI; an Artifact Registry repository under a project the commit names is the project's own, and one
+    under another project, or a name configured nowhere, is an external destination."""
     (tmp_path / "pyproject.toml").write_text(
         '[tool.poetry]\nname = "ml"\n\n[[tool.poetry.source]]\nname = "acme-internal"\n'
         'url = "https://europe-west1-python.pkg.dev/acme-dataplat-prod/pypi-internal/simple/"\n'
     )
-    for args in (("init", "-q"), ("add", "pyproject.toml"), ("commit", "-q", "-m", "ml")):
-        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True, env=env)
+    _commit(tmp_path, "pyproject.toml")
     own = "https://europe-west1-python.pkg.dev/acme-dataplat-prod/pypi-internal/simple/"
     for command in (
         "poetry publish --build -r acme-internal",
@@ -819,17 +824,8 @@ def test_a_server_the_projects_committed_files_name_is_its_own_to_log_in_to(tmp_
     project's own machine (as one in the user's known hosts is): no external destination. A server only the
     working tree names (written, never committed), or one named nowhere, still is; what the remote command
     does is judged whatever the host (`wp db reset` there asks), and a secret copied there is still sent."""
-    import subprocess
-
-    env = {
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@x",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@x",
-    }
     (tmp_path / "deploy.sh").write_text("rsync -az dist/ forge@164.92.81.17:/var/www/site/\n")
-    for args in (("init", "-q"), ("add", "deploy.sh"), ("commit", "-q", "-m", "deploy")):
-        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True, env=env)
+    _commit(tmp_path, "deploy.sh")
     (tmp_path / "notes.md").write_text("backup box: 198.51.100.23\n")  # written, never committed
     for command in (
         "ssh forge@164.92.81.17 'sudo nginx -t'",
