@@ -1962,7 +1962,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "nrfjprog",
         R.INFRA_DESTROYER,
-        destroys_one=rf"{_W}(?:--rbp|--eraseall|--recover|-e){_E}",
+        destroys_one=rf"{_W}--rbp{_E}",  # (erasing a board to flash it again is the board's own use)
     ),
     # Laravel Vapor: serverless environments, databases and caches on AWS
     _p(
