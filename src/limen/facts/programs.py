@@ -1969,8 +1969,8 @@ PROGRAMS: tuple[Program, ...] = (
         "vapor",
         R.INFRA_DESTROYER,
         destroys_one=rf"{_W}(?:env|database|cache|network|project|domain|record|cert|storage):delete{_E}",
+        # (the environment is the operand: `vapor deploy staging`, `vapor deploy production`)
         changes=rf"{_W}(?:deploy|redeploy|rollback|env:push|secret(?::\w+)?|command|database:\w+|down|up){_E}",
-        default_production=True,
     ),
     # Symfony's `bin/console` (Doctrine)
     _p(
