@@ -351,6 +351,18 @@ class SqliteStore:
                 raise
             self._db.execute("COMMIT")
 
+    def _together(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        """Run `statements` in one write transaction: all of them, or none."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, arguments in statements:
+                    self._db.execute(sql, arguments)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
     @_recovering
     def flags(self, session_id: str) -> frozenset[str]:
         with self._lock:
@@ -399,22 +411,17 @@ class SqliteStore:
     @_recovering
     def append_history(self, session_id: str, entry: Mapping[str, Any]) -> None:
         """Append, and drop this session's entries beyond the most recent `HISTORY_LIMIT`."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO history (session, ts, entry) VALUES (?, ?, ?)",
-                    (session_id, time.time(), json.dumps(entry, separators=(",", ":"))),
-                )
-                self._db.execute(
-                    "DELETE FROM history WHERE session = ? AND id <= "
-                    "(SELECT id FROM history WHERE session = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
-                    (session_id, session_id, HISTORY_LIMIT),
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        self._together(
+            (
+                "INSERT INTO history (session, ts, entry) VALUES (?, ?, ?)",
+                (session_id, time.time(), json.dumps(entry, separators=(",", ":"))),
+            ),
+            (
+                "DELETE FROM history WHERE session = ? AND id <= "
+                "(SELECT id FROM history WHERE session = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                (session_id, session_id, HISTORY_LIMIT),
+            ),
+        )
 
     @_recovering
     def history(self, session_id: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
@@ -445,40 +452,29 @@ class SqliteStore:
     @_recovering
     def clear(self, session_id: str, *, taint_only: bool) -> None:
         tables = ("taint",) if taint_only else ("taint", "flags", "vals", "history", "calls", "files")
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for table in tables:
-                    self._db.execute(f"DELETE FROM {table} WHERE session = ?", (session_id,))
-                self._db.execute("DELETE FROM flags WHERE session = ? AND flag = ?", (session_id, TAINTED))
-                self._db.execute(  # a person cleared it: the lost state no longer counts against it
-                    "INSERT OR IGNORE INTO reviewed SELECT ? WHERE EXISTS "
-                    "(SELECT 1 FROM meta WHERE key = 'state_lost')",
-                    (session_id,),
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        self._together(
+            *((f"DELETE FROM {table} WHERE session = ?", (session_id,)) for table in tables),
+            ("DELETE FROM flags WHERE session = ? AND flag = ?", (session_id, TAINTED)),
+            (  # a person cleared it: the lost state no longer counts against it
+                "INSERT OR IGNORE INTO reviewed SELECT ? WHERE EXISTS "
+                "(SELECT 1 FROM meta WHERE key = 'state_lost')",
+                (session_id,),
+            ),
+        )
 
     @_recovering
     def remember_file(self, session_id: str, path: str, text: str) -> None:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(  # a rewritten file gets a new id: ids order the files by age
-                    "INSERT OR REPLACE INTO files (session, path, ts, text) VALUES (?, ?, ?, ?)",
-                    (session_id, path, time.time(), text),
-                )
-                self._db.execute(
-                    "DELETE FROM files WHERE session = ? AND id NOT IN "
-                    "(SELECT id FROM files WHERE session = ? ORDER BY id DESC LIMIT ?)",
-                    (session_id, session_id, FILES_LIMIT),
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        self._together(
+            (  # a rewritten file gets a new id: ids order the files by age
+                "INSERT OR REPLACE INTO files (session, path, ts, text) VALUES (?, ?, ?, ?)",
+                (session_id, path, time.time(), text),
+            ),
+            (
+                "DELETE FROM files WHERE session = ? AND id NOT IN "
+                "(SELECT id FROM files WHERE session = ? ORDER BY id DESC LIMIT ?)",
+                (session_id, session_id, FILES_LIMIT),
+            ),
+        )
 
     @_recovering
     def files(self, session_id: str) -> dict[str, tuple[str, float]]:
@@ -522,15 +518,8 @@ class SqliteStore:
 
     @_recovering
     def acknowledge_state_loss(self) -> None:
+        self._together(("DELETE FROM meta WHERE key = 'state_lost'", ()), ("DELETE FROM reviewed", ()))
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute("DELETE FROM meta WHERE key = 'state_lost'")
-                self._db.execute("DELETE FROM reviewed")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
             self._lost = False
 
     def close(self) -> None:
