@@ -468,13 +468,15 @@ class Runtime:
             return
         target = action.write_paths[0]
         try:
-            known = self.store.files(view.session_id) if path.WROTE_UNSEEN in view.flags else {}
-            with path.session_files(known):
-                before = path.read_text(target, MAX_REMEMBERED + 1)
+            on_disk = path.read_text(target, MAX_REMEMBERED + 1)
+            before = on_disk  # an Edit builds on what the session wrote there before, when it did
+            if path.WROTE_UNSEEN in view.flags and target in (known := self.store.files(view.session_id)):
+                with path.session_files(known):
+                    before = path.read_text(target, MAX_REMEMBERED + 1)
             after = path.text_after(action.arguments, before)
             if after is None or len(after) > MAX_REMEMBERED:
                 return
-            if path.read_text(target, MAX_REMEMBERED + 1) == after:
+            if on_disk == after:
                 return  # the disk shows what was written: it is read from there
             self.store.remember_file(view.session_id, target, after)
             if path.WROTE_UNSEEN not in view.flags:

@@ -3982,6 +3982,7 @@ def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tu
     from limen.normalize.paths import text_after
 
     before = current_text(path) if not action.commands else None
+    # its replacements only: a Write's whole text reaches here too, and is judged as written, not as gains
     after = text_after({k: v for k, v in action.arguments.items() if k != "content"}, before)
     if before is None or after is None:
         return None
