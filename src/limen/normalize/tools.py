@@ -570,10 +570,10 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
-    for key in old.keys() - new.keys():  # a CI job's `when: manual` deleted: it runs without a person
-        if key.rsplit(".", 1)[-1] == "when" and old[key].strip("\"'") == "manual":
+    for key in old.keys() - new.keys():
+        if key.rsplit(".", 1)[-1] == "when" and old[key].strip("\"'") == "manual":  # a CI job's gate deleted
             return [f"{CONTROL_OFF}{key}: manual taken out: a job that waited for a person runs by itself"]
-    for key in old.keys() - new.keys():  # `AllowUsers deploy ops` deleted: anyone with a login comes in
+        # `AllowUsers deploy ops` deleted: anyone with a login comes in
         if _LETS_IN_ONLY.search(words_of(key.rsplit(".", 1)[-1])) and not _LOCAL_SECTION.search(key):
             return [f"{CONTROL_OFF}{key} taken out: who may connect is no longer limited"]
     for key, value in old.items():  # `lifecycle { prevent_destroy = true }` deleted: the default is off
@@ -1100,8 +1100,8 @@ _DEFAULT_ROLE = re.compile(r"(?:^|_)(?:default|new_user|signup|registration)_(?:
 BULK_TARGET = "bulk-target:"  # the normaliser's note for a tool call that acts on every item it could name
 # Arguments that choose which items a call acts on, and the values that choose them all
 _SELECTOR_KEYS = re.compile(
-    r"(?:^|_)(?:selector|select|filter|where|match|scope|target|targets|group|devices?|device_ids?|ids|items"
-    r"|resources?|query|users?|members?|subscriptions?|records?|id|ids)$"
+    r"(?:^|_)(?:selector|select|filter|where|match|scope|target|targets|group|devices?|items|resources?|query"
+    r"|users?|members?|subscriptions?|records?|ids?)$"
 )
 _EVERYTHING = frozenset({"*", "all", "every", "everything", "any", "%", "*:*", "/.*/", ".*"})
 _ALL_FLAG = re.compile(r"^(?:all|select_all|all_\w+|every_\w+|apply_to_all|for_all)$")
