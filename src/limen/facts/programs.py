@@ -194,6 +194,8 @@ SECURITY_OFF = re.compile(
     r"(?:^|\s)(?:--disable[\w-]*|--no-enable[\w-]*|--remove-restricted-services[=\s]\S+|disable[\w-]*"
     r"|stop[\w-]*|suspend[\w-]*|muteconfigs|mute[\w-]*|sinks?\s+update)(?:[=\s]|$)"
     r"|(?:^|\s)--[\w-]*(?:enable|provision|logging|audit)[\w-]*[=\s]+(?:off|false|disabled?|none)(?:\s|$)"
+    # a log level set to nothing (`--default-log-level DISABLED`, `logLevel=DISABLED` in a payload)
+    r"|(?i:(?:^|[\s,{\"'])-*[\w-]*log-?level[\"']?\s*[=:\s]\s*[\"']?(?:off|disabled?|none)(?![\w-]))"
 )
 
 # Invocations that publish a release to the people who use the project (an app store's users, external
@@ -2241,7 +2243,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "service",
         R.SECURITY_CONTROL,
-        disables=rf"{_W}(?:firewalld|ufw|apparmor|auditd|fail2ban|sshd?){_E}\s+stop{_E}",
+        disables=rf"{_W}(?:{HOST_SECURITY_AGENTS}|sshd?|limen[\w@.-]*){_E}\s+(?:stop|disable){_E}",
         changes=rf"\S+\s+stop{_E}",
     ),
     _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),

@@ -44,7 +44,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, pairwise
 
 from limen.context import Context
 from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install
@@ -1108,7 +1108,14 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
     """`rsync --delete SRC DEST` empties DEST of what SRC lacks: a wipe when DEST is a precious directory."""
     if command.name != "rsync" or not any(w.startswith("--delete") for w in command.argv):
         return None
-    operands = [w for w in _operands(command.argv) if ":" not in w.split("/", 1)[0]]
+    every = _operands(command.argv)
+    operands = [w for w in every if ":" not in w.split("/", 1)[0]]
+    if len(every) >= 2 and every[-1] not in operands and operands == every[:-1]:
+        # `rsync -a --delete EMPTY/ host:/var/www/uploads/`: the server's folder emptied
+        if all(_empty_folder(_target(w, action, ctx)) for w in operands) or _excludes_all(command.argv):
+            detail = f"rsync --delete leaves nothing at {every[-1]}: every file there is deleted"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
+        return None
     if len(operands) < 2:
         return None
     destination = _target(operands[-1], action, ctx)
@@ -1121,6 +1128,26 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
         )
     # `rsync -a --delete EMPTY/ ~/Documents/`: the same loss as `rm -rf ~/Documents`, judged alike
     return _home_folder_delete(destination, ctx)
+
+
+def _empty_folder(path: str) -> bool:
+    """A folder with nothing in it, or none yet (`mkdir -p /tmp/e && rsync --delete /tmp/e/ ...` makes it
+    empty; a source that never appears makes rsync stop before deleting anything)."""
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
+    except FileNotFoundError:
+        return True
+    except OSError:  # a file, or a folder Limen may not list: what it holds is not known to be nothing
+        return False
+
+
+def _excludes_all(argv: tuple[str, ...]) -> bool:
+    """`--delete-excluded --exclude='*'`: everything is excluded, and excluded files are deleted."""
+    words = list(argv)
+    excluded = {w.split("=", 1)[1] for w in words if w.startswith("--exclude=")}
+    excluded |= {b for a, b in pairwise(words) if a == "--exclude"}
+    return "--delete-excluded" in words and bool(excluded & {"*", "/*", "**", "/**"})
 
 
 # --------------------------------------------------------------------------- infrastructure and databases
@@ -2571,6 +2598,9 @@ def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
     return ""
 
 
+_LOGGING_WORD = re.compile(r"(?i)logging|audit|log-level")
+
+
 def _security_service_off(args: tuple[str, ...] | list[str]) -> str:
     """A cloud CLI's security service (`facts.programs.SECURITY_SERVICES`, by its sub-command words) turned
     off, muted or its record sent elsewhere; "" when not (`gcloud logging read`, `gcloud scc findings
@@ -2578,7 +2608,8 @@ def _security_service_off(args: tuple[str, ...] | list[str]) -> str:
     from limen.facts.programs import SECURITY_OFF, SECURITY_SERVICES
 
     path = [w for w in args[:6] if not w.startswith("-")][:4]
-    service = next((w for w in path if w.lower() in SECURITY_SERVICES), "")
+    # a service by its name, or a sub-command named for its logging (`aws iot set-v2-logging-options`)
+    service = next((w for w in path if w.lower() in SECURITY_SERVICES or _LOGGING_WORD.search(w)), "")
     return service if service and SECURITY_OFF.search(" ".join(args)) else ""
 
 
