@@ -195,7 +195,7 @@ SECURITY_OFF = re.compile(
     r"|stop[\w-]*|suspend[\w-]*|muteconfigs|mute[\w-]*|sinks?\s+update)(?:[=\s]|$)"
     r"|(?:^|\s)--[\w-]*(?:enable|provision|logging|audit)[\w-]*[=\s]+(?:off|false|disabled?|none)(?:\s|$)"
     # a log level set to nothing (`--default-log-level DISABLED`, `logLevel=DISABLED` in a payload)
-    r"|(?i:(?:^|[\s,{\"'])-*[\w-]*log-?level[\"']?\s*[=:\s]\s*[\"']?(?:off|disabled?|none)(?![\w-]))"
+    r"|(?i:(?:^|[\s,{\"'])[\w-]*log-?level[\"']?\s*[=:\s]\s*[\"']?(?:off|disabled?|none)(?![\w-]))"
 )
 
 # Invocations that publish a release to the people who use the project (an app store's users, external
