@@ -1605,8 +1605,8 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
     concerns = []
     for match in _SOURCE_URL.finditer(text[:MAX_TEXT]):
         host = match.group(1).lower().rstrip(".")
-        if not host_in(host, REGISTRY_HOSTS):
-            concerns.append(f"packages would come from {host}")
+        if not host_in(host, REGISTRY_HOSTS):  # the company's own index is quiet (`_outside_domains`)
+            concerns.append(f"{AT_DOMAIN}{host}: packages would come from {host}")
         elif match.group(0).startswith("http://") and host not in ("localhost", "127.0.0.1"):
             concerns.append(
                 f"packages would come from {host} over plain HTTP, which anyone on the path can change"
@@ -3899,9 +3899,10 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         and (weakened := _weakened(path, action))
     ):
         return Verdict.AUTH, f"{fact.purpose}; {weakened[0].removeprefix(IMPLANT)}: {path}"
-    if judged is None and fact.content in _CHECKED and isinstance(action.arguments.get("content"), str):
+    whole = isinstance(action.arguments.get("content"), str)
+    if judged is None and fact.content in _CHECKED | _SOURCED and whole:
         before = current_text(path)  # a whole file written over: the checks it ran before, still there?
-        dropped = _dropped_checks(fact, before, text) if before is not None else []
+        dropped = _dropped_checks(fact, before, text) + _sources_dropped(fact, before, text) if before else []
         if dropped:
             return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if judged is None and (
@@ -4055,6 +4056,47 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
     if not dropped:
         return []
     return [f"the change takes {', '.join(dropped)[:120]} out of the checks that fail the build"]
+
+
+# Files that say where packages come from: the project's own registry may be named in them
+_SOURCED = frozenset(
+    {"package_sources", "requirements", "nuget_config", "composer_json", "cargo_toml", "pyproject"}
+)
+# npm's `@acme:registry=URL`: the registry of a scope's packages
+_SCOPE_REGISTRY = re.compile(r"^\s*(@[\w.-]+):registry\s*=", re.MULTILINE)
+# Cargo's `acme-proto = { version = "1", registry = "acme" }`: a dependency from a named registry
+_REGISTRY_DEPENDENCY = re.compile(r'^\s*([\w-]+)\s*=\s*\{[^}\n]*\bregistry\s*=\s*"[\w.-]+"', re.MULTILINE)
+_CARGO_NAME = re.compile(r"^\s*([\w-]+)\s*=", re.MULTILINE)
+
+
+def _own_sources(text: str) -> set[str]:
+    """The package sources a file names that are no public registry or forge: the company's own index
+    (`--index-url https://pypi.acme.io/simple`, a Satis repository, `@acme:registry=`)."""
+    from limen.facts.hosts import REGISTRY_HOSTS, host_in
+
+    source = text[:MAX_TEXT]
+    hosts = {m.group(1).lower().rstrip(".") for m in _SOURCE_URL.finditer(source)}
+    return {h for h in hosts if not host_in(h, REGISTRY_HOSTS)} | set(_SCOPE_REGISTRY.findall(source))
+
+
+def _sources_dropped(fact: PathFact, before: str, after: str) -> list[str]:
+    """The project's own package registry taken out of a file that says where packages come from, none put in
+    its place, or a Cargo dependency kept but no longer taken from its named registry: the company's private
+    packages would then be looked up on the public registry, where anyone may publish their names
+    (dependency confusion)."""
+    if fact.content not in _SOURCED:
+        return []
+    kept = {name.lower() for name in _CARGO_NAME.findall(after[:MAX_TEXT])}
+    moved = {n.lower() for n in _REGISTRY_DEPENDENCY.findall(before[:MAX_TEXT])} & kept
+    moved -= {n.lower() for n in _REGISTRY_DEPENDENCY.findall(after[:MAX_TEXT])}
+    if moved:
+        return [f"the dependency {sorted(moved)[0]!r} no longer comes from the project's own registry"]
+    ours_before, ours_after = _own_sources(before), _own_sources(after)
+    lost = ours_before - ours_after
+    if not lost or ours_after - ours_before:
+        return []  # nothing of the project's own taken out, or a registry moved to another of its own
+    source = sorted(lost)[0]
+    return [f"the project's own package source {source} is taken out: its packages come from the public one"]
 
 
 # A step or job of a CI file (a list item, or a top-level key) and what makes its failure not fail the build:
@@ -4481,7 +4523,7 @@ def _gained(
         c for c in concerns_after + _posing_owners(after) if c not in concerns_before + _posing_owners(before)
     ]
     concerns = _foreign(gained, action, ctx)
-    concerns += _dropped_checks(fact, before, after)
+    concerns += _dropped_checks(fact, before, after) + _sources_dropped(fact, before, after)
     if fact.name == "lockfile":
         concerns += _swapped_integrity(before, after)
     if fact.content == "manifest":
