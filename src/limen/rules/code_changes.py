@@ -55,6 +55,15 @@ _REFUSAL_WORD = re.compile(
     r"|unprocessable)\w*\b"
     r"|(?<![\w.\-/:])40[0134](?![\w.\-/:])"
 )
+# What code refuses a tampered, unsigned, revoked or older image, update or message with (`Err(OtaError::
+# Rollback)`, `raise HashMismatch`, `throw new SignatureInvalidError`); not a transaction's `tx.rollback()`
+# or a migration's `def downgrade()`
+_INTEGRITY_REFUSAL = re.compile(
+    r"(?i)\b\w*?(?:(?:hash|digest|checksum|signature|crc|hmac)_?(?:mismatch|invalid|failed|error)"
+    r"|invalid_?(?:hash|digest|checksum|signature|image|firmware)|verification_?failed|anti_?rollback"
+    r"|tamper(?:ed|ing)?|revoked)\w*\b"
+    r"|(?<![.\w])(?:\w*?_)?(?:rollback|downgrade)\w*\b(?!\s*\()"
+)
 _COMMENT_LINE = re.compile(r"^[ \t]*(?://|#(?![!\[])|--|\*|/\*)[^\n]*$", re.MULTILINE)
 
 # A predicate that keeps a query or a lookup to the caller's own rows: `org_id = $2`, `.filter(owner=user)`,
@@ -466,6 +475,7 @@ def weakened(
     live_before, live_after = _COMMENT_LINE.sub("", before), _COMMENT_LINE.sub("", after)
     for pattern, why in (
         (_REFUSAL_WORD, "a refusal of the unauthenticated or the forbidden is taken out of the code"),
+        (_INTEGRITY_REFUSAL, "a refusal of a tampered, unsigned or older image or message is taken out"),
         (_SCOPE, "a query or lookup no longer keeps to the caller's own tenant, account or owner"),
         (_GUARD_CALL, "a call that checks the caller's rights is taken out of the code"),
         (_AUDIT_RECORD, "a record of who did what (an audit or security log entry) is no longer written"),
