@@ -465,6 +465,7 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         if removed.strip() and added.strip():
+            found += _trust_replaced(removed, added, context) if not _TEST_PATH.search(path) else []
             found += _scope_from_request(removed, added)
             found += _parameters_pasted(removed, added)
             found += _password_minimum_lowered(removed, added)
@@ -504,6 +505,49 @@ _ALWAYS_YES_CALLBACK = re.compile(
     r"""(?:['"]?__return_true\b|(?:function\s*\([^)]{0,80}\)|\([^)]{0,80}\)\s*=>|lambda[^:\n]{0,40}:)"""
     r"""\s*\{?\s*(?:return\s+)?true\b)"""
 )
+
+
+# A name for what the code trusts: a key that verifies signatures, a pinned or root certificate or its
+# fingerprint, where a token issuer's keys are (`FIRMWARE_VERIFYING_KEY`, `ISSUER_PUBLIC_KEY`, `JWKS_URL`)
+_TRUST_NAME = re.compile(
+    r"(?i)(?:verif\w*|public|pub|signing|signer|trusted|root|ca|pinned?|issuer|jwks|firmware|update|release)_?"
+    r"(?:keys?|cert(?:ificate)?s?|fingerprints?|pubkeys?|pem|ur[il])$|^(?:jwks_?ur[il]|issuer|pubkey|ca_?cert)$"
+)
+# `NAME = value`, `const NAME: T = value;`, `NAME: value` (one line): the value as written
+_ASSIGNED = re.compile(
+    r"(?m)^[ \t]*(?:(?:pub(?:\([\w:]+\))?|export|const|static|let|final|var|private)\s+)*"
+    r"[\"']?(\w+)[\"']?\s*(?::[^=\n]{0,80})?[=:]\s*(\S[^\n]{0,300})"
+)
+_PEM_OPEN = re.compile(r"-----BEGIN (?:PUBLIC KEY|CERTIFICATE|EC PUBLIC KEY|RSA PUBLIC KEY)-----")
+_BASE64_LINE = re.compile(r"^[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*$", re.MULTILINE)
+
+
+_URL_HOST = re.compile(r"https?://([\w.-]+)")
+
+
+def _same_domain(old: str, new: str) -> bool:
+    """Both values are addresses under one registered domain (`login.acme.io` -> `auth.acme.io`)."""
+    from limen.facts.hosts import registered_domain
+
+    hosts = [_URL_HOST.search(v) for v in (old, new)]
+    return all(hosts) and len({registered_domain(h.group(1)) for h in hosts if h}) == 1
+
+
+def _trust_replaced(removed: str, added: str, context: str) -> list[str]:
+    """A key, certificate or issuer the code trusts given another value (`FIRMWARE_VERIFYING_KEY = hex!(...)`
+    with other bytes, a pinned certificate's lines, the JWKS address): whoever holds the new one's private
+    half now signs what the code accepts."""
+    assigned = _ASSIGNED.findall(removed)
+    was = {name.lower(): value.strip() for name, value in assigned if _TRUST_NAME.search(name)}
+    for name, value in _ASSIGNED.findall(added):
+        old = was.get(name.lower())
+        if old is not None and old != value.strip() and not _same_domain(old, value):
+            return [f"the key, certificate or issuer the code trusts ({name}) is given another value"]
+    opened = context.rfind("-----BEGIN ")
+    inside_pem = opened >= 0 and _PEM_OPEN.match(context, opened) and "-----END " not in context[opened:]
+    if inside_pem and _BASE64_LINE.search(removed) and _BASE64_LINE.search(added):
+        return ["a public key or certificate the code trusts is replaced by another"]
+    return []
 
 
 # A port set by name (`const MQTT_PORT: u16 = 8883;`, `port: 443`), and each protocol's TLS port with the
