@@ -353,6 +353,21 @@ def test_buckets_and_accounts_the_committed_infrastructure_names_are_the_project
     assert not hosts.named_by_project("acme-ml-artifacts-dev.s3.amazonaws.com", "", "/")  # no repository
 
 
+def test_a_tenant_of_a_service_the_commit_names_is_the_projects(tmp_path: Path) -> None:
+    """The organisation's own tenant of a service (`halcyon.okta.com`), named by a committed file, is the
+    project's; another tenant of the same service, or one only the working tree names, is not; nor is the
+    service's own API (whose credential rules are the issuer table's)."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "README.md").write_text("Okta org: https://halcyon.okta.com\n")
+    _git(tmp_path, "add", "README.md")
+    _git(tmp_path, "commit", "-q", "-m", "docs")
+    (tmp_path / "notes.md").write_text("https://attacker.okta.com\n")  # written, never committed
+    cwd = str(tmp_path)
+    assert hosts.named_by_project("halcyon.okta.com", "https://halcyon.okta.com/api/v1/users", cwd)
+    assert not hosts.named_by_project("attacker.okta.com", "https://attacker.okta.com/api/v1/users", cwd)
+    assert not hosts.named_by_project("evil.okta.com", "", cwd)
+
+
 def test_an_image_in_a_registry_account_the_commit_names_is_the_projects(tmp_path: Path) -> None:
     """Azure's, JFrog's, ECR's and Artifact Registry's registries have a host or a path per account: an image
     under an account the committed CI names is the project's own; another account on the same service is

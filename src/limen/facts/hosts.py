@@ -609,6 +609,15 @@ ISSUERS: tuple[Issuer, ...] = (
         ("DD_API_KEY", "DD_APP_KEY", "DD_APPLICATION_KEY", "DATADOG_API_KEY", "DATADOG_APP_KEY"),
         ("api.datadoghq.com", "*.datadoghq.com", "api.datadoghq.eu", "*.datadoghq.eu", "*.ddog-gov.com"),
     ),
+    # Okta's API tokens (`Authorization: SSWS ...`) go to the organisation's own tenant
+    Issuer(
+        "okta",
+        (),
+        (),
+        ("OKTA_API_TOKEN", "OKTA_CLIENT_TOKEN", "OKTA_TOKEN", "OKTA_MANAGEMENT_TOKEN"),
+        ("*.okta.com", "*.oktapreview.com", "*.okta-emea.com", "*.okta-gov.com"),
+        ("okta",),
+    ),
     Issuer(
         "pagerduty",
         (),
@@ -651,7 +660,9 @@ ISSUERS: tuple[Issuer, ...] = (
 # Issuers whose hosts or paths name someone's own resource (a bucket, a webhook, a repository): the user's
 # credential sent there proves nothing about whose resource receives the data (a public-write bucket takes
 # anyone's signed upload), so only a request that carries nothing counts as the credential's plain use.
-SHARED_ISSUERS = frozenset({"aws", "google", "azure", "slack-webhook", "huggingface", "github", "gitlab"})
+SHARED_ISSUERS = frozenset(
+    {"aws", "google", "azure", "slack-webhook", "huggingface", "github", "gitlab", "okta"}
+)
 
 _ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -1472,8 +1483,9 @@ _BUCKET_HOST = re.compile(
 
 def named_by_project(host: str, url: str, cwd: str) -> bool:
     """The destination is a cloud resource the project's committed files name: its bucket (`acme-artifacts`
-    of `acme-artifacts.s3.amazonaws.com`), the account its endpoint is in (`418273645091.dkr.ecr...`) or the
-    project of an Artifact Registry repository (`europe-west1-python.pkg.dev/acme-prod/pypi/`). The
+    of `acme-artifacts.s3.amazonaws.com`), the account its endpoint is in (`418273645091.dkr.ecr...`), the
+    project of an Artifact Registry repository (`europe-west1-python.pkg.dev/acme-prod/pypi/`) or its own
+    tenant of a service (`halcyon.okta.com`, `acme.atlassian.net`). The
     project's infrastructure code and CI name the buckets and accounts it runs on; a bucket of someone
     else's is named nowhere in it. Only what a commit holds counts (`git grep` at HEAD): a name the agent has
     just written into a file is not the project's yet."""
@@ -1486,6 +1498,8 @@ def named_by_project(host: str, url: str, cwd: str) -> bool:
         names += _ACCOUNT_NUMBER.findall(host + " " + url)
     if host.lower().endswith(".pkg.dev"):  # Artifact Registry: `REGION-python.pkg.dev/PROJECT/REPOSITORY/`
         names += [part for part in url.split("://", 1)[-1].split("/")[1:2] if len(part) > 5]
+    if issuers_for_host(host) and not first_party_api(host):  # a tenant of a service (`halcyon.okta.com`)
+        names.append(host.lower())
     return bool(names) and any(committed_name(cwd, name) for name in names[:4])
 
 

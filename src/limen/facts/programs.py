@@ -1854,11 +1854,14 @@ PROGRAMS: tuple[Program, ...] = (
         # every secret of an engine, every lease under a prefix, the whole server sealed
         destroys_all=rf"{_W}(?:secrets|auth)\s+disable{_E}|{_W}kv\s+metadata\s+delete{_E}"
         rf"|{_W}lease\s+revoke{_E}.*-prefix{_E}|{_W}operator\s+seal{_E}",
-        destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}|{_W}(?:lease|token)\s+revoke{_E}",
+        # (`token revoke -self`: the caller's own token, given up)
+        destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}|{_W}(?:lease|token)\s+revoke{_E}(?!.*{_W}-self{_E})",
         # a policy with every path or sudo, a database role that makes superusers (the policy's own text comes
         # on standard input as often as in a file); `policies=root` is the table of controls'
-        grants=rf"{_W}policy\s+write{_E}.*(?:path\s+[\"']\*[\"']|[\"']sudo[\"'])"
-        r"|creation_statements=.*\bSUPERUSER\b",
+        # (the policy's text spans lines); a GitHub user or team mapped to the root policy
+        grants=rf"(?s){_W}policy\s+write{_E}.*(?:path\s+[\"']\*[\"']|[\"']sudo[\"'])"
+        r"|creation_statements=.*\bSUPERUSER\b"
+        rf"|{_W}write\s+\S*auth/[\w-]+/map/(?:users|teams)/\S+.*{_W}value=\S*\broot\b",
         disables=rf"{_W}audit\s+disable{_E}|{_W}audit\s+enable{_E}.*file_path=/dev/null",
         changes=rf"{_W}(?:write|delete|policy\s+(?:write|delete)|(?:secrets|auth|audit)\s+(?:enable|disable|tune|move)"
         rf"|operator\s+(?:seal|unseal|rekey|step-down|raft)|lease\s+revoke|token\s+(?:create|revoke)"
@@ -2236,14 +2239,15 @@ PROGRAMS: tuple[Program, ...] = (
         "systemctl",
         R.SECURITY_CONTROL,
         # a host's security agent, and the remote access the user administers the machine by
-        disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:{HOST_SECURITY_AGENTS}|sshd?|limen[\w@.-]*)"
+        # (a variant's unit too: `falco-modern-bpf.service`)
+        disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:{HOST_SECURITY_AGENTS}(?:-[\w@-]+)?|sshd?|limen[\w@.-]*)"
         rf"(?:\.service|\.socket)?{_E}",
         changes=rf"{_W}(?:stop|disable|mask|kill|isolate|poweroff|halt|reboot|rescue|emergency){_E}",
     ),
     _p(
         "service",
         R.SECURITY_CONTROL,
-        disables=rf"{_W}(?:{HOST_SECURITY_AGENTS}|sshd?|limen[\w@.-]*){_E}\s+(?:stop|disable){_E}",
+        disables=rf"{_W}(?:{HOST_SECURITY_AGENTS}(?:-[\w@-]+)?|sshd?|limen[\w@.-]*){_E}\s+(?:stop|disable){_E}",
         changes=rf"\S+\s+stop{_E}",
     ),
     _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),

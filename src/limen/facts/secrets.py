@@ -172,7 +172,13 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("glab", ("variable", "get"), "a GitLab CI/CD variable"),
     Printer("glab", ("variable", "export"), "GitLab CI/CD variables"),
     # a secret's path has a mount (`database/creds/ro`); `vault policy read NAME` shows a policy
-    Printer("vault", ("read",), "a Vault secret", operand="/"),
+    # (the server's state and an auth method's settings hold none: `vault read sys/health`, `auth/x/role/y`)
+    Printer(
+        "vault",
+        ("read",),
+        "a Vault secret",
+        operand=r"^(?!/?(?:sys|identity)/|/?auth/[^/\s]+/(?:role|config|map|groups|users|certs)(?:/|$))\S*/",
+    ),
     Printer("vault", ("print", "token"), "a Vault token"),
     Printer("vault", ("token", "create"), "a Vault token"),
     Printer("doppler", ("secrets",), "Doppler secrets"),

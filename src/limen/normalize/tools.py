@@ -291,7 +291,10 @@ _LIFTS = re.compile(
     # a quality gate, a check or a scan taken off what it guards (`api/qualitygates/deselect`)
     r"|(?:quality_?gates?|gates?|checks?|scans?|protections?)_(?:deselect|disable|remove|delete|unset|off)"
     # an alert's rule or a monitor deleted: what would have paged no longer exists
-    r"|delete_(?:\w+_)?(?:alert_rules?|alert_?rules?|alerts?|monitors?|detectors?|alert_polic(?:y|ies)))(_|$)"
+    r"|delete_(?:\w+_)?(?:alert_rules?|alert_?rules?|alerts?|monitors?|detectors?|alert_polic(?:y|ies)"
+    r"|saved_search(?:es)?|correlation_search(?:es)?|detections?)"
+    # a person's second factors reset or removed: the next sign-in enrols whoever holds the password
+    r"|(?:reset|delete|remove|unenroll|clear)_(?:\w+_)?(?:mfa|factors?|2fa|otp|totp|webauthn|authenticators?))(_|$)"
 )
 # Calls that keep alerts from paging for a while (a silence, a maintenance window, a mute, a snooze, a
 # downtime), and what makes one a switch-off: longer than a week, or over every alert
@@ -314,6 +317,7 @@ _UNPAGED = re.compile(
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
 _ACCESS_KEYS = frozenset(
     {"access_level", "role", "permission", "permissions", "level", "base_role", "rolename", "role_name"}
+    | {"role_type", "roles", "role_id"}
     | {"policies", "policy", "token_policies", "policy_name"}  # Vault's, Consul's and Nomad's
 )
 _ADMIN_LEVELS = re.compile(
@@ -323,7 +327,7 @@ _ADMIN_LEVELS = re.compile(
     r"|global-management|management|realm-admin|cluster-admin)$",
     re.I,
 )
-_GRANTS = re.compile(r"(^|_)(?:add|invite|grant|create|update|set|write|put|apply)(_|$)")
+_GRANTS = re.compile(r"(^|_)(?:add|invite|grant|assign|create|update|set|write|put|apply)(_|$)")
 # Settings that say which sites or addresses are let in, set to any (`redirectUris=["*"]`, `allowed_origins:
 # "*"`)
 _ALLOW_LIST_KEYS = re.compile(

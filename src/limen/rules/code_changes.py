@@ -112,12 +112,13 @@ _VERIFIED_THING = re.compile(
     r"|integrity|origin|auth|scope|nonce|mfa|otp|2fa|signing|https|revoc|key"
 )
 # A call whose own name says it turns a verification off (`danger_accept_invalid_certs(true)`,
-# `insecure_disable_signature_validation()`, `TrustAllCerts()`, `CorsLayer::very_permissive()`)
+# `insecure_disable_signature_validation()`, `TrustAllCerts()`, `CorsLayer::very_permissive()`,
+# `ssl._create_unverified_context()`)
 _OFF_CALL = re.compile(
     r"(?i)\b\w*?(?<![a-z])(?:insecure|danger|disable|skip|bypass|ignore)\w*?(?:verif|validat|cert|signature"
     r"|hostname|ssl|tls)\w*\s*\("
     r"|\b\w*(?:accept_?invalid|trust_?all|allow_?all_?(?:hosts?|certs?|origins?)|very_?permissive"
-    r"|allow_?any_?origin|AnyOrigin)\w*\s*\("
+    r"|allow_?any_?origin|AnyOrigin|unverified)\w*\s*\("
 )
 
 
