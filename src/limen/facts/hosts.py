@@ -131,6 +131,8 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     *("kubernetes-sigs.github.io", "aws.github.io", "charts.external-secrets.io"),
     *("helm.datadoghq.com", "helm.cilium.io", "helm.elastic.co", "helm.traefik.io", "charts.gitlab.io"),
     *("kedacore.github.io", "open-telemetry.github.io", "istio-release.storage.googleapis.com"),
+    # R's and Julia's
+    *("cloud.r-project.org", "cran.r-project.org", "cran.rstudio.com", "pkg.julialang.org"),
     "deb.debian.org",
     "docs.python.org",
     "localhost",

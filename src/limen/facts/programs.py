@@ -178,6 +178,28 @@ ENVIRONMENT_VARIABLE = re.compile(r"(?:^|_)(?:ENV|ENVIRONMENT|STAGE|PROFILE|CONT
 PRODUCTION = re.compile(r"(?<![A-Za-z0-9])(?:prod|production|prd)(?![A-Za-z0-9])", re.IGNORECASE)
 
 
+# Code for a language Limen does not parse that only drives the language's own package manager, the way `pip
+# install X` drives Python's (`julia -e 'using Pkg; Pkg.instantiate()'`, `Rscript -e 'renv::restore()'`): one
+# statement pattern per language, and the options its code comes in. Anything else in the code is unread.
+_NAME_LIST = r"""(?:"[\w.-]+"(?:\s*,\s*"[\w.-]+")*|\[\s*"[\w.-]+"(?:\s*,\s*"[\w.-]+")*\s*\])?"""
+_JULIA_STATEMENT = (
+    r"\s*(?:using\s+Pkg|import\s+Pkg|Pkg\.(?:status|instantiate|add|test|update|resolve|precompile|build|gc"
+    rf"|activate|rm)\(\s*{_NAME_LIST}\s*\))\s*"
+)
+_R_VALUE = r"""(?:TRUE|FALSE|T|F|\d+|"[\w.-]+")"""
+_R_ARGUMENTS = rf"(?:\s*[\w.]+\s*=\s*{_R_VALUE})?(?:\s*,\s*[\w.]+\s*=\s*{_R_VALUE})*"
+_R_NAMES = r"""(?:"[\w.]+"|c\(\s*"[\w.]+"(?:\s*,\s*"[\w.]+")*\s*\))"""
+_R_STATEMENT = (
+    r"\s*(?:renv::(?:restore|snapshot|status|init|install|update|activate|hydrate|dependencies)\("
+    rf"{_R_ARGUMENTS}\s*\)|install\.packages\(\s*{_R_NAMES}"
+    r"""(?:\s*,\s*repos\s*=\s*"https://(?:cloud\.r-project\.org|cran\.r-project\.org|cran\.rstudio\.com)/?")?"""
+    r"""\s*\)|library\(\s*[\w.]+\s*\)|sessionInfo\(\s*\)|(?:devtools|testthat)::test\(\s*\))\s*"""
+)
+PACKAGE_MANAGER_CODE: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
+    "julia": (re.compile(rf"{_JULIA_STATEMENT}(?:;{_JULIA_STATEMENT})*;?\s*"), ("-e", "--eval")),
+    "Rscript": (re.compile(rf"{_R_STATEMENT}(?:;{_R_STATEMENT})*;?\s*"), ("-e",)),
+}
+
 # The services of a cloud that audit, detect or fence (a cloud CLI's sub-command words), and what turns one
 # off or sends its record elsewhere: `gcloud logging settings update --disable-default-sink`, `gcloud scc
 # muteconfigs create`, `az security ... --auto-provision off`, `gcloud logging sinks update NAME DEST`

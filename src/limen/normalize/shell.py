@@ -1765,7 +1765,8 @@ def _run_command(
     if name in ("pwsh", "powershell") and stdin is None and (line := _powershell_command(argv)) is not None:
         _analyse_text(line, state, via=(*via, name), level=level + 1)  # `pwsh -c "Get-Content x | ..."`
         return None
-    if name in UNANALYSED_SCRIPT and _runs_unanalysed_code(entry, argv, stdin):
+    unread = name in UNANALYSED_SCRIPT and _runs_unanalysed_code(entry, argv, stdin)
+    if unread and not _package_manager_only(name, argv):
         state.flag(f"{name} script not analysed")
         state.payloads.append(" ".join(argv[1:]))
     _generic(argv, state, name)
@@ -1984,6 +1985,25 @@ def _powershell_line(text: str) -> str | None:
         else:
             return None
     return " | ".join(parts) if parts else None
+
+
+def _package_manager_only(name: str, argv: list[str]) -> bool:
+    """The language's code on the line only drives its package manager (`julia --project=. -e 'using Pkg;
+    Pkg.instantiate()'`, `Rscript -e 'renv::restore()'`: `facts.programs.PACKAGE_MANAGER_CODE`): nothing else
+    is run, and no script file is named."""
+    from limen.facts.programs import PACKAGE_MANAGER_CODE
+
+    known = PACKAGE_MANAGER_CODE.get(name)
+    if known is None:
+        return False
+    statement, options = known
+    codes = _option_values(argv[1:], frozenset(options))
+    rest = [w for w in argv[1:] if w not in codes and w not in options]
+    return (
+        bool(codes)
+        and all(w.startswith("--") and "=" in w for w in rest)
+        and all(len(code) <= 2000 and statement.fullmatch(code) for code in codes)
+    )
 
 
 def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream | None) -> bool:
