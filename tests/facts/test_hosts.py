@@ -258,6 +258,11 @@ def test_the_projects_own_domain_is_named_after_its_origin(tmp_path: Path) -> No
     assert not hosts.project_domain("acme.evil-example.com", cwd)
     assert not hosts.project_domain("acme-metrics.io", cwd)
     assert not hosts.project_domain("api.ledgerline.io", "/")  # no repository: no own domain
+    # a hyphen put in the name is a look-alike anyone may register (`ledger-line.io`), taken out is not
+    assert not hosts.project_domain("pypi.ledger-line.io", cwd)
+    (tmp_path / ".git" / "config").write_text('[remote "origin"]\n\turl = git@github.com:acme-data/x.git\n')
+    assert hosts.project_domain("api.acmedata.io", cwd)
+    assert hosts.project_domain("api.acme-data.io", cwd)
 
 
 def test_an_internal_name_the_organisations_name_begins_with_is_its_own(tmp_path: Path) -> None:

@@ -1448,7 +1448,11 @@ def project_domain(host: str, cwd: str) -> bool:
     # the forge, or its first word (`brightwave` of brightwave-logistics), when the project's committed files
     # name the domain (`corvalis.io` in the README of github.com/corvalis-eng/x): anyone may own `tidal.io`,
     # but a project that names it is its owner's
-    if fold(name) in names:
+    exact = {owner.lower(), repo.rsplit("/", 1)[-1].lower()}
+    if fold(name) in names and (name.lower() == fold(name) or name.lower() in exact):
+        return True  # (`acmedata.io` for acme-data, `acme-data.io` too; `corvid-lab.org` for corvidlab is
+        # a look-alike anyone may register, the project's only when its committed files name it)
+    if fold(name) in names and committed_name(cwd, registered_domain(host)):
         return True
     first_word = re.split(r"[-_.]", owner.lower(), maxsplit=1)[0]  # `brightwave` of `brightwave-logistics`
     return (
