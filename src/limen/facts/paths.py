@@ -310,6 +310,13 @@ BY_NAME: dict[str, PathFact] = {
         "authorized_keys", "each key in it may log in as this user", "authorized_keys", asks=True
     ),
     "crontab": _f("cron", "cron runs its lines on a schedule", "cron", asks=True),
+    ".k5login": _f(
+        "k5login", "each Kerberos principal in it may log in as this user", "authorized_keys", asks=True
+    ),
+    # R's and Julia's start-up code (a project's `.Rprofile` runs in every R session started there)
+    ".Rprofile": _f("r_profile", "R runs it at every start", "quoted_literals", asks=True),
+    "Rprofile.site": _f("r_profile", "R runs it at every start", "quoted_literals", asks=True),
+    "startup.jl": _f("julia_startup", "Julia runs it at every start", "quoted_literals", asks=True),
     "rc.local": _f("rc_local", "runs at every boot", "shell", asks=True),
     # agent instruction files: the next agent session reads them as its instructions
     "CLAUDE.md": _i("claude_md", "Claude Code reads it as instructions at every session start"),

@@ -178,6 +178,16 @@ ENVIRONMENT_VARIABLE = re.compile(r"(?:^|_)(?:ENV|ENVIRONMENT|STAGE|PROFILE|CONT
 PRODUCTION = re.compile(r"(?<![A-Za-z0-9])(?:prod|production|prd)(?![A-Za-z0-9])", re.IGNORECASE)
 
 
+# Slurm's options that take the next word (`-p debug`, `--account ocean-mix`): the launchers' command follows
+_SLURM_OPTIONS = (
+    *("-A", "-p", "-N", "-n", "-c", "-t", "-J", "-o", "-e", "-w", "-x", "-C", "-D", "-d", "-q", "-G"),
+    *("-a", "-i"),
+    *("--account", "--partition", "--nodes", "--ntasks", "--cpus-per-task", "--time", "--job-name"),
+    *("--output", "--error", "--nodelist", "--exclude", "--constraint", "--chdir", "--dependency", "--qos"),
+    *("--gres", "--mem", "--mem-per-cpu", "--reservation", "--export", "--mpi", "--ntasks-per-node"),
+    *("--gpus", "--gpus-per-node", "--cpu-bind", "--array", "--input", "--licenses", "--begin"),
+)
+
 # Code for a language Limen does not parse that only drives the language's own package manager, the way `pip
 # install X` drives Python's (`julia -e 'using Pkg; Pkg.instantiate()'`, `Rscript -e 'renv::restore()'`): one
 # statement pattern per language, and the options its code comes in. Anything else in the code is unread.
@@ -856,6 +866,22 @@ PROGRAMS: tuple[Program, ...] = (
         skip_operands=1,
     ),
     _p("stdbuf", R.WRAPPER, options=("-i", "-o", "-e", "--input", "--output", "--error")),
+    # Slurm's and MPI's launchers: the command after their options runs on the cluster's nodes (`srun -p debug
+    # bash -c CMD`, `mpirun -np 16 --map-by node CMD`); `salloc` starts the user's shell when given none
+    _p("srun", R.WRAPPER, options=_SLURM_OPTIONS),
+    _p("salloc", R.WRAPPER, options=_SLURM_OPTIONS),
+    _p(
+        "mpirun",
+        R.WRAPPER,
+        aliases=("mpiexec", "orterun", "mpiexec.hydra"),
+        options=(
+            *("-np", "-n", "-c", "-N", "-H", "-x", "-ppn", "-wdir", "-hostfile", "-machinefile", "-env"),
+            *("--np", "--n", "--host", "--hostfile", "--machinefile", "--map-by", "--bind-to", "--rank-by"),
+            *("--wdir", "--ppn", "--mca", "-mca", "--npernode", "-npernode", "--prefix"),
+        ),
+    ),
+    # `sbatch --wrap CMD` runs CMD as the job's script
+    _p("sbatch", R.RUNS_OPTION, options=_SLURM_OPTIONS, command_options=("--wrap",)),
     _p("time", R.WRAPPER, options=("-f", "-o", "--format", "--output")),
     _p("nohup", R.WRAPPER),
     _p("builtin", R.WRAPPER),

@@ -215,6 +215,8 @@ SECRET_NAMES = re.compile(
         .*\.(pem|key|p8|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
         \.netrc|_netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
+        # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password
+        krb5cc_[\w.-]+|.*\.keytab|jpserver-[\w-]+\.json|kernel-[\w-]+\.json|slurmdbd\.conf|
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
         .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
         wallet\.dat|
@@ -557,6 +559,13 @@ CREDENTIAL_OPTIONS = frozenset(
     | {"-k", "--cafile", "--capath", "--ca-file", "--cert-file", "--client-cert", "--client-key", "--tls-key"}
     | {"--tlscacert", "--tlscert", "--tlskey", "--tls-cert", "--tls-ca", "--signing-key", "--sign-key"}
 )
+
+# A program's own options whose file is the credential it authenticates with (`kinit -kt svc.keytab`), where
+# the same letters mean other things elsewhere (`cat -t`, `cp -t DIR`)
+PROGRAM_CREDENTIAL_OPTIONS: dict[str, frozenset[str]] = {
+    "kinit": frozenset({"-t", "-kt", "--keytab", "-c"}),
+    "k5start": frozenset({"-f", "-k"}),
+}
 
 # Options whose file the command writes (a key it generates, a certificate it issues): not a read of it.
 OUTPUT_OPTIONS = frozenset(

@@ -5616,6 +5616,25 @@ def _h_crontab(
         state.payloads.append(stdin.text)
 
 
+def _h_sbatch(
+    argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
+) -> None:
+    """`sbatch job.sbatch ARGS`: the job script runs on the cluster's nodes as a shell script (its `#SBATCH`
+    lines are comments), as does one given on the input (`sbatch <<EOF`); `--wrap CMD` is the table's
+    `command_options`."""
+    _generic(argv, state, "sbatch")
+    entry = program("sbatch")
+    args = argv[1:]
+    if entry is None or _option_values(args, entry.command_options):
+        return
+    operands = _operands(args, entry.options)
+    if operands:
+        script = canonical(operands[0], state.cwd, state.home)
+        _run_written(script, "sbatch", "sh", state, via, level, operands[1:])
+    elif stdin is not None and stdin.text:
+        _analyse_text(stdin.text, state, via=(*via, "sbatch script"), level=level + 1)
+
+
 def _h_openssl(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> _Stream | None:
@@ -5633,6 +5652,8 @@ _HANDLERS: dict[str, Handler] = {
     "printf": _h_echo,
     "cat": _h_cat,
     "at": _h_at,
+    "sbatch": _h_sbatch,
+    "scrontab": _h_crontab,
     "batch": _h_at,
     "read": _h_read,
     "set": _h_set,

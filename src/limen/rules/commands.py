@@ -3242,13 +3242,13 @@ def _mode_set(command: Command) -> str:
 
 def _persistence(command: Command) -> str:
     name, args = command.name, command.argv[1:]
-    if name == "crontab":
+    if name in ("crontab", "scrontab"):  # (Slurm's `scrontab` keeps a user's jobs the same way)
         flags = _short_flags(args)
         if flags & {"l", "r"}:
             return ""  # listing (removal is destructive_command's)
         files = [w for i, w in enumerate(args) if not w.startswith("-") and (i == 0 or args[i - 1] != "-u")]
         if files or "-" in args or "e" in flags or not [w for w in args if w != "-u"]:
-            return "crontab installs jobs"
+            return f"{name} installs jobs"
     if name == "systemctl" and any(w in args for w in ("enable", "link", "preset", "reenable", "add-wants")):
         return "systemctl enables a unit"
     if name == "launchctl" and any(w in args for w in ("load", "bootstrap", "submit", "enable")):

@@ -474,8 +474,14 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
                 read.add(canonical(args[i + 1], cwd, ctx.home))  # `file -f /etc/shadow` prints its lines
                 skip = True
             elif (
-                word in secret_facts.CREDENTIAL_OPTIONS or word in secret_facts.OUTPUT_OPTIONS
-            ) and i + 1 < len(args):
+                (
+                    word in secret_facts.CREDENTIAL_OPTIONS
+                    or word in secret_facts.OUTPUT_OPTIONS
+                    or word in secret_facts.PROGRAM_CREDENTIAL_OPTIONS.get(command.name, ())
+                )
+                and i + 1 < len(args)
+                and not args[i + 1].startswith("-")
+            ):  # (`kinit -k -t F`: `-k` takes none)
                 kept.update(canonical(args[i + 1], folder, ctx.home) for folder in folders)
                 skip = True
             elif word.startswith("--") and word.partition("=")[0] in secret_facts.CREDENTIAL_OPTIONS:

@@ -1446,6 +1446,9 @@ _NO_HOST_KEYS = re.compile(
 )
 
 
+_FORWARD_AGENT = re.compile(r"(?i)^\s*ForwardAgent\s*=?\s*(?:yes|true)\b")
+
+
 def _ssh_config(text: str) -> tuple[list[str], list[str]]:
     import ipaddress
 
@@ -1459,6 +1462,8 @@ def _ssh_config(text: str) -> tuple[list[str], list[str]]:
             hosts = heading.group(1).lower().split()
         if _NO_HOST_KEYS.match(line):  # any machine may answer as the server, its key unchecked and unkept
             concerns.append(f"ssh no longer checks servers' keys for {' '.join(hosts)[:40] or 'every host'}")
+        if _FORWARD_AGENT.match(line) and (not hosts or "*" in hosts):  # (one login node's is ordinary)
+            concerns.append("ssh lends the agent's keys to every server it connects to (ForwardAgent)")
         found = _SSH_COMMAND.match(line)
         if not found:
             continue
