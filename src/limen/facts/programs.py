@@ -224,7 +224,9 @@ SECURITY_SERVICES = frozenset(
 )
 SECURITY_OFF = re.compile(
     r"(?:^|\s)(?:--disable[\w-]*|--no-enable[\w-]*|--remove-restricted-services[=\s]\S+|disable[\w-]*"
-    r"|stop[\w-]*|suspend[\w-]*|muteconfigs|mute[\w-]*|sinks?\s+update)(?:[=\s]|$)"
+    r"|stop[\w-]*|suspend[\w-]*|muteconfigs|mute[\w-]*|sinks?\s+update|archive[\w-]*)(?:[=\s]|$)"
+    # findings hidden as they come (`create-filter --action ARCHIVE`) or by the batch (`Status=SUPPRESSED`)
+    r"|(?i:(?:^|\s)--action[=\s]+archive|status=suppressed)(?:[\s,]|$)"
     r"|(?:^|\s)--[\w-]*(?:enable|provision|logging|audit)[\w-]*[=\s]+(?:off|false|disabled?|none)(?:\s|$)"
     # a log level set to nothing (`--default-log-level DISABLED`, `logLevel=DISABLED` in a payload)
     r"|(?i:(?:^|[\s,{\"'])[\w-]*log-?level[\"']?\s*[=:\s]\s*[\"']?(?:off|disabled?|none)(?![\w-]))"
@@ -1925,6 +1927,28 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"^(?!.*(?:^|\s){SCRATCH_DATABASE}(?:\s|$)).",
     ),
     _p("mysqladmin", R.INFRA_DESTROYER, destroys_all=rf"{_W}drop{_E}"),
+    # Teleport's admin tool: a user or bot given an editor, access or admin role, a join token living for
+    # months; a resource removed, or a certificate authority rotated with no grace period (every session and
+    # node it signed cut off)
+    _p(
+        "tctl",
+        R.INFRA_DESTROYER,
+        grants=rf"{_W}(?:users?|bots?)\s+(?:add|update){_E}.*--roles[=\s]\S*(?:editor|access|admin)"
+        rf"|{_W}tokens?\s+add{_E}.*--ttl[=\s]*(?:[1-9]\d{{3,}}h|[1-9]\d{{2,}}d)",
+        destroys_one=rf"{_W}rm{_E}|{_W}auth\s+rotate{_E}.*--grace-period[=\s]*0",
+        changes=rf"{_W}(?:create|rm|edit|update|users|bots|tokens|auth){_E}",
+    ),
+    # Splunk's own CLI: an index's events wiped, an index or a search removed, a search or an input disabled
+    _p(
+        "splunk",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}clean\s+(?:eventdata|all|globaldata|userdata|kvstore){_E}",
+        destroys_one=rf"{_W}remove\s+(?:index|saved-search|app|user|monitor){_E}",
+        disables=rf"{_W}disable\s+(?:index|saved-search|app|listen|monitor){_E}"
+        rf"|{_W}edit\s+saved-search{_E}.*{_W}-disabled\s+(?:1|true){_E}",
+    ),
+    # CrowdStrike's sensor control: its customer id deleted (the sensor no longer reports), reduced mode
+    _p("falconctl", R.SECURITY_CONTROL, disables=rf"{_W}-d{_E}|--rfm-state[=\s]*true"),
     # a site's certificate revoked or deleted: browsers refuse the site until a new one is issued
     _p("certbot", R.INFRA_DESTROYER, destroys_one=rf"{_W}(?:revoke|delete){_E}"),
     # Debian's PostgreSQL cluster tools: a cluster dropped is every database in it, its files removed

@@ -669,8 +669,25 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
         return None
     if any(_is_dangerous(r, action, ctx) for r in roots):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "find -delete without a filter")
-    found = [f for f in (_home_folder_delete(r, ctx) for r in roots) if f is not None]
-    return max(found, key=lambda f: f.verdict, default=None)
+    if _whole_tree(command.argv):
+        # what it deletes is everything below each root: judged as `rm -rf ROOT` (a shared data folder asks)
+        emptied = (_recursive_delete(Command(("rm", "-rf", "--", r), "rm"), action, ctx) for r in roots)
+        found = [f for f in emptied if f is not None]
+    else:
+        found = [f for f in (_home_folder_delete(r, ctx) for r in roots) if f is not None]
+    return max(found, key=lambda f: (f.verdict, f.risk), default=None)
+
+
+_EXECS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _whole_tree(argv: tuple[str, ...]) -> bool:
+    r"""A find with no filter that deletes every file (or folder) below its roots: no program run as a test
+    (`-exec grep -q X {} \; -delete`), no root given as a glob, no links or sockets picked out."""
+    execs = sum(w in _EXECS for w in argv)
+    kinds = {argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-type"}
+    globbed = any(ch in w for w in argv[1:] if not w.startswith("-") for ch in "*?[")
+    return execs <= (0 if "-delete" in argv else 1) and kinds <= {"f", "d"} and not globbed
 
 
 # Programs that list what a folder holds, one path a line: their output fed to `xargs rm` deletes it
@@ -1112,7 +1129,8 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
     operands = [w for w in every if ":" not in w.split("/", 1)[0]]
     if len(every) >= 2 and every[-1] not in operands and operands == every[:-1]:
         # `rsync -a --delete EMPTY/ host:/var/www/uploads/`: the server's folder emptied
-        if all(_empty_folder(_target(w, action, ctx)) for w in operands) or _excludes_all(command.argv):
+        nothing = all(_empty_folder(_target(w, action, ctx), action) for w in operands)
+        if nothing or _excludes_all(command.argv):
             detail = f"rsync --delete leaves nothing at {every[-1]}: every file there is deleted"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
         return None
@@ -1126,18 +1144,21 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
             80,
             f"rsync --delete into {_path_class(destination, ctx)}",
         )
-    # `rsync -a --delete EMPTY/ ~/Documents/`: the same loss as `rm -rf ~/Documents`, judged alike
-    return _home_folder_delete(destination, ctx)
+    nothing = all(_empty_folder(_target(w, action, ctx), action) for w in operands[:-1])
+    if nothing or _excludes_all(command.argv):
+        # `rsync -a --delete EMPTY/ /project/data/`: the same loss as `rm -rf /project/data`, judged alike
+        return _recursive_delete(Command(("rm", "-rf", "--", destination), "rm"), action, ctx)
+    return _home_folder_delete(destination, ctx)  # (`rsync --delete ~/notes/ ~/Documents/` takes its place)
 
 
-def _empty_folder(path: str) -> bool:
-    """A folder with nothing in it, or none yet (`mkdir -p /tmp/e && rsync --delete /tmp/e/ ...` makes it
-    empty; a source that never appears makes rsync stop before deleting anything)."""
+def _empty_folder(path: str, action: Action) -> bool:
+    """A folder with nothing in it, or one the line makes (`mkdir -p /tmp/e && rsync --delete /tmp/e/ ...`);
+    a source that is not there makes rsync stop before deleting anything."""
     try:
         with os.scandir(path) as entries:
             return next(entries, None) is None
     except FileNotFoundError:
-        return True
+        return path in action.write_paths
     except OSError:  # a file, or a folder Limen may not list: what it holds is not known to be nothing
         return False
 
