@@ -400,6 +400,13 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         ),
     ),
     (r"^~/\.ssh/config$", _f("ssh_config", "ssh runs its ProxyCommand and LocalCommand", "ssh_config")),
+    # what a security team's tools alert on: Falco's and Wazuh's (OSSEC's) rules, Splunk's saved searches,
+    # the Linux audit rules; each rule taken out or switched off is something that no longer raises an alert
+    (
+        r"(?:^|/)falco[^/]*/[^/]+\.ya?ml$|/falco_rules[\w.-]*\.ya?ml$|/(?:wazuh|ossec)[^/]*/(?:[^/]+/)*[^/]*rules[^/]*\.xml$"
+        r"|/local_rules\.xml$|/savedsearches\.conf$|/audit(?:d)?/(?:[^/]+/)*[^/]+\.rules$|/audit\.rules$",
+        _f("detections", "the security team is alerted by what it detects", "detections"),
+    ),
     (
         r"^~/(?:\.gitconfig|\.config/git/config)$",
         _f("git_config", "git runs the commands some of its keys name, in every repository", "git_config"),

@@ -683,10 +683,11 @@ _EXECS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 def _whole_tree(argv: tuple[str, ...]) -> bool:
     r"""A find with no filter that deletes every file (or folder) below its roots: no program run as a test
-    (`-exec grep -q X {} \; -delete`), no root given as a glob, no links or sockets picked out."""
+    (`-exec grep -q X {} \; -delete`), no root given as a glob or as an outer find's match (`{}`), no links
+    or sockets picked out."""
     execs = sum(w in _EXECS for w in argv)
     kinds = {argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-type"}
-    globbed = any(ch in w for w in argv[1:] if not w.startswith("-") for ch in "*?[")
+    globbed = any(ch in w for w in argv[1:] if not w.startswith("-") for ch in "*?[{")
     return execs <= (0 if "-delete" in argv else 1) and kinds <= {"f", "d"} and not globbed
 
 

@@ -3515,6 +3515,7 @@ _EXTRACTORS = {
     "android_config": _android_config,
     "pyproject": _pyproject,
     "pytest_ini": _pytest_ini,
+    "detections": lambda text: ([], _detections_silenced(text)),  # (what it loses is `_detections`'s)
     "ini_commands": _ini_commands,
     "makefile": _makefile,
     "yaml_commands": _yaml_commands,
@@ -3974,7 +3975,7 @@ _STRUCTURED = frozenset(
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
         *("jenkinsfile",),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
-        *("nuget_config",),
+        *("nuget_config", "detections"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
         *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config"),
@@ -4037,8 +4038,11 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
     if fact.content == "terraform":  # the account's audit trail, detectors and recorders, as resources
 
         def found(text: str) -> set[str]:
-            return set(_SECURITY_RESOURCES.findall(text))
+            return _security_resources(text)
 
+    elif fact.content == "detections":  # the rules that raise an alert
+        gone = sorted(_detections(before) - _detections(after))
+        return [f"the change takes {', '.join(gone)[:120]} out of what raises an alert"] if gone else []
     elif fact.content == "codeowners":  # each path's security reviewers: `/auth/ @acme/security`
 
         def found(text: str) -> set[str]:
@@ -4306,12 +4310,91 @@ def _dropped_guards(before: str, after: str) -> list[str]:
 
 
 # Files that run the project's checks, name who must review, or make the cloud's own
-_CHECKED = frozenset({"yaml_commands", "makefile", "package_json", "codeowners", "terraform", "jenkinsfile"})
-_SECURITY_RESOURCES = re.compile(
-    r"""resource\s+"((?:aws_cloudtrail|aws_guardduty_detector|aws_config_configuration_recorder|"""
-    r"""aws_securityhub_account|aws_flow_log|aws_s3_bucket_public_access_block|google_logging_project_sink|"""
-    r"""azurerm_security_center_subscription_pricing|google_project_iam_audit_config|google_scc_\w+)"\s+"[\w-]+)\"""",
+_CHECKED = frozenset(
+    {"yaml_commands", "makefile", "package_json", "codeowners", "terraform", "jenkinsfile", "detections"}
 )
+# The rules of the detection tools, as each writes them: a Falco rule (a YAML item `- rule: NAME`, off with
+# `enabled: false`), a Wazuh or OSSEC rule (`<rule id="N" level="L">`, silent at level 0), a Splunk saved
+# search (a `[stanza]` with a `search =`, off with `disabled = 1`), an audit rule (a `-w` or `-a` line; `-e 0`
+# turns every one off)
+_FALCO_RULE = re.compile(r"^-[ \t]+rule:([^\n]*)", re.MULTILINE)
+_FALCO_OFF = re.compile(r"^\s+enabled:\s*false\s*$", re.MULTILINE)
+_WAZUH_RULE = re.compile(r"""<rule\b[^>]*?\bid=["'](\d+)["'][^>]*>""")
+_WAZUH_SILENT = re.compile(r"""\blevel=["']0["']""")
+_STANZA = re.compile(r"^\[([^\]\n]+)\]\s*$", re.MULTILINE)
+_STANZA_OFF = re.compile(r"^\s*(?:disabled\s*=\s*(?:1|true)|enableSched\s*=\s*0)\s*$", re.MULTILINE | re.I)
+_AUDIT_RULE = re.compile(r"^[ \t]*(-[wa][ \t][^\n]*)", re.MULTILINE)
+_AUDIT_OFF = re.compile(r"^\s*-e\s+0\s*$", re.MULTILINE)
+
+
+def _detections_silenced(text: str) -> list[str]:
+    """What a detection file switches off wholesale: the audit rules' `-e 0`, a Wazuh rule that overwrites a
+    stock one at level 0 (that alert silenced)."""
+    source = text[:MAX_TEXT]
+    found = ["the audit rules are switched off (-e 0)"] if _AUDIT_OFF.search(source) else []
+    for match in _WAZUH_RULE.finditer(source):
+        if _WAZUH_SILENT.search(match.group(0)) and re.search(r"""\boverwrite=["']yes["']""", match.group(0)):
+            found.append(f"the stock alert {match.group(1)} is overwritten at level 0: it no longer alerts")
+    return found
+
+
+def _detections(text: str) -> set[str]:
+    """The detection rules a file holds switched on, by name (`_FALCO_RULE`, `_WAZUH_RULE`, `_STANZA`,
+    `_AUDIT_RULE`)."""
+    source = text[:MAX_TEXT]
+    found: set[str] = set()
+    marks = list(_FALCO_RULE.finditer(source))
+    for i, match in enumerate(marks):
+        body = source[match.end() : marks[i + 1].start() if i + 1 < len(marks) else len(source)]
+        if not _FALCO_OFF.search(body.split("\n- ", 1)[0]):
+            found.add(f"rule {match.group(1).strip()[:40]}")
+    wazuh = _WAZUH_RULE.finditer(source)
+    found.update(f"rule {m.group(1)}" for m in wazuh if not _WAZUH_SILENT.search(m.group(0)))
+    stanzas = list(_STANZA.finditer(source))
+    for i, match in enumerate(stanzas):
+        body = source[match.end() : stanzas[i + 1].start() if i + 1 < len(stanzas) else len(source)]
+        if re.search(r"^\s*search\s*=", body, re.MULTILINE) and not _STANZA_OFF.search(body):
+            found.add(f"search {match.group(1)[:40]}")
+    if not _AUDIT_OFF.search(source):
+        found.update(" ".join(rule.split())[:60] for rule in _AUDIT_RULE.findall(source))
+    return found
+
+
+# A Terraform resource that audits, detects, fences or asks for a second factor (`aws_cloudtrail`,
+# `vault_audit`, `okta_policy_mfa`, `cloudflare_access_policy`), by the words of its type
+_SECURITY_RESOURCE = re.compile(
+    r"""^resource\s+"(\w*(?:audit|cloudtrail|guardduty|securityhub|security_center|flow_log|configuration_recorder"""
+    r"""|public_access_block|logging_project_sink|log_sink|scc_|waf|mfa|detector|inspector|macie|access_policy"""
+    r"""|device_posture)\w*)"\s+"([\w-]+)"\s*\{""",
+    re.MULTILINE,
+)
+# A setting of such a resource that is on (`enable = true`, `is_multi_region_trail = true`), or that switches
+# the whole resource off (`enable = false`, `status = "INACTIVE"`)
+_ON_SETTING = re.compile(r"^\s*(\w+)\s*=\s*true\s*$", re.MULTILINE)
+_RESOURCE_OFF = re.compile(
+    r"""^\s*(?:enable|enabled|is_enabled)\s*=\s*false\s*$|^\s*status\s*=\s*"(?:INACTIVE|DISABLED)"\s*$""",
+    re.MULTILINE | re.IGNORECASE,
+)
+_NESTED_BLOCK = re.compile(r"^\s*(\w+)\s*\{", re.MULTILINE)
+
+
+def _security_resources(text: str) -> set[str]:
+    """The security resources a Terraform file declares switched on, each with its settings that are on and
+    the blocks it holds (`require { device_posture = ... }`): one taken out, switched off (`enable = false`,
+    `status = "INACTIVE"`), or a setting of it turned to false, is a check gone."""
+    source = text[:MAX_TEXT]
+    starts = [m for m in _SECURITY_RESOURCE.finditer(source)]
+    found: set[str] = set()
+    for match in starts:
+        end = source.find("\n}", match.end())
+        body = source[match.end() : end if end >= 0 else len(source)]
+        if _RESOURCE_OFF.search(body):
+            continue
+        name = f"{match.group(1)}.{match.group(2)}"
+        found.add(name)
+        found.update(f"{name} {setting}" for setting in _ON_SETTING.findall(body))
+        found.update(f"{name} {block}" for block in _NESTED_BLOCK.findall(body))
+    return found
 
 
 def _swapped_integrity(before: str, after: str) -> list[str]:
