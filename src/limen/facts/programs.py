@@ -1066,6 +1066,15 @@ PROGRAMS: tuple[Program, ...] = (
         R.PACKAGE_INSTALLER,
         aliases=("mamba", "micromamba"),
         reroutes=rf"{_W}config\s+.*--(?:add|prepend|set)\s+channels{_E}",
+        # its downloads' certificates no longer checked
+        disables=rf"{_W}config\s+.*--set\s+ssl_verify\s+(?:false|no|0){_E}",
+    ),
+    # Spack: its downloads' certificates, or its binary caches' signatures, no longer checked
+    _p(
+        "spack",
+        R.PACKAGE_INSTALLER,
+        disables=rf"config:verify_ssl:false|{_W}(?:-k|--insecure){_E}|{_W}buildcache\s+keys\s+.*--trust{_E}"
+        rf"|--no-check-signature{_E}",
     ),
     *(
         _p(

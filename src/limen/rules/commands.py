@@ -47,7 +47,7 @@ from functools import lru_cache
 from itertools import islice, pairwise
 
 from limen.context import Context
-from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install
+from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install, project_domain
 from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import (
     CLUSTER_ADMIN,
@@ -3262,7 +3262,7 @@ def _mode_set(command: Command) -> str:
 # --------------------------------------------------------------------------- persistence_write
 
 
-def _persistence(command: Command) -> str:
+def _persistence(command: Command, cwd: str) -> str:
     name, args = command.name, command.argv[1:]
     if name in ("crontab", "scrontab"):  # (Slurm's `scrontab` keeps a user's jobs the same way)
         flags = _short_flags(args)
@@ -3295,8 +3295,12 @@ def _persistence(command: Command) -> str:
         repositories = _FORGE_REPOSITORY.findall(
             " ".join(args)
         )  # someone's repository on a forge is no registry
-        if hosts and not repositories and all(host_in(h.lower(), REGISTRY_HOSTS) for h in hosts):
-            return ""  # `npm config set registry https://registry.npmjs.org/`: back to the official source
+        if (
+            hosts
+            and not repositories
+            and all(host_in(h.lower(), REGISTRY_HOSTS) or project_domain(h.lower(), cwd) for h in hosts)
+        ):  # `npm config set registry https://registry.npmjs.org/`: the official source, or the company's own
+            return ""
         return f"{name} points itself at another package source or at a program it runs later"
     return ""
 
@@ -3440,7 +3444,7 @@ def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     persists = _persists_note(action)
     for command in action.commands:
         why = (
-            _persistence(command)
+            _persistence(command, action.cwd or ctx.workspace)
             or persists
             or ("writes a command into a home bin folder, ahead of system commands on PATH" if shadow else "")
         )
