@@ -1947,6 +1947,29 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}rm{_E}|{_W}auth\s+rotate{_E}.*--grace-period[=\s]*0",
         changes=rf"{_W}(?:create|rm|edit|update|users|bots|tokens|auth){_E}",
     ),
+    # Slurm's controls: jobs cancelled across an account, a partition or other users (the user's own, by
+    # id or as `$USER`, are theirs), nodes drained or taken down, the controller stopped; an account's users
+    # and limits (a user made an administrator, a limit lifted)
+    _p(
+        "scancel",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"^(?!.*{_W}(?:-u|--user)[=\s]*(?:\$USER|\$\{{USER\}}|\$\(whoami\)|\$LOGNAME){_E})"
+        rf"(?:.*{_W}(?:-A|--account|-p|--partition|-w|--nodelist)(?:[=\s]|{_E})|.*{_W}(?:-u|--user)[=\s]*\S)",
+    ),
+    _p(
+        "scontrol",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"(?i){_W}update{_E}.*{_W}state=(?:drain|down|fail|power_down){_E}|{_W}(?:shutdown|delete){_E}",
+        changes=rf"{_W}(?:update|create|delete|reconfigure|shutdown|hold|release|requeue){_E}",
+    ),
+    _p(
+        "sacctmgr",
+        R.INFRA_DESTROYER,
+        grants=rf"(?i){_W}adminlevel=(?:admin\w*|operator){_E}|{_W}add\s+user{_E}"
+        rf"|{_W}set{_E}.*(?:grp\w*|max\w*)=-1{_E}",
+        destroys_one=rf"(?i){_W}(?:delete|remove){_E}",
+        changes=rf"(?i){_W}(?:add|create|modify|update|delete|remove){_E}",
+    ),
     # Splunk's own CLI: an index's events wiped, an index or a search removed, a search or an input disabled
     _p(
         "splunk",
