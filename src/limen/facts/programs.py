@@ -232,6 +232,13 @@ SECURITY_OFF = re.compile(
     r"|(?i:(?:^|[\s,{\"'])[\w-]*log-?level[\"']?\s*[=:\s]\s*[\"']?(?:off|disabled?|none)(?![\w-]))"
 )
 
+# A federated identity's trust any repository or subject may meet: GitHub's OIDC subject `repo:*`, a
+# `repository = "*"` claim, a `sub` of `*` (whoever runs a workflow anywhere may then take the role)
+OPEN_FEDERATION = re.compile(
+    r"""(?i)["']?(?:token\.actions\.githubusercontent\.com:sub|sub|repository|repository_owner|project_path"""
+    r"""|namespace_path|job_workflow_ref)["']?\s*(?:[:=]|=>)\s*\[?\s*["'](?:repo:)?\*(?=["':/])"""
+)
+
 # Invocations that publish a release to the people who use the project (an app store's users, external
 # testers, a release tag CI builds and ships from): production by nature, whatever else the line names
 RELEASES: dict[str, str] = {

@@ -516,7 +516,7 @@ _TRUST_NAME = re.compile(
 )
 # `NAME = value`, `const NAME: T = value;`, `NAME: value` (one line): the value as written
 _ASSIGNED = re.compile(
-    r"(?m)^[ \t]*(?:(?:pub(?:\([\w:]+\))?|export|const|static|let|final|var|private)\s+)*"
+    r"(?m)^[ \t]*(?:(?:pub(?:\([\w:]+\))?|export|const|static|let|final|var|private)[ \t]+)*"
     r"[\"']?(\w+)[\"']?\s*(?::[^=\n]{0,80})?[=:]\s*(\S[^\n]{0,300})"
 )
 _PEM_OPEN = re.compile(r"-----BEGIN (?:PUBLIC KEY|CERTIFICATE|EC PUBLIC KEY|RSA PUBLIC KEY)-----")

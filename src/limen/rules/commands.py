@@ -54,6 +54,7 @@ from limen.facts.programs import (
     HTTPIE_NAMES,
     NODE_ACCESS,
     NOT_PRODUCTION,
+    OPEN_FEDERATION,
     PREVIEW,
     PRODUCTION,
     PROTECTED_BRANCHES,
@@ -2977,6 +2978,12 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     (privileged, host namespaces, escape capabilities, the host's root or engine socket); who may act or read
     widened (the table's `grants`: a cluster-admin binding, an owner role, an admin collaborator, a private
     repository made public); a credential minted to last years or never to expire."""
+    given = " ".join((action.command_line[:20000], *action.payloads)) if action.commands else ""
+    if OPEN_FEDERATION.search(given):
+        # `aws iam update-assume-role-policy ... "token.actions.githubusercontent.com:sub": "repo:*"`
+        detail = "a federated trust any repository meets"
+        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
+        return
     lasting = _lasting_credential(action)
     if lasting:  # `az storage container generate-sas --expiry 2030-01-01`, a token that never expires
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 75, lasting)

@@ -31,6 +31,7 @@ from limen.facts.programs import (
     AGENT_WRITABLE_PROGRAM,
     GIT_COMMAND_KEYS,
     GIT_HOOK_KEYS,
+    OPEN_FEDERATION,
     git_value_concerns,
 )
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
@@ -1750,6 +1751,8 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
         concerns.append("a storage container or bucket is opened to anonymous readers")
     if _OWNER_ROLE.search(source):
         concerns.append("an owner or administrator role is granted")
+    if OPEN_FEDERATION.search(source):
+        concerns.append("a federated identity trust is met by any repository's workflow")
     if re.search(
         r"""\b(?:block_public_acls|block_public_policy|ignore_public_acls|restrict_public_buckets)\s*=\s*false""",
         source,
@@ -4072,10 +4075,12 @@ _SOURCED = frozenset(
     {"package_sources", "requirements", "nuget_config", "composer_json", "cargo_toml", "pyproject"}
 )
 # npm's `@acme:registry=URL`: the registry of a scope's packages
-_SCOPE_REGISTRY = re.compile(r"^\s*(@[\w.-]+):registry\s*=", re.MULTILINE)
+_SCOPE_REGISTRY = re.compile(r"^[ \t]*(@[\w.-]+):registry[ \t]*=", re.MULTILINE)
 # Cargo's `acme-proto = { version = "1", registry = "acme" }`: a dependency from a named registry
-_REGISTRY_DEPENDENCY = re.compile(r'^\s*([\w-]+)\s*=\s*\{[^}\n]*\bregistry\s*=\s*"[\w.-]+"', re.MULTILINE)
-_CARGO_NAME = re.compile(r"^\s*([\w-]+)\s*=", re.MULTILINE)
+_REGISTRY_DEPENDENCY = re.compile(
+    r'^[ \t]*([\w-]+)[ \t]*=[ \t]*\{[^}\n]*\bregistry\s*=\s*"[\w.-]+"', re.MULTILINE
+)
+_CARGO_NAME = re.compile(r"^[ \t]*([\w-]+)[ \t]*=", re.MULTILINE)
 
 
 def _own_sources(text: str) -> set[str]:
@@ -4318,13 +4323,15 @@ _CHECKED = frozenset(
 # search (a `[stanza]` with a `search =`, off with `disabled = 1`), an audit rule (a `-w` or `-a` line; `-e 0`
 # turns every one off)
 _FALCO_RULE = re.compile(r"^-[ \t]+rule:([^\n]*)", re.MULTILINE)
-_FALCO_OFF = re.compile(r"^\s+enabled:\s*false\s*$", re.MULTILINE)
+_FALCO_OFF = re.compile(r"^[ \t]+enabled:[ \t]*false[ \t]*$", re.MULTILINE)
 _WAZUH_RULE = re.compile(r"""<rule\b[^>]*?\bid=["'](\d+)["'][^>]*>""")
 _WAZUH_SILENT = re.compile(r"""\blevel=["']0["']""")
-_STANZA = re.compile(r"^\[([^\]\n]+)\]\s*$", re.MULTILINE)
-_STANZA_OFF = re.compile(r"^\s*(?:disabled\s*=\s*(?:1|true)|enableSched\s*=\s*0)\s*$", re.MULTILINE | re.I)
+_STANZA = re.compile(r"^\[([^\]\n]+)\][ \t]*$", re.MULTILINE)
+_STANZA_OFF = re.compile(
+    r"^[ \t]*(?:disabled[ \t]*=[ \t]*(?:1|true)|enableSched[ \t]*=[ \t]*0)[ \t]*$", re.MULTILINE | re.I
+)
 _AUDIT_RULE = re.compile(r"^[ \t]*(-[wa][ \t][^\n]*)", re.MULTILINE)
-_AUDIT_OFF = re.compile(r"^\s*-e\s+0\s*$", re.MULTILINE)
+_AUDIT_OFF = re.compile(r"^[ \t]*-e[ \t]+0[ \t]*$", re.MULTILINE)
 
 
 def _detections_silenced(text: str) -> list[str]:
@@ -4353,7 +4360,7 @@ def _detections(text: str) -> set[str]:
     stanzas = list(_STANZA.finditer(source))
     for i, match in enumerate(stanzas):
         body = source[match.end() : stanzas[i + 1].start() if i + 1 < len(stanzas) else len(source)]
-        if re.search(r"^\s*search\s*=", body, re.MULTILINE) and not _STANZA_OFF.search(body):
+        if re.search(r"^[ \t]*search[ \t]*=", body, re.MULTILINE) and not _STANZA_OFF.search(body):
             found.add(f"search {match.group(1)[:40]}")
     if not _AUDIT_OFF.search(source):
         found.update(" ".join(rule.split())[:60] for rule in _AUDIT_RULE.findall(source))
@@ -4370,12 +4377,31 @@ _SECURITY_RESOURCE = re.compile(
 )
 # A setting of such a resource that is on (`enable = true`, `is_multi_region_trail = true`), or that switches
 # the whole resource off (`enable = false`, `status = "INACTIVE"`)
-_ON_SETTING = re.compile(r"^\s*(\w+)\s*=\s*true\s*$", re.MULTILINE)
+_ON_SETTING = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*true[ \t]*$", re.MULTILINE)
 _RESOURCE_OFF = re.compile(
-    r"""^\s*(?:enable|enabled|is_enabled)\s*=\s*false\s*$|^\s*status\s*=\s*"(?:INACTIVE|DISABLED)"\s*$""",
+    r"""^[ \t]*(?:enable|enabled|is_enabled)[ \t]*=[ \t]*false[ \t]*$"""
+    r"""|^[ \t]*status[ \t]*=[ \t]*"(?:INACTIVE|DISABLED)"[ \t]*$""",
     re.MULTILINE | re.IGNORECASE,
 )
-_NESTED_BLOCK = re.compile(r"^\s*(\w+)\s*\{", re.MULTILINE)
+_NESTED_BLOCK = re.compile(r"^[ \t]*(\w+)[ \t]*\{", re.MULTILINE)
+
+
+# A provider's source in `required_providers` (`okta = { source = "okta/okta" ... }`, or its block form)
+_PROVIDER_SOURCE = re.compile(
+    r'^[ \t]*([\w-]+)[ \t]*=[ \t]*\{[^}\n]*?\bsource\s*=\s*"([^"\n]+)"', re.MULTILINE
+)
+
+
+def _swapped_providers(before: str, after: str) -> list[str]:
+    """A Terraform provider the configuration already uses now taken from another publisher (`okta/okta` ->
+    `oktadev-community/okta`): that publisher's plugin runs at every plan and apply, with the provider's
+    credentials. Another provider altogether (`databricks/databricks`) is a choice, not a swap."""
+    was = {name: source.lower().split("/") for name, source in _PROVIDER_SOURCE.findall(before[:MAX_TEXT])}
+    for name, source in _PROVIDER_SOURCE.findall(after[:MAX_TEXT]):
+        old, new = was.get(name), source.lower().split("/")
+        if old is not None and old[-1] == new[-1] and old[-2:-1] != new[-2:-1]:  # (another provider is not)
+            return [f"the provider {name} now comes from {source[:60]}, not {'/'.join(old)[:60]}"]
+    return []
 
 
 def _security_resources(text: str) -> set[str]:
@@ -4618,6 +4644,8 @@ def _gained(
         concerns += _foreign(_new_images(before, after), action, ctx)
     if fact.content == "dockerfile":
         concerns += [IMPLANT + c for c in _foreign(_swapped_base_images(before, after), action, ctx)]
+    if fact.content == "terraform":
+        concerns += _swapped_providers(before, after)
     if fact.name == "program":
         concerns += _dropped_guards(before, after) + _swapped_hosts(before, after)
         if action.commands:  # a line's or a program's edit (a tool's own edit is read by `_weakened`)
