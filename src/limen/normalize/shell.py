@@ -1390,7 +1390,7 @@ def _echo(argv: list[str]) -> str:
 _NULL_COMMANDS = frozenset({":", "true"})
 # a sed script that deletes or blanks every line: `d`, `1,$d`, `/./d`, `/^/d`, `/.*/d`, `s/.*//`, `s/^.*$//g`
 _SED_DELETE_ALL = re.compile(
-    r"\s*(?:(?:1\s*,\s*\$|/\^?\.?\*?/|/\^/|/\$/)?\s*d|s(.)\^?\.[*+]\$?\1\1g?)\s*;?\s*"
+    r"\s*(?:(?:(?:1[ \t]*,[ \t]*\$|/\^?\.?\*?/|/\^/|/\$/)[ \t]*)?d|s(.)\^?\.[*+]\$?\1\1g?)(?:[ \t]*;)?\s*"
 )
 
 
@@ -4203,14 +4203,16 @@ def _sed_commands(args: list[str], state: _State, via: tuple[str, ...], level: i
         _sed_script(script, state, via, level)
 
 
+# (each gap is blanks on one line, matched once: runs of blanks are never shared between two repetitions)
 _SED_ADDRESS = (
-    r"(?:\d+|\$|/(?:[^/\\]|\\.)*/[IM]*)?(?:\s*,\s*(?:\d+|\$|/(?:[^/\\]|\\.)*/[IM]*|[+~]\d+))?\s*!?\s*"
+    r"(?:(?:\d+|\$|/(?:[^/\\]|\\.)*/[IM]*)(?:[ \t]*,[ \t]*(?:\d+|\$|/(?:[^/\\]|\\.)*/[IM]*|[+~]\d+))?[ \t]*)?"
+    r"(?:![ \t]*)?"
 )
-_SED_E = re.compile(rf"(?:^|[;\n{{}}])\s*{_SED_ADDRESS}e\b[ \t]*([^\n]*)")
-_SED_WRITE = re.compile(rf"(?:^|[;\n{{}}])\s*{_SED_ADDRESS}[wW]\s+([^\n;]+)")
+_SED_E = re.compile(rf"(?:^|[;\n{{}}])[ \t]*{_SED_ADDRESS}e\b[ \t]*([^\n]*)")
+_SED_WRITE = re.compile(rf"(?:^|[;\n{{}}])[ \t]*{_SED_ADDRESS}[wW][ \t]+([^\n;]+)")
 _SED_SUB = re.compile(r"s(.)((?:(?!\1)[^\\]|\\.)*)\1((?:(?!\1)[^\\]|\\.)*)\1([gpiImMe0-9]*)(?:w\s+(\S+))?")
 # `1i TEXT`, `$a\ TEXT`, `/re/c TEXT`: text sed puts into the file it edits (GNU one-line and classic forms).
-_SED_TEXT = re.compile(rf"(?:^|[;\n{{}}])\s*{_SED_ADDRESS}[aic](?:\\\n|\\|[ \t]+)?([^\n]*)")
+_SED_TEXT = re.compile(rf"(?:^|[;\n{{}}])[ \t]*{_SED_ADDRESS}[aic](?:\\\n|\\|[ \t]+)?([^\n]*)")
 
 
 def _sed_script(script: str, state: _State, via: tuple[str, ...], level: int) -> None:

@@ -89,7 +89,7 @@ _GRANT = re.compile(
 )
 _CONDITION = re.compile(
     r"(?m)^[ \t]*case\b.*$|"
-    r"^[ \t]*(?:\}?\s*(?:else\s+)?(?:if|unless|when|guard|elif|elsif)\b|.*\bif\s*\(|.*&&|.*\|\|).*$"
+    r"^(?:[ \t]*(?:\}[ \t]*)?(?:else[ \t]+)?(?:if|unless|when|guard|elif|elsif)\b|.*\bif\s*\(|.*&&|.*\|\|).*$"
 )
 
 # A fixed word a credential or a signature is compared with: `presented == "fpk_live_master"`, `sig == "dbg"`

@@ -939,7 +939,8 @@ _WRITE_TABLE = re.compile(r"(?m)^\s*w\s*$")  # fdisk's and gdisk's command that 
 
 _DELETE_METHOD = re.compile(r"(?:^|\s)(?:-X\s*|--request[=\s]|--method[=\s])['\"]?DELETE\b", re.IGNORECASE)
 _CREDENTIAL_WORD = re.compile(
-    r"(?:^|\s)(?:-u|--user|--oauth2-bearer)(?:\s|=)|authorization:|api[-_]?key|x-auth|token|\$\{?\w*(?:KEY|TOKEN|SECRET)",
+    r"(?:^|\s)(?:-[a-zA-Z]*u|--user|--oauth2-bearer)(?:\s|=)|authorization:|api[-_]?key|x-auth|x-[a-z]{1,30}-token|token"
+    r"|\$\{?\w*(?:KEY|TOKEN|SECRET|PASS|PASSWORD|PWD)\b",
     re.IGNORECASE,
 )
 
@@ -961,9 +962,13 @@ def _remote_delete(command: Command, action: Action, ctx: Context) -> Finding | 
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 85, detail)
     if not _CREDENTIAL_WORD.search(line):
         return None
-    if not remote or all(d.host_class in (HostClass.LOOPBACK, HostClass.PRIVATE) for d in remote):
+    # an address the line builds at run time (`$VAULT_ADDR/v1/sys/audit/x`): where it goes is not shown
+    built = not remote and any(w.startswith("$") and "/" in w for w in command.argv[1:])
+    near = (HostClass.LOOPBACK, HostClass.PRIVATE)
+    if not built and (not remote or all(d.host_class in near for d in remote)):
         return None
-    detail = f"{command.name} deletes a resource on {remote[0].host} with the user's credentials"
+    where = remote[0].host if remote else "the service the line names at run time"
+    detail = f"{command.name} deletes a resource on {where} with the user's credentials"
     return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
 
 

@@ -208,7 +208,7 @@ def _holds_credentials(path: str) -> bool:
 
 # A setting named for a credential with a literal value (not `${VAR}` or `$VAR`, which name one elsewhere)
 _CREDENTIAL_SETTING = re.compile(
-    r"""["']?\w*(?:TOKEN|API_?KEY|SECRET|PASSWORD|PASSWD|PAT|CREDENTIALS?)\w*["']?\s*[:=]\s*["'](?!\$)[^"'\s]{8,}["']""",
+    r"""(?<!\w)["']?\w*(?:TOKEN|API_?KEY|SECRET|PASSWORD|PASSWD|PAT|CREDENTIALS?)\w*["']?\s*[:=]\s*["'](?!\$)[^"'\s]{8,}["']""",
     re.IGNORECASE,
 )
 

@@ -508,7 +508,7 @@ _DEBUG_TRACE_KEYS = frozenset({"CI_DEBUG_TRACE", "CI_DEBUG_SERVICES"})
 _ARTIFACT_KEYS = frozenset({"artifacts", "paths", "path"})
 _YES_WORDS = frozenset({"true", "1"})
 
-_REMOTE_INCLUDE = re.compile(r"""^\s*-?\s*remote\s*:\s*["']?https?://([^/"'\s]+)""", re.MULTILINE)
+_REMOTE_INCLUDE = re.compile(r"""^[ \t]*(?:-[ \t]*)?remote\s*:\s*["']?https?://([^/"'\s]+)""", re.MULTILINE)
 
 
 def _ansible(text: str) -> tuple[list[str], list[str]]:
@@ -3172,7 +3172,7 @@ _CDK_WIDENED = re.compile(
 _OR_FIXED_WORD = re.compile(
     r"""\|\|\s*[\w.]*?(?:password|passwd|token|secret|sig|signature|api_?key|apikey|otp|code|headers\.get\(\s*["'][\w-]+["']\s*\))"""
     r"""\s*===?\s*["'][^"'\n]{2,}["']"""
-    r"""|[\w.]*?(?:password|passwd|token|secret|sig|signature|api_?key|apikey|otp)\s*===?\s*["'][^"'\n]{3,}["']\s*\|\|""",
+    r"""|(?<![\w.])[\w.]*?(?:password|passwd|token|secret|sig|signature|api_?key|apikey|otp)\s*===?\s*["'][^"'\n]{3,}["']\s*\|\|""",
     re.IGNORECASE,
 )
 # `if (token.email === 'x@gmail.com') token.role = 'admin'`, `session.user.role = 'admin'`
