@@ -350,6 +350,13 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"/(?i:[^/]+\.dockerfile|(?:dockerfile|containerfile)\.(?!(?:md|txt|rst|adoc|html|dockerignore)$)[^/]+)$",
         DOCKERFILE,
     ),
+    # Slurm's and PBS's job scripts: the cluster runs each as a shell script, with the user's rights, on every
+    # submission; Apptainer's (Singularity's) definition files: their sections run at every image build
+    (r"/[^/]+\.(?:sbatch|slurm|pbs)$", _f("job_script", "the cluster runs it at every submission", "shell")),
+    (
+        r"/(?:[^/]+\.def|Singularity(?:\.[\w.-]+)?|Apptainer(?:file)?(?:\.[\w.-]+)?)$",
+        _f("apptainer_def", "every image build runs its %post section", "shell", severe_only=True),
+    ),
     # git hooks: judged by what they run (a linter, the tests), unknown content asks
     (r"/\.git/hooks/[^/]+$", _f("git_hook", "git runs it on the matching git command", "shell", blind=True)),
     (

@@ -875,6 +875,9 @@ PROGRAMS: tuple[Program, ...] = (
         skip_operands=1,
     ),
     _p("stdbuf", R.WRAPPER, options=("-i", "-o", "-e", "--input", "--output", "--error")),
+    # environment modules (Lmod, Tcl modules): they set the shell's own variables (`module purge` unloads
+    # every module from the environment, no file or store is touched)
+    _p("module", aliases=("ml",)),
     # Slurm's and MPI's launchers: the command after their options runs on the cluster's nodes (`srun -p debug
     # bash -c CMD`, `mpirun -np 16 --map-by node CMD`); `salloc` starts the user's shell when given none
     _p("srun", R.WRAPPER, options=_SLURM_OPTIONS),
@@ -1113,6 +1116,15 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|disable-tls\s+(?:true|1)){_E}",
     ),
     _p("twine", R.PACKAGE_PUBLISHER),
+    _p("anaconda", R.PACKAGE_PUBLISHER),
+    # Globus: a collection's files deleted; a share opened to anyone, or to every signed-in Globus user
+    _p(
+        "globus",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}(?:delete|rm){_E}",
+        grants=rf"{_W}permission\s+create{_E}.*{_W}(?:--anonymous|--all-authenticated){_E}",
+        changes=rf"{_W}(?:delete|rm|transfer|permission|endpoint\s+(?:create|update|delete)){_E}",
+    ),
     _p(
         "apt",
         R.PACKAGE_INSTALLER,

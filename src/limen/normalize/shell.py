@@ -5190,6 +5190,7 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("uv", "publish"): "https://upload.pypi.org/legacy/",
     ("poetry", "publish"): "https://upload.pypi.org/legacy/",
     ("twine", "upload"): "https://upload.pypi.org/legacy/",
+    ("anaconda", "upload"): "https://api.anaconda.org/",  # anaconda.org's channels: public by default
     ("flit", "publish"): "https://upload.pypi.org/legacy/",
     ("hatch", "publish"): "https://upload.pypi.org/legacy/",
     ("dotnet", "nuget"): "https://api.nuget.org/",
@@ -5702,6 +5703,7 @@ _HANDLERS: dict[str, Handler] = {
     "flyctl": _h_publish,
     "surge": _h_publish,
     "twine": _h_publish,
+    "anaconda": _h_publish,
     "wormhole": _h_publish,
     "croc": _h_publish,
     "pastebinit": _h_publish,

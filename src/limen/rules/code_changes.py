@@ -947,6 +947,9 @@ _DISARMED = re.compile(
     r"|\bVERIFY_NONE\b|(?<![\w:]):verify_none\b"
     r"|verify_host_key:\s*:(?:never|accept_new_or_local_tunnel)\b|\bforward_agent:\s*true\b"
     r"|android:(?:debuggable|usesCleartextTraffic)\s*=\s*\"true\"|Cipher\.getInstance\(\s*\"(?:DES|RC4|AES/ECB)"
+    # a sign-in that lets anyone in: JupyterHub's `allow_all = True`, its dummy authenticator, open sign-up
+    r"|\b(?:allow_all|open_signup)\s*=\s*True\b|\bDummyAuthenticator\b"
+    r"|\bauthenticator_class\s*=\s*[\"'](?:dummy|null)[\"']"
 )
 
 
