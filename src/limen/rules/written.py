@@ -454,6 +454,8 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
     walk(data, "", 0)
     if re.search(r"^\s*permissions\s*:\s*write-all\b", text, re.MULTILINE):
         concerns.append("every job's token may write to everything in the repository")
+    for repository in _UNPINNED_HOOKS.findall(text[:MAX_TEXT]):  # pre-commit's `rev: main`
+        concerns.append(f"hooks run from a branch of {repository[:60]}, whatever it holds at the next commit")
     if "pull_request_target" in text and _PULL_REQUEST_CODE.search(text):
         concerns.append("a pull_request_target workflow runs the pull request's code with the secrets")
     elif "pull_request_target" in text and _WRITES_CODE.search(text):
@@ -1002,6 +1004,13 @@ _WRITES_CODE = re.compile(
     r"(?m)^\s*(?:permissions\s*:\s*write-all\b|(?:contents|id-token|packages|actions|deployments)\s*:\s*write\b)"
 )
 # A checkout of the pull request's own commit: under `pull_request_target` it runs with the base's secrets
+# pre-commit's hook repositories at a branch, not a tag or a commit (`rev: main`): what runs is whatever the
+# branch holds when the hooks are next installed
+_UNPINNED_HOOKS = re.compile(
+    r"^[ \t]*-[ \t]*repo:[ \t]*(https?://\S+)[ \t]*\n[ \t]+rev:[ \t]*[\"']?"
+    r"(?:main|master|HEAD|develop|trunk|latest)[\"']?[ \t]*$",
+    re.MULTILINE,
+)
 _PULL_REQUEST_CODE = re.compile(r"github\.event\.pull_request\.head\.(?:sha|ref)|refs/pull/")
 
 
