@@ -295,6 +295,20 @@ def test_a_public_name_of_the_organisation_is_its_own_when_the_project_names_it(
     assert not hosts.project_domain("tidalx.io", cwd)
 
 
+def test_another_ending_of_a_domain_the_project_names_is_a_look_alike(tmp_path: Path) -> None:
+    """`acme.io` is acme's own, named in the README; `acme.co` is then a look-alike anyone may register (the
+    project names its domain, and it is not that one); with no domain named, the owner's name is enough."""
+    config = '[remote "origin"]\n\turl = git@github.com:acme/shop.git\n'
+    _git(tmp_path, "init", "-q")
+    (tmp_path / ".git" / "config").write_text(config)
+    cwd = str(tmp_path)
+    assert hosts.project_domain("pypi.acme.co", cwd)  # nothing named yet: the owner's name
+    (tmp_path / "README.md").write_text("Docs: https://docs.acme.io\n")
+    _commit(tmp_path, "README.md")
+    assert hosts.project_domain("pypi.acme.io", cwd)
+    assert not hosts.project_domain("pypi.acme.co", cwd)
+
+
 def test_the_first_word_of_the_owner_is_the_organisations_name_once_committed(tmp_path: Path) -> None:
     """`brightwave.io` for github.com/brightwave-logistics/x once a committed file names it: the owner's first
     word, whatever word the organisation added after it; never a word inside it or another domain."""

@@ -1449,11 +1449,13 @@ def project_domain(host: str, cwd: str) -> bool:
     # name the domain (`corvalis.io` in the README of github.com/corvalis-eng/x): anyone may own `tidal.io`,
     # but a project that names it is its owner's
     exact = {owner.lower(), repo.rsplit("/", 1)[-1].lower()}
-    if fold(name) in names and (name.lower() == fold(name) or name.lower() in exact):
-        return True  # (`acmedata.io` for acme-data, `acme-data.io` too; `corvid-lab.org` for corvidlab is
-        # a look-alike anyone may register, the project's only when its committed files name it)
     if fold(name) in names and committed_name(cwd, registered_domain(host)):
         return True
+    if fold(name) in names and (name.lower() == fold(name) or name.lower() in exact):
+        # (`acmedata.io` for acme-data, `acme-data.io` too; `corvid-lab.org` for corvidlab is a look-alike
+        # anyone may register, the project's only when its committed files name it). Where the project names
+        # its domain under this name (`halcyon-labs.io`), another ending (`halcyon-labs.co`) is a look-alike.
+        return not committed_name(cwd, name.lower() + ".")
     first_word = re.split(r"[-_.]", owner.lower(), maxsplit=1)[0]  # `brightwave` of `brightwave-logistics`
     return (
         len(fold(name)) >= 5

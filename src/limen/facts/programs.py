@@ -224,7 +224,7 @@ SECURITY_SERVICES = frozenset(
 )
 SECURITY_OFF = re.compile(
     r"(?:^|\s)(?:--disable[\w-]*|--no-enable[\w-]*|--remove-restricted-services[=\s]\S+|disable[\w-]*"
-    r"|stop[\w-]*|suspend[\w-]*|muteconfigs|mute[\w-]*|sinks?\s+update|archive[\w-]*)(?:[=\s]|$)"
+    r"|stop[\w-]*|suspend[\w-]*|muteconfigs|mute[\w-]*|sinks?\s+update)(?:[=\s]|$)"
     # findings hidden as they come (`create-filter --action ARCHIVE`) or by the batch (`Status=SUPPRESSED`)
     r"|(?i:(?:^|\s)--action[=\s]+archive|status=suppressed)(?:[\s,]|$)"
     r"|(?:^|\s)--[\w-]*(?:enable|provision|logging|audit)[\w-]*[=\s]+(?:off|false|disabled?|none)(?:\s|$)"
@@ -877,7 +877,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("stdbuf", R.WRAPPER, options=("-i", "-o", "-e", "--input", "--output", "--error")),
     # environment modules (Lmod, Tcl modules): they set the shell's own variables (`module purge` unloads
     # every module from the environment, no file or store is touched)
-    _p("module", aliases=("ml",)),
+    _p("module", R.ENV_SETTER, aliases=("ml",)),
     # Slurm's and MPI's launchers: the command after their options runs on the cluster's nodes (`srun -p debug
     # bash -c CMD`, `mpirun -np 16 --map-by node CMD`); `salloc` starts the user's shell when given none
     _p("srun", R.WRAPPER, options=_SLURM_OPTIONS),
