@@ -1493,10 +1493,10 @@ def named_by_project(host: str, url: str, cwd: str) -> bool:
     """The destination is a cloud resource the project's committed files name: its bucket (`acme-artifacts`
     of `acme-artifacts.s3.amazonaws.com`), the account its endpoint is in (`418273645091.dkr.ecr...`), the
     project of an Artifact Registry repository (`europe-west1-python.pkg.dev/acme-prod/pypi/`) or its own
-    tenant of a service (`halcyon.okta.com`, `acme.atlassian.net`). The
-    project's infrastructure code and CI name the buckets and accounts it runs on; a bucket of someone
-    else's is named nowhere in it. Only what a commit holds counts (`git grep` at HEAD): a name the agent has
-    just written into a file is not the project's yet."""
+    tenant of a service (`halcyon.okta.com`, `acme.atlassian.net`). The project's infrastructure code and CI
+    name the buckets, accounts and tenants it runs on; someone else's are named nowhere in it. Only what a
+    commit holds counts (`git grep` at HEAD): a name the agent has just written into a file is not the
+    project's yet."""
     found = _BUCKET_HOST.match(host.lower())
     # a bucket per environment is named in code by its stem (`acme-dags${prod ? '' : '-dev'}`)
     names = (

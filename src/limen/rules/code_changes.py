@@ -512,7 +512,8 @@ _ALWAYS_YES_CALLBACK = re.compile(
 # fingerprint, where a token issuer's keys are (`FIRMWARE_VERIFYING_KEY`, `ISSUER_PUBLIC_KEY`, `JWKS_URL`)
 _TRUST_NAME = re.compile(
     r"(?i)(?:verif\w*|public|pub|signing|signer|trusted|root|ca|pinned?|issuer|jwks|firmware|update|release)_?"
-    r"(?:keys?|cert(?:ificate)?s?|fingerprints?|pubkeys?|pem|ur[il])$|^(?:jwks_?ur[il]|issuer|pubkey|ca_?cert)$"
+    r"(?:keys?|cert(?:ificate)?s?|fingerprints?|pubkeys?|pem)$|(?:jwks|issuer|firmware|update)_?ur[il]$"
+    r"|^(?:issuer|pubkey|ca_?cert)$"
 )
 # `NAME = value`, `const NAME: T = value;`, `NAME: value` (one line): the value as written
 _ASSIGNED = re.compile(
