@@ -828,6 +828,7 @@ def issuers_of_client(program: str) -> frozenset[str]:
     return frozenset(i.name for i in ISSUERS if program in i.clis) if program else frozenset()
 
 
+@lru_cache(maxsize=1024)  # every destination of every call asks; the issuer table never changes
 def issuers_for_host(host: str) -> frozenset[str]:
     """The issuers whose credentials `host` accepts (`api.github.com` -> {"github"})."""
     host = host.lower().rstrip(".")
