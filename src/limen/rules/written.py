@@ -182,7 +182,7 @@ def _deno_json(text: str) -> tuple[list[str], list[str]]:
     return commands, _package_sources("\n".join(addresses))[1]
 
 
-_JSONC_COMMENT = re.compile(r"(?m)^\s*//.*$")
+_JSONC_COMMENT = re.compile(r"(?m)^[ \t]*//.*$")
 
 
 def _wrangler(text: str) -> tuple[list[str], list[str]]:
@@ -294,7 +294,7 @@ _SCRIPT_TABLES = re.compile(
 # PEP 621's `dependencies = [...]`, its optional groups and dependency groups: lists of requirements
 # (the list ends at the `]` that ends its line: `uvicorn[standard]` inside it is an extra)
 _DEPENDENCY_LISTS = re.compile(
-    r"^\s*[\w-]*dependencies\s*=\s*\[(.*?)\][ \t]*(?:#[^\n]*)?$", re.MULTILINE | re.DOTALL
+    r"^[ \t]*[\w-]*dependencies\s*=\s*\[(.*?)\][ \t]*(?:#[^\n]*)?$", re.MULTILINE | re.DOTALL
 )
 
 
@@ -302,7 +302,7 @@ def _pyproject(text: str) -> tuple[list[str], list[str]]:
     commands: list[str] = []
     concerns: list[str] = []
     section = ""
-    headed = bool(re.search(r"^\s*\[", text, re.MULTILINE))
+    headed = bool(re.search(r"^[ \t]*\[", text, re.MULTILINE))
     for line in text.splitlines():
         header = _TASK_SECTION.match(line)
         if header:
@@ -329,8 +329,8 @@ def _pyproject(text: str) -> tuple[list[str], list[str]]:
     return commands, list(dict.fromkeys(concerns))
 
 
-_BUILD_SYSTEM = re.compile(r"^\s*\[build-system\]\s*$(.*?)(?=^\s*\[|\Z)", re.MULTILINE | re.DOTALL)
-_BUILD_REQUIRES = re.compile(r"^\s*requires\s*=\s*\[(.*?)\]", re.MULTILINE | re.DOTALL)
+_BUILD_SYSTEM = re.compile(r"^[ \t]*\[build-system\]\s*$(.*?)(?=^[ \t]*\[|\Z)", re.MULTILINE | re.DOTALL)
+_BUILD_REQUIRES = re.compile(r"^[ \t]*requires\s*=\s*\[(.*?)\]", re.MULTILINE | re.DOTALL)
 
 
 def _unknown_build_tools(text: str) -> list[str]:
@@ -452,7 +452,7 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
             concerns.append(f"{key} prints every variable, secrets included, into the job log")
 
     walk(data, "", 0)
-    if re.search(r"^\s*permissions\s*:\s*write-all\b", text, re.MULTILINE):
+    if re.search(r"^[ \t]*permissions\s*:\s*write-all\b", text, re.MULTILINE):
         concerns.append("every job's token may write to everything in the repository")
     for repository in _UNPINNED_HOOKS.findall(text[:MAX_TEXT]):  # pre-commit's `rev: main`
         concerns.append(f"hooks run from a branch of {repository[:60]}, whatever it holds at the next commit")
@@ -522,7 +522,7 @@ def _ansible(text: str) -> tuple[list[str], list[str]]:
     if re.search(r"NOPASSWD\s*:\s*ALL", source):
         concerns.append(IMPLANT + "a user is given every command as root without a password")
     if re.search(
-        r"^\s*(?:PasswordAuthentication|PermitRootLogin|PermitEmptyPasswords)\s+yes\b", source, re.M | re.I
+        r"^[ \t]*(?:PasswordAuthentication|PermitRootLogin|PermitEmptyPasswords)\s+yes\b", source, re.M | re.I
     ) or (
         re.search(
             r"""line\s*:\s*["']?(?:PasswordAuthentication|PermitRootLogin|PermitEmptyPasswords)\s+yes""",
@@ -570,9 +570,9 @@ def _firebase_json(text: str) -> tuple[list[str], list[str]]:
 
 # PHP settings that run a file on every request, run uploads as code, or let code load code from anywhere
 _PHP_IMPLANT = re.compile(
-    r"(?im)^\s*(?:php_value\s+)?auto_(?:prepend|append)_file\s*=?\s*[\"']?(?!none\b)[^\s\"';]"
-    r"|^\s*(?:AddType|AddHandler)\s+[^\n]*(?:php|x-httpd)[^\n]*\.(?:jpe?g|png|gif|ico|txt|svg|webp)\b"
-    r"|^\s*(?:php_(?:flag|value)\s+)?allow_url_include\s*=?\s*(?:on|1|true)\b"
+    r"(?im)^[ \t]*(?:php_value\s+)?auto_(?:prepend|append)_file\s*=?\s*[\"']?(?!none\b)[^\s\"';]"
+    r"|^[ \t]*(?:AddType|AddHandler)\s+[^\n]*(?:php|x-httpd)[^\n]*\.(?:jpe?g|png|gif|ico|txt|svg|webp)\b"
+    r"|^[ \t]*(?:php_(?:flag|value)\s+)?allow_url_include\s*=?\s*(?:on|1|true)\b"
 )
 
 
@@ -654,7 +654,7 @@ def _build_wrapper(text: str) -> tuple[list[str], list[str]]:
     for match in re.finditer(r"(?:distributionUrl|wrapperUrl)\s*=\s*\S*?https?\\?://([A-Za-z0-9.-]+)", text):
         if not host_in(match.group(1).lower(), _WRAPPER_HOSTS):
             concerns.append(f"{IMPLANT}every build downloads and runs its build tool from {match.group(1)}")
-    if re.search(r"^\s*validateDistributionUrl\s*=\s*false", text, re.MULTILINE):
+    if re.search(r"^[ \t]*validateDistributionUrl\s*=\s*false", text, re.MULTILINE):
         concerns.append("the build tool's download is no longer checked")
     return [], concerns[:4]
 
@@ -688,7 +688,7 @@ def _jenkinsfile(text: str) -> tuple[list[str], list[str]]:
     return [re.sub(r"\$\{(\w+)\}", r"$\1", c) for c in commands if c.strip()], concerns
 
 
-_NOMAD_COMMAND = re.compile(r'^\s*command\s*=\s*"([^"\n]+)"(?:\s*\n\s*args\s*=\s*\[([^\]]*)\])?', re.M)
+_NOMAD_COMMAND = re.compile(r'^[ \t]*command\s*=\s*"([^"\n]+)"(?:\s*\n\s*args\s*=\s*\[([^\]]*)\])?', re.M)
 
 
 def _nomad_job(text: str) -> tuple[list[str], list[str]]:
@@ -701,9 +701,9 @@ def _nomad_job(text: str) -> tuple[list[str], list[str]]:
         words = re.findall(r'"((?:[^"\\]|\\.)*)"', args)
         commands.append(" ".join([command, *(quote(w) for w in words)]))
     concerns = []
-    if re.search(r"^\s*privileged\s*=\s*true\b", text, re.M):
+    if re.search(r"^[ \t]*privileged\s*=\s*true\b", text, re.M):
         concerns.append(IMPLANT + "a task runs privileged: it controls the node")
-    if re.search(r'^\s*driver\s*=\s*"raw_exec"', text, re.M):
+    if re.search(r'^[ \t]*driver\s*=\s*"raw_exec"', text, re.M):
         concerns.append(IMPLANT + "a task runs as a plain process on the node (raw_exec), outside isolation")
     if re.search(r'"/(?:var/run/docker\.sock)?:/', text) or re.search(r'network_mode\s*=\s*"host"', text):
         concerns.append(IMPLANT + "a task is given the node's root, Docker socket or network")
@@ -712,7 +712,7 @@ def _nomad_job(text: str) -> tuple[list[str], list[str]]:
 
 # Vault's, Consul's and Nomad's policies and server settings that hand out everything or let anyone in
 _EVERYTHING_GRANTED = re.compile(
-    r'path\s+"\*"|\bcapabilities\s*=\s*\[[^\]]*"sudo"|^\s*(?:acl|operator|agent|node)\s*=\s*"write"'
+    r'path\s+"\*"|\bcapabilities\s*=\s*\[[^\]]*"sudo"|^[ \t]*(?:acl|operator|agent|node)\s*=\s*"write"'
     r'|(?:key|service|node|agent|session|event|query)_prefix\s+""\s*\{\s*policy\s*=\s*"write"'
     r'|\bdefault_policy\s*=\s*"allow"',
     re.MULTILINE,
@@ -881,26 +881,27 @@ def _app_links(text: str) -> tuple[list[str], list[str]]:
 # trail off, the firewall stopped (in any configuration language's spelling of the value)
 _SYSTEM_WEAKENED = (
     (
-        re.compile(r"(?im)^\s*PermitRootLogin[\s:=\"']+yes\b|permit_root_login[\s:=\"']+(?:yes|true)\b"),
+        re.compile(r"(?im)^[ \t]*PermitRootLogin[\s:=\"']+yes\b|permit_root_login[\s:=\"']+(?:yes|true)\b"),
         "root may log in over SSH",
     ),
     (
-        re.compile(r"(?im)^\s*(?:PasswordAuthentication|PermitEmptyPasswords)[\s:=\"']+yes\b"),
+        re.compile(r"(?im)^[ \t]*(?:PasswordAuthentication|PermitEmptyPasswords)[\s:=\"']+yes\b"),
         "SSH takes passwords (or empty ones)",
     ),
     (
-        re.compile(r"(?m)^\s*auth\s+\S+\s+pam_permit\.so"),
+        re.compile(r"(?m)^[ \t]*auth\s+\S+\s+pam_permit\.so"),
         "the authentication stack lets anyone in (pam_permit)",
     ),
     (re.compile(r"NOPASSWD\s*:\s*ALL\b"), "sudo runs anything without a password"),
     (
         re.compile(
-            r"(?im)^\s*SELINUX\s*=\s*(?:disabled|permissive)\b|selinux_state[\s:=\"']+(?:disabled|permissive)"
+            r"(?im)^[ \t]*SELINUX\s*=\s*(?:disabled|permissive)\b"
+            r"|selinux_state[\s:=\"']+(?:disabled|permissive)"
         ),
         "SELinux is switched off",
     ),
     (
-        re.compile(r"(?m)^\s*-e\s+0\s*$|auditd_(?:enabled|state)[\s:=\"']+(?:false|stopped|disabled)"),
+        re.compile(r"(?m)^[ \t]*-e\s+0\s*$|auditd_(?:enabled|state)[\s:=\"']+(?:false|stopped|disabled)"),
         "the audit trail is switched off",
     ),
     (
@@ -1001,7 +1002,8 @@ _OUTSIDER_TEXT = re.compile(
 )
 # A token's write access to the code, its packages, its releases or a cloud identity
 _WRITES_CODE = re.compile(
-    r"(?m)^\s*(?:permissions\s*:\s*write-all\b|(?:contents|id-token|packages|actions|deployments)\s*:\s*write\b)"
+    r"(?m)^[ \t]*(?:permissions\s*:\s*write-all\b"
+    r"|(?:contents|id-token|packages|actions|deployments)\s*:\s*write\b)"
 )
 # A checkout of the pull request's own commit: under `pull_request_target` it runs with the base's secrets
 # pre-commit's hook repositories at a branch, not a tag or a commit (`rev: main`): what runs is whatever the
@@ -1107,7 +1109,7 @@ def _devcontainer(text: str) -> tuple[list[str], list[str]]:
 # An editor's or debugger's start-up line that runs a command: `!cmd`, `silent !cmd`, an autocmd's `!cmd`,
 # gdb's `shell cmd`, and the string given to system()/jobstart()/os.execute()/io.popen().
 _BANG_LINE = re.compile(
-    r"^\s*(?:autocmd\s+\S+\s+\S+\s+)?(?:(?:silent|exe(?:cute)?)!?\s+)?(?:!|shell\s+)(.+)$", re.M
+    r"^[ \t]*(?:autocmd\s+\S+\s+\S+\s+)?(?:(?:silent|exe(?:cute)?)!?\s+)?(?:!|shell\s+)(.+)$", re.M
 )
 _EDITOR_CALL = re.compile(
     r"\b(?:system|systemlist|jobstart|termopen|os\.execute|io\.popen)\s*\(\s*(['\"])(.+?)\1"
@@ -1121,7 +1123,7 @@ def _editor_commands(text: str) -> tuple[list[str], list[str]]:
     return [c for c in commands if c], []
 
 
-_TMUX_RUN = re.compile(r"^\s*(?:run-shell|run|if-shell|if)\s+(?:-\w+\s+)*(['\"])(.+?)\1", re.M)
+_TMUX_RUN = re.compile(r"^[ \t]*(?:run-shell|run|if-shell|if)\s+(?:-\w+\s+)*(['\"])(.+?)\1", re.M)
 
 
 def _tmux(text: str) -> tuple[list[str], list[str]]:
@@ -1133,7 +1135,7 @@ def _tmux(text: str) -> tuple[list[str], list[str]]:
 
 def _credential_process(text: str) -> tuple[list[str], list[str]]:
     """An AWS config's `credential_process` lines: the command the CLI and SDKs run for credentials."""
-    return re.findall(r"^\s*credential_process\s*=\s*(.+)$", text, re.M), []
+    return re.findall(r"^[ \t]*credential_process\s*=\s*(.+)$", text, re.M), []
 
 
 def _mcp_servers(text: str) -> tuple[list[str], list[str]]:
@@ -1168,9 +1170,9 @@ def _dockerfile(text: str) -> tuple[list[str], list[str]]:
     """A Dockerfile's shell-form `RUN` lines (continuations joined), run on every build, and its base images
     judged as `docker pull` of them (`FROM ngnix`)."""
     joined = re.sub(r"\\\n", " ", text)
-    runs = [m.strip() for m in re.findall(r"^\s*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)]
+    runs = [m.strip() for m in re.findall(r"^[ \t]*RUN\s+(?!\[)(.+)$", joined, re.IGNORECASE | re.MULTILINE)]
     runs += _start_commands(joined)  # ENTRYPOINT and CMD: what every container of the image runs
-    images = re.findall(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", joined, re.IGNORECASE | re.MULTILINE)
+    images = re.findall(r"^[ \t]*FROM\s+(?:--\S+\s+)*(\S+)", joined, re.IGNORECASE | re.MULTILINE)
     # `ARG BUILDER_IMAGE="hexpm/elixir:${V}"` then `FROM ${BUILDER_IMAGE}`: the argument's default is it
     defaults = dict(_ARG_DEFAULT.findall(joined))
     images = [defaults.get(m.group(1), i) if (m := _ARG_REFERENCE.fullmatch(i)) else i for i in images]
@@ -1191,7 +1193,7 @@ def _start_commands(joined: str) -> list[str]:
     from limen.normalize.shell import quote
 
     lines = []
-    for form in re.findall(r"^\s*(?:ENTRYPOINT|CMD)\s+(.+)$", joined, re.IGNORECASE | re.MULTILINE):
+    for form in re.findall(r"^[ \t]*(?:ENTRYPOINT|CMD)\s+(.+)$", joined, re.IGNORECASE | re.MULTILINE):
         form = form.strip()
         if not form.startswith("["):
             lines.append(form)
@@ -1217,7 +1219,7 @@ _FIXED_PASSWORD = re.compile(
 _ROOT_PASSWORD = re.compile(r"""(?:echo|printf)\s+['"]?root:[^\s'"|]+['"]?\s*\|\s*(?:sudo\s+)?chpasswd""")
 _REMOTE_LOGIN = re.compile(
     r"(?i)PermitRootLogin\s+yes|PasswordAuthentication\s+yes|\b(?:openssh-server|dropbear|telnetd|x11vnc|"
-    r"tigervnc-standalone-server)\b|^\s*EXPOSE\s+(?:[\d\s/tcp]*\s)?22\b",
+    r"tigervnc-standalone-server)\b|^[ \t]*EXPOSE\s+(?:[\d\s/tcp]*\s)?22\b",
     re.MULTILINE,
 )
 
@@ -1448,7 +1450,7 @@ _PLAIN_PROXY = re.compile(r"^\s*(?:ssh|nc|ncat|socat|connect|corkscrew|cloudflar
 
 # A proxy reached at a public address written as digits (`nc -x 45.61.139.22:1080`): no machine of the user's
 _PROXY_AT_ADDRESS = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?![\w.])")
-_HOST_LINE = re.compile(r"(?im)^\s*Host\s+(.+)$")
+_HOST_LINE = re.compile(r"(?im)^[ \t]*Host\s+(.+)$")
 
 
 _NO_HOST_KEYS = re.compile(
@@ -1584,7 +1586,7 @@ def _logrotate(text: str) -> tuple[list[str], list[str]]:
 
 
 def _systemd(text: str) -> tuple[list[str], list[str]]:
-    found = re.findall(r"^\s*Exec\w*\s*=\s*[-@+!:]*(.+)$", text, re.MULTILINE)
+    found = re.findall(r"^[ \t]*Exec\w*\s*=\s*[-@+!:]*(.+)$", text, re.MULTILINE)
     return found, []
 
 
@@ -1606,7 +1608,7 @@ _SOURCE_URL = re.compile(r"(?:https?|git\+https?|git\+ssh|ssh)://(?:[^@/\s]*@)?(
 
 
 # A Go module replaced by another (`replace A [v] => B [v]`, alone or in a `replace (...)` block)
-_GO_REPLACE = re.compile(r"^\s*(?:replace\s+)?([\w.~-]+(?:/[\w.~-]+)+)(?:\s+v\S+)?\s*=>\s*(\S+)", re.M)
+_GO_REPLACE = re.compile(r"^[ \t]*(?:replace\s+)?([\w.~-]+(?:/[\w.~-]+)+)(?:\s+v\S+)?\s*=>\s*(\S+)", re.M)
 
 
 def _package_sources(text: str) -> tuple[list[str], list[str]]:
@@ -1627,10 +1629,10 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
                 f"packages would come from {host} over plain HTTP, which anyone on the path can change"
             )
     if re.search(
-        r"^\s*(?:strict-ssl|strictSSL|enableStrictSsl)\s*[=:]\s*false\b", text[:MAX_TEXT], re.MULTILINE
+        r"^[ \t]*(?:strict-ssl|strictSSL|enableStrictSsl)\s*[=:]\s*false\b", text[:MAX_TEXT], re.MULTILINE
     ):
         concerns.append("the package manager no longer checks its registry's certificate")
-    for path in re.findall(r"^\s*yarnPath:\s*[\"']?([^\"'\s]+)", text[:MAX_TEXT], re.MULTILINE):
+    for path in re.findall(r"^[ \t]*yarnPath:\s*[\"']?([^\"'\s]+)", text[:MAX_TEXT], re.MULTILINE):
         if not path.startswith((".yarn/", "./.yarn/")):  # `yarnPath: /tmp/x.cjs`: every yarn command runs it
             concerns.append(f"every yarn command runs {path}")
     module = re.search(r"^module\s+[\w.-]+/([\w.-]+)/", text[:MAX_TEXT], re.MULTILINE)
@@ -1650,7 +1652,8 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
 # cargo's settings that name a program it runs on every build (`[build] rustc-wrapper`, a target's `runner`
 # or `linker`): the value, a string or an array of words
 _CARGO_PROGRAMS = re.compile(
-    r"""^\s*(?:rustc(?:-workspace)?-wrapper|runner|linker|ar)\s*=\s*(?:"([^"]+)"|'([^']+)'|\[([^\]]*)\])""",
+    r"""^[ \t]*(?:rustc(?:-workspace)?-wrapper|runner|linker|ar)\s*=\s*"""
+    r"""(?:"([^"]+)"|'([^']+)'|\[([^\]]*)\])""",
     re.MULTILINE,
 )
 
@@ -1724,10 +1727,10 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     from limen.facts.packages import imitated_publisher
 
     source = text[:MAX_TEXT]
-    commands = re.findall(r'^\s*command\s*=\s*"((?:[^"\\]|\\.)*)"', source, re.MULTILINE)
+    commands = re.findall(r'^[ \t]*command\s*=\s*"((?:[^"\\]|\\.)*)"', source, re.MULTILINE)
     # what a machine runs at boot (`metadata_startup_script`, `startup-script`, `user_data`)
     commands += re.findall(
-        r'^\s*"?(?:metadata_startup_script|startup-script|user_data)"?\s*=\s*"((?:[^"\\]|\\.)*)"',
+        r'^[ \t]*"?(?:metadata_startup_script|startup-script|user_data)"?\s*=\s*"((?:[^"\\]|\\.)*)"',
         source,
         re.M,
     )
@@ -1844,10 +1847,10 @@ def _taken_from_repository(kind: str, name: str, repository: str) -> list[str]:
     return [f"{OWNED_BY}{owner}: the {kind} {name} is taken from the repository {repository}"]
 
 
-_GEM = re.compile(r"""^\s*gem\s+["']([\w.-]+)["']""", re.MULTILINE)
-_GEM_SOURCE = re.compile(r"""^\s*source\s+["']https?://([^/"']+)""", re.MULTILINE)
+_GEM = re.compile(r"""^[ \t]*gem\s+["']([\w.-]+)["']""", re.MULTILINE)
+_GEM_SOURCE = re.compile(r"""^[ \t]*source\s+["']https?://([^/"']+)""", re.MULTILINE)
 _GEM_REPOSITORY = re.compile(
-    r"""^\s*gem\s+["']([\w.-]+)["'][^\n]*?\b(?:github:\s*["']([\w.-]+/[\w.-]+)|git:\s*["']https?://github\.com/"""
+    r"""^[ \t]*gem\s+["']([\w.-]+)["'][^\n]*?\b(?:github:\s*["']([\w.-]+/[\w.-]+)|git:\s*["']https?://github\.com/"""
     r"""([\w.-]+/[\w.-]+?)(?:\.git)?["'])""",
     re.MULTILINE,
 )
@@ -1924,7 +1927,7 @@ def container_commands(text: str) -> list[str]:
     return found
 
 
-_FROM = re.compile(r"^\s*FROM\s+(?:--\S+\s+)*(\S+)", re.IGNORECASE | re.MULTILINE)
+_FROM = re.compile(r"^[ \t]*FROM\s+(?:--\S+\s+)*(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
 def _image_account(reference: str) -> str:
@@ -2205,7 +2208,7 @@ def _cargo_config(text: str) -> tuple[list[str], list[str]]:
         commands.append(" ".join(words))
         if words[0].startswith(("/", "~")) and not words[0].startswith(("/usr/", "/bin/", "/opt/homebrew/")):
             concerns.append(f"every cargo build runs {words[0]}")
-    if re.search(r"^\s*replace-with\s*=", text[:MAX_TEXT], re.MULTILINE):
+    if re.search(r"^[ \t]*replace-with\s*=", text[:MAX_TEXT], re.MULTILINE):
         concerns.append("crates.io is replaced by another source for every build")
     return commands, concerns
 
@@ -3144,7 +3147,7 @@ _CREDENTIAL_FORMATTED = re.compile(
 
 # (words the text must hold, lower-cased: every group one of its words; the pattern or check; what it means)
 # Laravel and Django settings forced on in code rather than read from the environment (`'debug' => true`)
-_DEBUG_ON = re.compile(r"""["']debug["']\s*=>\s*true\b|^\s*DEBUG\s*=\s*True\b""", re.MULTILINE)
+_DEBUG_ON = re.compile(r"""["']debug["']\s*=>\s*true\b|^[ \t]*DEBUG\s*=\s*True\b""", re.MULTILINE)
 _CSRF_OFF = re.compile(
     r"""validateCsrfTokens\(\s*except:\s*\[[^\]]*["']\*["']|\$except\s*=\s*\[[^\]]*["']\*["']"""
 )
@@ -4159,7 +4162,8 @@ _LOCKED_INSTALL = re.compile(
 )
 _STEP_NAME = re.compile(r"\s*(?:-\s*)?name\s*:")
 _SOFT_STEP = re.compile(
-    r"^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b|^\s*if\s*:\s*(?:false|\$\{\{\s*false\s*\}\})\s*$",
+    r"^[ \t]*(?:continue-on-error|allow_failure)\s*:\s*true\b"
+    r"|^[ \t]*if\s*:\s*(?:false|\$\{\{\s*false\s*\}\})\s*$",
     re.MULTILINE,
 )
 # The project's tests, as CI files run them: a failing test no longer failing the build lets anything merge
