@@ -303,6 +303,9 @@ def test_another_ending_of_a_domain_the_project_names_is_a_look_alike(tmp_path: 
     (tmp_path / ".git" / "config").write_text(config)
     cwd = str(tmp_path)
     assert hosts.project_domain("pypi.acme.co", cwd)  # nothing named yet: the owner's name
+    (tmp_path / "TEAM.md").write_text("Tickets: https://acme.atlassian.net\n")  # a tenant, not its domain
+    _commit(tmp_path, "TEAM.md")
+    assert hosts.project_domain("pypi.acme.co", cwd)
     (tmp_path / "README.md").write_text("Docs: https://docs.acme.io\n")
     _commit(tmp_path, "README.md")
     assert hosts.project_domain("pypi.acme.io", cwd)

@@ -1449,14 +1449,15 @@ def project_domain(host: str, cwd: str) -> bool:
     # the forge, or its first word (`brightwave` of brightwave-logistics), when the project's committed files
     # name the domain (`corvalis.io` in the README of github.com/corvalis-eng/x): anyone may own `tidal.io`,
     # but a project that names it is its owner's
-    exact = {owner.lower(), repo.rsplit("/", 1)[-1].lower()}
-    if fold(name) in names and committed_name(cwd, registered_domain(host)):
-        return True
-    if fold(name) in names and (name.lower() == fold(name) or name.lower() in exact):
-        # (`acmedata.io` for acme-data, `acme-data.io` too; `corvid-lab.org` for corvidlab is a look-alike
-        # anyone may register, the project's only when its committed files name it). Where the project names
-        # its domain under this name (`halcyon-labs.io`), another ending (`halcyon-labs.co`) is a look-alike.
-        return not committed_name(cwd, name.lower() + ".")
+    if fold(name) in names:
+        named = committed_domains(cwd, name.lower())
+        if registered_domain(host) in named:
+            return True
+        # `acmedata.io` for acme-data, `acme-data.io` too, unless the project names its domain under this
+        # name with another ending (`halcyon-labs.io` named: `halcyon-labs.co` is a look-alike);
+        # `corvid-lab.org` for corvidlab (a hyphen put in) is anyone's, the project's only when named
+        exact = (owner.lower(), repo.rsplit("/", 1)[-1].lower())
+        return not named and (name.lower() == fold(name) or name.lower() in exact)
     first_word = re.split(r"[-_.]", owner.lower(), maxsplit=1)[0]  # `brightwave` of `brightwave-logistics`
     return (
         len(fold(name)) >= 5
@@ -1512,15 +1513,20 @@ def named_by_project(host: str, url: str, cwd: str) -> bool:
     return bool(names) and any(committed_name(cwd, name) for name in names[:4])
 
 
+def _history_stamp(cwd: str) -> int:
+    """When the history of the repository `cwd` is in last moved (its reflog's time; 0 when unknown): what
+    is remembered of its commit holds until then."""
+    config = _git_config_path(cwd)
+    try:
+        return os.stat(os.path.join(os.path.dirname(config), "logs", "HEAD")).st_mtime_ns if config else 0
+    except OSError:
+        return 0
+
+
 def committed_name(cwd: str, name: str) -> bool:
     """`name` appears in a file of the commit `cwd`'s repository is at (git's objects only, so no filter or
     program the repository names runs). Remembered until the repository's history moves (its reflog)."""
-    config = _git_config_path(cwd)
-    try:
-        moved = os.stat(os.path.join(os.path.dirname(config), "logs", "HEAD")).st_mtime_ns if config else 0
-    except OSError:
-        moved = 0
-    return _committed_name_at(cwd, name, moved)
+    return _committed_name_at(cwd, name, _history_stamp(cwd))
 
 
 @lru_cache(maxsize=256)
@@ -1532,6 +1538,29 @@ def _committed_name_at(cwd: str, name: str, _moved: int) -> bool:
         return subprocess.run(command, capture_output=True, timeout=2, env=GIT_ENV).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
+
+
+def committed_domains(cwd: str, name: str) -> frozenset[str]:
+    """The domains registered under `name` (`halcyon-labs.io` for `halcyon-labs`) that the commit `cwd`'s
+    repository is at names, in one look (`committed_name`'s, remembered the same way)."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        return frozenset()
+    return _committed_domains_at(cwd, name, _history_stamp(cwd))
+
+
+@lru_cache(maxsize=256)
+def _committed_domains_at(cwd: str, name: str, _moved: int) -> frozenset[str]:
+    import subprocess
+
+    pattern = rf"(^|[^a-z0-9-]){name}(\.[a-z0-9-]+)+"
+    command = ["git", "-C", cwd, *SAFE_GIT, "grep", "-h", "-o", "-i", "-I", "-E", "-e", pattern, "HEAD", "--"]
+    try:
+        found = subprocess.run(command, capture_output=True, timeout=2, env=GIT_ENV, text=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    # each match is the name's domain, after the one character before it that is no part of it
+    matches = (m if m[:1].isalnum() else m[1:] for m in found.split("\n")[:1000] if m)
+    return frozenset(d for d in map(registered_domain, matches) if registrable_name(d) == name)
 
 
 _FETCHERS = frozenset({"curl", "wget"})
