@@ -1136,8 +1136,7 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
     operands = [w for w in every if ":" not in w.split("/", 1)[0]]
     if len(every) >= 2 and every[-1] not in operands and operands == every[:-1]:
         # `rsync -a --delete EMPTY/ host:/var/www/uploads/`: the server's folder emptied
-        nothing = all(_empty_folder(_target(w, action, ctx), action) for w in operands)
-        if nothing or _excludes_all(command.argv):
+        if _syncs_nothing(operands, command, action, ctx):
             detail = f"rsync --delete leaves nothing at {every[-1]}: every file there is deleted"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
         return None
@@ -1151,11 +1150,16 @@ def _rsync_wipe(command: Command, action: Action, ctx: Context) -> Finding | Non
             80,
             f"rsync --delete into {_path_class(destination, ctx)}",
         )
-    nothing = all(_empty_folder(_target(w, action, ctx), action) for w in operands[:-1])
-    if nothing or _excludes_all(command.argv):
+    if _syncs_nothing(operands[:-1], command, action, ctx):
         # `rsync -a --delete EMPTY/ /project/data/`: the same loss as `rm -rf /project/data`, judged alike
         return _recursive_delete(Command(("rm", "-rf", "--", destination), "rm"), action, ctx)
     return _home_folder_delete(destination, ctx)  # (`rsync --delete ~/notes/ ~/Documents/` takes its place)
+
+
+def _syncs_nothing(sources: list[str], command: Command, action: Action, ctx: Context) -> bool:
+    """What an `rsync --delete` copies is nothing: everything is excluded and excluded files deleted, or every
+    source is an empty folder."""
+    return _excludes_all(command.argv) or all(_empty_folder(_target(w, action, ctx), action) for w in sources)
 
 
 def _empty_folder(path: str, action: Action) -> bool:
@@ -1172,10 +1176,11 @@ def _empty_folder(path: str, action: Action) -> bool:
 
 def _excludes_all(argv: tuple[str, ...]) -> bool:
     """`--delete-excluded --exclude='*'`: everything is excluded, and excluded files are deleted."""
-    words = list(argv)
-    excluded = {w.split("=", 1)[1] for w in words if w.startswith("--exclude=")}
-    excluded |= {b for a, b in pairwise(words) if a == "--exclude"}
-    return "--delete-excluded" in words and bool(excluded & {"*", "/*", "**", "/**"})
+    if "--delete-excluded" not in argv:
+        return False
+    excluded = {w.split("=", 1)[1] for w in argv if w.startswith("--exclude=")}
+    excluded |= {b for a, b in pairwise(argv) if a == "--exclude"}
+    return bool(excluded & {"*", "/*", "**", "/**"})
 
 
 # --------------------------------------------------------------------------- infrastructure and databases

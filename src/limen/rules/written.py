@@ -23,7 +23,7 @@ import re
 import shlex
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -3921,7 +3921,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     ):
         return Verdict.AUTH, f"{fact.purpose}; {weakened[0].removeprefix(IMPLANT)}: {path}"
     whole = isinstance(action.arguments.get("content"), str)
-    if judged is None and fact.content in _CHECKED | _SOURCED and whole:
+    if judged is None and fact.content in _WHOLE_CHECKED and whole:
         before = current_text(path)  # a whole file written over: the checks it ran before, still there?
         dropped = _dropped_checks(fact, before, text) + _sources_dropped(fact, before, text) if before else []
         if dropped:
@@ -4331,6 +4331,8 @@ def _dropped_guards(before: str, after: str) -> list[str]:
 _CHECKED = frozenset(
     {"yaml_commands", "makefile", "package_json", "codeowners", "terraform", "jenkinsfile", "detections"}
 )
+# What a whole file written over may lose: the checks it ran, the project's own package sources
+_WHOLE_CHECKED = _CHECKED | _SOURCED
 # The rules of the detection tools, as each writes them: a Falco rule (a YAML item `- rule: NAME`, off with
 # `enabled: false`), a Wazuh or OSSEC rule (`<rule id="N" level="L">`, silent at level 0), a Splunk saved
 # search (a `[stanza]` with a `search =`, off with `disabled = 1`), an audit rule (a `-w` or `-a` line; `-e 0`
@@ -4339,6 +4341,7 @@ _FALCO_RULE = re.compile(r"^-[ \t]+rule:([^\n]*)", re.MULTILINE)
 _FALCO_OFF = re.compile(r"^[ \t]+enabled:[ \t]*false[ \t]*$", re.MULTILINE)
 _WAZUH_RULE = re.compile(r"""<rule\b[^>]*?\bid=["'](\d+)["'][^>]*>""")
 _WAZUH_SILENT = re.compile(r"""\blevel=["']0["']""")
+_WAZUH_OVERWRITES = re.compile(r"""\boverwrite=["']yes["']""")  # the rule replaces a stock one of its id
 _STANZA = re.compile(r"^\[([^\]\n]+)\][ \t]*$", re.MULTILINE)
 _STANZA_OFF = re.compile(
     r"^[ \t]*(?:disabled[ \t]*=[ \t]*(?:1|true)|enableSched[ \t]*=[ \t]*0)[ \t]*$", re.MULTILINE | re.I
@@ -4353,9 +4356,17 @@ def _detections_silenced(text: str) -> list[str]:
     source = text[:MAX_TEXT]
     found = ["the audit rules are switched off (-e 0)"] if _AUDIT_OFF.search(source) else []
     for match in _WAZUH_RULE.finditer(source):
-        if _WAZUH_SILENT.search(match.group(0)) and re.search(r"""\boverwrite=["']yes["']""", match.group(0)):
+        if _WAZUH_SILENT.search(match.group(0)) and _WAZUH_OVERWRITES.search(match.group(0)):
             found.append(f"the stock alert {match.group(1)} is overwritten at level 0: it no longer alerts")
     return found
+
+
+def _sections(heading: re.Pattern[str], source: str) -> Iterator[tuple[re.Match[str], str]]:
+    """Each heading `heading` finds in `source`, with the text up to the next one (a Falco rule's item, a
+    Splunk stanza)."""
+    marks = list(heading.finditer(source))
+    for i, match in enumerate(marks):
+        yield match, source[match.end() : marks[i + 1].start() if i + 1 < len(marks) else len(source)]
 
 
 def _detections(text: str) -> set[str]:
@@ -4363,16 +4374,12 @@ def _detections(text: str) -> set[str]:
     `_AUDIT_RULE`)."""
     source = text[:MAX_TEXT]
     found: set[str] = set()
-    marks = list(_FALCO_RULE.finditer(source))
-    for i, match in enumerate(marks):
-        body = source[match.end() : marks[i + 1].start() if i + 1 < len(marks) else len(source)]
+    for match, body in _sections(_FALCO_RULE, source):
         if not _FALCO_OFF.search(body.split("\n- ", 1)[0]):
             found.add(f"rule {match.group(1).strip()[:40]}")
     wazuh = _WAZUH_RULE.finditer(source)
     found.update(f"rule {m.group(1)}" for m in wazuh if not _WAZUH_SILENT.search(m.group(0)))
-    stanzas = list(_STANZA.finditer(source))
-    for i, match in enumerate(stanzas):
-        body = source[match.end() : stanzas[i + 1].start() if i + 1 < len(stanzas) else len(source)]
+    for match, body in _sections(_STANZA, source):
         if re.search(r"^[ \t]*search[ \t]*=", body, re.MULTILINE) and not _STANZA_OFF.search(body):
             found.add(f"search {match.group(1)[:40]}")
     if not _AUDIT_OFF.search(source):
@@ -4422,9 +4429,8 @@ def _security_resources(text: str) -> set[str]:
     the blocks it holds (`require { device_posture = ... }`): one taken out, switched off (`enable = false`,
     `status = "INACTIVE"`), or a setting of it turned to false, is a check gone."""
     source = text[:MAX_TEXT]
-    starts = [m for m in _SECURITY_RESOURCE.finditer(source)]
     found: set[str] = set()
-    for match in starts:
+    for match in _SECURITY_RESOURCE.finditer(source):
         end = source.find("\n}", match.end())
         body = source[match.end() : end if end >= 0 else len(source)]
         if _RESOURCE_OFF.search(body):
