@@ -205,9 +205,10 @@ _R_STATEMENT = (
     r"""(?:\s*,\s*repos\s*=\s*"https://(?:cloud\.r-project\.org|cran\.r-project\.org|cran\.rstudio\.com)/?")?"""
     r"""\s*\)|library\(\s*[\w.]+\s*\)|sessionInfo\(\s*\)|(?:devtools|testthat)::test\(\s*\))\s*"""
 )
-PACKAGE_MANAGER_CODE: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
-    "julia": (re.compile(rf"{_JULIA_STATEMENT}(?:;{_JULIA_STATEMENT})*;?\s*"), ("-e", "--eval")),
-    "Rscript": (re.compile(rf"{_R_STATEMENT}(?:;{_R_STATEMENT})*;?\s*"), ("-e",)),
+# (pattern sources, compiled on first use: most sessions never run either language)
+PACKAGE_MANAGER_CODE: dict[str, tuple[str, tuple[str, ...]]] = {
+    "julia": (rf"{_JULIA_STATEMENT}(?:;{_JULIA_STATEMENT})*;?\s*", ("-e", "--eval")),
+    "Rscript": (rf"{_R_STATEMENT}(?:;{_R_STATEMENT})*;?\s*", ("-e",)),
 }
 
 # The services of a cloud that audit, detect or fence (a cloud CLI's sub-command words), and what turns one

@@ -2002,7 +2002,7 @@ def _package_manager_only(name: str, argv: list[str]) -> bool:
     return (
         bool(codes)
         and all(w.startswith("--") and "=" in w for w in rest)
-        and all(len(code) <= 2000 and statement.fullmatch(code) for code in codes)
+        and all(len(code) <= 2000 and re.fullmatch(statement, code) for code in codes)
     )
 
 
