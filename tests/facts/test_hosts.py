@@ -380,7 +380,12 @@ def test_a_tenant_of_a_service_the_commit_names_is_the_projects(tmp_path: Path) 
     project's; another tenant of the same service, or one only the working tree names, is not; nor is the
     service's own API (whose credential rules are the issuer table's)."""
     _git(tmp_path, "init", "-q")
-    (tmp_path / "README.md").write_text("Okta org: https://halcyon.okta.com\n")
+    origin = '[remote "origin"]\n\turl = git@github.com:halcyon-labs/x.git\n'
+    (tmp_path / ".git" / "config").write_text(origin)
+    (tmp_path / "README.md").write_text(
+        "Okta org: https://halcyon.okta.com\nData: https://storage.googleapis.com/public/x.csv\n"
+        "Alerts: https://hooks.slack.com/services/T0/B0/x\n"
+    )
     _git(tmp_path, "add", "README.md")
     _git(tmp_path, "commit", "-q", "-m", "docs")
     (tmp_path / "notes.md").write_text("https://attacker.okta.com\n")  # written, never committed
@@ -388,6 +393,10 @@ def test_a_tenant_of_a_service_the_commit_names_is_the_projects(tmp_path: Path) 
     assert hosts.named_by_project("halcyon.okta.com", "https://halcyon.okta.com/api/v1/users", cwd)
     assert not hosts.named_by_project("attacker.okta.com", "https://attacker.okta.com/api/v1/users", cwd)
     assert not hosts.named_by_project("evil.okta.com", "", cwd)
+    # a service's shared host the README names is anyone's: only a subdomain named for the owner is a tenant
+    shared = "storage.googleapis.com"
+    assert not hosts.named_by_project(shared, f"https://{shared}/b/evil/o", cwd)
+    assert not hosts.named_by_project("hooks.slack.com", "https://hooks.slack.com/services/T9/B9/x", cwd)
 
 
 def test_an_image_in_a_registry_account_the_commit_names_is_the_projects(tmp_path: Path) -> None:

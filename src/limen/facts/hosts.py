@@ -1421,6 +1421,11 @@ def registered_domain(host: str) -> str:
     return ".".join(labels[-keep:])
 
 
+def _fold(word: str) -> str:
+    """A name with its separators taken out (`acme-data` -> `acmedata`): how a domain may spell an owner."""
+    return re.sub(r"[-_.]", "", word.lower())
+
+
 def project_domain(host: str, cwd: str) -> bool:
     """The host is the project's own by name: its registered name is the origin's owner or repository
     (`staging.acme.io` for github.com/acme/shop, `api.ledgerline.io` for .../ledgerline). Only that name
@@ -1434,22 +1439,19 @@ def project_domain(host: str, cwd: str) -> bool:
         return False
     owner, _, repo = identity[1].partition("/")
 
-    def fold(word: str) -> str:
-        return re.sub(r"[-_.]", "", word.lower())
-
-    names = {fold(owner), fold(repo.rsplit("/", 1)[-1])}
+    names = {_fold(owner), _fold(repo.rsplit("/", 1)[-1])}
     forge = identity[0].lower()
     if forge not in FORGES.values() and not host_in(forge, REGISTRY_HOSTS):
-        names.add(fold(registrable_name(forge)))  # a self-hosted forge (`gitlab.acme.io`): acme's own domain
-    if private and len(fold(name)) >= 5:
+        names.add(_fold(registrable_name(forge)))  # a self-hosted forge (`gitlab.acme.io`): acme's own domain
+    if private and len(_fold(name)) >= 5:
         # a name only the company's own resolver answers (`trino.acme.internal` for github.com/acme-data/x):
         # the organisation's name begins with it, as organisations add `-data`, `-hq`, `-labs`
-        return any(n.startswith(fold(name)) for n in names)
+        return any(n.startswith(_fold(name)) for n in names)
     # a public name: the owner's or repository's whole; or the owner's without a word organisations add on
     # the forge, or its first word (`brightwave` of brightwave-logistics), when the project's committed files
     # name the domain (`corvalis.io` in the README of github.com/corvalis-eng/x): anyone may own `tidal.io`,
     # but a project that names it is its owner's
-    if fold(name) in names:
+    if _fold(name) in names:
         named = committed_domains(cwd, name.lower())
         if registered_domain(host) in named:
             return True
@@ -1457,11 +1459,11 @@ def project_domain(host: str, cwd: str) -> bool:
         # name with another ending (`halcyon-labs.io` named: `halcyon-labs.co` is a look-alike);
         # `corvid-lab.org` for corvidlab (a hyphen put in) is anyone's, the project's only when named
         exact = (owner.lower(), repo.rsplit("/", 1)[-1].lower())
-        return not named and (name.lower() == fold(name) or name.lower() in exact)
+        return not named and (name.lower() == _fold(name) or name.lower() in exact)
     first_word = re.split(r"[-_.]", owner.lower(), maxsplit=1)[0]  # `brightwave` of `brightwave-logistics`
     return (
-        len(fold(name)) >= 5
-        and (fold(owner).removeprefix(fold(name)) in _ORGANISATION_WORDS or first_word == fold(name))
+        len(_fold(name)) >= 5
+        and (_fold(owner).removeprefix(_fold(name)) in _ORGANISATION_WORDS or first_word == _fold(name))
         and committed_name(cwd, registered_domain(host))
     )
 
@@ -1508,8 +1510,8 @@ def named_by_project(host: str, url: str, cwd: str) -> bool:
         names += _ACCOUNT_NUMBER.findall(host + " " + url)
     if host.lower().endswith(".pkg.dev"):  # Artifact Registry: `REGION-python.pkg.dev/PROJECT/REPOSITORY/`
         names += [part for part in url.split("://", 1)[-1].split("/")[1:2] if len(part) > 5]
-    if issuers_for_host(host) and not first_party_api(host):  # a tenant of a service (`halcyon.okta.com`)
-        names.append(host.lower())
+    if issuers_for_host(host) and not first_party_api(host) and _tenant_of_owner(host, cwd):
+        names.append(host.lower())  # the organisation's tenant of a service (`halcyon.okta.com`)
     return bool(names) and any(committed_name(cwd, name) for name in names[:4])
 
 
@@ -1521,6 +1523,19 @@ def _history_stamp(cwd: str) -> int:
         return os.stat(os.path.join(os.path.dirname(config), "logs", "HEAD")).st_mtime_ns if config else 0
     except OSError:
         return 0
+
+
+def _tenant_of_owner(host: str, cwd: str) -> bool:
+    """The host's first label is the origin owner's name, its repository's, or the owner's first word
+    (`halcyon.okta.com` for github.com/halcyon-labs/x): a service's subdomain the organisation was given, not
+    the service's own shared host (`storage.googleapis.com`, `hooks.slack.com`) that anyone's data goes to."""
+    identity = project_repository(cwd)
+    if identity is None:
+        return False
+    owner, _, repo = identity[1].partition("/")
+    label = _fold(host.split(".", 1)[0])
+    first_word = re.split(r"[-_.]", owner.lower(), maxsplit=1)[0]
+    return len(label) >= 3 and label in {_fold(owner), _fold(repo.rsplit("/", 1)[-1]), _fold(first_word)}
 
 
 def committed_name(cwd: str, name: str) -> bool:
