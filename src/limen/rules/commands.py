@@ -2988,8 +2988,8 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     (privileged, host namespaces, escape capabilities, the host's root or engine socket); who may act or read
     widened (the table's `grants`: a cluster-admin binding, an owner role, an admin collaborator, a private
     repository made public); a credential minted to last years or never to expire."""
-    given = " ".join((action.command_line[:20000], *action.payloads)) if action.commands else ""
-    if OPEN_FEDERATION.search(given):
+    wildcard = action.commands and ("*" in action.command_line or any("*" in p for p in action.payloads))
+    if wildcard and OPEN_FEDERATION.search(" ".join((action.command_line[:20000], *action.payloads))):
         # `aws iam update-assume-role-policy ... "token.actions.githubusercontent.com:sub": "repo:*"`
         detail = "a federated trust any repository meets"
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
