@@ -2252,6 +2252,12 @@ def _request_fields(data: list[str]) -> dict[str, object]:
                 if isinstance(parsed, dict):
                     fields.update(parsed)
             continue
+        if text.startswith("["):  # a list of entries (Keycloak's role mappings: `[{"name": "admin"}]`)
+            with contextlib.suppress(ValueError):
+                parsed = json.loads(text)
+                if isinstance(parsed, list):
+                    fields["items"] = parsed
+            continue
         for pair in text.split("&"):
             key, sep, value = pair.partition("=")
             if not sep or not re.fullmatch(r"[\w.\[\]-]+:?", key):

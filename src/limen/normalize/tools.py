@@ -246,7 +246,7 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
 
 
 # A tool that deletes documents by their path (`firestore_delete_document(path=...)`)
-_DOCUMENT_DELETE = re.compile(r"(^|_)delete_(?:\w+_)?(?:documents?|docs?)(_|$)")
+_DOCUMENT_DELETE = re.compile(r"(^|_)delete_(?:[a-z0-9]+_){0,8}(?:documents?|docs?)(_|$)")
 
 
 # Arguments that keep a control on, set off (`prevent_secrets: false`, `approvals_before_merge: 0`,
@@ -281,20 +281,20 @@ _EXCEPTION_KEY = re.compile(
 # Whatever a call may bypass, it bypasses a control (`bypassPolicy: true` on a pull request's completion), and
 # the stages, checks or reviews a run is told to skip (`stagesToSkip: ["Build", "DeployStaging"]`)
 _BYPASS = re.compile(
-    r"(?:^|_)bypass(?:_|$)|(?:^|_)skip_(?:\w+_)?(?:stages?|checks?|tests?|reviews?|verification|hooks?|scans?)(?:_|$)"
+    r"(?:^|_)bypass(?:_|$)|(?:^|_)skip_(?:[a-z0-9]+_){0,8}(?:stages?|checks?|tests?|reviews?|verification|hooks?|scans?)(?:_|$)"
     r"|(?:^|_)(?:stages?|checks?|tests?)_to_skip(?:_|$)"
 )
 # (`n` and `y`: Kconfig's, in a Zephyr `prj.conf`, an ESP-IDF `sdkconfig`, a kernel's `.config`)
 _OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none", "essentially_off", "n"})
 _LIFTS = re.compile(
-    r"(^|_)(?:unprotect|disable_(?:\w*_)?(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
+    r"(^|_)(?:unprotect|disable_(?:[a-z0-9]*_){0,8}(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
     # a quality gate, a check or a scan taken off what it guards (`api/qualitygates/deselect`)
     r"|(?:quality_?gates?|gates?|checks?|scans?|protections?)_(?:deselect|disable|remove|delete|unset|off)"
     # an alert's rule or a monitor deleted: what would have paged no longer exists
-    r"|delete_(?:\w+_)?(?:alert_rules?|alert_?rules?|alerts?|monitors?|detectors?|alert_polic(?:y|ies)"
+    r"|delete_(?:[a-z0-9]+_){0,8}(?:alert_rules?|alert_?rules?|alerts?|monitors?|detectors?|alert_polic(?:y|ies)"
     r"|saved_search(?:es)?|correlation_search(?:es)?|detections?)"
     # a person's second factors reset or removed: the next sign-in enrols whoever holds the password
-    r"|(?:reset|delete|remove|unenroll|clear)_(?:\w+_)?(?:mfa|factors?|2fa|otp|totp|webauthn|authenticators?))(_|$)"
+    r"|(?:reset|delete|remove|unenroll|clear)_(?:[a-z0-9]+_){0,8}(?:mfa|factors?|2fa|otp|totp|webauthn|authenticators?))(_|$)"
 )
 # Calls that keep alerts from paging for a while (a silence, a maintenance window, a mute, a snooze, a
 # downtime), and what makes one a switch-off: longer than a week, or over every alert
@@ -311,8 +311,35 @@ _PAUSED = frozenset({"is_paused", "paused", "pause", "is_muted", "muted", "mute"
 # A paging service's calls that stop it paging: an integration or a service disabled, an on-call schedule,
 # an escalation or a rotation deleted
 _UNPAGED = re.compile(
-    r"(^|_)(?:disable_(?:\w+_)?(?:integrations?|services?|heartbeats?|policy|policies)"
-    r"|delete_(?:\w+_)?(?:schedules?|escalations?|escalation_polic(?:y|ies)|rotations?|on_?calls?|integrations?))(_|$)"
+    r"(^|_)(?:disable_(?:[a-z0-9]+_){0,8}(?:integrations?|services?|heartbeats?|policy|policies)"
+    r"|delete_(?:[a-z0-9]+_){0,8}(?:schedules?|escalations?|escalation_polic(?:y|ies)|rotations?|on_?calls?|integrations?))(_|$)"
+)
+# What guards a tenant or a host (a sign-on or password policy, an audit trail, a log stream, a detection
+# rule, a sensor, a firewall), and the words that switch one off wherever they stand in a call's name: an
+# MCP tool's `deactivate_policy`, a REST request's `POST /api/v1/logStreams/{id}/lifecycle/deactivate`
+_GUARDS = (
+    r"(?:sign_on_|password_|mfa_|authentication_|access_|security_|network_|retention_)?polic(?:y|ies)"
+    r"|log_?streams?|logging|audit(?:_logs?|_trails?)?|trails?|flow_logs?|detections?|detectors?|detection_rules?"
+    r"|alert_rules?|monitors?|sensors?|waf|firewalls?|mfa|factors?|authenticators?|network_zones?|threat_\w+"
+    r"|guard_?duty|guardrails?|scanners?|scanning|protections?|behaviou?rs?|rules?|rulesets?|alerts?"
+    r"|saved_search(?:es)?|correlation_search(?:es)?"
+)
+_SWITCHED_OFF = re.compile(
+    rf"(?:^|_)(?:deactivate|disable|suspend|pause|stop|mute)_(?:[a-z0-9]+_){{0,8}}(?:{_GUARDS})(?:_|$)"
+    rf"|(?:^|_)(?:{_GUARDS})_(?:[a-z0-9]+_){{0,8}}(?:deactivate|disable|suspend|pause|stop|mute|off)$"
+)
+_GUARD_RESOURCE = re.compile(rf"(?:^|_)(?:{_GUARDS})(?:_|$)")
+# A guard's state set to one in which it no longer acts
+_INACTIVE = _OFF_WORDS | {"inactive", "deactivated", "suspended", "paused", "stopped"}
+# Resources whose entries are roles given to someone (Okta's `users/{id}/roles`, Keycloak's `role-mappings`,
+# Azure's `roleAssignments`), where a body's `type` or `name` is the role; and calls named for making someone
+# an administrator (Google's `users/{key}/makeAdmin`, Slack's `admin.users.setAdmin`)
+_ROLE_RESOURCE = re.compile(
+    r"(?:^|_)(?:roles?|role_mappings?|role_assignments?|admin_roles?|privileges?)(?:_|$)"
+)
+_ROLE_NAME_KEYS = frozenset({"type", "name", "label", "value", "id", "role_definition_id", "role_ref"})
+_MAKES_ADMIN = re.compile(
+    r"(?:^|_)(?:make|set|promote|grant|add)_(?:[a-z0-9]+_){0,8}(?:admins?|administrators?|superusers?|super_admins?)$"
 )
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
 _ACCESS_KEYS = frozenset(
@@ -981,7 +1008,10 @@ _SILENCE_BOUND = re.compile(r"^(?:starts?_?at|start_?time|start|ends?_?at|end_?t
 
 
 def _levels(value: object) -> list[object]:
-    """An access setting's level: the value itself, or a role object's name (`role: {name: Admin}`)."""
+    """An access setting's levels: the value itself, a role object's name (`role: {name: Admin}`), or each of
+    a list of them (`roles: ["SUPER_ADMIN"]`, `[{"name": "realm-admin"}]`)."""
+    if isinstance(value, list):
+        return [level for item in value[:32] if not isinstance(item, list) for level in _levels(item)]
     if isinstance(value, dict):
         return [v for k, v in value.items() if k in ("name", "id", "value", "role") and isinstance(v, str)]
     return [value] if isinstance(value, str | int) else []
@@ -1013,6 +1043,14 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         for k, v in settings
     ):  # Grafana's `update_alert_rule_group(isPaused=true)`, Sentry's `isMuted`, `forceDeleteRules`
         return f"{CONTROL_OFF}alerting paused or its rules deleted by {words}"
+    if _SWITCHED_OFF.search(words):  # `deactivate_policy`, `.../logStreams/{id}/lifecycle/deactivate`
+        return f"{CONTROL_OFF}a guard switched off by {words}"
+    if _GUARD_RESOURCE.search(words) and any(
+        words_of(k.rsplit(".", 1)[-1]) in ("status", "state", "enabled", "active")
+        and (_off(v, counts=False) or (isinstance(v, str) and v.strip().lower() in _INACTIVE))
+        for k, v in settings
+    ):  # `PUT /api/v1/policies/{id}` `{"status": "INACTIVE"}`, `update_detection_rule(enabled=false)`
+        return f"{CONTROL_OFF}a guard's state set to off by {words}"
     if _MONITORING.search(words) and _UNPAGED.search(words):
         # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone
         return f"{CONTROL_OFF}monitoring switched off by {words}"
@@ -1039,11 +1077,15 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         for k, v in arguments.items()
     ):  # a sign-in client that sends tokens to any site, an API any origin may call
         return f"{MADE_PUBLIC}any site or address let in by {words}"
+    access_keys = _ACCESS_KEYS | _ROLE_NAME_KEYS if _ROLE_RESOURCE.search(words) else _ACCESS_KEYS
     if _GRANTS.search(words) and any(
-        k in _ACCESS_KEYS and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
+        k in access_keys and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
         for k, v in settings
-    ):  # `add_member(access_level=50)`, `create_users(user: {role: owner})`, `role: {name: Admin}`
+    ):  # `add_member(access_level=50)`, `create_users(user: {role: owner})`, `role: {name: Admin}`, a role
+        # resource's entry (`POST /api/v1/users/{id}/roles` `{"type": "SUPER_ADMIN"}`)
         return f"{ADMIN_GRANTED}administrator access granted by {words}"
+    if _MAKES_ADMIN.search(words) and not any(v is False for _k, v in settings):
+        return f"{ADMIN_GRANTED}someone made an administrator by {words}"
     if any(
         _DEFAULT_ROLE.search(k) and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
         for k, v in settings
