@@ -644,6 +644,14 @@ PROGRAMS = {
 }
 
 
+# By-products a program leaves and makes again (temporary files, logs, backups, editor swap files, compiled
+# objects, partial downloads): sweeping every one of them from a folder loses nothing of its data
+DISPOSABLE_EXTENSIONS = frozenset(
+    {".tmp", ".temp", ".log", ".bak", ".old", ".orig", ".rej", ".swp", ".swo", ".pyc", ".pyo", ".o", ".obj"}
+    | {".class", ".pid", ".cache", ".part", ".crdownload", ".dmp", ".core", ".~lock"}
+)
+
+
 # MSBuild project files: their targets' Exec tasks run on every build
 BUILD_FILES = {
     ext: _f("msbuild", "every dotnet build runs its targets' commands", "msbuild")

@@ -1994,7 +1994,9 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "splunk",
         R.INFRA_DESTROYER,
-        destroys_all=rf"{_W}clean\s+(?:eventdata|all|globaldata|userdata|kvstore){_E}",
+        # (a search ending in `| delete` erases every event it finds)
+        destroys_all=rf"{_W}clean\s+(?:eventdata|all|globaldata|userdata|kvstore){_E}"
+        rf"|{_W}search{_E}.*\|[ \t]*delete(?:[ \t]*\||\s+-|\s*$)",
         destroys_one=rf"{_W}remove\s+(?:index|saved-search|app|user|monitor){_E}",
         disables=rf"{_W}disable\s+(?:index|saved-search|app|listen|monitor){_E}"
         rf"|{_W}edit\s+saved-search{_E}.*{_W}-disabled\s+(?:1|true){_E}",

@@ -206,6 +206,21 @@ _DELETES_MATCHING = re.compile(
     r"(^|_)(delete|remove|purge)_?(many|all|where|by_query)(_|$)|(^|_)bulk_delete(_|$)"
 )
 _FILTER_KEYS = frozenset({"filter", "query", "where", "selector", "criteria", "match", "conditions"})
+# A filter that matches every record (Elasticsearch's `{"match_all": {}}`, a bare `*`)
+_MATCHES_ALL: tuple[object, ...] = ({"match_all": {}}, {"query": {"match_all": {}}}, "*", "*:*")
+# Arguments named for the query language they hold (never a shell line), and every argument that carries a
+# query another language runs (a search, a management command)
+_QUERY_LANGUAGES = frozenset({"cypher", "kql", "spl", "csl", "sparql", "gremlin", "promql", "logql", "esql"})
+_QUERY_KEYS = frozenset({"query", "search", "q", "statement", "command", "expr"}) | _QUERY_LANGUAGES
+# Query languages' statements that destroy what they reach: Splunk's `| delete` (the events a search finds
+# are erased), Kusto's management commands (`.drop table`, `.purge`, `.clear table data`), Cypher deleting
+# every node it matched with no condition (`MATCH (n) DETACH DELETE n`)
+_QUERY_DESTROYS = re.compile(
+    r"(?i)\|[ \t]*delete[ \t]*(?:$|\|)"
+    r"|(?:^|\n)[ \t]*\.(?:drop|purge|clear)[ \t]+(?:table|tables|database|materialized-view|extent|extents"
+    r"|table[ \t]+\w+[ \t]+data)\b"
+    r"|^[ \t]*match[ \t]*\([ \t]*\w*[ \t]*(?::\w+[ \t]*)?\)[ \t]*(?:detach[ \t]+)?delete\b"
+)
 # Tools whose name says they delete, cancel or pay back, and the values that stand for everything
 _UNDOES = re.compile(r"(^|_)(delete|remove|purge|destroy|drop|refund|cancel|void|revoke|terminate|wipe)(_|$)")
 _WILDCARDS = frozenset({"*", "all", "%", ".*", "*.*", "any", "everything"})
@@ -220,8 +235,12 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
         return match.group(2)
     if arguments is not None and _DELETES_MATCHING.search(words):
         filters = [v for k, v in arguments.items() if words_of(k) in _FILTER_KEYS]
-        if not filters or all(v in ({}, [], "", None, "{}") for v in filters):
+        if not filters or all(v in ({}, [], "", None, "{}", *_MATCHES_ALL) for v in filters):
             return "a delete of every record (no filter)"
+    for key, value in (arguments or {}).items():
+        query = isinstance(value, str) and words_of(str(key)) in _QUERY_KEYS
+        if query and _QUERY_DESTROYS.search(str(value)[:20000]):
+            return "a query that deletes what it reaches"  # `search(query="index=auth | delete")`
     if (
         arguments is not None
         and _UNDOES.search(words)
@@ -1489,8 +1508,12 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
             if pattern.search(words):
                 capability = cap
                 break
-        if capability == _SHELL and any(is_sql_argument(k, v) for k, v in arguments.items()):
-            capability = _READ  # `sql.execute(query=...)`: a statement, judged below, not a shell line
+        if capability == _SHELL and any(
+            is_sql_argument(k, v) or (w in _QUERY_LANGUAGES and isinstance(v, str))
+            for w, k in keys.items()
+            for v in (arguments[k],)
+        ):  # `sql.execute(query=...)`, `run_cypher(cypher=...)`: a statement the service runs, judged below
+            capability = _READ
     if capability == Capability.MESSAGE_SEND.value and "email" in words:
         capability = Capability.EMAIL_SEND.value
     if capability in (_READ, Capability.MCP_CALL.value, Capability.UNKNOWN.value) and urls:

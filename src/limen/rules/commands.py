@@ -421,7 +421,14 @@ def _every_entry_delete(command: Command, action: Action, ctx: Context) -> Findi
         deep = "/**/" in word or word.startswith("**/")
         if deep:  # `rm ~/**/*.py` (a recursive glob): the files it names at every depth below `~`
             head = word.split("**/", 1)[0].rstrip("/") or ("/" if word.startswith("/") else ".")
-        elif not _EVERY_ENTRY.match(last) or not head:
+        elif not head:
+            continue
+        elif not _EVERY_ENTRY.match(last):
+            if _data_kind(last) and "find -exec" not in command.via:
+                where = _target(head, action, ctx)  # `rm /data/run42/*.h5`: that data, every file of its kind
+                if _beyond_work(where, ctx):
+                    detail = f"delete of every {last[:40]} file in {where[:60]}, outside the project"
+                    return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
             continue
         if deep and _EVERY_ENTRY.match(last):  # `rm ~/projects/**/*`: every file below, as `rm -rf` does
             found = _recursive_delete(Command(("rm", "-rf", head), "rm", command.via), action, ctx)
@@ -509,6 +516,34 @@ def _find_filters(argv: tuple[str, ...], *, negation_narrows: bool = False) -> b
 
 
 _NAME_TESTS = frozenset({"-path", "-ipath", "-name", "-iname", "-wholename"})
+
+
+# Tests that pick files by age, size, owner or content: a clean-up of some of a kind (`-mtime +7`), not all
+_NARROWING_TESTS = re.compile(
+    r"-(?:[amc](?:time|min)|newer\w*|size|empty|user|group|uid|gid|links|perm|regex)$"
+)
+
+
+def _kind_only(argv: tuple[str, ...]) -> str:
+    """The kinds of data file a find selects by when it selects by nothing else (`-name '*.h5'`,
+    `-iname '*.parquet' -o -name '*.csv'`; types and depths aside), space-separated, or "" when a name is
+    not a kind (`-name restore.php`, `'*prefs copy'`), the kind is a by-product (`*.tmp`, `*.log`), a test
+    narrows the selection by age, size, owner or content, or a program run as a test decides (`-exec grep
+    -q X {} \\;`)."""
+    names = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-name", "-iname")]
+    if not names or any(w in ("!", "-not") for w in argv) or any(_NARROWING_TESTS.match(w) for w in argv):
+        return ""
+    if sum(w in _EXECS for w in argv) > (0 if "-delete" in argv else 1):
+        return ""
+    return " ".join(names) if all(_data_kind(name) for name in names) else ""
+
+
+def _data_kind(name: str) -> bool:
+    """`*.h5`, `*.parquet`, `*.tar.gz`: every file of one kind of data; not a by-product's (`*.tmp`)."""
+    from limen.facts.paths import DISPOSABLE_EXTENSIONS
+
+    kind = re.fullmatch(r"\*(\.[A-Za-z0-9]\w*(?:\.\w+)?)", name)
+    return kind is not None and kind.group(1).lower() not in DISPOSABLE_EXTENSIONS
 
 
 def _source_glob(argv: tuple[str, ...]) -> str:
@@ -667,6 +702,11 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
             # `find . -name '*.py' -delete`: every file of the project's code in that language
             detail = f"find deletes every {source} file"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
+        kind = _kind_only(command.argv)
+        beyond = [r for r in roots if _beyond_work(r, ctx)]
+        if kind and beyond:  # `find /data/run42 -name '*.h5' -delete`: that data, every file of its kind
+            detail = f"find deletes every {kind[:40]} file below {beyond[0][:60]}, outside the project"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
         return None
     if any(_is_dangerous(r, action, ctx) for r in roots):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 95, "find -delete without a filter")
