@@ -1938,7 +1938,7 @@ PROGRAMS: tuple[Program, ...] = (
         # a policy with every path or sudo, a database role that makes superusers (the policy's own text comes
         # on standard input as often as in a file); `policies=root` is the table of controls'
         # (the policy's text spans lines); a GitHub user or team mapped to the root policy
-        grants=rf"(?s){_W}policy\s+write{_E}.*(?:path\s+[\"']\*[\"']|[\"']sudo[\"'])"
+        grants=rf"(?s)(?:{_W}policy\s+write|{_W}write\s+\S*sys/polic(?:y|ies)/){_E}.*(?:path\s+[\"']\*[\"']|[\"']sudo[\"'])"
         r"|creation_statements=.*\bSUPERUSER\b"
         rf"|{_W}write\s+\S*auth/[\w-]+/map/(?:users|teams)/\S+.*{_W}value=\S*\broot\b",
         disables=rf"{_W}audit\s+disable{_E}|{_W}audit\s+enable{_E}.*file_path=/dev/null",

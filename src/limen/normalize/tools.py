@@ -360,6 +360,13 @@ _ROLE_NAME_KEYS = frozenset({"type", "name", "label", "value", "id", "role_defin
 _MAKES_ADMIN = re.compile(
     r"(?:^|_)(?:make|set|promote|grant|add)_(?:[a-z0-9]+_){0,8}(?:admins?|administrators?|superusers?|super_admins?)$"
 )
+# A policy document's text that allows everything: Vault's every path (`path "*"`) or its `sudo`
+# capability, an IAM statement allowing every action (`"Effect": "Allow", "Action": "*"`)
+_ALLOWS_EVERYTHING = re.compile(
+    r"""\bpath[ \t]+["']\*["'][ \t]*\{|\bcapabilities[ \t]*=[ \t]*\[[^\]]{0,200}["']sudo["']"""
+    r"""|["']Effect["'][ \t]*:[ \t]*["']Allow["'][^{}]{0,300}["']Action["'][ \t]*:[ \t]*\[?[ \t]*["']\*["']"""
+    r"""|["']Action["'][ \t]*:[ \t]*\[?[ \t]*["']\*["'][^{}]{0,300}["']Effect["'][ \t]*:[ \t]*["']Allow["']"""
+)
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
 _ACCESS_KEYS = frozenset(
     {"access_level", "role", "permission", "permissions", "level", "base_role", "rolename", "role_name"}
@@ -1096,6 +1103,10 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         for k, v in arguments.items()
     ):  # a sign-in client that sends tokens to any site, an API any origin may call
         return f"{MADE_PUBLIC}any site or address let in by {words}"
+    if _GRANTS.search(words) and any(
+        isinstance(v, str) and _ALLOWS_EVERYTHING.search(v[:MAX_SETTINGS_TEXT]) for _k, v in settings[:64]
+    ):  # `write_policy(policy='path "*" { capabilities = ["sudo", ...] }')`, an IAM document of `*` on `*`
+        return f"{ADMIN_GRANTED}a policy that allows everything written by {words}"
     access_keys = _ACCESS_KEYS | _ROLE_NAME_KEYS if _ROLE_RESOURCE.search(words) else _ACCESS_KEYS
     if _GRANTS.search(words) and any(
         k in access_keys and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
