@@ -275,7 +275,7 @@ _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
     r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
     r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
-    r"|network_?polic|admission|mtls|authorization"
+    r"|network_?polic|admission|mtls|authorization|session_recording"
     # a device's boot and update checks (Kconfig's `CONFIG_SECURE_BOOT`, `..._DOWNGRADE_PREVENTION`)
     r"|secure_boot|flash_enc|signature|downgrade|anti_rollback|log_type|log_dest"
     # the means of recovery: backups, point-in-time restore, versions and deleted items kept
@@ -604,6 +604,8 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} lowered from {old[key]} to {value}"]
         if key in old and (raised := _limit_raised(key, old[key], value)):
             return [f"{CONTROL_OFF}{key} {raised}"]
+        if longer := _lifetime_raised(key, old.get(key), value):
+            return [f"{CONTROL_OFF}{key} {longer}"]
         variable = key.rsplit(".", 1)[-1]
         check = CHECKS_OFF_VARIABLES.get(variable)
         if check is not None and re.fullmatch(check, value.strip("\"'")):
@@ -713,7 +715,7 @@ _ALERT_RULE = re.compile(r"^[ \t]*-?[ \t]*alert:[ \t]*[\"']?([\w:.-]+)", re.MULT
 # Settings that say who or what is let in: sites, addresses, principals, members (`AllowedOrigins`,
 # `publicAccessCIDRs`, `Principal`, `members`, `authorizedNetworks`, `sourceRanges`)
 _WHO_KEYS = re.compile(
-    r"(?:^|_)(?:principals?|members?|grantees?|identifiers|users|authorized_networks|whitelist|allowlist"
+    r"(?:^|_)(?:principals?|members?|grantees?|identifiers|users|authorized_networks|white_?list|allow_?list"
     r"|ip_ranges?|cidrs?|cidr_blocks?|source_ranges?|source_address_prefix(?:es)?|allowed_\w+|trusted_\w+"
     r"|ignore_?ips?)$"  # (fail2ban's `ignoreip`: the addresses never banned)
     r"|redirect|origins?$|cors|cidrs?$|_ips?$|^expos(?:e|ed|ure)$"  # `exposure.include: "*"`: every endpoint
@@ -789,6 +791,13 @@ def _anyone_in_lines(text: str, found: set[tuple[str, str]]) -> None:
             for value in re.findall(r"""[^\s,"'\[\]]+""", raw):
                 if _ANYONE.match(value):
                     _note_anyone([*above, key], value, found)
+        for key, value in _XML_ELEMENT.findall(line):  # Wazuh's `<white_list>0.0.0.0/0</white_list>`
+            if _ANYONE.match(value.strip()):
+                _note_anyone([*above, key], value.strip(), found)
+
+
+# An XML element holding one value on its line (`<white_list>10.0.0.0/8</white_list>`)
+_XML_ELEMENT = re.compile(r"<([A-Za-z_][\w.-]{0,60})>([^<\n]{1,200})</\1>")
 
 
 def _anyone_in_data(data: object, path: tuple[str, ...], found: set[tuple[str, str]], depth: int = 0) -> None:
@@ -828,6 +837,49 @@ _ATTEMPT_LIMIT = re.compile(
 _RATE = re.compile(r"^(\d[\d_]*)\s*(?:/|\s+per\s+)\s*(\w{1,12})$")
 _PERIOD_SECONDS = {"": 1, "s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60}
 _PERIOD_SECONDS |= {"h": 3600, "hr": 3600, "hour": 3600, "d": 86400, "day": 86400}
+
+
+# A credential's or a session's lifetime past a year outlives anyone's review of what it may do
+LASTING_DAYS = 366
+# A lifetime with its unit (`87600h`, `520w`, `10y`, `3650d`), or in seconds where its name says so
+# (`--lifetime-seconds 315360000`, `max_lease_ttl_seconds = 315360000`)
+_LIFETIME = re.compile(r"^(\d{1,12})\s*(s|sec|m|min|h|hr|d|day|days|w|wk|y|yr|years?)?$", re.I)
+_UNIT_DAYS = {"s": 1 / 86400, "sec": 1 / 86400, "m": 1 / 1440, "min": 1 / 1440, "h": 1 / 24, "hr": 1 / 24}
+_UNIT_DAYS |= {"d": 1, "day": 1, "days": 1, "w": 7, "wk": 7, "y": 365, "yr": 365, "year": 365, "years": 365}
+_UNIT_IN_NAME = (("second", "s"), ("secs", "s"), ("minute", "m"), ("hour", "h"), ("day", "d"))
+
+
+def lifetime_days(key: str, value: str) -> float | None:
+    """The days a lifetime gives (`--expiry 87600h`: 3650; `token_ttl_seconds = 86400`: 1), None when it
+    names no unit it can be read in."""
+    found = _LIFETIME.match(value.strip().strip("\"'"))
+    if found is None:
+        return None
+    named = next((unit for word, unit in _UNIT_IN_NAME if word in key.lower()), "")
+    unit = (found.group(2) or named).lower()
+    return int(found.group(1)) * _UNIT_DAYS[unit] if unit in _UNIT_DAYS else None
+
+
+# Settings that bound how long a credential, a token, a lease or a session lasts (a cache's or a DNS
+# record's time to live aside)
+_CREDENTIAL_LIFETIME = re.compile(
+    r"(?:^|_)(?:(?:[a-z0-9]+_){0,3}ttl|(?:session|token|credential|cert|certificate|key|password|sas|jwt"
+    r"|refresh|access|lease|login|cookie)_(?:[a-z0-9]+_){0,2}(?:lifetime|expiry|expiration|validity|max_age))"
+    r"(?:_(?:seconds?|secs?|hours?|days?|minutes?))?$"
+)
+
+
+def _lifetime_raised(key: str, before: str | None, after: str) -> str:
+    """`max_lease_ttl_seconds = 3600` made `315360000`, `token_max_ttl = "87600h"` added: a credential's
+    lifetime set past a year, from under one or from nothing. "" otherwise."""
+    word = words_of(key.rsplit(".", 1)[-1])
+    if not _CREDENTIAL_LIFETIME.search(word) or re.search(r"cache|dns|record", word):
+        return ""
+    now = lifetime_days(word, after)
+    was = lifetime_days(word, before) if before is not None else 0.0
+    if now is None or now <= LASTING_DAYS or (was is not None and was > LASTING_DAYS) or was is None:
+        return ""
+    return f"set to {after.strip()[:20]}: a credential that lasts {int(now) // 365} years"
 
 
 def _limit_raised(key: str, before: str, after: str) -> str:

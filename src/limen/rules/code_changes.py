@@ -64,6 +64,13 @@ _INTEGRITY_REFUSAL = re.compile(
     r"|tamper(?:ed|ing)?|revoked)\w*\b"
     r"|(?<![.\w])(?:\w*?_)?(?:rollback|downgrade)\w*\b(?!\s*\()"
 )
+# A condition that tests what a token says of itself: its signing algorithm, issuer, audience, expiry or
+# nonce (`if token.Method.Alg() != "RS256" {`, `if claims.Issuer != cfg.Issuer`, `if claims.exp < now`)
+_CLAIM_CHECK = re.compile(
+    r"(?im)^[ \t]*(?:\}[ \t]*)?(?:else[ \t]+)?(?:if|unless|guard|when|elif|elsif)\b[^\n]{0,160}?"
+    r"(?:\b(?:alg(?:orithm)?s?|signing_?method|method\.alg|iss(?:uer)?|aud(?:ience)?|nbf|not_?before)\b"
+    r"|\b(?:token|claims?|jwt|payload|decoded)\b[^\n]{0,60}?\b(?:exp(?:ires_?at)?|nonce)\b)"
+)
 _COMMENT_LINE = re.compile(r"^[ \t]*(?://|#(?![!\[])|--|\*|/\*)[^\n]*$", re.MULTILINE)
 
 # A predicate that keeps a query or a lookup to the caller's own rows: `org_id = $2`, `.filter(owner=user)`,
@@ -478,6 +485,7 @@ def weakened(
     for pattern, why in (
         (_REFUSAL_WORD, "a refusal of the unauthenticated or the forbidden is taken out of the code"),
         (_INTEGRITY_REFUSAL, "a refusal of a tampered, unsigned or older image or message is taken out"),
+        (_CLAIM_CHECK, "a check of a token's algorithm, issuer, audience or expiry is taken out of the code"),
         (_SCOPE, "a query or lookup no longer keeps to the caller's own tenant, account or owner"),
         (_GUARD_CALL, "a call that checks the caller's rights is taken out of the code"),
         (_AUDIT_RECORD, "a record of who did what (an audit or security log entry) is no longer written"),

@@ -87,9 +87,11 @@ from limen.normalize.tools import (
     DB_WRITE,
     DESTROYS_STORE,
     KNOWN_TOOLS,
+    LASTING_DAYS,
     MADE_PUBLIC,
     PRODUCTION_TARGET,
     SQL_WRITE,
+    lifetime_days,
     sql_statements,
     words_of,
 )
@@ -2961,24 +2963,8 @@ _NEVER_KEYS = re.compile(
     r"^-*(?:seconds[-_]?to[-_]?live|ttl|expires[-_]in|lifetime(?:[-_]?seconds)?|duration|expiry|expiration)$",
     re.I,
 )
-_LASTING_DAYS = 366
-# A lifetime with its unit (`87600h`, `520w`, `10y`, `3650d`), or in seconds where the option says so
-# (`--lifetime-seconds 315360000`)
-_LIFETIME = re.compile(r"^(\d{1,12})\s*(s|sec|m|min|h|hr|d|day|days|w|wk|y|yr|years?)?$", re.I)
-_UNIT_DAYS = {"s": 1 / 86400, "sec": 1 / 86400, "m": 1 / 1440, "min": 1 / 1440, "h": 1 / 24, "hr": 1 / 24}
-_UNIT_DAYS |= {"d": 1, "day": 1, "days": 1, "w": 7, "wk": 7, "y": 365, "yr": 365, "year": 365, "years": 365}
 # A token minted with the owner's or an administrator's rights over the whole organisation
 _OWNER_ROLE = re.compile(r"(?i)^(?:\w+_)?(?:owner|admin|administrator|superuser)$")
-
-
-def _lifetime_days(key: str, value: str) -> float | None:
-    """The days a lifetime option gives (`--expiry 87600h`: 3650), None when it names no unit it can be
-    read in."""
-    found = _LIFETIME.match(value.strip())
-    if found is None:
-        return None
-    unit = (found.group(2) or ("s" if "second" in key.lower() else "")).lower()
-    return int(found.group(1)) * _UNIT_DAYS[unit] if unit in _UNIT_DAYS else None
 
 
 def _lasting_credential(action: Action) -> str:
@@ -3005,14 +2991,14 @@ def _lasting_credential(action: Action) -> str:
     for key, value in pairs:
         if _NEVER_KEYS.match(key) and value.strip() in ("0", "never", "none"):
             return "a credential is minted that never expires"
-        if _NEVER_KEYS.match(key) and (days := _lifetime_days(key, value)) and days > _LASTING_DAYS:
+        if _NEVER_KEYS.match(key) and (days := lifetime_days(key, value)) and days > LASTING_DAYS:
             return f"a credential is minted for {int(days) // 365} years"
         if key.lstrip("-").lower() in ("role", "roles") and _OWNER_ROLE.match(value.strip()):
             return f"a credential is minted with the {value.strip()[:30]} role"
         if _EXPIRY_KEYS.match(key.lower()) and (found := re.match(r"(\d{4})-(\d{2})-(\d{2})", value.strip())):
             with suppress(ValueError):
                 days = (date(*map(int, found.groups())) - date.today()).days
-                if days > _LASTING_DAYS:
+                if days > LASTING_DAYS:
                     return f"a credential is minted for {days // 365} years"
     return ""
 
