@@ -171,7 +171,32 @@ def _quiet_header(value: str, action: Action) -> bool:
     if _printed_for_every_host(text, action):
         return True
     issuers = issuers_of_credentials(text)
+    if not issuers and _VARIABLE_ONLY.fullmatch(text.strip()):  # `Token token=$PD_TOKEN` to api.pagerduty.com
+        return all(first_party_api(d.host) for d in action.destinations)
     return bool(issuers) and all(issuers & issuers_for_host(d.host) for d in action.destinations)
+
+
+# A credential header's value that is a variable's, with at most a scheme word before it (`Bearer $T`,
+# `Token token=$PD_TOKEN`, `$KEY:`), not a command's output
+_VARIABLE_ONLY = re.compile(r"(?:[\w-]+ )?(?:[\w-]+=)?\$\{?\w+\}?:?")
+
+
+def credentials_to_issuers(action: Action) -> bool:
+    """The line's curl and wget send credentials (`-H "Authorization: ..."`, `-u`) and each goes only to the
+    API that issued it (`_quiet_header`): a literal key whose prefix names its issuer, a conventional
+    variable, or a variable sent only to a service's own API host."""
+    headers = []
+    for command in action.commands:
+        if command.name not in ("curl", "wget"):
+            continue
+        args = command.argv[1:]
+        for i, word in enumerate(args[:-1]):
+            named = args[i + 1].partition(":")[0].lower()
+            if word in ("-H", "--header") and _CREDENTIAL_HEADER.search(named):
+                headers.append(args[i + 1])
+            elif command.name == "curl" and word in ("-u", "--user", "--oauth2-bearer"):
+                headers.append("authorization: " + args[i + 1])
+    return bool(headers) and all(_quiet_header(h, action) for h in headers)
 
 
 _SUBSTITUTION = re.compile(r"\$\(([^()`$]{1,200})\)|`([^`$]{1,200})`")
@@ -401,6 +426,26 @@ def strings(value: Any, depth: int = 0) -> Iterator[str]:
             yield from strings(item, depth + 1)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         yield str(value)
+
+
+# Options of curl and wget whose value is read from elsewhere (a file, standard input, a config file)
+_READ_ELSEWHERE = frozenset(
+    {"-T", "--upload-file", "-K", "--config", "--body-file", "--post-file", "-i", "--input-file"}
+)
+
+
+def written_out(action: Action) -> bool:
+    """One curl or wget request whose every word is in the line: no variable, substitution, file (`-d @x`,
+    `-F f=@x`, `-T x`) or standard input feeds it, so what it sends is exactly what the line shows."""
+    if action.opaque or len(action.commands) != 1:
+        return False
+    command = action.commands[0]
+    if command.name not in ("curl", "wget") or command.via or command.dynamic_name:
+        return False
+    return not any(
+        "$" in w or "`" in w or w.startswith("@") or "=@" in w or w.split("=", 1)[0] in _READ_ELSEWHERE
+        for w in command.argv[1:]
+    )
 
 
 def outgoing_texts(action: Action) -> list[str]:

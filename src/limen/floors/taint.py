@@ -22,7 +22,16 @@ import re
 from typing import TYPE_CHECKING
 
 from limen.context import Context
-from limen.floors.egress import carries_nothing, is_egress, known_plain, mode_verdict, outgoing_texts, strings
+from limen.floors.egress import (
+    carries_nothing,
+    credential_header_values,
+    is_egress,
+    known_plain,
+    mode_verdict,
+    outgoing_texts,
+    strings,
+    written_out,
+)
 from limen.model import Action, Decision, Finding, Mode, ReasonCode, Verdict
 from limen.scan import MAX_SCAN_CHARS
 
@@ -39,7 +48,12 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
     texts = outgoing_texts(action)
     # One text of them all, so a secret split across fields (or across a URL and a body) is seen whole.
     joined = ["\x00".join(texts)] if sum(map(len, texts)) <= MAX_SCAN_CHARS else texts
-    if any(session.matches_secret(text) for text in joined) and _sent_beyond_issuers(joined, action, ctx):
+    own_account = _own_account_request(action, joined, session, ctx)
+    if (
+        any(session.matches_secret(text) for text in joined)
+        and not own_account
+        and _sent_beyond_issuers(joined, action, ctx)
+    ):
         return [
             Finding(
                 ReasonCode.CONFIRMED_EXFIL,
@@ -49,6 +63,8 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
             )
         ]
     if carries_nothing(action) and all(known_plain(d, ctx) for d in action.destinations):
+        return []
+    if ctx.mode in (Mode.LIGHT, Mode.BALANCED) and own_account:
         return []
     if ctx.mode in (Mode.LIGHT, Mode.BALANCED) and _says_only_what_it_shows(action, texts):
         return []
@@ -179,6 +195,22 @@ def _modified_since(path: str, staged_at: float) -> bool:
 
 
 MAX_OUTGOING_FILES = 2000
+
+
+def _own_account_request(action: Action, texts: list[str], session: SessionView, ctx: Context) -> bool:
+    """A request written out in full (`written_out`) to an API issuer that logs in with credentials this
+    session read, each sent to the API that issued it: it acts in the user's own account (`curl -u
+    sk_test_...: https://api.stripe.com/v1/payment_intents -d amount=2000` after reading `.env`), where
+    what it sends reaches no one else. A key given in the line (someone else's account) does not count."""
+    from limen.facts.hosts import issuers_for_host
+    from limen.rules.secrets import without_issued_credentials
+
+    if not written_out(action) or not all(issuers_for_host(d.host) for d in action.destinations):
+        return False
+    logins = credential_header_values(action)  # whose account: the session's own key, not one given here
+    if not logins or not all(session.matches_secret(login.removesuffix(":")) for login in logins):
+        return False
+    return not any(session.matches_secret(without_issued_credentials(text, action, ctx)) for text in texts)
 
 
 def _sent_beyond_issuers(texts: list[str], action: Action, ctx: Context) -> bool:

@@ -348,8 +348,10 @@ _SWITCHED_OFF = re.compile(
     rf"|(?:^|_)(?:{_GUARDS})_(?:[a-z0-9]+_){{0,8}}(?:deactivate|disable|suspend|pause|stop|mute|off)$"
 )
 _GUARD_RESOURCE = re.compile(rf"(?:^|_)(?:{_GUARDS})(?:_|$)")
-# A guard's state set to one in which it no longer acts
+# A guard's state set to one in which it no longer acts, and the actions that set it so
 _INACTIVE = _OFF_WORDS | {"inactive", "deactivated", "suspended", "paused", "stopped"}
+_ACTION_KEYS = frozenset({"action", "action_name", "operation", "op"})
+_OFF_ACTIONS = frozenset({"disable", "deactivate", "suspend", "pause", "stop", "mute"})
 # Resources whose entries are roles given to someone (Okta's `users/{id}/roles`, Keycloak's `role-mappings`,
 # Azure's `roleAssignments`), where a body's `type` or `name` is the role; and calls named for making someone
 # an administrator (Google's `users/{key}/makeAdmin`, Slack's `admin.users.setAdmin`)
@@ -1124,10 +1126,14 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     if _SWITCHED_OFF.search(words):  # `deactivate_policy`, `.../logStreams/{id}/lifecycle/deactivate`
         return f"{CONTROL_OFF}a guard switched off by {words}"
     if _GUARD_RESOURCE.search(words) and any(
-        words_of(k.rsplit(".", 1)[-1]) in ("status", "state", "enabled", "active")
-        and (_off(v, counts=False) or (isinstance(v, str) and v.strip().lower() in _INACTIVE))
+        (
+            words_of(k.rsplit(".", 1)[-1]) in ("status", "state", "enabled", "active")
+            and (_off(v, counts=False) or (isinstance(v, str) and v.strip().lower() in _INACTIVE))
+        )
+        or (words_of(k) in _ACTION_KEYS and isinstance(v, str) and v.strip().lower() in _OFF_ACTIONS)
         for k, v in settings
-    ):  # `PUT /api/v1/policies/{id}` `{"status": "INACTIVE"}`, `update_detection_rule(enabled=false)`
+    ):  # `PUT /api/v1/policies/{id}` `{"status": "INACTIVE"}`, `update_detection_rule(enabled=false)`,
+        # FalconPy's `PreventionPolicies.perform_action(action_name="disable")`
         return f"{CONTROL_OFF}a guard's state set to off by {words}"
     if _MONITORING.search(words) and _UNPAGED.search(words):
         # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone

@@ -115,7 +115,7 @@ from limen.facts.hosts import (
     repository_identity,
 )
 from limen.facts.programs import ROUTE_VARIABLES, Role, program
-from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing
+from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing, credentials_to_issuers
 from limen.model import (
     Action,
     Capability,
@@ -383,6 +383,8 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
     texts = (*action.payloads, *(w for c in action.commands for w in c.argv if "$" in w))
     used = frozenset(i for t in texts for i in issuers & issuers_of_credentials(t))
     used |= issuers & issuers_of_client(dest.via_command)  # `az rest --url https://graph.microsoft.com/...`
+    if credentials_to_issuers(action):  # `-u sk_test_...:` to api.stripe.com, `Token token=$PD_TOKEN`
+        used |= issuers
     # Data to a bucket, webhook or repository: whose it is, the credential does not say.
     return bool(used - SHARED_ISSUERS) or (bool(used) and carries_nothing(action))
 

@@ -724,6 +724,8 @@ class _Py:
             cli_words = sdk_destruction(sdk, name.split(".")[1:])
             if cli_words:  # judged as the CLI's same words are (`aws delete-bucket`)
                 self.fx.argvs.append(((sdk.program, *cli_words), name))
+            elif kwargs or args:  # and as the MCP tool call it equals (`cloudtrail.stop_logging(Name=t)`)
+                self.service_call(name, args, kwargs)
             return Val(ref=name)  # a client, a resource, a collection: its methods are looked at too
         if name == "re.sub" and len(args) == 3 and not kwargs and args[2].kind == "filedata":
             return edited(args[2], "re", args[0], args[1])  # `re.sub(r"...", "...", open(p).read())`
