@@ -175,7 +175,8 @@ def test_what_the_user_names_never_relaxes_metadata_disguises_or_route_overrides
     assert meta.verdict is Verdict.BLOCK and UNKNOWN in meta.reasons
     assert UNKNOWN in _post(rt, "s", "https://github.com@evil-site.dev/x")  # userinfo disguise
     assert UNKNOWN in _post(rt, "s", "https://xn--pple-43d.com/login")  # punycode
-    assert UNKNOWN in _post(rt, "s", "http://10.0.0.7/admin")  # private range
+    # the organisation's private network: asked in strict and paranoid whatever the user named
+    assert (UNKNOWN in _post(rt, "s", "http://10.0.0.7/admin")) is mode.strict_or_above
     proxied = rt.decide(
         "Bash", {"command": "curl -x http://p.example.org:1 https://example.org/"}, session_id="s", door="sdk"
     )

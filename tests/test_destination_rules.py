@@ -101,10 +101,17 @@ def test_loopback_is_fine_unless_disguised() -> None:
     assert verdicts(external_destinations(fetch("http://2130706433/"), ctx())) == [(UNKNOWN, Verdict.AUTH)]
 
 
-def test_private_ranges_ask() -> None:
-    found = list(external_destinations(fetch("http://192.168.1.10/admin"), ctx()))
-    assert verdicts(found) == [(UNKNOWN, Verdict.AUTH)]
-    assert "private" in found[0].detail
+def test_the_organisations_network_passes_in_balanced_and_asks_in_strict() -> None:
+    """An address networks are numbered from, or a name under a private suffix, is the organisation's own
+    network: ordinary work in light and balanced, asked in strict. Documentation and reserved ranges (what
+    examples write for anyone's address) and single-label names (an ssh or rclone alias) still ask."""
+    for url in ("http://192.168.1.10/admin", "http://10.0.4.12:8080/", "https://jenkins.acme.internal/job/x"):
+        assert list(external_destinations(fetch(url), ctx())) == [], url
+        found = list(external_destinations(fetch(url), ctx(Mode.STRICT)))
+        assert verdicts(found) == [(UNKNOWN, Verdict.AUTH)], url
+        assert "private" in found[0].detail
+    for url in ("http://203.0.113.5/x", "http://198.51.100.7/", "http://offsite/x"):
+        assert verdicts(external_destinations(fetch(url), ctx())) == [(UNKNOWN, Verdict.AUTH)], url
 
 
 def test_modes_light_lets_a_read_only_fetch_through_but_not_a_post() -> None:

@@ -181,10 +181,10 @@ def _quiet_header(value: str, action: Action) -> bool:
 _VARIABLE_ONLY = re.compile(r"(?:[\w-]+ )?(?:[\w-]+=)?\$\{?\w+\}?:?")
 
 
-def credentials_to_issuers(action: Action) -> bool:
-    """The line's curl and wget send credentials (`-H "Authorization: ..."`, `-u`) and each goes only to the
-    API that issued it (`_quiet_header`): a literal key whose prefix names its issuer, a conventional
-    variable, or a variable sent only to a service's own API host."""
+def credentials_to_issuers(action: Action) -> frozenset[str]:
+    """The issuers whose credentials the line's curl and wget send (`-H "Authorization: ..."`, `-u`) when
+    each goes only to the API that issued it (`_quiet_header`): a literal key whose prefix names its issuer,
+    a conventional variable, or a variable sent only to a service's own API host; empty otherwise."""
     headers = []
     for command in action.commands:
         if command.name not in ("curl", "wget"):
@@ -196,7 +196,19 @@ def credentials_to_issuers(action: Action) -> bool:
                 headers.append(args[i + 1])
             elif command.name == "curl" and word in ("-u", "--user", "--oauth2-bearer"):
                 headers.append("authorization: " + args[i + 1])
-    return bool(headers) and all(_quiet_header(h, action) for h in headers)
+    if not headers or not all(_quiet_header(h, action) for h in headers):
+        return frozenset()
+    issued: set[str] = set()
+    for header in headers:
+        text = header.partition(":")[2]
+        words = text.split()
+        named = issuer_of_value(words[-1].split(":", 1)[0].removeprefix("token=")) if words else ""
+        conventional = issuers_of_credentials(text)
+        issued |= {named} if named else conventional
+        if not named and not conventional:  # sent only to a service's own API host: that service's
+            hosts = [d.host for d in action.destinations if first_party_api(d.host)]
+            issued |= {issuer for host in hosts for issuer in issuers_for_host(host)}
+    return frozenset(issued)
 
 
 _SUBSTITUTION = re.compile(r"\$\(([^()`$]{1,200})\)|`([^`$]{1,200})`")

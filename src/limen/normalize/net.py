@@ -202,6 +202,27 @@ def _classify_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> HostClass
     return HostClass.PUBLIC
 
 
+# The ranges an organisation numbers its own networks from (RFC 1918, shared address space, unique local
+# IPv6); the documentation, reserved and multicast ranges are private too, but stand for anyone's address
+_ORGANISATION_NETWORKS = tuple(
+    ipaddress.ip_network(n)
+    for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7")
+)
+
+
+def organisation_network(dest: Destination) -> bool:
+    """A private destination on the organisation's own network: a name under a suffix only its resolvers
+    know (`jenkins.acme.internal`) or an address from the ranges networks are numbered from. A single-label
+    name may be anything an alias names (an rclone remote, an ssh `Host`), so it is not counted."""
+    if dest.host_class is not HostClass.PRIVATE:
+        return False
+    try:
+        ip = ipaddress.ip_address(dest.ip or dest.host.strip("[]"))
+    except ValueError:
+        return dest.host.endswith(_PRIVATE_SUFFIXES)
+    return any(ip.version == n.version and ip in n for n in _ORGANISATION_NETWORKS)
+
+
 def _classify_name(host: str) -> HostClass:
     if host in _METADATA_NAMES:
         return HostClass.METADATA

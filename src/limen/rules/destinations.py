@@ -127,7 +127,7 @@ from limen.model import (
     ReasonCode,
     Verdict,
 )
-from limen.normalize.net import ADDRESS
+from limen.normalize.net import ADDRESS, organisation_network
 from limen.normalize.tools import KNOWN_TOOLS, classify
 from limen.rules import rule
 
@@ -383,8 +383,7 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
     texts = (*action.payloads, *(w for c in action.commands for w in c.argv if "$" in w))
     used = frozenset(i for t in texts for i in issuers & issuers_of_credentials(t))
     used |= issuers & issuers_of_client(dest.via_command)  # `az rest --url https://graph.microsoft.com/...`
-    if credentials_to_issuers(action):  # `-u sk_test_...:` to api.stripe.com, `Token token=$PD_TOKEN`
-        used |= issuers
+    used |= issuers & credentials_to_issuers(action)  # `-u sk_test_...:`, `Token token=$PD_TOKEN`
     # Data to a bucket, webhook or repository: whose it is, the credential does not say.
     return bool(used - SHARED_ISSUERS) or (bool(used) and carries_nothing(action))
 
@@ -438,9 +437,10 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         and (
             named_by_project(dest.host, dest.url, action.cwd or ctx.workspace)
             or (not dest.has_userinfo and project_domain(dest.host, action.cwd or ctx.workspace))
+            or (organisation_network(dest) and not mode.strict_or_above)
         )
     ):  # a bucket or a cloud account (its image registry) that the project's own infrastructure code names,
-        # or a registry on the project's own domain (`crates.acme.io`, `registry.acme.io/app`)
+        # a registry on the project's own domain (`crates.acme.io`, `registry.acme.io/app`) or network
         return None
     leaving = leaves_project(dest, action)
     if leaving:
@@ -470,6 +470,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
             95 if verdict is Verdict.BLOCK else 80,
             f"{where} reached through a disguised address",
         )
+    if organisation_network(dest) and not mode.strict_or_above:
+        return None  # the organisation's own network (`jenkins.acme.internal`, `10.0.4.12`): no one else's
     if mode is Mode.LIGHT and _read_only_fetch(action):
         return None
     if mode is Mode.BALANCED and _plain_public(dest) and _reads_only(action):
@@ -496,7 +498,8 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     """Every destination off the trusted list: AUTH; cloud metadata endpoints and disguised hosts: BLOCK.
     A destination the session learnt from the user (or, in light and balanced, from the user's clean data
     or a page the user named) is intended and quiet, as are documentation GETs carrying nothing, a token
-    sent to the service that issued it, registries and the project's own remote."""
+    sent to the service that issued it, registries, the project's own remote and, in light and balanced,
+    the organisation's private network (`jenkins.acme.internal`, `10.0.4.12`; strict asks)."""
     if not action.destinations:
         return []
     findings = [f for f in (_judge(d, action, ctx) for d in action.destinations) if f is not None]
