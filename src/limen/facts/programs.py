@@ -1946,6 +1946,26 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|operator\s+(?:seal|unseal|rekey|step-down|raft)|lease\s+revoke|token\s+(?:create|revoke)"
         rf"|kv\s+(?:put|patch|delete|destroy|rollback|metadata\s+delete)){_E}",
     ),
+    # Perforce Helix: files and their history obliterated, a depot, a user or someone's shelf deleted with
+    # force; who may do what (the protections table, a group's members), the triggers that check submits,
+    # the file-type map, and the server's security level, password rules and logs changed; a server's
+    # fingerprint trusted in place of the one known; where later commands go (P4PORT) set for good
+    _p(
+        "p4",
+        R.INFRA_DESTROYER,
+        aliases=("perforce", "helix", "p4v"),
+        options=("-u", "-P", "-p", "-c", "-C", "-d", "-H", "-x", "-z", "-r", "-Q", "-L", "-I"),
+        destroys_all=rf"{_W}(?:obliterate|depot\s+-d|typemap\s+-i){_E}",
+        destroys_one=rf"{_W}(?:user|client|workspace|label|branch|stream|shelve|group|job)\s+(?:-\w+\s+)*-d{_E}"
+        rf".*{_W}-f{_E}|{_W}archive{_E}.*{_W}-p{_E}",
+        grants=rf"{_W}(?:protect|group|groups)\s+-i{_E}|{_W}super\s+(?:user|group)\s+\*",
+        disables=rf"{_W}triggers\s+-i{_E}|{_W}configure\s+(?:set|unset){_E}\s+(?:\S+#)?(?:security|dm\.password\.\w+"
+        rf"|dm\.user\.\w+|monitor|server|serverlog\.\S+|auth\.\S+|net\.mimcheck|dm\.keys\.hide|run\.users\.authorize)\b"
+        rf"|{_W}trust\s+(?:-\w+\s+)*-f{_E}",
+        reroutes=rf"{_W}set\s+(?:-s\s+)?P4PORT=",
+        changes=rf"{_W}(?:obliterate|depot|user|group|protect|triggers|typemap|configure|admin|submit|shelve|archive"
+        rf"|retype|unzip){_E}",
+    ),
     # a test or development database by its conventional name (`shop_test`, `app_dev`) is recreated at will:
     # dropping one is the test suite's own set-up
     _p(
@@ -2551,6 +2571,7 @@ ROUTE_VARIABLES = frozenset(
         "yarn_https_proxy",
         "gh_repo",
         "gh_host",
+        "p4port",  # the Perforce server every p4 command talks to
         # where an install takes its packages from, for this one command
         *("pip_index_url", "pip_extra_index_url", "pip_find_links", "uv_index_url", "uv_extra_index_url"),
         *("uv_default_index", "uv_index", "npm_config_registry", "yarn_registry", "yarn_npm_registry_server"),

@@ -2794,7 +2794,8 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     if any(n.startswith("assign:HIST") for n in action.notes):
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "shell history disabled")
         return
-    for command in action.commands:
+    served = _served_infrastructure(action)  # `mcp__perforce__set_triggers(...)` as `p4 set triggers ...`
+    for command in (*action.commands, *((served,) if served is not None else ())):
         why = _evasion(command, action.payloads)
         if why:
             yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, why)
@@ -3027,8 +3028,10 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     if opened := _rules_deployed_open(action):  # `firestore_update_rules(rules="...: if true")`
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"{action.tool}: {opened}")
         return
-    if not action.commands and not action.destinations and not action.notes and action.capability != DB_WRITE:
-        return  # no command, no repository, no SQL: nothing widened
+    served = _served_infrastructure(action)  # `mcp__perforce__set_protect(table=...)` as `p4 set protect ...`
+    nothing = not action.commands and not action.destinations and not action.notes and served is None
+    if nothing and action.capability != DB_WRITE:
+        return  # no command, no repository, no SQL, no CLI's server: nothing widened
     granted = _sql_grants(action) if action.capability in ("shell.execute", DB_WRITE) or action.notes else ""
     if granted:  # `UPDATE users SET role='admin' ...`, `GRANT ALL ... TO x`, row-level security off
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL widens access ({granted})")
@@ -3043,7 +3046,7 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     if widened:  # `mcp__github__update_repository(private=false)`, `add_collaborator(permission=admin)`
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"{action.tool} {widened}")
         return
-    for command in action.commands:
+    for command in (*action.commands, *((served,) if served is not None else ())):
         escape = _container_escape(command, action, ctx)
         if escape:
             strict = ctx.mode.strict_or_above
