@@ -87,6 +87,13 @@ def home_folder(path: str, home: str) -> str:
     return match.group(0) if match else ""
 
 
+def below_home(path: str) -> str:
+    """`path` without the home folder it lies in (`/home/dev/shop/config/app.yml` -> `/shop/config/app.yml`):
+    what a path's words say of a file (a test's, a development copy's) are the project's, never the name of
+    the user whose home holds it (`dev`, `test`)."""
+    return _HOME_FOLDER.sub("", path, count=1)
+
+
 def as_own_home(path: str, home: str) -> str:
     """`path` with the home folder it lies in replaced by the running user's (`/home/dev/.bashrc` ->
     `HOME/.bashrc`): what a rule keyed to the running user's home files should judge. Unchanged when it lies

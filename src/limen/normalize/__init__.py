@@ -27,6 +27,7 @@ from limen.normalize.tools import (
     classify,
     code_runner,
     configures_connections,
+    deployed_manifest,
     destroys_store,
     edited_settings,
     every_item,
@@ -453,7 +454,8 @@ def _normalize(
     written = arguments.get("content")
     if tool == "Write" and isinstance(written, str) and edited and configures_connections(edited):
         current = read_text(canonical(edited, cwd, home), MAX_SETTINGS_TEXT) or ""  # only a config's
-        if current:  # a configuration rewritten whole is judged as the edit it makes
+        if current or deployed_manifest(written):  # a configuration rewritten whole is judged as the edit
+            # it makes; a new manifest (`kind: PeerAuthentication` with `mode: DISABLE`) as added to nothing
             notes.extend(edited_settings(edited, current, written))
         notes.extend(sends_later(edited, current, written))
     if spec.names_only:

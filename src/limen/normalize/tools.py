@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, OBJECT_STORE_HOSTS, WEB_SCHEMES
+from limen.facts.paths import below_home
 from limen.facts.programs import CHECKS_OFF_VARIABLES, HOST_SECURITY_AGENTS, PROTECTED_BRANCHES
 from limen.model import Capability
 
@@ -358,6 +359,7 @@ _OFF_ACTIONS = frozenset({"disable", "deactivate", "suspend", "pause", "stop", "
 _ROLE_RESOURCE = re.compile(
     r"(?:^|_)(?:roles?|role_mappings?|role_assignments?|admin_roles?|privileges?)(?:_|$)"
 )
+_ROLE_KEYS = frozenset({"role", "roles", "permission", "permissions"})
 _ROLE_NAME_KEYS = frozenset({"type", "name", "label", "value", "id", "role_definition_id", "role_ref"})
 _MAKES_ADMIN = re.compile(
     r"(?:^|_)(?:make|set|promote|grant|add)_(?:[a-z0-9]+_){0,8}(?:admins?|administrators?|superusers?|super_admins?)$"
@@ -574,7 +576,7 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
     `role: admin` given, `publicAccessCIDRs: ["0.0.0.0/0"]`): the same effect through a CLI, a REST call, an
     MCP tool or a file edit. A test's or a development section's settings are its own."""
-    if _NOT_DEPLOYED.search(path):
+    if _NOT_DEPLOYED.search(below_home(path)):
         return []
     if path.endswith((".gitignore", ".dockerignore")):  # a secret no longer kept out of the repository
         dropped = set(_IGNORED_SECRET.findall(before)) - set(_IGNORED_SECRET.findall(after))
@@ -748,7 +750,7 @@ def _anyone_let_in(path: str, text: str) -> set[tuple[str, str]]:
     words of the setting and the section above it; egress sections aside. JSON is read whole; YAML, HCL and
     TOML by their lines and indentation."""
     found: set[tuple[str, str]] = set()
-    if _TERRAFORM.search(path) or _LOCAL_FILE.search(path):
+    if _TERRAFORM.search(path) or _LOCAL_FILE.search(below_home(path)):
         return found  # Terraform's rules are `rules.written`'s, which know its ports; a developer's own file
     if text.lstrip()[:1] in ("{", "["):
         try:
@@ -1031,10 +1033,21 @@ def subscribed_hosts(tool: str, arguments: dict[str, object]) -> list[str]:
     return [SENDS_LATER + host.lower() for host in dict.fromkeys(_URL_HOST.findall(text))][:4]
 
 
+# A resource a cluster or a cloud controller applies as written (Kubernetes, Istio, Config Connector)
+_API_VERSION = re.compile(r"(?m)^apiVersion:[ \t]*[\w./-]+[ \t]*$")
+_KIND = re.compile(r"(?m)^kind:[ \t]*[A-Z]\w*[ \t]*$")
+
+
+def deployed_manifest(text: str) -> bool:
+    """`text` is a resource manifest (`apiVersion:` and `kind:`) that a deploy applies as it stands."""
+    head = text[:2000]
+    return bool(_API_VERSION.search(head) and _KIND.search(head))
+
+
 def configures_connections(path: str) -> bool:
     """A deployed configuration file that may name where its system connects (not a test's or an
     example's, not a package's metadata or a pipeline)."""
-    excluded = _NOT_DEPLOYED.search(path) or _NOT_CONNECTIONS.search(path)
+    excluded = _NOT_DEPLOYED.search(below_home(path)) or _NOT_CONNECTIONS.search(below_home(path))
     return bool(_CONFIG_FILE.search(path)) and not excluded
 
 
@@ -1167,7 +1180,8 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
         return f"{ADMIN_GRANTED}a policy that allows everything written by {words}"
     access_keys = _ACCESS_KEYS | _ROLE_NAME_KEYS if _ROLE_RESOURCE.search(words) else _ACCESS_KEYS
     if _GRANTS.search(words) and any(
-        k in access_keys and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
+        (k in access_keys or k.rsplit("_", 1)[-1] in _ROLE_KEYS)  # (`spec.role` in a manifest)
+        and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
         for k, v in settings
     ):  # `add_member(access_level=50)`, `create_users(user: {role: owner})`, `role: {name: Admin}`, a role
         # resource's entry (`POST /api/v1/users/{id}/roles` `{"type": "SUPER_ADMIN"}`)

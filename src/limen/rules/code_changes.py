@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from limen.facts.paths import below_home
 from limen.normalize.tools import words_of
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
@@ -473,7 +474,8 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         if removed.strip() and added.strip():
-            found += _trust_replaced(removed, added, context) if not _TEST_PATH.search(path) else []
+            test = _TEST_PATH.search(below_home(path))
+            found += _trust_replaced(removed, added, context) if not test else []
             found += _scope_from_request(removed, added)
             found += _parameters_pasted(removed, added)
             found += _password_minimum_lowered(removed, added)
@@ -799,7 +801,7 @@ def _let_in(added: str, before: str, path: str) -> list[str]:
     key fixed in the code."""
     found: list[str] = []
     low = added.lower()
-    test = bool(_TEST_PATH.search(path))
+    test = bool(_TEST_PATH.search(below_home(path)))
     for words, pattern, why in _LET_IN_CHECKS:
         if test and pattern in (_FIXED_CREDENTIAL, _LITERAL_KEY):
             continue  # a test's own fixtures: a fixed token or key is what makes it repeatable
@@ -992,7 +994,7 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         or (_CALLERS_CREDENTIAL.search(added) and re.search(r"https?://", added))
     ):
         found.append("the caller's credentials are logged or sent on")
-    if not _TEST_PATH.search(path):
+    if not _TEST_PATH.search(below_home(path)):
         predictable = any(w in low for w in ("seed", "random", "timestamp", "currenttimemillis", "unixnano"))
         if (
             predictable

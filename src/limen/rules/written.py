@@ -3920,6 +3920,12 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         and (weakened := _weakened(path, action))
     ):
         return Verdict.AUTH, f"{fact.purpose}; {weakened[0].removeprefix(IMPLANT)}: {path}"
+    if judged is None and fact.name == "gradle_build" and not action.commands:
+        on_disk = current_text(path)
+        earlier = on_disk if on_disk is not None else "\n".join(_replaced(action))
+        later = text if isinstance(action.arguments.get("content"), str) else "\n".join(_replacements(action))
+        if skipped := sorted(_skipped_checks(later) - _skipped_checks(earlier)):  # `sonar.exclusions "**/*"`
+            return Verdict.AUTH, f"{fact.purpose}; {skipped[0]}: {path}"
     whole = isinstance(action.arguments.get("content"), str)
     if judged is None and fact.content in _WHOLE_CHECKED and whole:
         before = current_text(path)  # a whole file written over: the checks it ran before, still there?
@@ -3939,6 +3945,15 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     ):  # authentication code, or a call that runs code: a line means what the code around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
+
+
+def _replacements(action: Action) -> list[str]:
+    """The texts an Edit or a MultiEdit puts in."""
+    args = action.arguments
+    listed = args.get("edits")
+    edits = listed if isinstance(listed, list) else []
+    news = [args.get("new_string"), *(e.get("new_string") for e in edits if isinstance(e, dict))]
+    return [new for new in news if isinstance(new, str)]
 
 
 def _replaced(action: Action) -> list[str]:
@@ -4003,7 +4018,12 @@ def _edited_whole(fact: PathFact, path: str, action: Action, ctx: Context) -> tu
     and concerns the file had before stay the project's own, those it has after are this edit's."""
     from limen.normalize.paths import text_after
 
-    before = current_text(path) if not action.commands else None
+    if action.commands:
+        return None
+    before = current_text(path)
+    if before is None:  # a file this machine does not hold (a container's, a remote workspace's): the texts
+        # the edit replaces, in order, are what it changes; the rest of the file is the same on both sides
+        before = "\n".join(_replaced(action)) or None
     # its replacements only: a Write's whole text reaches here too, and is judged as written, not as gains
     after = text_after({k: v for k, v in action.arguments.items() if k != "content"}, before)
     if before is None or after is None:
@@ -4657,6 +4677,8 @@ def _gained(
     ]
     concerns = _foreign(gained, action, ctx)
     concerns += _dropped_checks(fact, before, after) + _sources_dropped(fact, before, after)
+    if fact.name in ("gradle_build", "maven_pom"):
+        concerns += sorted(_skipped_checks(after) - _skipped_checks(before))
     if fact.name == "lockfile":
         concerns += _swapped_integrity(before, after)
     if fact.content == "manifest":
@@ -4684,6 +4706,27 @@ def _gained(
     if fact.severe_only:
         concerns = [c.removeprefix(IMPLANT) for c in concerns if c.startswith(IMPLANT)]
     return (Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}") if concerns else None
+
+
+# A build's checks switched off in its own file: Maven's `<maven.test.skip>true`, `<dependency-check.skip>`,
+# `<skipTests>`, `<testFailureIgnore>`; Gradle's or Sonar's exclusions of every file (`"**/*"`); a test task
+# disabled (`enabled = false`, or only where `CI` is unset)
+_SKIPPED_CHECK = re.compile(
+    r"<((?:[\w-]{1,40}\.){0,4}(?:test|tests|it|its|check|checks|scan|verify|verification|enforcer|audit|sonar|snyk|owasp"
+    r"|dependency-check|jacoco|spotbugs|checkstyle|pmd|gpg|sign|signing|license)(?:[\w-]*)\.skip|skipTests|skipITs"
+    r"|testFailureIgnore)>[ \t]*true[ \t]*<"
+    r"|(?<![\w.])([\w.]{0,60}?exclusions?)[\"']?[ \t]*[,=:(][ \t]*[\"'](?:\*\*/\*|\*\*|\*\*/\*\.\*)[\"']"
+    r"|\b((?i:test|check))\b[^\n{]{0,80}\{[^}\n]{0,120}\benabled[ \t]*=[ \t]*(?:false\b|System\.getenv)"
+)
+
+
+def _skipped_checks(text: str) -> set[str]:
+    """The checks a build file switches off (`_SKIPPED_CHECK`), by what it names."""
+    found = set()
+    for match in _SKIPPED_CHECK.finditer(text[:MAX_TEXT]):
+        named = next(group for group in match.groups() if group)
+        found.add(f"the build's check {named} is switched off")
+    return found
 
 
 def _effects(commands: list[str], action: Action, ctx: Context) -> frozenset[tuple[object, ...]]:
