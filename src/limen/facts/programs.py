@@ -2320,7 +2320,13 @@ PROGRAMS: tuple[Program, ...] = (
         code_options=("-cmd",),
     ),
     _p("duckdb", R.DATABASE_CLIENT, R.EMBEDDED_DATABASE, options=("-cmd", "-c"), code_options=("-cmd", "-c")),
-    _p("redis-cli", R.DATABASE_CLIENT, options=("-h", "-p", "-a", "-n", "-u")),
+    # (its password or protected mode taken off: anyone who reaches the port may then read and write)
+    _p(
+        "redis-cli",
+        R.DATABASE_CLIENT,
+        options=("-h", "-p", "-a", "-n", "-u"),
+        disables=rf"(?i){_W}config\s+set\s+(?:requirepass(?:\s+(?:''|\"\"))?\s*$|protected-mode\s+no{_E})",
+    ),
     _p("mongosh", R.DATABASE_CLIENT, aliases=("mongo",), options=("--eval",), code_options=("--eval",)),
     _p("clickhouse-client", R.DATABASE_CLIENT, options=("--query", "-q"), code_options=("--query", "-q")),
     _p(
@@ -2418,6 +2424,8 @@ PROGRAMS: tuple[Program, ...] = (
             R.BUILDS,
             disables=r"--dependency-verification[=\s]+(?:off|lenient)|dependency\.verification=(?:off|lenient)"
             r"|-Dmaven\.wagon\.http\.ssl\.insecure=true|--no-verify-checksums|-Dchecksum\.policy=ignore",
+            # a database migration tool's wipe run as a build task (`gradlew flywayClean`, `mvn flyway:clean`)
+            destroys_one=rf"{_W}(?:flywayClean|flyway:clean|liquibaseDropAll|liquibase:dropAll|liquibase:drop-all){_E}",
         )
         for name in ("gradle", "gradlew", "mvn", "mvnw")
     ),

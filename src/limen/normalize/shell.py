@@ -2335,7 +2335,10 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     if segments and set(fields) <= {"value", "enabled", "status", "mode"} and fields:
         # a setting named by its path and set by the body (`.../settings/ssl` `{"value": "off"}`)
         fields[segments[-1]] = next(iter(fields.values()))
-    for note in service_call_notes("_".join((_HTTP_VERBS[method], *segments)), fields):
+    from limen.facts.hosts import issuers_for_host
+
+    service = "_".join(sorted(issuers_for_host(host.split(":", 1)[0].lower())))  # `pagerduty`
+    for note in service_call_notes("_".join((_HTTP_VERBS[method], *segments)), fields, service):
         state.notes.append(note)
     if method != "GET" and any(p.lower() in ("all", "*") for p in segments):
         state.notes.append(BULK_TARGET + path[:80])  # `POST /admin/devices/all/rollout`: every item at once

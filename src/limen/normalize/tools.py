@@ -296,7 +296,7 @@ _WEAK_WHEN_ON = re.compile(
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
 _EXCEPTION_KEY = re.compile(
-    r"(?:^|[_.])(?:allow_failure|skip|ignore|bypass|exempt|disable|insecure)(?:[_.]|$)"
+    r"(?:^|[_.])(?:allow_failure|allow_\w+|skip|ignore|bypass|exempt|disable|insecure)(?:[_.]|$)"
 )
 # Whatever a call may bypass, it bypasses a control (`bypassPolicy: true` on a pull request's completion), and
 # the stages, checks or reviews a run is told to skip (`stagesToSkip: ["Build", "DeployStaging"]`)
@@ -335,7 +335,8 @@ _UNPAGED = re.compile(
     r"|delete_(?:[a-z0-9]+_){0,8}(?:schedules?|escalations?|escalation_polic(?:y|ies)|rotations?|on_?calls?|integrations?))(_|$)"
 )
 # What guards a tenant or a host (a sign-on or password policy, an audit trail, a log stream, a detection
-# rule, a sensor, a firewall), and the words that switch one off wherever they stand in a call's name: an
+# rule, a sensor, a firewall), and the words that switch one off wherever they stand in a call's name (a mute
+# or a silence, which lasts a while, is `_SILENCES`'s to judge by how long): an
 # MCP tool's `deactivate_policy`, a REST request's `POST /api/v1/logStreams/{id}/lifecycle/deactivate`
 _GUARDS = (
     r"(?:sign_on_|password_|mfa_|authentication_|access_|security_|network_|retention_)?polic(?:y|ies)"
@@ -345,14 +346,14 @@ _GUARDS = (
     r"|saved_search(?:es)?|correlation_search(?:es)?"
 )
 _SWITCHED_OFF = re.compile(
-    rf"(?:^|_)(?:deactivate|disable|suspend|pause|stop|mute)_(?:[a-z0-9]+_){{0,8}}(?:{_GUARDS})(?:_|$)"
-    rf"|(?:^|_)(?:{_GUARDS})_(?:[a-z0-9]+_){{0,8}}(?:deactivate|disable|suspend|pause|stop|mute|off)$"
+    rf"(?:^|_)(?:deactivate|disable|suspend|pause|stop)_(?:[a-z0-9]+_){{0,8}}(?:{_GUARDS})(?:_|$)"
+    rf"|(?:^|_)(?:{_GUARDS})_(?:[a-z0-9]+_){{0,8}}(?:deactivate|disable|suspend|pause|stop|off)$"
 )
 _GUARD_RESOURCE = re.compile(rf"(?:^|_)(?:{_GUARDS})(?:_|$)")
 # A guard's state set to one in which it no longer acts, and the actions that set it so
 _INACTIVE = _OFF_WORDS | {"inactive", "deactivated", "suspended", "paused", "stopped"}
 _ACTION_KEYS = frozenset({"action", "action_name", "operation", "op"})
-_OFF_ACTIONS = frozenset({"disable", "deactivate", "suspend", "pause", "stop", "mute"})
+_OFF_ACTIONS = frozenset({"disable", "deactivate", "suspend", "pause", "stop"})
 # Resources whose entries are roles given to someone (Okta's `users/{id}/roles`, Keycloak's `role-mappings`,
 # Azure's `roleAssignments`), where a body's `type` or `name` is the role; and calls named for making someone
 # an administrator (Google's `users/{key}/makeAdmin`, Slack's `admin.users.setAdmin`)
@@ -1062,15 +1063,15 @@ def sends_later(path: str, before: str, after: str) -> list[str]:
     return [SENDS_LATER + host for host in _config_hosts(after) if host not in known][:4]
 
 
-def service_call_notes(tool: str, arguments: dict[str, object]) -> list[str]:
+def service_call_notes(tool: str, arguments: dict[str, object], service: str = "") -> list[str]:
     """A call to a service that is no MCP tool judged as the MCP tool call it equals: a client library's
     method named by its object and method (`HfApi.delete_repo`, `artifact_collection.delete`), a REST
-    request by its verb and path (`update_zones_9f1c_settings_ssl`): a store destroyed, a control switched
-    off, access widened."""
+    request by its verb and path (`update_zones_9f1c_settings_ssl`), with the service its host belongs to
+    (`service`): a store destroyed, a control switched off, access widened."""
     notes = []
     if what := destroys_store(tool, arguments):
         notes.append(DESTROYS_STORE + what)
-    if what := changes_controls(tool, arguments):
+    if what := changes_controls(tool, arguments, service):
         notes.append(what)
     if _CHANGES_PUBLIC_NAME.search(words_of(tool)):
         notes.append(PRODUCTION_TARGET + "a public DNS name")
@@ -1110,13 +1111,15 @@ def _levels(value: object) -> list[object]:
     return [value] if isinstance(value, str | int) else []
 
 
-def changes_controls(tool: str, arguments: dict[str, object]) -> str:
+def changes_controls(tool: str, arguments: dict[str, object], service: str = "") -> str:
     """A note for what an MCP tool's call does to a control ("" for nothing): switches one off by an argument
     or by its name (`CONTROL_OFF`), grants administrator access (`ADMIN_GRANTED`), opens what it names to
     everyone (`MADE_PUBLIC`), or deletes the default branch (`BRANCH_DELETED`)."""
     words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
     if _LIFTS.search(words):
         return f"{CONTROL_OFF}a tool that lifts a protection ({words})"
+    # a watching service by the tool's name, or by the host a request goes to (`PUT api.pagerduty.com/...`)
+    monitoring = bool(_MONITORING.search(words) or (service and _MONITORING.search(words_of(service))))
     settings = _nested_settings(arguments)
     for _key, value in settings[:64]:  # an environment file's text given whole (`content: "APP_DEBUG=true"`)
         if isinstance(value, str) and "=" in value and "\n" in value:
@@ -1125,12 +1128,12 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
                     return f"{CONTROL_OFF}{name} switches debugging on in a deployed configuration"
     if _SILENCES.search(words) and (quieted := _silenced(settings)):
         return f"{CONTROL_OFF}alerts silenced by {words}: {quieted}"
-    if _MONITORING.search(words) and any(
+    if monitoring and any(
         words_of(k.rsplit(".", 1)[-1]) in ("status", "state", "enabled") and _off(v, counts=False)
         for k, v in settings
     ):  # `pagerduty.update_service(status="disabled")`: nothing pages for it any more
         return f"{CONTROL_OFF}monitoring switched off by {words}"
-    if _MONITORING.search(words) and any(
+    if monitoring and any(
         (words_of(k.rsplit(".", 1)[-1]) in _PAUSED and v is True)
         or ("delete" in words and "rules" in words_of(k) and v is True)
         for k, v in settings
@@ -1148,7 +1151,7 @@ def changes_controls(tool: str, arguments: dict[str, object]) -> str:
     ):  # `PUT /api/v1/policies/{id}` `{"status": "INACTIVE"}`, `update_detection_rule(enabled=false)`,
         # FalconPy's `PreventionPolicies.perform_action(action_name="disable")`
         return f"{CONTROL_OFF}a guard's state set to off by {words}"
-    if _MONITORING.search(words) and _UNPAGED.search(words):
+    if monitoring and _UNPAGED.search(words):
         # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone
         return f"{CONTROL_OFF}monitoring switched off by {words}"
     for name, value in settings:

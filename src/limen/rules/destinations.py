@@ -437,10 +437,9 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         and (
             named_by_project(dest.host, dest.url, action.cwd or ctx.workspace)
             or (not dest.has_userinfo and project_domain(dest.host, action.cwd or ctx.workspace))
-            or (organisation_network(dest) and not mode.strict_or_above)
         )
     ):  # a bucket or a cloud account (its image registry) that the project's own infrastructure code names,
-        # a registry on the project's own domain (`crates.acme.io`, `registry.acme.io/app`) or network
+        # or a registry on the project's own domain (`crates.acme.io`, `registry.acme.io/app`)
         return None
     leaving = leaves_project(dest, action)
     if leaving:
