@@ -208,6 +208,8 @@ _REQUEST_VALUE = re.compile(
     r"(?i)\$_(?:GET|POST|REQUEST|COOKIE)|\$r(?:equest)?->|\$r\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|form|args"
     r"|input|get|headers?|data|Value|Body|Query|Form|Url)|\bparams\b|\bbody\b|\binput\s*\(|getParameter|getStringExtra"
     r"|\bin\.Value\b"
+    # a chat message or a bot command's text, what a server answered
+    r"|\b(?:msg|message)\.content\b|\binteraction\.options\.|\bresp(?:onse)?\.(?:text|content|body|data)\b"
 )
 _ESCAPED = re.compile(
     r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
@@ -429,7 +431,42 @@ _REQUEST_WORDS: tuple[str, ...] = (
 _REQUEST_WORDS += ("forwarded", "peer.", "fromcontext", "user_agent", "useragent", "body")
 _EXEMPTION_WORDS = ("anonymous", "permit", "skip_before_action", "exempt", "ignoring()", "public", "auth")
 _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
-_RUNNER_WORDS = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw")
+_RUNNER_WORDS = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize", "marshal")
+
+
+# A condition that asks whether something was verified, valid or allowed (`if (!verify_signature(...))`,
+# `if (Result != k_EBeginAuthSessionResultOK)`, `if (!member.roles.cache.has(ADMIN_ROLE))`), and the
+# statements that refuse when it fails (a false, null or error returned, an exception raised, a refusal sent)
+_CHECK_CONDITION = re.compile(
+    r"(?i)^[ \t]*(?:\}[ \t]*)?(?:else[ \t]+)?(?:if|unless|guard)\b[^\n]{0,200}?"
+    r"(?:verif|valid|authenti|authori|signature|\bsig\b|permi|allowed|\broles?\b|token|hmac|digest|OK\b"
+    r"|\bhas\(|can\w*\(|is_?admin)"
+)
+_REFUSING = re.compile(
+    r"^[ \t]*(?:\{[ \t]*)?(?:return[ \t]+(?:false|null|nil|None|undefined|Err\b|err\b|-1\b|\w*[Ee]rror"
+    r"|errors?\.|http\.Status\w*|res\.status\([ \t]*4|[^\n;]{0,80}\.reply\("
+    r"|[^\n;]{0,80}(?:Unauthori|Forbidden|Denied))"
+    r"|return;|raise\b|throw\b|abort\(|http_response_code\([ \t]*4|deny\b|reject\b)"
+)
+
+
+# A verification's answer handed back as the caller's (`return isValidEmail(email)`): the check kept
+_RETURNED_CHECK = re.compile(
+    r"(?i)^[ \t]*return\b[^\n]{0,160}?"
+    r"(?:verif|valid|authenti|authori|signature|permi|allowed|hmac|digest|\bhas\()"
+)
+
+
+def _refusing_checks(text: str) -> int:
+    """How many checks in `text` refuse when they fail: a verifying condition with a refusing statement in
+    its first lines, or a verification's answer returned as it is. Line by line: linear in the text."""
+    lines = text.splitlines()[:4000]
+    return sum(
+        1
+        for i, line in enumerate(lines)
+        if (_CHECK_CONDITION.match(line) and any(_REFUSING.match(later) for later in lines[i : i + 5]))
+        or _RETURNED_CHECK.match(line)
+    )
 
 
 def weakened(
@@ -484,6 +521,8 @@ def weakened(
     removed_text, added_text = "\n".join(removed_blocks), "\n".join(added_blocks)
     live_removed, live_added = _COMMENT_LINE.sub("", removed_text), _COMMENT_LINE.sub("", added_text)
     live_before, live_after = _COMMENT_LINE.sub("", before), _COMMENT_LINE.sub("", after)
+    if _refusing_checks(live_before) > _refusing_checks(live_after):  # (the condition itself may stay)
+        found.append("a check that failed no longer refuses: what it verifies goes through either way")
     for pattern, why in (
         (_REFUSAL_WORD, "a refusal of the unauthenticated or the forbidden is taken out of the code"),
         (_INTEGRITY_REFUSAL, "a refusal of a tampered, unsigned or older image or message is taken out"),
