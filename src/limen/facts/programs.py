@@ -1721,8 +1721,10 @@ PROGRAMS: tuple[Program, ...] = (
         "gcloud",
         R.INFRA_DESTROYER,
         R.SENDS,  # uploads to its store (`cp FILE s3://...`)
-        destroys_all=rf"{_W}projects\s+delete{_E}|{_W}storage\s+rm{_E}.*{_W}(?:-r|--recursive){_E}",
-        destroys_one=rf"{_W}(?:delete|storage\s+rm){_E}",
+        # (a key's version destroyed: whatever it encrypted can never be read again)
+        destroys_all=rf"{_W}projects\s+delete{_E}|{_W}storage\s+rm{_E}.*{_W}(?:-r|--recursive){_E}"
+        rf"|{_W}kms\s+keys\s+versions\s+destroy{_E}",
+        destroys_one=rf"{_W}(?:delete|destroy|storage\s+rm){_E}",
         store_service="storage",
         grants=rf"{_W}add-iam-policy-binding{_E}.*--role[=\s]+roles/(?:owner|editor|iam\.\w*[Aa]dmin)"
         # everyone on the internet made a member, or a firewall opened to every address
@@ -2216,8 +2218,11 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "stripe",
         R.INFRA_DESTROYER,
-        # (a subscription cancelled, a charge refunded: money and customers, asked for)
-        destroys_one=rf"{_W}[\w-]+\s+(?:delete|cancel){_E}|{_W}refunds\s+create{_E}",
+        # (a subscription cancelled, money refunded, paid out, transferred or charged, in live mode: money and
+        # customers, asked for; the CLI works in test mode unless told `--live`)
+        destroys_one=rf"^(?=.*(?:{_W}--live{_E}|{_W}--api-key[=\s]+[rs]k_live_))(?:.*{_W}[\w-]+\s+(?:delete|cancel){_E}"
+        rf"|.*{_W}(?:refunds|payouts|transfers|topups|charges|payment_intents|invoices)\s+"
+        rf"(?:create|confirm|capture|pay){_E})",
         changes=rf"{_W}[\w-]+\s+(?:create|update|delete|cancel|pay|void|finalize){_E}",
     ),
     _p("expo", R.PACKAGE_INSTALLER, registry="npm", installs=("install", "add")),

@@ -2302,6 +2302,10 @@ def _admin_settings(argv: list[str], changes: str, state: _State) -> None:
         state.notes.append(what)
 
 
+# A payment service's test mode: its test keys (`sk_test_...`, `$STRIPE_TEST_KEY`), its sandbox and test hosts
+_TEST_MODE = re.compile(r"(?i)\b[rs]k_test_|\$\{?\w*TEST\w*|(?:^|[.-])(?:sandbox|test)[.-]|sandbox\.")
+
+
 # The endpoints of a server's console that run the script a request sends (Jenkins' Groovy console)
 _SCRIPT_CONSOLES = frozenset({"scriptText", "script"})
 
@@ -2315,7 +2319,7 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     DELETE repos/o/r`), so the program table's facts about `gh api` judge it."""
     from limen.model import HostClass
     from limen.normalize import net
-    from limen.normalize.tools import BULK_TARGET, service_call_notes
+    from limen.normalize.tools import BULK_TARGET, PRODUCTION_TARGET, service_call_notes
 
     method, url, data = _rest_request(argv, name)
     if method not in _HTTP_VERBS or not url:
@@ -2338,8 +2342,11 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     from limen.facts.hosts import issuers_for_host
 
     service = "_".join(sorted(issuers_for_host(host.split(":", 1)[0].lower())))  # `pagerduty`
+    # a payment service's test mode (a test key, a sandbox host) moves no one's money
+    rehearsal = bool(_TEST_MODE.search(" ".join((host, *argv))))
     for note in service_call_notes("_".join((_HTTP_VERBS[method], *segments)), fields, service):
-        state.notes.append(note)
+        if not (rehearsal and note.startswith(PRODUCTION_TARGET + "money moved")):
+            state.notes.append(note)
     if method != "GET" and any(p.lower() in ("all", "*") for p in segments):
         state.notes.append(BULK_TARGET + path[:80])  # `POST /admin/devices/all/rollout`: every item at once
 

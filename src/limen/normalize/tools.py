@@ -321,6 +321,7 @@ _LIFTS = re.compile(
 _SILENCES = re.compile(r"(^|_)(?:silences?|mutes?|snooze|maintenance_windows?|downtimes?)(_|$)")
 _SILENCE_DAYS = 7
 _EVERY_ALERT = frozenset({".*", ".+", "*", "~.*", "~.+"})
+_SILENCE_SCOPE_KEYS = frozenset({"value", "scope", "monitor_tags", "tags", "matchers", "monitor_id"})
 # Servers that watch and page (their `status: disabled` is the watching switched off)
 _MONITORING = re.compile(
     r"(^|_)(?:pagerduty|opsgenie|grafana|alertmanager|datadog|sentry|newrelic|new_relic|splunk|prometheus"
@@ -1063,6 +1064,31 @@ def sends_later(path: str, before: str, after: str) -> list[str]:
     return [SENDS_LATER + host for host in _config_hosts(after) if host not in known][:4]
 
 
+# Services that hold and move money, by the words their names, hosts and clients are spelt with
+_PAYMENT_SERVICE = re.compile(
+    r"(?:^|_)(?:stripe|adyen|paypal|braintree|square|squareup|plaid|wise|transferwise|mollie|razorpay|checkout"
+    r"|gocardless|dwolla|marqeta|moov|modern_treasury|payoneer|klarna|worldpay|authorize_net)(?:_|$)"
+)
+# What moves money out of an account or between accounts, or changes where its payouts go: a payout, a
+# transfer, a refund, a charge or a payment confirmed or captured, a top-up, a bank account added
+_MOVES_MONEY = re.compile(
+    r"(?:^|_)(?:payouts?|transfers?|refunds?|charges?|captures?|topups?|top_ups?|disburse\w*|withdraw\w*"
+    r"|external_accounts?|bank_accounts?|send_money|confirm(?=_|$))(?:_|$)"
+)
+
+
+def moves_money(tool: str, service: str = "") -> str:
+    """The words of a call to a payment service (by its name, or by `service`, the host's or the client
+    library's) that move money: "" for any other call (a list, a product, a webhook)."""
+    words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
+    if not (_PAYMENT_SERVICE.search(words) or (service and _PAYMENT_SERVICE.search(words_of(service)))):
+        return ""
+    if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words.split("_")):
+        return ""
+    found = _MOVES_MONEY.search(words)
+    return found.group(0).strip("_") if found else ""
+
+
 def service_call_notes(tool: str, arguments: dict[str, object], service: str = "") -> list[str]:
     """A call to a service that is no MCP tool judged as the MCP tool call it equals: a client library's
     method named by its object and method (`HfApi.delete_repo`, `artifact_collection.delete`), a REST
@@ -1073,6 +1099,8 @@ def service_call_notes(tool: str, arguments: dict[str, object], service: str = "
         notes.append(DESTROYS_STORE + what)
     if what := changes_controls(tool, arguments, service):
         notes.append(what)
+    if money := moves_money(tool, service):  # `stripe.Payout.create(...)`, `POST api.stripe.com/v1/transfers`
+        notes.append(f"{PRODUCTION_TARGET}money moved ({money})")
     if _CHANGES_PUBLIC_NAME.search(words_of(tool)):
         notes.append(PRODUCTION_TARGET + "a public DNS name")
     return notes
@@ -1093,7 +1121,11 @@ def _silenced(settings: list[tuple[str, object]]) -> str:
     with suppress(TypeError):  # (one bound with a time zone and one without: not compared)
         if len(times) == 2 and (days := (times["end"] - times["start"]).days) > _SILENCE_DAYS:
             return f"for {days} days"
-    if any(words_of(k.rsplit(".", 1)[-1]) == "value" and str(v).strip() in _EVERY_ALERT for k, v in settings):
+    if any(
+        words_of(k.rsplit(".", 1)[-1]) in _SILENCE_SCOPE_KEYS
+        and any(str(item).strip() in _EVERY_ALERT for item in (v if isinstance(v, list) else [v])[:16])
+        for k, v in settings
+    ):  # an Alertmanager matcher's `value: ".*"`, a Datadog downtime's `scope: "*"` or `monitor_tags: ["*"]`
         return "every alert"
     return ""
 
@@ -1282,6 +1314,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         return ""  # `pg_info`, `ps_restart`: a look at production, or a restart that changes nothing in it
     if _CHANGES_PUBLIC_NAME.search(words_of(tool.split("__")[-1])):
         return "a public DNS name"  # `update_dns_record(content=IP)`: where the public's requests now go
+    if money := moves_money(tool):  # `mcp__stripe__create_refund(...)`: the server's account, live or not
+        return f"money moved ({money})"
     if _STARTS_WORKFLOW.search(words_of(tool.split("__")[-1])):
         for key, value in list(arguments.items())[:32]:  # `run_workflow(workflow_id="release.yml")`
             if (

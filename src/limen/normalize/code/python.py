@@ -1075,7 +1075,7 @@ class _Py:
             if plain is not None:
                 arguments[key] = plain
         # named by its object and its method: `HfApi.delete_repo`, `artifact_collection.delete`
-        for note in service_call_notes("_".join(name.split(".")[-2:]), arguments):
+        for note in service_call_notes("_".join(name.split(".")[-2:]), arguments, name.split(".", 1)[0]):
             self.fx.note(note)
         if arguments.get("trust_remote_code") is True:  # `from_pretrained(repo, trust_remote_code=True)`
             self.fx.flag(f"python {name} runs the code a model repository ships (trust_remote_code)")
