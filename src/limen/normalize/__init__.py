@@ -420,7 +420,7 @@ def _normalize(
         # Unknown tools: every string argument may carry data out (a known shell tool's other arguments are
         # labels for the user, sent nowhere: Bash's `description`; its command line is what is analysed)
         payloads.extend(s for s in strings if s not in payloads and s != command_line)
-    for key in spec.recipients:
+    for key in spec.recipients if not reads_by_name(tool) else ():  # (`list_customers(email=...)` filters)
         for value in _path_values(arguments.get(key)):
             destinations.extend(net.recipient_destinations(value))
     if (

@@ -377,6 +377,11 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
         return True
     if is_official_installer(dest.url):
         return True  # the project's own installer host (running it is `destructive_command`'s question)
+    if len(action.destinations) == 1 and "--password-stdin" in action.command_line:
+        from limen.rules.secrets import logs_in_with_issuers_credential
+
+        if logs_in_with_issuers_credential(action):  # `gcloud auth print-access-token | docker login ...`
+            return True
     issuers = issuers_for_host(dest.host)
     if not issuers:
         return False

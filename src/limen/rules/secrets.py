@@ -1783,6 +1783,17 @@ def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: A
     return all(printed.issued_for(d.host, action.cwd) for d in action.destinations)
 
 
+def logs_in_with_issuers_credential(action: Action) -> bool:
+    """The line pipes a credential printer's output into a login (`--password-stdin`) to a registry that
+    printer's issuer runs (`gcloud auth print-access-token | docker login ... europe-west2-docker.pkg.dev`):
+    the credential's use with its own issuer."""
+    for command in action.commands:
+        printed = secret_facts.printer(command.argv)
+        if printed is not None and printed.issuers and _piped_into_issuer_login(command, printed, action):
+            return True
+    return False
+
+
 def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
     """Another command of the line reads the printed credential on its stdin as a password
     (`--password-stdin`) for a registry the printer's issuer runs."""
