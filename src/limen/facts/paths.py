@@ -352,6 +352,13 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"/udev/(?:rules\.d/)?[^/]+\.rules$",
         _f("udev", "udev runs its RUN programs as root once installed", "udev"),
     ),
+    # a Jenkins pipeline by another name (`jenkins/Skyforge.Jenkinsfile`, `Jenkinsfile.release`)
+    (
+        r"/(?i:[^/]+\.jenkinsfile|jenkinsfile\.(?!(?:md|txt|rst|adoc|html)$)[^/]+)$",
+        _f("ci", "CI runs it with the project's secrets", "jenkinsfile", blind=True),
+    ),
+    # an Unreal project or plug-in: its build steps run on every build of it
+    (r"\.(?:uproject|uplugin)$", _f("unreal_project", "every build runs its build steps", "unreal_project")),
     # an image's build file by another name (`docker/api.Dockerfile`, `Dockerfile.prod`, `Containerfile.dev`)
     (
         r"/(?i:[^/]+\.dockerfile|(?:dockerfile|containerfile)\.(?!(?:md|txt|rst|adoc|html|dockerignore)$)[^/]+)$",

@@ -363,7 +363,10 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
 
 
 # A test or development database by its conventional name (`shop_test`, `app_dev`): recreated at will
-SCRATCH_DATABASE = r"[\w-]*(?:_test|_dev|-test|-dev|_development|_testing|_scratch|-scratch|_sandbox)(?:[_-](?:tmp|temp|\d+))?"
+SCRATCH_DATABASE = (
+    r"[\w-]*(?:_test|_dev|-test|-dev|_development|_testing|_scratch|-scratch|_sandbox)"
+    r"(?:[_-](?:tmp|temp|\d+))?"  # (with a run's suffix: `payments_test_tmp`, `shop_test_2`)
+)
 # A resource (a container volume, a database file, a namespace, a prefix) named as a test's, a development
 # copy's or a preview's (`shop_test_pgdata`, `tests/fixtures/test.db`, `tmp-cache`, `preview-pr-398`):
 # resetting it is the test suite's or the pipeline's own work

@@ -168,8 +168,12 @@ _PKG_ROUTE = frozenset({"--proxy", "--https-proxy", "--trusted-host"})
 _GIT_ROUTE_CONFIG = re.compile(
     r"(?i)^(?:https?(?:\..*)?\.proxy|core\.sshcommand|core\.gitproxy|url\..*\.(?:push)?insteadof|protocol\.|"
     r"remote\..*\.(?:push)?url|"
-    r"remote\..*\.proxy|http\..*\.(?:curloptresolve|proxy))"
+    r"remote\..*\.proxy|http\..*\.(?:curloptresolve|proxy)"
+    # where Git LFS sends and takes the large files (`.lfsconfig`'s `lfs.url`, a remote's `lfsurl`)
+    r"|lfs\.(?:push)?url|remote\..*\.lfs(?:push)?url|lfs\..*\.access)"
 )
+# `git config`'s options that print a setting rather than set it
+_GIT_CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l"})
 # An assignment's name: one scan for `NAME=`, then a set lookup (an alternation of names under `(?i)` with a
 # look-behind tried at every position costs ~100 us on a 1 kB line).
 _ASSIGNED_NAME = re.compile(r"(?<![\w$])([A-Za-z_]\w*)=")
@@ -564,8 +568,10 @@ def _route_override(cmd: Command, cwd: str) -> str:
         if verb == "set-url" or (verb == "rename" and "origin" in args):
             return f"remote {verb} (where later pushes go)"
     if "config" in args:  # `git config http.proxy ...`, `npm config set proxy ...`: every later run
-        if name == "git" and any(_GIT_ROUTE_CONFIG.match(a) for a in args):
-            return "config " + next(a for a in args if _GIT_ROUTE_CONFIG.match(a)).split("=", 1)[0]
+        key = next((i for i, a in enumerate(args) if _GIT_ROUTE_CONFIG.match(a)), -1) if name == "git" else -1
+        read = any(a in _GIT_CONFIG_READS for a in args) or not [a for a in args[key + 1 :] if a[:1] != "-"]
+        if key >= 0 and not read:  # (`git config --get remote.origin.url` only prints it)
+            return "config " + args[key].split("=", 1)[0]
         reading = any(a in ("get", "list", "ls") for a in args[args.index("config") + 1 :][:1])
         routed = any("proxy" in a.lower() or "registry" in a.lower() for a in args)
         if name in _PKG_TOOLS and not reading and routed:

@@ -205,6 +205,23 @@ def _wrangler(text: str) -> tuple[list[str], list[str]]:
     return commands, []
 
 
+# An Unreal project's or plug-in's build steps: `"PreBuildSteps": {"Linux": ["cmd", ...], "Win64": [...]}`
+_BUILD_STEPS = re.compile(r'"(?:Pre|Post)BuildSteps"\s*:\s*(\{[^{}]{0,20000}\})')
+
+
+def _unreal_project(text: str) -> tuple[list[str], list[str]]:
+    """.uproject, .uplugin: the commands its build steps run before and after every build, per platform."""
+    commands: list[str] = []
+    for block in _BUILD_STEPS.findall(text[:MAX_TEXT]):
+        try:
+            steps = json.loads(block)
+        except ValueError:
+            steps = {key: [value] for key, value in _pairs(block)}
+        for listed in steps.values() if isinstance(steps, dict) else ():
+            commands += [c for c in (listed if isinstance(listed, list) else [listed]) if isinstance(c, str)]
+    return commands, []
+
+
 def _package_json(text: str) -> tuple[list[str], list[str]]:
     data = _json_strings(text)
     if isinstance(data, dict):
@@ -3508,6 +3525,7 @@ _EXTRACTORS = {
     "perl": _interpreted("perl"),
     "php": _interpreted("php"),
     "package_json": _package_json,
+    "unreal_project": _unreal_project,
     "composer_json": _composer_json,
     "quoted_literals": _quoted_literals,
     "ansible": _ansible,
@@ -4008,7 +4026,7 @@ _STRUCTURED = frozenset(
         *("nuget_config", "detections"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
-        *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config"),
+        *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config", "unreal_project"),
     }
 )
 
