@@ -144,6 +144,9 @@ BY_NAME: dict[str, PathFact] = {
     "tox.ini": _f("tox_ini", "tox and pytest read commands and addopts from it", "ini_commands"),
     "setup.cfg": _f("setup_cfg", "pytest reads its addopts (plugins) on every run", "pytest_ini"),
     "package.json": _f("package_json", "npm runs its scripts (postinstall on every install)", "package_json"),
+    # the build tool's own launcher, run by `./gradlew` and `./mvnw` on every build: a binary, read by no one
+    "gradle-wrapper.jar": _f("wrapper_jar", "every ./gradlew runs it", "binary", blind=True),
+    "maven-wrapper.jar": _f("wrapper_jar", "every ./mvnw runs it", "binary", blind=True),
     # dbt's packages: their macros run in every dbt run, with the warehouse's credentials
     "packages.yml": _f(
         "dbt_packages", "dbt installs them and runs their macros in every run", "dbt_packages"

@@ -516,19 +516,25 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs="notes")
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs=("notes", "commands"))
 def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     """A host a change to a deployed configuration adds (`normalize.tools.sends_later`: an exporter's
-    endpoint, a remote write, an alert webhook, a service entry), judged as the same host called now would
+    endpoint, a remote write, an alert webhook, a service entry), or a manifest `kubectl apply` deploys at
+    once names (an admission webhook's `url:`), judged as the same host called now would
     be, since the deployed system will send there: AUTH when it is off the trusted list. Quiet: the cluster's
     and the company's private names, the project's own domain, trusted hosts, and hosts the project's
     committed files already name (a configuration moved, not a destination added)."""
     from limen.facts.hosts import PRIVATE_SUFFIXES, committed_name
     from limen.normalize import net
-    from limen.normalize.tools import SENDS_LATER
+    from limen.normalize.tools import SENDS_LATER, sends_later
+    from limen.rules.written import applied_manifests
 
     cwd = action.cwd or ctx.workspace
-    for note in action.notes:
+    notes = list(action.notes)
+    for command in action.commands:  # `kubectl apply -f - <<EOF`: the manifest deployed at once
+        for text in applied_manifests(command, action):
+            notes += sends_later("applied-manifest.yaml", "", text)
+    for note in notes:
         if not note.startswith(SENDS_LATER):
             continue
         host = note[len(SENDS_LATER) :]
