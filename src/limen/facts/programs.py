@@ -1314,8 +1314,12 @@ PROGRAMS: tuple[Program, ...] = (
         "rclone",
         R.SENDS,
         R.DOWNLOADS,
+        R.INFRA_DESTROYER,
         pushes=("copy", "copyto", "sync", "move", "moveto", "bisync", "rcat", "copyurl"),
         push_target="remote",
+        # a remote's path and everything in it purged; files or empty folders deleted
+        destroys_all=rf"{_W}purge{_E}",
+        destroys_one=rf"{_W}(?:delete|deletefile|rmdir|rmdirs|cleanup){_E}",
     ),
     _p("http", R.SENDS, R.DOWNLOADS, aliases=(*sorted(HTTPIE_NAMES - {"http"}), "curlie")),
     _p("fetch", R.DOWNLOADS, aliases=("aria2c", "lwp-request", "GET", "tftp")),
