@@ -265,7 +265,8 @@ RELEASE_TASK = re.compile(
 )
 NOT_PRODUCTION = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|stg|uat|test|tests|qa|local|preview|sandbox"
-    r"|dry-?run|snapshot|internal)(?![A-Za-z0-9])"
+    # (`.internal` ends a private network's host names: no stage)
+    r"|dry-?run|snapshot|(?<!\.)internal)(?![A-Za-z0-9])"
 )
 
 # What only reads a store (a listing, an object printed here, a bucket's or object's settings described),

@@ -1346,6 +1346,9 @@ def _outside_production(command: Command) -> str:
     argv = [w for w in command.argv[1:] if w]
     if PRODUCTION.search(" ".join(argv)):
         return ""
+    databases = _DATABASE_URL.findall(" ".join(argv))  # `flywayClean -Pflyway.url=jdbc:postgresql://...`
+    if databases and all(h in _LOCAL_HOSTS or _SCRATCH_DATABASE.fullmatch(db) for h, db in databases):
+        return "scratch"  # a database on this machine, or one named as a test's or a development copy's
     targets = _deleted_operands(command, argv)
     if targets and all(_SCRATCH_RESOURCE.search(w) and not _STORE_URL.match(w) for w in targets):
         return "scratch"  # (a store's address is judged by where in the store it points: `_scratch_in_store`)
@@ -1357,6 +1360,9 @@ def _outside_production(command: Command) -> str:
 
 _PREVIEW = re.compile(PREVIEW)
 _NAMESPACE_OPTIONS = frozenset({"-n", "--namespace"})
+# A database's address in an option (`jdbc:postgresql://localhost:5432/payments_dev`): its host and name
+_DATABASE_URL = re.compile(r"(?:jdbc:)?[a-z][\w+]*://(?:[^@/\s]*@)?([\w.-]+|\[[\w:]+\])(?::\d+)?/([\w-]+)")
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "host.docker.internal"})
 
 
 # a cloud CLI's delete named for its kind (`delete-thing`, `delete-db-instance`), and the options that name
