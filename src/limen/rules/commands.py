@@ -78,6 +78,7 @@ from limen.model import (
     Verdict,
 )
 from limen.normalize.code import BUILT_COMMAND, SCRATCH_DATABASE_NOTE, SQL_NOTE
+from limen.normalize.net import organisation_network
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import (
     ADMIN_GRANTED,
@@ -979,6 +980,12 @@ _RELEASE_TAG = re.compile(r"^v?\d+(?:\.\d+)+")  # `v1.4.0`: a release tag others
 _WRITE_TABLE = re.compile(r"(?m)^\s*w\s*$")  # fdisk's and gdisk's command that writes the table
 
 
+_DELETE_ENDPOINT = re.compile(
+    r"://\S+/(?:do)?(?:delete|remove|destroy|purge|wipe)(?:[?#\s'\"]|$)", re.IGNORECASE
+)
+_POSTS = re.compile(
+    r"(?:^|\s)(?:-X\s*|--request[=\s])['\"]?POST\b|(?:^|\s)(?:-d|--data\S*|-F|--form)(?:\s|=)", re.I
+)
 _DELETE_METHOD = re.compile(r"(?:^|\s)(?:-X\s*|--request[=\s]|--method[=\s])['\"]?DELETE\b", re.IGNORECASE)
 _CREDENTIAL_WORD = re.compile(
     r"(?:^|\s)(?:-[a-zA-Z]*u|--user|--oauth2-bearer)(?:\s|=)|authorization:|api[-_]?key|x-auth|x-[a-z]{1,30}-token|token"
@@ -995,7 +1002,9 @@ def _remote_delete(command: Command, action: Action, ctx: Context) -> Finding | 
         return None
     line = " ".join(command.argv[1:])
     httpie_delete = command.name in HTTPIE_NAMES and any(w.upper() == "DELETE" for w in command.argv[1:3])
-    if not (httpie_delete or _DELETE_METHOD.search(line)):
+    # (a delete as a path's last word: Jenkins' `POST .../job/x/doDelete`, `POST .../v1/items/7/delete`)
+    posted = bool(_DELETE_ENDPOINT.search(line)) and _POSTS.search(line) is not None
+    if not (httpie_delete or posted or _DELETE_METHOD.search(line)):
         return None
     remote = [d for d in action.destinations if d.via_command == command.name]
     if any(_EVERYTHING_PATH.search(d.url) for d in remote if d.host_class is not HostClass.LOOPBACK):
@@ -1006,8 +1015,14 @@ def _remote_delete(command: Command, action: Action, ctx: Context) -> Finding | 
         return None
     # an address the line builds at run time (`$VAULT_ADDR/v1/sys/audit/x`): where it goes is not shown
     built = not remote and any(w.startswith("$") and "/" in w for w in command.argv[1:])
-    near = (HostClass.LOOPBACK, HostClass.PRIVATE)
-    if not built and (not remote or all(d.host_class in near for d in remote)):
+    # this machine's own server, or a container's or compose service's by its bare name, is development; the
+    # organisation's own network (`jenkins.acme.internal`, `10.0.4.12`) is infrastructure
+    near = [
+        d.host_class is HostClass.LOOPBACK
+        or (d.host_class is HostClass.PRIVATE and not organisation_network(d))
+        for d in remote
+    ]
+    if not built and (not remote or all(near)):
         return None
     where = remote[0].host if remote else "the service the line names at run time"
     detail = f"{command.name} deletes a resource on {where} with the user's credentials"
