@@ -524,6 +524,9 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     be, since the deployed system will send there: AUTH when it is off the trusted list. Quiet: the cluster's
     and the company's private names, the project's own domain, trusted hosts, and hosts the project's
     committed files already name (a configuration moved, not a destination added)."""
+    deploys = [c for c in action.commands if c.name in ("kubectl", "oc")]
+    if not deploys and not action.notes:
+        return
     from limen.facts.hosts import PRIVATE_SUFFIXES, committed_name
     from limen.normalize import net
     from limen.normalize.tools import SENDS_LATER, sends_later
@@ -531,7 +534,7 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
 
     cwd = action.cwd or ctx.workspace
     notes = list(action.notes)
-    for command in action.commands:  # `kubectl apply -f - <<EOF`: the manifest deployed at once
+    for command in deploys:  # `kubectl apply -f - <<EOF`: the manifest deployed at once
         for text in applied_manifests(command, action):
             notes += sends_later("applied-manifest.yaml", "", text)
     for note in notes:
