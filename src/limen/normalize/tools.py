@@ -336,9 +336,9 @@ _UNPAGED = re.compile(
     r"|delete_(?:[a-z0-9]+_){0,8}(?:schedules?|escalations?|escalation_polic(?:y|ies)|rotations?|on_?calls?|integrations?))(_|$)"
 )
 # What guards a tenant or a host (a sign-on or password policy, an audit trail, a log stream, a detection
-# rule, a sensor, a firewall), and the words that switch one off wherever they stand in a call's name (a mute
-# or a silence, which lasts a while, is `_SILENCES`'s to judge by how long): an
-# MCP tool's `deactivate_policy`, a REST request's `POST /api/v1/logStreams/{id}/lifecycle/deactivate`
+# rule, a sensor, a firewall), and the words that switch one off wherever they stand in a call's name: an MCP
+# tool's `deactivate_policy`, a REST request's `POST /api/v1/logStreams/{id}/lifecycle/deactivate` (a mute or
+# a silence, which lasts a while, is `_SILENCES`'s to judge by how long)
 _GUARDS = (
     r"(?:sign_on_|password_|mfa_|authentication_|access_|security_|network_|retention_)?polic(?:y|ies)"
     r"|log_?streams?|logging|audit(?:_logs?|_trails?)?|trails?|flow_logs?|detections?|detectors?|detection_rules?"
@@ -883,8 +883,8 @@ def _lifetime_raised(key: str, before: str | None, after: str) -> str:
         return ""
     now = lifetime_days(word, after)
     was = lifetime_days(word, before) if before is not None else 0.0
-    if now is None or now <= LASTING_DAYS or (was is not None and was > LASTING_DAYS) or was is None:
-        return ""
+    if now is None or now <= LASTING_DAYS or was is None or was > LASTING_DAYS:
+        return ""  # (a lifetime it cannot read before, or one already past a year, is not this change's)
     return f"set to {after.strip()[:20]}: a credential that lasts {int(now) // 365} years"
 
 
@@ -1073,7 +1073,7 @@ _PAYMENT_SERVICE = re.compile(
 # transfer, a refund, a charge or a payment confirmed or captured, a top-up, a bank account added
 _MOVES_MONEY = re.compile(
     r"(?:^|_)(?:payouts?|transfers?|refunds?|charges?|captures?|topups?|top_ups?|disburse\w*|withdraw\w*"
-    r"|external_accounts?|bank_accounts?|send_money|confirm(?=_|$))(?:_|$)"
+    r"|external_accounts?|bank_accounts?|send_money|confirm)(?:_|$)"
 )
 
 
