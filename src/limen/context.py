@@ -83,6 +83,11 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
         os.path.join(workspace, ".limen"),
         os.path.join(workspace, "limen.yaml"),
         os.path.join(home, ".config", "limen"),
+        # the places a tool keeps its data, cache and state by the XDG convention: Limen keeps none there, but
+        # an agent that deletes them is trying to erase Limen's records
+        os.path.join(home, ".local", "share", "limen"),
+        os.path.join(home, ".local", "state", "limen"),
+        os.path.join(home, ".cache", "limen"),
         os.path.join(home, ".claude", "settings.json"),
         os.path.join(home, ".claude", "settings.local.json"),
         os.path.join(workspace, ".claude", "settings.json"),
