@@ -20,6 +20,7 @@ from limen.normalize.tools import (
     CODE_KEYS,
     DESTROYS_STORE,
     KNOWN_TOOLS,
+    MASKING,
     MAX_SETTINGS_TEXT,
     PRODUCTION_TARGET,
     ToolSpec,
@@ -231,7 +232,8 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
             continue
         settings = ":" in new or "=" in new or not new.strip()  # (a line taken out: a setting, a rule)
         watched = spaced_config(path) or touches_watch(old, new)
-        if not (settings or path.endswith("ignore") or _NAMES_ANYONE.search(new) or watched):
+        masked = MASKING.search(old) is not None  # (a log pattern's `%mask(%msg)`: no setting, a control)
+        if not (settings or masked or path.endswith("ignore") or _NAMES_ANYONE.search(new) or watched):
             continue  # a setting written or taken out, an ignore file's entry, a list made anyone (`{"*"}`),
             # a server's `Key value` configuration, a security header's or an audit rule's line
         if current is None and path:

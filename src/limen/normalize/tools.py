@@ -566,6 +566,9 @@ def _narrow(sections: str) -> bool:
     return False
 
 
+# Sensitive data masked, redacted or scrubbed before it is logged or shown, in a log pattern or in code
+# (`%mask(%msg)`, `mask(pan)`, `redact(payload)`, `scrubber.scrub(...)`)
+MASKING = re.compile(r"(?i)(?:%|\b)(?:mask|redact|scrub|obfuscat|anonymi[sz])\w{0,30}\s*\(")
 # An ignore file's entry that keeps secrets out of the repository (`.env`, `*.pem`, `credentials.json`)
 _IGNORED_SECRET = re.compile(
     r"(?im)^[ \t]*/?(?:\*\*/)?(?:\.env\S*|\*?\.(?:pem|key|p12|pfx|jks|keystore)|\S*(?:credential|secret)\S*"
@@ -580,6 +583,8 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
     MCP tool or a file edit. A test's or a development section's settings are its own."""
     if _NOT_DEPLOYED.search(below_home(path)):
         return []
+    if len(MASKING.findall(after)) < len(MASKING.findall(before)):  # `%mask(%msg)` made `%msg`
+        return [f"{CONTROL_OFF}the masking of sensitive data in what is logged or shown is taken out"]
     if path.endswith((".gitignore", ".dockerignore")):  # a secret no longer kept out of the repository
         dropped = set(_IGNORED_SECRET.findall(before)) - set(_IGNORED_SECRET.findall(after))
         name = path.rsplit("/", 1)[-1]
