@@ -634,6 +634,35 @@ ISSUERS: tuple[Issuer, ...] = (
         ("OPSGENIE_API_KEY",),
         ("api.opsgenie.com", "api.eu.opsgenie.com"),
     ),
+    # game platforms' and chat platforms' own APIs, called with their own keys by game and community teams
+    Issuer(
+        "discord",
+        (),
+        (),
+        ("DISCORD_TOKEN", "DISCORD_BOT_TOKEN", "DISCORD_CLIENT_SECRET"),
+        ("discord.com", "discordapp.com"),
+    ),
+    Issuer(
+        "steam",
+        (),
+        (),
+        ("STEAM_WEB_API_KEY", "STEAM_API_KEY", "STEAM_PUBLISHER_KEY"),
+        ("api.steampowered.com", "partner.steam-api.com", "partner.steamgames.com"),
+    ),
+    Issuer(
+        "playfab",
+        (),
+        (),
+        ("PLAYFAB_SECRET_KEY", "PLAYFAB_DEV_SECRET_KEY"),
+        ("*.playfabapi.com",),
+    ),
+    Issuer(
+        "eos",  # Epic Online Services
+        (),
+        (),
+        ("EOS_CLIENT_ID", "EOS_CLIENT_SECRET", "EOS_DEPLOYMENT_ID"),
+        ("api.epicgames.dev",),
+    ),
     Issuer(
         "honeycomb",
         (),
