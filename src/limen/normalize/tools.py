@@ -351,6 +351,11 @@ _SWITCHED_OFF = re.compile(
     rf"|(?:^|_)(?:{_GUARDS})_(?:[a-z0-9]+_){{0,8}}(?:deactivate|disable|suspend|pause|stop|off)$"
 )
 _GUARD_RESOURCE = re.compile(rf"(?:^|_)(?:{_GUARDS})(?:_|$)")
+# A call that sets what opens something (a branch's or a room's password, a PIN), and its argument
+_SETS_PASSWORD = re.compile(
+    r"(?:^|_)(?:set|update|change|create|put)_(?:[a-z0-9]+_){0,4}(?:password|passcode|pin)s?$"
+)
+_PASSWORD_KEY = re.compile(r"(?:^|_)(?:password|passcode|pin|passphrase)$")
 # A guard's state set to one in which it no longer acts, and the actions that set it so
 _INACTIVE = _OFF_WORDS | {"inactive", "deactivated", "suspended", "paused", "stopped"}
 _ACTION_KEYS = frozenset({"action", "action_name", "operation", "op"})
@@ -1176,6 +1181,10 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         for k, v in settings
     ):  # Grafana's `update_alert_rule_group(isPaused=true)`, Sentry's `isMuted`, `forceDeleteRules`
         return f"{CONTROL_OFF}alerting paused or its rules deleted by {words}"
+    if _SETS_PASSWORD.search(words) and any(
+        _PASSWORD_KEY.search(k) and isinstance(v, str) and not v.strip() for k, v in settings
+    ):  # `set_branch_password(branch="internal-qa", password="")`: anyone may now open it
+        return f"{MADE_PUBLIC}the password taken off by {words}"
     if _SWITCHED_OFF.search(words):  # `deactivate_policy`, `.../logStreams/{id}/lifecycle/deactivate`
         return f"{CONTROL_OFF}a guard switched off by {words}"
     if _GUARD_RESOURCE.search(words) and any(
@@ -1295,6 +1304,10 @@ _EVERYTHING = frozenset({"*", "all", "every", "everything", "any", "%", "*:*", "
 _ALL_FLAG = re.compile(r"^(?:all|select_all|all_\w+|every_\w+|apply_to_all|for_all)$")
 
 
+# Arguments that name where a release goes (a store's track, a platform's branch, an update's channel), and
+# the names of the one everyone gets
+_CHANNEL_KEYS = frozenset({"branch", "channel", "track", "ring", "stage", "environment", "env", "audience"})
+_EVERYONES = re.compile(r"(?i)^(?:default|public|production|prod|stable|live|release|main|general|ga)$")
 # A tool that starts a forge's workflow or pipeline, the argument naming which, and a name that releases
 _STARTS_WORKFLOW = re.compile(r"(^|_)(?:run|trigger|dispatch|start|queue)(_|$)")
 _WORKFLOW_KEYS = re.compile(r"(?:^|_)(?:workflow|pipeline|definition|job|workflow_id|pipeline_id)(?:_|$)")
@@ -1321,6 +1334,14 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         return "a public DNS name"  # `update_dns_record(content=IP)`: where the public's requests now go
     if money := moves_money(tool):  # `mcp__stripe__create_refund(...)`: the server's account, live or not
         return f"money moved ({money})"
+    if _RELEASES.search(tool.split("__")[-1]) or "live" in words_of(tool.split("__")[-1]).split("_"):
+        for key, value in list(arguments.items())[:32]:  # `set_build_live(branch="default")`: every player
+            if (
+                isinstance(value, str)
+                and words_of(str(key)) in _CHANNEL_KEYS
+                and _EVERYONES.match(value.strip())
+            ):
+                return f"a release to {value.strip()[:40]}"
     if _STARTS_WORKFLOW.search(words_of(tool.split("__")[-1])):
         for key, value in list(arguments.items())[:32]:  # `run_workflow(workflow_id="release.yml")`
             if (
