@@ -278,6 +278,21 @@ ISSUERS: tuple[Issuer, ...] = (
         ("STRIPE_SECRET_KEY", "STRIPE_API_KEY"),
         ("api.stripe.com", "files.stripe.com"),
     ),
+    # other payment services' APIs, their sandboxes and test endpoints included
+    Issuer(
+        "plaid",
+        (),
+        (),
+        ("PLAID_CLIENT_ID", "PLAID_SECRET"),
+        ("production.plaid.com", "sandbox.plaid.com", "development.plaid.com"),
+    ),
+    Issuer(
+        "adyen",
+        (),
+        (),
+        ("ADYEN_API_KEY",),
+        ("checkout-test.adyen.com", "management-test.adyen.com", "pal-test.adyen.com", "*.adyenpayments.com"),
+    ),
     Issuer(
         "slack",
         ("slack-token",),
