@@ -707,7 +707,7 @@ ISSUERS: tuple[Issuer, ...] = (
 # credential sent there proves nothing about whose resource receives the data (a public-write bucket takes
 # anyone's signed upload), so only a request that carries nothing counts as the credential's plain use.
 SHARED_ISSUERS = frozenset(
-    {"aws", "google", "azure", "slack-webhook", "huggingface", "github", "gitlab", "okta"}
+    {"aws", "google", "azure", "slack-webhook", "huggingface", "github", "gitlab", "okta", "discord"}
 )
 
 _ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")

@@ -1153,6 +1153,22 @@ def _levels(value: object) -> list[object]:
     return [value] if isinstance(value, str | int) else []
 
 
+def _statement_allows_everything(value: object, depth: int = 0) -> bool:
+    """A policy statement given as data that allows every action (`{"Effect": "Allow", "Action": "*"}`, as
+    IAM and the services that copy its shape write one), anywhere in a call's arguments to a small depth."""
+    if depth > 5:
+        return False
+    if isinstance(value, list):
+        return any(_statement_allows_everything(v, depth + 1) for v in value[:32])
+    if not isinstance(value, dict):
+        return False
+    keys = {str(k).lower(): v for k, v in list(value.items())[:64]}
+    action = keys.get("action")
+    if str(keys.get("effect", "")).lower() == "allow" and (action == "*" or action == ["*"]):
+        return True
+    return any(_statement_allows_everything(v, depth + 1) for v in keys.values())
+
+
 def changes_controls(tool: str, arguments: dict[str, object], service: str = "") -> str:
     """A note for what an MCP tool's call does to a control ("" for nothing): switches one off by an argument
     or by its name (`CONTROL_OFF`), grants administrator access (`ADMIN_GRANTED`), opens what it names to
@@ -1223,8 +1239,11 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         for k, v in arguments.items()
     ):  # a sign-in client that sends tokens to any site, an API any origin may call
         return f"{MADE_PUBLIC}any site or address let in by {words}"
-    if _GRANTS.search(words) and any(
-        isinstance(v, str) and _ALLOWS_EVERYTHING.search(v[:MAX_SETTINGS_TEXT]) for _k, v in settings[:64]
+    if _GRANTS.search(words) and (
+        any(
+            isinstance(v, str) and _ALLOWS_EVERYTHING.search(v[:MAX_SETTINGS_TEXT]) for _k, v in settings[:64]
+        )
+        or _statement_allows_everything(arguments)
     ):  # `write_policy(policy='path "*" { capabilities = ["sudo", ...] }')`, an IAM document of `*` on `*`
         return f"{ADMIN_GRANTED}a policy that allows everything written by {words}"
     access_keys = _ACCESS_KEYS | _ROLE_NAME_KEYS if _ROLE_RESOURCE.search(words) else _ACCESS_KEYS

@@ -980,8 +980,9 @@ _RELEASE_TAG = re.compile(r"^v?\d+(?:\.\d+)+")  # `v1.4.0`: a release tag others
 _WRITE_TABLE = re.compile(r"(?m)^\s*w\s*$")  # fdisk's and gdisk's command that writes the table
 
 
+# (the path's last word a delete, alone or naming what: `doDelete`, `DeleteTitle`, `remove-user`)
 _DELETE_ENDPOINT = re.compile(
-    r"://\S+/(?:do)?(?:delete|remove|destroy|purge|wipe)(?:[?#\s'\"]|$)", re.IGNORECASE
+    r"://\S+/(?:do)?(?:delete|remove|destroy|purge|wipe)(?:[A-Z_-]\w*)?(?:[?#\s'\"]|$)", re.IGNORECASE
 )
 _POSTS = re.compile(
     r"(?:^|\s)(?:-X\s*|--request[=\s])['\"]?POST\b|(?:^|\s)(?:-d|--data\S*|-F|--form)(?:\s|=)", re.I

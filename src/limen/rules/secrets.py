@@ -1910,8 +1910,11 @@ def _environment_credentials_sent(action: Action, ctx: Context) -> list[str]:
         for d in action.destinations
         if d.via_command in _SENDERS and d.host_class is not HostClass.LOOPBACK and not _ours(d, action, ctx)
     ]
-    if outside and not all(issuers & issuers_for_host(d.host) for d in outside):
-        return [f"a {'/'.join(sorted(issuers))} credential from the environment"]
+    # every credential named must be bound for where the line sends (`$DISCORD_TOKEN` in the header to
+    # discord.com is its use; `$AWS_SECRET_ACCESS_KEY` in the same request's body is not)
+    strays = {i for i in issuers for d in outside if i not in issuers_for_host(d.host)}
+    if strays:
+        return [f"a {'/'.join(sorted(strays))} credential from the environment"]
     return []
 
 
