@@ -94,6 +94,17 @@ def below_home(path: str) -> str:
     return _HOME_FOLDER.sub("", path, count=1)
 
 
+# A test's own code and data: never part of what is deployed (`src/test/java/`, `__tests__/`, `x_test.go`)
+_TEST_CODE = re.compile(
+    r"(?i)(?:^|/)(?:tests?|spec|specs|__tests__|testdata|fixtures?)/|_test\.\w+$|\.test\.\w+$|Tests?\.\w+$"
+)
+
+
+def test_code(path: str) -> bool:
+    """`path` is a test's code or data, by the words of the project's own folders and its name."""
+    return _TEST_CODE.search(below_home(path)) is not None
+
+
 def as_own_home(path: str, home: str) -> str:
     """`path` with the home folder it lies in replaced by the running user's (`/home/dev/.bashrc` ->
     `HOME/.bashrc`): what a rule keyed to the running user's home files should judge. Unchanged when it lies

@@ -454,7 +454,20 @@ PIPE_FILTERS = frozenset(
     {"cat", "grep", "egrep", "fgrep", "rg", "sort", "uniq", "cut", "tr", "head", "tail", "base64", "rev"}
 )
 # `jq 'keys'`, `jq '.data | keys'`, `jq length`: an object's key names or a count, no value
-_JQ_NAMES = re.compile(r"(?:\.[\w\[\]\"-]*\s*\|\s*)?(?:keys|keys_unsorted|length)")
+_JQ_NAMES = re.compile(r"(?:\.[\w\[\]\"-]*\s*\|\s*)?(?:keys(?:_unsorted)?(?:\[\])?|length)")
+
+# Programs that print only ciphertext of what they read, sealed for the keys the project or its cluster
+# holds (`kubeseal` with the controller's certificate, `sops -e` with the keys `.sops.yaml` names), and the
+# options that would seal it for a key someone else holds instead
+_SEALERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {  # name: (words that seal, foreign-key options)
+    "kubeseal": (frozenset(), frozenset({"--cert", "--controller-name", "--controller-namespace"})),
+    "sops": (
+        frozenset({"-e", "--encrypt"}),
+        frozenset(
+            {"--age", "-a", "--pgp", "-p", "--kms", "-k", "--gcp-kms", "--azure-kv", "--hc-vault-transit"}
+        ),
+    ),
+}
 
 
 def prints_no_content(argv: tuple[str, ...]) -> bool:
@@ -471,7 +484,17 @@ def prints_no_content(argv: tuple[str, ...]) -> bool:
     if name == "jq":
         filters = [w for w in args if not w.startswith("-")]
         return len(filters) == 1 and _JQ_NAMES.fullmatch(filters[0].strip()) is not None
-    return names_only(argv) or stores_secret(argv)
+    return names_only(argv) or stores_secret(argv) or _seals_for_own_keys(name, args)
+
+
+def _seals_for_own_keys(name: str, args: tuple[str, ...]) -> bool:
+    """`... | kubeseal --format yaml`, `sops -e /dev/stdin`: ciphertext only, for the project's own keys."""
+    sealer = _SEALERS.get(name)
+    if sealer is None:
+        return False
+    seals, foreign = sealer
+    options = {w.split("=", 1)[0] for w in args if w.startswith("-")}
+    return (not seals or bool(options & seals)) and not options & foreign
 
 
 # Commands that keep what they read as a secret, in the project's own store, and print none of it: .NET's
@@ -558,6 +581,9 @@ CREDENTIAL_OPTIONS = frozenset(
     # TLS clients' own (mosquitto, docker, kafka tools) and signing tools' keys (`imgtool sign -k KEY`)
     | {"-k", "--cafile", "--capath", "--ca-file", "--cert-file", "--client-cert", "--client-key", "--tls-key"}
     | {"--tlscacert", "--tlscert", "--tlskey", "--tls-cert", "--tls-ca", "--signing-key", "--sign-key"}
+    # Java's and code signing's key stores (keytool, jarsigner, apksigner --ks, osslsigncode -pkcs12): signed
+    # with, converted from or listed (certificates only), never printed
+    | {"-keystore", "-srckeystore", "--ks", "-pkcs12"}
 )
 
 # A program's own options whose file is the credential it authenticates with (`kinit -kt svc.keytab`), where

@@ -520,3 +520,13 @@ def recipient_destinations(value: str) -> list[Destination]:
         return out
     except Exception:
         return [Destination(host="", scheme="mailto", host_class=HostClass.UNKNOWN, flags=("invalid_host",))]
+
+
+def own_package_source(host: str, cwd: str, strict: bool) -> bool:
+    """A package source a tool may be pointed at for good without asking: an official registry, the
+    company's own domain (named for the project's owner), or, outside strict modes, a host on the
+    organisation's own network (`nexus.acme.internal`, the Artifactory mirror every company runs)."""
+    host = host.lower()
+    if hosts.host_in(host, hosts.REGISTRY_HOSTS) or hosts.project_domain(host, cwd):
+        return True
+    return not strict and organisation_network(host_destination(host))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from limen.facts.paths import below_home
+from limen.facts.paths import test_code
 from limen.normalize.tools import words_of
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
@@ -272,9 +272,6 @@ _TRUSTS_ANY = re.compile(
 _LONG_LEEWAY = re.compile(r"(?i)\b(?:leeway|clock_?skew|skew)\w*\s*[:=]\s*\d[\d_]{4,}")
 # A JWT library told to accept the `none` algorithm
 _NONE_ALGORITHM = re.compile(r"""(?i)alg\w*[^\n]{0,40}["']none["']""")
-_TEST_PATH = re.compile(
-    r"(?i)(?:^|/)(?:tests?|spec|specs|__tests__|testdata|fixtures?)/|_test\.\w+$|\.test\.\w+$|Tests?\.\w+$"
-)
 _PRODUCTION_PATH = re.compile(r"(?i)prod")
 # A client's switch named for skipping its checks, turned on (`insecure_mode=True`, `ocsp_fail_open=True`,
 # `InsecureSkipVerify: true`, `allow_insecure: true`)
@@ -511,7 +508,7 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         if removed.strip() and added.strip():
-            test = _TEST_PATH.search(below_home(path))
+            test = test_code(path)
             found += _trust_replaced(removed, added, context) if not test else []
             found += _scope_from_request(removed, added)
             found += _parameters_pasted(removed, added)
@@ -840,7 +837,7 @@ def _let_in(added: str, before: str, path: str) -> list[str]:
     key fixed in the code."""
     found: list[str] = []
     low = added.lower()
-    test = bool(_TEST_PATH.search(below_home(path)))
+    test = test_code(path)
     for words, pattern, why in _LET_IN_CHECKS:
         if test and pattern in (_FIXED_CREDENTIAL, _LITERAL_KEY):
             continue  # a test's own fixtures: a fixed token or key is what makes it repeatable
@@ -1033,7 +1030,7 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         or (_CALLERS_CREDENTIAL.search(added) and re.search(r"https?://", added))
     ):
         found.append("the caller's credentials are logged or sent on")
-    if not _TEST_PATH.search(below_home(path)):
+    if not test_code(path):
         predictable = any(w in low for w in ("seed", "random", "timestamp", "currenttimemillis", "unixnano"))
         if (
             predictable

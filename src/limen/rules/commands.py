@@ -47,7 +47,7 @@ from functools import lru_cache
 from itertools import islice, pairwise
 
 from limen.context import Context
-from limen.facts.hosts import REGISTRY_HOSTS, host_in, official_install, project_domain
+from limen.facts.hosts import official_install, project_domain
 from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import (
     CLUSTER_ADMIN,
@@ -78,7 +78,7 @@ from limen.model import (
     Verdict,
 )
 from limen.normalize.code import BUILT_COMMAND, SCRATCH_DATABASE_NOTE, SQL_NOTE
-from limen.normalize.net import organisation_network
+from limen.normalize.net import organisation_network, own_package_source
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import (
     ADMIN_GRANTED,
@@ -3190,7 +3190,7 @@ def _granted_outside(command: Command, cwd: str) -> str:
     github.com/acme/app), to another organisation's service account (`...@ext-build-7731.iam.
     gserviceaccount.com` while the command names its own project), or an owner's or administrator's role
     given to anyone (`roles/...organizationAdmin`)."""
-    from limen.facts.hosts import FREE_MAIL_DOMAINS, project_domain, project_repository
+    from limen.facts.hosts import FREE_MAIL_DOMAINS, project_repository
 
     line = " ".join(command.argv[1:])
     if _adds_administrators(command.argv):
@@ -3330,7 +3330,7 @@ def _mode_set(command: Command) -> str:
 # --------------------------------------------------------------------------- persistence_write
 
 
-def _persistence(command: Command, cwd: str) -> str:
+def _persistence(command: Command, cwd: str, strict: bool) -> str:
     name, args = command.name, command.argv[1:]
     if name in ("crontab", "scrontab"):  # (Slurm's `scrontab` keeps a user's jobs the same way)
         flags = _short_flags(args)
@@ -3364,9 +3364,7 @@ def _persistence(command: Command, cwd: str) -> str:
             " ".join(args)
         )  # someone's repository on a forge is no registry
         if (
-            hosts
-            and not repositories
-            and all(host_in(h.lower(), REGISTRY_HOSTS) or project_domain(h.lower(), cwd) for h in hosts)
+            hosts and not repositories and all(own_package_source(h, cwd, strict) for h in hosts)
         ):  # `npm config set registry https://registry.npmjs.org/`: the official source, or the company's own
             return ""
         return f"{name} points itself at another package source or at a program it runs later"
@@ -3512,7 +3510,7 @@ def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     persists = _persists_note(action)
     for command in action.commands:
         why = (
-            _persistence(command, action.cwd or ctx.workspace)
+            _persistence(command, action.cwd or ctx.workspace, ctx.mode.strict_or_above)
             or persists
             or ("writes a command into a home bin folder, ahead of system commands on PATH" if shadow else "")
         )

@@ -98,7 +98,6 @@ from urllib.parse import urlsplit
 
 from limen.context import Context
 from limen.facts.hosts import (
-    REGISTRY_HOSTS,
     SHARED_ISSUERS,
     github_repo_of_path,
     host_in,
@@ -127,7 +126,7 @@ from limen.model import (
     ReasonCode,
     Verdict,
 )
-from limen.normalize.net import ADDRESS, organisation_network
+from limen.normalize.net import ADDRESS, organisation_network, own_package_source
 from limen.normalize.tools import KNOWN_TOOLS, classify
 from limen.rules import rule
 
@@ -564,7 +563,7 @@ def _zero_io(command: Command) -> bool:
     )
 
 
-def _route_override(cmd: Command, cwd: str) -> str:
+def _route_override(cmd: Command, cwd: str, strict: bool) -> str:
     """Which option of `cmd` hands its route to something static parsing cannot see ("" if none)."""
     name, args = cmd.name, cmd.argv[1:]
     if name == "git" and "remote" in args[:4]:
@@ -585,8 +584,8 @@ def _route_override(cmd: Command, cwd: str) -> str:
         routed = any("proxy" in a.lower() or "registry" in a.lower() for a in args)
         if name in _PKG_TOOLS and not reading and routed:
             hosts = [urlsplit(a).hostname or "" for a in args if "://" in a]
-            # an official registry set back is no new route
-            official = bool(hosts) and all(host_in(h, REGISTRY_HOSTS) for h in hosts)
+            # an official registry set back, or the company's own source, is no new route
+            official = bool(hosts) and all(own_package_source(h, cwd, strict) for h in hosts)
             if "proxy" in " ".join(args).lower() or not official:
                 return "config proxy/registry"
     for i, arg in enumerate(args):
@@ -689,7 +688,7 @@ def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
             )
         ]
     for cmd in net_commands:
-        override = _route_override(cmd, action.cwd or ctx.workspace)
+        override = _route_override(cmd, action.cwd or ctx.workspace, ctx.mode.strict_or_above)
         if override:
             return [
                 Finding(

@@ -461,6 +461,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     read: set[str] = set()
     kept: set[str] = set()
     fresh: set[str] = set()  # copied from public material earlier in the line (`cp .env.example .env && ...`)
+    kept.update(
+        action.write_paths
+    )  # only written, unless an operand reads it too (`... | sops -e > .env.enc`)
     for command in action.commands:
         kept.update(command.redirects)
         args = command.argv[1:]
@@ -495,8 +498,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             elif word and not word.startswith("-"):
                 operands.append(word)
         paths = [canonical(w, cwd, ctx.home) for w in operands]
-        if command.output_hidden:
-            kept.update(paths)  # `cat .env | wc -l`: read, and only counted down the pipeline
+        if command.output_hidden:  # `cat .env | wc -l`: read, and only counted down the pipeline
+            kept.update(paths)  # (and what its options name: `--from-env-file=.env ... | kubeseal`)
+            kept.update(canonical(w.partition("=")[2], cwd, ctx.home) for w in args if w[:2] == "--")
             continue
         counting = secret_facts.COUNTING_OPTIONS.get(command.name, frozenset())
         if counting and (set(args) & counting or any(_short_cluster_has(w, counting) for w in args)):

@@ -3935,6 +3935,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         judged is None
         and fact.name == "program"
         and not action.commands
+        and not _test_code(path)  # (a test's checks taken out weaken no deployed code)
         and (weakened := _weakened(path, action))
     ):
         return Verdict.AUTH, f"{fact.purpose}; {weakened[0].removeprefix(IMPLANT)}: {path}"
@@ -3981,6 +3982,12 @@ def _replaced(action: Action) -> list[str]:
     edits = listed if isinstance(listed, list) else []
     olds = [args.get("old_string"), *(e.get("old_string") for e in edits if isinstance(e, dict))]
     return [old for old in olds if isinstance(old, str)]
+
+
+def _test_code(path: str) -> bool:
+    from limen.facts.paths import test_code
+
+    return test_code(path)
 
 
 def _weakened(path: str, action: Action) -> list[str]:
@@ -4828,6 +4835,10 @@ def judge_text(
         )
     finally:
         _depth.level = level
+    if fact.name == "program" and concerns and _test_code(path):
+        # a test's own app opened (`permitAll()`, CSRF off, a fixed token): nothing deployed lets anyone in
+        granted = set(_written_access(text))
+        concerns = [c for c in concerns if c not in granted]
     concerns = _foreign(concerns + _posing_owners(text) + _build_time_reach(fact, text), action, ctx)
     if fact.name in ("gradle_build", "maven_pom"):
         concerns += _maven_lookalikes(text)
