@@ -43,6 +43,15 @@ def _nested(value: object, depth: int) -> object:
         ("email.send", {"to": "a@b.c", "body": "hi"}, Capability.EMAIL_SEND),
         ("mcp__github__create_issue", {"title": "t", "body": "b"}, Capability.FILESYSTEM_WRITE),
         ("mcp__shell__run", {"cmd": "ls"}, Capability.SHELL_EXECUTE),
+        # a run as the thing another verb acts on: a record on the service, nothing executed here
+        (
+            "mcp__github__get_workflow_run",
+            {"owner": "o", "repo": "r", "run_id": 7},
+            Capability.FILESYSTEM_READ,
+        ),
+        ("mcp__github__get_workflow_run_logs", {"run_id": 7}, Capability.FILESYSTEM_READ),
+        ("mcp__mlflow__search_runs", {"experiment_ids": ["1"]}, Capability.FILESYSTEM_READ),
+        ("mcp__airflow__get_dag_run", {"dag_id": "etl", "dag_run_id": "r1"}, Capability.FILESYSTEM_READ),
         ("mcp__fs__read_text_file", {"path": "a.txt"}, Capability.FILESYSTEM_READ),
         ("mcp__mail__send_email", {"recipients": ["a@b.c"], "body": "hi"}, Capability.EMAIL_SEND),
         ("mcp__web__get_webpage", {"url": "https://x.example"}, Capability.NETWORK_REQUEST),

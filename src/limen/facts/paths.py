@@ -279,6 +279,16 @@ BY_NAME: dict[str, PathFact] = {
         ),
         _f("scanner_ignore", "the security scanner skips what it lists", "scanner_ignore"),
     ),
+    # which known vulnerabilities a dependency scanner or an audit lets through (Snyk's policy, Grype's and
+    # OSV-Scanner's settings, npm audit's allow-lists)
+    **dict.fromkeys(
+        (".snyk", ".grype.yaml", "osv-scanner.toml", ".nsprc", "audit-ci.json", "audit-ci.jsonc"),
+        _f(
+            "vulnerability_ignore",
+            "the dependency scanner lets the vulnerabilities it lists through",
+            "vulns",
+        ),
+    ),
     # a project's own package sources: every install in it takes packages from the hosts they name
     **dict.fromkeys(
         (".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "go.mod"),

@@ -165,6 +165,9 @@ class Program:
     # environment the line names (a DNS record, a domain's owner or name servers, an alias of a live name):
     # production by nature
     live: str = ""
+    # options whose value is a file of the build's own code it runs now (`gradle --init-script F`, `-b F`):
+    # judged as that build file is when written
+    script_options: frozenset[str] = frozenset()
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -432,6 +435,7 @@ def _p(
     local_copy: str = "",
     default_production: bool = False,
     live: str = "",
+    script_options: tuple[str, ...] = (),
 ) -> Program:
     return Program(
         name,
@@ -474,10 +478,13 @@ def _p(
         local_copy=local_copy,
         default_production=default_production,
         live=live,
+        script_options=frozenset(script_options),
     )
 
 
 R = Role
+# Gradle's options that name a script of build code it runs: an init script, a build or a settings file
+_GRADLE_SCRIPT_OPTIONS = ("-I", "--init-script", "-b", "--build-file", "-c", "--settings-file")
 
 # git configuration keys whose value is a command git runs (`core.pager`, `alias.x = !cmd`, a filter's
 # `clean`), and keys that make git run hooks or read configuration from a place they name. Read by the shell
@@ -2439,6 +2446,8 @@ PROGRAMS: tuple[Program, ...] = (
             r"|-Dmaven\.wagon\.http\.ssl\.insecure=true|--no-verify-checksums|-Dchecksum\.policy=ignore",
             # a database migration tool's wipe run as a build task (`gradlew flywayClean`, `mvn flyway:clean`)
             destroys_one=rf"{_W}(?:flywayClean|flyway:clean|liquibaseDropAll|liquibase:dropAll|liquibase:drop-all){_E}",
+            options=_GRADLE_SCRIPT_OPTIONS if name.startswith("gradle") else (),
+            script_options=_GRADLE_SCRIPT_OPTIONS if name.startswith("gradle") else (),
         )
         for name in ("gradle", "gradlew", "mvn", "mvnw")
     ),

@@ -136,6 +136,12 @@ KNOWN_TOOLS: dict[str, ToolSpec] = {
 }
 
 # Verbs in a tool's name, checked in order: the first that appears decides the capability.
+# A run named as the thing another verb acts on (`get_workflow_run`, `cancel_dag_run`, `list_runs`,
+# `retrieve_run`): a record of a run on the service, which nothing here executes
+_RUN_NOUN = re.compile(
+    r"((?:^|_)(?:get|list|cancel|rerun|retry|delete|retrieve|download|search|trigger|create|update|describe"
+    r"|show|view|stop|abort|approve|wait_for|watch|poll|fetch|read|find)_(?:[a-z0-9]+_){0,3})runs?(?=_|$)"
+)
 _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
     # (running a service's own pipeline, workflow, build or report starts it there: no command here)
     (
@@ -257,12 +263,36 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
         )
     ):  # `delete_objects(bucket=b, prefix="")`: every object in the bucket
         return "a delete of every object (an empty prefix)"
+    if arguments is not None and any(retention_cut(k, v) for k, v in _nested_settings(arguments)):
+        return RETENTION_CUT  # `alter_topic_config(configs={"retention.ms": "60000"})`
     if arguments is not None and _DOCUMENT_DELETE.search(words):
         for key, value in arguments.items():  # `users`: a top-level collection; `users/u1`: a document
             named = words_of(key) in ("path", "document_path", "doc_path", "collection")
             if named and isinstance(value, str) and value.strip().strip("/") and "/" not in value.strip("/ "):
                 return f"a delete of the whole collection {value.strip()[:60]}"
     return ""
+
+
+# A retention setting's unit, by the last word of its key, and the least value that keeps data an hour: below
+# it, what the stream, topic or log group holds expires as soon as it is written (0 and -1 often mean
+# "forever", so only a positive value counts)
+_RETENTION_HOUR = {"ms": 3_600_000, "millis": 3_600_000, "milliseconds": 3_600_000, "s": 3600, "secs": 3600}
+_RETENTION_HOUR |= {"seconds": 3600, "minutes": 60, "mins": 60, "bytes": 1_048_576}
+
+
+# What `destroys_store` says of a retention cut: data lost as it ages out, not a store dropped, so it asks
+RETENTION_CUT = "a retention cut below an hour: what it holds expires"
+
+
+def retention_cut(key: str, value: object) -> bool:
+    """`retention.ms=60000`, `{"retention_seconds": 30}`: a retention setting cut below an hour (or a
+    megabyte): what the store holds is deleted almost as soon as it lands, records and audit trails too."""
+    words = words_of(key)
+    if "retention" not in words or isinstance(value, bool):
+        return False
+    limit = _RETENTION_HOUR.get(words.rsplit("_", 1)[-1])
+    text = str(value).strip().strip("\"'")
+    return limit is not None and text.isdigit() and 0 < int(text) < limit
 
 
 # A tool that deletes documents by their path (`firestore_delete_document(path=...)`)
@@ -351,6 +381,12 @@ _SWITCHED_OFF = re.compile(
     rf"|(?:^|_)(?:{_GUARDS})_(?:[a-z0-9]+_){{0,8}}(?:deactivate|disable|suspend|pause|stop|off)$"
 )
 _GUARD_RESOURCE = re.compile(rf"(?:^|_)(?:{_GUARDS})(?:_|$)")
+# The records of what was done (logs and their archives, audit events, trails, session recordings), erased
+_RECORDS = r"logs?|log_groups?|audit(?:_logs?|_events?|_trails?)?|trails?|(?:session_)?recordings?|flow_logs?"
+_ERASES_RECORDS = re.compile(
+    rf"(?:^|_)(?:delete|remove|purge|destroy|wipe|clear|erase)_(?:[a-z0-9]+_){{0,8}}(?:{_RECORDS})(?:_|$)"
+    rf"|(?:^|_)(?:{_RECORDS})_(?:[a-z0-9]+_){{0,8}}(?:delete|remove|purge|destroy|wipe|clear|erase)$"
+)
 # A call that sets what opens something (a branch's or a room's password, a PIN), and its argument
 _SETS_PASSWORD = re.compile(
     r"(?:^|_)(?:set|update|change|create|put)_(?:[a-z0-9]+_){0,4}(?:password|passcode|pin)s?$"
@@ -1203,6 +1239,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         return f"{MADE_PUBLIC}the password taken off by {words}"
     if _SWITCHED_OFF.search(words):  # `deactivate_policy`, `.../logStreams/{id}/lifecycle/deactivate`
         return f"{CONTROL_OFF}a guard switched off by {words}"
+    if _ERASES_RECORDS.search(words):  # `delete_logs_archive`, `purge_audit_events`, `delete_trail`
+        return f"{CONTROL_OFF}the records of what was done erased by {words}"
     if _GUARD_RESOURCE.search(words) and any(
         (
             words_of(k.rsplit(".", 1)[-1]) in ("status", "state", "enabled", "active")
@@ -1669,8 +1707,9 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     if commands or (program_given and language is not None):
         capability = _SHELL  # a command, or a program in a language the tool's name names (`node.eval`)
     else:
+        verbs = _RUN_NOUN.sub(r"\1record", words) if "run" in words else words
         for pattern, cap in _NAME_VERBS:
-            if pattern.search(words):
+            if pattern.search(verbs):
                 capability = cap
                 break
         if capability == _SHELL and any(

@@ -91,8 +91,10 @@ from limen.normalize.tools import (
     LASTING_DAYS,
     MADE_PUBLIC,
     PRODUCTION_TARGET,
+    RETENTION_CUT,
     SQL_WRITE,
     lifetime_days,
+    retention_cut,
     sql_statements,
     words_of,
 )
@@ -1859,9 +1861,9 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
             return _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"{command.name} {word}: a tool's delete"
             )
-    line = " ".join(command.argv[1:])
-    if purged := _RETENTION_CUT.search(line):  # `--add-config retention.ms=1`: the data expires now
-        detail = f"{command.name} {purged.group(0)}: what it holds expires"
+    purged = next((s for s in _settings_given(command) if retention_cut(*s.split("=", 1))), "")
+    if purged:  # `--add-config retention.ms=60000`: the data expires as it lands
+        detail = f"{command.name} {purged}: what it holds expires"
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, detail)
     if "--reset-offsets" in command.argv and "--execute" in command.argv:
         detail = f"{command.name} moves a consumer group's offsets: messages are skipped or read again"
@@ -1869,8 +1871,14 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
     return None
 
 
-# A stream's or a store's retention cut to (almost) nothing: what it holds is deleted at once
-_RETENTION_CUT = re.compile(r"(?i)\b(?:log\.)?retention\.(?:ms|bytes)=\s*['\"]?\d{1,4}(?!\d)")
+def _settings_given(command: Command) -> list[str]:
+    """The `KEY=VALUE` settings among a command's words, lists split (`--add-config a=1,b=2`)."""
+    found = []
+    for word in command.argv[1:]:
+        if word.startswith("-"):  # `--add-config=retention.ms=1`: the option's value
+            word = word.partition("=")[2]
+        found += [part for part in word.split(",") if "=" in part]
+    return found
 
 
 def _workload_images(command: Command) -> list[str]:
@@ -2052,7 +2060,12 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
                 worst = found
         elif note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
-            found = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, detail)
+            aged = (
+                note[len(DESTROYS_STORE) :] == RETENTION_CUT
+            )  # (data ages out: asked, as on a command line)
+            found = _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, *((Verdict.AUTH, 65) if aged else (Verdict.BLOCK, 94)), detail
+            )
             if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
                 worst = found
     download = _download_exec(action) if action.commands else None
@@ -2405,6 +2418,40 @@ def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
         ):
             return  # what runs unread is an official installer from its own host (`destructive_command`'s)
         yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 65, reasons[0] if reasons else _UNREAD)
+        return
+    found = _build_script_run(action, ctx)
+    if found:
+        yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 70, found)
+
+
+def _build_script_run(action: Action, ctx: Context) -> str:
+    """A build given a script of its own code to run now (`gradlew build --init-script /tmp/m.gradle`):
+    judged as that build file is when written (what the session wrote there, else what is on disk); one
+    outside the project that Limen cannot read asks. "" when none, or nothing is wrong with it."""
+    from limen.facts.paths import BY_NAME
+    from limen.rules.written import current_text, judge_text
+
+    cwd = action.cwd or ctx.workspace or "/"
+    for command in action.commands:
+        entry = program(command.name)
+        if entry is None or not entry.script_options:
+            continue
+        args = command.argv[1:]
+        for i, word in enumerate(args):
+            option, _, value = word.partition("=")
+            if option not in entry.script_options:
+                continue
+            value = value or (args[i + 1] if i + 1 < len(args) else "")
+            path = canonical(value, cwd, ctx.home)
+            text = current_text(path)
+            if text is None:
+                if not is_within(path, ctx.workspace):
+                    return f"{command.name} {option} runs build code Limen cannot read: {value[:80]}"
+                continue
+            judged = judge_text(BY_NAME["build.gradle"], path, text, action, ctx)
+            if judged is not None and judged[0] > Verdict.PASS:
+                return f"{command.name} {option} runs build code: {judged[1][:160]}"
+    return ""
 
 
 _UNREAD = "not statically analysable"

@@ -16,6 +16,7 @@ does not parse and names any of these is opaque.
 from __future__ import annotations
 
 import ast
+import datetime
 import json
 import os
 import posixpath
@@ -2105,6 +2106,29 @@ def _scanner_ignore(text: str) -> tuple[list[str], list[str]]:
     return [], []
 
 
+def _vulnerabilities_let_through(text: str) -> tuple[list[str], list[str]]:
+    """A dependency scanner's ignore list that lets a whole family of vulnerabilities through (an id with a
+    wildcard: `SNYK-JAVA-COMFASTERXMLJACKSONCORE-*`, `CVE-*`, an allow-list of `"*"`), or one for years (an
+    expiry more than a year away). One id ignored for a while, with its reason, is ordinary triage."""
+    source = text[:MAX_TEXT]
+    concerns = []
+    if _WILDCARD_VULNERABILITY.search(source):
+        concerns.append("every vulnerability of a kind is let through")
+    this_year = datetime.date.today().year
+    if any(int(year) > this_year + 1 for year in _IGNORED_UNTIL.findall(source)):
+        concerns.append("a vulnerability is let through for years")
+    return [], concerns
+
+
+_WILDCARD_VULNERABILITY = re.compile(
+    r"(?i)\b(?:SNYK|CVE|GHSA|GO|PYSEC|RUSTSEC|OSV|NSWG|GMS)-[\w.:-]*\*"
+    r"|\bid\s*[:=]\s*[\"']\*|\ballow-?list\"?\s*:\s*\[\s*[\"']\*"
+)
+_IGNORED_UNTIL = re.compile(
+    r"(?i)(?:expires?|expiry|expires_?at|ignore_?until|ignore-until|until)[\"']?\s*[:=]\s*[\"']?(\d{4})-\d\d"
+)
+
+
 def _sql_script(text: str) -> tuple[list[str], list[str]]:
     """A SQL script (a migration, a seed, a dbt model): an administrator made with a password written in it
     (whoever wrote it logs in as that administrator wherever it runs), access widened (row security off, a
@@ -3587,6 +3611,7 @@ _EXTRACTORS = {
     "dbt_packages": _no_commands,
     "dbt_project": _dbt_project,
     "scanner_ignore": _scanner_ignore,
+    "vulns": _vulnerabilities_let_through,
     "scanner_config": _scanner_config,
     "page": _page,
     "msbuild": _msbuild,
