@@ -101,7 +101,38 @@ def test_a_sweep_by_name_that_reaches_limens_files_is_blocked(
 
 
 @pytest.mark.parametrize(
-    "command", ["find . -name '*.pyc' -delete", "find . -name node_modules -prune", "find ~ -name '*.log'"]
+    "command",
+    [
+        "find ~ -path '*limen*' -name '*.jsonl' -exec sed -i '/prod/d' {} +",
+        "find ~ -name decisions.jsonl -exec perl -pi -e 's/x/y/' {} \\;",
+        "find ~ -name '*.jsonl' -exec truncate -s 0 {} +",
+    ],
+)
+def test_a_sweep_that_edits_limens_records_in_place_asks(
+    command: str, workspace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What find hands each match to edits it in place: the audit trail it reaches is changed."""
+    home = os.path.join(workspace, "home")
+    limen_home = os.path.join(home, ".limen")
+    os.makedirs(os.path.join(limen_home, "audit"), exist_ok=True)
+    open(os.path.join(limen_home, "audit", "decisions.jsonl"), "w").close()
+    monkeypatch.setenv("LIMEN_HOME", limen_home)
+    monkeypatch.setenv("HOME", home)
+    ctx = Context.for_mode(Mode.BALANCED, workspace, home=home)
+    ctx.protected_paths = (limen_home,)
+    decision = limen.evaluate("Bash", {"command": command}, cwd=workspace, context=ctx)
+    assert decision.verdict >= Verdict.AUTH, decision.explanation
+    assert ReasonCode.PROTECTED_PATH_BLOCKED in decision.reasons
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -name '*.pyc' -delete",
+        "find . -name node_modules -prune",
+        "find ~ -name '*.log'",
+        "find . -name '*.py' -exec sed -i 's/foo/bar/g' {} +",
+    ],
 )
 def test_a_sweep_that_reaches_nothing_protected_is_not(command: str, workspace: str) -> None:
     assert ReasonCode.PROTECTED_PATH_BLOCKED not in _decide("Bash", {"command": command}, workspace).reasons
@@ -113,6 +144,8 @@ def test_a_sweep_that_reaches_nothing_protected_is_not(command: str, workspace: 
         "ln -sf /bin/true $(which limen-hook)",
         'cp /bin/true "$(command -v limen-hook)"',
         "printf '#!/bin/sh\\nexit 0\\n' > `which limen`",
+        "chmod a-x $(readlink -f $(which limen))",
+        'chmod -x "$(realpath "$(command -v limen-hook)")"',
     ],
 )
 def test_a_console_script_named_through_which_is_limens(

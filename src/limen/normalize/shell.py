@@ -1262,6 +1262,12 @@ def _eval_substitution(
         return _on_path(ran[0].argv[-1]), False, False
     if len(ran) == 1 and ran[0].argv in (("pwd",), ("pwd", "-P"), ("pwd", "-L")):
         return state.cwd, False, False
+    own = [c for c in ran if c.via == (*via, "$()")]
+    if len(own) == 1 and _RESOLVES.fullmatch(" ".join(own[0].argv[:-1])):
+        word = own[0].argv[-1]  # `$(readlink -f $(which limen))`: the file the name leads to
+        if word not in state.dynamic_words and not word.startswith("-"):
+            found = os.path.realpath(canonical(word, state.cwd, state.home)) if "/" in word else word
+            return found, False, False
     if len(ran) == 1 and ran[0].name in ("dirname", "basename") and len(ran[0].argv) == 2:
         word = ran[0].argv[1]  # `$(dirname /etc)` is `/`
         if word not in state.dynamic_words and not word.startswith("-"):
@@ -1282,6 +1288,8 @@ def _on_path(name: str) -> str:
 
 _PURE = frozenset({"echo", "printf", "base64", "base32", "basenc", "xxd", "rev", "cat", "tr"})
 _LOOKUP = re.compile(r"(which|command -v|type -[pP]) [\w.+-]+")
+# Programs that print the file a path leads to, links followed (`readlink -f`, `realpath`)
+_RESOLVES = re.compile(r"readlink -[fem](?: --)?|realpath(?: -[esmP])*(?: --)?")
 
 
 _WORD_ESCAPE = re.compile(r"\\(.)", re.S)
@@ -3399,6 +3407,7 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
     names: list[str] = []
     expr = args[i:]
     deletes = "-delete" in expr
+    execs_write = False  # a command run on each match writes it (`-exec sed -i ... {} +`)
     j = 0
     while j < len(expr):
         word = expr[j]
@@ -3413,7 +3422,7 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
             inner = expr[j + 1 : end]
             j = end + 1
             if inner:
-                _find_exec(inner, roots, names, state, (*via, f"find {word}"), level)
+                execs_write |= _find_exec(inner, roots, names, state, (*via, f"find {word}"), level)
             continue
         if word in ("-fprint", "-fprintf", "-fls") and j + 1 < len(expr):
             _add_path(expr[j + 1], state, write=True)
@@ -3422,7 +3431,9 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
         _add_path(start, state, write=deletes)
     touches = deletes or any(w in expr for w in ("-exec", "-execdir", "-ok", "-okdir"))
     sweep = "delete" if deletes or _execs(expr, (Role.DELETES,)) else ""
-    sweep = sweep or ("change" if _execs(expr, (Role.WRITES, Role.METADATA, Role.SHELL)) else "")
+    sweep = sweep or (
+        "change" if execs_write or _execs(expr, (Role.WRITES, Role.METADATA, Role.SHELL)) else ""
+    )
     for name in names:
         for root in roots:
             _find_name(root, name, state, deletes, touches)
@@ -3477,7 +3488,9 @@ def _representative(pattern: str) -> str:
 
 def _find_exec(
     inner: list[str], roots: list[str], names: list[str], state: _State, via: tuple[str, ...], level: int
-) -> None:
+) -> bool:
+    """Analyse the command `find` runs on each match, with `{}` as one of them; whether it writes that
+    match (`sed -i`, `truncate`, `perl -pi`: every file the find reaches is changed)."""
     literal = [n for n in names if not any(c in n for c in "*?[")]
     # `{}` is each match below the root; a literal -name tells which one, a pattern gives a representative
     # (`*.py` -> `x.py`: what the command does to a Python file is what it does to each match).
@@ -3487,7 +3500,9 @@ def _find_exec(
         item = os.path.join(roots[0], _representative(names[0].rsplit("/", 1)[-1]))
     else:
         item = os.path.join(roots[0], "{}")
+    written = len(state.write_paths)
     _run([w.replace("{}", item) for w in inner], state, via, level, None)
+    return item in state.write_paths[written:]
 
 
 # --------------------------------------------------------------------------- programs that run an argument
