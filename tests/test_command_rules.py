@@ -687,17 +687,31 @@ def test_a_statement_through_a_database_tool_meets_the_verdict_it_meets_through_
 
 
 @pytest.mark.parametrize(
-    ("line", "verdict"),
+    "line",
     [
-        # the client runs in a container of this machine, on that container's own server: asked about
-        ("docker compose exec postgres psql -U app -d shop -c 'DROP TABLE IF EXISTS tmp_x'", Verdict.AUTH),
-        ("docker exec -i db mysql -uroot -e 'DROP TABLE tmp_rows'", Verdict.AUTH),
-        # a server named elsewhere, or a cluster's pod: the data is not this machine's
-        ("docker compose exec postgres psql -h db.prod.example.com -c 'DROP TABLE users'", Verdict.BLOCK),
-        ("kubectl exec -it pg-0 -- psql -c 'DROP TABLE users'", Verdict.BLOCK),
+        "docker compose exec postgres psql -U app -d shop -c 'DROP TABLE IF EXISTS tmp_x'",
+        "docker exec -i db mysql -uroot -e 'DROP TABLE tmp_rows'",
     ],
 )
-def test_a_drop_in_a_local_container_asks(line: str, verdict: Verdict, project: Path) -> None:
+def test_a_drop_in_a_local_container_is_a_developers_own(line: str, project: Path) -> None:
+    """The client runs in a container of this machine, on that container's own server: a developer's copy,
+    reset without asking in balanced; strict asks."""
+    assert decide(line, project).verdict is Verdict.PASS
+    strict = decide(line, project, Mode.STRICT)
+    assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(strict)
+    assert strict.verdict >= Verdict.AUTH, strict.explanation
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a server named elsewhere, a cluster's pod, a production host's container: not this machine's data
+        "docker compose exec postgres psql -h db.prod.example.com -c 'DROP TABLE users'",
+        "kubectl exec -it pg-0 -- psql -c 'DROP TABLE users'",
+        "docker exec -i prod-db mysql -uroot -e 'DROP TABLE users'",
+    ],
+)
+def test_a_drop_that_reaches_beyond_a_local_container_is_blocked(line: str, project: Path) -> None:
     decision = decide(line, project)
     assert ReasonCode.DESTRUCTIVE_COMMAND in command_reasons(decision)
-    assert decision.verdict is verdict, decision.explanation
+    assert decision.verdict is Verdict.BLOCK, decision.explanation

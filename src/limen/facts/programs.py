@@ -368,8 +368,9 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
 
 # A test or development database by its conventional name (`shop_test`, `app_dev`): recreated at will
 SCRATCH_DATABASE = (
-    r"[\w-]*(?:_test|_dev|-test|-dev|_development|_testing|_scratch|-scratch|_sandbox)"
+    r"(?:[\w-]*(?:_test|_dev|-test|-dev|_development|_testing|_scratch|-scratch|_sandbox)"
     r"(?:[_-](?:tmp|temp|\d+))?"  # (with a run's suffix: `payments_test_tmp`, `shop_test_2`)
+    r"|(?:test|testing|dev|scratch)_[\w-]+)"  # (or a prefix: `test_carebridge`)
 )
 # A resource (a container volume, a database file, a namespace, a prefix) named as a test's, a development
 # copy's or a preview's (`shop_test_pgdata`, `tests/fixtures/test.db`, `tmp-cache`, `preview-pr-398`):

@@ -51,6 +51,7 @@ from limen.facts.programs import (
     GIT_FALSE,
     GIT_HOOK_KEYS,
     HTTPIE_NAMES,
+    NOT_PRODUCTION,
     PRODUCTION,
     PROGRAMS,
     SETTING_ONLY_OPTIONS,
@@ -1522,19 +1523,23 @@ def _command(
     if not argv:
         return None
     if prefix_env:
-        if any(prefix_env.get(n) in _SCRATCH_ENVIRONMENTS for n in _APP_ENVIRONMENT):  # `RAILS_ENV=test ...`
+        if any(  # `RAILS_ENV=test ...`, `DJANGO_SETTINGS_MODULE=app.settings.local ...`
+            (n in _APP_ENVIRONMENT or n.endswith("SETTINGS_MODULE"))
+            and re.split(r"[./_-]", v or "")[-1] in _SCRATCH_ENVIRONMENTS
+            for n, v in prefix_env.items()
+        ):
             state.note(SCRATCH_DATABASE_NOTE)
         if _basename(argv[0]) in _RAILS_COMMANDS:  # Rails' guard and environment, as words Rails also takes
             for name in ("DISABLE_DATABASE_ENVIRONMENT_CHECK", *_APP_ENVIRONMENT[:2]):
                 if prefix_env.get(name):
                     argv.append(f"{name}={prefix_env[name]}")
-        elif (entry := program(_basename(argv[0]))) and (entry.changes or Role.RUNNER in entry.roles):
-            # production named as the environment of a deploy or migration tool (`MIX_ENV=prod mix
-            # ecto.migrate`, `NODE_ENV=production npx knex migrate:latest`), as a word its rules read
+        elif _takes_environment(argv):
+            # the environment of a deploy or migration tool named (`MIX_ENV=prod mix ecto.migrate`,
+            # `DJANGO_SETTINGS_MODULE=app.settings.local manage.py flush`), as a word its rules read
             argv.extend(
                 f"{n}={v}"
                 for n, v in prefix_env.items()
-                if v and ENVIRONMENT_VARIABLE.search(n) and PRODUCTION.search(v)
+                if v and ENVIRONMENT_VARIABLE.search(n) and (PRODUCTION.search(v) or NOT_PRODUCTION.search(v))
             )
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
             if env_name in prefix_env:
@@ -1554,6 +1559,15 @@ def _command(
     out = _run(argv, state, via, level, stdin, tuple(extra_redirects), dynamic_name)
     _wrote(state, extra_redirects, out)
     return out
+
+
+def _takes_environment(argv: list[str]) -> bool:
+    """A deploy or migration tool, or a runner, that works in the environment a variable names: run by name,
+    or as its interpreter's script (`python manage.py flush`)."""
+    entry = program(_basename(argv[0]))
+    if entry is not None and Role.INTERPRETER in entry.roles and len(argv) > 1:
+        entry = program(_basename(argv[1])) if not argv[1].startswith("-") else None
+    return entry is not None and bool(entry.changes or Role.RUNNER in entry.roles)
 
 
 def _wrote(state: _State, targets: Iterable[str], out: _Stream | None) -> None:
@@ -2033,7 +2047,7 @@ def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream
 
 # The variables that choose an application's environment, and the environments whose database is a scratch one
 _APP_ENVIRONMENT = ("RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV")
-_SCRATCH_ENVIRONMENTS = frozenset({"test", "development"})
+_SCRATCH_ENVIRONMENTS = frozenset({"test", "testing", "development", "local"})
 _RAILS_COMMANDS = frozenset({"rails", "rake", "bundle"})  # `bundle exec rails ...` hands its words on
 
 

@@ -51,6 +51,7 @@ from limen.facts.hosts import official_install, project_domain
 from limen.facts.paths import VCS_FOLDERS, home_folder
 from limen.facts.programs import (
     CLUSTER_ADMIN,
+    ENVIRONMENT_VARIABLE,
     HTTPIE_NAMES,
     NODE_ACCESS,
     NOT_PRODUCTION,
@@ -1322,11 +1323,12 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     destroys_one = bool(entry.destroys_one and _pattern(entry.destroys_one).search(words))
     if not destroys_all and not destroys_one:
         return None
-    where = _outside_production(command)
-    if not where and _selected_workspace(command, action):  # `terraform workspace select dev-alice && ...`
-        where = "elsewhere"
+    where = _outside_production(command) or _selected_workspace(command, action)  # (`terraform workspace
+    # select dev-alice && terraform destroy`)
     if where == "scratch":
         return None  # `kubectl delete ns preview-pr-398`, `helm uninstall api-pr-412`: a preview's end
+    if where == "elsewhere" and not destroys_all and _LOCAL_STAGE.search(" ".join(_scope_values(command))):
+        return None  # `manage.py flush --settings=app.settings.local`: this machine's own copy, reset
     if where == "elsewhere" and destroys_all:  # `--context acme-staging`: an environment people rebuild
         detail = f"{command.name} destroys a non-production environment"
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, detail)
@@ -1338,19 +1340,25 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
 
 
 _WORKSPACE_SELECTED = (("workspace", "select"), ("workspace", "new"))
+# An environment that is this machine's own (a developer's local settings, a test run's), not a shared one
+_LOCAL_STAGE = re.compile(r"(?i)(?<![A-Za-z0-9])(?:local|test|testing)(?![A-Za-z0-9])")
 
 
-def _selected_workspace(command: Command, action: Action) -> bool:
-    """The line selects a Terraform workspace named for a non-production environment before the command
-    (`terraform workspace select dev-alice && terraform destroy`), naming production nowhere."""
+def _selected_workspace(command: Command, action: Action) -> str:
+    """Where the Terraform workspace the line selects before the command lies, production named nowhere:
+    "scratch" for a preview's (`terraform workspace select pr-482 && terraform destroy`), "elsewhere" for
+    another non-production environment's (`dev-alice`), "" otherwise."""
     if command.name != "terraform" or PRODUCTION.search(action.command_line[:20000]):
-        return False
+        return ""
     for earlier in action.commands:
         if earlier is command:
-            return False
+            return ""
         if earlier.name == "terraform" and earlier.argv[1:3] in _WORKSPACE_SELECTED:
-            return bool(NOT_PRODUCTION.search(" ".join(earlier.argv[3:])))
-    return False
+            named = " ".join(earlier.argv[3:])
+            if _PREVIEW.search(named):
+                return "scratch"
+            return "elsewhere" if NOT_PRODUCTION.search(named) else ""
+    return ""
 
 
 _DELETING_VERBS = frozenset({"delete", "uninstall", "rm", "remove", "destroy", "del", "drop", "rb"})
@@ -1424,6 +1432,8 @@ def _scope_values(command: Command, options: frozenset[str] | None = None) -> li
         option, eq, value = word.partition("=")
         if option in wanted:
             found.append(value if eq else (argv[i + 1] if i + 1 < len(argv) else ""))
+        elif options is None and eq and ENVIRONMENT_VARIABLE.search(option):
+            found.append(value)  # `DJANGO_SETTINGS_MODULE=app.settings.local`, handed on by the shell
     return found
 
 
@@ -1434,6 +1444,7 @@ _SCOPE_OPTIONS = frozenset(
     | {"-chdir", "--chdir", "--workspace", "--app", "-a", "--kubeconfig", "--resource-group"}
     | {"-var-file", "--var-file"}  # Terraform's variables for one environment (`-var-file=envs/dev.tfvars`)
     | {"--target"}  # dbt's profile target (`--target dev`)
+    | {"--settings"}  # Django's settings module (`--settings=app.settings.local`)
 )
 # Of those, the ones that name a whole environment (a namespace or a region may hold several)
 _ENVIRONMENT_OPTIONS = frozenset(
@@ -1654,6 +1665,16 @@ _NOT_A_DATABASE = frozenset(
 )
 
 
+def _in_local_container(command: Command, action: Action) -> bool:
+    """The command runs in a container of this machine (`docker compose exec db ...`, `docker exec kafka
+    ...`), whose server and data are a developer's own copy: no word of the container command names
+    production (a production host's containers are production)."""
+    if command.via[-1:] not in (("docker",), ("podman",)):
+        return False
+    runners = [c for c in action.commands if c.name in ("docker", "podman", "docker-compose")]
+    return bool(runners) and not any(PRODUCTION.search(" ".join(c.argv[1:8])) for c in runners)
+
+
 def _names_remote_server(command: Command) -> bool:
     """The client is given a server by name or address that is not this machine (`-h db.prod`, a URL)."""
     return any(
@@ -1749,7 +1770,10 @@ _SQL_OPTIONS = frozenset(
 
 def _statement_destruction(command: Command, action: Action) -> Finding | None:
     """An SQL statement given to a program that is no database client of the table (a warehouse's CLI, a
-    cloud tool, the input of its database session): what it destroys asks, the server unknown."""
+    cloud tool, the input of its database session): what it destroys asks, the server unknown. A program
+    that runs another (`docker exec db psql -c ...`) hands its words on: the client is judged, not it."""
+    if any(c.via[-1:] == (command.name,) for c in action.commands if c is not command):
+        return None
     for text in sql_arguments(command) + session_sql(command, action):
         what = sql_destroys(text) if not _drops_only_scratch(text) else ""
         if what:
@@ -1773,9 +1797,13 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     scratch = scratch or any(_drops_only_scratch(t) for t in _sql_texts(command)) or _on_local_copy(command)
     if scratch and not _names_remote_server(command):
         return None  # `psql -d shop_test -c 'TRUNCATE ...'` on this machine: a test database reset
+    if (
+        _in_local_container(command, action)
+        and not _names_remote_server(command)
+        and not ctx.mode.strict_or_above
+    ):
+        return None  # `docker compose exec db psql ...`: a compose service's own server, a developer's copy
     local = Role.EMBEDDED_DATABASE in entry.roles or _names_loopback_server(command, action) or scratch
-    # `docker compose exec db psql ...`: the client runs in a container of this machine, on its own server
-    local = local or (command.via[-1:] in (("docker",), ("podman",)) and not _names_remote_server(command))
     named = {w.split("=", 1)[0] for w in command.argv[1:]}
     if name == "redis-cli" and not {"-h", "-u", "--host", "-s"} & named and action.tool in KNOWN_TOOLS:
         local = True  # no server named: redis-cli connects to 127.0.0.1:6379 (an MCP server: its own)
@@ -1848,6 +1876,8 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
         return None
     if any(_LOCAL_SERVER.search(w) for w in command.argv[1:]):
         return None  # `--bootstrap-server localhost:9092`: this machine's own server, a developer's copy
+    if _in_local_container(command, action) and not ctx.mode.strict_or_above:
+        return None  # `docker exec kafka kafka-topics --delete ...`: the local container's own broker
     if _outside_production(command) == "scratch":
         return None  # `confluent kafka topic delete orders-dev`, `velero backup delete preview-pr-12`
     # its first words, and its long options wherever they are (`kafka-topics --bootstrap-server HOST

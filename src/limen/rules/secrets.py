@@ -1386,6 +1386,19 @@ def _given_password(value: str) -> bool:
     )
 
 
+def _user_operands(args: tuple[str, ...]) -> set[str]:
+    """The account names a client is given (`-u NAME`, `-uNAME`, `-U NAME`, `--user=NAME`)."""
+    found = set()
+    for i, word in enumerate(args):
+        if word in ("-u", "-U", "--user", "--username") and i + 1 < len(args):
+            found.add(args[i + 1])
+        elif word.startswith(("--user=", "--username=")):
+            found.add(word.split("=", 1)[1])
+        elif word.startswith(("-u", "-U")) and len(word) > 2 and word[2:].isalnum():
+            found.add(word[2:])
+    return found
+
+
 def _password_operands(name: str, args: tuple[str, ...]) -> Iterator[str]:
     """Passwords given on a client's command line: `mysql -pX`, `--password=X`, `sshpass -p X`,
     `redis-cli -a X`, `mongosh -p X` (`mysql -p` alone prompts and gives none)."""
@@ -1407,7 +1420,11 @@ def command_line_password(action: Action) -> bool:
     if not action.commands:
         return False
     for command in action.commands:
-        if any(_given_password(v) for v in _password_operands(command.name, command.argv[1:])):
+        users = _user_operands(command.argv[1:])
+        if any(
+            _given_password(v) and v.strip("\"'") not in users
+            for v in _password_operands(command.name, command.argv[1:])
+        ):  # (`mysql -umagento -pmagento`: a development server's account named for itself, no secret)
             return True
     line = action.command_line[:MAX_SCAN_CHARS]
     if ("sudo" in line or "doas" in line) and any(

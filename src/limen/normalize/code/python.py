@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from limen.facts.programs import cloud_sdk, sdk_destruction
-from limen.normalize.code import MAX_NODES, UNKNOWN, CodeEffects, analyse_into, read_source
+from limen.normalize.code import MAX_NODES, SQL_NOTE, UNKNOWN, CodeEffects, analyse_into, read_source
 from limen.normalize.code.values import (
     MAX_TEXT,
     TAINTED,
@@ -325,6 +325,26 @@ _PRINT_STATEMENT = re.compile(r"(^|;|:)(\s*)print\s+(?![\s(=])([^;\n]*)", re.M)
 def _python2(source: str) -> str:
     """`python -c 'print "x"'`: Python 2's print statement, read as the call it became."""
     return _PRINT_STATEMENT.sub(r"\1\2print(\3)", source)
+
+
+def _every_row(node: ast.expr) -> str:
+    """The model an ORM query names whole, with no filter (Django's `Patient.objects.all()`, SQLAlchemy's
+    `session.query(Patient)`, Flask-SQLAlchemy's `Patient.query`), or ""."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
+        owner = node.func.value
+        if (
+            node.func.attr == "all"
+            and not node.args
+            and isinstance(owner, ast.Attribute)
+            and owner.attr == "objects"
+            and isinstance(owner.value, ast.Name)
+        ):
+            return owner.value.id  # `Patient.objects.all()`
+        if node.func.attr == "query" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            return node.args[0].id  # `session.query(Patient)`
+    if isinstance(node, ast.Attribute) and node.attr == "query" and isinstance(node.value, ast.Name):
+        return node.value.id if node.value.id[:1].isupper() else ""  # `Patient.query`
+    return ""
 
 
 class _Py:
@@ -695,6 +715,10 @@ class _Py:
     def call(self, node: ast.Call) -> Val:
         func = node.func
         receiver: Val | None = None
+        if isinstance(func, ast.Attribute) and func.attr == "delete" and not node.args and not node.keywords:
+            table = _every_row(func.value)
+            if table:  # `Patient.objects.all().delete()`: every row of the model's table, gone
+                self.fx.note(f"{SQL_NOTE}DELETE FROM {table}")
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value)
             callee = self.attribute(receiver, func.attr)
