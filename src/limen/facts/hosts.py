@@ -269,7 +269,7 @@ ISSUERS: tuple[Issuer, ...] = (
         ("AKIA", "ASIA"),
         ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"),
         ("*.amazonaws.com", "*.amazonaws.com.cn"),
-        ("aws",),
+        ("aws", "awscurl"),  # (awscurl signs its request with the AWS credentials, as the CLI does)
     ),
     Issuer(
         "stripe",
@@ -279,6 +279,26 @@ ISSUERS: tuple[Issuer, ...] = (
         ("api.stripe.com", "files.stripe.com"),
     ),
     # other payment services' APIs, their sandboxes and test endpoints included
+    Issuer(
+        "klarna",
+        (),
+        (),
+        ("KLARNA_USERNAME", "KLARNA_PASSWORD", "KLARNA_API_KEY"),
+        (
+            *("api.klarna.com", "api-na.klarna.com", "api-oc.klarna.com", "api.playground.klarna.com"),
+            *("api-na.playground.klarna.com", "api-oc.playground.klarna.com"),
+        ),
+    ),
+    Issuer(
+        "braintree",
+        (),
+        (),
+        ("BRAINTREE_PRIVATE_KEY", "BRAINTREE_PUBLIC_KEY", "BRAINTREE_MERCHANT_ID"),
+        (
+            *("api.braintreegateway.com", "api.sandbox.braintreegateway.com", "payments.braintree-api.com"),
+            "payments.sandbox.braintree-api.com",
+        ),
+    ),
     Issuer(
         "plaid",
         (),
@@ -424,6 +444,27 @@ ISSUERS: tuple[Issuer, ...] = (
         ("shpat_", "shpca_", "shppa_", "shpss_"),
         ("SHOPIFY_ACCESS_TOKEN", "SHOPIFY_API_SECRET"),
         ("*.myshopify.com",),
+    ),
+    Issuer(
+        "bitbucket",
+        (),
+        ("ATBB",),  # (app passwords)
+        ("BITBUCKET_APP_PASSWORD", "BITBUCKET_TOKEN", "BITBUCKET_ACCESS_TOKEN"),
+        ("api.bitbucket.org", "bitbucket.org"),
+    ),
+    # health records: the EHR vendors' FHIR sandboxes and their authorisation servers
+    Issuer("epic", (), (), ("EPIC_CLIENT_ID", "EPIC_CLIENT_SECRET"), ("fhir.epic.com", "open.epic.com")),
+    Issuer(
+        "cerner",
+        (),
+        (),
+        ("CERNER_CLIENT_ID", "CERNER_CLIENT_SECRET"),
+        (
+            "authorization.cerner.com",
+            "fhir-ehr.cerner.com",
+            "fhir-ehr-code.cerner.com",
+            "fhir-open.cerner.com",
+        ),
     ),
     Issuer(
         "atlassian",

@@ -624,11 +624,32 @@ class _NearMisses:
                         if abs(at - start) > limit or candidate in seen or _scope(candidate) != scope:
                             continue
                         seen.add(candidate)
-                        if within_edits(name, candidate, limit) and (
-                            not best or self.rank[candidate] < self.rank[best]
+                        if (
+                            within_edits(name, candidate, limit)
+                            and _differs_by_a_slip(name, candidate)
+                            and (not best or self.rank[candidate] < self.rank[best])
                         ):
                             best = candidate  # the most used of the names it is near
         return best
+
+
+def _differs_by_a_slip(name: str, candidate: str) -> bool:
+    """Past the words both names share at their start and end (`python-`, `-js`), what is left of each is
+    close enough for a slip of the fingers: `python-hl7` is no slip for `python-hcl2` (`hl7` and `hcl2` are
+    two edits apart in three letters), `python-dateutli` is one for `python-dateutil`; two edits need five
+    letters left."""
+    ours, theirs = re.split(r"[-_.]", name), re.split(r"[-_.]", candidate)
+    lead = 0
+    while lead < min(len(ours), len(theirs)) - 1 and ours[lead] == theirs[lead]:
+        lead += 1
+    trail = 0
+    while trail < min(len(ours), len(theirs)) - lead - 1 and ours[-1 - trail] == theirs[-1 - trail]:
+        trail += 1
+    if not lead and not trail:
+        return True  # (the whole names were compared already)
+    rest, other = "-".join(ours[lead : len(ours) - trail]), "-".join(theirs[lead : len(theirs) - trail])
+    shorter = min(len(rest), len(other))
+    return within_edits(rest, other, 2 if shorter >= 5 else 1)
 
 
 @lru_cache(maxsize=1)

@@ -484,6 +484,7 @@ def _p(
 
 
 R = Role
+_AWSCURL_OPTS = ("--service", "--region", "--profile", "-X", "--request", "-d", "--data", "-H", "--header")
 # Gradle's options that name a script of build code it runs: an init script, a build or a settings file
 _GRADLE_SCRIPT_OPTIONS = ("-I", "--init-script", "-b", "--build-file", "-c", "--settings-file")
 
@@ -1313,6 +1314,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
     # ------------------------------------------------------------------ network
     _p("curl", R.SENDS, R.DOWNLOADS, options=_CURL_OPTS),
+    # curl's request signed with the AWS credentials (`awscurl --service healthlake URL`)
+    _p("awscurl", R.SENDS, R.DOWNLOADS, options=_AWSCURL_OPTS),
     # (`--use-askpass=CMD`: the program it asks for a password, run)
     _p("wget", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_WGET_OPTS, command_options=("--use-askpass",)),
     # image and file-sync tools: what they push goes to the registry or remote their last operand names

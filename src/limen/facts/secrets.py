@@ -596,6 +596,7 @@ PROGRAM_CREDENTIAL_OPTIONS: dict[str, frozenset[str]] = {
 # Options whose file the command writes (a key it generates, a certificate it issues): not a read of it.
 OUTPUT_OPTIONS = frozenset(
     {"-keyout", "-out", "--out", "-o", "--output", "--output-file", "--keyout", "-genkey-out"}
+    | {"-key-file", "-cert-file", "-p12-file"}  # (mkcert's: the local CA's certificate it issues)
 )
 
 # Sweeps for key material: tools whose job is finding secrets, and patterns that only key material has.
@@ -726,3 +727,23 @@ KEY_FILES = re.compile(
     r"(?i)(?:^|/)(?:[^/]*keystore[^/]*|[^/]+\.(?:p8|p12|pfx|jks|keystore|key|pem)|id_(?:rsa|ed25519|ecdsa|dsa)"
     r"|keys|signing|certificates?)/?$"
 )
+
+
+_WORD_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def wordy(run: str) -> bool:
+    """A run of words (`StructureDefinition-us-core-observation-lab`, `BackendOAuth2Guide`): pieces split at
+    separators and case changes, each a pronounceable word or a short number. Encoded data splits into
+    fragments without vowels and numbers inside words (`aGVsbG8gd29ybGQ`, `erXuFYUfucBZaryVks`)."""
+    pieces = _WORD_PIECE.findall(run)
+    if "".join(pieces) != re.sub(r"[-_+=]", "", run):
+        return False
+    letters = [p for p in pieces if p.isalpha()]
+    long = [p for p in letters if len(p) >= 3]
+    return (
+        sum(len(p) for p in long) >= 0.75 * sum(len(p) for p in pieces)
+        and all(re.search(r"[aeiouyAEIOUY]", p) for p in long)
+        and all(len(p) <= 4 for p in pieces if p.isdigit())
+        and all(len(p) <= 5 for p in letters if p.isupper())  # (acronyms are short: API, FHIR, OAuth's O)
+    )

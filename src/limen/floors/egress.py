@@ -8,6 +8,7 @@ from typing import Any
 
 from limen.context import Context
 from limen.facts.hosts import (
+    ISSUERS,
     first_party_api,
     host_in,
     is_collection_service,
@@ -17,6 +18,7 @@ from limen.facts.hosts import (
     issuers_of_credentials,
 )
 from limen.facts.programs import HTTPIE_NAMES, program, reads_from_store
+from limen.facts.secrets import wordy
 from limen.model import FETCHED, Action, Capability, Command, Destination, HostClass, Verdict
 from limen.rules import RuleFunction
 from limen.rules.derived import memo, rule_findings
@@ -100,6 +102,7 @@ _QUIET_FLAGS = {
         | {"-np", "-nH", "-nd", "--no-parent", "--show-progress", "--recursive", "--no-check-certificate"}
         | {"--convert-links", "--page-requisites", "--mirror", "--spider", "--server-response"}
     ),
+    "awscurl": frozenset({"--insecure", "--include", "-i", "--verbose", "-v"}),
 }
 _QUIET_VALUE_OPTS = {
     "curl": frozenset(
@@ -120,9 +123,14 @@ _QUIET_VALUE_OPTS = {
         {"-O", "--output-document", "-P", "--directory-prefix", "-T", "--timeout", "-t", "--tries"}
         | {"-o", "--output-file", "-a", "--append-output", "-l", "--level", "-w", "--wait"}
     ),
+    "awscurl": frozenset({"--service", "--region", "--profile"}),
 }
-_QUIET_SHORT = {"curl": frozenset("sSLfOIikvq#NR"), "wget": frozenset("qvcNrkpmES")}
-_SHORT_WITH_VALUE = {"curl": frozenset("omw"), "wget": frozenset("OPTtoalw")}
+_QUIET_SHORT = {
+    "curl": frozenset("sSLfOIikvq#NR"),
+    "wget": frozenset("qvcNrkpmES"),
+    "awscurl": frozenset("iv"),
+}
+_SHORT_WITH_VALUE = {"curl": frozenset("omw"), "wget": frozenset("OPTtoalw"), "awscurl": frozenset()}
 _PLAIN_HEADERS = frozenset(
     {"accept", "accept-language", "accept-encoding", "user-agent", "cache-control", "x-github-api-version"}
     | {"anthropic-version", "openai-beta", "if-none-match", "if-modified-since", "content-type"}
@@ -142,7 +150,8 @@ def _plain_url(url: str) -> bool:
         return False
     query = url.split("?", 1)[1] if "?" in url else ""
     return len(query) <= 128 and not any(
-        not _SLUG.fullmatch(run.group(0)) for run in _OPAQUE_RUN.finditer(url.split("://", 1)[-1])
+        not _SLUG.fullmatch(run.group(0)) and not wordy(run.group(0))
+        for run in _OPAQUE_RUN.finditer(url.split("://", 1)[-1])
     )
 
 
@@ -171,9 +180,18 @@ def _quiet_header(value: str, action: Action) -> bool:
     if _printed_for_every_host(text, action):
         return True
     issuers = issuers_of_credentials(text)
-    if not issuers and _VARIABLE_ONLY.fullmatch(text.strip()):  # `Token token=$PD_TOKEN` to api.pagerduty.com
-        return all(first_party_api(d.host) for d in action.destinations)
+    if not issuers and _VARIABLE_ONLY.fullmatch(text.strip()):
+        issuers = issuers_named_by_header(name)  # `X-Shopify-Storefront-Access-Token: $STOREFRONT_TOKEN`
+        if not issuers:  # `Token token=$PD_TOKEN` to api.pagerduty.com
+            return all(first_party_api(d.host) for d in action.destinations)
     return bool(issuers) and all(issuers & issuers_for_host(d.host) for d in action.destinations)
+
+
+def issuers_named_by_header(name: str) -> frozenset[str]:
+    """The issuers a credential header's name names (`X-Shopify-Access-Token`, `X-Figma-Token`): what it
+    carries is meant for that service, whatever the variable holding it is called."""
+    words = set(re.split(r"[-_\s]+", name.strip().lower()))
+    return frozenset(i.name for i in ISSUERS if i.name in words)
 
 
 # A credential header's value that is a variable's, with at most a scheme word before it (`Bearer $T`,
@@ -203,7 +221,7 @@ def credentials_to_issuers(action: Action) -> frozenset[str]:
         text = header.partition(":")[2]
         words = text.split()
         named = issuer_of_value(words[-1].split(":", 1)[0].removeprefix("token=")) if words else ""
-        conventional = issuers_of_credentials(text)
+        conventional = issuers_of_credentials(text) or issuers_named_by_header(header.partition(":")[0])
         issued |= {named} if named else conventional
         if not named and not conventional:  # sent only to a service's own API host: that service's
             hosts = [d.host for d in action.destinations if first_party_api(d.host)]

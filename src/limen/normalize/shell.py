@@ -4849,8 +4849,8 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
     args = argv[1:]
     opts = options(name)
     operands = _operands(args, opts)
-    _generic(argv, state, name)
     if name in ("curl", "wget"):
+        _generic([argv[0], *_without_data(args)], state, name)
         _curl_extras(name, args, state)
         for word in operands:
             if "://" not in word:  # URLs were taken by _generic
@@ -4859,6 +4859,7 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
             if word in ("-x", "--proxy", "--url"):
                 _host_word(args[i + 1], state, name)
         return
+    _generic(argv, state, name)
     if name in ("nc", "ncat", "netcat", "telnet", "ztcp"):
         hosts = [w for w in operands if not w.isdigit() and "-" not in w[:1]]
         ports = [int(w) for w in operands if w.isdigit() and int(w) < 65536]
@@ -5016,19 +5017,51 @@ def _dns(name: str, args: list[str], operands: list[str], state: _State) -> None
 _SUBSTITUTED_LABEL = re.compile(r"[)`}\w]\.((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63})\.?$")
 
 
+# curl's and wget's options whose value is the body they send
+_DATA_FLAGS = frozenset(
+    {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "--post-data"}
+    | {"--body-data", "--json"}
+)
+# In a body, a URL and the key it is the value of (`"url": "https://..."`, `callbackUrl: \"https://...\"`,
+# `url=https://...`); a URL in a list or in prose has none
+_KEYED_URL = re.compile(
+    r"""([A-Za-z_][\w.-]{0,60})["']?\s*[:=]\s*\\?["']?([a-zA-Z][\w+.-]*://[^\s"'\\,}\]]+)"""
+)
+# Keys whose URL the service will call or send to later (a webhook's, a callback's, an export's target)
+_CALLBACK_KEY = re.compile(
+    r"(?:^|_)(?:url|uri|href|address|endpoint|callback|webhook|hook|target|destination|redirect|notify"
+    r"|server|host|sink|forward|relay)(?:_?(?:url|uri|address))?$"
+)
+
+
+def _without_data(args: list[str]) -> list[str]:
+    """A fetch's words without the bodies it sends, less the URLs they give a service to call: a URL in a
+    body is where curl sends nothing (`purge_cache` given the pages to purge), unless a key names it as a
+    webhook's or a callback's (`{"config": {"url": "https://..."}}`), where the service will send."""
+    kept: list[str] = []
+    skip = False
+    for i, word in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        flag, eq, value = word.partition("=")
+        if word in _DATA_FLAGS and i + 1 < len(args):
+            body, skip = args[i + 1], True
+        elif eq and flag in _DATA_FLAGS and flag.startswith("--"):
+            body = value
+        else:
+            kept.append(word)
+            continue
+        kept += [url for key, url in _KEYED_URL.findall(body[:20000]) if _CALLBACK_KEY.search(_snake(key))]
+    return kept
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key.rsplit(".", 1)[-1]).lower()
+
+
 def _curl_extras(name: str, args: list[str], state: _State) -> None:
-    data_flags = {
-        "-d",
-        "--data",
-        "--data-raw",
-        "--data-binary",
-        "--data-urlencode",
-        "-F",
-        "--form",
-        "--post-data",
-        "--body-data",
-        "--json",
-    }
+    data_flags = _DATA_FLAGS
     file_flags = {"-T", "--upload-file", "--post-file", "--body-file", "-K", "--config", "-i", "--input-file"}
     for i, word in enumerate(args[:-1]):
         value = args[i + 1]

@@ -513,6 +513,12 @@ _ALLOWS = frozenset({"allow", "accept", "permit", "allowed"})
 _NOT_DEPLOYED = re.compile(
     r"(?:^|/)(?:tests?|spec|specs|__tests__|fixtures|examples?)/|[._-](?:test|spec)\.\w+$"
 )
+# A developer's own settings, named for this machine or a test run (`settings/local.py`, `config/dev.exs`,
+# `application-local.yml`, `appsettings.Development.json`, `.env.local`): what they switch stays here
+_DEVELOPER_SETTINGS = re.compile(
+    r"(?i)(?:^|[/._-])(?:local|dev|development|test|testing)\.(?:py|exs|rb|ya?ml|json|js|ts|php|toml|properties)$"
+    r"|/\.env\.(?:local|dev|development|test)$"  # (Yocto's `conf/local.conf` builds the image: not here)
+)
 _LOCAL_SECTION = re.compile(r"(?:^|\.)(?:dev|development|test|testing|local)(?:\.|$)", re.IGNORECASE)
 MAX_SETTINGS_TEXT = 20_000
 
@@ -622,7 +628,7 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
     `role: admin` given, `publicAccessCIDRs: ["0.0.0.0/0"]`): the same effect through a CLI, a REST call, an
     MCP tool or a file edit. A test's or a development section's settings are its own."""
-    if _NOT_DEPLOYED.search(below_home(path)):
+    if _NOT_DEPLOYED.search(below_home(path)) or _DEVELOPER_SETTINGS.search(path):
         return []
     if len(MASKING.findall(after)) < len(MASKING.findall(before)):  # `%mask(%msg)` made `%msg`
         return [f"{CONTROL_OFF}the masking of sensitive data in what is logged or shown is taken out"]
@@ -1055,8 +1061,18 @@ _NOT_CONNECTIONS = re.compile(
 )
 
 
+# What names a vocabulary, not a place to connect: XML namespaces and the schemas an editor validates
+# against (`xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`, `xsi:schemaLocation`), a DOCTYPE's DTD
+_XML_IDENTIFIERS = re.compile(
+    r"""\b(?:xmlns(?::[\w.-]+)?|[\w.-]+:(?:schemaLocation|noNamespaceSchemaLocation))\s*=\s*(?:"[^"]*"|'[^']*')"""
+    r"|<!DOCTYPE[^>]*>"
+)
+
+
 def _config_hosts(text: str) -> list[str]:
     bare = _CONFIG_COMMENT.sub("", text[:MAX_SETTINGS_TEXT])
+    if "<" in bare:
+        bare = _XML_IDENTIFIERS.sub("", bare)
     found = [m.group(1).lower() for m in _URL_HOST.finditer(bare)]
     found += [m.group(1).lower() for m in _HOST_SETTING.finditer(bare)]
     return list(dict.fromkeys(found))

@@ -984,8 +984,9 @@ _WRITE_TABLE = re.compile(r"(?m)^\s*w\s*$")  # fdisk's and gdisk's command that 
 
 
 # (the path's last word a delete, alone or naming what: `doDelete`, `DeleteTitle`, `remove-user`)
-_DELETE_ENDPOINT = re.compile(
-    r"://\S+/(?:do)?(?:delete|remove|destroy|purge|wipe)(?:[A-Z_-]\w*)?(?:[?#\s'\"]|$)", re.IGNORECASE
+_DELETE_ENDPOINT = re.compile(  # (a cache purged is fetched again: `/zones/Z/purge_cache` deletes nothing)
+    r"://\S+/(?:do)?(?:delete|remove|destroy|purge|wipe)(?![_-]?caches?\b)(?:[A-Z_-]\w*)?(?:[?#\s'\"]|$)",
+    re.IGNORECASE,
 )
 _POSTS = re.compile(
     r"(?:^|\s)(?:-X\s*|--request[=\s])['\"]?POST\b|(?:^|\s)(?:-d|--data\S*|-F|--form)(?:\s|=)", re.I

@@ -715,6 +715,7 @@ _BENIGN_CONTEXT_WORDS = frozenset(
         "guid",
         "cursor",
         "version",
+        "reference",  # (a record's reference, `"reference": "Patient/erXuFYUf..."` in FHIR)
     }
 )
 # Public keys, certificates and signatures are high-entropy by design and meant to be shared.
@@ -988,6 +989,8 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
     named, eq, value = bare.partition("=")
     if eq and value and not _BENIGN_CONTEXT_WORDS.isdisjoint(_key_words(named)):
         return False  # `projectId=prj_W3bB...` in a URL's query: an identifier, named so
+    if all(secret_facts.wordy(part) for part in re.split(r"[=&/]", bare) if part):
+        return False  # `section=BackendOAuth2Guide`: words in camelCase, no key's randomness
     if _looks_hashed(text, start, token) or _benign_context(text, start):
         return False
     digits = sum(ch.isdigit() for ch in bare)
