@@ -5061,11 +5061,10 @@ def _snake(key: str) -> str:
 
 
 def _curl_extras(name: str, args: list[str], state: _State) -> None:
-    data_flags = _DATA_FLAGS
     file_flags = {"-T", "--upload-file", "--post-file", "--body-file", "-K", "--config", "-i", "--input-file"}
     for i, word in enumerate(args[:-1]):
         value = args[i + 1]
-        if word in data_flags:
+        if word in _DATA_FLAGS:
             state.payloads.append(value)
             at = value.split("@", 1)[1] if "@" in value and (value.startswith("@") or "=@" in value) else ""
             if at and at != "-":
