@@ -56,6 +56,10 @@ def answered(stdout: bytes) -> tuple[str, str]:
     if out == {}:
         return "PASS", ""
     assert isinstance(out, dict), stdout
+    if "hookSpecificOutput" not in out:
+        # the deadline passed before the event's name was read: the deny every event honours
+        assert out.get("decision") == "block", stdout
+        return "BLOCK", FAIL_CLOSED
     specific = out["hookSpecificOutput"]
     verdict = {"deny": "BLOCK", "ask": "AUTH"}[specific["permissionDecision"]]
     found = DECISION_ID.search(specific["permissionDecisionReason"])
