@@ -5052,12 +5052,12 @@ def _without_data(args: list[str]) -> list[str]:
         else:
             kept.append(word)
             continue
-        kept += [url for key, url in _KEYED_URL.findall(body[:20000]) if _CALLBACK_KEY.search(_snake(key))]
+        if "://" in body:
+            from limen.normalize.tools import words_of
+
+            found = _KEYED_URL.findall(body[:20000])
+            kept += [url for key, url in found if _CALLBACK_KEY.search(words_of(key.rsplit(".", 1)[-1]))]
     return kept
-
-
-def _snake(key: str) -> str:
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key.rsplit(".", 1)[-1]).lower()
 
 
 def _curl_extras(name: str, args: list[str], state: _State) -> None:

@@ -1805,6 +1805,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     ):
         return None  # `docker compose exec db psql ...`: a compose service's own server, a developer's copy
     local = Role.EMBEDDED_DATABASE in entry.roles or _names_loopback_server(command, action) or scratch
+    local = local or (_in_local_container(command, action) and not _names_remote_server(command))  # (strict)
     named = {w.split("=", 1)[0] for w in command.argv[1:]}
     if name == "redis-cli" and not {"-h", "-u", "--host", "-s"} & named and action.tool in KNOWN_TOOLS:
         local = True  # no server named: redis-cli connects to 127.0.0.1:6379 (an MCP server: its own)
@@ -2091,9 +2092,8 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
                 worst = found
         elif note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
-            aged = (
-                note[len(DESTROYS_STORE) :] == RETENTION_CUT
-            )  # (data ages out: asked, as on a command line)
+            # a retention cut: the data ages out, asked as on a command line
+            aged = note[len(DESTROYS_STORE) :] == RETENTION_CUT
             found = _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND, *((Verdict.AUTH, 65) if aged else (Verdict.BLOCK, 94)), detail
             )
