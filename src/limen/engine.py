@@ -93,14 +93,9 @@ def _run_objective(action: Action, ctx: Context, waived: frozenset[str]) -> list
         findings.append(
             Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "the call could not be normalised")
         )
-    loaded = rules.objective_rules()
-    filled = rules.filled_fields(action, loaded)
     asked_again = derived.ASKED_AGAIN  # rules a floor or the runtime asks again (`derived.rule_findings`)
     append = findings.append
-    for rule in loaded:
-        needs = rule.needs
-        if needs and filled.isdisjoint(needs):
-            continue  # nothing for this rule to judge
+    for rule in rules.runnable(rules.filled_fields(action)):  # those with something to judge
         check = rule.check
         mark = len(findings)
         try:

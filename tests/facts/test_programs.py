@@ -8,7 +8,7 @@ import pytest
 
 import limen
 from limen.context import Context
-from limen.facts.programs import BY_NAME, PROGRAMS, Role, has, names, options, program
+from limen.facts.programs import BY_NAME, PROGRAMS, Role, has, names, only_inspects, options, program
 from limen.model import Mode, ReasonCode, Verdict
 
 
@@ -126,3 +126,41 @@ def test_environment_sent_out_blocks_whatever_the_client(line: str, tmp_path: Pa
 def test_environment_look_alikes(line: str, tmp_path: Path) -> None:
     decision = _decide(line, tmp_path)
     assert ReasonCode.ENVIRONMENT_DUMP_COMMAND not in decision.reasons
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("ls", "-la"),
+        ("cat", "README.md"),
+        ("grep", "-rn", "TODO", "src"),
+        ("find", ".", "-name", "*.py"),
+        ("git", "status", "--short"),
+        ("git", "log", "--oneline", "-5"),
+        ("git", "diff", "--stat"),
+        ("git", "branch"),
+        ("git", "remote", "-v"),
+    ],
+)
+def test_readers_and_printers_only_inspect(argv: tuple[str, ...]) -> None:
+    assert only_inspects(argv)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("rg", "--pre", "./x.sh", "key"),  # `rg` is also `grep`'s alias: its preprocessor runs
+        ("sed", "-n", "1p", "f"),  # `e` runs a command
+        ("gzip", "big.log"),  # replaces its file
+        ("source", "env.sh"),
+        ("git", "push"),
+        ("git", "branch", "-D", "main"),
+        ("git", "remote", "add", "x", "https://x.example/r.git"),
+        ("git", "diff", "--output=/tmp/x"),
+        ("git", "diff", "--no-index", "/etc/shadow", "/dev/null"),
+        ("git", "-C", "/other", "status"),
+        ("unknown-tool", "--version"),
+    ],
+)
+def test_what_writes_runs_or_is_unknown_does_not_only_inspect(argv: tuple[str, ...]) -> None:
+    assert not only_inspects(argv)

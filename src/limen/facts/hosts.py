@@ -32,6 +32,7 @@ import contextlib
 import ipaddress
 import os
 import re
+import time
 from dataclasses import dataclass
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
@@ -1344,9 +1345,32 @@ _URL_KEY = re.compile(r"^\s*(url|pushurl)\s*=\s*(.*?)\s*$", re.I)
 MAX_REPO_DEPTH = 64
 
 
+# Where the repository of a folder keeps its configuration, as found a moment ago: one decision asks several
+# times (the project's origin, its domain, its MCP servers) and each look walks up the folders. An answer is
+# kept a second at most, and only while the folder itself is unchanged (`git init` there changes it).
+_CONFIG_SECONDS = 1.0
+_configs: dict[str, tuple[float, int, str | None]] = {}
+
+
 def _git_config_path(start: str) -> str | None:
     """The `config` file of the repository `start` is in (a `.git` folder, or a `.git` file's `gitdir:`)."""
     path = os.path.abspath(start or "/")
+    try:
+        changed = os.stat(path).st_mtime_ns
+    except (OSError, ValueError):
+        return _find_git_config(path)
+    now = time.monotonic()
+    held = _configs.get(path)
+    if held is not None and held[0] > now and held[1] == changed:
+        return held[2]
+    found = _find_git_config(path)
+    if len(_configs) >= 64:
+        _configs.clear()
+    _configs[path] = (now + _CONFIG_SECONDS, changed, found)
+    return found
+
+
+def _find_git_config(path: str) -> str | None:
     for _ in range(MAX_REPO_DEPTH):
         dot_git = os.path.join(path, ".git")
         if os.path.isdir(dot_git):

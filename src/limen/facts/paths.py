@@ -20,6 +20,7 @@ extension, when nothing above describes the file) is `severe_only`: what it does
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -737,9 +738,10 @@ _SHEBANGS = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def describe(path: str, *, home: str) -> PathFact | None:
     """What a canonical absolute path is for, when it is persistence, agent instructions, program code or
-    infrastructure; else None."""
+    infrastructure; else None. (A function of the text alone, remembered: a project's paths come back.)"""
     found = _describe(path, home=home)
     if found is None:
         dot = path.rfind(".")

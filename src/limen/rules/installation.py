@@ -269,7 +269,7 @@ def _signals_limen(command: Command, action: Action) -> bool:
     return bool(pid) and pid in operands
 
 
-@rule(ReasonCode.PROTECTED_PATH_BLOCKED)
+@rule(ReasonCode.PROTECTED_PATH_BLOCKED, needs=("acting", "write_paths", "notes"))
 def installation(action: Action, ctx: Context) -> Iterator[Finding]:
     """Limen's installation changed by effect, whatever the command names: its package files, console
     scripts, virtual environment and agents' `--confined` launchers, the interpreter's start-up hooks

@@ -25,7 +25,7 @@ from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.rules import rule
 
 
-@rule(ReasonCode.LOOKALIKE_PACKAGE, needs=("commands", "capability"))
+@rule(ReasonCode.LOOKALIKE_PACKAGE, needs=("acting", "served"))
 def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     """A package installed or run whose name imitates a popular one (`pip install reqeusts`, `npm i
     lodahs`, `npx create-react-ap`, `go get github.com/gorrila/mux`, `cargo add rustdecimal`): AUTH,

@@ -262,7 +262,7 @@ def _protected_sorted(protected: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(_protected_index(protected)[1]))
 
 
-@rule(ReasonCode.PROTECTED_PATH_BLOCKED)
+@rule(ReasonCode.PROTECTED_PATH_BLOCKED, needs=("paths", "write_paths", "acting"))
 def protected_paths(action: Action, ctx: Context) -> Iterator[Finding]:
     """Paths Limen must keep: its policy files, state, audit, keys and every agent's hook wiring
     (`limen.yaml`, `.claude/settings.json`, `~/.codex/hooks.json`, `.limen/`), read from the policy's
@@ -351,7 +351,7 @@ def _limen_subcommands(command: Command) -> tuple[str, ...]:
     return ()
 
 
-@rule(ReasonCode.PROTECTED_PATH_BLOCKED, needs="commands")
+@rule(ReasonCode.PROTECTED_PATH_BLOCKED, needs="acting")
 def control_commands(action: Action, ctx: Context) -> Iterator[Finding]:
     """Limen's own commands that loosen or remove it, run by the agent (`limen uninstall`, `limen policy
     approve`, `limen session clear`, `limen tools approve`, `limen daemon stop`...), and code that imports
@@ -691,7 +691,7 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
                 return
 
 
-@rule(ReasonCode.SENSITIVE_PATH_ACCESS)
+@rule(ReasonCode.SENSITIVE_PATH_ACCESS, needs=("paths", "write_paths"))
 def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
     """System locations written outside the workspace, and any access (read or write) to what the policy
     names in `sensitive_paths` (a directory covers everything below it)."""
@@ -810,7 +810,7 @@ def _first_line(action: Action, path: str) -> str:
     return (read_text(path, 256) or "").split("\n", 1)[0]
 
 
-@rule(ReasonCode.PERSISTENCE_WRITE)
+@rule(ReasonCode.PERSISTENCE_WRITE, needs=("write_paths", "acting", "served"))
 def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
     """Files that run later (shell start-up files, git hooks and config, package scripts, test configs,
     editor tasks, ssh config, schedulers, `.pth`) and agent instruction files, judged by what is written:
