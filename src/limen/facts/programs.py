@@ -176,6 +176,11 @@ class Program:
     # regex over the words after the name: the invocations of a many-purpose program that only read and
     # print (`git status`, `git log`), as an `INSPECTS` program always does
     inspects: str = ""
+    # a client that sends what it is given to the host an option names (`storescu -c AET@HOST:PORT FILES`),
+    # else the host its operand at `host_operand` names (`storescu HOST PORT FILES`); its other operands
+    # from `files` on are the files it sends
+    host_options: frozenset[str] = frozenset()
+    host_operand: int | None = None
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -446,6 +451,8 @@ def _p(
     live: str = "",
     script_options: tuple[str, ...] = (),
     inspects: str = "",
+    host_options: tuple[str, ...] = (),
+    host_operand: int | None = None,
 ) -> Program:
     return Program(
         name,
@@ -490,6 +497,8 @@ def _p(
         live=live,
         script_options=frozenset(script_options),
         inspects=inspects,
+        host_options=frozenset(host_options),
+        host_operand=host_operand,
     )
 
 
@@ -1455,6 +1464,20 @@ PROGRAMS: tuple[Program, ...] = (
         options=("-U", "-W", "-c", "-p", "-I", "-A", "-D", "-m", "-n", "-s"),
     ),
     _p("whois", R.SENDS, options=("-h", "-p", "-s", "-t", "-T", "-i")),
+    # DICOM senders: images, and the patient data their headers carry, stored on the archive (PACS) named by
+    # DCMTK's `PEER PORT` operands or dcm4che's `-c AET@HOST:PORT`
+    *(
+        _p(
+            name,
+            R.SENDS,
+            R.READS,
+            options=("-c", "--connect", "-aet", "-aec", "-b", "--bind", "-to", "-ta", "-td", "--proxy"),
+            host_options=("-c", "--connect"),
+            host_operand=0,
+            files=2,
+        )
+        for name in ("storescu", "dcmsend", "stgcmtscu")
+    ),
     _p("scp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SCP_OPTS, command_options=("-S",)),
     _p("sftp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SFTP_OPTS, command_options=("-S",)),
     _p(  # `-o ProxyCommand=CMD`

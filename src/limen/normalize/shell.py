@@ -4844,6 +4844,22 @@ NET_CLIENTS = (
 )
 
 
+def _h_sender(entry: Program, args: list[str], operands: list[str], state: _State) -> None:
+    """A client that sends files to the host an option (`-c AET@HOST:PORT`) or an operand (`HOST PORT
+    FILES`) names: that host is the destination, the files are read."""
+    named = [args[i + 1] for i, w in enumerate(args[:-1]) if w in entry.host_options]
+    named += [w.split("=", 1)[1] for w in args if "=" in w and w.split("=", 1)[0] in entry.host_options]
+    files = operands
+    if not named and entry.host_operand is not None and len(operands) > entry.host_operand:
+        named = [operands[entry.host_operand]]
+        files = operands[entry.files :] if entry.files is not None else []
+    for word in named[:4]:
+        _host_word(word.rsplit("@", 1)[-1], state, entry.name)
+    for word in files[:64]:
+        if _looks_like_path(word):
+            _add_path(word, state, write=False)
+
+
 def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     name = _basename(argv[0])
     args = argv[1:]
@@ -4895,6 +4911,10 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
         return
     if name in ("dig", "nslookup", "host", "drill"):
         _dns(name, args, operands, state)
+        return
+    entry = program(name)
+    if entry is not None and (entry.host_options or entry.host_operand is not None):
+        _h_sender(entry, args, operands, state)
         return
     # tftp, smbclient, whois: the host an operand (`\\host\share`, `//host/share`) or `-h`/`-I` names
     for i, word in enumerate(args[:-1]):
@@ -5807,6 +5827,10 @@ for _name in INTERPRETERS:
     _HANDLERS[_name] = _interpreter
 for _name in (*NET_CLIENTS, *names(Role.SERVER_CLIENT)):
     _HANDLERS[_name] = _h_net
+for _entry in PROGRAMS:
+    if _entry.host_options or _entry.host_operand is not None:  # senders to the host a word names
+        for _name in (_entry.name, *_entry.aliases):
+            _HANDLERS.setdefault(_name, _h_net)
 for _entry in PROGRAMS:
     if _entry.pushes and Role.CONTAINER not in _entry.roles:  # containers: `_container` sees the push
         for _name in (_entry.name, *_entry.aliases):

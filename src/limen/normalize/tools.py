@@ -312,7 +312,10 @@ _CONTROL_KEYS = re.compile(
     # the means of recovery: backups, point-in-time restore, versions and deleted items kept
     r"|backup|point_in_time|versioning|soft_delete|azure_policy|prevent_destroy"
     # a server's checks of whom it talks to, the records it keeps, the agents that watch the host
-    r"|host_?key|known_hosts|access_log|audit_log|error_log|" + HOST_SECURITY_AGENTS.replace("-", "_")
+    r"|host_?key|known_hosts|access_log|audit_log|error_log|"
+    + HOST_SECURITY_AGENTS.replace("-", "_")
+    # a server's asking who calls at all (`AuthenticationEnabled`, `auth_interceptor_enabled`, `auth: false`)
+    + r"|(?:^|_)auth(?:entication|n)?(?:_interceptor)?(?:_(?:enabled|required|enforced|checks?))?$"
 )
 # Settings that weaken a server when turned on: logins by password, as root, with an empty password, or
 # by anyone (`PasswordAuthentication yes`, `ssh_permit_root_login: "yes"`, `allow_anonymous true`)
@@ -321,7 +324,9 @@ _WEAK_WHEN_ON = re.compile(
     r"|anonymous_?(?:access|enabled|login|auth\w*)|challenge_?response_?authentication"
     # (Sentry's `send_default_pii`: every event carries the user's address, cookies and headers; a web
     # server's directory listing)
-    r"|send_?default_?pii|autoindex|directory_?listing|privileged)$"
+    r"|send_?default_?pii|autoindex|directory_?listing|privileged"
+    # a server that answered only its own machine answering any (Orthanc's `RemoteAccessAllowed`)
+    r"|remote_?access(?:_allowed|_enabled)?|allow_?remote_?access)$"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
@@ -1273,6 +1278,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
     for name, value in settings:
         if not (_CONTROL_KEYS.search(name) or _BYPASS.search(name)) or name == "required":
             continue  # (a form's or a schema's `required: false` aside)
+        if _WEAK_WHEN_ON.search(name):
+            continue  # `PasswordAuthentication no`: what weakens when on, off is a hardening
         if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go
             listed = isinstance(value, list) and any(isinstance(v, str) and v.strip() for v in value)
             if value is True or listed or (isinstance(value, str) and value.strip().lower() in _ON_WORDS):

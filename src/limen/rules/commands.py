@@ -2883,10 +2883,14 @@ def _skipped_hook_checks(action: Action) -> str:
 _SKIPS_CI = re.compile(r"(?:-o|--push-option=?)?ci\.skip")
 
 
-# A statement that deletes, changes or empties a table that keeps the record of what was done
+# A statement that deletes, changes or empties a table that keeps the record of what was done, or drops or
+# disables the trigger, function, schema or extension that writes it (`DROP TRIGGER trg_phi_access_audit`,
+# `ALTER TABLE t DISABLE TRIGGER audit_ins`, `DROP EXTENSION pgaudit`, MySQL's `UNINSTALL PLUGIN audit_log`)
+_AUDIT_NAME = r"[\w.\"`]*?(?:audit|activity_log|event_log|security_log|access_log)\w*[\"`]?(?=[\s;(]|$)"
 _SQL_AUDIT_REWRITE = re.compile(
-    r"(?is)\b(?:delete\s+from|truncate(?:\s+table)?|update|drop\s+table(?:\s+if\s+exists)?)\s+"
-    r"[\w.\"`]*?(?:audit|activity_log|event_log|security_log|access_log)\w*[\"`]?(?=[\s;(]|$)"
+    r"(?is)\b(?:delete\s+from|truncate(?:\s+table)?|update|drop\s+table(?:\s+if\s+exists)?"
+    r"|drop\s+(?:event\s+)?(?:trigger|function|procedure|schema|extension)(?:\s+if\s+exists)?"
+    r"|disable\s+trigger|uninstall\s+plugin)\s+" + _AUDIT_NAME
 )
 
 

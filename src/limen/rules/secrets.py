@@ -1592,6 +1592,11 @@ _CREDENTIAL_COLUMNS = re.compile(
     r"|\bselect\s+(?:\w+\.)?\*\s+from\s+[\"`\[]?(?:"
     + "|".join(re.escape(table) for table in secret_facts.DATABASE_LOGIN_TABLES)
     + r")\b(?![.\w])"
+    # the key, token or secret column, or every column, of a table of tokens, API keys or credentials
+    # (`SELECT t.key FROM authtoken_token t`, `SELECT * FROM personal_access_tokens`)
+    r"|\bselect\b(?:(?!\bfrom\b).){0,400}?(?:^|[\s,])(?:\w+\.)?(?:\*|key|token|secret|digest)(?=[\s,]|$)"
+    r"(?:(?!\bfrom\b).){0,400}?\bfrom\s+[\"`\[]?(?:\w+\.)?\w*(?:tokens?|api_?keys?|credentials?|secrets?)"
+    r"[\"`\]]?(?![\w.])"
 )
 
 
