@@ -181,6 +181,9 @@ class Program:
     # from `files` on are the files it sends
     host_options: frozenset[str] = frozenset()
     host_operand: int | None = None
+    # sub-commands after which the operands are a setting's path and then its value (`bin/magento config:set
+    # admin/captcha/enable 0`, `wp option update KEY VALUE`): read as `key=value` words are (`changes`)
+    setting_pairs: tuple[str, ...] = ()
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -453,6 +456,7 @@ def _p(
     inspects: str = "",
     host_options: tuple[str, ...] = (),
     host_operand: int | None = None,
+    setting_pairs: tuple[str, ...] = (),
 ) -> Program:
     return Program(
         name,
@@ -499,6 +503,7 @@ def _p(
         inspects=inspects,
         host_options=frozenset(host_options),
         host_operand=host_operand,
+        setting_pairs=setting_pairs,
     )
 
 
@@ -2155,9 +2160,21 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     # WP-CLI: a WordPress site's database, users, plugins and options (on this machine, or over ssh on the
     # servers that run the site)
+    # Magento's console: the store's settings written by path, its database emptied by `setup:uninstall`
+    _p(
+        "magento",
+        R.INFRA_DESTROYER,
+        aliases=("n98-magerun2", "magerun2"),
+        options=("--scope", "--scope-code", "--lock-env", "--lock-config"),
+        destroys_all=rf"{_W}setup:uninstall{_E}",
+        changes=rf"{_W}(?:config:set|setup:upgrade|module:(?:enable|disable)|deploy:mode:set"
+        rf"|admin:user:create|setup:static-content:deploy){_E}",
+        setting_pairs=("config:set",),
+    ),
     _p(
         "wp",
         R.INFRA_DESTROYER,
+        setting_pairs=("option update", "option set", "option add"),
         options=("--path", "--url", "--user", "--skip-plugins", "--skip-themes", "--require", "--exec"),
         destroys_one=rf"{_W}(?:db\s+(?:reset|drop|clean)|site\s+(?:empty|delete)){_E}",
         grants=rf"{_W}(?:user\s+(?:create|update|set-role|add-role)(?:\s+\S+)*?\s+(?:--role[=\s])?administrator"

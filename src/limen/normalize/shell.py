@@ -1744,7 +1744,7 @@ def _run_command(
     if name in ("curl", "wget", *HTTPIE_NAMES):
         _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
     elif entry is not None and entry.changes:
-        _admin_settings(argv, entry.changes, state)  # `kcadm.sh update realms/x -s sslRequired=NONE`
+        _admin_settings(argv, entry, state)  # `kcadm.sh update realms/x -s sslRequired=NONE`
     if name in _UNPACKERS and (stdin is not None or state.downloaded):
         _unpacks_download(name, argv[1:], state, stdin)
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
@@ -2298,18 +2298,29 @@ _SWITCH_VALUES = frozenset({"true", "false", "enabled", "disabled", "on", "off"}
 _SETTING = re.compile(r"-{0,2}([A-Za-z_][\w.-]*)=(.*)", re.DOTALL)
 
 
-def _admin_settings(argv: list[str], changes: str, state: _State) -> None:
+def _admin_settings(argv: list[str], entry: Program, state: _State) -> None:
     """An administration CLI's invocation that changes what it controls, with the settings it writes as
     `key=value` words (`vault write auth/approle/role/ci token_policies=root`, `kcadm.sh update realms/r -s
-    bruteForceProtected=false`, `--strict-ssl=false`), judged as the MCP tool call it equals: its sub-command
-    and resource name the tool, the settings its arguments (`normalize.tools.changes_controls`)."""
+    bruteForceProtected=false`, `--strict-ssl=false`) or as a path and a value after a sub-command of its
+    `setting_pairs` (`bin/magento config:set admin/captcha/enable 0`), judged as the MCP tool call it equals:
+    its sub-command and resource name the tool, the settings its arguments (`normalize.tools.changes_controls`)."""
     from limen.normalize.tools import changes_controls
 
     words = argv[1:]
-    if not re.search(changes, " ".join(words)):
+    line = " ".join(words)
+    if not re.search(entry.changes, line):
         return
     named: list[str] = []
     fields: dict[str, object] = {}
+    for sub in entry.setting_pairs:
+        found = re.search(rf"(?<!\S){re.escape(sub)}(?!\S)", line)
+        operands = [w for w in line[found.end() :].split() if not w.startswith("-")] if found else []
+        if len(operands) >= 2:  # (a value with spaces is its last words' first: a switch is one word)
+            value = operands[-1] if len(operands) == 2 else operands[1]
+            fields[operands[0]] = {"true": True, "false": False}.get(value.lower(), value)
+            named = sub.split()
+            break
+    paired = bool(named)
     for i, word in enumerate(words):
         following = words[i + 1] if i + 1 < len(words) else ""
         if word.startswith("--") and following.lower() in _SWITCH_VALUES:  # `--anonymous-pull-enabled true`
@@ -2319,7 +2330,7 @@ def _admin_settings(argv: list[str], changes: str, state: _State) -> None:
         if setting:
             value = setting.group(2)
             fields[setting.group(1)] = {"true": True, "false": False}.get(value.lower(), value)
-        elif not word.startswith("-") and "://" not in word and len(named) < 3:
+        elif not word.startswith("-") and "://" not in word and len(named) < 3 and not paired:
             named.append(word)
     # what it destroys is its table entry's to say (`destroys_all`, `destroys_one`)
     if fields and (what := changes_controls("_".join((_basename(argv[0]), *named)), fields)):

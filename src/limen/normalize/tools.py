@@ -316,6 +316,9 @@ _CONTROL_KEYS = re.compile(
     + HOST_SECURITY_AGENTS.replace("-", "_")
     # a server's asking who calls at all (`AuthenticationEnabled`, `auth_interceptor_enabled`, `auth: false`)
     + r"|(?:^|_)auth(?:entication|n)?(?:_interceptor)?(?:_(?:enabled|required|enforced|checks?))?$"
+    # a shop's or a site's own defences: a captcha, a form key (its CSRF token), lockouts, fraud checks, 3-D
+    # Secure, its secure (HTTPS) pages
+    r"|captcha|form_?key|lockout|fraud|3d_?secure|(?:^|_)secure(?:_|$)"
 )
 # Settings that weaken a server when turned on: logins by password, as root, with an empty password, or
 # by anyone (`PasswordAuthentication yes`, `ssh_permit_root_login: "yes"`, `allow_anonymous true`)
@@ -485,12 +488,13 @@ def _on(value: str) -> bool:
 
 
 def _off(value: object, *, counts: bool) -> bool:
-    """`false`, `"disabled"`, `"never"`; a zero only where the value counts something (approvals)."""
+    """`false`, `"disabled"`, `"never"`, a switch's `"0"` (`config:set admin/captcha/enable 0`); a number
+    zero only where the value counts something (approvals)."""
     if isinstance(value, bool):
         return not value
     if isinstance(value, int):
         return counts and value == 0
-    return isinstance(value, str) and value.strip().lower() in _OFF_WORDS
+    return isinstance(value, str) and (value.strip().lower() in _OFF_WORDS or value.strip() == "0")
 
 
 CONTROL_OFF = "control-off:"  # the normaliser's notes for such a call, with what it does

@@ -715,6 +715,8 @@ _SCOPE_FROM_REQUEST = re.compile(
 _AUDIT_RECORD = re.compile(
     r"(?i)\baudit\w*\s*(?:\.\s*\w+\s*)?\(|\bsecurity_?log\w*\s*(?:\.\s*\w+\s*)?\(|\blog_?security\w*\s*\("
     r"|\blog_?audit\w*\s*\("
+    # a middleware, filter or interceptor named for the audit trail, as a settings list names it
+    r"""|["'][\w.]*audit\w*(?:middleware|filter|interceptor|handler)["']"""
 )
 # A step of a request's chain named for checking the caller, as the frameworks list them (a Phoenix
 # pipeline's `:api_auth`, `:require_authenticated_user`, a Rails filter's `:authenticate_user!`, an Express
@@ -723,6 +725,17 @@ _ACCESS_STEP = re.compile(
     r"""(?i)(?<![\w:]):(?:\w+_)?(?:auth\w*|admin|require_\w+|ensure_\w+|verify_\w+|authenticate\w*"""
     r"""|authori[sz]e\w*|csrf\w*|protect_from_forgery|fetch_current_user)[!?]?(?![\w:])"""
     r"""|(?<=[\[,(])\s*["'](?:auth|auth:\w+|admin|verified|can:[\w-]+|role:[\w-]+)["']"""
+    # a middleware or filter class named for a check, as Django's `MIDDLEWARE` or a filter chain lists it
+    # (`"django_otp.middleware.OTPMiddleware"`, `"...csrf.CsrfViewMiddleware"`), and ASP.NET's pipeline steps
+    r"""|["'][\w.]*(?:auth\w*|mfa|otp|2fa|csrf|xsrf|security|permission\w*|login\w*|jwt|access_?control"""
+    r"""|rate_?limit\w*|throttl\w*)\w*(?:middleware|filter|interceptor|guard)["']"""
+    r"""|\bUse(?:Authentication|Authorization|Antiforgery|RateLimiter|Hsts)\s*\("""
+    # a check put into the chain by a call (`app.use(requireAuth)`, `app.use(helmet())`, Nest's
+    # `consumer.apply(AuthMiddleware)`, Spring's `.addFilterBefore(jwtAuthFilter, ...)`)
+    r"""|\b(?:use|apply|add_?filter\w*|add_?middleware|add_?interceptors?)\s*\(\s*(?:["'][^"'\n]*["']\s*,\s*)?"""
+    r"""(?:new\s+)?[\w.]*"""
+    r"""(?:auth\w*|mfa|otp|csrf|xsrf|csurf|helmet|security|permission\w*|login\w*|jwt|access_?control"""
+    r"""|rate_?limit\w*|throttl\w*)"""
 )
 # A statement run with its values given apart (`execute(sql, (user_id,))`, `db.query(q, [id])`,
 # `Repo.query(sql, [id])`), and the same call given one text with a value pasted in (`%`, `+`, `.format(`,
