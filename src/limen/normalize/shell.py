@@ -2302,8 +2302,9 @@ def _admin_settings(argv: list[str], entry: Program, state: _State) -> None:
     """An administration CLI's invocation that changes what it controls, with the settings it writes as
     `key=value` words (`vault write auth/approle/role/ci token_policies=root`, `kcadm.sh update realms/r -s
     bruteForceProtected=false`, `--strict-ssl=false`) or as a path and a value after a sub-command of its
-    `setting_pairs` (`bin/magento config:set admin/captcha/enable 0`), judged as the MCP tool call it equals:
-    its sub-command and resource name the tool, the settings its arguments (`normalize.tools.changes_controls`)."""
+    `setting_pairs` (`bin/magento config:set admin/captcha/enable 0`), judged as the MCP tool call it
+    equals: its sub-command and resource name the tool, the settings its arguments
+    (`normalize.tools.changes_controls`)."""
     from limen.normalize.tools import changes_controls
 
     words = argv[1:]
