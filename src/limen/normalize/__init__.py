@@ -14,6 +14,7 @@ from urllib.parse import unquote
 
 from limen.model import Action, Capability, Destination, HostClass, Mode
 from limen.normalize import net, shell
+from limen.normalize.graphql import mutation_notes
 from limen.normalize.paths import canonical, read_text
 from limen.normalize.tools import (
     BULK_TARGET,
@@ -442,6 +443,9 @@ def _normalize(
         notes.append(what)
     if tool.startswith("mcp__"):
         notes.extend(subscribed_hosts(tool, arguments))  # a webhook or contact point pointed somewhere
+    # `run_graphql(query="mutation { themeDelete(...) }")`: each field judged as the tool call it equals
+    mutates, mutation_effects = mutation_notes(strings) if tool not in KNOWN_TOOLS else (False, [])
+    notes.extend(mutation_effects)
     if tool.startswith("mcp__") and "fork" in tool.lower():
         from limen.facts.hosts import project_repository
 
@@ -470,6 +474,8 @@ def _normalize(
         pattern = arguments.get(key)
         if isinstance(pattern, str) and pattern:
             notes.append(SEARCHES + pattern[:200])
+    if mutates and not capability and spec.capability == Capability.FILESYSTEM_READ.value:
+        capability = Capability.MCP_CALL.value  # a tool named for reading, handed a mutation, writes
     return Action(
         tool=tool,
         capability=capability or spec.capability,

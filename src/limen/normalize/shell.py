@@ -2385,6 +2385,10 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
             state.notes.append(note)
     if method != "GET" and any(p.lower() in ("all", "*") for p in segments):
         state.notes.append(BULK_TARGET + path[:80])  # `POST /admin/devices/all/rollout`: every item at once
+    if method == "POST" and isinstance(fields.get("query"), str):  # a GraphQL endpoint's mutations
+        from limen.normalize.graphql import mutation_notes
+
+        state.notes.extend(mutation_notes([str(fields["query"])], service)[1])
 
 
 _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})

@@ -1091,7 +1091,10 @@ def _config_hosts(text: str) -> list[str]:
 # notification channel, an integration, an exporter): every later event goes to the addresses they carry
 _SUBSCRIBES = re.compile(
     r"(^|_)(?:webhooks?|hooks?|subscriptions?|contact_points?|notification_(?:channel|polic(?:y|ies))s?"
-    r"|integrations?|exporters?|receivers?|destinations?|sinks?)(_|$)"
+    r"|integrations?|exporters?|receivers?|destinations?|sinks?"
+    # a script every visitor's browser loads from where it names (a storefront's script tag): what they type
+    # there goes to that host
+    r"|script_?tags?)(_|$)"
 )
 
 
