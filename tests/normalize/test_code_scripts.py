@@ -351,3 +351,14 @@ def test_a_runner_handed_a_program_file_runs_it_with_its_interpreter(
     write(tmp_path, ".env", "STRIPE_SECRET_KEY=sk_live_51Nq9XyLk2Hx9Pz4R0abcdefghijklmnop\n")
     decision = decide(str(tmp_path), line)
     assert decision.verdict is verdict, decision.explanation
+
+
+def test_php_mail_sends_to_the_recipients_mail_domains() -> None:
+    from limen.normalize.code import analyse_code
+
+    fx = analyse_code(
+        "php", 'mail("ops@protonmail.com, b@x.example", "s", "body");', cwd="/tmp", home="/root"
+    )
+    assert {h[0] for h in fx.hosts} == {"protonmail.com", "x.example"}
+    computed = analyse_code("php", 'mail($to, "s", "body");', cwd="/tmp", home="/root")
+    assert not computed.hosts

@@ -258,6 +258,9 @@ _table("host", 0, "UDPSocket.send", "fsockopen", "pfsockopen", "stream_socket_cl
 _table("host", 0, "Net::SMTP.start", "Net::FTP.new", "Net::SSH.start", "inet_aton", "Socket::inet_aton")
 _table("host", 0, "tls.connect", "dgram.send", "Net::SMTP.new", "Net::FTP.open")
 _table("host", 1, "socket_connect", "ftp_connect")
+# mail handed to the machine's mailer for the addresses of its first argument (`mail("x@host", s, body)`)
+_table("mail", 0, "mail", "mb_send_mail", "wp_mail")
+_MAIL_DOMAIN = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
 _table("net_connect", 0, "net.connect", "net.createConnection", "net.Socket.connect", "tls.connect")
 _table("socket", 0, "socket", "socket_create", "IO::Socket::INET.new", "IO::Socket::IP.new", "net.Socket")
 _table(
@@ -1189,6 +1192,13 @@ class _Eval:
             if name.startswith(("TCPSocket", "Socket", "fsockopen", "pfsockopen", "UDPSocket", "socket_")):
                 fx.socket = True
             return Val(kind="socket")
+        if effect == "mail":  # the message goes to the recipients' mail domains
+            recipients = text_of(target)
+            if UNKNOWN in recipients:
+                fx.note(f"{self.lang} {name} to a recipient computed at run time")
+            for domain in dict.fromkeys(_MAIL_DOMAIN.findall(recipients)[:8]):
+                fx.hosts.append((domain.lower(), 25, name))
+            return UNK
         if effect == "net_connect":
             fx.socket = True
             if first.kind == "dict":
