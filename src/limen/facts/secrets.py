@@ -215,8 +215,6 @@ SECRET_NAMES = re.compile(
         .*\.(pem|key|p8|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
         \.netrc|_netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
-        # web applications' own settings with their database passwords (WordPress, Magento, MediaWiki)
-        wp-config\.php|env\.php|LocalSettings\.php|
         # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password
         krb5cc_[\w.-]+|.*\.keytab|jpserver-[\w-]+\.json|kernel-[\w-]+\.json|slurmdbd\.conf|
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|

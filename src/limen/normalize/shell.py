@@ -2383,14 +2383,17 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     for note in service_call_notes("_".join((_HTTP_VERBS[method], *segments)), fields, service):
         if not (rehearsal and note.startswith(PRODUCTION_TARGET + "money moved")):
             state.notes.append(note)
-    if method != "GET" and any(p.lower() in ("all", "*") for p in segments):
-        state.notes.append(BULK_TARGET + path[:80])  # `POST /admin/devices/all/rollout`: every item at once
+    if method != "GET" and any(p.lower() in ("all", "*") or _PATH_WILDCARD.search(p) for p in segments):
+        # `POST /admin/devices/all/rollout`, `DELETE /logs-*`: every item at once
+        state.notes.append(BULK_TARGET + path[:80])
     if method == "POST" and isinstance(fields.get("query"), str):  # a GraphQL endpoint's mutations
         from limen.normalize.graphql import mutation_notes
 
         state.notes.extend(mutation_notes([str(fields["query"])], service)[1])
 
 
+# A name in a request's path that stands for many (`logs-*`, `magento2_*,.kibana*`), not a masked value (`****`)
+_PATH_WILDCARD = re.compile(r"[\w.-]\*|\*[\w.,-]")
 _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})
 
 

@@ -1388,6 +1388,7 @@ _SELECTOR_KEYS = re.compile(
     r"|users?|members?|subscriptions?|records?|ids?)$"
 )
 _EVERYTHING = frozenset({"*", "all", "every", "everything", "any", "%", "*:*", "/.*/", ".*"})
+_WILDCARDS = frozenset({"*", "*:*", "%", ".*", "/.*/"})
 _ALL_FLAG = re.compile(r"^(?:all|select_all|all_\w+|every_\w+|apply_to_all|for_all)$")
 
 
@@ -1460,9 +1461,11 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
         if value is True and _ALL_FLAG.match(key):
             return f"{key}: true"
         texts = value if isinstance(value, list) and len(value) == 1 else [value]
-        if _SELECTOR_KEYS.search(key) and any(
-            isinstance(v, str) and v.strip().lower() in _EVERYTHING for v in texts
-        ):
+        wildcard = any(isinstance(v, str) and v.strip() in _WILDCARDS for v in texts)
+        if wildcard or (
+            _SELECTOR_KEYS.search(key)
+            and any(isinstance(v, str) and v.strip().lower() in _EVERYTHING for v in texts)
+        ):  # (any item's name given as a wildcard names them all: `adjust_inventory(sku="*")`)
             return f"{key}: {texts[0]}"
     return ""
 
