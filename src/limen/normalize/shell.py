@@ -2392,7 +2392,7 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
         state.notes.extend(mutation_notes([str(fields["query"])], service)[1])
 
 
-# A name in a request's path that stands for many (`logs-*`, `magento2_*,.kibana*`), not a masked value (`****`)
+# A name in a request's path that stands for many (`logs-*`, `magento2_*,.kibana*`), not a masked `****`
 _PATH_WILDCARD = re.compile(r"[\w.-]\*|\*[\w.,-]")
 _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})
 
