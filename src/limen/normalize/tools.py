@@ -319,6 +319,8 @@ _CONTROL_KEYS = re.compile(
     # a shop's or a site's own defences: a captcha, a form key (its CSRF token), lockouts, fraud checks, 3-D
     # Secure, its secure (HTTPS) pages
     r"|captcha|form_?key|lockout|fraud|3d_?secure|(?:^|_)secure(?:_|$)"
+    # what checks that downloaded data is what was published (a bundle's CRC, a checksum, an integrity hash)
+    r"|(?:^|_)crc(?:_|$)|checksum|integrity"
 )
 # Settings that weaken a server when turned on: logins by password, as root, with an empty password, or
 # by anyone (`PasswordAuthentication yes`, `ssh_permit_root_login: "yes"`, `allow_anonymous true`)
@@ -517,6 +519,10 @@ _SETTING_IN_TEXT = re.compile(
 # (each gap's spaces belong to one place: a run of spaces before a word costs one pass, not a cube of them)
 _SECTION = re.compile(r"""["']?([A-Za-z_][\w.-]{0,60})["']?[ \t]*(?:[:=][ \t]*)?(?:[{\[][ \t]*)?$""")
 _DENIES = frozenset({"deny", "reject", "block", "drop", "denied"})
+_DOWNGRADED = re.compile(r"(?i)https://")
+_LOCAL_URL = re.compile(
+    r"(?i)http://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|[\w.-]+\.(?:local|localhost|test)\b)"
+)
 _ALLOWS = frozenset({"allow", "accept", "permit", "allowed"})
 # Files, and sections of a file, whose settings are a test's, an example's or a developer machine's
 _NOT_DEPLOYED = re.compile(
@@ -673,6 +679,14 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} {raised}"]
         if longer := _lifetime_raised(key, old.get(key), value):
             return [f"{CONTROL_OFF}{key} {longer}"]
+        if (
+            _DOWNGRADED.match(old.get(key, ""))
+            and value.lower().startswith("http://")
+            and not _LOCAL_URL.match(value)
+        ):
+            # `"url": "https://npm.pkg.acme.dev"` made `http://...`: what it fetches or sends, readable and
+            # changeable by anyone on the way
+            return [f"{CONTROL_OFF}{key} moved from https to plain http"]
         variable = key.rsplit(".", 1)[-1]
         check = CHECKS_OFF_VARIABLES.get(variable)
         if check is not None and re.fullmatch(check, value.strip("\"'")):

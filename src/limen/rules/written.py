@@ -1479,6 +1479,25 @@ _NO_HOST_KEYS = re.compile(
 _FORWARD_AGENT = re.compile(r"(?i)^\s*ForwardAgent\s*=?\s*(?:yes|true)\b")
 
 
+def _foreign_jump_host(command: str, hosts: list[str]) -> str:
+    """The jump host of a plain proxy (`ssh -W %h:%p relay@p4relay.net`) when it is a public name under
+    another domain than every host it carries (`*.pixelforge.internal` through `p4relay.net`); "" for a
+    bastion of the same domain (`bastion.acme.com` for `*.acme.com`), hosts named by an alias alone, a
+    private address or a placeholder."""
+    from limen.facts.hosts import registered_domain
+    from limen.model import HostClass
+    from limen.normalize.net import host_destination
+
+    words = [w for w in command.split()[1:] if not w.startswith("-") and "%" not in w]
+    if not words:
+        return ""
+    jump = words[-1].rsplit("@", 1)[-1].split(":", 1)[0].lower()
+    if "." not in jump or host_destination(jump).host_class is not HostClass.PUBLIC:
+        return ""
+    carried = {registered_domain(h.strip("*.")) for h in hosts if "." in h.strip("*.")}
+    return jump if carried and registered_domain(jump) not in carried else ""  # (an alias names no domain)
+
+
 def _ssh_config(text: str) -> tuple[list[str], list[str]]:
     import ipaddress
 
@@ -1508,7 +1527,9 @@ def _ssh_config(text: str) -> tuple[list[str], list[str]]:
             concerns.append(f"ssh connections to {' '.join(hosts)[:40]} go through {command[:60]}")
             continue
         if keyword == "proxycommand" and _PLAIN_PROXY.match(command):
-            continue  # a jump host or a tunnel, run only when the user connects there
+            if through := _foreign_jump_host(command, hosts):  # the hosts' traffic through another's machine
+                concerns.append(f"ssh connections to {' '.join(hosts)[:40]} go through {through}")
+            continue  # a jump host or a tunnel of the same network, run only when the user connects there
         commands.append(command)
         concerns.append(f"ssh runs {found.group(1).split()[0]} {command[:60]}")
     return commands, concerns
