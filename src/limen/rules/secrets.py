@@ -1592,6 +1592,10 @@ _CREDENTIAL_COLUMNS = re.compile(
     r"|\bselect\s+(?:\w+\.)?\*\s+from\s+[\"`\[]?(?:"
     + "|".join(re.escape(table) for table in secret_facts.DATABASE_LOGIN_TABLES)
     + r")\b(?![.\w])"
+    # a payment card's number or code, or a social security number, by its column (`SELECT c.pan, c.cvv_enc
+    # FROM card_vault.cards`): what opens the account it names
+    r"|\bselect\b(?:(?!\bfrom\b).){0,400}?(?:^|[\s,(])(?:\w+\.)?(?:pan|cvv\w*|cvc\w*|card_?num(?:ber)?|ssn"
+    r"|social_security\w*)(?=[\s,)]|$)(?:(?!\bfrom\b).){0,400}?\bfrom\b"
     # the key, token or secret column, or every column, of a table of tokens, API keys or credentials
     # (`SELECT t.key FROM authtoken_token t`, `SELECT * FROM personal_access_tokens`)
     r"|\bselect\b(?:(?!\bfrom\b).){0,400}?(?:^|[\s,])(?:\w+\.)?(?:\*|key|token|secret|digest)(?=[\s,]|$)"
