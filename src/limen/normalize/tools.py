@@ -240,6 +240,8 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
     match = _DESTROYS_STORE.search(words)
     if match:
         return match.group(2)
+    if _MOVES_OFFSETS.search(words):
+        return OFFSETS_MOVED
     if arguments is not None and _DELETES_MATCHING.search(words):
         filters = [v for k, v in arguments.items() if words_of(k) in _FILTER_KEYS]
         if not filters or all(v in ({}, [], "", None, "{}", *_MATCHES_ALL) for v in filters):
@@ -282,6 +284,12 @@ _RETENTION_HOUR |= {"seconds": 3600, "minutes": 60, "mins": 60, "bytes": 1_048_5
 
 # What `destroys_store` says of a retention cut: data lost as it ages out, not a store dropped, so it asks
 RETENTION_CUT = "a retention cut below an hour: what it holds expires"
+# A consumer group's read positions moved (`reset_consumer_group_offsets(strategy="latest")`): what it had not
+# yet processed is skipped, or what it had is processed again
+OFFSETS_MOVED = "a move of a consumer group's offsets: messages skipped or read again"
+_MOVES_OFFSETS = re.compile(
+    r"(^|_)(?:reset|alter|set|move)_(?:[a-z0-9]+_){0,4}offsets?(_|$)|(^|_)reset_consumer_groups?(_|$)"
+)
 
 
 def retention_cut(key: str, value: object) -> bool:
@@ -1402,7 +1410,7 @@ _SELECTOR_KEYS = re.compile(
     r"|users?|members?|subscriptions?|records?|ids?)$"
 )
 _EVERYTHING = frozenset({"*", "all", "every", "everything", "any", "%", "*:*", "/.*/", ".*"})
-_WILDCARDS = frozenset({"*", "*:*", "%", ".*", "/.*/"})
+_WILDCARD_NAMES = frozenset({"*", "*:*", "%", ".*", "*.*", "/.*/"})  # what stands for every name
 _ALL_FLAG = re.compile(r"^(?:all|select_all|all_\w+|every_\w+|apply_to_all|for_all)$")
 
 
@@ -1475,7 +1483,7 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
         if value is True and _ALL_FLAG.match(key):
             return f"{key}: true"
         texts = value if isinstance(value, list) and len(value) == 1 else [value]
-        wildcard = any(isinstance(v, str) and v.strip() in _WILDCARDS for v in texts)
+        wildcard = any(isinstance(v, str) and v.strip() in _WILDCARD_NAMES for v in texts)
         if wildcard or (
             _SELECTOR_KEYS.search(key)
             and any(isinstance(v, str) and v.strip().lower() in _EVERYTHING for v in texts)

@@ -93,6 +93,7 @@ from limen.normalize.tools import (
     LASTING_DAYS,
     MADE_PUBLIC,
     PRODUCTION_TARGET,
+    OFFSETS_MOVED,
     RETENTION_CUT,
     SQL_WRITE,
     lifetime_days,
@@ -2096,8 +2097,8 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
                 worst = found
         elif note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
-            # a retention cut: the data ages out, asked as on a command line
-            aged = note[len(DESTROYS_STORE) :] == RETENTION_CUT
+            # a retention cut (the data ages out) or offsets moved: asked as on a command line
+            aged = note[len(DESTROYS_STORE) :] in (RETENTION_CUT, OFFSETS_MOVED)
             found = _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND, *((Verdict.AUTH, 65) if aged else (Verdict.BLOCK, 94)), detail
             )
