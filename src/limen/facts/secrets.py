@@ -554,6 +554,36 @@ def names_only(argv: tuple[str, ...]) -> bool:
     return False
 
 
+_GREP_NAMES = frozenset({"grep", "egrep", "fgrep", "rg"})
+_VARIABLE_PATTERN = re.compile(r"\^?([A-Za-z][A-Za-z0-9_]*)(=?)")
+
+
+def plain_variables_only(argv: tuple[str, ...]) -> bool:
+    """A search that prints only the lines of one variable whose name holds no credential: `grep '^PORT='
+    .env`, `grep -w NODE_ENV .env`, `grep PUBLIC_STORE_DOMAIN .env` (a whole name with a plain suffix: a
+    host, a domain, a port, a region). A bare word (`grep STORE .env`) may be part of a secret's name."""
+    if argv[0].rsplit("/", 1)[-1] not in _GREP_NAMES:
+        return False
+    args = argv[1:]
+    flags = "".join(w[1:] for w in args if w.startswith("-") and not w.startswith("--"))
+    if set(flags) & set("vefrR") or any(
+        w.startswith(("--invert", "--regexp", "--file", "--recursive")) for w in args
+    ):
+        return False
+    patterns = [w for w in args if not w.startswith("-")][:1]
+    found = _VARIABLE_PATTERN.fullmatch(patterns[0].strip("'\"")) if patterns else None
+    if found is None:
+        return False
+    variable = found.group(1)
+    if secret_variable(variable) or re.search(_SECRET_NAME, variable):
+        return False
+    anchored = (
+        patterns[0].lstrip("'\"").startswith("^") or bool(found.group(2)) or bool(set(flags) & set("wx"))
+    )
+    plain = "_" in variable and variable.isupper() and NOT_SECRET_VARIABLE.search(variable) is not None
+    return anchored or plain
+
+
 # Files of `NAME=value` lines (dotenv files, Java properties, INI credentials): what precedes `=` is a name;
 # a key file or a YAML file has none, and all of a line of it is its content
 _ASSIGNMENT_FILE = re.compile(
@@ -704,6 +734,24 @@ def printer_tool(server: str, words: str) -> Printer | None:
     return None
 
 
+_JSONPATH = re.compile(r"(?:^|\s)(?:-o|--output)(?:=|\s+)jsonpath=(\S+)")
+_DATA_FIELD = re.compile(r"\.data(?:\.([A-Za-z_][\w.-]*)|\[['\"]?([\w.-]+)['\"]?\])?")
+
+
+def _plain_fields_only(argv: tuple[str, ...]) -> bool:
+    """A secret's output narrowed by a JSONPath to fields whose names hold no credential
+    (`{.data.REDIS_HOST}`, `{.data.username}`); the whole `.data`, a range over it or a credential's field
+    print a credential."""
+    found = _JSONPATH.search(" ".join(argv[1:]))
+    if found is None:
+        return False
+    template = found.group(1).strip("'\"")
+    fields = [m.group(1) or m.group(2) for m in _DATA_FIELD.finditer(template)]
+    if not fields or "range" in template or "*" in template:
+        return False
+    return all(name and not secret_variable(name) and not re.search(_SECRET_NAME, name) for name in fields)
+
+
 def printer(argv: tuple[str, ...]) -> Printer | None:
     """The credential a command prints (`gh auth token` -> a GitHub token), or None."""
     if not argv:
@@ -717,6 +765,8 @@ def printer(argv: tuple[str, ...]) -> Printer | None:
     operands = _operands(argv)
     for entry in entries:
         if _matches(entry, argv, operands):
+            if name in ("kubectl", "oc") and _plain_fields_only(argv):
+                return None  # `-o jsonpath='{.data.REDIS_HOST}'`: a field that holds no credential
             return entry.printer
     return None
 

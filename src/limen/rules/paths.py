@@ -509,10 +509,12 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if set(args) & secret_facts.PUBLIC_HALF_OPTIONS.get(command.name, frozenset()):
             kept.update(paths)  # `openssl rsa -in key.p8 -pubout`: the public half only
             continue
-        if secret_facts.names_only(command.argv) and not any(
-            is_secret_file(p) and not secret_facts.holds_assignments(p) for p in paths
-        ):
-            kept.update(paths)  # `cut -d= -f1 .env`: the variables' names, no value
+        if (
+            secret_facts.names_only(command.argv) or secret_facts.plain_variables_only(command.argv)
+        ) and not any(is_secret_file(p) and not secret_facts.holds_assignments(p) for p in paths):
+            kept.update(
+                paths
+            )  # `cut -d= -f1 .env`: the variables' names; `grep '^PORT=' .env`: no credential
             continue
         if kept_from_model(command, action):
             kept.update(paths)  # `psql "$(grep DATABASE_URL .env | cut -d= -f2-)"`: handed on, never shown
