@@ -62,6 +62,7 @@ from limen.facts.programs import (
     SCRATCH_DATABASE,
     SCRATCH_RESOURCE,
     Role,
+    has,
     names,
     only_inspects,
     options,
@@ -1330,6 +1331,12 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     # select dev-alice && terraform destroy`)
     if where == "scratch":
         return None  # `kubectl delete ns preview-pr-398`, `helm uninstall api-pr-412`: a preview's end
+    if _in_local_container(command, action) and not PRODUCTION.search(words):
+        if not ctx.mode.strict_or_above:  # `docker compose exec php bin/magento setup:uninstall`: the
+            return None  # compose project's own store, a developer's copy; asked in strict
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, f"{command.name} resets a local container"
+        )
     if where == "elsewhere" and not destroys_all and _LOCAL_STAGE.search(" ".join(_scope_values(command))):
         return None  # `manage.py flush --settings=app.settings.local`: this machine's own copy, reset
     if where == "elsewhere" and destroys_all:  # `--context acme-staging`: an environment people rebuild
@@ -1674,6 +1681,8 @@ def _in_local_container(command: Command, action: Action) -> bool:
     production (a production host's containers are production)."""
     if command.via[-1:] not in (("docker",), ("podman",)):
         return False
+    if any(has(step.split()[0], Role.REMOTE_LOGIN) for step in command.via[:-1] if step):
+        return False  # `ssh web1 docker exec db psql ...`: a container on another machine
     runners = [c for c in action.commands if c.name in ("docker", "podman", "docker-compose")]
     return bool(runners) and not any(PRODUCTION.search(" ".join(c.argv[1:8])) for c in runners)
 
