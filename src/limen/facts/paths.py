@@ -524,6 +524,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     ),
     (r"^~/\.ssh/rc$", _f("ssh_rc", "sshd runs it at every login", "shell", asks=True)),
     (
+        # a build's own extensions: the code they name is fetched and loaded into every build, with its rights
+        r"(?:^|/)\.mvn/extensions\.xml$",
+        _f("build_extensions", "Maven loads the extensions it names into every build", "text", asks=True),
+    ),
+    (
         # a home bin folder comes before the system's on PATH: a file here runs in place of the command
         # of its name (`~/.local/bin/git`, `~/bin/sudo`)
         r"^~/(?:\.local/bin|bin)/[^/]+$",
