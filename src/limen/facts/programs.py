@@ -2659,11 +2659,21 @@ FILE_SERVERS: dict[str, tuple[str, ...]] = {
     "ruby -run -e httpd": ("",),
 }
 SETTING_ONLY_OPTIONS = (
-    "--max-old-space-size",
-    "--max-semi-space-size",
-    "--enable-source-maps",
-    "-Xmx",
-    "-Xms",
+    *("--max-old-space-size", "--max-semi-space-size", "--enable-source-maps", "--max-http-header-size"),
+    *("--dns-result-order", "--no-warnings", "--trace-warnings", "--unhandled-rejections", "--stack-size"),
+    # the JVM's memory, collector and container settings and a few plain properties (`-XX:OnError=CMD` and
+    # `-javaagent:` load or run code: not here)
+    *("-Xmx", "-Xms", "-Xss", "-XX:MaxRAMPercentage", "-XX:InitialRAMPercentage", "-XX:MinRAMPercentage"),
+    *(
+        "-XX:MaxMetaspaceSize",
+        "-XX:+Use",
+        "-XX:-Use",
+        "-XX:+ExitOnOutOfMemoryError",
+        "-XX:ActiveProcessorCount",
+    ),
+    *("-XX:+HeapDumpOnOutOfMemoryError", "-XX:HeapDumpPath", "-XX:MaxGCPauseMillis", "-Dfile.encoding"),
+    *("-Duser.timezone", "-Duser.language", "-Duser.country", "-Djava.net.preferIPv4Stack"),
+    "-Djava.awt.headless",
 )
 
 # Variables (lower-cased) that choose a network command's route or peer at run time (`HTTPS_PROXY=x curl`).
