@@ -48,7 +48,7 @@ from itertools import islice, pairwise
 
 from limen.context import Context
 from limen.facts.hosts import official_install, project_domain
-from limen.facts.paths import VCS_FOLDERS, home_folder
+from limen.facts.paths import VCS_FOLDERS, below_home, home_folder
 from limen.facts.programs import (
     CLUSTER_ADMIN,
     ENVIRONMENT_VARIABLE,
@@ -3592,7 +3592,8 @@ def _release(command: Command) -> str:
     pattern = RELEASES.get(command.name)
     if not (pattern or command.name in _TASK_RUNNERS or command.name in _PUBLISHING_BUILDS):
         return ""
-    words = " ".join(command.argv[1:])
+    # (a path's home folder is a user's name, no stage: `/home/dev/...`)
+    words = " ".join(below_home(w) if w.startswith("/") else w for w in command.argv[1:])
     if NOT_PRODUCTION.search(words) or _ASKS_ONLY & set(command.argv[1:]) or "-n" in command.argv[1:2]:
         return ""
     if pattern and re.search(pattern, words):
