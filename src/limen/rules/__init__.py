@@ -44,10 +44,6 @@ class Rule:
     # fields (`write_paths`, `destinations`...) and the effects `EFFECTS` names (`acting`, `served`)
     needs: tuple[str, ...] = ()
 
-    def applies(self, action: Action) -> bool:
-        """False when nothing the rule judges is in `action`: most calls skip most rules without a call."""
-        return not self.needs or not filled_fields(action).isdisjoint(self.needs)
-
 
 def _acting(action: Action) -> bool:
     """The line does more than read and print: it writes or sends (`find -delete`, `cat a > b`), or some

@@ -3810,8 +3810,8 @@ def _rule_findings(text: str, action: Action, ctx: Context, inner: Action | None
     found: list[Finding] = []
     if "normalization_failed" in inner.notes:
         found.append(Finding(ReasonCode.NORMALIZATION_FAILED, Verdict.AUTH, 80, "could not be normalised"))
-    for check in rules.objective_rules():
-        if check.name.startswith(_NOT_ABOUT_CONTENT) or not check.applies(inner):
+    for check in rules.runnable(rules.filled_fields(inner)):  # those with something to judge in it
+        if check.name.startswith(_NOT_ABOUT_CONTENT):
             continue
         try:
             found.extend(check.check(inner, ctx))
