@@ -270,10 +270,7 @@ RELEASES: dict[str, str] = {
     "eas": r"(?:^|\s)submit(?:\s|$)"
     r"|(?:^|\s)(?:update|channel)(?::[\w-]+)?(?:\s|$).*(?<![\w-])(?:prod|production)(?![\w-])",
     "gh": r"(?:^|\s)release\s+create(?:\s|$)",
-    # a game's build pushed to its store channel (itch.io's butler, Steam's SteamPipe), an editor extension
-    # published to its marketplace, an over-the-air update released to installed apps
-    "butler": r"(?:^|\s)push(?:\s|$)",
-    "steamcmd": r"(?:^|\s)\+run_app_build(?:_http)?(?:\s|$)",
+    # an editor extension published to its marketplace, an over-the-air update released to installed apps
     "vsce": r"(?:^|\s)publish(?:\s|$)",
     "ovsx": r"(?:^|\s)publish(?:\s|$)",
     "appcenter": r"(?:^|\s)codepush\s+release(?:-react|-cordova|-electron)?(?:\s|$)",
