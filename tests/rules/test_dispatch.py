@@ -13,7 +13,7 @@ import yaml
 
 from limen import rules
 from limen.context import Context
-from limen.model import Mode
+from limen.model import Mode, ReasonCode
 from limen.normalize import normalize
 
 EXAMPLES = Path(__file__).parent / "examples"
@@ -130,3 +130,8 @@ def test_the_rules_run_are_remembered_per_set_of_effects() -> None:
     filled = frozenset({"commands", "paths"})
     assert rules.runnable(filled) is rules.runnable(frozenset({"paths", "commands"}))
     assert all(not r.needs or not filled.isdisjoint(r.needs) for r in rules.runnable(filled))
+
+
+def test_a_need_nothing_fills_is_refused_when_the_rule_is_registered() -> None:
+    with pytest.raises(ValueError, match="neither an Action field nor an effect"):
+        rules.rule(ReasonCode.DESTRUCTIVE_COMMAND, needs="command")  # (`commands` is the field)

@@ -73,7 +73,7 @@ _FIELDS = ("paths", "write_paths", "commands", "destinations", "payloads", "note
 
 def filled_fields(action: Action) -> frozenset[str]:
     """What of `action` is there to judge: the non-empty `Action` fields rules name and the `EFFECTS` that
-    hold; read once per decision, so that each rule's `applies` is a set test."""
+    hold; read once per decision (`runnable` answers for the set)."""
     filled = [field for field in _FIELDS if getattr(action, field)]
     filled += [name for name, holds in EFFECTS.items() if holds(action)]
     return frozenset(filled)
@@ -106,13 +106,20 @@ def rule(*codes: ReasonCode, needs: str | tuple[str, ...] = ()) -> Callable[[Rul
     such as `destinations`, effects such as `acting`): the engine skips it when none of them is there, which
     is most calls."""
 
+    named = (needs,) if isinstance(needs, str) else needs
+    unknown = [n for n in named if n not in _FIELDS and n not in EFFECTS]
+    if unknown:  # a need nothing fills would skip the rule on every call: refused when the module loads
+        raise ValueError(
+            f"rule needs {unknown}: neither an Action field nor an effect ({', '.join(EFFECTS)})"
+        )
+
     def register(check: RuleFunction) -> RuleFunction:
         _registered.append(
             Rule(
                 f"{check.__module__.rsplit('.', 1)[-1]}.{check.__name__}",
                 frozenset(codes),
                 check,
-                needs=(needs,) if isinstance(needs, str) else needs,
+                needs=named,
             )
         )
         return check
