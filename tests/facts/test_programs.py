@@ -150,6 +150,7 @@ def test_readers_and_printers_only_inspect(argv: tuple[str, ...]) -> None:
     "argv",
     [
         ("rg", "--pre", "./x.sh", "key"),  # `rg` is also `grep`'s alias: its preprocessor runs
+        ("bat", "--pager", "sh -c id", "README.md"),
         ("sed", "-n", "1p", "f"),  # `e` runs a command
         ("gzip", "big.log"),  # replaces its file
         ("source", "env.sh"),

@@ -1303,6 +1303,7 @@ PROGRAMS: tuple[Program, ...] = (
         options=("-A", "-B", "-C", "-m", "-d", "-D", "--include", "--exclude", "--exclude-dir"),
     ),
     _p("rg", R.RUNS_OPTION, command_options=("--pre",)),  # `rg --pre CMD`: a preprocessor per file
+    _p("bat", R.RUNS_OPTION, command_options=("--pager",)),  # `bat --pager CMD`: the pager it runs
     _p(
         "sed", R.READS, R.TEXT_ONLY, R.FILTER, R.RUNS_OPTION, R.SCRIPT_FIRST, files=1, options=("-l",)
     ),  # `e`, `s///e`
