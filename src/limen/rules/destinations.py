@@ -415,6 +415,13 @@ def _own_login_host(host: str, home: str, cwd: str) -> bool:
 def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     mode = ctx.mode
     where = dest.host or "an unparseable host"
+    owned: list[bool] = []  # whether the host is the project's own domain, asked once (it reads git's files)
+
+    def own_domain() -> bool:
+        if not owned:
+            owned.append(project_domain(dest.host, action.cwd or ctx.workspace))
+        return owned[0]
+
     if dest.host_class is HostClass.METADATA:
         return Finding(
             ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
@@ -444,7 +451,7 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         and set(dest.flags) <= {"publishes"}
         and (
             named_by_project(dest.host, dest.url, action.cwd or ctx.workspace)
-            or (not dest.has_userinfo and project_domain(dest.host, action.cwd or ctx.workspace))
+            or (not dest.has_userinfo and own_domain())
         )
     ):  # a bucket or a cloud account (its image registry) that the project's own infrastructure code names,
         # or a registry on the project's own domain (`crates.acme.io`, `registry.acme.io/app`)
@@ -466,7 +473,7 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         and _own_login_host(dest.host, ctx.home, action.cwd or ctx.workspace)
     ):
         return None  # a machine of the user's own: in their ssh config or known hosts, or the project's
-    if named_plainly(dest) and dest.host and project_domain(dest.host, action.cwd or ctx.workspace):
+    if named_plainly(dest) and dest.host and own_domain():
         return None  # the project's own domain (`api.ledgerline.io` for .../ledgerline): its own service
     deceptive = "ip_obfuscated" in dest.flags or _deceptive_userinfo(dest)
     if deceptive:
