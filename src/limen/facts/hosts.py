@@ -55,7 +55,8 @@ METADATA_IPS = frozenset(
 METADATA_NAMES = frozenset(
     {"metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal"}
 )
-PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp")
+# (`.svc`: a Kubernetes service's name within its cluster, `prometheus.monitoring.svc`)
+PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp", ".svc")
 # Wildcard-DNS services that resolve `<ip>.nip.io` to that IP: a way to hide an address in a name.
 IP_IN_NAME_SUFFIXES = (".nip.io", ".sslip.io", ".xip.io", ".traefik.me", ".backname.io")
 LOOPBACK_NAMES = frozenset(
@@ -233,6 +234,18 @@ class Issuer:
     # its command-line clients, which carry its credential themselves (`az rest --url https://graph...`)
     clis: tuple[str, ...] = ()
 
+    def runs_at(self, host: str) -> bool:
+        """`host` may be an organisation's own instance of the service (`gitlab.acmetel.net`,
+        `grafana.noc.acme.io`): the service's name is a label below the host's registered domain and the
+        service is one organisations run themselves (`SELF_HOSTED`)."""
+        if self.name not in SELF_HOSTED:
+            return False
+        below = host.lower().rstrip(".").removesuffix(registered_domain(host)).split(".")
+        return self.name in below
+
+
+# Services organisations run on their own machines and domains, whose credentials their own instance issues
+SELF_HOSTED = frozenset({"gitlab", "grafana", "sentry", "artifactory", "bitbucket", "atlassian", "hashicorp"})
 
 ISSUERS: tuple[Issuer, ...] = (
     Issuer(
