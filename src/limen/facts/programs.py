@@ -1714,8 +1714,10 @@ PROGRAMS: tuple[Program, ...] = (
         # (`auth can-i create ...` asks whether one may; `rollout history` and `rollout status` read)
         changes=rf"^(?!.*{_W}auth\s+can-i{_E})(?:.*{_W}(?:apply|create|replace|patch|delete|scale|set|edit|label"
         rf"|annotate|exec|cp|drain|cordon|taint|run|expose|autoscale|rollout\s+(?:restart|undo|pause|resume)){_E})",
-        # a namespace's pod security admission set to let privileged pods in
-        disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}",
+        # a namespace's pod security admission set to let privileged pods in; the cluster's certificate no
+        # longer checked (`config set-cluster X --insecure-skip-tls-verify=true`): anyone may answer as it
+        disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}"
+        rf"|{_W}config\s+set-cluster{_E}.*--insecure-skip-tls-verify(?:=true)?{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
         # a certificate signing request approved: a new identity the cluster will believe
         rf"|{_W}certificate\s+approve{_E}"

@@ -450,6 +450,7 @@ _GRANTS = re.compile(r"(^|_)(?:add|invite|grant|assign|create|update|set|write|p
 # "*"`)
 _ALLOW_LIST_KEYS = re.compile(
     r"redirect|origin|allowed_hosts|trusted_(?:hosts|proxies)|cors|cidr|source_ranges|allowed_ips|ip_allow"
+    r"|remote_ip_prefix|address_prefix"  # OpenStack's and Azure's security rules
 )
 _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims"})
 
@@ -746,6 +747,11 @@ def _watch_dropped(path: str, before: str, after: str) -> str:
             return f"{what} taken out: {str(gone[0]).strip()[:60]}"
     if len(_AUDIT_EXCLUSION.findall(after)) > len(_AUDIT_EXCLUSION.findall(before)):
         return "an audit rule that excludes events added"
+    for pattern, what in _DEVICE_FENCES:
+        if len(pattern.findall(after)) < len(pattern.findall(before)):
+            return f"{what} taken out"
+    if opened := sorted(set(_WEAK_DEVICE_LINES.findall(after)) - set(_WEAK_DEVICE_LINES.findall(before))):
+        return f"a network device opened: {opened[0].strip()[:60]}"
     if len(_LOOSE_SCRIPTS.findall(after)) > len(_LOOSE_SCRIPTS.findall(before)):
         return "the content security policy lets any script run"
     name = path.rsplit("/", 1)[-1]
@@ -766,7 +772,9 @@ _PROSE = re.compile(r"(?i)\.(?:md|markdown|rst|txt|adoc|org)$")
 def touches_watch(old: str, new: str) -> bool:
     """An edit's texts hold what `_watch_dropped` reads (an audit rule, a security header, a policy's
     sources), so the file it makes is worth comparing whatever else the edit looks like."""
-    return bool(_LOOSE_SCRIPTS.search(new)) or any(pattern.search(old) for pattern, _ in _WATCH_LINES)
+    return bool(_LOOSE_SCRIPTS.search(new) or _WEAK_DEVICE_LINES.search(new)) or any(
+        pattern.search(old) for pattern, _ in (*_WATCH_LINES, *_DEVICE_FENCES)
+    )
 
 
 _WATCH_LINES = (
@@ -780,6 +788,36 @@ _WATCH_LINES = (
         "a security header",
     ),
     (re.compile(r"(?m)^[ \t]*(deny[ \t]+all)[ \t]*;"), "an address allow-list's refusal"),
+)
+# A network device's own fences and records (IOS, IOS-XR, EOS, Junos, in a config or its template): who
+# may log in on a line, the management plane and control-plane policy, an interface's access list, the
+# accounting of commands, the remote syslog, a filter's or a route policy's refusal (`then { discard; }`, an
+# RPL's `drop`). Counted, not compared line by line: moving the syslog to another host keeps one
+_DEVICE_FENCES = (
+    (
+        re.compile(
+            r"(?m)^[ \t]*(access-class[ \t]+\S+.*|management-plane|service-policy[ \t]+input[ \t]+\S+)[ \t]*$"
+        ),
+        "a device's management fence",
+    ),
+    (re.compile(r"(?m)^[ \t]*(ip[ \t]+access-group[ \t]+\S+[ \t]+in)\b"), "an interface's access list"),
+    (
+        re.compile(r"(?m)^[ \t]*(aaa[ \t]+accounting[ \t]+\S+.*)$"),
+        "the accounting of what is done on a device",
+    ),
+    (re.compile(r"(?m)^[ \t]*(logging[ \t]+(?:host|server)[ \t]+\S+)"), "a device's remote log"),
+    (re.compile(r"\bsyslog[ \t]*\{\s*(host[ \t]+\S+)"), "a device's remote log"),
+    (
+        re.compile(r"(?m)^[ \t]*(discard|reject|drop)[ \t]*;?[ \t]*$"),
+        "a filter's or a route policy's refusal",
+    ),
+)
+# Lines that open a network device when added: a read-write SNMP community, logins with no check, telnet
+_WEAK_DEVICE_LINES = re.compile(
+    r"(?mi)^[ \t]*(?:snmp-server[ \t]+community[ \t]+\S+[ \t]+RW\b"
+    r"|aaa[ \t]+authentication[ \t]+login[ \t]+\S+[ \t]+none\b|transport[ \t]+input[ \t].*\btelnet\b"
+    r"|no[ \t]+service[ \t]+password-encryption\b"
+    r"|ip[ \t]+http[ \t]+server\b)"
 )
 # A content security policy's source that lets any script run: any host, inline scripts, `eval`
 _LOOSE_SCRIPTS = re.compile(
