@@ -1894,6 +1894,25 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:create|update|delete|rm|deploy|apply|resize|power-\w+|rebuild|restore){_E}",
         live=rf"{_W}compute\s+domain\s+(?:records\s+(?:create|update|delete)|delete){_E}",
     ),
+    # OpenStack's client: its resources deleted, the admin role given, a security group opened to all
+    _p(
+        "openstack",
+        R.INFRA_DESTROYER,
+        options=(
+            "--os-cloud",
+            "--os-project-name",
+            "--os-region-name",
+            "--project",
+            "--user",
+            "--format",
+            "-f",
+        ),
+        destroys_one=rf"{_W}(?:server|volume|stack|network|subnet|router|image|project|user|port|share"
+        rf"|security\s+group|floating\s+ip|keypair|container|object|zone|recordset)(?:\s+rule)?\s+(?:delete|purge){_E}",
+        grants=rf"{_W}role\s+add{_E}.*{_W}admin{_E}"
+        rf"|{_W}security\s+group\s+rule\s+create{_E}.*--remote-ip[=\s]+(?:0\.0\.0\.0/0|::/0){_E}",
+        changes=rf"{_W}(?:create|set|unset|delete|add|remove|rebuild|resize|reboot|migrate|purge){_E}",
+    ),
     _p(
         "cap",  # Capistrano: `cap STAGE TASK`, the stage is where its servers are
         R.INFRA_DESTROYER,

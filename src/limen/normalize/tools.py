@@ -400,7 +400,11 @@ _SWITCHED_OFF = re.compile(
 )
 _GUARD_RESOURCE = re.compile(rf"(?:^|_)(?:{_GUARDS})(?:_|$)")
 # The records of what was done (logs and their archives, audit events, trails, session recordings), erased
-_RECORDS = r"logs?|log_groups?|audit(?:_logs?|_events?|_trails?)?|trails?|(?:session_)?recordings?|flow_logs?"
+# (and the accounting a RADIUS or TACACS server keeps of who was connected, and when)
+_RECORDS = (
+    r"logs?|log_groups?|audit(?:_logs?|_events?|_trails?)?|trails?|(?:session_)?recordings?|flow_logs?"
+    r"|accounting(?:_records?)?"
+)
 _ERASES_RECORDS = re.compile(
     rf"(?:^|_)(?:delete|remove|purge|destroy|wipe|clear|erase)_(?:[a-z0-9]+_){{0,8}}(?:{_RECORDS})(?:_|$)"
     rf"|(?:^|_)(?:{_RECORDS})_(?:[a-z0-9]+_){{0,8}}(?:delete|remove|purge|destroy|wipe|clear|erase)$"
@@ -523,7 +527,7 @@ SENDS_FILES = re.compile(r"(^|_)(?:upload|push|save|send|put|publish|attach|shar
 # `config.force_ssl = false` (the value up to a quote, comma, bracket or space); a section that opens below
 # it (`ssl:`, `"ssl": {`, `acl {`)
 _SETTING_IN_TEXT = re.compile(
-    r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|=|:)(?!=)\s*["']?([^"',\s{}\[\])#;]{1,40})"""
+    r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|:=|=|:)(?!=)\s*["']?([^"',\s{}\[\])#;]{1,40})"""
 )
 # (each gap's spaces belong to one place: a run of spaces before a word costs one pass, not a cube of them)
 _SECTION = re.compile(r"""["']?([A-Za-z_][\w.-]{0,60})["']?[ \t]*(?:[:=][ \t]*)?(?:[{\[][ \t]*)?$""")

@@ -145,6 +145,13 @@ _DEVICE = re.compile(
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|mapper/|"
     r"loop\d|mem$|kmem$|port$)"
 )
+# A volume named by its group or pool (LVM's `/dev/vg_data/pg`, `/dev/zvol/tank/v`, `/dev/disk/by-id/x`), not
+# one of the folders of terminals, descriptors, shared memory, buses or bash's network paths: what `dd of=` or
+# a disk tool is given there is a disk
+_VOLUME = re.compile(
+    r"^/dev/(?!(?:pts|pty|fd|shm|mqueue|hugepages|net|input|snd|dri|bus|char|cpu|usb|serial|v4l|vfio|tty|tcp"
+    r"|udp)/)[\w.-]+/[\w./-]+$"
+)
 _FORK_BOMB = re.compile(r"(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&")
 _FUNCTION_BODY = re.compile(
     r"\(\)\s*\{"
@@ -831,7 +838,7 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, f"{name} destroys file contents")
     if name == "dd":
         for word in command.argv[1:]:
-            if word.startswith("of=") and _DEVICE.match(word[3:]):
+            if word.startswith("of=") and (_DEVICE.match(word[3:]) or _VOLUME.match(word[3:])):
                 return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 97, "dd onto a disk device")
     scripted = Role.PARTITIONS in roles and any(
         (name == "sfdisk" and p.strip()) or _WRITE_TABLE.search(p) for p in action.payloads
