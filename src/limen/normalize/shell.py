@@ -2369,6 +2369,9 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     if host.lower() == "api.github.com":
         _record(state, Command(argv=("gh", "api", "-X", method, path, *data), name="gh", via=(*via, name)))
     fields = _request_fields(data)
+    if method != "GET" and "?" in address:  # a write's query parameters are its arguments too
+        for key, value in _request_fields([address.split("?", 1)[1].split("#", 1)[0]]).items():
+            fields.setdefault(key, unquote(value) if isinstance(value, str) else value)
     segments = [unquote(p) for p in path.split("/") if p]
     if segments and segments[-1] in _SCRIPT_CONSOLES and method != "GET":
         state.flag(f"{name} runs a script on {host} through its script console")  # Jenkins' `/scriptText`

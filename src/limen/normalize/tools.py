@@ -231,6 +231,8 @@ _QUERY_DESTROYS = re.compile(
 # Tools whose name says they delete, cancel or pay back, and the values that stand for everything
 _UNDOES = re.compile(r"(^|_)(delete|remove|purge|destroy|drop|refund|cancel|void|revoke|terminate|wipe)(_|$)")
 _WILDCARDS = frozenset({"*", "all", "%", ".*", "*.*", "any", "everything"})
+# A label selector whose pattern matches every value (PromQL's `{__name__=~".+"}`, `{job=~".*"}`)
+_MATCHES_EVERYTHING = re.compile(r"""\{?\s*\w+\s*=~\s*["']\.[*+]["']\s*\}?""")
 
 
 def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str:
@@ -253,8 +255,13 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
     if (
         arguments is not None
         and _UNDOES.search(words)
-        and any(isinstance(v, str) and v.strip().lower() in _WILDCARDS for v in arguments.values())
-    ):  # `dns_delete_record(record="*")`, `create_refund(charge="*", amount="all")`
+        and any(
+            isinstance(v, str)
+            and (v.strip().lower() in _WILDCARDS or _MATCHES_EVERYTHING.fullmatch(v.strip()))
+            for v in arguments.values()
+        )
+    ):  # `dns_delete_record(record="*")`, `create_refund(charge="*", amount="all")`, a selector of every
+        # series (`delete_series?match[]={__name__=~".+"}`)
         return "a delete or refund of everything (a wildcard argument)"
     if (
         arguments is not None
