@@ -146,8 +146,8 @@ _DEVICE = re.compile(
     r"loop\d|mem$|kmem$|port$)"
 )
 # A volume named by its group or pool (LVM's `/dev/vg_data/pg`, `/dev/zvol/tank/v`, `/dev/disk/by-id/x`), not
-# one of the folders of terminals, descriptors, shared memory, buses or bash's network paths: what `dd of=` or
-# a disk tool is given there is a disk
+# one of the folders of terminals, descriptors, shared memory, buses or bash's network paths: what `dd of=` is
+# given there is a disk (a redirect there is left to `_DEVICE`: a placeholder path is no volume's name)
 _VOLUME = re.compile(
     r"^/dev/(?!(?:pts|pty|fd|shm|mqueue|hugepages|net|input|snd|dri|bus|char|cpu|usb|serial|v4l|vfio|tty|tcp"
     r"|udp)/)[\w.-]+/[\w./-]+$"
