@@ -2622,7 +2622,7 @@ _HELD: tuple[tuple[str, re.Pattern[str]], ...] = (
         "what web clients send (headers, cookies, forms)",
         re.compile(
             r"\b\w+\.(?:headers|cookies|rawHeaders)\b"
-            r"|\b(?:request|req)\.(?:form|json|get_json|data|body|POST|COOKIES|META)\b"
+            r"|\b(?:request|req)\.(?:form|json|get_json|get_data|data|body|POST|COOKIES|META)\b"
             # Laravel's request, a front end's login form
             r"|\$(?:request|r|req)->(?:all|input|getContent|post|except)\(|\brequest\(\)->all\(\)"
             r"|\bform\.data\(\)|\bnew\s+FormData\("
@@ -2644,11 +2644,11 @@ _BINDING = re.compile(
 _SENDS = re.compile(
     r"\b(?:fetch|sendBeacon|urlopen|Request|request|post|put|get|ajax|axios|XMLHttpRequest|Image|WebSocket|"
     r"HTTPSConnection|HTTPConnection|create_connection|sendall|send|reqwest|Post|Get|POST|PUT|PostForm|URL|URI|"
-    r"HttpClient|sendAsync|openConnection|newBuilder)\b|\.src\s*=|\.end\s*\("
+    r"HttpClient|sendAsync|openConnection|newBuilder|sendto)\b|\.src\s*=|\.end\s*\("
 )
 _ADDRESS = re.compile(
     r"""["'`](?:https?|wss?)://([A-Za-z0-9.-]+)|\bhost(?:name)?\s*[:=]\s*["']([A-Za-z0-9.-]+)["']"""
-    r"""|\(\s*\(\s*["']([A-Za-z0-9.-]+)["']\s*,\s*\d+\s*\)"""
+    r"""|[(,]\s*\(\s*["']([A-Za-z0-9.-]+)["']\s*,\s*\d+\s*\)"""  # `connect((H, P))`, `sendto(data, (H, P))`
 )
 _STRING = re.compile(r"""(["'`])(?:\\.|(?!\1).)*\1""")
 
@@ -3015,7 +3015,8 @@ _RUNS_OR_LOADS = re.compile(
     r"\bProcess\.Start\(|\bProcessStartInfo\(|\bAssembly\.Load(?:From|File)?\(|\bBinaryFormatter\b"
 )
 _REQUEST_READ = re.compile(
-    _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b|\brequest\.(?:args|form|json|GET|POST|data)\b"
+    _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b"
+    r"|\brequest\.(?:args|form|json|GET|POST|data|get_data|get_json|values|stream|body)\b"
     r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\[|\bcookies\[|\.headers\[|\benv\[[\"']HTTP_"
     r"|\blocation\.(?:search|hash)\b|\bURLSearchParams\b|\bRequest\.(?:Headers|Query|Form|Cookies)\["
     r"|\[From(?:Body|Query|Header|Form|Route)\]"
