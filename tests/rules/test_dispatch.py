@@ -5,18 +5,15 @@ every example call and on lines that only look like reading, finds nothing where
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from tests.rules.test_examples import CASES, _fill
 
 from limen import rules
 from limen.context import Context
 from limen.model import Mode, ReasonCode
 from limen.normalize import normalize
-
-EXAMPLES = Path(__file__).parent / "examples"
 
 # Lines made only of reading and printing programs, and lines that look so but act: a delete by `find`, a
 # redirect, a wrapper, a substitution, a sweep for keys, a secret printed, a device written, a pipe out
@@ -52,22 +49,9 @@ LINES = (
 
 
 def _examples() -> list[tuple[str, dict[str, Any]]]:
+    """The lines above, then every reason code's flagged and quiet examples (`test_examples.CASES`)."""
     calls: list[tuple[str, dict[str, Any]]] = [("Bash", {"command": line}) for line in LINES]
-    for path in sorted(EXAMPLES.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text())
-        for kind in ("flagged", "quiet"):
-            calls += [(e["tool"], e["args"]) for e in data.get(kind) or []]
-    return calls
-
-
-def _filled(value: Any, workspace: str) -> Any:
-    if isinstance(value, str):
-        return value.replace("{workspace}", workspace)
-    if isinstance(value, dict):
-        return {k: _filled(v, workspace) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_filled(v, workspace) for v in value]
-    return value
+    return calls + [(example["tool"], example["args"]) for _, _, _, example in CASES]
 
 
 @pytest.mark.parametrize("mode", [Mode.BALANCED, Mode.STRICT])
@@ -75,7 +59,7 @@ def test_a_skipped_rule_would_have_found_nothing(workspace: str, mode: Mode) -> 
     ctx = Context.for_mode(mode, workspace)
     hidden = []
     for tool, arguments in _examples():
-        action = normalize(tool, _filled(arguments, workspace), cwd=workspace, mode=mode)
+        action = normalize(tool, _fill(arguments, workspace), cwd=workspace, mode=mode)
         run = rules.runnable(rules.filled_fields(action))
         for rule in rules.objective_rules():
             if rule in run:

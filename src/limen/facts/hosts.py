@@ -234,18 +234,18 @@ class Issuer:
     # its command-line clients, which carry its credential themselves (`az rest --url https://graph...`)
     clis: tuple[str, ...] = ()
 
-    def runs_at(self, host: str) -> bool:
-        """`host` may be an organisation's own instance of the service (`gitlab.acmetel.net`,
-        `grafana.noc.acme.io`): the service's name is a label below the host's registered domain and the
-        service is one organisations run themselves (`SELF_HOSTED`)."""
-        if self.name not in SELF_HOSTED:
-            return False
-        below = host.lower().rstrip(".").removesuffix(registered_domain(host)).split(".")
-        return self.name in below
-
 
 # Services organisations run on their own machines and domains, whose credentials their own instance issues
 SELF_HOSTED = frozenset({"gitlab", "grafana", "sentry", "artifactory", "bitbucket", "atlassian", "hashicorp"})
+
+
+def self_hosted_at(issuer: str, host: str) -> bool:
+    """`host` may be an organisation's own instance of `issuer`'s service (`gitlab.acmetel.net`,
+    `grafana.noc.acme.io`): the service is one organisations run themselves (`SELF_HOSTED`) and its name is
+    a label below the host's registered domain."""
+    below = host.lower().rstrip(".").removesuffix(registered_domain(host)).split(".")
+    return issuer in SELF_HOSTED and issuer in below
+
 
 ISSUERS: tuple[Issuer, ...] = (
     Issuer(

@@ -105,29 +105,25 @@ class _Reader:
         found: list[tuple[str, dict[str, object]]] = []
         while self.at < len(self.tokens):
             token = self._next()
-            if token in ("query", "subscription", "fragment") or token == "{":
-                self._skip_definition(token)
-                continue
-            if token != "mutation":
+            if token not in ("mutation", "query", "subscription", "fragment", "{"):
                 raise _Unparsed(f"unexpected {token[:20]}")
-            while self._peek() not in ("{", ""):  # its name, variables and directives
-                if self._peek() == "(":
-                    self._skip_balanced("(", ")")
-                else:
-                    self._next()
+            if token == "{":  # a query written as its selection alone
+                self.at -= 1
+            self._skip_header()
+            if token != "mutation":
+                self._skip_balanced("{", "}")  # a query, a subscription or a fragment changes nothing
+                continue
             self._next()  # {
             found += self._fields()
         return found[:_MAX_FIELDS]
 
-    def _skip_definition(self, first: str) -> None:
-        if first == "{":
-            self.at -= 1
+    def _skip_header(self) -> None:
+        """An operation's name, variables and directives, up to its selection's `{`."""
         while self._peek() not in ("{", ""):
             if self._peek() == "(":
                 self._skip_balanced("(", ")")
             else:
                 self._next()
-        self._skip_balanced("{", "}")
 
     def _fields(self) -> list[tuple[str, dict[str, object]]]:
         found: list[tuple[str, dict[str, object]]] = []

@@ -111,9 +111,8 @@ def kept_from_model(command: Command, action: Action) -> bool:
             continue
         entry = program(other.name)
         if entry is None and any("$(" in w or "`" in w for w in other.argv[1:]):
-            return (
-                False  # handed as an argument to a program the table does not know: it may print or send it
-            )
+            # handed as an argument to a program the table does not know: it may print or send it
+            return False
         runs_code = entry is not None and bool(entry.roles & {Role.INTERPRETER, Role.SHELL})
         if other.name in _PRINTS_VARIABLES or runs_code:
             return False  # `export K=$(...) && echo $K`: printed after all

@@ -461,9 +461,8 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     read: set[str] = set()
     kept: set[str] = set()
     fresh: set[str] = set()  # copied from public material earlier in the line (`cp .env.example .env && ...`)
-    kept.update(
-        action.write_paths
-    )  # only written, unless an operand reads it too (`... | sops -e > .env.enc`)
+    # only written, unless an operand reads it too (`... | sops -e > .env.enc`)
+    kept.update(action.write_paths)
     for command in action.commands:
         kept.update(command.redirects)
         args = command.argv[1:]
@@ -512,9 +511,8 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if (
             secret_facts.names_only(command.argv) or secret_facts.plain_variables_only(command.argv)
         ) and not any(is_secret_file(p) and not secret_facts.holds_assignments(p) for p in paths):
-            kept.update(
-                paths
-            )  # `cut -d= -f1 .env`: the variables' names; `grep '^PORT=' .env`: no credential
+            # `cut -d= -f1 .env`: the variables' names; `grep '^PORT=' .env`: no credential
+            kept.update(paths)
             continue
         if kept_from_model(command, action):
             kept.update(paths)  # `psql "$(grep DATABASE_URL .env | cut -d= -f2-)"`: handed on, never shown

@@ -49,12 +49,12 @@ from limen.context import Context
 from limen.facts import secrets as secret_facts
 from limen.facts.hosts import (
     ISSUER_HOSTS,
-    ISSUERS,
     first_party_api,
     host_in,
     issuers_for_host,
     issuers_of_credentials,
     project_domain,
+    self_hosted_at,
 )
 from limen.model import (
     OUTBOUND_CAPABILITIES,
@@ -1943,19 +1943,14 @@ def _environment_credentials_sent(action: Action, ctx: Context) -> list[str]:
     # every credential named must be bound for where the line sends (`$DISCORD_TOKEN` in the header to
     # discord.com is its use; `$AWS_SECRET_ACCESS_KEY` in the same request's body is not)
     strays = {
-        i for i in issuers for d in outside if i not in issuers_for_host(d.host) and not _self_hosted(i, d)
+        i
+        for i in issuers
+        for d in outside
+        if i not in issuers_for_host(d.host) and not (d.host and self_hosted_at(i, d.host))
     }
     if strays:
         return [f"a {'/'.join(sorted(strays))} credential from the environment"]
     return []
-
-
-def _self_hosted(issuer: str, dest: Destination) -> bool:
-    """`$GITLAB_TOKEN` to `gitlab.acmetel.net`: the host is named as the organisation's own instance of the
-    service that issued it (`Issuer.runs_at`). Whether that host is trusted stays the destination rule's to
-    ask; the credential goes where it is used, not astray."""
-    found = next((i for i in ISSUERS if i.name == issuer), None)
-    return found is not None and bool(dest.host) and found.runs_at(dest.host)
 
 
 def _ours(dest: Destination, action: Action, ctx: Context) -> bool:
