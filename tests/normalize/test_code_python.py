@@ -520,3 +520,39 @@ def test_data_in_a_resolved_name_is_a_substituted_dns_label(line: str) -> None:
 def test_a_known_name_resolved_is_a_plain_destination() -> None:
     dest = py("import socket; socket.gethostbyname('pypi.org')").destinations
     assert [(d.host, d.flags) for d in dest] == [("pypi.org", ())]
+
+
+# ----------------------------------------------------------------- remote sessions
+
+
+@pytest.mark.parametrize(
+    ("code", "host", "command"),
+    [
+        (
+            "import paramiko; c = paramiko.SSHClient(); c.connect('db1.example.com'); c.exec_command('df')",
+            "db1.example.com",
+            "df",
+        ),
+        (
+            "from fabric import Connection; Connection(host='web1.example.com').sudo('id')",
+            "web1.example.com",
+            "id",
+        ),
+        (
+            "from netmiko import ConnectHandler as C; "
+            "C(host='r1.example.net').send_config_set(['no ip', 'end'])",
+            "r1.example.net",
+            "no ip; end",
+        ),
+        ("import winrm; winrm.Session('10.0.0.9:5986').run_cmd('whoami')", "10.0.0.9:5986", "whoami"),
+    ],
+)
+def test_a_remote_session_library_runs_its_command_as_ssh_would(code: str, host: str, command: str) -> None:
+    effects = analyse_code("python", code, cwd=CWD, home=HOME)
+    assert ("ssh", host, command) in [argv for argv, _ in effects.argvs]
+
+
+def test_a_remote_command_on_a_machine_not_named_is_still_run_somewhere() -> None:
+    code = "from nornir import InitNornir; InitNornir(config_file='c.yaml').run(task=t, commands=['reload'])"
+    argvs = [argv for argv, _ in analyse_code("python", code, cwd=CWD, home=HOME).argvs]
+    assert argvs and argvs[0][0] == "ssh" and argvs[0][2] == "reload" and "\x00" in argvs[0][1]

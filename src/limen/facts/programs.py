@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
@@ -359,6 +359,64 @@ def sdk_destruction(sdk: CloudSdk, chain: list[str]) -> tuple[str, ...]:
     # `s3.buckets.all()` iterated or `bucket.objects.all().delete()`: every one of them, as the CLI's `--all`
     every = ("--all",) if "all" in chain[:-1] else ()
     return ((sdk.joiner.join(words),) if sdk.joiner != " " else tuple(words)) + every
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteSession:
+    """A library that logs in to another machine or a network device and runs commands there: its calls are
+    judged as `ssh HOST COMMAND` is (the host a destination, the command read as the remote line it is), so
+    `netmiko.ConnectHandler(host=h).send_config_set([...])` and `ssh h '...'` get one verdict. Any call of the
+    library handed a host (a class, `connect(host)`, a driver) names the machine the later commands reach."""
+
+    runs: frozenset[str]  # methods that run their argument (a line, a list of lines, a file) over there
+
+
+# By module root (a package's Python name)
+REMOTE_SESSIONS: dict[str, RemoteSession] = {
+    "paramiko": RemoteSession(frozenset({"exec_command"})),
+    "fabric": RemoteSession(frozenset({"run", "sudo"})),
+    "asyncssh": RemoteSession(frozenset({"run", "create_process"})),
+    "spur": RemoteSession(frozenset({"run", "spawn"})),
+    "pssh": RemoteSession(frozenset({"run_command"})),  # parallel-ssh
+    "winrm": RemoteSession(frozenset({"run_cmd", "run_ps"})),  # pywinrm
+    "pypsrp": RemoteSession(frozenset({"execute_cmd", "execute_ps"})),
+    # network devices: a configuration or command set pushed to a router or a switch
+    "netmiko": RemoteSession(
+        frozenset(
+            {"send_command", "send_command_timing", "send_config_set", "send_config_from_file"}
+            | {"send_multiline", "send_command_expect"}
+        )
+    ),
+    "scrapli": RemoteSession(frozenset({"send_command", "send_commands", "send_config", "send_configs"})),
+    "jnpr": RemoteSession(frozenset({"load", "cli"})),  # Junos PyEZ
+    "napalm": RemoteSession(frozenset({"load_merge_candidate", "load_replace_candidate", "cli"})),
+    "ncclient": RemoteSession(frozenset({"edit_config", "dispatch"})),
+    "nornir": RemoteSession(frozenset({"run"})),  # on the hosts of its inventory
+}
+
+
+def remote_session(name: str) -> RemoteSession | None:
+    """The remote-session library a qualified name (`netmiko.ConnectHandler.send_config_set`) is of."""
+    return REMOTE_SESSIONS.get(name.split(".", 1)[0])
+
+
+def operands(words: Sequence[str], valued: frozenset[str]) -> list[str]:
+    """A command's operands among `words` (after its name): no option, and no value of an option in `valued`
+    (`kubectl -n prod run ...` is `run ...`); `--` ends the options."""
+    out: list[str] = []
+    skip = False
+    ended = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if ended or not word.startswith("-") or word == "-":
+            out.append(word)
+        elif word == "--":
+            ended = True
+        elif word in valued:
+            skip = True
+    return out
 
 
 def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
@@ -1488,6 +1546,16 @@ PROGRAMS: tuple[Program, ...] = (
         )
         for name in ("storescu", "dcmsend", "stgcmtscu")
     ),
+    # NAPALM's command line: a configuration file pushed to (or a getter called on) the device its first
+    # operand names (`napalm --vendor iosxr HOST configure FILE --strategy replace`)
+    _p(
+        "napalm",
+        R.SENDS,
+        R.READS,
+        options=("--user", "-u", "--password", "-p", "--vendor", "-v", "--optional_args", "-o", "--strategy"),
+        host_operand=0,
+        files=2,
+    ),
     _p("scp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SCP_OPTS, command_options=("-S",)),
     _p("sftp", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_SFTP_OPTS, command_options=("-S",)),
     _p(  # `-o ProxyCommand=CMD`
@@ -1701,6 +1769,11 @@ PROGRAMS: tuple[Program, ...] = (
         "kubectl",
         R.INFRA_DESTROYER,
         aliases=("oc", "kubernetes", "k8s"),  # the last two: the names MCP servers for it go by
+        # (global options that name no file: `kubectl -n prod run ...` runs `run`)
+        options=(
+            *("-n", "--namespace", "--context", "--cluster", "--user"),
+            *("-l", "--selector", "-o", "--output"),
+        ),
         schedules=rf"{_W}create\s+cronjob{_E}",
         destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
         # a workload scaled to nothing is an outage, however reversible

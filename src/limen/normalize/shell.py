@@ -66,6 +66,7 @@ from limen.facts.programs import (
     program,
     runs_arguments,
 )
+from limen.facts.programs import operands as _operands
 from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
 from limen.normalize.code import BUILT_COMMAND, SCRATCH_DATABASE_NOTE, read_source
 from limen.normalize.paths import canonical, is_within, read_regular
@@ -2498,24 +2499,6 @@ def _looks_like_path(word: str) -> bool:
     if "@" in word and ":" in word:
         return False
     return bool(_PATHY.search(word))
-
-
-def _operands(words: list[str], with_arg: frozenset[str]) -> list[str]:
-    """Non-option operands (`--` ends options; options listed in `with_arg` take the next word)."""
-    out: list[str] = []
-    skip = False
-    ended = False
-    for word in words:
-        if skip:
-            skip = False
-            continue
-        if ended or not word.startswith("-") or word == "-":
-            out.append(word)
-        elif word == "--":
-            ended = True
-        elif word in with_arg:
-            skip = True
-    return out
 
 
 def _add_path(word: str, state: _State, *, write: bool) -> None:

@@ -65,6 +65,7 @@ from limen.facts.programs import (
     has,
     names,
     only_inspects,
+    operands,
     options,
     program,
 )
@@ -3005,7 +3006,8 @@ def _pod_escape(command: Command, action: Action) -> str:
     """`kubectl run --overrides='{..."privileged":true...}'`, `kubectl debug node/NAME`: a pod given its node
     (the node's processes, network or file system), the cluster-side form of `docker run --privileged`."""
     argv = command.argv
-    subs = [w for w in argv[1:] if not w.startswith("-")][:2]
+    entry = program("kubectl")
+    subs = operands(argv[1:], entry.options if entry is not None else frozenset())[:2]
     if subs[:1] == ["debug"] and any(w.startswith("node/") for w in argv[2:]):
         return "kubectl debug node/... opens a shell on the node with its file system"
     if subs[:1] == ["debug"] and any(w in ("--profile=sysadmin", "--profile=netadmin") for w in argv):

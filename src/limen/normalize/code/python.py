@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from limen.facts.programs import cloud_sdk, sdk_destruction
+from limen.facts.programs import RemoteSession, cloud_sdk, remote_session, sdk_destruction
 from limen.normalize.code import MAX_NODES, SQL_NOTE, UNKNOWN, CodeEffects, analyse_into, read_source
 from limen.normalize.code.values import (
     MAX_TEXT,
@@ -359,6 +359,7 @@ class _Py:
         self.level = level
         self.env: dict[str, Val] = {"__file__": s(script) if script else Val(text=UNKNOWN)}
         self.star: list[str] = []  # modules imported with `from M import *`
+        self.remote_host = ""  # the machine a remote-session library last logged in to
 
     # ----------------------------------------------------------------- statements
 
@@ -761,6 +762,8 @@ class _Py:
             tainted = any(a.tainted for a in args)
             if name in _PURE or not _library_name(name):
                 return Val(tainted=tainted)  # no effect; what it returns carries any taint
+            if (session := remote_session(name)) is not None:
+                self.remote(session, name, args, kwargs)
             if args:  # `psycopg2.connect(dsn).cursor().execute("TRUNCATE t")`: a library's statement method
                 self.fx.sql(name.rsplit(".", 1)[-1], args[0])
             self.service_call(name, args, kwargs)
@@ -990,9 +993,8 @@ class _Py:
             return Val(kind="socket")
         if name in ("ssl.wrap_socket",):
             return first
-        if name.startswith(("paramiko.", "fabric.", "pexpect.")):
-            if name in ("pexpect.spawn", "pexpect.run"):
-                self.shell(first, name)
+        if name in ("pexpect.spawn", "pexpect.run"):
+            self.shell(first, name)
             return Val(kind="connection")
         return Val(tainted=any(a.tainted for a in args)) if name.startswith("def:") or not name else UNK
 
@@ -1086,6 +1088,21 @@ class _Py:
         if receiver.tainted or receiver.kind in ("response", "file", "process"):
             return Val(text=UNKNOWN, tainted=receiver.tainted or receiver.kind == "response")
         return None
+
+    def remote(self, session: RemoteSession, name: str, args: list[Val], kwargs: dict[str, Val]) -> None:
+        """A remote-session library's call (`facts.programs.RemoteSession`): one handed a host names the
+        machine the session reaches; one of its `runs` methods runs its command there, as `ssh HOST LINE`
+        would (lines pushed as a list are one line; a command not known here is unknown, never nothing)."""
+        if name.rsplit(".", 1)[-1] not in session.runs:
+            given = next((kwargs[k] for k in _HOST_KEYWORDS if k in kwargs), args[0] if args else UNK)
+            host = known(given)
+            if host and _HOST_NAME.fullmatch(host):
+                self.remote_host = host
+            return
+        given = next((kwargs[k] for k in _COMMAND_KEYWORDS if k in kwargs), args[0] if args else UNK)
+        lines = given.items if given.kind == "list" else (given,)
+        command = "; ".join(text_of(line) for line in lines) or UNKNOWN
+        self.fx.argvs.append((("ssh", self.remote_host or UNKNOWN, command), name))
 
     def service_call(self, name: str, args: list[Val], kwargs: dict[str, Val]) -> None:
         """A client library's call, judged as the MCP tool call it equals (`HfApi().delete_repo(r)` is a
@@ -1276,7 +1293,7 @@ _HANDLED = frozenset(
         *("urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool", "urllib3.PoolManager", "vars"),
     }
 )
-_PREFIXES = ("paramiko.", "fabric.", "pexpect.", "ctypes.cdll.", "libc.")
+_PREFIXES = ("pexpect.", "ctypes.cdll.", "libc.")
 
 
 # The name a web handler gives the request it serves, and the attributes that hold what the client sent
@@ -1321,6 +1338,11 @@ def _plain(value: Val) -> object:
 def _handled_prefix(name: str) -> bool:
     return name.startswith(_PREFIXES) or name.split(".", 1)[0] in _HTTP or _EXEC_LIST.match(name) is not None
 
+
+# How a remote-session library's calls name the machine, and the command they run there
+_HOST_KEYWORDS = ("host", "hostname", "ip", "host_name", "server", "address")
+_COMMAND_KEYWORDS = ("command", "cmd", "command_string", "config_commands", "commands", "config", "script")
+_HOST_NAME = re.compile(r"[\w.-]*\.[\w.-]+|[\w.:-]*:[\w.:-]+|localhost")
 
 _ENVIRONMENT = frozenset({"os.environ.copy", "os.environ.items", "os.environ.values", "os.environ.keys"})
 _PATH_HOME = frozenset(f"{c}.home" for c in _PATH_CLASSES)
