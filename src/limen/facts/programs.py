@@ -97,6 +97,10 @@ class Program:
     files: int | None = None  # operands from this index on are files; None: operands are not files
     command_options: frozenset[str] = frozenset()  # options whose value is a command line it runs
     code_options: frozenset[str] = frozenset()  # options whose value is code in its own language (SQL...)
+    # an application's console that runs code in the application, with its database and settings: (its
+    # sub-command, the interpreter line the code is read as, the options whose value is the code; none: the
+    # operand after the sub-command is); fed on its input, it runs that (`manage.py shell -c CODE`)
+    console: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
     family: bool = False  # also answers for `NAME3.11`, `NAME18`, `NAME.ext4`
     runs_after: tuple[str, ...] = ()  # sub-commands after which the rest is a command (`poetry run X`)
     # a runner's own sub-commands, when any other first operand is a script or a program of the project it
@@ -482,6 +486,7 @@ def _p(
     files: int | None = None,
     command_options: tuple[str, ...] = (),
     code_options: tuple[str, ...] = (),
+    console: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None,
     family: bool = False,
     runs_after: tuple[str, ...] = (),
     own_commands: tuple[str, ...] = (),
@@ -529,6 +534,7 @@ def _p(
         files=files,
         command_options=frozenset(command_options),
         code_options=frozenset(code_options),
+        console=console,
         family=family,
         runs_after=runs_after,
         own_commands=frozenset(own_commands),
@@ -2246,6 +2252,7 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}(?:flush|sqlflush|reset_db|reset_schema|drop_test_database){_E}"
         rf"|{_W}migrate\s+\w+\s+zero{_E}",
         changes=rf"{_W}(?:migrate|flush|loaddata|createsuperuser|changepassword|sqlflush|reset_db){_E}",
+        console=("shell", ("python3", "-c"), ("-c", "--command")),
     ),
     _p(
         "artisan",
@@ -2275,6 +2282,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         setting_pairs=("option update", "option set", "option add"),
         options=("--path", "--url", "--user", "--skip-plugins", "--skip-themes", "--require", "--exec"),
+        console=("eval", ("php", "-r"), ()),  # `wp eval 'wp_delete_user(1);'`
         destroys_one=rf"{_W}(?:db\s+(?:reset|drop|clean)|site\s+(?:empty|delete)){_E}",
         grants=rf"{_W}(?:user\s+(?:create|update|set-role|add-role)(?:\s+\S+)*?\s+(?:--role[=\s])?administrator"
         rf"|super-admin\s+add|user\s+add-cap(?:\s+\S+)*?\s+(?:manage_options|edit_users|promote_users"

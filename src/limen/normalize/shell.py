@@ -2096,6 +2096,32 @@ def _h_artisan(
         _interpreter(["php"], state, (*via, "artisan tinker"), level, stdin)
 
 
+def _h_console(
+    argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
+) -> None:
+    """An application's console (`Program.console`: `manage.py shell -c CODE`, `wp eval CODE`) runs code in
+    the application, with its database and settings: the code, or the input it is fed, is read as its
+    interpreter's would be (`python3 -c CODE`)."""
+    name = _basename(argv[0])
+    _generic(argv, state, name)
+    entry = program(name)
+    if entry is None or entry.console is None:
+        return
+    sub, interpreter, options = entry.console
+    words = _operands(argv[1:], entry.options | frozenset(options))
+    if words[:1] != [sub]:
+        return
+    code = next((w.split("=", 1)[1] for w in argv[1:] if w.split("=", 1)[0] in options and "=" in w), None)
+    if code is None:
+        code = next((argv[i + 1] for i, w in enumerate(argv[:-1]) if w in options), None)
+    if code is None and not options and len(words) > 1:
+        code = words[1]
+    if code is not None:
+        _interpreter([*interpreter, code], state, (*via, f"{name} {sub}"), level, None)
+    elif stdin is not None:  # `echo 'User.objects.all().delete()' | python manage.py shell`
+        _interpreter([interpreter[0]], state, (*via, f"{name} {sub}"), level, stdin)
+
+
 def _h_ed(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     """`ed FILE <<< COMMANDS`: a command line of ed's that starts with `!` runs in a shell; the file is
     read (and written by `w`)."""
@@ -5832,6 +5858,10 @@ for _name in INTERPRETERS:
     _HANDLERS[_name] = _interpreter
 for _name in (*NET_CLIENTS, *names(Role.SERVER_CLIENT)):
     _HANDLERS[_name] = _h_net
+for _entry in PROGRAMS:
+    if _entry.console is not None:
+        for _name in (_entry.name, *_entry.aliases):
+            _HANDLERS.setdefault(_name, _h_console)
 for _entry in PROGRAMS:
     if _entry.host_options or _entry.host_operand is not None:  # senders to the host a word names
         for _name in (_entry.name, *_entry.aliases):

@@ -347,6 +347,33 @@ def _every_row(node: ast.expr) -> str:
     return ""
 
 
+def _model(node: ast.expr) -> tuple[str, bool]:
+    """The model an ORM query is over (`User.objects.filter(...)`, `User.query.filter_by(...)`,
+    `session.query(User).filter(...)`), and whether the query is narrowed to some rows; ("", False) when the
+    receiver is no ORM query."""
+    narrowed = False
+    for _ in range(8):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and (node.attr == "objects" or (node.attr == "query" and node.value.id[:1].isupper()))
+        ):
+            return node.value.id, narrowed
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "query" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+                return node.args[0].id, narrowed
+            narrowed = narrowed or node.func.attr in _NARROWING
+            node = node.func.value
+        elif isinstance(node, ast.Attribute):
+            node = node.value
+        else:
+            break
+    return "", False
+
+
+_NARROWING = frozenset({"filter", "filter_by", "where", "exclude", "get", "limit", "first"})
+
+
 class _Py:
     def __init__(
         self, effects: CodeEffects, cwd: str, home: str, script: str, level: int, args: tuple[str, ...] = ()
@@ -720,6 +747,10 @@ class _Py:
             table = _every_row(func.value)
             if table:  # `Patient.objects.all().delete()`: every row of the model's table, gone
                 self.fx.note(f"{SQL_NOTE}DELETE FROM {table}")
+        if isinstance(func, ast.Attribute) and func.attr == "update":
+            model, narrowed = _model(func.value)
+            if model:
+                self.orm_update(model, narrowed, node)
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value)
             callee = self.attribute(receiver, func.attr)
@@ -1089,6 +1120,23 @@ class _Py:
             return Val(text=UNKNOWN, tainted=receiver.tainted or receiver.kind == "response")
         return None
 
+    def orm_update(self, model: str, narrowed: bool, node: ast.Call) -> None:
+        """An ORM's bulk update (`User.objects.filter(...).update(is_superuser=True)`, SQLAlchemy's
+        `query.update({"role": "admin"})`): noted as the `UPDATE` statement it runs, so the rules that judge
+        SQL (an account's admin flag set) judge it as they judge `psql -c`."""
+        pairs: list[tuple[str, object]] = [
+            (k.arg, _plain(self.expr(k.value))) for k in node.keywords if k.arg is not None
+        ]
+        if node.args and isinstance(node.args[0], ast.Dict):
+            given = node.args[0]
+            for key, value in zip(given.keys, given.values, strict=False):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    pairs.append((key.value, _plain(self.expr(value))))
+        settings = [f"{key} = {_sql_literal(value)}" for key, value in pairs if value is not None]
+        if settings:  # (the rows a filter picks are not known here: some rows, not every row)
+            where = " WHERE <filter>" if narrowed else ""
+            self.fx.note(f"{SQL_NOTE}UPDATE {model} SET {', '.join(settings)}{where}")
+
     def remote(self, session: RemoteSession, name: str, args: list[Val], kwargs: dict[str, Val]) -> None:
         """A remote-session library's call (`facts.programs.RemoteSession`): one handed a host names the
         machine the session reaches; one of its `runs` methods runs its command there, as `ssh HOST LINE`
@@ -1324,6 +1372,14 @@ def _library_name(name: str) -> bool:
 
 
 _STDLIB = frozenset(__import__("sys").stdlib_module_names)
+
+
+def _sql_literal(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return "'" + str(value).replace("'", "''") + "'"
 
 
 def _plain(value: Val) -> object:
