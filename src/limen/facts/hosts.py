@@ -57,6 +57,23 @@ METADATA_NAMES = frozenset(
 )
 # (`.svc`: a Kubernetes service's name within its cluster, `prometheus.monitoring.svc`)
 PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp", ".svc")
+# The internet's shared resolvers and clocks: a configuration that points a system's name look-ups or its time
+# at them sends nothing of the system's own (no logs, no flows, no data)
+PUBLIC_RESOLVERS_AND_CLOCKS = frozenset(
+    {
+        *("8.8.8.8", "8.8.4.4", "1.1.1.1", "1.0.0.1", "9.9.9.9", "149.112.112.112", "208.67.222.222"),
+        *("208.67.220.220", "pool.ntp.org", "time.google.com", "time.cloudflare.com", "time.apple.com"),
+        *("time.windows.com", "time.nist.gov", "time.aws.com", "ntp.ubuntu.com"),
+    }
+)
+
+
+def resolver_or_clock(host: str) -> bool:
+    """A public resolver or time server (`PUBLIC_RESOLVERS_AND_CLOCKS`), or one of the NTP pool's
+    (`0.europe.pool.ntp.org`)."""
+    return host in PUBLIC_RESOLVERS_AND_CLOCKS or host.endswith(".pool.ntp.org")
+
+
 # Wildcard-DNS services that resolve `<ip>.nip.io` to that IP: a way to hide an address in a name.
 IP_IN_NAME_SUFFIXES = (".nip.io", ".sslip.io", ".xip.io", ".traefik.me", ".backname.io")
 LOOPBACK_NAMES = frozenset(

@@ -235,7 +235,8 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
         if not isinstance(old, str) or not isinstance(new, str):
             continue
         settings = ":" in new or "=" in new or not new.strip()  # (a line taken out: a setting, a rule)
-        watched = spaced_config(path) or touches_watch(old, new)
+        # (or a `Key value` line that names a new place to send to: `logging host 192.0.2.9`)
+        watched = spaced_config(path) or touches_watch(old, new) or bool(sends_later(path, old, new))
         masked = MASKING.search(old) is not None  # (a log pattern's `%mask(%msg)`: no setting, a control)
         if not (settings or masked or path.endswith("ignore") or _NAMES_ANYONE.search(new) or watched):
             continue  # a setting written or taken out, an ignore file's entry, a list made anyone (`{"*"}`),

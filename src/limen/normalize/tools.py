@@ -1124,11 +1124,24 @@ SENDS_LATER = "sends-later:"  # a host a deployed configuration is made to send 
 # webhook, a chart's values, an Istio service entry, a Terraform variable)
 _CONFIG_FILE = re.compile(
     r"\.(?:ya?ml|json|jsonc|toml|ini|conf|cfg|hcl|tf|tfvars|properties|xml)$|(?:^|/)(?:Caddyfile|nginx\.conf)$"
+    # the templates configurations are rendered from (Ansible's, a router's), and Junos `set` files; not a
+    # page's or a document's
+    r"|(?<!\.html)(?<!\.htm)(?<!\.md)\.(?:j2|jinja2?|tmpl|tpl)$|\.set$"
 )
 _URL_HOST = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://(?:[^@/\s\"'`]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
+_ADDRESS = r"(\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w.-])"
 _HOST_SETTING = re.compile(
     r"(?im)^[ \t-]*[\"']?(?:\w+_)?(?:endpoint|url|host|hosts|server|servers|address|target)[\"']?"
-    r"\s*[:=]\s*\[?\s*[\"']?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b"
+    rf"\s*[:=]\s*\[?\s*[\"']?{_ADDRESS}"
+)
+# A network device's lines that name where it sends its logs, flows, traps, time and AAA requests (Cisco IOS and
+# NX-OS, Arista EOS, Junos' braces and `set` lines): `logging host 192.0.2.9`, `destination 192.0.2.9` of a
+# flow exporter, `snmp-server host`, `set system syslog host`, `server 192.0.2.9;`
+_DEVICE_HOST = re.compile(
+    r"(?im)^[ \t]*(?:(?:set[ \t]+(?:system[ \t]+)?(?:syslog|ntp)[ \t]+)?(?:ip[ \t]+flow-export[ \t]+)?"
+    r"(?:logging(?:[ \t]+(?:host|server))?|destination|(?:snmp-server|tacacs-server|radius-server)[ \t]+host"
+    r"|ntp[ \t]+server|host|server|address[ \t]+ipv4)[ \t]+"
+    r"|[\w*.,;!=-]+[ \t]+@@?(?:\(\w+\))?)" + _ADDRESS  # (syslog's forwarding rule: `*.* @@HOST:514`)
 )
 _CONFIG_COMMENT = re.compile(r"(?m)^[ \t]*(?:#|//|;).*$")
 # Files whose addresses are no connection the system makes: a package's or a tool's metadata (its homepage,
@@ -1155,6 +1168,7 @@ def _config_hosts(text: str) -> list[str]:
         bare = _XML_IDENTIFIERS.sub("", bare)
     found = [m.group(1).lower() for m in _URL_HOST.finditer(bare)]
     found += [m.group(1).lower() for m in _HOST_SETTING.finditer(bare)]
+    found += [m.group(1).lower() for m in _DEVICE_HOST.finditer(bare)]
     return list(dict.fromkeys(found))
 
 

@@ -533,7 +533,7 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     deploys = [c for c in action.commands if c.name in ("kubectl", "oc")]
     if not deploys and not action.notes:
         return
-    from limen.facts.hosts import PRIVATE_SUFFIXES, committed_name
+    from limen.facts.hosts import PRIVATE_SUFFIXES, committed_name, resolver_or_clock
     from limen.normalize import net
     from limen.normalize.tools import SENDS_LATER, sends_later
     from limen.rules.written import applied_manifests
@@ -552,7 +552,9 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
         dest = net.host_destination(host, port=None, via_command="configuration")
         if dest is None or dest.host_class is not HostClass.PUBLIC or is_trusted(dest.host, ctx):
             continue
-        if project_domain(dest.host, cwd) or (cwd and committed_name(cwd, dest.host)):
+        if resolver_or_clock(dest.host) or project_domain(dest.host, cwd):
+            continue
+        if cwd and committed_name(cwd, dest.host):
             continue
         yield Finding(
             ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
