@@ -1134,9 +1134,9 @@ _HOST_SETTING = re.compile(
     r"(?im)^[ \t-]*[\"']?(?:\w+_)?(?:endpoint|url|host|hosts|server|servers|address|target)[\"']?"
     rf"\s*[:=]\s*\[?\s*[\"']?{_ADDRESS}"
 )
-# A network device's lines that name where it sends its logs, flows, traps, time and AAA requests (Cisco IOS and
-# NX-OS, Arista EOS, Junos' braces and `set` lines): `logging host 192.0.2.9`, `destination 192.0.2.9` of a
-# flow exporter, `snmp-server host`, `set system syslog host`, `server 192.0.2.9;`
+# A network device's lines that name where it sends its logs, flows, traps, time and AAA requests (Cisco IOS
+# and NX-OS, Arista EOS, Junos' braces and `set` lines): `logging host 192.0.2.9`, `destination 192.0.2.9` of
+# a flow exporter, `snmp-server host`, `set system syslog host`, `server 192.0.2.9;`
 _DEVICE_HOST = re.compile(
     r"(?im)^[ \t]*(?:(?:set[ \t]+(?:system[ \t]+)?(?:syslog|ntp)[ \t]+)?(?:ip[ \t]+flow-export[ \t]+)?"
     r"(?:logging(?:[ \t]+(?:host|server))?|destination|(?:snmp-server|tacacs-server|radius-server)[ \t]+host"
