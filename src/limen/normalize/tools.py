@@ -1129,10 +1129,10 @@ _CONFIG_FILE = re.compile(
     r"|(?<!\.html)(?<!\.htm)(?<!\.md)\.(?:j2|jinja2?|tmpl|tpl)$|\.set$"
 )
 _URL_HOST = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://(?:[^@/\s\"'`]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
-_ADDRESS = r"(\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w.-])"
+_HOST_OR_IP = r"(\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w.-])"
 _HOST_SETTING = re.compile(
     r"(?im)^[ \t-]*[\"']?(?:\w+_)?(?:endpoint|url|host|hosts|server|servers|address|target)[\"']?"
-    rf"\s*[:=]\s*\[?\s*[\"']?{_ADDRESS}"
+    rf"\s*[:=]\s*\[?\s*[\"']?{_HOST_OR_IP}"
 )
 # A network device's lines that name where it sends its logs, flows, traps, time and AAA requests (Cisco IOS
 # and NX-OS, Arista EOS, Junos' braces and `set` lines): `logging host 192.0.2.9`, `destination 192.0.2.9` of
@@ -1141,7 +1141,7 @@ _DEVICE_HOST = re.compile(
     r"(?im)^[ \t]*(?:(?:set[ \t]+(?:system[ \t]+)?(?:syslog|ntp)[ \t]+)?(?:ip[ \t]+flow-export[ \t]+)?"
     r"(?:logging(?:[ \t]+(?:host|server))?|destination|(?:snmp-server|tacacs-server|radius-server)[ \t]+host"
     r"|ntp[ \t]+server|host|server|address[ \t]+ipv4)[ \t]+"
-    r"|[\w*.,;!=-]+[ \t]+@@?(?:\(\w+\))?)" + _ADDRESS  # (syslog's forwarding rule: `*.* @@HOST:514`)
+    r"|[\w*.,;!=-]+[ \t]+@@?(?:\(\w+\))?)" + _HOST_OR_IP  # (syslog's forwarding rule: `*.* @@HOST:514`)
 )
 _CONFIG_COMMENT = re.compile(r"(?m)^[ \t]*(?:#|//|;).*$")
 # Files whose addresses are no connection the system makes: a package's or a tool's metadata (its homepage,
