@@ -1186,12 +1186,45 @@ _SUBSCRIBES = re.compile(
 def subscribed_hosts(tool: str, arguments: dict[str, object]) -> list[str]:
     """`pagerduty.create_webhook_subscription(delivery_method={url: ...})`, `grafana.update_contact_point(
     settings={url: ...})`: the hosts of the addresses a call that creates or changes a delivery carries,
-    however deep (as `sends_later` notes, judged as a deployed configuration's are)."""
+    however deep; and, in any call that writes, the hosts set under a key that names where a system sends
+    (`update_object(data={"syslog_servers": [...], "ntp_servers": [...]})`, `log_forward_url`). As
+    `sends_later` notes, judged as a deployed configuration's are."""
     words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
-    if not _SUBSCRIBES.search(words) or not _GRANTS.search(words):
+    if not _GRANTS.search(words):
         return []
-    text = json.dumps(arguments, default=str)[:MAX_SETTINGS_TEXT]
-    return [SENDS_LATER + host.lower() for host in dict.fromkeys(_URL_HOST.findall(text))][:4]
+    if _SUBSCRIBES.search(words):
+        text = json.dumps(arguments, default=str)[:MAX_SETTINGS_TEXT]
+        return [SENDS_LATER + host.lower() for host in dict.fromkeys(_URL_HOST.findall(text))][:4]
+    hosts: list[str] = []
+    _hosts_sent_to(arguments, hosts, 0)
+    return [SENDS_LATER + host for host in dict.fromkeys(hosts)][:4]
+
+
+# An argument's key that names where a system sends its logs, flows, traps, mail or requests (`syslog_servers`,
+# `ntp_server`, `log_forward_url`, `smtp_relay`, `upstream`, `http_proxy`)
+_SENDS_TO_KEY = re.compile(
+    r"(?:^|_)(?:syslog|logging|logs?|ntp|traps?|snmp|netflow|sflow|ipfix|flows?|collectors?|forward\w*|relay"
+    r"|smtp|proxy|upstream|mirror|webhook|callback|notify|sink)_?(?:servers?|hosts?|targets?|urls?|uri"
+    r"|address(?:es)?|endpoints?|destinations?)?$"
+)
+_BARE_HOST = re.compile(_HOST_OR_IP + r"(?::\d{1,5})?(?:/\d{1,2})?")
+
+
+def _hosts_sent_to(value: object, hosts: list[str], depth: int, sending: bool = False) -> None:
+    if depth > 6 or len(hosts) >= 8:
+        return
+    if isinstance(value, dict):
+        for key, item in list(value.items())[:64]:
+            named = sending or bool(_SENDS_TO_KEY.search(words_of(str(key))))
+            _hosts_sent_to(item, hosts, depth + 1, named)
+    elif isinstance(value, list):
+        for item in value[:64]:
+            _hosts_sent_to(item, hosts, depth + 1, sending)
+    elif sending and isinstance(value, str) and len(value) < 2048:
+        if found := _URL_HOST.search(value):
+            hosts.append(found.group(1).lower())
+        elif found := _BARE_HOST.fullmatch(value.strip()):
+            hosts.append(found.group(1).lower())
 
 
 # A resource a cluster or a cloud controller applies as written (Kubernetes, Istio, Config Connector)
