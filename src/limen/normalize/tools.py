@@ -1200,8 +1200,8 @@ def subscribed_hosts(tool: str, arguments: dict[str, object]) -> list[str]:
     return [SENDS_LATER + host for host in dict.fromkeys(hosts)][:4]
 
 
-# An argument's key that names where a system sends its logs, flows, traps, mail or requests (`syslog_servers`,
-# `ntp_server`, `log_forward_url`, `smtp_relay`, `upstream`, `http_proxy`)
+# An argument's key that names where a system sends its logs, flows, traps, mail or requests
+# (`syslog_servers`, `ntp_server`, `log_forward_url`, `smtp_relay`, `upstream`, `http_proxy`)
 _SENDS_TO_KEY = re.compile(
     r"(?:^|_)(?:syslog|logging|logs?|ntp|traps?|snmp|netflow|sflow|ipfix|flows?|collectors?|forward\w*|relay"
     r"|smtp|proxy|upstream|mirror|webhook|callback|notify|sink)_?(?:servers?|hosts?|targets?|urls?|uri"
@@ -1221,9 +1221,8 @@ def _hosts_sent_to(value: object, hosts: list[str], depth: int, sending: bool = 
         for item in value[:64]:
             _hosts_sent_to(item, hosts, depth + 1, sending)
     elif sending and isinstance(value, str) and len(value) < 2048:
-        if found := _URL_HOST.search(value):
-            hosts.append(found.group(1).lower())
-        elif found := _BARE_HOST.fullmatch(value.strip()):
+        found = _URL_HOST.search(value) or _BARE_HOST.fullmatch(value.strip())
+        if found:
             hosts.append(found.group(1).lower())
 
 
