@@ -2631,6 +2631,15 @@ _HELD: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("every setting of the application", re.compile(r"\bconfig\(\)->all\(\)|\bsettings\.model_dump\(\)")),
     (_PASSWORD, re.compile(r"\b(?:password|passwd|passphrase|pwd)\b", re.IGNORECASE)),
 )
+# A credential the program holds by name (`token`, `self.api_key`, `client_secret`), sent anywhere but in the
+# places a request uses one: its authorisation header, its `auth`, its query parameters
+_CREDENTIAL = "a credential it holds (a token, a secret or a key)"
+_CREDENTIAL_WORD = re.compile(
+    r"\b(?:\w+_)?(?:token|secret|api_?key|apikey|access_?key|private_?key|credentials?)\b", re.IGNORECASE
+)
+_USES_CREDENTIAL = re.compile(
+    r"\b(?:headers|auth|params|Authorization)\s*[=:]\s*(?:\{[^{}]*\}|\([^()]*\)|[\w.]+)", re.IGNORECASE
+)
 _ENV_READ = re.compile(
     r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\bENV\.\w+|\$_ENV\b|\$ENV\{|\benv::var\b|\bos\.Environ\(|"
     r"\bEnvironment\.GetEnvironmentVariables?\(|\bloadEnv\("  # Vite's loadEnv: the project's .env files
@@ -2666,6 +2675,8 @@ def _held_in(code: str) -> tuple[str, list[str]] | None:
     for kind, pattern in _HELD:  # a password is a word of the program's, never one inside a literal
         if pattern.search(words if kind == _PASSWORD else code):
             return kind, []
+    if _CREDENTIAL_WORD.search(_USES_CREDENTIAL.sub(" ", words)):
+        return _CREDENTIAL, []
     from limen.rules.paths import is_secret_file
 
     for path in _SECRET_PATH.findall(code):
@@ -2713,8 +2724,8 @@ def _private_sends_cached(text: str) -> list[str]:
             continue
         kind, variables = held
         for host in hosts:
-            if not _outside(host):
-                continue
+            if not _outside(host) or (kind == _CREDENTIAL and issuers_for_host(host)):
+                continue  # (a credential handed to a known issuer's API is how it is used: a token exchange)
             issuers = issuers_of_credentials(" ".join(f"${v}" for v in variables)) if variables else set()
             if variables and (
                 issuers & issuers_for_host(host)
@@ -2752,8 +2763,9 @@ _PRIVATE_NETWORKS = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.
 def _through(code: str, bound: dict[str, tuple[str, list[str]]]) -> tuple[str, list[str]] | None:
     """What a name bound earlier brings into `code` (`token = localStorage.getItem(...)`, then `token`)."""
     words = _outside_strings(code)
+    used = _USES_CREDENTIAL.sub(" ", words)  # (`headers=headers`: a credential used, not handed over)
     for name, held in bound.items():
-        if re.search(rf"\b{re.escape(name)}\b", words):
+        if re.search(rf"\b{re.escape(name)}\b", used if held[0] == _CREDENTIAL else words):
             return held
     return None
 
