@@ -201,6 +201,19 @@ BY_NAME: dict[str, PathFact] = {
     # mobile builds: CocoaPods and fastlane evaluate Ruby, Xcode's build phases and Firebase's deploy hooks
     # run shell lines, Gradle's JVM options load agents into every build, Bitrise runs its script steps
     "Podfile": _f("podfile", "CocoaPods evaluates it as Ruby on every pod install", "gemfile"),
+    # Swift's and Carthage's dependency lists, Mint's tools, SwiftPM's mirrors (`.swiftpm/configuration/
+    # mirrors.json`): each names the repository code is built from
+    **dict.fromkeys(
+        (
+            *("Package.swift", "Package.resolved", "Cartfile", "Cartfile.resolved", "Cartfile.private"),
+            *("Mintfile", "mirrors.json"),
+        ),
+        _f(
+            "swift_dependencies",
+            "builds take each package from the repository it names",
+            "swift_dependencies",
+        ),
+    ),
     "Fastfile": _f("fastfile", "fastlane evaluates it as Ruby on every lane", "ruby"),
     "Pluginfile": _f("pluginfile", "fastlane installs its gems and loads them on every lane", "gemfile"),
     "Appfile": _f("appfile", "fastlane evaluates it as Ruby on every lane", "ruby"),

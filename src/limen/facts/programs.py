@@ -953,7 +953,9 @@ PROGRAMS: tuple[Program, ...] = (
         output_options=("-o",),
         command_options=("-wrapper",),
     ),
-    _p("swiftc", R.COMPILES, aliases=("swift", "java", "dotnet-script", "zig")),
+    _p("swiftc", R.COMPILES, aliases=("java", "dotnet-script", "zig")),
+    # SwiftPM's mirrors: every later resolve takes the package from the mirror instead
+    _p("swift", R.COMPILES, reroutes=rf"{_W}package\s+config\s+set-mirror{_E}"),
     # nmap's scripts are Lua it runs (`--script=FILE`)
     _p("nmap", R.SCRIPT_HOST, code_options=("--script",)),
     # an editor that runs the Lisp its options give or load

@@ -298,7 +298,20 @@ def _requirements(text: str) -> tuple[list[str], list[str]]:
     """A requirements or constraints file: where its packages come from, and what they are called."""
     lines = [line.split("#", 1)[0].strip() for line in text[:MAX_TEXT].splitlines()]
     names = [line for line in lines if line and not line.startswith("-")]
-    return [], _package_sources(text)[1] + _lookalikes("pypi", names)
+    concerns = _package_sources(text)[1] + _lookalikes("pypi", names)
+    for found in _PIP_REPOSITORY.finditer(text[:MAX_TEXT]):  # `requests @ git+https://github.com/o/r@main`
+        name, repository, ref = found.group(1) or found.group(2), found.group(2), found.group(3) or ""
+        if not _FIXED_REF.match(ref):  # (a commit or a release tag stays put; a branch moves)
+            concerns += _taken_from_repository("package", name.split("/")[-1], repository)
+    return [], concerns
+
+
+# A requirement taken from a repository on a forge (PEP 508's `name @ git+URL@REF`, pip's `git+URL@REF#egg=x`)
+_PIP_REPOSITORY = re.compile(
+    r"^[ \t]*(?:([\w.-]+)(?:\[[\w,.-]*\])?\s*@\s*)?(?:-e\s+)?git\+(?:https?|ssh)://(?:git@)?"
+    r"(?:github\.com|gitlab\.com|bitbucket\.org)[/:]([\w.-]+/[\w.-]+?)(?:\.git)?(?:@([\w./+-]+))?(?:#\S*)?\s*$",
+    re.MULTILINE,
+)
 
 
 _TASK_SECTION = re.compile(r"^\s*\[\[?([^\]]+)\]\]?\s*$")  # `[table]` or `[[array.of.tables]]`
@@ -1858,6 +1871,29 @@ def _no_commands(text: str) -> tuple[list[str], list[str]]:
     return [], []
 
 
+def _swift_dependencies(text: str) -> tuple[list[str], list[str]]:
+    """SwiftPM's `Package.swift` and `Package.resolved`, a Cartfile, a Mintfile: code is built from the
+    repositories they name, so a binary fetched from an address that is no forge (`binary "https://x/y.json"`)
+    is a concern; which repositories, and their owners, are `_posing_owners`' and `_moved_repositories`'."""
+    from limen.facts.hosts import REGISTRY_HOSTS, host_in
+
+    concerns = []
+    for host in _CARTHAGE_BINARY.findall(text[:MAX_TEXT]):
+        if not host_in(host.lower(), REGISTRY_HOSTS):
+            concerns.append(f"a prebuilt framework would come from {host}")
+    for owner, repo in _MIRROR.findall(
+        text[:MAX_TEXT]
+    ):  # SwiftPM's mirrors.json: taken in the original's place
+        concerns += _taken_from_repository("mirror", repo, f"{owner}/{repo}")
+    return [], concerns
+
+
+_CARTHAGE_BINARY = re.compile(r"""^[ \t]*binary\s+["']https?://([^/"']+)""", re.MULTILINE)
+_MIRROR = re.compile(
+    r'"mirror"\s*:\s*"https?://(?:github\.com|gitlab\.com|bitbucket\.org)/([\w.-]+)/([\w.-]+?)(?:\.git)?"'
+)
+
+
 def _gemfile(text: str) -> tuple[list[str], list[str]]:
     """A Gemfile: Ruby Bundler evaluates (judged as such), the gems it names (look-alikes), where they come
     from (a `source` that is not a known registry, a gem taken from a repository by `git:` or `github:`)."""
@@ -1866,12 +1902,15 @@ def _gemfile(text: str) -> tuple[list[str], list[str]]:
     commands, concerns = _interpreted("ruby")(text)
     source = text[:MAX_TEXT]
     concerns += _lookalikes("rubygems", _GEM.findall(source))
-    for host in _GEM_SOURCE.findall(source):
-        if not host_in(host.lower(), REGISTRY_HOSTS):
+    for host, account in _GEM_SOURCE.findall(source):
+        if account and host.lower() in _FORGES:  # a spec or gem repository in an account's repository
+            account = account.strip("/").removesuffix(".git")
+            concerns += _taken_from_repository("package index", account, account)
+        elif not host_in(host.lower(), REGISTRY_HOSTS):
             concerns.append(f"gems would come from {host}")
     for found in _GEM_REPOSITORY.finditer(source):
-        name, repository = found.group(1), found.group(2) or found.group(3)
-        concerns += _taken_from_repository("gem", name, repository)
+        kind, name, repository = found.group(1), found.group(2), found.group(3) or found.group(4)
+        concerns += _taken_from_repository(kind, name, repository)
     return commands, concerns
 
 
@@ -1887,10 +1926,13 @@ def _taken_from_repository(kind: str, name: str, repository: str) -> list[str]:
 
 
 _GEM = re.compile(r"""^[ \t]*gem\s+["']([\w.-]+)["']""", re.MULTILINE)
-_GEM_SOURCE = re.compile(r"""^[ \t]*source\s+["']https?://([^/"']+)""", re.MULTILINE)
+# (Bundler's `source`, CocoaPods' spec repositories: `source 'https://github.com/OWNER/Specs.git'`)
+_GEM_SOURCE = re.compile(r"""^[ \t]*source\s+["']https?://([^/"']+)(/[\w.-]+/[\w.-]+)?""", re.MULTILINE)
+_FORGES = frozenset({"github.com", "gitlab.com", "bitbucket.org"})
+# (`gem 'x', git: URL`, `gem 'x', github: 'o/r'`, CocoaPods' `pod 'X', :git => URL`)
 _GEM_REPOSITORY = re.compile(
-    r"""^[ \t]*gem\s+["']([\w.-]+)["'][^\n]*?\b(?:github:\s*["']([\w.-]+/[\w.-]+)|git:\s*["']https?://github\.com/"""
-    r"""([\w.-]+/[\w.-]+?)(?:\.git)?["'])""",
+    r"""^[ \t]*(gem|pod)\s+["']([\w./-]+)["'][^\n]*?(?:\bgithub:\s*["']([\w.-]+/[\w.-]+)"""
+    r"""|(?:\bgit:|:git\s*=>)\s*["']https?://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?["'])""",
     re.MULTILINE,
 )
 
@@ -3641,6 +3683,7 @@ _EXTRACTORS = {
     "sql": _sql_script,
     "manifest": _manifest,
     "gemfile": _gemfile,
+    "swift_dependencies": _swift_dependencies,
     "codeowners": _no_commands,
     "dbt_packages": _no_commands,
     "dbt_project": _dbt_project,
@@ -4089,7 +4132,7 @@ _STRUCTURED = frozenset(
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
         *("jenkinsfile",),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
-        *("nuget_config", "detections"),
+        *("nuget_config", "detections", "swift_dependencies"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
         *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config", "unreal_project"),
@@ -4398,6 +4441,28 @@ def _posing_owners(text: str) -> list[str]:
         original = imitated_owner(owner)
         if original:
             found.append(f"{OWNED_BY}{owner}: code comes from {owner}, which poses as {original}")
+    return found[:4]
+
+
+_FORGE_REPOSITORY_URL = re.compile(
+    r"(?:github\.com|gitlab\.com|bitbucket\.org)[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?\b"
+)
+
+
+def _moved_repositories(before: str, after: str) -> list[str]:
+    """A repository the file took code from replaced by another account's of the same name (`github.com/
+    vapor/jwt` by `github.com/vapor-contrib/jwt`): from then on that account's owner chooses the code."""
+    if "github.com" not in after and "gitlab.com" not in after and "bitbucket.org" not in after:
+        return []
+    had = {(o.lower(), r.lower()) for o, r in _FORGE_REPOSITORY_URL.findall(before[:MAX_TEXT])}
+    has = {(o.lower(), r.lower()) for o, r in _FORGE_REPOSITORY_URL.findall(after[:MAX_TEXT])}
+    found = []
+    for owner, repo in sorted(has - had):
+        gone = sorted(o for o, r in had - has if r == repo and o != owner)
+        if gone:
+            found.append(
+                f"{OWNED_BY}{owner}: {gone[0]}/{repo} is replaced by {owner}/{repo}, another account's"
+            )
     return found[:4]
 
 
@@ -4761,6 +4826,7 @@ def _gained(
     ]
     concerns = _foreign(gained, action, ctx)
     concerns += _dropped_checks(fact, before, after) + _sources_dropped(fact, before, after)
+    concerns += _foreign(_moved_repositories(before, after), action, ctx)
     if fact.name in ("gradle_build", "maven_pom"):
         concerns += sorted(_skipped_checks(after) - _skipped_checks(before))
     if fact.name == "lockfile":
