@@ -2613,6 +2613,30 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("csrutil", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),
     _p("spctl", R.SECURITY_CONTROL, disables=rf"{_W}--master-disable{_E}|{_W}--global-disable{_E}"),
+    # macOS: the application firewall, and settings that turn a check of the system's or of Xcode's off
+    # (Gatekeeper's re-arming, quarantine, a validation skipped: `IDESkipMacroFingerprintValidation YES`)
+    _p("socketfilterfw", R.SECURITY_CONTROL, disables=rf"{_W}--setglobalstate\s+off{_E}"),
+    _p(
+        "defaults",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}write{_E}.*\s\w*(?:Skip|Disable)\w*(?:Validat|Verif|Check|Sign|Quarantine)\w*"
+        rf"\s+(?:-bool(?:ean)?\s+)?(?:YES|true|1){_E}"
+        rf"|{_W}write{_E}.*\s(?:GKAutoRearm|LSQuarantine|globalstate|\w*(?:Validation|Verification)Enabled)"
+        rf"\s+(?:-\w+\s+)?(?:NO|false|0){_E}",
+    ),
+    # macOS's directory of accounts: an account made an administrator, or hidden; the rights database
+    # rewritten (`security authorizationdb write system.privilege.admin allow`)
+    _p(
+        "dseditgroup",
+        grants=rf"{_W}-o\s+(?:edit|create){_E}.*{_W}(?:admin|wheel|_lpadmin|com\.apple\.access_ssh){_E}",
+    ),
+    _p(
+        "dscl",
+        grants=rf"{_W}-?(?:append|create|merge){_E}\s+/Groups/(?:admin|wheel){_E}"
+        rf"|{_W}-?(?:append|create|merge){_E}\s+/Users/\S+\s+(?:IsHidden|UniqueID\s+0|PrimaryGroupID\s+0){_E}",
+    ),
+    _p("sysadminctl", grants=rf"{_W}-addUser{_E}.*{_W}-admin{_E}|{_W}-secureTokenOn{_E}"),
+    _p("security", grants=rf"{_W}authorizationdb\s+write{_E}"),
     # build tools: what they run is the project's own build file; the checks of what they download
     *(
         _p(

@@ -153,6 +153,10 @@ PRINTERS: tuple[Printer, ...] = (
         needs=(r"(?:^|\s)-[A-Za-z]*[wg][A-Za-z]*\b",),
     ),
     Printer("security", ("dump-keychain",), "the keychain", needs=(r"(?:^|\s)-[A-Za-z]*d[A-Za-z]*\b",)),
+    # (its identities with their private keys, written to the file `-o` names: readable from there)
+    Printer(
+        "security", ("export",), "the keychain's identities", needs=(r"(?:^|\s)-t\s+(?:identities|all)\b",)
+    ),
     Printer("secret-tool", ("lookup",), "a keyring secret"),
     # Airflow's connections and variables hold the passwords and keys its DAGs use
     Printer("airflow", ("connections", "export"), "Airflow's connections with their passwords"),
@@ -434,6 +438,12 @@ NON_READING_SUBCOMMANDS = {
     "git": frozenset({"check-ignore", "check-attr", "ls-files", "status", "rm", "update-index", "mv"}),
     # the project's variables fetched into the file named, never printed
     "vercel": frozenset({"env pull", "pull"}),
+    # a keychain made, unlocked, listed or given a certificate to sign with (a CI runner's signing set-up):
+    # its items are used there, never printed (`find-generic-password -w`, `dump-keychain -d`, `export` are)
+    "security": frozenset(
+        {"create-keychain", "delete-keychain", "unlock-keychain", "lock-keychain", "set-keychain-settings"}
+        | {"set-key-partition-list", "list-keychains", "default-keychain", "import", "show-keychain-info"}
+    ),
 }
 # Options with which a key tool gives back only the public half of the private key it reads (`openssl rsa
 # -in rsa_key.p8 -pubout -out rsa_key.pub`, as Snowflake's key-pair set-up does): no secret is shown.
