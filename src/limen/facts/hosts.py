@@ -302,6 +302,28 @@ ISSUERS: tuple[Issuer, ...] = (
         ("*.amazonaws.com", "*.amazonaws.com.cn"),
         ("aws", "awscurl"),  # (awscurl signs its request with the AWS credentials, as the CLI does)
     ),
+    # Apple's developer APIs: App Store Connect's (its JWTs signed with the team's key), push notifications
+    # (a provider token), notarisation and the Apple ID's app-specific passwords fastlane signs in with
+    Issuer(
+        "apple",
+        (),
+        (),
+        (
+            *(
+                "ASC_JWT",
+                "ASC_TOKEN",
+                "APP_STORE_CONNECT_API_KEY",
+                "APP_STORE_CONNECT_API_KEY_KEY",
+                "APNS_JWT",
+            ),
+            *("APNS_TOKEN", "APNS_AUTH_KEY", "FASTLANE_SESSION", "FASTLANE_PASSWORD", "APPLE_ID_PASSWORD"),
+            *("FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD", "APP_SPECIFIC_PASSWORD", "NOTARY_PASSWORD"),
+        ),
+        (
+            *("api.appstoreconnect.apple.com", "appstoreconnect.apple.com", "api.push.apple.com"),
+            *("api.sandbox.push.apple.com", "idmsa.apple.com"),
+        ),
+    ),
     Issuer(
         "stripe",
         ("stripe-key",),

@@ -73,6 +73,7 @@ class Role(StrEnum):
     # interactive, and runs a shell command typed into it (`!sh` in a pager or an editor): run as root, it is
     # a root shell (`sudo less FILE`, `sudo vim`, `sudo man man`)
     SHELL_ESCAPE = "shell_escape"
+    SIMULATOR = "simulator"  # makes, boots, erases and deletes simulated devices on this machine (`simctl`)
     # compiles (and may run) code in a language Limen does not read: given code the same line wrote, or
     # code on its input, what runs is not analysed (`cat > x.go <<EOF ... EOF; go run x.go`)
     COMPILES = "compiles"
@@ -1014,6 +1015,10 @@ PROGRAMS: tuple[Program, ...] = (
     _p("sbatch", R.RUNS_OPTION, options=_SLURM_OPTIONS, command_options=("--wrap",)),
     _p("time", R.WRAPPER, options=("-f", "-o", "--format", "--output")),
     _p("nohup", R.WRAPPER),
+    # Xcode's tool runner: `xcrun --sdk iphoneos clang ...` runs the Xcode tool it names; the simulators'
+    # own tool makes, erases and deletes simulated devices and runtimes on this machine, which it makes again
+    _p("xcrun", R.WRAPPER, options=("--sdk", "--toolchain")),
+    _p("simctl", R.SIMULATOR),
     _p("builtin", R.WRAPPER),
     _p("command", R.WRAPPER, R.LOCATES_PROGRAM),
     _p("exec", R.WRAPPER, options=("-a",)),
@@ -2628,15 +2633,17 @@ PROGRAMS: tuple[Program, ...] = (
     # rewritten (`security authorizationdb write system.privilege.admin allow`)
     _p(
         "dseditgroup",
+        R.SECURITY_CONTROL,
         grants=rf"{_W}-o\s+(?:edit|create){_E}.*{_W}(?:admin|wheel|_lpadmin|com\.apple\.access_ssh){_E}",
     ),
     _p(
         "dscl",
+        R.SECURITY_CONTROL,
         grants=rf"{_W}-?(?:append|create|merge){_E}\s+/Groups/(?:admin|wheel){_E}"
         rf"|{_W}-?(?:append|create|merge){_E}\s+/Users/\S+\s+(?:IsHidden|UniqueID\s+0|PrimaryGroupID\s+0){_E}",
     ),
-    _p("sysadminctl", grants=rf"{_W}-addUser{_E}.*{_W}-admin{_E}|{_W}-secureTokenOn{_E}"),
-    _p("security", grants=rf"{_W}authorizationdb\s+write{_E}"),
+    _p("sysadminctl", R.SECURITY_CONTROL, grants=rf"{_W}-addUser{_E}.*{_W}-admin{_E}|{_W}-secureTokenOn{_E}"),
+    _p("security", R.SECURITY_CONTROL, grants=rf"{_W}authorizationdb\s+write{_E}"),
     # build tools: what they run is the project's own build file; the checks of what they download
     *(
         _p(

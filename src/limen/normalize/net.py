@@ -393,6 +393,44 @@ def _invalid(
 # A file on this machine, however the URL spells it (`file://dist/app.zip`, the AWS CLI's `fileb://`)
 # Schemes that name a file here, or a place that is no machine (the CDK's `aws://ACCOUNT/REGION` environment)
 _LOCAL_FILE_SCHEMES = frozenset({"file", "fileb", "aws"})
+# Schemes of protocols that reach a machine, whose host may be a bare name on the local network (`http://wiki`,
+# `ssh://build`); any other scheme with a bare name is an app's own link, not a machine
+_NETWORK_SCHEMES = frozenset(
+    {
+        "http",
+        "https",
+        "ws",
+        "wss",
+        "ftp",
+        "ftps",
+        "sftp",
+        "ssh",
+        "git",
+        "git+ssh",
+        "git+https",
+        "rsync",
+        "scp",
+    }
+    | {
+        "telnet",
+        "ldap",
+        "ldaps",
+        "smb",
+        "nfs",
+        "tcp",
+        "udp",
+        "tls",
+        "grpc",
+        "grpcs",
+        "h2c",
+        "socks",
+        "socks5",
+    }
+    | {"socks5h", "socks4", "redis", "rediss", "postgres", "postgresql", "mysql", "mongodb", "mongodb+srv"}
+    | {"amqp", "amqps", "mqtt", "mqtts", "kafka", "nats", "imap", "imaps", "smtp", "smtps", "pop3", "irc"}
+    | {"s3", "gs", "az", "abfs", "abfss", "wasb", "wasbs", "hdfs", "webdav", "dav", "svn", "svn+ssh", "hg"}
+    | {"docker", "oci", "vnc", "rdp", "sip", "xmpp", "dns", "doh", "tftp", "gopher", "jdbc", "clickhouse"}
+)
 # Schemes that name something rather than a machine to reach: an Entra ID application's URI (`api://x`),
 # an app's deep link, a browser's own pages
 _IDENTIFIER_SCHEMES = frozenset(
@@ -447,6 +485,8 @@ def url_destination(url: str, via_command: str = "") -> Destination | None:
     flags = ("userinfo",) if userinfo else ()
     if not host:
         return None
+    if parts.scheme.lower() not in _NETWORK_SCHEMES and "." not in host and ":" not in host and not port_text:
+        return None  # an app's own link (`driftwood://trip/42`, `myapp://settings`): its path, no machine
     return host_destination(
         host, port, via_command, flags, scheme=parts.scheme.lower(), url=url, has_userinfo=userinfo
     )
