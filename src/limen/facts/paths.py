@@ -713,6 +713,9 @@ DISPOSABLE_EXTENSIONS = frozenset(
 BUILD_FILES = {
     ext: _f("msbuild", "every dotnet build runs its targets' commands", "msbuild")
     for ext in (".csproj", ".fsproj", ".vbproj", ".targets", ".props")
+} | {
+    # an Apple app's entitlements: the rights and runtime exceptions it is signed with
+    ".entitlements": _f("entitlements", "the app is signed with the rights it lists", "ios_plist"),
 }
 
 

@@ -890,9 +890,31 @@ _ARBITRARY_LOADS = re.compile(
 
 
 def _ios_plist(text: str) -> tuple[list[str], list[str]]:
-    """An iOS app's Info.plist: App Transport Security switched off (plain HTTP, any certificate)."""
-    found = _ARBITRARY_LOADS.search(text[:MAX_TEXT])
-    return [], [IMPLANT + "the app is allowed plain HTTP connections"] if found else []
+    """An Apple app's Info.plist or entitlements: App Transport Security switched off (plain HTTP, any
+    certificate), an address it fetches (an update feed) over plain HTTP, a protection of the hardened
+    runtime given up (other code loaded into it, `DYLD_` variables obeyed, memory made writable and run) or
+    its sandbox off."""
+    source = text[:MAX_TEXT]
+    concerns = (
+        [IMPLANT + "the app is allowed plain HTTP connections"] if _ARBITRARY_LOADS.search(source) else []
+    )
+    for key, value in _PLIST_PAIR.findall(source):
+        if _RUNTIME_EXCEPTION.search(key) and value == "<true/>":
+            concerns.append(f"{IMPLANT}the app gives up a protection of its runtime ({key})")
+        elif key == "com.apple.security.app-sandbox" and value == "<false/>":
+            concerns.append(IMPLANT + "the app's sandbox is off")
+        elif value.startswith("<string>http://") and _URL_KEY.search(key):
+            concerns.append(f"{IMPLANT}the app fetches {key} over plain HTTP")
+    return [], concerns
+
+
+# A plist's key and its value (a boolean, or a string's start)
+_PLIST_PAIR = re.compile(r"<key>\s*([\w.-]+)\s*</key>\s*(<true\s*/>|<false\s*/>|<string>[^<]{0,12})")
+_RUNTIME_EXCEPTION = re.compile(
+    r"^com\.apple\.security\.(?:cs\.(?:disable-library-validation|allow-dyld-environment-variables"
+    r"|allow-unsigned-executable-memory|disable-executable-page-protection))$"
+)
+_URL_KEY = re.compile(r"(?:URL|Url|Feed|Endpoint|Server)\w*$")
 
 
 # An app a site's association file names: Apple's `TEAMID.bundle.id`, Android's package and certificate
@@ -2928,6 +2950,10 @@ _TLS_OFF = re.compile(
     r"|hostnameVerifier\s*(?:\{\s*_\s*,\s*_\s*->\s*true\s*\}|\(\s*\(\s*\w*\s*,\s*\w*\s*\)\s*->\s*true\s*\))"
     r"|\bNoopHostnameVerifier\b|ALLOW_ALL_HOSTNAME_VERIFIER"
     r"|checkServerTrusted\s*\([^)]*\)\s*(?::\s*\w+\s*)?(?:throws\s+[\w.]+\s*)?\{\s*\}"
+    # Apple's: Alamofire's evaluator that takes any certificate; a URLSession challenge answered with the
+    # server's own trust, in code that never evaluates it
+    r"|\bDisabled(?:Trust)?Evaluator\(\)"
+    r"|\A(?![\s\S]*(?:SecTrustEvaluate|\.evaluate\(|[Pp]inn))[\s\S]*?\.useCredential\s*,\s*URLCredential\(\s*trust:"
 )
 # Cross-origin calls allowed from any site with the users' credentials (`origins { |source, env| true }`,
 # `cors({ origin: true, credentials: true })`)
@@ -2941,7 +2967,11 @@ _ANY_ORIGIN = re.compile(
     r"""|SetIsOriginAllowed\(\s*\w+\s*=>\s*true\s*\)"""
     # Laravel's `allowed_origins_patterns` matching every origin
     r"""|allowed_origins_patterns["']\s*=>\s*\[\s*["'](?:#\.\*#|/\.\*/|\^?\.\*\$?)["']"""
+    # Vapor's CORS middleware: every origin, with credentials
+    r"""|allowedOrigin\s*:\s*\.all\b[^)]{0,300}?allowCredentials\s*:\s*true"""
 )
+# Keychain items readable whenever the device is on, locked or not (Apple deprecated these for it)
+_KEYCHAIN_ALWAYS = re.compile(r"\bkSecAttrAccessibleAlways(?:ThisDeviceOnly)?\b")
 # A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default,
 # Spring Security's `anyRequest().permitAll()`)
 _OPEN_BY_DEFAULT = re.compile(
@@ -3404,6 +3434,9 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
                 "ssl_verify_mode",
                 "hostnameverifier",
                 "checkservertrusted",
+                "disabledtrustevaluator",
+                "disabledevaluator",
+                "urlcredential",
             ),
         ),
         _TLS_OFF,
@@ -3413,6 +3446,11 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("origin",),),
         _ANY_ORIGIN,
         "every web site may call the API with its users' credentials",
+    ),
+    (
+        (("ksecattraccessiblealways",),),
+        _KEYCHAIN_ALWAYS,
+        "keychain items are readable while the device is locked",
     ),
     (
         (("==", ".equals("),),
@@ -4132,7 +4170,7 @@ _STRUCTURED = frozenset(
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
         *("jenkinsfile",),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
-        *("nuget_config", "detections", "swift_dependencies"),
+        *("nuget_config", "detections", "swift_dependencies", "ios_plist"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
         *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config", "unreal_project"),
