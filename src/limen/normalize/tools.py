@@ -1527,6 +1527,28 @@ _CHANGES_PUBLIC_NAME = re.compile(
 )
 
 
+# A tool named for publishing what it is given (not its notes or its draft): as `gh release create`,
+# `npm publish` or `fastlane deliver` are on the command line
+_PUBLISHES = re.compile(
+    r"(?:^|_)(?:publish\w*|release|releases|submit|submission|promote|rollout)(?:_|$)(?!.*(?:notes?|drafts?)(?:_|$))"
+)
+
+
+def _held_back(arguments: dict[str, object]) -> bool:
+    """A publishing call kept from the public: a draft or a pre-release, or a target that is no production
+    one (`track="internal"`, `environment="staging"`)."""
+    from limen.facts.programs import NOT_PRODUCTION
+
+    for key, value in list(arguments.items())[:32]:
+        word = words_of(str(key))
+        if word in ("draft", "prerelease", "dry_run") and value is True:
+            return True
+        targets = word in _CHANNEL_KEYS or _TARGET_KEYS.search(word) is not None
+        if targets and isinstance(value, str) and len(value) <= 120 and NOT_PRODUCTION.search(value):
+            return True
+    return False
+
+
 def production_target(tool: str, arguments: dict[str, object]) -> str:
     """The production app, environment or cluster an MCP tool that is no read acts on (`ps_scale(app=
     "shop-prod")`, `maintenance_on(app="shop-production")`), by an argument that names its target; ""
@@ -1547,6 +1569,10 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
                 and _EVERYONES.match(value.strip())
             ):
                 return f"a release to {value.strip()[:40]}"
+    if _PUBLISHES.search(words_of(tool.split("__")[-1])) and not _held_back(arguments):
+        return (
+            "a release"  # `create_app_store_version_submission(...)`, `publish_package(...)`: to the public
+        )
     if _STARTS_WORKFLOW.search(words_of(tool.split("__")[-1])):
         for key, value in list(arguments.items())[:32]:  # `run_workflow(workflow_id="release.yml")`
             if (
