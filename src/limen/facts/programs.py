@@ -956,7 +956,10 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("swiftc", R.COMPILES, aliases=("java", "dotnet-script", "zig")),
     # SwiftPM's mirrors: every later resolve takes the package from the mirror instead
-    _p("swift", R.COMPILES, reroutes=rf"{_W}package\s+config\s+set-mirror{_E}"),
+    # (`swift run App migrate --revert --all`: the package's own program, run as a command)
+    _p(
+        "swift", R.COMPILES, R.RUNNER, runs_after=("run",), reroutes=rf"{_W}package\s+config\s+set-mirror{_E}"
+    ),
     # nmap's scripts are Lua it runs (`--script=FILE`)
     _p("nmap", R.SCRIPT_HOST, code_options=("--script",)),
     # an editor that runs the Lisp its options give or load
@@ -2332,7 +2335,8 @@ PROGRAMS: tuple[Program, ...] = (
         "dotnet",
         R.INFRA_DESTROYER,
         R.PACKAGE_INSTALLER,
-        destroys_one=rf"{_W}ef\s+database\s+drop{_E}",
+        # (a database updated to migration 0: every migration reverted, every table the project made dropped)
+        destroys_one=rf"{_W}ef\s+database\s+(?:drop|update\s+0){_E}",
         changes=rf"{_W}ef\s+database\s+(?:update|drop){_E}",
         registry="nuget",
         installs=("add",),  # `dotnet add [PROJECT] package NAME`: every operand after it is read as a name
@@ -2384,7 +2388,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "diesel",
         R.INFRA_DESTROYER,
-        destroys_one=rf"{_W}database\s+reset{_E}|{_W}migration\s+redo\s+--all{_E}",
+        destroys_one=rf"{_W}database\s+reset{_E}|{_W}migration\s+(?:redo|revert)\s+--all{_E}",
         changes=rf"{_W}(?:migration\s+(?:run|revert|redo)|database\s+(?:reset|setup)){_E}",
     ),
     _p(

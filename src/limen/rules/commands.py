@@ -1880,10 +1880,10 @@ def _key_material_erased(command: Command, action: Action, ctx: Context) -> Find
 
 
 # Sub-command words that destroy what they name, in any tool's spelling (`delete`, `delete-project`,
-# `topic:delete`, `--delete`): the table's own verbs
+# `topic:delete`, `--delete`, a migration's `--revert`): the table's own verbs
 _DESTROYING_WORD = re.compile(
     r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate)(?:[-_:][\w-]+)?"
-    r"|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--(?:delete|destroy|purge|drop))$"
+    r"|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--(?:delete|destroy|purge|drop|revert))$"
 )
 
 
