@@ -505,6 +505,10 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     ),
     (r"^~/\.gdbinit$", _f("gdbinit", "gdb runs its shell lines at every start", "editor_commands")),
     (
+        r"^~/\.lldbinit(?:-[\w.]+)?$",
+        _f("lldbinit", "lldb runs its commands and Python at every start", "lldbinit"),
+    ),
+    (
         r"^~/\.aws/config$",
         _f("aws_config", "the AWS CLI runs its credential_process on every call", "credential_process"),
     ),
@@ -716,6 +720,8 @@ BUILD_FILES = {
 } | {
     # an Apple app's entitlements: the rights and runtime exceptions it is signed with
     ".entitlements": _f("entitlements", "the app is signed with the rights it lists", "ios_plist"),
+    # an Xcode scheme: its pre- and post-actions' scripts run on every build, test and run of it
+    ".xcscheme": _f("xcode_scheme", "Xcode runs its actions' scripts on every build, test and run", "xcode"),
 }
 
 

@@ -570,9 +570,15 @@ def _ansible(text: str) -> tuple[list[str], list[str]]:
 
 
 def _xcode_project(text: str) -> tuple[list[str], list[str]]:
-    """An Xcode project: the shell scripts of its build phases (`shellScript = "..."`), unescaped."""
+    """An Xcode project: the shell scripts of its build phases (`shellScript = "..."`), unescaped; a scheme's
+    pre- and post-actions (`scriptText = "..."`, XML-escaped)."""
     scripts = re.findall(r'shellScript\s*=\s*"((?:[^"\\]|\\.)*)"', text[:MAX_TEXT])
-    return [s.encode().decode("unicode_escape", "replace") for s in scripts[:32]], []
+    found = [s.encode().decode("unicode_escape", "replace") for s in scripts[:32]]
+    if "scriptText" in text:
+        import html
+
+        found += [html.unescape(s) for s in re.findall(r'scriptText\s*=\s*"([^"]*)"', text[:MAX_TEXT])[:32]]
+    return found, []
 
 
 def _firebase_json(text: str) -> tuple[list[str], list[str]]:
@@ -1174,6 +1180,27 @@ def _editor_commands(text: str) -> tuple[list[str], list[str]]:
     commands = [m.group(1).strip() for m in _BANG_LINE.finditer(text)]
     commands += [m.group(2) for m in _EDITOR_CALL.finditer(text)]
     return [c for c in commands if c], []
+
+
+def _lldbinit(text: str) -> tuple[list[str], list[str]]:
+    """lldb's start-up file: the Python modules it imports (run as scripts are), its inline Python and the
+    shell lines it runs."""
+    from limen.normalize.shell import quote
+
+    commands = []
+    for verb, rest in _LLDB_LINE.findall(text[:MAX_TEXT]):
+        if verb == "script":
+            commands.append(f"python3 -c {quote(rest)}")
+        elif verb.startswith("command"):
+            commands.append(f"python3 {quote(rest.split()[-1])}" if rest.split() else "")
+        else:
+            commands.append(rest)
+    return [c for c in commands if c], []
+
+
+_LLDB_LINE = re.compile(
+    r"^[ \t]*(script|command\s+script\s+import|(?:platform\s+)?shell)\s+(.+?)[ \t]*$", re.M
+)
 
 
 _TMUX_RUN = re.compile(r"^[ \t]*(?:run-shell|run|if-shell|if)\s+(?:-\w+\s+)*(['\"])(.+?)\1", re.M)
@@ -3696,6 +3723,7 @@ _EXTRACTORS = {
     "dockerfile": _dockerfile,
     "mcp_servers": _mcp_servers,
     "editor_commands": _editor_commands,
+    "lldbinit": _lldbinit,
     "tmux": _tmux,
     "credential_process": _credential_process,
     "string_literals": _string_literals,
