@@ -2781,7 +2781,49 @@ def _held_in(code: str) -> tuple[str, list[str]] | None:
 
 
 def _private_sends(text: str) -> list[str]:
-    return list(_private_sends_cached(text))
+    return list(_private_sends_cached(text)) or _telemetry_leaks(text)
+
+
+# A call that hands an event, a log line or a value to an analytics, crash-reporting or error-tracking
+# service's SDK, which keeps it on the service's side (Firebase's, Crashlytics', Sentry's, Mixpanel's,
+# Segment's, Amplitude's, PostHog's, Datadog's)
+_TELEMETRY_CALL = re.compile(
+    r"\b(?:Analytics\.logEvent|Analytics\.setUserProperty|logEvent|Crashlytics\.crashlytics\(\)\s*\.\s*(?:log|setCustomValue"
+    r"|setCustomKeysAndValues|record)|crashlytics\(\)\.(?:log|setCustomKey)|Sentry(?:SDK)?\.(?:capture\w*|setExtra|setContext"
+    r"|addBreadcrumb)|(?:mixpanel|analytics|amplitude|posthog|segment)\.(?:track|identify|capture|people\.set)"
+    r"|DDLogger\.\w+|datadogLogs\.\w+)\s*\("
+)
+# What a credential or a whole request is called in the code handed to it
+_TELEMETRY_PRIVATE = re.compile(
+    r"\b(?:\w+_)?(?:password|passwd|token|secret|api_?key|credentials?|cookies?)\b|\b\w*(?:Token|Password|Secret)\b"
+    r"|allHTTPHeaderFields|httpBody|\bheaders\b|\bAuthorization\b",
+    re.IGNORECASE,
+)
+
+
+_SWIFT_INTERPOLATION = re.compile(r"\\\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)")
+
+
+def _telemetry_leaks(text: str) -> list[str]:
+    """Program code that puts a credential, or a request's headers or body, into what an analytics or
+    crash-reporting SDK sends to its service (`Analytics.logEvent("refresh", parameters: ["rt":
+    tokens.refreshToken])`): the service, and whoever reads its dashboards, holds it from then on."""
+    source = text[:MAX_TEXT]
+    if not _TELEMETRY_CALL.search(source):
+        return []
+    lines = source.splitlines()
+    for i, line in enumerate(lines):
+        if not _TELEMETRY_CALL.search(line):
+            continue
+        statement = "\n".join(lines[i : i + _STATEMENT_LINES])
+        if "\\(" in statement:  # Swift's `"\(value)"`, read as the concatenation it is
+            statement = _SWIFT_INTERPOLATION.sub(
+                lambda m: '" + ' + m.group(1).replace('"', " ") + ' + "', statement
+            )
+        found = _TELEMETRY_PRIVATE.search(_outside_strings(statement))
+        if found:
+            return [f"{IMPLANT}{found.group(0)} is handed to an analytics or crash-reporting service"]
+    return []
 
 
 @lru_cache(maxsize=64)  # one decision reads the same text two or three times; callers get a copy
