@@ -1339,6 +1339,7 @@ PROGRAMS: tuple[Program, ...] = (
         options=_DOCKER_RUN_OPTS,
         # (`compose down -v` removes the compose project's own volumes on this machine: its local state)
         destroys_one=rf"{_W}volume\s+(?:rm|prune){_E}|{_W}system\s+prune{_E}.*{_W}--volumes{_E}",
+        inspects=r"^(?:ps|images|logs|inspect|stats|version|info|top|port|history)(?:\s(?!.*--output)|$)",
     ),
     _p("at", R.PRIVILEGED, aliases=("batch",)),  # runs the commands it reads, later
     _p(
@@ -1425,6 +1426,17 @@ PROGRAMS: tuple[Program, ...] = (
         for name in ("echo", "printf", "true", "false", ":", "test", "[", "[[", "basename", "dirname")
     ),
     *(_p(name, R.TEXT_ONLY) for name in ("read", "alias", "help", "whatis", "apropos", "yes")),
+    # the machine's state printed: load, disks, memory, processes, sessions, identity, block devices; and
+    # `show`, a network device's read command (`ssh router 'show bgp summary'`)
+    *(
+        _p(name, R.TEXT_ONLY, R.INSPECTS)
+        for name in (
+            *("uptime", "df", "free", "ps", "who", "w", "id", "whoami", "uname", "lsblk", "vmstat", "iostat"),
+            *("nproc", "show"),
+        )
+    ),
+    # the journal read (not vacuumed, rotated or flushed)
+    _p("journalctl", R.READS, inspects=r"^(?!.*--(?:vacuum|rotate|flush|sync|relinquish|setup-keys))"),
     _p("which", R.TEXT_ONLY, R.LOCATES_PROGRAM, R.INSPECTS, aliases=("type", "whereis")),
     _p("pgrep", R.TEXT_ONLY, R.FINDS_PROCESSES, R.INSPECTS, aliases=("pidof",)),
     _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
@@ -2600,6 +2612,8 @@ PROGRAMS: tuple[Program, ...] = (
         disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:{HOST_SECURITY_AGENTS}(?:-[\w@-]+)?|sshd?|limen[\w@.-]*)"
         rf"(?:\.service|\.socket)?{_E}",
         changes=rf"{_W}(?:stop|disable|mask|kill|isolate|poweroff|halt|reboot|rescue|emergency){_E}",
+        inspects=r"^(?:--\S+\s+)*(?:status|is-active|is-enabled|is-failed|list-units|list-unit-files|list-timers"
+        r"|show|cat)(?:\s|$)",
     ),
     _p(
         "service",

@@ -113,7 +113,7 @@ from limen.facts.hosts import (
     publishing_endpoint,
     repository_identity,
 )
-from limen.facts.programs import ROUTE_VARIABLES, Role, program
+from limen.facts.programs import ROUTE_VARIABLES, Role, only_inspects, program
 from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing, credentials_to_issuers
 from limen.model import (
     Action,
@@ -401,6 +401,35 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
 _SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "rsync", "mosh", "autossh", "sshfs", "lftp", "ssh-copy-id"})
 
 
+# ssh's options that forward or tunnel something of this machine's (its agent, its ports, its display, its
+# environment), go through another machine (a jump host), or run a local command (a proxy)
+_SSH_FORWARDING_FLAGS = frozenset("ARLDWwMSXYJ")
+_SSH_FORWARDING_SETTING = re.compile(
+    r"(?i)^(?:Proxy|Local|Remote|Dynamic|Forward|PermitLocal|SendEnv|SetEnv)"
+)
+
+
+def _only_looks_remotely(dest: Destination, action: Action) -> bool:
+    """`ssh HOST 'uptime; df -h'`, `ssh router 'show bgp summary'`: a login that runs only commands that
+    read and print there, with nothing of this machine's sent along: no input, nothing forwarded or
+    tunnelled, no local value expanded into the remote line (`$`, a substitution)."""
+    line = action.command_line
+    if dest.via_command != "ssh" or any(c in line for c in "<$`"):
+        return False
+    local = [c for c in action.commands if not c.via]
+    remote = [c for c in action.commands if c.via[:1] == ("ssh",)]
+    if len(local) != 1 or local[0].name != "ssh" or not remote or len(remote) + 1 != len(action.commands):
+        return False
+    argv = local[0].argv
+    for i, word in enumerate(argv[1:], 1):
+        if word.startswith("-") and not word.startswith("--") and set(word[1:]) & _SSH_FORWARDING_FLAGS:
+            return False
+        setting = word[2:] if word.startswith("-o") and len(word) > 2 else argv[i + 1] if word == "-o" else ""
+        if setting and _SSH_FORWARDING_SETTING.match(setting):
+            return False
+    return all(only_inspects(c.argv) and not c.redirects for c in remote)
+
+
 def _own_login_host(host: str, home: str, cwd: str) -> bool:
     """A machine of the user's or the project's own: in the user's ssh config or known hosts, or named by a
     file the project's repository holds at its commit (`forge@164.92.81.17` in its deploy script, README or
@@ -484,6 +513,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
             95 if verdict is Verdict.BLOCK else 80,
             f"{where} reached through a disguised address",
         )
+    if mode is Mode.BALANCED and named_plainly(dest) and _only_looks_remotely(dest, action):
+        return None  # `ssh db1.example.com 'uptime; df -h'`: a look at another machine, as a page read is
     if organisation_network(dest) and not mode.strict_or_above:
         return None  # the organisation's own network (`jenkins.acme.internal`, `10.0.4.12`): no one else's
     if mode is Mode.LIGHT and _read_only_fetch(action):
