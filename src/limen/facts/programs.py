@@ -1194,6 +1194,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.PACKAGE_INSTALLER,
         R.PACKAGE_PUBLISHER,
         reroutes=rf"{_W}sources\s+(?:-a|--add){_E}",
+        # (a gem's signature left unchecked: `--trust-policy NoSecurity`)
+        disables=rf"{_W}(?:-P|--trust-policy)[=\s]+(?:NoSecurity|LowSecurity|AlmostNoSecurity){_E}",
         registry="rubygems",
         installs=("install",),
     ),

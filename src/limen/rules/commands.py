@@ -3479,15 +3479,36 @@ def _persistence(command: Command, cwd: str, strict: bool) -> str:
         repositories = _FORGE_REPOSITORY.findall(
             " ".join(args)
         )  # someone's repository on a forge is no registry
+        plain = any(_over_the_internet(h) for h in _PLAIN_HTTP_HOST.findall(" ".join(args)))
         if (
-            hosts and not repositories and all(own_package_source(h, cwd, strict) for h in hosts)
+            hosts
+            and not repositories
+            and not plain
+            and all(own_package_source(h, cwd, strict) for h in hosts)
         ):  # `npm config set registry https://registry.npmjs.org/`: the official source, or the company's own
             return ""
+        if plain:  # (`gem sources --add http://rubygems.org/`: anyone on the path chooses what installs)
+            return f"{name} takes its packages over plain HTTP from then on"
         return f"{name} points itself at another package source or at a program it runs later"
     return ""
 
 
 _URL_HOST = re.compile(r"\w+://(?:[^@/\s]*@)?([^/:\s'\"]+)")
+_PLAIN_HTTP_HOST = re.compile(r"(?<![\w+])http://(?:[^@/\s]*@)?([^/:\s'\"]+)")
+
+
+def _over_the_internet(host: str) -> bool:
+    """A host reached across networks others share: not this machine, nor the private network
+    (`http://localhost:4873`, a registry on `10.0.0.5` stay on the user's own network)."""
+    from limen.normalize.net import host_destination
+
+    return host_destination(host).host_class not in (
+        HostClass.LOOPBACK,
+        HostClass.PRIVATE,
+        HostClass.LINK_LOCAL,
+    )
+
+
 _RESTARTS = re.compile(r"(?:^|\s)--restart(?:=|\s+)(?:always|unless-stopped)(?:\s|$)")
 
 
