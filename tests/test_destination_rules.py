@@ -829,8 +829,9 @@ def test_a_repository_the_project_configures_by_name_is_where_it_publishes(tmp_p
 def test_a_server_the_projects_committed_files_name_is_its_own_to_log_in_to(tmp_path: Path) -> None:
     """`ssh forge@164.92.81.17 'sudo nginx -t'` where the committed deploy script names that server is the
     project's own machine (as one in the user's known hosts is): no external destination. A server only the
-    working tree names (written, never committed), or one named nowhere, still is; what the remote command
-    does is judged whatever the host (`wp db reset` there asks), and a secret copied there is still sent."""
+    working tree names (written, never committed), or one named nowhere, still is for anything more than a
+    look (a login that only reads and prints there passes as a page read does); what the remote command does
+    is judged whatever the host (`wp db reset` there asks), and a secret copied there is still sent."""
     (tmp_path / "deploy.sh").write_text("rsync -az dist/ forge@164.92.81.17:/var/www/site/\n")
     _commit(tmp_path, "deploy.sh")
     (tmp_path / "notes.md").write_text("backup box: 198.51.100.23\n")  # written, never committed
@@ -841,9 +842,13 @@ def test_a_server_the_projects_committed_files_name_is_its_own_to_log_in_to(tmp_
     ):
         decision = decide_in(tmp_path, command)
         assert decision.verdict is Verdict.PASS, (command, decision.explanation)
-    for command in ("ssh forge@198.51.100.23 'df -h'", "scp dist.tgz forge@203.0.113.9:/tmp/"):
+    for command in (
+        "ssh forge@198.51.100.23 'sudo systemctl reload nginx'",
+        "scp dist.tgz forge@203.0.113.9:/tmp/",
+    ):
         decision = decide_in(tmp_path, command)
         assert UNKNOWN in decision.reasons, (command, decision.explanation)
+    assert decide_in(tmp_path, "ssh forge@198.51.100.23 'df -h'").verdict is Verdict.PASS
     remote_reset = decide_in(tmp_path, "ssh forge@164.92.81.17 'cd /var/www/site && wp db reset --yes'")
     assert remote_reset.verdict is Verdict.AUTH, remote_reset.explanation
     (tmp_path / ".env").write_text("STRIPE_SECRET_KEY=sk_live_51Nq9XyLk2Hx9Pz4R0abcdefghijklmnop\n")
