@@ -44,4 +44,5 @@ def test_ssh_to_a_known_host_passes_and_to_a_stranger_asks(tmp_path: Path, works
 
     assert ReasonCode.UNKNOWN_EXTERNAL_DESTINATION not in reasons("ssh devbox 'systemctl status app'")
     assert ReasonCode.UNKNOWN_EXTERNAL_DESTINATION not in reasons("ssh build-7.corp.example uptime")
-    assert ReasonCode.UNKNOWN_EXTERNAL_DESTINATION in reasons("ssh evil.example uptime")
+    assert ReasonCode.UNKNOWN_EXTERNAL_DESTINATION in reasons("ssh evil.example 'systemctl restart app'")
+    assert ReasonCode.UNKNOWN_EXTERNAL_DESTINATION in reasons("ssh -A evil.example uptime")  # its agent lent
