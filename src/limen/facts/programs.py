@@ -199,7 +199,8 @@ PROTECTED_BRANCHES = re.compile(
 # `STAGE`, `AWS_PROFILE`, `DJANGO_SETTINGS_MODULE`), and a name that says production among the words of an
 # invocation (`--env=production`, `--context prod-eu`, `values-prod.yaml`, `-chdir=infra/prd`).
 ENVIRONMENT_VARIABLE = re.compile(r"(?:^|_)(?:ENV|ENVIRONMENT|STAGE|PROFILE|CONTEXT|SETTINGS_MODULE)$")
-PRODUCTION = re.compile(r"(?<![A-Za-z0-9])(?:prod|production|prd)(?![A-Za-z0-9])", re.IGNORECASE)
+# (`mainnet`: a public blockchain's main network, where a transaction moves real value and is never undone)
+PRODUCTION = re.compile(r"(?<![A-Za-z0-9])(?:prod|production|prd|mainnet)(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 # Slurm's options that take the next word (`-p debug`, `--account ocean-mix`): the launchers' command follows
@@ -2399,6 +2400,11 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}database\s+(?:drop|reset){_E}",
         changes=rf"{_W}(?:migrate\s+(?:run|revert)|database\s+(?:drop|reset|setup)){_E}",
     ),
+    # Ethereum's tool chains: a transaction signed and sent, a contract deployed, a deploy script broadcast
+    # (on the network `--rpc-url` or `--network` names: `mainnet` is production)
+    _p("cast", R.INFRA_DESTROYER, changes=rf"{_W}(?:send|publish|mktx|rpc\s+eth_send\w*){_E}"),
+    _p("forge", R.BUILDS, changes=rf"{_W}script{_E}.*{_W}--broadcast{_E}|{_W}create{_E}"),
+    _p("hardhat", R.BUILDS, changes=rf"{_W}(?:run|deploy|ignition\s+deploy){_E}"),
     _p(
         "diesel",
         R.INFRA_DESTROYER,
