@@ -201,6 +201,10 @@ BY_NAME: dict[str, PathFact] = {
     # mobile builds: CocoaPods and fastlane evaluate Ruby, Xcode's build phases and Firebase's deploy hooks
     # run shell lines, Gradle's JVM options load agents into every build, Bitrise runs its script steps
     "Podfile": _f("podfile", "CocoaPods evaluates it as Ruby on every pod install", "gemfile"),
+    # Foundry's settings: what its tests and scripts may do on this machine (run commands, touch files)
+    "foundry.toml": _f(
+        "foundry_toml", "forge runs the project's tests and scripts with its permissions", "foundry"
+    ),
     # Swift's and Carthage's dependency lists, Mint's tools, SwiftPM's mirrors (`.swiftpm/configuration/
     # mirrors.json`): each names the repository code is built from
     **dict.fromkeys(
@@ -281,7 +285,7 @@ BY_NAME: dict[str, PathFact] = {
     **dict.fromkeys(
         (
             *("brakeman.yml", ".gitleaks.toml", "gitleaks.toml", ".bandit", "bandit.yml", ".semgrep.yml"),
-            ".sobelow-conf",
+            *(".sobelow-conf", "slither.config.json"),
         ),
         _f("scanner_config", "the security scanner reads what to check from it", "scanner_config"),
     ),

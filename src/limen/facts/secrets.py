@@ -371,6 +371,8 @@ STORE_DIRS: tuple[str, ...] = (
     "Library/Application Support/Firefox",
     "Library/Application Support/BraveSoftware",
     "run/secrets",  # a container's mounted secrets: Docker secrets, Kubernetes service-account tokens
+    # blockchain wallets: encrypted keystores (with their password, the key), and keys kept in the clear
+    *(".foundry/keystores", ".ethereum/keystore", ".brownie/accounts", ".config/solana", ".near-credentials"),
 )
 
 # System files that hold password hashes or privilege rules.

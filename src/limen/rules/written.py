@@ -2182,6 +2182,25 @@ def _page(text: str) -> tuple[list[str], list[str]]:
 _SCRIPT_SRC = re.compile(r"""<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?//([A-Za-z0-9.-]+)""", re.IGNORECASE)
 
 
+def _foundry(text: str) -> tuple[list[str], list[str]]:
+    """Foundry's settings: `ffi = true` lets any test or script run commands on this machine (`vm.ffi`), and
+    read-write file permissions over the root or the home let them write anywhere."""
+    source = _CONFIG_COMMENTS.sub("", text[:MAX_TEXT])
+    concerns = []
+    if _FFI_ON.search(source):
+        concerns.append("the project's tests and scripts may run any command here (ffi)")
+    if _FS_EVERYWHERE.search(source):
+        concerns.append("the project's tests and scripts may write anywhere on this machine")
+    return [], concerns
+
+
+_CONFIG_COMMENTS = re.compile(r"(?m)#.*$")
+_FFI_ON = re.compile(r"(?m)^[ \t]*ffi[ \t]*=[ \t]*true\b")
+_FS_EVERYWHERE = re.compile(
+    r"access\s*=\s*[\"']read-write[\"']\s*,\s*path\s*=\s*[\"'](?:/|~|\$HOME|\.\./)[\"']"
+)
+
+
 def _scanner_config(text: str) -> tuple[list[str], list[str]]:
     """A scanner's settings that switch it off in part: checks skipped (`:skip_checks:`, `skips:`), or an
     allow-list whose pattern matches everything (gitleaks `paths = ['''.*''']`, `regexes = [...]`)."""
@@ -2196,6 +2215,8 @@ def _scanner_config(text: str) -> tuple[list[str], list[str]]:
 
 _SKIPPED_CHECKS = re.compile(
     r"^[ \t]*:?(?:skip_checks|skips|skip|exclude_checks|disable)[ \t]*:[ \t]*(?:\[\s*\S|$)"
+    # Slither's: detectors left out, or no finding failing the run
+    r"|[\"'](?:detectors_to_exclude)[\"']\s*:\s*[\"']\w|[\"']fail_on[\"']\s*:\s*[\"']none[\"']"
     # Sobelow's keyword list (`[ignore: ["Config", "XSS"], exit: false]`): checks left out, or no failure
     r"|(?:^|[\[,])[ \t]*(?:ignore|skip_checks|exclude_checks):[ \t]*\[[ \t]*[\"']\w"
     r"|(?:^|[\[,])[ \t]*exit:[ \t]*false\b",
@@ -3798,6 +3819,7 @@ _EXTRACTORS = {
     "scanner_ignore": _scanner_ignore,
     "vulns": _vulnerabilities_let_through,
     "scanner_config": _scanner_config,
+    "foundry": _foundry,
     "page": _page,
     "msbuild": _msbuild,
     "nuget_config": _nuget_config,
@@ -4240,7 +4262,7 @@ _STRUCTURED = frozenset(
         *("cargo_toml", "terraform", "dockerfile", "manifest", "codeowners", "gemfile", "page"),
         *("jenkinsfile",),
         *("package_sources", "msbuild", "composer_json", "ansible", "envoy", "dbt_packages", "dbt_project"),
-        *("nuget_config", "detections", "swift_dependencies", "ios_plist"),
+        *("nuget_config", "detections", "swift_dependencies", "ios_plist", "foundry", "scanner_config"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
         *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config", "unreal_project"),
