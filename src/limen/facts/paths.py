@@ -691,6 +691,8 @@ _PROGRAM_CONTENT = {
     ),
     # Elixir's scripts too: `mix.exs` and `config/*.exs` run on every mix task
     **dict.fromkeys((".ex", ".exs"), "exec_literals"),
+    # smart contracts (Solidity, Vyper): deployed, their code holds and moves what users give them
+    **dict.fromkeys((".sol", ".vy"), "exec_literals"),
     # components with markup (JSX, single-file components): read the same way, by their literals
     **dict.fromkeys(
         (".tsx", ".jsx", ".vue", ".svelte", ".kts", ".gradle", ".groovy"),

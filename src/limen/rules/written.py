@@ -3060,6 +3060,12 @@ _ANY_ORIGIN = re.compile(
     # Vapor's CORS middleware: every origin, with credentials
     r"""|allowedOrigin\s*:\s*\.all\b[^)]{0,300}?allowCredentials\s*:\s*true"""
 )
+# A contract's caller compared with an address written in its code (`if (msg.sender != address(0x7a3F...))`,
+# `tx.origin == 0xD3aD...`): that one account skips the rules or takes what others cannot
+_FIXED_CALLER = re.compile(
+    r"\b(?:msg\.sender|tx\.origin|_msgSender\(\))\s*[!=]=\s*(?:payable\()?(?:address\()?0x[0-9a-fA-F]{40}\b"
+    r"|\b0x[0-9a-fA-F]{40}\)?\s*[!=]=\s*(?:msg\.sender|tx\.origin|_msgSender\(\))"
+)
 # Keychain items readable whenever the device is on, locked or not (Apple deprecated these for it)
 _KEYCHAIN_ALWAYS = re.compile(r"\bkSecAttrAccessibleAlways(?:ThisDeviceOnly)?\b")
 # A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default,
@@ -3546,6 +3552,11 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("==", ".equals("),),
         _WORD_PASSES,
         "a check is skipped when a request carries a fixed word",
+    ),
+    (
+        (("msg.sender", "tx.origin"),),
+        _FIXED_CALLER,
+        "a contract treats one fixed account apart from everyone else",
     ),
     (
         ((" in ", " in("), ("header", "param", "query", "cookie", "args", "form")),
@@ -4490,6 +4501,10 @@ _GUARDS = re.compile(
     r"""|@login_required|@permission_required|@requires_auth|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
     r"""|\.RequireAuthorization\(|\bpassport\.authenticate\(|\bjwt\.verify\(|\brequireAuth\b|\bensureAuthenticated\b"""
+    # a contract's access modifiers and checks (Solidity: `onlyOwner`, `onlyRole(MINTER)`, `nonReentrant`,
+    # an implementation locked against initialisation, `_checkOwner()`, `require(msg.sender == owner)`)
+    r"""|\bonly[A-Z]\w*|\bnonReentrant\b|\b_disableInitializers\(|\b_check(?:Owner|Role)\("""
+    r"""|\brequire\(\s*(?:msg\.sender|hasRole\()"""
     # FastAPI's dependencies that authenticate or authorise a route (`Depends(require_user)`, `Security(`)
     r"""|\bDepends\(\s*\w*(?:auth|user|require|verify|current|login|permission|token|admin|scope)\w*|\bSecurity\("""
     # the CDK's own: public access blocked, TLS enforced, deletion protected, a store kept on stack deletion
