@@ -1391,6 +1391,8 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     (`exec.Command("sh", "-c", "curl ... | sh")`), and a shell whose input and output are a network
     connection (a reverse shell, in any language). Code that starts none runs no command line."""
     concerns = _private_sends(text) + _signature_off(text) + _written_access(text)
+    if "<script" in text[:MAX_TEXT]:  # a component's markup (`_document.tsx`): its scripts, as a page's
+        concerns += _page_scripts(text, IMPLANT)
     if _INSECURE_REPOSITORY.search(text[:MAX_TEXT]):
         concerns.append("packages would come over plain HTTP, which anyone on the path can change")
     generated = [m.strip() for m in _GO_GENERATE.findall(text[:MAX_TEXT])]  # `go generate` runs them
@@ -2165,6 +2167,12 @@ _PACKAGE_REFERENCE = re.compile(r'<PackageReference\b[^>]*?\bInclude\s*=\s*"([^"
 def _page(text: str) -> tuple[list[str], list[str]]:
     """A web page or template: the scripts it loads from other hosts (a host named like a public CDN poses
     as it; any other is that host's code in every visitor's browser, the project's own domain aside)."""
+    return [], _page_scripts(text)
+
+
+def _page_scripts(text: str, implant: str = "") -> list[str]:
+    """The concerns of the `<script src>` tags in `text` (see `_page`), each marked with `implant` (program
+    code, a component's markup: only an implant counts there)."""
     from limen.facts.hosts import SCRIPT_HOSTS, host_in, imitates
 
     concerns = []
@@ -2173,10 +2181,12 @@ def _page(text: str) -> tuple[list[str], list[str]]:
             continue
         original = imitates(host, SCRIPT_HOSTS)
         if original:
-            concerns.append(f"a script comes from {host}, which poses as {original}")
+            concerns.append(f"{implant}a script comes from {host}, which poses as {original}")
         else:
-            concerns.append(f"{AT_DOMAIN}{host}: every visitor's browser runs the script {host} serves")
-    return [], concerns[:4]
+            concerns.append(
+                f"{AT_DOMAIN}{host}: {implant}every visitor's browser runs the script {host} serves"
+            )
+    return concerns[:4]
 
 
 _SCRIPT_SRC = re.compile(r"""<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?//([A-Za-z0-9.-]+)""", re.IGNORECASE)
