@@ -2669,7 +2669,14 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}-?(?:append|create|merge){_E}\s+/Users/\S+\s+(?:IsHidden|UniqueID\s+0|PrimaryGroupID\s+0){_E}",
     ),
     _p("sysadminctl", R.SECURITY_CONTROL, grants=rf"{_W}-addUser{_E}.*{_W}-admin{_E}|{_W}-secureTokenOn{_E}"),
-    _p("security", R.SECURITY_CONTROL, grants=rf"{_W}authorizationdb\s+write{_E}"),
+    # (the user's own keychain deleted: every password and identity in it, gone; a CI runner's temporary
+    # keychain is made and deleted by every signing job)
+    _p(
+        "security",
+        R.SECURITY_CONTROL,
+        grants=rf"{_W}authorizationdb\s+write{_E}",
+        destroys_one=rf"{_W}delete-keychain(?:\s+\S*(?:Library/Keychains/|login\.keychain)\S*)?\s*$",
+    ),
     # build tools: what they run is the project's own build file; the checks of what they download
     *(
         _p(

@@ -1880,13 +1880,14 @@ def _key_material_erased(command: Command, action: Action, ctx: Context) -> Find
 
 
 # Sub-command words that destroy what they name, in any tool's spelling (`delete`, `delete-project`,
-# `topic:delete`, `--delete`, a migration's `--revert`): the table's own verbs
+# `topic:delete`, `--delete`): the table's own verbs
 _DESTROYING_WORD = re.compile(
     r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate)(?:[-_:][\w-]+)?"
-    r"|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--(?:delete|destroy|purge|drop|revert))$"
+    r"|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--(?:delete|destroy|purge|drop))$"
 )
 
 
+_UNDOING_WORD = re.compile(r"^(?:--)?(?:revert|rollback|undo|down)$")
 _CACHE_WORD = re.compile(r"(?:^|[-_:])caches?(?:$|[-_:])")
 _LOCAL_SERVER = re.compile(r"(?:^|[/@=])(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
 
@@ -1915,6 +1916,12 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
             return _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"{command.name} {word}: a tool's delete"
             )
+    if "--all" in words and any(_UNDOING_WORD.match(w.lower()) for w in words):
+        # `App migrate --revert --all`: every migration undone, every table they made dropped (one step
+        # back, as `knex migrate:rollback` takes, is a developer's everyday undo)
+        return _finding(
+            ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"{command.name} undoes every migration"
+        )
     purged = next((s for s in _settings_given(command) if retention_cut(*s.split("=", 1))), "")
     if purged:  # `--add-config retention.ms=60000`: the data expires as it lands
         detail = f"{command.name} {purged}: what it holds expires"
