@@ -1932,9 +1932,8 @@ def _swift_dependencies(text: str) -> tuple[list[str], list[str]]:
     for host in _CARTHAGE_BINARY.findall(text[:MAX_TEXT]):
         if not host_in(host.lower(), REGISTRY_HOSTS):
             concerns.append(f"a prebuilt framework would come from {host}")
-    for owner, repo in _MIRROR.findall(
-        text[:MAX_TEXT]
-    ):  # SwiftPM's mirrors.json: taken in the original's place
+    # SwiftPM's mirrors.json: each mirror is taken in its original's place
+    for owner, repo in _MIRROR.findall(text[:MAX_TEXT]):
         concerns += _taken_from_repository("mirror", repo, f"{owner}/{repo}")
     return [], concerns
 
