@@ -249,6 +249,10 @@ def _package_json(text: str) -> tuple[list[str], list[str]]:
     return values, _direct_sources(values) + _lookalikes("npm", names) + _moving_repositories(values)
 
 
+# The forges that host accounts' repositories, by host name and as a pattern of one
+_FORGES = frozenset({"github.com", "gitlab.com", "bitbucket.org"})
+_FORGE_HOST = "(?:" + "|".join(re.escape(f) for f in sorted(_FORGES)) + ")"
+
 # A dependency taken from a GitHub repository (`github:OWNER/REPO#REF`, `git+ssh://git@github.com/OWNER/REPO`,
 # `OWNER/REPO`), and a ref that stays put: a commit or a release tag
 _GITHUB_DEPENDENCY = re.compile(
@@ -309,7 +313,8 @@ def _requirements(text: str) -> tuple[list[str], list[str]]:
 # A requirement taken from a repository on a forge (PEP 508's `name @ git+URL@REF`, pip's `git+URL@REF#egg=x`)
 _PIP_REPOSITORY = re.compile(
     r"^[ \t]*(?:([\w.-]+)(?:\[[\w,.-]*\])?\s*@\s*)?(?:-e\s+)?git\+(?:https?|ssh)://(?:git@)?"
-    r"(?:github\.com|gitlab\.com|bitbucket\.org)[/:]([\w.-]+/[\w.-]+?)(?:\.git)?(?:@([\w./+-]+))?(?:#\S*)?\s*$",
+    + _FORGE_HOST
+    + r"[/:]([\w.-]+/[\w.-]+?)(?:\.git)?(?:@([\w./+-]+))?(?:#\S*)?\s*$",
     re.MULTILINE,
 )
 
@@ -1939,9 +1944,7 @@ def _swift_dependencies(text: str) -> tuple[list[str], list[str]]:
 
 
 _CARTHAGE_BINARY = re.compile(r"""^[ \t]*binary\s+["']https?://([^/"']+)""", re.MULTILINE)
-_MIRROR = re.compile(
-    r'"mirror"\s*:\s*"https?://(?:github\.com|gitlab\.com|bitbucket\.org)/([\w.-]+)/([\w.-]+?)(?:\.git)?"'
-)
+_MIRROR = re.compile(r'"mirror"\s*:\s*"https?://' + _FORGE_HOST + r'/([\w.-]+)/([\w.-]+?)(?:\.git)?"')
 
 
 def _gemfile(text: str) -> tuple[list[str], list[str]]:
@@ -1978,7 +1981,6 @@ def _taken_from_repository(kind: str, name: str, repository: str) -> list[str]:
 _GEM = re.compile(r"""^[ \t]*gem\s+["']([\w.-]+)["']""", re.MULTILINE)
 # (Bundler's `source`, CocoaPods' spec repositories: `source 'https://github.com/OWNER/Specs.git'`)
 _GEM_SOURCE = re.compile(r"""^[ \t]*source\s+["']https?://([^/"']+)(/[\w.-]+/[\w.-]+)?""", re.MULTILINE)
-_FORGES = frozenset({"github.com", "gitlab.com", "bitbucket.org"})
 # (`gem 'x', git: URL`, `gem 'x', github: 'o/r'`, CocoaPods' `pod 'X', :git => URL`)
 _GEM_REPOSITORY = re.compile(
     r"""^[ \t]*(gem|pod)\s+["']([\w./-]+)["'][^\n]*?(?:\bgithub:\s*["']([\w.-]+/[\w.-]+)"""
@@ -2755,7 +2757,7 @@ _HELD: tuple[tuple[str, re.Pattern[str]], ...] = (
 # A credential the program holds by name (`token`, `self.api_key`, `client_secret`), sent anywhere but in the
 # places a request uses one: its authorisation header, its `auth`, its query parameters
 _CREDENTIAL = "a credential it holds (a token, a secret or a key)"
-_CREDENTIAL_WORD = re.compile(
+_CREDENTIAL_NAMED = re.compile(
     r"\b(?:\w+_)?(?:token|secret|api_?key|apikey|access_?key|private_?key|credentials?)\b", re.IGNORECASE
 )
 _USES_CREDENTIAL = re.compile(
@@ -2796,7 +2798,7 @@ def _held_in(code: str) -> tuple[str, list[str]] | None:
     for kind, pattern in _HELD:  # a password is a word of the program's, never one inside a literal
         if pattern.search(words if kind == _PASSWORD else code):
             return kind, []
-    if _CREDENTIAL_WORD.search(_USES_CREDENTIAL.sub(" ", words)):
+    if _CREDENTIAL_NAMED.search(_USES_CREDENTIAL.sub(" ", words)):
         return _CREDENTIAL, []
     from limen.rules.paths import is_secret_file
 
@@ -2823,9 +2825,10 @@ _TELEMETRY_CALL = re.compile(
     r"|addBreadcrumb)|(?:mixpanel|analytics|amplitude|posthog|segment)\.(?:track|identify|capture|people\.set)"
     r"|DDLogger\.\w+|datadogLogs\.\w+)\s*\("
 )
-# What a credential or a whole request is called in the code handed to it
+# What a credential (`_CREDENTIAL_NAMED`, a password, a cookie) or a whole request is called in the code
+# handed to it, in snake or camel case (`refresh_token`, `tokens.refreshToken`)
 _TELEMETRY_PRIVATE = re.compile(
-    r"\b(?:\w+_)?(?:password|passwd|token|secret|api_?key|credentials?|cookies?)\b|\b\w*(?:Token|Password|Secret)\b"
+    _CREDENTIAL_NAMED.pattern + r"|\b(?:\w+_)?(?:password|passwd|cookies?)\b|\b\w*(?:Token|Password|Secret)\b"
     r"|allHTTPHeaderFields|httpBody|\bheaders\b|\bAuthorization\b",
     re.IGNORECASE,
 )
@@ -4580,9 +4583,6 @@ _GUARD_MIDDLEWARE = re.compile(
 _URL_HOST_IN_CODE = re.compile(r"""["'`](?:https?|wss?)://([A-Za-z0-9.-]+)""")
 
 
-_FORGE_OWNER = re.compile(r"(?:github\.com|gitlab\.com|bitbucket\.org)[/:]([\w.-]+)/[\w.-]+")
-
-
 def _posing_owners(text: str) -> list[str]:
     """Repositories a file takes code from whose owner poses as a well-known one (`github.com/pre-commit-hook/
     pre-commit-hooks`, `github.com/dbt-labs-community/dbt_utils`)."""
@@ -4591,16 +4591,14 @@ def _posing_owners(text: str) -> list[str]:
     if "github.com" not in text and "gitlab.com" not in text and "bitbucket.org" not in text:
         return []
     found = []
-    for owner in dict.fromkeys(m.lower() for m in _FORGE_OWNER.findall(text[:MAX_TEXT])):
+    for owner in dict.fromkeys(o.lower() for o, _ in _FORGE_REPOSITORY_URL.findall(text[:MAX_TEXT])):
         original = imitated_owner(owner)
         if original:
             found.append(f"{OWNED_BY}{owner}: code comes from {owner}, which poses as {original}")
     return found[:4]
 
 
-_FORGE_REPOSITORY_URL = re.compile(
-    r"(?:github\.com|gitlab\.com|bitbucket\.org)[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?\b"
-)
+_FORGE_REPOSITORY_URL = re.compile(_FORGE_HOST + r"[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?\b")
 
 
 def _moved_repositories(before: str, after: str) -> list[str]:

@@ -747,10 +747,6 @@ class _Py:
             table = _every_row(func.value)
             if table:  # `Patient.objects.all().delete()`: every row of the model's table, gone
                 self.fx.note(f"{SQL_NOTE}DELETE FROM {table}")
-        if isinstance(func, ast.Attribute) and func.attr == "update":
-            model, narrowed = _model(func.value)
-            if model:
-                self.orm_update(model, narrowed, node)
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value)
             callee = self.attribute(receiver, func.attr)
@@ -770,6 +766,10 @@ class _Py:
         for k in node.keywords:
             if k.arg is None:
                 self.expr(k.value)
+        if method == "update" and isinstance(func, ast.Attribute):
+            model, narrowed = _model(func.value)
+            if model:
+                self.orm_update(model, narrowed, args, kwargs)
         name = _normal(name)
         if name.startswith(_COMPUTED):
             self.fx.flag("python calls a function looked up by a name computed at run time")
@@ -1120,18 +1120,13 @@ class _Py:
             return Val(text=UNKNOWN, tainted=receiver.tainted or receiver.kind == "response")
         return None
 
-    def orm_update(self, model: str, narrowed: bool, node: ast.Call) -> None:
+    def orm_update(self, model: str, narrowed: bool, args: list[Val], kwargs: dict[str, Val]) -> None:
         """An ORM's bulk update (`User.objects.filter(...).update(is_superuser=True)`, SQLAlchemy's
-        `query.update({"role": "admin"})`): noted as the `UPDATE` statement it runs, so the rules that judge
-        SQL (an account's admin flag set) judge it as they judge `psql -c`."""
-        pairs: list[tuple[str, object]] = [
-            (k.arg, _plain(self.expr(k.value))) for k in node.keywords if k.arg is not None
-        ]
-        if node.args and isinstance(node.args[0], ast.Dict):
-            given = node.args[0]
-            for key, value in zip(given.keys, given.values, strict=False):
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    pairs.append((key.value, _plain(self.expr(value))))
+        `query.update({"role": "admin"})`), given its evaluated arguments: noted as the `UPDATE` statement it
+        runs, so the rules that judge SQL (an account's admin flag set) judge it as they judge `psql -c`."""
+        pairs = [(key, _plain(value)) for key, value in kwargs.items()]
+        if args and args[0].kind == "dict":
+            pairs += [(key, _plain(value)) for key, value in zip(args[0].keys, args[0].items, strict=False)]
         settings = [f"{key} = {_sql_literal(value)}" for key, value in pairs if value is not None]
         if settings:  # (the rows a filter picks are not known here: some rows, not every row)
             where = " WHERE <filter>" if narrowed else ""
