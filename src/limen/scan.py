@@ -703,8 +703,10 @@ def apply_scan(
     if printed_credential:
         secrets = list(dict.fromkeys([*secrets, *printed_values(output)]))
     if secrets:
-        store.add_taint(session_id, secret_fingerprints(secrets, fingerprint))
+        # The flag first: a session holding fingerprints is always flagged, so the floors ask the flag and
+        # never load the fingerprints of a session that has none (a failure between the two fails closed).
         store.set_flags(session_id, {TAINTED})
+        store.add_taint(session_id, secret_fingerprints(secrets, fingerprint))
         if mode is not Mode.LIGHT:
             findings.append(
                 Finding(
