@@ -350,7 +350,21 @@ IMAGE_PUBLISHERS = frozenset(
 )
 # Of `IMAGE_REGISTRIES`, those that host anyone: an image's owner there is its first path component
 SHARED_IMAGE_REGISTRIES = frozenset({"quay.io", "ghcr.io", "gcr.io", "public.ecr.aws", "registry.gitlab.com"})
+# Repositories projects take straight from GitHub by `OWNER/REPO` (Foundry's `forge install`), and the Go
+# modules on GitHub
+GITHUB = frozenset(
+    {
+        *("openzeppelin/openzeppelin-contracts", "openzeppelin/openzeppelin-contracts-upgradeable"),
+        *("foundry-rs/forge-std", "transmissions11/solmate", "vectorized/solady", "dapphub/ds-test"),
+        *("smartcontractkit/chainlink", "smartcontractkit/chainlink-brownie-contracts", "uniswap/v3-core"),
+        *("uniswap/v3-periphery", "uniswap/v4-core", "uniswap/permit2", "safe-global/safe-smart-account"),
+        *("aave/aave-v3-core", "layerzero-labs/layerzero-v2", "eth-infinitism/account-abstraction"),
+        *(m.removeprefix("github.com/") for m in GO if m.startswith("github.com/")),
+    }
+)
+
 POPULAR = {
+    "github": GITHUB,
     "pypi": PYPI,
     "npm": NPM,
     "crates": CRATES,
@@ -410,6 +424,9 @@ def package_name(registry: str, spec: str) -> str:
     `lodash`, `@types/node@20` -> `@types/node`, `github.com/a/b@v1` -> `github.com/a/b`); "" for a path,
     a URL or anything else."""
     spec = spec.strip()
+    if registry == "github":  # `OWNER/REPO@v5.0.2`, `https://github.com/OWNER/REPO.git`
+        found = re.fullmatch(r"(?:(?:https?://)?github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?/?(?:@\S*)?", spec)
+        return found.group(1).lower() if found else ""
     if not spec or "://" in spec or spec.startswith((".", "/", "~", "-", "git+", "file:")):
         return ""
     if registry == "npm":
@@ -674,6 +691,10 @@ def imitated(registry: str, name: str) -> str:
     known = POPULAR.get(registry, frozenset())
     if not name or name in known:
         return ""
+    if registry == "github" or (registry == "go" and name.startswith("github.com/")):
+        posed = posed_repository(re.sub(r"/v\d+$", "", name).removeprefix("github.com/"))
+        if posed:
+            return posed if registry == "github" else f"github.com/{posed}"
     if "/" in name and registry in ("go", "packagist"):
         if registry == "go":  # `github.com/golang-jvvt/jwt/v5`: the module's major version aside
             name = re.sub(r"/v\d+$", "", name)
@@ -734,6 +755,25 @@ def imitated(registry: str, name: str) -> str:
         return ""
     original = _near_misses(registry).of(key)
     return "" if registry == "npm" and original and _in_own_right(key, original) else original
+
+
+def posed_repository(name: str) -> str:
+    """The well-known GitHub repository (`GITHUB`) that `OWNER/REPO` poses as ("" for none): one of the same
+    name under an owner named like its own (`OpenZepelin`, `foundry-rs-dev`), or under any other owner when
+    the name carries its owner's (`0xS3cur1ty/openzeppelin-contracts`, `someone/aws-sdk-go`): a copy
+    published under the maker's brand. A fork with a name of its own, or of a name that does not carry its
+    maker's (`someone/mux`), is not."""
+    owner, _, repo = name.lower().partition("/")
+    if not repo or "/" in repo:
+        return ""
+    for candidate in GITHUB:
+        theirs, _, their_repo = candidate.partition("/")
+        if repo != their_repo or owner == theirs:
+            continue
+        branded = len(theirs) >= 3 and theirs.replace("-", "") in repo.replace("-", "").replace("_", "")
+        if branded or (len(theirs) >= 5 and within_edits(owner, theirs, 2)) or _decorated(owner, theirs):
+            return candidate
+    return ""
 
 
 def _in_own_right(name: str, original: str) -> bool:

@@ -2403,7 +2403,13 @@ PROGRAMS: tuple[Program, ...] = (
     # Ethereum's tool chains: a transaction signed and sent, a contract deployed, a deploy script broadcast
     # (on the network `--rpc-url` or `--network` names: `mainnet` is production)
     _p("cast", R.INFRA_DESTROYER, changes=rf"{_W}(?:send|publish|mktx|rpc\s+eth_send\w*){_E}"),
-    _p("forge", R.BUILDS, changes=rf"{_W}script{_E}.*{_W}--broadcast{_E}|{_W}create{_E}"),
+    _p(  # `forge install OWNER/REPO`: a library taken from GitHub by its repository, compiled into contracts
+        "forge",
+        R.BUILDS,
+        registry="github",
+        installs=("install",),
+        changes=rf"{_W}script{_E}.*{_W}--broadcast{_E}|{_W}create{_E}",
+    ),
     _p("hardhat", R.BUILDS, changes=rf"{_W}(?:run|deploy|ignition\s+deploy){_E}"),
     _p(
         "diesel",

@@ -31,10 +31,12 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     lodahs`, `npx create-react-ap`, `go get github.com/gorrila/mux`, `cargo add rustdecimal`): AUTH,
     since its install code runs at once; a release known to carry a payload (`event-stream@3.3.6`,
     `torchtriton`): BLOCK; a package taken from a forge by an owner posing as a well-known one
-    (`github.com/vuejs-core/vue`): AUTH; an npm package nobody uses, fetched and run (`npx -y eas-cli-turbo`)
-    or installed globally: AUTH. Quiet: the popular names themselves, near misses used in their own right
-    (`preact`), names like none of them installed into the project, the project's own packages and scopes,
-    other versions of a hijacked package, local paths and other URLs (other rules judge those)."""
+    (`github.com/vuejs-core/vue`), or a well-known repository's name that carries its maker's, under
+    another account (`forge install 0xS3cur1ty/openzeppelin-contracts`): AUTH; an npm package nobody uses,
+    fetched and run (`npx -y eas-cli-turbo`) or installed globally: AUTH. Quiet: the popular names
+    themselves, near misses used in their own right (`preact`), names like none of them installed into the
+    project, the project's own packages and scopes, other versions of a hijacked package, local paths and
+    other URLs (other rules judge those), a copy under the project's own account."""
     if not action.commands and not action.tool.startswith("mcp__"):
         return
     found = [
@@ -55,6 +57,8 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.BLOCK, 90, detail)
             return
         original = imitated(registry, name)
+        if original and registry in ("github", "go") and _forks_own(name, action.cwd or ctx.workspace):
+            original = ""  # the project's own copy of a library, under its own account
         if original:
             detail = f"{by} installs {name!r}, a near miss of {original!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
@@ -69,6 +73,15 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs from {owner!r}, which poses as {posed!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
+
+
+def _forks_own(name: str, cwd: str) -> bool:
+    """A repository (`OWNER/REPO`, `github.com/OWNER/REPO`) under the account of the project's own origin."""
+    from limen.facts.hosts import project_repository
+
+    identity = project_repository(cwd) if cwd else None
+    owner = name.removeprefix("github.com/").split("/", 1)[0]
+    return identity is not None and identity[1].split("/", 1)[0].lower() == owner.lower()
 
 
 def _how(entry: Program, command: Command) -> str:
