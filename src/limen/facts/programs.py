@@ -118,6 +118,9 @@ class Program:
     output_operand: int | None = None
     destroys_all: str = ""  # regex over the words after the name: destroys an environment or a store
     destroys_one: str = ""  # regex over the words after the name: deletes a resource
+    # regex over the words after the name: deletes the machine's own state (a compose project's volumes), a
+    # developer's copy on this machine, a resource on another one (a line run over ssh)
+    destroys_there: str = ""
     # sub-commands that send what they are given to the place their last operand names, and how that operand
     # names it: "image" (a container image reference: its registry) or "remote" (rclone's `NAME:path`)
     pushes: tuple[str, ...] = ()
@@ -499,6 +502,7 @@ def _p(
     output_operand: int | None = None,
     destroys_all: str = "",
     destroys_one: str = "",
+    destroys_there: str = "",
     pushes: tuple[str, ...] = (),
     push_target: str = "",
     disables: str = "",
@@ -547,6 +551,7 @@ def _p(
         output_operand=output_operand,
         destroys_all=destroys_all,
         destroys_one=destroys_one,
+        destroys_there=destroys_there,
         pushes=pushes,
         push_target=push_target,
         disables=disables,
@@ -1340,8 +1345,10 @@ PROGRAMS: tuple[Program, ...] = (
         installs=("pull",),
         runs_package=("run", "create", "container run"),
         options=_DOCKER_RUN_OPTS,
-        # (`compose down -v` removes the compose project's own volumes on this machine: its local state)
         destroys_one=rf"{_W}volume\s+(?:rm|prune){_E}|{_W}system\s+prune{_E}.*{_W}--volumes{_E}",
+        # `compose down -v` removes the compose project's own volumes: a developer's copy here, a server's
+        # data on another machine
+        destroys_there=rf"{_W}down{_E}.*{_W}(?:-v|--volumes){_E}",
         inspects=r"^(?:ps|images|logs|inspect|stats|version|info|top|port|history)(?:\s(?!.*--output)|$)",
     ),
     _p("at", R.PRIVILEGED, aliases=("batch",)),  # runs the commands it reads, later

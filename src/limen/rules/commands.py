@@ -27,9 +27,11 @@ Decisions worth knowing:
   a store (`terraform destroy`, `pulumi destroy`, `kubectl delete ns`/`--all`, `aws s3 rb`/`rm --recursive`,
   `gcloud projects delete`, `az group delete`, `gh repo delete`, `dropdb`) BLOCKs; deleting one resource
   (`helm uninstall`, `kubectl delete deploy x`, cloud `... delete`, `docker volume prune`) asks; `terraform
-  plan -destroy`, `kubectl delete pod x` stay quiet. SQL `DROP`/`TRUNCATE`, `DELETE` or `UPDATE` without
-  `WHERE` (or `WHERE 1=1`), `ALTER TABLE ... DROP COLUMN` in any statement, comments and strings aside, BLOCKs
-  through a networked client and asks through a local-file one (`sqlite3`). `kill -1` and `kill -9 -1` BLOCK.
+  plan -destroy`, `kubectl delete pod x` stay quiet; what deletes a machine's own state (`destroys_there`:
+  `docker compose down -v`) asks when the line runs on another machine (over ssh), not here. SQL
+  `DROP`/`TRUNCATE`, `DELETE` or `UPDATE` without `WHERE` (or `WHERE 1=1`), `ALTER TABLE ... DROP COLUMN` in
+  any statement, comments and strings aside, BLOCKs through a networked client and asks through a local-file
+  one (`sqlite3`). `kill -1` and `kill -9 -1` BLOCK.
   Disk tools BLOCK on a device (`/dev/...`, however reached) and stay quiet on an image file (`mkfs.ext4
   disk.img`).
 - A container given the host (`--privileged`, `--pid/--net=host`, escape capabilities, devices, the engine
@@ -1321,7 +1323,8 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
     a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
     entry = program(command.name)
-    if entry is None or not (entry.destroys_all or entry.destroys_one):  # (a build tool's wipe task too)
+    there = bool(entry and entry.destroys_there and "ssh" in command.via)  # run on another machine
+    if entry is None or not (entry.destroys_all or entry.destroys_one or there):  # (a build tool's wipe too)
         return None
     if any(w.startswith(_REHEARSALS) for w in command.argv[1:]):
         return None  # `kubectl delete ns x --dry-run=client`, `aws s3 rm --dryrun`: nothing is deleted
@@ -1333,6 +1336,7 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     words = " ".join(w for w in command.argv[1:] if w)
     destroys_all = bool(entry.destroys_all and _pattern(entry.destroys_all).search(words))
     destroys_one = bool(entry.destroys_one and _pattern(entry.destroys_one).search(words))
+    destroys_one = destroys_one or (there and bool(_pattern(entry.destroys_there).search(words)))
     if not destroys_all and not destroys_one:
         return None
     where = _outside_production(command) or _selected_workspace(command, action)  # (`terraform workspace
