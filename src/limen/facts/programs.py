@@ -64,6 +64,7 @@ class Role(StrEnum):
     BUILDS = "builds"  # runs the build file of the folder it works in (a Makefile's recipes, build.gradle)
     SECURITY_CONTROL = "security_control"  # configures a firewall, access control, auditing or a mitigation
     AGENT = "agent"  # a coding agent's CLI: its settings hold its hooks and MCP servers
+    SERVER = "server"  # answers others' requests (a cache, a database, a node): how it starts says who may
     TUNNEL = "tunnel"  # makes a local port reachable from the internet (every call, or those `exposes` names)
     MAILS = "mails"  # sends mail to the addresses among its words (`mail -a FILE x@host`)
     LOADS_CODE = "loads_code"  # loads native code from a file it is given (the calls `loads_library` names)
@@ -1980,6 +1981,28 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("jupyter-lab", "jupyter-notebook"),
         grants=rf"(?=.*--ip[=\s]+['\"]?(?:0\.0\.0\.0|\*|::)['\"]?(?:{_E}|$))"
         rf"(?=.*(?:Token|token|password)[=\s]*(?:''|\"\"|{_E}))",
+    ),
+    # Servers started open: a cache, a database or a node that answers anyone on the network, its own
+    # protection switched off, or an API that signs or runs things (Docker's, a node's `personal`/`admin`)
+    # listening on every address without authentication
+    _p("redis-server", R.SERVER, aliases=("valkey-server",), disables=rf"--protected-mode[=\s]+['\"]?no{_E}"),
+    _p(
+        "dockerd",
+        R.SERVER,
+        grants=rf"^(?!.*--tlsverify{_E})(?=.*(?:-H|--host)[=\s]+['\"]?tcp://(?!127\.|localhost|\[?::1))",
+    ),
+    _p(
+        "mongod",
+        R.SERVER,
+        grants=rf"^(?!.*{_W}--auth{_E})(?=.*(?:--bind_ip_all{_E}|--bind_ip[=\s]+['\"]?(?:0\.0\.0\.0|::)))",
+    ),
+    _p(
+        "geth",
+        R.SERVER,
+        aliases=("bor", "erigon"),
+        disables=rf"--allow-insecure-unlock{_E}",
+        grants=r"(?=.*--(?:http|ws)\.addr[=\s]+['\"]?(?:0\.0\.0\.0|::))"
+        r"(?=.*--(?:http|ws)\.api[=\s]+['\"]?[\w,]*(?:personal|admin|debug|miner))",
     ),
     _p(
         "ray",

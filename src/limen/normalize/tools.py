@@ -360,7 +360,7 @@ _BYPASS = re.compile(
     r"|(?:^|_)(?:stages?|checks?|tests?)_to_skip(?:_|$)"
 )
 # (`n` and `y`: Kconfig's, in a Zephyr `prj.conf`, an ESP-IDF `sdkconfig`, a kernel's `.config`)
-_OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none", "essentially_off", "n"})
+_OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none", "essentially_off", "n", "no"})
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:[a-z0-9]*_){0,8}(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
     # a quality gate, a check or a scan taken off what it guards (`api/qualitygates/deselect`)
@@ -477,6 +477,8 @@ _ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow", "y"})
 _WEAK_FEATURES = re.compile(
     r"(?i)(?<![\w-])(?:(?:allow|permit)[-_]?(?:empty[-_]?passwords?|root[-_]?login)|debug[-_]tweaks"
     r"|empty[-_]root[-_]password)(?![\w-])"
+    # (a server's setting of that name keeping it shut is no such feature: `PermitRootLogin no`)
+    r"(?![ \t]*[=:]?[ \t]*[\"']?(?:no|false|off|prohibit-password|without-password|forced-commands-only)\b)"
     # an account made with a password hash written in (`useradd -p '$6$...'`): whoever wrote it logs in
     r"|\b(?:useradd|usermod)\s(?:[^;\n\"]{0,120}\s)?-p\s+['\"]?\\?\$[1256aby]"
 )
