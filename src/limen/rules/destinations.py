@@ -385,6 +385,8 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
 
         if logs_in_with_issuers_credential(action):  # `gcloud auth print-access-token | docker login ...`
             return True
+    if _printed_for(dest, action) and carries_nothing(action):
+        return True  # `curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://x.googleapis.com`
     issuers = issuers_for_host(dest.host)
     if not issuers:
         return False
@@ -394,6 +396,19 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
     used |= issuers & credentials_to_issuers(action)  # `-u sk_test_...:`, `Token token=$PD_TOKEN`
     # Data to a bucket, webhook or repository: whose it is, the credential does not say.
     return bool(used - SHARED_ISSUERS) or (bool(used) and carries_nothing(action))
+
+
+def _printed_for(dest: Destination, action: Action) -> bool:
+    """A credential a printer in the line (`facts.secrets.PRINTERS`) puts into a substitution, and `dest` is
+    a host that issued it (or, for an identity token, one of the project's own services): its use."""
+    from limen.facts.secrets import printer
+
+    for command in action.commands:
+        if "$()" in command.via or "``" in command.via:
+            printed = printer(command.argv)
+            if printed is not None and printed.issued_for(dest.host, action.cwd):
+                return True
+    return False
 
 
 # Programs that log in to a host (over ssh, or a file-transfer login), by which a host the user's ssh knows,
