@@ -527,6 +527,13 @@ _SECRET_STORES = (  # (command words, options that name another owner's store, a
     (("doppler", "secrets", "set"), (), True),
     (("firebase", "functions:secrets:set"), (), True),
     (("railway", "variables"), (), True),
+    # the clouds' secret stores, in the account the client is signed in to
+    (("gcloud", "secrets", "create"), (), True),
+    (("gcloud", "secrets", "versions", "add"), (), True),
+    (("aws", "secretsmanager", "create-secret"), (), True),
+    (("aws", "secretsmanager", "put-secret-value"), (), True),
+    (("aws", "ssm", "put-parameter"), (), True),
+    (("az", "keyvault", "secret", "set"), (), True),
 )
 
 
