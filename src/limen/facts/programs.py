@@ -1147,6 +1147,20 @@ PROGRAMS: tuple[Program, ...] = (
         reroutes=rf"{_W}config\s+(?:set\s+)?(?:--\w+\s+)*(?:ssl_verify_mode|mirror\.\S+|source\.\S+"
         rf"|disable_checksum_validation\s+true){_E}|--trust-policy[=\s]+(?:No|Low)Security{_E}",
     ),
+    # Dart's and Flutter's pub: `pub add X` and `pub global activate X` install from pub.dev, a package taken
+    # from a repository (`X:{"git": URL}`, `--git-url URL`, `--source git URL`) runs its build code
+    *(
+        _p(
+            name,
+            R.PACKAGE_INSTALLER,
+            R.PACKAGE_PUBLISHER,
+            R.BUILDS,
+            registry="pub",
+            installs=("pub add", "pub global activate"),
+            fetches_code=r"--git-url|--source[=\s]+git\b|[{,]\s*\"git\"\s*:",
+        )
+        for name in ("dart", "flutter")
+    ),
     *(
         _p(
             name,

@@ -5315,6 +5315,8 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("pnpm", "dist-tag"): "https://registry.npmjs.org/",
     ("npm", "deprecate"): "https://registry.npmjs.org/",
     ("cargo", "publish"): "https://crates.io/",
+    ("dart", "pub"): "https://pub.dev/",  # `dart pub publish`, `flutter pub publish`
+    ("flutter", "pub"): "https://pub.dev/",
     ("gem", "push"): "https://rubygems.org/",
     ("mix", "hex.publish"): "https://hex.pm/",
     ("uv", "publish"): "https://upload.pypi.org/legacy/",
@@ -5389,6 +5391,8 @@ def _publish(name: str, args: list[str], state: _State) -> None:
     if (name, words[0]) == ("yarn", "npm") and words[1:2] != ["publish"]:
         return
     if (name, words[0]) == ("dotnet", "nuget") and words[1:2] != ["push"]:
+        return
+    if name in ("dart", "flutter") and words[1:2] != ["publish"]:
         return
     if words[0] == "dist-tag" and words[1:2] != ["add"]:
         return  # `npm dist-tag ls`: a read
@@ -5833,6 +5837,8 @@ _HANDLERS: dict[str, Handler] = {
     "flyctl": _h_publish,
     "surge": _h_publish,
     "twine": _h_publish,
+    "dart": _h_publish,
+    "flutter": _h_publish,
     "anaconda": _h_publish,
     "wormhole": _h_publish,
     "croc": _h_publish,
