@@ -686,7 +686,7 @@ _PROGRAM_CONTENT = {
     ".php": "php",
     # languages Limen does not parse: the command lines their process calls are given, as string literals
     **dict.fromkeys(
-        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua"),
+        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua", ".dart"),
         "exec_literals",
     ),
     # Elixir's scripts too: `mix.exs` and `config/*.exs` run on every mix task

@@ -1309,7 +1309,9 @@ _REMOTE_LOGIN = re.compile(
 )
 
 
-_STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+# (single quotes too, for the languages whose strings they delimit: Dart, Lua, Elixir's charlists; in the C
+# family they hold one character)
+_STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.){2,})\'')
 
 
 def _quoted_literals(text: str) -> tuple[list[str], list[str]]:
@@ -1373,7 +1375,7 @@ _MIX_FOLDER = re.compile(r'\{\s*:(\w+)\s*,[^}\n]*?\bpath:\s*"((?:/|~)[^"\n]*)"')
 def _string_literals(text: str) -> tuple[list[str], list[str]]:
     """Code in a language Limen does not parse (a Rust `build.rs`, a Cargo config): its string literals,
     read as one shell line and each as a line of its own (`Command::new("sh").arg("-c").arg("...")`)."""
-    strings = [re.sub(r"\\(.)", r"\1", m) for m in _STRING_LITERAL.findall(text)]
+    strings = [re.sub(r"\\(.)", r"\1", double or single) for double, single in _STRING_LITERAL.findall(text)]
     return [" ".join(strings), *strings] if strings else [], []
 
 
@@ -1386,6 +1388,7 @@ _INSECURE_REPOSITORY = re.compile(
 # A process started from code in a language Limen does not parse (Go, Rust, Java, C#, C, Swift, Lua...).
 _EXEC_CALL = re.compile(
     r"exec\.Command|Command::new|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|Process\.Start|"
+    r"\bProcess\.(?:start|run|runSync)\(|"  # (Dart's)
     r"\b(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?|os\.execute|io\.popen|commandLine)\s*\(|syscall\.Exec|"
     r"[\"']\s*\.execute\(\)|\bexec\s*\{|\bSystem\.(?:cmd|shell)\(|:os\.cmd\("  # (Elixir's, Erlang's)
 )
@@ -3056,6 +3059,13 @@ _TLS_OFF = re.compile(
     # server's own trust, in code that never evaluates it
     r"|\bDisabled(?:Trust)?Evaluator\(\)"
     r"|\A(?![\s\S]*(?:SecTrustEvaluate|\.evaluate\(|[Pp]inn))[\s\S]*?\.useCredential\s*,\s*URLCredential\(\s*trust:"
+    # a certificate check handed a callback that says yes to any certificate (Dart's `badCertificateCallback
+    # = (cert, host, port) => true`, dio's `validateCertificate`, .NET's validation callbacks, Node's
+    # `checkServerIdentity: () => undefined`)
+    r"|(?:[Bb]adCertificate|validateCertificate|ServerCertificate(?:Custom)?ValidationCallback"
+    r"|RemoteCertificateValidationCallback|checkServerIdentity)\w*\s*[:=]\s*"
+    r"(?:\(?[\w\s,?]*\)?|delegate\s*(?:\([^)]*\))?)\s*(?:=>\s*(?:true|undefined|null)\b|\{\s*return\s+true\s*;?\s*\})"
+    r"|\bDangerousAcceptAnyServerCertificateValidator\b"
 )
 # Cross-origin calls allowed from any site with the users' credentials (`origins { |source, env| true }`,
 # `cors({ origin: true, credentials: true })`)
@@ -3545,6 +3555,8 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
                 "disabledtrustevaluator",
                 "disabledevaluator",
                 "urlcredential",
+                "certificate",
+                "checkserveridentity",
             ),
         ),
         _TLS_OFF,
