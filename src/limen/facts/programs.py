@@ -624,7 +624,7 @@ SECURITY_CHECKS = re.compile(
     r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action|"
     r"detect-private-key|detect-aws-credentials|"
     r"(?:npm|yarn|pnpm|composer|cargo|bundle)\s+audit|bundler-audit|brakeman|safety\s+check|cargo\s+deny|"
-    r"dependency-check|sonar(?:-scanner|qube|cloud)?(?![-.])|sobelow|mix\s+(?:deps|hex)\.audit|mix_audit|"
+    r"dependency-?check\w*|sonar(?:-scanner|qube|cloud)?(?![-.])|sobelow|mix\s+(?:deps|hex)\.audit|mix_audit|"
     r"safety\s+scan|terrascan|kubesec|prowler|dockle|bearer|horusec|njsscan|mobsfscan|audit-ci|retire(?:\.js)?|"
     r"Security/(?:SAST|Secret-Detection|Dependency-Scanning|Container-Scanning|DAST|IaC)|"
     # a CI file of the project's own named for them (`include: - local: .gitlab/ci/security.yml`, a reusable

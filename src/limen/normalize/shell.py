@@ -266,7 +266,11 @@ def analyse(line: str, *, cwd: str, home: str) -> ShellAnalysis:
         destinations=tuple(dict.fromkeys(state.destinations)),
         payloads=tuple(dict.fromkeys(p for p in state.payloads if p)),
         opaque=state.opaque,
-        notes=(*state.notes, *(FETCHED_FILE + p for p in fetched)),
+        notes=(
+            *state.notes,
+            *(FETCHED_FILE + p for p in fetched),
+            *(APPENDED + p for p in sorted(state.appended)[:16]),
+        ),
     )
 
 
@@ -5271,6 +5275,7 @@ _SOURCE_OPTIONS = frozenset(
     {"-i", "--index-url", "--extra-index-url", "--registry", "-f", "--find-links", "--source", "--index"}
 )
 PACKAGE_SOURCE = "package-source:"  # a note: the address packages are installed from
+APPENDED = "appended:"  # a note: a file the line adds to (`>>`), rather than replaces
 
 
 def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:

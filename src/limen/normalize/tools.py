@@ -319,7 +319,7 @@ _DOCUMENT_DELETE = re.compile(r"(^|_)delete_(?:[a-z0-9]+_){0,8}(?:documents?|doc
 # named for lifting one (`unprotect_branch`)
 _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
-    r"|pipeline_succeeds|require|enforce|verify|mfa|two_factor|2fa|audit|scanning|branch_protection"
+    r"|pipeline_succeeds|require|enforce|verif(?:y|ication)|mfa|two_factor|2fa|audit|scanning|branch_protection"
     r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
     r"|network_?polic|admission|mtls|authorization|session_recording"
     # a device's boot and update checks (Kconfig's `CONFIG_SECURE_BOOT`, `..._DOWNGRADE_PREVENTION`)
@@ -337,6 +337,24 @@ _CONTROL_KEYS = re.compile(
     # what checks that downloaded data is what was published (a bundle's CRC, a checksum, an integrity hash)
     r"|(?:^|_)crc(?:_|$)|checksum|integrity"
 )
+# A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
+# matches every file or finding
+_LEAVES_OUT = re.compile(r"(?:^|_)(?:exclu|ignor|skip|suppress)")
+_EVERY_FILE = re.compile(r"""["']?(?:\*\*?(?:/\*{1,2})?(?:\.\*)?|\.\*|/\*{0,2}|\*\.\*|\.)["']?""")
+# A logger of an XML logging configuration (Logback's, Log4j 2's) set to record nothing
+_LOGGER_OFF = re.compile(
+    r"""(?i)<(?:root|logger|asyncroot|asynclogger)\b[^>]{0,300}?\blevel\s*=\s*["']off["']"""
+)
+
+
+def _beyond_cvss(value: str) -> bool:
+    """A CVSS score threshold above the scale's top, 10: no finding reaches it."""
+    try:
+        return float(value.strip("\"'")) > 10
+    except ValueError:
+        return False
+
+
 # Settings that weaken a server when turned on: logins by password, as root, with an empty password, or
 # by anyone (`PasswordAuthentication yes`, `ssh_permit_root_login: "yes"`, `allow_anonymous true`)
 _WEAK_WHEN_ON = re.compile(
@@ -538,6 +556,7 @@ SENDS_FILES = re.compile(r"(^|_)(?:upload|push|save|send|put|publish|attach|shar
 _SETTING_IN_TEXT = re.compile(
     r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|:=|=|:)(?!=)\s*["']?([^"',\s{}\[\])#;]{1,40})"""
 )
+_XML_SETTING = re.compile(r"<([A-Za-z_][\w.-]{0,60})>[ \t]*([^<\s][^<]{0,39}?)[ \t]*</\1>")
 # (each gap's spaces belong to one place: a run of spaces before a word costs one pass, not a cube of them)
 _SECTION = re.compile(r"""["']?([A-Za-z_][\w.-]{0,60})["']?[ \t]*(?:[:=][ \t]*)?(?:[{\[][ \t]*)?$""")
 _DENIES = frozenset({"deny", "reject", "block", "drop", "denied"})
@@ -573,6 +592,9 @@ def _settings(text: str, spaced: bool = False) -> dict[str, str]:
             continue  # `location /healthz { access_log off; }`: one path's, not the server's
         for key, value in _SETTING_IN_TEXT.findall(line):
             found[".".join([*above, key])] = value
+        if "</" in line:  # an XML element that holds a value (Maven's `<failBuildOnCVSS>7</failBuildOnCVSS>`)
+            for key, value in _XML_SETTING.findall(line):
+                found[".".join([*above, key])] = value
         if spaced and (plain := _SPACED_SETTING.match(line)):
             path = ".".join([*above, plain.group(1)])
             seen[path] = count = seen.get(path, 0) + 1
@@ -687,6 +709,8 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         return [f"{MADE_PUBLIC}{key} lets in {value}: anyone"]
     if unwatched := _watch_dropped(path, before, after):
         return [f"{CONTROL_OFF}{unwatched}"]
+    if len(_LOGGER_OFF.findall(after)) > len(_LOGGER_OFF.findall(before)):  # `<root level="OFF">`
+        return [f"{CONTROL_OFF}a logger switched off: what it would record is no longer written"]
     spaced = spaced_config(path)
     old, new = _settings(before, spaced), _settings(after, spaced)
     changed: dict[str, object] = {}
@@ -695,6 +719,12 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             continue
         if old.get(key, "").lower() in _DENIES and value.lower() in _ALLOWS:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
+        if _LEAVES_OUT.search(words_of(key.rsplit(".", 1)[-1])) and _EVERY_FILE.fullmatch(value):
+            return [f"{CONTROL_OFF}{key} = {value} leaves everything out"]  # `sonar.exclusions=**/*`
+        if "cvss" in key.lower() and _beyond_cvss(value):  # `<failBuildOnCVSS>11</failBuildOnCVSS>`
+            return [
+                f"{CONTROL_OFF}{key} = {value}: no vulnerability scores that high, so the check never fails"
+            ]
         if key in old and _lowered(key, old[key], value):
             return [f"{CONTROL_OFF}{key} lowered from {old[key]} to {value}"]
         if key in old and (raised := _limit_raised(key, old[key], value)):

@@ -4474,14 +4474,20 @@ _LOCKED_INSTALL = re.compile(
 )
 _STEP_NAME = re.compile(r"\s*(?:-\s*)?name\s*:")
 _SOFT_STEP = re.compile(
-    r"^[ \t]*(?:continue-on-error|allow_failure)\s*:\s*true\b"
+    # (GitHub's, GitLab's, Codemagic's, Buildkite's and Bitrise's switches; Jenkins's quality gate that does
+    # not stop the pipeline)
+    r"^[ \t]*(?:continue-on-error|allow_failure|ignore_failure|soft_fail|is_skippable)\s*:\s*true\b"
+    r"|\bwaitForQualityGate\b[^\n]*\babortPipeline\s*:\s*false\b"
     r"|^[ \t]*if\s*:\s*(?:false|\$\{\{\s*false\s*\}\})\s*$",
     re.MULTILINE,
 )
 # The project's tests, as CI files run them: a failing test no longer failing the build lets anything merge
 _TEST_RUN = re.compile(
     r"(?i)(?<![\w-])(?:mix\s+test|(?:python3?\s+-m\s+)?pytest|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test"
-    r"|go\s+test|cargo\s+test|(?:bundle\s+exec\s+)?rspec|dotnet\s+test|phpunit|vitest|jest)(?![\w-])"
+    r"|go\s+test|cargo\s+test|(?:bundle\s+exec\s+)?rspec|dotnet\s+test|phpunit|vitest|jest"
+    # Flutter's and Dart's tests and analyser, Gradle's and Maven's test and check phases
+    r"|(?:flutter|dart)\s+(?:test|analyze)|(?:\./)?gradlew?\s+(?:[\w:-]+\s+)*?(?:[\w:]*:)?(?:test|check)"
+    r"|(?:\./)?mvnw?\s+(?:[\w:.-]+\s+)*?(?:test|verify))(?![\w-])"
 )
 _SOFT_COMMAND = re.compile(
     r"\|\|\s*(?:true|:|exit\s+0|echo)\b|;\s*(?:true|exit\s+0)\s*$|--exit-code[=\s]+0\b|--soft-fail\b|--no-fail\b"
@@ -4865,10 +4871,29 @@ def _substitutions_made(path: str, action: Action) -> tuple[str, str] | None:
     return (before, after) if after is not None and after != before else None
 
 
+def _printed_into(action: Action) -> tuple[str, str, str] | None:
+    """A shell line that prints text into one file (`echo 'sonar.exclusions=**/*' >> sonar.properties`, `cat
+    > app.yml <<EOF`): the file, its text before and its text after, as the Edit that appends it, or the
+    Write that replaces it, would leave it (a new file only when it is a manifest a Write is judged by)."""
+    from limen.normalize.shell import APPENDED
+    from limen.normalize.tools import deployed_manifest
+
+    targets = {target for command in action.commands for target in command.redirects}
+    if len(targets) != 1 or not action.payloads:
+        return None
+    path = targets.pop()
+    before = current_text(path) or ""
+    text = "\n".join(action.payloads)
+    if APPENDED + path in action.notes:
+        return path, before, f"{before.rstrip(chr(10))}\n{text}"
+    return (path, before, text) if before or deployed_manifest(text) else None
+
+
 def settings_notes(action: Action) -> tuple[str, ...]:
-    """The action's notes, and what its in-place substitutions do to the settings of the files they change
-    (`sed -i 's/var Enabled = true/var Enabled = false/' audit.go` as the Edit that makes it): the same
-    effect through a shell line and through an Edit is read alike (`normalize.tools.edited_settings`)."""
+    """The action's notes, and what its in-place substitutions (`sed -i 's/var Enabled = true/var Enabled =
+    false/' audit.go`) and the text it prints into a file (`echo 'k=v' >> app.properties`) do to the
+    settings of the files they change, as the Edit that makes the change would: the same effect through a
+    shell line and through an Edit is read alike (`normalize.tools.edited_settings`)."""
     facts = memo(action)
     if "settings_notes" not in facts:
         from limen.normalize.tools import edited_settings
@@ -4879,6 +4904,9 @@ def settings_notes(action: Action) -> tuple[str, ...]:
                 made = _substitutions_made(path, action)
                 if made is not None:
                     found += edited_settings(path, *made)
+        printed = _printed_into(action)
+        if printed is not None:
+            found += edited_settings(*printed)
         facts["settings_notes"] = tuple(found)
     notes: tuple[str, ...] = facts["settings_notes"]
     return notes
