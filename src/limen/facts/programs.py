@@ -2603,6 +2603,32 @@ PROGRAMS: tuple[Program, ...] = (
         disables=rf"(?i){_W}config\s+set\s+(?:requirepass(?:\s+(?:''|\"\"))?\s*$|protected-mode\s+no{_E})",
     ),
     _p("mongosh", R.DATABASE_CLIENT, aliases=("mongo",), options=("--eval",), code_options=("--eval",)),
+    # Kafka's tools: topics deleted (every one, for a pattern that matches all), a cluster that lets in
+    # whoever no ACL names, an ACL for every principal
+    _p(
+        "kafka-topics",
+        R.INFRA_DESTROYER,
+        aliases=("kafka-topics.sh",),
+        destroys_all=rf"{_W}--delete{_E}.*--topic[=\s]+['\"]?(?:\.\*|\*|\.\+)['\"]?(?:{_E}|$)"
+        rf"|--topic[=\s]+['\"]?(?:\.\*|\*|\.\+)['\"]?\s.*{_W}--delete{_E}",
+        destroys_one=rf"{_W}--delete{_E}",
+        changes=rf"{_W}--(?:delete|alter|create){_E}",
+        local_copy=r"--bootstrap-server[=\s]+(?:localhost|127\.0\.0\.1|\[::1\])[:\s]",  # a developer's broker
+    ),
+    _p(
+        "kafka-configs",
+        R.INFRA_DESTROYER,
+        aliases=("kafka-configs.sh",),
+        grants=r"allow\.everyone\.if\.no\.acl\.found\s*=\s*true",
+        changes=rf"{_W}--alter{_E}",
+    ),
+    _p(
+        "kafka-acls",
+        R.INFRA_DESTROYER,
+        aliases=("kafka-acls.sh",),
+        grants=r"--allow-principal[=\s]+['\"]?User:\*",
+        changes=rf"{_W}--(?:add|remove){_E}",
+    ),
     _p("clickhouse-client", R.DATABASE_CLIENT, options=("--query", "-q"), code_options=("--query", "-q")),
     _p(
         "snowsql",

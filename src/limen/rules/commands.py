@@ -1896,6 +1896,21 @@ _CACHE_WORD = re.compile(r"(?:^|[-_:])caches?(?:$|[-_:])")
 _LOCAL_SERVER = re.compile(r"(?:^|[/@=])(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
 
 
+def _retention_cut(command: Command) -> Finding | None:
+    """`kafka-configs --alter --add-config retention.ms=60000`: a store's retention cut to minutes, so what
+    it holds (an audit topic's events) expires as it lands."""
+    purged = next((s for s in _settings_given(command) if retention_cut(*s.split("=", 1))), "")
+    if not purged:
+        return None
+    detail = f"{command.name} {purged}: what it holds expires"
+    return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, detail)
+
+
+def _known_tool_retention(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`_retention_cut` for the table's tools (an unknown tool's is `_unknown_tool_destruction`'s)."""
+    return _retention_cut(command) if program(command.name) is not None else None
+
+
 def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """A tool the program table does not know, told to delete, destroy, purge or drop something (`confluent
     kafka topic delete orders`, `octo delete-project`, `velero restore delete x`, `kafka-topics
@@ -1926,10 +1941,8 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"{command.name} undoes every migration"
         )
-    purged = next((s for s in _settings_given(command) if retention_cut(*s.split("=", 1))), "")
-    if purged:  # `--add-config retention.ms=60000`: the data expires as it lands
-        detail = f"{command.name} {purged}: what it holds expires"
-        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, detail)
+    if expiring := _retention_cut(command):
+        return expiring
     if "--reset-offsets" in command.argv and "--execute" in command.argv:
         detail = f"{command.name} moves a consumer group's offsets: messages are skipped or read again"
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, detail)
@@ -2040,6 +2053,7 @@ _COMMAND_CHECKS = (
     _foreign_workload,
     _infra_destruction,
     _unknown_tool_destruction,
+    _known_tool_retention,
     _key_material_erased,
     _database_destruction,
     _rsync_wipe,
