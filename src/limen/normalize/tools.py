@@ -347,6 +347,37 @@ _LOGGER_OFF = re.compile(
 )
 
 
+# Settings that say where the keys that verify tokens or signatures come from (`jwk-set-uri`, `issuer-uri`,
+# `jwks_url`, a CA bundle's address)
+_TRUST_SOURCE = re.compile(
+    r"(?:^|_)(?:jwks?|jwk_set|issuer|trusted?|public_key|signing_keys?|verif\w*_keys?|ca_(?:cert|bundle)\w*"
+    r"|openid|oidc|discovery)(?:_|$)"
+)
+
+
+_OWN_MACHINE_HOST = re.compile(
+    r"localhost|127\.|0\.0\.0\.0|\[?::1|[\w.-]+\.(?:local|localhost|test|internal)$"
+)
+
+
+def _trust_moved(key: str, before: str, after: str) -> str:
+    """A setting naming where verification keys come from, moved from one site to another's (the tokens a
+    service accepts are then whoever that site says): "" when it is not one, or it stays with its owner."""
+    from limen.facts.hosts import registrable_name
+
+    if not before or not _TRUST_SOURCE.search(words_of(key.rsplit(".", 1)[-1])):
+        return ""
+    hosts = [
+        m.group(1).lower() if (m := re.match(r"[\"']?https?://([\w.-]+)", value)) else ""
+        for value in (before, after)
+    ]
+    if not all(hosts) or registrable_name(hosts[0]) == registrable_name(hosts[1]):
+        return ""
+    if _OWN_MACHINE_HOST.match(hosts[1]):
+        return ""  # a developer's own identity server, on this machine or the organisation's network
+    return f"the keys it verifies with now come from {hosts[1]}, not {hosts[0]}"
+
+
 def _beyond_cvss(value: str) -> bool:
     """A CVSS score threshold above the scale's top, 10: no finding reaches it."""
     try:
@@ -721,6 +752,8 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
         if _LEAVES_OUT.search(words_of(key.rsplit(".", 1)[-1])) and _EVERY_FILE.fullmatch(value):
             return [f"{CONTROL_OFF}{key} = {value} leaves everything out"]  # `sonar.exclusions=**/*`
+        if moved := _trust_moved(key, old.get(key, ""), value):  # `jwk-set-uri` pointed at another host
+            return [f"{CONTROL_OFF}{key}: {moved}"]
         if "cvss" in key.lower() and _beyond_cvss(value):  # `<failBuildOnCVSS>11</failBuildOnCVSS>`
             return [
                 f"{CONTROL_OFF}{key} = {value}: no vulnerability scores that high, so the check never fails"

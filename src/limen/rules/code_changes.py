@@ -154,7 +154,7 @@ _SECRET_MADE = re.compile(r"(?i)token|secret|api_?key|password|nonce|salt|otp|re
 # An exemption from authentication added for a route or a method: `[AllowAnonymous]`, `.permitAll()`,
 # `@PermitAll`, `skip_before_action :authenticate_user!`, `@csrf_exempt`, a public-methods table's entry
 _EXEMPTION = re.compile(
-    r"(?i)allow_?anonymous|permit_?all\(|@PermitAll|skip_before_action\s+:(?:auth|require|verify)|csrf_exempt"
+    r"(?i)allow_?anonymous|permit_?all(?:\(|\s*\))|@PermitAll|skip_before_action\s+:(?:auth|require|verify)|csrf_exempt"
     r"|AuthorizationLevel\.Anonymous|\.ignoring\(\)|\bpublic_?(?:methods|paths|routes|endpoints)\b"
     r"|\bunauthenticated_?(?:paths|routes|methods)\b|\bauth_?exempt|\bno_?auth\b|\bskip_?auth"
 )
@@ -1003,6 +1003,8 @@ _DISARMED = re.compile(
     r"|skip_before_action\s+:verify_authenticity_token|\bconfig\.force_ssl\s*=\s*false"
     r"|\.csrf\s*(?:\(\s*\)\s*\.disable\(\)|\{\s*it\.disable\(\)\s*\}|\(\s*(?:AbstractHttpConfigurer|CsrfConfigurer)::disable\s*\))"
     r"|\banyRequest\(\)\s*\.permitAll\(\)|\bNoOpPasswordEncoder\b|\bMd5PasswordEncoder\b"
+    # Spring's method security with its annotations' checks switched off (`@PreAuthorize` no longer checked)
+    r"|@Enable(?:Global)?MethodSecurity\([^)]*\b(?:prePost|secured|jsr250)Enabled\s*=\s*false"
     r"|MessageDigestPasswordEncoder\(\s*\"(?:MD5|SHA-?1)\"|@csrf_exempt\b|\bCORS_(?:ORIGIN_ALLOW_ALL|ALLOW_ALL_ORIGINS)\s*=\s*True"
     r"|\bVERIFY_NONE\b|(?<![\w:]):verify_none\b"
     r"|verify_host_key:\s*:(?:never|accept_new_or_local_tunnel)\b|\bforward_agent:\s*true\b"
