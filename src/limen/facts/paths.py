@@ -413,6 +413,16 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"/(?:[^/]+\.def|Singularity(?:\.[\w.-]+)?|Apptainer(?:file)?(?:\.[\w.-]+)?)$",
         _f("apptainer_def", "every image build runs its %post section", "shell", severe_only=True),
     ),
+    # Liquibase's changelogs: the SQL of their change sets runs on the database at the next update
+    (
+        r"/(?:db/)?changelog/.+\.(?:ya?ml|xml|json)$|/db\.changelog[\w.-]*\.(?:ya?ml|xml|json)$",
+        _f(
+            "sql",
+            "Liquibase runs its change sets on the database at the next update",
+            "sql",
+            severe_only=True,
+        ),
+    ),
     # git hooks: judged by what they run (a linter, the tests), unknown content asks
     (r"/\.git/hooks/[^/]+$", _f("git_hook", "git runs it on the matching git command", "shell", blind=True)),
     (

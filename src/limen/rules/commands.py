@@ -1575,6 +1575,11 @@ SQL_GRANTS = re.compile(
     r"|\balter\s+user\b[^;]*\bset\s+rsa_public_key"
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
+    # a row of a membership table (`user_roles`, `account_permissions`, `group_members`, Spring's
+    # `authorities`) that hands an account an administrator's role (`VALUES (..., 'ROLE_ADMIN')`)
+    r"|\binsert\s+into\s+[\w.\"`]*?(?:(?:user|account|member)\w*?(?:role|group|permission|authorit|grant)"
+    r"|(?:role|group)_?(?:member|assignment|user)|\bauthorit)\w*[\"`]?\s*\([^)]*\)\s*values\s*"
+    r"\([^;]*?'(?:[^']*admin[^']*|owner|root|super\w*)'"
     # an account's claims made admin (Supabase's `raw_app_meta_data`), a grant to anonymous callers, a
     # policy that lets every row be changed, a function that reads the accounts with its owner's rights
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:raw_app_meta_data|raw_user_meta_data|app_metadata)\b[^;]*admin"
