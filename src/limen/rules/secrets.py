@@ -67,6 +67,7 @@ from limen.model import (
     ReasonCode,
     Verdict,
 )
+from limen.normalize.net import organisation_network
 from limen.normalize.paths import canonical, is_within
 from limen.rules import rule
 from limen.rules.derived import kept_from_model, memo
@@ -1262,9 +1263,18 @@ def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
                     return False
             elif kind in own:
                 continue  # `psql postgres://app:pw@db.internal.acme.com/app`: a login to the server it names
-            elif not (kind in _ISSUERLESS and is_trusted(dest.host, ctx)) and not _first_party_use(action):
+            elif not (kind in _ISSUERLESS and _kept_in(dest, ctx)) and not _first_party_use(action):
                 return False
     return True
+
+
+def _kept_in(dest: Destination, ctx: Context) -> bool:
+    """A host a credential that does not say whose it is may go to: a trusted one, or (in light and
+    balanced) one named under a suffix only the organisation's resolvers know (`nexus.acme.internal`),
+    where its own services and their logins are and no one outside can answer. A bare address may be any
+    machine on the network the agent's is on."""
+    named = dest.host_class is HostClass.PRIVATE and not dest.ip and organisation_network(dest)
+    return is_trusted(dest.host, ctx) or (named and not ctx.mode.strict_or_above)
 
 
 _LOGIN_URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@'\"]+:[^\s/@'\"]+@([A-Za-z0-9.-]+)")
@@ -1533,7 +1543,11 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
             if not _intended_use(action, named, ctx):
                 findings.append(Finding(ReasonCode.SECRET_EXFILTRATION, Verdict.BLOCK, 95, detail))
             elif (
-                ((named & _ISSUERLESS) - own_logins(action, ctx) and not _first_party_use(action))
+                (
+                    (named & _ISSUERLESS) - own_logins(action, ctx)
+                    and not _first_party_use(action)
+                    and not all(_kept_in(d, ctx) and not is_trusted(d.host, ctx) for d in action.destinations)
+                )
                 or ctx.mode in (Mode.STRICT, Mode.PARANOID)
                 or any(d.has_userinfo and d.via_command.split(" ")[0] == "git" for d in action.destinations)
             ):
