@@ -1271,6 +1271,8 @@ _SENDS_TO_KEY = re.compile(
     r"(?:^|_)(?:syslog|logging|logs?|ntp|traps?|snmp|netflow|sflow|ipfix|flows?|collectors?|forward\w*|relay"
     r"|smtp|proxy|upstream|mirror|webhook|callback|notify|sink)_?(?:servers?|hosts?|targets?|urls?|uri"
     r"|address(?:es)?|endpoints?|destinations?)?$"
+    # where an app sends its own requests (a remote configuration's `payments_base_url`, `api_endpoint`)
+    r"|(?:^|_)(?:base|api|backend|gateway|service|server)_?(?:url|uri|host|endpoint)$"
 )
 _BARE_HOST = re.compile(_HOST_OR_IP + r"(?::\d{1,5})?(?:/\d{1,2})?")
 

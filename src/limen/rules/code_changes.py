@@ -184,6 +184,8 @@ _WHOLE_ENVIRONMENT = re.compile(
     r"|GetEnvironmentVariables\(\)|\bGetDebugView\(\)|(?<!env=)\bdict\(\s*os\.environ\s*\)"
     r"|\bENV\.to_h\b|\bSystem\.get_env\(\)|\bprocess\.env\s*[),}\]]"
     r"|\$_ENV\b(?!\s*\[)|\$_SERVER\b(?!\s*\[)|\bgetenv\(\s*\)|\bProcessInfo\.processInfo\.environment\b(?!\[)"
+    # Spring's every property source enumerated (its secrets among the properties)
+    r"|\b(?:get)?[pP]ropertySources\b[\s\S]{0,300}?\b(?:get)?[pP]ropertyNames\b"
     # a Worker's bindings (its secrets among them) sent back whole: `c.json(c.env)`, `JSON.stringify(env)`
     r"|(?:\.json|\.send|\.text|\bstringify|\bResponse\.json)\(\s*(?:(?:c|ctx|context)\.)?env\s*[),]"
 )
