@@ -893,6 +893,21 @@ def _logs_in_as(added: str, match: re.Match[str]) -> bool:
     )
 
 
+def _tested(line: str) -> str:
+    """What a line's `if (...)` tests, its parentheses balanced (a client's `if (token != null)
+    options.headers['Authorization'] = ...` tests the token, and only sets the header); the whole line when
+    it has no such condition."""
+    found = re.search(r"\bif\s*\(", line)
+    if found is None:
+        return line
+    depth = 0
+    for i in range(found.end() - 1, len(line)):
+        depth += {"(": 1, ")": -1}.get(line[i], 0)
+        if depth == 0:
+            return line[found.end() : i]
+    return line
+
+
 def _request_let_in(added: str) -> list[str]:
     """A new branch on what the request says (or on a name given it) that grants and refuses nothing."""
     tainted = {
@@ -903,7 +918,7 @@ def _request_let_in(added: str) -> list[str]:
         if _REQUEST_INPUT.search(m.group(2))
     }
     for match in _CONDITION.finditer(added):
-        line = match.group(0)
+        line = _tested(match.group(0))
         if not _REQUEST_INPUT.search(line) and not any(
             re.search(rf"\b{re.escape(t)}\b", line) for t in tainted
         ):
