@@ -194,8 +194,19 @@ _DANGEROUS_ROUTE = re.compile(
     r"""(?i)(?:\b(?:get|post|put|route|map\w*|handle\w*|match)\b|@\w*Mapping|Root)\b[^\n]{0,80}?"""
     r"""["/](?:eval|exec|shell|cmd|command|console|sql|env|environment|secrets?|heapdump)["/\s]"""
 )
+# A text decoded and run as code at once (`eval(Buffer.from(s, 'base64').toString())`, `exec(base64.b64decode(
+# x))`, `eval(atob(x))`, `new Function(String.fromCharCode(...))`): code that its author hid from a reader
+_DECODED_RUN = re.compile(
+    r"(?<![\w.])(?:eval|exec|Function|runInThisContext|runInNewContext|execScript|instance_eval|class_eval)"
+    r"\s*\(\s*(?:new\s+)?(?:[\w.]+\.)?(?:Buffer\.from|atob|b64decode|decodebytes|a85decode|b32decode|decompress"
+    r"|fromhex|unhexlify|fromCharCode|fromCharCodes|decode64|unpack1?|base64_decode|gzinflate|str_rot13)\s*\("
+)
 # Something that runs a text as code, a command or SQL
 _RUNNER = re.compile(
+    # a database handle's statement run from a text that is not written in the code (`db.execute(q)`)
+    r"""\b(?:db|conn(?:ection)?|cursor|pool|session|em|entityManager|jdbcTemplate)\s*\.\s*"""
+    r"""(?:execute|query|raw|exec|createNativeQuery|queryForList|executeQuery)\w*\(\s*(?!["'`])[\w.\[\]'"!]*"""
+    r"""(?:quer|param|body|input|args)|"""
     r"""(?:\bsh["']?\s*,\s*["']-c["']|/bin/(?:ba)?sh["']\s*,\s*["']-c["']|\bcmd(?:\.exe)?["']\s*,\s*["']/c["']"""
     r"""|(?<![\w.])eval\s*\(\s*(?!["'])|\bCode\.eval_string\(|:os\.cmd\(|\bRuntime\.getRuntime\(\)\.exec\("""
     r"""|\braw_sql\(\s*&?(?!["'])|ExecuteSqlRaw\w*\(\s*(?!["$])|FromSqlRaw\(\s*(?!["])|\bcmd\(\s*["']EVAL["']\)"""
@@ -209,7 +220,7 @@ _RUNNER = re.compile(
 _REQUEST_VALUE = re.compile(
     r"(?i)\$_(?:GET|POST|REQUEST|COOKIE)|\$r(?:equest)?->|\$r\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|form|args"
     r"|input|get|headers?|data|Value|Body|Query|Form|Url)|\bparams\b|\bbody\b|\binput\s*\(|getParameter|getStringExtra"
-    r"|\bin\.Value\b"
+    r"|\bin\.Value\b|\bqueryParameters\b|\bsearchParams\b"
     # a chat message or a bot command's text, what a server answered
     r"|\b(?:msg|message)\.content\b|\binteraction\.options\.|\bresp(?:onse)?\.(?:text|content|body|data)\b"
 )
@@ -745,10 +756,14 @@ _ACCESS_STEP = re.compile(
 _RUN_WITH_PARAMETERS = re.compile(
     r"(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*)"
     r"\s*\(\s*[\w.]+\s*,\s*[\[({\w]"
+    # JPA's and JDBC's statements with named or positional parameters bound apart
+    r"|\b(?:create(?:Native)?Query|prepareStatement)\s*\(\s*\"[^\"\n]*(?::\w|\?)|\.setParameter\s*\("
 )
 _RUN_PASTED = re.compile(
-    r"""(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*)"""
-    r"""\s*\(\s*(?:[\w.]+\s*(?:%|\+)\s*[\w(]|[\w.]+\.format\(|f["']|`[^`\n]*\$\{)"""
+    r"""(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*"""
+    r"""|create(?:Native)?Query|prepareStatement|executeQuery|queryFor\w+)"""
+    r"""\s*\(\s*(?:[\w.]+\s*(?:%|\+)\s*[\w(]|[\w.]+\.format\(|f["']|`[^`\n]*\$\{"""
+    r"""|"[^"\n]*"\s*\+\s*[\w(])"""  # (a statement's text with a value added to it: `"... = '" + ref + "'"`)
 )
 # A condition that holds a value to a bound or to a list: `amount > MAX_TRANSFER`, `ext not in
 # ALLOWED_EXTENSIONS`, `!allowedHosts.includes(host)`, `len(body) >= limit` (words of its names)
@@ -1052,6 +1067,8 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         and not _DANGEROUS_ROUTE.search(before)
     ):
         found.append("a route is added that runs code or shows the process's configuration")
+    if _DECODED_RUN.search(added) and not _DECODED_RUN.search(before):
+        found.append("code hidden in an encoding is decoded and run")
     if any(w in low for w in _RUNNER_WORDS) and any(
         _RUNNER.search(line) and _REQUEST_VALUE.search(line) and not _ESCAPED.search(line)
         for line in added.splitlines()

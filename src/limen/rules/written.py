@@ -1385,6 +1385,9 @@ _GO_GENERATE = re.compile(r"^//go:generate\s+(.+)$", re.MULTILINE)
 _INSECURE_REPOSITORY = re.compile(
     r"""(?:is)?[aA]llowInsecureProtocol\s*(?:=\s*|\(\s*)?true|\bmaven\s*(?:\(|\{)[^}\n]*["']http://"""
 )
+# A Gradle build script applied from an address (`apply from: 'https://gist.../x.gradle'`, Kotlin's
+# `apply(from = "https://...")`): whatever that host serves runs in every build
+_REMOTE_BUILD_SCRIPT = re.compile(r"""\bapply\s*\(?\s*from\s*[:=]\s*["']https?://([\w.-]+)""")
 # A process started from code in a language Limen does not parse (Go, Rust, Java, C#, C, Swift, Lua...).
 _EXEC_CALL = re.compile(
     r"exec\.Command|Command::new|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|Process\.Start|"
@@ -1403,6 +1406,8 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
         concerns += _page_scripts(text, IMPLANT)
     if _INSECURE_REPOSITORY.search(text[:MAX_TEXT]):
         concerns.append("packages would come over plain HTTP, which anyone on the path can change")
+    if remote := _REMOTE_BUILD_SCRIPT.search(text[:MAX_TEXT]):
+        concerns.append(IMPLANT + f"every build runs a script fetched from {remote.group(1)}")
     generated = [m.strip() for m in _GO_GENERATE.findall(text[:MAX_TEXT])]  # `go generate` runs them
     if not _EXEC_CALL.search(text):
         return generated, concerns
