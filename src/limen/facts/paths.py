@@ -561,8 +561,10 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     ),
     (
         # a home bin folder comes before the system's on PATH: a file here runs in place of the command
-        # of its name (`~/.local/bin/git`, `~/bin/sudo`)
-        r"^~/(?:\.local/bin|bin)/[^/]+$",
+        # of its name (`~/.local/bin/git`, `~/bin/sudo`), and so do the toolchains' own bin folders that
+        # their installers put on PATH (`~/.cargo/bin`, `~/go/bin`, Dart's `~/.pub-cache/bin`)
+        r"^~/(?:\.local/bin|bin|\.cargo/bin|go/bin|\.pub-cache/bin|\.deno/bin|\.bun/bin|\.volta/bin"
+        r"|\.npm-global/bin|\.yarn/bin|\.dotnet/tools)/[^/]+$",
         _f("home_bin", "runs whenever its name is typed, ahead of the system's command", "shell", asks=True),
     ),
     (
