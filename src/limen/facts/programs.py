@@ -103,6 +103,8 @@ class Program:
     # sub-command, the interpreter line the code is read as, the options whose value is the code; none: the
     # operand after the sub-command is); fed on its input, it runs that (`manage.py shell -c CODE`)
     console: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
+    # an application's database shell (`manage.py dbshell`): the SQL it is fed runs as this client's would
+    db_console: tuple[str, str] | None = None  # (sub-command, the SQL client)
     family: bool = False  # also answers for `NAME3.11`, `NAME18`, `NAME.ext4`
     runs_after: tuple[str, ...] = ()  # sub-commands after which the rest is a command (`poetry run X`)
     # a runner's own sub-commands, when any other first operand is a script or a program of the project it
@@ -493,6 +495,7 @@ def _p(
     command_options: tuple[str, ...] = (),
     code_options: tuple[str, ...] = (),
     console: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None,
+    db_console: tuple[str, str] | None = None,
     family: bool = False,
     runs_after: tuple[str, ...] = (),
     own_commands: tuple[str, ...] = (),
@@ -542,6 +545,7 @@ def _p(
         command_options=frozenset(command_options),
         code_options=frozenset(code_options),
         console=console,
+        db_console=db_console,
         family=family,
         runs_after=runs_after,
         own_commands=frozenset(own_commands),
@@ -2322,6 +2326,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}migrate\s+\w+\s+zero{_E}",
         changes=rf"{_W}(?:migrate|flush|loaddata|createsuperuser|changepassword|sqlflush|reset_db){_E}",
         console=("shell", ("python3", "-c"), ("-c", "--command")),
+        db_console=("dbshell", "psql"),
     ),
     _p(
         "artisan",

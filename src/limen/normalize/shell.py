@@ -2113,6 +2113,10 @@ def _h_console(
         return
     sub, interpreter, options = entry.console
     words = _operands(argv[1:], entry.options | frozenset(options))
+    if entry.db_console is not None and words[:1] == [entry.db_console[0]] and stdin is not None:
+        # `echo 'DROP TABLE users;' | python manage.py dbshell`: the SQL, as its client would run it
+        _run([entry.db_console[1]], state, (*via, f"{name} {words[0]}"), level + 1, stdin)
+        return
     if words[:1] != [sub]:
         return
     code = next((w.split("=", 1)[1] for w in argv[1:] if w.split("=", 1)[0] in options and "=" in w), None)
@@ -4448,15 +4452,15 @@ def _interpreter(
             _run(tool, state, (*via, f"{name} -m"), level + 1, stdin)
         return
     if code is None:
-        if stdin is not None and stdin.text is not None and lang != "awk":
-            code = stdin.text
-        elif stdin is not None and stdin.sources and lang != "awk" and not _script_operand(lang, argv[1:]):
+        script = _script_operand(lang, argv[1:])
+        if stdin is not None and stdin.text is not None and lang != "awk" and script in ("", "-"):
+            code = stdin.text  # (a script given, the input is the script's to read, not code)
+        elif stdin is not None and stdin.sources and lang != "awk" and not script:
             if any(s in DOWNLOADERS for s in stdin.sources):
                 state.note("download_exec")
             state.flag(f"{name} runs code from the output of {stdin.sources[-1]}")
             return
         else:
-            script = _script_operand(lang, argv[1:])
             if script.startswith(("<(", "/dev/fd/")):
                 if _from_download(script):
                     state.note("download_exec")  # `python3 <(curl ...)`
@@ -4471,7 +4475,7 @@ def _interpreter(
                 rest = argv[argv.index(script) + 1 :] if script in argv else []
                 _run_written(path, name, lang, state, via, level, rest)
                 if program(_basename(script)) is not None:  # `python manage.py flush` is `manage.py flush`
-                    _run([_basename(script), *rest], state, (*via, name), level + 1, None)
+                    _run([_basename(script), *rest], state, (*via, name), level + 1, stdin)
             return
     if _is_dynamic(code, state):
         if _from_download(code.strip().strip('"')):

@@ -191,7 +191,9 @@ _WHOLE_ENVIRONMENT = re.compile(
 )
 # A route that runs what it is sent or shows what the process holds, by its path
 _DANGEROUS_ROUTE = re.compile(
-    r"""(?i)(?:\b(?:get|post|put|route|map\w*|handle\w*|match)\b|@\w*Mapping|Root)\b[^\n]{0,80}?"""
+    # (a route's verb called or applied: `router.get(`, `HandleFunc(`, `@app.route(`; not a logging
+    # configuration's `"handlers": ["console"]`)
+    r"""(?i)(?:\b(?:get|post|put|route|map\w*|handle\w*|match)\s*\(|@\w*Mapping|Root\b)[^\n]{0,80}?"""
     r"""["/](?:eval|exec|shell|cmd|command|console|sql|env|environment|secrets?|heapdump)["/\s]"""
 )
 # A text decoded and run as code at once (`eval(Buffer.from(s, 'base64').toString())`, `exec(base64.b64decode(

@@ -1673,18 +1673,25 @@ _DROPPED_OBJECT = re.compile(
 
 def _drops_only_scratch(text: str) -> bool:
     """Every statement of the text drops an object qualified by a test or development database's name
-    (`drop table if exists analytics_dev.dbt_jdoe.fct_old`): the test suite's or a developer's own copy."""
+    (`drop table if exists analytics_dev.dbt_jdoe.fct_old`): the test suite's or a developer's own copy;
+    or a table or view named as a temporary one (`drop table if exists tmp_import_rows`), an import's or a
+    migration's leftover."""
     statements = [s for s in text.split(";") if s.strip()]
     if not statements or len(statements) > 8:
         return False
     for statement in statements:
         found = _DROPPED_OBJECT.search(statement)
         parts = found.group(1).replace('"', "").replace("`", "").split(".") if found else []
+        if found and found.group(0).lower().split()[1] != "schema" and _TEMPORARY_NAME.search(parts[-1]):
+            continue
         if len(parts) < 2 or not (
             _SCRATCH_DATABASE.fullmatch(parts[0]) or any(_SCRATCH_RESOURCE.search(p) for p in parts[1:-1])
         ):
             return False
     return True
+
+
+_TEMPORARY_NAME = re.compile(r"(?i)^(?:tmp|temp|scratch)_|_(?:tmp|temp|scratch)$")
 
 
 _NOT_A_DATABASE = frozenset(

@@ -1494,6 +1494,7 @@ def _vscode_settings(text: str) -> tuple[list[str], list[str]]:
             if AGENT_WRITABLE_PROGRAM.search(value):
                 concerns.append(f"the editor runs {value[:60]} in place of {tool}")
     for key, value in _pairs(text):
+        value = _VSCODE_VARIABLE.sub(lambda m: _VSCODE_FOLDERS[m.group(1)], value)
         if key in CODE_LOADING_VARIABLES and value.strip():
             concerns.append(f"every terminal the editor opens loads {key} = {value[:60]}")
         elif _VSCODE_RUNS.match(key) and value.strip():
@@ -1505,6 +1506,10 @@ def _vscode_settings(text: str) -> tuple[list[str], list[str]]:
 
 
 _METACHARS = re.compile(r"[|;&`]|\$\(")
+# The editor's own names for the project's folder and the user's home, which it fills in before it runs a
+# program (`"${workspaceFolder}/.venv/bin/python"` is the project's virtual environment's interpreter)
+_VSCODE_FOLDERS = {"workspaceFolder": ".", "workspaceRoot": ".", "userHome": "~", "env:HOME": "~"}
+_VSCODE_VARIABLE = re.compile(r"\$\{(workspaceFolder|workspaceRoot|userHome|env:HOME)\}")
 # The interpreter a project's package manager installs (`.venv/bin/python`): a write there is judged itself.
 _VENV_INTERPRETER = re.compile(r"^(?:\./)?\.?venv[\w.-]*[/\\](?:bin|Scripts)[/\\]python[\d.]*(?:\.exe)?$")
 
