@@ -48,7 +48,7 @@ class Printer:
         return bool(self.issuers) and host_in(host, self.issuers)
 
 
-_GITHUB = ("github.com", "*.github.com")
+_GITHUB = ("github.com", "*.github.com", "ghcr.io", "*.githubusercontent.com")  # with its registry
 _AWS = ("*.amazonaws.com",)
 _FLY = ("api.fly.io", "api.machines.dev")
 _GOOGLE = ("*.googleapis.com", "*.google.com", "*.pkg.dev", "gcr.io", "*.gcr.io")  # with its registries

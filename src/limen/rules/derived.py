@@ -95,6 +95,31 @@ _SYMBOLIC_MODE = re.compile(r"^-[rwxXst]+$")
 _PRINTS_VARIABLES = frozenset({"echo", "printf", "printenv", "env", "set", "cat", "tee"})
 
 
+# A variable's name given to a command that picks its line out of a file (`grep STRIPE_SECRET_KEY .env`)
+_PICKED_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def picked_issuers(command: Command) -> frozenset[str]:
+    """The issuers whose credential a command picks out of a file by its variable's name (`grep
+    STRIPE_SECRET_KEY .env` in a substitution: Stripe's)."""
+    from limen.facts.hosts import issuers_of_credentials
+
+    if "$()" not in command.via or command.name not in ("grep", "rg", "sed", "awk", "cut"):
+        return frozenset()
+    names = {m.group(0) for word in command.argv[1:] for m in _PICKED_NAME.finditer(word)}
+    return issuers_of_credentials(" ".join(f"${n}" for n in sorted(names)[:8])) if names else frozenset()
+
+
+def _issuers_own_value(command: Command, action: Action) -> bool:
+    """`grep STRIPE_SECRET_KEY .env` in a substitution, in a line whose every destination is a host of the
+    issuer that variable's name names (`api.stripe.com`): the credential goes where it is used, in a
+    request's argument, and only the service's answer is printed."""
+    from limen.facts.hosts import issuers_for_host
+
+    issuers = picked_issuers(command) if action.destinations else frozenset()
+    return bool(issuers) and all(issuers & issuers_for_host(d.host) for d in action.destinations)
+
+
 def kept_from_model(command: Command, action: Action) -> bool:
     """`export DB_PASSWORD=$(gcloud secrets versions access ...) && dbt debug`, `psql "$(grep DATABASE_URL
     .env | cut -d= -f2-)" -c 'select 1'`: what the command prints is captured by a substitution and handed
@@ -108,6 +133,8 @@ def kept_from_model(command: Command, action: Action) -> bool:
 
     if command.output_hidden:
         return True  # `gh auth token | wc -c`: counted down the pipeline, never shown
+    if "$()" in command.via and not action.opaque and _issuers_own_value(command, action):
+        return True  # `curl -u "$(grep STRIPE_SECRET_KEY .env | cut -d= -f2):" https://api.stripe.com/...`
     if "$()" not in command.via or action.destinations or action.opaque:
         return False
     for other in action.commands:

@@ -129,6 +129,7 @@ from limen.model import (
 from limen.normalize.net import ADDRESS, organisation_network, own_package_source
 from limen.normalize.tools import KNOWN_TOOLS, classify
 from limen.rules import rule
+from limen.rules.derived import picked_issuers
 
 _MODE_RISK = {Mode.LIGHT: 55, Mode.BALANCED: 60, Mode.STRICT: 70, Mode.PARANOID: 80}
 _INTENDED: dict[Mode, frozenset[str]] = {
@@ -392,6 +393,7 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
         return False
     texts = (*action.payloads, *(w for c in action.commands for w in c.argv if "$" in w))
     used = frozenset(i for t in texts for i in issuers & issuers_of_credentials(t))
+    used |= issuers & frozenset(i for c in action.commands for i in picked_issuers(c))  # `$(grep STRIPE_...)`
     used |= issuers & issuers_of_client(dest.via_command)  # `az rest --url https://graph.microsoft.com/...`
     used |= issuers & credentials_to_issuers(action)  # `-u sk_test_...:`, `Token token=$PD_TOKEN`
     # Data to a bucket, webhook or repository: whose it is, the credential does not say.
