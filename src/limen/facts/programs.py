@@ -1903,9 +1903,14 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}securityhub\s+disable-security-hub{_E}|{_W}ec2\s+disable-ebs-encryption-by-default{_E}"
         # a bucket's versioning suspended (overwrites can no longer be undone), audit logs kept for a day
         rf"|{_W}put-bucket-versioning{_E}.*Suspended|{_W}logs\s+(?:put-retention-policy|delete-log-group){_E}"
-        r".*(?:cloudtrail|audit|flow-?logs?)",
-        grants=rf"{_W}iam\s+(?:attach|put)-(?:user|role|group)-policy{_E}"
-        r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*\"\*\")"
+        r".*(?:cloudtrail|audit|flow-?logs?)"
+        # an instance's metadata service answering without a session token again (IMDSv1: any SSRF reads
+        # the instance's credentials)
+        rf"|{_W}modify-instance-metadata-options{_E}.*--http-tokens[=\s]+optional{_E}",
+        # (an inline policy, or a managed one's new default version, that allows every action or every
+        # action of IAM itself: whoever holds it can give themselves anything)
+        grants=rf"{_W}iam\s+(?:(?:attach|put)-(?:user|role|group)-policy|create-policy(?:-version)?){_E}"
+        r".*(?:AdministratorAccess|IAMFullAccess|\"Action\"\s*:\s*(?:\[[^\]]*)?\"(?:\*|iam:\*)\")"
         # a policy that lets anyone in (a role anyone may assume, a bucket anyone may read)
         r"|\"Principal\"\s*:\s*(?:\"\*\"|\{\s*\"AWS\"\s*:\s*\"\*\")"
         # a bucket or object opened to everyone, its public-access block lifted, a port opened to the internet

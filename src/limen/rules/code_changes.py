@@ -154,7 +154,7 @@ _SECRET_MADE = re.compile(r"(?i)token|secret|api_?key|password|nonce|salt|otp|re
 # An exemption from authentication added for a route or a method: `[AllowAnonymous]`, `.permitAll()`,
 # `@PermitAll`, `skip_before_action :authenticate_user!`, `@csrf_exempt`, a public-methods table's entry
 _EXEMPTION = re.compile(
-    r"(?i)allow_?anonymous|permit_?all(?:\(|\s*\))|@PermitAll|skip_before_action\s+:(?:auth|require|verify)|csrf_exempt"
+    r"(?i)allow_?anonymous|permit_?all(?:\(|\s*\))|@PermitAll|permission_classes\s*=\s*(?:\[\s*\]|\(\s*\))|skip_before_action\s+:(?:auth|require|verify)|csrf_exempt"
     r"|AuthorizationLevel\.Anonymous|\.ignoring\(\)|\bpublic_?(?:methods|paths|routes|endpoints)\b"
     r"|\bunauthenticated_?(?:paths|routes|methods)\b|\bauth_?exempt|\bno_?auth\b|\bskip_?auth"
 )
@@ -441,7 +441,10 @@ _REQUEST_WORDS: tuple[str, ...] = (
     "client",
 )
 _REQUEST_WORDS += ("forwarded", "peer.", "fromcontext", "user_agent", "useragent", "body")
-_EXEMPTION_WORDS = ("anonymous", "permit", "skip_before_action", "exempt", "ignoring()", "public", "auth")
+_EXEMPTION_WORDS = (
+    *("anonymous", "permit", "skip_before_action", "exempt", "ignoring()", "public", "auth"),
+    "permission_classes",
+)
 _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
 _RUNNER_WORDS = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize", "marshal")
 
@@ -1037,6 +1040,10 @@ _DISARMED = re.compile(
     r"|skip_before_action\s+:verify_authenticity_token|\bconfig\.force_ssl\s*=\s*false"
     r"|\.csrf\s*(?:\(\s*\)\s*\.disable\(\)|\{\s*it\.disable\(\)\s*\}|\(\s*(?:AbstractHttpConfigurer|CsrfConfigurer)::disable\s*\))"
     r"|\banyRequest\(\)\s*\.permitAll\(\)|\bNoOpPasswordEncoder\b|\bMd5PasswordEncoder\b"
+    # Django's password hashers without a salt or with a broken hash, its password rules emptied; an API
+    # view with no authentication at all
+    r"|\bUnsalted(?:MD5|SHA1)PasswordHasher\b|\bAUTH_PASSWORD_VALIDATORS\s*=\s*\[\s*\]"
+    r"|\bauthentication_classes\s*=\s*(?:\[\s*\]|\(\s*\))"
     # Spring's method security with its annotations' checks switched off (`@PreAuthorize` no longer checked)
     r"|@Enable(?:Global)?MethodSecurity\([^)]*\b(?:prePost|secured|jsr250)Enabled\s*=\s*false"
     r"|MessageDigestPasswordEncoder\(\s*\"(?:MD5|SHA-?1)\"|@csrf_exempt\b|\bCORS_(?:ORIGIN_ALLOW_ALL|ALLOW_ALL_ORIGINS)\s*=\s*True"
