@@ -221,7 +221,7 @@ _RUNNER = re.compile(
 # A value a request (or an intent, a message) carries, where it is used
 _REQUEST_VALUE = re.compile(
     r"(?i)\$_(?:GET|POST|REQUEST|COOKIE)|\$r(?:equest)?->|\$r\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|form|args"
-    r"|input|get|headers?|data|Value|Body|Query|Form|Url)|\bparams\b|\bbody\b|\binput\s*\(|getParameter|getStringExtra"
+    r"|input|get|headers?|data|Value|Body|Query|Form|Url|cookies?|META|FILES)|\bparams\b|\bbody\b|\binput\s*\(|getParameter|getStringExtra"
     r"|\bin\.Value\b|\bqueryParameters\b|\bsearchParams\b"
     # a chat message or a bot command's text, what a server answered
     r"|\b(?:msg|message)\.content\b|\binteraction\.options\.|\bresp(?:onse)?\.(?:text|content|body|data)\b"
