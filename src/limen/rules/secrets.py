@@ -1269,12 +1269,16 @@ def _intended_use(action: Action, kinds: set[str], ctx: Context) -> bool:
 
 
 def _kept_in(dest: Destination, ctx: Context) -> bool:
-    """A host a credential that does not say whose it is may go to: a trusted one, or (in light and
-    balanced) one named under a suffix only the organisation's resolvers know (`nexus.acme.internal`),
-    where its own services and their logins are and no one outside can answer. A bare address may be any
-    machine on the network the agent's is on."""
+    """A host a credential that does not say whose it is may go to: a trusted one, or the organisation's."""
+    return is_trusted(dest.host, ctx) or _organisation_host(dest, ctx)
+
+
+def _organisation_host(dest: Destination, ctx: Context) -> bool:
+    """In light and balanced, a host named under a suffix only the organisation's resolvers know
+    (`nexus.acme.internal`): its own services and their logins are there, and no one outside can answer. A
+    bare address may be any machine on the network the agent's is on."""
     named = dest.host_class is HostClass.PRIVATE and not dest.ip and organisation_network(dest)
-    return is_trusted(dest.host, ctx) or (named and not ctx.mode.strict_or_above)
+    return named and not ctx.mode.strict_or_above
 
 
 _LOGIN_URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@'\"]+:[^\s/@'\"]+@([A-Za-z0-9.-]+)")
@@ -1546,7 +1550,7 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
                 (
                     (named & _ISSUERLESS) - own_logins(action, ctx)
                     and not _first_party_use(action)
-                    and not all(_kept_in(d, ctx) and not is_trusted(d.host, ctx) for d in action.destinations)
+                    and not all(_organisation_host(d, ctx) for d in action.destinations)
                 )
                 or ctx.mode in (Mode.STRICT, Mode.PARANOID)
                 or any(d.has_userinfo and d.via_command.split(" ")[0] == "git" for d in action.destinations)
