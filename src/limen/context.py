@@ -75,6 +75,15 @@ def _codex_home_files() -> tuple[str, ...]:
     return (os.path.join(codex_home, "hooks.json"), os.path.join(codex_home, "config.toml"))
 
 
+# The agents' hook and MCP configuration of any project, wherever it lies: written in another project's
+# folder, it switches Limen off there for the next session an agent starts in it (files in an agent's own
+# folder only: a name a glob's representative can take, `limen.yaml`, `.mcp.json`, counts in the workspace)
+AGENT_CONTROL_FILES = (
+    *("/.claude/settings.json", "/.claude/settings.local.json", "/.cursor/hooks.json", "/.cursor/mcp.json"),
+    *("/.gemini/settings.json", "/.codex/hooks.json", "/.codex/config.toml"),
+)
+
+
 def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
     """Limen's own control plane and the agents' hook configuration: an agent must not switch Limen off."""
     return (

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
-from limen.context import Context
+from limen.context import AGENT_CONTROL_FILES, Context
 from limen.facts import secrets as secret_facts
 from limen.facts.paths import MANIFEST, MEMORY_STORE, as_own_home, by_shebang, describe
 from limen.facts.programs import program
@@ -119,7 +119,7 @@ def _secret_by_name(path: str) -> bool:
 def _matches_protected(path: str, ctx: Context) -> bool:
     exact, prefixes = _protected_index(ctx.protected_paths)
     folded = _folded(path)
-    if folded in exact or folded.startswith(prefixes):
+    if folded in exact or folded.startswith(prefixes) or folded.endswith(AGENT_CONTROL_FILES):
         return True
     own = as_own_home(path, ctx.home)  # another user's `~/.claude/settings.json` wires their agents' hooks
     if own != path:
