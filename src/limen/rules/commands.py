@@ -1641,12 +1641,13 @@ def _bare_sql(action: Action) -> list[str]:
     return list(found)
 
 
-def _sql_argument_destroys(action: Action) -> str:
+def _sql_argument_destroys(action: Action, ctx: Context) -> str:
     """A database tool's SQL argument (`{"sql": "DROP TABLE users"}` to an MCP server) that destroys data,
     judged as `psql -c` judges it: the same statement, the same verdict, whatever the door (a development
     copy's objects dropped are the developer's own)."""
     for statement in sql_statements(action.arguments):
-        if (what := sql_destroys(statement)) and not _drops_only_scratch(statement):
+        leftover = not ctx.mode.strict_or_above
+        if (what := sql_destroys(statement)) and not _drops_only_scratch(statement, leftover):
             return what
     return ""
 
@@ -1671,18 +1672,21 @@ _DROPPED_OBJECT = re.compile(
 )
 
 
-def _drops_only_scratch(text: str) -> bool:
+def _drops_only_scratch(text: str, temporary: bool) -> bool:
     """Every statement of the text drops an object qualified by a test or development database's name
     (`drop table if exists analytics_dev.dbt_jdoe.fct_old`): the test suite's or a developer's own copy;
-    or a table or view named as a temporary one (`drop table if exists tmp_import_rows`), an import's or a
-    migration's leftover."""
+    or (`temporary`: below strict) a table or view named as a temporary one (`drop table if exists
+    tmp_import_rows`), an import's or a migration's leftover."""
     statements = [s for s in text.split(";") if s.strip()]
     if not statements or len(statements) > 8:
         return False
     for statement in statements:
         found = _DROPPED_OBJECT.search(statement)
         parts = found.group(1).replace('"', "").replace("`", "").split(".") if found else []
-        if found and found.group(0).lower().split()[1] != "schema" and _TEMPORARY_NAME.search(parts[-1]):
+        leftover = (
+            found and found.group(0).lower().split()[1] != "schema" and _TEMPORARY_NAME.search(parts[-1])
+        )
+        if temporary and leftover:
             continue
         if len(parts) < 2 or not (
             _SCRATCH_DATABASE.fullmatch(parts[0]) or any(_SCRATCH_RESOURCE.search(p) for p in parts[1:-1])
@@ -1807,14 +1811,15 @@ _SQL_OPTIONS = frozenset(
 )
 
 
-def _statement_destruction(command: Command, action: Action) -> Finding | None:
+def _statement_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """An SQL statement given to a program that is no database client of the table (a warehouse's CLI, a
     cloud tool, the input of its database session): what it destroys asks, the server unknown. A program
     that runs another (`docker exec db psql -c ...`) hands its words on: the client is judged, not it."""
     if any(c.via[-1:] == (command.name,) for c in action.commands if c is not command):
         return None
     for text in sql_arguments(command) + session_sql(command, action):
-        what = sql_destroys(text) if not _drops_only_scratch(text) else ""
+        leftover = not ctx.mode.strict_or_above
+        what = sql_destroys(text) if not _drops_only_scratch(text, leftover) else ""
         if what:
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"{command.name} runs {what}")
     return None
@@ -1824,7 +1829,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     """`psql -c 'DROP TABLE users'`, `mysql -e 'DELETE FROM t'`, `redis-cli FLUSHALL`, SQL on stdin."""
     entry = program(command.name)
     if entry is None or Role.DATABASE_CLIENT not in entry.roles:
-        return _statement_destruction(command, action)
+        return _statement_destruction(command, action, ctx)
     name = command.name
     # A file in the project (usually a scratch or test database), or a server the command names on this
     # machine (`psql -h localhost`): asked about. A server named elsewhere, or by the environment and the
@@ -1833,7 +1838,9 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
         (m := _DROPPED_DATABASE.search(t)) is not None and _SCRATCH_DATABASE.fullmatch(m.group(1).strip('"`'))
         for t in _sql_texts(command)
     )
-    scratch = scratch or any(_drops_only_scratch(t) for t in _sql_texts(command)) or _on_local_copy(command)
+    leftover = not ctx.mode.strict_or_above  # (strict asks of a temporary table's drop too)
+    scratch = scratch or any(_drops_only_scratch(t, leftover) for t in _sql_texts(command))
+    scratch = scratch or _on_local_copy(command)
     if scratch and not _names_remote_server(command):
         return None  # `psql -d shop_test -c 'TRUNCATE ...'` on this machine: a test database reset
     if (
@@ -2130,7 +2137,7 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
                 worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk)
             ):
                 worst = found
-    if action.capability == DB_WRITE and (what := _sql_argument_destroys(action)):
+    if action.capability == DB_WRITE and (what := _sql_argument_destroys(action, ctx)):
         worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{action.tool} runs {what}")
     scratch = SCRATCH_DATABASE_NOTE in action.notes  # `RAILS_ENV=test bin/rails runner 'X.delete_all'`
     for note in action.notes:
