@@ -627,7 +627,12 @@ def _is_code(value: str) -> bool:
     return (len(parts) > 1 or "(" in value) and all(_CODE_WORD.fullmatch(p) for p in parts)
 
 
-_CODE_WORD = re.compile(r"[a-z_][a-z0-9_]*[?!]?|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9_]*")
+_CODE_WORD = re.compile(
+    r"[a-z_][a-z0-9_]*[?!]?|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*|[A-Z][A-Z0-9_]*"
+    # camel case of letters only, each hump a capital and lower-case letters (`mapsApiKey`, `_Env`): a
+    # name; a token's random run mixes digits and capitals in a row
+    r"|[a-z_][a-z]*(?:[A-Z][a-z]+)+|_[A-Z][a-z]+(?:[A-Z][a-z]+)*"
+)
 _HEADER_NAME = re.compile(r"(?i)^(?:proxy-)?authorization$|(?:^|[-_])(?:api-?key|token|secret|auth)$")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)((?:\"[^\"]*\"|'[^']*'|[^\s\"']+)+)")
 _KEY_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
