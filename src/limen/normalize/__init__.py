@@ -43,6 +43,7 @@ from limen.normalize.tools import (
     subscribed_hosts,
     touches_watch,
     words_of,
+    writes_a_setting,
 )
 from limen.patches import targets as patch_targets
 
@@ -234,8 +235,7 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
         old, new = pair.get("old_string"), pair.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str):
             continue
-        # (a line taken out: a setting, a rule; an XML element's value: `<failBuildOnCVSS>7</...>`)
-        settings = ":" in new or "=" in new or "</" in new or not new.strip()
+        settings = writes_a_setting(new) or not new.strip()  # (a line taken out: a setting, a rule)
         # (or a `Key value` line that names a new place to send to: `logging host 192.0.2.9`)
         watched = spaced_config(path) or touches_watch(old, new) or bool(sends_later(path, old, new))
         masked = MASKING.search(old) is not None  # (a log pattern's `%mask(%msg)`: no setting, a control)

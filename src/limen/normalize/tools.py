@@ -355,15 +355,12 @@ _TRUST_SOURCE = re.compile(
 )
 
 
-_OWN_MACHINE_HOST = re.compile(
-    r"localhost|127\.|0\.0\.0\.0|\[?::1|[\w.-]+\.(?:local|localhost|test|internal)$"
-)
-
-
 def _trust_moved(key: str, before: str, after: str) -> str:
     """A setting naming where verification keys come from, moved from one site to another's (the tokens a
     service accepts are then whoever that site says): "" when it is not one, or it stays with its owner."""
     from limen.facts.hosts import registrable_name
+    from limen.model import HostClass
+    from limen.normalize import net
 
     if not before or not _TRUST_SOURCE.search(words_of(key.rsplit(".", 1)[-1])):
         return ""
@@ -373,7 +370,8 @@ def _trust_moved(key: str, before: str, after: str) -> str:
     ]
     if not all(hosts) or registrable_name(hosts[0]) == registrable_name(hosts[1]):
         return ""
-    if _OWN_MACHINE_HOST.match(hosts[1]):
+    moved_to = net.host_destination(hosts[1])
+    if moved_to.host_class is HostClass.LOOPBACK or net.organisation_network(moved_to):
         return ""  # a developer's own identity server, on this machine or the organisation's network
     return f"the keys it verifies with now come from {hosts[1]}, not {hosts[0]}"
 
@@ -645,6 +643,12 @@ _SPACED_CONFIG = re.compile(
     r"(?:^|/)(?:sshd?_config[^/]*|[^/]*nginx[^/]*|[^/]*haproxy[^/]*|[^/]*logrotate[^/]*|[^/]*\.conf"
     r"|[^/]*\.cfg|sshd_config\.d/[^/]*)(?:\.j2|\.tmpl|\.erb|\.tpl)?$|(?:^|/)logrotate\.d/[^/]+$"
 )
+
+
+def writes_a_setting(text: str) -> bool:
+    """The text may set something: a `key: value` or `key = value`, or an XML element's value
+    (`<failBuildOnCVSS>7</failBuildOnCVSS>`); a server's `Key value` file is `spaced_config`'s."""
+    return ":" in text or "=" in text or "</" in text
 
 
 def spaced_config(path: str) -> bool:

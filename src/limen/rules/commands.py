@@ -1915,19 +1915,26 @@ _CACHE_WORD = re.compile(r"(?:^|[-_:])caches?(?:$|[-_:])")
 _LOCAL_SERVER = re.compile(r"(?:^|[/@=])(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
 
 
-def _retention_cut(command: Command) -> Finding | None:
-    """`kafka-configs --alter --add-config retention.ms=60000`: a store's retention cut to minutes, so what
-    it holds (an audit topic's events) expires as it lands."""
+def _retention_cut(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`kafka-configs --alter --add-config retention.ms=60000`, whichever tool says it: a store's retention
+    cut to minutes, so what it holds (an audit topic's events) expires as it lands. A developer's own copy
+    (`_developers_copy`) is theirs to reset."""
     purged = next((s for s in _settings_given(command) if retention_cut(*s.split("=", 1))), "")
-    if not purged:
+    if not purged or _developers_copy(command, action, ctx):
         return None
     detail = f"{command.name} {purged}: what it holds expires"
     return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, detail)
 
 
-def _known_tool_retention(command: Command, action: Action, ctx: Context) -> Finding | None:
-    """`_retention_cut` for the table's tools (an unknown tool's is `_unknown_tool_destruction`'s)."""
-    return _retention_cut(command) if program(command.name) is not None else None
+def _developers_copy(command: Command, action: Action, ctx: Context) -> bool:
+    """The command works on a developer's own copy of a store: a server on this machine (`--bootstrap-server
+    localhost:9092`), a local container's (in light and balanced: `docker exec kafka kafka-topics ...`), or
+    a scratch resource (`confluent kafka topic delete orders-dev`, `velero backup delete preview-pr-12`)."""
+    return (
+        any(_LOCAL_SERVER.search(w) for w in command.argv[1:])
+        or (_in_local_container(command, action) and not ctx.mode.strict_or_above)
+        or _outside_production(command) == "scratch"
+    )
 
 
 def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
@@ -1937,12 +1944,8 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
     project's own (`./scripts/x`) and the table's tools are judged by their own entries."""
     if program(command.name) is not None or "/" in command.argv[0] or "." in command.name:
         return None
-    if any(_LOCAL_SERVER.search(w) for w in command.argv[1:]):
-        return None  # `--bootstrap-server localhost:9092`: this machine's own server, a developer's copy
-    if _in_local_container(command, action) and not ctx.mode.strict_or_above:
-        return None  # `docker exec kafka kafka-topics --delete ...`: the local container's own broker
-    if _outside_production(command) == "scratch":
-        return None  # `confluent kafka topic delete orders-dev`, `velero backup delete preview-pr-12`
+    if _developers_copy(command, action, ctx):
+        return None
     # its first words, and its long options wherever they are (`kafka-topics --bootstrap-server HOST
     # --command-config FILE --delete`: the options before it take values)
     words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--")]
@@ -1960,8 +1963,6 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"{command.name} undoes every migration"
         )
-    if expiring := _retention_cut(command):
-        return expiring
     if "--reset-offsets" in command.argv and "--execute" in command.argv:
         detail = f"{command.name} moves a consumer group's offsets: messages are skipped or read again"
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, detail)
@@ -2072,7 +2073,7 @@ _COMMAND_CHECKS = (
     _foreign_workload,
     _infra_destruction,
     _unknown_tool_destruction,
-    _known_tool_retention,
+    _retention_cut,
     _key_material_erased,
     _database_destruction,
     _rsync_wipe,

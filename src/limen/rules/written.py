@@ -4886,16 +4886,18 @@ def _printed_into(action: Action) -> tuple[str, str, str] | None:
     > app.yml <<EOF`): the file, its text before and its text after, as the Edit that appends it, or the
     Write that replaces it, would leave it (a new file only when it is a manifest a Write is judged by)."""
     from limen.normalize.shell import APPENDED
-    from limen.normalize.tools import deployed_manifest
+    from limen.normalize.tools import deployed_manifest, spaced_config, writes_a_setting
 
     targets = {target for command in action.commands for target in command.redirects}
     if len(targets) != 1 or not action.payloads:
         return None
     path = targets.pop()
-    before = current_text(path) or ""
     text = "\n".join(action.payloads)
+    if not (writes_a_setting(text) or spaced_config(path)):
+        return None  # `echo done >> build.log`: nothing set, and the file is not read
+    before = current_text(path) or ""
     if APPENDED + path in action.notes:
-        return path, before, f"{before.rstrip(chr(10))}\n{text}"
+        return path, before, before.rstrip("\n") + "\n" + text
     return (path, before, text) if before or deployed_manifest(text) else None
 
 
