@@ -165,3 +165,53 @@ def test_readers_and_printers_only_inspect(argv: tuple[str, ...]) -> None:
 )
 def test_what_writes_runs_or_is_unknown_does_not_only_inspect(argv: tuple[str, ...]) -> None:
     assert not only_inspects(argv)
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "line"),
+    [
+        (
+            "boto3.client.guardduty.update_detector",
+            {"DetectorId": "d1", "Enable": False},
+            ("aws", "guardduty", "update-detector", "--detector-id", "d1", "--no-enable"),
+        ),
+        (
+            "@aws-sdk/client-s3.PutBucketAclCommand",
+            {"Bucket": "b", "ACL": "public-read"},
+            ("aws", "s3api", "put-bucket-acl", "--bucket", "b", "--acl", "public-read"),
+        ),
+        (
+            "aws-sdk.CloudTrail.stopLogging",
+            {"Name": "t"},
+            ("aws", "cloudtrail", "stop-logging", "--name", "t"),
+        ),
+        (
+            "boto3.Session.client.rds.modify_db_instance",
+            {"DBInstanceIdentifier": "db", "PubliclyAccessible": True},
+            ("aws", "rds", "modify-db-instance", "--db-instance-identifier", "db", "--publicly-accessible"),
+        ),
+    ],
+)
+def test_an_aws_client_call_is_the_cli_line_of_its_operation(
+    name: str, options: dict[str, str | bool], line: tuple[str, ...]
+) -> None:
+    from limen.facts.programs import sdk_operation
+
+    assert sdk_operation(name, options) == line
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "boto3.client.s3.list_buckets",  # reads: what the program does with the answer is its own
+        "boto3.client.secretsmanager.get_secret_value",
+        "boto3.client.s3.upload_file",  # the SDK's own transfer helper, no operation of the API
+        "@aws-sdk/client-s3.S3Client",
+        "google.cloud.storage.Client.create_bucket",  # only AWS names its operations as its CLI does
+        "requests.post",
+    ],
+)
+def test_what_is_no_aws_operation_makes_no_line(name: str) -> None:
+    from limen.facts.programs import sdk_operation
+
+    assert sdk_operation(name, {"Bucket": "b"}) == ()

@@ -144,6 +144,8 @@ HOME_ONLY = frozenset((*_RC_NAMES, "crontab"))
 # Last path component -> fact (wherever the file is, unless HOME_ONLY).
 # An image's build file: every build runs its RUN lines, every container its ENTRYPOINT and CMD
 DOCKERFILE = _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True)
+# compose files: every `docker compose up` runs their services' commands with their mounts
+COMPOSE = _f("compose", "docker compose runs its services", "yaml_commands", severe_only=True)
 
 BY_NAME: dict[str, PathFact] = {
     **dict.fromkeys(_RC_NAMES, SHELL_RC),
@@ -341,11 +343,7 @@ BY_NAME: dict[str, PathFact] = {
     ),
     "Taskfile.yml": _f("taskfile", "task runs its commands", "yaml_commands"),
     "Taskfile.yaml": _f("taskfile", "task runs its commands", "yaml_commands"),
-    # compose files: every `docker compose up` runs their services' commands with their mounts
-    **dict.fromkeys(
-        ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml"),
-        _f("compose", "docker compose runs its services", "yaml_commands", severe_only=True),
-    ),
+    **dict.fromkeys(("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml"), COMPOSE),
     ".gitlab-ci.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
     ".travis.yml": _f("ci", "CI runs its scripts with the project's secrets", "yaml_commands", blind=True),
     "azure-pipelines.yml": _f(
@@ -401,6 +399,8 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     ),
     # an Unreal project or plug-in: its build steps run on every build of it
     (r"\.(?:uproject|uplugin)$", _f("unreal_project", "every build runs its build steps", "unreal_project")),
+    # a compose file for one environment or an override (`docker-compose.prod.yml`, `compose.override.yaml`)
+    (r"/(?:docker-)?compose\.[\w.-]+\.ya?ml$", COMPOSE),
     # an image's build file by another name (`docker/api.Dockerfile`, `Dockerfile.prod`, `Containerfile.dev`)
     (
         r"/(?i:[^/]+\.dockerfile|(?:dockerfile|containerfile)\.(?!(?:md|txt|rst|adoc|html|dockerignore)$)[^/]+)$",

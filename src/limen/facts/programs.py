@@ -373,6 +373,67 @@ def sdk_destruction(sdk: CloudSdk, chain: list[str]) -> tuple[str, ...]:
     return ((sdk.joiner.join(words),) if sdk.joiner != " " else tuple(words)) + every
 
 
+# An AWS client's methods are the API's operations, which the CLI spells the same way: `boto3.client(
+# "guardduty").update_detector(DetectorId=d, Enable=False)` and `new UpdateDetectorCommand({...})` are `aws
+# guardduty update-detector --detector-id d --no-enable`. Where the CLI names a service differently:
+_AWS_CLI_SERVICE = {"s3": "s3api", "config": "configservice", "cloudwatchlogs": "logs"}
+_AWS_SERVICE = re.compile(r"[a-z][a-z0-9-]{1,40}")
+# What a call only reads (its result is the program's to use, which the CLI would print instead), and the
+# SDK's own helpers that are no operation of the API (transfers, paginators, waiters)
+_SDK_READS = frozenset(
+    {"get", "list", "describe", "head", "scan", "query", "search", "lookup", "select", "estimate", "validate"}
+    | {"preview", "test", "simulate", "can", "wait", "filter", "check", "generate", "download", "verify"}
+)
+_SDK_HELPERS = frozenset(
+    {"upload_file", "upload_fileobj", "download_file", "download_fileobj", "copy", "close", "send"}
+)
+
+
+def aws_service(service: str) -> str:
+    """The CLI's name of the service an AWS client is made for (`boto3.client("s3")`: `s3api`); "" for a name
+    no service has."""
+    service = service.strip().lower()
+    return _AWS_CLI_SERVICE.get(service, service) if _AWS_SERVICE.fullmatch(service) else ""
+
+
+def aws_operation(name: str) -> tuple[str, str]:
+    """(the CLI's service, the method) of an AWS client's call by its qualified name, however the SDK spells
+    it: boto3's `boto3.client.guardduty.update_detector` (the analyser names a client by its service), the
+    JavaScript SDK's `@aws-sdk/client-guardduty.UpdateDetectorCommand` and `aws-sdk.GuardDuty.updateDetector`;
+    ("", "") for any other name."""
+    parts = name.split(".")
+    if len(parts) >= 4 and parts[-3] == "client" and parts[0] in ("boto3", "aioboto3", "botocore"):
+        return aws_service(parts[-2]), parts[-1]
+    if len(parts) == 2 and parts[0].startswith("@aws-sdk/client-") and parts[1].endswith("Command"):
+        return aws_service(parts[0].removeprefix("@aws-sdk/client-")), parts[1]
+    if len(parts) == 3 and parts[0] == "aws-sdk" and parts[1][:1].isupper():
+        return aws_service(parts[1]), parts[2]
+    return "", ""
+
+
+def sdk_operation(name: str, options: dict[str, str | bool]) -> tuple[str, ...]:
+    """The command line an AWS client's call named `name` is (`aws guardduty update-detector --detector-id d
+    --no-enable`; see `aws_operation`), for the CLI's entry to judge: its options from the call's parameters
+    (a flag for a boolean, JSON for a structure, as the caller renders them). () for another SDK, a call that
+    only reads, or a helper of the SDK's own."""
+    service, method = aws_operation(name)
+    if not service or method in _SDK_HELPERS:
+        return ()
+    words = [
+        w.lower() for part in method.removesuffix("Command").split("_") for w in _CAMEL_WORD.findall(part)
+    ]
+    if not words or words[0] in _SDK_READS or words[:2] == ["batch", "get"]:
+        return ()
+    argv = ["aws", service, "-".join(words)]
+    for key, value in options.items():
+        option = "-".join(w.lower() for w in _CAMEL_WORD.findall(key))
+        if value is True or value is False:
+            argv.append(f"--{option}" if value else f"--no-{option}")
+        elif option:
+            argv += [f"--{option}", value]
+    return tuple(argv)
+
+
 @dataclass(frozen=True, slots=True)
 class RemoteSession:
     """A library that logs in to another machine or a network device and runs commands there: its calls are

@@ -8,7 +8,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from limen.facts.programs import RemoteSession, cloud_sdk, remote_session, sdk_destruction
+from limen.facts.programs import (
+    RemoteSession,
+    aws_service,
+    cloud_sdk,
+    remote_session,
+    sdk_destruction,
+    sdk_operation,
+)
 from limen.normalize.code import MAX_NODES, SQL_NOTE, UNKNOWN, CodeEffects, analyse_into, read_source
 from limen.normalize.code.values import (
     MAX_TEXT,
@@ -24,11 +31,13 @@ from limen.normalize.code.values import (
     join,
     known,
     normalise,
+    option_value,
     parent,
     reverse,
     rot13,
     runs_tainted,
     s,
+    structure_text,
     text_of,
 )
 
@@ -777,12 +786,21 @@ class _Py:
         if any(a.ref == "os.environ" for a in args) or name in _ENVIRONMENT:
             self.fx.environment = True
         if name and (sdk := cloud_sdk(name)) is not None:  # `boto3.client("s3").delete_bucket(...)`
-            cli_words = sdk_destruction(sdk, name.split(".")[1:])
+            service = aws_service(known(args[0]) or "") if method == "client" and args else ""
+            if service and sdk.program == "aws":  # `boto3.client("guardduty")`: where its calls go
+                return Val(ref=f"{name}.{service}")
+            options = {k: option_value(v) for k, v in kwargs.items()}
+            line = sdk_operation(name, options)
+            cli_words = () if line else sdk_destruction(sdk, name.split(".")[1:])
+            if line:  # judged as the same command line is (`aws guardduty update-detector --no-enable`)
+                self.fx.argvs.append((line, name))
             if cli_words:  # judged as the CLI's same words are (`aws delete-bucket`)
                 self.fx.argvs.append(((sdk.program, *cli_words), name))
             elif kwargs or args:  # and as the MCP tool call it equals (`cloudtrail.stop_logging(Name=t)`)
                 self.service_call(name, args, kwargs)
             return Val(ref=name)  # a client, a resource, a collection: its methods are looked at too
+        if name == "json.dumps" and args and args[0].kind in ("list", "dict"):  # the policy document a call
+            return Val(text=structure_text(args[0]), tainted=args[0].tainted)  # is handed, as text
         if name == "re.sub" and len(args) == 3 and not kwargs and args[2].kind == "filedata":
             return edited(args[2], "re", args[0], args[1])  # `re.sub(r"...", "...", open(p).read())`
         if name and (

@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from limen.facts.programs import cloud_sdk, sdk_destruction
+from limen.facts.programs import cloud_sdk, sdk_destruction, sdk_operation
 from limen.normalize.code import SQL_NOTE, UNKNOWN, CodeEffects, analyse_into
 from limen.normalize.code.values import (
     TAINTED,
@@ -27,6 +27,7 @@ from limen.normalize.code.values import (
     join,
     known,
     normalise,
+    option_value,
     parent,
     reverse,
     rot13,
@@ -1074,7 +1075,14 @@ class _Eval:
                     return UNK
                 return Val(ref=_module(module))
             if name and (sdk := cloud_sdk(name)) is not None:  # `new DeleteBucketCommand(...)`
-                cli_words = sdk_destruction(sdk, name.split(".")[1:])
+                parameters = first if first.kind == "dict" else Val(kind="dict")  # `new XCommand({...})`
+                line = sdk_operation(
+                    name,
+                    {k: option_value(v) for k, v in zip(parameters.keys, parameters.items, strict=False)},
+                )
+                cli_words = () if line else sdk_destruction(sdk, name.split(".")[1:])
+                if line:  # judged as the same command line is (`aws guardduty update-detector --no-enable`)
+                    fx.argvs.append((line, name))
                 if cli_words:  # judged as the CLI's same words are (`aws delete-bucket`)
                     fx.argvs.append(((sdk.program, *cli_words), name))
                 return Val(ref=name)  # a client, a resource, a command: its methods are looked at too

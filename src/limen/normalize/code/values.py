@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import json
 import posixpath
 import re
 from dataclasses import dataclass
@@ -60,6 +61,41 @@ def known(value: Val) -> str | None:
     if value.num is not None:
         return str(value.num)
     return None
+
+
+_CONSTANTS = {
+    "True": "true",
+    "False": "false",
+    "None": "null",
+    "true": "true",
+    "false": "false",
+    "null": "null",
+}
+
+
+def structure_text(value: Val, depth: int = 0) -> str:
+    """A value as the JSON a command line would be handed for it (`IpPermissions=[{"CidrIp": "0.0.0.0/0"}]`,
+    `json.dumps({...})`): strings quoted, structures nested a few levels; what is not known reads UNKNOWN."""
+    if value.text is not None:
+        return json.dumps(value.text[:MAX_TEXT], ensure_ascii=False).replace("\\u0000", UNKNOWN)
+    if value.num is not None:
+        return str(value.num)
+    if value.ref in _CONSTANTS:
+        return _CONSTANTS[value.ref]
+    if depth < 8 and value.kind == "list":
+        return "[" + ", ".join(structure_text(v, depth + 1) for v in value.items[:64]) + "]"
+    if depth < 8 and value.kind == "dict":
+        pairs = zip(value.keys[:64], value.items, strict=False)
+        return "{" + ", ".join(f"{json.dumps(k)}: {structure_text(v, depth + 1)}" for k, v in pairs) + "}"
+    return UNKNOWN
+
+
+def option_value(value: Val) -> str | bool:
+    """A parameter as a command line's option takes it: a flag's truth, a string's text, a structure's
+    JSON."""
+    if value.ref in ("True", "False", "true", "false"):
+        return value.ref in ("True", "true")
+    return text_of(value) if value.kind not in ("list", "dict") else structure_text(value)
 
 
 def edited(data: Val, kind: str, old: Val, new: Val) -> Val:
