@@ -88,6 +88,7 @@ _SCOPE = re.compile(
 _REQUEST_INPUT = re.compile(
     r"(?i)headers?\s*(?:\[|\(|\.get|\.Get|->|\.\w+\()|getHeader|\bheader\s*\(|\bparams?\b|params\[|\bquery\s*\[|\bquery\.\w|\bQuery\(|\bquery_?(?:params|string)\b|cookie|metadata|\bmd\.get|\bmd\[|\.form\b|\bform\[|getParameter"
     r"|remote_?addr|remote_?ip|client_?ip|x-forwarded|peer\.|FromContext|user_?agent|\breq\.body|request\.body"
+    r"|\bMETA\s*(?:\[|\.get\b)"  # Django's headers (`request.META.get("HTTP_X_...")`)
 )
 # What a branch hands out when it lets a caller in
 _GRANT = re.compile(
@@ -440,7 +441,7 @@ _REQUEST_WORDS: tuple[str, ...] = (
     "remote",
     "client",
 )
-_REQUEST_WORDS += ("forwarded", "peer.", "fromcontext", "user_agent", "useragent", "body")
+_REQUEST_WORDS += ("forwarded", "peer.", "fromcontext", "user_agent", "useragent", "body", "meta")
 _EXEMPTION_WORDS = (
     *("anonymous", "permit", "skip_before_action", "exempt", "ignoring()", "public", "auth"),
     "permission_classes",
@@ -525,6 +526,7 @@ def weakened(
             found.append(plain)
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
+        found += _mailed_secret_returned(removed, added, context)
         if removed.strip() and added.strip():
             test = test_code(path)
             found += _trust_replaced(removed, added, context) if not test else []
@@ -855,6 +857,35 @@ def _parameters_pasted(removed: str, added: str) -> list[str]:
     if _RUN_WITH_PARAMETERS.search(removed) and _RUN_PASTED.search(added) and not _RUN_PASTED.search(removed):
         return ["an SQL statement is built with a value pasted into it"]
     return []
+
+
+def _mailed_secret_returned(removed: str, added: str, context: str) -> list[str]:
+    """What proves the caller owns a mailbox or a phone (a password reset's token, a one-time code, a magic
+    link) put into the response of the call that sends it there: whoever asks for any account's reset gets
+    its token and needs no mailbox. A login handing out its session token is no such thing."""
+    returned = _RESPONSE_SECRET.search(added)
+    if returned is None or _RESPONSE_SECRET.search(removed):
+        return []
+    if not (_PROOF_BY_MAIL.search(context) and _SENT_ELSEWHERE.search(context)):
+        return []
+    return ["a token meant for the user's mailbox or phone is returned to whoever called"]
+
+
+# A response built with a key for a token, a code or a link (`Response({"token": token})`, `res.json({ otp
+# })`, `render json: { reset_link: url }`)
+_RESPONSE_SECRET = re.compile(
+    r"""(?i)(?:\bResponse|JsonResponse|jsonify|\bres\.(?:json|send)|render\s+json:|\bjson\(|\bOk\(|\breturn)"""
+    r"""[^\n]{0,80}\{[^}\n]{0,200}?["']?\b(?:reset_?token|token|otp|code|pin|verification_?code|magic_?link"""
+    r"""|reset_?(?:link|url))\b["']?\s*(?:[:=,}]|=>)"""
+)
+# What the code around it is about: proving a mailbox or a phone, and sending there
+_PROOF_BY_MAIL = re.compile(
+    r"(?i)password_?reset|reset_?password|forgot|reset_?token|verification|verify_?(?:email|phone)|(?<![a-z])otp(?![a-z])"
+    r"|one_?time|magic_?link|confirm(?:ation)?_?(?:email|code|token)"
+)
+_SENT_ELSEWHERE = re.compile(
+    r"(?i)\b(?:send|mail|email|sms|deliver|notify)\w*\s*\(|\.deliver_(?:later|now)\b"
+)
 
 
 def _scope_from_request(removed: str, added: str) -> list[str]:
