@@ -236,6 +236,8 @@ _CALLERS_CREDENTIAL = re.compile(
     r"|Headers\.Authorization|headers\[\s*[\"'](?:authorization|cookie|x-api-key)[\"']\]"
     r"|(?:request|req|params)\W{1,4}(?:only|input|get|body|form)?\W{0,3}[^\n]{0,40}[\"']password[\"']"
     r"|\$_POST\s*\[\s*[\"'](?:pass|pwd|password)"
+    # Django's headers by their CGI names, and a request's whole cookie jar
+    r"|\bMETA\W{1,8}HTTP_(?:AUTHORIZATION|COOKIE|X_API_KEY)\b|\b(?:request|req)\.(?:COOKIES|cookies)\b(?!\s*\.get)"
 )
 _HANDS_ON = re.compile(
     r"(?i)\b(?:post|put|send|publish|log\w*|information|warn\w*|info|debug|print\w*|write)\w*\s*\("

@@ -2787,7 +2787,8 @@ _BINDING = re.compile(
     r"\s*(?::\s*[\w<>?]+\s*)?:?=(?!=)(.*)$"
 )
 _SENDS = re.compile(
-    r"\b(?:fetch|sendBeacon|urlopen|Request|request|post|put|get|ajax|axios|XMLHttpRequest|Image|WebSocket|"
+    # (`request` only called: a view's `render(request, ...)` hands the request to a template, not a host)
+    r"\b(?:fetch|sendBeacon|urlopen|Request(?=\s*\()|request(?=\s*\()|post|put|get|ajax|axios|XMLHttpRequest|Image|WebSocket|"
     r"HTTPSConnection|HTTPConnection|create_connection|sendall|send|reqwest|Post|Get|POST|PUT|PostForm|URL|URI|"
     r"HttpClient|sendAsync|openConnection|newBuilder|sendto)\b|\.src\s*=|\.end\s*\("
 )
