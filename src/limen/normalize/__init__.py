@@ -95,7 +95,17 @@ def _role_values(arguments: dict[str, Any], key: str) -> list[str]:
         return list(
             value
         )  # `files: {"notes.md": {"content": ...}}`: named by its keys (contents are payloads)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, dict) for v in value):
+        # `files: [{"name": "index.ts", "content": ...}]`: each named by its own path or name
+        named = [
+            next((v[k] for k in _FILE_NAME_KEYS if isinstance(v.get(k), str) and v[k]), None) for v in value
+        ]
+        if all(named):
+            return [n for n in named if n]
     raise ValueError(f"argument {key!r} has an unreadable shape")
+
+
+_FILE_NAME_KEYS = ("path", "file_path", "filePath", "filename", "name")
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_-]{1,128}")

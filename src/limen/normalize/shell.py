@@ -4657,6 +4657,8 @@ def _interpreter_code(lang: str, args: list[str], state: _State) -> str | None:
             skip = False
             continue
         if word in flags:
+            if not word.startswith("-"):  # a sub-command (`deno eval --allow-net CODE`): its options first
+                return next((w for w in args[i + 1 :] if not w.startswith("-")), None)
             return args[i + 1] if i + 1 < len(args) else None
         if word in valued:  # `ruby -r net/http -e CODE`: the library is no program
             skip = True
@@ -4712,7 +4714,7 @@ def _scan_code(
     if code_lang is None:
         _scan_literal(lang, code, state, via, level)
         return
-    from limen.normalize.code import EDIT_NOTE, UNKNOWN, analyse_code
+    from limen.normalize.code import EDIT_NOTE, UNKNOWN, VARIABLE_NOTE, analyse_code
 
     given = tuple(UNKNOWN if w in state.dynamic_words or _DYNAMIC_WORD.match(w) else w for w in args)
     fx = analyse_code(code_lang, code, cwd=state.cwd, home=state.home, script=script, args=given[:64])
@@ -4768,7 +4770,11 @@ def _scan_code(
 
         # A request with no body to a URL written out in full, from a program that opens no socket of its
         # own, fetches as `curl -s URL` does: marked so, the egress rules judge the two alike.
-        quiet = not (fx.socket or fx.hosts or fx.environment or fx.opaque)
+        # (nor reads a variable of the environment other than where files are: its value may ride along)
+        carried = any(
+            n.startswith(VARIABLE_NOTE) and n[len(VARIABLE_NOTE) :] not in _PLACES for n in fx.notes
+        )
+        quiet = not (fx.socket or fx.hosts or fx.environment or fx.opaque or carried)
         for url, _api in fx.urls:
             found = net.destinations_in_text(url.replace(UNKNOWN, "x"), via_command=lang)
             if quiet and UNKNOWN not in url and url not in fx.posted:
@@ -4787,6 +4793,10 @@ _LIBRARY_SENDERS = {
     **dict.fromkeys(("ftplib.FTP", "ftplib.FTP_TLS", "Net::FTP.new", "Net::FTP.open"), "ftp"),
 }
 MAX_EDIT_NOTE = 16 * 1024  # a program's substitutions kept for the rules; longer ones are judged as before
+# Variables that say where files are, not what a program holds
+_PLACES = frozenset(
+    {"HOME", "PWD", "USERPROFILE", "TMPDIR", "TEMP", "TMP", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"}
+)
 
 
 def _code_word(target: str, unknown: str) -> str | None:

@@ -186,8 +186,28 @@ CODE_RUNNERS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
     (re.compile(r"(^|_)(perl)(_|$)"), ("perl", "-e")),
     (re.compile(r"(^|_)(php)(_|$)"), ("php", "-r")),
     (re.compile(r"(^|_)(bash|shell|sh|zsh|terminal)(_|$)"), ("bash", "-c")),
+    # a browser driver's evaluation in the page (Playwright's `browser_evaluate(function=...)`, Puppeteer's
+    # `puppeteer_evaluate(script=...)`, Chrome DevTools' `evaluate_script`): JavaScript, read as node's, whose
+    # requests leave from the page with its session
+    (
+        re.compile(
+            r"^(?=(?:.*_)?(?:browser|page|puppeteer|playwright|chrome|devtools|selenium|webdriver)(?:_|$))"
+            r"(?:.*_)?(?:evaluate|eval|execute_script|evaluate_script|run_script)(?:_|$)"
+        ),
+        ("node", "-e"),
+    ),
 )
-CODE_KEYS = ("code", "source", "snippet", "program", "expression", "cell", "source_code", "script")
+CODE_KEYS = (
+    "code",
+    "source",
+    "snippet",
+    "program",
+    "expression",
+    "cell",
+    "source_code",
+    "script",
+    "function",
+)
 
 
 # Tools whose name says they destroy a store of data as a whole (`redis.flushall`, `mongodb.drop-collection`,

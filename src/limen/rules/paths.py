@@ -763,7 +763,10 @@ def _is_persistence(path: str, ctx: Context) -> bool:
 
 
 _FORGE_WRITES = frozenset({"own_remote", "foreign_remote"})
-_FILE_KEYS = ("path", "file_path", "filePath")  # what forge tools call a committed file's path
+_FILE_KEYS = ("path", "file_path", "filePath", "name")  # what forge and deploy tools call a file's path
+# A tool that deploys the files it is handed (`deploy_edge_function(files=[{name, content}])`): they run on
+# the service from then on, as a committed file runs where the repository runs
+_DEPLOYS = re.compile(r"(?:^|_)(?:deploy|publish)(?:_|$)")
 # An MCP server or tool that stores what later sessions are told (memory, knowledge graphs, mem0), writing
 _MEMORY_TOOL = re.compile(
     r"^mcp__[^_]*(?:memory|mem0|knowledge)[^_]*__.*(?:create|add|save|store|write|update|remember|observ)"
@@ -786,9 +789,10 @@ def _strings_in(value: object, depth: int = 0) -> list[str]:
 
 def _committed_files(action: Action) -> list[tuple[str, str]]:
     """(path in the repository, content) of what a forge tool commits (`create_or_update_file(path,
-    content)`, `push_files(files=[{path, content}])`), as `/`-rooted paths the path table can describe; a
-    file it deletes (`delete_file(path)`) is committed empty."""
-    if not any(_FORGE_WRITES & set(d.flags) for d in action.destinations):
+    content)`, `push_files(files=[{path, content}])`) or a deploy tool deploys, as `/`-rooted paths the path
+    table can describe; a file it deletes (`delete_file(path)`) is committed empty."""
+    deploys = action.tool.startswith("mcp__") and bool(_DEPLOYS.search(words_of(action.tool)))
+    if not deploys and not any(_FORGE_WRITES & set(d.flags) for d in action.destinations):
         return []
     args = action.arguments
     entries = [args, *(f for f in args.get("files") or () if isinstance(f, dict))]

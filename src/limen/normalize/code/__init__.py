@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from limen.normalize.code.values import Val
 
 UNKNOWN = "\x00"  # stands for a part of a string only known at run time
+# An environment variable a program reads by name (`os.environ.get("STRIPE_SECRET_KEY")`, `Deno.env.get`):
+# what a line that sends it carries, as `$STRIPE_SECRET_KEY` in a shell line would be
+VARIABLE_NOTE = "reads_variable:"
+_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 MAX_SOURCE = 128 * 1024
 MAX_NESTED = 4  # exec("...") inside exec(b64decode(...)) ...
 MAX_NODES = 20_000
@@ -119,6 +123,11 @@ class CodeEffects:
     def note(self, note: str) -> None:
         if note not in self.notes and len(self.notes) < 32:
             self.notes.append(note)
+
+    def variable(self, name: str | None) -> None:
+        """An environment variable read by its name (`VARIABLE_NOTE`)."""
+        if name and _VARIABLE_NAME.fullmatch(name):
+            self.note(VARIABLE_NOTE + name)
 
     def sql(self, method: str, value: Val) -> None:
         """A database library's statement method given SQL it can read (`cursor.execute("DROP TABLE t")`,

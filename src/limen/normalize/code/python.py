@@ -741,6 +741,7 @@ class _Py:
         return Val(text=UNKNOWN, tainted=True) if base.tainted else UNK
 
     def environ(self, name: str | None) -> Val:
+        self.fx.variable(name)
         if name in _HOME_ENV:
             return s(self.home)
         if name == "PWD":

@@ -386,6 +386,10 @@ def mode_of(words: list[Val]) -> str:
 
 
 _ENVIRONMENT = frozenset({"process.env", "ENV", "Deno.env", "Bun.env"})
+# A page's properties whose assignment loads the address given (an image, a script, a frame, the page itself)
+_LOADS = frozenset({"src", "href", "location", "action"})
+# What reads or tests one variable of it (`Deno.env.get("RESEND_API_KEY")`, `ENV.fetch("X")`), not all of it
+_ONE_VARIABLE = frozenset({"get", "fetch", "has", "key?", "include?", "[]"})
 _CODE_REFS = frozenset({"eval", "Function", "vm.runInThisContext", "vm.runInNewContext", "instance_eval"})
 _DYNAMIC_OWNERS = frozenset(
     {"globalThis", "global", "window", "process.mainModule", "this", "Kernel", "Object"}
@@ -616,6 +620,9 @@ class _Eval:
             pass
         else:
             self.ev(left)
+            prop = left.child_by_field_name("property") if left.type == "member_expression" else None
+            if prop is not None and self.text(prop) in _LOADS and "://" in text_of(value):
+                self.url(value, f".{self.text(prop)} =", body=False)  # `new Image().src = URL`: a request
         return value
 
     def pairs(self, node: Node) -> Val:
@@ -683,6 +690,7 @@ class _Eval:
         return TAINTED if base.tainted else Val(text=UNKNOWN) if base.text is not None else UNK
 
     def environ(self, name: str | None) -> Val:
+        self.fx.variable(name)
         if name in _HOME_NAMES:
             return s(self.home)
         if name == "PWD":
@@ -1046,7 +1054,7 @@ class _Eval:
         fx = self.fx
         first = args[0] if args else UNK
         if any(a.ref in _ENVIRONMENT for a in args) or (
-            receiver is not None and receiver.ref in _ENVIRONMENT
+            receiver is not None and receiver.ref in _ENVIRONMENT and method not in _ONE_VARIABLE
         ):
             fx.environment = True  # `JSON.stringify(process.env)`, `ENV.to_h`, `json_encode($_ENV)`
         entry = _E.get(name)
