@@ -333,6 +333,8 @@ CLOUD_SDKS: dict[str, CloudSdk] = {
     **dict.fromkeys(("kubernetes", "@kubernetes/client-node"), _KUBECTL),
     # Firebase's admin SDK: `admin.auth().deleteUsers(uids)` is the `delete users` no CLI spells
     **dict.fromkeys(("firebase-admin", "firebase_admin"), CloudSdk("firebase", " ")),
+    # Supabase's client with the service key: `s.storage.deleteBucket(b)`, `s.auth.admin.deleteUser(id)`
+    **dict.fromkeys(("@supabase/supabase-js", "supabase"), CloudSdk("supabase", " ")),
 }
 # The first word of a client method (snake or camel case) that destroys what it names; Azure's long-running
 # calls start with `begin_` (`begin_delete`)
@@ -347,9 +349,10 @@ _CHAIN_FILLER = frozenset({"all", "filter", "each", "limit", "page_size", "clien
 @functools.lru_cache(maxsize=1024)
 def cloud_sdk(module: str) -> CloudSdk | None:
     """The SDK a qualified name (`boto3.client.delete_bucket`) or a package (`@aws-sdk/client-s3`) is of."""
-    if module.startswith("@"):
-        package = "/".join(module.split("/", 2)[:2])
-        return CLOUD_SDKS.get(package) or CLOUD_SDKS.get(package.split("/", 1)[0])
+    if module.startswith("@"):  # `@supabase/supabase-js.createClient.storage`: the package, then its names
+        scope, _, rest = module.partition("/")
+        package = f"{scope}/{rest.split('/', 1)[0].split('.', 1)[0]}"
+        return CLOUD_SDKS.get(package) or CLOUD_SDKS.get(scope)
     parts = module.split(".", 2)
     return CLOUD_SDKS.get(".".join(parts[:2])) or CLOUD_SDKS.get(parts[0])
 
@@ -1779,8 +1782,13 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}db\s+reset{_E}.*{_W}--linked{_E}|{_W}projects\s+delete{_E}"
         # a bucket of the linked project emptied (`supabase storage rm -r ss:///invoices --linked`)
         rf"|{_W}storage\s+rm{_E}(?=.*{_W}(?:-r|--recursive){_E})(?=.*{_W}--linked{_E})",
-        destroys_one=rf"{_W}storage\s+rm{_E}(?=.*{_W}--linked{_E})",
-        changes=rf"{_W}(?:db\s+(?:push|reset)|functions\s+(?:deploy|delete)|secrets\s+(?:set|unset)|projects\s+delete){_E}",
+        # (and the client library's deletes, which no command spells: a bucket emptied or deleted, an account)
+        destroys_one=rf"{_W}storage\s+rm{_E}(?=.*{_W}--linked{_E})|{_W}(?:delete|empty)\s+(?:bucket|users?){_E}",
+        # the database opened to every address, its connections let go unencrypted
+        grants=rf"{_W}network-restrictions\s+update{_E}.*--db-allow-cidr[=\s]+['\"]?(?:0\.0\.0\.0/0|::/0)",
+        disables=rf"{_W}ssl-enforcement\s+update{_E}.*--disable-db-ssl-enforcement{_E}",
+        changes=rf"{_W}(?:db\s+(?:push|reset)|functions\s+(?:deploy|delete)|secrets\s+(?:set|unset)|projects\s+delete"
+        rf"|network-restrictions\s+update|ssl-enforcement\s+update){_E}",
     ),
     # backup tools: what they forget, prune or delete is what there was to recover from; a key added is a
     # way in to every snapshot, a key changed or removed locks the owners out, versions and retention
@@ -2650,6 +2658,9 @@ PROGRAMS: tuple[Program, ...] = (
         R.DATABASE_CLIENT,
         options=("-c", "--command", "-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username"),
         code_options=("-c", "--command"),
+        # the Supabase CLI's local stack (`supabase start`): its database on this machine's port 54322
+        local_copy=r"(?:@|^|\s)(?:localhost|127\.0\.0\.1|\[::1\]):54322/"
+        r"|^(?=.*(?:-h|--host)[=\s]+(?:localhost|127\.0\.0\.1)\b)(?=.*(?:-p|--port)[=\s]+54322\b)",
     ),
     _p(
         "mysql",

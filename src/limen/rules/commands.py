@@ -1585,7 +1585,14 @@ SQL_GRANTS = re.compile(
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:raw_app_meta_data|raw_user_meta_data|app_metadata)\b[^;]*admin"
     r"|\bgrant\b[^;]*\bto\s+(?:[\w\"]+\s*,\s*){0,8}(?:role\s+)?(?:anon|public)\b"
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:is_)?public\s*=\s*(?:true|1|'t')\b"  # a bucket made public
-    r"|\bcreate\s+policy\b[^;]*\bfor\s+(?:all|update|delete|insert)\b[^;]*\b(?:using|with\s+check)\s*\(\s*true\s*\)"
+    # a policy that lets anyone change rows: for every role (or anonymous callers), with a condition that
+    # asks nothing of who calls (`for all using (bucket_id = 'kyc')`, `using (true)`; `auth.uid() = owner`,
+    # `to authenticated`, `to service_role` ask)
+    r"|\bcreate\s+policy\b(?![^;]*\bto\s+(?!public\b|anon\b)\w)"
+    r"(?![^;]*(?:\bauth\.|\bcurrent_user\b|\bsession_user\b|\bcurrent_setting\b|\buid\s*\(|\bjwt\b|\brole\s*\())"
+    r"[^;]*\bfor\s+(?:all|update|delete|insert)\b"
+    # an account's password set to one the caller chose: the account is theirs from then on
+    r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:encrypted_|hashed_)?(?:password|passwd|pwd)(?:_?hash|_digest)?\s*="
     r"|\bsecurity\s+definer\b[^;]*\bauth\.users\b|\bauth\.users\b[^;]*\bsecurity\s+definer\b"
     r"|\bcreate\s+policy\b[^;]*\buid\(\)\s*=\s*'[0-9a-f-]{36}'"  # a policy naming one account: a backdoor
 )
@@ -1609,6 +1616,12 @@ def _sql_grants(action: Action) -> str:
     """SQL the call runs, by any road (a database tool's argument, `psql -c`, a library's `execute`), that
     raises privileges; "" when none does."""
     return sql_matches(action, SQL_GRANTS)
+
+
+def _sql_runners(action: Action) -> list[Command]:
+    """The commands of a line that run SQL (database clients; all of them when another road runs some)."""
+    clients = [c for c in action.commands if has(c.name, Role.DATABASE_CLIENT)]
+    return clients if clients and len(clients) == len([c for c in action.commands if _sql_texts(c)]) else []
 
 
 def sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
@@ -3207,6 +3220,9 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     if nothing and action.capability != DB_WRITE:
         return  # no command, no repository, no SQL, no CLI's server: nothing widened
     granted = _sql_grants(action) if action.capability in ("shell.execute", DB_WRITE) or action.notes else ""
+    runners = _sql_runners(action) if granted else []
+    if runners and all(_on_local_copy(c) for c in runners):
+        granted = ""  # the local stack's database (`psql ...@127.0.0.1:54322/...`): a developer's own copy
     if granted:  # `UPDATE users SET role='admin' ...`, `GRANT ALL ... TO x`, row-level security off
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL widens access ({granted})")
         return
