@@ -356,6 +356,8 @@ _CONTROL_KEYS = re.compile(
     r"|captcha|form_?key|lockout|fraud|3d_?secure|(?:^|_)secure(?:_|$)"
     # what checks that downloaded data is what was published (a bundle's CRC, a checksum, an integrity hash)
     r"|(?:^|_)crc(?:_|$)|checksum|integrity"
+    # what retires a stolen token (a refresh token's rotation, its reuse detected, revocation)
+    r"|rotation|reuse_detection|revocation"
 )
 # A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
 # matches every file or finding
@@ -1074,6 +1076,8 @@ _LIFETIME = re.compile(r"^(\d{1,12})\s*(s|sec|m|min|h|hr|d|day|days|w|wk|y|yr|ye
 _UNIT_DAYS = {"s": 1 / 86400, "sec": 1 / 86400, "m": 1 / 1440, "min": 1 / 1440, "h": 1 / 24, "hr": 1 / 24}
 _UNIT_DAYS |= {"d": 1, "day": 1, "days": 1, "w": 7, "wk": 7, "y": 365, "yr": 365, "year": 365, "years": 365}
 _UNIT_IN_NAME = (("second", "s"), ("secs", "s"), ("minute", "m"), ("hour", "h"), ("day", "d"))
+# Lifetimes whose standard counts seconds: a JWT's `exp` (RFC 7519), OAuth's `expires_in` (RFC 6749)
+_SECONDS_BY_STANDARD = re.compile(r"(?:^|_)(?:exp|expires_in)$")
 
 
 def lifetime_days(key: str, value: str) -> float | None:
@@ -1083,6 +1087,8 @@ def lifetime_days(key: str, value: str) -> float | None:
     if found is None:
         return None
     named = next((unit for word, unit in _UNIT_IN_NAME if word in key.lower()), "")
+    if not named and _SECONDS_BY_STANDARD.search(key.lower()):
+        named = "s"
     unit = (found.group(2) or named).lower()
     return int(found.group(1)) * _UNIT_DAYS[unit] if unit in _UNIT_DAYS else None
 
@@ -1091,7 +1097,8 @@ def lifetime_days(key: str, value: str) -> float | None:
 # record's time to live aside)
 _CREDENTIAL_LIFETIME = re.compile(
     r"(?:^|_)(?:(?:[a-z0-9]+_){0,3}ttl|(?:session|token|credential|cert|certificate|key|password|sas|jwt"
-    r"|refresh|access|lease|login|cookie)_(?:[a-z0-9]+_){0,2}(?:lifetime|expiry|expiration|validity|max_age))"
+    r"|refresh|access|lease|login|cookie)_(?:[a-z0-9]+_){0,2}(?:lifetime|expiry|expiration|validity|max_age|exp"
+    r"|expires_in|timeout|age))"
     r"(?:_(?:seconds?|secs?|hours?|days?|minutes?))?$"
 )
 
@@ -1099,7 +1106,7 @@ _CREDENTIAL_LIFETIME = re.compile(
 def _lifetime_raised(key: str, before: str | None, after: str) -> str:
     """`max_lease_ttl_seconds = 3600` made `315360000`, `token_max_ttl = "87600h"` added: a credential's
     lifetime set past a year, from under one or from nothing. "" otherwise."""
-    word = words_of(key.rsplit(".", 1)[-1])
+    word = words_of(key.replace(".", "_"))  # (`jwt: {expiration: ...}`: the section names what it bounds)
     if not _CREDENTIAL_LIFETIME.search(word) or re.search(r"cache|dns|record", word):
         return ""
     now = lifetime_days(word, after)
@@ -1458,6 +1465,10 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
                     return f"{CONTROL_OFF}{name} switches debugging on in a deployed configuration"
     if _SILENCES.search(words) and (quieted := _silenced(settings)):
         return f"{CONTROL_OFF}alerts silenced by {words}: {quieted}"
+    for key, value in settings[:64]:  # `PATCH .../config/auth {"jwt_exp": 315360000}`: tokens good for years
+        lifetime = isinstance(value, int | str) and not isinstance(value, bool)
+        if lifetime and (lasting := _lifetime_raised(key.replace(".", "_"), None, str(value))):
+            return f"{CONTROL_OFF}{key} {lasting}"
     if monitoring and any(
         words_of(k.rsplit(".", 1)[-1]) in ("status", "state", "enabled") and _off(v, counts=False)
         for k, v in settings
