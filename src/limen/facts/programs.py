@@ -1771,7 +1771,10 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "vercel",
         R.INFRA_DESTROYER,
-        destroys_one=rf"{_W}(?:remove|rm){_E}",
+        # a project or a production deployment removed (an environment variable removed is a change; a
+        # preview deployment, named by its generated address, is rebuilt from its commit)
+        destroys_one=rf"(?<!env\s)(?<!dns\s)(?<!domains\s)(?<!alias\s){_W}(?:remove|rm){_E}"
+        rf"(?!\s+(?:--\S+\s+)*\S+-[a-z0-9]{{9}}-[\w-]+\.vercel\.app{_E})",
         changes=rf"{_W}(?:deploy|--prod|promote|rollback|remove|rm|env\s+(?:add|rm)){_E}",
         live=rf"{_W}(?:dns\s+(?:add|rm|remove|import)|domains\s+(?:add|move|transfer-in|rm|remove|buy)"
         rf"|alias(?:\s+set)?\s+\S+\s+\S+|alias\s+(?:rm|remove)){_E}",
@@ -3036,6 +3039,17 @@ ROUTE_VARIABLES = frozenset(
         *("bun_config_registry", "goproxy", "poetry_repositories_", "cargo_registries_"),
         *("hex_mirror", "hex_repo_url", "hex_cdn", "bundle_mirror__", "composer_repo_packagist"),
         *("rustup_dist_server", "rustup_update_root"),  # where rustup takes toolchains and itself from
+        # where an install takes the program binaries it runs: browsers, Electron, engines, runtimes
+        *(
+            "playwright_download_host",
+            "playwright_chromium_download_host",
+            "playwright_firefox_download_host",
+        ),
+        *("puppeteer_download_base_url", "puppeteer_download_host", "electron_mirror", "electron_custom_dir"),
+        *("sass_binary_site", "chromedriver_cdnurl", "cypress_download_mirror", "prisma_engines_mirror"),
+        *("sharp_binary_host", "sharp_libvips_binary_host", "npm_config_sharp_binary_host"),
+        *("nvm_nodejs_org_mirror", "node_mirror", "python_build_mirror_url", "flutter_storage_base_url"),
+        *("pub_hosted_url", "homebrew_bottle_domain", "homebrew_api_domain", "homebrew_artifact_domain"),
     }
 )
 # Environment variables that switch a check of what is downloaded off (TLS certificates, checksums, the Go
