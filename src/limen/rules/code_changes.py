@@ -217,13 +217,19 @@ _RUNNER = re.compile(
     r"""|\b(?:shell_exec|passthru|proc_open|popen|system|exec|execSync|spawnSync|Process::run|Process\.Start"""
     r"""|Process::fromShellCommandline|ProcessBuilder|os\.system|Runtime\.exec)\s*\(\s*(?!["'][^"'\n]*["']\s*[,)])"""
     r"""|\b\w*[Rr]aw\w*\s*\(\s*["'][^"'\n]*(?:\$\w|\{\$|#\{|\$\{)"""
-    r"""|\b(?:unserialize|pickle\.loads?|Marshal\.load|yaml\.load|readObject|Deserialize)\s*\(\s*(?!["']))"""
+    r"""|\b(?:unserialize|pickle\.loads?|Marshal\.load|yaml\.load|readObject|Deserialize)\s*\(\s*(?!["'])"""
+    # JavaScript's Function constructor, its VM, Deno's subprocesses
+    r"""|\bnew\s+Function\s*\(|\bvm\.run\w*\(|\bnew\s+Deno\.Command\s*\(\s*(?!["'])|\bDeno\.run\s*\()"""
 )
 # A value a request (or an intent, a message) carries, where it is used
 _REQUEST_VALUE = re.compile(
     r"(?i)\$_(?:GET|POST|REQUEST|COOKIE)|\$r(?:equest)?->|\$r\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|form|args"
     r"|input|get|headers?|data|Value|Body|Query|Form|Url|cookies?|META|FILES)|\bparams\b|\bbody\b|\binput\s*\(|getParameter|getStringExtra"
     r"|\bin\.Value\b|\bqueryParameters\b|\bsearchParams\b"
+    # h3's and Nitro's readers (Nuxt's server routes), a fetch-API request's body (Deno, Workers, Next)
+    r"|\b(?:readBody|readValidatedBody|readRawBody|readFormData|readMultipartFormData|getQuery|getRouterParams?)"
+    r"\s*(?:<[^>\n]{0,80}>)?\s*\("
+    r"|\b(?:req|request)\.(?:json|text|formData)\s*\(\s*\)"
     # a chat message or a bot command's text, what a server answered
     r"|\b(?:msg|message)\.content\b|\binteraction\.options\.|\bresp(?:onse)?\.(?:text|content|body|data)\b"
 )
@@ -449,7 +455,8 @@ _EXEMPTION_WORDS = (
     "permission_classes",
 )
 _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
-_RUNNER_WORDS = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize", "marshal")
+_RUNNER_WORDS: tuple[str, ...] = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize")
+_RUNNER_WORDS += ("marshal", "function", "vm.run", "deno.command", "deno.run")
 
 
 # A condition that asks whether something was verified, valid or allowed (`if (!verify_signature(...))`,
@@ -1089,6 +1096,31 @@ _DISARMED = re.compile(
 )
 
 
+def _runs_what_requests_send(added: str) -> bool:
+    """A line that runs code, a command or SQL from what a request sends: read on that line, or through a
+    name bound to it earlier (`const { code } = await readBody(event)` ... `new Function('event', code)`)."""
+    bound = {
+        name
+        for m in _BOUND_TO.finditer(added)
+        if _REQUEST_VALUE.search(m.group(2))
+        for name in re.findall(r"\w+", m.group(1))
+    }
+    for line in added.splitlines():
+        if not _RUNNER.search(line) or _ESCAPED.search(line):
+            continue
+        if _REQUEST_VALUE.search(line) or any(re.search(rf"\b{re.escape(n)}\b", line) for n in bound):
+            return True
+    return False
+
+
+# A name, or the names a destructuring takes, bound on one line (`const { cmd, args } = await req.json()`,
+# `code = request.data["code"]`, `$cmd = $_GET['c'];`)
+_BOUND_TO = re.compile(
+    r"(?m)^\s*(?:(?:const|let|var|val|final|my|auto|String)\s+)?(\{[\w\s,:]{1,200}\}|\[[\w\s,]{1,120}\]|\$?\w+)"
+    r"\s*(?::\s*[\w<>\[\]?]+\s*)?:?=(?!=)\s*(.*)$"
+)
+
+
 def _opened(added: str, before: str, path: str) -> list[str]:
     """What a change opens to callers: routes exempted from authentication that are not public by nature,
     the environment or configuration handed out, what a request sends run as code, the caller's credentials
@@ -1111,10 +1143,7 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         found.append("a route is added that runs code or shows the process's configuration")
     if _DECODED_RUN.search(added) and not _DECODED_RUN.search(before):
         found.append("code hidden in an encoding is decoded and run")
-    if any(w in low for w in _RUNNER_WORDS) and any(
-        _RUNNER.search(line) and _REQUEST_VALUE.search(line) and not _ESCAPED.search(line)
-        for line in added.splitlines()
-    ):
+    if any(w in low for w in _RUNNER_WORDS) and _runs_what_requests_send(added):
         found.append("code, a command or SQL that a request or record supplies is run")
     if any(w in low for w in ("authorization", "cookie", "x-api-key")) and (
         any(_CALLERS_CREDENTIAL.search(line) and _HANDS_ON.search(line) for line in added.splitlines())
