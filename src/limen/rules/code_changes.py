@@ -89,6 +89,7 @@ _REQUEST_INPUT = re.compile(
     r"(?i)headers?\s*(?:\[|\(|\.get|\.Get|->|\.\w+\()|getHeader|\bheader\s*\(|\bparams?\b|params\[|\bquery\s*\[|\bquery\.\w|\bQuery\(|\bquery_?(?:params|string)\b|cookie|metadata|\bmd\.get|\bmd\[|\.form\b|\bform\[|getParameter"
     r"|remote_?addr|remote_?ip|client_?ip|x-forwarded|peer\.|FromContext|user_?agent|\breq\.body|request\.body"
     r"|\bMETA\s*(?:\[|\.get\b)"  # Django's headers (`request.META.get("HTTP_X_...")`)
+    r"|\bsearchParams\b|\bgetQuery\s*\(|\bgetRouterParams?\s*\("  # a URL's query (fetch API, h3)
 )
 # What a branch hands out when it lets a caller in
 _GRANT = re.compile(
@@ -984,9 +985,24 @@ def _request_let_in(added: str) -> list[str]:
         ):
             continue
         branch = "\n".join(added[match.start() :].split("\n", 4)[:4])
-        if _GRANT.search(branch) and not _REFUSAL_WORD.search(branch):
+        if _REFUSAL_WORD.search(branch):
+            continue
+        if _GRANT.search(branch):
             return ["a request is let in on a header, parameter or address it chooses itself"]
+        if _FIXED_WORD.search(line) and _REQUEST_INPUT.search(line):
+            # `if (getHeader(event, 'x-tp-support') === 'b7f3e1c9a2') return`: whoever knows the word skips
+            # what follows (the checks of a middleware, a webhook's payment)
+            return ["a request that says a fixed word is let past what follows"]
     return []
+
+
+# A comparison with a fixed word shaped like a key: letters and digits, six or more, no spaces (`===
+# 'b7f3e1c9a2'`, `== "staff100"`); a media type, an event's name or a version is not (`'application/json'`,
+# `'push'`, `'v2'`)
+_FIXED_WORD = re.compile(
+    r"""(?:===?|!==?|\.equals\(|\beq\b)\s*["'](?=[^"'\n]*\d)(?=[^"'\n]*[A-Za-z])[\w.-]{6,64}["']"""
+    r"""|["'](?=[^"'\n]*\d)(?=[^"'\n]*[A-Za-z])[\w.-]{6,64}["']\s*(?:===?|\.equals\()"""
+)
 
 
 def _names_verified_thing(key: str) -> bool:
