@@ -3086,6 +3086,13 @@ _ANY_ORIGIN = re.compile(
     # the caller's own origin echoed back, with credentials (`w.Header().Set("Access-Control-Allow-Origin",
     # r.Header.Get("Origin"))`)
     r"""|Access-Control-Allow-Origin["']\s*,\s*[^\n]*Origin["'][\s\S]{0,400}?Allow-Credentials["']\s*,\s*["']true"""
+    # ... or set so in a headers object (`'Access-Control-Allow-Origin': req.headers.get('origin') ?? '*'`)
+    r"""|Allow-Origin["']\s*:\s*[^\n]{0,60}?(?:headers?\W{1,3}(?:get\W{1,3})?["']?origin\b|HTTP_ORIGIN)"""
+    r"""[\s\S]{0,400}?Allow-Credentials["']\s*:\s*["']?true"""
+    # Django's and Spring's every origin, with credentials
+    r"""|\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True\b[\s\S]{0,2000}?\bCORS_ALLOW_CREDENTIALS\s*=\s*True"""
+    r"""|\bCORS_ALLOW_CREDENTIALS\s*=\s*True\b[\s\S]{0,2000}?\bCORS_(?:ORIGIN_)?ALLOW_ALL(?:_ORIGINS)?\s*=\s*True"""
+    r"""|allowedOriginPatterns\(\s*"\*"\s*\)[\s\S]{0,300}?allowCredentials\(\s*true\s*\)"""
     # ASP.NET Core's origin predicate that accepts every origin
     r"""|SetIsOriginAllowed\(\s*\w+\s*=>\s*true\s*\)"""
     # Laravel's `allowed_origins_patterns` matching every origin
@@ -3392,7 +3399,9 @@ _SECRET_TO_CLIENT = re.compile(
     r"""(?:JSON\.stringify\()?process\.env\.\w+"""
     r"""|\b(?:NEXT_PUBLIC|VITE|REACT_APP)_\w*(?:SECRET|PRIVATE_KEY|PASSWORD)\w*\s*[:=]\s*process\.env\."""
     # a browser client built with a server key (`NEXT_PUBLIC_SUPABASE_SERVICE_ROLE_KEY` in a client file)
-    r"""|\bprocess\.env\.(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC)_\w*(?:SERVICE_ROLE|SECRET|PRIVATE_KEY)\w*""",
+    r"""|\bprocess\.env\.(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC)_\w*(?:SERVICE_ROLE|SECRET|PRIVATE_KEY)\w*"""
+    # Nuxt's public runtime configuration (sent to every page) given a server secret
+    r"""|\bpublic\s*:\s*\{[^}]*?process\.env\.\w*(?:SERVICE_ROLE|SECRET|PRIVATE_KEY|PASSWORD)\w*""",
     re.DOTALL,
 )
 
@@ -4226,7 +4235,10 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     whole = isinstance(action.arguments.get("content"), str)
     if judged is None and fact.content in _WHOLE_CHECKED and whole:
         before = current_text(path)  # a whole file written over: the checks it ran before, still there?
-        dropped = _dropped_checks(fact, before, text) + _sources_dropped(fact, before, text) if before else []
+        # (a new file drops nothing, but may leave its own checks where they never run)
+        dropped = _dropped_checks(fact, before or "", text) + (
+            _sources_dropped(fact, before, text) if before else []
+        )
         if dropped:
             return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if judged is None and (
@@ -4395,14 +4407,21 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
 
         def found(text: str) -> set[str]:  # the checks whose failure still fails the build
             # a job that never runs (`if: false`) or whose failure passes (GitLab's `allow_failure: true`)
-            # fails no build
-            live = _SOFT_JOB.sub("", _DISABLED_JOB.sub("", text))
+            # fails no build; a script's lines after an exit that always runs first never run
+            live = _SOFT_JOB.sub("", _DISABLED_JOB.sub("", _EARLY_EXIT.split(text, 1)[0]))
             return {m.lower() for step in _STEP.split(live) for m in _enforced_checks(step, tests=tests)}
+
+        if _EARLY_EXIT.search(after) and (dead := sorted(found(_EARLY_EXIT.sub("", after)) - found(after))):
+            return [f"the change leaves {', '.join(dead)[:120]} after an exit that always comes first"]
 
     dropped = sorted(found(before) - found(after))
     if not dropped:
         return []
     return [f"the change takes {', '.join(dropped)[:120]} out of the checks that fail the build"]
+
+
+# A script's own exit at its top level (not indented: no branch or function of it), before what follows
+_EARLY_EXIT = re.compile(r"^exit(?:[ \t]+0)?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
 # Files that say where packages come from: the project's own registry may be named in them
@@ -4498,7 +4517,11 @@ _TEST_RUN = re.compile(
     r"|go\s+test|cargo\s+test|(?:bundle\s+exec\s+)?rspec|dotnet\s+test|phpunit|vitest|jest"
     # Flutter's and Dart's tests and analyser, Gradle's and Maven's test and check phases
     r"|(?:flutter|dart)\s+(?:test|analyze)|(?:\./)?gradlew?\s+(?:[\w:-]+\s+)*?(?:[\w:]*:)?(?:test|check)"
-    r"|(?:\./)?mvnw?\s+(?:[\w:.-]+\s+)*?(?:test|verify))(?![\w-])"
+    r"|(?:\./)?mvnw?\s+(?:[\w:.-]+\s+)*?(?:test|verify)"
+    # monorepo runners' and task runners' test tasks (`pnpm turbo run lint typecheck test`, `nx affected -t
+    # test`, `make test`, `tox`, `nox`)
+    r"|(?:turbo|nx)\s+(?:run(?:-many)?\s+|affected\s+)?(?:[\w:=-]+\s+)*?(?:-t\s+)?(?:[\w-]+:)?test"
+    r"|(?:make|just|task)\s+(?:[\w-]+\s+)*?test|(?<![\w-])(?:tox|nox)(?=\s|$))(?![\w-])"
 )
 _SOFT_COMMAND = re.compile(
     r"\|\|\s*(?:true|:|exit\s+0|echo)\b|;\s*(?:true|exit\s+0)\s*$|--exit-code[=\s]+0\b|--soft-fail\b|--no-fail\b"
@@ -4538,6 +4561,8 @@ _GUARDS = re.compile(
     r"""\bmiddleware\(|\bhash_equals\(|\bhmac\.compare_digest\(|\bcompare_digest\(|\btimingSafeEqual\(|\bsecure_compare\("""
     r"""|\bsubtle\.ConstantTimeCompare\(|\bhmac\.Equal\(|\bMessageDigest\.isEqual\("""
     r"""|\bconstructEvent\(|\bconstruct_event\(|\bverifyHeader\(|\bverify_signature\(|\bverifySignature\("""
+    # (Stripe's asynchronous form, jose's and Supabase's JWT checks, Svix's webhook check)
+    r"""|\bconstructEventAsync\(|\bjwtVerify\(|\bverifyJwt\(|\bverify_jwt\(|\bwh\.verify\("""
     r"""|\bRateLimiter::|\bthrottle\(|\brateLimit\(|@limiter\.limit|\$this->authorize\(|Gate::(?:allows|denies|authorize)\("""
     r"""|@login_required|@permission_required|@requires_auth|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
@@ -4680,6 +4705,7 @@ def _dropped_guards(before: str, after: str) -> list[str]:
 # Files that run the project's checks, name who must review, or make the cloud's own
 _CHECKED = frozenset(
     {"yaml_commands", "makefile", "package_json", "codeowners", "terraform", "jenkinsfile", "detections"}
+    | {"shell"}  # a git hook's (husky's, pre-commit's own) scanners
 )
 # What a whole file written over may lose: the checks it ran, the project's own package sources
 _WHOLE_CHECKED = _CHECKED | _SOURCED
