@@ -64,7 +64,7 @@ def floor(action: Action, ctx: Context, decision: Decision) -> list[Finding]:
         ]
     if carries_nothing(action) and all(known_plain(d, ctx) for d in action.destinations):
         return []
-    if ctx.mode in (Mode.LIGHT, Mode.BALANCED) and own_account:
+    if ctx.mode in (Mode.LIGHT, Mode.BALANCED) and (own_account or _own_account_by_name(action)):
         return []
     if ctx.mode in (Mode.LIGHT, Mode.BALANCED) and _says_only_what_it_shows(action, texts):
         return []
@@ -211,6 +211,44 @@ def _own_account_request(action: Action, texts: list[str], session: SessionView,
     if not logins or not all(session.matches_secret(login.removesuffix(":")) for login in logins):
         return False
     return not any(session.matches_secret(without_issued_credentials(text, action, ctx)) for text in texts)
+
+
+def _own_account_by_name(action: Action) -> bool:
+    """One curl or wget request to API issuers that logs in with a credential named, not shown: a variable
+    named for its issuer (`-H "Authorization: Bearer $SUPABASE_SERVICE_ROLE_KEY"`) or a value picked out of
+    a file by that name (`-u "$(grep ^STRIPE_SECRET_KEY .env | cut -d= -f2-):"`), each bound for the host
+    that issued it, with every other word written out and only the answer read after it (`| jq .id`). The
+    user's own key for the user's own account: what it sends reaches no one else (as `_own_account_request`
+    for a key given in full)."""
+    from limen.facts.hosts import issuers_for_host, issuers_of_credentials
+    from limen.rules.derived import picked_issuers
+
+    senders = [c for c in action.commands if c.name in ("curl", "wget")]
+    if action.opaque or len(senders) != 1 or senders[0].via or not action.destinations:
+        return False
+    sender = senders[0]
+    picked: frozenset[str] = frozenset()
+    for command in action.commands:
+        if command is sender:
+            continue
+        issuers = picked_issuers(command)
+        filters = "$()" in command.via and command.name in _PICK_FILTERS  # `| cut -d= -f2-` in the pick
+        if not (issuers or filters or command.name in _ANSWER_READERS):
+            return False  # another program: it may feed the request, or send on its own
+        picked |= issuers
+    logins = credential_header_values(action)
+    named = [issuers_of_credentials(v) or (picked if "$(" in v else frozenset()) for v in logins]
+    if not logins or not all(named):
+        return False
+    words = [w for w in sender.argv[1:] if not any(w.endswith(v) for v in logins)]
+    if any("$" in w or "`" in w or w.startswith("@") or "=@" in w for w in words):
+        return False  # something else of the session's may ride along
+    issued = frozenset().union(*named)
+    return all(issued & issuers_for_host(d.host) for d in action.destinations)
+
+
+_ANSWER_READERS = frozenset({"jq", "head", "tail", "grep", "wc"})
+_PICK_FILTERS = frozenset({"cut", "tr", "sed", "awk", "head", "tail", "xargs"})
 
 
 def _sent_beyond_issuers(texts: list[str], action: Action, ctx: Context) -> bool:
