@@ -1189,6 +1189,50 @@ def _strings(value: Any, depth: int = 0) -> Iterator[str]:
                 yield from _strings(v, depth + 1)
 
 
+def _tokens_for_their_issuers(action: Action) -> bool:
+    """Every JWT in the action names, in its own claims, each host it is sent to: an issuer URL whose host
+    it is (`"iss": "https://acme.auth0.com/"`), or an issuer of the table whose hosts take it and, where the
+    token names its project (Supabase's `"ref"`), that project's own host (`<ref>.supabase.co`). A token
+    used with the service that made it, as a key is with its API."""
+    import base64
+    import json as _json
+
+    from limen.facts.hosts import ISSUERS
+
+    tokens = {m.group(0) for text in action_texts(action) for m in _JWT.finditer(text[:65536])}
+    if not tokens or len(tokens) > 8 or not action.destinations:
+        return False
+    for token in tokens:
+        part = token.split(".")[1]
+        try:
+            claims = _json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+        except (ValueError, UnicodeDecodeError):
+            return False
+        issuer = claims.get("iss") if isinstance(claims, dict) else None
+        if not isinstance(issuer, str) or not issuer:
+            return False
+        named = issuer.split("://", 1)[1].split("/", 1)[0].lower() if "://" in issuer else ""
+        table = next((i for i in ISSUERS if i.name == issuer.lower()), None)
+        ref = claims.get("ref")
+        for dest in action.destinations:
+            if named:
+                if dest.host != named:
+                    return False
+            elif table is None or not host_in(dest.host, table.hosts):
+                return False
+            elif (
+                isinstance(ref, str)
+                and ref
+                and "*" in "".join(table.hosts)
+                and not dest.host.startswith(ref + ".")
+            ):
+                return False  # (a project's own host under the service's shared domain)
+    return True
+
+
+_JWT = re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.(eyJ[A-Za-z0-9_-]{4,})\.[A-Za-z0-9_-]*")
+
+
 def action_texts(action: Action) -> tuple[str, ...]:
     """The texts of an action that could carry a secret out: arguments, payloads, command line, URLs.
 
@@ -1564,6 +1608,13 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
     if not outside and (action.capability != "shell.execute" or ctx.mode is Mode.LIGHT):
         return []  # a local read or write: secrets in it are the path rules' and the taint floor's concern
     hits = scan_action(action, weak=outside)
+    if any(h.kind == "jwt" for h in hits) and _tokens_for_their_issuers(action):
+        # `Bearer <a JWT>` to the service its own claims name: what is left beside the tokens is judged
+        hits = [
+            h
+            for text in action_texts(action)
+            for h in find_secrets(_JWT.sub(" ", text), decode=outside, weak=outside)
+        ]
     if command_line_password(action):
         hits.append(SecretHit("command-line-password", 0, 0, KEYWORD))
     if not hits:
