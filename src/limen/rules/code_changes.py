@@ -159,12 +159,14 @@ _EXEMPTION = re.compile(
     r"(?i)allow_?anonymous|permit_?all(?:\(|\s*\))|@PermitAll|permission_classes\s*=\s*(?:\[\s*\]|\(\s*\))|skip_before_action\s+:(?:auth|require|verify)|csrf_exempt"
     r"|AuthorizationLevel\.Anonymous|\.ignoring\(\)|\bpublic_?(?:methods|paths|routes|endpoints)\b"
     r"|\bunauthenticated_?(?:paths|routes|methods)\b|\bauth_?exempt|\bno_?auth\b|\bskip_?auth"
+    # a list of the routes a middleware lets through, named for it (`const PUBLIC = ['/api/health', ...]`)
+    r"|\b(?:PUBLIC|OPEN|ANONYMOUS|UNPROTECTED)(?:_[A-Z]+)?\s*(?::\s*[\w\[\]<>]+\s*)?=\s*[\[(]"
 )
 # What is public on any service: health, docs, static files, sign-in and sign-up, webhooks (signed), metadata
 _NORMALLY_PUBLIC = re.compile(
     r"(?i)health|ready|live|ping|status|version|docs|swagger|openapi|static|assets|public|favicon|robots"
     r"|login|sign_?in|sign_?up|register|logout|forgot|reset|webhook|callback|oauth|\.well-known|metrics|error"
-    r"|tracking|Check\b"
+    r"|tracking|Check\b|(?:^|/)(?:actuator/)?info$"
 )
 # The route text near an exemption: a path or a method name in quotes
 _ROUTE_TEXT = re.compile(r"""["']([^"'\n]{1,120})["']""")
@@ -565,7 +567,7 @@ def weakened(
             found.append(why)
     found += _unguarded(live_removed, live_added)
     found += _let_in(live_added, known, path)
-    found += _opened(live_added, known, path)
+    found += _opened(live_added, known or before, path)  # (no file here: the text the edit replaces)
     return [IMPLANT + why for why in dict.fromkeys(found)][:3]
 
 
@@ -1080,7 +1082,10 @@ def _exempted(added: str, before: str) -> bool:
             continue
         near_start = max(0, added.rfind("\n", 0, max(0, start - 200)) + 1)
         near = added[near_start : end + 200 if end >= 0 else len(added)]
-        routes = _ROUTE_TEXT.findall(near) or [near]
+        # the routes it names that the code did not name before (an entry added to a list of them), else
+        # every route it names (an exemption new for a route named before)
+        named = _ROUTE_TEXT.findall(near)
+        routes = [r for r in named if f"'{r}'" not in before and f'"{r}"' not in before] or named or [near]
         if not any(_NORMALLY_PUBLIC.search(r) for r in routes):
             return True
     if re.search(r"(?i)public|anonymous|unauthenticated|skip|exempt", before):
