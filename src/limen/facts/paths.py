@@ -399,6 +399,12 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     ),
     # an Unreal project or plug-in: its build steps run on every build of it
     (r"\.(?:uproject|uplugin)$", _f("unreal_project", "every build runs its build steps", "unreal_project")),
+    # a dependency's patch (pnpm's `patchedDependencies`, patch-package's `patches/`): its added lines become
+    # the dependency's own code at every install
+    (
+        r"/(?:patches|\.yarn/patches)/[^/]+\.(?:patch|diff)$",
+        _f("dependency_patch", "every install applies it to a dependency's code", "patch"),
+    ),
     # a compose file for one environment or an override (`docker-compose.prod.yml`, `compose.override.yaml`)
     (r"/(?:docker-)?compose\.[\w.-]+\.ya?ml$", COMPOSE),
     # an image's build file by another name (`docker/api.Dockerfile`, `Dockerfile.prod`, `Containerfile.dev`)

@@ -2206,6 +2206,29 @@ def _page_scripts(text: str, implant: str = "") -> list[str]:
 _SCRIPT_SRC = re.compile(r"""<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?//([A-Za-z0-9.-]+)""", re.IGNORECASE)
 
 
+def _module_hosts(text: str) -> list[str]:
+    """JavaScript modules imported by URL (Deno's, a browser's: `import Stripe from 'https://esm.sh/...'`,
+    `await import('https://...')`) from a host that is none of the code hosts (`SCRIPT_HOSTS`: public CDNs,
+    Deno's and JSR's registries): the program runs whatever that host serves, at every start or deploy."""
+    from limen.facts.hosts import SCRIPT_HOSTS, host_in, imitates
+
+    concerns = []
+    for host in dict.fromkeys(h.lower() for h in _MODULE_URL.findall(text[:MAX_TEXT])):
+        if host_in(host, SCRIPT_HOSTS):
+            continue
+        original = imitates(host, SCRIPT_HOSTS)
+        posing = f", which poses as {original}" if original else ""
+        concerns.append(f"{AT_DOMAIN}{host}: {IMPLANT}the code imports what {host} serves{posing}")
+    return concerns[:4]
+
+
+_MODULE_URL = re.compile(
+    r"""(?:\bimport\b[^'"`;\n]{0,200}?\bfrom\s*|\bimport\s*\(\s*|\bexport\b[^'"`;\n]{0,200}?\bfrom\s*|^\s*import\s+)"""
+    r"""["'`]https?://([A-Za-z0-9.-]+)""",
+    re.MULTILINE,
+)
+
+
 def _foundry(text: str) -> tuple[list[str], list[str]]:
     """Foundry's settings: `ffi = true` lets any test or script run commands on this machine (`vm.ffi`), and
     read-write file permissions over the root or the home let them write anywhere."""
@@ -2729,6 +2752,8 @@ def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]
         flag = "-r" if interpreter == "php" else "-e"
         code = re.sub(r"^\s*<\?php\b|\?>\s*$", "", text) if interpreter == "php" else text
         concerns = _private_sends(text) + _signature_off(text) + _written_access(text)
+        if interpreter == "node" and "://" in text[:MAX_TEXT]:  # `import Stripe from 'https://esm.sh/...'`
+            concerns += _module_hosts(text)
         if _DECODERS.search(text):  # `eval(Base64.decode64("c3lzdGVt..."))`: the decoded program is read too
             from limen.normalize.code import analyse_code
 
@@ -3799,8 +3824,31 @@ def _named_for_host(name: str, host: str) -> bool:
     return len(service) >= 4 and registrable_name(host).replace("-", "").startswith(service)
 
 
+def _patch(text: str) -> tuple[list[str], list[str]]:
+    """A unified diff applied to a dependency's files: each file's added lines, read as that file's code (by
+    its extension: `+++ b/dist/module/GoTrueClient.js` is JavaScript)."""
+    from limen.facts.paths import PROGRAMS
+
+    commands: list[str] = []
+    concerns: list[str] = []
+    for name, body in _PATCHED_FILE.findall(text[:MAX_TEXT]):
+        dot = name.rfind(".")
+        fact = PROGRAMS.get(name[dot:].lower()) if dot > name.rfind("/") else None
+        added = "\n".join(line[1:] for line in body.splitlines() if line.startswith("+"))
+        if fact is not None and added.strip():
+            found_commands, found_concerns = _EXTRACTORS.get(fact.content, _shell)(added)
+            commands += found_commands
+            concerns += found_concerns
+    return commands[:8], concerns[:8]
+
+
+# Each file a unified diff changes: its new name, then its hunks up to the next file's header
+_PATCHED_FILE = re.compile(r"^\+\+\+ (?:b/)?(\S+)[^\n]*\n((?:(?!^--- |^diff ).*\n?)*)", re.MULTILINE)
+
+
 _EXTRACTORS = {
     "shell": _shell,
+    "patch": _patch,
     "python": _python,
     "notebook": _notebook,
     "node": _interpreted("node"),
