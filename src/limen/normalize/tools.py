@@ -1510,7 +1510,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
             listed = isinstance(value, list) and any(isinstance(v, str) and v.strip() for v in value)
             if value is True or listed or (isinstance(value, str) and value.strip().lower() in _ON_WORDS):
                 return f"{CONTROL_OFF}{name} set to {value!r}"
-        elif _off(value, counts="approv" in name):
+        elif _off(value, counts="approv" in name) or (value is None and "protect" in name):
+            # (a protection object cleared: Vercel's `"ssoProtection": null` takes the login off previews)
             return f"{CONTROL_OFF}{name} set to {value!r}"
     if _OPENS.search(words) and (
         str(arguments.get("visibility", "")).lower() == "public"

@@ -127,7 +127,7 @@ from limen.model import (
     Verdict,
 )
 from limen.normalize.net import ADDRESS, organisation_network, own_package_source
-from limen.normalize.tools import KNOWN_TOOLS, classify
+from limen.normalize.tools import KNOWN_TOOLS, classify, words_of
 from limen.rules import rule
 from limen.rules.derived import picked_issuers
 
@@ -565,9 +565,44 @@ def external_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     if not action.destinations:
         return []
     findings = [f for f in (_judge(d, action, ctx) for d in action.destinations) if f is not None]
+    if not findings and (posing := _link_posing_as_sender(action)):
+        # a mail from the organisation's own address whose link goes elsewhere: phishing its own users
+        detail = f"the message links to {posing}, a domain posing as the sender's"
+        findings = [Finding(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, Verdict.AUTH, 70, detail)]
     if len(findings) > 1:  # one finding per verdict keeps the trail readable
         findings = [max(findings, key=lambda f: (f.verdict, f.risk))]
     return findings
+
+
+def _link_posing_as_sender(action: Action) -> str:
+    """A host a message's text links to that spells the sender's own domain's name inside another domain
+    (`tidepool-billing-verify.com` or `tidepool.app.verify.io` in a mail from `security@tidepool.app`), or
+    a near miss of it: the recipients are sent to someone else in the sender's name. "" for none."""
+    from limen.facts.hosts import imitates, registered_domain, registrable_name
+
+    if not any(d.scheme == "mailto" for d in action.destinations):
+        return ""
+    sender = next(
+        (v for k, v in action.arguments.items() if words_of(str(k)) in _SENDER_KEYS and isinstance(v, str)),
+        "",
+    )
+    domain = sender.rsplit("@", 1)[-1].strip(" >").lower() if "@" in sender else ""
+    brand = registrable_name(domain)
+    if len(brand) < 4:
+        return ""
+    texts = [v for v in action.arguments.values() if isinstance(v, str)][:16]  # (its body, in any argument)
+    for text in texts:
+        for host in dict.fromkeys(m.group(1).lower() for m in _LINK_HOST.finditer(text[:65536])):
+            if registered_domain(host) == registered_domain(domain):
+                continue
+            words = re.split(r"[.-]", host)
+            if brand in words or imitates(registrable_name(host), frozenset({brand})):
+                return host
+    return ""
+
+
+_SENDER_KEYS = frozenset({"from", "sender", "from_email", "from_address", "reply_to"})
+_LINK_HOST = re.compile(r"https?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})")
 
 
 @rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs=("notes", "acting"))

@@ -3419,6 +3419,16 @@ _ANY_TYPE = re.compile(
 # A secret the server holds handed to a front-end build (`env: { STRIPE_SECRET_KEY: process.env.
 # STRIPE_SECRET_KEY }` in next.config.js, Vite's `define`, a `NEXT_PUBLIC_`/`VITE_` name for a secret): every
 # visitor gets it
+# A response built with a secret of the environment in it (`new Response(JSON.stringify({k: Deno.env.get(
+# "SUPABASE_SERVICE_ROLE_KEY")}))`, `res.json({key: process.env.STRIPE_SECRET_KEY})`, `return {"k":
+# os.environ["API_KEY"]}`)
+_SECRET_RETURNED = re.compile(
+    r"""(?:\bnew\s+Response\s*\(|\bResponse\.json\s*\(|\bres\.(?:json|send)\s*\(|\bc\.json\s*\(|\bjsonify\s*\("""
+    r"""|\bJsonResponse\s*\(|\bctx\.body\s*=|^\s*return\s*[{(])[^;\n]{0,300}?"""
+    r"""(?:process\.env\.|Deno\.env\.get\(\s*["']|os\.environ(?:\.get\(\s*|\[\s*)["']|getenv\(\s*["']|ENV\[\s*["'])"""
+    r"""(?!\w*(?:ANON|PUBLIC|PUBLISHABLE))\w*(?:SECRET|PRIVATE|PASSWORD|SERVICE_ROLE|_KEY|TOKEN)\w*""",
+    re.MULTILINE,
+)
 _SECRET_TO_CLIENT = re.compile(
     r"""\b(?:env|define)\s*:\s*\{[^}]*?\b[\w.'"]*(?:SECRET|PRIVATE_KEY|PASSWORD|_TOKEN)\w*['"]?\s*:\s*"""
     r"""(?:JSON\.stringify\()?process\.env\.\w+"""
@@ -3706,6 +3716,11 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("process.env", "import.meta.env"),),
         _SECRET_TO_CLIENT,
         "a server secret is built into the code every visitor's browser downloads",
+    ),
+    (
+        (("env",), ("response", "json", "send", "return", "body")),
+        _SECRET_RETURNED,
+        "a server secret is returned to whoever calls",
     ),
     (
         (("allowanonymous",),),
