@@ -1419,6 +1419,12 @@ def _silenced(settings: list[tuple[str, object]]) -> str:
     return ""
 
 
+# Endpoints other services or probes call, which carry no user's login by nature (a webhook checks its
+# sender's signature in its code), and the checks of a caller's login that they go without
+_CALLED_BY_OTHERS = re.compile(r"(?:^|_)(?:webhooks?|callbacks?|healthz?|ping|status)(?:_|$)")
+_CALLER_CHECK = re.compile(
+    r"(?:^|_)(?:verify_jwt|jwt|auth(?:entication|n)?|require_auth|verify_token)(?:_|$)"
+)
 _SILENCE_BOUND = re.compile(r"^(?:starts?_?at|start_?time|start|ends?_?at|end_?time|end)$")
 
 
@@ -1506,6 +1512,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
             continue  # (a form's or a schema's `required: false` aside)
         if _WEAK_WHEN_ON.search(name):
             continue  # `PasswordAuthentication no`: what weakens when on, off is a hardening
+        if _CALLED_BY_OTHERS.search(name) and _CALLER_CHECK.search(name):
+            continue  # `[functions.stripe-webhook] verify_jwt = false`: a webhook checks its own signature
         if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go
             listed = isinstance(value, list) and any(isinstance(v, str) and v.strip() for v in value)
             if value is True or listed or (isinstance(value, str) and value.strip().lower() in _ON_WORDS):
