@@ -195,6 +195,9 @@ class Program:
     # sub-commands after which the operands are a setting's path and then its value (`bin/magento config:set
     # admin/captcha/enable 0`, `wp option update KEY VALUE`): read as `key=value` words are (`changes`)
     setting_pairs: tuple[str, ...] = ()
+    # host globs of the platform's own deployments (`*.vercel.app`): such an address among its words names
+    # the deployment it acts on through its own API, it sends nothing there (`vercel promote URL`)
+    deploys_to: tuple[str, ...] = ()
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -311,6 +314,16 @@ _STORE_NOUNS = frozenset(
     {"buckets", "objects", "iam", "acl", "versioning", "lifecycle", "labels", "retention", "folders", "hmac"}
 )
 _STORE_COPIES = frozenset({"cp", "sync", "mv", "rsync"})
+
+
+def names_deployment(entry: Program, word: str) -> bool:
+    """`word` is an address of one of the platform's own deployments (`Program.deploys_to`)."""
+    if not entry.deploys_to or "://" not in word:
+        return False
+    from limen.facts.hosts import host_in
+
+    host = word.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0].lower()
+    return host_in(host, entry.deploys_to)
 
 
 @dataclass(frozen=True, slots=True)
@@ -598,6 +611,7 @@ def _p(
     host_options: tuple[str, ...] = (),
     host_operand: int | None = None,
     setting_pairs: tuple[str, ...] = (),
+    deploys_to: tuple[str, ...] = (),
 ) -> Program:
     return Program(
         name,
@@ -648,6 +662,7 @@ def _p(
         host_options=frozenset(host_options),
         host_operand=host_operand,
         setting_pairs=setting_pairs,
+        deploys_to=deploys_to,
     )
 
 
@@ -1771,13 +1786,15 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "vercel",
         R.INFRA_DESTROYER,
+        deploys_to=("*.vercel.app",),
         # a project or a production deployment removed (an environment variable removed is a change; a
         # preview deployment, named by its generated address, is rebuilt from its commit)
         destroys_one=rf"(?<!env\s)(?<!dns\s)(?<!domains\s)(?<!alias\s){_W}(?:remove|rm){_E}"
         rf"(?!\s+(?:--\S+\s+)*\S+-[a-z0-9]{{9}}-[\w-]+\.vercel\.app{_E})",
         changes=rf"{_W}(?:deploy|--prod|promote|rollback|remove|rm|env\s+(?:add|rm)){_E}",
+        # (a deployment promoted to, or rolled back on, the production domains)
         live=rf"{_W}(?:dns\s+(?:add|rm|remove|import)|domains\s+(?:add|move|transfer-in|rm|remove|buy)"
-        rf"|alias(?:\s+set)?\s+\S+\s+\S+|alias\s+(?:rm|remove)){_E}",
+        rf"|alias(?:\s+set)?\s+\S+\s+\S+|alias\s+(?:rm|remove)|promote|rollback){_E}",
     ),
     _p(
         "supabase",
@@ -2152,6 +2169,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "heroku",
         R.INFRA_DESTROYER,
+        deploys_to=("*.herokuapp.com",),
         options=("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env", "--type", "-t", "--team"),
         destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}",
         destroys_one=rf"{_W}pg:backups:(?:delete|destroy){_E}",
@@ -2559,6 +2577,7 @@ PROGRAMS: tuple[Program, ...] = (
         "firebase",
         R.INFRA_DESTROYER,
         aliases=("firebase-tools",),  # `npx firebase-tools deploy`
+        deploys_to=("*.web.app", "*.firebaseapp.com"),
         destroys_all=rf"{_W}firestore:delete{_E}.*--all-collections|{_W}database:remove{_E}",
         destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable|[\w:]+:destroy){_E}"
         rf"|{_W}delete\s+users?{_E}",  # (the admin SDK's account deletes)
@@ -2597,6 +2616,7 @@ PROGRAMS: tuple[Program, ...] = (
         "wrangler",
         R.INFRA_DESTROYER,
         R.DATABASE_CLIENT,
+        deploys_to=("*.workers.dev", "*.pages.dev"),
         # Cloudflare: a worker, a KV namespace, an R2 bucket or a D1 database deleted whole
         destroys_all=rf"{_W}(?:r2\s+bucket|kv\s+namespace|kv:namespace|kv\s+bulk|kv:bulk|d1|queues|vectorize)"
         rf"\s+delete{_E}"
@@ -2628,6 +2648,7 @@ PROGRAMS: tuple[Program, ...] = (
         "flyctl",
         R.INFRA_DESTROYER,
         aliases=("fly",),
+        deploys_to=("*.fly.dev",),
         options=(
             "-a",
             "--app",

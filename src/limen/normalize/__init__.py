@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
+from limen.facts.programs import Program, names_deployment, program
 from limen.model import Action, Capability, Destination, HostClass, Mode
 from limen.normalize import net, shell
 from limen.normalize.graphql import mutation_notes
@@ -71,6 +72,13 @@ def _strings(value: Any, depth: int = 0) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [s for v in value for s in _strings(v, depth + 1)]
     return []
+
+
+def _server_program(tool: str) -> Program | None:
+    """The program an MCP server is named for (`mcp__vercel__...`: vercel's table entry), if any."""
+    if not tool.startswith("mcp__") or tool.count("__") < 2:
+        return None
+    return program(tool.split("__")[1].lower())
 
 
 def _path_values(value: Any) -> list[str]:
@@ -341,6 +349,11 @@ def _normalize(
                 paths.append(path)
                 continue
             found = net.destinations_in_text(value)
+            if found and (platform := _server_program(tool)) is not None and platform.deploys_to:
+                # `vercel.get_deployment(idOrUrl="app-8k2x.vercel.app")`: the platform's own deployment, named
+                found = [d for d in found if not names_deployment(platform, f"https://{d.host}/")]
+                if not found:
+                    continue
             if not found and key != "prompt":  # a URL naming no host Limen can judge
                 if tool not in KNOWN_TOOLS and _IDENTIFIER.fullmatch(value):
                     continue  # an MCP tool's `idOrUrl: "dpl_8Kq2"`: an identifier, where an address may go

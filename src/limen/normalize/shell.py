@@ -61,6 +61,7 @@ from limen.facts.programs import (
     git_value_concerns,
     has,
     names,
+    names_deployment,
     options,
     prints_setup,
     program,
@@ -2229,8 +2230,17 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
                 _add_path(value, state, write=False)
     if name not in _TEXT_ONLY:
         pushes = "push" in operands
-        # an OCI reference fetched (`helm pull oci://public.ecr.aws/x`) is an image pulled, as `docker pull`
-        _urls([w for w in operands if pushes or w[:6].lower() != "oci://"], state, name)
+        # an OCI reference fetched (`helm pull oci://public.ecr.aws/x`) is an image pulled, as `docker pull`;
+        # a platform's own deployment named by its address is acted on through the platform's API
+        _urls(
+            [
+                w
+                for w in operands
+                if (pushes or w[:6].lower() != "oci://") and not (entry and names_deployment(entry, w))
+            ],
+            state,
+            name,
+        )
         if name == "aws":  # `aws s3api put-object --bucket B --metadata k=$(...)`: what it writes goes to B
             _urls([f"s3://{bucket}/" for bucket in _s3api_written(operands)], state, name)
         if entry is None:  # a tool the table does not know: the servers its words name by address
