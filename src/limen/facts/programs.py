@@ -354,6 +354,9 @@ CLOUD_SDKS: dict[str, CloudSdk] = {
 DESTRUCTION_VERBS = frozenset(
     {"delete", "destroy", "terminate", "purge", "drop", "remove", "deregister", "empty", "wipe", "flush"}
 )
+_VERB_MODIFIERS = frozenset(
+    {"recursive", "recursively", "bulk", "batch", "force", "hard", "permanent", "async"}
+)
 _CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 # links of a call chain that name no resource (`bucket.objects.all().delete()`: the objects are deleted)
 _CHAIN_FILLER = frozenset({"all", "filter", "each", "limit", "page_size", "client", "resource", "send"})
@@ -378,6 +381,8 @@ def sdk_destruction(sdk: CloudSdk, chain: list[str]) -> tuple[str, ...]:
         return ()
     method = chain[-1].removeprefix("begin_").removesuffix("Command")
     words = [w.lower() for part in method.split("_") for w in _CAMEL_WORD.findall(part)]
+    while len(words) > 1 and words[0] in _VERB_MODIFIERS:  # `recursive_delete`, `bulkDelete`, `forceDelete`
+        words = words[1:]
     if not words or words[0] not in DESTRUCTION_VERBS:
         return ()
     if len(words) == 1:
@@ -1563,6 +1568,19 @@ PROGRAMS: tuple[Program, ...] = (
         R.SENDS,
         R.DOWNLOADS,
         R.INFRA_DESTROYER,
+        options=(
+            *("--transfers", "--checkers", "--bwlimit", "--config", "--include", "--exclude", "--filter"),
+            *("--filter-from", "--include-from", "--exclude-from", "--max-age", "--min-age", "--max-size"),
+            *("--min-size", "--log-file", "--log-level", "--backup-dir", "--suffix", "--max-transfer"),
+            *(
+                "--retries",
+                "--low-level-retries",
+                "--stats",
+                "--order-by",
+                "--max-depth",
+                "--multi-thread-streams",
+            ),
+        ),
         pushes=("copy", "copyto", "sync", "move", "moveto", "bisync", "rcat", "copyurl"),
         push_target="remote",
         # a remote's path and everything in it purged; files or empty folders deleted

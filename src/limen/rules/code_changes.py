@@ -1113,7 +1113,49 @@ _DISARMED = re.compile(
     r"|android:(?:debuggable|usesCleartextTraffic)\s*=\s*\"true\"|Cipher\.getInstance\(\s*\"(?:DES|RC4|AES/ECB)"
     # a sign-in that lets anyone in: JupyterHub's `allow_all = True`, its dummy authenticator, open sign-up
     r"|\b(?:allow_all|open_signup)\s*=\s*True\b|\bDummyAuthenticator\b"
+    # Electron's: pages given Node and the main process's context, the same-origin policy or insecure content
+    # let in, Chromium's remote debugging opened to any local program
+    r"|\bcontextIsolation\s*:\s*false\b|\bnodeIntegration(?:InWorker|InSubFrames)?\s*:\s*true\b"
+    r"|\bwebSecurity\s*:\s*false\b|\ballowRunningInsecureContent\s*:\s*true\b|\benableRemoteModule\s*:\s*true\b"
+    r"|appendSwitch\(\s*['\"]remote-debugging-port"
     r"|\bauthenticator_class\s*=\s*[\"'](?:dummy|null)[\"']"
+)
+
+
+def _update_feed_moved(added: str, before: str, path: str) -> str:
+    """An updater's feed (electron-updater's `url`, `setFeedURL`, Sparkle's `SUFeedURL`, Tauri's
+    `endpoints`) given a host it did not name before, in place of the one it had: every installed copy
+    downloads and runs what the new host serves. "" otherwise, and for a feed named for the first time."""
+    if not (_UPDATER.search(path) or _UPDATER.search(added)):
+        return ""
+    had = {h.lower() for h in _FEED_HOST.findall(before)}
+    new = [h.lower() for h in _FEED_HOST.findall(added) if h.lower() not in had]
+    if not had or not new:
+        return ""
+    from limen.facts.hosts import registered_domain
+
+    owners = {registered_domain(h) for h in had}
+    return next((h for h in new if registered_domain(h) not in owners), "")
+
+
+_UPDATER = re.compile(r"(?i)updat(?:e|er)|feed|sparkle|squirrel")
+_FEED_HOST = re.compile(r"""(?i)\bhttps?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})""")
+
+
+def _handed_to_runner(added: str, before: str) -> bool:
+    """Electron's doors between the page and the machine: a function the preload bridge exposes to the page
+    or an IPC handler (added, or added to one the file has) whose parameter goes straight into a runner
+    (`diag: (cmd) => execSync(cmd)`, `ipcMain.handle('x', (_e, cmd) => execSync(cmd))`)."""
+    if not _PARAMETER_RUN.search(added):
+        return False
+    return bool(_DOORS.search(added) or _DOORS.search(before))
+
+
+_DOORS = re.compile(r"\bexposeInMainWorld\b|\bipcMain\.(?:handle|on|once)\b|\bipcRenderer\.on\b")
+_PARAMETER_RUN = re.compile(
+    r"\((?:\s*\w+\s*(?::\s*[\w.<>\[\]]+)?\s*,)*\s*(\w+)\s*(?::\s*[\w.<>\[\]]+)?\s*\)\s*=>\s*[^\n]{0,200}?"
+    r"\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile|eval|Function|openExternal|openPath|runInNewContext)"
+    r"\s*\(\s*\1\b"
 )
 
 
@@ -1164,6 +1206,12 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         found.append("a route is added that runs code or shows the process's configuration")
     if _DECODED_RUN.search(added) and not _DECODED_RUN.search(before):
         found.append("code hidden in an encoding is decoded and run")
+    if moved := _update_feed_moved(added, before, path):
+        found.append(f"where the app takes its updates from moves to {moved}")
+    if _handed_to_runner(added, before):
+        found.append(
+            "a command the page or another process hands over is run (an IPC handler, a preload bridge)"
+        )
     if any(w in low for w in _RUNNER_WORDS) and _runs_what_requests_send(added):
         found.append("code, a command or SQL that a request or record supplies is run")
     if any(w in low for w in ("authorization", "cookie", "x-api-key")) and (

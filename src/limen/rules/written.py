@@ -476,6 +476,8 @@ def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
             outsider = _OUTSIDER_TEXT.search(node)
             if outsider:  # `run: echo "${{ github.event.comment.body }}"`: an outsider's words become script
                 concerns.append(f"a step runs text anyone can write ({outsider.group(1)})")
+        elif isinstance(node, str) and _ALL_SECRETS.search(node):  # `env: ALL: ${{ toJSON(secrets) }}`
+            concerns.append("a step is handed every secret of the repository")
         elif isinstance(node, str) and key == "uses":
             concerns.extend(_imitated_action(node))
             if _REMOTE_SHELL_ACTION.search(node.split("@", 1)[0]):
@@ -3102,6 +3104,11 @@ _TLS_OFF = re.compile(
     r"|RemoteCertificateValidationCallback|checkServerIdentity)\w*\s*[:=]\s*"
     r"(?:\(?[\w\s,?]*\)?|delegate\s*(?:\([^)]*\))?)\s*(?:=>\s*(?:true|undefined|null)\b|\{\s*return\s+true\s*;?\s*\})"
     r"|\bDangerousAcceptAnyServerCertificateValidator\b"
+    # Electron's: Chromium told to ignore certificate errors, a verify procedure or an error handler that
+    # accepts every certificate (`setCertificateVerifyProc((req, cb) => cb(0))`, `callback(true)`)
+    r"|appendSwitch\(\s*['\"]ignore-certificate-errors"
+    r"|setCertificateVerifyProc\(\s*\(?[\w\s,]*\)?\s*=>\s*\{?\s*\w+\(\s*0\s*\)"
+    r"|['\"]certificate-error['\"][\s\S]{0,300}?preventDefault\(\)[\s\S]{0,120}?\w+\(\s*true\s*\)"
 )
 # Cross-origin calls allowed from any site with the users' credentials (`origins { |source, env| true }`,
 # `cors({ origin: true, credentials: true })`)
@@ -3612,6 +3619,8 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
                 "urlcredential",
                 "certificate",
                 "checkserveridentity",
+                "certificate",
+                "setcertificateverifyproc",
             ),
         ),
         _TLS_OFF,
@@ -3846,14 +3855,23 @@ def _patch(text: str) -> tuple[list[str], list[str]]:
 
     commands: list[str] = []
     concerns: list[str] = []
+    from limen.rules.code_changes import weakened
+
     for name, body in _PATCHED_FILE.findall(text[:MAX_TEXT]):
         dot = name.rfind(".")
         fact = PROGRAMS.get(name[dot:].lower()) if dot > name.rfind("/") else None
-        added = "\n".join(line[1:] for line in body.splitlines() if line.startswith("+"))
-        if fact is not None and added.strip():
+        lines = body.splitlines()
+        added = "\n".join(line[1:] for line in lines if line.startswith("+"))
+        kept = "\n".join(line[1:] for line in lines if line.startswith((" ", "-")))  # the file's text before
+        made = "\n".join(line[1:] for line in lines if line.startswith((" ", "+")))  # and after the patch
+        if fact is None:
+            continue
+        if added.strip():
             found_commands, found_concerns = _EXTRACTORS.get(fact.content, _shell)(added)
             commands += found_commands
             concerns += found_concerns
+        # what the patch takes out of the dependency's checks (`verifySignature` made `return null`)
+        concerns += [why for why in weakened(kept, made, name) if why not in concerns]
     return commands[:8], concerns[:8]
 
 
@@ -4863,6 +4881,39 @@ def _swapped_providers(before: str, after: str) -> list[str]:
     return []
 
 
+# A workload identity provider's condition (GCP's `attribute_condition`, AWS's trust `condition { ... sub }`):
+# without it every repository of the forge may take the identity
+_TRUST_CONDITION = re.compile(r"^\s*attribute_condition\s*=", re.MULTILINE)
+# A module's source: a registry's `NAMESPACE/NAME/PROVIDER`, a git or HTTP address
+_MODULE_SOURCE = re.compile(r'^\s*source\s*=\s*"([^"\n]+)"', re.MULTILINE)
+
+
+def _module_owner(source: str) -> str:
+    """Who publishes a module source: a registry module's namespace, a forge repository's owner, else its
+    host; "" for a path in the project (`./modules/x`)."""
+    source = source.removeprefix("git::").lower()
+    if source.startswith((".", "/")):
+        return ""
+    if "://" in source or source.startswith("git@"):
+        host, _, rest = source.split("://", 1)[-1].removeprefix("git@").replace(":", "/", 1).partition("/")
+        owner = rest.split("/", 1)[0]
+        return f"{host}/{owner}" if owner else host
+    parts = source.split("/")
+    return f"registry/{parts[0]}" if len(parts) == 3 else ""
+
+
+def _swapped_module_owner(before: str, after: str) -> list[str]:
+    """A Terraform module taken from another publisher than before (`GoogleCloudPlatform/cloud-run/google`
+    made `git::https://github.com/someone-else/...`): that code runs at every plan and apply, with the
+    deploying credentials. A path of the project's own, or the same publisher's other address, is not."""
+    had = {_module_owner(s) for s in _MODULE_SOURCE.findall(before[:MAX_TEXT])} - {""}
+    for source in _MODULE_SOURCE.findall(after[:MAX_TEXT]):
+        owner = _module_owner(source)
+        if had and owner and owner not in had and source not in before:
+            return [f"a module now comes from {source[:80]}, another publisher's than before"]
+    return []
+
+
 def _security_resources(text: str) -> set[str]:
     """The security resources a Terraform file declares switched on, each with its settings that are on and
     the blocks it holds (`require { device_posture = ... }`): one taken out, switched off (`enable = false`,
@@ -5130,7 +5181,11 @@ def _gained(
     if fact.content == "dockerfile":
         concerns += [IMPLANT + c for c in _foreign(_swapped_base_images(before, after), action, ctx)]
     if fact.content == "terraform":
-        concerns += _swapped_providers(before, after)
+        concerns += _swapped_providers(before, after) + _swapped_module_owner(before, after)
+        if _TRUST_CONDITION.search(before) and not _TRUST_CONDITION.search(after):
+            concerns.append(
+                "an identity provider's condition is taken out: any repository's tokens are accepted"
+            )
     if fact.name == "program":
         concerns += _dropped_guards(before, after) + _swapped_hosts(before, after)
         if action.commands:  # a line's or a program's edit (a tool's own edit is read by `_weakened`)
