@@ -58,12 +58,23 @@ METADATA_NAMES = frozenset(
 # (`.svc`: a Kubernetes service's name within its cluster, `prometheus.monitoring.svc`)
 PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp", ".svc")
 # The internet's shared resolvers and clocks: a configuration that points a system's name look-ups or its time
-# at them sends nothing of the system's own (no logs, no flows, no data)
+# (or a signature's timestamp) at them sends nothing of the system's own (no logs, no flows, no data)
 PUBLIC_RESOLVERS_AND_CLOCKS = frozenset(
     {
         *("8.8.8.8", "8.8.4.4", "1.1.1.1", "1.0.0.1", "9.9.9.9", "149.112.112.112", "208.67.222.222"),
         *("208.67.220.220", "pool.ntp.org", "time.google.com", "time.cloudflare.com", "time.apple.com"),
         *("time.windows.com", "time.nist.gov", "time.aws.com", "ntp.ubuntu.com"),
+        # the public timestamp authorities code signing asks to date a signature (RFC 3161): they are sent a
+        # hash, nothing of the build's own
+        *("timestamp.digicert.com", "timestamp.sectigo.com", "timestamp.comodoca.com", "ts.ssl.com"),
+        *("timestamp.globalsign.com", "rfc3161timestamp.globalsign.com", "timestamp.entrust.net"),
+        *(
+            "time.certum.pl",
+            "freetsa.org",
+            "timestamp.apple.com",
+            "tsa.starfieldtech.com",
+            "timestamp.acs.microsoft.com",
+        ),
     }
 )
 

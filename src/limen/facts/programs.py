@@ -2596,6 +2596,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         aliases=("firebase-tools",),  # `npx firebase-tools deploy`
         deploys_to=("*.web.app", "*.firebaseapp.com"),
+        # a `demo-` project exists only in the emulators: nothing of it is anyone's real data
+        local_copy=rf"(?:{_W}--project|{_W}-P)(?:=|\s+)demo-[\w-]+{_E}",
         destroys_all=rf"{_W}firestore:delete{_E}.*--all-collections|{_W}database:remove{_E}",
         destroys_one=rf"{_W}(?:firestore:delete|functions:delete|hosting:disable|[\w:]+:destroy){_E}"
         rf"|{_W}delete\s+users?{_E}",  # (the admin SDK's account deletes)

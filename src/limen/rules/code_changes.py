@@ -186,7 +186,8 @@ _GUARD_CALL = re.compile(
 _WHOLE_ENVIRONMENT = re.compile(
     r"\benv::vars\(\)|\bsys\.env\b(?!\.get|\(|\.getOrElse)|\bos\.Environ\(\)|\bSystem\.getenv\(\)"
     r"|GetEnvironmentVariables\(\)|\bGetDebugView\(\)|(?<!env=)\bdict\(\s*os\.environ\s*\)"
-    r"|\bENV\.to_h\b|\bSystem\.get_env\(\)|\bprocess\.env\s*[),}\]]"
+    # (`{ ...process.env, X: 1 }`, `env: process.env`: a child process's environment, handed to no one)
+    r"|\bENV\.to_h\b|\bSystem\.get_env\(\)|(?<!\.\.\.)(?<!env: )(?<!env:)\bprocess\.env\s*[),}\]]"
     r"|\$_ENV\b(?!\s*\[)|\$_SERVER\b(?!\s*\[)|\bgetenv\(\s*\)|\bProcessInfo\.processInfo\.environment\b(?!\[)"
     # Spring's every property source enumerated (its secrets among the properties)
     r"|\b(?:get)?[pP]ropertySources\b[\s\S]{0,300}?\b(?:get)?[pP]ropertyNames\b"

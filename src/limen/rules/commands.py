@@ -3687,6 +3687,8 @@ def _release(command: Command) -> str:
     words = " ".join(below_home(w) if w.startswith("/") else w for w in command.argv[1:])
     if NOT_PRODUCTION.search(words) or _ASKS_ONLY & set(command.argv[1:]) or "-n" in command.argv[1:2]:
         return ""
+    if "--draft" in command.argv[1:] or (command.name == "gh" and "-d" in command.argv[3:]):
+        return ""  # a draft: only the project's own collaborators see it until someone publishes it
     if pattern and re.search(pattern, words):
         return f"{command.name} publishes a release to the project's users"
     if command.name in _TASK_RUNNERS or command.name in _PUBLISHING_BUILDS:
