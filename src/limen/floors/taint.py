@@ -221,6 +221,7 @@ def _own_account_by_name(action: Action) -> bool:
     user's own key for the user's own account: what it sends reaches no one else (as `_own_account_request`
     for a key given in full)."""
     from limen.facts.hosts import issuers_for_host, issuers_of_credentials
+    from limen.facts.programs import only_inspects
     from limen.rules.derived import picked_issuers
 
     senders = [c for c in action.commands if c.name in ("curl", "wget")]
@@ -232,8 +233,8 @@ def _own_account_by_name(action: Action) -> bool:
         if command is sender:
             continue
         issuers = picked_issuers(command)
-        filters = "$()" in command.via and command.name in _PICK_FILTERS  # `| cut -d= -f2-` in the pick
-        if not (issuers or filters or command.name in _ANSWER_READERS):
+        # the pick's own filters (`| cut -d= -f2-`), or a reader of the answer (`| jq .id`)
+        if not (issuers or (only_inspects((command.name, *command.argv[1:])) and not command.redirects)):
             return False  # another program: it may feed the request, or send on its own
         picked |= issuers
     logins = credential_header_values(action)
@@ -245,10 +246,6 @@ def _own_account_by_name(action: Action) -> bool:
         return False  # something else of the session's may ride along
     issued = frozenset().union(*named)
     return all(issued & issuers_for_host(d.host) for d in action.destinations)
-
-
-_ANSWER_READERS = frozenset({"jq", "head", "tail", "grep", "wc"})
-_PICK_FILTERS = frozenset({"cut", "tr", "sed", "awk", "head", "tail", "xargs"})
 
 
 def _sent_beyond_issuers(texts: list[str], action: Action, ctx: Context) -> bool:

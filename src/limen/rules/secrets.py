@@ -1382,18 +1382,18 @@ def _writes_out_only(action: Action) -> bool:
         return False
     for command in action.commands:
         sender = command.name in ("curl", "wget")
-        if (
-            command.dynamic_name
-            or (sender and command.via)
-            or not (sender or command.name in _ANSWER_READERS)
-        ):
+        if command.dynamic_name or (sender and command.via) or not (sender or _reads_only(command)):
             return False
     return sum(map(len, action.payloads)) <= 4096 and not any(
         p.startswith("@") or "$" in p or "`" in p or "=@" in p for p in action.payloads
     )
 
 
-_ANSWER_READERS = frozenset({"jq", "head", "tail", "grep"})
+def _reads_only(command: Command) -> bool:
+    """A command that only reads and prints (`| jq .id`, `| head`): it sends nothing on."""
+    from limen.facts.programs import only_inspects
+
+    return not command.redirects and only_inspects((command.name, *command.argv[1:]))
 
 
 def _named_issuers(action: Action, kinds: set[str]) -> set[str]:
