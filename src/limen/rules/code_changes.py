@@ -460,7 +460,7 @@ _EXEMPTION_WORDS = (
 )
 _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
 _RUNNER_WORDS: tuple[str, ...] = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize")
-_RUNNER_WORDS += ("marshal", "function", "vm.run", "deno.command", "deno.run")
+_RUNNER_WORDS += ("marshal", "new function", "vm.run", "deno.command", "deno.run")
 
 
 # A condition that asks whether something was verified, valid or allowed (`if (!verify_signature(...))`,

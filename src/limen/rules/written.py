@@ -3850,13 +3850,13 @@ def _named_for_host(name: str, host: str) -> bool:
 
 def _patch(text: str) -> tuple[list[str], list[str]]:
     """A unified diff applied to a dependency's files: each file's added lines, read as that file's code (by
-    its extension: `+++ b/dist/module/GoTrueClient.js` is JavaScript)."""
+    its extension: `+++ b/dist/module/GoTrueClient.js` is JavaScript), and what the patch takes out of the
+    file's checks (`verifySignature` made `return null`), as an edit of the file would be judged."""
     from limen.facts.paths import PROGRAMS
+    from limen.rules.code_changes import weakened
 
     commands: list[str] = []
     concerns: list[str] = []
-    from limen.rules.code_changes import weakened
-
     for name, body in _PATCHED_FILE.findall(text[:MAX_TEXT]):
         dot = name.rfind(".")
         fact = PROGRAMS.get(name[dot:].lower()) if dot > name.rfind("/") else None
