@@ -482,7 +482,7 @@ _SEALERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {  # name: (words t
 }
 
 
-def prints_no_content(argv: tuple[str, ...]) -> bool:
+def prints_no_content(argv: tuple[str, ...], cwd: str = "") -> bool:
     """A program that prints nothing of the lines it reads: a count (`wc`, `grep -c`, `grep -q`), the names
     of `NAME=value` lines (`names_only`), an object's keys (`jq keys`)."""
     name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
@@ -496,7 +496,7 @@ def prints_no_content(argv: tuple[str, ...]) -> bool:
     if name == "jq":
         filters = [w for w in args if not w.startswith("-")]
         return len(filters) == 1 and _JQ_NAMES.fullmatch(filters[0].strip()) is not None
-    return names_only(argv) or stores_secret(argv) or _seals_for_own_keys(name, args)
+    return names_only(argv) or stores_secret(argv, cwd=cwd) or _seals_for_own_keys(name, args)
 
 
 def _seals_for_own_keys(name: str, args: tuple[str, ...]) -> bool:
@@ -537,16 +537,41 @@ _SECRET_STORES = (  # (command words, options that name another owner's store, a
 )
 
 
-def stores_secret(argv: tuple[str, ...], *, deployed: bool = False) -> bool:
+def stores_secret(argv: tuple[str, ...], *, deployed: bool = False, cwd: str = "") -> bool:
     """`az keyvault secret show ... | dotnet user-secrets set KEY`: the value read goes into the project's
     own secret store, and nothing of it is printed (`deployed`: a store the project's deployment reads, on
-    its forge or host, as `fly secrets set K=V` is; not a developer's own keyring)."""
+    its forge or host, as `fly secrets set K=V` is; not a developer's own keyring). A store named by an
+    option is another owner's unless it is the project's own repository (`gh secret set K --repo
+    OWNER/REPO` of the origin of the checkout at `cwd`)."""
     name = argv[0].rsplit("/", 1)[-1]
     words = [w for w in argv[1:] if not w.startswith("-")]
     for command, elsewhere, hosted in _SECRET_STORES:
         if name == command[0] and words[: len(command) - 1] == list(command[1:]):
-            return (hosted or not deployed) and not any(w.split("=", 1)[0] in elsewhere for w in argv[1:])
+            return (hosted or not deployed) and not _names_another_store(argv[1:], elsewhere, cwd)
     return False
+
+
+def _names_another_store(args: tuple[str, ...], elsewhere: tuple[str, ...], cwd: str) -> bool:
+    for i, word in enumerate(args):
+        option, eq, value = word.partition("=")
+        if option not in elsewhere:
+            continue
+        value = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+        if option in ("-R", "--repo") and cwd and _own_repository(value, cwd):
+            continue
+        return True
+    return False
+
+
+def _own_repository(named: str, cwd: str) -> bool:
+    """`named` (`OWNER/REPO`, `HOST/OWNER/REPO` or its URL) is the origin of the checkout at `cwd`."""
+    from limen.facts.hosts import project_repository
+
+    own = project_repository(cwd)
+    if own is None:
+        return False
+    parts = named.lower().split("://", 1)[-1].removesuffix(".git").strip("/").split("/")
+    return "/".join(parts[-2:]) == own[1].lower() and (len(parts) < 3 or parts[-3] == own[0].lower())
 
 
 def names_only(argv: tuple[str, ...]) -> bool:

@@ -872,7 +872,7 @@ def _hide_counted(state: _State, starts: list[int]) -> None:
     stages = [state.commands[a:b] for a, b in zip(starts, [*starts[1:], len(state.commands)], strict=True)]
     top = [next((c for c in stage if "$()" not in c.via and "<()" not in c.via), None) for stage in stages]
     last, middle = top[-1], top[1:-1]
-    if last is None or not prints_no_content(last.argv):
+    if last is None or not prints_no_content(last.argv, state.cwd):
         return
     if any(target.startswith(("/dev/tcp/", "/dev/udp/")) for target in last.redirects):
         return  # (a count or a sealed copy written to a file is still not shown)

@@ -142,7 +142,9 @@ def kept_from_model(command: Command, action: Action) -> bool:
             continue
         entry = program(other.name)
         handed = any("$(" in w or "`" in w for w in other.argv[1:])
-        if handed and (entry is None or (issuers_of_client(other.name) and not stores_secret(other.argv))):
+        if handed and (
+            entry is None or (issuers_of_client(other.name) and not stores_secret(other.argv, cwd=action.cwd))
+        ):
             # handed as an argument to a program the table does not know (it may print or send it), or to
             # a cloud's client, which sends it
             return False

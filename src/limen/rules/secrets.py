@@ -1773,7 +1773,7 @@ def _kept_here(hits: list[SecretHit], action: Action) -> bool:
     SECRET=whsec_... mix phx.server`), never one of its arguments."""
     from limen.facts.secrets import stores_secret
 
-    if any(stores_secret(c.argv, deployed=True) for c in action.commands):
+    if any(stores_secret(c.argv, deployed=True, cwd=action.cwd) for c in action.commands):
         return True
     if any(h.kind == "command-line-password" for h in hits):
         return False  # `mysql -pHq7v...`: an argument, in the process list and the history
