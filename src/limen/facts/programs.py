@@ -2689,6 +2689,8 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:deploy|destroy|scale\s+(?:count|vm|memory)|secrets\s+(?:set|unset|import)"
         rf"|machine\s+(?:run|destroy|stop|exec)"
         rf"|ssh\s+console{_E}.*(?:-C|--command)|orgs\s+invite|postgres\s+connect){_E}",
+        # an app scaled to no machine at all: nothing answers its users any more
+        live=rf"{_W}scale\s+count\s+0{_E}",
         remote_options=("-C", "--command"),
     ),
     # a restore that drops each object before making it again, into a production database

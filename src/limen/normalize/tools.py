@@ -1672,6 +1672,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         return "a public DNS name"  # `update_dns_record(content=IP)`: where the public's requests now go
     if money := moves_money(tool):  # `mcp__stripe__create_refund(...)`: the server's account, live or not
         return f"money moved ({money})"
+    if given := _gives_away(tool, arguments):
+        return given
     if _RELEASES.search(tool.split("__")[-1]) or "live" in words_of(tool.split("__")[-1]).split("_"):
         for key, value in list(arguments.items())[:32]:  # `set_build_live(branch="default")`: every player
             if (
@@ -1703,6 +1705,32 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         ):
             return value
     return ""
+
+
+def _gives_away(tool: str, arguments: dict[str, object]) -> str:
+    """What a shop's or a payment service's tool that is no read gives away: the payout of a sale sent to
+    another account (Stripe's `transfer_data.destination`, `on_behalf_of`), a discount of the whole price
+    (`percent_off: 100`, Shopify's `percentage: 1.0`), a subscription cancelled. "" otherwise."""
+    words = words_of(tool.split("__")[-1])
+    if _CANCELS_SUBSCRIPTION.search(words):
+        return "a customer's subscription cancelled"
+    for key, value in _nested_settings(arguments)[:64]:
+        name = words_of(key.replace(".", "_"))
+        if _PAYOUT_ELSEWHERE.search(name) and isinstance(value, str) and value.startswith("acct_"):
+            return f"a sale's money sent to the account {value[:40]}"
+        free = (name.endswith("percent_off") and value in (100, "100")) or (
+            name.endswith("percentage") and value in (1, 1.0, "1", "1.0") and _DISCOUNTS.search(words)
+        )
+        if free and not isinstance(value, bool):
+            return "a discount of the whole price"
+    return ""
+
+
+_CANCELS_SUBSCRIPTION = re.compile(
+    r"(?:^|_)cancel(?:_\w+)?_subscriptions?(?:_|$)|(?:^|_)subscriptions?_cancel(?:_|$)"
+)
+_PAYOUT_ELSEWHERE = re.compile(r"(?:^|_)(?:transfer_data_destination|on_behalf_of|destination)$")
+_DISCOUNTS = re.compile(r"discount|coupon|promotion|price_rule|graphql")
 
 
 def every_item(tool: str, arguments: dict[str, object]) -> str:

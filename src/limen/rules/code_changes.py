@@ -236,6 +236,8 @@ _REQUEST_VALUE = re.compile(
     r"|\b(?:req|request)\.(?:json|text|formData)\s*\(\s*\)"
     # a chat message or a bot command's text, what a server answered
     r"|\b(?:msg|message)\.content\b|\binteraction\.options\.|\bresp(?:onse)?\.(?:text|content|body|data)\b"
+    # what a queue's job or message carries: whoever could enqueue it chose it
+    r"|\bjob\.(?:data|payload|args)\b|\b(?:msg|message|record)\.(?:value|body|payload)\b"
 )
 _ESCAPED = re.compile(
     r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
@@ -1119,6 +1121,8 @@ _DISARMED = re.compile(
     r"|\bcontextIsolation\s*:\s*false\b|\bnodeIntegration(?:InWorker|InSubFrames)?\s*:\s*true\b"
     r"|\bwebSecurity\s*:\s*false\b|\ballowRunningInsecureContent\s*:\s*true\b|\benableRemoteModule\s*:\s*true\b"
     r"|appendSwitch\(\s*['\"]remote-debugging-port"
+    # an error tracker told to drop every event before it is sent (Sentry's `beforeSend: () => null`)
+    r"|\bbefore_?[sS]end\w*\s*[:=]\s*(?:\(\s*[\w\s,]*\)\s*=>\s*null\b|lambda[^:\n]*:\s*None\b)"
     r"|\bauthenticator_class\s*=\s*[\"'](?:dummy|null)[\"']"
 )
 

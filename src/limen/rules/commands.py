@@ -3613,7 +3613,7 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
         )
         rehearsal = any(w.startswith(_REHEARSALS) for w in command.argv[1:])
         if entry.live and _pattern(entry.live).search(words) and not rehearsal:
-            detail = f"{command.name} changes what the public reaches (a DNS record, a domain, an alias)"
+            detail = f"{command.name} changes what the public reaches (a DNS record, a domain, what answers)"
             yield _finding(ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, detail)
             return
         statements = sql_arguments(command) or _sql_texts(command) or session_sql(command, action)

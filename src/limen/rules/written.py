@@ -4642,8 +4642,10 @@ _GUARDS = re.compile(
     r"""\bmiddleware\(|\bhash_equals\(|\bhmac\.compare_digest\(|\bcompare_digest\(|\btimingSafeEqual\(|\bsecure_compare\("""
     r"""|\bsubtle\.ConstantTimeCompare\(|\bhmac\.Equal\(|\bMessageDigest\.isEqual\("""
     r"""|\bconstructEvent\(|\bconstruct_event\(|\bverifyHeader\(|\bverify_signature\(|\bverifySignature\("""
-    # (Stripe's asynchronous form, jose's and Supabase's JWT checks, Svix's webhook check)
+    # (Stripe's asynchronous form, jose's and Supabase's JWT checks, Svix's webhook check, Shopify's app
+    # template's authenticators of webhooks, admin sessions and storefront requests)
     r"""|\bconstructEventAsync\(|\bjwtVerify\(|\bverifyJwt\(|\bverify_jwt\(|\bwh\.verify\("""
+    r"""|\bauthenticate\.(?:webhook|admin|flow|fulfillmentService|public(?:\.\w+)?)\("""
     r"""|\bRateLimiter::|\bthrottle\(|\brateLimit\(|@limiter\.limit|\$this->authorize\(|Gate::(?:allows|denies|authorize)\("""
     r"""|@login_required|@permission_required|@requires_auth|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
