@@ -1390,6 +1390,8 @@ def service_call_notes(tool: str, arguments: dict[str, object], service: str = "
         notes.append(what)
     if money := moves_money(tool, service):  # `stripe.Payout.create(...)`, `POST api.stripe.com/v1/transfers`
         notes.append(f"{PRODUCTION_TARGET}money moved ({money})")
+    elif given := _gives_away(tool, arguments):  # a GraphQL `discountCodeBasicCreate(... percentage: 1.0)`
+        notes.append(PRODUCTION_TARGET + given)
     if _CHANGES_PUBLIC_NAME.search(words_of(tool)):
         notes.append(PRODUCTION_TARGET + "a public DNS name")
     return notes
@@ -1714,7 +1716,7 @@ def _gives_away(tool: str, arguments: dict[str, object]) -> str:
     words = words_of(tool.split("__")[-1])
     if _CANCELS_SUBSCRIPTION.search(words):
         return "a customer's subscription cancelled"
-    for key, value in _nested_settings(arguments)[:64]:
+    for key, value in _leaves(arguments):
         name = words_of(key.replace(".", "_"))
         if _PAYOUT_ELSEWHERE.search(name) and isinstance(value, str) and value.startswith("acct_"):
             return f"a sale's money sent to the account {value[:40]}"
@@ -1724,6 +1726,17 @@ def _gives_away(tool: str, arguments: dict[str, object]) -> str:
         if free and not isinstance(value, bool):
             return "a discount of the whole price"
     return ""
+
+
+def _leaves(value: object, path: str = "", depth: int = 0) -> list[tuple[str, object]]:
+    """A call's arguments as (dotted key, value) for every value that is no object, to a bounded depth
+    (`customerGets.value.percentage`: Shopify's discount, four levels down)."""
+    if not isinstance(value, dict) or depth > 6:
+        return [(path, value)] if path else []
+    found: list[tuple[str, object]] = []
+    for key, item in list(value.items())[:32]:
+        found += _leaves(item, f"{path}.{key}" if path else str(key), depth + 1)
+    return found[:128]
 
 
 _CANCELS_SUBSCRIPTION = re.compile(
@@ -1853,10 +1866,16 @@ _SQL_STATEMENT = re.compile(
 
 
 def is_sql_argument(key: str, value: object) -> bool:
-    """An argument that holds SQL: named for it (`sql`, `query`), or a statement under any name."""
-    return isinstance(value, str) and (
-        words_of(key) in SQL_KEYS or (len(value) < 100_000 and _SQL_STATEMENT.match(value) is not None)
+    """An argument that holds SQL: named for it (`sql`, `query`), or a statement under any name. A GraphQL
+    document under `query` (`mutation { ... }`, `{ shop { name } }`) is none: `normalize.graphql` reads it."""
+    return (
+        isinstance(value, str)
+        and (words_of(key) in SQL_KEYS or (len(value) < 100_000 and _SQL_STATEMENT.match(value) is not None))
+        and _GRAPHQL_DOCUMENT.match(value) is None
     )
+
+
+_GRAPHQL_DOCUMENT = re.compile(r"\s*(?:#[^\n]*\n\s*)*(?:mutation\b|subscription\b|fragment\b|query\b|\{)")
 
 
 def sql_statements(arguments: dict[str, object]) -> list[str]:
@@ -2028,10 +2047,11 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
                 capability = cap
                 break
         if capability == _SHELL and any(
-            is_sql_argument(k, v) or (w in _QUERY_LANGUAGES and isinstance(v, str))
+            is_sql_argument(k, v) or (w in _QUERY_LANGUAGES | SQL_KEYS and isinstance(v, str))
             for w, k in keys.items()
             for v in (arguments[k],)
-        ):  # `sql.execute(query=...)`, `run_cypher(cypher=...)`: a statement the service runs, judged below
+        ):  # `sql.execute(query=...)`, `run_cypher(cypher=...)`, `run_graphql(query=...)`: a statement or a
+            # document the service runs, judged below
             capability = _READ
     if capability == Capability.MESSAGE_SEND.value and "email" in words:
         capability = Capability.EMAIL_SEND.value

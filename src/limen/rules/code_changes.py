@@ -542,6 +542,8 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         found += _mailed_secret_returned(removed, added, context)
+        if _link_target_from_request(removed, added, context + "\n" + path):
+            found.append("where a reset or sign-in link sends its token is taken from the request")
         if removed.strip() and added.strip():
             test = test_code(path)
             found += _trust_replaced(removed, added, context) if not test else []
@@ -893,10 +895,25 @@ _RESPONSE_SECRET = re.compile(
     r"""[^\n]{0,80}\{[^}\n]{0,200}?["']?\b(?:reset_?token|token|otp|code|pin|verification_?code|magic_?link"""
     r"""|reset_?(?:link|url))\b["']?\s*(?:[:=,}]|=>)"""
 )
+
+
+def _link_target_from_request(removed: str, added: str, context: str) -> bool:
+    """`redirectTo: getQuery(event).next` added in a password reset's or a sign-in link's code."""
+    new = _LINK_TARGET_FROM_REQUEST.search(added) and not _LINK_TARGET_FROM_REQUEST.search(removed)
+    return bool(new) and _PROOF_BY_MAIL.search(context) is not None
+
+
+# Where a mailed link (a reset's, a magic sign-in's, an invitation's) leads, set from what the request says:
+# whoever asks for the mail chooses the site that receives its token
+_LINK_TARGET_FROM_REQUEST = re.compile(
+    r"(?i)\b(?:email_?)?(?:redirect_?to|return_?to|callback_?url|next_?url|continue_?url)\b['\"]?\s*[:=]\s*"
+    r"[^\n]{0,40}?(?:getQuery\s*\(|searchParams|\b(?:req|request)\.(?:query|body|params|args|GET|POST|form)\b"
+    r"|\bparams\[|\$_(?:GET|POST|REQUEST))"
+)
 # What the code around it is about: proving a mailbox or a phone, and sending there
 _PROOF_BY_MAIL = re.compile(
     r"(?i)password_?reset|reset_?password|forgot|reset_?token|verification|verify_?(?:email|phone)|(?<![a-z])otp(?![a-z])"
-    r"|one_?time|magic_?link|confirm(?:ation)?_?(?:email|code|token)"
+    r"|one_?time|magic_?link|confirm(?:ation)?_?(?:email|code|token)|(?<![a-z])reset(?![a-z])"
 )
 _SENT_ELSEWHERE = re.compile(
     r"(?i)\b(?:send|mail|email|sms|deliver|notify)\w*\s*\(|\.deliver_(?:later|now)\b"
