@@ -565,13 +565,15 @@ def _names_another_store(args: tuple[str, ...], elsewhere: tuple[str, ...], cwd:
 
 def _own_repository(named: str, cwd: str) -> bool:
     """`named` (`OWNER/REPO`, `HOST/OWNER/REPO` or its URL) is the origin of the checkout at `cwd`."""
-    from limen.facts.hosts import project_repository
+    from limen.facts.hosts import project_repository, repository_identity
 
     own = project_repository(cwd)
     if own is None:
         return False
-    parts = named.lower().split("://", 1)[-1].removesuffix(".git").strip("/").split("/")
-    return "/".join(parts[-2:]) == own[1].lower() and (len(parts) < 3 or parts[-3] == own[0].lower())
+    parts = named.lower().strip("/").split("/")
+    if len(parts) == 2:  # `OWNER/REPO`: on the host `gh` is logged in to, the origin's
+        return "/".join(parts) == own[1]
+    return repository_identity(named if "://" in named else f"https://{named}") == own
 
 
 def names_only(argv: tuple[str, ...]) -> bool:

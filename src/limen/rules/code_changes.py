@@ -1148,10 +1148,17 @@ def _update_feed_moved(added: str, before: str, path: str) -> str:
     """An updater's feed (electron-updater's `url`, `setFeedURL`, Sparkle's `SUFeedURL`, Tauri's
     `endpoints`) given a host it did not name before, in place of the one it had: every installed copy
     downloads and runs what the new host serves. "" otherwise, and for a feed named for the first time."""
-    if not (_UPDATER.search(path) or _UPDATER.search(added)):
+    name = path.rsplit("/", 1)[-1]
+    if not (_UPDATER.search(name) or _UPDATER_API.search(added) or _UPDATER_API.search(before)):
         return ""
     had = {h.lower() for h in _FEED_HOST.findall(before)}
-    new = [h.lower() for h in _FEED_HOST.findall(added) if h.lower() not in had]
+    new = [  # (on a line that names a feed: `url:`, `setFeedURL(`, `endpoints`)
+        h.lower()
+        for line in added.splitlines()
+        if _FEED_KEY.search(line)
+        for h in _FEED_HOST.findall(line)
+        if h.lower() not in had
+    ]
     if not had or not new:
         return ""
     from limen.facts.hosts import registered_domain
@@ -1160,7 +1167,10 @@ def _update_feed_moved(added: str, before: str, path: str) -> str:
     return next((h for h in new if registered_domain(h) not in owners), "")
 
 
-_UPDATER = re.compile(r"(?i)updat(?:e|er)|feed|sparkle|squirrel")
+# An updater's file by its name (`updater.ts`, `auto-update.js`), its libraries' words, and a feed's key
+_UPDATER = re.compile(r"(?i)(?:^|[-_.])(?:auto-?)?updat(?:e|er)s?(?:[-_.]|$)")
+_UPDATER_API = re.compile(r"autoUpdater|setFeedURL|SUFeedURL|electron-updater|plugin-updater|\bSquirrel\b")
+_FEED_KEY = re.compile(r"(?i)\b(?:url|feed\w*|endpoints?|setFeedURL)\b")
 _FEED_HOST = re.compile(r"""(?i)\bhttps?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})""")
 
 
@@ -1168,7 +1178,7 @@ def _handed_to_runner(added: str, before: str) -> bool:
     """Electron's doors between the page and the machine: a function the preload bridge exposes to the page
     or an IPC handler (added, or added to one the file has) whose parameter goes straight into a runner
     (`diag: (cmd) => execSync(cmd)`, `ipcMain.handle('x', (_e, cmd) => execSync(cmd))`)."""
-    if not _PARAMETER_RUN.search(added):
+    if "=>" not in added or not _PARAMETER_RUN.search(added):
         return False
     return bool(_DOORS.search(added) or _DOORS.search(before))
 

@@ -3860,12 +3860,12 @@ def _patch(text: str) -> tuple[list[str], list[str]]:
     for name, body in _PATCHED_FILE.findall(text[:MAX_TEXT]):
         dot = name.rfind(".")
         fact = PROGRAMS.get(name[dot:].lower()) if dot > name.rfind("/") else None
+        if fact is None:
+            continue
         lines = body.splitlines()
         added = "\n".join(line[1:] for line in lines if line.startswith("+"))
         kept = "\n".join(line[1:] for line in lines if line.startswith((" ", "-")))  # the file's text before
         made = "\n".join(line[1:] for line in lines if line.startswith((" ", "+")))  # and after the patch
-        if fact is None:
-            continue
         if added.strip():
             found_commands, found_concerns = _EXTRACTORS.get(fact.content, _shell)(added)
             commands += found_commands
@@ -4883,8 +4883,8 @@ def _swapped_providers(before: str, after: str) -> list[str]:
     return []
 
 
-# A workload identity provider's condition (GCP's `attribute_condition`, AWS's trust `condition { ... sub }`):
-# without it every repository of the forge may take the identity
+# A workload identity provider's condition (GCP's `attribute_condition`): without it every repository of the
+# forge may take the identity
 _TRUST_CONDITION = re.compile(r"^\s*attribute_condition\s*=", re.MULTILINE)
 # A module's source: a registry's `NAMESPACE/NAME/PROVIDER`, a git or HTTP address
 _MODULE_SOURCE = re.compile(r'^\s*source\s*=\s*"([^"\n]+)"', re.MULTILINE)
@@ -4893,13 +4893,14 @@ _MODULE_SOURCE = re.compile(r'^\s*source\s*=\s*"([^"\n]+)"', re.MULTILINE)
 def _module_owner(source: str) -> str:
     """Who publishes a module source: a registry module's namespace, a forge repository's owner, else its
     host; "" for a path in the project (`./modules/x`)."""
+    from limen.facts.hosts import repository_identity
+
     source = source.removeprefix("git::").lower()
     if source.startswith((".", "/")):
         return ""
     if "://" in source or source.startswith("git@"):
-        host, _, rest = source.split("://", 1)[-1].removeprefix("git@").replace(":", "/", 1).partition("/")
-        owner = rest.split("/", 1)[0]
-        return f"{host}/{owner}" if owner else host
+        identity = repository_identity(source)
+        return f"{identity[0]}/{identity[1].split('/', 1)[0]}" if identity else source
     parts = source.split("/")
     return f"registry/{parts[0]}" if len(parts) == 3 else ""
 
