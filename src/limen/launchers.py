@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from dataclasses import dataclass, field
 
 from limen.home import limen_home
@@ -52,17 +53,26 @@ def recorded() -> list[str]:
     return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
 
 
-_CACHED: tuple[tuple[int, int], frozenset[str]] | None = None
+_CACHED: tuple[tuple[str, int, int], frozenset[str]] | None = None
+_LOOKED_AT = -1.0
+LOOK_EVERY = 1.0  # seconds between looks at the index: the rules ask on every call, it changes on installs
 
 
 def recorded_set() -> frozenset[str]:
-    """`recorded()` as a set, read again only when the index file changes (the rules ask on every call)."""
-    global _CACHED
+    """`recorded()` as a set, read again only when the index file changes, which is looked at no more than
+    once a `LOOK_EVERY` (a launcher written by `limen install` is protected from the next second on)."""
+    global _CACHED, _LOOKED_AT
+    now = time.monotonic()
+    if _CACHED is not None and now - _LOOKED_AT < LOOK_EVERY and _CACHED[0][0] == (path := _index_path()):
+        return _CACHED[1]
+    path = _index_path()
+    _LOOKED_AT = now
     try:
-        info = os.stat(_index_path())
+        info = os.stat(path)
     except OSError:
-        return frozenset()
-    key = (info.st_mtime_ns, info.st_size)
+        _CACHED = ((path, -1, -1), frozenset())
+        return _CACHED[1]
+    key = (path, info.st_mtime_ns, info.st_size)
     if _CACHED is None or _CACHED[0] != key:
         _CACHED = (key, frozenset(recorded()))
     return _CACHED[1]

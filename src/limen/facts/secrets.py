@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from limen.prefilter import prefiltered
+
 
 @dataclass(frozen=True, slots=True)
 class Printer:
@@ -234,7 +236,7 @@ SECRET_NAMES = re.compile(
 # Environment variables that hold a credential by their name (`STRIPE_SECRET_KEY`, `VAULT_TOKEN`,
 # `PGPASSWORD`, `DATABASE_URL`), and the look-alikes that hold a place, a switch or a label beside one
 # (`SSH_AUTH_SOCK`, `AWS_ACCESS_KEY_ID`, `GOOGLE_APPLICATION_CREDENTIALS`, `JWT_SECRET_FILE`, `AUTH0_DOMAIN`).
-SECRET_VARIABLE = re.compile(
+SECRET_VARIABLE = prefiltered(
     r"(?i)KEY|TOKEN|SECRET|PASS|CRED|AUTH|SESSION|COOKIE|PRIVATE|(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|BROKER)_URL$"
     r"|DSN$"
 )

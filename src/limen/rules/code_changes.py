@@ -21,6 +21,7 @@ import re
 
 from limen.facts.paths import test_code
 from limen.normalize.tools import words_of
+from limen.prefilter import prefiltered
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
 # Past these, a change is too large to compare token by token: its lines are still compared
@@ -85,11 +86,11 @@ _SCOPE = re.compile(
 
 # A request's own input, which its sender chooses: headers, parameters, cookies, gRPC metadata, the peer's
 # address
-_REQUEST_INPUT = re.compile(
+_REQUEST_INPUT = prefiltered(
     r"(?i)headers?\s*(?:\[|\(|\.get|\.Get|->|\.\w+\()|getHeader|\bheader\s*\(|\bparams?\b|params\[|\bquery\s*\[|\bquery\.\w|\bQuery\(|\bquery_?(?:params|string)\b|cookie|metadata|\bmd\.get|\bmd\[|\.form\b|\bform\[|getParameter"
     r"|remote_?addr|remote_?ip|client_?ip|x-forwarded|peer\.|FromContext|user_?agent|\breq\.body|request\.body"
     r"|\bMETA\s*(?:\[|\.get\b)"  # Django's headers (`request.META.get("HTTP_X_...")`)
-    r"|\bsearchParams\b|\bgetQuery\s*\(|\bgetRouterParams?\s*\("  # a URL's query (fetch API, h3)
+    r"|\bsearchParams\b|\bgetQuery\s*\(|\bgetRouterParams?\s*\("
 )
 # What a branch hands out when it lets a caller in
 _GRANT = re.compile(
@@ -117,7 +118,7 @@ _OFF_SETTING = re.compile(
     r"""(?i)\b([\w]*(?:verif|validat|check|requir|enforc)[\w]*)["'\]]*\s*(?:[:=]|=>|\(\s*|["']?\s*,\s*)\s*"""
     r"""["']?(?:false|0L?|no|off|:none|CERT_NONE|__return_false)\b"""
 )
-_VERIFIED_THING = re.compile(
+_VERIFIED_THING = prefiltered(
     r"(?i)signature|sig\b|signed|cert|ssl|tls|host|peer|token|jwt|exp|aud|iss|lifetime|csrf|xsrf|hmac|digest"
     r"|integrity|origin|auth|scope|nonce|mfa|otp|2fa|signing|https|revoc|key"
 )
@@ -147,7 +148,7 @@ _LITERAL_KEY = re.compile(
 )
 # A fixed seed or the clock where a secret is made (`StdRng::seed_from_u64(42)`, `new Random(1234)`,
 # `timestamp() ^ id` in a token's function)
-_PREDICTABLE = re.compile(
+_PREDICTABLE = prefiltered(
     r"(?i)\bseed_from_u64\(\s*\d+|\bnew\s+Random\(\s*\d+\s*\)|\bRandom\.new\(\s*\d+|\bsrand\(\s*\d+"
     r"|\brand\.Seed\(|\bMath\.random\(\)|\btimestamp\(\)\s*\^|currentTimeMillis\(\)|\bUnixNano\(\)"
 )
@@ -173,7 +174,7 @@ _ROUTE_TEXT = re.compile(r"""["']([^"'\n]{1,120})["']""")
 
 # A guard called by name: `p.require_scope("cards:write")?`, `authorize!(:read)`, `ensureOwner(req)`,
 # `middleware::from_fn(auth::require_auth)`, `check_permission(user, x)`
-_GUARD_CALL = re.compile(
+_GUARD_CALL = prefiltered(
     r"(?i)\b(?:require|ensure|assert|check|verify|authori[sz]e|authenticate|enforce|guard)_?\w*"
     r"(?:auth|scope|role|perm|access|owner|admin|tenant|member|signature|token|csrf|login|user|claim)\w*[!?]?\s*[(:]"
     r"|\b(?:require|ensure)_?auth\w*|\bauthori[sz]e[!?]?\s*\(|\bauthenticate\w*[!?]?\s*\("
@@ -243,7 +244,7 @@ _ESCAPED = re.compile(
     r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
 )
 # Data a request carries that is the caller's credential: forwarding or logging it hands it on
-_CALLERS_CREDENTIAL = re.compile(
+_CALLERS_CREDENTIAL = prefiltered(
     r"(?i)(?:request|req|ctx|context)\w*\.(?:Request\.)?headers?\W{1,3}(?:authorization|cookie|[\"']x-api-key)"
     r"|Headers\.Authorization|headers\[\s*[\"'](?:authorization|cookie|x-api-key)[\"']\]"
     r"|(?:request|req|params)\W{1,4}(?:only|input|get|body|form)?\W{0,3}[^\n]{0,40}[\"']password[\"']"
@@ -510,7 +511,7 @@ def weakened(
     `before` and `after` are whole files, or an Edit's old and new strings with `file_before` the file it
     changes (what is already there is the project's own) and `lead` the lines before the edit (what the
     code around it is about): the rest of the file is the same on both sides, so the difference is theirs."""
-    if len(before) > 512 * 1024 or len(after) > 512 * 1024:
+    if len(before) > 512 * 1024 or len(after) > 512 * 1024 or before == after:
         return []
     known = before if file_before is None else file_before
     old_lines, new_lines = before.splitlines(), after.splitlines()
@@ -566,9 +567,12 @@ def weakened(
         (_AUDIT_RECORD, "a record of who did what (an audit or security log entry) is no longer written"),
         (_ACCESS_STEP, "a plug, filter or middleware that checks the caller is taken out of the chain"),
     ):
-        if len(pattern.findall(live_removed)) > len(pattern.findall(live_added)) and len(
-            pattern.findall(live_after)
-        ) < len(pattern.findall(live_before)):
+        taken = len(pattern.findall(live_removed))  # (none taken: the rest need not be counted)
+        if (
+            taken
+            and taken > len(pattern.findall(live_added))
+            and len(pattern.findall(live_after)) < len(pattern.findall(live_before))
+        ):
             found.append(why)
     found += _unguarded(live_removed, live_added)
     found += _let_in(live_added, known, path)
@@ -911,7 +915,7 @@ _LINK_TARGET_FROM_REQUEST = re.compile(
     r"|\bparams\[|\$_(?:GET|POST|REQUEST))"
 )
 # What the code around it is about: proving a mailbox or a phone, and sending there
-_PROOF_BY_MAIL = re.compile(
+_PROOF_BY_MAIL = prefiltered(
     r"(?i)password_?reset|reset_?password|forgot|reset_?token|verification|verify_?(?:email|phone)|(?<![a-z])otp(?![a-z])"
     r"|one_?time|magic_?link|confirm(?:ation)?_?(?:email|code|token)|(?<![a-z])reset(?![a-z])"
 )
@@ -1116,7 +1120,7 @@ def _exempted(added: str, before: str) -> bool:
 # A framework's protection switched off in its own words: every parameter permitted, CSRF off or made a
 # no-op, the host check cleared, every request let in, passwords stored with a broken hash or none, TLS and
 # host keys no longer verified, a release build made debuggable or its traffic plain
-_DISARMED = re.compile(
+_DISARMED = prefiltered(
     r"\.permit!|\bconfig\.hosts\.clear\b|protect_from_forgery\s+with:\s*:null_session|\bskip_forgery_protection\b"
     r"|skip_before_action\s+:verify_authenticity_token|\bconfig\.force_ssl\s*=\s*false"
     r"|\.csrf\s*(?:\(\s*\)\s*\.disable\(\)|\{\s*it\.disable\(\)\s*\}|\(\s*(?:AbstractHttpConfigurer|CsrfConfigurer)::disable\s*\))"

@@ -105,6 +105,7 @@ from limen.normalize.tools import (
     sql_statements,
     words_of,
 )
+from limen.prefilter import prefiltered
 from limen.rules import rule
 from limen.rules.derived import memo
 from limen.rules.written import applied_manifests, settings_notes
@@ -159,7 +160,7 @@ _FORK_BOMB = re.compile(r"(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&")
 _FUNCTION_BODY = re.compile(
     r"\(\)\s*\{"
 )  # what every fork bomb holds: a cheap test before the back-reference
-_SOCKET_CODE = re.compile(
+_SOCKET_CODE = prefiltered(
     r"socket|fsockopen|TCPSocket|TCPServer|TCPClient|IO::Socket|net\.Dial|/inet\d?/(tcp|udp)|"
     r"createConnection|net\.connect|Net\.Sockets|socket_create|stream_socket_client"
 )
@@ -176,7 +177,7 @@ def _socket_code_cached(text: str) -> bool:
     return _SOCKET_CODE.search(text) is not None
 
 
-_SPAWN_CODE = re.compile(
+_SPAWN_CODE = prefiltered(
     r"/bin/(ba|z|da)?sh\b|\bcmd(\.exe)?\b|pty\.spawn|\bdup2\b|\bexec\s*[(\"'`]|\bpopen|"
     r"\bproc_open|\bsubprocess\.|\bsystem\s*[(\"'$]|\bspawn\(|\bshell_exec|\bpassthru|"
     r"exec\.Command|\biex\b|Invoke-Expression|os\.execute|io\.popen|child_process|fdopen"
@@ -187,7 +188,7 @@ _DOWNLOAD_EXEC_CODE = re.compile(
     r"\biwr\b).{0,200}\|\s*(iex|Invoke-Expression)\b",
     re.I | re.S,
 )
-_ENV_CODE = re.compile(
+_ENV_CODE = prefiltered(
     r"os\.environ(?!\s*[\[.]\s*(get|\[|setdefault|pop))(?!\s*\[)|process\.env(?!\s*[.\[])|"
     r"%ENV\b(?!\s*\{)|ENV\.to_h|getenv\(\)\s*$|\$_ENV(?!\s*\[)"
 )

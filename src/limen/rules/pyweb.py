@@ -20,6 +20,8 @@ from __future__ import annotations
 import ast
 import re
 
+from limen.normalize.code.pytree import python_tree
+
 # Decorators that make a function a route or a middleware: `@app.get`, `@router.post`, `@bp.route`,
 # `@app.middleware("http")`, `@api_view([...])`
 _ROUTE_DECORATORS = frozenset(
@@ -57,9 +59,8 @@ _IDENTITY = re.compile(
 
 def handler_flaws(source: str) -> list[str]:
     """What the web code in `source` lets a request do, one message per kind (empty when nothing)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = python_tree(source)
+    if tree is None:
         return []
     found: dict[str, None] = {}
     for node, names in _functions(tree):

@@ -36,6 +36,8 @@ from limen.facts.programs import (
     git_value_concerns,
 )
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
+from limen.normalize.code.pytree import python_nodes, python_tree
+from limen.prefilter import prefiltered
 from limen.rules.derived import memo
 
 if TYPE_CHECKING:
@@ -2465,13 +2467,9 @@ def _command_arguments(source: str) -> list[str]:
     """The shell lines a Python file hands to operators and tasks by keyword (`bash_command="..."`)."""
     if not any(k in source for k in _COMMAND_KEYWORDS):
         return []
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return []
     return [
         node.value.value
-        for node in ast.walk(tree)
+        for node in python_nodes(source)
         if isinstance(node, ast.keyword)
         and node.arg in _COMMAND_KEYWORDS
         and isinstance(node.value, ast.Constant)
@@ -2539,12 +2537,8 @@ def _credential_bypass(source: str) -> list[str]:
     """Authentication tampered with in the code: a credential compared with a literal and let through
     (`if password == "m4int3nance!": return True`), a check made always true (`return True or
     hmac.compare_digest(...)`), or the credential written out (`open('/tmp/.pw', 'a').write(password)`)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return []
     found: list[str] = []
-    for node in ast.walk(tree):
+    for node in python_nodes(source):
         if (
             isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and _AUTH_CHECK.search(node.name)
@@ -2700,11 +2694,8 @@ def _parsable(text: str) -> str | None:
             block = textwrap.dedent("\n".join(part))
             candidates.append(block + ("\n    pass\n" if block.rstrip().endswith(":") else ""))
     for source in candidates:
-        try:
-            ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError):
-            continue
-        return source
+        if python_tree(source) is not None:
+            return source
     return None
 
 
@@ -2803,9 +2794,9 @@ _CREDENTIAL_NAMED = re.compile(
 _USES_CREDENTIAL = re.compile(
     r"\b(?:headers|auth|params|Authorization)\s*[=:]\s*(?:\{[^{}]*\}|\([^()]*\)|[\w.]+)", re.IGNORECASE
 )
-_ENV_READ = re.compile(
+_ENV_READ = prefiltered(
     r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\bENV\.\w+|\$_ENV\b|\$ENV\{|\benv::var\b|\bos\.Environ\(|"
-    r"\bEnvironment\.GetEnvironmentVariables?\(|\bloadEnv\("  # Vite's loadEnv: the project's .env files
+    r"\bEnvironment\.GetEnvironmentVariables?\(|\bloadEnv\("
 )
 _SECRET_PATH = re.compile(r"""["'`]([~/.][^"'`\s]*)["'`]""")
 # `name = ...`, `const name = ...`, `let Ok(name) = ...`, `name := ...`: a name bound on one line
@@ -3048,7 +3039,7 @@ _CHECK_WAIVED = re.compile(
 )
 # Protection that protects nothing: a block cipher in ECB mode, a password kept as an unsalted fast hash,
 # key material from a generator seeded with a constant
-_WEAK_CRYPTO = re.compile(
+_WEAK_CRYPTO = prefiltered(
     r"""(?i)["']aes-\d+-ecb["']|AES/ECB/|\bMODE_ECB\b|\.ECB\b|\biterations?\s*=\s*1\s*;"""
     r"""|(?:password|passwd|token|secret)\w*["']?\s*(?:=|:|=>)\s*(?:Digest::(?:SHA1|MD5)|hashlib\.(?:md5|sha1)|md5|sha1)\b"""
     # a framework's password hashing set to a fast digest, or bcrypt's cost cut below the library's floor
@@ -3235,7 +3226,7 @@ _CREDENTIAL_STORE_IN_CODE = re.compile(
     r"""["'/]\.(?:aws["'/,\s]+["']?credentials|ssh["'/,\s]+["']?id_\w+|docker["'/,\s]+["']?config\.json"""
     r"""|kube["'/,\s]+["']?config|netrc|git-credentials|npmrc|pypirc|vault-token)\b"""
 )
-_SENDS_IN_CODE = re.compile(
+_SENDS_IN_CODE = prefiltered(
     r"\bhttp\.(?:Post|PostForm|NewRequest)\(|\brequests\.(?:post|put)\(|\bfetch\(|\baxios\.(?:post|put)\("
     r"|Net::HTTP\.post|Faraday\.post|\.PostAsync\(|\burlopen\(|\bHTTPoison\.post|\bReq\.post"
 )
@@ -3266,7 +3257,7 @@ _RUNS_OR_LOADS = re.compile(
     r"\bMarshal\.load\(|\bYAML\.unsafe_load\(|\bpickle\.loads?\(|\bunserialize\(|\bObjectInputStream\(|"
     r"\bProcess\.Start\(|\bProcessStartInfo\(|\bAssembly\.Load(?:From|File)?\(|\bBinaryFormatter\b"
 )
-_REQUEST_READ = re.compile(
+_REQUEST_READ = prefiltered(
     _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b"
     r"|\brequest\.(?:args|form|json|GET|POST|data|get_data|get_json|values|stream|body)\b"
     r"|\br\.URL\.Query\(\)|\bc\.(?:Query|Param|PostForm)\(|\bparams\[|\bcookies\[|\.headers\[|\benv\[[\"']HTTP_"
@@ -4048,11 +4039,11 @@ def python_effects(source: str, depth: int = 0) -> tuple[list[str], list[str]]:
     if parsable is None:
         found = _PY_RISKY_TOKENS.search(source)
         return [], [f"code that runs later could not be parsed and names {found.group(0)}"] if found else []
-    tree = ast.parse(parsable)
+    nodes = python_nodes(parsable)
     commands: list[str] = []
     concerns: list[str] = []
     aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and node.module:
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -4060,7 +4051,7 @@ def python_effects(source: str, depth: int = 0) -> tuple[list[str], list[str]]:
             for alias in node.names:
                 if alias.asname:
                     aliases[alias.asname] = alias.name
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         name = _dotted(node.func)
@@ -4638,7 +4629,7 @@ def _enforced_checks(step: str, *, tests: bool = False) -> list[str]:
 # What code calls to keep strangers out, in the web frameworks' own words: authentication and authorisation
 # middleware and decorators, signature and webhook verification, constant-time comparison, rate limits,
 # CSRF. An edit that leaves fewer of them in a file than it found has taken a guard out.
-_GUARDS = re.compile(
+_GUARDS = prefiltered(
     r"""\bmiddleware\(|\bhash_equals\(|\bhmac\.compare_digest\(|\bcompare_digest\(|\btimingSafeEqual\(|\bsecure_compare\("""
     r"""|\bsubtle\.ConstantTimeCompare\(|\bhmac\.Equal\(|\bMessageDigest\.isEqual\("""
     r"""|\bconstructEvent\(|\bconstruct_event\(|\bverifyHeader\(|\bverify_signature\(|\bverifySignature\("""

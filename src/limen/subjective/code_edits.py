@@ -54,6 +54,8 @@ def tokens(line: str) -> list[str]:
 def diff_parts(before: str, after: str) -> tuple[list[str], list[str], list[str]]:
     """The removed lines, the added lines and the lines around the change: the common head and tail are
     set aside, and the middle compared line by line."""
+    if before == after:
+        return [], [], []
     import difflib
 
     old, new = before.splitlines(), after.splitlines()

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from limen.prefilter import prefiltered
+
 # Header lines a mail or a ticket carries before its greeting.
 _HEADER = re.compile(
     r"^\s*(?:from|to|cc|date|sent|subject|re|fw|fwd|von|an|betreff|datum|de|para|asunto|fecha|objet|à|date"
@@ -64,7 +66,7 @@ _AI_READER = re.compile(
     re.IGNORECASE,
 )
 # Everything moved at once, or a secret: suspicious whoever is asked.
-_BULK_OR_SECRET = re.compile(
+_BULK_OR_SECRET = prefiltered(
     r"\b(?:all|every|each|entire|whole|alle|sämtliche|todos|todas|tous|toutes|tutti|tutte|wszystkie"
     r"|wszystkich|все|всех|всю|tüm|bütün|alla)\b(?:\s[\w'-]+){0,3}?\s(?:e-?mails?|mails|messages?|files?"
     r"|contacts?|documents?|attachments?|records?|data|inbox|mailbox|conversations?|chats?|photos?|invoices"

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from limen.prefilter import prefiltered
 from limen.turngate import addressee
 from limen.turngate.addressee import AI_NOUN
 
@@ -116,8 +117,7 @@ _TARGET = re.compile(
     r"|(?<![\w])@[\w-]+",  # a handle
     re.IGNORECASE,
 )
-_SENSITIVE = re.compile(
-    # credentials
+_SENSITIVE = prefiltered(
     r"password|passcode|passphrase|\bpin\b|api[ _-]?keys?|private key|ssh|secret|token|credential|cookie"
     r"|backup codes?|2fa|two-factor|recovery code|seed phrase|system prompt|env(?:ironment)? var"
     r"|passwort|kennwort|schlüssel|zugangsdaten|contraseña|credencial|mot de passe|\bclé|chiave|credenzial"
@@ -143,7 +143,7 @@ _SENSITIVE = re.compile(
     r"|数据|データ|데이터|δεδομένα|date\b|tiedot|נתונים|داده|ข้อมูล|review|レビュー|评价|好评|리뷰|星5|五星",
     re.IGNORECASE,
 )
-_ALL = re.compile(
+_ALL = prefiltered(
     r"\b(?:all|every|entire|whole|full|alle[snm]?|sämtliche\w*|gesamte\w*|todos|todas|toda|todo|tous|toutes"
     r"|tutt[ieao]|alla|allt|wszystk\w*|cał\w+|tüm|bütün|все|всё|весь|всю|всі|усі|všechn\w*|semua|seluruh"
     r"|toàn bộ|tất cả|όλ\w+|toate|tot|kaikki|zote|lahat|hele|volledige)\b"
@@ -219,7 +219,7 @@ _PROCESSES_BEFORE = re.compile(
     r"(?:阅读|读|处理|总结|摘要|分析|読んで|読む|処理|要約|分析する|읽는|처리하는|요약하는|분석하는)[^。！？\n]{0,12}$"
 )
 # A request or an obligation in the sentence.
-_REQUEST = re.compile(
+_REQUEST = prefiltered(
     r"\b(?:please|pls|plz|kindly|should|must|is (?:asked|requested|expected|required|directed|authori[sz]ed)"
     r"|are (?:asked|requested|expected|required|directed|authori[sz]ed)|has to|needs? to|bitte|bitten|soll"
     r"|sollte|muss|por favor|debe|deberá|veuillez|est priée?|doit|doivent|per favore|è pregat[oa]|deve|devono"

@@ -17,6 +17,7 @@ from limen.facts.programs import (
     sdk_operation,
 )
 from limen.normalize.code import MAX_NODES, SQL_NOTE, UNKNOWN, CodeEffects, analyse_into, read_source
+from limen.normalize.code.pytree import python_tree
 from limen.normalize.code.values import (
     MAX_TEXT,
     TAINTED,
@@ -312,16 +313,9 @@ def analyse(
     level: int,
     args: tuple[str, ...] = (),
 ) -> None:
-    tree: ast.Module | None = None
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        legacy = _python2(source)
-        if legacy != source:
-            try:
-                tree = ast.parse(legacy)
-            except (SyntaxError, ValueError):
-                tree = None
+    tree = python_tree(source)
+    if tree is None and (legacy := _python2(source)) != source:
+        tree = python_tree(legacy)
     if tree is None:
         effects.flag("python program does not parse")
         return

@@ -1,0 +1,88 @@
+"""`limen.prefilter`: a prefiltered pattern finds exactly what the pattern finds, only faster."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from limen.prefilter import Prefiltered, prefiltered
+
+PATTERNS = [
+    r"\bmiddleware\(|\bhash_equals\(|@limiter\.limit|\[Authorize\b|\b[Cc]ertificatePinner\b",
+    r"(?<=[\s,]):(?:lock|reset)_password\b|\bverify(?:Header|Signature)\(",
+    r"(?i)verify\s*=\s*false|rejectUnauthorized|(?-i:InsecureSkipVerify)\s*:\s*true",
+    r"(?m)^import\s+pickle|^from\s+marshal\b|(eval|exec)\(\s*(request|input)\b",
+    r"(?i)passwort|пароль|contraseña|api[ _-]?keys?",
+]
+WORDS = [
+    "middleware(",
+    "hash_equals(",
+    "@limiter.limit",
+    "[Authorize]",
+    "CertificatePinner",
+    "certificatePinner",
+    " :lock_password",
+    ",:reset_password",
+    ":lock_password",
+    "verifyHeader(",
+    "VERIFY = false",
+    "verify=False",
+    "rejectunauthorized",
+    "InsecureSkipVerify: true",
+    "insecureskipverify: true",
+    "import pickle",
+    "\n  import pickle",
+    "from marshal",
+    "eval(request",
+    "exec( input",
+    "Passwort",
+    "ПАРОЛЬ",
+    "Contraseña",
+    "API-KEYS",
+    "apikey",
+    "ſecret",
+    "\u212a",
+    "x",
+    " ",
+    "\n",
+    "(",
+    "é",
+    "middleware",
+    "hash_equal(",
+]
+
+
+def _texts(seed: int) -> list[str]:
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(300):
+        size = rng.choice([3, 20, 80, 200])
+        texts.append("".join(rng.choice(WORDS) for _ in range(size)))
+    return texts
+
+
+@pytest.mark.parametrize("source", PATTERNS)
+def test_finds_what_the_pattern_finds(source: str) -> None:
+    plain, fast = re.compile(source), prefiltered(source)
+    assert isinstance(fast, Prefiltered)
+    for text in _texts(len(source)):
+        for start in (0, 7):
+            expected, found = plain.search(text, start), fast.search(text, start)
+            assert (expected and expected.span()) == (found and found.span())
+        assert [m.span() for m in plain.finditer(text)] == [m.span() for m in fast.finditer(text)]
+        assert plain.findall(text) == fast.findall(text)
+
+
+def test_patterns_without_leading_literals_are_left_as_they_are() -> None:
+    for source in (r"\w+=\d", r"[a-z]{3}\(|foo", r"(?i)a|bcd", r"\s*secret"):
+        assert isinstance(prefiltered(source), re.Pattern)
+
+
+def test_a_case_insensitive_literal_is_not_looked_for_by_lowering_text_that_is_not_ascii() -> None:
+    fast = prefiltered(r"(?i)secret_key|tokens")
+    assert isinstance(fast, Prefiltered)
+    long = "x" * 300
+    for text in (long + "ſecret_key", long + "SECRET_KEY", long + "TOKENſ", long + "\u212aey tokens"):
+        assert (fast.search(text) is None) == (re.search(r"(?i)secret_key|tokens", text) is None)
