@@ -793,6 +793,22 @@ ISSUERS: tuple[Issuer, ...] = (
     # Clerk's secret keys share Stripe's `sk_live_` prefix: they are told by their variable only
     Issuer("clerk", (), (), ("CLERK_SECRET_KEY", "CLERK_API_KEY"), ("api.clerk.com", "api.clerk.dev")),
     Issuer("resend", (), ("re_",), ("RESEND_API_KEY",), ("api.resend.com",)),
+    # Algolia's keys go to the hosts named for the application (`APPID-dsn.algolia.net`)
+    Issuer(
+        "algolia",
+        (),
+        (),
+        ("ALGOLIA_ADMIN_KEY", "ALGOLIA_API_KEY", "ALGOLIA_WRITE_KEY", "ALGOLIA_SEARCH_KEY"),
+        ("*.algolia.net", "*.algolianet.com", "*.algolia.io", "analytics.algolia.com"),
+    ),
+    Issuer(
+        "planetscale",
+        (),
+        ("pscale_tkn_", "pscale_oauth_"),
+        ("PLANETSCALE_SERVICE_TOKEN", "PLANETSCALE_TOKEN", "PLANETSCALE_SERVICE_TOKEN_ID"),
+        ("api.planetscale.com",),
+        ("pscale",),
+    ),
     # Laravel's hosting services: Forge (servers, sites, deploys), Envoyer (zero-downtime deploys), Vapor
     Issuer("laravel-forge", (), (), ("FORGE_API_TOKEN", "FORGE_TOKEN"), ("forge.laravel.com",)),
     Issuer("envoyer", (), (), ("ENVOYER_API_TOKEN", "ENVOYER_TOKEN"), ("envoyer.io",)),

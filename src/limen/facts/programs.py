@@ -1003,7 +1003,17 @@ PROGRAMS: tuple[Program, ...] = (
         options=("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"),
     ),
     _p("deno", R.INTERPRETER),
-    _p("bun", R.INTERPRETER, registry="npm", installs=("add", "install", "i"), runs_package=("x",)),
+    _p(
+        "bun",
+        R.INTERPRETER,
+        R.PACKAGE_INSTALLER,
+        registry="npm",
+        installs=("add", "install", "i"),
+        runs_package=("x",),
+    ),
+    # Node's package-manager manager: it downloads the pnpm or yarn a project names, from the registry its
+    # variables name (`COREPACK_NPM_REGISTRY`), and runs it
+    _p("corepack", R.PACKAGE_INSTALLER, R.DOWNLOADS),
     _p("perl", R.INTERPRETER, family=True, attached_options=("-I", "-M", "-m", "-i", "-F", "-C", "-x")),
     _p(
         "ruby",
@@ -1815,6 +1825,46 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|alias(?:\s+set)?\s+\S+\s+\S+|alias\s+(?:rm|remove)|promote|rollback){_E}",
     ),
     _p(
+        "netlify",
+        R.INFRA_DESTROYER,
+        aliases=("ntl",),
+        deploys_to=("*.netlify.app",),
+        options=(
+            "--dir",
+            "-d",
+            "--site",
+            "-s",
+            "--context",
+            "--message",
+            "-m",
+            "--alias",
+            "--auth",
+            "--data",
+        ),
+        # the site removed, through its own command or the API operation the CLI calls (`netlify api OP`)
+        destroys_all=rf"{_W}(?:sites:delete|api\s+deleteSite){_E}",
+        # a variable, a blob, a deploy, a hook, a key: removed through any API operation named for it
+        destroys_one=rf"{_W}(?:env:unset|blobs:delete|api\s+(?:delete|remove|purge)[A-Z]\w*){_E}",
+        # someone added to the team or given a role in it
+        grants=rf"{_W}api\s+(?:add|create|update)\w*Member\w*{_E}",
+        setting_pairs=("env:set",),
+        changes=rf"{_W}(?:deploy|env:(?:set|unset|import|clone)|sites:delete|blobs:(?:set|delete)"
+        rf"|api\s+(?:create|update|delete|add|remove|restore|purge|cancel|lock|unlock|rollback)[A-Z]\w*){_E}",
+    ),
+    # PlanetScale's CLI: a database or its production branch deleted, that branch's protections taken off
+    # (unsafe schema changes let through, the branch made a development one), a member or a token let in
+    _p(
+        "pscale",
+        R.INFRA_DESTROYER,
+        options=("--org", "--format", "-f", "--service-token", "--service-token-id", "--from", "--region"),
+        destroys_all=rf"{_W}database\s+delete{_E}",
+        destroys_one=rf"{_W}(?:branch\s+delete\s+\S+\s+(?:main|master|prod|production)|backup\s+delete){_E}",
+        disables=rf"{_W}branch\s+(?:safe-migrations\s+disable|demote){_E}",
+        grants=rf"{_W}(?:org\s+(?:invite|member\s+add)|service-token\s+add-access){_E}",
+        changes=rf"{_W}(?:deploy-request\s+(?:deploy|apply|revert|skip-revert)|branch\s+(?:promote|demote"
+        rf"|safe-migrations)|database\s+delete|branch\s+delete|shell){_E}",
+    ),
+    _p(
         "supabase",
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}db\s+reset{_E}.*{_W}--linked{_E}|{_W}projects\s+delete{_E}"
@@ -2412,8 +2462,17 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "prisma",
         R.INFRA_DESTROYER,
-        destroys_one=rf"{_W}migrate\s+reset{_E}|{_W}db\s+push{_E}.*--force-reset",
+        # (a push that may drop what the schema no longer has, told not to ask: `--accept-data-loss`)
+        destroys_one=rf"{_W}migrate\s+reset{_E}|{_W}db\s+push{_E}.*--(?:force-reset|accept-data-loss){_E}",
         changes=rf"{_W}(?:migrate\s+(?:deploy|reset|resolve)|db\s+(?:push|execute|seed)){_E}",
+    ),
+    # Drizzle's schema push told not to ask before the statements that lose data (a column or a table the
+    # schema no longer has is dropped with its rows)
+    _p(
+        "drizzle-kit",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}push{_E}.*{_W}--force{_E}",
+        changes=rf"{_W}(?:push|migrate){_E}",
     ),
     # frameworks' and migration tools' database commands: every table emptied or dropped, or every migration
     # undone (the server is the project's configured one, which the line does not show: asked)
@@ -3095,6 +3154,20 @@ ROUTE_VARIABLES = frozenset(
         *("pub_hosted_url", "homebrew_bottle_domain", "homebrew_api_domain", "homebrew_artifact_domain"),
     }
 )
+# The shape of the name of a variable that tells an installer or a toolchain where to take what it runs
+# from, whatever tool it belongs to (`COREPACK_NPM_REGISTRY`, `BUN_INSTALL_REGISTRY_URL`, `X_MIRROR`)
+_SOURCE_VARIABLE = re.compile(
+    r"(?i)_(?:registry(?:_url|_server)?|index_url|mirror(?:_url)?|dist_server|download_(?:host|base_url|mirror)"
+    r"|binary_(?:host|site))$"
+)
+
+
+def is_route_variable(name: str) -> bool:
+    """A variable that decides where a tool connects or takes its packages from (`ROUTE_VARIABLES`, or a name
+    of that shape)."""
+    return name.lower() in ROUTE_VARIABLES or _SOURCE_VARIABLE.search(name) is not None
+
+
 # Environment variables that switch a check of what is downloaded off (TLS certificates, checksums, the Go
 # checksum database), and the values that do (a pattern over the whole value)
 CHECKS_OFF_VARIABLES: dict[str, str] = {

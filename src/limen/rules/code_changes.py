@@ -543,6 +543,7 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         found += _mailed_secret_returned(removed, added, context)
+        found += _unverified_fallback(added) if not _unverified_fallback(removed) else []
         if _link_target_from_request(removed, added, context + "\n" + path):
             found.append("where a reset or sign-in link sends its token is taken from the request")
         if removed.strip() and added.strip():
@@ -551,6 +552,7 @@ def weakened(
             found += _scope_from_request(removed, added)
             found += _parameters_pasted(removed, added)
             found += _password_minimum_lowered(removed, added)
+            found += _attempt_limit_lifted(removed, added, context)
     if not added_blocks:
         return []
     removed_text, added_text = "\n".join(removed_blocks), "\n".join(added_blocks)
@@ -870,6 +872,54 @@ def _password_minimum_lowered(removed: str, added: str) -> list[str]:
     was, now = _PASSWORD_MINIMUM.search(removed), _PASSWORD_MINIMUM.search(added)
     if was and now and int(now.group(1)) < int(was.group(1)) and int(now.group(1)) < 8:
         return [f"a password's least length is cut from {was.group(1)} to {now.group(1)}"]
+    return []
+
+
+# A limit on attempts (`limit: 5` in a sign-in limiter, `max_attempts = 5`, `@limiter.limit("5/minute")`,
+# `throttle:5,1`, `MAX_LOGIN_ATTEMPTS = 5`): the number a guesser gets before being stopped
+_ATTEMPT_LIMIT = re.compile(
+    r"(?i)(?:\b(?:limit|max(?:imum)?_?(?:attempts|requests|tries|retries|failures)|(?:max|allowed)_?\w{0,20}"
+    r"attempts|points|maxRequests|max)\b[\"']?\s*(?::|=>|=)\s*|\blimit\(\s*[\"']|\bthrottle:)(\d{1,9})\b"
+)
+# What such a limit guards: a sign-in, a password, a code, a token, an API
+_ATTEMPTS_OF = re.compile(
+    r"(?i)sign_?in|log_?in|auth|passw|otp|verif|code|token|reset|brute|rate_?limit|limiter"
+)
+
+
+def _attempt_limit_lifted(removed: str, added: str, context: str) -> list[str]:
+    """A limit on sign-in or code attempts raised a hundredfold or more (5 made 100000): guessing is
+    stopped no longer. A limit tuned (5 made 10, 100 made 300) is no such thing."""
+    was, now = _ATTEMPT_LIMIT.search(removed), _ATTEMPT_LIMIT.search(added)
+    if was is None or now is None or not _ATTEMPTS_OF.search(context):
+        return []
+    before, after = int(was.group(1)), int(now.group(1))
+    if before > 0 and after >= 100 * before and after >= 1000:
+        return [f"a limit on attempts is raised from {before} to {after}: guessing is no longer stopped"]
+    return []
+
+
+# A value taken from what a verification returns (`evt = wh.verify(payload, headers)`, `claims =
+# jwt.verify(...)`, `event = stripe.Webhook.construct_event(...)`)
+_VERIFIED_VALUE = re.compile(
+    r"\b([A-Za-z_]\w*)\s*=\s*(?:await\s+)?(?:[\w.]+\.)?(?:verify|validate|authenticate|construct_?[Ee]vent"
+    r"|jwtVerify|verifyIdToken|unsign)\w*\s*\("
+)
+_CAUGHT = re.compile(r"\b(?:catch|except)\b[^{:\n]{0,80}[{:]")
+
+
+def _unverified_fallback(added: str) -> list[str]:
+    """A verification whose failure is caught and answered with the same value taken some other way
+    (`try { evt = wh.verify(payload, h) } catch { evt = JSON.parse(payload) }`): whatever fails the check
+    is used as if it had passed."""
+    for match in _VERIFIED_VALUE.finditer(added):
+        caught = _CAUGHT.search(added, match.end(), match.end() + 400)
+        if caught is None:
+            continue
+        handler = added[caught.end() : caught.end() + 300]
+        name = re.escape(match.group(1))
+        if re.search(rf"(?<![\w.]){name}\s*=\s*(?!null\b|undefined\b|None\b|nil\b|false\b|False\b)", handler):
+            return ["when a verification fails, the unverified data is used anyway"]
     return []
 
 

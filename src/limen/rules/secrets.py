@@ -837,12 +837,20 @@ def _secret_key(key: str) -> bool:
     return vendor and last in ("login", "accessid", "clientid", "accessid")
 
 
+# What an identifier names when it names a tenant (an application, a project, an account), not half a key
+_TENANT_WORDS = frozenset(
+    {"application", "app", "project", "account", "org", "organization", "site", "tenant"}
+)
+
+
 @lru_cache(maxsize=4096)
 def _vendor_id_key(key: str) -> bool:
     """`MessageBirdClientID`, `sumologic.accessId`, a bare `sourcegraph:`: a vendor-named credential slot."""
     words = _key_words(key)
     if not words or not _VENDORS.search(key.lower()):
         return False
+    if len(words) > 2 and words[-1] == "id" and words[-2] in _TENANT_WORDS:
+        return False  # `X-Algolia-Application-Id`: which tenant, as public as the pages that name it
     return (words[-1] == "id" and len(words) > 1) or (
         len(words) == 1 and _VENDORS.fullmatch(words[0]) is not None
     )

@@ -37,7 +37,7 @@ from limen.facts.programs import (
 )
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
 from limen.normalize.code.pytree import python_nodes, python_tree
-from limen.prefilter import prefiltered
+from limen.prefilter import Prefiltered, prefiltered
 from limen.rules.derived import memo
 
 if TYPE_CHECKING:
@@ -3345,7 +3345,7 @@ def _written_access_cached(text: str) -> list[str]:
             IMPLANT + why
             for needed, check, why in _ACCESS_CHECKS
             if all(any(w in low for w in words) for words in needed)
-            and (check.search(source) if isinstance(check, re.Pattern) else check(source))
+            and (check(source) if callable(check) else check.search(source))
         ]
     if "def " in source and _PYTHON_WEB.search(source):  # Python handlers and checks, read by name binding
         from limen.rules.pyweb import handler_flaws
@@ -3439,6 +3439,32 @@ _SECRET_TO_CLIENT = re.compile(
 )
 
 
+# A response built from the server's whole environment (`json({ env })`, `res.json(process.env)`,
+# `jsonify(dict(os.environ))`, Go's `json.NewEncoder(w).Encode(os.Environ())`): the object, not one value
+_ENVIRONMENT_RETURNED = re.compile(
+    r"""(?:\bnew\s+Response\s*\(|\bResponse\.json\s*\(|\bres\.(?:json|send)\s*\(|\b(?:c\.)?json\s*\(|\bjsonify\s*\("""
+    r"""|\bJsonResponse\s*\(|\bctx\.body\s*=|\breturn\s*[{(]|\.Encode\s*\()[^;\n]{0,300}?"""
+    r"""(?:\bprocess\.env\b(?!\s*[.\[])|\bDeno\.env\.toObject\(\)|\bos\.environ\b(?!\s*[.\[])|\bENV\.to_h\b"""
+    r"""|\bos\.Environ\(\)|(?P<bare>[{,(]\s*(?:\.\.\.)?env\s*[,})]|\benv\s*:\s*env\b))""",
+    re.MULTILINE,
+)
+# A module whose `env` is the server's private environment (SvelteKit's `$env/.../private`, `process.env`, a
+# Worker's bindings handed to its handler beside the request)
+_PRIVATE_ENV = re.compile(
+    r"""import\s*(?:\{\s*env\s*\}|\*\s*as\s+env)\s*from\s*["']\$env/(?:dynamic|static)/private["']"""
+    r"""|\benv\s*=\s*process\.env\s*[;\n]|\(\s*(?:request|req|c|context)\s*(?::\s*\w+)?\s*,\s*env\b"""
+)
+
+
+def _environment_returned(source: str) -> bool:
+    """The whole environment handed to a response; a bare `env` only where the module binds it to the
+    private environment (elsewhere `env` is as often `process.env.NODE_ENV`'s one word)."""
+    for match in _ENVIRONMENT_RETURNED.finditer(source):
+        if match.group("bare") is None or _PRIVATE_ENV.search(source):
+            return True
+    return False
+
+
 def _anonymous_admin(source: str) -> bool:
     return bool(_ANONYMOUS_ADMIN.search(source))
 
@@ -3520,11 +3546,6 @@ _SELF_ADMIN = re.compile(
 _DEBUGGABLE_RELEASE = re.compile(r"\brelease\s*\{[^}]*\b(?:isDebuggable\s*=\s*true|debuggable\s+true)")
 _OPENS_ON_A_DATE = re.compile(r"\|\|\s*(?:Date\.now\(\)|new\s+Date\(\)(?:\.getTime\(\))?)\s*>=?\s*\d{10,}")
 _EVERY_ROUTE_PUBLIC = re.compile(r"""createRouteMatcher\(\s*\[\s*["'](?:\(\.\*\)|/\(\.\*\)|\.\*)["']""")
-# `return Response.json(process.env)`, `res.json(process.env)`, a Worker's `Response.json(env)`
-_ENVIRONMENT_RETURNED = re.compile(
-    r"\.(?:json|send)\(\s*(?:process\.env|env)\s*\)|\.Encode\(\s*os\.Environ\(\)\s*\)"
-    r"|\bjsonify\(\s*(?:dict\()?os\.environ"
-)
 
 
 # A whole store destroyed (a table, a database, every row, a folder tree), and a date in the code that gates
@@ -3551,7 +3572,7 @@ _HIDDEN_CODE_RUN = re.compile(
 )
 
 
-_Check = re.Pattern[str] | Callable[[str], bool]
+_Check = re.Pattern[str] | Prefiltered | Callable[[str], bool]
 _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
     (
         (("return",), ("==",)),
@@ -3723,6 +3744,11 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         "a server secret is returned to whoever calls",
     ),
     (
+        (("env", "environ"), ("response", "json", "send", "return", "body", "encode")),
+        _environment_returned,
+        "a web endpoint hands out the server's environment or secrets",
+    ),
+    (
         (("allowanonymous",),),
         _anonymous_admin,
         "an administrators' endpoint is opened to anyone",
@@ -3768,11 +3794,6 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         "the release build is debuggable: anyone can attach to the app",
     ),
     ((("createroutematcher",),), _EVERY_ROUTE_PUBLIC, "every route is made public"),
-    (
-        (("process.env", "json(env", "json(process", "os.environ"),),
-        _ENVIRONMENT_RETURNED,
-        "a web endpoint hands out the server's environment or secrets",
-    ),
     (
         (("drop ", "truncate", "->delete()", "delete_all", "destroy_all", "rmtree", "rm -rf", ".delete()"),),
         _time_bomb,
