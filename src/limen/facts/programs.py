@@ -2267,7 +2267,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         destroys_all=rf"{_W}repo\s+delete{_E}"
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*{_W}/?repos/[^/\s]+/[^/\s]+/?{_E})",
-        destroys_one=rf"{_W}(?:release|secret|variable|run|cache|gist|label|ruleset)\s+delete{_E}"
+        # (a workflow cache deleted is built again by the next run: no loss)
+        destroys_one=rf"{_W}(?:release|secret|variable|run|gist|label|ruleset)\s+delete{_E}"
         rf"|{_W}api{_E}(?=.*(?:-X|--method)[=\s]*DELETE{_E})(?=.*/git/refs/)",
         grants=rf"collaborators/\S+.*permission=(?:admin|maintain|push|write)"
         # every workflow's token made writable, or allowed to approve pull requests

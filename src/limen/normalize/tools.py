@@ -1258,8 +1258,18 @@ _XML_IDENTIFIERS = re.compile(
 )
 
 
+# A content security policy's directive and the sources it lets a page load from (`img-src 'self'
+# https://img.clerk.com`): hosts the visitor's browser may fetch, no place the system sends to
+_POLICY_SOURCES = re.compile(
+    r"(?i)\b(?:(?:default|script|style|img|connect|font|frame|media|object|worker|manifest|child|prefetch)-src"
+    r"(?:-elem|-attr)?|form-action|frame-ancestors|base-uri)\b[^;\"\n]*"
+)
+
+
 def _config_hosts(text: str) -> list[str]:
     bare = _CONFIG_COMMENT.sub("", text[:MAX_SETTINGS_TEXT])
+    if "-src" in bare or "frame-ancestors" in bare or "form-action" in bare:
+        bare = _POLICY_SOURCES.sub(" ", bare)
     if "<" in bare:
         bare = _XML_IDENTIFIERS.sub("", bare)
     found = [m.group(1).lower() for m in _URL_HOST.finditer(bare)]
@@ -1607,8 +1617,10 @@ PRODUCTION_TARGET = "production-target:"  # the normaliser's note for a tool cal
 # (not a tracker's `project` or a wiki's `space`: an issue resolved in `web-prod` changes no production)
 _TARGET_KEYS = re.compile(
     r"(?:^|_)(?:app|application|env|environment|stage|service|cluster|site|namespace|target|database|db"
-    r"|instance|deployment|pipeline|stack|function|fleet)(?:_(?:name|id|slug))?$"
+    r"|instance|deployment|pipeline|stack|function|fleet|context)(?:_(?:name|id|slug))?$"
 )
+# A switch that sends a deploy or a setting to production (`prod: true`, `production: true`, `is_production`)
+_PRODUCTION_FLAG = re.compile(r"(?:^|_)(?:prod|production)$")
 # The role a site gives whoever registers or is invited without one
 _DEFAULT_ROLE = re.compile(r"(?:^|_)(?:default|new_user|signup|registration)_(?:user_)?roles?$")
 BULK_TARGET = "bulk-target:"  # the normaliser's note for a tool call that acts on every item it could name
@@ -1697,15 +1709,18 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
                 and not NOT_PRODUCTION.search(value)
             ):
                 return value
-    for key, value in list(arguments.items())[:32]:
+    for key, value in _leaves(arguments):  # (nested too: `{"operation": ..., "params": {"prod": true}}`)
+        name = words_of(key.rsplit(".", 1)[-1])
         if (
             isinstance(value, str)
             and len(value) <= 120
-            and _TARGET_KEYS.search(words_of(str(key)))
+            and _TARGET_KEYS.search(name)
             and PRODUCTION.search(value)
             and not NOT_PRODUCTION.search(value)
         ):
             return value
+        if value is True and _PRODUCTION_FLAG.search(name):  # `deploy_site(prod=True)`, as `--prod` says
+            return "production"
     return ""
 
 

@@ -543,6 +543,7 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         found += _mailed_secret_returned(removed, added, context)
+        found += _copied_outside(added, context) if not _COPIED_TO.search(removed) else []
         found += _unverified_fallback(added) if not _unverified_fallback(removed) else []
         if _link_target_from_request(removed, added, context + "\n" + path):
             found.append("where a reset or sign-in link sends its token is taken from the request")
@@ -577,7 +578,10 @@ def weakened(
         ):
             found.append(why)
     found += _unguarded(live_removed, live_added)
-    found += _let_in(live_added, known, path)
+    let_in = _let_in(live_added, known, path)
+    if let_in and live_removed.strip():  # (what the replaced code already let in is no change)
+        let_in = [why for why in let_in if why not in _let_in(live_removed, known, path)]
+    found += let_in
     found += _opened(live_added, known or before, path)  # (no file here: the text the edit replaces)
     return [IMPLANT + why for why in dict.fromkeys(found)][:3]
 
@@ -668,6 +672,9 @@ _FIXED_EXCEPTION = re.compile(
 )
 
 
+_JOINER = re.compile(r"^(?:&&|\|\||\band\b|\bor\b)\s*\(?\s*")
+
+
 # What names a caller or what they present: an exception keyed on it lets one caller past
 _IDENTITY = re.compile(
     r"(?i)password|passwd|token|secret|\bkey\b|api_?key|\bcode\b|otp|email|user_?name|login|approved_?by|\bsub\b"
@@ -739,7 +746,8 @@ def _yes_shape(removed: str, added: str) -> str:
                 return "a check is switched off by a condition that is never true"
     for match in _FIXED_EXCEPTION.finditer(added):
         operand = match.group(1) or match.group(2) or ""
-        if match.group(0) not in removed and (_REQUEST_INPUT.search(operand) or _IDENTITY.search(operand)):
+        compared = _JOINER.sub("", match.group(0), count=1)  # (the same comparison moved is none gained)
+        if compared not in removed and (_REQUEST_INPUT.search(operand) or _IDENTITY.search(operand)):
             return "a check gains an exception for one fixed value"
     return ""
 
@@ -779,6 +787,10 @@ _ACCESS_STEP = re.compile(
     r"""(?:new\s+)?[\w.]*"""
     r"""(?:auth\w*|mfa|otp|csrf|xsrf|csurf|helmet|security|permission\w*|login\w*|jwt|access_?control"""
     r"""|rate_?limit\w*|throttl\w*)"""
+    # a check among the steps a chain is composed of (SvelteKit's `handle = sequence(withClerkHandler(),
+    # authGuard)`, `compose(...)`)
+    r"""|\b(?:sequence|compose|chain)\s*\((?:[^()]|\(\))*?\b\w*(?:auth|clerk|guard|session|csrf|login|permission"""
+    r"""|protect|passport|lucia)\w*"""
 )
 # A statement run with its values given apart (`execute(sql, (user_id,))`, `db.query(q, [id])`,
 # `Repo.query(sql, [id])`), and the same call given one text with a value pasted in (`%`, `+`, `.format(`,
@@ -897,6 +909,30 @@ def _attempt_limit_lifted(removed: str, added: str, context: str) -> list[str]:
     if before > 0 and after >= 100 * before and after >= 1000:
         return [f"a limit on attempts is raised from {before} to {after}: guessing is no longer stopped"]
     return []
+
+
+# A fixed address a mail call copies every message to (`bcc: ['archive@elsewhere.com']`), and the address it
+# sends from (`from: 'Tidepool <hello@mail.tidepool.app>'`)
+_COPIED_TO = re.compile(
+    r"""(?i)\b(?:bcc|cc)["']?\s*[:=]\s*\[?\s*["'][^"'@\s<]*<?[\w.+-]+@([\w-]+(?:\.[\w-]+)+)"""
+)
+_SENT_FROM = re.compile(
+    r"""(?i)\b(?:from|sender|from_email|mail_from)["']?\s*[:=]\s*["'][^"'\n]*?@([\w-]+(?:\.[\w-]+)+)"""
+)
+
+
+def _copied_outside(added: str, context: str) -> list[str]:
+    """A mail call made to copy each message to a fixed address of another domain than the one it sends
+    from: every mail the code sends (resets, receipts, invitations) goes to someone else too."""
+    from limen.facts.hosts import registered_domain
+
+    copied = _COPIED_TO.search(added)
+    sender = _SENT_FROM.search(context) or _SENT_FROM.search(added)
+    if copied is None or sender is None:
+        return []
+    if registered_domain(copied.group(1)) == registered_domain(sender.group(1)):
+        return []  # (a copy kept in the sender's own mailbox)
+    return [f"every message is copied to an address at {copied.group(1)}, not the sender's own domain"]
 
 
 # A value taken from what a verification returns (`evt = wh.verify(payload, headers)`, `claims =
