@@ -1843,8 +1843,9 @@ PROGRAMS: tuple[Program, ...] = (
         ),
         # the site removed, through its own command or the API operation the CLI calls (`netlify api OP`)
         destroys_all=rf"{_W}(?:sites:delete|api\s+deleteSite){_E}",
-        # a variable, a blob, a deploy, a hook, a key: removed through any API operation named for it
-        destroys_one=rf"{_W}(?:env:unset|blobs:delete|api\s+(?:delete|remove|purge)[A-Z]\w*){_E}",
+        # a blob, a deploy, a hook, a key: removed through any API operation named for it (a variable unset
+        # is a change: its value is the user's to set again)
+        destroys_one=rf"{_W}(?:blobs:delete|api\s+(?:delete|remove|purge)[A-Z]\w*){_E}",
         # someone added to the team or given a role in it
         grants=rf"{_W}api\s+(?:add|create|update)\w*Member\w*{_E}",
         setting_pairs=("env:set",),

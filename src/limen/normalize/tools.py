@@ -564,8 +564,18 @@ def _opens_to_everyone(key: str, value: object) -> bool:
         return value.strip().lower() in ("common", "organizations", "consumers")
     if _PRIVATE.search(key):
         return _off(value, counts=False)
+    if _PUBLIC_NAMESPACE.match(key) and not _ACCESS_NOUN.search(key):
+        return False  # `PUBLIC_FEATURE_NEW_PRICING=true`: a variable the pages may read, no access opened
     on = value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS | _ACCESS_WORDS)
     return bool(_PUBLIC.search(key)) and on
+
+
+# The frameworks' prefix for variables the browser's code may read (SvelteKit's `PUBLIC_`, `NEXT_PUBLIC_`,
+# `EXPO_PUBLIC_`), and the nouns of what a setting named for the public opens (access, a bucket, a network)
+_PUBLIC_NAMESPACE = re.compile(r"(?:next_|expo_|nuxt_|vite_|gatsby_)?public_", re.IGNORECASE)
+_ACCESS_NOUN = re.compile(
+    r"(?i)(?:^|_)(?:access|read|write|acl|visibility|network|bucket|link|share|sharing|listing|endpoint|ip)s?(?:_|$)"
+)
 
 
 # An access level as services spell it (`public_access: "read_and_write"`, `anonymous: "reader"`)

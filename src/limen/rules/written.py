@@ -3013,6 +3013,13 @@ _ADDRESS_LET_IN = re.compile(
     r"""\s*\)?\s*(?:\{|:)?\s*return\s+(?:true|True)\b"""
     # PHP's `return $this->is_admin === true || str_ends_with($this->email, '@x.net');`
     r"""|\breturn\b[^;\n]*\|\|\s*str_ends_with\(\s*\$[\w>-]+\s*,\s*['"]@([\w-]+(?:\.[\w-]+)+)['"]\s*\)"""
+    # the test returned as one way in (`return email.endsWith('@x.io') || isAdmin`), or bound to a name first
+    # (`const support = emails.some((e) => e.endsWith('@x.io')); return support || ...`)
+    r"""|\breturn\b[^;\n]*?(?:endsWith|endswith|HasSuffix|ends_with)\(\s*(?:\w+\s*,\s*)?["']@([\w-]+(?:\.[\w-]+)+)["']"""
+    r"""\s*\)\s*\)?\s*(?:\|\||\bor\b)"""
+    r"""|\b(\w+)\s*=\s*[^;\n]*?(?:endsWith|endswith|HasSuffix|ends_with)\(\s*(?:\w+\s*,\s*)?["']@([\w-]+(?:\.[\w-]+)+)["']"""
+    r"""[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\breturn\s+\4\s*(?:\|\||\bor\b|;|$)""",
+    re.MULTILINE,
 )
 # A privilege check that also passes on something the request itself carries (`user.role === 'admin' ||
 # req.query.admin`): whoever sends the request decides
@@ -3353,7 +3360,7 @@ def _written_access_cached(text: str) -> list[str]:
         found += [IMPLANT + why for why in handler_flaws(source)]
     if "@" in source:
         for match in _ADDRESS_LET_IN.finditer(source):
-            domain = match.group(1) or match.group(2)
+            domain = match.group(1) or match.group(2) or match.group(3) or match.group(5)
             found.append(
                 f"{AT_DOMAIN}{domain.lower()}: {IMPLANT}anyone with an address at @{domain} is let in"
             )
