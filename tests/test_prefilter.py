@@ -86,3 +86,21 @@ def test_a_case_insensitive_literal_is_not_looked_for_by_lowering_text_that_is_n
     long = "x" * 300
     for text in (long + "ſecret_key", long + "SECRET_KEY", long + "TOKENſ", long + "\u212aey tokens"):
         assert (fast.search(text) is None) == (re.search(r"(?i)secret_key|tokens", text) is None)
+
+
+def test_the_rules_broad_patterns_stay_prefiltered() -> None:
+    """A pattern edited so that one way no longer starts with literal text silently loses the prefilter
+    (and costs ten times as much on every file written): these are those the rules read whole files with."""
+    from limen.rules import code_changes, commands, written
+
+    for pattern in (
+        written._GUARDS,
+        written._REQUEST_READ,
+        written._SENDS_IN_CODE,
+        code_changes._DISARMED,
+        code_changes._REQUEST_INPUT,
+        code_changes._GUARD_CALL,
+        commands._SOCKET_CODE,
+        commands._SPAWN_CODE,
+    ):
+        assert isinstance(pattern, Prefiltered), pattern

@@ -1231,7 +1231,15 @@ _DISARMED = prefiltered(
     # an error tracker told to drop every event before it is sent (Sentry's `beforeSend: () => null`)
     r"|\bbefore_?[sS]end\w*\s*[:=]\s*(?:\(\s*[\w\s,]*\)\s*=>\s*null\b|lambda[^:\n]*:\s*None\b)"
     r"|\bauthenticator_class\s*=\s*[\"'](?:dummy|null)[\"']"
+    # a dev server made to serve any file of the machine (Vite's `fs: { strict: false }`, `allow: ['/']`)
+    r"|[{, ]fs\s*:\s*\{[^}]{0,200}?(?:\bstrict\s*:\s*false\b|\ballow\s*:\s*\[\s*[\"']/[\"'])"
 )
+
+
+# A reporter switched on everywhere but production (`enabled: env.CONTEXT !== 'production'`), beside where it
+# reports to (an error tracker's `dsn:`): blind where it counts (a devtools panel off in production is fine)
+_BLIND_IN_PRODUCTION = re.compile(r"""\benabled\s*:\s*[^,;\n]{0,80}!==?\s*["'](?:prod|production)["']""")
+_REPORTS_TO = re.compile(r"\bdsn\s*:")
 
 
 def _update_feed_moved(added: str, before: str, path: str) -> str:
@@ -1315,6 +1323,13 @@ def _opened(added: str, before: str, path: str) -> list[str]:
     disarmed = _DISARMED.search(added)
     if disarmed and not _DISARMED.search(before):
         found.append(f"a framework's protection is switched off ({' '.join(disarmed.group(0).split())[:50]})")
+    if (
+        "production" in low
+        and _BLIND_IN_PRODUCTION.search(added)
+        and not _BLIND_IN_PRODUCTION.search(before)
+        and (_REPORTS_TO.search(before) or _REPORTS_TO.search(added))
+    ):
+        found.append("an error tracker is switched off in production")
     if any(w in low for w in _EXEMPTION_WORDS) and _exempted(added, before):
         found.append("a route that is not public by nature is exempted from authentication")
     environment = any(w in low for w in ("env", "getdebugview"))
