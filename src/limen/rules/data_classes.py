@@ -236,6 +236,42 @@ def data_classes_in(text: str) -> list[str]:
     return found
 
 
+# An email address, as written or URL-encoded (`ana%40acme.io` in a query)
+_EMAIL = re.compile(r"[A-Za-z0-9._+-]{1,64}(?:@|%40)([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)")
+_PLACEHOLDER_DOMAINS = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|test|invalid|localhost|local)$")
+_PEOPLE = 3  # addresses of this many people, at two domains or more, are a list of people
+
+
+def _several_people(action: Action, ctx: Context) -> bool:
+    """The email addresses of several people (three or more, at two domains or more) in a call to a host
+    that is neither trusted nor an API that works for the user (`?emails=ana@acme.io,j@northwind.dev,...` to
+    an enrichment site): a list of customers or contacts handed to a stranger. The user's own mail or
+    marketing service given its recipients is its use."""
+    from limen.facts.hosts import first_party_api
+    from limen.model import HostClass
+    from limen.rules.destinations import is_trusted
+
+    strangers = [
+        d
+        for d in action.destinations
+        if d.host_class is HostClass.PUBLIC and not is_trusted(d.host, ctx) and not first_party_api(d.host)
+    ]
+    if not strangers:
+        return False
+    addresses: set[str] = set()
+    domains: set[str] = set()
+    for text in action_texts(action):
+        if "@" not in text and "%40" not in text:
+            continue
+        for match in _EMAIL.finditer(text[:65536]):
+            domain = match.group(1).lower()
+            if _PLACEHOLDER_DOMAINS.search(domain):
+                continue
+            addresses.add(match.group(0).lower().replace("%40", "@"))
+            domains.add(domain)
+    return len(addresses) >= _PEOPLE and len(domains) >= 2
+
+
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
     """Card numbers (Luhn-valid), IBANs (checksum-valid) and SSNs in an action that can reach an external
@@ -250,6 +286,8 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
             continue  # the payee's IBAN of a transfer is where it goes, not data leaving
         for label in data_classes_in(text):
             labels[label] = None
+    if _several_people(action, ctx):
+        labels["the email addresses of several people"] = None
     if not labels:
         return []
     return [
