@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from limen.prefilter import Prefiltered, prefiltered
+from limen.prefilter import Gated, Prefiltered, prefiltered
 
 PATTERNS = [
     r"\bmiddleware\(|\bhash_equals\(|@limiter\.limit|\[Authorize\b|\b[Cc]ertificatePinner\b",
@@ -75,9 +75,10 @@ def test_finds_what_the_pattern_finds(source: str) -> None:
         assert plain.findall(text) == fast.findall(text)
 
 
-def test_patterns_without_leading_literals_are_left_as_they_are() -> None:
-    for source in (r"\w+=\d", r"[a-z]{3}\(|foo", r"(?i)a|bcd", r"\s*secret"):
+def test_patterns_without_literals_every_match_needs_are_left_as_they_are() -> None:
+    for source in (r"\w+=\d", r"[a-z]{3}\(|foo", r"(?i)a|bcd", r"(?:ab)?c+"):
         assert isinstance(prefiltered(source), re.Pattern)
+    assert isinstance(prefiltered(r"\s*secret"), Gated)  # (no match starts with it, every match holds it)
 
 
 def test_a_case_insensitive_literal_is_not_looked_for_by_lowering_text_that_is_not_ascii() -> None:
@@ -104,3 +105,38 @@ def test_the_rules_broad_patterns_stay_prefiltered() -> None:
         commands._SPAWN_CODE,
     ):
         assert isinstance(pattern, Prefiltered), pattern
+
+
+GATED = [
+    r"(?i)\b\w*?(?<![a-z])(?:insecure|danger|disable)\w*?(?:verif|cert|ssl)\w*\s*\(",
+    r"\b(\w+)\s*=\s*(?:await\s+)?(?:[\w.]+\.)?(?:verify|validate)\w*\s*\(",
+    r"[^\n]{0,80}?(?:sessions?|tokens?)\.(?:find|get)\w*\([^)]*\)",
+]
+GATED_WORDS = [
+    "insecure_skip_verify(",
+    "danger_accept_invalid_certs(",
+    "DisableSSL (",
+    "x",
+    "(",
+    "\n",
+    " ",
+    "=",
+    "evt = wh.verify(p)",
+    "claims = await jwt.validateToken(",
+    "sessions.findOne(id)",
+    "token.get(a)",
+    "ſ",
+]
+
+
+@pytest.mark.parametrize("source", GATED)
+def test_a_gated_pattern_finds_what_the_pattern_finds(source: str) -> None:
+    plain, gated = re.compile(source), prefiltered(source)
+    assert isinstance(gated, Gated)
+    rng = random.Random(len(source))
+    for _ in range(300):
+        text = "".join(rng.choice(GATED_WORDS) for _ in range(rng.choice([3, 40, 120])))
+        found, expected = gated.search(text), plain.search(text)
+        assert (found and found.span()) == (expected and expected.span())
+        assert plain.findall(text) == gated.findall(text)
+        assert [m.span() for m in plain.finditer(text)] == [m.span() for m in gated.finditer(text)]

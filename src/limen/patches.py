@@ -8,10 +8,10 @@ line), and for the rule that reads what a patch adds. Codex trims each line befo
 
 from __future__ import annotations
 
-import re
+from limen.prefilter import prefiltered
 
 # `*** Add File: P`, `*** Update File: P`, `*** Delete File: P`, `*** Move to: P` (Codex), `+++ b/P` (diff).
-_HEADER = re.compile(r"(?:\*\*\* (?:Add File|Update File|Delete File|Move to):|\+\+\+ (?:b/)?)\s*(.+?)\s*$")
+_HEADER = prefiltered(r"(?:\*\*\* (?:Add File|Update File|Delete File|Move to):|\+\+\+ (?:b/)?)\s*(.+?)\s*$")
 
 
 def header_target(line: str) -> str | None:

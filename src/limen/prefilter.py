@@ -6,7 +6,9 @@ that way, and a whole file written is read by several of them. When every altern
 with literal text (after zero-width assertions such as `\\b` or a look-behind), a match can only start
 where one of those literals occurs: `prefiltered(source)` finds those places with `str.find` and tries
 the pattern at each, in order, which gives exactly what the pattern's own `search`, `finditer` and
-`findall` would. A pattern without such literals is returned as it is.
+`findall` would. A pattern whose matches need not start with literal text often still cannot match
+without some literal text (`\\w*(?:insecure|danger)\\w*\\(`): where none of those literals is in the
+text, the pattern is not run at all (`Gated`). A pattern with neither is returned as it is.
 
 Case-insensitive literals are found in the lower-cased text only when the text is ASCII: Unicode case
 folding is not one character to one (`ſ` matches `s`), so other text is searched by the pattern itself.
@@ -101,18 +103,104 @@ class Prefiltered:
         return self.pattern.sub(replacement, text, count)
 
 
-def prefiltered(source: str, flags: int = 0) -> Prefiltered | re.Pattern[str]:
-    """`re.compile(source, flags)`, searched only where one of its alternatives' leading literals occurs; the
-    compiled pattern itself when an alternative does not start with literal text at least `_SHORTEST`
-    characters long."""
+class Gated:
+    """A compiled pattern run only on text that holds one of the literals every match contains."""
+
+    __slots__ = ("_exact", "_folded", "groups", "pattern")
+
+    def __init__(self, pattern: re.Pattern[str], exact: tuple[str, ...], folded: tuple[str, ...]) -> None:
+        self.pattern = pattern
+        self.groups = pattern.groups
+        self._exact, self._folded = exact, folded
+
+    def _may_match(self, text: str) -> bool:
+        if len(text) < _SHORT_TEXT or any(literal in text for literal in self._exact):
+            return True
+        if not self._folded:
+            return False
+        if not text.isascii():
+            return True
+        lowered = text.lower()
+        return any(literal in lowered for literal in self._folded)
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.pattern.search(text, pos) if self._may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self._may_match(text) else iter(())
+
+    def findall(self, text: str) -> list[Any]:
+        return self.pattern.findall(text) if self._may_match(text) else []
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.pattern.match(text, pos)
+
+    def sub(self, replacement: Any, text: str, count: int = 0) -> str:
+        return self.pattern.sub(replacement, text, count)
+
+
+def prefiltered(source: str, flags: int = 0) -> Prefiltered | Gated | re.Pattern[str]:
+    """`re.compile(source, flags)`, searched only where one of its alternatives' leading literals occurs, or
+    else run only on text that holds a literal each of its alternatives needs; the compiled pattern itself
+    when an alternative has no literal text at least `_SHORTEST` characters long."""
     pattern = re.compile(source, flags)
     parsed = sre_parse.parse(source, pattern.flags)
-    literals = _leading(list(parsed), bool(parsed.state.flags & re.IGNORECASE))
-    if not literals or any(len(text) < _SHORTEST and text.isascii() for text, _ in literals):
-        return pattern  # (a character of another script is rare enough alone)
-    exact = _minimal({text for text, folded in literals if not folded})
-    folded = _minimal({text for text, folded in literals if folded})
-    return Prefiltered(pattern, tuple(sorted(exact)), tuple(sorted(folded)))
+    ignore_case = bool(parsed.state.flags & re.IGNORECASE)
+    literals = _leading(list(parsed), ignore_case)
+    if literals and not _short(literals):
+        exact = _minimal({text for text, folded in literals if not folded})
+        folded = _minimal({text for text, folded in literals if folded})
+        return Prefiltered(pattern, tuple(sorted(exact)), tuple(sorted(folded)))
+    needed = _required(list(parsed), ignore_case)
+    if needed and not _short(needed):
+        exact = _inner_minimal({text for text, folded in needed if not folded})
+        folded = _inner_minimal({text for text, folded in needed if folded})
+        return Gated(pattern, tuple(sorted(exact)), tuple(sorted(folded)))
+    return pattern
+
+
+def _short(literals: set[tuple[str, bool]]) -> bool:
+    """Some literal is too short to be worth looking for (a character of another script is rare enough)."""
+    return any(len(text) < _SHORTEST and text.isascii() for text, _ in literals)
+
+
+def _required(items: list[tuple[Any, Any]], ignore_case: bool) -> set[tuple[str, bool]] | None:
+    """Literal texts one of which every match of `items` contains (each with whether it is case-insensitive),
+    from the first item or run of items that has them; None when no item has."""
+    run = ""
+    for op, value in items:
+        if op is sre.LITERAL:
+            run += chr(value)
+            continue
+        if len(run) >= _SHORTEST:
+            return _case(run, ignore_case)
+        run = ""
+        found: set[tuple[str, bool]] | None = None
+        if op is sre.SUBPATTERN:
+            _, add, remove, inner = value
+            inner_case = (ignore_case or bool(add & re.IGNORECASE)) and not remove & re.IGNORECASE
+            found = _required(list(inner), inner_case)
+        elif op is sre.BRANCH:
+            ways = [_required(list(alternative), ignore_case) for alternative in value[1]]
+            found = set().union(*ways) if ways and all(ways) else None  # type: ignore[arg-type]
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and value[0] >= 1:
+            found = _required(list(value[2]), ignore_case)
+        if found and not _short(found):
+            return found
+    return _case(run, ignore_case) if len(run) >= _SHORTEST else None
+
+
+def _case(text: str, ignore_case: bool) -> set[tuple[str, bool]] | None:
+    if not ignore_case:
+        return {(text, False)}
+    if any(not char.isascii() and not _never_ascii(char) for char in text):
+        return None  # (`K`, the Kelvin sign, is `k` to a case-insensitive pattern)
+    return {(text.lower(), True)}
+
+
+def _inner_minimal(texts: set[str]) -> set[str]:
+    """Without a text that holds another one: wherever the longer occurs, the shorter does."""
+    return {t for t in texts if not any(o != t and o in t for o in texts)}
 
 
 def _leading(items: list[tuple[Any, Any]], ignore_case: bool) -> set[tuple[str, bool]] | None:

@@ -17,6 +17,7 @@ from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, OBJECT_STORE_HOSTS, WEB
 from limen.facts.paths import below_home
 from limen.facts.programs import CHECKS_OFF_VARIABLES, HOST_SECURITY_AGENTS, PROTECTED_BRANCHES
 from limen.model import Capability
+from limen.prefilter import prefiltered
 
 
 @dataclass(slots=True, frozen=True)
@@ -627,7 +628,7 @@ _LOCAL_URL = re.compile(
 )
 _ALLOWS = frozenset({"allow", "accept", "permit", "allowed"})
 # Files, and sections of a file, whose settings are a test's, an example's or a developer machine's
-_NOT_DEPLOYED = re.compile(
+_NOT_DEPLOYED = prefiltered(
     r"(?:^|/)(?:tests?|spec|specs|__tests__|fixtures|examples?)/|[._-](?:test|spec)\.\w+$"
 )
 # A developer's own settings, named for this machine or a test run (`settings/local.py`, `config/dev.exs`,
@@ -671,7 +672,7 @@ def _settings(text: str, spaced: bool = False) -> dict[str, str]:
 
 _INI_HEADER = re.compile(r"\[([\w .:@/-]{1,60})\]")
 # Servers' configuration files written `Key value` (no `=` or `:` between), by their names
-_SPACED_CONFIG = re.compile(
+_SPACED_CONFIG = prefiltered(
     r"(?:^|/)(?:sshd?_config[^/]*|[^/]*nginx[^/]*|[^/]*haproxy[^/]*|[^/]*logrotate[^/]*|[^/]*\.conf"
     r"|[^/]*\.cfg|sshd_config\.d/[^/]*)(?:\.j2|\.tmpl|\.erb|\.tpl)?$|(?:^|/)logrotate\.d/[^/]+$"
 )
@@ -925,14 +926,14 @@ _DEVICE_FENCES = (
     ),
 )
 # Lines that open a network device when added: a read-write SNMP community, logins with no check, telnet
-_WEAK_DEVICE_LINES = re.compile(
+_WEAK_DEVICE_LINES = prefiltered(
     r"(?mi)^[ \t]*(?:snmp-server[ \t]+community[ \t]+\S+[ \t]+RW\b"
     r"|aaa[ \t]+authentication[ \t]+login[ \t]+\S+[ \t]+none\b|transport[ \t]+input[ \t].*\btelnet\b"
     r"|no[ \t]+service[ \t]+password-encryption\b"
     r"|ip[ \t]+http[ \t]+server\b)"
 )
 # A content security policy's source that lets any script run: any host, inline scripts, `eval`
-_LOOSE_SCRIPTS = re.compile(
+_LOOSE_SCRIPTS = prefiltered(
     r"(?i)'unsafe-(?:eval|inline)'|(?:script|default)-src(?:[ \t]+[^\s;]+){0,30}?[ \t]+\*(?=[\s;\"'`]|$)"
 )
 _AUDIT_EXCLUSION = re.compile(r"(?m)^[ \t]*-a[ \t]+(?:never,\S+|\S+,never)")
@@ -1234,9 +1235,9 @@ _CONFIG_FILE = re.compile(
     # page's or a document's
     r"|(?<!\.html)(?<!\.htm)(?<!\.md)\.(?:j2|jinja2?|tmpl|tpl)$|\.set$"
 )
-_URL_HOST = re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://(?:[^@/\s\"'`]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
+_URL_HOST = prefiltered(r"\b[a-z][a-z0-9+.-]{1,15}://(?:[^@/\s\"'`]*@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
 _HOST_OR_IP = r"(\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w.-])"
-_HOST_SETTING = re.compile(
+_HOST_SETTING = prefiltered(
     r"(?im)^[ \t-]*[\"']?(?:\w+_)?(?:endpoint|url|host|hosts|server|servers|address|target)[\"']?"
     rf"\s*[:=]\s*\[?\s*[\"']?{_HOST_OR_IP}"
 )
@@ -1881,7 +1882,7 @@ _SQL_COMMENT = re.compile(r"/\*.*?(?:\*/|$)|--[^\n]*|#[^\n]*", re.DOTALL)
 
 # A value that is a SQL statement whatever its argument is called (`pg_psql(command="DROP TABLE users")`):
 # its first words, comments aside, are a statement's; no program of a shell is called so
-_SQL_STATEMENT = re.compile(
+_SQL_STATEMENT = prefiltered(
     r"(?is)^\s*(?:(?:/\*.*?\*/|--[^\n]*\n)\s*)*(?:select\s.*\bfrom\b|insert\s+into\s|update\s+[\w.\"`]+\s+set\s"
     r"|delete\s+from\s|drop\s+(?:table|database|schema|view|index|user|role|owned|materialized)\s"
     r"|truncate\s|alter\s+(?:table|database|user|role|system|schema|default)\s|grant\s.*\b(?:on|to)\s"

@@ -60,7 +60,7 @@ _REFUSAL_WORD = re.compile(
 # What code refuses a tampered, unsigned, revoked or older image, update or message with (`Err(OtaError::
 # Rollback)`, `raise HashMismatch`, `throw new SignatureInvalidError`); not a transaction's `tx.rollback()`
 # or a migration's `def downgrade()`
-_INTEGRITY_REFUSAL = re.compile(
+_INTEGRITY_REFUSAL = prefiltered(
     r"(?i)\b\w*?(?:(?:hash|digest|checksum|signature|crc|hmac)_?(?:mismatch|invalid|failed|error)"
     r"|invalid_?(?:hash|digest|checksum|signature|image|firmware)|verification_?failed|anti_?rollback"
     r"|tamper(?:ed|ing)?|revoked)\w*\b"
@@ -68,7 +68,7 @@ _INTEGRITY_REFUSAL = re.compile(
 )
 # A condition that tests what a token says of itself: its signing algorithm, issuer, audience, expiry or
 # nonce (`if token.Method.Alg() != "RS256" {`, `if claims.Issuer != cfg.Issuer`, `if claims.exp < now`)
-_CLAIM_CHECK = re.compile(
+_CLAIM_CHECK = prefiltered(
     r"(?im)^[ \t]*(?:\}[ \t]*)?(?:else[ \t]+)?(?:if|unless|guard|when|elif|elsif)\b[^\n]{0,160}?"
     r"(?:\b(?:alg(?:orithm)?s?|signing_?method|method\.alg|iss(?:uer)?|aud(?:ience)?|nbf|not_?before)\b"
     r"|\b(?:token|claims?|jwt|payload|decoded)\b[^\n]{0,60}?\b(?:exp(?:ires_?at)?|nonce)\b)"
@@ -77,7 +77,7 @@ _COMMENT_LINE = re.compile(r"^[ \t]*(?://|#(?![!\[])|--|\*|/\*)[^\n]*$", re.MULT
 
 # A predicate that keeps a query or a lookup to the caller's own rows: `org_id = $2`, `.filter(owner=user)`,
 # `where(user_id: current_user.id)`, `tenant_id == claims.tenant`
-_SCOPE = re.compile(
+_SCOPE = prefiltered(
     r"(?i)\b(?:tenant|org|organi[sz]ation|account|owner|user|customer|company|workspace|team|merchant|shop"
     r"|client|member|profile)_?id\b[\"'`\]]?\s*(?:=|==|===|:|=>|\beq\b|\bin\b)(?!>)"
     r"|(?i:\.filter\w*\()[^)\n]*\b(?:owner|user|tenant|org\w*|account|created_by)\s*="
@@ -104,7 +104,7 @@ _CONDITION = re.compile(
 )
 
 # A fixed word a credential or a signature is compared with: `presented == "fpk_live_master"`, `sig == "dbg"`
-_FIXED_CREDENTIAL = re.compile(
+_FIXED_CREDENTIAL = prefiltered(
     r"""(?i)\b(?:token|secret|password|passwd|pass|api_?key|apikey|presented|sig|signature|otp|totp|mfa_?code"""
     r"""|pin|credential)\b["'\]]*\)?\s*(?:==|===|\.equals\(|\beq\b|\.eq\(|\.Equals\()\s*["'][^"'\n]{3,}["']"""
     r"""|["'][^"'\n]{6,}["']\s*(?:==|===|\.equals\(|\.Equals\()\s*[$\w.>\-\[\]'"]*?"""
@@ -114,7 +114,7 @@ _FIXED_CREDENTIAL = re.compile(
 )
 
 # A verification setting given a no: `validate_exp = false`, `ValidateLifetime = false`, `verify_ssl: false`
-_OFF_SETTING = re.compile(
+_OFF_SETTING = prefiltered(
     r"""(?i)\b([\w]*(?:verif|validat|check|requir|enforc)[\w]*)["'\]]*\s*(?:[:=]|=>|\(\s*|["']?\s*,\s*)\s*"""
     r"""["']?(?:false|0L?|no|off|:none|CERT_NONE|__return_false)\b"""
 )
@@ -125,7 +125,7 @@ _VERIFIED_THING = prefiltered(
 # A call whose own name says it turns a verification off (`danger_accept_invalid_certs(true)`,
 # `insecure_disable_signature_validation()`, `TrustAllCerts()`, `CorsLayer::very_permissive()`,
 # `ssl._create_unverified_context()`)
-_OFF_CALL = re.compile(
+_OFF_CALL = prefiltered(
     r"(?i)\b\w*?(?<![a-z])(?:insecure|danger|disable|skip|bypass|ignore)\w*?(?:verif|validat|cert|signature"
     r"|hostname|ssl|tls)\w*\s*\("
     r"|\b\w*(?:accept_?invalid|trust_?all|allow_?all_?(?:hosts?|certs?|origins?)|very_?permissive"
@@ -140,7 +140,7 @@ _YES_ANSWER = _YES | {"ok", "Ok", "allow", "Allow", "accept", "resolve", "next",
 
 # A key or IV given a literal: `SecretKeySpec("dev-key".getBytes(), ...)`, `from_secret(b"secret")`,
 # `new SymmetricSecurityKey(Encoding.UTF8.GetBytes("..."))`, `return []byte("shipyard-dev"), nil`
-_LITERAL_KEY = re.compile(
+_LITERAL_KEY = prefiltered(
     r"""(?i)\b\w*(?:secret_?key|signing_?key|from_secret|SecretKeySpec|SymmetricSecurityKey|hmac_?key|withSecretKey"""
     r"""|new_from_slice|Nonce::from_slice|IvParameterSpec|GCMParameterSpec)\w*\s*[(=]\s*(?:new\s*(?:[\w.]+)?\(\s*)?"""
     r"""(?:b|&b|Encoding\.\w+\.GetBytes\(\s*|\[\]byte\(\s*)?["'][^"'\n]{3,}["']"""
@@ -156,7 +156,7 @@ _SECRET_MADE = re.compile(r"(?i)token|secret|api_?key|password|nonce|salt|otp|re
 
 # An exemption from authentication added for a route or a method: `[AllowAnonymous]`, `.permitAll()`,
 # `@PermitAll`, `skip_before_action :authenticate_user!`, `@csrf_exempt`, a public-methods table's entry
-_EXEMPTION = re.compile(
+_EXEMPTION = prefiltered(
     r"(?i)allow_?anonymous|permit_?all(?:\(|\s*\))|@PermitAll|permission_classes\s*=\s*(?:\[\s*\]|\(\s*\))|skip_before_action\s+:(?:auth|require|verify)|csrf_exempt"
     r"|AuthorizationLevel\.Anonymous|\.ignoring\(\)|\bpublic_?(?:methods|paths|routes|endpoints)\b"
     r"|\bunauthenticated_?(?:paths|routes|methods)\b|\bauth_?exempt|\bno_?auth\b|\bskip_?auth"
@@ -184,7 +184,7 @@ _GUARD_CALL = prefiltered(
 
 # The whole environment or configuration read (`std::env::vars()`, `sys.env`, `os.Environ()`,
 # `GetDebugView()`, `dict(os.environ)`): every secret the process holds
-_WHOLE_ENVIRONMENT = re.compile(
+_WHOLE_ENVIRONMENT = prefiltered(
     r"\benv::vars\(\)|\bsys\.env\b(?!\.get|\(|\.getOrElse)|\bos\.Environ\(\)|\bSystem\.getenv\(\)"
     r"|GetEnvironmentVariables\(\)|\bGetDebugView\(\)|(?<!env=)\bdict\(\s*os\.environ\s*\)"
     # (`{ ...process.env, X: 1 }`, `env: process.env`: a child process's environment, handed to no one)
@@ -196,7 +196,7 @@ _WHOLE_ENVIRONMENT = re.compile(
     r"|(?:\.json|\.send|\.text|\bstringify|\bResponse\.json)\(\s*(?:(?:c|ctx|context)\.)?env\s*[),]"
 )
 # A route that runs what it is sent or shows what the process holds, by its path
-_DANGEROUS_ROUTE = re.compile(
+_DANGEROUS_ROUTE = prefiltered(
     # (a route's verb called or applied: `router.get(`, `HandleFunc(`, `@app.route(`; not a logging
     # configuration's `"handlers": ["console"]`)
     r"""(?i)(?:\b(?:get|post|put|route|map\w*|handle\w*|match)\s*\(|@\w*Mapping|Root\b)[^\n]{0,80}?"""
@@ -204,7 +204,7 @@ _DANGEROUS_ROUTE = re.compile(
 )
 # A text decoded and run as code at once (`eval(Buffer.from(s, 'base64').toString())`, `exec(base64.b64decode(
 # x))`, `eval(atob(x))`, `new Function(String.fromCharCode(...))`): code that its author hid from a reader
-_DECODED_RUN = re.compile(
+_DECODED_RUN = prefiltered(
     r"(?<![\w.])(?:eval|exec|Function|runInThisContext|runInNewContext|execScript|instance_eval|class_eval)"
     r"\s*\(\s*(?:new\s+)?(?:[\w.]+\.)?(?:Buffer\.from|atob|b64decode|decodebytes|a85decode|b32decode|decompress"
     r"|fromhex|unhexlify|fromCharCode|fromCharCodes|decode64|unpack1?|base64_decode|gzinflate|str_rot13)\s*\("
@@ -257,19 +257,19 @@ _HANDS_ON = re.compile(
 )
 # A secret from the environment with a fixed value used when it is unset: `os.environ.get("JWT_SECRET",
 # "changeme")`, `ENV.fetch("SECRET_KEY_BASE", "dev")`, `getOrElse("API_KEY", "x")`
-_SECRET_DEFAULT = re.compile(
+_SECRET_DEFAULT = prefiltered(
     r"""(?i)["']([A-Z0-9_]*(?:SECRET|KEY|TOKEN|PASSWORD|PASSWD|SALT|PEPPER)[A-Z0-9_]*)["']\s*,\s*["'][^"'\n]{3,}["']"""
     r"""|["']([A-Z0-9_]*(?:SECRET|KEY|TOKEN|PASSWORD|PASSWD|SALT|PEPPER)[A-Z0-9_]*)["']\s*[)\]]\s*"""
     r"""(?:\|\||\?\?|or)\s*["'][^"'\n]{3,}["']"""
 )
 # Money sent to an account fixed in the code: an IBAN, a Stripe connected account, a wallet address
-_FIXED_PAYEE = re.compile(
+_FIXED_PAYEE = prefiltered(
     r"""(?i)\b(?:iban|destination|payee|beneficiary|wallet|account_?(?:number|id)?|to_?account)\w*["']?\s*"""
     r"""(?:=|:|=>)\s*[^\n]{0,80}?["'](?:[A-Z]{2}\d{2}[ ]?[A-Z0-9 ]{10,30}|acct_\w{8,}"""
     r"""|0x[0-9a-fA-F]{40})["']"""
 )
 # Fields that make a user more than a user, let in by a form's permitted parameters
-_PRIVILEGE_PERMITTED = re.compile(
+_PRIVILEGE_PERMITTED = prefiltered(
     r"(?i)(?:\bpermit\b|fillable|attr_accessible|\[Bind\()[^\n]*[\s:,\[(\"'](?:role|roles|admin|is_admin|superuser"
     r"|is_staff|permissions?|(?:tenant|org|organi[sz]ation|owner|account|user|team|company|workspace|group"
     r"|created_by)_?id)\b"
@@ -286,35 +286,35 @@ _SQL_PASTED = re.compile(
     r"""|query|input)"""
 )
 # A parser made to fetch external entities or to rebuild any object a request describes
-_UNSAFE_PARSER = re.compile(
+_UNSAFE_PARSER = prefiltered(
     r"DtdProcessing\.Parse|new\s+XmlUrlResolver|resolve_entities\s*=\s*True|SUPPORT_DTD\s*,\s*true|LIBXML_NOENT"
     r"|TypeNameHandling\.(?:All|Auto|Objects)|enableDefaultTyping|activateDefaultTyping|\bBinaryFormatter\b"
     r"|new\s+ObjectInputStream\(\s*\w+\.getInputStream|\bpickle\.loads?\(\s*(?:row|request|req|body|data)\b"
     r"|\bMarshal\.load\(\s*(?:params|request)|\bunserialize\(\s*\$_(?:GET|POST|REQUEST|COOKIE)"
 )
 # A trust manager that checks nothing, a host name verifier that takes any name
-_TRUSTS_ANY = re.compile(
+_TRUSTS_ANY = prefiltered(
     r"checkServerTrusted\s*\([^)]*\)\s*(?::\s*\w+\s*)?=\s*\(\)|HostnameVerifier\s*\(\s*\(\s*\w*\s*,\s*\w*\s*\)\s*=>\s*true"
     r"|DangerousAcceptAnyServerCertificateValidator|ServerCertificateCustomValidationCallback\s*=\s*\([^)]*\)\s*=>\s*true"
     r"|\bIssuerValidator\s*=\s*\([^)]*\)\s*=>|\bAudienceValidator\s*=\s*\([^)]*\)\s*=>\s*true"
     r"|\bLifetimeValidator\s*=\s*\([^)]*\)\s*=>\s*true|\bSignatureValidator\s*="
 )
 # A token's allowed clock skew stretched to days (`leeway = 31_536_000`)
-_LONG_LEEWAY = re.compile(r"(?i)\b(?:leeway|clock_?skew|skew)\w*\s*[:=]\s*\d[\d_]{4,}")
+_LONG_LEEWAY = prefiltered(r"(?i)\b(?:leeway|clock_?skew|skew)\w*\s*[:=]\s*\d[\d_]{4,}")
 # A JWT library told to accept the `none` algorithm
-_NONE_ALGORITHM = re.compile(r"""(?i)alg\w*[^\n]{0,40}["']none["']""")
+_NONE_ALGORITHM = prefiltered(r"""(?i)alg\w*[^\n]{0,40}["']none["']""")
 _PRODUCTION_PATH = re.compile(r"(?i)prod")
 # A client's switch named for skipping its checks, turned on (`insecure_mode=True`, `ocsp_fail_open=True`,
 # `InsecureSkipVerify: true`, `allow_insecure: true`)
-_INSECURE_ON = re.compile(
+_INSECURE_ON = prefiltered(
     r"(?i)\b\w{0,40}?(?:insecure|fail_?open|skip_?verify|no_?verify)\w{0,40}[\"']?\s*(?::|=>|=)\s*(?:true|1)\b"
 )
 # A cookie made readable by scripts or sent over plain HTTP (`http_only: false`, `secure: false`), in a
 # configuration that is not a developer's own (`config/dev.exs`, `settings/local.py`)
-_COOKIE_UNGUARDED = re.compile(r"(?i)\b(?:http_?only|secure)[\"']?\s*(?::|=>|=)\s*(?:false|False)\b")
+_COOKIE_UNGUARDED = prefiltered(r"(?i)\b(?:http_?only|secure)[\"']?\s*(?::|=>|=)\s*(?:false|False)\b")
 _LOCAL_CONFIG = re.compile(r"(?i)(?:^|[/._-])(?:dev|development|local|test|testing)(?:[/._-]|$)")
 # Logging switched off or cut to fatal errors only: nothing the program does is on record any more
-_SILENCED = re.compile(
+_SILENCED = prefiltered(
     r"(?i)\blogging\.disable\(|\blogger\b[^\n]{0,40}\blevel:\s*:(?:none|emergency|alert)\b|\bLevel\.OFF\b"
     r"|\bLogLevel\.None\b|\bsetLevel\(\s*(?:logging\.)?(?:CRITICAL|FATAL|OFF)\b|\bLogger\.configure\(\s*level:\s*:none"
     r"|\blog_?level\W{0,3}\s*[:=]\s*[\"']?(?:off|none|silent|fatal|emergency)\b"
@@ -327,7 +327,7 @@ _DEBUG_ON = re.compile(
 
 # A function named for a check whose whole body answers yes (`verifySignature(): bool { return true; }`,
 # `def admin?; true; end`, `canEdit = () => true`)
-_CHECK_ANSWERS_YES = re.compile(
+_CHECK_ANSWERS_YES = prefiltered(
     r"""(?i)\b(?:verify|validate|check|authori[sz]e|authenticate|can|may|allow|permit|is_?(?:admin|allowed|authori[sz]ed"""
     r"""|owner|member|valid|trusted)|has_?(?:access|permission|role|scope))\w*[?]?\s*\([^)]*\)\s*"""
     r"""(?::\s*\w+[?]?\s*|->\s*\w+\s*)?(?:\{\s*|=>?\s*|:\s*\n|\n)\s*(?://[^\n]*\n\s*|#[^\n]*\n\s*)?"""
@@ -335,20 +335,20 @@ _CHECK_ANSWERS_YES = re.compile(
     re.MULTILINE,
 )
 # Someone signed in, given a token or made an administrator on what a request or a fixed word says
-_LOGS_IN_AS = re.compile(
+_LOGS_IN_AS = prefiltered(
     r"""(?i)\b(?:wp_set_current_user|wp_set_auth_cookie|loginUsingId|Auth::login|auth\(\)->login|login_user|sign_in"""
     r"""|SignInAsync|setAuthentication|createToken|create_token|issue_token|impersonate)\w*\s*\("""
 )
-_PRIVILEGE_FROM_REQUEST = re.compile(
+_PRIVILEGE_FROM_REQUEST = prefiltered(
     r"""(?i)(?:assign_?role|set_?role|add_?role|syncRoles|\brole\b["']?\]?\s*=(?!=)|is_?admin["']?\]?\s*=(?!=)|\badmin["']?\]?\s*=(?!=)"""
     r"""|grant\w*\s*\()[^\n]*(?:\$request|request\.|req\.|params|input\(|\bbody\b|\$_(?:GET|POST|REQUEST))"""
 )
-_ADMIN_ACCOUNT = re.compile(
+_ADMIN_ACCOUNT = prefiltered(
     r"""(?i)\b(?:wp_create_user|wp_insert_user|create_?user|createUser|User::create|User\.create|useradd)\s*\("""
     r"""[^\n]*["'][^"'\n]{6,}["'][\s\S]{0,300}?\b(?:administrator|superadmin|super_admin|superuser|admin)\b"""
 )
 # Every message copied to an address fixed in the code
-_ALWAYS_COPIED = re.compile(r"""(?i)\b(?:always_?bcc|alwaysBcc|always_?to|alwaysTo)\s*\(\s*["'][^"'@\s]+@""")
+_ALWAYS_COPIED = prefiltered(r"""(?i)\b(?:always_?bcc|alwaysBcc|always_?to|alwaysTo)\s*\(\s*["'][^"'@\s]+@""")
 
 
 # Words each check needs in the text (lower case): a substring test costs a microsecond, a pattern over a
@@ -483,7 +483,7 @@ _REFUSING = re.compile(
 
 
 # A verification's answer handed back as the caller's (`return isValidEmail(email)`): the check kept
-_RETURNED_CHECK = re.compile(
+_RETURNED_CHECK = prefiltered(
     r"(?i)^[ \t]*return\b[^\n]{0,160}?"
     r"(?:verif|valid|authenti|authori|signature|permi|allowed|hmac|digest|\bhas\()"
 )
@@ -543,7 +543,11 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         found += _mailed_secret_returned(removed, added, context)
-        found += _copied_outside(added, context) if not _COPIED_TO.search(removed) else []
+        found += (
+            _copied_outside(added, context)
+            if "cc" not in removed.lower() or not _COPIED_TO.search(removed)
+            else []
+        )
         found += _unverified_fallback(added) if not _unverified_fallback(removed) else []
         if _link_target_from_request(removed, added, context + "\n" + path):
             found.append("where a reset or sign-in link sends its token is taken from the request")
@@ -594,7 +598,7 @@ _EXEMPTING_LIST = re.compile(
 )
 # A permission callback answered yes whatever is asked (WordPress's `'permission_callback' =>
 # '__return_true'`, `authorize: () => true`)
-_ALWAYS_YES_CALLBACK = re.compile(
+_ALWAYS_YES_CALLBACK = prefiltered(
     r"""(?i)(?:permission|authori[sz](?:e|ation)|can_?access|access_?check)\w*['"]?\s*(?:=>|:|=)\s*"""
     r"""(?:['"]?__return_true\b|(?:function\s*\([^)]{0,80}\)|\([^)]{0,80}\)\s*=>|lambda[^:\n]{0,40}:)"""
     r"""\s*\{?\s*(?:return\s+)?true\b)"""
@@ -647,7 +651,7 @@ def _trust_replaced(removed: str, added: str, context: str) -> list[str]:
 
 # A port set by name (`const MQTT_PORT: u16 = 8883;`, `port: 443`), and each protocol's TLS port with the
 # plain-text port of the same protocol: a move from the first to the second drops the encryption
-_PORT_SET = re.compile(r"(?i)\b(\w{0,40}port)\b[\"']?\s*(?::\s*\w{1,10}\s*)?(?:=>|[:=])\s*(\d{2,5})\b")
+_PORT_SET = prefiltered(r"(?i)\b(\w{0,40}port)\b[\"']?\s*(?::\s*\w{1,10}\s*)?(?:=>|[:=])\s*(\d{2,5})\b")
 _PLAIN_OF_TLS = {
     "443": "80", "8443": "8080", "8883": "1883", "5671": "5672", "636": "389", "993": "143", "995": "110",
     "465": "25", "6697": "6667", "2376": "2375", "5986": "5985", "9093": "9092",
@@ -763,7 +767,7 @@ _SCOPE_FROM_REQUEST = re.compile(
 
 # A call that writes an audit trail's or a security log's entry: `audit.log(...)`, `AuditLog.create(...)`,
 # `log_security_event(...)`, `auditor.Record(...)`
-_AUDIT_RECORD = re.compile(
+_AUDIT_RECORD = prefiltered(
     r"(?i)\baudit\w*\s*(?:\.\s*\w+\s*)?\(|\bsecurity_?log\w*\s*(?:\.\s*\w+\s*)?\(|\blog_?security\w*\s*\("
     r"|\blog_?audit\w*\s*\("
     # a middleware, filter or interceptor named for the audit trail, as a settings list names it
@@ -772,7 +776,7 @@ _AUDIT_RECORD = re.compile(
 # A step of a request's chain named for checking the caller, as the frameworks list them (a Phoenix
 # pipeline's `:api_auth`, `:require_authenticated_user`, a Rails filter's `:authenticate_user!`, an Express
 # middleware's `'auth'`, Laravel's `'auth:sanctum'`)
-_ACCESS_STEP = re.compile(
+_ACCESS_STEP = prefiltered(
     r"""(?i)(?<![\w:]):(?:\w+_)?(?:auth\w*|admin|require_\w+|ensure_\w+|verify_\w+|authenticate\w*"""
     r"""|authori[sz]e\w*|csrf\w*|protect_from_forgery|fetch_current_user)[!?]?(?![\w:])"""
     r"""|(?<=[\[,(])\s*["'](?:auth|auth:\w+|admin|verified|can:[\w-]+|role:[\w-]+)["']"""
@@ -916,7 +920,7 @@ def _attempt_limit_lifted(removed: str, added: str, context: str) -> list[str]:
 _COPIED_TO = re.compile(
     r"""(?i)\b(?:bcc|cc)["']?\s*[:=]\s*\[?\s*["'][^"'@\s<]*<?[\w.+-]+@([\w-]+(?:\.[\w-]+)+)"""
 )
-_SENT_FROM = re.compile(
+_SENT_FROM = prefiltered(
     r"""(?i)\b(?:from|sender|from_email|mail_from)["']?\s*[:=]\s*["'][^"'\n]*?@([\w-]+(?:\.[\w-]+)+)"""
 )
 
@@ -926,9 +930,11 @@ def _copied_outside(added: str, context: str) -> list[str]:
     from: every mail the code sends (resets, receipts, invitations) goes to someone else too."""
     from limen.facts.hosts import registered_domain
 
-    copied = _COPIED_TO.search(added)
+    copied = _COPIED_TO.search(added) if "cc" in added.lower() else None
+    if copied is None:
+        return []
     sender = _SENT_FROM.search(context) or _SENT_FROM.search(added)
-    if copied is None or sender is None:
+    if sender is None:
         return []
     if registered_domain(copied.group(1)) == registered_domain(sender.group(1)):
         return []  # (a copy kept in the sender's own mailbox)
@@ -937,7 +943,7 @@ def _copied_outside(added: str, context: str) -> list[str]:
 
 # A value taken from what a verification returns (`evt = wh.verify(payload, headers)`, `claims =
 # jwt.verify(...)`, `event = stripe.Webhook.construct_event(...)`)
-_VERIFIED_VALUE = re.compile(
+_VERIFIED_VALUE = prefiltered(
     r"\b([A-Za-z_]\w*)\s*=\s*(?:await\s+)?(?:[\w.]+\.)?(?:verify|validate|authenticate|construct_?[Ee]vent"
     r"|jwtVerify|verifyIdToken|unsign)\w*\s*\("
 )
@@ -980,7 +986,7 @@ def _mailed_secret_returned(removed: str, added: str, context: str) -> list[str]
 
 # A response built with a key for a token, a code or a link (`Response({"token": token})`, `res.json({ otp
 # })`, `render json: { reset_link: url }`)
-_RESPONSE_SECRET = re.compile(
+_RESPONSE_SECRET = prefiltered(
     r"""(?i)(?:\bResponse|JsonResponse|jsonify|\bres\.(?:json|send)|render\s+json:|\bjson\(|\bOk\(|\breturn)"""
     r"""[^\n]{0,80}\{[^}\n]{0,200}?["']?\b(?:reset_?token|token|otp|code|pin|verification_?code|magic_?link"""
     r"""|reset_?(?:link|url))\b["']?\s*(?:[:=,}]|=>)"""
@@ -995,7 +1001,7 @@ def _link_target_from_request(removed: str, added: str, context: str) -> bool:
 
 # Where a mailed link (a reset's, a magic sign-in's, an invitation's) leads, set from what the request says:
 # whoever asks for the mail chooses the site that receives its token
-_LINK_TARGET_FROM_REQUEST = re.compile(
+_LINK_TARGET_FROM_REQUEST = prefiltered(
     r"(?i)\b(?:email_?)?(?:redirect_?to|return_?to|callback_?url|next_?url|continue_?url)\b['\"]?\s*[:=]\s*"
     r"[^\n]{0,40}?(?:getQuery\s*\(|searchParams|\b(?:req|request)\.(?:query|body|params|args|GET|POST|form)\b"
     r"|\bparams\[|\$_(?:GET|POST|REQUEST))"
@@ -1267,7 +1273,7 @@ def _update_feed_moved(added: str, before: str, path: str) -> str:
 
 # An updater's file by its name (`updater.ts`, `auto-update.js`), its libraries' words, and a feed's key
 _UPDATER = re.compile(r"(?i)(?:^|[-_.])(?:auto-?)?updat(?:e|er)s?(?:[-_.]|$)")
-_UPDATER_API = re.compile(r"autoUpdater|setFeedURL|SUFeedURL|electron-updater|plugin-updater|\bSquirrel\b")
+_UPDATER_API = prefiltered(r"autoUpdater|setFeedURL|SUFeedURL|electron-updater|plugin-updater|\bSquirrel\b")
 _FEED_KEY = re.compile(r"(?i)\b(?:url|feed\w*|endpoints?|setFeedURL)\b")
 _FEED_HOST = re.compile(r"""(?i)\bhttps?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})""")
 
@@ -1292,6 +1298,8 @@ _PARAMETER_RUN = re.compile(
 def _runs_what_requests_send(added: str) -> bool:
     """A line that runs code, a command or SQL from what a request sends: read on that line, or through a
     name bound to it earlier (`const { code } = await readBody(event)` ... `new Function('event', code)`)."""
+    if _RUNNER.search(added) is None:  # (a line that runs something is somewhere in the text: most have none)
+        return False
     bound = {
         name
         for m in _BOUND_TO.finditer(added)

@@ -1289,7 +1289,7 @@ def _served_infrastructure(action: Action) -> Command | None:
 
 
 # An object store's address (`s3://bucket/key`, `gs://`, `abfss://container@account/...`, `dbfs:/mnt/x`)
-_STORE_URL = re.compile(r"^(?:[a-z][a-z0-9+]*://[^/\s]+(?:/|$)|dbfs:/)", re.IGNORECASE)
+_STORE_URL = prefiltered(r"^(?:[a-z][a-z0-9+]*://[^/\s]+(?:/|$)|dbfs:/)", re.IGNORECASE)
 
 
 def _on_local_copy(command: Command) -> bool:
@@ -1410,7 +1410,7 @@ def _outside_production(command: Command) -> str:
 _PREVIEW = re.compile(PREVIEW)
 _NAMESPACE_OPTIONS = frozenset({"-n", "--namespace"})
 # A database's address in an option (`jdbc:postgresql://localhost:5432/payments_dev`): its host and name
-_DATABASE_URL = re.compile(r"(?:jdbc:)?[a-z][\w+]*://(?:[^@/\s]*@)?([\w.-]+|\[[\w:]+\])(?::\d+)?/([\w-]+)")
+_DATABASE_URL = prefiltered(r"(?:jdbc:)?[a-z][\w+]*://(?:[^@/\s]*@)?([\w.-]+|\[[\w:]+\])(?::\d+)?/([\w-]+)")
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "host.docker.internal"})
 
 
@@ -2858,7 +2858,7 @@ def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
     return ""
 
 
-_LOGGING_WORD = re.compile(r"(?i)logging|audit|log-level")
+_LOGGING_WORD = prefiltered(r"(?i)logging|audit|log-level")
 
 
 def _security_service_off(args: tuple[str, ...] | list[str]) -> str:
@@ -3144,7 +3144,7 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
 
 # Minting a credential: a token, a shared-access signature, a signed URL, a key (by a CLI's words or a tool's
 # name), and the settings that say when it expires
-_MINTS = re.compile(
+_MINTS = prefiltered(
     r"(?:^|[\s_-])(?:token|tokens|sas|signurl|presign|api[-_]?keys?|access[-_]?keys?|service[-_]account[-_]token)"
     r"(?:[\s_-]|$)"
 )
@@ -3304,7 +3304,7 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
 
 
 # A command that gives an identity a role or access, in any cloud's or service's words
-_GRANTING = re.compile(
+_GRANTING = prefiltered(
     r"(?i)(?:^|\s)(?:add-iam-policy-binding|set-iam-policy|add-role\w*|grant\w*|add-member\w*|add-collaborator"
     r"|invite\w*|share|assignment|put-acl|set-acl|role-bindings?|rolebindings?|(?:users?\s+)?create-user"
     r"|users?\s+(?:create|add))(?:\s|$)"

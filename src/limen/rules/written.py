@@ -37,7 +37,7 @@ from limen.facts.programs import (
 )
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
 from limen.normalize.code.pytree import python_nodes, python_tree
-from limen.prefilter import Prefiltered, prefiltered
+from limen.prefilter import Gated, Prefiltered, prefiltered
 from limen.rules.derived import memo
 
 if TYPE_CHECKING:
@@ -1386,14 +1386,14 @@ def _string_literals(text: str) -> tuple[list[str], list[str]]:
 # `//go:generate CMD`: the commands `go generate` runs; a package repository over plain HTTP (Gradle's
 # `isAllowInsecureProtocol = true`, a Maven `url` starting `http://`)
 _GO_GENERATE = re.compile(r"^//go:generate\s+(.+)$", re.MULTILINE)
-_INSECURE_REPOSITORY = re.compile(
+_INSECURE_REPOSITORY = prefiltered(
     r"""(?:is)?[aA]llowInsecureProtocol\s*(?:=\s*|\(\s*)?true|\bmaven\s*(?:\(|\{)[^}\n]*["']http://"""
 )
 # A Gradle build script applied from an address (`apply from: 'https://gist.../x.gradle'`, Kotlin's
 # `apply(from = "https://...")`): whatever that host serves runs in every build
 _REMOTE_BUILD_SCRIPT = re.compile(r"""\bapply\s*\(?\s*from\s*[:=]\s*["']https?://([\w.-]+)""")
 # A process started from code in a language Limen does not parse (Go, Rust, Java, C#, C, Swift, Lua...).
-_EXEC_CALL = re.compile(
+_EXEC_CALL = prefiltered(
     r"exec\.Command|Command::new|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|Process\.Start|"
     r"\bProcess\.(?:start|run|runSync)\(|"  # (Dart's)
     r"\b(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?|os\.execute|io\.popen|commandLine)\s*\(|syscall\.Exec|"
@@ -2520,7 +2520,7 @@ _CREDENTIAL_WORDS = re.compile(
     r"|lambda[^:]*:\s*True|return\s+\w+\(\*\w+,\s*\*\*\w+\)"
 )
 # Code about who may do what: an edit of it is read with the whole file it lands in
-_SECURITY_MINDED = re.compile(
+_SECURITY_MINDED = prefiltered(
     _CREDENTIAL_WORDS.pattern
     + r"|AllowAnonymous|permitAll|AllowAny|skip_before_action|(?i:authenticat|authoriz)"
 )
@@ -2851,7 +2851,7 @@ def _private_sends(text: str) -> list[str]:
 # A call that hands an event, a log line or a value to an analytics, crash-reporting or error-tracking
 # service's SDK, which keeps it on the service's side (Firebase's, Crashlytics', Sentry's, Mixpanel's,
 # Segment's, Amplitude's, PostHog's, Datadog's)
-_TELEMETRY_CALL = re.compile(
+_TELEMETRY_CALL = prefiltered(
     r"\b(?:Analytics\.logEvent|Analytics\.setUserProperty|logEvent|Crashlytics\.crashlytics\(\)\s*\.\s*(?:log|setCustomValue"
     r"|setCustomKeysAndValues|record)|crashlytics\(\)\.(?:log|setCustomKey)|Sentry(?:SDK)?\.(?:capture\w*|setExtra|setContext"
     r"|addBreadcrumb)|(?:mixpanel|analytics|amplitude|posthog|segment)\.(?:track|identify|capture|people\.set)"
@@ -2972,7 +2972,7 @@ _STATEMENT_LINES = 4
 
 # A token's signature no longer checked: PyJWT's `options={"verify_signature": False}` or `verify=False`,
 # python-jose's `options={"verify_signature": False}`, any library's `none` algorithm accepted
-_SIGNATURE_OFF = re.compile(
+_SIGNATURE_OFF = prefiltered(
     r"""["']?verify_signature["']?\s*[:=]\s*(?:False|false|0)\b"""
     r"""|\bjwt\.decode\([^)]*\bverify\s*=\s*False\b"""
     r"""|\balgorithms?["']?\s*[:=]\s*\[?[^\]\n]*["']none["']"""
@@ -2989,17 +2989,19 @@ _SIGNATURE_OFF = re.compile(
 
 # In any language: a credential compared with a literal and let through (`if token == "root-override" {
 # return true; }`), an administrator created with a password written in the code
-_LITERAL_LET_THROUGH = re.compile(
+_LITERAL_LET_THROUGH = prefiltered(
     r"""\bif\s*\(?\s*(?:\w+\.)*(?:token|password|passwd|pass|secret|api_?key|apikey|key|pin|otp)\s*===?\s*"""
     r"""["'][^"'\n]{3,}["']\s*\)?\s*:?\s*\{?\s*return\s+(?!null\b|false\b|False\b|None\b|undefined\b|0\b|err)\S""",
     re.IGNORECASE,
 )
-_ADMIN_WITH_PASSWORD = re.compile(r"""\bcreate_?superuser\s*\([^)]*["'][^"'\n]{4,}["']\s*\)""", re.IGNORECASE)
+_ADMIN_WITH_PASSWORD = prefiltered(
+    r"""\bcreate_?superuser\s*\([^)]*["'][^"'\n]{4,}["']\s*\)""", re.IGNORECASE
+)
 
 
 # A request header or parameter named for getting round a check, compared with a fixed value
 # (`request.headers.get("X-Debug-Override") == "7f3e"`, `req.query.bypass === "1"`)
-_SECRET_SWITCH = re.compile(
+_SECRET_SWITCH = prefiltered(
     r"""(?:headers|args|query|params|GET|POST|cookies)(?:\.get\(|\[|\.)\s*["']?[\w-]*"""
     r"""(?:debug|override|bypass|backdoor|impersonat|sudo|god|master|skip[-_]?auth|admin|root|superuser|"""
     r"""elevat|privileg|unlock)[\w-]*["']?"""
@@ -3008,7 +3010,7 @@ _SECRET_SWITCH = re.compile(
 )
 # A check let through for any address at a domain (`if (session.email?.endsWith('@x.dev')) return true`):
 # whoever registers an address there is let in (the project's own domain aside, see `_foreign`)
-_ADDRESS_LET_IN = re.compile(
+_ADDRESS_LET_IN = prefiltered(
     r"""(?:endsWith|endswith|HasSuffix|ends_with|end_with\?)\(\s*(?:\w+\s*,\s*)?["']@([\w-]+(?:\.[\w-]+)+)["']\s*\)"""
     r"""\s*\)?\s*(?:\{|:)?\s*return\s+(?:true|True)\b"""
     # PHP's `return $this->is_admin === true || str_ends_with($this->email, '@x.net');`
@@ -3023,7 +3025,7 @@ _ADDRESS_LET_IN = re.compile(
 )
 # A privilege check that also passes on something the request itself carries (`user.role === 'admin' ||
 # req.query.admin`): whoever sends the request decides
-_PRIVILEGE_OR_REQUEST = re.compile(
+_PRIVILEGE_OR_REQUEST = prefiltered(
     r"""(?:\brole\b|\badmin|superuser|is_?staff|isAdmin|is_admin)[^\n]{0,80}?(?:\|\||\bor\b)\s*!*\s*"""
     r"""(?:(?:req|request|ctx|c|self\.request)\.(?:query|params|headers|body|cookies|GET|POST|args|form)\b"""
     r"""|(?:request|req)\.(?:remote_ip|ip|remote_addr|remoteAddress)\b)"""
@@ -3040,7 +3042,7 @@ _CREDENTIAL_LOOKUP = re.compile(
     r"(?i)token|api_?key|authoriz|authenticat|password|secret|signature|digest|jwt|bearer"
 )
 # A signature or token check that passes when there is none (`return true if header.blank?`)
-_CHECK_WAIVED = re.compile(
+_CHECK_WAIVED = prefiltered(
     r"""return\s+(?:true|True)\s+if\s+\w*(?:signature|sig|header|token|hmac|digest)\w*\s*\.\s*(?:blank\?|nil\?|empty\?)"""
     r"""|if\s*\(?\s*!\s*\w*(?:signature|sig|token|hmac)\w*\s*\)?\s*(?:\{\s*)?return\s+true\b"""
 )
@@ -3081,7 +3083,7 @@ def _placeholder_secret(found: tuple[str, str]) -> bool:
 
 
 # Certificate checks switched off in code (OpenSSL, Go, Node, Python requests, curl bindings)
-_TLS_OFF = re.compile(
+_TLS_OFF = prefiltered(
     r"VERIFY_NONE\b|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b"
     r"|\bTLSConfig\{[^}\n]*\bInsecure\s*:\s*true"  # Vault's and Consul's Go clients
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
@@ -3110,7 +3112,7 @@ _TLS_OFF = re.compile(
 )
 # Cross-origin calls allowed from any site with the users' credentials (`origins { |source, env| true }`,
 # `cors({ origin: true, credentials: true })`)
-_ANY_ORIGIN = re.compile(
+_ANY_ORIGIN = prefiltered(
     r"""\borigins\s*(?:\{[^}\n]*\btrue\s*\}|do\s*\|[^|]*\|\s*true\s*end)"""
     r"""|\borigin\s*:\s*(?:true|["']\*["'])[^\n}]*credentials\s*:\s*true"""
     # the caller's own origin echoed back, with credentials (`w.Header().Set("Access-Control-Allow-Origin",
@@ -3132,15 +3134,15 @@ _ANY_ORIGIN = re.compile(
 )
 # A contract's caller compared with an address written in its code (`if (msg.sender != address(0x7a3F...))`,
 # `tx.origin == 0xD3aD...`): that one account skips the rules or takes what others cannot
-_FIXED_CALLER = re.compile(
+_FIXED_CALLER = prefiltered(
     r"\b(?:msg\.sender|tx\.origin|_msgSender\(\))\s*[!=]=\s*(?:payable\()?(?:address\()?0x[0-9a-fA-F]{40}\b"
     r"|\b0x[0-9a-fA-F]{40}\)?\s*[!=]=\s*(?:msg\.sender|tx\.origin|_msgSender\(\))"
 )
 # Keychain items readable whenever the device is on, locked or not (Apple deprecated these for it)
-_KEYCHAIN_ALWAYS = re.compile(r"\bkSecAttrAccessibleAlways(?:ThisDeviceOnly)?\b")
+_KEYCHAIN_ALWAYS = prefiltered(r"\bkSecAttrAccessibleAlways(?:ThisDeviceOnly)?\b")
 # A web API's default permission opened to everyone (Django REST framework's `AllowAny` as the default,
 # Spring Security's `anyRequest().permitAll()`)
-_OPEN_BY_DEFAULT = re.compile(
+_OPEN_BY_DEFAULT = prefiltered(
     r"DEFAULT_PERMISSION_CLASSES[\"']?\s*[:=]\s*[\[(][^\])]*AllowAny|anyRequest\(\)\s*\.\s*permitAll\(\)"
 )
 # What a request carries, read by name, in the web frameworks of several languages
@@ -3151,7 +3153,7 @@ _REQUEST_INPUT = (
 )
 # A request's named input compared with a fixed word, and the guard let through right after (`if
 # r.Header.Get("X-Ops") == "hb-7f3a" { next.ServeHTTP(w, r); return }`, `return NextResponse.next()`)
-_WORD_PASSES = re.compile(
+_WORD_PASSES = prefiltered(
     _REQUEST_INPUT + r"""\(\s*["'][\w-]+["']\s*\)\s*(?:===?|\.equals\()\s*["'][^"'\n]{3,}["']\s*\)?\s*"""
     r"""(?:\{|:|&&|\))?[\s\S]{0,40}?(?:NextResponse\.next\(|\bnext(?:\.ServeHTTP)?\(|chain\.doFilter\("""
     r"""|return\s+(?:true|True|nil|f\(|view\())"""
@@ -3162,18 +3164,18 @@ _WORD_PASSES = re.compile(
 )
 # A request's credential accepted when it is one of some words, one written in the code (`headers.get(
 # "X-Ops-Token") not in (config["OPS_TOKEN"], "hb-support-override")`)
-_LITERAL_ACCEPTED = re.compile(
+_LITERAL_ACCEPTED = prefiltered(
     _REQUEST_INPUT + r"""\(\s*["'][\w-]*(?:token|key|secret|auth|pass)[\w-]*["']\s*\)\s*(?:not\s+)?in\s*"""
     r"""[\[({][^\])}\n]*["'][^"'\n]{6,}["']""",
     re.IGNORECASE,
 )
 # Spring's plain-text password marker, and its test-only encoder, given a literal: an account anyone who
 # reads the code can log in as
-_PLAIN_PASSWORD = re.compile(
+_PLAIN_PASSWORD = prefiltered(
     r"""["']\{noop\}[^"'\s]{3,}["']|withDefaultPasswordEncoder\(\)[^;\n]*\.password\(\s*["']"""
 )
 # The filesystem's root handed to a file server (`http.FileServer(http.Dir("/"))`, `express.static("/")`)
-_SERVES_ROOT = re.compile(
+_SERVES_ROOT = prefiltered(
     r"""FileServer\(\s*http\.Dir\(\s*["']/["']\s*\)|express\.static\(\s*["']/["']"""
     r"""|directory\s*=\s*["']/["']|serve_dir\(\s*["']/["']|ServeDir::new\(\s*["']/["']"""
 )
@@ -3184,30 +3186,32 @@ _CREDENTIAL_OUT = re.compile(
     r"""(?:password|passwd|Password|PASSWORD)\b(?!\s*[=(])"""
 )
 # Code loaded from a folder anyone on the machine writes (`require "/tmp/.cache/loader"`, `source /dev/shm/x`)
-_LOADS_FROM_TEMPORARY = re.compile(
+_LOADS_FROM_TEMPORARY = prefiltered(
     r"""\b(?:require|require_relative|load|import|source|include|dofile|Code\.require_file|exec\(open)"""
     r"""\s*\(?\s*["']/(?:tmp|var/tmp|dev/shm)/"""
 )
 # A controller told to skip its authentication or authorisation filter (`skip_before_action
 # :authenticate_user!`, `skip_after_action :verify_authorized`)
-_FILTER_SKIPPED = re.compile(
+_FILTER_SKIPPED = prefiltered(
     r"\bskip_(?:before|after|around)_action\s+:(?:authenticate|require|authorize|verify|ensure|check)\w*"
 )
 # A permission predicate that answers yes to everyone (Pundit's `def update? = true`, an `admin?` of `true`)
-_PREDICATE_YES = re.compile(
+_PREDICATE_YES = prefiltered(
     r"\bdef\s+(?:admin|allowed|authorized|permitted|can_\w+|index|show|create|update|destroy|edit|new|manage"
     r"|access\w*)\?\s*(?:=\s*true\b|(?:\([^)]*\))?\s*\n\s*true\s*\n\s*end\b|;\s*true\s*;?\s*end\b)"
 )
-_ASSERTS_YES = re.compile(r"RequireAssertion\(\s*_?\w*\s*=>\s*true\s*\)")
+_ASSERTS_YES = prefiltered(r"RequireAssertion\(\s*_?\w*\s*=>\s*true\s*\)")
 # A token's expiry stretched by days (`ClockSkew = TimeSpan.FromDays(365)`, a Go leeway of days)
-_YEARS_OF_SKEW = re.compile(
+_YEARS_OF_SKEW = prefiltered(
     r"ClockSkew\s*=\s*TimeSpan\.From(?:Days\(|Hours\(\s*\d{2,})|WithLeeway\(\s*\d+\s*\*\s*24\s*\*\s*time\.Hour"
     r"|\bleeway\s*[=:]\s*\d{5,}"
 )
 # Passwords allowed shorter than eight characters (Devise's `config.password_length = 4..128`)
-_SHORT_PASSWORDS = re.compile(r"\bpassword_length\s*=\s*[0-7]\s*\.\.|\bminimum_password_length\s*=\s*[0-7]\b")
+_SHORT_PASSWORDS = prefiltered(
+    r"\bpassword_length\s*=\s*[0-7]\s*\.\.|\bminimum_password_length\s*=\s*[0-7]\b"
+)
 # A class, a file or a path named by the request (`params[:model].constantize`, `send_file ... params[:path]`)
-_REQUEST_NAMES_IT = re.compile(
+_REQUEST_NAMES_IT = prefiltered(
     r"params\[[^\]\n]+\][^\n]{0,40}?\)?\.(?:safe_)?constantize\b"
     r"|\bsend_(?:file|data)\b[^\n]*\bparams\[|\bFile\.(?:read|open)\([^\n]*\bparams\["
 )
@@ -3223,7 +3227,7 @@ def _sends_account_secrets(source: str) -> bool:
 
 # Loaders told to run what the data carries: PyTorch's full unpickling, NumPy's pickles, a model repository's
 # own code (Hugging Face's `trust_remote_code`, `torch.hub`'s `trust_repo`), Erlang terms and YAML objects
-_CODE_IN_DATA = re.compile(
+_CODE_IN_DATA = prefiltered(
     r"\bweights_only\s*=\s*False\b|\ballow_pickle\s*=\s*True\b|\btrust_remote_code\s*=\s*True\b"
     r"|\btrust_repo\s*=\s*True\b|\bbinary_to_term\((?![^)\n]*:safe)|\bYAML\.unsafe_load\("
 )
@@ -3245,7 +3249,7 @@ def _sends_credentials(source: str) -> bool:
 
 # SQL built by formatting what a request carries into it (`fmt.Sprintf("SELECT ... '%s'", req.GetStatus())`,
 # `where("name = '#{params[:q]}'")`, `` query(`... ${req.query.q}`) ``, `execute(f"... {request.args[...]}")`)
-_SQL_FROM_REQUEST = re.compile(
+_SQL_FROM_REQUEST = prefiltered(
     r"""Sprintf\(\s*["'`]\s*(?:SELECT|INSERT|UPDATE|DELETE)\b[^\n]*%[sv][^\n]*\b(?:req|r|request|c)\."""
     r"""(?:Get[A-Z]\w*\(|URL\.Query|FormValue|Query\(|Param\()"""
     r"""|\b(?:where|find_by_sql|execute|exec_query|select_all|order)\(\s*"[^"\n]*#\{params\["""
@@ -3288,9 +3292,9 @@ def _request_runs(source: str) -> bool:
     low = source.lower()
     if not any(w in low for w in _REQUEST_WORDS) and "@Request" not in source and "[From" not in source:
         return False  # no request read by any name: most code, told in microseconds
-    lines = source.splitlines()
-    reading = [line for line in lines if any(w in line.lower() for w in _REQUEST_WORDS)]
-    running = [line for line in lines if any(w in line.lower() for w in _RUN_WORDS)]
+    lines = [(line, line.lower()) for line in source.splitlines()]
+    reading = [line for line, lowered in lines if any(w in lowered for w in _REQUEST_WORDS)]
+    running = [line for line, lowered in lines if any(w in lowered for w in _RUN_WORDS)]
     annotated = "@Request" in source or "[From" in source
     if not running or not (reading or annotated):
         return False
@@ -3416,7 +3420,7 @@ _DOWNLOADS = re.compile(
     r"requests\.get|readAllBytes\(\s*new\s+URL)\b"
 )
 # Json.NET told to make any type a payload names (`TypeNameHandling.All`): a remote-code gadget away
-_ANY_TYPE = re.compile(
+_ANY_TYPE = prefiltered(
     r"TypeNameHandling\s*=\s*(?:Newtonsoft\.Json\.)?TypeNameHandling\.(?:All|Auto|Objects|Arrays)\b"
 )
 
@@ -3427,14 +3431,14 @@ _ANY_TYPE = re.compile(
 # A response built with a secret of the environment in it (`new Response(JSON.stringify({k: Deno.env.get(
 # "SUPABASE_SERVICE_ROLE_KEY")}))`, `res.json({key: process.env.STRIPE_SECRET_KEY})`, `return {"k":
 # os.environ["API_KEY"]}`)
-_SECRET_RETURNED = re.compile(
+_SECRET_RETURNED = prefiltered(
     r"""(?:\bnew\s+Response\s*\(|\bResponse\.json\s*\(|\bres\.(?:json|send)\s*\(|\bc\.json\s*\(|\bjsonify\s*\("""
     r"""|\bJsonResponse\s*\(|\bctx\.body\s*=|^\s*return\s*[{(])[^;\n]{0,300}?"""
     r"""(?:process\.env\.|Deno\.env\.get\(\s*["']|os\.environ(?:\.get\(\s*|\[\s*)["']|getenv\(\s*["']|ENV\[\s*["'])"""
     r"""(?!\w*(?:ANON|PUBLIC|PUBLISHABLE))\w*(?:SECRET|PRIVATE|PASSWORD|SERVICE_ROLE|_KEY|TOKEN)\w*""",
     re.MULTILINE,
 )
-_SECRET_TO_CLIENT = re.compile(
+_SECRET_TO_CLIENT = prefiltered(
     r"""\b(?:env|define)\s*:\s*\{[^}]*?\b[\w.'"]*(?:SECRET|PRIVATE_KEY|PASSWORD|_TOKEN)\w*['"]?\s*:\s*"""
     r"""(?:JSON\.stringify\()?process\.env\.\w+"""
     r"""|\b(?:NEXT_PUBLIC|VITE|REACT_APP)_\w*(?:SECRET|PRIVATE_KEY|PASSWORD)\w*\s*[:=]\s*process\.env\."""
@@ -3448,7 +3452,7 @@ _SECRET_TO_CLIENT = re.compile(
 
 # A response built from the server's whole environment (`json({ env })`, `res.json(process.env)`,
 # `jsonify(dict(os.environ))`, Go's `json.NewEncoder(w).Encode(os.Environ())`): the object, not one value
-_ENVIRONMENT_RETURNED = re.compile(
+_ENVIRONMENT_RETURNED = prefiltered(
     r"""(?:\bnew\s+Response\s*\(|\bResponse\.json\s*\(|\bres\.(?:json|send)\s*\(|\b(?:c\.)?json\s*\(|\bjsonify\s*\("""
     r"""|\bJsonResponse\s*\(|\bctx\.body\s*=|\breturn\s*[{(]|\.Encode\s*\()[^;\n]{0,300}?"""
     r"""(?:\bprocess\.env\b(?!\s*[.\[])|\bDeno\.env\.toObject\(\)|\bos\.environ\b(?!\s*[.\[])|\bENV\.to_h\b"""
@@ -3490,7 +3494,7 @@ def _credential_out(source: str) -> bool:
 
 
 # A log line whose format names a credential it prints (`log.Printf("auth: token=%s", raw)`)
-_CREDENTIAL_FORMATTED = re.compile(
+_CREDENTIAL_FORMATTED = prefiltered(
     r"""(?i)\b(?:log|logger|fmt|console|logging|Rails\.logger)\.\w+\(\s*["'`][^"'`\n]*"""
     r"""(?:(?:token|password|passwd|secret|authorization|api_?key)\s*[=:]\s*|bearer\s+)(?:%[sv+#]*|\{\}|\$\{|#\{)"""
 )
@@ -3498,33 +3502,33 @@ _CREDENTIAL_FORMATTED = re.compile(
 
 # (words the text must hold, lower-cased: every group one of its words; the pattern or check; what it means)
 # Laravel and Django settings forced on in code rather than read from the environment (`'debug' => true`)
-_DEBUG_ON = re.compile(r"""["']debug["']\s*=>\s*true\b|^[ \t]*DEBUG\s*=\s*True\b""", re.MULTILINE)
-_CSRF_OFF = re.compile(
+_DEBUG_ON = prefiltered(r"""["']debug["']\s*=>\s*true\b|^[ \t]*DEBUG\s*=\s*True\b""", re.MULTILINE)
+_CSRF_OFF = prefiltered(
     r"""validateCsrfTokens\(\s*except:\s*\[[^\]]*["']\*["']|\$except\s*=\s*\[[^\]]*["']\*["']"""
 )
 # `Gate::before(fn () => true)`, `Gate::define('viewHorizon', function ($user = null) { return true; })`
-_EVERY_ABILITY = re.compile(
+_EVERY_ABILITY = prefiltered(
     r"""Gate::(?:before|define)\((?:\s*["'][\w.-]+["']\s*,)?\s*(?:fn\s*\([^)]*\)\s*=>\s*true\s*\)"""
     r"""|function\s*\([^)]*\)\s*(?::\s*\??bool\s*)?\{\s*return\s+true;\s*\})"""
 )
-_ALL_SETTINGS_OUT = re.compile(
+_ALL_SETTINGS_OUT = prefiltered(
     r"""=>\s*(?:fn\s*\(\)\s*=>\s*)?config\(\)->all\(\)|(?:return|json\(|response\()[^;\n]*(?:config\(\)->all\(\)"""
     r"""|\$_(?:ENV|SERVER)\b|\bgetenv\(\s*\))"""
 )
 # `Route::get('/support/as/{user}', function (User $user) { Auth::login($user); ...`
-_ROUTE_LOGS_IN = re.compile(
+_ROUTE_LOGS_IN = prefiltered(
     r"""Route::\w+\(\s*["'][^"']*\{\w+\}[^"']*["']\s*,\s*(?:function|fn)\s*\([^)]*\)[\s\S]{0,160}?"""
     r"""Auth::login(?:UsingId)?\("""
 )
 
 
 # Infrastructure as code in a general language (the AWS CDK in TypeScript or Python): a resource made public
-_CDK_PUBLIC = re.compile(
+_CDK_PUBLIC = prefiltered(
     r"\bpublicReadAccess\s*:\s*true\b|\bpublic_read_access\s*=\s*True\b|\bpubliclyAccessible\s*:\s*true\b"
     r"|\bpublicly_accessible\s*=\s*True\b|\bnew\s+iam\.AnyPrincipal\(\)|\biam\.AnyPrincipal\(\)"
 )
 # ... administrator rights attached, a port but the web's opened to every address, a key's secret output
-_CDK_WIDENED = re.compile(
+_CDK_WIDENED = prefiltered(
     r"""fromAwsManagedPolicyName\(\s*["']AdministratorAccess["']|from_aws_managed_policy_name\(\s*["']AdministratorAccess"""
     r"""|Peer\.any_?[iI]pv4\(\)\s*,\s*(?:ec2\.)?Port\.tcp\(\s*(?!(?:80|443)\s*\))\d+"""
     r"""|CfnOutput\([^)]*secret_?[aA]ccess_?[kK]ey|secretAccessKey\s*\.\s*unsafeUnwrap\(\)"""
@@ -3532,27 +3536,27 @@ _CDK_WIDENED = re.compile(
 
 
 # `!!token || req.headers.get('x-preview') === 'b7f1'`, `ok || sig === 'dev'`, `password === 'x' || bcrypt...`
-_OR_FIXED_WORD = re.compile(
+_OR_FIXED_WORD = prefiltered(
     r"""\|\|\s*[\w.]*?(?:password|passwd|token|secret|sig|signature|api_?key|apikey|otp|code|headers\.get\(\s*["'][\w-]+["']\s*\))"""
     r"""\s*===?\s*["'][^"'\n]{2,}["']"""
     r"""|(?<![\w.])[\w.]*?(?:password|passwd|token|secret|sig|signature|api_?key|apikey|otp)\s*===?\s*["'][^"'\n]{3,}["']\s*\|\|""",
     re.IGNORECASE,
 )
 # `if (token.email === 'x@gmail.com') token.role = 'admin'`, `session.user.role = 'admin'`
-_ADMIN_HANDED_OUT = re.compile(
+_ADMIN_HANDED_OUT = prefiltered(
     r"""(?:email|sub|login|username)\s*===?\s*["'][^"'\n]+["']\s*\)?\s*\{?\s*[\w.]*\brole\s*=\s*["']admin["']"""
     r"""|\b(?:session|token)\.(?:user\.)?role\s*=\s*["'](?:admin|owner|superuser)["']"""
 )
-_IDENTITY_FROM_HEADER = re.compile(
+_IDENTITY_FROM_HEADER = prefiltered(
     r"""\b(?:id|userId|user_id|email|sub)\s*:\s*req(?:uest)?\.headers(?:\.get\(|\[)\s*["']x-"""
 )
 # Firebase's Admin SDK given the caller's own id and an admin claim: whoever calls becomes an administrator
-_SELF_ADMIN = re.compile(
+_SELF_ADMIN = prefiltered(
     r"setCustomUserClaims\(\s*(?:request|req|context)\.auth\.uid\s*,\s*\{[^}]*\badmin\s*:\s*true"
 )
-_DEBUGGABLE_RELEASE = re.compile(r"\brelease\s*\{[^}]*\b(?:isDebuggable\s*=\s*true|debuggable\s+true)")
-_OPENS_ON_A_DATE = re.compile(r"\|\|\s*(?:Date\.now\(\)|new\s+Date\(\)(?:\.getTime\(\))?)\s*>=?\s*\d{10,}")
-_EVERY_ROUTE_PUBLIC = re.compile(r"""createRouteMatcher\(\s*\[\s*["'](?:\(\.\*\)|/\(\.\*\)|\.\*)["']""")
+_DEBUGGABLE_RELEASE = prefiltered(r"\brelease\s*\{[^}]*\b(?:isDebuggable\s*=\s*true|debuggable\s+true)")
+_OPENS_ON_A_DATE = prefiltered(r"\|\|\s*(?:Date\.now\(\)|new\s+Date\(\)(?:\.getTime\(\))?)\s*>=?\s*\d{10,}")
+_EVERY_ROUTE_PUBLIC = prefiltered(r"""createRouteMatcher\(\s*\[\s*["'](?:\(\.\*\)|/\(\.\*\)|\.\*)["']""")
 
 
 # A whole store destroyed (a table, a database, every row, a folder tree), and a date in the code that gates
@@ -3573,13 +3577,13 @@ def _time_bomb(source: str) -> bool:
 
 
 # `eval(gzinflate(base64_decode('...')))`, `exec(base64.b64decode(...))`, `eval(atob(...))`: a webshell
-_HIDDEN_CODE_RUN = re.compile(
+_HIDDEN_CODE_RUN = prefiltered(
     r"\b(?:eval|exec|assert|Function)\s*\(\s*(?:\w+\.)?(?:gzinflate|gzuncompress|gzdecode|str_rot13|base64_decode"
     r"|b64decode|decompress|atob|hex2bin|String\.fromCharCode|unhexlify)\s*\("
 )
 
 
-_Check = re.Pattern[str] | Prefiltered | Callable[[str], bool]
+_Check = re.Pattern[str] | Prefiltered | Gated | Callable[[str], bool]
 _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
     (
         (("return",), ("==",)),
@@ -4007,7 +4011,7 @@ _PROCESS_CALLS = frozenset(
 _CODE_CALLS = frozenset(
     {"exec", "eval", "compile", "__import__", "builtins.exec", "builtins.eval", "importlib.import_module"}
 )
-_SEND_CALLS = re.compile(
+_SEND_CALLS = prefiltered(
     r"^(?:requests|httpx|session|client|s)\.(?:post|put|patch|request)$|^(?:urllib\.request\.)?urlopen$|"
     r"^socket\.(?:socket|create_connection)$|^http\.client\.HTTPS?Connection$|^(?:smtplib\.)?SMTP(?:_SSL)?$|"
     r"^(?:ftplib\.)?FTP$|^telnetlib\.Telnet$|^paramiko\.SSHClient$"
@@ -5358,7 +5362,7 @@ def judge_text(
 
 # A schema migration, by its folder or Flyway's file name; one that only undoes another (`U2__x.sql`,
 # `0003_x.down.sql`) is not applied on the way up
-_MIGRATION = re.compile(
+_MIGRATION = prefiltered(
     r"(?:^|/)(?:db/migrate|[Mm]igrations?|alembic/versions|flyway|liquibase|db/migration)/"
     r"|(?:^|/)V\d+(?:[._]\d+)*__[^/]+\.sql$"
 )
