@@ -2678,25 +2678,31 @@ def _parsable(text: str) -> str | None:
     """The Python source an Edit's fragment stands for: as written, dedented (a method's body), with an
     empty body after a last line that opens a block (`new_string` ending in `def main():`), or its lines
     each taken alone (a fragment cut across indentation levels)."""
+    for source in _fragment_readings(text):
+        if python_tree(source) is not None:
+            return source
+    return None
+
+
+def _fragment_readings(text: str) -> Iterator[str]:
+    """`_parsable`'s readings of a text, tried in this order and each made only when the one before failed
+    (a whole file parses as written: dedenting it and cutting its ends cost more than its parse)."""
     import textwrap
 
+    yield text
     dedented = textwrap.dedent(text)
-    candidates = [text, dedented]
+    yield dedented
     if dedented.rstrip().endswith(":"):
-        candidates.append(dedented.rstrip() + "\n    pass\n")
+        yield dedented.rstrip() + "\n    pass\n"
     # lines cut from different depths of a body (`x()\n    y()`): each a statement of its own
-    candidates.append("\n".join(line.strip() for line in text.splitlines()))
+    yield "\n".join(line.strip() for line in text.splitlines())
     # a fragment cut at its edges (a decorator whose function is outside it, an `else:` whose `if` is):
     # up to three lines off either end
     lines = text.splitlines()
     for cut in range(1, min(4, len(lines))):
         for part in (lines[:-cut], lines[cut:]):
             block = textwrap.dedent("\n".join(part))
-            candidates.append(block + ("\n    pass\n" if block.rstrip().endswith(":") else ""))
-    for source in candidates:
-        if python_tree(source) is not None:
-            return source
-    return None
+            yield block + ("\n    pass\n" if block.rstrip().endswith(":") else "")
 
 
 def _notebook(text: str) -> tuple[list[str], list[str]]:
