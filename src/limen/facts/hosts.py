@@ -801,6 +801,7 @@ ISSUERS: tuple[Issuer, ...] = (
         ("ALGOLIA_ADMIN_KEY", "ALGOLIA_API_KEY", "ALGOLIA_WRITE_KEY", "ALGOLIA_SEARCH_KEY"),
         ("*.algolia.net", "*.algolianet.com", "*.algolia.io", "analytics.algolia.com"),
     ),
+    Issuer("neon", (), ("napi_",), ("NEON_API_KEY",), ("console.neon.tech", "api.neon.tech"), ("neonctl",)),
     Issuer(
         "planetscale",
         (),

@@ -327,6 +327,7 @@ BY_NAME: dict[str, PathFact] = {
         (
             *("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"),
             *("poetry.lock", "uv.lock", "Pipfile.lock", "pdm.lock", "Gemfile.lock", "composer.lock"),
+            "Cargo.lock",
         ),
         _f("lockfile", "installs fetch each package from the address it records", "package_sources"),
     ),

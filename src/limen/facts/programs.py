@@ -712,6 +712,8 @@ SECURITY_CHECKS = re.compile(
     r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action|"
     r"detect-private-key|detect-aws-credentials|"
     r"(?:npm|yarn|pnpm|composer|cargo|bundle)\s+audit|bundler-audit|brakeman|safety\s+check|cargo\s+deny|"
+    # (Rust's advisory and licence checks as their actions and binaries are named)
+    r"cargo-(?:deny|audit)(?:-action)?|rustsec/audit-check|"
     r"dependency-?check\w*|sonar(?:-scanner|qube|cloud)?(?![-.])|sobelow|mix\s+(?:deps|hex)\.audit|mix_audit|"
     r"safety\s+scan|terrascan|kubesec|prowler|dockle|bearer|horusec|njsscan|mobsfscan|audit-ci|retire(?:\.js)?|"
     r"Security/(?:SAST|Secret-Detection|Dependency-Scanning|Container-Scanning|DAST|IaC)|"
@@ -1851,6 +1853,18 @@ PROGRAMS: tuple[Program, ...] = (
         setting_pairs=("env:set",),
         changes=rf"{_W}(?:deploy|env:(?:set|unset|import|clone)|sites:delete|blobs:(?:set|delete)"
         rf"|api\s+(?:create|update|delete|add|remove|restore|purge|cancel|lock|unlock|rollback)[A-Z]\w*){_E}",
+    ),
+    # Neon's CLI: a project or its main branch deleted or reset, the database opened to every address
+    _p(
+        "neonctl",
+        R.INFRA_DESTROYER,
+        aliases=("neon",),
+        options=("--project-id", "--org-id", "--output", "-o", "--api-key", "--context-file", "--parent"),
+        destroys_all=rf"{_W}projects?\s+delete{_E}",
+        destroys_one=rf"{_W}branch(?:es)?\s+(?:delete|reset|restore)\s+(?:main|master|prod|production){_E}",
+        grants=rf"{_W}ip-allow\s+(?:add|reset){_E}.*(?:0\.0\.0\.0/0|::/0)",
+        changes=rf"{_W}(?:projects?\s+delete|branch(?:es)?\s+(?:delete|reset|restore|set-default)|ip-allow"
+        rf"|roles?\s+delete|databases?\s+delete){_E}",
     ),
     # PlanetScale's CLI: a database or its production branch deleted, that branch's protections taken off
     # (unsafe schema changes let through, the branch made a development one), a member or a token let in

@@ -251,6 +251,9 @@ _QUERY_DESTROYS = re.compile(
 )
 # Tools whose name says they delete, cancel or pay back, and the values that stand for everything
 _UNDOES = re.compile(r"(^|_)(delete|remove|purge|destroy|drop|refund|cancel|void|revoke|terminate|wipe)(_|$)")
+_RESETS = re.compile(r"(^|_)(?:reset|restore)(_|$)")
+# The branch a project's production runs from, by the names teams give it
+_MAIN_BRANCH = re.compile(r"(?i)(?<![a-z0-9])(?:main|master|prod|production|primary)(?![a-z0-9])")
 _WILDCARDS = frozenset({"*", "all", "%", ".*", "*.*", "any", "everything"})
 # A label selector whose pattern matches every value (PromQL's `{__name__=~".+"}`, `{job=~".*"}`)
 _MATCHES_EVERYTHING = re.compile(r"""\{?\s*\w+\s*=~\s*["']\.[*+]["']\s*\}?""")
@@ -295,6 +298,14 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
         return "a delete of every object (an empty prefix)"
     if arguments is not None and any(retention_cut(k, v) for k, v in _nested_settings(arguments)):
         return RETENTION_CUT  # `alter_topic_config(configs={"retention.ms": "60000"})`
+    if arguments is not None and (
+        _RESETS.search(words) or (_UNDOES.search(words) and "branch" in words.split("_"))
+    ):  # `delete_branch(branchId="br-main-4f2a")`, `reset_from_parent(branch="main")`: Neon's, PlanetScale's,
+        # Supabase's database branches, whose main one holds production's rows (a file deleted on a branch
+        # is no branch deleted)
+        for key, value in list(arguments.items())[:32]:
+            if "branch" in words_of(str(key)) and isinstance(value, str) and _MAIN_BRANCH.search(value[:80]):
+                return f"a delete or reset of the branch {value[:40]} and the data on it"
     if arguments is not None and _DOCUMENT_DELETE.search(words):
         for key, value in arguments.items():  # `users`: a top-level collection; `users/u1`: a document
             named = words_of(key) in ("path", "document_path", "doc_path", "collection")

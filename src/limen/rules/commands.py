@@ -1490,10 +1490,10 @@ _SQL_TRUNCATE = re.compile(r"\btruncate\b")
 _SQL_DELETE = re.compile(r"\bdelete\s+(?:\w+\s+)?from\b")
 _SQL_UPDATE = re.compile(r"\bupdate\s+\S+\s+set\b")
 # A WHERE that filters nothing: `1=1`, `true`, `id = id`, `'' = ''` (strings are blanked before this), a
-# column that is never null, a row's creation or change time before now, an id above zero.
+# row's creation or change time before now, an id above zero (`IS NOT NULL` may well filter: a real test).
 _SQL_WHERE = re.compile(
     r"\bwhere\b(?!\s+(?:1\s*=\s*1|0\s*=\s*0|1\s*(?:<>|!=)\s*0|true|1|not\s+false|(\w+)\s*=\s*\1|''\s*=\s*''"
-    r"|[\w.]+\s+is\s+not\s+null|(?:[\w.]*\.)?id\s*>\s*0"
+    r"|(?:[\w.]*\.)?id\s*>\s*0"
     r"|[\w.]*(?:created|inserted|updated|modified)_?(?:at|on|date|time)\w*\s*<=?\s*(?:now\s*\(\s*\)|current_timestamp"
     r"|current_date|getdate\s*\(\s*\)|sysdate|localtimestamp))"
     r"\s*(?:$|;|\blimit\b|\border\b|\breturning\b))"

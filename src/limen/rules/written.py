@@ -1789,6 +1789,12 @@ _CARGO_DEPENDENCY_TABLE = re.compile(
     r"^\s*\[(?:(?:workspace\.|target\.[^\]]+\.)?(?:dev-|build-)?dependencies|patch\.[^\]]+|replace)\]\s*$"
 )
 _CARGO_ENTRY = re.compile(r"""^\s*([\w-]+)\s*=\s*(?:"([^"]*)"|\{(.*)\})""")
+# The keys of a crate's own tables (`[package]`, `[profile.*]`, `[lib]`), which a fragment may hold
+_CARGO_OWN_KEYS = frozenset(
+    {"name", "version", "edition", "authors", "description", "license", "license-file", "repository"}
+    | {"homepage", "documentation", "readme", "publish", "build", "links", "rust-version", "resolver"}
+    | {"default-run", "workspace", "path", "crate-type", "lto", "panic", "strip", "debug", "opt-level"}
+)
 
 
 # A package's list of what it ships (Cargo's `include = [...]`, mix's `files: [...]`): its quoted entries
@@ -1821,13 +1827,15 @@ def _cargo_toml(text: str) -> tuple[list[str], list[str]]:
     for shipped in _SHIPPED_LIST.findall(text[:MAX_TEXT]):
         concerns += _packaged_secrets(re.findall(r'"([^"\n]+)"', shipped))
     specs: list[str] = []
-    in_table = False
+    # an Edit's lines with no table above them (`tracing-subscribe = "0.3"`): read as dependencies, the
+    # package's own keys aside
+    in_table = fragment = not re.search(r"^[ \t]*\[", text[:MAX_TEXT], re.MULTILINE)
     for line in text[:MAX_TEXT].splitlines():
         if line.lstrip().startswith("["):
             in_table = bool(_CARGO_DEPENDENCY_TABLE.match(line))
             continue
         entry = _CARGO_ENTRY.match(line) if in_table else None
-        if entry is None:
+        if entry is None or (fragment and entry.group(1) in _CARGO_OWN_KEYS):
             continue
         name, version, table = entry.group(1), entry.group(2), entry.group(3) or ""
         inline = re.search(r'\bversion\s*=\s*"([^"]*)"', table)
