@@ -738,6 +738,14 @@ DISPOSABLE_EXTENSIONS = frozenset(
 )
 
 
+# Folders of what tools fetch or build again on demand (`~/.cache`, macOS's `Caches`, npm's `_cacache`,
+# Gradle's and Maven's downloads): what lies in them is a copy, never the only home of a credential
+CACHE_FOLDER = re.compile(
+    r"/(?:\.cache|Caches|__pycache__|_cacache|\.gradle/caches|\.m2/repository|\.cargo/registry|\.rustup/toolchains"
+    r"|\.sccache|\.npm/_npx)/"
+)
+
+
 # MSBuild project files: their targets' Exec tasks run on every build
 BUILD_FILES = {
     ext: _f("msbuild", "every dotnet build runs its targets' commands", "msbuild")

@@ -3264,8 +3264,15 @@ _SETUP_PATTERNS = {name: re.compile(pattern) for name, pattern in SETUP_SNIPPETS
 
 
 def prints_setup(argv: list[str]) -> bool:
-    """The command prints its own shell integration for the shell to evaluate (see `SETUP_SNIPPETS`)."""
+    """The command prints its own shell integration for the shell to evaluate (see `SETUP_SNIPPETS`), or,
+    for any program of the table, its own completion script (`neonctl completion zsh`)."""
     if not argv:
         return False
-    pattern = _SETUP_PATTERNS.get(argv[0].rsplit("/", 1)[-1])
+    name = argv[0].rsplit("/", 1)[-1]
+    pattern = _SETUP_PATTERNS.get(name)
+    if pattern is None and program(name) is not None:
+        pattern = _COMPLETION
     return pattern is not None and pattern.fullmatch(" ".join(argv[1:])) is not None
+
+
+_COMPLETION = re.compile(rf"completions?{_SHELLS_ARG}")

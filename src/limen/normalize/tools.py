@@ -1671,6 +1671,9 @@ _RELEASES = re.compile(r"(?i)(?:^|[^a-z])(?:release|deploy|publish|promote|ship|
 _CHANGES_PUBLIC_NAME = re.compile(
     r"(?:^|_)(?:create|update|edit|patch|put|post|delete|set|modify|change|add|remove)_(?:[a-z0-9]+_){0,8}?"
     r"(?:dns|nameservers?|cname)(?:_|$)"
+    # (the verb after the noun: `dns_record_update`, `dns_records_create`)
+    r"|(?:^|_)(?:dns|nameservers?|cname)_(?:[a-z0-9]+_){0,4}?(?:create|update|edit|patch|put|set|modify|change"
+    r"|add|remove|delete)(?:_|$)"
 )
 
 

@@ -152,6 +152,10 @@ _PREDICTABLE = prefiltered(
     r"(?i)\bseed_from_u64\(\s*\d+|\bnew\s+Random\(\s*\d+\s*\)|\bRandom\.new\(\s*\d+|\bsrand\(\s*\d+"
     r"|\brand\.Seed\(|\bMath\.random\(\)|\btimestamp\(\)\s*\^|currentTimeMillis\(\)|\bUnixNano\(\)"
 )
+# A file named for what it makes (`keys.rs`, `tokens.py`, `session_id.go`)
+_SECRETS_FILE = re.compile(
+    r"(?i)(?:^|[_.-])(?:api_?)?(?:keys?|tokens?|secrets?|passw\w*|nonces?|salts?|otp|sessions?)(?:[_.-]|$)"
+)
 _SECRET_MADE = re.compile(r"(?i)token|secret|api_?key|password|nonce|salt|otp|reset|session_?id|\bkey\b")
 
 # An exemption from authentication added for a route or a method: `[AllowAnonymous]`, `.permitAll()`,
@@ -311,7 +315,11 @@ _INSECURE_ON = prefiltered(
 )
 # A cookie made readable by scripts or sent over plain HTTP (`http_only: false`, `secure: false`), in a
 # configuration that is not a developer's own (`config/dev.exs`, `settings/local.py`)
-_COOKIE_UNGUARDED = prefiltered(r"(?i)\b(?:http_?only|secure)[\"']?\s*(?::|=>|=)\s*(?:false|False)\b")
+_COOKIE_UNGUARDED = prefiltered(
+    r"(?i)\b(?:http_?only|secure)[\"']?\s*(?::|=>|=)\s*(?:false|False)\b"
+    # a cookie builder's own switches (Rust's `cookie`, `.secure(false).http_only(false)`)
+    r"|\.(?:http_?only|secure)\(\s*false\s*\)"
+)
 _LOCAL_CONFIG = re.compile(r"(?i)(?:^|[/._-])(?:dev|development|local|test|testing)(?:[/._-]|$)")
 # Logging switched off or cut to fatal errors only: nothing the program does is on record any more
 _SILENCED = prefiltered(
@@ -787,10 +795,10 @@ _ACCESS_STEP = prefiltered(
     r"""|\bUse(?:Authentication|Authorization|Antiforgery|RateLimiter|Hsts)\s*\("""
     # a check put into the chain by a call (`app.use(requireAuth)`, `app.use(helmet())`, Nest's
     # `consumer.apply(AuthMiddleware)`, Spring's `.addFilterBefore(jwtAuthFilter, ...)`)
-    r"""|\b(?:use|apply|add_?filter\w*|add_?middleware|add_?interceptors?)\s*\(\s*(?:["'][^"'\n]*["']\s*,\s*)?"""
-    r"""(?:new\s+)?[\w.]*"""
+    r"""|\b(?:use|apply|layer|add_?filter\w*|add_?middleware|add_?interceptors?)\s*\(\s*(?:["'][^"'\n]*["']\s*,\s*)?"""
+    r"""(?:new\s+)?[\w.:]*"""
     r"""(?:auth\w*|mfa|otp|csrf|xsrf|csurf|helmet|security|permission\w*|login\w*|jwt|access_?control"""
-    r"""|rate_?limit\w*|throttl\w*)"""
+    r"""|rate_?limit\w*|throttl\w*|governor)"""
     # a check among the steps a chain is composed of (SvelteKit's `handle = sequence(withClerkHandler(),
     # authGuard)`, `compose(...)`)
     r"""|\b(?:sequence|compose|chain)\s*\((?:[^()]|\(\))*?\b\w*(?:auth|clerk|guard|session|csrf|login|permission"""
@@ -1369,7 +1377,7 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         if (
             predictable
             and _PREDICTABLE.search(added)
-            and _SECRET_MADE.search(added)
+            and (_SECRET_MADE.search(added) or _SECRETS_FILE.search(path.rsplit("/", 1)[-1]))
             and not _PREDICTABLE.search(before)
         ):
             found.append("a secret is made from a predictable source")

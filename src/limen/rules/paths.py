@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from limen.context import AGENT_CONTROL_FILES, Context
 from limen.facts import secrets as secret_facts
-from limen.facts.paths import MANIFEST, MEMORY_STORE, as_own_home, by_shebang, describe
+from limen.facts.paths import CACHE_FOLDER, MANIFEST, MEMORY_STORE, as_own_home, by_shebang, describe
 from limen.facts.programs import program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
@@ -107,6 +107,8 @@ def _secret_by_name(path: str) -> bool:
     if _has_glob(name):
         parent = path[: -len(name)]
         if _has_glob(parent):  # `./fs*/*`: a name guessed in a folder guessed too says nothing of either
+            return False
+        if CACHE_FOLDER.search(parent):  # `~/.cache/sccache/*`: copies of what tools fetched or built
             return False
         return any(
             fnmatchcase(probe, name) and _secret_by_name(parent + probe)
@@ -764,6 +766,7 @@ def _is_persistence(path: str, ctx: Context) -> bool:
 
 _FORGE_WRITES = frozenset({"own_remote", "foreign_remote"})
 _FILE_KEYS = ("path", "file_path", "filePath", "name")  # what forge and deploy tools call a file's path
+_SCRIPT_KEYS = ("scriptName", "script_name", "functionName", "function_name", "workerName", "worker_name")
 # A tool that deploys the files it is handed (`deploy_edge_function(files=[{name, content}])`): they run on
 # the service from then on, as a committed file runs where the repository runs
 _DEPLOYS = re.compile(r"(?:^|_)(?:deploy|publish)(?:_|$)")
@@ -800,6 +803,10 @@ def _committed_files(action: Action) -> list[tuple[str, str]]:
     found = []
     for entry in entries[:64]:
         path = next((entry[k] for k in _FILE_KEYS if isinstance(entry.get(k), str)), None)
+        if path is None and deploys:  # `worker_deploy(scriptName="edge", content=...)`: a worker's script, a
+            # function's code, which the platforms run as JavaScript unless named otherwise
+            named = next((entry[k] for k in _SCRIPT_KEYS if isinstance(entry.get(k), str)), None)
+            path = named if named is None or "." in named.rsplit("/", 1)[-1] else named + ".js"
         content = entry.get("content")
         if path is not None and (isinstance(content, str) or (deletes and content is None)):
             found.append(("/" + path.lstrip("/"), content or ""))

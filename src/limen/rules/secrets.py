@@ -909,6 +909,8 @@ def _header_hit(text: str, key: str, end: int) -> SecretHit | None:
     if not _HEADER_NAME.search(key):
         return None
     sep = _HEADER_SEP.match(text, end)
+    if sep is not None and text.startswith("::", sep.end() - 1):
+        return None  # `auth::AuthUser`: a module's path in Rust, C++ or PHP, no header
     v = _HEADER_VALUE.match(text, sep.end()) if sep is not None else None
     if v is None:
         return None

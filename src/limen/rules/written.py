@@ -57,7 +57,15 @@ def written_text(action: Action, path: str) -> str | None:
     """The text this call puts into `path`, or None when Limen cannot see it (a copy, a download)."""
     args = action.arguments
     if action.commands:  # a shell line: what it echoes or prints (into this file or elsewhere)
-        return "\n".join(action.payloads) if action.payloads else None
+        if action.payloads:
+            return "\n".join(action.payloads)
+        from limen.facts.programs import prints_setup
+
+        only = action.commands[0] if len(action.commands) == 1 else None
+        if only is not None and only.redirects and prints_setup(list(only.argv)):
+            # `neonctl completion zsh >> ~/.zshrc`: the tool's own shell integration, as `source <(...)` is
+            return f"source <({' '.join(only.argv)})"
+        return None
     parts: list[str] = []
     for key in ("content", "new_string", "new_source", "text", "file_text"):
         value = args.get(key)
@@ -3103,6 +3111,9 @@ _TLS_OFF = prefiltered(
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
     r"|\bwithoutVerifying\(\)|globalOptions\(\s*\[[^\]]*['\"]verify['\"]\s*=>\s*false"
     r"|NODE_TLS_REJECT_UNAUTHORIZED['\"]?\]?\s*=\s*['\"]?0"
+    # a database connection's TLS switched off in the code (sqlx's `PgSslMode::Disable`, `sslmode=disable`
+    # handed to a client as code, `ssl: false` in a driver's options is the framework configs' own)
+    r"|\bPg(?:Ssl|SSL)Mode::Disable\b|\bSslMode::Disabled?\b"
     # the JVM's: a hostname verifier that takes any name, a trust manager whose check does nothing
     r"|hostnameVerifier\s*(?:\{\s*_\s*,\s*_\s*->\s*true\s*\}|\(\s*\(\s*\w*\s*,\s*\w*\s*\)\s*->\s*true\s*\))"
     r"|\bNoopHostnameVerifier\b|ALLOW_ALL_HOSTNAME_VERIFIER"
@@ -3656,8 +3667,8 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
                 "urlcredential",
                 "certificate",
                 "checkserveridentity",
-                "certificate",
                 "setcertificateverifyproc",
+                "sslmode::disable",
             ),
         ),
         _TLS_OFF,
@@ -4527,7 +4538,11 @@ def _dropped_checks(fact: PathFact, before: str, after: str) -> list[str]:
             # a job that never runs (`if: false`) or whose failure passes (GitLab's `allow_failure: true`)
             # fails no build; a script's lines after an exit that always runs first never run
             live = _SOFT_JOB.sub("", _DISABLED_JOB.sub("", _EARLY_EXIT.split(text, 1)[0]))
-            return {m.lower() for step in _STEP.split(live) for m in _enforced_checks(step, tests=tests)}
+            return {
+                _NEXTEST.sub("cargo test", m.lower())  # (nextest runs the same tests as `cargo test`)
+                for step in _STEP.split(live)
+                for m in _enforced_checks(step, tests=tests)
+            }
 
         if _EARLY_EXIT.search(after) and (dead := sorted(found(_EARLY_EXIT.sub("", after)) - found(after))):
             return [f"the change leaves {', '.join(dead)[:120]} after an exit that always comes first"]
@@ -4632,7 +4647,7 @@ _SOFT_STEP = re.compile(
 # The project's tests, as CI files run them: a failing test no longer failing the build lets anything merge
 _TEST_RUN = re.compile(
     r"(?i)(?<![\w-])(?:mix\s+test|(?:python3?\s+-m\s+)?pytest|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test"
-    r"|go\s+test|cargo\s+test|(?:bundle\s+exec\s+)?rspec|dotnet\s+test|phpunit|vitest|jest"
+    r"|go\s+test|cargo\s+(?:test|nextest\s+run)|(?:bundle\s+exec\s+)?rspec|dotnet\s+test|phpunit|vitest|jest"
     # Flutter's and Dart's tests and analyser, Gradle's and Maven's test and check phases
     r"|(?:flutter|dart)\s+(?:test|analyze)|(?:\./)?gradlew?\s+(?:[\w:-]+\s+)*?(?:[\w:]*:)?(?:test|check)"
     r"|(?:\./)?mvnw?\s+(?:[\w:.-]+\s+)*?(?:test|verify)"
@@ -4641,6 +4656,7 @@ _TEST_RUN = re.compile(
     r"|(?:turbo|nx)\s+(?:run(?:-many)?\s+|affected\s+)?(?:[\w:=-]+\s+)*?(?:-t\s+)?(?:[\w-]+:)?test"
     r"|(?:make|just|task)\s+(?:[\w-]+\s+)*?test|(?<![\w-])(?:tox|nox)(?=\s|$))(?![\w-])"
 )
+_NEXTEST = re.compile(r"cargo\s+nextest\s+run")
 _SOFT_COMMAND = re.compile(
     r"\|\|\s*(?:true|:|exit\s+0|echo)\b|;\s*(?:true|exit\s+0)\s*$|--exit-code[=\s]+0\b|--soft-fail\b|--no-fail\b"
     r"|--exit-zero\b|--audit-level[=\s]+none\b|--severity-threshold[=\s]+none\b"
