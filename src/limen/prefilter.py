@@ -31,8 +31,8 @@ _SHORT_TEXT = 256  # a shorter text costs the pattern less than finding its lite
 _DENSE = 16
 
 
-class Prefiltered:
-    """A compiled pattern with the literals its matches must start with. Searched like the pattern."""
+class _Screened:
+    """A compiled pattern and literals its matches need (`_exact` as written, `_folded` lower-cased)."""
 
     __slots__ = ("_exact", "_folded", "groups", "pattern")
 
@@ -40,6 +40,18 @@ class Prefiltered:
         self.pattern = pattern
         self.groups = pattern.groups
         self._exact, self._folded = exact, folded
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.pattern.match(text, pos)
+
+    def sub(self, replacement: Any, text: str, count: int = 0) -> str:
+        return self.pattern.sub(replacement, text, count)
+
+
+class Prefiltered(_Screened):
+    """A compiled pattern with the literals its matches must start with. Searched like the pattern."""
+
+    __slots__ = ()
 
     def _starts(self, text: str, pos: int) -> list[int] | None:
         """Where a match may start, in order; None when the pattern must search the text itself."""
@@ -96,22 +108,11 @@ class Prefiltered:
             return [m.group(1) or "" for m in self.finditer(text)]
         return [m.groups("") for m in self.finditer(text)]
 
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self.pattern.match(text, pos)
 
-    def sub(self, replacement: Any, text: str, count: int = 0) -> str:
-        return self.pattern.sub(replacement, text, count)
-
-
-class Gated:
+class Gated(_Screened):
     """A compiled pattern run only on text that holds one of the literals every match contains."""
 
-    __slots__ = ("_exact", "_folded", "groups", "pattern")
-
-    def __init__(self, pattern: re.Pattern[str], exact: tuple[str, ...], folded: tuple[str, ...]) -> None:
-        self.pattern = pattern
-        self.groups = pattern.groups
-        self._exact, self._folded = exact, folded
+    __slots__ = ()
 
     def _may_match(self, text: str) -> bool:
         if len(text) < _SHORT_TEXT or any(literal in text for literal in self._exact):
@@ -131,12 +132,6 @@ class Gated:
 
     def findall(self, text: str) -> list[Any]:
         return self.pattern.findall(text) if self._may_match(text) else []
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self.pattern.match(text, pos)
-
-    def sub(self, replacement: Any, text: str, count: int = 0) -> str:
-        return self.pattern.sub(replacement, text, count)
 
 
 def prefiltered(source: str, flags: int = 0) -> Prefiltered | Gated | re.Pattern[str]:
@@ -246,11 +241,13 @@ def _leading(items: list[tuple[Any, Any]], ignore_case: bool) -> set[tuple[str, 
             and all(folded == ignore_case for _, folded in tails)
         ):
             heads = [head + tail for head in heads for tail, _ in tails]
-    if not ignore_case:
-        return {(head, False) for head in heads}
-    if any(not char.isascii() and not _never_ascii(char) for head in heads for char in head):
-        return None  # (`K`, the Kelvin sign, is `k` to a case-insensitive pattern)
-    return {(head.lower(), True) for head in heads}
+    literals: set[tuple[str, bool]] = set()
+    for head in heads:
+        literal = _case(head, ignore_case)
+        if literal is None:
+            return None
+        literals |= literal
+    return literals
 
 
 def _never_ascii(char: str) -> bool:

@@ -210,6 +210,9 @@ PROTECTED_BRANCHES = re.compile(
 ENVIRONMENT_VARIABLE = re.compile(r"(?:^|_)(?:ENV|ENVIRONMENT|STAGE|PROFILE|CONTEXT|SETTINGS_MODULE)$")
 # (`mainnet`: a public blockchain's main network, where a transaction moves real value and is never undone)
 PRODUCTION = re.compile(r"(?<![A-Za-z0-9])(?:prod|production|prd|mainnet)(?![A-Za-z0-9])", re.IGNORECASE)
+# The names teams give the branch production runs from (a database platform's main branch holds its rows;
+# `PROTECTED_BRANCHES` are git's, the branches others build from)
+MAIN_BRANCHES = r"(?:main|master|prod|production|primary)"
 
 
 # Slurm's options that take the next word (`-p debug`, `--account ocean-mix`): the launchers' command follows
@@ -1861,7 +1864,7 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("neon",),
         options=("--project-id", "--org-id", "--output", "-o", "--api-key", "--context-file", "--parent"),
         destroys_all=rf"{_W}projects?\s+delete{_E}",
-        destroys_one=rf"{_W}branch(?:es)?\s+(?:delete|reset|restore)\s+(?:main|master|prod|production){_E}",
+        destroys_one=rf"{_W}branch(?:es)?\s+(?:delete|reset|restore)\s+{MAIN_BRANCHES}{_E}",
         grants=rf"{_W}ip-allow\s+(?:add|reset){_E}.*(?:0\.0\.0\.0/0|::/0)",
         changes=rf"{_W}(?:projects?\s+delete|branch(?:es)?\s+(?:delete|reset|restore|set-default)|ip-allow"
         rf"|roles?\s+delete|databases?\s+delete){_E}",
@@ -1873,7 +1876,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         options=("--org", "--format", "-f", "--service-token", "--service-token-id", "--from", "--region"),
         destroys_all=rf"{_W}database\s+delete{_E}",
-        destroys_one=rf"{_W}(?:branch\s+delete\s+\S+\s+(?:main|master|prod|production)|backup\s+delete){_E}",
+        destroys_one=rf"{_W}(?:branch\s+delete\s+\S+\s+{MAIN_BRANCHES}|backup\s+delete){_E}",
         disables=rf"{_W}branch\s+(?:safe-migrations\s+disable|demote){_E}",
         grants=rf"{_W}(?:org\s+(?:invite|member\s+add)|service-token\s+add-access){_E}",
         changes=rf"{_W}(?:deploy-request\s+(?:deploy|apply|revert|skip-revert)|branch\s+(?:promote|demote"

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, OBJECT_STORE_HOSTS, WEB_SCHEMES
 from limen.facts.paths import below_home
-from limen.facts.programs import CHECKS_OFF_VARIABLES, HOST_SECURITY_AGENTS, PROTECTED_BRANCHES
+from limen.facts.programs import CHECKS_OFF_VARIABLES, HOST_SECURITY_AGENTS, MAIN_BRANCHES, PROTECTED_BRANCHES
 from limen.model import Capability
 from limen.prefilter import prefiltered
 
@@ -252,8 +252,7 @@ _QUERY_DESTROYS = re.compile(
 # Tools whose name says they delete, cancel or pay back, and the values that stand for everything
 _UNDOES = re.compile(r"(^|_)(delete|remove|purge|destroy|drop|refund|cancel|void|revoke|terminate|wipe)(_|$)")
 _RESETS = re.compile(r"(^|_)(?:reset|restore)(_|$)")
-# The branch a project's production runs from, by the names teams give it
-_MAIN_BRANCH = re.compile(r"(?i)(?<![a-z0-9])(?:main|master|prod|production|primary)(?![a-z0-9])")
+_MAIN_BRANCH = re.compile(rf"(?i)(?<![a-z0-9]){MAIN_BRANCHES}(?![a-z0-9])")
 _WILDCARDS = frozenset({"*", "all", "%", ".*", "*.*", "any", "everything"})
 # A label selector whose pattern matches every value (PromQL's `{__name__=~".+"}`, `{job=~".*"}`)
 _MATCHES_EVERYTHING = re.compile(r"""\{?\s*\w+\s*=~\s*["']\.[*+]["']\s*\}?""")
