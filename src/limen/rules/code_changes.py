@@ -90,7 +90,7 @@ _REQUEST_INPUT = prefiltered(
     r"(?i)headers?\s*(?:\[|\(|\.get|\.Get|->|\.\w+\()|getHeader|\bheader\s*\(|\bparams?\b|params\[|\bquery\s*\[|\bquery\.\w|\bQuery\(|\bquery_?(?:params|string)\b|cookie|metadata|\bmd\.get|\bmd\[|\.form\b|\bform\[|getParameter"
     r"|remote_?addr|remote_?ip|client_?ip|x-forwarded|peer\.|FromContext|user_?agent|\breq\.body|request\.body"
     r"|\bMETA\s*(?:\[|\.get\b)"  # Django's headers (`request.META.get("HTTP_X_...")`)
-    r"|\bsearchParams\b|\bgetQuery\s*\(|\bgetRouterParams?\s*\("
+    r"|\bsearchParams\b|\bgetQuery\s*\(|\bgetRouterParams?\s*\("  # a URL's query (fetch API, h3)
 )
 # What a branch hands out when it lets a caller in
 _GRANT = re.compile(

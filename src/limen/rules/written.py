@@ -2818,7 +2818,7 @@ _USES_CREDENTIAL = re.compile(
 )
 _ENV_READ = prefiltered(
     r"\bos\.environ\b|\bgetenv\s*\(|\bprocess\.env\b|\bENV\[|\bENV\.\w+|\$_ENV\b|\$ENV\{|\benv::var\b|\bos\.Environ\(|"
-    r"\bEnvironment\.GetEnvironmentVariables?\(|\bloadEnv\("
+    r"\bEnvironment\.GetEnvironmentVariables?\(|\bloadEnv\("  # Vite's loadEnv: the project's .env files
 )
 _SECRET_PATH = re.compile(r"""["'`]([~/.][^"'`\s]*)["'`]""")
 # `name = ...`, `const name = ...`, `let Ok(name) = ...`, `name := ...`: a name bound on one line

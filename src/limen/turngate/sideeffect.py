@@ -118,6 +118,7 @@ _TARGET = re.compile(
     re.IGNORECASE,
 )
 _SENSITIVE = prefiltered(
+    # credentials
     r"password|passcode|passphrase|\bpin\b|api[ _-]?keys?|private key|ssh|secret|token|credential|cookie"
     r"|backup codes?|2fa|two-factor|recovery code|seed phrase|system prompt|env(?:ironment)? var"
     r"|passwort|kennwort|schlüssel|zugangsdaten|contraseña|credencial|mot de passe|\bclé|chiave|credenzial"
