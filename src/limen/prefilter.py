@@ -55,8 +55,6 @@ class Prefiltered(_Screened):
 
     def _starts(self, text: str, pos: int) -> list[int] | None:
         """Where a match may start, in order; None when the pattern must search the text itself."""
-        if len(text) < _SHORT_TEXT:
-            return None
         found: set[int] = set()
         if self._folded:
             if not text.isascii():
@@ -77,6 +75,8 @@ class Prefiltered(_Screened):
         return sorted(found)
 
     def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        if len(text) < _SHORT_TEXT:  # (most texts a rule reads: a name, a word, a line)
+            return self.pattern.search(text, pos)
         starts = self._starts(text, pos)
         if starts is None:
             return self.pattern.search(text, pos)
@@ -88,7 +88,7 @@ class Prefiltered(_Screened):
         return None
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        starts = self._starts(text, 0)
+        starts = self._starts(text, 0) if len(text) >= _SHORT_TEXT else None
         if starts is None:
             yield from self.pattern.finditer(text)
             return
@@ -102,6 +102,8 @@ class Prefiltered(_Screened):
                 end = max(found.end(), at + 1)
 
     def findall(self, text: str) -> list[Any]:
+        if len(text) < _SHORT_TEXT:
+            return self.pattern.findall(text)
         if self.groups == 0:
             return [m.group(0) for m in self.finditer(text)]
         if self.groups == 1:
@@ -115,7 +117,7 @@ class Gated(_Screened):
     __slots__ = ()
 
     def _may_match(self, text: str) -> bool:
-        if len(text) < _SHORT_TEXT or any(literal in text for literal in self._exact):
+        if any(literal in text for literal in self._exact):
             return True
         if not self._folded:
             return False
@@ -125,13 +127,19 @@ class Gated(_Screened):
         return any(literal in lowered for literal in self._folded)
 
     def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self.pattern.search(text, pos) if self._may_match(text) else None
+        if len(text) < _SHORT_TEXT or self._may_match(text):
+            return self.pattern.search(text, pos)
+        return None
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.pattern.finditer(text) if self._may_match(text) else iter(())
+        if len(text) < _SHORT_TEXT or self._may_match(text):
+            return self.pattern.finditer(text)
+        return iter(())
 
     def findall(self, text: str) -> list[Any]:
-        return self.pattern.findall(text) if self._may_match(text) else []
+        if len(text) < _SHORT_TEXT or self._may_match(text):
+            return self.pattern.findall(text)
+        return []
 
 
 def prefiltered(source: str, flags: int = 0) -> Prefiltered | Gated | re.Pattern[str]:

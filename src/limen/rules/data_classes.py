@@ -247,22 +247,21 @@ def _several_people(action: Action, ctx: Context) -> bool:
     that is neither trusted nor an API that works for the user (`?emails=ana@acme.io,j@northwind.dev,...` to
     an enrichment site): a list of customers or contacts handed to a stranger. The user's own mail or
     marketing service given its recipients is its use."""
+    texts = [t for t in action_texts(action) if "@" in t or "%40" in t]
+    if not texts:  # (most calls name no address at all)
+        return False
     from limen.facts.hosts import first_party_api
     from limen.model import HostClass
     from limen.rules.destinations import is_trusted
 
-    strangers = [
-        d
+    if not any(
+        d.host_class is HostClass.PUBLIC and not is_trusted(d.host, ctx) and not first_party_api(d.host)
         for d in action.destinations
-        if d.host_class is HostClass.PUBLIC and not is_trusted(d.host, ctx) and not first_party_api(d.host)
-    ]
-    if not strangers:
+    ):
         return False
     addresses: set[str] = set()
     domains: set[str] = set()
-    for text in action_texts(action):
-        if "@" not in text and "%40" not in text:
-            continue
+    for text in texts:
         for match in _EMAIL.finditer(text[:65536]):
             domain = match.group(1).lower()
             if _PLACEHOLDER_DOMAINS.search(domain):
