@@ -287,7 +287,7 @@ BY_NAME: dict[str, PathFact] = {
     **dict.fromkeys(
         (
             *("brakeman.yml", ".gitleaks.toml", "gitleaks.toml", ".bandit", "bandit.yml", ".semgrep.yml"),
-            *(".sobelow-conf", "slither.config.json"),
+            *(".sobelow-conf", "slither.config.json", "deny.toml"),
         ),
         _f("scanner_config", "the security scanner reads what to check from it", "scanner_config"),
     ),
@@ -448,6 +448,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
             "cargo runs the wrapper, runner and linker it names at every build",
             "cargo_config",
         ),
+    ),
+    # cargo-audit's settings (`.cargo/audit.toml`): the advisories it leaves out
+    (
+        r"/\.cargo/audit\.toml$",
+        _f("scanner_config", "the security scanner reads what to check from it", "scanner_config"),
     ),
     (r"/\.husky/[^/]+$", _f("husky", "husky runs it as a git hook", "shell", blind=True)),
     (

@@ -2277,6 +2277,8 @@ def _scanner_config(text: str) -> tuple[list[str], list[str]]:
         concerns.append("the scanner is told to skip checks")
     if _ALLOWS_ALL.search(source):
         concerns.append("an allow-list entry that matches everything switches the scanner off")
+    if _ADVISORIES_IGNORED.search(source):
+        concerns.append("the scanner is told to let known vulnerabilities through")
     return [], concerns
 
 
@@ -2287,6 +2289,13 @@ _SKIPPED_CHECKS = re.compile(
     # Sobelow's keyword list (`[ignore: ["Config", "XSS"], exit: false]`): checks left out, or no failure
     r"|(?:^|[\[,])[ \t]*(?:ignore|skip_checks|exclude_checks):[ \t]*\[[ \t]*[\"']\w"
     r"|(?:^|[\[,])[ \t]*exit:[ \t]*false\b",
+    re.MULTILINE,
+)
+# Known vulnerabilities let through: advisories listed to ignore (cargo-deny's and cargo-audit's `ignore =
+# ["RUSTSEC-..."]`, any scanner's CVE or GHSA ids), or a class of them allowed (`vulnerability = "allow"`)
+_ADVISORIES_IGNORED = re.compile(
+    r"\bignore\w*[\"']?\s*[=:]\s*\[[^\]]{0,4000}?\b(?:RUSTSEC|CVE|GHSA|PYSEC|GO)-\d{4}-"
+    r"|^[ \t]*(?:vulnerability|unsound)[ \t]*=[ \t]*[\"']allow[\"']",
     re.MULTILINE,
 )
 _ALLOWS_ALL = re.compile(
