@@ -62,10 +62,9 @@ def recorded_set() -> frozenset[str]:
     """`recorded()` as a set, read again only when the index file changes, which is looked at no more than
     once a `LOOK_EVERY` (a launcher written by `limen install` is protected from the next second on)."""
     global _CACHED, _LOOKED_AT
-    now = time.monotonic()
-    if _CACHED is not None and now - _LOOKED_AT < LOOK_EVERY and _CACHED[0][0] == (path := _index_path()):
+    now, path = time.monotonic(), _index_path()
+    if _CACHED is not None and _CACHED[0][0] == path and now - _LOOKED_AT < LOOK_EVERY:
         return _CACHED[1]
-    path = _index_path()
     _LOOKED_AT = now
     try:
         info = os.stat(path)

@@ -3187,6 +3187,18 @@ def is_route_variable(name: str) -> bool:
     return name.lower() in ROUTE_VARIABLES or _SOURCE_VARIABLE.search(name) is not None
 
 
+def may_set_route_variable(lowered: str) -> bool:
+    """Whether a lower-cased text may assign a variable `is_route_variable` knows (`name=` somewhere): a
+    look for text before a long line is read word by word."""
+    return any(f"{name}=" in lowered for name in ROUTE_VARIABLES) or any(
+        f"{ending}=" in lowered for ending in _SOURCE_ENDINGS
+    )
+
+
+# What every name `_SOURCE_VARIABLE` matches ends with (`..._REGISTRY=`, `..._MIRROR_URL=`, `..._SERVER=`)
+_SOURCE_ENDINGS = ("registry", "_url", "_server", "mirror", "_host", "_site")
+
+
 # Environment variables that switch a check of what is downloaded off (TLS certificates, checksums, the Go
 # checksum database), and the values that do (a pattern over the whole value)
 CHECKS_OFF_VARIABLES: dict[str, str] = {

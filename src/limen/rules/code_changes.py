@@ -551,12 +551,10 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         found += _mailed_secret_returned(removed, added, context)
-        found += (
-            _copied_outside(added, context)
-            if "cc" not in removed.lower() or not _COPIED_TO.search(removed)
-            else []
-        )
-        found += _unverified_fallback(added) if not _unverified_fallback(removed) else []
+        if (copied := _copied_outside(added, context)) and not _COPIED_TO.search(removed):
+            found += copied
+        if (fell_back := _unverified_fallback(added)) and not _unverified_fallback(removed):
+            found += fell_back
         if _link_target_from_request(removed, added, context + "\n" + path):
             found.append("where a reset or sign-in link sends its token is taken from the request")
         if removed.strip() and added.strip():
@@ -941,7 +939,7 @@ def _copied_outside(added: str, context: str) -> list[str]:
     copied = _COPIED_TO.search(added) if "cc" in added.lower() else None
     if copied is None:
         return []
-    sender = _SENT_FROM.search(context) or _SENT_FROM.search(added)
+    sender = _SENT_FROM.search(context)  # (the context holds the added lines too)
     if sender is None:
         return []
     if registered_domain(copied.group(1)) == registered_domain(sender.group(1)):

@@ -113,7 +113,7 @@ from limen.facts.hosts import (
     publishing_endpoint,
     repository_identity,
 )
-from limen.facts.programs import ROUTE_VARIABLES, Role, is_route_variable, only_inspects, program
+from limen.facts.programs import Role, is_route_variable, may_set_route_variable, only_inspects, program
 from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing, credentials_to_issuers
 from limen.model import (
     Action,
@@ -190,18 +190,12 @@ def _route_variable(line: str) -> str:
         return ""
     if len(line) > 128:  # a long line (a program, a script) seldom names one: looked for first, as text
         lowered = line.lower()  # the names are ASCII: a name that lower-cases to one is in the lowered line
-        if not any(f"{name}=" in lowered for name in ROUTE_VARIABLES) and not any(
-            f"{word}=" in lowered for word in _SOURCE_WORDS
-        ):
+        if not may_set_route_variable(lowered):
             return ""
     for match in _ASSIGNED_NAME.finditer(line):
         if is_route_variable(match.group(1)):
             return match.group(1)
     return ""
-
-
-# The last words of the names `is_route_variable` knows by their shape (`..._REGISTRY=`, `..._MIRROR_URL=`)
-_SOURCE_WORDS = ("registry", "_url", "_server", "mirror", "_host", "_site")
 
 
 _PKG_TOOLS = frozenset({"pip", "pip3", "uv", "pipx", "poetry", "npm", "npx", "yarn", "pnpm", "bun"})

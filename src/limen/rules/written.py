@@ -34,6 +34,7 @@ from limen.facts.programs import (
     GIT_HOOK_KEYS,
     OPEN_FEDERATION,
     git_value_concerns,
+    prints_setup,
 )
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
 from limen.normalize.code.pytree import python_nodes, python_tree
@@ -59,8 +60,6 @@ def written_text(action: Action, path: str) -> str | None:
     if action.commands:  # a shell line: what it echoes or prints (into this file or elsewhere)
         if action.payloads:
             return "\n".join(action.payloads)
-        from limen.facts.programs import prints_setup
-
         only = action.commands[0] if len(action.commands) == 1 else None
         if only is not None and only.redirects and prints_setup(list(only.argv)):
             # `neonctl completion zsh >> ~/.zshrc`: the tool's own shell integration, as `source <(...)` is
@@ -5481,7 +5480,7 @@ def _plain_setup(text: str) -> bool:
     that names a new word or adds options to the command it is named for (`alias k=kubectl`, `alias ls='ls
     --color'`), or a tool's own shell integration (`eval "$(pyenv init -)"`, `source <(kubectl completion
     bash)`). Anything else, and any line with more than one command in it, is not plain."""
-    from limen.facts.programs import changes_what_runs, prints_setup, program
+    from limen.facts.programs import changes_what_runs, program
 
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     # `export ANDROID_HOME=$HOME/Android/Sdk; export PATH=...`: commands a `;` joins, each read alone
