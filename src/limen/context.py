@@ -99,6 +99,10 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
         os.path.join(home, ".cache", "limen"),
         os.path.join(home, ".claude", "settings.json"),
         os.path.join(home, ".claude", "settings.local.json"),
+        # the user's hook scripts, which that wiring runs: moved or emptied, every hook they hold stops
+        os.path.join(home, ".claude", "hooks"),
+        os.path.join(home, ".cursor", "hooks"),
+        os.path.join(home, ".gemini", "hooks"),
         os.path.join(workspace, ".claude", "settings.json"),
         os.path.join(workspace, ".claude", "settings.local.json"),
         os.path.join(home, ".cursor", "hooks.json"),

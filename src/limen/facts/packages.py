@@ -164,6 +164,34 @@ NPM = frozenset(
     }
 )
 
+# JSR, Deno's registry: its most used packages (every name is scoped: `@std/assert`)
+JSR = frozenset(
+    {
+        *("@std/assert", "@std/dotenv", "@std/path", "@std/fs", "@std/http", "@std/testing", "@std/expect"),
+        *("@std/encoding", "@std/async", "@std/collections", "@std/fmt", "@std/json", "@std/yaml"),
+        *("@std/toml", "@std/uuid", "@std/crypto", "@std/streams", "@std/cli", "@std/log", "@std/datetime"),
+        *("@std/semver", "@std/ulid", "@std/front-matter", "@std/media-types", "@std/net", "@std/text"),
+        *("@fresh/core", "@fresh/init", "@fresh/plugin-tailwind", "@hono/hono", "@oak/oak", "@deno/gfm"),
+        *("@deno/dnt", "@deno/emit", "@luca/esbuild-deno-loader", "@david/dax", "@cliffy/command"),
+        *("@zod/zod", "@supabase/supabase-js", "@libsql/client", "@upstash/redis", "@preact/signals"),
+    }
+)
+# Hackage, Haskell's registry: the packages most projects depend on
+HACKAGE = frozenset(
+    {
+        *("aeson", "text", "bytestring", "containers", "mtl", "transformers", "lens", "servant"),
+        *("servant-server", "servant-client", "warp", "wai", "wai-extra", "wai-cors", "http-client"),
+        *("http-client-tls", "http-types", "http-conduit", "postgresql-simple", "persistent"),
+        *("persistent-postgresql", "esqueleto", "hasql", "opaleye", "beam-core", "sqlite-simple"),
+        *("cryptonite", "crypton", "memory", "vector", "unordered-containers", "hashable", "async", "stm"),
+        *("conduit", "attoparsec", "megaparsec", "optparse-applicative", "quickcheck", "hspec", "tasty"),
+        *("hedgehog", "random", "time", "directory", "filepath", "process", "network", "tls", "jose"),
+        *("bcrypt", "password", "scotty", "yesod", "req", "wreq", "cassava", "yaml", "unix", "deepseq"),
+        *("exceptions", "resourcet", "monad-logger", "katip", "generic-lens", "dhall", "pandoc"),
+        *("criterion", "safe-exceptions", "unliftio", "rio", "relude", "uuid", "base64-bytestring"),
+        *("cryptohash-sha256", "data-default", "amazonka", "stripe-haskell", "jwt", "template-haskell"),
+    }
+)
 CRATES = frozenset(
     {
         *("serde", "serde-json", "serde-yaml", "tokio", "rand", "clap", "anyhow", "thiserror", "regex"),
@@ -374,7 +402,21 @@ POPULAR = {
     "packagist": PACKAGIST,
     "docker": DOCKER,
     "maven": MAVEN_GROUPS,
+    "jsr": JSR,
+    "hackage": HACKAGE,
 }
+# A requirement that names its registry before its name (Deno's `npm:chalk@5`, `jsr:@std/path`): that
+# registry, whichever the installer's own is
+SPEC_REGISTRIES = {"npm:": "npm", "jsr:": "jsr"}
+
+
+def spec_registry(registry: str, spec: str) -> tuple[str, str]:
+    """(registry, requirement) with a registry-naming prefix taken off (`npm:stripe` -> ("npm", "stripe"))."""
+    for prefix, named in SPEC_REGISTRIES.items():
+        if spec.startswith(prefix):
+            return named, spec[len(prefix) :]
+    return registry, spec
+
 
 # Releases published by attackers or by a hijacked maintainer account: (registry, name) -> the versions that
 # carry the payload; an empty set means every version of that name does. A few well-documented incidents;
@@ -429,9 +471,13 @@ def package_name(registry: str, spec: str) -> str:
         return found.group(1).lower() if found else ""
     if not spec or "://" in spec or spec.startswith((".", "/", "~", "-", "git+", "file:")):
         return ""
-    if registry == "npm":
+    if registry in ("npm", "jsr"):  # (JSR's names are all scoped: a bare word is a file or a task)
         name = spec if "@" not in spec[1:] else spec[: spec.index("@", 1)]
-        return name.lower() if re.fullmatch(r"(?:@[\w.-]+/)?[\w.-]+", name) else ""
+        scope = r"@[\w.-]+/" if registry == "jsr" else r"(?:@[\w.-]+/)?"
+        return name.lower() if re.fullmatch(scope + r"[\w.-]+", name) else ""
+    if registry == "hackage":  # `postgresql-simple`, `aeson >=2.1`, `QuickCheck-2.14.3`
+        found = re.match(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*", spec)
+        return found.group(0).lower() if found else ""
     if registry == "nuget":  # `Newtonsoft.Json`: dots are part of the name, case is not
         found = re.match(r"[A-Za-z0-9_][\w.-]*", spec.strip())
         return found.group(0).lower() if found and "/" not in spec else ""
@@ -741,6 +787,11 @@ def imitated(registry: str, name: str) -> str:
             ):
                 return candidate
         return ""
+    if registry == "jsr" and "/" in name:  # `@sdt/dotenv`: a well-known scope misspelt, or a package's name
+        scope, jsr_scopes = name.split("/", 1)[0], tuple(sorted({n.split("/", 1)[0] for n in known}))
+        if scope not in jsr_scopes and (original := imitates(scope, jsr_scopes)):
+            return f"{original}/{name.split('/', 1)[1]}"
+        return imitates(name, known) if scope in jsr_scopes else ""
     if registry == "npm" and name.startswith("@") and "/" in name:  # `@angualr/cdk`: a scope named like one
         scope, scopes = _scope(name), _top_scopes()
         if scope not in scopes and (original := imitates(scope, scopes)):

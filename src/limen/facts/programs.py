@@ -1007,7 +1007,17 @@ PROGRAMS: tuple[Program, ...] = (
         family=True,
         options=("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"),
     ),
-    _p("deno", R.INTERPRETER),
+    # Deno: its packages come from JSR unless a requirement names npm (`deno add npm:chalk`); `deno run`
+    # fetches and runs a package it names (`deno run -A jsr:@fresh/init`)
+    _p(
+        "deno",
+        R.INTERPRETER,
+        R.PACKAGE_INSTALLER,
+        registry="jsr",
+        installs=("add", "install", "i"),
+        runs_package=("run", "x"),
+        options=("-n", "--name", "-c", "--config", "--import-map", "--lock", "--root", "-L", "--log-level"),
+    ),
     _p(
         "bun",
         R.INTERPRETER,
@@ -1290,6 +1300,29 @@ PROGRAMS: tuple[Program, ...] = (
     _p("op", R.RUNNER, runs_after=("run",)),
     _p("doppler", R.RUNNER, runs_after=("run",)),
     _p("nix-shell", R.RUNS_OPTION, command_options=("--run", "--command")),
+    # Nix: `nix run INSTALLABLE -- ARGS` runs the installable's program (`nixpkgs#socat` is socat), `nix shell
+    # ... -c CMD` and `nix develop -c CMD` run CMD; a profile given an address installs what it names
+    _p(
+        "nix",
+        R.RUNNER,
+        R.RUNS_OPTION,
+        runs_after=("run",),
+        command_options=("-c", "--command"),
+        options=("--option", "--override-input", "--extra-experimental-features", "--profile", "-I"),
+        fetches_code=rf"{_W}profile\s+install{_E}.*(?:://|{_W}(?:github|gitlab|sourcehut|git\+\w+):)",
+    ),
+    # `nix-env -i -f URL`: the expression at an address evaluated and installed into the user's profile; the
+    # profile's old generations deleted, there is nothing to roll back to
+    _p(
+        "nix-env",
+        R.PACKAGE_INSTALLER,
+        options=("-A", "--attr", "-p", "--profile", "-I"),
+        fetches_code=r"(?:^|\s)(?:-\w*[if]\w*|--install|--file)\s+(?:\S+\s+)*\S*://",
+        destroys_one=rf"{_W}--delete-generations{_E}",
+    ),
+    _p("nix-collect-garbage", R.DELETES, options=("--delete-older-than",)),
+    # Cachix: `cachix use NAME` makes Nix take prebuilt binaries from that cache, for good
+    _p("cachix", R.PACKAGE_INSTALLER, reroutes=rf"{_W}use{_E}"),
     # a terminal session recorded: `-c` names the command it runs, else it starts the user's shell
     _p(
         "script",
@@ -2683,6 +2716,59 @@ PROGRAMS: tuple[Program, ...] = (
         # `ext:install`, `functions:secrets:set`); `auth:export` reads every account out
         changes=rf"{_W}(?:deploy|auth:export|[\w:-]+:(?:delete|set|unset|disable|remove|clone|rollback|install"
         rf"|uninstall|update|destroy|publish|import|create|add|apply|reconfigure|prune|rotate|send)){_E}",
+    ),
+    # Hetzner Cloud's CLI: a server, volume, address or network deleted, a server reimaged (its disk wiped);
+    # protections or backups taken off; a firewall opened to every address, or emptied (Hetzner then lets
+    # every connection in); a rescue system or an SSH key that is not the user's own let in; an address moved
+    _p(
+        "hcloud",
+        R.INFRA_DESTROYER,
+        options=("-o", "--output", "--context", "--config", "-l", "--selector", "--poll-interval"),
+        destroys_one=rf"{_W}(?:server|volume|primary-ip|floating-ip|load-balancer|network|firewall|image"
+        rf"|certificate|placement-group|storage-box)\s+(?:delete|rebuild){_E}",
+        disables=rf"{_W}(?:[\w-]+\s+)?(?:disable-protection|disable-backup|protection\s+disable){_E}",
+        grants=rf"{_W}firewall\s+(?:add-rule|create|set-rules|replace-rules){_E}.*(?:0\.0\.0\.0/0|::/0|\[\s*\])"
+        rf"|{_W}server\s+enable-rescue{_E}"
+        rf"|{_W}ssh-key\s+create{_E}(?!.*--public-key-from-file[=\s]+(?:~|\$HOME|/home/[^/\s]+|/root)/\.ssh/)",
+        live=rf"{_W}(?:floating-ip|primary-ip)\s+(?:assign|unassign){_E}",
+        changes=rf"{_W}[\w-]+\s+(?:create|delete|rebuild|update|poweroff|reset|shutdown|reboot|assign|unassign"
+        rf"|attach|detach|add-rule|delete-rule|replace-rules|set-rules|enable-[\w-]+|disable-[\w-]+"
+        rf"|change-[\w-]+){_E}",
+    ),
+    # Turso: a database, group or organisation destroyed, every token of one revoked (each client cut off),
+    # someone added to the organisation
+    _p(
+        "turso",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}(?:db|group|org)\s+destroy{_E}",
+        destroys_one=rf"{_W}(?:db|group)\s+tokens\s+invalidate{_E}",
+        grants=rf"{_W}org\s+members?\s+(?:add|invite){_E}",
+        changes=rf"{_W}(?:db|group|org)\s+(?:create|destroy|update|transfer|tokens\s+invalidate|config\s+\w+){_E}",
+    ),
+    # Colmena and deploy-rs deploy NixOS hosts; `colmena exec -- CMD` runs CMD on every host it selects;
+    # nixos-anywhere installs NixOS over whatever the target runs, formatting its disks
+    _p(
+        "colmena",
+        R.INFRA_DESTROYER,
+        options=("--on", "-f", "--config", "-p", "--parallel"),
+        remote_runs=("exec",),
+        changes=rf"{_W}(?:apply|exec|upload-keys){_E}",
+    ),
+    _p("nixos-anywhere", R.INFRA_DESTROYER, destroys_one=r"\S"),
+    # Haskell's build tools install from Hackage and publish to it
+    _p(
+        "cabal",
+        R.PACKAGE_INSTALLER,
+        registry="hackage",
+        installs=("install",),
+        options=("--project-file", "--builddir", "-j", "--with-compiler", "-w", "--constraint"),
+    ),
+    _p(
+        "stack",
+        R.PACKAGE_INSTALLER,
+        registry="hackage",
+        installs=("install",),
+        options=("--stack-yaml", "--resolver", "--snapshot", "--work-dir", "-j", "--jobs"),
     ),
     _p(
         "stripe",

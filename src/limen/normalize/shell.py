@@ -4089,6 +4089,10 @@ def _runner(
     if not inner:
         return
     program_name = inner[0]
+    if "#" in program_name and not program_name.startswith(("github:", "git+", "gitlab:", "sourcehut:")):
+        # a Nix installable (`nixpkgs#socat`, `.#api`): the attribute's program, given what follows `--`
+        program_name = program_name.rsplit("#", 1)[1].rsplit(".", 1)[-1]
+        inner = [program_name, *inner[1 + (inner[1:2] == ["--"]) :]]
     if "://" in program_name or program_name.startswith(("github:", "git+", "gitlab:", "bitbucket:")):
         state.flag(f"{name} runs code fetched from {program_name[:80]}")  # `npx -y https://.../tarball/main`
         return
@@ -4431,7 +4435,7 @@ def _lang(name: str) -> str:
 
 
 # The package-manager sub-commands of the runtimes that are one too (bun, deno)
-_RUNTIME_PACKAGE_COMMANDS = frozenset({"add", "install", "i", "update", "upgrade", "remove", "pm"})
+_RUNTIME_PACKAGE_COMMANDS = frozenset({"add", "install", "i", "update", "upgrade", "remove", "pm", "publish"})
 
 
 def _interpreter(
@@ -5344,6 +5348,10 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("pnpm", "dist-tag"): "https://registry.npmjs.org/",
     ("npm", "deprecate"): "https://registry.npmjs.org/",
     ("cargo", "publish"): "https://crates.io/",
+    ("deno", "publish"): "https://jsr.io/",
+    ("jsr", "publish"): "https://jsr.io/",
+    ("cabal", "upload"): "https://hackage.haskell.org/",
+    ("stack", "upload"): "https://hackage.haskell.org/",
     ("dart", "pub"): "https://pub.dev/",  # `dart pub publish`, `flutter pub publish`
     ("flutter", "pub"): "https://pub.dev/",
     ("gem", "push"): "https://rubygems.org/",
@@ -5851,6 +5859,9 @@ _HANDLERS: dict[str, Handler] = {
     "pipx": _h_pkg,
     "gem": _h_pkg,
     "cargo": _h_pkg,
+    "cabal": _h_pkg,
+    "stack": _h_pkg,
+    "jsr": _h_publish,
     "go": _h_pkg,
     "npx": _h_pkg,
     "bunx": _h_pkg,

@@ -227,6 +227,15 @@ _DESTROYS_STORE = re.compile(
 
 
 DESTROYS_STORE = "destroys-store:"  # the normaliser's note for such a tool, with the words that say it
+# Tools that delete or reimage a machine or a disk (`delete_server`, `rebuild_server`, `volume_delete`,
+# `terminate_instance`): what was on its disk is gone, as with a cloud CLI's `server delete`; asked, as the
+# CLI's one resource is, refused when the arguments name production
+_MACHINES = r"(?:server|instance|vm|virtual_machine|machine|droplet|volume|disk|node|host)s?"
+_MACHINE_VERBS = r"(?:delete|remove|destroy|terminate|rebuild|reimage|reinstall|wipe|format)"
+_DESTROYS_MACHINE = re.compile(
+    rf"(?:^|_){_MACHINE_VERBS}_(?:[a-z0-9]+_){{0,2}}{_MACHINES}(?:_|$)|(?:^|_){_MACHINES}_{_MACHINE_VERBS}(?:_|$)"
+)
+MACHINE_DESTROYED = "a delete or reimage of a machine or a disk and the data on it"
 
 
 # Tools that delete every record a filter matches, and the arguments that hold the filter
@@ -265,6 +274,8 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
     match = _DESTROYS_STORE.search(words)
     if match:
         return match.group(2)
+    if _DESTROYS_MACHINE.search(words):
+        return MACHINE_DESTROYED
     if _MOVES_OFFSETS.search(words):
         return OFFSETS_MOVED
     if arguments is not None and _DELETES_MATCHING.search(words):
@@ -422,6 +433,7 @@ def _beyond_cvss(value: str) -> bool:
 _WEAK_WHEN_ON = re.compile(
     r"(?:^|_)(?:password_?authentication|permit_?root_?login|permit_?empty_?passwords?|allow_?anonymous"
     r"|anonymous_?(?:access|enabled|login|auth\w*)|challenge_?response_?authentication"
+    r"|kbd_?interactive_?authentication|keyboard_?interactive_?authentication"
     # (Sentry's `send_default_pii`: every event carries the user's address, cookies and headers; a web
     # server's directory listing)
     r"|send_?default_?pii|autoindex|directory_?listing|privileged"
@@ -505,6 +517,8 @@ _PASSWORD_KEY = re.compile(r"(?:^|_)(?:password|passcode|pin|passphrase)$")
 _INACTIVE = _OFF_WORDS | {"inactive", "deactivated", "suspended", "paused", "stopped"}
 _ACTION_KEYS = frozenset({"action", "action_name", "operation", "op"})
 _OFF_ACTIONS = frozenset({"disable", "deactivate", "suspend", "pause", "stop"})
+# What a resource's protection stops (`change_protection(delete=false)`), by the argument naming it
+_PROTECTED_ACTIONS = frozenset({"delete", "deletion", "rebuild", "destroy", "termination", "remove"})
 # Resources whose entries are roles given to someone (Okta's `users/{id}/roles`, Keycloak's `role-mappings`,
 # Azure's `roleAssignments`), where a body's `type` or `name` is the role; and calls named for making someone
 # an administrator (Google's `users/{key}/makeAdmin`, Slack's `admin.users.setAdmin`)
@@ -1533,6 +1547,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
             and (_off(v, counts=False) or (isinstance(v, str) and v.strip().lower() in _INACTIVE))
         )
         or (words_of(k) in _ACTION_KEYS and isinstance(v, str) and v.strip().lower() in _OFF_ACTIONS)
+        # Hetzner's `change_protection(delete=false, rebuild=false)`: what a protection stops, let through
+        or ("protection" in words and words_of(k) in _PROTECTED_ACTIONS and v is False)
         for k, v in settings
     ):  # `PUT /api/v1/policies/{id}` `{"status": "INACTIVE"}`, `update_detection_rule(enabled=false)`,
         # FalconPy's `PreventionPolicies.perform_action(action_name="disable")`

@@ -95,6 +95,7 @@ from limen.normalize.tools import (
     DESTROYS_STORE,
     KNOWN_TOOLS,
     LASTING_DAYS,
+    MACHINE_DESTROYED,
     MADE_PUBLIC,
     OFFSETS_MOVED,
     PRODUCTION_TARGET,
@@ -2178,9 +2179,16 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
         elif note.startswith(DESTROYS_STORE):  # `mcp__redis__flushall`: the tool's name says what it does
             detail = f"a tool that does {note[len(DESTROYS_STORE) :]}"
             # a retention cut (the data ages out) or offsets moved: asked as on a command line
-            aged = note[len(DESTROYS_STORE) :] in (RETENTION_CUT, OFFSETS_MOVED)
+            what = note[len(DESTROYS_STORE) :]
+            aged = what in (RETENTION_CUT, OFFSETS_MOVED)
+            # a machine or disk deleted: one resource, refused when the arguments name production
+            one = what == MACHINE_DESTROYED and not PRODUCTION.search(
+                " ".join(str(v)[:200] for v in list(action.arguments.values())[:32])
+            )
             found = _finding(
-                ReasonCode.DESTRUCTIVE_COMMAND, *((Verdict.AUTH, 65) if aged else (Verdict.BLOCK, 94)), detail
+                ReasonCode.DESTRUCTIVE_COMMAND,
+                *((Verdict.AUTH, 65) if aged else (Verdict.AUTH, 80) if one else (Verdict.BLOCK, 94)),
+                detail,
             )
             if worst is None or (found.verdict, found.risk) > (worst.verdict, worst.risk):
                 worst = found

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from limen.context import Context
 from limen.facts.hosts import imitated_owner
-from limen.facts.packages import REGISTRY_WORDS, imitated, known_malicious, package_name
+from limen.facts.packages import REGISTRY_WORDS, imitated, known_malicious, package_name, spec_registry
 from limen.facts.packages import package_version as package_version_of
 from limen.facts.programs import Program, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
@@ -40,10 +40,11 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     if not action.commands and not action.tool.startswith("mcp__"):
         return
     found = [
-        (entry.registry, _how(entry, command), spec)
+        (*spec_registry(entry.registry, spec), _how(entry, command))
         for command, entry in _installers(action)
         for spec in _packages(entry, command)
     ]
+    found = [(registry, by, spec) for registry, spec, by in found]
     found += [(registry, action.tool, spec) for registry, spec in _tool_packages(action)]
     for command in action.commands:
         swapped = _replaced_module(command, action.cwd or ctx.workspace)

@@ -179,11 +179,13 @@ def _glob_reaches(pattern: str, path: str) -> bool:
     )
 
 
-# The agents' and MCP clients' own configuration files (protected so that their hooks stay wired): reading
+# The agents' and MCP clients' own configuration files and hook scripts (protected so that their hooks stay
+# wired and running): reading
 # one shows the agent how it is configured; only a credential in it makes the read a secret read
 _AGENT_CONFIGS = re.compile(
     r"/\.(?:claude|cursor|gemini|codex)/(?:settings(?:\.local)?\.json|hooks\.json|mcp\.json|config\.toml"
     r"|trustedFolders\.json)$|/\.mcp\.json$|/\.claude\.json$|/claude_desktop_config\.json$"
+    r"|/\.(?:claude|cursor|gemini)/hooks(?:/|$)"  # (and the hook scripts that wiring runs)
 )
 
 

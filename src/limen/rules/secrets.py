@@ -619,6 +619,11 @@ _HEADER_VALUE = re.compile(
 )
 
 
+# An operator after a bare value (`encodeBase64 <$> getRandomBytes 32`, `a ++ b`, `f . g`): the value is a
+# name in an expression, not a literal ending its line
+_OPERATOR_AFTER = re.compile(r"[ \t]+(?:<\$>|<\*>|<>|\+\+|>>=|=<<|\|>|<\||[$.+*/](?=[ \t]))")
+
+
 def _is_code(value: str) -> bool:
     """A value that is code, not a credential: a call or a dotted name made of words (`SecureRandom.hex(32)`,
     `ENV.fetch(`, `settings.api_key`, `Rails.application.credentials`); a JWT's dotted parts are no words."""
@@ -887,12 +892,18 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     value = v.group(group).rstrip(".")
     if value.startswith(("arn:", "projects/")):
         return None  # `"AWS": "arn:aws:iam::4182...:role/app"`: the name of a resource, not a credential
-    if group == 1 and (_is_code(value) or re.fullmatch(r"[A-Za-z_]+", value)):
+    if group == 1 and (
+        _is_code(value) or re.fullmatch(r"[A-Za-z_]+", value) or _OPERATOR_AFTER.match(text, v.end(group))
+    ):
         return None  # `token = _tokens.Issue(user)`, `token, expiresIn = ...`: code and names, not values
     if _secret_key(key):
         machine_made = True
     elif "." in key or "_" in key or any(c.isupper() for c in key[1:]):  # `sumologic.accessId`
         machine_made = bool(_UUID.match(value)) or shannon(value) > 3.2
+    elif sep.group(0) == ":" and v.start() == sep.end() and re.search(r"[/@#]", v.group(0)):
+        return (
+            None  # `npm:@preact/signals@^1.3`, `github:NixOS/nixpkgs/nixos-24.05`: a scheme and its reference
+        )
     else:  # a bare vendor name as the key: only a long random value counts
         machine_made = len(value) >= 20 and shannon(value) >= 3.5
     if machine_made and _random_enough(value) and not value.lower().startswith(key.lower()):

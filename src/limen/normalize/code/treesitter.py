@@ -293,6 +293,7 @@ _table("open", 0, "open", "File.open", "IO.open", "File.new", "sysopen", "Kernel
 _table(
     "dns", 0, "dns.lookup", "dns.resolve", "dns.resolve4", "dns.resolve6", "dns.resolveTxt", "dns.resolveAny"
 )
+_table("dns", 0, "dns.promises.lookup", "dns.promises.resolve", "Deno.resolveDns", "Resolv.getaddress")
 _table(
     "dns", 0, "dns.promises.lookup", "dns.promises.resolve", "dns.promises.resolveTxt", "Resolv.getaddress"
 )
