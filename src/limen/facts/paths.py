@@ -281,6 +281,10 @@ BY_NAME: dict[str, PathFact] = {
         "pre_commit", "pre-commit runs its hook entries on every commit", "yaml_commands"
     ),
     ".envrc": _f("envrc", "direnv runs it on entering the folder", "shell"),
+    # Haskell: a custom set-up program runs before every cabal build; GHCi runs its `:!` lines at every start
+    "Setup.hs": _f("cabal_setup", "cabal runs it before every build (build-type: Custom)", "exec_literals"),
+    "Setup.lhs": _f("cabal_setup", "cabal runs it before every build (build-type: Custom)", "exec_literals"),
+    ".ghci": _f("ghci", "GHCi (and cabal repl) runs its commands at every start", "ghci"),
     # who must review what: the security team's entries are a check as much as a scanner is
     "CODEOWNERS": _f("codeowners", "its owners must approve changes to what they own", "codeowners"),
     # a security scanner's settings: checks skipped, findings allowed by patterns that match everything
@@ -713,6 +717,10 @@ _PROGRAM_CONTENT = {
         (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua", ".dart"),
         "exec_literals",
     ),
+    **dict.fromkeys(
+        (".hs", ".lhs"),
+        "exec_literals",
+    ),
     # Elixir's scripts too: `mix.exs` and `config/*.exs` run on every mix task
     **dict.fromkeys((".ex", ".exs"), "exec_literals"),
     # smart contracts (Solidity, Vyper): deployed, their code holds and moves what users give them
@@ -776,6 +784,8 @@ INFRASTRUCTURE = {
     ".tf": _f("terraform", "terraform apply makes what it describes", "terraform"),
     ".bicep": _f("terraform", "a deployment of it makes what it describes", "terraform"),
     ".sql": _f("sql", "the database runs it when the migration or seed is applied", "sql", severe_only=True),
+    # a NixOS module or a flake: the machines it builds run its units' scripts, a dev shell runs its hook
+    ".nix": _f("nix", "Nix builds it and NixOS hosts run what it declares", "nix"),
 }
 
 

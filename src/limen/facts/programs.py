@@ -1062,7 +1062,11 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "R",
         R.SCRIPT_HOST,
-        aliases=("groovy", "jrunscript", "jjs", "scala", "clojure", "clj", "racket", "elixir", "erl"),
+        # (and Haskell's: `ghc -e EXPR`, `runghc Script.hs`, `cabal repl` fed on its input)
+        aliases=(
+            *("groovy", "jrunscript", "jjs", "scala", "clojure", "clj", "racket", "elixir", "erl"),
+            *("ghc", "ghci", "runghc", "runhaskell", "stack-ghc"),
+        ),
         code_options=("-e", "--eval", "-eval", "-c", "-f", "--file"),
     ),
     _p(
@@ -2727,7 +2731,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}(?:server|volume|primary-ip|floating-ip|load-balancer|network|firewall|image"
         rf"|certificate|placement-group|storage-box)\s+(?:delete|rebuild){_E}",
         disables=rf"{_W}(?:[\w-]+\s+)?(?:disable-protection|disable-backup|protection\s+disable){_E}",
-        grants=rf"{_W}firewall\s+(?:add-rule|create|set-rules|replace-rules){_E}.*(?:0\.0\.0\.0/0|::/0|\[\s*\])"
+        # (a rule for every address is any cloud CLI's: `limen.rules.commands`)
+        grants=rf"{_W}firewall\s+(?:set-rules|replace-rules){_E}.*\[\s*\]"
         rf"|{_W}server\s+enable-rescue{_E}"
         rf"|{_W}ssh-key\s+create{_E}(?!.*--public-key-from-file[=\s]+(?:~|\$HOME|/home/[^/\s]+|/root)/\.ssh/)",
         live=rf"{_W}(?:floating-ip|primary-ip)\s+(?:assign|unassign){_E}",

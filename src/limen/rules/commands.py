@@ -3281,6 +3281,7 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             and Role.INFRA_DESTROYER in entry.roles
             and _EVERY_ADDRESS.search(given)
             and _ADDRESS_RULE.search(given)
+            and not _web_ports_only(given)
         ):  # `doctl compute firewall add-rules ... address:0.0.0.0/0`, `--rule ip_addr:0.0.0.0/0`
             yield _finding(
                 ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"`{command.name}` lets every address in"
@@ -3641,6 +3642,16 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
                 ReasonCode.PRODUCTION_CHANGE, Verdict.AUTH, 70, f"{command.name} changes production"
             )
             return
+
+
+# The ports a firewall rule on a command line opens (`--port 443`, `ports:80,443`, `--destination-port 22`)
+_RULE_PORTS = re.compile(r"(?:--(?:destination-|dst-)?ports?[=\s]+|\bports?[:=]\s*)([\d,-]+)")
+
+
+def _web_ports_only(given: str) -> bool:
+    """The rule opens the web's ports and no other: a web server open to the web is what it is for."""
+    ports = [p for found in _RULE_PORTS.findall(given) for p in found.split(",") if p]
+    return bool(ports) and all(p in ("80", "443") for p in ports)
 
 
 def _rules_deployed_open(action: Action) -> str:

@@ -1402,6 +1402,9 @@ _REMOTE_BUILD_SCRIPT = re.compile(r"""\bapply\s*\(?\s*from\s*[:=]\s*["']https?:/
 # A process started from code in a language Limen does not parse (Go, Rust, Java, C#, C, Swift, Lua...).
 _EXEC_CALL = prefiltered(
     r"exec\.Command|Command::new|Runtime\.getRuntime\(\)\.exec|ProcessBuilder|Process\.Start|"
+    # (Haskell's `System.Process`: `callCommand "..."`, `readProcess "sh" ["-c", ...]`, `system "..."`)
+    r"\b(?:callCommand|spawnCommand|readProcess(?:WithExitCode)?|callProcess|spawnProcess|rawSystem|readCreateProcess"
+    r"|createProcess)\b|\bsystem\s+[\"(]|"
     r"\bProcess\.(?:start|run|runSync)\(|"  # (Dart's)
     r"\b(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?|os\.execute|io\.popen|commandLine)\s*\(|syscall\.Exec|"
     r"[\"']\s*\.execute\(\)|\bexec\s*\{|\bSystem\.(?:cmd|shell)\(|:os\.cmd\("  # (Elixir's, Erlang's)
@@ -1858,6 +1861,62 @@ _WORLD = re.compile(
     r"""\s*[=:]\s*\[?[^\]\n]*["'](?:0\.0\.0\.0/0|::/0|\*|Internet)["']"""
 )
 _WEB_PORTS = frozenset({80, 443})
+
+
+def _ghci(text: str) -> tuple[list[str], list[str]]:
+    """`.ghci`: its `:!` and `:shell` lines are shell commands, run at every start of GHCi."""
+    return re.findall(r"(?m)^[ \t]*:(?:!|shell\s)[ \t]*(.+)$", text[:MAX_TEXT]), []
+
+
+# Nix: the indented strings (`'' ... ''`) a module or a flake runs (a unit's `script`, a dev shell's
+# `shellHook`, a build phase, `writeShellScript`), a unit's `ExecStart`, with a package's program path read
+# as the program (`${pkgs.socat}/bin/socat` is socat)
+_NIX_SCRIPT = re.compile(
+    r"(?:\b(?:script|shellHook|\w*(?:Phase|Hook|Start|Stop|Install|Build|Patch|Check|Configure|ShellInit"
+    r"|Commands?))\s*=\s*|writeShellScript(?:Bin)?\s+\"[^\"]*\"\s*|runCommand\w*\s+\"[^\"]*\"\s*\{[^{}]*\}\s*)"
+    # (`''$`, `'''` and `''\` are escapes inside; an Edit's fragment may end inside one)
+    r"''((?:[^']|'(?!')|''[$'\\])*)(?:''|\Z)",
+    re.S,
+)
+_NIX_EXEC = re.compile(r'\bExec(?:Start|Stop|Reload)(?:Pre|Post)?\s*=\s*"((?:[^"\\]|\\.)*)"')
+_NIX_PROGRAM = re.compile(r"\$\{(?:pkgs|lib|config)\.[\w.-]*\}/(?:s?bin)/")
+# What is left of Nix's own `${...}` (a value Nix puts in: `${toString cfg.port}`), once the shell's
+# escaped ones (`''${HOME}`) are the shell's again: a word, not an expansion the shell cannot read
+_NIX_VALUE = re.compile(r"(?<!\$)(?<!'')\$\{(?![A-Za-z_][A-Za-z0-9_]*\})[^{}]*\}")
+# Binary caches most flakes name: anyone else's serves builds every host takes unchecked
+_NIX_CACHES = ("cache.nixos.org", "nix-community.cachix.org", "cache.garnix.io", "devenv.cachix.org")
+
+
+def _nix(text: str) -> tuple[list[str], list[str]]:
+    """A NixOS module or a flake: the scripts it runs (units, dev shells, build phases), and the settings
+    that open a host: a program made setuid root, an account whose password is empty, every user a trusted
+    Nix user (root's equal), database logins from the network with no password, a key let in to root's
+    account, binaries taken from a cache the project did not name before."""
+    source = text[:MAX_TEXT]
+    commands = [
+        _NIX_VALUE.sub("NIX_VALUE", _NIX_PROGRAM.sub("", m).replace("''${", "${")) if "${" in m else m
+        for m in _NIX_SCRIPT.findall(source) + _NIX_EXEC.findall(source)
+    ]
+    concerns: list[str] = []
+    if re.search(r"\bsetuid\s*=\s*true\b", source):
+        concerns.append("a program made setuid root")
+    if re.search(r'\b(?:initialH|h)ashedPassword\s*=\s*""|\b(?:initialP|p)assword\s*=\s*""', source):
+        concerns.append("an account whose password is empty")
+    if re.search(r'trusted-users\s*=\s*\[[^\]]*"(?:@users|\*)"', source):
+        concerns.append("every user made a trusted Nix user, root's equal")
+    if re.search(r"(?m)^\s*host\w*\s+\S+\s+\S+\s+(?:0\.0\.0\.0/0|::/0|all)\s+trust\b", source):
+        concerns.append("database logins from any address with no password")
+    for block in re.findall(
+        r"users\.users\.root\.openssh\.authorizedKeys\.keys\s*=\s*\[(.*?)\]", source, re.S
+    ):
+        concerns += [
+            f"a key let in to root's account: ...{key[-24:]}" for key in re.findall(r'"([^"]+)"', block)
+        ]
+    for block in re.findall(r"substituters\s*=\s*\[(.*?)\]", source, re.S):
+        for host in re.findall(r"https?://([^/\s\"]+)", block):
+            if host not in _NIX_CACHES:
+                concerns.append(f"binaries taken from {host}, trusted for every build")
+    return commands, concerns
 
 
 def _terraform(text: str) -> tuple[list[str], list[str]]:
@@ -4001,6 +4060,8 @@ _EXTRACTORS = {
     "requirements": _requirements,
     "cargo_toml": _cargo_toml,
     "terraform": _terraform,
+    "ghci": _ghci,
+    "nix": _nix,
     "sql": _sql_script,
     "manifest": _manifest,
     "gemfile": _gemfile,
