@@ -1017,6 +1017,7 @@ PROGRAMS: tuple[Program, ...] = (
         installs=("add", "install", "i"),
         runs_package=("run", "x"),
         options=("-n", "--name", "-c", "--config", "--import-map", "--lock", "--root", "-L", "--log-level"),
+        disables=rf"{_W}--unsafely-ignore-certificate-errors(?:=\S*)?{_E}",
     ),
     _p(
         "bun",

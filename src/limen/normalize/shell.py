@@ -2280,6 +2280,10 @@ _CURL_DATA = frozenset(
 _HTTP_VERBS = {"POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
 
 
+# A variable named for a service's address, with a path after it: the request's URL
+_URL_VARIABLE = re.compile(r"(?i)\$\{?[a-z_]\w*(?:url|uri|endpoint|host|addr|base)\w*\}?/")
+
+
 def _rest_request(argv: list[str], name: str) -> tuple[str, str, list[str]]:
     """An HTTP client's request as (method, URL, body parts): curl's `-X`/`--request` and data options,
     HTTPie's and xh's `METHOD URL key=value key:=json`, wget's `--method`/`--body-data`. A request with a
@@ -2300,7 +2304,11 @@ def _rest_request(argv: list[str], name: str) -> tuple[str, str, list[str]]:
             continue
         elif name != "curl" and name != "wget" and word.upper() in _HTTP_METHODS and not method and not url:
             method = word.upper()  # `http DELETE api.github.com/repos/o/r`
-        elif not url and ("://" in word or (name in HTTPIE_NAMES and re.match(r"[\w.-]+\.[a-z]{2,}/", word))):
+        elif not url and (
+            "://" in word
+            or (name in HTTPIE_NAMES and re.match(r"[\w.-]+\.[a-z]{2,}/", word))
+            or _URL_VARIABLE.match(word)  # `"$UPSTASH_REDIS_REST_URL/flushall"`: a service's address, kept
+        ):
             url = word
         elif name in HTTPIE_NAMES and url and re.match(r"[\w.-]+:?=", word):
             data.append(word)

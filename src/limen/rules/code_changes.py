@@ -105,7 +105,8 @@ _CONDITION = re.compile(
 
 # A fixed word a credential or a signature is compared with: `presented == "fpk_live_master"`, `sig == "dbg"`
 _FIXED_CREDENTIAL = prefiltered(
-    r"""(?i)\b(?:token|secret|password|passwd|pass|api_?key|apikey|presented|sig|signature|otp|totp|mfa_?code"""
+    r"""(?i)\b(?:token|secret|password|passwd|pass|pw|pwd|passphrase|api_?key|apikey|presented|sig|signature|otp"""
+    r"""|totp|mfa_?code"""
     r"""|pin|credential)\b["'\]]*\)?\s*(?:==|===|\.equals\(|\beq\b|\.eq\(|\.Equals\()\s*["'][^"'\n]{3,}["']"""
     r"""|["'][^"'\n]{6,}["']\s*(?:==|===|\.equals\(|\.Equals\()\s*[$\w.>\-\[\]'"]*?"""
     r"""(?:token|secret|password|pass|key|sig|signature|otp)\b"""
@@ -564,6 +565,10 @@ def weakened(
             found += _parameters_pasted(removed, added)
             found += _password_minimum_lowered(removed, added)
             found += _attempt_limit_lifted(removed, added, context)
+            found += _verification_decoded(removed, added)
+            found += _allowlist_dropped(removed, added)
+            found += _result_fixed(removed, added)
+        found += _rights_by_email_domain(added, removed)
     if not added_blocks:
         return []
     removed_text, added_text = "\n".join(removed_blocks), "\n".join(added_blocks)
@@ -587,6 +592,8 @@ def weakened(
             and len(pattern.findall(live_after)) < len(pattern.findall(live_before))
         ):
             found.append(why)
+    if _escaping_dropped(live_removed, live_added, live_before, live_after):
+        found.append("a value goes into the page as markup without the escaping or sanitising it had")
     found += _unguarded(live_removed, live_added)
     let_in = _let_in(live_added, known, path)
     if let_in and live_removed.strip():  # (what the replaced code already let in is no change)
@@ -810,12 +817,16 @@ _RUN_WITH_PARAMETERS = re.compile(
     r"\s*\(\s*[\w.]+\s*,\s*[\[({\w]"
     # JPA's and JDBC's statements with named or positional parameters bound apart
     r"|\b(?:create(?:Native)?Query|prepareStatement)\s*\(\s*\"[^\"\n]*(?::\w|\?)|\.setParameter\s*\("
+    # Haskell's postgresql-simple and sqlite-simple: `query conn "... = ?" (Only email)`
+    r"|\b(?:query|execute)\s+\w+\s+\"[^\"\n]*\?[^\"\n]*\"\s*\("
 )
 _RUN_PASTED = re.compile(
     r"""(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*"""
     r"""|create(?:Native)?Query|prepareStatement|executeQuery|queryFor\w+)"""
     r"""\s*\(\s*(?:[\w.]+\s*(?:%|\+)\s*[\w(]|[\w.]+\.format\(|f["']|`[^`\n]*\$\{"""
     r"""|"[^"\n]*"\s*\+\s*[\w(])"""  # (a statement's text with a value added to it: `"... = '" + ref + "'"`)
+    # ... and Haskell's, a text joined with `<>` or `++` and handed over whole (`query_ conn (fromString ..)`)
+    r"""|\b(?:query|execute)_\s+\w+\s+\(?(?:fromString\s+)?\(?\s*"[^"\n]*"\s*(?:<>|\+\+)"""
 )
 # A condition that holds a value to a bound or to a list: `amount > MAX_TRANSFER`, `ext not in
 # ALLOWED_EXTENSIONS`, `!allowedHosts.includes(host)`, `len(body) >= limit` (words of its names)
@@ -954,6 +965,113 @@ _VERIFIED_VALUE = prefiltered(
     r"|jwtVerify|verifyIdToken|unsign)\w*\s*\("
 )
 _CAUGHT = re.compile(r"\b(?:catch|except)\b[^{:\n]{0,80}[{:]")
+
+
+# A call that verifies a token or a signature, and one that only decodes it (`jwt.verify` made `decode`,
+# `verifyClaims` made `eitherDecode`)
+_VERIFY_CALL = re.compile(r"(?i)\bverify\w*\s*[(\s]|\bvalidate(?:_?token|_?jwt|_?signature)\w*\s*\(")
+_DECODE_CALL = re.compile(r"(?i)\w*decode\w*\s*[(\s]")
+
+
+def _verification_decoded(removed: str, added: str) -> list[str]:
+    """A token's or message's verification replaced by a decode: its claims are read, its signature not."""
+    verified = len(_VERIFY_CALL.findall(removed))
+    decoded = len(_DECODE_CALL.findall(added)) > len(_DECODE_CALL.findall(removed))
+    if verified and len(_VERIFY_CALL.findall(added)) < verified and decoded:
+        return ["a token is decoded where it was verified: its signature is no longer checked"]
+    return []
+
+
+# A value tested against a list of what is allowed (`allowed.includes(origin)`, `origin in ALLOWED_ORIGINS`,
+# `allowlist.has(host)`, `in_array($ip, $trusted)`)
+_ALLOWLIST_TEST = re.compile(
+    r"(?i)\b\w*(?:allow|white|trust|permit|safe|valid)\w*\s*\.\s*(?:includes|has|contains|indexOf|member\?|include\?)"
+    r"\s*\(|\bin\s+(?:self\.)?\w*(?:allow|white|trust|permit|safe)\w*\b|in_array\s*\([^)]*(?:allow|white|trust)"
+    r"|\belem\b[^\n]*(?:allow|white|trust)\w*"
+)
+_CONDITION_LINE = re.compile(r"(?m)^.*(?:\bif\b|\bunless\b|\bwhen\b|&&|\|\||\?).*$")
+
+
+def _allowlist_dropped(removed: str, added: str) -> list[str]:
+    """A condition that held a value to an allow-list keeps its place without that test (`if (origin &&
+    allowed.includes(origin))` made `if (origin)`): every value now passes where a listed few did."""
+    tested = [line for line in _CONDITION_LINE.findall(removed) if _ALLOWLIST_TEST.search(line)]
+    if not tested or _ALLOWLIST_TEST.search(added) or not _CONDITION_LINE.search(added):
+        return []
+    return ["a condition no longer holds the value to its allow-list: any value passes"]
+
+
+# A check's result kept in a name (`const { success } = await ratelimit.limit(ip)`, `ok := verify(...)`,
+# `valid = check(...)`), and the same name given a fixed yes
+_CHECKED_RESULT = re.compile(
+    r"(?:\{\s*|\b)(success|ok|valid|is_?valid|allowed|is_?allowed|authori[sz]ed|verified|permitted|passed"
+    r"|granted|authenticated|is_?authenticated|isValid|isAllowed|isAuthorized|isVerified)\s*\}?\s*:?=\s*"
+    r"(?:await\s+|try\s+|\$\s*)?[\w.]+\s*[(<]"
+)
+
+
+def _result_fixed(removed: str, added: str) -> list[str]:
+    """A check's result replaced by a fixed yes (`const success = true`): the check no longer runs."""
+    for name in dict.fromkeys(_CHECKED_RESULT.findall(removed)):
+        if re.search(rf"\b{re.escape(name)}\s*:?=\s*(?:true|True|TRUE|1)\b", added):
+            return [f"a check's result ({name}) is replaced by a fixed yes"]
+    return []
+
+
+# Output escaped or sanitised on its way into a page (`sanitize(body)`, `DOMPurify.sanitize`, `escapeHtml`,
+# `bleach.clean`, `htmlspecialchars`), and the sinks that put a value into a page as markup
+_ESCAPING = re.compile(
+    r"(?i)\b(?:DOMPurify\.sanitize|sanitize\w*|escape_?html\w*|escapeHtml|html_?escape|bleach\.clean"
+    r"|htmlspecialchars|htmlentities|strip_tags|xss\w*|encode_?for_?html|h)\s*\("
+)
+_MARKUP_SINK = re.compile(
+    r"dangerouslySetInnerHTML|\.innerHTML\s*=|\.outerHTML\s*=|insertAdjacentHTML|v-html|\{@html\b|\|\s*safe\b"
+    r"|\bhtml_safe\b|\braw\s*\(|\bmark_safe\s*\(|Markup\s*\(|\bHtml\.Raw\s*\(|\bpreEscaped\w*|bypassSecurityTrust"
+)
+
+
+def _escaping_dropped(removed: str, added: str, before: str, after: str) -> bool:
+    """A value that was escaped or sanitised before it went into a page as markup goes in as sent: the
+    edit takes an escaping call out, none takes its place in the file, and the file puts markup in."""
+    taken = len(_ESCAPING.findall(removed))
+    return bool(
+        taken
+        and taken > len(_ESCAPING.findall(added))
+        and len(_ESCAPING.findall(after)) < len(_ESCAPING.findall(before))
+        and _MARKUP_SINK.search(after)
+    )
+
+
+# A test on an email address's domain (`email.endsWith("@x.io")`, `"@x.io" `isSuffixOf` email`,
+# `email.split("@")[1] == "x.io"`) and a grant of rights near it
+_EMAIL_DOMAIN_TEST = re.compile(
+    r"""(?i)(?:e_?mail\w*\s*\.\s*(?:endsWith|ends_with|endswith|end_with\?|hasSuffix|HasSuffix)\s*\(\s*["']@?[\w-]+\."""
+    r"""|["']@[\w-]+\.[\w.-]+["']\s*`?(?:\w+\.)?(?:isSuffixOf|isInfixOf)`?[^\n]*e_?mail"""
+    r"""|e_?mail\w*[^\n]{0,40}(?:LIKE\s*['"]%@|split\(\s*["']@["']\s*\)\s*\[\s*1\s*\]\s*===?\s*["']))"""
+)
+_RIGHTS_WORD = re.compile(
+    r"(?i)admin|role|superuser|staff|permission|privileg|owner|grant|elevat|sudo|isAdmin"
+)
+
+
+def _rights_by_email_domain(added: str, removed: str) -> list[str]:
+    """Rights given by the domain of an email address (`if email.endsWith("@mailinator.com") return
+    createAdmin(...)`): whoever signs up with an address there gets them."""
+    for match in _EMAIL_DOMAIN_TEST.finditer(added):
+        if match.group(0) in removed:
+            continue
+        start, end = added.rfind("\n", 0, match.start()) + 1, added.find("\n", match.end())
+        line, near = added[start : end if end >= 0 else None], added[start : match.end() + 200]
+        # one more way in beside the others (`role == Admin || "@x" `isSuffixOf` email`), or rights handed
+        # out on the test with nothing refused (a test that refuses the rest is a restriction)
+        if (re.search(r"\|\||\bor\b", line) and _RIGHTS_WORD.search(near)) or (
+            _RIGHTS_WORD.search(near) and not _REFUSAL_NEAR.search(near)
+        ):
+            return ["rights are given by an email address's domain, which anyone may sign up with"]
+    return []
+
+
+_REFUSAL_NEAR = re.compile(r"(?i)\b(?:throw|raise|abort|deny|forbid\w*|reject|unauthori[sz]ed)\b|\b40[13]\b")
 
 
 def _unverified_fallback(added: str) -> list[str]:

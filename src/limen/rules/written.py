@@ -3181,6 +3181,8 @@ _TLS_OFF = prefiltered(
     # a database connection's TLS switched off in the code (sqlx's `PgSslMode::Disable`, `sslmode=disable`
     # handed to a client as code, `ssl: false` in a driver's options is the framework configs' own)
     r"|\bPg(?:Ssl|SSL)Mode::Disable\b|\bSslMode::Disabled?\b"
+    # Haskell's `TLSSettingsSimple True ...` (its first field turns certificate validation off); Deno's flag
+    r"|\bTLSSettingsSimple\s+True\b|--unsafely-ignore-certificate-errors\b"
     # the JVM's: a hostname verifier that takes any name, a trust manager whose check does nothing
     r"|hostnameVerifier\s*(?:\{\s*_\s*,\s*_\s*->\s*true\s*\}|\(\s*\(\s*\w*\s*,\s*\w*\s*\)\s*->\s*true\s*\))"
     r"|\bNoopHostnameVerifier\b|ALLOW_ALL_HOSTNAME_VERIFIER"
@@ -3206,6 +3208,7 @@ _TLS_OFF = prefiltered(
 # `cors({ origin: true, credentials: true })`)
 _ANY_ORIGIN = prefiltered(
     r"""\borigins\s*(?:\{[^}\n]*\btrue\s*\}|do\s*\|[^|]*\|\s*true\s*end)"""
+    r"""|\bcorsOrigins\s*=\s*Nothing\b"""  # (wai-cors: no list is every origin)
     r"""|\borigin\s*:\s*(?:true|["']\*["'])[^\n}]*credentials\s*:\s*true"""
     # the caller's own origin echoed back, with credentials (`w.Header().Set("Access-Control-Allow-Origin",
     # r.Header.Get("Origin"))`)
@@ -3736,6 +3739,8 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
                 "checkserveridentity",
                 "setcertificateverifyproc",
                 "sslmode::disable",
+                "tlssettingssimple",
+                "unsafely-ignore-certificate-errors",
             ),
         ),
         _TLS_OFF,
