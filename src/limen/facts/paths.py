@@ -145,7 +145,7 @@ HOME_ONLY = frozenset((*_RC_NAMES, "crontab"))
 # An image's build file: every build runs its RUN lines, every container its ENTRYPOINT and CMD
 DOCKERFILE = _f("dockerfile", "every image build runs its RUN lines", "dockerfile", severe_only=True)
 # compose files: every `docker compose up` runs their services' commands with their mounts
-COMPOSE = _f("compose", "docker compose runs its services", "yaml_commands", severe_only=True)
+COMPOSE = _f("compose", "docker compose runs its services", "compose", severe_only=True)
 
 BY_NAME: dict[str, PathFact] = {
     **dict.fromkeys(_RC_NAMES, SHELL_RC),

@@ -1018,6 +1018,8 @@ PROGRAMS: tuple[Program, ...] = (
         runs_package=("run", "x"),
         options=("-n", "--name", "-c", "--config", "--import-map", "--lock", "--root", "-L", "--log-level"),
         disables=rf"{_W}--unsafely-ignore-certificate-errors(?:=\S*)?{_E}",
+        # a script at an address installed as a command of its own (`deno install -g URL`)
+        fetches_code=rf"{_W}install{_E}(?=.*{_W}(?:-g|--global){_E}).*://",
     ),
     _p(
         "bun",

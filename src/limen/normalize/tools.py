@@ -227,6 +227,24 @@ _DESTROYS_STORE = re.compile(
 
 
 DESTROYS_STORE = "destroys-store:"  # the normaliser's note for such a tool, with the words that say it
+
+# Code that lists everything a store holds and deletes each item it is given (`for await (const e of
+# kv.list({prefix: []})) await kv.delete(e.key)`, `for key in r.scan_iter(): r.delete(key)`, `for o in
+# bucket.objects.all(): o.delete()`): the store emptied, one item at a time; a listing narrowed to a
+# prefix or a filter is a clean-up of that part
+_DELETES_EVERY_LISTED = re.compile(
+    r"\bfor\b[^\n]{0,160}?\.(?:list|keys|scan|scan_?iter|list_?objects\w*|all|iterdir|find)\s*\(\s*"
+    r"(?:\{\s*prefix\s*:\s*\[\s*\]\s*\}|\{\s*\}|[\"']\*[\"']|)\s*\)[^\n]{0,240}\n?[^\n]{0,240}?"
+    r"\.(?:delete|del|remove|unlink|destroy|purge)\s*\("
+)
+EVERY_LISTED_DELETED = "a delete of every item a listing of the whole store returns"
+
+
+def deletes_every_listed(code: str) -> bool:
+    """The code empties a store by deleting each item of a listing of all of it."""
+    return "for" in code and _DELETES_EVERY_LISTED.search(code[:200_000]) is not None
+
+
 # Tools that delete or reimage a machine or a disk (`delete_server`, `rebuild_server`, `volume_delete`,
 # `terminate_instance`): what was on its disk is gone, as with a cloud CLI's `server delete`; asked, as the
 # CLI's one resource is, refused when the arguments name production

@@ -20,7 +20,7 @@ import difflib
 import re
 
 from limen.facts.paths import test_code
-from limen.normalize.tools import words_of
+from limen.normalize.tools import deletes_every_listed, words_of
 from limen.prefilter import prefiltered
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
@@ -569,6 +569,8 @@ def weakened(
             found += _allowlist_dropped(removed, added)
             found += _result_fixed(removed, added)
         found += _rights_by_email_domain(added, removed)
+        if deletes_every_listed(added) and not deletes_every_listed(removed):
+            found.append("every item a listing of the whole store returns is deleted")
     if not added_blocks:
         return []
     removed_text, added_text = "\n".join(removed_blocks), "\n".join(added_blocks)

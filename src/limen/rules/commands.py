@@ -1791,7 +1791,8 @@ _DATABASE_FILES = (".db", ".sqlite", ".sqlite3", ".duckdb")
 # An argument that is an SQL statement, whatever program it is given to (`bq query 'DROP SCHEMA x CASCADE'`,
 # `databricks sql execute`, `snowsql -q`, a warehouse's own CLI): read as the statement it is
 _SQL_STATEMENT = re.compile(
-    r"(?is)^\s*(?:(?:use|set)\b[^;]*;\s*)*"  # `USE ROLE SECURITYADMIN; ALTER ...`: the session set up first
+    # `USE ROLE SECURITYADMIN; ALTER ...`, `PRAGMA writable_schema=1; DELETE ...`: the session set up first
+    r"(?is)^\s*(?:(?:use|set|pragma)\b[^;]*;\s*)*"
     r"(?:drop|truncate|delete\s+from|update\s+\S+\s+set|alter|grant|revoke|create(?:\s+or\s+replace)?"
     r"\s+(?:row\s+access\s+policy|masking\s+policy|policy|user|role)|insert\s+into|merge\s+into)\b"
 )

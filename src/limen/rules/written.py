@@ -450,6 +450,50 @@ _YAML_COMMAND_KEYS = frozenset(
 _YAML_LINE = re.compile(r"^\s*(?:-\s*)?(?:run|script|entry|command)\s*:\s*(?![|>]\s*$)(.+)$")
 
 
+# What a compose service mounts from the host that hands it the host: the root, the container engine's
+# socket, the system's settings, the users' homes and keys
+_HOST_MOUNT = re.compile(
+    r"^(?:/|/var/run/docker\.sock|/run/docker\.sock|/run/containerd/containerd\.sock|/etc|/root|/home"
+    r"|/proc|/sys|/dev|/boot|~|~/\.ssh|\$HOME|\$\{HOME\})/?$"
+)
+
+
+def _compose(text: str) -> tuple[list[str], list[str]]:
+    """A compose file: its services' commands, and what a service is given of the host, as `docker run`
+    with the same options is judged (`privileged: true`, the host's root or the engine's socket mounted, the
+    host's processes, every capability), and images named like an official one under another account."""
+    commands, concerns = _yaml_commands(text)
+    try:
+        import yaml
+
+        data = yaml.safe_load(text[:MAX_TEXT])
+    except Exception:
+        return commands, concerns
+    if not isinstance(data, dict):
+        return commands, concerns
+    listed = data.get("services")
+    services: dict[Any, Any] = listed if isinstance(listed, dict) else {"": data}
+    images: list[str] = []
+    for service in list(services.values())[:128]:
+        if not isinstance(service, dict):
+            continue
+        if isinstance(service.get("image"), str):
+            images.append(service["image"])
+        if service.get("privileged") is True:
+            concerns.append(IMPLANT + "a service is given the host (privileged)")
+        for volume in service.get("volumes") or []:
+            source = volume.get("source", "") if isinstance(volume, dict) else str(volume).split(":", 1)[0]
+            if isinstance(source, str) and _HOST_MOUNT.match(source.strip()):
+                concerns.append(IMPLANT + f"a service mounts the host's {source.strip()}")
+        if service.get("pid") == "host":
+            concerns.append(IMPLANT + "a service shares the host's processes")
+        caps = service.get("cap_add") or []
+        if isinstance(caps, list) and any(str(c).upper() in ("ALL", "SYS_ADMIN", "SYS_PTRACE") for c in caps):
+            concerns.append(IMPLANT + "a service is given the host's administrative capabilities")
+    concerns += [IMPLANT + c for c in _lookalikes("docker", images)]
+    return commands, concerns
+
+
 def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
     try:
         import yaml
@@ -4036,6 +4080,7 @@ _EXTRACTORS = {
     "ini_commands": _ini_commands,
     "makefile": _makefile,
     "yaml_commands": _yaml_commands,
+    "compose": _compose,
     "vscode_tasks": _vscode_tasks,
     "vscode_settings": _vscode_settings,
     "devcontainer": _devcontainer,

@@ -203,6 +203,10 @@ def _analyse(lang: str, source: str, cwd: str, home: str, script: str, args: tup
             effects.flag("program longer than the analysis bound")
             return effects
         analyse_into(effects, lang, source, cwd=cwd, home=home, script=script, level=0, args=args)
+        from limen.normalize.tools import DESTROYS_STORE, EVERY_LISTED_DELETED, deletes_every_listed
+
+        if deletes_every_listed(source):
+            effects.note(DESTROYS_STORE + EVERY_LISTED_DELETED)
         effects.settle()
     except RecursionError:
         effects.flag("program nested too deeply")
