@@ -387,6 +387,10 @@ GITHUB = frozenset(
         *("smartcontractkit/chainlink", "smartcontractkit/chainlink-brownie-contracts", "uniswap/v3-core"),
         *("uniswap/v3-periphery", "uniswap/v4-core", "uniswap/permit2", "safe-global/safe-smart-account"),
         *("aave/aave-v3-core", "layerzero-labs/layerzero-v2", "eth-infinitism/account-abstraction"),
+        # the flake inputs most Nix projects pull (their owners' names are what an impostor takes)
+        *("nixos/nixpkgs", "numtide/flake-utils", "hercules-ci/flake-parts", "nix-community/home-manager"),
+        *("serokell/deploy-rs", "zhaofengli/colmena", "mic92/sops-nix", "ryantm/agenix", "cachix/devenv"),
+        *("nix-community/disko", "nix-community/nixos-anywhere", "lnl7/nix-darwin", "oxalica/rust-overlay"),
         *(m.removeprefix("github.com/") for m in GO if m.startswith("github.com/")),
     }
 )
@@ -558,7 +562,25 @@ def known_malicious(registry: str, spec: str) -> bool:
 
 
 # What an impostor hangs on a well-known owner's name (`boltdb-go` for `boltdb`, `go-gorilla` for `gorilla`)
-_DECORATIONS = ("go", "golang", "dev", "io", "js", "hq", "org", "official", "lib", "pkg", "labs", "inc")
+_DECORATIONS = (
+    *(
+        "go",
+        "golang",
+        "dev",
+        "io",
+        "js",
+        "hq",
+        "org",
+        "official",
+        "lib",
+        "pkg",
+        "labs",
+        "inc",
+        "infra",
+        "team",
+    ),
+    *("project", "foundation"),
+)
 
 
 def _decorated(part: str, theirs: str) -> bool:

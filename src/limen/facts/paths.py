@@ -285,6 +285,14 @@ BY_NAME: dict[str, PathFact] = {
     "Setup.hs": _f("cabal_setup", "cabal runs it before every build (build-type: Custom)", "exec_literals"),
     "Setup.lhs": _f("cabal_setup", "cabal runs it before every build (build-type: Custom)", "exec_literals"),
     ".ghci": _f("ghci", "GHCi (and cabal repl) runs its commands at every start", "ghci"),
+    # Haskell's project files: where packages come from (a repository, an index) and which snapshot
+    **dict.fromkeys(
+        ("cabal.project", "cabal.project.local", "cabal.project.freeze"),
+        _f("cabal_project", "cabal builds the packages it takes from where it says", "cabal_project"),
+    ),
+    "stack.yaml": _f("stack_yaml", "stack builds the packages and snapshot it names", "stack_yaml"),
+    # who can decrypt the project's secrets: a recipient added reads every secret from then on
+    ".sops.yaml": _f("sops_config", "sops encrypts every secret to the recipients it lists", "recipients"),
     # who must review what: the security team's entries are a check as much as a scanner is
     "CODEOWNERS": _f("codeowners", "its owners must approve changes to what they own", "codeowners"),
     # a security scanner's settings: checks skipped, findings allowed by patterns that match everything
@@ -764,6 +772,8 @@ BUILD_FILES = {
     ext: _f("msbuild", "every dotnet build runs its targets' commands", "msbuild")
     for ext in (".csproj", ".fsproj", ".vbproj", ".targets", ".props")
 } | {
+    # a Haskell package's description: cabal builds its dependencies, and a custom set-up program
+    ".cabal": _f("cabal_file", "cabal builds its dependencies and runs its set-up", "cabal_file"),
     # an Apple app's entitlements: the rights and runtime exceptions it is signed with
     ".entitlements": _f("entitlements", "the app is signed with the rights it lists", "ios_plist"),
     # an Xcode scheme: its pre- and post-actions' scripts run on every build, test and run of it

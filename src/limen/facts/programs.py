@@ -713,6 +713,7 @@ HOST_SECURITY_AGENTS = (
 SECURITY_CHECKS = re.compile(
     r"(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|semgrep|codeql(?:-action)?|trivy(?:-action)?|grype|"
     r"snyk|bandit|gosec|govulncheck|osv-scanner|pip-audit|checkov|tfsec|kics|zizmor|dependency-review-action|"
+    r"vulnix|"
     r"detect-private-key|detect-aws-credentials|"
     r"(?:npm|yarn|pnpm|composer|cargo|bundle)\s+audit|bundler-audit|brakeman|safety\s+check|cargo\s+deny|"
     # (Rust's advisory and licence checks as their actions and binaries are named)
@@ -2763,6 +2764,10 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:apply|exec|upload-keys){_E}",
     ),
     _p("nixos-anywhere", R.INFRA_DESTROYER, destroys_one=r"\S"),
+    # sops: a recipient added to a file's keys (`sops --add-age KEY -r -i s.yaml`) reads every secret in it
+    _p(
+        "sops", R.SECURITY_CONTROL, grants=rf"{_W}--add-(?:age|pgp|kms|gcp-kms|azure-kv|hc-vault-transit){_E}"
+    ),
     # Haskell's build tools install from Hackage and publish to it
     _p(
         "cabal",
@@ -2776,6 +2781,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.PACKAGE_INSTALLER,
         registry="hackage",
         installs=("install",),
+        fetches_code=r"--(?:resolver|snapshot)[=\s]+\S*://",  # a snapshot at an address: its packages
         options=("--stack-yaml", "--resolver", "--snapshot", "--work-dir", "-j", "--jobs"),
     ),
     _p(

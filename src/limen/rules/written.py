@@ -1907,6 +1907,70 @@ _WORLD = re.compile(
 _WEB_PORTS = frozenset({80, 443})
 
 
+# A `.cabal` file's dependencies: the names after `build-depends:`, and the lines of a list continued below
+# it (an Edit's fragment may hold only those: `    , cryptonite >=0.30`)
+_CABAL_DEPENDS = re.compile(r"(?im)^[ \t]*build-depends[ \t]*:(.*)$")
+_CABAL_ENTRY = re.compile(
+    r"(?m)^[ \t]*,?[ \t]*([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)[ \t]*(?:[<>=^][^,\n:]*)?,?[ \t]*$"
+)
+
+
+def _cabal_file(text: str) -> tuple[list[str], list[str]]:
+    """A `.cabal` file: dependencies named like a popular Hackage package, and a custom set-up program
+    (cabal builds and runs `Setup.hs` and its set-up dependencies before every build)."""
+    source = text[:MAX_TEXT]
+    names = [
+        n.strip().split()[0] for line in _CABAL_DEPENDS.findall(source) for n in line.split(",") if n.strip()
+    ]
+    names += _CABAL_ENTRY.findall(source)
+    concerns = _lookalikes("hackage", names)
+    if re.search(r"(?im)^[ \t]*build-type[ \t]*:[ \t]*Custom\b", source):
+        concerns.append("cabal builds and runs the package's own set-up program before every build")
+    return [], concerns
+
+
+def _cabal_project(text: str) -> tuple[list[str], list[str]]:
+    """`cabal.project`: packages taken from a repository of their own, and package indexes added or made to
+    skip their signatures or TLS."""
+    source = text[:MAX_TEXT]
+    concerns = [
+        f"a package is taken from the repository {location}"
+        for location in re.findall(r"(?im)^[ \t]*location[ \t]*:[ \t]*(\S+)", source)
+    ]
+    for url in re.findall(r"(?im)^[ \t]*url[ \t]*:[ \t]*(\S+)", source):
+        concerns.append(f"packages come from the index at {url}")
+    if re.search(r"(?im)^[ \t]*secure[ \t]*:[ \t]*False\b", source):
+        concerns.append("a package index's signatures are not checked")
+    return [], concerns
+
+
+def _stack_yaml(text: str) -> tuple[list[str], list[str]]:
+    """`stack.yaml`: extra dependencies taken from a repository, a snapshot at an address."""
+    source = text[:MAX_TEXT]
+    concerns = [
+        f"a package is taken from the repository {where}"
+        for where in re.findall(r"(?im)^[ \t-]*(?:git|github|url)[ \t]*:[ \t]*(\S+)", source)
+    ]
+    concerns += [
+        f"the package snapshot comes from {url}"
+        for url in re.findall(r"(?im)^[ \t]*(?:resolver|snapshot)[ \t]*:[ \t]*(\S*://\S+)", source)
+    ]
+    return [], concerns
+
+
+# Keys a file lists as recipients or holders (sops' age and PGP recipients, an SSH public key)
+_RECIPIENT_KEY = re.compile(
+    r"\bage1[0-9a-z]{40,}\b|\b[A-F0-9]{40}\b|\bssh-(?:ed25519|rsa|ecdsa[\w-]*) [A-Za-z0-9+/=]{20,}"
+)
+
+
+def _recipients(text: str) -> tuple[list[str], list[str]]:
+    """Who can decrypt: each recipient key a `.sops.yaml` lists (one added is gained)."""
+    return [], [
+        f"secrets are encrypted to the key ...{k[-16:]}" for k in _RECIPIENT_KEY.findall(text[:MAX_TEXT])
+    ]
+
+
 def _ghci(text: str) -> tuple[list[str], list[str]]:
     """`.ghci`: its `:!` and `:shell` lines are shell commands, run at every start of GHCi."""
     return re.findall(r"(?m)^[ \t]*:(?:!|shell\s)[ \t]*(.+)$", text[:MAX_TEXT]), []
@@ -1950,12 +2014,16 @@ def _nix(text: str) -> tuple[list[str], list[str]]:
         concerns.append("every user made a trusted Nix user, root's equal")
     if re.search(r"(?m)^\s*host\w*\s+\S+\s+\S+\s+(?:0\.0\.0\.0/0|::/0|all)\s+trust\b", source):
         concerns.append("database logins from any address with no password")
-    for block in re.findall(
-        r"users\.users\.root\.openssh\.authorizedKeys\.keys\s*=\s*\[(.*?)\]", source, re.S
-    ):
-        concerns += [
-            f"a key let in to root's account: ...{key[-24:]}" for key in re.findall(r'"([^"]+)"', block)
-        ]
+    # an SSH key is a way in wherever a module lists it (an account's authorized keys, agenix's recipients)
+    concerns += [
+        f"a key let in: ...{key[-24:]}"
+        for key in re.findall(r"ssh-(?:ed25519|rsa|ecdsa[\w-]*) [\w+/=]{20,}", source)
+    ]
+    for name in re.findall(r'\.url\s*=\s*"github:([\w.-]+/[\w.-]+)', source):
+        concerns += [f"a flake input {c}" for c in _lookalikes("github", [name])]
+    for host in re.findall(r'\.url\s*=\s*"(?:tarball\+|file\+)?https?://([^/"]+)', source):
+        if host not in ("github.com", "gitlab.com", "flakehub.com", "codeberg.org", "git.sr.ht", "nixos.org"):
+            concerns.append(f"a flake input is fetched from {host}")
     for block in re.findall(r"substituters\s*=\s*\[(.*?)\]", source, re.S):
         for host in re.findall(r"https?://([^/\s\"]+)", block):
             if host not in _NIX_CACHES:
@@ -4111,6 +4179,10 @@ _EXTRACTORS = {
     "cargo_toml": _cargo_toml,
     "terraform": _terraform,
     "ghci": _ghci,
+    "cabal_file": _cabal_file,
+    "cabal_project": _cabal_project,
+    "stack_yaml": _stack_yaml,
+    "recipients": _recipients,
     "nix": _nix,
     "sql": _sql_script,
     "manifest": _manifest,
