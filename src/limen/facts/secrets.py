@@ -439,7 +439,10 @@ NON_READERS = frozenset(
 # Sub-commands that name files without printing a line of them: whether git ignores, tracks or has changed
 # a file (`git check-ignore -v .env`, `git ls-files .env`, `git status .env`), or untracks it
 NON_READING_SUBCOMMANDS = {
-    "git": frozenset({"check-ignore", "check-attr", "ls-files", "status", "rm", "update-index", "mv"}),
+    # (and the history that touched it: `git log --oneline -- .env` lists commits, unless told to print diffs)
+    "git": frozenset(
+        {"check-ignore", "check-attr", "ls-files", "status", "rm", "update-index", "mv", "log", "rev-list"}
+    ),
     # the project's variables fetched into the file named, never printed
     "vercel": frozenset({"env pull", "pull"}),
     # a keychain made, unlocked, listed or given a certificate to sign with (a CI runner's signing set-up):
@@ -448,6 +451,12 @@ NON_READING_SUBCOMMANDS = {
         {"create-keychain", "delete-keychain", "unlock-keychain", "lock-keychain", "set-keychain-settings"}
         | {"set-key-partition-list", "list-keychains", "default-keychain", "import", "show-keychain-info"}
     ),
+}
+# Options with which such a sub-command prints the files' content after all (`git log -p -- .env`)
+CONTENT_OPTIONS = {
+    "git": frozenset(
+        {"-p", "-u", "--patch", "-L", "--word-diff", "--color-words", "--full-diff", "--cc", "-m"}
+    )
 }
 # Options with which a key tool gives back only the public half of the private key it reads (`openssl rsa
 # -in rsa_key.p8 -pubout -out rsa_key.pub`, as Snowflake's key-pair set-up does): no secret is shown.

@@ -24,7 +24,7 @@ from functools import lru_cache
 from limen.context import AGENT_CONTROL_FILES, Context
 from limen.facts import secrets as secret_facts
 from limen.facts.paths import CACHE_FOLDER, MANIFEST, MEMORY_STORE, as_own_home, by_shebang, describe
-from limen.facts.programs import program
+from limen.facts.programs import Role, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
@@ -521,6 +521,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if kept_from_model(command, action):
             kept.update(paths)  # `psql "$(grep DATABASE_URL .env | cut -d= -f2-)"`: handed on, never shown
             continue
+        if _words_only(command):
+            kept.update(paths)  # `echo '.env' >> .gitignore`: a name printed, no file opened
+            continue
         if (
             command.name in secret_facts.NON_READERS
             or _non_reading_subcommand(command)
@@ -552,6 +555,18 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
 _GLOBAL_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 
 
+def _words_only(command: Command) -> bool:
+    """A program whose operands are text it prints or tests, never files it opens (`echo`, `printf`)."""
+    entry = program(command.name)
+    return (
+        entry is not None
+        and Role.TEXT_ONLY in entry.roles
+        and Role.READS not in entry.roles
+        and Role.INTERPRETER not in entry.roles
+        and entry.files is None
+    )
+
+
 def _non_reading_subcommand(command: Command) -> bool:
     """The command's sub-command (one word or two) names files without printing them (`git check-ignore -v
     .env`, `vercel env pull .env.local`)."""
@@ -559,6 +574,8 @@ def _non_reading_subcommand(command: Command) -> bool:
     if not subcommands:
         return False
     args = command.argv[1:]
+    if set(args) & secret_facts.CONTENT_OPTIONS.get(command.name, frozenset()):
+        return False  # `git log -p -- .env`: every change to it, printed
     i = 0
     while i < len(args) and args[i].startswith("-"):
         i += 2 if args[i] in _GLOBAL_VALUE_OPTIONS else 1
