@@ -2734,12 +2734,14 @@ PROGRAMS: tuple[Program, ...] = (
         options=("-o", "--output", "--context", "--config", "-l", "--selector", "--poll-interval"),
         destroys_one=rf"{_W}(?:server|volume|primary-ip|floating-ip|load-balancer|network|firewall|image"
         rf"|certificate|placement-group|storage-box)\s+(?:delete|rebuild){_E}",
-        disables=rf"{_W}(?:[\w-]+\s+)?(?:disable-protection|disable-backup|protection\s+disable){_E}",
+        # (a firewall taken off the servers it guarded lets everything in to them)
+        disables=rf"{_W}(?:[\w-]+\s+)?(?:disable-protection|disable-backup|protection\s+disable){_E}"
+        rf"|{_W}firewall\s+remove-from-resource{_E}",
         # (a rule for every address is any cloud CLI's: `limen.rules.commands`)
         grants=rf"{_W}firewall\s+(?:set-rules|replace-rules){_E}.*\[\s*\]"
         rf"|{_W}server\s+enable-rescue{_E}"
         rf"|{_W}ssh-key\s+create{_E}(?!.*--public-key-from-file[=\s]+(?:~|\$HOME|/home/[^/\s]+|/root)/\.ssh/)",
-        live=rf"{_W}(?:floating-ip|primary-ip)\s+(?:assign|unassign){_E}",
+        live=rf"{_W}(?:(?:floating-ip|primary-ip)\s+(?:assign|unassign)|load-balancer\s+(?:add|remove)-target){_E}",
         changes=rf"{_W}[\w-]+\s+(?:create|delete|rebuild|update|poweroff|reset|shutdown|reboot|assign|unassign"
         rf"|attach|detach|add-rule|delete-rule|replace-rules|set-rules|enable-[\w-]+|disable-[\w-]+"
         rf"|change-[\w-]+){_E}",

@@ -1588,6 +1588,9 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         elif _off(value, counts="approv" in name) or (value is None and "protect" in name):
             # (a protection object cleared: Vercel's `"ssoProtection": null` takes the login off previews)
             return f"{CONTROL_OFF}{name} set to {value!r}"
+    if _ADMITS.search(words) and _lets_every_address_in(arguments):
+        # `set_firewall_rules(rules=[{"port": "5432", "source_ips": ["0.0.0.0/0"]}])`: as a cloud CLI's rule
+        return f"{MADE_PUBLIC}every address let in by {words}"
     if _OPENS.search(words) and (
         str(arguments.get("visibility", "")).lower() == "public"
         or any(_opens_to_everyone(k, v) or (_PUBLIC.search(k) and v == {}) for k, v in settings)
@@ -1799,6 +1802,43 @@ def _gives_away(tool: str, arguments: dict[str, object]) -> str:
         if free and not isinstance(value, bool):
             return "a discount of the whole price"
     return ""
+
+
+# Tools that set who may connect (a firewall's, a security group's, a database's allow-list), and every
+# address as a rule's source
+_ADMITS = re.compile(
+    r"(?:^|_)(?:firewalls?|security_groups?|ingress|inbound|allow_?list|ip_allow\w*|access_lists?|acls?"
+    r"|authorized_networks?|network_rules?|trusted_sources?)(?:_|$)"
+)
+_EVERY_ADDRESS_VALUE = frozenset({"0.0.0.0/0", "::/0", "0.0.0.0", "any", "internet", "*"})
+_PORT_KEY = re.compile(r"(?:^|_)(?:port|ports|port_range|from_port|to_port|destination_port)$")
+
+
+def _lets_every_address_in(arguments: dict[str, object]) -> bool:
+    """A rule among the arguments whose source is every address, to anything but the web's ports."""
+    pairs: list[tuple[str, object]] = []
+
+    def walk(key: str, value: object, depth: int) -> None:
+        if depth > 6 or len(pairs) > 256:
+            return
+        if isinstance(value, dict):
+            for inner, item in list(value.items())[:32]:
+                walk(str(inner), item, depth + 1)
+        elif isinstance(value, list):
+            for item in value[:32]:
+                walk(key, item, depth + 1)
+        else:
+            pairs.append((key, value))
+
+    walk("", arguments, 0)
+    world = any(
+        isinstance(v, str) and v.strip().lower() in _EVERY_ADDRESS_VALUE and not _PORT_KEY.search(words_of(k))
+        for k, v in pairs
+    )
+    if not world:
+        return False
+    ports = {str(v).strip() for k, v in pairs if _PORT_KEY.search(words_of(k))}
+    return not ports or not ports <= {"80", "443"}
 
 
 def _leaves(value: object, path: str = "", depth: int = 0) -> list[tuple[str, object]]:
