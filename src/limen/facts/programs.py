@@ -1304,6 +1304,12 @@ PROGRAMS: tuple[Program, ...] = (
         )
     ),
     _p("direnv", R.RUNNER, runs_after=("exec",), skip_operands=1),
+    # JBang runs a Java source it is given, a file or an address (`jbang https://.../Tool.java`)
+    _p(
+        "jbang",
+        R.RUNNER,
+        options=("--deps", "--repos", "-D", "--java", "--cp", "--class-path", "-s", "--sources"),
+    ),
     _p("aws-vault", R.RUNNER, runs_after=("exec",), skip_operands=1, options=("-d", "--duration")),
     _p("op", R.RUNNER, runs_after=("run",)),
     _p("doppler", R.RUNNER, runs_after=("run",)),
@@ -2065,6 +2071,13 @@ PROGRAMS: tuple[Program, ...] = (
         disables=rf"{_W}label{_E}.*pod-security\.kubernetes\.io/enforce=privileged{_E}"
         rf"|{_W}config\s+set-cluster{_E}.*--insecure-skip-tls-verify(?:=true)?{_E}",
         grants=rf"{_W}create\s+(?:cluster)?rolebinding{_E}.*--clusterrole[=\s]+(?:cluster-)?admin{_E}"
+        # OpenShift's: an admin role or a privileged security context given, a user put in an admin group;
+        # acting as the cluster's administrator (`--as=system:admin`)
+        rf"|{_W}adm\s+policy\s+add-(?:cluster-)?role-to-(?:user|group){_E}\s+(?:cluster-)?admin{_E}"
+        rf"|{_W}adm\s+policy\s+add-scc-to-(?:user|group){_E}\s+(?:privileged|anyuid|hostaccess|hostmount-anyuid"
+        rf"|hostnetwork\S*|node-exporter){_E}"
+        rf"|{_W}adm\s+groups\s+add-users\s+\S*admin\S*{_E}"
+        rf"|{_W}--as(?:-group)?[=\s]+['\"]?system:(?:admin|masters){_E}"
         # a certificate signing request approved: a new identity the cluster will believe
         rf"|{_W}certificate\s+approve{_E}"
         # a service opened to the internet (`kubectl expose ... --type=LoadBalancer`)
@@ -2413,7 +2426,9 @@ PROGRAMS: tuple[Program, ...] = (
         # (the policy's text spans lines); a GitHub user or team mapped to the root policy
         grants=rf"(?s)(?:{_W}policy\s+write|{_W}write\s+\S*sys/polic(?:y|ies)/){_E}.*(?:path\s+[\"']\*[\"']|[\"']sudo[\"'])"
         r"|creation_statements=.*\bSUPERUSER\b"
-        rf"|{_W}write\s+\S*auth/[\w-]+/map/(?:users|teams)/\S+.*{_W}value=\S*\broot\b",
+        rf"|{_W}write\s+\S*auth/[\w-]+/map/(?:users|teams)/\S+.*{_W}value=\S*\broot\b"
+        # a role that hands out tokens with the root policy (`token_policies=default,root`)
+        rf"|{_W}write\s+\S*auth/\S+{_E}.*{_W}(?:token_)?policies=\S*\broot\b",
         disables=rf"{_W}audit\s+disable{_E}|{_W}audit\s+enable{_E}.*file_path=/dev/null",
         changes=rf"{_W}(?:write|delete|policy\s+(?:write|delete)|(?:secrets|auth|audit)\s+(?:enable|disable|tune|move)"
         rf"|operator\s+(?:seal|unseal|rekey|step-down|raft)|lease\s+revoke|token\s+(?:create|revoke)"
@@ -2923,6 +2938,22 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}--(?:delete|alter|create){_E}",
         local_copy=r"--bootstrap-server[=\s]+(?:localhost|127\.0\.0\.1|\[::1\])[:\s]",  # a developer's broker
     ),
+    # a consumer group's read positions moved (messages skipped or read again), a topic's records deleted
+    _p(
+        "kafka-consumer-groups",
+        R.INFRA_DESTROYER,
+        aliases=("kafka-consumer-groups.sh",),
+        destroys_one=rf"(?=.*{_W}--reset-offsets{_E})(?=.*{_W}--execute{_E})|{_W}--delete(?:-offsets)?{_E}",
+        changes=rf"{_W}--(?:reset-offsets|delete|delete-offsets){_E}",
+        local_copy=r"--bootstrap-server[=\s]+(?:localhost|127\.0\.0\.1|\[::1\])[:\s]",
+    ),
+    _p(
+        "kafka-delete-records",
+        R.INFRA_DESTROYER,
+        aliases=("kafka-delete-records.sh",),
+        destroys_one=r"--offset-json-file",
+        local_copy=r"--bootstrap-server[=\s]+(?:localhost|127\.0\.0\.1|\[::1\])[:\s]",
+    ),
     _p(
         "kafka-configs",
         R.INFRA_DESTROYER,
@@ -3316,6 +3347,19 @@ CHECKS_OFF_VARIABLES: dict[str, str] = {
     "GOSUMDB": r"off",
     "GONOSUMDB": r".*(?:^|,)\*.*",  # every module (a private prefix is the project's own)
     "GONOSUMCHECK": r".+",
+    # GitLab's security templates, each switched off by its variable
+    **dict.fromkeys(
+        (
+            *("SAST_DISABLED", "SECRET_DETECTION_DISABLED", "DEPENDENCY_SCANNING_DISABLED"),
+            *(
+                "CONTAINER_SCANNING_DISABLED",
+                "DAST_DISABLED",
+                "IAC_SCANNING_DISABLED",
+                "API_FUZZING_DISABLED",
+            ),
+        ),
+        r"(?i)1|true|yes",
+    ),
     # pre-commit's hooks skipped by id, one of them a security check (`SKIP=gitleaks git commit`)
     "SKIP": rf"(?i).*(?:{SECURITY_CHECKS.pattern.removeprefix('(?i)')}).*",
     "GOFLAGS": r".*-insecure.*",

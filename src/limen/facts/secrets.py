@@ -445,6 +445,8 @@ NON_READING_SUBCOMMANDS = {
     ),
     # the project's variables fetched into the file named, never printed
     "vercel": frozenset({"env pull", "pull"}),
+    # a certificate's or a revocation list's fields (a certificate is public; a key given to them fails)
+    "openssl": frozenset({"x509", "crl", "verify"}),
     # a keychain made, unlocked, listed or given a certificate to sign with (a CI runner's signing set-up):
     # its items are used there, never printed (`find-generic-password -w`, `dump-keychain -d`, `export` are)
     "security": frozenset(

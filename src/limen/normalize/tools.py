@@ -15,7 +15,13 @@ from functools import lru_cache
 
 from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, OBJECT_STORE_HOSTS, WEB_SCHEMES
 from limen.facts.paths import below_home
-from limen.facts.programs import CHECKS_OFF_VARIABLES, HOST_SECURITY_AGENTS, MAIN_BRANCHES, PROTECTED_BRANCHES
+from limen.facts.programs import (
+    CHECKS_OFF_VARIABLES,
+    HOST_SECURITY_AGENTS,
+    MAIN_BRANCHES,
+    PRODUCTION,
+    PROTECTED_BRANCHES,
+)
 from limen.model import Capability
 from limen.prefilter import prefiltered
 
@@ -280,6 +286,13 @@ _QUERY_DESTROYS = re.compile(
 _UNDOES = re.compile(r"(^|_)(delete|remove|purge|destroy|drop|refund|cancel|void|revoke|terminate|wipe)(_|$)")
 _RESETS = re.compile(r"(^|_)(?:reset|restore)(_|$)")
 _MAIN_BRANCH = re.compile(rf"(?i)(?<![a-z0-9]){MAIN_BRANCHES}(?![a-z0-9])")
+# A generic delete tool told what kind of thing it deletes (`kind`, `resource_type`), and the kinds that hold
+# everything in them (a Kubernetes namespace or OpenShift project, a volume claim, a database, a bucket)
+_KIND_KEYS = frozenset({"kind", "resource_type", "type", "resource_kind", "object_type"})
+_STORE_KIND = re.compile(
+    r"(?i)namespaces?|projects?|persistentvolumeclaims?|pvcs?|persistentvolumes?|databases?|buckets?"
+    r"|keyspaces?|clusters?|resource_?groups?|stacks?"
+)
 _WILDCARDS = frozenset({"*", "all", "%", ".*", "*.*", "any", "everything"})
 # A label selector whose pattern matches every value (PromQL's `{__name__=~".+"}`, `{job=~".*"}`)
 _MATCHES_EVERYTHING = re.compile(r"""\{?\s*\w+\s*=~\s*["']\.[*+]["']\s*\}?""")
@@ -294,6 +307,14 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
         return match.group(2)
     if _DESTROYS_MACHINE.search(words):
         return MACHINE_DESTROYED
+    if arguments is not None and _UNDOES.search(words):
+        for key, value in list(arguments.items())[:32]:  # `resources_delete(kind="Namespace", name=...)`
+            if (
+                words_of(str(key)) in _KIND_KEYS
+                and isinstance(value, str)
+                and _STORE_KIND.fullmatch(value.strip())
+            ):
+                return f"a delete of the {value.strip()[:40]} and all it holds"
     if _MOVES_OFFSETS.search(words):
         return OFFSETS_MOVED
     if arguments is not None and _DELETES_MATCHING.search(words):
@@ -669,6 +690,17 @@ _LOCAL_URL = re.compile(
     r"(?i)http://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|[\w.-]+\.(?:local|localhost|test)\b)"
 )
 _ALLOWS = frozenset({"allow", "accept", "permit", "allowed"})
+# An access policy's setting, the policies that ask for a sign-in, and an ORM's schema action that drops
+# what is there when the application starts (Hibernate's `create-drop`, Quarkus' `drop-and-create`)
+_POLICY_KEY = re.compile(r"(?i)(?:^|[._-])policy$")
+_ORIGINS_KEY = re.compile(r"(?i)(?:cors[\w.-]*origins?|allow(?:ed)?[_-]?origins?)$")
+_EVERY_ORIGIN = frozenset({"*", "/.*/", ".*", "/.+/", ".+", "/^.*$/"})
+_CREDENTIALS_ON = re.compile(r"(?i)allow[_-]?credentials[\"']?\s*[:=]\s*[\"']?true")
+_REQUIRES_LOGIN = frozenset({"authenticated", "authenticate", "roles", "role", "authorized", "deny"})
+_SCHEMA_ACTION = re.compile(
+    r"(?i)(?:database[._-]generation|ddl[._-]auto|hbm2ddl[._-]auto|schema[._-]generation\S*action)$"
+)
+_DROPS_SCHEMA = re.compile(r"drop-and-create|drop_and_create|create-drop|create_drop|drop|create")
 # Files, and sections of a file, whose settings are a test's, an example's or a developer machine's
 _NOT_DEPLOYED = prefiltered(
     r"(?:^|/)(?:tests?|spec|specs|__tests__|fixtures|examples?)/|[._-](?:test|spec)\.\w+$"
@@ -829,6 +861,24 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             continue
         if old.get(key, "").lower() in _DENIES and value.lower() in _ALLOWS:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
+        if (
+            _ORIGINS_KEY.search(key)
+            and value.strip("\"' ") in _EVERY_ORIGIN
+            and _CREDENTIALS_ON.search(after)
+        ):
+            # `quarkus.http.cors.origins=/.*/` beside `access-control-allow-credentials=true`
+            return [f"{MADE_PUBLIC}{key} = {value}: every web site may call it with its users' credentials"]
+        if (
+            _POLICY_KEY.search(key)
+            and old.get(key, "").lower() in _REQUIRES_LOGIN
+            and value.lower() in _ALLOWS
+        ):
+            # Quarkus' `quarkus.http.auth.permission.api.policy=authenticated` made `permit`
+            return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}: no sign-in asked"]
+        production = PRODUCTION.search(key) or PRODUCTION.search(path.rsplit("/", 1)[-1])
+        if production and _SCHEMA_ACTION.search(key) and _DROPS_SCHEMA.fullmatch(value.strip("\"'").lower()):
+            # `%prod.quarkus.hibernate-orm.database.generation=drop-and-create`: every start wipes it
+            return [f"{DESTROYS_STORE}the production schema dropped at every start ({key}={value})"]
         if _LEAVES_OUT.search(words_of(key.rsplit(".", 1)[-1])) and _EVERY_FILE.fullmatch(value):
             return [f"{CONTROL_OFF}{key} = {value} leaves everything out"]  # `sonar.exclusions=**/*`
         if moved := _trust_moved(key, old.get(key, ""), value):  # `jwk-set-uri` pointed at another host
@@ -1319,10 +1369,19 @@ _POLICY_SOURCES = re.compile(
 )
 
 
+# The origins a server lets call it (`quarkus.http.cors.origins=https://shop.acme.com`, `allowedOrigins:
+# [...]`, `Access-Control-Allow-Origin: https://x`): browsers' pages it answers, no place it sends to
+_ORIGIN_SETTING = re.compile(
+    r"(?im)^[^\n]*(?:cors[\w.-]*origins?|allow(?:ed)?[_-]?origins?)[\"']?\s*[:=][^\n]*$"
+)
+
+
 def _config_hosts(text: str) -> list[str]:
     bare = _CONFIG_COMMENT.sub("", text[:MAX_SETTINGS_TEXT])
     if "-src" in bare or "frame-ancestors" in bare or "form-action" in bare:
         bare = _POLICY_SOURCES.sub(" ", bare)
+    if "rigin" in bare:
+        bare = _ORIGIN_SETTING.sub(" ", bare)
     if "<" in bare:
         bare = _XML_IDENTIFIERS.sub("", bare)
     found = [m.group(1).lower() for m in _URL_HOST.finditer(bare)]

@@ -819,6 +819,8 @@ _RUN_WITH_PARAMETERS = re.compile(
     r"\s*\(\s*[\w.]+\s*,\s*[\[({\w]"
     # JPA's and JDBC's statements with named or positional parameters bound apart
     r"|\b(?:create(?:Native)?Query|prepareStatement)\s*\(\s*\"[^\"\n]*(?::\w|\?)|\.setParameter\s*\("
+    # Panache's and Spring Data's queries with numbered or named parameters (`find("customerId = ?1", id)`)
+    r"|\b(?:find|list|count|delete|update|stream)\w*\s*\(\s*\"[^\"\n]*(?:\?\d|:\w)[^\"\n]*\"\s*,"
     # Haskell's postgresql-simple and sqlite-simple: `query conn "... = ?" (Only email)`
     r"|\b(?:query|execute)\s+\w+\s+\"[^\"\n]*\?[^\"\n]*\"\s*\("
 )
@@ -972,7 +974,10 @@ _CAUGHT = re.compile(r"\b(?:catch|except)\b[^{:\n]{0,80}[{:]")
 # A call that verifies a token or a signature, and one that only decodes it (`jwt.verify` made `decode`,
 # `verifyClaims` made `eitherDecode`)
 _VERIFY_CALL = re.compile(r"(?i)\bverify\w*\s*[(\s]|\bvalidate(?:_?token|_?jwt|_?signature)\w*\s*\(")
-_DECODE_CALL = re.compile(r"(?i)\w*decode\w*\s*[(\s]")
+_DECODE_CALL = re.compile(
+    r"(?i)\w*decode\w*\s*[(\s]|\bparse(?:Only|Unverified|Unsecured|WithoutVerification|Claims?Jwt)\w*\s*\("
+    r"|\bget_unverified\w*\s*\("
+)
 
 
 def _verification_decoded(removed: str, added: str) -> list[str]:

@@ -832,6 +832,27 @@ def _committed_files(action: Action) -> list[tuple[str, str]]:
     return found
 
 
+# A tool that makes or changes what it is given (`resources_create_or_update`, `apply_manifest`), and a
+# Kubernetes manifest's lines
+_APPLIES = re.compile(r"(?:^|_)(?:create|apply|update|patch|replace|deploy|upsert)(?:_|$)")
+_MANIFEST_LINES = re.compile(
+    r"(?m)^[ \t]*apiVersion[ \t]*:[\s\S]*?^[ \t]*kind[ \t]*:"
+    r"|^[ \t]*kind[ \t]*:[\s\S]*?^[ \t]*apiVersion[ \t]*:"
+)
+
+
+def _tool_manifests(action: Action) -> list[str]:
+    """The Kubernetes manifests an MCP tool that applies what it is given is handed: deployed at once, as
+    `kubectl apply -f -` deploys them."""
+    if not action.tool.startswith("mcp__") or not _APPLIES.search(words_of(action.tool)):
+        return []
+    return [
+        t
+        for t in _strings_in(action.arguments)[:16]
+        if "apiVersion" in t and _MANIFEST_LINES.search(t[:4096])
+    ]
+
+
 def _first_line(action: Action, path: str) -> str:
     """The `#!` line of what lands in `path`: the written text's, else the file's own (an Edit keeps it)."""
     text = written_text(action, path) or ""
@@ -883,6 +904,10 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
             judged = judge_text(MANIFEST, f"the manifest {command.name} applies", text, action, ctx)
             if judged is not None and (worst is None or judged[0] > worst[0]):
                 worst = judged
+    for text in _tool_manifests(action):  # `resources_create_or_update(resource="apiVersion: v1 ...")`
+        judged = judge_text(MANIFEST, f"the manifest {action.tool} applies", text, action, ctx)
+        if judged is not None and (worst is None or judged[0] > worst[0]):
+            worst = judged
     if worst is None or worst[0] is Verdict.PASS:
         return
     verdict = worst[0]

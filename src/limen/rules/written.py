@@ -3321,6 +3321,8 @@ _TLS_OFF = prefiltered(
 _ANY_ORIGIN = prefiltered(
     r"""\borigins\s*(?:\{[^}\n]*\btrue\s*\}|do\s*\|[^|]*\|\s*true\s*end)"""
     r"""|\bcorsOrigins\s*=\s*Nothing\b"""  # (wai-cors: no list is every origin)
+    # Quarkus': every origin by a pattern that matches all, with credentials
+    r"""|\bcors\.origins\s*=\s*(?:/\.\*/|\*)[\s\S]{0,400}?allow-credentials\s*=\s*true"""
     r"""|\borigin\s*:\s*(?:true|["']\*["'])[^\n}]*credentials\s*:\s*true"""
     # the caller's own origin echoed back, with credentials (`w.Header().Set("Access-Control-Allow-Origin",
     # r.Header.Get("Origin"))`)
