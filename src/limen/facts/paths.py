@@ -725,6 +725,8 @@ _PROGRAM_CONTENT = {
         (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua", ".dart"),
         "exec_literals",
     ),
+    # Salesforce's Apex classes, triggers and scripts, and Visualforce pages: what the org runs
+    **dict.fromkeys((".cls", ".trigger", ".apex", ".page", ".component"), "exec_literals"),
     **dict.fromkeys(
         (".hs", ".lhs"),
         "exec_literals",

@@ -2310,6 +2310,7 @@ PROGRAMS: tuple[Program, ...] = (
         "heroku",
         R.INFRA_DESTROYER,
         deploys_to=("*.herokuapp.com",),
+        fetches_code=rf"{_W}plugins:(?:install|link){_E}",  # a plugin's code runs inside every later command
         options=("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env", "--type", "-t", "--team"),
         destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}",
         destroys_one=rf"{_W}pg:backups:(?:delete|destroy){_E}",
@@ -2810,6 +2811,42 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|.*{_W}(?:refunds|payouts|transfers|topups|charges|payment_intents|invoices)\s+"
         rf"(?:create|confirm|capture|pay){_E})",
         changes=rf"{_W}[\w-]+\s+(?:create|update|delete|cancel|pay|void|finalize){_E}",
+    ),
+    # Salesforce's CLI: metadata deployed with destructive changes, records deleted (a DELETE through its API
+    # requests too), a permission set, a profile or a password given to a user, plugins installed (their code
+    # runs inside the CLI); Apex run in an org changes it (what the code does is not read here)
+    _p(
+        "sf",
+        R.INFRA_DESTROYER,
+        aliases=("sfdx",),
+        options=(
+            *("-o", "--target-org", "-f", "--file", "-s", "--sobject", "-w", "--where", "-v", "--values"),
+            *(
+                "-q",
+                "--query",
+                "-n",
+                "--name",
+                "-b",
+                "--on-behalf-of",
+                "-x",
+                "--manifest",
+                "-d",
+                "--source-dir",
+            ),
+            *("-m", "--metadata", "-a", "--alias", "-X", "--method"),
+        ),
+        destroys_one=rf"{_W}(?:data\s+delete\s+(?:record|bulk)|project\s+delete\s+source|org\s+delete"
+        rf"\s+(?:sandbox|scratch)){_E}|{_W}--(?:pre|post)-destructive-changes{_E}"
+        rf"|{_W}api\s+request\s+rest{_E}.*(?:-X|--method)[=\s]+DELETE{_E}",
+        # (a permission set for someone else, or one named for administration; the user's own in a scratch
+        # org is ordinary set-up)
+        grants=rf"{_W}org\s+assign\s+permset(?:license)?{_E}.*(?:{_W}(?:--on-behalf-of|-b){_E}"
+        rf"|(?i:admin|modify_?all|view_?all))|{_W}org\s+generate\s+password{_E}.*--on-behalf-of"
+        rf"|{_W}data\s+(?:create|update)\s+record{_E}.*(?:-s|--sobject)[=\s]+(?:User|PermissionSetAssignment){_E}"
+        rf".*(?:ProfileId|PermissionSetId)=",
+        fetches_code=rf"{_W}plugins\s+install{_E}",
+        changes=rf"{_W}(?:project\s+deploy\s+(?:start|quick|resume)|apex\s+run|data\s+(?:create|update|delete"
+        rf"|upsert|import|bulk)\w*|org\s+(?:assign|generate|delete)|api\s+request){_E}",
     ),
     _p("expo", R.PACKAGE_INSTALLER, registry="npm", installs=("install", "add")),
     # (what it releases is `RELEASES`'; its environment variables changed for production)

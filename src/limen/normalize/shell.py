@@ -3493,7 +3493,8 @@ def _h_find(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
             inner = expr[j + 1 : end]
             j = end + 1
             if inner:
-                execs_write |= _find_exec(inner, roots, names, state, (*via, f"find {word}"), level)
+                in_dir = word in ("-execdir", "-okdir")
+                execs_write |= _find_exec(inner, roots, names, state, (*via, f"find {word}"), level, in_dir)
             continue
         if word in ("-fprint", "-fprintf", "-fls") and j + 1 < len(expr):
             _add_path(expr[j + 1], state, write=True)
@@ -3558,10 +3559,17 @@ def _representative(pattern: str) -> str:
 
 
 def _find_exec(
-    inner: list[str], roots: list[str], names: list[str], state: _State, via: tuple[str, ...], level: int
+    inner: list[str],
+    roots: list[str],
+    names: list[str],
+    state: _State,
+    via: tuple[str, ...],
+    level: int,
+    in_dir: bool = False,
 ) -> bool:
     """Analyse the command `find` runs on each match, with `{}` as one of them; whether it writes that
-    match (`sed -i`, `truncate`, `perl -pi`: every file the find reaches is changed)."""
+    match (`sed -i`, `truncate`, `perl -pi`: every file the find reaches is changed). `-execdir` runs it in
+    each match's folder: its relative words name files there (`-execdir rm -rf .git ;` beside each match)."""
     literal = [n for n in names if not any(c in n for c in "*?[")]
     # `{}` is each match below the root; a literal -name tells which one, a pattern gives a representative
     # (`*.py` -> `x.py`: what the command does to a Python file is what it does to each match).
@@ -3572,8 +3580,27 @@ def _find_exec(
     else:
         item = os.path.join(roots[0], "{}")
     written = len(state.write_paths)
-    _run([w.replace("{}", item) for w in inner], state, via, level, None)
+    argv = [w.replace("{}", item) for w in inner]
+    if in_dir:  # the files a program is given are named from the match's folder, as it runs there
+        argv = _from_folder(argv, os.path.dirname(item))
+    _run(argv, state, via, level, None)
     return item in state.write_paths[written:]
+
+
+def _from_folder(argv: list[str], folder: str) -> list[str]:
+    """`rm -rf .git` run in `folder`: its relative file operands (by the program table's `files`) made
+    absolute, so every reader of the command sees where they are."""
+    entry = program(_basename(argv[0]))
+    if entry is None or entry.files is None or not folder:
+        return argv
+    out, operand = [argv[0]], 0
+    for word in argv[1:]:
+        if word.startswith("-") or word.startswith(("/", "~", "$")):
+            out.append(word)
+            continue
+        out.append(os.path.join(folder, word) if operand >= entry.files else word)
+        operand += 1
+    return out
 
 
 # --------------------------------------------------------------------------- programs that run an argument

@@ -568,6 +568,10 @@ def weakened(
             found += _verification_decoded(removed, added)
             found += _allowlist_dropped(removed, added)
             found += _result_fixed(removed, added)
+            if _WITH_SHARING.search(removed) and _WITHOUT_SHARING.search(added):
+                found.append("a class no longer keeps to the user's sharing rules: it sees every record")
+        if _UNESCAPED_OUTPUT.search(added) and not _UNESCAPED_OUTPUT.search(removed):
+            found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
         if deletes_every_listed(added) and not deletes_every_listed(removed):
             found.append("every item a listing of the whole store returns is deleted")
@@ -584,6 +588,7 @@ def weakened(
         (_CLAIM_CHECK, "a check of a token's algorithm, issuer, audience or expiry is taken out of the code"),
         (_SCOPE, "a query or lookup no longer keeps to the caller's own tenant, account or owner"),
         (_GUARD_CALL, "a call that checks the caller's rights is taken out of the code"),
+        (_FIELD_ACCESS, "a query or update no longer checks the user's access to the records and fields"),
         (_AUDIT_RECORD, "a record of who did what (an audit or security log entry) is no longer written"),
         (_ACCESS_STEP, "a plug, filter or middleware that checks the caller is taken out of the chain"),
     ):
@@ -780,6 +785,13 @@ _SCOPE_FROM_REQUEST = re.compile(
 )
 
 
+# Apex's checks of the running user's access: a query run in user mode or with security enforced, fields
+# stripped of what the user may not see, an object's or a field's access asked
+_FIELD_ACCESS = re.compile(
+    r"(?i)\bWITH\s+(?:USER_MODE|SECURITY_ENFORCED)\b|\bAccessLevel\.USER_MODE\b|\bstripInaccessible\s*\("
+    r"|\.is(?:Accessible|Createable|Updateable|Deletable)\s*\(\s*\)"
+)
+
 # A call that writes an audit trail's or a security log's entry: `audit.log(...)`, `AuditLog.create(...)`,
 # `log_security_event(...)`, `auditor.Record(...)`
 _AUDIT_RECORD = prefiltered(
@@ -819,6 +831,8 @@ _RUN_WITH_PARAMETERS = re.compile(
     r"\s*\(\s*[\w.]+\s*,\s*[\[({\w]"
     # JPA's and JDBC's statements with named or positional parameters bound apart
     r"|\b(?:create(?:Native)?Query|prepareStatement)\s*\(\s*\"[^\"\n]*(?::\w|\?)|\.setParameter\s*\("
+    # Apex's inline SOQL with bound variables (`[SELECT Id FROM Account WHERE Name LIKE :term]`)
+    r"|\[\s*SELECT\b[^\]\n]*:\s*[\w(]"
     # Panache's and Spring Data's queries with numbered or named parameters (`find("customerId = ?1", id)`)
     r"|\b(?:find|list|count|delete|update|stream)\w*\s*\(\s*\"[^\"\n]*(?:\?\d|:\w)[^\"\n]*\"\s*,"
     # Haskell's postgresql-simple and sqlite-simple: `query conn "... = ?" (Only email)`
@@ -829,6 +843,8 @@ _RUN_PASTED = re.compile(
     r"""|create(?:Native)?Query|prepareStatement|executeQuery|queryFor\w+)"""
     r"""\s*\(\s*(?:[\w.]+\s*(?:%|\+)\s*[\w(]|[\w.]+\.format\(|f["']|`[^`\n]*\$\{"""
     r"""|"[^"\n]*"\s*\+\s*[\w(])"""  # (a statement's text with a value added to it: `"... = '" + ref + "'"`)
+    # Apex's dynamic SOQL with a value added to its text (`Database.query('SELECT ... \'' + term + ...)`)
+    r"""|\bDatabase\.query\s*\(\s*'(?:[^'\\\n]|\\.)*'\s*\+"""
     # ... and Haskell's, a text joined with `<>` or `++` and handed over whole (`query_ conn (fromString ..)`)
     r"""|\b(?:query|execute)_\s+\w+\s+\(?(?:fromString\s+)?\(?\s*"[^"\n]*"\s*(?:<>|\+\+)"""
 )
@@ -971,6 +987,10 @@ _VERIFIED_VALUE = prefiltered(
 _CAUGHT = re.compile(r"\b(?:catch|except)\b[^{:\n]{0,80}[{:]")
 
 
+# Apex's sharing (`with sharing` made `without sharing`) and Visualforce's output unescaped
+_WITH_SHARING = re.compile(r"(?i)\b(?:with|inherited)\s+sharing\b")
+_WITHOUT_SHARING = re.compile(r"(?i)\bwithout\s+sharing\b")
+_UNESCAPED_OUTPUT = re.compile(r"""(?i)\bescape\s*=\s*["']false["']""")
 # A call that verifies a token or a signature, and one that only decodes it (`jwt.verify` made `decode`,
 # `verifyClaims` made `eitherDecode`)
 _VERIFY_CALL = re.compile(r"(?i)\bverify\w*\s*[(\s]|\bvalidate(?:_?token|_?jwt|_?signature)\w*\s*\(")

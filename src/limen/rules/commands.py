@@ -372,8 +372,15 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
         holder, _, folder = target.rstrip("/").rpartition("/")
         if folder in _HISTORY_STORES and holder.rpartition("/")[2] in VCS_FOLDERS:  # `.git/objects`: the same
             holder, _, folder = holder.rpartition("/")
-        if folder in VCS_FOLDERS and not found and worst is None and is_within(ctx.workspace, holder or "/"):
-            # the project's own repository (not a vendored clone's): its unpushed history goes with it
+        own = is_within(ctx.workspace, holder or "/") and not found
+        elsewhere = (
+            bool(ctx.workspace)
+            and not is_within(holder or "/", ctx.workspace)
+            and not (holder + "/").startswith(_SCRATCH_ROOTS)  # (a build's clone in /tmp: scratch)
+        )
+        if folder in VCS_FOLDERS and worst is None and (own or elsewhere):
+            # the project's own repository, or another project's (not a clone vendored inside this one): its
+            # unpushed history goes with it
             worst = _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, "recursive delete of a repository's history"
             )
