@@ -2310,7 +2310,8 @@ PROGRAMS: tuple[Program, ...] = (
         "heroku",
         R.INFRA_DESTROYER,
         deploys_to=("*.herokuapp.com",),
-        fetches_code=rf"{_W}plugins:(?:install|link){_E}",  # a plugin's code runs inside every later command
+        # a plugin from an address or a repository: its code runs inside every later command
+        fetches_code=rf"{_W}plugins:(?:install|link){_E}\s+(?:-\S+\s+)*(?:\S*://|git[@+]|\.|/)",
         options=("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env", "--type", "-t", "--team"),
         destroys_all=rf"{_W}(?:apps:destroy|pg:reset){_E}",
         destroys_one=rf"{_W}pg:backups:(?:delete|destroy){_E}",
@@ -2844,7 +2845,8 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|(?i:admin|modify_?all|view_?all))|{_W}org\s+generate\s+password{_E}.*--on-behalf-of"
         rf"|{_W}data\s+(?:create|update)\s+record{_E}.*(?:-s|--sobject)[=\s]+(?:User|PermissionSetAssignment){_E}"
         rf".*(?:ProfileId|PermissionSetId)=",
-        fetches_code=rf"{_W}plugins\s+install{_E}",
+        # (from an address, a repository, a folder or another publisher's scope; Salesforce's own aside)
+        fetches_code=rf"{_W}plugins\s+install{_E}\s+(?:-\S+\s+)*(?:\S*://|git[@+]|\.|/|@(?!salesforce/))",
         changes=rf"{_W}(?:project\s+deploy\s+(?:start|quick|resume)|apex\s+run|data\s+(?:create|update|delete"
         rf"|upsert|import|bulk)\w*|org\s+(?:assign|generate|delete)|api\s+request){_E}",
     ),

@@ -1476,6 +1476,7 @@ _SCOPE_OPTIONS = frozenset(
     | {"-var-file", "--var-file"}  # Terraform's variables for one environment (`-var-file=envs/dev.tfvars`)
     | {"--target"}  # dbt's profile target (`--target dev`)
     | {"--settings"}  # Django's settings module (`--settings=app.settings.local`)
+    | {"--target-org"}  # Salesforce's org (`--target-org dev-sandbox`)
 )
 # Of those, the ones that name a whole environment (a namespace or a region may hold several)
 _ENVIRONMENT_OPTIONS = frozenset(
