@@ -778,6 +778,8 @@ def git_value_concerns(key: str, value: str) -> bool:
 
 
 _W, _E = r"(?<!\S)", r"(?!\S)"  # a word's start and end in the words after a program's name
+# Kafka's tools pointed at a broker on this machine: a developer's own
+_LOCAL_BROKER = r"--bootstrap-server[=\s]+(?:localhost|127\.0\.0\.1|\[::1\])[:\s]"
 _READ_FILE = (R.READS,)
 
 _SUDO_OPTS = (
@@ -2975,7 +2977,7 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|--topic[=\s]+['\"]?(?:\.\*|\*|\.\+)['\"]?\s.*{_W}--delete{_E}",
         destroys_one=rf"{_W}--delete{_E}",
         changes=rf"{_W}--(?:delete|alter|create){_E}",
-        local_copy=r"--bootstrap-server[=\s]+(?:localhost|127\.0\.0\.1|\[::1\])[:\s]",  # a developer's broker
+        local_copy=_LOCAL_BROKER,
     ),
     # a consumer group's read positions moved (messages skipped or read again), a topic's records deleted
     _p(
@@ -2984,14 +2986,14 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("kafka-consumer-groups.sh",),
         destroys_one=rf"(?=.*{_W}--reset-offsets{_E})(?=.*{_W}--execute{_E})|{_W}--delete(?:-offsets)?{_E}",
         changes=rf"{_W}--(?:reset-offsets|delete|delete-offsets){_E}",
-        local_copy=r"--bootstrap-server[=\s]+(?:localhost|127\.0\.0\.1|\[::1\])[:\s]",
+        local_copy=_LOCAL_BROKER,
     ),
     _p(
         "kafka-delete-records",
         R.INFRA_DESTROYER,
         aliases=("kafka-delete-records.sh",),
         destroys_one=r"--offset-json-file",
-        local_copy=r"--bootstrap-server[=\s]+(?:localhost|127\.0\.0\.1|\[::1\])[:\s]",
+        local_copy=_LOCAL_BROKER,
     ),
     _p(
         "kafka-configs",
