@@ -238,17 +238,28 @@ DESTROYS_STORE = "destroys-store:"  # the normaliser's note for such a tool, wit
 # kv.list({prefix: []})) await kv.delete(e.key)`, `for key in r.scan_iter(): r.delete(key)`, `for o in
 # bucket.objects.all(): o.delete()`): the store emptied, one item at a time; a listing narrowed to a
 # prefix or a filter is a clean-up of that part
-_DELETES_EVERY_LISTED = re.compile(
-    r"\bfor\b[^\n]{0,160}?\.(?:list|keys|scan|scan_?iter|list_?objects\w*|all|iterdir|find)\s*\(\s*"
-    r"(?:\{\s*prefix\s*:\s*\[\s*\]\s*\}|\{\s*\}|[\"']\*[\"']|)\s*\)[^\n]{0,240}\n?[^\n]{0,240}?"
-    r"\.(?:delete|del|remove|unlink|destroy|purge)\s*\("
+_LISTS_ALL = re.compile(
+    r"\.(?:list|keys|scan|scan_?iter|list_?objects\w*|all|iterdir|find)\s*\(\s*"
+    r"(?:\{\s*prefix\s*:\s*\[\s*\]\s*\}|\{\s*\}|[\"']\*[\"']|)\s*\)"
 )
+_DELETES_ITEM = re.compile(r"\.(?:delete|del|remove|unlink|destroy|purge)\s*\(")
+_FOR = re.compile(r"\bfor\b")
 EVERY_LISTED_DELETED = "a delete of every item a listing of the whole store returns"
 
 
 def deletes_every_listed(code: str) -> bool:
-    """The code empties a store by deleting each item of a listing of all of it."""
-    return "for" in code and _DELETES_EVERY_LISTED.search(code[:200_000]) is not None
+    """The code empties a store by deleting each item of a listing of all of it: a loop over the listing
+    (on its line) with a delete in the next few hundred characters."""
+    text = code[:200_000]
+    if "for" not in text or _DELETES_ITEM.search(text) is None:
+        return False
+    for listed in _LISTS_ALL.finditer(text):
+        line = text.rfind("\n", 0, listed.start()) + 1
+        if _FOR.search(text, line, listed.start()) and _DELETES_ITEM.search(
+            text, listed.end(), listed.end() + 480
+        ):
+            return True
+    return False
 
 
 # Tools that delete or reimage a machine or a disk (`delete_server`, `rebuild_server`, `volume_delete`,
