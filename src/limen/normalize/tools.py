@@ -704,7 +704,9 @@ _ALLOWS = frozenset({"allow", "accept", "permit", "allowed"})
 # An access policy's setting, the policies that ask for a sign-in, and an ORM's schema action that drops
 # what is there when the application starts (Hibernate's `create-drop`, Quarkus' `drop-and-create`)
 _POLICY_KEY = re.compile(r"(?i)(?:^|[._-])policy$")
-_ORIGINS_KEY = re.compile(r"(?i)(?:cors[\w.-]*origins?|allow(?:ed)?[_-]?origins?)$")
+# A setting that names the origins a server lets call it (`quarkus.http.cors.origins`, `allowedOrigins`)
+_ORIGINS_NAME = r"(?:cors[\w.-]*origins?|allow(?:ed)?[_-]?origins?)"
+_ORIGINS_KEY = re.compile(rf"(?i){_ORIGINS_NAME}$")
 _EVERY_ORIGIN = frozenset({"*", "/.*/", ".*", "/.+/", ".+", "/^.*$/"})
 _CREDENTIALS_ON = re.compile(r"(?i)allow[_-]?credentials[\"']?\s*[:=]\s*[\"']?true")
 _REQUIRES_LOGIN = frozenset({"authenticated", "authenticate", "roles", "role", "authorized", "deny"})
@@ -1382,9 +1384,7 @@ _POLICY_SOURCES = re.compile(
 
 # The origins a server lets call it (`quarkus.http.cors.origins=https://shop.acme.com`, `allowedOrigins:
 # [...]`, `Access-Control-Allow-Origin: https://x`): browsers' pages it answers, no place it sends to
-_ORIGIN_SETTING = re.compile(
-    r"(?im)^[^\n]*(?:cors[\w.-]*origins?|allow(?:ed)?[_-]?origins?)[\"']?\s*[:=][^\n]*$"
-)
+_ORIGIN_SETTING = re.compile(rf"(?im)^[^\n]*{_ORIGINS_NAME}[\"']?\s*[:=][^\n]*$")
 
 
 def _config_hosts(text: str) -> list[str]:

@@ -462,13 +462,8 @@ def _compose(text: str) -> tuple[list[str], list[str]]:
     """A compose file: its services' commands, and what a service is given of the host, as `docker run`
     with the same options is judged (`privileged: true`, the host's root or the engine's socket mounted, the
     host's processes, every capability), and images named like an official one under another account."""
-    commands, concerns = _yaml_commands(text)
-    try:
-        import yaml
-
-        data = yaml.safe_load(text[:MAX_TEXT])
-    except Exception:
-        return commands, concerns
+    data = _yaml_document(text)
+    commands, concerns = _yaml_commands(text, data)
     if not isinstance(data, dict):
         return commands, concerns
     listed = data.get("services")
@@ -494,13 +489,20 @@ def _compose(text: str) -> tuple[list[str], list[str]]:
     return commands, concerns
 
 
-def _yaml_commands(text: str) -> tuple[list[str], list[str]]:
+def _yaml_document(text: str) -> Any:
+    """The YAML file's data, or None when it does not parse."""
     try:
         import yaml
 
-        data = yaml.safe_load(text)
+        return yaml.safe_load(text)
     except Exception:
-        data = None
+        return None
+
+
+def _yaml_commands(text: str, data: Any = None) -> tuple[list[str], list[str]]:
+    """The commands a YAML file's steps run and what its jobs hand out; `data`: the file already parsed."""
+    if data is None:
+        data = _yaml_document(text)
     if not isinstance(data, (dict, list)):
         return [m.group(1).strip().strip("'\"") for m in map(_YAML_LINE.match, text.splitlines()) if m], []
     commands: list[str] = []
@@ -1959,9 +1961,8 @@ def _stack_yaml(text: str) -> tuple[list[str], list[str]]:
 
 
 # Keys a file lists as recipients or holders (sops' age and PGP recipients, an SSH public key)
-_RECIPIENT_KEY = re.compile(
-    r"\bage1[0-9a-z]{40,}\b|\b[A-F0-9]{40}\b|\bssh-(?:ed25519|rsa|ecdsa[\w-]*) [A-Za-z0-9+/=]{20,}"
-)
+_SSH_PUBLIC_KEY = r"\bssh-(?:ed25519|rsa|ecdsa[\w-]*) [A-Za-z0-9+/=]{20,}"
+_RECIPIENT_KEY = re.compile(r"\bage1[0-9a-z]{40,}\b|\b[A-F0-9]{40}\b|" + _SSH_PUBLIC_KEY)
 
 
 def _recipients(text: str) -> tuple[list[str], list[str]]:
@@ -1991,8 +1992,6 @@ _NIX_PROGRAM = re.compile(r"\$\{(?:pkgs|lib|config)\.[\w.-]*\}/(?:s?bin)/")
 # What is left of Nix's own `${...}` (a value Nix puts in: `${toString cfg.port}`), once the shell's
 # escaped ones (`''${HOME}`) are the shell's again: a word, not an expansion the shell cannot read
 _NIX_VALUE = re.compile(r"(?<!\$)(?<!'')\$\{(?![A-Za-z_][A-Za-z0-9_]*\})[^{}]*\}")
-# Binary caches most flakes name: anyone else's serves builds every host takes unchecked
-_NIX_CACHES = ("cache.nixos.org", "nix-community.cachix.org", "cache.garnix.io", "devenv.cachix.org")
 
 
 def _nix(text: str) -> tuple[list[str], list[str]]:
@@ -2000,6 +1999,8 @@ def _nix(text: str) -> tuple[list[str], list[str]]:
     that open a host: a program made setuid root, an account whose password is empty, every user a trusted
     Nix user (root's equal), database logins from the network with no password, a key let in to root's
     account, binaries taken from a cache the project did not name before."""
+    from limen.facts.hosts import REGISTRY_HOSTS, host_in
+
     source = text[:MAX_TEXT]
     commands = [
         _NIX_VALUE.sub("NIX_VALUE", _NIX_PROGRAM.sub("", m).replace("''${", "${")) if "${" in m else m
@@ -2015,18 +2016,17 @@ def _nix(text: str) -> tuple[list[str], list[str]]:
     if re.search(r"(?m)^\s*host\w*\s+\S+\s+\S+\s+(?:0\.0\.0\.0/0|::/0|all)\s+trust\b", source):
         concerns.append("database logins from any address with no password")
     # an SSH key is a way in wherever a module lists it (an account's authorized keys, agenix's recipients)
-    concerns += [
-        f"a key let in: ...{key[-24:]}"
-        for key in re.findall(r"ssh-(?:ed25519|rsa|ecdsa[\w-]*) [\w+/=]{20,}", source)
-    ]
+    concerns += [f"a key let in: ...{key[-24:]}" for key in re.findall(_SSH_PUBLIC_KEY, source)]
     for name in re.findall(r'\.url\s*=\s*"github:([\w.-]+/[\w.-]+)', source):
         concerns += [f"a flake input {c}" for c in _lookalikes("github", [name])]
+    # (a forge, a flake registry or a binary cache the host table trusts is no concern; anyone else's
+    # serves what every host builds, unchecked)
     for host in re.findall(r'\.url\s*=\s*"(?:tarball\+|file\+)?https?://([^/"]+)', source):
-        if host not in ("github.com", "gitlab.com", "flakehub.com", "codeberg.org", "git.sr.ht", "nixos.org"):
+        if not host_in(host.lower(), REGISTRY_HOSTS):
             concerns.append(f"a flake input is fetched from {host}")
     for block in re.findall(r"substituters\s*=\s*\[(.*?)\]", source, re.S):
         for host in re.findall(r"https?://([^/\s\"]+)", block):
-            if host not in _NIX_CACHES:
+            if not host_in(host.lower(), REGISTRY_HOSTS):
                 concerns.append(f"binaries taken from {host}, trusted for every build")
     return commands, concerns
 
