@@ -166,6 +166,7 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     *("kedacore.github.io", "open-telemetry.github.io", "istio-release.storage.googleapis.com"),
     # R's and Julia's
     *("cloud.r-project.org", "cran.r-project.org", "cran.rstudio.com", "pkg.julialang.org"),
+    *("packagemanager.posit.co", "p3m.dev", "bioconductor.org", "r-universe.dev"),
     "deb.debian.org",
     "docs.python.org",
     "localhost",

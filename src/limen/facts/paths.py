@@ -374,8 +374,8 @@ BY_NAME: dict[str, PathFact] = {
         "k5login", "each Kerberos principal in it may log in as this user", "authorized_keys", asks=True
     ),
     # R's and Julia's start-up code (a project's `.Rprofile` runs in every R session started there)
-    ".Rprofile": _f("r_profile", "R runs it at every start", "quoted_literals", asks=True),
-    "Rprofile.site": _f("r_profile", "R runs it at every start", "quoted_literals", asks=True),
+    ".Rprofile": _f("r_profile", "R runs it at every start", "r"),
+    "Rprofile.site": _f("r_profile", "R runs it at every start", "r"),
     "startup.jl": _f("julia_startup", "Julia runs it at every start", "quoted_literals", asks=True),
     "rc.local": _f("rc_local", "runs at every boot", "shell", asks=True),
     # agent instruction files: the next agent session reads them as its instructions
@@ -720,6 +720,7 @@ _PROGRAM_CONTENT = {
     ".pl": "perl",
     ".pm": "perl",
     ".php": "php",
+    ".r": "r",
     # languages Limen does not parse: the command lines their process calls are given, as string literals
     **dict.fromkeys(
         (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua", ".dart"),

@@ -1045,6 +1045,16 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("php", R.INTERPRETER, family=True, options=("-d", "-c", "-z", "-f", "-F")),
     _p("lua", R.INTERPRETER, aliases=("luajit",), family=True, options=("-l",)),
+    # R: `Rscript -e CODE`, `Rscript FILE`, `R -e CODE`, `R --no-save < FILE` (`R CMD build`: its tools)
+    # (a package repository named in its code: `options(repos = ...)`, `install.packages(p, repos = URL)`,
+    # Bioconductor's `site_repository`: where packages, and the code they run at install, come from)
+    _p(
+        "Rscript",
+        R.INTERPRETER,
+        aliases=("R",),
+        options=("--default-packages",),
+        reroutes=r"\b(?:repos|site_repository)\s*=\s*(?:c\s*\()?[^)]*://",
+    ),
     _p("awk", R.INTERPRETER, R.TEXT_ONLY, R.FILTER, aliases=("gawk", "mawk", "nawk")),
     _p(
         "powershell",
@@ -1057,7 +1067,6 @@ PROGRAMS: tuple[Program, ...] = (
             "tclsh",
             "wish",
             "expect",
-            "Rscript",
             "julia",
             "run-parts",
             "jshell",
@@ -1066,11 +1075,11 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     # languages Limen does not parse, run from an option's value (or the input): `R -e`, `groovy -e`
     _p(
-        "R",
+        "groovy",
         R.SCRIPT_HOST,
         # (and Haskell's: `ghc -e EXPR`, `runghc Script.hs`, `cabal repl` fed on its input)
         aliases=(
-            *("groovy", "jrunscript", "jjs", "scala", "clojure", "clj", "racket", "elixir", "erl"),
+            *("jrunscript", "jjs", "scala", "clojure", "clj", "racket", "elixir", "erl"),
             *("ghc", "ghci", "runghc", "runhaskell", "stack-ghc"),
         ),
         code_options=("-e", "--eval", "-eval", "-c", "-f", "--file"),

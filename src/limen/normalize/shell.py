@@ -4455,6 +4455,7 @@ _INTERP_FLAGS = {
     "ruby": ("-e",),
     "php": ("-r",),
     "lua": ("-e",),
+    "r": ("-e",),
     "node": ("-e", "--eval", "-p", "--print"),
     "deno": ("eval",),
     "bun": ("-e", "--eval"),
@@ -4462,6 +4463,8 @@ _INTERP_FLAGS = {
 
 
 def _lang(name: str) -> str:
+    if name in ("Rscript", "R"):
+        return "r"
     for lang in ("python", "pypy", "perl", "ruby", "php", "lua", "node", "deno", "bun", "awk"):
         if name.startswith(lang) or (lang == "awk" and name.endswith("awk")):
             return "python" if lang == "pypy" else lang
@@ -4670,6 +4673,8 @@ def _module_program(args: list[str]) -> list[str] | None:
 
 def _script_operand(lang: str, args: list[str]) -> str:
     operands = _operands(args, frozenset({"-m", "-W", "-X", "-I", "-M", "-r", "-F", "-v", "-f"}))
+    if lang == "r" and operands[:1] == ["CMD"]:  # `R CMD BATCH FILE` runs it; `R CMD check .`, its tools
+        return operands[2] if operands[1:2] == ["BATCH"] and len(operands) > 2 else ""
     if lang in ("deno", "bun") and operands[:1] == ["run"]:  # `deno run [options] URL-or-file`
         operands = [w for w in operands[1:] if not w.startswith("-")]
     return operands[0] if operands else ""
@@ -4739,7 +4744,7 @@ def _literal(match: re.Match[str], prefix: str = "") -> str:
 
 # Interpreter names (as `_lang` reads them) whose programs `limen.normalize.code` parses.
 _CODE_LANGS = {"python": "python", "node": "node", "deno": "node", "bun": "node"}
-_CODE_LANGS |= {"perl": "perl", "ruby": "ruby", "php": "php"}
+_CODE_LANGS |= {"perl": "perl", "ruby": "ruby", "php": "php", "r": "r"}
 _UNKNOWN_WORD = "$LIMEN_RUNTIME_VALUE"  # what a value only known when the program runs becomes in a command
 
 

@@ -2936,9 +2936,9 @@ def _notebook(text: str) -> tuple[list[str], list[str]]:
     return commands, concerns
 
 
-def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]]]:
-    """Node, Ruby, Perl and PHP code: judged as the one-liner `INTERPRETER -e CODE` that would run it, which
-    the shell analysis parses with the language's grammar (`limen.normalize.code`)."""
+def _interpreted(interpreter: str, lang: str = "") -> Callable[[str], tuple[list[str], list[str]]]:
+    """Node, Ruby, Perl, PHP and R code: judged as the one-liner `INTERPRETER -e CODE` that would run it,
+    which the shell analysis parses with the language's grammar (`limen.normalize.code`)."""
 
     def extract(text: str) -> tuple[list[str], list[str]]:
         from limen.normalize.shell import quote
@@ -2951,7 +2951,7 @@ def _interpreted(interpreter: str) -> Callable[[str], tuple[list[str], list[str]
         if _DECODERS.search(text):  # `eval(Base64.decode64("c3lzdGVt..."))`: the decoded program is read too
             from limen.normalize.code import analyse_code
 
-            for source in analyse_code(interpreter, code, cwd="/", home="/nonexistent").sources[:4]:
+            for source in analyse_code(lang or interpreter, code, cwd="/", home="/nonexistent").sources[:4]:
                 concerns += _private_sends(source) + _signature_off(source) + _written_access(source)
         return [f"{interpreter} {flag} {quote(code)}"], concerns
 
@@ -3288,6 +3288,7 @@ _TLS_OFF = prefiltered(
     r"VERIFY_NONE\b|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b"
     r"|\bTLSConfig\{[^}\n]*\bInsecure\s*:\s*true"  # Vault's and Consul's Go clients
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
+    r"|\bssl_verify(?:peer|host)\s*=\s*(?:0L?|FALSE|F)\b"  # R's curl and httr options
     r"|\bwithoutVerifying\(\)|globalOptions\(\s*\[[^\]]*['\"]verify['\"]\s*=>\s*false"
     r"|NODE_TLS_REJECT_UNAUTHORIZED['\"]?\]?\s*=\s*['\"]?0"
     # a database connection's TLS switched off in the code (sqlx's `PgSslMode::Disable`, `sslmode=disable`
@@ -4122,6 +4123,7 @@ _EXTRACTORS = {
     "ruby": _interpreted("ruby"),
     "perl": _interpreted("perl"),
     "php": _interpreted("php"),
+    "r": _interpreted("Rscript", "r"),
     "package_json": _package_json,
     "unreal_project": _unreal_project,
     "composer_json": _composer_json,

@@ -36,7 +36,7 @@ MAX_SOURCE = 128 * 1024
 MAX_NESTED = 4  # exec("...") inside exec(b64decode(...)) ...
 MAX_NODES = 20_000
 
-LANGS = ("python", "node", "perl", "ruby", "php")
+LANGS = ("python", "node", "perl", "ruby", "php", "r")
 _DOMAIN = re.compile(r"(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63}")
 
 
@@ -166,6 +166,7 @@ def lang_of(name: str) -> str | None:
         ("perl", "perl"),
         ("ruby", "ruby"),
         ("php", "php"),
+        ("Rscript", "r"),
     ):
         if name.startswith(prefix):
             return lang
@@ -252,5 +253,15 @@ def analyse_into(
         from limen.normalize.code.treesitter import analyse as analyse_tree
 
         analyse_tree(effects, lang, source, cwd=cwd, home=home, script=script, level=level, args=args)
+    elif lang == "r":
+        from limen.normalize.code import foreign, rlang
+
+        program = rlang.parse(source)
+        if program is None:
+            effects.flag("r program does not parse")
+            return
+        foreign.analyse(
+            effects, rlang.LANGUAGE, program, cwd=cwd, home=home, script=script, level=level, args=args
+        )
     else:
         effects.flag(f"{lang} programs are not analysed")

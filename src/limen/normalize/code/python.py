@@ -322,6 +322,20 @@ def analyse(
     _Py(effects, cwd, home, script, level, args).block(tree.body)
 
 
+def analyse_tree(
+    effects: CodeEffects,
+    tree: ast.Module,
+    *,
+    cwd: str,
+    home: str,
+    script: str,
+    level: int,
+    args: tuple[str, ...] = (),
+) -> None:
+    """What a program already read into Python's syntax tree does (a translated one: `foreign`)."""
+    _Py(effects, cwd, home, script, level, args).block(tree.body)
+
+
 _PRINT_STATEMENT = re.compile(r"(^|;|:)(\s*)print\s+(?![\s(=])([^;\n]*)", re.M)
 
 
