@@ -376,7 +376,7 @@ BY_NAME: dict[str, PathFact] = {
     # R's and Julia's start-up code (a project's `.Rprofile` runs in every R session started there)
     ".Rprofile": _f("r_profile", "R runs it at every start", "r"),
     "Rprofile.site": _f("r_profile", "R runs it at every start", "r"),
-    "startup.jl": _f("julia_startup", "Julia runs it at every start", "quoted_literals", asks=True),
+    "startup.jl": _f("julia_startup", "Julia runs it at every start", "julia"),
     "rc.local": _f("rc_local", "runs at every boot", "shell", asks=True),
     # agent instruction files: the next agent session reads them as its instructions
     "CLAUDE.md": _i("claude_md", "Claude Code reads it as instructions at every session start"),
@@ -721,9 +721,11 @@ _PROGRAM_CONTENT = {
     ".pm": "perl",
     ".php": "php",
     ".r": "r",
+    ".jl": "julia",
+    ".lua": "lua",
     # languages Limen does not parse: the command lines their process calls are given, as string literals
     **dict.fromkeys(
-        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".lua", ".dart"),
+        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".dart"),
         "exec_literals",
     ),
     # Salesforce's Apex classes, triggers and scripts, and Visualforce pages: what the org runs

@@ -225,29 +225,6 @@ _SLURM_OPTIONS = (
     *("--gpus", "--gpus-per-node", "--cpu-bind", "--array", "--input", "--licenses", "--begin"),
 )
 
-# Code for a language Limen does not parse that only drives the language's own package manager, the way `pip
-# install X` drives Python's (`julia -e 'using Pkg; Pkg.instantiate()'`, `Rscript -e 'renv::restore()'`): one
-# statement pattern per language, and the options its code comes in. Anything else in the code is unread.
-_NAME_LIST = r"""(?:"[\w.-]+"(?:\s*,\s*"[\w.-]+")*|\[\s*"[\w.-]+"(?:\s*,\s*"[\w.-]+")*\s*\])?"""
-_JULIA_STATEMENT = (
-    r"\s*(?:using\s+Pkg|import\s+Pkg|Pkg\.(?:status|instantiate|add|test|update|resolve|precompile|build|gc"
-    rf"|activate|rm)\(\s*{_NAME_LIST}\s*\))\s*"
-)
-_R_VALUE = r"""(?:TRUE|FALSE|T|F|\d+|"[\w.-]+")"""
-_R_ARGUMENTS = rf"(?:\s*[\w.]+\s*=\s*{_R_VALUE})?(?:\s*,\s*[\w.]+\s*=\s*{_R_VALUE})*"
-_R_NAMES = r"""(?:"[\w.]+"|c\(\s*"[\w.]+"(?:\s*,\s*"[\w.]+")*\s*\))"""
-_R_STATEMENT = (
-    r"\s*(?:renv::(?:restore|snapshot|status|init|install|update|activate|hydrate|dependencies)\("
-    rf"{_R_ARGUMENTS}\s*\)|install\.packages\(\s*{_R_NAMES}"
-    r"""(?:\s*,\s*repos\s*=\s*"https://(?:cloud\.r-project\.org|cran\.r-project\.org|cran\.rstudio\.com)/?")?"""
-    r"""\s*\)|library\(\s*[\w.]+\s*\)|sessionInfo\(\s*\)|(?:devtools|testthat)::test\(\s*\))\s*"""
-)
-# (pattern sources, compiled on first use: most sessions never run either language)
-PACKAGE_MANAGER_CODE: dict[str, tuple[str, tuple[str, ...]]] = {
-    "julia": (rf"{_JULIA_STATEMENT}(?:;{_JULIA_STATEMENT})*;?\s*", ("-e", "--eval")),
-    "Rscript": (rf"{_R_STATEMENT}(?:;{_R_STATEMENT})*;?\s*", ("-e",)),
-}
-
 # The services of a cloud that audit, detect or fence (a cloud CLI's sub-command words), and what turns one
 # off or sends its record elsewhere: `gcloud logging settings update --disable-default-sink`, `gcloud scc
 # muteconfigs create`, `az security ... --auto-provision off`, `gcloud logging sinks update NAME DEST`
@@ -1044,7 +1021,14 @@ PROGRAMS: tuple[Program, ...] = (
         attached_options=("-i", "-x", "-K", "-F"),
     ),
     _p("php", R.INTERPRETER, family=True, options=("-d", "-c", "-z", "-f", "-F")),
-    _p("lua", R.INTERPRETER, aliases=("luajit",), family=True, options=("-l",)),
+    _p("lua", R.INTERPRETER, aliases=("luajit", "resty"), family=True, options=("-l",)),
+    # Julia (a package added from an address, or a registry added: where packages and their builds come from)
+    _p(
+        "julia",
+        R.INTERPRETER,
+        options=("-t", "--threads", "-p", "--procs", "-J", "--sysimage", "-C", "--cpu-target"),
+        reroutes=r"\b(?:Registry\.add|RegistrySpec)\s*\(.*\burl\s*=|\bPkg\.(?:add|develop)\s*\(\s*url\s*=",
+    ),
     # R: `Rscript -e CODE`, `Rscript FILE`, `R -e CODE`, `R --no-save < FILE` (`R CMD build`: its tools)
     # (a package repository named in its code: `options(repos = ...)`, `install.packages(p, repos = URL)`,
     # Bioconductor's `site_repository`: where packages, and the code they run at install, come from)
@@ -1067,7 +1051,6 @@ PROGRAMS: tuple[Program, ...] = (
             "tclsh",
             "wish",
             "expect",
-            "julia",
             "run-parts",
             "jshell",
             "kotlin",  # `kotlin script.main.kts`: a Kotlin script, run as it is written

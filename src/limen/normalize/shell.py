@@ -1796,7 +1796,7 @@ def _run_command(
         _analyse_text(line, state, via=(*via, name), level=level + 1)  # `pwsh -c "Get-Content x | ..."`
         return None
     unread = name in UNANALYSED_SCRIPT and _runs_unanalysed_code(entry, argv, stdin)
-    if unread and not _package_manager_only(name, argv):
+    if unread:
         state.flag(f"{name} script not analysed")
         state.payloads.append(" ".join(argv[1:]))
     _generic(argv, state, name)
@@ -2015,25 +2015,6 @@ def _powershell_line(text: str) -> str | None:
         else:
             return None
     return " | ".join(parts) if parts else None
-
-
-def _package_manager_only(name: str, argv: list[str]) -> bool:
-    """The language's code on the line only drives its package manager (`julia --project=. -e 'using Pkg;
-    Pkg.instantiate()'`, `Rscript -e 'renv::restore()'`: `facts.programs.PACKAGE_MANAGER_CODE`): nothing else
-    is run, and no script file is named."""
-    from limen.facts.programs import PACKAGE_MANAGER_CODE
-
-    known = PACKAGE_MANAGER_CODE.get(name)
-    if known is None:
-        return False
-    statement, options = known
-    codes = _option_values(argv[1:], frozenset(options))
-    rest = [w for w in argv[1:] if w not in codes and w not in options]
-    return (
-        bool(codes)
-        and all(w.startswith("--") and "=" in w for w in rest)
-        and all(len(code) <= 2000 and re.fullmatch(statement, code) for code in codes)
-    )
 
 
 def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream | None) -> bool:
@@ -4456,6 +4437,7 @@ _INTERP_FLAGS = {
     "php": ("-r",),
     "lua": ("-e",),
     "r": ("-e",),
+    "julia": ("-e", "--eval", "-E", "--print"),
     "node": ("-e", "--eval", "-p", "--print"),
     "deno": ("eval",),
     "bun": ("-e", "--eval"),
@@ -4465,6 +4447,8 @@ _INTERP_FLAGS = {
 def _lang(name: str) -> str:
     if name in ("Rscript", "R"):
         return "r"
+    if name == "resty":  # OpenResty's command line: Lua with `ngx`
+        return "lua"
     for lang in ("python", "pypy", "perl", "ruby", "php", "lua", "node", "deno", "bun", "awk"):
         if name.startswith(lang) or (lang == "awk" and name.endswith("awk")):
             return "python" if lang == "pypy" else lang
@@ -4744,7 +4728,7 @@ def _literal(match: re.Match[str], prefix: str = "") -> str:
 
 # Interpreter names (as `_lang` reads them) whose programs `limen.normalize.code` parses.
 _CODE_LANGS = {"python": "python", "node": "node", "deno": "node", "bun": "node"}
-_CODE_LANGS |= {"perl": "perl", "ruby": "ruby", "php": "php", "r": "r"}
+_CODE_LANGS |= {"perl": "perl", "ruby": "ruby", "php": "php", "r": "r", "julia": "julia", "lua": "lua"}
 _UNKNOWN_WORD = "$LIMEN_RUNTIME_VALUE"  # what a value only known when the program runs becomes in a command
 
 

@@ -2981,6 +2981,8 @@ _HELD: tuple[tuple[str, re.Pattern[str]], ...] = (
             # Laravel's request, a front end's login form
             r"|\$(?:request|r|req)->(?:all|input|getContent|post|except)\(|\brequest\(\)->all\(\)"
             r"|\bform\.data\(\)|\bnew\s+FormData\("
+            # OpenResty's, Kong's and HAProxy's Lua: a request's headers and body
+            r"|\b(?:get_headers?|req_get_headers|get_body_data|get_raw_body|get_body)\s*\("
         ),
     ),
     ("every setting of the application", re.compile(r"\bconfig\(\)->all\(\)|\bsettings\.model_dump\(\)")),
@@ -3002,18 +3004,21 @@ _ENV_READ = prefiltered(
 _SECRET_PATH = re.compile(r"""["'`]([~/.][^"'`\s]*)["'`]""")
 # `name = ...`, `const name = ...`, `let Ok(name) = ...`, `name := ...`: a name bound on one line
 _BINDING = re.compile(
-    r"^\s*(?:if\s*\(?\s*)?(?:let\s+(?:mut\s+)?|const\s+|var\s+|val\s+|my\s+|(?:final\s+)?String\s+)?(?:Ok\()?\$?(\w+)\)?"
+    r"^\s*(?:if\s*\(?\s*)?(?:let\s+(?:mut\s+)?|const\s+|var\s+|val\s+|my\s+|local\s+|(?:final\s+)?String\s+)?"
+    r"(?:Ok\()?\$?(\w+)\)?"
     r"\s*(?::\s*[\w<>?]+\s*)?:?=(?!=)(.*)$"
 )
 _SENDS = re.compile(
     # (`request` only called: a view's `render(request, ...)` hands the request to a template, not a host)
     r"\b(?:fetch|sendBeacon|urlopen|Request(?=\s*\()|request(?=\s*\()|post|put|get|ajax|axios|XMLHttpRequest|Image|WebSocket|"
     r"HTTPSConnection|HTTPConnection|create_connection|sendall|send|reqwest|Post|Get|POST|PUT|PostForm|URL|URI|"
-    r"HttpClient|sendAsync|openConnection|newBuilder|sendto)\b|\.src\s*=|\.end\s*\("
+    r"HttpClient|sendAsync|openConnection|newBuilder|sendto|request_uri)\b|\.src\s*=|\.end\s*\("
+    r"""|\bconnect(?=\s*\(\s*["'][\w.-]+["']\s*,\s*\d+)"""  # a raw socket's (`sock:connect(H, P)`)
 )
 _ADDRESS = re.compile(
     r"""["'`](?:https?|wss?)://([A-Za-z0-9.-]+)|\bhost(?:name)?\s*[:=]\s*["']([A-Za-z0-9.-]+)["']"""
     r"""|[(,]\s*\(\s*["']([A-Za-z0-9.-]+)["']\s*,\s*\d+\s*\)"""  # `connect((H, P))`, `sendto(data, (H, P))`
+    r"""|\bconnect\s*\(\s*["']([A-Za-z0-9.-]+)["']\s*,\s*\d+"""  # Lua's `sock:connect(H, P)`
 )
 _STRING = re.compile(r"""(["'`])(?:\\.|(?!\1).)*\1""")
 
@@ -3112,7 +3117,7 @@ def _private_sends_cached(text: str) -> list[str]:
             if held is not None:
                 bound[binding.group(1)] = held
     for i, line in enumerate(lines):
-        hosts = [a or b or c for a, b, c in _ADDRESS.findall(line)]
+        hosts = [next(g for g in groups if g) for groups in _ADDRESS.findall(line)]
         if not hosts or not _SENDS.search(line):
             continue
         statement = "\n".join(
@@ -4124,6 +4129,8 @@ _EXTRACTORS = {
     "perl": _interpreted("perl"),
     "php": _interpreted("php"),
     "r": _interpreted("Rscript", "r"),
+    "julia": _interpreted("julia"),
+    "lua": _interpreted("lua"),
     "package_json": _package_json,
     "unreal_project": _unreal_project,
     "composer_json": _composer_json,

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from limen.normalize.code.foreign import Language
     from limen.normalize.code.values import Val
 
 UNKNOWN = "\x00"  # stands for a part of a string only known at run time
@@ -253,15 +254,25 @@ def analyse_into(
         from limen.normalize.code.treesitter import analyse as analyse_tree
 
         analyse_tree(effects, lang, source, cwd=cwd, home=home, script=script, level=level, args=args)
-    elif lang == "r":
-        from limen.normalize.code import foreign, rlang
+    elif lang in ("r", "julia", "lua"):
+        from limen.normalize.code import foreign
 
-        program = rlang.parse(source)
+        language = _foreign_language(lang)
+        program = language.parse(source)
         if program is None:
-            effects.flag("r program does not parse")
+            effects.flag(f"{language.name} program does not parse")
             return
-        foreign.analyse(
-            effects, rlang.LANGUAGE, program, cwd=cwd, home=home, script=script, level=level, args=args
-        )
+        foreign.analyse(effects, language, program, cwd=cwd, home=home, script=script, level=level, args=args)
     else:
         effects.flag(f"{lang} programs are not analysed")
+
+
+def _foreign_language(lang: str) -> Language:
+    """The reader and the table of calls of a language `foreign` translates."""
+    if lang == "r":
+        from limen.normalize.code.rlang import LANGUAGE
+
+        return LANGUAGE
+    from limen.normalize.code.jllua import JULIA, LUA
+
+    return JULIA if lang == "julia" else LUA

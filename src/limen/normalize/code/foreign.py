@@ -62,8 +62,9 @@ def _first(args: list[ast.expr], named: dict[str, ast.expr], *keys: str) -> ast.
 
 
 def _rest(args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
-    """Everything else the call was given, as one value (what a request's body may carry)."""
-    return ast.Tuple(elts=[*args, *named.values()], ctx=ast.Load())
+    """Everything else the call was given, as one value (what a request's body may carry): each part an
+    argument of its own, so the environment handed over whole among them is seen as it is in a call."""
+    return ast.Call(func=ast.Name(id="\x00body", ctx=ast.Load()), args=[*args, *named.values()], keywords=[])
 
 
 def _text(parts: list[ast.expr], separator: str = "") -> ast.expr:
@@ -248,6 +249,11 @@ def _home_path(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> 
     return _call("os.path.expanduser", _first(args, named, "path"))
 
 
+def _home(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """The user's home folder (`homedir()`, `Sys.getenv("HOME")` is `variable`'s)."""
+    return _call("os.path.expanduser", ast.Constant(value="~"))
+
+
 def _connect(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
     """A socket to a host and port (`socketConnection(host = h, port = p)`, `connect(h, p)`)."""
     host = _first(args, named, "host")
@@ -319,7 +325,29 @@ def _upload(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast
     )
 
 
+def _pipeline(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """Julia's `pipeline(`curl ...`, `sh`)`: the commands joined by pipes, run as one line (what one writes
+    into the next is what a shell's pipe carries, download-and-run included)."""
+    lines = [_command_line(a) for a in args]
+    if lines and all(line is not None for line in lines):
+        joined: list[ast.expr] = []
+        for i, line in enumerate(lines):
+            if i:
+                joined.append(ast.Constant(value=" | "))
+            joined.append(line)  # type: ignore[arg-type]
+        return _call("os.system", _text(joined))
+    return ast.Tuple(elts=args, ctx=ast.Load())
+
+
+def _command_line(value: ast.expr) -> ast.expr | None:
+    """The line of a command written as `os.system(LINE)` (a Julia command literal), or None."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "system":
+        return value.args[0] if value.args else None
+    return None
+
+
 BUILDS: Mapping[str, Build] = {
+    "pipeline": _pipeline,
     "list": _list,
     "print_or_write": _print_or_write,
     "fetch_or_post": _fetch_or_post,
@@ -353,6 +381,7 @@ BUILDS: Mapping[str, Build] = {
     "format": _format,
     "path": _path,
     "home_path": _home_path,
+    "home": _home,
     "connect": _connect,
     "socket": _socket,
     "sql": _sql,
@@ -490,7 +519,7 @@ class _Writer:
             return _call_attr(alias) if alias else ast.Name(id=node.text, ctx=ast.Load())
         if kind == "member":
             base = node.parts[0]
-            if base.kind == "name" and self.language.request_members(base.text, node.text):
+            if (owner := _dotted(base)) and self.language.request_members(owner, node.text):
                 return _call_attr("flask.request.data")
             return ast.Attribute(value=self.expr(base), attr=node.text, ctx=ast.Load())
         if kind == "index":

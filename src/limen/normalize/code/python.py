@@ -513,10 +513,14 @@ class _Py:
         if handler is not None:
             return handler(self, node)
         last = UNK
+        tainted = False
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 last = self.expr(child)
-        return Val(tainted=last.tainted) if not isinstance(node, ast.BoolOp) else last
+                tainted = tainted or last.tainted
+        if isinstance(node, ast.BoolOp):  # `request.args.get("c") or "uptime"`: either one, taint and all
+            return TAINTED if tainted else last
+        return Val(tainted=last.tainted)
 
     def _name(self, node: ast.Name) -> Val:
         value = self.env.get(node.id)

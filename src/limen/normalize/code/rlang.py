@@ -57,6 +57,7 @@ EFFECTS: dict[str, str] = {
     "paste0": "paste0",
     **dict.fromkeys(("sprintf", "gettextf"), "format"),
     "file.path": "path",
+    "fs::path_home": "home",
     **dict.fromkeys(("path.expand", "normalizePath", "fs::path_expand"), "home_path"),
     **dict.fromkeys(("socketConnection", "make.socket"), "connect"),
     **dict.fromkeys(("dbExecute", "dbGetQuery", "dbSendQuery", "dbSendStatement"), "sql"),

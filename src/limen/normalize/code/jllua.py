@@ -1,0 +1,373 @@
+"""Julia and Lua programs (`julia -e`, `.jl` files, `startup.jl`; `lua -e`, `resty -e`, OpenResty, Kong and
+HAProxy plug-ins), read with their tree-sitter grammars (from PyPI, imported on first use) into
+`foreign.Node`s, their calls named by each language's table of effects."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from limen.normalize.code.foreign import Language, Node, n
+
+if TYPE_CHECKING:
+    from tree_sitter import Node as TsNode
+    from tree_sitter import Parser
+
+# Julia's functions with an effect (`foreign.BUILDS`)
+JULIA_EFFECTS: dict[str, str] = {
+    **dict.fromkeys(("download", "Downloads.download", "HTTP.download"), "download"),
+    **dict.fromkeys(("HTTP.get", "HTTP.head", "HTTP.open"), "fetch"),
+    **dict.fromkeys(("HTTP.post", "HTTP.put", "HTTP.patch", "HTTP.request"), "post"),
+    **dict.fromkeys(("rm", "Base.rm"), "delete"),
+    **dict.fromkeys(("write", "Base.write"), "write_to"),
+    **dict.fromkeys(("read", "readlines", "readchomp", "readline", "open", "eachline"), "read"),
+    **dict.fromkeys(("readdir", "walkdir", "Glob.glob"), "glob"),
+    **dict.fromkeys(("cp", "Base.cp"), "copy"),
+    **dict.fromkeys(("mv", "Base.mv"), "move"),
+    "chmod": "chmod",
+    **dict.fromkeys(("eval", "Core.eval", "include_string"), "run_code"),
+    **dict.fromkeys(("include", "Base.include"), "source"),
+    **dict.fromkeys(
+        ("Meta.parse", "Meta.parseall", "String", "strip", "JSON.json", "JSON3.write"), "identity"
+    ),
+    **dict.fromkeys(("Dict", "collect", "Base64.base64encode"), "identity"),
+    **dict.fromkeys(("base64decode", "Base64.base64decode"), "decode64"),
+    **dict.fromkeys(("string", "repr"), "paste0"),
+    "joinpath": "path",
+    "expanduser": "home_path",
+    "homedir": "home",
+    **dict.fromkeys(("connect", "Sockets.connect"), "connect"),
+    **dict.fromkeys(("getaddrinfo", "Sockets.getaddrinfo", "getalladdrinfo"), "lookup"),
+    **dict.fromkeys(("pipeline", "Base.pipeline"), "pipeline"),
+    # Genie's request payloads: what the web client sent
+    **dict.fromkeys(("rawpayload", "jsonpayload", "postpayload", "getpayload", "filespayload"), "request"),
+    "LibPQ.execute": "sql",
+    "DBInterface.execute": "sql",
+}
+
+# Lua's, with OpenResty's (`ngx`), Kong's PDK (`kong`), LuaSocket's and HAProxy's (`core`); `:name` is a
+# method of any object (`httpc:request_uri(url, {...})`, `sock:connect(host, port)`)
+LUA_EFFECTS: dict[str, str] = {
+    "os.execute": "shell",
+    "io.popen": "popen",
+    "os.remove": "delete",
+    "os.rename": "move",
+    **dict.fromkeys(("io.lines", "io.open", "loadfile"), "read"),
+    **dict.fromkeys(("loadstring", "load"), "run_code"),
+    "dofile": "source",
+    "os.getenv": "variable",
+    **dict.fromkeys(("ngx.socket.tcp", "ngx.socket.udp", "socket.tcp", "socket.udp", "core.tcp"), "socket"),
+    **dict.fromkeys(("ngx.socket.connect", "socket.connect", ":connect"), "connect"),
+    **dict.fromkeys(
+        (":request_uri", "socket.http.request", "http.request", "https.request"), "fetch_or_post"
+    ),
+    **dict.fromkeys(("ngx.decode_base64", "ngx.decode_base64mime", "mime.unb64"), "decode64"),
+    **dict.fromkeys(("ngx.encode_base64", "tostring", "cjson.encode", "ngx.escape_uri"), "identity"),
+    **dict.fromkeys(("ngx.req.get_body_data", "ngx.req.get_headers", "ngx.req.get_uri_args"), "request"),
+    **dict.fromkeys(("ngx.req.get_post_args", "ngx.req.read_body", "ngx.req.raw_header"), "request"),
+    **dict.fromkeys(
+        ("kong.request.get_header", "kong.request.get_headers", "kong.request.get_body"), "request"
+    ),
+    **dict.fromkeys(
+        ("kong.request.get_raw_body", "kong.request.get_query", "kong.request.get_query_arg"), "request"
+    ),
+    **dict.fromkeys(("kong.request.get_raw_query", "kong.request.get_path_with_query"), "request"),
+}
+
+
+def _julia_request(base: str, field: str) -> bool:
+    """HTTP.jl's request body (`req.body`): what the client sent."""
+    return base in ("req", "request") and field in ("body", "target", "headers")
+
+
+def _lua_request(base: str, field: str) -> bool:
+    """OpenResty's request variables (`ngx.var.arg_c`, `ngx.var.http_x_token`, `ngx.var.request_body`)."""
+    return base == "ngx.var" and field.startswith(
+        ("arg_", "http_", "cookie_", "request_body", "args", "query")
+    )
+
+
+_parsers: dict[str, Parser] = {}
+
+
+def _parser(lang: str) -> Parser:
+    parser = _parsers.get(lang)
+    if parser is None:
+        from tree_sitter import Language as TsLanguage
+        from tree_sitter import Parser
+
+        module: Any
+        if lang == "julia":
+            import tree_sitter_julia as module
+        else:
+            import tree_sitter_lua as module
+        parser = _parsers[lang] = Parser(TsLanguage(module.language()))
+    return parser
+
+
+class _Unreadable(Exception):
+    """The program nests deeper than the reader follows."""
+
+
+MAX_DEPTH = 200
+
+
+class _Reader:
+    """A tree-sitter tree into `Node`s: the kinds that carry values and effects read one by one, any other
+    read as the block of its parts (nothing in it is skipped)."""
+
+    def __init__(self, lang: str, data: bytes) -> None:
+        self.lang = lang
+        self.data = data
+        self.depth = 0
+        self.kinds: dict[str, Callable[[_Reader, TsNode], Node]] = _JULIA if lang == "julia" else _LUA
+
+    def text(self, node: TsNode) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def read(self, node: TsNode | None) -> Node:
+        if node is None:
+            return n("null")
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _Unreadable
+        try:
+            reader = self.kinds.get(node.type)
+            if reader is not None:
+                return reader(self, node)
+            return n("block", "", *(self.read(c) for c in node.named_children if c.type != "comment"))
+        finally:
+            self.depth -= 1
+
+    # ----------------------------------------------------------------- shared
+
+    def name(self, node: TsNode) -> Node:
+        return n("name", self.text(node))
+
+    def number(self, node: TsNode) -> Node:
+        return n("num", self.text(node))
+
+    def literal(self, node: TsNode) -> Node:
+        word = self.text(node)
+        return n({"true": "true", "false": "false"}.get(word, "null"))
+
+    def string(self, node: TsNode) -> Node:
+        """A string literal, or a Julia string or command with interpolations (`"a$(b)c"`, `` `rm $p` ``)."""
+        parts: list[Node] = []
+        cursor = node.start_byte
+        children = [c for c in node.named_children if c.type != "comment"]
+        opening = self.text(node)[:3]
+        quote_width = 3 if opening in ('"""', "```") else 1
+        if node.type == "string" and self.lang == "lua":  # `"..."`, `'...'`, `[[...]]`
+            content = node.child_by_field_name("content")
+            return n("str", self.text(content) if content is not None else "")
+        cursor = node.start_byte + quote_width
+        for child in children:
+            if child.start_byte > cursor:
+                parts.append(n("str", self.data[cursor : child.start_byte].decode("utf-8", "replace")))
+            if child.type == "escape_sequence":
+                parts.append(n("str", _unescape(self.text(child))))
+            elif child.type == "content":
+                parts.append(n("str", self.text(child)))
+            elif child.type == "string_interpolation":
+                inner = [c for c in child.named_children]
+                parts.append(self.read(inner[0]) if inner else n("null"))
+            else:
+                parts.append(self.read(child))
+            cursor = child.end_byte
+        end = node.end_byte - quote_width
+        if end > cursor:
+            parts.append(n("str", self.data[cursor:end].decode("utf-8", "replace")))
+        if node.type == "command_literal":
+            return n("command", "", *parts)
+        if all(p.kind == "str" for p in parts):
+            return n("str", "".join(p.text for p in parts))
+        return n("interp", "", *parts)
+
+    # ----------------------------------------------------------------- Julia
+
+    def jl_call(self, node: TsNode) -> Node:
+        children = node.named_children
+        callee = self.read(children[0]) if children else n("null")
+        names: list[str | None] = []
+        values: list[Node] = []
+        for child in children[1:]:
+            if child.type not in ("argument_list", "do_clause"):  # (a `do` block's body runs: read too)
+                continue
+            for argument in child.named_children:
+                if argument.type == "named_argument":
+                    parts = argument.named_children
+                    names.append(self.text(parts[0]) if parts else None)
+                    values.append(self.read(parts[-1]) if len(parts) > 1 else n("null"))
+                elif argument.type != "comment":
+                    names.append(None)
+                    values.append(self.read(argument))
+        return n("call", "", callee, *values, names=tuple(names))
+
+    def jl_field(self, node: TsNode) -> Node:
+        parts = node.named_children
+        if len(parts) < 2:
+            return self.read(parts[0]) if parts else n("null")
+        return n("member", self.text(parts[-1]), self.read(parts[0]))
+
+    def jl_assign(self, node: TsNode) -> Node:
+        parts = [c for c in node.named_children if c.type != "operator"]
+        if len(parts) < 2:
+            return n("block", "", *(self.read(p) for p in parts))
+        target, value = parts[0], parts[-1]
+        if target.type == "call_expression":  # `f(x) = body`: a function
+            return n("func", "", self.read(value))
+        return n("assign", "", self.read(target), self.read(value))
+
+    def jl_binary(self, node: TsNode) -> Node:
+        parts = [c for c in node.named_children if c.type != "operator"]
+        operator = next((c for c in node.children if c.type == "operator" or not c.is_named), None)
+        op = self.text(operator) if operator is not None else ""
+        if len(parts) != 2:
+            return n("block", "", *(self.read(p) for p in parts))
+        left, right = self.read(parts[0]), self.read(parts[1])
+        if op == "*":  # Julia joins strings with `*`
+            return n("concat", "", left, right)
+        if op == "|>":  # `x |> f`: `f(x)`
+            return n("call", "", right, left, names=(None,))
+        return n("binop", op, left, right)
+
+    def jl_index(self, node: TsNode) -> Node:
+        parts = node.named_children
+        if not parts:
+            return n("null")
+        keys = parts[1].named_children if len(parts) > 1 else []
+        return n("index", "", self.read(parts[0]), *(self.read(k) for k in keys))
+
+    def jl_function(self, node: TsNode) -> Node:
+        body = [self.read(c) for c in node.named_children if c.type not in ("signature", "comment")]
+        return n("func", "", n("block", "", *body))
+
+    # ----------------------------------------------------------------- Lua
+
+    def lua_call(self, node: TsNode) -> Node:
+        callee_node = node.child_by_field_name("name")
+        arguments = node.child_by_field_name("arguments")
+        callee = self.read(callee_node)
+        if callee_node is not None and callee_node.type == "method_index_expression":
+            method = callee_node.child_by_field_name("method")
+            table = callee_node.child_by_field_name("table")
+            callee = n("method", self.text(method) if method is not None else "", self.read(table))
+        values: list[Node] = []
+        if arguments is not None:
+            if arguments.type in ("string", "table_constructor"):  # `f"x"`, `f{...}`
+                values.append(self.read(arguments))
+            else:
+                values = [self.read(c) for c in arguments.named_children if c.type != "comment"]
+        return n("call", "", callee, *values)
+
+    def lua_dot(self, node: TsNode) -> Node:
+        table = node.child_by_field_name("table")
+        field = node.child_by_field_name("field")
+        return n("member", self.text(field) if field is not None else "", self.read(table))
+
+    def lua_method(self, node: TsNode) -> Node:
+        table = node.child_by_field_name("table")
+        method = node.child_by_field_name("method")
+        return n("method", self.text(method) if method is not None else "", self.read(table))
+
+    def lua_bracket(self, node: TsNode) -> Node:
+        return n(
+            "index",
+            "",
+            self.read(node.child_by_field_name("table")),
+            self.read(node.child_by_field_name("field")),
+        )
+
+    def lua_binary(self, node: TsNode) -> Node:
+        left = self.read(node.child_by_field_name("left"))
+        right = self.read(node.child_by_field_name("right"))
+        operator = next((c for c in node.children if not c.is_named), None)
+        op = self.text(operator) if operator is not None else ""
+        if op == "..":
+            return n("concat", "", left, right)
+        return n("binop", op, left, right)
+
+    def lua_assign(self, node: TsNode) -> Node:
+        targets = node.named_children[0].named_children if node.named_child_count else []
+        values = node.named_children[1].named_children if node.named_child_count > 1 else []
+        out = [n("assign", "", self.read(t), self.read(v)) for t, v in zip(targets, values, strict=False)]
+        out += [self.read(v) for v in values[len(targets) :]]
+        return out[0] if len(out) == 1 else n("block", "", *out)
+
+    def lua_table(self, node: TsNode) -> Node:
+        names: list[str | None] = []
+        values: list[Node] = []
+        for field in node.named_children:
+            if field.type != "field":
+                continue
+            key = field.child_by_field_name("name")
+            names.append(self.text(key) if key is not None and key.type == "identifier" else None)
+            values.append(self.read(field.child_by_field_name("value")))
+        return n("call", "", n("name", "dict"), *values, names=tuple(names))
+
+    def lua_function(self, node: TsNode) -> Node:
+        body = node.child_by_field_name("body")
+        return n("func", "", self.read(body) if body is not None else n("block"))
+
+
+def _unescape(text: str) -> str:
+    from limen.normalize.code.treesitter import _unescape as unescape
+
+    return unescape(text)
+
+
+_JULIA: dict[str, Callable[[_Reader, TsNode], Node]] = {
+    "identifier": _Reader.name,
+    **dict.fromkeys(("integer_literal", "float_literal"), _Reader.number),
+    "boolean_literal": _Reader.literal,
+    **dict.fromkeys(("string_literal", "command_literal", "prefixed_string_literal"), _Reader.string),
+    "call_expression": _Reader.jl_call,
+    "field_expression": _Reader.jl_field,
+    "assignment": _Reader.jl_assign,
+    "binary_expression": _Reader.jl_binary,
+    "index_expression": _Reader.jl_index,
+    "function_definition": _Reader.jl_function,
+    **dict.fromkeys(
+        ("using_statement", "import_statement", "line_comment", "block_comment"), lambda r, _: n("null")
+    ),
+}
+_LUA: dict[str, Callable[[_Reader, TsNode], Node]] = {
+    "identifier": _Reader.name,
+    "number": _Reader.number,
+    **dict.fromkeys(("true", "false", "nil"), _Reader.literal),
+    "string": _Reader.string,
+    "function_call": _Reader.lua_call,
+    "dot_index_expression": _Reader.lua_dot,
+    "method_index_expression": _Reader.lua_method,
+    "bracket_index_expression": _Reader.lua_bracket,
+    "binary_expression": _Reader.lua_binary,
+    "assignment_statement": _Reader.lua_assign,
+    "table_constructor": _Reader.lua_table,
+    **dict.fromkeys(("function_declaration", "function_definition"), _Reader.lua_function),
+}
+
+
+def _parse(lang: str, source: str) -> Node | None:
+    data = source.encode("utf-8", "replace")
+    root = _parser(lang).parse(data).root_node
+    if root.has_error:
+        return None
+    try:
+        return _Reader(lang, data).read(root)
+    except (_Unreadable, RecursionError):
+        return None
+
+
+def parse_julia(source: str) -> Node | None:
+    """The Julia program `source` is, or None when it does not parse."""
+    return _parse("julia", source)
+
+
+def parse_lua(source: str) -> Node | None:
+    """The Lua program `source` is, or None when it does not parse."""
+    return _parse("lua", source)
+
+
+JULIA = Language("Julia", JULIA_EFFECTS, {"ENV": "os.environ"}, _julia_request, parse_julia)
+LUA = Language("Lua", LUA_EFFECTS, {}, _lua_request, parse_lua)
