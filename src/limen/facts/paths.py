@@ -728,6 +728,12 @@ _PROGRAM_CONTENT = {
         (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".dart"),
         "exec_literals",
     ),
+    # sbt's build definitions (`build.sbt`, `project/*.sbt`, `~/.sbt/1.0/global.sbt`) and Scala scripts
+    # (Mill's `build.sc`, Ammonite's): Scala the build runs on every load
+    **dict.fromkeys(
+        (".sbt", ".sc"),
+        "exec_literals",
+    ),
     # Salesforce's Apex classes, triggers and scripts, and Visualforce pages: what the org runs
     **dict.fromkeys((".cls", ".trigger", ".apex", ".page", ".component"), "exec_literals"),
     **dict.fromkeys(

@@ -3470,3 +3470,27 @@ def prints_setup(argv: list[str]) -> bool:
 
 
 _COMPLETION = re.compile(rf"completions?{_SHELLS_ARG}")
+
+
+# socat's addresses that reach no network: its own standard streams, files, pipes, terminals, a local socket
+# file (`unix-connect:/run/haproxy/admin.sock`, or its bare path); its options follow a comma
+_SOCAT_LOCAL = re.compile(
+    r"(?i)^(?:-|stdio|stdin|stdout|stderr|[/.~][^,!]*|(?:unix(?:-connect|-client|-sendto)?|abstract-connect"
+    r"|file|open|gopen|create|pipe|pty|readline|fd|fdin|fdout):[^!]*)(?:,[^!]*)?$"
+)
+
+
+# A container engine's API socket: whoever talks to it runs containers as root on this machine
+ENGINE_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/podman/podman.sock")
+
+
+def socat_local_only(argv: Sequence[str]) -> bool:
+    """socat relays only between this machine's own ends (a unix socket and its standard streams): a
+    server's runtime API asked something (`echo 'show stat' | socat stdio /run/haproxy/admin.sock`). A
+    container engine's socket is no such end: it hands out root."""
+    addresses = [w for w in argv[1:] if w == "-" or not w.startswith("-")]
+    return (
+        len(addresses) == 2
+        and all(_SOCAT_LOCAL.match(a) for a in addresses)
+        and not any(socket in a for a in addresses for socket in ENGINE_SOCKETS)
+    )

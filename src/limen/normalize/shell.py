@@ -1547,6 +1547,13 @@ def _command(
                 for n, v in prefix_env.items()
                 if v and ENVIRONMENT_VARIABLE.search(n) and (PRODUCTION.search(v) or NOT_PRODUCTION.search(v))
             )
+        # a server of this machine a client is pointed at by its variable (`NOMAD_ADDR=http://127.0.0.1:4646
+        # nomad ...`, `VAULT_ADDR=...`): a development agent, as the address word the rules read
+        argv.extend(
+            f"{n}={v}"
+            for n, v in prefix_env.items()
+            if v and _ADDRESS_VARIABLE.search(n) and _LOCAL_ADDRESS.match(v)
+        )
         for env_name in ("PATH", "LD_PRELOAD", "BASH_ENV", "ENV", "PROMPT_COMMAND"):
             if env_name in prefix_env:
                 state.note(f"env override {env_name}")
@@ -1565,6 +1572,10 @@ def _command(
     out = _run(argv, state, via, level, stdin, tuple(extra_redirects), dynamic_name)
     _wrote(state, extra_redirects, out)
     return out
+
+
+_ADDRESS_VARIABLE = re.compile(r"_(?:ADDR|ADDRESS|URL|HOST|ENDPOINT|SERVER)$")
+_LOCAL_ADDRESS = re.compile(r"^(?:\w+://)?(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
 
 
 def _takes_environment(argv: list[str]) -> bool:

@@ -488,7 +488,12 @@ _WEAK_WHEN_ON = re.compile(
     # server's directory listing)
     r"|send_?default_?pii|autoindex|directory_?listing|privileged"
     # a server that answered only its own machine answering any (Orthanc's `RemoteAccessAllowed`)
-    r"|remote_?access(?:_allowed|_enabled)?|allow_?remote_?access)$"
+    r"|remote_?access(?:_allowed|_enabled)?|allow_?remote_?access"
+    # a check said, by the setting's own name, to be left out: certificates or hosts taken as they come
+    # (`insecure`, `acceptAnyCertificate`, `trustAll`, `insecureSkipVerify`), a guard that lets requests
+    # through when it fails (Envoy's `failure_mode_allow`, `fail_open`), Java serialization let in
+    r"|insecure(?:_[a-z]+){0,3}|accept_any_[a-z_]+|trust_?all(?:_[a-z]+){0,2}|allow_insecure(?:_[a-z]+){0,3}"
+    r"|(?:failure_mode|fail)_?(?:allow|open)|allow_java_serialization)$"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
@@ -866,6 +871,12 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         return [f"{CONTROL_OFF}{unwatched}"]
     if len(_LOGGER_OFF.findall(after)) > len(_LOGGER_OFF.findall(before)):  # `<root level="OFF">`
         return [f"{CONTROL_OFF}a logger switched off: what it would record is no longer written"]
+    if exposed := _admin_lines_exposed(
+        before, after
+    ):  # HAProxy's `stats socket ipv4@0.0.0.0:9999 level admin`
+        return [
+            f"{MADE_PUBLIC}{exposed[:60]}: a server's administration interface listens on every interface"
+        ]
     spaced = spaced_config(path)
     old, new = _settings(before, spaced), _settings(after, spaced)
     changed: dict[str, object] = {}
@@ -921,7 +932,11 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
             return [f"{CONTROL_OFF}{variable}={value[:40]} switches a check off for what runs there"]
         if key in old and (weakened := _halved(key, old[key], value)):
             return [f"{CONTROL_OFF}{key} {weakened}"]
+        if exposed := _admin_exposed(key, old.get(key, ""), value):
+            return [f"{MADE_PUBLIC}{key} = {value[:60]}: {exposed}"]
         word = words_of(key.rsplit(".", 1)[-1])
+        if _VERIFICATION_KEY.search(word) and _unverified(value) and not _unverified(old.get(key, "")):
+            return [f"{CONTROL_OFF}{key} = {value}: what it should verify is taken as it comes"]
         if _WEAK_WHEN_ON.search(word) and _on(value) and not _on(old.get(key, "")):
             return [f"{CONTROL_OFF}{key} turned on: {word.replace('_', ' ')}"]
         if word in _HOST_NAMESPACE_KEYS and value.strip("\"'").lower() == "host" and old.get(key) != value:
@@ -948,6 +963,49 @@ def edited_settings(path: str, before: str, after: str) -> list[str]:
         if key not in new and protective and value.lower() in _ON_WORDS and not _LOCAL_SECTION.search(key):
             return [f"{CONTROL_OFF}{key} = {value} taken out"]
     return service_call_notes("update_settings", changed) if changed else []
+
+
+# The interfaces that run a server rather than serve its users (an admin API, a management or stats
+# endpoint, a debug console, a dashboard), named anywhere in a setting's path (`admin_listen`,
+# `admin.address.socket_address`, `pekko.management.http.hostname`, HAProxy's `stats socket ... level admin`)
+_ADMIN_INTERFACE = re.compile(
+    r"(?:^|_)(?:admin|management|manager|stats|debug|console|dashboard|pprof|actuator|control)(?:_|$)"
+)
+_EVERY_INTERFACE = re.compile(r"(?<![\d.])0\.0\.0\.0(?![\d.])|\[::\](?=:)|(?<![\w:])::(?=[,\s\]}:]|$)")
+
+
+def _admin_lines_exposed(before: str, after: str) -> str:
+    """A line added that puts an administration interface on every network interface (a server's `Key
+    value` file: `stats socket ipv4@0.0.0.0:9999 level admin`, `admin_listen = 0.0.0.0:8001`), or ""."""
+    if not _EVERY_INTERFACE.search(after):
+        return ""
+    old = {line.strip() for line in before.splitlines()}
+    for line in after.splitlines():
+        line = line.strip()
+        if line not in old and _EVERY_INTERFACE.search(line) and _ADMIN_INTERFACE.search(words_of(line)):
+            return line
+    return ""
+
+
+# A setting that says how something is verified (Envoy's `trust_chain_verification`, `ssl_verification`,
+# `hostname_validation`), and the values that verify nothing
+_VERIFICATION_KEY = re.compile(r"(?:^|_)(?:verification|validation|verify|verify_mode|verify_peer)$")
+_UNVERIFIED = frozenset({"accept_untrusted", "accept_all", "accept_any", "none", "off", "false", "skip", "0"})
+
+
+def _unverified(value: str) -> bool:
+    return value.strip("\"' ").lower() in _UNVERIFIED
+
+
+def _admin_exposed(key: str, before: str, after: str) -> str:
+    """A server's administration interface moved onto every network interface (`admin_listen =
+    127.0.0.1:8001` made `0.0.0.0:8001`, Envoy's admin `address: 0.0.0.0`): what only this machine could
+    reach, anyone who reaches the host can. "" for any other setting."""
+    if not _EVERY_INTERFACE.search(after) or _EVERY_INTERFACE.search(before):
+        return ""
+    if not (_ADMIN_INTERFACE.search(words_of(key)) or "level admin" in after):
+        return ""
+    return "a server's administration interface listens on every network interface"
 
 
 def _watch_dropped(path: str, before: str, after: str) -> str:

@@ -53,6 +53,7 @@ from limen.facts.hosts import official_install, project_domain
 from limen.facts.paths import VCS_FOLDERS, below_home, home_folder
 from limen.facts.programs import (
     CLUSTER_ADMIN,
+    ENGINE_SOCKETS,
     ENVIRONMENT_VARIABLE,
     HTTPIE_NAMES,
     NODE_ACCESS,
@@ -70,6 +71,7 @@ from limen.facts.programs import (
     operands,
     options,
     program,
+    socat_local_only,
 )
 from limen.facts.secrets import secret_variable
 from limen.model import (
@@ -1300,10 +1302,20 @@ def _served_infrastructure(action: Action) -> Command | None:
 _STORE_URL = prefiltered(r"^(?:[a-z][a-z0-9+]*://[^/\s]+(?:/|$)|dbfs:/)", re.IGNORECASE)
 
 
+# A server of this machine named by its web address (an agent's API: `-address=http://127.0.0.1:4646`); a
+# store's own address (`redis://`, `-h localhost`) names the developer's data, judged as the store's
+_LOCAL_AGENT = re.compile(r"(?:^|[=\s])https?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
+
+
 def _on_local_copy(command: Command) -> bool:
-    """The invocation works on the local emulator's copy of a service (the program table's `local_copy`)."""
+    """The invocation works on the local emulator's copy of a service (the program table's `local_copy`), or
+    on a server of this machine its web address names (`nomad job stop -address=http://127.0.0.1:4646 api`,
+    `NOMAD_ADDR=http://127.0.0.1:4646 nomad ...`: a development agent), unless its words name production."""
     entry = program(command.name)
-    return bool(entry and entry.local_copy and _pattern(entry.local_copy).search(" ".join(command.argv[1:])))
+    words = " ".join(command.argv[1:])
+    if entry and entry.local_copy and _pattern(entry.local_copy).search(words):
+        return True
+    return any(_LOCAL_AGENT.search(w) for w in command.argv[1:]) and not PRODUCTION.search(words)
 
 
 # Object stores' web addresses: the account or bucket host, then the container and the key
@@ -2760,7 +2772,7 @@ def _remote_shell_auth(action: Action) -> str:
             if "z" in flags and name != "telnet":
                 continue  # `nc -zv db.internal 5432`: is the port open? nothing is sent or received
             return f"{name} opens a raw connection"
-        if name == "socat" and len(argv) > 2:
+        if name == "socat" and len(argv) > 2 and not socat_local_only(argv):
             return "socat relays a connection"
         if name == "openssl" and (
             "s_server" in argv or ("s_client" in argv and not _CERTIFICATE_CHECK.search(action.command_line))
@@ -3075,7 +3087,6 @@ _HOST_NAMESPACES = frozenset({"--pid", "--net", "--network", "--ipc", "--uts", "
 _ESCAPE_CAPS = re.compile(
     r"^(?:CAP_)?(?:ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH|SYS_RAWIO)$", re.I
 )
-_DOCKER_SOCKETS = ("/var/run/docker.sock", "/run/docker.sock", "/run/podman/podman.sock")
 
 
 # A pod spec given on the command line (`kubectl run --overrides=JSON`) that hands the pod its node.
@@ -3141,7 +3152,7 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
             if not host.startswith(("/", "~")):
                 continue
             target = _target(host, action, ctx)
-            if target in _DOCKER_SOCKETS:
+            if target in ENGINE_SOCKETS:
                 return f"{command.name} mounts the container engine's socket"
             if (
                 (

@@ -113,7 +113,14 @@ from limen.facts.hosts import (
     publishing_endpoint,
     repository_identity,
 )
-from limen.facts.programs import Role, is_route_variable, may_set_route_variable, only_inspects, program
+from limen.facts.programs import (
+    Role,
+    is_route_variable,
+    may_set_route_variable,
+    only_inspects,
+    program,
+    socat_local_only,
+)
 from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing, credentials_to_issuers
 from limen.model import (
     Action,
@@ -770,7 +777,12 @@ def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
                 f"raw socket to {outside[0].host} via {outside[0].via_command}",
             )
         ]
-    if not raw and any(c.name in _RAW_SOCKET_TOOLS and not _zero_io(c) for c in net_commands):
+    if not raw and any(
+        c.name in _RAW_SOCKET_TOOLS
+        and not _zero_io(c)
+        and not (c.name == "socat" and socat_local_only(c.argv))
+        for c in net_commands
+    ):
         return [
             Finding(
                 ReasonCode.EGRESS_REQUIRES_AUTH,
