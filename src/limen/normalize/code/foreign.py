@@ -61,6 +61,13 @@ def _first(args: list[ast.expr], named: dict[str, ast.expr], *keys: str) -> ast.
     return args.pop(0) if args else ast.Constant(value=None)
 
 
+def _only(args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """The value a one-argument call is given, by position or by any name (`parse(text = x)`)."""
+    if args:
+        return args.pop(0)
+    return named.pop(next(iter(named))) if named else ast.Constant(value=None)
+
+
 def _rest(args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
     """Everything else the call was given, as one value (what a request's body may carry): each part an
     argument of its own, so the environment handed over whole among them is seen as it is in a call."""
@@ -221,8 +228,8 @@ def _decode64(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> a
 
 
 def _identity(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
-    """A conversion that keeps what its value holds (`as.list(x)`, `toJSON(x)`, `tostring(x)`)."""
-    return _first(args, named, "x")
+    """A conversion that keeps what its value holds (`as.list(x)`, `toJSON(x)`, `parse(text = x)`)."""
+    return _only(args, named)
 
 
 def _paste(separator: str) -> Build:
