@@ -3396,6 +3396,10 @@ CHECKS_OFF_VARIABLES: dict[str, str] = {
     # pre-commit's hooks skipped by id, one of them a security check (`SKIP=gitleaks git commit`)
     "SKIP": rf"(?i).*(?:{SECURITY_CHECKS.pattern.removeprefix('(?i)')}).*",
     "GOFLAGS": r".*-insecure.*",
+    # Julia's downloads: the hosts whose certificates are not checked (`**`: every one)
+    **dict.fromkeys(
+        ("JULIA_SSL_NO_VERIFY_HOSTS", "JULIA_NO_VERIFY_HOSTS", "JULIA_SSH_NO_VERIFY_HOSTS"), r".+"
+    ),
 }
 # Environment variables whose value a program runs as a command line (`GIT_SSH_COMMAND='...' git fetch`).
 COMMAND_VARIABLES = frozenset(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote_plus
 
 from limen.context import Context
 from limen.facts.hosts import (
@@ -149,6 +150,10 @@ def _plain_url(url: str) -> bool:
     if "$" in url or "`" in url:
         return False
     query = url.split("?", 1)[1] if "?" in url else ""
+    if query and _CREDENTIAL_IN_QUERY.search(
+        unquote_plus(query)
+    ):  # `?user=etl&pw=Wint3r!`: a credential sent
+        return False
     return len(query) <= 128 and not any(
         not _SLUG.fullmatch(run.group(0)) and not wordy(run.group(0))
         for run in _OPAQUE_RUN.finditer(url.split("://", 1)[-1])
@@ -156,6 +161,12 @@ def _plain_url(url: str) -> bool:
 
 
 _SLUG = re.compile(r"[a-z]{1,20}(?:[-_][a-z0-9]{1,20})+")
+# A credential named in a URL's query, by its parameter or inside a value (`?pw=...`, `?text=
+# SONATYPE_PASSWORD%3D...`), with a value of its own (a placeholder or a variable is no credential)
+_CREDENTIAL_IN_QUERY = re.compile(
+    r"(?i)(?:^|[&?=\s,;])[\w.-]*?(?:password|passwd|pwd|pw|passphrase|secret|token|api_?key|access_?key"
+    r"|private_?key)[\w.-]*\s*[=:]\s*(?![<{$]|x{3,}|\*{3,})[^&\s]{4,}"
+)
 
 
 def _quiet_header(value: str, action: Action) -> bool:

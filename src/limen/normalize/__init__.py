@@ -20,8 +20,10 @@ from limen.normalize.paths import canonical, read_text
 from limen.normalize.tools import (
     BULK_TARGET,
     CODE_KEYS,
+    CONTROL_OFF,
     DESTROYS_STORE,
     KNOWN_TOOLS,
+    MADE_PUBLIC,
     MASKING,
     MAX_SETTINGS_TEXT,
     PRODUCTION_TARGET,
@@ -51,6 +53,7 @@ from limen.patches import targets as patch_targets
 # `Action.notes` of a tool that lists names (Glob, LS) and of one that searches file contents (Grep), followed
 # by the text it looks for: what the path rules need to judge them as `ls` and `grep -r` are judged.
 NAMES_ONLY = "names_only"
+_WEAKENS = (CONTROL_OFF, MADE_PUBLIC, DESTROYS_STORE)  # what a new configuration's settings may do
 SEARCHES = "searches:"
 MAX_ARGUMENT_CHARS = 1_000_000  # beyond this an argument is not analysed, and the action is escalated
 MAX_DEPTH = 32  # nesting beyond this is not analysed (a secret could hide below it): the action is escalated
@@ -492,6 +495,9 @@ def _normalize(
         if current or deployed_manifest(written):  # a configuration rewritten whole is judged as the edit
             # it makes; a new manifest (`kind: PeerAuthentication` with `mode: DISABLE`) as added to nothing
             notes.extend(edited_settings(edited, current, written))
+        else:  # a new configuration: what it switches off or opens to anyone from the start (`ssl-config {
+            # loose { acceptAnyCertificate = true } }`, Jupyter's `token = ''` on every interface)
+            notes.extend(n for n in edited_settings(edited, "", written) if n.startswith(_WEAKENS))
         notes.extend(sends_later(edited, current, written))
     if spec.names_only:
         notes.append(NAMES_ONLY)

@@ -308,6 +308,24 @@ def _fetch_or_post(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr])
     return _call("requests.post", url, data=_rest(args, named)) if args or named else _fetch(w, [url], {})
 
 
+def _argv_list(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """A command made of one word list (Julia's `Cmd(["curl", "-d", ...])`), run where it is written."""
+    return _call("subprocess.run", _only(args, named))
+
+
+def _setenv(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """Variables set for the program and what it starts (R's `Sys.setenv(NAME = "v")`): as the shell's
+    `export NAME='v'`, so a variable that switches a check off (`JULIA_SSL_NO_VERIFY_HOSTS`) is found."""
+    return ast.Tuple(elts=[_export(ast.Constant(value=k), v) for k, v in named.items()], ctx=ast.Load())
+
+
+def _export(name: ast.expr, value: ast.expr) -> ast.expr:
+    line = _text(
+        [ast.Constant(value="export "), name, ast.Constant(value="='"), value, ast.Constant(value="'")]
+    )
+    return _call("os.system", line)
+
+
 def _glob(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
     """A folder's listing (`list.files(d, recursive = TRUE)`, `readdir(d)`): its entries, as a shell's glob
     stands for them (what a loop then deletes is every file there)."""
@@ -354,6 +372,8 @@ def _command_line(value: ast.expr) -> ast.expr | None:
 
 
 BUILDS: Mapping[str, Build] = {
+    "argv_list": _argv_list,
+    "setenv": _setenv,
     "pipeline": _pipeline,
     "list": _list,
     "print_or_write": _print_or_write,
@@ -464,6 +484,11 @@ class _Writer:
             written = self.expr(value)
             if target.kind == "name":
                 return [ast.Assign(targets=[ast.Name(id=target.text, ctx=ast.Store())], value=written)]
+            environment = (
+                target.kind == "index" and self.language.aliases.get(target.parts[0].text) == "os.environ"
+            )
+            if environment and len(target.parts) > 1:  # Julia's `ENV["NAME"] = "v"`: set for what it starts
+                return [ast.Expr(_export(self.expr(target.parts[1]), written))]
             return [ast.Expr(self.expr(target)), ast.Expr(written)]
         if kind == "func" and node.text:
             return [self.function(node.text, node)]

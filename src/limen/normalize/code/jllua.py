@@ -39,6 +39,7 @@ JULIA_EFFECTS: dict[str, str] = {
     **dict.fromkeys(("connect", "Sockets.connect"), "connect"),
     **dict.fromkeys(("getaddrinfo", "Sockets.getaddrinfo", "getalladdrinfo"), "lookup"),
     **dict.fromkeys(("pipeline", "Base.pipeline"), "pipeline"),
+    "Cmd": "argv_list",  # `Cmd(["curl", "-d", ...])`: a command of a word list, run where it is written
     # Genie's request payloads: what the web client sent
     **dict.fromkeys(("rawpayload", "jsonpayload", "postpayload", "getpayload", "filespayload"), "request"),
     "LibPQ.execute": "sql",
@@ -135,11 +136,18 @@ class _Reader:
             reader = self.kinds.get(node.type)
             if reader is not None:
                 return reader(self, node)
-            return n("block", "", *(self.read(c) for c in node.named_children if c.type != "comment"))
+            parts = [c for c in node.named_children if c.type not in _COMMENTS]
+            if len(parts) == 1 and node.type not in _BODIES:  # a wrapper (`(x)`, an argument): its part
+                return self.read(parts[0])
+            return n("block", "", *(self.read(c) for c in parts))
         finally:
             self.depth -= 1
 
     # ----------------------------------------------------------------- shared
+
+    def items(self, node: TsNode) -> Node:
+        """`[a, b]`, `(a, b)`: a list of values."""
+        return n("list", "", *(self.read(c) for c in node.named_children if c.type not in _COMMENTS))
 
     def name(self, node: TsNode) -> Node:
         return n("name", self.text(node))
@@ -317,7 +325,13 @@ def _unescape(text: str) -> str:
     return unescape(text)
 
 
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+# Nodes whose parts are statements run in order, even one (a block, a loop's or a function's body)
+_BODIES = frozenset(
+    {"block", "compound_statement", "source_file", "chunk", "do_clause", "try_statement", "catch_clause"}
+)
 _JULIA: dict[str, Callable[[_Reader, TsNode], Node]] = {
+    **dict.fromkeys(("vector_expression", "tuple_expression", "matrix_expression"), _Reader.items),
     "identifier": _Reader.name,
     **dict.fromkeys(("integer_literal", "float_literal"), _Reader.number),
     "boolean_literal": _Reader.literal,

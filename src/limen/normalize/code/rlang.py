@@ -42,6 +42,7 @@ EFFECTS: dict[str, str] = {
     **dict.fromkeys(("file.rename", "fs::file_move"), "move"),
     **dict.fromkeys(("Sys.chmod", "fs::file_chmod"), "chmod"),
     "Sys.getenv": "environment",
+    "Sys.setenv": "setenv",
     **dict.fromkeys(("eval", "evalq", "eval.parent"), "run_code"),
     **dict.fromkeys(("source", "sys.source"), "source"),
     **dict.fromkeys(("source_url", "source_gist", "install_url"), "run_fetched"),
