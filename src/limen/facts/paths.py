@@ -394,7 +394,14 @@ BY_NAME: dict[str, PathFact] = {
 }
 
 # (pattern searched in the canonical path, fact), first match wins. `~` stands for the home folder.
+# Servers that run Lua their configuration embeds, on every request they serve: OpenResty's and nginx's
+# `*_by_lua_block`, Envoy's Lua filters, Kong's serverless functions in its declarative configuration
+EMBEDDED_LUA = _f(
+    "embedded_lua", "the server runs the Lua it embeds on every request", "embedded_lua", severe_only=True
+)
 _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
+    (r"(?:^|/)(?:nginx|openresty)[^/]*/(?:[^/]+/)*[^/]+\.conf$|(?:^|/)nginx[^/]*\.conf$", EMBEDDED_LUA),
+    (r"(?:^|/)(?:envoy|kong)[^/]*\.ya?ml$|(?:^|/)envoy/(?:[^/]+/)*[^/]+\.ya?ml$", EMBEDDED_LUA),
     # udev rules: the programs they name run as root whenever a matching device appears; the system's asks,
     # a project's copy (to be installed) is judged by what it runs
     (

@@ -1073,6 +1073,20 @@ def _envoy(text: str) -> tuple[list[str], list[str]]:
     return [line.strip() for block in body for line in block.splitlines() if line.strip()], []
 
 
+def _embedded_lua(text: str) -> tuple[list[str], list[str]]:
+    """The Lua a server's configuration embeds (nginx's `access_by_lua_block { ... }`, an Envoy Lua filter's
+    `inline_code`, a Kong function plugin's `access` list), judged as a Lua file of that code would be."""
+    commands: list[str] = []
+    concerns: list[str] = []
+    from limen.normalize.code.jllua import embedded_lua
+
+    for code in embedded_lua(text[:MAX_TEXT])[:16]:
+        found = _interpreted("lua")(code)
+        commands += found[0]
+        concerns += found[1]
+    return commands, concerns
+
+
 def _composer_json(text: str) -> tuple[list[str], list[str]]:
     """composer.json: the scripts composer runs on install and update (`@php` is PHP, `@name` another
     script), the packages it requires (look-alikes of Packagist's most used), repositories of other owners
@@ -4133,6 +4147,7 @@ _EXTRACTORS = {
     "r": _interpreted("Rscript", "r"),
     "julia": _interpreted("julia"),
     "lua": _interpreted("lua"),
+    "embedded_lua": _embedded_lua,
     "package_json": _package_json,
     "unreal_project": _unreal_project,
     "composer_json": _composer_json,

@@ -4,6 +4,7 @@ HAProxy plug-ins), read with their tree-sitter grammars (from PyPI, imported on 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -385,3 +386,77 @@ def parse_lua(source: str) -> Node | None:
 
 JULIA = Language("Julia", JULIA_EFFECTS, {"ENV": "os.environ"}, _julia_request, parse_julia)
 LUA = Language("Lua", LUA_EFFECTS, {}, _lua_request, parse_lua)
+
+
+# Where a server's configuration embeds Lua: nginx's and OpenResty's directives (`access_by_lua_block {`,
+# `content_by_lua '...'`), Envoy's Lua filter (`inline_code`, `inline_string`), Kong's function plugins
+# (`pre-function`, `post-function`: each phase a list of Lua chunks)
+_LUA_BLOCK = re.compile(r"\b\w+_by_lua_block\s*\{")
+_LUA_QUOTED = re.compile(r"""\b\w+_by_lua\s+(['"])((?:\\.|(?!\1).)*)\1""", re.S)
+_LUA_KEYS = frozenset({"inline_code", "inline_string"})
+_FUNCTION_PLUGINS = frozenset({"pre-function", "post-function"})
+
+
+def embedded_lua(text: str) -> list[str]:
+    """The Lua programs a configuration's text holds, in the order they appear."""
+    found = [m.group(2) for m in _LUA_QUOTED.finditer(text)]
+    for match in _LUA_BLOCK.finditer(text):
+        found.append(_braced(text, match.end()))
+    if "inline_" in text or "-function" in text:
+        found += _yaml_lua(text)
+    return [code for code in found if code.strip()]
+
+
+def _braced(text: str, start: int) -> str:
+    """The text from `start` to the brace that closes the one before it (strings and comments skipped)."""
+    depth, at, quote = 1, start, ""
+    while at < len(text):
+        char = text[at]
+        if quote:
+            if char == "\\":
+                at += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "-" and text.startswith("--", at):  # a Lua comment, to the line's end
+            end = text.find("\n", at)
+            at = len(text) if end < 0 else end
+            continue
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start:at]
+        at += 1
+    return text[start:]
+
+
+def _yaml_lua(text: str) -> list[str]:
+    import yaml
+
+    try:
+        documents = list(yaml.safe_load_all(text))
+    except yaml.YAMLError:
+        return [m.group(1) for m in _YAML_BLOCK.finditer(text)]
+    found: list[str] = []
+    stack: list[object] = list(documents)
+    while stack and len(found) < 16:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if value.get("name") in _FUNCTION_PLUGINS and isinstance(value.get("config"), dict):
+                for chunks in value["config"].values():
+                    found += [c for c in chunks if isinstance(c, str)] if isinstance(chunks, list) else []
+            for key, item in value.items():
+                if key in _LUA_KEYS and isinstance(item, str):
+                    found.append(item)
+                else:
+                    stack.append(item)
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
+
+
+# an `inline_code: |` block in YAML that does not parse whole (an edit's fragment): its indented lines
+_YAML_BLOCK = re.compile(r"inline_(?:code|string):\s*\|[-+]?[ \t]*\n((?:[ \t]+[^\n]*\n?)+)")
