@@ -497,7 +497,9 @@ def _normalize(
             notes.extend(edited_settings(edited, current, written))
         else:  # a new configuration: what it switches off or opens to anyone from the start (`ssl-config {
             # loose { acceptAnyCertificate = true } }`, Jupyter's `token = ''` on every interface)
-            notes.extend(n for n in edited_settings(edited, "", written, new=True) if n.startswith(_WEAKENS))
+            notes.extend(
+                n for n in edited_settings(edited, "", written, created=True) if n.startswith(_WEAKENS)
+            )
         notes.extend(sends_later(edited, current, written))
     if spec.names_only:
         notes.append(NAMES_ONLY)

@@ -842,11 +842,11 @@ _IGNORED_SECRET = re.compile(
 )
 
 
-def edited_settings(path: str, before: str, after: str, *, new: bool = False) -> list[str]:
+def edited_settings(path: str, before: str, after: str, *, created: bool = False) -> list[str]:
     """What an edit does to the settings it changes, judged by the table of controls as the same settings
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
     `role: admin` given, `publicAccessCIDRs: ["0.0.0.0/0"]`): the same effect through a CLI, a REST call, an
-    MCP tool or a file edit. A test's or a development section's settings are its own. For a `new` file
+    MCP tool or a file edit. A test's or a development section's settings are its own. For a `created` file
     only what a setting's own shape says counts (a check left out, an interface opened): a control written
     `false` there switches nothing off, it was never on."""
     if _NOT_DEPLOYED.search(below_home(path)) or _DEVELOPER_SETTINGS.search(path):
@@ -964,7 +964,7 @@ def edited_settings(path: str, before: str, after: str, *, new: bool = False) ->
         protective = _CONTROL_KEYS.search(key.lower()) and not _EXCEPTION_KEY.search(key.lower())
         if key not in new and protective and value.lower() in _ON_WORDS and not _LOCAL_SECTION.search(key):
             return [f"{CONTROL_OFF}{key} = {value} taken out"]
-    return service_call_notes("update_settings", changed) if changed and not new else []
+    return service_call_notes("update_settings", changed) if changed and not created else []
 
 
 # The interfaces that run a server rather than serve its users (an admin API, a management or stats
