@@ -796,6 +796,13 @@ BUILD_FILES = {
     ".entitlements": _f("entitlements", "the app is signed with the rights it lists", "ios_plist"),
     # an Xcode scheme: its pre- and post-actions' scripts run on every build, test and run of it
     ".xcscheme": _f("xcode_scheme", "Xcode runs its actions' scripts on every build, test and run", "xcode"),
+    # a Lua rock's specification: LuaRocks runs its build and install commands on every install of it
+    ".rockspec": _f(
+        "rockspec",
+        "luarocks runs its build and install commands on every install",
+        "rockspec",
+        severe_only=True,
+    ),
 }
 
 

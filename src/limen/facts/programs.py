@@ -1978,8 +1978,9 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         # everything replaced by a snapshot's state
         destroys_all=rf"{_W}kv\s+delete{_E}.*{_W}-recurse{_E}|{_W}snapshot\s+restore{_E}",
+        # (a server taken out of the raft quorum: two of three gone and the cluster stops accepting writes)
         destroys_one=rf"{_W}(?:kv|acl\s+(?:token|policy|role)|intention|config|services)\s+(?:delete|deregister)"
-        rf"{_E}",
+        rf"{_E}|{_W}operator\s+raft\s+remove-peer{_E}",
         # a token or policy with every right, every service let talk to every other
         grants=rf"{_W}acl\s+(?:token|role)\s+(?:create|update){_E}.*global-management"
         rf"|{_W}intention\s+create{_E}(?=.*{_W}-allow{_E}).*{_W}[\"']?\*[\"']?\s+[\"']?\*[\"']?(?:{_E}|$)"
@@ -1995,7 +1996,7 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}namespace\s+delete{_E}|{_W}system\s+gc{_E}",
         # a job stopped or scaled to nothing, a node drained: an outage, however reversible
         destroys_one=rf"{_W}job\s+(?:stop|scale{_E}.*\s0){_E}|{_W}node\s+drain{_E}.*-enable"
-        rf"|{_W}(?:var\s+purge|volume\s+delete|deployment\s+fail|alloc\s+stop){_E}",
+        rf"|{_W}(?:var\s+purge|volume\s+delete|deployment\s+fail|alloc\s+stop|operator\s+raft\s+remove-peer){_E}",
         grants=rf"{_W}acl\s+token\s+create{_E}.*-type[=\s]+management"
         rf"|{_W}acl\s+policy\s+apply{_E}.*{_W}anonymous{_E}",
         # the cluster's policy checks overridden for a job
@@ -2003,6 +2004,21 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:job\s+(?:run|stop|revert|scale|dispatch|promote|periodic\s+force|plan\s+-apply)"
         rf"|node\s+(?:drain|eligibility)|namespace\s+(?:apply|delete)|acl|var\s+(?:put|purge)|volume"
         rf"|operator|alloc\s+(?:exec|restart|stop|signal)|deployment\s+(?:fail|promote|pause)){_E}",
+    ),
+    # LuaRocks: a rock built from a rockspec at an address (its build commands run), another rock server
+    _p(
+        "luarocks",
+        R.PACKAGE_INSTALLER,
+        fetches_code=rf"{_W}(?:install|make|build|download)\s+(?:-\S+\s+)*[\"']?https?://",
+        reroutes=rf"{_W}(?:--server|--only-server|config\s+rocks_servers){_E}",
+    ),
+    # Kong: its database reset (every service, route, consumer and credential), its declarative state
+    # replaced by an empty one
+    _p(
+        "kong",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}migrations\s+reset{_E}",
+        changes=rf"{_W}(?:migrations\s+(?:up|finish|reset|bootstrap)|config\s+db_import){_E}",
     ),
     _p(
         "nats",

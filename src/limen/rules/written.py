@@ -1073,6 +1073,20 @@ def _envoy(text: str) -> tuple[list[str], list[str]]:
     return [line.strip() for block in body for line in block.splitlines() if line.strip()], []
 
 
+# A rockspec's command fields (`build.install_command`, `build_command`), in Lua's quoted or long strings
+_ROCKSPEC_COMMAND = re.compile(
+    r"""\b\w*_command\s*=\s*(?:"((?:\\.|[^"\\])*)"|'((?:\\.|[^'\\])*)'|\[(=*)\[(.*?)\]\3\])""", re.S
+)
+
+
+def _rockspec(text: str) -> tuple[list[str], list[str]]:
+    """A LuaRocks specification: the commands its build runs, and its Lua (what loads when LuaRocks reads
+    it)."""
+    commands = [a or b or d for a, b, _, d in _ROCKSPEC_COMMAND.findall(text[:MAX_TEXT])]
+    found = _interpreted("lua")(text)
+    return [*commands, *found[0]], found[1]
+
+
 def _embedded_lua(text: str) -> tuple[list[str], list[str]]:
     """The Lua a server's configuration embeds (nginx's `access_by_lua_block { ... }`, an Envoy Lua filter's
     `inline_code`, a Kong function plugin's `access` list), judged as a Lua file of that code would be."""
@@ -4148,6 +4162,7 @@ _EXTRACTORS = {
     "julia": _interpreted("julia"),
     "lua": _interpreted("lua"),
     "embedded_lua": _embedded_lua,
+    "rockspec": _rockspec,
     "package_json": _package_json,
     "unreal_project": _unreal_project,
     "composer_json": _composer_json,
