@@ -58,7 +58,13 @@ _SYSTEM_WRITE_DIRS = (
     "/System",
     "/Library",
     "/root",
+    # what the machine serves, and file systems mounted on it (shared volumes, other machines' disks);
+    # a Windows drive under WSL (`/mnt/c/`) is the user's own
+    "/srv",
+    "/mnt",
+    "/media",
 )
+_WSL_DRIVE = re.compile(r"^/mnt/[a-z](?:/|$)")
 _SYSTEM_SECRET_FILES = secret_facts.SYSTEM_SECRET_FILES
 _PROCESS_MEMORY = secret_facts.PROCESS_MEMORY
 
@@ -732,6 +738,7 @@ def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
             or is_within(path, ctx.home)  # the user's own files (root's home is /root)
             or path.startswith(("/tmp/", "/var/tmp/", "/dev/null"))
             or path in modes_only
+            or _WSL_DRIVE.match(path)
         ):
             continue
         if any(is_within(path, d) for d in _SYSTEM_WRITE_DIRS) or (
