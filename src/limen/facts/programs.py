@@ -278,8 +278,8 @@ RELEASES: dict[str, str] = {
 # (`release` alone names a build configuration as often as a publication: `cmake --preset release`)
 # (Gradle's camel case too, `publishToSonatype`; not `publishToMavenLocal`)
 RELEASE_TASK = re.compile(
-    r"(?:(?:^|[:_+/-])(?i:deploy|publish|promote|ship|rollout|submit)|(?<=[a-z])(?:Deploy|Publish|Promote|Ship))"
-    r"(?:$|[:_+-]|(?=[A-Z]))(?!.*Local)"
+    r"(?:(?:^|[:_+/.-])(?i:deploy|publish|promote|ship|rollout|submit)|(?<=[a-z])(?:Deploy|Publish|Promote|Ship))"
+    r"(?:$|[:_+-]|(?=[A-Z]))(?!.*(?:Local|Artifacts))"
 )
 NOT_PRODUCTION = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|stg|uat|test|tests|qa|local|preview|sandbox"

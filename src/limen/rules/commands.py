@@ -3713,7 +3713,8 @@ _FORGE_REPOSITORY = re.compile(
 _TASK_RUNNERS = frozenset({"fastlane", "bitrise", "npm", "yarn", "pnpm", "bun", "mage", "invoke", "earthly"})
 # Build tools whose lifecycle has a publishing step by name (`mvn deploy`, `gradle publish`); a Makefile's or
 # a justfile's recipe is read for what it runs, not judged by its name
-_PUBLISHING_BUILDS = frozenset({"gradle", "gradlew", "mvn", "mvnw"})
+# (and the JVM's other builds: sbt's `publishSigned`, Mill's `__.publishArtifacts`, Leiningen's `deploy`)
+_PUBLISHING_BUILDS = frozenset({"gradle", "gradlew", "mvn", "mvnw", "sbt", "mill", "lein"})
 # What only asks a tool about itself or tries a run out: `--help`, `--dry-run`
 _ASKS_ONLY = frozenset({"--help", "-h", "help", "--dry-run", "--dryrun", "--noop", "--check"})
 
