@@ -279,7 +279,7 @@ RELEASES: dict[str, str] = {
 # (Gradle's camel case too, `publishToSonatype`; not `publishToMavenLocal`)
 RELEASE_TASK = re.compile(
     r"(?:(?:^|[:_+/.-])(?i:deploy|publish|promote|ship|rollout|submit)|(?<=[a-z])(?:Deploy|Publish|Promote|Ship))"
-    r"(?:$|[:_+-]|(?=[A-Z]))(?!.*(?:Local|Artifacts))"
+    r"(?:$|[:_+-]|(?=[A-Z]))(?!.*(?:Local|Artifacts|M2))"
 )
 NOT_PRODUCTION = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|stg|uat|test|tests|qa|local|preview|sandbox"
@@ -2010,7 +2010,7 @@ PROGRAMS: tuple[Program, ...] = (
         "luarocks",
         R.PACKAGE_INSTALLER,
         fetches_code=rf"{_W}(?:install|make|build|download)\s+(?:-\S+\s+)*[\"']?https?://",
-        reroutes=rf"{_W}(?:--server|--only-server|config\s+rocks_servers){_E}",
+        reroutes=rf"{_W}(?:--server|--only-server){_E}|{_W}config\s+rocks_servers\s+[^\s-]",
     ),
     # Kong: its database reset (every service, route, consumer and credential), its declarative state
     # replaced by an empty one

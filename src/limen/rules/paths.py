@@ -65,6 +65,19 @@ _SYSTEM_WRITE_DIRS = (
     "/media",
 )
 _WSL_DRIVE = re.compile(r"^/mnt/[a-z](?:/|$)")
+_SHARED_ROOTS = ("/srv/", "/mnt/", "/media/")
+_SCRATCH_PARTS = frozenset({"scratch", "tmp", "temp", "$USER", "${USER}"})
+
+
+def _own_corner(path: str, home: str) -> bool:
+    """A place of the user's own on a mounted or served file system: a scratch folder, or one named for the
+    user (`/mnt/nfs/scratch/$USER/proj`, `/media/dev/usb`)."""
+    if not path.startswith(_SHARED_ROOTS):
+        return False
+    user = home.rstrip("/").rsplit("/", 1)[-1]
+    return any(part in _SCRATCH_PARTS or part == user for part in path.split("/")[2:])
+
+
 _SYSTEM_SECRET_FILES = secret_facts.SYSTEM_SECRET_FILES
 _PROCESS_MEMORY = secret_facts.PROCESS_MEMORY
 
@@ -739,6 +752,7 @@ def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
             or path.startswith(("/tmp/", "/var/tmp/", "/dev/null"))
             or path in modes_only
             or _WSL_DRIVE.match(path)
+            or _own_corner(path, ctx.home)
         ):
             continue
         if any(is_within(path, d) for d in _SYSTEM_WRITE_DIRS) or (
