@@ -282,10 +282,12 @@ _PRIVILEGE_PERMITTED = prefiltered(
 # An SQL statement built with a value pasted in (`format!("... WHERE id = '{}'", x)`, `$"... {term}"` given to
 # a raw query, `"... #{marina_id}"`, `fmt.Sprintf("... '%s'")`, `QueryBuilder::push(q.get(..))`)
 _SQL_PASTED = re.compile(
-    r"""(?i)(?<!Interpolated\()(?:[$fs]|\bformat!\(|Sprintf\(|String\.format\()?["`](?:SELECT|UPDATE|DELETE|INSERT)\b"""
+    # (Slick's and doobie's `sql"... $x"`, `sqlu"..."`, `fr"..."` bind what `$` names; their `#$x` pastes it)
+    r"""(?i)(?<!Interpolated\()(?<!\bsql)(?<!\bsqlu)(?<!\bfr)(?<!\bfr0)"""
+    r"""(?:[$fs]|\bformat!\(|Sprintf\(|String\.format\()?["`](?:SELECT|UPDATE|DELETE|INSERT)\b"""
     r"""[^"`\n]*\b(?:WHERE|VALUES|SET|IN)\b[^"`\n]*?(?:[=<>(,]|\bLIKE|\bIN)\s*'?%?"""
     r"""(?:'%s'|%s'|\{\w*\}|#\{|\$\{|\$[A-Za-z_]|\{\$)"""
-    r"""|\.push\(\s*\w+\.get\(|\bpush_unsafe\("""
+    r"""|\.push\(\s*\w+\.get\(|\bpush_unsafe\(|\b(?:sql|sqlu|fr0?)"[^"\n]*#\$\{?\w"""
     r"""|\b\w*(?:[Rr]aw|unsafe|Unsafe)\w*\s*\(\s*[$f]?["'`][^"'`\n]*(?:'\$\w|\{\$|#\{|\$\{|'%s'|'\{\w*\}')"""
     r"""|(?:SELECT|UPDATE|DELETE|INSERT|WHERE)\b[^"'\n]*["']\s*(?:\.|\+)\s*\$?(?:_(?:GET|POST|REQUEST)|request|req|params"""
     r"""|query|input)"""

@@ -913,6 +913,8 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
 
 # A variable's name in camel case (`authHeader`, `apiKeyValue`): words, each after the first capitalised
 _CAMEL_NAME = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]{2,}){1,4}")
+# A type's name, words in Pascal case, with what closes or follows a parameter (`String):`, `Option[Token],`)
+_TYPE_NAME = re.compile(r"(?:[A-Z][a-z]{2,}){1,4}(?:\[(?:[A-Z][a-z]{2,}){1,4}\]?)?[)\],:=]*")
 
 
 def _header_hit(text: str, key: str, end: int) -> SecretHit | None:
@@ -928,6 +930,8 @@ def _header_hit(text: str, key: str, end: int) -> SecretHit | None:
     value = v.group(1).rstrip(".)]};,")  # `{_csrf_token: csrfToken}})`: the brackets close the code around it
     if _is_code(value) or _CAMEL_NAME.fullmatch(value):
         return None  # `reset_token: SecureRandom.urlsafe_base64(32)`, `Authorization: authHeader`: code
+    if _TYPE_NAME.fullmatch(value):
+        return None  # `def validate(token: String): Try[Claims]`: a parameter's type, in Scala, Kotlin, Swift
     if _random_enough(value, 6) or (
         key.lower() in ("authorization", "proxy-authorization") and _b64_credentials(value)
     ):
