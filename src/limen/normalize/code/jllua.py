@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from limen.normalize.code.foreign import Language, Node, n
 
 if TYPE_CHECKING:
     from tree_sitter import Node as TsNode
-    from tree_sitter import Parser
 
 # Julia's functions with an effect (`foreign.BUILDS`)
 JULIA_EFFECTS: dict[str, str] = {
@@ -87,24 +86,6 @@ def _lua_request(base: str, field: str) -> bool:
     return base == "ngx.var" and field.startswith(
         ("arg_", "http_", "cookie_", "request_body", "args", "query")
     )
-
-
-_parsers: dict[str, Parser] = {}
-
-
-def _parser(lang: str) -> Parser:
-    parser = _parsers.get(lang)
-    if parser is None:
-        from tree_sitter import Language as TsLanguage
-        from tree_sitter import Parser
-
-        module: Any
-        if lang == "julia":
-            import tree_sitter_julia as module
-        else:
-            import tree_sitter_lua as module
-        parser = _parsers[lang] = Parser(TsLanguage(module.language()))
-    return parser
 
 
 class _Unreadable(Exception):
@@ -365,7 +346,9 @@ _LUA: dict[str, Callable[[_Reader, TsNode], Node]] = {
 
 def _parse(lang: str, source: str) -> Node | None:
     data = source.encode("utf-8", "replace")
-    root = _parser(lang).parse(data).root_node
+    from limen.normalize.code.treesitter import parser
+
+    root = parser(lang).parse(data).root_node
     if root.has_error:
         return None
     try:

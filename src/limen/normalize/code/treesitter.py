@@ -7,6 +7,7 @@ calls and assignments are read into the same values, and calls are looked up by 
 
 from __future__ import annotations
 
+import importlib
 import re
 import warnings
 from collections.abc import Callable
@@ -42,9 +43,10 @@ if TYPE_CHECKING:
 _parsers: dict[str, Parser] = {}
 
 
-def _parser(lang: str) -> Parser:
-    parser = _parsers.get(lang)
-    if parser is None:
+def parser(lang: str) -> Parser:
+    """The tree-sitter parser of a language Limen reads (its grammar imported on first use)."""
+    found = _parsers.get(lang)
+    if found is None:
         from tree_sitter import Language, Parser
 
         module: Any
@@ -64,14 +66,17 @@ def _parser(lang: str) -> Parser:
             import tree_sitter_ruby as module
 
             language = module.language()
+        elif lang in ("julia", "lua"):  # (read by `jllua` into `foreign`'s tree)
+            module = importlib.import_module(f"tree_sitter_{lang}")
+            language = module.language()
         else:
             import tree_sitter_php as module
 
             language = module.language_php()
         with warnings.catch_warnings():  # tree-sitter-perl hands its language over as an int
             warnings.simplefilter("ignore", DeprecationWarning)
-            parser = _parsers[lang] = Parser(Language(language))
-    return parser
+            found = _parsers[lang] = Parser(Language(language))
+    return found
 
 
 def analyse(
@@ -94,9 +99,9 @@ def analyse(
     elif lang == "node" and source.startswith("#!"):
         source = "//" + source[2:]
     data = (prefix + source).encode("utf-8", "replace")
-    root = _parser(lang).parse(data).root_node
+    root = parser(lang).parse(data).root_node
     if root.has_error and lang == "node":  # type annotations (`(req: Request) =>`): read as TypeScript
-        typed = _parser("typescript").parse(data).root_node
+        typed = parser("typescript").parse(data).root_node
         root = root if typed.has_error else typed
     if root.has_error:
         effects.flag(f"{lang} program does not parse")
