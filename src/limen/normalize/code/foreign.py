@@ -675,7 +675,7 @@ def analyse(
     args: tuple[str, ...],
 ) -> None:
     """What `program` does, as the Python evaluator finds it in its translation."""
-    from limen.normalize.code.python import analyse_tree
+    from limen.normalize.code.python import analyse as analyse_python
 
     try:
         module = _Writer(language, level).module(program)
@@ -683,6 +683,6 @@ def analyse(
         effects.flag(f"{language.name} program nested too deeply")
         return
     ast.fix_missing_locations(module)
-    analyse_tree(effects, module, cwd=cwd, home=home, script=script, level=level, args=args)
+    analyse_python(effects, module, cwd=cwd, home=home, script=script, level=level, args=args)
     # the evaluator's reasons name the language it reads: they are said of this one
     effects.opaque[:] = [why.replace("python", language.name) for why in effects.opaque]

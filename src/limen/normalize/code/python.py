@@ -305,7 +305,7 @@ _ALIASES = {"posix": "os", "nt": "os", "_io": "io", "__builtin__": "builtins", "
 
 def analyse(
     effects: CodeEffects,
-    source: str,
+    source: str | ast.Module,
     *,
     cwd: str,
     home: str,
@@ -313,26 +313,13 @@ def analyse(
     level: int,
     args: tuple[str, ...] = (),
 ) -> None:
-    tree = python_tree(source)
-    if tree is None and (legacy := _python2(source)) != source:
+    """What a program does: its source, or a tree already read (a translated one: `foreign`)."""
+    tree = python_tree(source) if isinstance(source, str) else source
+    if tree is None and isinstance(source, str) and (legacy := _python2(source)) != source:
         tree = python_tree(legacy)
     if tree is None:
         effects.flag("python program does not parse")
         return
-    _Py(effects, cwd, home, script, level, args).block(tree.body)
-
-
-def analyse_tree(
-    effects: CodeEffects,
-    tree: ast.Module,
-    *,
-    cwd: str,
-    home: str,
-    script: str,
-    level: int,
-    args: tuple[str, ...] = (),
-) -> None:
-    """What a program already read into Python's syntax tree does (a translated one: `foreign`)."""
     _Py(effects, cwd, home, script, level, args).block(tree.body)
 
 
