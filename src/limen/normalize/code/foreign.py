@@ -45,11 +45,9 @@ Build = Callable[["_Writer", list[ast.expr], dict[str, ast.expr]], ast.expr]
 
 
 def _call(name: str, *args: ast.expr, **named: ast.expr) -> ast.Call:
-    func: ast.expr = ast.Name(id=name.split(".", 1)[0], ctx=ast.Load())
-    for attr in name.split(".")[1:]:
-        func = ast.Attribute(value=func, attr=attr, ctx=ast.Load())
+    """The Python call `name(*args, **named)`, `name` dotted (`os.path.join`)."""
     return ast.Call(
-        func=func, args=list(args), keywords=[ast.keyword(arg=k, value=v) for k, v in named.items()]
+        func=_named(name), args=list(args), keywords=[ast.keyword(arg=k, value=v) for k, v in named.items()]
     )
 
 
@@ -187,11 +185,12 @@ def _chmod(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.
 def _environment(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
     """`Sys.getenv()`, the whole environment; `Sys.getenv("X")`, one variable of it."""
     if not args and not named:
-        return _call("dict", _call_attr("os.environ"))
+        return _call("dict", _named("os.environ"))
     return _call("os.environ.get", _first(args, named, "x"))
 
 
-def _call_attr(name: str) -> ast.expr:
+def _named(name: str) -> ast.expr:
+    """The Python value a dotted name is (`os.environ`, `flask.request.data`)."""
     value: ast.expr = ast.Name(id=name.split(".", 1)[0], ctx=ast.Load())
     for attr in name.split(".")[1:]:
         value = ast.Attribute(value=value, attr=attr, ctx=ast.Load())
@@ -277,7 +276,7 @@ def _sql(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.ex
     if args and "statement" not in named and "query" not in named and "sql" not in named:
         args.pop(0)  # the connection
     statement = _first(args, named, "statement", "query", "sql")
-    return ast.Call(func=_call_attr("cursor.execute"), args=[statement], keywords=[])
+    return ast.Call(func=_named("cursor.execute"), args=[statement], keywords=[])
 
 
 def _lookup(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
@@ -287,7 +286,7 @@ def _lookup(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast
 def _request(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
     """What a web client sent (a plumber request's body, an OpenResty request's arguments, a Genie payload):
     as a Flask handler's `request.data` is, so that running it is found as a web shell is."""
-    return _call_attr("flask.request.data")
+    return _named("flask.request.data")
 
 
 def _list(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
@@ -527,7 +526,7 @@ class _Writer:
         name = f"\x00block{self.count}"
         body = node if node.kind == "func" else n("func", "", node)
         self.prelude.append(self.function(name, body))
-        return ast.Name(id=name, ctx=ast.Load()) if node.kind == "func" else _call_name(name)
+        return ast.Name(id=name, ctx=ast.Load()) if node.kind == "func" else _call(name)
 
     def expr(self, node: Node) -> ast.expr:
         self.depth += 1
@@ -548,11 +547,11 @@ class _Writer:
             return ast.Constant(value={"true": True, "false": False}.get(kind))
         if kind == "name":
             alias = self.language.aliases.get(node.text)
-            return _call_attr(alias) if alias else ast.Name(id=node.text, ctx=ast.Load())
+            return _named(alias) if alias else ast.Name(id=node.text, ctx=ast.Load())
         if kind == "member":
             base = node.parts[0]
             if (owner := _dotted(base)) and self.language.request_members(owner, node.text):
-                return _call_attr("flask.request.data")
+                return _named("flask.request.data")
             return ast.Attribute(value=self.expr(base), attr=node.text, ctx=ast.Load())
         if kind == "index":
             base, *keys = node.parts
@@ -636,10 +635,6 @@ class _Writer:
         if program is None:
             return None
         return self.hoisted(program)
-
-
-def _call_name(name: str) -> ast.Call:
-    return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=[], keywords=[])
 
 
 def _dotted(node: Node) -> str:

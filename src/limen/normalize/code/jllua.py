@@ -143,16 +143,13 @@ class _Reader:
 
     def string(self, node: TsNode) -> Node:
         """A string literal, or a Julia string or command with interpolations (`"a$(b)c"`, `` `rm $p` ``)."""
-        parts: list[Node] = []
-        cursor = node.start_byte
-        children = [c for c in node.named_children if c.type != "comment"]
-        opening = self.text(node)[:3]
-        quote_width = 3 if opening in ('"""', "```") else 1
-        if node.type == "string" and self.lang == "lua":  # `"..."`, `'...'`, `[[...]]`
+        if self.lang == "lua":  # `"..."`, `'...'`, `[[...]]`: no interpolation
             content = node.child_by_field_name("content")
-            return n("str", self.text(content) if content is not None else "")
+            return n("str", _unescape_all(self.text(content)) if content is not None else "")
+        parts: list[Node] = []
+        quote_width = 3 if self.text(node)[:3] in ('"""', "```") else 1
         cursor = node.start_byte + quote_width
-        for child in children:
+        for child in node.named_children:
             if child.start_byte > cursor:
                 parts.append(n("str", self.data[cursor : child.start_byte].decode("utf-8", "replace")))
             if child.type == "escape_sequence":
@@ -160,9 +157,9 @@ class _Reader:
             elif child.type == "content":
                 parts.append(n("str", self.text(child)))
             elif child.type == "string_interpolation":
-                inner = [c for c in child.named_children]
+                inner = child.named_children
                 parts.append(self.read(inner[0]) if inner else n("null"))
-            else:
+            elif child.type not in _COMMENTS:
                 parts.append(self.read(child))
             cursor = child.end_byte
         end = node.end_byte - quote_width
@@ -305,6 +302,13 @@ def _unescape(text: str) -> str:
     from limen.normalize.code.treesitter import _unescape as unescape
 
     return unescape(text)
+
+
+def _unescape_all(text: str) -> str:
+    """A Lua string's text with its escapes (`\\n`, `\\"`, `\\065`) decoded."""
+    if "\\" not in text:
+        return text
+    return re.sub(r"\\(?:x[0-9a-fA-F]{2}|\d{1,3}|.)", lambda m: _unescape(m.group(0)), text, flags=re.S)
 
 
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
