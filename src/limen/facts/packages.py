@@ -374,6 +374,8 @@ IMAGE_PUBLISHERS = frozenset(
         *("open-telemetry", "kubernetes", "kubernetes-sigs", "external-secrets", "cert-manager", "dexidp"),
         *("oauth2-proxy", "postgres", "mysql", "redis", "mongo", "apache", "bats", "alpine", "busybox"),
         *("hexpm", "flyio", "supabase", "vercel", "cloudflare", "mcr", "microsoft", "pulumi", "snowflakedb"),
+        # data science's: R (the Rocker project), Jupyter's stacks, conda's
+        *("rocker", "jupyter", "continuumio", "condaforge", "mambaorg", "posit"),
     }
 )
 # Of `IMAGE_REGISTRIES`, those that host anyone: an image's owner there is its first path component
