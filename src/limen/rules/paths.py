@@ -58,15 +58,25 @@ _SYSTEM_WRITE_DIRS = (
     "/System",
     "/Library",
     "/root",
-    # what the machine serves, and file systems mounted on it (shared volumes, other machines' disks);
-    # a Windows drive under WSL (`/mnt/c/`) is the user's own
+    # what the machine serves
     "/srv",
-    "/mnt",
-    "/media",
 )
+# File systems mounted on the machine (shared volumes, other machines' and removable disks): what is deleted
+# or overwritten there is asked about (`rsync -a --delete /tmp/empty/ /mnt/nfs/datasets/`); a copy onto one
+# is ordinary. A Windows drive under WSL (`/mnt/c/`) is the user's own.
+_MOUNTS = ("/mnt/", "/media/")
+_DESTROYS = re.compile(r"(?:^|[\s;&|(])(?:rm|rmdir|shred|truncate|unlink|mv)\s|--delete|\s-delete\b|\s>\s*/")
 _WSL_DRIVE = re.compile(r"^/mnt/[a-z](?:/|$)")
-_SHARED_ROOTS = ("/srv/", "/mnt/", "/media/")
+_SHARED_ROOTS = ("/srv/", *_MOUNTS)
 _SCRATCH_PARTS = frozenset({"scratch", "tmp", "temp", "$USER", "${USER}"})
+
+
+def _destroys_there(action: Action) -> bool:
+    """The call deletes or overwrites what it writes to: a file tool's write, or a line that removes, moves
+    or syncs with deletion."""
+    if not action.commands:
+        return action.tool in ("Write", "Edit", "MultiEdit", "NotebookEdit")
+    return bool(_DESTROYS.search(action.command_line))
 
 
 def _own_corner(path: str, home: str) -> bool:
@@ -755,8 +765,10 @@ def system_writes(action: Action, ctx: Context) -> Iterator[Finding]:
             or _own_corner(path, ctx.home)
         ):
             continue
-        if any(is_within(path, d) for d in _SYSTEM_WRITE_DIRS) or (
-            ctx.mode.strict_or_above and not is_within(path, ctx.home)
+        if (
+            any(is_within(path, d) for d in _SYSTEM_WRITE_DIRS)
+            or (ctx.mode.strict_or_above and not is_within(path, ctx.home))
+            or (path.startswith(_MOUNTS) and _destroys_there(action))
         ):
             yield Finding(
                 ReasonCode.SENSITIVE_PATH_ACCESS, Verdict.AUTH, 65, f"write outside workspace {path}"
