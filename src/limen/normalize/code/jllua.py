@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from limen.normalize.code.foreign import Language, Node, n
+from limen.normalize.code.treesitter import unescape_all
 
 if TYPE_CHECKING:
     from tree_sitter import Node as TsNode
@@ -145,7 +146,7 @@ class _Reader:
         """A string literal, or a Julia string or command with interpolations (`"a$(b)c"`, `` `rm $p` ``)."""
         if self.lang == "lua":  # `"..."`, `'...'`, `[[...]]`: no interpolation
             content = node.child_by_field_name("content")
-            return n("str", _unescape_all(self.text(content)) if content is not None else "")
+            return n("str", unescape_all(self.text(content)) if content is not None else "")
         parts: list[Node] = []
         quote_width = 3 if self.text(node)[:3] in ('"""', "```") else 1
         cursor = node.start_byte + quote_width
@@ -153,7 +154,7 @@ class _Reader:
             if child.start_byte > cursor:
                 parts.append(n("str", self.data[cursor : child.start_byte].decode("utf-8", "replace")))
             if child.type == "escape_sequence":
-                parts.append(n("str", _unescape(self.text(child))))
+                parts.append(n("str", unescape_all(self.text(child))))
             elif child.type == "content":
                 parts.append(n("str", self.text(child)))
             elif child.type == "string_interpolation":
@@ -296,19 +297,6 @@ class _Reader:
     def lua_function(self, node: TsNode) -> Node:
         body = node.child_by_field_name("body")
         return n("func", "", self.read(body) if body is not None else n("block"))
-
-
-def _unescape(text: str) -> str:
-    from limen.normalize.code.treesitter import _unescape as unescape
-
-    return unescape(text)
-
-
-def _unescape_all(text: str) -> str:
-    """A Lua string's text with its escapes (`\\n`, `\\"`, `\\065`) decoded."""
-    if "\\" not in text:
-        return text
-    return re.sub(r"\\(?:x[0-9a-fA-F]{2}|\d{1,3}|.)", lambda m: _unescape(m.group(0)), text, flags=re.S)
 
 
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})

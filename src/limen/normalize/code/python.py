@@ -1241,7 +1241,10 @@ class _Py:
             self.fx.flag(f"python {api} runs a command built at run time")
 
     def delete(self, target: Val, recursive: bool, api: str) -> None:
-        self.fx.deletes.append((_path(target), recursive, api))
+        # a list of paths (send2trash's, R's vectorised `file.remove(files)` translated): each one deleted
+        items = target.items[:MAX_LOOP] if target.kind == "list" and target.items else (target,)
+        for item in items:
+            self.fx.deletes.append((_path(item), recursive, api))
 
     def write(self, target: Val, api: str) -> None:
         if target.kind not in ("file",) and target.num is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from limen.normalize.code.foreign import Language, Node, n
+from limen.normalize.code.treesitter import unescape_all
 
 # R's functions with an effect, by name (with or without their package's `pkg::`), by what they do
 # (`foreign.BUILDS`): a shell line run, a file read, written or deleted, an address fetched or sent to.
@@ -91,7 +92,6 @@ _TOKEN = re.compile(
     re.X | re.S,
 )
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'", "`": "`"}
 _KEYWORDS = frozenset({"function", "if", "else", "for", "while", "repeat", "in"})
 _CONSTANTS = {"TRUE": "true", "T": "true", "FALSE": "false", "F": "false", "NULL": "null", "NA": "null"}
 MAX_TOKENS = 50_000
@@ -120,7 +120,7 @@ def _tokens(source: str) -> list[tuple[str, str]]:
             out.append(("str", source[at:end]))
             at = end + len(close)
         elif kind == "str":
-            out.append(("str", _unescape(match.group(0)[1:-1])))
+            out.append(("str", unescape_all(match.group(0)[1:-1])))
         elif kind == "name" and match.group(0).startswith("`"):
             out.append(("name", match.group(0)[1:-1]))
         else:
@@ -129,25 +129,6 @@ def _tokens(source: str) -> list[tuple[str, str]]:
             raise _Unreadable
     out.append(("end", ""))
     return out
-
-
-def _unescape(text: str) -> str:
-    if "\\" not in text:
-        return text
-    return re.sub(
-        r"\\(x[0-9a-fA-F]{1,2}|u\{?[0-9a-fA-F]{1,4}\}?|[0-7]{1,3}|.)",
-        lambda m: _escape(m.group(1)),
-        text,
-        flags=re.S,
-    )
-
-
-def _escape(code: str) -> str:
-    if code[0] in "xu" and len(code) > 1:
-        return chr(int(code[1:].strip("{}"), 16))
-    if code[0].isdigit():
-        return chr(int(code, 8))
-    return _ESCAPES.get(code, code)
 
 
 # Binary operators: (left binding power, right binding power); right-associative ones bind less to the right

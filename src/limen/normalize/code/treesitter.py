@@ -1710,3 +1710,12 @@ def _unescape(text: str) -> str:
         except ValueError:
             return text
     return _ESCAPES.get(body, body)
+
+
+_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]{1,2}|u\{?[0-9a-fA-F]{1,4}\}?|[0-7]{1,3}|.)", re.S)
+
+
+def unescape_all(text: str) -> str:
+    """A string literal's text with every backslash escape decoded (`\\n`, `\\x41`, `\\u{263a}`, `\\101`), as
+    R, Julia and Lua write them."""
+    return _ESCAPE.sub(lambda m: _unescape(m.group(0)), text) if "\\" in text else text
