@@ -1676,7 +1676,10 @@ def _script_on_disk(path: str, lang: str, state: _State) -> str | None:
 
 
 def _basename(word: str) -> str:
+    """The program a path names, POSIX or Windows (`\\windows\\system32\\cmd.exe` started from code)."""
     name = word.rsplit("/", 1)[-1] if "/" in word.rstrip("/") else word
+    if "\\" in name.rstrip("\\"):
+        name = name.rsplit("\\", 1)[-1]
     return name[:-4] if name.lower().endswith(".exe") else name
 
 

@@ -2720,13 +2720,35 @@ def _remote_shell_block(action: Action) -> str:
             return "socat exec: hands a shell to the network"
     if _shell_reads_socket(action):
         return "shell piped through a network tool"
-    for text in _texts(action):
+    if _socket_and_shell(action):
+        return "program opens a socket and starts a shell that reads no command from the call"
+    for text in () if _analysed_socket(action) else _texts(action):  # (what it starts is known)
         if _socket_code(text) and _SPAWN_CODE.search(text):
             return "program connects a socket to a shell"
     for note in action.notes:  # what a program reads from its socket is what it runs: `s.print(`#{c}`)`
         if note.startswith(BUILT_COMMAND) and f"socket:{note[len(BUILT_COMMAND) :]}" in action.notes:
             return "program opens a socket and runs commands it builds at run time"
     return ""
+
+
+def _analysed_socket(action: Action) -> bool:
+    """Whether the analysis of a program the line runs found the socket it opens (`socket:python`): what
+    the program starts and where it connects are then known, not guessed from its text."""
+    return any(note.startswith("socket:") for note in action.notes)
+
+
+def _socket_and_shell(action: Action) -> bool:
+    """A program that opens a raw socket and starts a shell or an interpreter with nothing to run (no `-c`
+    command, no script: `spawn("/bin/sh")`, `Popen(["cmd.exe"])`): the only input it has is what the
+    program hands it, and the program's channel is the socket (in any language the analysis reads)."""
+    return _analysed_socket(action) and any(
+        c.via
+        and (len(c.argv) == 1 or _is_shell(c))
+        and (_is_shell(c) or _runs_code(c.name))
+        and not _operands(c.argv)
+        and "c" not in _short_flags(c.argv[1:])
+        for c in action.commands
+    )
 
 
 def _ssh_options(argv: tuple[str, ...]) -> list[str]:
@@ -2804,7 +2826,7 @@ def _remote_shell_auth(action: Action) -> str:
     for text in _texts(action):
         if "pty.spawn" in text or 'pty").spawn' in text or "pty').spawn" in text:
             return "program spawns a pty shell"
-        if _socket_code(text):
+        if _socket_code(text) and not _analysed_socket(action):  # (where it goes: the destination rules')
             return "program opens a raw socket"
     return ""
 

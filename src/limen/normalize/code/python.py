@@ -486,6 +486,14 @@ class _Py:
             for i, element in enumerate(target.elts):
                 item = value.items[i] if value.kind == "list" and i < len(value.items) else UNK
                 self.bind(element, item)
+        elif isinstance(target, ast.Subscript) and self.expr(target.value).ref in (
+            "globals",
+            "locals",
+            "vars",
+        ):
+            name = known(self.expr(target.slice))  # `globals()["sp"] = __import__("subprocess")`: a name
+            if name is not None:
+                self.env[name] = value
         else:
             self.expr(target)
 
@@ -607,6 +615,27 @@ class _Py:
         self.expr(node.body)
         self.env = saved
         return UNK
+
+    def invoked(self, function: ast.Lambda, node: ast.Call) -> Val:
+        """`(lambda s, g: s.Popen(["sh"]))(__import__("subprocess"), globals())`: a lambda called where it
+        is written runs its body with its parameters bound to the call's arguments."""
+        args = [self.expr(arg) for arg in node.args]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
+        saved = dict(self.env)
+        parameters = [*function.args.posonlyargs, *function.args.args]
+        for i, arg in enumerate(parameters):
+            self.env[arg.arg] = (
+                args[i] if i < len(args) and not isinstance(node.args[i], ast.Starred) else UNK
+            )
+        for arg in (*parameters, *function.args.kwonlyargs):
+            if arg.arg in kwargs:
+                self.env[arg.arg] = kwargs[arg.arg]
+        for extra in (function.args.vararg, function.args.kwarg):
+            if extra is not None:
+                self.env[extra.arg] = UNK
+        value = self.expr(function.body)
+        self.env = saved
+        return value
 
     def each(self, function: ast.expr, collection: Val) -> Val:
         """`map(os.remove, paths)`, `filter(lambda p: os.remove(p), paths)`: the function called on each item,
@@ -751,6 +780,8 @@ class _Py:
 
     def call(self, node: ast.Call) -> Val:
         func = node.func
+        if isinstance(func, ast.Lambda):
+            return self.invoked(func, node)
         receiver: Val | None = None
         if isinstance(func, ast.Attribute) and func.attr == "delete" and not node.args and not node.keywords:
             table = _every_row(func.value)
