@@ -547,6 +547,14 @@ _DOCKER_RUN_OPTS = (
 )
 
 
+# The registry keys of Windows' protections: Defender and its policies, the firewall, SmartScreen, account
+# control (`Policies\System`), credential protection (Lsa, Device Guard), script logging and the event logs
+_WINDOWS_PROTECTIONS = (
+    r"(?:Windows Defender|Microsoft Antimalware|WindowsFirewall|FirewallPolicy|SmartScreen"
+    r"|Policies\\?System\b|\\Lsa\b|DeviceGuard|Windows Script Host|ScriptBlockLogging|ModuleLogging|EventLog)"
+)
+
+
 def _p(
     name: str,
     *roles: Role,
@@ -683,7 +691,9 @@ GIT_COMMAND_KEYS = re.compile(
 # stopped, a role taken out of a playbook or a setting named for one switched off is that control gone
 HOST_SECURITY_AGENTS = (
     r"(?:firewalld|ufw|apparmor|auditd|auditbeat|selinux|fail2ban|falcon-sensor|crowdstrike|osqueryd?"
-    r"|wazuh(?:-agent)?|ossec(?:-hids)?|clamav(?:-daemon)?|clamd|sshguard|crowdsec|falco|tripwire|aide)"
+    r"|wazuh(?:-agent)?|ossec(?:-hids)?|clamav(?:-daemon)?|clamd|sshguard|crowdsec|falco|tripwire|aide"
+    # (and Windows' services: Defender, its network inspection and sensor, the firewall, the event log)
+    r"|WinDefend|WdNisSvc|Sense|MpsSvc|BFE|EventLog|wscsvc|SecurityHealthService)"
 )
 # Security scanners and their CI actions, by the words CI files and hook configurations name them with: a
 # change that takes one out of the project's checks switches that check off for everyone
@@ -3118,6 +3128,56 @@ PROGRAMS: tuple[Program, ...] = (
         rf"\s+(?:-bool(?:ean)?\s+)?(?:YES|true|1){_E}"
         rf"|{_W}write{_E}.*\s(?:GKAutoRearm|LSQuarantine|globalstate|\w*(?:Validation|Verification)Enabled)"
         rf"\s+(?:-\w+\s+)?(?:NO|false|0){_E}",
+    ),
+    # Windows' own administration tools (run from WSL, Git Bash or `cmd /c`; a key's `\` may be lost to
+    # the shell, so each is optional). The registry: a program set to start with the user or the machine
+    # (the Run keys, Winlogon's, a debugger attached to a program, a file type's or a settings page's open
+    # command, a service's image), and a protection's policy switched off (`Disable*` set to 1, `Enable*`
+    # to 0)
+    _p(
+        "reg",
+        R.SECURITY_CONTROL,
+        schedules=r"(?i)^add\s.*(?:CurrentVersion\\?(?:Run|RunOnce|RunOnceEx|RunServices|RunServicesOnce|"
+        r"Policies\\?Explorer\\?Run)\b|Winlogon|Image File Execution Options|shell\\?open\\?command"
+        r"|AppInit_DLLs|UserInitMprLogonScript|Command Processor|CurrentControlSet\\?Services\\?)",
+        disables=rf"(?i)^add\s.*{_WINDOWS_PROTECTIONS}.*\s/v\s+\"?(?:Disable\w*|\w+Disabled?)\"?\s.*/d\s+\"?(?:0x)?0*1\b"
+        rf"|^add\s.*{_WINDOWS_PROTECTIONS}.*\s/v\s+\"?(?:Enable\w*|\w+Enabled?|\w*PPL|\w*Protect\w*)\"?\s.*/d\s+\"?(?:0x)?0+\b",
+    ),
+    _p(
+        "netsh",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)\badvfirewall\s+set\s+\S+\s+state\s+off\b|\bfirewall\s+set\s+opmode\s+(?:mode=)?disable",
+        changes=r"(?i)\b(?:advfirewall|firewall)\b.*\b(?:set|add|delete|reset)\b",
+    ),
+    # accounts: one added, or put in a group that administers the machine or logs in to it remotely
+    _p(
+        "net",
+        R.SECURITY_CONTROL,
+        grants=r"(?i)^(?:user|localgroup|group)\b.*\s/add\b|^user\s.*\s/active:yes\b",
+        disables=rf"(?i)^stop\s+\"?{HOST_SECURITY_AGENTS}\b",
+    ),
+    _p(
+        "sc",
+        R.SECURITY_CONTROL,
+        schedules=r"(?i)^(?:\\\\\S+\s+)?(?:create\b|config\b.*\b(?:binPath|start)=\s*\S)",
+        disables=rf"(?i)^(?:\\\\\S+\s+)?(?:stop|delete)\s+\"?{HOST_SECURITY_AGENTS}\b"
+        rf"|^(?:\\\\\S+\s+)?config\s+\"?{HOST_SECURITY_AGENTS}\"?\s.*start=\s*disabled",
+    ),
+    _p("schtasks", R.SECURITY_CONTROL, schedules=r"(?i)(?:^|\s)/create\b|(?:^|\s)/change\b.*\s/tr\b"),
+    # the boot's own recovery and signature checks, the machine's event logs and audit policy
+    _p(
+        "bcdedit",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)\brecoveryenabled\s+no\b|\bbootstatuspolicy\s+ignoreallfailures\b"
+        r"|\b(?:testsigning|nointegritychecks)\s+on\b",
+    ),
+    _p("wevtutil", R.SECURITY_CONTROL, disables=r"(?i)^(?:cl|clear-log)\b|^(?:sl|set-log)\b.*/e:false\b"),
+    _p("auditpol", R.SECURITY_CONTROL, disables=r"(?i)/(?:clear|remove)\b|:disable\b"),
+    _p(
+        "icacls",
+        R.SECURITY_CONTROL,
+        grants=r"(?i)/grant(?::r)?\s+\"?(?:Everyone|\*S-1-1-0|\*S-1-5-11|Users|Authenticated Users|"
+        r"BUILTIN\\?Users)\"?:\(?(?:\([A-Z]+\))*\(?(?:F|M|W)\b",
     ),
     # macOS's directory of accounts: an account made an administrator, or hidden; the rights database
     # rewritten (`security authorizationdb write system.privilege.admin allow`)

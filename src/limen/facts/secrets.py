@@ -128,6 +128,14 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("az", ("webapp", "deployment", "list-publishing-credentials"), "deployment passwords"),
     Printer("az", ("search", "admin-key", "show"), "a search service's admin key", issuers=_AZURE),
     Printer("az", ("aks", "get-credentials"), "a cluster's admin keys", needs=(r"--admin\b", r"--file\s+-")),
+    # Windows' registry hives of accounts and secrets saved to a file: every local password hash, the
+    # machine's cached domain credentials and LSA secrets (the key to decrypt them is in SYSTEM)
+    Printer(
+        "reg",
+        ("save",),
+        "the machine's password hashes",
+        operand=r"(?i)^HK(?:LM|EY_LOCAL_MACHINE)\\?(?:SAM|SECURITY|SYSTEM)$",
+    ),
     Printer("git", ("credential", "fill"), "a git credential"),
     Printer("git", ("credential-manager", "get"), "a git credential"),
     Printer("docker-credential-*", ("get",), "a registry credential"),

@@ -1809,6 +1809,9 @@ def _run_command(
     if name in ("pwsh", "powershell") and stdin is None and (line := _powershell_command(argv)) is not None:
         _analyse_text(line, state, via=(*via, name), level=level + 1)  # `pwsh -c "Get-Content x | ..."`
         return None
+    if name == "cmd" and stdin is None and (line := _cmd_command(argv)) is not None:
+        _analyse_text(line, state, via=(*via, name), level=level + 1)  # `cmd /c "del /s /q build"`
+        return None
     unread = name in UNANALYSED_SCRIPT and _runs_unanalysed_code(entry, argv, stdin)
     if unread:
         state.flag(f"{name} script not analysed")
@@ -1864,10 +1867,10 @@ _REMOVE_VALUE_PARAMS = frozenset(
 )
 
 
-def _remove_item(params: list[str]) -> str:
+def _remove_item(params: list[str], piped: bool = False) -> str:
     """`Remove-Item -Recurse -Force ./publish, ./publish.zip -ErrorAction SilentlyContinue` as `rm -r -f
     ./publish ./publish.zip`: its paths (positional, `-Path`, `-LiteralPath`, comma-separated), recursive
-    when `-Recurse` says so."""
+    when `-Recurse` says so; given none after a pipe, it removes what the pipeline lists (`xargs rm`)."""
     paths, recursive, skip = [], False, False
     for word in params:
         lowered = word.lower()
@@ -1879,7 +1882,8 @@ def _remove_item(params: list[str]) -> str:
             recursive = True
         elif not lowered.startswith("-"):
             paths += [_posix_path(p) for p in word.split(",") if p]
-    return " ".join(["rm", "-r" if recursive else "", "-f", *paths]).replace("  ", " ")
+    line = " ".join(["rm", "-r" if recursive else "", "-f", *paths]).replace("  ", " ")
+    return f"xargs {line}" if piped and not paths else line
 
 
 _POWERSHELL_FILTERS = re.compile(
@@ -1894,6 +1898,7 @@ _POWERSHELL_TOKEN = re.compile(r"""'[^']*'|"[^"]*"|[|;]|[^|;'"]+""")
 # A user's folder on Windows (`C:\Users\dev\.aws\credentials`) is their home: the credential, key and
 # persistence tables name those places under `~`
 _WINDOWS_HOME = re.compile(r"(?i)^[a-z]:/users/[^/]+(?=/|$)")
+_WINDOWS_DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
 
 
 def _posix_path(word: str) -> str:
@@ -1905,7 +1910,9 @@ def _posix_path(word: str) -> str:
     bare = word[1:-1] if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"" else word
     if any(c.isspace() for c in bare):
         return word.replace("\\", "/")
-    return _WINDOWS_HOME.sub("~", bare.replace("\\", "/"))
+    posix = _WINDOWS_HOME.sub("~", bare.replace("\\", "/"))
+    drive = _WINDOWS_DRIVE.match(posix)  # `E:\Backups` is a disk of its own, where WSL mounts it
+    return f"/mnt/{drive.group(1).lower()}{posix[2:]}" if drive else posix
 
 
 def _select_string_operands(words: list[str]) -> list[str]:
@@ -2015,7 +2022,7 @@ def _powershell_line(text: str) -> str | None:
         if head in _POWERSHELL_AS and _POWERSHELL_AS[head] == "grep":
             parts.append(" ".join(["grep", *_select_string_operands(words[1:])]))
         elif head in _POWERSHELL_REMOVE:
-            parts.append(_remove_item(words[1:]))
+            parts.append(_remove_item(words[1:], piped=bool(parts)))
         elif head in _POWERSHELL_SIGN_IN:
             parts.append("true")  # a sign-in: tokens cached for the cmdlets, nothing read or sent here
         elif head in _POWERSHELL_AS:
@@ -2029,6 +2036,109 @@ def _powershell_line(text: str) -> str | None:
         else:
             return None
     return " | ".join(parts) if parts else None
+
+
+# cmd.exe's own commands as the shell commands with their effect; a native program (`git status`) is itself
+_CMD_AS = {
+    **dict.fromkeys(("dir", "tree"), "ls"),
+    "type": "cat",
+    "more": "cat",
+    "copy": "cp",
+    "xcopy": "cp -r",
+    "move": "mv",
+    "ren": "mv",
+    "rename": "mv",
+    **dict.fromkeys(("md", "mkdir"), "mkdir -p"),
+    "echo": "echo",
+    "cd": "cd",
+    "where": "which",
+    "findstr": "grep -e",
+    **dict.fromkeys(("cls", "ver", "vol", "rem", "title", "pause"), "true"),
+}
+_CMD_SEPARATOR = re.compile(r'"[^"]*"|&&|\|\||[&|]|>>?|[^&|>"]+')
+_CMD_SWITCH = re.compile(r"^/[A-Za-z?](?::\S*)?$")
+
+
+def _cmd_command(argv: list[str]) -> str | None:
+    """The shell line a `cmd /c LINE` (`/k`, `/r`) equals, when its line is within the subset read here."""
+    args = argv[1:]
+    for i, word in enumerate(args[:-1]):
+        if word.lower() in ("/c", "/k", "/r"):
+            return _cmd_line(" ".join(args[i + 1 :]))
+    return None
+
+
+def _cmd_line(text: str) -> str | None:
+    """A cmd.exe command line as the shell line it equals (`del /s /q out` is `rm -r -f out`, `robocopy A B
+    /MIR` is `rsync -a --delete A/ B/`), or None when any part is beyond this subset (variables, escapes,
+    `for`, `if`, `call`, a program not in the table): the line is then left opaque, as before."""
+    stripped = text.strip()
+    if len(stripped) > 1 and stripped[0] == stripped[-1] == '"':
+        stripped = stripped[1:-1]
+    if re.search(r"[%^!`$()<]", stripped):
+        return None
+    out: list[str] = []
+    segment: list[str] = []
+
+    def flush() -> bool:
+        if not segment:
+            return True
+        line = _cmd_segment("".join(segment))
+        segment.clear()
+        if line is None:
+            return False
+        out.append(line)
+        return True
+
+    for token in _CMD_SEPARATOR.findall(stripped):
+        if token in ("&&", "||", "&", "|"):
+            if not flush():
+                return None
+            out.append({"&": ";"}.get(token, token))
+        elif token in (">", ">>"):
+            segment.append(f" {token} ")
+        else:
+            segment.append(token)
+    if not flush():
+        return None
+    return " ".join(out) if out else None
+
+
+def _cmd_segment(segment: str) -> str | None:
+    """One cmd.exe command (no separator) as a shell command, or None."""
+    redirect = ""
+    if ">" in segment.replace('">"', ""):
+        segment, arrow, target = re.split(r"(>>?)", segment, maxsplit=1)
+        redirect = f" {arrow} {_cmd_word(target.strip())}"
+    words = re.findall(r'"[^"]*"|\S+', segment)
+    if not words:
+        return None
+    head = _basename(words[0].strip('"').replace("\\", "/")).lower()
+    switches = {w[1:].lower() for w in words[1:] if _CMD_SWITCH.match(w)}
+    operands = [_cmd_word(w) for w in words[1:] if not _CMD_SWITCH.match(w)]
+    if head in ("del", "erase"):
+        return (
+            " ".join(["rm", "-r" if "s" in switches else "", "-f", *operands]).replace("  ", " ") + redirect
+        )
+    if head in ("rd", "rmdir"):
+        return " ".join(["rm -r -f" if "s" in switches else "rmdir", *operands]) + redirect
+    if head == "robocopy" and len(operands) >= 2:
+        mirror = {"mir", "purge"} & switches or "move" in switches
+        source, target = operands[0], operands[1]
+        return (
+            f"rsync -a --delete {source}/ {target}/" if mirror else f"cp -r {source}/. {target}/"
+        ) + redirect
+    if head in _CMD_AS:
+        return " ".join([_CMD_AS[head], *operands]) + redirect
+    if program(head) is not None and not _CMD_SWITCH.match(words[0]):
+        return " ".join([head, *(w if _CMD_SWITCH.match(w) else _cmd_word(w) for w in words[1:])]) + redirect
+    return None
+
+
+def _cmd_word(word: str) -> str:
+    """A cmd.exe word as a shell word: its path made POSIX (`~` kept bare, so the shell line expands it)."""
+    path = _posix_path(word.strip('"'))
+    return path if re.fullmatch(r"[\w@%+=:,./~*?-]+", path) else shlex.quote(path)
 
 
 def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream | None) -> bool:
