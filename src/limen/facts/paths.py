@@ -75,7 +75,10 @@ VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", ".fossil"})
 # Where home folders are: the running user's (`home`), and any user's on Linux and macOS. A home folder's
 # start-up files, agent settings and folders mean the same whoever's home it is (an agent running as root
 # that rewrites /home/dev/.bashrc plants code in dev's shells).
-_HOME_FOLDER = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root)(?=/|$)")
+# (and under WSL, a Windows user's folder, else the Windows drive itself: a disk of the user's own)
+_HOME_FOLDER = re.compile(
+    r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root|/mnt/[a-z]/Users/[^/]+|/mnt/[a-z])(?=/|$)"
+)
 
 
 def home_folder(path: str, home: str) -> str:

@@ -2071,7 +2071,8 @@ def _cmd_command(argv: list[str]) -> str | None:
 def _cmd_line(text: str) -> str | None:
     """A cmd.exe command line as the shell line it equals (`del /s /q out` is `rm -r -f out`, `robocopy A B
     /MIR` is `rsync -a --delete A/ B/`), or None when any part is beyond this subset (variables, escapes,
-    `for`, `if`, `call`, a program not in the table): the line is then left opaque, as before."""
+    `for`, `if`, `call`, `start`): the line is then left opaque, as before. A program, a `.bat` or an `.exe`
+    runs as the shell line would run it."""
     stripped = text.strip()
     if len(stripped) > 1 and stripped[0] == stripped[-1] == '"':
         stripped = stripped[1:-1]
@@ -2130,9 +2131,18 @@ def _cmd_segment(segment: str) -> str | None:
         ) + redirect
     if head in _CMD_AS:
         return " ".join([_CMD_AS[head], *operands]) + redirect
-    if program(head) is not None and not _CMD_SWITCH.match(words[0]):
-        return " ".join([head, *(w if _CMD_SWITCH.match(w) else _cmd_word(w) for w in words[1:])]) + redirect
-    return None
+    if head in _CMD_UNREAD or _CMD_SWITCH.match(words[0]):
+        return None
+    runs = head if program(head) is not None else _cmd_word(words[0])  # (a `.bat` or `.exe` by its path)
+    return " ".join([runs, *(w if _CMD_SWITCH.match(w) else _cmd_word(w) for w in words[1:])]) + redirect
+
+
+# cmd.exe's commands whose effect is not read here (control flow, variables, other programs started by
+# association, links): a line with one is left opaque
+_CMD_UNREAD = frozenset(
+    {"for", "if", "set", "setx", "call", "start", "goto", "pushd", "popd", "assoc", "ftype", "setlocal"}
+    | {"endlocal", "shift", "prompt", "path", "mklink", "date", "time", "doskey", "runas"}
+)
 
 
 def _cmd_word(word: str) -> str:
