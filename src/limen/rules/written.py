@@ -1481,7 +1481,8 @@ _EXEC_CALL = prefiltered(
     r"|createProcess)\b|\bsystem\s+[\"(]|"
     r"\bProcess\.(?:start|run|runSync)\(|"  # (Dart's)
     r"\b(?:system|popen|execv[pe]?|execl[pe]?|posix_spawnp?|os\.execute|io\.popen|commandLine)\s*\(|syscall\.Exec|"
-    r"[\"']\s*\.execute\(\)|\bexec\s*\{|\bSystem\.(?:cmd|shell)\(|:os\.cmd\(|"  # (Elixir's, Erlang's)
+    # (Elixir's and Erlang's)
+    r"[\"']\s*\.execute\(\)|\bexec\s*\{|\bSystem\.(?:cmd|shell)\(|:os\.cmd\(|\bos:cmd\(|\bopen_port\(|"
     # Scala's `sys.process` (`Process(Seq("sh", "-c", ...)).run()`, `"cmd".!`) and Mill's `os.proc(...)`
     r"\bProcess\s*\(\s*(?:Seq|List|Array)?\s*\(?\s*[\"\w]|[\"')]\s*\.!!?(?![\w=])|\bos\.proc\("
 )
