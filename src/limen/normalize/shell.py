@@ -1899,6 +1899,7 @@ _POWERSHELL_TOKEN = re.compile(r"""'[^']*'|"[^"]*"|[|;]|[^|;'"]+""")
 # persistence tables name those places under `~`
 _WINDOWS_HOME = re.compile(r"(?i)^[a-z]:/users/[^/]+(?=/|$)")
 _WINDOWS_DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
+_UNC = re.compile(r"(^|=)\\\\([\w.-]+)\\")
 
 
 def _posix_path(word: str) -> str:
@@ -1908,6 +1909,8 @@ def _posix_path(word: str) -> str:
     if "\\" not in word:
         return word
     bare = word[1:-1] if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"" else word
+    if _UNC.search(bare):  # `\\203.0.113.44\drop`: a share on another machine, reached over the network
+        return _UNC.sub(r"\1smb://\2/", bare).replace("\\", "/")
     if any(c.isspace() for c in bare):
         return word.replace("\\", "/")
     posix = _WINDOWS_HOME.sub("~", bare.replace("\\", "/"))
@@ -2142,6 +2145,7 @@ def _cmd_segment(segment: str) -> str | None:
 _CMD_UNREAD = frozenset(
     {"for", "if", "set", "setx", "call", "start", "goto", "pushd", "popd", "assoc", "ftype", "setlocal"}
     | {"endlocal", "shift", "prompt", "path", "mklink", "date", "time", "doskey", "runas"}
+    | {"format", "diskpart", "cipher", "label", "convert", "chkdsk"}  # (a drive formatted, wiped, converted)
 )
 
 
