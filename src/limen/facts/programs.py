@@ -1752,6 +1752,22 @@ PROGRAMS: tuple[Program, ...] = (
         options=("-U", "-W", "-c", "-p", "-I", "-A", "-D", "-m", "-n", "-s"),
     ),
     _p("whois", R.SENDS, options=("-h", "-p", "-s", "-t", "-T", "-i")),
+    # MQTT clients: a message (`-m`, a file's text with `-f`, standard input with `-s`/`-l`) published to the
+    # broker `-h`/`--host` or the `-L` URL names (mosquitto's, and its request-response client)
+    *(
+        _p(
+            name,
+            R.SENDS,
+            R.READS,
+            options=(
+                *("-h", "--host", "-p", "--port", "-t", "--topic", "-m", "--message", "-f", "--file", "-u"),
+                *("--username", "-P", "--pw", "-i", "--id", "-q", "--qos", "--cafile", "--capath", "--cert"),
+                *("--key", "-L", "--url", "-k", "--keepalive", "-e", "-x", "--will-topic", "--will-payload"),
+            ),
+            host_options=("-h", "--host", "-L", "--url"),
+        )
+        for name in ("mosquitto_pub", "mosquitto_rr")
+    ),
     # DICOM senders: images, and the patient data their headers carry, stored on the archive (PACS) named by
     # DCMTK's `PEER PORT` operands or dcm4che's `-c AET@HOST:PORT`
     *(

@@ -395,6 +395,12 @@ SYSTEM_SECRET_FILES: tuple[str, ...] = (
     # CI runners' tokens (a GitLab runner's, a self-hosted GitHub runner's credentials)
     *("/etc/gitlab-runner/config.toml", "/home/gitlab-runner/.gitlab-runner/config.toml"),
 )
+# A service's own file of passwords under /etc (`/etc/mosquitto/passwd`, `/etc/ppp/chap-secrets`,
+# `/etc/rsyncd.secrets`): the machine's account list `/etc/passwd` itself is public
+SERVICE_PASSWORD_FILE = re.compile(
+    r"^/etc/(?:[^/]+/)+(?:[\w-]*[._-])?(?:passwd|passwords?|htpasswd|pwfile|secrets)(?:\.db)?$"
+    r"|^/etc/[\w-]+\.secrets$"
+)
 # A database server's own tables of logins and their password hashes, and of the passwords it keeps for
 # foreign servers: reading every column of one reads them (`SELECT * FROM mysql.user`)
 DATABASE_LOGIN_TABLES: tuple[str, ...] = (

@@ -136,7 +136,12 @@ def _protected_index(protected: tuple[str, ...]) -> tuple[frozenset[str], tuple[
 
 def is_secret_file(path: str) -> bool:
     """Whether a canonical path (or a glob that could match one) names a file that holds secrets."""
-    return path in _SYSTEM_SECRET_FILES or _secret_by_name(path) or _PROCESS_MEMORY.match(path) is not None
+    return (
+        path in _SYSTEM_SECRET_FILES
+        or _secret_by_name(path)
+        or _PROCESS_MEMORY.match(path) is not None
+        or secret_facts.SERVICE_PASSWORD_FILE.match(path) is not None
+    )
 
 
 def _secret_by_name(path: str) -> bool:
