@@ -740,7 +740,12 @@ _PROGRAM_CONTENT = {
     ".lua": "lua",
     # languages Limen does not parse: the command lines their process calls are given, as string literals
     **dict.fromkeys(
-        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".swift", ".dart"),
+        (".go", ".rs", ".java", ".kt", ".scala", ".cs", ".c", ".cc", ".cpp", ".h", ".hpp", ".swift", ".dart"),
+        "exec_literals",
+    ),
+    # game engines' scripts: Godot's GDScript (`.gd`), run by the editor (`@tool`) and by every player
+    **dict.fromkeys(
+        (".gd",),
         "exec_literals",
     ),
     # sbt's build definitions (`build.sbt`, `project/*.sbt`, `~/.sbt/1.0/global.sbt`) and Scala scripts

@@ -1316,11 +1316,19 @@ _VERIFIED_WORDS = frozenset(
 )
 
 
+def _negated(key: str) -> bool:
+    """A setting whose name says it skips the check (`skip_cert_common_name_check`, `disableHostCheck`,
+    `insecureSkipVerify`): given a no, the check runs."""
+    words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", key)}
+    return bool(words & {"skip", "disable", "disabled", "ignore", "bypass", "no", "insecure", "unsafe"})
+
+
 def _turned_off(added: str, before: str) -> list[str]:
     """A verification setting given a no, or a call named for turning one off, new in the code."""
     found = []
     for match in _OFF_SETTING.finditer(added):
-        if _names_verified_thing(match.group(1)) and match.group(0) not in before:
+        key = match.group(1)
+        if _names_verified_thing(key) and not _negated(key) and match.group(0) not in before:
             found.append(f"a verification is turned off ({match.group(0)[:40]})")
             break
     for match in re.finditer(

@@ -1485,6 +1485,18 @@ _EXEC_CALL = prefiltered(
     r"[\"']\s*\.execute\(\)|\bexec\s*\{|\bSystem\.(?:cmd|shell)\(|:os\.cmd\(|\bos:cmd\(|\bopen_port\(|"
     # Scala's `sys.process` (`Process(Seq("sh", "-c", ...)).run()`, `"cmd".!`) and Mill's `os.proc(...)`
     r"\bProcess\s*\(\s*(?:Seq|List|Array)?\s*\(?\s*[\"\w]|[\"')]\s*\.!!?(?![\w=])|\bos\.proc\("
+    # game engines': Godot's `OS.execute("sh", [...])`, Unreal's `FPlatformProcess::CreateProc(...)`
+    r"|\bOS\.(?:execute|create_process|execute_with_pipe)\(|\bFPlatformProcess::(?:CreateProc|ExecProcess)\("
+)
+# Code that fetches over the network and loads code at run time (an assembly from bytes, a library, a script
+# object whose source it sets): in a language not parsed here, what it loads may be what it fetched
+_FETCHES = prefiltered(
+    r"\bHttpClient\b|\bWebClient\b|\bUnityWebRequest\b|\bHTTPRequest\b|\bGetByteArrayAsync\b|\bDownloadData\b"
+    r"|\bhttp\.Get\(|\breqwest::|\.openStream\(\)|\bURLSession\b"
+)
+_LOADS_CODE = prefiltered(
+    r"\bAssembly\.Load(?:From|File)?\(|\bLoadLibrary\w*\(|\bdlopen\(|\bGDScript\.new\(\)|\bURLClassLoader\b"
+    r"|\bdefineClass\(|\bplugin\.Open\(|\bNativeLibrary\.Load\("
 )
 
 
@@ -1492,7 +1504,7 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     """Code that starts processes: its string literals, read as the command lines it would run
     (`exec.Command("sh", "-c", "curl ... | sh")`), and a shell whose input and output are a network
     connection (a reverse shell, in any language). Code that starts none runs no command line."""
-    concerns = _private_sends(text) + _signature_off(text) + _written_access(text)
+    concerns = _private_sends(text) + _signature_off(text) + _written_access(text) + _loads_fetched(text)
     if "<script" in text[:MAX_TEXT]:  # a component's markup (`_document.tsx`): its scripts, as a page's
         concerns += _page_scripts(text, IMPLANT)
     if _INSECURE_REPOSITORY.search(text[:MAX_TEXT]):
@@ -1507,7 +1519,34 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     concerns += literal_concerns
     if _SHELL_LITERAL.search(text) and _wired_to_connection(text):
         concerns.append(IMPLANT + "a shell whose input and output are a network connection")
+    if _SERVES_PEERS.search(text[:MAX_TEXT]) and _SHELL_OF_VALUE.search(text[:MAX_TEXT]):
+        concerns.append(IMPLANT + "code that answers other machines runs a shell on a command it is given")
     return commands, concerns
+
+
+# A shell given `-c` (`/c`) and a value, not a literal: `OS.execute("sh", ["-c", cmd])`, `exec.Command("sh",
+# "-c", line)`, `CreateProc(TEXT("/bin/sh"), *FString::Printf(TEXT("-c \"%s\""), *Stats))`
+_SHELL_OF_VALUE = re.compile(
+    r"""["'](?:/(?:usr/)?bin/)?(?:ba|z|da)?sh["']\)?\s*,\s*(?:\[|\{|new\s+\w+\[\]\s*\{)?\s*"""
+    r"""(?:["']-c["']\s*,\s*(?!["'])[\w*]|[^;\n]{0,40}["']-c\s[^\n]{0,12}%s)"""
+    r"""|["']cmd(?:\.exe)?["']\s*,\s*(?:\[|\{)?\s*["']/c["']\s*,\s*(?!["'])\w"""
+)
+# Code that answers other machines: a multiplayer RPC, a server RPC's body, a web handler's request
+_SERVES_PEERS = re.compile(
+    r"""@rpc\b|\bUFUNCTION\([^)]*\bServer\b|_Implementation\s*\(|\bHandleFunc\(|\[Http(?:Get|Post|Put)\b"""
+    r"""|\bHttpListener\b|\b(?:app|router)\.(?:get|post|put)\s*\(|\bget_remote_sender_id\b|\bServerRpc\b"""
+)
+
+
+def _loads_fetched(text: str) -> list[str]:
+    """Code that fetches over the network and loads code at run time (`Assembly.Load(await http.
+    GetByteArrayAsync(url))`, a Godot script object given a downloaded source)."""
+    if _FETCHES.search(text[:MAX_TEXT]) and _LOADS_CODE.search(text[:MAX_TEXT]):
+        return [
+            IMPLANT
+            + "the program loads code at run time and fetches over the network: what it runs may be remote"
+        ]
+    return []
 
 
 def _decoded_literals(text: str) -> list[str]:
@@ -3322,6 +3361,11 @@ def _placeholder_secret(found: tuple[str, str]) -> bool:
 # Certificate checks switched off in code (OpenSSL, Go, Node, Python requests, curl bindings)
 _TLS_OFF = prefiltered(
     r"VERIFY_NONE\b|InsecureSkipVerify\s*:\s*true|rejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b"
+    # a field whose own name says a certificate check is skipped, set on (ESP-IDF's `.skip_cert_common_name_
+    # check = true`, `disable_tls_verification: true`), and a TLS client made by a constructor named unsafe
+    r"|\b\.?(?:skip|disable|ignore|no)_?(?:server_?)?(?:cert(?:ificate)?|tls|ssl|host_?name|common_?name|cn|peer)"
+    r"_?\w*(?:check|verif\w*|validation)\w*\s*[:=]\s*(?:true|1)\b"
+    r"|\b\w*(?:TLS|Tls|SSL|Ssl)\w*\.\w*unsafe\w*\("
     r"|\bTLSConfig\{[^}\n]*\bInsecure\s*:\s*true"  # Vault's and Consul's Go clients
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
     r"|\bssl_verify(?:peer|host)\s*=\s*(?:0L?|FALSE|F)\b"  # R's curl and httr options
@@ -3876,6 +3920,10 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
             (
                 "verify_none",
                 "insecure",
+                "unsafe",
+                "skip",
+                "disable",
+                "ignore",
                 "rejectunauthorized",
                 "reject_unauthorized",
                 "verify",
