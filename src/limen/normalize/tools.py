@@ -741,6 +741,8 @@ def _settings(text: str, spaced: bool = False) -> dict[str, str]:
     (HAProxy's `server app1 10.0.0.5:443 ssl verify none`)."""
     found: dict[str, str] = {}
     seen: dict[str, int] = {}
+    if "is not set" in text:  # Kconfig's way of writing an option off (`# CONFIG_SECURE_BOOT is not set`)
+        text = _KCONFIG_UNSET.sub(r"\1=n", text)
     for above, line, _item in _lines_in_sections(text, blocks=spaced):
         if spaced and _narrow(".".join(above)):
             continue  # `location /healthz { access_log off; }`: one path's, not the server's
@@ -770,10 +772,13 @@ _SPACED_CONFIG = prefiltered(
 )
 
 
+_KCONFIG_UNSET = re.compile(r"(?m)^#[ \t]*(CONFIG_\w+) is not set[ \t]*$")
+
+
 def writes_a_setting(text: str) -> bool:
     """The text may set something: a `key: value` or `key = value`, or an XML element's value
     (`<failBuildOnCVSS>7</failBuildOnCVSS>`); a server's `Key value` file is `spaced_config`'s."""
-    return ":" in text or "=" in text or "</" in text
+    return ":" in text or "=" in text or "</" in text or _KCONFIG_UNSET.search(text) is not None
 
 
 def spaced_config(path: str) -> bool:
