@@ -2479,11 +2479,15 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "p4",
         R.INFRA_DESTROYER,
+        R.SENDS,
         aliases=("perforce", "helix", "p4v"),
         options=("-u", "-P", "-p", "-c", "-C", "-d", "-H", "-x", "-z", "-r", "-Q", "-L", "-I"),
-        destroys_all=rf"{_W}(?:obliterate|depot\s+-d|typemap\s+-i){_E}",
+        # (the server `-p` names is where its files, and the password `-P` gives, go; `obliterate` without
+        # `-y` only reports what it would remove)
+        host_options=("-p",),
+        destroys_all=rf"{_W}(?:obliterate{_E}(?=.*{_W}-[A-Za-z]*y)|depot\s+-d|typemap\s+-i){_E}",
         destroys_one=rf"{_W}(?:user|client|workspace|label|branch|stream|shelve|group|job)\s+(?:-\w+\s+)*-d{_E}"
-        rf".*{_W}-f{_E}|{_W}archive{_E}.*{_W}-p{_E}",
+        rf".*{_W}-f{_E}|{_W}archive{_E}.*{_W}-p{_E}|{_W}admin\s+stop{_E}",
         grants=rf"{_W}(?:protect|group|groups)\s+-i{_E}|{_W}super\s+(?:user|group)\s+\*",
         disables=rf"{_W}triggers\s+-i{_E}|{_W}configure\s+(?:set|unset){_E}\s+(?:\S+#)?(?:security|dm\.password\.\w+"
         rf"|dm\.user\.\w+|monitor|server|serverlog\.\S+|auth\.\S+|net\.mimcheck|dm\.keys\.hide|run\.users\.authorize)\b"

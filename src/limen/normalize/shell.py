@@ -5069,6 +5069,9 @@ NET_CLIENTS = (
 )
 
 
+_TRANSPORT = re.compile(r"^(?:ssl|tcp|tls|udp)[46]?:(?=[A-Za-z0-9\[])")
+
+
 def _h_sender(entry: Program, args: list[str], operands: list[str], state: _State) -> None:
     """A client that sends files to the host an option (`-c AET@HOST:PORT`) or an operand (`HOST PORT
     FILES`) names: that host is the destination, the files are read."""
@@ -5078,8 +5081,8 @@ def _h_sender(entry: Program, args: list[str], operands: list[str], state: _Stat
     if not named and entry.host_operand is not None and len(operands) > entry.host_operand:
         named = [operands[entry.host_operand]]
         files = operands[entry.files :] if entry.files is not None else []
-    for word in named[:4]:
-        _host_word(word.rsplit("@", 1)[-1], state, entry.name)
+    for word in named[:4]:  # (a transport before the host: Perforce's `ssl:HOST:PORT`, `tcp:HOST:PORT`)
+        _host_word(_TRANSPORT.sub("", word.rsplit("@", 1)[-1]), state, entry.name)
     for word in files[:64]:
         if _looks_like_path(word):
             _add_path(word, state, write=False)
