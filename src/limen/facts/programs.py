@@ -2483,9 +2483,9 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("perforce", "helix", "p4v"),
         options=("-u", "-P", "-p", "-c", "-C", "-d", "-H", "-x", "-z", "-r", "-Q", "-L", "-I"),
         # (the server `-p` names is where its files, and the password `-P` gives, go; `obliterate` without
-        # `-y` only reports what it would remove)
+        # `-y`, or a tool's confirmation, only reports what it would remove)
         host_options=("-p",),
-        destroys_all=rf"{_W}(?:obliterate{_E}(?=.*{_W}-[A-Za-z]*y)|depot\s+-d|typemap\s+-i){_E}",
+        destroys_all=rf"{_W}(?:obliterate{_E}(?=.*(?:{_W}-[A-Za-z]*y|confirm|{_W}yes{_E}))|depot\s+-d|typemap\s+-i){_E}",
         destroys_one=rf"{_W}(?:user|client|workspace|label|branch|stream|shelve|group|job)\s+(?:-\w+\s+)*-d{_E}"
         rf".*{_W}-f{_E}|{_W}archive{_E}.*{_W}-p{_E}|{_W}admin\s+stop{_E}",
         grants=rf"{_W}(?:protect|group|groups)\s+-i{_E}|{_W}super\s+(?:user|group)\s+\*",

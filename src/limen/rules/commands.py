@@ -1291,6 +1291,7 @@ def _served_infrastructure(action: Action) -> Command | None:
     if entry is None or Role.INFRA_DESTROYER not in entry.roles or not isinstance(action.arguments, dict):
         return None
     values = [v for v in action.arguments.values() if isinstance(v, str)]
+    values += [k for k, v in action.arguments.items() if v is True]  # a switch set: `confirm`, `force`
     spelt = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_")
     words = [w for w in spelt.split("_") if w]
     # the CLI's own spelling too: `s3_delete_bucket` is also `delete-bucket` (`aws s3api delete-bucket`)
