@@ -380,6 +380,15 @@ STORE_DIRS: tuple[str, ...] = (
     "Library/Application Support/Google/Chrome",
     "Library/Application Support/Firefox",
     "Library/Application Support/BraveSoftware",
+    # Windows' (a user's folder seen from WSL, `/mnt/c/Users/NAME`): the Credential Manager's blobs, the
+    # DPAPI master keys that decrypt them and every browser's saved passwords, the credential vault
+    *("AppData/Roaming/Microsoft/Credentials", "AppData/Local/Microsoft/Credentials"),
+    *(
+        "AppData/Roaming/Microsoft/Protect",
+        "AppData/Local/Microsoft/Vault",
+        "AppData/Roaming/Microsoft/Vault",
+    ),
+    *("AppData/Local/Google/Chrome/User Data", "AppData/Local/Microsoft/Edge/User Data"),
     "run/secrets",  # a container's mounted secrets: Docker secrets, Kubernetes service-account tokens
     # blockchain wallets: encrypted keystores (with their password, the key), and keys kept in the clear
     *(".foundry/keystores", ".ethereum/keystore", ".brownie/accounts", ".config/solana", ".near-credentials"),
