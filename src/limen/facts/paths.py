@@ -705,6 +705,12 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         _f("packaged_unit", "the package installs it: systemd runs its Exec lines as the service", "systemd"),
     ),
     (r"\.cmake$", _f("cmake", "cmake runs its commands and downloads at every configure", "cmake")),
+    # Yocto's recipes, appends and classes: bitbake runs their tasks at every build, and what they install
+    # runs on every device the image is flashed to
+    (
+        r"\.(?:bb|bbappend|bbclass)$",
+        _f("bitbake", "bitbake runs its tasks at every build; the image it makes runs on devices", "bitbake"),
+    ),
     # Kubernetes manifests, Helm charts and Kustomize overlays: the cluster runs what they describe
     (
         r"/(?:k8s|kube|kubernetes|manifests?|deploy(?:ment)?s?|charts?|helm|kustomize|overlays)/(?:[^/]+/)*"

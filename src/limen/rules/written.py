@@ -2723,6 +2723,41 @@ def _python(text: str) -> tuple[list[str], list[str]]:
     return commands, concerns
 
 
+# A BitBake function: shell (`do_install:append() {`) or Python (`python do_fetch:prepend() {`), to its `}`
+_BITBAKE_FUNCTION = re.compile(
+    r"(?ms)^(python[ \t]+)?(?:fakeroot[ \t]+)?[\w:${}.+-]+[ \t]*\(\)[ \t]*\{[ \t]*\n(.*?)^\}"
+)
+# The extrausers class's commands (`EXTRA_USERS_PARAMS = "useradd -p '...' svc; "`): run on the image built
+_BITBAKE_USERS = re.compile(r"(?m)^EXTRA_USERS_PARAMS\s*[:+?.]*=\s*\"((?:[^\"\\]|\\.)*)\"")
+
+
+def _bitbake(text: str) -> tuple[list[str], list[str]]:
+    """A Yocto recipe, append or class: its tasks' shell and Python functions, run at every build (what
+    they install runs on every device the image reaches), and the accounts it adds to the image."""
+    import textwrap
+
+    commands: list[str] = []
+    concerns: list[str] = []
+    for match in _BITBAKE_FUNCTION.finditer(text[:MAX_TEXT]):
+        body = match.group(2)
+        if match.group(1):
+            found, worries = _python(textwrap.dedent(body))
+            commands += found
+            concerns += worries
+        else:
+            commands.append(body.replace("\\\n", " "))
+    for users in _BITBAKE_USERS.findall(text[:MAX_TEXT]):  # (a service's own account is the image's business)
+        lines = [line.strip() for line in users.replace("\\\n", " ").split(";")]
+        commands += [line for line in lines if _IMAGE_ACCOUNT_POWER.search(line)]
+    return commands, concerns
+
+
+# An account the image gets with a password set, root's own id, or an administrators' group
+_IMAGE_ACCOUNT_POWER = re.compile(
+    r"\s-[pP]\s|\s-u\s*0\b|\s-o\b|\s-[gG]\s*(?:\S*,)?(?:0|root|sudo|wheel|admin)\b"
+)
+
+
 # Keyword arguments that hand a shell line to something that runs it later (Airflow's `BashOperator`,
 # schedulers' and task runners' `command=`), read as the shell lines they are
 _COMMAND_KEYWORDS = frozenset({"bash_command", "shell_command", "command", "cmd", "commands"})
@@ -4259,6 +4294,7 @@ _EXTRACTORS = {
     "udev": _udev,
     "logrotate": _logrotate,
     "cmake": _cmake,
+    "bitbake": _bitbake,
     "system_config": _system_config,
     "ios_plist": _ios_plist,
     "app_links": _app_links,
