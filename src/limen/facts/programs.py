@@ -2472,6 +2472,20 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|operator\s+(?:seal|unseal|rekey|step-down|raft)|lease\s+revoke|token\s+(?:create|revoke)"
         rf"|kv\s+(?:put|patch|delete|destroy|rollback|metadata\s+delete)){_E}",
     ),
+    # balena's fleets of devices: a fleet (with its devices) or a device removed, an SSH key added to the
+    # account (root on every device), a device's services put on a public address, a fleet switched into
+    # development mode or a development image (root login without a password) made for it
+    _p(
+        "balena",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}(?:fleet|app)\s+rm{_E}",
+        destroys_one=rf"{_W}(?:device|release|tag|env|key|ssh-key)\s+rm{_E}|{_W}device\s+purge{_E}",
+        grants=rf"{_W}(?:key|ssh-key)\s+add{_E}|{_W}device\s+public-url\s+enable{_E}",
+        disables=rf"SUPERVISOR_DEVELOPMENT_MODE\s+(?:1|true){_E}|{_W}os\s+configure{_E}.*{_W}--dev{_E}",
+        changes=rf"{_W}(?:push|deploy|device\s+(?:reboot|shutdown|restart|move)|env\s+(?:set|add)|os\s+configure){_E}",
+    ),
+    # Zephyr's west: `west forall -c CMD` runs the command line in every project of the workspace
+    _p("west", R.RUNS_OPTION, command_options=("-c",)),
     # Perforce Helix: files and their history obliterated, a depot, a user or someone's shelf deleted with
     # force; who may do what (the protections table, a group's members), the triggers that check submits,
     # the file-type map, and the server's security level, password rules and logs changed; a server's
