@@ -2712,6 +2712,10 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "mix",
         R.INFRA_DESTROYER,
+        # `mix run -e CODE`: Elixir run in the application, with its configuration and secrets
+        console=("run", ("elixir", "-e"), ("-e", "--eval")),
+        # a package's ownership given to someone (who may then publish what every user installs)
+        grants=rf"{_W}hex\.owner\s+(?:add|transfer){_E}",
         # Hex told to skip TLS or signature checks, or to fetch from another mirror, for every later fetch
         reroutes=rf"{_W}hex\.(?:config\s+(?:unsafe_https|unsafe_registry|mirror_url|api_url|cacerts_path)"
         rf"|repo\s+(?:add|set)){_E}",

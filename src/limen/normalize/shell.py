@@ -2229,9 +2229,23 @@ def _h_console(
     name = _basename(argv[0])
     _generic(argv, state, name)
     entry = program(name)
-    if entry is None or entry.console is None:
-        return
-    sub, interpreter, options = entry.console
+    if entry is not None and entry.console is not None:
+        _console_code(entry, entry.console, argv, state, via, level, stdin)
+
+
+def _console_code(
+    entry: Program,
+    console: tuple[str, tuple[str, ...], tuple[str, ...]],
+    argv: list[str],
+    state: _State,
+    via: tuple[str, ...],
+    level: int,
+    stdin: _Stream | None,
+) -> None:
+    """The code an application's console is given (an option's value, an operand, its input), read as its
+    interpreter's would be; a language not analysed here leaves the line opaque."""
+    name = _basename(argv[0])
+    sub, interpreter, options = console
     words = _operands(argv[1:], entry.options | frozenset(options))
     if entry.db_console is not None and words[:1] == [entry.db_console[0]] and stdin is not None:
         # `echo 'DROP TABLE users;' | python manage.py dbshell`: the SQL, as its client would run it
@@ -2244,10 +2258,11 @@ def _h_console(
         code = next((argv[i + 1] for i, w in enumerate(argv[:-1]) if w in options), None)
     if code is None and not options and len(words) > 1:
         code = words[1]
+    runs = _interpreter if interpreter[0] in INTERPRETERS else _run  # (`elixir -e`: not analysed, opaque)
     if code is not None:
-        _interpreter([*interpreter, code], state, (*via, f"{name} {sub}"), level, None)
+        runs([*interpreter, code], state, (*via, f"{name} {sub}"), level, None)
     elif stdin is not None:  # `echo 'User.objects.all().delete()' | python manage.py shell`
-        _interpreter([interpreter[0]], state, (*via, f"{name} {sub}"), level, stdin)
+        runs([interpreter[0]], state, (*via, f"{name} {sub}"), level, stdin)
 
 
 def _h_ed(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
@@ -5521,6 +5536,7 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("flutter", "pub"): "https://pub.dev/",
     ("gem", "push"): "https://rubygems.org/",
     ("mix", "hex.publish"): "https://hex.pm/",
+    ("rebar3", "hex"): "https://hex.pm/",  # `rebar3 hex publish`
     ("uv", "publish"): "https://upload.pypi.org/legacy/",
     ("poetry", "publish"): "https://upload.pypi.org/legacy/",
     ("twine", "upload"): "https://upload.pypi.org/legacy/",
@@ -5570,6 +5586,16 @@ _REGISTRY_OPTS = frozenset(
 )
 
 
+# Publishers whose sub-command is a family: the word after it that releases (`yarn npm publish`)
+_PUBLISH_VERB = {
+    ("yarn", "npm"): "publish",
+    ("dotnet", "nuget"): "push",
+    ("dart", "pub"): "publish",
+    ("flutter", "pub"): "publish",
+    ("rebar3", "hex"): "publish",
+}
+
+
 def _publish(name: str, args: list[str], state: _State) -> None:
     """`npm publish`, `twine upload`, `cargo publish`...: the package leaves for a public registry (the
     default one, or the one an option names), marked `publishes`."""
@@ -5590,12 +5616,9 @@ def _publish(name: str, args: list[str], state: _State) -> None:
         words = [""]
     if not words or (name, words[0]) not in _PUBLISHERS:
         return
-    if (name, words[0]) == ("yarn", "npm") and words[1:2] != ["publish"]:
-        return
-    if (name, words[0]) == ("dotnet", "nuget") and words[1:2] != ["push"]:
-        return
-    if name in ("dart", "flutter") and words[1:2] != ["publish"]:
-        return
+    second = _PUBLISH_VERB.get((name, words[0]))
+    if second is not None and words[1:2] != [second]:
+        return  # `yarn npm info`, `dart pub get`, `rebar3 hex search`: not a release
     if words[0] == "dist-tag" and words[1:2] != ["add"]:
         return  # `npm dist-tag ls`: a read
     if name in _DEPLOYERS and not _deploys_production(name, args):
@@ -5794,6 +5817,9 @@ def _h_publish(
     _path_invoked(argv, state, via, level)
     _generic(argv, state, name)
     _publish(name, argv[1:], state)
+    entry = program(name)
+    if entry is not None and entry.console is not None:  # `mix run -e CODE`: a publisher's console too
+        _console_code(entry, entry.console, argv, state, via, level, stdin)
 
 
 # gh: subcommands that write to a repository (its issues, pull requests, releases, secrets...).
@@ -6053,6 +6079,7 @@ _HANDLERS: dict[str, Handler] = {
     "poetry": _h_publish,
     "dotnet": _h_publish,
     "mix": _h_publish,
+    "rebar3": _h_publish,
     "socat": _h_socat,
     "ztcp": _h_net,
     "crontab": _h_crontab,
