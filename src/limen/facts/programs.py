@@ -1032,6 +1032,8 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("php", R.INTERPRETER, family=True, options=("-d", "-c", "-z", "-f", "-F")),
     _p("lua", R.INTERPRETER, aliases=("luajit", "resty"), family=True, options=("-l",)),
+    # Elixir: `elixir -e CODE`, `elixir script.exs` (and `mix run -e CODE`, mix's console)
+    _p("elixir", R.INTERPRETER, options=("-r", "--require", "-pr", "--erl", "--sname", "--name", "--cookie")),
     # Julia (a package added from an address, or a registry added: where packages and their builds come from)
     _p(
         "julia",
@@ -1072,7 +1074,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.SCRIPT_HOST,
         # (and Haskell's: `ghc -e EXPR`, `runghc Script.hs`, `cabal repl` fed on its input)
         aliases=(
-            *("jrunscript", "jjs", "scala", "clojure", "clj", "racket", "elixir", "erl"),
+            *("jrunscript", "jjs", "scala", "clojure", "clj", "racket", "erl"),
             *("ghc", "ghci", "runghc", "runhaskell", "stack-ghc"),
         ),
         code_options=("-e", "--eval", "-eval", "-c", "-f", "--file"),

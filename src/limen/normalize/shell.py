@@ -4591,6 +4591,7 @@ _INTERP_FLAGS = {
     "lua": ("-e",),
     "r": ("-e",),
     "julia": ("-e", "--eval", "-E", "--print"),
+    "elixir": ("-e", "--eval"),
     "node": ("-e", "--eval", "-p", "--print"),
     "deno": ("eval",),
     "bun": ("-e", "--eval"),
@@ -4882,6 +4883,7 @@ def _literal(match: re.Match[str], prefix: str = "") -> str:
 # Interpreter names (as `_lang` reads them) whose programs `limen.normalize.code` parses.
 _CODE_LANGS = {"python": "python", "node": "node", "deno": "node", "bun": "node"}
 _CODE_LANGS |= {"perl": "perl", "ruby": "ruby", "php": "php", "r": "r", "julia": "julia", "lua": "lua"}
+_CODE_LANGS |= {"elixir": "elixir"}
 _UNKNOWN_WORD = "$LIMEN_RUNTIME_VALUE"  # what a value only known when the program runs becomes in a command
 
 

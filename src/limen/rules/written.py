@@ -4691,6 +4691,7 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             return Verdict.AUTH, f"{fact.purpose}; {dropped[0]}: {path}"
     if judged is None and (
         fact.content in _STRUCTURED
+        or fact.name in _NAMED_DEPENDENCIES
         or (
             fact.name == "program"
             and (
@@ -5522,6 +5523,49 @@ def _substituted(text: str, script: str, *, extended: bool, perl: bool = False) 
         return None
 
 
+# The files that list a project's dependencies by name (each registry's manifest, and requirements files)
+_NAMED_DEPENDENCIES = frozenset(
+    {
+        "package_json",
+        "pyproject",
+        "gemfile",
+        "mix_exs",
+        "rebar_config",
+        "cargo_toml",
+        "project_package_source",
+    }
+    | {"gradle_build", "maven_pom", "podfile", "deno_json", "msbuild"}
+)
+_DEPENDENCY_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{3,80}")
+# A line that names a dependency: a version (`"~> 0.20.14"`, `==2.31`, `@1.2`, `version = ...`) or an address
+_PINNED_LINE = re.compile(r"\d+\.\d+|[~^]>?\s*\d|[<>=]=?\s*\d|@\d|\bversion\b|://|\bgit\b")
+
+
+def _renamed_to_near_miss(before: str, after: str) -> list[str]:
+    """A dependency's name replaced by a near miss of itself (`phoenix_live_view` by `phoenix_live_veiw`,
+    `cowboy` by `cowbboy`, `knolleary` by `knolIeary`): the manifest now names a package someone else may
+    have published under the look-alike, whatever the registry. Only names on lines that pin a version or
+    an address count (a description's typo fixed is no dependency); a change of case, separators or
+    digits (a version, `-` for `_`) is no look-alike."""
+    from limen.facts.hosts import within_edits
+
+    def words(text: str) -> set[str]:  # the names on lines that pin a version or an address
+        lines = (line for line in text[:MAX_TEXT].splitlines() if _PINNED_LINE.search(line))
+        return {word for line in lines for word in _DEPENDENCY_WORD.findall(line)}
+
+    def letters(word: str) -> str:
+        return re.sub(r"[^a-z]", "", word.lower())
+
+    old, new = words(before), words(after)
+    gone, came = old - new, new - old
+    for added in sorted(came)[:64]:
+        for removed in sorted(gone)[:64]:
+            limit = 2 if len(removed) >= 8 else 1
+            if letters(added) != letters(removed) and within_edits(added, removed, limit):
+                return [f"the dependency {removed!r} is replaced by a near miss of it, {added!r}"]
+    return []
+
+
 def _gained(
     fact: PathFact, path: str, before: str, after: str, action: Action, ctx: Context
 ) -> tuple[Verdict, str] | None:
@@ -5551,6 +5595,8 @@ def _gained(
         concerns += sorted(_skipped_checks(after) - _skipped_checks(before))
     if fact.name == "lockfile":
         concerns += _swapped_integrity(before, after)
+    if fact.name in _NAMED_DEPENDENCIES:
+        concerns += _renamed_to_near_miss(before, after)
     if fact.content == "manifest":
         concerns += _foreign(_new_images(before, after), action, ctx)
     if fact.content == "dockerfile":

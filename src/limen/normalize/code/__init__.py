@@ -254,7 +254,7 @@ def analyse_into(
         from limen.normalize.code.treesitter import analyse as analyse_tree
 
         analyse_tree(effects, lang, source, cwd=cwd, home=home, script=script, level=level, args=args)
-    elif lang in ("r", "julia", "lua"):
+    elif lang in ("r", "julia", "lua", "elixir"):
         from limen.normalize.code import foreign
 
         language = _foreign_language(lang)
@@ -273,6 +273,10 @@ def _foreign_language(lang: str) -> Language:
         from limen.normalize.code.rlang import LANGUAGE
 
         return LANGUAGE
+    if lang == "elixir":
+        from limen.normalize.code.elixir import LANGUAGE as ELIXIR
+
+        return ELIXIR
     from limen.normalize.code.jllua import JULIA, LUA
 
     return JULIA if lang == "julia" else LUA

@@ -66,7 +66,7 @@ def parser(lang: str) -> Parser:
             import tree_sitter_ruby as module
 
             language = module.language()
-        elif lang in ("julia", "lua"):  # (read by `jllua` into `foreign`'s tree)
+        elif lang in ("julia", "lua", "elixir"):  # (read by `jllua` and `elixir` into `foreign`'s tree)
             module = importlib.import_module(f"tree_sitter_{lang}")
             language = module.language()
         else:
