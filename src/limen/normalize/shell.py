@@ -69,7 +69,7 @@ from limen.facts.programs import (
 )
 from limen.facts.programs import operands as _operands
 from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
-from limen.normalize.code import BUILT_COMMAND, SCRATCH_DATABASE_NOTE, read_source
+from limen.normalize.code import BUILT_COMMAND, FOLLOWED_SOCKET, SCRATCH_DATABASE_NOTE, read_source
 from limen.normalize.paths import canonical, is_within, read_regular
 
 if TYPE_CHECKING:
@@ -4922,6 +4922,10 @@ def _scan_code(
     state.payloads.extend(fx.sources)  # decoded and exec'd programs, for the rules that read program text
     if fx.socket:
         state.note(f"socket:{lang}")
+        if not any(why.endswith("does not parse") for why in fx.opaque):
+            state.note(
+                FOLLOWED_SOCKET + lang
+            )  # (what the program starts is known: its commands are recorded)
     for target in fx.reads:
         _code_path(target, state, write=False, unknown=UNKNOWN)
     for target in fx.writes:

@@ -85,7 +85,7 @@ from limen.model import (
     ReasonCode,
     Verdict,
 )
-from limen.normalize.code import BUILT_COMMAND, SCRATCH_DATABASE_NOTE, SQL_NOTE
+from limen.normalize.code import BUILT_COMMAND, FOLLOWED_SOCKET, SCRATCH_DATABASE_NOTE, SQL_NOTE
 from limen.normalize.net import organisation_network, own_package_source
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import (
@@ -2735,7 +2735,7 @@ def _remote_shell_block(action: Action) -> str:
 def _analysed_socket(action: Action) -> bool:
     """Whether the analysis of a program the line runs found the socket it opens (`socket:python`): what
     the program starts and where it connects are then known, not guessed from its text."""
-    return any(note.startswith("socket:") for note in action.notes)
+    return any(note.startswith(FOLLOWED_SOCKET) for note in action.notes)
 
 
 def _socket_and_shell(action: Action) -> bool:

@@ -153,6 +153,9 @@ BUILT_COMMAND = "built-command:"  # an action's note: a program (by language) ru
 # an `Action.notes` entry: the line runs against a test or development database (`RAILS_ENV=test`, `rails
 # runner -e development`): what a program's SQL empties there is the test suite's own set-up
 SCRATCH_DATABASE_NOTE = "database: a test or development one"
+# an `Action.notes` entry: a program (by language) the analysis followed opens a socket; the commands it
+# starts are the action's own (a scan of a program that did not parse, or of awk's, notes `socket:` alone)
+FOLLOWED_SOCKET = "socket-followed:"
 EDIT_NOTE = "edit:"  # an `Action.notes` entry: JSON [written, read, edits] (see `CodeEffects.edited`)
 
 
