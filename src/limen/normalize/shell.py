@@ -5109,6 +5109,32 @@ def _h_sender(entry: Program, args: list[str], operands: list[str], state: _Stat
             _add_path(word, state, write=False)
 
 
+_UPLOADS = frozenset({"-T", "--upload-file"})
+
+
+def _sends_read_data(args: list[str]) -> bool:
+    """curl's body is read when the line runs: a file (`-d @f`, `-F f=@x`, `-T f`), its input (`@-`) or a
+    substitution (`-d "$(cat f)"`); a literal text written in the call is not."""
+    for i, word in enumerate(args):
+        flag, eq, attached = word.partition("=")
+        if word in _UPLOADS:
+            return True
+        if word in _DATA_FLAGS and i + 1 < len(args):
+            body = args[i + 1]
+        elif eq and flag in _DATA_FLAGS and flag.startswith("--"):
+            body = attached
+        else:
+            continue
+        if body.startswith("@") or "=@" in body or "=<" in body or _EXPANSIONS.search(body):
+            return True
+    return False
+
+
+def _address_at_run_time(operands: list[str]) -> bool:
+    """Every address curl is given is a variable or a substitution (`"$WEBHOOK_URL"`): none is known."""
+    return bool(operands) and all(_EXPANSIONS.match(w) for w in operands)
+
+
 def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     name = _basename(argv[0])
     args = argv[1:]
@@ -5117,6 +5143,9 @@ def _h_net(argv: list[str], state: _State, via: tuple[str, ...], level: int, std
     if name in ("curl", "wget"):
         _generic([argv[0], *_without_data(args)], state, name)
         _curl_extras(name, args, state)
+        if name == "curl" and _sends_read_data(args) and _address_at_run_time(operands):
+            # `curl -d @- "$HOOK"`: what is sent, and where, are both only known when the line runs
+            state.flag("curl sends data it reads to an address only known at run time")
         for word in operands:
             if "://" not in word:  # URLs were taken by _generic
                 _host_word(word, state, name)
