@@ -1886,11 +1886,15 @@ def _remove_item(params: list[str], piped: bool = False) -> str:
     return f"xargs {line}" if piped and not paths else line
 
 
+# Cmdlets whose approved verb only reads, looks up, tests or reshapes what passes through (`Get-`, `Test-`,
+# `Select-`, `Format-`, `ConvertTo-`...), less those that read a secret or the clipboard (`Get-Content` is
+# `cat`, read as the file it names), and the aliases and tools that do the same
 _POWERSHELL_FILTERS = re.compile(
-    r"(?i)^(?:get-(?!content\b|credential\b|secret\b|storedcredential\b)[a-z]+|select(?:-object)?|where(?:-object)?"
-    r"|sort(?:-object)?|ft|fl|fw|measure|group|"
-    r"measure-object|group-object|format-(?:table|list|wide)|out-string|out-host|convertto-json|convertfrom-json|"
-    r"invoke-pester|invoke-scriptanalyzer|import-module|resolve-path|join-path|split-path|install-module)$"
+    r"(?i)^(?:(?:get|test|find|search|select|show|measure|compare|resolve|format|convertto|convertfrom|split|join"
+    r"|group|sort|where|trace)-(?!content\b|credential\b|secret\b|storedcredential\b|clipboard\b"
+    r"|securestring\b|pfxcertificate\b)[a-z]+"
+    r"|select|where|sort|ft|fl|fw|measure|group|out-string|out-host|out-null"
+    r"|invoke-pester|invoke-scriptanalyzer|import-module|install-module)$"
 )
 
 
@@ -1999,6 +2003,31 @@ def _pure_blocks(text: str) -> str:
     return text
 
 
+def _selects(listing: list[str]) -> bool:
+    """A `Get-ChildItem` that names what it lists (`-Include bin,obj`, `-Filter *.log`), not all there is."""
+    return any(w.lower() in ("-include", "-filter", "-name") for w in listing)
+
+
+def _found_and_removed(listing: list[str]) -> str:
+    """`Get-ChildItem -Path D -Recurse -Include bin,obj | Remove-Item -Recurse` as `find D -name bin -o -name
+    obj -exec rm -rf {} +`: what the listing selects (`-Include`, `-Filter`, a path), each removed."""
+    root, names, skip = ".", [], ""
+    for i, word in enumerate(listing):
+        lowered = word.lower()
+        if skip:
+            skip = ""
+            continue
+        if lowered in ("-path", "-literalpath") and i + 1 < len(listing):
+            root, skip = _posix_path(listing[i + 1]), "value"
+        elif lowered in ("-include", "-filter", "-name") and i + 1 < len(listing):
+            names += [n for n in listing[i + 1].strip("'\"").split(",") if n]
+            skip = "value"
+        elif not lowered.startswith("-"):
+            root = _posix_path(word)
+    selected = " -o ".join(f"-name {shlex.quote(n)}" for n in names) if names else ""
+    return f"find {root} {selected} -exec rm -rf {{}} +".replace("  ", " ")
+
+
 def _powershell_line(text: str) -> str | None:
     """A PowerShell command line as the shell line it equals, or None when any part is beyond the subset
     this reads (script blocks, sub-expressions, variables, other cmdlets)."""
@@ -2015,15 +2044,23 @@ def _powershell_line(text: str) -> str | None:
             current = ""
         else:
             current += token
+    listed: list[str] | None = None  # the words of a `Get-ChildItem` the previous segment was
     for segment in [*segments, current]:
         words = segment.split()
         if not words:
             continue
         head = words[0].lower()
+        listed_before, listed = listed, (words[1:] if _POWERSHELL_AS.get(head) == "ls" else None)
         rest = [w for w in words[1:] if not w.startswith("-") or w.lower() == "-skipcertificatecheck"]
         rest = ["-k" if w.lower() == "-skipcertificatecheck" else _posix_path(w) for w in rest]
-        if head in _POWERSHELL_AS and _POWERSHELL_AS[head] == "grep":
+        if _POWERSHELL_AS.get(head) == "ls" and any(
+            w.lower() in ("env:", "env:\\", "env:/") for w in words[1:]
+        ):
+            parts.append("env")  # `Get-ChildItem env:`: the environment's variables, as `env` prints them
+        elif head in _POWERSHELL_AS and _POWERSHELL_AS[head] == "grep":
             parts.append(" ".join(["grep", *_select_string_operands(words[1:])]))
+        elif head in _POWERSHELL_REMOVE and listed_before is not None and parts and _selects(listed_before):
+            parts[-1] = _found_and_removed(listed_before)  # `gci -Recurse -Include bin,obj | Remove-Item`
         elif head in _POWERSHELL_REMOVE:
             parts.append(_remove_item(words[1:], piped=bool(parts)))
         elif head in _POWERSHELL_SIGN_IN:
