@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from limen.normalize.code.foreign import Language, Node, n
+from limen.normalize.code.jllua import TreeReader, Unreadable
 from limen.normalize.code.treesitter import unescape_all
 
 if TYPE_CHECKING:
@@ -63,55 +64,16 @@ def _request(base: str, field: str) -> bool:
     return base == "conn" and field in ("body_params", "params", "query_params", "req_headers", "path_params")
 
 
-class _Unreadable(Exception):
-    """The program nests deeper than the reader follows."""
-
-
-MAX_DEPTH = 200
-
-
-class _Reader:
-    """A tree-sitter tree into `Node`s: the kinds that carry values and effects read one by one, any other
-    read as the block of its parts (nothing in it is skipped)."""
+class _Reader(TreeReader):
+    """Elixir's tree-sitter tree into `Node`s (the reader Julia and Lua share, with Elixir's kinds)."""
 
     def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.depth = 0
-
-    def text(self, node: TsNode) -> str:
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-    def read(self, node: TsNode | None) -> Node:
-        if node is None:
-            return n("null")
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise _Unreadable
-        try:
-            reader = _KINDS.get(node.type)
-            if reader is not None:
-                return reader(self, node)
-            parts = [c for c in node.named_children if c.type != "comment"]
-            if len(parts) == 1 and node.type not in ("source", "do_block", "body", "block"):
-                return self.read(parts[0])
-            return n("block", "", *(self.read(c) for c in parts))
-        finally:
-            self.depth -= 1
-
-    def name(self, node: TsNode) -> Node:
-        return n("name", self.text(node))
+        super().__init__("elixir", data)
+        self.kinds = _KINDS
+        self.bodies = frozenset({"source", "do_block", "body", "block", "stab_clause"})
 
     def atom(self, node: TsNode) -> Node:
         return n("str", self.text(node).lstrip(":"))
-
-    def number(self, node: TsNode) -> Node:
-        return n("num", self.text(node))
-
-    def literal(self, node: TsNode) -> Node:
-        return n({"true": "true", "false": "false"}.get(self.text(node), "null"))
-
-    def items(self, node: TsNode) -> Node:
-        return n("list", "", *(self.read(c) for c in node.named_children if c.type != "comment"))
 
     def string(self, node: TsNode) -> Node:
         """A string, a charlist or a sigil (`~c"ls"`), with its interpolations (`"a#{b}c"`)."""
@@ -137,19 +99,11 @@ class _Reader:
 
     def call(self, node: TsNode) -> Node:
         target = node.child_by_field_name("target")
-        given: list[Node] = []
         names: list[str | None] = []
+        given: list[Node] = []
         for child in node.named_children:
             if child.type == "arguments":
-                for argument in child.named_children:
-                    if argument.type == "keywords":
-                        for pair in argument.named_children:
-                            key = pair.child_by_field_name("key")
-                            names.append(self.text(key).rstrip(": ") if key is not None else None)
-                            given.append(self.read(pair.child_by_field_name("value")))
-                    elif argument.type != "comment":
-                        names.append(None)
-                        given.append(self.read(argument))
+                self.entries(child.named_children, names, given)
             elif child.type == "do_block":  # its body runs (a form's, a function's, a block handed over)
                 names.append(None)
                 given.append(n("func", "", self.read(child)))
@@ -183,10 +137,16 @@ class _Reader:
         return n("func", "", n("block", "", *(self.read(c) for c in node.named_children)))
 
     def mapping(self, node: TsNode) -> Node:
-        """`%{a: 1, "b" => x}`: a dict of its keyword pairs and entries."""
+        """`%{"b" => x, a: 1}`: a dict of its entries and keyword pairs."""
         names: list[str | None] = []
         values: list[Node] = []
-        stack = list(reversed(node.named_children))
+        self.entries(node.named_children, names, values)
+        return n("call", "", n("name", "dict"), *values, names=tuple(names))
+
+    def entries(self, children: list[TsNode], names: list[str | None], values: list[Node]) -> None:
+        """A call's arguments or a map's entries, in order: a keyword pair by its key (`body: k`), any
+        other value by its position."""
+        stack = list(reversed(children))
         while stack:
             child = stack.pop()
             if child.type in ("map_content", "keywords"):
@@ -198,7 +158,6 @@ class _Reader:
             elif child.type != "comment":
                 names.append(None)
                 values.append(self.read(child))
-        return n("call", "", n("name", "dict"), *values, names=tuple(names))
 
 
 _KINDS: dict[str, Callable[[_Reader, TsNode], Node]] = {
@@ -228,7 +187,7 @@ def parse_elixir(source: str) -> Node | None:
         return None
     try:
         return _Reader(data).read(root)
-    except (_Unreadable, RecursionError):
+    except (Unreadable, RecursionError):
         return None
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from limen.normalize.code.foreign import Language, Node, n
 from limen.normalize.code.treesitter import unescape_all
@@ -89,14 +89,14 @@ def _lua_request(base: str, field: str) -> bool:
     )
 
 
-class _Unreadable(Exception):
+class Unreadable(Exception):
     """The program nests deeper than the reader follows."""
 
 
 MAX_DEPTH = 200
 
 
-class _Reader:
+class TreeReader:
     """A tree-sitter tree into `Node`s: the kinds that carry values and effects read one by one, any other
     read as the block of its parts (nothing in it is skipped)."""
 
@@ -104,7 +104,8 @@ class _Reader:
         self.lang = lang
         self.data = data
         self.depth = 0
-        self.kinds: dict[str, Callable[[_Reader, TsNode], Node]] = _JULIA if lang == "julia" else _LUA
+        self.kinds: dict[str, Callable[[Any, TsNode], Node]] = _JULIA if lang == "julia" else _LUA
+        self.bodies = _BODIES  # the kinds whose parts run in order, even one
 
     def text(self, node: TsNode) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -114,13 +115,13 @@ class _Reader:
             return n("null")
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise _Unreadable
+            raise Unreadable
         try:
             reader = self.kinds.get(node.type)
             if reader is not None:
                 return reader(self, node)
             parts = [c for c in node.named_children if c.type not in _COMMENTS]
-            if len(parts) == 1 and node.type not in _BODIES:  # a wrapper (`(x)`, an argument): its part
+            if len(parts) == 1 and node.type not in self.bodies:  # a wrapper (`(x)`, an argument): its part
                 return self.read(parts[0])
             return n("block", "", *(self.read(c) for c in parts))
         finally:
@@ -304,35 +305,35 @@ _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _BODIES = frozenset(
     {"block", "compound_statement", "source_file", "chunk", "do_clause", "try_statement", "catch_clause"}
 )
-_JULIA: dict[str, Callable[[_Reader, TsNode], Node]] = {
-    **dict.fromkeys(("vector_expression", "tuple_expression", "matrix_expression"), _Reader.items),
-    "identifier": _Reader.name,
-    **dict.fromkeys(("integer_literal", "float_literal"), _Reader.number),
-    "boolean_literal": _Reader.literal,
-    **dict.fromkeys(("string_literal", "command_literal", "prefixed_string_literal"), _Reader.string),
-    "call_expression": _Reader.jl_call,
-    "field_expression": _Reader.jl_field,
-    "assignment": _Reader.jl_assign,
-    "binary_expression": _Reader.jl_binary,
-    "index_expression": _Reader.jl_index,
-    "function_definition": _Reader.jl_function,
+_JULIA: dict[str, Callable[[TreeReader, TsNode], Node]] = {
+    **dict.fromkeys(("vector_expression", "tuple_expression", "matrix_expression"), TreeReader.items),
+    "identifier": TreeReader.name,
+    **dict.fromkeys(("integer_literal", "float_literal"), TreeReader.number),
+    "boolean_literal": TreeReader.literal,
+    **dict.fromkeys(("string_literal", "command_literal", "prefixed_string_literal"), TreeReader.string),
+    "call_expression": TreeReader.jl_call,
+    "field_expression": TreeReader.jl_field,
+    "assignment": TreeReader.jl_assign,
+    "binary_expression": TreeReader.jl_binary,
+    "index_expression": TreeReader.jl_index,
+    "function_definition": TreeReader.jl_function,
     **dict.fromkeys(
         ("using_statement", "import_statement", "line_comment", "block_comment"), lambda r, _: n("null")
     ),
 }
-_LUA: dict[str, Callable[[_Reader, TsNode], Node]] = {
-    "identifier": _Reader.name,
-    "number": _Reader.number,
-    **dict.fromkeys(("true", "false", "nil"), _Reader.literal),
-    "string": _Reader.string,
-    "function_call": _Reader.lua_call,
-    "dot_index_expression": _Reader.lua_dot,
-    "method_index_expression": _Reader.lua_method,
-    "bracket_index_expression": _Reader.lua_bracket,
-    "binary_expression": _Reader.lua_binary,
-    "assignment_statement": _Reader.lua_assign,
-    "table_constructor": _Reader.lua_table,
-    **dict.fromkeys(("function_declaration", "function_definition"), _Reader.lua_function),
+_LUA: dict[str, Callable[[TreeReader, TsNode], Node]] = {
+    "identifier": TreeReader.name,
+    "number": TreeReader.number,
+    **dict.fromkeys(("true", "false", "nil"), TreeReader.literal),
+    "string": TreeReader.string,
+    "function_call": TreeReader.lua_call,
+    "dot_index_expression": TreeReader.lua_dot,
+    "method_index_expression": TreeReader.lua_method,
+    "bracket_index_expression": TreeReader.lua_bracket,
+    "binary_expression": TreeReader.lua_binary,
+    "assignment_statement": TreeReader.lua_assign,
+    "table_constructor": TreeReader.lua_table,
+    **dict.fromkeys(("function_declaration", "function_definition"), TreeReader.lua_function),
 }
 
 
@@ -344,8 +345,8 @@ def _parse(lang: str, source: str) -> Node | None:
     if root.has_error:
         return None
     try:
-        return _Reader(lang, data).read(root)
-    except (_Unreadable, RecursionError):
+        return TreeReader(lang, data).read(root)
+    except (Unreadable, RecursionError):
         return None
 
 
