@@ -164,8 +164,9 @@ class Program:
     # regex over the words after the name: the invocation changes the system the program controls elsewhere
     # (a deploy, an apply, a merge, a release): what content carrying injected instructions must not steer
     changes: str = ""
-    # regex over the words after the name: the invocation makes a job the service runs on a schedule, later,
-    # with no one asking (`glab schedule create`, `gcloud scheduler jobs create`, `kubectl create cronjob`)
+    # regex over the words after the name: the invocation makes something run later with no one asking: a
+    # job on a schedule (`glab schedule create`, `kubectl create cronjob`, `schtasks /create`), an autostart
+    # (a registry Run key, a service), a library the program loads from then on (`netsh add helper`)
     schedules: str = ""
     # a platform's commands that run a command line on its machines (`heroku run CMD`, `fly ssh console -C
     # CMD`): the sub-commands after which the operands are that line, and the options whose value is it
@@ -3180,6 +3181,9 @@ PROGRAMS: tuple[Program, ...] = (
         schedules=r"(?i)^add\s.*(?:CurrentVersion\\?(?:Run|RunOnce|RunOnceEx|RunServices|RunServicesOnce|"
         r"Policies\\?Explorer\\?Run)\b|Winlogon|Image File Execution Options|shell\\?open\\?command"
         r"|AppInit_DLLs|UserInitMprLogonScript|Command Processor|CurrentControlSet\\?Services\\?)",
+        # (a protocol long broken switched back on; any installer run as SYSTEM)
+        grants=r"(?i)^add\s.*(?:SCHANNEL\\?Protocols\\?(?:SSL [23]\.0|TLS 1\.[01])\b.*\s/v\s+\"?Enabled"
+        r"|AlwaysInstallElevated)\b.*\s/d\s+\"?(?:0x)?0*1\b",
         disables=rf"(?i)^add\s.*{_WINDOWS_PROTECTIONS}.*\s/v\s+\"?(?:Disable\w*|\w+Disabled?)\"?\s.*/d\s+\"?(?:0x)?0*1\b"
         rf"|^add\s.*{_WINDOWS_PROTECTIONS}.*\s/v\s+\"?(?:Enable\w*|\w+Enabled?|\w*PPL|\w*Protect\w*)\"?\s.*/d\s+\"?(?:0x)?0+\b",
     ),
@@ -3187,6 +3191,7 @@ PROGRAMS: tuple[Program, ...] = (
         "netsh",
         R.SECURITY_CONTROL,
         disables=r"(?i)\badvfirewall\s+set\s+\S+\s+state\s+off\b|\bfirewall\s+set\s+opmode\s+(?:mode=)?disable",
+        schedules=r"(?i)^add\s+helper\b",  # a helper DLL, loaded whenever netsh runs
         changes=r"(?i)\b(?:advfirewall|firewall)\b.*\b(?:set|add|delete|reset)\b",
     ),
     # accounts: one added, or put in a group that administers the machine or logs in to it remotely
@@ -3199,6 +3204,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "sc",
         R.SECURITY_CONTROL,
+        R.INFRA_DESTROYER,
+        destroys_one=r"(?i)^(?:\\\\\S+\s+)?delete\b",  # a service unregistered
         schedules=r"(?i)^(?:\\\\\S+\s+)?(?:create\b|config\b.*\b(?:binPath|start)=\s*\S)",
         disables=rf"(?i)^(?:\\\\\S+\s+)?(?:stop|delete)\s+\"?{HOST_SECURITY_AGENTS}\b"
         rf"|^(?:\\\\\S+\s+)?config\s+\"?{HOST_SECURITY_AGENTS}\"?\s.*start=\s*disabled",

@@ -1903,6 +1903,7 @@ _POWERSHELL_TOKEN = re.compile(r"""'[^']*'|"[^"]*"|[|;]|[^|;'"]+""")
 # persistence tables name those places under `~`
 _WINDOWS_HOME = re.compile(r"(?i)^[a-z]:/users/[^/]+(?=/|$)")
 _WINDOWS_DRIVE = re.compile(r"^([A-Za-z]):(?=/|$)")
+_REGISTRY_KEY = re.compile(r"(?i)HK(?:LM|CU|CR|U|CC|EY_[A-Z_]+)\\")
 _UNC = re.compile(r"(^|=)\\\\([\w.-]+)\\")
 
 
@@ -1910,7 +1911,7 @@ def _posix_path(word: str) -> str:
     """A PowerShell word as the shell line reads it: `\\` is PowerShell's path separator, never an escape
     (its escape is the backtick, which leaves the line unread), a quoted path without spaces loses its
     quotes, and a user's folder becomes `~`."""
-    if "\\" not in word:
+    if "\\" not in word or _REGISTRY_KEY.match(word.lstrip("'\"")):  # (`HKLM\SAM`: a registry key, no path)
         return word
     bare = word[1:-1] if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"" else word
     if _UNC.search(bare):  # `\\203.0.113.44\drop`: a share on another machine, reached over the network

@@ -1622,6 +1622,9 @@ SQL_GRANTS = re.compile(
     r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:encrypted_|hashed_)?(?:password|passwd|pwd)(?:_?hash|_digest)?\s*="
     r"|\bsecurity\s+definer\b[^;]*\bauth\.users\b|\bauth\.users\b[^;]*\bsecurity\s+definer\b"
     r"|\bcreate\s+policy\b[^;]*\buid\(\)\s*=\s*'[0-9a-f-]{36}'"  # a policy naming one account: a backdoor
+    # SQL Server's administrators: a login put in a server role that owns the instance, or a database's
+    r"|\balter\s+server\s+role\s+\[?(?:sysadmin|securityadmin|serveradmin|controlserver)\]?\s+add\s+member\b"
+    r"|\bsp_addsrvrolemember\b|\balter\s+role\s+\[?db_owner\]?\s+add\s+member\b"
 )
 
 
@@ -1636,6 +1639,8 @@ SQL_WEAKENS = re.compile(
     r"|\bunset\s+(?:authentication|password|session)\s+policy\b|\bdrop\s+(?:authentication|password)\s+policy\b"
     r"|\ballowed_ip_list\s*=\s*\(\s*'0\.0\.0\.0/0'"
     r"|\bpgaudit\.log\s*=\s*'none'|\blog_statement\s*=\s*'none'"  # PostgreSQL's audit trail off
+    # SQL Server's own ways to run commands on its host switched on (`xp_cmdshell`, OLE automation)
+    r"|\bsp_configure\s+'(?:xp_cmdshell|ole\s+automation\s+procedures)'\s*,\s*1\b"
 )
 
 
@@ -3589,7 +3594,8 @@ def _persistence(command: Command, cwd: str, strict: bool) -> str:
         return f"{name} changes accounts"
     entry = program(name)
     if entry is not None and entry.schedules and re.search(entry.schedules, " ".join(args)):
-        return f"{name} schedules a job that runs later"  # `glab schedule create --cron '0 * * * *'`
+        # `glab schedule create --cron '0 * * * *'`, `schtasks /create`, a Run key, a netsh helper DLL
+        return f"{name} sets up something that runs later without asking (a schedule, an autostart)"
     if entry is not None and Role.CONTAINER in entry.roles and _RESTARTS.search(" ".join(args)):
         return f"{name} starts a container that restarts with the machine"
     if entry is not None and entry.reroutes and re.search(entry.reroutes, " ".join(args)):
