@@ -2169,6 +2169,8 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}cloudtrail\s+put-event-selectors{_E}.*IncludeManagementEvents\W+false|{_W}guardduty\s+(?:delete-detector{_E}|"
         rf"update-detector{_E}.*--no-enable{_E})|{_W}configservice\s+(?:stop|delete)-configuration-recorder{_E}"
         rf"|{_W}securityhub\s+disable-security-hub{_E}|{_W}ec2\s+disable-ebs-encryption-by-default{_E}"
+        # a user's second factor taken away
+        rf"|{_W}iam\s+(?:deactivate-mfa-device|delete-virtual-mfa-device){_E}"
         # a bucket's versioning suspended (overwrites can no longer be undone), audit logs kept for a day
         rf"|{_W}put-bucket-versioning{_E}.*Suspended|{_W}logs\s+(?:put-retention-policy|delete-log-group){_E}"
         r".*(?:cloudtrail|audit|flow-?logs?)"

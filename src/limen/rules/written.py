@@ -3401,6 +3401,8 @@ _TLS_OFF = prefiltered(
     r"|\b\.?(?:skip|disable|ignore|no)_?(?:server_?)?(?:cert(?:ificate)?|tls|ssl|host_?name|common_?name|cn|peer)"
     r"_?\w*(?:check|verif\w*|validation)\w*\s*[:=]\s*(?:true|1)\b"
     r"|\b\w*(?:TLS|Tls|SSL|Ssl)\w*\.\w*unsafe\w*\("
+    # Python's default HTTPS context replaced, for every request the process makes, by one that checks nothing
+    r"|\b_create_default_https_context\s*=\s*[\w.]*_create_unverified_context\b"
     r"|\bTLSConfig\{[^}\n]*\bInsecure\s*:\s*true"  # Vault's and Consul's Go clients
     r"|CURLOPT_SSL_VERIFYPEER\s*,\s*(?:false|0)\b|ssl_verify_mode\s*[:=]\s*0\b"
     r"|\bssl_verify(?:peer|host)\s*=\s*(?:0L?|FALSE|F)\b"  # R's curl and httr options
@@ -3956,6 +3958,7 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
                 "verify_none",
                 "insecure",
                 "unsafe",
+                "unverified",
                 "skip",
                 "disable",
                 "ignore",
