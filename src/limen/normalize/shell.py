@@ -2010,8 +2010,8 @@ def _selects(listing: list[str]) -> bool:
 
 
 def _found_and_removed(listing: list[str]) -> str:
-    """`Get-ChildItem -Path D -Recurse -Include bin,obj | Remove-Item -Recurse` as `find D -name bin -o -name
-    obj -exec rm -rf {} +`: what the listing selects (`-Include`, `-Filter`, a path), each removed."""
+    """`Get-ChildItem -Path D -Recurse -Include bin,obj | Remove-Item -Recurse` as `find D \\( -name bin -o
+    -name obj \\) -exec rm -rf {} +`: what the listing selects (`-Include`, `-Filter`, a path), removed."""
     root, names, skip = ".", [], ""
     for i, word in enumerate(listing):
         lowered = word.lower()
@@ -2025,8 +2025,10 @@ def _found_and_removed(listing: list[str]) -> str:
             skip = "value"
         elif not lowered.startswith("-"):
             root = _posix_path(word)
-    selected = " -o ".join(f"-name {shlex.quote(n)}" for n in names) if names else ""
-    return f"find {root} {selected} -exec rm -rf {{}} +".replace("  ", " ")
+    selected = " -o ".join(f"-name {shlex.quote(n)}" for n in names)
+    return (
+        f"find {root} \\( {selected} \\) -exec rm -rf {{}} +" if names else f"find {root} -exec rm -rf {{}} +"
+    )
 
 
 def _powershell_line(text: str) -> str | None:
