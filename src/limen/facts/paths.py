@@ -728,6 +728,8 @@ _PROGRAM_CONTENT = {
     ".pyw": "python",
     ".ipynb": "notebook",  # its cells (or one cell's source, from NotebookEdit): run when the notebook is
     ".sh": "shell",
+    ".ps1": "powershell",
+    ".psm1": "powershell",
     ".bash": "shell",
     ".zsh": "shell",
     ".js": "node",

@@ -185,6 +185,11 @@ class Program:
     # options whose value is a file of the build's own code it runs now (`gradle --init-script F`, `-b F`):
     # judged as that build file is when written
     script_options: frozenset[str] = frozenset()
+    # a script host's script files, by how they are named (`.ps1`): given one, with no code option before
+    # it and nothing on its input, it runs that file as `bash FILE` runs a shell script: the project's own
+    # program unless the line wrote or fetched it (`code_options`: the options whose value is code instead;
+    # any prefix of one counts, as PowerShell takes `-enc` for `-EncodedCommand`)
+    script_suffixes: tuple[str, ...] = ()
     # regex over the words after the name: the invocations of a many-purpose program that only read and
     # print (`git status`, `git log`), as an `INSPECTS` program always does
     inspects: str = ""
@@ -601,6 +606,7 @@ def _p(
     default_production: bool = False,
     live: str = "",
     script_options: tuple[str, ...] = (),
+    script_suffixes: tuple[str, ...] = (),
     inspects: str = "",
     host_options: tuple[str, ...] = (),
     host_operand: int | None = None,
@@ -652,6 +658,7 @@ def _p(
         default_production=default_production,
         live=live,
         script_options=frozenset(script_options),
+        script_suffixes=script_suffixes,
         inspects=inspects,
         host_options=frozenset(host_options),
         host_operand=host_operand,
@@ -1053,22 +1060,46 @@ PROGRAMS: tuple[Program, ...] = (
         reroutes=r"\b(?:repos|site_repository)\s*=\s*(?:c\s*\()?[^)]*://",
     ),
     _p("awk", R.INTERPRETER, R.TEXT_ONLY, R.FILTER, aliases=("gawk", "mawk", "nawk")),
+    # PowerShell's options are read without case (`-ExecutionPolicy`, `-ep`); `-Command`, `-EncodedCommand`
+    # and `-CommandWithArgs` (and any prefix of theirs) carry code, the subset `powershell_line` reads
     _p(
         "powershell",
         R.SCRIPT_HOST,
-        # run-parts runs whatever programs a folder holds: none of them is read here
-        aliases=(
-            "pwsh",
-            "cmd",
-            "osascript",
-            "tclsh",
-            "wish",
-            "expect",
-            "run-parts",
-            "jshell",
-            "kotlin",  # `kotlin script.main.kts`: a Kotlin script, run as it is written
+        aliases=("pwsh",),
+        options=(
+            *("-executionpolicy", "-ep", "-ex", "-workingdirectory", "-wd", "-windowstyle", "-w"),
+            *("-configurationname", "-outputformat", "-of", "-inputformat", "-if", "-version", "-v"),
+            *("-settingsfile", "-psconsolefile", "-custompipename"),
         ),
+        code_options=("-command", "-encodedcommand", "-ec", "-commandwithargs", "-cwa"),
+        script_suffixes=(".ps1",),
     ),
+    _p(
+        "osascript",
+        R.SCRIPT_HOST,
+        options=("-l", "-s"),
+        code_options=("-e",),
+        script_suffixes=(".scpt", ".applescript"),
+    ),
+    _p("tclsh", R.SCRIPT_HOST, aliases=("wish",), script_suffixes=(".tcl", ".tk")),
+    _p("expect", R.SCRIPT_HOST, code_options=("-c",), script_suffixes=(".exp",)),
+    _p(
+        "jshell",
+        R.SCRIPT_HOST,
+        options=("--class-path", "-cp", "--module-path", "-R", "-J"),
+        script_suffixes=(".jsh",),
+    ),
+    # `kotlin script.main.kts`: a Kotlin script, run as it is written
+    _p(
+        "kotlin",
+        R.SCRIPT_HOST,
+        options=("-cp", "-classpath"),
+        code_options=("-e", "-expression"),
+        script_suffixes=(".kts",),
+    ),
+    # cmd.exe runs its `/c` line (`_cmd_command` reads a subset); run-parts runs whatever programs a folder
+    # holds: none of them is read here
+    _p("cmd", R.SCRIPT_HOST, aliases=("run-parts",)),
     # languages Limen does not parse, run from an option's value (or the input): `R -e`, `groovy -e`
     _p(
         "groovy",

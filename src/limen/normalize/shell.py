@@ -1812,6 +1812,12 @@ def _run_command(
     if name == "cmd" and stdin is None and (line := _cmd_command(argv)) is not None:
         _analyse_text(line, state, via=(*via, name), level=level + 1)  # `cmd /c "del /s /q build"`
         return None
+    if entry is not None and stdin is None and (script := _script_file(entry, argv[1:])) is not None:
+        _add_path(script, state, write=False)  # `pwsh -File build.ps1`: the project's, as `bash build.sh` is
+        path = canonical(_posix_path(script), state.cwd, state.home)
+        _runs_fetched(script, path, state)
+        _run_written(path, name, name, state, via, level, [])  # one the line wrote is not read: flagged
+        return None
     unread = name in UNANALYSED_SCRIPT and _runs_unanalysed_code(entry, argv, stdin)
     if unread:
         state.flag(f"{name} script not analysed")
@@ -1963,7 +1969,7 @@ def _powershell_command(argv: list[str]) -> str | None:
     args = argv[1:]
     for i, word in enumerate(args[:-1]):
         if word.lower() in ("-c", "-command"):
-            return _powershell_line(" ".join(args[i + 1 :]))
+            return powershell_line(" ".join(args[i + 1 :]))
     return None
 
 
@@ -2031,9 +2037,27 @@ def _found_and_removed(listing: list[str]) -> str:
     )
 
 
-def _powershell_line(text: str) -> str | None:
+# PowerShell's variables that name a user's folders (`$HOME`, `$env:USERPROFILE`, `${env:APPDATA}`), as the
+# paths the shell line names them by
+_POWERSHELL_PLACES = {
+    "$home": "~",
+    "$env:userprofile": "~",
+    "$env:home": "~",
+    "$env:appdata": "~/AppData/Roaming",
+    "$env:localappdata": "~/AppData/Local",
+    "$env:temp": "/tmp",
+    "$env:tmp": "/tmp",
+}
+_POWERSHELL_PLACE = re.compile(
+    r"(?i)\$(?:home|env:(?:userprofile|home|appdata|localappdata|temp|tmp))\b(?!:)"
+    r"|\$\{(?:home|env:(?:userprofile|home|appdata|localappdata|temp|tmp))\}"
+)
+
+
+def powershell_line(text: str) -> str | None:
     """A PowerShell command line as the shell line it equals, or None when any part is beyond the subset
     this reads (script blocks, sub-expressions, variables, other cmdlets)."""
+    text = _POWERSHELL_PLACE.sub(lambda m: _POWERSHELL_PLACES[re.sub(r"[{}]", "", m.group(0)).lower()], text)
     text = _pure_blocks(text)
     if re.search(r"[{}$`&@]|\b(?:iex|invoke-expression|start-process)\b", text, re.IGNORECASE):
         return None
@@ -2195,6 +2219,32 @@ def _cmd_word(word: str) -> str:
     return path if re.fullmatch(r"[\w@%+=:,./~*?-]+", path) else shlex.quote(path)
 
 
+def _script_file(entry: Program, args: list[str]) -> str | None:
+    """The script file a script host is given (`pwsh -NoProfile -File .\\build.ps1`, `osascript notify.scpt`):
+    the first word named as its scripts are, when each word before it is an option that carries no code
+    (options are read without case, and a prefix of a code option is that option, as PowerShell reads
+    them). None when it is given code, or no file named so."""
+    if not entry.script_suffixes:
+        return None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        lowered = word.lower()
+        if lowered.endswith(entry.script_suffixes) and not lowered.startswith("-"):
+            return word
+        if not lowered.startswith("-") or lowered == "-":
+            return None  # an operand that is no script of its (code, or a file read from the input)
+        if lowered in entry.options or lowered in entry.code_options:
+            if lowered in entry.code_options:
+                return None
+            i += 2
+            continue
+        if len(lowered) > 1 and any(c.startswith(lowered) for c in entry.code_options):
+            return None  # `-enc`, `-com`: a code option abbreviated
+        i += 1
+    return None
+
+
 def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream | None) -> bool:
     """A script host given code: on its input (`tclsh <<< CODE`), or in its words: any word, or for a
     program that also does other things (an editor: `emacs FILE`), a value of one of its `code_options`."""
@@ -2202,8 +2252,8 @@ def _runs_unanalysed_code(entry: Program | None, argv: list[str], stdin: _Stream
         return True
     if len(argv) < 2:
         return False
-    if entry is None or not entry.code_options:
-        return True
+    if entry is None or not entry.code_options or entry.script_suffixes:
+        return True  # (a host with script files: `_script_file` found none, so its words are code)
     args = argv[1:]
     return bool(_option_values(args, entry.code_options)) or any(
         w.split("=", 1)[0] in entry.code_options for w in args

@@ -2568,7 +2568,8 @@ def opaque_command(action: Action, ctx: Context) -> Iterator[Finding]:
             and official_install(action)
         ):
             return  # what runs unread is an official installer from its own host (`destructive_command`'s)
-        yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 65, reasons[0] if reasons else _UNREAD)
+        said = [n for n in reasons if not n.startswith((RUNS_FILE, FETCHED_FILE))]  # not the markers
+        yield _finding(ReasonCode.OPAQUE_COMMAND, Verdict.AUTH, 65, (said or reasons or [_UNREAD])[0])
         return
     found = _build_script_run(action, ctx)
     if found:

@@ -2707,6 +2707,28 @@ def _shell(text: str) -> tuple[list[str], list[str]]:
     return [text], []
 
 
+# PowerShell running what it downloads: `iex (iwr URL)`, `IEX (New-Object Net.WebClient).DownloadString(U)`,
+# `irm URL | iex`, `Invoke-Expression $(Invoke-RestMethod U)`
+_PS_FETCH = r"(?:iwr|irm|invoke-webrequest|invoke-restmethod|\.download(?:string|data)|net\.webclient)\b"
+_PS_RUNS_FETCHED = re.compile(
+    rf"(?i)\b(?:iex|invoke-expression)\b[^\n]*?\b{_PS_FETCH}|\b{_PS_FETCH}[^\n]*\|\s*(?:iex|invoke-expression)\b"
+)
+
+
+def _powershell(text: str) -> tuple[list[str], list[str]]:
+    """A PowerShell script: each line within the subset the shell reader reads (`Remove-Item` as `rm`,
+    `Get-Content` as `cat`, native programs as themselves) as the shell line it equals, the command lines
+    its process starts are given, and code it downloads and runs. A line beyond the subset is left: the
+    script runs when the project's scripts do, as a Go program's lines are not all read either."""
+    from limen.normalize.shell import powershell_line
+
+    commands = [line for row in text[:MAX_TEXT].splitlines() if (line := powershell_line(row.strip()))]
+    literals, concerns = _exec_literals(text)
+    if _PS_RUNS_FETCHED.search(text[:MAX_TEXT]):
+        concerns.append(IMPLANT + "the script runs code it downloads")
+    return commands + literals, concerns
+
+
 def _python(text: str) -> tuple[list[str], list[str]]:
     """The code's effects as `limen.normalize.code` reads them for `python3 -c` (what it reads, writes,
     deletes, runs and sends), plus process execution, computed code and sends found with `ast` here (an
@@ -4238,6 +4260,7 @@ _PATCHED_FILE = re.compile(r"^\+\+\+ (?:b/)?(\S+)[^\n]*\n((?:(?!^--- |^diff ).*\
 
 _EXTRACTORS = {
     "shell": _shell,
+    "powershell": _powershell,
     "patch": _patch,
     "python": _python,
     "notebook": _notebook,
