@@ -98,6 +98,8 @@ class Program:
     attached_options: frozenset[str] = frozenset()
     files: int | None = None  # operands from this index on are files; None: operands are not files
     command_options: frozenset[str] = frozenset()  # options whose value is a command line it runs
+    # options after which the rest of the words are the command it runs (`nix develop -c cabal build`)
+    command_after: frozenset[str] = frozenset()
     code_options: frozenset[str] = frozenset()  # options whose value is code in its own language (SQL...)
     # an application's console that runs code in the application, with its database and settings: (its
     # sub-command, the interpreter line the code is read as, the options whose value is the code; none: the
@@ -569,6 +571,7 @@ def _p(
     attached_options: tuple[str, ...] = (),
     files: int | None = None,
     command_options: tuple[str, ...] = (),
+    command_after: tuple[str, ...] = (),
     code_options: tuple[str, ...] = (),
     console: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None,
     db_console: tuple[str, str] | None = None,
@@ -621,6 +624,7 @@ def _p(
         attached_options=frozenset(attached_options),
         files=files,
         command_options=frozenset(command_options),
+        command_after=frozenset(command_after),
         code_options=frozenset(code_options),
         console=console,
         db_console=db_console,
@@ -1359,7 +1363,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.RUNNER,
         R.RUNS_OPTION,
         runs_after=("run",),
-        command_options=("-c", "--command"),
+        command_after=("-c", "--command"),
         options=("--option", "--override-input", "--extra-experimental-features", "--profile", "-I"),
         fetches_code=rf"{_W}profile\s+install{_E}.*(?:://|{_W}(?:github|gitlab|sourcehut|git\+\w+):)",
     ),

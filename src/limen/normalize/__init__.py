@@ -130,19 +130,32 @@ _OPTION_KEYS = frozenset(
 )
 
 
+# Forge tools that propose rather than change (`create_pull_request`, `create_issue`, `add_issue_comment`):
+# the repository's people decide what comes of them
+_PROPOSES = re.compile(r"(?:^|_)(?:pull_request|merge_request|issue|comment|review)s?(?:_|$)")
+_CHANGES = re.compile(r"(?:^|_)(?:merge|delete|update_file|push|file|branch|close|lock)s?(?:_|$)")
+
+
 def _forge_destinations(
-    repository: tuple[str, str, str], arguments: dict[str, Any], cwd: str, server: str = ""
+    repository: tuple[str, str, str],
+    arguments: dict[str, Any],
+    cwd: str,
+    server: str = "",
+    tool: str = "",
 ) -> list[Destination]:
     """A forge tool that changes or sends: egress to the repository it names, as `git push` to it is. The
     project's own origin is `own_remote`, and so is any repository on a forge server of the company's own
     that the project's MCP configuration points the tool's server at (`GITLAB_API_URL:
     https://gitlab.acme.io/api/v4` for github.com/acme/app); any other repository `foreign_remote`, however
-    trusted the forge."""
+    trusted the forge. With no origin to compare (a checkout without a remote), a tool that only proposes (a
+    pull request, an issue, a comment) names a repository not shown to be another's: no flag either way."""
     from dataclasses import replace
 
     from limen.facts.hosts import mcp_server_hosts, project_domain, project_repository
 
     host, owner_key, repo_key = repository
+    operation = tool.rsplit("__", 1)[-1].lower()
+    proposes = bool(_PROPOSES.search(operation)) and not _CHANGES.search(operation)
     name = str(arguments.get(repo_key, "")).strip().strip("/")
     owner = str(arguments.get(owner_key, "")).strip().strip("/") if owner_key else ""
     full = f"{owner}/{name}" if owner and "/" not in name else name
@@ -161,6 +174,8 @@ def _forge_destinations(
         host = company
     flag = "own_remote" if own == (host, full.lower()) or company else "foreign_remote"
     found = net.destinations_in_text(f"https://{host}/{full}")
+    if own is None and proposes and found:  # no origin to compare: a pull request or an issue asks
+        return found
     if not found:  # a name no URL can carry: somewhere on the forge, not shown to be the project's
         return [Destination(host=host, scheme="https", flags=("foreign_remote",))]
     return [replace(d, flags=(*d.flags, flag)) for d in found]
@@ -463,7 +478,7 @@ def _normalize(
         and not reads_by_name(tool)
     ):  # `get_merge_request`, `list_issues`: a forge's reads send nothing of the project's
         server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
-        destinations.extend(_forge_destinations(spec.repository, arguments, cwd, server))
+        destinations.extend(_forge_destinations(spec.repository, arguments, cwd, server, tool))
 
     if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(tool, arguments)):
         notes.append(DESTROYS_STORE + what)

@@ -4311,6 +4311,11 @@ def _runner(
     program a package runner runs, as a command (`npx rimraf ~` deletes like `rm -rf ~`), given what the
     runner is given on its input (`curl ... | bundle exec ruby` runs the download)."""
     rest = list(args)
+    after_option = next((i for i, w in enumerate(rest) if w in entry.command_after), None)
+    if after_option is not None:  # `nix develop -c cabal build`, `nix shell nixpkgs#psql --command psql ...`
+        if rest[after_option + 1 :]:
+            _run(rest[after_option + 1 :], state, (*via, name), level, stdin)
+        return
     if entry.runs_after:
         words = _operands(rest, entry.options)  # `pnpm --filter @acme/db exec prisma ...`: the value skipped
         if len(words) > 2 and words[0] in entry.scoped_by:
