@@ -657,6 +657,8 @@ ISSUERS: tuple[Issuer, ...] = (
         ("PERPLEXITY_API_KEY", "PPLX_API_KEY"),
         ("api.perplexity.ai",),
     ),
+    Issuer("ansible-galaxy", (), (), ("GALAXY_API_KEY", "ANSIBLE_GALAXY_TOKEN"), ("galaxy.ansible.com",)),
+    Issuer("cachix", (), (), ("CACHIX_AUTH_TOKEN", "CACHIX_SIGNING_KEY"), ("app.cachix.org", "*.cachix.org")),
     Issuer(
         "supabase",
         ("supabase-token",),

@@ -265,9 +265,11 @@ OPEN_FEDERATION = re.compile(
 # Invocations that publish a release to the people who use the project (an app store's users, external
 # testers, a release tag CI builds and ships from): production by nature, whatever else the line names
 RELEASES: dict[str, str] = {
-    "fastlane": r"(?:^|\s)(?:deliver|upload_to_app_store|upload_to_play_store|supply|release|promote\w*"
+    # (a signing action's `appstore` is the kind of profile it syncs: `fastlane match appstore --readonly`)
+    "fastlane": r"^(?!\s*(?:match|sigh|cert|gym|build_app|scan|run_tests|snapshot|pem|produce)(?:\s|$)).*?"
+    r"(?:(?:^|\s)(?:deliver|upload_to_app_store|upload_to_play_store|supply|release|promote\w*"
     r"|submit\w*|production|appstore|playstore)(?:\s|$)"
-    r"|(?:^|\s)pilot\s+distribute(?:\s|$).*--distribute_external[=\s]+true",
+    r"|(?:^|\s)pilot\s+distribute(?:\s|$).*--distribute_external[=\s]+true)",
     # Expo: a build sent to the stores, an over-the-air update (or a republished, rolled-back one) or a
     # channel repointed, for production: every installed app takes it at its next start
     "eas": r"(?:^|\s)submit(?:\s|$)"
@@ -1377,6 +1379,11 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}--delete-generations{_E}",
     ),
     _p("nix-collect-garbage", R.DELETES, options=("--delete-older-than",)),
+    # test and development machines made from the project's own files (a molecule scenario, a kitchen suite,
+    # a Vagrantfile, which is Ruby run on every command): destroyed, they are made again from those files
+    _p("molecule", R.BUILDS),
+    _p("kitchen", R.BUILDS),
+    _p("vagrant", R.BUILDS),
     # Cachix: `cachix use NAME` makes Nix take prebuilt binaries from that cache, for good
     _p("cachix", R.PACKAGE_INSTALLER, reroutes=rf"{_W}use{_E}"),
     # a terminal session recorded: `-c` names the command it runs, else it starts the user's shell

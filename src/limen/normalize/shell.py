@@ -4074,7 +4074,14 @@ def _hooks_read(folder: str, state: _State, via: tuple[str, ...], level: int) ->
     up. False (the setting is asked about) for a folder outside the project, one that cannot be read,
     or one with more hooks than are read."""
     root = canonical(folder, state.cwd, state.home)
-    if not root.startswith(state.cwd.rstrip("/") + "/") or not os.path.isdir(root):
+    if not root.startswith(state.cwd.rstrip("/") + "/"):
+        return False
+    if not os.path.exists(root):  # `.husky`, `.githooks` not made yet: a hook written there is judged then
+        from limen.facts.paths import describe
+
+        fact = describe(root + "/pre-commit", home=state.home)
+        return fact is not None and fact.name in _HOOK_FACTS
+    if not os.path.isdir(root):
         return False
     try:
         names = sorted(os.listdir(root))
@@ -4095,6 +4102,7 @@ def _hooks_read(folder: str, state: _State, via: tuple[str, ...], level: int) ->
 
 
 MAX_HOOKS = 16  # hooks of a folder core.hooksPath names that are read; past them, the setting asks
+_HOOK_FACTS = frozenset({"git_hook", "husky"})  # the files a write into a hooks folder is judged as
 
 
 def _git_config_value(key: str, value: str, state: _State, via: tuple[str, ...], level: int) -> None:

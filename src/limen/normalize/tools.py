@@ -1452,8 +1452,15 @@ _POLICY_SOURCES = re.compile(
 _ORIGIN_SETTING = re.compile(rf"(?im)^[^\n]*{_ORIGINS_NAME}[\"']?\s*[:=][^\n]*$")
 
 
+# A JSON schema's address (`"$schema": "https://openapi.vercel.sh/vercel.json"`): what editors validate the
+# file against, never where the deployed system connects
+_SCHEMA_REFERENCE = re.compile(r"""["']?\$(?:schema|id)["']?\s*:\s*["']?[^\s"',]+""")
+
+
 def _config_hosts(text: str) -> list[str]:
     bare = _CONFIG_COMMENT.sub("", text[:MAX_SETTINGS_TEXT])
+    if "$schema" in bare or "$id" in bare:
+        bare = _SCHEMA_REFERENCE.sub(" ", bare)
     if "-src" in bare or "frame-ancestors" in bare or "form-action" in bare:
         bare = _POLICY_SOURCES.sub(" ", bare)
     if "rigin" in bare:
