@@ -764,8 +764,9 @@ _PROGRAM_CONTENT = {
     ),
     # Salesforce's Apex classes, triggers and scripts, and Visualforce pages: what the org runs
     **dict.fromkeys((".cls", ".trigger", ".apex", ".page", ".component"), "exec_literals"),
+    # Haskell, OCaml and Zig: services and their build code
     **dict.fromkeys(
-        (".hs", ".lhs"),
+        (".hs", ".lhs", ".ml", ".mli", ".zig"),
         "exec_literals",
     ),
     # Elixir's scripts too: `mix.exs` and `config/*.exs` run on every mix task

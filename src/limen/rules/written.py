@@ -1504,7 +1504,7 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     """Code that starts processes: its string literals, read as the command lines it would run
     (`exec.Command("sh", "-c", "curl ... | sh")`), and a shell whose input and output are a network
     connection (a reverse shell, in any language). Code that starts none runs no command line."""
-    concerns = _private_sends(text) + _signature_off(text) + _written_access(text) + _loads_fetched(text)
+    concerns = _code_concerns(text) + _loads_fetched(text)
     if "<script" in text[:MAX_TEXT]:  # a component's markup (`_document.tsx`): its scripts, as a page's
         concerns += _page_scripts(text, IMPLANT)
     if _INSECURE_REPOSITORY.search(text[:MAX_TEXT]):
@@ -1546,6 +1546,50 @@ def _loads_fetched(text: str) -> list[str]:
             IMPLANT
             + "the program loads code at run time and fetches over the network: what it runs may be remote"
         ]
+    return []
+
+
+def _code_concerns(text: str) -> list[str]:
+    """What program code in any language is judged by, beyond the commands it runs: what it sends of what
+    it holds, signatures it stops checking, access it writes out, a credential it accepts on a fixed word."""
+    return _private_sends(text) + _signature_off(text) + _written_access(text) + _literal_credential(text)
+
+
+# A credential compared with a fixed word, and let through on it, in any language: `if (supplied ===
+# "Acme!Master#2024") return true;`, `| pw == "maint-2024" = pure True`, `if password = "x" then Ok user`,
+# `"s3cr3t".equals(token) ... return true`, `plain == "x" || validate hash plain`. The word is at least four
+# characters (`password == ""` is a check that one was given), what follows within the statement accepts
+# (true, Ok, success, Right, or the real check or-ed after it), and the value compared is a credential by its
+# name, or the code around names password checks (`checkPassword(stored, supplied)`); a value that only
+# describes one (`token_type == "Bearer"`) is not
+_FIXED_WORD = r"\"[^\"\s\\]{4,}\"|'[^'\s\\]{4,}'"
+_LITERAL_COMPARISON = prefiltered(
+    rf"(?i)(?:\b([a-z_]\w*)\s*(?:===?|=|\.equals\(|\.Equals\()\s*(?:{_FIXED_WORD})"
+    rf"|(?:{_FIXED_WORD})\s*(?:===?|=|\.equals\(|\.Equals\()\s*([a-z_]\w*)\b"
+    rf"|\b(?:String\.equal|streq|strcmp|equal)\s*\(?\s*([a-z_]\w*)\s*,?\s*(?:{_FIXED_WORD})\)?(?:\s*==\s*0)?)"
+    r"(?:\s*(?:\|\||\bor\b|\bOrElse\b)|[^;\n]{0,60}?(?:\breturn\s+(?:true|ok\b|\.?success|\.?authorized|\.?allow)|\bthen\s+(?:true|ok\b"
+    r"|return|pure\s+true|some\b|right\b)|=\s*(?:pure|return)\s+(?:true|right|just)\b|\{\s*return\s+true"
+    r"|->\s*true\b))"
+)
+_CREDENTIAL_NAME = re.compile(r"(?i)pass(?:word|wd|phrase)?|pwd|secret|token|api_?key|otp|passcode")
+_DESCRIBES = re.compile(
+    r"(?i)(?:type|name|kind|id|field|label|header|prefix|format|mode|len|length|count)s?$"
+)
+_ABOUT_PASSWORDS = re.compile(
+    r"(?i)(?:check|verify|valid|compare|match)\w*?_?(?:password|passwd|credential)|authenticat"
+    r"|(?:password|passwd)_?(?:check|verif|valid|match|ok)"
+)
+
+
+def _literal_credential(text: str) -> list[str]:
+    head = text[:MAX_TEXT]
+    for found in _LITERAL_COMPARISON.finditer(head):
+        name = found.group(1) or found.group(2) or found.group(3) or ""
+        if _DESCRIBES.search(name):
+            continue
+        around = head[max(0, found.start() - 300) : found.start()]
+        if _CREDENTIAL_NAME.search(name) or _ABOUT_PASSWORDS.search(around):
+            return [IMPLANT + "a credential is accepted on a fixed word: " + found.group(0)[:60]]
     return []
 
 
@@ -2741,7 +2785,7 @@ def _python(text: str) -> tuple[list[str], list[str]]:
         commands.append("python3 -c " + quote(source))
         concerns.extend(_credential_bypass(source))
         commands.extend(_command_arguments(source))
-    concerns.extend(_private_sends(text) + _signature_off(text) + _written_access(text))
+    concerns.extend(_code_concerns(text))
     return commands, concerns
 
 
@@ -3072,14 +3116,14 @@ def _interpreted(interpreter: str, lang: str = "") -> Callable[[str], tuple[list
 
         flag = "-r" if interpreter == "php" else "-e"
         code = re.sub(r"^\s*<\?php\b|\?>\s*$", "", text) if interpreter == "php" else text
-        concerns = _private_sends(text) + _signature_off(text) + _written_access(text)
+        concerns = _code_concerns(text)
         if interpreter == "node" and "://" in text[:MAX_TEXT]:  # `import Stripe from 'https://esm.sh/...'`
             concerns += _module_hosts(text)
         if _DECODERS.search(text):  # `eval(Base64.decode64("c3lzdGVt..."))`: the decoded program is read too
             from limen.normalize.code import analyse_code
 
             for source in analyse_code(lang or interpreter, code, cwd="/", home="/nonexistent").sources[:4]:
-                concerns += _private_sends(source) + _signature_off(source) + _written_access(source)
+                concerns += _code_concerns(source)
         return [f"{interpreter} {flag} {quote(code)}"], concerns
 
     return extract
@@ -4548,7 +4592,7 @@ def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> 
         return False
     if content == "python" and (_CREDENTIAL_WORDS.search(text) or _command_arguments(text)):
         return False  # authentication code (`_credential_bypass` reads it), shell lines handed on by keyword
-    if _private_sends(text) or _signature_off(text) or _written_access(text):
+    if _code_concerns(text):
         return False
     from limen.normalize.code import analyse_code
 
