@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from limen.context import Context
-from limen.facts.hosts import imitated_owner
+from limen.facts.hosts import FORGES, imitated_owner, registrable_name, within_edits
 from limen.facts.packages import REGISTRY_WORDS, imitated, known_malicious, package_name, spec_registry
 from limen.facts.packages import package_version as package_version_of
 from limen.facts.programs import Program, program
@@ -244,3 +244,110 @@ def _packages(entry: Program, command: Command) -> list[str]:
 
 
 _VERSION_OPTIONS = frozenset({"-v", "--version"})
+
+
+# Where code comes from, as written in a file: an address (`https://github.com/Alamofire/Alamofire.git`,
+# `git@gitlab.com:acme/lib`), a forge reference (`github:NixOS/nixpkgs`), a quoted `owner/repo`
+_REFERENCE = re.compile(
+    r"""(?i)(?:[a-z][\w+.-]*://(?:[^@\s/"'`]+@)?|git@)([\w.-]+)(?:[:/]([\w.-]+)(?:/([\w.-]+))?)?"""
+    r"""|\b(?:github|gitlab|sourcehut|codeberg|bitbucket):~?([\w.-]+)/([\w.-]+)"""
+    r"""|["']([\w.-]+)/([\w.-]+)["']"""
+)
+_HEX = re.compile(r"^[0-9a-f]+$", re.IGNORECASE)
+_FORGE_HOSTS = frozenset({*FORGES.values(), *(f"www.{h}" for h in FORGES.values()), "git.sr.ht"})
+_DOCUMENTS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".html", ".htm")
+
+
+def _references(text: str) -> set[tuple[str, str, str]]:
+    """(host, owner, repository) of each reference in the text, lowercased ("" where it names none)."""
+    found = set()
+    for match in _REFERENCE.finditer(text[:200_000]):
+        groups = [g.lower() if g else "" for g in match.groups()]
+        if groups[0]:
+            host, owner, repo = groups[0], groups[1], groups[2]
+        elif groups[3]:
+            host, owner, repo = match.group(0).split(":", 1)[0].lower() + ".com", groups[3], groups[4]
+        else:
+            host, owner, repo = "", groups[5], groups[6]
+        found.add((host, owner, repo.removesuffix(".git")))
+    return found
+
+
+def _reference_words(references: set[tuple[str, str, str]]) -> set[str]:
+    """The names in references: a host's labels, the owner and the repository (not the branch or the path
+    below them, which change with every release)."""
+    parts = {p for host, owner, repo in references for p in (*host.split("."), owner, repo)}
+    return {p for p in parts if len(p) >= 4 and not _HEX.match(p)}
+
+
+def _near_miss(added: str, removed: str) -> bool:
+    limit = 2 if len(removed) >= 8 else 1
+    return _letters(added) != _letters(removed) and within_edits(added, removed, limit)
+
+
+def _swapped(before: str, after: str) -> str:
+    """How the references `after` adds imitate or replace those `before` had ("" when they do not)."""
+    had, has = _references(before), _references(after)
+    came, gone = has - had, had - has
+    for host, owner, repo in sorted(came)[:32]:
+        for old_host, old_owner, old_repo in sorted(gone)[:32]:
+            if (
+                repo
+                and (repo, host) == (old_repo, old_host)
+                and _letters(owner) not in ("", _letters(old_owner))
+                and (not host or host in _FORGE_HOSTS)
+            ):  # (a forge's account; a version in the path, `v23.0.0/package.dhall`, is no account)
+                return f"{old_owner}/{repo} is replaced by {owner}/{repo}, another account's"
+            old_name, name = registrable_name(old_host), registrable_name(host)
+            if old_name and name and old_name != name and old_name in re.split(r"[-_.]", name):
+                return f"{old_host} is replaced by {host}, another domain's"
+        for part in {p for p in re.split(r"[-_.]", repo) if len(p) >= 4} - {owner}:
+            if owner and _near_miss(owner, part):  # `yoj50n/yojson`, `puppet1abs/puppetlabs-stdlib`
+                return f"{owner}/{repo}: its owner poses as {part!r}"
+    gone_words, came_words = _reference_words(gone), _reference_words(came) - _reference_words(had)
+    for added in sorted(came_words)[:64]:
+        for removed in sorted(gone_words - _reference_words(has))[:64]:
+            if _near_miss(added, removed):
+                return f"{removed!r} is replaced by a near miss of it, {added!r}"
+    return ""
+
+
+def _edited_texts(action: Action) -> Iterator[tuple[str, str, str]]:
+    """(path, before, after) of what an agent's file tool changes: an Edit's (and each MultiEdit's) old and
+    new strings, or a Write's content against the file it replaces."""
+    from limen.rules.written import current_text
+
+    args = action.arguments
+    path = action.write_paths[0]
+    edits = args.get("edits")
+    for pair in [args, *(edits if isinstance(edits, list) else [])]:
+        old, new = (
+            (pair.get("old_string"), pair.get("new_string")) if isinstance(pair, dict) else (None, None)
+        )
+        if isinstance(old, str) and isinstance(new, str):
+            yield path, old, new
+    if isinstance(args.get("content"), str):
+        yield path, current_text(path) or "", args["content"]
+
+
+@rule(ReasonCode.LOOKALIKE_PACKAGE, needs="write_paths")
+def swapped_reference(action: Action, ctx: Context) -> Iterator[Finding]:
+    """A file changed so that where code comes from is a near miss of what it was: an owner, a repository
+    or a host replaced by a look-alike of itself (`github "Alamofire/Alamofire"` by `github
+    "A1amofire/Alamofire"`, `github:NixOS/nixpkgs` by `github:NixO5/nixpkgs`, `forge.puppet.com` by
+    `forge.puppetlabs-mirror.com`... one edit, two for long names, a swap of neighbours counting as one):
+    AUTH, whatever the file (a lock, a flake, a Cartfile, a Puppetfile, a build file), since whoever holds
+    the look-alike now chooses the code. Quiet: versions, branches and paths below a repository changed; a
+    change of case, digits or separators only; a new reference; documents (a link's typo fixed)."""
+    if action.commands or not action.write_paths or action.write_paths[0].lower().endswith(_DOCUMENTS):
+        return
+    for path, before, after in _edited_texts(action):
+        if how := _swapped(before, after):
+            yield Finding(
+                ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, f"where {path} takes code from: {how}"
+            )
+            return
+
+
+def _letters(word: str) -> str:
+    return re.sub(r"[^a-z]", "", word.lower())
