@@ -81,6 +81,7 @@ def _codex_home_files() -> tuple[str, ...]:
 AGENT_CONTROL_FILES = (
     *("/.claude/settings.json", "/.claude/settings.local.json", "/.cursor/hooks.json", "/.cursor/mcp.json"),
     *("/.gemini/settings.json", "/.codex/hooks.json", "/.codex/config.toml"),
+    *("/.cursor/cli.json", "/.cursor/cli-config.json"),  # the Cursor CLI's permissions: what it runs unasked
 )
 
 
@@ -107,6 +108,9 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
         os.path.join(workspace, ".claude", "settings.local.json"),
         os.path.join(home, ".cursor", "hooks.json"),
         os.path.join(workspace, ".cursor", "hooks.json"),
+        # the Cursor CLI's permissions (`"allow": ["Shell(*)"]`), as Claude Code's are in its settings
+        os.path.join(workspace, ".cursor", "cli.json"),
+        os.path.join(home, ".cursor", "cli-config.json"),
         os.path.join(home, ".gemini", "settings.json"),
         os.path.join(home, ".gemini", "trustedFolders.json"),  # an untrusted folder runs no hooks
         os.path.join(workspace, ".gemini", "settings.json"),

@@ -477,6 +477,8 @@ def package_name(registry: str, spec: str) -> str:
         return found.group(1).lower() if found else ""
     if not spec or "://" in spec or spec.startswith((".", "/", "~", "-", "git+", "file:")):
         return ""
+    if registry == "npm" and "npm:" in spec:  # an alias (`supabase-js@npm:@supabse/supabase-js@^2`): what
+        spec = spec.split("npm:", 1)[1]  # is installed is the package after `npm:`, under the alias's name
     if registry in ("npm", "jsr"):  # (JSR's names are all scoped: a bare word is a file or a task)
         name = spec if "@" not in spec[1:] else spec[: spec.index("@", 1)]
         scope = r"@[\w.-]+/" if registry == "jsr" else r"(?:@[\w.-]+/)?"
@@ -858,3 +860,17 @@ def _in_own_right(name: str, original: str) -> bool:
     ours = npm_downloads(name)
     theirs = npm_downloads(original)
     return ours is not None and (theirs is None or ours >= theirs * _OWN_RIGHT)
+
+
+def initializer_package(name: str) -> str:
+    """The package a project initializer runs (`npm create vite` / `npm init vite@5`: `create-vite`, `@scope`:
+    `@scope/create`, `@scope/app`: `@scope/create-app`), as npm, pnpm, yarn and bun name it; "" for a path,
+    an address or a repository (`bun create user/repo`)."""
+    if name.startswith(("@",)) and "/" in name:
+        scope, _, rest = name.partition("/")
+        return f"{scope}/create-{rest}"
+    if name.startswith("@"):
+        return f"{name}/create"
+    if "/" in name or ":" in name or name.startswith((".", "~")):
+        return ""
+    return f"create-{name}"

@@ -187,6 +187,9 @@ class Program:
     # options whose value is a file of the build's own code it runs now (`gradle --init-script F`, `-b F`):
     # judged as that build file is when written
     script_options: frozenset[str] = frozenset()
+    # sub-commands that fetch and run a project initializer named by their operand (`npm create vite` runs
+    # the package `create-vite`: `facts.packages.initializer_package`)
+    initializers: tuple[str, ...] = ()
     # a script host's script files, by how they are named (`.ps1`): given one, with no code option before
     # it and nothing on its input, it runs that file as `bash FILE` runs a shell script: the project's own
     # program unless the line wrote or fetched it (`code_options`: the options whose value is code instead;
@@ -611,6 +614,7 @@ def _p(
     default_production: bool = False,
     live: str = "",
     script_options: tuple[str, ...] = (),
+    initializers: tuple[str, ...] = (),
     script_suffixes: tuple[str, ...] = (),
     inspects: str = "",
     host_options: tuple[str, ...] = (),
@@ -664,6 +668,7 @@ def _p(
         default_production=default_production,
         live=live,
         script_options=frozenset(script_options),
+        initializers=initializers,
         script_suffixes=script_suffixes,
         inspects=inspects,
         host_options=frozenset(host_options),
@@ -1032,6 +1037,7 @@ PROGRAMS: tuple[Program, ...] = (
         registry="npm",
         installs=("add", "install", "i"),
         runs_package=("x",),
+        initializers=("create",),
     ),
     # Node's package-manager manager: it downloads the pnpm or yarn a project names, from the registry its
     # variables name (`COREPACK_NPM_REGISTRY`), and runs it
@@ -1339,6 +1345,7 @@ PROGRAMS: tuple[Program, ...] = (
             registry="npm",
             installs=installs,
             runs_package=fetched,
+            initializers=("create", "init") if name == "npm" else ("create",),
         )
         # (`pnpm exec X` and `yarn exec X` run the project's own X; `dlx` fetches it first)
         for name, after, fetched, installs, own in (

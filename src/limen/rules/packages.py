@@ -18,7 +18,14 @@ from collections.abc import Iterator
 
 from limen.context import Context
 from limen.facts.hosts import FORGES, imitated_owner, registrable_name, within_edits
-from limen.facts.packages import REGISTRY_WORDS, imitated, known_malicious, package_name, spec_registry
+from limen.facts.packages import (
+    REGISTRY_WORDS,
+    imitated,
+    initializer_package,
+    known_malicious,
+    package_name,
+    spec_registry,
+)
 from limen.facts.packages import package_version as package_version_of
 from limen.facts.programs import Program, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
@@ -87,10 +94,13 @@ def _forks_own(name: str, cwd: str) -> bool:
 
 def _how(entry: Program, command: Command) -> str:
     """How a command takes its packages: `NAME runs` when it fetches one and runs it at once (`npx X`, `pnpm
-    dlx X`), `NAME installs globally` for a tool installed for every project (`npm i -g X`), else `NAME`."""
+    dlx X`, `npm create X`), `NAME installs globally` for a tool installed for every project (`npm i -g
+    X`), else `NAME`."""
     operands = [w for w in command.argv[1:] if not w.startswith("-")]
     if any(operands[: len(verb.split())] == verb.split() for verb in entry.runs_package):
         return f"{command.name} runs"
+    if len(operands) > 1 and operands[0] in entry.initializers:  # `npm create x`: create-x fetched and run
+        return f"{command.name} {operands[0]} runs"
     if {"-g", "--global"} & set(command.argv) or operands[:1] == ["global"]:
         return f"{command.name} installs globally"
     return command.name
@@ -232,6 +242,8 @@ def _packages(entry: Program, command: Command) -> list[str]:
             version = "?" if word in _VERSION_OPTIONS else version
         else:
             words.append(word)
+    if len(words) > 1 and words[0] in entry.initializers:  # `npm create vite@latest my-app`: create-vite
+        return [initializer_package(words[1])] if initializer_package(words[1]) else []
     for verbs, every in ((entry.installs, True), (entry.runs_package, False)):
         for verb in verbs:
             parts = verb.split()

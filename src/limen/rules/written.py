@@ -253,7 +253,7 @@ def _package_json(text: str) -> tuple[list[str], list[str]]:
     pairs = _pairs(text)
     values = [value for _, value in pairs]
     # `"x": "^1.2"`, named with its version (`event-stream@3.3.6`)
-    names = [f"{key}@{value}" for key, value in pairs if re.match(r"^[\^~<>=*]|^\d|^latest$", value)]
+    names = [f"{key}@{value}" for key, value in pairs if re.match(r"^[\^~<>=*]|^\d|^latest$|^npm:", value)]
     # a fragment: any value could be a script or a dependency
     return values, _direct_sources(values) + _lookalikes("npm", names) + _moving_repositories(values)
 
