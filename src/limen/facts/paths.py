@@ -293,6 +293,18 @@ BY_NAME: dict[str, PathFact] = {
     "Setup.hs": _f("cabal_setup", "cabal runs it before every build (build-type: Custom)", "exec_literals"),
     "Setup.lhs": _f("cabal_setup", "cabal runs it before every build (build-type: Custom)", "exec_literals"),
     ".ghci": _f("ghci", "GHCi (and cabal repl) runs its commands at every start", "ghci"),
+    # Build systems' files whose actions are command lines, read by their string literals: Bazel's and
+    # Buck2's rules (a genrule's `cmd`), dune's `(system "...")` and `(run ...)` actions, Zig's build
+    # program (`b.addSystemCommand`); every build or test runs them (implants only: builds do much)
+    **dict.fromkeys(
+        ("BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", "BUCK", "TARGETS", "dune"),
+        _f("build_rules", "the build runs its rules' commands", "string_literals", severe_only=True),
+    ),
+    "build.zig": _f("build_rules", "zig build runs its build program", "string_literals", severe_only=True),
+    # OCaml's toplevel runs its init file at every start (`Sys.command "..."`)
+    ".ocamlinit": _f(
+        "ocamlinit", "the OCaml toplevel (utop, dune utop) runs it at every start", "string_literals"
+    ),
     # Haskell's project files: where packages come from (a repository, an index) and which snapshot
     **dict.fromkeys(
         ("cabal.project", "cabal.project.local", "cabal.project.freeze"),
@@ -818,6 +830,14 @@ BUILD_FILES = {
     ".entitlements": _f("entitlements", "the app is signed with the rights it lists", "ios_plist"),
     # an Xcode scheme: its pre- and post-actions' scripts run on every build, test and run of it
     ".xcscheme": _f("xcode_scheme", "Xcode runs its actions' scripts on every build, test and run", "xcode"),
+    # Bazel's extension code, an opam package's build and install commands: run on every build or install
+    ".bzl": _f("build_rules", "the build runs its rules' commands", "string_literals", severe_only=True),
+    ".opam": _f(
+        "opam_file",
+        "opam runs its build and install commands on every install",
+        "string_literals",
+        severe_only=True,
+    ),
     # a Lua rock's specification: LuaRocks runs its build and install commands on every install of it
     ".rockspec": _f(
         "rockspec",

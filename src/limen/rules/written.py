@@ -4843,6 +4843,7 @@ _STRUCTURED = frozenset(
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
         *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config", "unreal_project"),
+        *("nix",),
     }
 )
 
