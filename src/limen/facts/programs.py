@@ -1162,6 +1162,23 @@ PROGRAMS: tuple[Program, ...] = (
         changes=r"(?:^|\s)(?:-m|--module-name)[=\s]+(?!(?:ansible\.builtin\.)?(?:ping|setup|debug|stat|command|shell|raw"
         r"|gather_facts|service_facts|package_facts|find|slurp|fetch|wait_for|uri)(?:\s|$))\S+",
     ),
+    # SaltStack: `salt TARGET cmd.run 'CMD'` runs CMD as root on every minion the target matches (`salt-ssh`
+    # over ssh, `salt-call` on this one); `salt-key -D` deletes every minion's key: the fleet is cut off
+    *(
+        _p(
+            name,
+            R.REMOTE_LOGIN,
+            R.RUNS_OPTION,
+            options=(
+                *("-t", "--timeout", "--out", "-b", "--batch-size", "--return", "-c", "--config-dir"),
+                *("--log-level", "-l", "--out-file", "--tgt-type", "--roster", "--roster-file", "-i"),
+            ),
+            skip_operands=skip,
+            remote_runs=("cmd.run", "cmd.shell", "cmd.run_all", "cmd.run_stdout", "cmd.run_bg", "cmd.script"),
+        )
+        for name, skip in (("salt", 1), ("salt-ssh", 1), ("salt-call", 0))
+    ),
+    _p("salt-key", R.INFRA_DESTROYER, destroys_all=rf"(?:^|\s)(?:-\w*D\w*|--delete-all){_E}"),
     # ------------------------------------------------------------------ commands that run a command
     _p("sudo", R.WRAPPER, R.PRIVILEGED, options=_SUDO_OPTS),
     _p("doas", R.WRAPPER, R.PRIVILEGED, options=("-u", "-C")),

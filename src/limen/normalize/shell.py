@@ -3839,6 +3839,18 @@ def _ansible_absent(args: list[str], value: str) -> str:
     return found.group(1).strip("'\"") if found else ""
 
 
+def _ansible_cron_job(args: list[str], value: str) -> str:
+    """The job of `ansible HOSTS -m cron -a "name=x minute=*/5 job='CMD'"`: the command line it schedules."""
+    modules = _option_values(args, frozenset({"-m", "--module-name"}))
+    if not modules or modules[0].rsplit(".", 1)[-1] != "cron":
+        return ""
+    try:
+        pairs = [w.split("=", 1) for w in shlex.split(value) if "=" in w]
+    except ValueError:
+        return value  # unbalanced quotes: the whole value is read as the line
+    return next((v for k, v in pairs if k == "job"), "")
+
+
 def _argument_commands(
     entry: Program,
     name: str,
@@ -3907,6 +3919,13 @@ def _argument_commands(
             _make_text(value, state, via, level)
         elif entry.name == "ansible" and (removed := _ansible_absent(args, value)):
             _run(["rm", "-rf", removed], state, (*via, "ansible file"), level, None)
+        elif entry.name == "ansible" and (job := _ansible_cron_job(args, value)):
+            state.note("persists: ansible's cron module schedules a job on the hosts")
+            state.deferred += 1  # (`-m cron -a "job='...'"`: the job runs there, every time it is due)
+            try:
+                _analyse_text(job, state, via=(*via, "ansible cron"), level=level + 1, lenient=True)
+            finally:
+                state.deferred -= 1
         else:
             _shell_string(value, state, via, level, _is_dynamic(value, state), label)
     if entry.name in ("vim", "less"):  # `vim +'!cmd' f`, `less +'!cmd' f`: a command run at start-up
@@ -5314,7 +5333,10 @@ def _platform_remote(
     judged; the directory it runs in is not this one)."""
     lines = [v for v in _option_values(args, entry.remote_options)]
     operands = _operands(args, entry.options)
-    after = next((sub for sub in entry.remote_runs if operands[:1] == [sub]), None)
+    verb = operands[
+        entry.skip_operands : entry.skip_operands + 1
+    ]  # (`salt TARGET cmd.run`: after its target)
+    after = next((sub for sub in entry.remote_runs if verb == [sub]), None)
     if after is not None:
         start = args.index(after) + 1
         rest = args[start:]
