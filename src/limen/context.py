@@ -104,6 +104,9 @@ def default_protected_paths(home: str, workspace: str) -> tuple[str, ...]:
         os.path.join(home, ".claude", "hooks"),
         os.path.join(home, ".cursor", "hooks"),
         os.path.join(home, ".gemini", "hooks"),
+        os.path.join(workspace, ".claude", "hooks"),  # (a project's own hook scripts, which its settings run)
+        os.path.join(workspace, ".cursor", "hooks"),
+        os.path.join(workspace, ".gemini", "hooks"),
         os.path.join(workspace, ".claude", "settings.json"),
         os.path.join(workspace, ".claude", "settings.local.json"),
         os.path.join(home, ".cursor", "hooks.json"),

@@ -711,6 +711,8 @@ GIT_COMMAND_KEYS = re.compile(
 HOST_SECURITY_AGENTS = (
     r"(?:firewalld|ufw|apparmor|auditd|auditbeat|selinux|fail2ban|falcon-sensor|crowdstrike|osqueryd?"
     r"|wazuh(?:-agent)?|ossec(?:-hids)?|clamav(?:-daemon)?|clamd|sshguard|crowdsec|falco|tripwire|aide"
+    # (and macOS's: Santa, XProtect, the application firewall, osquery's and EDR agents' launchd jobs)
+    r"|com\.google\.santa\w*|santad|com\.apple\.XProtect\w*|com\.apple\.alf\w*|com\.crowdstrike\.\w+"
     # (and Windows' services: Defender, its network inspection and sensor, the firewall, the event log)
     r"|WinDefend|WdNisSvc|Sense|MpsSvc|BFE|EventLog|wscsvc|SecurityHealthService)"
 )
@@ -3214,11 +3216,31 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),
     # macOS's service manager and Microsoft Defender's own switch: the host's security agent stopped
+    # (`launchctl setenv DYLD_INSERT_LIBRARIES x.dylib`: a library loaded into every app launchd starts)
     _p(
         "launchctl",
         R.SECURITY_CONTROL,
+        R.LOADS_CODE,
         disables=rf"{_W}(?:unload|bootout|disable|remove|stop|kill){_E}.*{HOST_SECURITY_AGENTS}",
+        loads_library=r"\bsetenv\s+DYLD_(?:INSERT_LIBRARIES|LIBRARY_PATH|FRAMEWORK_PATH)\s+\S",
     ),
+    # macOS's disks, backups, disk encryption and packet filter: a disk or volume erased, the local backups
+    # deleted, FileVault or the packet filter switched off (`pfctl -F all` empties its rules)
+    _p(
+        "diskutil",
+        R.INFRA_DESTROYER,
+        destroys_all=rf"{_W}(?:erase(?:Disk|Volume)|zeroDisk|randomDisk|secureErase|reformat|partitionDisk"
+        rf"|apfs\s+(?:delete(?:Volume|Container)|eraseVolume)|cs\s+delete){_E}",
+    ),
+    _p(
+        "tmutil",
+        R.INFRA_DESTROYER,
+        R.SECURITY_CONTROL,
+        destroys_all=rf"{_W}(?:delete|deletelocalsnapshots|thinlocalsnapshots|delete-backups){_E}",
+        disables=rf"{_W}(?:disable|disablelocal){_E}",
+    ),
+    _p("fdesetup", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),
+    _p("pfctl", R.SECURITY_CONTROL, disables=rf"(?:^|\s)-\w*d\w*{_E}|(?:^|\s)-F\s+(?:all|rules){_E}"),
     _p(
         "mdatp",
         R.SECURITY_CONTROL,
@@ -3235,8 +3257,12 @@ PROGRAMS: tuple[Program, ...] = (
         R.SECURITY_CONTROL,
         disables=rf"{_W}write{_E}.*\s\w*(?:Skip|Disable)\w*(?:Validat|Verif|Check|Sign|Quarantine)\w*"
         rf"\s+(?:-bool(?:ean)?\s+)?(?:YES|true|1){_E}"
-        rf"|{_W}write{_E}.*\s(?:GKAutoRearm|LSQuarantine|globalstate|\w*(?:Validation|Verification)Enabled)"
+        rf"|{_W}write{_E}.*\s(?:GKAutoRearm|LSQuarantine|globalstate|\w*(?:Validation|Verification)Enabled"
+        # (the system's security updates: XProtect's and MRT's data, critical fixes)
+        rf"|CriticalUpdateInstall|ConfigDataInstall|AutomaticCheckEnabled)"
         rf"\s+(?:-\w+\s+)?(?:NO|false|0){_E}",
+        # a script loginwindow runs as root at every login or logout
+        schedules=rf"{_W}write{_E}\s+\S*com\.apple\.loginwindow\s+(?:LoginHook|LogoutHook){_E}",
     ),
     # Windows' own administration tools (run from WSL, Git Bash or `cmd /c`; a key's `\` may be lost to
     # the shell, so each is optional). The registry: a program set to start with the user or the machine
@@ -3307,7 +3333,13 @@ PROGRAMS: tuple[Program, ...] = (
         grants=rf"{_W}-?(?:append|create|merge){_E}\s+/Groups/(?:admin|wheel){_E}"
         rf"|{_W}-?(?:append|create|merge){_E}\s+/Users/\S+\s+(?:IsHidden|UniqueID\s+0|PrimaryGroupID\s+0){_E}",
     ),
-    _p("sysadminctl", R.SECURITY_CONTROL, grants=rf"{_W}-addUser{_E}.*{_W}-admin{_E}|{_W}-secureTokenOn{_E}"),
+    _p(
+        "sysadminctl",
+        R.SECURITY_CONTROL,
+        R.INFRA_DESTROYER,
+        grants=rf"{_W}-addUser{_E}.*{_W}-admin{_E}|{_W}-secureTokenOn{_E}",
+        destroys_one=rf"{_W}-deleteUser{_E}",  # an account and, with it, its home folder
+    ),
     # (the user's own keychain deleted: every password and identity in it, gone; a CI runner's temporary
     # keychain is made and deleted by every signing job)
     _p(
