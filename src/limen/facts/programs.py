@@ -1040,6 +1040,8 @@ PROGRAMS: tuple[Program, ...] = (
         installs=("add", "install", "i"),
         runs_package=("x",),
         initializers=("create",),
+        # every installed package's install scripts let run, the list bun keeps of those it trusts bypassed
+        disables=rf"{_W}pm\s+trust{_E}.*(?:^|\s)--all{_E}",
     ),
     # Node's package-manager manager: it downloads the pnpm or yarn a project names, from the registry its
     # variables name (`COREPACK_NPM_REGISTRY`), and runs it

@@ -224,6 +224,8 @@ PRINTERS: tuple[Printer, ...] = (
 SECRET_NAMES = re.compile(
     r"""^(
         \.env(\..+)?|\.envrc|[\w.-]+\.env|
+        # Cloudflare Wrangler's local secrets (`.dev.vars`, `.dev.vars.staging`)
+        \.dev\.vars(\..+)?|
         # Ansible's vault password file: the key to every secret the inventories keep
         \.?vault[-_]pass(word)?(\.txt)?|
         .*\.(pem|key|p8|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
@@ -269,7 +271,7 @@ OBJECT_IDS = re.compile(
 # Public material that lives beside secrets: example env files, public keys and certificates' requests,
 # ssh's host list and client configuration.
 NOT_SECRET_NAMES = re.compile(
-    r"^\.env(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
+    r"^\.(?:env|dev\.vars)(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
     r"^(?:[\w.-]*[._-])?(?:example|sample|template|dist|defaults|schema)\.env$|"  # `docs/example.env`
     r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"
     # the public half of a key pair, by its name (`oauth-public.key`, `jwt_public.pem`, `public.key`)
@@ -327,6 +329,12 @@ STORE_FILES: tuple[str, ...] = (
     ".config/gcloud/access_tokens.db",
     ".config/gcloud/application_default_credentials.json",
     ".config/stripe/config.toml",
+    # Turborepo's remote-cache token, Cachix's auth token, Supabase's and Netlify's CLI tokens
+    ".config/turborepo/config.json",
+    ".turbo/config.json",
+    ".config/cachix/cachix.dhall",
+    ".supabase/access-token",
+    ".config/netlify/config.json",
     ".terraformrc",
     ".composer/auth.json",
     ".config/composer/auth.json",

@@ -1775,6 +1775,12 @@ def _run_command(
         where = [state.cwd, *(canonical(w, state.cwd, state.home) for w in argv[1:] if _looks_like_path(w))]
         if any(p == d or p.startswith(d + "/") for p in where for d in state.cloned):
             state.flag(f"{name} runs code from a repository the line cloned")  # its Makefile, its scripts
+    if (
+        entry is not None
+        and entry.roles & _RUNS_CODE_FILES
+        and any(w.startswith("<(") and _from_download(w) for w in argv[1:])
+    ):  # `swift <(curl -fsSL URL)`, `kotlin <(wget -qO- URL)`: the file it runs is what was downloaded
+        state.note("download_exec")
     if entry is not None and entry.fetches_code and re.search(entry.fetches_code, " ".join(argv[1:])):
         state.flag(f"{name} installs code from a repository to run as part of it")
     if entry is not None and entry.roles & _FETCHES_PACKAGES:
@@ -2409,6 +2415,8 @@ _FETCHES_PACKAGES = frozenset({Role.PACKAGE_INSTALLER, Role.RUNNER})
 _RUNS_PROJECT_CODE = frozenset(
     {Role.PACKAGE_INSTALLER, Role.RUNNER, Role.BUILDS, Role.INTERPRETER, Role.SHELL}
 )
+# Programs that run (or build and run) a source file they are given
+_RUNS_CODE_FILES = frozenset({Role.COMPILES, Role.RUNNER, Role.SCRIPT_HOST, Role.INTERPRETER, Role.BUILDS})
 _RUNS_ARGUMENT = frozenset(
     {
         Role.RUNS_OPTION,
@@ -4871,6 +4879,12 @@ def _applies_patch(name: str, args: list[str], state: _State, stdin: _Stream | N
         files = files[1:2]  # `patch [FILE [PATCHFILE]]`: the second operand is the patch
     texts = [stdin.text] if stdin is not None and stdin.text else []
     texts += [t for t in (read_source(f, state.cwd, state.home) for f in files) if t]
+    fetched = any(
+        f in state.downloaded or canonical(f, state.cwd, state.home) in state.downloaded for f in files
+    )
+    if fetched or (stdin is not None and not stdin.text and any(s in DOWNLOADERS for s in stdin.sources)):
+        # `curl -s URL | git apply`: the project's files changed by what a server sends, unread here
+        state.flag(f"{name} applies a patch it downloads: what it changes is not in the call")
     for text in texts:
         for target in targets(text):
             _add_path(target, state, write=True)

@@ -493,7 +493,10 @@ _WEAK_WHEN_ON = re.compile(
     # (`insecure`, `acceptAnyCertificate`, `trustAll`, `insecureSkipVerify`), a guard that lets requests
     # through when it fails (Envoy's `failure_mode_allow`, `fail_open`), Java serialization let in
     r"|insecure(?:_[a-z]+){0,3}|accept_any_[a-z_]+|trust_?all(?:_[a-z]+){0,2}|allow_insecure(?:_[a-z]+){0,3}"
-    r"|(?:failure_mode|fail)_?(?:allow|open)|allow_java_serialization)$"
+    r"|(?:failure_mode|fail)_?(?:allow|open)|allow_java_serialization"
+    # a setting named for the safety it takes away (pnpm's `dangerouslyAllowAllBuilds`: every dependency's
+    # install scripts run)
+    r"|dangerously(?:_[a-z]+){1,5})$"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
