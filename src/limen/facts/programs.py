@@ -1471,7 +1471,14 @@ PROGRAMS: tuple[Program, ...] = (
         )
         for name in ("npm", "pnpm", "yarn")
     ),
-    _p("cargo", R.PACKAGE_INSTALLER, R.PACKAGE_PUBLISHER, registry="crates", installs=("add", "install")),
+    _p(
+        "cargo",
+        R.PACKAGE_INSTALLER,
+        R.PACKAGE_PUBLISHER,
+        R.BUILDS,  # (its build scripts, `build.rs`, run on every build)
+        registry="crates",
+        installs=("add", "install"),
+    ),
     _p(
         "go",
         R.PACKAGE_INSTALLER,
@@ -3368,7 +3375,7 @@ PROGRAMS: tuple[Program, ...] = (
         _p(name, R.BUILDS)
         for name in (
             *("make", "gmake", "cmake", "ninja", "meson", "ant"),
-            *("bazel", "bazelisk", "just", "task", "rake", "scons", "xmake"),
+            *("bazel", "bazelisk", "just", "task", "rake", "scons", "xmake", "buck2", "dune"),
         )
     ),
     # database clients, dump and restore tools: `-h HOST` / `--host=HOST` is the server they connect to

@@ -2115,10 +2115,42 @@ def _tool_images(arguments: object, depth: int = 0) -> list[str]:
     return []
 
 
+# A name that says it destroys what it acts on (`db:reset`, `//ops/db:reset`, `./bin/wipe-cache`, `drop_all`)
+_DESTROYING_NAME = re.compile(
+    r"(?i)(?:^|[-_:/.])(?:reset|drop|destroy|delete|purge|wipe|truncate|nuke|teardown|flush|erase)(?:all)?(?:$|[-_:.])"
+)
+_PROJECT_PROGRAM_RUNNERS = frozenset({Role.RUNNER, Role.BUILDS})
+
+
+def _project_program_on_production(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """A program of the project's own named for destroying what it acts on, run against production: a
+    script (`./bin/reset --env=production`), a build target or a task (`bazel run //ops/db:reset --
+    --env=production`, `npm run db:reset -- --env=production`, `cargo run --bin purge -- --env prod`). What
+    it does is not in the call, and where it does it is the one place nothing comes back from: AUTH. Quiet:
+    the same against development, staging or a test database; a deploy or a migration to production."""
+    entry = program(command.name)
+    project_script = "/" in command.argv[0] and entry is None
+    if not project_script and (entry is None or not entry.roles & _PROJECT_PROGRAM_RUNNERS):
+        return None
+    words = list(command.argv[1:])
+    split = words.index("--") if "--" in words else len(words)
+    names = ([command.argv[0]] if project_script else []) + [
+        w for w in words[:split] if not w.startswith("-")
+    ]
+    names += [w for w in words[:split] if w.startswith("--bin=")]
+    names += [words[i + 1] for i, w in enumerate(words[: split - 1]) if w in ("--bin", "--example", "-p")]
+    named = next((n for n in names if _DESTROYING_NAME.search(n.rsplit("/", 1)[-1])), "")
+    if not named or not PRODUCTION.search(" ".join(words)):
+        return None
+    detail = f"{named} (a program of the project's named for destroying) run against production"
+    return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
+
+
 _COMMAND_CHECKS = (
     _foreign_workload,
     _infra_destruction,
     _unknown_tool_destruction,
+    _project_program_on_production,
     _retention_cut,
     _key_material_erased,
     _database_destruction,
