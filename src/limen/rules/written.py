@@ -36,6 +36,7 @@ from limen.facts.programs import (
     git_value_concerns,
     prints_setup,
 )
+from limen.facts.secrets import secret_variable
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
 from limen.normalize.code.pytree import python_nodes, python_tree
 from limen.prefilter import Gated, Prefiltered, prefiltered
@@ -1551,8 +1552,50 @@ def _loads_fetched(text: str) -> list[str]:
 
 def _code_concerns(text: str) -> list[str]:
     """What program code in any language is judged by, beyond the commands it runs: what it sends of what
-    it holds, signatures it stops checking, access it writes out, a credential it accepts on a fixed word."""
-    return _private_sends(text) + _signature_off(text) + _written_access(text) + _literal_credential(text)
+    it holds, signatures it stops checking, access it writes out, a credential it accepts on a fixed word,
+    secrets it hands to every visitor."""
+    return (
+        _private_sends(text)
+        + _signature_off(text)
+        + _written_access(text)
+        + _literal_credential(text)
+        + _served_secrets(text)
+    )
+
+
+# Variables a front-end build puts into the bundle every visitor's browser downloads, by their prefix
+_PUBLIC_PREFIX = r"(?:NEXT_PUBLIC|VITE|REACT_APP|EXPO_PUBLIC|NUXT_PUBLIC|GATSBY|PUBLIC|STORYBOOK)_"
+_BROWSER_SECRET = prefiltered(
+    rf"\b{_PUBLIC_PREFIX}\w*?(?:SECRET|SERVICE_ROLE|PRIVATE_KEY|ADMIN_KEY|MASTER_KEY|PASSWORD)\w*\s*[:=]"
+    rf"|\b{_PUBLIC_PREFIX}\w+\s*[:=]\s*process\.env\.(\w+)"
+)
+# A response that carries the whole environment (`c.json({ env: c.env })`, `res.json(process.env)`,
+# `jsonify(dict(os.environ))`): every secret the service was started with, to whoever asks
+_ENVIRONMENT_SERVED = prefiltered(
+    r"\b(?:json|send|jsonify|JSONResponse|Response|write|render|c\.text|respond)\s*\((?:[^()]{0,80}?[{(,:]\s*)?"
+    r"(?:dict\(\s*)?(?:process\.env|c\.env|os\.environ|System\.getenv\(\)|Deno\.env\.toObject\(\)|ENV\.to_h"
+    r"|env::vars\(\))(?![.\w\[(])"
+)
+
+
+def _served_secrets(text: str) -> list[str]:
+    """Secrets handed to everyone who loads the site or calls the service: a secret's variable given a
+    public prefix (`NEXT_PUBLIC_SUPABASE_ADMIN_KEY: process.env.SUPABASE_SERVICE_ROLE_KEY`), or the whole
+    environment in a response. A publishable or anonymous key meant for browsers is not a secret."""
+    head = text[:MAX_TEXT]
+    concerns = []
+    for found in _BROWSER_SECRET.finditer(head):
+        name = found.group(1) or found.group(0)
+        if found.group(1) and re.match(_PUBLIC_PREFIX, name):
+            continue  # `NEXT_PUBLIC_X: process.env.NEXT_PUBLIC_X`: public already
+        if secret_variable(name) and not re.search(r"(?i)anon|publishable|public_key|site_key", name):
+            concerns.append(
+                IMPLANT + f"a secret is put where every visitor's browser reads it: {found.group(0)[:60]}"
+            )
+            break
+    if _ENVIRONMENT_SERVED.search(head):
+        concerns.append(IMPLANT + "a response carries the whole environment, with every secret in it")
+    return concerns
 
 
 # A credential compared with a fixed word, and let through on it, in any language: `if (supplied ===
