@@ -9,7 +9,7 @@ the action being decided, so repeated decisions of equal calls still do all the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import Role, program
@@ -170,3 +170,21 @@ def kept_from_model(command: Command, action: Action) -> bool:
         if other.name in _PRINTS_VARIABLES or runs_code:
             return False  # `export K=$(...) && echo $K`: printed after all
     return True
+
+
+def edited_texts(action: Action) -> Iterator[tuple[str, str, str]]:
+    """(path, before, after) of what an agent's file tool changes: an Edit's (and each MultiEdit's) old and
+    new strings, or a Write's content against the file it replaces."""
+    from limen.rules.written import current_text
+
+    args = action.arguments
+    path = action.write_paths[0]
+    edits = args.get("edits")
+    for pair in [args, *(edits if isinstance(edits, list) else [])]:
+        old, new = (
+            (pair.get("old_string"), pair.get("new_string")) if isinstance(pair, dict) else (None, None)
+        )
+        if isinstance(old, str) and isinstance(new, str):
+            yield path, old, new
+    if isinstance(args.get("content"), str):
+        yield path, current_text(path) or "", args["content"]

@@ -30,6 +30,7 @@ from limen.facts.packages import package_version as package_version_of
 from limen.facts.programs import Program, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.rules import rule
+from limen.rules.derived import edited_texts
 
 
 @rule(ReasonCode.LOOKALIKE_PACKAGE, needs=("acting", "served"))
@@ -324,24 +325,6 @@ def _swapped(before: str, after: str) -> str:
     return ""
 
 
-def _edited_texts(action: Action) -> Iterator[tuple[str, str, str]]:
-    """(path, before, after) of what an agent's file tool changes: an Edit's (and each MultiEdit's) old and
-    new strings, or a Write's content against the file it replaces."""
-    from limen.rules.written import current_text
-
-    args = action.arguments
-    path = action.write_paths[0]
-    edits = args.get("edits")
-    for pair in [args, *(edits if isinstance(edits, list) else [])]:
-        old, new = (
-            (pair.get("old_string"), pair.get("new_string")) if isinstance(pair, dict) else (None, None)
-        )
-        if isinstance(old, str) and isinstance(new, str):
-            yield path, old, new
-    if isinstance(args.get("content"), str):
-        yield path, current_text(path) or "", args["content"]
-
-
 @rule(ReasonCode.LOOKALIKE_PACKAGE, needs="write_paths")
 def swapped_reference(action: Action, ctx: Context) -> Iterator[Finding]:
     """A file changed so that where code comes from is a near miss of what it was: an owner, a repository
@@ -353,7 +336,7 @@ def swapped_reference(action: Action, ctx: Context) -> Iterator[Finding]:
     change of case, digits or separators only; a new reference; documents (a link's typo fixed)."""
     if action.commands or not action.write_paths or action.write_paths[0].lower().endswith(_DOCUMENTS):
         return
-    for path, before, after in _edited_texts(action):
+    for path, before, after in edited_texts(action):
         if how := _swapped(before, after):
             yield Finding(
                 ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, f"where {path} takes code from: {how}"

@@ -30,7 +30,7 @@ from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
 from limen.normalize.tools import words_of
 from limen.rules import rule
-from limen.rules.derived import changed_operands, kept_from_model
+from limen.rules.derived import changed_operands, edited_texts, kept_from_model
 from limen.rules.written import applied_manifests, committed_over, judge, judge_text, written_text
 
 _GLOB_CHARS = frozenset("*?[")
@@ -973,3 +973,43 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
 # A long run of letters and digits in a path the explanation names (`~/.local/bin/ghp_Zq8v...`): a value the
 # agent chose, maybe a secret, which the explanation (read by the agent, kept in the log) leaves out.
 _TOKENISH = re.compile(r"(?=[\w+=-]*\d)(?=[\w+=-]*[A-Za-z])[\w+=-]{16,}")
+
+
+# An SSH public key as it is given to an account, by its encoding, which starts with its type's name
+# (`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5...`, or the blob alone: Puppet's `key => 'AAAAC3Nza...'`)
+_SSH_PUBLIC_KEY = re.compile(
+    r"\bAAAA(?:C3NzaC1lZDI1NTE5|B3NzaC1yc2E|E2VjZHNhLXNoYTIt|B3NzaC1kc3M|GnNrLXNzaC1lZDI1NTE5)[A-Za-z0-9+/=]{8,}"
+)
+# Files of keys that identify machines or that only hold a public half: they let no one in
+_KEY_LISTS_NOT_ACCESS = re.compile(r"(?:^|/)(?:known_hosts\d?|ssh_known_hosts|[^/]+\.pub)$")
+_KNOWN_HOSTS_CONTEXT = re.compile(r"(?i)known_?hosts|host_?keys?|fingerprint")
+_HOST_BEFORE_KEY = re.compile(r"(?:[\w-]+\.[A-Za-z]{2,}|\d+(?:\.\d+){3}|\])(?:,\S+)?\s+(?:[\w@.-]+\s+)?$")
+
+
+@rule(ReasonCode.PERSISTENCE_WRITE, needs="write_paths")
+def key_let_in(action: Action, ctx: Context) -> Iterator[Finding]:
+    """A file changed so that it gives an SSH key to an account, whatever the tool that applies it (a Puppet
+    `ssh_authorized_key`, an Ansible `authorized_key` task, cloud-init's `ssh_authorized_keys`, a Packer
+    provisioner, a Salt state): whoever holds the private half logs in on every machine it reaches, for good.
+    AUTH. Quiet: a key the file already held; host keys (`known_hosts`, a `ssh_known_hosts` list); a `.pub`
+    file; documents."""
+    if action.commands or not action.write_paths:
+        return
+    path = action.write_paths[0]
+    if _KEY_LISTS_NOT_ACCESS.search(path) or path.lower().endswith((".md", ".rst", ".txt", ".adoc")):
+        return
+    for _, before, after in edited_texts(action):
+        had = set(_SSH_PUBLIC_KEY.findall(before))
+        for found in _SSH_PUBLIC_KEY.finditer(after[:256_000]):
+            if found.group(0) in had:
+                continue
+            lead = after[max(0, found.start() - 300) : found.start()].split("\n")
+            if _KNOWN_HOSTS_CONTEXT.search("\n".join(lead[-3:])) or _HOST_BEFORE_KEY.search(lead[-1]):
+                continue  # a machine's key (`github.com ssh-ed25519 AAAA...`, a `known_hosts:` list)
+            yield Finding(
+                ReasonCode.PERSISTENCE_WRITE,
+                Verdict.AUTH,
+                70,
+                f"an SSH key is let into an account: ...{found.group(0)[-16:]} in {path}",
+            )
+            return
