@@ -24,7 +24,7 @@ from functools import lru_cache
 from limen.context import AGENT_CONTROL_FILES, Context
 from limen.facts import secrets as secret_facts
 from limen.facts.paths import CACHE_FOLDER, MANIFEST, MEMORY_STORE, as_own_home, by_shebang, describe
-from limen.facts.programs import Role, program
+from limen.facts.programs import NOT_PRODUCTION, PRODUCTION, Role, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
@@ -991,17 +991,22 @@ def key_let_in(action: Action, ctx: Context) -> Iterator[Finding]:
     """A file changed so that it gives an SSH key to an account, whatever the tool that applies it (a Puppet
     `ssh_authorized_key`, an Ansible `authorized_key` task, cloud-init's `ssh_authorized_keys`, a Packer
     provisioner, a Salt state): whoever holds the private half logs in on every machine it reaches, for good.
-    AUTH. Quiet: a key the file already held; host keys (`known_hosts`, a `ssh_known_hosts` list); a `.pub`
-    file; documents."""
+    AUTH. Quiet: a key the file already held; the user's own key (one of `~/.ssh/*.pub`); a file for a
+    development or test machine (`cloud-init/dev/`, `molecule/`); host keys (`known_hosts`, a
+    `ssh_known_hosts` list); a `.pub` file; documents."""
     if action.commands or not action.write_paths:
         return
     path = action.write_paths[0]
     if _KEY_LISTS_NOT_ACCESS.search(path) or path.lower().endswith((".md", ".rst", ".txt", ".adoc")):
         return
+    inside = path[len(ctx.workspace) :] if ctx.workspace and path.startswith(ctx.workspace) else path
+    if (NOT_PRODUCTION.search(inside) or "molecule/" in inside) and not PRODUCTION.search(inside):
+        return
+    own = _own_public_keys(ctx.home)
     for _, before, after in edited_texts(action):
         had = set(_SSH_PUBLIC_KEY.findall(before))
         for found in _SSH_PUBLIC_KEY.finditer(after[:256_000]):
-            if found.group(0) in had:
+            if found.group(0) in had or found.group(0) in own:
                 continue
             lead = after[max(0, found.start() - 300) : found.start()].split("\n")
             if _KNOWN_HOSTS_CONTEXT.search("\n".join(lead[-3:])) or _HOST_BEFORE_KEY.search(lead[-1]):
@@ -1013,3 +1018,14 @@ def key_let_in(action: Action, ctx: Context) -> Iterator[Finding]:
                 f"an SSH key is let into an account: ...{found.group(0)[-16:]} in {path}",
             )
             return
+
+
+def _own_public_keys(home: str) -> frozenset[str]:
+    """The key blobs of the user's own public keys (`~/.ssh/*.pub`): giving one of them to an account lets
+    in no one but the user."""
+    import glob
+
+    found: set[str] = set()
+    for name in sorted(glob.glob(os.path.join(home, ".ssh", "*.pub")))[:16]:
+        found.update(_SSH_PUBLIC_KEY.findall(read_text(name, 16_384) or ""))
+    return frozenset(found)
