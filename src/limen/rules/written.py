@@ -629,7 +629,52 @@ def _ansible(text: str) -> tuple[list[str], list[str]]:
         source,
     ):
         concerns.append(IMPLANT + "the firewall is switched off on every server")
+    from limen.normalize.shell import quote
+
+    removed, dropped = _ansible_absent_tasks(_yaml_document(source))
+    # (what holds a server's data: a site's default config removed, a build folder cleaned, are its upkeep)
+    commands += [f"rm -rf {quote(path)}" for path in removed if _SERVER_DATA.search(path)]
+    concerns += [f"a task drops the database {name!r} on every host it runs on" for name in dropped]
     return commands, concerns
+
+
+# Where a server keeps what cannot be made again: backups, databases' and services' state, users' homes, a
+# whole top-level folder
+_SERVER_DATA = re.compile(
+    r"(?i)backup|snapshot|/var/lib/|/(?:data|srv|home|root|mnt|var|etc|usr|opt)/?$|^/home/[^/]+/?$|\bdumps?\b"
+)
+# Ansible's modules that hold a database (`community.postgresql.postgresql_db`, `mysql_db`, `mongodb_*`)
+_DATABASE_MODULE = re.compile(
+    r"(?:^|\.)(?:postgresql_db|mysql_db|mssql_db|mongodb_\w+|influxdb_database|redis_data)$"
+)
+
+
+def _ansible_absent_tasks(data: Any) -> tuple[list[str], list[str]]:
+    """The paths a playbook's `file` tasks remove (`state: absent`) and the databases its database modules
+    drop, wherever the tasks sit (plays, blocks, handlers)."""
+    removed: list[str] = []
+    dropped: list[str] = []
+    pending: list[Any] = [data]
+    seen = 0
+    while pending and seen < 2048:
+        node = pending.pop()
+        seen += 1
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(value, dict) and str(value.get("state", "")).lower() == "absent":
+                    module = str(key)
+                    target = value.get("path") or value.get("dest") or value.get("name")
+                    if module.rsplit(".", 1)[-1] == "file" and isinstance(target, str):
+                        removed.append(target)
+                    elif _DATABASE_MODULE.search(module) and isinstance(
+                        value.get("name", value.get("db")), str
+                    ):
+                        dropped.append(str(value.get("name", value.get("db"))))
+                if isinstance(value, (list, dict)):
+                    pending.append(value)
+    return removed[:16], dropped[:16]
 
 
 def _xcode_project(text: str) -> tuple[list[str], list[str]]:
