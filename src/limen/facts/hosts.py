@@ -1201,6 +1201,14 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("fnm.vercel.app", "/install"),
     ("get.docker.com", "/"),
     ("install.determinate.systems", "/nix"),
+    ("nixos.org", "/nix/install"),
+    ("opam.ocaml.org", "/install.sh"),
+    ("raw.githubusercontent.com", "/ocaml/opam/master/shell/install.sh"),
+    ("get-ghcup.haskell.org", "/"),
+    ("install.julialang.org", "/"),
+    # configuration management's own bootstrap scripts (Chef's omnitruck, Salt's bootstrap)
+    ("omnitruck.chef.io", "/install.sh"),
+    ("bootstrap.saltproject.io", "/"),
     # projects' own release binaries, installed by downloading them into a bin folder
     ("dl.k8s.io", "/release/"),
     ("get.helm.sh", "/"),
@@ -1791,7 +1799,11 @@ def official_install(action: Action) -> bool:
         words = command.argv[1:]
         if command.name in _FETCHERS and any("$" in w or "`" in w for w in words):
             return False
-        # A substitution (`bash -c "$(curl ...)"`) is judged by the commands inside it, recorded on their own.
-        if any("://" in w and not is_official_installer(w) and "$(" not in w and "`" not in w for w in words):
+        # A substitution (`bash -c "$(curl ...)"`, `sh <(curl ...)`) is judged by the commands inside it,
+        # recorded on their own.
+        if any(
+            "://" in w and not is_official_installer(w) and not any(s in w for s in ("$(", "`", "<("))
+            for w in words
+        ):
             return False
     return True

@@ -2639,7 +2639,9 @@ def _build_script_run(action: Action, ctx: Context) -> str:
 
 
 _UNREAD = "not statically analysable"
-_RUNS_DOWNLOAD = re.compile(r"^\S+ runs commands from the output of (?:curl|wget)$")
+_RUNS_DOWNLOAD = re.compile(
+    r"^\S+ runs commands from the output of (?:curl|wget)$|^\S+ runs a script from a substitution$"
+)
 
 
 def _only_runs_what_it_fetched(action: Action, reasons: list[str]) -> bool:
@@ -2647,6 +2649,10 @@ def _only_runs_what_it_fetched(action: Action, reasons: list[str]) -> bool:
     (`curl -o /tmp/i.sh URL && bash /tmp/i.sh`), no other file it wrote."""
     fetched = {n[len(FETCHED_FILE) :] for n in action.notes if n.startswith(FETCHED_FILE)}
     ran = {n[len(RUNS_FILE) :] for n in reasons if n.startswith(RUNS_FILE)}
+    if any(n.endswith("runs a script from a substitution") for n in reasons) and "download_exec" not in (
+        action.notes
+    ):
+        return False  # (`sh <(curl URL)`: a substitution of a download, not of another program)
     return ran <= fetched and all(
         _RUNS_DOWNLOAD.search(n)
         or n.startswith((RUNS_FILE, FETCHED_FILE))
