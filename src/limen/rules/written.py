@@ -1533,6 +1533,10 @@ _EXEC_CALL = prefiltered(
     r"\bProcess\s*\(\s*(?:Seq|List|Array)?\s*\(?\s*[\"\w]|[\"')]\s*\.!!?(?![\w=])|\bos\.proc\("
     # game engines': Godot's `OS.execute("sh", [...])`, Unreal's `FPlatformProcess::CreateProc(...)`
     r"|\bOS\.(?:execute|create_process|execute_with_pipe)\(|\bFPlatformProcess::(?:CreateProc|ExecProcess)\("
+    # Swift's and Foundation's (`Process()`, `NSTask`), OCaml's (`Unix.open_process_in`, `Sys.command`), Zig's
+    # (`std.process.Child.run`)
+    r"|\bProcess\(\)|\bNSTask\b|\bUnix\.(?:open_process\w*|system|create_process\w*|execv\w*)\b|\bSys\.command\b"
+    r"|\bstd\.process\.Child\b|\bstd\.ChildProcess\b"
 )
 # Code that fetches over the network and loads code at run time (an assembly from bytes, a library, a script
 # object whose source it sets): in a language not parsed here, what it loads may be what it fetched
@@ -1576,11 +1580,18 @@ _SHELL_OF_VALUE = re.compile(
     r"""["'](?:/(?:usr/)?bin/)?(?:ba|z|da)?sh["']\)?\s*,\s*(?:\[|\{|new\s+\w+\[\]\s*\{)?\s*"""
     r"""(?:["']-c["']\s*,\s*(?!["'])[\w*]|[^;\n]{0,40}["']-c\s[^\n]{0,12}%s)"""
     r"""|["']cmd(?:\.exe)?["']\s*,\s*(?:\[|\{)?\s*["']/c["']\s*,\s*(?!["'])\w"""
+    # a shell's arguments set apart from it (Swift's `p.arguments = ["-c", cmd]`, `["-c", "git checkout
+    # \(branch)"]`), OCaml's `Unix.open_process_in c`, `Sys.command cmd`
+    r"""|\[\s*"-c"\s*,\s*(?:(?!")[\w.]|"[^"\n]*\\\()"""
+    r"""|\bUnix\.open_process\w*\s+(?!["(])[a-z_]\w*|\bSys\.command\s+(?!["(])[a-z_]\w*"""
 )
 # Code that answers other machines: a multiplayer RPC, a server RPC's body, a web handler's request
 _SERVES_PEERS = re.compile(
     r"""@rpc\b|\bUFUNCTION\([^)]*\bServer\b|_Implementation\s*\(|\bHandleFunc\(|\[Http(?:Get|Post|Put)\b"""
     r"""|\bHttpListener\b|\b(?:app|router)\.(?:get|post|put)\s*\(|\bget_remote_sender_id\b|\bServerRpc\b"""
+    # Vapor's routes and request bodies, Dream's, Zig's HTTP server, a web view's messages to the app
+    r"""|\broutes\.(?:get|post|put|on)\s*\(|\breq\.content\.decode\b|\bDream\.(?:get|post|put|any|query)\b"""
+    r"""|\breq\.respond\s*\(|\bstd\.http\.Server\b|\bWKScriptMessageHandler\b|\bdidReceive\s+message\b"""
 )
 
 
