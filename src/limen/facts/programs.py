@@ -1392,6 +1392,7 @@ PROGRAMS: tuple[Program, ...] = (
         "nix",
         R.RUNNER,
         R.RUNS_OPTION,
+        destroys_all=rf"{_W}store\s+delete{_E}.*--ignore-liveness{_E}",
         runs_after=("run",),
         command_after=("-c", "--command"),
         options=("--option", "--override-input", "--extra-experimental-features", "--profile", "-I"),
@@ -1407,6 +1408,25 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}--delete-generations{_E}",
     ),
     _p("nix-collect-garbage", R.DELETES, options=("--delete-older-than",)),
+    # OCaml's package manager: a package pinned to a repository (its build runs now), the build sandbox
+    # switched off for every later install
+    _p(
+        "opam",
+        R.PACKAGE_INSTALLER,
+        R.PACKAGE_PUBLISHER,
+        fetches_code=rf"{_W}pin(?:\s+add)?{_E}.*(?:://|git\+|(?:github|gitlab):)",
+        disables=rf"(?:^|\s)--disable-sandboxing{_E}",
+    ),
+    # NixOS and home-manager switched to a configuration from a repository: its activation scripts run now,
+    # as root for a system; a store path deleted though the running system needs it
+    *(
+        _p(
+            name,
+            R.BUILDS,
+            fetches_code=r"--flake[=\s]+['\"]?(?:github|gitlab|sourcehut|git\+\w+|https?|tarball\+\w+):",
+        )
+        for name in ("nixos-rebuild", "home-manager", "darwin-rebuild")
+    ),
     # test and development machines made from the project's own files (a molecule scenario, a kitchen suite,
     # a Vagrantfile, which is Ruby run on every command): destroyed, they are made again from those files
     _p("molecule", R.BUILDS),

@@ -5705,6 +5705,9 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("deno", "publish"): "https://jsr.io/",
     ("jsr", "publish"): "https://jsr.io/",
     ("cabal", "upload"): "https://hackage.haskell.org/",
+    ("opam", "publish"): "https://github.com/ocaml/opam-repository",  # a pull request to the public index
+    ("pod", "trunk"): "https://trunk.cocoapods.org/",  # `pod trunk push`
+    ("ansible-galaxy", "collection"): "https://galaxy.ansible.com/",  # `ansible-galaxy collection publish`
     ("stack", "upload"): "https://hackage.haskell.org/",
     ("dart", "pub"): "https://pub.dev/",  # `dart pub publish`, `flutter pub publish`
     ("flutter", "pub"): "https://pub.dev/",
@@ -5767,6 +5770,8 @@ _PUBLISH_VERB = {
     ("dart", "pub"): "publish",
     ("flutter", "pub"): "publish",
     ("rebar3", "hex"): "publish",
+    ("pod", "trunk"): "push",
+    ("ansible-galaxy", "collection"): "publish",
 }
 
 
@@ -6227,6 +6232,9 @@ _HANDLERS: dict[str, Handler] = {
     "cabal": _h_pkg,
     "stack": _h_pkg,
     "jsr": _h_publish,
+    "opam": _h_publish,
+    "pod": _h_publish,
+    "ansible-galaxy": _h_publish,
     "go": _h_pkg,
     "npx": _h_pkg,
     "bunx": _h_pkg,

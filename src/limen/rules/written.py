@@ -2207,6 +2207,26 @@ _NIX_PROGRAM = re.compile(r"\$\{(?:pkgs|lib|config)\.[\w.-]*\}/(?:s?bin)/")
 _NIX_VALUE = re.compile(r"(?<!\$)(?<!'')\$\{(?![A-Za-z_][A-Za-z0-9_]*\})[^{}]*\}")
 
 
+# A path literal of the Nix language (`/root/.aws/credentials`, `~/.ssh/id_ed25519`, `./secrets/db.key`):
+# used in an expression, the file it names is copied into the store
+_NIX_PATH = re.compile(r"(?<![\w\"'/:.$])(~?/[\w.+-]+(?:/[\w.+-]+)+|\.\.?/[\w.+-]+(?:/[\w.+-]+)*)(?![\w\"'])")
+
+
+def _secret_in_store(source: str) -> str:
+    """A secret file a Nix expression names as a path literal (not a string: `"/run/secrets/db"` is read at
+    run time, not copied), or "" when it names none."""
+    from limen.rules.paths import is_secret_file
+
+    for found in _NIX_PATH.finditer(source):
+        literal = found.group(1)
+        if literal.startswith("/nix/") or literal.endswith(".nix"):
+            continue
+        path = literal.replace("~", "/root", 1) if literal.startswith("~") else literal
+        if is_secret_file(path) or is_secret_file("/" + path.lstrip("./")):
+            return literal
+    return ""
+
+
 def _nix(text: str) -> tuple[list[str], list[str]]:
     """A NixOS module or a flake: the scripts it runs (units, dev shells, build phases), and the settings
     that open a host: a program made setuid root, an account whose password is empty, every user a trusted
@@ -2222,6 +2242,12 @@ def _nix(text: str) -> tuple[list[str], list[str]]:
     concerns: list[str] = []
     if re.search(r"\bsetuid\s*=\s*true\b", source):
         concerns.append("a program made setuid root")
+    if secret := _secret_in_store(
+        source
+    ):  # `builtins.readFile /root/.aws/credentials`, `key = ~/.ssh/id_ed25519;`
+        concerns.append(
+            f"a secret is copied into the Nix store, which every user of the machine reads: {secret}"
+        )
     if re.search(r'\b(?:initialH|h)ashedPassword\s*=\s*""|\b(?:initialP|p)assword\s*=\s*""', source):
         concerns.append("an account whose password is empty")
     if re.search(r'trusted-users\s*=\s*\[[^\]]*"(?:@users|\*)"', source):
