@@ -838,6 +838,11 @@ BUILD_FILES = {
         "string_literals",
         severe_only=True,
     ),
+    # a CocoaPods pod's specification: every project that installs the pod runs its prepare_command and
+    # script phases
+    ".podspec": _f(
+        "podspec", "CocoaPods runs its prepare_command and script phases on every pod install", "podspec"
+    ),
     # a Lua rock's specification: LuaRocks runs its build and install commands on every install of it
     ".rockspec": _f(
         "rockspec",

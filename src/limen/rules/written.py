@@ -677,6 +677,22 @@ def _ansible_absent_tasks(data: Any) -> tuple[list[str], list[str]]:
     return removed[:16], dropped[:16]
 
 
+# A podspec's commands: `s.prepare_command = 'CMD'` (or a heredoc), a script phase's `:script => 'CMD'`
+_PODSPEC_COMMAND = re.compile(
+    r"""(?:prepare_command\s*=|:script\s*=>|script:)\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|<<[-~]?(\w+)\n(.*?)\n\s*\3\b)""",
+    re.S,
+)
+
+
+def _podspec(text: str) -> tuple[list[str], list[str]]:
+    """A pod's specification: the commands its `prepare_command` and script phases run on every install."""
+    found = [
+        next(g for g in (m.group(1), m.group(2), m.group(4)) if g is not None)
+        for m in _PODSPEC_COMMAND.finditer(text[:MAX_TEXT])
+    ]
+    return found[:16], []
+
+
 def _xcode_project(text: str) -> tuple[list[str], list[str]]:
     """An Xcode project: the shell scripts of its build phases (`shellScript = "..."`), unescaped; a scheme's
     pre- and post-actions (`scriptText = "..."`, XML-escaped)."""
@@ -4430,6 +4446,7 @@ _PATCHED_FILE = re.compile(r"^\+\+\+ (?:b/)?(\S+)[^\n]*\n((?:(?!^--- |^diff ).*\
 _EXTRACTORS = {
     "shell": _shell,
     "powershell": _powershell,
+    "podspec": _podspec,
     "patch": _patch,
     "python": _python,
     "notebook": _notebook,

@@ -171,6 +171,7 @@ _table(
 _table("shell", 0, "system", "exec", "Kernel.system", "Kernel.exec", "Kernel.spawn", "spawn", "IO.popen")
 _table("shell", 0, "Open3.capture2", "Open3.capture2e", "Open3.capture3", "Open3.popen3", "Open3.popen2")
 _table("shell", 0, "pcntl_exec", "readpipe", "Process.spawn")
+_table("shell", 0, "sh")  # Rake's and fastlane's `sh "cmd"`: the line run by a shell
 _table("shell", 0, "schedule::exec", "runlocally", "process::run", "process::start")  # Laravel, Deployer
 _table("spawn", 0, "child_process.spawn", "child_process.spawnSync", "child_process.execFile")
 _table("spawn", 0, "child_process.execFileSync", "child_process.fork", "Bun.spawn", "Bun.spawnSync")
