@@ -341,6 +341,10 @@ BY_NAME: dict[str, PathFact] = {
             "vulns",
         ),
     ),
+    # pnpm's hooks: code every install runs, which may rewrite where each dependency comes from
+    ".pnpmfile.cjs": _f(
+        "pnpmfile", "pnpm runs its hooks on every install, and they decide what is installed", "pnpmfile"
+    ),
     # a project's own package sources: every install in it takes packages from the hosts they name
     **dict.fromkeys(
         (".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "go.mod"),
@@ -619,7 +623,8 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         _f("home_bin", "runs whenever its name is typed, ahead of the system's command", "shell", asks=True),
     ),
     (
-        r"/requirements[\w.-]*\.(?:txt|in)$|/constraints[\w.-]*\.txt$|/\.?venv[\w.-]*/pip\.conf$",
+        # (and Bundler's settings: a mirror of rubygems.org, its TLS checks)
+        r"/requirements[\w.-]*\.(?:txt|in)$|/constraints[\w.-]*\.txt$|/\.?venv[\w.-]*/pip\.conf$|/\.bundle/config$",
         _f("project_package_source", "installs in the project take packages from it", "package_sources"),
     ),
     (

@@ -684,6 +684,13 @@ _PODSPEC_COMMAND = re.compile(
 )
 
 
+def _pnpmfile(text: str) -> tuple[list[str], list[str]]:
+    """pnpm's hooks file: code run on every install (read as Node), and the package addresses it writes into
+    the dependencies it rewrites (`pkg.dependencies.jose = "https://.../jose-5.9.3.tgz"`)."""
+    commands, concerns = _interpreted("node")(text)
+    return commands, concerns + _package_sources(text)[1]
+
+
 def _podspec(text: str) -> tuple[list[str], list[str]]:
     """A pod's specification: the commands its `prepare_command` and script phases run on every install."""
     found = [
@@ -4447,6 +4454,7 @@ _EXTRACTORS = {
     "shell": _shell,
     "powershell": _powershell,
     "podspec": _podspec,
+    "pnpmfile": _pnpmfile,
     "patch": _patch,
     "python": _python,
     "notebook": _notebook,
