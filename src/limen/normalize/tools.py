@@ -430,6 +430,8 @@ _CONTROL_KEYS = re.compile(
     r"|(?:^|_)crc(?:_|$)|checksum|integrity"
     # what retires a stolen token (a refresh token's rotation, its reuse detected, revocation)
     r"|rotation|reuse_detection|revocation"
+    # an app's own protections when signed: Apple's hardened runtime, library validation, its sandbox
+    r"|hardened_runtime|library_validation|app_sandbox|(?:^|_)sandbox(?:ing|ed)?(?:_|$)"
 )
 # A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
 # matches every file or finding
@@ -730,6 +732,7 @@ _NOT_DEPLOYED = prefiltered(
 # `application-local.yml`, `appsettings.Development.json`, `.env.local`): what they switch stays here
 _DEVELOPER_SETTINGS = re.compile(
     r"(?i)(?:^|[/._-])(?:local|dev|development|test|testing)\.(?:py|exs|rb|ya?ml|json|js|ts|php|toml|properties)$"
+    r"|(?:^|/)Debug\.xcconfig$"  # (an Xcode project's debug build settings: never shipped)
     r"|/\.env\.(?:local|dev|development|test)$"  # (Yocto's `conf/local.conf` builds the image: not here)
 )
 _LOCAL_SECTION = re.compile(r"(?:^|\.)(?:dev|development|test|testing|local)(?:\.|$)", re.IGNORECASE)
