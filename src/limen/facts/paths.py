@@ -843,6 +843,14 @@ BUILD_FILES = {
         "string_literals",
         severe_only=True,
     ),
+    # a Puppet manifest: every agent run applies it, its `exec` resources' commands included (implants only:
+    # a manifest does much)
+    ".pp": _f(
+        "puppet",
+        "every Puppet agent run applies it, and runs its exec resources",
+        "string_literals",
+        severe_only=True,
+    ),
     # a CocoaPods pod's specification: every project that installs the pod runs its prepare_command and
     # script phases
     ".podspec": _f(

@@ -1178,7 +1178,12 @@ PROGRAMS: tuple[Program, ...] = (
                 *("--log-level", "-l", "--out-file", "--tgt-type", "--roster", "--roster-file", "-i"),
             ),
             skip_operands=skip,
-            remote_runs=("cmd.run", "cmd.shell", "cmd.run_all", "cmd.run_stdout", "cmd.run_bg", "cmd.script"),
+            remote_runs=("cmd.run", "cmd.shell", "cmd.run_all", "cmd.run_stdout", "cmd.run_bg"),
+            # a script fetched from an address and run on the minions; a security agent stopped there; a
+            # file or a folder removed from them
+            fetches_code=rf"{_W}cmd\.script\s+['\"]?(?:https?|ftp)://",
+            disables=rf"{_W}service\.(?:stop|disable|dead|kill){_E}\s+['\"]?{HOST_SECURITY_AGENTS}",
+            destroys_one=rf"{_W}(?:state\.single\s+file\.absent|file\.remove|file\.rmdir){_E}",
         )
         for name, skip in (("salt", 1), ("salt-ssh", 1), ("salt-call", 0))
     ),
@@ -1427,6 +1432,8 @@ PROGRAMS: tuple[Program, ...] = (
         )
         for name in ("nixos-rebuild", "home-manager", "darwin-rebuild")
     ),
+    # Ansible's pull mode: a playbook from a repository run on this machine (as root, under sudo)
+    _p("ansible-pull", R.BUILDS, fetches_code=r"(?:^|\s)(?:-U|--url)(?:=|\s+)\S"),
     # test and development machines made from the project's own files (a molecule scenario, a kitchen suite,
     # a Vagrantfile, which is Ruby run on every command): destroyed, they are made again from those files
     _p("molecule", R.BUILDS),
