@@ -317,10 +317,6 @@ def _swapped(before: str, after: str) -> str:
         for part in {p for p in re.split(r"[-_.]", repo) if len(p) >= 4} - {owner}:
             if owner and _near_miss(owner, part):  # `yoj50n/yojson`, `puppet1abs/puppetlabs-stdlib`
                 return f"{owner}/{repo}: its owner poses as {part!r}"
-        if (
-            len(repo) >= 4 and owner != repo and repo in re.split(r"[-_.]", owner)
-        ):  # `alamofire-swift/alamofire`
-            return f"{owner}/{repo}: its owner poses as the project's own, {repo!r}"
     gone_words, came_words = _reference_words(gone), _reference_words(came) - _reference_words(had)
     for added in sorted(came_words)[:64]:
         for removed in sorted(gone_words - _reference_words(has))[:64]:
