@@ -1000,8 +1000,10 @@ def key_let_in(action: Action, ctx: Context) -> Iterator[Finding]:
     if _KEY_LISTS_NOT_ACCESS.search(path) or path.lower().endswith((".md", ".rst", ".txt", ".adoc")):
         return
     inside = path[len(ctx.workspace) :] if ctx.workspace and path.startswith(ctx.workspace) else path
-    if (NOT_PRODUCTION.search(inside) or "molecule/" in inside) and not PRODUCTION.search(inside):
-        return
+    if (
+        NOT_PRODUCTION.search(inside) or "molecule/" in inside or "fixtures/" in inside
+    ) and not PRODUCTION.search(inside):
+        return  # (a test's fixture, a development machine's file)
     own = _own_public_keys(ctx.home)
     for _, before, after in edited_texts(action):
         had = set(_SSH_PUBLIC_KEY.findall(before))
