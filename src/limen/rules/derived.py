@@ -9,7 +9,7 @@ the action being decided, so repeated decisions of equal calls still do all the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import Role, program
@@ -120,11 +120,15 @@ def _issuers_own_value(command: Command, action: Action) -> bool:
     return bool(issuers) and all(issuers & issuers_for_host(d.host) for d in action.destinations)
 
 
+# Options before a sub-command that take a value (`git -C DIR -c KEY=V status`)
+GLOBAL_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+
+
 def _git_subcommand(argv: tuple[str, ...]) -> str:
     """git's sub-command, after its global options (`git -c user.name=bot commit`: `commit`)."""
     words = iter(argv[1:])
     for word in words:
-        if word in ("-c", "-C", "--git-dir", "--work-tree", "--namespace"):
+        if word in GLOBAL_VALUE_OPTIONS:
             next(words, None)
         elif not word.startswith("-"):
             return word
@@ -172,19 +176,26 @@ def kept_from_model(command: Command, action: Action) -> bool:
     return True
 
 
-def edited_texts(action: Action) -> Iterator[tuple[str, str, str]]:
+def edited_texts(action: Action) -> tuple[tuple[str, str, str], ...]:
     """(path, before, after) of what an agent's file tool changes: an Edit's (and each MultiEdit's) old and
-    new strings, or a Write's content against the file it replaces."""
-    from limen.rules.written import current_text
+    new strings, or a Write's content against the file it replaces (read once per decision, however many
+    rules ask)."""
+    facts = memo(action)
+    if "edited_texts" not in facts:
+        from limen.rules.written import current_text
 
-    args = action.arguments
-    path = action.write_paths[0]
-    edits = args.get("edits")
-    for pair in [args, *(edits if isinstance(edits, list) else [])]:
-        old, new = (
-            (pair.get("old_string"), pair.get("new_string")) if isinstance(pair, dict) else (None, None)
-        )
-        if isinstance(old, str) and isinstance(new, str):
-            yield path, old, new
-    if isinstance(args.get("content"), str):
-        yield path, current_text(path) or "", args["content"]
+        args = action.arguments
+        path = action.write_paths[0]
+        edits = args.get("edits")
+        found = []
+        for pair in [args, *(edits if isinstance(edits, list) else [])]:
+            old, new = (
+                (pair.get("old_string"), pair.get("new_string")) if isinstance(pair, dict) else (None, None)
+            )
+            if isinstance(old, str) and isinstance(new, str):
+                found.append((path, old, new))
+        if isinstance(args.get("content"), str):
+            found.append((path, current_text(path) or "", args["content"]))
+        facts["edited_texts"] = tuple(found)
+    texts: tuple[tuple[str, str, str], ...] = facts["edited_texts"]
+    return texts

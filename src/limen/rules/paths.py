@@ -30,7 +30,7 @@ from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
 from limen.normalize.tools import words_of
 from limen.rules import rule
-from limen.rules.derived import changed_operands, edited_texts, kept_from_model
+from limen.rules.derived import GLOBAL_VALUE_OPTIONS, changed_operands, edited_texts, kept_from_model
 from limen.rules.written import applied_manifests, committed_over, judge, judge_text, written_text
 
 _GLOB_CHARS = frozenset("*?[")
@@ -596,10 +596,6 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             yield path
 
 
-# Options before a sub-command that take a value (`git -C DIR -c KEY=V status`)
-_GLOBAL_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
-
-
 def _words_only(command: Command) -> bool:
     """A program whose operands are text it prints or tests, never files it opens (`echo`, `printf`)."""
     entry = program(command.name)
@@ -623,7 +619,7 @@ def _non_reading_subcommand(command: Command) -> bool:
         return False  # `git log -p -- .env`: every change to it, printed
     i = 0
     while i < len(args) and args[i].startswith("-"):
-        i += 2 if args[i] in _GLOBAL_VALUE_OPTIONS else 1
+        i += 2 if args[i] in GLOBAL_VALUE_OPTIONS else 1
     return i < len(args) and (args[i] in subcommands or " ".join(args[i : i + 2]) in subcommands)
 
 
@@ -1004,11 +1000,14 @@ def key_let_in(action: Action, ctx: Context) -> Iterator[Finding]:
         NOT_PRODUCTION.search(inside) or "molecule/" in inside or "fixtures/" in inside
     ) and not PRODUCTION.search(inside):
         return  # (a test's fixture, a development machine's file)
-    own = _own_public_keys(ctx.home)
+    own: frozenset[str] | None = None  # read only once a new key is found
     for _, before, after in edited_texts(action):
         had = set(_SSH_PUBLIC_KEY.findall(before))
         for found in _SSH_PUBLIC_KEY.finditer(after[:256_000]):
-            if found.group(0) in had or found.group(0) in own:
+            if found.group(0) in had:
+                continue
+            own = _own_public_keys(ctx.home) if own is None else own
+            if found.group(0) in own:
                 continue
             lead = after[max(0, found.start() - 300) : found.start()].split("\n")
             if _KNOWN_HOSTS_CONTEXT.search("\n".join(lead[-3:])) or _HOST_BEFORE_KEY.search(lead[-1]):
