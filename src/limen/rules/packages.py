@@ -260,12 +260,13 @@ _VERSION_OPTIONS = frozenset({"-v", "--version"})
 
 
 # Where code comes from, as written in a file: an address (`https://github.com/Alamofire/Alamofire.git`,
-# `git@gitlab.com:acme/lib`), a forge reference (`github:NixOS/nixpkgs`), a quoted `owner/repo`
-_REFERENCE = re.compile(
-    r"""(?i)(?:[a-z][\w+.-]*://(?:[^@\s/"'`]+@)?|git@)([\w.-]+)(?:[:/]([\w.-]+)(?:/([\w.-]+))?)?"""
-    r"""|\b(?:github|gitlab|sourcehut|codeberg|bitbucket):~?([\w.-]+)/([\w.-]+)"""
-    r"""|["']([\w.-]+)/([\w.-]+)["']"""
-)
+# `git@gitlab.com:acme/lib`), a forge reference (`github:NixOS/nixpkgs`), a quoted `owner/repo`. Each pattern
+# starts with a literal, which the regex engine finds fast (a whole-file Write passes through here)
+_ADDRESS_REFERENCE = re.compile(r"""://(?:[^@\s/"'`]+@)?([\w.-]+)(?:[:/]([\w.-]+)(?:/([\w.-]+))?)?""")
+_SSH_REFERENCE = re.compile(r"git@([\w.-]+)(?:[:/]([\w.-]+)(?:/([\w.-]+))?)?")
+_FORGE_REFERENCE = re.compile(r"(?i)\b(github|gitlab|sourcehut|codeberg|bitbucket):~?([\w.-]+)/([\w.-]+)")
+_QUOTED_REFERENCE = re.compile(r"""["']([\w.-]+)/([\w.-]+)["']""")
+_FORGE_PREFIXES = ("github:", "gitlab:", "sourcehut:", "codeberg:", "bitbucket:")
 _HEX = re.compile(r"^[0-9a-f]+$", re.IGNORECASE)
 _FORGE_HOSTS = frozenset({*FORGES.values(), *(f"www.{h}" for h in FORGES.values()), "git.sr.ht"})
 _DOCUMENTS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".html", ".htm")
@@ -273,16 +274,16 @@ _DOCUMENTS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".html", ".htm")
 
 def _references(text: str) -> set[tuple[str, str, str]]:
     """(host, owner, repository) of each reference in the text, lowercased ("" where it names none)."""
+    head = text[:200_000]
     found = set()
-    for match in _REFERENCE.finditer(text[:200_000]):
-        groups = [g.lower() if g else "" for g in match.groups()]
-        if groups[0]:
-            host, owner, repo = groups[0], groups[1], groups[2]
-        elif groups[3]:
-            host, owner, repo = match.group(0).split(":", 1)[0].lower() + ".com", groups[3], groups[4]
-        else:
-            host, owner, repo = "", groups[5], groups[6]
-        found.add((host, owner, repo.removesuffix(".git")))
+    for literal, pattern in (("://", _ADDRESS_REFERENCE), ("git@", _SSH_REFERENCE)):
+        for host, owner, repo in pattern.findall(head) if literal in head else ():
+            found.add((host.lower(), owner.lower(), repo.lower().removesuffix(".git")))
+    if any(prefix in head.lower() for prefix in _FORGE_PREFIXES):
+        for forge, owner, repo in _FORGE_REFERENCE.findall(head):
+            found.add((forge.lower() + ".com", owner.lower(), repo.lower().removesuffix(".git")))
+    for owner, repo in _QUOTED_REFERENCE.findall(head):
+        found.add(("", owner.lower(), repo.lower().removesuffix(".git")))
     return found
 
 
