@@ -432,6 +432,11 @@ _CONTROL_KEYS = re.compile(
     r"|rotation|reuse_detection|revocation"
     # an app's own protections when signed: Apple's hardened runtime, library validation, its sandbox
     r"|hardened_runtime|library_validation|app_sandbox|(?:^|_)sandbox(?:ing|ed)?(?:_|$)"
+    # a check named by what it checks (Ansible's `validate_certs`, `check_hostname`, `verify_signatures`)
+    r"|(?:verify|validate|check)_(?:certs?|certificates?|hostnames?|hosts?|peers?|signatures?|tokens?|jwts?)(?:_|$)"
+    # what keeps a secret out of logs and plans (Ansible's `no_log`, a CI variable's `masked`, Terraform's
+    # `sensitive`): off, the next run prints it
+    r"|(?:^|_)no_log$|(?:^|(?<!case)_)(?:masked|sensitive)$"
 )
 # A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
 # matches every file or finding
@@ -496,6 +501,9 @@ _WEAK_WHEN_ON = re.compile(
     # through when it fails (Envoy's `failure_mode_allow`, `fail_open`), Java serialization let in
     r"|insecure(?:_[a-z]+){0,3}|accept_any_[a-z_]+|trust_?all(?:_[a-z]+){0,2}|allow_insecure(?:_[a-z]+){0,3}"
     r"|(?:failure_mode|fail)_?(?:allow|open)|allow_java_serialization"
+    # a server that takes every client's key as it comes (Salt's `auto_accept`, `open_mode`, Puppet's
+    # `autosign`): any machine that asks joins, and gets the secrets its role is given
+    r"|auto_?accept(?:_[a-z]+){0,2}|open_?mode|auto_?sign(?:_[a-z]+){0,2}"
     # a setting named for the safety it takes away (pnpm's `dangerouslyAllowAllBuilds`: every dependency's
     # install scripts run)
     r"|dangerously(?:_[a-z]+){1,5})$"
@@ -594,9 +602,34 @@ _MAKES_ADMIN = re.compile(
 # capability, an IAM statement allowing every action (`"Effect": "Allow", "Action": "*"`)
 _ALLOWS_EVERYTHING = re.compile(
     r"""\bpath[ \t]+["']\*["'][ \t]*\{|\bcapabilities[ \t]*=[ \t]*\[[^\]]{0,200}["']sudo["']"""
-    r"""|["']Effect["'][ \t]*:[ \t]*["']Allow["'][^{}]{0,300}["']Action["'][ \t]*:[ \t]*\[?[ \t]*["']\*["']"""
-    r"""|["']Action["'][ \t]*:[ \t]*\[?[ \t]*["']\*["'][^{}]{0,300}["']Effect["'][ \t]*:[ \t]*["']Allow["']"""
 )
+# A statement's actions naming every action, or every IAM action (which grants itself the rest), as JSON,
+# YAML or HCL write it (`"Action": "*"`, `"Action": ["s3:Get*", "*"]`, `Action:\n  - '*'`, `actions =
+# ["iam:*"]`); and the statement's effect, Allow unless it says Deny (HCL's policy documents default to it)
+_EVERY_ACTION = re.compile(
+    r"""(?i)(?<![\w-])["']?actions?["']?[ \t]*[:=][ \t]*(?:["'](?:\*|iam:\*)["']"""
+    r"""|\[[^\]]{0,2000}?["'](?:\*|iam:\*)["']|(?:\n[ \t]*-[ \t]*["']?[\w:*-]+["']?[ \t]*){0,40}?"""
+    r"""\n[ \t]*-[ \t]*["'](?:\*|iam:\*)["'])"""
+)
+_DENY_EFFECT = re.compile(r"""(?i)["']?effect["']?[ \t]*[:=][ \t]*["']?deny\b""")
+
+
+def policy_allows_everything(text: str) -> bool:
+    """A policy document in `text` with a statement that allows every action: a Vault path `"*"` or its
+    `sudo` capability, an IAM (or IAM-shaped) statement of `*` or `iam:*` not marked Deny. The statement is
+    the text from the opening brace or list item before its actions to the closing brace after them."""
+    if _ALLOWS_EVERYTHING.search(text):
+        return True
+    for match in _EVERY_ACTION.finditer(text):
+        start = max(text.rfind("{", 0, match.start()), text.rfind("\n-", 0, match.start()), 0)
+        start = max(start, match.start() - 600)
+        end = text.find("}", match.end())
+        statement = text[start : match.end() + 600 if end < 0 else min(end, match.end() + 600)]
+        if not _DENY_EFFECT.search(statement):
+            return True
+    return False
+
+
 # Arguments that grant a level of access, and the levels that administer (GitLab's 40 and 50; the words)
 _ACCESS_KEYS = frozenset(
     {"access_level", "role", "permission", "permissions", "level", "base_role", "rolename", "role_name"}
@@ -734,6 +767,9 @@ _DEVELOPER_SETTINGS = re.compile(
     r"(?i)(?:^|[/._-])(?:local|dev|development|test|testing)\.(?:py|exs|rb|ya?ml|json|js|ts|php|toml|properties)$"
     r"|(?:^|/)Debug\.xcconfig$"  # (an Xcode project's debug build settings: never shipped)
     r"|/\.env\.(?:local|dev|development|test)$"  # (Yocto's `conf/local.conf` builds the image: not here)
+    # an environment's own folder (`inventories/dev/group_vars/all.yml`, `overlays/local/...`)
+    r"|/(?:inventor(?:y|ies)|environments?|envs?|overlays|stages|deploy(?:ments)?|clusters)"
+    r"/(?:dev|development|local)/"
 )
 _LOCAL_SECTION = re.compile(r"(?:^|\.)(?:dev|development|test|testing|local)(?:\.|$)", re.IGNORECASE)
 MAX_SETTINGS_TEXT = 20_000
@@ -876,6 +912,10 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
     alerts = set(_ALERT_RULE.findall(before)) - set(_ALERT_RULE.findall(after)) if rules else set()
     if alerts:  # `- alert: AuditLogShipperDown` deleted: what would have paged no longer exists
         return [f"{CONTROL_OFF}the alert {sorted(alerts)[0]} taken out"]
+    if policy_allows_everything(after[:MAX_SETTINGS_TEXT]) and not policy_allows_everything(
+        before[:MAX_SETTINGS_TEXT]
+    ):  # a policy file's statement made `"Action": "*"`: whoever holds it may do anything
+        return [f"{ADMIN_GRANTED}a policy that allows every action"]
     opened = _anyone_let_in(path, after) - _anyone_let_in(path, before)
     if opened:
         key, value = min(opened)
@@ -1003,7 +1043,20 @@ def _admin_lines_exposed(before: str, after: str) -> str:
 # A setting that says how something is verified (Envoy's `trust_chain_verification`, `ssl_verification`,
 # `hostname_validation`), and the values that verify nothing
 _VERIFICATION_KEY = re.compile(r"(?:^|_)(?:verification|validation|verify|verify_mode|verify_peer)$")
-_UNVERIFIED = frozenset({"accept_untrusted", "accept_all", "accept_any", "none", "off", "false", "skip", "0"})
+_UNVERIFIED = frozenset(
+    {
+        "accept_untrusted",
+        "accept_all",
+        "accept_any",
+        "none",
+        "off",
+        "false",
+        "skip",
+        "0",
+        "verify_none",
+        "cert_none",
+    }
+)
 
 
 def _unverified(value: str) -> bool:
@@ -1662,7 +1715,10 @@ def _statement_allows_everything(value: object, depth: int = 0) -> bool:
         return False
     keys = {str(k).lower(): v for k, v in list(value.items())[:64]}
     action = keys.get("action")
-    if str(keys.get("effect", "")).lower() == "allow" and (action == "*" or action == ["*"]):
+    every = action in ("*", "iam:*") or (
+        isinstance(action, list) and bool({"*", "iam:*"} & set(map(str, action)))
+    )
+    if str(keys.get("effect", "")).lower() == "allow" and every:
         return True
     return any(_statement_allows_everything(v, depth + 1) for v in keys.values())
 
@@ -1754,9 +1810,7 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
     ):  # a sign-in client that sends tokens to any site, an API any origin may call
         return f"{MADE_PUBLIC}any site or address let in by {words}"
     if _GRANTS.search(words) and (
-        any(
-            isinstance(v, str) and _ALLOWS_EVERYTHING.search(v[:MAX_SETTINGS_TEXT]) for _k, v in settings[:64]
-        )
+        any(isinstance(v, str) and policy_allows_everything(v[:MAX_SETTINGS_TEXT]) for _k, v in settings[:64])
         or _statement_allows_everything(arguments)
     ):  # `write_policy(policy='path "*" { capabilities = ["sudo", ...] }')`, an IAM document of `*` on `*`
         return f"{ADMIN_GRANTED}a policy that allows everything written by {words}"

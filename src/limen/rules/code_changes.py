@@ -22,6 +22,7 @@ import re
 from limen.facts.paths import test_code
 from limen.normalize.tools import deletes_every_listed, words_of
 from limen.prefilter import prefiltered
+from limen.rules.request_flows import request_flows
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
 # Past these, a change is too large to compare token by token: its lines are still compared
@@ -564,7 +565,8 @@ def weakened(
             test = test_code(path)
             found += _trust_replaced(removed, added, context) if not test else []
             found += _scope_from_request(removed, added)
-            found += _parameters_pasted(removed, added)
+            opening = old_lines[i1 - 1] + "\n" if i1 else ""  # (a statement's call may open the line before)
+            found += _parameters_pasted(opening + removed, opening + added)
             found += _password_minimum_lowered(removed, added)
             found += _attempt_limit_lifted(removed, added, context)
             found += _verification_decoded(removed, added)
@@ -830,7 +832,7 @@ _ACCESS_STEP = prefiltered(
 # an f-string, a template): what the caller sends becomes SQL
 _RUN_WITH_PARAMETERS = re.compile(
     r"(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*)"
-    r"\s*\(\s*[\w.]+\s*,\s*[\[({\w]"
+    r"\s*\(\s*(?:[\w.]+|\"[^\"\n]*\"|'[^'\n]*')\s*,\s*[\[({\w]"
     # JPA's and JDBC's statements with named or positional parameters bound apart
     r"|\b(?:create(?:Native)?Query|prepareStatement)\s*\(\s*\"[^\"\n]*(?::\w|\?)|\.setParameter\s*\("
     # Apex's inline SOQL with bound variables (`[SELECT Id FROM Account WHERE Name LIKE :term]`)
@@ -1526,6 +1528,7 @@ def _opened(added: str, before: str, path: str) -> list[str]:
     ):
         found.append("the caller's credentials are logged or sent on")
     if not test_code(path):
+        found += request_flows(added, before)
         predictable = any(w in low for w in ("seed", "random", "timestamp", "currenttimemillis", "unixnano"))
         if (
             predictable

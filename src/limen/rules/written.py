@@ -2298,6 +2298,7 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
     it; a firewall rule letting the whole internet in to anything but the web ports, a bucket, container or
     database made public, a policy for anyone, or an owner role granted widens who can reach what."""
     from limen.facts.packages import imitated_publisher
+    from limen.normalize.tools import policy_allows_everything
 
     source = text[:MAX_TEXT]
     commands = re.findall(r'^[ \t]*command\s*=\s*"((?:[^"\\]|\\.)*)"', source, re.MULTILINE)
@@ -2334,8 +2335,8 @@ def _terraform(text: str) -> tuple[list[str], list[str]]:
         concerns.append("a database takes unencrypted connections")
     if _PUBLIC_STORAGE.search(source):
         concerns.append("a storage container or bucket is opened to anonymous readers")
-    if _OWNER_ROLE.search(source):
-        concerns.append("an owner or administrator role is granted")
+    if _OWNER_ROLE.search(source) or policy_allows_everything(source):
+        concerns.append("an owner or administrator role, or a policy of every action, is granted")
     if OPEN_FEDERATION.search(source):
         concerns.append("a federated identity trust is met by any repository's workflow")
     if re.search(

@@ -1,0 +1,186 @@
+"""Where what a request sends ends up, in program code an agent writes: a file read from a path the caller
+chooses, a request's data turned back into objects, a server's secret attached to a request to an address the
+caller chooses, the caller's own say on their role, and passwords written to the logs.
+
+Language-neutral and line-based, like the rest of `limen.rules.code_changes`: a name is tainted when it is
+bound (`const f = c.req.query("f")`, `guard let body = req.body.data`, `name := r.URL.Query().Get("n")`) to a
+request's value or to an expression of a tainted name, over the whole file; a sink is a line that hands a
+tainted value to a reader, a deserialiser or an outbound request. A path the code sanitises (a base name, a
+prefix check, a resolved path compared with its root) is the code's own care, and not a finding."""
+
+from __future__ import annotations
+
+import re
+
+from limen.prefilter import prefiltered
+
+# A value a request carries where it is read (a server's request object, PHP's globals, a fetch-API body)
+_REQUEST = re.compile(
+    r"(?i)\$_(?:GET|POST|REQUEST|COOKIE|FILES)\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|param|form|args|input"
+    r"|json|data|GET|POST|FILES|get_json|values|headers?|cookies?|url|uri|content|stream)\b"
+    r"|\bc\.(?:Query|Param|PostForm|FormValue|QueryParam|Bind\w*)\s*\(|\br\.(?:URL\.Query|FormValue|PostFormValue|Body)\b"
+    r"|\bgetParameter\s*\(|@(?:RequestParam|PathVariable|RequestBody|RequestHeader)\b|\[From(?:Query|Body|Route|Form)\]"
+    r"|\b(?:readBody|getQuery|getRouterParams?)\s*\(|\bsearchParams\.get\s*\(|\bparams\s*\[|\bparams\.(?:get|fetch|require)\b"
+)
+# `name = value` (one line) in the languages agents write servers in, with Swift's `guard let`/`if let`
+_BINDING = re.compile(
+    r"(?m)^[ \t]*(?:(?:guard|if)[ \t]+)?(?:(?:const|let|var|val|final|my|auto|dim|String|string)[ \t]+)?"
+    r"(?:\$)?(\{[\w\s,:]{1,200}\}|\[[\w\s,]{1,120}\]|\w+)[ \t]*(?::[ \t]*[\w.<>\[\]?]+[ \t]*)?"
+    r":?=(?!=)[ \t]*(.+)$"
+)
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+# Readers of a file by its path (the standard libraries' and web frameworks' senders of a file)
+_FILE_READER = prefiltered(
+    r"\b(?:readFile(?:Sync)?|readTextFile|createReadStream|sendFile|send_file|streamFile|FileResponse|download"
+    r"|file_get_contents|readfile|fopen|ReadFile|ServeFile|readAllBytes|readString|newInputStream|ReadAllBytes"
+    r"|ReadAllText|OpenRead|PhysicalFile|File\.(?:read|open|binread)|IO\.read|Bun\.file|os\.Open|open)\s*\("
+    r"|\bnew\s+File(?:InputStream|Reader)?\s*\("
+)
+# What keeps a path under its folder: its base name taken, a prefix or containment checked, a path's `..`
+# refused, a name looked up in a list of the allowed
+_CONFINED = re.compile(
+    r"(?i)basename|secure_filename|safe_join|send_from_directory|filepath\.Base|\.Base\(|path\.Base|\.name\b"
+    r"|realpath|startsWith|starts_with|HasPrefix|hasPrefix|is_relative_to|relative_to|lastPathComponent"
+    r"|\.\.|allow(?:ed|list)|whitelist|GetFileName|normalize\(|\bClean\("
+)
+# Deserialisers that make objects of any class the data names (Python's pickle and full YAML, Java's and
+# .NET's object streams, Ruby's Marshal and unsafe YAML, PHP's unserialize, Apple's keyed unarchiver)
+_OBJECT_MAKER = prefiltered(
+    r"\b(?:pickle|cPickle|dill|marshal|shelve)\.loads?\s*\(|\byaml\.unsafe_load\s*\(|\bjsonpickle\.decode\s*\("
+    r"|\byaml\.load\s*\([^\n]*\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b"
+    r"|\bObjectInputStream\s*\(|\bXMLDecoder\s*\(|\bBinaryFormatter\b|\bNetDataContractSerializer\b"
+    r"|\bLosFormatter\b|\bSoapFormatter\b|TypeNameHandling\.(?:All|Auto|Objects)\b|\bXStream\b[^\n]*fromXML"
+    r"|\bMarshal\.load\s*\(|\b(?:YAML|Psych)\.unsafe_load\s*\(|\bunserialize\s*\((?![^\n]*allowed_classes)"
+    r"|\bNSKeyedUnarchiver\.unarchive(?:Object|TopLevelObjectWithData)\b|\bnode-serialize\b|\bfuncster\b"
+)
+# A request sent out, and its first argument (the address)
+_OUTBOUND = prefiltered(
+    r"\b(?:fetch|axios(?:\.\w+)?|got|ky|requests\.(?:get|post|put|request)|httpx\.(?:get|post|request)"
+    r"|urlopen|http\.(?:Get|Post|NewRequest\w*)|URLRequest|HttpRequest\.newBuilder|WebClient|RestTemplate\.\w+"
+    r"|HTTParty\.\w+|Faraday\.\w+|Net::HTTP\.\w+|\$http\.\w+|curl_init)\s*\(\s*([^,)\n]*)"
+)
+# A server's own secret where the code reads it (the environment, a platform's bindings, its settings)
+_SERVER_SECRET = re.compile(
+    r"(?i)\b(?:env|environ|ENV|getenv|Getenv|secrets?|settings|config|Deno\.env\.get)\W{1,4}"
+    r"[\"']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)\w*"
+)
+# A request's field naming the caller's rights, read from what the caller sent
+_PRIVILEGE_FIELD = re.compile(
+    r"(?i)(?:\.|\[\s*[\"']|\.get\(\s*[\"']|->|\.fetch\(\s*:?[\"']?)"
+    r"(?:role|roles|is_?admin|admin|is_?staff|is_?superuser|superuser|permissions?|privileges?|access_?level"
+    r"|account_?type|user_?type)\b"
+)
+# A line that writes to a log or the console
+_LOGS = prefiltered(
+    r"(?i)\b(?:console\.(?:log|info|warn|error|debug)|logger\.\w+|log\.\w+|logging\.\w+|Log\.[dviwe]|NSLog|os_log"
+    r"|print(?:ln|f)?|puts|fmt\.(?:Print|Fprint)\w*|slog\.\w+|System\.out\.print\w*|error_log|syslog"
+    r"|(?:info|warn|debug|error|e?println)!)\s*\("
+)
+# A password or key in what a log line says: `pw=${x}`, `password: %s`, `{password}`, `#{password}`
+_SECRET_SHOWN = re.compile(
+    r"(?i)\b(?:pw|pwd|passw(?:or)?d|passphrase|api_?key|secret)\s*[=:]\s*(?:\$\{|%[sdvrq]|\{|#\{|\\\(|[\"'`]\s*[+,.])"
+    r"|(?:\$\{|#\{|\\\(|\{)\s*(?:\w+\.)*(?:password|passwd|pwd|plain_?password|passphrase|api_?key|secret_?key)\s*[})]"
+    r"|[,(+]\s*(?:password|passwd|plain_?password|passphrase)\s*[,)]"
+)
+# A password's check that now also passes on something else (`verify(pw, hash) || pw == email.reversed()`)
+_CHECK_WITH_ALTERNATIVE = re.compile(
+    r"(?i)\b\w*(?:verify|check_?password|checkpw|password_verify|compare|matches)\w*\s*\([^\n]*\)\s*"
+    r"(?:\|\||\bor\b|\bOrElse\b)\s*[^\n]*\b(?:pass(?:word|wd)?|pw)\b[^\n]*(?:==|\.equals\(|===)"
+)
+
+
+# A binding's value that is the request's body or query as sent, not a record found by it
+_WHOLE_BODY = re.compile(
+    r"(?:await\s+|try\s+)?(?:\w+\.)?(?:"
+    + _REQUEST.pattern.removeprefix("(?i)")
+    + r")[\w.]*\s*(?:\(\s*(?:force\s*=\s*True)?\s*\))?"
+    r"\s*(?:<[^>\n]*>\s*\(\s*\))?\s*(?:as\s+\w+|\?\?[^\n]*|\|\|[^\n]*|or\s+\{\})?\s*;?\s*$",
+    re.IGNORECASE,
+)
+# A route kept for administrators: setting someone's role there is the administrator's to do
+_ADMINS_ONLY = re.compile(
+    r"(?i)is_?admin\s*\(|require_?admin|admin_?required|has_?role|hasAuthority|@PreAuthorize|@Secured"
+    r"|permission_required|roles_required|authorize\s*\(|can\?\s*[(:]|is_superuser|user_passes_test|adminOnly"
+)
+
+
+def _sets_own_rights(line: str, bodies: set[str]) -> bool:
+    """A line that reads a rights field straight from the request (`req.body.role`, `request.json["role"]`)
+    or from a name holding the request's body as sent (`(body as any).role`, `input.get("is_admin")`)."""
+    for match in _PRIVILEGE_FIELD.finditer(line):
+        lead = line[max(0, match.start() - 40) : match.start()]
+        if _REQUEST.search(lead) or any(
+            re.search(rf"\b{re.escape(b)}\b(?:\s+as\s+\w+)?[^\w\n]{{0,12}}$", lead) for b in bodies
+        ):
+            return True
+    return False
+
+
+def _tainted(text: str) -> set[str]:
+    """The names bound to a request's value, and (twice over) to expressions of such names."""
+    bindings = [(m.group(1), m.group(2)) for m in _BINDING.finditer(text)]
+    tainted = {name for target, value in bindings if _REQUEST.search(value) for name in _NAME.findall(target)}
+    for _ in range(2):
+        more = {
+            name
+            for target, value in bindings
+            if set(_NAME.findall(value)) & tainted
+            for name in _NAME.findall(target)
+        } - tainted
+        if not more:
+            break
+        tainted |= more
+    return tainted
+
+
+def _carries(text: str, tainted: set[str]) -> bool:
+    return bool(_REQUEST.search(text)) or bool(set(_NAME.findall(text)) & tainted)
+
+
+def request_flows(added: str, before: str) -> list[str]:
+    """What the added code lets a request's value reach that the code before did not: a file read from a
+    path the caller picks, objects made from the caller's data, the server's secret sent where the caller
+    says, the caller's own say on their role; and a password or key written to the logs."""
+    found: list[str] = []
+    readers = _FILE_READER.search(added)
+    makers = _OBJECT_MAKER.search(added)
+    outbound = _OUTBOUND.search(added)
+    privilege = _PRIVILEGE_FIELD.search(added)
+    if readers or makers or outbound or privilege:
+        tainted = _tainted(before + "\n" + added)
+        bodies = {  # names that hold what the caller sent as it is (`const body = await c.req.json()`)
+            name
+            for m in _BINDING.finditer(before + "\n" + added)
+            if _WHOLE_BODY.match(m.group(2))
+            for name in _NAME.findall(m.group(1))
+        }
+        old_lines = set(before.splitlines())
+        for line in added.splitlines():
+            if line in old_lines or not line.strip():
+                continue
+            if (
+                readers
+                and _FILE_READER.search(line)
+                and _carries(line, tainted)
+                and not _CONFINED.search(added)
+            ):
+                found.append("a file is read from a path the request chooses")
+            if makers and _OBJECT_MAKER.search(line) and (_carries(line, tainted) or _REQUEST.search(added)):
+                found.append("a request's data is turned into objects of any class it names")
+            if outbound and (call := _OUTBOUND.search(line)):
+                address = call.group(1)
+                near = added[added.find(line) : added.find(line) + len(line) + 300]
+                if "://" not in address and _carries(address, tainted) and _SERVER_SECRET.search(near):
+                    found.append("the server's secret is sent to an address the request chooses")
+            if privilege and _sets_own_rights(line, bodies) and not _ADMINS_ONLY.search(before + added):
+                found.append("the caller's role or rights are taken from what the caller sends")
+    if _LOGS.search(added):
+        for line in added.splitlines():
+            if _LOGS.search(line) and _SECRET_SHOWN.search(line) and line not in before:
+                found.append("a password or key is written to the logs")
+                break
+    alternative = _CHECK_WITH_ALTERNATIVE.search(added)
+    if alternative and alternative.group(0) not in before:
+        found.append("a password check also passes on something other than the password")
+    return list(dict.fromkeys(found))
