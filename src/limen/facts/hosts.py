@@ -870,6 +870,18 @@ ACTION_OWNERS = frozenset(
         *("slsa-framework", "ossf", "step-security", "stefanzweifel", "dorny", "reviewdog", "crazy-max"),
         *("coverallsapp", "sonarsource", "snyk", "anchore", "aquasecurity", "jamesives", "mikepenz"),
         *("gitleaks", "trufflesecurity", "release-drafter", "actions-rs", "erlef", "subosito"),
+        # language and platform teams' own (the Go team's `golang/govulncheck-action`, Helm's, JetBrains')
+        *(
+            "golang",
+            "goreleaser",
+            "helm",
+            "kubernetes-sigs",
+            "fluxcd",
+            "bufbuild",
+            "jetbrains",
+            "android-actions",
+        ),
+        *("google", "microsoft", "pulumi", "terraform-linters", "opentofu", "ko-build", "sigstore"),
     }
 )
 
@@ -1249,6 +1261,7 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("mise.run", "/"),
     ("starship.rs", "/install.sh"),
     ("get.k3s.io", "/"),
+    ("fluxcd.io", "/install.sh"),
     ("bootstrap.pypa.io", "/get-pip.py"),
     ("get-ghcup.haskell.org", "/"),
     ("get.haskellstack.org", "/"),
@@ -1284,7 +1297,18 @@ def is_official_installer(url: str) -> bool:
     path = parts.path.lower() or "/"
     if ":" in host or not host.isascii() or any(c in path for c in "%\\") or "/." in path or "//" in path:
         return False
+    if host == "raw.githubusercontent.com" and _OWN_REPOSITORY_INSTALLER.match(path):
+        from limen.facts.packages import used
+
+        if used("github", "/".join(path.split("/")[1:3])):
+            return True  # a widely used project's own script, in its repository
     return any(host == h and path.startswith(prefix) for h, prefix in OFFICIAL_INSTALLERS)
+
+
+# An install script at a path of a repository on GitHub (`/OWNER/REPO/REF/.../install.sh`, `.../get-x.sh`)
+_OWN_REPOSITORY_INSTALLER = re.compile(
+    r"/[\w.-]+/[\w.-]+/[\w.-]+/(?:[\w.-]+/){0,4}(?:install|get)[\w.-]*\.sh$"
+)
 
 
 # --------------------------------------------------------------------------- collection services

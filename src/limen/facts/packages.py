@@ -393,6 +393,16 @@ GITHUB = frozenset(
         *("nixos/nixpkgs", "numtide/flake-utils", "hercules-ci/flake-parts", "nix-community/home-manager"),
         *("serokell/deploy-rs", "zhaofengli/colmena", "mic92/sops-nix", "ryantm/agenix", "cachix/devenv"),
         *("nix-community/disko", "nix-community/nixos-anywhere", "lnl7/nix-darwin", "oxalica/rust-overlay"),
+        # the cloud-native tools whose documented installers are scripts in their own repositories
+        *(
+            "kubernetes-sigs/kustomize",
+            "kubernetes-sigs/kind",
+            "fluxcd/flux2",
+            "argoproj/argo-cd",
+            "helm/helm",
+        ),
+        *("derailed/k9s", "ahmetb/kubectx", "kubernetes/kubernetes", "cli/cli", "goreleaser/goreleaser"),
+        *("aquasecurity/trivy", "anchore/syft", "anchore/grype", "sigstore/cosign", "open-policy-agent/opa"),
         *(m.removeprefix("github.com/") for m in GO if m.startswith("github.com/")),
     }
 )

@@ -363,7 +363,8 @@ BY_NAME: dict[str, PathFact] = {
         (
             *("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"),
             *("poetry.lock", "uv.lock", "Pipfile.lock", "pdm.lock", "Gemfile.lock", "composer.lock"),
-            "Cargo.lock",
+            *("Cargo.lock", "go.sum", "verification-metadata.xml", "gradle.lockfile", "Podfile.lock"),
+            *("packages.lock.json", "mix.lock", "pubspec.lock", "Package.resolved", "MODULE.bazel.lock"),
         ),
         _f("lockfile", "installs fetch each package from the address it records", "package_sources"),
     ),

@@ -300,6 +300,13 @@ NOT_PRODUCTION = re.compile(
     r"|dry-?run|snapshot|(?<!\.)internal)(?![A-Za-z0-9])"
 )
 
+# The Kubernetes contexts of clusters that run on this machine (kind's `kind-NAME`, k3d's `k3d-NAME`,
+# minikube's, Docker Desktop's, Rancher Desktop's, OrbStack's, colima's): what is deleted there is the
+# developer's own, rebuilt in a minute
+LOCAL_CLUSTER_CONTEXT = re.compile(
+    r"(?i)(?:kind|k3d)-[\w.-]+|minikube|docker-desktop|docker-for-desktop|rancher-desktop|orbstack|colima(?:-[\w.-]+)?"
+)
+
 # What only reads a store (a listing, an object printed here, a bucket's or object's settings described),
 # and the nouns such a verb may follow (`gcloud storage buckets describe`, `gsutil iam get`)
 _STORE_LISTINGS = frozenset({"ls", "du", "stat", "cat", "describe", "list", "get"})
@@ -1262,6 +1269,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p("valgrind", R.WRAPPER),
     _p("env", R.WRAPPER),
     _p("busybox", R.WRAPPER),
+    _p("toybox", R.WRAPPER),  # (Android's busybox)
     _p(
         "su",
         R.PRIVILEGED,

@@ -18,6 +18,7 @@ from limen.normalize import net, shell
 from limen.normalize.graphql import mutation_notes
 from limen.normalize.paths import canonical, read_text
 from limen.normalize.tools import (
+    ADMIN_GRANTED,
     BULK_TARGET,
     CODE_KEYS,
     CONTROL_OFF,
@@ -53,7 +54,7 @@ from limen.patches import targets as patch_targets
 # `Action.notes` of a tool that lists names (Glob, LS) and of one that searches file contents (Grep), followed
 # by the text it looks for: what the path rules need to judge them as `ls` and `grep -r` are judged.
 NAMES_ONLY = "names_only"
-_WEAKENS = (CONTROL_OFF, MADE_PUBLIC, DESTROYS_STORE)  # what a new configuration's settings may do
+_WEAKENS = (CONTROL_OFF, MADE_PUBLIC, DESTROYS_STORE, ADMIN_GRANTED)  # what a new configuration may do
 SEARCHES = "searches:"
 MAX_ARGUMENT_CHARS = 1_000_000  # beyond this an argument is not analysed, and the action is escalated
 MAX_DEPTH = 32  # nesting beyond this is not analysed (a secret could hide below it): the action is escalated

@@ -5358,8 +5358,7 @@ def _platform_remote(
         while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
             i += 2 if rest[i] in entry.options else 1
         rest = rest[i + (1 if i < len(rest) and rest[i] == "--" else 0) :]
-        if rest:
-            lines.append(" ".join(rest))
+        lines += _remote_lines(rest)
     for line in lines[:4]:
         if _is_dynamic(line, state):
             state.note(f"{entry.name} runs a command line built at run time on its machines")
@@ -5400,10 +5399,23 @@ def _ssh_remote(args: list[str], i: int, state: _State, via: tuple[str, ...], le
     cwd = state.cwd
     state.deferred += 1  # what cannot be analysed there runs there: noted, not opaque here
     try:
-        _analyse_text(" ".join(remote), state, via=(*via, "ssh"), level=level + 1, lenient=True)
+        for line in _remote_lines(remote):
+            _analyse_text(line, state, via=(*via, "ssh"), level=level + 1, lenient=True)
     finally:
         state.cwd = cwd
         state.deferred -= 1
+
+
+def _remote_lines(words: list[str]) -> list[str]:
+    """The line a remote shell runs for the words given it: joined by spaces (as ssh and adb send them),
+    and, when an argument holds spaces, with its quoting kept too (`adb shell su -c 'rm -rf /data'`: the
+    device's shell or a wrapper there may take it either way)."""
+    if not words:
+        return []
+    joined = " ".join(words)
+    if not any(re.search(r"\s", w) for w in words[1:]):
+        return [joined]  # (one quoted line, `ssh host 'show bgp summary'`: the remote shell splits it)
+    return [joined, shlex.join(words)]
 
 
 _DB_HOST = re.compile(r"--host=(.+)|-h(.+)")

@@ -612,13 +612,40 @@ _EVERY_ACTION = re.compile(
     r"""\n[ \t]*-[ \t]*["'](?:\*|iam:\*)["'])"""
 )
 _DENY_EFFECT = re.compile(r"""(?i)["']?effect["']?[ \t]*[:=][ \t]*["']?deny\b""")
+# Kubernetes' RBAC: a rule of every verb on every resource (`verbs: ["*"]` beside `resources: ["*"]`, a
+# kubebuilder marker's `resources=*,verbs=*`), and the administrator roles bound to every signed-in or
+# anonymous caller
+_EVERY_VERB = re.compile(
+    r"""(?i)\bverbs["']?[ \t]*:[ \t]*(?:\[[^\]]{0,200}?["']\*["']|\n[ \t]*-[ \t]*["']\*["'])"""
+)
+_EVERY_RESOURCE = re.compile(
+    r"""(?i)\bresources["']?[ \t]*:[ \t]*(?:\[[ \t]*["']\*["']|\n[ \t]*-[ \t]*["']\*["'])"""
+)
+_EVERY_VERB_MARKER = re.compile(
+    r"\+kubebuilder:rbac:[^\n]*\bresources=\*[^\n]*\bverbs=\*|\+kubebuilder:rbac:[^\n]*\bverbs=\*[^\n]*\bresources=\*"
+)
+_ADMIN_ROLE_NAMED = re.compile(r"""(?<![\w-])["']?cluster-admin["']?(?![\w-])""")
+_EVERY_CALLER = re.compile(
+    r"system:(?:un)?authenticated\b|system:anonymous\b|system:serviceaccounts(?![:\w])"
+)
 
 
 def policy_allows_everything(text: str) -> bool:
     """A policy document in `text` with a statement that allows every action: a Vault path `"*"` or its
-    `sudo` capability, an IAM (or IAM-shaped) statement of `*` or `iam:*` not marked Deny. The statement is
-    the text from the opening brace or list item before its actions to the closing brace after them."""
-    if _ALLOWS_EVERYTHING.search(text):
+    `sudo` capability, an IAM (or IAM-shaped) statement of `*` or `iam:*` not marked Deny, a Kubernetes role
+    of every verb on every resource, or its administrator role bound to every caller. The statement is the
+    text from the opening brace or list item before its actions to the closing brace after them."""
+    if _ALLOWS_EVERYTHING.search(text) or _EVERY_VERB_MARKER.search(text):
+        return True
+    for match in _EVERY_VERB.finditer(text):  # a role's rule: the list item that holds its verbs
+        start = max(
+            text.rfind("\n-", 0, match.start()), text.rfind("{", 0, match.start()), match.start() - 400
+        )
+        if _EVERY_RESOURCE.search(text, max(start, 0), match.end() + 400):
+            return True
+    if (called := _ADMIN_ROLE_NAMED.search(text)) and _EVERY_CALLER.search(
+        text, max(0, called.start() - 800), called.end() + 800
+    ):  # `cluster-admin` bound to `system:authenticated`
         return True
     for match in _EVERY_ACTION.finditer(text):
         start = max(text.rfind("{", 0, match.start()), text.rfind("\n-", 0, match.start()), 0)
@@ -771,7 +798,11 @@ _DEVELOPER_SETTINGS = re.compile(
     r"|/(?:inventor(?:y|ies)|environments?|envs?|overlays|stages|deploy(?:ments)?|clusters)"
     r"/(?:dev|development|local)/"
 )
-_LOCAL_SECTION = re.compile(r"(?:^|\.)(?:dev|development|test|testing|local)(?:\.|$)", re.IGNORECASE)
+# (and Android's debug build type: `buildTypes { debug { isDebuggable = true } }` is never shipped)
+_LOCAL_SECTION = re.compile(
+    r"(?:^|\.)(?:dev|development|test|testing|local)(?:\.|$)|(?:^|\.)build_?types\.debug(?:\.|$)",
+    re.IGNORECASE,
+)
 MAX_SETTINGS_TEXT = 20_000
 
 

@@ -56,6 +56,7 @@ from limen.facts.programs import (
     ENGINE_SOCKETS,
     ENVIRONMENT_VARIABLE,
     HTTPIE_NAMES,
+    LOCAL_CLUSTER_CONTEXT,
     NODE_ACCESS,
     NOT_PRODUCTION,
     OPEN_FEDERATION,
@@ -1423,6 +1424,9 @@ def _outside_production(command: Command) -> str:
     if targets and all(_SCRATCH_RESOURCE.search(w) and not _STORE_URL.match(w) for w in targets):
         return "scratch"  # (a store's address is judged by where in the store it points: `_scratch_in_store`)
     # where it acts is what its scope options say (a decoy name among the targets says nothing of it)
+    contexts = _scope_values(command, _CONTEXT_OPTIONS)
+    if contexts and all(LOCAL_CLUSTER_CONTEXT.fullmatch(v) for v in contexts):
+        return "scratch"  # `kubectl delete ns e2e-7f3k2 --context kind-dev`: a cluster on this machine
     if any(_PREVIEW.search(v) for v in _scope_values(command, _NAMESPACE_OPTIONS)):
         return "scratch"  # `helm uninstall api -n ledger-pr-402`: what lives in a preview's namespace
     return "elsewhere" if NOT_PRODUCTION.search(" ".join(_scope_values(command))) else ""
@@ -1430,6 +1434,7 @@ def _outside_production(command: Command) -> str:
 
 _PREVIEW = re.compile(PREVIEW)
 _NAMESPACE_OPTIONS = frozenset({"-n", "--namespace"})
+_CONTEXT_OPTIONS = frozenset({"--context", "--kube-context", "--kubecontext"})
 # A database's address in an option (`jdbc:postgresql://localhost:5432/payments_dev`): its host and name
 _DATABASE_URL = prefiltered(r"(?:jdbc:)?[a-z][\w+]*://(?:[^@/\s]*@)?([\w.-]+|\[[\w:]+\])(?::\d+)?/([\w-]+)")
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "host.docker.internal"})

@@ -1234,6 +1234,12 @@ _UNPINNED_HOOKS = re.compile(
 _PULL_REQUEST_CODE = re.compile(r"github\.event\.pull_request\.head\.(?:sha|ref)|refs/pull/")
 
 
+# An owner named as another with a word an impostor adds (`goreleaser-dev`, `actions-official`, `docker-hq`)
+_DECORATED_OWNER = re.compile(
+    r"([a-z0-9][a-z0-9-]{3,}?)[-_](?:dev|devs|official|ci|actions?|labs|team|hq|io|org|inc|community|tools|bot|\d+)"
+)
+
+
 def _imitated_action(uses: str) -> list[str]:
     """A CI step's `uses: OWNER/REPO@REF` whose owner is a near miss of a well-known publisher's
     (`actons/checkout`), or that names a well-known action's repository under another owner
@@ -1244,6 +1250,8 @@ def _imitated_action(uses: str) -> list[str]:
         return []
     owner, repo = uses.split("@", 1)[0].lower().split("/")[:2]
     original = imitates(owner, ACTION_OWNERS)
+    if not original and owner not in ACTION_OWNERS and (decorated := _DECORATED_OWNER.fullmatch(owner)):
+        original = decorated.group(1) if decorated.group(1) in ACTION_OWNERS else ""  # `goreleaser-dev`
     if original:
         return [f"the action {uses[:80]} imitates {original}/..."]
     posed = next((a for a in KNOWN_ACTIONS if a.split("/")[1] == repo and a.split("/")[0] != owner), "")
@@ -4868,6 +4876,8 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
         return None  # `db/seeds/dev.sql`, `tests/fixtures/users.sql`: data for a test or development copy
     text = written_text(action, path)
     name = path.rsplit("/", 1)[-1]
+    if text is None and _only_permissions_kept(name, action):
+        return None  # `chmod 600 ~/.gradle/gradle.properties`: same text, and nothing more runs
     if text is None and any(
         c.name == "chmod" and any(w.rstrip("/").endswith(name) for w in c.argv[1:]) for c in action.commands
     ):
@@ -4924,6 +4934,25 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
     ):  # authentication code, or a call that runs code: a line means what the code around it makes of it
         return _edited_whole(fact, path, action, ctx)
     return judged
+
+
+def _only_permissions_kept(name: str, action: Action) -> bool:
+    """Every command that names the file is a `chmod` that makes nothing executable or set-id (`600`,
+    `go-rwx`, `u=rw,go=`), and nothing is redirected into it: its text and what runs are as before."""
+    naming = [c for c in action.commands if any(w.rstrip("/").endswith(name) for w in c.argv[1:])]
+    if not naming or any(name in r for c in action.commands for r in c.redirects):
+        return False
+    for command in naming:
+        if command.name != "chmod" or command.argv[0].rsplit("/", 1)[-1] != "chmod":
+            return False
+        modes = [w for w in command.argv[1:] if not w.startswith("-") or re.fullmatch(r"-[rwxXst]+", w)]
+        mode = modes[0] if modes else ""
+        numeric = re.fullmatch(r"0?([0-7]{3})", mode)
+        if numeric is None and not re.fullmatch(r"(?:[ugoa]*(?:-[rwxXst]*|=[rw]*),?)+", mode):
+            return False  # `+x`, `u+s`, `4755`: something made to run
+        if numeric is not None and any(int(digit) & 1 for digit in numeric.group(1)):
+            return False
+    return True
 
 
 def _replacements(action: Action) -> list[str]:
@@ -5531,19 +5560,42 @@ def _security_resources(text: str) -> set[str]:
 
 
 def _swapped_integrity(before: str, after: str) -> list[str]:
-    """A lockfile entry whose checksum changed while its address did not: the install accepts another
-    tarball for the same version (`"integrity": "sha512-..."` replaced by hand)."""
+    """A lockfile entry whose checksum changed while what it pins did not: the install accepts another
+    archive for the same version (`"integrity": "sha512-..."`, a go.sum `h1:` line, Gradle's recorded
+    `sha256`, a Cargo.lock `checksum` replaced by hand). An entry is its checksum's line with the checksums
+    masked, read with the lines that name it above (name, version, address); a version bumped changes those
+    too, and is no swap."""
+    old, new = _checksummed(before), _checksummed(after)
+    changed = [entry for entry, digest in new.items() if entry in old and old[entry] != digest]
+    if not changed:
+        return []
+    lines = changed[0].splitlines()  # named by the nearest name: `name = "..."`, else the line's first word
+    named = next(
+        (m.group(1) for line in reversed(lines) if (m := re.search(r'name\s*=\s*"([^"]+)"', line))), ""
+    )
+    named = named or (lines[-1].split() or ["an entry"])[0]
+    return [f"the lockfile accepts another archive for {named.rsplit('/', 1)[-1][:60]}"]
 
-    def sums(text: str) -> dict[str, str]:
-        return dict(_LOCK_ENTRY.findall(text[:MAX_TEXT]))
 
-    old, new = sums(before), sums(after)
-    changed = [url for url, digest in new.items() if url in old and old[url] != digest]
-    return [f"the lockfile accepts another tarball for {changed[0].rsplit('/', 1)[-1]}"] if changed else []
+# A checksum as lockfiles write one: hex of 32 characters or more, an SRI or go.sum hash in base64
+_DIGEST = re.compile(
+    r"(?:sha(?:1|256|384|512)-|h1:)[A-Za-z0-9+/]{20,}={0,2}|(?<![\w/+])[0-9a-fA-F]{32,}(?![\w/+])"
+)
 
 
-# `"resolved": "URL", "integrity": "sha512-..."` (npm), in either order within one entry
-_LOCK_ENTRY = re.compile(r'"resolved"\s*:\s*"([^"]+)",\s*"integrity"\s*:\s*"([^"]+)"')
+def _checksummed(text: str) -> dict[str, tuple[str, ...]]:
+    """Each line holding a checksum, by its entry (the line with its checksums masked, after the three
+    lines above it that hold none): the checksums it records."""
+    entries: dict[str, tuple[str, ...]] = {}
+    above: list[str] = []
+    for line in text[:MAX_TEXT].splitlines():
+        digests = tuple(_DIGEST.findall(line))
+        if not digests:
+            if line.strip():
+                above = [*above[-2:], line.strip()]
+            continue
+        entries["\n".join([*above, _DIGEST.sub("#", line.strip())])] = digests
+    return entries
 
 
 def current_text(path: str) -> str | None:
