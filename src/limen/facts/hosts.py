@@ -1272,6 +1272,8 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("raw.githubusercontent.com", "/superfly/flyctl/master/installers/"),
     # PHP's: Composer's installer, WP-CLI's release build, probe-rs' and espup's for embedded Rust
     ("getcomposer.org", "/installer"),
+    ("get.symfony.com", "/cli/installer"),
+    ("laravel.build", "/"),
     ("getcomposer.org", "/download/"),
     ("raw.githubusercontent.com", "/wp-cli/builds/gh-pages/phar/"),
     ("github.com", "/probe-rs/probe-rs/releases/"),

@@ -295,7 +295,7 @@ RELEASE_TASK = re.compile(
     r"(?:$|[:_+-]|(?=[A-Z]))(?!.*(?:Local|Artifacts|M2))"
 )
 NOT_PRODUCTION = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|stg|uat|test|tests|qa|local|preview|sandbox"
+    r"(?i)(?<![A-Za-z0-9])(?:dev|develop|development|staging|stage|stg|uat|test|tests|testing|qa|local|preview|sandbox"
     # (`.internal` ends a private network's host names: no stage)
     r"|dry-?run|snapshot|(?<!\.)internal)(?![A-Za-z0-9])"
 )
@@ -2777,7 +2777,9 @@ PROGRAMS: tuple[Program, ...] = (
         setting_pairs=("option update", "option set", "option add"),
         options=("--path", "--url", "--user", "--skip-plugins", "--skip-themes", "--require", "--exec"),
         console=("eval", ("php", "-r"), ()),  # `wp eval 'wp_delete_user(1);'`
-        destroys_one=rf"{_W}(?:db\s+(?:reset|drop|clean)|site\s+(?:empty|delete)){_E}",
+        # (and every plugin, theme, post or user deleted at once: `wp plugin delete --all`)
+        destroys_one=rf"{_W}(?:db\s+(?:reset|drop|clean)|site\s+(?:empty|delete)"
+        rf"|(?:plugin|theme|post|user|comment|term|media)\s+(?:delete|uninstall)(?:\s+\S+)*?\s+--all){_E}",
         grants=rf"{_W}(?:user\s+(?:create|update|set-role|add-role)(?:\s+\S+)*?\s+(?:--role[=\s])?administrator"
         rf"|super-admin\s+add|user\s+add-cap(?:\s+\S+)*?\s+(?:manage_options|edit_users|promote_users"
         rf"|unfiltered_html)|option\s+(?:update|set)\s+default_role\s+administrator){_E}",
@@ -2788,6 +2790,19 @@ PROGRAMS: tuple[Program, ...] = (
         fetches_code=rf"{_W}(?:plugin|theme)\s+install(?:\s+\S+)*?\s+https?://",
         changes=rf"{_W}(?:core\s+update|plugin\s+(?:install|update|activate)|theme\s+(?:install|update|activate)"
         rf"|search-replace|db\s+import|option\s+(?:update|set|delete)){_E}",
+    ),
+    # Drush: a Drupal site's database, modules and roles (here, or on the site an `@alias` names)
+    _p(
+        "drush",
+        R.INFRA_DESTROYER,
+        options=("--uri", "-l", "--root", "-r"),
+        console=("php:eval", ("php", "-r"), ()),  # `drush php:eval 'user_delete(1);'`
+        destroys_one=rf"{_W}(?:sql:drop|sql-drop|site:install|site-install|si|entity:delete|user:cancel){_E}",
+        grants=rf"{_W}(?:role:perm:add|role-add-perm|rap)\s+(?:anonymous|authenticated){_E}"
+        rf"|{_W}user:role:add\s+(?:administrator|admin){_E}",
+        disables=rf"{_W}(?:pm:uninstall|pmu|pm-uninstall)(?:\s+\S+)*?\s+(?:dblog|syslog|tfa|captcha|seckit"
+        rf"|security_kit|password_policy|honeypot|flood_control|login_security|autologout|key|encrypt){_E}",
+        changes=rf"{_W}(?:pm:install|pm:enable|en|config:set|cset|config:import|cim|updatedb|updb){_E}",
     ),
     # a CI runner registered: it takes the project's jobs, and the secrets they are given
     _p("gitlab-runner", R.BUILDS, grants=rf"{_W}register{_E}"),  # (`exec`: the project's CI jobs here)

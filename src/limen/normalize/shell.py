@@ -2311,6 +2311,8 @@ def _h_artisan(
     if code is None and "--execute" in argv[:-1]:
         code = argv[argv.index("--execute") + 1]
     if code is not None:
+        if not code.rstrip().endswith((";", "}")):
+            code = code.rstrip() + ";"  # (PsySH takes a last statement without its `;`, as a REPL does)
         _interpreter(["php", "-r", code], state, (*via, "artisan tinker"), level, None)
     elif stdin is not None:  # `echo 'User::query()->delete();' | php artisan tinker`
         _interpreter(["php"], state, (*via, "artisan tinker"), level, stdin)

@@ -254,12 +254,13 @@ _CALLERS_CREDENTIAL = prefiltered(
     r"(?i)(?:request|req|ctx|context)\w*\.(?:Request\.)?headers?\W{1,3}(?:authorization|cookie|[\"']x-api-key)"
     r"|Headers\.Authorization|headers\[\s*[\"'](?:authorization|cookie|x-api-key)[\"']\]"
     r"|(?:request|req|params)\W{1,4}(?:only|input|get|body|form)?\W{0,3}[^\n]{0,40}[\"']password[\"']"
-    r"|\$_POST\s*\[\s*[\"'](?:pass|pwd|password)"
+    r"|\$_POST\s*\[\s*[\"'](?:pass|pwd|password)|->input\(\s*[\"'](?:pass|pwd|password)[\"']"
     # Django's headers by their CGI names, and a request's whole cookie jar
     r"|\bMETA\W{1,8}HTTP_(?:AUTHORIZATION|COOKIE|X_API_KEY)\b|\b(?:request|req)\.(?:COOKIES|cookies)\b(?!\s*\.get)"
 )
 _HANDS_ON = re.compile(
     r"(?i)\b(?:post|put|send|publish|log\w*|information|warn\w*|info|debug|print\w*|write)\w*\s*\("
+    r"|\b(?:file_put_contents|fwrite|appendFile\w*|error_log)\s*\("
 )
 # A secret from the environment with a fixed value used when it is unset: `os.environ.get("JWT_SECRET",
 # "changeme")`, `ENV.fetch("SECRET_KEY_BASE", "dev")`, `getOrElse("API_KEY", "x")`
@@ -577,6 +578,7 @@ def weakened(
         if _UNESCAPED_OUTPUT.search(added) and not _UNESCAPED_OUTPUT.search(removed):
             found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
+        found += _rights_made_assignable(removed, added, context)
         if deletes_every_listed(added) and not deletes_every_listed(removed):
             found.append("every item a listing of the whole store returns is deleted")
     if not added_blocks:
@@ -831,7 +833,8 @@ _ACCESS_STEP = prefiltered(
 # `Repo.query(sql, [id])`), and the same call given one text with a value pasted in (`%`, `+`, `.format(`,
 # an f-string, a template): what the caller sends becomes SQL
 _RUN_WITH_PARAMETERS = re.compile(
-    r"(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*)"
+    r"(?i)(?:\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*)"
+    r"|\bDB::(?:select|selectOne|statement|insert|update|delete|unprepared))"
     r"\s*\(\s*(?:[\w.]+|\"[^\"\n]*\"|'[^'\n]*')\s*,\s*[\[({\w]"
     # JPA's and JDBC's statements with named or positional parameters bound apart
     r"|\b(?:create(?:Native)?Query|prepareStatement)\s*\(\s*\"[^\"\n]*(?::\w|\?)|\.setParameter\s*\("
@@ -843,10 +846,12 @@ _RUN_WITH_PARAMETERS = re.compile(
     r"|\b(?:query|execute)\s+\w+\s+\"[^\"\n]*\?[^\"\n]*\"\s*\("
 )
 _RUN_PASTED = re.compile(
-    r"""(?i)\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*"""
-    r"""|create(?:Native)?Query|prepareStatement|executeQuery|queryFor\w+)"""
+    r"""(?i)(?:\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql"""
+    r"""|fetch\w*|create(?:Native)?Query|prepareStatement|executeQuery|queryFor\w+)"""
+    r"""|\bDB::(?:select|selectOne|statement|insert|update|delete|unprepared))"""
     r"""\s*\(\s*(?:[\w.]+\s*(?:%|\+)\s*[\w(]|[\w.]+\.format\(|f["']|`[^`\n]*\$\{"""
-    r"""|"[^"\n]*"\s*\+\s*[\w(])"""  # (a statement's text with a value added to it: `"... = '" + ref + "'"`)
+    r"""|"[^"\n]*"\s*\+\s*[\w(]|"[^"\n]*"\s*\.\s*\$)"""  # (a statement's text with a value added to it:
+    # `"... = '" + ref + "'"`, PHP's `"... = '" . $request->input('email')`)
     # Apex's dynamic SOQL with a value added to its text (`Database.query('SELECT ... \'' + term + ...)`)
     r"""|\bDatabase\.query\s*\(\s*'(?:[^'\\\n]|\\.)*'\s*\+"""
     # ... and Haskell's, a text joined with `<>` or `++` and handed over whole (`query_ conn (fromString ..)`)
@@ -1171,6 +1176,31 @@ _SENT_ELSEWHERE = re.compile(
 )
 
 
+def _rights_made_assignable(removed: str, added: str, context: str) -> list[str]:
+    """A field naming the user's rights added to the fields a request may set in bulk (Laravel's
+    `$fillable`, Rails' `permit(...)` and `attr_accessible`), or taken out of those it may not (`$guarded`):
+    whoever saves their own profile makes themselves an administrator."""
+    around = context[-1200:]
+    if _ASSIGNABLE.search(around) or _ASSIGNABLE.search(added):
+        gained = set(_RIGHTS_FIELD.findall(added)) - set(_RIGHTS_FIELD.findall(removed))
+        if gained:
+            return [f"the field {sorted(gained)[0]} is made one a request may set"]
+    if _GUARDED.search(around):
+        lost = set(_RIGHTS_FIELD.findall(removed)) - set(_RIGHTS_FIELD.findall(added))
+        if lost:
+            return [f"the field {sorted(lost)[0]} is no longer kept from what a request may set"]
+    return []
+
+
+_ASSIGNABLE = re.compile(r"\$fillable\b|\battr_accessible\b|\.permit\s*\(|\bpermitted_attributes\b")
+_GUARDED = re.compile(r"\$guarded\b|\battr_protected\b")
+_RIGHTS_FIELD = re.compile(
+    r"""["':](is_?admin|admin|role|roles|role_id|is_?staff|is_?superuser|superuser|permissions?|privileges?"""
+    r"""|access_?level|is_?owner)["']?(?=\s*[,\]\)=]|\s*$)""",
+    re.MULTILINE,
+)
+
+
 def _scope_from_request(removed: str, added: str) -> list[str]:
     """The tenant, account or owner a call acts for taken from what the request says, where it was the
     caller's own identity (`claims.Tenant` made `req.GetTenantId()`, `claims["tenant"]` made
@@ -1383,6 +1413,8 @@ _DISARMED = prefiltered(
     # Django's password hashers without a salt or with a broken hash, its password rules emptied; an API
     # view with no authentication at all
     r"|\bUnsalted(?:MD5|SHA1)PasswordHasher\b|\bAUTH_PASSWORD_VALIDATORS\s*=\s*\[\s*\]"
+    # Symfony's password hashers set to store passwords as they are typed
+    r"|\bPasswordAuthenticatedUserInterface['\"]?\s*:\s*['\"]?plaintext\b|\balgorithm\s*:\s*['\"]?plaintext\b"
     r"|\bauthentication_classes\s*=\s*(?:\[\s*\]|\(\s*\))"
     # Spring's method security with its annotations' checks switched off (`@PreAuthorize` no longer checked)
     r"|@Enable(?:Global)?MethodSecurity\([^)]*\b(?:prePost|secured|jsr250)Enabled\s*=\s*false"
@@ -1522,7 +1554,7 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         )
     if any(w in low for w in _RUNNER_WORDS) and _runs_what_requests_send(added):
         found.append("code, a command or SQL that a request or record supplies is run")
-    if any(w in low for w in ("authorization", "cookie", "x-api-key")) and (
+    if any(w in low for w in ("authorization", "cookie", "x-api-key", "password")) and (
         any(_CALLERS_CREDENTIAL.search(line) and _HANDS_ON.search(line) for line in added.splitlines())
         or (_CALLERS_CREDENTIAL.search(added) and re.search(r"https?://", added))
     ):

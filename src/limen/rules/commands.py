@@ -923,6 +923,7 @@ def _git_destructive(command: Command, action: Action, ctx: Context) -> Finding 
         and ({"f"} & _short_flags(rest) or "--force" in rest)
         and not _ignored_only_below(rest)
         and not _ignored_folders_only(rest, action.cwd or ctx.workspace)
+        and not _untracked_only_below(rest)
     ):
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 60, "git clean deletes untracked files")
     if sub == "reflog" and "expire" in rest and any("now" in w or "all" in w for w in rest):
@@ -943,6 +944,19 @@ def _ignored_only_below(rest: list[str]) -> bool:
         and "x" not in _short_flags(rest)
         and bool(operands)
         and all(w.strip("./") and not w.startswith(("/", "~", "..")) for w in operands)
+    )
+
+
+def _untracked_only_below(rest: list[str]) -> bool:
+    """`git clean -fd -- public/build storage/framework/testing`: files git neither tracks nor ignores (so
+    not `.env` and local settings), only below the folders named, none of them the whole tree."""
+    operands = [w for w in rest[1:] if not w.startswith("-")]
+    return (
+        not {"x", "X"} & _short_flags(rest)
+        and bool(operands)
+        and all(
+            w.strip("./") and not w.startswith(("/", "~", "..")) and "/../" not in f"/{w}/" for w in operands
+        )
     )
 
 
@@ -1483,6 +1497,8 @@ def _scope_values(command: Command, options: frozenset[str] | None = None) -> li
             found.append(value if eq else (argv[i + 1] if i + 1 < len(argv) else ""))
         elif options is None and eq and ENVIRONMENT_VARIABLE.search(option):
             found.append(value)  # `DJANGO_SETTINGS_MODULE=app.settings.local`, handed on by the shell
+    if options is None and len(argv) > 1 and re.fullmatch(r"@[\w.-]+", argv[1]):
+        found.append(argv[1][1:])  # a site alias (`drush @local sql:drop`, `wp @staging db reset`)
     return found
 
 
@@ -1716,6 +1732,20 @@ _DROPPED_DATABASE = re.compile(
     r"^\s*DROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\"`\w-]+)\s*;?\s*$", re.IGNORECASE
 )
 _DATABASE_OPTIONS = ("-d", "--dbname", "-D", "--database", "--db")
+
+
+def _recreates_scratch(text: str) -> bool:
+    """Every statement that destroys drops a test's or a development copy's database (`DROP DATABASE IF
+    EXISTS acme_testing; CREATE DATABASE acme_testing`): the suite's own database made anew."""
+    statements = [s for s in text.split(";") if s.strip()][:16]
+    drops = [m for s in statements if (m := _DROPPED_DATABASE.match(s))]
+    return (
+        bool(drops)
+        and all(_SCRATCH_DATABASE.fullmatch(m.group(1).strip('"`')) for m in drops)
+        and not any(sql_destroys(s) for s in statements if not _DROPPED_DATABASE.match(s))
+    )
+
+
 # `DROP TABLE [IF EXISTS] db.schema.name`: the object a statement drops, by its qualified name
 _DROPPED_OBJECT = re.compile(
     r"\bdrop\s+(?:table|view|schema)\s+(?:if\s+exists\s+)?([\w\".`-]+)", re.IGNORECASE
@@ -1885,10 +1915,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     # A file in the project (usually a scratch or test database), or a server the command names on this
     # machine (`psql -h localhost`): asked about. A server named elsewhere, or by the environment and the
     # client's own configuration (no host given: PGHOST, ~/.my.cnf may point anywhere): BLOCK.
-    scratch = _names_scratch_database(command) or any(
-        (m := _DROPPED_DATABASE.search(t)) is not None and _SCRATCH_DATABASE.fullmatch(m.group(1).strip('"`'))
-        for t in _sql_texts(command)
-    )
+    scratch = _names_scratch_database(command) or any(_recreates_scratch(t) for t in _sql_texts(command))
     leftover = not ctx.mode.strict_or_above  # (strict asks of a temporary table's drop too)
     scratch = scratch or any(_drops_only_scratch(t, leftover) for t in _sql_texts(command))
     scratch = scratch or _on_local_copy(command)

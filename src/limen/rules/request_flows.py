@@ -21,6 +21,7 @@ _REQUEST = re.compile(
     r"|\bc\.(?:Query|Param|PostForm|FormValue|QueryParam|Bind\w*)\s*\(|\br\.(?:URL\.Query|FormValue|PostFormValue|Body)\b"
     r"|\bgetParameter\s*\(|@(?:RequestParam|PathVariable|RequestBody|RequestHeader)\b|\[From(?:Query|Body|Route|Form)\]"
     r"|\b(?:readBody|getQuery|getRouterParams?)\s*\(|\bsearchParams\.get\s*\(|\bparams\s*\[|\bparams\.(?:get|fetch|require)\b"
+    r"|\$(?:this|request)->(?:input|query|post|get|all|file)\s*\("  # Laravel's request, in a FormRequest too
 )
 # `name = value` (one line) in the languages agents write servers in, with Swift's `guard let`/`if let`
 _BINDING = re.compile(
@@ -36,6 +37,8 @@ _FILE_READER = prefiltered(
     r"|file_get_contents|readfile|fopen|ReadFile|ServeFile|readAllBytes|readString|newInputStream|ReadAllBytes"
     r"|ReadAllText|OpenRead|PhysicalFile|File\.(?:read|open|binread)|IO\.read|Bun\.file|os\.Open|open)\s*\("
     r"|\bnew\s+File(?:InputStream|Reader)?\s*\("
+    # PHP's include and require, with or without parentheses: the file read is run as PHP too
+    r"|(?<![.>:\w$])(?:include|require)(?:_once)?\b[ \t(]"
 )
 # What keeps a path under its folder: its base name taken, a prefix or containment checked, a path's `..`
 # refused, a name looked up in a list of the allowed

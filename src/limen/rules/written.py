@@ -3281,11 +3281,17 @@ def _interpreted(interpreter: str, lang: str = "") -> Callable[[str], tuple[list
 
             for source in analyse_code(lang or interpreter, code, cwd="/", home="/nonexistent").sources[:4]:
                 concerns += _code_concerns(source)
-        return [f"{interpreter} {flag} {quote(code)}"], concerns
+        commands = [f"{interpreter} {flag} {quote(code)}"]
+        if interpreter == "php" and _PHP_COMMAND_METHOD.search(text[:MAX_TEXT]):
+            commands += _string_literals(text)[0]  # `$schedule->exec('curl ... | bash')`: a method's line
+        return commands, concerns
 
     return extract
 
 
+# PHP methods that run a command line given as text (Laravel's scheduler, Symfony's Process), which the
+# grammar reads as any method call
+_PHP_COMMAND_METHOD = re.compile(r"->exec\(|\bfromShellCommandline\(")
 _DECODERS = re.compile(r"decode64|b64decode|atob\(|base64|fromCharCode|\.pack\(|unhexlify|decodeURIComponent")
 
 
@@ -4751,7 +4757,7 @@ def _plainly_harmless(content: str, text: str, action: Action, ctx: Context) -> 
         return False
     if content == "python" and (_CREDENTIAL_WORDS.search(text) or _command_arguments(text)):
         return False  # authentication code (`_credential_bypass` reads it), shell lines handed on by keyword
-    if _code_concerns(text):
+    if _code_concerns(text) or (content == "php" and _PHP_COMMAND_METHOD.search(text)):
         return False
     from limen.normalize.code import analyse_code
 
