@@ -322,3 +322,24 @@ def test_an_identifier_where_a_tool_takes_an_id_or_url_is_no_url_and_garbage_sti
     assert "normalization_failed" in garbled.notes
     fetched = normalize("WebFetch", {"url": "dpl_8Kq2", "prompt": "x"}, cwd="/tmp")
     assert "normalization_failed" in fetched.notes
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("mcp__jupyter__execute_cell", {"notebook": "notebooks/explore.ipynb", "cell_index": 3}),
+        ("mcp__jetbrains__execute_run_configuration", {"configurationName": "ApiServer (local)"}),
+    ],
+)
+def test_a_tool_running_a_project_item_by_name_is_normalised(tool: str, arguments: dict[str, object]) -> None:
+    """An IDE's or a notebook's tool that runs a run configuration or a cell by its name has no command to
+    read, and needs none: it runs what the project holds."""
+    assert "normalization_failed" not in normalize(tool, arguments, cwd="/tmp").notes
+
+
+@pytest.mark.parametrize("value", ["shutdown -h now", "rm -rf /", "reboot", "print(open('.env').read())"])
+def test_an_executing_tool_given_a_command_under_an_unknown_key_still_fails_closed(value: str) -> None:
+    """A command (a program's name first, or shell syntax) under a key the tool table does not name for
+    commands cannot be judged, so the call is not normalised and the engine escalates it."""
+    action = normalize("mcp__runner__execute", {"what": value}, cwd="/tmp")
+    assert "normalization_failed" in action.notes

@@ -182,6 +182,18 @@ def _forge_destinations(
     return [replace(d, flags=(*d.flags, flag)) for d in found]
 
 
+# A name an IDE's or a notebook's tool runs by (`OrdersApplication (dev)`, `notebooks/eda.ipynb`): no shell
+# syntax, and no program's name first
+_ITEM_NAME = re.compile(r"(?!.*\w\()[\w][\w .,()/@+:=-]{0,159}")  # (`print(1)` is code)
+
+
+def _names_project_item(value: str) -> bool:
+    """`value` names something of the project's that a tool runs (a run configuration, a notebook, a
+    task), not a command: plain words, the first not a program of the table."""
+    first = value.split(maxsplit=1)[0] if value.strip() else ""
+    return bool(_ITEM_NAME.fullmatch(value)) and program(first.rsplit("/", 1)[-1]) is None
+
+
 def normalize(
     tool: str,
     arguments: Any,
@@ -451,7 +463,11 @@ def _normalize(
         payloads.extend(analysis.payloads)
         opaque = analysis.opaque
         notes.extend(analysis.notes)
-    elif (capability or spec.capability) == Capability.SHELL_EXECUTE.value and strings:
+    elif (
+        (capability or spec.capability) == Capability.SHELL_EXECUTE.value
+        and strings
+        and not all(_names_project_item(s) for s in strings)
+    ):
         raise ValueError(f"{tool} executes something, but no argument is a command Limen can read")
 
     for key in spec.payloads:

@@ -2432,6 +2432,10 @@ _RUNS_ARGUMENT = frozenset(
 _DYNAMIC_WORD = re.compile(r"^(\$[\w{(@*#?!$-]|`|<\()")
 
 
+# Options that point an object store's client at another server (LocalStack, MinIO, another provider)
+_ENDPOINT_OPTIONS = frozenset({"--endpoint-url", "--endpoint", "--s3-endpoint-url", "--host-base"})
+
+
 def _generic(argv: list[str], state: _State, name: str) -> None:
     """Paths and URLs among a command's operands."""
     operands = argv[1:]
@@ -2466,15 +2470,18 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
         pushes = "push" in operands
         # an OCI reference fetched (`helm pull oci://public.ecr.aws/x`) is an image pulled, as `docker pull`;
         # a platform's own deployment named by its address is acted on through the platform's API
-        _urls(
-            [
-                w
-                for w in operands
-                if (pushes or w[:6].lower() != "oci://") and not (entry and names_deployment(entry, w))
-            ],
-            state,
-            name,
-        )
+        addressed = [
+            w
+            for w in operands
+            if (pushes or w[:6].lower() != "oci://") and not (entry and names_deployment(entry, w))
+        ]
+        endpoint = next((v for v in _option_values(argv[1:], _ENDPOINT_OPTIONS) if "://" in v), "")
+        if endpoint:  # `aws --endpoint-url http://localhost:4566 s3 mb s3://b`: the bucket is at the endpoint
+            from limen.facts.hosts import OBJECT_STORE_HOSTS
+
+            stored = [w for w in addressed if w.partition("://")[0].lower() in OBJECT_STORE_HOSTS]
+            addressed = [w for w in addressed if w not in stored] + ([endpoint] if stored else [])
+        _urls(addressed, state, name)
         if name == "aws":  # `aws s3api put-object --bucket B --metadata k=$(...)`: what it writes goes to B
             _urls([f"s3://{bucket}/" for bucket in _s3api_written(operands)], state, name)
         if entry is None:  # a tool the table does not know: the servers its words name by address

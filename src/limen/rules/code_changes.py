@@ -225,6 +225,7 @@ _RUNNER = re.compile(
     r"""|(?<![\w.])eval\s*\(\s*(?!["'])|\bCode\.eval_string\(|:os\.cmd\(|\bRuntime\.getRuntime\(\)\.exec\("""
     r"""|\braw_sql\(\s*&?(?!["'])|ExecuteSqlRaw\w*\(\s*(?!["$])|FromSqlRaw\(\s*(?!["])|\bcmd\(\s*["']EVAL["']\)"""
     r"""|Seq\(\s*"(?:ba)?sh"\s*,\s*"-c"\s*,\s*\w+\s*\)\.!"""
+    r"""|\bsubprocess\.get(?:status)?output\s*\(\s*(?!["'])|\bshell\s*=\s*True\b"""
     r"""|\b(?:shell_exec|passthru|proc_open|popen|system|exec|execSync|spawnSync|Process::run|Process\.Start"""
     r"""|Process::fromShellCommandline|ProcessBuilder|os\.system|Runtime\.exec)\s*\(\s*(?!["'][^"'\n]*["']\s*[,)])"""
     r"""|\b\w*[Rr]aw\w*\s*\(\s*["'][^"'\n]*(?:\$\w|\{\$|#\{|\$\{)"""
@@ -236,7 +237,7 @@ _RUNNER = re.compile(
 _REQUEST_VALUE = re.compile(
     r"(?i)\$_(?:GET|POST|REQUEST|COOKIE)|\$r(?:equest)?->|\$r\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|form|args"
     r"|input|get|headers?|data|Value|Body|Query|Form|Url|cookies?|META|FILES)|\bparams\b|\bbody\b|\binput\s*\(|getParameter|getStringExtra"
-    r"|\bin\.Value\b|\bqueryParameters\b|\bsearchParams\b"
+    r"|\bin\.Value\b|\bqueryParameters\b|\bsearchParams\b|\bself\.get_(?:body_)?arguments?\s*\("
     # h3's and Nitro's readers (Nuxt's server routes), a fetch-API request's body (Deno, Workers, Next)
     r"|\b(?:readBody|readValidatedBody|readRawBody|readFormData|readMultipartFormData|getQuery|getRouterParams?)"
     r"\s*(?:<[^>\n]{0,80}>)?\s*\("
@@ -476,7 +477,7 @@ _EXEMPTION_WORDS = (
 )
 _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
 _RUNNER_WORDS: tuple[str, ...] = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize")
-_RUNNER_WORDS += ("marshal", "new function", "vm.run", "deno.command", "deno.run")
+_RUNNER_WORDS += ("marshal", "new function", "vm.run", "deno.command", "deno.run", "getoutput", "shell=true")
 
 
 # A condition that asks whether something was verified, valid or allowed (`if (!verify_signature(...))`,
@@ -566,7 +567,8 @@ def weakened(
             test = test_code(path)
             found += _trust_replaced(removed, added, context) if not test else []
             found += _scope_from_request(removed, added)
-            opening = old_lines[i1 - 1] + "\n" if i1 else ""  # (a statement's call may open the line before)
+            # (a statement's call may open on the line before, in the edit or in the file above it)
+            opening = (old_lines[i1 - 1] if i1 else lead.rstrip("\n").rsplit("\n", 1)[-1]) + "\n"
             found += _parameters_pasted(opening + removed, opening + added)
             found += _password_minimum_lowered(removed, added)
             found += _attempt_limit_lifted(removed, added, context)
@@ -579,6 +581,7 @@ def weakened(
             found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
         found += _rights_made_assignable(removed, added, context)
+        found += _refusal_waived(removed, added, context + "\n" + "\n".join(old_lines[i2 : i2 + 4]))
         if deletes_every_listed(added) and not deletes_every_listed(removed):
             found.append("every item a listing of the whole store returns is deleted")
     if not added_blocks:
@@ -835,7 +838,7 @@ _ACCESS_STEP = prefiltered(
 _RUN_WITH_PARAMETERS = re.compile(
     r"(?i)(?:\b(?:execute|executemany|query|raw|exec|query_?row|query_?context|exec_?context|find_by_sql|fetch\w*)"
     r"|\bDB::(?:select|selectOne|statement|insert|update|delete|unprepared))"
-    r"\s*\(\s*(?:[\w.]+|\"[^\"\n]*\"|'[^'\n]*')\s*,\s*[\[({\w]"
+    r"\s*\(\s*(?:[\w.]+|(?:\"[^\"\n]*\"\s*)+|(?:'[^'\n]*'\s*)+)\s*,\s*[\[({\w]"
     # JPA's and JDBC's statements with named or positional parameters bound apart
     r"|\b(?:create(?:Native)?Query|prepareStatement)\s*\(\s*\"[^\"\n]*(?::\w|\?)|\.setParameter\s*\("
     # Apex's inline SOQL with bound variables (`[SELECT Id FROM Account WHERE Name LIKE :term]`)
@@ -1174,6 +1177,30 @@ _PROOF_BY_MAIL = prefiltered(
 _SENT_ELSEWHERE = re.compile(
     r"(?i)\b(?:send|mail|email|sms|deliver|notify)\w*\s*\(|\.deliver_(?:later|now)\b"
 )
+
+
+def _refusal_waived(removed: str, added: str, context: str) -> list[str]:
+    """A check that refuses (`if not check_key(...): abort(401)`) given a condition on what the request
+    says, so a caller who says it is not refused (`if request.headers.get("X-Debug") != "1" and not
+    check_key(...)`): the check's own words are kept, and the request's are added beside them."""
+    if not _REQUEST_INPUT.search(added):
+        return []
+    kept = {_condition_words(line) for line in removed.splitlines() if _CONDITION_START.match(line)}
+    for line in added.splitlines():
+        if not _CONDITION_START.match(line) or not _REQUEST_INPUT.search(line) or line in removed:
+            continue
+        words = _condition_words(line)
+        if any(old and old < words for old in kept) and _REFUSES_AFTER.search(context + "\n" + added):
+            return ["a refusal is skipped for a caller whose request says so"]
+    return []
+
+
+_CONDITION_START = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|unless)\b")
+_REFUSES_AFTER = re.compile(r"(?i)\babort\(\s*40[13]|\b40[13]\b|Unauthori[sz]ed|Forbidden|PermissionDenied")
+
+
+def _condition_words(line: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", line))
 
 
 def _rights_made_assignable(removed: str, added: str, context: str) -> list[str]:

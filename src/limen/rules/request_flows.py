@@ -17,7 +17,8 @@ from limen.prefilter import prefiltered
 # A value a request carries where it is read (a server's request object, PHP's globals, a fetch-API body)
 _REQUEST = re.compile(
     r"(?i)\$_(?:GET|POST|REQUEST|COOKIE|FILES)\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|param|form|args|input"
-    r"|json|data|GET|POST|FILES|get_json|values|headers?|cookies?|url|uri|content|stream)\b"
+    r"|json|data|GET|POST|FILES|get_json|get_data|values|headers?|cookies?|url|uri|content|stream)\b"
+    r"|\bself\.get_(?:body_)?arguments?\s*\("  # (Tornado's and Jupyter's handlers)
     r"|\bc\.(?:Query|Param|PostForm|FormValue|QueryParam|Bind\w*)\s*\(|\br\.(?:URL\.Query|FormValue|PostFormValue|Body)\b"
     r"|\bgetParameter\s*\(|@(?:RequestParam|PathVariable|RequestBody|RequestHeader)\b|\[From(?:Query|Body|Route|Form)\]"
     r"|\b(?:readBody|getQuery|getRouterParams?)\s*\(|\bsearchParams\.get\s*\(|\bparams\s*\[|\bparams\.(?:get|fetch|require)\b"
@@ -120,10 +121,17 @@ def _sets_own_rights(line: str, bodies: set[str]) -> bool:
     return False
 
 
+# A route's path parameters, which its handler takes as arguments (Flask's `<name>`, FastAPI's `{name}`)
+_ROUTE_PARAMETER = re.compile(r"""@\w+\.(?:get|post|put|patch|delete|route|api_route)\(\s*["'][^"'\n]*["']""")
+_PLACEHOLDER = re.compile(r"[<{](?:\w+:)?(\w+)[>}]")
+
+
 def _tainted(text: str) -> set[str]:
-    """The names bound to a request's value, and (twice over) to expressions of such names."""
+    """The names bound to a request's value (a route's path parameters among them), and (twice over) to
+    expressions of such names."""
     bindings = [(m.group(1), m.group(2)) for m in _BINDING.finditer(text)]
     tainted = {name for target, value in bindings if _REQUEST.search(value) for name in _NAME.findall(target)}
+    tainted |= {name for m in _ROUTE_PARAMETER.finditer(text) for name in _PLACEHOLDER.findall(m.group(0))}
     for _ in range(2):
         more = {
             name

@@ -893,7 +893,10 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     if value.startswith(("arn:", "projects/")):
         return None  # `"AWS": "arn:aws:iam::4182...:role/app"`: the name of a resource, not a credential
     if group == 1 and (
-        _is_code(value) or re.fullmatch(r"[A-Za-z_]+", value) or _OPERATOR_AFTER.match(text, v.end(group))
+        _is_code(value)
+        or re.fullmatch(r"[A-Za-z_]+", value)
+        or re.fullmatch(r"[A-Za-z_]\w*=[A-Za-z_][\w.]*", value)  # `JWT_SECRET, algorithms=ALGORITHMS`
+        or _OPERATOR_AFTER.match(text, v.end(group))
     ):
         return None  # `token = _tokens.Issue(user)`, `token, expiresIn = ...`: code and names, not values
     if _secret_key(key):

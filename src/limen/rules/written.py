@@ -1576,8 +1576,8 @@ _FETCHES = prefiltered(
     r"|\bhttp\.Get\(|\breqwest::|\.openStream\(\)|\bURLSession\b"
 )
 _LOADS_CODE = prefiltered(
-    r"\bAssembly\.Load(?:From|File)?\(|\bLoadLibrary\w*\(|\bdlopen\(|\bGDScript\.new\(\)|\bURLClassLoader\b"
-    r"|\bdefineClass\(|\bplugin\.Open\(|\bNativeLibrary\.Load\("
+    r"\bAssembly\.Load\w*\(|\bLoadLibrary\w*\(|\bdlopen\(|\bGDScript\.new\(\)|\bURLClassLoader\b"
+    r"|\bdefineClass\(|\bplugin\.Open\(|\bNativeLibrary\.Load\(|\beval\(|\bexec\(|\bnew\s+Function\("
 )
 
 
@@ -3963,12 +3963,12 @@ def _literal_signing(source: str) -> bool:
 
 
 def _loads_downloaded(source: str) -> bool:
-    return any(_LOADS_CODE.search(line) and _DOWNLOADS.search(line) for line in source.splitlines())
+    return any(_EVALUATES.search(line) and _DOWNLOADS.search(line) for line in source.splitlines())
 
 
 # Code loaded or evaluated, and bytes fetched from the network, on one line (`Assembly.Load(await http.
 # GetByteArrayAsync("https://..."))`): the program runs whatever the server returns
-_LOADS_CODE = re.compile(
+_EVALUATES = re.compile(
     r"\bAssembly\.Load\w*\(|\beval\(|\bexec\(|\bnew\s+Function\(|\bplugin\.Open\(|\bdefineClass\("
 )
 _DOWNLOADS = re.compile(
