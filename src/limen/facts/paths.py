@@ -240,6 +240,12 @@ BY_NAME: dict[str, PathFact] = {
     ),
     # Maven's: its JVM options, its build file's plugins and repositories; both tools' wrappers
     "jvm.config": _f("maven_jvm", "Maven starts every build's JVM with its options", "gradle_properties"),
+    # the options every `mvn` run of the project takes (`.mvn/maven.config`)
+    "maven.config": _f("maven_config", "every mvn run of the project takes its options", "maven_config"),
+    # the shell script `mvn` sources before every run (`~/.mavenrc`, `/etc/mavenrc`)
+    **dict.fromkeys(
+        (".mavenrc", "mavenrc"), _f("mavenrc", "mvn sources it before every run", "shell", asks=True)
+    ),
     # PHP's per-folder settings: read on every request the web server passes to PHP
     **dict.fromkeys(
         (".user.ini", "php.ini", ".htaccess"),
@@ -425,6 +431,12 @@ EMBEDDED_LUA = _f(
     "embedded_lua", "the server runs the Lua it embeds on every request", "embedded_lua", severe_only=True
 )
 _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
+    # a Java program's launcher options (JetBrains IDEs' and Android Studio's `*.vmoptions`): a Java agent
+    # named there runs inside the program at every start
+    (
+        r"\.vmoptions$",
+        _f("vmoptions", "the Java program starts its JVM with these options", "gradle_properties"),
+    ),
     (r"(?:^|/)(?:nginx|openresty)[^/]*/(?:[^/]+/)*[^/]+\.conf$|(?:^|/)nginx[^/]*\.conf$", EMBEDDED_LUA),
     (r"(?:^|/)(?:envoy|kong)[^/]*\.ya?ml$|(?:^|/)envoy/(?:[^/]+/)*[^/]+\.ya?ml$", EMBEDDED_LUA),
     # udev rules: the programs they name run as root whenever a matching device appears; the system's asks,

@@ -437,6 +437,8 @@ _CONTROL_KEYS = re.compile(
     # what keeps a secret out of logs and plans (Ansible's `no_log`, a CI variable's `masked`, Terraform's
     # `sensitive`): off, the next run prints it
     r"|(?:^|_)no_log$|(?:^|(?<!case)_)(?:masked|sensitive)$"
+    # a destructive command kept off (Flyway's `clean-disabled`): false lets it run
+    r"|(?:^|_)(?:clean|drop|delete|destroy|reset|wipe|truncate|purge)_disabled$"
 )
 # A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
 # matches every file or finding
@@ -504,6 +506,8 @@ _WEAK_WHEN_ON = re.compile(
     # a server that takes every client's key as it comes (Salt's `auto_accept`, `open_mode`, Puppet's
     # `autosign`): any machine that asks joins, and gets the secrets its role is given
     r"|auto_?accept(?:_[a-z]+){0,2}|open_?mode|auto_?sign(?:_[a-z]+){0,2}"
+    # a console or server opened to other machines (H2's `web-allow-others`, `tcp-allow-others`)
+    r"|(?:web_|tcp_|pg_)?allow_others|allow_?all(?:_[a-z]+){0,2}"
     # a setting named for the safety it takes away (pnpm's `dangerouslyAllowAllBuilds`: every dependency's
     # install scripts run)
     r"|dangerously(?:_[a-z]+){1,5})$"
@@ -728,6 +732,16 @@ _ACCESS_WORDS = frozenset(
     {"read", "write", "read_write", "read_and_write", "readwrite", "read_only", "reader", "writer", "edit"}
     | {"comment", "view", "full", "full_access", "public_read", "public_read_write", "container", "blob"}
 )
+
+
+def setting_weakens(key: str, value: str) -> bool:
+    """A setting given one value alone (a `-Dkey=value` property, an environment variable) that takes a
+    check away: named for what weakens when on and set on (`maven.wagon.http.ssl.insecure=true`), or named
+    for a control and set off (`verify_ssl=false`)."""
+    word = words_of(key.rsplit(".", 1)[-1])
+    if _WEAK_WHEN_ON.search(word) or _EXCEPTION_KEY.search(word):
+        return _on(value)
+    return bool(_CONTROL_KEYS.search(words_of(key))) and _off(value, counts=False)
 
 
 def _on(value: str) -> bool:

@@ -22,7 +22,7 @@ import re
 from limen.facts.paths import test_code
 from limen.normalize.tools import deletes_every_listed, words_of
 from limen.prefilter import prefiltered
-from limen.rules.request_flows import request_flows
+from limen.rules.request_flows import request_flows, tainted_names
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
 # Past these, a change is too large to compare token by token: its lines are still compared
@@ -226,6 +226,7 @@ _RUNNER = re.compile(
     r"""|\braw_sql\(\s*&?(?!["'])|ExecuteSqlRaw\w*\(\s*(?!["$])|FromSqlRaw\(\s*(?!["])|\bcmd\(\s*["']EVAL["']\)"""
     r"""|Seq\(\s*"(?:ba)?sh"\s*,\s*"-c"\s*,\s*\w+\s*\)\.!"""
     r"""|\bsubprocess\.get(?:status)?output\s*\(\s*(?!["'])|\bshell\s*=\s*True\b"""
+    r"""|\bexec\.Command(?:Context)?\(\s*(?:ctx\s*,\s*)?(?!")"""
     r"""|\b(?:shell_exec|passthru|proc_open|popen|system|exec|execSync|spawnSync|Process::run|Process\.Start"""
     r"""|Process::fromShellCommandline|ProcessBuilder|os\.system|Runtime\.exec)\s*\(\s*(?!["'][^"'\n]*["']\s*[,)])"""
     r"""|\b\w*[Rr]aw\w*\s*\(\s*["'][^"'\n]*(?:\$\w|\{\$|#\{|\$\{)"""
@@ -1447,6 +1448,9 @@ _DISARMED = prefiltered(
     r"|@Enable(?:Global)?MethodSecurity\([^)]*\b(?:prePost|secured|jsr250)Enabled\s*=\s*false"
     r"|MessageDigestPasswordEncoder\(\s*\"(?:MD5|SHA-?1)\"|@csrf_exempt\b|\bCORS_(?:ORIGIN_ALLOW_ALL|ALLOW_ALL_ORIGINS)\s*=\s*True"
     r"|\bVERIFY_NONE\b|(?<![\w:]):verify_none\b"
+    # a gRPC server taking connections in plain text (a client's `WithTransportCredentials(insecure...)` to a
+    # local sidecar is its own business)
+    r"|\bgrpc\.Creds\(\s*insecure\.NewCredentials\(\)\s*\)"
     r"|verify_host_key:\s*:(?:never|accept_new_or_local_tunnel)\b|\bforward_agent:\s*true\b"
     r"|android:(?:debuggable|usesCleartextTraffic)\s*=\s*\"true\"|Cipher\.getInstance\(\s*\"(?:DES|RC4|AES/ECB)"
     # a sign-in that lets anyone in: JupyterHub's `allow_all = True`, its dummy authenticator, open sign-up
@@ -1527,7 +1531,7 @@ def _runs_what_requests_send(added: str) -> bool:
         for m in _BOUND_TO.finditer(added)
         if _REQUEST_VALUE.search(m.group(2))
         for name in re.findall(r"\w+", m.group(1))
-    }
+    } | tainted_names(added)
     for line in added.splitlines():
         if not _RUNNER.search(line) or _ESCAPED.search(line):
             continue

@@ -126,12 +126,24 @@ _ROUTE_PARAMETER = re.compile(r"""@\w+\.(?:get|post|put|patch|delete|route|api_r
 _PLACEHOLDER = re.compile(r"[<{](?:\w+:)?(\w+)[>}]")
 
 
+# A value filled in place by a decoder or a binder (Go's `Decode(&v)`, `Unmarshal(body, &v)`, Gin's `Bind`)
+_FILLED = re.compile(r"\b(?:Decode|Unmarshal|Bind\w*|ShouldBind\w*|BodyParser)\s*\([^()\n]{0,60}?&(\w+)\s*\)")
+
+
+def tainted_names(text: str) -> set[str]:
+    """The names in `text` that hold what a request sent (`limen.rules.code_changes` reads them too)."""
+    return _tainted(text)
+
+
 def _tainted(text: str) -> set[str]:
     """The names bound to a request's value (a route's path parameters among them), and (twice over) to
     expressions of such names."""
     bindings = [(m.group(1), m.group(2)) for m in _BINDING.finditer(text)]
     tainted = {name for target, value in bindings if _REQUEST.search(value) for name in _NAME.findall(target)}
     tainted |= {name for m in _ROUTE_PARAMETER.finditer(text) for name in _PLACEHOLDER.findall(m.group(0))}
+    tainted |= {  # `json.NewDecoder(r.Body).Decode(&job)`, `c.ShouldBindJSON(&in)`: filled from the request
+        m.group(1) for m in _FILLED.finditer(text) if _REQUEST.search(text, max(0, m.start() - 80), m.start())
+    }
     for _ in range(2):
         more = {
             name

@@ -753,10 +753,30 @@ def _php_ini(text: str) -> tuple[list[str], list[str]]:
     ] if found else []
 
 
+def _maven_config(text: str) -> tuple[list[str], list[str]]:
+    """`.mvn/maven.config`: the options of every `mvn` run; a property that takes a check away
+    (`-Dmaven.wagon.http.ssl.insecure=true`), checksums only warned about, or a build file run from
+    elsewhere."""
+    from limen.normalize.tools import setting_weakens
+
+    concerns = [
+        f"every build runs with {key}={value}"
+        for key, value in re.findall(r"(?m)(?:^|\s)-D([\w.-]+)=(\S*)", text[:MAX_TEXT])
+        if setting_weakens(key, value)
+    ]
+    if re.search(r"(?m)(?:^|\s)(?:-c|--lax-checksums)(?:\s|$)", text[:MAX_TEXT]):
+        concerns.append("every build only warns when a download's checksum is wrong")
+    return [], concerns[:2]
+
+
 def _gradle_properties(text: str) -> tuple[list[str], list[str]]:
-    """gradle.properties: a Java agent loaded into every build's JVM runs whatever it holds."""
-    agents = re.findall(r"-javaagent:(\S+)", text[:MAX_TEXT])
-    return [], [IMPLANT + f"every Gradle build loads the Java agent {a[:80]}" for a in agents[:2]]
+    """JVM options (gradle.properties, Maven's jvm.config, an IDE's `.vmoptions`): a Java or native agent
+    loaded into the JVM runs whatever it holds, and a command set to run when it fails runs as it."""
+    agents = re.findall(r"-(?:javaagent|agentpath|agentlib):(\S+)", text[:MAX_TEXT])
+    concerns = [IMPLANT + f"every start of the JVM loads the agent {a[:80]}" for a in agents[:2]]
+    if failing := re.search(r"-XX:On(?:OutOfMemoryError|Error)=\S+", text[:MAX_TEXT]):
+        concerns.append(IMPLANT + f"the JVM runs a command when it fails ({failing.group(0)[:60]})")
+    return [], concerns
 
 
 # Maven's build file: the repositories every build downloads from, their checksum policy, and the command
@@ -1743,8 +1763,9 @@ def _decoded_literals(text: str) -> list[str]:
 
 
 def _wired_to_connection(text: str) -> bool:
-    """A connection's handle (`c, err := net.Dial(...)`, `s = new Socket(...)`) handed to a process's
-    standard streams in one statement (`cmd.Stdin, cmd.Stdout = c, c`, `dup2(s, 0)`)."""
+    """A connection's handle, dialled or accepted (`c, err := net.Dial(...)`, `s = new Socket(...)`, `c, _ :=
+    ln.Accept()`: a reverse or a bind shell), handed to a process's standard streams in one statement
+    (`cmd.Stdin, cmd.Stdout = c, c`, `dup2(s, 0)`)."""
     handles = {m.group(1) for m in _DIALS.finditer(text[:MAX_TEXT])}
     return any(
         _WIRES_STDIO.search(line) and any(re.search(rf"\b{re.escape(h)}\b", line) for h in handles)
@@ -1758,7 +1779,7 @@ _SHELL_LITERAL = re.compile(
 )
 _DIALS = re.compile(
     r"\b(\w+)\s*(?:,\s*\w+\s*)?(?::=|=)\s*(?:new\s+)?(?:[\w:.]+(?:\.|::))?"
-    r"(?:Dial\w*|connect|socket|Socket|createConnection|TcpClient|fsockopen)\s*\("
+    r"(?:Dial\w*|connect|socket|Socket|createConnection|TcpClient|fsockopen|[Aa]ccept\w*)\s*\("
 )
 _WIRES_STDIO = re.compile(
     r"\b(?:Stdin|Stdout|Stderr|stdin|stdout|stderr|dup2|redirectInput|redirectOutput|getInputStream|"
@@ -4477,6 +4498,7 @@ _EXTRACTORS = {
     "ruby": _interpreted("ruby"),
     "perl": _interpreted("perl"),
     "php": _interpreted("php"),
+    "maven_config": _maven_config,
     "r": _interpreted("Rscript", "r"),
     "julia": _interpreted("julia"),
     "lua": _interpreted("lua"),
