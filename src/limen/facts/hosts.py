@@ -93,8 +93,9 @@ LOOPBACK_NAMES = frozenset(
     | {"host.docker.internal", "gateway.docker.internal", "host.containers.internal"}
 )
 # (`.test`, reserved by RFC 6761, is no one's public name: local development servers answer it, as Laravel
-# Valet and Herd resolve it to this machine)
-LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me", ".test")
+# Valet and Herd resolve it to this machine; DDEV's `.ddev.site` and Lando's `.lndo.site` are public names
+# whose every address is 127.0.0.1)
+LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me", ".test", ".ddev.site", ".lndo.site")
 
 # URL schemes that reach another machine: a value with one of these is a destination, whatever the argument
 # is called; any other `scheme://` (a server's `notes://readme`) is an identifier.
@@ -820,6 +821,21 @@ ISSUERS: tuple[Issuer, ...] = (
     Issuer("laravel-forge", (), (), ("FORGE_API_TOKEN", "FORGE_TOKEN"), ("forge.laravel.com",)),
     Issuer("envoyer", (), (), ("ENVOYER_API_TOKEN", "ENVOYER_TOKEN"), ("envoyer.io",)),
     Issuer("vapor", (), (), ("VAPOR_API_TOKEN",), ("vapor.laravel.com",), ("vapor",)),
+    # package registries' publishing tokens: Packagist's API token, Maven Central's portal token
+    Issuer(
+        "packagist",
+        (),
+        (),
+        ("PACKAGIST_API_TOKEN", "PACKAGIST_TOKEN"),
+        ("packagist.org", "repo.packagist.com"),
+    ),
+    Issuer(
+        "sonatype",
+        (),
+        (),
+        ("SONATYPE_USERNAME", "SONATYPE_PASSWORD", "SONATYPE_TOKEN", "OSSRH_USERNAME", "OSSRH_PASSWORD"),
+        ("central.sonatype.com", "s01.oss.sonatype.org", "oss.sonatype.org"),
+    ),
     # Fly.io's tokens (`fly auth token`) go to its GraphQL API and its Machines API
     Issuer(
         "fly",

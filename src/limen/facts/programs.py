@@ -209,6 +209,9 @@ class Program:
     # host globs of the platform's own deployments (`*.vercel.app`): such an address among its words names
     # the deployment it acts on through its own API, it sends nothing there (`vercel promote URL`)
     deploys_to: tuple[str, ...] = ()
+    # sub-commands whose operands are text the program works on, not addresses it reaches (`wp search-replace
+    # https://acme.com https://acme.test`)
+    text_verbs: tuple[str, ...] = ()
 
 
 # Branches others build from: deleting or rewriting one loses what every other branch is cut from
@@ -540,7 +543,7 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
 
 # A test or development database by its conventional name (`shop_test`, `app_dev`): recreated at will
 SCRATCH_DATABASE = (
-    r"(?:[\w-]*(?:_test|_dev|-test|-dev|_development|_testing|_scratch|-scratch|_sandbox)"
+    r"(?:[\w-]*(?:_test|_dev|-test|-dev|_development|_testing|_local|-local|_scratch|-scratch|_sandbox)"
     r"(?:[_-](?:tmp|temp|\d+))?"  # (with a run's suffix: `payments_test_tmp`, `shop_test_2`)
     r"|(?:test|testing|dev|scratch)_[\w-]+)"  # (or a prefix: `test_carebridge`)
 )
@@ -628,6 +631,7 @@ def _p(
     host_operand: int | None = None,
     setting_pairs: tuple[str, ...] = (),
     deploys_to: tuple[str, ...] = (),
+    text_verbs: tuple[str, ...] = (),
 ) -> Program:
     return Program(
         name,
@@ -682,6 +686,7 @@ def _p(
         host_operand=host_operand,
         setting_pairs=setting_pairs,
         deploys_to=deploys_to,
+        text_verbs=text_verbs,
     )
 
 
@@ -2775,6 +2780,7 @@ PROGRAMS: tuple[Program, ...] = (
         "wp",
         R.INFRA_DESTROYER,
         setting_pairs=("option update", "option set", "option add"),
+        text_verbs=("search-replace",),
         options=("--path", "--url", "--user", "--skip-plugins", "--skip-themes", "--require", "--exec"),
         console=("eval", ("php", "-r"), ()),  # `wp eval 'wp_delete_user(1);'`
         # (and every plugin, theme, post or user deleted at once: `wp plugin delete --all`)

@@ -648,6 +648,10 @@ _GREP_NAMES = frozenset({"grep", "egrep", "fgrep", "rg"})
 _VARIABLE_PATTERN = re.compile(r"\^?([A-Za-z][A-Za-z0-9_]*)(=?)")
 
 
+# An extended pattern naming several variables at the start of their lines (`^(APP_ENV|APP_URL)=`)
+_VARIABLES_LISTED = re.compile(r"\^\(([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*){0,15})\)=")
+
+
 def plain_variables_only(argv: tuple[str, ...]) -> bool:
     """A search that prints only the lines of one variable whose name holds no credential: `grep '^PORT='
     .env`, `grep -w NODE_ENV .env`, `grep PUBLIC_STORE_DOMAIN .env` (a whole name with a plain suffix: a
@@ -661,6 +665,10 @@ def plain_variables_only(argv: tuple[str, ...]) -> bool:
     ):
         return False
     patterns = [w for w in args if not w.startswith("-")][:1]
+    listed = _VARIABLES_LISTED.fullmatch(patterns[0].strip("'\"")) if patterns and "E" in flags else None
+    if listed is not None:  # `grep -E '^(APP_ENV|APP_URL|DB_DATABASE)=' .env`: each a named, plain variable
+        names = listed.group(1).split("|")
+        return all(n and not secret_variable(n) and not re.search(_SECRET_NAME, n) for n in names)
     found = _VARIABLE_PATTERN.fullmatch(patterns[0].strip("'\"")) if patterns else None
     if found is None:
         return False

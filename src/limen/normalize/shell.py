@@ -2466,7 +2466,8 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
             value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
             if _looks_like_path(value):
                 _add_path(value, state, write=False)
-    if name not in _TEXT_ONLY:
+    texts = bool(entry and entry.text_verbs and operands[:1] and operands[0] in entry.text_verbs)
+    if name not in _TEXT_ONLY and not texts:
         pushes = "push" in operands
         # an OCI reference fetched (`helm pull oci://public.ecr.aws/x`) is an image pulled, as `docker pull`;
         # a platform's own deployment named by its address is acted on through the platform's API

@@ -3323,6 +3323,23 @@ def _lasting_credential(action: Action) -> str:
     return ""
 
 
+# `GRANT ... ON db.* TO ...` (MySQL's) and `GRANT ... ON DATABASE db TO ...` (PostgreSQL's): the database
+_GRANT_ON = re.compile(r"(?i)\bGRANT\b[^;]*?\bON\s+(?:DATABASE\s+)?[`\"']?([\w-]+)[`\"']?(?:\.\S+)?\s+TO\b")
+
+
+def _grants_on_scratch_only(action: Action) -> bool:
+    """Every grant the SQL makes is on a test's or a development copy's database (`acme_local.*`,
+    `shop_test`), and it makes nothing else widen (no role set, no security turned off)."""
+    texts = [t for c in action.commands for t in _sql_texts(c)] + list(action.payloads)
+    grants = [m.group(1) for t in texts for m in _GRANT_ON.finditer(t)]
+    rest = [re.sub(_GRANT_ON.pattern + r"[^;]*", "", t) for t in texts]
+    return (
+        bool(grants)
+        and all(_SCRATCH_DATABASE.fullmatch(g) for g in grants)
+        and not any(re.search(r"(?i)\bGRANT\b|\bUPDATE\b|\bALTER\b|\bSUPERUSER\b", r) for r in rest)
+    )
+
+
 # What of the host a container must not be handed: the kernel's views, devices, configuration, boot files
 _HOST_INTERNALS = ("/proc", "/sys", "/dev", "/etc", "/boot")
 
@@ -3355,6 +3372,8 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     runners = _sql_runners(action) if granted else []
     if runners and all(_on_local_copy(c) for c in runners):
         granted = ""  # the local stack's database (`psql ...@127.0.0.1:54322/...`): a developer's own copy
+    if granted and _grants_on_scratch_only(action):
+        granted = ""  # `GRANT ALL ON acme_local.* TO 'acme'@'localhost'`: a development database's user
     if granted:  # `UPDATE users SET role='admin' ...`, `GRANT ALL ... TO x`, row-level security off
         yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"SQL widens access ({granted})")
         return
