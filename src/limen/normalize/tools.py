@@ -19,6 +19,7 @@ from limen.facts.programs import (
     CHECKS_OFF_VARIABLES,
     HOST_SECURITY_AGENTS,
     MAIN_BRANCHES,
+    OPEN_FEDERATION,
     PRODUCTION,
     PROTECTED_BRANCHES,
 )
@@ -606,6 +607,8 @@ _MAKES_ADMIN = re.compile(
 # capability, an IAM statement allowing every action (`"Effect": "Allow", "Action": "*"`)
 _ALLOWS_EVERYTHING = re.compile(
     r"""\bpath[ \t]+["']\*["'][ \t]*\{|\bcapabilities[ \t]*=[ \t]*\[[^\]]{0,200}["']sudo["']"""
+    # AWS's own policies that allow everything, or every IAM action (which grants the rest), attached
+    r"""|\barn:aws:iam::aws:policy/(?:AdministratorAccess|IAMFullAccess)\b"""
 )
 # A statement's actions naming every action, or every IAM action (which grants itself the rest), as JSON,
 # YAML or HCL write it (`"Action": "*"`, `"Action": ["s3:Get*", "*"]`, `Action:\n  - '*'`, `actions =
@@ -732,6 +735,47 @@ _ACCESS_WORDS = frozenset(
     {"read", "write", "read_write", "read_and_write", "readwrite", "read_only", "reader", "writer", "edit"}
     | {"comment", "view", "full", "full_access", "public_read", "public_read_write", "container", "blob"}
 )
+
+
+# A user's groups, and those that make a member an administrator (or root by another name: the container
+# engine's, the disk's)
+_GROUP_KEYS = frozenset({"groups", "extra_groups", "extragroups", "supplementary_groups", "secondary_groups"})
+_ADMIN_GROUPS = frozenset(
+    {"wheel", "sudo", "admin", "root", "docker", "lxd", "disk", "shadow", "administrators"}
+)
+# A file's permission bits, and the words that say a file holds a secret
+_MODE_KEYS = frozenset({"mode", "file_mode", "default_mode", "defaultmode", "permissions", "perms"})
+_SECRET_WORDS = re.compile(r"(?i)secret|passw|token|credential|private|\.pem\b|\.key\b|sops|vault")
+
+
+# A sudo rule of every command without a password, as sudoers writes it or a configuration spells it
+# (NixOS's `extraRules`, Ansible's and cloud-init's `sudo:` lines): `ALL` and `NOPASSWD` within one rule
+_PASSWORDLESS_ROOT = re.compile(
+    r"""NOPASSWD\s*:?\s*["']?\s*ALL\b|\bcommands?["']?\s*[:=]\s*["']ALL["'][^\n]{0,80}?\bNOPASSWD\b"""
+)
+_GROUPS_SETTING = re.compile(
+    r"(?im)^[ \t]*-?[ \t]*[\"']?(?:extra_?groups|groups|supplementary_groups|secondary_groups)[\"']?"
+    r"[ \t]*[:=]"
+    r"(.*(?:\n[ \t]*-[ \t]*\S.*){0,12})"
+)
+
+
+def _admin_groups(text: str) -> set[str]:
+    """The administrators' groups a configuration puts its users in (`extraGroups = [ "wheel" ];`, a YAML
+    `groups:` list)."""
+    return {
+        w.lower()
+        for m in _GROUPS_SETTING.finditer(text[:MAX_SETTINGS_TEXT])
+        for w in re.findall(r"[\w-]+", m.group(1))
+    } & _ADMIN_GROUPS
+
+
+def _opened_to_all(old: str, new: str) -> bool:
+    """An octal mode that gave others nothing (`0400`, `0640`) made one they can read (`0444`, `0644`)."""
+    before, after = old.strip("\"' "), new.strip("\"' ")
+    if not re.fullmatch(r"0?[0-7]{3,4}", before) or not re.fullmatch(r"0?[0-7]{3,4}", after):
+        return False
+    return int(before[-1]) & 4 == 0 and int(after[-1]) & 4 != 0
 
 
 def setting_weakens(key: str, value: str) -> bool:
@@ -961,6 +1005,16 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
         before[:MAX_SETTINGS_TEXT]
     ):  # a policy file's statement made `"Action": "*"`: whoever holds it may do anything
         return [f"{ADMIN_GRANTED}a policy that allows every action"]
+    if OPEN_FEDERATION.search(after[:MAX_SETTINGS_TEXT]) and not OPEN_FEDERATION.search(
+        before[:MAX_SETTINGS_TEXT]
+    ):  # `"token.actions.githubusercontent.com:sub" = "repo:*"`, in Terraform, Nix or JSON alike
+        return [f"{ADMIN_GRANTED}a federated identity trust that any repository's workflow meets"]
+    if not created and len(_PASSWORDLESS_ROOT.findall(after)) > len(_PASSWORDLESS_ROOT.findall(before)):
+        # `deploy ALL=(ALL) NOPASSWD: ALL`, NixOS's `command = "ALL"; options = [ "NOPASSWD" ];` added
+        return [f"{ADMIN_GRANTED}a sudo rule runs every command as root with no password"]
+    if joined := _admin_groups(after) - _admin_groups(before):
+        # `extraGroups = [ "wheel" "docker" ]`, Ansible's `groups: sudo`: root, or the means to it
+        return [f"{ADMIN_GRANTED}a user is put in the group {sorted(joined)[0]}: administrator rights"]
     opened = _anyone_let_in(path, after) - _anyone_let_in(path, before)
     if opened:
         key, value = min(opened)
@@ -1037,6 +1091,9 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
             return [f"{CONTROL_OFF}{key} = {value}: what it should verify is taken as it comes"]
         if _WEAK_WHEN_ON.search(word) and _on(value) and not _on(old.get(key, "")):
             return [f"{CONTROL_OFF}{key} turned on: {word.replace('_', ' ')}"]
+        if word in _MODE_KEYS and _opened_to_all(old.get(key, ""), value) and _SECRET_WORDS.search(after):
+            # a secret's file `mode = "0400"` made `"0444"`: every user of the machine reads it
+            return [f"{MADE_PUBLIC}{key} {old[key]} made {value}: every user of the machine may read it"]
         if word in _HOST_NAMESPACE_KEYS and value.strip("\"'").lower() == "host" and old.get(key) != value:
             return [f"{CONTROL_OFF}{key}: host shares the host's {word.split('_')[0]} with the container"]
         if word == "when" and old.get(key, "").strip("\"'") == "manual" and value.strip("\"'") != "manual":
@@ -1505,6 +1562,8 @@ SENDS_LATER = "sends-later:"  # a host a deployed configuration is made to send 
 # webhook, a chart's values, an Istio service entry, a Terraform variable)
 _CONFIG_FILE = re.compile(
     r"\.(?:ya?ml|json|jsonc|toml|ini|conf|cfg|hcl|tf|tfvars|properties|xml)$|(?:^|/)(?:Caddyfile|nginx\.conf)$"
+    # configuration languages (a NixOS host's, Dhall's, CUE's, Jsonnet's, Bicep's)
+    r"|\.(?:nix|dhall|cue|jsonnet|libsonnet|bicep)$"
     # the templates configurations are rendered from (Ansible's, a router's), and Junos `set` files; not a
     # page's or a document's
     r"|(?<!\.html)(?<!\.htm)(?<!\.md)\.(?:j2|jinja2?|tmpl|tpl)$|\.set$"
