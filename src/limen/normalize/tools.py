@@ -1009,10 +1009,11 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
         before[:MAX_SETTINGS_TEXT]
     ):  # `"token.actions.githubusercontent.com:sub" = "repo:*"`, in Terraform, Nix or JSON alike
         return [f"{ADMIN_GRANTED}a federated identity trust that any repository's workflow meets"]
+    # (both judged as changes: a new machine's first user is given them as a matter of course)
     if not created and len(_PASSWORDLESS_ROOT.findall(after)) > len(_PASSWORDLESS_ROOT.findall(before)):
         # `deploy ALL=(ALL) NOPASSWD: ALL`, NixOS's `command = "ALL"; options = [ "NOPASSWD" ];` added
         return [f"{ADMIN_GRANTED}a sudo rule runs every command as root with no password"]
-    if joined := _admin_groups(after) - _admin_groups(before):
+    if not created and (joined := _admin_groups(after) - _admin_groups(before)):
         # `extraGroups = [ "wheel" "docker" ]`, Ansible's `groups: sudo`: root, or the means to it
         return [f"{ADMIN_GRANTED}a user is put in the group {sorted(joined)[0]}: administrator rights"]
     opened = _anyone_let_in(path, after) - _anyone_let_in(path, before)
