@@ -1548,6 +1548,28 @@ _BOUND_TO = re.compile(
 )
 
 
+# A statement handed to a database call as a literal (`jdbc.execute("DELETE FROM accounts")`,
+# `db.Exec("TRUNCATE ledger")`, `DB::statement('DROP TABLE users')`)
+_SQL_CALL = prefiltered(
+    r"""(?i)\b(?:execute|exec|executeUpdate|batchUpdate|update|query|raw|statement|unprepared|sql|run)\w*\s*\(\s*"""
+    r"""(?:[\w.]+\s*,\s*)?[`"']((?:DELETE|TRUNCATE|DROP)\b[^"'`\n]{3,300})[`"']"""
+)
+
+
+def _rows_destroyed(added: str, before: str) -> str:
+    """What a literal statement the code now runs destroys (a table dropped or emptied, every row deleted),
+    a temporary table's leftover aside: "" for none."""
+    from limen.rules.commands import _drops_only_scratch, sql_destroys
+
+    for match in _SQL_CALL.finditer(added):
+        statement = match.group(1)
+        if statement in before or _drops_only_scratch(statement, True):
+            continue
+        if what := sql_destroys(statement).replace("UPDATE without WHERE", ""):
+            return what
+    return ""
+
+
 def _opened(added: str, before: str, path: str) -> list[str]:
     """What a change opens to callers: routes exempted from authentication that are not public by nature,
     the environment or configuration handed out, what a request sends run as code, the caller's credentials
@@ -1592,6 +1614,8 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         found.append("the caller's credentials are logged or sent on")
     if not test_code(path):
         found += request_flows(added, before)
+        if _SQL_CALL.search(added) and (destroyed := _rows_destroyed(added, before)):
+            found.append(f"the code runs SQL that destroys data when it runs ({destroyed})")
         predictable = any(w in low for w in ("seed", "random", "timestamp", "currenttimemillis", "unixnano"))
         if (
             predictable
