@@ -266,6 +266,9 @@ SECURITY_OFF = re.compile(
 OPEN_FEDERATION = re.compile(
     r"""(?i)["']?(?:token\.actions\.githubusercontent\.com:sub|sub|repository|repository_owner|project_path"""
     r"""|namespace_path|job_workflow_ref)["']?\s*(?:[:=]|=>)\s*\[?\s*["'](?:repo:)?\*(?=["':/])"""
+    # Terraform's policy document condition: the claim named, then the values it is tested against
+    r"""|variable\s*=\s*"token\.actions\.githubusercontent\.com:sub"[^}]{0,200}?values\s*=\s*\[[^\]]*"repo:\*"""
+    r"""|values\s*=\s*\[[^\]]*"repo:\*[^}]{0,200}?variable\s*=\s*"token\.actions\.githubusercontent\.com:sub["]"""
 )
 
 # Invocations that publish a release to the people who use the project (an app store's users, external
@@ -280,7 +283,8 @@ RELEASES: dict[str, str] = {
     # channel repointed, for production: every installed app takes it at its next start
     "eas": r"(?:^|\s)submit(?:\s|$)"
     r"|(?:^|\s)(?:update|channel)(?::[\w-]+)?(?:\s|$).*(?<![\w-])(?:prod|production)(?![\w-])",
-    "gh": r"(?:^|\s)release\s+create(?:\s|$)",
+    # (and a published release's files added to or replaced: `gh release upload v1.8.2 bin --clobber`)
+    "gh": r"(?:^|\s)release\s+(?:create|upload|edit)(?:\s|$)",
     # an editor extension published to its marketplace, an over-the-air update released to installed apps
     "vsce": r"(?:^|\s)publish(?:\s|$)",
     "ovsx": r"(?:^|\s)publish(?:\s|$)",

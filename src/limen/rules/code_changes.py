@@ -20,7 +20,7 @@ import difflib
 import re
 
 from limen.facts.paths import test_code
-from limen.normalize.tools import deletes_every_listed, words_of
+from limen.normalize.tools import deletes_every_listed, policy_allows_everything, words_of
 from limen.prefilter import prefiltered
 from limen.rules.request_flows import request_flows, tainted_names
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
@@ -1614,6 +1614,11 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         found.append("the caller's credentials are logged or sent on")
     if not test_code(path):
         found += request_flows(added, before)
+        if policy_allows_everything(added) and not policy_allows_everything(before):
+            # an operator's bootstrap binding `cluster-admin` to `system:authenticated`, an IAM `*` statement
+            found.append(
+                "the code grants a role or policy of every action, or an administrator's to everyone"
+            )
         if _SQL_CALL.search(added) and (destroyed := _rows_destroyed(added, before)):
             found.append(f"the code runs SQL that destroys data when it runs ({destroyed})")
         predictable = any(w in low for w in ("seed", "random", "timestamp", "currenttimemillis", "unixnano"))
