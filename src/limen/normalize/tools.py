@@ -1933,7 +1933,7 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         _DEFAULT_ROLE.search(k) and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
         for k, v in settings
     ):  # WordPress's `update_settings(default_role="administrator")`: everyone who signs up is one
-        return f"{ADMIN_GRANTED}everyone who signs up is made an administrator by {words}"
+        return f"{ADMIN_GRANTED}everyone who signs up, or every visitor, is made an administrator by {words}"
     claims = {words_of(k): v for k, v in arguments.items() if words_of(k) in _CLAIM_KEYS}
     if _GRANTS.search(words) and (
         any(
@@ -1987,7 +1987,11 @@ _TARGET_KEYS = re.compile(
 # A switch that sends a deploy or a setting to production (`prod: true`, `production: true`, `is_production`)
 _PRODUCTION_FLAG = re.compile(r"(?:^|_)(?:prod|production)$")
 # The role a site gives whoever registers or is invited without one
-_DEFAULT_ROLE = re.compile(r"(?:^|_)(?:default|new_user|signup|registration)_(?:user_)?roles?$")
+# (and the role of whoever is not signed in: Flask-AppBuilder's and Airflow's `AUTH_ROLE_PUBLIC`)
+_DEFAULT_ROLE = re.compile(
+    r"(?:^|_)(?:default|new_user|signup|registration|public|anonymous|guest)_(?:user_)?roles?$"
+    r"|(?:^|_)roles?_(?:public|anonymous|guest)$"
+)
 BULK_TARGET = "bulk-target:"  # the normaliser's note for a tool call that acts on every item it could name
 # Arguments that choose which items a call acts on, and the values that choose them all
 _SELECTOR_KEYS = re.compile(

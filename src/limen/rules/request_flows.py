@@ -87,10 +87,15 @@ _SECRET_SHOWN = re.compile(
     r"|(?:\$\{|#\{|\\\(|\{)\s*(?:\w+\.)*(?:password|passwd|pwd|plain_?password|passphrase|api_?key|secret_?key)\s*[})]"
     r"|[,(+]\s*(?:password|passwd|plain_?password|passphrase)\s*[,)]"
 )
-# A password's check that now also passes on something else (`verify(pw, hash) || pw == email.reversed()`)
+# A secret's check that now also passes on something else: a password's (`verify(pw, hash) || pw ==
+# email.reversed()`), or a constant-time comparison's, which compares nothing but secrets
+# (`hmac.compare_digest(provided, expected) or provided.startswith("svc-")`)
 _CHECK_WITH_ALTERNATIVE = re.compile(
     r"(?i)\b\w*(?:verify|check_?password|checkpw|password_verify|compare|matches)\w*\s*\([^\n]*\)\s*"
     r"(?:\|\||\bor\b|\bOrElse\b)\s*[^\n]*\b(?:pass(?:word|wd)?|pw)\b[^\n]*(?:==|\.equals\(|===)"
+    r"|(?<![!\w.])(?<!not )(?:\w+\.)*(?:compare_digest|timingSafeEqual|ConstantTimeCompare|secure_compare"
+    r"|hash_equals|isEqual|checkpw"
+    r"|password_verify|check_password)\s*\([^\n]*?\)\s*(?:\|\||\bor\b|\bOrElse\b)\s*[!\w(]"
 )
 
 
@@ -205,5 +210,5 @@ def request_flows(added: str, before: str) -> list[str]:
                 break
     alternative = _CHECK_WITH_ALTERNATIVE.search(added)
     if alternative and alternative.group(0) not in before:
-        found.append("a password check also passes on something other than the password")
+        found.append("a password's or a secret's check also passes on something else")
     return list(dict.fromkeys(found))
