@@ -192,6 +192,35 @@ HACKAGE = frozenset(
         *("cryptohash-sha256", "data-default", "amazonka", "stripe-haskell", "jwt", "template-haskell"),
     }
 )
+# pub.dev's most used packages (Dart and Flutter), kept by hand
+PUB = frozenset(
+    {
+        *("http", "dio", "provider", "riverpod", "flutter_riverpod", "bloc", "flutter_bloc", "get", "get_it"),
+        *("shared_preferences", "path_provider", "sqflite", "hive", "hive_flutter", "url_launcher", "intl"),
+        *(
+            "flutter_secure_storage",
+            "firebase_core",
+            "firebase_auth",
+            "cloud_firestore",
+            "firebase_messaging",
+        ),
+        *("firebase_storage", "firebase_analytics", "firebase_crashlytics", "google_sign_in", "image_picker"),
+        *("cached_network_image", "equatable", "freezed", "freezed_annotation", "json_annotation"),
+        *("json_serializable", "build_runner", "go_router", "auto_route", "flutter_svg", "connectivity_plus"),
+        *("device_info_plus", "package_info_plus", "permission_handler", "geolocator", "google_maps_flutter"),
+        *(
+            "supabase_flutter",
+            "supabase",
+            "collection",
+            "uuid",
+            "logger",
+            "rxdart",
+            "flutter_local_notifications",
+        ),
+        *("mockito", "mocktail", "flutter_lints", "lints", "very_good_analysis", "melos", "path", "crypto"),
+        *("webview_flutter", "video_player", "camera", "local_auth", "flutter_dotenv", "envied", "shelf"),
+    }
+)
 CRATES = frozenset(
     {
         *("serde", "serde-json", "serde-yaml", "tokio", "rand", "clap", "anyhow", "thiserror", "regex"),
@@ -420,6 +449,7 @@ POPULAR = {
     "maven": MAVEN_GROUPS,
     "jsr": JSR,
     "hackage": HACKAGE,
+    "pub": PUB,
 }
 # A requirement that names its registry before its name (Deno's `npm:chalk@5`, `jsr:@std/path`): that
 # registry, whichever the installer's own is
@@ -499,7 +529,8 @@ def package_name(registry: str, spec: str) -> str:
     if registry == "nuget":  # `Newtonsoft.Json`: dots are part of the name, case is not
         found = re.match(r"[A-Za-z0-9_][\w.-]*", spec.strip())
         return found.group(0).lower() if found and "/" not in spec else ""
-    if registry == "rubygems":  # `devise_jwt` and `devise-jwt` are two gems (PyPI and crates.io fold them)
+    if registry in ("rubygems", "pub"):  # `devise_jwt` and `devise-jwt` are two gems (PyPI and crates.io fold
+        # them); pub.dev's names are lower case with underscores (`firebase_messaging`)
         found = re.match(r"[A-Za-z0-9][\w.-]*", spec.strip())
         return found.group(0).lower() if found else ""
     if registry in ("go", "packagist"):

@@ -431,6 +431,11 @@ EMBEDDED_LUA = _f(
     "embedded_lua", "the server runs the Lua it embeds on every request", "embedded_lua", severe_only=True
 )
 _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
+    # Dart's build hooks (`hook/build.dart`, native assets): `dart` and `flutter` run them on every build
+    (
+        r"(?:^|/)hook/(?:build|link)\.dart$",
+        _f("dart_build_hook", "dart and flutter run it on every build", "exec_literals", severe_only=True),
+    ),
     # a Java program's launcher options (JetBrains IDEs' and Android Studio's `*.vmoptions`): a Java agent
     # named there runs inside the program at every start
     (

@@ -334,6 +334,9 @@ STORE_FILES: tuple[str, ...] = (
     ".turbo/config.json",
     ".config/cachix/cachix.dhall",
     ".supabase/access-token",
+    ".expo/state.json",  # the Expo CLI's session secret
+    ".config/dart/pub-credentials.json",  # pub.dev's publishing token
+    ".pub-cache/credentials.json",
     ".config/netlify/config.json",
     ".terraformrc",
     ".composer/auth.json",

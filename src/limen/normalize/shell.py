@@ -1596,6 +1596,22 @@ def _wrote(state: _State, targets: Iterable[str], out: _Stream | None) -> None:
 _SCANNED_LANGS = frozenset({"python", "perl", "ruby", "php", "lua", "node", "deno", "bun", "awk"})
 
 
+def _written_program_run(entry: Program | None, argv: list[str], state: _State) -> str | None:
+    """The program file among a runner's or a build tool's operands that this line wrote (`cat > /tmp/x.dart
+    <<EOF ... EOF; dart run /tmp/x.dart`): code in a language not read here, run at once."""
+    from limen.facts.paths import PROGRAMS
+
+    if entry is None or not ({Role.RUNNER, Role.COMPILES, Role.BUILDS} & set(entry.roles)):
+        return None  # (`cat`, `cp`, `chmod`, a formatter: a file read, copied or changed, not run)
+    for word in argv[1:]:
+        if word.startswith("-") or "." not in word.rsplit("/", 1)[-1]:
+            continue
+        path = canonical(_posix_path(word), state.cwd, state.home)
+        if path in state.written and "." + path.rsplit(".", 1)[-1].lower() in PROGRAMS:
+            return path
+    return None
+
+
 def _run_written(
     path: str, name: str, lang: str, state: _State, via: tuple[str, ...], level: int, args: list[str]
 ) -> None:
@@ -1799,6 +1815,8 @@ def _run_command(
         _applies_patch(name, argv[1:], state, stdin)
     if entry is not None and Role.COMPILES in entry.roles and _compiles_written(argv, state, stdin):
         state.flag(f"{name} compiles code this line wrote or piped (not analysed)")
+    elif (written := _written_program_run(entry, argv, state)) is not None:
+        _run_written(written, name, name, state, via, level, [])  # `dart run /tmp/x.dart` the line wrote
     if entry is not None and entry.removes_operands and re.search(entry.removes_operands, " ".join(argv[1:])):
         # `zip -rm /tmp/a.zip ~/projects`: what it archives is deleted after, as `rm -rf` would
         files = _operands(argv[1:], entry.options)

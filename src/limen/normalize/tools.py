@@ -753,6 +753,11 @@ _SECRET_WORDS = re.compile(r"(?i)secret|passw|token|credential|private|\.pem\b|\
 _PASSWORDLESS_ROOT = re.compile(
     r"""NOPASSWD\s*:?\s*["']?\s*ALL\b|\bcommands?["']?\s*[:=]\s*["']ALL["'][^\n]{0,80}?\bNOPASSWD\b"""
 )
+# Settings that say how updates or artifacts are signed or verified (Expo's `codeSigningCertificate`, a
+# `signing_key`, a `verification_key`)
+_SIGNING_SETTING = re.compile(
+    r"^(?:code_?signing_\w+|signing_(?:key|cert\w*|identity)|verification_key|signature_?verification)$"
+)
 _GROUPS_SETTING = re.compile(
     r"(?im)^[ \t]*-?[ \t]*[\"']?(?:extra_?groups|groups|supplementary_groups|secondary_groups)[\"']?"
     r"[ \t]*[:=]"
@@ -1114,6 +1119,9 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
         # `AllowUsers deploy ops` deleted: anyone with a login comes in
         if _LETS_IN_ONLY.search(words_of(key.rsplit(".", 1)[-1])) and not _LOCAL_SECTION.search(key):
             return [f"{CONTROL_OFF}{key} taken out: who may connect is no longer limited"]
+    for key in old.keys() - new.keys():  # Expo's `codeSigningCertificate` taken out: updates go unsigned
+        if _SIGNING_SETTING.search(words_of(key.rsplit(".", 1)[-1])) and not _LOCAL_SECTION.search(key):
+            return [f"{CONTROL_OFF}{key} taken out: what it signed or verified is no longer checked"]
     for key, value in old.items():  # `lifecycle { prevent_destroy = true }` deleted: the default is off
         protective = _CONTROL_KEYS.search(key.lower()) and not _EXCEPTION_KEY.search(key.lower())
         if key not in new and protective and value.lower() in _ON_WORDS and not _LOCAL_SECTION.search(key):

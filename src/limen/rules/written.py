@@ -1593,6 +1593,7 @@ _EXEC_CALL = prefiltered(
 # object whose source it sets): in a language not parsed here, what it loads may be what it fetched
 _FETCHES = prefiltered(
     r"\bHttpClient\b|\bWebClient\b|\bUnityWebRequest\b|\bHTTPRequest\b|\bGetByteArrayAsync\b|\bDownloadData\b"
+    r"|\bhttp\.get\(|\bureq::|\bsurf::"
     r"|\bhttp\.Get\(|\breqwest::|\.openStream\(\)|\bURLSession\b"
 )
 _LOADS_CODE = prefiltered(
@@ -1643,18 +1644,34 @@ _SERVES_PEERS = re.compile(
     # Vapor's routes and request bodies, Dream's, Zig's HTTP server, a web view's messages to the app
     r"""|\broutes\.(?:get|post|put|on)\s*\(|\breq\.content\.decode\b|\bDream\.(?:get|post|put|any|query)\b"""
     r"""|\breq\.respond\s*\(|\bstd\.http\.Server\b|\bWKScriptMessageHandler\b|\bdidReceive\s+message\b"""
+    # Dart's shelf router (`Router()..get('/x', handler)`)
+    r"""|\.\.(?:get|post|put|all)\s*\(\s*['"]/"""
 )
 
 
 def _loads_fetched(text: str) -> list[str]:
     """Code that fetches over the network and loads code at run time (`Assembly.Load(await http.
-    GetByteArrayAsync(url))`, a Godot script object given a downloaded source)."""
-    if _FETCHES.search(text[:MAX_TEXT]) and _LOADS_CODE.search(text[:MAX_TEXT]):
+    GetByteArrayAsync(url))`, a Godot script object given a downloaded source), or that saves what it
+    fetches, makes it executable and starts a program it does not name (a build hook's downloaded helper)."""
+    head = text[:MAX_TEXT]
+    if not _FETCHES.search(head):
+        return []
+    if _LOADS_CODE.search(head):
         return [
             IMPLANT
             + "the program loads code at run time and fetches over the network: what it runs may be remote"
         ]
+    if _MADE_EXECUTABLE.search(head) and _STARTS_UNNAMED.search(head):
+        return [IMPLANT + "the program saves what it downloads, makes it executable and runs it"]
     return []
+
+
+# A file made executable from code, and a process started from a value rather than a named program
+_MADE_EXECUTABLE = re.compile(r"""["']\+x["']|\bchmod\w*\(|\bsetExecutable\(|\bset_permissions\(|0o?755""")
+_STARTS_UNNAMED = re.compile(
+    r"""\bProcess\.(?:start|run|runSync)\(\s*(?!["'])|\bexec\.Command\(\s*(?!")|\bCommand::new\(\s*(?!")"""
+    r"""|\bProcessBuilder\(\s*(?!")|\bProcess\.Start\(\s*(?!")"""
+)
 
 
 def _code_concerns(text: str) -> list[str]:
