@@ -1278,6 +1278,8 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("starship.rs", "/install.sh"),
     ("get.k3s.io", "/"),
     ("fluxcd.io", "/install.sh"),
+    ("wasmtime.dev", "/install.sh"),
+    ("rustwasm.github.io", "/wasm-pack/installer/"),
     ("bootstrap.pypa.io", "/get-pip.py"),
     ("get-ghcup.haskell.org", "/"),
     ("get.haskellstack.org", "/"),

@@ -432,6 +432,7 @@ GITHUB = frozenset(
         ),
         *("derailed/k9s", "ahmetb/kubectx", "kubernetes/kubernetes", "cli/cli", "goreleaser/goreleaser"),
         *("aquasecurity/trivy", "anchore/syft", "anchore/grype", "sigstore/cosign", "open-policy-agent/opa"),
+        *("cargo-bins/cargo-binstall", "rustwasm/wasm-pack", "bytecodealliance/wasmtime", "casey/just"),
         *(m.removeprefix("github.com/") for m in GO if m.startswith("github.com/")),
     }
 )

@@ -487,6 +487,15 @@ NON_READING_SUBCOMMANDS = {
         {"create-keychain", "delete-keychain", "unlock-keychain", "lock-keychain", "set-keychain-settings"}
         | {"set-key-partition-list", "list-keychains", "default-keychain", "import", "show-keychain-info"}
     ),
+    # a new signing key generated into the file named (ESP's secure boot, MCUboot's imgtool, Tauri's
+    # updater, minisign, age): written, never read or printed
+    **dict.fromkeys(
+        ("espsecure", "espsecure.py"), frozenset({"generate_signing_key", "generate_flash_encryption_key"})
+    ),
+    "imgtool": frozenset({"keygen"}),
+    "cargo": frozenset({"tauri signer"}),  # (`cargo tauri signer generate -w KEY`; `sign` uses it, unprinted)
+    "tauri": frozenset({"signer generate"}),
+    "age-keygen": frozenset({"-o"}),
 }
 # Options with which such a sub-command prints the files' content after all (`git log -p -- .env`)
 CONTENT_OPTIONS = {

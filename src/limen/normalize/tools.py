@@ -1273,8 +1273,10 @@ _WEAK_DEVICE_LINES = prefiltered(
     r"|ip[ \t]+http[ \t]+server\b)"
 )
 # A content security policy's source that lets any script run: any host, inline scripts, `eval`
+# (in the script or default sources: `style-src 'unsafe-inline'` lets styles in, no script)
 _LOOSE_SCRIPTS = prefiltered(
-    r"(?i)'unsafe-(?:eval|inline)'|(?:script|default)-src(?:[ \t]+[^\s;]+){0,30}?[ \t]+\*(?=[\s;\"'`]|$)"
+    r"(?i)(?:script|default)-src(?:-elem|-attr)?(?:[ \t]+[^\s;]+){0,30}?[ \t]+"
+    r"(?:\*(?=[\s;\"'`]|$)|'unsafe-(?:eval|inline)')"
 )
 _AUDIT_EXCLUSION = re.compile(r"(?m)^[ \t]*-a[ \t]+(?:never,\S+|\S+,never)")
 _PG_TRUST = re.compile(r"(?m)^[ \t]*(?:local|host\w*)[ \t].*[ \t]trust[ \t]*$")
