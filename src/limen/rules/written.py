@@ -1635,6 +1635,8 @@ _SHELL_OF_VALUE = re.compile(
     # a shell's arguments set apart from it (Swift's `p.arguments = ["-c", cmd]`, `["-c", "git checkout
     # \(branch)"]`), OCaml's `Unix.open_process_in c`, `Sys.command cmd`
     r"""|\[\s*"-c"\s*,\s*(?:(?!")[\w.]|"[^"\n]*\\\()"""
+    # Rust's builder (`Command::new("sh").arg("-c").arg(cmd)`)
+    r"""|\bCommand::new\(\s*"(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh"\s*\)\s*\.arg\(\s*"-c"\s*\)\s*\.arg\(\s*(?!")"""
     r"""|\bUnix\.open_process\w*\s+(?!["(])[a-z_]\w*|\bSys\.command\s+(?!["(])[a-z_]\w*"""
 )
 # Code that answers other machines: a multiplayer RPC, a server RPC's body, a web handler's request
@@ -1644,6 +1646,8 @@ _SERVES_PEERS = re.compile(
     # Vapor's routes and request bodies, Dream's, Zig's HTTP server, a web view's messages to the app
     r"""|\broutes\.(?:get|post|put|on)\s*\(|\breq\.content\.decode\b|\bDream\.(?:get|post|put|any|query)\b"""
     r"""|\breq\.respond\s*\(|\bstd\.http\.Server\b|\bWKScriptMessageHandler\b|\bdidReceive\s+message\b"""
+    # Rust's web frameworks (axum's and actix's handlers and routes)
+    r"""|\bbody\s*:\s*(?:Bytes|String|Json<)|\baxum::|\bactix_web::|#\[(?:get|post|put)\(\s*"/|\.route\(\s*"/"""
     # Dart's shelf router (`Router()..get('/x', handler)`)
     r"""|\.\.(?:get|post|put|all)\s*\(\s*['"]/"""
 )
@@ -1784,6 +1788,8 @@ def _wired_to_connection(text: str) -> bool:
     ln.Accept()`: a reverse or a bind shell), handed to a process's standard streams in one statement
     (`cmd.Stdin, cmd.Stdout = c, c`, `dup2(s, 0)`)."""
     handles = {m.group(1) for m in _DIALS.finditer(text[:MAX_TEXT])}
+    handles |= {m.group(1) for m in _INCOMING.finditer(text[:MAX_TEXT])}  # `for s in listener.incoming()`
+    handles |= {m.group(1) for m in _RAW_HANDLE.finditer(text[:MAX_TEXT]) if m.group(2) in handles}
     return any(
         _WIRES_STDIO.search(line) and any(re.search(rf"\b{re.escape(h)}\b", line) for h in handles)
         for line in re.split(r"[;\n]", text[:MAX_TEXT])
@@ -1798,6 +1804,8 @@ _DIALS = re.compile(
     r"\b(\w+)\s*(?:,\s*\w+\s*)?(?::=|=)\s*(?:new\s+)?(?:[\w:.]+(?:\.|::))?"
     r"(?:Dial\w*|connect|socket|Socket|createConnection|TcpClient|fsockopen|[Aa]ccept\w*)\s*\("
 )
+_INCOMING = re.compile(r"\bfor\s+(\w+)\s+in\s+[\w.]+\.incoming\(\)")
+_RAW_HANDLE = re.compile(r"\b(\w+)\s*=\s*(\w+)\.(?:as_raw_fd|into_raw_fd|fileno)\(\)")
 _WIRES_STDIO = re.compile(
     r"\b(?:Stdin|Stdout|Stderr|stdin|stdout|stderr|dup2|redirectInput|redirectOutput|getInputStream|"
     r"getOutputStream|Stdio::from|from_raw_fd|into_raw_fd)\b"
