@@ -487,7 +487,7 @@ KNOWN_MALICIOUS: dict[tuple[str, str], frozenset[str]] = {
     ("pypi", "python3-dateutil"): frozenset(),
     ("pypi", "ultralytics"): frozenset({"8.3.41", "8.3.42", "8.3.45", "8.3.46"}),
     ("crates", "rustdecimal"): frozenset(),
-    # crates that stole keys at run time, removed from crates.io in 2025 (names folded as crates.io folds them)
+    # crates that stole keys at run time, removed from crates.io in 2025 (folded as crates.io folds names)
     ("crates", "faster-log"): frozenset(),
     ("crates", "async-println"): frozenset(),
     # gems whose maintainers' accounts published backdoored releases, and a typosquat of `atlas_client`

@@ -1789,7 +1789,8 @@ def _wired_to_connection(text: str) -> bool:
     (`cmd.Stdin, cmd.Stdout = c, c`, `dup2(s, 0)`)."""
     handles = {m.group(1) for m in _DIALS.finditer(text[:MAX_TEXT])}
     handles |= {m.group(1) for m in _INCOMING.finditer(text[:MAX_TEXT])}  # `for s in listener.incoming()`
-    handles |= {m.group(1) for m in _RAW_HANDLE.finditer(text[:MAX_TEXT]) if m.group(2) in handles}
+    for _ in range(2):  # `let c = conn.unwrap(); let fd = c.as_raw_fd();`: the same connection by other names
+        handles |= {m.group(1) for m in _RAW_HANDLE.finditer(text[:MAX_TEXT]) if m.group(2) in handles}
     return any(
         _WIRES_STDIO.search(line) and any(re.search(rf"\b{re.escape(h)}\b", line) for h in handles)
         for line in re.split(r"[;\n]", text[:MAX_TEXT])
@@ -1805,7 +1806,9 @@ _DIALS = re.compile(
     r"(?:Dial\w*|connect|socket|Socket|createConnection|TcpClient|fsockopen|[Aa]ccept\w*)\s*\("
 )
 _INCOMING = re.compile(r"\bfor\s+(\w+)\s+in\s+[\w.]+\.incoming\(\)")
-_RAW_HANDLE = re.compile(r"\b(\w+)\s*=\s*(\w+)\.(?:as_raw_fd|into_raw_fd|fileno)\(\)")
+_RAW_HANDLE = re.compile(
+    r"\b(\w+)\s*=\s*(\w+)\s*(?:\.(?:as_raw_fd|into_raw_fd|fileno|unwrap|expect)\([^)\n]*\)|\?)"
+)
 _WIRES_STDIO = re.compile(
     r"\b(?:Stdin|Stdout|Stderr|stdin|stdout|stderr|dup2|redirectInput|redirectOutput|getInputStream|"
     r"getOutputStream|Stdio::from|from_raw_fd|into_raw_fd)\b"
