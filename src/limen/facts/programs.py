@@ -283,8 +283,9 @@ RELEASES: dict[str, str] = {
     # channel repointed, for production: every installed app takes it at its next start
     "eas": r"(?:^|\s)submit(?:\s|$)"
     r"|(?:^|\s)(?:update|channel)(?::[\w-]+)?(?:\s|$).*(?<![\w-])(?:prod|production)(?![\w-])",
-    # (and a published release's files added to or replaced: `gh release upload v1.8.2 bin --clobber`)
-    "gh": r"(?:^|\s)release\s+(?:create|upload|edit)(?:\s|$)",
+    # (and a published release's files replaced: `gh release upload v1.8.2 bin --clobber`; files added to
+    # one are the project's own release work)
+    "gh": r"(?:^|\s)release\s+create(?:\s|$)|(?:^|\s)release\s+upload\s.*--clobber(?:\s|$)",
     # an editor extension published to its marketplace, an over-the-air update released to installed apps
     "vsce": r"(?:^|\s)publish(?:\s|$)",
     "ovsx": r"(?:^|\s)publish(?:\s|$)",
