@@ -1132,13 +1132,26 @@ def _system_config(text: str) -> tuple[list[str], list[str]]:
 _PIN = re.compile(r"<pin\b[^>]*>\s*([^<\s]+)\s*</pin>")
 
 
+_CLEARTEXT = re.compile(r'cleartextTrafficPermitted\s*=\s*"true"|usesCleartextTraffic\s*=\s*"true"')
+_LOCAL_DOMAINS_ONLY = re.compile(
+    r'<domain-config\b[^>]*cleartextTrafficPermitted\s*=\s*"true"[^>]*>\s*'
+    r"(?:<domain\b[^>]*>\s*(?:localhost|127\.0\.0\.1|10\.0\.2\.2|10\.0\.3\.2|[\w.-]+\.local)\s*</domain>\s*)+"
+)
+
+
+def _cleartext_beyond_local(source: str) -> bool:
+    """Plain HTTP allowed for the app's traffic, beyond a domain configuration of this machine's or the
+    emulator's own addresses (`<domain>10.0.2.2</domain>`: the development server on the host)."""
+    return len(_CLEARTEXT.findall(source)) > len(_LOCAL_DOMAINS_ONLY.findall(source))
+
+
 def _android_config(text: str) -> tuple[list[str], list[str]]:
     """An Android manifest or network security configuration: plain HTTP allowed, certificates the user
     installed trusted (anyone who installs one reads the traffic), the app debuggable, a debug or internal
     screen exported to every other app."""
     source = text[:MAX_TEXT]
     concerns = []
-    if re.search(r'cleartextTrafficPermitted\s*=\s*"true"|usesCleartextTraffic\s*=\s*"true"', source):
+    if _cleartext_beyond_local(source):
         concerns.append(IMPLANT + "the app sends its traffic in plain HTTP")
     if re.search(r'<certificates\s+src\s*=\s*"user"', source):
         concerns.append(IMPLANT + "the app trusts certificates any user installs")
