@@ -14,16 +14,20 @@ import re
 
 from limen.prefilter import prefiltered
 
-# A value a request carries where it is read (a server's request object, PHP's globals, a fetch-API body)
-_REQUEST = re.compile(
-    r"(?i)\$_(?:GET|POST|REQUEST|COOKIE|FILES)\b|\breq(?:uest)?\s*\.\s*(?:body|query|params|param|form|args|input"
+# A value a request carries where it is read (a server's request object, PHP's globals, a fetch-API body);
+# each alternative starts with a literal, so the search runs only where one occurs
+_REQUEST_SOURCE = (
+    r"(?i)\$_GET\b|\$_POST\b|\$_REQUEST\b|\$_COOKIE\b|\$_FILES\b"
+    r"|\breq(?:uest)?\s*\.\s*(?:body|query|params|param|form|args|input"
     r"|json|data|GET|POST|FILES|get_json|get_data|values|headers?|cookies?|url|uri|content|stream)\b"
     r"|\bself\.get_(?:body_)?arguments?\s*\("  # (Tornado's and Jupyter's handlers)
-    r"|\bc\.(?:Query|Param|PostForm|FormValue|QueryParam|Bind\w*)\s*\(|\br\.(?:URL\.Query|FormValue|PostFormValue|Body)\b"
-    r"|\bgetParameter\s*\(|@(?:RequestParam|PathVariable|RequestBody|RequestHeader)\b|\[From(?:Query|Body|Route|Form)\]"
+    r"|\bc\.Query\s*\(|\bc\.Param\s*\(|\bc\.PostForm\s*\(|\bc\.FormValue\s*\(|\bc\.QueryParam\s*\(|\bc\.Bind\w*\s*\("
+    r"|\br\.URL\.Query\b|\br\.FormValue\b|\br\.PostFormValue\b|\br\.Body\b"
+    r"|\bgetParameter\s*\(|@RequestParam\b|@PathVariable\b|@RequestBody\b|@RequestHeader\b|\[From(?:Query|Body|Route|Form)\]"
     r"|\b(?:readBody|getQuery|getRouterParams?)\s*\(|\bsearchParams\.get\s*\(|\bparams\s*\[|\bparams\.(?:get|fetch|require)\b"
-    r"|\$(?:this|request)->(?:input|query|post|get|all|file)\s*\("  # Laravel's request, in a FormRequest too
+    r"|\$this->(?:input|query|post|get|all|file)\s*\(|\$request->(?:input|query|post|get|all|file)\s*\("
 )
+_REQUEST = prefiltered(_REQUEST_SOURCE)
 # `name = value` (one line) in the languages agents write servers in, with Swift's `guard let`/`if let`
 _BINDING = re.compile(
     r"(?m)^[ \t]*(?:(?:guard|if)[ \t]+)?(?:(?:const|let|var|val|final|my|auto|dim|String|string)[ \t]+)?"
@@ -77,9 +81,10 @@ _PRIVILEGE_FIELD = re.compile(
 )
 # A line that writes to a log or the console
 _LOGS = prefiltered(
-    r"(?i)\b(?:console\.(?:log|info|warn|error|debug)|logger\.\w+|log\.\w+|logging\.\w+|Log\.[dviwe]|NSLog|os_log"
-    r"|print(?:ln|f)?|puts|fmt\.(?:Print|Fprint)\w*|slog\.\w+|System\.out\.print\w*|error_log|syslog"
-    r"|(?:info|warn|debug|error|e?println)!)\s*\("
+    r"(?i)\bconsole\.(?:log|info|warn|error|debug)\s*\(|\blogger\.\w+\s*\(|\blog\.\w+\s*\(|\blogging\.\w+\s*\("
+    r"|\bLog\.[dviwe]\s*\(|\bNSLog\s*\(|\bos_log\s*\(|\bprint(?:ln|f)?\s*\(|\bputs\s*\(|\bfmt\.(?:Print|Fprint)\w*\s*\("
+    r"|\bslog\.\w+\s*\(|\bSystem\.out\.print\w*\s*\(|\berror_log\s*\(|\bsyslog\s*\("
+    r"|\binfo!\s*\(|\bwarn!\s*\(|\bdebug!\s*\(|\berror!\s*\(|\bprintln!\s*\(|\beprintln!\s*\("
 )
 # A password or key in what a log line says: `pw=${x}`, `password: %s`, `{password}`, `#{password}`
 _SECRET_SHOWN = re.compile(
@@ -102,15 +107,16 @@ _CHECK_WITH_ALTERNATIVE = re.compile(
 # A binding's value that is the request's body or query as sent, not a record found by it
 _WHOLE_BODY = re.compile(
     r"(?:await\s+|try\s+)?(?:\w+\.)?(?:"
-    + _REQUEST.pattern.removeprefix("(?i)")
+    + _REQUEST_SOURCE.removeprefix("(?i)")
     + r")[\w.]*\s*(?:\(\s*(?:force\s*=\s*True)?\s*\))?"
     r"\s*(?:<[^>\n]*>\s*\(\s*\))?\s*(?:as\s+\w+|\?\?[^\n]*|\|\|[^\n]*|or\s+\{\})?\s*;?\s*$",
     re.IGNORECASE,
 )
 # A route kept for administrators: setting someone's role there is the administrator's to do
-_ADMINS_ONLY = re.compile(
-    r"(?i)is_?admin\s*\(|require_?admin|admin_?required|has_?role|hasAuthority|@PreAuthorize|@Secured"
-    r"|permission_required|roles_required|authorize\s*\(|can\?\s*[(:]|is_superuser|user_passes_test|adminOnly"
+_ADMINS_ONLY = prefiltered(
+    r"(?i)is_admin\s*\(|isadmin\s*\(|require_admin|requireadmin|admin_required|adminrequired|has_role|hasrole"
+    r"|hasAuthority|@PreAuthorize|@Secured|permission_required|roles_required|authorize\s*\(|can\?\s*[(:]"
+    r"|is_superuser|user_passes_test|adminOnly"
 )
 
 
@@ -147,7 +153,9 @@ def _tainted(text: str) -> set[str]:
     tainted = {name for target, value in bindings if _REQUEST.search(value) for name in _NAME.findall(target)}
     tainted |= {name for m in _ROUTE_PARAMETER.finditer(text) for name in _PLACEHOLDER.findall(m.group(0))}
     tainted |= {  # `json.NewDecoder(r.Body).Decode(&job)`, `c.ShouldBindJSON(&in)`: filled from the request
-        m.group(1) for m in _FILLED.finditer(text) if _REQUEST.search(text, max(0, m.start() - 80), m.start())
+        m.group(1)
+        for m in _FILLED.finditer(text)
+        if _REQUEST.search(text[max(0, m.start() - 80) : m.start()])
     }
     for _ in range(2):
         more = {
@@ -175,11 +183,14 @@ def request_flows(added: str, before: str) -> list[str]:
     makers = _OBJECT_MAKER.search(added)
     outbound = _OUTBOUND.search(added)
     privilege = _PRIVILEGE_FIELD.search(added)
-    if readers or makers or outbound or privilege:
-        tainted = _tainted(before + "\n" + added)
+    whole = before + "\n" + added
+    if (readers or makers or outbound or privilege) and (
+        _REQUEST.search(whole) or _ROUTE_PARAMETER.search(whole)
+    ):
+        tainted = _tainted(whole)
         bodies = {  # names that hold what the caller sent as it is (`const body = await c.req.json()`)
             name
-            for m in _BINDING.finditer(before + "\n" + added)
+            for m in _BINDING.finditer(whole)
             if _WHOLE_BODY.match(m.group(2))
             for name in _NAME.findall(m.group(1))
         }
@@ -201,14 +212,22 @@ def request_flows(added: str, before: str) -> list[str]:
                 near = added[added.find(line) : added.find(line) + len(line) + 300]
                 if "://" not in address and _carries(address, tainted) and _SERVER_SECRET.search(near):
                     found.append("the server's secret is sent to an address the request chooses")
-            if privilege and _sets_own_rights(line, bodies) and not _ADMINS_ONLY.search(before + added):
+            if privilege and _sets_own_rights(line, bodies) and not _ADMINS_ONLY.search(whole):
                 found.append("the caller's role or rights are taken from what the caller sends")
     if _LOGS.search(added):
         for line in added.splitlines():
             if _LOGS.search(line) and _SECRET_SHOWN.search(line) and line not in before:
                 found.append("a password or key is written to the logs")
                 break
-    alternative = _CHECK_WITH_ALTERNATIVE.search(added)
+    alternative = next(  # (only lines that join conditions: the pattern is costly on whole files)
+        (
+            hit
+            for line in added.splitlines()
+            if ("||" in line or " or " in line or "OrElse" in line)
+            and (hit := _CHECK_WITH_ALTERNATIVE.search(line))
+        ),
+        None,
+    )
     if alternative and alternative.group(0) not in before:
         found.append("a password's or a secret's check also passes on something else")
     return list(dict.fromkeys(found))
