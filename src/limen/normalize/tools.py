@@ -637,24 +637,34 @@ _EVERY_CALLER = re.compile(
 )
 
 
+def _may_federate(text: str) -> bool:
+    """The text holds a wildcard an open federated trust is written with (`"repo:*"`, `'*'`)."""
+    return '"*' in text or "'*" in text or "repo:*" in text
+
+
 def policy_allows_everything(text: str) -> bool:
     """A policy document in `text` with a statement that allows every action: a Vault path `"*"` or its
     `sudo` capability, an IAM (or IAM-shaped) statement of `*` or `iam:*` not marked Deny, a Kubernetes role
     of every verb on every resource, or its administrator role bound to every caller. The statement is the
     text from the opening brace or list item before its actions to the closing brace after them."""
-    if _ALLOWS_EVERYTHING.search(text) or _EVERY_VERB_MARKER.search(text):
+    quoted_star = '"*"' in text or "'*'" in text or ":*" in text or "=*" in text  # (most texts hold none)
+    if (quoted_star or "sudo" in text or "Access" in text) and _ALLOWS_EVERYTHING.search(text):
         return True
-    for match in _EVERY_VERB.finditer(text):  # a role's rule: the list item that holds its verbs
+    if "+kubebuilder:rbac" in text and _EVERY_VERB_MARKER.search(text):
+        return True
+    for match in _EVERY_VERB.finditer(text) if quoted_star else ():  # a role's rule: the item with its verbs
         start = max(
             text.rfind("\n-", 0, match.start()), text.rfind("{", 0, match.start()), match.start() - 400
         )
         if _EVERY_RESOURCE.search(text, max(start, 0), match.end() + 400):
             return True
-    if (called := _ADMIN_ROLE_NAMED.search(text)) and _EVERY_CALLER.search(
-        text, max(0, called.start() - 800), called.end() + 800
+    if (
+        "cluster-admin" in text
+        and (called := _ADMIN_ROLE_NAMED.search(text))
+        and _EVERY_CALLER.search(text, max(0, called.start() - 800), called.end() + 800)
     ):  # `cluster-admin` bound to `system:authenticated`
         return True
-    for match in _EVERY_ACTION.finditer(text):
+    for match in _EVERY_ACTION.finditer(text) if quoted_star else ():
         start = max(text.rfind("{", 0, match.start()), text.rfind("\n-", 0, match.start()), 0)
         start = max(start, match.start() - 600)
         end = text.find("}", match.end())
@@ -1010,15 +1020,21 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
         before[:MAX_SETTINGS_TEXT]
     ):  # a policy file's statement made `"Action": "*"`: whoever holds it may do anything
         return [f"{ADMIN_GRANTED}a policy that allows every action"]
-    if OPEN_FEDERATION.search(after[:MAX_SETTINGS_TEXT]) and not OPEN_FEDERATION.search(
-        before[:MAX_SETTINGS_TEXT]
+    if (
+        _may_federate(after)
+        and OPEN_FEDERATION.search(after[:MAX_SETTINGS_TEXT])
+        and not OPEN_FEDERATION.search(before[:MAX_SETTINGS_TEXT])
     ):  # `"token.actions.githubusercontent.com:sub" = "repo:*"`, in Terraform, Nix or JSON alike
         return [f"{ADMIN_GRANTED}a federated identity trust that any repository's workflow meets"]
     # (both judged as changes: a new machine's first user is given them as a matter of course)
-    if not created and len(_PASSWORDLESS_ROOT.findall(after)) > len(_PASSWORDLESS_ROOT.findall(before)):
+    if (
+        not created
+        and "NOPASSWD" in after
+        and len(_PASSWORDLESS_ROOT.findall(after)) > len(_PASSWORDLESS_ROOT.findall(before))
+    ):
         # `deploy ALL=(ALL) NOPASSWD: ALL`, NixOS's `command = "ALL"; options = [ "NOPASSWD" ];` added
         return [f"{ADMIN_GRANTED}a sudo rule runs every command as root with no password"]
-    if not created and (joined := _admin_groups(after) - _admin_groups(before)):
+    if not created and "roups" in after and (joined := _admin_groups(after) - _admin_groups(before)):
         # `extraGroups = [ "wheel" "docker" ]`, Ansible's `groups: sudo`: root, or the means to it
         return [f"{ADMIN_GRANTED}a user is put in the group {sorted(joined)[0]}: administrator rights"]
     opened = _anyone_let_in(path, after) - _anyone_let_in(path, before)
