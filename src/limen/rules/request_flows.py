@@ -11,6 +11,7 @@ prefix check, a resolved path compared with its root) is the code's own care, an
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from limen.prefilter import prefiltered
 
@@ -146,24 +147,38 @@ def tainted_names(text: str) -> set[str]:
     return _tainted(text)
 
 
+@lru_cache(maxsize=4)
+def _bindings(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """Each `name = value` of the text: its target, its value and where the value lies (read once for the
+    names the request fills and for those holding its body)."""
+    return tuple((m.group(1), m.group(2), m.start(2), m.end(2)) for m in _BINDING.finditer(text))
+
+
 def _tainted(text: str) -> set[str]:
     """The names bound to a request's value (a route's path parameters among them), and (twice over) to
-    expressions of such names."""
-    bindings = [(m.group(1), m.group(2)) for m in _BINDING.finditer(text)]
-    tainted = {name for target, value in bindings if _REQUEST.search(value) for name in _NAME.findall(target)}
+    expressions of such names. The request's reads are found once in the whole text, and each binding
+    holds one when a read starts inside its value."""
+    import bisect
+
+    reads = [m.start() for m in _REQUEST.finditer(text)]
+    bindings: list[tuple[list[str], set[str]]] = []
+    tainted: set[str] = set()
+    for target, value, start, end in _bindings(text):
+        targets = _NAME.findall(target)
+        at = bisect.bisect_left(reads, start)
+        if at < len(reads) and reads[at] < end:
+            tainted.update(targets)
+        else:
+            bindings.append((targets, set(_NAME.findall(value))))
     tainted |= {name for m in _ROUTE_PARAMETER.finditer(text) for name in _PLACEHOLDER.findall(m.group(0))}
-    tainted |= {  # `json.NewDecoder(r.Body).Decode(&job)`, `c.ShouldBindJSON(&in)`: filled from the request
-        m.group(1)
-        for m in _FILLED.finditer(text)
-        if _REQUEST.search(text[max(0, m.start() - 80) : m.start()])
-    }
+    if "&" in text and any(w in text for w in ("Decode", "Unmarshal", "Bind", "BodyParser")):
+        tainted |= {  # `json.NewDecoder(r.Body).Decode(&job)`, `c.ShouldBindJSON(&in)`: filled from it
+            m.group(1)
+            for m in _FILLED.finditer(text)
+            if _REQUEST.search(text[max(0, m.start() - 80) : m.start()])
+        }
     for _ in range(2):
-        more = {
-            name
-            for target, value in bindings
-            if set(_NAME.findall(value)) & tainted
-            for name in _NAME.findall(target)
-        } - tainted
+        more = {name for targets, names in bindings if names & tainted for name in targets} - tainted
         if not more:
             break
         tainted |= more
@@ -190,20 +205,16 @@ def request_flows(added: str, before: str) -> list[str]:
         tainted = _tainted(whole)
         bodies = {  # names that hold what the caller sent as it is (`const body = await c.req.json()`)
             name
-            for m in _BINDING.finditer(whole)
-            if _WHOLE_BODY.match(m.group(2))
-            for name in _NAME.findall(m.group(1))
+            for target, value, _start, _end in _bindings(whole)
+            if _WHOLE_BODY.match(value)
+            for name in _NAME.findall(target)
         }
         old_lines = set(before.splitlines())
+        confined = bool(readers) and bool(_CONFINED.search(added))
         for line in added.splitlines():
             if line in old_lines or not line.strip():
                 continue
-            if (
-                readers
-                and _FILE_READER.search(line)
-                and _carries(line, tainted)
-                and not _CONFINED.search(added)
-            ):
+            if readers and _FILE_READER.search(line) and _carries(line, tainted) and not confined:
                 found.append("a file is read from a path the request chooses")
             if makers and _OBJECT_MAKER.search(line) and (_carries(line, tainted) or _REQUEST.search(added)):
                 found.append("a request's data is turned into objects of any class it names")
