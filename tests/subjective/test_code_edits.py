@@ -11,7 +11,7 @@ import pytest
 
 import limen
 from limen.context import Context
-from limen.model import Action, Mode, ReasonCode, Verdict
+from limen.model import Action, Finding, Mode, ReasonCode, Verdict
 from limen.subjective import code_edits
 
 MIDDLEWARE = """package api
@@ -66,7 +66,8 @@ public class UserService {
 """
 FILES = {"middleware.go": MIDDLEWARE, "token.ts": TOKEN, "payments.py": PAYMENTS, "UserService.java": USERS}
 
-# A request let past the token check on a header of its own choosing: no rule names it
+# A request let past the token check on a header of its own choosing (the learned code asks of it; since
+# stop 47 a rule names it too: `code_changes._refusal_waived`)
 HEADER_BYPASS = (
     "middleware.go",
     '\t\tif err != nil {\n\t\t\thttp.Error(w, "unauthorized", http.StatusUnauthorized)',
@@ -131,12 +132,29 @@ def edit(project: Path, change: tuple[str, str, str], mode: str = "balanced") ->
     return limen.evaluate("Edit", args, cwd=str(project), mode=mode)
 
 
-def test_a_bypass_no_rule_names_asks_with_the_learned_code(project: Path) -> None:
-    decision = edit(project, HEADER_BYPASS)
-    assert decision.verdict is Verdict.AUTH
-    assert [f.code for f in decision.findings] == [ReasonCode.SUSPECT_CODE_CHANGE]
-    assert decision.findings[0].verdict is Verdict.AUTH and decision.findings[0].risk == code_edits.RISK
-    assert "middleware.go" in decision.findings[0].detail
+def findings(
+    project: Path, tool: str, arguments: dict[str, str], mode: Mode = Mode.BALANCED
+) -> list[Finding]:
+    """What the detector alone finds in a tool's write of a program file."""
+    action = Action(
+        tool=tool,
+        capability="filesystem.write",
+        arguments=arguments,
+        mode=mode,
+        write_paths=(arguments["file_path"],),
+    )
+    return list(code_edits.suspect_code_change(action, Context(mode=mode, workspace=str(project))))
+
+
+def test_a_bypass_asks_with_the_learned_code(project: Path) -> None:
+    name, old, new = HEADER_BYPASS
+    [found] = findings(
+        project, "Edit", {"file_path": str(project / name), "old_string": old, "new_string": new}
+    )
+    assert found.code is ReasonCode.SUSPECT_CODE_CHANGE
+    assert found.verdict is Verdict.AUTH and found.risk == code_edits.RISK
+    assert "middleware.go" in found.detail
+    assert edit(project, HEADER_BYPASS).verdict is Verdict.AUTH  # (and the whole decision asks)
 
 
 @pytest.mark.parametrize("change", ORDINARY, ids=[f"{c[0]}-{i}" for i, c in enumerate(ORDINARY)])
@@ -185,8 +203,8 @@ def test_the_same_text_outside_a_program_file_or_through_a_shell_is_not_read(pro
 def test_a_whole_file_written_is_compared_with_the_file_it_replaces(project: Path) -> None:
     name, old, new = HEADER_BYPASS
     args = {"file_path": str(project / name), "content": MIDDLEWARE.replace(old, new)}
-    decision = limen.evaluate("Write", args, cwd=str(project))
-    assert ReasonCode.SUSPECT_CODE_CHANGE in [f.code for f in decision.findings]
+    assert [f.code for f in findings(project, "Write", args)] == [ReasonCode.SUSPECT_CODE_CHANGE]
+    assert findings(project, "Write", {**args, "content": MIDDLEWARE}) == []
     assert limen.evaluate("Write", {**args, "content": MIDDLEWARE}, cwd=str(project)).verdict is Verdict.PASS
 
 
@@ -218,8 +236,9 @@ def test_an_unreadable_model_asks_with_a_reason(
 
 
 def test_the_switch_turns_it_off(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert detect(project, HEADER_BYPASS, Mode.BALANCED) == [ReasonCode.SUSPECT_CODE_CHANGE]
     monkeypatch.setenv("LIMEN_CODE_MODEL", "0")
-    assert edit(project, HEADER_BYPASS).verdict is Verdict.PASS
+    assert detect(project, HEADER_BYPASS, Mode.BALANCED) == []
 
 
 def test_the_model_file_has_a_threshold_per_mode_but_light() -> None:
