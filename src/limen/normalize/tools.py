@@ -747,9 +747,8 @@ _ACCESS_WORDS = frozenset(
 )
 
 
-# A user's groups, and those that make a member an administrator (or root by another name: the container
-# engine's, the disk's)
-_GROUP_KEYS = frozenset({"groups", "extra_groups", "extragroups", "supplementary_groups", "secondary_groups"})
+# The groups that make a member an administrator (or root by another name: the container engine's, the
+# disk's)
 _ADMIN_GROUPS = frozenset(
     {"wheel", "sudo", "admin", "root", "docker", "lxd", "disk", "shadow", "administrators"}
 )
