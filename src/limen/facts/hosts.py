@@ -1281,9 +1281,7 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("wasmtime.dev", "/install.sh"),
     ("rustwasm.github.io", "/wasm-pack/installer/"),
     ("bootstrap.pypa.io", "/get-pip.py"),
-    ("get-ghcup.haskell.org", "/"),
     ("get.haskellstack.org", "/"),
-    ("install.julialang.org", "/"),
     ("raw.githubusercontent.com", "/aquasecurity/trivy/main/contrib/install.sh"),
     ("raw.githubusercontent.com", "/anchore/grype/main/install.sh"),
     ("raw.githubusercontent.com", "/anchore/syft/main/install.sh"),
@@ -1295,6 +1293,10 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("getcomposer.org", "/download/"),
     ("raw.githubusercontent.com", "/wp-cli/builds/gh-pages/phar/"),
     ("github.com", "/probe-rs/probe-rs/releases/"),
+    # compilers' and data science distributions' own installers (LLVM's apt script, Anaconda's Miniconda)
+    ("apt.llvm.org", "/llvm.sh"),
+    ("repo.anaconda.com", "/miniconda/"),
+    ("repo.anaconda.com", "/archive/"),
 )
 
 
@@ -1317,18 +1319,29 @@ def is_official_installer(url: str) -> bool:
     path = parts.path.lower() or "/"
     if ":" in host or not host.isascii() or any(c in path for c in "%\\") or "/." in path or "//" in path:
         return False
+    if host == "github.com" and (raw := _GITHUB_RAW.match(path)):  # `github.com/O/R/raw/REF/x`: the same file
+        host, path = "raw.githubusercontent.com", f"/{raw.group(1)}/{raw.group(2)}"
     if host == "raw.githubusercontent.com" and _OWN_REPOSITORY_INSTALLER.match(path):
         from limen.facts.packages import used
 
         if used("github", "/".join(path.split("/")[1:3])):
             return True  # a widely used project's own script, in its repository
+    if host == "github.com" and (release := _RELEASE_OF.match(path)):
+        from limen.facts.packages import used
+
+        if used("github", release.group(1)):
+            return True  # a widely used project's own release (`github.com/kitware/cmake/releases/...`)
     return any(host == h and path.startswith(prefix) for h, prefix in OFFICIAL_INSTALLERS)
 
 
-# An install script at a path of a repository on GitHub (`/OWNER/REPO/REF/.../install.sh`, `.../get-x.sh`)
+# An install script at a path of a repository on GitHub (`/OWNER/REPO/REF/.../install.sh`, `.../get-x.sh`,
+# `.../bin/rbenv-installer`)
 _OWN_REPOSITORY_INSTALLER = re.compile(
-    r"/[\w.-]+/[\w.-]+/[\w.-]+/(?:[\w.-]+/){0,4}(?:install|get)[\w.-]*\.sh$"
+    r"/[\w.-]+/[\w.-]+/[\w.-]+/(?:[\w.-]+/){0,4}(?:(?:install|get)[\w.-]*\.sh|[\w.-]*-installer(?:\.sh)?)$"
 )
+# GitHub's own spelling of a raw file (`/OWNER/REPO/raw/REF/PATH`) and of a release's file
+_GITHUB_RAW = re.compile(r"^/([\w.-]+/[\w.-]+)/raw/(.+)$")
+_RELEASE_OF = re.compile(r"^/([\w.-]+/[\w.-]+)/releases/download/[\w.+-]+/[\w.+-]+$")
 
 
 # --------------------------------------------------------------------------- collection services

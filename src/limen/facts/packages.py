@@ -433,6 +433,9 @@ GITHUB = frozenset(
         *("derailed/k9s", "ahmetb/kubectx", "kubernetes/kubernetes", "cli/cli", "goreleaser/goreleaser"),
         *("aquasecurity/trivy", "anchore/syft", "anchore/grype", "sigstore/cosign", "open-policy-agent/opa"),
         *("cargo-bins/cargo-binstall", "rustwasm/wasm-pack", "bytecodealliance/wasmtime", "casey/just"),
+        # toolchains and version managers whose documented installs run a script or a release of their own
+        *("microsoft/vcpkg", "kitware/cmake", "llvm/llvm-project", "rbenv/rbenv-installer", "rbenv/rbenv"),
+        *("asdf-vm/asdf", "nvm-sh/nvm", "pyenv/pyenv", "conda-forge/miniforge", "ninja-build/ninja"),
         *(m.removeprefix("github.com/") for m in GO if m.startswith("github.com/")),
     }
 )

@@ -4960,7 +4960,11 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             return Verdict.AUTH, f"{fact.purpose}: {path}"
         inside = bool(ctx.workspace) and path.startswith(ctx.workspace.rstrip("/") + "/")
         fetched = f"{FETCHED_FILE}{path}" in action.notes
-        if fact.name == "program" and inside and fetched:  # `curl -o lib/tasks/m.rake URL`: unread code
+        from limen.facts.hosts import official_install
+
+        if fact.name == "program" and inside and fetched and not official_install(action):
+            # `curl -o lib/tasks/m.rake URL`: unread code (`curl -o get-docker.sh https://get.docker.com`
+            # fetches the tool's own installer, judged when run as the same script piped to `sh` is)
             return Verdict.AUTH, f"{fact.purpose}; it is downloaded into place, unread: {path}"
         return None
     if fact.content in _LISTS and _edits_known_text(path, action):
