@@ -155,6 +155,13 @@ BY_NAME: dict[str, PathFact] = {
     "conftest.py": _f("conftest", "pytest imports it before every test run", "python"),
     "setup.py": _f("setup_py", "runs on every install or build of the package", "python"),
     "noxfile.py": _f("noxfile", "nox runs it", "python"),
+    # debuggers' start-up files in a project (gdb's auto-loaded `.gdbinit`, lldb's `.lldbinit`): run when one
+    # debugs there
+    ".gdbinit": _f("gdbinit", "gdb runs its commands and Python when it starts here", "gdbinit"),
+    ".lldbinit": _f("lldbinit", "lldb runs its commands and Python when it starts here", "lldbinit"),
+    # machine learning projects' pipelines: `mlflow run` and `dvc repro` run their steps' commands
+    "MLproject": _f("mlproject", "mlflow run runs its entry points' commands", "yaml_commands"),
+    "dvc.yaml": _f("dvc_pipeline", "dvc repro runs its stages' commands", "yaml_commands"),
     "sitecustomize.py": _f("sitecustomize", "Python imports it at every interpreter start", "python"),
     "usercustomize.py": _f("usercustomize", "Python imports it at every interpreter start", "python"),
     "pytest.ini": _f("pytest_ini", "pytest reads its addopts (plugins) on every run", "pytest_ini"),
@@ -590,7 +597,19 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"^~/(?:\.tmux\.conf|\.config/tmux/tmux\.conf)$",
         _f("tmux_conf", "tmux runs its run-shell lines", "tmux"),
     ),
-    (r"^~/\.gdbinit$", _f("gdbinit", "gdb runs its shell lines at every start", "editor_commands")),
+    (r"^~/\.gdbinit$", _f("gdbinit", "gdb runs its commands and Python at every start", "gdbinit")),
+    (
+        r"^~/\.ipython/profile_[^/]+/(?:startup/[^/]+\.(?:py|ipy)|ipython_(?:kernel_)?config\.py)$",
+        _f("ipython_startup", "IPython runs it in every shell and notebook kernel", "ipython"),
+    ),
+    (
+        r"^~/(?:\.ccache|\.config/ccache)/ccache\.conf$|^/etc/ccache\.conf$",
+        _f("ccache_conf", "ccache runs its prefix command at every compile", "ccache_conf"),
+    ),
+    (
+        r"^~/\.conan2?/profiles/[^/]+$",
+        _f("conan_profile", "conan applies its environment and toolchain to every build", "conan_profile"),
+    ),
     (
         r"^~/\.lldbinit(?:-[\w.]+)?$",
         _f("lldbinit", "lldb runs its commands and Python at every start", "lldbinit"),
@@ -740,6 +759,10 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         _f("packaged_unit", "the package installs it: systemd runs its Exec lines as the service", "systemd"),
     ),
     (r"\.cmake$", _f("cmake", "cmake runs its commands and downloads at every configure", "cmake")),
+    (
+        r"\.spec$",
+        _f("rpm_spec", "its scriptlets run as root on every machine that installs the package", "rpm_spec"),
+    ),
     # Yocto's recipes, appends and classes: bitbake runs their tasks at every build, and what they install
     # runs on every device the image is flashed to
     (

@@ -3663,6 +3663,7 @@ _SOURCE_ENDINGS = ("registry", "_url", "_server", "mirror", "_host", "_site")
 CHECKS_OFF_VARIABLES: dict[str, str] = {
     "NODE_TLS_REJECT_UNAUTHORIZED": r"0",
     "GIT_SSL_NO_VERIFY": r"(?i)1|true|yes",
+    "CMAKE_TLS_VERIFY": r"(?i)0|off|false|no",  # (CMake's downloads: `file(DOWNLOAD)`, FetchContent)
     "PYTHONHTTPSVERIFY": r"0",
     "NPM_CONFIG_STRICT_SSL": r"(?i)false|0",
     "PIP_TRUSTED_HOST": r".+",

@@ -1824,6 +1824,8 @@ def _run_command(
             _record(state, Command(argv=("rm", "-rf", *files), name="rm", via=(*via, name)))
             for word in files:
                 _add_path(word, state, write=True)
+    if name == "cmake" and ("-E" in argv[1:] or "-P" in argv[1:]):
+        return _cmake_mode(argv, state, via, level, stdin)
     handler = _HANDLERS.get(name)
     if handler is None and entry is not None and Role.INTERPRETER in entry.roles:
         handler = _interpreter  # `python3.11`, `node18`
@@ -3592,6 +3594,37 @@ def _exported_function(value: str, state: _State, via: tuple[str, ...], level: i
     for text in (body.lstrip("{ "), after.lstrip("; ")):
         if text.strip():
             _shell_string(text, state, via, level, False, "exported function")
+
+
+def _cmake_mode(
+    argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
+) -> _Stream | None:
+    """`cmake -E rm -rf DIR` is the command it names; `cmake -P script.cmake` runs the script's calls, read
+    as the shell lines they amount to (`limen.normalize.cmake`), from the text the line wrote or the disk."""
+    from limen.normalize import cmake
+
+    args = argv[1:]
+    if "-E" in args:
+        inner = cmake.tool_command(args[args.index("-E") + 1 :])
+        return _run(inner, state, (*via, "cmake -E"), level, stdin) if inner else None
+    at = args.index("-P") + 1
+    if at >= len(args):
+        return None
+    _add_path(args[at], state, write=False)
+    path = canonical(args[at], state.cwd, state.home)
+    _runs_fetched(args[at], path, state)
+    text = state.written.get(path)
+    if text is None:
+        head = read_regular(path, MAX_SCRIPT + 1)
+        text = head.decode("utf-8", "replace") if head is not None and len(head) <= MAX_SCRIPT else None
+    if text is None:
+        state.flag("cmake runs a script that is not read")
+        return None
+    state.payloads.append(text)
+    lines = cmake.command_lines(text)
+    if lines:
+        _analyse_text("\n".join(lines), state, via=(*via, "cmake script"), level=level + 1)
+    return None
 
 
 def _h_busybox(

@@ -35,6 +35,7 @@ from limen.facts.programs import (
     OPEN_FEDERATION,
     git_value_concerns,
     prints_setup,
+    program,
 )
 from limen.facts.secrets import secret_variable
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
@@ -1382,6 +1383,103 @@ def _editor_commands(text: str) -> tuple[list[str], list[str]]:
     return [c for c in commands if c], []
 
 
+def _gdbinit(text: str) -> tuple[list[str], list[str]]:
+    """gdb's start-up file: its shell lines (`shell X`, `!X`), and its Python, one line (`python X`) or a
+    block (`python` ... `end`), read as `python3 -c` runs it."""
+    from limen.normalize.shell import quote
+
+    commands, _ = _editor_commands(text)
+    for block, line in _GDB_PYTHON.findall(text[:MAX_TEXT]):
+        code = block or line
+        if code.strip():
+            commands.append(f"python3 -c {quote(code)}")
+    return commands, []
+
+
+_GDB_PYTHON = re.compile(
+    r"^[ \t]*python(?:-interactive)?[ \t]*\n(.*?)^[ \t]*end[ \t]*$|^[ \t]*python[ \t]+(\S.*)$", re.M | re.S
+)
+
+
+def _ipython(text: str) -> tuple[list[str], list[str]]:
+    """An IPython start-up file or profile configuration: Python, and the code its `exec_lines` and
+    `code_to_run` hand every kernel (strings that are programs)."""
+    from limen.normalize.shell import quote
+
+    commands, concerns = _python(text)
+    for found in _IPYTHON_CODE.finditer(text[:MAX_TEXT]):
+        for literal in _PY_STRING.findall(found.group(1)):
+            code = literal[1:-1].replace('\\"', '"').replace("\\'", "'").strip()
+            if code.startswith("!"):  # `!cmd`: a shell line
+                commands.append(code[1:])
+            elif not code.startswith("%"):  # (`%load_ext autoreload`: a magic of IPython's own)
+                commands.append(f"python3 -c {quote(code)}")
+    return commands, concerns
+
+
+_IPYTHON_CODE = re.compile(r"\.(?:exec_lines|code_to_run|exec_files)\s*[+]?=\s*(\[.*?\]|\S.*)$", re.M | re.S)
+_PY_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+
+
+def _ccache_conf(text: str) -> tuple[list[str], list[str]]:
+    """ccache's configuration: the programs its `prefix_command` and `compiler_check` run at every compile;
+    one that is no program of the table (`/var/tmp/.ccwrap`, not `distcc`) is a concern of its own, since
+    every compile hands it the compiler's command line."""
+    commands = [m.strip().strip("'\"") for m in _CCACHE_RUNS.findall(text[:MAX_TEXT])]
+    unknown = [c for c in commands if c.split() and program(c.split()[0].rsplit("/", 1)[-1]) is None]
+    return commands, [f"every compile runs {c.split()[0]}" for c in unknown[:1]]
+
+
+_CCACHE_RUNS = re.compile(r"^[ \t]*(?:prefix_command(?:_cpp)?|compiler_check)[ \t]*=[ \t]*(.+)$", re.M)
+
+
+def _conan_profile(text: str) -> tuple[list[str], list[str]]:
+    """A conan profile: its `[buildenv]` and `[runenv]` variables, set for every build as a line's own
+    assignments are (`LD_PRELOAD=...`), and the CMake toolchain files its `[conf]` hands every build."""
+    from limen.normalize.shell import quote
+
+    commands: list[str] = []
+    section = ""
+    for line in text[:MAX_TEXT].splitlines():
+        stripped = line.strip()
+        if stripped.startswith("[") and stripped.endswith("]"):
+            section = stripped[1:-1].strip()
+        elif section in ("buildenv", "runenv") and (m := _PROFILE_VARIABLE.match(stripped)):
+            commands.append(f"export {m.group(1)}={quote(m.group(2).strip())}")
+        elif section == "conf" and "user_toolchain" in stripped and "=" in stripped:
+            files = re.findall(r"[\"']([^\"']+)[\"']", stripped.split("=", 1)[1]) or [
+                stripped.split("=", 1)[1]
+            ]
+            commands += [f"cmake -P {quote(f.strip())}" for f in files[:8]]
+    return commands, []
+
+
+_PROFILE_VARIABLE = re.compile(r"^([A-Za-z_]\w*)\s*(?:\+|=\+|=!)?=\s*(.*)$")
+
+
+def _rpm_spec(text: str) -> tuple[list[str], list[str]]:
+    """An RPM spec: the shell lines of its scriptlets (`%pre`, `%post`, `%preun`, `%postun`, `%pretrans`,
+    `%posttrans`, triggers), which run as root on every machine that installs the package; its macros
+    (`%{name}`) are plain words. The build sections run on the build machine, as the project's own steps."""
+    commands: list[str] = []
+    running = False
+    for line in text[:MAX_TEXT].splitlines():
+        section = _SPEC_SECTION.match(line)
+        if section:
+            running = section.group(1) in _SCRIPTLETS
+            continue
+        if running and line.strip() and not line.lstrip().startswith("#"):
+            commands.append(_SPEC_MACRO.sub(lambda m: m.group(1) or m.group(2) or "", line.strip()))
+    return commands, []
+
+
+_SPEC_SECTION = re.compile(r"^%(\w+)\b")
+_SCRIPTLETS = frozenset(
+    {"pre", "post", "preun", "postun", "pretrans", "posttrans", "triggerin", "triggerun", "triggerpostun"}
+)
+_SPEC_MACRO = re.compile(r"%\{\??!?(\w+)[^}]*\}|%(\w+)")
+
+
 def _lldbinit(text: str) -> tuple[list[str], list[str]]:
     """lldb's start-up file: the Python modules it imports (run as scripts are), its inline Python and the
     shell lines it runs."""
@@ -1990,53 +2088,11 @@ def _authorized_keys(text: str) -> tuple[list[str], list[str]]:
 _CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})(.+)$")
 
 
-# CMake's commands that run a program (`execute_process(COMMAND ...)`, `add_custom_command(... COMMAND ...)`),
-# fetch a file (`file(DOWNLOAD URL PATH)`) or write one (`file(APPEND PATH "text")`); `install(CODE "...")`
-# holds more of them, run at install
-_CMAKE_CALL = re.compile(
-    r"\b(execute_process|add_custom_command|add_custom_target|file|install)\s*\(((?:[^()]|\([^()]*\))*)\)",
-    re.IGNORECASE,
-)
-_CMAKE_ARGUMENT = re.compile(r'"((?:[^"\\]|\\.)*)"|([^\s"]+)')
-_CMAKE_KEYWORDS = frozenset(
-    {
-        *("COMMAND", "WORKING_DIRECTORY", "OUTPUT_VARIABLE", "ERROR_VARIABLE", "RESULT_VARIABLE", "DEPENDS"),
-        *("OUTPUT", "BYPRODUCTS", "COMMENT", "VERBATIM", "USES_TERMINAL", "TIMEOUT", "POST_BUILD"),
-        *("PRE_BUILD", "PRE_LINK", "TARGET", "ALL", "OUTPUT_QUIET", "ERROR_QUIET", "COMMAND_ECHO"),
-        *("ENCODING", "SOURCES"),
-    }
-)
-
-
 def _cmake(text: str) -> tuple[list[str], list[str]]:
-    """`CMakeLists.txt` and `*.cmake`: the command lines its calls run, files it downloads (as the fetch
-    they are) and text it appends to files (as the write it is), `install(CODE)` read the same way."""
-    commands: list[str] = []
-    for match in _CMAKE_CALL.finditer(text[:MAX_TEXT]):
-        name = match.group(1).lower()
-        words = [
-            (m.group(1).replace('\\"', '"') if m.group(1) is not None else m.group(2))
-            for m in _CMAKE_ARGUMENT.finditer(match.group(2))
-        ]
-        if name == "install" and words[:1] == ["CODE"]:
-            commands += _cmake(" ".join(words[1:]))[0]
-        elif name == "file" and len(words) >= 3 and words[0].upper() == "DOWNLOAD":
-            commands.append(f"curl -fsSL {shlex.quote(words[1])} -o {shlex.quote(words[2])}")
-        elif name == "file" and len(words) >= 3 and words[0].upper() in ("APPEND", "WRITE"):
-            redirect = ">>" if words[0].upper() == "APPEND" else ">"
-            path = words[1].replace("$ENV{HOME}", "~")
-            commands.append(f"printf '%s' {shlex.quote(' '.join(words[2:]))} {redirect} {shlex.quote(path)}")
-        elif name != "file":  # each `COMMAND` runs the words up to the next keyword
-            line: list[str] = []
-            collecting = False
-            for word in [*words, "COMMAND"]:
-                if word.upper() in _CMAKE_KEYWORDS:
-                    if line:
-                        commands.append(" ".join(shlex.quote(w) if " " in w else w for w in line))
-                    line, collecting = [], word.upper() == "COMMAND"
-                elif collecting:
-                    line.append(word)
-    return commands, []
+    """`CMakeLists.txt` and `*.cmake`: the shell lines its calls amount to (`limen.normalize.cmake`)."""
+    from limen.normalize.cmake import command_lines
+
+    return command_lines(text), []
 
 
 def _udev(text: str) -> tuple[list[str], list[str]]:
@@ -4581,6 +4637,11 @@ _EXTRACTORS = {
     "mcp_servers": _mcp_servers,
     "editor_commands": _editor_commands,
     "lldbinit": _lldbinit,
+    "gdbinit": _gdbinit,
+    "ipython": _ipython,
+    "ccache_conf": _ccache_conf,
+    "conan_profile": _conan_profile,
+    "rpm_spec": _rpm_spec,
     "tmux": _tmux,
     "credential_process": _credential_process,
     "string_literals": _string_literals,
@@ -5096,7 +5157,7 @@ _STRUCTURED = frozenset(
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
         *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config", "unreal_project"),
-        *("nix",),
+        *("nix", "rpm_spec", "conan_profile", "ccache_conf"),
     }
 )
 
@@ -6221,7 +6282,6 @@ def _plain_setup(text: str) -> bool:
 
 
 def _words(line: str) -> list[str]:
-    import shlex
 
     try:
         return shlex.split(line)
