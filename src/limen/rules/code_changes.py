@@ -22,7 +22,7 @@ import re
 from limen.facts.paths import test_code
 from limen.normalize.tools import deletes_every_listed, policy_allows_everything, words_of
 from limen.prefilter import prefiltered
-from limen.rules.request_flows import request_flows, tainted_names
+from limen.rules.request_flows import reads_request, request_flows, tainted_names
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
 # Past these, a change is too large to compare token by token: its lines are still compared
@@ -479,6 +479,7 @@ _EXEMPTION_WORDS = (
 _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
 _RUNNER_WORDS: tuple[str, ...] = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize")
 _RUNNER_WORDS += ("marshal", "new function", "vm.run", "deno.command", "deno.run", "getoutput", "shell=true")
+_RUNNER_WORDS += ("popen", "system", "passthru", "processbuilder", "runtime", "spawn")
 
 
 # A condition that asks whether something was verified, valid or allowed (`if (!verify_signature(...))`,
@@ -1521,6 +1522,53 @@ _PARAMETER_RUN = re.compile(
 )
 
 
+def _fixed_word_lets_in(added: str, before: str) -> str:
+    """A check that lets in whoever says a fixed word, in any language with C-like comparisons: a password
+    or token compared with a literal (`strcmp(pw, "m@int") == 0`), a request's value compared with one
+    (`req.get_header_value("X-Trace") == "7f3a"`), or an environment switch named for skipping
+    (`if (getenv("ACME_DEBUG_AUTH")) return true;`), followed within two lines by a success returned or a
+    right granted. "" for none (the Python AST reader judges Python's own forms)."""
+    lines = added.splitlines()
+    for i, line in enumerate(lines):
+        if not _LITERAL_COMPARED.search(line) and not _SKIP_SWITCH.search(line):
+            continue
+        credential = _CREDENTIAL_LITERAL.search(line) is not None or _SKIP_SWITCH.search(line) is not None
+        if not credential and not (reads_request(line) or _REQUEST_VALUE.search(line)):
+            continue
+        if not credential and _ROUTING_WORD.search(line):
+            continue  # `if (req.method === "OPTIONS") return true;`: a preflight or a path let through
+        after = "\n".join(lines[i : i + 3])
+        if _LETS_IN.search(after) and line.strip() not in before:
+            return "a check lets in whoever gives a fixed word, or whenever a switch is set"
+    return ""
+
+
+# A comparison with a literal of a few characters (C's `strcmp(...) == 0`, `==`/`===`, Java's `equals`)
+_LITERAL_COMPARED = re.compile(
+    r"""(?:\b(?:strn?cmp|strcasecmp|memcmp)\s*\([^()\n]{1,120}?"[^"\n]{3,}"[^()\n]{0,20}\)\s*==\s*0"""
+    r"""|===?\s*["'][^"'\n]{3,}["']|\.equals\(\s*"[^"\n]{3,}"\s*\))"""
+)
+# ... where the value compared is a credential
+_CREDENTIAL_LITERAL = re.compile(
+    r"""(?i)(?:\b\w*(?:pass(?:wd|word)?|pw|pwd|secret|token|api_?key|authtok)\s*(?:\)\s*)?===?\s*["']"""
+    r"""|\b(?:strn?cmp|strcasecmp|memcmp)\s*\(\s*\w*(?:pass(?:wd|word)?|pw|pwd|secret|tok|token|authtok)\s*,"""
+    r"""|\b\w*(?:pass(?:wd|word)?|pw|pwd|secret|token)\.equals\()"""
+)
+# An environment variable named for skipping a check, tested as the condition
+_SKIP_SWITCH = re.compile(
+    r"""(?i)\bif\s*\(?\s*!?\s*(?:std::)?(?:getenv|os\.getenv|System\.getenv|process\.env\.|ENV\[)\s*\(?\s*"""
+    r"""["']?\w*(?:DEBUG|SKIP|BYPASS|NO_?AUTH|DISABLE|INSECURE)\w*_?AUTH\w*"""
+)
+# ... and what lets the caller in
+_LETS_IN = re.compile(
+    r"""(?i)\breturn\s+(?:true|PAM_SUCCESS|\w*_OK\b|\w*SUCCESS\w*|Ok\(\s*\(\s*\)\s*\))"""
+    r"""|\bgrant\w*\s*\(|\b(?:is_?admin|authenticated|authorized)\s*=\s*true|set_?admin|admin_session"""
+)
+# A request's method or path compared: routing, not a password
+_ROUTING_WORD = re.compile(r"""===?\s*["'](?:GET|POST|PUT|PATCH|DELETE|OPTIONS|HEAD|/[^"']*)["']""")
+_LETS_IN_WORDS: tuple[str, ...] = ("return true", "success", "grant", "admin", "authenticated", "_ok")
+
+
 def _runs_what_requests_send(added: str) -> bool:
     """A line that runs code, a command or SQL from what a request sends: read on that line, or through a
     name bound to it earlier (`const { code } = await readBody(event)` ... `new Function('event', code)`)."""
@@ -1535,7 +1583,11 @@ def _runs_what_requests_send(added: str) -> bool:
     for line in added.splitlines():
         if not _RUNNER.search(line) or _ESCAPED.search(line):
             continue
-        if _REQUEST_VALUE.search(line) or any(re.search(rf"\b{re.escape(n)}\b", line) for n in bound):
+        if (
+            _REQUEST_VALUE.search(line)
+            or reads_request(line)
+            or any(re.search(rf"\b{re.escape(n)}\b", line) for n in bound)
+        ):
             return True
     return False
 
@@ -1612,7 +1664,9 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         or (_CALLERS_CREDENTIAL.search(added) and re.search(r"https?://", added))
     ):
         found.append("the caller's credentials are logged or sent on")
-    if not test_code(path):
+    if not test_code(path):  # (a test's fake login compares with a fixed word on purpose)
+        if any(w in low for w in _LETS_IN_WORDS) and (let_in := _fixed_word_lets_in(added, before)):
+            found.append(let_in)
         found += request_flows(added, before)
         if policy_allows_everything(added) and not policy_allows_everything(before):
             # an operator's bootstrap binding `cluster-admin` to `system:authenticated`, an IAM `*` statement

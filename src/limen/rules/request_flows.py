@@ -27,11 +27,15 @@ _REQUEST_SOURCE = (
     r"|\bgetParameter\s*\(|@RequestParam\b|@PathVariable\b|@RequestBody\b|@RequestHeader\b|\[From(?:Query|Body|Route|Form)\]"
     r"|\b(?:readBody|getQuery|getRouterParams?)\s*\(|\bsearchParams\.get\s*\(|\bparams\s*\[|\bparams\.(?:get|fetch|require)\b"
     r"|\$this->(?:input|query|post|get|all|file)\s*\(|\$request->(?:input|query|post|get|all|file)\s*\("
+    # C++ servers: cpp-httplib's and Crow's readers, a request behind a pointer (Drogon, a gRPC message)
+    r"|\breq(?:uest)?\s*\.\s*(?:get_param_value|get_header_value|get_file_value|url_params)\b"
+    r"|\b(?:req|request)->\w+\s*\("
 )
 _REQUEST = prefiltered(_REQUEST_SOURCE)
 # `name = value` (one line) in the languages agents write servers in, with Swift's `guard let`/`if let`
 _BINDING = re.compile(
     r"(?m)^[ \t]*(?:(?:guard|if)[ \t]+)?(?:(?:const|let|var|val|final|my|auto|dim|String|string)[ \t]+)?"
+    r"(?:[A-Za-z_][\w:]*(?:<[^>\n]{0,60}>)?[ \t*&]+)?"  # a declared type (`std::string cmd = ...`)
     r"(?:\$)?(\{[\w\s,:]{1,200}\}|\[[\w\s,]{1,120}\]|\w+)[ \t]*(?::[ \t]*[\w.<>\[\]?]+[ \t]*)?"
     r":?=(?!=)[ \t]*(.+)$"
 )
@@ -142,6 +146,14 @@ _PLACEHOLDER = re.compile(r"[<{](?:\w+:)?(\w+)[>}]")
 _FILLED = re.compile(r"\b(?:Decode|Unmarshal|Bind\w*|ShouldBind\w*|BodyParser)\s*\([^()\n]{0,60}?&(\w+)\s*\)")
 
 
+_RECEIVED = re.compile(r"\brecv(?:from)?\s*\(\s*\w+\s*,\s*(\w+)")
+
+
+def reads_request(text: str) -> bool:
+    """The text reads a value a request sent (`req.get_param_value("c")`, `$_GET['c']`)."""
+    return _REQUEST.search(text) is not None
+
+
 def tainted_names(text: str) -> set[str]:
     """The names in `text` that hold what a request sent (`limen.rules.code_changes` reads them too)."""
     return _tainted(text)
@@ -177,6 +189,8 @@ def _tainted(text: str) -> set[str]:
             for m in _FILLED.finditer(text)
             if _REQUEST.search(text[max(0, m.start() - 80) : m.start()])
         }
+    if "recv" in text:  # `recv(fd, buf, ...)`: the buffer holds what the network sent
+        tainted |= set(_RECEIVED.findall(text))
     for _ in range(2):
         more = {name for targets, names in bindings if names & tainted for name in targets} - tainted
         if not more:
