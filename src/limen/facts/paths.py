@@ -759,6 +759,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         _f("packaged_unit", "the package installs it: systemd runs its Exec lines as the service", "systemd"),
     ),
     (r"\.cmake$", _f("cmake", "cmake runs its commands and downloads at every configure", "cmake")),
+    # Capistrano's deploy configuration and tasks: every deploy runs their commands on the servers
+    (
+        r"/(?:Capfile|config/deploy\.rb|config/deploy/[^/]+\.rb|lib/capistrano/tasks/[^/]+\.(?:rake|rb|cap))$",
+        _f("capistrano", "every deploy runs its tasks' commands on the servers", "capistrano"),
+    ),
     (
         r"\.spec$",
         _f("rpm_spec", "its scriptlets run as root on every machine that installs the package", "rpm_spec"),

@@ -1383,6 +1383,32 @@ def _editor_commands(text: str) -> tuple[list[str], list[str]]:
     return [c for c in commands if c], []
 
 
+def _capistrano(text: str) -> tuple[list[str], list[str]]:
+    """Capistrano tasks: the command lines their `execute`, `capture`, `test` and `sudo` calls run on the
+    servers (`execute :bundle, :exec, :rake, "db:migrate"` is `bundle exec rake db:migrate`), with the
+    environment a `with` block sets that lifts a protection (`disable_database_environment_check: "1"`)."""
+    from limen.normalize.shell import quote
+
+    lifted = "DISABLE_DATABASE_ENVIRONMENT_CHECK=1 " if _PROTECTION_LIFTED.search(text) else ""
+    commands = []
+    for verb, arguments in _CAPISTRANO_CALL.findall(text[:MAX_TEXT]):
+        words = [
+            symbol or re.sub(r"\\(.)", r"\1", double or single)
+            for symbol, double, single in _CAPISTRANO_WORD.findall(arguments.split("=>", 1)[0])
+        ]
+        if not words:
+            continue
+        line = " ".join(w if " " in w or not w else quote(w) for w in words)  # (a string with spaces: a line)
+        line = ("sudo " if verb == "sudo" else "") + line
+        commands.append(lifted + line if "db:" in line and line[:1].isalnum() else line)
+    return commands, []
+
+
+_CAPISTRANO_CALL = re.compile(r"^[ \t]*(execute|capture|test|sudo)\b[ \t(]+(.+?)\)?[ \t]*$", re.M)
+_CAPISTRANO_WORD = re.compile(r""":(\w+)(?![\w:])|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'""")
+_PROTECTION_LIFTED = re.compile(r"disable_database_environment_check:\s*[\"']?(?:1|true)")
+
+
 def _gdbinit(text: str) -> tuple[list[str], list[str]]:
     """gdb's start-up file: its shell lines (`shell X`, `!X`), and its Python, one line (`python X`) or a
     block (`python` ... `end`), read as `python3 -c` runs it."""
@@ -4638,6 +4664,7 @@ _EXTRACTORS = {
     "editor_commands": _editor_commands,
     "lldbinit": _lldbinit,
     "gdbinit": _gdbinit,
+    "capistrano": _capistrano,
     "ipython": _ipython,
     "ccache_conf": _ccache_conf,
     "conan_profile": _conan_profile,

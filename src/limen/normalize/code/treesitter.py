@@ -152,6 +152,17 @@ _PRIVILEGE_GRANTED = re.compile(
 )
 # ORM methods that delete every row of the model they are called on, given no condition
 _MASS_DELETES = frozenset({"delete_all", "destroy_all"})
+# ActiveRecord's schema statements that destroy a table, a schema or the database (`c.drop_table(t)`), as the
+# SQL they run; `truncate` only on a connection (a string's `truncate(20)` shortens text)
+_SCHEMA_DROPS = {
+    "drop_table": "DROP TABLE",
+    "drop_join_table": "DROP TABLE",
+    "drop_schema": "DROP SCHEMA",
+    "drop_database": "DROP DATABASE",
+    "truncate": "TRUNCATE TABLE",
+    "truncate_tables": "TRUNCATE TABLE",
+}
+_CONNECTION_ONLY = frozenset({"truncate", "truncate_tables"})
 
 
 def _empty_arguments(arguments: Node | None) -> bool:
@@ -746,6 +757,14 @@ class _Eval:
 
     # ----------------------------------------------------------------- calls
 
+    def schema_dropped(self, method: str, arguments: Node | None, receiver: str) -> None:
+        """`connection.drop_table(t)`, `drop_table :users`: noted as the SQL statement it runs."""
+        statement = _SCHEMA_DROPS.get(method)
+        if statement is None or (method in _CONNECTION_ONLY and "conn" not in receiver.lower()):
+            return
+        target = self.text(arguments).strip("() ").split(",", 1)[0].lstrip(":") if arguments else ""
+        self.fx.note(f"{SQL_NOTE}{statement} {target or 'tables'}")
+
     def every_row(self, node: Node) -> str:
         """The model a Ruby receiver names whole (`User`, `Admin::User`, `User.all`), or ""."""
         if node.type in ("constant", "scope_resolution"):
@@ -856,6 +875,7 @@ class _Eval:
                 table = self.every_row(receiver_node)
                 if method in _MASS_DELETES and arg_node is None and table:
                     self.fx.note(f"{SQL_NOTE}DELETE FROM {table}")  # `User.delete_all`: every row, gone
+                self.schema_dropped(method, arg_node, self.text(receiver_node))
                 if method in _RECORD_UPDATES and arg_node is not None:
                     granted = _PRIVILEGE_GRANTED.search(self.text(arg_node))
                     if granted:  # `user.update!(role: :admin)`: judged as the SQL that does it
@@ -863,6 +883,7 @@ class _Eval:
                         self.fx.note(f"{SQL_NOTE}UPDATE users SET {field} = 'admin' WHERE id = 0")
             else:
                 name = method
+                self.schema_dropped(method, arg_node, "")  # `drop_table :users` in a migration's body
                 if method in self.env and arg_node is None:
                     return self.env[method]
             block = node.child_by_field_name("block")
