@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, islice
 from typing import Any
+from urllib.parse import unquote_plus
 
 from limen.context import Context
 from limen.facts import secrets as secret_facts
@@ -1280,6 +1281,8 @@ def _gather_texts(action: Action) -> tuple[str, ...]:
         *action.payloads,
         action.command_line,
         *(d.url for d in action.destinations),
+        # a percent-encoded query (`?db=postgres%3A%2F%2Fu%3Apw%40h`): the secret as the server reads it
+        *(unquote_plus(d.url) for d in action.destinations if "%" in d.url),
     ):
         if text and text not in seen and budget > 0:
             seen[text[:budget]] = None
