@@ -1303,7 +1303,9 @@ _AGENT_NAME = re.compile(rf"(?<![\w-]){HOST_SECURITY_AGENTS}(?![\w-])")
 # default lets everyone in (narrower than `_WHO_KEYS`, whose members or principals, gone, let fewer in)
 _LETS_IN_ONLY = re.compile(
     r"(?:^|_)(?:allow_?(?:users|groups)|allow_?list|white_?list|authorized_networks"
-    r"|allowed_(?:ips?|cidrs?|hosts|networks|addresses|source_ranges)|deny)$"
+    r"|allowed_(?:ips?|cidrs?|hosts|networks|addresses|source_ranges)|deny"
+    # a web server's own sign-in in front of what it serves (nginx's `auth_basic_user_file`, `auth_request`)
+    r"|auth_(?:basic|request|digest|jwt)(?:_user_file)?)$"
 )
 
 

@@ -1466,6 +1466,12 @@ _DISARMED = prefiltered(
     r"|\bauthenticator_class\s*=\s*[\"'](?:dummy|null)[\"']"
     # a dev server made to serve any file of the machine (Vite's `fs: { strict: false }`, `allow: ['/']`)
     r"|[{, ]fs\s*:\s*\{[^}]{0,200}?(?:\bstrict\s*:\s*false\b|\ballow\s*:\s*\[\s*[\"']/[\"'])"
+    # an SSH client that takes any host's key (paramiko's policies that add or only warn about an unknown key)
+    r"|\bset_missing_host_key_policy\(\s*(?:paramiko\.)?(?:AutoAddPolicy|WarningPolicy)\b"
+    # Rails: the parameters kept out of its logs emptied; an audit trail, a rate limiter or another guard
+    # module switched off, or switched off in production only
+    r"|\bfilter_parameters\s*=\s*\[\s*\]"
+    r"|\b\w*(?:Attack|Audit\w*|Trail|Guard|Firewall|Security)(?:::\w+)*(?:\.config)?\.enabled\s*=\s*(?:false\b|!\s*Rails\.env\.production\?)"
 )
 
 
