@@ -2097,8 +2097,16 @@ PROGRAMS: tuple[Program, ...] = (
         options=("-r", "--repo", "-p", "--password-file", "--password-command", "--cache-dir"),
         # snapshots kept down to the last one or to an hour's, or forgotten by their ids
         destroys_all=rf"{_W}forget{_E}.*{_W}--keep-(?:last|within)(?:=|\s+)(?:[01]|\d+[hm]){_E}",
-        destroys_one=rf"{_W}forget\s+(?!-)\S|{_W}key\s+(?:remove|rm|passwd){_E}",
+        # (or forgotten by ids: any forget without a policy of what to keep)
+        destroys_one=rf"{_W}forget{_E}(?!.*--keep-)|{_W}key\s+(?:remove|rm|passwd){_E}",
         grants=rf"{_W}key\s+add{_E}",
+    ),
+    # PostgreSQL's write-ahead log reset: transactions not yet in the tables are lost (`-n` only shows)
+    _p(
+        "pg_resetwal",
+        R.INFRA_DESTROYER,
+        aliases=("pg_resetxlog",),
+        destroys_one=rf"^(?!.*{_W}(?:-n|--dry-run){_E})",
     ),
     _p(
         "borg",

@@ -5482,6 +5482,9 @@ def _remote_lines(words: list[str]) -> list[str]:
 _DB_HOST = re.compile(r"--host=(.+)|-h(.+)")
 
 
+_REDIS_PEER_COMMANDS = frozenset({"MIGRATE", "REPLICAOF", "SLAVEOF"})
+
+
 def _db_hosts(name: str, args: list[str], state: _State) -> None:
     """`mysql -h db.example.com`, `psql --host db`: the server a database client connects to (its URIs
     are taken by `_generic`)."""
@@ -5490,6 +5493,10 @@ def _db_hosts(name: str, args: list[str], state: _State) -> None:
             _host_word(args[i + 1], state, name)
         elif (match := _DB_HOST.fullmatch(word)) is not None and not word.startswith("--help"):
             _host_word(match.group(1) or match.group(2), state, name)
+    if name == "redis-cli":  # `MIGRATE HOST PORT KEY ...`, `REPLICAOF HOST PORT`: keys go to, or come
+        for i, word in enumerate(args[:-1]):  # from, the server it names
+            if word.upper() in _REDIS_PEER_COMMANDS and args[i + 1].upper() != "NO":
+                _host_word(args[i + 1], state, f"redis-cli {word.lower()}")
 
 
 def _dns(name: str, args: list[str], operands: list[str], state: _State) -> None:

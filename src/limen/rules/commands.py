@@ -1545,7 +1545,36 @@ _SQL_DYNAMIC = re.compile(
     r"(?i)\b(?:execute|exec|sp_executesql|prepare\s+\w+\s+from)\s*(?:\(\s*)?(?:format\s*\(\s*)?N?'((?:[^']|''){1,400})'"
 )
 _MONGO_DROP = re.compile(r"\.(?:dropDatabase|drop)\s*\(|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}")
-_REDIS_FLUSH = frozenset({"flushall", "flushdb"})
+
+
+def _numbered_database(command: Command) -> bool:
+    """`redis-cli -n 15`: a database other than the default 0, where an application keeps its data."""
+    args = command.argv[1:]
+    return any(
+        w == "-n" and i + 1 < len(args) and args[i + 1].isdigit() and args[i + 1] != "0"
+        for i, w in enumerate(args)
+    )
+
+
+def _redis_destroys(command: Command) -> str:
+    """What a `redis-cli` line destroys: every database or one flushed, the server shut down (its unsaved
+    data lost with `NOSAVE`), the keys a scan lists deleted one by one (`--scan | xargs redis-cli UNLINK`),
+    the server made a replica (its data replaced by another's), where it saves its data moved (the trick
+    that writes a key file or a cron line as the server's user). "" for none."""
+    words = [w.upper() for w in command.argv[1:]]
+    if "FLUSHALL" in words:
+        return "flushes every database"
+    if "FLUSHDB" in words:
+        return "flushes one database"
+    if "SHUTDOWN" in words:
+        return "shuts the server down" + (", discarding unsaved data" if "NOSAVE" in words else "")
+    if {"UNLINK", "DEL"} & set(words) and "xargs" in command.via:
+        return "deletes every key a list names"
+    if {"REPLICAOF", "SLAVEOF"} & set(words) and "NO" not in words:
+        return "makes the server a replica, replacing its data"
+    if "CONFIG" in words and "SET" in words and {"DIR", "DBFILENAME"} & set(words):
+        return "moves where the server writes its data file"
+    return ""
 
 
 def sql_destroys(text: str) -> str:
@@ -1932,12 +1961,19 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     named = {w.split("=", 1)[0] for w in command.argv[1:]}
     if name == "redis-cli" and not {"-h", "-u", "--host", "-s"} & named and action.tool in KNOWN_TOOLS:
         local = True  # no server named: redis-cli connects to 127.0.0.1:6379 (an MCP server: its own)
-    if name == "redis-cli" and _REDIS_FLUSH & {w.lower() for w in command.argv[1:]}:
+    if name == "redis-cli" and (what := _redis_destroys(command)):
+        if (
+            local
+            and what == "flushes one database"
+            and _numbered_database(command)
+            and not ctx.mode.strict_or_above
+        ):
+            return None  # `redis-cli -n 15 FLUSHDB` on this machine: a numbered (test) database reset
         return _finding(
             ReasonCode.DESTRUCTIVE_COMMAND,
             Verdict.AUTH if local else Verdict.BLOCK,
             75 if local else 94,
-            "redis-cli flushes a database",
+            f"redis-cli {what}",
         )
     texts = _sql_texts(command)
     if name in ("mongosh", "mongo"):
