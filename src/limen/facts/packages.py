@@ -436,6 +436,14 @@ GITHUB = frozenset(
         # toolchains and version managers whose documented installs run a script or a release of their own
         *("microsoft/vcpkg", "kitware/cmake", "llvm/llvm-project", "rbenv/rbenv-installer", "rbenv/rbenv"),
         *("asdf-vm/asdf", "nvm-sh/nvm", "pyenv/pyenv", "conda-forge/miniforge", "ninja-build/ninja"),
+        # the model repositories PyTorch's documentation loads through `torch.hub`
+        *(
+            "pytorch/vision",
+            "pytorch/audio",
+            "facebookresearch/dinov2",
+            "ultralytics/yolov5",
+            "intel-isl/midas",
+        ),
         *(m.removeprefix("github.com/") for m in GO if m.startswith("github.com/")),
     }
 )

@@ -378,6 +378,17 @@ def _model(node: ast.expr) -> tuple[str, bool]:
 _NARROWING = frozenset({"filter", "filter_by", "where", "exclude", "get", "limit", "first"})
 
 
+# A commit named in full: the code it pins was there to review
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+
+
+def _widely_used_repository(reference: str | None) -> bool:
+    """`pytorch/vision:v0.10.0`: a repository on GitHub that many projects use (`facts.packages`)."""
+    from limen.facts.packages import used
+
+    return bool(reference) and used("github", str(reference).split(":", 1)[0].lower())
+
+
 class _Py:
     def __init__(
         self, effects: CodeEffects, cwd: str, home: str, script: str, level: int, args: tuple[str, ...] = ()
@@ -1210,8 +1221,23 @@ class _Py:
         # named by its object and its method: `HfApi.delete_repo`, `artifact_collection.delete`
         for note in service_call_notes("_".join(name.split(".")[-2:]), arguments, name.split(".", 1)[0]):
             self.fx.note(note)
-        if arguments.get("trust_remote_code") is True:  # `from_pretrained(repo, trust_remote_code=True)`
+        pinned = _COMMIT.fullmatch(str(arguments.get("revision", ""))) is not None  # a reviewed commit's code
+        if (
+            arguments.get("trust_remote_code") is True and not pinned
+        ):  # `from_pretrained(r, trust_remote_code=True)`
             self.fx.flag(f"python {name} runs the code a model repository ships (trust_remote_code)")
+        if (
+            name.rsplit(".", 1)[-1] == "load"
+            and ".hub" in f".{name}"
+            and arguments.get("source") != "local"
+            and not _widely_used_repository(args[0].text if args else None)
+        ):
+            # `torch.hub.load("owner/repo", "model")`: the repository's `hubconf.py` runs here
+            self.fx.flag(f"python {name} runs the code of a repository it downloads (hubconf.py)")
+        if arguments.get("weights_only") is False and (
+            name.endswith("_from_url") or any("://" in (v.text or "") for v in args)
+        ):  # `load_state_dict_from_url(URL, weights_only=False)`: a pickle from the network, unpickled
+            self.fx.flag(f"python {name} unpickles a file it downloads (weights_only=False)")
         if SENDS_FILES.search(words_of(name.rsplit(".", 1)[-1])):
             for value in (*args, *kwargs.values()):
                 text = value.text
