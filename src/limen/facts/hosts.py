@@ -417,6 +417,7 @@ ISSUERS: tuple[Issuer, ...] = (
         ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HUGGINGFACE_TOKEN"),
         ("huggingface.co", "*.huggingface.co"),
     ),
+    Issuer("wandb", (), (), ("WANDB_API_KEY",), ("api.wandb.ai",), clis=("wandb",)),
     Issuer(
         "google",
         ("google-api-key",),

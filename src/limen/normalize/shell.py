@@ -647,7 +647,28 @@ def _assign(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: i
         state.note(f"assign:{src.text(name)}")
     _checks_off(src.text(name), None if word.dynamic else "".join(word.fields), state)
     if not word.dynamic:
+        _endpoint_variable(src.text(name), word.fields, state)
+    if not word.dynamic:
         _add_path_operands(word, state)
+
+
+# Variables that name the server a program sends its requests to (`HF_ENDPOINT`, `WANDB_BASE_URL`,
+# `OPENAI_API_BASE`)
+_ENDPOINT_VARIABLE = re.compile(r"(?:^|_)(?:ENDPOINT(?:_URL)?|BASE_URL|API_(?:URL|BASE|HOST)|SERVER_URL)$")
+
+
+def _endpoint_variable(name: str, fields: list[str], state: _State) -> None:
+    """`HF_ENDPOINT=https://mirror.example huggingface-cli whoami`: the server a program sends its requests
+    to, with the credentials it holds for them; a service's own host (the issuer of those credentials) is
+    no new destination."""
+    if not _ENDPOINT_VARIABLE.search(name):
+        return
+    from limen.facts.hosts import issuers_for_host
+
+    for value in fields:
+        host = value.partition("://")[2].partition("/")[0].rpartition("@")[2].partition(":")[0]
+        if "://" in value and not issuers_for_host(host):
+            _urls([value], state, f"${name}")
 
 
 def _checks_off(name: str, value: str | None, state: _State) -> None:
@@ -1487,6 +1508,8 @@ def _command(
             if key is not None:
                 prefix_env[src.text(key)] = None if word is None or word.dynamic else "".join(word.fields)
                 _limen_variable(src.text(key), state)
+                if word is not None and not word.dynamic:
+                    _endpoint_variable(src.text(key), word.fields, state)
                 if word is not None and not word.dynamic:
                     _exported_function("".join(word.fields), state, via, level)
             continue
