@@ -845,6 +845,8 @@ def _redirect(
         _dev_tcp(target, state)
     path = canonical(target, state.cwd, state.home) if not word.dynamic else target
     if operator in ("<", "<&"):
+        if path == "/dev/null":  # `cc -E - </dev/null`: known, and empty
+            return _Stream("", ("</dev/null",))
         state.paths.append(path)
         if path in state.written:  # `echo CODE > f && sh < f`: the shell reads what the line wrote
             return _Stream(state.written[path], ("<" + _basename(path),))
@@ -1735,8 +1737,15 @@ def _run(
     before = len(state.write_paths)
     out = _run_command(argv, state, via, level, stdin, redirects, dynamic_name)
     name = _basename(argv[0])
-    if len(state.write_paths) > before and name not in _KEEPS_CONTENT and not has(name, Role.WRAPPER):
-        # `tee` writes what it was given; `cp`, `sed -i`, `curl -o` write something unknown.
+    built = has(name, Role.COMPILES) and not _compiles_written(argv, state, stdin)
+    if (
+        len(state.write_paths) > before
+        and name not in _KEEPS_CONTENT
+        and not has(name, Role.WRAPPER)
+        and not built
+    ):
+        # `tee` writes what it was given; `cp`, `sed -i`, `curl -o` write something unknown (a compiler's
+        # output built from the project's own sources is the project's program, run as `./build/app` is)
         text = stdin.text if name == "tee" and stdin is not None else None
         for path in state.write_paths[before:]:
             state.written[path] = text
@@ -1895,8 +1904,8 @@ def _compiles_written(argv: list[str], state: _State, stdin: _Stream | None) -> 
     (`echo 'int main(){...}' | gcc -x c -`): code Limen sees but does not read. A project's own sources
     (`go run main.go`, `gcc -o app main.c`) are the project's business."""
     for word in argv[1:]:
-        if word == "-" and stdin is not None and (stdin.text is not None or stdin.sources):
-            return True
+        if word == "-" and stdin is not None and (stdin.text or (stdin.text is None and stdin.sources)):
+            return True  # (`</dev/null`: known and empty, nothing compiled)
         if not word.startswith("-") and canonical(word, state.cwd, state.home) in state.written:
             return True
     return False
