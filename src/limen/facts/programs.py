@@ -2101,6 +2101,16 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}forget{_E}(?!.*--keep-)|{_W}key\s+(?:remove|rm|passwd){_E}",
         grants=rf"{_W}key\s+add{_E}",
     ),
+    # C and C++'s package manager: its local cache is fetched again (`conan remove` without a remote); a
+    # remote's packages removed, TLS checks of a remote switched off, configuration (remotes, hooks that run
+    # in every build) installed from an address
+    _p(
+        "conan",
+        R.INFRA_DESTROYER,
+        destroys_one=rf"{_W}remove{_E}(?=.*{_W}(?:-r|--remote)(?:=|\s|{_E}))",
+        disables=rf"{_W}remote\s+(?:add|update){_E}.*{_W}--insecure{_E}",
+        fetches_code=rf"{_W}config\s+install\s+(?:\S*://|git@)",
+    ),
     # PostgreSQL's write-ahead log reset: transactions not yet in the tables are lost (`-n` only shows)
     _p(
         "pg_resetwal",

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from functools import lru_cache
 from itertools import islice, pairwise
@@ -1556,6 +1556,21 @@ def _numbered_database(command: Command) -> bool:
     )
 
 
+def _keeps_recent_logs(args: Sequence[str]) -> bool:
+    """`journalctl --vacuum-size=2G`, `--vacuum-time=2weeks`: the journal trimmed to what a disk holds, its
+    recent days kept (not `--vacuum-time=1s`, `--vacuum-size=1K`, or a rotation that leaves nothing)."""
+    kept = [
+        w.split("=", 1)[1] for w in args if w.startswith(("--vacuum-size=", "--vacuum-time=")) and "=" in w
+    ]
+    return bool(kept) and all(_LARGE_KEEP.fullmatch(value.strip().lower()) for value in kept)
+
+
+# At least 100 MB or a day (`2G`, `500M`, `2weeks`, `3d`, `1month`)
+_LARGE_KEEP = re.compile(
+    r"(?:[1-9]\d{2,}m|\d+(?:\.\d+)?[gt]|[1-9]\d*\s*(?:d|days?|w|weeks?|months?|y|years?))"
+)
+
+
 def _redis_destroys(command: Command) -> str:
     """What a `redis-cli` line destroys: every database or one flushed, the server shut down (its unsaved
     data lost with `NOSAVE`), the keys a scan lists deleted one by one (`--scan | xargs redis-cli UNLINK`),
@@ -3003,7 +3018,11 @@ def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
         return "system clock changed"
     if name in ("timedatectl", "hwclock") and any(w in args for w in ("set-time", "--set", "-s")):
         return "system clock changed"
-    if name == "journalctl" and any(w.startswith(("--vacuum", "--rotate")) for w in args):
+    if (
+        name == "journalctl"
+        and any(w.startswith(("--vacuum", "--rotate")) for w in args)
+        and not _keeps_recent_logs(args)
+    ):
         return "system logs erased"
     if (
         name in ("echo", "printf")
@@ -3715,6 +3734,8 @@ def _persistence(command: Command, cwd: str, strict: bool) -> str:
     if name in ("at", "batch") and args and not set(args) & {"-l", "-r", "-d", "-c"}:
         return f"{name} schedules a command"
     if name in ("useradd", "adduser", "usermod", "chpasswd", "passwd", "visudo", "groupadd", "newusers"):
+        if name == "visudo" and {"-c", "--check"} & set(args):
+            return ""  # `visudo -c`: the sudoers files checked, nothing changed
         if name == "usermod" and _device_groups_only(args):
             return ""  # `usermod -aG dialout,plugdev $USER`: a serial port and USB devices, no privilege
         return f"{name} changes accounts"
