@@ -2570,9 +2570,10 @@ def _gemfile(text: str) -> tuple[list[str], list[str]]:
     from (a `source` that is not a known registry, a gem taken from a repository by `git:` or `github:`)."""
     from limen.facts.hosts import REGISTRY_HOSTS, host_in
 
-    commands, concerns = _interpreted("ruby")(text)
+    commands, concerns = _interpreted("ruby")(_balanced_blocks(text))
     source = text[:MAX_TEXT]
-    concerns += _lookalikes("rubygems", _GEM.findall(source))
+    # each gem with the exact version it pins, if any (`gem "rest-client", "1.6.13"` is rest-client==1.6.13)
+    concerns += _lookalikes("rubygems", [f"{n}=={v}" if v else n for n, v in _GEM.findall(source)])
     for host, account in _GEM_SOURCE.findall(source):
         if account and host.lower() in _FORGES:  # a spec or gem repository in an account's repository
             account = account.strip("/").removesuffix(".git")
@@ -2583,6 +2584,24 @@ def _gemfile(text: str) -> tuple[list[str], list[str]]:
         kind, name, repository = found.group(1), found.group(2), found.group(3) or found.group(4)
         concerns += _taken_from_repository(kind, name, repository)
     return commands, concerns
+
+
+def _balanced_blocks(text: str) -> str:
+    """A Ruby fragment (an Edit's `group :test do` and a gem, without its `end`; or the inside of a block
+    with the block's `end`) closed or opened as the file around it does, so that it parses as the code it
+    is part of."""
+    opened = len(_RUBY_BLOCK_OPEN.findall(text)) - len(_RUBY_BLOCK_END.findall(text))
+    if opened > 0:
+        return text + "\nend" * min(opened, 32)
+    if opened < 0:
+        return "begin\n" * min(-opened, 32) + text
+    return text
+
+
+_RUBY_BLOCK_OPEN = re.compile(
+    r"(?m)(?:\bdo(?:\s*\|[^|\n]*\|)?|^\s*(?:if|unless|def|class|module|begin|case)\b.*)\s*$"
+)
+_RUBY_BLOCK_END = re.compile(r"(?m)^\s*end\b")
 
 
 def _taken_from_repository(kind: str, name: str, repository: str) -> list[str]:
@@ -2596,7 +2615,7 @@ def _taken_from_repository(kind: str, name: str, repository: str) -> list[str]:
     return [f"{OWNED_BY}{owner}: the {kind} {name} is taken from the repository {repository}"]
 
 
-_GEM = re.compile(r"""^[ \t]*gem\s+["']([\w.-]+)["']""", re.MULTILINE)
+_GEM = re.compile(r"""^[ \t]*gem\s+["']([\w.-]+)["'](?:\s*,\s*["']=?\s*(\d[\w.]*)["'])?""", re.MULTILINE)
 # (Bundler's `source`, CocoaPods' spec repositories: `source 'https://github.com/OWNER/Specs.git'`)
 _GEM_SOURCE = re.compile(r"""^[ \t]*source\s+["']https?://([^/"']+)(/[\w.-]+/[\w.-]+)?""", re.MULTILINE)
 # (`gem 'x', git: URL`, `gem 'x', github: 'o/r'`, CocoaPods' `pod 'X', :git => URL`)
