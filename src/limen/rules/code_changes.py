@@ -1535,11 +1535,18 @@ def _fixed_word_lets_in(added: str, before: str) -> str:
     (`if (getenv("ACME_DEBUG_AUTH")) return true;`), followed within two lines by a success returned or a
     right granted. "" for none (the Python AST reader judges Python's own forms)."""
     lines = added.splitlines()
+    sent = tainted_names(added)
     for i, line in enumerate(lines):
-        if not _LITERAL_COMPARED.search(line) and not _SKIP_SWITCH.search(line):
+        compared = _LITERAL_COMPARED.search(line) or (sent and _ANY_LITERAL_COMPARED.search(line))
+        if not compared and not _SKIP_SWITCH.search(line):
             continue
         credential = _CREDENTIAL_LITERAL.search(line) is not None or _SKIP_SWITCH.search(line) is not None
-        if not credential and not (reads_request(line) or _REQUEST_VALUE.search(line)):
+        requested = reads_request(line) or _REQUEST_VALUE.search(line)
+        if (
+            not credential
+            and not requested
+            and not any(re.search(rf"\b{re.escape(n)}\b", line) for n in sent)
+        ):
             continue
         if not credential and _ROUTING_WORD.search(line):
             continue  # `if (req.method === "OPTIONS") return true;`: a preflight or a path let through
@@ -1554,6 +1561,8 @@ _LITERAL_COMPARED = re.compile(
     r"""(?:\b(?:strn?cmp|strcasecmp|memcmp)\s*\([^()\n]{1,120}?"[^"\n]{3,}"[^()\n]{0,20}\)\s*==\s*0"""
     r"""|===?\s*["'][^"'\n]{3,}["']|\.equals\(\s*"[^"\n]{3,}"\s*\))"""
 )
+# (a value the request sent, compared with any literal: `if x_debug == "1":`)
+_ANY_LITERAL_COMPARED = re.compile(r"""===?\s*["'][^"'\n]{1,}["']""")
 # ... where the value compared is a credential
 _CREDENTIAL_LITERAL = re.compile(
     r"""(?i)(?:\b\w*(?:pass(?:wd|word)?|pw|pwd|secret|token|api_?key|authtok)\s*(?:\)\s*)?===?\s*["']"""

@@ -140,6 +140,10 @@ def _sets_own_rights(line: str, bodies: set[str]) -> bool:
 # A route's path parameters, which its handler takes as arguments (Flask's `<name>`, FastAPI's `{name}`)
 _ROUTE_PARAMETER = re.compile(r"""@\w+\.(?:get|post|put|patch|delete|route|api_route)\(\s*["'][^"'\n]*["']""")
 _PLACEHOLDER = re.compile(r"[<{](?:\w+:)?(\w+)[>}]")
+# A handler's parameter FastAPI fills from the request (a header, the query, a form, a cookie, an upload)
+_DECLARED_PARAMETER = re.compile(
+    r"\b(\w+)\s*:\s*(?:[\w.\[\]| ]{1,60}=\s*(?:Header|Query|Form|Cookie|Body|File)\s*\(|UploadFile\b)"
+)
 
 
 # A value filled in place by a decoder or a binder (Go's `Decode(&v)`, `Unmarshal(body, &v)`, Gin's `Bind`)
@@ -183,6 +187,8 @@ def _tainted(text: str) -> set[str]:
         else:
             bindings.append((targets, set(_NAME.findall(value))))
     tainted |= {name for m in _ROUTE_PARAMETER.finditer(text) for name in _PLACEHOLDER.findall(m.group(0))}
+    if "Header(" in text or "Query(" in text or "Form(" in text or "UploadFile" in text or "Cookie(" in text:
+        tainted |= set(_DECLARED_PARAMETER.findall(text))  # FastAPI's `x_debug: str = Header(default="")`
     if "&" in text and any(w in text for w in ("Decode", "Unmarshal", "Bind", "BodyParser")):
         tainted |= {  # `json.NewDecoder(r.Body).Decode(&job)`, `c.ShouldBindJSON(&in)`: filled from it
             m.group(1)
