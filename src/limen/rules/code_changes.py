@@ -1471,7 +1471,7 @@ _DISARMED = prefiltered(
     # Rails: the parameters kept out of its logs emptied; an audit trail, a rate limiter or another guard
     # module switched off, or switched off in production only
     r"|\bfilter_parameters\s*=\s*\[\s*\]"
-    r"|\b\w*(?:Attack|Audit\w*|Trail|Guard|Firewall|Security)(?:::\w+)*(?:\.config)?\.enabled\s*=\s*(?:false\b|!\s*Rails\.env\.production\?)"
+    r"|(?:Attack|Audit\w*|Trail|Guard|Firewall|Security)(?:::\w+)*(?:\.config)?\.enabled\s*=\s*(?:false\b|!\s*Rails\.env\.production\?)"
 )
 
 
