@@ -98,24 +98,10 @@ def _words(arguments: str, values: dict[str, str]) -> list[str]:
 def _uncommented(text: str) -> str:
     """The text without its `# comments`; a `#` inside a quoted argument is kept (a comment ends at the line's
     end, so a quoted `#` taken for one would hide the rest of the call)."""
-    out: list[str] = []
-    quoted = False
-    i = 0
-    while i < len(text):
-        c = text[i]
-        if c == "\\" and quoted:
-            out.append(text[i : i + 2])
-            i += 2
-            continue
-        if c == '"':
-            quoted = not quoted
-        elif c == "#" and not quoted:
-            end = text.find("\n", i)
-            i = len(text) if end < 0 else end
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
+    return _QUOTED_OR_COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "", text)
+
+
+_QUOTED_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|#[^\n]*')
 
 
 def _line(words: list[str]) -> str:

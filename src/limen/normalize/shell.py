@@ -664,11 +664,11 @@ def _endpoint_variable(name: str, fields: list[str], state: _State) -> None:
     if not _ENDPOINT_VARIABLE.search(name):
         return
     from limen.facts.hosts import issuers_for_host
+    from limen.normalize import net
 
     for value in fields:
-        host = value.partition("://")[2].partition("/")[0].rpartition("@")[2].partition(":")[0]
-        if "://" in value and not issuers_for_host(host):
-            _urls([value], state, f"${name}")
+        found = net.destinations_in_text(value, via_command=f"${name}") if "://" in value else []
+        state.destinations.extend(d for d in found if not issuers_for_host(d.host))
 
 
 def _checks_off(name: str, value: str | None, state: _State) -> None:
@@ -3647,8 +3647,7 @@ def _cmake_mode(
     _runs_fetched(args[at], path, state)
     text = state.written.get(path)
     if text is None:
-        head = read_regular(path, MAX_SCRIPT + 1)
-        text = head.decode("utf-8", "replace") if head is not None and len(head) <= MAX_SCRIPT else None
+        text = read_source(path, state.cwd, state.home)
     if text is None:
         state.flag("cmake runs a script that is not read")
         return None

@@ -1559,9 +1559,7 @@ def _numbered_database(command: Command) -> bool:
 def _keeps_recent_logs(args: Sequence[str]) -> bool:
     """`journalctl --vacuum-size=2G`, `--vacuum-time=2weeks`: the journal trimmed to what a disk holds, its
     recent days kept (not `--vacuum-time=1s`, `--vacuum-size=1K`, or a rotation that leaves nothing)."""
-    kept = [
-        w.split("=", 1)[1] for w in args if w.startswith(("--vacuum-size=", "--vacuum-time=")) and "=" in w
-    ]
+    kept = [w.split("=", 1)[1] for w in args if w.startswith(("--vacuum-size=", "--vacuum-time="))]
     return bool(kept) and all(_LARGE_KEEP.fullmatch(value.strip().lower()) for value in kept)
 
 
