@@ -418,6 +418,27 @@ ISSUERS: tuple[Issuer, ...] = (
         ("huggingface.co", "*.huggingface.co"),
     ),
     Issuer("wandb", (), (), ("WANDB_API_KEY",), ("api.wandb.ai",), clis=("wandb",)),
+    # blockchain node providers (the key is part of the RPC URL) and block explorers' APIs
+    Issuer("alchemy", (), (), ("ALCHEMY_API_KEY", "ALCHEMY_KEY"), ("*.g.alchemy.com", "*.alchemyapi.io")),
+    Issuer("infura", (), (), ("INFURA_API_KEY", "INFURA_PROJECT_ID", "INFURA_KEY"), ("*.infura.io",)),
+    Issuer(
+        "etherscan",
+        (),
+        (),
+        (
+            "ETHERSCAN_API_KEY",
+            "BSCSCAN_API_KEY",
+            "POLYGONSCAN_API_KEY",
+            "ARBISCAN_API_KEY",
+            "BASESCAN_API_KEY",
+        ),
+        (
+            *("api.etherscan.io", "api-*.etherscan.io", "api.bscscan.com", "api.polygonscan.com"),
+            *("api.arbiscan.io", "api.basescan.org"),
+        ),
+    ),
+    # Hex, Elixir's and Erlang's package registry
+    Issuer("hex", (), (), ("HEX_API_KEY",), ("hex.pm", "repo.hex.pm")),
     Issuer(
         "google",
         ("google-api-key",),
@@ -1298,6 +1319,12 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("apt.llvm.org", "/llvm.sh"),
     ("repo.anaconda.com", "/miniconda/"),
     ("repo.anaconda.com", "/archive/"),
+    # smart-contract toolchains' own installers (Foundry's foundryup, Anza's Solana CLI), Elixir's script,
+    # and Microsoft's package that adds its apt repository
+    ("foundry.paradigm.xyz", "/"),
+    ("release.anza.xyz", "/"),
+    ("elixir-lang.org", "/install.sh"),
+    ("packages.microsoft.com", "/config/"),
 )
 
 

@@ -236,6 +236,8 @@ SECRET_NAMES = re.compile(
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
         .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
         wallet\.dat|
+        # an Erlang release's distribution cookie, an Azure Pipelines agent's registration credentials
+        COOKIE|\.credentials(_rsaparams)?|
         access[-_]tokens?(\.(json|txt|yml|yaml))?|\.?api[-_]?keys?(\.(json|txt|yml|yaml))?|
         # shells' and database clients' histories: the passwords and tokens typed on their command lines
         \.(bash|zsh|sh|ksh|psql|mysql|sqlite|python|node_repl|rediscli|mongosh|irb|pry)_history|\.histfile|
@@ -348,6 +350,9 @@ STORE_FILES: tuple[str, ...] = (
     ".snowflake/config.toml",
     ".snowsql/config",
     ".hex/hex.config",
+    ".config/rebar3/hex.config",  # rebar3_hex's API keys
+    ".erlang.cookie",  # the Erlang distribution cookie: whoever has it runs code on every node that uses it
+    ".config/hardhat-nodejs/vars.json",  # Hardhat's configuration variables (deployer keys, API keys)
     # Laravel's hosting CLIs (Vapor, Forge) and DigitalOcean's doctl keep their API tokens here
     ".laravel-vapor/config.json",
     ".config/laravel-forge/config.json",

@@ -162,10 +162,11 @@ def _plain_url(url: str) -> bool:
 
 _SLUG = re.compile(r"[a-z]{1,20}(?:[-_][a-z0-9]{1,20})+")
 # A credential named in a URL's query, by its parameter or inside a value (`?pw=...`, `?text=
-# SONATYPE_PASSWORD%3D...`), with a value of its own (a placeholder or a variable is no credential)
+# SONATYPE_PASSWORD%3D...`), with a value of its own (a placeholder, `YourApiKeyToken`, or a variable is no
+# credential)
 _CREDENTIAL_IN_QUERY = re.compile(
     r"(?i)(?:^|[&?=\s,;])[\w.-]*?(?:password|passwd|pwd|pw|passphrase|secret|token|api_?key|access_?key"
-    r"|private_?key)[\w.-]*\s*[=:]\s*(?![<{$]|x{3,}|\*{3,})[^&\s]{4,}"
+    r"|private_?key)[\w.-]*\s*[=:]\s*(?![<{$]|x{3,}|\*{3,}|your)[^&\s]{4,}"
 )
 
 
@@ -241,6 +242,11 @@ def credentials_to_issuers(action: Action) -> frozenset[str]:
 
 
 _SUBSTITUTION = re.compile(r"\$\(([^()`$]{1,200})\)|`([^`$]{1,200})`")
+# A variable set to a command's output on the line (`TOKEN=$(gh auth token)`), and a variable used
+_ASSIGNED_SUBSTITUTION = re.compile(
+    r"(?:^|[\s;&|(])(?:export\s+)?([A-Za-z_]\w*)=[\"']?\$\(([^()`$]{1,200})\)"
+)
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
 
 
 def _printed_for_every_host(text: str, action: Action) -> bool:
@@ -248,7 +254,13 @@ def _printed_for_every_host(text: str, action: Action) -> bool:
     (`limen.facts.secrets.printer`), and every host the call reaches issued that credential."""
     from limen.facts.secrets import printer
 
-    found = [printer(tuple((m.group(1) or m.group(2)).split())) for m in _SUBSTITUTION.finditer(text)]
+    printed = [m.group(1) or m.group(2) for m in _SUBSTITUTION.finditer(text)]
+    if (
+        "$" in text and not printed
+    ):  # `TOKEN=$(az account get-access-token ...) && curl -H "...: Bearer $TOKEN"`
+        assigned = {m.group(1): m.group(2) for m in _ASSIGNED_SUBSTITUTION.finditer(action.command_line)}
+        printed = [assigned.get(m.group(1), "") for m in _VARIABLE.finditer(text)]
+    found = [printer(tuple(words.split())) if words else None for words in printed]
     return bool(found) and all(
         p is not None and all(p.issued_for(d.host, action.cwd) for d in action.destinations) for p in found
     )

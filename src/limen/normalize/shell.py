@@ -2486,6 +2486,9 @@ _DYNAMIC_WORD = re.compile(r"^(\$[\w{(@*#?!$-]|`|<\()")
 
 # Options that point an object store's client at another server (LocalStack, MinIO, another provider)
 _ENDPOINT_OPTIONS = frozenset({"--endpoint-url", "--endpoint", "--s3-endpoint-url", "--host-base"})
+# Options whose URL names the service a token is minted for, not a host the program contacts
+# (`az account get-access-token --resource https://management.azure.com`, `--audiences`)
+_AUDIENCE_OPTIONS = frozenset({"--resource", "--audience", "--audiences", "--aud"})
 
 
 def _generic(argv: list[str], state: _State, name: str) -> None:
@@ -2528,6 +2531,8 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
             for w in operands
             if (pushes or w[:6].lower() != "oci://") and not (entry and names_deployment(entry, w))
         ]
+        audiences = _option_values(operands, _AUDIENCE_OPTIONS)
+        addressed = [w for w in addressed if w not in audiences and w.partition("=")[2] not in audiences]
         endpoint = next((v for v in _option_values(argv[1:], _ENDPOINT_OPTIONS) if "://" in v), "")
         if endpoint:  # `aws --endpoint-url http://localhost:4566 s3 mb s3://b`: the bucket is at the endpoint
             from limen.facts.hosts import OBJECT_STORE_HOSTS
