@@ -209,7 +209,7 @@ BY_NAME: dict[str, PathFact] = {
         _f("wrangler", "wrangler runs its build command on every deploy and dev run", "wrangler"),
     ),
     "mix.exs": _f("mix_exs", "mix runs its aliases' cmd steps", "mix_exs"),
-    ".iex.exs": _f("iex_rc", "every iex session evaluates it", "string_literals"),
+    ".iex.exs": _f("iex_rc", "every iex session evaluates it", "exec_literals"),
     # Erlang's: the VM evaluates `~/.erlang` at every start; rebar3 runs its hooks' shell lines
     ".erlang": _f("erlang_rc", "every Erlang VM evaluates it at start", "exec_literals"),
     "rebar.config": _f(
@@ -832,8 +832,8 @@ _PROGRAM_CONTENT = {
         (".hs", ".lhs", ".ml", ".mli", ".zig"),
         "exec_literals",
     ),
-    # Elixir's scripts too: `mix.exs` and `config/*.exs` run on every mix task
-    **dict.fromkeys((".ex", ".exs"), "exec_literals"),
+    # Elixir's and Erlang's (Elixir's scripts too: `mix.exs` and `config/*.exs` run on every mix task)
+    **dict.fromkeys((".ex", ".exs", ".erl", ".hrl"), "exec_literals"),
     # smart contracts (Solidity, Vyper): deployed, their code holds and moves what users give them
     **dict.fromkeys((".sol", ".vy"), "exec_literals"),
     # components with markup (JSX, single-file components): read the same way, by their literals

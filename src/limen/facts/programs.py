@@ -1115,6 +1115,9 @@ PROGRAMS: tuple[Program, ...] = (
         script_suffixes=(".scpt", ".applescript"),
     ),
     _p("tclsh", R.SCRIPT_HOST, aliases=("wish",), script_suffixes=(".tcl", ".tk")),
+    # the read-eval loop of a tool that evaluates code and does not say in which language (an MCP server's
+    # `project_eval(code=...)`): its program is code Limen cannot read
+    _p("repl", R.SCRIPT_HOST),
     _p("expect", R.SCRIPT_HOST, code_options=("-c",), script_suffixes=(".exp",)),
     _p(
         "jshell",

@@ -187,6 +187,7 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
 # Tools that run code in a language (`python_execute`, `run_js`, `jupyter_run_cell`): the word in the tool's
 # name that names the language, and the command line that runs a program given as one argument. The
 # arguments that hold the program (`code`, `source`...) are `CODE_KEYS`.
+UNNAMED_LANGUAGE = ("repl", "-e")
 CODE_RUNNERS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
     (re.compile(r"(^|_)(python|py|ipython|jupyter|notebook|pyodide)(_|$)"), ("python3", "-c")),
     (re.compile(r"(^|_)(node|nodejs|js|javascript|typescript|ts|deno)(_|$)"), ("node", "-e")),
@@ -204,6 +205,14 @@ CODE_RUNNERS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
         ),
         ("node", "-e"),
     ),
+    (re.compile(r"(^|_)(elixir|iex|exs)(_|$)"), ("elixir", "-e")),
+    # a tool that evaluates code in a language it does not name (`project_eval`, `run_code`, `repl_eval`):
+    # read as a read-eval loop's program, which no parser here reads
+    (re.compile(r"(^|_)(eval|evaluate|repl|run_code|execute_code|exec_code)(_|$)"), UNNAMED_LANGUAGE),
+)
+# Arithmetic, which every language evaluates alike and which does nothing (a calculator's `evaluate("2*pi")`)
+_ARITHMETIC = re.compile(
+    r"(?:[\s\d.+\-*/%^(),<>=!]|(?<=\d)[eE]|\b(?:sqrt|sin|cos|tan|log|ln|exp|abs|pow|min|max|round|floor|ceil|pi|e)\b){1,200}"
 )
 CODE_KEYS = (
     "code",
@@ -2488,7 +2497,13 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         command_args = next((k for k in listed if _strings_of(arguments[k])), "")
     wraps = _remote_host(keys, arguments) if commands else ()
     capability = Capability.MCP_CALL.value if tool.startswith("mcp") else Capability.UNKNOWN.value
-    program_given = any(w in CODE_KEYS and isinstance(arguments[k], str) for w, k in keys.items())
+    program_given = any(
+        w in CODE_KEYS
+        and isinstance(value, str)
+        and not (language == UNNAMED_LANGUAGE and _ARITHMETIC.fullmatch(value))
+        for w, k in keys.items()
+        for value in (arguments[k],)
+    )
     if commands or (program_given and language is not None):
         capability = _SHELL  # a command, or a program in a language the tool's name names (`node.eval`)
     else:

@@ -30,6 +30,9 @@ _REQUEST_SOURCE = (
     # C++ servers: cpp-httplib's and Crow's readers, a request behind a pointer (Drogon, a gRPC message)
     r"|\breq(?:uest)?\s*\.\s*(?:get_param_value|get_header_value|get_file_value|url_params)\b"
     r"|\b(?:req|request)->\w+\s*\("
+    # Erlang's cowboy and Elixir's Plug: a route's bindings, the query, the body, the headers
+    r"|\bcowboy_req:(?:binding|bindings|read_body|read_urlencoded_body|qs|parse_qs|match_qs|header|headers)\b"
+    r"|\bconn\.(?:params|body_params|query_params|path_params|req_headers)\b"
 )
 _REQUEST = prefiltered(_REQUEST_SOURCE)
 # `name = value` (one line) in the languages agents write servers in, with Swift's `guard let`/`if let`
@@ -66,6 +69,8 @@ _OBJECT_MAKER = prefiltered(
     r"|\bLosFormatter\b|\bSoapFormatter\b|TypeNameHandling\.(?:All|Auto|Objects)\b|\bXStream\b[^\n]*fromXML"
     r"|\bMarshal\.load\s*\(|\b(?:YAML|Psych)\.unsafe_load\s*\(|\bunserialize\s*\((?![^\n]*allowed_classes)"
     r"|\bNSKeyedUnarchiver\.unarchive(?:Object|TopLevelObjectWithData)\b|\bnode-serialize\b|\bfuncster\b"
+    # Erlang's external term format, which can carry functions, unless decoded with `[:safe]`
+    r"|\bbinary_to_term\s*\((?![^)\n]*\bsafe\b)"
 )
 # A request sent out, and its first argument (the address)
 _OUTBOUND = prefiltered(
@@ -146,6 +151,16 @@ _DECLARED_PARAMETER = re.compile(
 )
 
 
+# The names an Elixir handler's head takes from what the caller sent: a Phoenix action's params, a LiveView
+# event's, an Oban job's arguments (`def run(conn, %{"cmd" => cmd})`, `def handle_event("calc", %{"expr" =>
+# expr}, socket)`)
+_ELIXIR_HANDLER_HEAD = re.compile(
+    r'\bdef\s+(?:handle_event\(\s*"[^"\n]*"\s*,|handle_params\(|\w+\(\s*_?conn\s*,'
+    r"|perform\(\s*%Oban\.Job\{\s*args:)\s*%\{([^}\n]{1,300})\}"
+)
+_PATTERN_NAME = re.compile(r"=>\s*([a-z_]\w*)")
+
+
 # A value filled in place by a decoder or a binder (Go's `Decode(&v)`, `Unmarshal(body, &v)`, Gin's `Bind`)
 _FILLED = re.compile(r"\b(?:Decode|Unmarshal|Bind\w*|ShouldBind\w*|BodyParser)\s*\([^()\n]{0,60}?&(\w+)\s*\)")
 
@@ -195,6 +210,8 @@ def _tainted(text: str) -> set[str]:
             for m in _FILLED.finditer(text)
             if _REQUEST.search(text[max(0, m.start() - 80) : m.start()])
         }
+    if "def " in text and "%{" in text:  # Elixir's handlers take the caller's values by pattern
+        tainted |= {n for m in _ELIXIR_HANDLER_HEAD.finditer(text) for n in _PATTERN_NAME.findall(m.group(1))}
     if "recv" in text:  # `recv(fd, buf, ...)`: the buffer holds what the network sent
         tainted |= set(_RECEIVED.findall(text))
     for _ in range(2):

@@ -1732,10 +1732,14 @@ _FETCHES = prefiltered(
     r"\bHttpClient\b|\bWebClient\b|\bUnityWebRequest\b|\bHTTPRequest\b|\bGetByteArrayAsync\b|\bDownloadData\b"
     r"|\bhttp\.get\(|\bureq::|\bsurf::"
     r"|\bhttp\.Get\(|\breqwest::|\.openStream\(\)|\bURLSession\b"
+    # Elixir's and Erlang's clients, and a raw connection's reads
+    r"|\bReq\.(?:get|post|request)!?\(|\bHTTPoison\.\w+!?\(|\bTesla\.get\(|:httpc\.request\(|\bhttpc:request\("
+    r"|:gen_tcp\.recv\(|\bgen_tcp:recv\("
 )
 _LOADS_CODE = prefiltered(
     r"\bAssembly\.Load\w*\(|\bLoadLibrary\w*\(|\bdlopen\(|\bGDScript\.new\(\)|\bURLClassLoader\b"
     r"|\bdefineClass\(|\bplugin\.Open\(|\bNativeLibrary\.Load\(|\beval\(|\bexec\(|\bnew\s+Function\("
+    r"|\bCode\.(?:eval_string|eval_quoted|compile_string)\(|:code\.load_binary\(|\bcode:load_binary\("
 )
 
 
