@@ -265,6 +265,34 @@ def _program_arguments(
 
 _EDITORS = frozenset({"Edit", "MultiEdit"})  # the tools whose calls `_edits` reads
 
+# The names file servers give an edit's two texts (the MCP reference server's `oldText`/`newText`, an
+# editor tool's `old_str`/`new_str`), each the same as an Edit's `old_string`/`new_string`
+_EDIT_KEYS = (
+    ("old_string", ("old_string", "oldText", "old_text", "old_str", "search", "find")),
+    ("new_string", ("new_string", "newText", "new_text", "new_str", "replace", "replacement")),
+)
+
+
+def _as_edits(arguments: dict[str, Any]) -> dict[str, Any]:
+    """An MCP server's list of edits to one file, in the shape of a MultiEdit's (`file_path`, `edits` of
+    `old_string`/`new_string`), so that what the edit writes is judged as the same Edit would be; the call's
+    other arguments are kept. Unchanged when no edit has both texts under a known name."""
+    edits = []
+    for edit in arguments["edits"][:64]:
+        if not isinstance(edit, dict):
+            return arguments
+        pair = {
+            ours: next((edit[k] for k in theirs if isinstance(edit.get(k), str)), None)
+            for ours, theirs in _EDIT_KEYS
+        }
+        if pair["old_string"] is None or pair["new_string"] is None:
+            return arguments
+        edits.append(pair)
+    path = next(
+        (arguments[k] for k in ("file_path", "path", "filePath") if isinstance(arguments.get(k), str)), ""
+    )
+    return {**arguments, "edits": edits, "file_path": path} if edits and path else arguments
+
 
 def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str, str]]:
     """The file's text before and after each replacement an Edit or MultiEdit call makes (the replaced
@@ -274,7 +302,7 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
     listed = arguments.get("edits")
     if tool == "Edit":
         pairs = [arguments]
-    elif tool == "MultiEdit" and isinstance(listed, list):
+    elif (tool == "MultiEdit" or tool.startswith("mcp__")) and isinstance(listed, list):
         pairs = [e for e in listed if isinstance(e, dict)]
     else:
         return []
@@ -347,6 +375,8 @@ def _normalize(
         raise ValueError("arguments are not an object")
     home = home or os.path.expanduser("~")
     cwd = cwd or os.getcwd()
+    if tool.startswith("mcp__") and isinstance(arguments.get("edits"), list):
+        arguments = _as_edits(arguments)  # `filesystem.edit_file(path, edits=[{oldText, newText}])`
     spec = (tools.get(tool) if tools else None) or classify(tool, arguments)
     if spec.required and not any(
         v.strip() for key in spec.required for v in _path_values(arguments.get(key))
@@ -517,7 +547,8 @@ def _normalize(
     if tool.startswith("mcp__") and (selected := every_item(tool, arguments)):
         notes.append(BULK_TARGET + selected)  # `bulk_command(selector="*", command="factory_reset")`
     edited = str(arguments.get("file_path", ""))
-    edits = _edits(tool, arguments, canonical(edited, cwd, home)) if tool in _EDITORS and edited else []
+    editor = tool in _EDITORS or (tool.startswith("mcp__") and "edits" in arguments)
+    edits = _edits(tool, arguments, canonical(edited, cwd, home)) if editor and edited else []
     for before, after in edits:
         notes.extend(edited_settings(edited, before, after))  # a setting switched off, access widened
         notes.extend(sends_later(edited, before, after))  # a host the deployed system will send to
