@@ -206,6 +206,12 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("astro", ("variables", "export"), "Airflow's variables"),
     Printer("stripe", ("config",), "Stripe's keys", needs=(r"\s--list\b",), issuers=("api.stripe.com",)),
     Printer("cf", ("oauth-token",), "a Cloud Foundry token"),
+    # wallets' keys: Foundry's keystores decrypted, a key derived from a mnemonic, an account exported
+    Printer("cast", ("wallet", "decrypt-keystore"), "a wallet's private key"),
+    Printer("cast", ("wallet", "private-key"), "a wallet's private key"),
+    Printer("cast", ("wallet", "derive-private-key"), "a wallet's private key"),
+    Printer("solana-keygen", ("recover",), "a wallet's private key", needs=(r"--outfile[=\s]+-(?:\s|$)",)),
+    Printer("hardhat", ("vars", "get"), "a Hardhat configuration variable (a key)"),
     Printer("sops", (), "decrypted secrets", needs=(r"(?:^|\s)(?:-d|--decrypt|decrypt)\b",)),
     # Ansible's vault: its plain text shown, or decrypted to standard output
     Printer("ansible-vault", ("view",), "an Ansible vault's secrets"),
@@ -912,3 +918,14 @@ def wordy(run: str) -> bool:
         and all(len(p) <= 4 for p in pieces if p.isdigit())
         and all(len(p) <= 5 for p in letters if p.isupper())  # (acronyms are short: API, FHIR, OAuth's O)
     )
+
+
+# Keys everyone has: the accounts local development chains (Anvil, Hardhat Network) fund at start, printed
+# in their documentation and on every start; a key of these sent anywhere sends nothing of the user's
+PUBLIC_DEV_KEYS = frozenset(
+    {
+        "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+        "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+        "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+    }
+)

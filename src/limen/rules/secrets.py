@@ -36,6 +36,7 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import os
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -1112,12 +1113,57 @@ def _find_secrets(text: str, decode: bool, weak: bool) -> list[SecretHit]:
     lowered = text.lower()
     hits = list(islice(_shape_hits(text), MAX_HITS))
     hits.extend(islice(_keyword_hits(text, lowered), MAX_HITS - len(hits)))
+    hits.extend(_wallet_hits(text, lowered))
     if (decode or weak) and len(hits) < MAX_HITS and len(text) >= 20:  # a token is 20+ characters
         hits.extend(_token_hits(text, hits, decode=decode, weak=weak))
     if not hits:
         return hits
     hits.sort(key=lambda h: (h.start, -h.confidence))
     return _without_overlaps(hits)[:MAX_HITS]
+
+
+# A wallet's recovery phrase: twelve or more words in a row from BIP-39's list (which has none of `the`,
+# `of`, `to`, `and`, `is`, `in`, so prose rarely strings twelve of them together), and a raw 32-byte key (64
+# hex digits) that the words before it call a key, not a hash or a transaction
+_WORD_RUN = re.compile(r"\b[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,}\b")
+_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z])")
+_NAMED_KEY = re.compile(
+    r"(?i)(?:private|priv|secret|signer|signing|deployer|wallet|account)[ _-]?key|\bpk\b|\bkey\b"
+)
+_NAMED_DIGEST = re.compile(
+    r"(?i)hash|digest|sha|checksum|\btx|txid|commit|block|root|salt|fingerprint|public"
+)
+BIP39_PATH = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "bip39-english.txt"
+)
+
+
+@lru_cache(maxsize=1)
+def _bip39_words() -> frozenset[str]:
+    """BIP-39's English list (shipped from python-mnemonic, MIT), read once when a run of words is seen."""
+    with open(BIP39_PATH, encoding="ascii") as handle:
+        return frozenset(handle.read().split())
+
+
+def _wallet_hits(text: str, lowered: str) -> Iterator[SecretHit]:
+    """A recovery phrase of twelve or more BIP-39 words, and a 64-hex-digit key named as one."""
+    if text.count(" ") >= 11:
+        for m in _WORD_RUN.finditer(text):
+            words, run = _bip39_words(), list[str]()
+            for word in m.group(0).split():
+                run = [*run, word] if word in words else []
+                if len(run) >= 12 and len(set(run)) > 3:  # (`test test ... junk`: the dev chains' public one)
+                    yield SecretHit("crypto-mnemonic", m.start(), m.end(), HIGH)
+                    break
+    for m in _HEX_KEY.finditer(text) if "key" in lowered or "pk" in lowered else ():
+        before = lowered[max(0, m.start() - 40) : m.start()]
+        if (
+            _NAMED_KEY.search(before)
+            and not _NAMED_DIGEST.search(before)
+            and shannon(m.group(0)) >= 3.0
+            and m.group(0).lower().removeprefix("0x") not in secret_facts.PUBLIC_DEV_KEYS
+        ):
+            yield SecretHit("crypto-private-key", m.start(), m.end(), KEYWORD)
 
 
 # Credentials made of dot-separated random parts, which the entropy heuristic leaves alone (host names and
