@@ -192,6 +192,21 @@ HACKAGE = frozenset(
         *("cryptohash-sha256", "data-default", "amazonka", "stripe-haskell", "jwt", "template-haskell"),
     }
 )
+# Hex's most used packages (Elixir and Erlang), kept by hand; `phx_new` is Phoenix's project generator
+HEX = frozenset(
+    {
+        *("phoenix", "phoenix_html", "phoenix_live_view", "phoenix_live_dashboard", "phoenix_pubsub"),
+        *("phoenix_ecto", "phoenix_template", "phx_new", "ecto", "ecto_sql", "postgrex", "myxql", "plug"),
+        *("plug_cowboy", "cowboy", "bandit", "jason", "poison", "telemetry", "telemetry_metrics", "req"),
+        *("finch", "mint", "tesla", "hackney", "httpoison", "oban", "absinthe", "ex_doc", "credo"),
+        *("dialyxir", "swoosh", "gettext", "floki", "timex", "decimal", "castore", "ex_aws", "bcrypt_elixir"),
+        *("argon2_elixir", "guardian", "joken", "ueberauth", "sobelow", "mix_audit", "excoveralls", "mox"),
+        *("ex_machina", "esbuild", "tailwind", "libcluster", "broadway", "gen_stage", "nx", "explorer"),
+        *("tzdata", "cachex", "redix", "ranch", "cowlib", "earmark", "nimble_options", "nimble_parsec"),
+        *("websock_adapter", "thousand_island", "db_connection", "telemetry_poller", "expo", "file_system"),
+        *("rebar3_hex", "hex_core", "lager", "recon", "meck", "proper", "jsx", "jiffy", "gun", "hackney"),
+    }
+)
 # pub.dev's most used packages (Dart and Flutter), kept by hand
 PUB = frozenset(
     {
@@ -436,6 +451,16 @@ GITHUB = frozenset(
         # toolchains and version managers whose documented installs run a script or a release of their own
         *("microsoft/vcpkg", "kitware/cmake", "llvm/llvm-project", "rbenv/rbenv-installer", "rbenv/rbenv"),
         *("asdf-vm/asdf", "nvm-sh/nvm", "pyenv/pyenv", "conda-forge/miniforge", "ninja-build/ninja"),
+        *(
+            "asdf-vm/asdf-erlang",
+            "asdf-vm/asdf-elixir",
+            "asdf-vm/asdf-nodejs",
+            "erlang/otp",
+            "elixir-lang/elixir",
+        ),
+        # Elixir's and Erlang's own, and the web3 libraries projects vendor from their repositories
+        *("phoenixframework/phoenix", "ninenines/cowboy", "ninenines/ranch", "erlang/rebar3", "hexpm/hex"),
+        *("foundry-rs/foundry", "ethers-io/ethers.js", "wevm/viem", "nomicfoundation/hardhat"),
         # the model repositories PyTorch's documentation loads through `torch.hub`
         *(
             "pytorch/vision",
@@ -462,6 +487,7 @@ POPULAR = {
     "jsr": JSR,
     "hackage": HACKAGE,
     "pub": PUB,
+    "hex": HEX,
 }
 # A requirement that names its registry before its name (Deno's `npm:chalk@5`, `jsr:@std/path`): that
 # registry, whichever the installer's own is
@@ -544,6 +570,9 @@ def package_name(registry: str, spec: str) -> str:
     if registry == "nuget":  # `Newtonsoft.Json`: dots are part of the name, case is not
         found = re.match(r"[A-Za-z0-9_][\w.-]*", spec.strip())
         return found.group(0).lower() if found and "/" not in spec else ""
+    if registry == "hex":  # `plug_cowboy`, `:plug_cowboy`, `jason 1.4.4`: lower case with underscores
+        found = re.match(r":?([a-z][a-z0-9_]*)", spec)
+        return found.group(1) if found else ""
     if registry in ("rubygems", "pub"):  # `devise_jwt` and `devise-jwt` are two gems (PyPI and crates.io fold
         # them); pub.dev's names are lower case with underscores (`firebase_messaging`)
         found = re.match(r"[A-Za-z0-9][\w.-]*", spec.strip())

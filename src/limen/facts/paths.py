@@ -212,9 +212,7 @@ BY_NAME: dict[str, PathFact] = {
     ".iex.exs": _f("iex_rc", "every iex session evaluates it", "exec_literals"),
     # Erlang's: the VM evaluates `~/.erlang` at every start; rebar3 runs its hooks' shell lines
     ".erlang": _f("erlang_rc", "every Erlang VM evaluates it at start", "exec_literals"),
-    "rebar.config": _f(
-        "rebar_config", "rebar3 runs its hooks' shell lines on every build", "string_literals"
-    ),
+    "rebar.config": _f("rebar_config", "rebar3 runs its hooks' shell lines on every build", "rebar_config"),
     # mobile builds: CocoaPods and fastlane evaluate Ruby, Xcode's build phases and Firebase's deploy hooks
     # run shell lines, Gradle's JVM options load agents into every build, Bitrise runs its script steps
     "Podfile": _f("podfile", "CocoaPods evaluates it as Ruby on every pod install", "gemfile"),

@@ -2888,6 +2888,9 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:ecto\.(?:migrate|rollback|drop|reset)|run){_E}",
         # an archive or escript from an address or a repository: code every later mix command loads
         fetches_code=rf"{_W}(?:archive|escript)\.install{_E}(?!\s+hex{_E})(?=.*(?:https?://|{_W}git(?:hub)?{_E}))",
+        # (`mix archive.install hex phx_new`: a package from Hex, run by every later mix command)
+        registry="hex",
+        installs=("archive.install", "escript.install"),
     ),
     # Airflow's metadata database: every DAG run, task instance, connection and variable it holds
     _p(

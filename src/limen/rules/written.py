@@ -1676,9 +1676,31 @@ def _mix_exs(text: str) -> tuple[list[str], list[str]]:
         concerns += _taken_from_repository("dependency", found.group(1), found.group(2) or found.group(3))
     for name, folder in _MIX_FOLDER.findall(source):
         concerns.append(f"the dependency {name} is taken from {folder}, a folder outside the project")
+    concerns += _lookalikes("hex", _MIX_DEPENDENCY.findall(source))
     for shipped in _SHIPPED_LIST.findall(source):  # `package: [files: ["lib", "mix.exs", ".env"]]`
         concerns += _packaged_secrets(re.findall(r'"([^"\n]+)"', shipped))
     return commands, concerns
+
+
+def _rebar_config(text: str) -> tuple[list[str], list[str]]:
+    """rebar.config: its hooks' shell lines (read from its string literals), its dependencies named like a
+    popular Hex package, and those taken from another owner's repository (`{cowboy, {git,
+    "https://github.com/OWNER/cowboy.git", ...}}`)."""
+    source = text[:MAX_TEXT]
+    commands = _string_literals(source)[0]
+    concerns = _lookalikes("hex", _REBAR_DEPENDENCY.findall(source))
+    for name, repository in _REBAR_REPOSITORY.findall(source):
+        concerns += _taken_from_repository("dependency", name, repository)
+    return commands, concerns
+
+
+# A rebar3 dependency, from Hex (`{jsx, "3.1.0"}`) or from a repository on GitHub
+_REBAR_DEPENDENCY = re.compile(
+    r"""\{\s*(?!(?:branch|tag|ref|pkg|git|hg|vsn)\b)([a-z][a-z0-9_]*)\s*,\s*(?:"|\{\s*(?:pkg|git)\b)"""
+)
+_REBAR_REPOSITORY = re.compile(
+    r"""\{\s*([a-z][a-z0-9_]*)\s*,\s*\{\s*git\s*,\s*"(?:https?://|git@)github\.com[/:]([\w.-]+/[\w.-]+?)(?:\.git)?["]"""
+)
 
 
 # A mix dependency from a repository (`{:x, git: "https://github.com/OWNER/x.git"}`, `github: "OWNER/x"`)
@@ -1688,6 +1710,7 @@ _MIX_REPOSITORY = re.compile(
     r"""\{\s*:([\w]+)\s*,[^}\n]*?\b(?:github:\s*"([\w.-]+/[\w.-]+)"|git:\s*"(?:https?://|git@)github\.com[/:]"""
     r"""([\w.-]+/[\w.-]+?)(?:\.git)?")"""
 )
+_MIX_DEPENDENCY = re.compile(r"\{\s*:([a-z][a-z0-9_]*)\s*,")
 _MIX_FOLDER = re.compile(r'\{\s*:(\w+)\s*,[^}\n]*?\bpath:\s*"((?:/|~)[^"\n]*)"')
 
 
@@ -4668,6 +4691,7 @@ _EXTRACTORS = {
     "deno_json": _deno_json,
     "wrangler": _wrangler,
     "mix_exs": _mix_exs,
+    "rebar_config": _rebar_config,
     "hashicorp_policy": _hashicorp_policy,
     "build_wrapper": _build_wrapper,
     "security_rules": _security_rules,
