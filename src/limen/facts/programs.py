@@ -2867,8 +2867,11 @@ PROGRAMS: tuple[Program, ...] = (
         R.INFRA_DESTROYER,
         R.PACKAGE_INSTALLER,
         # (a database updated to migration 0: every migration reverted, every table the project made dropped)
-        destroys_one=rf"{_W}ef\s+database\s+(?:drop|update\s+0){_E}",
+        # (and a published package's versions deleted, or unlisted, from the feed everyone installs from)
+        destroys_one=rf"{_W}ef\s+database\s+(?:drop|update\s+0){_E}|{_W}nuget\s+delete{_E}",
         changes=rf"{_W}ef\s+database\s+(?:update|drop){_E}",
+        # `dotnet script URL`: a C# script fetched from the address and run
+        fetches_code=rf"{_W}script{_E}\s+(?:\S+\s+)*?['\"]?https?://",
         registry="nuget",
         installs=("add",),  # `dotnet add [PROJECT] package NAME`: every operand after it is read as a name
         options=("-v", "--version", "-s", "--source", "-f", "--framework", "--package-directory"),

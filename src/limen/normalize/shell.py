@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import dataclasses
 import fnmatch
 import functools
 import os
@@ -781,8 +782,13 @@ def _redirected(
         trailing = tuple(w.decode() for w in gap) if gap and all(w == b"-" for w in gap) else ()
         out = _command(body, src, state, via, level, depth + 1, stdin, tuple(redirects), trailing)
     else:
+        recorded = len(state.commands)
         out = _walk(body, src, state, via, level, depth + 1, stdin)
         _wrote(state, redirects, out)
+        if redirects and body.type == "pipeline" and len(state.commands) > recorded:
+            # `cat /dev/urandom | head -c 4K > KEY`: the pipeline's last command writes the file
+            final = state.commands[-1]
+            state.commands[-1] = dataclasses.replace(final, redirects=(*final.redirects, *redirects))
     out = None if redirects else out
     for rest in after:  # `cat <<EOF | sh` and `cat <<EOF > f && sh f` continue inside the heredoc node
         out = _walk(rest, src, state, via, level, depth + 1, out if rest.type == "pipeline" else None)
@@ -2461,7 +2467,10 @@ _VCS_SOURCE = re.compile(
 # A source archive by its address (`pip install https://github.com/x/y/archive/main.zip`): built, so its
 # setup code runs, as a repository's does (a wheel, `.whl`, runs none)
 _SOURCE_ARCHIVE = re.compile(
-    r"^https?://\S+?\.(?:zip|tar\.gz|tgz|tar\.bz2|tar\.xz)(?:[#?]\S*)?$", re.IGNORECASE
+    r"^(?:[\w@./-]+@)?https?://(?:\S+?\.(?:zip|tar\.gz|tgz|tar\.bz2|tar\.xz)(?:[#?]\S*)?"
+    # (a forge's archive of a revision, and a requirement's name given one: `ethers@https://.../tarball/v6`)
+    r"|[^/\s]+/[\w.-]+/[\w.-]+/(?:tarball|zipball)(?:/\S*)?|codeload\.github\.com/\S+)$",
+    re.IGNORECASE,
 )
 # Programs that fetch a package and run its code: an installer's build scripts, a runner's program (`npx`).
 _FETCHES_PACKAGES = frozenset({Role.PACKAGE_INSTALLER, Role.RUNNER})

@@ -370,7 +370,17 @@ _ALWAYS_COPIED = prefiltered(r"""(?i)\b(?:always_?bcc|alwaysBcc|always_?to|alway
 
 # Words each check needs in the text (lower case): a substring test costs a microsecond, a pattern over a
 # large file a hundred, so most code is passed over fast
+# A contract's caller compared with an address written in the code: that account passes the check
+_FIXED_CALLER = re.compile(
+    r"(?:msg\.sender|_msgSender\(\)|tx\.origin)\s*[!=]=\s*(?:address\(\s*)?0x[0-9a-fA-F]{40}"
+    r"|0x[0-9a-fA-F]{40}\s*\)?\s*[!=]=\s*(?:msg\.sender|_msgSender\(\)|tx\.origin)"
+)
 _LET_IN_CHECKS = (
+    (
+        ("msg.sender", "_msgsender", "tx.origin"),
+        _FIXED_CALLER,
+        "an address written in the contract passes its caller check",
+    ),
     (
         ("==", "equals(", " eq"),
         _FIXED_CREDENTIAL,
@@ -1249,7 +1259,7 @@ def _let_in(added: str, before: str, path: str) -> list[str]:
     low = added.lower()
     test = test_code(path)
     for words, pattern, why in _LET_IN_CHECKS:
-        if test and pattern in (_FIXED_CREDENTIAL, _LITERAL_KEY):
+        if test and pattern in (_FIXED_CREDENTIAL, _LITERAL_KEY, _FIXED_CALLER):
             continue  # a test's own fixtures: a fixed token or key is what makes it repeatable
         if any(w in low for w in words):
             for match in pattern.finditer(added):
@@ -1639,6 +1649,45 @@ def _rows_destroyed(added: str, before: str) -> str:
     return ""
 
 
+# A contract's function anyone may call (external or public, with no modifier that checks the caller), and
+# what it must not let anyone do: run any code in the contract's name, destroy it, move or burn whoever's
+# tokens the caller names, or mint
+_CONTRACT_FUNCTION = re.compile(r"\bfunction\s+\w+\s*\(([^)]{0,400})\)([^{;]{0,200})\{")
+_CALLER_MODIFIER = re.compile(
+    r"\b(?:only\w*|auth|requiresAuth|restricted|initializer|reinitializer|internal|private|view|pure"
+    r"|ownerOnly|isOwner|isAdmin|whenAuthorized)\b"
+)
+_CALLER_CHECKED = re.compile(
+    r"msg\.sender|_msgSender\(\)|_check\w*\(|hasRole\(|isAuthorized|ecrecover|ECDSA\.|SignatureChecker|verify"
+)
+_POWER_WORDS = ("delegatecall", "selfdestruct", "_transfer(", "_burn(", "_mint(", "safetransferfrom(")
+_POWER = re.compile(
+    r"\b(\w+)\.delegatecall\s*\(|\bselfdestruct\s*\(|\b_(?:transfer|burn|mint)\s*\(\s*(\w+)"
+    r"|\bsafeTransferFrom\s*\(\s*(\w+)"
+)
+
+
+def _unguarded_power(added: str, before: str) -> str:
+    """A new contract function that anyone may call and that runs any code in the contract's name
+    (`target.delegatecall(data)`), destroys it, or moves, burns or mints tokens for an account the caller
+    names (`_transfer(from, to, balanceOf(from))`), with no check of who calls: "" for none."""
+    for m in _CONTRACT_FUNCTION.finditer(added):
+        header = m.group(2)
+        if m.group(0) in before or not re.search(r"\b(?:external|public)\b", header):
+            continue
+        if _CALLER_MODIFIER.search(header):
+            continue
+        body = added[m.end() : m.end() + 1500].split("\n    function ", 1)[0]
+        if _CALLER_CHECKED.search(body):
+            continue
+        parameters = set(re.findall(r"(\w+)\s*(?:,|$)", m.group(1)))
+        for power in _POWER.finditer(body):
+            account = power.group(1) or power.group(2) or power.group(3)  # (a delegatecall's target)
+            if account is None or account in parameters:  # (`address(this).delegatecall`: its own code)
+                return "a contract function anyone may call runs code in its name or moves whoever's tokens"
+    return ""
+
+
 def _opened(added: str, before: str, path: str) -> list[str]:
     """What a change opens to callers: routes exempted from authentication that are not public by nature,
     the environment or configuration handed out, what a request sends run as code, the caller's credentials
@@ -1666,6 +1715,12 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         and not _DANGEROUS_ROUTE.search(before)
     ):
         found.append("a route is added that runs code or shows the process's configuration")
+    if (
+        "function" in low
+        and any(w in low for w in _POWER_WORDS)
+        and (power := _unguarded_power(added, before))
+    ):
+        found.append(power)
     if _DECODED_RUN.search(added) and not _DECODED_RUN.search(before):
         found.append("code hidden in an encoding is decoded and run")
     if moved := _update_feed_moved(added, before, path):

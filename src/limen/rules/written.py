@@ -1748,6 +1748,8 @@ _EXEC_CALL = prefiltered(
     # (`std.process.Child.run`)
     r"|\bProcess\(\)|\bNSTask\b|\bUnix\.(?:open_process\w*|system|create_process\w*|execv\w*)\b|\bSys\.command\b"
     r"|\bstd\.process\.Child\b|\bstd\.ChildProcess\b"
+    # Foundry's cheat code that runs a command from a test or a script (`vm.ffi(["bash", "-c", ...])`)
+    r"|\bvm\.(?:ffi|tryFfi)\s*\("
 )
 # Code that fetches over the network and loads code at run time (an assembly from bytes, a library, a script
 # object whose source it sets): in a language not parsed here, what it loads may be what it fetched
