@@ -375,6 +375,14 @@ _FIXED_CALLER = re.compile(
     r"(?:msg\.sender|_msgSender\(\)|tx\.origin)\s*[!=]=\s*(?:address\(\s*)?0x[0-9a-fA-F]{40}"
     r"|0x[0-9a-fA-F]{40}\s*\)?\s*[!=]=\s*(?:msg\.sender|_msgSender\(\)|tx\.origin)"
 )
+# A credential held under a longer name (`providedPassword`, `userToken`) that passes when it starts with,
+# or equals, a fixed word (`providedPassword.StartsWith("!!legacy:")`, Go's `strings.HasPrefix(pw, "x")`)
+_FIXED_CREDENTIAL_PART = re.compile(
+    r"""(?i)\b\w*(?:pass(?:word|wd|phrase)?|pwd|token|secret|api_?key)\w*\s*\.\s*"""
+    r"""(?:startswith|start_with\?|hasprefix)\s*\(\s*["'][^"'\n]{3,}["']"""
+    r"""|\bstrings\.HasPrefix\(\s*\w*(?:pass|pwd|token|secret|key)\w*\s*,\s*"[^"\n]{3,}"""
+    r"""|\b\w+(?:password|passwd|passphrase|token|secret|apikey)\s*(?:==|===|\.equals\(|\.Equals\()\s*["'][^"'\n]{3,}["']"""
+)
 _LET_IN_CHECKS = (
     (
         ("msg.sender", "_msgsender", "tx.origin"),
@@ -1268,6 +1276,12 @@ def _let_in(added: str, before: str, path: str) -> list[str]:
                         why or "someone is signed in or given a token on a request's or a fixed word's say"
                     )
                     break
+    if not test and any(w in low for w in ("startswith", "start_with", "hasprefix", "==", "equals(")):
+        for match in _FIXED_CREDENTIAL_PART.finditer(added):  # ... and the branch lets the caller in
+            after = "\n".join(added[match.start() :].splitlines()[:3])
+            if match.group(0) not in before and _LETS_IN.search(after):
+                found.append("a credential is accepted when it starts with, or equals, a fixed word")
+                break
     if not test and any(w in low for w in _SETTING_WORDS):  # a test's own server may well go unverified
         found += _turned_off(added, before)
     if any(w in added for w in _SECRET_NAME_WORDS):
@@ -1588,7 +1602,7 @@ _SKIP_SWITCH = re.compile(
 )
 # ... and what lets the caller in
 _LETS_IN = re.compile(
-    r"""(?i)\breturn\s+(?:true|PAM_SUCCESS|\w*_OK\b|\w*SUCCESS\w*|Ok\(\s*\(\s*\)\s*\))"""
+    r"""(?i)\breturn\s+(?:[\w:]+[.:]+)?(?:true|PAM_SUCCESS|\w*_OK\b|\w*SUCCESS\w*|Ok\(\s*\(\s*\)\s*\))"""
     r"""|\bgrant\w*\s*\(|\b(?:is_?admin|authenticated|authorized)\s*=\s*true|set_?admin|admin_session"""
 )
 # A request's method or path compared: routing, not a password
