@@ -1356,6 +1356,36 @@ def _scratch_in_store(url: str) -> bool:
     return bool(_SCRATCH_RESOURCE.search(f"{bucket}/{key}"))
 
 
+# A database a command is pointed at by an address (`postgres://u:p@localhost:5432/app_dev`) or a
+# connection string (`Server=localhost,1433;Database=ShopDb_Dev`): its server and its name
+_DATABASE_ADDRESS = re.compile(
+    r"\b[a-z][\w+]*://(?:[^@/\s'\"]*@)?(\[[^\]]*\]|[^:/\s'\";]+)(?::\d+)?/([\w-]+)"
+)
+_CONNECTION_STRING = re.compile(
+    r"(?i)\b(?:server|host|data source|addr|address)\s*=\s*(?:tcp:)?([^;,'\"\s]+)[^'\"]*?"
+    r"\b(?:database|initial catalog|dbname)\s*=\s*([\w-]+)"
+)
+_LOOPBACK_NAMES = frozenset(
+    {"localhost", "127.0.0.1", "::1", "[::1]", "(localdb)\\mssqllocaldb", "host.docker.internal"}
+)
+
+
+def _local_scratch_database(command: Command, action: Action) -> bool:
+    """The command (or its line's variables) points it at databases on this machine whose names say they
+    are a development or test copy (`..@localhost:5432/app_dev`, `Server=localhost;Database=Shop_Dev`),
+    and at nothing else: resetting one is a developer's own work."""
+    texts = [w for w in command.argv[1:] if "=" in w or "://" in w]
+    texts += [w for w in action.command_line.split() if re.match(r"[A-Z_][A-Z0-9_]*=", w)][:16]
+    if any("$" in t or "`" in t for t in texts):
+        return False
+    found = [
+        m.groups() for t in texts for m in (*_DATABASE_ADDRESS.finditer(t), *_CONNECTION_STRING.finditer(t))
+    ]
+    return bool(found) and all(
+        host.lower() in _LOOPBACK_NAMES and _SCRATCH_DATABASE.fullmatch(name) for host, name in found
+    )
+
+
 def _infra_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
     a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
@@ -1376,6 +1406,10 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     destroys_one = destroys_one or (there and bool(_pattern(entry.destroys_there).search(words)))
     if not destroys_all and not destroys_one:
         return None
+    if not destroys_all and _local_scratch_database(command, action):
+        return (
+            None  # `DATABASE_URL=postgres://...@localhost/app_dev prisma migrate reset`: a developer's copy
+        )
     where = _outside_production(command) or _selected_workspace(command, action)  # (`terraform workspace
     # select dev-alice && terraform destroy`)
     if where == "scratch":
