@@ -2868,11 +2868,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.PACKAGE_INSTALLER,
         # (a database updated to migration 0: every migration reverted, every table the project made dropped)
         # (and a published package's versions deleted, or unlisted, from the feed everyone installs from)
-        # (EF's tools default to the Development environment, the developer's own database; another is
-        # named by a connection, an environment or a variable: `--connection`, `ASPNETCORE_ENVIRONMENT=`)
-        destroys_one=rf"{_W}ef\s+database\s+(?:drop|update\s+0){_E}"
-        rf"(?=.*(?:--connection|--environment|-e\s|(?:ASPNETCORE|DOTNET)_ENVIRONMENT=|ConnectionStrings__))"
-        rf"|{_W}nuget\s+delete{_E}",
+        destroys_one=rf"{_W}ef\s+database\s+(?:drop|update\s+0){_E}|{_W}nuget\s+delete{_E}",
         changes=rf"{_W}ef\s+database\s+(?:update|drop){_E}",
         # `dotnet script URL`: a C# script fetched from the address and run
         fetches_code=rf"{_W}script{_E}\s+(?:\S+\s+)*?['\"]?https?://",
