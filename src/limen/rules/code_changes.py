@@ -280,8 +280,9 @@ _FIXED_PAYEE = prefiltered(
     r"""|0x[0-9a-fA-F]{40})["']"""
 )
 # Fields that make a user more than a user, let in by a form's permitted parameters
+# (Ecto's `cast(attrs, [:email, :role])` too)
 _PRIVILEGE_PERMITTED = prefiltered(
-    r"(?i)(?:\bpermit\b|fillable|attr_accessible|\[Bind\()[^\n]*[\s:,\[(\"'](?:role|roles|admin|is_admin|superuser"
+    r"(?i)(?:\bpermit\b|fillable|attr_accessible|\[Bind\(|\bcast\(\s*\w+\s*,\s*\[)[^\n]*[\s:,\[(\"'](?:role|roles|admin|is_admin|superuser"
     r"|is_staff|permissions?|(?:tenant|org|organi[sz]ation|owner|account|user|team|company|workspace|group"
     r"|created_by)_?id)\b"
 )
@@ -422,7 +423,7 @@ _LET_IN_CHECKS = (
         "money is sent to an account fixed in the code",
     ),
     (
-        ("permit", "fillable", "attr_accessible", "bind("),
+        ("permit", "fillable", "attr_accessible", "bind(", "cast("),
         _PRIVILEGE_PERMITTED,
         "a form may now set a user's role, privileges or owner",
     ),

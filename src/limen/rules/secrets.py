@@ -639,6 +639,8 @@ _CODE_WORD = re.compile(
     # camel case of letters only, each hump a capital and lower-case letters (`mapsApiKey`, `_Env`): a
     # name; a token's random run mixes digits and capitals in a row
     r"|[a-z_][a-z]*(?:[A-Z][a-z]+)+|_[A-Z][a-z]+(?:[A-Z][a-z]+)*"
+    # (TypeScript's non-null assertion after a name: `process.env.JIRA_API_TOKEN!`)
+    r"|[A-Z][A-Z0-9_]*!|[a-z_][a-z]*(?:[A-Z][a-z]+)+!"
 )
 _HEADER_NAME = re.compile(r"(?i)^(?:proxy-)?authorization$|(?:^|[-_])(?:api-?key|token|secret|auth)$")
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)(?:[ \t]+|=)((?:\"[^\"]*\"|'[^']*'|[^\s\"']+)+)")
