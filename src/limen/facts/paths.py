@@ -482,6 +482,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     # Slurm's and PBS's job scripts: the cluster runs each as a shell script, with the user's rights, on every
     # submission; Apptainer's (Singularity's) definition files: their sections run at every image build
     (r"/[^/]+\.(?:sbatch|slurm|pbs)$", _f("job_script", "the cluster runs it at every submission", "shell")),
+    # an Elixir release's start-up script templates (`rel/env.sh.eex`): every release boot runs them
+    (
+        r"(?:^|/)rel/(?:[^/]+/)*[^/]+\.sh\.eex$",
+        _f("release_env", "every start of the release runs it", "eex_shell"),
+    ),
     (
         r"/(?:[^/]+\.def|Singularity(?:\.[\w.-]+)?|Apptainer(?:file)?(?:\.[\w.-]+)?)$",
         _f("apptainer_def", "every image build runs its %post section", "shell", severe_only=True),

@@ -205,7 +205,9 @@ _WHOLE_ENVIRONMENT = prefiltered(
 _DANGEROUS_ROUTE = prefiltered(
     # (a route's verb called or applied: `router.get(`, `HandleFunc(`, `@app.route(`; not a logging
     # configuration's `"handlers": ["console"]`)
-    r"""(?i)(?:\b(?:get|post|put|route|map\w*|handle\w*|match)\s*\(|@\w*Mapping|Root\b)[^\n]{0,80}?"""
+    # (Phoenix's and Sinatra's verbs take their path without parentheses: `post "/eval", DebugController`)
+    r"""(?im)(?:\b(?:get|post|put|route|map\w*|handle\w*|match)\s*\(|@\w*Mapping|Root\b"""
+    r"""|^[ \t]*(?:get|post|put|patch|delete|match)[ \t]+(?=["']))[^\n]{0,80}?"""
     r"""["/](?:eval|exec|shell|cmd|command|console|sql|env|environment|secrets?|heapdump)["/\s]"""
 )
 # A text decoded and run as code at once (`eval(Buffer.from(s, 'base64').toString())`, `exec(base64.b64decode(

@@ -3100,6 +3100,17 @@ def _shell(text: str) -> tuple[list[str], list[str]]:
     return [text], []
 
 
+# An EEx template's tags: a value it puts in (`<%= @release.name %>`), or Elixir code around the lines
+_EEX_VALUE = re.compile(r"<%=.*?%>", re.DOTALL)
+_EEX_CODE = re.compile(r"<%(?!=).*?%>", re.DOTALL)
+
+
+def _eex_shell(text: str) -> tuple[list[str], list[str]]:
+    """A shell script rendered from an EEx template (`rel/env.sh.eex`): the lines it runs, each value the
+    template puts in read as one plain word, its Elixir control tags left out."""
+    return [_EEX_CODE.sub("", _EEX_VALUE.sub("value", text[:MAX_TEXT]))], []
+
+
 # PowerShell running what it downloads: `iex (iwr URL)`, `IEX (New-Object Net.WebClient).DownloadString(U)`,
 # `irm URL | iex`, `Invoke-Expression $(Invoke-RestMethod U)`
 _PS_FETCH = r"(?:iwr|irm|invoke-webrequest|invoke-restmethod|\.download(?:string|data)|net\.webclient)\b"
@@ -4659,6 +4670,7 @@ _PATCHED_FILE = re.compile(r"^\+\+\+ (?:b/)?(\S+)[^\n]*\n((?:(?!^--- |^diff ).*\
 
 _EXTRACTORS = {
     "shell": _shell,
+    "eex_shell": _eex_shell,
     "powershell": _powershell,
     "podspec": _podspec,
     "pnpmfile": _pnpmfile,
