@@ -1135,6 +1135,8 @@ _NAMED_KEY = re.compile(
 _NAMED_DIGEST = re.compile(
     r"(?i)hash|digest|sha|checksum|\btx|txid|commit|block|root|salt|fingerprint|public"
 )
+_PHRASE_WORDS = ("mnemonic", "seed", "phrase", "wallet")
+_KEY_WORDS = ("priv", "secret", "sign", "deployer", "wallet")
 BIP39_PATH = os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "bip39-english.txt"
 )
@@ -1149,7 +1151,9 @@ def _bip39_words() -> frozenset[str]:
 
 def _wallet_hits(text: str, lowered: str) -> Iterator[SecretHit]:
     """A recovery phrase of twelve or more BIP-39 words, and a 64-hex-digit key named as one."""
-    if text.count(" ") >= 11:
+    # (the searches cost tens of microseconds a kilobyte: a long text is searched only where its words speak
+    # of a wallet's phrase, or of a key, as the text around a sent one does)
+    if text.count(" ") >= 11 and (len(text) <= 600 or any(w in lowered for w in _PHRASE_WORDS)):
         for m in _WORD_RUN.finditer(text):
             words, run = _bip39_words(), list[str]()
             for word in m.group(0).split():
@@ -1157,7 +1161,7 @@ def _wallet_hits(text: str, lowered: str) -> Iterator[SecretHit]:
                 if len(run) >= 12 and len(set(run)) > 3:  # (`test test ... junk`: the dev chains' public one)
                     yield SecretHit("crypto-mnemonic", m.start(), m.end(), HIGH)
                     break
-    for m in _HEX_KEY.finditer(text) if "key" in lowered or "pk" in lowered else ():
+    for m in _HEX_KEY.finditer(text) if any(w in lowered for w in _KEY_WORDS) else ():
         before = lowered[max(0, m.start() - 40) : m.start()]
         if (
             _NAMED_KEY.search(before)
