@@ -277,7 +277,7 @@ def _as_edits(arguments: dict[str, Any]) -> dict[str, Any]:
     """An MCP server's list of edits to one file, in the shape of a MultiEdit's (`file_path`, `edits` of
     `old_string`/`new_string`), so that what the edit writes is judged as the same Edit would be; the call's
     other arguments are kept. Unchanged when no edit has both texts under a known name."""
-    edits = []
+    edits: list[dict[str, Any]] = []
     for edit in arguments["edits"][:64]:
         if not isinstance(edit, dict):
             return arguments
@@ -287,7 +287,7 @@ def _as_edits(arguments: dict[str, Any]) -> dict[str, Any]:
         }
         if pair["old_string"] is None or pair["new_string"] is None:
             return arguments
-        edits.append(pair)
+        edits.append({**edit, **pair})  # (the server's own keys kept, as the call gave them)
     path = next(
         (arguments[k] for k in ("file_path", "path", "filePath") if isinstance(arguments.get(k), str)), ""
     )

@@ -87,7 +87,7 @@ from limen.model import (
     Verdict,
 )
 from limen.normalize.code import BUILT_COMMAND, FOLLOWED_SOCKET, SCRATCH_DATABASE_NOTE, SQL_NOTE
-from limen.normalize.net import organisation_network, own_package_source
+from limen.normalize.net import host_destination, organisation_network, own_package_source
 from limen.normalize.paths import canonical, is_within
 from limen.normalize.tools import (
     ADMIN_GRANTED,
@@ -1365,9 +1365,6 @@ _CONNECTION_STRING = re.compile(
     r"(?i)\b(?:server|host|data source|addr|address)\s*=\s*(?:tcp:)?([^;,'\"\s]+)[^'\"]*?"
     r"\b(?:database|initial catalog|dbname)\s*=\s*([\w-]+)"
 )
-_LOOPBACK_NAMES = frozenset(
-    {"localhost", "127.0.0.1", "::1", "[::1]", "(localdb)\\mssqllocaldb", "host.docker.internal"}
-)
 
 
 def _local_scratch_database(command: Command, action: Action) -> bool:
@@ -1382,7 +1379,9 @@ def _local_scratch_database(command: Command, action: Action) -> bool:
         m.groups() for t in texts for m in (*_DATABASE_ADDRESS.finditer(t), *_CONNECTION_STRING.finditer(t))
     ]
     return bool(found) and all(
-        host.lower() in _LOOPBACK_NAMES and _SCRATCH_DATABASE.fullmatch(name) for host, name in found
+        host_destination(host.strip("[]").lower()).host_class is HostClass.LOOPBACK
+        and _SCRATCH_DATABASE.fullmatch(name)
+        for host, name in found
     )
 
 
@@ -1406,10 +1405,9 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     destroys_one = destroys_one or (there and bool(_pattern(entry.destroys_there).search(words)))
     if not destroys_all and not destroys_one:
         return None
+    # `DATABASE_URL=postgres://...@localhost/app_dev prisma migrate reset`: a developer's own copy
     if not destroys_all and _local_scratch_database(command, action):
-        return (
-            None  # `DATABASE_URL=postgres://...@localhost/app_dev prisma migrate reset`: a developer's copy
-        )
+        return None
     where = _outside_production(command) or _selected_workspace(command, action)  # (`terraform workspace
     # select dev-alice && terraform destroy`)
     if where == "scratch":
