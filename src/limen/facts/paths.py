@@ -876,7 +876,7 @@ CACHE_FOLDER = re.compile(
 # MSBuild project files: their targets' Exec tasks run on every build
 BUILD_FILES = {
     ext: _f("msbuild", "every dotnet build runs its targets' commands", "msbuild")
-    for ext in (".csproj", ".fsproj", ".vbproj", ".targets", ".props")
+    for ext in (".csproj", ".fsproj", ".vbproj", ".proj", ".targets", ".props")
 } | {
     # a Haskell package's description: cabal builds its dependencies, and a custom set-up program
     ".cabal": _f("cabal_file", "cabal builds its dependencies and runs its set-up", "cabal_file"),

@@ -2789,7 +2789,22 @@ def _msbuild(text: str) -> tuple[list[str], list[str]]:
     source = text[:MAX_TEXT]
     commands = [html.unescape(c) for c in _MSBUILD_EXEC.findall(source)]
     feeds = "\n".join(_RESTORE_SOURCES.findall(source))
-    return commands, _lookalikes("nuget", _PACKAGE_REFERENCE.findall(source)) + _package_sources(feeds)[1]
+    concerns = _lookalikes("nuget", _PACKAGE_REFERENCE.findall(source)) + _package_sources(feeds)[1]
+    for code in _INLINE_TASK_CODE.findall(source):  # an inline task's C#, compiled and run by the build
+        ran, said = _exec_literals(html.unescape(code))
+        commands += ran
+        concerns += said
+    if _UNSAFE_FORMATTER.search(source):
+        concerns.append("BinaryFormatter, which rebuilds any object its data names, is switched back on")
+    return commands, concerns
+
+
+# An inline task's code (`<UsingTask TaskFactory="RoslynCodeTaskFactory">` ... `<Code>...</Code>`), and the
+# switch that brings back .NET's unsafe BinaryFormatter
+_INLINE_TASK_CODE = re.compile(
+    r"<Code\b[^>]*>(?:\s*<!\[CDATA\[)?(.*?)(?:\]\]>\s*)?</Code>", re.DOTALL | re.IGNORECASE
+)
+_UNSAFE_FORMATTER = re.compile(r"<EnableUnsafeBinaryFormatterSerialization>\s*true\s*<", re.IGNORECASE)
 
 
 _RESTORE_SOURCES = re.compile(r"<Restore(?:Additional(?:Project)?)?Sources\b[^>]*>([^<]*)<", re.IGNORECASE)
