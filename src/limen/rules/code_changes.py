@@ -378,14 +378,6 @@ _FIXED_CALLER = re.compile(
     r"(?:msg\.sender|_msgSender\(\)|tx\.origin)\s*[!=]=\s*(?:address\(\s*)?0x[0-9a-fA-F]{40}"
     r"|0x[0-9a-fA-F]{40}\s*\)?\s*[!=]=\s*(?:msg\.sender|_msgSender\(\)|tx\.origin)"
 )
-# A credential held under a longer name (`providedPassword`, `userToken`) that passes when it starts with,
-# or equals, a fixed word (`providedPassword.StartsWith("!!legacy:")`, Go's `strings.HasPrefix(pw, "x")`)
-_FIXED_CREDENTIAL_PART = re.compile(
-    r"""(?i)\b\w*(?:pass(?:word|wd|phrase)?|pwd|token|secret|api_?key)\w*\s*\.\s*"""
-    r"""(?:startswith|start_with\?|hasprefix)\s*\(\s*["'][^"'\n]{3,}["']"""
-    r"""|\bstrings\.HasPrefix\(\s*\w*(?:pass|pwd|token|secret|key)\w*\s*,\s*"[^"\n]{3,}"""
-    r"""|\b\w+(?:password|passwd|passphrase|token|secret|apikey)\s*(?:==|===|\.equals\(|\.Equals\()\s*["'][^"'\n]{3,}["']"""
-)
 _LET_IN_CHECKS = (
     (
         ("msg.sender", "_msgsender", "tx.origin"),
@@ -1279,12 +1271,6 @@ def _let_in(added: str, before: str, path: str) -> list[str]:
                         why or "someone is signed in or given a token on a request's or a fixed word's say"
                     )
                     break
-    if not test and any(w in low for w in ("startswith", "start_with", "hasprefix", "==", "equals(")):
-        for match in _FIXED_CREDENTIAL_PART.finditer(added):  # ... and the branch lets the caller in
-            after = "\n".join(added[match.start() :].splitlines()[:3])
-            if match.group(0) not in before and _LETS_IN.search(after):
-                found.append("a credential is accepted when it starts with, or equals, a fixed word")
-                break
     if not test and any(w in low for w in _SETTING_WORDS):  # a test's own server may well go unverified
         found += _turned_off(added, before)
     if any(w in added for w in _SECRET_NAME_WORDS):
@@ -1559,7 +1545,8 @@ _PARAMETER_RUN = re.compile(
 
 def _fixed_word_lets_in(added: str, before: str) -> str:
     """A check that lets in whoever says a fixed word, in any language with C-like comparisons: a password
-    or token compared with a literal (`strcmp(pw, "m@int") == 0`), a request's value compared with one
+    or token compared with a literal (`strcmp(pw, "m@int") == 0`) or its start compared with one
+    (`providedPassword.StartsWith("!!legacy:")`), a request's value compared with one
     (`req.get_header_value("X-Trace") == "7f3a"`), or an environment switch named for skipping
     (`if (getenv("ACME_DEBUG_AUTH")) return true;`), followed within two lines by a success returned or a
     right granted. "" for none (the Python AST reader judges Python's own forms)."""
@@ -1567,6 +1554,7 @@ def _fixed_word_lets_in(added: str, before: str) -> str:
     sent = tainted_names(added)
     for i, line in enumerate(lines):
         compared = _LITERAL_COMPARED.search(line) or (sent and _ANY_LITERAL_COMPARED.search(line))
+        compared = compared or (_PREFIX_COMPARED.search(line) and _CREDENTIAL_LITERAL.search(line))
         if not compared and not _SKIP_SWITCH.search(line):
             continue
         credential = _CREDENTIAL_LITERAL.search(line) is not None or _SKIP_SWITCH.search(line) is not None
@@ -1590,13 +1578,21 @@ _LITERAL_COMPARED = re.compile(
     r"""(?:\b(?:strn?cmp|strcasecmp|memcmp)\s*\([^()\n]{1,120}?"[^"\n]{3,}"[^()\n]{0,20}\)\s*==\s*0"""
     r"""|===?\s*["'][^"'\n]{3,}["']|\.equals\(\s*"[^"\n]{3,}"\s*\))"""
 )
+# A credential's start compared with a literal (`providedPassword.StartsWith("!!legacy:")`, Go's
+# `strings.HasPrefix(pw, "maint!")`): a password that passes on its first characters
+_PREFIX_COMPARED = re.compile(
+    r"""(?i)\.\s*(?:startswith|start_with\?|hasprefix)\s*\(\s*["'][^"'\n]{3,}["']"""
+    r"""|\bstrings\.HasPrefix\([^,\n]+,\s*"[^"\n]{3,}"\s*\)"""
+)
 # (a value the request sent, compared with any literal: `if x_debug == "1":`)
 _ANY_LITERAL_COMPARED = re.compile(r"""===?\s*["'][^"'\n]{1,}["']""")
 # ... where the value compared is a credential
 _CREDENTIAL_LITERAL = re.compile(
     r"""(?i)(?:\b\w*(?:pass(?:wd|word)?|pw|pwd|secret|token|api_?key|authtok)\s*(?:\)\s*)?===?\s*["']"""
     r"""|\b(?:strn?cmp|strcasecmp|memcmp)\s*\(\s*\w*(?:pass(?:wd|word)?|pw|pwd|secret|tok|token|authtok)\s*,"""
-    r"""|\b\w*(?:pass(?:wd|word)?|pw|pwd|secret|token)\.equals\()"""
+    r"""|\b\w*(?:pass(?:wd|word)?|pw|pwd|secret|token)\.equals\("""
+    r"""|\b\w*(?:pass(?:wd|word)?|pwd|secret|token)\w*\s*\.\s*(?:startswith|start_with\?|hasprefix)\s*\("""
+    r"""|\bstrings\.HasPrefix\(\s*\w*(?:pass|pwd|secret|token)\w*\s*,)"""
 )
 # An environment variable named for skipping a check, tested as the condition
 _SKIP_SWITCH = re.compile(
