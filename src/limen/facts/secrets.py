@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -929,3 +930,15 @@ PUBLIC_DEV_KEYS = frozenset(
         "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
     }
 )
+
+BIP39_PATH = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "bip39-english.txt"
+)
+
+
+@lru_cache(maxsize=1)
+def bip39_words() -> frozenset[str]:
+    """BIP-39's English list, from which wallets' recovery phrases are made (shipped from python-mnemonic
+    0.21, MIT): read once, when a run of words is first weighed."""
+    with open(BIP39_PATH, encoding="ascii") as handle:
+        return frozenset(handle.read().split())

@@ -36,7 +36,6 @@ from __future__ import annotations
 import base64
 import binascii
 import math
-import os
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -1137,16 +1136,6 @@ _NAMED_DIGEST = re.compile(
 )
 _PHRASE_WORDS = ("mnemonic", "seed", "phrase", "wallet")
 _KEY_WORDS = ("priv", "secret", "sign", "deployer", "wallet")
-BIP39_PATH = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "bip39-english.txt"
-)
-
-
-@lru_cache(maxsize=1)
-def _bip39_words() -> frozenset[str]:
-    """BIP-39's English list (shipped from python-mnemonic, MIT), read once when a run of words is seen."""
-    with open(BIP39_PATH, encoding="ascii") as handle:
-        return frozenset(handle.read().split())
 
 
 def _wallet_hits(text: str, lowered: str) -> Iterator[SecretHit]:
@@ -1155,10 +1144,11 @@ def _wallet_hits(text: str, lowered: str) -> Iterator[SecretHit]:
     # of a wallet's phrase, or of a key, as the text around a sent one does)
     if text.count(" ") >= 11 and (len(text) <= 600 or any(w in lowered for w in _PHRASE_WORDS)):
         for m in _WORD_RUN.finditer(text):
-            words, run = _bip39_words(), list[str]()
+            words, run = secret_facts.bip39_words(), set[str]()
+            length = 0
             for word in m.group(0).split():
-                run = [*run, word] if word in words else []
-                if len(run) >= 12 and len(set(run)) > 3:  # (`test test ... junk`: the dev chains' public one)
+                length, run = (length + 1, run | {word}) if word in words else (0, set())
+                if length >= 12 and len(run) > 3:  # (`test test ... junk`: the dev chains' public one)
                     yield SecretHit("crypto-mnemonic", m.start(), m.end(), HIGH)
                     break
     for m in _HEX_KEY.finditer(text) if any(w in lowered for w in _KEY_WORDS) else ():
