@@ -20,7 +20,9 @@ _FRAME = re.compile(
     r"(?:\b(?:such as|like|e\.g\.?|i\.e\.?|for (?:example|instance)|example|examples|phrases?|strings?"
     r"|sentences?|texts?|messages?|prompts?|payloads?|attacks?|injections?|lines?|words?|wording|patterns?"
     r"|samples?|says?|said|saying|wrote|writes?|written|reads?|reading|contains?|containing|called|quoted?"
-    r"|quoting|appeared|appears|typed|asked|asks|asking|logged|inputs?|tests?|test cases?"
+    r"|quoting|appeared|appears|typed|asked|asks|asking|logged|inputs?|tests?|test cases?|reports?|reported"
+    r"|repl(?:y|ies|ied)|responds?|responded|answers?|answered|includes?|included|including|stated?|states"
+    r"|in part|lautet|lautete|heißt|hieß|folgendermaßen"
     r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|sagte|lautete|por ejemplo|como|frases?"
     r"|escribió|escribía|dice|decía|dijo|par exemple|comme|phrases?|écrit|écrivait|dit|disait"
     # nouns for an order quoted as an example, and the same frames in the other languages the gate reads
@@ -63,14 +65,17 @@ _ITEM = re.compile(r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+")
 _ACT_ON = re.compile(r"\b(?:do|follow|run|execute|perform|obey|carry out|apply|act on)\b", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*\n.*?^[ \t]*(?:```|~~~)[ \t]*$", re.MULTILINE | re.DOTALL)
 _BLOCKQUOTE = re.compile(r"(?:^[ \t]*>[^\n]*(?:\n|$))+", re.MULTILINE)
+# An indented block (four spaces or a tab, as Markdown sets code and quotations off), blank lines inside it.
+_INDENTED = re.compile(r"^(?: {4}|\t)[^\n]*\S[^\n]*(?:\n(?:(?: {4}|\t)[^\n]*|[ \t]*)(?=\n|$))*", re.MULTILINE)
 _SENTENCE_START = re.compile(r"[.!?。！？]\s")
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
 _FRAME_REACH = 80  # how far back, within the sentence, the frame may stand
-_MARKS = ('"', "'", "“", "«", "„", "「", "`", "~~~", ">")  # no quotation without one of these
+_MARKS = ('"', "'", "“", "«", "„", "「", "`", "~~~", ">", "\n    ", "\n\t")  # no quotation without one
 
 
 # A JSON value or array item: a key and a colon, or an opening bracket or comma, just before the quotation.
-_JSON_VALUE = re.compile(r'(?:"\s*:|[\[{,])\s*$')
+# (a comma counts only after a value: "in part, "..."" is prose)
+_JSON_VALUE = re.compile(r'(?:"\s*:|[\[{]|["\]}\d],)\s*$')
 
 
 def _framed_inline(text: str, start: int, end: int) -> bool:
@@ -124,6 +129,26 @@ def _framed_block(text: str, start: int, end: int) -> bool:
     return _introduced(text, start, skip_items=False)
 
 
+# A line of prose that ends by introducing what follows ("... a line like:", "ChatML, for example, wraps each
+# turn in special tokens:"); a line of code that opens a block ("def handle(request):") is not one.
+_INTRODUCES = re.compile(r"(?:[:：]|\blike|\bas)\s*$", re.IGNORECASE)
+_CODE_LINE = re.compile(
+    r"^\s*(?:def|class|if|for|while|with|elif|else|try|except|case|switch)\b|[=(){};]\s*:?\s*$"
+)
+
+
+def _framed_indented(text: str, start: int, end: int) -> bool:
+    """An indented block is quoted where the line of prose just above it, not itself indented, ends by
+    introducing it and frames it near its end; indentation in code or in a nested list is structure."""
+    for line in reversed(text[:start].splitlines()):
+        if not line.strip():
+            continue
+        if line[:1] in (" ", "\t") or _CODE_LINE.search(line) or not _INTRODUCES.search(line):
+            return False
+        return bool(_FRAME.search(line.rstrip()[-_FRAME_REACH:]))
+    return False
+
+
 def _introduced(text: str, start: int, *, skip_items: bool) -> bool:
     """Whether the nearest line above `start` (past the other items of its list) frames what follows."""
     for line in reversed(text[:start].splitlines()):
@@ -139,7 +164,12 @@ def said(text: str) -> str:
     if not any(mark in text for mark in _MARKS):
         return text
     spans: list[tuple[int, int]] = []  # sorted, disjoint: a quotation inside a kept one is not looked at
-    for pattern, framed in ((_FENCE, _framed_block), (_BLOCKQUOTE, _framed_block), (_INLINE, _framed_inline)):
+    for pattern, framed in (
+        (_FENCE, _framed_block),
+        (_BLOCKQUOTE, _framed_block),
+        (_INDENTED, _framed_indented),
+        (_INLINE, _framed_inline),
+    ):
         for m in pattern.finditer(text):
             at = bisect.bisect_right(spans, (m.start(), len(text)))
             if at and spans[at - 1][1] > m.start():

@@ -104,6 +104,10 @@ _ACTION = re.compile(
     rf"|(?:{_ACTION_PARTS})",
     re.IGNORECASE,
 )
+_ACTION_ENGLISH = re.compile(rf"(?<![\w-])(?:{_ACTION_EN})(?![\w-])", re.IGNORECASE)
+# A sentence written in English (two of its commonest function words): only English verbs are read there, so
+# that "page", "very" or "delay" are not read as another language's verb ("pag-", "ver", "dela").
+_ENGLISH_WORDS = re.compile(r"\b(?:the|and|of|with|for|that|this|you|your|are)\b", re.IGNORECASE)
 
 # --- TARGET ------------------------------------------------------------------------------------------------
 _TARGET = re.compile(
@@ -248,15 +252,36 @@ _TRANSCRIPT = re.compile(addressee.TRANSCRIPT_TURN, re.IGNORECASE)
 _SPEAKER_LABEL = re.compile(r"^\s*\W{0,3}[\w -]{1,30}:")
 
 
+# The AI as the object of someone else's manipulation, told as a story ("users got the bot to print",
+# "could make a coding agent leak", "text instructing the assistant to forward"): a report of an attack.
+_MANIPULATED = re.compile(
+    r"\b(?:got|gets|getting|made|makes|making|make|tricked|tricks|tricking|convinced|convinces|convincing"
+    r"|persuaded|persuades|persuading|forced|forces|forcing|coaxed|coaxing|lured|luring|manipulated"
+    r"|manipulates|manipulating|fooled|fools|fooling|caused|causes|causing|hijacked|hijacking"
+    r"|(?<!\bam )(?<!\bare )(?<!\bis )(?:instructing|telling|urging|directing))\s+"
+    r"(?:the|an?|its|their|his|her|any|some|many|most|several)?\s*(?:[\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _mentioned(before: str) -> bool:
+    """Whether the words before an AI noun make it a thing talked about: "a coding agent", "users got the
+    bot to ...", "tricking the model into ..."."""
+    return bool(_INDEFINITE_BEFORE.search(before) or _MANIPULATED.search(before))
+
+
 def _addresses_ai(context: str) -> bool:
     """Whether `context` turns to an AI (or to whoever processes it), rather than only mentioning one."""
-    if _PROCESSOR_RE.search(context):
-        return True
+    for m in _PROCESSOR_RE.finditer(context):
+        if not _mentioned(context[max(0, m.start() - 40) : m.start()]):
+            return True
     request = _REQUEST.search(context) is not None
     for m in _AI.finditer(context):
         if _DESCRIBED.match(m.group(0)):
             continue
         before, after = context[max(0, m.start() - 40) : m.start()], context[m.end() : m.end() + 80]
+        if _MANIPULATED.search(before):
+            continue
         if (
             _ADDRESS_BEFORE.search(before)
             or (_ADDRESS_AFTER.search(after) and (_OPENS.search(before) or _LABEL.search(after)))
@@ -324,7 +349,8 @@ _TASK_CHANGED = re.compile(
 
 # --- GUARDS ------------------------------------------------------------------------------------------------
 _NEGATION = re.compile(
-    r"(?:\b(?:never|not|don't|do not|no|nie|nicht|niemals|kein\w*|nunca|jamais|ne|mai|non|nooit|niet|aldrig"
+    r"(?:\b(?:never|not|don't|do not|\w+n't|cannot|no|nie|nicht|niemals|kein\w*|nunca|jamais|ne|mai|non"
+    r"|nooit|niet|aldrig"
     r"|inte|asla|никогда|не|ніколи|nikdy|jangan|đừng|không|μην|nu|älä|אל|لا|मत|न|hiç"
     r"|nothing|nichts|niets|nada|rien|niente|nulla|ingenting|nic|hiçbir|ничего|нічого|tidak|bukan)"
     r"\s+(?:\w+\s+){0,1}$"
@@ -351,8 +377,29 @@ def _sentences(text: str) -> list[tuple[str, bool]]:
     return out
 
 
+# A verb of side effect used as the first part of a compound noun ("email agents", "a mail assistant", "the
+# post office", "order history"): it names a thing, it asks for nothing.
+_COMPOUND_HEAD = re.compile(
+    r"[ -](?:ai |ki-|llm )?(?:assistant|agent|bot|client|server|model|app|tool|address|account|list|thread"
+    r"|chain|body|header|campaign|template|provider|service|inbox|signature|notification|alert|office"
+    r"|history|form|queue|box|log)s?\b",
+    re.IGNORECASE,
+)
+
+
+# An article or a possessive before the word makes it a noun ("an email", "the issue", "your order").
+_ARTICLE_BEFORE = re.compile(
+    r"\b(?:a|an|the|this|that|these|those|my|your|his|her|its|our|their|each|every)\s+$", re.IGNORECASE
+)
+
+
 def _acts(sentence: str) -> bool:
-    for m in _ACTION.finditer(sentence):
+    english = len(_ENGLISH_WORDS.findall(sentence, 0, 400)) >= 2
+    for m in (_ACTION_ENGLISH if english else _ACTION).finditer(sentence):
+        if _COMPOUND_HEAD.match(sentence, m.end()) or _ARTICLE_BEFORE.search(
+            sentence, max(0, m.start() - 8), m.start()
+        ):
+            continue
         if not _NEGATION.search(sentence[max(0, m.start() - 24) : m.start()]):
             return True
     return False
