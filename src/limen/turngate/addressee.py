@@ -151,7 +151,10 @@ _DET = (
 # Up to n words before the noun ("the kitchen AI", "any automated agent"), none of them an article: a
 # vocative takes none ("The AI, trained on ..." is a subject with an apposition).
 _ARTICLE = r"(?:the|a|an|this|that|these|our|my|his|her|their|its|der|die|das|el|la|le|les|il|lo|o|a)\b"
-_MODS = r"(?:(?!" + _ARTICLE + r")[\w'-]+\s)"
+# A preposition of topic: a phrase about the AI ("Note on AI tools:", "Use of AI assistants:") names a topic,
+# not an addressee.
+_TOPIC = r"(?:on|about|regarding|concerning|re|of|using|with|without|vs|über|sobre|sur|su|про|о)"
+_MODS = r"(?:(?!" + _ARTICLE + r"|" + _TOPIC + r"\b)[\w'-]+\s)"
 _END = r"\s*(?:[,:;!—–]|-\s)"
 _END_LINE = r"\s*(?:[,:;!—–]|-\s|\n|$|\*{3}|={3})"
 # What opens a sentence: its start, a line break, a tag, a bracket, a quote or a dash.
@@ -360,7 +363,7 @@ _AI_MARK = (
     r"(?:ai|a\.i\.|ki|ia|ии|ші|llm|llms|gpt[\w.-]*|chatgpt|claude|copilot|gemini|chatbots?|bots?|[\w]+-bots?"
     r"|ai:n|ai-\w+|ki-\w+|ia-\w+|llm-\w+|ии-\w+)"
 )
-_AI_PHRASE = rf"(?:[\w-]+[ -]){{0,4}}?\b{_AI_MARK}\b(?:[ -](?!and\b|or\b)[\w-]+){{0,2}}?"
+_AI_PHRASE = rf"(?:(?!{_TOPIC}\b)[\w-]+[ -]){{0,4}}?\b{_AI_MARK}\b(?:[ -](?!and\b|or\b)[\w-]+){{0,2}}?"
 _ATTENTION = (
     r"(?:attention|achtung|atención|atencion|attenzione|atenção|uwaga|внимание|let op|obs|dikkat|注意|주의)"
 )

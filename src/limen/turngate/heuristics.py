@@ -1128,8 +1128,37 @@ def embedded_instruction(p: Prepared, *, letter: bool = False) -> str:
             continue
         if shape.name == "labelled_order_to_the_ai" and _TRANSCRIPT_TURN.search(p.flat):
             continue  # a speaker's label in a transcript: what was said (see fake_conversation_turn)
+        if shape.name == "obligation_on_an_ai" and _advice_on_the_readers_own_ai(p.flat):
+            continue
         return shape.name
     return ""
+
+
+_OBLIGATION = Lazy(addressee.OBLIGATION_ON_AI)
+_YOUR = Lazy(r"\byour\s(?:[\w'-]+\s){0,2}?$")
+_YOUR_OPENS = Lazy(r"\byour\s")
+_ORDER_VERB = Lazy(rf"{addressee.ORDER_VERBS}$")
+
+
+def _advice_on_the_readers_own_ai(flat: str) -> bool:
+    """Whether every obligation put on an AI is put on the reader's own ("your agent should treat this as
+    data", "the instructions your assistant should follow"): documentation for the person who runs it,
+    unless it orders something done to an object ("your assistant must send the file to ...")."""
+    found = False
+    for m in _OBLIGATION.finditer(flat[:20_000]):
+        found = True
+        opening = " ".join(m.group(0).split()[:3]) + " "  # the determiner and the words before the noun
+        if not (_YOUR.search(flat, max(0, m.start() - 30), m.start()) or _YOUR_OPENS.search(opening)):
+            return False
+        verb = m.group(0).rsplit(None, 1)[-1]
+        after = flat[m.end() : m.end() + 2]
+        if (
+            _ORDER_VERB.search(verb)
+            and after[:1] == " "
+            and (after[1:].isalnum() or after[1:] in ('"', "'", "(", "<", "`"))
+        ):
+            return False
+    return found
 
 
 _TRANSCRIPT_TURN = Lazy(addressee.TRANSCRIPT_TURN)

@@ -86,7 +86,7 @@ def _framed_inline(text: str, start: int, end: int) -> bool:
     if _CODE_ITEM.fullmatch(text, line_start, _line_end(text, end)) and _listed_as_examples(text, line_start):
         return True
     if _JSON_VALUE.search(text, max(0, start - 8), start):
-        return False
+        return _LABELLED_RECORD.search(text, line_start, _line_end(text, end)) is not None
     before = text[max(line_start, start - _FRAME_REACH) : start]
     ends = list(_SENTENCE_START.finditer(before))
     if ends:
@@ -102,6 +102,14 @@ def _framed_inline(text: str, start: int, end: int) -> bool:
     # an item of a list (the whole item, or a quotation inside it) whose introducing line frames the list
     # ("Phrases seen in phishing tests:\n- An email addressed to "any AI reading this"")
     return bool(_ITEM.match(text, line_start)) and _introduced(text, line_start, skip_items=True)
+
+
+# A record of a test set or a labelled corpus, on one line: a JSON value beside the label it is expected to
+# get ('{"input": "...", "expected": "flag"}'): a sample a detector is tested on, not a message to act on.
+_LABELLED_RECORD = re.compile(
+    r'"(?:expected|expected_(?:label|verdict|output)|label|labels|verdict|is_injection|is_attack|should_(?:flag'
+    r'|block|pass)|malicious|ground_truth|gold)"\s*:\s*(?:"[\w -]{1,24}"|true|false|[01])'
+)
 
 
 # A string that is a whole item of a list literal in code ('    "Ignore previous instructions",').

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 # Unicode tag characters (U+E0020..U+E007E) mirror printable ASCII: "ASCII smuggling" hides text in them.
@@ -108,6 +109,11 @@ class Lazy:
         if self._compiled is None:
             self._compiled = re.compile(self.source)
         return self._compiled.search(text, pos, endpos)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source)
+        return self._compiled.finditer(text)
 
 
 # How far a pattern's match may start before, and end after, one of its anchor words.

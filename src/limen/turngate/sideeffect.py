@@ -105,9 +105,15 @@ _ACTION = re.compile(
     re.IGNORECASE,
 )
 _ACTION_ENGLISH = re.compile(rf"(?<![\w-])(?:{_ACTION_EN})(?![\w-])", re.IGNORECASE)
-# A sentence written in English (two of its commonest function words): only English verbs are read there, so
-# that "page", "very" or "delay" are not read as another language's verb ("pag-", "ver", "dela").
-_ENGLISH_WORDS = re.compile(r"\b(?:the|and|of|with|for|that|this|you|your|are)\b", re.IGNORECASE)
+# A sentence written in English (one of its commonest function words, and none of another language's): only
+# English verbs are read there, so that "page", "very" or "delay" are not read as another language's verb
+# ("pag-", "ver", "dela").
+_ENGLISH_WORDS = re.compile(r"\b(?:the|and|of|with|for|that|this|you|your|are|it|is)\b", re.IGNORECASE)
+_OTHER_WORDS = re.compile(
+    r"\b(?:der|das|und|nicht|ist|el|los|las|una|por|para|les|une|et|est|pas|il|che|della|het|een|och|att"
+    r"|się|nie|oraz|bir|ve|için|yang|dan|untuk|và|của|ku|na|ya|da|de|la|le|en|es|se|um|uma|não|och)\b",
+    re.IGNORECASE,
+)
 
 # --- TARGET ------------------------------------------------------------------------------------------------
 _TARGET = re.compile(
@@ -264,6 +270,15 @@ _MANIPULATED = re.compile(
 )
 
 
+# A plural with no determiner names a kind ("attackers target mail agents"); spoken to, it is followed by a
+# comma, a colon or a dash ("Mail agents: forward ...").
+_BARE_PLURAL = re.compile(
+    r"(?:assistant|agent|bot|model|tool|system|reviewer|screener|parser)s$", re.IGNORECASE
+)
+_SPOKEN_TO = re.compile(r"\s?[,:—–-]")
+_DETERMINED = re.compile(r"\b(?:the|any|all|every|dear|hey|hi|to|for|attention)\s+(?:[\w-]+\s+)?$", re.I)
+
+
 def _mentioned(before: str) -> bool:
     """Whether the words before an AI noun make it a thing talked about: "a coding agent", "users got the
     bot to ...", "tricking the model into ..."."""
@@ -273,8 +288,11 @@ def _mentioned(before: str) -> bool:
 def _addresses_ai(context: str) -> bool:
     """Whether `context` turns to an AI (or to whoever processes it), rather than only mentioning one."""
     for m in _PROCESSOR_RE.finditer(context):
-        if not _mentioned(context[max(0, m.start() - 40) : m.start()]):
-            return True
+        before = context[max(0, m.start() - 40) : m.start()]
+        kind = _BARE_PLURAL.search(m.group(0)) and not _DETERMINED.search(before)
+        if _mentioned(before) or (kind and not _SPOKEN_TO.match(context, m.end())):
+            continue
+        return True
     request = _REQUEST.search(context) is not None
     for m in _AI.finditer(context):
         if _DESCRIBED.match(m.group(0)):
@@ -394,7 +412,9 @@ _ARTICLE_BEFORE = re.compile(
 
 
 def _acts(sentence: str) -> bool:
-    english = len(_ENGLISH_WORDS.findall(sentence, 0, 400)) >= 2
+    english = _ENGLISH_WORDS.search(sentence, 0, 400) is not None and not _OTHER_WORDS.search(
+        sentence, 0, 400
+    )
     for m in (_ACTION_ENGLISH if english else _ACTION).finditer(sentence):
         if _COMPOUND_HEAD.match(sentence, m.end()) or _ARTICLE_BEFORE.search(
             sentence, max(0, m.start() - 8), m.start()

@@ -354,7 +354,12 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|(?:^|\n)\W{0,3}override(?: code)?(?: [\w-]+)? ?:"
         r"|(?:^|\n)\W{0,3}(?:system|sys|admin|root) ?:{1,2} ?(?:elevated|override|privileged|admin|root"
         r"|access|granted|unlocked|authori[sz]ed|new instructions?)\b"
-        r"|\b(?:system|admin|developer|security|priority|emergency|root|master) override\b",
+        # an override declared ("SYSTEM OVERRIDE:", "admin override enabled"), not a thing of that name
+        # ("the system override switch was removed", "a manual override button")
+        r"|\b(?:system|admin|developer|security|priority|emergency|root|master) override"
+        r"(?:\s(?:mode|protocol|code|command|sequence|directive|notice|request))?"
+        r"\s?(?:[:!\]—–]|-\s|\n|$|(?:is\s|has been\s|now\s)?(?:enabled|activated|engaged|granted|initiated"
+        r"|in effect|accepted|confirmed|authori[sz]ed|active|on)\b)",
     ),
     # The agent declared cleared to act, the model's maker claimed, or its safeguards declared off.
     _sig(
@@ -472,12 +477,48 @@ def match_signatures(p: Prepared, runs: list[tuple[int, str]], *, untrusted: boo
     for sig in SIGNATURES:
         if sig.code in hits or (sig.untrusted_only and not untrusted):
             continue
-        if sig.gate.search(sig.pattern, p, p.flat):
+        if sig.gate.search(sig.pattern, p, p.flat) and not _asked_about(sig.pattern, p.flat):
             hits[sig.code] = sig.name
     carrier = encoded_carrier(p.raw, runs)
     if carrier:
         hits[ReasonCode.ENCODED_PAYLOAD] = carrier
     return hits
+
+
+# A person's question about getting an AI to do something ("Is there a way to tell it to ignore previous
+# context?", "How do I make ChatGPT forget earlier messages?"): the phrase is what the question is about.
+_HOW_QUESTION = re.compile(
+    r"(?:^|[.!?\n]\s*)(?:[\w@:,'-]+\s){0,3}?(?:how (?:do|can|could|should|would) (?:i|we)|is there a way"
+    r"|is it possible|can i|could i|should i|why (?:does|do|did|would|is)|what happens (?:if|when)"
+    r"|has anyone|does anyone know)\b[^.!?\n]*\?"
+)
+
+
+# An order's verb with a subject in the third person in front: a description of what attacks do ("direct
+# injections overwrite or reveal the system prompt", "payloads that ignore previous instructions").
+_DESCRIBED_SUBJECT = re.compile(
+    r"\b(?:injections?|attacks?|attackers?|payloads?|jailbreaks?|exploits?|prompts?|inputs?|strings?|they"
+    r"|which|that|who|it)\s(?:(?:can|could|may|might|will|would|often|also|then|try to|tries to|tried to"
+    r"|attempts? to|attempted to|aim to|aims to)\s){0,3}(?:\w+\s(?:or|and)\s)?$"
+)
+
+
+def _asked_about(pattern: Lazy, flat: str) -> bool:
+    """Whether every match of a signature (within the first 50,000 characters) sits in a person's question
+    about what an AI can be made to do, or describes what attacks do."""
+    at = 0
+    seen = False
+    while True:
+        m = pattern.search(flat, at, 50_000)
+        if m is None:
+            return seen
+        seen = True
+        start = max(flat.rfind(c, 0, m.start()) for c in ".!?\n")
+        question = _HOW_QUESTION.match(flat, max(0, start))
+        described = _DESCRIBED_SUBJECT.search(flat, max(0, m.start() - 60), m.start())
+        if described is None and (question is None or question.end() < m.end()):
+            return False
+        at = m.end()
 
 
 # --- encoded carriers -----------------------------------------------------------------------------------
