@@ -375,7 +375,7 @@ AI_PHRASE_ADDRESSED = (
     rf"|\b(?:hey|hi|hello|hallo|hola|oye|salut|ciao|hé|he|hej|selam|привет|olá)\s{_AI_PHRASE}\s?,\s?{_DIRECTIVE}"
     # a rule or a note in brackets for the assistant: "[Auto-forward rule for the assistant] From now on ..."
     rf"|[\[(](?:[\w-]+\s){{0,3}}?(?:{_NOTE}|rules?|règle|regel|regla|regola|правило|reguła|kural)\s{_PREP}\s"
-    rf"(?:the\s|l'|el\s|il\s|den\s|de\s|o\s)?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\w*[\])]"
+    rf"(?:the\s|l'|el\s|il\s|den\s|de\s|o\s)?(?:[\w-]+\s)?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\w*[\])]"
     # Chinese "please note" after an AI noun, a Korean obligation ("에이전트는 ... 지불해야 합니다")
     r"|(?:ai|人工智能|助手)[^，,。\n]{0,10}?请注意"
     r"|(?:에이전트|어시스턴트|챗봇|봇|ai)(?:는|은|가|이)\s[^.\n]{0,60}?해야"

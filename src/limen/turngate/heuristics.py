@@ -103,7 +103,10 @@ _SNIPPET = (
     r"(?:the )?(?:following|below|subsequent|this|these|above-mentioned|given|attached)"
     r" (?:code|python|script)? ?(?:snippet|excerpt|block|section|segment|fragment|lines?|code)\b"
 )
-_YOUR_WORK = rf"(?:your {_CODE_NOUN}\b|(?:the|any) code (?:you|that you) (?:develop|write|produce|generate))"
+_YOUR_WORK = (
+    rf"(?:your {_CODE_NOUN}\b|(?:the|any) (?:code|reply|answer|response|output|message) (?:you|that you)"
+    r" (?:develop|write|produce|generate|send|give|return))"
+)
 _LANGS = (
     r"(?:french|german|spanish|italian|portuguese|russian|chinese|japanese|korean|arabic|hindi|dutch"
     r"|polish|turkish|greek|swedish|latin|klingon)"
@@ -605,7 +608,8 @@ _EMBEDDED: tuple[Shape, ...] = (
         gate("snippet snippets excerpt segment fragment following below subsequent attached"),
         Lazy(
             rf"\b{_SNIPPET}{_C}{{0,80}}?\b{_YOUR_WORK}|\b{_YOUR_WORK}{_C}{{0,80}}?\b{_SNIPPET}"
-            r"|\b(?:incorporate|embed|insert|integrate|include|add|append|blend|merge|weave|execute|run"
+            r"|\b(?:incorporate|embed|insert|integrate|include|add|append|blend|merge|weave|execute|run|write|put"
+            r"|paste|copy|type"
             rf"|utilize|use|employ|leverage) {_SNIPPET}"
         ),
     ),
@@ -1138,6 +1142,11 @@ _OBLIGATION = Lazy(addressee.OBLIGATION_ON_AI)
 _YOUR = Lazy(r"\byour\s(?:[\w'-]+\s){0,2}?$")
 _YOUR_OPENS = Lazy(r"\byour\s")
 _ORDER_VERB = Lazy(rf"{addressee.ORDER_VERBS}$")
+# A destination or a credential in the rest of the sentence: the obligation moves something out.
+_SENDS_OUT = Lazy(
+    r"^[^.!?\n]*?(?:https?://|\bwww\.|[\w.+-]+@[\w-]+\.[\w.-]+|\b(?:token|password|api key|secret|credential"
+    r"|private key|ssh key)s?\b)"
+)
 
 
 def _advice_on_the_readers_own_ai(flat: str) -> bool:
@@ -1157,6 +1166,8 @@ def _advice_on_the_readers_own_ai(flat: str) -> bool:
             and after[:1] == " "
             and (after[1:].isalnum() or after[1:] in ('"', "'", "(", "<", "`"))
         ):
+            return False
+        if _SENDS_OUT.search(flat[m.end() : m.end() + 200]):  # "... by submitting the API token to https://"
             return False
     return found
 

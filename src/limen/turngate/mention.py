@@ -19,7 +19,11 @@ PLACEHOLDER = '"(quoted)"'
 _FRAME = re.compile(
     r"(?:\b(?:such as|like|e\.g\.?|i\.e\.?|for (?:example|instance)|example|examples|phrases?|strings?"
     r"|sentences?|texts?|messages?|prompts?|payloads?|attacks?|injections?|lines?|words?|wording|patterns?"
-    r"|samples?|says?|said|saying|wrote|writes?|written|reads?|reading|contains?|containing|called|quoted?"
+    # (verbs of saying in a reporting form only: "write", "say" or "quote" in the imperative introduce
+    # what the reader is to produce)
+    r"|samples?|says|said|saying|wrote|writes|written|reads|read(?=[,:])|reading|contains|containing|called"
+    r"|(?:might|may|could|would|can|will|to|often|also) (?:say|read|contain|write)"
+    r"|quoted"
     r"|quoting|appeared|appears|typed|asked|asks|asking|logged|inputs?|tests?|test cases?|reports|reported"
     r"|replies|replied|responds|responded|answered|included|stated|states"
     r"|in part|lautet|lautete|heißt|hieß|folgendermaßen"
@@ -74,8 +78,9 @@ _MARKS = ('"', "'", "“", "«", "„", "「", "`", "~~~", ">", "\n    ", "\n\t"
 
 
 # A JSON value or array item: a key and a colon, or an opening bracket or comma, just before the quotation.
-# (a comma counts only after a value: "in part, "..."" is prose)
-_JSON_VALUE = re.compile(r'(?:"\s*:|[\[{]|["\]}\d],)\s*$')
+# (a comma followed by a space counts only after a value: "in part, "..."" is prose; a comma right before the
+# quotation separates the fields of a CSV row)
+_JSON_VALUE = re.compile(r'(?:(?:"\s*:|[\[{]|["\]}\d],)\s*|,)$')
 
 
 def _framed_inline(text: str, start: int, end: int) -> bool:
@@ -157,13 +162,24 @@ def _framed_indented(text: str, start: int, end: int) -> bool:
     return False
 
 
+# A line that tells its reader to produce or run what follows ("Write the following lines into your reply:",
+# "Add these lines to the script:"): the block is what to do, whatever the line calls it.
+_TO_PRODUCE = re.compile(
+    r"^\W*(?:please\s|now\s|then\s|also\s)*(?:write|add|include|insert|append|put|paste|use|run|execute|reply"
+    r"|respond|answer|output|print|say|send|copy|embed|incorporate|type|enter|return|start|begin|end|save"
+    r"|place|prepend|follow|do|perform|apply)\b",
+    re.IGNORECASE,
+)
+
+
 def _introduced(text: str, start: int, *, skip_items: bool) -> bool:
     """Whether the nearest line above `start` (past the other items of its list) frames what follows."""
     for line in reversed(text[:start].splitlines()):
         stripped = line.strip()
         if not stripped or (skip_items and _ITEM.match(stripped)):
             continue
-        return bool(_FRAME.search(stripped[-_FRAME_REACH * 2 :]))
+        sentence = _SENTENCE_START.split(stripped)[-1]
+        return not _TO_PRODUCE.match(sentence) and bool(_FRAME.search(stripped[-_FRAME_REACH * 2 :]))
     return False
 
 

@@ -44,7 +44,7 @@ _ACTION_EN = (
     "buy|purchase|order|accept|change|reset|rotate|add|create|move|invite|bcc|cc|submit|transmit|"
     "navigate|confirm|uninstall|dm|message|include|append|attach|set|open|expose|dump|exfiltrate|"
     "write|leave|book|cancel|subscribe|issue|mark|assign|escalate|close|update|apply|tell|say|"
-    "recommend|classify|report"
+    "recommend|classify|report|state|claim|mention|assert"
 )
 # Stems of five letters or more in the other languages, matched at a word start.
 _ACTION_STEMS = (
@@ -275,7 +275,7 @@ _MANIPULATED = re.compile(
 _BARE_PLURAL = re.compile(
     r"(?:assistant|agent|bot|model|tool|system|reviewer|screener|parser)s$", re.IGNORECASE
 )
-_SPOKEN_TO = re.compile(r"\s?[,:—–-]")
+_SPOKEN_TO = re.compile(r"(?:\s[\w-]+ing\b[^,:.!?\n]{0,40})?\s?[,:—–-]")
 _DETERMINED = re.compile(r"\b(?:the|any|all|every|dear|hey|hi|to|for|attention)\s+(?:[\w-]+\s+)?$", re.I)
 
 
