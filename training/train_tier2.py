@@ -253,7 +253,7 @@ def main() -> int:
     }
     own: list[dict[str, Any]] = []
     for path in sorted((ROOT / "training" / "data").glob("*.jsonl")):
-        own.extend(load(path))
+        own.extend(it for it in load(path) if it.get("kind") == "text")  # code_edits.jsonl is another model's
     # the turn gate's hand-written regression sets (tests/turngate/data): held-in, trained on (round 16)
     held_in: list[dict[str, Any]] = []
     if args.held_in:

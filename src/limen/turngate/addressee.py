@@ -153,7 +153,9 @@ _DET = (
 _ARTICLE = r"(?:the|a|an|this|that|these|our|my|his|her|their|its|der|die|das|el|la|le|les|il|lo|o|a)\b"
 # A preposition of topic: a phrase about the AI ("Note on AI tools:", "Use of AI assistants:") names a topic,
 # not an addressee.
-_TOPIC = r"(?:on|about|regarding|concerning|re|of|using|with|without|vs|über|sobre|sur|su|про|о)"
+_TOPIC = (
+    r"(?:on|about|regarding|concerning|re|of|using|with|without|vs|über|sobre|sur|su|про|о|von|vom|by|durch)"
+)
 _MODS = r"(?:(?!" + _ARTICLE + r"|" + _TOPIC + r"\b)[\w'-]+\s)"
 _END = r"\s*(?:[,:;!—–]|-\s)"
 _END_LINE = r"\s*(?:[,:;!—–]|-\s|\n|$|\*{3}|={3})"
@@ -180,7 +182,9 @@ ORDER_VERBS = (
     r"|cancel|buy|order|delete|remove|erase|wipe|close|merge|approve|grant|invite|rate|mark|decode|follow"
     r"|copy|paste|print|output|show|reveal|display|dump|export|disable|enable|set|change|reset|update|push"
     r"|make|do|don't|never|always|only|first"
-    r"|schreib\w*|erkläre|nenne|gib|sag|sende|schick\w*|leite|lösche|öffne|ignorier\w*|vergiss|antworte"
+    # (verb forms, not compounds: "Schreibhilfen" is a noun)
+    r"|schreib(?:e|t|st|en)?|erkläre|nenne|gib|sag|sende|schick(?:e|t|st|en)?|leite|lösche|öffne"
+    r"|ignorier(?:e|t|en)?|vergiss|antworte"
     r"|escribe|explica|di|dime|dame|envía|envia|manda|borra|elimina|abre|ignora|olvida|responde|recomienda"
     r"|écris|explique|dis|donne|envoie|supprime|ouvre|ignore|oublie|réponds|recommande"
     r"|scrivi|spiega|dimmi|invia|manda|cancella|elimina|apri|ignora|dimentica|rispondi"

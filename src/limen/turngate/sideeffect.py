@@ -371,7 +371,9 @@ _NEGATION = re.compile(
     r"|nooit|niet|aldrig"
     r"|inte|asla|никогда|не|ніколи|nikdy|jangan|đừng|không|μην|nu|älä|אל|لا|मत|न|hiç"
     r"|nothing|nichts|niets|nada|rien|niente|nulla|ingenting|nic|hiçbir|ничего|нічого|tidak|bukan)"
-    r"\s+(?:\w+\s+){0,1}$"
+    # (up to three words between when the verb is an infinitive: "must not be allowed to send", "no necesita
+    # permiso para enviar"; but "don't hesitate to send" asks for it)
+    r"\s+(?:(?:\w+\s+){0,1}|(?:(?!hesitate|forget|fail|wait|delay)\w+\s+){2,3}(?:to|para|pour|zu|per|om)\s+)$"
     r"|(?:不要|别|請勿|请勿|しないで|하지 마|ไม่)$)",
     re.IGNORECASE,
 )
@@ -400,14 +402,18 @@ def _sentences(text: str) -> list[tuple[str, bool]]:
 _COMPOUND_HEAD = re.compile(
     r"[ -](?:ai |ki-|llm )?(?:assistant|agent|bot|client|server|model|app|tool|address|account|list|thread"
     r"|chain|body|header|campaign|template|provider|service|inbox|signature|notification|alert|office"
-    r"|history|form|queue|box|log)s?\b",
+    r"|history|form|queue|box|log|filter|policy|format|file|link|button|field|settings?|window|channel|path"
+    r"|rules?|limit|status|screen|view|id|number)s?\b"
+    # a verb does not stand before a modal or an auxiliary: "email must not ..." names the mail
+    r"|\s(?:must|should|shall|can|could|will|would|may|might|is|are|was|were|has|have|had)\b",
     re.IGNORECASE,
 )
 
 
 # An article or a possessive before the word makes it a noun ("an email", "the issue", "your order").
 _ARTICLE_BEFORE = re.compile(
-    r"\b(?:a|an|the|this|that|these|those|my|your|his|her|its|our|their|each|every)\s+$", re.IGNORECASE
+    r"\b(?:a|an|the|this|that|these|those|my|your|his|her|its|our|their|each|every|one|some|no|another)\s+$",
+    re.IGNORECASE,
 )
 
 
@@ -415,14 +421,23 @@ def _acts(sentence: str) -> bool:
     english = _ENGLISH_WORDS.search(sentence, 0, 400) is not None and not _OTHER_WORDS.search(
         sentence, 0, 400
     )
+    negated_until = -1  # where the last negated verb ends: "must not send payments or share files"
     for m in (_ACTION_ENGLISH if english else _ACTION).finditer(sentence):
         if _COMPOUND_HEAD.match(sentence, m.end()) or _ARTICLE_BEFORE.search(
             sentence, max(0, m.start() - 8), m.start()
         ):
             continue
-        if not _NEGATION.search(sentence[max(0, m.start() - 24) : m.start()]):
-            return True
+        if _NEGATION.search(sentence[max(0, m.start() - 40) : m.start()]) or (
+            negated_until >= 0 and _JOINED.match(sentence[negated_until : m.start()])
+        ):
+            negated_until = m.end()
+            continue
+        return True
     return False
+
+
+# What joins a verb to a negated one before it, so that the negation covers it too.
+_JOINED = re.compile(r"[^.;:!?]{0,40}?(?:,\s*|\s(?:or|nor|oder|noch|o|ni|ou|né|lub|ani|или|ни)\s+)$", re.I)
 
 
 def requested_side_effect(text: str) -> str:
