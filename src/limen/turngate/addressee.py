@@ -65,7 +65,7 @@ AI_NOUN = (
     r"|modell[oi] linguistic[oi]|языков\w+ модел\w+|taalmodel\w*|нейросет\w+|нейронн\w+ сет\w+"
     # the adjective before the noun, or after it as in the Romance languages ("asistente virtual")
     rf"|{_ARTIFICIAL}[ -]?(?:[\w-]+ )?{_ROLE}|{_ROLE}(?: [\w-]+)? (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})\b"
-    r"|assisten[tz]system\w*|ki-\w+|ai-\w+|ии-\w+"
+    r"|assisten[tz]system\w*|ki-\w+|ai-\w+|ии-\w+|code (?:assistant|agent)s?|coding (?:assistant|agent)s?"
     r"|ai|a\.i\.|ki|ia|ии|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|chatbots?|bots?|boten|бот\w*|robots?"
     r"|yapay zeka asistan\w*"
     r"|人工智能|智能助手|智能助理|智能体|ai助手|ai助理|助手|机器人|人工知能|アシスタント|エージェント|チャットボット"
@@ -234,7 +234,8 @@ SPOKEN_TO_AI = (
     r"(?:assistants|agents|bots|asistentes|assistenten|agenten|assistenti|ассистентов|агентов|asystentów)"
     r"(?:\s\([^)\n]{0,40}\))?\s?[:—–]"
     # "To any AI summarizer:", "An die KI, die diese Bewertungen auswertet:", "Для ИИ-ассистента, который ..."
-    rf"|\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:(?:{_REL})?{_END}|{_REL_ANY}\s?[:—–])"
+    rf"|\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:(?:{_REL})?\)?{_END}"
+    rf"|{_REL_ANY}\s?[:—–])"
     rf"|\b{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}{_END}"
     # "Hey ChatGPT or whichever assistant is reading reviews:", "Уважаемый ассистент!"
     rf"|\b{_GREETING}[ ,]+(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_OR}?(?:{_REL}"
@@ -326,6 +327,8 @@ _WHEN = (
 )
 LABELLED_ORDER = (
     rf"{_START}(?:{_DET})?{_MODS}{{0,3}}?{AI_NOUN}\b(?:\s[\w'-]+){{0,2}}?\s?[:—–]\s*{_DIRECTIVE}"
+    # a bare role as a label, then "you" or please ("Assistant: you're reviewing this chart, so ...")
+    rf"|{_START}{_VOCATIVE_ROLE}\s?[:—–]\s*(?:{_YOU}\b|{_PLEASE}\b)"
     rf"|{_START}{_VOCATIVE_ROLE}\s?[:—–]\s*{_WHEN}\s[^,.\n]{{2,60}},\s?{_DIRECTIVE}"
     rf"|{_START}{AI_NOUN}(?:,\s{AI_NOUN})*(?:,?\s(?:and|or|und|oder|y|o|et|ou|e)\s(?:other\s|andere\s|otros\s"
     rf"|autres\s|altri\s)?{AI_NOUN})\s?[:—–]\s*{_WHEN}\s[^,.\n]{{2,60}},\s?{_DIRECTIVE}"

@@ -179,7 +179,12 @@ def _introduced(text: str, start: int, *, skip_items: bool) -> bool:
         if not stripped or (skip_items and _ITEM.match(stripped)):
             continue
         sentence = _SENTENCE_START.split(stripped)[-1]
-        return not _TO_PRODUCE.match(sentence) and bool(_FRAME.search(stripped[-_FRAME_REACH * 2 :]))
+        if _TO_PRODUCE.match(sentence) or (line[:1] in (" ", "\t") and not skip_items):
+            return False  # an order to produce what follows, or a line of code (indented) above it
+        # the frame closes the line, or the line ends by introducing what follows
+        return bool(
+            _FRAME.search(stripped[-40:]) or (_INTRODUCES.search(stripped) and _FRAME.search(stripped))
+        )
     return False
 
 

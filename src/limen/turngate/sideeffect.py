@@ -43,6 +43,7 @@ _ACTION_EN = (
     "run|execute|install|download|disable|deactivate|turn off|switch off|approve|merge|push|refund|"
     "buy|purchase|order|accept|change|reset|rotate|add|create|move|invite|bcc|cc|submit|transmit|"
     "navigate|confirm|uninstall|dm|message|include|append|attach|set|open|expose|dump|exfiltrate|"
+    "fetch|visit|load|ping|browse|"
     "write|leave|book|cancel|subscribe|issue|mark|assign|escalate|close|update|apply|tell|say|"
     "recommend|classify|report|state|claim|mention|assert"
 )
@@ -184,9 +185,14 @@ _PROCESSOR = (
     # a data field or heading named for the agent ("agent_instructions:", "ai-notes:", "llm_directive")
     r"|\b(?:ai|agent|assistant|llm|bot|copilot|model)[_-](?:instructions?|notes?|directives?|tasks?|prompt"
     r"|todo|hints?)\b"
+    # the same with the note first ("message_for_llm", "note-to-agents", "instructions_for_ai")
+    r"|\b(?:notes?|messages?|instructions?|hints?|directives?)[_-](?:for|to)[_-](?:the[_-])?(?:ai|llms?|agents?"
+    r"|assistants?|bots?|models?|copilot)\b"
     r"|\b(?:assistants?|agents?) (?:handling|processing|reading|managing|assigned)"
-    r"|(?:scheduling|calendar|email|mail|shopping|coding|reviewer|triage|support|procurement|recruiting"
-    r"|booking|travel|finance) (?:assistant|agent|bot)s?\b"
+    # an assistant or agent named for the work it is given ("the expense review assistant", "on-call agent")
+    r"|(?:scheduling|calendar|email|mail|shopping|coding|code|reviewer|review|triage|support|procurement"
+    r"|recruiting|booking|travel|finance|expense|monitoring|on-call|ops|research|inbox|helpdesk|crm|sales"
+    r"|billing|accounts|payroll|hr|it|data|enrichment|summary|summari[sz]ing) (?:assistant|agent|bot)s?\b"
 )
 _AI = re.compile(
     rf"(?<![\w-])(?:{AI_NOUN})(?![\w])"
@@ -275,6 +281,7 @@ _MANIPULATED = re.compile(
 _BARE_PLURAL = re.compile(
     r"(?:assistant|agent|bot|model|tool|system|reviewer|screener|parser)s$", re.IGNORECASE
 )
+_PAST_AFTER = re.compile(r"\s(?:\w{3,}ed|was|were|had|did)\b", re.IGNORECASE)
 _SPOKEN_TO = re.compile(r"(?:\s[\w-]+ing\b[^,:.!?\n]{0,40})?\s?[,:—–-]")
 _DETERMINED = re.compile(r"\b(?:the|any|all|every|dear|hey|hi|to|for|attention)\s+(?:[\w-]+\s+)?$", re.I)
 
@@ -291,6 +298,8 @@ def _addresses_ai(context: str) -> bool:
         before = context[max(0, m.start() - 40) : m.start()]
         kind = _BARE_PLURAL.search(m.group(0)) and not _DETERMINED.search(before)
         if _mentioned(before) or (kind and not _SPOKEN_TO.match(context, m.end())):
+            continue
+        if _PAST_AFTER.match(context, m.end()):  # "the inbox assistant followed instructions": a story
             continue
         return True
     request = _REQUEST.search(context) is not None

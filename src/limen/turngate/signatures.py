@@ -350,7 +350,7 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|(?:system|admin|developer)[ _]?override\b)"
         r"|\[(?:system|admin|developer|assistant|ai|agent|model)(?: (?:message|note|override|instructions?"
         r"|prompt|directive))?\]"
-        r"|(?:^|\n)(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
+        r"|(?:^|\n)[^\w\n]{0,4}(?:system|developer|admin) (?:message|prompt|instruction|override|notice)s? ?:"
         r"|(?:^|\n)\W{0,3}override(?: code)?(?: [\w-]+)? ?:"
         r"|(?:^|\n)\W{0,3}(?:system|sys|admin|root) ?:{1,2} ?(?:elevated|override|privileged|admin|root"
         r"|access|granted|unlocked|authori[sz]ed|new instructions?)\b"
