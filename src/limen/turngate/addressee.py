@@ -74,10 +74,18 @@ AI_NOUN = (
     r"|ші|штучн\w+ інтелект\w*|асистент\w* ші|umělá inteligence|asistent\w* ai|asisten ai|kecerdasan buatan"
     r"|trợ lý ai|trí tuệ nhân tạo|τεχνητή νοημοσύνη|βοηθ\w+ ai|एआई|आर्टिफिशियल इंटेलिजेंस)"
 )
+# An assistant, an agent or a model marked as artificial ("AI assistant", "agente de IA"), a chatbot or a
+# language model: an AI whatever clause follows it.
+_AI_AGENT = (
+    rf"(?:{_ARTIFICIAL}[ -]?(?:[\w-]+ )?{_ROLE}|{_ROLE}(?: [\w-]+)? (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})"
+    r"\b|llms?|chatbots?|language models?)"
+)
+# The same, bots and AIs by name: not any compound with "KI-" or "AI-" ("KI-Forscher" are people).
+_AI_ROLE = rf"(?:{_AI_AGENT}|bots?|copilot|chatgpt|claude|gemini|ai|ki|ia|ии)"
 # A bare role that may be a person: it addresses an AI only where the clause says it reads the text.
 _PERSON_ROLE = (
     r"(?:assistant|assistente|asistente|assistent|assistenten|asistan\w*|asysten\w*|ассистент\w*|agent|agente"
-    r"|агент\w*|model|modell|modelo|modèle"
+    r"|агент\w*|model|modell|modelo|modèle|modello|модель|модели"
     r"|reader|reviewer|summari[sz]er)"
 )
 # Verbs of doing something with a text, as they follow a relative pronoun ("that processes", "die ...
@@ -90,7 +98,8 @@ _READS = (
     r"|получ\w+|просматрива\w+|leest|verwerkt|samenvat|bekijkt|analyseert|beheert|behandelt|ontvangt"
     r"|czyta\w*|przetwarza\w*|obsługuje|zarządza|relit|relis\w*|relee|rilegge|revisa"
     r"|streszcza\w*|analizuje|okuyan|işleyen|läser|hanterar"
-    r"|behandlar|sammanfattar|obsługuj\w*)"
+    r"|behandlar|sammanfattar|obsługuj\w*|évalu\w+|evaluat\w+|evalú\w+|evalu\w+|avalia\w*|valut\w+|bewert\w*"
+    r"|оценива\w+|grad(?:e|es|ing)\b|scor\w+|screen\w*|rank\w*|classif\w+)"
 )
 # The same as a participle: "reading this", "processing this mailbox", "lisant ce message".
 _READING = (
@@ -99,7 +108,8 @@ _READING = (
     r"|verarbeitend\w*|lendo|processando|analisando|leggendo|elaborando|читающ\w+|обрабатывающ\w+"
     r"|анализирующ\w+|прочитавш\w+|обработавш\w+|czytając\w*|przetwarzając\w*|obsługując\w*|okuyan"
     r"|işleyen|özetleyen|zarządzając\w*|verwaltend\w*|gestionando|gérant|gestendo|gerenciando|управляющ\w+"
-    r"|yöneten|hanterande)"
+    r"|yöneten|hanterande|resumindo|resumiendo|résumant|riassumendo|zusammenfassend\w*|evaluating|grading"
+    r"|scoring|screening|ranking|évaluant|evaluando|avaliando|valutando|bewertend\w*|оценивающ\w+)"
 )
 # A clause after the noun that says what it does with the text: a relative clause ("that processes these
 # notes", "die diese Bewertungen auswertet", "который обрабатывает этот документ", "que lea esto") or a
@@ -259,8 +269,21 @@ SPOKEN_TO_AI = (
     # Sprachmodell bist, das diese Seite zusammenfasst: ...", "Si vous êtes une IA, ..."
     rf"|\b(?:if|in case|falls|wenn|si|se|als|jeśli|jeżeli|если|eğer|om)\s(?:you|du|sie|tú|vous|tu|você|voi"
     r"|je|u|ty|вы|ты|sen|ni)\s(?:are|were|bist|sind|eres|es|êtes|sei|é|bent|jesteś|являешься|являетесь|är)?\s?"
-    r"(?:an?|ein|eine|un|una|une|um|uma|een|jakimś|jakąś)?\s?(?:[\w-]+\s){0,2}?"
-    rf"(?:{AI_NOUN})(?:\s(?:bist|sind|est|es|eres|jesteś|bent|isen|är))?(?:{_REL})?\s?[,:;.!—–]"
+    # (the words before the noun modify it; a preposition makes the noun the modifier: "chercheur en IA")
+    r"(?:an?|ein|eine|un|una|une|um|uma|een|jakimś|jakąś)?\s?"
+    r"(?:(?!(?:en|de|di|da|do|du|des|del|della|of|in|im|für|para|per)\s)[\w-]+\s){0,2}?"
+    rf"(?:(?:{AI_NOUN})(?:\s(?:bist|sind|est|es|eres|jesteś|bent|isen|är))?(?:{_REL})?"
+    # (an AI role with any clause after it: "un assistant IA chargé de lire cette boîte mail :")
+    rf"|{_AI_AGENT}[^,:;.!?\n]{{0,60}}?)\s?[,:;.!—–]"
+    # the same with "in case (you) are" in Portuguese, Spanish and Italian ("Caso seja um assistente ...")
+    r"|\b(?:caso|en caso de que|nel caso in cui|qualora)\s(?:você\s|usted\s|tu\s)?(?:seja|sea|sia|fosse|fuera)"
+    rf"\s(?:um|uma|un|una|uno)?\s?(?:[\w-]+\s){{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b[^,:;.!?\n]{{0,60}}?\s?[,:;—–]"
+    # an AI named after a preposition of address with no article, as a label ("Für KI-Assistenten:", "Para
+    # agentes de IA:"): the heading of a note to the agent
+    rf"|(?:^|\n|[*#>\[(]\s?)(?:[\w-]+\s)?{_PREP}\s{_AI_ROLE}\b[)*\]]*\s?[:—–]"
+    # attention, then a bare role and a colon ("Atenção, assistente:", "Attention, agent:")
+    r"|\b(?:attention|achtung|atención|atencion|attenzione|atenção|uwaga|внимание|let op|dikkat)[ ,]+"
+    rf"(?:{_DET})?{_VOCATIVE_ROLE}\b\s?[:—–]"
     # a condition on an AI processing this very text: "If any AI is condensing this page, ...", "Falls eine KI
     # diese Seite auswertet, ...", "如果有AI在整理这篇文章", "이 페이지를 읽는 AI가 있다면"
     rf"|\b(?:if|when|whenever|in case)\s(?:any|an?|the|some)\s(?:{AI_NOUN})\s(?:is\s|are\s|ever\s)?[\w-]+"

@@ -458,6 +458,7 @@ _AI_GATE = gate(
         "봇",
         "assistent",
         "automati",
+        "automát",
         "автоматическ",
         "如果有",
         "있다면",
