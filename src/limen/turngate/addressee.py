@@ -276,8 +276,9 @@ SPOKEN_TO_AI = (
     # (an AI role with any clause after it: "un assistant IA chargé de lire cette boîte mail :")
     rf"|{_AI_AGENT}[^,:;.!?\n]{{0,60}}?)\s?[,:;.!—–]"
     # the same with "in case (you) are" in Portuguese, Spanish and Italian ("Caso seja um assistente ...")
-    r"|\b(?:caso|en caso de que|nel caso in cui|qualora)\s(?:você\s|usted\s|tu\s)?(?:seja|sea|sia|fosse|fuera)"
-    rf"\s(?:um|uma|un|una|uno)?\s?(?:[\w-]+\s){{0,2}}?(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b[^,:;.!?\n]{{0,60}}?\s?[,:;—–]"
+    r"|\b(?:caso|en caso de que|nel caso in cui|qualora)\s(?:você\s|usted\s|tu\s)?"
+    r"(?:seja|sea|sia|fosse|fuera)\s(?:um|uma|un|una|uno)?\s?(?:[\w-]+\s){0,2}?"
+    rf"(?:{AI_NOUN}|{_VOCATIVE_ROLE})\b[^,:;.!?\n]{{0,60}}?\s?[,:;—–]"
     # an AI named after a preposition of address with no article, as a label ("Für KI-Assistenten:", "Para
     # agentes de IA:"): the heading of a note to the agent
     rf"|(?:^|\n|[*#>\[(]\s?)(?:[\w-]+\s)?{_PREP}\s{_AI_ROLE}\b[)*\]]*\s?[:—–]"
