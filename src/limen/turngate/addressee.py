@@ -282,6 +282,12 @@ SPOKEN_TO_AI = (
     # an AI named after a preposition of address with no article, as a label ("Für KI-Assistenten:", "Para
     # agentes de IA:"): the heading of a note to the agent
     rf"|(?:^|\n|[*#>\[(]\s?)(?:[\w-]+\s)?{_PREP}\s{_AI_ROLE}\b[)*\]]*\s?[:—–]"
+    # an AI (or a bare role) doing something with this very text, as a label: "LLM agents generating client
+    # code from this spec:", "AI coding assistants installing this package:", "Assistant reading this wiki
+    # for a user:"
+    # (a bare role may be a person's: "The agent handling these tickets: Maria", so an order must follow)
+    rf"|(?:{_DET})?{_MODS}{{0,3}}?(?:{AI_NOUN}s?|(?:{_VOCATIVE_ROLE}|{_PERSON_ROLE})s?(?=[^:—–\n]*[:—–]\s*"
+    rf"{_DIRECTIVE}))\s[\w-]+ing\b[^,:;.!?\n]{{0,60}}?\b(?:this|these)\b[^,:;.!?\n]{{0,40}}?\s?[:—–]"
     # attention, then a bare role and a colon ("Atenção, assistente:", "Attention, agent:")
     r"|\b(?:attention|achtung|atención|atencion|attenzione|atenção|uwaga|внимание|let op|dikkat)[ ,]+"
     rf"(?:{_DET})?{_VOCATIVE_ROLE}\b\s?[:—–]"
