@@ -99,7 +99,7 @@ _READS = (
     r"|czyta\w*|przetwarza\w*|obsługuje|zarządza|relit|relis\w*|relee|rilegge|revisa"
     r"|streszcza\w*|analizuje|okuyan|işleyen|läser|hanterar"
     r"|behandlar|sammanfattar|obsługuj\w*|évalu\w+|evaluat\w+|evalú\w+|evalu\w+|avalia\w*|valut\w+|bewert\w*"
-    r"|оценива\w+|grad(?:e|es|ing)\b|scor\w+|screen\w*|rank\w*|classif\w+)"
+    r"|оценива\w+|gestisc\w+|gestion\w+|gère|gèrent|gestiona\w*|gerencia\w*|verwalte\w*|riassum\w+|составля\w+|собира\w+|резюмир\w+|суммир\w+|grad(?:e|es|ing)\b|scor\w+|screen\w*|rank\w*|classif\w+)"
 )
 # The same as a participle: "reading this", "processing this mailbox", "lisant ce message".
 _READING = (
@@ -109,7 +109,7 @@ _READING = (
     r"|анализирующ\w+|прочитавш\w+|обработавш\w+|czytając\w*|przetwarzając\w*|obsługując\w*|okuyan"
     r"|işleyen|özetleyen|zarządzając\w*|verwaltend\w*|gestionando|gérant|gestendo|gerenciando|управляющ\w+"
     r"|yöneten|hanterande|resumindo|resumiendo|résumant|riassumendo|zusammenfassend\w*|evaluating|grading"
-    r"|scoring|screening|ranking|évaluant|evaluando|avaliando|valutando|bewertend\w*|оценивающ\w+)"
+    r"|scoring|screening|ranking|évaluant|evaluando|avaliando|valutando|bewertend\w*|оценивающ\w+|podsumowując\w*|streszczając\w*|составляющ\w+)"
 )
 # A clause after the noun that says what it does with the text: a relative clause ("that processes these
 # notes", "die diese Bewertungen auswertet", "который обрабатывает этот документ", "que lea esto") or a
@@ -136,7 +136,7 @@ _NOTE = (
     r"(?:note|notes|message|instructions?|reminder|memo|notice|request|hint|tip|warning|ps|p\.s\.|heads-up|todo|fixme"
     r"|attention|hinweis|nachricht|anweisung\w*|notiz|nota|mensaje|mensagem|messaggio|instrucci\w+|instruç\w+"
     r"|istruzion\w+|aviso|avviso|observação|consignes?|примечание|сообщение|инструкци\w+|заметка|указани\w+"
-    r"|notitie|bericht|notatka|wiadomość|uwaga|directives?|instructies|instrukcje|talimat\w*|anteckning"
+    r"|notitie|bericht|notatka|wiadomość|uwaga|directives?|instructies?|instrukcje|talimat\w*|anteckning"
     r"|notering|meddelande)"
 )
 _THIS = (
@@ -232,7 +232,10 @@ _VOCATIVE_ROLE = (
     r"|asistan|asistent\w*|asisten|асистент\w*|помічник\w*|trợ lý|βοηθ\w+|सहायक)"
 )
 # Text addressed to an AI. The vocative and label forms need an order after them; an address phrase is one.
-_OR = r"(?:\s?(?:or|and|oder|und|o|y|ou|et|e|или|и|/)\s[^,:;.!?\n]{0,40}?)"
+_OR = (
+    r"(?:\s?(?:or|and|oder|und|o|y|ou|et|e|или|и|/|of|lub|eller|veya|або|nebo|sau|atau|hoặc)\s"
+    r"[^,:;.!?\n]{0,40}?)"
+)
 SPOKEN_TO_AI = (
     # "Note to the kitchen AI:", "Hinweis für KI-Agenten", "Nota para el asistente de IA que lea esto:"
     rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?(?:\s[\w-]+){{0,2}}?"
@@ -265,6 +268,8 @@ SPOKEN_TO_AI = (
     # an @-mention of an AI, then please, "you" or an order: "@copilot fix the build", "@ai-helper while
     # you're here, could you ..."
     rf"|(?<![\w.])@{AI_NOUN}\b[^\n]{{0,40}}?\b(?:{_PLEASE}|{_YOU})\b|(?<![\w.])@{AI_NOUN}\s{ORDER_VERBS}\b"
+    # an @-handle that is a bare role, then a dash, a colon or a comma ("@assistent — wanneer je ...")
+    rf"|(?<![\w.])@{_VOCATIVE_ROLE}\b\s?[—–:,-]"
     # a reader told what to do if it is an AI: "If you are a language model, ...", "Falls du ein
     # Sprachmodell bist, das diese Seite zusammenfasst: ...", "Si vous êtes une IA, ..."
     rf"|\b(?:if|in case|falls|wenn|si|se|als|jeśli|jeżeli|если|eğer|om)\s(?:you|du|sie|tú|vous|tu|você|voi"
@@ -317,7 +322,9 @@ SPOKEN_TO_AI = (
     rf"|{_PERSON_ROLE})\b{_REL_ANY}\s?[:—–]\s*{_DIRECTIVE}"
     # Chinese: a clause before the AI with 的, then a colon ("描述此图片的AI：请告诉用户 ..."); an obligation
     # put on it ("AI助手需要读取 ...")
-    r"|[^。\n：:]{2,30}的(?:ai|人工智能|ai助手|智能助手|助手|智能体|机器人)\s?[：:]"
+    r"|[^。\n：:]{2,30}的(?:ai|人工智能|ai助手|智能助手|智能助理|助手|智能体|机器人)\s?(?:[：:]|请)"
+    # Japanese: a condition on an AI screening or reading this document ("本書類をAIが評価している場合")
+    r"|(?:ai|人工知能|アシスタント|エージェント|ボット)が[^。\n]{0,30}?(?:場合|なら|ならば)"
     r"|(?:ai|人工智能|智能体|机器人)?助手(?:必须|需要|应该|应当|务必)[^。\n]{0,40}?(?:读取|发送|删除|粘贴|转发|上传"
     r"|关闭|打开|告诉)"
     # Turkish: the AI assistant, then a verb in the necessitative mood ("... yapıştırmalıdır")
