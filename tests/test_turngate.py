@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from limen.model import Finding, ReasonCode, Verdict
-from limen.turngate import drift, screen, verdict_of
+from limen.turngate import drift, screen, tier2, verdict_of
 
 R = ReasonCode
 
@@ -21,8 +21,9 @@ def codes(text: str, source: str = "untrusted") -> set[ReasonCode]:
 
 def tier01(text: str, source: str = "untrusted") -> list[Finding]:
     """The findings of Tier 0/1: these tests feed single sentences, and a whole tool output that is nothing
-    but a request is the task-drift screen's to judge (tests/turngate/test_requests_by_channel.py)."""
-    return [f for f in screen(text, source=source) if not f.detail.startswith(drift.DETAIL)]
+    but a request is the task-drift screen's to judge (tests/turngate/test_requests_by_channel.py); the
+    learned Tier 2 is tested in tests/turngate/test_tier2_learned.py."""
+    return [f for f in screen(text, source=source) if not f.detail.startswith((drift.DETAIL, tier2.DETAIL))]
 
 
 def verdict(text: str, source: str = "untrusted") -> Verdict:

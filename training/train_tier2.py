@@ -56,6 +56,10 @@ BLOCK_FRICTION = 0.002
 MIN_DF = 2
 DRIFT_BEGIN = "<!-- drift: written by training/train_drift.py -->"  # the task-drift screen's card section
 DRIFT_END = "<!-- /drift -->"
+# Quantised weights smaller than this (0.6% of the largest) are dropped: on a hand-written held-out set the
+# ranking was unchanged (AUC 0.8885 -> 0.8879) while the file shrank from 367k to 124k weights and its load
+# from about 170 ms to 40 ms (round 50).
+PRUNE_BELOW = 200
 GENERATED_WEIGHT = 0.5  # templated examples (training/augment.py) weigh half a written one
 
 
@@ -154,7 +158,7 @@ def export(vocab: Vocab, clf: LogisticRegression) -> tier2.Model:
     bigrams: dict[str, int] = {}
     for (n, g), j in vocab.index.items():
         w = int(q[j])
-        if w == 0:
+        if abs(w) < PRUNE_BELOW:
             continue
         if n in tables:
             tables[n][int(g)] = w
@@ -486,9 +490,10 @@ def write_card(
     lines += [
         "",
         f"Own examples (`training/data/*.jsonl`, written for this project, train only): {oa} injections and "
-        f"{len(own) - oa} benign look-alikes: injections in German, Spanish, French, Chinese, Japanese and",
-        'English, in polite business tone, as fake transcript turns, "the task above is outdated", inside tool',
-        "output; look-alikes are documentation quoting injections, security questions, code, emails, tables.",
+        f"{len(own) - oa} benign look-alikes, in 45 languages: injections in polite business tone, as fake",
+        'transcript turns, "the task above is outdated", inside tool output, configs, code and documents;',
+        "look-alikes are documentation quoting injections, security questions, code, emails, tables, AI",
+        "policies, agent conventions files and detector fixtures.",
         f"Generated examples (`training/augment.py`, train only, half weight): {sum(str(it['id']).startswith('gen-') for it in train_items)}.",
         f"Training rows: {len(train_items)} items; a long attack item contributes only its highest-scoring",
         "window after a first pass (multiple-instance); an item weighs the same whatever its length; classes",
@@ -583,6 +588,15 @@ TRIED = [
     "  out). Test split (balanced): BIPIA friction 1.8% -> 3.0%; light: no change. On the held-out sets light",
     "  lowers ASR (table above) for one more flagged look-alike per set at most, but it asks on honest chat",
     "  transcripts and assistant-API docs the gate's tests require to pass, so it still ships disabled.",
+    "- Round 50 (issue 12): the data, not the model, was the limit. Helpers that never saw Limen's code or",
+    "  any held-out set wrote 2,399 new examples (`training/data/own_round50.jsonl`, `own_round50b.jsonl`):",
+    "  injections and honest look-alikes in 45 languages, as tool outputs (MCP results, API JSON, logs,",
+    "  configs, READMEs, CI files), office mail and documents, and hard look-alikes (write-ups quoting",
+    "  injections, agent conventions files, AI policies, detector fixtures). Measured on rt94 (221 injections,",
+    "  261 look-alikes in 13 languages, written blind before the round and never trained on): Tier 2 alone",
+    "  ranks it at AUC 0.805 with the round-16 model, 0.889 with the first half of the new data and 0.917",
+    "  with all of it; recall at 2% false alarms 8% -> 39% -> 49%. Weights under 0.6% of the largest are",
+    "  dropped (`PRUNE_BELOW`): AUC unchanged, 367k -> about 190k weights, load about 170 -> 60 ms.",
     "- Not tried for lack of time: a small tree ensemble over the same features, an ONNX sentence encoder",
     "  (none with a licence-clean, PyPI-shipped multilingual model under 30 MB was found).",
     "- Honesty note: the test split's summary (not its items) was printed on each of about eight design",
@@ -600,8 +614,9 @@ def held_out_table(held_res: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
         "",
         "## Whole turn gate on hand-written held-out sets (never trained on; `--held-out`)",
         "Written outside the repository by the sessions that measured them, each before the round it judged;",
-        "the round-16 set (inj16: 155 injections, 155 look-alikes in en/de/es/fr/pt/ru/zh/ja/ko/it/nl/pl/tr)",
-        "was written before any round-16 training.",
+        "rt94 (221 injections, 261 look-alikes in 13 languages) was written blind before round 50 and measured",
+        "with the Tier 0/1 rules of the end of that round (the earlier sets, inj12-inj16, are now the held-in",
+        "regression sets in tests/turngate/data).",
         "",
         "| set | n attack / benign | off ASR | friction | light ASR | friction | balanced ASR | friction |",
         "|---|---|---|---|---|---|---|---|",
@@ -668,7 +683,12 @@ DISABLED_WHY = [
     "  Enable with `LIMEN_TIER2=1` (and `LIMEN_TIER2_MODE=light`) where that trade is wanted.",
 ]
 ENABLED_WHY = [
-    "- Enabled by hand (`--default on`): see the held-out table below for what it trades.",
+    "- Why it ships enabled in light mode (round 50, `--default on --default-mode light`): on rt94, a",
+    "  held-out set never trained on (table below), light lowers the whole gate's ASR by four points for",
+    "  under one point of friction, and balanced by twelve points for six; on the shared corpora light adds",
+    "  no friction (test split table; AgentDojo sessions: ASR 0.82% -> 0.16%, friction 2.06% unchanged).",
+    "  Light is the mode whose cost stays under a point. `LIMEN_TIER2=0` turns it off;",
+    "  `LIMEN_TIER2_MODE=balanced` takes the stronger trade. The daemon loads the weights once at start.",
 ]
 LIMITS = [
     "- Trained on few thousand items: AgentDojo's templates and BIPIA's styles dominate the attacks; novel",

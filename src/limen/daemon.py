@@ -245,8 +245,8 @@ def listen() -> socket.socket:
 
 
 def warm() -> None:
-    """Import the whole decision path now (rules, shell parser, policy, state, audit, turn gate), so the
-    first event is as fast as the next. Nothing is decided or written."""
+    """Import the whole decision path now (rules, shell parser, policy, state, audit, turn gate and its learned
+    screens' weights), so the first event is as fast as the next. Nothing is decided or written."""
     import limen.audit.writer
     import limen.normalize.shell
     import limen.scan
@@ -256,8 +256,14 @@ def warm() -> None:
     from limen.rules import objective_rules
     from limen.runtime import Runtime
 
+    from limen.turngate import drift, tier2
+
     objective_rules()
     Runtime(workspace=os.getcwd()).context  # noqa: B018  (loads the policy stack)
+    if tier2.enabled():  # the learned screens' weights: tens of milliseconds to read, once
+        tier2.model()
+    if drift.enabled():
+        drift.model()
 
 
 def serve() -> int:

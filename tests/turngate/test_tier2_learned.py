@@ -1,5 +1,5 @@
-"""Tier 2 of the turn gate (the learned screen) as a user meets it: shipped off (docs/model-card-tier2.md
-says why); switched on in light mode it flags injections written as business requests, hidden notes and "the
+"""Tier 2 of the turn gate (the learned screen) as a user meets it: shipped on in light mode
+(docs/model-card-tier2.md says why); it flags injections written as business requests, hidden notes and "the
 request was withdrawn" in several languages, lets their honest look-alikes pass, loads from the package
 without the network, and a model that cannot be read fails closed (an AUTH finding with its reason)."""
 
@@ -49,13 +49,15 @@ def _light(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LIMEN_TIER2_MODE", "light")
 
 
-def test_shipped_default_is_off_and_balanced(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_shipped_default_is_on_in_light_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LIMEN_TIER2", raising=False)
     monkeypatch.delenv("LIMEN_TIER2_MODE", raising=False)
     monkeypatch.setattr(tier2, "_DEFAULT", [])
-    assert not tier2.enabled()
-    assert tier2.current_mode() == "balanced"
-    assert tier2.check(_items()["own16-a010"]) == []
+    assert tier2.enabled()
+    assert tier2.current_mode() == "light"
+    assert [f.code for f in tier2.check(_items()["own16-a017"])] == [ReasonCode.INDIRECT_INJECTION]
+    monkeypatch.setenv("LIMEN_TIER2", "0")
+    assert tier2.check(_items()["own16-a017"]) == []
 
 
 @pytest.mark.parametrize("item", MUST_STOP)
@@ -71,7 +73,7 @@ def test_honest_look_alikes_pass(item: str) -> None:
 
 
 def test_tier2_raises_what_it_scores_above_the_light_threshold() -> None:
-    text = _items()["own16-a010"]
+    text = _items()["own16-a017"]
     model = tier2.model()
     assert model.score(text) >= model.thresholds["light"]
     found = tier2.check(text)

@@ -43,7 +43,7 @@ _ACTION_EN = (
     "run|execute|install|download|disable|deactivate|turn off|switch off|approve|merge|push|refund|"
     "buy|purchase|order|accept|change|reset|rotate|add|create|move|invite|bcc|cc|submit|transmit|"
     "navigate|confirm|uninstall|dm|message|include|append|attach|set|open|expose|dump|exfiltrate|"
-    "fetch|visit|load|ping|browse|"
+    "fetch|visit|load|ping|browse|archive|unsubscribe|"
     "write|leave|book|cancel|subscribe|issue|mark|assign|escalate|close|update|apply|tell|say|"
     "recommend|classify|report|state|claim|mention|assert"
 )
@@ -350,7 +350,8 @@ _TASK_NOUN = (
 )
 # Words that void the task the agent was given, and words that announce a new one.
 _STALE = (
-    r"(?:outdated|obsolete|cancell?ed|void|no longer (?:apply|applies|valid|relevant)|superseded|was a test"
+    r"(?:outdated|obsolete|cancell?ed|void|no longer (?:apply|applies|valid|relevant|needed)|superseded"
+    r"|was a test|withdrawn|retracted|revoked|rescinded|called off"
     r"|were a test|veraltet|ungültig|hinfällig|obsolet[oa]s?|cancelad[oa]s?|anulad[oa]s?|obsolète|annulée?s?"
     r"|annullat[oa]|non (?:sono|è) più valid\w|verouderd|vervallen|föråldrad\w*|ogiltig\w*|nieaktualn\w*"
     r"|anulowan\w*|geçersiz|iptal|устарел\w*|отменен\w*|недействительн\w*|застаріл\w*|скасован\w*"

@@ -52,6 +52,9 @@ _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"')\]]+")
 # bounded parts that start a token: linear on a long run of word characters without an "@"
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
 _DIGITS = re.compile(r"[0-9]+")
+# An encoded run (base64, hex, a key or a hash: 32 characters or more with a digit in them): its letters are
+# noise to an n-gram model (an icon's base64 read as an instruction); a hidden message in one is Tier 0's.
+_BLOB = re.compile(r"(?<![\w+/=-])(?=[a-z0-9+/_=-]*[0-9])[a-z0-9+/_=-]{32,}")
 # characters that render as nothing: a translate table (a regex class over the tag block: 5 ms to compile)
 _INVISIBLE = dict.fromkeys(
     [
@@ -70,17 +73,19 @@ RISK_AUTH = 60
 RISK_BLOCK = 90
 RISK_ERROR = 60
 MODES = ("light", "balanced", "strict", "paranoid")
+DETAIL = "tier2 learned screen"  # how this screen's findings begin
 
 
 def normalise(text: str) -> str:
     """The one text form both training and inference read: NFKC, lower case, no invisibles, single spaces,
-    and links, email addresses and numbers replaced by placeholders (the model learns that a text names an
+    and links, email addresses, encoded runs and numbers replaced by placeholders (the model learns that a text names an
     address, not which one: the attackers' own addresses would otherwise be what it remembers)."""
     text = unicodedata.normalize("NFKC", text)
     text = text.translate(_INVISIBLE).lower()
     text = _URL.sub(" urlx ", text)
     if "@" in text:
         text = _EMAIL.sub(" emailx ", text)
+    text = _BLOB.sub(" blobx ", text)
     text = _DIGITS.sub("0", text)
     return _SPACE.sub(" ", text).strip()
 
@@ -411,7 +416,7 @@ def check(text: str, *, mode: str | None = None) -> list[Finding]:
                 ReasonCode.INDIRECT_INJECTION,
                 verdict,
                 risk,
-                f"tier2 learned screen, score {score:.2f} in untrusted content",
+                f"{DETAIL}, score {score:.2f} in untrusted content",
             )
         ]
     except Exception as exc:
