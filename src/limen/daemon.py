@@ -245,8 +245,9 @@ def listen() -> socket.socket:
 
 
 def warm() -> None:
-    """Import the whole decision path now (rules, shell parser, policy, state, audit, turn gate and its learned
-    screens' weights), so the first event is as fast as the next. Nothing is decided or written."""
+    """Import the whole decision path now (rules, shell parser, policy, state, audit, turn gate and the
+    weights of its learned screens), so the first event is as fast as the next. Nothing is decided or
+    written."""
     import limen.audit.writer
     import limen.normalize.shell
     import limen.scan
@@ -255,7 +256,6 @@ def warm() -> None:
     import limen.turngate.repeat  # noqa: F401
     from limen.rules import objective_rules
     from limen.runtime import Runtime
-
     from limen.turngate import drift, tier2
 
     objective_rules()
