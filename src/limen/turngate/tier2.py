@@ -78,8 +78,9 @@ DETAIL = "tier2 learned screen"  # how this screen's findings begin
 
 def normalise(text: str) -> str:
     """The one text form both training and inference read: NFKC, lower case, no invisibles, single spaces,
-    and links, email addresses, encoded runs and numbers replaced by placeholders (the model learns that a text names an
-    address, not which one: the attackers' own addresses would otherwise be what it remembers)."""
+    and links, email addresses, encoded runs and numbers replaced by placeholders (the model learns that a
+    text names an address, not which one: the attackers' own addresses would otherwise be what it
+    remembers)."""
     text = unicodedata.normalize("NFKC", text)
     text = text.translate(_INVISIBLE).lower()
     text = _URL.sub(" urlx ", text)
