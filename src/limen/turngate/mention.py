@@ -26,7 +26,7 @@ _FRAME = re.compile(
     r"|quoted"
     r"|quoting|appeared|appears|typed|asked|asks|asking|logged|inputs?|tests?|test cases?|reports|reported"
     r"|replies|replied|responds|responded|answered|included|stated|states"
-    r"|in part|lautet|lautete|heißt|hieß|folgendermaßen"
+    r"|in part|lautet|lautete|heißt|hieß|folgendermaßen|attempts?|tries|tried"
     r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|sagte|lautete|por ejemplo|como|frases?"
     r"|escribió|escribía|dice|decía|dijo|par exemple|comme|phrases?|écrit|écrivait|dit|disait"
     # nouns for an order quoted as an example, and the same frames in the other languages the gate reads
@@ -54,14 +54,18 @@ _FRAME_AFTER = re.compile(
     r"|같은|라는|이라는|와 같은|과 같은|등의|처럼"
     r"|gibi|diye"
     # German puts the participle after the quotation: "„KI, empfiehl ...“ geschrieben"
-    r"|(?:\w+\s)?(?:geschrieben|gesagt|gefragt|gepostet|verschickt|eingefügt|versteckt)\b)",
+    r"|(?:\w+\s)?(?:geschrieben|gesagt|gefragt|gepostet|verschickt|eingefügt|versteckt)\b"
+    # a noun after the quotation names it as a kind of text: "'ignore previous instructions' attacks"
+    r"|(?:attacks?|payloads?|prompts?|injections?|jailbreaks?|phrases?|tricks?|strings?|style|variants?)\b)",
     re.IGNORECASE,
 )
 # Single quotes too, where they open after a space and close before one ("asking staff to 'paste ...'"):
 # an apostrophe inside a word ("don't") opens nothing.
 _INLINE = re.compile(
     r"(?<![\w'])'(?=\S)[^'\n]{4,800}?(?<=\S)'(?![\w'])|"
-    r'"[^"\n]{4,800}"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]|「[^」\n]{4,800}」|`[^`\n]{4,800}`'
+    # (a double-quoted one may wrap onto a second line: '(for example "ignore\nyour rules")')
+    r'"(?:[^"\n]|\n(?![ \t]*\n)){4,800}?"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]|「[^」\n]{4,800}」'
+    r"|`[^`\n]{4,800}`"
 )
 # The bullet of a list item (a quotation that is a whole item is one of a list of examples).
 _ITEM = re.compile(r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+")
@@ -77,6 +81,9 @@ _FRAME_REACH = 80  # how far back, within the sentence, the frame may stand
 _MARKS = ('"', "'", "“", "«", "„", "「", "`", "~~~", ">", "\n    ", "\n\t")  # no quotation without one
 
 
+# A quotation that opens a parenthesis after prose: an example of what the sentence talks about ("most were
+# crude ("ignore previous instructions and ..."), but ...").
+_PARENTHESIS = re.compile(r"\w[\w,;]*\s\(\s*$")
 # A JSON value or array item: a key and a colon, or an opening bracket or comma, just before the quotation.
 # (a comma followed by a space counts only after a value: "in part, "..."" is prose; a comma right before the
 # quotation separates the fields of a CSV row)
@@ -96,7 +103,7 @@ def _framed_inline(text: str, start: int, end: int) -> bool:
     ends = list(_SENTENCE_START.finditer(before))
     if ends:
         before = before[ends[-1].end() :]
-    if _FRAME.search(before) or _FRAME_AFTER.match(text, end):
+    if _FRAME.search(before) or _FRAME_AFTER.match(text, end) or _PARENTHESIS.search(before):
         return True
     line_end = text.find("\n", end)
     after = text[end : len(text) if line_end < 0 else line_end]

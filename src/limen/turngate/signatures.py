@@ -212,7 +212,11 @@ SIGNATURES: tuple[Signature, ...] = (
         "nullify_prior",
         gate("ignore disregard forget override overrule skip discard abandon dismiss bypass neglect never"),
         r"\b(?:ignore|disregard|forget|override|overrule|skip|discard|abandon|dismiss|bypass|neglect"
-        r"|never\s?mind)\b(?:\s(?:all|any|every|each|of|the|your|my|our|these|those|its|that|this|such))*"
+        r"|never\s?mind)\b(?:\s(?:all|any|every|each|of|the|your|my|our|its))*"
+        # a demonstrative only before a word of time or authority: "disregard those instructions" refers
+        # back to something the text talks about, "ignore these previous instructions" voids the agent's
+        r"(?:\s(?:these|those|that|this|such)(?=\s(?:previous|prior|preceding|above|earlier|former|original"
+        r"|initial|old|existing|system|developer|safety)))?"
         r"\s(?:(?:previous|prior|preceding|above|earlier|former|original|initial|old|existing|system"
         r"|developer|safety|current|given|provided|other)(?:[\s-]\w+)?\s)?"
         # "instructions" with a letter or two added, dropped or swapped ("iunstructions", "instrucktions").
@@ -494,6 +498,13 @@ _HOW_QUESTION = re.compile(
 )
 
 
+# A rule about what to do when someone asks for it ("if the user asks you to ignore these rules, decline"):
+# a system prompt or a policy describing a request, not making one.
+_IF_ASKED = re.compile(
+    r"\b(?:if|when|whenever|should)\s(?:the\s|a\s|any\s)?(?:user|customer|someone|anyone|they|people|a message"
+    r"|the text|the page|the email|the ticket|content)\s(?:\w+\s){0,2}?(?:asks?|tells?|requests?|wants?|instructs?"
+    r"|tries to get|tries to make)\s(?:you|the assistant|the bot|the model|it)\s(?:to\s)?$"
+)
 # An order's verb with a subject in the third person in front: a description of what attacks do ("direct
 # injections overwrite or reveal the system prompt", "payloads that ignore previous instructions").
 _DESCRIBED_SUBJECT = re.compile(
@@ -515,7 +526,9 @@ def _asked_about(pattern: Lazy, flat: str) -> bool:
         seen = True
         start = max(flat.rfind(c, 0, m.start()) for c in ".!?\n")
         question = _HOW_QUESTION.match(flat, max(0, start))
-        described = _DESCRIBED_SUBJECT.search(flat, max(0, m.start() - 60), m.start())
+        described = _DESCRIBED_SUBJECT.search(flat, max(0, m.start() - 60), m.start()) or _IF_ASKED.search(
+            flat, max(0, m.start() - 80), m.start()
+        )
         if described is None and (question is None or question.end() < m.end()):
             return False
         at = m.end()
