@@ -64,8 +64,8 @@ _FRAME_AFTER = re.compile(
 _INLINE = re.compile(
     r"(?<![\w'])'(?=\S)[^'\n]{4,800}?(?<=\S)'(?![\w'])|"
     # (a double-quoted one may wrap onto a second line: '(for example "ignore\nyour rules")')
-    r'"(?:[^"\n]|\n(?![ \t]*\n)){4,800}?"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]|「[^」\n]{4,800}」'
-    r"|`[^`\n]{4,800}`"
+    r'"(?:[^"\n]|\n(?![ \t]*\n)){4,800}?"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]'
+    r"|「[^」\n]{4,800}」|`[^`\n]{4,800}`"
 )
 # The bullet of a list item (a quotation that is a whole item is one of a list of examples).
 _ITEM = re.compile(r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+")

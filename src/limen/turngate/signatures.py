@@ -501,9 +501,9 @@ _HOW_QUESTION = re.compile(
 # A rule about what to do when someone asks for it ("if the user asks you to ignore these rules, decline"):
 # a system prompt or a policy describing a request, not making one.
 _IF_ASKED = re.compile(
-    r"\b(?:if|when|whenever|should)\s(?:the\s|a\s|any\s)?(?:user|customer|someone|anyone|they|people|a message"
-    r"|the text|the page|the email|the ticket|content)\s(?:\w+\s){0,2}?(?:asks?|tells?|requests?|wants?|instructs?"
-    r"|tries to get|tries to make)\s(?:you|the assistant|the bot|the model|it)\s(?:to\s)?$"
+    r"\b(?:if|when|whenever|should)\s(?:the\s|a\s|any\s)?(?:user|customer|someone|anyone|they|people"
+    r"|a message|the text|the page|the email|the ticket|content)\s(?:\w+\s){0,2}?(?:asks?|tells?|requests?"
+    r"|wants?|instructs?|tries to get|tries to make)\s(?:you|the assistant|the bot|the model|it)\s(?:to\s)?$"
 )
 # An order's verb with a subject in the third person in front: a description of what attacks do ("direct
 # injections overwrite or reveal the system prompt", "payloads that ignore previous instructions").
