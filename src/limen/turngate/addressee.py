@@ -223,9 +223,7 @@ ORDER_VERBS = (
     r"|söyle|yaz|ver|gönder|sil|aç|kapat|unut|ekle|yanıtla|öner|değiştir|aktar|paylaş)"
 )
 # What a vocative or a label is followed by when it gives an order: please, "you", or a verb of order.
-_DIRECTIVE = (
-    rf"(?:[^,.;:!?\n]{{2,50}},\s)?[¿¡]?(?:(?:[\w'-]+\s){{0,3}}?[¿¡]?(?:{_PLEASE}|{_YOU}\b)|{ORDER_VERBS}\b)"
-)
+_DIRECTIVE = rf"(?:[^,.;:!?\n]{{2,50}},\s)?[¿¡]?(?:(?:[\w'-]+\s){{0,3}}?[¿¡]?(?:{_PLEASE}|{_YOU}\b)|{ORDER_VERBS}(?![\w-]))"
 # A bare assistant or agent spoken to by a vocative ("Assistant, when you ...").
 _VOCATIVE_ROLE = (
     r"(?:assistant|assistente|asistente|assistent|assistenten|ассистент|agent|agente|агент|asystencie|asystent"
@@ -247,7 +245,11 @@ SPOKEN_TO_AI = (
     r"(?:assistants|agents|bots|asistentes|assistenten|agenten|assistenti|ассистентов|агентов|asystentów)"
     r"(?:\s\([^)\n]{0,40}\))?\s?[:—–]"
     # "To any AI summarizer:", "An die KI, die diese Bewertungen auswertet:", "Для ИИ-ассистента, который ..."
-    rf"|\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:(?:{_REL})?\)?{_END}"
+    # (not after a participle that describes the text: "text addressed to an AI assistant, ...")
+    # ("this comment is addressed to the AI: ..." says whom it is for)
+    rf"|(?<!(?<!is\s)(?<!are\s)addressed\s)(?<!(?<!is\s)(?<!are\s)directed\s)(?<!aimed\s)(?<!targeted\s)"
+    rf"(?<!written\s)"
+    rf"\b{_PREP}\s(?!your\b|our\b){_DET}(?:[\w'-]+\s){{0,3}}?{AI_NOUN}\b(?:(?:{_REL})?\)?{_END}"
     rf"|{_REL_ANY}\s?[:—–])"
     rf"|\b{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}|{_PERSON_ROLE})\b{_REL}{_END}"
     # "Hey ChatGPT or whichever assistant is reading reviews:", "Уважаемый ассистент!"
@@ -330,7 +332,8 @@ SPOKEN_TO_AI = (
     # Turkish: the AI assistant, then a verb in the necessitative mood ("... yapıştırmalıdır")
     r"|(?:yapay zeka\s)?asistan\w*\s(?:[^.!?\n]){0,80}?\w+(?:malı|meli)(?:dır|dir)?\b"
     # Chinese, Japanese and Korean mark the addressee by a particle or a title after the noun.
-    r"|(?:致|给|对|请|尊敬的|亲爱的)(?:正在|所有|任何)?[^，,：:。！\n]{0,12}?(?:ai|人工智能|智能助手|智能助理|智能体|助手"
+    # (not 对 "towards, about": "针对AI助手的文字" is text aimed at it, described)
+    r"|(?:致|给|请|尊敬的|亲爱的)(?:正在|所有|任何)?[^，,：:。！\n]{0,12}?(?:ai|人工智能|智能助手|智能助理|智能体|助手"
     r"|机器人)[^，,：:。！\n]{0,4}?[，,：:！!]"
     r"|(?:ai|人工知能|アシスタント|エージェント|言語モデル|llm)(?:の方|の皆様|の皆さん)?(?:へ|様|さん|殿)"
     r"(?:の(?:注記|メモ|指示|お願い|連絡|メッセージ))?(?:\s?[、,：:！!\n]|\s)"

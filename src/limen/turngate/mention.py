@@ -27,7 +27,8 @@ _FRAME = re.compile(
     r"|quoting|appeared|appears|typed|asked|asks|asking|logged|inputs?|tests?|test cases?|reports|reported"
     r"|replies|replied|responds|responded|answered|included|stated|states"
     r"|in part|lautet|lautete|heißt|hieß|folgendermaßen|attempts?|tries|tried"
-    r"|zum beispiel|beispielsweise|etwa|satz|sätze|schrieb|sagte|lautete|por ejemplo|como|frases?"
+    r"|zum beispiel|beispielsweise|beispiel\w*|etwa|satz|sätze|schrieb|sagte|lautete|por ejemplo|ejemplos?"
+    r"|exemples?|esempi[oa]?|exemplos?|como|frases?"
     r"|escribió|escribía|dice|decía|dijo|par exemple|comme|phrases?|écrit|écrivait|dit|disait"
     # nouns for an order quoted as an example, and the same frames in the other languages the gate reads
     r"|instructions?|commands?|orders?|requests?|anweisung\w*|befehl\w*|instrucci\w+|órden\w*|comando\w*"
@@ -63,12 +64,17 @@ _FRAME_AFTER = re.compile(
 # an apostrophe inside a word ("don't") opens nothing.
 _INLINE = re.compile(
     r"(?<![\w'])'(?=\S)[^'\n]{4,800}?(?<=\S)'(?![\w'])|"
-    # (a double-quoted one may wrap onto a second line: '(for example "ignore\nyour rules")')
-    r'"(?:[^"\n]|\n(?![ \t]*\n)){4,800}?"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]'
-    r"|「[^」\n]{4,800}」|`[^`\n]{4,800}`"
+    r'"[^"\n]{4,800}"|“[^”\n]{4,800}”|«[^»\n]{4,800}»|„[^“”\n]{4,800}[“”]|「[^」\n]{4,800}」|`[^`\n]{4,800}`'
+    # a short double-quoted phrase wrapped once onto the next line: '(for example "ignore\nyour rules")'
+    # (no markup in it: an HTML attribute's quote must not pair with the next line's)
+    r'|"[^"\n<>={}]{2,150}\n[^"\n<>={}]{1,150}"'
 )
 # The bullet of a list item (a quotation that is a whole item is one of a list of examples).
-_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+")
+# (a short capitalised label, or any label and an aligned column, start a row of a list too: 'Email:    "..."',
+# 'Web page: "..."'; a key and one space is data: 'anything_else: "..."')
+_ITEM = re.compile(
+    r"[ \t]*(?:[-*•][ \t]+|\d+[.)][ \t]+|\w[\w /-]{0,24}:[ \t]{2,}|[A-Z][a-z]+(?: [a-z]+)?:[ \t]+)"
+)
 # A question that asks the reader to act on the quotation ("could you do "..."?") does not discuss it.
 _ACT_ON = re.compile(r"\b(?:do|follow|run|execute|perform|obey|carry out|apply|act on)\b", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*\n.*?^[ \t]*(?:```|~~~)[ \t]*$", re.MULTILINE | re.DOTALL)
