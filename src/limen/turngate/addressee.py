@@ -223,7 +223,10 @@ ORDER_VERBS = (
     r"|söyle|yaz|ver|gönder|sil|aç|kapat|unut|ekle|yanıtla|öner|değiştir|aktar|paylaş)"
 )
 # What a vocative or a label is followed by when it gives an order: please, "you", or a verb of order.
-_DIRECTIVE = rf"(?:[^,.;:!?\n]{{2,50}},\s)?[¿¡]?(?:(?:[\w'-]+\s){{0,3}}?[¿¡]?(?:{_PLEASE}|{_YOU}\b)|{ORDER_VERBS}(?![\w-]))"
+_DIRECTIVE = (
+    rf"(?:[^,.;:!?\n]{{2,50}},\s)?[¿¡]?(?:(?:[\w'-]+\s){{0,3}}?[¿¡]?(?:{_PLEASE}|{_YOU}\b)"
+    rf"|{ORDER_VERBS}(?![\w-]))"
+)
 # A bare assistant or agent spoken to by a vocative ("Assistant, when you ...").
 _VOCATIVE_ROLE = (
     r"(?:assistant|assistente|asistente|assistent|assistenten|ассистент|agent|agente|агент|asystencie|asystent"

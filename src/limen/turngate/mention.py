@@ -70,8 +70,8 @@ _INLINE = re.compile(
     r'|"[^"\n<>={}]{2,150}\n[^"\n<>={}]{1,150}"'
 )
 # The bullet of a list item (a quotation that is a whole item is one of a list of examples).
-# (a short capitalised label, or any label and an aligned column, start a row of a list too: 'Email:    "..."',
-# 'Web page: "..."'; a key and one space is data: 'anything_else: "..."')
+# (a short capitalised label, or any label and an aligned column, start a row of a list too:
+# 'Email:    "..."', 'Web page: "..."'; a key and one space is data: 'anything_else: "..."')
 _ITEM = re.compile(
     r"[ \t]*(?:[-*•][ \t]+|\d+[.)][ \t]+|\w[\w /-]{0,24}:[ \t]{2,}|[A-Z][a-z]+(?: [a-z]+)?:[ \t]+)"
 )
