@@ -43,6 +43,7 @@ _FRAME = re.compile(
     r"|ad esempio|per esempio|come|frase|frasi|testo|messaggio|scritto|scrisse"
     r"|por exemplo|como|frase|frases|texto|mensagem|escreveu"
     r"|örneğin|mesela|cümle\w*|till exempel|t\.ex\.|som|meningen|mening|fras\w*|texten|meddelandet|skrev)\b"
+    r"|जैसे|उदाहरण|مثل|مثلا|مثلاً|على سبيل المثال|למשל|כגון|örnek|misal|ví dụ|contoh|seperti|เช่น"
     r"|例如|比如|诸如|类似|像是|写了|写道|写着|字样|这句|这段|的话|例えば|という|と書|などの"
     r"|예를 들어|예컨대)",
     re.IGNORECASE,

@@ -271,7 +271,7 @@ _MANIPULATED = re.compile(
     r"|persuaded|persuades|persuading|forced|forces|forcing|coaxed|coaxing|lured|luring|manipulated"
     r"|manipulates|manipulating|fooled|fools|fooling|caused|causes|causing|hijacked|hijacking"
     r"|(?<!\bam )(?<!\bare )(?<!\bis )(?:instructing|telling|urging|directing))\s+"
-    r"(?:the|an?|its|their|his|her|any|some|many|most|several)?\s*(?:[\w-]+\s+){0,2}$",
+    r"(?:the|an?|its|their|his|her|our|your|my|any|some|many|most|several)?\s*(?:own\s+)?(?:[\w-]+\s+){0,2}$",
     re.IGNORECASE,
 )
 
@@ -413,7 +413,7 @@ _COMPOUND_HEAD = re.compile(
     r"[ -](?:ai |ki-|llm )?(?:assistant|agent|bot|client|server|model|app|tool|address|account|list|thread"
     r"|chain|body|header|campaign|template|provider|service|inbox|signature|notification|alert|office"
     r"|history|form|queue|box|log|filter|policy|format|file|link|button|field|settings?|window|channel|path"
-    r"|rules?|limit|status|screen|view|id|number)s?\b"
+    r"|rules?|limit|status|screen|view|id|number|summari[sz]er|reader|digest|copilot|segment|merge)s?\b"
     # a verb does not stand before a modal or an auxiliary: "email must not ..." names the mail
     r"|\s(?:must|should|shall|can|could|will|would|may|might|is|are|was|were|has|have|had)\b",
     re.IGNORECASE,
