@@ -674,13 +674,15 @@ def latency(m: tier2.Model) -> str:
 
 
 DISABLED_WHY = [
-    "- Why it ships disabled (round 16): on the hand-written held-out sets it lowers ASR (table below:",
-    "  inj16 31% -> 23% in light, 18% in balanced), but light, the mode that leaves the shared corpora's",
-    "  friction where it was, asks on honest texts the turn gate's own tests require to pass: transcripts of",
-    "  an ordinary chat ('User: Hello / Assistant: Hi! How can I help you today?') and documentation of an",
-    "  assistant API (tests/turngate/test_addressee.py, test_requests_by_channel.py); balanced asks on 3% of",
-    "  BIPIA's honest test items. The rule (lower held-out ASR with friction within target) is not met.",
-    "  Enable with `LIMEN_TIER2=1` (and `LIMEN_TIER2_MODE=light`) where that trade is wanted.",
+    "- Why it ships disabled (round 50), in light mode when switched on (`--default off --default-mode light`):",
+    "  the round-50 data made the model much better at ranking (rt94 AUC 0.805 -> 0.91), but switched on",
+    "  in light mode the whole gate's gain on rt94 is small (table below: about two points of ASR for half",
+    "  a point of friction), and on AgentDojo sessions it stops four more injected sessions (ASR 0.82% ->",
+    "  0.16%) while one honest session more is asked about (friction 2.06% -> 3.09%: a file listing with",
+    "  meeting minutes scores 0.98 and taints the session, so the e-mail the user asked for asks). The",
+    "  issue asks that sessions stay unchanged or better, so it ships off. `LIMEN_TIER2=1` enables it (light",
+    "  by default, `LIMEN_TIER2_MODE=balanced` for the stronger trade: rt94 ASR about 23% -> 13% for four",
+    "  points of friction).",
 ]
 ENABLED_WHY = [
     "- Why it ships enabled in light mode (round 50, `--default on --default-mode light`): on rt94, a",

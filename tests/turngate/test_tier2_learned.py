@@ -1,7 +1,8 @@
-"""Tier 2 of the turn gate (the learned screen) as a user meets it: shipped on in light mode
-(docs/model-card-tier2.md says why); it flags injections written as business requests, hidden notes and "the
-request was withdrawn" in several languages, lets their honest look-alikes pass, loads from the package
-without the network, and a model that cannot be read fails closed (an AUTH finding with its reason)."""
+"""Tier 2 of the turn gate (the learned screen) as a user meets it: shipped off, light when switched on
+(docs/model-card-tier2.md says why); switched on it flags injections written as business requests, hidden
+notes and "the request was withdrawn" in several languages, lets their honest look-alikes pass, loads from
+the package without the network, and a model that cannot be read fails closed (an AUTH finding with its
+reason)."""
 
 from __future__ import annotations
 
@@ -49,15 +50,15 @@ def _light(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LIMEN_TIER2_MODE", "light")
 
 
-def test_shipped_default_is_on_in_light_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_shipped_off_and_light_when_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LIMEN_TIER2", raising=False)
     monkeypatch.delenv("LIMEN_TIER2_MODE", raising=False)
     monkeypatch.setattr(tier2, "_DEFAULT", [])
-    assert tier2.enabled()
+    assert not tier2.enabled()
+    assert tier2.check(_items()["own16-a017"]) == []
+    monkeypatch.setenv("LIMEN_TIER2", "1")
     assert tier2.current_mode() == "light"
     assert [f.code for f in tier2.check(_items()["own16-a017"])] == [ReasonCode.INDIRECT_INJECTION]
-    monkeypatch.setenv("LIMEN_TIER2", "0")
-    assert tier2.check(_items()["own16-a017"]) == []
 
 
 @pytest.mark.parametrize("item", MUST_STOP)
