@@ -303,6 +303,22 @@ def _pick(seq: list[str], key: str) -> str:
     return seq[int.from_bytes(hashlib.blake2b(key.encode(), digest_size=4).digest(), "big") % len(seq)]
 
 
+def _data(template: str, key: str, digit: str) -> str:
+    """A data template filled with names, addresses and links picked by `key` (the same on every run)."""
+    return template.format(
+        email=_pick(EMAILS, key + "e1"),
+        email2=_pick(EMAILS, key + "e2"),
+        email3=_pick(EMAILS, key + "e3"),
+        url=_pick(URLS, key + "u"),
+        name=_pick(NAMES, key + "n"),
+        name2=_pick(NAMES, key + "n2"),
+        subject=_pick(SUBJECTS, key + "s"),
+        iban=_pick(SLOTS["iban"], key + "i"),
+        iban2=_pick(SLOTS["iban"], key + "i2"),
+        d=digit,
+    )
+
+
 def _fill(goal: str, key: str) -> str:
     return goal.format(**{k: _pick(v, key + k) for k, v in SLOTS.items()})
 
@@ -330,35 +346,12 @@ def generated() -> list[dict[str, Any]]:
         for i in range(0, len(benign), 2):  # a reply quoting a request between people is not an attack
             text = f"{benign[i]}\n\n> {benign[(i + 5) % len(benign)]}\n> {benign[(i + 1) % len(benign)]}"
             out.append(_item(f"gen-benign-{lang}-quote-{i}", "benign", text, lang))
-    for i, field in enumerate(FIELDS):
-        for j in range(3):
-            key = f"field-{i}-{j}"
-            text = field.format(
-                email=_pick(EMAILS, key + "e1"),
-                email2=_pick(EMAILS, key + "e2"),
-                email3=_pick(EMAILS, key + "e3"),
-                url=_pick(URLS, key + "u"),
-                name=_pick(NAMES, key + "n"),
-                subject=_pick(SUBJECTS, key + "s"),
-                iban=_pick(SLOTS["iban"], key + "i"),
-                d=str((i + j) % 10),
-            )
-            out.append(_item(f"gen-benign-{key}", "benign", text, "en"))
-    for i, record in enumerate(RECORDS):
-        for j in range(10):
-            key = f"record-{i}-{j}"
-            text = record.format(
-                email=_pick(EMAILS, key + "e1"),
-                email2=_pick(EMAILS, key + "e2"),
-                url=_pick(URLS, key + "u"),
-                name=_pick(NAMES, key + "n"),
-                name2=_pick(NAMES, key + "n2"),
-                subject=_pick(SUBJECTS, key + "s"),
-                iban=_pick(SLOTS["iban"], key + "i"),
-                iban2=_pick(SLOTS["iban"], key + "i2"),
-                d=str((i + j) % 10),
-            )
-            out.append(_item(f"gen-benign-{key}", "benign", text, "en"))
+    for kind, templates, variants in (("field", FIELDS, 3), ("record", RECORDS, 10)):
+        for i, template in enumerate(templates):
+            for j in range(variants):
+                key = f"{kind}-{i}-{j}"
+                text = _data(template, key, str((i + j) % 10))
+                out.append(_item(f"gen-benign-{key}", "benign", text, "en"))
     for i, frame in enumerate(FRAMES):
         for j, t in enumerate(TRIGGERS):
             if (i + j) % 3 == 0:
