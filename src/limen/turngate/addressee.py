@@ -55,6 +55,11 @@ _ROLE = (
     r"|screeners?|filters?|systems|sistemas|systèmes|systeme|riassunt\w+|samenvatter\w*|özetleyici\w*"
     r"|resumidor\w*|résumeurs?|zusammenfasser\w*|streszczacz\w*|\w+assistent\w*|\w+agent(?:en)?)"
 )
+# An assistant, an agent or a model marked as artificial ("AI assistant", "agente de IA", "asistente
+# virtual"): the adjective before the noun, or after it as in the Romance languages.
+_MARKED_ROLE = (
+    rf"{_ARTIFICIAL}[ -]?(?:[\w-]+ )?{_ROLE}|{_ROLE}(?: [\w-]+)? (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})\b"
+)
 # An AI by name or by kind, in the languages the gate reads; in compounds ("ki-assistent", "ии-ассистента")
 # the parts are joined by a hyphen or written together.
 AI_NOUN = (
@@ -63,8 +68,8 @@ AI_NOUN = (
     r"|sztuczn\w+ inteligencj\w+|yapay zeka\w*)"
     r"|(?:large )?language models?|sprachmodell\w*|modelos? de (?:lenguaje|linguagem|ia)|modèles? de langage"
     r"|modell[oi] linguistic[oi]|языков\w+ модел\w+|taalmodel\w*|нейросет\w+|нейронн\w+ сет\w+"
-    # the adjective before the noun, or after it as in the Romance languages ("asistente virtual")
-    rf"|{_ARTIFICIAL}[ -]?(?:[\w-]+ )?{_ROLE}|{_ROLE}(?: [\w-]+)? (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})\b"
+    # an assistant, an agent or a model marked as artificial
+    rf"|{_MARKED_ROLE}"
     r"|assisten[tz]system\w*|ki-\w+|ai-\w+|ии-\w+|code (?:assistant|agent)s?|coding (?:assistant|agent)s?"
     r"|ai|a\.i\.|ki|ia|ии|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|chatbots?|bots?|boten|бот\w*|robots?"
     r"|yapay zeka asistan\w*"
@@ -74,12 +79,8 @@ AI_NOUN = (
     r"|ші|штучн\w+ інтелект\w*|асистент\w* ші|umělá inteligence|asistent\w* ai|asisten ai|kecerdasan buatan"
     r"|trợ lý ai|trí tuệ nhân tạo|τεχνητή νοημοσύνη|βοηθ\w+ ai|एआई|आर्टिफिशियल इंटेलिजेंस)"
 )
-# An assistant, an agent or a model marked as artificial ("AI assistant", "agente de IA"), a chatbot or a
-# language model: an AI whatever clause follows it.
-_AI_AGENT = (
-    rf"(?:{_ARTIFICIAL}[ -]?(?:[\w-]+ )?{_ROLE}|{_ROLE}(?: [\w-]+)? (?:de |d'|da |di |do )?(?:{_ARTIFICIAL})"
-    r"\b|llms?|chatbots?|language models?)"
-)
+# A marked role, a chatbot or a language model: an AI whatever clause follows it.
+_AI_AGENT = rf"(?:{_MARKED_ROLE}|llms?|chatbots?|language models?)"
 # The same, bots and AIs by name: not any compound with "KI-" or "AI-" ("KI-Forscher" are people).
 _AI_ROLE = rf"(?:{_AI_AGENT}|bots?|copilot|chatgpt|claude|gemini|ai|ki|ia|ии)"
 # A bare role that may be a person: it addresses an AI only where the clause says it reads the text.
@@ -98,8 +99,9 @@ _READS = (
     r"|получ\w+|просматрива\w+|leest|verwerkt|samenvat|bekijkt|analyseert|beheert|behandelt|ontvangt"
     r"|czyta\w*|przetwarza\w*|obsługuje|zarządza|relit|relis\w*|relee|rilegge|revisa"
     r"|streszcza\w*|analizuje|okuyan|işleyen|läser|hanterar"
-    r"|behandlar|sammanfattar|obsługuj\w*|évalu\w+|evaluat\w+|evalú\w+|evalu\w+|avalia\w*|valut\w+|bewert\w*"
-    r"|оценива\w+|gestisc\w+|gestion\w+|gère|gèrent|gestiona\w*|gerencia\w*|verwalte\w*|riassum\w+|составля\w+|собира\w+|резюмир\w+|суммир\w+|grad(?:e|es|ing)\b|scor\w+|screen\w*|rank\w*|classif\w+)"
+    r"|behandlar|sammanfattar|obsługuj\w*|évalu\w+|evalu\w+|evalú\w+|avalia\w*|valut\w+|bewert\w*"
+    r"|оценива\w+|gestisc\w+|gestion\w+|gère|gèrent|gestiona\w*|gerencia\w*|verwalte\w*|riassum\w+"
+    r"|составля\w+|собира\w+|резюмир\w+|суммир\w+|grad(?:e|es|ing)\b|scor\w+|screen\w*|rank\w*|classif\w+)"
 )
 # The same as a participle: "reading this", "processing this mailbox", "lisant ce message".
 _READING = (
@@ -109,7 +111,8 @@ _READING = (
     r"|анализирующ\w+|прочитавш\w+|обработавш\w+|czytając\w*|przetwarzając\w*|obsługując\w*|okuyan"
     r"|işleyen|özetleyen|zarządzając\w*|verwaltend\w*|gestionando|gérant|gestendo|gerenciando|управляющ\w+"
     r"|yöneten|hanterande|resumindo|resumiendo|résumant|riassumendo|zusammenfassend\w*|evaluating|grading"
-    r"|scoring|screening|ranking|évaluant|evaluando|avaliando|valutando|bewertend\w*|оценивающ\w+|podsumowując\w*|streszczając\w*|составляющ\w+)"
+    r"|scoring|screening|ranking|évaluant|evaluando|avaliando|valutando|bewertend\w*|оценивающ\w+"
+    r"|podsumowując\w*|streszczając\w*|составляющ\w+)"
 )
 # A clause after the noun that says what it does with the text: a relative clause ("that processes these
 # notes", "die diese Bewertungen auswertet", "который обрабатывает этот документ", "que lea esto") or a

@@ -167,13 +167,10 @@ _CODE_LINE = re.compile(
 def _framed_indented(text: str, start: int, end: int) -> bool:
     """An indented block is quoted where the line of prose just above it, not itself indented, ends by
     introducing it and frames it near its end; indentation in code or in a nested list is structure."""
-    for line in reversed(text[:start].splitlines()):
-        if not line.strip():
-            continue
-        if line[:1] in (" ", "\t") or _CODE_LINE.search(line) or not _INTRODUCES.search(line):
-            return False
-        return bool(_FRAME.search(line.rstrip()[-_FRAME_REACH:]))
-    return False
+    line = _line_above(text, start, skip_items=False)
+    if line is None or line[:1] in (" ", "\t") or _CODE_LINE.search(line) or not _INTRODUCES.search(line):
+        return False
+    return bool(_FRAME.search(line.rstrip()[-_FRAME_REACH:]))
 
 
 # A line that tells its reader to produce or run what follows ("Write the following lines into your reply:",
@@ -186,20 +183,26 @@ _TO_PRODUCE = re.compile(
 )
 
 
-def _introduced(text: str, start: int, *, skip_items: bool) -> bool:
-    """Whether the nearest line above `start` (past the other items of its list) frames what follows."""
+def _line_above(text: str, start: int, *, skip_items: bool) -> str | None:
+    """The nearest line above `start` that is not blank (nor, with `skip_items`, another item of its list)."""
     for line in reversed(text[:start].splitlines()):
         stripped = line.strip()
-        if not stripped or (skip_items and _ITEM.match(stripped)):
-            continue
-        sentence = _SENTENCE_START.split(stripped)[-1]
-        if _TO_PRODUCE.match(sentence) or (line[:1] in (" ", "\t") and not skip_items):
-            return False  # an order to produce what follows, or a line of code (indented) above it
-        # the frame closes the line, or the line ends by introducing what follows
-        return bool(
-            _FRAME.search(stripped[-40:]) or (_INTRODUCES.search(stripped) and _FRAME.search(stripped))
-        )
-    return False
+        if stripped and not (skip_items and _ITEM.match(stripped)):
+            return line
+    return None
+
+
+def _introduced(text: str, start: int, *, skip_items: bool) -> bool:
+    """Whether the nearest line above `start` (past the other items of its list) frames what follows."""
+    line = _line_above(text, start, skip_items=skip_items)
+    if line is None:
+        return False
+    stripped = line.strip()
+    sentence = _SENTENCE_START.split(stripped)[-1]
+    if _TO_PRODUCE.match(sentence) or (line[:1] in (" ", "\t") and not skip_items):
+        return False  # an order to produce what follows, or a line of code (indented) above it
+    # the frame closes the line, or the line ends by introducing what follows
+    return bool(_FRAME.search(stripped[-40:]) or (_INTRODUCES.search(stripped) and _FRAME.search(stripped)))
 
 
 def said(text: str) -> str:

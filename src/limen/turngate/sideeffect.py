@@ -112,7 +112,7 @@ _ACTION_ENGLISH = re.compile(rf"(?<![\w-])(?:{_ACTION_EN})(?![\w-])", re.IGNOREC
 _ENGLISH_WORDS = re.compile(r"\b(?:the|and|of|with|for|that|this|you|your|are|it|is)\b", re.IGNORECASE)
 _OTHER_WORDS = re.compile(
     r"\b(?:der|das|und|nicht|ist|el|los|las|una|por|para|les|une|et|est|pas|il|che|della|het|een|och|att"
-    r"|się|nie|oraz|bir|ve|için|yang|dan|untuk|và|của|ku|na|ya|da|de|la|le|en|es|se|um|uma|não|och)\b",
+    r"|się|nie|oraz|bir|ve|için|yang|dan|untuk|và|của|ku|na|ya|da|de|la|le|en|es|se|um|uma|não)\b",
     re.IGNORECASE,
 )
 

@@ -481,7 +481,7 @@ def match_signatures(p: Prepared, runs: list[tuple[int, str]], *, untrusted: boo
     for sig in SIGNATURES:
         if sig.code in hits or (sig.untrusted_only and not untrusted):
             continue
-        if sig.gate.search(sig.pattern, p, p.flat) and not _asked_about(sig.pattern, p.flat):
+        if sig.gate.search(sig.pattern, p, p.flat) and not _talked_about(sig.pattern, p.flat):
             hits[sig.code] = sig.name
     carrier = encoded_carrier(p.raw, runs)
     if carrier:
@@ -514,7 +514,7 @@ _DESCRIBED_SUBJECT = re.compile(
 )
 
 
-def _asked_about(pattern: Lazy, flat: str) -> bool:
+def _talked_about(pattern: Lazy, flat: str) -> bool:
     """Whether every match of a signature (within the first 50,000 characters) sits in a person's question
     about what an AI can be made to do, or describes what attacks do."""
     at = 0
