@@ -3075,7 +3075,9 @@ _HOSTPORT = re.compile(r"^(?:[\w.+-]+@)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+)(?::
 _ADDRESS_THEN_VARIABLE = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?)\$")
 
 
-def _host_word(word: str, state: _State, via: str, port: int | None = None) -> None:
+def _host_word(
+    word: str, state: _State, via: str, port: int | None = None, flags: tuple[str, ...] = ()
+) -> None:
     if "://" in word:
         _urls([word], state, via)
         return
@@ -3085,7 +3087,7 @@ def _host_word(word: str, state: _State, via: str, port: int | None = None) -> N
     if match and not word.startswith(("/", ".", "~")):
         host = match.group(1)
         if "." in host or ":" in host or host == "localhost" or host.replace(".", "").isdigit():
-            _add_host(state, host, int(match.group(2)) if match.group(2) else port, via)
+            _add_host(state, host, int(match.group(2)) if match.group(2) else port, via, flags)
 
 
 # --------------------------------------------------------------------------- handlers
@@ -6310,8 +6312,21 @@ def _h_openssl(
     args = argv[1:]
     for i, word in enumerate(args[:-1]):
         if word == "-connect":
-            _host_word(args[i + 1], state, "openssl")
+            _host_word(
+                args[i + 1], state, "openssl", flags=(FETCHED,) if _handshake_only(args, stdin) else ()
+            )
     return _h_decode(argv, state, via, level, stdin)
+
+
+def _handshake_only(args: list[str], stdin: _Stream | None) -> bool:
+    """`openssl s_client -connect HOST:443 </dev/null` (or `echo | openssl s_client ...`): given nothing to
+    send, the client shakes hands, shows the peer's certificate and hangs up, as a plain fetch does. The name
+    it asks the server for is the host's own (anything else there is a value sent out)."""
+    if "s_client" not in args[:1] or stdin is None or stdin.text is None or stdin.text.strip():
+        return False
+    connect = args[args.index("-connect") + 1] if "-connect" in args[:-1] else ""
+    named = {args[i + 1] for i, w in enumerate(args[:-1]) if w == "-servername"}
+    return bool(connect) and named <= {connect.rsplit(":", 1)[0]}
 
 
 _HANDLERS: dict[str, Handler] = {

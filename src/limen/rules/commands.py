@@ -76,6 +76,7 @@ from limen.facts.programs import (
 )
 from limen.facts.secrets import secret_variable
 from limen.model import (
+    FETCHED,
     FETCHED_FILE,
     RUNS_FILE,
     Action,
@@ -2924,11 +2925,6 @@ def _ssh_options(argv: tuple[str, ...]) -> list[str]:
     return out
 
 
-# `openssl s_client` given nothing to send: its input is empty (`< /dev/null`, `echo |`), so it only shows
-# the peer's certificate
-_CERTIFICATE_CHECK = re.compile(
-    r"(?:^|[|;&(]\s*)(?:echo|true|printf\s+['\"]{2})\s*\|\s*openssl\s+s_client\b|s_client\b[^|;&]*<\s*/dev/null"
-)
 _FLAGGED = frozenset({"nc", "ncat", "netcat", "script"})  # whose flags `_remote_shell_auth` reads
 _TUNNELS = names(Role.TUNNEL)
 
@@ -2938,6 +2934,13 @@ def _opens_tunnel(name: str, argv: tuple[str, ...]) -> bool:
     if entry is None:
         return False
     return not entry.exposes or re.search(entry.exposes, " ".join(argv[1:])) is not None
+
+
+def _certificate_check(action: Action) -> bool:
+    """`openssl s_client -connect h:443 </dev/null`: every TLS client in the line is given nothing to send
+    (the analyser marks its host fetched), so it only shows the peer's certificate."""
+    clients = [d for d in action.destinations if d.via_command == "openssl"]
+    return bool(clients) and all(FETCHED in d.flags for d in clients)
 
 
 def _remote_shell_auth(action: Action) -> str:
@@ -2955,7 +2958,7 @@ def _remote_shell_auth(action: Action) -> str:
         if name == "socat" and len(argv) > 2 and not socat_local_only(argv):
             return "socat relays a connection"
         if name == "openssl" and (
-            "s_server" in argv or ("s_client" in argv and not _CERTIFICATE_CHECK.search(action.command_line))
+            "s_server" in argv or ("s_client" in argv and not _certificate_check(action))
         ):  # a server, or a client that may be fed data (`s_client -connect h:443 </dev/null` only checks)
             return "openssl opens a raw TLS channel"
         if name == "ssh" and (
