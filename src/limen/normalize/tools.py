@@ -424,6 +424,8 @@ _CONTROL_KEYS = re.compile(
     r"|pipeline_succeeds|require|enforce|verif(?:y|ication)|mfa|two_factor|2fa|audit|scanning|branch_protection"
     r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
     r"|network_?polic|admission|mtls|authorization|session_recording"
+    # an access control list switched as a whole (Nomad's and Consul's `acl { enabled = true }`)
+    r"|(?:^|_)acls?(?:_enabled)?$"
     # a device's boot and update checks (Kconfig's `CONFIG_SECURE_BOOT`, `..._DOWNGRADE_PREVENTION`)
     r"|secure_boot|flash_enc|signature|downgrade|anti_rollback|log_type|log_dest"
     # the means of recovery: backups, point-in-time restore, versions and deleted items kept
@@ -520,7 +522,9 @@ _WEAK_WHEN_ON = re.compile(
     r"|(?:web_|tcp_|pg_)?allow_others|allow_?all(?:_[a-z]+){0,2}"
     # a setting named for the safety it takes away (pnpm's `dangerouslyAllowAllBuilds`: every dependency's
     # install scripts run)
-    r"|dangerously(?:_[a-z]+){1,5})$"
+    r"|dangerously(?:_[a-z]+){1,5}"
+    # a login served in plain text (Zephyr's `CONFIG_SHELL_BACKEND_TELNET`, busybox's `telnetd`)
+    r"|telnetd?(?:_(?:enabled?|server|shell|backend))?)$"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
@@ -1928,7 +1932,9 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
             continue  # `[functions.stripe-webhook] verify_jwt = false`: a webhook checks its own signature
         if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go
             listed = isinstance(value, list) and any(isinstance(v, str) and v.strip() for v in value)
-            if value is True or listed or (isinstance(value, str) and value.strip().lower() in _ON_WORDS):
+            # (a switch written as a number: Vault's `tls_disable = 1`)
+            on = _ON_WORDS | {"1"}
+            if value is True or listed or (isinstance(value, str) and value.strip().lower() in on):
                 return f"{CONTROL_OFF}{name} set to {value!r}"
         elif _off(value, counts="approv" in name) or (value is None and "protect" in name):
             # (a protection object cleared: Vercel's `"ssoProtection": null` takes the login off previews)

@@ -309,11 +309,18 @@ _SHAPES: tuple[_Shape, ...] = (
         ("glc_", "glsa_"),
         r"\b(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})",
     ),
-    _shape("hashicorp-token", "atlasv1", r"(?i)\b[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70}"),
+    # (its id part left out, as a token is often quoted: what follows `atlasv1.` is the secret)
+    _shape(
+        "hashicorp-token",
+        "atlasv1",
+        r"(?i:\b[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70})|(?<![\w.])atlasv1\.(?=[\w=-]*\d)[\w=-]{24,70}",
+        3.5,
+    ),
     _shape(
         "vault-token",
         ("hvs.", "hvb.", "s."),
-        r"(?:h(?<!\wh)v(?:s\.[\w-]{90,120}|b\.[\w-]{138,300})|s(?<![\w.]s)\.(?=[A-Za-z]*\d)[A-Za-z0-9]{24}(?![\w.]))",
+        # (a service token shortened, as examples and leaked snippets write it, still carries its prefix)
+        r"(?:h(?<!\wh)v(?:s\.(?:[\w-]{90,120}|(?=[\w-]*\d)[\w-]{24,89}(?![\w-]))|b\.[\w-]{138,300})|s(?<![\w.]s)\.(?=[A-Za-z]*\d)[A-Za-z0-9]{24}(?![\w.]))",
         3.5,
     ),
     _shape("heroku-key", "HRKU-", r"\bHRKU-AA[0-9A-Za-z_-]{58}"),
@@ -834,15 +841,22 @@ def _key_words(key: str) -> tuple[str, ...]:
 def _secret_key(key: str) -> bool:
     """`client_secret`, `JIRA_API_TOKEN`, `apiKey`, `SONAR_LOGIN`; not `kms_key_id`, `public_key`."""
     words = _key_words(key)
-    if not words or any(w in _NOT_SECRET_WORDS for w in words):
+    last = words[-1] if words else ""
+    if not words or any(
+        w in _NOT_SECRET_WORDS and not (w in _HOLDER_WORDS and last in _SECRET_WORDS) for w in words
+    ):
         return False
-    last = words[-1]
     vendor = bool(_VENDORS.search(key.lower()))
     if last in _SECRET_WORDS:
         return True
     if last == "key":
         return vendor or any(w in _KEY_QUALIFIERS for w in words[:-1])
     return vendor and last in ("login", "accessid", "clientid", "accessid")
+
+
+# Where secrets are kept: a key naming one names no secret (`vault_addr`, `secret_store`), but a secret named
+# after it is one (`VAULT_TOKEN`, Ansible's `vault_password`)
+_HOLDER_WORDS = frozenset({"vault", "store", "manager", "provider", "helper"})
 
 
 # What an identifier names when it names a tenant (an application, a project, an account), not half a key
