@@ -369,6 +369,10 @@ BY_NAME: dict[str, PathFact] = {
         ("requirements.txt", "constraints.txt", "requirements-dev.txt", "dev-requirements.txt"),
         _f("project_package_source", "installs in the project take packages from it", "requirements"),
     ),
+    # PlatformIO's project file: every build takes its libraries and platforms from the addresses it names
+    "platformio.ini": _f(
+        "project_package_source", "builds in the project take libraries from it", "package_sources"
+    ),
     # lockfiles: every install fetches each package from the address its entry was resolved to
     **dict.fromkeys(
         (

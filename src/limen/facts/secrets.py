@@ -246,6 +246,8 @@ SECRET_NAMES = re.compile(
         # an Erlang release's distribution cookie, an Azure Pipelines agent's registration credentials
         COOKIE|\.credentials(_rsaparams)?|
         access[-_]tokens?(\.(json|txt|yml|yaml))?|\.?api[-_]?keys?(\.(json|txt|yml|yaml))?|
+        # what a secrets server's initialisation prints: its unseal or recovery keys and its root token
+        ([\w-]*[-_])?(unseal|recovery)[-_]keys?(\.(json|txt))?|init[-_]keys(\.(json|txt))?|root[-_]token(\.(json|txt))?|
         # shells' and database clients' histories: the passwords and tokens typed on their command lines
         \.(bash|zsh|sh|ksh|psql|mysql|sqlite|python|node_repl|rediscli|mongosh|irb|pry)_history|\.histfile|
         fish_history|\.history
@@ -432,6 +434,12 @@ SYSTEM_SECRET_FILES: tuple[str, ...] = (
 SERVICE_PASSWORD_FILE = re.compile(
     r"^/etc/(?:[^/]+/)+(?:[\w-]*[._-])?(?:passwd|passwords?|htpasswd|pwfile|secrets)(?:\.db)?$"
     r"|^/etc/[\w-]+\.secrets$"
+)
+# A command-line tool's saved login in its own folder of the user's home (`~/.balena/token`,
+# `~/.config/somecli/auth.json`, `~/.local/share/x/access-token`): whoever reads it acts as the user there
+TOOL_LOGIN_FILE = re.compile(
+    r"^/(?:root|home/[^/]+|Users/[^/]+)/\.(?:config/|local/share/)?[\w.-]+/(?:[\w.-]+/)?"
+    r"\.?(?:tokens?|auth|authtoken|(?:auth|access|refresh|session|api)[-_]?tokens?)(?:\.(?:json|txt|ya?ml|toml))?$"
 )
 # A database server's own tables of logins and their password hashes, and of the passwords it keeps for
 # foreign servers: reading every column of one reads them (`SELECT * FROM mysql.user`)

@@ -141,6 +141,7 @@ def is_secret_file(path: str) -> bool:
         or _secret_by_name(path)
         or _PROCESS_MEMORY.match(path) is not None
         or secret_facts.SERVICE_PASSWORD_FILE.match(path) is not None
+        or secret_facts.TOOL_LOGIN_FILE.match(path) is not None
     )
 
 

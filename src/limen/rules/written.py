@@ -273,13 +273,45 @@ _GITHUB_DEPENDENCY = re.compile(
 _FIXED_REF = re.compile(r"^(?:[0-9a-f]{7,40}|v?\d+(?:\.\d+)+[\w.+-]*|semver:\S+)$")
 
 
+# A source archive of a forge's repository at a ref (`https://github.com/O/R/archive/refs/heads/main.zip`,
+# `https://codeload.github.com/O/R/tar.gz/main`, GitLab's `/O/R/-/archive/REF/R-REF.zip`): the repository
+# as it is at that ref, without the registry's release
+_FORGE_ARCHIVE = re.compile(
+    r"https?://(?:github\.com/([\w.-]+)/([\w.-]+)/archive/(refs/heads/)?(?:refs/tags/)?([\w./+-]+?)"
+    r"\.(?:zip|tar\.gz|tgz)"
+    r"|codeload\.github\.com/([\w.-]+)/([\w.-]+)/(?:legacy\.)?(?:zip|tar\.gz)/(refs/heads/)?(?:refs/tags/)?"
+    r"([\w./+-]+)"
+    r"|gitlab\.com/([\w.-]+)/([\w.-]+)/-/archive/([\w./+-]+?)/[\w.-]+\.(?:zip|tar\.gz|tar\.bz2))"
+)
+
+
+def _archived_repositories(text: str) -> list[str]:
+    """Dependencies taken as a forge's source archive at a branch (`.../archive/refs/heads/main.zip`), as a
+    repository at a branch is (`_moving_repositories`), or from an account whose name imitates a publisher
+    every project takes code from (`espresif/esptool/archive/refs/tags/v4.7.0.zip`), at any ref."""
+    from limen.facts.hosts import SOURCE_OWNERS, imitates
+
+    found = []
+    for match in _FORGE_ARCHIVE.finditer(text[:MAX_TEXT]):
+        groups = match.groups()  # (GitHub's archive, its codeload address, GitLab's archive)
+        if groups[0] or groups[4]:
+            owner, repo, branch, ref = groups[0:4] if groups[0] else groups[4:8]
+        else:
+            owner, repo, branch, ref = groups[8], groups[9], None, groups[10]
+        if original := imitates(owner, SOURCE_OWNERS):
+            found.append(f"the repository owner {owner!r} is a near miss of {original!r}: {owner}/{repo}")
+        elif branch or not _FIXED_REF.match(ref):
+            found += _taken_from_repository("package", repo, f"{owner}/{repo} at {ref}")
+    return found[:2]
+
+
 def _moving_repositories(specs: list[str]) -> list[str]:
     """Dependencies taken from someone's repository at a branch (`#main`): every install takes whatever its
     owner pushed there last (the project's own owner's are its own: `OWNED_BY`)."""
-    found = []
+    found = _archived_repositories("\n".join(spec for spec in specs[:512] if "://" in spec))
     for spec in specs[:512]:
         spec = spec.strip()
-        if not _REPOSITORY_SPEC.match(spec):
+        if not _REPOSITORY_SPEC.match(spec) or _FORGE_ARCHIVE.match(spec):
             continue
         match = _GITHUB_DEPENDENCY.match(spec)
         if match is None or not match.group(3) or _FIXED_REF.match(match.group(3)):
@@ -2244,6 +2276,7 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
             concerns.append(f"{original} is replaced by the look-alike {replacement}")
         elif replaces_popular(original, replacement) and replacement.lower().split("/")[1:2] != owner:
             concerns.append(f"the well-known {original} is replaced by {replacement}")
+    concerns += _archived_repositories(text)  # (a lockfile's entry resolved to a branch's source archive)
     return [], list(dict.fromkeys(concerns))[:8]
 
 
