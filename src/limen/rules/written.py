@@ -4257,6 +4257,33 @@ _SECRET_TO_CLIENT = prefiltered(
 )
 
 
+# The server's whole environment spread into what a front-end build inlines (Next.js's and Nuxt's `env: {
+# ...process.env }`, Storybook's `env: (config) => ({ ...config, ...process.env })`, a bundler's `define: {
+# "process.env": JSON.stringify(process.env) }`); a child process given it (`spawn(cmd, { env: {
+# ...process.env } })`) hands it to no one
+_ENVIRONMENT_TO_CLIENT = prefiltered(
+    r"""\b(?:env|define)\s*:\s*(?:\(\s*\w*\s*\)\s*=>\s*\(?\s*)?\{[^{}]{0,200}?\.\.\.\s*process\.env\s*[,}]"""
+    r"""|["']process\.env["']\s*:\s*(?:JSON\.stringify\(\s*)?process\.env\s*[,})]"""
+)
+# What opens a build's exported configuration object: an assignment (`module.exports = {`, `const config =
+# {`), `export default {`, or a config helper's call (`defineConfig({`, `withSentryConfig({`)
+_CONFIG_OPENER = re.compile(r"(?:=|\bdefault|\b(?:define|with)\w*\s*\()\s*$")
+
+
+def _environment_to_client(source: str) -> bool:
+    """`_ENVIRONMENT_TO_CLIENT` as a key of the exported configuration itself, not of an object handed to a
+    call that starts a program (`electron.launch({ env: { ...process.env } })`). An edit's fragment that
+    does not show the object the key is in is taken as the configuration's (what a config file holds)."""
+    for match in _ENVIRONMENT_TO_CLIENT.finditer(source):
+        depth, i = 0, match.start()
+        while i > 0 and depth >= 0:  # back to the brace of the object the key belongs to
+            i -= 1
+            depth += {"}": 1, ")": 1, "]": 1, "{": -1, "(": -1, "[": -1}.get(source[i], 0)
+        if depth >= 0 or (source[i] == "{" and _CONFIG_OPENER.search(source[max(0, i - 40) : i])):
+            return True
+    return False
+
+
 # A response built from the server's whole environment (`json({ env })`, `res.json(process.env)`,
 # `jsonify(dict(os.environ))`, Go's `json.NewEncoder(w).Encode(os.Environ())`): the object, not one value
 _ENVIRONMENT_RETURNED = prefiltered(
@@ -4562,6 +4589,11 @@ _ACCESS_CHECKS: tuple[tuple[tuple[tuple[str, ...], ...], _Check, str], ...] = (
         (("process.env", "import.meta.env"),),
         _SECRET_TO_CLIENT,
         "a server secret is built into the code every visitor's browser downloads",
+    ),
+    (
+        (("process.env",), ("env", "define")),
+        _environment_to_client,
+        "the server's whole environment is built into the code every visitor's browser downloads",
     ),
     (
         (("env",), ("response", "json", "send", "return", "body")),
