@@ -841,11 +841,9 @@ def _key_words(key: str) -> tuple[str, ...]:
 def _secret_key(key: str) -> bool:
     """`client_secret`, `JIRA_API_TOKEN`, `apiKey`, `SONAR_LOGIN`; not `kms_key_id`, `public_key`."""
     words = _key_words(key)
-    last = words[-1] if words else ""
-    if not words or any(
-        w in _NOT_SECRET_WORDS and not (w in _HOLDER_WORDS and last in _SECRET_WORDS) for w in words
-    ):
+    if not words or any(w in _NOT_SECRET_WORDS and not _held_secret(words, i) for i, w in enumerate(words)):
         return False
+    last = words[-1]
     vendor = bool(_VENDORS.search(key.lower()))
     if last in _SECRET_WORDS:
         return True
@@ -854,9 +852,16 @@ def _secret_key(key: str) -> bool:
     return vendor and last in ("login", "accessid", "clientid", "accessid")
 
 
-# Where secrets are kept: a key naming one names no secret (`vault_addr`, `secret_store`), but a secret named
-# after it is one (`VAULT_TOKEN`, Ansible's `vault_password`)
+# Where secrets are kept: a key naming one names no secret (`vault_addr`, `secret_store`,
+# `keyVaultToStoreSecrets`), but one secret named after it is one (`VAULT_TOKEN`, Ansible's `vault_password`)
 _HOLDER_WORDS = frozenset({"vault", "store", "manager", "provider", "helper"})
+
+
+def _held_secret(words: list[str], i: int) -> bool:
+    """Whether `words[i]`, a holder's name, is followed only by the one secret it holds (`vault_token`)."""
+    last = words[-1]
+    plural = last.endswith("s") and not last.endswith("ss")
+    return words[i] in _HOLDER_WORDS and i == len(words) - 2 and last in _SECRET_WORDS and not plural
 
 
 # What an identifier names when it names a tenant (an application, a project, an account), not half a key
