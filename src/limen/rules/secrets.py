@@ -857,7 +857,7 @@ def _secret_key(key: str) -> bool:
 _HOLDER_WORDS = frozenset({"vault", "store", "manager", "provider", "helper"})
 
 
-def _held_secret(words: list[str], i: int) -> bool:
+def _held_secret(words: tuple[str, ...], i: int) -> bool:
     """Whether `words[i]`, a holder's name, is followed only by the one secret it holds (`vault_token`)."""
     last = words[-1]
     plural = last.endswith("s") and not last.endswith("ss")
