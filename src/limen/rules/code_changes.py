@@ -251,7 +251,11 @@ _REQUEST_VALUE = re.compile(
     r"|\b(?:msg|message)\.content\b|\binteraction\.options\.|\bresp(?:onse)?\.(?:text|content|body|data)\b"
     # what a queue's job or message carries: whoever could enqueue it chose it
     r"|\bjob\.(?:data|payload|args)\b|\b(?:msg|message|record)\.(?:value|body|payload)\b"
+    # (a C client's message behind a pointer: mosquitto's `msg->payload`)
+    r"|\b(?:msg|message)->payload\b"
 )
+# ... and, for what is run, a handler's `payload` (a webhook's or an event's, whoever sent it chose it)
+_PAYLOAD = re.compile(r"\bpayload\b")
 _ESCAPED = re.compile(
     r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
 )
@@ -632,7 +636,8 @@ def weakened(
     if let_in and live_removed.strip():  # (what the replaced code already let in is no change)
         let_in = [why for why in let_in if why not in _let_in(live_removed, known, path)]
     found += let_in
-    found += _opened(live_added, known or before, path)  # (no file here: the text the edit replaces)
+    # (`lead + live_after`: the names the code around the edit binds, as the file will be)
+    found += _opened(live_added, known or before, path, lead + live_after)
     return [IMPLANT + why for why in dict.fromkeys(found)][:3]
 
 
@@ -1609,17 +1614,21 @@ _ROUTING_WORD = re.compile(r"""===?\s*["'](?:GET|POST|PUT|PATCH|DELETE|OPTIONS|H
 _LETS_IN_WORDS: tuple[str, ...] = ("return true", "success", "grant", "admin", "authenticated", "_ok")
 
 
-def _runs_what_requests_send(added: str) -> bool:
-    """A line that runs code, a command or SQL from what a request sends: read on that line, or through a
-    name bound to it earlier (`const { code } = await readBody(event)` ... `new Function('event', code)`)."""
+def _runs_what_requests_send(added: str, after: str = "") -> bool:
+    """A line added that runs code, a command or SQL from what a request sends: read on that line, or
+    through a name bound to it earlier, in the lines added or anywhere in the file as it will be (`const {
+    code } = await readBody(event)` ... `new Function('event', code)`; C's `snprintf(cmd, ..., msg->payload)`
+    ... `system(cmd)`)."""
     if _RUNNER.search(added) is None:  # (a line that runs something is somewhere in the text: most have none)
         return False
+    text = after or added
     bound = {
         name
-        for m in _BOUND_TO.finditer(added)
-        if _REQUEST_VALUE.search(m.group(2))
+        for m in _BOUND_TO.finditer(text)
+        if _REQUEST_VALUE.search(m.group(2)) or _PAYLOAD.search(m.group(2))
         for name in re.findall(r"\w+", m.group(1))
-    } | tainted_names(added)
+    } | tainted_names(text)
+    bound |= {m.group(1) for m in _FORMATTED_INTO.finditer(text) if _REQUEST_VALUE.search(m.group(2))}
     for line in added.splitlines():
         if not _RUNNER.search(line) or _ESCAPED.search(line):
             continue
@@ -1630,6 +1639,11 @@ def _runs_what_requests_send(added: str) -> bool:
         ):
             return True
     return False
+
+
+# C's text formatted into a buffer (`snprintf(cmd, sizeof cmd, "ping %s", msg->payload)`): the buffer holds
+# what the arguments carry
+_FORMATTED_INTO = re.compile(r"\bv?s(?:n)?printf\s*\(\s*(\w+)\s*,([^;]{0,300})")
 
 
 # A name, or the names a destructuring takes, bound on one line (`const { cmd, args } = await req.json()`,
@@ -1701,10 +1715,11 @@ def _unguarded_power(added: str, before: str) -> str:
     return ""
 
 
-def _opened(added: str, before: str, path: str) -> list[str]:
+def _opened(added: str, before: str, path: str, after: str = "") -> list[str]:
     """What a change opens to callers: routes exempted from authentication that are not public by nature,
     the environment or configuration handed out, what a request sends run as code, the caller's credentials
-    logged or sent on, a secret made from a predictable source, debugging turned on in production."""
+    logged or sent on, a secret made from a predictable source, debugging turned on in production. `after`
+    is the code as it will be (where the names the added lines use are bound)."""
     found: list[str] = []
     low = added.lower()
     disarmed = _DISARMED.search(added)
@@ -1742,7 +1757,7 @@ def _opened(added: str, before: str, path: str) -> list[str]:
         found.append(
             "a command the page or another process hands over is run (an IPC handler, a preload bridge)"
         )
-    if any(w in low for w in _RUNNER_WORDS) and _runs_what_requests_send(added):
+    if any(w in low for w in _RUNNER_WORDS) and _runs_what_requests_send(added, after):
         found.append("code, a command or SQL that a request or record supplies is run")
     if any(w in low for w in ("authorization", "cookie", "x-api-key", "password")) and (
         any(_CALLERS_CREDENTIAL.search(line) and _HANDS_ON.search(line) for line in added.splitlines())
