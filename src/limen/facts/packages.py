@@ -542,7 +542,46 @@ KNOWN_MALICIOUS: dict[tuple[str, str], frozenset[str]] = {
     ("npm", "strip-ansi"): frozenset({"7.1.1"}),
     ("npm", "color-convert"): frozenset({"3.1.1"}),
     ("npm", "@ctrl/tinycolor"): frozenset({"4.1.1", "4.1.2"}),
+    **{
+        ("npm", name): frozenset({version})
+        for name, version in (
+            *(("supports-color", "10.2.1"), ("wrap-ansi", "9.0.1"), ("slice-ansi", "7.1.1")),
+            *(("color-name", "2.0.1"), ("is-arrayish", "0.3.3"), ("error-ex", "1.3.3")),
+            *(("simple-swizzle", "0.2.3"), ("has-ansi", "6.0.1"), ("chalk-template", "1.1.1")),
+            *(("backslash", "0.2.1"), ("color-string", "2.1.1"), ("color", "5.0.1")),
+            *(("supports-hyperlinks", "4.1.1"), ("ansi-regex", "6.2.1")),
+        )
+    },
+    # August 2025 ("s1ngularity"): Nx's publishing token stolen, releases that searched the machine for
+    # wallets and keys and published them to the victim's own GitHub
+    ("npm", "nx"): frozenset(
+        {"20.9.0", "20.10.0", "20.11.0", "20.12.0", "21.5.0", "21.6.0", "21.7.0", "21.8.0"}
+    ),
+    ("npm", "@nx/devkit"): frozenset({"20.9.0", "21.5.0"}),
+    ("npm", "@nx/js"): frozenset({"20.9.0", "21.5.0"}),
+    ("npm", "@nx/node"): frozenset({"20.9.0", "21.5.0"}),
+    ("npm", "@nx/workspace"): frozenset({"20.9.0", "21.5.0"}),
+    ("npm", "@nx/eslint"): frozenset({"21.5.0"}),
+    ("npm", "@nx/key"): frozenset({"3.2.0"}),
+    ("npm", "@nx/enterprise-cloud"): frozenset({"3.2.0"}),
 }
+
+
+def alias_swap(alias: str, spec: str) -> str:
+    """The package an npm alias installs under a name that is not its own (`next@npm:nextjs-turbo-build`,
+    `"@supabase/ssr": "npm:@someone/ssr-helpers"`) when that name is one every project knows or an
+    organisation's scope: code from another publisher is imported as theirs. "" for none (an alias to the
+    same package, to the scope's own package, or under a name of the project's own making)."""
+    if "npm:" not in spec:
+        return ""
+    named, target = package_name("npm", alias), package_name("npm", spec)
+    if not named or not target or target == named:
+        return ""
+    scope = named.split("/", 1)[0] if named.startswith("@") else ""
+    if scope and target.startswith(scope + "/"):
+        return ""
+    return target if scope or named in POPULAR["npm"] else ""
+
 
 # A requirement's name: before extras, a version, a marker or a direct reference (`name[x]>=1; python...`)
 _PYPI_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")

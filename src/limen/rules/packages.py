@@ -20,6 +20,7 @@ from limen.context import Context
 from limen.facts.hosts import FORGES, imitated_owner, registrable_name, within_edits
 from limen.facts.packages import (
     REGISTRY_WORDS,
+    alias_swap,
     imitated,
     initializer_package,
     known_malicious,
@@ -64,6 +65,10 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
         if known_malicious(registry, spec):
             detail = f"{by} installs {name!r}, a release known to carry a payload"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.BLOCK, 90, detail)
+            return
+        if registry == "npm" and "@npm:" in spec and (swapped := alias_swap(spec.split("@npm:")[0], spec)):
+            detail = f"{by} installs {swapped!r} under the name {spec.split('@npm:')[0]!r}"
+            yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
         original = imitated(registry, name)
         if original and registry in ("github", "go") and _forks_own(name, action.cwd or ctx.workspace):

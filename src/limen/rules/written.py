@@ -162,7 +162,7 @@ def _direct_sources(values: list[str]) -> list[str]:
 
 def _lookalikes(registry: str, specs: list[str]) -> list[str]:
     """Dependencies whose names imitate a package every project uses (`facts.packages`; `reqeusts`)."""
-    from limen.facts.packages import imitated, known_malicious, package_name
+    from limen.facts.packages import alias_swap, imitated, known_malicious, package_name
 
     concerns = []
     for spec in specs[:512]:
@@ -172,10 +172,17 @@ def _lookalikes(registry: str, specs: list[str]) -> list[str]:
             concerns.append(f"the dependency {name!r} is a release known to carry a payload")
         elif original:
             concerns.append(f"the dependency {name!r} is a near miss of {original!r}")
+        elif registry == "npm" and "@npm:" in spec and (swapped := alias_swap(spec.split("@npm:")[0], spec)):
+            concerns.append(f"the dependency {spec.split('@npm:')[0]!r} installs {swapped!r} in its place")
     return concerns
 
 
-_DEPENDENCY_TABLES = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+# (and the versions an install is forced to take in place of what the tree asks for: npm's `overrides`,
+# yarn's `resolutions`)
+_DEPENDENCY_TABLES = (
+    *("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"),
+    *("overrides", "resolutions"),
+)
 
 
 def _deno_json(text: str) -> tuple[list[str], list[str]]:
@@ -289,7 +296,7 @@ def _archived_repositories(text: str) -> list[str]:
     """Dependencies taken as a forge's source archive at a branch (`.../archive/refs/heads/main.zip`), as a
     repository at a branch is (`_moving_repositories`), or from an account whose name imitates a publisher
     every project takes code from (`espresif/esptool/archive/refs/tags/v4.7.0.zip`), at any ref."""
-    from limen.facts.hosts import SOURCE_OWNERS, imitates
+    from limen.facts.hosts import imitated_owner
 
     found = []
     for match in _FORGE_ARCHIVE.finditer(text[:MAX_TEXT]):
@@ -298,7 +305,7 @@ def _archived_repositories(text: str) -> list[str]:
             owner, repo, branch, ref = groups[0:4] if groups[0] else groups[4:8]
         else:
             owner, repo, branch, ref = groups[8], groups[9], None, groups[10]
-        if original := imitates(owner, SOURCE_OWNERS):
+        if original := imitated_owner(owner):
             found.append(f"the repository owner {owner!r} is a near miss of {original!r}: {owner}/{repo}")
         elif branch or not _FIXED_REF.match(ref):
             found += _taken_from_repository("package", repo, f"{owner}/{repo} at {ref}")
