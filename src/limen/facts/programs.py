@@ -1801,6 +1801,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p("telnet", R.SENDS, R.DOWNLOADS, R.NETWORK, options=_TELNET_OPTS),
     _p("ztcp", R.SENDS, R.NETWORK, options=_ZTCP_OPTS),
     _p("rcat", R.NETWORK, R.REMOTE_SHELL, aliases=("cryptcat", "sbd")),
+    # a telnet server: logins (or, with `-l /bin/sh`, a shell with none) served in plain text to the network
+    _p("telnetd", R.NETWORK, R.REMOTE_SHELL, aliases=("utelnetd", "in.telnetd")),
     # tunnels: a local port (a shell's, a debugger's, a dev server's) put on the internet
     _p("ngrok", R.TUNNEL, R.NETWORK, exposes=rf"{_W}(?:http|https|tcp|tls|start|tunnel){_E}"),
     _p(

@@ -67,6 +67,14 @@ _INTEGRITY_REFUSAL = prefiltered(
     r"|tamper(?:ed|ing)?|revoked)\w*\b"
     r"|(?<![.\w])(?:\w*?_)?(?:rollback|downgrade)\w*\b(?!\s*\()"
 )
+# A check that a downloaded file is the one its publisher released: its checksum compared with the
+# published list (`sha256sum -c`, `shasum -a 256 --check`), its signature verified (`gpg --verify`,
+# `cosign verify-blob`, `minisign -V`), every requirement's hash demanded (`--require-hashes`)
+_ARTIFACT_CHECK = prefiltered(
+    r"\b(?:sha(?:1|224|256|384|512)sum|shasum|md5sum|b2sum)\b[^\n|;&]*?\s(?:-c|--check)\b"
+    r"|\bgpgv?2?\s+(?:--\w+\s+)*--verify\b|\bgpgv\b|\bcosign\s+verify(?:-blob|-attestation)?\b"
+    r"|\bminisign\s+(?:-\w\s+)*-V\b|\bslsa-verifier\b|--require-hashes\b"
+)
 # A condition that tests what a token says of itself: its signing algorithm, issuer, audience, expiry or
 # nonce (`if token.Method.Alg() != "RS256" {`, `if claims.Issuer != cfg.Issuer`, `if claims.exp < now`)
 _CLAIM_CHECK = prefiltered(
@@ -615,6 +623,7 @@ def weakened(
     for pattern, why in (
         (_REFUSAL_WORD, "a refusal of the unauthenticated or the forbidden is taken out of the code"),
         (_INTEGRITY_REFUSAL, "a refusal of a tampered, unsigned or older image or message is taken out"),
+        (_ARTIFACT_CHECK, "a check that a download is the file its publisher released is taken out"),
         (_CLAIM_CHECK, "a check of a token's algorithm, issuer, audience or expiry is taken out of the code"),
         (_SCOPE, "a query or lookup no longer keeps to the caller's own tenant, account or owner"),
         (_GUARD_CALL, "a call that checks the caller's rights is taken out of the code"),
