@@ -2608,7 +2608,9 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}(?:secrets|auth)\s+disable{_E}|{_W}kv\s+metadata\s+delete{_E}"
         rf"|{_W}lease\s+revoke{_E}.*-prefix{_E}|{_W}operator\s+seal{_E}",
         # (`token revoke -self`: the caller's own token, given up)
-        destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}|{_W}(?:lease|token)\s+revoke{_E}(?!.*{_W}-self{_E})",
+        # (a server taken out of the cluster's consensus: with enough gone, it stops answering)
+        destroys_one=rf"{_W}(?:kv\s+)?(?:delete|destroy){_E}|{_W}(?:lease|token)\s+revoke{_E}(?!.*{_W}-self{_E})"
+        rf"|{_W}operator\s+raft\s+remove-peer{_E}",
         # a policy with every path or sudo, a database role that makes superusers (the policy's own text comes
         # on standard input as often as in a file); `policies=root` is the table of controls'
         # (the policy's text spans lines); a GitHub user or team mapped to the root policy

@@ -525,7 +525,12 @@ CONTENT_OPTIONS = {
 }
 # Options with which a key tool gives back only the public half of the private key it reads (`openssl rsa
 # -in rsa_key.p8 -pubout -out rsa_key.pub`, as Snowflake's key-pair set-up does): no secret is shown.
-PUBLIC_HALF_OPTIONS = {"openssl": frozenset({"-pubout"})}
+PUBLIC_HALF_OPTIONS = {
+    "openssl": frozenset({"-pubout"}),
+    # the public key derived from a private one (`ssh-keygen -y -f key`, `age-keygen -y keys.txt`)
+    "ssh-keygen": frozenset({"-y"}),
+    "age-keygen": frozenset({"-y"}),
+}
 # Options with which a reader prints no line of what it reads, only counts, names or a status (`grep -c ''
 # .env`, `grep -l KEY -r .`, `grep -q X f`): the file is not read out.
 COUNTING_OPTIONS = {
