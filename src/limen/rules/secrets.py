@@ -2039,7 +2039,7 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
         name = command.name
         if name in _SECRET_READERS or name.startswith(secret_facts.PRINTER_PREFIXES):
             printed = secret_facts.printer(command.argv)
-            if printed is not None and _metadata_only(command.argv):
+            if printed is not None and _plain_fields_only(command, action):
                 continue  # `az keyvault secret show ... --query attributes`: its dates and flags, no value
             if printed is not None:
                 if (
@@ -2096,6 +2096,44 @@ def _metadata_only(argv: tuple[str, ...]) -> bool:
         if query:
             return not _CREDENTIAL_FIELD.search(query)
     return False
+
+
+def _plain_fields_only(command: Command, action: Action) -> bool:
+    """What a command that prints secrets shows is narrowed to fields that hold no credential: by its own
+    query (`_metadata_only`), by Vault's `-field=api_url`, or by the JSON or YAML filter it is piped into
+    (`sops -d app.enc.yaml | yq '.database.host'`)."""
+    argv = command.argv
+    if _metadata_only(argv):
+        return True
+    for i, word in enumerate(argv):
+        field = word.partition("=")[2] if word.startswith(("-field=", "--field=")) else ""
+        if word in ("-field", "--field") and i + 1 < len(argv):
+            field = argv[i + 1]
+        if field:
+            return not _CREDENTIAL_FIELD.search(field)
+    at = action.commands.index(command)
+    selector = action.commands[at + 1] if at + 1 < len(action.commands) else None
+    if selector is None or selector.name not in _FIELD_SELECTORS or selector.via != command.via:
+        return False
+    if not re.search(rf"\|\s*{selector.name}\b", action.command_line):
+        return False  # (the next command of the line, but not fed by this one)
+    filters = [w for w in selector.argv[1:] if not w.startswith("-")]
+    return len(filters) == 1 and _leaf_of_plain_fields(filters[0])
+
+
+def _leaf_of_plain_fields(expression: str) -> bool:
+    """A filter that selects one value two or more keys down (`.database.host`), none of the keys naming a
+    credential or what holds a secret's values (a Kubernetes secret's `.data`): a leaf, not an object."""
+    if not _FIELD_PATH.fullmatch(expression):
+        return False
+    keys = [k.lower() for k in re.findall(r"[A-Za-z_][\w-]*", expression)]
+    return len(keys) >= 2 and not any(_CREDENTIAL_FIELD.search(k) or k in _SECRET_HOLDERS for k in keys)
+
+
+# Filters of JSON and YAML, and a filter that selects one plain path (`.database.host`, `.[0].name`)
+_FIELD_SELECTORS = frozenset({"jq", "yq", "gojq", "jaq"})
+_SECRET_HOLDERS = frozenset({"data", "stringdata", "env", "environment", "secrets", "credentials", "auth"})
+_FIELD_PATH = re.compile(r"\.(?:[A-Za-z_][\w-]*|\[\d*\])(?:\.[A-Za-z_][\w-]*|\[\d*\])*")
 
 
 # Every command name `secret_reads` looks at further (most lines name none of them).
