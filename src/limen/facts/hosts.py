@@ -131,6 +131,8 @@ OBJECT_STORE_HOSTS: dict[str, str] = {
     "gcs": "{}.storage.googleapis.com",
 }
 WEB_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "ftps", "sftp", "smb"})
+# Message brokers' addresses (MQTT, AMQP, Kafka, NATS, Redis): what a tool publishes there goes to that host
+BROKER_SCHEMES = frozenset({"mqtt", "mqtts", "amqp", "amqps", "kafka", "nats", "tls", "redis", "rediss"})
 
 # --------------------------------------------------------------------------- registries (trusted by default)
 

@@ -13,7 +13,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 
-from limen.facts.hosts import FORGES, FREE_MAIL_DOMAINS, OBJECT_STORE_HOSTS, WEB_SCHEMES
+from limen.facts.hosts import BROKER_SCHEMES, FORGES, FREE_MAIL_DOMAINS, OBJECT_STORE_HOSTS, WEB_SCHEMES
 from limen.facts.paths import below_home
 from limen.facts.programs import (
     CHECKS_OFF_VARIABLES,
@@ -2073,6 +2073,13 @@ _PUBLISHES = re.compile(
 )
 
 
+# What a message broker's publish is given: a message's topic, queue or exchange (MQTT's, Kafka's, NATS's, a
+# cloud's pub/sub): a message sent to its subscribers, judged by where it goes, not a release to the public
+_MESSAGE_KEYS = frozenset(
+    {"topic", "topic_name", "topic_arn", "queue", "queue_url", "exchange", "routing_key"}
+)
+
+
 def _held_back(arguments: dict[str, object]) -> bool:
     """A publishing call kept from the public: a draft or a pre-release, or a target that is no production
     one (`track="internal"`, `environment="staging"`)."""
@@ -2110,7 +2117,11 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
                 and _EVERYONES.match(value.strip())
             ):
                 return f"a release to {value.strip()[:40]}"
-    if _PUBLISHES.search(words_of(tool.split("__")[-1])) and not _held_back(arguments):
+    if (
+        _PUBLISHES.search(words_of(tool.split("__")[-1]))
+        and not _held_back(arguments)
+        and _MESSAGE_KEYS.isdisjoint(words_of(str(k)) for k in arguments)
+    ):
         return (
             "a release"  # `create_app_store_version_submission(...)`, `publish_package(...)`: to the public
         )
@@ -2362,9 +2373,11 @@ _PATH_LIST_KEYS = frozenset(
 _NOT_PATH_KEYS = frozenset(_PAYLOAD_KEYS) | {"subject", "description", "title", "name", "pattern", "regex"}
 _ARGV_KEYS = frozenset({"argv", "args", "arguments", "cmd_args", "command_args", "command"})
 _ABSOLUTE = re.compile(r"^(?:/|~/|~$|[A-Za-z]:[\\/]|\\\\)[^\n\r\t]{0,1023}$")
-# Web addresses only (`facts.hosts.WEB_SCHEMES`): `notes://readme` under any name is a server's own id.
+# Web and message brokers' addresses only (`facts.hosts.WEB_SCHEMES`, `BROKER_SCHEMES`): `notes://readme`
+# under any name is a server's own id.
 _URL = re.compile(
-    rf"^(?:{'|'.join(sorted(WEB_SCHEMES | OBJECT_STORE_HOSTS.keys()))})://\S{{1,2048}}$", re.IGNORECASE
+    rf"^(?:{'|'.join(sorted(WEB_SCHEMES | BROKER_SCHEMES | OBJECT_STORE_HOSTS.keys()))})://\S{{1,2048}}$",
+    re.IGNORECASE,
 )  # (and object stores' addresses, `gs://bucket/key`: where a tool reads or puts data, no local path)
 
 
@@ -2551,8 +2564,9 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
                 else:
                     searches = (*searches, k)
         names_only = names_only or (not searches and _LISTING.search(words) is not None)
-    # (a tool that stores a connection's host: queries and connections of the moment go where the user set up)
-    stores = _STORES_SETTING.search(words) is not None
+    # (a tool that stores a connection's host: queries and connections of the moment go where the user set
+    # up; a tool that sends a message sends it to the host it is given: a broker's, a mail server's)
+    stores = _STORES_SETTING.search(words) is not None or capability == Capability.MESSAGE_SEND.value
     hosts = tuple(k for w, k in keys.items() if w in _HOST_KEYS) if stores and not (commands or urls) else ()
     return ToolSpec(
         capability,
