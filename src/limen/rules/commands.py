@@ -1563,6 +1563,13 @@ _SQL_DROP = re.compile(
 # `ALTER TABLE t DROP COLUMN c` (or `DROP c`): the column's data is gone with it
 _SQL_ALTER_DROP = re.compile(r"\balter\s+table\b.*\bdrop\b(?!\s+(?:constraint|default|not\s+null|index)\b)")
 _SQL_TRUNCATE = re.compile(r"\btruncate\b")
+# A table replaced by a copy of itself that selects no row (`CREATE OR REPLACE TABLE t AS SELECT * FROM t
+# WHERE 1=0`, `INSERT OVERWRITE TABLE t SELECT ... WHERE false`): emptied, as TRUNCATE would
+_SQL_REPLACED_EMPTY = re.compile(
+    r"\b(?:create\s+or\s+replace\s+table|insert\s+overwrite(?:\s+table)?)\s+([\w.\"`]+)\b.*?"
+    r"\bfrom\s+\1(?![\w.])[^;]*?(?:\bwhere\s+(?:1\s*=\s*0|0\s*=\s*1|1\s*(?:<>|!=)\s*1|false|0)\b|\blimit\s+0\b)",
+    re.DOTALL,
+)
 _SQL_DELETE = re.compile(r"\bdelete\s+(?:\w+\s+)?from\b")
 _SQL_UPDATE = re.compile(r"\bupdate\s+\S+\s+set\b")
 # A WHERE that filters nothing: `1=1`, `true`, `id = id`, `'' = ''` (strings are blanked before this), a
@@ -1643,6 +1650,8 @@ def sql_destroys(text: str) -> str:
             return "UPDATE without WHERE"  # every row overwritten: the old values are gone
         if _SQL_ALTER_DROP.search(statement):
             return "ALTER TABLE ... DROP"
+        if _SQL_REPLACED_EMPTY.search(statement):
+            return "a table replaced by none of its rows"
     return ""
 
 
@@ -1930,7 +1939,9 @@ _SQL_STATEMENT = re.compile(
     # `USE ROLE SECURITYADMIN; ALTER ...`, `PRAGMA writable_schema=1; DELETE ...`: the session set up first
     r"(?is)^\s*(?:(?:use|set|pragma)\b[^;]*;\s*)*"
     r"(?:drop|truncate|delete\s+from|update\s+\S+\s+set|alter|grant|revoke|create(?:\s+or\s+replace)?"
-    r"\s+(?:row\s+access\s+policy|masking\s+policy|policy|user|role)|insert\s+into|merge\s+into)\b"
+    r"\s+(?:row\s+access\s+policy|masking\s+policy|policy|user|role)|insert\s+into|merge\s+into"
+    # (a table rebuilt in place: `_SQL_REPLACED_EMPTY` asks whether it keeps any row)
+    r"|create\s+or\s+replace\s+table|insert\s+overwrite)\b"
 )
 
 
