@@ -522,7 +522,7 @@ _WEAK_WHEN_ON = re.compile(
     r"|(?:web_|tcp_|pg_)?allow_others|allow_?all(?:_[a-z]+){0,2}"
     # a setting named for the safety it takes away (pnpm's `dangerouslyAllowAllBuilds`: every dependency's
     # install scripts run)
-    r"|dangerously(?:_[a-z]+){1,5}"
+    r"|dangerously(?:_[a-z]+){1,5}|unsafe(?:_[a-z]+){1,3}"
     # a login served in plain text (Zephyr's `CONFIG_SHELL_BACKEND_TELNET`, busybox's `telnetd`)
     r"|telnetd?(?:_(?:enabled?|server|shell|backend))?)$"
 )
@@ -1924,10 +1924,12 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone
         return f"{CONTROL_OFF}monitoring switched off by {words}"
     for name, value in settings:
+        if _WEAK_WHEN_ON.search(name):  # `insecure_skip_verify: true`, `dangerouslyAllowAllBuilds: true`
+            if value is True or (isinstance(value, str) and (_on(value) or value.strip() == "1")):
+                return f"{CONTROL_OFF}{name} turned on"
+            continue  # `PasswordAuthentication no`: what weakens when on, off is a hardening
         if not (_CONTROL_KEYS.search(name) or _BYPASS.search(name)) or name == "required":
             continue  # (a form's or a schema's `required: false` aside)
-        if _WEAK_WHEN_ON.search(name):
-            continue  # `PasswordAuthentication no`: what weakens when on, off is a hardening
         if _CALLED_BY_OTHERS.search(name) and _CALLER_CHECK.search(name):
             continue  # `[functions.stripe-webhook] verify_jwt = false`: a webhook checks its own signature
         if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go

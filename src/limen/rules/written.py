@@ -6019,9 +6019,30 @@ def settings_notes(action: Action) -> tuple[str, ...]:
         printed = _printed_into(action)
         if printed is not None:
             found += edited_settings(*printed)
+        found += _tool_settings(action)
         facts["settings_notes"] = tuple(found)
     notes: tuple[str, ...] = facts["settings_notes"]
     return notes
+
+
+# A program's own setting set on its command line (`yarn config set enableStrictSsl false`, `pio settings set
+# enable_proxy_strict_ssl No`, `arduino-cli config set library.enable_unsafe_install true`)
+_SETS_SETTING = re.compile(r"(?:config|settings)\s+set\s+(?:--\S+\s+)*([\w.-]+)[\s=]+(\S+)")
+
+
+def _tool_settings(action: Action) -> list[str]:
+    """What a program's own settings command does to its controls, judged by the table of controls as the
+    same setting written into its configuration file would be (`normalize.tools.changes_controls`)."""
+    from limen.normalize.tools import changes_controls
+
+    found = []
+    for command in action.commands[:16]:
+        match = _SETS_SETTING.search(" ".join(command.argv[1:6])) if "set" in command.argv[1:4] else None
+        if match is not None:
+            key, value = match.group(1), match.group(2).strip("\"'")
+            if note := changes_controls(f"{command.name}_config_set", {key: value}):
+                found.append(note)
+    return found
 
 
 def _code_edited(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verdict, str] | None:
