@@ -1458,9 +1458,19 @@ def _gdbinit(text: str) -> tuple[list[str], list[str]]:
         code = block or line
         if code.strip():
             commands.append(f"python3 -c {quote(code)}")
-    return commands, []
+    trusted = _GDB_TRUSTS_ALL.search(text[:MAX_TEXT])
+    return commands, [
+        f"gdb runs the start-up scripts of any folder it opens ({trusted.group(0).strip()})"
+    ] if trusted else []
 
 
+# gdb's auto-load safe path widened to every folder (or its check switched off): the `.gdbinit` and Python
+# scripts of whatever project or binary it is pointed at run at start-up
+_GDB_TRUSTS_ALL = re.compile(
+    r"^[ \t]*(?:set[ \t]+auto-load[ \t]+safe-path|add-auto-load-safe-path)[ \t]+/[ \t]*$"
+    r"|^[ \t]*set[ \t]+auto-load[ \t]+safe-path[ \t]+.*(?:^|:)/(?::|[ \t]*$)",
+    re.MULTILINE,
+)
 _GDB_PYTHON = re.compile(
     r"^[ \t]*python(?:-interactive)?[ \t]*\n(.*?)^[ \t]*end[ \t]*$|^[ \t]*python[ \t]+(\S.*)$", re.M | re.S
 )
