@@ -761,9 +761,9 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"/debian/(?:[\w.+-]+\.)?cron\.(?:d|daily|hourly|weekly|monthly)$|/cron\.d/[^/]+$",
         _f("packaged_cron", "the package installs it: cron runs its lines on every machine", "cron"),
     ),
-    (
-        r"/(?:debian|packaging|systemd|dist|contrib|deploy|init)/(?:[^/]+/)*[^/]+\.(?:service|timer|socket)$",
-        _f("packaged_unit", "the package installs it: systemd runs its Exec lines as the service", "systemd"),
+    (  # (wherever the project keeps it: a package's, a deployment's, a device image's recipe files)
+        r"/[^/]+\.(?:service|timer|socket)$",
+        _f("packaged_unit", "once installed, systemd runs its Exec lines as the service", "systemd"),
     ),
     (r"\.cmake$", _f("cmake", "cmake runs its commands and downloads at every configure", "cmake")),
     # Capistrano's deploy configuration and tasks: every deploy runs their commands on the servers
