@@ -2464,10 +2464,10 @@ Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
 _VCS_SOURCE = re.compile(
     r"(?:^|[\s@=])(?:git|hg|svn|bzr)\+|^(?:github|gitlab|bitbucket):|^--git(?:=|$)|\.git(?:[@#]|$)"
 )
-# A source archive by its address (`pip install https://github.com/x/y/archive/main.zip`): built, so its
-# setup code runs, as a repository's does (a wheel, `.whl`, runs none)
+# A source archive by its address (`pip install https://github.com/x/y/archive/main.zip`, PEP 508's `y @
+# URL`): built, so its setup code runs, as a repository's does (a wheel, `.whl`, runs none)
 _SOURCE_ARCHIVE = re.compile(
-    r"^(?:[\w@./-]+@)?https?://(?:\S+?\.(?:zip|tar\.gz|tgz|tar\.bz2|tar\.xz)(?:[#?]\S*)?"
+    r"^(?:[\w@./\[\],-]+?\s*@\s*)?https?://(?:\S+?\.(?:zip|tar\.gz|tgz|tar\.bz2|tar\.xz)(?:[#?]\S*)?"
     # (a forge's archive of a revision, and a requirement's name given one: `ethers@https://.../tarball/v6`)
     r"|[^/\s]+/[\w.-]+/[\w.-]+/(?:tarball|zipball)(?:/\S*)?|codeload\.github\.com/\S+)$",
     re.IGNORECASE,
