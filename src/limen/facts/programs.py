@@ -158,6 +158,9 @@ class Program:
     # every operand is a package it installs (`pip install A B`), and those after which the first operand is
     # a package it fetches and runs ("" for the program itself: `npx cowsay hi`, `uvx ruff check`)
     registry: str = ""
+    # options whose value is a package installed from a registry, with that registry (`databricks libraries
+    # install --pypi-package NAME`): judged as the registry's own installer would judge the name
+    package_options: tuple[tuple[str, str], ...] = ()
     installs: tuple[str, ...] = ()
     runs_package: tuple[str, ...] = ()
     # regex over the words after the name: the invocation installs code from a repository or an address to
@@ -618,6 +621,7 @@ def _p(
     loads_library: str = "",
     removes_operands: str = "",
     registry: str = "",
+    package_options: tuple[tuple[str, str], ...] = (),
     installs: tuple[str, ...] = (),
     runs_package: tuple[str, ...] = (),
     fetches_code: str = "",
@@ -673,6 +677,7 @@ def _p(
         loads_library=loads_library,
         removes_operands=removes_operands,
         registry=registry,
+        package_options=package_options,
         installs=installs,
         runs_package=runs_package,
         fetches_code=fetches_code,
@@ -2600,6 +2605,12 @@ PROGRAMS: tuple[Program, ...] = (
         grants=rf"{_W}(?:grants|permissions)\s+(?:update|set){_E}.*(?:ALL_PRIVILEGES|IS_OWNER|CAN_MANAGE)",
         disables=rf"{_W}workspace-conf\s+set-status{_E}.*enable(?:IpAccessLists|TokensConfig)\W+false"
         rf"|{_W}ip-access-lists\s+delete{_E}",
+        # a cluster's libraries, installed from the registries they name
+        package_options=(
+            ("--pypi-package", "pypi"),
+            ("--maven-coordinates", "maven"),
+            ("--cran-package", "cran"),
+        ),
     ),
     _p(
         "vault",

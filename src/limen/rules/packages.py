@@ -55,6 +55,7 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     ]
     found = [(registry, by, spec) for registry, spec, by in found]
     found += [(registry, action.tool, spec) for registry, spec in _tool_packages(action)]
+    found += [(registry, c.name, spec) for c in action.commands for registry, spec in _optioned_packages(c)]
     for command in action.commands:
         swapped = _replaced_module(command, action.cwd or ctx.workspace)
         if swapped:  # `go mod edit -replace=golang.org/x/crypto=github.com/someone/crypto@v0.21.0`
@@ -87,6 +88,22 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs from {owner!r}, which poses as {posed!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
+
+
+def _optioned_packages(command: Command) -> list[tuple[str, str]]:
+    """The packages a command's own options install (`--pypi-package NAME`: `Program.package_options`)."""
+    entry = program(command.name)
+    if entry is None or not entry.package_options:
+        return []
+    argv = command.argv
+    found = []
+    for option, registry in entry.package_options:
+        for i, word in enumerate(argv[1:], 1):
+            if word == option and i + 1 < len(argv):
+                found.append((registry, argv[i + 1]))
+            elif word.startswith(option + "="):
+                found.append((registry, word.split("=", 1)[1]))
+    return found
 
 
 def _forks_own(name: str, cwd: str) -> bool:
