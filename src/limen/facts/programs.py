@@ -2094,7 +2094,10 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_one=rf"{_W}storage\s+rm{_E}(?=.*{_W}--linked{_E})|{_W}(?:delete|empty)\s+(?:bucket|users?){_E}",
         # the database opened to every address, its connections let go unencrypted
         grants=rf"{_W}network-restrictions\s+update{_E}.*--db-allow-cidr[=\s]+['\"]?(?:0\.0\.0\.0/0|::/0)",
-        disables=rf"{_W}ssl-enforcement\s+update{_E}.*--disable-db-ssl-enforcement{_E}",
+        # (and a function deployed to take calls with no signed-in user's token: a webhook checks its
+        # sender's signature itself: `functions deploy stripe-webhook --no-verify-jwt` is the documented way)
+        disables=rf"{_W}ssl-enforcement\s+update{_E}.*--disable-db-ssl-enforcement{_E}"
+        rf"|{_W}functions\s+deploy\s+(?![\w-]*(?:webhook|callback|hook))[\w-]+.*{_W}--no-verify-jwt{_E}",
         changes=rf"{_W}(?:db\s+(?:push|reset)|functions\s+(?:deploy|delete)|secrets\s+(?:set|unset)|projects\s+delete"
         rf"|network-restrictions\s+update|ssl-enforcement\s+update){_E}",
     ),
