@@ -232,7 +232,7 @@ _RUNNER = re.compile(
     r"""(?:execute|query|raw|exec|createNativeQuery|queryForList|executeQuery)\w*\(\s*(?!["'`])[\w.\[\]'"!]*"""
     r"""(?:quer|param|body|input|args)|"""
     r"""(?:\bsh["']?\s*,\s*["']-c["']|/bin/(?:ba)?sh["']\s*,\s*["']-c["']|\bcmd(?:\.exe)?["']\s*,\s*["']/c["']"""
-    r"""|(?<![\w.])eval\s*\(\s*(?!["'])|\bCode\.(?:eval_string|eval_quoted|compile_string)\(|:?os[.:]cmd\("""
+    r"""|(?<![\w.])eval\s*\(\s*(?:(?!["'])|["'][^"'\n]{0,40}["']\s*\+)|\bCode\.(?:eval_string|eval_quoted|compile_string)\(|:?os[.:]cmd\("""
     r"""|\bSystem\.shell\(\s*(?!"[^"#\n]*"\s*[,)])|\bSystem\.cmd\(\s*"(?:ba)?sh"\s*,\s*\[\s*"-c["]"""
     r"""|\bRuntime\.getRuntime\(\)\.exec\("""
     r"""|\braw_sql\(\s*&?(?!["'])|ExecuteSqlRaw\w*\(\s*(?!["$])|FromSqlRaw\(\s*(?!["])|\bcmd\(\s*["']EVAL["']\)"""
@@ -262,8 +262,9 @@ _REQUEST_VALUE = re.compile(
     # (a C client's message behind a pointer: mosquitto's `msg->payload`)
     r"|\b(?:msg|message)->payload\b"
 )
-# ... and, for what is run, a handler's `payload` (a webhook's or an event's, whoever sent it chose it)
-_PAYLOAD = re.compile(r"\bpayload\b")
+# ... and, for what is run, a handler's `payload` (a webhook's or an event's) and a cookie (a browser's
+# `document.cookie`, a parameter named for one): whoever sent it chose it
+_SENT_BY_CALLER = re.compile(r"\bpayload\b|\bcookies?\b|\bdocument\.cookie\b|\blocation\.(?:hash|search)\b")
 _ESCAPED = re.compile(
     r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
 )
@@ -1634,7 +1635,7 @@ def _runs_what_requests_send(added: str, after: str = "") -> bool:
     bound = {
         name
         for m in _BOUND_TO.finditer(text)
-        if _REQUEST_VALUE.search(m.group(2)) or _PAYLOAD.search(m.group(2))
+        if _REQUEST_VALUE.search(m.group(2)) or _SENT_BY_CALLER.search(m.group(2))
         for name in re.findall(r"\w+", m.group(1))
     } | tainted_names(text)
     bound |= {m.group(1) for m in _FORMATTED_INTO.finditer(text) if _REQUEST_VALUE.search(m.group(2))}
@@ -1643,6 +1644,7 @@ def _runs_what_requests_send(added: str, after: str = "") -> bool:
             continue
         if (
             _REQUEST_VALUE.search(line)
+            or _SENT_BY_CALLER.search(line)
             or reads_request(line)
             or any(re.search(rf"\b{re.escape(n)}\b", line) for n in bound)
         ):
