@@ -310,7 +310,9 @@ _SQL_PASTED = re.compile(
     r"""[^"`\n]*\b(?:WHERE|VALUES|SET|IN)\b[^"`\n]*?(?:[=<>(,]|\bLIKE|\bIN)\s*'?%?"""
     r"""(?:'%s'|%s'|\{\w*\}|#\{|\$\{|\$[A-Za-z_]|\{\$)"""
     r"""|\.push\(\s*\w+\.get\(|\bpush_unsafe\(|\b(?:sql|sqlu|fr0?)"[^"\n]*#\$\{?\w"""
-    r"""|\b\w*(?:[Rr]aw|unsafe|Unsafe)\w*\s*\(\s*[$f]?["'`][^"'`\n]*(?:'\$\w|\{\$|#\{|\$\{|'%s'|'\{\w*\}')"""
+    # (a template literal may quote its identifiers: `$queryRawUnsafe(`SELECT ... FROM "Report" ... ${x}`)`)
+    r"""|\b\w*(?:[Rr]aw|unsafe|Unsafe)\w*\s*\(\s*[$f]?(?:`[^`\n]*|["'][^"'`\n]*)"""
+    r"""(?:'\$\w|\{\$|#\{|\$\{|'%s'|'\{\w*\}')"""
     r"""|(?:SELECT|UPDATE|DELETE|INSERT|WHERE)\b[^"'\n]*["']\s*(?:\.|\+)\s*\$?(?:_(?:GET|POST|REQUEST)|request|req|params"""
     r"""|query|input)"""
 )
