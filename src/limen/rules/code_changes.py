@@ -243,6 +243,9 @@ _RUNNER = re.compile(
     r"""|Process::fromShellCommandline|ProcessBuilder|os\.system|Runtime\.exec)\s*\(\s*(?!["'][^"'\n]*["']\s*[,)])"""
     r"""|\b\w*[Rr]aw\w*\s*\(\s*["'][^"'\n]*(?:\$\w|\{\$|#\{|\$\{)"""
     r"""|\b(?:unserialize|pickle\.loads?|Marshal\.load|yaml\.load|readObject|Deserialize)\s*\(\s*(?!["'])"""
+    # an Airflow task whose whole command is a template of what its trigger passes (`bash_command="{{
+    # params.cmd }}"`)
+    r"""|\bbash_command\s*=\s*["']\s*\{\{[^}\n]*\}\}\s*["']"""
     # JavaScript's Function constructor, its VM, Deno's subprocesses
     r"""|\bnew\s+Function\s*\(|\bvm\.run\w*\(|\bnew\s+Deno\.Command\s*\(\s*(?!["'])|\bDeno\.run\s*\()"""
 )
@@ -262,9 +265,11 @@ _REQUEST_VALUE = re.compile(
     # (a C client's message behind a pointer: mosquitto's `msg->payload`)
     r"|\b(?:msg|message)->payload\b"
 )
-# ... and, for what is run, a handler's `payload` (a webhook's or an event's) and a cookie (a browser's
-# `document.cookie`, a parameter named for one): whoever sent it chose it
-_SENT_BY_CALLER = re.compile(r"\bpayload\b|\bcookies?\b|\bdocument\.cookie\b|\blocation\.(?:hash|search)\b")
+# ... and, for what is run, a handler's `payload` (a webhook's or an event's), a cookie (a browser's
+# `document.cookie`, a parameter named for one), an Airflow run's `dag_run.conf`: whoever sent it chose it
+_SENT_BY_CALLER = re.compile(
+    r"\bpayload\b|\bcookies?\b|\bdocument\.cookie\b|\blocation\.(?:hash|search)\b|\bdag_run\.conf\b"
+)
 _ESCAPED = re.compile(
     r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
 )
@@ -509,7 +514,7 @@ _EXEMPTION_WORDS = (
 _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
 _RUNNER_WORDS: tuple[str, ...] = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize")
 _RUNNER_WORDS += ("marshal", "new function", "vm.run", "deno.command", "deno.run", "getoutput", "shell=true")
-_RUNNER_WORDS += ("popen", "system", "passthru", "processbuilder", "runtime", "spawn")
+_RUNNER_WORDS += ("popen", "system", "passthru", "processbuilder", "runtime", "spawn", "bash_command")
 
 
 # A condition that asks whether something was verified, valid or allowed (`if (!verify_signature(...))`,
