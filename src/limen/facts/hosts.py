@@ -960,6 +960,9 @@ SOURCE_OWNERS = ACTION_OWNERS | frozenset(
             "gradle",
             "android",
         ),
+        # embedded work's: the chips' vendors, RTOS projects, board tools and their best-known libraries
+        *("espressif", "zephyrproject-rtos", "platformio", "arduino", "adafruit", "sparkfun", "bblanchon"),
+        *("knolleary", "stm32duino", "raspberrypi", "nrfconnect", "openocd-org", "arduino-libraries"),
     }
 )
 # What an impostor hangs on a known owner's name

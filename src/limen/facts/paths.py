@@ -369,9 +369,11 @@ BY_NAME: dict[str, PathFact] = {
         ("requirements.txt", "constraints.txt", "requirements-dev.txt", "dev-requirements.txt"),
         _f("project_package_source", "installs in the project take packages from it", "requirements"),
     ),
-    # PlatformIO's project file: every build takes its libraries and platforms from the addresses it names
-    "platformio.ini": _f(
-        "project_package_source", "builds in the project take libraries from it", "package_sources"
+    # PlatformIO's project file, ESP-IDF's component manifests, Zephyr's west manifest: every build takes
+    # its libraries, components and projects from the addresses and namespaces they name
+    **dict.fromkeys(
+        ("platformio.ini", "idf_component.yml", "west.yml"),
+        _f("project_package_source", "builds in the project take code from it", "package_sources"),
     ),
     # lockfiles: every install fetches each package from the address its entry was resolved to
     **dict.fromkeys(

@@ -312,6 +312,26 @@ def _archived_repositories(text: str) -> list[str]:
     return found[:2]
 
 
+# A forge repository named anywhere in a dependency file (`github.com/OWNER/REPO`: a Packer plugin's or a
+# Go module's source, a git dependency's address)
+_FORGE_REFERENCE = re.compile(r"(?<![\w.-])(?:https?://)?(?:www\.)?github\.com[/:]([\w.-]+)/([\w.-]+)")
+# An ESP-IDF component manifest's dependency, by its namespace (`espressif/led_strip: "^2.5.3"`)
+_COMPONENT_KEY = re.compile(r"^[ \t]+[\"']?([\w.-]+)/([\w.-]+)[\"']?[ \t]*:", re.MULTILINE)
+
+
+def _posing_owners(text: str) -> list[str]:
+    """Repositories and components taken from an account whose name imitates a publisher every project
+    takes code from (`hashicorp-plugins/amazon`, `espresslf/led_strip`): one owner's concern each."""
+    from limen.facts.hosts import imitated_owner
+
+    found = []
+    pairs = [*_FORGE_REFERENCE.findall(text[:MAX_TEXT]), *_COMPONENT_KEY.findall(text[:MAX_TEXT])]
+    for owner, repo in dict.fromkeys(pairs):
+        if original := imitated_owner(owner):
+            found.append(f"the repository owner {owner!r} is a near miss of {original!r}: {owner}/{repo}")
+    return found[:2]
+
+
 def _moving_repositories(specs: list[str]) -> list[str]:
     """Dependencies taken from someone's repository at a branch (`#main`): every install takes whatever its
     owner pushed there last (the project's own owner's are its own: `OWNED_BY`)."""
@@ -2294,6 +2314,7 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
         elif replaces_popular(original, replacement) and replacement.lower().split("/")[1:2] != owner:
             concerns.append(f"the well-known {original} is replaced by {replacement}")
     concerns += _archived_repositories(text)  # (a lockfile's entry resolved to a branch's source archive)
+    concerns += _posing_owners(text)
     return [], list(dict.fromkeys(concerns))[:8]
 
 
