@@ -293,11 +293,8 @@ _FORGE_ARCHIVE = re.compile(
 
 
 def _archived_repositories(text: str) -> list[str]:
-    """Dependencies taken as a forge's source archive at a branch (`.../archive/refs/heads/main.zip`), as a
-    repository at a branch is (`_moving_repositories`), or from an account whose name imitates a publisher
-    every project takes code from (`espresif/esptool/archive/refs/tags/v4.7.0.zip`), at any ref."""
-    from limen.facts.hosts import imitated_owner
-
+    """Dependencies taken as a forge's source archive at a branch (`.../archive/refs/heads/main.zip`), as
+    a repository at a branch is (`_moving_repositories`; an owner posing as a known one: `_posing_owners`)."""
     found = []
     for match in _FORGE_ARCHIVE.finditer(text[:MAX_TEXT]):
         groups = match.groups()  # (GitHub's archive, its codeload address, GitLab's archive)
@@ -305,30 +302,24 @@ def _archived_repositories(text: str) -> list[str]:
             owner, repo, branch, ref = groups[0:4] if groups[0] else groups[4:8]
         else:
             owner, repo, branch, ref = groups[8], groups[9], None, groups[10]
-        if original := imitated_owner(owner):
-            found.append(f"the repository owner {owner!r} is a near miss of {original!r}: {owner}/{repo}")
-        elif branch or not _FIXED_REF.match(ref):
+        if branch or not _FIXED_REF.match(ref):
             found += _taken_from_repository("package", repo, f"{owner}/{repo} at {ref}")
     return found[:2]
 
 
-# A forge repository named anywhere in a dependency file (`github.com/OWNER/REPO`: a Packer plugin's or a
-# Go module's source, a git dependency's address)
-_FORGE_REFERENCE = re.compile(r"(?<![\w.-])(?:https?://)?(?:www\.)?github\.com[/:]([\w.-]+)/([\w.-]+)")
 # An ESP-IDF component manifest's dependency, by its namespace (`espressif/led_strip: "^2.5.3"`)
 _COMPONENT_KEY = re.compile(r"^[ \t]+[\"']?([\w.-]+)/([\w.-]+)[\"']?[ \t]*:", re.MULTILINE)
 
 
-def _posing_owners(text: str) -> list[str]:
-    """Repositories and components taken from an account whose name imitates a publisher every project
-    takes code from (`hashicorp-plugins/amazon`, `espresslf/led_strip`): one owner's concern each."""
+def _posing_namespaces(text: str) -> list[str]:
+    """Components taken from a namespace that imitates a publisher every project takes code from
+    (`espresslf/led_strip`), as `_posing_owners` judges a repository's owner in an address."""
     from limen.facts.hosts import imitated_owner
 
     found = []
-    pairs = [*_FORGE_REFERENCE.findall(text[:MAX_TEXT]), *_COMPONENT_KEY.findall(text[:MAX_TEXT])]
-    for owner, repo in dict.fromkeys(pairs):
+    for owner, name in dict.fromkeys(_COMPONENT_KEY.findall(text[:MAX_TEXT])):
         if original := imitated_owner(owner):
-            found.append(f"the repository owner {owner!r} is a near miss of {original!r}: {owner}/{repo}")
+            found.append(f"{OWNED_BY}{owner.lower()}: the component {owner}/{name} poses as {original}'s")
     return found[:2]
 
 
@@ -2314,7 +2305,7 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
         elif replaces_popular(original, replacement) and replacement.lower().split("/")[1:2] != owner:
             concerns.append(f"the well-known {original} is replaced by {replacement}")
     concerns += _archived_repositories(text)  # (a lockfile's entry resolved to a branch's source archive)
-    concerns += _posing_owners(text)
+    concerns += _posing_namespaces(text)
     return [], list(dict.fromkeys(concerns))[:8]
 
 
