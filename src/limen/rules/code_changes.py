@@ -232,7 +232,9 @@ _RUNNER = re.compile(
     r"""(?:execute|query|raw|exec|createNativeQuery|queryForList|executeQuery)\w*\(\s*(?!["'`])[\w.\[\]'"!]*"""
     r"""(?:quer|param|body|input|args)|"""
     r"""(?:\bsh["']?\s*,\s*["']-c["']|/bin/(?:ba)?sh["']\s*,\s*["']-c["']|\bcmd(?:\.exe)?["']\s*,\s*["']/c["']"""
-    r"""|(?<![\w.])eval\s*\(\s*(?:(?!["'])|["'][^"'\n]{0,40}["']\s*\+)|\bCode\.(?:eval_string|eval_quoted|compile_string)\(|:?os[.:]cmd\("""
+    # (eval of a variable, or of a concatenation that opens with a literal: `eval('(' + text + ')')`)
+    r"""|(?<![\w.])eval\s*\(\s*(?:(?!["'])|["'][^"'\n]{0,40}["']\s*\+)"""
+    r"""|\bCode\.(?:eval_string|eval_quoted|compile_string)\(|:?os[.:]cmd\("""
     r"""|\bSystem\.shell\(\s*(?!"[^"#\n]*"\s*[,)])|\bSystem\.cmd\(\s*"(?:ba)?sh"\s*,\s*\[\s*"-c["]"""
     r"""|\bRuntime\.getRuntime\(\)\.exec\("""
     r"""|\braw_sql\(\s*&?(?!["'])|ExecuteSqlRaw\w*\(\s*(?!["$])|FromSqlRaw\(\s*(?!["])|\bcmd\(\s*["']EVAL["']\)"""
