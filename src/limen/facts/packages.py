@@ -567,20 +567,22 @@ KNOWN_MALICIOUS: dict[tuple[str, str], frozenset[str]] = {
 }
 
 
-def alias_swap(alias: str, spec: str) -> str:
-    """The package an npm alias installs under a name that is not its own (`next@npm:nextjs-turbo-build`,
-    `"@supabase/ssr": "npm:@someone/ssr-helpers"`) when that name is one every project knows or an
-    organisation's scope: code from another publisher is imported as theirs. "" for none (an alias to the
-    same package, to the scope's own package, or under a name of the project's own making)."""
-    if "npm:" not in spec:
-        return ""
+def alias_swap(spec: str) -> tuple[str, str] | None:
+    """(the name, the package installed) of an npm alias that installs another package under a name
+    (`next@npm:nextjs-turbo-build`, a manifest's `"@supabase/ssr": "npm:@someone/ssr-helpers"` as
+    `NAME@npm:...`) every project knows or an organisation's scope: code from another publisher is
+    imported as theirs. None for none (an alias to the same package, to the scope's own package, or under
+    a name of the project's own making)."""
+    alias, found, _ = spec.partition("@npm:")
+    if not found:
+        return None
     named, target = package_name("npm", alias), package_name("npm", spec)
     if not named or not target or target == named:
-        return ""
+        return None
     scope = named.split("/", 1)[0] if named.startswith("@") else ""
     if scope and target.startswith(scope + "/"):
-        return ""
-    return target if scope or named in POPULAR["npm"] else ""
+        return None
+    return (named, target) if scope or named in POPULAR["npm"] else None
 
 
 # A requirement's name: before extras, a version, a marker or a direct reference (`name[x]>=1; python...`)

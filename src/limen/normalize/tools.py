@@ -717,6 +717,7 @@ _PUBLIC = re.compile(
 )
 _KEEPS_OUT = re.compile(r"block|restrict|deny|prevent|disable")  # `block_public_access`: a protection
 _ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow", "y"})
+_ON_OR_ONE = _ON_WORDS | {"1"}  # (a switch written as a number: Vault's `tls_disable = 1`)
 # Features that open a system when listed (a Yocto image's `debug-tweaks`, `allow-empty-password`)
 _WEAK_FEATURES = re.compile(
     r"(?i)(?<![\w-])(?:(?:allow|permit)[-_]?(?:empty[-_]?passwords?|root[-_]?login)|debug[-_]tweaks"
@@ -1925,7 +1926,7 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         return f"{CONTROL_OFF}monitoring switched off by {words}"
     for name, value in settings:
         if _WEAK_WHEN_ON.search(name):  # `insecure_skip_verify: true`, `dangerouslyAllowAllBuilds: true`
-            if value is True or (isinstance(value, str) and (_on(value) or value.strip() == "1")):
+            if value is True or (isinstance(value, str) and value.strip("\"' ").lower() in _ON_OR_ONE):
                 return f"{CONTROL_OFF}{name} turned on"
             continue  # `PasswordAuthentication no`: what weakens when on, off is a hardening
         if not (_CONTROL_KEYS.search(name) or _BYPASS.search(name)) or name == "required":
@@ -1934,9 +1935,7 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
             continue  # `[functions.stripe-webhook] verify_jwt = false`: a webhook checks its own signature
         if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go
             listed = isinstance(value, list) and any(isinstance(v, str) and v.strip() for v in value)
-            # (a switch written as a number: Vault's `tls_disable = 1`)
-            on = _ON_WORDS | {"1"}
-            if value is True or listed or (isinstance(value, str) and value.strip().lower() in on):
+            if value is True or listed or (isinstance(value, str) and value.strip().lower() in _ON_OR_ONE):
                 return f"{CONTROL_OFF}{name} set to {value!r}"
         elif _off(value, counts="approv" in name) or (value is None and "protect" in name):
             # (a protection object cleared: Vercel's `"ssoProtection": null` takes the login off previews)

@@ -67,8 +67,8 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs {name!r}, a release known to carry a payload"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.BLOCK, 90, detail)
             return
-        if registry == "npm" and "@npm:" in spec and (swapped := alias_swap(spec.split("@npm:")[0], spec)):
-            detail = f"{by} installs {swapped!r} under the name {spec.split('@npm:')[0]!r}"
+        if registry == "npm" and (aliased := alias_swap(spec)):
+            detail = f"{by} installs {aliased[1]!r} under the name {aliased[0]!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
         original = imitated(registry, name)

@@ -172,8 +172,8 @@ def _lookalikes(registry: str, specs: list[str]) -> list[str]:
             concerns.append(f"the dependency {name!r} is a release known to carry a payload")
         elif original:
             concerns.append(f"the dependency {name!r} is a near miss of {original!r}")
-        elif registry == "npm" and "@npm:" in spec and (swapped := alias_swap(spec.split("@npm:")[0], spec)):
-            concerns.append(f"the dependency {spec.split('@npm:')[0]!r} installs {swapped!r} in its place")
+        elif registry == "npm" and (swapped := alias_swap(spec)):
+            concerns.append(f"the dependency {swapped[0]!r} installs {swapped[1]!r} in its place")
     return concerns
 
 
@@ -1478,8 +1478,7 @@ def _gdbinit(text: str) -> tuple[list[str], list[str]]:
 # gdb's auto-load safe path widened to every folder (or its check switched off): the `.gdbinit` and Python
 # scripts of whatever project or binary it is pointed at run at start-up
 _GDB_TRUSTS_ALL = re.compile(
-    r"^[ \t]*(?:set[ \t]+auto-load[ \t]+safe-path|add-auto-load-safe-path)[ \t]+/[ \t]*$"
-    r"|^[ \t]*set[ \t]+auto-load[ \t]+safe-path[ \t]+.*(?:^|:)/(?::|[ \t]*$)",
+    r"^[ \t]*(?:set[ \t]+auto-load[ \t]+safe-path|add-auto-load-safe-path)[ \t]+(?:\S*:)?/(?::\S*)?[ \t]*$",
     re.MULTILINE,
 )
 _GDB_PYTHON = re.compile(
@@ -4297,6 +4296,7 @@ _ENVIRONMENT_TO_CLIENT = prefiltered(
 # What opens a build's exported configuration object: an assignment (`module.exports = {`, `const config =
 # {`), `export default {`, or a config helper's call (`defineConfig({`, `withSentryConfig({`)
 _CONFIG_OPENER = re.compile(r"(?:=|\bdefault|\b(?:define|with)\w*\s*\()\s*$")
+_BRACKET_DEPTH = {"}": 1, ")": 1, "]": 1, "{": -1, "(": -1, "[": -1}  # (walked backwards: a closer opens)
 
 
 def _environment_to_client(source: str) -> bool:
@@ -4307,7 +4307,7 @@ def _environment_to_client(source: str) -> bool:
         depth, i = 0, match.start()
         while i > 0 and depth >= 0:  # back to the brace of the object the key belongs to
             i -= 1
-            depth += {"}": 1, ")": 1, "]": 1, "{": -1, "(": -1, "[": -1}.get(source[i], 0)
+            depth += _BRACKET_DEPTH.get(source[i], 0)
         if depth >= 0 or (source[i] == "{" and _CONFIG_OPENER.search(source[max(0, i - 40) : i])):
             return True
     return False
