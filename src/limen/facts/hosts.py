@@ -29,6 +29,7 @@ Look-ups are exact (a name, or a glob with `*.`), never substring: `docs.python.
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import os
 import re
@@ -963,6 +964,28 @@ SOURCE_OWNERS = ACTION_OWNERS | frozenset(
         # embedded work's: the chips' vendors, RTOS projects, board tools and their best-known libraries
         *("espressif", "zephyrproject-rtos", "platformio", "arduino", "adafruit", "sparkfun", "bblanchon"),
         *("knolleary", "stm32duino", "raspberrypi", "nrfconnect", "openocd-org", "arduino-libraries"),
+        # science's: workflow communities, language organisations, package channels
+        *(
+            "nf-core",
+            "nextflow-io",
+            "snakemake",
+            "snakemake-workflows",
+            "bioconda",
+            "conda-forge",
+            "biojulia",
+        ),
+        *(
+            "julialang",
+            "bioconductor",
+            "ropensci",
+            "rstudio",
+            "posit-dev",
+            "tidyverse",
+            "r-lib",
+            "rocker-org",
+        ),
+        # game development's: engines and their best-known tool chains
+        *("unity-technologies", "godotengine", "epicgames", "game-ci", "valvesoftware", "cysharp"),
     }
 )
 # What an impostor hangs on a known owner's name
@@ -1007,8 +1030,10 @@ KNOWN_ACTIONS = frozenset(
 
 def imitates(name: str, known: frozenset[str] | tuple[str, ...]) -> str:
     """The one of `known` that `name` is a near miss of (one edit, or two for names of eight letters or
-    more; a swap of neighbours counts as one), "" when it is one of them or like none (a typosquat's test,
-    case-insensitive)."""
+    more; a swap of neighbours counts as one), or reads as when letters that look alike are taken for each
+    other (`prisrna` for `prisma`, `BioJu1ia` for `biojulia`); "" when it is one of them or like none (a
+    typosquat's test, case-insensitive)."""
+    skeleton = confusable_skeleton(name)
     name = name.lower()
     if len(name) < 4 or name in known:
         return ""
@@ -1016,7 +1041,22 @@ def imitates(name: str, known: frozenset[str] | tuple[str, ...]) -> str:
         limit = 2 if len(candidate) >= 8 else 1
         if abs(len(candidate) - len(name)) <= limit and _edits(name, candidate, limit) <= limit:
             return candidate
-    return ""
+    return _skeletons(known).get(skeleton, "")
+
+
+# Letters and pairs that read as others in most fonts: `rn` as `m`, `vv` as `w`, `0` as `o`, `1`, `I` and
+# `|` as `l`, `5` as `s`
+_CONFUSED = str.maketrans("01|5", "olls")
+
+
+def confusable_skeleton(name: str) -> str:
+    """`name` as it reads: confusable letters and pairs taken as the ones they look like, lower case."""
+    return name.replace("I", "l").lower().replace("rn", "m").replace("vv", "w").translate(_CONFUSED)
+
+
+@functools.lru_cache(maxsize=64)
+def _skeletons(known: frozenset[str] | tuple[str, ...]) -> dict[str, str]:
+    return {confusable_skeleton(candidate): candidate for candidate in known}
 
 
 def within_edits(a: str, b: str, limit: int) -> bool:

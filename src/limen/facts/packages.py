@@ -12,7 +12,7 @@ import mmap
 import re
 from functools import lru_cache
 
-from limen.facts.hosts import imitates, within_edits
+from limen.facts.hosts import imitated_owner, imitates, within_edits
 
 PYPI = frozenset(
     {
@@ -473,7 +473,22 @@ GITHUB = frozenset(
     }
 )
 
+# conda's best-known channels: a channel named like one (`bi0conda`) serves its owner's builds of everything
+CONDA_CHANNELS = frozenset(
+    {
+        "conda-forge",
+        "bioconda",
+        "defaults",
+        "anaconda",
+        "pytorch",
+        "nvidia",
+        "main",
+        "free",
+        "pytorch-nightly",
+    }
+)
 POPULAR = {
+    "conda_channel": CONDA_CHANNELS,
     "github": GITHUB,
     "pypi": PYPI,
     "npm": NPM,
@@ -893,6 +908,9 @@ def imitated(registry: str, name: str) -> str:
         posed = posed_repository(re.sub(r"/v\d+$", "", name).removeprefix("github.com/"))
         if posed:
             return posed if registry == "github" else f"github.com/{posed}"
+        owner, _, repo = name.removeprefix("github.com/").partition("/")
+        if registry == "github" and (posed := imitated_owner(owner)):  # `nf-c0re/sarek`: the owner posed as
+            return f"{posed}/{repo}"
     if "/" in name and registry in ("go", "packagist"):
         if registry == "go":  # `github.com/golang-jvvt/jwt/v5`: the module's major version aside
             name = re.sub(r"/v\d+$", "", name)

@@ -67,6 +67,20 @@ def _i(name: str, purpose: str) -> PathFact:
 # sessions as context, so its text is screened as an agent instruction file's is
 MEMORY_STORE = _i("memory_store", "later sessions read it back as what they remember")
 MANIFEST = _f("manifest", "the cluster runs the workloads it describes on the next deploy", "manifest")
+# A file no entry here describes and that is no document or data: some program may still read command lines
+# from it (a workflow manager's configuration, a wrapper script with no `#!` line, a kernel's launch list).
+# Only what the rules would BLOCK run now counts (`curl URL | sh`, a reverse shell, a key sent away)
+UNLISTED = _f("unlisted", "a file some program may read command lines from", "command_text", severe_only=True)
+# Documents, tables, logs and test data: read by people or compared by tests, never run
+_NEVER_RUN = re.compile(
+    r"(?i)\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|org|tex|csv|tsv|log|po|pot|svg|diff|patch)$"
+    r"|/(?:fixtures?|testdata|test_data|__snapshots__|snapshots)/"
+)
+
+
+def unlisted(path: str) -> PathFact | None:
+    """`UNLISTED` for a file `describe` leaves out, unless it is a document, a table, a log or test data."""
+    return None if _NEVER_RUN.search(path) else UNLISTED
 
 
 # Folders that hold a repository's history: deleting one loses every commit not pushed elsewhere.

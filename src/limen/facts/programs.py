@@ -1359,6 +1359,7 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("mamba", "micromamba"),
         runs_after=("run",),
         options=("-n", "--name", "-p", "--prefix", "--cwd"),
+        package_options=(("-c", "conda_channel"), ("--channel", "conda_channel")),
     ),
     _p(
         "bundle",
@@ -2954,6 +2955,8 @@ PROGRAMS: tuple[Program, ...] = (
         installs=("install",),
         changes=rf"{_W}script{_E}.*{_W}--broadcast{_E}|{_W}create{_E}",
     ),
+    # `nextflow run OWNER/REPO`: a pipeline taken from GitHub by its repository, and run at once
+    _p("nextflow", R.BUILDS, registry="github", installs=("run", "pull"), runs_package=("run",)),
     _p("hardhat", R.BUILDS, changes=rf"{_W}(?:run|deploy|ignition\s+deploy){_E}"),
     _p(
         "diesel",

@@ -436,10 +436,14 @@ SERVICE_PASSWORD_FILE = re.compile(
     r"|^/etc/[\w-]+\.secrets$"
 )
 # A command-line tool's saved login in its own folder of the user's home (`~/.balena/token`,
-# `~/.config/somecli/auth.json`, `~/.local/share/x/access-token`): whoever reads it acts as the user there
+# `~/.config/somecli/auth.json`, `~/.local/share/x/access-token`, `~/.config/itch/butler_creds`,
+# `~/.julia/servers/HOST/auth.toml`), or in a file of the home's named for it (`~/.p4tickets`): whoever
+# reads it acts as the user there
 TOOL_LOGIN_FILE = re.compile(
-    r"^/(?:root|home/[^/]+|Users/[^/]+)/\.(?:config/|local/share/)?[\w.-]+/(?:[\w.-]+/)?"
-    r"\.?(?:tokens?|auth|authtoken|(?:auth|access|refresh|session|api)[-_]?tokens?)(?:\.(?:json|txt|ya?ml|toml))?$"
+    r"^/(?:root|home/[^/]+|Users/[^/]+)/\.(?:config/|local/share/)?[\w.-]+/(?:[\w.-]+/){0,2}"
+    r"\.?(?:tokens?|auth|authtoken|(?:auth|access|refresh|session|api)[-_]?tokens?|(?:\w+[-_])?creds)"
+    r"(?:\.(?:json|txt|ya?ml|toml))?$"
+    r"|^/(?:root|home/[^/]+|Users/[^/]+)/\.\w*tickets$"
 )
 # A database server's own tables of logins and their password hashes, and of the passwords it keeps for
 # foreign servers: reading every column of one reads them (`SELECT * FROM mysql.user`)

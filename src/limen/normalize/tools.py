@@ -81,7 +81,7 @@ _PATH_KEYS = (
 )
 _PAYLOAD_KEYS = (
     *("content", "body", "data", "text", "message", "new_string", "new_source", "json", "payload"),
-    *("patch", "diff"),
+    *("patch", "diff", "contents", "file_content", "file_contents"),
 )
 _RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "channel", "user", "iban")
 
@@ -2528,6 +2528,15 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         capability = _SHELL  # a command, or a program in a language the tool's name names (`node.eval`)
     else:
         verbs = _RUN_NOUN.sub(r"\1record", words) if "run" in words else words
+        # a tool whose name says only what it handles takes its verb as an argument (`manage_script(action=
+        # "create", ...)`, `file_op(operation="delete", ...)`)
+        verbs += "".join(
+            f"_{words_of(v)}"
+            for w, k in keys.items()
+            if w in _VERB_KEYS
+            for v in (arguments[k],)
+            if isinstance(v, str)
+        )
         for pattern, cap in _NAME_VERBS:
             if pattern.search(verbs):
                 capability = cap
@@ -2589,6 +2598,8 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     )
 
 
+# The arguments that name what a tool named for a thing does to it
+_VERB_KEYS = frozenset({"action", "operation", "op", "verb"})
 # A tool named for storing a setting (`update_connection`, `create_webhook`, `set_endpoint`)
 _STORES_SETTING = re.compile(
     r"(?:^|_)(?:update|create|set|put|patch|add|edit|modify|configure|register)(?:_|$)"

@@ -75,7 +75,8 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
         if original and registry in ("github", "go") and _forks_own(name, action.cwd or ctx.workspace):
             original = ""  # the project's own copy of a library, under its own account
         if original:
-            detail = f"{by} installs {name!r}, a near miss of {original!r}"
+            verb = by if by.endswith(" runs") else f"{by} installs"  # (`npx runs 'x'`, `pip installs 'x'`)
+            detail = f"{verb} {name!r}, a near miss of {original!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
         if unused := _unused_fetched(registry, by, spec, action, ctx):

@@ -23,7 +23,16 @@ from functools import lru_cache
 
 from limen.context import AGENT_CONTROL_FILES, Context
 from limen.facts import secrets as secret_facts
-from limen.facts.paths import CACHE_FOLDER, MANIFEST, MEMORY_STORE, as_own_home, by_shebang, describe
+from limen.facts.paths import (
+    CACHE_FOLDER,
+    MANIFEST,
+    MEMORY_STORE,
+    UNLISTED,
+    as_own_home,
+    by_shebang,
+    describe,
+    unlisted,
+)
 from limen.facts.programs import NOT_PRODUCTION, PRODUCTION, Role, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
@@ -141,8 +150,25 @@ def is_secret_file(path: str) -> bool:
         or _secret_by_name(path)
         or _PROCESS_MEMORY.match(path) is not None
         or secret_facts.SERVICE_PASSWORD_FILE.match(path) is not None
-        or secret_facts.TOOL_LOGIN_FILE.match(path) is not None
+        or (secret_facts.TOOL_LOGIN_FILE.match(path) is not None and not CACHE_FOLDER.search(path))
+        or ("$" in path and _secret_when_filled(path))
     )
+
+
+# A part of a path known only when the line runs: a substitution, a variable
+_RUN_TIME_PART = re.compile(r"\$\([^()]*\)|\$\{[^{}]*\}|\$\w+")
+
+
+def _secret_when_filled(path: str) -> bool:
+    """A path with parts known only at run time (`/tmp/krb5cc_$(id -u)`, `~/.ssh/id_$KIND`): secret when those
+    parts, filled by a number or by any name, make it one. A name that is nothing but such a part (`cat $f`,
+    `~/.ssh/$KEY`) is any file: only a folder of secrets makes it one."""
+    numbered = _RUN_TIME_PART.sub("0", path)
+    if "$" in numbered:
+        return False
+    if is_secret_file(numbered):
+        return True
+    return not _RUN_TIME_PART.fullmatch(_basename(path)) and _secret_by_name(_RUN_TIME_PART.sub("*", path))
 
 
 def _secret_by_name(path: str) -> bool:
@@ -927,8 +953,14 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
         if fact is None:
             fact = by_shebang(_first_line(action, path))  # `bin/docker-entrypoint`: a script by its `#!` line
         if fact is None:
+            fact = unlisted(path)
+        if fact is None:
             continue
         judged = judge(fact, path, action, ctx)
+        if (
+            judged is not None and fact is UNLISTED
+        ):  # (what reads it, if anything does, is not known: it asks)
+            judged = (min(judged[0], Verdict.AUTH), judged[1])
         if judged is not None and (worst is None or judged[0] > worst[0]):
             worst = judged
     if _MEMORY_TOOL.search(action.tool.lower()):  # a memory server's entries: read back as instructions

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from limen.facts.paths import PROGRAMS
 from limen.facts.programs import (
     AGENT_WRITABLE_PROGRAM,
     GIT_COMMAND_KEYS,
@@ -68,12 +69,14 @@ def written_text(action: Action, path: str) -> str | None:
             return f"source <({' '.join(only.argv)})"
         return None
     parts: list[str] = []
-    for key in ("content", "new_string", "new_source", "text", "file_text"):
+    for key in ("content", "new_string", "new_source", "text", "file_text", "contents", "file_content"):
         value = args.get(key)
         if isinstance(value, str):
             parts.append(value)
-    if isinstance(args.get("new_string"), str) and parts:  # an Edit's fragment: with the file's imports
-        parts.insert(0, _imports_of(path))
+    if isinstance(args.get("new_string"), str) and parts:  # an Edit's fragment: with the file's imports,
+        parts.insert(0, _imports_of(path))  # and the header of the section it falls in
+        if section := _section_of(path, args.get("old_string")):
+            parts.insert(1, section)
     edits = args.get("edits")
     if isinstance(edits, list):
         parts.extend(
@@ -101,6 +104,25 @@ def _imports_of(path: str) -> str:
         return ""
     head = current_text(path) or ""
     return "\n".join(m.group(0).strip() for m in _IMPORT_LINE.finditer(head))
+
+
+# A section's header on a line of its own (`[core]`, `[remote "origin"]`, `[[tool.uv.index]]`)
+_SECTION_HEADER = re.compile(r"^[ \t]*\[\[?[^\[\]\n]{1,200}\]\]?[ \t]*$", re.MULTILINE)
+
+
+def _section_of(path: str, old: object) -> str:
+    """The header of the section of a configuration file (git's, INI, TOML) an Edit's fragment falls in,
+    when the fragment itself opens none: its keys mean what they mean there (`pager = ...` below `[core]`
+    is `core.pager`). "" for program code, and where the file cannot be read or does not hold the fragment."""
+    if not isinstance(old, str) or not old.strip() or path.endswith(_CODE_EXTENSIONS):
+        return ""
+    text = current_text(path) or ""
+    at = text.find(old)
+    headers = _SECTION_HEADER.findall(text, 0, at) if at > 0 else []
+    return headers[-1].strip() if headers else ""
+
+
+_CODE_EXTENSIONS = tuple(PROGRAMS)
 
 
 def _added_lines(patch: str, path: str, action: Action) -> str:
@@ -3176,6 +3198,33 @@ def _shell(text: str) -> tuple[list[str], list[str]]:
     return [text], []
 
 
+# What makes a line or a literal read as a command line: a shell's operator, a substitution, a device socket
+_COMMAND_MARK = re.compile(r"[|;&`]|\$\(|/dev/(?:tcp|udp)/")
+
+
+def _command_text(text: str) -> tuple[list[str], list[str]]:
+    """A file of no kind Limen knows (`UNLISTED`): its string literals and its lines, each read as a command
+    line of its own where it has a shell's operator or a substitution (`beforeScript = 'curl URL | bash'`,
+    `"argv": ["bash", "-c", "(curl URL | sh &); exec python3"]`, a line appended to a wrapper script). A line
+    whose quotes do not close is no command line on its own (it would swallow the lines after it)."""
+    lines = text[:MAX_TEXT].splitlines()
+    literals = [re.sub(r"\\(.)", r"\1", a or b) for a, b in _QUOTED_LITERAL.findall(text[:MAX_TEXT])]
+    # (a line's literals together: an argv given as a call's arguments, `Start("/bin/bash", "-c \"...\"")`)
+    joined = [
+        " ".join(a or b for a, b in _QUOTED_LITERAL.findall(line)) for line in lines if line.count('"') > 3
+    ]
+    found = []
+    for candidate in (*literals, *joined, *lines):
+        line = candidate.strip()
+        if (
+            len(line) <= 4096
+            and _COMMAND_MARK.search(line)
+            and line.count("'") % 2 == line.count('"') % 2 == 0
+        ):
+            found.append(line)
+    return list(dict.fromkeys(found))[:200], []
+
+
 # An EEx template's tags: a value it puts in (`<%= @release.name %>`), or Elixir code around the lines
 _EEX_VALUE = re.compile(r"<%=.*?%>", re.DOTALL)
 _EEX_CODE = re.compile(r"<%(?!=).*?%>", re.DOTALL)
@@ -4800,6 +4849,7 @@ _EXTRACTORS = {
     "unreal_project": _unreal_project,
     "composer_json": _composer_json,
     "quoted_literals": _quoted_literals,
+    "command_text": _command_text,
     "ansible": _ansible,
     "envoy": _envoy,
     "xcode": _xcode_project,
