@@ -249,7 +249,11 @@ _RUNNER = re.compile(
     # params.cmd }}"`)
     r"""|\bbash_command\s*=\s*["']\s*\{\{[^}\n]*\}\}\s*["']"""
     # JavaScript's Function constructor, its VM, Deno's subprocesses
-    r"""|\bnew\s+Function\s*\(|\bvm\.run\w*\(|\bnew\s+Deno\.Command\s*\(\s*(?!["'])|\bDeno\.run\s*\()"""
+    r"""|\bnew\s+Function\s*\(|\bvm\.run\w*\(|\bnew\s+Deno\.Command\s*\(\s*(?!["'])|\bDeno\.run\s*\("""
+    # the JVM's: a script engine's or Groovy's evaluation, a Spring expression parsed, a JNDI name looked up
+    # (an `ldap://` name loads a class from that server)
+    r"""|\b\w*(?:[Ee]ngine|[Ss]hell)\s*\.\s*(?:eval|evaluate)\s*\(\s*(?!["'])|\bparseExpression\s*\(\s*(?!["'])"""
+    r"""|\b(?:InitialContext\(\s*\)|\w*[Cc]ontext|jndi\w*)\s*\.\s*lookup\s*\(\s*(?!["']))"""
 )
 # A value a request (or an intent, a message) carries, where it is used
 _REQUEST_VALUE = re.compile(
@@ -329,7 +333,15 @@ _UNSAFE_PARSER = prefiltered(
     r"|TypeNameHandling\.(?:All|Auto|Objects)|enableDefaultTyping|activateDefaultTyping|\bBinaryFormatter\b"
     r"|new\s+ObjectInputStream\(\s*\w+\.getInputStream|\bpickle\.loads?\(\s*(?:row|request|req|body|data)\b"
     r"|\bMarshal\.load\(\s*(?:params|request)|\bunserialize\(\s*\$_(?:GET|POST|REQUEST|COOKIE)"
+    # a deserialiser let build any class its input names: XStream's permission for any type, Jackson's class
+    # names in the JSON, Godot's objects with scripts, PyYAML's loaders that construct Python objects
+    r"|\bAnyTypePermission\.ANY\b|JsonTypeInfo\.Id\.(?:CLASS|MINIMAL_CLASS)\b|\bbytes_to_var_with_objects\b"
+    r"|\byaml\.(?:unsafe_load|load)\s*\([^)\n]*Loader\s*=\s*(?:yaml\.)?(?:Unsafe)?Loader\b"
 )
+# A call named for making a value or a parser safe (`secure_filename(name)`, `safe_join(root, p)`,
+# `yaml.safe_load(f)`, `new SafeConstructor(...)`, `html.escape(s)`, `sanitize(html)`), or a safe loader
+# named (`Loader=yaml.SafeLoader`): taken out, the value or the document goes through as it came
+_MADE_SAFE = prefiltered(r"(?i)\b\w*(?:safe|secure|saniti[sz]e|escape)\w*\s*\(|\bSafe\w*Loader\b")
 # A trust manager that checks nothing, a host name verifier that takes any name
 _TRUSTS_ANY = prefiltered(
     r"checkServerTrusted\s*\([^)]*\)\s*(?::\s*\w+\s*)?=\s*\(\)|HostnameVerifier\s*\(\s*\(\s*\w*\s*,\s*\w*\s*\)\s*=>\s*true"
@@ -434,6 +446,11 @@ _LET_IN_CHECKS = (
         "a parser is made to fetch external entities or rebuild any object it is sent",
     ),
     (
+        ("anytypepermission", "jsontypeinfo", "bytes_to_var_with_objects", "loader"),
+        _UNSAFE_PARSER,
+        "a parser is made to fetch external entities or rebuild any object it is sent",
+    ),
+    (
         ("iban", "destination", "payee", "beneficiary", "wallet", "account"),
         _FIXED_PAYEE,
         "money is sent to an account fixed in the code",
@@ -517,6 +534,7 @@ _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "en
 _RUNNER_WORDS: tuple[str, ...] = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize")
 _RUNNER_WORDS += ("marshal", "new function", "vm.run", "deno.command", "deno.run", "getoutput", "shell=true")
 _RUNNER_WORDS += ("popen", "system", "passthru", "processbuilder", "runtime", "spawn", "bash_command")
+_RUNNER_WORDS += ("lookup", "parseexpression")
 
 
 # A condition that asks whether something was verified, valid or allowed (`if (!verify_signature(...))`,
@@ -640,6 +658,7 @@ def weakened(
         (_FIELD_ACCESS, "a query or update no longer checks the user's access to the records and fields"),
         (_AUDIT_RECORD, "a record of who did what (an audit or security log entry) is no longer written"),
         (_ACCESS_STEP, "a plug, filter or middleware that checks the caller is taken out of the chain"),
+        (_MADE_SAFE, "a call that makes a value or a parser safe is taken out of the code"),
     ):
         taken = len(pattern.findall(live_removed))  # (none taken: the rest need not be counted)
         if (

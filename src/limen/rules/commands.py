@@ -2074,15 +2074,16 @@ def _key_material_erased(command: Command, action: Action, ctx: Context) -> Find
 
 
 # Sub-command words that destroy what they name, in any tool's spelling (`delete`, `delete-project`,
-# `topic:delete`, `--delete`): the table's own verbs
+# `topic:delete`, `del`, `obliterate`, `--delete`, `-delete`, `--delete-all-output`): the table's own verbs
+# (a board's flash erased is no store: `espflash erase-flash` readies it for the next image)
 _DESTROYING_WORD = re.compile(
-    r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate)(?:[-_:][\w-]+)?"
-    r"|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--(?:delete|destroy|purge|drop))$"
+    r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate|obliterate)(?:[-_:][\w-]+)?"
+    r"|del|rm|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--?(?:delete|destroy|purge|drop)(?:[-_][\w-]+)?)$"
 )
 
 
 _UNDOING_WORD = re.compile(r"^(?:--)?(?:revert|rollback|undo|down)$")
-_CACHE_WORD = re.compile(r"(?:^|[-_:])caches?(?:$|[-_:])")
+_CACHE_WORD = re.compile(r"(?:^|[-_:])(?:caches?|temp|tmp)(?:$|[-_:])")
 _LOCAL_SERVER = re.compile(r"(?:^|[/@=])(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
 
 
@@ -2119,10 +2120,13 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
         return None
     # its first words, and its long options wherever they are (`kafka-topics --bootstrap-server HOST
     # --command-config FILE --delete`: the options before it take values)
-    words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--")]
+    # (and a Java tool's single-dash words: `keytool -delete -alias x`)
+    words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--") or len(w) > 4]
     words += [w for w in command.argv[5:24] if w.startswith("--")]
     if any(_CACHE_WORD.search(w.lower()) for w in words[:4]):
         return None  # `huggingface-cli delete-cache`, `tool cache purge`: what is deleted is fetched again
+    if any(w.startswith(_REHEARSALS) for w in command.argv[1:]):
+        return None  # `tool delete x --dry-run`: nothing is deleted
     for word in words:
         if _DESTROYING_WORD.match(word.lower()):
             return _finding(

@@ -4150,7 +4150,9 @@ _RUNS_OR_LOADS = re.compile(
     r"\bcall_user_func(?:_array)?\(|\bcreate_function\(|\bproc_open\(|\bDeno\.Command\(|\bBun\.spawn(?:Sync)?\(|"
     # deserialisers that build objects (and run code) from what they read
     r"\bMarshal\.load\(|\bYAML\.unsafe_load\(|\bpickle\.loads?\(|\bunserialize\(|\bObjectInputStream\(|"
-    r"\bProcess\.Start\(|\bProcessStartInfo\(|\bAssembly\.Load(?:From|File)?\(|\bBinaryFormatter\b"
+    r"\bProcess\.Start\(|\bProcessStartInfo\(|\bAssembly\.Load(?:From|File)?\(|\bBinaryFormatter\b|"
+    # the JVM's: a script engine's or Groovy's evaluation, a Spring expression, a JNDI name looked up
+    r"\b\w*(?:[Ee]ngine|[Ss]hell)\s*\.\s*(?:eval|evaluate)\(|\bparseExpression\(|\bInitialContext\(\s*\)\s*\.\s*lookup\("
 )
 _REQUEST_READ = prefiltered(
     _REQUEST_INPUT + r"|\breq\.(?:query|body|params|headers)\b"
@@ -4169,17 +4171,22 @@ _REQUEST_PARAMETER = re.compile(
 )
 
 
+# What marks a handler's parameter as a request's value (Spring's `@RequestParam`, `@PathVariable`, ASP.NET's
+# `[FromQuery]`): the prefilter of `_REQUEST_PARAMETER`
+_PARAMETER_MARKS = ("@Request", "@PathVariable", "[From")
+
+
 def _request_runs(source: str) -> bool:
     """A web handler that runs what a request carries: the input read in the statement that starts a process
     or loads code (`exec.Command("sh", "-c", r.URL.Query().Get("q"))`), or through a name it was read into
     (`@RequestParam c: String` ... `ProcessBuilder("sh", "-c", c)`, `const { cmd } = req.query`)."""
     low = source.lower()
-    if not any(w in low for w in _REQUEST_WORDS) and "@Request" not in source and "[From" not in source:
+    annotated = any(mark in source for mark in _PARAMETER_MARKS)
+    if not any(w in low for w in _REQUEST_WORDS) and not annotated:
         return False  # no request read by any name: most code, told in microseconds
     lines = [(line, line.lower()) for line in source.splitlines()]
     reading = [line for line, lowered in lines if any(w in lowered for w in _REQUEST_WORDS)]
     running = [line for line, lowered in lines if any(w in lowered for w in _RUN_WORDS)]
-    annotated = "@Request" in source or "[From" in source
     if not running or not (reading or annotated):
         return False
     names = {a or b for a, b in _REQUEST_PARAMETER.findall(source)} if annotated else set()
@@ -4218,6 +4225,7 @@ _RUN_WORDS = (
     *("assembly.load", "binaryformatter"),
     *("dlopen", "require(", "`", "%x", "open3", "passthru", "marshal", "unsafe_load", "pickle"),
     *("unserialize", "objectinputstream", "call_user_func", "create_function", "deno.command", "bun.spawn"),
+    *("lookup(", "parseexpression"),
 )
 
 
