@@ -911,6 +911,8 @@ ACTION_OWNERS = frozenset(
         *("slsa-framework", "ossf", "step-security", "stefanzweifel", "dorny", "reviewdog", "crazy-max"),
         *("coverallsapp", "sonarsource", "snyk", "anchore", "aquasecurity", "jamesives", "mikepenz"),
         *("gitleaks", "trufflesecurity", "release-drafter", "actions-rs", "erlef", "subosito"),
+        # science's and game development's (R, Julia, conda, Unity builds)
+        *("r-lib", "julia-actions", "conda-incubator", "mamba-org", "prefix-dev", "game-ci", "nf-core"),
         # language and platform teams' own (the Go team's `golang/govulncheck-action`, Helm's, JetBrains')
         *(
             "golang",
@@ -966,7 +968,6 @@ SOURCE_OWNERS = ACTION_OWNERS | frozenset(
         *("knolleary", "stm32duino", "raspberrypi", "nrfconnect", "openocd-org", "arduino-libraries"),
         # science's: workflow communities, language organisations, package channels
         *(
-            "nf-core",
             "nextflow-io",
             "snakemake",
             "snakemake-workflows",
@@ -981,11 +982,10 @@ SOURCE_OWNERS = ACTION_OWNERS | frozenset(
             "rstudio",
             "posit-dev",
             "tidyverse",
-            "r-lib",
             "rocker-org",
         ),
         # game development's: engines and their best-known tool chains
-        *("unity-technologies", "godotengine", "epicgames", "game-ci", "valvesoftware", "cysharp"),
+        *("unity-technologies", "godotengine", "epicgames", "valvesoftware", "cysharp"),
     }
 )
 # What an impostor hangs on a known owner's name

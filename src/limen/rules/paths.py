@@ -166,9 +166,10 @@ def _secret_when_filled(path: str) -> bool:
     numbered = _RUN_TIME_PART.sub("0", path)
     if "$" in numbered:
         return False
-    if is_secret_file(numbered):
-        return True
-    return not _RUN_TIME_PART.fullmatch(_basename(path)) and _secret_by_name(_RUN_TIME_PART.sub("*", path))
+    if not _has_glob(_basename(numbered)) and is_secret_file(numbered):
+        return True  # (a glob in a folder only known at run time says nothing of what it matches)
+    starred = _RUN_TIME_PART.sub("*", path)
+    return len(re.sub(r"[*?.]", "", _basename(starred))) >= 2 and _secret_by_name(starred)
 
 
 def _secret_by_name(path: str) -> bool:

@@ -701,7 +701,8 @@ _PLACEHOLDER_PARTS = (
     "replace_me",
     "replaceme",
 )
-_PLACEHOLDER_SHAPE = re.compile(r"<[^>]*>|\$[A-Za-z_]|\[[A-Z_ ]+\]")
+# (and a value masked in part: `xoxp-5723...-####################`, `sk-****************`)
+_PLACEHOLDER_SHAPE = re.compile(r"<[^>]*>|\$[A-Za-z_]|\[[A-Z_ ]+\]|#{4}|\*{4}|•{4}")
 _IDENTIFIER_VALUE = re.compile(r"^(?:[a-z]+(?:[_.-][a-z]+)*|[A-Z]+(?:[_.-][A-Z]+)*|[A-Za-z]+\.[A-Za-z.]+)$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
@@ -840,7 +841,7 @@ def _key_words(key: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def _secret_key(key: str) -> bool:
     """`client_secret`, `JIRA_API_TOKEN`, `apiKey`, `SONAR_LOGIN`; not `kms_key_id`, `public_key`."""
-    words = _key_words(key)
+    words = _numbered(_key_words(key))
     if not words or any(w in _NOT_SECRET_WORDS and not _held_secret(words, i) for i, w in enumerate(words)):
         return False
     last = words[-1]
@@ -850,6 +851,20 @@ def _secret_key(key: str) -> bool:
     if last == "key":
         return vendor or any(w in _KEY_QUALIFIERS for w in words[:-1])
     return vendor and last in ("login", "accessid", "clientid", "accessid")
+
+
+def _numbered(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A key's words with the number that tells one of several apart taken off its end (`token1`, `api_key_2`,
+    `SECRET_KEY1`: a second token is a token)."""
+    while len(words) > 1 and words[-1].isdigit():
+        words = words[:-1]
+    if (
+        words
+        and words[-1][-1:].isdigit()
+        and (bare := words[-1].rstrip("0123456789")) in (*_SECRET_WORDS, "key")
+    ):
+        words = (*words[:-1], bare)
+    return words
 
 
 # Where secrets are kept: a key naming one names no secret (`vault_addr`, `secret_store`,
@@ -936,6 +951,25 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     return None
 
 
+# A run in an element's text that may be a credential (base64, hex, a token's alphabet)
+_ELEMENT_RUN = re.compile(r"[A-Za-z0-9+/=_.\-]{16,256}")
+
+
+def _element_hit(text: str, key: str, start: int, end: int) -> SecretHit | None:
+    """The text of an XML element named for a secret: `<password>...</password>`, Jenkins's and Maven's
+    encrypted ones (`<secret>{AQAAABAAAAAQ...}</secret>`, `<password>{COQLCE6DU6Gt...}</password>`), read
+    for its first run random enough to be a credential."""
+    if start == 0 or text[start - 1] != "<" or text[end : end + 1] != ">" or not _secret_key(key):
+        return None
+    close = text.find("<", end + 1, end + 513)
+    if close < 0 or "$" in text[end + 1 : close] or "{{" in text[end + 1 : close]:
+        return None  # (a variable's value put in when the file is read: `${env.NEXUS_PASSWORD}`)
+    for run in _ELEMENT_RUN.finditer(text, end + 1, close):
+        if _random_enough(run.group(0)) and not _looks_hashed(text, run.start(), run.group(0)):
+            return SecretHit("generic-secret-assignment", run.start(), run.end(), KEYWORD)
+    return None
+
+
 # A variable's name in camel case (`authHeader`, `apiKeyValue`): words, each after the first capitalised
 _CAMEL_NAME = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]{2,}){1,4}")
 # A type's name, words in Pascal case, with what closes or follows a parameter (`String):`, `Option[Token],`)
@@ -975,7 +1009,7 @@ def _keyword_hits(text: str, lowered: str) -> Iterator[SecretHit]:
         if e - s < 2:
             continue
         key = text[s:e]
-        hit = _assignment_hit(text, key, e) or _header_hit(text, key, e)
+        hit = _assignment_hit(text, key, e) or _header_hit(text, key, e) or _element_hit(text, key, s, e)
         if hit is not None:
             yield hit
     if "-u" in text and ("curl" in lowered or "wget" in lowered):  # `-u` means a user only for these
