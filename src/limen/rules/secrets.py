@@ -885,6 +885,28 @@ _TENANT_WORDS = frozenset(
 )
 
 
+# What a key is when it is no credential: a record's, a cache's, a map's, a sort's, a public half's
+_KEY_KINDS = frozenset(
+    {"primary", "foreign", "sort", "partition", "cache", "idempotency", "dedup", "dedupe", "lookup", "map"}
+    | {"row", "object", "hash", "composite", "unique", "index", "routing", "group", "message", "event", "kms"}
+    | {"public", "pub", "publishable", "license", "licence", "host", "known", "ssh", "gpg", "pgp", "signing"}
+    | {"storage", "s3", "bucket", "table", "column", "field", "cursor", "page", "next", "last", "first"}
+    | {"translation", "i18n", "locale", "lang", "string", "label", "react", "list", "item", "node", "child"}
+)
+
+
+@lru_cache(maxsize=4096)
+def _named_key(key: str) -> bool:
+    """`braintreeKey`, `Key`, `ambee_key`: a key named for no kind that is not a credential (`cacheKey`,
+    `primary_key`, `sortKey`, `publicKey`), whose value counts only when it is long and random."""
+    words = _numbered(_key_words(key))
+    return (
+        bool(words)
+        and words[-1] == "key"
+        and not any(w in _KEY_KINDS or w in _NOT_SECRET_WORDS for w in words)
+    )
+
+
 @lru_cache(maxsize=4096)
 def _vendor_id_key(key: str) -> bool:
     """`MessageBirdClientID`, `sumologic.accessId`, a bare `sourcegraph:`: a vendor-named credential slot."""
@@ -914,7 +936,7 @@ def _identifier_around(text: str, start: int, end: int) -> tuple[int, int]:
 def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     """`client_secret = "..."`, `"apiKey": "..."`, `SONAR_LOGIN := ...`, `sumologic.accessId = ...`."""
     sep = _SEPARATOR.match(text, end)
-    if sep is None or not (_secret_key(key) or _vendor_id_key(key)):
+    if sep is None or not (_secret_key(key) or _vendor_id_key(key) or _named_key(key)):
         return None
     if text[max(0, end - len(key) - 4) : end - len(key)].lower() == "arn:":
         return None  # `arn:aws:iam::4182...:role/x`: a resource's name, its partition is no key
@@ -938,6 +960,9 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
         return None  # `token = _tokens.Issue(user)`, `token, expiresIn = ...`: code and names, not values
     if _secret_key(key):
         machine_made = True
+    elif _named_key(key):  # `braintreeKey := "..."`, `Using Key=...`: a key of no kind that is not a secret
+        # (a wallet's `0x...` key is the wallet rule's to name)
+        machine_made = len(value) >= 20 and shannon(value) >= 3.5 and not value.startswith("0x")
     elif "." in key or "_" in key or any(c.isupper() for c in key[1:]):  # `sumologic.accessId`
         machine_made = bool(_UUID.match(value)) or shannon(value) > 3.2
     elif sep.group(0) == ":" and v.start() == sep.end() and re.search(r"[/@#]", v.group(0)):
