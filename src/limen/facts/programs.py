@@ -3212,6 +3212,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.DATABASE_CLIENT,
         options=("-h", "-p", "-a", "-n", "-u"),
         disables=rf"(?i){_W}config\s+set\s+(?:requirepass(?:\s+(?:''|\"\"))?\s*$|protected-mode\s+no{_E})",
+        # an ACL user let run every command (`+@all`, `allcommands`)
+        grants=rf"(?i){_W}acl\s+setuser{_E}.*(?:\+@all|{_W}allcommands{_E})",
     ),
     _p("mongosh", R.DATABASE_CLIENT, aliases=("mongo",), options=("--eval",), code_options=("--eval",)),
     # Kafka's tools: topics deleted (every one, for a pattern that matches all), a cluster that lets in
@@ -3429,6 +3431,13 @@ PROGRAMS: tuple[Program, ...] = (
         R.SECURITY_CONTROL,
         disables=r"(?i)\brecoveryenabled\s+no\b|\bbootstatuspolicy\s+ignoreallfailures\b"
         r"|\b(?:testsigning|nointegritychecks)\s+on\b",
+    ),
+    # POSIX access lists: a named user or group, or everyone else, given write on what it names
+    _p(
+        "setfacl",
+        R.WRITES,
+        R.METADATA,
+        grants=r"(?:^|\s)(?:-[a-zA-Z]*m|--modify)[=\s]+\S*?(?:(?:^|[,\s])(?:o|other)::?|(?:u|user|g|group):[^:,\s]+:)[r-]?w",
     ),
     _p("wevtutil", R.SECURITY_CONTROL, disables=r"(?i)^(?:cl|clear-log)\b|^(?:sl|set-log)\b.*/e:false\b"),
     _p("auditpol", R.SECURITY_CONTROL, disables=r"(?i)/(?:clear|remove)\b|:disable\b"),

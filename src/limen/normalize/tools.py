@@ -1006,6 +1006,20 @@ _IGNORED_SECRET = re.compile(
 )
 
 
+# A connection's TLS switched off or made optional in the query of its address, to another machine
+# (`jdbc:postgresql://db.internal/shop?sslmode=disable`, `...?useSSL=false`); a setting of its own
+# (`sslmode: disable`) is read with its section by the table of controls
+_TLS_OFF = re.compile(
+    r"(?im)^(?!.*(?:localhost|127\.0\.0\.1|\[::1\])).*[?&;](?:ssl_?mode|tls_?mode)=(?:disable|allow|prefer)\b"
+    r"|^(?!.*(?:localhost|127\.0\.0\.1|\[::1\])).*[?&;](?:use_?ssl|ssl|tls|require_?ssl)=(?:false|0|off)\b"
+)
+# A server's way of checking who connects made one that checks nothing (pgbouncer's `auth_type = any`)
+_NO_AUTH_METHOD = re.compile(
+    r"(?im)^\s*[\"']?(?:auth_?type|auth_?method|authentication_?method)[\"']?\s*[=:]\s*[\"']?"
+    r"(?:any|trust|none|off|disabled?)[\"']?\s*$"
+)
+
+
 def edited_settings(path: str, before: str, after: str, *, created: bool = False) -> list[str]:
     """What an edit does to the settings it changes, judged by the table of controls as the same settings
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
@@ -1056,6 +1070,10 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
         return [f"{MADE_PUBLIC}{key} lets in {value}: anyone"]
     if unwatched := _watch_dropped(path, before, after):
         return [f"{CONTROL_OFF}{unwatched}"]
+    if len(_TLS_OFF.findall(after)) > len(_TLS_OFF.findall(before)):  # `?sslmode=verify-full` made `disable`
+        return [f"{CONTROL_OFF}a connection's TLS switched off or made optional: what it carries is readable"]
+    if len(_NO_AUTH_METHOD.findall(after)) > len(_NO_AUTH_METHOD.findall(before)):  # pgbouncer's `any`
+        return [f"{CONTROL_OFF}a server's check of who connects made one that lets anyone in"]
     if len(_LOGGER_OFF.findall(after)) > len(_LOGGER_OFF.findall(before)):  # `<root level="OFF">`
         return [f"{CONTROL_OFF}a logger switched off: what it would record is no longer written"]
     if exposed := _admin_lines_exposed(

@@ -6442,7 +6442,7 @@ def judge_text(
 # A schema migration, by its folder or Flyway's file name; one that only undoes another (`U2__x.sql`,
 # `0003_x.down.sql`) is not applied on the way up
 _MIGRATION = prefiltered(
-    r"(?:^|/)(?:db/migrate|[Mm]igrations?|alembic/versions|flyway|liquibase|db/migration)/"
+    r"(?:^|/)(?:db/migrate|[Mm]igrations?|alembic/versions|flyway|liquibase|db/migration|db/changelog)/"
     r"|(?:^|/)V\d+(?:[._]\d+)*__[^/]+\.sql$"
 )
 _UNDOES = re.compile(r"(?i)(?:^|[/._-])(?:down|rollback|undo|revert)[._-][^/]*$|/U\d+(?:[._]\d+)*__[^/]+$")
@@ -6458,6 +6458,9 @@ _DROPS_IN_CODE = re.compile(
     r"\b(?:drop_table|drop_join_table|remove_columns?|drop_column|dropTable|dropColumn|dropIfExists"
     r"|DeleteModel|RemoveField|Schema::drop|DropTable|DropColumn)\b"
     r"|\bdrop(?:_if_exists)?\s*\(?\s*table\(\s*:\w+"  # Ecto's `drop_if_exists table(:audit_events)`
+    # rows of a table deleted through the ORM (Django's, SQLAlchemy's, Mongo's, knex's, Sequelize's)
+    r"|\.objects\.[^\n;]{0,200}?\.delete\(\)|\.query\.delete\(\)|\bdeleteMany\(\s*\{\s*\}\s*\)"
+    r"|\bknex\(\s*[\"'][\w.]+[\"']\s*\)\s*\.(?:del|delete|truncate)\(\)|\btruncate:\s*true\b"
 )
 # An administrator's account a migration inserts with its password's hash (`INSERT INTO users (email,
 # hashed_password, role) VALUES ('x', '$2b$12$...', 'admin')`): whoever wrote it can sign in; an account
@@ -6493,8 +6496,9 @@ def migration_destroys(path: str, text: str) -> str:
     up = text[:MAX_TEXT]
     if (down := _DOWN_BLOCK.search(up)) is not None:
         up = up[: down.start()]
-    if path.endswith(".sql"):
-        return sql_destroys(up)
+    if path.endswith((".sql", ".yaml", ".yml", ".xml", ".json")):  # (Liquibase's changelogs hold SQL too)
+        if destroyed := sql_destroys(up):
+            return destroyed
     found = _DROPS_IN_CODE.search(up)
     if found:
         return found.group(0)
