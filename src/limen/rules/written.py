@@ -6496,9 +6496,9 @@ def migration_destroys(path: str, text: str) -> str:
     up = text[:MAX_TEXT]
     if (down := _DOWN_BLOCK.search(up)) is not None:
         up = up[: down.start()]
-    if path.endswith((".sql", ".yaml", ".yml", ".xml", ".json")):  # (Liquibase's changelogs hold SQL too)
-        if destroyed := sql_destroys(up):
-            return destroyed
+    # (Liquibase's changelogs hold SQL too)
+    if path.endswith((".sql", ".yaml", ".yml", ".xml", ".json")) and (destroyed := sql_destroys(up)):
+        return destroyed
     found = _DROPS_IN_CODE.search(up)
     if found:
         return found.group(0)
