@@ -949,6 +949,10 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
     if v is None:
         return None
     value = v.group(group).rstrip(".")
+    if value.endswith("$") or text.startswith(("${", "{{"), v.end(group)):
+        return (
+            None  # `key: Library-Linux64-${{ hashFiles(...) }}`: a template's fixed part, filled at run time
+        )
     if value.startswith(("arn:", "projects/")):
         return None  # `"AWS": "arn:aws:iam::4182...:role/app"`: the name of a resource, not a credential
     if group == 1 and (
