@@ -3447,6 +3447,12 @@ def _grants_on_scratch_only(action: Action) -> bool:
 _HOST_INTERNALS = ("/proc", "/sys", "/dev", "/etc", "/boot")
 
 
+def _within_project(action: Action, ctx: Context) -> bool:
+    """Every file the line names lies in the project's own checkout."""
+    paths = (*action.paths, *action.write_paths)
+    return bool(paths and ctx.workspace) and all(is_within(p, ctx.workspace) for p in paths)
+
+
 @rule(ReasonCode.UNSAFE_PERMISSIONS, needs=("acting", "notes", "served"))
 def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     """Making files world-writable or setuid, or giving a program a capability that reaches root (`setcap
@@ -3513,7 +3519,12 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         entry = program(command.name)
         # what it is given on standard input too (`vault policy write p - <<EOF ... EOF`)
         given = " ".join((*command.argv[1:], *action.payloads))
-        if entry is not None and entry.grants and re.search(entry.grants, given):
+        if (
+            entry is not None
+            and entry.grants
+            and re.search(entry.grants, given)
+            and not (Role.METADATA in entry.roles and _within_project(action, ctx))
+        ):  # (`setfacl -R -m u:www-data:rwx var/cache var/log`: the project's own folders, for its server)
             detail = f"`{command.name}` widens who may act or read there (admin rights, public access)"
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
             return
