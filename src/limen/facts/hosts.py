@@ -272,7 +272,9 @@ class Issuer:
 
 
 # Services organisations run on their own machines and domains, whose credentials their own instance issues
-SELF_HOSTED = frozenset({"gitlab", "grafana", "sentry", "artifactory", "bitbucket", "atlassian", "hashicorp"})
+SELF_HOSTED = frozenset(
+    {"gitlab", "grafana", "sentry", "artifactory", "bitbucket", "atlassian", "hashicorp", "sonar"}
+)
 
 
 def self_hosted_at(issuer: str, host: str) -> bool:
@@ -870,6 +872,33 @@ ISSUERS: tuple[Issuer, ...] = (
         ("api.fly.io", "api.machines.dev"),
         ("fly", "flyctl"),
     ),
+    # code analysis and data services developers call with their own keys: SonarCloud's, MongoDB Atlas's
+    # administration API, NCBI's E-utilities, Seqera's platform (Nextflow Tower), Steam's and itch.io's
+    Issuer(
+        "sonar",
+        (),
+        ("sqp_", "squ_", "sqa_"),
+        ("SONAR_TOKEN", "SONAR_LOGIN"),
+        ("sonarcloud.io", "*.sonarcloud.io"),
+    ),
+    Issuer(
+        "mongodb-atlas",
+        (),
+        (),
+        ("ATLAS_PUBLIC_KEY", "ATLAS_PRIVATE_KEY", "MONGODB_ATLAS_PUBLIC_KEY", "MONGODB_ATLAS_PRIVATE_KEY"),
+        ("cloud.mongodb.com",),
+        ("atlas",),
+    ),
+    Issuer("ncbi", (), (), ("NCBI_API_KEY",), ("eutils.ncbi.nlm.nih.gov", "api.ncbi.nlm.nih.gov")),
+    Issuer("seqera", (), (), ("TOWER_ACCESS_TOKEN",), ("api.cloud.seqera.io", "api.tower.nf")),
+    Issuer(
+        "steam",
+        (),
+        (),
+        ("STEAM_API_KEY", "STEAM_PUBLISHER_KEY", "STEAM_WEB_API_KEY"),
+        ("api.steampowered.com", "partner.steam-api.com"),
+    ),
+    Issuer("itch", (), (), ("BUTLER_API_KEY",), ("itch.io", "api.itch.io"), ("butler",)),
 )
 
 # Issuers whose hosts or paths name someone's own resource (a bucket, a webhook, a repository): the user's

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
+from limen.facts.packages import CONDA_CHANNELS
+
 
 class Role(StrEnum):
     """What a program does (a program has several)."""
@@ -1505,7 +1507,8 @@ PROGRAMS: tuple[Program, ...] = (
         "conda",
         R.PACKAGE_INSTALLER,
         aliases=("mamba", "micromamba"),
-        reroutes=rf"{_W}config\s+.*--(?:add|prepend|set)\s+channels{_E}",
+        # (another channel than conda's best-known ones: `facts.packages.CONDA_CHANNELS`)
+        reroutes=rf"{_W}config\s+.*--(?:add|prepend|set)\s+channels\s+(?!(?:{'|'.join(CONDA_CHANNELS)})(?:\s|$))\S",
         # its downloads' certificates no longer checked
         disables=rf"{_W}config\s+.*--set\s+ssl_verify\s+(?:false|no|0){_E}",
     ),

@@ -287,6 +287,8 @@ NOT_SECRET_NAMES = re.compile(
     r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"
     # the public half of a key pair, by its name (`oauth-public.key`, `jwt_public.pem`, `public.key`)
     r"|^(?:[\w.-]*[-_.])?public(?:[-_.][\w.-]*)?\.(?:key|pem|crt)$"
+    # a certificate authority's or a chain's certificate, by its name (`acme-root-ca.pem`, `fullchain.pem`)
+    r"|^(?:[\w.-]*[-_.])?(?:ca|root-?ca|cacerts?|ca-bundle|ca-certificates|chain|fullchain)\.(?:pem|crt|cer)$"
 )
 NOT_SECRET_PATHS = re.compile(
     r"/\.ssh/(known_hosts(\.old)?|config|authorized_keys2?|config\.d/.*)$|"
