@@ -296,6 +296,13 @@ RELEASES: dict[str, str] = {
     "ovsx": r"(?:^|\s)publish(?:\s|$)",
     "appcenter": r"(?:^|\s)codepush\s+release(?:-react|-cordova|-electron)?(?:\s|$)",
     "glab": r"(?:^|\s)release\s+create(?:\s|$)",
+    # a game's build pushed to its store's channel (itch.io's butler, Steam's build upload), a Lua rock
+    # uploaded to LuaRocks, an image pushed to a container library
+    "butler": r"(?:^|\s)push(?:\s|$)",
+    "steamcmd": r"\+run_app_build(?:_http)?(?:\s|$)",
+    "luarocks": r"(?:^|\s)upload(?:\s|$)",
+    "apptainer": r"(?:^|\s)push(?:\s|$)",
+    "singularity": r"(?:^|\s)push(?:\s|$)",
     "git": r"(?:^|\s)push(?:\s|$).*(?:(?:^|\s)--(?:tags|follow-tags)(?:\s|$)|refs/tags/"
     r"|\s[+:]?v?\d+\.\d+(?:\.\d+)*(?:\s|$))",
 }

@@ -3963,8 +3963,12 @@ def _release(command: Command) -> str:
     pattern = RELEASES.get(command.name)
     if not (pattern or command.name in _TASK_RUNNERS or command.name in _PUBLISHING_BUILDS):
         return ""
-    # (a path's home folder is a user's name, no stage: `/home/dev/...`)
-    words = " ".join(below_home(w) if w.startswith("/") else w for w in command.argv[1:])
+    # (a path's home folder is a user's name, no stage: `/home/dev/...`; a task left out is no target:
+    # `gradle publish -x test`)
+    kept = [
+        w for i, w in enumerate(command.argv[1:], 1) if command.argv[i - 1] not in ("-x", "--exclude-task")
+    ]
+    words = " ".join(below_home(w) if w.startswith("/") else w for w in kept)
     if NOT_PRODUCTION.search(words) or _ASKS_ONLY & set(command.argv[1:]) or "-n" in command.argv[1:2]:
         return ""
     if "--draft" in command.argv[1:] or (command.name == "gh" and "-d" in command.argv[3:]):

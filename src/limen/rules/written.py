@@ -5660,7 +5660,10 @@ _GUARDS = prefiltered(
     r"""|\bconstructEventAsync\(|\bjwtVerify\(|\bverifyJwt\(|\bverify_jwt\(|\bwh\.verify\("""
     r"""|\bauthenticate\.(?:webhook|admin|flow|fulfillmentService|public(?:\.\w+)?)\("""
     r"""|\bRateLimiter::|\bthrottle\(|\brateLimit\(|@limiter\.limit|\$this->authorize\(|Gate::(?:allows|denies|authorize)\("""
-    r"""|@login_required|@permission_required|@requires_auth|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
+    r"""|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
+    # a decorator that lets in only whom it names (`@login_required`, `@staff_member_required`, `@admin_only`,
+    # `@jwt_required()`, `@requires_auth`, `@permission_required("x")`)
+    r"""|(?m:^[ \t]*@[\w.]*(?:_required|_only)\b)|(?m:^[ \t]*@[\w.]*\brequires?_\w+)"""
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
     r"""|\.RequireAuthorization\(|\bpassport\.authenticate\(|\bjwt\.verify\(|\brequireAuth\b|\bensureAuthenticated\b"""
     # a contract's access modifiers and checks (Solidity: `onlyOwner`, `onlyRole(MINTER)`, `nonReentrant`,
@@ -5709,11 +5712,17 @@ def _guards(text: str) -> Counter[str]:
             found["a refusal"] += 1  # one refusal for another (401 made 400) still refuses
         elif match.group(0).startswith(".has"):
             found["a role check"] += 1  # `hasRole` made `hasAllRoles("ADMIN", "MFA")` still checks
+        elif _ACCESS_DECORATOR.fullmatch(match.group(0).strip()):
+            found["a decorator's check"] += (
+                1  # `@login_required` made `@permission_required(...)` still checks
+            )
         else:
             found[" ".join(match.group(0).split())] += 1
     return found
 
 
+# A decorator that lets in only whom it names: counted alike, whichever it is
+_ACCESS_DECORATOR = re.compile(r"@[\w.]*(?:_required|_only|\brequires?_\w+)")
 # A caller refused, by whichever status or error: counted alike
 _REFUSAL = re.compile(
     r"codes\.|http\.Status|HttpStatus\.|head\s|abort\(|StatusCode::|return\s+(?:Unauthorized|Forbid|BadRequest)"
