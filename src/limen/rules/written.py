@@ -6399,10 +6399,11 @@ def judge_text(
     ):  # (an Edit's text is its fragment: what the file already dropped is not this call's)
         return Verdict.AUTH, f"{fact.purpose}; the migration destroys data when applied ({destroyed}): {path}"
     if (
-        _MIGRATION.search(path)
-        and _ADMIN_INSERTED.search(text)
-        and not _ADMIN_INSERTED.search(current_text(path) or "")
-    ):  # an administrator's account, with a password hash the author knows, in every database it reaches
+        (_MIGRATION.search(path) or _DEPLOYED_SEEDS.search(path))
+        and _admin_made(text)
+        and not _admin_made(current_text(path) or "")
+        and not _scratch_script(path, action, ctx)
+    ):  # an administrator's account, with a password the author knows, in every database it reaches
         return Verdict.AUTH, f"{fact.purpose}; the migration adds an administrator's account: {path}"
     if fact.severe_only and _plainly_harmless(fact.content, text, action, ctx):
         return None
@@ -6476,9 +6477,32 @@ _DROPS_IN_CODE = re.compile(
 # seeded without one is invited, and signs in with a password of its own
 _ADMIN_INSERTED = re.compile(
     r"(?is)\binsert\s+into\s+[\w.\"`]{0,80}?(?:users?|accounts?|admins?|members?)\b(?=[^;]{0,2000}?"
-    r"'(?:admin|administrator|superuser|super_admin|owner|root)')(?=[^;]{0,2000}?'(?:\$2[aby]?\$\d\d\$|\$argon2"
+    r"'(?:admin|administrator|superuser|super_?admin|owner|root)')(?=[^;]{0,2000}?'(?:\$2[aby]?\$\d\d\$|\$argon2"
     r"|pbkdf2_|\$6\$|\$5\$|scrypt))"
 )
+
+
+# The same made through code (an ORM's create, Django's `create_superuser`): an administrator's flag or role
+# beside a password or a hash written out (`make_password("...")`, `bcrypt.hashSync("...")`, `$2b$12$...`)
+_ADMIN_FLAG = (
+    r"""(?:create_superuser\s*\(|\bis_(?:super_?user|admin|staff)["']?\s*[:=]>?\s*(?:True|true|1)\b"""
+    r"""|\brole["']?\s*[:=]>?\s*["'](?:admin|administrator|superuser|super_?admin|owner|root)["'])"""
+)
+_KNOWN_PASSWORD = (
+    r"""(?:make_password\(\s*["']|set_password\(\s*["']|\bbcrypt\.hash(?:Sync)?\(\s*["']|\$2[aby]?\$\d\d\$"""
+    r"""|\bpassword["']?\s*[:=]>?\s*["'][^"'\s$]{6,}["'])"""
+)
+_ADMIN_MADE = re.compile(
+    rf"(?is){_ADMIN_FLAG}[^;]{{0,800}}?{_KNOWN_PASSWORD}|{_KNOWN_PASSWORD}[^;]{{0,800}}?{_ADMIN_FLAG}"
+)
+# Seed scripts a deploy runs in every environment (`seeds/production/`, `db/seeds.rb`); a test's or a
+# development database's are `_scratch_script`'s
+_DEPLOYED_SEEDS = re.compile(r"(?:^|/)(?:seeds?|seeders)/|(?:^|/)seeds?\.(?:rb|py|js|ts|exs)$")
+
+
+def _admin_made(text: str) -> bool:
+    """An administrator's account made with a password its author knows, in SQL or through code."""
+    return bool(_ADMIN_INSERTED.search(text) or _ADMIN_MADE.search(text))
 
 
 def _migration_gains(path: str, text: str, action: Action) -> str:
