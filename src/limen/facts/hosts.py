@@ -151,6 +151,7 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     "registry.npmjs.org",
     "registry.yarnpkg.com",
     *("jsr.io", "deno.land"),  # Deno's registries
+    *("packages.unity.com", "package.openupm.com"),  # Unity's registry and OpenUPM
     # Nix's: flake registries, release channels, and the binary caches most flakes name
     *("flakehub.com", "channels.nixos.org", "releases.nixos.org", "cache.nixos.org", "codeberg.org"),
     *("nix-community.cachix.org", "cache.garnix.io", "devenv.cachix.org"),

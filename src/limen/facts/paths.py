@@ -528,6 +528,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         _f("git_hook", "git runs it once core.hooksPath names its folder", "shell", blind=True),
     ),
     (r"/\.git/config$", _f("git_config", "git runs the commands some of its keys name", "git_config")),
+    # a Unity project's package manifest: the editor takes every package, and its registries, from it
+    (
+        r"/Packages/manifest\.json$",
+        _f("project_package_source", "the Unity editor takes its packages from it", "package_sources"),
+    ),
     (
         r"/(?:\.?venv|env|\.env)[\w.-]*/bin/activate(?:\.\w+)?$",
         _f("venv_activate", "the shell runs it whenever the virtual environment is activated", "shell"),
