@@ -135,6 +135,23 @@ def _git_subcommand(argv: tuple[str, ...]) -> str:
     return ""
 
 
+# Options whose value is a text for people (a job's comment, a resource's description, a message): what is
+# handed there is kept where others read it, not used
+_LABEL_OPTION = re.compile(
+    r"^--?(?:comment|note|notes|description|desc|message|title|summary|body|text|label)$"
+)
+
+
+def _labelled(argv: tuple[str, ...]) -> bool:
+    """A substitution handed to an option whose value is a text for people (`--comment="$(...)"`)."""
+    for i, word in enumerate(argv[1:], 1):
+        name, eq, value = word.partition("=")
+        given = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        if _LABEL_OPTION.match(name) and ("$(" in given or "`" in given):
+            return True
+    return False
+
+
 def kept_from_model(command: Command, action: Action) -> bool:
     """`export DB_PASSWORD=$(gcloud secrets versions access ...) && dbt debug`, `psql "$(grep DATABASE_URL
     .env | cut -d= -f2-)" -c 'select 1'`: what the command prints is captured by a substitution and handed
@@ -170,6 +187,8 @@ def kept_from_model(command: Command, action: Action) -> bool:
             and any("$" in w or "`" in w for w in other.argv[2:])
         ):
             return False  # `git commit -m "ci: $B"`: kept in the history every clone of it holds
+        if _labelled(other.argv):
+            return False  # `sbatch --comment="$(base64 ~/.aws/credentials)"`: a label every user may read
         runs_code = entry is not None and bool(entry.roles & {Role.INTERPRETER, Role.SHELL})
         if other.name in _PRINTS_VARIABLES or runs_code:
             return False  # `export K=$(...) && echo $K`: printed after all
