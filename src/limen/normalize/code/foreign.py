@@ -111,6 +111,8 @@ def _argv(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.e
 def _download(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
     url = _first(args, named, "url")
     destination = _first(args, named, "destfile", "path", "output")
+    if isinstance(destination, ast.Name):  # `download.file(u, f)`: what `f` names, later, is what `u` served
+        w.fetched[destination.id] = url
     return _call("urllib.request.urlretrieve", url, destination)
 
 
@@ -219,6 +221,15 @@ def _source(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast
     target = _first(args, named, "file", "path", "filename")
     if isinstance(target, ast.Constant) and "://" in str(target.value):
         return _run_fetched(w, [target], {})
+    if (  # `include(download(u))`: the file a download just wrote, run
+        isinstance(target, ast.Call)
+        and isinstance(target.func, ast.Attribute)
+        and target.func.attr == "urlretrieve"
+        and target.args
+    ):
+        return _run_fetched(w, [target.args[0]], {})
+    if isinstance(target, ast.Name) and target.id in w.fetched:  # `download.file(u, f); source(f)`
+        return _run_fetched(w, [w.fetched[target.id]], {})
     return _read_or_fetch(w, [target], {})
 
 
@@ -460,6 +471,7 @@ class _Writer:
         self.language = language
         self.level = level
         self.prelude: list[ast.stmt] = []  # functions hoisted out of the expression being written
+        self.fetched: dict[str, ast.expr] = {}  # the names of files a download wrote, with their addresses
         self.count = 0
         self.depth = 0
 
