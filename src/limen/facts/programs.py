@@ -296,10 +296,9 @@ RELEASES: dict[str, str] = {
     "ovsx": r"(?:^|\s)publish(?:\s|$)",
     "appcenter": r"(?:^|\s)codepush\s+release(?:-react|-cordova|-electron)?(?:\s|$)",
     "glab": r"(?:^|\s)release\s+create(?:\s|$)",
-    # a game's build pushed to its store's channel (itch.io's butler, Steam's build upload), a Lua rock
-    # uploaded to LuaRocks, an image pushed to a container library
-    "butler": r"(?:^|\s)push(?:\s|$)",
-    "steamcmd": r"\+run_app_build(?:_http)?(?:\s|$)",
+    # a game's build pushed to a channel its players install from (itch.io's butler; a beta, alpha or
+    # internal channel is the testers'), a Lua rock uploaded to LuaRocks, an image pushed to a container library
+    "butler": r"(?:^|\s)push\s+\S+\s+\S+:(?![\w-]*(?:beta|alpha|internal|canary|nightly|test|dev))",
     "luarocks": r"(?:^|\s)upload(?:\s|$)",
     "apptainer": r"(?:^|\s)push(?:\s|$)",
     "singularity": r"(?:^|\s)push(?:\s|$)",
