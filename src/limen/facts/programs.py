@@ -297,7 +297,8 @@ RELEASES: dict[str, str] = {
     "appcenter": r"(?:^|\s)codepush\s+release(?:-react|-cordova|-electron)?(?:\s|$)",
     "glab": r"(?:^|\s)release\s+create(?:\s|$)",
     # a game's build pushed to a channel its players install from (itch.io's butler; a beta, alpha or
-    # internal channel is the testers'), a Lua rock uploaded to LuaRocks, an image pushed to a container library
+    # internal channel is the testers'), a Lua rock uploaded to LuaRocks, an image pushed to a container
+    # library
     "butler": r"(?:^|\s)push\s+\S+\s+\S+:(?![\w-]*(?:beta|alpha|internal|canary|nightly|test|dev))",
     "luarocks": r"(?:^|\s)upload(?:\s|$)",
     "apptainer": r"(?:^|\s)push(?:\s|$)",
