@@ -1698,16 +1698,19 @@ _FIXTURE_FOLDER = re.compile(
 )
 
 
-def _committed_with_the_code(path: str, ctx: Context) -> bool:
+def _committed_with_the_code(path: str, ctx: Context, *, fixtures: bool = False) -> bool:
     """A project file that travels with the code (pushed, published, served): inside the workspace, not
-    a secret file (`.env`), a test fixture or an example, and not one the project's `.gitignore` names."""
+    a secret file (`.env`), a test fixture or an example (unless `fixtures`: a real value written there
+    travels as well), and not one the project's `.gitignore` names."""
     from limen.normalize.paths import is_within
     from limen.rules.paths import is_secret_file
 
     if not ctx.workspace or not is_within(path, ctx.workspace) or is_secret_file(path):
         return False
     relative = path[len(ctx.workspace.rstrip("/")) :]
-    return not _FIXTURE_FOLDER.search(relative) and not _git_ignored(relative.lstrip("/"), ctx.workspace)
+    if not fixtures and _FIXTURE_FOLDER.search(relative):
+        return False
+    return not _git_ignored(relative.lstrip("/"), ctx.workspace)
 
 
 def _git_ignored(relative: str, workspace: str) -> bool:
@@ -1731,6 +1734,41 @@ def _git_ignored(relative: str, workspace: str) -> bool:
         elif any(fnmatchcase(part, bare) for part in parts):
             return True
     return False
+
+
+# A variable expanded in printed text
+_EXPANDED = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _expanded(line: str, name: str) -> bool:
+    """The shell puts the variable's value in its place somewhere in the line: a `$NAME` outside single
+    quotes and before any here-document whose delimiter is quoted (`<<'EOF'`: its body is written as is)."""
+    literal_from = min((m.start() for m in _QUOTED_HEREDOC.finditer(line)), default=len(line))
+    quoted = False
+    for i, char in enumerate(line[:literal_from]):
+        if char == "'":
+            quoted = not quoted
+        elif char == "$" and not quoted and (found := _EXPANDED.match(line, i)) and found.group(1) == name:
+            return True
+    return False
+
+
+_QUOTED_HEREDOC = re.compile(r"<<-?\s*(?:'[^']*'|\"[^\"]*\"|\\\w)")
+
+
+def _secret_printed_in(action: Action, ctx: Context) -> str:
+    """The secret variable whose value a line prints into a project file that travels with the code (`echo
+    "token: $NPM_TOKEN" >> README.md`), or ""."""
+    named = [
+        m.group(1)
+        for text in action.payloads
+        for m in _EXPANDED.finditer(text)
+        if secret_facts.secret_variable(m.group(1)) and _expanded(action.command_line, m.group(1))
+    ]
+    targets = [path for command in action.commands for path in command.redirects]
+    if named and any(_committed_with_the_code(path, ctx, fixtures=True) for path in targets):
+        return named[0]
+    return ""
 
 
 # Folders whose files a web site hands to every visitor
@@ -1760,6 +1798,15 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
             where = f"{served.group(1)}/, which the site serves" if served else "a file committed with code"
             detail = f"a credential written into {where}"
             return [Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, detail)]
+    if (
+        action.commands
+        and action.payloads
+        and ctx.mode is not Mode.LIGHT
+        and (name := _secret_printed_in(action, ctx))
+    ):
+        # `printf '%s' "$STEAM_PASSWORD" >> notes.md`: the value leaves with the next push
+        detail = f"the value of {name} written into a file committed with code"
+        return [Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, detail)]
     if not outside and (action.capability != "shell.execute" or ctx.mode is Mode.LIGHT):
         return []  # a local read or write: secrets in it are the path rules' and the taint floor's concern
     hits = scan_action(action, weak=outside)
