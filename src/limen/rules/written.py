@@ -3213,16 +3213,32 @@ def _command_text(text: str) -> tuple[list[str], list[str]]:
     joined = [
         " ".join(a or b for a, b in _QUOTED_LITERAL.findall(line)) for line in lines if line.count('"') > 3
     ]
+    # (and a setting's unquoted value: `beforeScript: curl -s URL | bash`)
+    values = [m.group(1) for line in lines if (m := _SETTING_VALUE.match(line))]
     found = []
-    for candidate in (*literals, *joined, *lines):
+    for candidate in (*literals, *joined, *values, *lines):
         line = candidate.strip()
         if (
             len(line) <= 4096
             and _COMMAND_MARK.search(line)
             and line.count("'") % 2 == line.count('"') % 2 == 0
+            and _opens_with_program(line)
         ):
             found.append(line)
     return list(dict.fromkeys(found))[:200], []
+
+
+_SETTING_VALUE = re.compile(r"^\s*[\w.-]+\s*[:=]\s*(\S.*)$")
+_FIRST_WORD = re.compile(r"^[\s({]*(?:\$\()?[\s(]*([^\s;|&()'\"]+)")
+
+
+def _opens_with_program(line: str) -> bool:
+    """A line whose first word is a program the table knows (by name or a path to it): what reads as a
+    command line, where most configuration's text (a URL's query, a sentence) does not."""
+    from limen.facts.programs import program
+
+    first = _FIRST_WORD.match(line)
+    return first is not None and program(first.group(1).rsplit("/", 1)[-1]) is not None
 
 
 # An EEx template's tags: a value it puts in (`<%= @release.name %>`), or Elixir code around the lines
