@@ -5333,7 +5333,10 @@ def judge(fact: PathFact, path: str, action: Action, ctx: Context) -> tuple[Verd
             and (
                 _SECURITY_MINDED.search(text)
                 or _RUNS_OR_HANDS_OUT.search(text)
-                or any(_GUARDS.search(old) or "://" in old for old in _replaced(action))
+                or any(
+                    _GUARDS.search(old) or _ACCESS_DECORATOR.search(old) or "://" in old
+                    for old in _replaced(action)
+                )
             )
         )
     ):  # authentication code, or a call that runs code: a line means what the code around it makes of it
@@ -5677,9 +5680,6 @@ _GUARDS = prefiltered(
     r"""|\bauthenticate\.(?:webhook|admin|flow|fulfillmentService|public(?:\.\w+)?)\("""
     r"""|\bRateLimiter::|\bthrottle\(|\brateLimit\(|@limiter\.limit|\$this->authorize\(|Gate::(?:allows|denies|authorize)\("""
     r"""|\bbefore_action\s+:authenticate|\bbefore_action\s+:authorize"""
-    # a decorator that lets in only whom it names (`@login_required`, `@staff_member_required`, `@admin_only`,
-    # `@jwt_required()`, `@requires_auth`, `@permission_required("x")`)
-    r"""|(?m:^[ \t]*@[\w.]*(?:_required|_only)\b)|(?m:^[ \t]*@[\w.]*\brequires?_\w+)"""
     r"""|\bauthenticate_user!|\bverify_authenticity_token|\bprotect_from_forgery|\[Authorize\b|@PreAuthorize\("""
     r"""|\.RequireAuthorization\(|\bpassport\.authenticate\(|\bjwt\.verify\(|\brequireAuth\b|\bensureAuthenticated\b"""
     # a contract's access modifiers and checks (Solidity: `onlyOwner`, `onlyRole(MINTER)`, `nonReentrant`,
@@ -5720,6 +5720,8 @@ def _guards(text: str) -> Counter[str]:
     commented out, `// app.UseAuthentication();`, calls nothing)."""
     found: Counter[str] = Counter()
     text = _COMMENTED_LINE.sub("", text[:MAX_TEXT])
+    if "@" in text and (decorators := len(_ACCESS_DECORATOR.findall(text))):
+        found["a decorator's check"] = decorators  # `@login_required` made `@permission_required(...)`
     for match in _GUARDS.finditer(text):
         if match.group(0) == "middleware(":
             listed = text[match.end() : match.end() + 200].split(")", 1)[0]
@@ -5728,17 +5730,14 @@ def _guards(text: str) -> Counter[str]:
             found["a refusal"] += 1  # one refusal for another (401 made 400) still refuses
         elif match.group(0).startswith(".has"):
             found["a role check"] += 1  # `hasRole` made `hasAllRoles("ADMIN", "MFA")` still checks
-        elif _ACCESS_DECORATOR.fullmatch(match.group(0).strip()):
-            found["a decorator's check"] += (
-                1  # `@login_required` made `@permission_required(...)` still checks
-            )
         else:
             found[" ".join(match.group(0).split())] += 1
     return found
 
 
-# A decorator that lets in only whom it names: counted alike, whichever it is
-_ACCESS_DECORATOR = re.compile(r"@[\w.]*(?:_required|_only|\brequires?_\w+)")
+# A decorator that lets in only whom it names (`@login_required`, `@staff_member_required`, `@admin_only`,
+# `@jwt_required()`, `@requires_auth`, `@permission_required("x")`): counted alike, whichever it is
+_ACCESS_DECORATOR = re.compile(r"(?m)^[ \t]*@[\w.]*?(?:_required|_only|\brequires?_\w+)\b")
 # A caller refused, by whichever status or error: counted alike
 _REFUSAL = re.compile(
     r"codes\.|http\.Status|HttpStatus\.|head\s|abort\(|StatusCode::|return\s+(?:Unauthorized|Forbid|BadRequest)"
