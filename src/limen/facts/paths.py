@@ -79,8 +79,10 @@ _NEVER_RUN = re.compile(
 
 
 def unlisted(path: str) -> PathFact | None:
-    """`UNLISTED` for a file `describe` leaves out, unless it is a document, a table, a log or test data."""
-    return None if _NEVER_RUN.search(path) else UNLISTED
+    """`UNLISTED` for a file `describe` leaves out, unless it is a document, a table, a log, test data or an
+    environment file (`.env.local`: values a program reads, `KEY=$(openssl rand -hex 32)` a value)."""
+    name = path.rsplit("/", 1)[-1]
+    return None if _NEVER_RUN.search(path) or name.startswith(".env") or name.endswith(".env") else UNLISTED
 
 
 # Folders that hold a repository's history: deleting one loses every commit not pushed elsewhere.

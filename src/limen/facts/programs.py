@@ -3479,12 +3479,17 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     # (the user's own keychain deleted: every password and identity in it, gone; a CI runner's temporary
     # keychain is made and deleted by every signing job)
+    # (and a root certificate trusted for every connection the machine makes: whoever holds its key reads
+    # and changes them)
     _p(
         "security",
         R.SECURITY_CONTROL,
         grants=rf"{_W}authorizationdb\s+write{_E}",
         destroys_one=rf"{_W}delete-keychain(?:\s+\S*(?:Library/Keychains/|login\.keychain)\S*)?\s*$",
+        disables=rf"{_W}add-trusted-cert{_E}.*{_W}trustRoot{_E}",
     ),
+    _p("trust", R.SECURITY_CONTROL, disables=rf"^anchor{_E}"),  # p11-kit's: a system-wide trust anchor
+    _p("certutil", R.SECURITY_CONTROL, disables=r"(?i)-addstore\s+(?:-\w+\s+)*[\"']?root\b"),
     # build tools: what they run is the project's own build file; the checks of what they download
     *(
         _p(

@@ -3215,6 +3215,9 @@ def _command_text(text: str) -> tuple[list[str], list[str]]:
     ]
     # (and a setting's unquoted value: `beforeScript: curl -s URL | bash`)
     values = [m.group(1) for line in lines if (m := _SETTING_VALUE.match(line))]
+    values = [
+        v for v in values if not v.startswith(("$(", "`"))
+    ]  # (`SECRET=$(openssl rand -hex 32)`: a value)
     found = []
     for candidate in (*literals, *joined, *values, *lines):
         line = candidate.strip()
