@@ -953,7 +953,7 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
         fact = describe(path, home=ctx.home)
         if fact is None:
             fact = by_shebang(_first_line(action, path))  # `bin/docker-entrypoint`: a script by its `#!` line
-        if fact is None:
+        if fact is None and _prints_into(action, path):
             fact = unlisted(path)
         if fact is None:
             continue
@@ -998,6 +998,17 @@ def persistence(action: Action, ctx: Context) -> Iterator[Finding]:
         92 if verdict is Verdict.BLOCK else 70,
         f"runs later without asking: {_TOKENISH.sub('…', worst[1])}",
     )
+
+
+def _prints_into(action: Action, path: str) -> bool:
+    """The call's text is what lands in `path`: a tool's write, or a line that prints into it (a redirect,
+    `tee`, an in-place edit), not a program that computes what it writes (`python -c "json.dump(...)"`)."""
+    return not action.commands or any(
+        path in command.redirects or command.name in _TEXT_WRITERS for command in action.commands
+    )
+
+
+_TEXT_WRITERS = frozenset({"tee", "sed", "gsed", "perl"})
 
 
 # A long run of letters and digits in a path the explanation names (`~/.local/bin/ghp_Zq8v...`): a value the
