@@ -889,7 +889,7 @@ _TENANT_WORDS = frozenset(
 _KEY_KINDS = frozenset(
     {"primary", "foreign", "sort", "partition", "cache", "idempotency", "dedup", "dedupe", "lookup", "map"}
     | {"row", "object", "hash", "composite", "unique", "index", "routing", "group", "message", "event", "kms"}
-    | {"public", "pub", "publishable", "license", "licence", "host", "known", "ssh", "gpg", "pgp", "signing"}
+    | {"public", "pub", "publishable", "license", "licence", "host", "known", "ssh", "gpg", "pgp"}
     | {"storage", "s3", "bucket", "table", "column", "field", "cursor", "page", "next", "last", "first"}
     | {"translation", "i18n", "locale", "lang", "string", "label", "react", "list", "item", "node", "child"}
 )
