@@ -28,6 +28,7 @@ from limen.normalize.tools import (
     MASKING,
     MAX_SETTINGS_TEXT,
     PRODUCTION_TARGET,
+    TEXT_KEYS,
     ToolSpec,
     changes_controls,
     classify,
@@ -343,16 +344,12 @@ def _smuggled_lines(arguments: dict[str, Any], spec: ToolSpec) -> list[str]:
     skipped = {*spec.payloads, *spec.urls, *spec.paths, *spec.recipients}
     found: list[str] = []
     for key, value in arguments.items():
-        if key in skipped or words_of(key) in _TEXT_KEYS or is_sql_argument(key, value):
+        if key in skipped or words_of(key) in TEXT_KEYS or is_sql_argument(key, value):
             continue
         for text in _strings(value)[:64]:
             if len(text) <= 4096:
                 found.extend(m.group(1) for m in _SMUGGLED.finditer(text))
     return found[:8]
-
-
-# Arguments that hold text for people: a command quoted in them is an example, not a parameter
-_TEXT_KEYS = frozenset({"text", "message", "body", "content", "description", "comment", "title", "summary"})
 
 
 def _normalize(

@@ -83,6 +83,12 @@ _PAYLOAD_KEYS = (
     *("content", "body", "data", "text", "message", "new_string", "new_source", "json", "payload"),
     *("patch", "diff", "contents", "file_content", "file_contents"),
 )
+# Arguments and options that hold text for people (a message, a description, a job's comment): a command
+# quoted there is an example, not run; a value handed there is kept where others read it, not used
+TEXT_KEYS = frozenset(
+    {"text", "message", "body", "content", "description", "comment", "title", "summary", "note", "notes"}
+    | {"label"}
+)
 _RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "channel", "user", "iban")
 
 KNOWN_TOOLS: dict[str, ToolSpec] = {

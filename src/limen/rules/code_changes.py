@@ -340,8 +340,13 @@ _UNSAFE_PARSER = prefiltered(
 )
 # A call named for making a value or a parser safe (`secure_filename(name)`, `safe_join(root, p)`,
 # `yaml.safe_load(f)`, `new SafeConstructor(...)`, `html.escape(s)`, `sanitize(html)`), or a safe loader
-# named (`Loader=yaml.SafeLoader`): taken out, the value or the document goes through as it came
-_MADE_SAFE = prefiltered(r"(?i)\b\w*(?:safe|secure|saniti[sz]e|escape)\w*\s*\(|\bSafe\w*Loader\b")
+# named (`Loader=yaml.SafeLoader`): taken out, the value or the document goes through as it came. Names
+# that undo or skip the safety (`unsafe_load`, `insecure_…`, `unescape`, Django's `mark_safe`) are not
+# among them: taking those out hardens the code
+_MADE_SAFE = prefiltered(
+    r"(?i)\b(?!\w*(?:unsafe|insecure|unescape|mark_?safe))\w*(?:safe|secure|saniti[sz]e|escape)\w*\s*\("
+    r"|\bSafe\w*Loader\b"
+)
 # A trust manager that checks nothing, a host name verifier that takes any name
 _TRUSTS_ANY = prefiltered(
     r"checkServerTrusted\s*\([^)]*\)\s*(?::\s*\w+\s*)?=\s*\(\)|HostnameVerifier\s*\(\s*\(\s*\w*\s*,\s*\w*\s*\)\s*=>\s*true"

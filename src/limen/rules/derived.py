@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import Role, program
 from limen.model import Action, Command, Finding
+from limen.normalize.tools import TEXT_KEYS
 
 if TYPE_CHECKING:
     from limen.context import Context
@@ -135,19 +136,13 @@ def _git_subcommand(argv: tuple[str, ...]) -> str:
     return ""
 
 
-# Options whose value is a text for people (a job's comment, a resource's description, a message): what is
-# handed there is kept where others read it, not used
-_LABEL_OPTION = re.compile(
-    r"^--?(?:comment|note|notes|description|desc|message|title|summary|body|text|label)$"
-)
-
-
 def _labelled(argv: tuple[str, ...]) -> bool:
-    """A substitution handed to an option whose value is a text for people (`--comment="$(...)"`)."""
+    """A substitution handed to an option whose value is a text for people (`--comment="$(...)"`,
+    `normalize.tools.TEXT_KEYS`): kept where others read it, not used."""
     for i, word in enumerate(argv[1:], 1):
         name, eq, value = word.partition("=")
         given = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
-        if _LABEL_OPTION.match(name) and ("$(" in given or "`" in given):
+        if name.startswith("-") and name.lstrip("-") in TEXT_KEYS and ("$(" in given or "`" in given):
             return True
     return False
 

@@ -57,6 +57,20 @@ _depth = threading.local()
 # -- the text a call writes to a path --------------------------------------------------------------------
 
 
+# The arguments a tool writes a file's text under (Write's `content`, an Edit's `new_string`, an MCP file
+# server's `contents` or `file_content`)
+_WRITTEN_KEYS = (
+    "content",
+    "new_string",
+    "new_source",
+    "text",
+    "file_text",
+    "contents",
+    "file_content",
+    "file_contents",
+)
+
+
 def written_text(action: Action, path: str) -> str | None:
     """The text this call puts into `path`, or None when Limen cannot see it (a copy, a download)."""
     args = action.arguments
@@ -69,7 +83,7 @@ def written_text(action: Action, path: str) -> str | None:
             return f"source <({' '.join(only.argv)})"
         return None
     parts: list[str] = []
-    for key in ("content", "new_string", "new_source", "text", "file_text", "contents", "file_content"):
+    for key in _WRITTEN_KEYS:
         value = args.get(key)
         if isinstance(value, str):
             parts.append(value)
@@ -3238,8 +3252,6 @@ _FIRST_WORD = re.compile(r"^[\s({]*(?:\$\()?[\s(]*([^\s;|&()'\"]+)")
 def _opens_with_program(line: str) -> bool:
     """A line whose first word is a program the table knows (by name or a path to it): what reads as a
     command line, where most configuration's text (a URL's query, a sentence) does not."""
-    from limen.facts.programs import program
-
     first = _FIRST_WORD.match(line)
     return first is not None and program(first.group(1).rsplit("/", 1)[-1]) is not None
 
