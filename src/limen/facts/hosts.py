@@ -181,6 +181,9 @@ REGISTRY_HOSTS: tuple[str, ...] = (
 
 # Where an image reference without a registry host goes (`docker push me/app` is Docker Hub's).
 DEFAULT_IMAGE_REGISTRY = "registry-1.docker.io"
+# URL schemes whose "host" is the first part of a container image reference (`docker://ubuntu:22.04`,
+# apptainer's and skopeo's spelling): the machine reached is the image's registry (`image_registry`)
+IMAGE_SCHEMES = frozenset({"docker", "oci", "oras"})
 
 
 def image_registry(reference: str) -> str:
@@ -193,6 +196,13 @@ def image_registry(reference: str) -> str:
     if slash and ("." in first or ":" in first or first == "localhost"):
         return first.split(":", 1)[0].lower()
     return DEFAULT_IMAGE_REGISTRY
+
+
+def public_image_registry(host: str) -> bool:
+    """A registry that serves the public's images (Docker Hub, Quay, GHCR, the clouds' public ones)."""
+    from limen.facts.packages import IMAGE_REGISTRIES
+
+    return host == DEFAULT_IMAGE_REGISTRY or host in IMAGE_REGISTRIES
 
 
 # Forges' container registries: an image under the project's own owner there (`ghcr.io/OWNER/app`) is the

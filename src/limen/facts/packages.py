@@ -612,6 +612,8 @@ def package_name(registry: str, spec: str) -> str:
     if registry == "github":  # `OWNER/REPO@v5.0.2`, `https://github.com/OWNER/REPO.git`
         found = re.fullmatch(r"(?:(?:https?://)?github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?/?(?:@\S*)?", spec)
         return found.group(1).lower() if found else ""
+    if registry == "docker":  # `docker://ubuntu:22.04`: how apptainer and skopeo name a registry's image
+        spec = spec.removeprefix("docker://")
     if not spec or "://" in spec or spec.startswith((".", "/", "~", "-", "git+", "file:")):
         return ""
     if registry == "npm" and "npm:" in spec:  # an alias (`supabase-js@npm:@supabse/supabase-js@^2`): what

@@ -1772,6 +1772,17 @@ PROGRAMS: tuple[Program, ...] = (
     # image and file-sync tools: what they push goes to the registry or remote their last operand names
     _p("oras", R.SENDS, R.DOWNLOADS, pushes=("push", "attach", "copy", "cp"), push_target="image"),
     _p("skopeo", R.SENDS, R.DOWNLOADS, pushes=("copy", "sync"), push_target="image"),
+    # HPC's container runtime: pulls and runs images (`docker://`, `oras://`, `library://`), pushes with `push`
+    _p(
+        "apptainer",
+        R.DOWNLOADS,
+        aliases=("singularity",),
+        pushes=("push",),
+        push_target="image",
+        registry="docker",
+        installs=("pull",),
+        runs_package=("run", "exec", "shell", "instance start"),
+    ),
     _p("crane", R.SENDS, R.DOWNLOADS, pushes=("push", "copy", "cp", "append", "mutate"), push_target="image"),
     _p(
         "rclone",

