@@ -1772,7 +1772,7 @@ PROGRAMS: tuple[Program, ...] = (
     # image and file-sync tools: what they push goes to the registry or remote their last operand names
     _p("oras", R.SENDS, R.DOWNLOADS, pushes=("push", "attach", "copy", "cp"), push_target="image"),
     _p("skopeo", R.SENDS, R.DOWNLOADS, pushes=("copy", "sync"), push_target="image"),
-    # HPC's container runtime: pulls and runs images (`docker://`, `oras://`, `library://`), pushes with `push`
+    # HPC's container runtime: pulls and runs images (`docker://`, `oras://`, `library://`); `push` sends
     _p(
         "apptainer",
         R.DOWNLOADS,
