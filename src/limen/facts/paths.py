@@ -87,6 +87,11 @@ def unlisted(path: str) -> PathFact | None:
 
 # Folders that hold a repository's history: deleting one loses every commit not pushed elsewhere.
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", ".fossil"})
+# Environment variables that name a temporary folder (the system's, a CI runner's, a session's): what lies
+# there is scratch, whatever the value
+SCRATCH_VARIABLES = frozenset(
+    {"TMPDIR", "TMP", "TEMP", "RUNNER_TEMP", "XDG_RUNTIME_DIR", "AGENT_TEMPDIRECTORY"}
+)
 
 # Where home folders are: the running user's (`home`), and any user's on Linux and macOS. A home folder's
 # start-up files, agent settings and folders mean the same whoever's home it is (an agent running as root

@@ -50,7 +50,7 @@ from itertools import islice, pairwise
 
 from limen.context import Context
 from limen.facts.hosts import official_install, project_domain
-from limen.facts.paths import VCS_FOLDERS, below_home, home_folder
+from limen.facts.paths import SCRATCH_VARIABLES, VCS_FOLDERS, below_home, home_folder
 from limen.facts.programs import (
     CLUSTER_ADMIN,
     ENGINE_SOCKETS,
@@ -326,6 +326,9 @@ def _texts(action: Action) -> tuple[str, ...]:
 
 
 _EMPTY_VAR_ROOT = re.compile(r"^\$\{?\w+\}?/\*?$")
+# An operand that starts with an environment variable (upper case, by convention; a loop's or `read`'s
+# variable is lower case): `$PGDATA/pg_wal`, `${BACKUP_ROOT}`
+_ENVIRONMENT_ROOT = re.compile(r"^\$\{?([A-Z][A-Z0-9_]*)\}?(?:/|$)")
 
 
 def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding | None:
@@ -344,7 +347,14 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
                 ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, "a variable path that is / when it is empty"
             )
             continue
-        if "$" in word or "`" in word:
+        resolved = _target(word, action, ctx) if "$" in word and "`" not in word else ""
+        unknown = _ENVIRONMENT_ROOT.match(word) if "$" in resolved else None
+        if unknown is not None and worst is None and unknown.group(1) not in SCRATCH_VARIABLES:
+            # `rm -rf "$PGDATA"/pg_wal/*`: a folder the environment names, with no value here (where it has
+            # one, the folder it names is judged as written out)
+            detail = f"recursive delete of a folder ${unknown.group(1)} names, whose value is not known here"
+            worst = _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
+        if ("$" in word and (not resolved or "$" in resolved)) or "`" in word:
             # `ls ~ | while read d; do rm -rf ~/$d; done`: a name only known at run time, directly inside
             # the home folder, the root or a system folder, is one of their entries: any of them.
             head = re.split(r"[$`]", word, maxsplit=1)[0]
