@@ -616,7 +616,8 @@ _NOT_SECRET_WORDS = frozenset(
 # Greedy identifier, then a separator: linear in the text (a lazy prefix would rescan every word).
 # The key and its separator only: the value is matched from there, so a value never swallows the next key.
 # (`Password::sendResetLink(`: a `::` is a scope, no assignment)
-_SEPARATOR = re.compile(r"[\"'\]]?[ \t]*(?:::?:?=|\?=|=>|==|=|:(?!:)|,)[ \t]*")
+# (`os.environ["OPENAI_API_KEY"] = ...`, `ENV['STRIPE_KEY'] = ...`: a subscript's closing quote and bracket)
+_SEPARATOR = re.compile(r"(?:[\"']\]?|\])?[ \t]*(?:::?:?=|\?=|=>|==|=|:(?!:)|,)[ \t]*")
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _ASSIGN_VALUE = re.compile(r"@?[\"'`]?([^\s\"'`,;<>(){}\[\]]{8,256})")
 # A quoted value runs to its closing quote, punctuation included (`SECRET_KEY = 'k)9!x(...'`).
