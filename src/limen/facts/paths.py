@@ -20,6 +20,7 @@ extension, when nothing above describes the file) is `severe_only`: what it does
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -141,6 +142,7 @@ def as_own_home(path: str, home: str) -> str:
 
 
 SHELL_RC = _f("shell_rc", "a shell start-up file: runs in every new shell", "shell", asks=True)
+FISH_RC = _f("shell_rc", "a shell start-up file: runs in every new shell", "fish", asks=True)
 _RC_NAMES = (
     ".bashrc",
     ".bash_profile",
@@ -173,6 +175,7 @@ COMPOSE = _f("compose", "docker compose runs its services", "compose", severe_on
 
 BY_NAME: dict[str, PathFact] = {
     **dict.fromkeys(_RC_NAMES, SHELL_RC),
+    "config.fish": FISH_RC,
     "conftest.py": _f("conftest", "pytest imports it before every test run", "python"),
     "setup.py": _f("setup_py", "runs on every install or build of the package", "python"),
     "noxfile.py": _f("noxfile", "nox runs it", "python"),
@@ -622,7 +625,7 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
             severe_only=True,
         ),
     ),
-    (r"^~/\.config/fish/(?:conf\.d|functions)/", SHELL_RC),
+    (r"^~/\.config/fish/(?:conf\.d|functions)/", FISH_RC),
     # programs that run what their start-up files say, in the user's home
     (
         r"^~/(?:\.vimrc|\.gvimrc|\.exrc|\.vim/vimrc|\.config/nvim/init\.(?:vim|lua)|\.config/nvim/(?:plugin|lua)/.+)$",
@@ -728,6 +731,35 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
     (
         r"^~/\.config/autostart/",
         _f("autostart", "the desktop runs its Exec line at login", "systemd", asks=True),
+    ),
+    # direnv's own start-up file, sourced before every `.envrc` it loads
+    (
+        r"^~/(?:\.config/direnv/direnvrc|\.direnvrc)$",
+        _f("direnvrc", "direnv runs it before every .envrc it loads", "shell", asks=True),
+    ),
+    # the variables every program of the user's session starts with (`LD_PRELOAD=...` included)
+    (
+        r"^~/(?:\.config/environment\.d/[^/]+\.conf|\.pam_environment)$",
+        _f(
+            "session_environment",
+            "every program of the user's session starts with these variables",
+            "session_environment",
+        ),
+    ),
+    # the packages asdf and mise install into every new Node, Python, Ruby or Go they install
+    (
+        r"^~/\.default-(?:npm|python|gems|golang|cargo|perl)-packages$",
+        _f(
+            "default_packages",
+            "installed into every new language version asdf or mise installs",
+            "shell",
+            asks=True,
+        ),
+    ),
+    # a dotfile manager's set-up script, in the home folder or in the dotfiles repository that holds it
+    (
+        r"(?:^|/)\.config/yadm/bootstrap(?:##[^/]*)?$|(?:^|/)(?:\.chezmoiscripts/|run_(?:once|onchange)_)[^/]*$",
+        _f("dotfiles_script", "the dotfile manager runs it when it sets a machine up or applies", "shell"),
     ),
     (
         r"^/etc/(?:profile\.d/|profile$|bash\.bashrc$|zsh/|environment$)",
@@ -989,11 +1021,48 @@ _SHEBANGS = (
 )
 
 
+# chezmoi's source state (`dot_zshrc`, `private_dot_ssh/config.tmpl`, `dot_config/fish/config.fish`): each
+# file there becomes the home folder's file of the name it encodes at the next `chezmoi apply`. A name's
+# attributes come first (`private_`, `executable_`...), `dot_` stands for a leading dot, `.tmpl` marks a
+# template
+_CHEZMOI_ATTRIBUTES = re.compile(
+    r"^(?:(?:encrypted|private|readonly|empty|executable|exact|remove|external|create|modify|literal)_)*"
+)
+_CHEZMOI_SUFFIXES = (".tmpl", ".literal", ".age", ".asc")
+
+
+def managed_target(path: str, home: str) -> str:
+    """The home folder's file a dotfile manager's source file becomes (chezmoi's `dot_` names, from the first
+    folder or file so named): "" for a path with no such name."""
+    if "dot_" not in path or not home:
+        return ""
+    parts = path.split("/")
+    first = next(
+        (i for i, part in enumerate(parts) if _CHEZMOI_ATTRIBUTES.sub("", part, count=1).startswith("dot_")),
+        -1,
+    )
+    if first < 0:
+        return ""
+    names = [_CHEZMOI_ATTRIBUTES.sub("", part, count=1) for part in parts[first:]]
+    last = names[-1]
+    for suffix in _CHEZMOI_SUFFIXES:
+        if last.endswith(suffix) and len(last) > len(suffix):
+            names[-1] = last = last[: -len(suffix)]
+    names = ["." + n[4:] if n.startswith("dot_") else n for n in names]
+    return home.rstrip("/") + "/" + "/".join(names)
+
+
 @functools.lru_cache(maxsize=4096)
 def describe(path: str, *, home: str) -> PathFact | None:
     """What a canonical absolute path is for, when it is persistence, agent instructions, program code or
-    infrastructure; else None. (A function of the text alone, remembered: a project's paths come back.)"""
+    infrastructure; else None. (A function of the text alone, remembered: a project's paths come back.) A
+    dotfile manager's source file is what the home file it becomes is (`managed_target`)."""
     found = _describe(path, home=home)
+    if found is None and (target := managed_target(path, home)):
+        # judged by what it holds, never asked for as such: editing its source is a dotfiles repository's work
+        found = _describe(target, home=home)
+        if found is not None and (found.asks or found.blind):
+            found = dataclasses.replace(found, asks=False, blind=False)
     if found is None:
         dot = path.rfind(".")
         if dot > path.rfind("/"):

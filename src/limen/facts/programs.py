@@ -306,6 +306,11 @@ RELEASES: dict[str, str] = {
     "git": r"(?:^|\s)push(?:\s|$).*(?:(?:^|\s)--(?:tags|follow-tags)(?:\s|$)|refs/tags/"
     r"|\s[+:]?v?\d+\.\d+(?:\.\d+)*(?:\s|$))",
 }
+# Programs that run a file of the folder they are pointed at (the current one by default), with the
+# sub-commands that run it now or approve it to run on every later entry: direnv's `.envrc`
+FOLDER_SCRIPTS: dict[str, tuple[str, frozenset[str]]] = {
+    "direnv": (".envrc", frozenset({"allow", "permit", "grant", "exec", "reload"})),
+}
 # A task of the project's build or task runner named for a release (`make release`, `npm run deploy`,
 # `bitrise run release`, `fastlane android promote`); one naming a test or staging target is not
 # (`release` alone names a build configuration as often as a publication: `cmake --preset release`)
@@ -592,6 +597,19 @@ _DOCKER_RUN_OPTS = (
 _WINDOWS_PROTECTIONS = (
     r"(?:Windows Defender|Microsoft Antimalware|WindowsFirewall|FirewallPolicy|SmartScreen"
     r"|Policies\\?System\b|\\Lsa\b|DeviceGuard|Windows Script Host|ScriptBlockLogging|ModuleLogging|EventLog)"
+)
+
+
+# What loads a file of shell code or variables into the running shell, printing none of it: the shells' own,
+# and direnv's library in an `.envrc` (a dotenv file's variables, another `.envrc`)
+SHELL_LOADERS = (
+    "source",
+    ".",
+    "dotenv",
+    "dotenv_if_exists",
+    "source_env",
+    "source_env_if_exists",
+    "source_up",
 )
 
 
@@ -1424,7 +1442,16 @@ PROGRAMS: tuple[Program, ...] = (
         options=("--deps", "--repos", "-D", "--java", "--cp", "--class-path", "-s", "--sources"),
     ),
     _p("aws-vault", R.RUNNER, runs_after=("exec",), skip_operands=1, options=("-d", "--duration")),
-    _p("op", R.RUNNER, runs_after=("run",)),
+    # 1Password's CLI: a vault deleted takes every item in it; an item deleted (not archived) is gone
+    _p(
+        "op",
+        R.RUNNER,
+        runs_after=("run",),
+        destroys_all=rf"{_W}vault\s+(?:delete|remove|rm){_E}",
+        destroys_one=rf"{_W}(?:item|document)\s+(?:delete|remove|rm){_E}(?!.*{_W}--archive{_E})",
+    ),
+    # yadm: git with the home folder as its work tree (`yadm clean -f` deletes every untracked file in it)
+    _p("yadm", destroys_all=rf"{_W}clean{_E}.*{_W}-\w*f|{_W}clean{_E}.*{_W}--force{_E}"),
     _p("doppler", R.RUNNER, runs_after=("run",)),
     _p("nix-shell", R.RUNS_OPTION, command_options=("--run", "--command")),
     # Nix: `nix run INSTALLABLE -- ARGS` runs the installable's program (`nixpkgs#socat` is socat), `nix shell
@@ -1683,7 +1710,7 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     *(
         _p(name, *_READ_FILE, files=0)
-        for name in ("xxd", "zip", "unzip", "gzip", "gunzip", "bzip2", "xz", "split", "source", ".", "nano")
+        for name in ("xxd", "zip", "unzip", "gzip", "gunzip", "bzip2", "xz", "split", *SHELL_LOADERS, "nano")
     ),
     _p("readlink", *_READ_FILE, R.LOCATES_PROGRAM, R.INSPECTS, files=0, aliases=("realpath",)),
     _p("cat", R.READS, R.TEXT_ONLY, R.INSPECTS, files=0),
@@ -3739,6 +3766,24 @@ def may_set_route_variable(lowered: str) -> bool:
 
 # What every name `_SOURCE_VARIABLE` matches ends with (`..._REGISTRY=`, `..._MIRROR_URL=`, `..._SERVER=`)
 _SOURCE_ENDINGS = ("registry", "_url", "_server", "mirror", "_host", "_site")
+
+
+# The shells' history variables, and the values that stop the shell keeping a record of what is typed: no
+# file (`HISTFILE=/dev/null`, empty), no size (`HISTSIZE=0`), every command ignored (`HISTIGNORE='*'`)
+HISTORY_VARIABLES: dict[str, str] = {
+    **dict.fromkeys(("HISTFILE",), r"|/dev/null"),
+    **dict.fromkeys(("HISTSIZE", "HISTFILESIZE", "SAVEHIST"), r"|0+"),
+    "HISTIGNORE": r"[*:&\s]*\*[*:&\s]*",
+}
+
+
+def history_off(name: str, value: str | None) -> bool:
+    """Setting `name` to `value` (None: unset) stops the shell's history; an unknown value (computed at run
+    time) does not count."""
+    pattern = HISTORY_VARIABLES.get(name)
+    if pattern is None:
+        return False
+    return value is None or re.fullmatch(pattern, value.strip("\"'")) is not None
 
 
 # Environment variables that switch a check of what is downloaded off (TLS certificates, checksums, the Go

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from limen.facts.programs import SHELL_LOADERS
 from limen.prefilter import prefiltered
 
 
@@ -363,6 +364,7 @@ STORE_FILES: tuple[str, ...] = (
     ".hex/hex.config",
     ".config/rebar3/hex.config",  # rebar3_hex's API keys
     ".erlang.cookie",  # the Erlang distribution cookie: whoever has it runs code on every node that uses it
+    ".config/chezmoi/key.txt",  # the age identity chezmoi decrypts the dotfiles' secrets with
     ".config/hardhat-nodejs/vars.json",  # Hardhat's configuration variables (deployer keys, API keys)
     # Laravel's hosting CLIs (Vapor, Forge) and DigitalOcean's doctl keep their API tokens here
     ".laravel-vapor/config.json",
@@ -396,6 +398,7 @@ STORE_DIRS: tuple[str, ...] = (
     ".config/op",
     ".op",
     ".config/Bitwarden CLI",
+    "Library/Application Support/Bitwarden CLI",
     ".local/share/keyrings",
     ".config/sops/age",
     ".vault.d",
@@ -494,7 +497,7 @@ NON_READERS = frozenset(
     | {"test", "[", "[[", "file", "realpath", "readlink", "basename", "dirname", "du", "wc", "exa", "eza"}
     | {"rm", "rmdir", "unlink", "shred", "ssh-add", "ssh-keygen", "ssh-copy-id", "tree", "namei", "lsof"}
     # digests say nothing of a key; `source .env` loads variables into the shell, it prints nothing
-    | {"md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "source", "."}
+    | {"md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", *SHELL_LOADERS}
 )
 # Sub-commands that name files without printing a line of them: whether git ignores, tracks or has changed
 # a file (`git check-ignore -v .env`, `git ls-files .env`, `git status .env`), or untracks it

@@ -47,6 +47,7 @@ from limen.facts.programs import (
     COMMAND_VARIABLES,
     ENVIRONMENT_VARIABLE,
     FILE_SERVERS,
+    FOLDER_SCRIPTS,
     GIT_CHECK_KEYS,
     GIT_COMMAND_KEYS,
     GIT_FALSE,
@@ -56,11 +57,13 @@ from limen.facts.programs import (
     PRODUCTION,
     PROGRAMS,
     SETTING_ONLY_OPTIONS,
+    SHELL_LOADERS,
     Program,
     Role,
     changes_what_runs,
     git_value_concerns,
     has,
+    history_off,
     names,
     names_deployment,
     options,
@@ -644,8 +647,8 @@ def _assign(node: Node, src: _Src, state: _State, via: tuple[str, ...], level: i
         _command_variable(src.text(name), "".join(word.fields), state, via, level)
     if src.text(name) in CODE_LOADING_VARIABLES:
         _code_loading_variable(src.text(name), None if word.dynamic else "".join(word.fields), state)
-    if src.text(name).startswith("HIST"):
-        state.note(f"assign:{src.text(name)}")
+    if not word.dynamic and history_off(src.text(name), "".join(word.fields)):
+        state.note(f"assign:{src.text(name)}")  # `HISTFILE=/dev/null`, `HISTSIZE=0`
     _checks_off(src.text(name), None if word.dynamic else "".join(word.fields), state)
     if not word.dynamic:
         _endpoint_variable(src.text(name), word.fields, state)
@@ -1643,6 +1646,18 @@ def _written_program_run(entry: Program | None, argv: list[str], state: _State) 
     return None
 
 
+def _folder_script(name: str, args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`direnv allow`, `direnv exec DIR CMD`: the folder's script (`.envrc`) runs now or on every later
+    entry, read as `source` reads it."""
+    file, verbs = FOLDER_SCRIPTS[name]
+    words = [w for w in args if not w.startswith("-")]
+    if not words or words[0] not in verbs:
+        return
+    target = canonical(words[1] if len(words) > 1 else ".", state.cwd, state.home)
+    path = target if target.rsplit("/", 1)[-1] == file else target.rstrip("/") + "/" + file
+    _run_written(path, name, "sh", state, via, level, [])
+
+
 def _run_written(
     path: str, name: str, lang: str, state: _State, via: tuple[str, ...], level: int, args: list[str]
 ) -> None:
@@ -1864,6 +1879,8 @@ def _run_command(
                 _add_path(word, state, write=True)
     if name == "cmake" and ("-E" in argv[1:] or "-P" in argv[1:]):
         return _cmake_mode(argv, state, via, level, stdin)
+    if name in FOLDER_SCRIPTS:
+        _folder_script(name, argv[1:], state, via, level)
     handler = _HANDLERS.get(name)
     if handler is None and entry is not None and Role.INTERPRETER in entry.roles:
         handler = _interpreter  # `python3.11`, `node18`
@@ -6362,8 +6379,7 @@ _HANDLERS: dict[str, Handler] = {
     "eval": _h_eval,
     "alias": _h_alias_trap,
     "trap": _h_alias_trap,
-    "source": _h_source,
-    ".": _h_source,
+    **dict.fromkeys(SHELL_LOADERS, _h_source),
     "env": _h_env,
     "busybox": _h_busybox,
     "su": _h_su,

@@ -50,11 +50,12 @@ from itertools import islice, pairwise
 
 from limen.context import Context
 from limen.facts.hosts import official_install, project_domain
-from limen.facts.paths import SCRATCH_VARIABLES, VCS_FOLDERS, below_home, home_folder
+from limen.facts.paths import CACHE_FOLDER, SCRATCH_VARIABLES, VCS_FOLDERS, below_home, home_folder
 from limen.facts.programs import (
     CLUSTER_ADMIN,
     ENGINE_SOCKETS,
     ENVIRONMENT_VARIABLE,
+    HISTORY_VARIABLES,
     HTTPIE_NAMES,
     LOCAL_CLUSTER_CONTEXT,
     NODE_ACCESS,
@@ -67,6 +68,7 @@ from limen.facts.programs import (
     SCRATCH_RESOURCE,
     Role,
     has,
+    history_off,
     names,
     only_inspects,
     operands,
@@ -199,7 +201,6 @@ _ENV_CODE = prefiltered(
 )
 _PROC_ENVIRON = re.compile(r"/proc/[^/]+/environ")
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
-_HISTORY_VARS = re.compile(r"^(HISTFILE|HISTSIZE|HISTFILESIZE|HISTCONTROL|HISTIGNORE)(=.*)?$")
 
 
 _FLAG_WORD = re.compile(r"-[A-Za-z0-9]+")
@@ -716,6 +717,20 @@ def _holds(roots: list[str], wanted: Callable[[str], bool]) -> bool:
     return False
 
 
+# A find test that selects the files changed last (`-mtime -60`, `-mmin -30`, `-newer stamp`)
+_RECENT = re.compile(r"(?:^|\s)(?:-[acm](?:time|min)\s+-\d|(?<!!\s)(?<!-not\s)-newer\w*\s)")
+
+
+def _kept_files(root: str, ctx: Context) -> bool:
+    """A folder whose files are someone's to keep: outside the project, the temporary folders and caches."""
+    path = root.rstrip("/") + "/"
+    return (
+        not is_within(root, ctx.workspace)
+        and not path.startswith(_SCRATCH_ROOTS)
+        and CACHE_FOLDER.search(path) is None
+    )
+
+
 def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding | None:
     if command.name in ("fd", "fdfind"):
         return _fd_sweep(command, action, ctx)
@@ -748,6 +763,11 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
         beyond = [r for r in roots if _beyond_work(r, ctx)]
         if kind and beyond:  # `find /data/run42 -name '*.h5' -delete`: that data, every file of its kind
             detail = f"find deletes every {kind[:40]} file below {beyond[0][:60]}, outside the project"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
+        kept = [r for r in roots if _kept_files(r, ctx)]
+        if kept and _RECENT.search(" ".join(command.argv)):
+            # `find ~/Documents -type f -mtime -60 -delete`: a clean-up takes old files; this, the latest work
+            detail = f"find deletes the files changed most recently in {_path_class(kept[0], ctx)}"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
         return None
     if any(_is_dangerous(r, action, ctx) for r in roots):
@@ -3066,7 +3086,11 @@ def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
     args = argv[1:]
     if name == "history" and ({"c", "d"} & _short_flags(args)):
         return "history erased"
-    if name in ("unset", "export", "declare", "set") and any(_HISTORY_VARS.match(w) for w in args):
+    if name == "unset" and any(history_off(w, None) for w in args):
+        return "shell history disabled"
+    if name in ("export", "declare", "typeset") and any(
+        history_off(*w.split("=", 1)) for w in args if "=" in w
+    ):
         return "shell history disabled"
     if name == "set" and "+o" in args and "history" in args:
         return "shell history disabled"
@@ -3221,7 +3245,7 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     """Hiding what was done: shell history erased or disabled, timestamps back-dated, the clock changed,
     logs rewritten, terminal escapes written into files, invisible characters in names: AUTH. Quiet:
     `touch` of a file to now, reading logs, `history | tail`."""
-    if any(n.startswith("assign:HIST") for n in action.notes):
+    if any(n.startswith("assign:") and n[7:] in HISTORY_VARIABLES for n in action.notes):
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "shell history disabled")
         return
     served = _served_infrastructure(action)  # `mcp__perforce__set_triggers(...)` as `p4 set triggers ...`

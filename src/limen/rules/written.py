@@ -34,6 +34,7 @@ from limen.facts.programs import (
     GIT_COMMAND_KEYS,
     GIT_HOOK_KEYS,
     OPEN_FEDERATION,
+    changes_what_runs,
     git_value_concerns,
     prints_setup,
     program,
@@ -1637,6 +1638,23 @@ def _credential_process(text: str) -> tuple[list[str], list[str]]:
     return re.findall(r"^[ \t]*credential_process\s*=\s*(.+)$", text, re.M), []
 
 
+# A session environment file's line: `NAME=value` (systemd's environment.d), `NAME DEFAULT=value` (pam_env)
+_ENVIRONMENT_LINE = re.compile(
+    r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)(?:[ \t]*=|[ \t]+(?:DEFAULT|OVERRIDE)=)", re.M
+)
+
+
+def _session_environment(text: str) -> tuple[list[str], list[str]]:
+    """The variables every program of a user's session starts with: one that makes programs load a library
+    or run a command (`LD_PRELOAD`, `NODE_OPTIONS`, `GIT_SSH_COMMAND`; a `PATH` set there is a setting)."""
+    names = dict.fromkeys(_ENVIRONMENT_LINE.findall(text[:MAX_TEXT]))
+    return [], [
+        f"every program of the session loads or runs what {name} names"
+        for name in names
+        if name != "PATH" and changes_what_runs(name)
+    ]
+
+
 def _mcp_servers(text: str) -> tuple[list[str], list[str]]:
     """An MCP client's server list (`.vscode/mcp.json`, Windsurf's `mcp_config.json`): each server's
     `command` with its `args`, the line the editor starts. A fragment: its `command` values."""
@@ -3210,6 +3228,38 @@ def _cargo_config(text: str) -> tuple[list[str], list[str]]:
 
 def _shell(text: str) -> tuple[list[str], list[str]]:
     return [text], []
+
+
+# fish's own syntax, as a POSIX shell would write the same: its block keywords (a line of their own), `and`
+# and `or` after a command, `(CMD)` substitutions, `$argv`, `set [-gx] NAME VALUE`
+_FISH_BLOCK = re.compile(r"^\s*(?:end|else|begin|function\b.*|for\b.*|switch\b.*|case\b.*)\s*$", re.MULTILINE)
+_FISH_CONDITION = re.compile(r"^(\s*)(?:else\s+)?(?:if|while)\s+", re.MULTILINE)
+_FISH_JOIN = re.compile(r";\s*(and|or)\s+")
+_FISH_LEADING_JOIN = re.compile(r"^(\s*)(?:and|or)\s+", re.MULTILINE)  # (the last command's status decides)
+_FISH_SUBSTITUTION = re.compile(r"(?<![$\w\\])\(")
+_FISH_ARGV = re.compile(r"\$argv(?:\[(\d+)\])?")
+_FISH_SET = re.compile(r"^(\s*)set\s+((?:-\w+\s+)*)([A-Za-z_]\w*)\s+(.*)$", re.MULTILINE)
+
+
+def _fish(text: str) -> tuple[list[str], list[str]]:
+    """A fish start-up file or function, rewritten into the POSIX shell line that does the same, so that
+    the shell's analysis reads what it runs (fish's syntax would leave the line opaque)."""
+
+    def joined(match: re.Match[str]) -> str:
+        return " && " if match.group(1) == "and" else " || "
+
+    def assigned(match: re.Match[str]) -> str:
+        indent, flags, name, value = match.groups()
+        export = "export " if "x" in flags else ""
+        return f"{indent}{export}{name}={value}"
+
+    posix = _FISH_BLOCK.sub("", text[:MAX_TEXT])
+    posix = _FISH_CONDITION.sub(r"\1", posix)
+    posix = _FISH_LEADING_JOIN.sub(r"\1", _FISH_JOIN.sub(joined, posix))
+    posix = _FISH_ARGV.sub(lambda m: f"${m.group(1)}" if m.group(1) else "$@", posix)
+    posix = _FISH_SET.sub(assigned, posix)
+    posix = _FISH_SUBSTITUTION.sub("$(", posix)
+    return [posix], []
 
 
 # What makes a line or a literal read as a command line: a shell's operator, a substitution, a device socket
@@ -4867,6 +4917,7 @@ _PATCHED_FILE = re.compile(r"^\+\+\+ (?:b/)?(\S+)[^\n]*\n((?:(?!^--- |^diff ).*\
 
 _EXTRACTORS = {
     "shell": _shell,
+    "fish": _fish,
     "eex_shell": _eex_shell,
     "powershell": _powershell,
     "podspec": _podspec,
@@ -4930,6 +4981,7 @@ _EXTRACTORS = {
     "rpm_spec": _rpm_spec,
     "tmux": _tmux,
     "credential_process": _credential_process,
+    "session_environment": _session_environment,
     "string_literals": _string_literals,
     "exec_literals": _exec_literals,
     "git_config": _git_config,
@@ -5840,7 +5892,7 @@ def _dropped_guards(before: str, after: str) -> list[str]:
 # Files that run the project's checks, name who must review, or make the cloud's own
 _CHECKED = frozenset(
     {"yaml_commands", "makefile", "package_json", "codeowners", "terraform", "jenkinsfile", "detections"}
-    | {"shell"}  # a git hook's (husky's, pre-commit's own) scanners
+    | {"shell", "fish"}  # a git hook's (husky's, pre-commit's own) scanners
 )
 # What a whole file written over may lose: the checks it ran, the project's own package sources
 _WHOLE_CHECKED = _CHECKED | _SOURCED
