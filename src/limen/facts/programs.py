@@ -1450,8 +1450,11 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}vault\s+(?:delete|remove|rm){_E}",
         destroys_one=rf"{_W}(?:item|document)\s+(?:delete|remove|rm){_E}(?!.*{_W}--archive{_E})",
     ),
-    # yadm: git with the home folder as its work tree (`yadm clean -f` deletes every untracked file in it)
-    _p("yadm", destroys_all=rf"{_W}clean{_E}.*{_W}-\w*f|{_W}clean{_E}.*{_W}--force{_E}"),
+    # yadm: git with the home folder as its work tree (`yadm clean -f` deletes every untracked file in it;
+    # `yadm push` sends the dotfiles to their remote)
+    _p(
+        "yadm", R.SENDS, R.DOWNLOADS, destroys_all=rf"{_W}clean{_E}.*{_W}-\w*f|{_W}clean{_E}.*{_W}--force{_E}"
+    ),
     _p("doppler", R.RUNNER, runs_after=("run",)),
     _p("nix-shell", R.RUNS_OPTION, command_options=("--run", "--command")),
     # Nix: `nix run INSTALLABLE -- ARGS` runs the installable's program (`nixpkgs#socat` is socat), `nix shell
@@ -3427,8 +3430,11 @@ PROGRAMS: tuple[Program, ...] = (
         rf"\s+(?:-bool(?:ean)?\s+)?(?:YES|true|1){_E}"
         rf"|{_W}write{_E}.*\s(?:GKAutoRearm|LSQuarantine|globalstate|\w*(?:Validation|Verification)Enabled"
         # (the system's security updates: XProtect's and MRT's data, critical fixes)
-        rf"|CriticalUpdateInstall|ConfigDataInstall|AutomaticCheckEnabled)"
-        rf"\s+(?:-\w+\s+)?(?:NO|false|0){_E}",
+        rf"|CriticalUpdateInstall|ConfigDataInstall|AutomaticCheckEnabled"
+        # (the password asked when the screen wakes, and the FileVault login kept from logging in by itself)
+        rf"|askForPassword|DisableFDEAutoLogin)"
+        rf"\s+(?:-\w+\s+)?(?:NO|false|0){_E}"
+        rf"|{_W}write{_E}.*\sautoLoginUser{_E}",
         # a script loginwindow runs as root at every login or logout
         schedules=rf"{_W}write{_E}\s+\S*com\.apple\.loginwindow\s+(?:LoginHook|LogoutHook){_E}",
     ),
@@ -3508,10 +3514,23 @@ PROGRAMS: tuple[Program, ...] = (
         grants=rf"{_W}-?(?:append|create|merge){_E}\s+/Groups/(?:admin|wheel){_E}"
         rf"|{_W}-?(?:append|create|merge){_E}\s+/Users/\S+\s+(?:IsHidden|UniqueID\s+0|PrimaryGroupID\s+0){_E}",
     ),
+    # (Apple's code-signing enforcement, kept in the firmware's boot arguments)
+    _p(
+        "nvram", R.SECURITY_CONTROL, disables=r"boot-args=.*(?:amfi_get_out_of_my_way|cs_enforcement_disable)"
+    ),
+    # the unified log erased or switched off for a subsystem
+    _p("log", R.SECURITY_CONTROL, disables=rf"{_W}erase{_E}|{_W}config{_E}.*level:off"),
+    # every web connection of the machine sent through a proxy
+    _p(
+        "networksetup",
+        R.SECURITY_CONTROL,
+        reroutes=rf"{_W}-set(?:secure)?webproxy{_E}|{_W}-setsocksfirewallproxy{_E}|{_W}-setautoproxyurl{_E}",
+    ),
     _p(
         "sysadminctl",
         R.SECURITY_CONTROL,
         R.INFRA_DESTROYER,
+        disables=rf"{_W}-screenLock\s+off{_E}",
         grants=rf"{_W}-addUser{_E}.*{_W}-admin{_E}|{_W}-secureTokenOn{_E}",
         destroys_one=rf"{_W}-deleteUser{_E}",  # an account and, with it, its home folder
     ),

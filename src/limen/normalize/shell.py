@@ -56,6 +56,7 @@ from limen.facts.programs import (
     NOT_PRODUCTION,
     PRODUCTION,
     PROGRAMS,
+    SCRATCH_RESOURCE,
     SETTING_ONLY_OPTIONS,
     SHELL_LOADERS,
     Program,
@@ -2517,10 +2518,50 @@ _ENDPOINT_OPTIONS = frozenset({"--endpoint-url", "--endpoint", "--s3-endpoint-ur
 _AUDIENCE_OPTIONS = frozenset({"--resource", "--audience", "--audiences", "--aud"})
 
 
+# SQL that changes a database's content or schema
+_SQL_WRITE = re.compile(r"(?i)\b(?:insert|update|delete|replace|create|drop|alter|vacuum\s+into|attach)\b")
+
+
+# In a configuration's text: a path it names (absolute or in a home folder, globs and braces allowed), a URL
+_NAMED_PATH = re.compile(r"""(?<![\w:/.~-])((?:~|/)[\w.*{},@+-]+(?:/[\w.*{},@+-]+)+)""")
+_NAMED_URL = re.compile(r"""\b(?:https?|wss?|tcp|udp|grpcs?)://[^\s"'`<>\])}]+""")
+
+
+def _handed_configuration(operands: list[str], state: _State) -> None:
+    """`cat > /tmp/.pt.yml <<EOF ... EOF; promtail -config.file=/tmp/.pt.yml`: a file the line wrote, handed
+    to a program, is what the program does. When it names both files and an address (a log shipper's
+    configuration: what to tail, where to push), the files are read and the address reached by this line."""
+    for word in operands:
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if not value or value.startswith("-") or "/" not in value:
+            continue
+        text = state.written.get(canonical(value, state.cwd, state.home))
+        if not text:
+            continue
+        urls = _NAMED_URL.findall(text[:MAX_LINE])
+        paths = [p for found in _NAMED_PATH.findall(text[:MAX_LINE]) for p in _braces(found, state)]
+        if urls and paths:
+            from limen.normalize import net
+
+            for path in paths[:32]:
+                _add_path(path, state, write=False)
+            for url in urls[:8]:
+                if (found := net.url_destination(url, via_command="configuration")) is not None:
+                    state.destinations.append(found)
+
+
 def _generic(argv: list[str], state: _State, name: str) -> None:
     """Paths and URLs among a command's operands."""
     operands = argv[1:]
     entry = program(name)
+    if state.written:
+        _handed_configuration(operands, state)
+    if entry is not None and Role.EMBEDDED_DATABASE in entry.roles:
+        # `sqlite3 FILE "INSERT ..."`: SQL that changes the database writes its file (a system's consent
+        # database, a browser's profile)
+        words = _operands(operands, entry.options)
+        if len(words) > 1 and _SQL_WRITE.search(" ".join(words[1:])):
+            _add_path(words[0], state, write=True)
     if entry is not None and entry.files is not None:
         skip = entry.files
         with_arg = entry.options
@@ -2609,6 +2650,10 @@ _HTTP_VERBS = {"POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "del
 _URL_VARIABLE = re.compile(r"(?i)\$\{?[a-z_]\w*(?:url|uri|endpoint|host|addr|base)\w*\}?/")
 
 
+# A URL without its scheme, as curl takes one (http is implied): a host and port or a domain, then a path
+_BARE_URL = re.compile(r"(?:localhost|[\w.-]+\.[a-z]{2,}|\d+\.\d+\.\d+\.\d+)(?::\d+)?/")
+
+
 def _rest_request(argv: list[str], name: str) -> tuple[str, str, list[str]]:
     """An HTTP client's request as (method, URL, body parts): curl's `-X`/`--request` and data options,
     HTTPie's and xh's `METHOD URL key=value key:=json`, wget's `--method`/`--body-data`. A request with a
@@ -2632,6 +2677,9 @@ def _rest_request(argv: list[str], name: str) -> tuple[str, str, list[str]]:
         elif not url and (
             "://" in word
             or (name in HTTPIE_NAMES and re.match(r"[\w.-]+\.[a-z]{2,}/", word))
+            or (
+                name == "curl" and _BARE_URL.match(word)
+            )  # `curl -X POST localhost:9200/logs/_delete_by_query`
             or _URL_VARIABLE.match(word)  # `"$UPSTASH_REDIS_REST_URL/flushall"`: a service's address, kept
         ):
             url = word
@@ -2738,19 +2786,31 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     method, url, data = _rest_request(argv, name)
     if method not in _HTTP_VERBS or not url:
         return
-    target = net.url_destination(url if "://" in url else f"http://{url}")
-    if target is not None and target.host_class == HostClass.LOOPBACK:
-        return  # the developer's own server on this machine: its admin user is a test account
     address = url.split("://", 1)[-1]
     host, _, path = address.partition("/")
+    query = path.partition("?")[2]
     path = path.split("?", 1)[0].split("#", 1)[0]
+    segments = [unquote(p) for p in path.split("/") if p]
+    # every item at once: `DELETE /logs-*`, `POST /admin/devices/all/rollout`, a delete told to match
+    # everything (`POST /api/v1/admin/tsdb/delete_series?match[]={__name__=~".+"}`, `_delete_by_query` with
+    # `match_all`)
+    bulk = any(p.lower() in ("all", "*", "_all") or _PATH_WILDCARD.search(p) for p in segments) or (
+        _DESTROYING_PATH.search(path) is not None
+        and _MATCHES_ALL.search(unquote(" ".join((query, *data)))) is not None
+    )
+    target = net.url_destination(url if "://" in url else f"http://{url}")
+    if target is not None and target.host_class == HostClass.LOOPBACK:
+        # the developer's own server on this machine: its admin user is a test account, but its data is
+        # what the server holds (a monitoring server's history, a search index), which a bulk delete takes
+        if bulk and not re.search(SCRATCH_RESOURCE, path):  # (`DELETE /test_*`: the tests' own indices)
+            state.notes.append(BULK_TARGET + path[:80])
+        return
     if host.lower() == "api.github.com":
         _record(state, Command(argv=("gh", "api", "-X", method, path, *data), name="gh", via=(*via, name)))
     fields = _request_fields(data)
     if method != "GET" and "?" in address:  # a write's query parameters are its arguments too
         for key, value in _request_fields([address.split("?", 1)[1].split("#", 1)[0]]).items():
             fields.setdefault(key, unquote(value) if isinstance(value, str) else value)
-    segments = [unquote(p) for p in path.split("/") if p]
     if segments and segments[-1] in _SCRIPT_CONSOLES and method != "GET":
         state.flag(f"{name} runs a script on {host} through its script console")  # Jenkins' `/scriptText`
     if segments and set(fields) <= {"value", "enabled", "status", "mode"} and fields:
@@ -2764,8 +2824,7 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
     for note in service_call_notes("_".join((_HTTP_VERBS[method], *segments)), fields, service):
         if not (rehearsal and note.startswith(PRODUCTION_TARGET + "money moved")):
             state.notes.append(note)
-    if method != "GET" and any(p.lower() in ("all", "*") or _PATH_WILDCARD.search(p) for p in segments):
-        # `POST /admin/devices/all/rollout`, `DELETE /logs-*`: every item at once
+    if bulk:
         state.notes.append(BULK_TARGET + path[:80])
     if method == "POST" and isinstance(fields.get("query"), str):  # a GraphQL endpoint's mutations
         from limen.normalize.graphql import mutation_notes
@@ -2775,6 +2834,10 @@ def _api_call(argv: list[str], name: str, state: _State, via: tuple[str, ...]) -
 
 # A name in a request's path that stands for many (`logs-*`, `magento2_*,.kibana*`), not a masked `****`
 _PATH_WILDCARD = re.compile(r"[\w.-]\*|\*[\w.,-]")
+# A request path that deletes (`delete_series`, `_delete_by_query`, `/purge`, `flushall`), and a selector
+# that matches everything (a regex `.+` or `.*`, Elasticsearch's `match_all`, a bare `*` value)
+_DESTROYING_PATH = re.compile(r"(?i)(?:^|[/_-])(?:delete|purge|drop|wipe|truncate|flush\w*|erase)(?:[/_-]|$)")
+_MATCHES_ALL = re.compile(r"\.[*+]|\bmatch_all\b|[=:]\s*[\"']?\*[\"']?(?:[&,}\s]|$)")
 _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})
 
 
