@@ -1584,10 +1584,40 @@ def _handed_to_runner(added: str, before: str) -> bool:
 
 
 _DOORS = re.compile(r"\bexposeInMainWorld\b|\bipcMain\.(?:handle|on|once)\b|\bipcRenderer\.on\b")
+# (the handler's body may take a few lines: `async (_e, cmd) => {\n const { execSync } = ...\n return
+# execSync(cmd) }`)
 _PARAMETER_RUN = re.compile(
-    r"\((?:\s*\w+\s*(?::\s*[\w.<>\[\]]+)?\s*,)*\s*(\w+)\s*(?::\s*[\w.<>\[\]]+)?\s*\)\s*=>\s*[^\n]{0,200}?"
+    r"\((?:\s*\w+\s*(?::\s*[\w.<>\[\]]+)?\s*,)*\s*(\w+)\s*(?::\s*[\w.<>\[\]]+)?\s*\)\s*=>\s*[\s\S]{0,300}?"
     r"\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile|eval|Function|openExternal|openPath|runInNewContext)"
     r"\s*\(\s*\1\b"
+)
+
+
+# Where a program takes what others send: a server or socket it opens (on any language's terms), a message
+# from another process, extension or page, a download
+_RECEIVER = re.compile(
+    r"\bcreateServer\s*\(|\.listen\s*\(|\b(?:TcpListener|UdpSocket|UnixListener)::bind\b|\bnet\.Listen\w*\("
+    r"|\bServerSocket\s*\(|\bsocket\.bind\s*\(|\bHttpListener\b|\bWebSocketServer\b|\bonMessageExternal\b"
+    r"|\baddEventListener\(\s*['\"]message['\"]|\bonmessage\s*=|\bipcMain\.(?:handle|on|once)\b"
+    r"|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\.|\brequests\.(?:get|post)\s*\(|\burlopen\s*\("
+)
+# Running a text that is not written in the code: eval of a name, a command run from a name, a shell given
+# `-c` and a name (`eval(b)`, `(0, eval)(code)`, `execSync(cmd)`, `Command::new("sh").arg("-c").arg(buf)`)
+_INPUT_RUN = re.compile(
+    r"(?<![\w.])(?:eval|Function|execSync|execFileSync|spawnSync|exec|spawn|execFile|system|popen)\s*\(\s*"
+    r"(?![\s'\"`\[\]{}()]|\w+\s*=>)[\w$.]+"
+    r"|\(\s*0\s*,\s*eval\s*\)|\bchild_process\.\w+\(\s*(?!['\"`])[\w$.]+"
+    r"|\bos\.(?:system|popen)\(\s*(?!['\"])\w|\bsubprocess\.\w+\(\s*(?!['\"\[])\w"
+    r"|Command::new\(\s*\"(?:sh|bash|zsh|cmd|powershell|pwsh)\"\s*\)[\s\S]{0,40}\.arg\(\s*(?!\")\w"
+)
+# A preload bridge that hands the page a whole module of the main process
+_EXPOSED_WHOLE = re.compile(
+    r"\bexposeInMainWorld\(\s*['\"][^'\"]+['\"]\s*,\s*(ipcRenderer|require|process|electron|shell|fs|child_process)\s*\)"
+)
+# A browser extension answering other extensions and sites, and the user's stores it may hand them
+_EXTERNAL_MESSAGE = re.compile(r"\bonMessageExternal\b|\bonConnectExternal\b")
+_USER_STORE = re.compile(
+    r"\bchrome\.(?:cookies|history|passwords|identity|bookmarks|downloads)\.|\bbrowser\.cookies\."
 )
 
 
@@ -1801,6 +1831,14 @@ def _opened(added: str, before: str, path: str, after: str = "") -> list[str]:
         found.append(
             "a command the page or another process hands over is run (an IPC handler, a preload bridge)"
         )
+    if _RECEIVER.search(added) and _INPUT_RUN.search(added) and not _INPUT_RUN.search(before):
+        found.append("what another machine, process or page sends is run as code or a command")
+    if (exposed := _EXPOSED_WHOLE.search(added)) and not _EXPOSED_WHOLE.search(before):
+        found.append(
+            f"the page is handed {exposed.group(1)} whole (every channel, file and program of the app)"
+        )
+    if _EXTERNAL_MESSAGE.search(added) and _USER_STORE.search(added) and not _EXTERNAL_MESSAGE.search(before):
+        found.append("any other extension or site that messages it is answered with the user's browser data")
     if any(w in low for w in _RUNNER_WORDS) and _runs_what_requests_send(added, after):
         found.append("code, a command or SQL that a request or record supplies is run")
     if any(w in low for w in ("authorization", "cookie", "x-api-key", "password")) and (

@@ -350,7 +350,12 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
             continue
         resolved = _target(word, action, ctx) if "$" in word and "`" not in word else ""
         unknown = _ENVIRONMENT_ROOT.match(word) if "$" in resolved else None
-        if unknown is not None and worst is None and unknown.group(1) not in SCRATCH_VARIABLES:
+        if (
+            unknown is not None
+            and worst is None
+            and unknown.group(1) not in SCRATCH_VARIABLES
+            and "$" not in word[unknown.end() :]  # (`$DIR/$x`: a name only known at run time, judged below)
+        ):
             # `rm -rf "$PGDATA"/pg_wal/*`: a folder the environment names, with no value here (where it has
             # one, the folder it names is judged as written out)
             detail = f"recursive delete of a folder ${unknown.group(1)} names, whose value is not known here"

@@ -6341,11 +6341,21 @@ def _renamed_to_near_miss(before: str, after: str) -> list[str]:
     return []
 
 
+# A Go template's action (chezmoi's templates: `{{ if eq .chezmoi.os "darwin" }}`, `{{ .email }}`)
+_TEMPLATE_ACTION = re.compile(r"\{\{-?.{0,200}?-?\}\}")
+
+
+def _filled(path: str, text: str) -> str:
+    """A dotfile manager's template (`.tmpl`) as the file it becomes: its `{{ ... }}` actions, which the
+    manager fills in on apply, taken out (what is written around them is what runs)."""
+    return _TEMPLATE_ACTION.sub(" ", text) if path.endswith(".tmpl") and "{{" in text else text
+
+
 def _gained(
     fact: PathFact, path: str, before: str, after: str, action: Action, ctx: Context
 ) -> tuple[Verdict, str] | None:
     """The commands and concerns `after` has that `before` did not, judged (program code: implants only)."""
-    before, after = squeezed(before), squeezed(after)
+    before, after = _filled(path, squeezed(before)), _filled(path, squeezed(after))
     extract = _EXTRACTORS.get(fact.content, _shell)
     (commands_before, concerns_before), (commands_after, concerns_after) = extract(before), extract(after)
     added = [c for c in commands_after if c.strip() and c not in commands_before]
@@ -6467,7 +6477,7 @@ def judge_text(
     """`judge` for a text known to be what lands in `path` (a file a forge tool commits, say)."""
     if len(text) > MAX_TEXT:
         return Verdict.AUTH, f"{fact.purpose}; too much written to analyse: {path}"
-    text = squeezed(text)
+    text = _filled(path, squeezed(text))
     if fact.kind == "instructions":
         from limen.turngate import UNTRUSTED, screen, verdict_of
 
