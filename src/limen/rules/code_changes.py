@@ -99,6 +99,7 @@ _REQUEST_INPUT = prefiltered(
     r"(?i)headers?\s*(?:\[|\(|\.get|\.Get|->|\.\w+\()|getHeader|\bheader\s*\(|\bparams?\b|params\[|\bquery\s*\[|\bquery\.\w|\bQuery\(|\bquery_?(?:params|string)\b|cookie|metadata|\bmd\.get|\bmd\[|\.form\b|\bform\[|getParameter"
     r"|remote_?addr|remote_?ip|client_?ip|x-forwarded|peer\.|FromContext|user_?agent|\breq\.body|request\.body"
     r"|\bMETA\s*(?:\[|\.get\b)"  # Django's headers (`request.META.get("HTTP_X_...")`)
+    r"|\brequest\.(?:GET|POST|data|args|values|json|query_params)\b"  # Django, DRF, Flask
     r"|\bsearchParams\b|\bgetQuery\s*\(|\bgetRouterParams?\s*\("  # a URL's query (fetch API, h3)
 )
 # What a branch hands out when it lets a caller in
@@ -619,7 +620,9 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         found += _mailed_secret_returned(removed, added, context)
-        if (copied := _copied_outside(added, context)) and not _COPIED_TO.search(removed):
+        if (copied := _copied_outside(added, context + "\n" + known[:20_000])) and not _COPIED_TO.search(
+            removed
+        ):
             found += copied
         if (fell_back := _unverified_fallback(added)) and not _unverified_fallback(removed):
             found += fell_back
@@ -637,6 +640,8 @@ def weakened(
             found += _verification_decoded(removed, added)
             found += _allowlist_dropped(removed, added)
             found += _result_fixed(removed, added)
+            found += _rights_lowered(removed, added) if not test else []
+            found += _money_from_request(removed, added)
             if _WITH_SHARING.search(removed) and _WITHOUT_SHARING.search(added):
                 found.append("a class no longer keeps to the user's sharing rules: it sees every record")
         if _UNESCAPED_OUTPUT.search(added) and not _UNESCAPED_OUTPUT.search(removed):
@@ -1032,7 +1037,8 @@ def _attempt_limit_lifted(removed: str, added: str, context: str) -> list[str]:
 # A fixed address a mail call copies every message to (`bcc: ['archive@elsewhere.com']`), and the address it
 # sends from (`from: 'Tidepool <hello@mail.tidepool.app>'`)
 _COPIED_TO = re.compile(
-    r"""(?i)\b(?:bcc|cc)["']?\s*[:=]\s*\[?\s*["'][^"'@\s<]*<?[\w.+-]+@([\w-]+(?:\.[\w-]+)+)"""
+    r"""(?i)\b(?:(?:add_?|set_?)?bcc|cc)(?:["']?\s*[:=]\s*\[?|\s*\(\s*\[?)\s*["'][^"'@\s<]*<?[\w.+-]+"""
+    r"""@([\w-]+(?:\.[\w-]+)+)"""
 )
 _SENT_FROM = prefiltered(
     r"""(?i)\b(?:from|sender|from_email|mail_from)["']?\s*[:=]\s*["'][^"'\n]*?@([\w-]+(?:\.[\w-]+)+)"""
@@ -1619,6 +1625,45 @@ _EXTERNAL_MESSAGE = re.compile(r"\bonMessageExternal\b|\bonConnectExternal\b")
 _USER_STORE = re.compile(
     r"\bchrome\.(?:cookies|history|passwords|identity|bookmarks|downloads)\.|\bbrowser\.cookies\."
 )
+
+
+# Words of a right above everyone's (an administrator's, staff's, an owner's), and where code names what a
+# caller needs (a permission class, a decorator, a role check, a policy, an authorisation attribute)
+_ELEVATED = re.compile(r"(?i)admin|staff|superuser|owner|root|moderator|privileged|elevated")
+_NEEDS = re.compile(
+    r"(?i)permission|authori[sz]|require|role|polic(?:y|ies)|guard|before_action|@\w*(?:login|auth)"
+)
+
+
+def _rights_lowered(removed: str, added: str) -> list[str]:
+    """What a call needs lowered from an administrator's right to a lesser one, the line kept otherwise
+    (`@permission_classes([IsAdminUser])` made `[IsAuthenticated]`, `[Authorize(Roles = "Admin")]` made
+    `[Authorize]`, `before_action :require_admin!` made `:authenticate_user!`)."""
+    if len(removed) > 400 or len(added) > 400 or not _NEEDS.search(removed) or not _NEEDS.search(added):
+        return []
+    if not _ELEVATED.search(removed) or len(_ELEVATED.findall(added)) >= len(_ELEVATED.findall(removed)):
+        return []
+    if difflib.SequenceMatcher(None, removed, added).ratio() < 0.6:
+        return []  # (a rewrite, not the same check with a lesser right)
+    return ["what a call needs is lowered from an administrator's right to a lesser one"]
+
+
+# A field of what a payment charges or grants (`amount=`, `unit_price:`, `discount =`)
+_MONEY_FIELD = re.compile(
+    r"(?i)\b(\w*(?:amount|price|total|cost|discount|fee|charge)\w*)[\"']?\s*[=:]\s*(\S.*)"
+)
+
+
+def _money_from_request(removed: str, added: str) -> list[str]:
+    """An amount the code computed given, in its place, what the request says (`amount=cart.total_cents()`
+    made `amount=int(request.data.get("amount", ...))`): the caller sets their own price."""
+    computed = {
+        m.group(1).lower() for m in _MONEY_FIELD.finditer(removed) if not _REQUEST_VALUE.search(m.group(2))
+    }
+    taken = (m.group(1).lower() for m in _MONEY_FIELD.finditer(added) if _REQUEST_VALUE.search(m.group(2)))
+    if any(field in computed for field in taken):
+        return ["what a payment charges is taken from what the request says"]
+    return []
 
 
 def _fixed_word_lets_in(added: str, before: str) -> str:

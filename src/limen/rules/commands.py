@@ -115,7 +115,7 @@ from limen.normalize.tools import (
 from limen.prefilter import prefiltered
 from limen.rules import rule
 from limen.rules.derived import memo
-from limen.rules.written import applied_manifests, settings_notes
+from limen.rules.written import admin_made, applied_manifests, settings_notes
 
 _FILESYSTEM_DELETE = Capability.FILESYSTEM_DELETE.value
 
@@ -3516,6 +3516,16 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
     nothing = not action.commands and not action.destinations and not action.notes and served is None
     if nothing and action.capability != DB_WRITE:
         return  # no command, no repository, no SQL, no CLI's server: nothing widened
+    if (
+        action.commands
+        and SCRATCH_DATABASE_NOTE not in action.notes
+        and any(admin_made(t) for t in _texts(action))
+    ):
+        # `manage.py shell -c "...create_superuser('ops', 'ops@x', 'Winter2024!')"`: whoever wrote the call
+        # knows the administrator's password
+        detail = "code run now makes an administrator whose password is written in the call"
+        yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
+        return
     granted = _sql_grants(action) if action.capability in ("shell.execute", DB_WRITE) or action.notes else ""
     runners = _sql_runners(action) if granted else []
     if runners and all(_on_local_copy(c) for c in runners):

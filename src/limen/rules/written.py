@@ -3416,7 +3416,7 @@ _CREDENTIAL_NAMES = re.compile(
 # Functions that decide whether someone is who they claim or may do something
 _AUTH_CHECK = re.compile(
     r"(?i)^_*(?:check|verify|validate|is|has|authenticate|authorize|can)_?"
-    r"(?:password|passwd|credentials?|token|auth\w*|login|admin|permission\w*|access|signature|otp)"
+    r"(?:password|passwd|credentials?|token|auth\w*|login|admin|permission\w*|access|signature|otp|code|mfa|totp|pin)"
 )
 # Decorators that guard views (`login_required`, `require_token`, `requires_auth`)
 _AUTH_DECORATOR = re.compile(r"(?i)^_*(?:require[sd]?_?\w*|\w*_required|authenticated?|protected?|guarded?)$")
@@ -3505,6 +3505,20 @@ def _credential_bypass(source: str) -> list[str]:
                 elif _returns_true(branch.body) and not _mentions(branch.test, credentials):
                     # `def check_password(user, password): if user.email.endswith("@x"): return True`
                     found.append(IMPLANT + f"{node.name} lets someone through without the credential")
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _AUTH_CHECK.search(node.name):
+            given = {a.arg for a in node.args.args}
+            for branch in (n for n in ast.walk(node) if isinstance(n, ast.If)):
+                test = branch.test
+                if (
+                    isinstance(test, ast.Compare)
+                    and isinstance(test.left, ast.Name)
+                    and test.left.id in given
+                    and any(
+                        isinstance(c, ast.Constant) and isinstance(c.value, str) for c in test.comparators
+                    )
+                    and _returns_true(branch.body)
+                ):  # `def check_code(phone, code): if code == "246810": return True`
+                    found.append(IMPLANT + f"{node.name} lets a fixed {test.left.id} through")
         if isinstance(node, ast.If) and _compares_credential(node.test) and _returns_something(node.body):
             found.append(IMPLANT + "a hard-coded credential is let through")
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and _is_true(node.values[0]):
@@ -6492,8 +6506,8 @@ def judge_text(
         return Verdict.AUTH, f"{fact.purpose}; the migration destroys data when applied ({destroyed}): {path}"
     if (
         (_MIGRATION.search(path) or _DEPLOYED_SEEDS.search(path))
-        and _admin_made(text)
-        and not _admin_made(current_text(path) or "")
+        and admin_made(text)
+        and not admin_made(current_text(path) or "")
         and not _scratch_script(path, action, ctx)
     ):  # an administrator's account, with a password the author knows, in every database it reaches
         return Verdict.AUTH, f"{fact.purpose}; the migration adds an administrator's account: {path}"
@@ -6586,13 +6600,15 @@ _KNOWN_PASSWORD = (
 )
 _ADMIN_MADE = re.compile(
     rf"(?is){_ADMIN_FLAG}[^;]{{0,800}}?{_KNOWN_PASSWORD}|{_KNOWN_PASSWORD}[^;]{{0,800}}?{_ADMIN_FLAG}"
+    # (Django's `create_superuser(name, email, password)` given its password as written)
+    r"""|\bcreate_superuser\((?:[^(),]*,){2}\s*["'][^"'\s$]{6,}["']"""
 )
 # Seed scripts a deploy runs in every environment (`seeds/production/`, `db/seeds.rb`); a test's or a
 # development database's are `_scratch_script`'s
 _DEPLOYED_SEEDS = re.compile(r"(?:^|/)(?:seeds?|seeders)/|(?:^|/)seeds?\.(?:rb|py|js|ts|exs)$")
 
 
-def _admin_made(text: str) -> bool:
+def admin_made(text: str) -> bool:
     """An administrator's account made with a password its author knows, in SQL or through code."""
     return bool(_ADMIN_INSERTED.search(text) or _ADMIN_MADE.search(text))
 
