@@ -385,6 +385,12 @@ STORE_FILES: tuple[str, ...] = (
     "Library/Application Support/Code/User/globalStorage/state.vscdb",
     "Library/Application Support/Cursor/User/globalStorage/state.vscdb",
 )
+# A package manager's or a build tool's settings file: secret by name, because it may hold a registry's
+# token, but a project's copy most often names the token's variable (`_authToken=${NPM_TOKEN}`) and holds none
+SETTINGS_WITH_TOKENS = re.compile(
+    r"(?i)(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc|pip\.conf|\.gemrc|\.condarc|bunfig\.toml|settings\.xml"
+    r"|nuget\.config)$"
+)
 # Folders whose whole content is secret material.
 STORE_DIRS: tuple[str, ...] = (
     ".ssh",
@@ -526,6 +532,22 @@ NON_READING_SUBCOMMANDS = {
     "tauri": frozenset({"signer generate"}),
     "age-keygen": frozenset({"-o"}),
 }
+# Programs that make new key material (`wg genkey`, `openssl genpkey`, `age-keygen`): a file their output is
+# written into, where there was none, holds a new key, not a credential replaced
+KEY_GENERATORS: dict[str, frozenset[str]] = {
+    "wg": frozenset({"genkey", "genpsk"}),
+    "openssl": frozenset({"genpkey", "genrsa", "rand", "-genkey"}),
+    "age-keygen": frozenset(),
+    "minisign": frozenset({"-G"}),
+}
+
+
+def generates_key(argv: tuple[str, ...]) -> bool:
+    """The command makes new key material and prints it (`wg genkey`, `openssl genrsa 4096`, `age-keygen`)."""
+    words = KEY_GENERATORS.get(argv[0].rsplit("/", 1)[-1]) if argv else None
+    return words is not None and (not words or bool(words & set(argv[1:])))
+
+
 # Options with which such a sub-command prints the files' content after all (`git log -p -- .env`)
 CONTENT_OPTIONS = {
     "git": frozenset(
@@ -535,7 +557,9 @@ CONTENT_OPTIONS = {
 # Options with which a key tool gives back only the public half of the private key it reads (`openssl rsa
 # -in rsa_key.p8 -pubout -out rsa_key.pub`, as Snowflake's key-pair set-up does): no secret is shown.
 PUBLIC_HALF_OPTIONS = {
-    "openssl": frozenset({"-pubout"}),
+    # (`openssl pkcs12 -nokeys`: a bundle's certificates, none of its private keys)
+    "openssl": frozenset({"-pubout", "-nokeys"}),
+    "wg": frozenset({"pubkey"}),  # (`wg genkey | tee key | wg pubkey`: the public key of what it is fed)
     # the public key derived from a private one (`ssh-keygen -y -f key`, `age-keygen -y keys.txt`)
     "ssh-keygen": frozenset({"-y"}),
     "age-keygen": frozenset({"-y"}),
@@ -586,6 +610,8 @@ def prints_no_content(argv: tuple[str, ...], cwd: str = "") -> bool:
     if name == "jq":
         filters = [w for w in args if not w.startswith("-")]
         return len(filters) == 1 and _JQ_NAMES.fullmatch(filters[0].strip()) is not None
+    if set(args) & PUBLIC_HALF_OPTIONS.get(name, frozenset()):
+        return True  # `... | wg pubkey`: the public half of what it reads
     return names_only(argv) or stores_secret(argv, cwd=cwd) or _seals_for_own_keys(name, args)
 
 

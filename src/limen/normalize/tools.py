@@ -1686,6 +1686,14 @@ _ORIGIN_SETTING = re.compile(rf"(?im)^[^\n]*{_ORIGINS_NAME}[\"']?\s*[:=][^\n]*$"
 _SCHEMA_REFERENCE = re.compile(r"""["']?\$(?:schema|id)["']?\s*:\s*["']?[^\s"',]+""")
 
 
+# A setting whose address is a link shown to people (an alert's runbook or dashboard, a help page, a logo):
+# nothing is sent there, someone may follow it
+_PEOPLE_LINK = re.compile(
+    r"""(?im)^[ \t-]*["']?[\w.-]*(?:runbook|dashboard|docs?|documentation|help|homepage|wiki|playbook|link"""
+    r"""|icon|logo|avatar|image_?url)[\w.-]*["']?[ \t]*[:=][ \t]*["']?https?://[^\s"']+"""
+)
+
+
 def _config_hosts(text: str) -> list[str]:
     bare = _CONFIG_COMMENT.sub("", text[:MAX_SETTINGS_TEXT])
     if "$schema" in bare or "$id" in bare:
@@ -1696,6 +1704,7 @@ def _config_hosts(text: str) -> list[str]:
         bare = _ORIGIN_SETTING.sub(" ", bare)
     if "<" in bare:
         bare = _XML_IDENTIFIERS.sub("", bare)
+    bare = _PEOPLE_LINK.sub(" ", bare)
     found = [m.group(1).lower() for m in _URL_HOST.finditer(bare)]
     found += [m.group(1).lower() for m in _HOST_SETTING.finditer(bare)]
     found += [m.group(1).lower() for m in _DEVICE_HOST.finditer(bare)]

@@ -86,6 +86,10 @@ _COMMENT_LINE = re.compile(r"^[ \t]*(?://|#(?![!\[])|--|\*|/\*)[^\n]*$", re.MULT
 
 # A predicate that keeps a query or a lookup to the caller's own rows: `org_id = $2`, `.filter(owner=user)`,
 # `where(user_id: current_user.id)`, `tenant_id == claims.tenant`
+# A line that takes a value from the environment or the build's configuration: a setting, not a request's
+_FROM_ENVIRONMENT = re.compile(
+    r"(?m)^.*(?:process\.env\b|os\.environ\b|\bgetenv\(|\bENV\[|import\.meta\.env\b|System\.getenv\().*$"
+)
 _SCOPE = prefiltered(
     r"(?i)\b(?:tenant|org|organi[sz]ation|account|owner|user|customer|company|workspace|team|merchant|shop"
     r"|client|member|profile)_?id\b[\"'`\]]?\s*(?:=|==|===|:|=>|\beq\b|\bin\b)(?!>)"
@@ -670,11 +674,15 @@ def weakened(
         (_ACCESS_STEP, "a plug, filter or middleware that checks the caller is taken out of the chain"),
         (_MADE_SAFE, "a call that makes a value or a parser safe is taken out of the code"),
     ):
-        taken = len(pattern.findall(live_removed))  # (none taken: the rest need not be counted)
+        texts = (live_removed, live_added, live_after, live_before)
+        if pattern is _SCOPE:  # (`teamId: process.env.APPLE_TEAM_ID`: a setting, no caller's scope)
+            texts = tuple(_FROM_ENVIRONMENT.sub("", t) for t in texts)
+        removed_now, added_now, after_now, before_now = texts
+        taken = len(pattern.findall(removed_now))  # (none taken: the rest need not be counted)
         if (
             taken
-            and taken > len(pattern.findall(live_added))
-            and len(pattern.findall(live_after)) < len(pattern.findall(live_before))
+            and taken > len(pattern.findall(added_now))
+            and len(pattern.findall(after_now)) < len(pattern.findall(before_now))
         ):
             found.append(why)
     if _escaping_dropped(live_removed, live_added, live_before, live_after):
@@ -1834,6 +1842,13 @@ def _unguarded_power(added: str, before: str) -> str:
     return ""
 
 
+# A branch taken only in development: an unpackaged app, a development build or environment
+_DEVELOPMENT_ONLY = re.compile(
+    r"!\s*app\.isPackaged\b|\bis_?[Dd]ev(?:elopment)?\b|\bimport\.meta\.env\.DEV\b|\b__DEV__\b|\bkDebugMode\b"
+    r"|NODE_ENV\s*={2,3}\s*['\"](?:development|test)['\"]|NODE_ENV\s*!={1,2}\s*['\"]production['\"]"
+)
+
+
 def _opened(added: str, before: str, path: str, after: str = "") -> list[str]:
     """What a change opens to callers: routes exempted from authentication that are not public by nature,
     the environment or configuration handed out, what a request sends run as code, the caller's credentials
@@ -1842,7 +1857,7 @@ def _opened(added: str, before: str, path: str, after: str = "") -> list[str]:
     found: list[str] = []
     low = added.lower()
     disarmed = _DISARMED.search(added)
-    if disarmed and not _DISARMED.search(before):
+    if disarmed and not _DISARMED.search(before) and not _DEVELOPMENT_ONLY.search(added):
         found.append(f"a framework's protection is switched off ({' '.join(disarmed.group(0).split())[:50]})")
     if (
         "production" in low

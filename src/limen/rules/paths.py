@@ -507,6 +507,18 @@ def holds_secret(path: str) -> bool:
     return _probe(path)[0]
 
 
+def _settings_without_token(path: str, ctx: Context) -> bool:
+    """A project's package-manager settings file (`.npmrc`, `.pypirc`, `settings.xml`) that exists and holds
+    no credential (its tokens are variables' names: `_authToken=${NPM_TOKEN}`): nothing secret to read."""
+    return (
+        bool(ctx.workspace)
+        and is_within(path, ctx.workspace)
+        and secret_facts.SETTINGS_WITH_TOKENS.search(path) is not None
+        and os.path.isfile(path)
+        and not holds_secret(path)
+    )
+
+
 def holds_public_material_only(path: str) -> bool:
     """Whether a file whose name fits a key and a certificate alike (`server.pem`) exists and holds only
     certificates or public keys: nothing secret to read. Unreadable, absent, or anything else: False."""
@@ -594,8 +606,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if kept_from_model(command, action):
             kept.update(paths)  # `psql "$(grep DATABASE_URL .env | cut -d= -f2-)"`: handed on, never shown
             continue
-        if _words_only(command):
-            kept.update(paths)  # `echo '.env' >> .gitignore`: a name printed, no file opened
+        if _words_only(command) or _writes_only(command):
+            # `echo '.env' >> .gitignore`: a name printed, no file opened; `... | tee key`: the file written
+            kept.update(paths)
             continue
         if (
             command.name in secret_facts.NON_READERS
@@ -636,6 +649,15 @@ def _words_only(command: Command) -> bool:
     )
 
 
+def _writes_only(command: Command) -> bool:
+    """A program that writes its file operands and reads none of them (`tee`)."""
+    entry = program(command.name)
+    return entry is not None and entry.roles & _WRITE_ROLES == {Role.WRITES} and Role.READS not in entry.roles
+
+
+_WRITE_ROLES = frozenset({Role.WRITES, Role.COPIES, Role.METADATA, Role.DELETES})
+
+
 def _non_reading_subcommand(command: Command) -> bool:
     """The command's sub-command (one word or two) names files without printing them (`git check-ignore -v
     .env`, `vercel env pull .env.local`)."""
@@ -671,11 +693,17 @@ def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     key`, `touch`) changes nothing a credential holds."""
     cwd = action.cwd or ctx.workspace or "/"
     named: dict[str, None] = dict.fromkeys(action.write_paths if not action.commands else ())
+    fresh: set[str] = set()  # (a new key written where there was none: no credential changed)
     for command in action.commands:
         named.update(dict.fromkeys(command.redirects))
         words = changed_operands(command, metadata=False)
-        named.update(dict.fromkeys(canonical(w, cwd, ctx.home) for w in words))
+        paths = [canonical(w, cwd, ctx.home) for w in words]
+        named.update(dict.fromkeys(paths))
+        if _writes_only(command) and any(secret_facts.generates_key(c.argv) for c in action.commands):
+            fresh.update(paths)  # `wg genkey | tee ~/.config/wireguard/laptop.key`: a new key's file
     for path in named:
+        if path in fresh and not _has_glob(path) and not os.path.lexists(path):
+            continue
         scratch = path.startswith(("/tmp/", "/var/tmp/")) and not is_within(path, ctx.home)  # a test's key
         if is_secret_file(path) and not scratch and not (ctx.workspace and is_within(path, ctx.workspace)):
             yield path
@@ -748,6 +776,7 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
             is_secret_file(path)
             and not (whole_write and path not in moved and ctx.workspace and is_within(path, ctx.workspace))
             and (action.write_paths or not holds_public_material_only(path))
+            and (action.write_paths or not _settings_without_token(path, ctx))
         ):
             if names_only:  # a listing gives names, not content (`ls ~/.ssh`); a look for them elsewhere asks
                 if _has_glob(path) and not is_within(path, ctx.workspace):
