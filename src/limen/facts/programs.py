@@ -600,6 +600,8 @@ _WINDOWS_PROTECTIONS = (
 )
 
 
+# Programs that write what reaches them on their input into the files they name, and read none of those
+STDIN_WRITERS = frozenset({"tee", "sponge"})
 # What loads a file of shell code or variables into the running shell, printing none of it: the shells' own,
 # and direnv's library in an `.envrc` (a dotenv file's variables, another `.envrc`)
 SHELL_LOADERS = (

@@ -33,7 +33,7 @@ from limen.facts.paths import (
     describe,
     unlisted,
 )
-from limen.facts.programs import NOT_PRODUCTION, PRODUCTION, Role, program
+from limen.facts.programs import NOT_PRODUCTION, PRODUCTION, STDIN_WRITERS, Role, program
 from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.normalize import NAMES_ONLY, SEARCHES
 from limen.normalize.paths import absolute, canonical, is_within, read_text
@@ -650,12 +650,9 @@ def _words_only(command: Command) -> bool:
 
 
 def _writes_only(command: Command) -> bool:
-    """A program that writes its file operands and reads none of them (`tee`)."""
-    entry = program(command.name)
-    return entry is not None and entry.roles & _WRITE_ROLES == {Role.WRITES} and Role.READS not in entry.roles
-
-
-_WRITE_ROLES = frozenset({Role.WRITES, Role.COPIES, Role.METADATA, Role.DELETES})
+    """A program that writes what reaches it on its input into the files it names, reading none of them
+    (`tee`, `sponge`)."""
+    return command.name in STDIN_WRITERS
 
 
 def _non_reading_subcommand(command: Command) -> bool:
