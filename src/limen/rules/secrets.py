@@ -617,7 +617,8 @@ _NOT_SECRET_WORDS = frozenset(
 # The key and its separator only: the value is matched from there, so a value never swallows the next key.
 # (`Password::sendResetLink(`: a `::` is a scope, no assignment)
 # (`os.environ["OPENAI_API_KEY"] = ...`, `ENV['STRIPE_KEY'] = ...`: a subscript's closing quote and bracket)
-_SEPARATOR = re.compile(r"(?:[\"']\]?|\])?[ \t]*(?:::?:?=|\?=|=>|==|=|:(?!:)|,)[ \t]*")
+# (and prose: `Your API2CART key is 2afd...`)
+_SEPARATOR = re.compile(r"(?:[\"']\]?|\])?[ \t]*(?:::?:?=|\?=|=>|==|=|:(?!:)|,|(?<=[ \t])is(?=[ \t]))[ \t]*")
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _ASSIGN_VALUE = re.compile(r"@?[\"'`]?([^\s\"'`,;<>(){}\[\]]{8,256})")
 # A quoted value runs to its closing quote, punctuation included (`SECRET_KEY = 'k)9!x(...'`).
@@ -995,7 +996,10 @@ def _element_hit(text: str, key: str, start: int, end: int) -> SecretHit | None:
     if close < 0 or "$" in text[end + 1 : close] or "{{" in text[end + 1 : close]:
         return None  # (a variable's value put in when the file is read: `${env.NEXUS_PASSWORD}`)
     for run in _ELEMENT_RUN.finditer(text, end + 1, close):
-        if _random_enough(run.group(0)) and not _looks_hashed(text, run.start(), run.group(0)):
+        # (an element named for a secret holds one: its hex is the key, not a digest, unless marked as one)
+        if _random_enough(run.group(0)) and not _HASH_PREFIX.search(
+            text[max(0, run.start() - 8) : run.start()]
+        ):
             return SecretHit("generic-secret-assignment", run.start(), run.end(), KEYWORD)
     return None
 
