@@ -1026,12 +1026,21 @@ SOURCE_OWNERS = ACTION_OWNERS | frozenset(
         ),
         # game development's: engines and their best-known tool chains
         *("unity-technologies", "godotengine", "epicgames", "valvesoftware", "cysharp"),
+        # a workstation's: package managers, shells and their plugin authors, version managers, the terminal
+        # tools every dotfiles repository installs
+        *("homebrew", "zsh-users", "ohmyzsh", "romkatv", "asdf-vm", "jdx", "junegunn", "sharkdp"),
+        *("burntsushi", "jorgebucaran", "tmux-plugins", "neovim", "folke", "twpayne", "starship", "direnv"),
+        *("nix-community", "nixos", "ajeetdsouza", "eza-community", "dandavison", "catppuccin"),
+        # desktop apps' and browser extensions' frameworks, and the services SaaS code integrates
+        *("electron", "electron-userland", "tauri-apps", "mozilla", "sparkle-project", "twilio", "sendgrid"),
+        *("shopify", "salesforce", "forcedotcom", "hubspot", "intuit", "cloudflare", "tailscale", "datadog"),
     }
 )
 # What an impostor hangs on a known owner's name
 _OWNER_DECORATIONS = (
     *("community", "core", "team", "oss", "official", "org", "dev", "labs", "hq", "io", "js", "tools", "hub"),
     *("hook", "hooks", "plugins", "mirror", "releases", "fork", "inc", "app", "ci", "cd"),
+    *("rs", "go", "py", "extra", "extras", "builds", "cli", "fish", "zsh", "nvim"),
 )
 
 
@@ -1041,10 +1050,12 @@ def imitated_owner(owner: str) -> str:
     owner = owner.lower()
     if owner in SOURCE_OWNERS or len(owner) < 4:
         return ""
+    read = confusable_skeleton(owner)  # (`h0mebrew-core`: a decorated name spelt with look-alike letters)
     for known in SOURCE_OWNERS:
         if len(known) >= 4 and any(
-            owner in (f"{known}-{d}", f"{d}-{known}", f"{known}{d}", f"{known}_{d}")
+            form in (f"{known}-{d}", f"{d}-{known}", f"{known}{d}", f"{known}_{d}")
             for d in _OWNER_DECORATIONS
+            for form in (owner, read)
         ):
             return known
     return imitates(owner, SOURCE_OWNERS)

@@ -756,6 +756,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
             asks=True,
         ),
     ),
+    # the lists a shell's plugin manager, Homebrew's bundle and mise install from, by repository or tap
+    (
+        r"(?:^|/)(?:\.zsh_plugins(?:\.txt)?|fish_plugins|\.?Brewfile|\.?mise(?:\.local)?\.toml|\.tool-versions)$",
+        _f("plugin_list", "its plugin manager installs and loads what it names", "plugin_list"),
+    ),
     # a dotfile manager's set-up script, in the home folder or in the dotfiles repository that holds it
     (
         r"(?:^|/)\.config/yadm/bootstrap(?:##[^/]*)?$|(?:^|/)(?:\.chezmoiscripts/|run_(?:once|onchange)_)[^/]*$",

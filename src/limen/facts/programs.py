@@ -1613,7 +1613,10 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).
     # its egress is `limen.normalize.shell._h_git`'s, its config keys too
-    _p("git", R.RUNS_OPTION, inspects=_GIT_INSPECTS),
+    # (a repository cloned or added as a submodule: code taken from its owner, a look-alike's included)
+    _p("git", R.RUNS_OPTION, inspects=_GIT_INSPECTS, registry="github", installs=("clone", "submodule add")),
+    # version managers' plugins: scripts from the repository named, run to install every version
+    _p("asdf", R.DOWNLOADS, registry="github", installs=("plugin add",)),
     _p(
         "tar",
         R.RUNS_OPTION,

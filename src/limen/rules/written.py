@@ -1644,6 +1644,27 @@ _ENVIRONMENT_LINE = re.compile(
 )
 
 
+# A repository a plugin list names by `owner/name`: a line of its own (antidote's, fisher's), a quoted tap
+# or a backend's reference (`tap "owner/name"`, `"ubi:owner/tool"`, `"aqua:owner/tool"`)
+_LISTED_REPOSITORY = re.compile(
+    r"""(?m)^[ \t]*(?:tap[ \t]+)?["']?(?:(?:ubi|aqua|github|gh|cargo|go|spm):)?([\w.-]+)/([\w.-]+)"""
+    r"""|["'](?:ubi|aqua|github|gh):([\w.-]+)/([\w.-]+)"""
+)
+
+
+def _plugin_list(text: str) -> tuple[list[str], list[str]]:
+    """A shell's or a package manager's list of what to install (`.zsh_plugins.txt`, `fish_plugins`, a
+    Brewfile's taps, mise's tools and plugins): a repository whose owner poses as a well-known one."""
+    from limen.facts.hosts import imitated_owner
+
+    concerns = []
+    for match in _LISTED_REPOSITORY.finditer(text[:MAX_TEXT]):
+        owner = (match.group(1) or match.group(3) or "").lower()
+        if owner and (original := imitated_owner(owner)):
+            concerns.append(f"{OWNED_BY}{owner}: code comes from {owner}, which poses as {original}")
+    return [], list(dict.fromkeys(concerns))[:4]
+
+
 def _session_environment(text: str) -> tuple[list[str], list[str]]:
     """The variables every program of a user's session starts with: one that makes programs load a library
     or run a command (`LD_PRELOAD`, `NODE_OPTIONS`, `GIT_SSH_COMMAND`; a `PATH` set there is a setting)."""
@@ -4996,6 +5017,7 @@ _EXTRACTORS = {
     "tmux": _tmux,
     "credential_process": _credential_process,
     "session_environment": _session_environment,
+    "plugin_list": _plugin_list,
     "string_literals": _string_literals,
     "exec_literals": _exec_literals,
     "git_config": _git_config,
