@@ -805,6 +805,23 @@ SECURITY_OWNERS = re.compile(r"(?i)@[\w.-]+/[\w-]*(?:security|appsec|secops|info
 # fetch and push accepts any certificate, so anyone on the path can serve the code or take the credentials)
 GIT_CHECK_KEYS = re.compile(r"^(?:http(?:\.[^=]+)?\.sslverify|(?:transfer|fetch|receive)\.fsckobjects)$")
 GIT_FALSE = frozenset({"false", "no", "off", "0"})
+# Git's protections by key, and the value that switches each off: certificates and object checks, the
+# ownership check of a repository's folder (`safe.directory = *`: every repository trusted, whoever owns it),
+# the checks of names a checkout writes (`core.protectNTFS`), a transport that runs commands (`protocol.ext`)
+GIT_PROTECTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (GIT_CHECK_KEYS, re.compile(r"(?i)false|no|off|0")),
+    (re.compile(r"^safe\.directory$"), re.compile(r"\*")),
+    (re.compile(r"^core\.protect(?:ntfs|hfs)$"), re.compile(r"(?i)false|no|off|0")),
+    (re.compile(r"^protocol\.(?:ext|file)\.allow$|^protocol\.allow$"), re.compile(r"(?i)always")),
+)
+
+
+def git_protection_off(key: str, value: str) -> bool:
+    """Setting git `key` (lower case) to `value` switches one of git's protections off."""
+    bare = value.strip().strip("\"'")
+    return any(k.match(key) and v.fullmatch(bare) for k, v in GIT_PROTECTIONS)
+
+
 GIT_HOOK_KEYS = re.compile(
     r"^(?:core\.hookspath|include\.path|includeif\..*\.path|core\.worktree|init\.templatedir)$"
 )
@@ -3548,7 +3565,8 @@ PROGRAMS: tuple[Program, ...] = (
         R.SECURITY_CONTROL,
         grants=rf"{_W}authorizationdb\s+write{_E}",
         destroys_one=rf"{_W}delete-keychain(?:\s+\S*(?:Library/Keychains/|login\.keychain)\S*)?\s*$",
-        disables=rf"{_W}add-trusted-cert{_E}.*{_W}trustRoot{_E}",
+        # (and a keychain's keys opened to any unsigned program: `set-key-partition-list -S ...,unsigned:`)
+        disables=rf"{_W}add-trusted-cert{_E}.*{_W}trustRoot{_E}|{_W}set-key-partition-list{_E}.*\bunsigned:",
     ),
     _p("trust", R.SECURITY_CONTROL, disables=rf"^anchor{_E}"),  # p11-kit's: a system-wide trust anchor
     _p("certutil", R.SECURITY_CONTROL, disables=r"(?i)-addstore\s+(?:-\w+\s+)*[\"']?root\b"),

@@ -48,9 +48,7 @@ from limen.facts.programs import (
     ENVIRONMENT_VARIABLE,
     FILE_SERVERS,
     FOLDER_SCRIPTS,
-    GIT_CHECK_KEYS,
     GIT_COMMAND_KEYS,
-    GIT_FALSE,
     GIT_HOOK_KEYS,
     HTTPIE_NAMES,
     NOT_PRODUCTION,
@@ -62,6 +60,7 @@ from limen.facts.programs import (
     Program,
     Role,
     changes_what_runs,
+    git_protection_off,
     git_value_concerns,
     has,
     history_off,
@@ -4421,8 +4420,8 @@ def _git_config_commands(args: list[str], state: _State, via: tuple[str, ...], l
     ):  # `git config core.editor vim` names a tool; `core.pager 'sh -c ...'` sets up code to run later
         if words[0].lower() != "core.hookspath" or not _hooks_read(words[1], state, via, level):
             state.note(f"persists: git config {words[0]} names what git runs later")
-    elif len(words) >= 2 and GIT_CHECK_KEYS.match(words[0].lower()) and words[1].lower() in GIT_FALSE:
-        state.note(f"persists: git config {words[0]} {words[1]} turns off a check on everything git fetches")
+    elif len(words) >= 2 and git_protection_off(words[0].lower(), words[1]):
+        state.note(f"persists: git config {words[0]} {words[1]} turns off one of git's protections")
     if len(words) >= 2:  # `git config KEY VALUE`: run whenever git next reads it (later: noted, not opaque)
         state.deferred += 1
         try:

@@ -35,6 +35,7 @@ from limen.facts.programs import (
     GIT_HOOK_KEYS,
     OPEN_FEDERATION,
     changes_what_runs,
+    git_protection_off,
     git_value_concerns,
     prints_setup,
     program,
@@ -2183,6 +2184,9 @@ def _git_config(text: str) -> tuple[list[str], list[str]]:
         value = value.strip('"')
         if GIT_HOOK_KEYS.match(full):
             concerns.append(f"git runs hooks or reads configuration from {value[:60]} ({full})")
+            continue
+        if git_protection_off(full, value):
+            concerns.append(f"one of git's protections is switched off ({full} = {value[:20]})")
             continue
         if not GIT_COMMAND_KEYS.match(full):
             continue
