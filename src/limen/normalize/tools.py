@@ -530,7 +530,11 @@ _WEAK_WHEN_ON = re.compile(
     # install scripts run)
     r"|dangerously(?:_[a-z]+){1,5}|unsafe(?:_[a-z]+){1,3}"
     # a login served in plain text (Zephyr's `CONFIG_SHELL_BACKEND_TELNET`, busybox's `telnetd`)
-    r"|telnetd?(?:_(?:enabled?|server|shell|backend))?)$"
+    r"|telnetd?(?:_(?:enabled?|server|shell|backend))?"
+    # a protection switched off by a setting named for doing so (Grafana's `disable_sanitize_html`): markup
+    # sanitising, escaping, CSRF, brute-force and signature checks, authentication (a form hidden is none)
+    r"|disable_?(?:sanitiz\w*|escap\w*|csrf\w*|xss\w*|brute_?force\w*|signature\w*|auth(?:entication|orization)?)"
+    r"(?:_[a-z]+){0,2})$"
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it

@@ -6231,6 +6231,8 @@ def settings_notes(action: Action) -> tuple[str, ...]:
         if printed is not None:
             found += edited_settings(*printed)
         found += _tool_settings(action)
+        for path, before, after in _ini_set(action):
+            found += edited_settings(path, before, after)
         facts["settings_notes"] = tuple(found)
     notes: tuple[str, ...] = facts["settings_notes"]
     return notes
@@ -6239,6 +6241,25 @@ def settings_notes(action: Action) -> tuple[str, ...]:
 # A program's own setting set on its command line (`yarn config set enableStrictSsl false`, `pio settings set
 # enable_proxy_strict_ssl No`, `arduino-cli config set library.enable_unsafe_install true`)
 _SETS_SETTING = re.compile(r"(?:config|settings)\s+set\s+(?:--\S+\s+)*([\w.-]+)[\s=]+(\S+)")
+
+
+def _ini_set(action: Action) -> list[tuple[str, str, str]]:
+    """`crudini --set /etc/grafana/grafana.ini auth.anonymous enabled true`: the INI file, its text before
+    and after the setting is made, as the Edit that makes it would leave it."""
+    found = []
+    for command in action.commands[:16]:
+        if command.name != "crudini" or "--set" not in command.argv:
+            continue
+        words = [w for w in command.argv[command.argv.index("--set") + 1 :] if not w.startswith("-")]
+        if len(words) < 4:
+            continue
+        from limen.normalize.paths import canonical
+
+        target, section, key, value = words[:4]
+        path = canonical(target, action.cwd or "/", os.path.expanduser("~"))
+        before = current_text(path) or ""
+        found.append((path, before, f"{before.rstrip()}\n[{section}]\n{key} = {value}\n"))
+    return found
 
 
 def _tool_settings(action: Action) -> list[str]:
