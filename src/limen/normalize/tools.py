@@ -1030,6 +1030,26 @@ _NO_AUTH_METHOD = re.compile(
 )
 
 
+# A port bound to this machine's loopback only, and one bound to every interface (`0.0.0.0:9090`, `[::]:80`,
+# HAProxy's `bind :8404`, `*:8080`, a compose file's `"9090:9090"` with no address)
+_LOOPBACK_PORT = re.compile(r"(?:127\.0\.0\.1|localhost|\[::1\]):(\d{2,5})\b")
+_EVERY_INTERFACE_PORT = re.compile(
+    r"(?:(?<![\w.])0\.0\.0\.0|\[::\]|(?<![\w.:\]])\*|(?<=[\s\"'=])):(\d{2,5})\b|(?<=[\s\"'-])(\d{2,5}):\d{2,5}\b"
+)
+
+
+def _loopback_opened(before: str, after: str) -> str:
+    """A port the file served to this machine only (`127.0.0.1:9090`) that it now serves on every interface
+    (`0.0.0.0:9090`, `bind :9090`): what listened for local callers takes anyone's. "" for none."""
+    if "127.0.0.1" not in before and "localhost" not in before and "[::1]" not in before:
+        return ""
+    local = set(_LOOPBACK_PORT.findall(before)) - set(_LOOPBACK_PORT.findall(after))
+    if not local:
+        return ""
+    opened = {a or b for a, b in _EVERY_INTERFACE_PORT.findall(after)}
+    return next((port for port in sorted(local) if port in opened), "")
+
+
 def edited_settings(path: str, before: str, after: str, *, created: bool = False) -> list[str]:
     """What an edit does to the settings it changes, judged by the table of controls as the same settings
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
@@ -1086,6 +1106,8 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
         return [f"{CONTROL_OFF}a server's check of who connects made one that lets anyone in"]
     if len(_LOGGER_OFF.findall(after)) > len(_LOGGER_OFF.findall(before)):  # `<root level="OFF">`
         return [f"{CONTROL_OFF}a logger switched off: what it would record is no longer written"]
+    if port := _loopback_opened(before, after):  # `bind 127.0.0.1:8404` made `bind :8404`
+        return [f"{MADE_PUBLIC}port {port}, served to this machine only, now listens on every interface"]
     if exposed := _admin_lines_exposed(
         before, after
     ):  # HAProxy's `stats socket ipv4@0.0.0.0:9999 level admin`
