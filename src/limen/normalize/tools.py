@@ -1038,16 +1038,31 @@ _EVERY_INTERFACE_PORT = re.compile(
 )
 
 
+# Servers that answer whoever reaches them, with no login of their own: monitoring servers and their
+# dashboards, data stores, notebooks and database consoles
+_OPEN_BY_DEFAULT = re.compile(
+    r"(?i)prometheus|alertmanager|node[_-]?exporter|kibana|elasticsearch|opensearch|redis|memcached|mongo"
+    r"|jupyter|adminer|phpmyadmin|pgadmin|etcd|consul"
+)
+
+
 def _loopback_opened(before: str, after: str) -> str:
     """A port the file served to this machine only (`127.0.0.1:9090`) that it now serves on every interface
-    (`0.0.0.0:9090`, `bind :9090`): what listened for local callers takes anyone's. "" for none."""
+    (`0.0.0.0:9090`, `bind :8404`), for an administration interface or a server that lets anyone in (the
+    lines above it name one: `listen stats`, a `prometheus` service): "" for none, and for the traffic a
+    server is for (a proxy's listener), which is meant for everyone."""
     if "127.0.0.1" not in before and "localhost" not in before and "[::1]" not in before:
         return ""
     local = set(_LOOPBACK_PORT.findall(before)) - set(_LOOPBACK_PORT.findall(after))
     if not local:
         return ""
-    opened = {a or b for a, b in _EVERY_INTERFACE_PORT.findall(after)}
-    return next((port for port in sorted(local) if port in opened), "")
+    lines = after.splitlines()
+    for i, line in enumerate(lines):
+        ports = {a or b for a, b in _EVERY_INTERFACE_PORT.findall(line)} & local
+        context = "\n".join(lines[max(0, i - 6) : i + 1])
+        if ports and (_ADMIN_INTERFACE.search(words_of(context)) or _OPEN_BY_DEFAULT.search(context)):
+            return min(ports)
+    return ""
 
 
 def edited_settings(path: str, before: str, after: str, *, created: bool = False) -> list[str]:
