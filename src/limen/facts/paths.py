@@ -756,6 +756,11 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
             asks=True,
         ),
     ),
+    # a desktop app framework's configuration: the commands its CLI runs before every build and dev run
+    (
+        r"(?:^|/)(?:tauri\.conf\.json5?|Tauri\.toml|tauri\.\w+\.conf\.json)$",
+        _f("app_build_config", "the framework's CLI runs its commands before every build", "command_keys"),
+    ),
     # the lists a shell's plugin manager, Homebrew's bundle and mise install from, by repository or tap
     (
         r"(?:^|/)(?:\.zsh_plugins(?:\.txt)?|fish_plugins|\.?Brewfile|\.?mise(?:\.local)?\.toml|\.tool-versions)$",

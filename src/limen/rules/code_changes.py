@@ -653,6 +653,10 @@ def weakened(
         found += _rights_by_email_domain(added, removed)
         found += _rights_made_assignable(removed, added, context)
         found += _refusal_waived(removed, added, context + "\n" + "\n".join(old_lines[i2 : i2 + 4]))
+        if _USER_FOLDER_DELETED.search(added) and not _USER_FOLDER_DELETED.search(removed):
+            found.append(
+                "the code deletes a user's folder (their home, documents or the app's data) when it runs"
+            )
         if deletes_every_listed(added) and not deletes_every_listed(removed):
             found.append("every item a listing of the whole store returns is deleted")
     if not added_blocks:
@@ -1103,19 +1107,40 @@ def _verification_decoded(removed: str, added: str) -> list[str]:
 # A value tested against a list of what is allowed (`allowed.includes(origin)`, `origin in ALLOWED_ORIGINS`,
 # `allowlist.has(host)`, `in_array($ip, $trusted)`)
 _ALLOWLIST_TEST = re.compile(
-    r"(?i)\b\w*(?:allow|white|trust|permit|safe|valid)\w*\s*\.\s*(?:includes|has|contains|indexOf|member\?|include\?)"
+    r"(?i)\b\w*(?:allow|white|trust|permit|safe|valid)\w*\s*\.\s*(?:includes|has|contains|indexOf|some|find|test|member\?"
+    r"|include\?)"
     r"\s*\(|\bin\s+(?:self\.)?\w*(?:allow|white|trust|permit|safe)\w*\b|in_array\s*\([^)]*(?:allow|white|trust)"
     r"|\belem\b[^\n]*(?:allow|white|trust)\w*"
 )
 _CONDITION_LINE = re.compile(r"(?m)^.*(?:\bif\b|\bunless\b|\bwhen\b|&&|\|\||\?).*$")
 
 
+# A recursive delete, in any language, of a folder of the user's named by where it is (the home folder, an
+# app's data, documents): `fs.rmSync(app.getPath('userData'), { recursive: true })`, `shutil.rmtree(
+# Path.home())`, `os.RemoveAll(os.UserHomeDir())`
+_USER_FOLDER_DELETED = re.compile(
+    r"(?:\brmSync|\brm|\brmdir|\brimraf\w*|\bremove(?:_dir_all|All)?|\brmtree|\bRemoveAll|\bdeleteRecursively)\s*\(\s*"
+    r"(?![\w.]*(?:join|resolve|Join)\s*\()[\w.()'\"]{0,60}?"  # (the folder itself, not one joined below it)
+    r"(?:getPath\(\s*['\"](?:userData|home|documents|desktop|appData)['\"]\s*\)|homedir\(\)|Path\.home\(\)"
+    r"|expanduser\(\s*['\"]~/?['\"]\s*\)|UserHomeDir\(\)|home_dir\(\)|FileManager\.default\.homeDirectoryForCurrentUser)"
+    r"\s*[,)]"
+)
+
+
 def _allowlist_dropped(removed: str, added: str) -> list[str]:
     """A condition that held a value to an allow-list keeps its place without that test (`if (origin &&
     allowed.includes(origin))` made `if (origin)`): every value now passes where a listed few did."""
     tested = [line for line in _CONDITION_LINE.findall(removed) if _ALLOWLIST_TEST.search(line)]
-    if not tested or _ALLOWLIST_TEST.search(added) or not _CONDITION_LINE.search(added):
+    if not tested or _ALLOWLIST_TEST.search(added):
         return []
+    if not _CONDITION_LINE.search(added):
+        # `if (ALLOWED.some(...)) { shell.openExternal(url) }` made `shell.openExternal(url)`: what the test
+        # guarded kept, the test gone
+        guarded = {
+            line.strip() for line in removed.splitlines() if "(" in line and not _CONDITION_LINE.search(line)
+        }
+        if not any(line.strip() in guarded for line in added.splitlines() if line.strip()):
+            return []
     return ["a condition no longer holds the value to its allow-list: any value passes"]
 
 

@@ -1666,6 +1666,16 @@ def _plugin_list(text: str) -> tuple[list[str], list[str]]:
     return [], list(dict.fromkeys(concerns))[:4]
 
 
+# A setting named for the command it holds (Tauri's `beforeBuildCommand`, `beforeDevCommand`, a `*_cmd`)
+_COMMAND_KEY = re.compile(r"(?i)(?:command|cmd)$")
+
+
+def _command_keys(text: str) -> tuple[list[str], list[str]]:
+    """A configuration's settings whose names say they hold a command line: each value, as its tool runs
+    it (`"beforeBuildCommand": "npx -y x && npm run build"`)."""
+    return [value for key, value in _pairs(text[:MAX_TEXT]) if _COMMAND_KEY.search(key) and value.strip()], []
+
+
 def _session_environment(text: str) -> tuple[list[str], list[str]]:
     """The variables every program of a user's session starts with: one that makes programs load a library
     or run a command (`LD_PRELOAD`, `NODE_OPTIONS`, `GIT_SSH_COMMAND`; a `PATH` set there is a setting)."""
@@ -5022,6 +5032,7 @@ _EXTRACTORS = {
     "credential_process": _credential_process,
     "session_environment": _session_environment,
     "plugin_list": _plugin_list,
+    "command_keys": _command_keys,
     "string_literals": _string_literals,
     "exec_literals": _exec_literals,
     "git_config": _git_config,
