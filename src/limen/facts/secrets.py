@@ -389,7 +389,7 @@ STORE_FILES: tuple[str, ...] = (
 # token, but a project's copy most often names the token's variable (`_authToken=${NPM_TOKEN}`) and holds none
 SETTINGS_WITH_TOKENS = re.compile(
     r"(?i)(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc|pip\.conf|\.gemrc|\.condarc|bunfig\.toml|settings\.xml"
-    r"|nuget\.config)$"
+    r"|nuget\.config|\.envrc)$"  # (and direnv's `.envrc`: mostly `use`, `dotenv` and `PATH_add` lines)
 )
 # Folders whose whole content is secret material.
 STORE_DIRS: tuple[str, ...] = (
@@ -579,14 +579,22 @@ COUNTING_OPTIONS = {
 PIPE_FILTERS = frozenset(
     {"cat", "grep", "egrep", "fgrep", "rg", "sort", "uniq", "cut", "tr", "head", "tail", "base64", "rev"}
 )
-# `jq 'keys'`, `jq '.data | keys'`, `jq length`: an object's key names or a count, no value
-_JQ_NAMES = re.compile(r"(?:\.[\w\[\]\"-]*\s*\|\s*)?(?:keys(?:_unsorted)?(?:\[\])?|length)")
+# `jq 'keys'`, `jq '.data | keys'`, `jq length`: an object's key names or a count, no value; `jq -r
+# '.[].name'`: each item's name (a vault's item, a secret's, a key's), never its value
+_JQ_NAMES = re.compile(
+    r"(?:\.[\w\[\]\"-]*\s*\|\s*)?(?:keys(?:_unsorted)?(?:\[\])?|length)"
+    r"|\.(?:\[\]|\w+\[\])?\.(?:name|id|title|type|label|folder|created|updated|revisionDate)"
+)
+# Programs that put what they read on the clipboard and print none of it
+CLIPBOARD_WRITERS = frozenset({"pbcopy", "xclip", "xsel", "wl-copy", "clip.exe", "clip"})
 
 # Programs that print only ciphertext of what they read, sealed for the keys the project or its cluster
 # holds (`kubeseal` with the controller's certificate, `sops -e` with the keys `.sops.yaml` names), and the
 # options that would seal it for a key someone else holds instead
 _SEALERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {  # name: (words that seal, foreign-key options)
     "kubeseal": (frozenset(), frozenset({"--cert", "--controller-name", "--controller-namespace"})),
+    # (`age -p`: sealed with a passphrase the user types; a recipient's key is someone's to open)
+    "age": (frozenset({"-p", "--passphrase"}), frozenset({"-r", "-R", "--recipient", "--recipients-file"})),
     "sops": (
         frozenset({"-e", "--encrypt"}),
         frozenset(
@@ -610,6 +618,8 @@ def prints_no_content(argv: tuple[str, ...], cwd: str = "") -> bool:
     if name == "jq":
         filters = [w for w in args if not w.startswith("-")]
         return len(filters) == 1 and _JQ_NAMES.fullmatch(filters[0].strip()) is not None
+    if name in CLIPBOARD_WRITERS and "-o" not in args and "--output" not in args:
+        return True  # `bw get password github.com | pbcopy`: onto the clipboard, nothing printed
     if set(args) & PUBLIC_HALF_OPTIONS.get(name, frozenset()):
         return True  # `... | wg pubkey`: the public half of what it reads
     return names_only(argv) or stores_secret(argv, cwd=cwd) or _seals_for_own_keys(name, args)

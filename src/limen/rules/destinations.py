@@ -268,8 +268,11 @@ def _reads_only(action: Action) -> bool:
         if action.tool not in KNOWN_TOOLS:
             urls = set(classify(action.tool, action.arguments).urls)
             if any(
-                value not in (None, "", [], {}) and key not in urls for key, value in action.arguments.items()
-            ):
+                value not in (None, "", [], {})
+                and key not in urls
+                and not isinstance(value, (bool, int, float))
+                for key, value in action.arguments.items()
+            ):  # (a number or a switch, `max_length: 8000`, `raw: true`, is how it fetches, not data sent)
                 return False
     return carries_nothing(action) and not _keeps_a_copy(action)
 

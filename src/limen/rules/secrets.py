@@ -1106,6 +1106,14 @@ def _benign_context(text: str, start: int) -> bool:
 _WORDLIKE = re.compile(r"[a-z]+|[A-Z]+|[0-9]+|[A-Z][a-z]+")
 
 
+# An OpenSSH public key's type, written just before its base64 body (`ssh-ed25519 AAAA...`, an
+# authorized_keys line's `ecdsa-sha2-nistp256 AAAA...`)
+_PUBLIC_KEY_TYPE = re.compile(
+    r"(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)"
+    r"[ \t]+$"
+)
+
+
 def _entropy_hit(text: str, start: int, token: str) -> bool:
     """A long random-looking token: weak evidence on its own, hence only `possible_high_entropy_secret`."""
     bare = token.strip("=.-_~")
@@ -1118,6 +1126,8 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
         return False  # `section=BackendOAuth2Guide`: words in camelCase, no key's randomness
     if _looks_hashed(text, start, token) or _benign_context(text, start):
         return False
+    if _PUBLIC_KEY_TYPE.search(text[max(0, start - 40) : start]):
+        return False  # `ssh-ed25519 AAAAC3...`: an SSH public key's body, meant to be given out
     digits = sum(ch.isdigit() for ch in bare)
     upper = sum(ch.isupper() for ch in bare)
     lower = sum(ch.islower() for ch in bare)
