@@ -434,6 +434,35 @@ ISSUERS: tuple[Issuer, ...] = (
         ("huggingface.co", "*.huggingface.co"),
     ),
     Issuer("wandb", (), (), ("WANDB_API_KEY",), ("api.wandb.ai",), clis=("wandb",)),
+    # business SaaS a backend integrates: its CRM, its accounting, its Salesforce org (the `sf` CLI's logins)
+    Issuer(
+        "hubspot",
+        (),
+        ("pat-na1-", "pat-eu1-"),
+        ("HUBSPOT_ACCESS_TOKEN",),
+        ("api.hubapi.com", "api.hubspot.com"),
+    ),
+    Issuer(
+        "quickbooks",
+        (),
+        (),
+        ("QUICKBOOKS_ACCESS_TOKEN", "QBO_ACCESS_TOKEN"),
+        ("*.api.intuit.com", "oauth.platform.intuit.com"),
+    ),
+    Issuer(
+        "salesforce",
+        (),
+        (),
+        ("SF_ACCESS_TOKEN", "SFDX_ACCESS_TOKEN", "SALESFORCE_ACCESS_TOKEN"),
+        (
+            "login.salesforce.com",
+            "test.salesforce.com",
+            "*.my.salesforce.com",
+            "*.salesforce.com",
+            "*.force.com",
+        ),
+        clis=("sf", "sfdx"),
+    ),
     # blockchain node providers (the key is part of the RPC URL) and block explorers' APIs
     Issuer("alchemy", (), (), ("ALCHEMY_API_KEY", "ALCHEMY_KEY"), ("*.g.alchemy.com", "*.alchemyapi.io")),
     Issuer("infura", (), (), ("INFURA_API_KEY", "INFURA_PROJECT_ID", "INFURA_KEY"), ("*.infura.io",)),

@@ -706,9 +706,9 @@ def names_only(argv: tuple[str, ...]) -> bool:
     """A reader that prints only the names of `NAME=value` lines, never a value: `cut -d= -f1 .env`,
     `awk -F= '{print $1}' .env`, `grep -o '^[A-Z_]*' .env`."""
     name, args = argv[0].rsplit("/", 1)[-1], list(argv[1:])
-    if name == "cut":
+    if name == "cut":  # (`heroku config | cut -d: -f1`: a `NAME: value` listing's names)
         words = " ".join(args).replace("'", "").replace('"', "")
-        return bool(re.search(r"(?:^|\s)(?:-d\s*|--delimiter=)=(?:\s|$)", words)) and bool(
+        return bool(re.search(r"(?:^|\s)(?:-d\s*|--delimiter=)[=:](?:\s|$)", words)) and bool(
             re.search(r"(?:^|\s)(?:-f\s*|--fields=)1(?:\s|$)", words)
         )
     if name in ("awk", "gawk", "mawk"):

@@ -957,6 +957,8 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
         )
     if value.startswith(("arn:", "projects/")):
         return None  # `"AWS": "arn:aws:iam::4182...:role/app"`: the name of a resource, not a credential
+    if value.startswith((".*", ".+", "[^")):
+        return None  # `s/^SECRET_KEY=.*/SECRET_KEY=.../`: a pattern of what is there, no value
     if group == 1 and (
         _is_code(value)
         or re.fullmatch(r"[A-Za-z_]+", value)
