@@ -586,6 +586,19 @@ def _kind_only(argv: tuple[str, ...]) -> str:
     return " ".join(names) if all(_data_kind(name) for name in names) else ""
 
 
+def _whole_folders_swept(argv: tuple[str, ...]) -> bool:
+    """A find that selects by place only (`-path '*/cur/*'`, a type): no age, size or owner test, no name
+    of a by-product, no negation, and no program of its own deciding."""
+    from limen.facts.paths import DISPOSABLE_EXTENSIONS
+
+    if any(_NARROWING_TESTS.match(w) or w in ("!", "-not", "-exec", "-execdir", "-ok") for w in argv):
+        return False
+    named = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in _NAME_TESTS]
+    if not any(w in ("-path", "-ipath", "-wholename") for w in argv):
+        return False  # (a name test alone is `_kind_only`'s)
+    return not any(n.lower().rstrip("*").endswith(tuple(DISPOSABLE_EXTENSIONS)) for n in named)
+
+
 def _data_kind(name: str) -> bool:
     """`*.h5`, `*.parquet`, `*.tar.gz`: every file of one kind of data; not a by-product's (`*.tmp`)."""
     from limen.facts.paths import DISPOSABLE_EXTENSIONS
@@ -768,6 +781,11 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
         beyond = [r for r in roots if _beyond_work(r, ctx)]
         if kind and beyond:  # `find /data/run42 -name '*.h5' -delete`: that data, every file of its kind
             detail = f"find deletes every {kind[:40]} file below {beyond[0][:60]}, outside the project"
+            return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
+        if beyond and _whole_folders_swept(command.argv):
+            # `find /var/vmail -type f -path '*/cur/*' -delete`: every file of those folders, not the old ones
+            # (`-mtime +30`, a rotation) nor a by-product (`-name '*.tmp'`)
+            detail = f"find deletes every file it finds below {beyond[0][:60]}, outside the project"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
         kept = [r for r in roots if _kept_files(r, ctx)]
         if kept and _RECENT.search(" ".join(command.argv)):
@@ -1740,7 +1758,7 @@ SQL_GRANTS = re.compile(
     # a database copied to another account, a key attached to an account (who holds its private half signs in)
     r"|\benable\s+(?:replication|failover)\s+to\s+accounts?\b|\ballowed_accounts\s*="
     r"|\balter\s+user\b[^;]*\bset\s+rsa_public_key"
-    r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|is_\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
+    r"|\bupdate\s+\S+\s+set\b[^;]*\b(?:role|(?:is_)?\w*admin|is_?superuser|is_?staff|permissions?|privileges?)\s*=\s*"
     r"(?:'[^']*admin[^']*'|'(?:owner|root|super\w*)'|(?:true|1)\b)"
     # a row of a membership table (`user_roles`, `account_permissions`, `group_members`, Spring's
     # `authorities`) that hands an account an administrator's role (`VALUES (..., 'ROLE_ADMIN')`)
@@ -2112,7 +2130,7 @@ def _key_material_erased(command: Command, action: Action, ctx: Context) -> Find
 # `topic:delete`, `del`, `obliterate`, `--delete`, `-delete`, `--delete-all-output`): the table's own verbs
 # (a board's flash erased is no store: `espflash erase-flash` readies it for the next image)
 _DESTROYING_WORD = re.compile(
-    r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate|obliterate)(?:[-_:][\w-]+)?"
+    r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate|obliterate|expunge|erase)(?:[-_:][\w-]+)?"
     r"|del|rm|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--?(?:delete|destroy|purge|drop)(?:[-_][\w-]+)?)$"
 )
 
