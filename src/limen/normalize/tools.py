@@ -457,6 +457,10 @@ _CONTROL_KEYS = re.compile(
     r"|(?:^|_)no_log$|(?:^|(?<!case)_)(?:masked|sensitive)$"
     # a destructive command kept off (Flyway's `clean-disabled`): false lets it run
     r"|(?:^|_)(?:clean|drop|delete|destroy|reset|wipe|truncate|purge)_disabled$"
+    # a machine's physical safety: a vehicle's pre-arm checks, its geofence and failsafes, a robot's
+    # collision monitor and emergency stop, a watchdog; and a flight log's recording, a link's signing
+    r"|arming_check|(?:^|_)(?:geo_?)?fence(?:_|$)|failsafe|(?:^|_)fs_\w*enable|collision|safety|(?:^|_)e_?stop(?:_|$)"
+    r"|emergency_stop|watchdog|mav_sign|log_bitmask|sdlog"
 )
 # A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
 # matches every file or finding
@@ -938,6 +942,8 @@ _INI_HEADER = re.compile(r"\[([\w .:@/-]{1,60})\]")
 _SPACED_CONFIG = prefiltered(
     r"(?:^|/)(?:sshd?_config[^/]*|[^/]*nginx[^/]*|[^/]*haproxy[^/]*|[^/]*logrotate[^/]*|[^/]*\.conf"
     r"|[^/]*\.cfg|sshd_config\.d/[^/]*)(?:\.j2|\.tmpl|\.erb|\.tpl)?$|(?:^|/)logrotate\.d/[^/]+$"
+    # a vehicle's parameter file (ArduPilot's `.parm`, QGroundControl's `.params`): `NAME value` lines
+    r"|\.parm$|\.params$"
 )
 
 
@@ -2317,10 +2323,20 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
     return ""
 
 
+# The argument that names the setting a call sets, where another (`value`) gives its value
+_SETTING_NAME_KEYS = ("parameter", "param", "param_name", "name", "key", "setting")
+
+
 def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
     """A call's arguments as (words of the key, value), with the settings of objects inside them (`options:
     {"sentry:scrub_data": false}`, `include: [{"everyone": {}}]`) to a small depth, in order."""
     found: list[tuple[str, object]] = []
+    named = next((arguments[k] for k in _SETTING_NAME_KEYS if isinstance(arguments.get(k), str)), None)
+    if isinstance(named, str) and "value" in arguments:  # `set_parameter(node=..., parameter=X, value=false)`
+        node, value = arguments.get("node"), arguments["value"]
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)  # (a parameter's `0` is a switch's off, as `param set NAME 0` writes it)
+        found.append((words_of(f"{node}.{named}" if isinstance(node, str) else named), value))
     layer: list[dict[str, object]] = [arguments]
     for _ in range(3):
         inner: list[dict[str, object]] = []

@@ -6250,8 +6250,12 @@ def settings_notes(action: Action) -> tuple[str, ...]:
 
 
 # A program's own setting set on its command line (`yarn config set enableStrictSsl false`, `pio settings set
-# enable_proxy_strict_ssl No`, `arduino-cli config set library.enable_unsafe_install true`)
-_SETS_SETTING = re.compile(r"(?:config|settings)\s+set\s+(?:--\S+\s+)*([\w.-]+)[\s=]+(\S+)")
+# enable_proxy_strict_ssl No`, `arduino-cli config set library.enable_unsafe_install true`), and a parameter
+# of a vehicle or a robot (`param set FENCE_ENABLE 0` in MAVProxy's and PX4's consoles, `ros2 param set
+# /collision_monitor enabled false`)
+_SETS_SETTING = re.compile(
+    r"(?:config|settings|param)\s+set(?:-default)?\s+(?:--\S+\s+)*(?:(/[\w/]+)\s+)?([\w.-]+)[\s=]+([^\s;'\"]+)"
+)
 
 
 def _ini_set(action: Action) -> list[tuple[str, str, str]]:
@@ -6280,11 +6284,15 @@ def _tool_settings(action: Action) -> list[str]:
 
     found = []
     for command in action.commands[:16]:
-        match = _SETS_SETTING.search(" ".join(command.argv[1:6])) if "set" in command.argv[1:4] else None
-        if match is not None:
-            key, value = match.group(1), match.group(2).strip("\"'")
-            if note := changes_controls(f"{command.name}_config_set", {key: value}):
+        text = " ".join(command.argv[1:])
+        if " set" not in text and not text.startswith("set"):
+            continue
+        for match in list(_SETS_SETTING.finditer(text[:4096]))[:16]:
+            node, key, value = match.group(1), match.group(2), match.group(3).strip("\"'")
+            setting = f"{node.strip('/').replace('/', '.')}.{key}" if node else key
+            if note := changes_controls(f"{command.name}_config_set", {setting: value}):
                 found.append(note)
+                break
     return found
 
 
