@@ -1981,7 +1981,10 @@ _POWERSHELL_FILTERS = re.compile(
     r"|group|sort|where|trace)-(?!content\b|credential\b|secret\b|storedcredential\b|clipboard\b"
     r"|securestring\b|pfxcertificate\b)[a-z]+"
     r"|select|where|sort|ft|fl|fw|measure|group|out-string|out-host|out-null"
-    r"|invoke-pester|invoke-scriptanalyzer|import-module|install-module)$"
+    r"|invoke-pester|invoke-scriptanalyzer|import-module|install-module|install-psresource|update-module"
+    r"|update-psresource"
+    # Defender's own upkeep and a scan, help refreshed, a restore point made: nothing of the user's touched
+    r"|update-mpsignature|start-mpscan|update-help|checkpoint-computer)$"
 )
 
 
@@ -2128,10 +2131,15 @@ _POWERSHELL_PLACES = {
     "$env:localappdata": "~/AppData/Local",
     "$env:temp": "/tmp",
     "$env:tmp": "/tmp",
+    # the current user's profile, the script every new PowerShell session runs
+    "$profile": "~/Documents/PowerShell/Microsoft.PowerShell_profile.ps1",
+    # PowerShell's literals: a switch's value, no variable
+    **{"$true": "true", "$false": "false", "$null": "null"},
 }
 _POWERSHELL_PLACE = re.compile(
     r"(?i)\$(?:home|env:(?:userprofile|home|appdata|localappdata|temp|tmp))\b(?!:)"
     r"|\$\{(?:home|env:(?:userprofile|home|appdata|localappdata|temp|tmp))\}"
+    r"|\$(?:true|false|null)\b|\$profile\b(?!\.)"
 )
 
 
