@@ -459,8 +459,11 @@ _CONTROL_KEYS = re.compile(
     r"|(?:^|_)(?:clean|drop|delete|destroy|reset|wipe|truncate|purge)_disabled$"
     # a machine's physical safety: a vehicle's pre-arm checks, its geofence and failsafes, a robot's
     # collision monitor and emergency stop, a watchdog; and a flight log's recording, a link's signing
-    r"|arming_check|(?:^|_)(?:geo_?)?fence(?:_|$)|failsafe|(?:^|_)fs_\w*enable|collision|safety|(?:^|_)e_?stop(?:_|$)"
-    r"|emergency_stop|watchdog|mav_sign|log_bitmask|sdlog"
+    # (the switch itself, at the key's end: a geofence's `inclusion: false` zone is a setting, no switch)
+    r"|arming_check$|(?:^|_)(?:geo_?)?fence_(?:enabled?|action)$|failsafe\w*_enabled?$|(?:^|_)fs_\w*enable$"
+    r"|collision\w*_enabled?$|safety\w*_enabled?$|(?:^|_)e_?stop\w*_enabled?$|emergency_stop\w*$"
+    r"|watchdog\w*_enabled?$"
+    r"|mav_sign\w*$|log_bitmask$|sdlog\w*$"
 )
 # A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
 # matches every file or finding
@@ -1949,6 +1952,10 @@ def _statement_allows_everything(value: object, depth: int = 0) -> bool:
     return any(_statement_allows_everything(v, depth + 1) for v in keys.values())
 
 
+# A switch that makes an account an administrator (`superAdmin`, `is_admin`, `admin`, `is_superuser`)
+_ADMIN_FLAG = re.compile(r"(?:is_)?(?:super_?)?admin(?:istrator)?|(?:is_)?super_?user")
+
+
 def changes_controls(tool: str, arguments: dict[str, object], service: str = "") -> str:
     """A note for what an MCP tool's call does to a control ("" for nothing): switches one off by an argument
     or by its name (`CONTROL_OFF`), grants administrator access (`ADMIN_GRANTED`), opens what it names to
@@ -2052,6 +2059,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         return f"{ADMIN_GRANTED}administrator access granted by {words}"
     if _MAKES_ADMIN.search(words) and not any(v is False for _k, v in settings):
         return f"{ADMIN_GRANTED}someone made an administrator by {words}"
+    if _GRANTS.search(words) and any(_ADMIN_FLAG.fullmatch(k) and v is True for k, v in settings):
+        return f"{ADMIN_GRANTED}an administrator's flag set by {words}"  # `POST /users {"superAdmin": true}`
     if any(
         _DEFAULT_ROLE.search(k) and any(_ADMIN_LEVELS.match(str(level).strip()) for level in _levels(v))
         for k, v in settings
