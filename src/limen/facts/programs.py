@@ -1469,6 +1469,8 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}vault\s+(?:delete|remove|rm){_E}",
         destroys_one=rf"{_W}(?:item|document)\s+(?:delete|remove|rm){_E}(?!.*{_W}--archive{_E})",
     ),
+    # Dovecot's administration: mail expunged for every user (`-A`); one user's old trash is upkeep
+    _p("doveadm", R.SERVER_CLIENT, destroys_all=rf"{_W}expunge{_E}.*{_W}-A{_E}|{_W}-A{_E}.*{_W}expunge{_E}"),
     # yadm: git with the home folder as its work tree (`yadm clean -f` deletes every untracked file in it;
     # `yadm push` sends the dotfiles to their remote)
     _p(
