@@ -915,7 +915,7 @@ _PROGRAM_CONTENT = {
     **dict.fromkeys((".sol", ".vy"), "exec_literals"),
     # components with markup (JSX, single-file components): read the same way, by their literals
     **dict.fromkeys(
-        (".tsx", ".jsx", ".vue", ".svelte", ".kts", ".gradle", ".groovy"),
+        (".tsx", ".jsx", ".vue", ".svelte", ".astro", ".kts", ".gradle", ".groovy"),
         "exec_literals",
     ),
 }

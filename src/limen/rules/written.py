@@ -1920,6 +1920,8 @@ def _exec_literals(text: str) -> tuple[list[str], list[str]]:
     concerns = _code_concerns(text) + _loads_fetched(text)
     if "<script" in text[:MAX_TEXT]:  # a component's markup (`_document.tsx`): its scripts, as a page's
         concerns += _page_scripts(text, IMPLANT)
+    if "<" in text[:MAX_TEXT] and "env" in text[:MAX_TEXT]:  # a build's secret rendered into markup
+        concerns += [IMPLANT + c for c in _secret_served(text, markup=True)]
     if _INSECURE_REPOSITORY.search(text[:MAX_TEXT]):
         concerns.append("packages would come over plain HTTP, which anyone on the path can change")
     if remote := _REMOTE_BUILD_SCRIPT.search(text[:MAX_TEXT]):
@@ -2998,8 +3000,31 @@ _PACKAGE_REFERENCE = re.compile(r'<PackageReference\b[^>]*?\bInclude\s*=\s*"([^"
 
 def _page(text: str) -> tuple[list[str], list[str]]:
     """A web page or template: the scripts it loads from other hosts (a host named like a public CDN poses
-    as it; any other is that host's code in every visitor's browser, the project's own domain aside)."""
-    return [], _page_scripts(text)
+    as it; any other is that host's code in every visitor's browser, the project's own domain aside), and a
+    secret of the build's environment written into it (every visitor gets the page)."""
+    return [], _page_scripts(text) + _secret_served(text)
+
+
+# A build's environment variable read where a page or a client bundle is made (`import.meta.env.X`,
+# `process.env.X`, Jinja's and Liquid's `env.X`, Hugo's `getenv "X"`, Python's `os.environ`)
+_BUILD_ENV_READ = re.compile(
+    r"""(?:import\.meta\.env|process\.env|\benv)\.([A-Z][A-Z0-9_]{2,})|getenv\s*\(?\s*["']([A-Z][A-Z0-9_]{2,})"""
+    r"""|os\.environ(?:\.get\(\s*|\[\s*)["']([A-Z][A-Z0-9_]{2,})"""
+)
+
+
+def _secret_served(text: str, *, markup: bool = False) -> list[str]:
+    """A secret-named variable of the build's environment (`CLOUDFLARE_API_TOKEN`, `ALGOLIA_ADMIN_KEY`) put
+    into a page: whatever the build renders, every visitor reads. In a component's code (`markup`), only
+    where a tag renders it (`<meta content={import.meta.env.X} />`): code around it runs on the server."""
+    for match in _BUILD_ENV_READ.finditer(text[:MAX_TEXT]):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if markup and "<" not in text[line_start : match.start()]:
+            continue
+        name = next(g for g in match.groups() if g)
+        if secret_variable(name) and not re.match(r"(?:PUBLIC|NEXT_PUBLIC|VITE|GATSBY|REACT_APP)_", name):
+            return [f"the build's secret {name} is written into what the site serves"]
+    return []
 
 
 def _page_scripts(text: str, implant: str = "") -> list[str]:
