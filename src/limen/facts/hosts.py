@@ -1243,7 +1243,7 @@ SCRIPT_HOSTS: tuple[str, ...] = (
     *("www.google.com", "www.gstatic.com", "challenges.cloudflare.com", "browser.sentry-cdn.com"),
     *("cdn.plot.ly", "cdn.datatables.net", "polyfill.io", "static.cloudflareinsights.com"),
     # privacy-minded analytics and site search, each from its own host
-    *("plausible.io", "cdn.usefathom.com", "cloud.umami.is", "cdn.jsdelivr.net", "giscus.app", "utteranc.es"),
+    *("plausible.io", "cdn.usefathom.com", "cloud.umami.is", "giscus.app", "utteranc.es"),
     # the registries and CDNs Deno and browsers import modules from by URL
     *("deno.land", "jsr.io", "esm.run", "cdn.esm.sh", "dev.jspm.io", "cdn.pika.dev", "raw.esm.sh"),
 )
