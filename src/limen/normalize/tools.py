@@ -723,6 +723,9 @@ _GRANTS = re.compile(r"(^|_)(?:add|invite|grant|assign|create|update|set|write|p
 _ALLOW_LIST_KEYS = re.compile(
     r"redirect|origin|allowed_hosts|trusted_(?:hosts|proxies)|cors|cidr|source_ranges|allowed_ips|ip_allow"
     r"|remote_ip_prefix|address_prefix"  # OpenStack's and Azure's security rules
+    # the networks a server trusts to relay or to say who the client is (Postfix's `mynetworks`, nginx's
+    # `set_real_ip_from`)
+    r"|mynetworks|trusted_networks|real_ip_from"
 )
 _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims"})
 

@@ -6286,19 +6286,25 @@ _SETS_SETTING = re.compile(
 def _ini_set(action: Action) -> list[tuple[str, str, str]]:
     """`crudini --set /etc/grafana/grafana.ini auth.anonymous enabled true`: the INI file, its text before
     and after the setting is made, as the Edit that makes it would leave it."""
+    from limen.normalize.paths import canonical
+
     found = []
     for command in action.commands[:16]:
-        if command.name != "crudini" or "--set" not in command.argv:
-            continue
-        words = [w for w in command.argv[command.argv.index("--set") + 1 :] if not w.startswith("-")]
-        if len(words) < 4:
-            continue
-        from limen.normalize.paths import canonical
-
-        target, section, key, value = words[:4]
-        path = canonical(target, action.cwd or "/", os.path.expanduser("~"))
-        before = current_text(path) or ""
-        found.append((path, before, f"{before.rstrip()}\n[{section}]\n{key} = {value}\n"))
+        if command.name == "crudini" and "--set" in command.argv:
+            words = [w for w in command.argv[command.argv.index("--set") + 1 :] if not w.startswith("-")]
+            if len(words) < 4:
+                continue
+            target, section, key, value = words[:4]
+            path = canonical(target, action.cwd or "/", os.path.expanduser("~"))
+            before = current_text(path) or ""
+            found.append((path, before, f"{before.rstrip()}\n[{section}]\n{key} = {value}\n"))
+        elif command.name == "postconf" and ("-e" in command.argv or "-X" not in command.argv):
+            # `postconf -e 'mynetworks = 0.0.0.0/0'`: Postfix's main.cf, edited a setting at a time
+            settings = [w for w in command.argv[1:] if "=" in w and not w.startswith("-")]
+            if settings:
+                path = "/etc/postfix/main.cf"
+                before = current_text(path) or ""
+                found.append((path, before, "\n".join([before.rstrip(), *settings]) + "\n"))
     return found
 
 
