@@ -6707,6 +6707,10 @@ _DEPLOYED_SEEDS = re.compile(r"(?:^|/)(?:seeds?|seeders)/|(?:^|/)seeds?\.(?:rb|p
 
 def admin_made(text: str) -> bool:
     """An administrator's account made with a password its author knows, in SQL or through code."""
+    low = text.lower()  # (no word of an administrator's, no such account: most texts, decided cheaply)
+    ranked = ("role" in low or "insert" in low) and ("owner" in low or "root" in low)
+    if not ranked and not any(word in low for word in ("admin", "superuser", "super_user", "staff")):
+        return False
     return bool(_ADMIN_INSERTED.search(text) or _ADMIN_MADE.search(text))
 
 
