@@ -1070,7 +1070,7 @@ def _loopback_opened(before: str, after: str) -> str:
         return ""
     lines = after.splitlines()
     for i, line in enumerate(lines):
-        ports = {a or b for a, b in _EVERY_INTERFACE_PORT.findall(line)} & local
+        ports: set[str] = {a or b for a, b in _EVERY_INTERFACE_PORT.findall(line)} & local
         context = "\n".join(lines[max(0, i - 6) : i + 1])
         if ports and (_ADMIN_INTERFACE.search(words_of(context)) or _OPEN_BY_DEFAULT.search(context)):
             return min(ports)

@@ -678,9 +678,9 @@ def weakened(
         (_ACCESS_STEP, "a plug, filter or middleware that checks the caller is taken out of the chain"),
         (_MADE_SAFE, "a call that makes a value or a parser safe is taken out of the code"),
     ):
-        texts = (live_removed, live_added, live_after, live_before)
+        texts = [live_removed, live_added, live_after, live_before]
         if pattern is _SCOPE:  # (`teamId: process.env.APPLE_TEAM_ID`: a setting, no caller's scope)
-            texts = tuple(_FROM_ENVIRONMENT.sub("", t) for t in texts)
+            texts = [_FROM_ENVIRONMENT.sub("", t) for t in texts]
         removed_now, added_now, after_now, before_now = texts
         taken = len(pattern.findall(removed_now))  # (none taken: the rest need not be counted)
         if (
