@@ -1644,7 +1644,7 @@ _RECEIVER = re.compile(
 # `-c` and a name (`eval(b)`, `(0, eval)(code)`, `execSync(cmd)`, `Command::new("sh").arg("-c").arg(buf)`)
 _INPUT_RUN = re.compile(
     r"(?<![\w.])(?:eval|Function|execSync|execFileSync|spawnSync|exec|spawn|execFile|system|popen)\s*\(\s*"
-    r"(?![\s'\"`\[\]{}()]|\w+\s*=>)[\w$.]+"
+    r"(?![\s'\"`\[\]{}()]|\w+\s*=>|process\.(?:execPath|argv)\b)[\w$.]+"  # (node itself, run again)
     r"|\(\s*0\s*,\s*eval\s*\)|\bchild_process\.\w+\(\s*(?!['\"`])[\w$.]+"
     r"|\bos\.(?:system|popen)\(\s*(?!['\"])\w|\bsubprocess\.\w+\(\s*(?!['\"\[])\w"
     r"|Command::new\(\s*\"(?:sh|bash|zsh|cmd|powershell|pwsh)\"\s*\)[\s\S]{0,40}\.arg\(\s*(?!\")\w"
