@@ -354,7 +354,7 @@ def test_text_carrying_a_secret_the_session_read_is_not_sent(workspace: str, run
     with JudgeServer("ollama") as server:
         server.behaviour = Behaviour(verdict=BLOCK_ANSWER)
         configure(workspace, server.url, "ollama", tier2_band=1.0)
-        text = f"Welcome back! Your account password is {password}. Have a nice day."
+        text = f"Welcome back! Today's words are {password}. Have a nice day."
         seen = runtime.observe_output(
             "fetch", {"url": "x"}, text, session_id="s", door="hook", untrusted=True
         )
