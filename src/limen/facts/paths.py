@@ -142,7 +142,7 @@ def as_own_home(path: str, home: str) -> str:
 
 
 SHELL_RC = _f("shell_rc", "a shell start-up file: runs in every new shell", "shell", asks=True)
-FISH_RC = _f("shell_rc", "a shell start-up file: runs in every new shell", "fish", asks=True)
+FISH_RC = dataclasses.replace(SHELL_RC, content="fish")
 _RC_NAMES = (
     ".bashrc",
     ".bash_profile",

@@ -808,10 +808,11 @@ GIT_FALSE = frozenset({"false", "no", "off", "0"})
 # Git's protections by key, and the value that switches each off: certificates and object checks, the
 # ownership check of a repository's folder (`safe.directory = *`: every repository trusted, whoever owns it),
 # the checks of names a checkout writes (`core.protectNTFS`), a transport that runs commands (`protocol.ext`)
+_GIT_FALSE_VALUE = re.compile("(?i)" + "|".join(sorted(GIT_FALSE)))
 GIT_PROTECTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (GIT_CHECK_KEYS, re.compile(r"(?i)false|no|off|0")),
+    (GIT_CHECK_KEYS, _GIT_FALSE_VALUE),
     (re.compile(r"^safe\.directory$"), re.compile(r"\*")),
-    (re.compile(r"^core\.protect(?:ntfs|hfs)$"), re.compile(r"(?i)false|no|off|0")),
+    (re.compile(r"^core\.protect(?:ntfs|hfs)$"), _GIT_FALSE_VALUE),
     (re.compile(r"^protocol\.(?:ext|file)\.allow$|^protocol\.allow$"), re.compile(r"(?i)always")),
 )
 
@@ -3815,7 +3816,7 @@ _SOURCE_ENDINGS = ("registry", "_url", "_server", "mirror", "_host", "_site")
 # The shells' history variables, and the values that stop the shell keeping a record of what is typed: no
 # file (`HISTFILE=/dev/null`, empty), no size (`HISTSIZE=0`), every command ignored (`HISTIGNORE='*'`)
 HISTORY_VARIABLES: dict[str, str] = {
-    **dict.fromkeys(("HISTFILE",), r"|/dev/null"),
+    "HISTFILE": r"|/dev/null",
     **dict.fromkeys(("HISTSIZE", "HISTFILESIZE", "SAVEHIST"), r"|0+"),
     "HISTIGNORE": r"[*:&\s]*\*[*:&\s]*",
 }

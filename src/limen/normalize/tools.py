@@ -86,8 +86,19 @@ _PAYLOAD_KEYS = (
 # Arguments and options that hold text for people (a message, a description, a job's comment): a command
 # quoted there is an example, not run; a value handed there is kept where others read it, not used
 TEXT_KEYS = frozenset(
-    {"text", "message", "body", "content", "description", "comment", "title", "summary", "note", "notes"}
-    | {"label"}
+    {
+        "text",
+        "message",
+        "body",
+        "content",
+        "description",
+        "comment",
+        "title",
+        "summary",
+        "note",
+        "notes",
+        "label",
+    }
 )
 _RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "channel", "user", "iban")
 
@@ -2340,7 +2351,8 @@ _SETTING_NAME_KEYS = ("parameter", "param", "param_name", "name", "key", "settin
 
 
 def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
-    """A call's arguments as (words of the key, value), with the settings of objects inside them (`options:
+    """A call's arguments as (words of the key, value), first the setting a name-and-value pair makes
+    (`parameter=X, value=false` reads as `X: false`), then the settings of objects inside them (`options:
     {"sentry:scrub_data": false}`, `include: [{"everyone": {}}]`) to a small depth, in order."""
     found: list[tuple[str, object]] = []
     named = next((arguments[k] for k in _SETTING_NAME_KEYS if isinstance(arguments.get(k), str)), None)
