@@ -26,7 +26,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from limen.facts.paths import PROGRAMS
 from limen.facts.programs import (
@@ -3484,7 +3484,7 @@ _AUTH_DECORATOR = re.compile(r"(?i)^_*(?:require[sd]?_?\w*|\w*_required|authenti
 _CHECK_NAME = re.compile(r"(?i)compare|verify|check|validate|authenticate")
 
 
-def _compares_literal(test: ast.expr) -> bool:
+def _compares_literal(test: ast.expr) -> TypeGuard[ast.Compare]:
     return isinstance(test, ast.Compare) and any(
         isinstance(c, ast.Constant) and isinstance(c.value, str) for c in test.comparators
     )
@@ -3570,12 +3570,9 @@ def _credential_bypass(source: str) -> list[str]:
             for branch in (n for n in ast.walk(node) if isinstance(n, ast.If)):
                 test = branch.test
                 if (
-                    isinstance(test, ast.Compare)
+                    _compares_literal(test)
                     and isinstance(test.left, ast.Name)
                     and test.left.id in given
-                    and any(
-                        isinstance(c, ast.Constant) and isinstance(c.value, str) for c in test.comparators
-                    )
                     and _returns_true(branch.body)
                 ):  # `def check_code(phone, code): if code == "246810": return True`
                     found.append(IMPLANT + f"{node.name} lets a fixed {test.left.id} through")
