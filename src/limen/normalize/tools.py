@@ -2401,7 +2401,7 @@ _SUBJECT_KEYS = re.compile(
 )
 _FORWARDING = re.compile(r"(^|_)(?:forward\w*|forwarding|routing|catch_all|redirect_mail|mail_redirect)(_|$)")
 _REF_WORDS = re.compile(r"(^|_)(?:update_ref|refs?|push|update_branch)(_|$)")
-_ADDRESS = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)+)")
+MAIL_ADDRESS = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)+)")
 
 
 def _personal_address(arguments: dict[str, object]) -> str:
@@ -2416,7 +2416,7 @@ def _personal_address(arguments: dict[str, object]) -> str:
         elif isinstance(value, list):
             stack.extend(value[:64])
         elif isinstance(value, str) and "@" in value:
-            for found in _ADDRESS.finditer(value[:2000]):
+            for found in MAIL_ADDRESS.finditer(value[:2000]):
                 if found.group(1).lower() in FREE_MAIL_DOMAINS:
                     return found.group(0)
     return ""

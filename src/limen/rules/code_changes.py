@@ -624,9 +624,7 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         found += _mailed_secret_returned(removed, added, context)
-        if (copied := _copied_outside(added, context + "\n" + known[:20_000])) and not _COPIED_TO.search(
-            removed
-        ):
+        if (copied := _copied_outside(added, context, known)) and not _COPIED_TO.search(removed):
             found += copied
         if (fell_back := _unverified_fallback(added)) and not _unverified_fallback(removed):
             found += fell_back
@@ -1057,15 +1055,17 @@ _SENT_FROM = prefiltered(
 )
 
 
-def _copied_outside(added: str, context: str) -> list[str]:
+def _copied_outside(added: str, context: str, known: str) -> list[str]:
     """A mail call made to copy each message to a fixed address of another domain than the one it sends
-    from: every mail the code sends (resets, receipts, invitations) goes to someone else too."""
+    from (named near the edit, or else in the rest of the file `known`): every mail the code sends
+    (resets, receipts, invitations) goes to someone else too."""
     from limen.facts.hosts import registered_domain
 
     copied = _COPIED_TO.search(added) if "cc" in added.lower() else None
     if copied is None:
         return []
-    sender = _SENT_FROM.search(context)  # (the context holds the added lines too)
+    # (the context holds the added lines too)
+    sender = _SENT_FROM.search(context) or _SENT_FROM.search(known[:20_000])
     if sender is None:
         return []
     if registered_domain(copied.group(1)) == registered_domain(sender.group(1)):

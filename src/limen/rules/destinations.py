@@ -829,7 +829,6 @@ def unprovable_route(action: Action, ctx: Context) -> Iterable[Finding]:
 _FORWARDING = re.compile(
     r"(?i)forward|\bbcc\b|_bcc\b|\balias|\bgoto\b|redirect|copy_?to|\bvirtual\b|catch_?all|:fwd\b"
 )
-_MAIL_ADDRESS = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)+)")
 
 
 @rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs=("acting", "served", "write_paths", "payloads"))
@@ -839,27 +838,39 @@ def mail_forwarded(action: Action, ctx: Context) -> Iterable[Finding]:
     every message it receives leaves the organisation from then on. Quiet: an address the file already
     had, a personal address given as a sender or for a tool's own notices (no forwarding named)."""
     from limen.facts.hosts import FREE_MAIL_DOMAINS
-    from limen.rules.written import current_text
+    from limen.normalize.tools import MAIL_ADDRESS
 
     args = action.arguments
     new = [action.command_line, *action.payloads]
     new += [v for k, v in args.items() if isinstance(v, str) and k not in ("old_string", "file_path", "path")]
-    old = [args["old_string"]] if isinstance(args.get("old_string"), str) else []
-    if isinstance(args.get("content"), str):
-        old += [current_text(p) or "" for p in action.write_paths[:2]]
-    had = {m.group(0).lower() for text in old for m in _MAIL_ADDRESS.finditer(text[:65536])}
     # (a file that is itself a routing table: Postfix's `virtual`, `/etc/aliases`, a `.forward`)
     routing = any(
         _FORWARDING.search(p.rsplit("/", 1)[-1]) or p.endswith("/aliases") for p in action.write_paths
     )
+    had: set[str] | None = None  # the addresses the text had before the call, read only once one matters
     for text in new:
         if "@" not in text or not (routing or _FORWARDING.search(text)):
             continue
-        for match in _MAIL_ADDRESS.finditer(text[:65536]):
+        for match in MAIL_ADDRESS.finditer(text[:65536]):
             domain = match.group(1).lower()
             near = text[max(0, match.start() - 200) : match.end() + 40]
-            forwarded = routing or _FORWARDING.search(near)
-            if domain in FREE_MAIL_DOMAINS and match.group(0).lower() not in had and forwarded:
+            if domain not in FREE_MAIL_DOMAINS or not (routing or _FORWARDING.search(near)):
+                continue
+            if had is None:
+                had = _addresses_before(action)
+            if match.group(0).lower() not in had:
                 detail = f"mail is forwarded or copied to a personal mailbox at {domain}"
                 yield Finding(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, Verdict.AUTH, 70, detail)
                 return
+
+
+def _addresses_before(action: Action) -> set[str]:
+    """The mail addresses the edited text or the files written had before the call."""
+    from limen.normalize.tools import MAIL_ADDRESS
+    from limen.rules.written import current_text
+
+    args = action.arguments
+    old = [args["old_string"]] if isinstance(args.get("old_string"), str) else []
+    if isinstance(args.get("content"), str):
+        old += [current_text(p) or "" for p in action.write_paths[:2]]
+    return {m.group(0).lower() for text in old for m in MAIL_ADDRESS.finditer(text[:65536])}
