@@ -2684,9 +2684,8 @@ def _rest_request(argv: list[str], name: str) -> tuple[str, str, list[str]]:
         elif not url and (
             "://" in word
             or (name in HTTPIE_NAMES and re.match(r"[\w.-]+\.[a-z]{2,}/", word))
-            or (
-                name == "curl" and _BARE_URL.match(word)
-            )  # `curl -X POST localhost:9200/logs/_delete_by_query`
+            # `curl -X POST localhost:9200/logs/_delete_by_query`
+            or (name == "curl" and _BARE_URL.match(word))
             or _URL_VARIABLE.match(word)  # `"$UPSTASH_REDIS_REST_URL/flushall"`: a service's address, kept
         ):
             url = word

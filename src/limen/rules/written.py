@@ -3337,11 +3337,13 @@ def _command_text(text: str) -> tuple[list[str], list[str]]:
     joined = [
         " ".join(a or b for a, b in _QUOTED_LITERAL.findall(line)) for line in lines if line.count('"') > 3
     ]
-    # (and a setting's unquoted value: `beforeScript: curl -s URL | bash`)
-    values = [m.group(1) for line in lines if (m := _SETTING_VALUE.match(line))]
+    # (and a setting's unquoted value, `beforeScript: curl -s URL | bash`, but not one computed by a command,
+    # `SECRET=$(openssl rand -hex 32)`: a value)
     values = [
-        v for v in values if not v.startswith(("$(", "`"))
-    ]  # (`SECRET=$(openssl rand -hex 32)`: a value)
+        m.group(1)
+        for line in lines
+        if (m := _SETTING_VALUE.match(line)) and not m.group(1).startswith(("$(", "`"))
+    ]
     found = []
     for candidate in (*literals, *joined, *values, *lines):
         line = candidate.strip()
