@@ -767,6 +767,13 @@ HOST_SECURITY_AGENTS = (
     # (and Windows' services: Defender, its network inspection and sensor, the firewall, the event log)
     r"|WinDefend|WdNisSvc|Sense|MpsSvc|BFE|EventLog|wscsvc|SecurityHealthService)"
 )
+# The services a host runs to guard it: its security agents, and any service named for what it guards,
+# whatever the product (`acme-safety-supervisor`, `edge-firewall`, `audit-forwarder`, `fleet-watchdog`)
+GUARD_SERVICES = (
+    rf"(?:{HOST_SECURITY_AGENTS}"
+    r"|[\w.@-]*?(?:\b|_)(?:[Ss]afety|[Ss]ecurity|[Aa]udit|[Ff]irewall|[Aa]nti-?(?:virus|malware)|[Ww]atchdog"
+    r"|[Ff]ailsafe|[Ee]-?stop|[Ii]ntrusion|[Gg]eofence)(?:[-_.@]?[\w@]+)*)"
+)
 # Security scanners and their CI actions, by the words CI files and hook configurations name them with: a
 # change that takes one out of the project's checks switches that check off for everyone
 SECURITY_CHECKS = re.compile(
@@ -1254,7 +1261,7 @@ PROGRAMS: tuple[Program, ...] = (
             # a script fetched from an address and run on the minions; a security agent stopped there; a
             # file or a folder removed from them
             fetches_code=rf"{_W}cmd\.script\s+['\"]?(?:https?|ftp)://",
-            disables=rf"{_W}service\.(?:stop|disable|dead|kill){_E}\s+['\"]?{HOST_SECURITY_AGENTS}",
+            disables=rf"{_W}service\.(?:stop|disable|dead|kill){_E}\s+['\"]?{GUARD_SERVICES}",
             destroys_one=rf"{_W}(?:state\.single\s+file\.absent|file\.remove|file\.rmdir){_E}",
         )
         for name, skip in (("salt", 1), ("salt-ssh", 1), ("salt-call", 0))
@@ -3398,7 +3405,7 @@ PROGRAMS: tuple[Program, ...] = (
         R.SECURITY_CONTROL,
         # a host's security agent, and the remote access the user administers the machine by
         # (a variant's unit too: `falco-modern-bpf.service`)
-        disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:{HOST_SECURITY_AGENTS}(?:-[\w@-]+)?|sshd?|limen[\w@.-]*)"
+        disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:{GUARD_SERVICES}(?:-[\w@-]+)?|sshd?|limen[\w@.-]*)"
         rf"(?:\.service|\.socket)?{_E}",
         changes=rf"{_W}(?:stop|disable|mask|kill|isolate|poweroff|halt|reboot|rescue|emergency){_E}",
         inspects=r"^(?:--\S+\s+)*(?:status|is-active|is-enabled|is-failed|list-units|list-unit-files|list-timers"
@@ -3407,7 +3414,7 @@ PROGRAMS: tuple[Program, ...] = (
     _p(
         "service",
         R.SECURITY_CONTROL,
-        disables=rf"{_W}(?:{HOST_SECURITY_AGENTS}(?:-[\w@-]+)?|sshd?|limen[\w@.-]*){_E}\s+(?:stop|disable){_E}",
+        disables=rf"{_W}(?:{GUARD_SERVICES}(?:-[\w@-]+)?|sshd?|limen[\w@.-]*){_E}\s+(?:stop|disable){_E}",
         changes=rf"\S+\s+stop{_E}",
     ),
     _p("sysctl", R.SECURITY_CONTROL, disables=r"kernel\.(?:randomize_va_space|yama\.ptrace_scope)\s*=\s*0"),
@@ -3417,7 +3424,7 @@ PROGRAMS: tuple[Program, ...] = (
         "launchctl",
         R.SECURITY_CONTROL,
         R.LOADS_CODE,
-        disables=rf"{_W}(?:unload|bootout|disable|remove|stop|kill){_E}.*{HOST_SECURITY_AGENTS}",
+        disables=rf"{_W}(?:unload|bootout|disable|remove|stop|kill){_E}.*{GUARD_SERVICES}",
         loads_library=r"\bsetenv\s+DYLD_(?:INSERT_LIBRARIES|LIBRARY_PATH|FRAMEWORK_PATH)\s+\S",
     ),
     # macOS's disks, backups, disk encryption and packet filter: a disk or volume erased, the local backups

@@ -1832,8 +1832,10 @@ def _run_command(
             _checks_off(*word.partition("=")[::2], state)
     if name in ("curl", "wget", *HTTPIE_NAMES):
         _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
-    elif entry is not None and entry.changes:
-        _admin_settings(argv, entry, state)  # `kcadm.sh update realms/x -s sslRequired=NONE`
+    elif (entry is None and not argv[0].startswith("-")) or (entry is not None and entry.changes):
+        _admin_settings(
+            argv, entry, state
+        )  # `kcadm.sh update realms/x -s sslRequired=NONE`, `zorkd --no-auth`
     if name in _UNPACKERS and (stdin is not None or state.downloaded):
         _unpacks_download(name, argv[1:], state, stdin)
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
@@ -2728,24 +2730,30 @@ def _request_fields(data: list[str]) -> dict[str, object]:
 
 _SWITCH_VALUES = frozenset({"true", "false", "enabled", "disabled", "on", "off"})
 _SETTING = re.compile(r"-{0,2}([A-Za-z_][\w.-]*)=(.*)", re.DOTALL)
+# A long option that switches what it names off (`--no-auth`, `--disable-tls-verify`,
+# `--skip-signature-check`) or on (`--enable-anonymous`)
+_SWITCHED_OPTION = re.compile(r"--(no|disable|skip|without|enable)-([A-Za-z][\w.-]*)")
 
 
-def _admin_settings(argv: list[str], entry: Program, state: _State) -> None:
+def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> None:
     """An administration CLI's invocation that changes what it controls, with the settings it writes as
-    `key=value` words (`vault write auth/approle/role/ci token_policies=root`, `kcadm.sh update realms/r -s
-    bruteForceProtected=false`, `--strict-ssl=false`) or as a path and a value after a sub-command of its
-    `setting_pairs` (`bin/magento config:set admin/captcha/enable 0`), judged as the MCP tool call it
-    equals: its sub-command and resource name the tool, the settings its arguments
-    (`normalize.tools.changes_controls`)."""
+    `key=value` words (`vault write auth/approle/role/ci token_policies=root`, `kcadm.sh update realms/r
+    -s bruteForceProtected=false`, `--strict-ssl=false`), as options (`--require-mfa false`, `--role
+    owner`, `--no-auth`, `--insecure`) or as a path and a value after a sub-command of its `setting_pairs`
+    (`bin/magento config:set admin/captcha/enable 0`), judged as the MCP tool call it equals: its
+    sub-command and resource name the tool, the settings its arguments (`normalize.tools.changes_controls`).
+    A program the table does not know (`entry` None) is read so whatever its sub-command, its name too
+    (`zorkctl audit disable`):
+    what it does to a control is the table of controls' to say, by the words it is given."""
     from limen.normalize.tools import changes_controls
 
     words = argv[1:]
     line = " ".join(words)
-    if not re.search(entry.changes, line):
+    if entry is not None and not re.search(entry.changes, line):
         return
     named: list[str] = []
     fields: dict[str, object] = {}
-    for sub in entry.setting_pairs:
+    for sub in entry.setting_pairs if entry is not None else ():
         found = re.search(rf"(?<!\S){re.escape(sub)}(?!\S)", line)
         operands = [w for w in line[found.end() :].split() if not w.startswith("-")] if found else []
         if len(operands) >= 2:  # (a value with spaces is its last words' first: a switch is one word)
@@ -2753,21 +2761,61 @@ def _admin_settings(argv: list[str], entry: Program, state: _State) -> None:
             fields[operands[0]] = {"true": True, "false": False}.get(value.lower(), value)
             named = sub.split()
             break
+    if entry is None:
+        named, fields = _set_operands(words)
     paired = bool(named)
-    for i, word in enumerate(words):
+    taken = False  # the word is the value of the option before it
+    for i, word in enumerate(words[:64]):
+        if taken:
+            taken = False
+            continue
         following = words[i + 1] if i + 1 < len(words) else ""
         if word.startswith("--") and following.lower() in _SWITCH_VALUES:  # `--anonymous-pull-enabled true`
             fields[word[2:]] = following.lower() in ("true", "enabled", "on")
+            taken = True
             continue
         setting = _SETTING.fullmatch(word)
+        # (a program the table does not know has no entry to say what its options mean: they are read
+        # by their words, as its settings)
+        unknown_option = entry is None and word.startswith("--") and len(word) > 3
+        switched = _SWITCHED_OPTION.fullmatch(word) if setting is None and unknown_option else None
         if setting:
             value = setting.group(2)
             fields[setting.group(1)] = {"true": True, "false": False}.get(value.lower(), value)
+        elif switched:  # `--no-auth` reads as `auth: false`
+            fields[switched.group(2)] = switched.group(1) == "enable"
+        elif unknown_option and (not following or following.startswith("-")):
+            fields[word[2:]] = True  # `--insecure`, `--allow-anonymous`: a switch given alone is on
+        elif unknown_option:
+            fields[word[2:]] = following  # `--role superuser`: what the option takes is not known, so
+            taken = True  # the word after it is its value
         elif not word.startswith("-") and "://" not in word and len(named) < 3 and not paired:
             named.append(word)
     # what it destroys is its table entry's to say (`destroys_all`, `destroys_one`)
-    if fields and (what := changes_controls("_".join((_basename(argv[0]), *named)), fields)):
+    if (fields or entry is None) and (
+        what := changes_controls("_".join((_basename(argv[0]), *named)), fields)
+    ):
         state.notes.append(what)
+
+
+# A sub-command that sets what its operands name (`set`, `set-param`, `config:set`, `param-set`)
+_SETS = re.compile(r"(?:[\w-]+[-_:])?set(?:[-_:][\w-]+)?")
+
+
+def _set_operands(words: list[str]) -> tuple[list[str], dict[str, object]]:
+    """A program's `set` sub-command and the setting its operands make: a name and a value after it
+    (`zorkctl set-param ENCRYPTION_ENABLED 0`), or a value after it and the name before it (`zorkctl
+    token-ttl set 87600h`); the words that name the call and the setting, else nothing."""
+    operands = [w for w in words[:16] if not w.startswith("-")]
+    at = next((i for i, w in enumerate(operands[:4]) if _SETS.fullmatch(w)), None)
+    if at is None:
+        return [], {}
+    after = operands[at + 1 :]
+    if len(after) == 2:
+        return operands[: at + 1], {after[0]: {"true": True, "false": False}.get(after[1].lower(), after[1])}
+    if len(after) == 1 and at > 0:
+        return operands[: at + 1], {operands[at - 1]: after[0]}
+    return [], {}
 
 
 # A payment service's test mode: its test keys (`sk_test_...`, `$STRIPE_TEST_KEY`), its sandbox and test hosts
@@ -5579,13 +5627,13 @@ def _ssh_host_at(args: list[str], opts: frozenset[str]) -> int:
 
 def _ssh_remote(args: list[str], i: int, state: _State, via: tuple[str, ...], level: int) -> None:
     """`ssh host 'rm -rf /'`: the words after the host are a shell line run remotely, analysed as `bash -c`
-    would be (in a directory of its own: a remote `cd` moves nothing here). A remote line built at run time
-    or after a host the line computes is only noted: it runs on the other machine, whose effects are not
-    this one's."""
+    would be (in a directory of its own: a remote `cd` moves nothing here), whichever host the line names
+    or computes (`for h in $(...); do ssh $h 'echo KEY >> ~/.ssh/authorized_keys'; done`: every host it
+    reaches gets the key). A remote line built at run time is only noted: what it does is not in the call."""
     remote = args[i + 1 :]
     if not remote:
         return
-    if any(w in state.dynamic_words for w in args[: i + 1]) or any(_is_dynamic(w, state) for w in remote):
+    if any(_is_dynamic(w, state) for w in remote):
         if any(_from_download(w) for w in remote):
             state.note("download_exec")
         state.note("ssh runs a remote command built at run time")

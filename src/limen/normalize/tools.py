@@ -441,6 +441,10 @@ _CONTROL_KEYS = re.compile(
     r"|pipeline_succeeds|require|enforce|verif(?:y|ication)|mfa|two_factor|2fa|audit|scanning|branch_protection"
     r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
     r"|network_?polic|admission|mtls|authorization|session_recording"
+    # who may join or call at all, how often, and what signs the messages (`enable_join_access_control`,
+    # `rate_limit_enabled`, MAVLink's `signing`), and what stops a machine hurting anyone (`safe_mode`,
+    # `collision_avoidance`)
+    r"|access_control|rate_?limit|(?:^|_)signing(?:_|$)|safe_mode|collision"
     # an access control list switched as a whole (Nomad's and Consul's `acl { enabled = true }`)
     r"|(?:^|_)acls?(?:_enabled)?$"
     # a device's boot and update checks (Kconfig's `CONFIG_SECURE_BOOT`, `..._DOWNGRADE_PREVENTION`)
@@ -538,6 +542,8 @@ _WEAK_WHEN_ON = re.compile(
     # (`insecure`, `acceptAnyCertificate`, `trustAll`, `insecureSkipVerify`), a guard that lets requests
     # through when it fails (Envoy's `failure_mode_allow`, `fail_open`), Java serialization let in
     r"|insecure(?:_[a-z]+){0,3}|accept_any_[a-z_]+|trust_?all(?:_[a-z]+){0,2}|allow_insecure(?:_[a-z]+){0,3}"
+    # callers or data nobody vouches for let in (`allow_unauthenticated_participants`, `allow_unsigned`)
+    r"|(?:allow_?)?unauthenticated(?:_[a-z]+){0,3}|allow_?unsigned(?:_[a-z]+){0,3}"
     r"|(?:failure_mode|fail)_?(?:allow|open)|allow_java_serialization"
     # a server that takes every client's key as it comes (Salt's `auto_accept`, `open_mode`, Puppet's
     # `autosign`): any machine that asks joins, and gets the secrets its role is given
@@ -725,7 +731,7 @@ _ADMIN_LEVELS = re.compile(
     # (a scope before it and a degree in front: `org:admin`, `superadmin`, `super_admin`, `roles/owner`)
     r"^(?:[\w.-]+[:/])?(?:super[_-]?|global[_-]?|org[_-]?)?"
     r"(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write|root|contributor|editor"
-    r"|global-management|management|realm-admin|cluster-admin)$",
+    r"|global-management|management|realm-admin|cluster-admin|super[_-]?users?|sysadmin)$",
     re.I,
 )
 _GRANTS = re.compile(r"(^|_)(?:add|invite|grant|assign|create|update|set|write|put|apply)(_|$)")

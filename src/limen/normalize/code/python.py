@@ -13,6 +13,7 @@ from limen.facts.programs import (
     aws_service,
     cloud_sdk,
     remote_session,
+    runs_arguments,
     sdk_destruction,
     sdk_operation,
 )
@@ -851,6 +852,7 @@ class _Py:
             or (name not in _HANDLED and not _handled_prefix(name))
         ):
             tainted = any(a.tainted for a in args)
+            self.handed_commands(args, kwargs, name)
             if name in _PURE or not _library_name(name):
                 return Val(tainted=tainted)  # no effect; what it returns carries any taint
             if (session := remote_session(name)) is not None:
@@ -860,6 +862,7 @@ class _Py:
             self.service_call(name, args, kwargs)
             return Val(ref=name, tainted=tainted)  # a client or a resource: its methods are looked at too
         if not name:  # a method of a value (a path, a string, a socket, a response), or an unknown callee
+            self.handed_commands(args, kwargs, method)
             if receiver is not None and args:
                 self.fx.sql(method, args[0])  # `sqlite3.connect(db).execute("DROP TABLE t")`
             if receiver is not None and method == "decode" and receiver.text is not None:
@@ -1279,6 +1282,15 @@ class _Py:
         else:
             self.fx.flag(f"python {api} runs code built at run time")
         return UNK
+
+    def handed_commands(self, args: list[Val], kwargs: dict[str, Val], api: str) -> None:
+        """A command line handed whole to a function this analysis does not know, as an argv whose first
+        word runs the rest (`ExecuteProcess(cmd=["bash", "-c", LINE])`, `runner(["python3", "-c", CODE])`):
+        a task runner, a launch file's process or a job queue runs it, so it is judged as run."""
+        for value in (*args[:8], *list(kwargs.values())[:8]):
+            first = known(value.items[0]) if value.kind == "list" and len(value.items) > 1 else None
+            if first and runs_arguments(first):
+                self.argv(value, api or "a call")
 
     def shell(self, line: Val, api: str) -> None:
         if line.tainted:
