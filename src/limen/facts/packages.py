@@ -730,7 +730,7 @@ _DECORATIONS = (
 )
 
 
-def _decorated(part: str, theirs: str) -> bool:
+def decorated(part: str, theirs: str) -> bool:
     """`boltdb-go` for `boltdb`, and a major version hung on any name (`jwt-v5` for `jwt`, whose real
     major versions are a path's last part: `golang-jwt/jwt/v5`)."""
     if re.fullmatch(rf"{re.escape(theirs)}[-_.]?v\d+", part):
@@ -927,7 +927,7 @@ def imitated(registry: str, name: str) -> str:
             theirs = candidate.split("/")
             # the other parts the same, one part may be two edits away (`gorrila` for `gorilla`)
             if len(theirs) == len(parts) and all(
-                p == t or (len(t) >= 5 and within_edits(p, t, 2)) or _decorated(p, t)
+                p == t or (len(t) >= 5 and within_edits(p, t, 2)) or decorated(p, t)
                 for p, t in zip(parts, theirs, strict=True)
             ):
                 return candidate
@@ -994,7 +994,7 @@ def posed_repository(name: str) -> str:
         if repo != their_repo or owner == theirs:
             continue
         branded = len(theirs) >= 3 and theirs.replace("-", "") in repo.replace("-", "").replace("_", "")
-        if branded or (len(theirs) >= 5 and within_edits(owner, theirs, 2)) or _decorated(owner, theirs):
+        if branded or (len(theirs) >= 5 and within_edits(owner, theirs, 2)) or decorated(owner, theirs):
             return candidate
     return ""
 

@@ -217,6 +217,8 @@ def _replaced_module(command: Command, cwd: str) -> str:
         ]
         if replacement and replaces_popular(original, replacement) and not own:
             return f"replaces {original.split('@')[0]} with {replacement.split('@')[0]}"
+        if replacement and (imitation := _swapped(original, replacement)):  # `coreos` by `c0reos`
+            return imitation
     return ""
 
 
@@ -289,6 +291,10 @@ _ADDRESS_REFERENCE = re.compile(r"""://(?:[^@\s/"'`]+@)?([\w.-]+)(?:[:/]([\w.-]+
 _SSH_REFERENCE = re.compile(r"git@([\w.-]+)(?:[:/]([\w.-]+)(?:/([\w.-]+))?)?")
 _FORGE_REFERENCE = re.compile(r"(?i)\b(github|gitlab|sourcehut|codeberg|bitbucket):~?([\w.-]+)/([\w.-]+)")
 _QUOTED_REFERENCE = re.compile(r"""["']([\w.-]+)/([\w.-]+)["']""")
+# (and an address written without its scheme: an image's `nvcr.io/nvidia/pytorch`, a Go module's path)
+_HOST_REFERENCE = re.compile(
+    r"(?<![\w./@:-])([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})/([\w.-]+)(?:/([\w.-]+))?"
+)
 _FORGE_PREFIXES = ("github:", "gitlab:", "sourcehut:", "codeberg:", "bitbucket:")
 _HEX = re.compile(r"^[0-9a-f]+$", re.IGNORECASE)
 _FORGE_HOSTS = frozenset({*FORGES.values(), *(f"www.{h}" for h in FORGES.values()), "git.sr.ht"})
@@ -307,6 +313,8 @@ def _references(text: str) -> set[tuple[str, str, str]]:
             found.add((forge.lower() + ".com", owner.lower(), repo.lower().removesuffix(".git")))
     for owner, repo in _QUOTED_REFERENCE.findall(head):
         found.add(("", owner.lower(), repo.lower().removesuffix(".git")))
+    for host, owner, repo in _HOST_REFERENCE.findall(head) if "/" in head else ():
+        found.add((host.lower(), owner.lower(), repo.lower().removesuffix(".git")))
     return found
 
 
@@ -324,6 +332,8 @@ def _near_miss(added: str, removed: str) -> bool:
 
 def _swapped(before: str, after: str) -> str:
     """How the references `after` adds imitate or replace those `before` had ("" when they do not)."""
+    from limen.facts.packages import decorated
+
     had, has = _references(before), _references(after)
     came, gone = has - had, had - has
     for host, owner, repo in sorted(came)[:32]:
@@ -346,6 +356,8 @@ def _swapped(before: str, after: str) -> str:
         for removed in sorted(gone_words - _reference_words(has))[:64]:
             if _near_miss(added, removed):
                 return f"{removed!r} is replaced by a near miss of it, {added!r}"
+            if decorated(added, removed):  # `okta/okta` made `okta-labs/okta`: a word hung on the owner
+                return f"{removed!r} is replaced by {added!r}, its name with a word hung on it"
     return ""
 
 
@@ -358,9 +370,11 @@ def swapped_reference(action: Action, ctx: Context) -> Iterator[Finding]:
     AUTH, whatever the file (a lock, a flake, a Cartfile, a Puppetfile, a build file), since whoever holds
     the look-alike now chooses the code. Quiet: versions, branches and paths below a repository changed; a
     change of case, digits or separators only; a new reference; documents (a link's typo fixed)."""
-    if action.commands or not action.write_paths or action.write_paths[0].lower().endswith(_DOCUMENTS):
+    from limen.rules.written import line_edits
+
+    if not action.write_paths or action.write_paths[0].lower().endswith(_DOCUMENTS):
         return
-    for path, before, after in edited_texts(action):
+    for path, before, after in line_edits(action) if action.commands else edited_texts(action):
         if how := _swapped(before, after):
             yield Finding(
                 ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, f"where {path} takes code from: {how}"

@@ -6247,6 +6247,26 @@ def _printed_into(action: Action) -> tuple[str, str, str] | None:
     return (path, before, text) if before or deployed_manifest(text) else None
 
 
+def line_edits(action: Action) -> tuple[tuple[str, str, str], ...]:
+    """(path, before, after) of each file a shell line edits in place (`sed -i`, `perl -pi`) or prints
+    into (`echo 'k=v' >> app.properties`), as the Edit making the same change would have them: what an
+    Edit's rules read in its old and new strings, they read here alike."""
+    facts = memo(action)
+    if "line_edits" not in facts:
+        found = []
+        if any(c.name in ("sed", "gsed") or c.name.startswith("perl") for c in action.commands):
+            for path in action.write_paths[:8]:
+                made = _substitutions_made(path, action)
+                if made is not None:
+                    found.append((path, *made))
+        printed = _printed_into(action)
+        if printed is not None:
+            found.append(printed)
+        facts["line_edits"] = tuple(found)
+    edits: tuple[tuple[str, str, str], ...] = facts["line_edits"]
+    return edits
+
+
 def settings_notes(action: Action) -> tuple[str, ...]:
     """The action's notes, and what its in-place substitutions (`sed -i 's/var Enabled = true/var Enabled =
     false/' audit.go`) and the text it prints into a file (`echo 'k=v' >> app.properties`) do to the
@@ -6257,14 +6277,8 @@ def settings_notes(action: Action) -> tuple[str, ...]:
         from limen.normalize.tools import edited_settings
 
         found = list(action.notes)
-        if any(c.name in ("sed", "gsed") or c.name.startswith("perl") for c in action.commands):
-            for path in action.write_paths[:8]:
-                made = _substitutions_made(path, action)
-                if made is not None:
-                    found += edited_settings(path, *made)
-        printed = _printed_into(action)
-        if printed is not None:
-            found += edited_settings(*printed)
+        for path, before, after in line_edits(action):
+            found += edited_settings(path, before, after)
         found += _tool_settings(action)
         for path, before, after in _ini_set(action):
             found += edited_settings(path, before, after)
