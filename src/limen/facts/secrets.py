@@ -290,6 +290,8 @@ NOT_SECRET_NAMES = re.compile(
     r"|^(?:[\w.-]*[-_.])?public(?:[-_.][\w.-]*)?\.(?:key|pem|crt)$"
     # a certificate authority's or a chain's certificate, by its name (`acme-root-ca.pem`, `fullchain.pem`)
     r"|^(?:[\w.-]*[-_.])?(?:ca|root-?ca|cacerts?|ca-bundle|ca-certificates|chain|fullchain)\.(?:pem|crt|cer)$"
+    # a certificate by its name (`idp-cert.pem`, `server-certificate.crt`): the public half a peer is shown
+    r"|^(?:[\w.-]*[-_.])?(?:cert|certificate)s?\.(?:pem|crt|cer)$"
 )
 NOT_SECRET_PATHS = re.compile(
     r"/\.ssh/(known_hosts(\.old)?|config|authorized_keys2?|config\.d/.*)$|"

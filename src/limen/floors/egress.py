@@ -155,12 +155,17 @@ def _plain_url(url: str) -> bool:
     ):  # `?user=etl&pw=Wint3r!`: a credential sent
         return False
     return len(query) <= 128 and not any(
-        not _SLUG.fullmatch(run.group(0)) and not wordy(run.group(0))
+        not _SLUG.fullmatch(run.group(0))
+        and not wordy(run.group(0))
+        and not _OBJECT_ID.fullmatch(run.group(0))
         for run in _OPAQUE_RUN.finditer(url.split("://", 1)[-1])
     )
 
 
 _SLUG = re.compile(r"[a-z]{1,20}(?:[-_][a-z0-9]{1,20})+")
+# An object's public name of forty hex digits: a commit (`/commit/3f2a...`), a chain's account or contract
+# address (`/address/0x9E2c...`); a key's hex is of other lengths (32, 64)
+_OBJECT_ID = re.compile(r"(?:0x)?[0-9a-fA-F]{40}")
 # A credential named in a URL's query, by its parameter or inside a value (`?pw=...`, `?text=
 # SONATYPE_PASSWORD%3D...`), with a value of its own (a placeholder, `YourApiKeyToken`, or a variable is no
 # credential)

@@ -959,6 +959,8 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
         return None  # `"AWS": "arn:aws:iam::4182...:role/app"`: the name of a resource, not a credential
     if value.startswith((".*", ".+", "[^")):
         return None  # `s/^SECRET_KEY=.*/SECRET_KEY=.../`: a pattern of what is there, no value
+    if _CHAIN_ADDRESS.fullmatch(value):
+        return None  # `vault: "0x9599..."`: a contract's address, which the chain shows everyone
     if group == 1 and (
         _is_code(value)
         or re.fullmatch(r"[A-Za-z_]+", value)
@@ -1071,12 +1073,19 @@ def _b64_credentials(value: str) -> bool:
     return ":" in decoded and decoded.isprintable()
 
 
+# An account's or a contract's address on Ethereum and its kin (`0x` and forty hex digits; a private key
+# written in hex is sixty-four)
+_CHAIN_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+
+
 def _looks_hashed(text: str, start: int, token: str) -> bool:
     """Hashes and identifiers that look random but are not secrets."""
     bare = token.rstrip("=")
     if _HASH_PREFIX.search(text[max(0, start - 8) : start]) or _HASH_TOKEN.match(token):
         return True
     if _HEX.match(bare) and (len(bare) in _HASH_HEX_LENGTHS or len(bare) < 32):
+        return True
+    if _CHAIN_ADDRESS.fullmatch(bare):  # a chain's account or contract address: public by design
         return True
     value = re.split(r"[=:]", token)[-1]  # `customer=cus_Q8w...`: the value, not its name
     return bool(_UUID.match(token)) or bool(secret_facts.OBJECT_IDS.match(value))
@@ -1908,7 +1917,9 @@ _CREDENTIAL_COLUMNS = re.compile(
     r"(?is)\bselect\b(?:(?!\bfrom\b).){0,400}?\b\w*(?:password|passwd|pwd_hash|api_?key|secret|"
     r"(?:auth|access|refresh|reset|session)_?token|private_?key|otp_?seed|"
     + "|".join(secret_facts.DATABASE_HASH_COLUMNS)
-    + r")\w*\b(?:(?!\bfrom\b).){0,400}?\bfrom\b"
+    # (what a column says about a credential is no credential: `access_token_lifespan`, `password_changed_at`)
+    + r")(?!_?(?:lifespan|ttl|expir|length|policy|timeout|count|type|version|algorithm|hint|changed|updated"
+    r"|created|rotated)\w*)\w*\b(?:(?!\bfrom\b).){0,400}?\bfrom\b"
     r"|\bselect\s+(?:\w+\.)?\*\s+from\s+[\"`\[]?(?:"
     + "|".join(re.escape(table) for table in secret_facts.DATABASE_LOGIN_TABLES)
     + r")\b(?![.\w])"
