@@ -597,7 +597,9 @@ def alias_swap(spec: str) -> tuple[str, str] | None:
     scope = named.split("/", 1)[0] if named.startswith("@") else ""
     if scope and target.startswith(scope + "/"):
         return None
-    return (named, target) if scope or named in POPULAR["npm"] else None
+    # (a target named as the alias with words hung on it, `ethers` for `ethers-js-v6`, poses as it)
+    posing = target.startswith((named + "-", named + "_", named + ".")) or decorated(target, named)
+    return (named, target) if scope or named in POPULAR["npm"] or posing else None
 
 
 # A requirement's name: before extras, a version, a marker or a direct reference (`name[x]>=1; python...`)

@@ -291,6 +291,12 @@ _ADDRESS_REFERENCE = re.compile(r"""://(?:[^@\s/"'`]+@)?([\w.-]+)(?:[:/]([\w.-]+
 _SSH_REFERENCE = re.compile(r"git@([\w.-]+)(?:[:/]([\w.-]+)(?:/([\w.-]+))?)?")
 _FORGE_REFERENCE = re.compile(r"(?i)\b(github|gitlab|sourcehut|codeberg|bitbucket):~?([\w.-]+)/([\w.-]+)")
 _QUOTED_REFERENCE = re.compile(r"""["']([\w.-]+)/([\w.-]+)["']""")
+# (an action's or a package's `owner/repo@ref`, as a workflow's `uses:` names it)
+_AT_REFERENCE = re.compile(r"(?<![\w./@:-])([\w.-]+)/([\w.-]+)@")
+# (a directive that takes one module's code for another's: go.mod's `replace A => B v1.2`)
+_REPLACED = re.compile(
+    r"(?m)^[ \t]*(?:replace[ \t]+)?([\w.-]+\.[a-z]{2,}/\S+)(?:[ \t]+\S+)?[ \t]+=>[ \t]+(\S+)"
+)
 # (and an address written without its scheme: an image's `nvcr.io/nvidia/pytorch`, a Go module's path)
 _HOST_REFERENCE = re.compile(
     r"(?<![\w./@:-])([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})/([\w.-]+)(?:/([\w.-]+))?"
@@ -315,6 +321,8 @@ def _references(text: str) -> set[tuple[str, str, str]]:
         found.add(("", owner.lower(), repo.lower().removesuffix(".git")))
     for host, owner, repo in _HOST_REFERENCE.findall(head) if "/" in head else ():
         found.add((host.lower(), owner.lower(), repo.lower().removesuffix(".git")))
+    for owner, repo in _AT_REFERENCE.findall(head) if "@" in head else ():
+        found.add(("", owner.lower(), repo.lower()))
     return found
 
 
@@ -334,6 +342,12 @@ def _swapped(before: str, after: str) -> str:
     """How the references `after` adds imitate or replace those `before` had ("" when they do not)."""
     from limen.facts.packages import decorated
 
+    if "=>" in after:  # a replacement the text declares: judged as its original made the replacement
+        for original, replacement in _REPLACED.findall(after[:200_000])[:16]:
+            if (original, replacement) not in _REPLACED.findall(before[:200_000]) and (
+                how := _swapped(original, replacement)
+            ):
+                return how
     had, has = _references(before), _references(after)
     came, gone = has - had, had - has
     for host, owner, repo in sorted(came)[:32]:
