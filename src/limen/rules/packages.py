@@ -338,14 +338,16 @@ def _near_miss(added: str, removed: str) -> bool:
     return _letters(added) != _letters(removed) and within_edits(added, removed, limit)
 
 
-def _swapped(before: str, after: str) -> str:
-    """How the references `after` adds imitate or replace those `before` had ("" when they do not)."""
+def _swapped(before: str, after: str, imitating: bool = False) -> str:
+    """How the references `after` adds imitate or replace those `before` had ("" when they do not); with
+    `imitating`, only how they imitate them (a declared replacement is another account's by design: the
+    fork every Cosmos chain takes, `gogo/protobuf => regen-network/protobuf`)."""
     from limen.facts.packages import decorated
 
     if "=>" in after:  # a replacement the text declares: judged as its original made the replacement
         for original, replacement in _REPLACED.findall(after[:200_000])[:16]:
             if (original, replacement) not in _REPLACED.findall(before[:200_000]) and (
-                how := _swapped(original, replacement)
+                how := _swapped(original, replacement, imitating=True)
             ):
                 return how
     had, has = _references(before), _references(after)
@@ -354,6 +356,7 @@ def _swapped(before: str, after: str) -> str:
         for old_host, old_owner, old_repo in sorted(gone)[:32]:
             if (
                 repo
+                and not imitating
                 and (repo, host) == (old_repo, old_host)
                 and _letters(owner) not in ("", _letters(old_owner))
                 and (not host or host in _FORGE_HOSTS)
@@ -370,7 +373,10 @@ def _swapped(before: str, after: str) -> str:
         for removed in sorted(gone_words - _reference_words(has))[:64]:
             if _near_miss(added, removed):
                 return f"{removed!r} is replaced by a near miss of it, {added!r}"
-            if decorated(added, removed):  # `okta/okta` made `okta-labs/okta`: a word hung on the owner
+            hung = added.startswith((removed + "-", removed + "_")) or added.endswith(
+                ("-" + removed, "_" + removed)
+            )
+            if hung or decorated(added, removed):  # `okta/okta` made `okta-labs/okta`: a word hung on it
                 return f"{removed!r} is replaced by {added!r}, its name with a word hung on it"
     return ""
 
