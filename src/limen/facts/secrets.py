@@ -247,6 +247,10 @@ SECRET_NAMES = re.compile(
         # an Erlang release's distribution cookie, an Azure Pipelines agent's registration credentials
         COOKIE|\.credentials(_rsaparams)?|
         access[-_]tokens?(\.(json|txt|yml|yaml))?|\.?api[-_]?keys?(\.(json|txt|yml|yaml))?|
+        # any tool's file named for the password or token it keeps (`.p4passwd.p4admin`, `db-password.txt`,
+        # `github-token`): a hidden file so named, or a data file (the system's `/etc/passwd` keeps none)
+        \.[\w-]*(passwd|password|token)s?(\.[\w-]+)*|
+        [\w-]+[-_](password|passwd|token)s?(\.(txt|json|ya?ml|cfg|conf|ini))?|
         # what a secrets server's initialisation prints: its unseal or recovery keys and its root token
         ([\w-]*[-_])?(unseal|recovery)[-_]keys?(\.(json|txt))?|init[-_]keys(\.(json|txt))?|root[-_]token(\.(json|txt))?|
         # shells' and database clients' histories: the passwords and tokens typed on their command lines

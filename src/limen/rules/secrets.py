@@ -1223,12 +1223,37 @@ def _find_secrets(text: str, decode: bool, weak: bool) -> list[SecretHit]:
     hits = list(islice(_shape_hits(text), MAX_HITS))
     hits.extend(islice(_keyword_hits(text, lowered), MAX_HITS - len(hits)))
     hits.extend(_wallet_hits(text, lowered))
+    if "login" in lowered or "user" in lowered or "account" in lowered:
+        hits.extend(_login_pairs(text))
     if (decode or weak) and len(hits) < MAX_HITS and len(text) >= 20:  # a token is 20+ characters
         hits.extend(_token_hits(text, hits, decode=decode, weak=weak))
     if not hits:
         return hits
     hits.sort(key=lambda h: (h.start, -h.confidence))
     return _without_overlaps(hits)[:MAX_HITS]
+
+
+# An account and its password written as people write them down (`user build_bot / Bu1ld!Bot#2024`,
+# `login: mystudio_admin / Partn3r!Steam`, `steamcmd +login builder Sk7Build!2024`): the password after the
+# account's name, a separator or a login's command between
+_LOGIN_PAIR = re.compile(
+    r"(?i)(?:\b(?:user(?:name)?|login|account)\b[ \t]*[:=]?[ \t]*[\w.@-]{2,64}[ \t]*[/:,|][ \t]*"
+    r"|\+login[ \t]+[\w.@-]{2,64}[ \t]+)"
+    r"([^\s\"'`<>/]{8,64})(?=[\s\"'`,;)]|$)"
+)
+# A password's shape: letters, digits and a mark, or letters of both cases and digits run together (a
+# word, a number, a version, a date, a variable or a placeholder is none)
+_PASSWORD_SHAPE = re.compile(
+    r"(?=.*[A-Za-z])(?=.*\d)(?=.*[!@#$%^&*?~+=])|(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9]{8,}$"
+)
+
+
+def _login_pairs(text: str) -> Iterator[SecretHit]:
+    """A password written after the account it opens (`_LOGIN_PAIR`), shaped like one."""
+    for match in islice(_LOGIN_PAIR.finditer(text), 8):
+        value = match.group(1)
+        if _PASSWORD_SHAPE.match(value) and not value.startswith(("$", "{", "%", "<")) and "://" not in value:
+            yield SecretHit("generic-secret-assignment", match.start(1), match.end(1), KEYWORD)
 
 
 # A wallet's recovery phrase: twelve or more words in a row from BIP-39's list (which has none of `the`,
