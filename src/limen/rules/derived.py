@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import Role, program
-from limen.model import Action, Command, Finding
+from limen.model import Action, Command, Finding, HostClass
 from limen.normalize.tools import TEXT_KEYS
 
 if TYPE_CHECKING:
@@ -147,6 +147,25 @@ def _labelled(argv: tuple[str, ...]) -> bool:
     return False
 
 
+def _local_credential(action: Action) -> bool:
+    """`curl -H "Authorization: Bearer $(cat .dev-token)" http://localhost:8000/...`: every request goes to
+    a server on this machine and every substitution it is handed is a header's or a login's value, the
+    credential it authenticates with there (a body, `-d "$(cat ~/.aws/credentials)"`, sends the file)."""
+    if any(d.host_class is not HostClass.LOOPBACK for d in action.destinations):
+        return False
+    for other in action.commands:
+        if "$()" in other.via:
+            continue
+        for i, word in enumerate(other.argv[1:], 1):
+            if ("$(" in word or "`" in word) and other.argv[i - 1] not in _CREDENTIAL_CARRIERS:
+                return False
+    return True
+
+
+# The options whose value a request authenticates with: a header, a login
+_CREDENTIAL_CARRIERS = frozenset({"-H", "--header", "-u", "--user", "--oauth2-bearer"})
+
+
 def kept_from_model(command: Command, action: Action) -> bool:
     """`export DB_PASSWORD=$(gcloud secrets versions access ...) && dbt debug`, `psql "$(grep DATABASE_URL
     .env | cut -d= -f2-)" -c 'select 1'`: what the command prints is captured by a substitution and handed
@@ -163,8 +182,10 @@ def kept_from_model(command: Command, action: Action) -> bool:
         return True  # `gh auth token | wc -c`: counted down the pipeline, never shown
     if "$()" in command.via and not action.opaque and _issuers_own_value(command, action):
         return True  # `curl -u "$(grep STRIPE_SECRET_KEY .env | cut -d= -f2):" https://api.stripe.com/...`
-    if "$()" not in command.via or action.destinations or action.opaque:
+    if "$()" not in command.via or action.opaque:
         return False
+    if action.destinations:  # (a credential a request to this machine's own server authenticates with)
+        return _local_credential(action)
     for other in action.commands:
         if "$()" in other.via:
             continue
