@@ -1567,8 +1567,8 @@ def lifetime_days(key: str, value: str) -> float | None:
     if found is None:
         return None
     named = next((unit for word, unit in _UNIT_IN_NAME if word in key.lower()), "")
-    if not named and _SECONDS_BY_STANDARD.search(key.lower()):
-        named = "s"
+    if not named and (_SECONDS_BY_STANDARD.search(key.lower()) or "lifespan" in key.lower()):
+        named = "s"  # (Keycloak's `accessTokenLifespan`, in seconds as every lifespan it takes)
     unit = (found.group(2) or named).lower()
     return int(found.group(1)) * _UNIT_DAYS[unit] if unit in _UNIT_DAYS else None
 
@@ -1577,8 +1577,8 @@ def lifetime_days(key: str, value: str) -> float | None:
 # record's time to live aside)
 _CREDENTIAL_LIFETIME = re.compile(
     r"(?:^|_)(?:(?:[a-z0-9]+_){0,3}ttl|(?:session|token|credential|cert|certificate|key|password|sas|jwt"
-    r"|refresh|access|lease|login|cookie)_(?:[a-z0-9]+_){0,2}(?:lifetime|expiry|expiration|validity|max_age|exp"
-    r"|expires_in|timeout|age))"
+    r"|refresh|access|lease|login|cookie|sso|offline)_(?:[a-z0-9]+_){0,2}(?:lifetime|lifespan|expiry|expiration"
+    r"|validity|max_age|exp|expires_in|timeout|age))"
     r"(?:_(?:seconds?|secs?|hours?|days?|minutes?))?$"
 )
 

@@ -1814,6 +1814,35 @@ def _sql_runners(action: Action) -> list[Command]:
     return clients if clients and len(clients) == len([c for c in action.commands if _sql_texts(c)]) else []
 
 
+# An UPDATE's table and its SET list (up to a WHERE, a RETURNING, a FROM or the statement's end)
+_SQL_UPDATE = re.compile(
+    r"(?is)\bupdate\s+(?:only\s+)?([\w.\"`\[\]]+)\s+(?:(?:as\s+)?(?!set\b)\w+\s+)?set\s+(.{1,2000}?)(?=\bwhere\b|\breturning\b|\bfrom\b|;|$)"
+)
+_SQL_ASSIGNMENT = re.compile(
+    r"""(?s)(?<![\w."`])(?:[\w"`]+\.)?([\w"`]+)\s*=\s*('[^']{0,80}'|[\w.+-]{1,40})"""
+)
+
+
+def _sql_controls(action: Action) -> str:
+    """What an UPDATE the call runs does to a control, as the table of controls judges the same settings
+    given to the application's own admin API (`normalize.tools.changes_controls`): `UPDATE realm SET
+    ssl_required = 'NONE', brute_force_protected = false`, a lifetime made years long. "" for none."""
+    from limen.normalize.tools import changes_controls
+
+    for bare in _bare_sql(action):
+        if "set" not in bare.lower():
+            continue
+        for table, assignments in _SQL_UPDATE.findall(bare)[:8]:
+            settings: dict[str, object] = {}
+            for column, value in _SQL_ASSIGNMENT.findall(assignments)[:32]:
+                text = value.strip("'")
+                settings[column.strip('"`')] = {"true": True, "false": False}.get(text.lower(), text)
+            what = changes_controls(f"update_{table.strip(chr(34) + '`[]')}", settings) if settings else ""
+            if what:
+                return what.split(":", 1)[1]
+    return ""
+
+
 def sql_matches(action: Action, pattern: re.Pattern[str]) -> str:
     """The first text `pattern` finds in the SQL the call runs, comments aside, by any road; "" if none."""
     for bare in _bare_sql(action):
@@ -3280,6 +3309,9 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     lifted = next((n[len(CONTROL_OFF) :] for n in settings_notes(action) if n.startswith(CONTROL_OFF)), "")
     if lifted:  # `update_push_rule(prevent_secrets=false)`, `unprotect_branch(main)`
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"a control switched off: {lifted}")
+        return
+    if lifted := _sql_controls(action):  # `UPDATE realm SET ssl_required = 'NONE'`: as the admin API would
+        yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"SQL switches a control off: {lifted}")
         return
     weakened = sql_matches(action, SQL_WEAKENS)
     if weakened:  # `ALTER ACCOUNT UNSET NETWORK_POLICY`, `MINS_TO_BYPASS_MFA`, recovery switched off
