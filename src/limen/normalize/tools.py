@@ -2102,6 +2102,11 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         for k, v in settings
     ):  # `add_space_permission(subject_type="anonymous", operation="read")`
         return f"{MADE_PUBLIC}{words} gives anyone access"
+    if _MEMBERSHIP.search(words) and (
+        _ADMIN_GROUP.search(words)
+        or any(isinstance(v, str) and _ADMIN_GROUP.search(words_of(v[:80])) for _k, v in settings[:64])
+    ):  # `samba-tool group addmembers "Domain Admins" svc`, `add_member(group="ldap-admins", ...)`
+        return f"{ADMIN_GRANTED}someone added to a group of administrators by {words}"
     if _MEMBERSHIP.search(words) and (outsider := _personal_address(arguments)):
         return f"{ADMIN_GRANTED}{words} gives {outsider} access: a personal account, not the organisation's"
     forwards = _FORWARDING.search(words) or any(_FORWARDING.search(k) or v == "forward" for k, v in settings)
@@ -2383,8 +2388,10 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
 
 # Calls that add someone to what they name (a member, a guest, a collaborator, a share), and calls that set
 # where mail goes on (a forwarding or routing rule, a catch-all)
+# (and the groups whose members administer what the group is for: `Domain Admins`, `wheel`, `sudo`)
+_ADMIN_GROUP = re.compile(r"(?:^|_)(?:admins|administrators|wheel|sudo|sudoers|superusers|owners)(?:_|$)")
 _MEMBERSHIP = re.compile(
-    r"(^|_)(?:members?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?"
+    r"(^|_)(?:members?|addmembers?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?"
     r"|role_assignments?|role_bindings?|grants?)(_|$)"
 )
 
