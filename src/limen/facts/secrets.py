@@ -259,6 +259,19 @@ SECRET_NAMES = re.compile(
     )$""",
     re.VERBOSE,
 )
+# A password's shape: letters, digits and a mark, or letters of both cases and digits run together (a
+# word, a number, a version, a date, a variable or a placeholder is none)
+PASSWORD_SHAPE = re.compile(
+    r"(?=.*[A-Za-z])(?=.*\d)(?=.*[!@#$%^&*?~+=])|(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9]{8,}$"
+)
+# Sub-commands and programs that make an account or set its password (`kadmin -q "addprinc -pw P x"`,
+# `ldappasswd -s P uid=x`, `p4 passwd -P P user`, `register_new_matrix_user -p P`, `user create`)
+ACCOUNT_PASSWORD_VERB = re.compile(
+    r"(?i)(?:^|[\s_-])(?:\w*passwd|addprinc|cpw|change_password|useradd|adduser|add-?user|create-?user"
+    r"|set-?password|reset-?password|register\w*|new-?user|users?[\s_-]+(?:add|create|new))(?=[\s_-]|$)"
+)
+
+
 # Environment variables that hold a credential by their name (`STRIPE_SECRET_KEY`, `VAULT_TOKEN`,
 # `PGPASSWORD`, `DATABASE_URL`), and the look-alikes that hold a place, a switch or a label beside one
 # (`SSH_AUTH_SOCK`, `AWS_ACCESS_KEY_ID`, `GOOGLE_APPLICATION_CREDENTIALS`, `JWT_SECRET_FILE`, `AUTH0_DOMAIN`).

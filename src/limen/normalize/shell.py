@@ -1833,9 +1833,9 @@ def _run_command(
     if name in ("curl", "wget", *HTTPIE_NAMES):
         _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
     elif (entry is None and not argv[0].startswith("-")) or (entry is not None and entry.changes):
-        _admin_settings(
-            argv, entry, state
-        )  # `kcadm.sh update realms/x -s sslRequired=NONE`, `zorkd --no-auth`
+        # `kcadm.sh update realms/x -s sslRequired=NONE`, `zorkd --no-auth`
+        _admin_settings(argv, entry, state)
+    _password_given(argv, state)
     if name in _UNPACKERS and (stdin is not None or state.downloaded):
         _unpacks_download(name, argv[1:], state, stdin)
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
@@ -2796,6 +2796,32 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
         what := changes_controls("_".join((_basename(argv[0]), *named)), fields)
     ):
         state.notes.append(what)
+
+
+def _password_given(argv: list[str], state: _State) -> None:
+    """An account made, or its password set, to a password the line writes out (`kadmin -q "addprinc -pw
+    Kerb!Backup24 backup/admin"`, `ldappasswd -s 'Winter2024!' uid=x`): whoever wrote the line can log in
+    as it, whatever the program. A password read from a variable, a prompt or a file is none."""
+    from limen.facts.secrets import ACCOUNT_PASSWORD_VERB, PASSWORD_SHAPE
+    from limen.normalize.tools import ADMIN_GRANTED
+
+    line = " ".join(argv[:32])
+    if len(line) > 4096 or not ACCOUNT_PASSWORD_VERB.search(line):
+        return
+    words = line.split()[:64]
+    for i, word in enumerate(words):
+        value = (word.partition("=")[2] if word.startswith("-") else word).strip("'\"")
+        if not 8 <= len(value) <= 64 or "$" in value or "/" in value or not PASSWORD_SHAPE.match(value):
+            continue
+        # (a word of letters and digits alone, `MyApp2024`, is a password only where an option says so)
+        named = i > 0 and _PASSWORD_OPTION.fullmatch(words[i - 1]) is not None
+        if named or _MARKED.search(value):
+            state.notes.append(f"{ADMIN_GRANTED}an account given a password the line writes out ({argv[0]})")
+            return
+
+
+_PASSWORD_OPTION = re.compile(r"(?i)-{1,2}(?:p|pw|pass\w*|passwd|new-?password)")
+_MARKED = re.compile(r"[!@#$%^&*?~+=]")
 
 
 # A sub-command that sets what its operands name (`set`, `set-param`, `config:set`, `param-set`)

@@ -1241,11 +1241,7 @@ _LOGIN_PAIR = re.compile(
     r"|\+login[ \t]+[\w.@-]{2,64}[ \t]+)"
     r"([^\s\"'`<>/]{8,64})(?=[\s\"'`,;)]|$)"
 )
-# A password's shape: letters, digits and a mark, or letters of both cases and digits run together (a
-# word, a number, a version, a date, a variable or a placeholder is none)
-_PASSWORD_SHAPE = re.compile(
-    r"(?=.*[A-Za-z])(?=.*\d)(?=.*[!@#$%^&*?~+=])|(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9]{8,}$"
-)
+_PASSWORD_SHAPE = secret_facts.PASSWORD_SHAPE
 
 
 def _login_pairs(text: str) -> Iterator[SecretHit]:
