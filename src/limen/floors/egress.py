@@ -154,6 +154,8 @@ def _plain_url(url: str) -> bool:
         unquote_plus(query)
     ):  # `?user=etl&pw=Wint3r!`: a credential sent
         return False
+    if query and (_ADDRESS_IN_QUERY.search(unquote_plus(query)) or len(_DATE_IN_QUERY.findall(query)) >= 3):
+        return False  # `?users=jdoe@acme.com,cfo@acme.com`, `?rows=MRN1002345,1961-04-02,...`: records sent
     return len(query) <= 128 and not any(
         not _SLUG.fullmatch(run.group(0))
         and not wordy(run.group(0))
@@ -163,6 +165,9 @@ def _plain_url(url: str) -> bool:
 
 
 _SLUG = re.compile(r"[a-z]{1,20}(?:[-_][a-z0-9]{1,20})+")
+# People's data in a query: a mail address, dates (of birth, of a visit) in a list
+_ADDRESS_IN_QUERY = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
+_DATE_IN_QUERY = re.compile(r"(?<!\d)(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
 # An object's public name of forty hex digits: a commit (`/commit/3f2a...`), a chain's account or contract
 # address (`/address/0x9E2c...`); a key's hex is of other lengths (32, 64)
 _OBJECT_ID = re.compile(r"(?:0x)?[0-9a-fA-F]{40}")
