@@ -13,7 +13,6 @@ from limen.facts.programs import (
     aws_service,
     cloud_sdk,
     remote_session,
-    runs_arguments,
     sdk_destruction,
     sdk_operation,
 )
@@ -28,6 +27,7 @@ from limen.normalize.code.values import (
     char,
     concat,
     edited,
+    handed_commands,
     hexdecode,
     host_port,
     join,
@@ -1284,13 +1284,8 @@ class _Py:
         return UNK
 
     def handed_commands(self, args: list[Val], kwargs: dict[str, Val], api: str) -> None:
-        """A command line handed whole to a function this analysis does not know, as an argv whose first
-        word runs the rest (`ExecuteProcess(cmd=["bash", "-c", LINE])`, `runner(["python3", "-c", CODE])`):
-        a task runner, a launch file's process or a job queue runs it, so it is judged as run."""
-        for value in (*args[:8], *list(kwargs.values())[:8]):
-            first = known(value.items[0]) if value.kind == "list" and len(value.items) > 1 else None
-            if first and runs_arguments(first):
-                self.argv(value, api or "a call")
+        for words in handed_commands([*args[:8], *list(kwargs.values())[:8]]):  # (`values.handed_commands`)
+            self.argv(words, api or "a call")
 
     def shell(self, line: Val, api: str) -> None:
         if line.tainted:

@@ -23,6 +23,7 @@ from limen.normalize.code.values import (
     char,
     concat,
     edited,
+    handed_commands,
     hexdecode,
     host_port,
     join,
@@ -1124,6 +1125,9 @@ class _Eval:
                 return Val(ref=name)  # a client, a resource, a command: its methods are looked at too
             if name.startswith("?."):
                 return UNK
+            # `runner({cmd: ["sh", "-c", LINE]})`: run by whoever takes it
+            for handed in handed_commands(args):
+                self.argv(handed, name or "a call")
             return Val(tainted=any(a.tainted for a in args))
         effect, index = entry
         target = args[index] if len(args) > index else UNK

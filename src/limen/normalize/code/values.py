@@ -203,6 +203,24 @@ def host_port(value: Val) -> tuple[str, int | None] | None:
     return host, int(port_text) if port_text.isdigit() else None
 
 
+def handed_commands(values: list[Val]) -> list[Val]:
+    """The command lines among values handed to a function the analysis does not know, as argvs whose first
+    word runs the rest (`ExecuteProcess(cmd=["bash", "-c", LINE])`, `runner({cmd: ["sh", "-c", LINE]})`):
+    a task runner, a launch file's process or a job queue runs them, so they are judged as run."""
+    from limen.facts.programs import runs_arguments
+
+    found = []
+    for value in values[:16]:
+        inner = value.items[:16] if value.kind == "dict" else ()
+        for candidate in (value, *inner):
+            first = (
+                known(candidate.items[0]) if candidate.kind == "list" and len(candidate.items) > 1 else None
+            )
+            if first and runs_arguments(first):
+                found.append(candidate)
+    return found
+
+
 def runs_tainted(words: Val) -> bool:
     """An argv that runs downloaded data: as the program, or as an argument of one that runs its arguments
     (`["sh", "-c", data]`); a program given data as a plain word (`["convert", upload, "out.png"]`) does
