@@ -2191,6 +2191,12 @@ def _developers_copy(command: Command, action: Action, ctx: Context) -> bool:
     )
 
 
+# A program's own name that says it destroys (`ldapdelete`, `kafka-delete-records`, `wipe-disk`)
+_DESTROYER_NAME = re.compile(
+    r"(?:delete|destroy|purge|wipe|erase)$|(?:^|[-_])(?:delete|destroy|purge|wipe|erase|drop)[-_]"
+)
+
+
 def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """A tool the program table does not know, told to delete, destroy, purge or drop something (`confluent
     kafka topic delete orders`, `octo delete-project`, `velero restore delete x`, `kafka-topics
@@ -2209,6 +2215,10 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
         return None  # `huggingface-cli delete-cache`, `tool cache purge`: what is deleted is fetched again
     if any(w.startswith(_REHEARSALS) for w in command.argv[1:]):
         return None  # `tool delete x --dry-run`: nothing is deleted
+    helps = any(w in ("--help", "-h", "--version") for w in command.argv[1:])
+    if _DESTROYER_NAME.search(command.name.lower()) and len(command.argv) > 1 and not helps:
+        # a program named for what it does (`ldapdelete -r ou=people,...`, `kafka-delete-records`)
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 65, f"{command.name}: a tool's delete")
     for word in words:
         if _DESTROYING_WORD.match(word.lower()):
             return _finding(
