@@ -1096,6 +1096,14 @@ def _loopback_opened(before: str, after: str) -> str:
     return ""
 
 
+# A mail server's or a mail filter's hidden copy to a fixed address, and the address: Postfix's `always_bcc`,
+# `sender_bcc_maps`, a header or body check's `BCC` action
+HIDDEN_COPY = re.compile(
+    r"(?im)(?:^[ \t]*(?:always_bcc|\w+_bcc(?:_maps)?)[ \t]*=[ \t]*|[ \t]BCC[ \t]+)"
+    r"([\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+)
+
+
 def edited_settings(path: str, before: str, after: str, *, created: bool = False) -> list[str]:
     """What an edit does to the settings it changes, judged by the table of controls as the same settings
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
@@ -1111,6 +1119,11 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
         dropped = set(_IGNORED_SECRET.findall(before)) - set(_IGNORED_SECRET.findall(after))
         name = path.rsplit("/", 1)[-1]
         return [f"{CONTROL_OFF}{sorted(dropped)[0].strip()} taken out of {name}"] if dropped else []
+    copied = set(HIDDEN_COPY.findall(after[:MAX_SETTINGS_TEXT])) - set(
+        HIDDEN_COPY.findall(before[:MAX_SETTINGS_TEXT])
+    )
+    if copied:  # Postfix's `always_bcc = x@y`, a header check's `BCC x@y`: every message copied there
+        return [f"{MADE_PUBLIC}every message is copied to {sorted(copied)[0]}"]
     weak = {w.lower() for w in _WEAK_FEATURES.findall(after)}
     weak -= {w.lower() for w in _WEAK_FEATURES.findall(before)}
     if weak:  # `EXTRA_IMAGE_FEATURES ?= "debug-tweaks allow-empty-password"`: the image opened

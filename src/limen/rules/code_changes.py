@@ -1066,8 +1066,16 @@ def _copied_outside(added: str, context: str, known: str) -> list[str]:
         return []
     # (the context holds the added lines too)
     sender = _SENT_FROM.search(context) or _SENT_FROM.search(known[:20_000])
-    if sender is None:
-        return []
+    if (
+        sender is None
+    ):  # (a hidden copy, whoever sends: `bcc=["archive@elsewhere.com"]` beside `to=[user.email]`)
+        hidden = (
+            copied.group(0)
+            .lower()
+            .lstrip("\"' ")
+            .startswith(("bcc", "add_bcc", "addbcc", "set_bcc", "setbcc"))
+        )
+        return [f"every message is copied unseen to an address at {copied.group(1)}"] if hidden else []
     if registered_domain(copied.group(1)) == registered_domain(sender.group(1)):
         return []  # (a copy kept in the sender's own mailbox)
     return [f"every message is copied to an address at {copied.group(1)}, not the sender's own domain"]
