@@ -1832,7 +1832,9 @@ def _run_command(
             _checks_off(*word.partition("=")[::2], state)
     if name in ("curl", "wget", *HTTPIE_NAMES):
         _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
-    elif (entry is None and not argv[0].startswith("-")) or (entry is not None and entry.changes):
+    elif (entry is None and not argv[0].startswith("-")) or (
+        entry is not None and (entry.changes or argv[1:2] == ["api"])
+    ):  # (and any program's REST passthrough, `auth0 api patch PATH --data JSON`, as its admin CLI)
         # `kcadm.sh update realms/x -s sslRequired=NONE`, `zorkd --no-auth`
         _admin_settings(argv, entry, state)
     _password_given(argv, state)
@@ -2745,7 +2747,7 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
     A program the table does not know (`entry` None) is read so whatever its sub-command, its name too
     (`zorkctl audit disable`):
     what it does to a control is the table of controls' to say, by the words it is given."""
-    from limen.normalize.tools import changes_controls
+    from limen.normalize.tools import changes_controls, settings_send_to
 
     words = argv[1:]
     line = " ".join(words)
@@ -2774,6 +2776,10 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
             fields[word[2:]] = following.lower() in ("true", "enabled", "on")
             taken = True
             continue
+        if word.startswith("-") and following.startswith("{"):  # `--data '{"enabled": false}'`, `-b '{...}'`
+            fields.update(_request_fields([following]))
+            taken = True
+            continue
         setting = _SETTING.fullmatch(word)
         # (a program the table does not know has no entry to say what its options mean: they are read
         # by their words, as its settings)
@@ -2796,6 +2802,7 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
         what := changes_controls("_".join((_basename(argv[0]), *named)), fields)
     ):
         state.notes.append(what)
+    state.notes.extend(settings_send_to(fields))  # `vault audit enable socket address=collector.example:9090`
 
 
 def _password_given(argv: list[str], state: _State) -> None:

@@ -752,7 +752,9 @@ _CLAIM_KEYS = frozenset({"claim", "claims", "custom_claims", "custom_user_claims
 _PRIVATE = re.compile(r"(^|_)private(_|$)")
 _PUBLIC = re.compile(
     r"(^|_)(?:public|publicly|anonymous|everyone|anyone|for_all|all_users|all_pipelines|sign_up|signup"
-    r"|self_registration|open_registration)(_|$)"
+    r"|self_registration|open_registration"
+    # (anyone let make an account: Keycloak's `registrationAllowed`, Synapse's `enable_registration`)
+    r"|registration_allowed|allow_registration|enable_registration|registration_enabled)(_|$)"
 )
 _KEEPS_OUT = re.compile(r"block|restrict|deny|prevent|disable")  # `block_public_access`: a protection
 _ON_WORDS = frozenset({"true", "enabled", "enable", "on", "yes", "allow", "y"})
@@ -1868,6 +1870,14 @@ def configures_connections(path: str) -> bool:
     example's, not a package's metadata or a pipeline)."""
     excluded = _NOT_DEPLOYED.search(below_home(path)) or _NOT_CONNECTIONS.search(below_home(path))
     return bool(_CONFIG_FILE.search(path)) and not excluded
+
+
+def settings_send_to(settings: dict[str, object]) -> list[str]:
+    """The hosts a command line's settings tell what it configures to connect to (`vault audit enable socket
+    address=collector.example:9090`, `--endpoint https://otlp.example`), as a configuration file's same
+    settings would (`sends_later`): where its data goes from then on."""
+    text = "\n".join(f"{k}: {v}" for k, v in list(settings.items())[:64] if isinstance(v, str))
+    return [SENDS_LATER + host for host in _config_hosts(text)][:4] if text else []
 
 
 def sends_later(path: str, before: str, after: str) -> list[str]:
