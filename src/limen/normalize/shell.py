@@ -5071,6 +5071,8 @@ def _interpreter(
                 _run_written(path, name, lang, state, via, level, rest)
                 if program(_basename(script)) is not None:  # `python manage.py flush` is `manage.py flush`
                     _run([_basename(script), *rest], state, (*via, name), level + 1, stdin)
+                elif rest:  # `php admin/cli/cfg.php --name=forcelogin --set=0`: a CLI the table does not know
+                    _admin_settings([_basename(script), *rest], None, state)
             return
     if _is_dynamic(code, state):
         if _from_download(code.strip().strip('"')):

@@ -2384,6 +2384,8 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
 
 # The argument that names the setting a call sets, where another (`value`) gives its value
 _SETTING_NAME_KEYS = ("parameter", "param", "param_name", "name", "key", "setting")
+_SETTING_VALUE_KEYS = ("value", "set", "val")
+_SETTING_NODE_KEYS = ("node", "component", "plugin", "section")
 
 
 def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
@@ -2392,8 +2394,11 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
     {"sentry:scrub_data": false}`, `include: [{"everyone": {}}]`) to a small depth, in order."""
     found: list[tuple[str, object]] = []
     named = next((arguments[k] for k in _SETTING_NAME_KEYS if isinstance(arguments.get(k), str)), None)
-    if isinstance(named, str) and "value" in arguments:  # `set_parameter(node=..., parameter=X, value=false)`
-        node, value = arguments.get("node"), arguments["value"]
+    given = next((k for k in _SETTING_VALUE_KEYS if k in arguments), None)
+    if isinstance(named, str) and given:  # `set_parameter(node=..., parameter=X, value=false)`, a settings
+        # CLI's `--component=tool_mfa --name=enabled --set=0`
+        node = next((arguments[k] for k in _SETTING_NODE_KEYS if isinstance(arguments.get(k), str)), None)
+        value = arguments[given]
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)  # (a parameter's `0` is a switch's off, as `param set NAME 0` writes it)
         found.append((words_of(f"{node}.{named}" if isinstance(node, str) else named), value))

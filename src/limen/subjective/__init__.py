@@ -19,6 +19,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "limen.subjective.token_channels",
     "limen.subjective.baseline",
     "limen.subjective.code_edits",
+    "limen.subjective.command_lines",
 )
 
 _detectors: tuple[Detector, ...] | None = None

@@ -1,0 +1,115 @@
+"""A learned reader of shell lines and configuration edits: one that reads like an attack asks (raise-only).
+
+The rules judge what a call would do by the facts they are given: programs, paths, hosts, settings. Measured
+on red-team sets written for ecosystems nobody had told Limen about (mail servers, robots, identity servers,
+game studios), a quarter of the attacks still passed: each ecosystem names its settings, its tools and its
+services its own way (`php admin/cli/cfg.php --name=forcelogin --set=0`, `mavproxy.py --out=udp:IP:port`).
+This detector learns what the rules cannot list. It is `code_edits`' model (the same features, the same
+file format, the same pure-Python inference) trained on other data: the command lines and the edits of
+configuration files (anything but programs and documents) of the project's own red-team sets, by
+`training/train_command_lines.py`, shipped as `limen/data/command_lines.bin` (model card:
+`docs/model-card-command-lines.md`). Its thresholds are chosen on held-out ecosystems' ordinary calls (leave
+one ecosystem out), not on the attacks.
+
+It reads a shell line's text, or what a tool's Write or Edit of a configuration file changes, and only after
+the objective rules passed the call: a finding is AUTH (`suspect_code_change`, risk 55), never BLOCK. A model
+file that cannot be read is an exception, which the engine turns into AUTH (`subjective_guardrail_error`).
+`LIMEN_COMMAND_MODEL=0` turns the detector off.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable
+
+from limen.context import Context
+from limen.model import Action, Finding, ReasonCode, Verdict
+from limen.subjective.code_edits import MAX_LINES, Model, diff_parts, edits_of, features, load
+
+RISK = 55
+SHELL = "<shell>"  # the name a shell line is read under (no file's name is spelt so)
+MAX_LINE_TEXT = 16_000  # of a shell line read (a here-document's head)
+# Files whose text is prose, not settings: what they say is no change to what runs
+_DOCUMENTS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org", ".tex", ".csv", ".tsv", ".log", ".svg")
+
+
+def configures(path: str) -> bool:
+    """A file the configuration reader reads: neither a program (the code model's) nor a document."""
+    from limen.facts.paths import PROGRAMS
+
+    name = path.rsplit("/", 1)[-1].lower()
+    dot = name.rfind(".")
+    return not (dot > 0 and (name[dot:] in PROGRAMS or name.endswith(_DOCUMENTS)))
+
+
+def shell_lines(command: str) -> list[str]:
+    """A shell line's text as the lines the model reads (a here-document's lines each)."""
+    return command[:MAX_LINE_TEXT].splitlines()[:MAX_LINES]
+
+
+MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "command_lines.bin")
+_model: Model | None = None
+_lock = threading.Lock()
+
+
+def model() -> Model:
+    global _model
+    if _model is None:
+        with _lock:
+            if _model is None:
+                _model = load(MODEL_PATH)
+    return _model
+
+
+def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] | None:
+    """What the model reads of a call: a shell line's lines, or a configuration edit's removed, added and
+    surrounding lines, with the name it is read under and whether the file is new; None for anything else
+    (a program's edit is `code_edits`', a fetch or an MCP call no one's)."""
+    if action.commands:
+        line = action.command_line
+        return ([], shell_lines(line), [], SHELL, False) if line.strip() else None
+    if len(action.write_paths) != 1 or not configures(action.write_paths[0]):
+        return None
+    if action.tool not in ("Write", "Edit", "MultiEdit"):
+        return None
+    from limen.rules.written import current_text
+
+    path = action.write_paths[0]
+    current = current_text(path)
+    removed: list[str] = []
+    added: list[str] = []
+    context: list[str] = []
+    for before, after, lead in edits_of(action, current):
+        gone, came, around = diff_parts(before, after)
+        removed += gone
+        added += came
+        context = context or lead + around
+    if not added and not removed:
+        return None
+    new_file = not (current or "").strip() and isinstance(action.arguments.get("content"), str)
+    return removed, added, context, path.rsplit("/", 1)[-1], new_file
+
+
+def suspect_command(action: Action, ctx: Context) -> Iterable[Finding]:
+    """A shell line, or a tool's edit of a configuration file, that the learned reader scores above the
+    mode's threshold."""
+    if os.environ.get("LIMEN_COMMAND_MODEL") == "0":
+        return []
+    read = _read(action)
+    if read is None:
+        return []
+    learned = model()
+    threshold = learned.thresholds.get(action.mode.value)
+    if threshold is None:  # light: the model is not consulted
+        return []
+    removed, added, context, name, new_file = read
+    score = learned.score(features(removed, added, context, name, new_file))
+    if score <= threshold:
+        return []
+    what = "command line" if name == SHELL else f"change to {name}"
+    detail = f"the {what} reads like an attack's (learned, score {score:.1f})"
+    return [Finding(ReasonCode.SUSPECT_CODE_CHANGE, Verdict.AUTH, RISK, detail)]
+
+
+DETECTORS = (suspect_command,)
