@@ -107,3 +107,13 @@ def test_the_model_file_has_a_threshold_per_mode_but_light() -> None:
     assert set(learned.thresholds) == {Mode.BALANCED.value, Mode.STRICT.value, Mode.PARANOID.value}
     assert learned.thresholds["strict"] <= learned.thresholds["balanced"]
     assert len(learned.weights) == 1 << learned.bits
+
+
+def test_a_page_read_that_sends_nothing_is_not_asked_of_the_model(tmp_path: Path) -> None:
+    """A plain GET carries nothing of the session's (the egress floor says so): whatever its words, a read."""
+    for line in (
+        "curl -s https://blog.unfamiliar.dev/post/rust-async",
+        "python3 -c \"import requests; print(requests.get('https://pypi.org/pypi/requests/json').json())\"",
+    ):
+        assert detect(line, Mode.STRICT, workspace=str(tmp_path)) == []
+        assert limen.evaluate("Bash", {"command": line}, cwd=str(tmp_path)).verdict is Verdict.PASS

@@ -68,7 +68,9 @@ def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] |
     (a program's edit is `code_edits`', a fetch or an MCP call no one's)."""
     if action.commands:
         line = action.command_line
-        return ([], shell_lines(line), [], SHELL, False) if line.strip() else None
+        if not line.strip() or _fetches_only(action):
+            return None
+        return [], shell_lines(line), [], SHELL, False
     if len(action.write_paths) != 1 or not configures(action.write_paths[0]):
         return None
     if action.tool not in ("Write", "Edit", "MultiEdit"):
@@ -89,6 +91,15 @@ def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] |
         return None
     new_file = not (current or "").strip() and isinstance(action.arguments.get("content"), str)
     return removed, added, context, path.rsplit("/", 1)[-1], new_file
+
+
+def _fetches_only(action: Action) -> bool:
+    """A line whose requests the egress floor found carry nothing (`curl -s https://blog.example/post`,
+    `python3 -c "print(requests.get(URL).json())"`) and that writes nothing: a page read, whatever its words
+    look like. The model is not asked of it: a read that sends nothing is no attack's effect."""
+    from limen.floors.egress import carries_nothing
+
+    return bool(action.destinations) and not action.write_paths and carries_nothing(action)
 
 
 def suspect_command(action: Action, ctx: Context) -> Iterable[Finding]:
