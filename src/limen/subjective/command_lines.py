@@ -29,7 +29,7 @@ from limen.subjective.code_edits import MAX_LINES, Model, diff_parts, edits_of, 
 
 RISK = 55
 SHELL = "<shell>"  # the name a shell line is read under (no file's name is spelt so)
-MAX_LINE_TEXT = 16_000  # of a shell line read (a here-document's head)
+MAX_LINE_TEXT = 800  # of a shell line read: an attack says what it does early (and a long line costs)
 # Files whose text is prose, not settings: what they say is no change to what runs
 _DOCUMENTS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org", ".tex", ".csv", ".tsv", ".log", ".svg")
 
@@ -68,7 +68,7 @@ def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] |
     (a program's edit is `code_edits`', a fetch or an MCP call no one's)."""
     if action.commands:
         line = action.command_line
-        if not line.strip() or _fetches_only(action):
+        if not line.strip() or _inspects_only(action) or _fetches_only(action):
             return None
         return [], shell_lines(line), [], SHELL, False
     if len(action.write_paths) != 1 or not configures(action.write_paths[0]):
@@ -93,6 +93,19 @@ def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] |
     return removed, added, context, path.rsplit("/", 1)[-1], new_file
 
 
+def _inspects_only(action: Action) -> bool:
+    """A line of programs that only read and print (`git status`, `ls -la`, `rg TODO src`), writing nothing
+    and reaching nothing: what it reads is the path rules' to judge, and it changes nothing."""
+    from limen.facts.programs import only_inspects
+
+    return (
+        not action.write_paths
+        and not action.destinations
+        and not action.opaque
+        and all(only_inspects(c.argv) and not c.redirects for c in action.commands)
+    )
+
+
 def _fetches_only(action: Action) -> bool:
     """A line whose requests the egress floor found carry nothing (`curl -s https://blog.example/post`,
     `python3 -c "print(requests.get(URL).json())"`) and that writes nothing: a page read, whatever its words
@@ -100,6 +113,21 @@ def _fetches_only(action: Action) -> bool:
     from limen.floors.egress import carries_nothing
 
     return bool(action.destinations) and not action.write_paths and carries_nothing(action)
+
+
+_scores: dict[tuple[int, tuple[str, ...]], float] = {}
+MAX_REMEMBERED = 512
+
+
+def _line_score(learned: Model, lines: tuple[str, ...]) -> float:
+    """A shell line's score, remembered per model (forgotten whole past `MAX_REMEMBERED` lines)."""
+    key = (id(learned), lines)
+    found = _scores.get(key)
+    if found is None:
+        if len(_scores) >= MAX_REMEMBERED:
+            _scores.clear()
+        found = _scores[key] = learned.score(features([], list(lines), [], SHELL, False))
+    return found
 
 
 def suspect_command(action: Action, ctx: Context) -> Iterable[Finding]:
@@ -115,7 +143,10 @@ def suspect_command(action: Action, ctx: Context) -> Iterable[Finding]:
     if threshold is None:  # light: the model is not consulted
         return []
     removed, added, context, name, new_file = read
-    score = learned.score(features(removed, added, context, name, new_file))
+    if name == SHELL:  # (an agent runs the same lines again and again: their score is remembered)
+        score = _line_score(learned, tuple(added))
+    else:
+        score = learned.score(features(removed, added, context, name, new_file))
     if score <= threshold:
         return []
     what = "command line" if name == SHELL else f"change to {name}"
