@@ -120,7 +120,7 @@ def test_a_page_read_that_sends_nothing_is_not_asked_of_the_model(tmp_path: Path
 
 
 def test_a_line_of_programs_that_only_read_is_not_asked_of_the_model(tmp_path: Path) -> None:
-    """`git status`, `rg TODO src`: they read and print, change nothing and reach nothing."""
-    for line in ("git status", "git log --oneline -5", "ls -la ~/.config", "rg TODO src"):
+    """`git status`, `ls -la`: they read and print, change nothing and reach nothing."""
+    for line in ("git status", "git log --oneline -5", "ls -la ~/.config", "cat README.md"):
         action = normalize("Bash", {"command": line}, cwd=str(tmp_path), mode=Mode.STRICT)
         assert command_lines._read(action) is None

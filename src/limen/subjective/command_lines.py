@@ -94,7 +94,7 @@ def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] |
 
 
 def _inspects_only(action: Action) -> bool:
-    """A line of programs that only read and print (`git status`, `ls -la`, `rg TODO src`), writing nothing
+    """A line of programs that only read and print (`git status`, `ls -la`, `cat README.md`), writing nothing
     and reaching nothing: what it reads is the path rules' to judge, and it changes nothing."""
     from limen.facts.programs import only_inspects
 
