@@ -141,6 +141,7 @@ ORDINARY_TOOLS = [
         {"sql": "SELECT count(*) FROM orders WHERE created_at > now() - interval '1 day'"},
     ),
     ("WebFetch", {"url": "https://docs.python.org/3/library/asyncio.html", "prompt": "summarise"}),
+    ("WebFetch", {"url": "https://unknown-host.example/page", "prompt": "summarise"}),
 ]
 
 

@@ -101,6 +101,8 @@ def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] |
             return None
         return [], shell_lines(line), [], SHELL, False
     if action.tool in _FETCHES or _tool_of_its_own(action.tool):
+        if _fetches_only(action):  # (a page fetched that carries nothing of the session's)
+            return None
         return [], tool_lines(action.tool, action.arguments), [], TOOL, False
     if len(action.write_paths) != 1 or not configures(action.write_paths[0]):
         return None
@@ -138,26 +140,27 @@ def _inspects_only(action: Action) -> bool:
 
 
 def _fetches_only(action: Action) -> bool:
-    """A line whose requests the egress floor found carry nothing (`curl -s https://blog.example/post`,
-    `python3 -c "print(requests.get(URL).json())"`) and that writes nothing: a page read, whatever its words
-    look like. The model is not asked of it: a read that sends nothing is no attack's effect."""
+    """A line or a fetch whose requests the egress floor found carry nothing (`curl -s https://blog.example/
+    post`, `python3 -c "print(requests.get(URL).json())"`, a `WebFetch` of a page) and that writes nothing:
+    a page read, whatever its words look like. The model is not asked of it: a read that sends nothing is
+    no attack's effect."""
     from limen.floors.egress import carries_nothing
 
     return bool(action.destinations) and not action.write_paths and carries_nothing(action)
 
 
-_scores: dict[tuple[int, tuple[str, ...]], float] = {}
+_scores: dict[tuple[int, str, tuple[str, ...]], float] = {}
 MAX_REMEMBERED = 512
 
 
-def _line_score(learned: Model, lines: tuple[str, ...]) -> float:
-    """A shell line's score, remembered per model (forgotten whole past `MAX_REMEMBERED` lines)."""
-    key = (id(learned), lines)
+def _line_score(learned: Model, lines: tuple[str, ...], name: str) -> float:
+    """A shell line's or a tool call's score, remembered per model (forgotten whole past `MAX_REMEMBERED`)."""
+    key = (id(learned), name, lines)
     found = _scores.get(key)
     if found is None:
         if len(_scores) >= MAX_REMEMBERED:
             _scores.clear()
-        found = _scores[key] = learned.score(features([], list(lines), [], SHELL, False))
+        found = _scores[key] = learned.score(features([], list(lines), [], name, False))
     return found
 
 
@@ -174,8 +177,8 @@ def suspect_command(action: Action, ctx: Context) -> Iterable[Finding]:
     if threshold is None:  # light: the model is not consulted
         return []
     removed, added, context, name, new_file = read
-    if name == SHELL:  # (an agent runs the same lines again and again: their score is remembered)
-        score = _line_score(learned, tuple(added))
+    if name in (SHELL, TOOL):  # (an agent makes the same calls again and again: their score is remembered)
+        score = _line_score(learned, tuple(added), name)
     else:
         score = learned.score(features(removed, added, context, name, new_file))
     if score <= threshold:
