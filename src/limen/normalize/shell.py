@@ -1834,8 +1834,9 @@ def _run_command(
         _api_call(argv, name, state, via)  # `curl -X PATCH .../settings/ssl -d '{"value":"off"}'`
     elif (entry is None and not argv[0].startswith("-")) or (
         entry is not None and (entry.changes or argv[1:2] == ["api"])
-    ):  # (and any program's REST passthrough, `auth0 api patch PATH --data JSON`, as its admin CLI)
-        # `kcadm.sh update realms/x -s sslRequired=NONE`, `zorkd --no-auth`
+    ):
+        # `kcadm.sh update realms/x -s sslRequired=NONE`, `zorkd --no-auth`, and any program's REST
+        # passthrough as its admin CLI (`auth0 api patch PATH --data JSON`)
         _admin_settings(argv, entry, state)
     _password_given(argv, state)
     if name in _UNPACKERS and (stdin is not None or state.downloaded):
@@ -2745,8 +2746,8 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
     (`bin/magento config:set admin/captcha/enable 0`), judged as the MCP tool call it equals: its
     sub-command and resource name the tool, the settings its arguments (`normalize.tools.changes_controls`).
     A program the table does not know (`entry` None) is read so whatever its sub-command, its name too
-    (`zorkctl audit disable`):
-    what it does to a control is the table of controls' to say, by the words it is given."""
+    (`zorkctl audit disable`): what it does to a control is the table of controls' to say, by the words it
+    is given."""
     from limen.normalize.tools import changes_controls, settings_send_to
 
     words = argv[1:]
