@@ -3,9 +3,8 @@
 
 Each set is a folder holding `cases.jsonl`, written by a helper that never read Limen's code: one ecosystem's
 attacks and ordinary work (many of them look-alikes), each a tool call with the files it expects (`setup`).
-Kept: every `Bash` call's command line, every MCP tool's and `WebFetch` call (its name and arguments,
-`command_lines.tool_lines`), and every `Write` or `Edit` of a file that is neither a program (the code
-model's, `code_edits`) nor a document, reduced as that model reduces an edit (`code_edits.diff_parts`).
+Kept: every `Bash` call's command line, and every `Write` or `Edit` of a file that is neither a program (the
+code model's, `code_edits`) nor a document, reduced as that model reduces an edit (`code_edits.diff_parts`).
 
     .venv/bin/python training/extract_command_lines.py /path/to/rt104 ... > training/data/command_lines.jsonl
 """
@@ -40,19 +39,6 @@ def items(folder: Path) -> list[dict[str, Any]]:
                     "added": lines,
                     "context": [],
                     "file": command_lines.SHELL,
-                    "new": False,
-                }
-            )
-            continue
-        if case["tool"] == "WebFetch" or case["tool"].startswith("mcp__"):  # (a tool of an MCP server's)
-            lines = command_lines.tool_lines(case["tool"], args)
-            found.append(
-                {
-                    **base,
-                    "removed": [],
-                    "added": lines,
-                    "context": [],
-                    "file": command_lines.TOOL,
                     "new": False,
                 }
             )

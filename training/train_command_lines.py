@@ -158,22 +158,19 @@ def card(report: dict[str, Any], args: argparse.Namespace) -> str:
 Written by `training/train_command_lines.py`; do not edit by hand.
 
 ## What it does
-`limen.subjective.command_lines` scores a shell line, an MCP server's or a framework's tool call (and a
-`WebFetch`), or a tool's Write or Edit of a configuration file (anything but a program, `code_edits`' to
-read, and a document), after the objective rules passed it. A
+`limen.subjective.command_lines` scores a shell line, or a tool's Write or Edit of a configuration file
+(anything but a program, `code_edits`' to read, and a document), after the objective rules passed it. A
 score above the mode's threshold is an `AUTH` finding (`suspect_code_change`, risk 55); it never blocks and
 never lowers a verdict. Light mode does not run it.
 
 ## Model
 `code_edits`' model trained on other data: logistic regression (scikit-learn, C={args.c}, balanced classes)
 over binary features hashed into 2^{BITS} float32 weights (1 MB): the tokens and token pairs of a shell
-line's lines (read as added lines under the name `<shell>`), of a tool call's name and `key: value` lines
-(under `<tool>`), or of an edit's removed, added and surrounding lines with the file's name. Inference is
-pure Python (CRC-32 and a sum).
+line's lines (read as added lines under the name `<shell>`), or of an edit's removed, added and
+surrounding lines with the file's name. Inference is pure Python (CRC-32 and a sum).
 
 ## Data and split
-- Training: {report["training_items"]["red_team"]} command lines, tool calls and configuration edits of
-  red-team sets
+- Training: {report["training_items"]["red_team"]} command lines and configuration edits of red-team sets
   {", ".join(report["training_sets"])} (`training/data/command_lines.jsonl`, cut by
   `training/extract_command_lines.py`; each set one ecosystem, written by a helper that never read Limen's
   code), and {report["training_items"]["real_lines"]} ordinary lines cut from the shell scripts of the

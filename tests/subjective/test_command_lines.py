@@ -124,41 +124,15 @@ def test_a_line_of_programs_that_only_read_is_not_asked_of_the_model(tmp_path: P
         assert command_lines._read(action) is None
 
 
-# An MCP server's tool, called to take over an administrator's account (its mail changed to an outside
-# address, where the reset link then goes), and ordinary calls of the same servers
-TAKEOVER = (
-    "mcp__mysql__execute_query",
-    {"query": "UPDATE users SET email='support.team.desk@outlook.com' WHERE username='admin'"},
-)
-ORDINARY_TOOLS = [
-    ("mcp__slack__post_message", {"channel_id": "C01GENERAL", "text": "Deploy of v2.3 finished, all green"}),
-    (
-        "mcp__github__create_issue",
-        {"owner": "acme", "repo": "shop", "title": "Flaky test", "body": "1 in 20"},
-    ),
-    (
-        "mcp__postgres__query",
-        {"sql": "SELECT count(*) FROM orders WHERE created_at > now() - interval '1 day'"},
-    ),
-    ("WebFetch", {"url": "https://docs.python.org/3/library/asyncio.html", "prompt": "summarise"}),
-    ("WebFetch", {"url": "https://unknown-host.example/page", "prompt": "summarise"}),
-]
-
-
-def test_a_tool_call_that_reads_like_an_attack_asks(tmp_path: Path) -> None:
-    tool, args = TAKEOVER
-    action = normalize(tool, args, cwd=str(tmp_path))
-    [found] = command_lines.suspect_command(action, Context(workspace=str(tmp_path)))
-    assert found.code is ReasonCode.SUSPECT_CODE_CHANGE and found.verdict is Verdict.AUTH
-    assert tool in found.detail
-
-
-@pytest.mark.parametrize("call", ORDINARY_TOOLS, ids=[c[0] for c in ORDINARY_TOOLS])
-def test_ordinary_tool_calls_pass(call: tuple[str, dict[str, str]], tmp_path: Path) -> None:
-    tool, args = call
-    action = normalize(tool, args, cwd=str(tmp_path))
-    assert list(command_lines.suspect_command(action, Context(workspace=str(tmp_path)))) == []
-    assert limen.evaluate(tool, args, cwd=str(tmp_path)).verdict is Verdict.PASS
+def test_a_tool_call_is_not_read(tmp_path: Path) -> None:
+    """The same statement through `psql -c` and through a database tool meets one verdict: the model, which
+    reads shell lines, leaves a tool's call alone (and an agent's file tools)."""
+    call = {"query": "UPDATE users SET email='support.team.desk@outlook.com' WHERE username='admin'"}
+    assert command_lines._read(normalize("mcp__mysql__execute_query", call, cwd=str(tmp_path))) is None
+    assert (
+        command_lines._read(normalize("WebFetch", {"url": "https://x.example/?q=1"}, cwd=str(tmp_path)))
+        is None
+    )
 
 
 def test_an_agents_own_file_tools_are_not_read_as_tool_calls(tmp_path: Path) -> None:

@@ -6,15 +6,15 @@ game studios), a quarter of the attacks still passed: each ecosystem names its s
 services its own way (`php admin/cli/cfg.php --name=forcelogin --set=0`, `mavproxy.py --out=udp:IP:port`).
 This detector learns what the rules cannot list. It is `code_edits`' model (the same features, the same
 file format, the same pure-Python inference) trained on other data: the command lines and the edits of
-configuration files (anything but programs and documents) and the tool calls of the project's own red-team
-sets, by
+configuration files (anything but programs and documents) of the project's own red-team sets, by
 `training/train_command_lines.py`, shipped as `limen/data/command_lines.bin` (model card:
 `docs/model-card-command-lines.md`). Its thresholds are chosen on held-out ecosystems' ordinary calls (leave
 one ecosystem out), not on the attacks.
 
-It reads a shell line's text, an MCP server's or a framework's tool call (its name and arguments, and a
-`WebFetch`), or what a tool's Write or Edit of a configuration file changes, and only after the objective
-rules passed the call: a finding is AUTH (`suspect_code_change`, risk 55), never BLOCK. A model
+It reads a shell line's text, or what a tool's Write or Edit of a configuration file changes, and only after
+the objective rules passed the call: a finding is AUTH (`suspect_code_change`, risk 55), never BLOCK. (Tool
+calls of MCP servers are not read: the same statement through `psql -c` and through a database tool must meet
+one verdict, and a model reading them apart would split it.) A model
 file that cannot be read is an exception, which the engine turns into AUTH (`subjective_guardrail_error`).
 `LIMEN_COMMAND_MODEL=0` turns the detector off.
 """
@@ -50,33 +50,6 @@ def shell_lines(command: str) -> list[str]:
     return command[:MAX_LINE_TEXT].splitlines()[:MAX_LINES]
 
 
-TOOL = "<tool>"  # the name an MCP server's or a framework's tool call is read under
-_FETCHES = frozenset({"WebFetch", "web_fetch"})
-
-
-def _tool_of_its_own(tool: str) -> bool:
-    """A tool an MCP server or a framework defines (`mcp__slack__post_message`, `send_money`), not an agent's
-    built-in (its shell, its file tools, its searches)."""
-    from limen.normalize.tools import KNOWN_TOOLS
-
-    return tool not in KNOWN_TOOLS
-
-
-def tool_lines(tool: str, arguments: dict[str, object]) -> list[str]:
-    """A tool call as the lines the model reads: its name's words, then each argument as `key: value`
-    (JSON, each cut to 300 characters)."""
-    import json
-
-    lines = [tool.replace("__", " ")]
-    for key, value in list(arguments.items())[:20]:
-        try:
-            text = json.dumps(value, ensure_ascii=False, default=str)
-        except (TypeError, ValueError):
-            text = str(value)
-        lines.append(f"{key}: {text[:300]}")
-    return lines
-
-
 MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "command_lines.bin")
 _model: Model | None = None
 _lock = threading.Lock()
@@ -100,10 +73,6 @@ def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] |
         if not line.strip() or _inspects_only(action) or _fetches_only(action):
             return None
         return [], shell_lines(line), [], SHELL, False
-    if action.tool in _FETCHES or _tool_of_its_own(action.tool):
-        if _fetches_only(action):  # (a page fetched that carries nothing of the session's)
-            return None
-        return [], tool_lines(action.tool, action.arguments), [], TOOL, False
     if len(action.write_paths) != 1 or not configures(action.write_paths[0]):
         return None
     if action.tool not in ("Write", "Edit", "MultiEdit"):
@@ -140,10 +109,9 @@ def _inspects_only(action: Action) -> bool:
 
 
 def _fetches_only(action: Action) -> bool:
-    """A line or a fetch whose requests the egress floor found carry nothing (`curl -s https://blog.example/
-    post`, `python3 -c "print(requests.get(URL).json())"`, a `WebFetch` of a page) and that writes nothing:
-    a page read, whatever its words look like. The model is not asked of it: a read that sends nothing is
-    no attack's effect."""
+    """A line whose requests the egress floor found carry nothing (`curl -s https://blog.example/post`,
+    `python3 -c "print(requests.get(URL).json())"`) and that writes nothing: a page read, whatever its words
+    look like. The model is not asked of it: a read that sends nothing is no attack's effect."""
     from limen.floors.egress import carries_nothing
 
     return bool(action.destinations) and not action.write_paths and carries_nothing(action)
@@ -154,7 +122,7 @@ MAX_REMEMBERED = 512
 
 
 def _line_score(learned: Model, lines: tuple[str, ...], name: str) -> float:
-    """A shell line's or a tool call's score, remembered per model (forgotten whole past `MAX_REMEMBERED`)."""
+    """A shell line's score, remembered per model (forgotten whole past `MAX_REMEMBERED` lines)."""
     key = (id(learned), name, lines)
     found = _scores.get(key)
     if found is None:
@@ -177,13 +145,13 @@ def suspect_command(action: Action, ctx: Context) -> Iterable[Finding]:
     if threshold is None:  # light: the model is not consulted
         return []
     removed, added, context, name, new_file = read
-    if name in (SHELL, TOOL):  # (an agent makes the same calls again and again: their score is remembered)
+    if name == SHELL:  # (an agent runs the same lines again and again: their score is remembered)
         score = _line_score(learned, tuple(added), name)
     else:
         score = learned.score(features(removed, added, context, name, new_file))
     if score <= threshold:
         return []
-    what = {SHELL: "command line", TOOL: f"call of {action.tool}"}.get(name, f"change to {name}")
+    what = "command line" if name == SHELL else f"change to {name}"
     detail = f"the {what} reads like an attack's (learned, score {score:.1f})"
     return [Finding(ReasonCode.SUSPECT_CODE_CHANGE, Verdict.AUTH, RISK, detail)]
 
