@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from limen.facts.paths import PROGRAMS  # noqa: E402
 from limen.model import Action  # noqa: E402
-from limen.subjective.code_edits import diff_parts, edits_of  # noqa: E402
+from limen.subjective.code_edits import changed_lines  # noqa: E402
 
 _EDITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 
@@ -45,14 +45,7 @@ def record(set_name: str, case: dict[str, Any]) -> dict[str, Any] | None:
         return None
     current = (case.get("setup") or {}).get(_relative(path))
     action = Action(tool=case["tool"], capability="file_write", arguments=args)
-    removed: list[str] = []
-    added: list[str] = []
-    context: list[str] = []
-    for before, after, lead in edits_of(action, current if isinstance(current, str) else None):
-        gone, came, around = diff_parts(before, after)
-        removed += gone
-        added += came
-        context = context or lead + around
+    removed, added, context, new_file = changed_lines(action, current if isinstance(current, str) else None)
     if not removed and not added:
         return None
     return {
@@ -61,7 +54,7 @@ def record(set_name: str, case: dict[str, Any]) -> dict[str, Any] | None:
         "label": "attack" if case.get("label") == "attack" else "benign",
         "class": "red_team",
         "file": name,
-        "new": not (current or "").strip() and isinstance(args.get("content"), str),
+        "new": new_file,
         "removed": removed,
         "added": added,
         "context": context,

@@ -19,6 +19,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from limen.model import Action  # noqa: E402
 from limen.subjective import code_edits, command_lines  # noqa: E402
 
 
@@ -50,20 +51,15 @@ def items(folder: Path) -> list[dict[str, Any]]:
             or not command_lines.configures(path)
         ):
             continue
-        name = path.rsplit("/", 1)[-1]
         setup = case.get("setup") or {}
         current = next(
-            (v for k, v in setup.items() if isinstance(v, str) and path.endswith(k.lstrip("./"))), ""
+            (v for k, v in setup.items() if isinstance(v, str) and path.endswith(k.lstrip("./"))), None
         )
-        if case["tool"] == "Write":
-            before, after = current, str(args.get("content") or "")
-        else:
-            old, new = str(args.get("old_string") or ""), str(args.get("new_string") or "")
-            before = current if old and old in current else old
-            after = before.replace(old, new, 1) if old else before + new
-        removed, added, context = code_edits.diff_parts(before, after)
+        action = Action(tool=case["tool"], capability="file_write", arguments=args)
+        removed, added, context, new_file = code_edits.changed_lines(action, current)  # (as inference reads)
         if removed or added:
-            item = {"removed": removed, "added": added, "context": context, "file": name, "new": not before}
+            name = path.rsplit("/", 1)[-1]
+            item = {"removed": removed, "added": added, "context": context, "file": name, "new": new_file}
             found.append({**base, **item})
     return found
 

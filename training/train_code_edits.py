@@ -148,22 +148,44 @@ def main() -> int:
     real = real_edits(args.real, args.real_count, seed=5)
     real_train, real_test = real[: len(real) * 2 // 3], real[len(real) * 2 // 3 :]
 
+    model, thresholds, report = train_and_measure(
+        train, test, real_train, real_test, args.c, MODE_FPR, held_sets, "real_code"
+    )
+    write_model(args.out, model, thresholds, {"c": args.c, "report": report})
+    args.card.write_text(card(report, args), encoding="utf-8")
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+def train_and_measure(
+    train: list[dict[str, Any]],
+    test: list[dict[str, Any]],
+    real_train: list[dict[str, Any]],
+    real_test: list[dict[str, Any]],
+    c: float,
+    mode_fpr: dict[str, float],
+    held_sets: set[str],
+    real_name: str,
+) -> tuple[LogisticRegression, dict[str, float], dict[str, Any]]:
+    """Each mode's threshold from the training sets' benign items scored left one ecosystem out, the model
+    trained on every training set, and what it flags: left one out, held out (per set) and of the real
+    items not trained on (`real_name`: what they are, for the report's keys)."""
     sets = sorted({item["set"] for item in train})
     out_of_fold = np.zeros(len(train))
     for held in sets:
-        model = fit([item for item in train if item["set"] != held] + real_train, args.c)
+        model = fit([item for item in train if item["set"] != held] + real_train, c)
         at = [i for i, item in enumerate(train) if item["set"] == held]
         out_of_fold[at] = model.decision_function(matrix([train[i] for i in at]))
     benign = np.array([item["label"] != "attack" for item in train])
-    thresholds = {mode: float(np.quantile(out_of_fold[benign], 1 - fpr)) for mode, fpr in MODE_FPR.items()}
+    thresholds = {mode: float(np.quantile(out_of_fold[benign], 1 - fpr)) for mode, fpr in mode_fpr.items()}
 
-    model = fit(train + real_train, args.c)
+    model = fit(train + real_train, c)
     test_scores = model.decision_function(matrix(test)) if test else np.zeros(0)
     real_scores = model.decision_function(matrix(real_test))
     report = {
         "training_sets": sets,
         "held_out_sets": sorted(held_sets),
-        "training_items": {"red_team": len(train), "real_code": len(real_train)},
+        "training_items": {"red_team": len(train), real_name: len(real_train)},
         "modes": {
             mode: {
                 "leave_one_set_out": rates(out_of_fold, train, threshold),
@@ -176,18 +198,16 @@ def main() -> int:
                     )
                     for name in sorted(held_sets)
                 },
-                "real_code_flagged": f"{int((real_scores > threshold).sum())}/{len(real_scores)}",
+                f"{real_name}_flagged": f"{int((real_scores > threshold).sum())}/{len(real_scores)}",
             }
             for mode, threshold in thresholds.items()
         },
     }
-    write_model(args.out, model, thresholds, {"c": args.c, "report": report})
-    args.card.write_text(card(report, args), encoding="utf-8")
-    print(json.dumps(report, indent=2))
-    return 0
+    return model, thresholds, report
 
 
-def card(report: dict[str, Any], args: argparse.Namespace) -> str:
+def card_table(report: dict[str, Any]) -> str:
+    """The model card's table of what each mode flags, per held-out set, all held out, and left one out."""
     rows = []
     for mode, found in report["modes"].items():
         rows += [
@@ -198,8 +218,12 @@ def card(report: dict[str, Any], args: argparse.Namespace) -> str:
             f"| {mode} | training sets, leave one out | {found['leave_one_set_out']['attacks']} "
             f"| {found['leave_one_set_out']['benign_flagged']} |"
         )
+    return "\n".join(rows)
+
+
+def card(report: dict[str, Any], args: argparse.Namespace) -> str:
     real = ", ".join(f"{mode} {found['real_code_flagged']}" for mode, found in report["modes"].items())
-    table = "\n".join(rows)
+    table = card_table(report)
     shares = ", ".join(f"{mode} {fpr:.0%}" for mode, fpr in MODE_FPR.items())
     return f"""# Model card: the learned reader of program edits (`suspect_code_change`)
 

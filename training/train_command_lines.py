@@ -26,12 +26,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "training"))
 
-from train_code_edits import BITS, REAL_WEIGHT, fit, matrix, rates, red_team, write_model  # noqa: E402
+from train_code_edits import BITS, REAL_WEIGHT, card_table, red_team, train_and_measure, write_model  # noqa: E402
 
 ROOTS = ("/usr/bin", "/usr/sbin", "/usr/share", "/usr/lib", "/etc")
 
@@ -100,39 +98,9 @@ def main() -> int:
     test = [item for item in items if item["set"] in held_sets]
     real = real_lines(ROOTS, args.real_count, seed=5)
     real_train, real_test = real[: len(real) * 2 // 3], real[len(real) * 2 // 3 :]
-    sets = sorted({item["set"] for item in train})
-    out_of_fold = np.zeros(len(train))
-    for held in sets:
-        model = fit([item for item in train if item["set"] != held] + real_train, args.c)
-        at = [i for i, item in enumerate(train) if item["set"] == held]
-        out_of_fold[at] = model.decision_function(matrix([train[i] for i in at]))
-    benign = np.array([item["label"] != "attack" for item in train])
-    thresholds = {mode: float(np.quantile(out_of_fold[benign], 1 - fpr)) for mode, fpr in MODE_FPR.items()}
-
-    model = fit(train + real_train, args.c)
-    test_scores = model.decision_function(matrix(test)) if test else np.zeros(0)
-    real_scores = model.decision_function(matrix(real_test))
-    report: dict[str, Any] = {
-        "training_sets": sets,
-        "held_out_sets": sorted(held_sets),
-        "training_items": {"red_team": len(train), "real_lines": len(real_train)},
-        "modes": {
-            mode: {
-                "leave_one_set_out": rates(out_of_fold, train, threshold),
-                "held_out": rates(test_scores, test, threshold),
-                "held_out_per_set": {
-                    name: rates(
-                        test_scores[[i for i, t in enumerate(test) if t["set"] == name]],
-                        [t for t in test if t["set"] == name],
-                        threshold,
-                    )
-                    for name in sorted(held_sets)
-                },
-                "real_lines_flagged": f"{int((real_scores > threshold).sum())}/{len(real_scores)}",
-            }
-            for mode, threshold in thresholds.items()
-        },
-    }
+    model, thresholds, report = train_and_measure(
+        train, test, real_train, real_test, args.c, MODE_FPR, held_sets, "real_lines"
+    )
     write_model(args.out, model, thresholds, {"c": args.c, "report": report})
     args.card.write_text(card(report, args), encoding="utf-8")
     print(json.dumps(report, indent=2))
@@ -140,17 +108,7 @@ def main() -> int:
 
 
 def card(report: dict[str, Any], args: argparse.Namespace) -> str:
-    rows = []
-    for mode, found in report["modes"].items():
-        rows += [
-            f"| {mode} | {name} | {r['attacks']} | {r['benign_flagged']} |"
-            for name, r in [*found["held_out_per_set"].items(), ("all held out", found["held_out"])]
-        ]
-        rows.append(
-            f"| {mode} | training sets, leave one out | {found['leave_one_set_out']['attacks']} "
-            f"| {found['leave_one_set_out']['benign_flagged']} |"
-        )
-    table = "\n".join(rows)
+    table = card_table(report)
     real = ", ".join(f"{mode} {found['real_lines_flagged']}" for mode, found in report["modes"].items())
     shares = ", ".join(f"{mode} {fpr:.0%}" for mode, fpr in MODE_FPR.items())
     return f"""# Model card: the learned reader of shell lines and configuration edits (`suspect_code_change`)

@@ -229,7 +229,6 @@ def test_an_unreadable_model_asks_with_a_reason(
     broken = tmp_path / "code_edits.bin"
     broken.write_bytes(b"not a model")
     monkeypatch.setattr(code_edits, "MODEL_PATH", str(broken))
-    monkeypatch.setattr(code_edits, "_model", None)
     decision = edit(project, ORDINARY[0])
     assert decision.verdict is Verdict.AUTH
     assert [f.code for f in decision.findings] == [ReasonCode.SUBJECTIVE_GUARDRAIL_ERROR]

@@ -88,7 +88,6 @@ def test_an_unreadable_model_asks_with_a_reason(monkeypatch: pytest.MonkeyPatch,
     broken = tmp_path / "command_lines.bin"
     broken.write_bytes(b"not a model")
     monkeypatch.setattr(command_lines, "MODEL_PATH", str(broken))
-    monkeypatch.setattr(command_lines, "_model", None)
     decision = limen.evaluate("Bash", {"command": "npm test"}, cwd=str(tmp_path))
     assert decision.verdict is Verdict.AUTH
     assert [f.code for f in decision.findings] == [ReasonCode.SUBJECTIVE_GUARDRAIL_ERROR]

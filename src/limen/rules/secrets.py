@@ -1241,14 +1241,17 @@ _LOGIN_PAIR = re.compile(
     r"|\+login[ \t]+[\w.@-]{2,64}[ \t]+)"
     r"([^\s\"'`<>/]{8,64})(?=[\s\"'`,;)]|$)"
 )
-_PASSWORD_SHAPE = secret_facts.PASSWORD_SHAPE
 
 
 def _login_pairs(text: str) -> Iterator[SecretHit]:
     """A password written after the account it opens (`_LOGIN_PAIR`), shaped like one."""
     for match in islice(_LOGIN_PAIR.finditer(text), 8):
         value = match.group(1)
-        if _PASSWORD_SHAPE.match(value) and not value.startswith(("$", "{", "%", "<")) and "://" not in value:
+        if (
+            secret_facts.PASSWORD_SHAPE.match(value)
+            and not value.startswith(("$", "{", "%", "<"))
+            and "://" not in value
+        ):
             yield SecretHit("generic-secret-assignment", match.start(1), match.end(1), KEYWORD)
 
 

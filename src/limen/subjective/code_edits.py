@@ -148,17 +148,38 @@ def load(path: str) -> Model:
 
 
 MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "code_edits.bin")
-_model: Model | None = None
+_loaded: dict[str, Model] = {}
 _lock = threading.Lock()
 
 
-def model() -> Model:
-    global _model
-    if _model is None:
+def loaded(path: str) -> Model:
+    """The model file at `path`, read once (each learned reader keeps its own file)."""
+    found = _loaded.get(path)
+    if found is None:
         with _lock:
-            if _model is None:
-                _model = load(MODEL_PATH)
-    return _model
+            found = _loaded.get(path)
+            if found is None:
+                found = _loaded[path] = load(path)
+    return found
+
+
+def model() -> Model:
+    return loaded(MODEL_PATH)
+
+
+def changed_lines(action: Action, current: str | None) -> tuple[list[str], list[str], list[str], bool]:
+    """What a tool's Write, Edit or MultiEdit changes, as the models read it (and training reads it): the
+    removed and added lines of every change, the first change's surroundings, and whether the file is new."""
+    removed: list[str] = []
+    added: list[str] = []
+    context: list[str] = []
+    for before, after, lead in edits_of(action, current):
+        gone, came, around = diff_parts(before, after)
+        removed += gone
+        added += came
+        context = context or lead + around  # the first change's surroundings
+    new_file = not (current or "").strip() and isinstance(action.arguments.get("content"), str)
+    return removed, added, context, new_file
 
 
 def edits_of(action: Action, current: str | None) -> list[tuple[str, str, list[str]]]:
@@ -212,18 +233,9 @@ def suspect_code_change(action: Action, ctx: Context) -> Iterable[Finding]:
         return []
     from limen.rules.written import current_text
 
-    current = current_text(path)
-    removed: list[str] = []
-    added: list[str] = []
-    context: list[str] = []
-    for before, after, lead in edits_of(action, current):
-        gone, came, around = diff_parts(before, after)
-        removed += gone
-        added += came
-        context = context or lead + around  # the first change's surroundings
+    removed, added, context, new_file = changed_lines(action, current_text(path))
     if not added and not removed:
         return []
-    new_file = not (current or "").strip() and isinstance(action.arguments.get("content"), str)
     score = learned.score(features(removed, added, context, path.rsplit("/", 1)[-1], new_file))
     if score <= threshold:
         return []

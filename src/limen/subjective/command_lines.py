@@ -22,12 +22,11 @@ file that cannot be read is an exception, which the engine turns into AUTH (`sub
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterable
 
 from limen.context import Context
 from limen.model import Action, Finding, ReasonCode, Verdict
-from limen.subjective.code_edits import MAX_LINES, Model, diff_parts, edits_of, features, load
+from limen.subjective.code_edits import MAX_LINES, Model, changed_lines, features, loaded
 
 RISK = 55
 SHELL = "<shell>"  # the name a shell line is read under (no file's name is spelt so)
@@ -51,17 +50,10 @@ def shell_lines(command: str) -> list[str]:
 
 
 MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "command_lines.bin")
-_model: Model | None = None
-_lock = threading.Lock()
 
 
 def model() -> Model:
-    global _model
-    if _model is None:
-        with _lock:
-            if _model is None:
-                _model = load(MODEL_PATH)
-    return _model
+    return loaded(MODEL_PATH)
 
 
 def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] | None:
@@ -80,18 +72,9 @@ def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] |
     from limen.rules.written import current_text
 
     path = action.write_paths[0]
-    current = current_text(path)
-    removed: list[str] = []
-    added: list[str] = []
-    context: list[str] = []
-    for before, after, lead in edits_of(action, current):
-        gone, came, around = diff_parts(before, after)
-        removed += gone
-        added += came
-        context = context or lead + around
+    removed, added, context, new_file = changed_lines(action, current_text(path))
     if not added and not removed:
         return None
-    new_file = not (current or "").strip() and isinstance(action.arguments.get("content"), str)
     return removed, added, context, path.rsplit("/", 1)[-1], new_file
 
 
