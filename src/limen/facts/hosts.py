@@ -34,6 +34,7 @@ import ipaddress
 import os
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
@@ -1224,6 +1225,23 @@ def _named_for(issuer: Issuer, names: set[str]) -> bool:
     prefix = issuer.name.upper().replace("-", "_") + "_"
     bare = {_PUBLIC_BUILD_PREFIX.sub("", n) for n in names}
     return any(n.startswith(prefix) and _CREDENTIAL_WORD.search(n[len(prefix) - 1 :]) for n in bare)
+
+
+def named_vendor_api(host: str, texts: Iterable[str]) -> bool:
+    """A service the issuer table does not know, called at its own API host with its own credential: every
+    credential variable the texts refer to begins with the name the host is registered under, and the host
+    is that domain's `api` host (`$TELNYX_API_KEY` to `api.telnyx.com`, `-u $PLIVO_AUTH_ID:$PLIVO_AUTH_TOKEN`
+    to `api.plivo.com`). A variable is named after the service whose account it holds, and the service
+    answers at `api.` under its own name; a tenant's site on a platform (`x.netlify.app`), a look-alike
+    (`api.telnyx-cdn.com`) or another service's host (`$TELNYX_API_KEY` to `api.evil.io`) is not that."""
+    vendor = registrable_name(host)
+    first = host.lower().split(".", 1)[0]
+    if len(vendor) < 3 or not first.startswith("api") or host.lower().count(".") != 2:
+        return False
+    names = {_PUBLIC_BUILD_PREFIX.sub("", m.group(1)) for t in texts for m in _ENV_REFERENCE.finditer(t)}
+    credentials = [n for n in names if _CREDENTIAL_WORD.search(n)]
+    prefix = vendor.upper().replace("-", "_") + "_"
+    return bool(credentials) and all(n.startswith(prefix) for n in credentials)
 
 
 # What front-end builds put before the variables they ship to every browser (`NEXT_PUBLIC_SUPABASE_ANON_KEY`

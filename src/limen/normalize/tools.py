@@ -445,6 +445,8 @@ _CONTROL_KEYS = re.compile(
     # `rate_limit_enabled`, MAVLink's `signing`), and what stops a machine hurting anyone (`safe_mode`,
     # `collision_avoidance`)
     r"|access_control|rate_?limit|(?:^|_)signing(?:_|$)|safe_mode|collision"
+    # what caps the money an account may spend (a carrier's `daily_spend_limit_enabled`, a budget's cap)
+    r"|(?:spend(?:ing)?|budget|cost|credit)_?limits?(?:_|$)"
     # what a product runs against abuse (`bEnableAntiCheat`, `anti_tamper`, `antivirus`)
     r"|anti_?(?:cheat|virus|malware|spam|tamper|debug|replay|bot|fraud|phishing)"
     # an access control list switched as a whole (Nomad's and Consul's `acl { enabled = true }`)

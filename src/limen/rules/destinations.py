@@ -31,7 +31,9 @@
   called with the user's own credential for it, i.e. the issuer's conventional variable
   (`-H "Authorization: Bearer $OPENAI_API_KEY"` to api.openai.com; for issuers whose hosts name someone's
   resource, AWS, Google, Slack webhooks, Hugging Face, GitHub, GitLab, only a request that carries
-  nothing): nothing. Still asked: a body to a documentation host, a URL built at run time,
+  nothing), or a service the table does not know called at the `api.` host of the name every credential
+  variable it sends begins with (`$TELNYX_API_KEY` to api.telnyx.com: `limen.facts.hosts.named_vendor_api`):
+  nothing. Still asked: a body to a documentation host, a URL built at run time,
   `docs.python.org.evil.example`, `$OPENAI_API_KEY` sent to any other host, `$GITHUB_TOKEN` to
   api.openai.com, `$AWS_ACCESS_KEY_ID` signing an upload to a bucket;
 - anything else, private ranges included: AUTH. By mode: light lets a read-only fetch (a GET/HEAD tool
@@ -109,6 +111,7 @@ from limen.facts.hosts import (
     issuers_of_client,
     issuers_of_credentials,
     named_by_project,
+    named_vendor_api,
     project_domain,
     project_repository,
     public_image_registry,
@@ -401,9 +404,9 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
     if _printed_for(dest, action) and carries_nothing(action):
         return True  # `curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://x.googleapis.com`
     issuers = issuers_for_host(dest.host)
-    if not issuers:
-        return False
     texts = (*action.payloads, *(w for c in action.commands for w in c.argv if "$" in w))
+    if not issuers:
+        return named_vendor_api(dest.host, texts)
     used = frozenset(i for t in texts for i in issuers & issuers_of_credentials(t))
     used |= issuers & frozenset(i for c in action.commands for i in picked_issuers(c))  # `$(grep STRIPE_...)`
     used |= issuers & issuers_of_client(dest.via_command)  # `az rest --url https://graph.microsoft.com/...`
