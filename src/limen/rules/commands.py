@@ -2160,7 +2160,10 @@ def _key_material_erased(command: Command, action: Action, ctx: Context) -> Find
 # (a board's flash erased is no store: `espflash erase-flash` readies it for the next image)
 _DESTROYING_WORD = re.compile(
     r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate|obliterate|expunge|erase)(?:[-_:][\w-]+)?"
-    r"|del|rm|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--?(?:delete|destroy|purge|drop)(?:[-_][\w-]+)?)$"
+    # an option names what it deletes in a word, or says it deletes all (`--delete`, `--drop-database`,
+    # `--delete-all-output`); one that says how a tool trims its own output (`--drop-densest-as-needed`,
+    # `--delete-conflicting-outputs`) deletes nothing the user has
+    r"|del|rm|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--?(?:delete|destroy|purge|drop)(?:[-_]\w+|[-_][\w-]*all\b[\w-]*)?)$"
 )
 
 
@@ -3201,11 +3204,12 @@ def _security_service_off(args: tuple[str, ...] | list[str]) -> str:
 
 
 def _erased(command: Command, action: Action, ctx: Context) -> list[str]:
-    """Files a command deletes or truncates (`rm f`, `shred f`, `> f` from an empty or echo command)."""
+    """Files a command deletes or truncates (`rm f`, `shred f`, `> f` from an empty or echo command); a file
+    written over that does not exist yet (`echo "$(openssl rand -base64 32)" > jwt.key`) loses nothing."""
     if command.name in _DELETERS or command.name == "truncate":
         return [_target(w, action, ctx) for w in _operands(command.argv)]
     if command.name in ("echo", "printf", "true", ":", "cat") and len(command.argv) <= 2:
-        return list(command.redirects)
+        return [path for path in command.redirects if os.path.lexists(path)]
     return []
 
 

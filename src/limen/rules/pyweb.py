@@ -160,7 +160,7 @@ def _route_flaws(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
             if _reads_request(node.value, tainted):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 tainted.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
-        elif isinstance(node, ast.Call) and _is_sink(node):
+        elif isinstance(node, ast.Call) and _is_sink(node) and not _operands_of_fixed_program(node):
             if any(_reads_request(a, tainted) for a in [*node.args, *(k.value for k in node.keywords)]):
                 flaws.append("what a web request carries is run as a command or loaded as code")
         elif isinstance(node, ast.Return | ast.Dict) and _holds_environment(node):
@@ -174,6 +174,26 @@ def _in_order(function: ast.AST) -> list[ast.stmt | ast.expr]:
     """The function's nodes in source order (assignments before the calls that use them)."""
     nodes: list[ast.stmt | ast.expr] = [n for n in ast.walk(function) if isinstance(n, ast.stmt | ast.expr)]
     return sorted(nodes, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _operands_of_fixed_program(call: ast.Call) -> bool:
+    """A process started from an argument list whose program is written in the code, one that reads its
+    operands as data, without a shell (`subprocess.run(["ogr2ogr", "-f", fmt, out, src])`): what the request
+    carries is an operand, never a command. A shell, an interpreter or a program that runs one of its
+    arguments (`["sh", "-c", cmd]`, `["git", ...]`, `["ssh", host, cmd]`) runs it."""
+    from limen.facts.programs import runs_arguments
+
+    argv = call.args[0] if call.args else None
+    shell = any(
+        k.arg == "shell" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+        for k in call.keywords
+    )
+    if shell or not isinstance(argv, ast.List | ast.Tuple) or not argv.elts:
+        return False
+    program = argv.elts[0]
+    if not (isinstance(program, ast.Constant) and isinstance(program.value, str)):
+        return False
+    return not runs_arguments(program.value.rsplit("/", 1)[-1])
 
 
 def _is_sink(call: ast.Call) -> bool:

@@ -226,6 +226,14 @@ def _carries(text: str, tainted: set[str]) -> bool:
     return bool(_REQUEST.search(text)) or bool(set(_NAME.findall(text)) & tainted)
 
 
+def _kept(call: str, before: str) -> bool:
+    """The call, as the line spells it from its name to its end, was in the code before (`return
+    send_file(path, max_age=0)` made `resp = send_file(path, max_age=0)`): the edit moved it, and what
+    reaches it is as it was."""
+    call = call.strip()
+    return len(call) > 12 and call in before
+
+
 def request_flows(added: str, before: str) -> list[str]:
     """What the added code lets a request's value reach that the code before did not: a file read from a
     path the caller picks, objects made from the caller's data, the server's secret sent where the caller
@@ -251,7 +259,13 @@ def request_flows(added: str, before: str) -> list[str]:
         for line in added.splitlines():
             if line in old_lines or not line.strip():
                 continue
-            if readers and _FILE_READER.search(line) and _carries(line, tainted) and not confined:
+            reader = _FILE_READER.search(line) if readers else None
+            if (
+                reader
+                and _carries(line, tainted)
+                and not confined
+                and not _kept(line[reader.start() :], before)
+            ):
                 found.append("a file is read from a path the request chooses")
             if makers and _OBJECT_MAKER.search(line) and (_carries(line, tainted) or _REQUEST.search(added)):
                 found.append("a request's data is turned into objects of any class it names")

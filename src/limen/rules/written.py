@@ -3353,6 +3353,7 @@ def _command_text(text: str) -> tuple[list[str], list[str]]:
         if (
             len(line) <= 4096
             and _COMMAND_MARK.search(line)
+            and not _VALUE_ONLY.fullmatch(line)
             and line.count("'") % 2 == line.count('"') % 2 == 0
             and _opens_with_program(line)
         ):
@@ -3360,6 +3361,9 @@ def _command_text(text: str) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(found))[:200], []
 
 
+# A line that is one substitution and nothing else (`$(openssl rand -hex 16)`): what a shell's `printf '%s'
+# "$(...)" > f` wrote, whose file holds the command's output, not the command
+_VALUE_ONLY = re.compile(r"\$\([^()]*\)")
 _SETTING_VALUE = re.compile(r"^\s*[\w.-]+\s*[:=]\s*(\S.*)$")
 _MAKE_SHELL = re.compile(r"\$\(shell[ \t]+([^\n]*?)\)[ \t]*(?:#.*)?$", re.MULTILINE)
 _FIRST_WORD = re.compile(r"^[\s({]*(?:\$\()?[\s(]*([^\s;|&()'\"]+)")
@@ -4362,12 +4366,34 @@ def _request_runs(source: str) -> bool:
         rest = _outside_strings(line[call.start() :])
         if _ESCAPED.search(rest):
             continue  # `system('ls ' . escapeshellarg($_GET['d']))`: the input is quoted as one word
+        if _reads_operands(line[call.end() :]):
+            continue  # `subprocess.run(["ogr2ogr", "-f", fmt])`: the input is an operand, never a command
         if _REQUEST_READ.search(line[call.start() :]) or any(
             n and re.search(rf"\b{re.escape(n)}\b", rest if "{" not in line else line[call.start() :])
             for n in names
         ):  # a name inside an interpolated string (`$"-c \"{cmd}\""`, `` `${cmd}` ``) is the name too
             return True
     return False
+
+
+# A process call's program written in the code and its arguments given apart (`exec.Command("ogr2ogr", "-f",
+# f)`, `spawn("convert", [src, out])`, `subprocess.run(["tippecanoe", "-o", out])`)
+_FIXED_PROGRAM = re.compile(r"""\s*\[?\s*["']([\w./+-]+)["']\s*,""")
+_SHELL_ON = re.compile(r"(?i)\bshell\s*[=:]\s*true")
+
+
+def _reads_operands(arguments: str) -> bool:
+    """The call starts a program written in the code, one that reads its operands as data (not a shell, an
+    interpreter, or a program that runs one of its arguments: `limen.facts.programs.runs_arguments`), with
+    its arguments given apart and no shell: what a request carries reaches it as an operand."""
+    from limen.facts.programs import runs_arguments
+
+    fixed = _FIXED_PROGRAM.match(arguments)
+    return (
+        fixed is not None
+        and not _SHELL_ON.search(arguments)
+        and not runs_arguments(fixed.group(1).rsplit("/", 1)[-1])
+    )
 
 
 # Where a request's input is read, lower-cased (the prefilter of `_request_runs`: `_REQUEST_READ` needs one)
@@ -4483,7 +4509,9 @@ _ANY_TYPE = prefiltered(
 # os.environ["API_KEY"]}`)
 _SECRET_RETURNED = prefiltered(
     r"""(?:\bnew\s+Response\s*\(|\bResponse\.json\s*\(|\bres\.(?:json|send)\s*\(|\bc\.json\s*\(|\bjsonify\s*\("""
-    r"""|\bJsonResponse\s*\(|\bctx\.body\s*=|^\s*return\s*[{(])[^;\n]{0,300}?"""
+    # (a header that presents the secret to another service, `return {"Authorization": f"Bearer {...}"}`,
+    # hands it to no caller)
+    r"""|\bJsonResponse\s*\(|\bctx\.body\s*=|^\s*return\s*[{(])(?:(?!(?i:authorization|bearer\b))[^;\n]){0,300}?"""
     r"""(?:process\.env\.|Deno\.env\.get\(\s*["']|os\.environ(?:\.get\(\s*|\[\s*)["']|getenv\(\s*["']|ENV\[\s*["'])"""
     r"""(?!\w*(?:ANON|PUBLIC|PUBLISHABLE))\w*(?:SECRET|PRIVATE|PASSWORD|SERVICE_ROLE|_KEY|TOKEN)\w*""",
     re.MULTILINE,
