@@ -444,7 +444,7 @@ _CONTROL_KEYS = re.compile(
     # who may join or call at all, how often, and what signs the messages (`enable_join_access_control`,
     # `rate_limit_enabled`, MAVLink's `signing`), and what stops a machine hurting anyone (`safe_mode`,
     # `collision_avoidance`)
-    r"|access_control|rate_?limit|(?:^|_)signing(?:_|$)|safe_mode|collision"
+    r"|access_control|rate_?limit|(?:^|_)signing(?:_|$)|safe_mode|collision|(?:^|_)permissions?_(?:enabled|check)"
     # what caps the money an account may spend (a carrier's `daily_spend_limit_enabled`, a budget's cap)
     r"|(?:spend(?:ing)?|budget|cost|credit)_?limits?(?:_|$)"
     # what a product runs against abuse (`bEnableAntiCheat`, `anti_tamper`, `antivirus`)
@@ -849,12 +849,20 @@ def _opened_to_all(old: str, new: str) -> bool:
     return int(before[-1]) & 4 == 0 and int(after[-1]) & 4 != 0
 
 
+# A control named with a word that says it is off when set (`csrf_disabled`, `disable_audit`, `no_verify`)
+_NEGATED = re.compile(r"(?:\w+_)?(?:disabled?|no)_(\w+)|(\w+)_disabled?")
+
+
 def setting_weakens(key: str, value: str) -> bool:
     """A setting given one value alone (a `-Dkey=value` property, an environment variable) that takes a
     check away: named for what weakens when on and set on (`maven.wagon.http.ssl.insecure=true`), or named
     for a control and set off (`verify_ssl=false`)."""
     word = words_of(key.rsplit(".", 1)[-1])
-    if _WEAK_WHEN_ON.search(word) or _EXCEPTION_KEY.search(word):
+    negated = _NEGATED.fullmatch(word)
+    if _WEAK_WHEN_ON.search(word) or _EXCEPTION_KEY.search(word) or negated:
+        if negated:
+            control = _CONTROL_KEYS.search(negated.group(1) or negated.group(2))
+            return control is not None and value.strip("\"' ").lower() in _ON_OR_ONE
         return _on(value)
     return bool(_CONTROL_KEYS.search(words_of(key))) and _off(value, counts=False)
 
@@ -935,12 +943,13 @@ _LOCAL_SECTION = re.compile(
 MAX_SETTINGS_TEXT = 20_000
 
 
-def _settings(text: str, spaced: bool = False) -> dict[str, str]:
+def _settings(text: str, spaced: bool = False, xml: bool = False) -> dict[str, str]:
     """Each setting of a config file or program by its dotted path (`ssl.enabled`, `production.sslmode`),
     sections read by their indentation (YAML, pretty-printed JSON, HCL blocks) or their INI headers; in a
     server's configuration written `Key value` (`spaced`: sshd's, nginx's, HAProxy's, logrotate's), each
     line's first word and value too, and a control's word followed by an off word anywhere in a line
-    (HAProxy's `server app1 10.0.0.5:443 ssl verify none`)."""
+    (HAProxy's `server app1 10.0.0.5:443 ssl verify none`); in an XML configuration file (`xml`), each
+    element's attributes by the element's name (a page's or a component's markup is no configuration)."""
     found: dict[str, str] = {}
     seen: dict[str, int] = {}
     if "is not set" in text:  # Kconfig's way of writing an option off (`# CONFIG_SECURE_BOOT is not set`)
@@ -953,6 +962,10 @@ def _settings(text: str, spaced: bool = False) -> dict[str, str]:
         if "</" in line:  # an XML element that holds a value (Maven's `<failBuildOnCVSS>7</failBuildOnCVSS>`)
             for key, value in _XML_SETTING.findall(line):
                 found[".".join([*above, key])] = value
+        if xml and "=" in line and (element := _XML_OPENING.search(line)):
+            # an element's attributes, named with it (`<Auth enabled="false"/>` is `Auth.enabled`)
+            for key, value in _XML_ATTRIBUTE.findall(element.group(2)):
+                found[".".join([*above, element.group(1), key])] = value
         if spaced and (plain := _SPACED_SETTING.match(line)):
             path = ".".join([*above, plain.group(1)])
             seen[path] = count = seen.get(path, 0) + 1
@@ -963,9 +976,18 @@ def _settings(text: str, spaced: bool = False) -> dict[str, str]:
             for key, value in _SPACED_OFF.findall(line):
                 if _CONTROL_KEYS.search(words_of(key)):
                     found.setdefault(".".join([*above, key]), value)
+    if "</" in text:  # a setting written as a name element and a value element (Hadoop's `<property>`,
+        # a servlet's `<context-param>`): the name is the key
+        for _tag, key, value in _XML_NAMED_VALUE.findall(text[:MAX_SETTINGS_TEXT]):
+            found[key] = value
     return found
 
 
+_XML_OPENING = re.compile(r"<([A-Za-z][\w:.-]{0,40})\s+([^<>]{1,400})")
+_XML_ATTRIBUTE = re.compile(r"""([A-Za-z_][\w:.-]{0,40})\s*=\s*["']([^"'<>]{0,40})["']""")
+_XML_NAMED_VALUE = re.compile(
+    r"<((?:param-)?name|key)>\s*([\w.:-]{1,80})\s*</\1>\s*<(?:param-)?value>\s*([^<\s][^<]{0,39}?)\s*</(?:param-)?value>"
+)
 _INI_HEADER = re.compile(r"\[([\w .:@/-]{1,60})\]")
 # Servers' configuration files written `Key value` (no `=` or `:` between), by their names
 _SPACED_CONFIG = prefiltered(
@@ -1178,7 +1200,8 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
             f"{MADE_PUBLIC}{exposed[:60]}: a server's administration interface listens on every interface"
         ]
     spaced = spaced_config(path)
-    old, new = _settings(before, spaced), _settings(after, spaced)
+    xml = path.lower().endswith((".xml", ".config"))
+    old, new = _settings(before, spaced, xml), _settings(after, spaced, xml)
     changed: dict[str, object] = {}
     for key, value in new.items():
         if old.get(key) == value or _LOCAL_SECTION.search(key):
@@ -2059,6 +2082,11 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone
         return f"{CONTROL_OFF}monitoring switched off by {words}"
     for name, value in settings:
+        negated = _NEGATED.fullmatch(name)
+        if negated and _CONTROL_KEYS.search(negated.group(1) or negated.group(2)):
+            if value is True or str(value).strip("\"' ").lower() in _ON_OR_ONE:  # `CSRF_DISABLED=true`
+                return f"{CONTROL_OFF}{name} set to {value!r}"
+            continue  # `ssl_disabled: false` keeps it on
         if _WEAK_WHEN_ON.search(name):  # `insecure_skip_verify: true`, `dangerouslyAllowAllBuilds: true`
             if value is True or (isinstance(value, str) and value.strip("\"' ").lower() in _ON_OR_ONE):
                 return f"{CONTROL_OFF}{name} turned on"
