@@ -904,6 +904,8 @@ _PROGRAM_CONTENT = {
     ),
     # Salesforce's Apex classes, triggers and scripts, and Visualforce pages: what the org runs
     **dict.fromkeys((".cls", ".trigger", ".apex", ".page", ".component"), "exec_literals"),
+    # policy languages (Open Policy Agent's Rego, AWS Cedar): the code that decides who may do what
+    **dict.fromkeys((".rego", ".cedar"), "exec_literals"),
     # Haskell, OCaml and Zig: services and their build code
     **dict.fromkeys(
         (".hs", ".lhs", ".ml", ".mli", ".zig"),

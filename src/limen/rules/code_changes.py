@@ -22,6 +22,7 @@ import re
 from limen.facts.paths import test_code
 from limen.normalize.tools import deletes_every_listed, policy_allows_everything, words_of
 from limen.prefilter import prefiltered
+from limen.rules.loosened import loosened
 from limen.rules.request_flows import reads_request, request_flows, tainted_names
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
@@ -624,6 +625,7 @@ def weakened(
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
         found += _mailed_secret_returned(removed, added, context)
+        found += loosened(removed, added, context + "\n" + "\n".join(old_lines[i2 : i2 + 4]), test_code(path))
         if (copied := _copied_outside(added, context, known)) and not _COPIED_TO.search(removed):
             found += copied
         if (fell_back := _unverified_fallback(added)) and not _unverified_fallback(removed):
