@@ -445,12 +445,15 @@ _CONTROL_KEYS = re.compile(
     # `rate_limit_enabled`, MAVLink's `signing`), and what stops a machine hurting anyone (`safe_mode`,
     # `collision_avoidance`)
     r"|access_control|rate_?limit|(?:^|_)signing(?:_|$)|safe_mode|collision|(?:^|_)permissions?_(?:enabled|check)"
+    # what keeps a link's traffic sealed and its peer the expected one (`spark.network.crypto.enabled`,
+    # `cert_pinning_enabled`), and what keeps secrets out of what is shown (`hide_sensitive_var_conn_fields`)
+    r"|(?:^|_)crypto(?:_|$)|pinning|cert_?pins?(?:_|$)|hide_sensitive|(?:^|_)redact|mask_(?:sensitive|secrets?|pii|passwords?)"
     # what caps the money an account may spend (a carrier's `daily_spend_limit_enabled`, a budget's cap)
     r"|(?:spend(?:ing)?|budget|cost|credit)_?limits?(?:_|$)"
     # what a product runs against abuse (`bEnableAntiCheat`, `anti_tamper`, `antivirus`)
     r"|anti_?(?:cheat|virus|malware|spam|tamper|debug|replay|bot|fraud|phishing)"
     # an access control list switched as a whole (Nomad's and Consul's `acl { enabled = true }`)
-    r"|(?:^|_)acls?(?:_enabled)?$"
+    r"|(?:^|_)acls?(?:_enabled?)?$"
     # a device's boot and update checks (Kconfig's `CONFIG_SECURE_BOOT`, `..._DOWNGRADE_PREVENTION`)
     r"|secure_boot|flash_enc|signature|downgrade|anti_rollback|log_type|log_dest"
     # the means of recovery: backups, point-in-time restore, versions and deleted items kept
@@ -459,7 +462,7 @@ _CONTROL_KEYS = re.compile(
     r"|host_?key|known_hosts|access_log|audit_log|error_log|"
     + HOST_SECURITY_AGENTS.replace("-", "_")
     # a server's asking who calls at all (`AuthenticationEnabled`, `auth_interceptor_enabled`, `auth: false`)
-    + r"|(?:^|_)auth(?:entication|n)?(?:_interceptor)?(?:_(?:enabled|required|enforced|checks?))?$"
+    + r"|(?:^|_)auth(?:enticate|entication|n)?(?:_interceptor)?(?:_(?:enabled|required|enforced|checks?))?$"
     # a shop's or a site's own defences: a captcha, a form key (its CSRF token), lockouts, fraud checks, 3-D
     # Secure, its secure (HTTPS) pages
     r"|captcha|form_?key|lockout|fraud|3d_?secure|(?:^|_)secure(?:_|$)"
@@ -554,6 +557,8 @@ _WEAK_WHEN_ON = re.compile(
     r"|auto_?accept(?:_[a-z]+){0,2}|open_?mode|auto_?sign(?:_[a-z]+){0,2}"
     # a console or server opened to other machines (H2's `web-allow-others`, `tcp-allow-others`)
     r"|(?:web_|tcp_|pg_)?allow_others|allow_?all(?:_[a-z]+){0,2}"
+    # what any peer may do, said by the setting's name (`DicomAlwaysAllowStore`, `NSAllowsArbitraryLoads`)
+    r"|always_?allow(?:_[a-z]+){0,2}|[a-z]*allows?_?arbitrary(?:_[a-z]+){0,2}"
     # a setting named for the safety it takes away (pnpm's `dangerouslyAllowAllBuilds`: every dependency's
     # install scripts run)
     r"|dangerously(?:_[a-z]+){1,5}|unsafe(?:_[a-z]+){1,3}"
@@ -1012,7 +1017,7 @@ def spaced_config(path: str) -> bool:
     return _SPACED_CONFIG.search(path) is not None
 
 
-_SPACED_SETTING = re.compile(r"([A-Za-z_][\w-]{1,60})[ \t]+(?![=:])(\{\{[^{}]{0,60}\}\}|[^\s;#{}\"']{1,40})")
+_SPACED_SETTING = re.compile(r"([A-Za-z_][\w.-]{1,60})[ \t]+(?![=:])(\{\{[^{}]{0,60}\}\}|[^\s;#{}\"']{1,40})")
 _SPACED_OFF = re.compile(r"(?<![\w.-])([A-Za-z_][\w-]{1,40})[ \t]+(none|off|false|no|disabled?)(?![\w.-])")
 
 
