@@ -128,6 +128,9 @@ class Program:
     # regex over the words after the name: deletes the machine's own state (a compose project's volumes), a
     # developer's copy on this machine, a resource on another one (a line run over ssh)
     destroys_there: str = ""
+    # regex over the words after the name: the invocation is run by another machine's engine (`docker
+    # --context prod`, `-H ssh://host`), where `destroys_there` deletes that machine's state
+    elsewhere: str = ""
     # sub-commands that send what they are given to the place their last operand names, and how that operand
     # names it: "image" (a container image reference: its registry) or "remote" (rclone's `NAME:path`)
     pushes: tuple[str, ...] = ()
@@ -638,6 +641,7 @@ def _p(
     destroys_all: str = "",
     destroys_one: str = "",
     destroys_there: str = "",
+    elsewhere: str = "",
     pushes: tuple[str, ...] = (),
     push_target: str = "",
     disables: str = "",
@@ -694,6 +698,7 @@ def _p(
         destroys_all=destroys_all,
         destroys_one=destroys_one,
         destroys_there=destroys_there,
+        elsewhere=elsewhere,
         pushes=pushes,
         push_target=push_target,
         disables=disables,
@@ -1724,6 +1729,7 @@ PROGRAMS: tuple[Program, ...] = (
         # `compose down -v` removes the compose project's own volumes: a developer's copy here, a server's
         # data on another machine
         destroys_there=rf"{_W}down{_E}.*{_W}(?:-v|--volumes){_E}",
+        elsewhere=r"(?<!\S)(?:--context(?:=|\s+)(?!default(?:\s|$))\S|(?:-H|--host)(?:=|\s+)(?!unix:)\S)",
         inspects=r"^(?:ps|images|logs|inspect|stats|version|info|top|port|history)(?:\s(?!.*--output)|$)",
     ),
     _p("at", R.PRIVILEGED, aliases=("batch",)),  # runs the commands it reads, later

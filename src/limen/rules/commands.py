@@ -1443,7 +1443,15 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
     a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
     entry = program(command.name)
-    there = bool(entry and entry.destroys_there and "ssh" in command.via)  # run on another machine
+    # run on another machine: over ssh, or by its engine (`docker --context prod compose down -v`)
+    there = bool(
+        entry
+        and entry.destroys_there
+        and (
+            "ssh" in command.via
+            or (entry.elsewhere and re.search(entry.elsewhere, " ".join(command.argv[1:])))
+        )
+    )
     if entry is None or not (entry.destroys_all or entry.destroys_one or there):  # (a build tool's wipe too)
         return None
     if any(w.startswith(_REHEARSALS) for w in command.argv[1:]):
@@ -2163,7 +2171,9 @@ _DESTROYING_WORD = re.compile(
     # an option names what it deletes in a word, or says it deletes all (`--delete`, `--drop-database`,
     # `--delete-all-output`); one that says how a tool trims its own output (`--drop-densest-as-needed`,
     # `--delete-conflicting-outputs`) deletes nothing the user has
-    r"|del|rm|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--?(?:delete|destroy|purge|drop)(?:[-_]\w+|[-_][\w-]*all\b[\w-]*)?)$"
+    r"|del|rm|[\w-]+[-_:](?:delete|destroy|purge|drop|wipe)|--?(?:delete|destroy|purge|drop)(?:[-_]\w+|[-_][\w-]*all\b[\w-]*)?"
+    # a Java tool's single-dash command (`hdfs dfs -rm -r`, `-rmr`)
+    r"|-rmr?)$"
 )
 
 
@@ -2212,12 +2222,19 @@ def _unknown_tool_destruction(command: Command, action: Action, ctx: Context) ->
     # its first words, and its long options wherever they are (`kafka-topics --bootstrap-server HOST
     # --command-config FILE --delete`: the options before it take values)
     # (and a Java tool's single-dash words: `keytool -delete -alias x`)
-    words = [w for w in command.argv[1:5] if not w.startswith("-") or w.startswith("--") or len(w) > 4]
+    words = [
+        w
+        for w in command.argv[1:5]
+        if not w.startswith("-") or w.startswith("--") or len(w) > 4 or w in ("-rm", "-rmr")
+    ]
     words += [w for w in command.argv[5:24] if w.startswith("--")]
     if any(_CACHE_WORD.search(w.lower()) for w in words[:4]):
         return None  # `huggingface-cli delete-cache`, `tool cache purge`: what is deleted is fetched again
     if any(w.startswith(_REHEARSALS) for w in command.argv[1:]):
         return None  # `tool delete x --dry-run`: nothing is deleted
+    paths = [w for w in command.argv[2:] if w.startswith("/")]
+    if paths and all(_SCRATCH_RESOURCE.search(p) for p in paths):
+        return None  # `hdfs dfs -rm -r /tmp/spark-staging/jdoe`: a scratch folder of the store
     helps = any(w in ("--help", "-h", "--version") for w in command.argv[1:])
     if _DESTROYER_NAME.search(command.name.lower()) and len(command.argv) > 1 and not helps:
         # a program named for what it does (`ldapdelete -r ou=people,...`, `kafka-delete-records`)

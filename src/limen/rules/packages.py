@@ -71,7 +71,7 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs {aliased[1]!r} under the name {aliased[0]!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
-        original = imitated(registry, name)
+        original = imitated(registry, name) or _imitates_own(registry, name, _folders(action, ctx))
         if original and registry in ("github", "go") and _forks_own(name, action.cwd or ctx.workspace):
             original = ""  # the project's own copy of a library, under its own account
         if original:
@@ -105,6 +105,26 @@ def _optioned_packages(command: Command) -> list[tuple[str, str]]:
             elif word.startswith(option + "="):
                 found.append((registry, word.split("=", 1)[1]))
     return found
+
+
+def _folders(action: Action, ctx: Context) -> tuple[str, ...]:
+    """Where the line runs its commands: its working folder, and the folders it enters (`cd smart-app`)."""
+    entered = tuple(note[3:] for note in action.notes if note.startswith("cd:"))
+    return (action.cwd or ctx.workspace or "", *entered)[:4]
+
+
+def _imitates_own(registry: str, name: str, folders: tuple[str, ...]) -> str:
+    """The dependency of the project's own package.json that an npm name is a near miss of (`npm install
+    fhirclinet` where the project depends on `fhirclient`): not the one it has, but one spelt like it, that
+    the registry's users do not use."""
+    from limen.facts.packages import used
+
+    if registry != "npm" or len(name) < 5 or used("npm", name):
+        return ""  # (a near miss the registry's users use in its own right: `react-dnd` beside `react-dom`)
+    own = frozenset().union(*(_project_npm_names(folder) for folder in folders if folder))
+    if name.lower() in own:
+        return ""
+    return next((dep for dep in sorted(own) if len(dep) >= 5 and _near_miss(name.lower(), dep)), "")
 
 
 def _forks_own(name: str, cwd: str) -> bool:
@@ -338,6 +358,44 @@ def _near_miss(added: str, removed: str) -> bool:
     return _letters(added) != _letters(removed) and within_edits(added, removed, limit)
 
 
+# A dependency a manifest declares by name: Bundler's and fastlane's `gem 'x'`, CocoaPods' `pod 'x'`, Gradle's
+# `implementation("group:artifact:1.0")`, a JSON manifest's `"name": "^1.2.0"` (its value: a version, or a
+# source)
+_DECLARED = re.compile(
+    r"""(?m)^[ \t]*(?:gem|pod|implementation|api|compileOnly|runtimeOnly|testImplementation|classpath|kapt"""
+    r"""|annotationProcessor)[ \t(]+["']([\w@/.:+-]{3,160})["']"""
+)
+_DEPENDENCY_ENTRY = re.compile(r"""["'](@?[\w.-]+(?:/[\w.-]+)?)["'][ \t]*:[ \t]*["']([^"'\n]{1,200})["']""")
+_VERSION = re.compile(r"^[\^~<>=*]*[ \t]*v?\d|^(?:latest|next|\*)$")
+_SOURCE = re.compile(r"^(?:github:|gitlab:|bitbucket:|git\+|git://|https?://|[\w.-]+/[\w.-]+(?:#|$))")
+
+
+def _dependency_swapped(before: str, after: str) -> str:
+    """A dependency a manifest declares replaced by a near miss of its name (`gem
+    'fastlane-plugin-firebase_app_distributon'` for `..._distribution`), a Maven artifact taken from another
+    group (`io.github.okhttp-mirror:okhttp` for `com.squareup.okhttp3:okhttp`), or a registry's version
+    of a package replaced by an account's repository or an address (`"fhirclient": "github:x/client-js"`
+    for `"^2.5.4"`): whoever holds the new name or source chooses the code."""
+    had, has = set(_DECLARED.findall(before[:200_000])), set(_DECLARED.findall(after[:200_000]))
+    for came in sorted(has - had)[:32]:
+        for gone in sorted(had - has)[:32]:
+            old_group, _, old_rest = gone.partition(":")
+            group, _, rest = came.partition(":")
+            if rest and old_rest and rest.split(":")[0] == old_rest.split(":")[0] and group != old_group:
+                return f"{old_group}:{old_rest.split(':')[0]} is taken from another group, {group}"
+            if _near_miss(
+                came.split(":")[0] if not rest else came, gone.split(":")[0] if not old_rest else gone
+            ):
+                return f"{gone!r} is replaced by a near miss of it, {came!r}"
+    versions = {
+        name: value for name, value in _DEPENDENCY_ENTRY.findall(before[:200_000]) if _VERSION.match(value)
+    }
+    for name, value in _DEPENDENCY_ENTRY.findall(after[:200_000]):
+        if name in versions and _SOURCE.match(value) and not _VERSION.match(value):
+            return f"{name} is taken from {value[:80]} instead of its registry's release"
+    return ""
+
+
 def _swapped(before: str, after: str, imitating: bool = False) -> str:
     """How the references `after` adds imitate or replace those `before` had ("" when they do not); with
     `imitating`, only how they imitate them (a declared replacement is another account's by design: the
@@ -368,6 +426,8 @@ def _swapped(before: str, after: str, imitating: bool = False) -> str:
         for part in {p for p in re.split(r"[-_.]", repo) if len(p) >= 4} - {owner}:
             if owner and _near_miss(owner, part):  # `yoj50n/yojson`, `puppet1abs/puppetlabs-stdlib`
                 return f"{owner}/{repo}: its owner poses as {part!r}"
+    if how := _dependency_swapped(before, after):
+        return how
     gone_words, came_words = _reference_words(gone), _reference_words(came) - _reference_words(had)
     for added in sorted(came_words)[:64]:
         for removed in sorted(gone_words - _reference_words(has))[:64]:
