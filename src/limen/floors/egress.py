@@ -175,7 +175,7 @@ _OBJECT_ID = re.compile(r"(?:0x)?[0-9a-fA-F]{40}")
 # SONATYPE_PASSWORD%3D...`), with a value of its own (a placeholder, `YourApiKeyToken`, or a variable is no
 # credential)
 _CREDENTIAL_IN_QUERY = re.compile(
-    r"(?i)(?:^|[&?=\s,;])[\w.-]*?(?:password|passwd|pwd|pw|passphrase|secret|token|api_?key|access_?key"
+    r"(?i)(?:^|[&?=\s,;])[\w.-]*?(?:password|passwd|pwd|pw|passphrase|passcode|psk|secret|token|api_?key|access_?key"
     r"|private_?key)[\w.-]*\s*[=:]\s*(?![<{$]|x{3,}|\*{3,}|your)[^&\s]{4,}"
 )
 

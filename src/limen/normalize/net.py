@@ -172,9 +172,14 @@ def parse_ipv4(host: str) -> tuple[ipaddress.IPv4Address, bool] | None:
 
 
 def _embedded_ipv4(host: str) -> ipaddress.IPv4Address | None:
-    """`10.0.0.1.nip.io`, `app-10-0-0-1.sslip.io`, `0a000001.nip.io`: the address such a name resolves to."""
+    """`10.0.0.1.nip.io`, `app-10-0-0-1.sslip.io`, `0a000001.nip.io`: the address such a name resolves to;
+    and a name of any domain that opens with a whole address (`169.254.169.254.nip.io.relay.example`): any
+    domain's wildcard records can answer as those services do, and nothing else is named so."""
     if not host.endswith(_IP_IN_NAME_SUFFIXES):
-        return None
+        labels = host.split(".")
+        leading = ".".join(labels[:4]) if len(labels) > 5 and all(x.isdigit() for x in labels[:4]) else ""
+        parsed = parse_ipv4(leading) if leading and not host.endswith(".arpa") else None
+        return parsed[0] if parsed is not None and not parsed[1] else None
     for suffix in _IP_IN_NAME_SUFFIXES:
         if not host.endswith(suffix):
             continue

@@ -271,11 +271,29 @@ def _several_people(action: Action, ctx: Context) -> bool:
     return len(addresses) >= _PEOPLE and len(domains) >= 2
 
 
+# A date in the last century or the first years of this one, as records of people write a birth date
+# (`1971-04-12`, `12/04/1971`, `12.04.1971`); what software records (releases, events, logs) is recent
+_BIRTH_DATE = re.compile(
+    r"(?<![\d-])(?:(?:19\d\d|200[0-5])-[01]\d-[0-3]\d|[0-3]?\d[./][01]?\d[./](?:19\d\d|200[0-5]))(?![\d-])"
+)
+_BIRTH_DATES = 3  # this many distinct such dates in one payload are a list of people
+
+
+def _birth_dates(action: Action) -> bool:
+    """Three or more distinct birth-date-like dates in what leaves (`DOE, JANE 000482913 DOB 1971-04-12`
+    on each line of a message): the records of several people, whoever receives them."""
+    found: set[str] = set()
+    for text in action_texts(action):
+        if "19" in text or "200" in text:
+            found.update(_BIRTH_DATE.findall(text[:65536]))
+    return len(found) >= _BIRTH_DATES
+
+
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Card numbers (Luhn-valid), IBANs (checksum-valid) and SSNs in an action that can reach an external
-    destination: AUTH in every mode. Quiet: the payee's own IBAN of a transfer, numbers that fail
-    their checksum, local files."""
+    """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs and several people's birth dates in an action
+    that can reach an external destination: AUTH in every mode. Quiet: the payee's own IBAN of a transfer,
+    numbers that fail their checksum, recent dates (releases, events), local files."""
     if not reaches_outside(action):
         return []
     addressed = {v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in _ADDRESS_KEYS}
@@ -287,6 +305,8 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
             labels[label] = None
     if _several_people(action, ctx):
         labels["the email addresses of several people"] = None
+    if _birth_dates(action):
+        labels["the birth dates of several people"] = None
     if not labels:
         return []
     return [
