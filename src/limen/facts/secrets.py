@@ -303,8 +303,8 @@ NOT_SECRET_NAMES = re.compile(
     r"^\.(?:env|dev\.vars)(\.[\w-]+)*\.(example|sample|template|dist|defaults|schema)$|"
     r"^(?:[\w.-]*[._-])?(?:example|sample|template|dist|defaults|schema)\.env$|"  # `docs/example.env`
     r"^\.env\.(example|sample|template|dist)\.[\w-]+$|^.*\.(pub|pub\.asc)$"
-    # the public half of a key pair, by its name (`oauth-public.key`, `jwt_public.pem`, `public.key`)
-    r"|^(?:[\w.-]*[-_.])?public(?:[-_.][\w.-]*)?\.(?:key|pem|crt)$"
+    # the public half of a key pair, by its name (`oauth-public.key`, `jwt_public.pem`, `secure_boot_pub.pem`)
+    r"|^(?:[\w.-]*[-_.])?(?:public|pub)(?:[-_.][\w.-]*)?\.(?:key|pem|crt)$"
     # a certificate authority's or a chain's certificate, by its name (`acme-root-ca.pem`, `fullchain.pem`)
     r"|^(?:[\w.-]*[-_.])?(?:ca|root-?ca|cacerts?|ca-bundle|ca-certificates|chain|fullchain)\.(?:pem|crt|cer)$"
     # a certificate by its name (`idp-cert.pem`, `server-certificate.crt`): the public half a peer is shown

@@ -2629,8 +2629,12 @@ def _forge_repository(tool: str, keys: dict[str, str], arguments: dict[str, obje
 
 # A tool whose name starts with one of these reads: `get_file_contents`, `list_pull_requests`, a prompt
 # template (`prompts/get`) or a resource (`resources/read`), as the MCP door names them
+# (after one word naming a product area, as servers with several prefix their tools: Firebase's
+# `auth_get_user`, `firestore_list_collections`)
 _READS = re.compile(
-    r"^(?:get|list|search|read|fetch|find|describe|view|show|query|lookup|retrieve|count|check|browse|inspect"
+    r"^(?:(?!(?:run|send|post|exec|execute|call|invoke|create|update|delete|set|put|write|do|make|apply|trigger"
+    r"|submit|start)_)[a-z0-9]+_)?"
+    r"(?:get|list|search|read|fetch|find|describe|view|show|query|lookup|retrieve|count|check|browse|inspect"
     r"|explain|preview|diff|status|prompt|resources_read)(?:_|$)"
 )
 

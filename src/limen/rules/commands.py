@@ -3070,6 +3070,13 @@ def _certificate_check(action: Action) -> bool:
     return bool(clients) and all(FETCHED in d.flags for d in clients)
 
 
+def _prints_secret(action: Action) -> bool:
+    """The line prints a credential (`facts.secrets.printer`: `vault kv get`, `gh auth token`)."""
+    from limen.facts.secrets import printer
+
+    return any(printer(command.argv) is not None for command in action.commands)
+
+
 def _remote_shell_auth(action: Action) -> str:
     if "dev_tcp" in action.notes:
         return "raw /dev/tcp connection"
@@ -3081,6 +3088,15 @@ def _remote_shell_auth(action: Action) -> str:
         if name in ("nc", "ncat", "netcat", "telnet", "ztcp") and _operands(argv):
             if "z" in flags and name != "telnet":
                 continue  # `nc -zv db.internal 5432`: is the port open? nothing is sent or received
+            reached = [d for d in action.destinations if d.via_command == name]
+            if (
+                reached
+                and all(d.host_class is HostClass.LOOPBACK for d in reached)
+                and not flags & {"e", "c"}
+                and not _prints_secret(action)
+            ):  # `printf 'MSH|...' | nc localhost 6661`: a message to a server on this machine (a login
+                # with a secret from a store, `Secret: $(vault kv get ...)`, drives its administration)
+                continue
             return f"{name} opens a raw connection"
         if name == "socat" and len(argv) > 2 and not socat_local_only(argv):
             return "socat relays a connection"
