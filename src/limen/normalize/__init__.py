@@ -48,6 +48,7 @@ from limen.normalize.tools import (
     subscribed_hosts,
     touches_watch,
     words_of,
+    writes_a_password,
     writes_a_setting,
 )
 from limen.patches import targets as patch_targets
@@ -316,6 +317,7 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
         settings = writes_a_setting(new) or not new.strip()  # (a line taken out: a setting, a rule)
         # (or a `Key value` line that names a new place to send to: `logging host 192.0.2.9`)
         watched = spaced_config(path) or touches_watch(old, new) or bool(sends_later(path, old, new))
+        watched = watched or writes_a_password(new)  # a device's `username x secret 0 P` line
         masked = MASKING.search(old) is not None  # (a log pattern's `%mask(%msg)`: no setting, a control)
         if not (settings or masked or path.endswith("ignore") or _NAMES_ANYONE.search(new) or watched):
             continue  # a setting written or taken out, an ignore file's entry, a list made anyone (`{"*"}`),

@@ -1135,6 +1135,32 @@ HIDDEN_COPY = re.compile(
 )
 
 
+# An account's password written out in a device's or a server's configuration: after a user's name (IOS's
+# `username x privilege 15 secret 0 P`, `user x password P`), or marked as plain text (tac_plus's `login =
+# cleartext "P"`); a hash (`secret 9 $9$...`) or a template's value (`{{ vault_x }}`) is none
+_WRITTEN_PASSWORD = re.compile(
+    r"""(?im)^[ \t]*(?:username|user)[ \t]+[\w.@-]{1,64}\b[^\n]{0,80}?\b(?:secret|password|passwd)[ \t]+"""
+    r"""(?:0[ \t]+)?["']?([^\s"'{}$%]{8,64})["']?[ \t]*$"""
+    r"""|^[ \t]*(?:login|password|pap|chap)[ \t]*=[ \t]*(?:cleartext|clear|plain)[ \t]+"""
+    r"""["']?([^\s"'{}$%]{8,64})["']?"""
+)
+
+
+def writes_a_password(text: str) -> bool:
+    """The text writes out an account's password (`_passwords_written`)."""
+    return bool(_passwords_written(text))
+
+
+def _passwords_written(text: str) -> set[str]:
+    """The accounts' passwords `text` writes out (`_WRITTEN_PASSWORD`), when shaped like one."""
+    from limen.facts.secrets import PASSWORD_SHAPE
+
+    if "ser" not in text and "clear" not in text and "plain" not in text:
+        return set()
+    found = (a or b for a, b in _WRITTEN_PASSWORD.findall(text[:MAX_SETTINGS_TEXT]))
+    return {"*" * 4 + p[-2:] for p in found if PASSWORD_SHAPE.match(p)}
+
+
 def edited_settings(path: str, before: str, after: str, *, created: bool = False) -> list[str]:
     """What an edit does to the settings it changes, judged by the table of controls as the same settings
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
@@ -1181,6 +1207,10 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
     ):
         # `deploy ALL=(ALL) NOPASSWD: ALL`, NixOS's `command = "ALL"; options = [ "NOPASSWD" ];` added
         return [f"{ADMIN_GRANTED}a sudo rule runs every command as root with no password"]
+    if given := _passwords_written(after) - _passwords_written(before):
+        # `username netops-svc privilege 15 secret 0 Sup0rt!2024`, tac_plus's `login = cleartext "B4ckup!"`
+        name = path.rsplit("/", 1)[-1]
+        return [f"{ADMIN_GRANTED}an account is given a password written in {name}: {min(given)}"]
     if not created and "roups" in after and (joined := _admin_groups(after) - _admin_groups(before)):
         # `extraGroups = [ "wheel" "docker" ]`, Ansible's `groups: sudo`: root, or the means to it
         return [f"{ADMIN_GRANTED}a user is put in the group {sorted(joined)[0]}: administrator rights"]
