@@ -439,7 +439,9 @@ _DOCUMENT_DELETE = re.compile(r"(^|_)delete_(?:[a-z0-9]+_){0,8}(?:documents?|doc
 _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
     r"|pipeline_succeeds|require|enforce|verif(?:y|ication)|mfa|two_factor|2fa|audit|scanning|branch_protection"
-    r"|ssl|tls|https|waf|firewall|security|encrypt|csrf|logging|events_enabled|check_origin|scrub"
+    r"|ssl|tls|https|waf|firewall|security|encrypt|[cx]srf|logging|events_enabled|check_origin|scrub"
+    # what stops a trading or payment system at once when it goes wrong
+    r"|kill_?switch|circuit_?breaker"
     r"|network_?polic|admission|mtls|authorization|session_recording"
     # who may join or call at all, how often, and what signs the messages (`enable_join_access_control`,
     # `rate_limit_enabled`, MAVLink's `signing`), and what stops a machine hurting anyone (`safe_mode`,
@@ -1161,6 +1163,24 @@ def _passwords_written(text: str) -> set[str]:
     return {"*" * 4 + p[-2:] for p in found if PASSWORD_SHAPE.match(p)}
 
 
+# A setting that caps an amount of money or of goods (`max_order_qty`, `daily_loss_limit`,
+# `max_notional_usd`); a time's or a size's maximum (`max-age`, `max_upload_mb`) caps no risk
+_CAP_KEY = re.compile(
+    r"(?=.*(?:^|_)(?:max|maximum|limit|limits|cap|ceiling)(?:_|$))"
+    r"(?=.*(?:^|_)(?:qty|quantity|notional|loss|exposure|position|order|amount|usd|eur|spend|withdrawal|transfer"
+    r"|payout|leverage|margin)s?(?:_|$))"
+)
+
+
+def _raised_thousandfold(before: str, after: str) -> bool:
+    """Both values numbers (`5000`, `1e12`, `5_000`), the new a thousand times the old or more."""
+    try:
+        old, new = float(before.replace("_", "")), float(after.replace("_", ""))
+    except ValueError:
+        return False
+    return old > 0 and new >= 1000 * old
+
+
 def edited_settings(path: str, before: str, after: str, *, created: bool = False) -> list[str]:
     """What an edit does to the settings it changes, judged by the table of controls as the same settings
     given to a tool would be (`bruteForceProtected: true` made `false`, `Action = "deny"` made `"allow"`,
@@ -1243,6 +1263,9 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
             continue
         if old.get(key, "").lower() in _DENIES and value.lower() in _ALLOWS:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
+        if _CAP_KEY.search(words_of(key)) and _raised_thousandfold(old.get(key, ""), value):
+            # a risk limit `max_order_qty: 5000` made `50000000`: a cap that no longer caps anything
+            return [f"{CONTROL_OFF}{key} raised from {old[key]} to {value}: a cap a thousand times higher"]
         if (
             _ORIGINS_KEY.search(key)
             and value.strip("\"' ") in _EVERY_ORIGIN

@@ -1443,13 +1443,16 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
     a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
     entry = program(command.name)
-    # run on another machine: over ssh, or by its engine (`docker --context prod compose down -v`)
+    # run on another machine: over ssh, by its engine (`docker --context prod compose down -v`), or on a
+    # production machine's own files (`docker compose -f deploy/prod/compose.yml down -v`)
+    words = " ".join(w for w in command.argv[1:] if w)
     there = bool(
         entry
         and entry.destroys_there
         and (
             "ssh" in command.via
-            or (entry.elsewhere and re.search(entry.elsewhere, " ".join(command.argv[1:])))
+            or (entry.elsewhere and re.search(entry.elsewhere, words))
+            or PRODUCTION.search(words) is not None
         )
     )
     if entry is None or not (entry.destroys_all or entry.destroys_one or there):  # (a build tool's wipe too)
@@ -1461,7 +1464,6 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     stores = [w for w in command.argv[1:] if _STORE_URL.match(w)]
     if stores and all(_scratch_in_store(w) for w in stores):
         return None  # `gsutil rm -r gs://acme-data/tmp/run-17`: a scratch prefix of a store, not the store
-    words = " ".join(w for w in command.argv[1:] if w)
     destroys_all = bool(entry.destroys_all and _pattern(entry.destroys_all).search(words))
     destroys_one = bool(entry.destroys_one and _pattern(entry.destroys_one).search(words))
     destroys_one = destroys_one or (there and bool(_pattern(entry.destroys_there).search(words)))

@@ -10,6 +10,8 @@ reads a diff, with no grammar (`limen.rules.code_changes` calls these for each c
   "Support#2024"`, `"x".equals(token)`): whoever reads the code, or the binary, holds it;
 - a request let through on a header's fixed value, where the code checks callers (`if
   ("1".equals(req.getHeader("X-Internal"))) return;`, Rego's `allow if input.headers["x-o"] == "s"`);
+- bytes the code receives made into objects of any class they name (`pickle.loads(msg["data"])`, also
+  spelt `__import__("pickle").loads`), where the code made none before;
 - a value the code computes run as code, or a command built from data where it is run (`eval(String(x))`,
   `popen(json_get(root, "arg"))`, `os.system("ping " + host)`), where the code ran none before.
 
@@ -158,6 +160,27 @@ _RUNS_VALUE = prefiltered(
 )
 
 
+# A deserialiser given bytes (not a file) that makes objects of any class the bytes name
+_OBJECTS_FROM_BYTES = prefiltered(
+    r"""\b(?:pickle|cPickle|_pickle|dill|marshal|jsonpickle)\.(?:loads|decode)\s*\("""
+    r"""|__import__\(\s*["'](?:pickle|cPickle|dill|marshal)["']\s*\)\.loads\s*\("""
+)
+
+# Decoders a literal goes through on its way to a deserialiser (`pickle.loads(base64.b64decode("..."))`)
+_DECODERS = re.compile(r"^(?:[\w.]*(?:b64decode|b32decode|unhexlify|fromhex|decompress|decode)\s*\(\s*)+")
+
+
+def _objects_from_bytes(text: str) -> int:
+    """How many deserialisers in `text` (`_OBJECTS_FROM_BYTES`) are given something other than a literal
+    written in the code (which the code's reader judges by what it decodes to)."""
+    count = 0
+    for found in _OBJECTS_FROM_BYTES.finditer(text):
+        argument = _DECODERS.sub("", text[found.end() : found.end() + 200].lstrip())
+        if not argument.startswith(("'", '"', "b'", 'b"', "bytes.fromhex(")):
+            count += 1
+    return count
+
+
 # What quotes a value as one word of a command line (`escapeshellarg($d)`, `shlex.quote(p)`)
 _QUOTED = re.compile(
     r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
@@ -193,6 +216,8 @@ def loosened(removed: str, added: str, context: str, test: bool) -> list[str]:
         )
     if _header_lets_in(added, context) and not _header_lets_in(removed, context):
         found.append("a request is let through on a header's fixed value, which any caller can send")
+    if not test and _objects_from_bytes(added) > _objects_from_bytes(removed):
+        found.append("bytes the code receives are made into objects of any class they name")
     if not test and _runs_values(added) > _runs_values(removed):
         found.append("a value the code computes is run as code or as a command")
     return found
