@@ -1158,7 +1158,7 @@ def _passwords_written(text: str) -> set[str]:
     from limen.facts.secrets import PASSWORD_SHAPE
 
     if "ser" not in text and "clear" not in text and "plain" not in text:
-        return set()
+        return set()  # (no `user`, `username`, `cleartext` or `plain`: most settings, told at once)
     found = (a or b for a, b in _WRITTEN_PASSWORD.findall(text[:MAX_SETTINGS_TEXT]))
     return {"*" * 4 + p[-2:] for p in found if PASSWORD_SHAPE.match(p)}
 
