@@ -648,7 +648,7 @@ def weakened(
             found += _money_from_request(removed, added)
             if _WITH_SHARING.search(removed) and _WITHOUT_SHARING.search(added):
                 found.append("a class no longer keeps to the user's sharing rules: it sees every record")
-        if _UNESCAPED_OUTPUT.search(added) and not _UNESCAPED_OUTPUT.search(removed):
+        if _raw_outputs(added) > _raw_outputs(removed):
             found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
         found += _rights_made_assignable(removed, added, context)
@@ -698,7 +698,16 @@ def weakened(
     found += let_in
     # (`lead + live_after`: the names the code around the edit binds, as the file will be)
     found += _opened(live_added, known or before, path, lead + live_after)
+    if _UPLOADED_SCRIPT.search(path):
+        found.append("server code is placed in the folder uploaded files are served from")
     return [IMPLANT + why for why in dict.fromkeys(found)][:3]
+
+
+# A server-side script in a folder of uploaded files (`wp-content/uploads/2024/05/thumb-cache.php`): the web
+# server runs it for whoever requests it, and no release of the project puts code there
+_UPLOADED_SCRIPT = re.compile(
+    r"(?i)(?:^|/)(?:uploads?|user[-_]?uploads|user[-_]?files)/(?:[^/]+/)*[^/]+\.(?:php\d?|phtml|phar|jspx?|aspx?|ashx|cgi)$"
+)
 
 
 # A list's entry that names everything (`'*',`, `"/*"`), and the lists of exceptions to a protection it may
@@ -1095,7 +1104,28 @@ _CAUGHT = re.compile(r"\b(?:catch|except)\b[^{:\n]{0,80}[{:]")
 # Apex's sharing (`with sharing` made `without sharing`) and Visualforce's output unescaped
 _WITH_SHARING = re.compile(r"(?i)\b(?:with|inherited)\s+sharing\b")
 _WITHOUT_SHARING = re.compile(r"(?i)\bwithout\s+sharing\b")
-_UNESCAPED_OUTPUT = re.compile(r"""(?i)\bescape\s*=\s*["']false["']""")
+# A template's output written raw where the engine escapes by default: a setting (`escape="false"`), Blade's
+# `{!! $x !!}`, Handlebars' triple braces, ERB's `<%==`, an `autoescape off` block
+_UNESCAPED_OUTPUT = re.compile(
+    r"""(?i)\bescape\s*=\s*["']false["']|\{!!|\{\{\{|<%==|\{%-?\s*autoescape\s+(?:off|false)"""
+)
+_RAW_BLADE = re.compile(r"\{!!(.{0,300}?)!!\}")
+_BLADE_ESCAPE = re.compile(r"(?<![\w$>])e\s*\(")  # Laravel's `e()` helper
+
+
+def _raw_outputs(text: str) -> int:
+    """How many of a template's outputs `text` writes raw (`_UNESCAPED_OUTPUT`), a raw output whose value
+    is escaped inside it aside (Blade's `{!! nl2br(e($body)) !!}`)."""
+    if not _UNESCAPED_OUTPUT.search(text):
+        return 0
+    escaped = sum(
+        1
+        for m in _RAW_BLADE.finditer(text)
+        if _ESCAPING.search(m.group(1)) or _BLADE_ESCAPE.search(m.group(1))
+    )
+    return len(_UNESCAPED_OUTPUT.findall(text)) - escaped
+
+
 # A call that verifies a token or a signature, and one that only decodes it (`jwt.verify` made `decode`,
 # `verifyClaims` made `eitherDecode`)
 _VERIFY_CALL = re.compile(r"(?i)\bverify\w*\s*[(\s]|\bvalidate(?:_?token|_?jwt|_?signature)\w*\s*\(")
