@@ -1833,6 +1833,28 @@ _SQL_ASSIGNMENT = re.compile(
 )
 
 
+# A settings table's value column, and the column its WHERE names the setting by (WordPress's `wp_options`
+# and `wp_usermeta`, Moodle's `mdl_config`, Magento's `core_config_data`: one row per setting)
+_VALUE_COLUMN = re.compile(r"(?i)^(?:\w+_)?(?:value|val)$")
+_NAMED_ROWS = re.compile(
+    r"""(?is)^\s*where\b.{0,200}?\b(?:\w+_)?(?:name|key|path|setting|variable)\s*"""
+    r"""(?:=\s*'([^']{1,120})'|in\s*\(([^)]{1,400})\))"""
+)
+
+
+def _named_settings(settings: dict[str, object], where: str) -> dict[str, object]:
+    """The settings an UPDATE of a settings table writes: its one value column given to each row its WHERE
+    names (`SET value = '0' WHERE name IN ('forcelogin', ...)` is `forcelogin: 0`); {} for any other table."""
+    if len(settings) != 1 or not _VALUE_COLUMN.match(next(iter(settings))):
+        return {}
+    named = _NAMED_ROWS.match(where)
+    if named is None:
+        return {}
+    value = next(iter(settings.values()))
+    names = [named.group(1)] if named.group(1) else re.findall(r"'([^']{1,120})'", named.group(2))
+    return {name: value for name in names[:16]}
+
+
 def _sql_controls(action: Action) -> str:
     """What an UPDATE the call runs does to a control, as the table of controls judges the same settings
     given to the application's own admin API (`normalize.tools.changes_controls`): `UPDATE realm SET
@@ -1842,11 +1864,13 @@ def _sql_controls(action: Action) -> str:
     for bare in _bare_sql(action):
         if "set" not in bare.lower():
             continue
-        for table, assignments in _SQL_UPDATE.findall(bare)[:8]:
+        for update in list(_SQL_UPDATE.finditer(bare))[:8]:
+            table, assignments = update.groups()
             settings: dict[str, object] = {}
             for column, value in _SQL_ASSIGNMENT.findall(assignments)[:32]:
                 text = value.strip("'")
                 settings[column.strip('"`')] = {"true": True, "false": False}.get(text.lower(), text)
+            settings = _named_settings(settings, bare[update.end() : update.end() + 600]) or settings
             what = changes_controls(f"update_{table.strip(chr(34) + '`[]')}", settings) if settings else ""
             if what:
                 return what.split(":", 1)[1]
