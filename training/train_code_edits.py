@@ -142,15 +142,9 @@ def main() -> int:
     parser.add_argument("--card", type=Path, default=ROOT / "docs" / "model-card-code-edits.md")
     args = parser.parse_args()
 
-    items = red_team(args.data)
-    held_sets = set(args.test_sets.split(","))
-    train = [item for item in items if item["set"] not in held_sets]
-    test = [item for item in items if item["set"] in held_sets]
     real = real_edits(args.real, args.real_count, seed=5)
-    real_train, real_test = real[: len(real) * 2 // 3], real[len(real) * 2 // 3 :]
-
     model, thresholds, report = train_and_measure(
-        train, test, real_train, real_test, args.c, MODE_FPR, held_sets, "real_code"
+        red_team(args.data), set(args.test_sets.split(",")), real, args.c, MODE_FPR, "real_code"
     )
     write_model(args.out, model, thresholds, {"c": args.c, "report": report})
     args.card.write_text(card(report, args), encoding="utf-8")
@@ -159,18 +153,20 @@ def main() -> int:
 
 
 def train_and_measure(
-    train: list[dict[str, Any]],
-    test: list[dict[str, Any]],
-    real_train: list[dict[str, Any]],
-    real_test: list[dict[str, Any]],
+    items: list[dict[str, Any]],
+    held_sets: set[str],
+    real: list[dict[str, Any]],
     c: float,
     mode_fpr: dict[str, float],
-    held_sets: set[str],
     real_name: str,
 ) -> tuple[LogisticRegression, dict[str, float], dict[str, Any]]:
     """Each mode's threshold from the training sets' benign items scored left one ecosystem out, the model
-    trained on every training set, and what it flags: left one out, held out (per set) and of the real
-    items not trained on (`real_name`: what they are, for the report's keys)."""
+    trained on every set but `held_sets` (and two thirds of the `real` items), and what it flags: left one
+    out, held out (per set) and of the real items not trained on (`real_name`: what they are, for the
+    report's keys)."""
+    train = [item for item in items if item["set"] not in held_sets]
+    test = [item for item in items if item["set"] in held_sets]
+    real_train, real_test = real[: len(real) * 2 // 3], real[len(real) * 2 // 3 :]
     sets = sorted({item["set"] for item in train})
     out_of_fold = np.zeros(len(train))
     for held in sets:

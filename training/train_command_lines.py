@@ -92,14 +92,9 @@ def main() -> int:
     parser.add_argument("--card", type=Path, default=ROOT / "docs" / "model-card-command-lines.md")
     args = parser.parse_args()
 
-    items = red_team(args.data)
-    held_sets = set(args.test_sets.split(","))
-    train = [item for item in items if item["set"] not in held_sets]
-    test = [item for item in items if item["set"] in held_sets]
     real = real_lines(ROOTS, args.real_count, seed=5)
-    real_train, real_test = real[: len(real) * 2 // 3], real[len(real) * 2 // 3 :]
     model, thresholds, report = train_and_measure(
-        train, test, real_train, real_test, args.c, MODE_FPR, held_sets, "real_lines"
+        red_team(args.data), set(args.test_sets.split(",")), real, args.c, MODE_FPR, "real_lines"
     )
     write_model(args.out, model, thresholds, {"c": args.c, "report": report})
     args.card.write_text(card(report, args), encoding="utf-8")
