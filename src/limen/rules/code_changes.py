@@ -22,7 +22,7 @@ import re
 from limen.facts.paths import test_code
 from limen.normalize.tools import deletes_every_listed, policy_allows_everything, words_of
 from limen.prefilter import prefiltered
-from limen.rules.loosened import loosened
+from limen.rules.loosened import QUOTES_AS_ONE_WORD, loosened
 from limen.rules.request_flows import reads_request, request_flows, tainted_names
 from limen.rules.written import IMPLANT  # the prefix program code is judged by
 
@@ -281,9 +281,6 @@ _REQUEST_VALUE = re.compile(
 # `document.cookie`, a parameter named for one), an Airflow run's `dag_run.conf`: whoever sent it chose it
 _SENT_BY_CALLER = re.compile(
     r"\bpayload\b|\bcookies?\b|\bdocument\.cookie\b|\blocation\.(?:hash|search)\b|\bdag_run\.conf\b"
-)
-_ESCAPED = re.compile(
-    r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
 )
 # Data a request carries that is the caller's credential: forwarding or logging it hands it on
 _CALLERS_CREDENTIAL = prefiltered(
@@ -1821,7 +1818,7 @@ def _runs_what_requests_send(added: str, after: str = "") -> bool:
     } | tainted_names(text)
     bound |= {m.group(1) for m in _FORMATTED_INTO.finditer(text) if _REQUEST_VALUE.search(m.group(2))}
     for line in added.splitlines():
-        if not _RUNNER.search(line) or _ESCAPED.search(line):
+        if not _RUNNER.search(line) or QUOTES_AS_ONE_WORD.search(line):
             continue
         if (
             _REQUEST_VALUE.search(line)

@@ -181,8 +181,9 @@ def _objects_from_bytes(text: str) -> int:
     return count
 
 
-# What quotes a value as one word of a command line (`escapeshellarg($d)`, `shlex.quote(p)`)
-_QUOTED = re.compile(
+# What quotes a value as one word of a command line (`escapeshellarg($d)`, `shlex.quote(p)`): every reader
+# of code that runs commands asks it
+QUOTES_AS_ONE_WORD = re.compile(
     r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape|quote)\b"
 )
 
@@ -194,7 +195,7 @@ def _runs_values(text: str) -> int:
         for line in text.splitlines()
         if _RUNS_VALUE.search(line)
         for found in _RUNS_VALUE.finditer(line)
-        if not _QUOTED.search(line, found.end())
+        if not QUOTES_AS_ONE_WORD.search(line, found.end())
     )
 
 

@@ -4325,7 +4325,6 @@ _REQUEST_READ = prefiltered(
     r"|\$_(?:GET|POST|REQUEST|COOKIE)\b|\$(?:request|r|req)->(?:input|query|post|header|cookie|get|all|json)\("
     r"|\brequest\(\)->|\brequest\(\s*[\"']"
 )
-_ESCAPED = re.compile(r"\b(?:escapeshellarg|escapeshellcmd|shlex\.quote|Shellwords\.escape|shellescape)\b")
 _REQUEST_PARAMETER = re.compile(
     r"@(?:RequestParam|PathVariable|RequestBody|RequestHeader)(?:\([^)]*\))?\s+(?:(?:final\s+)?\w+\s+)?(\w+)"
     # ASP.NET's `[FromBody] string cmd`
@@ -4342,6 +4341,8 @@ def _request_runs(source: str) -> bool:
     """A web handler that runs what a request carries: the input read in the statement that starts a process
     or loads code (`exec.Command("sh", "-c", r.URL.Query().Get("q"))`), or through a name it was read into
     (`@RequestParam c: String` ... `ProcessBuilder("sh", "-c", c)`, `const { cmd } = req.query`)."""
+    from limen.rules.loosened import QUOTES_AS_ONE_WORD
+
     low = source.lower()
     annotated = any(mark in source for mark in _PARAMETER_MARKS)
     if not any(w in low for w in _REQUEST_WORDS) and not annotated:
@@ -4364,7 +4365,7 @@ def _request_runs(source: str) -> bool:
         if call is None:
             continue
         rest = _outside_strings(line[call.start() :])
-        if _ESCAPED.search(rest):
+        if QUOTES_AS_ONE_WORD.search(rest):
             continue  # `system('ls ' . escapeshellarg($_GET['d']))`: the input is quoted as one word
         if _reads_operands(line[call.end() :]):
             continue  # `subprocess.run(["ogr2ogr", "-f", fmt])`: the input is an operand, never a command
