@@ -4768,6 +4768,9 @@ def sql_commands(text: str) -> list[str]:
     # the caller (`pg_read_file('/etc/ssl/private/server.key')`, `LOAD_FILE`, `LOAD DATA INFILE`)
     found += [m.group(1).replace("''", "'") for m in _SQL_SERVER_SHELL.finditer(text)]
     found += [f"cat {quote(m.group(1) or m.group(2))}" for m in _SQL_SERVER_FILE.finditer(text)]
+    # rows the server writes into a file of its machine (`SELECT ... INTO OUTFILE '/var/www/u.csv'`, `COPY
+    # (SELECT ...) TO '/srv/app/public/x'`): that file written, with whatever the query read
+    found += [f"tee {quote(m.group(1) or m.group(2))}" for m in _SQL_SERVER_WRITE.finditer(text)]
     # a function in a language the server does not fence (plpython3u, plperlu, plsh): its body runs as the
     # server's own user, read as the program it is
     for body, language in _sql_untrusted_functions(text):
@@ -4805,6 +4808,9 @@ _SQL_SERVER_SHELL = re.compile(r"(?i)\b(?:xp_cmdshell|sys_exec|sys_eval)\s*\(?\s
 _SQL_SERVER_FILE = re.compile(
     r"(?i)\b(?:pg_read_(?:binary_)?file|lo_import|load_file)\s*\(\s*'([^']{1,500})'"
     r"|\bload\s+data\s+(?:local\s+)?infile\s+'([^']{1,500})'"
+)
+_SQL_SERVER_WRITE = re.compile(
+    r"(?i)\binto\s+(?:outfile|dumpfile)\s+'([^']{1,500})'|\bcopy\b[^;]{0,2000}?\bto\s+'(/[^']{1,500})'"
 )
 _SQL_DOLLAR_BODY = re.compile(r"(\$\w{0,20}\$)(.{0,8000}?)\1", re.S)
 _SQL_UNTRUSTED = re.compile(r"(?i)\blanguage\s+'?(plpython[23]?u|plperlu|plsh|pltclu)\b")

@@ -1165,7 +1165,8 @@ def _passwords_written(text: str) -> set[str]:
 
 # A setting that caps an amount of money or of goods (`max_order_qty`, `daily_loss_limit`,
 # `max_notional_usd`); a time's or a size's maximum (`max-age`, `max_upload_mb`) caps no risk
-_CAP_KEY = re.compile(
+# A setting or a column that caps money or a position (`max_notional_usd`, `daily_loss_limit`)
+CAP_KEY = re.compile(
     r"(?=.*(?:^|_)(?:max|maximum|limit|limits|cap|ceiling)(?:_|$))"
     r"(?=.*(?:^|_)(?:qty|quantity|notional|loss|exposure|position|order|amount|usd|eur|spend|withdrawal|transfer"
     r"|payout|leverage|margin)s?(?:_|$))"
@@ -1263,7 +1264,7 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
             continue
         if old.get(key, "").lower() in _DENIES and value.lower() in _ALLOWS:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
-        if _CAP_KEY.search(words_of(key)) and _raised_thousandfold(old.get(key, ""), value):
+        if CAP_KEY.search(words_of(key)) and _raised_thousandfold(old.get(key, ""), value):
             # a risk limit `max_order_qty: 5000` made `50000000`: a cap that no longer caps anything
             return [f"{CONTROL_OFF}{key} raised from {old[key]} to {value}: a cap a thousand times higher"]
         if (

@@ -92,6 +92,7 @@ from limen.model import (
 from limen.normalize.code import BUILT_COMMAND, FOLLOWED_SOCKET, SCRATCH_DATABASE_NOTE, SQL_NOTE
 from limen.normalize.net import host_destination, organisation_network, own_package_source
 from limen.normalize.paths import canonical, is_within
+from limen.normalize.sql import RowWrite
 from limen.normalize.tools import (
     ADMIN_GRANTED,
     BRANCH_DELETED,
@@ -1634,7 +1635,7 @@ _SQL_REPLACED_EMPTY = re.compile(
     re.DOTALL,
 )
 _SQL_DELETE = re.compile(r"\bdelete\s+(?:\w+\s+)?from\b")
-_SQL_UPDATE = re.compile(r"\bupdate\s+\S+\s+set\b")
+_SQL_UPDATE = re.compile(r"\bupdate\s+(?:only\s+)?\S+\s+(?:(?:as\s+)?(?!set\b)\w+\s+)?set\b")
 # A WHERE that filters nothing: `1=1`, `true`, `id = id`, `'' = ''` (strings are blanked before this), a
 # row's creation or change time before now, an id above zero (`IS NOT NULL` may well filter: a real test).
 _SQL_WHERE = re.compile(
@@ -1814,8 +1815,24 @@ SQL_WEAKENS = re.compile(
 
 def _sql_grants(action: Action) -> str:
     """SQL the call runs, by any road (a database tool's argument, `psql -c`, a library's `execute`), that
-    raises privileges; "" when none does."""
-    return sql_matches(action, SQL_GRANTS)
+    raises privileges, or rows it writes that do (`limen.rules.rows`); "" when none does."""
+    from limen.rules.rows import credential_chosen, rights_given
+
+    if found := sql_matches(action, SQL_GRANTS):
+        return found
+    rows = written_rows(action)
+    return rights_given(rows) or credential_chosen(rows)
+
+
+def written_rows(action: Action) -> list[RowWrite]:
+    """The columns the SQL the call runs writes, by any road (`limen.normalize.sql.row_writes`)."""
+    from limen.normalize.sql import row_writes
+
+    facts = memo(action)
+    found = facts.get("written_rows")
+    if found is None:
+        found = facts["written_rows"] = [w for text in _bare_sql(action) for w in row_writes(text)]
+    return list(found)
 
 
 def _sql_runners(action: Action) -> list[Command]:
@@ -1824,56 +1841,24 @@ def _sql_runners(action: Action) -> list[Command]:
     return clients if clients and len(clients) == len([c for c in action.commands if _sql_texts(c)]) else []
 
 
-# An UPDATE's table and its SET list (up to a WHERE, a RETURNING, a FROM or the statement's end)
-_SQL_UPDATE = re.compile(
-    r"(?is)\bupdate\s+(?:only\s+)?([\w.\"`\[\]]+)\s+(?:(?:as\s+)?(?!set\b)\w+\s+)?set\s+(.{1,2000}?)(?=\bwhere\b|\breturning\b|\bfrom\b|;|$)"
-)
-_SQL_ASSIGNMENT = re.compile(
-    r"""(?s)(?<![\w."`])(?:[\w"`]+\.)?([\w"`]+)\s*=\s*('[^']{0,80}'|[\w.+-]{1,40})"""
-)
-
-
-# A settings table's value column, and the column its WHERE names the setting by (WordPress's `wp_options`
-# and `wp_usermeta`, Moodle's `mdl_config`, Magento's `core_config_data`: one row per setting)
-_VALUE_COLUMN = re.compile(r"(?i)^(?:\w+_)?(?:value|val)$")
-_NAMED_ROWS = re.compile(
-    r"""(?is)^\s*where\b.{0,200}?\b(?:\w+_)?(?:name|key|path|setting|variable)\s*"""
-    r"""(?:=\s*'([^']{1,120})'|in\s*\(([^)]{1,400})\))"""
-)
-
-
-def _named_settings(settings: dict[str, object], where: str) -> dict[str, object]:
-    """The settings an UPDATE of a settings table writes: its one value column given to each row its WHERE
-    names (`SET value = '0' WHERE name IN ('forcelogin', ...)` is `forcelogin: 0`); {} for any other table."""
-    if len(settings) != 1 or not _VALUE_COLUMN.match(next(iter(settings))):
-        return {}
-    named = _NAMED_ROWS.match(where)
-    if named is None:
-        return {}
-    value = next(iter(settings.values()))
-    names = [named.group(1)] if named.group(1) else re.findall(r"'([^']{1,120})'", named.group(2))
-    return {name: value for name in names[:16]}
-
-
 def _sql_controls(action: Action) -> str:
-    """What an UPDATE the call runs does to a control, as the table of controls judges the same settings
+    """What the rows the call writes do to a control, as the table of controls judges the same settings
     given to the application's own admin API (`normalize.tools.changes_controls`): `UPDATE realm SET
-    ssl_required = 'NONE', brute_force_protected = false`, a lifetime made years long. "" for none."""
+    ssl_required = 'NONE', brute_force_protected = false`, a settings table's row (`UPDATE mdl_config SET
+    value = '0' WHERE name = 'forcelogin'`), a lifetime made years long. "" for none."""
     from limen.normalize.tools import changes_controls
 
-    for bare in _bare_sql(action):
-        if "set" not in bare.lower():
-            continue
-        for update in list(_SQL_UPDATE.finditer(bare))[:8]:
-            table, assignments = update.groups()
-            settings: dict[str, object] = {}
-            for column, value in _SQL_ASSIGNMENT.findall(assignments)[:32]:
-                text = value.strip("'")
-                settings[column.strip('"`')] = {"true": True, "false": False}.get(text.lower(), text)
-            settings = _named_settings(settings, bare[update.end() : update.end() + 600]) or settings
-            what = changes_controls(f"update_{table.strip(chr(34) + '`[]')}", settings) if settings else ""
-            if what:
-                return what.split(":", 1)[1]
+    tables: dict[str, dict[str, object]] = {}
+    for write in written_rows(action)[:64]:
+        if write.inserted:
+            continue  # a new row (`INSERT INTO roles (name) VALUES ('admin')`) changes no setting
+        value = write.value[:80] if write.literal else write.value.split()[0][:40]
+        tables.setdefault(write.table, {})[write.column] = {"true": True, "false": False}.get(
+            value.lower(), value
+        )
+    for table, settings in list(tables.items())[:8]:
+        if what := changes_controls(f"update_{table}", settings):
+            return what.split(":", 1)[1]
     return ""
 
 
@@ -3385,6 +3370,11 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
         return
     if lifted := _sql_controls(action):  # `UPDATE realm SET ssl_required = 'NONE'`: as the admin API would
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"SQL switches a control off: {lifted}")
+        return
+    from limen.rules.rows import cap_lifted
+
+    if lifted := cap_lifted(written_rows(action)):  # `UPDATE risk_limits SET max_notional_usd = 1e12`
+        yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, f"SQL lifts a limit: {lifted}")
         return
     weakened = sql_matches(action, SQL_WEAKENS)
     if weakened:  # `ALTER ACCOUNT UNSET NETWORK_POLICY`, `MINS_TO_BYPASS_MFA`, recovery switched off

@@ -622,7 +622,7 @@ _SENDER_KEYS = frozenset({"from", "sender", "from_email", "from_address", "reply
 _LINK_HOST = re.compile(r"https?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})")
 
 
-@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs=("notes", "acting"))
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs=("notes", "acting", "served"))
 def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     """A host a change to a deployed configuration adds (`normalize.tools.sends_later`: an exporter's
     endpoint, a remote write, an alert webhook, a service entry), or a manifest `kubectl apply` deploys at
@@ -630,6 +630,12 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     be, since the deployed system will send there: AUTH when it is off the trusted list. Quiet: the cluster's
     and the company's private names, the project's own domain, trusted hosts, and hosts the project's
     committed files already name (a configuration moved, not a destination added)."""
+    from limen.rules.commands import written_rows
+    from limen.rules.rows import payee_written
+
+    if payee := payee_written(written_rows(action)):  # `UPDATE payees SET iban = '...'`: money goes there
+        yield Finding(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, Verdict.AUTH, 75, payee)
+        return
     deploys = [c for c in action.commands if c.name in ("kubectl", "oc")]
     if not deploys and not action.notes:
         return

@@ -1949,6 +1949,12 @@ _CREDENTIAL_COLUMNS = re.compile(
     + r")\b(?![.\w])"
     # a payment card's number or code, or a social security number, by its column (`SELECT c.pan, c.cvv_enc
     # FROM card_vault.cards`): what opens the account it names
+    # a password column spelt short (WordPress's `user_pass`, LibreNMS's `authpass`), an API token, an SNMP
+    # community string (`bypass` and `compass` are no password)
+    r"|\bselect\b(?:(?!\bfrom\b).){0,400}?(?:^|[\s,(])(?:\w+\.)?(?:\w+_)?(?:auth|crypt|user|bind|db|admin|root"
+    r"|priv|smtp|ldap|enable|login)_?pass(?:_?phrase)?(?=[\s,)]|$)(?:(?!\bfrom\b).){0,400}?\bfrom\b"
+    r"|\bselect\b(?:(?!\bfrom\b).){0,400}?\b\w*(?:api_?token|snmp_?community|community_?string)\w*\b"
+    r"(?:(?!\bfrom\b).){0,400}?\bfrom\b"
     r"|\bselect\b(?:(?!\bfrom\b).){0,400}?(?:^|[\s,(])(?:\w+\.)?(?:pan|cvv\w*|cvc\w*|card_?num(?:ber)?|ssn"
     r"|social_security\w*)(?=[\s,)]|$)(?:(?!\bfrom\b).){0,400}?\bfrom\b"
     # the key, token or secret column, or every column, of a table of tokens, API keys or credentials
