@@ -1165,7 +1165,6 @@ def _passwords_written(text: str) -> set[str]:
 
 # A setting that caps an amount of money or of goods (`max_order_qty`, `daily_loss_limit`,
 # `max_notional_usd`); a time's or a size's maximum (`max-age`, `max_upload_mb`) caps no risk
-# A setting or a column that caps money or a position (`max_notional_usd`, `daily_loss_limit`)
 CAP_KEY = re.compile(
     r"(?=.*(?:^|_)(?:max|maximum|limit|limits|cap|ceiling)(?:_|$))"
     r"(?=.*(?:^|_)(?:qty|quantity|notional|loss|exposure|position|order|amount|usd|eur|spend|withdrawal|transfer"

@@ -239,36 +239,56 @@ def data_classes_in(text: str) -> list[str]:
 # An email address, as written or URL-encoded (`ana%40acme.io` in a query)
 _EMAIL = re.compile(r"[A-Za-z0-9._+-]{1,64}(?:@|%40)([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)")
 _PLACEHOLDER_DOMAINS = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|test|invalid|localhost|local)$")
+# Whom a message or an invitation is for: the addresses it is sent to are its use, not its content
+_ADDRESSING_KEYS = frozenset(
+    {"cc", "bcc", "recipients", "emails", "attendees", "invitees", "members", "from"}
+)
 _PEOPLE = 3  # addresses of this many people, at two domains or more, are a list of people
 
 
 def _several_people(action: Action, ctx: Context) -> bool:
     """The email addresses of several people (three or more, at two domains or more) in a call to a host
     that is neither trusted nor an API that works for the user (`?emails=ana@acme.io,j@northwind.dev,...` to
-    an enrichment site): a list of customers or contacts handed to a stranger. The user's own mail or
-    marketing service given its recipients is its use."""
+    an enrichment site): a list of customers or contacts handed to a stranger; or, whatever the call reaches,
+    three private people's addresses (at mail services anyone may sign up to) in what it says rather than
+    whom it addresses. The user's own mail or marketing service given its recipients is its use."""
     texts = [t for t in action_texts(action) if "@" in t or "%40" in t]
     if not texts:  # (most calls name no address at all)
         return False
-    from limen.facts.hosts import first_party_api
+    from limen.facts.hosts import FREE_MAIL_DOMAINS, first_party_api
     from limen.model import HostClass
     from limen.rules.destinations import is_trusted
 
-    if not any(
+    to_stranger = any(
         d.host_class is HostClass.PUBLIC and not is_trusted(d.host, ctx) and not first_party_api(d.host)
         for d in action.destinations
-    ):
-        return False
+    )
+    addressed: set[str] = set()
+    for key, value in action.arguments.items():
+        if key.lower() in _ADDRESS_KEYS or key.lower() in _ADDRESSING_KEYS:
+            addressed.update(
+                [value]
+                if isinstance(value, str)
+                else [v for v in value if isinstance(v, str)]
+                if isinstance(value, list)
+                else []
+            )
     addresses: set[str] = set()
     domains: set[str] = set()
+    private: set[str] = set()
     for text in texts:
         for match in _EMAIL.finditer(text[:65536]):
             domain = match.group(1).lower()
             if _PLACEHOLDER_DOMAINS.search(domain):
                 continue
-            addresses.add(match.group(0).lower().replace("%40", "@"))
+            address = match.group(0).lower().replace("%40", "@")
+            addresses.add(address)
             domains.add(domain)
-    return len(addresses) >= _PEOPLE and len(domains) >= 2
+            if domain in FREE_MAIL_DOMAINS and text not in addressed:
+                private.add(address)
+    # (to anyone, a message's or a post's text that lists private people's own addresses, not whom it is for:
+    # a list of customers pasted into a chat or an issue)
+    return (to_stranger and len(addresses) >= _PEOPLE and len(domains) >= 2) or len(private) >= _PEOPLE
 
 
 # A date in the last century or the first years of this one, as records of people write a birth date

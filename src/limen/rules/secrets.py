@@ -1114,6 +1114,52 @@ def _benign_context(text: str, start: int) -> bool:
     return bool(key) and not _BENIGN_CONTEXT_WORDS.isdisjoint(_key_words(key))
 
 
+# What names a build's or a store's artefact by its content (`build-7f2a...`, `cache_key_9c1e...`)
+_ARTEFACT_WORDS = frozenset(
+    {
+        "build",
+        "cache",
+        "run",
+        "job",
+        "artifact",
+        "artefact",
+        "image",
+        "layer",
+        "blob",
+        "tree",
+        "object",
+        "file",
+    }
+    | {
+        "trace",
+        "span",
+        "request",
+        "req",
+        "tmp",
+        "temp",
+        "test",
+        "fixture",
+        "example",
+        "sample",
+        "dummy",
+        "fake",
+    }
+    | {
+        "rev",
+        "revision",
+        "release",
+        "snapshot",
+        "bundle",
+        "chunk",
+        "asset",
+        "dist",
+        "pkg",
+        "package",
+        "module",
+    }
+)
+# A lower-case service and kind, then a long lower-case random run (`packagist_ort_7f2a9c1e...`)
+_PREFIXED_RANDOM = re.compile(r"^([a-z]{2,16}(?:[_-][a-z]{2,10}){0,2})[_-]([0-9a-z]{32,})$")
 _WORDLIKE = re.compile(r"[a-z]+|[A-Z]+|[0-9]+|[A-Z][a-z]+")
 
 
@@ -1144,6 +1190,17 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
     lower = sum(ch.islower() for ch in bare)
     if _HEX.match(bare):
         return len(bare) >= 32 and shannon(bare) >= 3.5
+    if prefixed := _PREFIXED_RANDOM.match(
+        bare
+    ):  # `packagist_ort_7f2a9c...`: a service's token, its kind first
+        words = set(re.split(r"[_-]", prefixed.group(1)))
+        tail = prefixed.group(2)
+        return (
+            words.isdisjoint(_BENIGN_CONTEXT_WORDS | _NOT_SECRET_WORDS | _ARTEFACT_WORDS)
+            and any(c.isdigit() for c in tail)
+            and any(c.isalpha() for c in tail)
+            and shannon(tail) >= 3.5
+        )
     if not (digits and upper and lower):
         return False
     parts = re.split(r"[/_-]", bare)
@@ -1225,6 +1282,10 @@ def _find_secrets(text: str, decode: bool, weak: bool) -> list[SecretHit]:
     hits.extend(_wallet_hits(text, lowered))
     if "login" in lowered or "user" in lowered or "account" in lowered:
         hits.extend(_login_pairs(text))
+    if " / " in text or _SPOKEN_CUE.search(lowered):
+        hits.extend(_spoken_passwords(text))
+    if "key" in lowered or "secret" in lowered or "pass" in lowered or "community" in lowered:
+        hits.extend(_configured_secrets(text))
     if (decode or weak) and len(hits) < MAX_HITS and len(text) >= 20:  # a token is 20+ characters
         hits.extend(_token_hits(text, hits, decode=decode, weak=weak))
     if not hits:
@@ -1253,6 +1314,73 @@ def _login_pairs(text: str) -> Iterator[SecretHit]:
             and "://" not in value
         ):
             yield SecretHit("generic-secret-assignment", match.start(1), match.end(1), KEYWORD)
+
+
+# A password named in prose a few words before it (`Vault pw is k7#Vp2!x`, `passphrase for the key:
+# Tr0ub4dor&3x`, `enable: Ena8le!Core`), or written after an account's name and a slash as people note
+# them down (`breakglass / Gl4ss!Br3ak-2024`)
+_SPOKEN_CUE = re.compile(
+    r"\b(?:pw|pwd|passw(?:or)?d|pass(?:phrase|code)|pin|secret|creds?|credentials?|enable)\b"
+)
+_SPOKEN = re.compile(
+    r"(?i)\b(?:pw|pwd|passw(?:or)?d|pass(?:phrase|code)|pin|secret|creds?|credentials?|enable)\b"
+    r"(?:[ \t]+[\w-]{1,12}){0,4}?[ \t]*(?:[:=]|[ \t]is\b|[ \t]/)[ \t]*"
+    r"(?:[A-Za-z][\w.-]{1,32}[ \t]+/[ \t]+)?([^\s\"'`<>()/]{8,64}?)[.,;]?(?=[\s\"'`)]|$)"
+)
+_ACCOUNT_SLASH = re.compile(
+    r"(?<![\w/.-])[A-Za-z][\w.@-]{2,32}[ \t]+/[ \t]+([^\s\"'`<>()/]{8,64}?)[.,;]?(?=[\s\"'`)]|$)"
+)
+# What says, earlier on its line, that an account and a slash are a login (`new break-glass after rotation:`)
+_ACCESS_CUE = re.compile(
+    r"(?i)pass|\bpwd?\b|cred|login|\buser|account|admin|\broot\b|break-?glass|rotat|secret|access|sign[ -]?in"
+    r"|\bssh\b|\bvpn\b|wi-?fi|console"
+)
+_SYMBOLED = re.compile(r"(?=.*[A-Za-z])(?=.*\d)(?=.*[!@#$%^&*?~+=])")
+_ADDRESS = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.-]+$")
+
+
+def _spoken_passwords(text: str) -> Iterator[SecretHit]:
+    """A password written out in prose (`_SPOKEN`, `_ACCOUNT_SLASH`), shaped like one: letters, digits and
+    a symbol, or (named so) upper and lower case letters with digits; no address, template or variable."""
+    found = [(m, True) for m in islice(_SPOKEN.finditer(text), 8)]
+    found += [
+        (m, False)
+        for m in islice(_ACCOUNT_SLASH.finditer(text), 8)
+        if _ACCESS_CUE.search(text, max(0, text.rfind("\n", 0, m.start()) + 1), m.start())
+    ]
+    for match, named in found:
+        value = match.group(1)
+        shaped = _SYMBOLED.match(value) if not named else secret_facts.PASSWORD_SHAPE.match(value)
+        if (
+            shaped
+            and (named or (any(c.isupper() for c in value) and any(c.islower() for c in value)))
+            and not value.startswith(("$", "{", "%", "<", "*"))
+            and "://" not in value
+            and not _ADDRESS.match(value)
+        ):
+            yield SecretHit("generic-secret-assignment", match.start(1), match.end(1), KEYWORD)
+
+
+# A device's configuration line that holds a secret in clear (IOS's `username x password 0 P`, a TACACS+
+# server's ` key 0 P`, `snmp-server community P RW`, `crypto isakmp key P address 203.0.113.10`): the secret's
+# word, plain text's type (0) or a reversible one (7), the value, and at most two words after it
+_CONFIGURED_SECRET = re.compile(
+    r"(?im)^[ \t]*(?:[\w-]{1,32}[ \t]+){0,6}?(?<!primary )(?<!foreign )(?<!unique )(?<!sort )(?<!partition )"
+    r"(?<!-add )(?:secret|password|key|key-string|community|pre-shared-key)[ \t]+"
+    r"([07][ \t]+)?([^\s\"'`{}$%<>][^\s\"'`{}%<>]{7,63})(?:[ \t]+[\w.:/-]{1,40}){0,2}[ \t]*$"
+)
+_LETTERS_AND_DIGITS = re.compile(r"(?=.*[A-Za-z])(?=.*\d)")
+_MIXED_CASE_AND_DIGITS = re.compile(r"(?=.*[a-z])(?=.*[A-Z])(?=.*\d)")
+
+
+def _configured_secrets(text: str) -> Iterator[SecretHit]:
+    """Secrets in clear in a device's configuration lines (`_CONFIGURED_SECRET`): letters and digits after
+    a type that says clear or reversible; else shaped like a password (`primary key id2024abcd` is SQL's)."""
+    for match in islice(_CONFIGURED_SECRET.finditer(text[:MAX_SCAN_CHARS]), 8):
+        value = match.group(2)
+        shaped = _LETTERS_AND_DIGITS if match.group(1) else _MIXED_CASE_AND_DIGITS
+        if (shaped.match(value) or _SYMBOLED.match(value)) and not _looks_hashed(text, match.start(2), value):
+            yield SecretHit("generic-secret-assignment", match.start(2), match.end(2), KEYWORD)
 
 
 # A wallet's recovery phrase: twelve or more words in a row from BIP-39's list (which has none of `the`,
