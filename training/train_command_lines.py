@@ -6,12 +6,12 @@ configuration edits of the project's own red-team sets, one ecosystem each, writ
 read Limen's code. Attacks are harmful on their own; benign cases are ordinary work, many of them
 look-alikes (the same programs and files, safe).
 
-Split: the sets named by `--test-sets` (default rt120-rt123: healthcare integration, IoT firmware, data
-engineering, mobile apps) are never trained on; they are the figures the model card reports as held out. The
-thresholds are chosen without them: each training set's calls are scored by a model trained on the others
-(leave one ecosystem out), and each mode's threshold sends a share of those sets' benign calls to AUTH
-(`MODE_FPR`). The shipped model is then trained on every training set. Model, features and file format are
-`train_code_edits.py`'s.
+Split: the sets named by `--test-sets` (default rt128-rt131: Kubernetes platform engineering, database and
+backup administration, security operations tooling, JVM enterprise backends) are never trained on; they
+are the figures the model card reports as held out. The thresholds are chosen without them: each training
+set's calls are scored by a model trained on the others (leave one ecosystem out), and each mode's
+threshold sends a share of those sets' benign calls to AUTH (`MODE_FPR`). The shipped model is then trained
+on every training set. Model, features and file format are `train_code_edits.py`'s.
 
     .venv/bin/pip install -e '.[train]'
     .venv/bin/python training/train_command_lines.py
@@ -85,7 +85,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--data", type=Path, default=ROOT / "training" / "data" / "command_lines.jsonl")
-    parser.add_argument("--test-sets", default="rt120,rt121,rt122,rt123")
+    parser.add_argument("--test-sets", default="rt128,rt129,rt130,rt131")
     parser.add_argument("--c", type=float, default=3.0)
     parser.add_argument("--real-count", type=int, default=6000)
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "limen" / "data" / "command_lines.bin")
