@@ -164,6 +164,9 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     "repo.maven.apache.org",
     "repo1.maven.org",
     "plugins.gradle.org",
+    "repo.spring.io",  # Spring's own repository (milestones and snapshots of its projects)
+    # certificate authorities' ACME endpoints: a client sends them certificate requests and proofs only
+    *("acme-v02.api.letsencrypt.org", "acme-staging-v02.api.letsencrypt.org", "acme.zerossl.com"),
     # Helm chart repositories of the projects that publish the charts most clusters install
     *("charts.bitnami.com", "charts.jetstack.io", "helm.releases.hashicorp.com", "charts.helm.sh"),
     *("prometheus-community.github.io", "grafana.github.io", "kubernetes.github.io", "argoproj.github.io"),

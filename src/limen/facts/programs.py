@@ -2339,7 +2339,9 @@ PROGRAMS: tuple[Program, ...] = (
         destroys_all=rf"{_W}delete{_E}.*(?:{_W}--all(?:-namespaces)?{_E}|{_W}(?:ns|namespaces?)(?:{_E}|/))",
         # a workload scaled to nothing is an outage, however reversible
         # (pods and jobs are the run-to-completion pieces their controllers and CI make again)
-        destroys_one=rf"{_W}delete\s+(?!(?:pods?|po|jobs?(?:\.batch)?)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
+        # (its options may come first: `delete -n staging --context c pod x`)
+        destroys_one=rf"{_W}delete\s+(?:-(?:n|-namespace|-context|-cluster|-kubeconfig)(?:=|\s+)\S+\s+)*+"
+        rf"(?!(?:pods?|po|jobs?(?:\.batch)?)(?:{_E}|/))\S|{_W}scale{_E}.*--replicas[=\s]0{_E}"
         # the same scaling as a patch (`{"spec":{"replicas":0}}`, `{"path":"/spec/replicas","value":0}`)
         rf"|{_W}patch{_E}.*(?:replicas[\"']?\s*:\s*0\b|/replicas[\"']?\s*,\s*[\"']value[\"']\s*:\s*0\b)"
         rf"|{_W}drain{_E}",

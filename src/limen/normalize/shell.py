@@ -6284,12 +6284,23 @@ def _push(entry: Program, args: list[str], state: _State) -> None:
     if entry.push_target == "image":
         host = image_registry(target)
         if host:
-            own = ("own_remote",) if own_image(target, state.cwd) else ()  # `ghcr.io/<origin's owner>/app`
+            # `ghcr.io/<origin's owner>/app`, or an image copied within its own registry and owner (`crane
+            # copy ghcr.io/acme/api:sha-1 ghcr.io/acme/api:2.0`): nothing reaches anyone who did not hold it
+            retag = words[1] != target and _image_owner(words[1]) == _image_owner(target) != ""
+            own = ("own_remote",) if retag or own_image(target, state.cwd) else ()
             _add_host(state, host, None, via, ("publishes", *own))
     elif entry.push_target == "remote":
         remote = _RCLONE_REMOTE.match(target)
         if remote is not None and len(remote.group(1)) > 1:  # `C:` is a drive, not a remote
             _add_host(state, remote.group(1).strip(), None, via, ("publishes",))
+
+
+def _image_owner(reference: str) -> str:
+    """An image reference's registry host and first path part (`ghcr.io/acme`), "" when it names no host."""
+    parts = reference.removeprefix("docker://").split("/")
+    if len(parts) < 3 or not any(c in parts[0] for c in ".:"):
+        return ""
+    return f"{parts[0].lower()}/{parts[1].lower()}"
 
 
 def _h_push(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:

@@ -560,7 +560,7 @@ _WEAK_WHEN_ON = re.compile(
     # a console or server opened to other machines (H2's `web-allow-others`, `tcp-allow-others`)
     r"|(?:web_|tcp_|pg_)?allow_others|allow_?all(?:_[a-z]+){0,2}"
     # what any peer may do, said by the setting's name (`DicomAlwaysAllowStore`, `NSAllowsArbitraryLoads`)
-    r"|always_?allow(?:_[a-z]+){0,2}|[a-z]*allows?_?arbitrary(?:_[a-z]+){0,2}"
+    r"|always_?allow(?!_empty)(?:_[a-z]+){0,2}|[a-z]*allows?_?arbitrary(?:_[a-z]+){0,2}"
     # a setting named for the safety it takes away (pnpm's `dangerouslyAllowAllBuilds`: every dependency's
     # install scripts run)
     r"|dangerously(?:_[a-z]+){1,5}|unsafe(?:_[a-z]+){1,3}"
@@ -1878,7 +1878,16 @@ def _config_hosts(text: str) -> list[str]:
     found = [m.group(1).lower() for m in _URL_HOST.finditer(bare)]
     found += [m.group(1).lower() for m in _HOST_SETTING.finditer(bare)]
     found += [m.group(1).lower() for m in _DEVICE_HOST.finditer(bare)]
+    if "apiVersion" in bare:  # a Kubernetes API's group is its author's domain, and so are the names it
+        # gives inside its objects (Gatekeeper's `target: admission.k8s.gatekeeper.sh`): no connection
+        from limen.facts.hosts import registrable_name
+
+        groups = {registrable_name(g.lower()) for g in _API_GROUP.findall(bare)}
+        found = [host for host in found if registrable_name(host) not in groups]
     return list(dict.fromkeys(found))
+
+
+_API_GROUP = re.compile(r"(?m)^[ \t-]*[\"']?apiVersion[\"']?\s*:\s*[\"']?([\w-]+(?:\.[\w-]+)+)/")
 
 
 # Calls that tell a service where to deliver later (a webhook, a subscription, a contact point, an alert's

@@ -850,6 +850,10 @@ def _piped_sweep(command: Command, action: Action, ctx: Context) -> Finding | No
     return None
 
 
+# Options of disk tools that print what would be done and do nothing (`wipefs --no-act`); a short `-n` is
+# only zfs's (`mkfs.vfat -n BOOT` names the volume)
+_NO_ACT = frozenset({"--no-act", "--dry-run", "--noop"})
+_ZFS_NO_ACT = frozenset({"-n", "-nv", "-vn", "-nvp", "-npv", "-vnp"})
 _NOT_A_DISK = frozenset({"/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
 
@@ -887,6 +891,8 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
             w in command.argv for w in ("luksFormat", "erase", "luksErase", "reencrypt")
         ):
             return None
+        if _NO_ACT.intersection(command.argv[1:]):
+            return None  # `wipefs --no-act /dev/sdd`: what it would wipe, printed
         where = _disk_operand(command, action, ctx)
         if where == "device":
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 96, f"{name} formats a device")
@@ -927,6 +933,16 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
         )
     if Role.STORAGE_DESTROYER in roles:
         if name in ("zpool", "zfs") and "destroy" in command.argv[1:3]:
+            if _ZFS_NO_ACT.intersection(command.argv[1:]):
+                return None  # `zfs destroy -nv pool/x@a%b`: what it would destroy, printed
+            snapshots = [w for w in _operands(command.argv)[1:] if w != "destroy"]
+            if (
+                name == "zfs"
+                and snapshots
+                and all("@" in w and "%" not in w for w in snapshots)
+                and not ({"r", "R"} & _short_flags(command.argv[1:]))
+            ):  # one named snapshot: a point to go back to, not the data
+                return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, "zfs destroys a snapshot")
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{name} destroy")
         if name not in ("zpool", "zfs"):
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"{name} removes a volume")
@@ -1364,6 +1380,8 @@ def _served_infrastructure(action: Action) -> Command | None:
     values += [k for k, v in action.arguments.items() if v is True]  # a switch set: `confirm`, `force`
     spelt = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_")
     words = [w for w in spelt.split("_") if w]
+    if words[:1] in ([entry.name], [server.lower()]) and len(words) > 1:
+        words = words[1:]  # `kubectl_delete` is `kubectl delete`
     # the CLI's own spelling too: `s3_delete_bucket` is also `delete-bucket` (`aws s3api delete-bucket`)
     joined = ["-".join(words[i:]) for i in range(len(words) - 1)]
     return Command((entry.name, *words, *joined, *values), entry.name)
@@ -1917,6 +1935,20 @@ _DROPPED_DATABASE = re.compile(
     r"^\s*DROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\"`\w-]+)\s*;?\s*$", re.IGNORECASE
 )
 _DATABASE_OPTIONS = ("-d", "--dbname", "-D", "--database", "--db")
+
+
+_DATABASE_KEYS = frozenset({"database", "db", "db_name", "dbname", "database_name", "keyspace"})
+
+
+def _on_scratch_database(action: Action) -> bool:
+    """A server's tool told which database it works on, and that one is a test's or a development copy's
+    (`{"database": "app_dev"}`), nothing in its arguments naming production."""
+    named = [v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in _DATABASE_KEYS]
+    return (
+        bool(named)
+        and all(_SCRATCH_DATABASE.fullmatch(v.strip()) for v in named)
+        and not PRODUCTION.search(" ".join(str(v)[:200] for v in list(action.arguments.values())[:32]))
+    )
 
 
 def _recreates_scratch(text: str) -> bool:
@@ -2496,6 +2528,8 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
             one = what == MACHINE_DESTROYED and not PRODUCTION.search(
                 " ".join(str(v)[:200] for v in list(action.arguments.values())[:32])
             )
+            if _on_scratch_database(action):
+                continue  # `drop_collection(database="app_dev", ...)`: a development copy's, as SQL's is
             found = _finding(
                 ReasonCode.DESTRUCTIVE_COMMAND,
                 *((Verdict.AUTH, 65) if aged else (Verdict.AUTH, 80) if one else (Verdict.BLOCK, 94)),
