@@ -158,6 +158,7 @@ REGISTRY_HOSTS: tuple[str, ...] = (
     *("nix-community.cachix.org", "cache.garnix.io", "devenv.cachix.org"),
     "crates.io",
     "static.crates.io",
+    "index.crates.io",  # the sparse index cargo reads
     "proxy.golang.org",
     "sum.golang.org",
     "rubygems.org",

@@ -58,7 +58,12 @@ _FLY = ("api.fly.io", "api.machines.dev")
 _GOOGLE = ("*.googleapis.com", "*.google.com", "*.pkg.dev", "gcr.io", "*.gcr.io")  # with its registries
 _AZURE = ("*.azure.com", "*.microsoft.com", "*.microsoftonline.com", "*.windows.net")
 _OP_OUT_FILE = ("-o", "--out-file")
-_OUTPUT_DATA = r"(?:^|\s)(?:-o|--output)(?:=|\s*)(?:ya?ml|json|jsonpath|go-template|custom-columns)"
+# (a template that prints only what names the objects, `-o jsonpath='{.metadata.creationTimestamp}'`,
+# `custom-columns=NAME:.metadata.name`, prints none of their data)
+_OUTPUT_DATA = (
+    r"(?:^|\s)(?:-o|--output)(?:=|\s*)(?:ya?ml|json(?!path)|(?:jsonpath|go-template|custom-columns)(?:-file)?"
+    r"(?:=|\s*)(?=\S*[{:]\s*[$@]?\.(?:items\[[^\]]*\]\.)?(?!metadata\b|type\b|kind\b)\w|\S*-file))"
+)
 _SECRET_NAME = r"(?i)key|secret|token|pass|pwd|url|uri|dsn|credential|auth|private|cert|salt|signing"
 _SECRET_OPERAND = r"(?:^|\s)secrets?(?:/\S*)?(?:\s|$)"
 # `pass NAME` shows NAME: every first operand but pass's own sub-commands.

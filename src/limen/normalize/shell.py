@@ -2799,11 +2799,28 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
         elif not word.startswith("-") and "://" not in word and len(named) < 3 and not paired:
             named.append(word)
     # what it destroys is its table entry's to say (`destroys_all`, `destroys_one`)
-    if (fields or entry is None) and (
-        what := changes_controls("_".join((_basename(argv[0]), *named)), fields)
+    if (
+        (fields or entry is None)
+        and not _aims_at_loopback_only(words)
+        and (what := changes_controls("_".join((_basename(argv[0]), *named)), fields))
     ):
         state.notes.append(what)
     state.notes.extend(settings_send_to(fields))  # `vault audit enable socket address=collector.example:9090`
+
+
+_ADDRESS_WORD = re.compile(
+    r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(\[[\w:]+\]|[\w.-]+):\d{1,5}(?:/\S*)?$|^[a-z][\w+.-]*://"
+)
+_LOOPBACK_ADDRESS = re.compile(
+    r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?(?:/\S*)?$"
+)
+
+
+def _aims_at_loopback_only(words: list[str]) -> bool:
+    """Every address the command's words name is this machine's (`ghz --insecure ... localhost:9090`): a
+    client's check left out against a server of its own machine switches nothing off for anyone else."""
+    addresses = [w.split("=", 1)[-1] for w in words[:64] if _ADDRESS_WORD.match(w.split("=", 1)[-1])]
+    return bool(addresses) and all(_LOOPBACK_ADDRESS.match(a) for a in addresses)
 
 
 def _password_given(argv: list[str], state: _State) -> None:

@@ -1393,7 +1393,9 @@ _STORE_URL = prefiltered(r"^(?:[a-z][a-z0-9+]*://[^/\s]+(?:/|$)|dbfs:/)", re.IGN
 
 # A server of this machine named by its web address (an agent's API: `-address=http://127.0.0.1:4646`); a
 # store's own address (`redis://`, `-h localhost`) names the developer's data, judged as the store's
-_LOCAL_AGENT = re.compile(r"(?:^|[=\s])https?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?(?:/|$)")
+_LOCAL_AGENT = re.compile(
+    r"(?:^|[=\s])(?:https?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?|(?:localhost|127\.0\.0\.1|\[::1\]):\d+)(?:/|$)"
+)
 
 
 def _on_local_copy(command: Command) -> bool:
@@ -1440,12 +1442,20 @@ _CONNECTION_STRING = re.compile(
 )
 
 
-def _local_scratch_database(command: Command, action: Action) -> bool:
-    """The command (or its line's variables) points it at databases on this machine whose names say they
-    are a development or test copy (`..@localhost:5432/app_dev`, `Server=localhost;Database=Shop_Dev`),
-    and at nothing else: resetting one is a developer's own work."""
+_DATABASE_URL_LINE = re.compile(r"(?m)^[ \t]*(?:export[ \t]+)?\w*DATABASE_URL[ \t]*=[ \t]*[\"']?([^\s\"']+)")
+
+
+def _local_scratch_database(command: Command, action: Action, cwd: str = "") -> bool:
+    """The command (or its line's variables, or else the project's `.env`, which ORMs' CLIs read) points it
+    at databases on this machine whose names say they are a development or test copy
+    (`..@localhost:5432/app_dev`, `Server=localhost;Database=Shop_Dev`), and at nothing else: resetting one
+    is a developer's own work."""
     texts = [w for w in command.argv[1:] if "=" in w or "://" in w]
     texts += [w for w in action.command_line.split() if re.match(r"[A-Z_][A-Z0-9_]*=", w)][:16]
+    if not texts and cwd:
+        from limen.normalize.paths import read_text
+
+        texts = _DATABASE_URL_LINE.findall(read_text(os.path.join(cwd, ".env"), 16_000) or "")[:4]
     if any("$" in t or "`" in t for t in texts):
         return False
     found = [
@@ -1489,7 +1499,7 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
     if not destroys_all and not destroys_one:
         return None
     # `DATABASE_URL=postgres://...@localhost/app_dev prisma migrate reset`: a developer's own copy
-    if not destroys_all and _local_scratch_database(command, action):
+    if not destroys_all and _local_scratch_database(command, action, action.cwd or ctx.workspace):
         return None
     where = _outside_production(command) or _selected_workspace(command, action)  # (`terraform workspace
     # select dev-alice && terraform destroy`)
@@ -1992,7 +2002,7 @@ def _drops_only_scratch(text: str, temporary: bool) -> bool:
     return True
 
 
-_TEMPORARY_NAME = re.compile(r"(?i)^(?:tmp|temp|scratch)_|_(?:tmp|temp|scratch)$")
+_TEMPORARY_NAME = re.compile(r"(?i)^_?(?:tmp|temp|scratch)_|_(?:tmp|temp|scratch)$")
 
 
 _NOT_A_DATABASE = frozenset(

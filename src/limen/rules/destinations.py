@@ -191,6 +191,30 @@ _GIT_CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "--get-urlm
 _ASSIGNED_NAME = re.compile(r"(?<![\w$])([A-Za-z_]\w*)=")
 
 
+_REWRITE_KEY = re.compile(r"(?i)^url\.(.+)\.(?:push)?insteadof$")
+_SCP_HOST = re.compile(r"^(?:[\w.-]+@)?([\w.-]+):(?!//)")
+
+
+def _url_place(address: str) -> tuple[str, str]:
+    """The host and the path of a URL (`https://h/x`, `ssh://git@h/x`) or an scp-style address (`git@h:x`)."""
+    if "://" in address:
+        parts = urlsplit(address)
+        return (parts.hostname or "").lower(), parts.path.strip("/").lower()
+    found = _SCP_HOST.match(address)
+    return (found.group(1).lower(), address[found.end() :].strip("/").lower()) if found else ("", "")
+
+
+def _same_host_rewrite(key: str, value: str) -> bool:
+    """`git config url."git@github.com:".insteadOf "https://github.com/"`: addresses of one host rewritten to
+    another protocol of the same host and path, which changes how the project's remotes are reached, not
+    where."""
+    rewrite = _REWRITE_KEY.match(key)
+    if rewrite is None or not value:
+        return False
+    place = _url_place(rewrite.group(1))
+    return bool(place[0]) and place == _url_place(value)
+
+
 def _fetches(name: str) -> bool:
     """The program installs or downloads what it runs (a package manager, a toolchain manager)."""
     entry = program(name)
@@ -693,8 +717,9 @@ def _route_override(cmd: Command, cwd: str, strict: bool) -> str:
     if "config" in args:  # `git config http.proxy ...`, `npm config set proxy ...`: every later run
         key = next((i for i, a in enumerate(args) if _GIT_ROUTE_CONFIG.match(a)), -1) if name == "git" else -1
         read = any(a in _GIT_CONFIG_READS for a in args) or not [a for a in args[key + 1 :] if a[:1] != "-"]
-        if key >= 0 and not read:  # (`git config --get remote.origin.url` only prints it)
-            return "config " + args[key].split("=", 1)[0]
+        values = [a for a in args[key + 1 :] if a[:1] != "-"]
+        if key >= 0 and not read and not _same_host_rewrite(args[key], values[0] if values else ""):
+            return "config " + args[key].split("=", 1)[0]  # (`git config --get remote.origin.url` prints it)
         reading = any(a in ("get", "list", "ls") for a in args[args.index("config") + 1 :][:1])
         routed = any("proxy" in a.lower() or "registry" in a.lower() for a in args)
         if name in _PKG_TOOLS and not reading and routed:

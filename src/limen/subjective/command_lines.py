@@ -111,7 +111,7 @@ def _line_score(learned: Model, lines: tuple[str, ...], name: str) -> float:
     if found is None:
         if len(_scores) >= MAX_REMEMBERED:
             _scores.clear()
-        found = _scores[key] = learned.score(features([], list(lines), [], name, False))
+        found = _scores[key] = learned.score(features([], list(lines), [], name, False, settings=True))
     return found
 
 
@@ -131,7 +131,7 @@ def suspect_command(action: Action, ctx: Context) -> Iterable[Finding]:
     if name == SHELL:  # (an agent runs the same lines again and again: their score is remembered)
         score = _line_score(learned, tuple(added), name)
     else:
-        score = learned.score(features(removed, added, context, name, new_file))
+        score = learned.score(features(removed, added, context, name, new_file, settings=True))
     if score <= threshold:
         return []
     what = "command line" if name == SHELL else f"change to {name}"
