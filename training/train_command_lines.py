@@ -69,6 +69,18 @@ def real_lines(roots: tuple[str, ...], count: int, seed: int) -> list[dict[str, 
     return found
 
 
+def written_lines(path: Path) -> list[dict[str, Any]]:
+    """Ordinary one-liners written for this purpose by helpers that read neither Limen's code nor any
+    corpus it is measured on (`training/data/ordinary_shell_lines.txt`: text pipelines, find and xargs,
+    file chores, process and system checks), all benign: the machine's scripts hold few of them."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        {"set": "real", "label": "benign", "removed": [], "added": [line], "context": [], "file": "<shell>"}
+        | {"new": False}
+        for line in lines
+    ]
+
+
 def _shell_script(path: Path) -> bool:
     if path.suffix or not str(path).startswith(("/usr/bin/", "/usr/sbin/")):
         return False
@@ -88,11 +100,15 @@ def main() -> int:
     parser.add_argument("--test-sets", default="rt136,rt137,rt138,rt139")
     parser.add_argument("--c", type=float, default=3.0)
     parser.add_argument("--real-count", type=int, default=6000)
+    parser.add_argument(
+        "--ordinary", type=Path, default=ROOT / "training" / "data" / "ordinary_shell_lines.txt"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "limen" / "data" / "command_lines.bin")
     parser.add_argument("--card", type=Path, default=ROOT / "docs" / "model-card-command-lines.md")
     args = parser.parse_args()
 
-    real = real_lines(ROOTS, args.real_count, seed=5)
+    real = real_lines(ROOTS, args.real_count, seed=5) + written_lines(args.ordinary)
+    random.Random(5).shuffle(real)  # the two kinds alike in the trained and the held-out thirds
     items = red_team(args.data)
     for item in items + real:  # the reader of settings' features (`code_edits.features`)
         item["settings"] = True
@@ -123,15 +139,20 @@ never lowers a verdict. Light mode does not run it.
 `code_edits`' model trained on other data: logistic regression (scikit-learn, C={args.c}, balanced classes)
 over binary features hashed into 2^{BITS} float32 weights (1 MB): the tokens and token pairs of a shell
 line's lines (read as added lines under the name `<shell>`), or of an edit's removed, added and
-surrounding lines with the file's name. Inference is pure Python (CRC-32 and a sum).
+surrounding lines with the file's name; and, for this reader only, the first five letters of long words and
+the values a small change swaps (`disabled no` made `yes`, a level made higher), which measured left one
+ecosystem out flag more attacks at the same share of ordinary calls here and none more on program code.
+Inference is pure Python (CRC-32 and a sum).
 
 ## Data and split
 - Training: {report["training_items"]["red_team"]} command lines and configuration edits of red-team sets
   {", ".join(report["training_sets"])} (`training/data/command_lines.jsonl`, cut by
   `training/extract_command_lines.py`; each set one ecosystem, written by a helper that never read Limen's
-  code), and {report["training_items"]["real_lines"]} ordinary lines cut from the shell scripts of the
-  machine it was trained on (weight {REAL_WEIGHT}): the red-team sets' ordinary work is plain commands, and
-  real scripts teach it that pipes, loops and substitutions are ordinary too.
+  code), and {report["training_items"]["real_lines"]} ordinary lines (weight {REAL_WEIGHT}): cut from the
+  shell scripts of the machine it was trained on, and everyday one-liners written for this by helpers that
+  read no corpus Limen is measured on (`training/data/ordinary_shell_lines.txt`). The red-team sets'
+  ordinary work is plain commands; these teach it that pipes, `find | xargs`, loops and substitutions are
+  ordinary too (without the one-liners, nl2bash's friction rose a point).
 - Held out (never trained on, nor used for a threshold): {", ".join(report["held_out_sets"])}.
 - Thresholds: each mode lets a share of the training sets' benign calls through to AUTH ({shares}), each
   call scored by a model trained without its own set (leave one ecosystem out).
@@ -142,7 +163,7 @@ Every call of the kind it reads, whatever the rules said of it (the detector onl
 |---|---|---|---|
 {table}
 
-Lines cut from real shell scripts not trained on, flagged: {real}.
+Ordinary lines (real scripts' and written one-liners) not trained on, flagged: {real}.
 
 ## Known limits
 - It reads words, not meaning: an attack spelt like ordinary work passes, and ordinary work spelt like an

@@ -180,10 +180,14 @@ def detect(project: Path, change: tuple[str, str, str], mode: Mode) -> list[Reas
 
 
 def test_strict_asks_sooner_than_balanced_and_light_never_consults_the_model(project: Path) -> None:
-    assert detect(project, LOGGED_NOT_REFUSED, Mode.BALANCED) == []
+    thresholds = code_edits.model().thresholds
+    assert thresholds["strict"] <= thresholds["balanced"]
+    for change in (HEADER_BYPASS, LOGGED_NOT_REFUSED, *ORDINARY):
+        if detect(project, change, Mode.BALANCED):  # whatever balanced asks about, strict asks about too
+            assert detect(project, change, Mode.STRICT) == [ReasonCode.SUSPECT_CODE_CHANGE]
+        assert detect(project, change, Mode.LIGHT) == []
     assert detect(project, LOGGED_NOT_REFUSED, Mode.STRICT) == [ReasonCode.SUSPECT_CODE_CHANGE]
     assert detect(project, HEADER_BYPASS, Mode.BALANCED) == [ReasonCode.SUSPECT_CODE_CHANGE]
-    assert detect(project, HEADER_BYPASS, Mode.LIGHT) == []
 
 
 def test_the_same_text_outside_a_program_file_or_through_a_shell_is_not_read(project: Path) -> None:
