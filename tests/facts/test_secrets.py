@@ -59,7 +59,7 @@ PRINTS = [
     "security find-internet-password -gs github.com",
     "secret-tool lookup service github",
     "heroku auth:token",
-    "npm token list",
+    "npm token create",
     "vault kv get secret/app",
     "vault read database/creds/ro",
     "vault print token",
@@ -71,6 +71,7 @@ PRINTS = [
 ]
 
 QUIET = [
+    "npm token list",  # (each token's id and first characters only)
     "gh auth status",
     "gh auth login --web",
     "gh pr list",

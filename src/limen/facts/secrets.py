@@ -186,7 +186,7 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("firebase", ("functions:config:get",), "functions' config secrets"),
     Printer("docker", ("inspect",), "a container's environment", needs=(r"\.Env\b",)),
     Printer("podman", ("inspect",), "a container's environment", needs=(r"\.Env\b",)),
-    Printer("npm", ("token", "list"), "npm tokens"),
+    # (`npm token list` shows each token's id and first characters only)
     Printer("npm", ("token", "create"), "an npm token"),
     Printer("vault", ("kv", "get"), "a Vault secret"),
     # a project's CI/CD variables (signing keys, deploy tokens) as the forge keeps them
