@@ -653,7 +653,9 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     once names (an admission webhook's `url:`), judged as the same host called now would
     be, since the deployed system will send there: AUTH when it is off the trusted list. Quiet: the cluster's
     and the company's private names, the project's own domain, trusted hosts, and hosts the project's
-    committed files already name (a configuration moved, not a destination added)."""
+    committed files already name (a configuration moved, not a destination added). Where a system sends
+    money is a destination too: a payee's bank details or payout wallet written into its rows (`UPDATE
+    vendors SET iban = ...`, `limen.rules.rows.payee_written`) ask, whichever door the statement takes."""
     from limen.rules.commands import written_rows
     from limen.rules.rows import payee_written
 

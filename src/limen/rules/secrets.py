@@ -1117,45 +1117,10 @@ def _benign_context(text: str, start: int) -> bool:
 # What names a build's or a store's artefact by its content (`build-7f2a...`, `cache_key_9c1e...`)
 _ARTEFACT_WORDS = frozenset(
     {
-        "build",
-        "cache",
-        "run",
-        "job",
-        "artifact",
-        "artefact",
-        "image",
-        "layer",
-        "blob",
-        "tree",
-        "object",
-        "file",
-    }
-    | {
-        "trace",
-        "span",
-        "request",
-        "req",
-        "tmp",
-        "temp",
-        "test",
-        "fixture",
-        "example",
-        "sample",
-        "dummy",
-        "fake",
-    }
-    | {
-        "rev",
-        "revision",
-        "release",
-        "snapshot",
-        "bundle",
-        "chunk",
-        "asset",
-        "dist",
-        "pkg",
-        "package",
-        "module",
+        *("build", "cache", "run", "job", "artifact", "artefact", "image", "layer", "blob", "tree", "object"),
+        *("file", "trace", "span", "request", "req", "tmp", "temp", "test", "fixture", "example", "sample"),
+        *("dummy", "fake", "rev", "revision", "release", "snapshot", "bundle", "chunk", "asset", "dist"),
+        *("pkg", "package", "module"),
     }
 )
 # A lower-case service and kind, then a long lower-case random run (`packagist_ort_7f2a9c1e...`)
@@ -1190,9 +1155,8 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
     lower = sum(ch.islower() for ch in bare)
     if _HEX.match(bare):
         return len(bare) >= 32 and shannon(bare) >= 3.5
-    if prefixed := _PREFIXED_RANDOM.match(
-        bare
-    ):  # `packagist_ort_7f2a9c...`: a service's token, its kind first
+    # `packagist_ort_7f2a9c...`: a service's token, its kind first
+    if prefixed := _PREFIXED_RANDOM.match(bare):
         words = set(re.split(r"[_-]", prefixed.group(1)))
         tail = prefixed.group(2)
         return (
@@ -1319,12 +1283,10 @@ def _login_pairs(text: str) -> Iterator[SecretHit]:
 # A password named in prose a few words before it (`Vault pw is k7#Vp2!x`, `passphrase for the key:
 # Tr0ub4dor&3x`, `enable: Ena8le!Core`), or written after an account's name and a slash as people note
 # them down (`breakglass / Gl4ss!Br3ak-2024`)
-_SPOKEN_CUE = re.compile(
-    r"\b(?:pw|pwd|passw(?:or)?d|pass(?:phrase|code)|pin|secret|creds?|credentials?|enable)\b"
-)
+_SPOKEN_WORD = r"\b(?:pw|pwd|passw(?:or)?d|pass(?:phrase|code)|pin|secret|creds?|credentials?|enable)\b"
+_SPOKEN_CUE = re.compile(_SPOKEN_WORD)
 _SPOKEN = re.compile(
-    r"(?i)\b(?:pw|pwd|passw(?:or)?d|pass(?:phrase|code)|pin|secret|creds?|credentials?|enable)\b"
-    r"(?:[ \t]+[\w-]{1,12}){0,4}?[ \t]*(?:[:=]|[ \t]is\b|[ \t]/)[ \t]*"
+    r"(?i)" + _SPOKEN_WORD + r"(?:[ \t]+[\w-]{1,12}){0,4}?[ \t]*(?:[:=]|[ \t]is\b|[ \t]/)[ \t]*"
     r"(?:[A-Za-z][\w.-]{1,32}[ \t]+/[ \t]+)?([^\s\"'`<>()/]{8,64}?)[.,;]?(?=[\s\"'`)]|$)"
 )
 _ACCOUNT_SLASH = re.compile(
