@@ -74,11 +74,8 @@ def written_lines(path: Path) -> list[dict[str, Any]]:
     corpus it is measured on (`training/data/ordinary_shell_lines.txt`: text pipelines, find and xargs,
     file chores, process and system checks), all benign: the machine's scripts hold few of them."""
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [
-        {"set": "real", "label": "benign", "removed": [], "added": [line], "context": [], "file": "<shell>"}
-        | {"new": False}
-        for line in lines
-    ]
+    item = {"set": "real", "label": "benign", "removed": [], "context": [], "file": "<shell>", "new": False}
+    return [{**item, "added": [line]} for line in lines]
 
 
 def _shell_script(path: Path) -> bool:

@@ -2808,19 +2808,29 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
     state.notes.extend(settings_send_to(fields))  # `vault audit enable socket address=collector.example:9090`
 
 
-_ADDRESS_WORD = re.compile(
-    r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(\[[\w:]+\]|[\w.-]+):\d{1,5}(?:/\S*)?$|^[a-z][\w+.-]*://"
-)
-_LOOPBACK_ADDRESS = re.compile(
-    r"^(?:[a-z][\w+.-]*://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?(?:/\S*)?$"
-)
+# A word that names a machine: a URL, or `HOST:PORT` with an optional user (`localhost:9090`, `u@10.0.0.5:22`)
+_HOST_PORT = re.compile(r"^(?:[^@/\s]*@)?(\[[\w:]+\]|[\w.-]+):\d{1,5}(?:/\S*)?$")
 
 
 def _aims_at_loopback_only(words: list[str]) -> bool:
     """Every address the command's words name is this machine's (`ghz --insecure ... localhost:9090`): a
     client's check left out against a server of its own machine switches nothing off for anyone else."""
-    addresses = [w.split("=", 1)[-1] for w in words[:64] if _ADDRESS_WORD.match(w.split("=", 1)[-1])]
-    return bool(addresses) and all(_LOOPBACK_ADDRESS.match(a) for a in addresses)
+    from urllib.parse import urlsplit
+
+    from limen.model import HostClass
+    from limen.normalize import net
+
+    hosts = []
+    for word in words[:64]:
+        value = word.split("=", 1)[-1]
+        if "://" in value:
+            with contextlib.suppress(ValueError):
+                hosts.append(urlsplit(value).hostname or "")
+        elif found := _HOST_PORT.match(value):
+            hosts.append(found.group(1).strip("[]"))
+    return bool(hosts) and all(
+        host and net.host_destination(host).host_class is HostClass.LOOPBACK for host in hosts
+    )
 
 
 def _password_given(argv: list[str], state: _State) -> None:

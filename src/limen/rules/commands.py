@@ -1869,6 +1869,9 @@ def _sql_runners(action: Action) -> list[Command]:
     return clients if clients and len(clients) == len([c for c in action.commands if _sql_texts(c)]) else []
 
 
+_BARE_VALUE = re.compile(r"[\w.+-]{1,40}")  # a word written bare: `true`, `NONE`, `off`
+
+
 def _sql_controls(action: Action) -> str:
     """What the rows the call writes do to a control, as the table of controls judges the same settings
     given to the application's own admin API (`normalize.tools.changes_controls`): `UPDATE realm SET
@@ -1878,9 +1881,10 @@ def _sql_controls(action: Action) -> str:
 
     tables: dict[str, dict[str, object]] = {}
     for write in written_rows(action)[:64]:
-        if write.inserted:
-            continue  # a new row (`INSERT INTO roles (name) VALUES ('admin')`) changes no setting
-        value = write.value[:80] if write.literal else write.value.split()[0][:40]
+        if write.inserted or not (write.literal or _BARE_VALUE.fullmatch(write.value)):
+            continue  # a new row (`INSERT INTO roles (name) VALUES ('admin')`) changes no setting, and an
+            # expression (`now()`, a sub-query) names no setting's value
+        value = write.value[:80]
         tables.setdefault(write.table, {})[write.column] = {"true": True, "false": False}.get(
             value.lower(), value
         )

@@ -263,16 +263,13 @@ def _several_people(action: Action, ctx: Context) -> bool:
         d.host_class is HostClass.PUBLIC and not is_trusted(d.host, ctx) and not first_party_api(d.host)
         for d in action.destinations
     )
-    addressed: set[str] = set()
-    for key, value in action.arguments.items():
-        if key.lower() in _ADDRESS_KEYS or key.lower() in _ADDRESSING_KEYS:
-            addressed.update(
-                [value]
-                if isinstance(value, str)
-                else [v for v in value if isinstance(v, str)]
-                if isinstance(value, list)
-                else []
-            )
+    addressed = {
+        text
+        for key, value in action.arguments.items()
+        if key.lower() in _ADDRESS_KEYS | _ADDRESSING_KEYS
+        for text in (value if isinstance(value, list) else [value])
+        if isinstance(text, str)
+    }
     addresses: set[str] = set()
     domains: set[str] = set()
     private: set[str] = set()
