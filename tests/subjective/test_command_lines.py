@@ -77,14 +77,24 @@ def test_a_configuration_edit_is_scored_as_its_removed_and_added_lines(tmp_path:
     conf.write_text("[general]\nallowguest=no\nalwaysauthreject=yes\n")
     args = {"file_path": str(conf), "old_string": "allowguest=no\n", "new_string": "allowguest=yes\n"}
     action = Action(tool="Edit", capability="filesystem.write", arguments=args, write_paths=(str(conf),))
-    read = command_lines._read(action)
-    assert read is not None
-    removed, added, _context, name, new_file = read
+    [(removed, added, _context, name, new_file)] = command_lines._reads(action)
     assert (removed, added, name, new_file) == (["allowguest=no"], ["allowguest=yes"], "sip.conf", False)
     document = Action(
         tool="Edit", capability="filesystem.write", arguments=args, write_paths=(str(tmp_path / "notes.md"),)
     )
-    assert command_lines._read(document) is None
+    assert command_lines._reads(document) == []
+
+
+def test_a_configuration_change_a_shell_line_makes_is_read_as_the_edit_making_it(tmp_path: Path) -> None:
+    """`sed -i 's/allowguest=no/allowguest=yes/' sip.conf` is read as its text and as the change it makes
+    to the file (the Edit's removed and added lines), so the same change meets the same reader."""
+    (tmp_path / "sip.conf").write_text("[general]\nallowguest=no\nalwaysauthreject=yes\n")
+    line = "sed -i 's/allowguest=no/allowguest=yes/' sip.conf"
+    reads = command_lines._reads(normalize("Bash", {"command": line}, cwd=str(tmp_path)))
+    assert [(r[0], r[1], r[3]) for r in reads] == [
+        ([], [line], command_lines.SHELL),
+        (["allowguest=no"], ["allowguest=yes"], "sip.conf"),
+    ]
 
 
 def test_an_unreadable_model_asks_with_a_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -123,20 +133,20 @@ def test_a_line_of_programs_that_only_read_is_not_asked_of_the_model(tmp_path: P
     """`git status`, `ls -la`: they read and print, change nothing and reach nothing."""
     for line in ("git status", "git log --oneline -5", "ls -la ~/.config", "cat README.md"):
         action = normalize("Bash", {"command": line}, cwd=str(tmp_path), mode=Mode.STRICT)
-        assert command_lines._read(action) is None
+        assert command_lines._reads(action) == []
 
 
 def test_a_tool_call_is_not_read(tmp_path: Path) -> None:
     """The same statement through `psql -c` and through a database tool meets one verdict: the model, which
     reads shell lines, leaves a tool's call alone (and an agent's file tools)."""
     call = {"query": "UPDATE users SET email='support.team.desk@outlook.com' WHERE username='admin'"}
-    assert command_lines._read(normalize("mcp__mysql__execute_query", call, cwd=str(tmp_path))) is None
+    assert command_lines._reads(normalize("mcp__mysql__execute_query", call, cwd=str(tmp_path))) == []
     assert (
-        command_lines._read(normalize("WebFetch", {"url": "https://x.example/?q=1"}, cwd=str(tmp_path)))
-        is None
+        command_lines._reads(normalize("WebFetch", {"url": "https://x.example/?q=1"}, cwd=str(tmp_path)))
+        == []
     )
 
 
 def test_an_agents_own_file_tools_are_not_read_as_tool_calls(tmp_path: Path) -> None:
     action = normalize("Read", {"file_path": str(tmp_path / "src" / "app.py")}, cwd=str(tmp_path))
-    assert command_lines._read(action) is None
+    assert command_lines._reads(action) == []

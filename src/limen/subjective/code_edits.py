@@ -9,11 +9,11 @@ edits (attacks and look-alike ordinary work, in sixteen ecosystems) and on edits
 and shipped as `limen/data/code_edits.bin` (model card: `docs/model-card-code-edits.md`). Its threshold is
 chosen on held-out ecosystems' ordinary edits (leave one ecosystem out), not on the attacks.
 
-It reads only what a tool's Write, Edit or MultiEdit of a program file (`facts.paths.PROGRAMS`) changes, and
-only after the objective rules passed the call: a finding is AUTH (`suspect_code_change`, risk 55), never
-BLOCK. A model file that cannot be read is an exception, which the engine turns into AUTH
-(`subjective_guardrail_error`). `LIMEN_CODE_MODEL=0` turns the detector off.
-"""
+It reads only what a call changes in a program file (`facts.paths.PROGRAMS`): a tool's Write, Edit or
+MultiEdit, or a shell line's in-place edit (`sed -i`, `perl -pi`: the file before and after, as the Edit
+making the same change is read), and only after the objective rules passed the call: a finding is AUTH
+(`suspect_code_change`, risk 55), never BLOCK. A model file that cannot be read is an exception, which the
+engine turns into AUTH (`subjective_guardrail_error`). `LIMEN_CODE_MODEL=0` turns the detector off."""
 
 from __future__ import annotations
 
@@ -246,41 +246,56 @@ def edits_of(action: Action, current: str | None) -> list[tuple[str, str, list[s
     return found
 
 
-def _program_written(action: Action) -> str:
-    """The program file a tool's own write changes (not a shell line's), or ""."""
-    if action.commands or len(action.write_paths) != 1:
-        return ""
+def is_program(path: str) -> bool:
+    """A file of program code (by its extension): the code reader's; any other file the configuration
+    reader's (`command_lines.configures`)."""
     from limen.facts.paths import PROGRAMS
 
-    path = action.write_paths[0]
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
-    return path if dot > 0 and name[dot:].lower() in PROGRAMS else ""
+    return dot > 0 and name[dot:].lower() in PROGRAMS
+
+
+Change = tuple[str, list[str], list[str], list[str], bool]  # path, removed, added, context, new file
+
+
+def changes(action: Action) -> list[Change]:
+    """What a call changes in files, as the readers read it: a tool's Write or Edit of one file, or each
+    file a shell line edits in place or prints into (`sed -i`, `perl -pi`, `echo 'k=v' >> f`), compared
+    with the file as it is. The same change made by a tool and by a shell line is read alike."""
+    from limen.rules.written import current_text, line_edits
+
+    if action.commands:
+        return [(path, *diff_parts(before, after), False) for path, before, after in line_edits(action)]
+    if len(action.write_paths) != 1:
+        return []
+    path = action.write_paths[0]
+    removed, added, context, new_file = changed_lines(action, current_text(path))
+    return [(path, removed, added, context, new_file)] if added or removed else []
 
 
 def suspect_code_change(action: Action, ctx: Context) -> Iterable[Finding]:
-    """A tool's edit of a program file that the learned reader scores above the mode's threshold."""
+    """A change to a program file, a tool's or a shell line's, that the learned reader scores above the
+    mode's threshold."""
     if os.environ.get("LIMEN_CODE_MODEL") == "0":
         return []
-    path = _program_written(action)
-    if not path:
+    if not action.write_paths or not any(is_program(p) for p in action.write_paths):
         return []
     learned = model()
     threshold = learned.thresholds.get(action.mode.value)
     if threshold is None:  # light: the model is not consulted
         return []
-    from limen.rules.written import current_text
-
-    removed, added, context, new_file = changed_lines(action, current_text(path))
-    if not added and not removed:
-        return []
-    score = learned.score(features(removed, added, context, path.rsplit("/", 1)[-1], new_file))
-    if score <= threshold:
-        return []
-    detail = (
-        f"the change reads like one that weakens the code's security (learned, score {score:.1f}): {path}"
-    )
-    return [Finding(ReasonCode.SUSPECT_CODE_CHANGE, Verdict.AUTH, RISK, detail)]
+    for path, removed, added, context, new_file in changes(action):
+        if not is_program(path):
+            continue
+        score = learned.score(features(removed, added, context, path.rsplit("/", 1)[-1], new_file))
+        if score > threshold:
+            detail = (
+                f"the change reads like one that weakens the code's security (learned, score {score:.1f}):"
+                f" {path}"
+            )
+            return [Finding(ReasonCode.SUSPECT_CODE_CHANGE, Verdict.AUTH, RISK, detail)]
+    return []
 
 
 DETECTORS = (suspect_code_change,)

@@ -11,13 +11,13 @@ configuration files (anything but programs and documents) of the project's own r
 `docs/model-card-command-lines.md`). Its thresholds are chosen on held-out ecosystems' ordinary calls (leave
 one ecosystem out), not on the attacks.
 
-It reads a shell line's text, or what a tool's Write or Edit of a configuration file changes, and only after
-the objective rules passed the call: a finding is AUTH (`suspect_code_change`, risk 55), never BLOCK. (Tool
-calls of MCP servers are not read: the same statement through `psql -c` and through a database tool must meet
-one verdict, and a model reading them apart would split it.) A model
-file that cannot be read is an exception, which the engine turns into AUTH (`subjective_guardrail_error`).
-`LIMEN_COMMAND_MODEL=0` turns the detector off.
-"""
+It reads a shell line's text and what the line changes in the configuration files it edits in place (`sed -i`,
+`echo 'k=v' >> f`), or what a tool's Write or Edit of a configuration file changes, and only after the
+objective rules passed the call: a finding is AUTH (`suspect_code_change`, risk 55), never BLOCK. (Tool calls
+of MCP servers are not read: the same statement through `psql -c` and through a database tool must meet one
+verdict, and a model reading them apart would split it.) A model file that cannot be read is an exception,
+which the engine turns into AUTH (`subjective_guardrail_error`). `LIMEN_COMMAND_MODEL=0` turns the detector
+off."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 from limen.context import Context
 from limen.model import Action, Finding, ReasonCode, Verdict
-from limen.subjective.code_edits import MAX_LINES, Model, changed_lines, features, loaded
+from limen.subjective.code_edits import MAX_LINES, Model, changes, features, loaded
 
 RISK = 55
 SHELL = "<shell>"  # the name a shell line is read under (no file's name is spelt so)
@@ -56,26 +56,28 @@ def model() -> Model:
     return loaded(MODEL_PATH)
 
 
-def _read(action: Action) -> tuple[list[str], list[str], list[str], str, bool] | None:
-    """What the model reads of a call: a shell line's lines, or a configuration edit's removed, added and
-    surrounding lines, with the name it is read under and whether the file is new; None for anything else
-    (a program's edit is `code_edits`', a fetch or an MCP call no one's)."""
+Read = tuple[list[str], list[str], list[str], str, bool]  # removed, added, context, name, new file
+
+
+def _reads(action: Action) -> list[Read]:
+    """What the model reads of a call: a shell line's lines, and the change it makes to each configuration
+    file it edits in place or prints into (as the Edit making it would be read); a tool's Write or Edit of a
+    configuration file; nothing of anything else (a program's change is `code_edits`', a fetch or an MCP
+    call no one's)."""
+    found: list[Read] = []
     if action.commands:
         line = action.command_line
         if not line.strip() or _inspects_only(action) or _fetches_only(action):
-            return None
-        return [], shell_lines(line), [], SHELL, False
-    if len(action.write_paths) != 1 or not configures(action.write_paths[0]):
-        return None
-    if action.tool not in ("Write", "Edit", "MultiEdit"):
-        return None
-    from limen.rules.written import current_text
-
-    path = action.write_paths[0]
-    removed, added, context, new_file = changed_lines(action, current_text(path))
-    if not added and not removed:
-        return None
-    return removed, added, context, path.rsplit("/", 1)[-1], new_file
+            return found
+        found.append(([], shell_lines(line), [], SHELL, False))
+    elif action.tool not in ("Write", "Edit", "MultiEdit"):
+        return found
+    found += [
+        (removed, added, context, path.rsplit("/", 1)[-1], new_file)
+        for path, removed, added, context, new_file in changes(action)
+        if configures(path)
+    ]
+    return found
 
 
 def _inspects_only(action: Action) -> bool:
@@ -116,27 +118,27 @@ def _line_score(learned: Model, lines: tuple[str, ...], name: str) -> float:
 
 
 def suspect_command(action: Action, ctx: Context) -> Iterable[Finding]:
-    """A shell line, or a tool's edit of a configuration file, that the learned reader scores above the
-    mode's threshold."""
+    """A shell line, or a change to a configuration file (a tool's, or one the line makes in place), that
+    the learned reader scores above the mode's threshold."""
     if os.environ.get("LIMEN_COMMAND_MODEL") == "0":
         return []
-    read = _read(action)
-    if read is None:
+    reads = _reads(action)
+    if not reads:
         return []
     learned = model()
     threshold = learned.thresholds.get(action.mode.value)
     if threshold is None:  # light: the model is not consulted
         return []
-    removed, added, context, name, new_file = read
-    if name == SHELL:  # (an agent runs the same lines again and again: their score is remembered)
-        score = _line_score(learned, tuple(added), name)
-    else:
-        score = learned.score(features(removed, added, context, name, new_file, settings=True))
-    if score <= threshold:
-        return []
-    what = "command line" if name == SHELL else f"change to {name}"
-    detail = f"the {what} reads like an attack's (learned, score {score:.1f})"
-    return [Finding(ReasonCode.SUSPECT_CODE_CHANGE, Verdict.AUTH, RISK, detail)]
+    for removed, added, context, name, new_file in reads:
+        if name == SHELL:  # (an agent runs the same lines again and again: their score is remembered)
+            score = _line_score(learned, tuple(added), name)
+        else:
+            score = learned.score(features(removed, added, context, name, new_file, settings=True))
+        if score > threshold:
+            what = "command line" if name == SHELL else f"change to {name}"
+            detail = f"the {what} reads like an attack's (learned, score {score:.1f})"
+            return [Finding(ReasonCode.SUSPECT_CODE_CHANGE, Verdict.AUTH, RISK, detail)]
+    return []
 
 
 DETECTORS = (suspect_command,)
