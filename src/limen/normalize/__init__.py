@@ -36,6 +36,7 @@ from limen.normalize.tools import (
     configures_connections,
     deployed_manifest,
     destroys_store,
+    dispatched,
     edited_settings,
     every_item,
     forked_away,
@@ -526,9 +527,10 @@ def _normalize(
         server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
         destinations.extend(_forge_destinations(spec.repository, arguments, cwd, server, tool))
 
-    if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(tool, arguments)):
+    acts = dispatched(tool, arguments)  # `call_service(domain="lock", service="unlock")`: `lock_unlock`
+    if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(acts, arguments)):
         notes.append(DESTROYS_STORE + what)
-    if tool.startswith("mcp__") and not reads_by_name(tool) and (what := changes_controls(tool, arguments)):
+    if tool.startswith("mcp__") and not reads_by_name(acts) and (what := changes_controls(acts, arguments)):
         notes.append(what)
     if tool.startswith("mcp__"):
         notes.extend(subscribed_hosts(tool, arguments))  # a webhook or contact point pointed somewhere

@@ -251,7 +251,10 @@ CODE_KEYS = (
 _STORES = (
     r"(?:database|db|collection|table|keyspace|index|schema|namespace|bucket|queue|repo|repository|project"
     r"|cluster|(?:resource_)?group|stack|environment|subscription|(?:storage_)?account|vault|backup"
-    r"|snapshot|dataset|experiment|registered_model|space|stream|topic|registry)s?"
+    r"|snapshot|dataset|experiment|registered_model|space|stream|topic|registry"
+    # a cloud's storage containers (Azure's blob containers, Cosmos DB's): its buckets and tables, not an
+    # image's running copy
+    r"|(?:storage|blob|cosmos|cosmos_db)_container)s?"
 )
 _DESTROYS_STORE = re.compile(
     r"(^|_)(flush_?all|flush_?db|truncate(_table)?|drop_?(table|database|db|collection|schema|keyspace|index)"
@@ -334,6 +337,34 @@ _STORE_KIND = re.compile(
 _WILDCARDS = frozenset({"*", "all", "%", ".*", "*.*", "any", "everything"})
 # A label selector whose pattern matches every value (PromQL's `{__name__=~".+"}`, `{job=~".*"}`)
 _MATCHES_EVERYTHING = re.compile(r"""\{?\s*\w+\s*=~\s*["']\.[*+]["']\s*\}?""")
+
+
+# A tool that carries out the action its arguments name (`call_service(domain="lock", service="unlock")`,
+# `execute_operation(service="s3", operation="delete_bucket")`, `perform_action(resource="policy",
+# action="deactivate")`): what it does is told by those arguments, not by its own name. A `service` is the
+# verb only where nothing else names one (Home Assistant's); beside an operation it names what is acted on.
+_DISPATCHER = re.compile(
+    r"^(?:call|execute|perform|run|invoke|trigger|do)_(?:[a-z0-9]+_)?(?:service|action|operation|method"
+    r"|api|request)s?$"
+)
+_DISPATCHED_VERBS = ("action", "operation", "method", "verb", "action_name", "operation_name", "service")
+_DISPATCHED_OBJECTS = ("domain", "resource", "resource_type", "kind", "service_name", "service")
+
+
+def dispatched(tool: str, arguments: dict[str, object]) -> str:
+    """The tool a dispatcher's call amounts to, named as a tool of its own would be (`mcp__ha__call_service
+    (domain="lock", service="unlock")` is `mcp__ha__lock_unlock`), for the judgments a tool's name informs;
+    any other tool, as it is."""
+    server, _, name = tool.removeprefix("mcp__").rpartition("__")
+    if not tool.startswith("mcp__") or not _DISPATCHER.match(words_of(name)):
+        return tool
+    keys = {words_of(str(k)): v.strip() for k, v in list(arguments.items())[:32] if isinstance(v, str)}
+    verb_key = next((k for k in _DISPATCHED_VERBS if keys.get(k)), "")
+    if not verb_key:
+        return tool
+    subject = next((keys[k] for k in _DISPATCHED_OBJECTS if k != verb_key and keys.get(k)), "")
+    named = words_of(f"{subject}_{keys[verb_key]}"[:120])
+    return f"mcp__{server}__{named}" if named else tool
 
 
 def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str:
@@ -627,13 +658,16 @@ _GUARDS = (
 _SWITCHED_OFF = re.compile(
     rf"(?:^|_)(?:deactivate|disable|suspend|pause|stop)_(?:[a-z0-9]+_){{0,8}}(?:{_GUARDS})(?:_|$)"
     rf"|(?:^|_)(?:{_GUARDS})_(?:[a-z0-9]+_){{0,8}}(?:deactivate|disable|suspend|pause|stop|off)$"
+    # a building's physical safeguards: an alarm disarmed, a door's lock opened (`alarm_control_panel.
+    # alarm_disarm`, `lock.unlock` in Home Assistant's words)
+    r"|(?:^|_)(?:alarm_)?disarm(?:_|$)|(?:^|_)locks?_(?:[a-z0-9]+_){0,2}unlock(?:_|$)"
 )
 _GUARD_RESOURCE = re.compile(rf"(?:^|_)(?:{_GUARDS})(?:_|$)")
 # The records of what was done (logs and their archives, audit events, trails, session recordings), erased
 # (and the accounting a RADIUS or TACACS server keeps of who was connected, and when)
 _RECORDS = (
     r"logs?|log_groups?|audit(?:_logs?|_events?|_trails?)?|trails?|(?:session_)?recordings?|flow_logs?"
-    r"|accounting(?:_records?)?"
+    r"|accounting(?:_records?)?|recorders?|history"
 )
 _ERASES_RECORDS = re.compile(
     rf"(?:^|_)(?:delete|remove|purge|destroy|wipe|clear|erase)_(?:[a-z0-9]+_){{0,8}}(?:{_RECORDS})(?:_|$)"
