@@ -944,6 +944,10 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
             ):  # one named snapshot: a point to go back to, not the data
                 return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, "zfs destroys a snapshot")
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, f"{name} destroy")
+        if name == "zpool" and "labelclear" in command.argv[1:3]:  # the pool's member disk made blank
+            return _finding(
+                ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 94, "zpool erases a disk's pool label"
+            )
         if name not in ("zpool", "zfs"):
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 80, f"{name} removes a volume")
     for target in command.redirects:
@@ -1701,12 +1705,14 @@ _LARGE_KEEP = re.compile(
 )
 
 
-def _redis_destroys(command: Command) -> str:
+def _redis_destroys(command: Command, action: Action) -> str:
     """What a `redis-cli` line destroys: every database or one flushed, the server shut down (its unsaved
     data lost with `NOSAVE`), the keys a scan lists deleted one by one (`--scan | xargs redis-cli UNLINK`),
     the server made a replica (its data replaced by another's), where it saves its data moved (the trick
-    that writes a key file or a cron line as the server's user). "" for none."""
-    words = [w.upper() for w in command.argv[1:]]
+    that writes a key file or a cron line as the server's user). The commands it is given on its input
+    (`echo FLUSHALL | redis-cli`, a here-document) are read as its arguments are. "" for none."""
+    given = [w for text in action.payloads[:16] for w in text[:4096].split()]
+    words = [w.upper() for w in (*command.argv[1:], *given)]
     if "FLUSHALL" in words:
         return "flushes every database"
     if "FLUSHDB" in words:
@@ -2165,7 +2171,7 @@ def _database_destruction(command: Command, action: Action, ctx: Context) -> Fin
     named = {w.split("=", 1)[0] for w in command.argv[1:]}
     if name == "redis-cli" and not {"-h", "-u", "--host", "-s"} & named and action.tool in KNOWN_TOOLS:
         local = True  # no server named: redis-cli connects to 127.0.0.1:6379 (an MCP server: its own)
-    if name == "redis-cli" and (what := _redis_destroys(command)):
+    if name == "redis-cli" and (what := _redis_destroys(command, action)):
         if (
             local
             and what == "flushes one database"
