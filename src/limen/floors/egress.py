@@ -141,7 +141,7 @@ _PLAIN_HEADERS = frozenset(
 _CREDENTIAL_HEADER = re.compile(r"authorization|key|token|secret|auth$")
 # A long encoded run in one part of a URL can carry anything (a path of ordinary words does not: `/` ends a
 # run, and what a path spells across its parts is the taint floor's to match against the session's secrets).
-_OPAQUE_RUN = re.compile(r"[A-Za-z0-9+=_-]{40,}")
+_OPAQUE_RUN = re.compile(r"[A-Za-z0-9+_-]{40,}=*")  # (a query's `name=` is no part of its value)
 
 
 def _plain_url(url: str) -> bool:
@@ -156,6 +156,8 @@ def _plain_url(url: str) -> bool:
         return False
     if query and (_ADDRESS_IN_QUERY.search(unquote_plus(query)) or len(_DATE_IN_QUERY.findall(query)) >= 3):
         return False  # `?users=jdoe@acme.com,cfo@acme.com`, `?rows=MRN1002345,1961-04-02,...`: records sent
+    if query and any(_keylike(m.group(1)) for m in _QUERY_VALUE.finditer(query)):
+        return False  # `?app=shop&k=4a9c1e7f2b6d8a03e5f1c7b9d2a4e6f8`: a key's worth of random characters
     return len(query) <= 128 and not any(
         not _SLUG.fullmatch(run.group(0))
         and not wordy(run.group(0))
@@ -165,6 +167,22 @@ def _plain_url(url: str) -> bool:
 
 
 _SLUG = re.compile(r"[a-z]{1,20}(?:[-_][a-z0-9]{1,20})+")
+# A query's value of 24 or more letters and digits, whole (`k=4a9c...`; not words joined by `+` or `%20`)
+_QUERY_VALUE = re.compile(r"(?:^|&)[^=&]*=([A-Za-z0-9_-]{24,})(?=&|#|$)")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def _keylike(value: str) -> bool:
+    """A value that reads as a key or a token: letters and digits mixed (three of each at least), and no
+    object's public name (a UUID, a commit, an account's address), slug or words."""
+    return (
+        sum(c.isdigit() for c in value) >= 3
+        and sum(c.isalpha() for c in value) >= 3
+        and not (_UUID.fullmatch(value) or _OBJECT_ID.fullmatch(value) or _SLUG.fullmatch(value))
+        and not wordy(value)
+    )
+
+
 # People's data in a query: a mail address, dates (of birth, of a visit) in a list
 _ADDRESS_IN_QUERY = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 _DATE_IN_QUERY = re.compile(r"(?<!\d)(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
