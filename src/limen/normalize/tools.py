@@ -1558,13 +1558,15 @@ _ALERT_RULE = re.compile(r"^[ \t]*-?[ \t]*alert:[ \t]*[\"']?([\w:.-]+)", re.MULT
 _WHO_KEYS = re.compile(
     r"(?:^|_)(?:principals?|members?|grantees?|identifiers|users|authorized_networks|white_?list|allow_?list"
     r"|ip_ranges?|cidrs?|cidr_blocks?|source_ranges?|source_address_prefix(?:es)?|allowed_\w+|trusted_\w+"
-    r"|ignore_?ips?)$"  # (fail2ban's `ignoreip`: the addresses never banned)
+    r"|ignore_?ips?|mynetworks|trusted_?hosts?|hosts_allow|src)$"  # (fail2ban's `ignoreip`: the addresses
+    # never banned; Postfix's `mynetworks`: the clients it relays for; OpenDKIM's `TrustedHosts`: those it
+    # signs for; an access rule's `src`: who it lets through)
     r"|redirect|origins?$|cors|cidrs?$|_ips?$|^expos(?:e|ed|ure)$"  # `exposure.include: "*"`: every endpoint
 )
 # Values that name anyone: any site, any address, every account or visitor (Google Cloud's, S3 ACLs',
 # Azure's and Confluence's words)
 _ANYONE = re.compile(
-    r"(?i)^(?:\*|0\.0\.0\.0/0|::/0|allUsers|allAuthenticatedUsers|all_users|everyone|anyone|anonymous"
+    r"(?i)^(?:\*|\*(?:\.\*){3}|0\.0\.0\.0/0|::/0|allUsers|allAuthenticatedUsers|all_users|everyone|anyone|anonymous"
     r"|Internet|Any|https?://acs\.amazonaws\.com/groups/global/(?:AllUsers|AuthenticatedUsers))$"
 )
 # Sections whose addresses are where traffic goes to, not who comes in (egress to anywhere is ordinary)
@@ -1598,6 +1600,11 @@ def _anyone_let_in(path: str, text: str) -> set[tuple[str, str]]:
             _anyone_in_data(data, (), found)
             return found
     _anyone_in_lines(text, found)
+    listed = words_of(path.rsplit("/", 1)[-1].split(".", 1)[0])
+    if _WHO_KEYS.search(listed):  # OpenDKIM's `TrustedHosts`, a `whitelist` file: one address a line
+        for line in text[:MAX_SETTINGS_TEXT].splitlines():
+            if _ANYONE.match(line.strip()):
+                found.add((listed, line.strip()))
     if found and path.endswith((".yaml", ".yml")):  # read again whole, to see the statements' conditions
         import yaml
 
@@ -1632,11 +1639,17 @@ def _anyone_in_lines(text: str, found: set[tuple[str, str]]) -> None:
             for value in re.findall(r"""[^\s,"'\[\]]+""", raw):
                 if _ANYONE.match(value):
                     _note_anyone([*above, key], value, found)
+        if spaced := _SPACED_LIST.fullmatch(line.strip()):  # `mynetworks = 127.0.0.0/8 [::1]/128 0.0.0.0/0`
+            for value in spaced.group(2).split()[1:]:  # (the first is the inline value's, read above)
+                if _ANYONE.match(value.strip("\"'")):
+                    _note_anyone([*above, spaced.group(1)], value, found)
         for key, value in _XML_ELEMENT.findall(line):  # Wazuh's `<white_list>0.0.0.0/0</white_list>`
             if _ANYONE.match(value.strip()):
                 _note_anyone([*above, key], value.strip(), found)
 
 
+# A setting whose value is a list spaced out on its line (Postfix's, fail2ban's, Kannel's): `key = a b c`
+_SPACED_LIST = re.compile(r"([A-Za-z_][\w.-]{1,60})\s*=\s*([^=#;\n]+?)\s*(?:[#;].*)?")
 # An XML element holding one value on its line (`<white_list>10.0.0.0/8</white_list>`)
 _XML_ELEMENT = re.compile(r"<([A-Za-z_][\w.-]{0,60})>([^<\n]{1,200})</\1>")
 
