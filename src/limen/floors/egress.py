@@ -18,7 +18,7 @@ from limen.facts.hosts import (
     issuers_for_host,
     issuers_of_credentials,
 )
-from limen.facts.programs import HTTPIE_NAMES, program, reads_from_store
+from limen.facts.programs import HTTPIE_NAMES, Role, program, reads_from_store
 from limen.facts.secrets import wordy
 from limen.model import FETCHED, Action, Capability, Command, Destination, HostClass, Verdict
 from limen.rules import RuleFunction
@@ -408,7 +408,13 @@ def _carries_nothing(action: Action) -> bool:
     """The call fetches and sends nothing of the session's: a GET or HEAD whose URLs are written out in full
     (short query, no encoded runs), with no body, no upload and no header but plain ones and a credential
     sent to its own issuer. A shell line qualifies when every network command in it is such a curl or wget
-    (the rest of the line stays on this machine) and nothing in it is opaque."""
+    (the rest of the line stays on this machine) and nothing in it is opaque. A DNS lookup of a name
+    written out (`dig +short example.com`) asks for the name and sends nothing else."""
+    looked_up = [d for d in action.destinations if _plain_lookup(d)]
+    if looked_up and len(looked_up) < len(action.destinations):
+        from dataclasses import replace
+
+        action = replace(action, destinations=tuple(d for d in action.destinations if d not in looked_up))
     if action.opaque or not action.destinations or any(not _plain_url(d.url) for d in action.destinations):
         return False
     if not action.commands:
@@ -446,6 +452,13 @@ def _carries_nothing(action: Action) -> bool:
 
 
 _KEPT_OUTPUT = frozenset({"$()", "`"})
+
+
+def _plain_lookup(dest: Destination) -> bool:
+    """A resolver's lookup of a name the line spells out (not one with a label computed at run time: data
+    leaving through DNS)."""
+    entry = program(dest.via_command)
+    return entry is not None and Role.DNS in entry.roles and not dest.flags and "$" not in dest.url
 
 
 def _az_get(command: Command) -> bool:
