@@ -452,6 +452,8 @@ STORE_DIRS: tuple[str, ...] = (
     "run/secrets",  # a container's mounted secrets: Docker secrets, Kubernetes service-account tokens
     # blockchain wallets: encrypted keystores (with their password, the key), and keys kept in the clear
     *(".foundry/keystores", ".ethereum/keystore", ".brownie/accounts", ".config/solana", ".near-credentials"),
+    # people's mail, on a server or a desktop: password-reset links, one-time codes, private letters
+    *("Maildir", "var/mail", "var/spool/mail", "var/vmail", ".thunderbird", "Library/Mail"),
 )
 
 # System files that hold password hashes or privilege rules.
