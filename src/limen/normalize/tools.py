@@ -467,6 +467,12 @@ _DOCUMENT_DELETE = re.compile(r"(^|_)delete_(?:[a-z0-9]+_){0,8}(?:documents?|doc
 # Arguments that keep a control on, set off (`prevent_secrets: false`, `approvals_before_merge: 0`,
 # `only_allow_merge_if_pipeline_succeeds: false`, a zone's `ssl: off`, `always_use_https: off`), and tools
 # named for lifting one (`unprotect_branch`)
+# Where a program writes what it records (`maillog_file`, `log_file`, `access_log`, `audit_log_path`,
+# `syslog_target`), and the places that keep nothing
+_RECORDED_TO = re.compile(
+    r"(?i)(?:^|[_.-])(?:\w*log|audit\w*|journal)(?:_?(?:file|path|target|dest\w*|output))?$"
+)
+_NOWHERE = frozenset({"/dev/null", "NUL", "nul", "NUL:"})
 _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
     r"|pipeline_succeeds|require|enforce|verif(?:y|ication)|mfa|two_factor|2fa|audit|scanning|branch_protection"
@@ -2196,6 +2202,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         # `opsgenie.disable_integration`, `delete_schedule`, `delete_escalation`: what pages, or whom, gone
         return f"{CONTROL_OFF}monitoring switched off by {words}"
     for name, value in settings:
+        if _RECORDED_TO.search(name) and isinstance(value, str) and value.strip("\"' ;") in _NOWHERE:
+            return f"{CONTROL_OFF}{name} set to {value.strip()!r}: nothing it records is kept"
         negated = _NEGATED.fullmatch(name)
         if negated and _CONTROL_KEYS.search(negated.group(1) or negated.group(2)):
             if value is True or str(value).strip("\"' ").lower() in _ON_OR_ONE:  # `CSRF_DISABLED=true`
