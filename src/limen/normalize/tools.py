@@ -2303,7 +2303,29 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         if "branch" in words_of(k)
     ):
         return f"{BRANCH_DELETED}the default branch deleted"
+    # `set_iam_policy(policy={"bindings": [{"members": ["allUsers"]}]})`, `set_policy_file(policy='{"acls":
+    # [{"src": ["*"]}]}')`: the document judged as the same document in a file would be
+    opened = _documents_let_in(arguments)
+    if opened and not _web_ports_only(_listed_leaves(arguments)):
+        key, value = min(opened)
+        return f"{MADE_PUBLIC}{key} lets in {value}: anyone"
     return ""
+
+
+def _documents_let_in(arguments: dict[str, object]) -> set[tuple[str, str]]:
+    """Who the documents a tool is handed let in (a policy, an ACL, a configuration given whole, as an object
+    or as its JSON text), read as the same document in a file is (`_anyone_in_data`)."""
+    found: set[tuple[str, str]] = set()
+    for key, value in list(arguments.items())[:32]:
+        document: object = value if isinstance(value, dict | list) else None
+        if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and len(value) <= MAX_SETTINGS_TEXT:
+            try:
+                document = json.loads(value)
+            except ValueError:
+                continue
+        if document is not None:
+            _anyone_in_data(document, (str(key),), found)
+    return found
 
 
 # Words of a tool's name that say it only looks, or only restarts what runs as it is
@@ -2470,8 +2492,9 @@ _EVERY_ADDRESS_VALUE = frozenset({"0.0.0.0/0", "::/0", "0.0.0.0", "any", "intern
 _PORT_KEY = re.compile(r"(?:^|_)(?:port|ports|port_range|from_port|to_port|destination_port)$")
 
 
-def _lets_every_address_in(arguments: dict[str, object]) -> bool:
-    """A rule among the arguments whose source is every address, to anything but the web's ports."""
+def _listed_leaves(arguments: dict[str, object]) -> list[tuple[str, object]]:
+    """(its own key, value) of each value the arguments hold, objects and lists opened (to a depth): the
+    rules of a firewall's list, each read by its keys."""
     pairs: list[tuple[str, object]] = []
 
     def walk(key: str, value: object, depth: int) -> None:
@@ -2487,14 +2510,23 @@ def _lets_every_address_in(arguments: dict[str, object]) -> bool:
             pairs.append((key, value))
 
     walk("", arguments, 0)
+    return pairs
+
+
+def _lets_every_address_in(arguments: dict[str, object]) -> bool:
+    """A rule among the arguments whose source is every address, to anything but the web's ports."""
+    pairs = _listed_leaves(arguments)
     world = any(
         isinstance(v, str) and v.strip().lower() in _EVERY_ADDRESS_VALUE and not _PORT_KEY.search(words_of(k))
         for k, v in pairs
     )
-    if not world:
-        return False
+    return world and not _web_ports_only(pairs)
+
+
+def _web_ports_only(pairs: list[tuple[str, object]]) -> bool:
+    """The ports the values name are the web's (80, 443) and nothing else: a site served to everyone."""
     ports = {str(v).strip() for k, v in pairs if _PORT_KEY.search(words_of(k))}
-    return not ports or not ports <= {"80", "443"}
+    return bool(ports) and ports <= {"80", "443"}
 
 
 def _leaves(value: object, path: str = "", depth: int = 0) -> list[tuple[str, object]]:
