@@ -326,6 +326,7 @@ _QUERY_DESTROYS = re.compile(
 # Tools whose name says they delete, cancel or pay back, and the values that stand for everything
 _UNDOES = re.compile(r"(^|_)(delete|remove|purge|destroy|drop|refund|cancel|void|revoke|terminate|wipe)(_|$)")
 _RESETS = re.compile(r"(^|_)(?:reset|restore)(_|$)")
+_RECURSIVE_KEYS = frozenset({"recursive", "recurse", "recursively"})  # a delete's switch for all beneath
 _MAIN_BRANCH = re.compile(rf"(?i)(?<![a-z0-9]){MAIN_BRANCHES}(?![a-z0-9])")
 # A generic delete tool told what kind of thing it deletes (`kind`, `resource_type`), and the kinds that hold
 # everything in them (a Kubernetes namespace or OpenShift project, a volume claim, a database, a bucket)
@@ -384,6 +385,8 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
                 and _STORE_KIND.fullmatch(value.strip())
             ):
                 return f"a delete of the {value.strip()[:40]} and all it holds"
+        if any(words_of(str(k)) in _RECURSIVE_KEYS and v is True for k, v in list(arguments.items())[:32]):
+            return "a recursive delete of everything under what it names"  # `delete_objects(recursive=True)`
     if _MOVES_OFFSETS.search(words):
         return OFFSETS_MOVED
     if arguments is not None and _DELETES_MATCHING.search(words):

@@ -72,8 +72,9 @@ _SYSTEM_WRITE_DIRS = (
 )
 # File systems mounted on the machine (shared volumes, other machines' and removable disks): what is deleted
 # or overwritten there is asked about (`rsync -a --delete /tmp/empty/ /mnt/nfs/datasets/`); a copy onto one
-# is ordinary. A Windows drive under WSL (`/mnt/c/`) is the user's own.
-_MOUNTS = ("/mnt/", "/media/")
+# is ordinary. A Windows drive under WSL (`/mnt/c/`) is the user's own. A cluster's shared file systems
+# (Lustre, GPFS, a group's project space, automounted NFS) are such mounts.
+_MOUNTS = ("/mnt/", "/media/", "/lustre/", "/gpfs/", "/project/", "/projects/", "/nfs/", "/net/", "/shared/")
 _EMPTIES_OR_MOVES = frozenset({"rmdir", "mv", "truncate"})
 _WSL_DRIVE = re.compile(r"^/mnt/[a-z](?:/|$)")
 _SHARED_ROOTS = ("/srv/", *_MOUNTS)
@@ -93,6 +94,7 @@ def _destroys(command: Command) -> bool:
     entry = program(command.name)
     return (
         command.name in _EMPTIES_OR_MOVES
+        or command.name == "dd"  # (what it writes lands over what its `of=` held)
         or (entry is not None and Role.DELETES in entry.roles)
         or any(w.startswith("--delete") or w == "-delete" for w in command.argv[1:])
         or any(target.startswith(_MOUNTS) for target in command.redirects)
