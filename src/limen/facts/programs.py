@@ -556,14 +556,9 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
     verb, rest = operands[0], operands[1:]
     if verb in _STORE_LISTINGS or (verb in _STORE_NOUNS and rest[:1] and rest[0] in _STORE_LISTINGS):
         return True
-    # the source is the store (an option's value after the operands is no destination: `--acl public-read`)
-    return (
-        verb in _STORE_COPIES
-        and len(rest) >= 2
-        and "://" in rest[0]
-        and "://" not in rest[-1]
-        and not rest[-1].startswith("-")
-    )
+    # the source is the store, the destination (the second operand) a local path; an option's value after
+    # the operands is neither (`--acl public-read`, `--source-region eu-west-1`)
+    return verb in _STORE_COPIES and len(rest) >= 2 and "://" in rest[0] and "://" not in rest[1]
 
 
 # A test or development database by its conventional name (`shop_test`, `app_dev`): recreated at will

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 from limen.context import Context
 from limen.model import Action, Finding, ReasonCode, Verdict
-from limen.subjective.code_edits import MAX_LINES, Model, changes, features, loaded
+from limen.subjective.code_edits import MAX_LINES, Model, changes, features, is_program, loaded
 
 RISK = 55
 SHELL = "<shell>"  # the name a shell line is read under (no file's name is spelt so)
@@ -37,11 +37,8 @@ _DOCUMENTS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org", ".tex", ".csv
 
 def configures(path: str) -> bool:
     """A file the configuration reader reads: neither a program (the code model's) nor a document."""
-    from limen.facts.paths import PROGRAMS
-
     name = path.rsplit("/", 1)[-1].lower()
-    dot = name.rfind(".")
-    return not (dot > 0 and (name[dot:] in PROGRAMS or name.endswith(_DOCUMENTS)))
+    return not (is_program(path) or (name.rfind(".") > 0 and name.endswith(_DOCUMENTS)))
 
 
 def shell_lines(command: str) -> list[str]:
