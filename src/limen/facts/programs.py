@@ -2409,6 +2409,8 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}cloudtrail\s+put-event-selectors{_E}.*IncludeManagementEvents\W+false|{_W}guardduty\s+(?:delete-detector{_E}|"
         rf"update-detector{_E}.*--no-enable{_E})|{_W}configservice\s+(?:stop|delete)-configuration-recorder{_E}"
         rf"|{_W}securityhub\s+disable-security-hub{_E}|{_W}ec2\s+disable-ebs-encryption-by-default{_E}"
+        # a web application firewall taken off what it guards (a load balancer, an API, a distribution)
+        rf"|{_W}(?:wafv2\s+disassociate-web-acl|waf-regional\s+disassociate-web-acl){_E}"
         # a user's second factor taken away
         rf"|{_W}iam\s+(?:deactivate-mfa-device|delete-virtual-mfa-device){_E}"
         # a bucket's versioning suspended (overwrites can no longer be undone), audit logs kept for a day
@@ -2426,6 +2428,8 @@ PROGRAMS: tuple[Program, ...] = (
         # a bucket or object opened to everyone, its public-access block lifted, a port opened to the internet
         rf"|{_W}--acl[=\s]+public-read(?:-write)?{_E}|{_W}--grant-(?:read|write|full-control)[=\s]\S*AllUsers"
         rf"|{_W}(?:delete-public-access-block){_E}"
+        # a key's use given to a whole account (`--grantee-principal arn:aws:iam::ACCOUNT:root`): anyone there
+        rf"|{_W}kms\s+create-grant{_E}.*--grantee-principal[=\s]+\S*:root{_E}"
         rf"|{_W}authorize-security-group-ingress{_E}.*(?:0\.0\.0\.0/0|::/0)"
         rf"|{_W}modify-(?:db-instance|db-snapshot-attribute){_E}.*(?:--publicly-accessible|all{_E})"
         # a disk snapshot or a machine image shared with another account
