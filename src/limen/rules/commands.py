@@ -1842,6 +1842,11 @@ SQL_WEAKENS = re.compile(
     r"|\bunset\s+(?:authentication|password|session)\s+policy\b|\bdrop\s+(?:authentication|password)\s+policy\b"
     r"|\ballowed_ip_list\s*=\s*\(\s*'0\.0\.0\.0/0'"
     r"|\bpgaudit\.log\s*=\s*'none'|\blog_statement\s*=\s*'none'"  # PostgreSQL's audit trail off
+    # a table's triggers (its audit rows, its checks) switched off, for all or for the session; SQL Server's
+    # audit stopped; MySQL's query and audit logs switched off
+    r"|\bdisable\s+trigger\s+all\b|\bsession_replication_role\s*(?:=|to)\s*'?replica\b"
+    r"|\balter\s+(?:server|database)\s+audit\b[^;]*\bstate\s*=\s*off\b"
+    r"|\bset\s+(?:global|persist)\s+(?:general_log|audit_log\w*|log_bin\w*)\s*=\s*'?(?:off|0)\b"
     # SQL Server's own ways to run commands on its host switched on (`xp_cmdshell`, OLE automation)
     r"|\bsp_configure\s+'(?:xp_cmdshell|ole\s+automation\s+procedures)'\s*,\s*1\b"
 )
