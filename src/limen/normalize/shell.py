@@ -3227,11 +3227,11 @@ def _s3api_written(operands: list[str]) -> list[str]:
 # A server by its address and port (`52.14.88.201:9092`)
 # An address and port, bare or with the transport before it (`tcp:198.51.100.23:12345`, socat's and
 # doveadm's way of naming a peer)
+_ADDRESS_PORT = re.compile(r"^(?:(?:tcp|udp|ssl|tls)[46]?:)?(\d{1,3}(?:\.\d{1,3}){3}):(\d{2,5})$", re.I)
 # A server's name and port (`ingest.example.io:9092`): a domain of two labels at least, the last letters
 _NAME_PORT = re.compile(
     r"^(?:(?:tcp|udp|ssl|tls)[46]?:)?((?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}):(\d{2,5})$", re.I
 )
-_ADDRESS_PORT = re.compile(r"^(?:(?:tcp|udp|ssl|tls)[46]?:)?(\d{1,3}(?:\.\d{1,3}){3}):(\d{2,5})$", re.I)
 
 
 def _servers_named(operands: list[str], state: _State, via: str) -> None:
@@ -3244,9 +3244,8 @@ def _servers_named(operands: list[str], state: _State, via: str) -> None:
 
     for word in operands[:64]:
         for server in word.split(",")[:8]:
-            found = _ADDRESS_PORT.match(server.split("=", 1)[-1]) or _NAME_PORT.match(
-                server.split("=", 1)[-1]
-            )
+            value = server.split("=", 1)[-1]
+            found = _ADDRESS_PORT.match(value) or _NAME_PORT.match(value)
             if found is None:
                 continue
             where = net.host_destination(found.group(1), int(found.group(2)), via_command=via)

@@ -467,15 +467,15 @@ def retention_cut(key: str, value: object) -> bool:
 _DOCUMENT_DELETE = re.compile(r"(^|_)delete_(?:[a-z0-9]+_){0,8}(?:documents?|docs?)(_|$)")
 
 
-# Arguments that keep a control on, set off (`prevent_secrets: false`, `approvals_before_merge: 0`,
-# `only_allow_merge_if_pipeline_succeeds: false`, a zone's `ssl: off`, `always_use_https: off`), and tools
-# named for lifting one (`unprotect_branch`)
 # Where a program writes what it records (`maillog_file`, `log_file`, `access_log`, `audit_log_path`,
 # `syslog_target`), and the places that keep nothing
 _RECORDED_TO = re.compile(
     r"(?i)(?:^|[_.-])(?:\w*log|audit\w*|journal)(?:_?(?:file|path|target|dest\w*|output))?$"
 )
 _NOWHERE = frozenset({"/dev/null", "NUL", "nul", "NUL:"})
+# Arguments that keep a control on, set off (`prevent_secrets: false`, `approvals_before_merge: 0`,
+# `only_allow_merge_if_pipeline_succeeds: false`, a zone's `ssl: off`, `always_use_https: off`), and tools
+# named for lifting one (`unprotect_branch`)
 _CONTROL_KEYS = re.compile(
     r"protect|approv|prevent_secret|secret_(?:scanning|detection|push)|reject_unsigned|signed_commits"
     r"|pipeline_succeeds|require|enforce|verif(?:y|ication)|mfa|two_factor|2fa|audit|scanning|branch_protection"
