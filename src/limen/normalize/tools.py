@@ -2716,6 +2716,10 @@ _PATH_LIST_KEYS = frozenset(
     {"paths", "files", "source", "destination", "src", "dst", "dest", "target", "from_path", "to_path"}
 )
 _NOT_PATH_KEYS = frozenset(_PAYLOAD_KEYS) | {"subject", "description", "title", "name", "pattern", "regex"}
+# (places inside a service that are spelt as paths: a broker's virtual host, a web route, a topic, an object
+# store's prefix: `purge_queue(vhost="/dev")` touches no folder of this machine)
+_NOT_PATH_KEYS |= {"vhost", "virtual_host", "route", "http_path", "url_path", "api_path", "endpoint", "topic"}
+_NOT_PATH_KEYS |= {"channel", "prefix"}
 _ARGV_KEYS = frozenset({"argv", "args", "arguments", "cmd_args", "command_args", "command"})
 _ABSOLUTE = re.compile(r"^(?:/|~/|~$|[A-Za-z]:[\\/]|\\\\)[^\n\r\t]{0,1023}$")
 # Web and message brokers' addresses only (`facts.hosts.WEB_SCHEMES`, `BROKER_SCHEMES`): `notes://readme`

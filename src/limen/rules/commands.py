@@ -2073,6 +2073,8 @@ def _names_scratch_database(command: Command) -> bool:
         option, eq, value = word.partition("=")
         if option in _DATABASE_OPTIONS:
             value = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        elif eq and option in ("dbname", "service"):  # libpq's `psql service=app_dev`, `"dbname=app_test"`
+            value = value.split()[0] if value.split() else ""
         elif "://" in word:
             value = word.split("?", 1)[0].rsplit("/", 1)[-1]
         elif word.startswith("-") or argv[i - 1] in _NOT_A_DATABASE:
