@@ -136,6 +136,29 @@ def test_a_line_of_programs_that_only_read_is_not_asked_of_the_model(tmp_path: P
         assert command_lines._reads(action) == []
 
 
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        (
+            "node -e \"console.log(JSON.parse(require('fs').readFileSync('package.json', 'utf8')).name)\"",
+            False,
+        ),
+        ("python3 -c \"import json; print(json.load(open('pyproject.json'))['version'])\"", False),
+        # a variable, a process that changes something, a file written: the reader is asked
+        ("python3 -c \"import os; print(os.environ['AWS_SECRET_ACCESS_KEY'])\"", True),
+        ("python3 -c \"import subprocess; subprocess.run(['git', 'push', '--force'])\"", True),
+        ("node -e \"require('fs').writeFileSync('out.txt', 'x')\"", True),
+    ],
+)
+def test_an_interpreter_whose_code_only_reads_and_prints_is_not_asked_of_the_model(
+    tmp_path: Path, line: str, read: bool
+) -> None:
+    """Its code, as parsed, writes nothing, reaches nothing and runs nothing but programs that only read:
+    the reader's words are not asked of it (the path rules still judge what it reads)."""
+    action = normalize("Bash", {"command": line}, cwd=str(tmp_path), mode=Mode.STRICT)
+    assert bool(command_lines._reads(action)) is read
+
+
 def test_a_tool_call_is_not_read(tmp_path: Path) -> None:
     """The same statement through `psql -c` and through a database tool meets one verdict: the model, which
     reads shell lines, leaves a tool's call alone (and an agent's file tools)."""

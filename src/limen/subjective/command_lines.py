@@ -25,7 +25,7 @@ import os
 from collections.abc import Iterable
 
 from limen.context import Context
-from limen.model import Action, Finding, ReasonCode, Verdict
+from limen.model import Action, Command, Finding, ReasonCode, Verdict
 from limen.subjective.code_edits import MAX_LINES, Model, changes, features, is_program, loaded
 
 RISK = 55
@@ -79,14 +79,25 @@ def _reads(action: Action) -> list[Read]:
 
 def _inspects_only(action: Action) -> bool:
     """A line of programs that only read and print (`git status`, `ls -la`, `cat README.md`), writing nothing
-    and reaching nothing: what it reads is the path rules' to judge, and it changes nothing."""
-    from limen.facts.programs import only_inspects
+    and reaching nothing: what it reads is the path rules' to judge, and it changes nothing. An interpreter
+    whose code, as parsed, does no more (`node -e "console.log(require('./package.json').name)"`: no
+    write, no request, no process but such programs, no variable, socket or server noted) is one of them:
+    its words are no attack's effect."""
+    from limen.facts.programs import Role, only_inspects, program
+
+    def inspects(command: Command) -> bool:
+        if command.redirects:
+            return False
+        if only_inspects(command.argv):
+            return True
+        entry = program(command.name)
+        return entry is not None and Role.INTERPRETER in entry.roles and not action.notes
 
     return (
         not action.write_paths
         and not action.destinations
         and not action.opaque
-        and all(only_inspects(c.argv) and not c.redirects for c in action.commands)
+        and all(inspects(c) for c in action.commands)
     )
 
 
