@@ -356,8 +356,10 @@ def dispatched(tool: str, arguments: dict[str, object]) -> str:
     """The tool a dispatcher's call amounts to, named as a tool of its own would be (`mcp__ha__call_service
     (domain="lock", service="unlock")` is `mcp__ha__lock_unlock`), for the judgments a tool's name informs;
     any other tool, as it is."""
+    if not tool.startswith("mcp__"):
+        return tool
     server, _, name = tool.removeprefix("mcp__").rpartition("__")
-    if not tool.startswith("mcp__") or not _DISPATCHER.match(words_of(name)):
+    if not _DISPATCHER.match(words_of(name)):
         return tool
     keys = {words_of(str(k)): v.strip() for k, v in list(arguments.items())[:32] if isinstance(v, str)}
     verb_key = next((k for k in _DISPATCHED_VERBS if keys.get(k)), "")
@@ -1658,7 +1660,9 @@ def _anyone_in_lines(text: str, found: set[tuple[str, str]]) -> None:
 
 
 # A setting whose value is a list spaced out on its line (Postfix's, fail2ban's, Kannel's): `key = a b c`
-_SPACED_LIST = re.compile(r"([A-Za-z_][\w.-]{1,60})\s*=\s*([^=#;\n]+?)\s*(?:[#;].*)?")
+# (greedy, with the spaces around the value split off after: a lazy value before `\s*` would try every
+# split of a long run of spaces)
+_SPACED_LIST = re.compile(r"([A-Za-z_][\w.-]{1,60})\s*=([^=#;\n]+)(?:[#;].*)?")
 # An XML element holding one value on its line (`<white_list>10.0.0.0/8</white_list>`)
 _XML_ELEMENT = re.compile(r"<([A-Za-z_][\w.-]{0,60})>([^<\n]{1,200})</\1>")
 
