@@ -761,6 +761,8 @@ GIT_COMMAND_KEYS = re.compile(
 # stopped, a role taken out of a playbook or a setting named for one switched off is that control gone
 HOST_SECURITY_AGENTS = (
     r"(?:firewalld|ufw|apparmor|auditd|auditbeat|selinux|fail2ban|falcon-sensor|crowdstrike|osqueryd?"
+    # (and the automatic security updates: unpatched, the host stays open to what was fixed)
+    r"|unattended-upgrades|apt-daily-upgrade|dnf-automatic(?:-install)?|yum-cron"
     r"|wazuh(?:-agent)?|ossec(?:-hids)?|clamav(?:-daemon)?|clamd|sshguard|crowdsec|falco|tripwire|aide"
     # (and macOS's: Santa, XProtect, the application firewall, osquery's and EDR agents' launchd jobs)
     r"|com\.google\.santa\w*|santad|com\.apple\.XProtect\w*|com\.apple\.alf\w*|com\.crowdstrike\.\w+"
@@ -3379,7 +3381,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p("fdisk", R.BLOCK_DEVICE, R.PARTITIONS, aliases=("sfdisk", "parted", "gdisk", "sgdisk")),
     _p("cryptsetup", R.BLOCK_DEVICE),
     _p("zpool", R.STORAGE_DESTROYER, aliases=("zfs",)),
-    _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove")),
+    # (a volume shrunk loses what lay beyond its new end, as one removed loses all)
+    _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove", "lvreduce")),
     # (what stops a service or fences a host `changes` it: asked for on a host named production)
     _p("kill", R.PROCESS_KILLER, aliases=("pkill", "killall", "killall5"), changes=r"^(?!.*(?:^|\s)-0\b)"),
     _p("fuser", R.PROCESS_KILLER, options=("-n", "--namespace")),  # `fuser -k FILE`: who holds it, killed
@@ -3406,6 +3409,29 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("setenforce", R.SECURITY_CONTROL, disables=rf"{_W}(?:0|[Pp]ermissive){_E}"),
     _p("aa-teardown", R.SECURITY_CONTROL, disables=r"^"),  # any invocation unloads every AppArmor profile
+    # SELinux's policy tool: a domain made permissive is no longer confined; logins, users and booleans
+    # mapped anew change what each may do
+    _p(
+        "semanage",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}permissive\s+(?:-a|--add){_E}",
+        changes=rf"{_W}(?:login|user|boolean|permissive|port|fcontext|module){_E}",
+    ),
+    # the PAM profile of a RHEL-like host: a feature switched off (`with-faillock`, `with-pamaccess`) takes
+    # that check away from every login
+    _p(
+        "authselect",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}disable-feature{_E}",
+        changes=rf"{_W}(?:select|enable-feature){_E}",
+    ),
+    # Secure Boot's shim: with validation off, any kernel and module boots
+    _p(
+        "mokutil",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}--disable-validation{_E}",
+        changes=rf"{_W}--(?:import|delete|reset){_E}",
+    ),
     _p("auditctl", R.SECURITY_CONTROL, disables=rf"{_W}-D{_E}|{_W}-e\s+0{_E}"),
     _p(
         "systemctl",
@@ -3413,7 +3439,7 @@ PROGRAMS: tuple[Program, ...] = (
         # a host's security agent, and the remote access the user administers the machine by
         # (a variant's unit too: `falco-modern-bpf.service`)
         disables=rf"{_W}(?:stop|disable|mask|kill){_E}.*{_W}(?:{GUARD_SERVICES}(?:-[\w@-]+)?|sshd?|limen[\w@.-]*)"
-        rf"(?:\.service|\.socket)?{_E}",
+        rf"(?:\.service|\.socket|\.timer)?{_E}",
         changes=rf"{_W}(?:stop|disable|mask|kill|isolate|poweroff|halt|reboot|rescue|emergency){_E}",
         inspects=r"^(?:--\S+\s+)*(?:status|is-active|is-enabled|is-failed|list-units|list-unit-files|list-timers"
         r"|show|cat)(?:\s|$)",

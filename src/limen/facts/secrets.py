@@ -143,6 +143,9 @@ PRINTERS: tuple[Printer, ...] = (
         "the machine's password hashes",
         operand=r"(?i)^HK(?:LM|EY_LOCAL_MACHINE)\\?(?:SAM|SECURITY|SYSTEM)$",
     ),
+    # the machine's password hashes, from whichever database holds them (`getent shadow`, `getent gshadow`)
+    Printer("getent", ("shadow",), "the machine's password hashes"),
+    Printer("getent", ("gshadow",), "the groups' password hashes"),
     Printer("git", ("credential", "fill"), "a git credential"),
     Printer("git", ("credential-manager", "get"), "a git credential"),
     Printer("docker-credential-*", ("get",), "a registry credential"),
@@ -249,6 +252,10 @@ SECRET_NAMES = re.compile(
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
         .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
         wallet\.dat|
+        # a wallet's recovery phrase written down (`ledger-recovery-phrase.txt`, `seed_words.txt`, `mnemonic`)
+        ([\w-]*[-_])?(recovery|seed|secret|backup)[-_]?(phrase|words)(\.[\w-]+)?|([\w-]*[-_])?mnemonics?(\.(txt|json|md))?|
+        # an SSH server's host keys: whoever holds one can pose as the machine
+        ssh_host_\w+_key|
         # an Erlang release's distribution cookie, an Azure Pipelines agent's registration credentials
         COOKIE|\.credentials(_rsaparams)?|
         access[-_]tokens?(\.(json|txt|yml|yaml))?|\.?api[-_]?keys?(\.(json|txt|yml|yaml))?|

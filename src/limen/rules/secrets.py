@@ -1346,29 +1346,34 @@ def _configured_secrets(text: str) -> Iterator[SecretHit]:
 
 
 # A wallet's recovery phrase: twelve or more words in a row from BIP-39's list (which has none of `the`,
-# `of`, `to`, `and`, `is`, `in`, so prose rarely strings twelve of them together), and a raw 32-byte key (64
-# hex digits) that the words before it call a key, not a hash or a transaction
-_WORD_RUN = re.compile(r"\b[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,}\b")
-_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z])")
+# `of`, `to`, `and`, `is`, `in`, so prose rarely strings twelve of them together), however they are joined
+# (spaces, a URL's `+` or `%20`, commas, dashes); and a raw key (64 hex digits, a 32-byte one; or 32, an API
+# key's) that the words before it call a key, not a hash, a transaction or an identifier
+_PHRASE_GAP = r"(?:[ \t]+|,[ \t]*|%20|[+_-])"
+_WORD_RUN = re.compile(rf"\b[a-z]{{3,8}}(?:{_PHRASE_GAP}[a-z]{{3,8}}){{11,}}\b")
+_PHRASE_GAPS = re.compile(_PHRASE_GAP)
+_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{32})(?![0-9A-Za-z])")
 _NAMED_KEY = re.compile(
     r"(?i)(?:private|priv|secret|signer|signing|deployer|wallet|account)[ _-]?key|\bpk\b|\bkey\b"
 )
 _NAMED_DIGEST = re.compile(
-    r"(?i)hash|digest|sha|checksum|\btx|txid|commit|block|root|salt|fingerprint|public"
+    r"(?i)hash|digest|sha|md5|checksum|\btx|txid|commit|block|root|salt|fingerprint|public|uuid|guid|cache"
+    r"|idempoten|trace|request|etag|license|object"
 )
 _PHRASE_WORDS = ("mnemonic", "seed", "phrase", "wallet")
-_KEY_WORDS = ("priv", "secret", "sign", "deployer", "wallet")
+_KEY_WORDS = ("key", "priv", "secret", "sign", "deployer", "wallet")
 
 
 def _wallet_hits(text: str, lowered: str) -> Iterator[SecretHit]:
-    """A recovery phrase of twelve or more BIP-39 words, and a 64-hex-digit key named as one."""
+    """A recovery phrase of twelve or more BIP-39 words, and a key of 64 or 32 hex digits named as one."""
     # (the searches cost tens of microseconds a kilobyte: a long text is searched only where its words speak
     # of a wallet's phrase, or of a key, as the text around a sent one does)
-    if text.count(" ") >= 11 and (len(text) <= 600 or any(w in lowered for w in _PHRASE_WORDS)):
+    gaps = text.count(" ") + text.count("+") + text.count(",") + text.count("-") + text.count("_")
+    if gaps >= 11 and (len(text) <= 600 or any(w in lowered for w in _PHRASE_WORDS)):
         for m in _WORD_RUN.finditer(text):
             words, run = secret_facts.bip39_words(), set[str]()
             length = 0
-            for word in m.group(0).split():
+            for word in _PHRASE_GAPS.split(m.group(0)):
                 length, run = (length + 1, run | {word}) if word in words else (0, set())
                 if length >= 12 and len(run) > 3:  # (`test test ... junk`: the dev chains' public one)
                     yield SecretHit("crypto-mnemonic", m.start(), m.end(), HIGH)
@@ -1381,7 +1386,8 @@ def _wallet_hits(text: str, lowered: str) -> Iterator[SecretHit]:
             and shannon(m.group(0)) >= 3.0
             and m.group(0).lower().removeprefix("0x") not in secret_facts.PUBLIC_DEV_KEYS
         ):
-            yield SecretHit("crypto-private-key", m.start(), m.end(), KEYWORD)
+            kind = "crypto-private-key" if len(m.group(0).removeprefix("0x")) == 64 else "generic-api-key"
+            yield SecretHit(kind, m.start(), m.end(), KEYWORD)
 
 
 # Credentials made of dot-separated random parts, which the entropy heuristic leaves alone (host names and
