@@ -878,8 +878,52 @@ def _disk_operand(command: Command, action: Action, ctx: Context) -> str:
             continue
         for target in (_target(value, action, ctx), *_after_cd(value, action, ctx)):
             if (target.startswith("/dev/") and target not in _NOT_A_DISK) or _DEVICE.match(target):
+                if target in _volumes_made_before(command, action):
+                    continue  # `lvcreate -n data vg0 && mkfs.xfs /dev/vg0/data`: a new volume holds nothing
                 return "device"
     return found
+
+
+# `lvcreate`'s options that take a value (the rest of its words: flags, and the volume group last)
+_LVCREATE_VALUED = frozenset(
+    {"-L", "--size", "-l", "--extents", "-n", "--name", "-T", "--thinpool", "-V", "--virtualsize", "--type"}
+    | {"-i", "--stripes", "-I", "--stripesize", "-m", "--mirrors", "-s", "--snapshot", "-c", "--chunksize"}
+)
+
+
+def _volumes_made_before(command: Command, action: Action) -> frozenset[str]:
+    """The device paths of the volumes the commands before `command` in the same line create (`lvcreate -n
+    NAME VG` makes `/dev/VG/NAME` and `/dev/mapper/VG-NAME`; `zfs create -V SIZE POOL/VOL` makes
+    `/dev/zvol/POOL/VOL`): formatting one of them loses no data, there was none."""
+    made: set[str] = set()
+    for earlier in action.commands:
+        if earlier is command:
+            break
+        argv = earlier.argv
+        if earlier.name == "lvcreate" and not ({"-s", "--snapshot"} & set(argv)):
+            name, group, skip = "", "", ""
+            for word in argv[1:]:
+                if skip:
+                    name = word if skip in ("-n", "--name") else name
+                    skip = ""
+                elif word in _LVCREATE_VALUED:
+                    skip = word
+                elif word.startswith(("--name=", "-n")) and word not in ("-n",):
+                    name = word.split("=", 1)[1] if "=" in word else word[2:]
+                elif not word.startswith("-"):
+                    group = word.split("/", 1)[0]
+            if name and group:
+                made |= {
+                    f"/dev/{group}/{name}",
+                    f"/dev/mapper/{group.replace('-', '--')}-{name.replace('-', '--')}",
+                }
+        elif (
+            earlier.name == "zfs"
+            and argv[1:2] == ("create",)
+            and ("-V" in argv or any(w.startswith("-V") for w in argv))
+        ):
+            made |= {f"/dev/zvol/{w}" for w in argv[2:] if "/" in w and not w.startswith("-")}
+    return frozenset(made)
 
 
 def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None:

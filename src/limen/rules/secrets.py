@@ -1136,6 +1136,9 @@ _PUBLIC_KEY_TYPE = re.compile(
 )
 
 
+_EVM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+
+
 def _entropy_hit(text: str, start: int, token: str) -> bool:
     """A long random-looking token: weak evidence on its own, hence only `possible_high_entropy_secret`."""
     bare = token.strip("=.-_~")
@@ -1150,6 +1153,8 @@ def _entropy_hit(text: str, start: int, token: str) -> bool:
         return False
     if _PUBLIC_KEY_TYPE.search(text[max(0, start - 40) : start]):
         return False  # `ssh-ed25519 AAAAC3...`: an SSH public key's body, meant to be given out
+    if _EVM_ADDRESS.fullmatch(bare):
+        return False  # an Ethereum-style account's address (checksummed in mixed case): given out to be paid
     digits = sum(ch.isdigit() for ch in bare)
     upper = sum(ch.isupper() for ch in bare)
     lower = sum(ch.islower() for ch in bare)
