@@ -3926,6 +3926,22 @@ COMMAND_VARIABLES = frozenset(
 )
 
 
+# A variable whose name says its value is a command, a step or a hook (`CIBW_BEFORE_ALL_LINUX`,
+# `CIBW_TEST_COMMAND`, `DEPLOY_CMD`, `POST_BUILD_HOOK`): handed to a program, the program runs it
+_COMMAND_NAMED = re.compile(r"(?:^|_)(?:COMMAND|CMD|BEFORE|AFTER|HOOK|PRE|POST)(?:_|$)")
+
+
+def runs_value(name: str, value: str) -> bool:
+    """Whether the program a variable is handed to runs its value as a command line: a variable the table
+    names (`GIT_SSH_COMMAND`, `PAGER`), or one named for a command, step or hook whose value is a command
+    with arguments (`CIBW_BEFORE_ALL='curl ... | sh' cibuildwheel`)."""
+    if not value:
+        return False
+    if name in COMMAND_VARIABLES:
+        return True
+    return bool(_COMMAND_NAMED.search(name)) and len(value.split()) > 1
+
+
 def changes_what_runs(name: str) -> bool:
     """An environment variable that changes which program runs or what it loads (`PATH`, `PROMPT_COMMAND`,
     `LD_PRELOAD`, `NODE_OPTIONS`, `GIT_SSH_COMMAND`): set in a start-up file or a sourced dotenv file, it

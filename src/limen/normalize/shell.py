@@ -70,6 +70,7 @@ from limen.facts.programs import (
     prints_setup,
     program,
     runs_arguments,
+    runs_value,
 )
 from limen.facts.programs import operands as _operands
 from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
@@ -1593,7 +1594,7 @@ def _command(
                 state.note(f"env override {env_name}")
         for env_name, env_value in prefix_env.items():
             _checks_off(env_name, env_value, state)
-            if env_name in COMMAND_VARIABLES and env_value:
+            if runs_value(env_name, env_value):
                 _command_variable(env_name, env_value, state, via, level)
             if env_name in CODE_LOADING_VARIABLES:
                 _code_loading_variable(env_name, env_value, state)
@@ -3771,7 +3772,7 @@ def _h_wrapper(
     if name in ("sudo", "doas"):
         while rest and re.fullmatch(r"\w+=.*", rest[0], re.S):  # the command's environment, as `env` sets it
             variable, _, value = rest[0].partition("=")
-            if variable in COMMAND_VARIABLES and value:
+            if runs_value(variable, value):
                 _command_variable(variable, value, state, via, level)  # `sudo PAGER='sh -c ...' git -p help`
             rest = rest[1:]
     if not rest:
@@ -3814,7 +3815,7 @@ def _h_env(
             continue
         if re.fullmatch(r"\w+=.*", word, re.S):
             name, _, value = word.partition("=")
-            if name in COMMAND_VARIABLES and value:
+            if runs_value(name, value):
                 _command_variable(name, value, state, via, level)
             if name in CODE_LOADING_VARIABLES:
                 _code_loading_variable(name, value, state)
