@@ -1594,7 +1594,7 @@ def _command(
                 state.note(f"env override {env_name}")
         for env_name, env_value in prefix_env.items():
             _checks_off(env_name, env_value, state)
-            if runs_value(env_name, env_value):
+            if env_value and runs_value(env_name, env_value):
                 _command_variable(env_name, env_value, state, via, level)
             if env_name in CODE_LOADING_VARIABLES:
                 _code_loading_variable(env_name, env_value, state)
