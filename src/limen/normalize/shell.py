@@ -771,9 +771,12 @@ def _redirected(
         first = next((c for c in node.children if c.type == "file_redirect"), None)
         if last.type == "number" and first is not None and last.end_byte == first.start_byte:
             state.descriptors.add((id(src), last.start_byte))
+    words_after: list[Node] = []
     for redirect in node.children:  # by type: tree-sitter-bash leaves a herestring out of the field
         if redirect.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
-            stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after)
+            stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after, words_after)
+    if words_after and (body is None or body.type != "command"):
+        state.flag("words follow a redirection of something that is not a simple command")
     if body is None:  # `> file` alone: the null command truncating its target
         if redirects:
             _record(state, Command(argv=(":",), name=":", via=via, redirects=tuple(redirects)))
@@ -784,6 +787,8 @@ def _redirected(
         heredoc = next((c for c in node.children if c.type == "heredoc_redirect"), None)
         gap = src.data[body.end_byte : heredoc.start_byte].split() if heredoc is not None else []
         trailing = tuple(w.decode() for w in gap) if gap and all(w == b"-" for w in gap) else ()
+        for extra in words_after:  # `cmd 2>/dev/null more args`: bash hands `more args` to cmd
+            trailing += tuple(_eval(extra, src, state, via, level, depth + 1).fields)
         out = _command(body, src, state, via, level, depth + 1, stdin, tuple(redirects), trailing)
     else:
         recorded = len(state.commands)
@@ -809,8 +814,11 @@ def _redirect(
     targets: list[str],
     stdin: _Stream | None,
     after: list[Node] | None = None,
+    words: list[Node] | None = None,
 ) -> _Stream | None:
-    """Record one redirection; returns the stdin it provides (heredoc, herestring) if any."""
+    """Record one redirection; returns the stdin it provides (heredoc, herestring) if any. Words after a
+    file redirection's target (tree-sitter-bash reads them as more targets) are the command's arguments in
+    bash: they go to `words`."""
     if not _tick(state, depth):
         return stdin
     kind = node.type
@@ -843,8 +851,11 @@ def _redirect(
     for child in node.children:
         if not child.is_named and child.type not in ("(", ")"):
             operator = child.type
-        elif child.is_named and child.type != "file_descriptor" and destination is None:
-            destination = child
+        elif child.is_named and child.type != "file_descriptor":
+            if destination is None:
+                destination = child
+            elif words is not None:  # `find ~ 2>/dev/null -exec curl ...`: bash's words, the command's
+                words.append(child)
     if destination is None:
         return stdin
     word = _eval(destination, src, state, via, level, depth + 1, quoted=True)
