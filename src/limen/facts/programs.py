@@ -1974,6 +1974,14 @@ PROGRAMS: tuple[Program, ...] = (
         options=("-U", "-W", "-c", "-p", "-I", "-A", "-D", "-m", "-n", "-s"),
     ),
     _p("whois", R.SENDS, options=("-h", "-p", "-s", "-t", "-T", "-i")),
+    # syslog's client: with `-n`/`--server` its message (its words, a file's lines with `-f`, or standard
+    # input) goes to that host's log server; without, to this machine's journal
+    _p(
+        "logger",
+        R.SENDS,
+        options=("-n", "--server", "-P", "--port", "-t", "--tag", "-p", "--priority", "-f", "--file", "-S"),
+        host_options=("-n", "--server"),
+    ),
     # MQTT clients: a message (`-m`, a file's text with `-f`, standard input with `-s`/`-l`) published to the
     # broker `-h`/`--host` or the `-L` URL names (mosquitto's, and its request-response client)
     *(
