@@ -1195,7 +1195,8 @@ _SYSTEM_WEAKENED = (
     (
         # what loads code into a program, kept across sudo: the user's library runs in root's programs
         re.compile(
-            r"(?m)^[ \t]*Defaults\b[^\n]*(?:!env_reset\b|env_keep\s*\+?=\s*[^\n]*\b(?:LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT"
+            r"(?m)^[ \t]*Defaults(?:[:!@>][^\s]+)?[ \t]+"
+            r"(?:!env_reset\b|env_keep[ \t]*\+?=[ \t]*[\"']?[\w \t]*?\b(?:LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT"
             r"|PYTHONPATH|PYTHONSTARTUP|PERL5LIB|PERL5OPT|RUBYLIB|RUBYOPT|NODE_OPTIONS|BASH_ENV)\b)"
         ),
         "sudo keeps variables that load the user's code into root's programs",
@@ -1203,7 +1204,8 @@ _SYSTEM_WEAKENED = (
     (
         # rotated logs deleted at once, the journal kept for minutes or hours, or not kept at all
         re.compile(
-            r"(?m)^[ \t]*rotate[ \t]+0[ \t]*$|^[ \t]*MaxRetentionSec[ \t]*=[ \t]*\d+[ \t]*(?:s|sec|m|min|h|hour)?[ \t]*$"
+            r"(?m)^[ \t]*rotate[ \t]+0[ \t]*$"
+            r"|^[ \t]*MaxRetentionSec[ \t]*=[ \t]*\d+[ \t]*(?:s|sec|m|min|h|hour)?[ \t]*$"
             r"|^[ \t]*Storage[ \t]*=[ \t]*none\b"
         ),
         "the logs are kept for next to no time",
