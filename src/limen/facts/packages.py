@@ -811,6 +811,64 @@ def npm_downloads(name: str) -> int | None:
     return int(count) if found == key and count.isdigit() else None
 
 
+def _listed_near(prefix: bytes, cut: int, length: int, limit: int) -> list[str]:
+    """The names of the npm listing that start with `prefix`, whose part after `cut` bytes is within two
+    letters of `length` long and which are downloaded `_IMITATED_DOWNLOADS` times a month or more: among
+    the first `limit` names with that prefix (a bisection to the first, then the lines in order)."""
+    data = _npm_downloads()
+    if not data or not prefix:
+        return []
+    low, high = 0, len(data)
+    while low < high:
+        middle = (low + high) // 2
+        start = data.rfind(b"\n", 0, middle) + 1
+        end = data.find(b"\n", start)
+        if data[start : data.find(b"\t", start, end)] < prefix:
+            low = end + 1
+        else:
+            high = start
+    found: list[str] = []
+    for _ in range(limit):
+        if low >= len(data):
+            break
+        end = data.find(b"\n", low)
+        end = len(data) if end < 0 else end
+        tab = data.find(b"\t", low, end)
+        if tab < 0 or data[low : low + len(prefix)] != prefix:
+            break
+        if abs(tab - low - cut - length) <= 2:
+            count = data[tab + 1 : end]
+            if count.isdigit() and int(count) >= _IMITATED_DOWNLOADS:
+                found.append(data[low:tab].decode("utf-8", "replace"))
+        low = end + 1
+    return found
+
+
+# How many downloads a month make a name worth imitating, and how many neighbours a name is compared with
+_IMITATED_DOWNLOADS = 10_000
+_NEIGHBOURS = 2000
+
+
+def imitated_in_scope(name: str) -> str:
+    """The much-used npm package of the same scope an unused scoped name is a near miss of
+    (`@nomicfoundation/hardhat-tolbox` beside `hardhat-toolbox`): the popular names `imitated` knows leave
+    out most of a scope's packages. "" for none, an unscoped name, one the listing shows in use, or a
+    name of fewer than five letters after its scope."""
+    key = name.strip().lower()
+    scope, _, bare = key.rpartition("/")
+    if not key.startswith("@") or len(bare) < 5 or npm_downloads(key) is not None:
+        return ""
+    from limen.facts.hosts import within_edits
+
+    prefix = f"{scope}/".encode()
+    cut = len(prefix)
+    for listed in _listed_near(prefix, cut, len(bare.encode()), _NEIGHBOURS):
+        theirs = listed[cut:]
+        if theirs != bare and within_edits(bare, theirs, 2 if len(theirs) >= 8 else 1):
+            return listed
+    return ""
+
+
 def used(registry: str, name: str) -> bool:
     """The registry's users use `name`: a hand-kept or top name, or (npm) one its listing shows downloaded.
     False for a registry with no listing shipped and a name not kept by hand."""

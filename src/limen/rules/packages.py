@@ -22,6 +22,7 @@ from limen.facts.packages import (
     REGISTRY_WORDS,
     alias_swap,
     imitated,
+    imitated_in_scope,
     initializer_package,
     known_malicious,
     package_name,
@@ -41,7 +42,9 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
     since its install code runs at once; a release known to carry a payload (`event-stream@3.3.6`,
     `torchtriton`): BLOCK; a package taken from a forge by an owner posing as a well-known one
     (`github.com/vuejs-core/vue`), or a well-known repository's name that carries its maker's, under
-    another account (`forge install 0xS3cur1ty/openzeppelin-contracts`): AUTH; an npm package nobody uses,
+    another account (`forge install 0xS3cur1ty/openzeppelin-contracts`), or a scoped npm name nobody uses
+    that is a near miss of a much-used one of its scope (`@openzeppelin/hardhat-upgrads`): AUTH; an npm
+    package nobody uses,
     fetched and run (`npx -y eas-cli-turbo`) or installed globally: AUTH. Quiet: the popular names
     themselves, near misses used in their own right (`preact`), names like none of them installed into the
     project, the project's own packages and scopes, other versions of a hijacked package, local paths and
@@ -71,7 +74,11 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{by} installs {aliased[1]!r} under the name {aliased[0]!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
-        original = imitated(registry, name) or _imitates_own(registry, name, _folders(action, ctx))
+        original = (
+            imitated(registry, name)
+            or _imitates_own(registry, name, _folders(action, ctx))
+            or (imitated_in_scope(name) if registry == "npm" else "")
+        )
         if original and registry in ("github", "go") and _forks_own(name, action.cwd or ctx.workspace):
             original = ""  # the project's own copy of a library, under its own account
         if original:
