@@ -1624,7 +1624,10 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|disable-tls\s+(?:true|1)){_E}",
     ),
     _p("twine", R.PACKAGE_PUBLISHER),
-    _p("anaconda", R.PACKAGE_PUBLISHER),
+    # anaconda.org's client: `remove OWNER/PACKAGE` deletes a package (every release of it) from its channel
+    _p("anaconda", R.PACKAGE_PUBLISHER, destroys_one=rf"{_W}remove{_E}"),
+    # itch.io's uploader: `butler push DIR USER/GAME:CHANNEL` publishes a build on that page
+    _p("butler", R.PACKAGE_PUBLISHER),
     # Globus: a collection's files deleted; a share opened to anyone, or to every signed-in Globus user
     _p(
         "globus",

@@ -6072,6 +6072,7 @@ _PUBLISHERS: dict[tuple[str, str], str] = {
     ("poetry", "publish"): "https://upload.pypi.org/legacy/",
     ("twine", "upload"): "https://upload.pypi.org/legacy/",
     ("anaconda", "upload"): "https://api.anaconda.org/",  # anaconda.org's channels: public by default
+    ("butler", "push"): "https://itch.io/",  # a game's build on an itch.io page, public unless restricted
     ("flit", "publish"): "https://upload.pypi.org/legacy/",
     ("hatch", "publish"): "https://upload.pypi.org/legacy/",
     ("dotnet", "nuget"): "https://api.nuget.org/",
@@ -6641,6 +6642,7 @@ _HANDLERS: dict[str, Handler] = {
     "dart": _h_publish,
     "flutter": _h_publish,
     "anaconda": _h_publish,
+    "butler": _h_publish,
     "wormhole": _h_publish,
     "croc": _h_publish,
     "pastebinit": _h_publish,
