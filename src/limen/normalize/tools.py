@@ -184,7 +184,11 @@ _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         Capability.MESSAGE_SEND.value,
     ),
-    (re.compile(r"(^|_)(delete|remove|rm|unlink|drop|purge)(_|$)"), Capability.FILESYSTEM_DELETE.value),
+    (
+        # (Perforce's obliterate deletes the history too; erase, wipe and destroy say as much of anything)
+        re.compile(r"(^|_)(delete|remove|rm|unlink|drop|purge|obliterate|erase|wipe|destroy)(_|$)"),
+        Capability.FILESYSTEM_DELETE.value,
+    ),
     (re.compile(r"(^|_)(fetch|download|browse|http|request|navigate|curl|scrape|get_webpage)(_|$)"), _NET),
     (
         re.compile(
