@@ -196,6 +196,19 @@ def test_words_after_a_redirected_group_leave_the_line_opaque() -> None:
     assert run("{ ls; } 2>/dev/null extra").notes
 
 
+@pytest.mark.parametrize(
+    ("line", "written"),
+    [
+        ("curl -sL https://x.example/t.tgz | sudo tar xz -C /usr/local/bin tool", ("/usr/local/bin/tool",)),
+        ("unzip -o plugin.zip -d /opt/plugins", ("/opt/plugins",)),
+        ("tar -xzf assets.tgz -C build/", (f"{CWD}/build",)),
+        ("tar -xf assets.tar", ()),  # into the working folder, which the line does not name
+    ],
+)
+def test_an_archive_unpacked_into_a_folder_writes_there(line: str, written: tuple[str, ...]) -> None:
+    assert run(line).write_paths == written
+
+
 def test_redirect_targets_are_write_paths() -> None:
     analysis = run("echo x > out.txt 2>/dev/null; cat a >> ~/.bashrc")
     assert f"{CWD}/out.txt" in analysis.write_paths

@@ -2424,8 +2424,11 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}securityhub\s+disable-security-hub{_E}|{_W}ec2\s+disable-ebs-encryption-by-default{_E}"
         # a web application firewall taken off what it guards (a load balancer, an API, a distribution)
         rf"|{_W}(?:wafv2\s+disassociate-web-acl|waf-regional\s+disassociate-web-acl){_E}"
-        # a user's second factor taken away
+        # a user's second factor taken away; the account's password rules weakened (short passwords, no
+        # character classes, no expiry)
         rf"|{_W}iam\s+(?:deactivate-mfa-device|delete-virtual-mfa-device){_E}"
+        rf"|{_W}iam\s+(?:update-account-password-policy{_E}.*(?:--minimum-password-length[=\s]+[0-7]{_E}"
+        rf"|--no-require-\w+)|delete-account-password-policy{_E})"
         # a bucket's versioning suspended (overwrites can no longer be undone), audit logs kept for a day
         rf"|{_W}put-bucket-versioning{_E}.*Suspended|{_W}logs\s+(?:put-retention-policy|delete-log-group){_E}"
         r".*(?:cloudtrail|audit|flow-?logs?)"
@@ -2443,6 +2446,10 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}(?:delete-public-access-block){_E}"
         # a key's use given to a whole account (`--grantee-principal arn:aws:iam::ACCOUNT:root`): anyone there
         rf"|{_W}kms\s+create-grant{_E}.*--grantee-principal[=\s]+\S*:root{_E}"
+        # a user put in an administrators' group; a resource's permission given to every principal (a layer,
+        # a function, a topic or a queue that anyone may use)
+        rf"|{_W}iam\s+add-user-to-group{_E}.*--group-name[=\s]+[\"']?\S*(?i:admin)"
+        rf"|{_W}add-(?:layer-version-)?permission{_E}.*--principal[=\s]+[\"']?\*"
         rf"|{_W}authorize-security-group-ingress{_E}.*(?:0\.0\.0\.0/0|::/0)"
         rf"|{_W}modify-(?:db-instance|db-snapshot-attribute){_E}.*(?:--publicly-accessible|all{_E})"
         # a disk snapshot or a machine image shared with another account

@@ -1851,8 +1851,10 @@ def _run_command(
         # passthrough as its admin CLI (`auth0 api patch PATH --data JSON`)
         _admin_settings(argv, entry, state)
     _password_given(argv, state)
-    if name in _UNPACKERS and (stdin is not None or state.downloaded):
-        _unpacks_download(name, argv[1:], state, stdin)
+    if name in _UNPACKERS:
+        _unpacked_into(name, argv[1:], state)
+        if stdin is not None or state.downloaded:
+            _unpacks_download(name, argv[1:], state, stdin)
     if redirects and name in DOWNLOADERS:  # `curl -s URL > f`: the file holds what was downloaded
         for target in redirects:
             state.downloaded.update((target, canonical(target, state.cwd, state.home)))
@@ -2969,6 +2971,42 @@ _MATCHES_ALL = re.compile(r"\.[*+]|\bmatch_all\b|[=:]\s*[\"']?\*[\"']?(?:[&,}\s]
 _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip"})
 
 
+def _extracting(name: str, args: list[str]) -> bool:
+    return name == "unzip" or any(
+        w in ("--extract", "--get") or re.fullmatch(r"-?[A-Za-z]*x[A-Za-z]*", w) for w in args[:3]
+    )
+
+
+def _unpacked_into(name: str, args: list[str], state: _State) -> None:
+    """What an unpacking archiver writes when it is told where (`tar xzf A -C /usr/local/bin stripe`, `unzip
+    A -d /opt/x`): the members it names there, or the folder: as `cp` would write them."""
+    if not _extracting(name, args):
+        return
+    into, members, skip = "", [], False
+    archive_taken = name != "unzip"
+    for i, word in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        following = args[i + 1] if i + 1 < len(args) else ""
+        if word in ("-C", "--directory", "-d") and following:
+            into, skip = following, True
+        elif word.startswith("--directory="):
+            into = word.split("=", 1)[1]
+        elif name != "unzip" and re.fullmatch(r"-?[A-Za-z]*f", word) and following:
+            skip = True  # the archive
+        elif word.startswith("-") or (i == 0 and name != "unzip" and re.fullmatch(r"[A-Za-z]+", word)):
+            continue  # an option, or tar's first word of letters (`xzf`)
+        elif not archive_taken:
+            archive_taken = True  # unzip's archive comes first
+        else:
+            members.append(word)
+    if not into or "$" in into:
+        return
+    for member in members or [""]:
+        _add_path(f"{into.rstrip('/')}/{member}" if member else into, state, write=True)
+
+
 def _unpacks_download(name: str, args: list[str], state: _State, stdin: _Stream | None) -> None:
     """`curl URL | tar xz -C /tmp`, `wget URL/x.zip && unzip x.zip -d out`: an archive the line downloaded,
     unpacked into a folder, whose files are then downloaded code (`state.unpacked`)."""
@@ -2985,9 +3023,7 @@ def _unpacks_download(name: str, args: list[str], state: _State, stdin: _Stream 
             archive = word
         elif name != "unzip" and re.fullmatch(r"-?[A-Za-z]*f", word) and following:
             archive = following
-    extracting = name == "unzip" or any(
-        w in ("--extract", "--get") or re.fullmatch(r"-?[A-Za-z]*x[A-Za-z]*", w) for w in args[:3]
-    )
+    extracting = _extracting(name, args)
     downloaded = bool(archive) and (
         archive in state.downloaded or canonical(archive, state.cwd, state.home) in state.downloaded
     )
