@@ -186,6 +186,8 @@ def test_cd_changes_the_directory_of_later_commands() -> None:
         ),
         ("echo hi 2>/dev/null there > out.txt", ("echo", "hi", "there")),
         ("grep -r TODO 2>/dev/null src", ("grep", "-r", "TODO", "src")),
+        # (a number against the next operator is that redirection's descriptor, not a word)
+        ("zsh >&$R 2>&$R 0>&$R", ("zsh",)),
     ],
 )
 def test_words_after_a_redirection_are_the_commands_arguments(line: str, argv: tuple[str, ...]) -> None:

@@ -854,6 +854,8 @@ def _redirect(
         elif child.is_named and child.type != "file_descriptor":
             if destination is None:
                 destination = child
+            elif child.type == "number" and src.data[child.end_byte : child.end_byte + 1] in (b">", b"<"):
+                continue  # `2>&$R 0>&$R`: the next redirection's descriptor, which the grammar lends here
             elif words is not None:  # `find ~ 2>/dev/null -exec curl ...`: bash's words, the command's
                 words.append(child)
     if destination is None:
