@@ -933,6 +933,13 @@ PROGRAMS = {
 }
 
 
+# Folders whose files a web site hands to every visitor (a project's `public/`, Magento's `pub/media/`,
+# WordPress's `uploads/`, a server's `/var/www/`): what is put there is published
+SERVED_FOLDER = re.compile(
+    r"/(public|static|www|wwwroot|htdocs|public_html|assets|dist|media|uploads)/[^/]+|^/(?:var/www|srv/www)/[^/]+"
+)
+
+
 # By-products a program leaves and makes again (temporary files, logs, backups, editor swap files, compiled
 # objects, partial downloads): sweeping every one of them from a folder loses nothing of its data
 DISPOSABLE_EXTENSIONS = frozenset(

@@ -27,6 +27,7 @@ from limen.facts.paths import (
     CACHE_FOLDER,
     MANIFEST,
     MEMORY_STORE,
+    SERVED_FOLDER,
     UNLISTED,
     as_own_home,
     by_shebang,
@@ -742,6 +743,38 @@ def _moved_sources(action: Action, ctx: Context) -> frozenset[str]:
     )
 
 
+_TARGET_KEYS = frozenset({"destination", "dest", "dst", "to", "to_path", "new_path", "target", "target_path"})
+
+
+def _served_copies(action: Action, ctx: Context) -> Iterator[tuple[str, str]]:
+    """(source, target) of each file a call copies into a folder a web site serves (`cp app/etc/env.php
+    pub/media/x.txt`, `copy_file(source=.., destination=public/..)`) whose content holds a credential, or
+    that is a secret file: the next visitor reads it."""
+    cwd = action.cwd or ctx.workspace
+    pairs: list[tuple[str, str]] = []
+    for command in action.commands:
+        entry = program(command.name)
+        if entry is None or Role.COPIES not in entry.roles or command.name == "ln":
+            continue
+        words = [w for w in command.argv[1:] if w not in ("-t", "--target-directory")]
+        named = [w for w in words if not w.startswith("-")]
+        if len(named) >= 2:
+            pairs += [(source, named[-1]) for source in named[:-1]]
+    sources = [v for k, v in action.arguments.items() if words_of(k) in _SOURCE_KEYS and isinstance(v, str)]
+    targets = [v for k, v in action.arguments.items() if words_of(k) in _TARGET_KEYS and isinstance(v, str)]
+    if len(targets) == 1:
+        pairs += [(source, targets[0]) for source in sources]
+    for source, target in pairs[:8]:
+        into = canonical(target, cwd, ctx.home)
+        if not SERVED_FOLDER.search(into.rstrip("/") + "/x"):
+            continue
+        path = canonical(source, cwd, ctx.home)
+        if (is_secret_file(path) and not holds_public_material_only(path)) or (
+            not _has_glob(path) and holds_secret(path)
+        ):
+            yield path, into
+
+
 @rule(ReasonCode.SENSITIVE_SECRET_ACCESS)
 def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     """Reads of a secret: a secret file read or sent (not `chmod 600 key`, `ssh -i key`, `ls ~/.ssh`,
@@ -753,6 +786,10 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     before the read, since an agent may not let Limen take an output back once the tool ran. A credential
     store outside the workspace overwritten, replaced or deleted by a shell line (`rm ~/.aws/credentials`,
     `> ~/.ssh/id_rsa`) asks, as a Write to it does."""
+    for source, target in _served_copies(action, ctx):
+        detail = f"{source} holds a credential and is copied into {target}, which a web site serves"
+        yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 80, detail)
+        return
     if action.commands or action.capability == "shell.execute":
         for path in secret_paths_read(action, ctx):
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")

@@ -57,6 +57,7 @@ from limen.facts.hosts import (
     project_domain,
     self_hosted_at,
 )
+from limen.facts.paths import SERVED_FOLDER
 from limen.model import (
     OUTBOUND_CAPABILITIES,
     Action,
@@ -1922,10 +1923,6 @@ def _secret_printed_in(action: Action, ctx: Context) -> str:
     return ""
 
 
-# Folders whose files a web site hands to every visitor
-_SERVED_FOLDER = re.compile(r"/(public|static|www|wwwroot|htdocs|assets|dist)/[^/]+")
-
-
 @rule(
     ReasonCode.SECRET_EXFILTRATION,
     ReasonCode.ENCODED_EXFILTRATION,
@@ -1945,8 +1942,12 @@ def secret_values(action: Action, ctx: Context) -> Iterable[Finding]:
         keyed = any(h.confidence >= KEYWORD for t in texts for h in find_secrets(t, decode=False, weak=False))
         committed = [p for p in action.write_paths if _committed_with_the_code(p, ctx)] if keyed else []
         if committed:
-            served = _SERVED_FOLDER.search(committed[0])  # the folder's name is one of a fixed few
-            where = f"{served.group(1)}/, which the site serves" if served else "a file committed with code"
+            served = SERVED_FOLDER.search(committed[0])  # the folder's name is one of a fixed few
+            where = (
+                f"{served.group(1) or 'a folder'}/, which the site serves"
+                if served
+                else "a file committed with code"
+            )
             detail = f"a credential written into {where}"
             return [Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, detail)]
     if (
