@@ -1890,6 +1890,14 @@ PROGRAMS: tuple[Program, ...] = (
         loads_library=r"SO_PATH:|(?:^|\s)-(?:engine|provider-path|provider)\s+\S*/",
         output_options=("-out", "-keyout"),
     ),
+    # GnuPG writes what it makes (a dearmored key, a signature, a decrypted file) where `-o` says: a keyring
+    # file under /etc/apt/trusted.gpg.d/ is a key every package of the machine is then trusted by
+    _p(
+        "gpg",
+        options=("-o", "--output", "-u", "--local-user", "-r", "--recipient", "--keyring", "--homedir"),
+        output_options=("-o", "--output"),
+        aliases=("gpg2",),
+    ),
     # PKCS#11 providers: a shared library the ssh tools load and run
     _p("ssh-keygen", R.LOADS_CODE, loads_library=r"(?:^|\s)-D\s*\S"),
     _p("ssh-add", R.LOADS_CODE, loads_library=r"(?:^|\s)-[sSe]\s*\S"),

@@ -2315,7 +2315,7 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
                 if (
                     not _used_with_issuer(command, printed, action)
                     and not kept_from_model(command, action)
-                    and not _written_away(command, printed, action)
+                    and not _written_away(command, printed, action, ctx)
                 ):
                     found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
                 continue
@@ -2325,14 +2325,21 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
     return found
 
 
-def _written_away(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
+def _written_away(command: Command, printed: secret_facts.Printer, action: Action, ctx: Context) -> bool:
     """`op inject -i .env.tpl -o .env`, `gh auth token > .token`: what the command prints goes into a file,
-    in a line that sends nothing and where nothing else names that file: it is kept, not shown."""
+    in a line that sends nothing and where nothing else names that file: it is kept, not shown. Not into
+    a file that travels with the code (`gpg --export-secret-keys >> debian/upstream/key.asc`): that one
+    is published with the next push or release."""
+    from limen.normalize.paths import canonical
+
     argv = command.argv
     files = [w for w in command.redirects if not w.startswith(("/dev/std", "&"))]
     files += [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in printed.to_file]
     files += [w.split("=", 1)[1] for w in argv if w.split("=", 1)[0] in printed.to_file and "=" in w]
     if not files or action.destinations or action.opaque:
+        return False
+    cwd = action.cwd or ctx.workspace or "/"
+    if any(_committed_with_the_code(canonical(f, cwd, ctx.home), ctx) for f in files):
         return False
     others = [
         w
