@@ -1642,6 +1642,17 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("apt-get", "dnf", "yum", "apk", "brew", "pacman", "zypper"),
         # a host's security agent uninstalled: its watch and its fence gone with it
         disables=rf"{_W}(?:remove|purge|autoremove|erase|del|uninstall|-R\w*){_E}.*{_W}{HOST_SECURITY_AGENTS}{_E}",
+        # packages removed with the manager's own guard off (what the system needs to boot or run, or what
+        # others depend on: apt's essential packages, pacman's `-Rdd`), or a past transaction undone whole
+        destroys_one=rf"{_W}--allow-remove-essential{_E}|{_W}-R\w*d\w*d\w*{_E}"
+        rf"|{_W}history\s+(?:undo|rollback){_E}",
+    ),
+    # the package databases' own tools: a package erased without its dependents' check, or essential
+    _p("rpm", destroys_one=rf"^(?=.*{_W}(?:-e|--erase){_E})(?=.*{_W}--nodeps{_E})"),
+    _p(
+        "dpkg",
+        destroys_one=rf"^(?=.*{_W}(?:-r|-P|--remove|--purge){_E})"
+        rf"(?=.*{_W}--force-(?:remove-essential|depends|all){_E})",
     ),
     # Commands whose option runs a command line (see `limen.normalize.shell._runs_option`).
     # its egress is `limen.normalize.shell._h_git`'s, its config keys too
