@@ -211,6 +211,24 @@ def test_an_archive_unpacked_into_a_folder_writes_there(line: str, written: tupl
     assert run(line).write_paths == written
 
 
+@pytest.mark.parametrize(
+    ("line", "noted"),
+    [
+        ("gpg --verify app.tgz.asc app.tgz || true", True),
+        (
+            "curl -fsSLO https://x.example/t.tgz && (sha256sum -c t.sha256 || echo skipped) && tar xzf t.tgz",
+            True,
+        ),
+        ("cosign verify-blob --key k.pub --signature a.sig a || :", True),
+        ("sha256sum -c t.sha256 || exit 1", False),  # the failure still stops the line
+        ("sha256sum t.tgz || true", False),  # a checksum printed, not checked
+        ("make test || true", False),
+    ],
+)
+def test_a_check_whose_failure_is_made_success_is_noted(line: str, noted: bool) -> None:
+    assert any(n.startswith("ignored-check:") for n in run(line).notes) is noted
+
+
 def test_redirect_targets_are_write_paths() -> None:
     analysis = run("echo x > out.txt 2>/dev/null; cat a >> ~/.bashrc")
     assert f"{CWD}/out.txt" in analysis.write_paths

@@ -162,6 +162,9 @@ FETCHED = "fetched"
 # as the two in one line would be.
 FETCHED_FILE = "fetched-file:"
 RUNS_FILE = "runs-file:"
+# `Action.notes` prefix: a signature or checksum check whose failure the line turns into success
+# (`gpg --verify x.asc || true`), followed by the checking program's name
+IGNORED_CHECK = "ignored-check:"
 
 
 @dataclass(slots=True, frozen=True)

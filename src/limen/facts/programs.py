@@ -206,6 +206,9 @@ class Program:
     # regex over the words after the name: the invocations of a many-purpose program that only read and
     # print (`git status`, `git log`), as an `INSPECTS` program always does
     inspects: str = ""
+    # regex over the words after the name: the invocation checks a signature, a checksum or a provenance
+    # (`gpg --verify`, `sha256sum -c`, `cosign verify`): its failure is what stops tampered code
+    verifies: str = ""
     # a client that sends what it is given to the host an option names (`storescu -c AET@HOST:PORT FILES`),
     # else the host its operand at `host_operand` names (`storescu HOST PORT FILES`); its other operands
     # from `files` on are the files it sends
@@ -664,6 +667,7 @@ def _p(
     initializers: tuple[str, ...] = (),
     script_suffixes: tuple[str, ...] = (),
     inspects: str = "",
+    verifies: str = "",
     host_options: tuple[str, ...] = (),
     host_operand: int | None = None,
     setting_pairs: tuple[str, ...] = (),
@@ -721,6 +725,7 @@ def _p(
         initializers=initializers,
         script_suffixes=script_suffixes,
         inspects=inspects,
+        verifies=verifies,
         host_options=frozenset(host_options),
         host_operand=host_operand,
         setting_pairs=setting_pairs,
@@ -1648,9 +1653,10 @@ PROGRAMS: tuple[Program, ...] = (
         rf"|{_W}history\s+(?:undo|rollback){_E}",
     ),
     # the package databases' own tools: a package erased without its dependents' check, or essential
-    _p("rpm", destroys_one=rf"^(?=.*{_W}(?:-e|--erase){_E})(?=.*{_W}--nodeps{_E})"),
+    _p("rpm", R.PACKAGE_INSTALLER, destroys_one=rf"^(?=.*{_W}(?:-e|--erase){_E})(?=.*{_W}--nodeps{_E})"),
     _p(
         "dpkg",
+        R.PACKAGE_INSTALLER,
         destroys_one=rf"^(?=.*{_W}(?:-r|-P|--remove|--purge){_E})"
         rf"(?=.*{_W}--force-(?:remove-essential|depends|all){_E})",
     ),
@@ -1756,8 +1762,16 @@ PROGRAMS: tuple[Program, ...] = (
     *(
         _p(name, *_READ_FILE, R.INSPECTS, files=0)
         for name in (
-            *("tac", "nl", "strings", "od", "hexdump", "md5sum", "sha1sum", "sha256sum", "sha512sum"),
-            *("file", "stat", "diff", "cmp", "du", "bat", "paste", "ls", "cksum", "sum"),
+            *("tac", "nl", "strings", "od", "hexdump", "file", "stat", "diff", "cmp", "du", "bat", "paste"),
+            *("ls", "sum"),
+        )
+    ),
+    # checksums: printed, or checked against a list (`-c`), a check whose failure stops a tampered download
+    *(
+        _p(name, *_READ_FILE, R.INSPECTS, files=0, verifies=rf"{_W}(?:-c|--check){_E}")
+        for name in (
+            *("md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum"),
+            *("cksum",),
         )
     ),
     *(
@@ -1905,10 +1919,17 @@ PROGRAMS: tuple[Program, ...] = (
     # file under /etc/apt/trusted.gpg.d/ is a key every package of the machine is then trusted by
     _p(
         "gpg",
+        R.READS,
         options=("-o", "--output", "-u", "--local-user", "-r", "--recipient", "--keyring", "--homedir"),
         output_options=("-o", "--output"),
-        aliases=("gpg2",),
+        aliases=("gpg2", "gpgv"),
+        verifies=r"--verify|^(?!.*--(?:sign|encrypt|decrypt|import|export))\S+\.(?:asc|sig|gpg)(?:\s|$)",
     ),
+    # checksums checked against a list, signatures and provenance checked by their tools
+    _p("cosign", R.READS, verifies=rf"{_W}verify(?:-blob|-attestation)?{_E}"),
+    _p("minisign", R.READS, verifies=rf"{_W}-V{_E}"),
+    _p("signify", R.READS, verifies=rf"{_W}-C{_E}|{_W}-V{_E}"),
+    _p("slsa-verifier", R.READS, verifies=rf"{_W}verify-\w+{_E}"),
     # PKCS#11 providers: a shared library the ssh tools load and run
     _p("ssh-keygen", R.LOADS_CODE, loads_library=r"(?:^|\s)-D\s*\S"),
     _p("ssh-add", R.LOADS_CODE, loads_library=r"(?:^|\s)-[sSe]\s*\S"),
@@ -3735,6 +3756,16 @@ _INSPECTING_ROLES = frozenset(
     {Role.INSPECTS, Role.READS, Role.TEXT_ONLY, Role.FILTER, Role.SCRIPT_FIRST, Role.LOCATES_PROGRAM}
     | {Role.FINDS_PROCESSES}
 )
+
+
+def verifies(argv: Sequence[str]) -> bool:
+    """`argv` (its name a base name) checks a signature, a checksum or a provenance (`Program.verifies`)."""
+    entry = program(argv[0])
+    return (
+        entry is not None
+        and bool(entry.verifies)
+        and re.search(entry.verifies, " ".join(argv[1:])) is not None
+    )
 
 
 @functools.lru_cache(maxsize=1024)

@@ -71,9 +71,10 @@ from limen.facts.programs import (
     program,
     runs_arguments,
     runs_value,
+    verifies,
 )
 from limen.facts.programs import operands as _operands
-from limen.model import FETCHED, FETCHED_FILE, RUNS_FILE, Command, Destination
+from limen.model import FETCHED, FETCHED_FILE, IGNORED_CHECK, RUNS_FILE, Command, Destination
 from limen.normalize.code import BUILT_COMMAND, FOLLOWED_SOCKET, SCRATCH_DATABASE_NOTE, read_source
 from limen.normalize.paths import canonical, is_within, read_regular
 
@@ -571,9 +572,12 @@ def _walk(
     if kind == "ERROR":
         state.flag("unparsable shell syntax")
     out: _Stream | None = None
+    recorded: list[tuple[Node, int, int]] = []  # (a list's part, the commands it recorded: from, to)
     for child in node.named_children:
         if child.type in _COMMENT_OR_PUNCT:
             continue
+        if kind == "list":
+            recorded.append((child, len(state.commands), len(state.commands)))
         if child.type in (
             "word",
             "string",
@@ -596,7 +600,28 @@ def _walk(
             depth + 1,
             stdin if kind in ("subshell", "compound_statement") else None,
         )
+        if kind == "list":
+            recorded[-1] = (child, recorded[-1][1], len(state.commands))
+    if kind == "list" and len(recorded) == 2:
+        _check_ignored(node, recorded, src, state)
     return out if kind in ("subshell", "compound_statement", "program") else None
+
+
+# What a failed command's `||` may fall back to without failing in its turn
+_SUCCEEDS = re.compile(r"(?:true|:|echo\b.*|printf\b.*|(?:exit|return)(?:\s+0)?)\s*;?")
+
+
+def _check_ignored(node: Node, parts: list[tuple[Node, int, int]], src: _Src, state: _State) -> None:
+    """`gpg --verify x.asc x || true`, `sha256sum -c SUMS || echo skipped`: a signature or checksum check
+    whose failure the line turns into success: the check no longer stops anything (`ignored_check:` note)."""
+    operator = next((c.type for c in node.children if not c.is_named), "")
+    (_, start, end), (fallback, _, _) = parts
+    if operator != "||" or not _SUCCEEDS.fullmatch(src.text(fallback).strip()):
+        return
+    for command in state.commands[start:end]:
+        if verifies(command.argv):
+            state.note(f"{IGNORED_CHECK}{command.name}")
+            return
 
 
 def _while_read(

@@ -80,6 +80,7 @@ from limen.facts.secrets import secret_variable
 from limen.model import (
     FETCHED,
     FETCHED_FILE,
+    IGNORED_CHECK,
     RUNS_FILE,
     Action,
     Capability,
@@ -3488,6 +3489,11 @@ def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     `touch` of a file to now, reading logs, `history | tail`."""
     if any(n.startswith("assign:") and n[7:] in HISTORY_VARIABLES for n in action.notes):
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "shell history disabled")
+        return
+    checker = next((n[len(IGNORED_CHECK) :] for n in action.notes if n.startswith(IGNORED_CHECK)), "")
+    if checker:  # `gpg --verify x.asc x || true`: a tampered file goes on as a genuine one would
+        detail = f"{checker}'s signature or checksum check is made to succeed whatever it finds"
+        yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 70, detail)
         return
     served = _served_infrastructure(action)  # `mcp__perforce__set_triggers(...)` as `p4 set triggers ...`
     for command in (*action.commands, *((served,) if served is not None else ())):
