@@ -812,6 +812,12 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"/(?:vault|consul|nomad|policies|acl)/(?:[^/]+/)*[^/]+\.(?:hcl|json)$",
         _f("hashicorp_policy", "Vault, Consul or Nomad grants and enforces what it says", "hashicorp_policy"),
     ),
+    # a cloud's templates (CloudFormation, AWS SAM, the Serverless Framework): the next deploy builds what
+    # they say, who may call each function, which stores survive the stack, what a role may do
+    (
+        r"/(?:serverless\.ya?ml|template\.ya?ml|[\w.-]+\.template\.(?:json|ya?ml)|cloudformation/(?:[^/]+/)*[^/]+\.(?:json|ya?ml))$",
+        _f("cloud_template", "the next deploy builds the cloud resources it describes", "cloud_template"),
+    ),
     # what configuration management pushes to every server it manages: roles' templates, files and variables
     (
         r"/(?:group_vars|host_vars|roles/[^/]+/(?:templates|files|defaults|vars))/(?:[^/]+/)*[^/]+"

@@ -996,6 +996,71 @@ _EVERYTHING_GRANTED = re.compile(
 )
 
 
+# What a cloud template opens to anyone (a policy's `Principal: "*"`, a database put on the internet) or lets
+# do anything (`Action: "*"`, `iam:*`)
+_CLOUD_OPENED = (
+    (
+        re.compile(
+            r"""(?m)^[ \t-]*Principal:[ \t]*['"]?\*['"]?[ \t]*$|AWS:[ \t]*['"]\*['"]"""
+            r'|"Principal"[ \t]*:[ \t]*"\*"'
+        ),
+        "a policy lets anyone in",
+    ),
+    (
+        re.compile(r"""(?mi)^[ \t-]*PubliclyAccessible:[ \t]*['"]?true\b"""),
+        "a database is put on the internet",
+    ),
+    (
+        re.compile(
+            r"""(?m)^[ \t-]*Action:[ \t]*['"]?\*['"]?[ \t]*$"""
+            r"""|^[ \t]*(?:-[ \t]*|Action:[ \t]*)['"]?iam:\*['"]?[ \t]*$"""
+            r'|"Action"[ \t]*:[ \t]*(?:\[[^\]]*)?"(?:iam:)?\*"'
+        ),
+        "a role or policy may do anything (or grant itself anything)",
+    ),
+)
+# What keeps a cloud template's resources safe: stores kept when the stack goes, protection from deletion, a
+# route's authorizer and the token audience it checks, encryption, versioning and recovery switched on
+_CLOUD_PROTECTIONS = re.compile(
+    r"""DeletionPolicy:[ \t]*['"]?(?:Retain|Snapshot|RetainExceptOnCreate)"""
+    r"""|UpdateReplacePolicy:[ \t]*['"]?(?:Retain|Snapshot)"""
+    r"""|DeletionProtection(?:Enabled)?:[ \t]*['"]?true|TerminationProtection:[ \t]*['"]?true"""
+    r"""|(?m:^[ \t-]*authorizer:)|(?m:^[ \t-]*(?:Default)?Authorizer:[ \t]*(?!['"]?NONE\b)['"]?\w)"""
+    r"""|AuthorizationType:[ \t]*['"]?(?:AWS_IAM|COGNITO_USER_POOLS|CUSTOM|JWT)|ApiKeyRequired:[ \t]*true"""
+    r"""|(?m:^[ \t-]*(?:audience|issuerUrl|Audience|Issuer):)|SSEEnabled:[ \t]*true"""
+    r"""|PointInTimeRecoveryEnabled:[ \t]*true"""
+    r"""|Status:[ \t]*['"]?Enabled|BlockPublic\w+:[ \t]*true|RestrictPublicBuckets:[ \t]*true"""
+)
+
+
+def _cloud_template(text: str) -> tuple[list[str], list[str]]:
+    """A CloudFormation, SAM or Serverless template: what it opens to anyone or lets do anything (a change
+    that adds one is judged by what it gains; `_dropped_protections`, by what it takes out)."""
+    source = text[:MAX_TEXT]
+    return [], [IMPLANT + why for pattern, why in _CLOUD_OPENED if pattern.search(source)]
+
+
+# An API route's authorizer switched off by name (a new public route is ordinary; one made so by an edit of a
+# template that had authorizers is what `_dropped_protections` asks about)
+_NO_AUTHORIZER = re.compile(
+    r"""(?m)^[ \t-]*(?:Authorizer|DefaultAuthorizer|AuthorizationType):[ \t]*['"]?NONE\b"""
+)
+
+
+def _dropped_protections(before: str, after: str) -> list[str]:
+    """The protections a cloud template had before an edit and has fewer of after (`DeletionPolicy: Retain`
+    made `Delete`, a route's authorizer or its token audience taken out, or switched off by name)."""
+    had = Counter(" ".join(m.split()) for m in _CLOUD_PROTECTIONS.findall(before[:MAX_TEXT]))
+    if not had:
+        return []
+    if len(_NO_AUTHORIZER.findall(after[:MAX_TEXT])) > len(_NO_AUTHORIZER.findall(before[:MAX_TEXT])):
+        return [f"{IMPLANT}an API route's authorizer is switched off (Authorizer: NONE)"]
+    taken = sorted(
+        (had - Counter(" ".join(m.split()) for m in _CLOUD_PROTECTIONS.findall(after[:MAX_TEXT]))).keys()
+    )
+    return [f"{IMPLANT}a protection is taken out of the template ({taken[0][:40]})"] if taken else []
+
+
 def _hashicorp_policy(text: str) -> tuple[list[str], list[str]]:
     found = _EVERYTHING_GRANTED.search(text[:MAX_TEXT])
     return [], [IMPLANT + f"the policy hands out everything ({found.group(0).strip()[:40]})"] if found else []
@@ -5080,6 +5145,7 @@ _EXTRACTORS = {
     "mix_exs": _mix_exs,
     "rebar_config": _rebar_config,
     "hashicorp_policy": _hashicorp_policy,
+    "cloud_template": _cloud_template,
     "build_wrapper": _build_wrapper,
     "security_rules": _security_rules,
     "android_config": _android_config,
@@ -5623,6 +5689,7 @@ _STRUCTURED = frozenset(
         *("nuget_config", "detections", "swift_dependencies", "ios_plist", "foundry", "scanner_config"),
         *("xcode", "firebase_json", "gradle_properties", "security_rules", "android_config"),
         *("app_json", "maven_pom", "build_wrapper", "nomad_job", "hashicorp_policy", "jenkinsfile"),
+        *("cloud_template",),
         *("procfile", "mix_exs", "ios_plist", "app_links", "cmake", "system_config", "unreal_project"),
         *("nix", "rpm_spec", "conan_profile", "ccache_conf"),
     }
@@ -6567,6 +6634,8 @@ def _gained(
             concerns.append(
                 "an identity provider's condition is taken out: any repository's tokens are accepted"
             )
+    if fact.content == "cloud_template":
+        concerns += _dropped_protections(before, after)
     if fact.name == "program":
         concerns += _dropped_guards(before, after) + _swapped_hosts(before, after)
         if action.commands:  # a line's or a program's edit (a tool's own edit is read by `_weakened`)
