@@ -749,7 +749,8 @@ _TARGET_KEYS = frozenset({"destination", "dest", "dst", "to", "to_path", "new_pa
 def _served_copies(action: Action, ctx: Context) -> Iterator[tuple[str, str]]:
     """(source, target) of each file a call copies into a folder a web site serves (`cp app/etc/env.php
     pub/media/x.txt`, `copy_file(source=.., destination=public/..)`) whose content holds a credential, or
-    that is a secret file: the next visitor reads it."""
+    that is a secret file, and of a database's rows a client's output puts there (`pg_dump db >
+    public/db.sql`): the next visitor reads it."""
     cwd = action.cwd or ctx.workspace
     pairs: list[tuple[str, str]] = []
     for command in action.commands:
@@ -764,6 +765,14 @@ def _served_copies(action: Action, ctx: Context) -> Iterator[tuple[str, str]]:
     targets = [v for k, v in action.arguments.items() if words_of(k) in _TARGET_KEYS and isinstance(v, str)]
     if len(targets) == 1:
         pairs += [(source, targets[0]) for source in sources]
+    for command in action.commands:
+        entry = program(command.name)
+        if entry is None or not ({Role.DATABASE_CLIENT, Role.SERVER_CLIENT} & entry.roles):
+            continue
+        for target in command.redirects:  # `mysql -e "SELECT email, phone ..." > pub/media/x.tsv`
+            if SERVED_FOLDER.search(target):
+                yield f"what {command.name} reads from its database", target
+                return
     for source, target in pairs[:8]:
         into = canonical(target, cwd, ctx.home)
         if not SERVED_FOLDER.search(into.rstrip("/") + "/x"):
@@ -788,6 +797,8 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     `> ~/.ssh/id_rsa`) asks, as a Write to it does."""
     for source, target in _served_copies(action, ctx):
         detail = f"{source} holds a credential and is copied into {target}, which a web site serves"
+        if source.startswith("what "):
+            detail = f"{source} is written into {target}, which a web site serves"
         yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 80, detail)
         return
     if action.commands or action.capability == "shell.execute":
