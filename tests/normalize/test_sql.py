@@ -48,3 +48,13 @@ def test_reads_and_unreadable_text_write_nothing() -> None:
     assert row_writes("SELECT * FROM users WHERE role = 'admin'") == []
     assert row_writes("UPDATE (((") == []
     assert row_writes("update " * 50_000) == []
+
+
+def test_a_settings_tables_new_row_is_the_setting_it_names() -> None:
+    from limen.normalize.sql import row_writes
+
+    writes = row_writes(
+        "INSERT INTO wp_usermeta (user_id, meta_key, meta_value) VALUES (7, 'wp_capabilities', 'a:1:{admin}')"
+    )
+    assert ("wp_capabilities", "a:1:{admin}") in [(w.column, w.value) for w in writes]
+    assert all(w.column != "x" for w in row_writes("INSERT INTO t (a, b) VALUES ('x', 'y')"))

@@ -188,7 +188,23 @@ def _inserted(statement: str) -> list[RowWrite]:
     for column, expression in zip(columns, given, strict=False):
         value, literal = _value(re.sub(r"(?is)\s+as\s+\w+$", "", expression))
         writes.append(RowWrite(table, column, value if literal else value + source, literal, inserted=True))
-    return writes
+    return writes + _inserted_setting(writes)
+
+
+# A settings table's column that names the row's setting (`meta_key`, `option_name`, `path`)
+_KEY_COLUMN = re.compile(r"(?i)^(?:\w+_)?(?:name|key|path|setting|variable)$")
+
+
+def _inserted_setting(writes: list[RowWrite]) -> list[RowWrite]:
+    """A settings table's new row, as the setting it names (`INSERT INTO wp_usermeta (user_id, meta_key,
+    meta_value) VALUES (7, 'wp_capabilities', '...')` writes `wp_capabilities`), as `_named_settings` reads
+    an UPDATE's."""
+    keys = [w for w in writes if _KEY_COLUMN.match(w.column) and w.literal and w.value]
+    values = [w for w in writes if _VALUE_COLUMN.match(w.column)]
+    if len(keys) != 1 or len(values) != 1:
+        return []
+    value = values[0]
+    return [RowWrite(value.table, keys[0].value.lower()[:120], value.value, value.literal, inserted=True)]
 
 
 def row_writes(text: str) -> list[RowWrite]:
