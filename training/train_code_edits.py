@@ -9,11 +9,11 @@ Data:
 - Edits of real code: chunks added to, removed from or written as whole files of the source files under
   `--real` (default: this interpreter's standard library and site-packages), all benign.
 
-Split: the sets named by `--test-sets` (default rt166-rt169: serverless applications on AWS, e-commerce
-platforms, voice and telephony systems, Linux distribution packaging) are never trained on; they
+Split: the sets named by `--test-sets` (default rt170-rt173: Salesforce development, industrial automation
+and SCADA, LLM application development, Nix and NixOS) are never trained on; they
 are the figures the model card reports as held out. The thresholds are chosen without them: each training
 set's edits are scored by a model trained on the others (leave one ecosystem out), and each mode's
-threshold sends a share of those sets' benign edits to AUTH (`MODE_FPR`: 1% in balanced, 3% in strict and
+threshold sends a share of those sets' benign edits to AUTH (`MODE_FPR`: 1.5% in balanced, 5% in strict and
 paranoid; light does not run the model).
 The shipped model is then trained on every training set.
 
@@ -44,8 +44,10 @@ from limen.subjective import code_edits  # noqa: E402
 
 BITS = 18
 REAL_WEIGHT = 0.3  # real code is plentiful and easy; it keeps the model off ordinary code, not more
-# the share of held-out ecosystems' benign red-team edits each mode's threshold lets through to AUTH
-MODE_FPR = {"balanced": 0.01, "strict": 0.03, "paranoid": 0.03}
+# the share of held-out ecosystems' benign red-team edits each mode's threshold lets through to AUTH (most of
+# them look-alikes: security work done right; at 1.5% no edit cut from real code is flagged, and a project's
+# program edits are a small part of an agent's calls; at 2% ordinary renames in authentication code asked)
+MODE_FPR = {"balanced": 0.015, "strict": 0.05, "paranoid": 0.05}
 
 
 def red_team(path: Path) -> list[dict[str, Any]]:
@@ -141,7 +143,7 @@ def main() -> int:
     default_roots = [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]]
     parser.add_argument("--real", nargs="*", default=default_roots)
     parser.add_argument("--real-count", type=int, default=6000)
-    parser.add_argument("--test-sets", default="rt166,rt167,rt168,rt169")
+    parser.add_argument("--test-sets", default="rt170,rt171,rt172,rt173")
     parser.add_argument("--c", type=float, default=3.0)
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "limen" / "data" / "code_edits.bin")
     parser.add_argument("--card", type=Path, default=ROOT / "docs" / "model-card-code-edits.md")
