@@ -746,33 +746,30 @@ def _moved_sources(action: Action, ctx: Context) -> frozenset[str]:
 _TARGET_KEYS = frozenset({"destination", "dest", "dst", "to", "to_path", "new_path", "target", "target_path"})
 
 
-def _served_copies(action: Action, ctx: Context) -> Iterator[tuple[str, str]]:
-    """(source, target) of each file a call copies into a folder a web site serves (`cp app/etc/env.php
-    pub/media/x.txt`, `copy_file(source=.., destination=public/..)`) whose content holds a credential, or
-    that is a secret file, and of a database's rows a client's output puts there (`pg_dump db >
-    public/db.sql`): the next visitor reads it."""
+def _published_by_serving(action: Action, ctx: Context) -> str:
+    """What a call puts into a folder a web site serves that the next visitor should not read, described
+    ("" for nothing): a file holding a credential (by its name or its content) copied there (`cp
+    app/etc/env.php pub/media/x.txt`, `copy_file(source=.., destination=public/..)`), or a database's rows
+    a client's output writes there (`pg_dump db > public/db.sql`)."""
+    if action.commands and not action.write_paths:  # (what a line puts in a folder, it writes there)
+        return ""
     cwd = action.cwd or ctx.workspace
     pairs: list[tuple[str, str]] = []
     for command in action.commands:
         entry = program(command.name)
-        if entry is None or Role.COPIES not in entry.roles or command.name == "ln":
+        if entry is None:
             continue
-        words = [w for w in command.argv[1:] if w not in ("-t", "--target-directory")]
-        named = [w for w in words if not w.startswith("-")]
-        if len(named) >= 2:
+        if {Role.DATABASE_CLIENT, Role.SERVER_CLIENT} & entry.roles:
+            for target in command.redirects:  # `mysql -e "SELECT email, phone ..." > pub/media/x.tsv`
+                if SERVED_FOLDER.search(target):
+                    return f"what {command.name} reads from its database is written into {target}"
+        if Role.COPIES in entry.roles and command.name != "ln":
+            named = [w for w in command.argv[1:] if not w.startswith("-")]
             pairs += [(source, named[-1]) for source in named[:-1]]
     sources = [v for k, v in action.arguments.items() if words_of(k) in _SOURCE_KEYS and isinstance(v, str)]
     targets = [v for k, v in action.arguments.items() if words_of(k) in _TARGET_KEYS and isinstance(v, str)]
     if len(targets) == 1:
         pairs += [(source, targets[0]) for source in sources]
-    for command in action.commands:
-        entry = program(command.name)
-        if entry is None or not ({Role.DATABASE_CLIENT, Role.SERVER_CLIENT} & entry.roles):
-            continue
-        for target in command.redirects:  # `mysql -e "SELECT email, phone ..." > pub/media/x.tsv`
-            if SERVED_FOLDER.search(target):
-                yield f"what {command.name} reads from its database", target
-                return
     for source, target in pairs[:8]:
         into = canonical(target, cwd, ctx.home)
         if not SERVED_FOLDER.search(into.rstrip("/") + "/x"):
@@ -781,7 +778,8 @@ def _served_copies(action: Action, ctx: Context) -> Iterator[tuple[str, str]]:
         if (is_secret_file(path) and not holds_public_material_only(path)) or (
             not _has_glob(path) and holds_secret(path)
         ):
-            yield path, into
+            return f"{path} holds a credential and is copied into {into}"
+    return ""
 
 
 @rule(ReasonCode.SENSITIVE_SECRET_ACCESS)
@@ -795,11 +793,10 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     before the read, since an agent may not let Limen take an output back once the tool ran. A credential
     store outside the workspace overwritten, replaced or deleted by a shell line (`rm ~/.aws/credentials`,
     `> ~/.ssh/id_rsa`) asks, as a Write to it does."""
-    for source, target in _served_copies(action, ctx):
-        detail = f"{source} holds a credential and is copied into {target}, which a web site serves"
-        if source.startswith("what "):
-            detail = f"{source} is written into {target}, which a web site serves"
-        yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 80, detail)
+    if published := _published_by_serving(action, ctx):
+        yield Finding(
+            ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 80, f"{published}, which a web site serves"
+        )
         return
     if action.commands or action.capability == "shell.execute":
         for path in secret_paths_read(action, ctx):
