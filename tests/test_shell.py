@@ -194,6 +194,11 @@ def test_words_after_a_redirection_are_the_commands_arguments(line: str, argv: t
     assert argvs(line)[0] == argv
 
 
+def test_words_after_a_pipelines_redirection_are_its_last_commands() -> None:
+    # (the grammar hangs the redirection on the whole pipeline; bash, on its last command)
+    assert argvs("find . -name '*.tmp' | xargs 2>/dev/null rm -f")[1] == ("xargs", "rm", "-f")
+
+
 def test_words_after_a_redirected_group_leave_the_line_opaque() -> None:
     assert run("{ ls; } 2>/dev/null extra").notes
 

@@ -800,7 +800,9 @@ def _redirected(
     for redirect in node.children:  # by type: tree-sitter-bash leaves a herestring out of the field
         if redirect.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
             stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after, words_after)
-    if words_after and (body is None or body.type != "command"):
+    # (tree-sitter-bash gives `a | b > f more` the whole pipeline's redirection: bash, its last command's)
+    last = body.named_children[-1] if body is not None and body.type == "pipeline" else body
+    if words_after and (last is None or last.type != "command"):
         state.flag("words follow a redirection of something that is not a simple command")
     if body is None:  # `> file` alone: the null command truncating its target
         if redirects:
@@ -817,7 +819,11 @@ def _redirected(
         out = _command(body, src, state, via, level, depth + 1, stdin, tuple(redirects), trailing)
     else:
         recorded = len(state.commands)
-        out = _walk(body, src, state, via, level, depth + 1, stdin)
+        if body.type == "pipeline" and words_after:  # `find . | xargs> -0 rm`: `rm` is xargs' word
+            extra = tuple(f for w in words_after for f in _eval(w, src, state, via, level, depth + 1).fields)
+            out = _pipeline(body, src, state, via, level, depth + 1, stdin, extra)
+        else:
+            out = _walk(body, src, state, via, level, depth + 1, stdin)
         _wrote(state, redirects, out)
         if redirects and body.type == "pipeline" and len(state.commands) > recorded:
             # `cat /dev/urandom | head -c 4K > KEY`: the pipeline's last command writes the file
@@ -919,13 +925,26 @@ def _eval_heredoc(node: Node, src: _Src, state: _State, via: tuple[str, ...], le
 
 
 def _pipeline(
-    node: Node, src: _Src, state: _State, via: tuple[str, ...], level: int, depth: int, stdin: _Stream | None
+    node: Node,
+    src: _Src,
+    state: _State,
+    via: tuple[str, ...],
+    level: int,
+    depth: int,
+    stdin: _Stream | None,
+    last_words: tuple[str, ...] = (),
 ) -> _Stream | None:
+    """A pipeline's commands, each fed what the one before prints; `last_words`: arguments of its last
+    command that the grammar placed after a redirection."""
     stream = stdin
     starts = []
-    for child in node.named_children:
+    children = node.named_children
+    for i, child in enumerate(children):
         starts.append(len(state.commands))
-        out = _walk(child, src, state, via, level, depth + 1, stream)
+        if last_words and i == len(children) - 1 and child.type == "command":
+            out = _command(child, src, state, via, level, depth + 1, stream, (), last_words)
+        else:
+            out = _walk(child, src, state, via, level, depth + 1, stream)
         stream = _next_stream(stream, out, state)
     _hide_counted(state, starts)
     return stream
