@@ -801,8 +801,8 @@ def _redirected(
         if redirect.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
             stdin = _redirect(redirect, src, state, via, level, depth, redirects, stdin, after, words_after)
     # (tree-sitter-bash gives `a | b > f more` the whole pipeline's redirection: bash, its last command's)
-    last = body.named_children[-1] if body is not None and body.type == "pipeline" else body
-    if words_after and (last is None or last.type != "command"):
+    receiver = body.named_children[-1] if body is not None and body.type == "pipeline" else body
+    if words_after and (receiver is None or receiver.type != "command"):
         state.flag("words follow a redirection of something that is not a simple command")
     if body is None:  # `> file` alone: the null command truncating its target
         if redirects:
@@ -820,8 +820,10 @@ def _redirected(
     else:
         recorded = len(state.commands)
         if body.type == "pipeline" and words_after:  # `find . | xargs> -0 rm`: `rm` is xargs' word
-            extra = tuple(f for w in words_after for f in _eval(w, src, state, via, level, depth + 1).fields)
-            out = _pipeline(body, src, state, via, level, depth + 1, stdin, extra)
+            carried = tuple(
+                f for w in words_after for f in _eval(w, src, state, via, level, depth + 1).fields
+            )
+            out = _pipeline(body, src, state, via, level, depth + 1, stdin, carried)
         else:
             out = _walk(body, src, state, via, level, depth + 1, stdin)
         _wrote(state, redirects, out)
