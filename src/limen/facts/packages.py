@@ -790,15 +790,10 @@ def _registry_key(registry: str, name: str) -> str:
     return re.sub(r"[-_.]+", "-", key) if registry == "pypi" else key
 
 
-def npm_downloads(name: str) -> int | None:
-    """The npm package's downloads in a month by the shipped listing, None when it lists no such package
-    (by bisection of the sorted lines `NAME<TAB>COUNT`, without loading them)."""
-    data = _npm_downloads()
-    key = name.strip().lower().encode()
-    if not data or not key or b"\n" in key or b"\t" in key:
-        return None
+def _first_at(data: mmap.mmap | bytes, key: bytes) -> int:
+    """Where the first line of the sorted listing whose name is at or after `key` starts (a bisection)."""
     low, high = 0, len(data)
-    while low < high:  # the first line whose name is at or after `key`
+    while low < high:
         middle = (low + high) // 2
         start = data.rfind(b"\n", 0, middle) + 1
         end = data.find(b"\n", start)
@@ -806,6 +801,17 @@ def npm_downloads(name: str) -> int | None:
             low = end + 1
         else:
             high = start
+    return low
+
+
+def npm_downloads(name: str) -> int | None:
+    """The npm package's downloads in a month by the shipped listing, None when it lists no such package
+    (by bisection of the sorted lines `NAME<TAB>COUNT`, without loading them)."""
+    data = _npm_downloads()
+    key = name.strip().lower().encode()
+    if not data or not key or b"\n" in key or b"\t" in key:
+        return None
+    low = _first_at(data, key)
     end = data.find(b"\n", low)
     found, _, count = data[low:end].partition(b"\t")
     return int(count) if found == key and count.isdigit() else None
@@ -818,15 +824,7 @@ def _listed_near(prefix: bytes, cut: int, length: int, limit: int) -> list[str]:
     data = _npm_downloads()
     if not data or not prefix:
         return []
-    low, high = 0, len(data)
-    while low < high:
-        middle = (low + high) // 2
-        start = data.rfind(b"\n", 0, middle) + 1
-        end = data.find(b"\n", start)
-        if data[start : data.find(b"\t", start, end)] < prefix:
-            low = end + 1
-        else:
-            high = start
+    low = _first_at(data, prefix)
     found: list[str] = []
     for _ in range(limit):
         if low >= len(data):
