@@ -619,6 +619,11 @@ _WEAK_WHEN_ON = re.compile(
 )
 # Keys that name the exception to a control (`secret_detection.allow_failure`, `skip_ssl_verify`,
 # `bypass_mfa`): for them `true` is the control off, and `false` keeps it
+# A setting that says a task needs a privilege (Debian's `Rules-Requires-Root`, `requires_sudo`,
+# `run_as_root`): off, it runs with less, no control lifted
+_PRIVILEGE_NEEDED = re.compile(
+    r"(?:^|_)(?:requires?|needs?|run_as)_(?:root|sudo|admin\w*|privileg\w*|elevat\w*|superuser)(?:_|$)"
+)
 _EXCEPTION_KEY = re.compile(
     r"(?:^|[_.])(?:allow_failure|allow_\w+|skip|ignore|bypass|exempt|disable|insecure)(?:[_.]|$)"
 )
@@ -920,7 +925,12 @@ def setting_weakens(key: str, value: str) -> bool:
             control = _CONTROL_KEYS.search(negated.group(1) or negated.group(2))
             return control is not None and value.strip("\"' ").lower() in _ON_OR_ONE
         return _on(value)
-    return bool(_CONTROL_KEYS.search(words_of(key))) and _off(value, counts=False)
+    words = words_of(key)
+    return (
+        bool(_CONTROL_KEYS.search(words))
+        and not _PRIVILEGE_NEEDED.search(words)
+        and _off(value, counts=False)
+    )
 
 
 def _on(value: str) -> bool:
@@ -2226,6 +2236,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
             continue  # `PasswordAuthentication no`: what weakens when on, off is a hardening
         if not (_CONTROL_KEYS.search(name) or _BYPASS.search(name)) or name == "required":
             continue  # (a form's or a schema's `required: false` aside)
+        if _PRIVILEGE_NEEDED.search(name):
+            continue  # `Rules-Requires-Root: no`: the task runs with less
         if _CALLED_BY_OTHERS.search(name) and _CALLER_CHECK.search(name):
             continue  # `[functions.stripe-webhook] verify_jwt = false`: a webhook checks its own signature
         if _EXCEPTION_KEY.search(name):  # `allow_failure: false` keeps the check: only true lets it go
