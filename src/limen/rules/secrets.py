@@ -737,6 +737,7 @@ _BENIGN_CONTEXT_WORDS = frozenset(
         "commit",
         "sha",
         "id",
+        "sid",  # (a record's identifier, Twilio's and others': `"Sid": "PN3f1c..."`)
         "uuid",
         "guid",
         "cursor",
@@ -1093,11 +1094,19 @@ def _looks_hashed(text: str, start: int, token: str) -> bool:
 
 
 def _key_before(text: str, start: int) -> str:
-    """The key a value at `start` is assigned to (`name = "`, `"name": `), or "" (walks back, bounded)."""
+    """The key a value at `start` is assigned to (`name = "`, `"name": `), or the long option it is given to
+    (`--sid VALUE`), or "" (walks back, bounded)."""
     i = start
     floor = max(0, start - 80)
     while i > floor and text[i - 1] in " \t\"'`":
         i -= 1
+    if (
+        i > floor
+        and i < start
+        and text[i - 1] not in ":="
+        and (option := _OPTION_BEFORE.search(text, floor, i))
+    ):
+        return option.group(1)  # `twilio ... --sid PN3f...`: the option names what the value is
     if i <= floor or text[i - 1] not in ":=":
         return ""
     i -= 1
@@ -1107,6 +1116,10 @@ def _key_before(text: str, start: int) -> str:
     while i > floor and text[i - 1] in _KEY_CHARS:
         i -= 1
     return text[i:end]
+
+
+# A long option just before a value, the option's name in its group (`--sid `, `--request-id `)
+_OPTION_BEFORE = re.compile(r"(?<!\S)--([A-Za-z][\w-]{1,40})$")
 
 
 def _benign_context(text: str, start: int) -> bool:
