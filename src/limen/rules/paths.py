@@ -85,7 +85,8 @@ _SCRATCH_PARTS = frozenset({"scratch", "tmp", "temp", "$USER", "${USER}"})
 def _destroys_there(action: Action) -> bool:
     """The call deletes or overwrites what it writes to on a mount: a file tool's write, or a command the
     analysis recorded that deletes (`rm`, also as a program's `file.remove(...)` or `find -exec rm`), moves,
-    syncs with deletion (`rsync --delete`, `find -delete`) or redirects its output over a file there."""
+    syncs with deletion (`rsync --delete`, `find -delete`) or redirects its output over a file there that
+    exists."""
     if not action.commands:
         return action.tool in ("Write", "Edit", "MultiEdit", "NotebookEdit")
     return any(_destroys(command) for command in action.commands)
@@ -98,7 +99,8 @@ def _destroys(command: Command) -> bool:
         or command.name == "dd"  # (what it writes lands over what its `of=` held)
         or (entry is not None and Role.DELETES in entry.roles)
         or any(w.startswith("--delete") or w == "-delete" for w in command.argv[1:])
-        or any(target.startswith(_MOUNTS) for target in command.redirects)
+        # (a file the redirection creates replaces nothing)
+        or any(target.startswith(_MOUNTS) and os.path.lexists(target) for target in command.redirects)
     )
 
 
