@@ -694,13 +694,6 @@ def _pattern_options(command: Command) -> frozenset[str]:
     return options
 
 
-def _anything_in(path: str) -> bool:
-    """A glob that names no kind of file (`DIR/*`, `DIR/*.*`): what it matches is whatever the folder holds,
-    a secret only where the folder is a credential store."""
-    name = _basename(path)
-    return _has_glob(name) and len(re.sub(r"[*?\[\]]", "", name).strip(".")) < 2
-
-
 def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     """Secret files outside the workspace that a shell line overwrites, truncates, replaces or deletes
     (`> ~/.ssh/id_rsa`, `rm ~/.aws/credentials`, `rm ~/.ssh/*`, `cp /dev/null KEY`, `ln -sf X KEY`), as
@@ -719,8 +712,6 @@ def secret_paths_changed(action: Action, ctx: Context) -> Iterator[str]:
     for path in named:
         if path in fresh and not _has_glob(path) and not os.path.lexists(path):
             continue
-        if _anything_in(path) and not _IN_SECRET_DIR.search(path):
-            continue  # `rm -rf ~/rpmbuild/BUILD/*`: every file of a folder that keeps no credentials
         scratch = path.startswith(("/tmp/", "/var/tmp/")) and not is_within(path, ctx.home)  # a test's key
         if is_secret_file(path) and not scratch and not (ctx.workspace and is_within(path, ctx.workspace)):
             yield path
