@@ -751,6 +751,8 @@ def _moved_sources(action: Action, ctx: Context) -> frozenset[str]:
     )
 
 
+# What a key naming a destination has in it, whatever its spelling (`destination`, `dst`, `targetPath`, `to`)
+_TARGET_HINT = re.compile(r"(?i)dest|dst|target|^to(?:_|[A-Z]|$)|new_?path")
 _TARGET_KEYS = frozenset({"destination", "dest", "dst", "to", "to_path", "new_path", "target", "target_path"})
 
 
@@ -761,6 +763,8 @@ def _published_by_serving(action: Action, ctx: Context) -> str:
     a client's output writes there (`pg_dump db > public/db.sql`)."""
     if action.commands and not action.write_paths:  # (what a line puts in a folder, it writes there)
         return ""
+    if not action.commands and not any(_TARGET_HINT.search(key) for key in action.arguments):
+        return ""  # (a tool with no destination to name: `Read`, `WebFetch`; checked on every call)
     cwd = action.cwd or ctx.workspace
     pairs: list[tuple[str, str]] = []
     for command in action.commands:
