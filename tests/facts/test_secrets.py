@@ -356,19 +356,3 @@ def test_a_whole_file_write_of_a_project_env_file_is_what_the_shell_redirect_is(
     assert (
         ReasonCode.SENSITIVE_SECRET_ACCESS in home.reasons
     )  # replacing a credential store outside the project
-
-
-@pytest.mark.parametrize(
-    ("text", "sets"),
-    [
-        ("DB_PASSWORD=devpass\n", True),  # however weak, a password
-        ("export STRIPE_SECRET_KEY='rk_9Qm2Lp7Rt4'  # live\n", True),
-        ("API_URL=http://localhost:3000\nPORT=3000\nDEBUG=1\n", False),
-        ("JWT_SECRET=\nTOKEN=${TOKEN}\nSESSION_SECRET=changeme\nAPI_KEY=<your key>\n", False),
-        ("# PASSWORD=old-one\nAWS_ACCESS_KEY_ID_FILE=/run/secrets/id\n", False),  # a comment; a file's path
-    ],
-)
-def test_a_dotenv_text_sets_a_credential_when_a_secret_named_variable_gets_a_value(
-    text: str, sets: bool
-) -> None:
-    assert facts.sets_a_credential(text) is sets

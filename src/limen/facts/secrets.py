@@ -422,33 +422,6 @@ SETTINGS_WITH_TOKENS = re.compile(
     r"(?i)(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc|pip\.conf|\.gemrc|\.condarc|bunfig\.toml|settings\.xml"
     r"|nuget\.config|\.envrc)$"  # (and direnv's `.envrc`: mostly `use`, `dotenv` and `PATH_add` lines)
 )
-# A project's dotenv files (`.env`, `.env.development`, `app.env`, Wrangler's `.dev.vars`): secret by name,
-# but one that sets no credential (`API_URL=`, `PORT=`, `DEBUG=`) holds nothing secret to read
-DOTENV = re.compile(r"(?:^|/)(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.env|\.dev\.vars(?:\.[\w-]+)?)$")
-# A dotenv line's variable and value (`export NAME="value"  # note`)
-DOTENV_LINE = re.compile(
-    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^#\n]*))"""
-)
-# A value that stands for a credential without being one: another variable, a template's slot, a placeholder
-UNSET_VALUE = re.compile(
-    r"(?i)^(?:|\$\{?\w+\}?|<[^>]*>|\{\{[^}]*\}\}|x+|\*+|\.\.\.|changeme|change[-_]me|replace[-_]?me|todo|none|null"
-    r"|your[-_][\w-]*|example[\w-]*|dummy[\w-]*|placeholder[\w-]*)$"
-)
-
-
-def sets_a_credential(text: str) -> bool:
-    """A dotenv text gives a value to a variable its name says holds a credential (`DB_PASSWORD=devpass`,
-    however weak), other than a placeholder or another variable (`TOKEN=${TOKEN}`, `SECRET=changeme`)."""
-    for line in text.splitlines():
-        match = DOTENV_LINE.match(line)
-        if match is None or not secret_variable(match.group(1)):
-            continue
-        value = next((g for g in match.groups()[1:] if g is not None), "").strip()
-        if not UNSET_VALUE.match(value):
-            return True
-    return False
-
-
 # Folders whose whole content is secret material.
 STORE_DIRS: tuple[str, ...] = (
     ".ssh",

@@ -514,16 +514,14 @@ def holds_secret(path: str) -> bool:
 
 def _settings_without_token(path: str, ctx: Context) -> bool:
     """A project's package-manager settings file (`.npmrc`, `.pypirc`, `settings.xml`) that exists and holds
-    no credential (its tokens are variables' names: `_authToken=${NPM_TOKEN}`), or a dotenv file of the
-    project that sets none (`API_URL=`, `PORT=`; `DB_PASSWORD=devpass` is one): nothing secret to read."""
-    if not ctx.workspace or not is_within(path, ctx.workspace):
-        return False
-    if secret_facts.SETTINGS_WITH_TOKENS.search(path) is not None:
-        return os.path.isfile(path) and not holds_secret(path)
-    if secret_facts.DOTENV.search(path) is None or not os.path.isfile(path) or holds_secret(path):
-        return False
-    text = read_text(path, CONTENT_PROBE_BYTES + 1)
-    return text is not None and len(text) <= CONTENT_PROBE_BYTES and not secret_facts.sets_a_credential(text)
+    no credential (its tokens are variables' names: `_authToken=${NPM_TOKEN}`): nothing secret to read."""
+    return (
+        bool(ctx.workspace)
+        and is_within(path, ctx.workspace)
+        and secret_facts.SETTINGS_WITH_TOKENS.search(path) is not None
+        and os.path.isfile(path)
+        and not holds_secret(path)
+    )
 
 
 def holds_public_material_only(path: str) -> bool:
@@ -544,11 +542,7 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     does not return content (`chmod 600 key`, `stat .env`, `ssh-add key`), given as a credential the
     command authenticates with (`ssh -i key`), or only written (`cp .env.example .env`, `>> .env`). A path
     no command names as an operand (`< file`, a glob's representative) counts as read."""
-    secret = [
-        p
-        for p in _all_paths(action)
-        if is_secret_file(p) and not holds_public_material_only(p) and not _settings_without_token(p, ctx)
-    ]
+    secret = [p for p in _all_paths(action) if is_secret_file(p) and not holds_public_material_only(p)]
     if not secret:
         return
     if not action.commands:
