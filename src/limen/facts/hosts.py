@@ -1231,16 +1231,20 @@ def _named_for(issuer: Issuer, names: set[str]) -> bool:
     return any(n.startswith(prefix) and _CREDENTIAL_WORD.search(n[len(prefix) - 1 :]) for n in bare)
 
 
-def named_vendor_api(host: str, texts: Iterable[str]) -> bool:
-    """A service the issuer table does not know, called at its own API host with its own credential: every
-    credential variable the texts refer to begins with the name the host is registered under, and the host
+def named_vendor_api(host: str, texts: Iterable[str], path: str = "") -> bool:
+    """A service the issuer table does not know, called at its own API with its own credential: every
+    credential variable the texts refer to begins with the name the host is registered under, and the API
     is that domain's `api` host (`$TELNYX_API_KEY` to `api.telnyx.com`, `-u $PLIVO_AUTH_ID:$PLIVO_AUTH_TOKEN`
-    to `api.plivo.com`). A variable is named after the service whose account it holds, and the service
-    answers at `api.` under its own name; a tenant's site on a platform (`x.netlify.app`), a look-alike
+    to `api.plivo.com`) or the `/api/` path of the domain itself (`$DISCORD_BOT_TOKEN` to
+    `discord.com/api/v10/...`). A variable is named after the service whose account it holds, and the
+    service answers under its own name; a tenant's site on a platform (`x.netlify.app`), a look-alike
     (`api.telnyx-cdn.com`) or another service's host (`$TELNYX_API_KEY` to `api.evil.io`) is not that."""
     vendor = registrable_name(host)
-    first = host.lower().split(".", 1)[0]
-    if len(vendor) < 3 or not first.startswith("api") or host.lower().count(".") != 2:
+    host = host.lower()
+    first = host.split(".", 1)[0]
+    api_host = first.startswith("api") and host.count(".") == 2
+    api_path = host.removeprefix("www.") == registered_domain(host) and path.lower().startswith("/api/")
+    if len(vendor) < 3 or not (api_host or api_path):
         return False
     names = {_PUBLIC_BUILD_PREFIX.sub("", m.group(1)) for t in texts for m in _ENV_REFERENCE.finditer(t)}
     credentials = [n for n in names if _CREDENTIAL_WORD.search(n)]
@@ -1625,9 +1629,13 @@ def publishing_endpoint(host: str, path: str) -> str:
     host = host.lower().rstrip(".")
     path = "/" + path.lstrip("/")
     for h, prefix, what in PUBLISHING_ENDPOINTS:
-        if host == h and path.lower().startswith(prefix):
+        if host == h and path.lower().startswith(prefix) and not _READING_METHOD.search(path):
             return what
     return ""
+
+
+# A bot API's method that reads (`/bot<token>/getWebhookInfo`, `getMe`, `getUpdates`): nothing is published
+_READING_METHOD = re.compile(r"^/bot[^/]+/get[A-Z]\w*/?$")
 
 
 def github_repo_of_path(path: str) -> tuple[str, str] | None:

@@ -778,6 +778,10 @@ HOST_SECURITY_AGENTS = (
 # whatever the product (`acme-safety-supervisor`, `edge-firewall`, `audit-forwarder`, `fleet-watchdog`)
 GUARD_SERVICES = (
     rf"(?:{HOST_SECURITY_AGENTS}"
+    # (and the agents that ship a host's logs and metrics away: stopped, what happens next goes unrecorded)
+    r"|rsyslog|syslog-ng|systemd-journald|filebeat|fluent-?bit|fluentd|td-agent(?:-bit)?|promtail|vector"
+    r"|splunkd|splunkforwarder|datadog-agent|newrelic-infra|telegraf|(?:prometheus-)?node[-_]exporter"
+    r"|otelcol(?:-contrib)?|zabbix-agent2?|elastic-agent|nxlog|grafana-agent|alloy"
     r"|[\w.@-]*?(?:\b|_)(?:[Ss]afety|[Ss]ecurity|[Aa]udit|[Ff]irewall|[Aa]nti-?(?:virus|malware)|[Ww]atchdog"
     r"|[Ff]ailsafe|[Ee]-?stop|[Ii]ntrusion|[Gg]eofence)(?:[-_.@]?[\w@]+)*)"
 )
@@ -3182,6 +3186,14 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:apply|exec|upload-keys){_E}",
     ),
     _p("nixos-anywhere", R.INFRA_DESTROYER, destroys_one=r"\S"),
+    # disko partitions and formats the disks its file declares, wiping them, in every mode but mounting
+    _p(
+        "disko",
+        R.INFRA_DESTROYER,
+        options=("--mode", "-m", "--flake", "-f", "--arg", "--argstr", "--root-mountpoint"),
+        destroys_one=rf"{_W}(?:--mode|-m)(?:=|\s+)(?!(?:mount|unmount){_E})\S",
+    ),
+    _p("disko-install", R.INFRA_DESTROYER, destroys_one=r"\S"),
     # sops: a recipient added to a file's keys (`sops --add-age KEY -r -i s.yaml`) reads every secret in it
     _p(
         "sops", R.SECURITY_CONTROL, grants=rf"{_W}--add-(?:age|pgp|kms|gcp-kms|azure-kv|hc-vault-transit){_E}"

@@ -245,7 +245,7 @@ SECRET_NAMES = re.compile(
         # Ansible's vault password file: the key to every secret the inventories keep
         \.?vault[-_]pass(word)?(\.txt)?|
         .*\.(pem|key|p8|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
-        \.netrc|_netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
+        \.netrc|_netrc|netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
         # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password
         krb5cc_[\w.-]+|.*\.keytab|jpserver-[\w-]+\.json|kernel-[\w-]+\.json|slurmdbd\.conf|
@@ -254,6 +254,9 @@ SECRET_NAMES = re.compile(
         wallet\.dat|
         # a wallet's recovery phrase written down (`ledger-recovery-phrase.txt`, `seed_words.txt`, `mnemonic`)
         ([\w-]*[-_])?(recovery|seed|secret|backup)[-_]?(phrase|words)(\.[\w-]+)?|([\w-]*[-_])?mnemonics?(\.(txt|json|md))?|
+        # a private or signing key named for what it is (`signing-key.sec`, Nix's cache `secret-key`,
+        # `private_key.txt`)
+        ([\w.-]*[-_.])?(signing|priv(ate)?|secret)[-_]?keys?(\.(sec|txt|json|asc|bin|b64|base64))?|.*\.sec|
         # an SSH server's host keys: whoever holds one can pose as the machine
         ssh_host_\w+_key|
         # an Erlang release's distribution cookie, an Azure Pipelines agent's registration credentials
@@ -755,8 +758,18 @@ def names_only(argv: tuple[str, ...]) -> bool:
             letters = found.group(1)
             if letters.startswith("^"):
                 return "=" in letters
-            return "=" not in letters and "." not in letters
+            return _NAME_CLASS.fullmatch(letters) is not None
+        # `grep -oE '^[A-Z_]+_(API_KEY|TOKEN)='`: name letters, classes and alternatives of them, up to `=`
+        return only and bool(patterns) and _NAME_UP_TO_EQUALS.fullmatch(patterns[0]) is not None
     return False
+
+
+# A pattern of a variable's name only, ending at its `=`: letters, digits and `_`, classes of them (ranges
+# `A-Z`, `a-z`, `0-9` only: `[0-z]` takes in `=` and what follows), groups of alternative names
+_NAME_CLASS = re.compile(r"(?:A-Z|a-z|0-9|[A-Za-z0-9_])+")
+_NAME_UP_TO_EQUALS = re.compile(
+    r"\^?(?:\[(?:A-Z|a-z|0-9|[A-Za-z0-9_])+\][*+?]?|[A-Za-z0-9_]|\((?:[A-Za-z0-9_]+\|?)+\)[*+?]?)+="
+)
 
 
 _GREP_NAMES = frozenset({"grep", "egrep", "fgrep", "rg"})
@@ -827,6 +840,19 @@ CREDENTIAL_OPTIONS = frozenset(
     # Java's and code signing's key stores (keytool, jarsigner, apksigner --ks, osslsigncode -pkcs12): signed
     # with, converted from or listed (certificates only), never printed
     | {"-keystore", "-srckeystore", "--ks", "-pkcs12"}
+)
+
+
+def credential_option(word: str) -> bool:
+    """An option whose file is a credential the program authenticates or signs with: one of
+    `CREDENTIAL_OPTIONS`, or a long option named for a key, certificate or key store file
+    (`--jwt-key-file`, `--service-account-key-file`, `--client-keystore`)."""
+    return word in CREDENTIAL_OPTIONS or _CREDENTIAL_OPTION_NAME.fullmatch(word) is not None
+
+
+_CREDENTIAL_OPTION_NAME = re.compile(
+    r"--[a-z0-9]+(?:-[a-z0-9]+)*-(?:key-?file|keystore|keytab|cert-?file|certificate-?file|identity-?file"
+    r"|credentials?-?file)"
 )
 
 # A program's own options whose file is the credential it authenticates with (`kinit -kt svc.keytab`), where

@@ -159,11 +159,19 @@ def _plain_url(url: str) -> bool:
     if query and any(_keylike(m.group(1)) for m in _QUERY_VALUE.finditer(query)):
         return False  # `?app=shop&k=4a9c1e7f2b6d8a03e5f1c7b9d2a4e6f8`: a key's worth of random characters
     return len(query) <= 128 and not any(
-        not _SLUG.fullmatch(run.group(0))
-        and not wordy(run.group(0))
-        and not _OBJECT_ID.fullmatch(run.group(0))
+        not _page_name(run.group(0)) and not _OBJECT_ID.fullmatch(run.group(0))
         for run in _OPAQUE_RUN.finditer(url.split("://", 1)[-1])
     )
+
+
+def _page_name(run: str) -> bool:
+    """A page's slug or title in words, after the article number help centres put first
+    (`5112595-best-practices-for-api-key-safety`, `360012345678-How-to-rotate-your-API-keys`)."""
+    named = _ARTICLE_NUMBER.sub("", run, count=1)
+    return bool(named) and (bool(_SLUG.fullmatch(named)) or wordy(named))
+
+
+_ARTICLE_NUMBER = re.compile(r"^\d{1,20}[-_]")
 
 
 _SLUG = re.compile(r"[a-z]{1,20}(?:[-_][a-z0-9]{1,20})+")

@@ -816,7 +816,13 @@ def _redirected(
         trailing = tuple(w.decode() for w in gap) if gap and all(w == b"-" for w in gap) else ()
         for extra in words_after:  # `cmd 2>/dev/null more args`: bash hands `more args` to cmd
             trailing += tuple(_eval(extra, src, state, via, level, depth + 1).fields)
+        recorded = len(state.commands)
         out = _command(body, src, state, via, level, depth + 1, stdin, tuple(redirects), trailing)
+        if _discards_output(node, src):  # `sops -d s.yaml >/dev/null && echo ok`: it shows nothing
+            for i in range(recorded, len(state.commands)):
+                command = state.commands[i]
+                if "$()" not in command.via and "<()" not in command.via:
+                    state.commands[i] = dataclasses.replace(command, output_hidden=True)
     else:
         recorded = len(state.commands)
         if body.type == "pipeline" and words_after:  # `find . | xargs> -0 rm`: `rm` is xargs' word
@@ -835,6 +841,25 @@ def _redirected(
     for rest in after:  # `cat <<EOF | sh` and `cat <<EOF > f && sh f` continue inside the heredoc node
         out = _walk(rest, src, state, via, level, depth + 1, out if rest.type == "pipeline" else None)
     return out
+
+
+def _discards_output(node: Node, src: _Src) -> bool:
+    """A statement whose last word on its standard output sends it to `/dev/null` (`> /dev/null`, `1>`,
+    `&>`, `>/dev/null 2>&1`): nothing it prints is shown."""
+    discarded = False
+    for redirect in node.children:
+        if redirect.type != "file_redirect":
+            continue
+        descriptor = next((c for c in redirect.children if c.type == "file_descriptor"), None)
+        fd = src.data[descriptor.start_byte : descriptor.end_byte] if descriptor is not None else b"1"
+        operator = next((c.type for c in redirect.children if not c.is_named), "")
+        target = next((c for c in redirect.children if c.is_named and c.type != "file_descriptor"), None)
+        text = src.data[target.start_byte : target.end_byte] if target is not None else b""
+        if fd == b"1" and operator in (">", ">|", "&>", ">>", "&>>"):
+            discarded = text == b"/dev/null"
+        elif fd == b"1" and operator == ">&":
+            discarded = False  # `1>&2`: shown on the other stream
+    return discarded
 
 
 def _redirect(
@@ -1921,7 +1946,9 @@ def _run_command(
         state.flag(f"{name} installs code from a repository to run as part of it")
     if entry is not None and entry.roles & _FETCHES_PACKAGES:
         source = next((w for w in argv[1:] if _VCS_SOURCE.search(w) or _SOURCE_ARCHIVE.match(w)), "")
-        if source:  # its build code (setup.py, build.rs, install scripts) runs: not a registry's package
+        if source and not _widely_used_source(source):
+            # its build code (setup.py, build.rs, install scripts) runs: not a registry's package, nor a
+            # repository that many projects take their tools from (`nix run github:nix-community/disko`)
             state.flag(f"{name} fetches a package from a repository and runs its code")
     if entry is not None and entry.roles & _RUNS_ARGUMENT:
         _argument_commands(entry, name, argv, state, via, level, stdin)
@@ -2551,8 +2578,23 @@ def _h_httpie(
 
 
 Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
+
+
 # A package source that is a repository rather than a registry's name: `git+https://...`, `github:user/repo`,
 # `cargo install --git URL`, `pip install https://host/repo.git@v1`.
+def _widely_used_source(word: str) -> bool:
+    """A package source that is a GitHub repository many projects use (`facts.packages`): `github:O/R`,
+    `git+https://github.com/O/R.git@v1`, `https://github.com/O/R/archive/v1.tar.gz`."""
+    from limen.facts.packages import used
+
+    match = _GITHUB_SOURCE.search(word)
+    return match is not None and used("github", f"{match.group(1)}/{match.group(2)}".lower())
+
+
+_GITHUB_SOURCE = re.compile(
+    r"(?:^|[\s@=+])(?:github:|(?:git\+)?(?:https://|ssh://git@|git@)github\.com[/:])"
+    r"([A-Za-z0-9][\w.-]*)/([\w.-]+?)(?:\.git)?(?=[/@#?]|$)"
+)
 _VCS_SOURCE = re.compile(
     r"(?:^|[\s@=])(?:git|hg|svn|bzr)\+|^(?:github|gitlab|bitbucket):|^--git(?:=|$)|\.git(?:[@#]|$)"
 )
@@ -4803,7 +4845,15 @@ def _runner(
         # a Nix installable (`nixpkgs#socat`, `.#api`): the attribute's program, given what follows `--`
         program_name = program_name.rsplit("#", 1)[1].rsplit(".", 1)[-1]
         inner = [program_name, *inner[1 + (inner[1:2] == ["--"]) :]]
-    if "://" in program_name or program_name.startswith(("github:", "git+", "gitlab:", "bitbucket:")):
+    if _widely_used_source(program_name):
+        # `nix run github:ryantm/agenix -- -e x.age`: the program a repository many projects use makes, as
+        # a registry's package is run (`npx pkg`): judged by the words it is given
+        match = _GITHUB_SOURCE.search(program_name)
+        program_name = (
+            program_name.rsplit("#", 1)[1] if "#" in program_name else match.group(2) if match else ""
+        )
+        inner = [program_name, *inner[1 + (inner[1:2] == ["--"]) :]]
+    elif "://" in program_name or program_name.startswith(("github:", "git+", "gitlab:", "bitbucket:")):
         state.flag(f"{name} runs code fetched from {program_name[:80]}")  # `npx -y https://.../tarball/main`
         return
     language = _source_language(program_name)
@@ -5161,6 +5211,16 @@ def _lang(name: str) -> str:
 _RUNTIME_PACKAGE_COMMANDS = frozenset({"add", "install", "i", "update", "upgrade", "remove", "pm", "publish"})
 
 
+def _script_operands(words: list[str], state: _State) -> None:
+    """The files a script or a module is handed (`python ingest.py --source ~/.aws/credentials`): read by
+    it, as an unknown program's operands are; a credential option's file (`--key-file K`) is its login."""
+    from limen.facts.secrets import credential_option
+
+    for i, word in enumerate(words[:64]):
+        if _looks_like_path(word) and not (i and credential_option(words[i - 1])):
+            _add_path(word, state, write=False)
+
+
 def _interpreter(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> None:
@@ -5182,11 +5242,15 @@ def _interpreter(
         module = _module_file(argv[1:], state)
         if module:
             rest = argv[argv.index(module[1]) + 1 :] if module[1] in argv else []
+            _script_operands(rest, state)
             _run_written(module[0], name, lang, state, via, level, rest)
             return
         tool = _module_program(argv[1:])
         if tool is not None:  # `python3 -m pip install URL` is `pip install URL`
             _run(tool, state, (*via, f"{name} -m"), level + 1, stdin)
+        else:  # `python -m rag.ingest --source ~/.aws/credentials`: a module not on disk reads its operands
+            given = next((i for i, w in enumerate(argv) if w.startswith("-m")), len(argv))
+            _script_operands(argv[given + (argv[given] == "-m") + 1 :], state)
         return
     if code is None:
         script = _script_operand(lang, argv[1:])
@@ -5210,6 +5274,7 @@ def _interpreter(
                 path = canonical(script, state.cwd, state.home)
                 _runs_fetched(script, path, state)
                 rest = argv[argv.index(script) + 1 :] if script in argv else []
+                _script_operands(rest, state)
                 _run_written(path, name, lang, state, via, level, rest)
                 if program(_basename(script)) is not None:  # `python manage.py flush` is `manage.py flush`
                     _run([_basename(script), *rest], state, (*via, name), level + 1, stdin)

@@ -311,7 +311,9 @@ MACHINE_DESTROYED = "a delete or reimage of a machine or a disk and the data on 
 _DELETES_MATCHING = re.compile(
     r"(^|_)(delete|remove|purge)_?(many|all|where|by_query)(_|$)|(^|_)bulk_delete(_|$)"
 )
-_FILTER_KEYS = frozenset({"filter", "query", "where", "selector", "criteria", "match", "conditions"})
+_FILTER_KEYS = frozenset(
+    {"filter", "query", "where", "selector", "criteria", "match", "conditions", "predicate", "filters"}
+)
 # A filter that matches every record (Elasticsearch's `{"match_all": {}}`, a bare `*`)
 _MATCHES_ALL: tuple[object, ...] = ({"match_all": {}}, {"query": {"match_all": {}}}, "*", "*:*")
 # Arguments named for the query language they hold (never a shell line), and every argument that carries a
@@ -395,9 +397,11 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
             return "a recursive delete of everything under what it names"  # `delete_objects(recursive=True)`
     if _MOVES_OFFSETS.search(words):
         return OFFSETS_MOVED
-    if arguments is not None and _DELETES_MATCHING.search(words):
+    if arguments is not None and (_DELETES_MATCHING.search(words) or _UNDOES.search(words)):
+        # (any delete given its filter, and left empty: `delete_data(predicate="")` over every time there is)
         filters = [v for k, v in arguments.items() if words_of(k) in _FILTER_KEYS]
-        if not filters or all(v in ({}, [], "", None, "{}", *_MATCHES_ALL) for v in filters):
+        matching = _DELETES_MATCHING.search(words) is not None
+        if (filters or matching) and all(v in ({}, [], "", None, "{}", *_MATCHES_ALL) for v in filters):
             return "a delete of every record (no filter)"
     for key, value in (arguments or {}).items():
         query = isinstance(value, str) and words_of(str(key)) in _QUERY_KEYS

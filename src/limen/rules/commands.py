@@ -2502,8 +2502,80 @@ def _project_program_on_production(command: Command, action: Action, ctx: Contex
     return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
 
 
+def _random_overwrite(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`head -c 2048 /dev/urandom > secrets/db.age`, `dd if=/dev/zero of=backup.tar`, and the same in a
+    loop over a folder's files: raw random or zero bytes written over a file that exists destroy what it
+    held, as `shred` does. A new file so filled (a key generated) or one filled with text (`openssl rand
+    -hex 32 > k`, `... | base64 > k`) is no loss."""
+    args = command.argv[1:]
+    if command.name not in _RAW_COPIERS or not any(
+        w.removeprefix("if=") in _RANDOM_DEVICES for w in args if not w.startswith("-")
+    ):
+        return None
+    targets = [*command.redirects, *(w[3:] for w in args if w.startswith("of="))]
+    cwd = action.cwd or ctx.workspace or "/"
+    for target in targets:
+        path = canonical(target, cwd, ctx.home)
+        if _DEVICE.match(path) or path.startswith("/dev/") or not _existing(path):
+            continue
+        where = path.removeprefix(ctx.workspace or "\0").lstrip("/") if ctx.workspace else path
+        inside = bool(ctx.workspace) and is_within(path, ctx.workspace)
+        if _SCRATCH_RESOURCE.search(where) or (not inside and path.startswith(("/tmp/", "/var/tmp/"))):
+            continue  # a test's or a scratch folder's file, refilled as meant
+        detail = f"{command.name} writes random bytes over {where}, destroying what it held"
+        return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
+    return None
+
+
+# Programs that copy bytes as they are (no text made of them), and the devices that give random or zero ones
+_RAW_COPIERS = frozenset({"head", "dd", "cat", "pv", "tail"})
+_RANDOM_DEVICES = frozenset({"/dev/urandom", "/dev/random", "/dev/zero"})
+
+
+def _existing(path: str) -> bool:
+    """Whether a path, or any file a glob of it matches, is a file there now."""
+    if not _GLOB_CHARS.search(path):
+        return os.path.isfile(path)
+    import glob
+
+    return any(os.path.isfile(p) for p in islice(glob.iglob(path), 64))
+
+
+def _backups_deleted_with_originals(command: Command, action: Action, ctx: Context) -> Finding | None:
+    """`rm -f ~/.node-red/flows*.json ~/.node-red/.flows_cred*.backup`: a tool's files outside the project
+    deleted together with the backup copies kept of them, which leaves nothing to restore. Quiet: backups
+    swept alone (`rm *.bak`), and files of the project, which its history keeps."""
+    if command.name not in _DELETERS:
+        return None
+    targets = [
+        t for t in _erased(command, action, ctx) if not (ctx.workspace and is_within(t, ctx.workspace))
+    ]
+    backups = [t for t in targets if _BACKUP_NAME.search(t.rpartition("/")[2])]
+    originals = [t for t in targets if t not in backups]
+    stems = {_stem(t) for t in backups} - {""}
+    kept = [t for t in originals if _stem(t) in stems]
+    if not kept or any(t.startswith(("/tmp/", "/var/tmp/")) or CACHE_FOLDER.search(t) for t in kept):
+        return None
+    where = kept[0].rpartition("/")[2]
+    detail = f"{command.name} deletes {where} and the backups kept of it, leaving nothing to restore"
+    return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
+
+
+# A backup copy's name: `.backup`, `.bak`, `.old`, `.orig`, `~`, or a word of backup in it
+_BACKUP_NAME = re.compile(r"(?i)(?:\.(?:backup|bak|old|orig|save)\*?|~)$|(?:^|[-_.])backups?(?:[-_.*]|$)")
+
+
+def _stem(path: str) -> str:
+    """The first word of a file's name (`.flows_cred*.backup` and `flows*.json`: `flows`), "" if short."""
+    found = re.search(r"[A-Za-z]{3,}", path.rpartition("/")[2])
+    word = found.group(0).lower() if found else ""
+    return "" if word in ("backup", "backups", "bak") else word
+
+
 _COMMAND_CHECKS = (
     _foreign_workload,
+    _backups_deleted_with_originals,
+    _random_overwrite,
     _infra_destruction,
     _unknown_tool_destruction,
     _project_program_on_production,
@@ -2719,7 +2791,14 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
     if any("v" in _short_flags(c.argv[1:]) or "--invert-match" in c.argv for c in greps):
         return False  # `grep -v X` prints everything else
     patterns = [_operands(c.argv)[:1] for c in greps]
-    return all(p and not secret_variable(p[0]) and p[0].strip("^$=.*") for p in patterns)
+    return all(p and _harmless_names(p[0]) for p in patterns)
+
+
+def _harmless_names(pattern: str) -> bool:
+    """A search pattern that is names (or parts of names) holding no secret (`DISPLAY`, `^PATH=`, `-E
+    'http_proxy|HTTPS_PROXY'`); a class or a wildcard (`^[0-z]+=`, `.`) matches every variable."""
+    names = pattern.strip("^$=").split("|")
+    return all(re.fullmatch(r"[A-Za-z0-9_]+", n) and not secret_variable(n) for n in names)
 
 
 # A variable's value in a word (`$X`, `${X}`, `${X:-default}`); `${#X}` (its length) and `${X:+word}` (a word
@@ -4036,12 +4115,41 @@ def _secret_shared(command: Command, mode: str, action: Action, ctx: Context) ->
         if _GLOB_CHARS.search(target):  # `chmod 644 img/*`: a pattern that could match a key is no key named
             continue
         path = canonical(target, cwd, ctx.home)
-        if is_secret_file(path):
+        if is_secret_file(path) and not (
+            command.name == "chmod" and _service_group_reads(mode, path, action, cwd, ctx.home)
+        ):
             return f"{what} the secret {path}"
     return ""
 
 
 _GLOB_CHARS = re.compile(r"[*?\[{]")
+
+
+def _service_group_reads(mode: str, path: str, action: Action, cwd: str, home: str) -> bool:
+    """`chgrp ssl-cert KEY && chmod 640 KEY`, `chown -R mosquitto:mosquitto certs && chmod 640 certs/KEY`:
+    the key is read by the group of the service that uses it, which the same line gives it to, and by no one
+    else: how servers are handed their keys. A mode others read by, or a group everyone is in, is no such."""
+    if not re.fullmatch(r"0?[0-7][0-7]0", mode):
+        return False
+    for command in action.commands:
+        operands = _operands(command.argv)
+        if command.name == "chgrp" and len(operands) >= 2:
+            group, targets = operands[0], operands[1:]
+        elif command.name == "chown" and len(operands) >= 2 and ":" in operands[0]:
+            group, targets = operands[0].split(":", 1)[1], operands[1:]
+        else:
+            continue
+        if not group or group in _EVERYONES_GROUPS or group.startswith("$"):
+            continue
+        for target in targets:
+            owned = canonical(target, cwd, home)
+            if owned == path or path.startswith(owned.rstrip("/") + "/"):
+                return True
+    return False
+
+
+# Groups every account on a machine is in, or that administer it
+_EVERYONES_GROUPS = frozenset({"users", "staff", "everyone", "wheel", "sudo", "admin", "nogroup", "nobody"})
 
 
 @lru_cache(maxsize=1)

@@ -399,7 +399,7 @@ def leaves_project(dest: Destination, action: Action) -> str:
     if is_collection_service(dest.host):
         return "a paste, file-drop, request-catcher or tunnel service"
     if "://" in dest.url and not carries_nothing(action):
-        path = ("/" + dest.url.split("://", 1)[1].partition("/")[2]).split("?", 1)[0]
+        path = _url_path(dest.url)
         what = publishing_endpoint(dest.host, path)
         if what:
             return f"publishes {what}"
@@ -410,6 +410,13 @@ def leaves_project(dest: Destination, action: Action) -> str:
 
 
 _GITHUB_API_HOSTS = frozenset({"api.github.com", "uploads.github.com"})
+
+
+def _url_path(url: str) -> str:
+    """The path of a URL, from its first slash to its query ("/" for none; "" when it is no URL)."""
+    if "://" not in url:
+        return ""
+    return ("/" + url.split("://", 1)[1].partition("/")[2]).split("?", 1)[0]
 
 
 def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
@@ -430,7 +437,7 @@ def _reads_or_uses_own_key(dest: Destination, action: Action) -> bool:
     issuers = issuers_for_host(dest.host)
     texts = (*action.payloads, *(w for c in action.commands for w in c.argv if "$" in w))
     if not issuers:
-        return named_vendor_api(dest.host, texts)
+        return named_vendor_api(dest.host, texts, _url_path(dest.url))
     used = frozenset(i for t in texts for i in issuers & issuers_of_credentials(t))
     used |= issuers & frozenset(i for c in action.commands for i in picked_issuers(c))  # `$(grep STRIPE_...)`
     used |= issuers & issuers_of_client(dest.via_command)  # `az rest --url https://graph.microsoft.com/...`

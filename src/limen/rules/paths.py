@@ -559,7 +559,9 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     kept.update(action.write_paths)
     for command in action.commands:
         kept.update(command.redirects)
-        args = command.argv[1:]
+        # `sudo chmod 600 key`, `ssh -i key host uptime`: the words of the command a wrapper runs are that
+        # command's, judged as it (the wrapper's own options stay the wrapper's)
+        args = command.argv[1 : len(command.argv) - _wrapped_words(command, action.commands)]
         operands: list[str] = []
         skip = False
         for i, word in enumerate(args):
@@ -571,7 +573,7 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
                 skip = True
             elif (
                 (
-                    word in secret_facts.CREDENTIAL_OPTIONS
+                    secret_facts.credential_option(word)
                     or word in secret_facts.OUTPUT_OPTIONS
                     or word in secret_facts.PROGRAM_CREDENTIAL_OPTIONS.get(command.name, ())
                 )
@@ -580,7 +582,7 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
             ):  # (`kinit -k -t F`: `-k` takes none)
                 kept.update(canonical(args[i + 1], folder, ctx.home) for folder in folders)
                 skip = True
-            elif word.startswith("--") and word.partition("=")[0] in secret_facts.CREDENTIAL_OPTIONS:
+            elif word.startswith("--") and secret_facts.credential_option(word.partition("=")[0]):
                 value = word.partition("=")[2]  # `--env-file=.env`
                 kept.update(canonical(value, folder, ctx.home) for folder in folders)
             elif word.partition("=")[0] in _pattern_options(command):
@@ -640,6 +642,23 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         named_as_read = path in read or any(fnmatchcase(path, g) for g in read_globs)
         if named_as_read or (path not in kept and not any(fnmatchcase(path, g) for g in kept_globs)):
             yield path
+
+
+def _wrapped_words(command: Command, commands: tuple[Command, ...]) -> int:
+    """How many of a wrapper's last words (`sudo`, `timeout 5`, `ssh host`) are a command the line also
+    analyses as its own (that command's `via` names the wrapper): 0 for none."""
+    size = len(command.argv)
+    return max(
+        (
+            len(other.argv)
+            for other in commands
+            if other is not command
+            and command.name in other.via
+            and 0 < len(other.argv) < size
+            and command.argv[size - len(other.argv) :] == other.argv
+        ),
+        default=0,
+    )
 
 
 def _words_only(command: Command) -> bool:

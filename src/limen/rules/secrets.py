@@ -981,8 +981,13 @@ def _assignment_hit(text: str, key: str, end: int) -> SecretHit | None:
         return (
             None  # `npm:@preact/signals@^1.3`, `github:NixOS/nixpkgs/nixos-24.05`: a scheme and its reference
         )
-    else:  # a bare vendor name as the key: only a long random value counts
-        machine_made = len(value) >= 20 and shannon(value) >= 3.5
+    else:  # a bare vendor name as the key: only a long random value counts, not a name made of words
+        # (`anthropic:messages:claude-3-5-haiku-latest`: a provider's model, as an eval config names it)
+        machine_made = (
+            len(value) >= 20
+            and shannon(value) >= 3.5
+            and not all(secret_facts.wordy(part) for part in re.split(r"[:./]", value) if part)
+        )
     if machine_made and _random_enough(value) and not value.lower().startswith(key.lower()):
         return SecretHit("generic-secret-assignment", v.start(group), v.start(group) + len(value), KEYWORD)
     return None

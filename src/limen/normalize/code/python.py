@@ -321,7 +321,9 @@ def analyse(
     if tree is None:
         effects.flag("python program does not parse")
         return
-    _Py(effects, cwd, home, script, level, args).block(tree.body)
+    program = _Py(effects, cwd, home, script, level, args)
+    program.block(tree.body)
+    program.remote_changes()
 
 
 _PRINT_STATEMENT = re.compile(r"(^|;|:)(\s*)print\s+(?![\s(=])([^;\n]*)", re.M)
@@ -403,6 +405,9 @@ class _Py:
         self.env: dict[str, Val] = {"__file__": s(script) if script else Val(text=UNKNOWN)}
         self.star: list[str] = []  # modules imported with `from M import *`
         self.remote_host = ""  # the machine a remote-session library last logged in to
+        # machines a library's client is pointed at, and its calls that change what it talks to
+        self.addresses: list[str] = []
+        self.changes: list[str] = []
 
     # ----------------------------------------------------------------- statements
 
@@ -860,6 +865,7 @@ class _Py:
             if args:  # `psycopg2.connect(dsn).cursor().execute("TRUNCATE t")`: a library's statement method
                 self.fx.sql(name.rsplit(".", 1)[-1], args[0])
             self.service_call(name, args, kwargs)
+            self.remote_client(name, args, kwargs)
             return Val(ref=name, tainted=tainted)  # a client or a resource: its methods are looked at too
         if not name:  # a method of a value (a path, a string, a socket, a response), or an unknown callee
             self.handed_commands(args, kwargs, method)
@@ -1210,6 +1216,30 @@ class _Py:
         command = "; ".join(text_of(line) for line in lines) or UNKNOWN
         self.fx.argvs.append((("ssh", self.remote_host or UNKNOWN, command), name))
 
+    def remote_client(self, name: str, args: list[Val], kwargs: dict[str, Val]) -> None:
+        """A library call that points a client at another machine (`ModbusTcpClient("10.10.4.21")`,
+        `HttpClient(host="chroma.acme.cloud")`, `c.connect("10.10.4.10", 0, 1)`), or one whose name says it
+        changes what the client talks to (`write_coils`, `plc_stop`, `reset`, `delete`)."""
+        given = [args[0]] if args else []
+        given += [v for k, v in kwargs.items() if k.lower() in _ADDRESS_KEYWORDS]
+        for value in given:
+            address = known(value)
+            if address and len(self.addresses) < 8 and _remote_address(address):
+                self.addresses.append(address)
+        method = name.rsplit(".", 1)[-1]
+        words = set(re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", method).lower().split("_"))
+        if words & _CHANGING_WORDS and len(self.changes) < 8:
+            self.changes.append(method)
+
+    def remote_changes(self) -> None:
+        """A program whose library client, pointed at another machine, is made to change it (`c.plc_stop()`,
+        `client.reset()`, `c.write_coils(0, [False] * 64)`): what that machine runs or keeps is changed
+        from here, as a destroying tool call changes it."""
+        if self.addresses and self.changes:
+            from limen.normalize.tools import DESTROYS_STORE
+
+            self.fx.note(f"{DESTROYS_STORE}{self.changes[0]} on {self.addresses[0][:80]}")
+
     def service_call(self, name: str, args: list[Val], kwargs: dict[str, Val]) -> None:
         """A client library's call, judged as the MCP tool call it equals (`HfApi().delete_repo(r)` is a
         `delete_repo` tool; `update_repo_settings(r, private=False)` makes a repository public; see
@@ -1442,6 +1472,34 @@ def _item(collection: Val) -> Val:
     if collection.ref and cloud_sdk(collection.ref) is not None:
         return Val(ref=collection.ref)
     return Val(tainted=collection.tainted)
+
+
+# Keyword arguments that name the machine a client talks to
+_ADDRESS_KEYWORDS = frozenset(
+    {"host", "hostname", "ip", "address", "addr", "url", "endpoint", "server", "uri", "base_url", "broker"}
+)
+# Words of a client's method that change the machine it talks to: its data written or deleted, its state
+# reset, the process it runs stopped
+_CHANGING_WORDS = frozenset(
+    {"write", "delete", "remove", "reset", "stop", "halt", "wipe", "erase", "format", "drop"}
+    | {"purge", "truncate", "shutdown", "reboot", "kill", "disable", "unlink", "destroy"}
+)
+_LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "[::1]"})
+
+
+def _remote_address(text: str) -> bool:
+    """An address of another machine written out: an IP, a dotted host name or a URL's host, not this one's
+    (`localhost`, `127.0.0.1`) and not a file's or a module's name."""
+    host = text.split("://", 1)[1] if "://" in text else text
+    host = re.split(r"[/:?#]", host, maxsplit=1)[0].lower() if not host.startswith("[") else host
+    if not host or host in _LOOPBACK_NAMES or host.startswith("127.") or UNKNOWN in host:
+        return False
+    if re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", host):
+        return True
+    return "://" in text or (
+        bool(re.fullmatch(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+", host))
+        and not re.search(r"\.(?:py|json|ya?ml|txt|csv|db|sqlite3?|toml|cfg|ini|log|md|html?|js|sh)$", host)
+    )
 
 
 def _library_name(name: str) -> bool:
