@@ -910,6 +910,9 @@ _PROGRAM_CONTENT = {
     ),
     # Salesforce's Apex classes, triggers and scripts, and Visualforce pages: what the org runs
     **dict.fromkeys((".cls", ".trigger", ".apex", ".page", ".component"), "exec_literals"),
+    # controllers' programs in IEC 61131-3 Structured Text (`.st`, and the `.scl` Siemens writes it in): the
+    # code a PLC runs, its interlocks and trips among it
+    **dict.fromkeys((".st", ".scl"), "exec_literals"),
     # policy languages (Open Policy Agent's Rego, AWS Cedar): the code that decides who may do what
     **dict.fromkeys((".rego", ".cedar"), "exec_literals"),
     # Haskell, OCaml and Zig: services and their build code

@@ -45,6 +45,8 @@ _ACCESS_CONTEXT = re.compile(
     r"(?i)auth|permi|allow|grant|access|\bcan_?|\bcan[A-Z]|admin|\brole|scope|owner|tenant|member|verif|valid"
     r"|signature|\bsig\b|token|\baud\b|audience|\biss\b|issuer|polic|guard|secur|trust|session|login|password"
     r"|csrf|xsrf|claim|principal|privilege|superuser|is_?staff|authori[sz]"
+    # and of a machine's protections: a watchdog, an interlock, an emergency stop, a safety trip
+    r"|watchdog|interlock|e_?stop|fail_?safe|safety|light_?curtain|over_?(?:pressure|temp|speed|current)"
 )
 # Keys whose yes strengthens (`verify: true`, `RequireHttpsMetadata = true`): a yes for them weakens nothing
 _STRENGTHENING_KEY = re.compile(
@@ -640,6 +642,7 @@ def weakened(
             found += _attempt_limit_lifted(removed, added, context)
             found += _verification_decoded(removed, added)
             found += _allowlist_dropped(removed, added)
+            found += _guard_narrowed(removed, added)
             found += _result_fixed(removed, added)
             found += _rights_lowered(removed, added) if not test else []
             found += _money_from_request(removed, added)
@@ -1179,6 +1182,83 @@ def _allowlist_dropped(removed: str, added: str) -> list[str]:
         if not any(line.strip() in guarded for line in added.splitlines() if line.strip()):
             return []
     return ["a condition no longer holds the value to its allow-list: any value passes"]
+
+
+def _guard_narrowed(removed: str, added: str) -> list[str]:
+    """A check that refuses, made to refuse less, the rest of it kept: its refusing condition given another
+    condition to meet first (`if (!verify(body, sig))` made `if (sig != null && !verify(body, sig))`, `if ip
+    not in ALLOWED:` made `if ip not in ALLOWED and not ip.endswith(".77"):`), or a negated group of checks
+    cut to fewer (`IF NOT (GuardDoorClosed AND EStopHealthy AND LightCurtainOK)` made `IF NOT
+    EStopHealthy`). The same change to a condition of no access or safety check, or one that adds an `or`
+    (it refuses more), is quiet."""
+    old = [c for c in map(_condition, removed.splitlines()) if c]
+    new = [c for c in map(_condition, added.splitlines()) if c]
+    for before in old:
+        if not _GUARD_WORDS.search(before):
+            continue
+        for after in new:
+            if after == before or after in old:
+                continue
+            if before in after and _NEGATION.search(before):
+                extra = after.replace(before, " ", 1)
+                if _AND.search(extra) and not _OR.search(extra):
+                    return ["a check that refuses now lets some requests skip it: a condition is added first"]
+            for group in _NEGATED_GROUP.finditer(before):
+                parts = {_squash(p) for p in _AND.split(group.group(1)) if p.strip()}
+                if len(parts) < 2:
+                    continue
+                outside = _squash(before[: group.start()] + before[group.end() :])
+                for kept in _NEGATED_GROUP.finditer(after):
+                    fewer = {_squash(p) for p in _AND.split(kept.group(1)) if p.strip()}
+                    rest = _squash(after[: kept.start()] + after[kept.end() :])
+                    if fewer < parts and rest == outside:
+                        return ["a check's negated group of conditions is cut to fewer: it trips less often"]
+                single = _NEGATED_ONE.search(after)
+                if single and _squash(single.group(1)) in parts:
+                    rest = _squash(after[: single.start()] + after[single.end() :])
+                    if rest == outside:
+                        return ["a check's negated group of conditions is cut to fewer: it trips less often"]
+    return []
+
+
+def _condition(line: str) -> str:
+    """The condition of an `if`/`elif`/`unless`/`IF ... THEN` line, spaces squeezed, or ""."""
+    found = _IF_CONDITION.match(line)
+    if not found:
+        return ""
+    text = " ".join(found.group(1).split())
+    if text.startswith("(") and text.endswith(")") and _closing(text) == len(text) - 1:
+        text = text[1:-1].strip()  # `if (cond) {`: the condition inside the statement's own parentheses
+    return text
+
+
+def _closing(text: str) -> int:
+    """Where the parenthesis opening `text` closes (-1 when it does not)."""
+    depth = 0
+    for i, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if depth == 0:
+            return i
+    return -1
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s()]+", "", text)
+
+
+_IF_CONDITION = re.compile(
+    r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif|elsif|unless|IF|ELSIF)\b\s*(.+?)\s*(?:\{|:|THEN|then)?\s*$"
+)
+# Words of who may do what and of a machine's protections, in a condition
+_GUARD_WORDS = re.compile(
+    r"(?i)auth|permi|allow|grant|access|admin|role|verif|valid|signature|\bsig\b|token|trust|owner|tenant"
+    r"|guard|safety|e_?stop|interlock|trip|alarm|limit|bypass|override|watchdog|light_?curtain|key_?switch"
+)
+_NEGATION = re.compile(r"!(?!=)|\bnot\b|\bNOT\b")
+_AND = re.compile(r"&&|\band\b|\bAND\b|\bAndAlso\b")
+_OR = re.compile(r"\|\||\bor\b|\bOR\b|\bOrElse\b")
+_NEGATED_GROUP = re.compile(r"(?:!|\bnot\b|\bNOT\b)\s*\(([^()]+)\)")
+_NEGATED_ONE = re.compile(r"(?:!|\bnot\b|\bNOT\b)\s*([\w.]+)(?!\s*\()")
 
 
 # A check's result kept in a name (`const { success } = await ratelimit.limit(ip)`, `ok := verify(...)`,
