@@ -677,6 +677,7 @@ def weakened(
         (_AUDIT_RECORD, "a record of who did what (an audit or security log entry) is no longer written"),
         (_ACCESS_STEP, "a plug, filter or middleware that checks the caller is taken out of the chain"),
         (_MADE_SAFE, "a call that makes a value or a parser safe is taken out of the code"),
+        (_APPROVAL_STEP, "a step that waits for a person's approval is taken out: the action runs unasked"),
     ):
         texts = [live_removed, live_added, live_after, live_before]
         if pattern is _SCOPE:  # (`teamId: process.env.APPLE_TEAM_ID`: a setting, no caller's scope)
@@ -692,6 +693,8 @@ def weakened(
     if _escaping_dropped(live_removed, live_added, live_before, live_after):
         found.append("a value goes into the page as markup without the escaping or sanitising it had")
     found += _unguarded(live_removed, live_added)
+    if len(_DANGER_SWITCH.findall(live_added)) > len(_DANGER_SWITCH.findall(live_removed)):
+        found.append("a library's switch named for the danger it lets in is turned on")
     let_in = _let_in(live_added, known, path)
     if let_in and live_removed.strip():  # (what the replaced code already let in is no change)
         let_in = [why for why in let_in if why not in _let_in(live_removed, known, path)]
@@ -894,6 +897,19 @@ _FIELD_ACCESS = re.compile(
 
 # A call that writes an audit trail's or a security log's entry: `audit.log(...)`, `AuditLog.create(...)`,
 # `log_security_event(...)`, `auditor.Record(...)`
+# A step that waits for a person to approve what the code is about to do (`request_approval(...)`,
+# `await requireManagerApproval(...)`, LangGraph's `interrupt(...)`): taken out, the action runs unasked
+_APPROVAL_STEP = prefiltered(
+    r"(?i)\b\w*(?:request|require|await|ask|get|wait_?for|needs?|seek)_?(?:human|manager|user|admin|owner)?_?"
+    r"(?:approval|confirmation|sign_?off|consent)\w*\s*\(|\binterrupt\s*\(|\bhuman_?in_?the_?loop\w*\s*\("
+)
+# A library's switch named for the danger it lets in, turned on (`allow_dangerous_code=True`,
+# `dangerouslyAllowBrowser: true`, `--dangerously-skip-permissions`): the library's own warning overridden
+_DANGER_SWITCH = re.compile(
+    r"(?i)(?<![\w-])(?:allow_?dangerous\w*|dangerous(?:ly)?_?(?!set_?inner_?html)[a-z]\w*|allow_?unsafe\w*"
+    r"|unsafe_?allow\w*)[\"']?\s*(?:=|:|=>)\s*(?:True|true|1|yes|[\"']yes[\"'])\b"
+    r"|--dangerously-[\w-]+"
+)
 _AUDIT_RECORD = prefiltered(
     r"(?i)\baudit\w*\s*(?:\.\s*\w+\s*)?\(|\bsecurity_?log\w*\s*(?:\.\s*\w+\s*)?\(|\blog_?security\w*\s*\("
     r"|\blog_?audit\w*\s*\("

@@ -2533,12 +2533,9 @@ _RANDOM_DEVICES = frozenset({"/dev/urandom", "/dev/random", "/dev/zero"})
 
 
 def _existing(path: str) -> bool:
-    """Whether a path, or any file a glob of it matches, is a file there now."""
-    if not _GLOB_CHARS.search(path):
-        return os.path.isfile(path)
-    import glob
-
-    return any(os.path.isfile(p) for p in islice(glob.iglob(path), 64))
+    """Whether a path is a file there now; a glob (`for f in secrets/*.age; do ... > "$f"`) names the files
+    it matches, which the line means to be there, whether or not this machine's copy has them yet."""
+    return bool(_GLOB_CHARS.search(path.rpartition("/")[2])) or os.path.isfile(path)
 
 
 def _backups_deleted_with_originals(command: Command, action: Action, ctx: Context) -> Finding | None:
@@ -2797,7 +2794,7 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
 def _harmless_names(pattern: str) -> bool:
     """A search pattern that is names (or parts of names) holding no secret (`DISPLAY`, `^PATH=`, `-E
     'http_proxy|HTTPS_PROXY'`); a class or a wildcard (`^[0-z]+=`, `.`) matches every variable."""
-    names = pattern.strip("^$=").split("|")
+    names = re.sub(r"[()^$=]", "", pattern).split("|")  # (`^(INFLUX_URL|MQTT_HOST)=`: a group of names)
     return all(re.fullmatch(r"[A-Za-z0-9_]+", n) and not secret_variable(n) for n in names)
 
 
