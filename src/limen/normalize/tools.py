@@ -966,8 +966,14 @@ SENDS_FILES = re.compile(r"(^|_)(?:upload|push|save|send|put|publish|attach|shar
 # A setting as config files and code write it: `key: value`, `key = value`, `"key": value`, `key => value`,
 # `config.force_ssl = false` (the value up to a quote, comma, bracket or space); a section that opens below
 # it (`ssl:`, `"ssl": {`, `acl {`)
+# (a value Nix sets through a priority, `lib.mkForce false`, `mkDefault 5`, is that value)
+# A server's or a logger's level, and the levels at which it records nothing
+_LOG_LEVEL_KEY = re.compile(r"(?:\w+_)?log_?level|log(?:ging)?_level|verbosity")
+_SILENT_LEVELS = frozenset({"quiet", "off", "none", "silent", "disabled", "disable"})
 _SETTING_IN_TEXT = re.compile(
-    r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|:=|=|:)(?!=)\s*["']?([^"',\s{}\[\])#;]{1,40})"""
+    r"""(?<![\w.])["']?([A-Za-z_][\w.-]{1,60})["']?\s*(?:=>|:=|=|:)(?!=)\s*"""
+    r"""(?:(?:lib\.)?mk(?:Force|Default|OptionDefault|Override[ \t]+\d+)[ \t]+)?"""
+    r"""["']?([^"',\s{}\[\])#;]{1,40})"""
 )
 _XML_SETTING = re.compile(r"<([A-Za-z_][\w.-]{0,60})>[ \t]*([^<\s][^<]{0,39}?)[ \t]*</\1>")
 # (each gap's spaces belong to one place: a run of spaces before a word costs one pass, not a cube of them)
@@ -1396,6 +1402,12 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
             # `var Enabled = true` in audit.go, `[sshd] enabled = true` in fail2ban/jail.local: the file
             # and its folder say what it switches
             key = ".".join([*(part.split(".", 1)[0] for part in path.split("/")[-2:]), key])
+        if (
+            _LOG_LEVEL_KEY.fullmatch(words_of(key.rsplit(".", 1)[-1]))
+            and value.strip("\"'").lower() in _SILENT_LEVELS
+            and old.get(key, "").strip("\"'").lower() not in _SILENT_LEVELS
+        ):  # sshd's `LogLevel QUIET`, `log_level: off`: what the server would record is no longer written
+            return [f"{CONTROL_OFF}{key} = {value}: the server logs nothing"]
         if _DEBUG_KEY.search(words_of(key.rsplit(".", 1)[-1])) and value.lower() in _ON_WORDS | {"1"}:
             return [f"{CONTROL_OFF}{key} switches debugging on in a deployed configuration"]
         changed[key] = {"true": True, "false": False}.get(value.lower(), value)
