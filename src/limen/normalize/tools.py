@@ -967,6 +967,15 @@ SENDS_FILES = re.compile(r"(^|_)(?:upload|push|save|send|put|publish|attach|shar
 # `config.force_ssl = false` (the value up to a quote, comma, bracket or space); a section that opens below
 # it (`ssl:`, `"ssl": {`, `acl {`)
 # (a value Nix sets through a priority, `lib.mkForce false`, `mkDefault 5`, is that value)
+# systemd-tmpfiles' lines that remove a path and what is under it (`R`, `r`), in a tmpfiles.d file or NixOS's
+# `systemd.tmpfiles.rules`; the folders that are scratch space by design
+_TMPFILES_REMOVAL = re.compile(r"""(?m)(?:^|["'\[])[ \t]*[Rr]!?[ \t]+(/[^\s"']+)""")
+_SCRATCH_ROOTS = ("/tmp", "/run", "/var/tmp", "/var/cache", "/dev/shm", "/var/run")
+# An administrator's password as a setting names it (`users.users.root.initialPassword`, `admin.password`);
+# a hash or a file of it (`hashedPassword`, `passwordFile`) is none
+_ADMIN_PASSWORD_KEY = re.compile(
+    r"(?i)(?:^|\.)(?:root|admin|administrator|superuser)\.(?:initial_?)?password$"
+)
 # A server's or a logger's level, and the levels at which it records nothing
 _LOG_LEVEL_KEY = re.compile(r"(?:\w+_)?log_?level|log(?:ging)?_level|verbosity")
 _SILENT_LEVELS = frozenset({"quiet", "off", "none", "silent", "disabled", "disable"})
@@ -1270,6 +1279,16 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
     )
     if copied:  # Postfix's `always_bcc = x@y`, a header check's `BCC x@y`: every message copied there
         return [f"{MADE_PUBLIC}every message is copied to {sorted(copied)[0]}"]
+    tmpfiles = "tmpfiles" in path or "tmpfiles" in after[:MAX_SETTINGS_TEXT]
+    wiped = (
+        set(_TMPFILES_REMOVAL.findall(after[:MAX_SETTINGS_TEXT]))
+        - set(_TMPFILES_REMOVAL.findall(before[:MAX_SETTINGS_TEXT]))
+        if tmpfiles
+        else set()
+    )
+    wiped = {p for p in wiped if not p.startswith(_SCRATCH_ROOTS)}
+    if wiped:  # systemd-tmpfiles' `R /var/lib/postgresql`: removed, with all it holds, at every boot
+        return [f"{DESTROYS_STORE}{sorted(wiped)[0]} removed with all it holds at every boot (tmpfiles)"]
     weak = {w.lower() for w in _WEAK_FEATURES.findall(after)}
     weak -= {w.lower() for w in _WEAK_FEATURES.findall(before)}
     if weak:  # `EXTRA_IMAGE_FEATURES ?= "debug-tweaks allow-empty-password"`: the image opened
@@ -1402,6 +1421,13 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
             # `var Enabled = true` in audit.go, `[sshd] enabled = true` in fail2ban/jail.local: the file
             # and its folder say what it switches
             key = ".".join([*(part.split(".", 1)[0] for part in path.split("/")[-2:]), key])
+        if (
+            _ADMIN_PASSWORD_KEY.search(key)
+            and value.strip("\"'")
+            and not value.strip("\"'").startswith(("$", "{", "<", "!", "*"))
+        ):  # NixOS's `users.users.root.initialPassword = "nixos"`: whoever reads the file logs in as root
+            name = path.rsplit("/", 1)[-1]
+            return [f"{ADMIN_GRANTED}an administrator account is given a password written in {name}"]
         if (
             _LOG_LEVEL_KEY.fullmatch(words_of(key.rsplit(".", 1)[-1]))
             and value.strip("\"'").lower() in _SILENT_LEVELS
