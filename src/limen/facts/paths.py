@@ -679,9 +679,7 @@ _BY_PLACE: tuple[tuple[str, PathFact], ...] = (
         r"^(?:~/\.config/pip/pip\.conf|~/\.pip/pip\.conf|~/\.pydistutils\.cfg|/etc/pip\.conf"
         r"|~/\.config/uv/uv\.toml|~/\.condarc|~/\.yarnrc(?:\.yml)?|~/\.gemrc|~/\.cargo/config(?:\.toml)?"
         r"|~/\.m2/settings\.xml|~/\.gradle/gradle\.properties|~/\.bunfig\.toml)$",
-        _f(
-            "package_source", "every later install takes packages from the source it names", "text", asks=True
-        ),
+        _f("package_source", "every later install takes packages from the source it names", "text"),
     ),
     (r"^~/\.ssh/rc$", _f("ssh_rc", "sshd runs it at every login", "shell", asks=True)),
     (
