@@ -168,8 +168,8 @@ _RUN_NOUN = re.compile(
     r"|show|view|stop|abort|approve|wait_for|watch|poll|fetch|read|find)_(?:[a-z0-9]+_){0,3})runs?(?=_|$)"
 )
 _NAME_VERBS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # (running a service's own pipeline, workflow, build, report or tests, `run_apex_test`, starts it there: no
-    # command here)
+    # (running a service's own pipeline, workflow, build, report or tests, `run_apex_test`, starts it there:
+    # no command here)
     (
         re.compile(
             r"(^|_)(exec|execute|run(?!_(?:[a-z0-9]+_){0,2}(?:pipeline|workflow|job|build|tests?|report|task|flow"
