@@ -9,13 +9,12 @@ Data:
 - Edits of real code: chunks added to, removed from or written as whole files of the source files under
   `--real` (default: this interpreter's standard library and site-packages), all benign.
 
-Split: the sets named by `--test-sets` (default rt170-rt173: Salesforce development, industrial automation
-and SCADA, LLM application development, Nix and NixOS) are never trained on; they
-are the figures the model card reports as held out. The thresholds are chosen without them: each training
-set's edits are scored by a model trained on the others (leave one ecosystem out), and each mode's
-threshold sends a share of those sets' benign edits to AUTH (`MODE_FPR`: 1.5% in balanced, 5% in strict and
-paranoid; light does not run the model).
-The shipped model is then trained on every training set.
+Split: the sets named by `--test-sets` (default rt174-rt177: configuration management with Ansible, Puppet,
+Chef and Salt; search engines; ERP and business systems; payments and fintech backends) are never trained on;
+they are the figures the model card reports as held out. The thresholds are chosen without them: each training
+set's edits are scored by a model trained on the others (leave one ecosystem out), and each mode's threshold
+sends a share of those sets' benign edits to AUTH (`MODE_FPR`: 1.5% in balanced, 5% in strict and paranoid;
+light does not run the model). The shipped model is then trained on every training set.
 
     .venv/bin/pip install -e '.[train]'
     .venv/bin/python training/train_code_edits.py
@@ -143,7 +142,7 @@ def main() -> int:
     default_roots = [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]]
     parser.add_argument("--real", nargs="*", default=default_roots)
     parser.add_argument("--real-count", type=int, default=6000)
-    parser.add_argument("--test-sets", default="rt170,rt171,rt172,rt173")
+    parser.add_argument("--test-sets", default="rt174,rt175,rt176,rt177")
     parser.add_argument("--c", type=float, default=3.0)
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "limen" / "data" / "code_edits.bin")
     parser.add_argument("--card", type=Path, default=ROOT / "docs" / "model-card-code-edits.md")

@@ -6,12 +6,12 @@ configuration edits of the project's own red-team sets, one ecosystem each, writ
 read Limen's code. Attacks are harmful on their own; benign cases are ordinary work, many of them
 look-alikes (the same programs and files, safe).
 
-Split: the sets named by `--test-sets` (default rt170-rt173: Salesforce development, industrial automation
-and SCADA, LLM application development, Nix and NixOS) are never trained on; they
-are the figures the model card reports as held out. The thresholds are chosen without them: each training
-set's calls are scored by a model trained on the others (leave one ecosystem out), and each mode's
-threshold sends a share of those sets' benign calls to AUTH (`MODE_FPR`). The shipped model is then trained
-on every training set. Model, features and file format are `train_code_edits.py`'s.
+Split: the sets named by `--test-sets` (default rt174-rt177: configuration management with Ansible, Puppet,
+Chef and Salt; search engines; ERP and business systems; payments and fintech backends) are never trained on;
+they are the figures the model card reports as held out. The thresholds are chosen without them: each training
+set's calls are scored by a model trained on the others (leave one ecosystem out), and each mode's threshold
+sends a share of those sets' benign calls to AUTH (`MODE_FPR`). The shipped model is then trained on every
+training set. Model, features and file format are `train_code_edits.py`'s.
 
     .venv/bin/pip install -e '.[train]'
     .venv/bin/python training/train_command_lines.py
@@ -94,7 +94,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--data", type=Path, default=ROOT / "training" / "data" / "command_lines.jsonl")
-    parser.add_argument("--test-sets", default="rt170,rt171,rt172,rt173")
+    parser.add_argument("--test-sets", default="rt174,rt175,rt176,rt177")
     parser.add_argument("--c", type=float, default=3.0)
     parser.add_argument("--real-count", type=int, default=6000)
     parser.add_argument(
