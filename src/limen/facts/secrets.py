@@ -696,6 +696,10 @@ _SECRET_STORES = (  # (command words, options that name another owner's store, a
     (("aws", "secretsmanager", "put-secret-value"), (), True),
     (("aws", "ssm", "put-parameter"), (), True),
     (("az", "keyvault", "secret", "set"), (), True),
+    # a manifest applied to the cluster the user's context names (`kubectl create secret generic x
+    # --from-env-file=.env --dry-run=client -o yaml | kubectl apply -f -`): kept there, only its name printed
+    (("kubectl", "apply"), ("--context", "--kubeconfig", "-s", "--server", "--cluster"), True),
+    (("oc", "apply"), ("--context", "--kubeconfig", "-s", "--server", "--cluster"), True),
 )
 
 
