@@ -2788,14 +2788,7 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
     if any("v" in _short_flags(c.argv[1:]) or "--invert-match" in c.argv for c in greps):
         return False  # `grep -v X` prints everything else
     patterns = [_operands(c.argv)[:1] for c in greps]
-    return all(p and _harmless_names(p[0]) for p in patterns)
-
-
-def _harmless_names(pattern: str) -> bool:
-    """A search pattern that is names (or parts of names) holding no secret (`DISPLAY`, `^PATH=`, `-E
-    'http_proxy|HTTPS_PROXY'`); a class or a wildcard (`^[0-z]+=`, `.`) matches every variable."""
-    names = re.sub(r"[()^$=]", "", pattern).split("|")  # (`^(INFLUX_URL|MQTT_HOST)=`: a group of names)
-    return all(re.fullmatch(r"[A-Za-z0-9_]+", n) and not secret_variable(n) for n in names)
+    return all(p and not secret_variable(p[0]) and p[0].strip("^$=.*") for p in patterns)
 
 
 # A variable's value in a word (`$X`, `${X}`, `${X:-default}`); `${#X}` (its length) and `${X:+word}` (a word

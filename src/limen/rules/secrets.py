@@ -803,37 +803,6 @@ def _shape_hits(text: str) -> Iterator[SecretHit]:
             if shape.group == 0 and not _MASK_CHARS.isdisjoint(text[m.end() : m.end() + 2]):
                 continue  # `xoxp-1234-####`: a masked or truncated example
             yield SecretHit(shape.kind, m.start(shape.group), m.end(shape.group), HIGH)
-    yield from _misshapen_hits(text, found)
-
-
-def _misshapen_hits(text: str, anchors: set[str]) -> Iterator[SecretHit]:
-    """A vendor's token prefix (`github_pat_`, `glpat-`, `xapp-`) followed by a long random run that is not
-    the length or alphabet the vendor's shape says: a credential all the same (a scanner's fixture, a token
-    cut or padded when pasted), though less certain than one of the exact shape."""
-    distinctive = sorted(a for a in anchors if a in _DISTINCTIVE_ANCHORS)
-    if not distinctive:
-        return
-    for anchor in distinctive[:8]:
-        start = text.find(anchor)
-        while start >= 0:
-            end = start + len(anchor)
-            run = _TOKEN_RUN.match(text, end)
-            if (start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_-")) and run:
-                value = run.group(0)
-                shape = next(s for s in _SHAPES if anchor in s.anchors)
-                if not shape.pattern.match(text, start) and _random_enough(value, 32):
-                    yield SecretHit(shape.kind, start, run.end(), KEYWORD)
-            start = text.find(anchor, end)
-
-
-# Token prefixes that nothing but credentials begins with (vendors' own; not `key-`, `secret_`, `API-`)
-_DISTINCTIVE_ANCHORS = frozenset(
-    a
-    for s in _SHAPES
-    for a in s.anchors
-    if len(a) >= 4 and a[-1] in "_-" and a not in {"API-", "key-", "secret_", "ico-", "pul-", "v1.0-"}
-)
-_TOKEN_RUN = re.compile(r"[A-Za-z0-9_-]{32,200}")
 
 
 # What follows a value that was masked or cut short (`xoxp-1234-####`, `sk_live_abc…`).
