@@ -144,7 +144,7 @@ _CREDENTIAL_HEADER = re.compile(r"authorization|key|token|secret|auth$")
 _OPAQUE_RUN = re.compile(r"[A-Za-z0-9+_-]{40,}=*")  # (a query's `name=` is no part of its value)
 
 
-def _plain_url(url: str) -> bool:
+def plain_url(url: str) -> bool:
     """A URL written out in full (no expansion) whose path and query are short of encoded data. A long run
     of lowercase words joined by hyphens is a page's slug (`what-does-the-yield-keyword-do-in-python`)."""
     if "$" in url or "`" in url:
@@ -327,7 +327,7 @@ def _quiet_fetch_argv(name: str, argv: tuple[str, ...], action: Action) -> bool:
         word = args[i]
         flag, eq, value = word.partition("=")
         if not word.startswith("-") or word == "-":
-            if "://" in word and not _plain_url(word):
+            if "://" in word and not plain_url(word):
                 return False
         elif flag in ("-H", "--header"):
             header = value if eq else (args[i + 1] if i + 1 < len(args) else "")
@@ -423,7 +423,7 @@ def _carries_nothing(action: Action) -> bool:
         from dataclasses import replace
 
         action = replace(action, destinations=tuple(d for d in action.destinations if d not in looked_up))
-    if action.opaque or not action.destinations or any(not _plain_url(d.url) for d in action.destinations):
+    if action.opaque or not action.destinations or any(not plain_url(d.url) for d in action.destinations):
         return False
     if not action.commands:
         method = str(action.arguments.get("method", "GET")).upper()

@@ -2853,12 +2853,14 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
     A program the table does not know (`entry` None) is read so whatever its sub-command, its name too
     (`zorkctl audit disable`): what it does to a control is the table of controls' to say, by the words it
     is given."""
-    from limen.normalize.tools import changes_controls, settings_send_to
+    from limen.normalize.tools import changes_controls, reading_subcommand, settings_send_to
 
     words = argv[1:]
     line = " ".join(words)
     if entry is not None and not re.search(entry.changes, line):
         return
+    if entry is None and reading_subcommand(words):
+        return  # `pac solution list --environment URL`: what it reads, with where from; nothing is set
     named: list[str] = []
     fields: dict[str, object] = {}
     for sub in entry.setting_pairs if entry is not None else ():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
@@ -2856,6 +2856,27 @@ _READS = re.compile(
     r"|submit|start)_)[a-z0-9]+_)?"
     r"(?:get|list|search|read|fetch|find|describe|view|show|query|lookup|retrieve|count|check|browse|inspect"
     r"|explain|preview|diff|status|prompt|resources_read)(?:_|$)"
+)
+
+
+def reading_subcommand(words: Sequence[str]) -> bool:
+    """A client's sub-command, by its first words, that only reads from the service it talks to (`solution
+    list`, `node show`, `data export`): nothing it is given is sent but the request for what it reads, and
+    no setting of the service changes."""
+    named = [w for w in words[:8] if not w.startswith("-") and "://" not in w and "=" not in w][:3]
+    parts = "_".join(words_of(w) for w in named).split("_")
+    return (
+        bool(named)
+        and (reads_by_name("_".join(parts)) or any(p in _EXPORTS for p in parts))
+        and not any(p in _CHANGES for p in parts)
+    )
+
+
+# Sub-command words of a client that fetch what the service holds to this machine, or that change it
+_EXPORTS = frozenset({"export", "download", "pull", "dump", "backup"})
+_CHANGES = frozenset(
+    {"import", "push", "upload", "delete", "create", "update", "set", "add", "remove", "publish", "deploy"}
+    | {"assign", "grant", "reset", "apply", "install", "send", "post", "put", "write", "sync", "run", "exec"}
 )
 
 

@@ -126,7 +126,7 @@ from limen.facts.programs import (
     program,
     socat_local_only,
 )
-from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing, credentials_to_issuers
+from limen.floors.egress import OWN_REMOTE, PLAIN_FLAGS, carries_nothing, credentials_to_issuers, plain_url
 from limen.model import (
     Action,
     Capability,
@@ -139,7 +139,7 @@ from limen.model import (
     Verdict,
 )
 from limen.normalize.net import ADDRESS, organisation_network, own_package_source
-from limen.normalize.tools import KNOWN_TOOLS, classify, words_of
+from limen.normalize.tools import KNOWN_TOOLS, classify, reading_subcommand, reads_by_name, words_of
 from limen.rules import rule
 from limen.rules.derived import picked_issuers
 
@@ -294,14 +294,57 @@ def _reads_only(action: Action) -> bool:
             return False
         if action.tool not in KNOWN_TOOLS:
             urls = set(classify(action.tool, action.arguments).urls)
-            if any(
+            server = action.tool.split("__")[1].lower() if action.tool.count("__") >= 2 else ""
+            if reads_by_name(action.tool) and program(server) is None:
+                # `dataverse.list_tables(environment_url=URL, filter="acme_")`: a tool that only reads, given
+                # the service's address and what to look up (short words, no body; a secret among them is
+                # the secret rules' to judge). A platform the table knows names its own resources by
+                # address (`vercel.get_deployment(idOrUrl=...)`): another host there is its to judge
+                if (
+                    not all(
+                        key in urls or isinstance(value, (bool, int, float)) or _short_words(value)
+                        for key, value in action.arguments.items()
+                    )
+                    or set(action.arguments) & _BODY_KEYS
+                ):
+                    return False
+            elif any(
                 value not in (None, "", [], {})
                 and key not in urls
                 and not isinstance(value, (bool, int, float))
                 for key, value in action.arguments.items()
             ):  # (a number or a switch, `max_length: 8000`, `raw: true`, is how it fetches, not data sent)
                 return False
+    elif (
+        not action.payloads
+        and all(_reading_invocation(c) for c in action.commands)
+        and all(plain_url(d.url) for d in action.destinations)
+    ):
+        return True  # `pac solution list --environment URL`: a client's sub-command that only reads from it
     return carries_nothing(action) and not _keeps_a_copy(action)
+
+
+def _short_words(value: object) -> bool:
+    """A lookup's argument: a short string, or a short list of them."""
+    if isinstance(value, str):
+        return len(value) <= 500
+    return (
+        isinstance(value, list)
+        and len(value) <= 32
+        and all(isinstance(v, str) and len(v) <= 200 for v in value)
+    )
+
+
+def _reading_invocation(command: Command) -> bool:
+    """A program the table does not know whose sub-command only reads (`pac solution list --environment URL`,
+    `normalize.tools.reading_subcommand`): what it sends is the request for what it reads. Programs the table
+    knows for what they send (`curl`, `git`, `ssh`) are judged by their own reading."""
+    return (
+        program(command.name) is None
+        and not command.via
+        and reading_subcommand(command.argv[1:])
+        and not any(w.startswith("@") or "=@" in w for w in command.argv[1:])  # (`-d @.env`: a file sent)
+    )
 
 
 def _keeps_a_copy(action: Action) -> bool:
