@@ -714,7 +714,21 @@ def stores_secret(argv: tuple[str, ...], *, deployed: bool = False, cwd: str = "
     for command, elsewhere, hosted in _SECRET_STORES:
         if name == command[0] and words[: len(command) - 1] == list(command[1:]):
             return (hosted or not deployed) and not _names_another_store(argv[1:], elsewhere, cwd)
-    return False
+    # any tool's keystore or secret store given the value on its input (`elasticsearch-keystore add --stdin
+    # K`, `filebeat keystore add ES_PWD --stdin`): kept on this machine, printed nowhere
+    named = {p for w in (name, *words[:3]) for p in re.split(r"[-_.:]", w.lower())}
+    return (
+        not deployed
+        and bool(named & _STORE_NOUNS)
+        and bool(named & _STORE_VERBS)
+        and ("--stdin" in argv or "-x" in argv or argv[-1] == "-")
+    )
+
+
+_STORE_NOUNS = frozenset(
+    {"keystore", "keyring", "keychain", "secret", "secrets", "credential", "credentials"}
+)
+_STORE_VERBS = frozenset({"add", "set", "put", "store", "create", "import", "insert"})
 
 
 def _names_another_store(args: tuple[str, ...], elsewhere: tuple[str, ...], cwd: str) -> bool:
@@ -855,8 +869,8 @@ def credential_option(word: str) -> bool:
 
 
 _CREDENTIAL_OPTION_NAME = re.compile(
-    r"--[a-z0-9]+(?:-[a-z0-9]+)*-(?:key-?file|keystore|keytab|cert-?file|certificate-?file|identity-?file"
-    r"|credentials?-?file)"
+    r"--(?:[a-z0-9]+-)*(?:key-?file|keystore|keytab|cert-?file|certificate-?file|identity-?file"
+    r"|credentials?-?file|password-?file|pass-?file|token-?file|secret-?file)"
 )
 
 # A program's own options whose file is the credential it authenticates with (`kinit -kt svc.keytab`), where
