@@ -613,11 +613,6 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         if kept_from_model(command, action):
             kept.update(paths)  # `psql "$(grep DATABASE_URL .env | cut -d= -f2-)"`: handed on, never shown
             continue
-        if _edits_in_place_silently(command):
-            # (the project's own file; a credential store elsewhere rewritten still asks, as a change of it)
-            kept.update(p for p in paths if ctx.workspace and is_within(p, ctx.workspace))
-            read.update(p for p in paths if not (ctx.workspace and is_within(p, ctx.workspace)))
-            continue
         if _words_only(command) or _writes_only(command):
             # `echo '.env' >> .gitignore`: a name printed, no file opened; `... | tee key`: the file written
             kept.update(paths)
@@ -676,28 +671,6 @@ def _words_only(command: Command) -> bool:
         and Role.INTERPRETER not in entry.roles
         and entry.files is None
     )
-
-
-def _edits_in_place_silently(command: Command) -> bool:
-    """`sed -i 's/^LANGSMITH_PROJECT=.*/LANGSMITH_PROJECT=dev/' .env`: the file rewritten where it is, nothing
-    of it printed: every script a substitution or a deletion that neither prints (`p`), writes elsewhere
-    (`w`) nor runs (`e`), and no `-n` run that prints what it chooses."""
-    if command.name not in ("sed", "gsed"):
-        return False
-    args = command.argv[1:]
-    if not any(w == "-i" or w.startswith(("-i", "--in-place")) for w in args):
-        return False
-    scripts = [args[i + 1] for i, w in enumerate(args[:-1]) if w in ("-e", "--expression")]
-    if not scripts:
-        scripts = [w for w in args if not w.startswith("-")][:1]
-    return bool(scripts) and all(
-        _SILENT_SED.fullmatch(part.strip()) for s in scripts for part in s.split(";")
-    )
-
-
-# A sed command that changes lines and prints nothing itself: `s/a/b/g` (flags of no print, write or run),
-# `/re/d`, `3d`
-_SILENT_SED = re.compile(r"(?:/[^/]*/|\d+|\$)?\s*(?:s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gI0-9]*|d)")
 
 
 def _writes_only(command: Command) -> bool:
