@@ -721,7 +721,7 @@ def stores_secret(argv: tuple[str, ...], *, deployed: bool = False, cwd: str = "
         not deployed
         and bool(named & _STORE_NOUNS)
         and bool(named & _STORE_VERBS)
-        and ("--stdin" in argv or "-x" in argv or argv[-1] == "-")
+        and ("--stdin" in argv or argv[-1] == "-")
     )
 
 
@@ -784,7 +784,7 @@ def names_only(argv: tuple[str, ...]) -> bool:
 
 # A pattern of a variable's name only, ending at its `=`: letters, digits and `_`, classes of them (ranges
 # `A-Z`, `a-z`, `0-9` only: `[0-z]` takes in `=` and what follows), groups of alternative names
-_NAME_CLASS = re.compile(r"(?:A-Z|a-z|0-9|[A-Za-z0-9_])+")
+_NAME_CLASS = re.compile(r"(?:A-Z|a-z|0-9|[A-Za-z0-9_-])+")
 _NAME_UP_TO_EQUALS = re.compile(
     r"\^?(?:\[(?:A-Z|a-z|0-9|[A-Za-z0-9_])+\][*+?]?|[A-Za-z0-9_]|\((?:[A-Za-z0-9_]+\|?)+\)[*+?]?)+="
 )

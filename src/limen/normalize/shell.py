@@ -2580,8 +2580,6 @@ def _h_httpie(
 Handler = Any  # (argv, state, via, level, stdin) -> _Stream | None
 
 
-# A package source that is a repository rather than a registry's name: `git+https://...`, `github:user/repo`,
-# `cargo install --git URL`, `pip install https://host/repo.git@v1`.
 def _widely_used_source(word: str) -> bool:
     """A package source that is a GitHub repository many projects use (`facts.packages`): `github:O/R`,
     `git+https://github.com/O/R.git@v1`, `https://github.com/O/R/archive/v1.tar.gz`."""
@@ -2595,6 +2593,8 @@ _GITHUB_SOURCE = re.compile(
     r"(?:^|[\s@=+])(?:github:|(?:git\+)?(?:https://|ssh://git@|git@)github\.com[/:])"
     r"([A-Za-z0-9][\w.-]*)/([\w.-]+?)(?:\.git)?(?=[/@#?]|$)"
 )
+# A package source that is a repository rather than a registry's name: `git+https://...`, `github:user/repo`,
+# `cargo install --git URL`, `pip install https://host/repo.git@v1`.
 _VCS_SOURCE = re.compile(
     r"(?:^|[\s@=])(?:git|hg|svn|bzr)\+|^(?:github|gitlab|bitbucket):|^--git(?:=|$)|\.git(?:[@#]|$)"
 )
