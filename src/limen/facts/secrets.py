@@ -41,15 +41,37 @@ class Printer:
     own_services: bool = False  # the project's own services take it too (an identity token's audience)
     to_file: tuple[str, ...] = ()  # options that write what it prints to a file instead (`op inject -o .env`)
 
-    def issued_for(self, host: str, cwd: str = "") -> bool:
+    def issued_for(self, host: str, cwd: str = "", argv: tuple[str, ...] = ()) -> bool:
         """Whether `host` is one of the credential's issuers (or, for a credential the project's own
-        services take, one of those, under the domain named for the project's origin), where sending it is
-        its use."""
+        services take, one of those, under the domain named for the project's origin), or the service the
+        printing command (`argv`) asked the token for by name (`az account get-access-token --resource
+        https://x.crm.dynamics.com`): where sending it is its use."""
         from limen.facts.hosts import host_in, project_domain
 
         if self.own_services and cwd and project_domain(host, cwd):
             return True
+        if argv and host.lower() in _audiences(argv):
+            return True
         return bool(self.issuers) and host_in(host, self.issuers)
+
+
+def _audiences(argv: tuple[str, ...]) -> set[str]:
+    """The hosts a token is asked for by name (`--resource https://x.crm.dynamics.com`, `--scope
+    https://x/.default`, `--audiences`): the service it is made to be sent to."""
+    from urllib.parse import urlsplit
+
+    found: set[str] = set()
+    for i, word in enumerate(argv[1:32], 1):
+        option, eq, value = word.partition("=")
+        if option in _AUDIENCE_OPTIONS:
+            value = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+            host = urlsplit(value).hostname if "://" in value else None
+            if host:
+                found.add(host.lower())
+    return found
+
+
+_AUDIENCE_OPTIONS = frozenset({"--resource", "--scope", "--scopes", "--audience", "--audiences", "--aud"})
 
 
 _GITHUB = ("github.com", "*.github.com", "ghcr.io", "*.githubusercontent.com")  # with its registry

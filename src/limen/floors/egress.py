@@ -296,9 +296,11 @@ def _printed_for_every_host(text: str, action: Action) -> bool:
     ):  # `TOKEN=$(az account get-access-token ...) && curl -H "...: Bearer $TOKEN"`
         assigned = {m.group(1): m.group(2) for m in _ASSIGNED_SUBSTITUTION.finditer(action.command_line)}
         printed = [assigned.get(m.group(1), "") for m in _VARIABLE.finditer(text)]
-    found = [printer(tuple(words.split())) if words else None for words in printed]
+    argvs = [tuple(words.split()) for words in printed]
+    found = [(printer(argv) if argv else None, argv) for argv in argvs]
     return bool(found) and all(
-        p is not None and all(p.issued_for(d.host, action.cwd) for d in action.destinations) for p in found
+        p is not None and all(p.issued_for(d.host, action.cwd, argv) for d in action.destinations)
+        for p, argv in found
     )
 
 

@@ -497,7 +497,7 @@ def _printed_for(dest: Destination, action: Action) -> bool:
     for command in action.commands:
         if "$()" in command.via or "``" in command.via:
             printed = printer(command.argv)
-            if printed is not None and printed.issued_for(dest.host, action.cwd):
+            if printed is not None and printed.issued_for(dest.host, action.cwd, command.argv):
                 return True
     return False
 

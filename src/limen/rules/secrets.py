@@ -2308,7 +2308,7 @@ def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: A
         return True  # `curl https://localhost:5001/api -H "Authorization: Bearer $(az account ...)"`
     if not printed.issuers or not action.destinations:
         return False
-    return all(printed.issued_for(d.host, action.cwd) for d in action.destinations)
+    return all(printed.issued_for(d.host, action.cwd, command.argv) for d in action.destinations)
 
 
 def logs_in_with_issuers_credential(action: Action) -> bool:
@@ -2332,7 +2332,7 @@ def _piped_into_issuer_login(command: Command, printed: secret_facts.Printer, ac
             continue
         operands = [w for w in login.argv[2:] if not w.startswith("-")]  # (`-u NAME`'s name among them)
         hosts = [w.split("://", 1)[-1].split("/", 1)[0] for w in operands if "." in w or ":" in w]
-        if hosts and all(printed.issued_for(host, action.cwd) for host in hosts):
+        if hosts and all(printed.issued_for(host, action.cwd, command.argv) for host in hosts):
             return True
     return False
 
