@@ -955,6 +955,29 @@ SHARED_ISSUERS = frozenset(
 
 _ENV_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
+# Top-level domains platforms serve their users' own sites under (`x.netlify.app`, `x.github.io`)
+_SITE_TLDS = frozenset({"app", "dev", "io", "page", "pages", "site", "run", "live", "cloud"})
+# A host's leading label given by a variable named for a place (`https://$ZENDESK_SUBDOMAIN.zendesk.com`,
+# `${SHOP}.myshopify.com`, `$TENANT_ID.auth0.com`): which account of the service, set by configuration, not
+# data made into a name
+_PLACE_LABEL = re.compile(
+    r"^(?:\$\{?[A-Za-z_]*(?:SUBDOMAIN|TENANT|ORG|ORGANI[SZ]ATION|ACCOUNT|INSTANCE|SHOP|STORE|SITE|WORKSPACE"
+    r"|DOMAIN|HOST|HOSTNAME|REGION|ENV|ENVIRONMENT|PROJECT|CLUSTER|NAMESPACE|REALM|COMPANY|TEAM|STAGE|APP"
+    r"|SERVICE|BUCKET|PREFIX)(?:_NAME|_ID|_SLUG)?\}?[-.])+(?=[A-Za-z0-9-]+\.)",
+    re.IGNORECASE,
+)
+
+
+def tenant_host(host: str) -> str:
+    """`$ZENDESK_SUBDOMAIN.zendesk.com` as `tenant.zendesk.com`: a host whose leading labels are variables
+    named for a place, with them written as one tenant's label; "" for any other host built at run time
+    (`$(whoami).evil.example`, `$DATA.evil.example`), whose labels may carry data."""
+    found = _PLACE_LABEL.match(host)
+    if found is None:
+        return ""
+    rest = host[found.end() :]
+    return "" if "$" in rest or "`" in rest else f"tenant.{rest}"
+
 
 def _matches(host: str, globs: tuple[str, ...]) -> bool:
     return any(fnmatchcase(host, g) for g in globs)
@@ -1236,14 +1259,18 @@ def named_vendor_api(host: str, texts: Iterable[str], path: str = "") -> bool:
     credential variable the texts refer to begins with the name the host is registered under, and the API
     is that domain's `api` host (`$TELNYX_API_KEY` to `api.telnyx.com`, `-u $PLIVO_AUTH_ID:$PLIVO_AUTH_TOKEN`
     to `api.plivo.com`) or the `/api/` path of the domain itself (`$DISCORD_BOT_TOKEN` to
-    `discord.com/api/v10/...`). A variable is named after the service whose account it holds, and the
-    service answers under its own name; a tenant's site on a platform (`x.netlify.app`), a look-alike
-    (`api.telnyx-cdn.com`) or another service's host (`$TELNYX_API_KEY` to `api.evil.io`) is not that."""
+    `discord.com/api/v10/...`) or of the user's own tenant of it, named by a variable of the environment
+    (`$ZENDESK_API_TOKEN` to `https://$ZENDESK_SUBDOMAIN.zendesk.com/api/v2`, `tenant_host`). A variable is
+    named after the service whose account it holds, and the service answers under its own name; a tenant's
+    site on a platform written out (`x.netlify.app`), a look-alike (`api.telnyx-cdn.com`) or another
+    service's host (`$TELNYX_API_KEY` to `api.evil.io`) is not that."""
     vendor = registrable_name(host)
     host = host.lower()
     first = host.split(".", 1)[0]
     api_host = first.startswith("api") and host.count(".") == 2
-    api_path = host.removeprefix("www.") == registered_domain(host) and path.lower().startswith("/api/")
+    domain = registered_domain(host)
+    own_tenant = host == f"tenant.{domain}" and domain.rsplit(".", 1)[-1] not in _SITE_TLDS
+    api_path = (host.removeprefix("www.") == domain or own_tenant) and path.lower().startswith("/api/")
     if len(vendor) < 3 or not (api_host or api_path):
         return False
     names = {_PUBLIC_BUILD_PREFIX.sub("", m.group(1)) for t in texts for m in _ENV_REFERENCE.finditer(t)}

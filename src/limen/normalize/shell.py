@@ -3396,6 +3396,7 @@ def _servers_named(operands: list[str], state: _State, via: str) -> None:
 
 
 def _urls(words: list[str], state: _State, via: str) -> None:
+    from limen.facts.hosts import tenant_host
     from limen.normalize import net
 
     for word in words:
@@ -3406,6 +3407,10 @@ def _urls(words: list[str], state: _State, via: str) -> None:
             elif path.lower().startswith("localhost/"):
                 _add_path(path[9:], state, write=False)
         elif "://" in word:
+            scheme, _, rest = word.partition("://")
+            tenant = tenant_host(rest.split("/", 1)[0])
+            if tenant:  # `https://$ZENDESK_SUBDOMAIN.zendesk.com/api/v2`: the service, one tenant of it
+                word = f"{scheme}://{tenant}/{rest.split('/', 1)[1] if '/' in rest else ''}"
             state.destinations.extend(net.destinations_in_text(word, via_command=via))
 
 
@@ -5925,6 +5930,8 @@ def _db_hosts(name: str, args: list[str], state: _State) -> None:
 
 
 def _dns(name: str, args: list[str], operands: list[str], state: _State) -> None:
+    from limen.facts.hosts import tenant_host
+
     for word in operands:
         if word.startswith("@"):
             _host_word(word[1:], state, name)
@@ -5945,7 +5952,10 @@ def _dns(name: str, args: list[str], operands: list[str], state: _State) -> None
         ):
             continue
         dynamic = _is_dynamic(word, state) or "$" in word
-        if dynamic:
+        tenant = tenant_host(word) if dynamic else ""
+        if tenant:  # `dig $ZENDESK_SUBDOMAIN.zendesk.com`: which account of the service, not data in a name
+            _add_host(state, tenant, None, name)
+        elif dynamic:
             # A label built at run time in front of a fixed domain (`$(whoami).evil.com`) carries data out;
             # a name that is wholly a variable (`dig $domain`) is just an unknown host.
             tail = _SUBSTITUTED_LABEL.search(word)

@@ -49,7 +49,7 @@ from functools import lru_cache
 from itertools import islice, pairwise
 
 from limen.context import Context
-from limen.facts.hosts import official_install, project_domain
+from limen.facts.hosts import official_install, project_domain, tenant_host
 from limen.facts.paths import CACHE_FOLDER, SCRATCH_VARIABLES, VCS_FOLDERS, below_home, home_folder
 from limen.facts.programs import (
     CLUSTER_ADMIN,
@@ -3137,6 +3137,8 @@ def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
         if command.name in _NAME_LOOKUPS:
             for word in command.argv[1:]:
                 host = word.split("://", 1)[1].split("/", 1)[0] if "://" in word[:12] else word
+                if tenant_host(host):
+                    continue  # `https://$ZENDESK_SUBDOMAIN.zendesk.com`: which account, not data in a name
                 if re.search(r"(\$\(|`|\$\{?\w).*\.[A-Za-z0-9-]+\.[A-Za-z]{2,}$", host):
                     yield _finding(
                         ReasonCode.DNS_EXFILTRATION, Verdict.BLOCK, 92, "host name built at run time"
