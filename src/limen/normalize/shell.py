@@ -2859,8 +2859,6 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
     line = " ".join(words)
     if entry is not None and not re.search(entry.changes, line):
         return
-    if entry is None and reading_subcommand(words):
-        return  # `pac solution list --environment URL`: what it reads, with where from; nothing is set
     named: list[str] = []
     fields: dict[str, object] = {}
     for sub in entry.setting_pairs if entry is not None else ():
@@ -2912,7 +2910,10 @@ def _admin_settings(argv: list[str], entry: Program | None, state: _State) -> No
         and (what := changes_controls("_".join((_basename(argv[0]), *named)), fields))
     ):
         state.notes.append(what)
-    state.notes.extend(settings_send_to(fields))  # `vault audit enable socket address=collector.example:9090`
+    if not (entry is None and reading_subcommand(words)):
+        # `vault audit enable socket address=collector.example:9090`: where the service will send; a
+        # sub-command that only reads (`pac solution list --environment URL`) names where it reads from
+        state.notes.extend(settings_send_to(fields))
 
 
 # A word that names a machine: a URL, or `HOST:PORT` with an optional user (`localhost:9090`, `u@10.0.0.5:22`)
