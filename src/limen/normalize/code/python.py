@@ -1484,22 +1484,26 @@ _CHANGING_WORDS = frozenset(
     {"write", "delete", "remove", "reset", "stop", "halt", "wipe", "erase", "format", "drop"}
     | {"purge", "truncate", "shutdown", "reboot", "kill", "disable", "unlink", "destroy"}
 )
-_LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "[::1]"})
 
 
 def _remote_address(text: str) -> bool:
     """An address of another machine written out: an IP, a dotted host name or a URL's host, not this one's
-    (`localhost`, `127.0.0.1`) and not a file's or a module's name."""
+    (`localhost`, `127.0.0.1`: `normalize.net`'s loopback) and not a file's or a module's name."""
+    from limen.model import HostClass
+    from limen.normalize import net
+
     host = text.split("://", 1)[1] if "://" in text else text
-    host = re.split(r"[/:?#]", host, maxsplit=1)[0].lower() if not host.startswith("[") else host
-    if not host or host in _LOOPBACK_NAMES or host.startswith("127.") or UNKNOWN in host:
+    host = re.split(r"[/?#]", host, maxsplit=1)[0].lower()
+    host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host.strip("[]")  # (a port; an IPv6 address)
+    if not host or UNKNOWN in host:
         return False
-    if re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", host):
-        return True
-    return "://" in text or (
-        bool(re.fullmatch(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+", host))
-        and not re.search(r"\.(?:py|json|ya?ml|txt|csv|db|sqlite3?|toml|cfg|ini|log|md|html?|js|sh)$", host)
-    )
+    if "://" not in text and (
+        not re.fullmatch(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+", host)
+        or re.search(r"\.(?:py|json|ya?ml|txt|csv|db|sqlite3?|toml|cfg|ini|log|md|html?|js|sh)$", host)
+    ):
+        return False
+    found = net.host_destination(host)
+    return found is not None and found.host_class is not HostClass.LOOPBACK
 
 
 def _library_name(name: str) -> bool:
