@@ -1265,9 +1265,9 @@ def _squash(text: str) -> str:
 _IF_CONDITION = re.compile(
     r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|elif|elsif|unless|IF|ELSIF)\b\s*(.+?)\s*(?:\{|:|THEN|then)?\s*$"
 )
-# Words of who may do what and of a machine's protections, in a condition: the access context's, and those of
-# a trip, an alarm, a limit and what overrides them
-_GUARD_WORDS = re.compile(_ACCESS_CONTEXT.pattern + r"|trip|alarm|limit|bypass|override|key_?switch")
+# Words of who may do what and of a machine's protections, in a condition: the access context's, a role inside
+# a name (`IsInRole`, `hasRole`), and those of a trip, an alarm, a limit and what overrides them
+_GUARD_WORDS = re.compile(_ACCESS_CONTEXT.pattern + r"|role|trip|alarm|limit|bypass|override|key_?switch")
 _NEGATION = re.compile(r"!(?!=)|\bnot\b|\bNOT\b")
 _AND = re.compile(r"&&|\band\b|\bAND\b|\bAndAlso\b")
 _OR = re.compile(r"\|\||\bor\b|\bOR\b|\bOrElse\b")
