@@ -87,6 +87,7 @@ from limen.model import (
     Command,
     Finding,
     HostClass,
+    Mode,
     ReasonCode,
     Verdict,
 )
@@ -4241,6 +4242,27 @@ def _over_the_internet(host: str) -> bool:
 _RESTARTS = re.compile(r"(?:^|\s)--restart(?:=|\s+)(?:always|unless-stopped)(?:\s|$)")
 
 
+def _ordinary_jobs(command: Command, action: Action, ctx: Context) -> bool:
+    """`(crontab -l; echo '15 2 * * * /opt/acme/bin/rollup.sh >> /var/log/rollup.log 2>&1') | crontab -`,
+    `crontab deploy/crontab`: in light and balanced, a user's cron table given jobs Limen can read (what the
+    line prints into it, or the file it installs) that are each an ordinary command (`written.plain_jobs`),
+    as the same lines written into a cron file are. A table whose text is unseen (`crontab -e`, `crontab -l |
+    grep -v backup | crontab -`: a job taken out) is still asked."""
+    if command.name not in ("crontab", "scrontab") or ctx.mode not in (Mode.LIGHT, Mode.BALANCED):
+        return False
+    from limen.rules.written import current_text, plain_jobs
+
+    args = command.argv[1:]
+    if _short_flags(args) & {"e", "l", "r", "i"}:
+        return False
+    operands = [w for i, w in enumerate(args) if not w.startswith("-") and (i == 0 or args[i - 1] != "-u")]
+    if operands and not action.payloads:
+        text = current_text(canonical(operands[0], action.cwd or ctx.workspace, ctx.home)) or ""
+    else:
+        text = "\n".join(action.payloads)
+    return bool(text) and plain_jobs(text, action, ctx)
+
+
 def _persists_note(action: Action) -> str:
     """What the normaliser found set up to run later (`git config core.pager CMD`: `persists:` notes)."""
     return next((n.split(":", 1)[1].strip() for n in action.notes if n.startswith("persists:")), "")
@@ -4395,6 +4417,8 @@ def persistence_command(action: Action, ctx: Context) -> Iterator[Finding]:
     shadow = next((p for p in action.write_paths if os.path.dirname(p) + "/" in home_bins), None)
     persists = _persists_note(action)
     for command in action.commands:
+        if _ordinary_jobs(command, action, ctx):
+            continue
         why = (
             _persistence(command, action.cwd or ctx.workspace, ctx.mode.strict_or_above)
             or persists

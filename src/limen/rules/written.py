@@ -2376,6 +2376,45 @@ def _authorized_keys(text: str) -> tuple[list[str], list[str]]:
 _CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})(.+)$")
 
 
+def plain_jobs(text: str, action: Action, ctx: Context, user_field: bool = False) -> bool:
+    """A cron table's new lines, every one an ordinary job: each job's command meets no objective rule
+    when judged as the shell line it is (`cd $HOME/app && .venv/bin/python -m jobs.nightly`, `certbot renew
+    --quiet`), runs nothing from a temporary folder or a hidden file (`/tmp/.u/sync`, `~/.cache/.x`: where
+    something dropped to run later sits), and every setting line is a plain one (`MAILTO=ops@acme.io`; not
+    `PATH=...` or `SHELL=...`, which change what every job runs). A table with no job in it, or one too long
+    to read, is not plain. `user_field`: a system table's lines (`/etc/cron.d`), whose sixth field is the
+    user the job runs as."""
+    jobs: list[str] = []
+    for line in text[:MAX_TEXT].splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if (setting := _SETTING_LINE.fullmatch(line)) is not None:
+            if setting.group(1) == "SHELL" or not _plain_setting(
+                setting.group(1), setting.group(2).strip("\"'")
+            ):
+                return False
+            continue
+        found = _CRON_SCHEDULE.match(line)
+        if found is None:
+            return False
+        job = found.group(1)
+        if user_field:
+            job = job.split(None, 1)[1] if " " in job.strip() else ""
+        if not job.strip() or _DROPPED_PROGRAM.search(job):
+            return False
+        jobs.append(job)
+    if not jobs or len(jobs) > 32:
+        return False
+    return not _rule_findings("\n".join(jobs), action, ctx)
+
+
+# A program run from a temporary folder or a hidden file: where something dropped to be run later sits
+_DROPPED_PROGRAM = re.compile(
+    r"(?:^|[\s=:'\"(;|&])(?:/tmp/|/var/tmp/|/dev/shm/|/run/user/)|/\.[\w.-]+(?:\s|$|[;|&)'\"])"
+)
+
+
 def _cmake(text: str) -> tuple[list[str], list[str]]:
     """`CMakeLists.txt` and `*.cmake`: the shell lines its calls amount to (`limen.normalize.cmake`)."""
     from limen.normalize.cmake import command_lines
@@ -6780,6 +6819,12 @@ def judge_text(
         return Verdict.AUTH, f"{fact.purpose}; {concerns[0]}: {path}"
     if fact.name == "shell_rc" and ctx.mode in (Mode.LIGHT, Mode.BALANCED) and _plain_setup(text):
         return None  # `export PATH="$HOME/go/bin:$PATH"`, `alias k=kubectl`: a tool's usual set-up
+    if (
+        fact.name == "cron"
+        and ctx.mode in (Mode.LIGHT, Mode.BALANCED)
+        and plain_jobs(text, action, ctx, user_field=path.startswith(("/etc/cron.d/", "/etc/crontab")))
+    ):
+        return None  # `0 3 * * * root /usr/local/bin/backup-pg.sh`: a job that runs an ordinary command
     if fact.asks:
         return Verdict.AUTH, f"{fact.purpose}: {path}"
     return None
@@ -6898,8 +6943,11 @@ def _plain_setup(text: str) -> bool:
     """Start-up lines that only set a tool up: `PATH` extended by folders under the home folder or the
     system's (`$PATH` kept, no empty or relative entry: those run what the current folder holds), an alias
     that names a new word or adds options to the command it is named for (`alias k=kubectl`, `alias ls='ls
-    --color'`), or a tool's own shell integration (`eval "$(pyenv init -)"`, `source <(kubectl completion
-    bash)`). Anything else, and any line with more than one command in it, is not plain."""
+    --color'`), a tool's own shell integration (`eval "$(pyenv init -)"`, `source <(kubectl completion
+    bash)`), a setting written out (`export ROS_DOMAIN_ID=42`, `_plain_setting`), an installed tool's
+    set-up file sourced from the system's folders (`source /opt/ros/humble/setup.bash`), environment modules
+    loaded by name (`module load gcc/12.2.0`) and a completion bound to a shell function (`complete -F
+    __start_kubectl k`). Anything else, and any line with more than one command in it, is not plain."""
     from limen.facts.programs import changes_what_runs, program
 
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
@@ -6931,9 +6979,46 @@ def _plain_setup(text: str) -> bool:
         elif (found := _SETUP_LINE.fullmatch(line)) is not None:
             if not prints_setup(_words(found.group(1) or found.group(2))):
                 return False
-        else:
+        elif (found := _SETTING_LINE.fullmatch(line)) is not None:
+            if not _plain_setting(found.group(1), found.group(2).strip("\"'")):
+                return False
+        elif not _SYSTEM_SETUP_LINE.fullmatch(line):
             return False
     return True
+
+
+# `export NAME=value`, one setting written out: no substitution, no second command
+_SETTING_LINE = re.compile(
+    r"(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"$`\\]*\"|'[^']*'|[^\s;|&`$\\'\"]+)"
+)
+# An installed tool's set-up file sourced from the system's folders, environment modules loaded by name, a
+# completion bound to a shell function (not to a command: `complete -C`)
+_SYSTEM_SETUP_LINE = re.compile(
+    r"(?:source|\.)\s+/(?:opt|usr)/(?!.*\.\.)[\w.+-]+(?:/[\w.+-]+)*"
+    r"|module\s+(?:load|add)(?:\s+[A-Za-z0-9][\w.+-]*(?:/[\w.+-]+)*)+"
+    r"|complete(?:\s+-[A-Za-z]+(?:\s+(?!-)[\w.-]+)?)*?\s+-F\s+[\w-]+(?:\s+-[A-Za-z]+)*(?:\s+[\w.-]+)+"
+)
+
+
+def _plain_setting(name: str, value: str) -> bool:
+    """A variable set to a word, a number or a path in every new shell (`ROS_DOMAIN_ID=42`,
+    `DJANGO_SETTINGS_MODULE=config.settings.local`, `HF_HOME=/mnt/cache/hf`): a tool's setting. Not a
+    variable that changes what runs or is run as a command (`LD_PRELOAD`, `PROMPT_COMMAND`, `PATH`), one
+    holding a credential, an empty one (a check's file unset), an address (a registry, an API domain: where
+    a tool fetches from) or options handed to a tool (`HOMEBREW_CASK_OPTS=--no-quarantine`). A setting that
+    switches a check off (`GIT_SSL_NO_VERIFY=1`) is the rules' to find, before this is asked."""
+    from limen.facts.programs import runs_value
+
+    return (
+        bool(value)
+        and not changes_what_runs(name)
+        and not runs_value(name, value)
+        and not secret_variable(name)
+        and "://" not in value
+        and not value.startswith("-")
+        and " -" not in value
+        and len(value) <= 200
+    )
 
 
 def _words(line: str) -> list[str]:
