@@ -180,8 +180,11 @@ class Program:
     schedules: str = ""
     # a platform's commands that run a command line on its machines (`heroku run CMD`, `fly ssh console -C
     # CMD`): the sub-commands after which the operands are that line, and the options whose value is it
+    # ("" for a program whose operands, after `skip_operands`, are the line: `pdsh -w HOSTS CMD`); operands
+    # between the sub-command and the line (`knife ssh QUERY CMD`: the search query)
     remote_runs: tuple[str, ...] = ()
     remote_options: frozenset[str] = frozenset()
+    remote_skip: int = 0
     # regex over the words after the name: the invocation works on the local emulator's copy of a service
     # (`wrangler d1 execute DB --local`), a developer's own data, not the service's
     local_copy: str = ""
@@ -660,6 +663,7 @@ def _p(
     schedules: str = "",
     remote_runs: tuple[str, ...] = (),
     remote_options: tuple[str, ...] = (),
+    remote_skip: int = 0,
     local_copy: str = "",
     default_production: bool = False,
     live: str = "",
@@ -718,6 +722,7 @@ def _p(
         schedules=schedules,
         remote_runs=remote_runs,
         remote_options=frozenset(remote_options),
+        remote_skip=remote_skip,
         local_copy=local_copy,
         default_production=default_production,
         live=live,
@@ -1276,6 +1281,30 @@ PROGRAMS: tuple[Program, ...] = (
             destroys_one=rf"{_W}(?:state\.single\s+file\.absent|file\.remove|file\.rmdir){_E}",
         )
         for name, skip in (("salt", 1), ("salt-ssh", 1), ("salt-call", 0))
+    ),
+    # fleet shells: the line runs on every host the list, group or search names (`pdsh -w web[1-4] CMD`,
+    # `clush -g db CMD`, `knife ssh 'role:db' CMD`)
+    _p(
+        "pdsh",
+        R.REMOTE_LOGIN,
+        R.RUNS_OPTION,
+        aliases=("clush",),
+        options=("-w", "-x", "-g", "-X", "-l", "-R", "-t", "-u", "-f", "-F", "-N", "-o", "-O", "-b"),
+        remote_runs=("",),
+    ),
+    _p(
+        "knife",
+        R.INFRA_DESTROYER,
+        R.RUNS_OPTION,
+        options=(
+            *("-x", "--ssh-user", "-i", "--ssh-identity-file", "-a", "--attribute", "-C", "--concurrency"),
+            *("-p", "--ssh-port", "-G", "--ssh-gateway", "-E", "--environment", "-c", "--config"),
+        ),
+        remote_runs=("ssh",),
+        remote_skip=1,
+        # Chef's server objects: every node, client or cookbook a pattern matches, or one by name or path
+        destroys_all=rf"{_W}bulk\s+delete{_E}",
+        destroys_one=rf"{_W}delete{_E}|{_W}-m\s+DELETE{_E}",
     ),
     _p("salt-key", R.INFRA_DESTROYER, destroys_all=rf"(?:^|\s)(?:-\w*D\w*|--delete-all){_E}"),
     # ------------------------------------------------------------------ commands that run a command

@@ -5842,15 +5842,13 @@ def _platform_remote(
     verb = operands[
         entry.skip_operands : entry.skip_operands + 1
     ]  # (`salt TARGET cmd.run`: after its target)
-    after = next((sub for sub in entry.remote_runs if verb == [sub]), None)
-    if after is not None:
-        start = args.index(after) + 1
-        rest = args[start:]
-        i = 0
-        while i < len(rest) and rest[i].startswith("-") and rest[i] != "--":
-            i += 2 if rest[i] in entry.options else 1
-        rest = rest[i + (1 if i < len(rest) and rest[i] == "--" else 0) :]
-        lines += _remote_lines(rest)
+    after = next((sub for sub in entry.remote_runs if sub and verb == [sub]), None)
+    if after is not None:  # (`knife ssh QUERY CMD`: the search query after the verb, then the line)
+        lines += _remote_lines(
+            _past_operands(args[args.index(after) + 1 :], entry.options, entry.remote_skip)
+        )
+    elif "" in entry.remote_runs:  # `pdsh -w HOSTS CMD`, `clush -g GROUP CMD`: the operands are the line
+        lines += _remote_lines(_past_operands(args, entry.options, entry.skip_operands))
     for line in lines[:4]:
         if _is_dynamic(line, state):
             state.note(f"{entry.name} runs a command line built at run time on its machines")
@@ -5862,6 +5860,19 @@ def _platform_remote(
         finally:
             state.cwd = cwd
             state.deferred -= 1
+
+
+def _past_operands(words: list[str], options: frozenset[str], count: int) -> list[str]:
+    """The words after the leading options and `count` operands (each followed by options of its own)."""
+    i = 0
+    for step in range(count + 1):
+        while i < len(words) and words[i].startswith("-") and words[i] != "--":
+            i += 2 if words[i] in options else 1
+        if i < len(words) and words[i] == "--":
+            return words[i + 1 :]
+        if step < count:
+            i += 1
+    return words[i:]
 
 
 def _ssh_host_at(args: list[str], opts: frozenset[str]) -> int:

@@ -2153,17 +2153,29 @@ _SQL_STATEMENT = re.compile(
 
 def sql_arguments(command: Command) -> list[str]:
     """The arguments of a command that are SQL statements (`bq query --nouse_legacy_sql 'TRUNCATE ...'`); none
-    of a command that only reads and prints (`grep -e 'DROP TABLE' schema.sql` looks for one)."""
+    of a command that only reads and prints (`grep -e 'DROP TABLE' schema.sql` looks for one). A program the
+    table does not know, handed a whole statement as an operand or under an option named for running one
+    (`hdbsql -U KEY "DROP SCHEMA APP CASCADE"`, `isql PRD "DELETE FROM bsis"`, `zorkql --exec "..."`), is
+    a database's client: what else would take a statement whole."""
     argv = command.argv
     if only_inspects((command.name, *argv[1:])):
         return []
+    unknown = program(command.name) is None and not command.dynamic_name
     found = []
     for i, word in enumerate(argv[1:], 1):
         if len(word) > 8 and _SQL_STATEMENT.match(word):
             before = argv[i - 1].split("=", 1)[0].lower()
-            if before in _SQL_OPTIONS or any(w.lower() in _SQL_VERBS for w in argv[1:4]):
+            if (
+                before in _SQL_OPTIONS
+                or any(w.lower() in _SQL_VERBS for w in argv[1:4])
+                or (unknown and (not before.startswith("-") or _RUNS_STATEMENT.search(before)))
+            ):
                 found.append(word)
     return found
+
+
+# An option named for running what follows it (`--exec`, `--run-query`, `--sql-file`... no: `--stmt`)
+_RUNS_STATEMENT = re.compile(r"^--?(?:[\w-]*(?:exec|query|sql|stmt|statement|command|cmd|run)[\w-]*)$")
 
 
 def session_sql(command: Command, action: Action) -> list[str]:
