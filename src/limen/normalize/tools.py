@@ -508,6 +508,11 @@ _CONTROL_KEYS = re.compile(
     r"|anti_?(?:cheat|virus|malware|spam|tamper|debug|replay|bot|fraud|phishing)"
     # an access control list switched as a whole (Nomad's and Consul's `acl { enabled = true }`)
     r"|(?:^|_)acls?(?:_enabled?)?$"
+    # a cookie sent only over TLS (`$CFG->cookiesecure`, `SESSION_COOKIE_SECURE`), a switch named for what it
+    # refuses (`deny_multiple_sessions`, `block_public_uploads`, `forbid_reuse`), mandatory access control
+    r"|cookie_?secure|secure_?cookie|(?:^|_)(?:deny|forbid|disallow|block|prevent|restrict)_(?!(?:\w+_)?(?:size|count"
+    r"|len|length|num|number|time|timeout|ms|secs?|seconds|bytes|limit|height|width|list)(?:_|$))"
+    r"|(?:^|_)(?:selinux|apparmor)(?:_|$)"
     # a device's boot and update checks (Kconfig's `CONFIG_SECURE_BOOT`, `..._DOWNGRADE_PREVENTION`)
     r"|secure_boot|flash_enc|signature|downgrade|anti_rollback|log_type|log_dest"
     # the means of recovery: backups, point-in-time restore, versions and deleted items kept
@@ -640,7 +645,9 @@ _BYPASS = re.compile(
     r"|(?:^|_)(?:stages?|checks?|tests?)_to_skip(?:_|$)"
 )
 # (`n` and `y`: Kconfig's, in a Zephyr `prj.conf`, an ESP-IDF `sdkconfig`, a kernel's `.config`)
-_OFF_WORDS = frozenset({"false", "off", "disabled", "disable", "never", "none", "essentially_off", "n", "no"})
+_OFF_WORDS = frozenset(
+    {"false", "off", "disabled", "disable", "never", "none", "essentially_off", "n", "no", "permissive"}
+)
 _LIFTS = re.compile(
     r"(^|_)(?:unprotect|disable_(?:[a-z0-9]*_){0,8}(?:protection|scanning|rule|mfa|audit|logging)|mute_all"
     # a quality gate, a check or a scan taken off what it guards (`api/qualitygates/deselect`)
@@ -990,6 +997,12 @@ _XML_SETTING = re.compile(r"<([A-Za-z_][\w.-]{0,60})>[ \t]*([^<\s][^<]{0,39}?)[ 
 # (each gap's spaces belong to one place: a run of spaces before a word costs one pass, not a cube of them)
 _SECTION = re.compile(r"""["']?([A-Za-z_][\w.-]{0,60})["']?[ \t]*(?:[:=][ \t]*)?(?:[{\[][ \t]*)?$""")
 _DENIES = frozenset({"deny", "reject", "block", "drop", "denied"})
+# A guard's modes: one that refuses, and ones that only watch, log or let by
+_ENFORCING = frozenset({"enforcing", "enforce", "enforced", "prevention", "prevent", "blocking", "strict"})
+_NOT_ENFORCING = frozenset(
+    {"permissive", "disabled", "off", "audit", "detection", "detect", "dryrun", "dry_run", "warn", "monitor"}
+    | {"log", "log_only", "logonly", "report", "report_only", "none"}
+)
 _DOWNGRADED = re.compile(r"(?i)https://")
 _LOCAL_URL = re.compile(
     r"(?i)http://(?:localhost|127\.|0\.0\.0\.0|\[::1\]|[\w.-]+\.(?:local|localhost|test)\b)"
@@ -1044,8 +1057,12 @@ def _settings(text: str, spaced: bool = False, xml: bool = False) -> dict[str, s
     for above, line, _item in _lines_in_sections(text, blocks=spaced):
         if spaced and _narrow(".".join(above)):
             continue  # `location /healthz { access_log off; }`: one path's, not the server's
+        line = _ANNOTATED.sub(r"\1 =", line)  # `ttl_seconds: int = 900`: the value, not the type
         for key, value in _SETTING_IN_TEXT.findall(line):
             found[".".join([*above, key])] = value
+        for outer, inner in _INLINE_OBJECT.findall(line):  # `rateLimit: { enabled: true }`: rateLimit's
+            for key, value in _SETTING_IN_TEXT.findall(inner):
+                found[".".join([*above, outer, key])] = value
         if "</" in line:  # an XML element that holds a value (Maven's `<failBuildOnCVSS>7</failBuildOnCVSS>`)
             for key, value in _XML_SETTING.findall(line):
                 found[".".join([*above, key])] = value
@@ -1070,6 +1087,12 @@ def _settings(text: str, spaced: bool = False, xml: bool = False) -> dict[str, s
     return found
 
 
+# A typed field with its default (Python's `ttl_seconds: int = 900`, `mode: Literal["a"] = "a"`)
+_ANNOTATED = re.compile(
+    r"^([ \t]*[A-Za-z_]\w*)[ \t]*:[ \t]*[A-Za-z_][\w.]*(?:\[[^\]\n]{0,60}\])?[ \t]*=(?!=)"
+)
+# An object written on one line as a setting's value (`rateLimit: { enabled: false, max: 5 }`)
+_INLINE_OBJECT = re.compile(r"""["']?([A-Za-z_][\w-]{0,60})["']?\s*[:=]\s*\{([^{}\n]{1,400})\}""")
 _XML_OPENING = re.compile(r"<([A-Za-z][\w:.-]{0,40})\s+([^<>]{1,400})")
 _XML_ATTRIBUTE = re.compile(r"""([A-Za-z_][\w:.-]{0,40})\s*=\s*["']([^"'<>]{0,40})["']""")
 _XML_NAMED_VALUE = re.compile(
@@ -1353,6 +1376,13 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
             continue
         if old.get(key, "").lower() in _DENIES and value.lower() in _ALLOWS:
             return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}"]
+        if (
+            old.get(key, "").strip("\"' ").lower() in _ENFORCING
+            and value.strip("\"' ").lower() in _NOT_ENFORCING
+        ):
+            # SELinux's `enforcing` made `permissive`, a WAF's `Prevention` made `Detection`, a policy's
+            # `Enforce` made `Audit`: what it refused it now only records, or lets by
+            return [f"{CONTROL_OFF}{key} changed from {old[key]} to {value}: it no longer refuses anything"]
         if CAP_KEY.search(words_of(key)) and _raised_thousandfold(old.get(key, ""), value):
             # a risk limit `max_order_qty: 5000` made `50000000`: a cap that no longer caps anything
             return [f"{CONTROL_OFF}{key} raised from {old[key]} to {value}: a cap a thousand times higher"]
@@ -1753,8 +1783,8 @@ def _note_anyone(path: list[str], value: str, found: set[tuple[str, str]]) -> No
 # A limit on failed attempts before a lock-out or a slow-down (`maximum_attempts`, `max_login_attempts`,
 # `lockout_threshold`, `rate_limit`)
 _ATTEMPT_LIMIT = re.compile(
-    r"(?:^|_)(?:max(?:imum)?_?(?:\w+_)?(?:attempts|retries|failures|tries|requests)|lockout_?\w*|rate_?limit\w*"
-    r"|login_?attempts)(?:_|$)"
+    r"(?:^|_)(?:max(?:imum)?_?(?:\w+_)?(?:attempts|retries|failures|tries|requests|logins?)|lockout_?\w*"
+    r"|rate_?limit\w*|(?:failed_?)?login_?attempts|failed_?logins?)(?:_|$)"
 )
 
 
