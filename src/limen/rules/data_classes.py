@@ -306,10 +306,62 @@ def _birth_dates(action: Action) -> bool:
     return len(found) >= _BIRTH_DATES
 
 
+# A table's cells: comma-, tab-, pipe- or semicolon-separated fields on each line
+_CELLS = re.compile(r"\s*[,\t|;]\s*")
+_PERSON_NAME = re.compile(r"^(?:[A-Z][a-z]+|[A-Z]\.) [A-Z][a-zA-Z'-]+$|^[A-Z][a-z]+, [A-Z][a-z]+$")
+_CELL_KINDS = (
+    ("name", _PERSON_NAME),
+    ("email", re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")),
+    ("birth date", _BIRTH_DATE),
+    ("phone", re.compile(r"^\+?\d[\d ().-]{7,16}\d$")),
+    (
+        "number",
+        re.compile(r"^[$€£]?\d[\d,.]{3,15}$|^(?=[A-Za-z0-9-]{5,24}$)(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9-]+$"),
+    ),
+)
+_TABLE_ROWS = 3  # records of this many people make a list of them
+
+
+def _people_table(text: str) -> bool:
+    """A table of people's records in what leaves: three or more lines with the same three or more cells,
+    one column of people's names, addresses or birth dates and another of a second kind (a phone, a number,
+    an address: `Maria Lopez,mlopez@northbridge.edu,52.0`, `name,base_salary` rows): a customer, student or
+    staff list pasted into a chat, an issue or a mail. A table of services or build times names no one; a
+    rota names people but holds nothing of theirs."""
+    if text.count("\n") < 2:
+        return False
+    lines = [line.strip().strip("`") for line in text[:65536].splitlines() if line.strip().strip("`")]
+    i = 0
+    while i < len(lines):
+        width = len(_CELLS.split(lines[i]))
+        j = i + 1
+        while j < len(lines) and j - i < 500 and len(_CELLS.split(lines[j])) == width:
+            j += 1
+        if width >= 3 and j - i >= _TABLE_ROWS:
+            columns = list(zip(*(_CELLS.split(line) for line in lines[i:j]), strict=True))
+            kinds = {
+                kind
+                for column in columns
+                for kind, shape in _CELL_KINDS
+                if sum(1 for cell in column if _is_kind(kind, shape, cell.strip("\"' "))) >= _TABLE_ROWS
+            }
+            if kinds & {"name", "email", "birth date"} and len(kinds) >= 2:
+                return True
+        i = j
+    return False
+
+
+def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
+    """A cell of that kind; an address at a placeholder domain (`jane@example.com`) is a sample's, no one's."""
+    if not shape.match(cell):
+        return False
+    return kind != "email" or not _PLACEHOLDER_DOMAINS.search(cell.rsplit("@", 1)[-1].lower())
+
+
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs and several people's birth dates in an action
-    that can reach an external destination: AUTH in every mode. Quiet: the payee's own IBAN of a transfer,
+    """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs, several people's birth dates and a table of
+    people's records in an action that can reach an external destination: AUTH in every mode. Quiet: the payee's own IBAN of a transfer,
     numbers that fail their checksum, recent dates (releases, events), local files."""
     if not reaches_outside(action):
         return []
@@ -324,6 +376,8 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
         labels["the email addresses of several people"] = None
     if _birth_dates(action):
         labels["the birth dates of several people"] = None
+    if any(_people_table(text) for text in action_texts(action) if "\n" in text):
+        labels["a table of people's records"] = None
     if not labels:
         return []
     return [
