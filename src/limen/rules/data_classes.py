@@ -352,7 +352,7 @@ def _people_table(text: str) -> bool:
 
 
 def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
-    """A cell of that kind; an address at a placeholder domain (`jane@example.com`) is a sample's, no one's."""
+    """A cell of that kind; an address at a placeholder domain (`jane@example.com`) is a sample's."""
     if not shape.match(cell):
         return False
     return kind != "email" or not _PLACEHOLDER_DOMAINS.search(cell.rsplit("@", 1)[-1].lower())
@@ -361,8 +361,9 @@ def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
     """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs, several people's birth dates and a table of
-    people's records in an action that can reach an external destination: AUTH in every mode. Quiet: the payee's own IBAN of a transfer,
-    numbers that fail their checksum, recent dates (releases, events), local files."""
+    people's records in an action that can reach an external destination: AUTH in every mode. Quiet: the
+    payee's own IBAN of a transfer, numbers that fail their checksum, recent dates (releases, events), a
+    rota or a sample's placeholder rows, local files."""
     if not reaches_outside(action):
         return []
     addressed = {v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in _ADDRESS_KEYS}
