@@ -582,6 +582,36 @@ def _refusing_checks(text: str) -> int:
     )
 
 
+# A list of signing algorithms a token check accepts, and the two kinds in it: public-key ones (RS, ES, PS,
+# EdDSA) and a shared secret's (HS) or none at all
+_ALGORITHM_LIST = re.compile(
+    r"(?i)[\[({]\s*[\"'](?:RS|ES|PS|HS|Ed)\w*[\"'](?:\s*,\s*[\"'][\w-]+[\"'])+\s*[\])}]"
+)
+_ASYMMETRIC = re.compile(r"[\"'](?:RS|ES|PS)(?:256|384|512)[\"']|[\"']EdDSA[\"']")
+_SYMMETRIC = re.compile(r"(?i)[\"'](?:HS(?:256|384|512)|none)[\"']")
+
+
+def _symmetric_beside_asymmetric(text: str) -> bool:
+    """An accepted-algorithms list that holds a public-key algorithm and a shared-secret one (or `none`)."""
+    return any(
+        _ASYMMETRIC.search(found.group(0)) and _SYMMETRIC.search(found.group(0))
+        for found in _ALGORITHM_LIST.finditer(text[:65536])
+    )
+
+
+# An IV, nonce or salt given a fixed value (zero bytes, a written string, an empty buffer), and what makes
+# one at random
+_FIXED_NONCE = re.compile(
+    r"(?:\b(?:\w+_)?(?:iv|IV|nonce|NONCE|salt|SALT)(?:_\w+|[A-Z]\w*)?|\b[a-z]\w*(?:Iv|IV|Nonce|Salt)\w*)\b"
+    r"\s*(?::[^=\n]{0,40})?=\s*(?:b?[\"'](?:\\x00|0|[^\"'\n]{1,64})[\"']"
+    r"(?:\s*\*\s*\d+)?|bytes\(\d+\)|bytearray\(\d+\)|new\s+byte\s*\[\s*\d+\s*\]|Buffer\.alloc\(\d+\)"
+    r"|\[\s*0\s*\]\s*\*\s*\d+|make\(\[\]byte,\s*\d+\)|(?i:bytes\.fromhex)\([\"']0+[\"']\))"
+)
+_RANDOM_BYTES = re.compile(
+    r"(?i)random|urandom|token_bytes|randomBytes|SecureRandom|getrandom|rand\.Read|generate_?iv|gen_?nonce"
+)
+
+
 def weakened(
     before: str, after: str, path: str = "", *, file_before: str | None = None, lead: str = ""
 ) -> list[str]:
@@ -623,6 +653,11 @@ def weakened(
             found.append(plain)
         if _ALWAYS_YES_CALLBACK.search(added) and not _ALWAYS_YES_CALLBACK.search(removed):
             found.append("a permission check is answered yes for everyone")
+        if _symmetric_beside_asymmetric(added) and not _symmetric_beside_asymmetric(removed):
+            # `algorithms=["RS256", "HS256"]`: a token signed with the public key, as a shared secret, passes
+            found.append("the token check accepts a shared-secret algorithm beside a public-key one")
+        if _FIXED_NONCE.search(added) and _RANDOM_BYTES.search(removed) and not _FIXED_NONCE.search(removed):
+            found.append("a random IV, nonce or salt replaced by a fixed value: what it protects repeats")
         found += _mailed_secret_returned(removed, added, context)
         found += loosened(removed, added, context + "\n" + "\n".join(old_lines[i2 : i2 + 4]), test_code(path))
         if (copied := _copied_outside(added, context, known)) and not _COPIED_TO.search(removed):
