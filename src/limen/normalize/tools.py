@@ -307,6 +307,38 @@ _DESTROYS_MACHINE = re.compile(
     rf"(?:^|_){_MACHINE_VERBS}_(?:[a-z0-9]+_){{0,2}}{_MACHINES}(?:_|$)|(?:^|_){_MACHINES}_{_MACHINE_VERBS}(?:_|$)"
 )
 MACHINE_DESTROYED = "a delete or reimage of a machine or a disk and the data on it"
+# What holds a service's other things (a DNS zone, a site, a realm, a mailing list, a workflow, a data
+# source, a course): deleting one takes everything in it or served by it
+_CONTAINERS = (
+    r"(?:zones?|channels?|apps?|applications?|sites?|workspaces?|realms?|data_?sources?|lists?|audiences?"
+    r"|librar(?:y|ies)|(?:shared_)?drives?|dags?|pipelines?|tracking_plans?|pools?|inventor(?:y|ies)"
+    r"|data_streams?|courses?|(?:incoming_)?phone_numbers?|services?|workers?|tenants?|organi[sz]ations?"
+    r"|orgs?|teams?|domains?|user_pools?|identity_providers?|dashboards?|folders?|boards?|forms?|campaigns?"
+    r"|integrations?|connectors?|sources?|destinations?|deployments?|functions?|volumes?|jobs?|webhooks?"
+    r"|polic(?:y|ies)|certificates?)"
+)
+_DELETES_CONTAINER = re.compile(
+    rf"(?:^|_)(?:delete|remove|purge|destroy|drop|wipe)_(?:[a-z0-9]+_){{0,2}}?{_CONTAINERS}(?:_|$)"
+    rf"|(?:^|_){_CONTAINERS}_(?:delete|remove|purge|destroy|drop)(?:_|$)"
+)
+CONTAINER_DELETED = "a delete of a container (a zone, a site, a realm...) and all it holds"
+# A delete told to take more than the one thing it names: everything beneath it, for good, or every one
+# (`cascade=true`, `permanent=true`, `all=true`); a filter narrows it (a clean-up: `_FILTER_KEYS`' empty
+# ones are judged above)
+_WHOLESALE_KEYS = frozenset(
+    {
+        "cascade",
+        "purge",
+        "permanent",
+        "permanently",
+        "hard_delete",
+        "hard",
+        "force_delete",
+        "all",
+        "delete_all",
+    }
+)
+BULK_DELETED = "a delete of everything it matches"
 
 
 # Tools that delete every record a filter matches, and the arguments that hold the filter
@@ -444,7 +476,27 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
             named = words_of(key) in ("path", "document_path", "doc_path", "collection")
             if named and isinstance(value, str) and value.strip().strip("/") and "/" not in value.strip("/ "):
                 return f"a delete of the whole collection {value.strip()[:60]}"
+    if _DELETES_CONTAINER.search(words):  # `delete_realm(realm=acme)`, `zones_delete`, `delete_site`
+        return CONTAINER_DELETED
+    if arguments is not None and _UNDOES.search(words) and _deletes_wholesale(words, arguments):
+        return BULK_DELETED  # `delete_resource(resourceType=Patient, searchParams={...})`, `cascade=true`
     return ""
+
+
+def _deletes_wholesale(words: str, arguments: dict[str, object]) -> bool:
+    """A delete told to take more than the one thing it names: everything beneath it or for good (a switch
+    of `_WHOLESALE_KEYS` on), no limit (`limit=-1`), a bulk tool, or a list of three or more keys or ids."""
+    if "bulk" in words.split("_"):
+        return True
+    for key, value in list(arguments.items())[:32]:
+        name = words_of(str(key))
+        if name in _WHOLESALE_KEYS and value is True:
+            return True
+        if name == "limit" and value in (-1, "-1", 0, "0"):
+            return True
+        if isinstance(value, list) and len(value) >= 3 and all(isinstance(v, str | int) for v in value):
+            return True
+    return False
 
 
 # A retention setting's unit, by the last word of its key, and the least value that keeps data an hour: below

@@ -98,7 +98,9 @@ from limen.normalize.sql import RowWrite
 from limen.normalize.tools import (
     ADMIN_GRANTED,
     BRANCH_DELETED,
+    BULK_DELETED,
     BULK_TARGET,
+    CONTAINER_DELETED,
     CONTROL_OFF,
     DB_WRITE,
     DESTROYS_STORE,
@@ -2679,7 +2681,7 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
             what = note[len(DESTROYS_STORE) :]
             aged = what in (RETENTION_CUT, OFFSETS_MOVED)
             # a machine or disk deleted: one resource, refused when the arguments name production
-            one = what == MACHINE_DESTROYED and not PRODUCTION.search(
+            one = what in (MACHINE_DESTROYED, CONTAINER_DELETED, BULK_DELETED) and not PRODUCTION.search(
                 " ".join(str(v)[:200] for v in list(action.arguments.values())[:32])
             )
             if _on_scratch_database(action):
