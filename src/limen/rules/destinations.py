@@ -705,11 +705,14 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     and the company's private names, the project's own domain, trusted hosts, and hosts the project's
     committed files already name (a configuration moved, not a destination added). Where a system sends
     money is a destination too: a payee's bank details or payout wallet written into its rows (`UPDATE
-    vendors SET iban = ...`, `limen.rules.rows.payee_written`) ask, whichever door the statement takes."""
+    vendors SET iban = ...`, `limen.rules.rows.payee_written`), and a URL, a wallet or an account's email
+    address written there (`rows.destination_written`) ask, whichever door the statement takes."""
     from limen.rules.commands import written_rows
-    from limen.rules.rows import payee_written
+    from limen.rules.rows import destination_written, payee_written
 
-    if payee := payee_written(written_rows(action)):  # `UPDATE payees SET iban = '...'`: money goes there
+    rows = written_rows(action)
+    if payee := payee_written(rows) or destination_written(rows):
+        # `UPDATE payees SET iban = '...'`, `UPDATE firmware SET download_url = 'http://203.0.113.5/...'`
         yield Finding(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, Verdict.AUTH, 75, payee)
         return
     deploys = [c for c in action.commands if c.name in ("kubectl", "oc")]

@@ -11,6 +11,9 @@ whichever door the statement comes through: the rules of `limen.rules.commands` 
 - a credential of this system given a value written in the call (`INSERT INTO api_tokens (key, ...) VALUES
   ('a3f9...', ...)`): whoever wrote the call can sign in with it; a hash the database computes is not;
 - where payments go rewritten (a payee's IBAN, a bank account and routing number, a payout wallet);
+- where the system sends or whom it answers to rewritten: a URL to another host (a download, a redirect,
+  a webhook, a key set), a wallet address, an existing account's email address (`destination_written`);
+  a login key or an everyone-address (`0.0.0.0`) written into its rows lets someone in (`rights_given`);
 - a money or position limit set beyond reach or taken away (`max_notional_usd = 1e12`, `= NULL`)."""
 
 from __future__ import annotations
@@ -44,11 +47,17 @@ def _bare(table: str) -> str:
 
 
 def rights_given(writes: Iterable[RowWrite]) -> str:
-    """The first write that makes an account an administrator by data, described; "" for none."""
+    """The first write that makes an account an administrator by data, lets a login key in (`UPDATE robots
+    SET operator_pubkey = 'ssh-ed25519 AAAA...'`) or lets every address in (`INSERT INTO address (ip_addr,
+    mask) VALUES ('0.0.0.0', 0)`), described; "" for none."""
     from limen.normalize.tools import words_of
 
     for write in writes:
         column = words_of(write.column)
+        if write.literal and _LOGIN_KEY.search(write.value):
+            return f"{write.table}.{write.column} given a login key: whoever holds its private half gets in"
+        if write.literal and _EVERY_ADDRESS.fullmatch(write.value.strip()):
+            return f"{write.table}.{write.column} given {write.value.strip()}: every address is let in"
         if _RIGHTS_SWITCH.match(column) and write.value.strip().lower() in _ON:
             return f"{write.column} set on in {write.table}"
         rights = _RIGHTS_COLUMN.search(column) or (
@@ -108,6 +117,45 @@ def payee_written(writes: Iterable[RowWrite]) -> str:
         )
         if write.literal and value and value.lower() != "null" and payment:
             return f"payments go to the account {write.table}.{write.column} is given"
+    return ""
+
+
+_LOGIN_KEY = re.compile(r"(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) AAAA")
+_EVERY_ADDRESS = re.compile(r"0\.0\.0\.0(?:/0)?|::/0")
+_WALLET = re.compile(r"^0x[0-9a-fA-F]{40}$|^(?:bc1|[13])[a-zA-HJ-NP-Z0-9]{25,59}$")
+_ADDRESS = re.compile(r"^[\w.+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)$")
+_PLACEHOLDER = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|test|invalid|localhost|local)$")
+
+
+def destination_written(writes: Iterable[RowWrite]) -> str:
+    """The first write that says where the system sends or whom it answers to: a URL to a public host (a
+    firmware's download address, an OAuth client's redirect, a key set's address, a webhook), a wallet
+    address, or an existing account's email address changed (its password resets go there); "" for none.
+    A URL on this machine or the organisation's network, a placeholder address, a new row's address (a user
+    or an alias added) are not."""
+    from limen.model import HostClass
+    from limen.normalize.net import destinations_in_text, organisation_network
+
+    for write in writes:
+        value = write.value.strip()
+        if not write.literal or not value or len(value) > 2000:
+            continue
+        if "://" in value:
+            elsewhere = [
+                d
+                for d in destinations_in_text(value)
+                if d.host_class is not HostClass.LOOPBACK and not organisation_network(d)
+            ]
+            if elsewhere:
+                return f"{write.table}.{write.column} pointed at {elsewhere[0].host}"
+        elif _WALLET.match(value):
+            return f"{write.table}.{write.column} given the wallet {value[:12]}..."
+        elif (
+            (found := _ADDRESS.match(value))
+            and not write.inserted
+            and not _PLACEHOLDER.search(found.group(1))
+        ):
+            return f"{write.table}.{write.column} given the address {value}: what goes to it goes elsewhere"
     return ""
 
 
