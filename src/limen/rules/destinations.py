@@ -696,6 +696,41 @@ _SENDER_KEYS = frozenset({"from", "sender", "from_email", "from_address", "reply
 _LINK_HOST = re.compile(r"https?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})")
 
 
+# Files that hold data rather than show it: tables, exports, dumps, databases, archives, mailboxes, logs
+_DATA_FILE = re.compile(
+    r"(?i)\.(?:csv|tsv|xlsx?|ods|json|jsonl|ndjson|parquet|avro|sql|dump|bak|db|sqlite3?|mdb|accdb|gz|tgz|zip"
+    r"|7z|tar|bz2|xz|zst|rar|mbox|pst|eml|log|vcf|bam|cram|dcm|h5|hdf5|npz|pkl)$"
+)
+
+
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs="paths")
+def uploaded_data_files(action: Action, ctx: Context) -> Iterable[Finding]:
+    """A tool that sends a file of this machine's (a chat's or a drive's upload, a mail's attachment) given a
+    file that holds data: a table, an export, a dump, a database, an archive, a log (`upload_file(channels=
+    C07VENDOR, file_path=data/clinical/participants.csv)`): the data leaves for whoever reads the channel,
+    AUTH. Quiet: an image, a document or a page shared (`figures/sst_anomaly.png`), a shell line (its own
+    rules read what it sends), a tool that keeps the file on this machine."""
+    from limen.rules.secrets import reaches_outside
+
+    if action.commands or not action.paths or not reaches_outside(action):
+        return
+    if not _SENDS_FILE.search(words_of(action.tool.rsplit("__", 1)[-1])):
+        return
+    for path in action.paths[:16]:
+        if _DATA_FILE.search(path):
+            name = path.rsplit("/", 1)[-1]
+            yield Finding(
+                ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, Verdict.AUTH, 70, f"the data file {name} is sent out"
+            )
+            return
+
+
+# A tool's name that says it sends a file (`upload_file`, `files_upload_v2`, `send_document`, `attach_file`)
+_SENDS_FILE = re.compile(
+    r"(?:^|_)(?:upload|attach|share|send)_?(?:\w+_)?(?:files?|documents?|attachments?)?(?:_|$)"
+)
+
+
 @rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs=("notes", "acting", "served"))
 def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     """A host a change to a deployed configuration adds (`normalize.tools.sends_later`: an exporter's
