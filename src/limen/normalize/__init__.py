@@ -185,6 +185,25 @@ def _forge_destinations(
     return [replace(d, flags=(*d.flags, flag)) for d in found]
 
 
+# A forge's tools that publish what they are given under the account, outside any repository: gists,
+# snippets, pastes
+_PUBLISHES = re.compile(
+    r"(?:^|_)(?:create|update|post|publish|new|add)_(?:\w+_)?(?:gists?|snippets?|pastes?)(?:_|$)"
+)
+
+
+def _forge_publication(tool: str) -> str:
+    """The host a forge's publishing tool puts what it is given on (`mcp__github__create_gist`:
+    gist.github.com), "" for any other tool."""
+    from limen.facts.hosts import FORGES
+
+    words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
+    if not _PUBLISHES.search(words):
+        return ""
+    forge = next((FORGES[w] for w in words.split("_") if w in FORGES), "")
+    return f"gist.{forge}" if forge == "github.com" else forge
+
+
 # A name an IDE's or a notebook's tool runs by (`OrdersApplication (dev)`, `notebooks/eda.ipynb`): no shell
 # syntax, and no program's name first
 _ITEM_NAME = re.compile(r"(?!.*\w\()[\w][\w .,()/@+:=-]{0,159}")  # (`print(1)` is code)
@@ -560,6 +579,10 @@ def _normalize(
     ):  # `get_merge_request`, `list_issues`: a forge's reads send nothing of the project's
         server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
         destinations.extend(_forge_destinations(spec.repository, arguments, cwd, server, tool))
+    if publication := _forge_publication(
+        tool
+    ):  # `create_gist(public=true, files={...})`: as `gh gist create`
+        destinations.append(Destination(host=publication, scheme="https", flags=("publishes",)))
 
     acts = dispatched(tool, arguments)  # `call_service(domain="lock", service="unlock")`: `lock_unlock`
     if not commands and tool not in KNOWN_TOOLS and (what := destroys_store(acts, arguments)):
