@@ -703,18 +703,22 @@ _DATA_FILE = re.compile(
 )
 
 
-@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs="paths")
+@rule(ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, needs="payloads")  # (a tool's arguments are its payloads)
 def uploaded_data_files(action: Action, ctx: Context) -> Iterable[Finding]:
     """A tool that sends a file of this machine's (a chat's or a drive's upload, a mail's attachment) given a
     file that holds data: a table, an export, a dump, a database, an archive, a log (`upload_file(channels=
     C07VENDOR, file_path=data/clinical/participants.csv)`): the data leaves for whoever reads the channel,
     AUTH. Quiet: an image, a document or a page shared (`figures/sst_anomaly.png`), a shell line (its own
     rules read what it sends), a tool that keeps the file on this machine."""
+    if (
+        action.commands
+        or not action.paths
+        or not _SENDS_FILE.search(words_of(action.tool.rsplit("__", 1)[-1]))
+    ):
+        return
     from limen.rules.secrets import reaches_outside
 
-    if action.commands or not action.paths or not reaches_outside(action):
-        return
-    if not _SENDS_FILE.search(words_of(action.tool.rsplit("__", 1)[-1])):
+    if not reaches_outside(action):
         return
     for path in action.paths[:16]:
         if _DATA_FILE.search(path):
