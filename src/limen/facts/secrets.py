@@ -267,6 +267,8 @@ SECRET_NAMES = re.compile(
         # Ansible's vault password file: the key to every secret the inventories keep
         \.?vault[-_]pass(word)?(\.txt)?|
         .*\.(pem|key|p8|p12|pfx|jks|keystore|ppk|kdbx|ovpn)|
+        # OpenDKIM's and BIND's private keys (`mail.private`, `Kexample.com.+013+12345.private`)
+        .*\.private|
         \.netrc|_netrc|netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
         # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password

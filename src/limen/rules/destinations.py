@@ -707,9 +707,10 @@ _DATA_FILE = re.compile(
 def uploaded_data_files(action: Action, ctx: Context) -> Iterable[Finding]:
     """A tool that sends a file of this machine's (a chat's or a drive's upload, a mail's attachment) given a
     file that holds data: a table, an export, a dump, a database, an archive, a log (`upload_file(channels=
-    C07VENDOR, file_path=data/clinical/participants.csv)`): the data leaves for whoever reads the channel,
-    AUTH. Quiet: an image, a document or a page shared (`figures/sst_anomaly.png`), a shell line (its own
-    rules read what it sends), a tool that keeps the file on this machine."""
+    C07VENDOR, file_path=data/clinical/participants.csv)`), or a secret file (a private key): it leaves
+    for whoever reads the channel, AUTH. Quiet: an image, a document or a page shared
+    (`figures/sst_anomaly.png`), a shell line (its own rules read what it sends), a tool that keeps the file
+    on this machine."""
     if (
         action.commands
         or not action.paths
@@ -720,9 +721,19 @@ def uploaded_data_files(action: Action, ctx: Context) -> Iterable[Finding]:
 
     if not reaches_outside(action):
         return
+    from limen.rules.paths import is_secret_file
+
     for path in action.paths[:16]:
+        name = path.rsplit("/", 1)[-1]
+        if is_secret_file(path):  # `upload_file(file_path=/etc/opendkim/keys/x/mail.private)`
+            yield Finding(
+                ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
+                Verdict.AUTH,
+                85,
+                f"the secret file {name} is sent out",
+            )
+            return
         if _DATA_FILE.search(path):
-            name = path.rsplit("/", 1)[-1]
             yield Finding(
                 ReasonCode.UNKNOWN_EXTERNAL_DESTINATION, Verdict.AUTH, 70, f"the data file {name} is sent out"
             )
