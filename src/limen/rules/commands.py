@@ -85,6 +85,7 @@ from limen.model import (
     Action,
     Capability,
     Command,
+    Destination,
     Finding,
     HostClass,
     Mode,
@@ -3118,6 +3119,54 @@ def _suspicious_label(host: str) -> bool:
     if len(host) > 120:
         return True
     return any(len(label) >= 24 and _entropy(label) >= 3.5 for label in labels[:-2])
+
+
+def _decoded_label(host: str) -> str:
+    """A label of `host` (below its domain) that is text written in base64, base32 or hex
+    (`a2V5LTNmOWExYzdlMmI4ZDRmNjA` is `key-3f9a1c7e2b8d4f60`): data carried in a name, which every resolver on
+    the way to the domain's own name server reads. "" for names whose labels decode to no text (a CDN's
+    `d1a2b3c4d5e6f7`, a hash)."""
+    import base64
+    import binascii
+
+    for label in host.split(".")[:-2][:8]:
+        if len(label) < 16 or len(label) > 63:
+            continue
+        decoded: list[bytes] = []
+        with suppress(binascii.Error, ValueError):
+            decoded.append(base64.urlsafe_b64decode(label + "=" * (-len(label) % 4)))
+        with suppress(binascii.Error, ValueError):
+            decoded.append(base64.b32decode(label.upper() + "=" * (-len(label) % 8)))
+        if len(label) % 2 == 0 and re.fullmatch(r"[0-9a-fA-F]+", label):
+            decoded.append(bytes.fromhex(label))
+        for data in decoded:
+            printable = sum(32 <= b < 127 for b in data)
+            letters = sum(chr(b).isalpha() for b in data)
+            if len(data) >= 10 and printable >= 0.95 * len(data) and letters >= 4:
+                return label
+    return ""
+
+
+def _written_host(dest: Destination) -> str:
+    """The host as the URL writes it (its case kept: base64 is written in both), else the normalised one."""
+    found = re.match(r"[a-z][\w+.-]*://(?:[^@/\s]*@)?([^/:?#\s]+)", dest.url, re.IGNORECASE)
+    return found.group(1) if found and found.group(1).lower() == dest.host else dest.host
+
+
+@rule(ReasonCode.DNS_EXFILTRATION, needs="destinations")
+def encoded_host_label(action: Action, ctx: Context) -> Iterator[Finding]:
+    """A request to a host whose name carries encoded text (`https://a2V5LTNm...LmI4.t.dnslog.example/ping`,
+    a WebFetch or curl): the lookup alone hands the text to the domain's name server, BLOCK. Quiet: names
+    whose labels are words, hashes or a CDN's random identifiers."""
+    for dest in action.destinations:
+        if dest.host and dest.host.count(".") >= 2 and (label := _decoded_label(_written_host(dest))):
+            yield _finding(
+                ReasonCode.DNS_EXFILTRATION,
+                Verdict.BLOCK,
+                92,
+                f"encoded text in the host name ({label[:20]}...)",
+            )
+            return
 
 
 @rule(ReasonCode.DNS_EXFILTRATION, needs="acting")  # a run-time host name makes no destination
