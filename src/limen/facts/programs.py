@@ -3861,6 +3861,18 @@ CODE_LOADING_VARIABLES = frozenset(
         *("PYTHONSTARTUP", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "NODE_OPTIONS"),
     }
 )
+# Where programs look for the code they load, and which certificates they trust: set in a start-up file, a
+# folder someone can write becomes part of every program run from then on, or a certificate of theirs is
+# believed for every connection (set for one command, `PYTHONPATH=src pytest`, they are ordinary)
+SEARCH_PATH_VARIABLES = frozenset(
+    {
+        *("PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PERL5LIB", "PERLLIB", "RUBYLIB", "NODE_PATH"),
+        *("CLASSPATH", "LD_LIBRARY_PATH", "GCONV_PATH", "ZDOTDIR", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR"),
+        *("LUA_PATH", "LUA_CPATH", "R_LIBS", "R_LIBS_USER", "JULIA_LOAD_PATH", "GEM_PATH", "PSModulePath"),
+        *("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS"),
+        *("GIT_SSL_CAINFO", "AWS_CA_BUNDLE", "PIP_CERT", "CARGO_HTTP_CAINFO"),
+    }
+)
 # Options in those variables that are only settings, never code (`NODE_OPTIONS=--max-old-space-size=4096`).
 # Programs that serve a folder's files to the network, and the options that name the folder ("" : the first
 # operand; none given: the working directory). The interpreters' servers are keyed by how they are started

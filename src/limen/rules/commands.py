@@ -2177,7 +2177,7 @@ def sql_arguments(command: Command) -> list[str]:
     return found
 
 
-# An option named for running what follows it (`--exec`, `--run-query`, `--sql-file`... no: `--stmt`)
+# An option named for running what follows it (`--exec`, `--run-query`, `--stmt`)
 _RUNS_STATEMENT = re.compile(r"^--?(?:[\w-]*(?:exec|query|sql|stmt|statement|command|cmd|run)[\w-]*)$")
 
 
@@ -4318,12 +4318,27 @@ def _ordinary_jobs(command: Command, action: Action, ctx: Context) -> bool:
     args = command.argv[1:]
     if _short_flags(args) & {"e", "l", "r", "i"}:
         return False
+    # (the line only lists the table, filters it and prints the new lines: what it installs is what it
+    # prints; `cat /tmp/jobs | crontab -` beside an `echo` of a harmless line would install the other)
+    if not all(_builds_cron_text(c) for c in action.commands):
+        return False
     operands = [w for i, w in enumerate(args) if not w.startswith("-") and (i == 0 or args[i - 1] != "-u")]
-    if operands and not action.payloads:
-        text = current_text(canonical(operands[0], action.cwd or ctx.workspace, ctx.home)) or ""
+    if operands:  # `crontab FILE`: the file as it is, or as this line writes it
+        path = canonical(operands[0], action.cwd or ctx.workspace, ctx.home)
+        text = "\n".join(action.payloads) if path in action.write_paths else current_text(path) or ""
     else:
         text = "\n".join(action.payloads)
     return bool(text) and plain_jobs(text, action, ctx)
+
+
+def _builds_cron_text(command: Command) -> bool:
+    """A command of a line that installs a cron table from its own text: the table's own program, a print
+    of the lines, or a filter of the listed table with no file of its own (`grep -v backup`)."""
+    if command.via or command.dynamic_name:
+        return False
+    if command.name in ("crontab", "scrontab", "echo", "printf"):
+        return True
+    return command.name == "grep" and len(_operands(command.argv)) <= 1
 
 
 def _persists_note(action: Action) -> str:

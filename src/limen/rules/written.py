@@ -6948,7 +6948,7 @@ def _plain_setup(text: str) -> bool:
     set-up file sourced from the system's folders (`source /opt/ros/humble/setup.bash`), environment modules
     loaded by name (`module load gcc/12.2.0`) and a completion bound to a shell function (`complete -F
     __start_kubectl k`). Anything else, and any line with more than one command in it, is not plain."""
-    from limen.facts.programs import changes_what_runs, program
+    from limen.facts.programs import program
 
     lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     # `export ANDROID_HOME=$HOME/Android/Sdk; export PATH=...`: commands a `;` joins, each read alone
@@ -6967,7 +6967,7 @@ def _plain_setup(text: str) -> bool:
                 for e in entries
             ):
                 return False
-        elif (found := _FOLDER_LINE.fullmatch(line)) is not None and not changes_what_runs(found.group(1)):
+        elif (found := _FOLDER_LINE.fullmatch(line)) is not None and not _loads_or_runs(found.group(1)):
             folders.add(found.group(1))  # `export JAVA_HOME=/opt/jdk-17`: where a tool lives
         elif (found := _ALIAS_LINE.fullmatch(line)) is not None:
             name, value = found.group(1), found.group(2).strip("\"'")
@@ -7000,10 +7000,18 @@ _SYSTEM_SETUP_LINE = re.compile(
 )
 
 
+def _loads_or_runs(name: str) -> bool:
+    """A variable that changes what runs, where code is loaded from or which certificates are trusted."""
+    from limen.facts.programs import SEARCH_PATH_VARIABLES
+
+    return changes_what_runs(name) or name in SEARCH_PATH_VARIABLES
+
+
 def _plain_setting(name: str, value: str) -> bool:
     """A variable set to a word, a number or a path in every new shell (`ROS_DOMAIN_ID=42`,
     `DJANGO_SETTINGS_MODULE=config.settings.local`, `HF_HOME=/mnt/cache/hf`): a tool's setting. Not a
-    variable that changes what runs or is run as a command (`LD_PRELOAD`, `PROMPT_COMMAND`, `PATH`), one
+    variable that changes what runs, is run as a command or says where code is loaded from or which
+    certificates are trusted (`LD_PRELOAD`, `PROMPT_COMMAND`, `PATH`, `PYTHONPATH`, `SSL_CERT_FILE`), one
     holding a credential, an empty one (a check's file unset), an address (a registry, an API domain: where
     a tool fetches from) or options handed to a tool (`HOMEBREW_CASK_OPTS=--no-quarantine`). A setting that
     switches a check off (`GIT_SSL_NO_VERIFY=1`) is the rules' to find, before this is asked."""
@@ -7011,7 +7019,7 @@ def _plain_setting(name: str, value: str) -> bool:
 
     return (
         bool(value)
-        and not changes_what_runs(name)
+        and not _loads_or_runs(name)
         and not runs_value(name, value)
         and not secret_variable(name)
         and "://" not in value
