@@ -579,9 +579,8 @@ def _normalize(
     ):  # `get_merge_request`, `list_issues`: a forge's reads send nothing of the project's
         server = tool.split("__")[1] if tool.startswith("mcp__") and tool.count("__") >= 2 else ""
         destinations.extend(_forge_destinations(spec.repository, arguments, cwd, server, tool))
-    if publication := _forge_publication(
-        tool
-    ):  # `create_gist(public=true, files={...})`: as `gh gist create`
+    publication = _forge_publication(tool)  # `create_gist(public=true, files={...})`: as `gh gist create`
+    if publication:
         destinations.append(Destination(host=publication, scheme="https", flags=("publishes",)))
 
     acts = dispatched(tool, arguments)  # `call_service(domain="lock", service="unlock")`: `lock_unlock`

@@ -317,9 +317,10 @@ _CONTAINERS = (
     r"|integrations?|connectors?|sources?|destinations?|deployments?|functions?|volumes?|jobs?|webhooks?"
     r"|polic(?:y|ies)|certificates?)"
 )
+# (the container the last word: `delete_channel_message` deletes a message)
 _DELETES_CONTAINER = re.compile(
-    rf"(?:^|_)(?:delete|remove|purge|destroy|drop|wipe)_(?:[a-z0-9]+_){{0,2}}?{_CONTAINERS}(?:_|$)"
-    rf"|(?:^|_){_CONTAINERS}_(?:delete|remove|purge|destroy|drop)(?:_|$)"
+    rf"(?:^|_)(?:delete|remove|purge|destroy|drop|wipe)_(?:[a-z0-9]+_){{0,2}}?{_CONTAINERS}$"
+    rf"|(?:^|_){_CONTAINERS}_(?:delete|remove|purge|destroy|drop)$"
 )
 CONTAINER_DELETED = "a delete of a container (a zone, a site, a realm...) and all it holds"
 # A delete told to take more than the one thing it names: everything beneath it, for good, or every one
@@ -479,7 +480,7 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
     if _DELETES_CONTAINER.search(words):  # `delete_realm(realm=acme)`, `zones_delete`, `delete_site`
         return CONTAINER_DELETED
     if arguments is not None and _UNDOES.search(words) and _deletes_wholesale(words, arguments):
-        return BULK_DELETED  # `delete_resource(resourceType=Patient, searchParams={...})`, `cascade=true`
+        return BULK_DELETED  # `delete_page(page_id=..., cascade=true)`, `delete(key=[a, b, c, d])`
     return ""
 
 
