@@ -98,6 +98,9 @@ LOOPBACK_NAMES = frozenset(
 # Valet and Herd resolve it to this machine; DDEV's `.ddev.site` and Lando's `.lndo.site` are public names
 # whose every address is 127.0.0.1)
 LOOPBACK_SUFFIXES = (".localhost", ".localtest.me", ".lvh.me", ".test", ".ddev.site", ".lndo.site")
+# Domains reserved for examples and tests (RFC 2606, RFC 6761) and local names: an address there is a
+# sample's or this machine's, no one's mailbox
+PLACEHOLDER_DOMAINS = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|test|invalid|localhost|local)$")
 
 # URL schemes that reach another machine: a value with one of these is a destination, whatever the argument
 # is called; any other `scheme://` (a server's `notes://readme`) is an identifier.

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 
 from limen.context import Context
+from limen.facts.hosts import PLACEHOLDER_DOMAINS
 from limen.model import Action, Finding, ReasonCode, Verdict
 from limen.rules import rule
 from limen.rules.secrets import action_texts, reaches_outside
@@ -238,7 +239,6 @@ def data_classes_in(text: str) -> list[str]:
 
 # An email address, as written or URL-encoded (`ana%40acme.io` in a query)
 _EMAIL = re.compile(r"[A-Za-z0-9._+-]{1,64}(?:@|%40)([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)")
-_PLACEHOLDER_DOMAINS = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|test|invalid|localhost|local)$")
 # Whom a message or an invitation is for: the addresses it is sent to are its use, not its content
 _ADDRESSING_KEYS = frozenset(
     {"cc", "bcc", "recipients", "emails", "attendees", "invitees", "members", "from"}
@@ -276,7 +276,7 @@ def _several_people(action: Action, ctx: Context) -> bool:
     for text in texts:
         for match in _EMAIL.finditer(text[:65536]):
             domain = match.group(1).lower()
-            if _PLACEHOLDER_DOMAINS.search(domain):
+            if PLACEHOLDER_DOMAINS.search(domain):
                 continue
             address = match.group(0).lower().replace("%40", "@")
             addresses.add(address)
@@ -355,7 +355,7 @@ def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
     """A cell of that kind; an address at a placeholder domain (`jane@example.com`) is a sample's."""
     if not shape.match(cell):
         return False
-    return kind != "email" or not _PLACEHOLDER_DOMAINS.search(cell.rsplit("@", 1)[-1].lower())
+    return kind != "email" or not PLACEHOLDER_DOMAINS.search(cell.rsplit("@", 1)[-1].lower())
 
 
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)

@@ -124,7 +124,6 @@ _LOGIN_KEY = re.compile(r"(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d+|sk-ssh-
 _EVERY_ADDRESS = re.compile(r"0\.0\.0\.0(?:/0)?|::/0")
 _WALLET = re.compile(r"^0x[0-9a-fA-F]{40}$|^(?:bc1|[13])[a-zA-HJ-NP-Z0-9]{25,59}$")
 _ADDRESS = re.compile(r"^[\w.+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)$")
-_PLACEHOLDER = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net)|test|invalid|localhost|local)$")
 
 
 def destination_written(writes: Iterable[RowWrite]) -> str:
@@ -133,6 +132,7 @@ def destination_written(writes: Iterable[RowWrite]) -> str:
     address, or an existing account's email address changed (its password resets go there); "" for none.
     A URL on this machine or the organisation's network, a placeholder address, a new row's address (a user
     or an alias added) are not."""
+    from limen.facts.hosts import PLACEHOLDER_DOMAINS
     from limen.model import HostClass
     from limen.normalize.net import destinations_in_text, organisation_network
 
@@ -153,7 +153,7 @@ def destination_written(writes: Iterable[RowWrite]) -> str:
         elif (
             (found := _ADDRESS.match(value))
             and not write.inserted
-            and not _PLACEHOLDER.search(found.group(1))
+            and not PLACEHOLDER_DOMAINS.search(found.group(1))
         ):
             return f"{write.table}.{write.column} given the address {value}: what goes to it goes elsewhere"
     return ""
