@@ -487,8 +487,78 @@ CONDA_CHANNELS = frozenset(
         "pytorch-nightly",
     }
 )
+# PowerShell's modules: Windows' own (shipped with the system or a server role) and the PowerShell Gallery's
+# most installed, by the name `Import-Module` and `Install-Module` take
+PSGALLERY = frozenset(
+    n.lower()
+    for n in (
+        *("ActiveDirectory", "GroupPolicy", "DnsServer", "DhcpServer", "ScheduledTasks", "NetSecurity"),
+        *(
+            "NetTCPIP",
+            "NetAdapter",
+            "Storage",
+            "SmbShare",
+            "Hyper-V",
+            "WebAdministration",
+            "IISAdministration",
+        ),
+        *("ServerManager", "BitLocker", "Defender", "PKI", "PSDesiredStateConfiguration", "CimCmdlets"),
+        *("Microsoft.PowerShell.Management", "Microsoft.PowerShell.Utility", "Microsoft.PowerShell.Security"),
+        *("Microsoft.PowerShell.Archive", "PowerShellGet", "PackageManagement", "PrintManagement"),
+        *("RemoteDesktop", "UpdateServices", "ADDSDeployment", "FailoverClusters", "International"),
+        *("Appx", "Dism", "WindowsUpdate", "TrustedPlatformModule", "NetworkConnectivityStatus"),
+        *("Az", "Az.Accounts", "Az.Resources", "Az.Compute", "Az.Storage", "Az.KeyVault", "Az.Network"),
+        *("Az.Websites", "Az.Sql", "Az.Monitor", "Az.Aks", "Az.ContainerRegistry", "Az.Functions"),
+        *(
+            "Microsoft.Graph",
+            "Microsoft.Graph.Authentication",
+            "Microsoft.Graph.Users",
+            "Microsoft.Graph.Groups",
+        ),
+        *("Microsoft.Graph.DeviceManagement", "Microsoft.Graph.Identity.SignIns", "Microsoft.Graph.Beta"),
+        *(
+            "Microsoft.Graph.Reports",
+            "Microsoft.Graph.Applications",
+            "Microsoft.Graph.Identity.DirectoryManagement",
+        ),
+        *("ExchangeOnlineManagement", "MicrosoftTeams", "PnP.PowerShell", "AzureAD", "MSOnline"),
+        *(
+            "Microsoft.Online.SharePoint.PowerShell",
+            "MicrosoftPowerBIMgmt",
+            "Microsoft.PowerApps.Administration.PowerShell",
+        ),
+        *(
+            "Pester",
+            "PSScriptAnalyzer",
+            "PSReadLine",
+            "posh-git",
+            "oh-my-posh",
+            "Terminal-Icons",
+            "ImportExcel",
+        ),
+        *("dbatools", "SqlServer", "PSWindowsUpdate", "VMware.PowerCLI", "AWS.Tools.Common", "AWSPowerShell"),
+        *("AWS.Tools.Installer", "AWS.Tools.S3", "AWS.Tools.EC2", "platyPS", "InvokeBuild", "Plaster"),
+        *("ThreadJob", "PSFramework", "NTFSSecurity", "Carbon", "BurntToast", "PSDscResources", "Posh-SSH"),
+        *("Microsoft.PowerShell.SecretManagement", "Microsoft.PowerShell.SecretStore", "PSWriteHTML"),
+        *(
+            "ActiveDirectoryDsc",
+            "ComputerManagementDsc",
+            "NetworkingDsc",
+            "xWebAdministration",
+            "Microsoft.WinGet.Client",
+        ),
+        *(
+            "PSGitHub",
+            "powershell-yaml",
+            "Microsoft.PowerShell.ConsoleGuiTools",
+            "Microsoft.PowerShell.Crescendo",
+        ),
+        *("LAPS", "AdmPwd.PS", "IntuneWin32App", "WindowsAutopilotIntune", "Microsoft.Graph.Intune"),
+    )
+)
 POPULAR = {
     "conda_channel": CONDA_CHANNELS,
+    "psgallery": PSGALLERY,
     "github": GITHUB,
     "pypi": PYPI,
     "npm": NPM,

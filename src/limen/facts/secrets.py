@@ -506,6 +506,15 @@ SERVICE_PASSWORD_FILE = re.compile(
     r"^/etc/(?:[^/]+/)+(?:[\w-]*[._-])?(?:passwd|passwords?|htpasswd|pwfile|secrets)(?:\.db)?$"
     r"|^/etc/[\w-]+\.secrets$"
 )
+# Windows' files that hold passwords (as a WSL or PowerShell path names them, `/mnt/c/...`): an unattended
+# install's answer file (the administrator's password), Group Policy Preferences' XML in SYSVOL (a
+# `cpassword` anyone can decrypt), the registry hives with the accounts' hashes, a domain controller's
+# database
+WINDOWS_PASSWORD_FILE = re.compile(
+    r"(?i)/(?:panther|sysprep)/(?:[\w-]+/)?(?:auto)?unattend(?:ed)?\.xml$|/sysprep\.(?:xml|inf)$"
+    r"|/sysvol/.*/(?:groups|services|scheduledtasks|datasources|drives|printers)\.xml$"
+    r"|/system32/config/(?:sam|security|system)$|/ntds\.dit$"
+)
 # A command-line tool's saved login in its own folder of the user's home (`~/.balena/token`,
 # `~/.config/somecli/auth.json`, `~/.local/share/x/access-token`, `~/.config/itch/butler_creds`,
 # `~/.julia/servers/HOST/auth.toml`), or in a file of the home's named for it (`~/.p4tickets`): whoever

@@ -2028,61 +2028,6 @@ def _compiles_written(argv: list[str], state: _State, stdin: _Stream | None) -> 
     return False
 
 
-# PowerShell's cmdlets whose effect a shell command has (`Get-Content` is `cat`), and those that only read,
-# filter or print what passes through a pipeline (as `cat` does): a line made of them is analysed as that
-# shell line; any other cmdlet (`Remove-Item`, `Invoke-Expression`, `Set-*`) leaves the script opaque.
-_POWERSHELL_AS = {
-    **dict.fromkeys(("get-content", "gc", "type"), "cat"),
-    **dict.fromkeys(("select-string", "sls"), "grep"),
-    **dict.fromkeys(("get-childitem", "gci", "dir"), "ls"),
-    **dict.fromkeys(("invoke-restmethod", "invoke-webrequest", "irm", "iwr"), "curl"),
-    **dict.fromkeys(("write-host", "write-output"), "echo"),
-    "test-path": "test -e",
-}
-_POWERSHELL_REMOVE = frozenset({"remove-item", "ri", "rm", "del", "erase", "rd", "rmdir"})
-_POWERSHELL_SIGN_IN = frozenset({"connect-azaccount", "connect-mggraph", "connect-exchangeonline"})
-# Common parameters and Remove-Item's filters: their values name no item
-_REMOVE_VALUE_PARAMS = frozenset(
-    {"-erroraction", "-ea", "-warningaction", "-wa", "-filter", "-include", "-exclude", "-stream"}
-    | {"-credential"}
-)
-
-
-def _remove_item(params: list[str], piped: bool = False) -> str:
-    """`Remove-Item -Recurse -Force ./publish, ./publish.zip -ErrorAction SilentlyContinue` as `rm -r -f
-    ./publish ./publish.zip`: its paths (positional, `-Path`, `-LiteralPath`, comma-separated), recursive
-    when `-Recurse` says so; given none after a pipe, it removes what the pipeline lists (`xargs rm`)."""
-    paths, recursive, skip = [], False, False
-    for word in params:
-        lowered = word.lower()
-        if skip:
-            skip = False
-        elif lowered in _REMOVE_VALUE_PARAMS:
-            skip = True
-        elif lowered in ("-recurse", "-r"):
-            recursive = True
-        elif not lowered.startswith("-"):
-            paths += [_posix_path(p) for p in word.split(",") if p]
-    line = " ".join(["rm", "-r" if recursive else "", "-f", *paths]).replace("  ", " ")
-    return f"xargs {line}" if piped and not paths else line
-
-
-# Cmdlets whose approved verb only reads, looks up, tests or reshapes what passes through (`Get-`, `Test-`,
-# `Select-`, `Format-`, `ConvertTo-`...), less those that read a secret or the clipboard (`Get-Content` is
-# `cat`, read as the file it names), and the aliases and tools that do the same
-_POWERSHELL_FILTERS = re.compile(
-    r"(?i)^(?:(?:get|test|find|search|select|show|measure|compare|resolve|format|convertto|convertfrom|split|join"
-    r"|group|sort|where|trace)-(?!content\b|credential\b|secret\b|storedcredential\b|clipboard\b"
-    r"|securestring\b|pfxcertificate\b)[a-z]+"
-    r"|select|where|sort|ft|fl|fw|measure|group|out-string|out-host|out-null"
-    r"|invoke-pester|invoke-scriptanalyzer|import-module|install-module|install-psresource|update-module"
-    r"|update-psresource"
-    # Defender's own upkeep and a scan, help refreshed, a restore point made: nothing of the user's touched
-    r"|update-mpsignature|start-mpscan|update-help|checkpoint-computer)$"
-)
-
-
-_POWERSHELL_TOKEN = re.compile(r"""'[^']*'|"[^"]*"|[|;]|[^|;'"]+""")
 # A user's folder on Windows (`C:\Users\dev\.aws\credentials`) is their home: the credential, key and
 # persistence tables name those places under `~`
 _WINDOWS_HOME = re.compile(r"(?i)^[a-z]:/users/[^/]+(?=/|$)")
@@ -2107,28 +2052,6 @@ def _posix_path(word: str) -> str:
     return f"/mnt/{drive.group(1).lower()}{posix[2:]}" if drive else posix
 
 
-def _select_string_operands(words: list[str]) -> list[str]:
-    """`Select-String -Path FILE -Pattern TEXT` as grep's operands (`-e TEXT FILE`): named, its parameters
-    come in any order; unnamed, the pattern comes first as in grep."""
-    pattern: list[str] = []
-    files: list[str] = []
-    i = 0
-    while i < len(words):
-        word = words[i].lower()
-        value = words[i + 1] if i + 1 < len(words) else ""
-        if word == "-pattern" and value:
-            pattern, i = ["-e", value], i + 2
-        elif word in ("-path", "-literalpath") and value:
-            files, i = [*files, _posix_path(value)], i + 2
-        elif word.startswith("-"):
-            i += 1
-        elif pattern:
-            files, i = [*files, _posix_path(words[i])], i + 1
-        else:
-            pattern, i = ["-e", words[i]], i + 1
-    return [*pattern, *files]
-
-
 def _jump_hosts(args: list[str]) -> list[str]:
     """The jump hosts of `ssh`/`scp`/`sftp -J HOST[,HOST...]` (or `-JHOST`): each is a machine the
     connection goes through, so each is one of the call's destinations."""
@@ -2151,141 +2074,11 @@ def _powershell_command(argv: list[str]) -> str | None:
     return None
 
 
-# A script block or hashtable that only reads the object passing through (`{ $_.Enabled -eq $false }`,
-# `@{n='Age'; e={ (Get-Date) - $_.LastLogon }}` is not: it calls a cmdlet): its properties, comparisons,
-# literals and the automatic values, no cmdlet, method, type, variable of its own or call operator
-_PURE_BLOCK = re.compile(r"@?\{([^{}]*)\}")
-_BLOCK_ALLOWED = re.compile(
-    r"""(?ix)(?:\$(?:_|psitem|true|false|null)(?:\.\w+)*|'[^']*'|"[^"$`]*"|-(?:eq|ne|gt|ge|lt|le|like|notlike"""
-    r"""|match|notmatch|contains|notcontains|in|notin|and|or|not|is|isnot)\b|\w+(?:\.\w+)*|[\s=;,!()<>+*/.]|\d+)"""
-)
-
-
-def _reads_only(script: str) -> bool:
-    """A script block that is itself a pipeline of cmdlets that only read (`Invoke-Command -ScriptBlock {
-    Get-MpThreatDetection | Select-Object -First 20 }` reads on the other machine)."""
-    heads = [s.split()[0] for s in re.split(r"[|;]", script) if s.split()]
-    return bool(heads) and all(_POWERSHELL_FILTERS.match(h) for h in heads) and "$" not in script
-
-
-def _compares_only(script: str) -> bool:
-    """A script block that only compares the pipeline object's properties (`{ $_.Enabled -eq $false }`)."""
-    unquoted = re.sub(r"'[^']*'|\"[^\"]*\"", "", script)
-    return _BLOCK_ALLOWED.sub("", script).strip() == "" and not re.search(r"(?i)\b[a-z]+-[a-z]+\b", unquoted)
-
-
-def _pure_blocks(text: str) -> str:
-    """The line with every script block and hashtable that only reads the pipeline's object replaced by a
-    plain word (innermost first); a block that does more is left, and leaves the line opaque."""
-    for _ in range(8):
-        replaced = _PURE_BLOCK.sub(
-            lambda m: " psblock " if _reads_only(m.group(1)) or _compares_only(m.group(1)) else m.group(0),
-            text,
-        )
-        if replaced == text:
-            break
-        text = replaced
-    return text
-
-
-def _selects(listing: list[str]) -> bool:
-    """A `Get-ChildItem` that names what it lists (`-Include bin,obj`, `-Filter *.log`), not all there is."""
-    return any(w.lower() in ("-include", "-filter", "-name") for w in listing)
-
-
-def _found_and_removed(listing: list[str]) -> str:
-    """`Get-ChildItem -Path D -Recurse -Include bin,obj | Remove-Item -Recurse` as `find D \\( -name bin -o
-    -name obj \\) -exec rm -rf {} +`: what the listing selects (`-Include`, `-Filter`, a path), removed."""
-    root, names, skip = ".", [], ""
-    for i, word in enumerate(listing):
-        lowered = word.lower()
-        if skip:
-            skip = ""
-            continue
-        if lowered in ("-path", "-literalpath") and i + 1 < len(listing):
-            root, skip = _posix_path(listing[i + 1]), "value"
-        elif lowered in ("-include", "-filter", "-name") and i + 1 < len(listing):
-            names += [n for n in listing[i + 1].strip("'\"").split(",") if n]
-            skip = "value"
-        elif not lowered.startswith("-"):
-            root = _posix_path(word)
-    selected = " -o ".join(f"-name {shlex.quote(n)}" for n in names)
-    return (
-        f"find {root} \\( {selected} \\) -exec rm -rf {{}} +" if names else f"find {root} -exec rm -rf {{}} +"
-    )
-
-
-# PowerShell's variables that name a user's folders (`$HOME`, `$env:USERPROFILE`, `${env:APPDATA}`), as the
-# paths the shell line names them by
-_POWERSHELL_PLACES = {
-    "$home": "~",
-    "$env:userprofile": "~",
-    "$env:home": "~",
-    "$env:appdata": "~/AppData/Roaming",
-    "$env:localappdata": "~/AppData/Local",
-    "$env:temp": "/tmp",
-    "$env:tmp": "/tmp",
-    # the current user's profile, the script every new PowerShell session runs
-    "$profile": "~/Documents/PowerShell/Microsoft.PowerShell_profile.ps1",
-    # PowerShell's literals: a switch's value, no variable
-    **{"$true": "true", "$false": "false", "$null": "null"},
-}
-_POWERSHELL_PLACE = re.compile(
-    r"(?i)\$(?:home|env:(?:userprofile|home|appdata|localappdata|temp|tmp))\b(?!:)"
-    r"|\$\{(?:home|env:(?:userprofile|home|appdata|localappdata|temp|tmp))\}"
-    r"|\$(?:true|false|null)\b|\$profile\b(?!\.)"
-)
-
-
 def powershell_line(text: str) -> str | None:
-    """A PowerShell command line as the shell line it equals, or None when any part is beyond the subset
-    this reads (script blocks, sub-expressions, variables, other cmdlets)."""
-    text = _POWERSHELL_PLACE.sub(lambda m: _POWERSHELL_PLACES[re.sub(r"[{}]", "", m.group(0)).lower()], text)
-    text = _pure_blocks(text)
-    if re.search(r"[{}$`&@]|\b(?:iex|invoke-expression|start-process)\b", text, re.IGNORECASE):
-        return None
-    wrapped = re.fullmatch(r"\s*\(([^()]*)\)(?:\.\w+)*\s*", text)  # `(Invoke-WebRequest URL).StatusCode`
-    text = wrapped.group(1) if wrapped else text
-    parts = []
-    segments, current = [], ""
-    for token in _POWERSHELL_TOKEN.findall(text):  # `|` and `;` split the line outside quotes only
-        if token in ("|", ";"):
-            segments.append(current)
-            current = ""
-        else:
-            current += token
-    listed: list[str] | None = None  # the words of a `Get-ChildItem` the previous segment was
-    for segment in [*segments, current]:
-        words = segment.split()
-        if not words:
-            continue
-        head = words[0].lower()
-        listed_before, listed = listed, (words[1:] if _POWERSHELL_AS.get(head) == "ls" else None)
-        rest = [w for w in words[1:] if not w.startswith("-") or w.lower() == "-skipcertificatecheck"]
-        rest = ["-k" if w.lower() == "-skipcertificatecheck" else _posix_path(w) for w in rest]
-        if _POWERSHELL_AS.get(head) == "ls" and any(
-            w.lower() in ("env:", "env:\\", "env:/") for w in words[1:]
-        ):
-            parts.append("env")  # `Get-ChildItem env:`: the environment's variables, as `env` prints them
-        elif head in _POWERSHELL_AS and _POWERSHELL_AS[head] == "grep":
-            parts.append(" ".join(["grep", *_select_string_operands(words[1:])]))
-        elif head in _POWERSHELL_REMOVE and listed_before is not None and parts and _selects(listed_before):
-            parts[-1] = _found_and_removed(listed_before)  # `gci -Recurse -Include bin,obj | Remove-Item`
-        elif head in _POWERSHELL_REMOVE:
-            parts.append(_remove_item(words[1:], piped=bool(parts)))
-        elif head in _POWERSHELL_SIGN_IN:
-            parts.append("true")  # a sign-in: tokens cached for the cmdlets, nothing read or sent here
-        elif head in _POWERSHELL_AS:
-            parts.append(" ".join([_POWERSHELL_AS[head], *rest]))
-        elif _POWERSHELL_FILTERS.match(head) or (
-            head == "invoke-command" and "psblock" in words and "-filepath" not in segment.lower()
-        ):  # (a remote `-ScriptBlock` that only reads, or compares, has been made the word `psblock`)
-            parts.append("cat")
-        elif program(head) is not None and not re.match(r"(?i)^[a-z]+-[a-z]+$", head):
-            parts.append(segment)  # a native program (`dotnet test`, `git status`)
-        else:
-            return None
-    return " | ".join(parts) if parts else None
+    """A PowerShell script as the shell line with its effects (`limen.normalize.powershell`), or None."""
+    from limen.normalize.powershell import powershell_line as read
+
+    return read(text)
 
 
 # cmd.exe's own commands as the shell commands with their effect; a native program (`git status`) is itself

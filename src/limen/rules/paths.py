@@ -155,6 +155,7 @@ def is_secret_file(path: str) -> bool:
         or _secret_by_name(path)
         or _PROCESS_MEMORY.match(path) is not None
         or secret_facts.SERVICE_PASSWORD_FILE.match(path) is not None
+        or secret_facts.WINDOWS_PASSWORD_FILE.search(path) is not None
         or (secret_facts.TOOL_LOGIN_FILE.match(path) is not None and not CACHE_FOLDER.search(path))
         or ("$" in path and _secret_when_filled(path))
     )

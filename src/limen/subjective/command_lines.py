@@ -22,6 +22,7 @@ off."""
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Iterable
 
 from limen.context import Context
@@ -31,6 +32,7 @@ from limen.subjective.code_edits import MAX_LINES, Model, changes, features, is_
 RISK = 55
 SHELL = "<shell>"  # the name a shell line is read under (no file's name is spelt so)
 MAX_LINE_TEXT = 800  # of a shell line read: an attack says what it does early (and a long line costs)
+_SCRIPT_SHELLS = frozenset({"pwsh", "powershell"})  # a script they run is read as the shell line it equals
 # Files whose text is prose, not settings: what they say is no change to what runs
 _DOCUMENTS = (".md", ".markdown", ".rst", ".txt", ".adoc", ".org", ".tex", ".csv", ".tsv", ".log", ".svg")
 
@@ -63,7 +65,7 @@ def _reads(action: Action) -> list[Read]:
     call no one's)."""
     found: list[Read] = []
     if action.commands:
-        line = action.command_line
+        line = _shell_line(action)
         if not line.strip() or _inspects_only(action) or _fetches_only(action):
             return found
         found.append(([], shell_lines(line), [], SHELL, False))
@@ -75,6 +77,24 @@ def _reads(action: Action) -> list[Read]:
         if configures(path)
     ]
     return found
+
+
+def _read_script(action: Action) -> Command | None:
+    """The line's one command, when it is a PowerShell script the analysis read as a shell line (its
+    commands follow, run by it): what runs is those commands."""
+    top = [c for c in action.commands if not c.via]
+    if len(top) == 1 and top[0].name in _SCRIPT_SHELLS and len(action.commands) > 1:
+        return top[0]
+    return None
+
+
+def _shell_line(action: Action) -> str:
+    """The line the model reads: a PowerShell script read as a shell line is read as that line (the
+    commands it equals), which is what the model knows, not in its own words."""
+    script = _read_script(action)
+    if script is None:
+        return action.command_line
+    return "; ".join(shlex.join(c.argv) for c in action.commands if c is not script)
 
 
 def _inspects_only(action: Action) -> bool:
@@ -93,11 +113,12 @@ def _inspects_only(action: Action) -> bool:
         entry = program(command.name)
         return entry is not None and Role.INTERPRETER in entry.roles and not action.notes
 
+    script = _read_script(action)
     return (
         not action.write_paths
         and not action.destinations
         and not action.opaque
-        and all(inspects(c) for c in action.commands)
+        and all(inspects(c) for c in action.commands if c is not script)
     )
 
 
