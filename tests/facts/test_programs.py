@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -215,3 +217,13 @@ def test_what_is_no_aws_operation_makes_no_line(name: str) -> None:
     from limen.facts.programs import sdk_operation
 
     assert sdk_operation(name, {"Bucket": "b"}) == ()
+
+
+def test_every_pattern_of_the_table_compiles() -> None:
+    """A pattern that does not compile (a global flag in the middle of one) would make its rule raise on
+    every call of the program: `rule_error` where a finding or a pass was due."""
+    for entry in PROGRAMS:
+        for f in fields(entry):
+            value = getattr(entry, f.name)
+            if isinstance(value, str) and f.name not in ("name", "registry", "push_target"):
+                re.compile(value)

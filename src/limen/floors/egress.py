@@ -454,7 +454,7 @@ def _carries_nothing(action: Action) -> bool:
         return False
     fetches = [c for c in action.commands if c.name in _QUIET_FLAGS]
     # a fetch whose output a substitution keeps (`v=$(curl -s URL | jq -r .tag)`) sends nothing more
-    if not fetches or any(c.dynamic_name or set(c.via) - _KEPT_OUTPUT for c in fetches):
+    if not fetches or any(c.dynamic_name or set(c.via) - _KEPT_OUTPUT - _SHELLS for c in fetches):
         return False
     # what else the line prints or writes (`echo done && curl -s URL`) reaches no fetch: a quiet argv reads
     # neither standard input nor a file (`-d @-`, `-T -`, `-K cfg`, `-H @file` are not quiet)
@@ -462,6 +462,9 @@ def _carries_nothing(action: Action) -> bool:
 
 
 _KEPT_OUTPUT = frozenset({"$()", "`"})
+# Shells that run a line they are given here (`bash -c`, `pwsh -Command`): a fetch in it prints where the
+# line's own would
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "pwsh", "powershell", "cmd"})
 
 
 def _plain_lookup(dest: Destination) -> bool:

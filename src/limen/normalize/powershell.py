@@ -285,6 +285,7 @@ class _Reader:
         self.kinds: dict[str, str] = {}  # variable -> the .NET type of the object it holds
         self.depth = 0
         self.item = ""  # the shell word for `$_` inside a block over a listing's items ("": unknown)
+        self.item_of_query = False  # inside a block run for each item a pipeline passes
 
     # -- token access
     def peek(self, k: int = 0) -> Tok | None:
@@ -810,14 +811,15 @@ class _Reader:
     def command(self, head: str, piped: bool, listing: list[Arg] | None) -> tuple[str, list[Arg] | None]:
         start = self.i
         name = _ALIASES.get(head.lower(), head.lower())
-        saved = self.item
+        saved = self.item, self.item_of_query
         if name in ("foreach-object", "where-object"):
             # the pipeline's item: what the listing before it lists (`gci D | % { Remove-Item $_ }`)
             self.item = shlex.quote(_listed_root(listing) + "/") + "*" if listing is not None else ""
+            self.item_of_query = piped
         try:
             args = self._rest_words()
         finally:
-            self.item = saved
+            self.item, self.item_of_query = saved
         redirects = self.redirects()
         raw = " ".join([head, *(t.text for t in self.toks[start : self.i])])
         text = _translate(name, head, args, piped, listing, raw, self)
@@ -858,6 +860,8 @@ def _joined(words: list[str]) -> str:
 
 def _literal(text: str, posix: Callable[[str], str]) -> Val:
     """A known value as a shell word: a Windows path as the POSIX path the shell line names."""
+    if text.upper().rstrip(":") == "NUL":
+        return Val("/dev/null", text="/dev/null")  # Windows' null device
     path = "\\" in text and _WINDOWS_PATH.fullmatch(text) is not None
     converted = posix(text) if path or re.match(r"^[A-Za-z]:[/\\]", text) else text
     return Val(shlex.quote(converted) if converted else "''", text=converted)
@@ -1175,8 +1179,19 @@ def _translate(
             raise Unread(f"{head} names a credential")
         return _with(_substitutions(args), "cat")
     if dash and re.fullmatch(r"[a-z]+-[a-z0-9.]+", name):
-        raise Unread(f"{head} changes what it names")
+        if not _listed(name):
+            raise Unread(f"{head} changes what it names")
+        if piped or reader.item_of_query:
+            # `Get-ADUser -Filter * | Disable-ADAccount`: the change made to every item a query lists
+            raise Unread(f"{head} applied to what a query lists")
     return _native(head, args, reader.posix)
+
+
+def _listed(name: str) -> bool:
+    """A changing cmdlet the programs' table reads (`facts.programs`: what widens, disables, schedules)."""
+    from limen.facts.programs import program
+
+    return program(name) is not None
 
 
 def _native(head: str, args: list[Arg], posix: Callable[[str], str]) -> str:
@@ -1337,7 +1352,7 @@ def _web(c: Call) -> str:
         raise Unread("a request to no address")
     words = ["curl", "-s"]
     for method in c.get("method", "custommethod")[:1]:
-        words += ["-X", method.word]
+        words += [] if (method.text or "").upper() == "GET" else ["-X", method.word]
     for header in c.get("headers"):
         words += [w for key, v in header.hashed.items() for w in ("-H", f"{shlex.quote(key + ': ')}{v.word}")]
         words += [] if header.hashed else ["-H", header.word]
@@ -1507,7 +1522,7 @@ _TRANSLATED: dict[str, Callable[[Call], str]] = {
     "new-item": _new_item,
     "mkdir": lambda c: " ".join(["mkdir", "-p", *c.words(c.paths())]),
     **dict.fromkeys(("set-itemproperty", "new-itemproperty"), _item_property),
-    **dict.fromkeys(("invoke-webrequest", "invoke-restmethod"), _web),
+    **dict.fromkeys(("invoke-webrequest", "invoke-restmethod", "invoke-mggraphrequest"), _web),
     "start-bitstransfer": _bits,
     "start-process": _start_process,
     "invoke-expression": _invoke_expression,
