@@ -227,3 +227,13 @@ def test_every_pattern_of_the_table_compiles() -> None:
             value = getattr(entry, f.name)
             if isinstance(value, str) and f.name not in ("name", "registry", "push_target"):
                 re.compile(value)
+
+
+def test_a_guard_service_name_is_read_in_one_pass() -> None:
+    """A name that starts like a guard's and does not end the way a pattern needs (`acme-safetyaaa...!`)
+    once made the matcher backtrack without end."""
+    from limen.facts.programs import GUARD_SERVICES
+
+    pattern = re.compile(GUARD_SERVICES + r"\s")
+    assert pattern.search("acme-safety" + "a" * 60 + "!") is None
+    assert pattern.search("acme-safety-supervisor ") is not None

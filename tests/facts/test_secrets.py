@@ -356,3 +356,14 @@ def test_a_whole_file_write_of_a_project_env_file_is_what_the_shell_redirect_is(
     assert (
         ReasonCode.SENSITIVE_SECRET_ACCESS in home.reasons
     )  # replacing a credential store outside the project
+
+
+def test_a_names_only_pattern_is_read_in_one_pass() -> None:
+    """`grep -oE '(A|B|C)=[^ ]+'` prints values: not a names-only reader. Its pattern once made the reader
+    backtrack without end (a decision that never came); each pattern now has one way to match a text."""
+    from limen.facts.secrets import names_only
+
+    scrape = ("grep", "-oE", "(FASTLANE_PASSWORD|MATCH_PASSWORD|SUPPLY_JSON_KEY_DATA_AND_MORE_WORDS)=[^ ]+")
+    assert not names_only(scrape)
+    assert names_only(("grep", "-oE", "^[A-Z_]+_(API_KEY|TOKEN)=", ".env"))
+    assert names_only(("grep", "-o", "^[A-Z_]*", ".env"))

@@ -792,7 +792,7 @@ GUARD_SERVICES = (
     r"|splunkd|splunkforwarder|datadog-agent|newrelic-infra|telegraf|(?:prometheus-)?node[-_]exporter"
     r"|otelcol(?:-contrib)?|zabbix-agent2?|elastic-agent|nxlog|grafana-agent|alloy"
     r"|[\w.@-]*?(?:\b|_)(?:[Ss]afety|[Ss]ecurity|[Aa]udit|[Ff]irewall|[Aa]nti-?(?:virus|malware)|[Ww]atchdog"
-    r"|[Ff]ailsafe|[Ee]-?stop|[Ii]ntrusion|[Gg]eofence)(?:[-_.@]?[\w@]+)*)"
+    r"|[Ff]ailsafe|[Ee]-?stop|[Ii]ntrusion|[Gg]eofence)[\w@.-]*)"  # (one way to match a name's rest)
 )
 # Security scanners and their CI actions, by the words CI files and hook configurations name them with: a
 # change that takes one out of the project's checks switches that check off for everyone

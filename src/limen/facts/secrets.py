@@ -362,6 +362,12 @@ NOT_SECRET_PATHS = re.compile(
 # Credential files of tools and agents, relative to the home.
 STORE_FILES: tuple[str, ...] = (
     ".claude/.credentials.json",
+    # the agents' own configuration of their MCP servers: each server's environment, with its tokens
+    ".claude.json",
+    ".codeium/windsurf/mcp_config.json",
+    ".config/Claude/claude_desktop_config.json",
+    "Library/Application Support/Claude/claude_desktop_config.json",
+    "AppData/Roaming/Claude/claude_desktop_config.json",
     ".codex/auth.json",
     ".gemini/oauth_creds.json",
     ".gemini/google_accounts.json",
@@ -524,6 +530,9 @@ TOOL_LOGIN_FILE = re.compile(
     r"\.?(?:tokens?|auth|authtoken|(?:auth|access|refresh|session|api)[-_]?tokens?|(?:\w+[-_])?creds)"
     r"(?:\.(?:json|txt|ya?ml|toml))?$"
     r"|^/(?:root|home/[^/]+|Users/[^/]+)/\.\w*tickets$"
+    # (and Cursor's MCP servers of the user, with their environment: a project's own `.cursor/mcp.json`
+    # names its servers' variables)
+    r"|^/(?:root|home/[^/]+|Users/[^/]+)/\.cursor/mcp\.json$"
 )
 # A database server's own tables of logins and their password hashes, and of the passwords it keeps for
 # foreign servers: reading every column of one reads them (`SELECT * FROM mysql.user`)
@@ -817,9 +826,11 @@ def names_only(argv: tuple[str, ...]) -> bool:
 
 # A pattern of a variable's name only, ending at its `=`: letters, digits and `_`, classes of them (ranges
 # `A-Z`, `a-z`, `0-9` only: `[0-z]` takes in `=` and what follows), groups of alternative names
-_NAME_CLASS = re.compile(r"(?:A-Z|a-z|0-9|[A-Za-z0-9_-])+")
+# (each written so that a text has one way to match it: a pattern that can split a word many ways backtracks
+# without end on a word it does not match, `(A|B|C)=[^ ]+`)
+_NAME_CLASS = re.compile(r"[A-Za-z0-9_-]+")  # (the ranges' own letters, `A-Z`, are among these)
 _NAME_UP_TO_EQUALS = re.compile(
-    r"\^?(?:\[(?:A-Z|a-z|0-9|[A-Za-z0-9_])+\][*+?]?|[A-Za-z0-9_]|\((?:[A-Za-z0-9_]+\|?)+\)[*+?]?)+="
+    r"\^?(?:\[[A-Za-z0-9_-]+\][*+?]?|[A-Za-z0-9_]|\([A-Za-z0-9_]+(?:\|[A-Za-z0-9_]+)*\)[*+?]?)+="
 )
 
 
@@ -926,8 +937,32 @@ KEY_MATERIAL = re.compile(
     r"(?i)private[ _-]?key|begin[ _-]+(?:openssh|pgp private|encrypted)|aws_secret|secret_access_key|"
     r"AKIA|ASIA|gh[pousr]_|github_pat|glpat-|xox[abposr]-|sk_live|sk-(?:ant|proj)|AIza|hf_|npm_|"
     r"password|passwd|api[_-]?key|apikey|client_secret|secret[_-]?key|auth[_-]?token|access[_-]?token|"
-    r"bearer|mnemonic|seed phrase|wallet"
+    r"bearer|mnemonic|seed phrase|wallet|rk_live|jaas"
 )
+_GROUP = re.compile(r"\(\??:?([^()]*)\)")
+_REGEX_SYNTAX = re.compile(r"\\[bBsSdDwW]|\[[^\]]*\]|\{\d*,?\d*\}|[\\^$*+?.]")
+
+
+def names_key_material(pattern: str) -> bool:
+    """A search pattern that looks for key material, as written or as a regular expression: `(sk|rk)_live_
+    [0-9a-zA-Z]{24,}` looks for `sk_live_` and `rk_live_` (each alternative of a group, the syntax taken
+    out)."""
+    if KEY_MATERIAL.search(pattern):
+        return True
+    variants = [pattern]
+    for _ in range(3):  # a group's alternatives, the innermost first, a few levels deep
+        expanded = []
+        for variant in variants:
+            group = _GROUP.search(variant)
+            if group is None:
+                expanded.append(variant)
+                continue
+            for choice in group.group(1).split("|")[:8]:
+                expanded.append(variant[: group.start()] + choice + variant[group.end() :])
+        variants = expanded[:32]
+    return any(KEY_MATERIAL.search(_REGEX_SYNTAX.sub("", v)) for v in variants)
+
+
 # Names that hold a private key or a public certificate alike (`server.pem`, `ca.pem`): such a file that
 # exists and holds only certificates or public keys (`PUBLIC_MATERIAL`, and no `PRIVATE_MATERIAL`) is
 # read as what it is, public.

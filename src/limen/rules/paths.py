@@ -861,7 +861,7 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
             yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, f"secret file {path}")
             return
     searched = [n[len(SEARCHES) :] for n in action.notes if n.startswith(SEARCHES)]
-    if searched and any(secret_facts.KEY_MATERIAL.search(text) for text in searched):
+    if searched and any(secret_facts.names_key_material(text) for text in searched):
         roots = action.paths or (action.cwd or ctx.workspace,)
         if any(not is_within(root, ctx.workspace) for root in roots):  # `grep -r "PRIVATE KEY" ~`, as a tool
             yield Finding(

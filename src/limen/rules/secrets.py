@@ -2277,7 +2277,7 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
         if name == "git" or not _recursive(command):
             return ""
         words = " ".join(w for w in command.argv[1:] if not w.startswith("-"))
-        if secret_facts.KEY_MATERIAL.search(words) and _outside(_roots(command, action, ctx, 1), ctx):
+        if secret_facts.names_key_material(words) and _outside(_roots(command, action, ctx, 1), ctx):
             return f"`{name}` searches for key material outside the workspace"
         return ""
     if name in ("find", "fd", "fdfind", "locate", "plocate", "mlocate"):

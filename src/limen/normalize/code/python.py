@@ -189,6 +189,11 @@ _CONNECTIONS = frozenset(
         "xmlrpc.client.ServerProxy",
     }
 )
+# The operating system's credential stores, read from code (the keychain, the Secret Service, Windows'
+# Credential Manager): a secret out of one is `secret-tool lookup`'s
+_CREDENTIAL_STORES = frozenset(
+    {"keyring.get_password", "keyring.get_credential", "win32cred.CredRead", "keyring.core.get_password"}
+)
 _CODE_RUNNERS = frozenset({"exec", "eval", "compile", "execfile", "code.InteractiveInterpreter.runsource"})
 _DESERIALISERS = frozenset(
     {"pickle.loads", "pickle.load", "marshal.loads", "dill.loads", "cloudpickle.loads"}
@@ -847,6 +852,10 @@ class _Py:
             elif kwargs or args:  # and as the MCP tool call it equals (`cloudtrail.stop_logging(Name=t)`)
                 self.service_call(name, args, kwargs)
             return Val(ref=name)  # a client, a resource, a collection: its methods are looked at too
+        if name in _CREDENTIAL_STORES:  # `keyring.get_password("heroku", "api")`: the store's secret
+            service = args[0].text if args and args[0].text else "?"
+            self.fx.argvs.append((("secret-tool", "lookup", "service", service), name))
+            return Val(tainted=True)
         if name == "json.dumps" and args and args[0].kind in ("list", "dict"):  # the policy document a call
             return Val(text=structure_text(args[0]), tainted=args[0].tainted)  # is handed, as text
         if name == "re.sub" and len(args) == 3 and not kwargs and args[2].kind == "filedata":
