@@ -2828,6 +2828,20 @@ def _printed_secret_variable(action: Action) -> str:
     return ""
 
 
+def _code_printed_credential(action: Action) -> str:
+    """`python3 -c "print(os.environ['AWS_SECRET_ACCESS_KEY'])"`, `print(settings.SECRET_KEY)`: the name of a
+    credential an interpreter's code prints where the agent reads it (`normalize.code.PRINTED_NOTE`), as
+    `echo $NAME` prints it."""
+    from limen.normalize.code import PRINTED_NOTE
+
+    for note in action.notes:
+        if note.startswith(PRINTED_NOTE):
+            name = note[len(PRINTED_NOTE) :]
+            if secret_variable(name) or not name.isupper():  # (a record's `password` says what it is)
+                return name
+    return ""
+
+
 @rule(ReasonCode.ENVIRONMENT_DUMP_COMMAND, needs="commands")
 def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
     """Printing the whole environment (`env`, `printenv`, `export -p`, `set`, `/proc/*/environ`, an
@@ -2836,7 +2850,7 @@ def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
     HOME`, `echo $SSH_AUTH_SOCK`), a dump narrowed to a harmless name (`env | grep DISPLAY`), a credential
     variable handed to a command that uses it (`echo "$TOKEN" | docker login --password-stdin`)."""
     sends = any(c.name in _SENDERS for c in action.commands)
-    printed = _printed_secret_variable(action)
+    printed = _printed_secret_variable(action) or _code_printed_credential(action)
     if printed:
         detail = f"prints ${printed}, a credential"
         yield _finding(ReasonCode.ENVIRONMENT_DUMP_COMMAND, Verdict.AUTH, 60, detail)

@@ -32,6 +32,7 @@ UNKNOWN = "\x00"  # stands for a part of a string only known at run time
 # An environment variable a program reads by name (`os.environ.get("STRIPE_SECRET_KEY")`, `Deno.env.get`):
 # what a line that sends it carries, as `$STRIPE_SECRET_KEY` in a shell line would be
 VARIABLE_NOTE = "reads_variable:"
+PRINTED_NOTE = "prints_credential:"  # a credential the code prints where the agent reads it, by its name
 _VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 MAX_SOURCE = 128 * 1024
 MAX_NESTED = 4  # exec("...") inside exec(b64decode(...)) ...

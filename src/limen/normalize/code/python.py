@@ -6,6 +6,7 @@ import ast
 import builtins
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from limen.facts.programs import (
@@ -16,7 +17,15 @@ from limen.facts.programs import (
     sdk_destruction,
     sdk_operation,
 )
-from limen.normalize.code import MAX_NODES, SQL_NOTE, UNKNOWN, CodeEffects, analyse_into, read_source
+from limen.normalize.code import (
+    MAX_NODES,
+    PRINTED_NOTE,
+    SQL_NOTE,
+    UNKNOWN,
+    CodeEffects,
+    analyse_into,
+    read_source,
+)
 from limen.normalize.code.pytree import python_tree
 from limen.normalize.code.values import (
     MAX_TEXT,
@@ -193,6 +202,15 @@ _CONNECTIONS = frozenset(
 # Credential Manager): a secret out of one is `secret-tool lookup`'s
 _CREDENTIAL_STORES = frozenset(
     {"keyring.get_password", "keyring.get_credential", "win32cred.CredRead", "keyring.core.get_password"}
+)
+# Calls that print their arguments where the agent reads them
+_STANDARD_OUTPUT = frozenset({"print", "sys.stdout.write", "pprint.pprint", "pprint.pp"})
+# A setting's or a record's attribute that holds a credential: a constant's name that says so (`SECRET_KEY`,
+# `STRIPE_SECRET_KEY`), or a credential's own attribute (`password`, `api_key`); not `key` or `token_count`
+_CREDENTIAL_ATTRIBUTE = re.compile(
+    r"[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*"
+    r"|password|passwd|secret|client_secret|api_key|apikey|private_key|secret_key|access_token|refresh_token"
+    r"|auth_token|session_token"
 )
 _CODE_RUNNERS = frozenset({"exec", "eval", "compile", "execfile", "code.InteractiveInterpreter.runsource"})
 _DESERIALISERS = frozenset(
@@ -559,7 +577,10 @@ class _Py:
             and base.text is None
         ):  # a handler's `request.args`, `request.GET`: what the web client sent, however `request` came
             return TAINTED
-        return self.attribute(base, node.attr)
+        found = self.attribute(base, node.attr)
+        if _CREDENTIAL_ATTRIBUTE.fullmatch(node.attr):  # `settings.SECRET_KEY`, `conn.password`
+            found = replace(found, variable=node.attr)
+        return found
 
     def _constant(self, node: ast.Constant) -> Val:
         constant = node.value
@@ -796,7 +817,7 @@ class _Py:
             return s(self.home)
         if name == "PWD":
             return s(self.cwd)
-        return Val(text=UNKNOWN)
+        return Val(text=UNKNOWN, variable=name or "")
 
     # ----------------------------------------------------------------- calls
 
@@ -852,6 +873,10 @@ class _Py:
             elif kwargs or args:  # and as the MCP tool call it equals (`cloudtrail.stop_logging(Name=t)`)
                 self.service_call(name, args, kwargs)
             return Val(ref=name)  # a client, a resource, a collection: its methods are looked at too
+        if name in _STANDARD_OUTPUT:  # a credential printed where the agent reads it (`print(os.environ[K])`)
+            for printed in args:
+                if printed.variable:
+                    self.fx.note(PRINTED_NOTE + printed.variable)
         if name in _CREDENTIAL_STORES:  # `keyring.get_password("heroku", "api")`: the store's secret
             service = args[0].text if args and args[0].text else "?"
             self.fx.argvs.append((("secret-tool", "lookup", "service", service), name))

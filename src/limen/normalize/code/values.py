@@ -29,6 +29,9 @@ class Val:  # not frozen: built by the thousand, a frozen dataclass costs twice 
     # a file's text read and changed by literal substitutions, in order: ("str", old, new) or ("re", pattern,
     # replacement), so a program that writes it back is judged by the file it makes
     edits: tuple[tuple[str, str, str], ...] = ()
+    # the credential it holds, by the name it was read under: an environment variable's (`os.environ[
+    # "STRIPE_SECRET_KEY"]`), or a setting's (`settings.SECRET_KEY`, `conn.password`)
+    variable: str = ""
 
     def get(self, key: str) -> Val | None:
         for k, v in zip(self.keys, self.items, strict=False):
@@ -120,6 +123,7 @@ def concat(*parts: Val) -> Val:
         text=text[:MAX_TEXT],
         kind="path" if parts and parts[0].kind == "path" else "",
         tainted=any(p.tainted for p in parts),
+        variable=next((p.variable for p in parts if p.variable), ""),
     )
 
 
