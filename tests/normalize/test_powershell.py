@@ -155,6 +155,8 @@ def test_hostile_scripts_are_stopped(tmp_path: pytest.TempPathFactory, script: s
         "Set-Mailbox -Identity shared-desk@contoso.com -ProhibitSendQuota 49GB",
         "winget install --id Git.Git -e --source winget",
         "Invoke-RestMethod https://status.contoso.com/api/v1/health | Format-List",
+        # a package manager's official installer from its own host, as `curl URL | sh` of one passes
+        "iwr -useb https://get.scoop.sh | iex",
     ],
 )
 def test_ordinary_scripts_pass(tmp_path: pytest.TempPathFactory, script: str) -> None:

@@ -1459,6 +1459,11 @@ OFFICIAL_INSTALLERS: tuple[tuple[str, str], ...] = (
     ("aka.ms", "/install-azd."),
     ("aka.ms", "/install-artifacts-credprovider."),
     ("dot.net", "/v1/dotnet-install."),
+    # Windows' package managers and shells, by the PowerShell one-liners their sites give
+    ("get.scoop.sh", "/"),
+    ("community.chocolatey.org", "/install.ps1"),
+    ("aka.ms", "/install-powershell.ps1"),
+    ("win.rustup.rs", "/"),
     ("dotnet.microsoft.com", "/download/dotnet/scripts/"),
     ("builds.dotnet.microsoft.com", "/dotnet/scripts/"),
     # Firebase's, Sentry's and Expo's own CLIs
@@ -2071,10 +2076,12 @@ def official_install(action: Action) -> bool:
         words = command.argv[1:]
         if command.name in _FETCHERS and any("$" in w or "`" in w for w in words):
             return False
-        # A substitution (`bash -c "$(curl ...)"`, `sh <(curl ...)`) is judged by the commands inside it,
-        # recorded on their own.
+        # A substitution (`bash -c "$(curl ...)"`, `sh <(curl ...)`), and a line a shell is handed (`pwsh
+        # -Command "iwr URL | iex"`), are judged by the commands inside them, recorded on their own.
         if any(
-            "://" in w and not is_official_installer(w) and not any(s in w for s in ("$(", "`", "<("))
+            "://" in w
+            and not is_official_installer(w)
+            and not any(s in w for s in ("$(", "`", "<(", " ", "\n", "\t"))
             for w in words
         ):
             return False

@@ -1122,7 +1122,7 @@ def _named(args: list[Arg], switches: frozenset[str]) -> tuple[dict[str, list[Va
 
 _PATHS = ("path", "literalpath", "filepath", "pspath", "lp")
 _SWITCHES = frozenset(
-    {"recurse", "r", "force", "raw", "append", "notypeinformation", "nti", "usebasicparsing", "wait"}
+    {"recurse", "r", "force", "raw", "append", "notypeinformation", "nti", "usebasicparsing", "useb", "wait"}
     | {"passthru", "nonewwindow", "skipcertificatecheck", "whatif", "confirm", "verbose", "directory", "file"}
     | {"hidden", "noclobber", "asjob", "usedefaultcredentials", "disablekeepalive", "nonewline", "debug"}
 )
@@ -1348,6 +1348,10 @@ def _item_property(c: Call) -> str:
 def _web(c: Call) -> str:
     """`Invoke-WebRequest`/`Invoke-RestMethod` as the `curl` making the same request."""
     url = c.get("uri", "url") or c.positional[:1]
+    if not url:  # (a switch spelt short, `-useb`, took the address as its value)
+        url = [v for values in c.named.values() for v in values if re.match(r"(?i)https?://", v.text or "")][
+            :1
+        ]
     if not url:
         raise Unread("a request to no address")
     words = ["curl", "-s"]
