@@ -278,6 +278,9 @@ def _var_word(name: str) -> str:
 
 
 class _Reader:
+    """A recursive-descent reader of a script's tokens that writes the shell statements they equal; what it
+    cannot read raises `Unread`."""
+
     def __init__(self, toks: list[Tok], posix: Callable[[str], str]) -> None:
         self.toks = toks
         self.i = 0
@@ -492,7 +495,7 @@ class _Reader:
             if self.i == before:
                 raise Unread(f"{self.text()!r} is not read here")
             if text == _FOUND and listing is not None:
-                elements[-1] = _found_and_removed(listing, self)  # `gci -Include bin,obj | Remove-Item`
+                elements[-1] = _found_and_removed(listing)  # `gci -Include bin,obj | Remove-Item`
             else:
                 elements.append(text)
             listing = listed
@@ -757,7 +760,7 @@ class _Reader:
         while not self._ends() and not self.at("op"):
             tok = self.peek()
             assert tok is not None
-            if tok.kind == "word" and (_OPERATOR.fullmatch(tok.text) or tok.text.lower() in ("in",)):
+            if tok.kind == "word" and (_OPERATOR.fullmatch(tok.text) or tok.text.lower() == "in"):
                 self.take()
                 continue
             operands.append(self.operand())
@@ -775,17 +778,16 @@ class _Reader:
     def member(self, target: Val, text: str) -> Val:
         """`.Name`, `::Name`, `.Method(args)`: a property read is the value itself (computed), a method is
         read when it is pure or known."""
-        static = text.startswith("::")
-        name = text[2:] if static else text[1:]
+        name = text[2:] if text.startswith("::") else text[1:]
         name = re.split(r"[^\w]", name, maxsplit=1)[0].lower()
         args: list[Val] | None = None
         if self.at("open", "(") and self.glued():
             self.take()
             args = self.call_arguments()
         if target.kind.startswith("type:"):
-            return _static(target.kind[5:], name, args, static)
+            return _static(target.kind[5:], name, args)
         if args is None:
-            return Val(target.word or "''", kind=_PROPERTY_KINDS.get(name, ""), block=target.block)
+            return Val(target.word or "''", block=target.block)
         return _method(target, name, args)
 
     def call_arguments(self) -> list[Val]:
@@ -885,8 +887,6 @@ _OBJECTS = frozenset(
     | {"collections.generic.list[string]", "collections.generic.list[object]", "guid", "uri", "random"}
     | {"security.cryptography.sha256managed", "io.memorystream"}
 )
-# Properties whose value is an object read here (`[Text.Encoding]::UTF8`)
-_PROPERTY_KINDS: dict[str, str] = {}
 
 # Methods that compute a value from their object and arguments, touching nothing else
 _PURE_METHODS = frozenset(
@@ -931,7 +931,7 @@ def _call(words: list[str]) -> Val:
     return Val(f'"$({" ".join(words)})"')
 
 
-def _static(kind: str, name: str, args: list[Val] | None, static: bool) -> Val:
+def _static(kind: str, name: str, args: list[Val] | None) -> Val:
     """A member of a type: `[IO.File]::ReadAllText(p)` is `cat p`, `[Net.WebClient]::new()` a WebClient,
     a pure type's members values; any other type's is beyond this reader."""
     words = [a.word for a in args or []]
@@ -1258,7 +1258,7 @@ def _listed_root(listing: list[Arg]) -> str:
     return roots[0]
 
 
-def _found_and_removed(listing: list[Arg], reader: _Reader) -> str:
+def _found_and_removed(listing: list[Arg]) -> str:
     """`gci D -Recurse -Include bin,obj | Remove-Item` as `find D \\( -name bin -o -name obj \\) -exec rm
     -rf {} +`: what the listing selects, removed."""
     named, _ = _named(listing, _SWITCHES)
@@ -1560,7 +1560,7 @@ def powershell_line(text: str) -> str | None:
     try:
         reader = _Reader(tokens(text), _posix_path)
         lines = reader.script()
-    except (Unread, RecursionError, ValueError):
+    except Exception:  # (`Unread`, or a reader's own failure: either way the script stays opaque, asked)
         return None
     line = "; ".join(lines)
     return line or None

@@ -3518,13 +3518,15 @@ _PS_RUNS_FETCHED = re.compile(
 
 
 def _powershell(text: str) -> tuple[list[str], list[str]]:
-    """A PowerShell script: each line within the subset the shell reader reads (`Remove-Item` as `rm`,
-    `Get-Content` as `cat`, native programs as themselves) as the shell line it equals, the command lines
-    its process starts are given, and code it downloads and runs. A line beyond the subset is left: the
-    script runs when the project's scripts do, as a Go program's lines are not all read either."""
+    """A PowerShell script as the shell line it equals (`limen.normalize.powershell`: read whole, else each
+    line it can read), the command lines its process starts are given, and code it downloads and runs. A
+    line beyond what is read is left: the script runs when the project's scripts do, as a Go program's
+    lines are not all read either."""
     from limen.normalize.shell import powershell_line
 
-    commands = [line for row in text[:MAX_TEXT].splitlines() if (line := powershell_line(row.strip()))]
+    whole = powershell_line(text[:MAX_TEXT])  # the script read whole (blocks span lines), else line by line
+    rows = text[:MAX_TEXT].splitlines()
+    commands = [whole] if whole else [line for row in rows if (line := powershell_line(row.strip()))]
     literals, concerns = _exec_literals(text)
     if _PS_RUNS_FETCHED.search(text[:MAX_TEXT]):
         concerns.append(IMPLANT + "the script runs code it downloads")
