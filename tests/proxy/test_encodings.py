@@ -226,7 +226,7 @@ def _tainted_by(world: World, session: str, value: str) -> bool:
 
     runtime = Runtime(workspace=str(world.project))
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # (a 1 MiB stream inflated and scanned on a loaded machine)
         while not runtime.session(session).is_tainted() and time.monotonic() < deadline:
             time.sleep(0.01)
         decision = runtime.decide(
