@@ -362,25 +362,17 @@ class _Reader:
             raise Unread(f"{tok.text} is not read")
         if tok.kind == "word" and tok.text.lower() in _KEYWORDS:
             return self.keyword(self.take().text.lower())
-        following = self.peek(1)
-        if (
-            tok.kind == "var"
-            and following is not None
-            and following.kind == "op"
-            and _ASSIGN.fullmatch(following.text)
-        ):
-            return self.assignment()
-        if tok.kind == "var" and self._member_assignment():
+        if tok.kind == "var" and self._assigns():
             return self.assignment()
         return [self.chain()]
 
-    def _member_assignment(self) -> bool:
-        """`$x.Prop = v`, `$h['k'] = v`: an assignment to a member or an index."""
+    def _assigns(self) -> bool:
+        """`$x = v`, `$x.Prop = v`, `$h['k'] += v`: the variable (its member, its index) is assigned."""
         j = self.i + 1
         while j < len(self.toks):
             tok = self.toks[j]
             if tok.kind == "op":
-                return re.fullmatch(r"[-+*/%]?=", tok.text) is not None
+                return _ASSIGN.fullmatch(tok.text) is not None
             if tok.space:
                 return False
             j += 1
@@ -429,9 +421,9 @@ class _Reader:
         name = target.text.lower()
         if self.at("word") and self.text().lower() == "new-object":
             self.take()
-            kind = self._new_object()
+            kind, made = self._new_object()
             self.kinds[name] = kind
-            return [*hoisted, f"{_assign_name(target.text)}=''"]
+            return [*hoisted, *made, f"{_assign_name(target.text)}=''"]
         tok = self.peek()
         if tok is None or tok.kind == "close" or (tok.kind == "op" and tok.text == ";"):
             raise Unread("an assignment of nothing")
@@ -450,10 +442,11 @@ class _Reader:
             return self.script(closer)
         return []
 
-    def _new_object(self) -> str:
-        """`New-Object T [args]`: the type made (`net.webclient`), its arguments' commands left out (none
-        of the types read here runs anything when made)."""
+    def _new_object(self) -> tuple[str, list[str]]:
+        """`New-Object T [args]`: the type made (`net.webclient`; none of the types read here runs anything
+        when made), and what its arguments' sub-expressions run."""
         kind = ""
+        made: list[str] = []
         while True:
             tok = self.peek()
             if tok is None or (tok.kind == "op" and tok.text in (";", "|")) or tok.kind == "close":
@@ -466,10 +459,10 @@ class _Reader:
             if tok.kind in ("word", "sq") and not kind and not tok.text.startswith("-"):
                 kind = _type_name(tok.text)
             elif tok.kind == "open":
-                self._suffix_statements(tok)
+                made += self._suffix_statements(tok)
         if kind not in _OBJECTS:
             raise Unread(f"an object of type {kind or '?'}")
-        return kind
+        return kind, made
 
     # -- pipelines
     def chain(self) -> str:
@@ -518,8 +511,8 @@ class _Reader:
             script = self.operand()
             if script.text is None:
                 raise Unread("a script named at run time")
-            self._rest_words()
-            return f"pwsh -File {shlex.quote(self.posix(script.text))}", None
+            run = f"pwsh -File {shlex.quote(self.posix(script.text))}"
+            return _with(_substitutions(self._rest_words()), run), None
         if tok.kind == "word" and not _numeric(tok.text) and not tok.text.startswith(("-", ".", "::", "!")):
             return self.command(self.take().text, piped, listing)
         val, before = self.expression()
@@ -632,9 +625,9 @@ class _Reader:
                 return self.hashtable()
             if tok.text == "(" and self.at("word") and self.text().lower() == "new-object":
                 self.take()
-                kind = self._new_object()  # `(New-Object Net.WebClient).DownloadString(U)`
+                kind, made = self._new_object()  # `(New-Object Net.WebClient).DownloadString(U)`
                 self.expect_close(")")
-                return Val("''", kind=kind)
+                return Val("''", kind=kind, block="; ".join(made) if made else None)
             closer = "]" if tok.text == "[" else ")"
             if tok.text == "(" and (value := self._parenthesised_value()) is not None:
                 return value
@@ -866,6 +859,9 @@ def _literal(text: str, posix: Callable[[str], str]) -> Val:
         return Val("/dev/null", text="/dev/null")  # Windows' null device
     path = "\\" in text and _WINDOWS_PATH.fullmatch(text) is not None
     converted = posix(text) if path or re.match(r"^[A-Za-z]:[/\\]", text) else text
+    if converted == "~" or converted.startswith("~/"):  # the home folder, as the shell expands it
+        rest = converted[2:]
+        return Val("~/" + shlex.quote(rest) if rest else "~", text=converted)
     return Val(shlex.quote(converted) if converted else "''", text=converted)
 
 
