@@ -431,10 +431,11 @@ class _Reader:
             line = self.chain()
             assigned = _assign_name(target.text)
             return [*hoisted, f'{assigned}="$({line})"' if line else f"{assigned}=''"]
-        val, before = self.expression()
+        val = self.expression()
         if val.kind:
             self.kinds[name] = val.kind
-        return [*hoisted, *before, f"{_assign_name(target.text)}={val.word}"]
+        ran = [val.block] if val.block else []  # (a block assigned may run later; an argument's ran now)
+        return [*hoisted, *ran, f"{_assign_name(target.text)}={val.word}"]
 
     def _suffix_statements(self, tok: Tok) -> list[str]:
         if tok.kind == "open":
@@ -515,12 +516,11 @@ class _Reader:
             return _with(_substitutions(self._rest_words()), run), None
         if tok.kind == "word" and not _numeric(tok.text) and not tok.text.startswith(("-", ".", "::", "!")):
             return self.command(self.take().text, piped, listing)
-        val, before = self.expression()
+        val = self.expression()
         redirects = self.redirects()
         shown = f"printf '%s\\n' {val.word}" if val.word else "true"
-        if val.block is not None:  # a script block as a value: what it does may run
-            before.append(val.block)
-        text = f"{{ {'; '.join([*before, shown])}; }}" if before else shown
+        # (a script block as a value: what it does may run)
+        text = f"{{ {val.block}; {shown}; }}" if val.block else shown
         return text + redirects, None
 
     def redirects(self) -> str:
@@ -643,10 +643,10 @@ class _Reader:
             return None
         start = self.i
         try:
-            value, before = self.expression()
+            value: Val | None = self.expression()
         except Unread:
-            value, before = None, ["unread"]
-        if value is None or before or not self.at("close", ")"):
+            value = None
+        if value is None or not self.at("close", ")"):
             self.i = start
             return None
         self.take()
@@ -737,15 +737,13 @@ class _Reader:
                 line = self.chain()
                 entries[key] = Val(f'"$({line})"' if line else "''")
             else:
-                entries[key], before = self.expression()
-                if before:
-                    raise Unread("a hashtable value with statements")
+                entries[key] = self.expression()
         words = [v.word for v in entries.values() if "$(" in v.word]
         blocks = [v.block for v in entries.values() if v.block]
         words += [f'"$({b})"' for b in blocks]
         return Val("pshash" + "".join(words), hashed=entries)
 
-    def expression(self, arrays: bool = True) -> tuple[Val, list[str]]:
+    def expression(self, arrays: bool = True) -> Val:
         """Operands joined by operators (`$a -eq 1`, `'{0}' -f $x`, `$a + $b`), up to the end of the
         statement (and its `,` elements, with `arrays`): the value (computed: its text unknown unless one
         operand stands alone)."""
@@ -759,14 +757,13 @@ class _Reader:
             operands.append(self.operand())
         while arrays and self.at("op", ","):
             self.take()
-            val, _ = self.expression()
-            operands.append(val)
+            operands.append(self.expression())
         if not operands:
-            return Val("''", text=""), []
+            return Val("''", text="")
         if len(operands) == 1:
-            return operands[0], []
+            return operands[0]
         blocks = [v.block for v in operands if v.block]
-        return Val("".join(v.word or "''" for v in operands), block="; ".join(blocks) if blocks else None), []
+        return Val("".join(v.word or "''" for v in operands), block="; ".join(blocks) if blocks else None)
 
     def member(self, target: Val, text: str) -> Val:
         """`.Name`, `::Name`, `.Method(args)`: a property read is the value itself (computed), a method is
@@ -797,10 +794,7 @@ class _Reader:
                 continue
             if tok.kind == "word" and re.fullmatch(r"[A-Za-z]+-[A-Za-z]+", tok.text):
                 raise Unread("a command inside a method call")  # (one in parentheses is read: `(Get-X)`)
-            val, before = self.expression(arrays=False)
-            if before:
-                raise Unread("statements inside a method call")
-            args.append(val)
+            args.append(self.expression(arrays=False))
 
     # -- commands
     def command(self, head: str, piped: bool, listing: list[Arg] | None) -> tuple[str, list[Arg] | None]:
