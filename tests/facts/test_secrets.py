@@ -190,6 +190,26 @@ def test_their_neighbours_are_not(path: str) -> None:
     assert not is_secret_file(path.replace("~", "/home/dev")), path
 
 
+@pytest.mark.parametrize("home", ["/var/lib/jenkins", "/srv/ci-home", "/tmp/agent-home"])
+def test_a_tools_login_is_secret_wherever_the_home_is(home: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The home-anchored facts hold for a home outside /home (a CI user's, a sandbox's): the same names."""
+    monkeypatch.setenv("HOME", home)
+    for name in (
+        ".p4tickets",
+        ".config/itch/butler_creds",
+        ".nextflow/secrets/store.json",
+        ".cursor/mcp.json",
+    ):
+        assert is_secret_file(f"{home}/{name}"), name
+    for name in (
+        ".config/itch/settings.json",
+        ".nextflow/assets/nf-core/secrets/main.nf",
+        ".cursor/rules.md",
+    ):
+        assert not is_secret_file(f"{home}/{name}"), name
+    assert not is_secret_file("/opt/app/.p4tickets")  # (outside every home: not a user's saved login)
+
+
 # --------------------------------------------------------------------------- as the rules read the table
 
 

@@ -524,12 +524,16 @@ WINDOWS_PASSWORD_FILE = re.compile(
 # A command-line tool's saved login in its own folder of the user's home (`~/.balena/token`,
 # `~/.config/somecli/auth.json`, `~/.local/share/x/access-token`, `~/.config/itch/butler_creds`,
 # `~/.julia/servers/HOST/auth.toml`), or in a file of the home's named for it (`~/.p4tickets`): whoever
-# reads it acts as the user there
+# reads it acts as the user there. Written for a home under /home, /Users or /root: a path under the running
+# user's home wherever it is (`/var/lib/jenkins`, `/srv/ci`) is matched as if it were `/home/user/...`
+# (`rules.paths.is_secret_file`).
 TOOL_LOGIN_FILE = re.compile(
     r"^/(?:root|home/[^/]+|Users/[^/]+)/\.(?:config/|local/share/)?[\w.-]+/(?:[\w.-]+/){0,2}"
     r"\.?(?:tokens?|auth|authtoken|(?:auth|access|refresh|session|api)[-_]?tokens?|(?:\w+[-_])?creds)"
     r"(?:\.(?:json|txt|ya?ml|toml))?$"
     r"|^/(?:root|home/[^/]+|Users/[^/]+)/\.\w*tickets$"
+    # a tool's folder of secrets in its own folder (`~/.nextflow/secrets/store.json`)
+    r"|^/(?:root|home/[^/]+|Users/[^/]+)/\.(?:config/|local/share/)?[\w.-]+/(?:[\w.-]+/)?secrets/[^/]+$"
     # (and Cursor's MCP servers of the user, with their environment: a project's own `.cursor/mcp.json`
     # names its servers' variables)
     r"|^/(?:root|home/[^/]+|Users/[^/]+)/\.cursor/mcp\.json$"

@@ -406,6 +406,33 @@ def _smuggled_lines(arguments: dict[str, Any], spec: ToolSpec) -> list[str]:
     return found[:8]
 
 
+# Where a call delivers what it makes (an export's, a sync's, a backup's target), and how a machine is named
+# there (`destination: {"type": "sftp", "host": "ftp.example.com"}`)
+_DELIVERY_KEYS = frozenset({"destination", "target", "deliver_to", "delivery", "sink", "remote", "export_to"})
+_MACHINE_KEYS = frozenset({"host", "hostname", "server", "address"})
+
+
+def _delivery_hosts(arguments: dict[str, Any]) -> list[Destination]:
+    """The machines on the internet a call's delivery target names by a host argument of its own: the
+    destination rules judge them as any address the call sends to."""
+    found = []
+    for key, value in list(arguments.items())[:64]:
+        if not isinstance(value, dict) or words_of(str(key)) not in _DELIVERY_KEYS:
+            continue
+        for inner, host in list(value.items())[:32]:
+            if (
+                words_of(str(inner)) in _MACHINE_KEYS
+                and isinstance(host, str)
+                and 3 < len(host) <= 253
+                and "." in host
+                and not any(c in host for c in " /@:")
+            ):
+                named = net.host_destination(host.strip().lower())
+                if named.host_class is HostClass.PUBLIC:
+                    found.append(named)
+    return found[:4]
+
+
 def _normalize(
     tool: str,
     arguments: Any,
@@ -483,6 +510,9 @@ def _normalize(
             named = net.host_destination(host.strip().lower())
             if named.host_class is HostClass.PUBLIC:
                 destinations.append(named)
+
+    if tool.startswith("mcp__") and not reads_by_name(tool):
+        destinations.extend(_delivery_hosts(arguments))  # `export(destination={type: sftp, host: ...})`
 
     commands: tuple[Any, ...] = ()
     command_line = ""

@@ -100,7 +100,11 @@ TEXT_KEYS = frozenset(
         "label",
     }
 )
-_RECIPIENT_KEYS = ("to", "recipient", "recipients", "cc", "bcc", "email", "channel", "user", "iban")
+_RECIPIENT_KEYS = (
+    *("to", "recipient", "recipients", "cc", "bcc", "email", "emails", "channel", "user", "iban"),
+    # whom an export is delivered to, a thing shared with, a channel or a space opened to (their addresses)
+    *("deliver_to", "send_to", "share_with", "forward_to", "invitees", "users", "members", "guests"),
+)
 
 KNOWN_TOOLS: dict[str, ToolSpec] = {
     # Claude Code
@@ -2197,16 +2201,70 @@ _MOVES_MONEY = re.compile(
 )
 
 
-def moves_money(tool: str, service: str = "") -> str:
-    """The words of a call to a payment service (by its name, or by `service`, the host's or the client
-    library's) that move money: "" for any other call (a list, a product, a webhook)."""
+# What moves money or value in any service, whatever it is called (a bank's, an ERP's, a billing system's, a
+# game's economy), by the words of its name: a payment sent, a refund or a credit note issued, where a payee's
+# money goes changed, an entitlement granted. (A payment method, link or intent is the customer's side: a
+# card saved, a checkout page, a charge the customer confirms.)
+_MOVES_VALUE = re.compile(
+    r"(?:^|_)(?:(?:send|make|create|submit|initiate|execute|schedule|approve|release)_(?:\w+_)?payments?"
+    r"|(?:bill|vendor|supplier|wire|bank|ach|sepa)_payments?|send_money|payouts?|refunds?|credit_notes?"
+    r"|bank_(?:details|accounts?|info)|payout_(?:accounts?|methods?|destinations?|details)|beneficiar(?:y|ies)"
+    r"|payees?|remittance|(?:promotional|grant)_entitlements?)(?:_|$)"
+)
+# Words that move money only when the call names an amount or an account (`create_transfer(amount=...)`,
+# `add_user_virtual_currency(amount=...)`; a file's, a domain's or a job's `transfer` moves none)
+_MOVES_PRICED = re.compile(
+    r"(?:^|_)(?:transfers?|wires?|pay|withdraw\w*|disburse\w*|remit\w*|(?:apply|issue|add|grant)_(?:\w+_)?credits?"
+    r"|(?:add|grant|give)_(?:\w+_)?(?:currency|coins|gems|balance))(?:_|$)"
+)
+_CUSTOMER_SIDE = re.compile(r"(?:^|_)payment_(?:methods?|links?|intents?|pages?|sessions?)(?:_|$)")
+# The arguments that carry money: an amount, a currency, a bank account
+_MONEY_KEY = re.compile(
+    r"(?:^|_)(?:amount|amounts|amount_\w+|currency|iban|bic|swift|routing_number|account_number|sort_code"
+    r"|bank_account|price|price_\w+|unit_amount)$"
+)
+# Arguments that say the call is a rehearsal in a test account (`livemode: false`, `sandbox: true`)
+_TEST_MODE_KEYS = frozenset({"livemode", "live_mode", "live"})
+_SANDBOX_KEYS = frozenset({"test_mode", "testmode", "sandbox", "dry_run", "dryrun", "test"})
+_SANDBOX_NAMES = frozenset({"test", "sandbox", "testing", "staging", "dev", "development"})
+
+
+def moves_money(tool: str, service: str = "", arguments: dict[str, object] | None = None) -> str:
+    """The words of a call that move money or value: any call to a payment service (by its name, or by
+    `service`, the host's or the client library's) that `_MOVES_MONEY` names, and any service's call that
+    `_MOVES_VALUE` names, or `_MOVES_PRICED` with an amount or an account among its arguments
+    (`update_vendor_bank_details`, `issue_credit_note`, `create_transfer(amount=...)`). "" for a read, a
+    rehearsal in a test account (`livemode: false`) and any other call (a list, a product, a webhook)."""
     words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
-    if not (_PAYMENT_SERVICE.search(words) or (service and _PAYMENT_SERVICE.search(words_of(service)))):
-        return ""
     if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words.split("_")):
         return ""
-    found = _MOVES_MONEY.search(words)
+    if arguments and _rehearsal(arguments):
+        return ""
+    paid = _PAYMENT_SERVICE.search(words) or (service and _PAYMENT_SERVICE.search(words_of(service)))
+    if paid and (found := _MOVES_MONEY.search(words)):
+        return found.group(0).strip("_")
+    if not tool.startswith("mcp__") or service:
+        return ""  # (a method in code, `queue.transfer()`, names no money by its words alone)
+    words = _CUSTOMER_SIDE.sub("_", words)
+    found = _MOVES_VALUE.search(words)
+    if found is None and (priced := _MOVES_PRICED.search(words)):
+        leaves = _leaves(arguments or {})
+        found = priced if any(_MONEY_KEY.search(words_of(k.rsplit(".", 1)[-1])) for k, _ in leaves) else None
     return found.group(0).strip("_") if found else ""
+
+
+def _rehearsal(arguments: dict[str, object]) -> bool:
+    """The call says it acts in a test account or a sandbox (`livemode: false`, `sandbox: true`,
+    `environment: "sandbox"`)."""
+    for key, value in list(arguments.items())[:32]:
+        name = words_of(str(key))
+        if name in _TEST_MODE_KEYS and value in (False, "false"):
+            return True
+        if name in _SANDBOX_KEYS and value in (True, "true"):
+            return True
+        if name in ("environment", "env", "mode") and str(value).strip().lower() in _SANDBOX_NAMES:
+            return True
+    return False
 
 
 def service_call_notes(tool: str, arguments: dict[str, object], service: str = "") -> list[str]:
@@ -2226,6 +2284,72 @@ def service_call_notes(tool: str, arguments: dict[str, object], service: str = "
     if _CHANGES_PUBLIC_NAME.search(words_of(tool)):
         notes.append(PRODUCTION_TARGET + "a public DNS name")
     return notes
+
+
+# What opens a thing to anyone by the value a call gives, whatever the call is named: a canned ACL that lets
+# anyone read (`acl: "public-read"`), a page let into search engines, a sharing setting for anyone or anyone
+# with the link, a grant to the public as a principal (`{"email": "public"}`, Drive's `type: "anyone"`)
+_PUBLIC_ACLS = frozenset(
+    {"public-read", "public-read-write", "authenticated-read", "publicread", "public_read"}
+)
+_ACL_KEY = re.compile(r"(?:^|_)acl$")
+_INDEXED_KEY = re.compile(
+    r"(?:^|_)(?:search_engines?|search_engine_index\w*|indexable|discoverable|allow_discovery)$"
+)
+_SHARING_KEY = re.compile(
+    r"(?:^|_)(?:public_access|public_link|public_sharing|link_sharing|link_access|general_access"
+    r"|anonymous_access|anyone_access|shared_link_access)$"
+)
+_CLOSED_WORDS = frozenset(
+    {
+        "",
+        "none",
+        "no",
+        "off",
+        "false",
+        "private",
+        "restricted",
+        "disabled",
+        "disable",
+        "internal",
+        "organization",
+    }
+    | {"organisation", "org", "domain", "team", "members", "company", "invited", "invite_only", "nobody"}
+)
+_OPEN_ACCESS = frozenset({"open", "public", "anyone", "anyone_with_link", "anyonewithlink"})
+_PRINCIPAL_KEYS = frozenset({"email", "type", "principal", "member", "grantee", "identity", "who", "entity"})
+_EVERYONE_PRINCIPALS = frozenset(
+    {"public", "anyone", "everyone", "allusers", "allauthenticatedusers", "anonymous", "anyone_with_link"}
+    | {"anyonewithlink", "all_users"}
+)
+
+
+def _public_by_value(settings: list[tuple[str, object]]) -> str:
+    """What in a call's settings opens what it acts on to anyone (`_PUBLIC_ACLS`, `_INDEXED_KEY`,
+    `_SHARING_KEY`, `_EVERYONE_PRINCIPALS`), or "" (a private ACL, sharing set to none, a named person)."""
+    for key, value in settings[:128]:
+        last = key.rsplit(".", 1)[-1]
+        if _KEEPS_OUT.search(last):  # `block_public_access: true`: a protection
+            continue
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if _ACL_KEY.search(last) and text in _PUBLIC_ACLS:
+                return f"the ACL {text}"
+            if last in _PRINCIPAL_KEYS and text.replace("-", "_") in _EVERYONE_PRINCIPALS:
+                return f"access for {text}"
+            if _SHARING_KEY.search(last) and text.replace("-", "_") not in _CLOSED_WORDS:
+                return f"{last} set to {text[:40]}"
+            if (
+                last == "access" and text.replace("-", "_") in _OPEN_ACCESS
+            ):  # Box's shared link `access: open`
+                return f"access set to {text}"
+        if _INDEXED_KEY.search(last) and (value is True or str(value).strip().lower() in _ON_WORDS):
+            return "search engines let index it"
+        if _SHARING_KEY.search(last) and (
+            value is True or (isinstance(value, dict) and value.get("enabled") is True)
+        ):
+            return f"{last} turned on"
+    return ""
 
 
 def _silenced(settings: list[tuple[str, object]]) -> str:
@@ -2309,6 +2433,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
             for name, setting in _DOTENV_LINE.findall(value[:MAX_SETTINGS_TEXT]):
                 if _DEBUG_KEY.search(words_of(name)) and setting.strip("\"'").lower() in _ON_WORDS | {"1"}:
                     return f"{CONTROL_OFF}{name} switches debugging on in a deployed configuration"
+    if public := _public_by_value(settings):
+        return f"{MADE_PUBLIC}{public} by {words}"
     if _SILENCES.search(words) and (quieted := _silenced(settings)):
         return f"{CONTROL_OFF}alerts silenced by {words}: {quieted}"
     for key, value in settings[:64]:  # `PATCH .../config/auth {"jwt_exp": 315360000}`: tokens good for years
@@ -2502,8 +2628,21 @@ BULK_TARGET = "bulk-target:"  # the normaliser's note for a tool call that acts 
 # Arguments that choose which items a call acts on, and the values that choose them all
 _SELECTOR_KEYS = re.compile(
     r"(?:^|_)(?:selector|select|filter|where|match|scope|target|targets|group|devices?|items|resources?|query"
-    r"|users?|members?|subscriptions?|records?|ids?)$"
+    r"|users?|members?|subscriptions?|records?|ids?"
+    # who a message, a ban or an export reaches: a segment, an audience, a role, a contact list
+    r"|segments?|audiences?|roles?|lists?|list_ids?|list_name)$"
 )
+# A selector's value that names everyone by a name (`segment: "All Players"`, `role: "@everyone"`,
+# `list_id: "all-customers"`, `audience: "all_users"`)
+_EVERYONE_NAMED = re.compile(r"(?i)^@?(?:everyone|all|(?:all|every)[ _-][\w &'-]{1,48})$")
+# How many items a call acts on at most (`delete_records(limit=10000)`), and the calls for which a large
+# number is the whole store: those that delete, archive, ban or revoke
+_LIMIT_KEYS = re.compile(r"(?:^|_)(?:limit|max|max_\w+|count|batch_size|per_page|page_size)$")
+_REMOVES = re.compile(
+    r"(?:^|_)(?:delete|remove|archive|ban|purge|erase|wipe|destroy|revoke|deactivate|suspend|disable|unpublish)"
+    r"(?:_|$)"
+)
+_MANY = 1000
 _EVERYTHING = frozenset({"*", "all", "every", "everything", "any", "%", "*:*", "/.*/", ".*"})
 _WILDCARD_NAMES = frozenset({"*", "*:*", "%", ".*", "*.*", "/.*/"})  # what stands for every name
 _ALL_FLAG = re.compile(r"^(?:all|select_all|all_\w+|every_\w+|apply_to_all|for_all)$")
@@ -2569,7 +2708,7 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         return ""  # `pg_info`, `ps_restart`: a look at production, or a restart that changes nothing in it
     if _CHANGES_PUBLIC_NAME.search(words_of(tool.split("__")[-1])):
         return "a public DNS name"  # `update_dns_record(content=IP)`: where the public's requests now go
-    if money := moves_money(tool):  # `mcp__stripe__create_refund(...)`: the server's account, live or not
+    if money := moves_money(tool, "", arguments):  # `mcp__stripe__create_refund(...)`: the server's account
         return f"money moved ({money})"
     if given := _gives_away(tool, arguments):
         return given
@@ -2616,7 +2755,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
 def _gives_away(tool: str, arguments: dict[str, object]) -> str:
     """What a shop's or a payment service's tool that is no read gives away: the payout of a sale sent to
     another account (Stripe's `transfer_data.destination`, `on_behalf_of`), a discount of the whole price
-    (`percent_off: 100`, Shopify's `percentage: 1.0`), a subscription cancelled. "" otherwise."""
+    (`percent_off: 100`, Shopify's `percentage: 1.0`), an existing price or fee changed to nothing, a
+    subscription cancelled. "" otherwise."""
     words = words_of(tool.split("__")[-1])
     if _CANCELS_SUBSCRIPTION.search(words):
         return "a customer's subscription cancelled"
@@ -2624,11 +2764,18 @@ def _gives_away(tool: str, arguments: dict[str, object]) -> str:
         name = words_of(key.replace(".", "_"))
         if _PAYOUT_ELSEWHERE.search(name) and isinstance(value, str) and value.startswith("acct_"):
             return f"a sale's money sent to the account {value[:40]}"
-        free = (name.endswith("percent_off") and value in (100, "100")) or (
+        free = (_WHOLE_DISCOUNT.search(name) and value in (100, 100.0, "100")) or (
             name.endswith("percentage") and value in (1, 1.0, "1", "1.0") and _DISCOUNTS.search(words)
         )
         if free and not isinstance(value, bool):
             return "a discount of the whole price"
+        if (
+            _PRICE_KEY.search(name)
+            and value in (0, 0.0, "0", "0.00")
+            and not isinstance(value, bool)
+            and _REPRICES.search(words)
+        ):  # `update_package_price(price_cents=0)`, `bulk_update_tariff(changes={monthly_fee: 0})`
+            return f"a price set to nothing ({key})"
     return ""
 
 
@@ -2695,12 +2842,20 @@ _CANCELS_SUBSCRIPTION = re.compile(
 )
 _PAYOUT_ELSEWHERE = re.compile(r"(?:^|_)(?:transfer_data_destination|on_behalf_of|destination)$")
 _DISCOUNTS = re.compile(r"discount|coupon|promotion|price_rule|graphql")
+_WHOLE_DISCOUNT = re.compile(r"(?:percent_off|discount_(?:pct|percent|percentage))$")
+# What a customer pays, and the calls that change what an existing product or plan costs (a new free plan is
+# made with `create_price(unit_amount=0)`, which is no change)
+_PRICE_KEY = re.compile(r"(?:^|_)(?:price|prices|price_\w+|unit_amount|fee|\w+_fee|tariff|rate_per_\w+)$")
+_REPRICES = re.compile(
+    r"(?:^|_)(?:update|set|change|bulk|patch|modify)_(?:\w+_)?(?:prices?|pricing|tariffs?|fees?|plans?|packages?|rates?)(?:_|$)"
+)
 
 
 def every_item(tool: str, arguments: dict[str, object]) -> str:
     """The argument by which an MCP tool that is no read acts on every item it could name (`bulk_command(
-    selector="*")`, `delete_devices(filter={"group": "all"})`, `update(all_devices=true)`): a fleet reset, a
-    table emptied, every subscription cancelled, in one call; "" when it names its items."""
+    selector="*")`, `delete_devices(filter={"group": "all"})`, `update(all_devices=true)`, `ban_users(segment=
+    "All Players")`, `delete_records(limit=10000)`): a fleet reset, a table emptied, every subscription
+    cancelled, every customer mailed, in one call; "" when it names its items."""
     if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
         return ""
     for key, value in _nested_settings(arguments):
@@ -2710,9 +2865,20 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
         wildcard = any(isinstance(v, str) and v.strip() in _WILDCARD_NAMES for v in texts)
         if wildcard or (
             _SELECTOR_KEYS.search(key)
-            and any(isinstance(v, str) and v.strip().lower() in _EVERYTHING for v in texts)
+            and any(
+                isinstance(v, str) and (v.strip().lower() in _EVERYTHING or _EVERYONE_NAMED.match(v.strip()))
+                for v in texts
+            )
         ):  # (any item's name given as a wildcard names them all: `adjust_inventory(sku="*")`)
             return f"{key}: {texts[0]}"
+        if (
+            _LIMIT_KEYS.search(key)
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+            and value >= _MANY
+            and _REMOVES.search(words_of(tool.split("__")[-1]))
+        ):  # `delete_records(query=..., limit=10000)`: as many as a query matches
+            return f"{key}: {value}"
     return ""
 
 
@@ -3026,7 +3192,9 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     payloads = tuple(
         k for w, k in keys.items() if w in _PAYLOAD_KEYS or w in ("subject", "content", "description")
     )
-    recipients = tuple(k for w, k in keys.items() if w in _RECIPIENT_KEYS or w.endswith("_email"))
+    recipients = tuple(
+        k for w, k in keys.items() if w in _RECIPIENT_KEYS or w.endswith(("_email", "_emails"))
+    )
     if not commands and _TERMINAL.search(f"{server}_{words}"):
         # `tmux.send_keys(keys="...")`, `terminal.write(text=...)`: what is typed into a shell runs there
         commands = tuple(k for w, k in keys.items() if w in _TYPED_KEYS and isinstance(arguments[k], str))[:1]

@@ -156,9 +156,19 @@ def is_secret_file(path: str) -> bool:
         or _PROCESS_MEMORY.match(path) is not None
         or secret_facts.SERVICE_PASSWORD_FILE.match(path) is not None
         or secret_facts.WINDOWS_PASSWORD_FILE.search(path) is not None
-        or (secret_facts.TOOL_LOGIN_FILE.match(path) is not None and not CACHE_FOLDER.search(path))
+        or (secret_facts.TOOL_LOGIN_FILE.match(_in_home(path)) is not None and not CACHE_FOLDER.search(path))
         or ("$" in path and _secret_when_filled(path))
     )
+
+
+def _in_home(path: str) -> str:
+    """`path` under the running user's home written as under `/home/user` (`/var/lib/jenkins/.p4tickets` is
+    `/home/user/.p4tickets` for the user whose home is /var/lib/jenkins): the home-anchored facts then hold
+    wherever the home is. Other paths are returned as they are."""
+    home = os.environ.get("HOME", "").rstrip("/")
+    if len(home) > 1 and path.startswith(home) and path[len(home) : len(home) + 1] == "/":
+        return "/home/user" + path[len(home) :]
+    return path
 
 
 # A part of a path known only when the line runs: a substitution, a variable

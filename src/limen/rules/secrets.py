@@ -1308,7 +1308,14 @@ def _login_pairs(text: str) -> Iterator[SecretHit]:
 # Tr0ub4dor&3x`, `enable: Ena8le!Core`), or written after an account's name and a slash as people note
 # them down (`breakglass / Gl4ss!Br3ak-2024`)
 _SPOKEN_WORD = r"\b(?:pw|pwd|passw(?:or)?d|pass(?:phrase|code)|pin|secret|creds?|credentials?|enable)\b"
-_SPOKEN_CUE = re.compile(_SPOKEN_WORD)
+_SPOKEN_CUE = re.compile(_SPOKEN_WORD + r"|\bpass\b")
+# The word and the value with nothing but a space between (`user lims_app password Tq8vLm2pWz4Rk7Xn`, `user
+# twlx_abi / pass Tw!dewater-ABI-2025q4`): only a value shaped like a password on both counts (letters of
+# both cases with digits, or with a mark) is one, as `pass 3 tests` or `password reset` are words
+_WORD_AND_NUMBER = re.compile(r"[A-Za-z][a-z]+\d+$")  # `Policy2024`, `Ubuntu2204`: a name and its number
+_SPOKEN_BARE = re.compile(
+    r"(?i)\b(?:pw|pwd|passw(?:or)?d|pass)[ \t]+([^\s\"'`<>()/=-][^\s\"'`<>()/=]{7,63}?)[.,;]?(?=[\s\"'`)]|$)"
+)
 _SPOKEN = re.compile(
     r"(?i)" + _SPOKEN_WORD + r"(?:[ \t]+[\w-]{1,12}){0,4}?[ \t]*(?:[:=]|[ \t]is\b|[ \t]/)[ \t]*"
     r"(?:[A-Za-z][\w.-]{1,32}[ \t]+/[ \t]+)?([^\s\"'`<>()/]{8,64}?)[.,;]?(?=[\s\"'`)]|$)"
@@ -1329,6 +1336,12 @@ def _spoken_passwords(text: str) -> Iterator[SecretHit]:
     """A password written out in prose (`_SPOKEN`, `_ACCOUNT_SLASH`), shaped like one: letters, digits and
     a symbol, or (named so) upper and lower case letters with digits; no address, template or variable."""
     found = [(m, True) for m in islice(_SPOKEN.finditer(text), 8)]
+    found += [
+        (m, True)  # (`pass` is also a verb: after it, only a value with a mark as well)
+        for m in islice(_SPOKEN_BARE.finditer(text), 8)
+        if _SYMBOLED.match(m.group(1))
+        or not (m.group(0)[:5].lower().rstrip().endswith("pass") or _WORD_AND_NUMBER.match(m.group(1)))
+    ]
     found += [
         (m, False)
         for m in islice(_ACCOUNT_SLASH.finditer(text), 8)
