@@ -88,6 +88,9 @@ def unlisted(path: str) -> PathFact | None:
 
 # Folders that hold a repository's history: deleting one loses every commit not pushed elsewhere.
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", ".fossil"})
+# Folders whose contents are anyone's scratch: the systems' temporary folders (what lies there any local
+# account may read, and nothing there is kept)
+SCRATCH_ROOTS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/")
 # Environment variables that name a temporary folder (the system's, a CI runner's, a session's): what lies
 # there is scratch, whatever the value
 SCRATCH_VARIABLES = frozenset(

@@ -4299,19 +4299,17 @@ CHECKS_OFF_VARIABLES: dict[str, str] = {
         ("JULIA_SSL_NO_VERIFY_HOSTS", "JULIA_NO_VERIFY_HOSTS", "JULIA_SSH_NO_VERIFY_HOSTS"), r".+"
     ),
 }
+# Environment variables that name the editor a program opens a file in (`kubectl edit`'s, `sudoedit`'s)
+EDITOR_VARIABLES = frozenset(
+    {"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "FCEDIT", "KUBE_EDITOR", "SUDO_EDITOR"}
+)
 # Environment variables whose value a program runs as a command line (`GIT_SSH_COMMAND='...' git fetch`).
 COMMAND_VARIABLES = frozenset(
     {
-        *(
-            "GIT_SSH_COMMAND",
-            "GIT_SSH",
-            "GIT_PAGER",
-            "GIT_EDITOR",
-            "GIT_SEQUENCE_EDITOR",
-            "GIT_EXTERNAL_DIFF",
-        ),
+        *EDITOR_VARIABLES,
+        *("GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EXTERNAL_DIFF"),
         *("GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_PROXY_COMMAND", "PAGER", "MANPAGER"),
-        *("SYSTEMD_PAGER", "EDITOR", "VISUAL", "FCEDIT", "LESSOPEN", "LESSCLOSE", "BROWSER"),
+        *("SYSTEMD_PAGER", "LESSOPEN", "LESSCLOSE", "BROWSER"),
         *("PROMPT_COMMAND", "RSYNC_RSH", "CVS_RSH"),
     }
 )

@@ -84,7 +84,9 @@ _OP_OUT_FILE = ("-o", "--out-file")
 # `custom-columns=NAME:.metadata.name`, prints none of their data)
 _OUTPUT_DATA = (
     r"(?:^|\s)(?:-o|--output)(?:=|\s*)(?:ya?ml|json(?!path)|(?:jsonpath|go-template|custom-columns)(?:-file)?"
-    r"(?:=|\s*)(?=\S*[{:]\s*[$@]?\.(?:items\[[^\]]*\]\.)?(?!metadata\b|type\b|kind\b)\w|\S*-file))"
+    r"(?:=|\s*)(?=\S*[{:]\s*[$@]?\.(?:items\[[^\]]*\]\.)?(?!metadata\b|type\b|kind\b)\w|\S*-file"
+    # (a template with spaces that ranges over the data or decodes it: `{{range $k,$v := .data}}`)
+    r"|[^|;&]*?(?:\.data\b|\.stringData\b|base64decode|b64dec)))"
 )
 _SECRET_NAME = r"(?i)key|secret|token|pass|pwd|url|uri|dsn|credential|auth|private|cert|salt|signing"
 _SECRET_OPERAND = r"(?:^|\s)secrets?(?:/\S*)?(?:\s|$)"
@@ -117,6 +119,9 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("aws", ("secretsmanager", "get-secret-value"), "a Secrets Manager secret", issuers=_AWS),
     Printer("aws", ("ssm", "get-parameter"), "an SSM secret", needs=(r"--with-decryption",), issuers=_AWS),
     Printer("aws", ("ssm", "get-parameters"), "SSM secrets", needs=(r"--with-decryption",), issuers=_AWS),
+    Printer(
+        "aws", ("ssm", "get-parameters-by-path"), "SSM secrets", needs=(r"--with-decryption",), issuers=_AWS
+    ),
     Printer("aws", ("iam", "create-access-key"), "a new AWS secret key", issuers=_AWS),
     Printer("aws-vault", ("export",), "AWS credentials", issuers=_AWS),
     Printer("kubectl", ("config", "view"), "cluster credentials", needs=(r"--raw|--flatten",)),
@@ -200,6 +205,15 @@ PRINTERS: tuple[Printer, ...] = (
         "security", ("export",), "the keychain's identities", needs=(r"(?:^|\s)-t\s+(?:identities|all)\b",)
     ),
     Printer("secret-tool", ("lookup",), "a keyring secret"),
+    Printer("secret-tool", ("search",), "keyring secrets"),  # (each match with its `secret = ...`)
+    # rclone's remotes with their keys (and passwords it only obscures); Nextflow's and Rails' stores
+    Printer("rclone", ("config", "dump"), "cloud storage keys and passwords"),
+    Printer("rclone", ("config", "show"), "cloud storage keys and passwords"),
+    Printer("nextflow", ("secrets", "get"), "a Nextflow secret"),
+    Printer("rails", ("credentials:show",), "an app's decrypted credentials"),
+    Printer("supabase", ("projects", "api-keys"), "a project's API keys, the service role's among them"),
+    # a new API key's secret, printed once as it is made
+    Printer("confluent", ("api-key", "create"), "a new Confluent API secret"),
     # Airflow's connections and variables hold the passwords and keys its DAGs use
     Printer("airflow", ("connections", "export"), "Airflow's connections with their passwords"),
     Printer("airflow", ("connections", "get"), "an Airflow connection with its password"),
@@ -252,7 +266,7 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("gpg", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
     Printer("gpg2", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
     # a running process's memory holds the keys and tokens it loaded (an ssh-agent's, a browser's)
-    Printer("gcore", (), "a process's memory"),
+    Printer("gcore", (), "a process's memory", to_file=("-o",)),
     Printer("procdump", (), "a process's memory"),
     Printer("gdb", (), "a process's memory", needs=(r"(?:^|\s)(?:-p|--pid(?:=|\s)|attach\s)",)),
     Printer("lldb", (), "a process's memory", needs=(r"(?:^|\s)(?:-p|--attach-pid|-n|--attach-name)\b",)),
@@ -1044,6 +1058,38 @@ def _matches(entry: _Compiled, argv: tuple[str, ...], operands: list[str]) -> bo
         rest = " ".join(argv[1:])
         return all(p.search(rest) for p in entry.needs)
     return True
+
+
+# Secret stores whose `edit` decrypts them into the editor the environment names, and the words that print
+# them instead: with a printing program as the editor (`EDITOR=cat rails credentials:edit`), the edit prints
+# what the second form does
+EDITED_STORES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "rails": ("credentials:edit", ("credentials:show",)),
+    "ansible-vault": ("edit", ("view",)),
+    "kubectl": ("edit", ("get", "-o", "yaml")),
+    "oc": ("edit", ("get", "-o", "yaml")),
+    "pass": ("edit", ("show",)),
+    "gopass": ("edit", ("show",)),
+    "sops": ("edit", ("-d",)),
+}
+
+
+def shown_in_editor(argv: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The command that prints what `argv` opens in the editor (`rails credentials:edit` -> `rails
+    credentials:show`), or None when it edits no secret store. (`sops FILE` edits FILE: `sops -d FILE`.)"""
+    if not argv:
+        return None
+    name = argv[0].rsplit("/", 1)[-1]
+    found = EDITED_STORES.get(name)
+    if found is None:
+        return None
+    word, shown = found
+    if word in argv[1:]:
+        at = argv.index(word, 1)
+        return (argv[0], *argv[1:at], *shown, *argv[at + 1 :])
+    if name == "sops" and not any(w in ("-d", "--decrypt", "decrypt", "-e", "--encrypt") for w in argv[1:]):
+        return (argv[0], *shown, *argv[1:])
+    return None
 
 
 @lru_cache(maxsize=512)

@@ -50,7 +50,14 @@ from itertools import islice, pairwise
 
 from limen.context import Context
 from limen.facts.hosts import official_install, project_domain, tenant_host
-from limen.facts.paths import CACHE_FOLDER, SCRATCH_VARIABLES, VCS_FOLDERS, below_home, home_folder
+from limen.facts.paths import (
+    CACHE_FOLDER,
+    SCRATCH_ROOTS,
+    SCRATCH_VARIABLES,
+    VCS_FOLDERS,
+    below_home,
+    home_folder,
+)
 from limen.facts.programs import (
     CLUSTER_ADMIN,
     ENGINE_SOCKETS,
@@ -402,7 +409,7 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
         elsewhere = (
             bool(ctx.workspace)
             and not is_within(holder or "/", ctx.workspace)
-            and not (holder + "/").startswith(_SCRATCH_ROOTS)  # (a build's clone in /tmp: scratch)
+            and not (holder + "/").startswith(SCRATCH_ROOTS)  # (a build's clone in /tmp: scratch)
         )
         if folder in VCS_FOLDERS and worst is None and (own or elsewhere):
             # the project's own repository, or another project's (not a clone vendored inside this one): its
@@ -421,10 +428,6 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
     return worst
 
 
-# Folders whose contents are anyone's scratch: the systems' temporary folders
-_SCRATCH_ROOTS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/")
-
-
 def _beyond_work(target: str, ctx: Context) -> bool:
     """A path that is neither the project's, a user's own (in a home folder), nor temporary: a server's
     site (`/var/www/app/shared`), a mounted volume, another program's data (`/srv`, `/opt`, `/var/lib/x`)."""
@@ -435,7 +438,7 @@ def _beyond_work(target: str, ctx: Context) -> bool:
         return False
     if (ctx.home and is_within(target, ctx.home)) or home_folder(target, ctx.home):
         return False  # a user's own files (a whole home, or a folder right in it, is `_home_folder_delete`'s)
-    return not path.startswith(_SCRATCH_ROOTS) and "/node_modules/" not in path
+    return not path.startswith(SCRATCH_ROOTS) and "/node_modules/" not in path
 
 
 def _home_folder_delete(target: str, ctx: Context, *, whole: bool = True) -> Finding | None:
@@ -750,7 +753,7 @@ def _kept_files(root: str, ctx: Context) -> bool:
     path = root.rstrip("/") + "/"
     return (
         not is_within(root, ctx.workspace)
-        and not path.startswith(_SCRATCH_ROOTS)
+        and not path.startswith(SCRATCH_ROOTS)
         and CACHE_FOLDER.search(path) is None
     )
 

@@ -57,7 +57,7 @@ from limen.facts.hosts import (
     project_domain,
     self_hosted_at,
 )
-from limen.facts.paths import SERVED_FOLDER
+from limen.facts.paths import SCRATCH_ROOTS, SERVED_FOLDER
 from limen.model import (
     OUTBOUND_CAPABILITIES,
     Action,
@@ -2354,6 +2354,13 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
     """What in a shell line reads a secret without naming a secret file: a command that prints a
     credential, or a sweep for key material outside the workspace. One description each."""
     found: list[str] = []
+    if any(_printing_editor(c) for c in action.commands):  # `EDITOR=cat rails credentials:edit`
+        for command in action.commands:
+            shown = secret_facts.shown_in_editor(command.argv)
+            if shown is not None and (printed := secret_facts.printer(shown)) is not None:
+                found.append(
+                    f"`{' '.join(command.argv[:2])}` opens {printed.prints} in an editor that prints"
+                )
     for command in action.commands:
         name = command.name
         if name in _SECRET_READERS or name.startswith(secret_facts.PRINTER_PREFIXES):
@@ -2361,10 +2368,12 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
             if printed is not None and _plain_fields_only(command, action):
                 continue  # `az keyvault secret show ... --query attributes`: its dates and flags, no value
             if printed is not None:
-                if (
-                    not _used_with_issuer(command, printed, action)
-                    and not kept_from_model(command, action)
-                    and not _written_away(command, printed, action, ctx)
+                if not _used_with_issuer(command, printed, action) and (
+                    _set_out(command, printed, action, ctx)
+                    or (
+                        not kept_from_model(command, action)
+                        and not _written_away(command, printed, action, ctx)
+                    )
                 ):
                     found.append(f"`{' '.join(command.argv[:3])}` prints {printed.prints}")
                 continue
@@ -2374,6 +2383,41 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
     return found
 
 
+def _printing_editor(command: Command) -> bool:
+    """The command is the editor a variable names (`EDITOR=cat`), and it prints what it opens."""
+    from limen.facts.programs import EDITOR_VARIABLES, Role, program
+
+    if not command.via or command.via[0].removeprefix("$") not in EDITOR_VARIABLES:
+        return False
+    entry = program(command.name)  # (a program that shows what it reads: `cat`, `less`, `head`, `xxd`)
+    printing = (Role.INSPECTS, Role.FILTER, Role.DECODER)
+    return entry is not None and Role.READS in entry.roles and any(r in entry.roles for r in printing)
+
+
+def _printed_into(command: Command, printed: secret_facts.Printer) -> list[str]:
+    """The files a printer's output goes to: its redirections and its own output option's value."""
+    argv = command.argv
+    files = [w for w in command.redirects if not w.startswith(("/dev/std", "&"))]
+    files += [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in printed.to_file]
+    files += [w.split("=", 1)[1] for w in argv if w.split("=", 1)[0] in printed.to_file and "=" in w]
+    return files
+
+
+def _set_out(command: Command, printed: secret_facts.Printer, action: Action, ctx: Context) -> bool:
+    """What the command prints goes into a system temporary folder, outside the workspace and the home
+    (`gpg --export-secret-keys > /tmp/k.asc`, `gcore -o /tmp/core PID > /dev/null`): any account may read
+    it there, and nothing there is kept; a copy set out for taking, whether or not the model sees it."""
+    from limen.normalize.paths import canonical
+
+    cwd = action.cwd or ctx.workspace or "/"
+    own = tuple(f"{p.rstrip('/')}/" for p in (cwd, ctx.workspace, ctx.home) if p and p != "/")
+    for name in _printed_into(command, printed):
+        path = canonical(name, cwd, ctx.home)
+        if path.startswith(SCRATCH_ROOTS) and not path.startswith(own):
+            return True
+    return False
+
+
 def _written_away(command: Command, printed: secret_facts.Printer, action: Action, ctx: Context) -> bool:
     """`op inject -i .env.tpl -o .env`, `gh auth token > .token`: what the command prints goes into a file,
     in a line that sends nothing and where nothing else names that file: it is kept, not shown. Not into
@@ -2381,10 +2425,7 @@ def _written_away(command: Command, printed: secret_facts.Printer, action: Actio
     is published with the next push or release."""
     from limen.normalize.paths import canonical
 
-    argv = command.argv
-    files = [w for w in command.redirects if not w.startswith(("/dev/std", "&"))]
-    files += [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in printed.to_file]
-    files += [w.split("=", 1)[1] for w in argv if w.split("=", 1)[0] in printed.to_file and "=" in w]
+    files = _printed_into(command, printed)
     if not files or action.destinations or action.opaque:
         return False
     cwd = action.cwd or ctx.workspace or "/"
