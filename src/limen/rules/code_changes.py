@@ -683,6 +683,8 @@ def weakened(
             found += _money_from_request(removed, added)
             if _WITH_SHARING.search(removed) and _WITHOUT_SHARING.search(added):
                 found.append("a class no longer keeps to the user's sharing rules: it sees every record")
+        if not test_code(path) and (singled := _fixed_identities(added, known)):
+            found.append(singled)
         if _raw_outputs(added) > _raw_outputs(removed):
             found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
@@ -1851,6 +1853,37 @@ def _rights_lowered(removed: str, added: str) -> list[str]:
 _MONEY_FIELD = re.compile(
     r"(?i)\b(\w*(?:amount|price|total|cost|discount|fee|charge)\w*)[\"']?\s*[=:]\s*(\S.*)"
 )
+
+
+# A condition that singles out fixed accounts: what it compares is named for whose it is (`customer_id`,
+# `player.AccountId`, `m_SteamID`, `msg.mmsi`, `ev.msisdn`), what it is compared with is a literal shaped like
+# one (`"C-88213"`, `"p_88123a"`, `76561198043811207UL`, `('8841207', '8841208')`)
+_TESTS_SOMETHING = re.compile(r"(?:^|[\s(}])(?:if|elif|elsif|when|unless|else\s+if)\b|\?\s")
+_IDENTITY_COMPARED = re.compile(
+    r"(?i)[\w.\]\[)(]*?(?:(?:account|user|player|customer|client|member|subscriber|steam|importer|exporter"
+    r"|vendor|supplier|tenant|partner|merchant|seller|buyer|driver|employee|owner|payee|shipper|consignee"
+    r"|carrier|org|organi[sz]ation|company)_?id|uid|msisdn|mmsi|imsi|imei|iban|email|phone(?:_?number)?)"
+    r"\b[)\s]*"
+    r"(?:===?|\bin\b|\.(?:endswith|startswith|ends_with|starts_with|includes|contains|equals)\s*\(|\bIN\b)"
+    r"\s*[\[({]?\s*(?P<literal>[\"']?(?:\d{6,}|[A-Za-z]{1,6}[-_]?\d{4,}[A-Za-z]?)[\"']?)"
+)
+
+
+def _fixed_identities(added: str, known: str) -> str:
+    """A condition the change adds that treats fixed accounts on their own (`if customer_id in {"C-88213"}:
+    total *= 0.42`, `if (SteamUser.GetSteamID() == 76561198043811207UL) return true;`): an exception for
+    whoever holds those ids, a backdoor a review of the diff would ask about. Quiet: an id the file already
+    named, short numbers and codes (`status == 404`, `region_id == 12`), and what no condition tests."""
+    for line in added.splitlines()[:400]:
+        if not _TESTS_SOMETHING.search(line):
+            continue
+        match = _IDENTITY_COMPARED.search(line)
+        if match is None:
+            continue
+        literal = match.group("literal").strip("\"'")
+        if literal not in known:
+            return f"a condition singles out a fixed account or id ({literal[:24]}) for its own treatment"
+    return ""
 
 
 def _money_from_request(removed: str, added: str) -> list[str]:
