@@ -40,6 +40,9 @@ class Printer:
     issuers: tuple[str, ...] = ()  # host globs that issued the credential: sending it there is its use
     own_services: bool = False  # the project's own services take it too (an identity token's audience)
     to_file: tuple[str, ...] = ()  # options that write what it prints to a file instead (`op inject -o .env`)
+    mints: bool = (
+        False  # the credential is made by the call (a key rotation's new key), not taken from a store
+    )
 
     def issued_for(self, host: str, cwd: str = "", argv: tuple[str, ...] = ()) -> bool:
         """Whether `host` is one of the credential's issuers (or, for a credential the project's own
@@ -122,11 +125,11 @@ PRINTERS: tuple[Printer, ...] = (
     Printer(
         "aws", ("ssm", "get-parameters-by-path"), "SSM secrets", needs=(r"--with-decryption",), issuers=_AWS
     ),
-    Printer("aws", ("iam", "create-access-key"), "a new AWS secret key", issuers=_AWS),
+    Printer("aws", ("iam", "create-access-key"), "a new AWS secret key", issuers=_AWS, mints=True),
     Printer("aws-vault", ("export",), "AWS credentials", issuers=_AWS),
     Printer("kubectl", ("config", "view"), "cluster credentials", needs=(r"--raw|--flatten",)),
     Printer("kubectl", ("get",), "Kubernetes secrets", needs=(_OUTPUT_DATA, _SECRET_OPERAND)),
-    Printer("kubectl", ("create", "token"), "a service-account token"),
+    Printer("kubectl", ("create", "token"), "a service-account token", mints=True),
     Printer("oc", ("whoami",), "an OpenShift token", needs=(r"(?:^|\s)(?:-t|--show-token)\b",)),
     Printer("oc", ("get",), "OpenShift secrets", needs=(_OUTPUT_DATA, _SECRET_OPERAND)),
     Printer("gcloud", ("auth", "print-access-token"), "a Google access token", issuers=_GOOGLE),
@@ -140,9 +143,19 @@ PRINTERS: tuple[Printer, ...] = (
         "gcloud", ("iam", "service-accounts", "keys", "create"), "a new service-account key", issuers=_GOOGLE
     ),
     Printer("gcloud", ("auth", "application-default", "print-access-token"), "a Google access token"),
-    Printer("az", ("ad", "sp", "create-for-rbac"), "a new service-principal secret", issuers=_AZURE),
-    Printer("az", ("ad", "sp", "credential", "reset"), "a new service-principal secret", issuers=_AZURE),
-    Printer("az", ("ad", "app", "credential", "reset"), "a new application secret", issuers=_AZURE),
+    Printer(
+        "az", ("ad", "sp", "create-for-rbac"), "a new service-principal secret", issuers=_AZURE, mints=True
+    ),
+    Printer(
+        "az",
+        ("ad", "sp", "credential", "reset"),
+        "a new service-principal secret",
+        issuers=_AZURE,
+        mints=True,
+    ),
+    Printer(
+        "az", ("ad", "app", "credential", "reset"), "a new application secret", issuers=_AZURE, mints=True
+    ),
     Printer("az", ("account", "get-access-token"), "an Azure access token", issuers=_AZURE),
     Printer("az", ("keyvault", "secret", "show"), "a Key Vault secret", issuers=_AZURE),
     Printer("az", ("storage", "account", "keys", "list"), "Azure storage keys", issuers=_AZURE),
@@ -213,7 +226,7 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("rails", ("credentials:show",), "an app's decrypted credentials"),
     Printer("supabase", ("projects", "api-keys"), "a project's API keys, the service role's among them"),
     # a new API key's secret, printed once as it is made
-    Printer("confluent", ("api-key", "create"), "a new Confluent API secret"),
+    Printer("confluent", ("api-key", "create"), "a new Confluent API secret", mints=True),
     # Airflow's connections and variables hold the passwords and keys its DAGs use
     Printer("airflow", ("connections", "export"), "Airflow's connections with their passwords"),
     Printer("airflow", ("connections", "get"), "an Airflow connection with its password"),
@@ -226,7 +239,7 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("docker", ("inspect",), "a container's environment", needs=(r"\.Env\b",)),
     Printer("podman", ("inspect",), "a container's environment", needs=(r"\.Env\b",)),
     # (`npm token list` shows each token's id and first characters only)
-    Printer("npm", ("token", "create"), "an npm token"),
+    Printer("npm", ("token", "create"), "an npm token", mints=True),
     Printer("vault", ("kv", "get"), "a Vault secret"),
     # a project's CI/CD variables (signing keys, deploy tokens) as the forge keeps them
     Printer("glab", ("variable", "get"), "a GitLab CI/CD variable"),
@@ -240,7 +253,7 @@ PRINTERS: tuple[Printer, ...] = (
         operand=r"^(?!/?(?:sys|identity)/|/?auth/[^/\s]+/(?:role|config|map|groups|users|certs)(?:/|$))\S*/",
     ),
     Printer("vault", ("print", "token"), "a Vault token"),
-    Printer("vault", ("token", "create"), "a Vault token"),
+    Printer("vault", ("token", "create"), "a Vault token", mints=True),
     Printer("doppler", ("secrets",), "Doppler secrets"),
     Printer("fly", ("auth", "token"), "a Fly.io token", issuers=_FLY),
     Printer("flyctl", ("auth", "token"), "a Fly.io token", issuers=_FLY),

@@ -2406,9 +2406,12 @@ def _printed_into(command: Command, printed: secret_facts.Printer) -> list[str]:
 def _set_out(command: Command, printed: secret_facts.Printer, action: Action, ctx: Context) -> bool:
     """What the command prints goes into a system temporary folder, outside the workspace and the home
     (`gpg --export-secret-keys > /tmp/k.asc`, `gcore -o /tmp/core PID > /dev/null`): any account may read
-    it there, and nothing there is kept; a copy set out for taking, whether or not the model sees it."""
+    it there, and nothing there is kept; a copy set out for taking, whether or not the model sees it. A key
+    the call makes (`aws iam create-access-key > /tmp/new.json` in a rotation) is no store's copy."""
     from limen.normalize.paths import canonical
 
+    if printed.mints:
+        return False
     cwd = action.cwd or ctx.workspace or "/"
     own = tuple(f"{p.rstrip('/')}/" for p in (cwd, ctx.workspace, ctx.home) if p and p != "/")
     for name in _printed_into(command, printed):
