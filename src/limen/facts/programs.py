@@ -221,6 +221,9 @@ class Program:
     # from `files` on are the files it sends
     host_options: frozenset[str] = frozenset()
     host_operand: int | None = None
+    # options whose value puts a host path inside a container (`docker run -v SRC:DST`, `apptainer run
+    # --bind SRC:DST`): what the container's code may then read and change
+    mounts: frozenset[str] = frozenset()
     # sub-commands after which the operands are a setting's path and then its value (`bin/magento config:set
     # admin/captcha/enable 0`, `wp option update KEY VALUE`): read as `key=value` words are (`changes`)
     setting_pairs: tuple[str, ...] = ()
@@ -678,6 +681,7 @@ def _p(
     verifies: str = "",
     host_options: tuple[str, ...] = (),
     host_operand: int | None = None,
+    mounts: tuple[str, ...] = (),
     setting_pairs: tuple[str, ...] = (),
     deploys_to: tuple[str, ...] = (),
     text_verbs: tuple[str, ...] = (),
@@ -737,6 +741,7 @@ def _p(
         verifies=verifies,
         host_options=frozenset(host_options),
         host_operand=host_operand,
+        mounts=frozenset(mounts),
         setting_pairs=setting_pairs,
         deploys_to=deploys_to,
         text_verbs=text_verbs,
@@ -2044,6 +2049,7 @@ PROGRAMS: tuple[Program, ...] = (
         installs=("pull",),
         runs_package=("run", "create", "container run"),
         options=_DOCKER_RUN_OPTS,
+        mounts=("-v", "--volume", "--mount"),
         destroys_one=rf"{_W}volume\s+(?:rm|prune){_E}|{_W}system\s+prune{_E}.*{_W}--volumes{_E}",
         # `compose down -v` removes the compose project's own volumes: a developer's copy here, a server's
         # data on another machine
@@ -2177,6 +2183,8 @@ PROGRAMS: tuple[Program, ...] = (
         registry="docker",
         installs=("pull",),
         runs_package=("run", "exec", "shell", "instance start"),
+        options=("-B", "--bind", "--mount", "--home", "-H", "--env", "--env-file", "--overlay", "-o"),
+        mounts=("-B", "--bind", "--mount"),
     ),
     _p("crane", R.SENDS, R.DOWNLOADS, pushes=("push", "copy", "cp", "append", "mutate"), push_target="image"),
     _p(
@@ -3853,6 +3861,13 @@ PROGRAMS: tuple[Program, ...] = (
     ),
     _p("csrutil", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),
     _p("spctl", R.SECURITY_CONTROL, disables=rf"{_W}--master-disable{_E}|{_W}--global-disable{_E}"),
+    # macOS marks what was downloaded for Gatekeeper's check before it first runs: taking the mark off (or
+    # every attribute, `-c`) lets an unsigned download run unchecked
+    _p(
+        "xattr",
+        R.METADATA,
+        disables=rf"{_W}-[a-z]*d[a-z]*\s+com\.apple\.quarantine{_E}|{_W}-[a-z]*c[a-z]*{_E}",
+    ),
     # macOS: the application firewall, and settings that turn a check of the system's or of Xcode's off
     # (Gatekeeper's re-arming, quarantine, a validation skipped: `IDESkipMacroFingerprintValidation YES`)
     _p("socketfilterfw", R.SECURITY_CONTROL, disables=rf"{_W}--setglobalstate\s+off{_E}"),

@@ -1924,6 +1924,8 @@ def _run_command(
         # passthrough as its admin CLI (`auth0 api patch PATH --data JSON`)
         _admin_settings(argv, entry, state)
     _password_given(argv, state)
+    if entry is not None and entry.mounts and Role.CONTAINER not in entry.roles:
+        _mounted(entry.mounts, argv[1:], state)  # `apptainer run --bind ~/.ssh:/keys IMAGE`
     if name in _UNPACKERS:
         _unpacked_into(name, argv[1:], state)
         if stdin is not None or state.downloaded:
@@ -4562,6 +4564,20 @@ def _container(name: str, args: list[str], state: _State, via: tuple[str, ...], 
     inner = [*entrypoint, *rest[j + 1 :]]  # the image (run) or the container (exec) comes first
     if inner:
         _container_line(" ".join(quote(w) for w in inner), mounts, state, via, level, name)
+
+
+def _mounted(options: frozenset[str], args: list[str], state: _State) -> None:
+    """The host folders a container runtime's mount options put inside the container (`--bind SRC:DST`,
+    `-B SRC`): the container's code may read them, as a reader of those paths would."""
+    for j, word in enumerate(args[:64]):
+        option, eq, attached = word.partition("=")
+        if option not in options:
+            continue
+        value = attached if eq else (args[j + 1] if j + 1 < len(args) else "")
+        for bound in value.split(",")[:16]:  # (`--bind a:/a,b:/b`)
+            host = bound.split(":", 1)[0]
+            if host.startswith(("/", "~", ".", "$")):
+                _add_path(host, state, write=False)
 
 
 def _remount(root: str) -> Callable[[re.Match[str]], str]:

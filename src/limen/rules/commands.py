@@ -1524,6 +1524,25 @@ def _local_scratch_database(command: Command, action: Action, cwd: str = "") -> 
     )
 
 
+def _deployed_project(command: Command, action: Action, ctx: Context) -> bool:
+    """The command is pointed by its file or folder option at a project outside the workspace, the home and
+    the temporary folders (`docker compose -f /opt/lims/docker-compose.yml`, `--project-directory /srv/app`):
+    what the machine runs as a service, whose data its volumes hold."""
+    cwd = action.cwd or ctx.workspace
+    own = tuple(f"{p.rstrip('/')}/" for p in (cwd, ctx.workspace, ctx.home) if p and p != "/")
+    argv = command.argv
+    given = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in _PROJECT_OPTIONS]
+    given += [w.split("=", 1)[1] for w in argv if w.split("=", 1)[0] in _PROJECT_OPTIONS and "=" in w]
+    for value in given:
+        path = canonical(value, cwd, ctx.home) if value.startswith(("/", "~")) else ""
+        if path and not path.startswith(own) and not path.startswith(SCRATCH_ROOTS):
+            return True
+    return False
+
+
+_PROJECT_OPTIONS = frozenset({"-f", "--file", "--project-directory", "--env-file"})
+
+
 def _infra_destruction(command: Command, action: Action, ctx: Context) -> Finding | None:
     """`terraform destroy`, `kubectl delete ns prod`, `aws s3 rb`: what the program table says destroys
     a whole environment or store (BLOCK) or deletes one resource (AUTH)."""
@@ -1538,6 +1557,7 @@ def _infra_destruction(command: Command, action: Action, ctx: Context) -> Findin
             "ssh" in command.via
             or (entry.elsewhere and re.search(entry.elsewhere, words))
             or PRODUCTION.search(words) is not None
+            or _deployed_project(command, action, ctx)
         )
     )
     if entry is None or not (entry.destroys_all or entry.destroys_one or there):  # (a build tool's wipe too)
@@ -3472,11 +3492,47 @@ def remote_shell(action: Action, ctx: Context) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- defence_evasion
 
 
+# The folders the machine's programs are installed in (the system's, the local administrator's, a package's
+# own under /opt): a program there made unable to run is a program switched off
+_PROGRAM_FOLDER = re.compile(r"^/(?:usr/(?:local/)?)?s?bin/|^/usr/libexec/|^/opt/[^/]+/(?:s?bin|libexec)/")
+
+
+def _unrunnable(command: Command) -> str:
+    """A program of the machine's made unable to run (`chmod -x /opt/secguard/bin/guard`, `chmod 000
+    /usr/sbin/auditd`): the mode takes the owner's execute bit away. "" for a mode that keeps it, and for
+    files of the project or the home."""
+    if command.name != "chmod":
+        return ""
+    words = [w for w in command.argv[1:] if w not in ("-R", "-f", "-v", "-c", "--recursive", "--verbose")]
+    if len(words) < 2:
+        return ""
+    mode, targets = words[0], [w for w in words[1:] if _PROGRAM_FOLDER.match(w)]
+    if not targets:
+        return ""
+    if mode.isdigit():
+        denied = len(mode) >= 3 and not int(mode[-3]) & 1
+    else:
+        denied = False
+        for clause in mode.split(","):
+            parsed = _MODE_CLAUSE.match(clause)
+            if parsed is None:
+                continue
+            who, op, perms = parsed.group(1) or "a", parsed.group(2), parsed.group(3)
+            owner = "u" in who or "a" in who
+            denied |= owner and ((op == "-" and "x" in perms) or (op == "=" and not {"x", "X"} & set(perms)))
+    return f"{targets[0]} made unable to run" if denied else ""
+
+
+_MODE_CLAUSE = re.compile(r"^([ugoa]*)([-+=])([rwxXst]*)$")
+
+
 def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
     """How the command hides what was done or switches a control off ("" when it does not); `payloads`: what
     the line hands it on its input (`gh api --input - <<< JSON`)."""
     name, argv = command.name, command.argv
     args = argv[1:]
+    if switched_off := _unrunnable(command):
+        return switched_off
     if name == "history" and ({"c", "d"} & _short_flags(args)):
         return "history erased"
     if name == "unset" and any(history_off(w, None) for w in args):
@@ -3767,11 +3823,11 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
     if command.name in ("kubectl", "oc"):
         return _pod_escape(command, action)
     entry = program(command.name)
-    if entry is None or Role.CONTAINER not in entry.roles:
+    if entry is None or not (Role.CONTAINER in entry.roles or entry.mounts):
         return ""
     argv = command.argv
     subs = [w for w in argv[1:4] if not w.startswith("-")]
-    if not {"run", "create", "exec"} & set(subs[:2]):
+    if not {"run", "create", "exec", "shell"} & set(subs[:2]):
         return ""
     for i, word in enumerate(argv):
         option, eq, attached = word.partition("=")
@@ -3786,7 +3842,7 @@ def _container_escape(command: Command, action: Action, ctx: Context) -> str:
             return f"{command.name} --device hands the host's disks or memory to the container"
         if option == "--security-opt" and ("unconfined" in value or value == "label=disable"):
             return f"{command.name} --security-opt turns confinement off"
-        if option in ("-v", "--volume", "--mount") and value:
+        if option in entry.mounts and value:
             host = value.split(":", 1)[0] if option != "--mount" else ""
             if option == "--mount":
                 host = next(
