@@ -3862,11 +3862,12 @@ PROGRAMS: tuple[Program, ...] = (
     _p("csrutil", R.SECURITY_CONTROL, disables=rf"{_W}disable{_E}"),
     _p("spctl", R.SECURITY_CONTROL, disables=rf"{_W}--master-disable{_E}|{_W}--global-disable{_E}"),
     # macOS marks what was downloaded for Gatekeeper's check before it first runs: taking the mark off (or
-    # every attribute, `-c`) lets an unsigned download run unchecked
+    # every attribute, `-c`) lets an unsigned download run unchecked (a path outside the project: the
+    # project's own build output was never downloaded)
     _p(
         "xattr",
         R.METADATA,
-        disables=rf"{_W}-[a-z]*d[a-z]*\s+com\.apple\.quarantine{_E}|{_W}-[a-z]*c[a-z]*{_E}",
+        disables=rf"{_W}-[a-z]*(?:d[a-z]*\s+com\.apple\.quarantine|c[a-z]*)\s+(?:-\S+\s+)*[\"']?[/~$]",
     ),
     # macOS: the application firewall, and settings that turn a check of the system's or of Xcode's off
     # (Gatekeeper's re-arming, quarantine, a validation skipped: `IDESkipMacroFingerprintValidation YES`)

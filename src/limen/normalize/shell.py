@@ -1993,7 +1993,10 @@ def _run_command(
         _add_path(script, state, write=False)  # `pwsh -File build.ps1`: the project's, as `bash build.sh` is
         path = canonical(_posix_path(script), state.cwd, state.home)
         _runs_fetched(script, path, state)
-        _run_written(path, name, name, state, via, level, [])  # one the line wrote is not read: flagged
+        if name in ("pwsh", "powershell"):  # read as the shell line it equals, as `bash build.sh` is read
+            _run_powershell_file(path, name, state, via, level)
+        else:
+            _run_written(path, name, name, state, via, level, [])  # one the line wrote is not read: flagged
         return None
     unread = name in UNANALYSED_SCRIPT and _runs_unanalysed_code(entry, argv, stdin)
     if unread:
@@ -2065,6 +2068,26 @@ def _jump_hosts(args: list[str]) -> list[str]:
             value = word[2:] if word.startswith("-J") else ""
         found += [host for host in value.split(",") if host]
     return found
+
+
+def _run_powershell_file(path: str, name: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    """`pwsh -File scripts/fix.ps1`: the script (as the line wrote it, or on disk) read as the shell line with
+    its effects; one the reader cannot translate is opaque, as the same text given to `-Command` is."""
+    text = state.written.get(path)
+    if text is None:
+        head = read_regular(path, MAX_SCRIPT + 1)
+        if head is None:
+            return  # (not there: nothing known of it, as of any program the project runs)
+        if len(head) > MAX_SCRIPT or b"\x00" in head:
+            state.flag(f"{name} runs a script too large or not text to analyse")
+            return
+        text = head.decode("utf-8", "replace")
+    line = powershell_line(text)
+    state.payloads.append(text)
+    if line is None:
+        state.flag(f"{name} script not analysed")
+        return
+    _analyse_text(line, state, via=(*via, f"{name} script"), level=level + 1)
 
 
 def _powershell_command(argv: list[str]) -> str | None:
