@@ -288,6 +288,38 @@ def _several_people(action: Action, ctx: Context) -> bool:
     return (to_stranger and len(addresses) >= _PEOPLE and len(domains) >= 2) or len(private) >= _PEOPLE
 
 
+# What says a reply or a comment is shown to everyone (`public: true`, a store review's answer), and a phone
+# number as people write one in international form
+_PUBLIC_FLAGS = frozenset({"public", "is_public"})
+_PUBLIC_REPLY = re.compile(
+    r"(?:^|_)(?:reply|replies|respond|response)_(?:to_)?reviews?(?:_|$)|(?:^|_)reviews?_(?:reply|response)"
+)
+_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}[ .-]?(?:\(?\d{1,4}\)?[ .-]?){2,4}\d{2,4}(?![\w-])")
+
+
+def _contacts_made_public(action: Action) -> str:
+    """A post everyone can read (a ticket's public reply, a store review's answer) that gives someone's
+    contact details: a private address (at a mail service anyone may sign up to), a phone number, or two or
+    more people's addresses. "" for an internal note, and for a reply that names only the team's own
+    address (`write to support@acme.io`)."""
+    from limen.facts.hosts import FREE_MAIL_DOMAINS
+    from limen.normalize.tools import words_of
+
+    public = any(action.arguments.get(k) is True for k in _PUBLIC_FLAGS) or bool(
+        action.tool.startswith("mcp__") and _PUBLIC_REPLY.search(words_of(action.tool.split("__")[-1]))
+    )
+    if not public:
+        return ""
+    texts = [t for t in action_texts(action) if len(t) >= 12]
+    addresses = {m.group(0).lower() for t in texts for m in _EMAIL.finditer(t[:65536])}
+    addresses = {a for a in addresses if not PLACEHOLDER_DOMAINS.search(a.rsplit("@", 1)[-1])}
+    private = {a for a in addresses if a.rsplit("@", 1)[-1] in FREE_MAIL_DOMAINS}
+    phones = any(_PHONE.search(t[:65536]) for t in texts)
+    if private or phones or len(addresses) >= 2:
+        return "people's contact details in a public reply"
+    return ""
+
+
 # A date in the last century or the first years of this one, as records of people write a birth date
 # (`1971-04-12`, `12/04/1971`, `12.04.1971`); what software records (releases, events, logs) is recent
 _BIRTH_DATE = re.compile(
@@ -360,8 +392,9 @@ def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
 
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs, several people's birth dates and a table of
-    people's records in an action that can reach an external destination: AUTH in every mode. Quiet: the
+    """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs, several people's birth dates, a table of
+    people's records, and people's contact details in a reply everyone can read, in an action that can reach
+    an external destination: AUTH in every mode. Quiet: the
     payee's own IBAN of a transfer, numbers that fail their checksum, recent dates (releases, events), a
     rota or a sample's placeholder rows, local files."""
     if not reaches_outside(action):
@@ -375,6 +408,8 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
             labels[label] = None
     if _several_people(action, ctx):
         labels["the email addresses of several people"] = None
+    if contacts := _contacts_made_public(action):
+        labels[contacts] = None
     if _birth_dates(action):
         labels["the birth dates of several people"] = None
     if any(_people_table(text) for text in action_texts(action) if "\n" in text):
