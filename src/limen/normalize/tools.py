@@ -2563,6 +2563,11 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
     forwards = _FORWARDING.search(words) or any(_FORWARDING.search(k) or v == "forward" for k, v in settings)
     if forwards and (outsider := _personal_address(arguments)):  # a filter's or a rule's `forward` action
         return f"{MADE_PUBLIC}{words} forwards mail to {outsider}: a personal account, not the organisation's"
+    if forwards and (outsider := _forwarded_elsewhere(arguments)):
+        # `create_inbox_rule(mailbox="ap@contoso.com", actions={forward_to: ["ap@contoso-invoices.co"]})`
+        return (
+            f"{MADE_PUBLIC}{words} forwards a mailbox's mail to {outsider}: another domain than the mailbox's"
+        )
     if (
         _REF_WORDS.search(words)
         and arguments.get("force") is True
@@ -2961,6 +2966,32 @@ def _personal_address(arguments: dict[str, object]) -> str:
         elif isinstance(value, str) and "@" in value:
             for found in MAIL_ADDRESS.finditer(value[:2000]):
                 if found.group(1).lower() in FREE_MAIL_DOMAINS:
+                    return found.group(0)
+    return ""
+
+
+# Whose mail a rule or a setting acts on, and where it sends a copy
+_MAILBOX_KEYS = frozenset({"mailbox", "user", "user_id", "owner", "account", "identity", "email", "address"})
+_FORWARD_TARGET = re.compile(r"(?:^|_)(?:forward\w*|redirect\w*|forwarding_address|send_copy_to)$")
+
+
+def _forwarded_elsewhere(arguments: dict[str, object]) -> str:
+    """The address a mailbox's mail is forwarded to, when its domain is not the mailbox's own (the call names
+    the mailbox by its address): a look-alike of the organisation's domain, or anyone's. ""."""
+    own = {
+        found.group(1).lower()
+        for key, value in list(arguments.items())[:32]
+        if words_of(str(key)) in _MAILBOX_KEYS and isinstance(value, str)
+        for found in MAIL_ADDRESS.finditer(value[:500])
+    }
+    if not own:
+        return ""
+    for key, value in _leaves(arguments):
+        if not _FORWARD_TARGET.search(words_of(key.rsplit(".", 1)[-1])):
+            continue
+        for text in value if isinstance(value, list) else [value]:
+            for found in MAIL_ADDRESS.finditer(str(text)[:500]):
+                if found.group(1).lower() not in own:
                     return found.group(0)
     return ""
 
