@@ -2717,7 +2717,12 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         return f"money moved ({money})"
     if given := _gives_away(tool, arguments):
         return given
-    if _RELEASES.search(tool.split("__")[-1]) or "live" in words_of(tool.split("__")[-1]).split("_"):
+    released = any(_RELEASES.search(str(k)) for k in list(arguments)[:32])  # `update_track(releases=[...])`
+    if (
+        released
+        or _RELEASES.search(tool.split("__")[-1])
+        or "live" in words_of(tool.split("__")[-1]).split("_")
+    ):
         for key, value in list(arguments.items())[:32]:  # `set_build_live(branch="default")`: every player
             if (
                 isinstance(value, str)
