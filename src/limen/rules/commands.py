@@ -3237,7 +3237,11 @@ def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
             return
         if command.name in _NAME_LOOKUPS:
             for word in command.argv[1:]:
-                host = word.split("://", 1)[1].split("/", 1)[0] if "://" in word[:12] else word
+                host = (
+                    word.split("://", 1)[1].split("/", 1)[0] if "://" in word[:12] else word.split(":", 1)[0]
+                )
+                if "/" in host:
+                    continue  # `./snapshots/r1-$(date +%F).conf.gz`: a local file's path, no host
                 if tenant_host(host):
                     continue  # `https://$ZENDESK_SUBDOMAIN.zendesk.com`: which account, not data in a name
                 if re.search(r"(\$\(|`|\$\{?\w).*\.[A-Za-z0-9-]+\.[A-Za-z]{2,}$", host):

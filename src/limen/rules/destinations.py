@@ -176,6 +176,18 @@ _CURL_ROUTE = frozenset(
 _SSH_ROUTE = frozenset({"-D", "-L", "-R", "-W", "-w", "-F"})
 # `-L [BIND:]PORT:localhost:PORT`: a forward to the ssh host's own loopback
 _LOCAL_FORWARD = re.compile(r"(?:[\w.]+:)?\d+:(?:localhost|127\.0\.0\.1|\[::1\]):\d+")
+_FORWARD_TO = re.compile(r"(?:[\w.]+:)?\d+:([A-Za-z0-9][\w.-]*):\d+")
+
+
+def _organisation_forward(forward: str) -> bool:
+    """A local forward to a machine named on the organisation's own network (`15432:db.acme.internal:5432`,
+    `8888:10.0.4.12:8888`): one of its services brought to this machine, as a look at it would be."""
+    from limen.normalize.net import host_destination
+
+    found = _FORWARD_TO.fullmatch(forward)
+    return found is not None and organisation_network(host_destination(found.group(1).lower()))
+
+
 _PKG_ROUTE = frozenset({"--proxy", "--https-proxy", "--trusted-host"})
 _GIT_ROUTE_CONFIG = re.compile(
     r"(?i)^(?:https?(?:\..*)?\.proxy|core\.sshcommand|core\.gitproxy|url\..*\.(?:push)?insteadof|protocol\.|"
@@ -593,6 +605,8 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     ):  # a bucket or a cloud account (its image registry) that the project's own infrastructure code names,
         # or a registry on the project's own domain (`crates.acme.io`, `registry.acme.io/app`)
         return None
+    if set(dest.flags) <= {"publishes"} and organisation_network(dest) and not mode.strict_or_above:
+        return None  # `docker push registry.acme.internal/app`: published inside the organisation's network
     leaving = leaves_project(dest, action)
     if leaving:
         strict = mode.strict_or_above and is_collection_service(dest.host)
@@ -857,6 +871,8 @@ def _route_override(cmd: Command, cwd: str, strict: bool) -> str:
             forward = nxt if arg == "-L" else arg[2:] if arg.startswith("-L") else ""
             if forward and _LOCAL_FORWARD.fullmatch(forward):
                 continue  # `-L 5432:localhost:5432`: the ssh host's own service, brought here
+            if forward and not strict and _organisation_forward(forward):
+                continue  # `-L 15432:db.staging.acme.internal:5432`: a service of the organisation's, here
             if name != "rsync" and (arg in _SSH_ROUTE or (arg[:2] in _SSH_ROUTE and len(arg) > 2)):
                 return arg[:2]
         if name in _PKG_TOOLS and flag in _PKG_ROUTE:
