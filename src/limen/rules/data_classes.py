@@ -290,7 +290,6 @@ def _several_people(action: Action, ctx: Context) -> bool:
 
 # What says a reply or a comment is shown to everyone (`public: true`, a store review's answer), and a phone
 # number as people write one in international form
-_PUBLIC_FLAGS = frozenset({"public", "is_public"})
 _PUBLIC_REPLY = re.compile(
     r"(?:^|_)(?:reply|replies|respond|response)_(?:to_)?reviews?(?:_|$)|(?:^|_)reviews?_(?:reply|response)"
 )
@@ -302,13 +301,14 @@ def _contacts_made_public(action: Action) -> str:
     contact details: a private address (at a mail service anyone may sign up to), a phone number, or two or
     more people's addresses. "" for an internal note, and for a reply that names only the team's own
     address (`write to support@acme.io`)."""
+    arguments = action.arguments
+    flagged = arguments.get("public") is True or arguments.get("is_public") is True
+    if not flagged and not (action.tool.startswith("mcp__") and "review" in action.tool.lower()):
+        return ""  # (most calls: nothing says the text is shown to everyone)
     from limen.facts.hosts import FREE_MAIL_DOMAINS
     from limen.normalize.tools import words_of
 
-    public = any(action.arguments.get(k) is True for k in _PUBLIC_FLAGS) or bool(
-        action.tool.startswith("mcp__") and _PUBLIC_REPLY.search(words_of(action.tool.split("__")[-1]))
-    )
-    if not public:
+    if not flagged and not _PUBLIC_REPLY.search(words_of(action.tool.split("__")[-1])):
         return ""
     texts = [t for t in action_texts(action) if len(t) >= 12]
     addresses = {m.group(0).lower() for t in texts for m in _EMAIL.finditer(t[:65536])}

@@ -605,7 +605,7 @@ def _judge(dest: Destination, action: Action, ctx: Context) -> Finding | None:
     ):  # a bucket or a cloud account (its image registry) that the project's own infrastructure code names,
         # or a registry on the project's own domain (`crates.acme.io`, `registry.acme.io/app`)
         return None
-    if set(dest.flags) <= {"publishes"} and organisation_network(dest) and not mode.strict_or_above:
+    if dest.flags == ("publishes",) and not mode.strict_or_above and organisation_network(dest):
         return None  # `docker push registry.acme.internal/app`: published inside the organisation's network
     leaving = leaves_project(dest, action)
     if leaving:

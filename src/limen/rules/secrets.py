@@ -2354,7 +2354,7 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
     """What in a shell line reads a secret without naming a secret file: a command that prints a
     credential, or a sweep for key material outside the workspace. One description each."""
     found: list[str] = []
-    if any(_printing_editor(c) for c in action.commands):  # `EDITOR=cat rails credentials:edit`
+    if any(c.via and _printing_editor(c) for c in action.commands):  # `EDITOR=cat rails credentials:edit`
         for command in action.commands:
             shown = secret_facts.shown_in_editor(command.argv)
             if shown is not None and (printed := secret_facts.printer(shown)) is not None:
