@@ -5731,6 +5731,7 @@ def _ssh_remote(args: list[str], i: int, state: _State, via: tuple[str, ...], le
             state.note("download_exec")
         state.note("ssh runs a remote command built at run time")
         return
+    _device_statements(" ".join(remote), state)
     cwd = state.cwd
     state.deferred += 1  # what cannot be analysed there runs there: noted, not opaque here
     try:
@@ -5739,6 +5740,17 @@ def _ssh_remote(args: list[str], i: int, state: _State, via: tuple[str, ...], le
     finally:
         state.cwd = cwd
         state.deferred -= 1
+
+
+def _device_statements(text: str, state: _State) -> None:
+    """A remote line in a network device's command language (`configure; set system services telnet;
+    commit`): what its statements do, as the notes the same effect has anywhere (`facts.devices`)."""
+    from limen.facts.devices import GRANTS, SCHEDULES, WEAKENS, WIPES, device_effects
+    from limen.normalize.tools import ADMIN_GRANTED, CONTROL_OFF, DESTROYS_STORE
+
+    prefixes = {WIPES: DESTROYS_STORE, WEAKENS: CONTROL_OFF, GRANTS: ADMIN_GRANTED, SCHEDULES: "persists: "}
+    for kind, what in device_effects(text):
+        state.note(f"{prefixes[kind]}{what} on a network device")
 
 
 def _remote_lines(words: list[str]) -> list[str]:
