@@ -40,9 +40,10 @@ class Printer:
     issuers: tuple[str, ...] = ()  # host globs that issued the credential: sending it there is its use
     own_services: bool = False  # the project's own services take it too (an identity token's audience)
     to_file: tuple[str, ...] = ()  # options that write what it prints to a file instead (`op inject -o .env`)
-    mints: bool = (
-        False  # the credential is made by the call (a key rotation's new key), not taken from a store
-    )
+    # the credential is made by the call (a key rotation's new key), not taken from a store
+    mints: bool = False
+    # it writes a file of its own (a core dump), whatever the line does with its output
+    dumps: bool = False
 
     def issued_for(self, host: str, cwd: str = "", argv: tuple[str, ...] = ()) -> bool:
         """Whether `host` is one of the credential's issuers (or, for a credential the project's own
@@ -279,10 +280,16 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("gpg", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
     Printer("gpg2", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
     # a running process's memory holds the keys and tokens it loaded (an ssh-agent's, a browser's)
-    Printer("gcore", (), "a process's memory", to_file=("-o",)),
-    Printer("procdump", (), "a process's memory"),
-    Printer("gdb", (), "a process's memory", needs=(r"(?:^|\s)(?:-p|--pid(?:=|\s)|attach\s)",)),
-    Printer("lldb", (), "a process's memory", needs=(r"(?:^|\s)(?:-p|--attach-pid|-n|--attach-name)\b",)),
+    Printer("gcore", (), "a process's memory", to_file=("-o",), dumps=True),
+    Printer("procdump", (), "a process's memory", dumps=True),
+    Printer("gdb", (), "a process's memory", needs=(r"(?:^|\s)(?:-p|--pid(?:=|\s)|attach\s)",), dumps=True),
+    Printer(
+        "lldb",
+        (),
+        "a process's memory",
+        needs=(r"(?:^|\s)(?:-p|--attach-pid|-n|--attach-name)\b",),
+        dumps=True,
+    ),
 )
 
 # Names (a path's last component) that hold secrets wherever they are.
@@ -321,7 +328,9 @@ SECRET_NAMES = re.compile(
         ([\w-]*[-_])?(unseal|recovery)[-_]keys?(\.(json|txt))?|init[-_]keys(\.(json|txt))?|root[-_]token(\.(json|txt))?|
         # shells' and database clients' histories: the passwords and tokens typed on their command lines
         \.(bash|zsh|sh|ksh|psql|mysql|sqlite|python|node_repl|rediscli|mongosh|irb|pry)_history|\.histfile|
-        fish_history|\.history
+        fish_history|\.history|ConsoleHost_history\.txt|
+        # a client's saved session cookies (`cookie`, `cookies.txt`): whoever holds them is signed in
+        cookies?(\.(txt|json|jar))?
     )$""",
     re.VERBOSE,
 )

@@ -474,11 +474,13 @@ def _normalize(
     for key in spec.paths:
         if key in code_keys:  # a notebook cell's `source` is its program, not a file
             continue
-        for raw in _role_values(arguments, key):
-            path = canonical(raw, cwd if key == spec.within else base, home)
-            paths.append(path)
-            if spec.write:
-                write_paths.append(path)
+        for named in _role_values(arguments, key):
+            # a pattern's alternatives (`~/.config/**/{*token*,*.pem}`) are each a pattern of their own
+            for raw in shell.expand_braces(named) if "{" in named and key != spec.within else (named,):
+                path = canonical(raw, cwd if key == spec.within else base, home)
+                paths.append(path)
+                if spec.write:
+                    write_paths.append(path)
 
     destinations: list[Destination] = []
     for key in spec.urls:

@@ -1045,6 +1045,11 @@ _BRACE = re.compile(r"\{([^{}]*,[^{}]*)\}")
 _SEQUENCE = re.compile(r"\{(-?\d{1,6}|[A-Za-z])\.\.(-?\d{1,6}|[A-Za-z])(?:\.\.(-?\d{1,6}))?\}")
 
 
+def expand_braces(word: str) -> list[str]:
+    """A glob's or a word's brace alternatives as bash expands them (`{a,b}.pem`: `a.pem b.pem`), bounded."""
+    return _braces(word)
+
+
 def _braces(word: str, state: _State | None = None, budget: int = 64) -> list[str]:
     """Bash brace expansion (`a{b,c}d` -> `abd acd`, `f{1..3}` -> `f1 f2 f3`), bounded. Past the bound a
     list of alternatives makes the line opaque; a long sequence (`{1..1000}`) keeps its first terms, which

@@ -2619,7 +2619,7 @@ PRODUCTION_TARGET = "production-target:"  # the normaliser's note for a tool cal
 # (not a tracker's `project` or a wiki's `space`: an issue resolved in `web-prod` changes no production)
 _TARGET_KEYS = re.compile(
     r"(?:^|_)(?:app|application|env|environment|stage|service|cluster|site|namespace|target|database|db"
-    r"|instance|deployment|pipeline|stack|function|fleet|context)(?:_(?:name|id|slug))?$"
+    r"|instance|deployment|pipeline|stack|function|fleet|context|connection)(?:_(?:name|id|slug))?$"
 )
 # A switch that sends a deploy or a setting to production (`prod: true`, `production: true`, `is_production`)
 _PRODUCTION_FLAG = re.compile(r"(?:^|_)(?:prod|production)$")
@@ -2709,7 +2709,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
     when none does (a staging target, or production only mentioned in a message's text)."""
     from limen.facts.programs import NOT_PRODUCTION, PRODUCTION
 
-    if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
+    looks = reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_"))
+    if looks and not _writes_a_database(arguments):  # (a `query` tool given `DELETE ...` writes)
         return ""  # `pg_info`, `ps_restart`: a look at production, or a restart that changes nothing in it
     if _CHANGES_PUBLIC_NAME.search(words_of(tool.split("__")[-1])):
         return "a public DNS name"  # `update_dns_record(content=IP)`: where the public's requests now go

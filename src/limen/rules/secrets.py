@@ -2369,7 +2369,8 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
                 continue  # `az keyvault secret show ... --query attributes`: its dates and flags, no value
             if printed is not None:
                 if not _used_with_issuer(command, printed, action) and (
-                    _set_out(command, printed, action, ctx)
+                    printed.dumps  # (`gdb -p PID -batch -ex 'gcore /tmp/c' > /dev/null`: the dump is on disk)
+                    or _set_out(command, printed, action, ctx)
                     or (
                         not kept_from_model(command, action)
                         and not _written_away(command, printed, action, ctx)
