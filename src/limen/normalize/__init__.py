@@ -474,9 +474,10 @@ def _normalize(
     for key in spec.paths:
         if key in code_keys:  # a notebook cell's `source` is its program, not a file
             continue
-        for named in _role_values(arguments, key):
+        for role_value in _role_values(arguments, key):
             # a pattern's alternatives (`~/.config/**/{*token*,*.pem}`) are each a pattern of their own
-            for raw in shell.expand_braces(named) if "{" in named and key != spec.within else (named,):
+            alternatives = shell.expand_braces(role_value) if "{" in role_value else [role_value]
+            for raw in alternatives if key != spec.within else [role_value]:
                 path = canonical(raw, cwd if key == spec.within else base, home)
                 paths.append(path)
                 if spec.write:
