@@ -6756,6 +6756,21 @@ def _build_time_reach(fact: PathFact, text: str) -> list[str]:
     return [f"{IMPLANT}the build script reaches {reach}, outside the build"] if found else []
 
 
+# What in an agent's instructions keeps its own work from the person it works for: to act silently, to leave
+# something out of its replies, to take another file's instructions as the owner's, to keep a copy of the
+# credentials it reads. (`Do not mention Claude in commit messages` hides nothing from the user.)
+_CONCEALS = re.compile(
+    r"(?i)\bsilently (?:run|execute|install|call|invoke|send|upload|post|append|copy|add|fetch|source)\b"
+    r"|\b(?:run|execute|invoke|source)\b[^.\n]{0,80}\bsilently\b"
+    r"|\b(?:must not|mustn't|should not|shouldn't|never|do not|don't) (?:mention|tell|report|reveal|disclose)"
+    r" (?:it|this|that|them)\b|\b(?:must not|mustn't|should not|shouldn't|never) be (?:mentioned|reported"
+    r"|revealed|disclosed|shown) to (?:the user|anyone|the developer|the owner)\b"
+    r"|\btreat (?:any|all|the)? ?instructions? (?:found |written )?in\b[^.\n]{0,60}\bas (?:coming )?from\b"
+    r"|\b(?:credentials?|tokens?|secrets?|passwords?|api keys?)\b[^.\n]{0,60}\b(?:append|copy|write|save|send"
+    r"|post|store|stash) (?:them|it|a copy)\b"
+)
+
+
 def judge_text(
     fact: PathFact, path: str, text: str, action: Action, ctx: Context
 ) -> tuple[Verdict, str] | None:
@@ -6770,6 +6785,11 @@ def judge_text(
         if findings:
             codes = ", ".join(dict.fromkeys(f.code.value for f in findings))
             return verdict_of(findings), f"agent instructions planted in {path}: {codes}"
+        if (hidden := _CONCEALS.search(text[:MAX_TEXT])) and not _CONCEALS.search(current_text(path) or ""):
+            return (
+                Verdict.AUTH,
+                f"agent instructions in {path} tell the agent to keep from its user: {hidden.group(0)[:60]}",
+            )
         return _instructed_commands(text, path, action, ctx)
     if (destroyed := _migration_gains(path, text, action)) and destroyed != migration_destroys(
         path, current_text(path) or ""
