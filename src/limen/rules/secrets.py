@@ -2171,6 +2171,27 @@ def secret_reading_tools(action: Action, ctx: Context) -> Iterable[Finding]:
     elif _KEYS_LISTED.search(words) or (_CREDENTIAL_NOUN.search(words) and _VALUE_READ.search(words)):
         detail = f"{action.tool} reads a credential's value"
         yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, detail)
+    elif revealed := _revealed(action.arguments):  # `1password.get_item(item=..., reveal=true)`
+        detail = f"{action.tool} is asked to show the values it keeps hidden ({revealed})"
+        yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, detail)
+
+
+# A read told to show what it keeps hidden: a password manager's item revealed, a parameter decrypted, a
+# secret's value included (`reveal: true`, `with_decryption: true`, `include_values: true`)
+_REVEAL_KEY = re.compile(
+    r"^(?:reveal|reveal_\w+|show_(?:secrets?|values?|passwords?|hidden|plaintext)|with_decryption|decrypt(?:ed)?"
+    r"|include_(?:secrets?|values?|passwords?|secret_values?)|plain_?text|unmask(?:ed)?|expose_secrets?)$"
+)
+
+
+def _revealed(arguments: dict[str, object]) -> str:
+    """The argument that tells a tool to show a secret's value in the clear, set to yes; ""."""
+    from limen.normalize.tools import words_of
+
+    for key, value in list(arguments.items())[:32]:
+        if (value is True or value == "true") and _REVEAL_KEY.match(words_of(str(key))):
+            return str(key)
+    return ""
 
 
 # --------------------------------------------------------------------------- secrets read by a command
