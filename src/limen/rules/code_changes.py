@@ -685,6 +685,8 @@ def weakened(
                 found.append("a class no longer keeps to the user's sharing rules: it sees every record")
         if not test_code(path) and (singled := _fixed_identities(added, known)):
             found.append(singled)
+        if not test_code(path) and (leaked := _secret_field_recorded(added, removed)):
+            found.append(leaked)
         if _raw_outputs(added) > _raw_outputs(removed):
             found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
@@ -1884,6 +1886,47 @@ def _fixed_identities(added: str, known: str) -> str:
         if literal not in known:
             return f"a condition singles out a fixed account or id ({literal[:24]}) for its own treatment"
     return ""
+
+
+# Where a program's values go to be kept or read by others: mail, logs, a crash reporter's or an analytics
+# service's records, the console
+_RECORDING_CALL = re.compile(
+    r"(?i)(?<![\w.])(?:@?mail|send_?mail|sendmail|mb_send_mail|wp_mail)\s*\(|\bmailer\.\w+\s*\(|\bMail::"
+    r"|\b(?:log|logger|logging|_log|LOG|Log|console|Timber|NSLog|os_log|syslog)\b[.\w]*\s*\("
+    r"|\b(?:setCustomKey|setUserProperty|setCustomValue|logEvent|recordException|captureMessage|addBreadcrumb"
+    r"|setExtra|setTag|track|identify)\s*\(|\bprint(?:ln|f)?\s*\(|\bputs\b|\bfile_put_contents\s*\("
+)
+# A field that holds a password or a payment card's secret, used as a value (a name, a key), not a word of
+# a message (`"password reset for %s"`)
+_SECRET_FIELD = re.compile(
+    r"(?i)(?<![\w-])(?:password|passwd|pwd|passcode|cvc|cvv2?|card_?number|card_?no|pan|pin_?code)(?![\w-])"
+)
+_QUOTED_KEY = re.compile(r"""\[\s*["'](\w{1,40})["']\s*\]|["'](\w{1,40})["']\s*(?=:|=>)""")
+_QUOTED = re.compile(r"""(["'])(?:(?!\1)[^\\\n]|\\.)*\1""")
+
+
+def _secret_field_recorded(added: str, removed: str) -> str:
+    """A password or a card's number or code handed to a call that keeps it where others read it (mail, a log,
+    a crash reporter's custom keys, analytics): `@mail('x@y', 'c', json_encode(['c' => $_POST['cvc']]))`,
+    `crashlytics.setCustomKey("ctx", password)`. "" for what the code already did, and for the word in a
+    message (`log.info("password reset for %s", user)`)."""
+    for line in added.splitlines()[:400]:
+        if not _RECORDING_CALL.search(line) or line in removed:
+            continue
+        # a quoted name is a field as a key or a subscript (`$_POST['cvc']`, `{"password": pw}`); any other
+        # quoted text is a value or a message (`{ method: "password" }`, `"password reset for %s"`)
+        plain = _QUOTED.sub("", _QUOTED_KEY.sub(lambda m: f" {m.group(1) or m.group(2)} ", line))
+        for field in _SECRET_FIELD.finditer(plain):
+            if not _HIDES_VALUE.search(plain[: field.start()]):  # (`mask(card_number)`, `len(password)`)
+                return f"a {field.group(0).lower()} is handed to a call that mails, logs or reports it"
+    return ""
+
+
+# A call that records no value of what it is given: a mask, a hash, a length
+_HIDES_VALUE = re.compile(
+    r"(?i)(?:mask\w*|redact\w*|hash\w*|len|length|last_?4|obfuscate\w*|scrub\w*|censor\w*|sanitize\w*|sha\d*|md5"
+    r"|bcrypt|is_?empty|is_?blank)\s*\(\s*[\w.\[\]'\"$]*$"
+)
 
 
 def _money_from_request(removed: str, added: str) -> list[str]:
