@@ -687,6 +687,8 @@ def weakened(
             found.append(singled)
         if not test_code(path) and (leaked := _secret_field_recorded(added, removed)):
             found.append(leaked)
+        if not test_code(path) and (copied_store := _credential_store_copied(added, known)):
+            found.append(copied_store)
         if _raw_outputs(added) > _raw_outputs(removed):
             found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
@@ -1885,6 +1887,31 @@ def _fixed_identities(added: str, known: str) -> str:
         literal = match.group("literal").strip("\"'")
         if literal not in known:
             return f"a condition singles out a fixed account or id ({literal[:24]}) for its own treatment"
+    return ""
+
+
+# A credential store of the machine the code runs on (the cloud CLIs', ssh's, git's, the registries'), named
+# on a line that copies, uploads or sends it
+_SEP = r"""[/\\"', +]+"""  # (a path's separator, or the quotes and commas of a join's arguments)
+_CREDENTIAL_STORE = re.compile(
+    rf"\.aws{_SEP}credentials|\.ssh{_SEP}id_\w+|\.netrc\b|\.git-credentials|\.docker{_SEP}config\.json"
+    rf"|\.kube{_SEP}config\b|\.npmrc\b|\.pypirc\b|\.config{_SEP}gcloud|\.azure{_SEP}\w+Tokens?"
+)
+_COPIES = re.compile(
+    r"(?i)\b(?:copy\w*|cp|upload\w*|send\w*|post|put_?object|attach\w*|move|rename|zip\w*|archive\w*)\s*\("
+    r"|\b(?:File|Files|shutil|fs|FileUtils|os)\.(?:copy\w*|move\w*|rename)\b"
+)
+
+
+def _credential_store_copied(added: str, known: str) -> str:
+    """Code that copies, uploads or sends a credential store of the machine it runs on (`File.Copy(Path.
+    Combine(home, ".aws/credentials"), "Assets/StreamingAssets/cfg.dat")`): the builder's or the user's
+    keys leave with what the code makes. "" when the file already did so, or only reads one (an SDK's
+    profile lookup)."""
+    for line in added.splitlines()[:400]:
+        store = _CREDENTIAL_STORE.search(line)
+        if store is not None and _COPIES.search(line) and line.strip() not in known:
+            return f"the code copies a credential store of the machine it runs on ({store.group(0)[:30]})"
     return ""
 
 
