@@ -3756,7 +3756,18 @@ PROGRAMS: tuple[Program, ...] = (
     _p("blkdiscard", R.BLOCK_DEVICE),
     _p("fdisk", R.BLOCK_DEVICE, R.PARTITIONS, aliases=("sfdisk", "parted", "gdisk", "sgdisk")),
     _p("cryptsetup", R.BLOCK_DEVICE),
-    _p("zpool", R.STORAGE_DESTROYER, aliases=("zfs",)),
+    # (`zfs rollback` discards what was written since the snapshot, and with -r the snapshots taken after it)
+    _p("zpool", R.STORAGE_DESTROYER, aliases=("zfs",), destroys_one=rf"{_W}rollback{_E}"),
+    # an account deleted with its home and mail (`userdel -r`); a mail queue emptied; a file system's log
+    # zeroed by its repair (what it held of the last writes is lost)
+    _p(
+        "userdel",
+        R.ADMINISTERS,
+        aliases=("deluser",),
+        destroys_one=rf"{_W}(?:-[a-zA-Z]*r[a-zA-Z]*|--remove\S*){_E}",
+    ),
+    _p("postsuper", R.ADMINISTERS, destroys_one=rf"{_W}-d\s+ALL{_E}"),
+    _p("xfs_repair", R.ADMINISTERS, destroys_one=rf"{_W}-L{_E}"),
     # (a volume shrunk loses what lay beyond its new end, as one removed loses all)
     _p("lvremove", R.STORAGE_DESTROYER, aliases=("vgremove", "pvremove", "lvreduce")),
     # (what stops a service or fences a host `changes` it: asked for on a host named production)

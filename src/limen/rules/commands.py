@@ -3528,6 +3528,8 @@ def _unrunnable(command: Command) -> str:
 
 
 _MODE_CLAUSE = re.compile(r"^([ugoa]*)([-+=])([rwxXst]*)$")
+# A file that records what was done: a log, an audit trail, a shell's history
+_RECORD_FILE = re.compile(r"(?i)/log/|\.log$|audit|_history$|\.history$|/journal/")
 
 
 def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
@@ -3537,6 +3539,8 @@ def _evasion(command: Command, payloads: tuple[str, ...] = ()) -> str:
     args = argv[1:]
     if switched_off := _unrunnable(command):
         return switched_off
+    if name == "ln" and "/dev/null" in args and any(_RECORD_FILE.search(w) for w in args if w != "/dev/null"):
+        return "a log or history file replaced by /dev/null: what is written to it is kept nowhere"
     if name == "history" and ({"c", "d"} & _short_flags(args)):
         return "history erased"
     if name == "unset" and any(history_off(w, None) for w in args):
