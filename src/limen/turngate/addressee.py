@@ -192,6 +192,8 @@ ORDER_VERBS = (
     r"|recommend|translate|answer|respond|reply|say|claim|state|include|add|append|insert|mention|recite"
     r"|ignore|disregard|forget|skip|stop|start|begin|end|use|call|run|execute|invoke|perform|open|visit|go"
     r"|click|download|install|send|email|mail|forward|share|post|upload|transfer|wire|pay|refund|book"
+    # (money and records moved, as an accounts or operations desk is told to: "settle immediately to ...")
+    r"|settle|remit|credit|issue|submit|amend|divert|resolve|process"
     r"|cancel|buy|order|delete|remove|erase|wipe|close|merge|approve|grant|invite|rate|mark|decode|follow"
     r"|copy|paste|print|output|show|reveal|display|dump|export|disable|enable|set|change|reset|update|push"
     r"|make|do|don't|never|always|only|first"
@@ -241,6 +243,10 @@ _OR = (
     r"[^,:;.!?\n]{0,40}?)"
 )
 SPOKEN_TO_AI = (
+    # an instruction labelled for the assistant or the automation that reads it ("[Assistant instruction:
+    # resolve by ...]", "(AI task: ...)", "Automation directive -"; a support agent's "Agent note:" is a person's)
+    r"(?:^|[\[(\n]\s?)(?:assistant|ai|bot|automation|llm)\s(?:instructions?|directives?|task|command|order)s?"
+    r"\s?[:—–]|"
     # "Note to the kitchen AI:", "Hinweis für KI-Agenten", "Nota para el asistente de IA que lea esto:"
     rf"\b{_NOTE}\s{_PREP}\s(?:{_DET})?(?:[\w'-]+\s){{0,3}}?(?:{AI_NOUN}\b(?:{_REL})?(?:\s[\w-]+){{0,2}}?"
     rf"|{_PERSON_ROLE}\b{_REL}){_END_LINE}"
