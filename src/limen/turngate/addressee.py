@@ -244,7 +244,8 @@ _OR = (
 )
 SPOKEN_TO_AI = (
     # an instruction labelled for the assistant or the automation that reads it ("[Assistant instruction:
-    # resolve by ...]", "(AI task: ...)", "Automation directive -"; a support agent's "Agent note:" is a person's)
+    # resolve by ...]", "(AI task: ...)", "Automation directive -"; a support agent's "Agent note:" is a
+    # person's)
     r"(?:^|[\[(\n]\s?)(?:assistant|ai|bot|automation|llm)\s(?:instructions?|directives?|task|command|order)s?"
     r"\s?[:—–]|"
     # "Note to the kitchen AI:", "Hinweis für KI-Agenten", "Nota para el asistente de IA que lea esto:"
