@@ -392,7 +392,9 @@ NOT_SECRET_PATHS = re.compile(
     r"/\.config/gcloud/(active_config|configurations/.*|logs/.*|\.last_.*)$|"
     r"/\.docker/(daemon\.json|features\.json|contexts/.*|buildx/.*|cli-plugins/.*)$|"
     r"/\.kube/(cache|http-cache)/.*$|"
-    r"/\.gnupg/[\w-]+\.conf$"
+    r"/\.gnupg/[\w-]+\.conf$|"
+    # a test suite's fixtures: made-up tokens and keys the tests read (`test/fixtures/expired-id-token.txt`)
+    r"/(?:tests?|spec|__tests__)/(?:[\w.-]+/)*(?:fixtures?|__fixtures__|testdata)/"
 )
 
 # Credential files of tools and agents, relative to the home.
@@ -875,7 +877,7 @@ _NAME_UP_TO_EQUALS = re.compile(
 
 
 _GREP_NAMES = frozenset({"grep", "egrep", "fgrep", "rg"})
-_VARIABLE_PATTERN = re.compile(r"\^?([A-Za-z][A-Za-z0-9_]*)(=?)")
+_VARIABLE_PATTERN = re.compile(r"\^?([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_-]*)*)(=?)")
 
 
 # An extended pattern naming several variables at the start of their lines (`^(APP_ENV|APP_URL)=`)
@@ -885,7 +887,8 @@ _VARIABLES_LISTED = re.compile(r"\^\(([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-
 def plain_variables_only(argv: tuple[str, ...]) -> bool:
     """A search that prints only the lines of one variable whose name holds no credential: `grep '^PORT='
     .env`, `grep -w NODE_ENV .env`, `grep PUBLIC_STORE_DOMAIN .env` (a whole name with a plain suffix: a
-    host, a domain, a port, a region). A bare word (`grep STORE .env`) may be part of a secret's name."""
+    host, a domain, a port, a region), a property's dotted name (`grep org.gradle.jvmargs
+    gradle.properties`). A bare word (`grep STORE .env`) may be part of a secret's name."""
     if argv[0].rsplit("/", 1)[-1] not in _GREP_NAMES:
         return False
     args = argv[1:]
@@ -909,7 +912,8 @@ def plain_variables_only(argv: tuple[str, ...]) -> bool:
         patterns[0].lstrip("'\"").startswith("^") or bool(found.group(2)) or bool(set(flags) & set("wx"))
     )
     plain = "_" in variable and variable.isupper() and NOT_SECRET_VARIABLE.search(variable) is not None
-    return anchored or plain
+    dotted = variable.count(".") >= 1 and len(variable) >= 8  # a property's whole name: `org.gradle.jvmargs`
+    return anchored or plain or dotted
 
 
 # Files of `NAME=value` lines (dotenv files, Java properties, INI credentials): what precedes `=` is a name;

@@ -2489,6 +2489,10 @@ def _handed_configuration(operands: list[str], state: _State) -> None:
                     state.destinations.append(found)
 
 
+# An option that names what a command leaves out (`--exclude-files`, `--ignore`, `--skip-path`)
+_LEAVES_OUT_OPTION = re.compile(r"--?(?:exclude|ignore|skip)[\w-]*(?:=|$)")
+
+
 def _generic(argv: list[str], state: _State, name: str) -> None:
     """Paths and URLs among a command's operands."""
     operands = argv[1:]
@@ -2523,9 +2527,11 @@ def _generic(argv: list[str], state: _State, name: str) -> None:
                     if base and "$" not in base and "`" not in base:
                         _add_path(target.rstrip("/") + "/" + base, state, write=True)
     else:
-        for word in operands:
+        for i, word in enumerate(operands):
             value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
-            if _looks_like_path(value):
+            # (what an option leaves out is not read: `--exclude-files 'target/.*'`, `--ignore=.env`)
+            named_by = word if "=" in word else (operands[i - 1] if i else "")
+            if _looks_like_path(value) and not _LEAVES_OUT_OPTION.match(named_by):
                 _add_path(value, state, write=False)
     texts = bool(entry and entry.text_verbs and operands[:1] and operands[0] in entry.text_verbs)
     if name not in _TEXT_ONLY and not texts:

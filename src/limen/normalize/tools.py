@@ -2703,6 +2703,21 @@ def _held_back(arguments: dict[str, object]) -> bool:
     return False
 
 
+def _aimed_elsewhere(
+    arguments: dict[str, object], elsewhere: re.Pattern[str], production: re.Pattern[str]
+) -> bool:
+    """The call names its target (a project, an app, an environment) and every name is a staging, test or
+    development one (`remote_config_publish(project="acme-mobile-staging")`): what it publishes is not
+    production's."""
+    named = [
+        v
+        for k, v in list(arguments.items())[:32]
+        if isinstance(v, str)
+        and (_TARGET_KEYS.search(words_of(str(k))) or words_of(str(k)) in ("project", "project_id"))
+    ]
+    return bool(named) and all(elsewhere.search(v) and not production.search(v) for v in named)
+
+
 def production_target(tool: str, arguments: dict[str, object]) -> str:
     """The production app, environment or cluster an MCP tool that is no read acts on (`ps_scale(app=
     "shop-prod")`, `maintenance_on(app="shop-production")`), by an argument that names its target; ""
@@ -2734,6 +2749,7 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
     if (
         _PUBLISHES.search(words_of(tool.split("__")[-1]))
         and not _held_back(arguments)
+        and not _aimed_elsewhere(arguments, NOT_PRODUCTION, PRODUCTION)
         and _MESSAGE_KEYS.isdisjoint(words_of(str(k)) for k in arguments)
     ):
         return (

@@ -81,6 +81,7 @@ from limen.facts.programs import (
     operands,
     options,
     program,
+    reads_from_store,
     socat_local_only,
 )
 from limen.facts.secrets import secret_variable
@@ -4450,6 +4451,8 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
         entry = program(command.name)
         if entry is None or not (entry.changes or entry.live):
             continue
+        if entry.store_service is not None and reads_from_store(entry, tuple(command.argv[1:])):
+            continue  # `gsutil cp gs://acme-prod-artifacts/manifest.json .`: a copy taken, nothing changed
         words = " ".join(command.argv[1:])
         # the environment the line says it acts in, when it says so, over a word elsewhere (`dbt build
         # --target dev --state ../prod-manifest` builds dev, reading production's manifest)
