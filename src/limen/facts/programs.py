@@ -3756,8 +3756,13 @@ PROGRAMS: tuple[Program, ...] = (
     _p("blkdiscard", R.BLOCK_DEVICE),
     _p("fdisk", R.BLOCK_DEVICE, R.PARTITIONS, aliases=("sfdisk", "parted", "gdisk", "sgdisk")),
     _p("cryptsetup", R.BLOCK_DEVICE),
-    # (`zfs rollback` discards what was written since the snapshot, and with -r the snapshots taken after it)
-    _p("zpool", R.STORAGE_DESTROYER, aliases=("zfs",), destroys_one=rf"{_W}rollback{_E}"),
+    # (`zfs rollback -r` destroys the snapshots taken after the one it goes back to, with what they held)
+    _p(
+        "zpool",
+        R.STORAGE_DESTROYER,
+        aliases=("zfs",),
+        destroys_one=rf"{_W}rollback\s+(?:-\w+\s+)*-[a-zA-Z]*[rR]",
+    ),
     # an account deleted with its home and mail (`userdel -r`); a mail queue emptied; a file system's log
     # zeroed by its repair (what it held of the last writes is lost)
     _p(
