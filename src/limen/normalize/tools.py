@@ -2719,9 +2719,10 @@ def _aimed_elsewhere(
 
 
 def production_target(tool: str, arguments: dict[str, object]) -> str:
-    """The production app, environment or cluster an MCP tool that is no read acts on (`ps_scale(app=
-    "shop-prod")`, `maintenance_on(app="shop-production")`), by an argument that names its target; ""
-    when none does (a staging target, or production only mentioned in a message's text)."""
+    """The production app, environment or cluster an MCP tool that is no read (or a query tool given a
+    statement that writes) acts on (`ps_scale(app="shop-prod")`, `maintenance_on(app="shop-production")`,
+    `query(connection="prod-primary", sql="DELETE ...")`), by an argument that names its target; "" when
+    none does (a staging target, or production only mentioned in a message's text)."""
     from limen.facts.programs import NOT_PRODUCTION, PRODUCTION
 
     looks = reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_"))
@@ -2874,7 +2875,8 @@ _WHOLE_DISCOUNT = re.compile(r"(?:percent_off|discount_(?:pct|percent|percentage
 # made with `create_price(unit_amount=0)`, which is no change)
 _PRICE_KEY = re.compile(r"(?:^|_)(?:price|prices|price_\w+|unit_amount|fee|\w+_fee|tariff|rate_per_\w+)$")
 _REPRICES = re.compile(
-    r"(?:^|_)(?:update|set|change|bulk|patch|modify)_(?:\w+_)?(?:prices?|pricing|tariffs?|fees?|plans?|packages?|rates?)(?:_|$)"
+    r"(?:^|_)(?:update|set|change|bulk|patch|modify)_(?:\w+_)?"
+    r"(?:prices?|pricing|tariffs?|fees?|plans?|packages?|rates?)(?:_|$)"
 )
 
 
