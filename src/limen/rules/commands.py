@@ -410,7 +410,10 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
         elsewhere = (
             bool(ctx.workspace)
             and not is_within(holder or "/", ctx.workspace)
-            and not (holder + "/").startswith(SCRATCH_ROOTS)  # (a build's clone in /tmp: scratch)
+            # (a build's clone in /tmp: scratch; a home is the user's own wherever it lies)
+            and (
+                not (holder + "/").startswith(SCRATCH_ROOTS) or bool(ctx.home and is_within(holder, ctx.home))
+            )
         )
         if folder in VCS_FOLDERS and worst is None and (own or elsewhere):
             # the project's own repository, or another project's (not a clone vendored inside this one): its
@@ -754,7 +757,8 @@ def _kept_files(root: str, ctx: Context) -> bool:
     path = root.rstrip("/") + "/"
     return (
         not is_within(root, ctx.workspace)
-        and not path.startswith(SCRATCH_ROOTS)
+        # (a home is the user's own wherever it lies: a sandbox's may be under /tmp)
+        and (not path.startswith(SCRATCH_ROOTS) or bool(ctx.home and is_within(root, ctx.home)))
         and CACHE_FOLDER.search(path) is None
     )
 
