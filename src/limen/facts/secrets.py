@@ -171,6 +171,14 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("az", ("keys", "list"), "an Azure service's access keys", issuers=_AZURE),
     Printer("az", ("list-keys",), "an Azure service's access keys", issuers=_AZURE),
     Printer("az", ("connection-string", "list"), "an app's connection strings", issuers=_AZURE),
+    Printer(
+        "az", ("connection-string", "show"), "a service's connection string with its key", issuers=_AZURE
+    ),
+    # Terraform's state with every resource's attributes, generated passwords among them; npm's saved token
+    Printer("terraform", ("state", "pull"), "the state's secrets (generated passwords, keys)"),
+    Printer("npm", ("config", "get"), "an npm registry token", operand=r"(?i)_auth|token|password"),
+    # etcd's keys under /registry/secrets: a cluster's Secrets, in the clear
+    Printer("etcdctl", ("get",), "a cluster's Secrets", operand=r"^/registry/secrets"),
     Printer("az", ("appsettings", "list"), "an app's settings, with its secrets", issuers=_AZURE),
     Printer("az", ("webapp", "deployment", "list-publishing-profiles"), "deployment passwords"),
     Printer("az", ("webapp", "deployment", "list-publishing-credentials"), "deployment passwords"),
@@ -528,6 +536,9 @@ STORE_DIRS: tuple[str, ...] = (
     ),
     *("AppData/Local/Google/Chrome/User Data", "AppData/Local/Microsoft/Edge/User Data"),
     "run/secrets",  # a container's mounted secrets: Docker secrets, Kubernetes service-account tokens
+    # the same tokens as the node's kubelet keeps them for each pod; a machine's saved Wi-Fi and VPN keys
+    "kubernetes.io~secret",
+    *("etc/NetworkManager/system-connections", "etc/wpa_supplicant"),
     # blockchain wallets: encrypted keystores (with their password, the key), and keys kept in the clear
     *(".foundry/keystores", ".ethereum/keystore", ".brownie/accounts", ".config/solana", ".near-credentials"),
     # people's mail, on a server or a desktop: password-reset links, one-time codes, private letters

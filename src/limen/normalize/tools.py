@@ -2250,7 +2250,25 @@ def moves_money(tool: str, service: str = "", arguments: dict[str, object] | Non
     if found is None and (priced := _MOVES_PRICED.search(words)):
         leaves = _leaves(arguments or {})
         found = priced if any(_MONEY_KEY.search(words_of(k.rsplit(".", 1)[-1])) for k, _ in leaves) else None
+    if found is None and _CHANGES_ANYTHING.search(words) and _bank_account_given(arguments or {}):
+        return "a bank account set"  # `update_account(external_account={routing_number, account_number})`
     return found.group(0).strip("_") if found else ""
+
+
+# Calls that set or change something, and the arguments that name a bank account where money is paid
+_CHANGES_ANYTHING = re.compile(
+    r"(?:^|_)(?:update|set|change|create|add|replace|modify|patch|edit|put)(?:_|$)"
+)
+_BANK_KEYS = re.compile(r"(?:^|_)(?:iban|routing_number|aba|sort_code|bsb|swift|bic|account_number)$")
+
+
+def _bank_account_given(arguments: dict[str, object]) -> bool:
+    """The arguments give a bank account: an IBAN, or a routing (or sort) code with an account number."""
+    keys = {words_of(k.rsplit(".", 1)[-1]) for k, v in _leaves(arguments) if isinstance(v, str | int) and v}
+    banks = {k for k in keys if _BANK_KEYS.search(k)}
+    return any(k.endswith("iban") for k in banks) or (
+        any(k.endswith("account_number") for k in banks) and len(banks) >= 2
+    )
 
 
 def _rehearsal(arguments: dict[str, object]) -> bool:
@@ -2639,7 +2657,11 @@ _SELECTOR_KEYS = re.compile(
 )
 # A selector's value that names everyone by a name (`segment: "All Players"`, `role: "@everyone"`,
 # `list_id: "all-customers"`, `audience: "all_users"`)
-_EVERYONE_NAMED = re.compile(r"(?i)^@?(?:everyone|all|(?:all|every)[ _-][\w &'-]{1,48})$")
+_EVERYONE_NAMED = re.compile(r"(?i)^(?:[\w-]+/)?@?(?:everyone|all|(?:all|every)[ _-][\w &'-]{1,48})$")
+# A value that tells the call to act on all it holds (`action: "remove_all"`), or a query that matches every
+# name (`name==*`, `name:*`)
+_ALL_ACTION = re.compile(r"(?i)^(?:remove|delete|clear|purge|wipe|erase|revoke|cancel|discontinue)_?all$")
+_QUERY_OF_ALL = re.compile(r"^\s*[\w.]+\s*(?:==|=|:)\s*\*\s*$")
 # How many items a call acts on at most (`delete_records(limit=10000)`), and the calls for which a large
 # number is the whole store: those that delete, archive, ban or revoke
 _LIMIT_KEYS = re.compile(r"(?:^|_)(?:limit|max|max_\w+|count|batch_size|per_page|page_size)$")
@@ -2885,9 +2907,15 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
     selector="*")`, `delete_devices(filter={"group": "all"})`, `update(all_devices=true)`, `ban_users(segment=
     "All Players")`, `delete_records(limit=10000)`): a fleet reset, a table emptied, every subscription
     cancelled, every customer mailed, in one call; "" when it names its items."""
-    if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
+    if reads_by_name(tool):
         return ""
-    for key, value in _nested_settings(arguments):
+    settings = _nested_settings(arguments)
+    for key, value in settings:
+        if isinstance(value, str) and (_ALL_ACTION.match(value.strip()) or _QUERY_OF_ALL.match(value)):
+            return f"{key}: {value[:40]}"  # `update_allergy_list(action="remove_all")`, `query="name==*"`
+    if not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
+        return ""
+    for key, value in settings:
         if value is True and _ALL_FLAG.match(key):
             return f"{key}: true"
         texts = value if isinstance(value, list) and len(value) == 1 else [value]
