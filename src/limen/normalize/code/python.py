@@ -216,6 +216,11 @@ _CODE_RUNNERS = frozenset({"exec", "eval", "compile", "execfile", "code.Interact
 _DESERIALISERS = frozenset(
     {"pickle.loads", "pickle.load", "marshal.loads", "dill.loads", "cloudpickle.loads"}
 )
+# Libraries' loaders that unpickle what they are given (a model, an array, a frame): a project's own
+# checkpoint is its business; one fetched from the network runs whatever code its maker put in it
+_MODEL_LOADERS = frozenset(
+    {"torch.load", "joblib.load", "pandas.read_pickle", "numpy.load", "dill.load", "cloudpickle.load"}
+)
 # What a pickle's GLOBAL opcodes may name: shells and code runners (under any module name pickle records
 # them by), and classes that only rebuild data
 _PICKLED_SHELLS = frozenset(
@@ -974,6 +979,12 @@ class _Py:
         # ---- code execution
         if name in _CODE_RUNNERS:
             return self.run_code(first, name)
+        if name in _MODEL_LOADERS and first.tainted:
+            # `torch.load(io.BytesIO(urlopen(URL).read()), weights_only=False)`: a pickle fetched, then loaded
+            weights = kwargs.get("weights_only")  # (`weights_only=True`: tensors only, no object rebuilt)
+            if weights is None or weights.ref != "True":
+                fx.download_exec = True
+            return UNK
         if name in _DESERIALISERS:
             if first.tainted:
                 fx.download_exec = True
@@ -1459,6 +1470,7 @@ _HANDLED = frozenset(
         *_CONNECTIONS,
         *_CODE_RUNNERS,
         *_DESERIALISERS,
+        *_MODEL_LOADERS,
         *_DYNAMIC_CODE,
         *_DECODERS,
         *_IDENTITY,
