@@ -1922,11 +1922,14 @@ _RECORDING_CALL = re.compile(
     r"|\b(?:log|logger|logging|_log|LOG|Log|console|Timber|NSLog|os_log|syslog)\b[.\w]*\s*\("
     r"|\b(?:setCustomKey|setUserProperty|setCustomValue|logEvent|recordException|captureMessage|addBreadcrumb"
     r"|setExtra|setTag|track|identify)\s*\(|\bprint(?:ln|f)?\s*\(|\bputs\b|\bfile_put_contents\s*\("
+    # a message broker's topic, an object store: what is published or put there others read
+    r"|\b(?:mqtt_publish|publish|put_object|upload_fileobj|upload_file|send_message)\s*\("
 )
 # A field that holds a password or a payment card's secret, used as a value (a name, a key), not a word of
 # a message (`"password reset for %s"`)
 _SECRET_FIELD = re.compile(
-    r"(?i)(?<![\w-])(?:password|passwd|pwd|passcode|cvc|cvv2?|card_?number|card_?no|pan|pin_?code)(?![\w-])"
+    r"(?i)(?<![\w-])(?:password|passwd|pwd|passcode|cvc|cvv2?|card_?number|card_?no|pan|pin_?code"
+    r"|psk|wifi_?(?:psk|pass\w*)|private_?key|priv_?key|key_pem|secret_?key|signing_?key)(?![\w-])"
 )
 _QUOTED_KEY = re.compile(r"""\[\s*["'](\w{1,40})["']\s*\]|["'](\w{1,40})["']\s*(?=:|=>)""")
 _QUOTED = re.compile(r"""(["'])(?:(?!\1)[^\\\n]|\\.)*\1""")
@@ -1945,7 +1948,8 @@ def _secret_field_recorded(added: str, removed: str) -> str:
         plain = _QUOTED.sub("", _QUOTED_KEY.sub(lambda m: f" {m.group(1) or m.group(2)} ", line))
         for field in _SECRET_FIELD.finditer(plain):
             if not _HIDES_VALUE.search(plain[: field.start()]):  # (`mask(card_number)`, `len(password)`)
-                return f"a {field.group(0).lower()} is handed to a call that mails, logs or reports it"
+                named = field.group(0).lower()
+                return f"a {named} is handed to a call that mails, logs, reports or publishes it"
     return ""
 
 
