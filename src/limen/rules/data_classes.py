@@ -4,7 +4,8 @@
 - a payment card: 13-19 digits (contiguous, or grouped 4-4-4-4[-3] / 4-6-5 / 4-6-4 with one kind of space or
   dash), a real issuer prefix (IIN) for that length, and a valid Luhn check digit;
 - an IBAN: upper-case country code with its registered length, compact or in groups of four, mod-97 == 1;
-- a US SSN written with dashes (`078-05-1123`) in valid area/group/serial ranges (not 000, 666, 9xx).
+- a US SSN written with dashes (`078-05-1123`) in valid area/group/serial ranges (not 000, 666, 9xx);
+- a US bank account: a nine-digit routing number named so, with an account number named so beside it.
 Undashed nine-digit numbers are not treated as SSNs: too many order numbers and IDs look like that.
 The counterparty of a transfer (an `iban`/`recipient`/`to` argument) is where the action goes, not data
 leaving, and is not counted. Only the class label reaches the finding, never the value.
@@ -33,6 +34,7 @@ _SSN = re.compile(r"(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])")
 # Arguments that name the counterparty rather than carry data to it.
 _ADDRESS_KEYS = frozenset(
     {"iban", "recipient", "to", "payee", "beneficiary", "account", "account_number", "destination_account"}
+    | {"routing_number", "bank_account"}
 )
 
 # Registered IBAN lengths (SWIFT IBAN registry).
@@ -234,7 +236,18 @@ def data_classes_in(text: str) -> list[str]:
             if _ssn_valid(*m.groups()):
                 found.append("us_ssn")
                 break
+    if "rout" in text.lower() or "aba" in text.lower():
+        for m in _ROUTING.finditer(text):
+            # (labelled both ways, a number is read as one without its ABA check: made-up ones fail it)
+            if _ACCOUNT_NEAR.search(text, max(0, m.start() - 80), m.end() + 80):
+                found.append("bank_account")
+                break
     return found
+
+
+# A US bank's routing number (ABA RTN) where the text names it so, and an account number named so beside it
+_ROUTING = re.compile(r"(?i)\b(?:routing|aba|rtn)(?:\s*(?:number|no\.?|#))?\s*[:=]?\s*(\d{9})(?!\d)")
+_ACCOUNT_NEAR = re.compile(r"(?i)\b(?:acct|account)(?:\s*(?:number|no\.?|#))?\s*[:=]?\s*\d{4,17}\b")
 
 
 # An email address, as written or URL-encoded (`ana%40acme.io` in a query)
@@ -392,7 +405,8 @@ def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
 
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
-    """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs, several people's birth dates, a table of
+    """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs, US bank accounts (a routing number and an
+    account number, each named so), several people's birth dates, a table of
     people's records, and people's contact details in a reply everyone can read, in an action that can reach
     an external destination: AUTH in every mode. Quiet: the
     payee's own IBAN of a transfer, numbers that fail their checksum, recent dates (releases, events), a
