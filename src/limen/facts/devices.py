@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 
-# (a statement's start, what kind of effect it has, what it does)
+# What a statement does, as the kinds of note the normaliser writes for it
 WIPES = "wipes"
 WEAKENS = "weakens"
 GRANTS = "grants"
 SCHEDULES = "schedules"
 
+# (a statement's start, what kind of effect it has, what it does)
 _STATEMENTS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), kind, what)
     for pattern, kind, what in (

@@ -3706,8 +3706,10 @@ _SQL_AUDIT_REWRITE = re.compile(
 @rule(ReasonCode.DEFENCE_EVASION, needs=("acting", "notes", "write_paths", "served"))
 def defence_evasion(action: Action, ctx: Context) -> Iterator[Finding]:
     """Hiding what was done: shell history erased or disabled, timestamps back-dated, the clock changed,
-    logs rewritten, terminal escapes written into files, invisible characters in names: AUTH. Quiet:
-    `touch` of a file to now, reading logs, `history | tail`."""
+    logs rewritten or replaced by /dev/null, terminal escapes written into files, invisible characters in
+    names; a control switched off: a program of the machine's made unable to run (`chmod -x
+    /opt/x/bin/guard`), a download's quarantine mark taken off: AUTH. Quiet: `touch` of a file to now,
+    reading logs, `history | tail`, the project's own scripts' modes."""
     if any(n.startswith("assign:") and n[7:] in HISTORY_VARIABLES for n in action.notes):
         yield _finding(ReasonCode.DEFENCE_EVASION, Verdict.AUTH, 65, "shell history disabled")
         return

@@ -406,11 +406,11 @@ def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
     """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs, US bank accounts (a routing number and an
-    account number, each named so), several people's birth dates, a table of
-    people's records, and people's contact details in a reply everyone can read, in an action that can reach
-    an external destination: AUTH in every mode. Quiet: the
-    payee's own IBAN of a transfer, numbers that fail their checksum, recent dates (releases, events), a
-    rota or a sample's placeholder rows, local files."""
+    account number, each named so), several people's birth dates, a table of people's records, and people's
+    contact details in a reply everyone can read, in an action that can reach an external destination: AUTH
+    in every mode. Quiet: the payee's own IBAN or bank account of a transfer, numbers that fail their
+    checksum, recent dates (releases, events), a rota or a sample's placeholder rows, local files, an
+    internal note."""
     if not reaches_outside(action):
         return []
     addressed = {v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in _ADDRESS_KEYS}

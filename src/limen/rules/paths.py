@@ -156,9 +156,9 @@ def is_secret_file(path: str) -> bool:
         or _PROCESS_MEMORY.match(path) is not None
         or secret_facts.SERVICE_PASSWORD_FILE.match(path) is not None
         or secret_facts.WINDOWS_PASSWORD_FILE.search(path) is not None
+        # (a login file lies in a folder, or under a name, of the home's that starts with a dot)
         or (
-            "/."
-            in path  # (a login file lies in a folder or under a name of the home's that starts with a dot)
+            "/." in path
             and secret_facts.TOOL_LOGIN_FILE.match(_in_home(path)) is not None
             and not CACHE_FOLDER.search(path)
         )
