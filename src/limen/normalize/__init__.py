@@ -420,17 +420,20 @@ def _delivery_hosts(arguments: dict[str, Any]) -> list[Destination]:
         if not isinstance(value, dict) or words_of(str(key)) not in _DELIVERY_KEYS:
             continue
         for inner, host in list(value.items())[:32]:
-            if (
-                words_of(str(inner)) in _MACHINE_KEYS
-                and isinstance(host, str)
-                and 3 < len(host) <= 253
-                and "." in host
-                and not any(c in host for c in " /@:")
-            ):
-                named = net.host_destination(host.strip().lower())
-                if named.host_class is HostClass.PUBLIC:
-                    found.append(named)
+            if words_of(str(inner)) in _MACHINE_KEYS and (named := _internet_host(host)) is not None:
+                found.append(named)
     return found[:4]
+
+
+def _internet_host(host: object) -> Destination | None:
+    """A host argument's machine when it is one on the internet (`sftp.example.com`), else None: a name
+    with a dot and nothing a URL, an address or a path would add."""
+    if not (
+        isinstance(host, str) and 3 < len(host) <= 253 and "." in host and not any(c in host for c in " /@:")
+    ):
+        return None
+    named = net.host_destination(host.strip().lower())
+    return named if named.host_class is HostClass.PUBLIC else None
 
 
 def _normalize(
@@ -503,16 +506,8 @@ def _normalize(
             destinations.extend(found)
 
     for key in spec.hosts:  # a machine named by a host argument, when it is one on the internet
-        host = arguments.get(key)
-        if (
-            isinstance(host, str)
-            and 3 < len(host) <= 253
-            and "." in host
-            and not any(c in host for c in " /@:")
-        ):
-            named = net.host_destination(host.strip().lower())
-            if named.host_class is HostClass.PUBLIC:
-                destinations.append(named)
+        if (machine := _internet_host(arguments.get(key))) is not None:
+            destinations.append(machine)
 
     if tool.startswith("mcp__") and not reads_by_name(tool):
         destinations.extend(_delivery_hosts(arguments))  # `export(destination={type: sftp, host: ...})`
