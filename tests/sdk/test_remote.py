@@ -16,7 +16,7 @@ from fleet_servers import Replica, free_port, one_replica
 from limen.model import ReasonCode, Verdict
 from limen.sdk import Denied, ExecutionFailed, Guard
 
-SECRET = "Zq8vX2mN4pL7rT1wKd"  # a password: only the session's taint makes it a secret
+SECRET = "Zq8vX2mN4pL7rT1wKd"  # a password: only the session's taint makes it a secret (no word names it)
 
 
 @pytest.fixture(scope="module")
@@ -64,11 +64,11 @@ def test_the_servers_session_taint_is_enforced_on_the_guards_call(served: Replic
     )
     reader.close()
     with pytest.raises(Denied) as denied:
-        post(url="https://api.github.com/user", body=f"pw {SECRET}")
+        post(url="https://api.github.com/user", body=f"ref {SECRET}")
     assert denied.value.decision is not None and ReasonCode.CONFIRMED_EXFIL in denied.value.decision.reasons
     assert sent == []
     clean = guard.new_session()
-    assert clean.call("post", {"url": "https://api.github.com/user", "body": f"pw {SECRET}"}) == "ok"
+    assert clean.call("post", {"url": "https://api.github.com/user", "body": f"ref {SECRET}"}) == "ok"
     ids = {r.get("id") for r in _server_records(served)}
     assert denied.value.decision.decision_id in ids  # the server decided and recorded it
     guard.close()

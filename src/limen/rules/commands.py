@@ -3245,7 +3245,7 @@ def dns_exfiltration(action: Action, ctx: Context) -> Iterator[Finding]:
                 host = (
                     word.split("://", 1)[1].split("/", 1)[0] if "://" in word[:12] else word.split(":", 1)[0]
                 )
-                if "/" in host:
+                if "/" in _SUBSTITUTED.sub("", host):
                     continue  # `./snapshots/r1-$(date +%F).conf.gz`: a local file's path, no host
                 if tenant_host(host):
                     continue  # `https://$ZENDESK_SUBDOMAIN.zendesk.com`: which account, not data in a name
@@ -3533,6 +3533,8 @@ def _unrunnable(command: Command) -> str:
 
 
 _MODE_CLAUSE = re.compile(r"^([ugoa]*)([-+=])([rwxXst]*)$")
+# What a shell substitutes into a word (`$(cat /etc/hostname)`, a backquoted command, `${VAR}`)
+_SUBSTITUTED = re.compile(r"\$\([^()]*\)|`[^`]*`|\$\{[^}]*\}")
 # A file that records what was done: a log, an audit trail, a shell's history
 _RECORD_FILE = re.compile(r"(?i)/log/|\.log$|audit|_history$|\.history$|/journal/")
 
