@@ -2223,10 +2223,6 @@ _MONEY_KEY = re.compile(
     r"(?:^|_)(?:amount|amounts|amount_\w+|currency|iban|bic|swift|routing_number|account_number|sort_code"
     r"|bank_account|price|price_\w+|unit_amount)$"
 )
-# Arguments that say the call is a rehearsal in a test account (`livemode: false`, `sandbox: true`)
-_TEST_MODE_KEYS = frozenset({"livemode", "live_mode", "live"})
-_SANDBOX_KEYS = frozenset({"test_mode", "testmode", "sandbox", "dry_run", "dryrun", "test"})
-_SANDBOX_NAMES = frozenset({"test", "sandbox", "testing", "staging", "dev", "development"})
 
 
 def moves_money(tool: str, service: str = "", arguments: dict[str, object] | None = None) -> str:
@@ -2234,11 +2230,12 @@ def moves_money(tool: str, service: str = "", arguments: dict[str, object] | Non
     `service`, the host's or the client library's) that `_MOVES_MONEY` names, and any service's call that
     `_MOVES_VALUE` names, or `_MOVES_PRICED` with an amount or an account among its arguments
     (`update_vendor_bank_details`, `issue_credit_note`, `create_transfer(amount=...)`). "" for a read, a
-    rehearsal in a test account (`livemode: false`) and any other call (a list, a product, a webhook)."""
+    call held back from the real account (`livemode: false`, `_held_back`) and any other call (a list, a
+    product, a webhook)."""
     words = words_of(tool.removeprefix("mcp__").replace("__", "_"))
     if reads_by_name(tool) or not _LOOKS_ONLY.isdisjoint(words.split("_")):
         return ""
-    if arguments and _rehearsal(arguments):
+    if arguments and _held_back(arguments):
         return ""
     paid = _PAYMENT_SERVICE.search(words) or (service and _PAYMENT_SERVICE.search(words_of(service)))
     if paid and (found := _MOVES_MONEY.search(words)):
@@ -2269,20 +2266,6 @@ def _bank_account_given(arguments: dict[str, object]) -> bool:
     return any(k.endswith("iban") for k in banks) or (
         any(k.endswith("account_number") for k in banks) and len(banks) >= 2
     )
-
-
-def _rehearsal(arguments: dict[str, object]) -> bool:
-    """The call says it acts in a test account or a sandbox (`livemode: false`, `sandbox: true`,
-    `environment: "sandbox"`)."""
-    for key, value in list(arguments.items())[:32]:
-        name = words_of(str(key))
-        if name in _TEST_MODE_KEYS and value in (False, "false"):
-            return True
-        if name in _SANDBOX_KEYS and value in (True, "true"):
-            return True
-        if name in ("environment", "env", "mode") and str(value).strip().lower() in _SANDBOX_NAMES:
-            return True
-    return False
 
 
 def service_call_notes(tool: str, arguments: dict[str, object], service: str = "") -> list[str]:
@@ -2710,34 +2693,34 @@ _MESSAGE_KEYS = frozenset(
 )
 
 
+# Switches that keep a call from the real thing when on (a draft, a rehearsal, a test account), and those
+# that do when off (Stripe's `livemode: false`)
+_REHEARSAL_ON = frozenset(
+    {"draft", "prerelease", "dry_run", "dryrun", "test_mode", "testmode", "sandbox", "test"}
+)
+_LIVE_OFF = frozenset({"livemode", "live_mode", "live"})
+
+
 def _held_back(arguments: dict[str, object]) -> bool:
-    """A publishing call kept from the public: a draft or a pre-release, or a target that is no production
-    one (`track="internal"`, `environment="staging"`)."""
+    """A call kept from the public or from the real account: a draft, a pre-release, a dry run, a test
+    account's (`livemode: false`, `sandbox: true`), or a target, a project or a mode that names no production
+    (`track="internal"`, `environment="staging"`, `project="acme-mobile-staging"`)."""
     from limen.facts.programs import NOT_PRODUCTION
 
     for key, value in list(arguments.items())[:32]:
         word = words_of(str(key))
-        if word in ("draft", "prerelease", "dry_run") and value is True:
+        if (word in _REHEARSAL_ON and value in (True, "true")) or (
+            word in _LIVE_OFF and value in (False, "false")
+        ):
             return True
-        targets = word in _CHANNEL_KEYS or _TARGET_KEYS.search(word) is not None
+        targets = (
+            word in _CHANNEL_KEYS
+            or _TARGET_KEYS.search(word) is not None
+            or word in ("project", "project_id", "mode")
+        )
         if targets and isinstance(value, str) and len(value) <= 120 and NOT_PRODUCTION.search(value):
             return True
     return False
-
-
-def _aimed_elsewhere(
-    arguments: dict[str, object], elsewhere: re.Pattern[str], production: re.Pattern[str]
-) -> bool:
-    """The call names its target (a project, an app, an environment) and every name is a staging, test or
-    development one (`remote_config_publish(project="acme-mobile-staging")`): what it publishes is not
-    production's."""
-    named = [
-        v
-        for k, v in list(arguments.items())[:32]
-        if isinstance(v, str)
-        and (_TARGET_KEYS.search(words_of(str(k))) or words_of(str(k)) in ("project", "project_id"))
-    ]
-    return bool(named) and all(elsewhere.search(v) and not production.search(v) for v in named)
 
 
 def production_target(tool: str, arguments: dict[str, object]) -> str:
@@ -2772,7 +2755,6 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
     if (
         _PUBLISHES.search(words_of(tool.split("__")[-1]))
         and not _held_back(arguments)
-        and not _aimed_elsewhere(arguments, NOT_PRODUCTION, PRODUCTION)
         and _MESSAGE_KEYS.isdisjoint(words_of(str(k)) for k in arguments)
     ):
         return (
