@@ -545,6 +545,15 @@ STORE_DIRS: tuple[str, ...] = (
     *("Maildir", "var/mail", "var/spool/mail", "var/vmail", ".thunderbird", "Library/Mail"),
 )
 
+# The credential stores of a machine as program code names them: a path written out or joined from its parts
+# (`".aws/credentials"`, `os.path.join(home, ".aws", "credentials")`, `".ssh/id_rsa"`)
+_PATH_JOIN = r"""[/\\"', +]+"""  # (a path's separator, or the quotes and commas of a join's arguments)
+CODE_NAMED_STORES = (
+    rf"\.(?:aws|cargo|docker|kube|gnupg|config{_PATH_JOIN}gcloud){_PATH_JOIN}(?:credentials|config)"
+    rf"|\.ssh{_PATH_JOIN}id_\w+|\.netrc\b|\.git-credentials|\.docker{_PATH_JOIN}config\.json|\.npmrc\b|\.pypirc\b"
+    rf"|\.azure{_PATH_JOIN}\w+Tokens?"
+)
+
 # System files that hold password hashes or privilege rules.
 SYSTEM_SECRET_FILES: tuple[str, ...] = (
     *("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd"),

@@ -20,6 +20,7 @@ import difflib
 import re
 
 from limen.facts.paths import test_code
+from limen.facts.secrets import CODE_NAMED_STORES
 from limen.normalize.tools import deletes_every_listed, policy_allows_everything, words_of
 from limen.prefilter import prefiltered
 from limen.rules.loosened import QUOTES_AS_ONE_WORD, loosened
@@ -1892,11 +1893,7 @@ def _fixed_identities(added: str, known: str) -> str:
 
 # A credential store of the machine the code runs on (the cloud CLIs', ssh's, git's, the registries'), named
 # on a line that copies, uploads or sends it
-_SEP = r"""[/\\"', +]+"""  # (a path's separator, or the quotes and commas of a join's arguments)
-_CREDENTIAL_STORE = re.compile(
-    rf"\.aws{_SEP}credentials|\.ssh{_SEP}id_\w+|\.netrc\b|\.git-credentials|\.docker{_SEP}config\.json"
-    rf"|\.kube{_SEP}config\b|\.npmrc\b|\.pypirc\b|\.config{_SEP}gcloud|\.azure{_SEP}\w+Tokens?"
-)
+_CREDENTIAL_STORE = re.compile(CODE_NAMED_STORES)
 _COPIES = re.compile(
     r"(?i)\b(?:copy\w*|cp|upload\w*|send\w*|post|put_?object|attach\w*|move|rename|zip\w*|archive\w*)\s*\("
     r"|\b(?:File|Files|shutil|fs|FileUtils|os)\.(?:copy\w*|move\w*|rename)\b"

@@ -40,7 +40,7 @@ from limen.facts.programs import (
     prints_setup,
     program,
 )
-from limen.facts.secrets import secret_variable
+from limen.facts.secrets import CODE_NAMED_STORES, secret_variable
 from limen.model import FETCHED_FILE, Finding, Mode, ReasonCode, Verdict
 from limen.normalize.code.pytree import python_nodes, python_tree
 from limen.prefilter import Gated, Prefiltered, prefiltered
@@ -6740,8 +6740,7 @@ def _effects(commands: list[str], action: Action, ctx: Context) -> frozenset[tup
 # has no business with the user's credentials, their start-up files or the CI runner's tokens
 _BUILD_TIME = frozenset({"build_rs", "setup_py", "gradle_build"})
 _BUILD_TIME_REACH = re.compile(
-    r"""\.(?:aws|cargo|docker|kube|gnupg|config/gcloud)["'/,\s]+["']?(?:credentials|config)"""
-    r"""|\.ssh\b|\.netrc\b|\.git-credentials|\.npmrc|\.pypirc|ACTIONS_(?:ID_TOKEN_REQUEST|RUNTIME)_\w+"""
+    CODE_NAMED_STORES + r"""|\.ssh\b|ACTIONS_(?:ID_TOKEN_REQUEST|RUNTIME)_\w+"""
     r"""|\.(?:bashrc|zshrc|bash_profile|profile)\b|authorized_keys|\bcrontab\b|\.config/autostart"""
     r"""|\benv::vars\(\)|\bos\.environ\.items\(\)|\bSystem\.getenv\(\)"""
 )
