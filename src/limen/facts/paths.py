@@ -91,6 +91,17 @@ VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", ".fossil"})
 # Folders whose contents are anyone's scratch: the systems' temporary folders (what lies there any local
 # account may read, and nothing there is kept)
 SCRATCH_ROOTS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/")
+
+
+def in_temporary_folder(path: str, *own: str) -> bool:
+    """`path` lies in a system temporary folder and in none of the folders `own` names (the workspace, the
+    home: a sandbox's home or checkout may itself be under /tmp, and is still the user's own)."""
+    folder = path.rstrip("/") + "/"
+    if not folder.startswith(SCRATCH_ROOTS):
+        return False
+    return not any(o and o != "/" and folder.startswith(o.rstrip("/") + "/") for o in own)
+
+
 # Environment variables that name a temporary folder (the system's, a CI runner's, a session's): what lies
 # there is scratch, whatever the value
 SCRATCH_VARIABLES = frozenset(

@@ -57,6 +57,7 @@ from limen.facts.paths import (
     VCS_FOLDERS,
     below_home,
     home_folder,
+    in_temporary_folder,
 )
 from limen.facts.programs import (
     CLUSTER_ADMIN,
@@ -410,10 +411,7 @@ def _recursive_delete(command: Command, action: Action, ctx: Context) -> Finding
         elsewhere = (
             bool(ctx.workspace)
             and not is_within(holder or "/", ctx.workspace)
-            # (a build's clone in /tmp: scratch; a home is the user's own wherever it lies)
-            and (
-                not (holder + "/").startswith(SCRATCH_ROOTS) or bool(ctx.home and is_within(holder, ctx.home))
-            )
+            and not in_temporary_folder(holder, ctx.home)  # (a build's clone in /tmp: scratch)
         )
         if folder in VCS_FOLDERS and worst is None and (own or elsewhere):
             # the project's own repository, or another project's (not a clone vendored inside this one): its
@@ -757,8 +755,7 @@ def _kept_files(root: str, ctx: Context) -> bool:
     path = root.rstrip("/") + "/"
     return (
         not is_within(root, ctx.workspace)
-        # (a home is the user's own wherever it lies: a sandbox's may be under /tmp)
-        and (not path.startswith(SCRATCH_ROOTS) or bool(ctx.home and is_within(root, ctx.home)))
+        and not in_temporary_folder(root, ctx.home)
         and CACHE_FOLDER.search(path) is None
     )
 
@@ -1534,13 +1531,13 @@ def _deployed_project(command: Command, action: Action, ctx: Context) -> bool:
     the temporary folders (`docker compose -f /opt/lims/docker-compose.yml`, `--project-directory /srv/app`):
     what the machine runs as a service, whose data its volumes hold."""
     cwd = action.cwd or ctx.workspace
-    own = tuple(f"{p.rstrip('/')}/" for p in (cwd, ctx.workspace, ctx.home) if p and p != "/")
+    own = (cwd, ctx.workspace, ctx.home)
     argv = command.argv
     given = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in _PROJECT_OPTIONS]
     given += [w.split("=", 1)[1] for w in argv if w.split("=", 1)[0] in _PROJECT_OPTIONS and "=" in w]
     for value in given:
         path = canonical(value, cwd, ctx.home) if value.startswith(("/", "~")) else ""
-        if path and not path.startswith(own) and not path.startswith(SCRATCH_ROOTS):
+        if path and not any(o and is_within(path, o) for o in own) and not in_temporary_folder(path):
             return True
     return False
 

@@ -57,7 +57,7 @@ from limen.facts.hosts import (
     project_domain,
     self_hosted_at,
 )
-from limen.facts.paths import SCRATCH_ROOTS, SERVED_FOLDER
+from limen.facts.paths import SERVED_FOLDER, in_temporary_folder
 from limen.model import (
     OUTBOUND_CAPABILITIES,
     Action,
@@ -2435,12 +2435,10 @@ def _set_out(command: Command, printed: secret_facts.Printer, action: Action, ct
     if printed.mints:
         return False
     cwd = action.cwd or ctx.workspace or "/"
-    own = tuple(f"{p.rstrip('/')}/" for p in (cwd, ctx.workspace, ctx.home) if p and p != "/")
-    for name in _printed_into(command, printed):
-        path = canonical(name, cwd, ctx.home)
-        if path.startswith(SCRATCH_ROOTS) and not path.startswith(own):
-            return True
-    return False
+    return any(
+        in_temporary_folder(canonical(name, cwd, ctx.home), cwd, ctx.workspace, ctx.home)
+        for name in _printed_into(command, printed)
+    )
 
 
 def _written_away(command: Command, printed: secret_facts.Printer, action: Action, ctx: Context) -> bool:
