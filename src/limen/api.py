@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from limen.engine import decide
 from limen.model import Decision, Mode, ReasonCode, Verdict
 from limen.normalize import normalize
+from limen.normalize.paths import decision_scope
 
 if TYPE_CHECKING:
     from limen.context import Context
@@ -112,15 +113,16 @@ def evaluate(
                 answer = "denied it" if status == "denied" else "gave no answer in time"
                 decision.explanation += f"; asked via {reached[0]}, a person {answer}"
         return decision
-    action = normalize(
-        tool,
-        arguments,
-        cwd=cwd,
-        door=door,
-        session_id=session_id,
-        role=role,
-        mode=context.mode,
-        home=context.home,
-        tools=context.policy.tool_specs if context.policy is not None else None,
-    )
-    return decide(action, context)
+    with decision_scope({}):
+        action = normalize(
+            tool,
+            arguments,
+            cwd=cwd,
+            door=door,
+            session_id=session_id,
+            role=role,
+            mode=context.mode,
+            home=context.home,
+            tools=context.policy.tool_specs if context.policy is not None else None,
+        )
+        return decide(action, context)

@@ -369,7 +369,7 @@ class Runtime:
             view.count_call(ctx.rate_limit[1])  # and reads the session's flags with it
         # files this session wrote that the disk here does not show are read as it wrote them
         written = self.store.files(view.session_id) if path.WROTE_UNSEEN in view.flags else {}
-        with path.session_files(written):
+        with path.decision_scope(written):
             action = self._action(ctx, tool, arguments, session_id, door, cwd, agent, role, spec)
             if view.has_untrusted_content():
                 action.provenance = action.provenance | {"untrusted_content"}
@@ -471,7 +471,7 @@ class Runtime:
             on_disk = path.read_text(target, MAX_REMEMBERED + 1)
             before = on_disk  # an Edit builds on what the session wrote there before, when it did
             if path.WROTE_UNSEEN in view.flags and target in (known := self.store.files(view.session_id)):
-                with path.session_files(known):
+                with path.decision_scope(known):
                     before = path.read_text(target, MAX_REMEMBERED + 1)
             after = path.text_after(action.arguments, before)
             if after is None or len(after) > MAX_REMEMBERED:
@@ -601,7 +601,7 @@ class _DecisionPath:
         from limen.floors.egress import is_external_egress
         from limen.judge import review
         from limen.normalize import normalize
-        from limen.normalize.paths import read_text, session_files, text_after
+        from limen.normalize.paths import decision_scope, read_text, text_after
         from limen.policy import copied, load_context, shared_context
         from limen.state import BROAD, STATE_LOST, TAINTED, UNTRUSTED, WROTE_UNSEEN
         from limen.state.memory import MemoryStore
@@ -615,7 +615,7 @@ class _DecisionPath:
         self.MemoryStore, self.StoredSession = MemoryStore, StoredSession
         self.BROAD, self.STATE_LOST, self.TAINTED, self.UNTRUSTED = BROAD, STATE_LOST, TAINTED, UNTRUSTED
         self.official_install = official_install
-        self.session_files, self.read_text, self.text_after = session_files, read_text, text_after
+        self.decision_scope, self.read_text, self.text_after = decision_scope, read_text, text_after
         self.WROTE_UNSEEN = WROTE_UNSEEN
 
 

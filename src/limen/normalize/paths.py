@@ -3,11 +3,10 @@ read as the session wrote them."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -45,7 +44,23 @@ _MISSING_LEVELS = 8  # missing folders resolved through their parent before os.p
 _PROC_FD = "/proc/self/fd/"
 
 
+# The paths resolved so far in the decision being made (`decision_scope`): the normaliser and several rules
+# resolve the same operand, and its resolution is a system call or more each time.
+_RESOLVED: ContextVar[dict[str, str] | None] = ContextVar("limen_resolved", default=None)
+
+
 def _resolved(path: str, missing: int = 0) -> str:
+    """`_resolved_now`, once per path within a decision (`decision_scope`)."""
+    known = _RESOLVED.get()
+    if known is None:
+        return _resolved_now(path, missing)
+    found = known.get(path)
+    if found is None:
+        found = known[path] = _resolved_now(path, missing)
+    return found
+
+
+def _resolved_now(path: str, missing: int = 0) -> str:
     """`os.path.realpath`, faster for a file that exists on Linux: the kernel resolves it in one open
     (os.path.realpath checks every component in Python). Anything else takes os.path.realpath."""
     if _O_PATH:
@@ -106,20 +121,28 @@ def is_within(path: str, root: str) -> bool:
 
 
 # The files the deciding session wrote whose text the disk here does not show (`SessionStore.files`): path ->
-# (text, when it was written). Set by the runtime around one decision (`session_files`).
+# (text, when it was written). Set by the runtime around one decision (`decision_scope`).
 _WRITTEN: ContextVar[Mapping[str, tuple[str, float]] | None] = ContextVar("limen_written", default=None)
 
 
-@contextlib.contextmanager
-def session_files(files: Mapping[str, tuple[str, float]]) -> Iterator[None]:
-    """Within the block, `read_regular` reads a file the session wrote as it wrote it: an agent whose files
-    live where this machine does not see them (a container, a remote workspace, a replayed session) runs
-    what it wrote, not what the disk here holds."""
-    token = _WRITTEN.set(files or None)
-    try:
-        yield
-    finally:
-        _WRITTEN.reset(token)
+class decision_scope:
+    """The block in which one call is normalised and decided. Within it, `read_regular` reads a file the
+    session wrote as it wrote it (an agent whose files live where this machine does not see them, a
+    container, a remote workspace, a replayed session, runs what it wrote, not what the disk here holds),
+    and a path is resolved once however many rules ask, so that all of them see the same file. A class
+    rather than a generator: it is entered on every decision."""
+
+    __slots__ = ("_files", "_tokens")
+
+    def __init__(self, files: Mapping[str, tuple[str, float]]) -> None:
+        self._files = files
+
+    def __enter__(self) -> None:
+        self._tokens = (_WRITTEN.set(self._files or None), _RESOLVED.set({}))
+
+    def __exit__(self, *exc: object) -> None:
+        _RESOLVED.reset(self._tokens[1])
+        _WRITTEN.reset(self._tokens[0])
 
 
 def written_text(path: str) -> str | None:
