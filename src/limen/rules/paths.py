@@ -559,6 +559,8 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
     command authenticates with (`ssh -i key`), or only written (`cp .env.example .env`, `>> .env`). A path
     no command names as an operand (`< file`, a glob's representative) counts as read."""
     secret = [p for p in _all_paths(action) if is_secret_file(p) and not holds_public_material_only(p)]
+    if action.commands:  # a tool's settings file whose name says nothing (`~/.ngc/config`) but holds a key
+        secret += _credential_by_content(action, ctx, secret)
     if not secret:
         return
     if not action.commands:
@@ -658,6 +660,23 @@ def secret_paths_read(action: Action, ctx: Context) -> Iterator[str]:
         named_as_read = path in read or any(fnmatchcase(path, g) for g in read_globs)
         if named_as_read or (path not in kept and not any(fnmatchcase(path, g) for g in kept_globs)):
             yield path
+
+
+def _credential_by_content(action: Action, ctx: Context, named: list[str]) -> list[str]:
+    """Files outside the workspace that a shell line names and whose content holds a credential (`cat
+    ~/.basespace/default.cfg`): what a Read of them is asked about, whatever their name. Files of the
+    project are left to their names: a shell line that reads one (`cat config/dev.yml`) is ordinary work
+    that asks only when the name is a secret's."""
+    found = []
+    for path in action.paths[:CONTENT_PROBE_PATHS]:
+        if (
+            path not in named
+            and not (ctx.workspace and is_within(path, ctx.workspace))
+            and not _has_glob(path)
+            and holds_secret(path)
+        ):
+            found.append(path)
+    return found
 
 
 def _wrapped_words(command: Command, commands: tuple[Command, ...]) -> int:

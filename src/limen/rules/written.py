@@ -34,6 +34,7 @@ from limen.facts.programs import (
     GIT_COMMAND_KEYS,
     GIT_HOOK_KEYS,
     OPEN_FEDERATION,
+    Role,
     changes_what_runs,
     git_protection_off,
     git_value_concerns,
@@ -2518,7 +2519,41 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
             concerns.append(f"the well-known {original} is replaced by {replacement}")
     concerns += _archived_repositories(text)  # (a lockfile's entry resolved to a branch's source archive)
     concerns += _posing_namespaces(text)
-    return [], list(dict.fromkeys(concerns))[:8]
+    commands, run_concerns = _code_run_by_settings(text[:MAX_TEXT])
+    return commands, list(dict.fromkeys(concerns + run_concerns))[:8]
+
+
+# A package manager's or build tool's settings that load or run code on every run: npm's `node-options`
+# (what `NODE_OPTIONS` would load into every node it starts) and `script-shell` (the program every script
+# runs through), PlatformIO's `extra_scripts` (Python files every build runs; `pre:`/`post:` say when)
+_NODE_OPTIONS_SETTING = re.compile(r"^[ \t]*node-options[ \t]*=[ \t]*(.*\S)", re.MULTILINE)
+_SCRIPT_SHELL_SETTING = re.compile(r"^[ \t]*script-shell[ \t]*=[ \t]*[\"']?([^\"'\n]*[^\"'\s])", re.MULTILINE)
+_EXTRA_SCRIPTS_SETTING = re.compile(
+    r"^[ \t]*extra_scripts[ \t]*=([^\n]*(?:\n[ \t]+[^\s;#][^\n]*)*)", re.MULTILINE
+)
+
+
+def _code_run_by_settings(text: str) -> tuple[list[str], list[str]]:
+    """The commands a package manager's or build tool's settings make every run start, judged as the lines
+    they are: npm's `node-options` as `NODE_OPTIONS` set for npm (a value of settings only is quiet,
+    `--require FILE` loads code), `script-shell` as the program every script runs through (a shell is
+    quiet; anything else runs on every `npm run`), PlatformIO's `extra_scripts` as `python3 FILE` (what the
+    file does is read from it)."""
+    from limen.normalize.shell import quote
+
+    commands = [f"NODE_OPTIONS={quote(value)} npm run" for value in _NODE_OPTIONS_SETTING.findall(text)[:4]]
+    concerns = []
+    for value in _SCRIPT_SHELL_SETTING.findall(text)[:4]:
+        entry = program(posixpath.basename(value.split()[-1] if value.startswith("/usr/bin/env") else value))
+        if entry is None or Role.SHELL not in entry.roles:
+            commands.append(quote(value))
+            concerns.append(f"every npm script runs through {value}")
+    for listed in _EXTRA_SCRIPTS_SETTING.findall(text)[:4]:
+        for item in re.split(r"[,\s]+", listed)[:16]:
+            script = item.partition(":")[2] if item.startswith(("pre:", "post:")) else item
+            if script.strip():
+                commands.append(f"python3 {quote(script.strip())}")
+    return commands, concerns
 
 
 # cargo's settings that name a program it runs on every build (`[build] rustc-wrapper`, a target's `runner`
