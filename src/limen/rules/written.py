@@ -630,8 +630,8 @@ def _yaml_commands(text: str, data: Any = None) -> tuple[list[str], list[str]]:
                 concerns.append(
                     f"the job opens a shell into the runner, with its secrets, for others ({node[:60]})"
                 )
-        elif isinstance(node, str) and key in _ARTIFACT_KEYS and _SECRET_FILE_NAME.search(node):
-            concerns.append(f"a secret file is kept as a build artifact others download ({node[:40]})")
+        elif isinstance(node, str) and key in _ARTIFACT_KEYS and (kept := _secret_artifact(node)):
+            concerns.append(f"a secret file is kept as a build artifact others download ({kept[:40]})")
         elif isinstance(node, (str, bool)) and key in _DEBUG_TRACE_KEYS and str(node).lower() in _YES_WORDS:
             concerns.append(f"{key} prints every variable, secrets included, into the job log")
 
@@ -689,6 +689,28 @@ _SECRET_FILE_NAME = re.compile(
     r"(?i)\.(?:jks|keystore|p12|pfx|pem|key|mobileprovision|p8)$|(?:^|/)(?:sa|service[-_]?account|credentials?"
     r"|secrets?|google-services-key)[\w.-]*\.json$|(?:^|/)\.env(?:\.\w+)?$|(?:^|/)id_(?:rsa|ed25519|ecdsa)$"
 )
+# Where a CI job's paths start: `~` and `$HOME` are the runner's home, a relative path is in the checkout
+_RUNNER_HOME = "/home/runner"
+_RUNNER_CHECKOUT = "/home/runner/work/checkout"
+_HOME_REFERENCE = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|\$\{\{\s*env\.HOME\s*\}\})(?=/|$)")
+
+
+def _secret_artifact(listed: str) -> str:
+    """The first of the paths an artifact or cache step keeps (one per line, `!` excluding) that is a
+    credential store where the runner has it (`~/.gnupg`, `$HOME/.aws`, `release.keystore`), or ""."""
+    from limen.rules.paths import is_secret_file
+
+    for line in listed.splitlines()[:32]:
+        path = line.strip().strip("'\"")
+        if not path or path.startswith(("!", "#")):
+            continue
+        where = _HOME_REFERENCE.sub(_RUNNER_HOME, path)
+        where = posixpath.normpath(posixpath.join(_RUNNER_CHECKOUT, where))
+        if is_secret_file(where) or _SECRET_FILE_NAME.search(path):
+            return path
+    return ""
+
+
 # CI variables that print every variable of the job, masked secrets included (GitLab's debug trace)
 _DEBUG_TRACE_KEYS = frozenset({"CI_DEBUG_TRACE", "CI_DEBUG_SERVICES"})
 _ARTIFACT_KEYS = frozenset({"artifacts", "paths", "path"})
