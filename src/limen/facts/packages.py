@@ -325,6 +325,20 @@ GO = frozenset(
         ),
         *("github.com/hashicorp/vault", "github.com/hashicorp/consul", "github.com/hashicorp/nomad"),
         *("github.com/pulumi/pulumi", "github.com/aws/aws-sdk-go-v2", "github.com/goreleaser/goreleaser"),
+        # the code generators, migrators, linters and dev servers Go projects run with `go run X@version`
+        *("github.com/sqlc-dev/sqlc", "github.com/air-verse/air", "github.com/cosmtrek/air"),
+        *("github.com/swaggo/swag", "github.com/golang-migrate/migrate", "github.com/pressly/goose"),
+        *("github.com/vektra/mockery", "github.com/golang/mock", "github.com/oapi-codegen/oapi-codegen"),
+        *("github.com/deepmap/oapi-codegen", "github.com/google/wire", "github.com/99designs/gqlgen"),
+        *("github.com/securego/gosec", "github.com/mgechev/revive", "github.com/go-task/task"),
+        *("github.com/magefile/mage", "github.com/a-h/templ", "github.com/go-delve/delve", "entgo.io/ent"),
+        *("github.com/charmbracelet/bubbletea", "github.com/grafana/grafana", "github.com/uber-go/mock"),
+        *("github.com/kyleconroy/sqlc", "github.com/segmentio/golines", "github.com/daixiang0/gci"),
+        *(
+            "github.com/open-telemetry/opentelemetry-go",
+            "github.com/tinygo-org/tinygo",
+            "github.com/google/ko",
+        ),
     }
 )
 PACKAGIST = frozenset(
@@ -472,6 +486,54 @@ GITHUB = frozenset(
         *(m.removeprefix("github.com/") for m in GO if m.startswith("github.com/")),
     }
 )
+
+# The Go module paths' first parts of the modules above off a forge (`golang.org/x/...`, `go.uber.org`) and
+# of the Go team's and the big projects' own domains: a module there is published by the domain's owner
+GO_PUBLISHER_DOMAINS = frozenset(
+    {
+        *(m.split("/", 1)[0] for m in GO if not m.startswith("github.com/")),
+        *(
+            "golang.org",
+            "google.golang.org",
+            "cloud.google.com",
+            "go.opentelemetry.io",
+            "k8s.io",
+            "sigs.k8s.io",
+        ),
+        *(
+            "honnef.co",
+            "mvdan.cc",
+            "gotest.tools",
+            "gopkg.in",
+            "go.temporal.io",
+            "entgo.io",
+            "connectrpc.com",
+        ),
+        *(
+            "buf.build",
+            "helm.sh",
+            "tailscale.com",
+            "go.mongodb.org",
+            "filippo.io",
+            "gvisor.dev",
+            "knative.dev",
+        ),
+    }
+)
+
+
+def known_go_publisher(module: str) -> bool:
+    """A Go module published by an owner Go projects commonly take modules from: a domain of its own above
+    (`golang.org/x/tools`), or on a forge an account that publishes a well-known module or repository
+    (`github.com/golangci/...`)."""
+    host, _, rest = module.lower().partition("/")
+    if host in GO_PUBLISHER_DOMAINS:
+        return True
+    owner = rest.split("/", 1)[0]
+    return bool(owner) and owner in _KNOWN_OWNERS
+
+
+_KNOWN_OWNERS = frozenset(repository.split("/", 1)[0] for repository in GITHUB)
 
 # conda's best-known channels: a channel named like one (`bi0conda`) serves its owner's builds of everything
 CONDA_CHANNELS = frozenset(

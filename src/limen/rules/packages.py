@@ -13,6 +13,7 @@ registry's listing shows nobody using, and that is not the project's own, asks a
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
@@ -24,6 +25,7 @@ from limen.facts.packages import (
     imitated,
     imitated_in_scope,
     initializer_package,
+    known_go_publisher,
     known_malicious,
     package_name,
     spec_registry,
@@ -86,7 +88,9 @@ def lookalike_package(action: Action, ctx: Context) -> Iterator[Finding]:
             detail = f"{verb} {name!r}, a near miss of {original!r}"
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 75, detail)
             return
-        if unused := _unused_fetched(registry, by, spec, action, ctx):
+        if unused := _unused_fetched(registry, by, spec, action, ctx) or _unknown_module_run(
+            by, spec, action, ctx
+        ):
             yield Finding(ReasonCode.LOOKALIKE_PACKAGE, Verdict.AUTH, 70, unused)
             return
         source = _FORGE_SOURCE.search(spec)
@@ -176,6 +180,37 @@ def _unused_fetched(registry: str, by: str, spec: str, action: Action, ctx: Cont
     if name.lower() in own or name.lower().split("/", 1)[0] in own:
         return ""
     return f"{by} {name!r}, a package the registry's users do not use"
+
+
+def _unknown_module_run(by: str, spec: str, action: Action, ctx: Context) -> str:
+    """`go run github.com/qk-devtools/stripe-audit@latest`: a Go module fetched from a source forge at a
+    version the project does not pin, and run at once, from an account that publishes none of the modules
+    Go projects commonly take (`facts.packages.known_go_publisher`) and is not the project's own. Go has no
+    registry listing to say who uses a module: who publishes it is what is known. Quiet: a module of the
+    project's go.mod or its own account, modules of the Go team's and well-known owners' domains and
+    accounts, and `go run` of a package of the project (no version)."""
+    module, at, version = spec.partition("@")
+    if by != "go runs" or not at or module.split("/", 1)[0].lower() not in FORGES.values():
+        return ""
+    cwd = action.cwd or ctx.workspace or ""
+    if known_go_publisher(module) or _forks_own(module, cwd) or _required_by_project(module, cwd):
+        return ""
+    return f"go runs {module!r}, fetched at {version or 'a version'} from a publisher Go projects do not use"
+
+
+def _required_by_project(module: str, cwd: str) -> bool:
+    """The module, or the module it is a package of, is one the project's go.mod requires, or lies under
+    the account of the project's own module path (`module github.com/acme/svc`: `github.com/acme/...`)."""
+    from limen.normalize.paths import read_text
+
+    text = read_text(os.path.join(cwd, "go.mod"), 256_000) if cwd else None
+    if not text:
+        return False
+    required = re.findall(r"^\s*(?:require\s+)?([\w.~-]+(?:/[\w.~-]+)+)\s+v\S+", text, re.MULTILINE)
+    own = re.search(r"^module\s+([\w.~-]+/[\w.~-]+)/", text, re.MULTILINE)
+    if own and module.lower().startswith(own.group(1).lower() + "/"):
+        return True
+    return any(module == r or module.startswith(r + "/") for r in required)
 
 
 _OPTION_VALUES = frozenset({"true", "false", "yes", "no", "on", "off", "latest", "next"})
