@@ -2640,7 +2640,7 @@ _SELECTOR_KEYS = re.compile(
 )
 # A selector's value that names everyone by a name (`segment: "All Players"`, `role: "@everyone"`,
 # `list_id: "all-customers"`, `audience: "all_users"`)
-_EVERYONE_NAMED = re.compile(r"(?i)^(?:[\w-]+/)?@?(?:everyone|all|(?:all|every)[ _-][\w &'-]{1,48})$")
+_EVERYONE_NAMED = re.compile(r"(?i)^(?:[\w-]+/)?@?(?:everyone|all|(?:all|every)[ _-][\w &'(),.+-]{1,48})$")
 # A value that tells the call to act on all it holds (`action: "remove_all"`), or a query that matches every
 # name (`name==*`, `name:*`)
 _ALL_ACTION = re.compile(r"(?i)^(?:remove|delete|clear|purge|wipe|erase|revoke|cancel|discontinue)_?all$")
@@ -2655,7 +2655,8 @@ _REMOVES = re.compile(
 _MANY = 1000
 _EVERYTHING = frozenset({"*", "all", "every", "everything", "any", "%", "*:*", "/.*/", ".*"})
 _WILDCARD_NAMES = frozenset({"*", "*:*", "%", ".*", "*.*", "/.*/"})  # what stands for every name
-_ALL_FLAG = re.compile(r"^(?:all|select_all|all_\w+|every_\w+|apply_to_all|for_all)$")
+# (an event's `all_day` is when it is, not what it acts on)
+_ALL_FLAG = re.compile(r"^(?:all|select_all|all_(?!day(?:_|$))\w+|every_\w+)$|(?:^|_)(?:to|for)_all(?:_|$)")
 
 
 # Arguments that name where a release goes (a store's track, a platform's branch, an update's channel), and
@@ -2898,7 +2899,7 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
     if not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
         return ""
     for key, value in settings:
-        if value is True and _ALL_FLAG.match(key):
+        if value is True and _ALL_FLAG.search(key):
             return f"{key}: true"
         texts = value if isinstance(value, list) and len(value) == 1 else [value]
         wildcard = any(isinstance(v, str) and v.strip() in _WILDCARD_NAMES for v in texts)
@@ -2918,6 +2919,56 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
             and _REMOVES.search(words_of(tool.split("__")[-1]))
         ):  # `delete_records(query=..., limit=10000)`: as many as a query matches
             return f"{key}: {value}"
+    return _matched_by_filter(tool, arguments)
+
+
+# A tool that changes many items at once, by its name: it says so (`bulk_update_work_orders`, `batch_archive`),
+# or it changes items of a kind, in the plural (`void_envelopes`, `delete_points`, `retire_devices`)
+_BULK_WORDS = frozenset({"bulk", "batch", "mass", "many"})
+_CHANGE_VERBS = frozenset(
+    {
+        *("delete", "remove", "update", "void", "cancel", "resolve", "close", "archive", "fulfill", "purge"),
+        *("terminate", "retire", "decommission", "disable", "deactivate", "suspend", "revoke", "expire"),
+        *("unpublish", "mute", "reassign", "transfer", "move", "erase", "wipe", "destroy", "ban", "set"),
+    }
+)
+# What a call makes or only looks at, never what it changes (`create_filter(criteria=...)`: the filter is the
+# thing made; `export_tickets(query=...)`: a copy)
+_NO_CHANGE_WORDS = frozenset(
+    {"create", "add", "new", "export", "search", "find", "count", "preview", "estimate", "validate", "test"}
+)
+# The arguments by which a call picks its items by what they are, not by name
+_MATCHING_KEYS = re.compile(r"(?:^|_)(?:filters?|query|q|where|search|jql|criteria|conditions?)$")
+# A filter that names its items after all: by their ids or names (`query="id:4411"`, `filter={"ids": [...]}`,
+# `query="name==fw-1.2.0-rc1"`), with no wildcard and no second condition
+_BY_ID = re.compile(
+    r"(?i)^\s*\(?\s*(?:id|ids|key|name|slug|sku|number|\w+_(?:id|ids|name|number))\s*(?:=|==|:|\bin\b)"
+    r"(?![^*]*\*)(?!.*(?:\^|\bAND\b|\bOR\b|&&|\|\|))"
+)
+
+
+def _matched_by_filter(tool: str, arguments: dict[str, object]) -> str:
+    """The filter by which a tool that changes many items at once picks them (`bulk_resolve(query=
+    "priority<=2^state!=6")`, `void_envelopes(filter={"status": "sent"})`, `delete_points(query="tag:=SUB*")`):
+    every item that matches is changed in one call, however many that is; "" when the call names its items
+    (by id), is not such a tool, or its query is an SQL statement (judged as SQL)."""
+    words = words_of(tool.split("__")[-1]).split("_")
+    if not _NO_CHANGE_WORDS.isdisjoint(words):
+        return ""
+    plural = len(words) > 1 and words[-1].endswith("s") and not words[-1].endswith(("ss", "us"))
+    if _BULK_WORDS.isdisjoint(words) and not (words[0] in _CHANGE_VERBS and plural):
+        return ""
+    for key, value in list(arguments.items())[:32]:
+        if not _MATCHING_KEYS.search(words_of(str(key))) or (
+            isinstance(value, str) and _SQL_STATEMENT.match(value[:100_000])
+        ):
+            continue
+        if isinstance(value, dict) and value and all(_BY_ID.match(str(k) + ":") for k in value):
+            continue  # `filter={"id": [...]}`: the items named
+        if isinstance(value, str) and (not value.strip() or _BY_ID.match(value)):
+            continue
+        if isinstance(value, (str, dict, list)):
+            return f"{key}: {json.dumps(value)[:40] if not isinstance(value, str) else value[:40]}"
     return ""
 
 
