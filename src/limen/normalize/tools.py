@@ -2922,8 +2922,8 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
     return _matched_by_filter(tool, arguments)
 
 
-# A tool that changes many items at once, by its name: it says so (`bulk_update_work_orders`, `batch_archive`),
-# or it changes items of a kind, in the plural (`void_envelopes`, `delete_points`, `retire_devices`)
+# A tool that changes many items at once, by its name: it says so (`bulk_update_work_orders`,
+# `batch_archive`), or it changes items of a kind, in the plural (`void_envelopes`, `retire_devices`)
 _BULK_WORDS = frozenset({"bulk", "batch", "mass", "many"})
 _CHANGE_VERBS = frozenset(
     {
@@ -2949,8 +2949,8 @@ _BY_ID = re.compile(
 
 def _matched_by_filter(tool: str, arguments: dict[str, object]) -> str:
     """The filter by which a tool that changes many items at once picks them (`bulk_resolve(query=
-    "priority<=2^state!=6")`, `void_envelopes(filter={"status": "sent"})`, `delete_points(query="tag:=SUB*")`):
-    every item that matches is changed in one call, however many that is; "" when the call names its items
+    "priority<=2^state!=6")`, `void_envelopes(filter={"status": "sent"})`, `delete_points(query=
+    "tag:=SUB*")`): every item that matches is changed in one call, however many that is; "" when the call names its items
     (by id), is not such a tool, or its query is an SQL statement (judged as SQL)."""
     words = words_of(tool.split("__")[-1]).split("_")
     if not _NO_CHANGE_WORDS.isdisjoint(words):
