@@ -2950,8 +2950,8 @@ _BY_ID = re.compile(
 def _matched_by_filter(tool: str, arguments: dict[str, object]) -> str:
     """The filter by which a tool that changes many items at once picks them (`bulk_resolve(query=
     "priority<=2^state!=6")`, `void_envelopes(filter={"status": "sent"})`, `delete_points(query=
-    "tag:=SUB*")`): every item that matches is changed in one call, however many that is; "" when the call names its items
-    (by id), is not such a tool, or its query is an SQL statement (judged as SQL)."""
+    "tag:=SUB*")`): every item that matches is changed in one call, however many that is; "" when the call
+    names its items (by id or name), is not such a tool, or its query is an SQL statement (judged as SQL)."""
     words = words_of(tool.split("__")[-1]).split("_")
     if not _NO_CHANGE_WORDS.isdisjoint(words):
         return ""
