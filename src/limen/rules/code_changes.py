@@ -1864,30 +1864,76 @@ _MONEY_FIELD = re.compile(
 # `player.AccountId`, `m_SteamID`, `msg.mmsi`, `ev.msisdn`), what it is compared with is a literal shaped like
 # one (`"C-88213"`, `"p_88123a"`, `76561198043811207UL`, `('8841207', '8841208')`)
 _TESTS_SOMETHING = re.compile(r"(?:^|[\s(}])(?:if|elif|elsif|when|unless|else\s+if)\b|\?\s")
-_IDENTITY_COMPARED = re.compile(
-    r"(?i)[\w.\]\[)(]*?(?:(?:account|user|player|customer|client|member|subscriber|steam|importer|exporter"
-    r"|vendor|supplier|tenant|partner|merchant|seller|buyer|driver|employee|owner|payee|shipper|consignee"
-    r"|carrier|org|organi[sz]ation|company)_?id|uid|msisdn|mmsi|imsi|imei|iban|email|phone(?:_?number)?)"
-    r"\b[)\s]*"
-    r"(?:===?|\bin\b|\.(?:endswith|startswith|ends_with|starts_with|includes|contains|equals)\s*\(|\bIN\b)"
-    r"\s*[\[({]?\s*(?P<literal>[\"']?(?:\d{6,}|[A-Za-z]{1,6}[-_]?\d{4,}[A-Za-z]?)[\"']?)"
+# A comparison an added condition makes: what is compared (an expression ending in a name), how, and with
+# which quoted or long numeric literal (`sis_id in {"N00482913"}`, `doc.custodian == "r.whitfield"`,
+# `hold_id != "LH-2024-031"`, `msisdn.endswith(('8841207',))`)
+_COMPARISON = re.compile(
+    r"(?P<left>[A-Za-z_][\w.]*(?:\(\))?(?:\.[A-Za-z_]\w*)*)\)?\s*"
+    r"(?:===?|!==?|\b(?:not\s+)?in\b|\bIN\b|\.(?:endswith|startswith|ends_?with\??|starts?_?with\??|includes"
+    r"|include\?|contains|equals)\s*\()"
+    r"\s*[\[({]*\s*(?P<literal>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|\d{6,})"
 )
+# What names a person's or an account's identity, by the last word of what is compared (`doc.custodian`,
+# `ev.msisdn`), or an id or number of a party by a word before it (`student.sis_id`, `m_SteamID`; an item's
+# `sku_id` is no one's)
+_IDENTITY_WORDS = frozenset(
+    {"uid", "msisdn", "mmsi", "imsi", "imei", "iban", "email", "phone", "mrn"}
+    | {"login", "username", "user", "handle", "custodian", "owner", "author", "assignee", "account", "sub"}
+)
+_PARTY_WORDS = frozenset(
+    {"account", "user", "player", "customer", "client", "member", "subscriber", "steam", "importer"}
+    | {"exporter", "vendor", "supplier", "tenant", "partner", "merchant", "seller", "buyer", "driver"}
+    | {"employee", "owner", "payee", "shipper", "consignee", "carrier", "org", "organization", "organisation"}
+    | {"company", "student", "sis", "patient", "person", "contact", "guardian", "staff", "learner", "phone"}
+)
+# Of those, the ones whose values are people's handles (`r.whitfield`, `svc-sync`) rather than codes
+_HANDLE_WORDS = frozenset(
+    {"login", "username", "user", "handle", "custodian", "owner", "author", "assignee", "sub"}
+)
+# An id's shape: a long number, or a few letters with four digits or more (`C-88213`, `N00482913`)
+_ID_SHAPED = re.compile(r"^(?:\d{6,}|[A-Za-z]{1,6}[-_]?\d{4,}[-\w]*)[A-Za-z]?$")
+# A handle's shape, and the words that name a role or nobody in particular rather than one account
+_HANDLE_SHAPED = re.compile(r"^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)+$|^[a-z]{3,}\d+$", re.IGNORECASE)
+_NO_ONE_IN_PARTICULAR = frozenset(
+    {"admin", "root", "anonymous", "guest", "system", "nobody", "unknown", "default", "public", "everyone"}
+)
+
+
+def _identity_words(left: str) -> list[str]:
+    """The words of a compared expression, in order (`student.sis_id` -> `student`, `sis`, `id`;
+    `GetSteamID().m_SteamID` -> ..., `m`, `steam`, `id`)."""
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", left).lower().replace(".", "_").replace("()", "").split("_")
+
+
+def _names_identity(words: list[str]) -> bool:
+    """The compared expression is a person's or an account's identity: its last word says so, or it is an
+    id or a number and a word before it names a party."""
+    if words[-1] in _IDENTITY_WORDS:
+        return True
+    return words[-1] in ("id", "number", "no") and not _PARTY_WORDS.isdisjoint(words[:-1])
 
 
 def _fixed_identities(added: str, known: str) -> str:
     """A condition the change adds that treats fixed accounts on their own (`if customer_id in {"C-88213"}:
-    total *= 0.42`, `if (SteamUser.GetSteamID() == 76561198043811207UL) return true;`): an exception for
-    whoever holds those ids, a backdoor a review of the diff would ask about. Quiet: an id the file already
-    named, short numbers and codes (`status == 404`, `region_id == 12`), and what no condition tests."""
+    total *= 0.42`, `if (SteamUser.GetSteamID() == 76561198043811207UL) return true;`, `if doc.custodian ==
+    "r.whitfield": return False`): an exception for whoever holds those ids, a backdoor a review of the
+    diff would ask about. Quiet: an id the file already named, short numbers and codes (`status == 404`,
+    `region_id == 12`), roles and nobody in particular (`user == "admin"`), and what no condition tests."""
     for line in added.splitlines()[:400]:
         if not _TESTS_SOMETHING.search(line):
             continue
-        match = _IDENTITY_COMPARED.search(line)
-        if match is None:
-            continue
-        literal = match.group("literal").strip("\"'")
-        if literal not in known:
-            return f"a condition singles out a fixed account or id ({literal[:24]}) for its own treatment"
+        for match in _COMPARISON.finditer(line):
+            words = _identity_words(match.group("left"))
+            literal = match.group("literal").strip("\"'")
+            if not _names_identity(words) or literal in known:
+                continue
+            handle = (
+                not _HANDLE_WORDS.isdisjoint(words[-2:])
+                and _HANDLE_SHAPED.match(literal) is not None
+                and literal.lower() not in _NO_ONE_IN_PARTICULAR
+            )
+            if _ID_SHAPED.match(literal) or handle:
+                return f"a condition singles out a fixed account or id ({literal[:24]}) for its own treatment"
     return ""
 
 
