@@ -861,15 +861,18 @@ _ACCESS_KEYS = frozenset(
     {"access_level", "role", "permission", "permissions", "level", "base_role", "rolename", "role_name"}
     | {"role_type", "roles", "role_id"}
     | {"policies", "policy", "token_policies", "policy_name"}  # Vault's, Consul's and Nomad's
+    | {"policy_arn", "policy_arns", "role_arn"}  # AWS's managed policies, by their ARN
 )
 _ADMIN_LEVELS = re.compile(
     # (a scope before it and a degree in front: `org:admin`, `superadmin`, `super_admin`, `roles/owner`)
-    r"^(?:[\w.-]+[:/])?(?:super[_-]?|global[_-]?|org[_-]?)?"
+    # (an ARN's path: `arn:aws:iam::aws:policy/AdministratorAccess`)
+    r"^(?:[\w.:-]*[:/])?(?:super[_-]?|global[_-]?|org[_-]?)?"
     r"(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write|root|contributor|editor"
-    r"|global-management|management|realm-admin|cluster-admin|super[_-]?users?|sysadmin)$",
+    r"|global-management|management|realm-admin|cluster-admin|super[_-]?users?|sysadmin|administrator_?access"
+    r"|power_?user_?access|iam_?full_?access)$",
     re.I,
 )
-_GRANTS = re.compile(r"(^|_)(?:add|invite|grant|assign|create|update|set|write|put|apply)(_|$)")
+_GRANTS = re.compile(r"(^|_)(?:add|invite|grant|assign|create|update|set|write|put|apply|attach|bind)(_|$)")
 # Settings that say which sites or addresses are let in, set to any (`redirectUris=["*"]`, `allowed_origins:
 # "*"`)
 _ALLOW_LIST_KEYS = re.compile(
@@ -2318,7 +2321,20 @@ _CLOSED_WORDS = frozenset(
     | {"organisation", "org", "domain", "team", "members", "company", "invited", "invite_only", "nobody"}
 )
 _OPEN_ACCESS = frozenset({"open", "public", "anyone", "anyone_with_link", "anyonewithlink"})
-_PRINCIPAL_KEYS = frozenset({"email", "type", "principal", "member", "grantee", "identity", "who", "entity"})
+_PRINCIPAL_KEYS = frozenset(
+    {
+        "email",
+        "type",
+        "principal",
+        "member",
+        "grantee",
+        "identity",
+        "who",
+        "entity",
+        "share_with",
+        "shared_with",
+    }
+)
 _EVERYONE_PRINCIPALS = frozenset(
     {"public", "anyone", "everyone", "allusers", "allauthenticatedusers", "anonymous", "anyone_with_link"}
     | {"anyonewithlink", "all_users"}
@@ -2336,7 +2352,11 @@ def _public_by_value(settings: list[tuple[str, object]]) -> str:
             text = value.strip().lower()
             if _ACL_KEY.search(last) and text in _PUBLIC_ACLS:
                 return f"the ACL {text}"
-            if last in _PRINCIPAL_KEYS and text.replace("-", "_") in _EVERYONE_PRINCIPALS:
+            if last in _PRINCIPAL_KEYS and (
+                text.replace("-", "_") in _EVERYONE_PRINCIPALS
+                or (text.startswith(("everyone ", "anyone ")) and "except" not in text)
+            ):  # SharePoint's "Everyone including external users" (its "Everyone except external users" is
+                # the organisation's own)
                 return f"access for {text}"
             if _SHARING_KEY.search(last) and text.replace("-", "_") not in _CLOSED_WORDS:
                 return f"{last} set to {text[:40]}"
@@ -2559,6 +2579,15 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         or any(isinstance(v, str) and _ADMIN_GROUP.search(words_of(v[:80])) for _k, v in settings[:64])
     ):  # `samba-tool group addmembers "Domain Admins" svc`, `add_member(group="ldap-admins", ...)`
         return f"{ADMIN_GRANTED}someone added to a group of administrators by {words}"
+    if _CONSENT.search(words) and (
+        "admin" in words.split("_") or any(_FOR_EVERYONE.search(k) and v is True for k, v in settings)
+    ):  # Entra's `grant_admin_consent(app_id=..., scopes=[Mail.Read, Files.Read.All], tenant_wide=true)`
+        return f"{ADMIN_GRANTED}an application let read for every user of the organisation by {words}"
+    if _GRANTS.search(words) and any(
+        _RECOVERY_CONTACT.search(words_of(k.rsplit(".", 1)[-1])) and isinstance(v, str) and v.strip()
+        for k, v in settings
+    ):  # `update_user_profile(profile={secondEmail: ...})`: where the account's resets and codes go
+        return f"{ADMIN_GRANTED}where an account's password resets and sign-in codes go changed by {words}"
     if _MEMBERSHIP.search(words) and (outsider := _personal_address(arguments)):
         return f"{ADMIN_GRANTED}{words} gives {outsider} access: a personal account, not the organisation's"
     forwards = _FORWARDING.search(words) or any(_FORWARDING.search(k) or v == "forward" for k, v in settings)
@@ -3008,9 +3037,17 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
 # where mail goes on (a forwarding or routing rule, a catch-all)
 # (and the groups whose members administer what the group is for: `Domain Admins`, `wheel`, `sudo`)
 _ADMIN_GROUP = re.compile(r"(?:^|_)(?:admins|administrators|wheel|sudo|sudoers|superusers|owners)(?:_|$)")
+# A grant of an application's access made by an administrator for the whole organisation, and the switches
+# that make a grant everyone's
+_CONSENT = re.compile(r"(?:^|_)consents?(?:_|$)")
+_FOR_EVERYONE = re.compile(r"(?:^|_)(?:tenant_wide|org_wide|organization_wide|all_users|everyone|for_all)$")
+# Where an account's recovery goes: the second address or phone its password resets and codes are sent to
+_RECOVERY_CONTACT = re.compile(
+    r"(?:^|_)(?:second|secondary|recovery|alternate|alternative|alt|backup)_(?:email|mail|phone|mobile|number)$"
+)
 _MEMBERSHIP = re.compile(
     r"(^|_)(?:members?|addmembers?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?"
-    r"|role_assignments?|role_bindings?|grants?)(_|$)"
+    r"|role_assignments?|role_bindings?|grants?|to_groups?|owners?|ownership)(_|$)"
 )
 
 
