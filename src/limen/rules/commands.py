@@ -1827,6 +1827,9 @@ def sql_destroys(text: str) -> str:
     return ""
 
 
+_SHORT_CLUSTER = re.compile(r"^-[A-Za-z]{2,6}$")
+
+
 def _sql_texts(command: Command) -> list[str]:
     """The statements a database client is given on its command line."""
     name, argv = command.name, command.argv
@@ -1841,6 +1844,10 @@ def _sql_texts(command: Command) -> list[str]:
                 texts.append(word.split("=", 1)[1])
             elif len(flag) == 2 and word.startswith(flag) and len(word) > 2 and not word.startswith("--"):
                 texts.append(word[2:])
+            elif (
+                len(flag) == 2 and _SHORT_CLUSTER.match(word) and word.endswith(flag[1]) and i + 1 < len(argv)
+            ):  # `psql -Atc "SELECT ..."`: flags run together, the last one taking the statement
+                texts.append(argv[i + 1])
     if entry is not None and Role.EMBEDDED_DATABASE in entry.roles:
         operands: list[str] = []
         skip = False
