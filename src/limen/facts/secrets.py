@@ -1001,7 +1001,12 @@ KEY_MATERIAL = re.compile(
     r"(?i)private[ _-]?key|begin[ _-]+(?:openssh|pgp private|encrypted)|aws_secret|secret_access_key|"
     r"AKIA|ASIA|gh[pousr]_|github_pat|glpat-|xox[abposr]-|sk_live|sk-(?:ant|proj)|AIza|hf_|npm_|"
     r"password|passwd|api[_-]?key|apikey|client_secret|secret[_-]?key|auth[_-]?token|access[_-]?token|"
-    r"bearer|mnemonic|seed phrase|wallet|rk_live|jaas"
+    r"bearer|mnemonic|seed phrase|wallet|rk_live|jaas|hv[sb]\\?\."
+)
+# A regular expression's run of random characters long enough to be a token (`[A-Za-z0-9]{64}`,
+# `[a-zA-Z0-9_-]{32,}`): a class of upper- and lower-case letters and digits, twenty or more of them
+_TOKEN_RUN = re.compile(
+    r"\[(?=[^\]]*A-Z)(?=[^\]]*a-z)(?=[^\]]*0-9)[^\]]{0,24}\]\{([2-9]\d|\d{3,})(?:,\d*)?\}"
 )
 _GROUP = re.compile(r"\(\??:?([^()]*)\)")
 _REGEX_SYNTAX = re.compile(r"\\[bBsSdDwW]|\[[^\]]*\]|\{\d*,?\d*\}|[\\^$*+?.]")
@@ -1010,8 +1015,8 @@ _REGEX_SYNTAX = re.compile(r"\\[bBsSdDwW]|\[[^\]]*\]|\{\d*,?\d*\}|[\\^$*+?.]")
 def names_key_material(pattern: str) -> bool:
     """A search pattern that looks for key material, as written or as a regular expression: `(sk|rk)_live_
     [0-9a-zA-Z]{24,}` looks for `sk_live_` and `rk_live_` (each alternative of a group, the syntax taken
-    out)."""
-    if KEY_MATERIAL.search(pattern):
+    out), and `[0-9]{4}~[A-Za-z0-9]{64}` for a long run of random characters, a token's shape."""
+    if KEY_MATERIAL.search(pattern) or _TOKEN_RUN.search(pattern):
         return True
     variants = [pattern]
     for _ in range(3):  # a group's alternatives, the innermost first, a few levels deep

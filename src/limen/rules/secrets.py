@@ -2308,9 +2308,14 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
             return f"`{name}` sweeps for secrets outside the workspace"
         return ""
     if name in secret_facts.SEARCHERS or (name == "git" and command.argv[1:2] == ("grep",)):
+        words = " ".join(w for w in command.argv[1:] if not w.startswith("-"))
+        if name != "git" and not _recursive(command) and _fed_by_reader(command, action):
+            # `strings /var/lib/docker/volumes/vault/_data/* | grep -E 'hvs\.'`: what the line reads, searched
+            if secret_facts.names_key_material(words) and _outside(list(action.paths), ctx):
+                return f"`{name}` searches what the line reads outside the workspace for key material"
+            return ""
         if name == "git" or not _recursive(command):
             return ""
-        words = " ".join(w for w in command.argv[1:] if not w.startswith("-"))
         if secret_facts.names_key_material(words) and _outside(_roots(command, action, ctx, 1), ctx):
             return f"`{name}` searches for key material outside the workspace"
         return ""
@@ -2327,6 +2332,21 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
         if secret_facts.SECRET_FILE_GLOBS.search(patterns) and _outside(roots, ctx) and not public:
             return f"`{name}` looks for secret files outside the workspace"
     return ""
+
+
+def _fed_by_reader(command: Command, action: Action) -> bool:
+    """The search names no file of its own (its one word is the pattern: it reads its input), and another
+    command of the line reads files (`strings`, `cat`, `zcat`): what they read is what it searches."""
+    from limen.facts.programs import program
+
+    words = [w for w in command.argv[1:] if not w.startswith("-")]
+    if len(words) > 1 or (len(words) == 1 and any(w in ("-e", "--regexp", "-f") for w in command.argv)):
+        return False
+    return any(
+        (entry := program(c.name)) is not None and _Role.READS in entry.roles
+        for c in action.commands
+        if c is not command
+    )
 
 
 def _used_with_issuer(command: Command, printed: secret_facts.Printer, action: Action) -> bool:
