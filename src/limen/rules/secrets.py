@@ -2465,15 +2465,16 @@ def _written_away(command: Command, printed: secret_facts.Printer, action: Actio
     """`op inject -i .env.tpl -o .env`, `gh auth token > .token`: what the command prints goes into a file,
     in a line that sends nothing and where nothing else names that file: it is kept, not shown. Not into
     a file that travels with the code (`gpg --export-secret-keys >> debian/upstream/key.asc`): that one
-    is published with the next push or release."""
+    is published with the next push or release; nor into a folder a web site serves (`public/`, `static/`)."""
     from limen.normalize.paths import canonical
 
     files = _printed_into(command, printed)
     if not files or action.destinations or action.opaque:
         return False
     cwd = action.cwd or ctx.workspace or "/"
-    if any(_committed_with_the_code(canonical(f, cwd, ctx.home), ctx) for f in files):
-        return False
+    targets = [canonical(f, cwd, ctx.home) for f in files]
+    if any(_committed_with_the_code(t, ctx) or SERVED_FOLDER.search(t) for t in targets):
+        return False  # (a folder a web server serves: anyone who asks for the file gets it)
     others = [
         w
         for other in action.commands
