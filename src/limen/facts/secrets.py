@@ -244,7 +244,7 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("heroku", ("config",), "an app's config vars"),
     # a setting by a name that says credential (`RAILS_MAX_THREADS` is no secret)
     Printer("heroku", ("config:get",), "an app's config var", operand=_SECRET_NAME),
-    # WP-CLI's view of wp-config.php: a constant named for a secret (`DB_PASSWORD`, `AUTH_KEY`), or all of them
+    # WP-CLI's view of wp-config.php: a constant named for a secret (`DB_PASSWORD`, `AUTH_KEY`), or all
     Printer("wp", ("config", "get"), "a WordPress secret constant", operand=_SECRET_NAME),
     Printer("wp", ("config", "get"), "WordPress's database password and keys", needs=(r"--fields\b",)),
     Printer("wp", ("config", "list"), "WordPress's database password and keys"),
