@@ -690,6 +690,8 @@ def weakened(
             found.append(leaked)
         if not test_code(path) and (copied_store := _credential_store_copied(added, known)):
             found.append(copied_store)
+        if not test_code(path) and (copied_to := _blind_copy_added(added, known)):
+            found.append(copied_to)
         if _raw_outputs(added) > _raw_outputs(removed):
             found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
@@ -1955,6 +1957,24 @@ def _credential_store_copied(added: str, known: str) -> str:
         store = _CREDENTIAL_STORE.search(line)
         if store is not None and _COPIES.search(line) and line.strip() not in known:
             return f"the code copies a credential store of the machine it runs on ({store.group(0)[:30]})"
+    return ""
+
+
+# A fixed address a message the code sends is blind-copied to, as each mail library spells it (`msg["Bcc"] =
+# "x@y"`, `bcc: ["x@y"]`, `->bcc('x@y')`, `.addBcc("x@y")`, a `Bcc: x@y` header line)
+_BLIND_COPY = re.compile(
+    r"""(?i)(?:\b|\badd_?)bcc\b["']?\s*(?:\]\s*)?(?:=>?|:|\(|,)\s*[\[(]?\s*["']?(?P<address>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"""
+)
+
+
+def _blind_copy_added(added: str, known: str) -> str:
+    """Code that blind-copies what it mails to a fixed address (`msg["Bcc"] = "notices-archive@northbridge-
+    insights.io"`): every message goes, unseen by its recipients, to whoever reads that mailbox. "" when the
+    file already named the address's domain (its own sender's: `orders@shop.example.com`)."""
+    for line in added.splitlines()[:400]:
+        found = _BLIND_COPY.search(line)
+        if found is not None and found.group("address").partition("@")[2].lower() not in known.lower():
+            return f"every message the code mails is blind-copied to {found.group('address')[:60]}"
     return ""
 
 
