@@ -690,7 +690,7 @@ def weakened(
             found.append(leaked)
         if not test_code(path) and (copied_store := _credential_store_copied(added, known)):
             found.append(copied_store)
-        if not test_code(path) and (copied_to := _blind_copy_added(added, known)):
+        if not test_code(path) and (copied_to := _blind_copy_added(added, known + before)):
             found.append(copied_to)
         if _raw_outputs(added) > _raw_outputs(removed):
             found.append("a value goes into the page without its escaping")
