@@ -719,6 +719,10 @@ _LIFTS = re.compile(
 # downtime), and what makes one a switch-off: longer than a week, or over every alert
 _SILENCES = re.compile(r"(^|_)(?:silences?|mutes?|snooze|maintenance_windows?|downtimes?)(_|$)")
 _SILENCE_DAYS = 7
+# A silence's length by its key's unit (`duration_minutes`, `duration_hours`; a bare `duration` in minutes,
+# as PagerDuty's, Datadog's and Opsgenie's tools take it)
+_DURATION = re.compile(r"^duration(?:_in)?(?:_(seconds|minutes|hours|days))?$")
+_SECONDS_IN = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
 _EVERY_ALERT = frozenset({".*", ".+", "*", "~.*", "~.+"})
 _SILENCE_SCOPE_KEYS = frozenset({"value", "scope", "monitor_tags", "tags", "matchers", "monitor_id"})
 # Servers that watch and page (their `status: disabled` is the watching switched off)
@@ -2388,6 +2392,12 @@ def _silenced(settings: list[tuple[str, object]]) -> str:
     with suppress(TypeError):  # (one bound with a time zone and one without: not compared)
         if len(times) == 2 and (days := (times["end"] - times["start"]).days) > _SILENCE_DAYS:
             return f"for {days} days"
+    for key, value in settings:  # a length instead (`duration_minutes: 43200`)
+        unit = _DURATION.match(words_of(key.rsplit(".", 1)[-1]))
+        if unit and isinstance(value, int | float) and not isinstance(value, bool):
+            days = value * _SECONDS_IN[unit.group(1) or "minutes"] / 86400
+            if days > _SILENCE_DAYS:
+                return f"for {int(days)} days"
     if any(
         words_of(k.rsplit(".", 1)[-1]) in _SILENCE_SCOPE_KEYS
         and any(str(item).strip() in _EVERY_ALERT for item in (v if isinstance(v, list) else [v])[:16])
