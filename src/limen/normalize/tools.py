@@ -2395,9 +2395,9 @@ def _silenced(settings: list[tuple[str, object]]) -> str:
     for key, value in settings:  # a length instead (`duration_minutes: 43200`)
         unit = _DURATION.match(words_of(key.rsplit(".", 1)[-1]))
         if unit and isinstance(value, int | float) and not isinstance(value, bool):
-            days = value * _SECONDS_IN[unit.group(1) or "minutes"] / 86400
-            if days > _SILENCE_DAYS:
-                return f"for {int(days)} days"
+            length = value * _SECONDS_IN[unit.group(1) or "minutes"] / 86400
+            if length > _SILENCE_DAYS:
+                return f"for {int(length)} days"
     if any(
         words_of(k.rsplit(".", 1)[-1]) in _SILENCE_SCOPE_KEYS
         and any(str(item).strip() in _EVERY_ALERT for item in (v if isinstance(v, list) else [v])[:16])
@@ -2841,6 +2841,8 @@ def _gives_away(tool: str, arguments: dict[str, object]) -> str:
         )
         if free and not isinstance(value, bool):
             return "a discount of the whole price"
+    if _DISCOUNTS.search(words) and _whole_percentage(arguments):
+        return "a discount of the whole price"
         if (
             _PRICE_KEY.search(name)
             and value in (0, 0.0, "0", "0.00")
@@ -2849,6 +2851,30 @@ def _gives_away(tool: str, arguments: dict[str, object]) -> str:
         ):  # `update_package_price(price_cents=0)`, `bulk_update_tariff(changes={monthly_fee: 0})`
             return f"a price set to nothing ({key})"
     return ""
+
+
+def _whole_percentage(arguments: dict[str, object]) -> bool:
+    """A discount given as a percentage by a type beside its value (`value_type: percentage, value: -100.0`,
+    as Shopify's and most shops' price rules take it) that takes the whole price off."""
+    kinds = {str(v).lower() for k, v in arguments.items() if words_of(k) in _DISCOUNT_TYPE_KEYS}
+    if not kinds & {"percentage", "percent", "percent_off"}:
+        return False
+    amounts = [
+        v for k, v in arguments.items() if words_of(k) in _DISCOUNT_VALUE_KEYS and not isinstance(v, bool)
+    ]
+    return any((number := _as_number(v)) is not None and abs(number) >= 100 for v in amounts)
+
+
+def _as_number(value: object) -> float | None:
+    """A number, or a number written as text; None for anything else."""
+    try:
+        return float(str(value))
+    except ValueError:
+        return None
+
+
+_DISCOUNT_TYPE_KEYS = frozenset({"value_type", "type", "discount_type", "kind", "amount_type"})
+_DISCOUNT_VALUE_KEYS = frozenset({"value", "amount", "discount", "discount_value", "percentage"})
 
 
 # Tools that set who may connect (a firewall's, a security group's, a database's allow-list), and every
