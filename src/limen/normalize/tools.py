@@ -2841,8 +2841,6 @@ def _gives_away(tool: str, arguments: dict[str, object]) -> str:
         )
         if free and not isinstance(value, bool):
             return "a discount of the whole price"
-    if _DISCOUNTS.search(words) and _whole_percentage(arguments):
-        return "a discount of the whole price"
         if (
             _PRICE_KEY.search(name)
             and value in (0, 0.0, "0", "0.00")
@@ -2850,6 +2848,8 @@ def _gives_away(tool: str, arguments: dict[str, object]) -> str:
             and _REPRICES.search(words)
         ):  # `update_package_price(price_cents=0)`, `bulk_update_tariff(changes={monthly_fee: 0})`
             return f"a price set to nothing ({key})"
+    if _DISCOUNTS.search(words) and _whole_percentage(arguments):
+        return "a discount of the whole price"  # `create_discount_code(value_type=percentage, value=-100)`
     return ""
 
 
