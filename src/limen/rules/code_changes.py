@@ -183,6 +183,9 @@ _EXEMPTION = prefiltered(
     r"(?i)allow_?anonymous|permit_?all(?:\(|\s*\))|@PermitAll|permission_classes\s*=\s*(?:\[\s*\]|\(\s*\))|skip_before_action\s+:(?:auth|require|verify)|csrf_exempt"
     r"|AuthorizationLevel\.Anonymous|\.ignoring\(\)|\bpublic_?(?:methods|paths|routes|endpoints)\b"
     r"|\bunauthenticated_?(?:paths|routes|methods)\b|\bauth_?exempt|\bno_?auth\b|\bskip_?auth"
+    # a controller's sign-in or permission filter told to leave some actions out (`before_action
+    # :require_user, except: [:show]`)
+    r"|before_action\s+:(?:auth|require|verify|check|ensure)\w*[^\n]*\bexcept:"
     # a list of the routes a middleware lets through, named for it (`const PUBLIC = ['/api/health', ...]`)
     r"|\b(?:PUBLIC|OPEN|ANONYMOUS|UNPROTECTED)(?:_[A-Z]+)?\s*(?::\s*[\w\[\]<>]+\s*)?=\s*[\[(]"
 )
@@ -190,8 +193,12 @@ _EXEMPTION = prefiltered(
 _NORMALLY_PUBLIC = re.compile(
     r"(?i)health|ready|live|ping|status|version|docs|swagger|openapi|static|assets|public|favicon|robots"
     r"|login|sign_?in|sign_?up|register|logout|forgot|reset|webhook|callback|oauth|\.well-known|metrics|error"
+    r"|^(?:Sessions|Registrations|Passwords|Confirmations|Unlocks)#"  # Devise's and Rails' sign-in controllers
     r"|tracking|Check\b|(?:^|/)(?:actuator/)?info$"
 )
+# A Rails controller's name, and the actions a filter's `except:` names (`[:show, :index]`)
+_CONTROLLER = re.compile(r"\bclass\s+(?:\w+::)*(\w+?)Controller\b")
+_SYMBOL = re.compile(r":(\w+)")
 # The route text near an exemption: a path or a method name in quotes
 _ROUTE_TEXT = re.compile(r"""["']([^"'\n]{1,120})["']""")
 
@@ -540,6 +547,7 @@ _REQUEST_WORDS += ("forwarded", "peer.", "fromcontext", "user_agent", "useragent
 _EXEMPTION_WORDS = (
     *("anonymous", "permit", "skip_before_action", "exempt", "ignoring()", "public", "auth"),
     "permission_classes",
+    "except:",
 )
 _ROUTE_WORDS = ("eval", "exec", "shell", "cmd", "command", "console", "sql", "env", "secret", "heapdump")
 _RUNNER_WORDS: tuple[str, ...] = ("sh", "cmd", "eval", "exec", "raw_sql", "sqlraw", "pickle", "unserialize")
@@ -1700,6 +1708,10 @@ def _exempted(added: str, before: str) -> bool:
         # the routes it names that the code did not name before (an entry added to a list of them), else
         # every route it names (an exemption new for a route named before)
         named = _ROUTE_TEXT.findall(near)
+        if "except:" in match.group(0):  # `except: [:new, :create]` in a controller: its actions, by name
+            controller = _CONTROLLER.search(before)
+            owner = controller.group(1) if controller else ""
+            named = [f"{owner}#{action}" for action in _SYMBOL.findall(line[line.find("except:") :])]
         routes = [r for r in named if f"'{r}'" not in before and f'"{r}"' not in before] or named or [near]
         if not any(_NORMALLY_PUBLIC.search(r) for r in routes):
             return True
