@@ -193,7 +193,7 @@ _EXEMPTION = prefiltered(
 _NORMALLY_PUBLIC = re.compile(
     r"(?i)health|ready|live|ping|status|version|docs|swagger|openapi|static|assets|public|favicon|robots"
     r"|login|sign_?in|sign_?up|register|logout|forgot|reset|webhook|callback|oauth|\.well-known|metrics|error"
-    r"|^(?:Sessions|Registrations|Passwords|Confirmations|Unlocks)#"  # Devise's and Rails' sign-in controllers
+    r"|^(?:Sessions|Registrations|Passwords|Confirmations|Unlocks)#"  # sign-in controllers
     r"|tracking|Check\b|(?:^|/)(?:actuator/)?info$"
 )
 # A Rails controller's name, and the actions a filter's `except:` names (`[:show, :index]`)
