@@ -687,6 +687,7 @@ def weakened(
             found += _verification_decoded(removed, added)
             found += _allowlist_dropped(removed, added)
             found += _guard_narrowed(removed, added)
+            found += _refusal_alternatives_dropped(removed, added)
             found += _result_fixed(removed, added)
             found += _rights_lowered(removed, added) if not test else []
             found += _money_from_request(removed, added)
@@ -1287,6 +1288,45 @@ def _guard_narrowed(removed: str, added: str) -> list[str]:
                     if rest == outside:
                         return ["a check's negated group of conditions is cut to fewer: it trips less often"]
     return []
+
+
+# The caller's own identity in a check (`ctx.user?.id`, `request.user`, `current_user`, `req.auth.sub`)
+_CALLER = re.compile(
+    r"(?i)\bcurrent_?user\b|\b(?:ctx|req|request|context|session|auth|g|claims)\??\.(?:user|auth|sub|principal)\b"
+)
+
+
+def _refusal_alternatives_dropped(removed: str, added: str) -> list[str]:
+    """A check that refuses when any of its conditions holds, left with fewer of them, one that compared the
+    record with the caller or named an access check dropped (`if (!order || order.customerId !== ctx.user?.id)
+    throw ...` made `if (!order) throw ...`): whoever asks now gets what was another's. Dropping a
+    condition of a check that lets in (`if (isAdmin || isOwner)`) refuses more and is quiet."""
+    new = {_squash(part) for line in added.splitlines() for part in _alternatives(line)[0]}
+    old_lines = removed.splitlines()
+    for i, line in enumerate(old_lines):
+        parts, tail = _alternatives(line)
+        following = old_lines[i + 1] if i + 1 < len(old_lines) else ""
+        if len(parts) < 2 or not _REFUSES.search(tail + " " + following):
+            continue
+        dropped = [p for p in parts if _squash(p) not in new]
+        kept = [p for p in parts if _squash(p) in new]
+        if kept and dropped and any(_CALLER.search(p) or _GUARD_WORDS.search(p) for p in dropped):
+            return ["a check that refuses lost a condition: the record is no longer compared with the caller"]
+    return []
+
+
+def _alternatives(line: str) -> tuple[list[str], str]:
+    """The conditions of an `if` joined by or (`if (a || b) throw x;`, `if a or b:`), and what follows the
+    condition on its line; ([], "") for no `if`."""
+    text = _condition(line)
+    if not text:
+        return [], ""
+    found = _IF_CONDITION.match(line)
+    head = " ".join(found.group(1).split()) if found else text
+    tail = ""
+    if head.startswith("(") and (end := _closing(head)) > 0:
+        text, tail = head[1:end], head[end + 1 :]
+    return [p.strip() for p in _OR.split(text) if p.strip()], tail
 
 
 def _condition(line: str) -> str:
