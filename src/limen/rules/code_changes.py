@@ -701,6 +701,8 @@ def weakened(
             found.append(copied_store)
         if not test_code(path) and (copied_to := _blind_copy_added(added, known + before)):
             found.append(copied_to)
+        if not test_code(path) and (unmasked := _masking_undone(lead + before, lead + after)):
+            found.append(unmasked)
         if _raw_outputs(added) > _raw_outputs(removed):
             found.append("a value goes into the page without its escaping")
         found += _rights_by_email_domain(added, removed)
@@ -1478,8 +1480,10 @@ def _mailed_secret_returned(removed: str, added: str, context: str) -> list[str]
 # })`, `render json: { reset_link: url }`)
 _RESPONSE_SECRET = prefiltered(
     r"""(?i)(?:\bResponse|JsonResponse|jsonify|\bres\.(?:json|send)|render\s+json:|\bjson\(|\bOk\(|\breturn)"""
-    r"""[^\n]{0,80}\{[^}\n]{0,200}?["']?\b(?:reset_?token|token|otp|code|pin|verification_?code|magic_?link"""
+    r"""[^\n]{0,80}\{[^}\n]{0,200}?(?:["']?\b(?:reset_?token|token|otp|code|pin|verification_?code|magic_?link"""
     r"""|reset_?(?:link|url))\b["']?\s*(?:[:=,}]|=>)"""
+    # or under any key, the call that makes one (`debug: await createResetToken(user)`)
+    r"""|\b\w*(?:reset|otp|magic|verification|one_?time)_?(?:token|code|link|url)\w*\s*\()"""
 )
 
 
@@ -2027,6 +2031,30 @@ def _blind_copy_added(added: str, known: str) -> str:
         found = _BLIND_COPY.search(line)
         if found is not None and found.group("address").partition("@")[2].lower() not in known.lower():
             return f"every message the code mails is blind-copied to {found.group('address')[:60]}"
+    return ""
+
+
+# A function named for hiding what it is given (`mask_ssn`, `redactEmail`, `anonymize`), that returns its
+# first parameter as it came (`def mask_ssn(ssn):\n    return ssn`, `function redact(v) { return v; }`)
+_HIDING_NAME = (
+    r"\w*(?:mask|redact|scrub|sanitiz|sanitis|anonymi[sz]|pseudonymi[sz]|obfuscat|censor|truncate_?pan)\w*"
+)
+_RETURNS_INPUT = re.compile(
+    rf"(?im)^\s*(?:def|function|func|fn|public\s+static\s+\w+|private\s+\w+)?\s*(?P<name>{_HIDING_NAME})"
+    r"\s*\(\s*(?:\w+\s*:\s*)?(?P<param>\w+)[^)\n]*\)[^\n{:]*[:{]\s*\n?\s*return\s+(?P=param)\s*;?\s*(?:\}|$)"
+)
+
+
+def _masking_undone(before: str, after: str) -> str:
+    """A function named for masking or redacting that now returns what it is given, unchanged (`def
+    mask_ssn(ssn): return ssn`): every caller that relied on it shows the value whole. "" when it did so
+    before too, when the code had no such function (a new one's placeholder), or it does anything else."""
+    for found in _RETURNS_INPUT.finditer(after[:200_000]):
+        name = found.group("name")
+        if re.search(rf"\b{name}\s*\(", before[:200_000]) and not any(
+            m.group("name") == name for m in _RETURNS_INPUT.finditer(before[:200_000])
+        ):
+            return f"{name} no longer hides what it is given: it returns the value whole"
     return ""
 
 
