@@ -957,7 +957,8 @@ PROGRAMS = {
 # Folders whose files a web site hands to every visitor (a project's `public/`, Magento's `pub/media/`,
 # WordPress's `uploads/`, a server's `/var/www/`): what is put there is published
 SERVED_FOLDER = re.compile(
-    r"/(public|static|www|wwwroot|htdocs|public_html|assets|dist|media|uploads)/[^/]+|^/(?:var/www|srv/www)/[^/]+"
+    r"/(public|static|www|wwwroot|htdocs|public_html|assets|dist|uploads)/[^/]+|^/(?:var/www|srv/www)/[^/]+"
+    r"|(?<=.)/media/[^/]+"  # (a site's `media/`; `/media/USER/DISK` is where removable disks are mounted)
 )
 
 

@@ -1001,12 +1001,17 @@ OUTPUT_OPTIONS = frozenset(
 # Sweeps for key material: tools whose job is finding secrets, and patterns that only key material has.
 SWEEPERS = frozenset({"trufflehog", "gitleaks", "detect-secrets", "noseyparker", "ggshield", "whispers"})
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", "zgrep"})
+# The prefixes of the services' tokens, by which a search looks for tokens themselves
+_TOKEN_PREFIXES = (
+    r"AKIA|ASIA|gh[pousr]_|github_pat|glpat-|xox[abposr]-|sk_live|sk-(?:ant|proj)|AIza|hf_|npm_|rk_live"
+    r"|hv[sb]\\?\."
+)
 KEY_MATERIAL = re.compile(
     r"(?i)private[ _-]?key|begin[ _-]+(?:openssh|pgp private|encrypted)|aws_secret|secret_access_key|"
-    r"AKIA|ASIA|gh[pousr]_|github_pat|glpat-|xox[abposr]-|sk_live|sk-(?:ant|proj)|AIza|hf_|npm_|"
     r"password|passwd|api[_-]?key|apikey|client_secret|secret[_-]?key|auth[_-]?token|access[_-]?token|"
-    r"bearer|mnemonic|seed phrase|wallet|rk_live|jaas|hv[sb]\\?\."
+    r"bearer|mnemonic|seed phrase|wallet|jaas|" + _TOKEN_PREFIXES
 )
+TOKEN_SHAPES = re.compile(r"(?i)" + _TOKEN_PREFIXES)
 # A regular expression's run of random characters long enough to be a token (`[A-Za-z0-9]{64}`,
 # `[a-zA-Z0-9_-]{32,}`): a class of upper- and lower-case letters and digits, twenty or more of them
 _TOKEN_RUN = re.compile(
@@ -1014,6 +1019,12 @@ _TOKEN_RUN = re.compile(
 )
 _GROUP = re.compile(r"\(\??:?([^()]*)\)")
 _REGEX_SYNTAX = re.compile(r"\\[bBsSdDwW]|\[[^\]]*\]|\{\d*,?\d*\}|[\\^$*+?.]")
+
+
+def names_token(pattern: str) -> bool:
+    """A search pattern that looks for tokens themselves, by a service's prefix or a long run of random
+    characters (Vault's `hvs.`, `[A-Za-z0-9]{64}`), rather than for the words around them (`password`)."""
+    return bool(TOKEN_SHAPES.search(pattern) or _TOKEN_RUN.search(pattern))
 
 
 def names_key_material(pattern: str) -> bool:

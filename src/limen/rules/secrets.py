@@ -2311,7 +2311,11 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
         words = " ".join(w for w in command.argv[1:] if not w.startswith("-"))
         if name != "git" and not _recursive(command) and _fed_by_reader(command, action):
             # `strings /var/lib/docker/volumes/vault/_data/* | grep -E 'hvs\.'`: what the line reads, searched
-            if secret_facts.names_key_material(words) and _outside(list(action.paths), ctx):
+            # for tokens themselves (a log searched for the word `password` is the log read)
+            counting = secret_facts.COUNTING_OPTIONS.get(name, frozenset())
+            if counting.intersection(command.argv) or command.output_hidden:
+                return ""
+            if secret_facts.names_token(words) and _outside(list(action.paths), ctx):
                 return f"`{name}` searches what the line reads outside the workspace for key material"
             return ""
         if name == "git" or not _recursive(command):
