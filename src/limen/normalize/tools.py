@@ -2263,7 +2263,9 @@ def moves_money(tool: str, service: str = "", arguments: dict[str, object] | Non
 _CHANGES_ANYTHING = re.compile(
     r"(?:^|_)(?:update|set|change|create|add|replace|modify|patch|edit|put)(?:_|$)"
 )
-_BANK_KEYS = re.compile(r"(?:^|_)(?:iban|routing_number|aba|sort_code|bsb|swift|bic|account_number)$")
+_BANK_KEYS = re.compile(
+    r"(?:^|_)(?:iban|routing_number|aba|sort_code|bsb|swift|bic|account_number|account_no|bank_routing|bank_account)$"
+)
 
 
 def _bank_account_given(arguments: dict[str, object]) -> bool:
@@ -2271,7 +2273,7 @@ def _bank_account_given(arguments: dict[str, object]) -> bool:
     keys = {words_of(k.rsplit(".", 1)[-1]) for k, v in _leaves(arguments) if isinstance(v, str | int) and v}
     banks = {k for k in keys if _BANK_KEYS.search(k)}
     return any(k.endswith("iban") for k in banks) or (
-        any(k.endswith("account_number") for k in banks) and len(banks) >= 2
+        any(k.endswith(("account_number", "account_no", "bank_account")) for k in banks) and len(banks) >= 2
     )
 
 
@@ -2368,6 +2370,8 @@ def _public_by_value(settings: list[tuple[str, object]]) -> str:
                 last == "access" and text.replace("-", "_") in _OPEN_ACCESS
             ):  # Box's shared link `access: open`
                 return f"access set to {text}"
+            if last in ("privacy", "privacy_level") and text == "public":  # an LTI tool sent names and emails
+                return f"{last} set to public"
         if _INDEXED_KEY.search(last) and (value is True or str(value).strip().lower() in _ON_WORDS):
             return "search engines let index it"
         if _SHARING_KEY.search(last) and (
@@ -2590,7 +2594,9 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
     ):  # `samba-tool group addmembers "Domain Admins" svc`, `add_member(group="ldap-admins", ...)`
         return f"{ADMIN_GRANTED}someone added to a group of administrators by {words}"
     if _CONSENT.search(words) and (
-        "admin" in words.split("_") or any(_FOR_EVERYONE.search(k) and v is True for k, v in settings)
+        "admin" in words.split("_")
+        or any(_FOR_EVERYONE.search(k) and v is True for k, v in settings)
+        or any(isinstance(v, str) and v.strip().lower() in _EVERYTHING for _k, v in settings)
     ):  # Entra's `grant_admin_consent(app_id=..., scopes=[Mail.Read, Files.Read.All], tenant_wide=true)`
         return f"{ADMIN_GRANTED}an application let read for every user of the organisation by {words}"
     if _GRANTS.search(words) and any(
@@ -2603,6 +2609,9 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
     forwards = _FORWARDING.search(words) or any(_FORWARDING.search(k) or v == "forward" for k, v in settings)
     if forwards and (outsider := _personal_address(arguments)):  # a filter's or a rule's `forward` action
         return f"{MADE_PUBLIC}{words} forwards mail to {outsider}: a personal account, not the organisation's"
+    if forwards and (hidden := _forwarded_and_hidden(settings)):
+        # `create_inbox_rule(actions={forward_to: [...], mark_as_read: true, move_to_folder: "RSS Feeds"})`
+        return f"{MADE_PUBLIC}{words} forwards mail elsewhere and {hidden}, out of the owner's sight"
     if forwards and (outsider := _forwarded_elsewhere(arguments)):
         # `create_inbox_rule(mailbox="ap@contoso.com", actions={forward_to: ["ap@contoso-invoices.co"]})`
         return (
@@ -2763,6 +2772,14 @@ def _held_back(arguments: dict[str, object]) -> bool:
     return False
 
 
+# A control system's tool that commands equipment: a tag, a register or a coil written, a setpoint set, a
+# breaker, a valve or a pump operated (`write_tags`, `set_generator_setpoint`, `open_breaker`)
+_COMMANDS_EQUIPMENT = re.compile(
+    r"(?:^|_)(?:write|set|trip|open|close|force|actuate|operate|override|command)_(?:\w+_)?"
+    r"(?:tags?|setpoints?|registers?|coils?|breakers?|valves?|actuators?|pumps?|relays?|outputs?|dampers?)(?:_|$)"
+)
+
+
 def production_target(tool: str, arguments: dict[str, object]) -> str:
     """The production app, environment or cluster an MCP tool that is no read (or a query tool given a
     statement that writes) acts on (`ps_scale(app="shop-prod")`, `maintenance_on(app="shop-production")`,
@@ -2779,6 +2796,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         return f"money moved ({money})"
     if given := _gives_away(tool, arguments):
         return given
+    if _COMMANDS_EQUIPMENT.search(words_of(tool.split("__")[-1])) and not _held_back(arguments):
+        return "a command to physical equipment"  # `write_tags(path=".../52-F3/TripCmd", value=true)`
     released = any(_RELEASES.search(str(k)) for k in list(arguments)[:32])  # `update_track(releases=[...])`
     if (
         released
@@ -3075,7 +3094,7 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
 _ADMIN_GROUP = re.compile(r"(?:^|_)(?:admins|administrators|wheel|sudo|sudoers|superusers|owners)(?:_|$)")
 # A grant of an application's access made by an administrator for the whole organisation, and the switches
 # that make a grant everyone's
-_CONSENT = re.compile(r"(?:^|_)consents?(?:_|$)")
+_CONSENT = re.compile(r"(?:^|_)(?:consents?|authori[sz]e_app(?:lication)?s?)(?:_|$)")
 _FOR_EVERYONE = re.compile(r"(?:^|_)(?:tenant_wide|org_wide|organization_wide|all_users|everyone|for_all)$")
 # Where an account's recovery goes: the second address or phone its password resets and codes are sent to
 _RECOVERY_CONTACT = re.compile(
@@ -3108,6 +3127,30 @@ _SUBJECT_KEYS = re.compile(
 _FORWARDING = re.compile(r"(^|_)(?:forward\w*|forwarding|routing|catch_all|redirect_mail|mail_redirect)(_|$)")
 _REF_WORDS = re.compile(r"(^|_)(?:update_ref|refs?|push|update_branch)(_|$)")
 MAIL_ADDRESS = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)+)")
+
+
+# What a mail rule does to hide the mail it forwards: marks it read, moves it out of the inbox, deletes it
+_HIDES_MAIL = {
+    "mark_as_read": "marks it read",
+    "mark_read": "marks it read",
+    "move_to_folder": "moves it out of the inbox",
+    "move_to": "moves it out of the inbox",
+    "skip_inbox": "keeps it out of the inbox",
+    "delete": "deletes it",
+    "permanent_delete": "deletes it",
+}
+
+
+def _forwarded_and_hidden(settings: list[tuple[str, object]]) -> str:
+    """What a forwarding rule also does to keep the owner from seeing the mail it sends on (marks it read,
+    moves it away, deletes it; Gmail's `removeLabelIds: ["INBOX"]`), or ""."""
+    for key, value in settings[:64]:
+        word = words_of(key.rsplit(".", 1)[-1])
+        if word in _HIDES_MAIL and value not in (False, None, "", "false", "Inbox", "INBOX"):
+            return _HIDES_MAIL[word]
+        if word == "remove_label_ids" and isinstance(value, list) and "INBOX" in value:
+            return "keeps it out of the inbox"
+    return ""
 
 
 def _personal_address(arguments: dict[str, object]) -> str:
