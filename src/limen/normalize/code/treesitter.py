@@ -391,6 +391,8 @@ _GLOBAL_REFS = frozenset(
         "navigator",
     }
 )
+# A cURL handle given something to send (PHP's `curl_setopt($ch, CURLOPT_POSTFIELDS, ...)`)
+_CURL_BODY = re.compile(rb"CURLOPT_(?:POSTFIELDS|POST|PUT|UPLOAD|INFILE|READFUNCTION)\b")
 _FILE_OR_URL = frozenset(
     {"fopen", "file_get_contents", "URI.open", "Kernel.open", "open-uri.open", "get_headers"}
 )
@@ -1227,6 +1229,10 @@ class _Eval:
             body = effect == "url_body" or any(
                 a.kind == "dict" and (a.get("method") or UNK).text not in (None, "GET", "get") for a in args
             )
+            # PHP's request made with a stream context (`file_get_contents(URL, false, $ctx)`, whose context
+            # sets the method and the content), or by a cURL handle given a body (`CURLOPT_POSTFIELDS`)
+            body = body or (self.lang == "php" and name in _FILE_OR_URL and len(args) >= 3)
+            body = body or (name == "curl_init" and _CURL_BODY.search(self.data) is not None)
             return self.url(target, name, body)
         if effect == "host":
             port = args[index + 1] if len(args) > index + 1 else UNK
