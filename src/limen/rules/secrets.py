@@ -2426,7 +2426,29 @@ def secret_reads(action: Action, ctx: Context) -> list[str]:
             swept = _sweep(command, action, ctx)
             if swept:
                 found.append(swept)
+        elif name in _FIELD_SELECTORS and (field := _credential_field_selected(command, action, ctx)):
+            found.append(f"`{name}` prints {field} of a file outside the workspace")
     return found
+
+
+def _credential_field_selected(command: Command, action: Action, ctx: Context) -> str:
+    """The credential a JSON or YAML filter selects from a file outside the workspace (`jq -r .token
+    ~/.config/x/config.json`, `cat ~/.config/shopify/config.json | jq .sessionStore`): a key that names a
+    token, a secret, a password or a session, the last of its path. "" for any other key (`.version`), a
+    file of the project, or output that does not reach the model."""
+    if kept_from_model(command, action) or not _outside(list(action.paths), ctx):
+        return ""
+    for word in command.argv[1:]:
+        if word.startswith("-") or not _FIELD_PATH.fullmatch(word):
+            continue
+        keys = re.findall(r"[A-Za-z_][\w-]*", word)
+        if keys and (_SECRET_KEY_NAME.search(keys[-1]) or secret_facts.secret_variable(keys[-1])):
+            return f"the {keys[-1]} field"
+    return ""
+
+
+# A key whose value is a credential by its name (`token`, `sessionStore`, `client_secret`, `password`)
+_SECRET_KEY_NAME = re.compile(r"(?i)token|secret|passw|session|cookie|credential|api_?key|private_?key")
 
 
 def _printing_editor(command: Command) -> bool:
