@@ -31,6 +31,7 @@ def home_in_tmp(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         ("rm -rf ~/projects/shop/.git", ReasonCode.DESTRUCTIVE_COMMAND),
         ("cat ~/.p4tickets", ReasonCode.SENSITIVE_SECRET_ACCESS),
         ("cat ~/.config/itch/butler_creds", ReasonCode.SENSITIVE_SECRET_ACCESS),
+        ("shred -uz -n 3 ~/cases/*/chain_of_custody.log", ReasonCode.DESTRUCTIVE_COMMAND),
     ],
 )
 def test_a_home_under_tmp_is_the_users_own(
@@ -41,7 +42,10 @@ def test_a_home_under_tmp_is_the_users_own(
     assert code in decision.reasons, decision.explanation
 
 
-@pytest.mark.parametrize("line", ["find ~/Downloads -type f -mtime +30 -delete", "rm -rf /tmp/build-1/.git"])
+@pytest.mark.parametrize(
+    "line",
+    ["find ~/Downloads -type f -mtime +30 -delete", "rm -rf /tmp/build-1/.git", "shred -u /tmp/test-key.pem"],
+)
 def test_old_files_and_scratch_clones_stay_quiet(line: str, workspace: str, home_in_tmp: str) -> None:
     ctx = Context.for_mode(Mode.BALANCED, workspace)
     decision = limen.evaluate("Bash", {"command": line}, cwd=workspace, context=ctx)

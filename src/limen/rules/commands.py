@@ -963,7 +963,7 @@ def _disk_wipe(command: Command, action: Action, ctx: Context) -> Finding | None
         if targets and all(ctx.workspace and is_within(t, ctx.workspace) for t in targets):
             detail = f"{name} destroys project files"
             return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 70, detail)
-        if targets and all(t.startswith(("/tmp/", "/var/tmp/")) for t in targets):
+        if targets and all(in_temporary_folder(t, ctx.home) for t in targets):
             return None  # `shred -u /tmp/test-key.pem`: scratch files, gone for good as meant
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.BLOCK, 92, f"{name} destroys file contents")
     if name == "dd":
@@ -2568,7 +2568,7 @@ def _random_overwrite(command: Command, action: Action, ctx: Context) -> Finding
             continue
         where = path.removeprefix(ctx.workspace or "\0").lstrip("/") if ctx.workspace else path
         inside = bool(ctx.workspace) and is_within(path, ctx.workspace)
-        if _SCRATCH_RESOURCE.search(where) or (not inside and path.startswith(("/tmp/", "/var/tmp/"))):
+        if _SCRATCH_RESOURCE.search(where) or (not inside and in_temporary_folder(path, ctx.home)):
             continue  # a test's or a scratch folder's file, refilled as meant
         detail = f"{command.name} writes random bytes over {where}, destroying what it held"
         return _finding(ReasonCode.DESTRUCTIVE_COMMAND, Verdict.AUTH, 75, detail)
@@ -2599,7 +2599,7 @@ def _backups_deleted_with_originals(command: Command, action: Action, ctx: Conte
     originals = [t for t in targets if t not in backups]
     stems = {_stem(t) for t in backups} - {""}
     kept = [t for t in originals if _stem(t) in stems]
-    if not kept or any(t.startswith(("/tmp/", "/var/tmp/")) or CACHE_FOLDER.search(t) for t in kept):
+    if not kept or any(in_temporary_folder(t, ctx.home) or CACHE_FOLDER.search(t) for t in kept):
         return None
     where = kept[0].rpartition("/")[2]
     detail = f"{command.name} deletes {where} and the backups kept of it, leaving nothing to restore"
@@ -2917,11 +2917,7 @@ def environment_dump(action: Action, ctx: Context) -> Iterator[Finding]:
 
 def _in_scope(path: str, ctx: Context) -> bool:
     """Inside the workspace or a scratch directory: bulk work there is ordinary."""
-    return (
-        is_within(path, ctx.workspace)
-        or path.startswith(("/tmp/", "/var/tmp/"))
-        or path in ("/tmp", "/var/tmp")
-    )
+    return is_within(path, ctx.workspace) or in_temporary_folder(path, ctx.home)
 
 
 def _targeted(command: Command) -> bool:
