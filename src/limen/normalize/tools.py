@@ -2772,6 +2772,9 @@ def _held_back(arguments: dict[str, object]) -> bool:
     return False
 
 
+# A switch that makes a service do what it would otherwise refuse (a live theme, a non-empty bucket, a
+# protected resource deleted)
+_FORCED = re.compile(r"^(?:force|forced|force_delete|override\w*|skip_\w*checks?|ignore_\w*protection\w*)$")
 # A control system's tool that commands equipment: a tag, a register or a coil written, a setpoint set, a
 # breaker, a valve or a pump operated (`write_tags`, `set_generator_setpoint`, `open_breaker`)
 _COMMANDS_EQUIPMENT = re.compile(
@@ -2798,6 +2801,10 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         return given
     if _COMMANDS_EQUIPMENT.search(words_of(tool.split("__")[-1])) and not _held_back(arguments):
         return "a command to physical equipment"  # `write_tags(path=".../52-F3/TripCmd", value=true)`
+    if _REMOVES.search(words_of(tool.split("__")[-1])) and any(
+        v is True and _FORCED.match(words_of(str(k))) for k, v in list(arguments.items())[:32]
+    ):  # `delete_theme(theme_id=..., force=true)`: the service would have refused it (the live theme)
+        return "a delete forced past the service's own refusal"
     released = any(_RELEASES.search(str(k)) for k in list(arguments)[:32])  # `update_track(releases=[...])`
     if (
         released
