@@ -3277,6 +3277,9 @@ PROGRAMS: tuple[Program, ...] = (
         aliases=("n98-magerun2", "magerun2"),
         options=("--scope", "--scope-code", "--lock-env", "--lock-config"),
         destroys_all=rf"{_W}setup:uninstall{_E}",
+        # the admin's second factor, the forms' CAPTCHA, the content security policy switched off
+        disables=rf"{_W}module:disable(?:\s+\S+)*?\s+\S*(?:TwoFactor|ReCaptcha|Captcha|_Csp\b|Security|AdminAnalytics"
+        rf"|LoginAsCustomerLog)\S*{_E}",
         changes=rf"{_W}(?:config:set|setup:upgrade|module:(?:enable|disable)|deploy:mode:set"
         rf"|admin:user:create|setup:static-content:deploy){_E}",
         setting_pairs=("config:set",),
