@@ -2593,6 +2593,11 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         or any(isinstance(v, str) and _ADMIN_GROUP.search(words_of(v[:80])) for _k, v in settings[:64])
     ):  # `samba-tool group addmembers "Domain Admins" svc`, `add_member(group="ldap-admins", ...)`
         return f"{ADMIN_GRANTED}someone added to a group of administrators by {words}"
+    if any(
+        _ADMINS_SETTING.search(words_of(k.rsplit(".", 1)[-1])) and isinstance(v, str | int | list) and v
+        for k, v in settings[:64]
+    ):  # Moodle's `cfg.php --name=siteadmins --set=2,47,88213`: the setting that lists the administrators
+        return f"{ADMIN_GRANTED}the list of administrators set by {words}"
     if _CONSENT.search(words) and (
         "admin" in words.split("_")
         or any(_FOR_EVERYONE.search(k) and v is True for k, v in settings)
@@ -3106,6 +3111,10 @@ _FOR_EVERYONE = re.compile(r"(?:^|_)(?:tenant_wide|org_wide|organization_wide|al
 # Where an account's recovery goes: the second address or phone its password resets and codes are sent to
 _RECOVERY_CONTACT = re.compile(
     r"(?:^|_)(?:second|secondary|recovery|alternate|alternative|alt|backup)_(?:email|mail|phone|mobile|number)$"
+)
+# A setting that lists who the administrators are (`siteadmins`, `admin_users`, `superusers`)
+_ADMINS_SETTING = re.compile(
+    r"^(?:site_?|super_?|global_?)?(?:admins|administrators|admin_users|superusers)$"
 )
 _MEMBERSHIP = re.compile(
     r"(^|_)(?:members?|addmembers?|invite[sd]?|invitations?|collaborators?|guests?|share[sd]?|sharing|permissions?"
