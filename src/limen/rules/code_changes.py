@@ -2067,14 +2067,18 @@ _RECORDING_CALL = re.compile(
     r"|setExtra|setTag|track|identify)\s*\(|\bprint(?:ln|f)?\s*\(|\bputs\b|\bfile_put_contents\s*\("
     # a message broker's topic, an object store: what is published or put there others read
     r"|\b(?:mqtt_publish|publish|put_object|upload_fileobj|upload_file|send_message)\s*\("
+    # a page's beacon to another site: an image or a script whose address carries the data, sendBeacon
+    r"|\bnew\s+Image\s*\(\s*\d*\s*\)\s*\.src\s*=|\.src\s*=\s*[\"'`]https?://|\bnavigator\.sendBeacon\s*\("
 )
 # A field that holds a password or a payment card's secret, used as a value (a name, a key), not a word of
 # a message (`"password reset for %s"`)
 _SECRET_FIELD = re.compile(
     r"(?i)(?<![\w-])(?:password|passwd|pwd|passcode|cvc|cvv2?|card_?number|card_?no|pan|pin_?code"
-    r"|psk|wifi_?(?:psk|pass\w*)|private_?key|priv_?key|key_pem|secret_?key|signing_?key)(?![\w-])"
+    r"|psk|wifi_?(?:psk|pass\w*)|private_?key|priv_?key|key_pem|secret_?key|signing_?key"
+    # a checkout form's card fields, as the browser's autofill and the shops name them
+    r"|cc-(?:number|csc|exp\w*)|card\[(?:number|cvc|cvv)\])(?![\w-])"
 )
-_QUOTED_KEY = re.compile(r"""\[\s*["'](\w{1,40})["']\s*\]|["'](\w{1,40})["']\s*(?=:|=>)""")
+_QUOTED_KEY = re.compile(r"""\[\s*["']([\w\[\]-]{1,40})["']\s*\]|["']([\w\[\]-]{1,40})["']\s*(?=:|=>)""")
 _QUOTED = re.compile(r"""(["'])(?:(?!\1)[^\\\n]|\\.)*\1""")
 
 
