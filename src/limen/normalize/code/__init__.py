@@ -33,6 +33,14 @@ UNKNOWN = "\x00"  # stands for a part of a string only known at run time
 # what a line that sends it carries, as `$STRIPE_SECRET_KEY` in a shell line would be
 VARIABLE_NOTE = "reads_variable:"
 PRINTED_NOTE = "prints_credential:"  # a credential the code prints where the agent reads it, by its name
+# A setting's or a record's attribute that holds a credential, in any language: a constant's name that says
+# so (`SECRET_KEY`, `STRIPE_SECRET_KEY`), or a credential's own attribute (`password`, `api_key`,
+# `accessToken`); not `key` or `token_count`
+CREDENTIAL_ATTRIBUTE = re.compile(
+    r"[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*"
+    r"|password|passwd|secret|client_secret|api_key|apikey|private_key|secret_key|access_token|refresh_token"
+    r"|auth_token|session_token|api_token|apitoken|apiKey|apiToken|accessToken|secretKey|clientSecret"
+)
 _VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 MAX_SOURCE = 128 * 1024
 MAX_NESTED = 4  # exec("...") inside exec(b64decode(...)) ...

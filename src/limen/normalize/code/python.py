@@ -18,6 +18,7 @@ from limen.facts.programs import (
     sdk_operation,
 )
 from limen.normalize.code import (
+    CREDENTIAL_ATTRIBUTE,
     MAX_NODES,
     PRINTED_NOTE,
     SQL_NOTE,
@@ -205,13 +206,6 @@ _CREDENTIAL_STORES = frozenset(
 )
 # Calls that print their arguments where the agent reads them
 _STANDARD_OUTPUT = frozenset({"print", "sys.stdout.write", "pprint.pprint", "pprint.pp"})
-# A setting's or a record's attribute that holds a credential: a constant's name that says so (`SECRET_KEY`,
-# `STRIPE_SECRET_KEY`), or a credential's own attribute (`password`, `api_key`); not `key` or `token_count`
-_CREDENTIAL_ATTRIBUTE = re.compile(
-    r"[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*"
-    r"|password|passwd|secret|client_secret|api_key|apikey|private_key|secret_key|access_token|refresh_token"
-    r"|auth_token|session_token"
-)
 _CODE_RUNNERS = frozenset({"exec", "eval", "compile", "execfile", "code.InteractiveInterpreter.runsource"})
 _DESERIALISERS = frozenset(
     {"pickle.loads", "pickle.load", "marshal.loads", "dill.loads", "cloudpickle.loads"}
@@ -583,7 +577,7 @@ class _Py:
         ):  # a handler's `request.args`, `request.GET`: what the web client sent, however `request` came
             return TAINTED
         found = self.attribute(base, node.attr)
-        if _CREDENTIAL_ATTRIBUTE.fullmatch(node.attr):  # `settings.SECRET_KEY`, `conn.password`
+        if CREDENTIAL_ATTRIBUTE.fullmatch(node.attr):  # `settings.SECRET_KEY`, `conn.password`
             found = replace(found, variable=node.attr)
         return found
 

@@ -11,10 +11,18 @@ import importlib
 import re
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from limen.facts.programs import cloud_sdk, sdk_destruction, sdk_operation
-from limen.normalize.code import SQL_NOTE, UNKNOWN, CodeEffects, analyse_into
+from limen.normalize.code import (
+    CREDENTIAL_ATTRIBUTE,
+    PRINTED_NOTE,
+    SQL_NOTE,
+    UNKNOWN,
+    CodeEffects,
+    analyse_into,
+)
 from limen.normalize.code.values import (
     TAINTED,
     UNK,
@@ -288,6 +296,30 @@ _table(
 _table(
     "code", 0, "eval", "Function", "vm.runInThisContext", "vm.runInNewContext", "vm.Script", "instance_eval"
 )
+# what prints where the agent reads it: a credential given to one is shown to the model
+_table(
+    "prints",
+    0,
+    "console.log",
+    "console.error",
+    "console.info",
+    "console.warn",
+    "console.dir",
+    "puts",
+    "p",
+    "pp",
+)
+_table(
+    "prints",
+    0,
+    "process.stdout.write",
+    "process.stderr.write",
+    "print",
+    "warn",
+    "$stdout.puts",
+    "STDOUT.puts",
+)
+_table("prints", 0, "print_r", "var_dump", "var_export", "printf", "say")
 _table("code", 0, "class_eval", "module_eval", "Kernel.eval", "binding.eval", "assert", "create_function")
 _table("code", 0, "setTimeout", "setInterval", "setImmediate", "vm.compileFunction", "Deno.eval", "evalfile")
 _table(
@@ -534,6 +566,14 @@ class _Eval:
     def _nothing(self, node: Node) -> Val:
         return UNK
 
+    def _echo(self, node: Node) -> Val:
+        """PHP's `echo a, b;` and `print a;`: a statement, printed where the agent reads it."""
+        for child in node.named_children[:16]:
+            printed = self.ev(child)
+            if printed.variable:
+                self.fx.note(PRINTED_NOTE + printed.variable)
+        return UNK
+
     def _import(self, node: Node) -> Val:
         self.es_import(node)
         return UNK
@@ -716,7 +756,7 @@ class _Eval:
             return s(self.home)
         if name == "PWD":
             return s(self.cwd)
-        return Val(text=UNKNOWN)
+        return Val(text=UNKNOWN, variable=name or "")
 
     def member(self, base: Val, name: str) -> Val:
         if base.ref:
@@ -798,6 +838,8 @@ class _Eval:
             ):
                 return TAINTED
             value = self.member(base, self.text(prop)) if prop is not None else UNK
+            if prop is not None and not value.variable and CREDENTIAL_ATTRIBUTE.fullmatch(self.text(prop)):
+                value = replace(value, variable=self.text(prop))  # `u.api_key`: a record's credential
             return self.value_of(value, base)
         if kind == "call_expression":
             func = node.child_by_field_name("function")
@@ -1084,6 +1126,8 @@ class _Eval:
     def apply(self, name: str, receiver: Val | None, method: str, args: list[Val], node: Node) -> Val:
         fx = self.fx
         first = args[0] if args else UNK
+        if receiver is not None and method and not args and CREDENTIAL_ATTRIBUTE.fullmatch(method):
+            return Val(text=UNKNOWN, variable=method)  # Ruby's `user.api_token`: an attribute read by a call
         if any(a.ref in _ENVIRONMENT for a in args) or (
             receiver is not None and receiver.ref in _ENVIRONMENT and method not in _ONE_VARIABLE
         ):
@@ -1133,6 +1177,11 @@ class _Eval:
             return Val(tainted=any(a.tainted for a in args))
         effect, index = entry
         target = args[index] if len(args) > index else UNK
+        if effect == "prints":  # `console.log(process.env.STRIPE_SECRET_KEY)`, `puts user.api_token`
+            for printed in args[:16]:
+                if printed.variable:
+                    fx.note(PRINTED_NOTE + printed.variable)
+            return UNK
         if effect == "shell":
             if (
                 self.lang in ("perl", "ruby")
@@ -1607,6 +1656,7 @@ _KINDS: dict[str, Callable[[_Eval, Node], Val]] = {
     ),
     "function": _Eval._bare_function,
     "use_statement": _Eval._nothing,
+    **dict.fromkeys(("echo_statement", "print_intrinsic"), _Eval._echo),
     "import_statement": _Eval._import,
     **dict.fromkeys(
         ("string_content", "string_fragment", "autoquoted_bareword", "simple_symbol", "hash_key_symbol"),
