@@ -88,6 +88,26 @@ def unlisted(path: str) -> PathFact | None:
 
 # Folders that hold a repository's history: deleting one loses every commit not pushed elsewhere.
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", ".fossil"})
+# Hidden folders where toolchains and environments keep the programs they install (`~/.local/bin`,
+# `~/.cargo/bin`, a project's `.venv`): a job that runs a program from any other hidden folder runs what was
+# put out of sight (`~/.cache/.thumbsync/sync.py`)
+TOOL_HOME_FOLDERS = (
+    *("local", "cargo", "pub-cache", "deno", "bun", "volta", "npm-global", "yarn", "dotnet", "venv", "nvm"),
+    *(
+        "virtualenvs",
+        "pyenv",
+        "rbenv",
+        "asdf",
+        "sdkman",
+        "rye",
+        "poetry",
+        "pixi",
+        "mise",
+        "linuxbrew",
+        "krew",
+    ),
+    *("config", "nix-profile", "rustup", "goenv", "jenv", "nodenv", "tfenv", "fnm", "juliaup", "ghcup"),
+)
 # Folders whose contents are anyone's scratch: the systems' temporary folders (what lies there any local
 # account may read, and nothing there is kept)
 SCRATCH_ROOTS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/")

@@ -317,6 +317,8 @@ SECRET_NAMES = re.compile(
         .*\.private|
         \.netrc|_netrc|netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
+        # Akamai's EdgeGrid client secrets
+        \.edgerc|
         # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password
         krb5cc_[\w.-]+|.*\.keytab|jpserver-[\w-]+\.json|kernel-[\w-]+\.json|slurmdbd\.conf|
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
@@ -336,6 +338,8 @@ SECRET_NAMES = re.compile(
         # `github-token`): a hidden file so named, or a data file (the system's `/etc/passwd` keeps none)
         \.[\w-]*(passwd|password|token)s?(\.[\w-]+)*|
         [\w-]+[-_](password|passwd|token)s?(\.(txt|json|ya?ml|cfg|conf|ini))?|
+        # (and by its extension: a server's `conf/admin.password`, `publish.password`)
+        [\w-]+\.(password|passwd)|
         # what a secrets server's initialisation prints: its unseal or recovery keys and its root token
         ([\w-]*[-_])?(unseal|recovery)[-_]keys?(\.(json|txt))?|init[-_]keys(\.(json|txt))?|root[-_]token(\.(json|txt))?|
         # shells' and database clients' histories: the passwords and tokens typed on their command lines
@@ -457,6 +461,9 @@ STORE_FILES: tuple[str, ...] = (
     ".config/gcloud/access_tokens.db",
     ".config/gcloud/application_default_credentials.json",
     ".config/stripe/config.toml",
+    # the CDNs' CLIs: Fastly's API token, Shopify's CLI sessions
+    ".config/fastly/config.toml",
+    ".config/shopify-cli-kit-nodejs/config.json",
     # Turborepo's remote-cache token, Cachix's auth token, Supabase's and Netlify's CLI tokens
     ".config/turborepo/config.json",
     ".turbo/config.json",

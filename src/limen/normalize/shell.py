@@ -3944,6 +3944,12 @@ def _h_xargs(argv: list[str], state: _State, via: tuple[str, ...], level: int, s
             replace = word[2:]
         elif word.startswith(("-i", "--replace=")):
             replace = word.split("=", 1)[1] if "=" in word else (word[2:] or "{}")
+        if word in ("-a", "--arg-file") and i + 1 < len(args):
+            _add_path(
+                args[i + 1], state, write=False
+            )  # `xargs -a /proc/PID/environ`: its items come from there
+        elif word.startswith("--arg-file="):
+            _add_path(word.split("=", 1)[1], state, write=False)
         if word in _XARGS_OPTS:
             i += 2
             continue
@@ -5107,7 +5113,7 @@ def _interpreter(
         script = _script_operand(lang, argv[1:])
         if stdin is not None and stdin.text is not None and lang != "awk" and script in ("", "-"):
             code = stdin.text  # (a script given, the input is the script's to read, not code)
-        elif stdin is not None and stdin.sources and lang != "awk" and not script:
+        elif stdin is not None and stdin.sources and lang != "awk" and script in ("", "-"):
             if any(s in DOWNLOADERS for s in stdin.sources):
                 state.note("download_exec")
             state.flag(f"{name} runs code from the output of {stdin.sources[-1]}")

@@ -2836,7 +2836,17 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
     if any("v" in _short_flags(c.argv[1:]) or "--invert-match" in c.argv for c in greps):
         return False  # `grep -v X` prints everything else
     patterns = [_operands(c.argv)[:1] for c in greps]
-    return all(p and not secret_variable(p[0]) and p[0].strip("^$=.*") for p in patterns)
+    return all(p and not secret_variable(p[0]) and _names_searched(p[0]) for p in patterns)
+
+
+def _names_searched(pattern: str) -> bool:
+    """A search for names (`DISPLAY`, `^PATH=`, `KUBE|HELM`), not a pattern every variable matches
+    (`^[A-Z_]+=.`)."""
+    text = pattern.strip("'\"").replace("(", "").replace(")", "")
+    return all(_ONE_NAME.fullmatch(a) is not None for a in text.split("|")[:16])
+
+
+_ONE_NAME = re.compile(r"\^?[A-Za-z_][A-Za-z0-9_]*(?:=\.?\*?)?\$?")  # (`^PATH=`, `DISPLAY`, `HOME=.*`)
 
 
 # A variable's value in a word (`$X`, `${X}`, `${X:-default}`); `${#X}` (its length) and `${X:+word}` (a word

@@ -200,6 +200,8 @@ def _secret_by_name(path: str) -> bool:
         return not (_NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path))
     if _has_glob(name):
         parent = path[: -len(name)]
+        if "**/" in parent and not _has_glob(parent.replace("**/", "")):
+            parent = parent.replace("**/", "")  # `~/.config/**/*token*`: the names searched for at any depth
         if _has_glob(parent):  # `./fs*/*`: a name guessed in a folder guessed too says nothing of either
             return False
         if CACHE_FOLDER.search(parent):  # `~/.cache/sccache/*`: copies of what tools fetched or built

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from limen.facts.paths import PROGRAMS
+from limen.facts.paths import PROGRAMS, TOOL_HOME_FOLDERS
 from limen.facts.programs import (
     AGENT_WRITABLE_PROGRAM,
     GIT_COMMAND_KEYS,
@@ -2435,6 +2435,8 @@ def plain_jobs(text: str, action: Action, ctx: Context, user_field: bool = False
 # A program run from a temporary folder or a hidden file: where something dropped to be run later sits
 _DROPPED_PROGRAM = re.compile(
     r"(?:^|[\s=:'\"(;|&])(?:/tmp/|/var/tmp/|/dev/shm/|/run/user/)|/\.[\w.-]+(?:\s|$|[;|&)'\"])"
+    # (or any folder of one that is no toolchain's: `~/.cache/.thumbsync/sync.py`)
+    rf"|/\.(?!(?:{'|'.join(re.escape(f) for f in TOOL_HOME_FOLDERS)})/)[\w-][\w.-]*/"
 )
 
 
