@@ -344,6 +344,11 @@ _WHOLESALE_KEYS = frozenset(
     }
 )
 BULK_DELETED = "a delete of everything it matches"
+# A trash or a recycle bin emptied: what was deleted there can no longer be brought back
+_EMPTIES_TRASH = re.compile(
+    r"(?:^|_)(?:empty_(?:trash|recycle_bin|bin|deleted_items)|purge_(?:trash|deleted))(?:_|$)"
+)
+TRASH_EMPTIED = "a trash emptied: what was deleted there is gone for good"
 
 
 # Tools that delete every record a filter matches, and the arguments that hold the filter
@@ -424,6 +429,8 @@ def destroys_store(tool: str, arguments: dict[str, object] | None = None) -> str
         return match.group(2)
     if _DESTROYS_MACHINE.search(words):
         return MACHINE_DESTROYED
+    if _EMPTIES_TRASH.search(words):
+        return TRASH_EMPTIED
     if arguments is not None and _UNDOES.search(words):
         for key, value in list(arguments.items())[:32]:  # `resources_delete(kind="Namespace", name=...)`
             if (
@@ -2370,8 +2377,10 @@ def _public_by_value(settings: list[tuple[str, object]]) -> str:
                 last == "access" and text.replace("-", "_") in _OPEN_ACCESS
             ):  # Box's shared link `access: open`
                 return f"access set to {text}"
-            if last in ("privacy", "privacy_level") and text == "public":  # an LTI tool sent names and emails
-                return f"{last} set to public"
+            if last in ("privacy", "privacy_level", "privacy_status") and text == "public":
+                return (
+                    f"{last} set to public"  # an LTI tool sent names and emails, a private video made public
+                )
         if _INDEXED_KEY.search(last) and (value is True or str(value).strip().lower() in _ON_WORDS):
             return "search engines let index it"
         if _SHARING_KEY.search(last) and (
@@ -2780,6 +2789,10 @@ def _held_back(arguments: dict[str, object]) -> bool:
 # A switch that makes a service do what it would otherwise refuse (a live theme, a non-empty bucket, a
 # protected resource deleted)
 _FORCED = re.compile(r"^(?:force|forced|force_delete|override\w*|skip_\w*checks?|ignore_\w*protection\w*)$")
+# A switch that skips what a service requires before it acts (`override_inspections`, `bypass_review`)
+_OVERRIDES = re.compile(
+    r"^(?:override|bypass|skip)_\w*(?:inspections?|checks?|reviews?|approvals?|validation|verification)$"
+)
 # A control system's tool that commands equipment: a tag, a register or a coil written, a setpoint set, a
 # breaker, a valve or a pump operated (`write_tags`, `set_generator_setpoint`, `open_breaker`)
 _COMMANDS_EQUIPMENT = re.compile(
@@ -2810,6 +2823,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         v is True and _FORCED.match(words_of(str(k))) for k, v in list(arguments.items())[:32]
     ):  # `delete_theme(theme_id=..., force=true)`: the service would have refused it (the live theme)
         return "a delete forced past the service's own refusal"
+    if any(v is True and _OVERRIDES.match(words_of(str(k))) for k, v in list(arguments.items())[:32]):
+        return "a step the service requires skipped"  # `approve_permit(override_inspections=true)`
     released = any(_RELEASES.search(str(k)) for k in list(arguments)[:32])  # `update_track(releases=[...])`
     if (
         released
@@ -2998,7 +3013,9 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
         if value is True and _ALL_FLAG.search(key):
             return f"{key}: true"
         texts = value if isinstance(value, list) and len(value) == 1 else [value]
-        wildcard = any(isinstance(v, str) and v.strip() in _WILDCARD_NAMES for v in texts)
+        wildcard = any(isinstance(v, str) and v.strip() in _WILDCARD_NAMES for v in texts) or (
+            isinstance(value, list) and texts[0] == "ALL" and key.endswith("s")
+        )  # `cancel_pnr(record_locators=["ALL"])`: a list of items that names them all
         if wildcard or (
             _SELECTOR_KEYS.search(key)
             and any(
@@ -3020,7 +3037,10 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
 
 # A tool that changes many items at once, by its name: it says so (`bulk_update_work_orders`,
 # `batch_archive`), or it changes items of a kind, in the plural (`void_envelopes`, `retire_devices`)
-_BULK_WORDS = frozenset({"bulk", "batch", "mass", "many"})
+_BULK_WORDS = frozenset({"bulk", "batch", "mass", "many", "broadcast"})
+_SENDS_MESSAGES = frozenset(
+    {"send", "sms", "email", "emails", "message", "messages", "notify", "text", "blast"}
+)
 _CHANGE_VERBS = frozenset(
     {
         *("delete", "remove", "update", "void", "cancel", "resolve", "close", "archive", "fulfill", "purge"),
@@ -3049,6 +3069,8 @@ def _matched_by_filter(tool: str, arguments: dict[str, object]) -> str:
     "tag:=SUB*")`): every item that matches is changed in one call, however many that is; "" when the call
     names its items (by id or name), is not such a tool, or its query is an SQL statement (judged as SQL)."""
     words = words_of(tool.split("__")[-1]).split("_")
+    if not _BULK_WORDS.isdisjoint(words) and not _SENDS_MESSAGES.isdisjoint(words):
+        return "a message sent to a whole list"  # `send_bulk_sms(to_list=...)`: everyone on it, at once
     if not _NO_CHANGE_WORDS.isdisjoint(words):
         return ""
     plural = len(words) > 1 and words[-1].endswith("s") and not words[-1].endswith(("ss", "us"))

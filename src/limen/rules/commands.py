@@ -122,6 +122,7 @@ from limen.normalize.tools import (
     PRODUCTION_TARGET,
     RETENTION_CUT,
     SQL_WRITE,
+    TRASH_EMPTIED,
     lifetime_days,
     retention_cut,
     sql_statements,
@@ -2714,9 +2715,12 @@ def destructive_command(action: Action, ctx: Context) -> Iterator[Finding]:
             what = note[len(DESTROYS_STORE) :]
             aged = what in (RETENTION_CUT, OFFSETS_MOVED)
             # a machine or disk deleted: one resource, refused when the arguments name production
-            one = what in (MACHINE_DESTROYED, CONTAINER_DELETED, BULK_DELETED) and not PRODUCTION.search(
-                " ".join(str(v)[:200] for v in list(action.arguments.values())[:32])
-            )
+            one = what in (
+                MACHINE_DESTROYED,
+                CONTAINER_DELETED,
+                BULK_DELETED,
+                TRASH_EMPTIED,
+            ) and not PRODUCTION.search(" ".join(str(v)[:200] for v in list(action.arguments.values())[:32]))
             if _on_scratch_database(action):
                 continue  # `drop_collection(database="app_dev", ...)`: a development copy's, as SQL's is
             found = _finding(
