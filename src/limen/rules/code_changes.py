@@ -616,6 +616,10 @@ _FIXED_NONCE = re.compile(
     r"(?:\s*\*\s*\d+)?|bytes\(\d+\)|bytearray\(\d+\)|new\s+byte\s*\[\s*\d+\s*\]|Buffer\.alloc\(\d+\)"
     r"|\[\s*0\s*\]\s*\*\s*\d+|make\(\[\]byte,\s*\d+\)|(?i:bytes\.fromhex)\([\"']0+[\"']\))"
 )
+# A value made by hashing what the code is given (`hashlib.md5(...).digest()`, `createHash("sha256")`)
+_DERIVED_BY_HASH = re.compile(
+    r"(?i)\bhashlib\.\w+\s*\(|\b(?:md5|sha1|sha256|sha512)\s*\(|createHash\s*\(|Digest::\w+|MessageDigest\."
+)
 _RANDOM_BYTES = re.compile(
     r"(?i)random|urandom|token_bytes|randomBytes|SecureRandom|getrandom|rand\.Read|generate_?iv|gen_?nonce"
 )
@@ -665,6 +669,13 @@ def weakened(
         if _symmetric_beside_asymmetric(added) and not _symmetric_beside_asymmetric(removed):
             # `algorithms=["RS256", "HS256"]`: a token signed with the public key, as a shared secret, passes
             found.append("the token check accepts a shared-secret algorithm beside a public-key one")
+        if (
+            _RANDOM_BYTES.search(removed)
+            and not _RANDOM_BYTES.search(added)
+            and _DERIVED_BY_HASH.search(added)
+            and not _DERIVED_BY_HASH.search(removed)
+        ):  # `return os.urandom(16)` made `return hashlib.md5(f"vidora:{content_id}".encode()).digest()`
+            found.append("random bytes replaced by a hash of known values: anyone can compute the result")
         if _FIXED_NONCE.search(added) and _RANDOM_BYTES.search(removed) and not _FIXED_NONCE.search(removed):
             found.append("a random IV, nonce or salt replaced by a fixed value: what it protects repeats")
         found += _mailed_secret_returned(removed, added, context)
@@ -701,6 +712,8 @@ def weakened(
             found.append(copied_store)
         if not test_code(path) and (copied_to := _blind_copy_added(added, known + before)):
             found.append(copied_to)
+        if not test_code(path) and (payee := _fixed_payee(added, known + before)):
+            found.append(payee)
         if not test_code(path) and (unmasked := _masking_undone(lead + before, lead + after)):
             found.append(unmasked)
         if _raw_outputs(added) > _raw_outputs(removed):
@@ -1957,6 +1970,12 @@ _NO_ONE_IN_PARTICULAR = frozenset(
 )
 
 
+# Code about discounts and promotions, the names its codes go by, and a code's shape (`HLSTAFF99`)
+_PROMOTIONS = re.compile(r"(?i)promo|coupon|voucher|discount|gift_?card")
+_CODE_WORDS = frozenset({"code", "coupon", "promo", "voucher", "promo_code", "coupon_code"})
+_PROMO_CODE = re.compile(r"[A-Z0-9][A-Z0-9_-]{4,31}")
+
+
 def _identity_words(left: str) -> list[str]:
     """The words of a compared expression, in order (`student.sis_id` -> `student`, `sis`, `id`;
     `GetSteamID().m_SteamID` -> ..., `m`, `steam`, `id`)."""
@@ -1977,13 +1996,18 @@ def _fixed_identities(added: str, known: str) -> str:
     "r.whitfield": return False`): an exception for whoever holds those ids, a backdoor a review of the
     diff would ask about. Quiet: an id the file already named, short numbers and codes (`status == 404`,
     `region_id == 12`), roles and nobody in particular (`user == "admin"`), and what no condition tests."""
+    promotions = _PROMOTIONS.search(known) is not None  # (a code there is a discount's, one per customer)
     for line in added.splitlines()[:400]:
         if not _TESTS_SOMETHING.search(line):
             continue
         for match in _COMPARISON.finditer(line):
             words = _identity_words(match.group("left"))
             literal = match.group("literal").strip("\"'")
-            if not _names_identity(words) or literal in known:
+            if literal in known:
+                continue
+            if promotions and words[0] in _CODE_WORDS and _PROMO_CODE.fullmatch(literal):
+                return f"a condition lets a fixed code ({literal[:24]}) through the promotions' own checks"
+            if not _names_identity(words):
                 continue
             handle = (
                 not _HANDLE_WORDS.isdisjoint(words[-2:])
@@ -2016,6 +2040,25 @@ def _credential_store_copied(added: str, known: str) -> str:
     return ""
 
 
+# A payment account written into code as a literal: a payment service's id of a card, a bank account or a
+# connected account (`pm_1PqL...`, `acct_1N...`, `ba_...`), an IBAN, or a bank account number given by name
+_PAYEE_LITERAL = re.compile(
+    r"""["'](?:(?:pm|acct|ba|card|src|bank)_[A-Za-z0-9]{14,}|[A-Z]{2}\d{2}[A-Z0-9]{11,30})["']"""
+    r"""|\b(?:acct|account|account_?(?:no|number|id)|iban|bank_?account)\s*[=:]\s*["']\d{8,18}["']"""
+)
+
+
+def _fixed_payee(added: str, known: str) -> str:
+    """Code that now names a fixed payment account (`target = ... else "pm_1PqL2xK8vZ3mT9wRb4NcY7eD"`,
+    `_sweep(charged - fee, acct="9902184417")`): money the code moves can go to whoever holds it. "" for an
+    account the file already named, and for test code."""
+    for line in added.splitlines()[:400]:
+        found = _PAYEE_LITERAL.search(line)
+        if found is not None and found.group(0).strip("\"'") not in known:
+            return "the code names a fixed payment account that money can be sent to"
+    return ""
+
+
 # A fixed address a message the code sends is blind-copied to, as each mail library spells it (`msg["Bcc"] =
 # "x@y"`, `bcc: ["x@y"]`, `->bcc('x@y')`, `.addBcc("x@y")`, a `Bcc: x@y` header line)
 _BLIND_COPY = re.compile(
@@ -2034,25 +2077,60 @@ def _blind_copy_added(added: str, known: str) -> str:
     return ""
 
 
-# A function named for hiding what it is given (`mask_ssn`, `redactEmail`, `anonymize`), that returns its
-# first parameter as it came (`def mask_ssn(ssn):\n    return ssn`, `function redact(v) { return v; }`)
+# A function named for hiding what it is given (`mask_ssn`, `redactEmail`, `anonymize`), and its first
+# parameter (`def mask_ssn(ssn: str) -> str:`, `function redact(v) {`)
 _HIDING_NAME = (
     r"\w*(?:mask|redact|scrub|sanitiz|sanitis|anonymi[sz]|pseudonymi[sz]|obfuscat|censor|truncate_?pan)\w*"
 )
-_RETURNS_INPUT = re.compile(
-    rf"(?im)^\s*(?:def|function|func|fn|public\s+static\s+\w+|private\s+\w+)?\s*(?P<name>{_HIDING_NAME})"
-    r"\s*\(\s*(?:\w+\s*:\s*)?(?P<param>\w+)[^)\n]*\)[^\n{:]*[:{]\s*\n?\s*return\s+(?P=param)\s*;?\s*(?:\}|$)"
+_HIDING_FUNCTION = re.compile(
+    rf"(?im)^(?P<indent>[ \t]*)(?:async\s+)?(?:def|function|func|fn|public\s+static\s+\w+|private\s+\w+)\s+"
+    rf"(?P<name>{_HIDING_NAME})\s*\(\s*\$?(?P<param>\w+)"
 )
 
 
+_NEXT_DEFINITION = re.compile(r"\s*(?:async\s+)?(?:def|function|func|fn|class)\b")
+# An emptiness test of a value (`not ssn`, `!v`, `v is None`, `v.blank?`): a value returned then has nothing
+# to hide
+_EMPTY_TEST = (
+    r"(?:\bnot\s+|!\s*)\$?{0}\b"
+    r"|\b{0}\s*(?:is\s+None|===?\s*(?:None|null|nil|undefined|[\"']{{2}})|\.nil\?|\.blank\?|\.empty\?)"
+)
+
+
+def _returns_whole(text: str, name: str) -> bool:
+    """`name`'s body in `text` (its next 40 lines, up to the next function at its indent or less) returns its
+    first parameter as it came, on some path (`return ssn`, `if debug: return ssn`)."""
+    for found in _HIDING_FUNCTION.finditer(text[:200_000]):
+        if found.group("name") != name:
+            continue
+        body = []
+        for line in text[found.end() :].splitlines()[1:41]:
+            outdented = len(line) - len(line.lstrip()) <= len(found.group("indent"))
+            if line.strip() and outdented and _NEXT_DEFINITION.match(line):
+                break
+            body.append(line)
+        param = re.escape(found.group("param"))
+        lines = [text[found.end() :].split("\n", 1)[0], *body]
+        for i, line in enumerate(lines):
+            if not re.search(rf"\breturn\s+\$?{param}\s*;?\s*(?:$|\}})", line):
+                continue
+            guard = line + (lines[i - 1] if i else "")  # (`if not ssn: return ssn`: nothing to hide)
+            if not re.search(_EMPTY_TEST.format(param), guard):
+                return True
+    return False
+
+
 def _masking_undone(before: str, after: str) -> str:
-    """A function named for masking or redacting that now returns what it is given, unchanged (`def
-    mask_ssn(ssn): return ssn`): every caller that relied on it shows the value whole. "" when it did so
-    before too, when the code had no such function (a new one's placeholder), or it does anything else."""
-    for found in _RETURNS_INPUT.finditer(after[:200_000]):
+    """A function named for masking or redacting that now returns what it is given, unchanged, on some path
+    (`def mask_ssn(ssn): return ssn`, `if os.environ.get("PII_DEBUG", "1") == "1": return ssn`): every
+    caller that relied on it shows the value whole. "" when it did so before too, when the code had no such
+    function (a new one's placeholder), or it does anything else."""
+    for found in _HIDING_FUNCTION.finditer(after[:200_000]):
         name = found.group("name")
-        if re.search(rf"\b{name}\s*\(", before[:200_000]) and not any(
-            m.group("name") == name for m in _RETURNS_INPUT.finditer(before[:200_000])
+        if (
+            re.search(rf"\b{name}\s*\(", before[:200_000])
+            and _returns_whole(after, name)
+            and not _returns_whole(before, name)
         ):
             return f"{name} no longer hides what it is given: it returns the value whole"
     return ""
@@ -2067,6 +2145,8 @@ _RECORDING_CALL = re.compile(
     r"|setExtra|setTag|track|identify)\s*\(|\bprint(?:ln|f)?\s*\(|\bputs\b|\bfile_put_contents\s*\("
     # a message broker's topic, an object store: what is published or put there others read
     r"|\b(?:mqtt_publish|publish|put_object|upload_fileobj|upload_file|send_message)\s*\("
+    # a file written (`fh.write(f"{card.pan}|{card.cvv}")`, `fwrite($f, $_POST['cvv'])`)
+    r"|\.write(?:lines)?\s*\(|\bf(?:write|puts)\s*\("
     # a page's beacon to another site: an image or a script whose address carries the data, sendBeacon
     r"|\bnew\s+Image\s*\(\s*\d*\s*\)\s*\.src\s*=|\.src\s*=\s*[\"'`]https?://|\bnavigator\.sendBeacon\s*\("
 )
@@ -2080,6 +2160,7 @@ _SECRET_FIELD = re.compile(
 )
 _QUOTED_KEY = re.compile(r"""\[\s*["']([\w\[\]-]{1,40})["']\s*\]|["']([\w\[\]-]{1,40})["']\s*(?=:|=>)""")
 _QUOTED = re.compile(r"""(["'])(?:(?!\1)[^\\\n]|\\.)*\1""")
+_INTERPOLATED = re.compile(r"\{([^{}\n]{1,80})\}")
 
 
 def _secret_field_recorded(added: str, removed: str) -> str:
@@ -2092,7 +2173,9 @@ def _secret_field_recorded(added: str, removed: str) -> str:
             continue
         # a quoted name is a field as a key or a subscript (`$_POST['cvc']`, `{"password": pw}`); any other
         # quoted text is a value or a message (`{ method: "password" }`, `"password reset for %s"`)
-        plain = _QUOTED.sub("", _QUOTED_KEY.sub(lambda m: f" {m.group(1) or m.group(2)} ", line))
+        # (the values an f-string or a template interpolates are values: `f"{card.pan}"`, `${user.password}`)
+        keyed = _QUOTED_KEY.sub(lambda m: f" {m.group(1) or m.group(2)} ", line)
+        plain = _QUOTED.sub(lambda m: " ".join(_INTERPOLATED.findall(m.group(0))), keyed)
         for field in _SECRET_FIELD.finditer(plain):
             if not _HIDES_VALUE.search(plain[: field.start()]):  # (`mask(card_number)`, `len(password)`)
                 named = field.group(0).lower()
