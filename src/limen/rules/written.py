@@ -1395,7 +1395,17 @@ def _embedded_lua(text: str) -> tuple[list[str], list[str]]:
         found = _interpreted("lua")(code)
         commands += found[0]
         concerns += found[1]
+    if _SERVES_ROOT.search(text[:MAX_TEXT]):  # `location /_diag/ { alias /; autoindex on; }`
+        concerns.append(IMPLANT + "the web server serves the machine's whole file system")
+    if logged := _LOGS_CREDENTIALS.search(text[:MAX_TEXT]):  # `log_format main '... $http_authorization'`
+        concerns.append(f"{IMPLANT}every request's {logged.group(1)} is written into the access log")
     return commands, concerns
+
+
+# A log format that records what carries a login (`log_format main '... $http_authorization'`)
+_LOGS_CREDENTIALS = re.compile(
+    r"(?m)^[ \t]*log_format\b[^;]*\$(http_authorization|http_cookie|request_body|http_x_api_key|cookie_\w+)"
+)
 
 
 def _composer_json(text: str) -> tuple[list[str], list[str]]:
@@ -4407,6 +4417,8 @@ _PLAIN_PASSWORD = prefiltered(
 _SERVES_ROOT = prefiltered(
     r"""FileServer\(\s*http\.Dir\(\s*["']/["']\s*\)|express\.static\(\s*["']/["']"""
     r"""|directory\s*=\s*["']/["']|serve_dir\(\s*["']/["']|ServeDir::new\(\s*["']/["']"""
+    # (and a web server's folder: nginx's `alias /;` or `root /;`)
+    r"""|(?:^|\n)[ \t]*(?:alias|root)[ \t]+["']?/["']?[ \t]*;"""
 )
 # A user's password handed to a call that writes, prints or logs (read outside string literals)
 _CREDENTIAL_OUT = re.compile(
