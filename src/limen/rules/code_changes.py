@@ -2145,8 +2145,8 @@ _RECORDING_CALL = re.compile(
     r"|setExtra|setTag|track|identify)\s*\(|\bprint(?:ln|f)?\s*\(|\bputs\b|\bfile_put_contents\s*\("
     # a message broker's topic, an object store: what is published or put there others read
     r"|\b(?:mqtt_publish|publish|put_object|upload_fileobj|upload_file|send_message)\s*\("
-    # a file written (`fh.write(f"{card.pan}|{card.cvv}")`, `fwrite($f, $_POST['cvv'])`)
-    r"|\.write(?:lines)?\s*\(|\bf(?:write|puts)\s*\("
+    # a file written (`fwrite($f, $_POST['cvv'])`; a handle's `.write(...)` is `_FILE_WRITE`'s)
+    r"|\bf(?:write|puts)\s*\("
     # a page's beacon to another site: an image or a script whose address carries the data, sendBeacon
     r"|\bnew\s+Image\s*\(\s*\d*\s*\)\s*\.src\s*=|\.src\s*=\s*[\"'`]https?://|\bnavigator\.sendBeacon\s*\("
 )
@@ -2168,8 +2168,9 @@ def _secret_field_recorded(added: str, removed: str) -> str:
     a crash reporter's custom keys, analytics): `@mail('x@y', 'c', json_encode(['c' => $_POST['cvc']]))`,
     `crashlytics.setCustomKey("ctx", password)`. "" for what the code already did, and for the word in a
     message (`log.info("password reset for %s", user)`)."""
+    opened = _OPENS_FILE.search(added) is not None  # (a port's or a socket's `.write` sends to a device)
     for line in added.splitlines()[:400]:
-        if not _RECORDING_CALL.search(line) or line in removed:
+        if not (_RECORDING_CALL.search(line) or (opened and _FILE_WRITE.search(line))) or line in removed:
             continue
         # a quoted name is a field as a key or a subscript (`$_POST['cvc']`, `{"password": pw}`); any other
         # quoted text is a value or a message (`{ method: "password" }`, `"password reset for %s"`)
@@ -2181,6 +2182,14 @@ def _secret_field_recorded(added: str, removed: str) -> str:
                 named = field.group(0).lower()
                 return f"a {named} is handed to a call that mails, logs, reports or publishes it"
     return ""
+
+
+# A file the added code opens (`open("/var/tmp/.pcache", "a")`, `File.open(p, "a")`, `fs.createWriteStream`),
+# and a handle's write (`_f.write(...)`)
+_OPENS_FILE = re.compile(
+    r"\bopen\s*\(|\bFile\.open\s*\(|createWriteStream\s*\(|\bfopen\s*\(|\bos\.OpenFile\s*\("
+)
+_FILE_WRITE = re.compile(r"\.write(?:lines)?\s*\(")
 
 
 # A call that records no value of what it is given: a mask, a hash, a length

@@ -3139,7 +3139,7 @@ def _build_script_run(action: Action, ctx: Context) -> str:
 
 _UNREAD = "not statically analysable"
 _RUNS_DOWNLOAD = re.compile(
-    r"^\S+ runs commands from the output of (?:curl|wget)$|^\S+ runs a script from a substitution$"
+    r"^\S+ runs (?:commands|code) from the output of (?:curl|wget)$|^\S+ runs a script from a substitution$"
 )
 
 

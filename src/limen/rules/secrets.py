@@ -2436,8 +2436,9 @@ def _credential_field_selected(command: Command, action: Action, ctx: Context) -
     ~/.config/x/config.json`, `cat ~/.config/shopify/config.json | jq .sessionStore`): a key that names a
     token, a secret, a password or a session, the last of its path. "" for any other key (`.version`), a
     file of the project, or output that does not reach the model."""
-    if kept_from_model(command, action) or not _outside(list(action.paths), ctx):
-        return ""
+    read = _files_filtered(command, action, ctx)
+    if kept_from_model(command, action) or not read or not _outside(read, ctx):
+        return ""  # (a filter of what a request returned reads no file: the request is judged as itself)
     for word in command.argv[1:]:
         if word.startswith("-") or not _FIELD_PATH.fullmatch(word):
             continue
@@ -2445,6 +2446,24 @@ def _credential_field_selected(command: Command, action: Action, ctx: Context) -
         if keys and (_SECRET_KEY_NAME.search(keys[-1]) or secret_facts.secret_variable(keys[-1])):
             return f"the {keys[-1]} field"
     return ""
+
+
+def _files_filtered(command: Command, action: Action, ctx: Context) -> list[str]:
+    """The files a JSON filter reads: its own operands after the filter (`jq .token FILE`), else those of the
+    line's commands that print files (`cat FILE | jq .token`); none for a request's output."""
+    from limen.facts.programs import program
+
+    cwd = action.cwd or ctx.workspace or "/"
+    own = [w for w in command.argv[1:] if not w.startswith("-")][1:]
+    if own:
+        return [canonical(w, cwd, ctx.home) for w in own[:8]]
+    return [
+        canonical(w, cwd, ctx.home)
+        for c in action.commands
+        if c is not command and (entry := program(c.name)) is not None and _Role.INSPECTS in entry.roles
+        for w in c.argv[1:9]
+        if not w.startswith("-")
+    ]
 
 
 # A key whose value is a credential by its name (`token`, `sessionStore`, `client_secret`, `password`)
