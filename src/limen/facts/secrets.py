@@ -321,7 +321,7 @@ SECRET_NAMES = re.compile(
         \.edgerc|
         # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password
         krb5cc_[\w.-]+|.*\.keytab|jpserver-[\w-]+\.json|kernel-[\w-]+\.json|slurmdbd\.conf|
-        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|secrets?\.(ya?ml|json|toml|env)|
+        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|([\w-]+\.)?secrets?\.(ya?ml|json|toml|env)|
         .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
         wallet\.dat|
         # a wallet's recovery phrase written down (`ledger-recovery-phrase.txt`, `seed_words.txt`, `mnemonic`)

@@ -762,6 +762,8 @@ _SWITCHED_OFF = re.compile(
     # a building's physical safeguards: an alarm disarmed, a door's lock opened (`alarm_control_panel.
     # alarm_disarm`, `lock.unlock` in Home Assistant's words)
     r"|(?:^|_)(?:alarm_)?disarm(?:_|$)|(?:^|_)locks?_(?:[a-z0-9]+_){0,2}unlock(?:_|$)"
+    # (and a vehicle's or a door's lock opened from afar: `remote_unlock`, `unlock_doors`)
+    r"|(?:^|_)(?:remote_unlock|unlock_(?:doors?|vehicles?|cars?|all))(?:_|$)"
 )
 _GUARD_RESOURCE = re.compile(rf"(?:^|_)(?:{_GUARDS})(?:_|$)")
 # The records of what was done (logs and their archives, audit events, trails, session recordings), erased
@@ -2479,6 +2481,8 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
                     return f"{CONTROL_OFF}{name} switches debugging on in a deployed configuration"
     if public := _public_by_value(settings):
         return f"{MADE_PUBLIC}{public} by {words}"
+    if _SHARE_LINK.search(words) and any(k.rsplit(".", 1)[-1] == "public" and v is True for k, v in settings):
+        return f"{MADE_PUBLIC}a link anyone may open made by {words}"  # `create_share_link(public=true)`
     if _SILENCES.search(words) and (quieted := _silenced(settings)):
         return f"{CONTROL_OFF}alerts silenced by {words}: {quieted}"
     for key, value in settings[:64]:  # `PATCH .../config/auth {"jwt_exp": 315360000}`: tokens good for years
@@ -3126,6 +3130,10 @@ def _nested_settings(arguments: dict[str, object]) -> list[tuple[str, object]]:
 # where mail goes on (a forwarding or routing rule, a catch-all)
 # (and the groups whose members administer what the group is for: `Domain Admins`, `wheel`, `sudo`)
 _ADMIN_GROUP = re.compile(r"(?:^|_)(?:admins|administrators|wheel|sudo|sudoers|superusers|owners)(?:_|$)")
+# A call that makes a link to share what it names (`create_share_link`, `share_asset`, `generate_public_link`)
+_SHARE_LINK = re.compile(
+    r"(?:^|_)(?:share|sharing|shared)_?(?:links?|urls?)?(?:_|$)|(?:^|_)(?:public_)?links?(?:_|$)"
+)
 # A grant of an application's access made by an administrator for the whole organisation, and the switches
 # that make a grant everyone's
 _CONSENT = re.compile(r"(?:^|_)(?:consents?|authori[sz]e_app(?:lication)?s?)(?:_|$)")

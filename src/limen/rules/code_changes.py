@@ -704,7 +704,7 @@ def weakened(
             found += _money_from_request(removed, added)
             if _WITH_SHARING.search(removed) and _WITHOUT_SHARING.search(added):
                 found.append("a class no longer keeps to the user's sharing rules: it sees every record")
-        if not test_code(path) and (singled := _fixed_identities(added, known)):
+        if not test_code(path) and (singled := _fixed_identities(added, known + before + path)):
             found.append(singled)
         if not test_code(path) and (leaked := _secret_field_recorded(added, removed)):
             found.append(leaked)
