@@ -2844,13 +2844,13 @@ def _filtered_for_harmless(action: Action, ctx: Context) -> bool:
 
 
 def _names_searched(pattern: str) -> bool:
-    """A search for names (`DISPLAY`, `^PATH=`, `KUBE|HELM`), not a pattern every variable matches
-    (`^[A-Z_]+=.`)."""
-    text = pattern.strip("'\"").replace("(", "").replace(")", "")
-    return all(_ONE_NAME.fullmatch(a) is not None for a in text.split("|")[:16])
+    """A search narrowed to some names (`DISPLAY`, `^PATH=`, `KUBE|HELM`, `.*X.*`), not a pattern every
+    assignment matches (`^[A-Z_]+=.`: a class of name letters, then the `=` and its value)."""
+    return bool(pattern.strip("^$=.*")) and _EVERY_ASSIGNMENT.search(pattern) is None
 
 
-_ONE_NAME = re.compile(r"\^?[A-Za-z_][A-Za-z0-9_]*(?:=\.?\*?)?\$?")  # (`^PATH=`, `DISPLAY`, `HOME=.*`)
+# A pattern that matches any variable's assignment: a class or `\w` repeated, then `=`
+_EVERY_ASSIGNMENT = re.compile(r"(?:\[[^\]]*\]|\\w)[*+]\)?=")
 
 
 # A variable's value in a word (`$X`, `${X}`, `${X:-default}`); `${#X}` (its length) and `${X:+word}` (a word
