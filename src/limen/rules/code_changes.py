@@ -1426,7 +1426,8 @@ def _escaping_dropped(removed: str, added: str, before: str, after: str) -> bool
 # A test on an email address's domain (`email.endsWith("@x.io")`, `"@x.io" `isSuffixOf` email`,
 # `email.split("@")[1] == "x.io"`) and a grant of rights near it
 _EMAIL_DOMAIN_TEST = re.compile(
-    r"""(?i)(?:e_?mail\w*\s*\.\s*(?:endsWith|ends_with|endswith|end_with\?|hasSuffix|HasSuffix)\s*\(\s*["']@?[\w-]+\."""
+    r"""(?i)(?:e_?mail\w*(?:\s*\.\s*(?:lower|toLowerCase|downcase|casefold|strip|trim)(?:\(\s*\))?)*"""
+    r"""\s*\.\s*(?:endsWith|ends_with|endswith|end_with\?|hasSuffix|HasSuffix)\s*\(\s*["']@?[\w-]+\."""
     r"""|["']@[\w-]+\.[\w.-]+["']\s*`?(?:\w+\.)?(?:isSuffixOf|isInfixOf)`?[^\n]*e_?mail"""
     r"""|e_?mail\w*[^\n]{0,40}(?:LIKE\s*['"]%@|split\(\s*["']@["']\s*\)\s*\[\s*1\s*\]\s*===?\s*["']))"""
 )
