@@ -530,10 +530,16 @@ def known_go_publisher(module: str) -> bool:
     if host in GO_PUBLISHER_DOMAINS:
         return True
     owner = rest.split("/", 1)[0]
-    return bool(owner) and owner in _KNOWN_OWNERS
+    return bool(owner) and known_forge_owner(owner)
 
 
 _KNOWN_OWNERS = frozenset(repository.split("/", 1)[0] for repository in GITHUB)
+
+
+def known_forge_owner(owner: str) -> bool:
+    """An account on a source forge that publishes a well-known module or repository (`GITHUB`, `GO`)."""
+    return owner.lower() in _KNOWN_OWNERS
+
 
 # conda's best-known channels: a channel named like one (`bi0conda`) serves its owner's builds of everything
 CONDA_CHANNELS = frozenset(

@@ -2552,9 +2552,31 @@ def _package_sources(text: str) -> tuple[list[str], list[str]]:
         elif replaces_popular(original, replacement) and replacement.lower().split("/")[1:2] != owner:
             concerns.append(f"the well-known {original} is replaced by {replacement}")
     concerns += _archived_repositories(text)  # (a lockfile's entry resolved to a branch's source archive)
+    concerns += _forked_requirements(text)
     concerns += _posing_namespaces(text)
     commands, run_concerns = _code_run_by_settings(text[:MAX_TEXT])
     return commands, list(dict.fromkeys(concerns + run_concerns))[:8]
+
+
+# A requirement taken from a forge's repository rather than the registry (`stripe @ git+https://github.com/
+# OWNER/stripe-python@master`), by its package name and the repository's owner
+_GIT_REQUIREMENT = re.compile(
+    r"(?m)^[ \t]*([A-Za-z0-9][\w.-]*)(?:\[[^\]]*\])?[ \t]*@[ \t]*git\+(?:https?|ssh)://(?:git@)?"
+    r"(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)[/:]([\w.-]+)/"
+)
+
+
+def _forked_requirements(text: str) -> list[str]:
+    """Requirements taken from a repository of an account that publishes none of the well-known packages
+    (`python-jose @ git+https://github.com/jose-maint-fork/python-jose@a3f9c1e`): whatever that account
+    pushes is installed in the registry release's place."""
+    from limen.facts.packages import known_forge_owner
+
+    return [
+        f"{name} is taken from {owner}'s repository, not from the registry"
+        for name, owner in _GIT_REQUIREMENT.findall(text[:MAX_TEXT])[:8]
+        if not known_forge_owner(owner)
+    ]
 
 
 # A package manager's or build tool's settings that load or run code on every run: npm's `node-options`
