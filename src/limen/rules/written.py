@@ -2567,15 +2567,16 @@ _GIT_REQUIREMENT = re.compile(
 
 
 def _forked_requirements(text: str) -> list[str]:
-    """Requirements taken from a repository of an account that publishes none of the well-known packages
-    (`python-jose @ git+https://github.com/jose-maint-fork/python-jose@a3f9c1e`): whatever that account
-    pushes is installed in the registry release's place."""
-    from limen.facts.packages import known_forge_owner
+    """A well-known registry package taken instead from a repository of an account that publishes none of
+    the well-known packages (`python-jose @ git+https://github.com/jose-maint-fork/python-jose@a3f9c1e`):
+    whatever that account pushes is installed in the registry release's place. A package of one's own
+    from one's repository (`mylib @ git+https://github.com/me/mylib@v1.2`) is no such thing."""
+    from limen.facts.packages import known_forge_owner, used
 
     return [
-        f"{name} is taken from {owner}'s repository, not from the registry"
+        f"the registry's {name} is taken from {owner}'s repository instead"
         for name, owner in _GIT_REQUIREMENT.findall(text[:MAX_TEXT])[:8]
-        if not known_forge_owner(owner)
+        if used("pypi", name) and not known_forge_owner(owner)
     ]
 
 
