@@ -2170,6 +2170,8 @@ PROGRAMS: tuple[Program, ...] = (
     _p("awscurl", R.SENDS, R.DOWNLOADS, options=_AWSCURL_OPTS),
     # (`--use-askpass=CMD`: the program it asks for a password, run)
     _p("wget", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_WGET_OPTS, command_options=("--use-askpass",)),
+    # Google Drive's and shared links' downloaders: what they fetch is a stranger's file like any download
+    _p("gdown", R.DOWNLOADS, options=("-O", "--output", "--id")),
     # image and file-sync tools: what they push goes to the registry or remote their last operand names
     _p("oras", R.SENDS, R.DOWNLOADS, pushes=("push", "attach", "copy", "cp"), push_target="image"),
     _p("skopeo", R.SENDS, R.DOWNLOADS, pushes=("copy", "sync"), push_target="image"),

@@ -317,8 +317,8 @@ SECRET_NAMES = re.compile(
         .*\.private|
         \.netrc|_netrc|netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.pypirc|\.npmrc|\.htpasswd|
         \.vault-token|\.s3cfg|\.boto|\.dockercfg|
-        # Akamai's EdgeGrid client secrets
-        \.edgerc|
+        # Akamai's EdgeGrid client secrets; Ceph's keyrings; iRODS's scrambled password
+        \.edgerc|.*\.keyring|\.irodsA|
         # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password
         krb5cc_[\w.-]+|.*\.keytab|jpserver-[\w-]+\.json|kernel-[\w-]+\.json|slurmdbd\.conf|
         credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|([\w-]+\.)?secrets?\.(ya?ml|json|toml|env)|
@@ -461,6 +461,9 @@ STORE_FILES: tuple[str, ...] = (
     ".config/gcloud/access_tokens.db",
     ".config/gcloud/application_default_credentials.json",
     ".config/stripe/config.toml",
+    # Globus's tokens, DBeaver's saved connections' passwords
+    ".globus/cli/storage.db",
+    ".local/share/DBeaverData/workspace6/General/.dbeaver/credentials-config.json",
     # the CDNs' CLIs: Fastly's API token, Shopify's CLI sessions
     ".config/fastly/config.toml",
     ".config/shopify-cli-kit-nodejs/config.json",

@@ -2976,7 +2976,11 @@ def _tar_archive(args: list[str], state: _State) -> None:
 
 
 def _output_option(argv: list[str], state: _State, name: str) -> None:
-    flags = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document")}.get(name)
+    flags = {
+        "curl": ("-o", "--output"),
+        "wget": ("-O", "--output-document"),
+        "gdown": ("-O", "--output"),
+    }.get(name)
     if not flags:
         return
     for i, word in enumerate(argv[1:], 1):

@@ -2795,13 +2795,15 @@ def _held_back(arguments: dict[str, object]) -> bool:
 _FORCED = re.compile(r"^(?:force|forced|force_delete|override\w*|skip_\w*checks?|ignore_\w*protection\w*)$")
 # A switch that skips what a service requires before it acts (`override_inspections`, `bypass_review`)
 _OVERRIDES = re.compile(
-    r"^(?:override|bypass|skip)_\w*(?:inspections?|checks?|reviews?|approvals?|validation|verification)$"
+    r"^(?:override|bypass|skip|ignore)_\w*(?:inspections?|checks?|reviews?|approvals?|validation|verification"
+    r"|rules?)$"
 )
 # A control system's tool that commands equipment: a tag, a register or a coil written, a setpoint set, a
 # breaker, a valve or a pump operated (`write_tags`, `set_generator_setpoint`, `open_breaker`)
 _COMMANDS_EQUIPMENT = re.compile(
     r"(?:^|_)(?:write|set|trip|open|close|force|actuate|operate|override|command)_(?:\w+_)?"
-    r"(?:tags?|setpoints?|registers?|coils?|breakers?|valves?|actuators?|pumps?|relays?|outputs?|dampers?)(?:_|$)"
+    r"(?:tags?|setpoints?|registers?|coils?|breakers?|valves?|actuators?|pumps?|relays?|outputs?|dampers?|nodes?)"
+    r"(?:_|$)"
 )
 
 
@@ -2827,7 +2829,10 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         v is True and _FORCED.match(words_of(str(k))) for k, v in list(arguments.items())[:32]
     ):  # `delete_theme(theme_id=..., force=true)`: the service would have refused it (the live theme)
         return "a delete forced past the service's own refusal"
-    if any(v is True and _OVERRIDES.match(words_of(str(k))) for k, v in list(arguments.items())[:32]):
+    if any(
+        (v is True or (isinstance(v, list) and v)) and _OVERRIDES.match(words_of(str(k)))
+        for k, v in list(arguments.items())[:32]
+    ):
         return "a step the service requires skipped"  # `approve_permit(override_inspections=true)`
     released = any(_RELEASES.search(str(k)) for k in list(arguments)[:32])  # `update_track(releases=[...])`
     if (
@@ -3058,7 +3063,11 @@ _NO_CHANGE_WORDS = frozenset(
     {"create", "add", "new", "export", "search", "find", "count", "preview", "estimate", "validate", "test"}
 )
 # The arguments by which a call picks its items by what they are, not by name
-_MATCHING_KEYS = re.compile(r"(?:^|_)(?:filters?|query|q|where|search|jql|criteria|conditions?)$")
+_NAME_PATTERN_KEYS = re.compile(r"(?:^|_)(?:mask|pattern|glob)$")
+_WILDCARD = re.compile(r"[*?%]|\.\*")
+_MATCHING_KEYS = re.compile(
+    r"(?:^|_)(?:filters?|query|q|where|search|jql|criteria|conditions?|selector|mask|pattern|glob)$"
+)
 # A filter that names its items after all: by their ids or names (`query="id:4411"`, `filter={"ids": [...]}`,
 # `query="name==fw-1.2.0-rc1"`), with no wildcard and no second condition
 _BY_ID = re.compile(
@@ -3089,6 +3098,12 @@ def _matched_by_filter(tool: str, arguments: dict[str, object]) -> str:
             continue  # `filter={"id": [...]}`: the items named
         if isinstance(value, str) and (not value.strip() or _BY_ID.match(value)):
             continue
+        if (
+            isinstance(value, str)
+            and _NAME_PATTERN_KEYS.search(words_of(str(key)))
+            and not _WILDCARD.search(value)
+        ):
+            continue  # `delete_tags(tag_mask="L4.Temp01")`: a mask with no wildcard names one item
         if isinstance(value, (str, dict, list)):
             return f"{key}: {json.dumps(value)[:40] if not isinstance(value, str) else value[:40]}"
     return ""
