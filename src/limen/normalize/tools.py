@@ -2795,15 +2795,15 @@ def _held_back(arguments: dict[str, object]) -> bool:
 _FORCED = re.compile(r"^(?:force|forced|force_delete|override\w*|skip_\w*checks?|ignore_\w*protection\w*)$")
 # A switch that skips what a service requires before it acts (`override_inspections`, `bypass_review`)
 _OVERRIDES = re.compile(
-    r"^(?:override|bypass|skip|ignore)_\w*(?:inspections?|checks?|reviews?|approvals?|validation|verification"
-    r"|rules?)$"
+    r"^(?:override|bypass|skip)_\w*(?:inspections?|checks?|reviews?|approvals?|validation|verification)$"
 )
 # A control system's tool that commands equipment: a tag, a register or a coil written, a setpoint set, a
 # breaker, a valve or a pump operated (`write_tags`, `set_generator_setpoint`, `open_breaker`)
 _COMMANDS_EQUIPMENT = re.compile(
     r"(?:^|_)(?:write|set|trip|open|close|force|actuate|operate|override|command)_(?:\w+_)?"
-    r"(?:tags?|setpoints?|registers?|coils?|breakers?|valves?|actuators?|pumps?|relays?|outputs?|dampers?|nodes?)"
-    r"(?:_|$)"
+    r"(?:tags?|setpoints?|registers?|coils?|breakers?|valves?|actuators?|pumps?|relays?|outputs?|dampers?)(?:_|$)"
+    # (an OPC UA server's node written: a graph database's `set_node_property` is no machine's)
+    r"|(?:^|_)write_nodes?(?:_|$)"
 )
 
 
