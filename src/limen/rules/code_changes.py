@@ -1326,9 +1326,7 @@ def _refusal_alternatives_dropped(removed: str, added: str) -> list[str]:
         dropped = [p for p in parts if _squash(p) not in new]
         kept = [p for p in parts if _squash(p) in new]
         if kept and dropped and any(_CALLER.search(p) or _GUARD_WORDS.search(p) for p in dropped):
-            return [
-                "a check that refuses lost one of its conditions: a comparison with the caller or an access check"
-            ]
+            return ["a check that refuses lost a condition: a comparison with the caller or an access check"]
     return []
 
 
