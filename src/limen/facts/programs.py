@@ -2165,13 +2165,21 @@ PROGRAMS: tuple[Program, ...] = (
     _p("pgrep", R.TEXT_ONLY, R.FINDS_PROCESSES, R.INSPECTS, aliases=("pidof",)),
     _p("export", R.TEXT_ONLY, R.ENV_SETTER, aliases=("declare", "local")),
     # ------------------------------------------------------------------ network
-    _p("curl", R.SENDS, R.DOWNLOADS, options=_CURL_OPTS),
+    _p("curl", R.SENDS, R.DOWNLOADS, options=_CURL_OPTS, output_options=("-o", "--output")),
     # curl's request signed with the AWS credentials (`awscurl --service healthlake URL`)
     _p("awscurl", R.SENDS, R.DOWNLOADS, options=_AWSCURL_OPTS),
     # (`--use-askpass=CMD`: the program it asks for a password, run)
-    _p("wget", R.SENDS, R.DOWNLOADS, R.RUNS_OPTION, options=_WGET_OPTS, command_options=("--use-askpass",)),
+    _p(
+        "wget",
+        R.SENDS,
+        R.DOWNLOADS,
+        R.RUNS_OPTION,
+        options=_WGET_OPTS,
+        command_options=("--use-askpass",),
+        output_options=("-O", "--output-document"),
+    ),
     # Google Drive's and shared links' downloaders: what they fetch is a stranger's file like any download
-    _p("gdown", R.DOWNLOADS, options=("-O", "--output", "--id")),
+    _p("gdown", R.DOWNLOADS, options=("-O", "--output", "--id"), output_options=("-O", "--output")),
     # image and file-sync tools: what they push goes to the registry or remote their last operand names
     _p("oras", R.SENDS, R.DOWNLOADS, pushes=("push", "attach", "copy", "cp"), push_target="image"),
     _p("skopeo", R.SENDS, R.DOWNLOADS, pushes=("copy", "sync"), push_target="image"),

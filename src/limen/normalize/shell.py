@@ -2976,22 +2976,23 @@ def _tar_archive(args: list[str], state: _State) -> None:
 
 
 def _output_option(argv: list[str], state: _State, name: str) -> None:
-    flags = {
-        "curl": ("-o", "--output"),
-        "wget": ("-O", "--output-document"),
-        "gdown": ("-O", "--output"),
-    }.get(name)
-    if not flags:
+    """The file a downloader saves to (its table entry's `output_options`), marked downloaded: a line or a
+    later call that runs it runs what was fetched. (A decoder's output, `openssl enc -d -out F`, is what it
+    decoded here: the decoders' own checks judge it.)"""
+    entry = program(name)
+    if entry is None or Role.DOWNLOADS not in entry.roles or Role.DECODER in entry.roles:
         return
+    short = next((o for o in entry.output_options if len(o) == 2), "")
+    long = next((o for o in entry.output_options if o.startswith("--")), "")
     for i, word in enumerate(argv[1:], 1):
         target = ""
-        if word in flags and i + 1 < len(argv):
+        if word in entry.output_options and i + 1 < len(argv):
             target = argv[i + 1]
-        elif word.startswith(flags[1] + "="):
+        elif long and word.startswith(long + "="):
             target = word.split("=", 1)[1]
-        elif word.startswith(flags[0]) and len(word) > 2 and not word.startswith("--"):
+        elif short and word.startswith(short) and len(word) > 2 and not word.startswith("--"):
             target = word[2:]
-        elif _CLUSTER.fullmatch(word) and word.endswith(flags[0][1]) and i + 1 < len(argv):
+        elif short and _CLUSTER.fullmatch(word) and word.endswith(short[1]) and i + 1 < len(argv):
             target = argv[i + 1]  # `curl -so FILE`, `wget -qO FILE`: flags clustered before the output one
         if target and target != "-":
             path = canonical(target, state.cwd, state.home)
