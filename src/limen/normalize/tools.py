@@ -3063,11 +3063,12 @@ _NO_CHANGE_WORDS = frozenset(
     {"create", "add", "new", "export", "search", "find", "count", "preview", "estimate", "validate", "test"}
 )
 # The arguments by which a call picks its items by what they are, not by name
-_NAME_PATTERN_KEYS = re.compile(r"(?:^|_)(?:mask|pattern|glob)$")
-_WILDCARD = re.compile(r"[*?%]|\.\*")
 _MATCHING_KEYS = re.compile(
     r"(?:^|_)(?:filters?|query|q|where|search|jql|criteria|conditions?|selector|mask|pattern|glob)$"
 )
+# Of those, the ones that pick items by their names' shape, and a wildcard that makes one pick many
+_NAME_PATTERN_KEYS = re.compile(r"(?:^|_)(?:mask|pattern|glob)$")
+_WILDCARD = re.compile(r"[*?%]|\.\*")
 # A filter that names its items after all: by their ids or names (`query="id:4411"`, `filter={"ids": [...]}`,
 # `query="name==fw-1.2.0-rc1"`), with no wildcard and no second condition
 _BY_ID = re.compile(
