@@ -5501,6 +5501,32 @@ _COMPUTED_COMMAND = re.compile(
 )
 
 
+# awk's pipes to and from a literal command line: `"date" | getline d`, `print $0 | "sort -u"`
+_AWK_COMMAND_READ = re.compile(r'"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b')
+_AWK_COMMAND_FED = re.compile(r'\|&?\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _awk_pipes(code: str, state: _State, via: tuple[str, ...], level: int) -> None:
+    """awk's own pipes run shell lines: `"CMD" | getline` runs CMD and reads what it prints; `print ... |
+    "CMD"` runs CMD with what awk prints on its input, so `print | "sh"` runs commands awk builds."""
+    for match in _AWK_COMMAND_READ.finditer(code):
+        _analyse_text(
+            _awk_string(match.group(1)), state, via=(*via, "awk getline"), level=level + 1, lenient=True
+        )
+    for match in _AWK_COMMAND_FED.finditer(code):
+        try:
+            argv = shlex.split(_awk_string(match.group(1)))
+        except ValueError:
+            state.flag("awk pipes its output into a command that does not parse")
+            continue
+        if argv:
+            _run(argv, state, (*via, "awk |"), level + 1, _Stream(None, ("awk",)))
+
+
+def _awk_string(literal: str) -> str:
+    return re.sub(r"\\(.)", r"\1", literal)
+
+
 def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], level: int) -> None:
     """Languages without a parser here (lua, awk): literal shell commands, deletes, reads and socket peers."""
     if level > MAX_LEVEL:
@@ -5510,6 +5536,8 @@ def _scan_literal(lang: str, code: str, state: _State, via: tuple[str, ...], lev
     computed = _COMPUTED_COMMAND.search(code)
     if computed is not None:  # `c = "..."; system(c)`, `cmd | getline`: the line is only known at run time
         state.flag(f"{lang} runs a command line built at run time ({computed.group(0).strip()[:40]})")
+    if lang == "awk":
+        _awk_pipes(code, state, via, level)
     for match in _SHELL_CALL.finditer(code):
         call = match.group(0)
         if lang == "python" and re.match(r"exec\b", call):
