@@ -990,6 +990,21 @@ DISPOSABLE_EXTENSIONS = frozenset(
 )
 
 
+# What a program printed as it ran (a log, a journal, a job's output) or a page written to be read (a
+# manual, a README): searched for the word `password`, it tells of failed logins, not of a stored credential
+TRANSCRIPT_OR_DOCUMENT = re.compile(
+    r"(?i)(?:^|/)(?:log|logs|journal|man|doc|docs)/|\.(?:log|out|err|journal|md|rst|adoc|html?|[1-9])(?:\.\d+)?"
+    r"(?:\.gz)?$"
+)
+
+
+# System settings about how passwords are checked, never holding one (`grep -i password /etc/ssh/sshd_config`
+# asks whether password logins are allowed)
+CREDENTIAL_POLICY_SETTINGS = re.compile(
+    r"^/etc/(?:ssh/sshd?_config(?:\.d/|$)|pam\.d/|login\.defs$|security/|sudoers(?:\.d/|$)|nsswitch\.conf$)"
+)
+
+
 # Folders of what tools fetch or build again on demand (`~/.cache`, macOS's `Caches`, npm's `_cacache`,
 # Gradle's and Maven's downloads): what lies in them is a copy, never the only home of a credential
 CACHE_FOLDER = re.compile(

@@ -283,6 +283,16 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("cast", ("wallet", "private-key"), "a wallet's private key"),
     Printer("cast", ("wallet", "derive-private-key"), "a wallet's private key"),
     Printer("solana-keygen", ("recover",), "a wallet's private key", needs=(r"--outfile[=\s]+-(?:\s|$)",)),
+    # a Bitcoin node's wallet: a key, the wallet's keys, its descriptors with their private keys (`true`)
+    *(Printer(cli, ("dumpprivkey",), "a wallet's private key") for cli in ("bitcoin-cli", "litecoin-cli")),
+    *(Printer(cli, ("dumpwallet",), "a wallet's private keys") for cli in ("bitcoin-cli", "litecoin-cli")),
+    *(
+        Printer(cli, ("listdescriptors",), "a wallet's private keys", needs=(r"\s(?:true|1)\b",))
+        for cli in ("bitcoin-cli", "litecoin-cli")
+    ),
+    *(Printer("electrum", (word,), "a wallet's seed or keys") for word in ("getseed", "getprivatekeys")),
+    Printer("electrum", ("getmasterprivate",), "a wallet's master private key"),
+    Printer("dx", ("env",), "a DNAnexus token"),
     Printer("hardhat", ("vars", "get"), "a Hardhat configuration variable (a key)"),
     Printer("sops", (), "decrypted secrets", needs=(r"(?:^|\s)(?:-d|--decrypt|decrypt)\b",)),
     # Ansible's vault: its plain text shown, or decrypted to standard output
@@ -515,6 +525,9 @@ SETTINGS_WITH_TOKENS = re.compile(
     r"(?i)(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc|pip\.conf|\.gemrc|\.condarc|bunfig\.toml|settings\.xml"
     r"|nuget\.config|\.envrc)$"  # (and direnv's `.envrc`: mostly `use`, `dotenv` and `PATH_add` lines)
 )
+# A file right in a folder named for keys (`geth_keystore/`, a Docker volume's `signer-keystore/_data/`):
+# a wallet's or a signer's key, whatever its own name (program code kept in such a folder aside)
+KEYSTORE_FOLDER = re.compile(r"(?i)/[\w.-]*key_?stores?(?:/_data)?/[^/]+$")
 # Folders whose whole content is secret material.
 STORE_DIRS: tuple[str, ...] = (
     ".ssh",
@@ -555,6 +568,7 @@ STORE_DIRS: tuple[str, ...] = (
     *("etc/NetworkManager/system-connections", "etc/wpa_supplicant"),
     # blockchain wallets: encrypted keystores (with their password, the key), and keys kept in the clear
     *(".foundry/keystores", ".ethereum/keystore", ".brownie/accounts", ".config/solana", ".near-credentials"),
+    *(".electrum/wallets", ".bitcoin/wallets"),
     # people's mail, on a server or a desktop: password-reset links, one-time codes, private letters
     *("Maildir", "var/mail", "var/spool/mail", "var/vmail", ".thunderbird", "Library/Mail"),
 )
@@ -1014,7 +1028,7 @@ SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", 
 # The prefixes of the services' tokens, by which a search looks for tokens themselves
 _TOKEN_PREFIXES = (
     r"AKIA|ASIA|gh[pousr]_|github_pat|glpat-|xox[abposr]-|sk_live|sk-(?:ant|proj)|AIza|hf_|npm_|rk_live"
-    r"|hv[sb]\\?\."
+    r"|hv[sb]\\?\.|[xt]prv"
 )
 KEY_MATERIAL = re.compile(
     r"(?i)private[ _-]?key|begin[ _-]+(?:openssh|pgp private|encrypted)|aws_secret|secret_access_key|"
@@ -1023,9 +1037,10 @@ KEY_MATERIAL = re.compile(
 )
 TOKEN_SHAPES = re.compile(r"(?i)" + _TOKEN_PREFIXES)
 # A regular expression's run of random characters long enough to be a token (`[A-Za-z0-9]{64}`,
-# `[a-zA-Z0-9_-]{32,}`): a class of upper- and lower-case letters and digits, twenty or more of them
+# `[a-zA-Z0-9_-]{32,}`, base58's `[1-9A-HJ-NP-Za-km-z]{50}`): a class of ranges of upper- and lower-case
+# letters and digits, twenty or more of them
 _TOKEN_RUN = re.compile(
-    r"\[(?=[^\]]*A-Z)(?=[^\]]*a-z)(?=[^\]]*0-9)[^\]]{0,24}\]\{([2-9]\d|\d{3,})(?:,\d*)?\}"
+    r"\[(?=[^\]]*[A-Z]-[A-Z])(?=[^\]]*[a-z]-[a-z])(?=[^\]]*\d-\d)[^\]]{0,24}\]\{([2-9]\d|\d{3,})(?:,\d*)?\}"
 )
 _GROUP = re.compile(r"\(\??:?([^()]*)\)")
 _REGEX_SYNTAX = re.compile(r"\\[bBsSdDwW]|\[[^\]]*\]|\{\d*,?\d*\}|[\\^$*+?.]")

@@ -40,6 +40,7 @@ Decisions worth knowing:
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -550,17 +551,31 @@ _FIND_NON_FILTERS = frozenset(
 )
 
 
-def _find_filters(argv: tuple[str, ...], *, negation_narrows: bool = False) -> bool:
+_SCRATCH_NAMED = re.compile(r"/(?:tmp|temp|cache|caches|sessions?|spool)/", re.I)
+_MINUTE_AGE_TESTS = frozenset({"-amin", "-cmin", "-mmin"})
+_IN_THE_LAST_DAY = re.compile(r"\+(?:[0-9]|[1-9][0-9]|[1-9][0-9]{2}|1[0-3][0-9]{2}|14[0-3][0-9])")
+
+
+def _find_filters(
+    argv: tuple[str, ...], *, negation_narrows: bool = False, minutes_narrow: bool = True
+) -> bool:
     """The find expression narrows what it matches (any test beyond type and depth; -exec arguments aside).
     A negated test (`-not -name proc`, `! ( -name a -o -name b )`) leaves out a few and keeps the rest:
-    no narrowing."""
+    no narrowing. Unless `minutes_narrow`, an age under a day (`-mmin +60`) is none either: in a folder
+    of kept data, older than an hour is everything but what is being written now."""
     in_exec = False
     negated = 0  # > 0: inside a negation (the next test, or a parenthesised group and its depth)
-    for word in argv[1:]:
+    for i, word in enumerate(argv[1:], 1):
         if in_exec:
             in_exec = word not in (";", "+")
         elif word in ("-exec", "-execdir", "-ok", "-okdir"):
             in_exec = True
+        elif (
+            not minutes_narrow
+            and word in _MINUTE_AGE_TESTS
+            and _IN_THE_LAST_DAY.fullmatch(argv[i + 1] if i + 1 < len(argv) else "")
+        ):
+            continue
         elif word in ("!", "-not"):
             negated = max(negated, 1)
         elif word == "(" and negated:
@@ -782,7 +797,9 @@ def _destructive_find(command: Command, action: Action, ctx: Context) -> Finding
     # inside the project, `-not -name .gitignore` is the user's own choice of what to keep; at `/` or `~`,
     # sparing one name (`-not -name proc`) is no narrowing
     spared = not any(_is_dangerous(r, action, ctx) and not is_within(r, ctx.workspace) for r in roots)
-    if _find_filters(command.argv, negation_narrows=spared):
+    # (a folder kept data lives in, not a scratch one named so: `/srv/app/tmp`, `/var/www/cache`)
+    kept_data = any(_beyond_work(r, ctx) and not _SCRATCH_NAMED.search(r + "/") for r in roots)
+    if _find_filters(command.argv, negation_narrows=spared, minutes_narrow=not kept_data):
         source = _source_glob(command.argv)
         wanted = tuple(source.lower().split())
         if source and _holds(roots, lambda name: name.lower().endswith(wanted)):
@@ -825,7 +842,8 @@ def _whole_tree(argv: tuple[str, ...]) -> bool:
     or sockets picked out."""
     execs = sum(w in _EXECS for w in argv)
     kinds = {argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-type"}
-    globbed = any(ch in w for w in argv[1:] if not w.startswith("-") for ch in "*?[{")
+    roots = itertools.takewhile(lambda w: not w.startswith(("-", "(", "!", ")")), argv[1:])
+    globbed = any(ch in w for w in roots for ch in "*?[{")  # (the `{}` of `-exec rm {} +` is no root)
     return execs <= (0 if "-delete" in argv else 1) and kinds <= {"f", "d"} and not globbed
 
 

@@ -158,6 +158,8 @@ def _how(entry: Program, command: Command) -> str:
         return f"{command.name} {operands[0]} runs"
     if {"-g", "--global"} & set(command.argv) or operands[:1] == ["global"]:
         return f"{command.name} installs globally"
+    if entry.registry == "go" and operands[:1] == ["install"] and any("@" in w for w in operands[1:]):
+        return f"{command.name} installs globally"  # `go install M@v`: a program on the PATH of every project
     return command.name
 
 
@@ -184,18 +186,23 @@ def _unused_fetched(registry: str, by: str, spec: str, action: Action, ctx: Cont
 
 def _unknown_module_run(by: str, spec: str, action: Action, ctx: Context) -> str:
     """`go run github.com/qk-devtools/stripe-audit@latest`: a Go module fetched from a source forge at a
-    version the project does not pin, and run at once, from an account that publishes none of the modules
+    version the project does not pin, and run at once (or installed as a program every project's shell
+    runs: `go install M@v`), from an account that publishes none of the modules
     Go projects commonly take (`facts.packages.known_go_publisher`) and is not the project's own. Go has no
     registry listing to say who uses a module: who publishes it is what is known. Quiet: a module of the
     project's go.mod or its own account, modules of the Go team's and well-known owners' domains and
     accounts, and `go run` of a package of the project (no version)."""
     module, at, version = spec.partition("@")
-    if by != "go runs" or not at or module.split("/", 1)[0].lower() not in FORGES.values():
+    if (
+        by not in ("go runs", "go installs globally")
+        or not at
+        or module.split("/", 1)[0].lower() not in FORGES.values()
+    ):
         return ""
     cwd = action.cwd or ctx.workspace or ""
     if known_go_publisher(module) or _forks_own(module, cwd) or _required_by_project(module, cwd):
         return ""
-    return f"go runs {module!r}, fetched at {version or 'a version'} from a publisher Go projects do not use"
+    return f"{by} {module!r}, fetched at {version or 'a version'} from a publisher Go projects do not use"
 
 
 def _required_by_project(module: str, cwd: str) -> bool:

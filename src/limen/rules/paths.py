@@ -27,6 +27,7 @@ from limen.facts.paths import (
     CACHE_FOLDER,
     MANIFEST,
     MEMORY_STORE,
+    PROGRAMS,
     SERVED_FOLDER,
     UNLISTED,
     as_own_home,
@@ -195,7 +196,12 @@ def _secret_when_filled(path: str) -> bool:
 
 def _secret_by_name(path: str) -> bool:
     name = _basename(path)
-    if _SECRET_NAMES.match(name) or _IN_SECRET_DIR.search(path) or _SECRET_STORE_FILES.search(path):
+    if (
+        _SECRET_NAMES.match(name)
+        or _IN_SECRET_DIR.search(path)
+        or _SECRET_STORE_FILES.search(path)
+        or (secret_facts.KEYSTORE_FOLDER.search(path) and os.path.splitext(name)[1].lower() not in PROGRAMS)
+    ):
         # the public material that lives beside secrets is asked about only here (most paths are neither)
         return not (_NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path))
     if _has_glob(name):

@@ -36,6 +36,7 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import os
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -2317,8 +2318,22 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
                 return ""
             if secret_facts.names_token(words) and _outside(list(action.paths), ctx):
                 return f"`{name}` searches what the line reads outside the workspace for key material"
+            if secret_facts.names_key_material(words) and _settings_elsewhere(action.paths, ctx):
+                return f"`{name}` searches settings the line reads outside the workspace for credentials"
             return ""
-        if name == "git" or not _recursive(command):
+        if name == "git":
+            return ""
+        if not _recursive(command):
+            # `grep -iE 'apiKey|password' ~/.basespace/*.cfg /opt/lims/connections.config`: what it prints is
+            # the lines that hold a credential
+            operands = [w for w in command.argv[1:] if w and not w.startswith("-")]
+            pattern = " ".join(
+                operands[:1]
+            )  # (the files' names are no pattern: `/etc/pam.d/common-password`)
+            if secret_facts.names_key_material(pattern) and _settings_elsewhere(
+                _roots(command, action, ctx, 1), ctx
+            ):
+                return f"`{name}` searches settings outside the workspace for credentials"
             return ""
         if secret_facts.names_key_material(words) and _outside(_roots(command, action, ctx, 1), ctx):
             return f"`{name}` searches for key material outside the workspace"
@@ -2336,6 +2351,25 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
         if secret_facts.SECRET_FILE_GLOBS.search(patterns) and _outside(roots, ctx) and not public:
             return f"`{name}` looks for secret files outside the workspace"
     return ""
+
+
+def _settings_elsewhere(paths: Iterable[str], ctx: Context) -> bool:
+    """A file outside the workspace that may hold a stored credential: neither a program's code, a log or a
+    manual (`facts.paths.TRANSCRIPT_OR_DOCUMENT`), the settings of how passwords are checked (`/etc/ssh/
+    sshd_config` searched for `PasswordAuthentication`), nor a file that exists and holds none."""
+    from limen.facts.paths import CREDENTIAL_POLICY_SETTINGS, PROGRAMS, TRANSCRIPT_OR_DOCUMENT
+    from limen.rules.paths import holds_secret
+
+    for path in paths:
+        if (ctx.workspace and is_within(path, ctx.workspace)) or TRANSCRIPT_OR_DOCUMENT.search(path):
+            continue
+        if CREDENTIAL_POLICY_SETTINGS.search(path):
+            continue
+        if os.path.splitext(path)[1].lower() in PROGRAMS:
+            continue
+        if "*" in path or "?" in path or not os.path.isfile(path) or holds_secret(path):
+            return True
+    return False
 
 
 def _fed_by_reader(command: Command, action: Action) -> bool:
@@ -2565,8 +2599,8 @@ def _plain_fields_only(command: Command, action: Action) -> bool:
         field = word.partition("=")[2] if word.startswith(("-field=", "--field=")) else ""
         if word in ("-field", "--field") and i + 1 < len(argv):
             field = argv[i + 1]
-        if field:
-            return not _CREDENTIAL_FIELD.search(field)
+        if field:  # (Vault's `-field=data` is a version 2 secret's whole map of values)
+            return not _CREDENTIAL_FIELD.search(field) and field.lower() not in _SECRET_HOLDERS
     at = action.commands.index(command)
     selector = action.commands[at + 1] if at + 1 < len(action.commands) else None
     if selector is None or selector.name not in _FIELD_SELECTORS or selector.via != command.via:

@@ -6469,15 +6469,92 @@ def _substitutions_made(path: str, action: Action) -> tuple[str, str] | None:
     ]
     before = current_text(path) if editors else None
     if before is None:
-        return None
+        # a file not here to read: what a line delete takes out is at least the lines its addresses name
+        # (`sed -i '/id: gitleaks/,+2d' .pre-commit-config.yaml` takes out the hook `gitleaks`)
+        named = [
+            line
+            for command, perl in editors
+            if not perl
+            for script in _sed_scripts(command.argv[1:])
+            for line in _deleted_addresses(script)
+        ]
+        return ("\n".join(named) + "\n", "") if named else None
     after: str | None = before
     for command, perl in editors:
         for script in _sed_scripts(command.argv[1:]):
             extended = perl or any(w in ("-E", "-r") for w in command.argv)
             after = _substituted(after or "", script, extended=extended, perl=perl)
+            if after is None and not perl:
+                after = _lines_deleted(before if after is None else after, script, extended=extended)
             if after is None:
                 return None
     return (before, after) if after is not None and after != before else None
+
+
+# sed's line deletes: `/RE/d`, `/RE/,+2d`, `/RE1/,/RE2/d`, `/RE/,$d`, one or more joined by `;`
+_SED_DELETE = re.compile(r"^/((?:[^/\\]|\\.)+)/(?:,(?:\+(\d+)|/((?:[^/\\]|\\.)+)/|(\$)))?\s*d$")
+
+
+def _deleted_addresses(script: str) -> list[str]:
+    """The literal text of the addresses of a script made only of line deletes (regular expression syntax
+    aside); [] for any other script."""
+    found: list[str] = []
+    for part in script.split(";"):
+        match = _SED_DELETE.match(part.strip())
+        if match is None:
+            return []
+        found.extend(re.sub(r"\\(.)|[\^$*.\[\]]", r"\1", a) for a in (match.group(1), match.group(3)) if a)
+    return found
+
+
+def _lines_deleted(text: str, script: str, *, extended: bool) -> str | None:
+    """A script made only of line deletes applied as sed applies it, one line at a time; None for any other
+    script or an address Python cannot read."""
+    commands = []
+    for part in script.split(";"):
+        match = _SED_DELETE.match(part.strip())
+        if match is None:
+            return None
+        first, count, last, to_end = match.groups()
+        try:
+            commands.append(
+                (
+                    re.compile(_as_python(first, extended)),
+                    int(count) if count is not None else None,
+                    re.compile(_as_python(last, extended)) if last else None,
+                    bool(to_end),
+                )
+            )
+        except re.error:
+            return None
+    lines = text.split("\n")
+    for start, count, end, to_end in commands:
+        kept: list[str] = []
+        left = -1  # lines still to delete of a range begun (-2: until `end` matches)
+        for line in lines:
+            if left == -2:
+                if end is not None and end.search(line):
+                    left = -1
+                continue
+            if left > 0:
+                left -= 1
+                continue
+            if start.search(line):
+                left = count if count is not None else (-2 if end is not None or to_end else -1)
+                if left == 0:
+                    left = -1
+                continue
+            kept.append(line)
+        lines = kept
+    return "\n".join(lines)
+
+
+def _as_python(pattern: str, extended: bool) -> str:
+    """A sed regular expression in Python's syntax (in a basic one, `\\(` `\\)` `\\{` `\\}` `\\+` `\\?` `\\|`
+    are the operators, the bare ones literal)."""
+    if extended:
+        return pattern
+    return re.sub(r"\\([(){}+?|])|([(){}+?|])", lambda m: m.group(1) or "\\" + m.group(2), pattern)
 
 
 def _printed_into(action: Action) -> tuple[str, str, str] | None:
@@ -6657,8 +6734,7 @@ def _substituted(text: str, script: str, *, extended: bool, perl: bool = False) 
         return None
     delimiter, pattern, replacement, flags = found.groups()
     pattern = pattern.replace("\\" + delimiter, delimiter)
-    if not extended:  # BRE: `\(` `\)` `\{` `\}` `\+` `\?` `\|` are the operators, the bare ones literal
-        pattern = re.sub(r"\\([(){}+?|])|([(){}+?|])", lambda m: m.group(1) or "\\" + m.group(2), pattern)
+    pattern = pattern if perl else _as_python(pattern, extended)
     replacement = replacement.replace("\\" + delimiter, delimiter)
     if perl:  # `$1`, `${1}`, `$&`: the groups; a replacement naming any other variable is not known
         if re.search(r"\$(?!\d|\{\d+\}|&)|@\w", replacement):
