@@ -998,6 +998,13 @@ TRANSCRIPT_OR_DOCUMENT = re.compile(
 )
 
 
+# Documents, tables, pictures, signatures and checksum lists, by their names: what no program runs as it is
+DOCUMENT_FILE = re.compile(
+    r"(?i)\.(?:pdf|xlsx?|docx?|pptx?|od[tsp]|csv|tsv|txt|md|rst|png|jpe?g|gif|svg|webp|asc|sig|sha(?:256|512)"
+    r"|md5)$|(?:^|/)(?:SHA256SUMS|SHA512SUMS|MD5SUMS|CHECKSUMS)$"
+)
+
+
 # System settings about how passwords are checked, never holding one (`grep -i password /etc/ssh/sshd_config`
 # asks whether password logins are allowed)
 CREDENTIAL_POLICY_SETTINGS = re.compile(

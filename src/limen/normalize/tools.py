@@ -609,6 +609,8 @@ _CONTROL_KEYS = re.compile(
     r"|collision\w*_enabled?$|safety\w*_enabled?$|(?:^|_)e_?stop\w*_enabled?$|emergency_stop\w*$"
     r"|watchdog\w*_enabled?$"
     r"|mav_sign\w*$|log_bitmask$|sdlog\w*$"
+    # what tells someone a machine, a store or a system left its safe range (a freezer's `alarms_enabled`)
+    r"|(?:^|\.)(?:alarms?|alerts?|alerting)_?enabled?$"
 )
 # A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
 # matches every file or finding
@@ -2225,19 +2227,23 @@ _MOVES_VALUE = re.compile(
     r"(?:^|_)(?:(?:send|make|create|submit|initiate|execute|schedule|approve|release)_(?:\w+_)?payments?"
     r"|(?:bill|vendor|supplier|wire|bank|ach|sepa)_payments?|send_money|payouts?|refunds?|credit_notes?"
     r"|bank_(?:details|accounts?|info)|payout_(?:accounts?|methods?|destinations?|details)|beneficiar(?:y|ies)"
-    r"|payees?|remittance|(?:promotional|grant)_entitlements?)(?:_|$)"
+    r"|payees?|remittance|(?:promotional|grant)_entitlements?"
+    # an address funds may be withdrawn to, let in (a custody platform's whitelist of external wallets)
+    r"|(?:white|allow)_?listed_(?:\w+_)?address(?:es)?|withdrawal_address(?:es)?)(?:_|$)"
 )
 # Words that move money only when the call names an amount or an account (`create_transfer(amount=...)`,
 # `add_user_virtual_currency(amount=...)`; a file's, a domain's or a job's `transfer` moves none)
 _MOVES_PRICED = re.compile(
     r"(?:^|_)(?:transfers?|wires?|pay|withdraw\w*|disburse\w*|remit\w*|(?:apply|issue|add|grant)_(?:\w+_)?credits?"
-    r"|(?:add|grant|give)_(?:\w+_)?(?:currency|coins|gems|balance))(?:_|$)"
+    r"|(?:add|grant|give|adjust|credit|set)_(?:\w+_)?(?:currency|coins|gems|balances?)"
+    # a transaction made and sent (a wallet's, a custody platform's): with an amount, value leaves
+    r"|(?:create|send|submit|sign|broadcast)_(?:\w+_)?transactions?)(?:_|$)"
 )
 _CUSTOMER_SIDE = re.compile(r"(?:^|_)payment_(?:methods?|links?|intents?|pages?|sessions?)(?:_|$)")
 # The arguments that carry money: an amount, a currency, a bank account
 _MONEY_KEY = re.compile(
     r"(?:^|_)(?:amount|amounts|amount_\w+|currency|iban|bic|swift|routing_number|account_number|sort_code"
-    r"|bank_account|price|price_\w+|unit_amount)$"
+    r"|bank_account|price|price_\w+|unit_amount|delta)$"
 )
 
 
@@ -2793,9 +2799,11 @@ def _held_back(arguments: dict[str, object]) -> bool:
 # A switch that makes a service do what it would otherwise refuse (a live theme, a non-empty bucket, a
 # protected resource deleted)
 _FORCED = re.compile(r"^(?:force|forced|force_delete|override\w*|skip_\w*checks?|ignore_\w*protection\w*)$")
-# A switch that skips what a service requires before it acts (`override_inspections`, `bypass_review`)
+# A switch that skips what a service requires before it acts (`override_inspections`, `bypass_review`,
+# `suppress_approval`, `ignore_reservations`)
 _OVERRIDES = re.compile(
-    r"^(?:override|bypass|skip)_\w*(?:inspections?|checks?|reviews?|approvals?|validation|verification)$"
+    r"^(?:override|bypass|skip|suppress|ignore|no)_\w*(?:inspections?|checks?|reviews?|approvals?|validation"
+    r"|verification|reservations?|interlocks?|limits?|holds?)$"
 )
 # A control system's tool that commands equipment: a tag, a register or a coil written, a setpoint set, a
 # breaker, a valve or a pump operated (`write_tags`, `set_generator_setpoint`, `open_breaker`)
@@ -3016,8 +3024,9 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
     for key, value in settings:
         if isinstance(value, str) and (_ALL_ACTION.match(value.strip()) or _QUERY_OF_ALL.match(value)):
             return f"{key}: {value[:40]}"  # `update_allergy_list(action="remove_all")`, `query="name==*"`
-    if not _LOOKS_ONLY.isdisjoint(words_of(tool.split("__")[-1]).split("_")):
-        return ""
+    named = words_of(tool.split("__")[-1]).split("_")
+    if not _LOOKS_ONLY.isdisjoint(named) and _CHANGE_VERBS.isdisjoint(named):
+        return ""  # (`get_status`, `restart_service`; `bulk_update_status` and `set_market_status` change)
     for key, value in settings:
         if value is True and _ALL_FLAG.search(key):
             return f"{key}: true"
@@ -3026,7 +3035,7 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
             isinstance(value, list) and texts[0] == "ALL" and key.endswith("s")
         )  # `cancel_pnr(record_locators=["ALL"])`: a list of items that names them all
         if wildcard or (
-            _SELECTOR_KEYS.search(key)
+            (_SELECTOR_KEYS.search(key) or _ITEMS_NAMED.search(key))
             and any(
                 isinstance(v, str) and (v.strip().lower() in _EVERYTHING or _EVERYONE_NAMED.match(v.strip()))
                 for v in texts
@@ -3042,6 +3051,14 @@ def every_item(tool: str, arguments: dict[str, object]) -> str:
         ):  # `delete_records(query=..., limit=10000)`: as many as a query matches
             return f"{key}: {value}"
     return _matched_by_filter(tool, arguments)
+
+
+# An argument named for the items a call acts on, in the plural (`robots: "all"`, `listings: "*"`), not for
+# what it shows of them or how (`fields`, `columns`, `include`)
+_ITEMS_NAMED = re.compile(
+    r"^(?!.*(?:^|_)(?:fields|columns|details|properties|attributes|include|includes|expand|options|settings"
+    r"|notifications|events|formats|languages|days|hours)$)(?:\w+_)?[a-z]{3,}[^s_]s$"
+)
 
 
 # A tool that changes many items at once, by its name: it says so (`bulk_update_work_orders`,
@@ -3107,7 +3124,38 @@ def _matched_by_filter(tool: str, arguments: dict[str, object]) -> str:
             continue  # `delete_tags(tag_mask="L4.Temp01")`: a mask with no wildcard names one item
         if isinstance(value, (str, dict, list)):
             return f"{key}: {json.dumps(value)[:40] if not isinstance(value, str) else value[:40]}"
+    one = {words[-1][:-1], words[-1][:-2]}  # (`delete_branches(branch=...)`, `delete_tags(tag_mask=...)`)
+    if (not _BULK_WORDS.isdisjoint(words) or (words[0] in _REMOVING_VERBS and plural)) and not any(
+        _NAMES_ITEMS.search(words_of(str(key)))
+        or _MATCHING_KEYS.search(words_of(str(key)))  # (a filter that names its items, or SQL, seen above)
+        or not one.isdisjoint(words_of(str(key)).split("_"))
+        or isinstance(value, list)
+        for key, value in arguments.items()
+    ):
+        # `void_envelopes(status="sent", created_after=...)`, `bulk_approve_withdrawals(status="held")`: no
+        # item named, so every one its other arguments describe
+        for key, value in list(arguments.items())[:32]:
+            if isinstance(value, str) and value.strip() and not _DESCRIBES.search(words_of(str(key))):
+                return f"{key}: {value[:40]}"
     return ""
+
+
+# The verbs of `_CHANGE_VERBS` that end or take away what they act on (not `update`, `set`: a plural there
+# is often one thing's settings), and the arguments that name items or only describe the call
+_REMOVING_VERBS = _CHANGE_VERBS - {
+    "update",
+    "set",
+    "move",
+    "mute",
+    "reassign",
+    "transfer",
+    "resolve",
+    "fulfill",
+}
+_NAMES_ITEMS = re.compile(r"(?:^|_)(?:ids?|names?|numbers?|keys?|uuids?|slugs?|skus?|emails?|paths?|urls?)$")
+_DESCRIBES = re.compile(
+    r"(?:^|_)(?:reason|note|notes|comment|message|description|subject|body|memo|title|text|reason_code)$"
+)
 
 
 # The argument that names the setting a call sets, where another (`value`) gives its value

@@ -118,6 +118,7 @@ from limen.facts.hosts import (
     publishing_endpoint,
     repository_identity,
 )
+from limen.facts.paths import DOCUMENT_FILE
 from limen.facts.programs import (
     Role,
     is_route_variable,
@@ -362,9 +363,12 @@ def _reading_invocation(command: Command) -> bool:
 def _keeps_a_copy(action: Action) -> bool:
     """Whether a fetch saves what it gets to a file (`curl -o f`, `curl -O`, `wget URL`, `> page.html`),
     which a later call could run, rather than only showing it (`curl -s URL`, `wget -qO- URL`, a WebFetch).
-    `/dev/null` is nothing kept."""
-    if any(p != "/dev/null" for p in action.write_paths):
-        return True
+    `/dev/null` is nothing kept, and neither is a document or a checksum list saved under its own name
+    (`curl -o docs/spec.xlsx URL`, `curl -O .../SHA256SUMS`): no program runs it as it is, and a line that
+    later runs what a session fetched is judged as that."""
+    kept = [p for p in action.write_paths if p != "/dev/null"]
+    if kept:
+        return not all(DOCUMENT_FILE.search(p) for p in kept) or not _only_documents_fetched(action)
     for command in action.commands:
         args = command.argv[1:]
         if command.name == "curl":
@@ -372,7 +376,7 @@ def _keeps_a_copy(action: Action) -> bool:
             if any("O" in c or "J" in c for c in clusters) or any(
                 w.startswith(("--remote-name", "--remote-header-name")) for w in args
             ):
-                return True
+                return not _only_documents_fetched(action)
         elif command.name == "wget":
             to_stdout = any(
                 w in ("--spider", "-O-", "--output-document=-", "--output-document=/dev/null")
@@ -380,8 +384,15 @@ def _keeps_a_copy(action: Action) -> bool:
                 for w in args
             ) or any(w in ("-O", "--output-document") and n in ("-", "/dev/null") for w, n in pairwise(args))
             if not to_stdout:
-                return True
+                return not _only_documents_fetched(action)
     return False
+
+
+def _only_documents_fetched(action: Action) -> bool:
+    """Every address the line fetches names a document (its path's last part), so what arrives is one."""
+    return bool(action.destinations) and all(
+        DOCUMENT_FILE.search(urlsplit(d.url).path if "://" in d.url else "") for d in action.destinations
+    )
 
 
 def _deceptive_userinfo(dest: Destination) -> bool:
