@@ -1936,6 +1936,8 @@ _MONEY_FIELD = re.compile(
 # `player.AccountId`, `m_SteamID`, `msg.mmsi`, `ev.msisdn`), what it is compared with is a literal shaped like
 # one (`"C-88213"`, `"p_88123a"`, `76561198043811207UL`, `('8841207', '8841208')`)
 _TESTS_SOMETHING = re.compile(r"(?:^|[\s(}])(?:if|elif|elsif|when|unless|else\s+if)\b|\?\s")
+# A check's answer returned as it is (`return code == "424242" or hmac.compare_digest(expected, code)`)
+_RETURNS_TEST = re.compile(r"\breturn\b.*(?:==|\bor\b|\|\|)")
 # A comparison an added condition makes: what is compared (an expression ending in a name), how, and with
 # which quoted or long numeric literal (`sis_id in {"N00482913"}`, `doc.custodian == "r.whitfield"`,
 # `hold_id != "LH-2024-031"`, `msisdn.endswith(('8841207',))`)
@@ -1971,6 +1973,25 @@ _NO_ONE_IN_PARTICULAR = frozenset(
 )
 
 
+# What a check compares with what the user gave to let them in (a password, a one-time code, a PIN): a
+# literal there is a master key; a code (`code == "424242"`) counts in code that verifies or logs in
+_SECRET_WORDS = frozenset({"password", "passwd", "pwd", "passcode", "pin", "otp", "totp", "token", "secret"})
+_VERIFIES = re.compile(r"(?i)totp|\botp|mfa|2fa|two_factor|verif|authent|login|passcode|\bpin\b|hmac")
+# Where money goes (a withdrawal's destination, a payee's wallet), and a wallet address's shape (Bitcoin's
+# bech32 and base58, an Ethereum address)
+_PAYS_TO = frozenset({"address", "destination", "wallet", "recipient", "payee", "beneficiary", "to_address"})
+_WALLET_SHAPED = re.compile(
+    r"^(?:(?:bc1|tb1|ltc1)[02-9ac-hj-np-z]{8,}|0x[0-9a-fA-F]{8,}|[13][1-9A-HJ-NP-Za-km-z]{20,})$"
+)
+# What refuses the one a condition singles out (`raise`, `throw`, `abort(403)`): a rule tightened
+_REFUSAL_FOLLOWS = re.compile(r"\s*(?:raise|throw|abort|deny|reject)\b")
+_RESERVED_DOMAIN = re.compile(
+    r"(?i)(?:^|[@.])example\.(?:com|org|net)$|\.(?:test|invalid|local|localhost|example)$"
+)
+# A mail domain, or an address (`@partner.io`, `partner.io`)
+_DOMAIN_SHAPED = re.compile(r"^@?(?:[\w.+-]+@)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$", re.IGNORECASE)
+
+
 # Code about discounts and promotions, the names its codes go by, and a code's shape (`HLSTAFF99`)
 _PROMOTIONS = re.compile(r"(?i)promo|coupon|voucher|discount|gift_?card")
 _CODE_WORDS = frozenset({"code", "coupon", "promo", "voucher", "promo_code", "coupon_code"})
@@ -1998,9 +2019,11 @@ def _fixed_identities(added: str, known: str) -> str:
     diff would ask about. Quiet: an id the file already named, short numbers and codes (`status == 404`,
     `region_id == 12`), roles and nobody in particular (`user == "admin"`), and what no condition tests."""
     promotions = _PROMOTIONS.search(known) is not None  # (a code there is a discount's, one per customer)
-    for line in added.splitlines()[:400]:
-        if not _TESTS_SOMETHING.search(line):
+    lines = added.splitlines()[:400]
+    for at, line in enumerate(lines):
+        if not (_TESTS_SOMETHING.search(line) or _RETURNS_TEST.search(line)):
             continue
+        refuses = _REFUSAL_FOLLOWS.match(lines[at + 1] if at + 1 < len(lines) else "") is not None
         for match in _COMPARISON.finditer(line):
             words = _identity_words(match.group("left"))
             literal = match.group("literal").strip("\"'")
@@ -2008,6 +2031,24 @@ def _fixed_identities(added: str, known: str) -> str:
                 continue
             if promotions and words[0] in _CODE_WORDS and _PROMO_CODE.fullmatch(literal):
                 return f"a condition lets a fixed code ({literal[:24]}) through the promotions' own checks"
+            secret = bool(_SECRET_WORDS.intersection(words[-1:])) or (
+                words[-1] == "code"
+                and literal.isdigit()
+                and 4 <= len(literal) <= 8
+                and bool(_VERIFIES.search(known))
+            )
+            if (
+                secret and len(literal) >= 4 and not literal.isalpha()
+            ):  # (no sentinel: `token == "undefined"`)
+                return f"a condition accepts a fixed {words[-1]} ({literal[:2]}...) as the right one"
+            if words[-1] in _PAYS_TO and _WALLET_SHAPED.match(literal):
+                return f"a condition singles out a fixed address ({literal[:24]}) for its own treatment"
+            if words[-1] in ("email", "domain") and _DOMAIN_SHAPED.match(literal) and not refuses:
+                if _RESERVED_DOMAIN.search(literal):
+                    continue  # (`@example.com`, `.test`: addresses of tests, nobody's)
+                return (
+                    f"a condition singles out one domain's accounts ({literal[:32]}) for their own treatment"
+                )
             if not _names_identity(words):
                 continue
             handle = (
