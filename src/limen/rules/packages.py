@@ -159,7 +159,7 @@ def _how(entry: Program, command: Command) -> str:
     if {"-g", "--global"} & set(command.argv) or operands[:1] == ["global"]:
         return f"{command.name} installs globally"
     if entry.registry == "go" and operands[:1] == ["install"] and any("@" in w for w in operands[1:]):
-        return f"{command.name} installs globally"  # `go install M@v`: a program on the PATH of every project
+        return f"{command.name} installs globally"  # `go install M@v`: a program on every project's PATH
     return command.name
 
 
@@ -186,15 +186,18 @@ def _unused_fetched(registry: str, by: str, spec: str, action: Action, ctx: Cont
 
 def _unknown_module_run(by: str, spec: str, action: Action, ctx: Context) -> str:
     """`go run github.com/qk-devtools/stripe-audit@latest`: a Go module fetched from a source forge at a
-    version the project does not pin, and run at once (or installed as a program every project's shell
-    runs: `go install M@v`), from an account that publishes none of the modules
+    version the project does not pin, and run at once (or installed and run by the same line: `go install
+    M@v && NAME ...`), from an account that publishes none of the modules
     Go projects commonly take (`facts.packages.known_go_publisher`) and is not the project's own. Go has no
     registry listing to say who uses a module: who publishes it is what is known. Quiet: a module of the
     project's go.mod or its own account, modules of the Go team's and well-known owners' domains and
     accounts, and `go run` of a package of the project (no version)."""
     module, at, version = spec.partition("@")
+    program = module.rstrip("/").rsplit("/", 1)[-1]
+    if by == "go installs globally" and any(c.name == program for c in action.commands):
+        by = "go installs and runs"  # `go install M@latest && ~/go/bin/NAME ...`: fetched and run at once
     if (
-        by not in ("go runs", "go installs globally")
+        by not in ("go runs", "go installs and runs")
         or not at
         or module.split("/", 1)[0].lower() not in FORGES.values()
     ):

@@ -2318,7 +2318,11 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
                 return ""
             if secret_facts.names_token(words) and _outside(list(action.paths), ctx):
                 return f"`{name}` searches what the line reads outside the workspace for key material"
-            if secret_facts.names_key_material(words) and _settings_elsewhere(action.paths, ctx):
+            if (
+                secret_facts.names_key_material(words)
+                and not _inverted(command)
+                and _settings_elsewhere(action.paths, ctx)
+            ):
                 return f"`{name}` searches settings the line reads outside the workspace for credentials"
             return ""
         if name == "git":
@@ -2330,8 +2334,10 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
             pattern = " ".join(
                 operands[:1]
             )  # (the files' names are no pattern: `/etc/pam.d/common-password`)
-            if secret_facts.names_key_material(pattern) and _settings_elsewhere(
-                _roots(command, action, ctx, 1), ctx
+            if (
+                secret_facts.names_key_material(pattern)
+                and not _inverted(command)
+                and _settings_elsewhere(_roots(command, action, ctx, 1), ctx)
             ):
                 return f"`{name}` searches settings outside the workspace for credentials"
             return ""
@@ -2351,6 +2357,14 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
         if secret_facts.SECRET_FILE_GLOBS.search(patterns) and _outside(roots, ctx) and not public:
             return f"`{name}` looks for secret files outside the workspace"
     return ""
+
+
+def _inverted(command: Command) -> bool:
+    """`grep -v '^PrivateKey' wg0.conf`: the lines that do not match, the credential's left out."""
+    return any(
+        w == "--invert-match" or (w.startswith("-") and not w.startswith("--") and "v" in w[1:])
+        for w in command.argv[1:]
+    )
 
 
 def _settings_elsewhere(paths: Iterable[str], ctx: Context) -> bool:
