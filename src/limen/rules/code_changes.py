@@ -622,7 +622,92 @@ _DERIVED_BY_HASH = re.compile(
 )
 _RANDOM_BYTES = re.compile(
     r"(?i)random|urandom|token_bytes|randomBytes|SecureRandom|getrandom|rand\.Read|generate_?iv|gen_?nonce"
+    r"|\bsecrets\.\w+|randbelow|getrandbits|\brand(?:int|range)\b"
 )
+
+
+# A list of what is kept from view: PHI or PII columns, fields masked, redacted or scrubbed, parameters kept
+# out of the logs (`PHI_COLUMNS = [...]`, `sensitive_fields = {...}`, `FILTERED_PARAMS = (...)`)
+_HIDDEN_LIST = re.compile(
+    r"(?im)^\s*(?:[\w.]*\.)?(?P<name>\w*(?:phi|pii|sensitive|redact|mask|scrub|confidential|deidentif"
+    r"|filter(?:ed)?_(?:param|field|key))\w*)\s*(?::[^=\n]{0,40})?(?:=|\+=)\s*(?:\w+\s*\(\s*)?[\[({]"
+)
+_ITEM = re.compile(r"""["']([^"'\n]{1,60})["']""")
+
+
+def _hidden_items(text: str) -> dict[str, set[str]]:
+    """Each list of what is kept from view that the text sets, by name, with its quoted items."""
+    found: dict[str, set[str]] = {}
+    for match in _HIDDEN_LIST.finditer(text[:65536]):
+        body = text[match.end() : match.end() + 4096]
+        closing = re.search(r"[\])}]", body)
+        found[match.group("name").lower()] = set(_ITEM.findall(body[: closing.start() if closing else 0]))
+    return found
+
+
+def _hidden_list_shrunk(removed: str, added: str) -> list[str]:
+    """A list of what is kept from view loses items (`PHI_COLUMNS = ["patient_name", "mrn", "dob", ...]` made
+    `["address", "phone"]`): the names, record numbers and birth dates it left out now go out in the clear."""
+    after = _hidden_items(added)
+    for name, items in _hidden_items(removed).items():
+        if name in after and (lost := items - after[name]):
+            return [f"{name} no longer keeps {', '.join(sorted(lost))[:60]} from view"]
+    return []
+
+
+# An error handler's line, a line that raises, a check's context (screening, verification, limits, safety)
+_HANDLER = re.compile(r"^\s*(?:except\b[^\n]*:|\}?\s*catch\s*\(|rescue\b)")
+_RAISES = re.compile(r"(?m)^\s*(?:raise|throw)\b")
+_RETURNS = re.compile(r"(?m)^\s*return\b")
+_GUARDS = re.compile(
+    r"(?i)screen|aml|kyc|sanction|fraud|auth|verif|permission|polic|limit|risk|safety|guard|scan|validat|allow"
+)
+
+
+def _fails_open(opening: str, removed: str, added: str, context: str) -> list[str]:
+    """An error handler of a check that stopped the work now returns (`except ScreeningUnavailable: raise
+    WithdrawalHeld(...)` made `return ScreeningResult(risk=0, hits=[])`): when the check cannot run, what it
+    guards goes through unchecked."""
+    if (
+        _HANDLER.match(opening)
+        and _RAISES.search(removed)
+        and _RETURNS.search(added)
+        and not _RAISES.search(added)
+        and _GUARDS.search(context)
+    ):
+        return ["an error in a check now returns instead of stopping: the check fails open"]
+    return []
+
+
+# A condition taken as it was, with a switch that turns it off added (`if msg.estop_active:` made `if
+# msg.estop_active and not os.environ.get("FLEET_PERF_MODE"):`)
+_SINGLE_CONDITION = re.compile(
+    r"^\s*(?:if|elif|else\s+if|unless|while)\s*\(?\s*(.+?)\s*\)?\s*(?::|\{|then)?\s*$"
+)
+_SWITCH = re.compile(
+    r"(?:\band\s+not\b|&&\s*!)\s*\(?\s*(?:os\.environ|os\.getenv|getenv|process\.env|ENV\b|System\.getenv"
+    r"|settings\.|config\.|flags?\.|feature)"
+)
+
+
+_STOPS = re.compile(
+    r"(?i)halt|stop|abort|den(?:y|ied)|forbid|raise|throw|reject|block|lock|alarm|alert|safety|guard|verif"
+    r"|auth|permission|limit|fraud|sanction"
+)
+
+
+def _check_switched(removed: str, added: str, following: str) -> list[str]:
+    """A check that stops, refuses or guards (by its words or the line it runs, `following`), kept whole but
+    made to give way to a switch set from outside (an environment variable, a setting, a feature flag):
+    whoever sets it turns the check off, with no change to the code to review."""
+    for old in removed.splitlines()[:50]:
+        condition = _SINGLE_CONDITION.match(old)
+        if condition is None or len(condition.group(1)) < 4 or not _STOPS.search(old + "\n" + following):
+            continue
+        for new in added.splitlines()[:50]:
+            if condition.group(1).rstrip(":{ ") in new and _SWITCH.search(new) and not _SWITCH.search(old):
+                return ["a check now gives way to a switch set from outside the code"]
+    return []
 
 
 def weakened(
@@ -702,6 +787,9 @@ def weakened(
             found += _result_fixed(removed, added)
             found += _rights_lowered(removed, added) if not test else []
             found += _money_from_request(removed, added)
+            found += _hidden_list_shrunk(removed, added)
+            found += _fails_open(opening, removed, added, context + "\n" + path)
+            found += _check_switched(removed, added, "\n".join(old_lines[i2 : i2 + 2]))
             if _WITH_SHARING.search(removed) and _WITHOUT_SHARING.search(added):
                 found.append("a class no longer keeps to the user's sharing rules: it sees every record")
         if not test_code(path) and (singled := _fixed_identities(added, known + before + path)):
@@ -2195,10 +2283,14 @@ _RECORDING_CALL = re.compile(
 # A field that holds a password or a payment card's secret, used as a value (a name, a key), not a word of
 # a message (`"password reset for %s"`)
 _SECRET_FIELD = re.compile(
-    r"(?i)(?<![\w-])(?:password|passwd|pwd|passcode|cvc|cvv2?|card_?number|card_?no|pan|pin_?code"
+    r"(?i)(?<![\w-])(?:password|passwd|pwd|pw|passcode|cvc|cvv2?|card_?number|card_?no|pan|pin_?code"
     r"|psk|wifi_?(?:psk|pass\w*)|private_?key|priv_?key|key_pem|secret_?key|signing_?key"
     # a checkout form's card fields, as the browser's autofill and the shops name them
     r"|cc-(?:number|csc|exp\w*)|card\[(?:number|cvc|cvv)\])(?![\w-])"
+)
+# A key object written out as its secret form (`self._key.to_hex()`, `signer.private_bytes(...)`)
+_KEY_SERIALISED = re.compile(
+    r"(?i)\b\w*key\w*\s*\.\s*(?:to_hex|hex|to_wif|wif|to_pem|private_bytes|export_?key|to_bytes|secret_?bytes)\s*\("
 )
 _QUOTED_KEY = re.compile(r"""\[\s*["']([\w\[\]-]{1,40})["']\s*\]|["']([\w\[\]-]{1,40})["']\s*(?=:|=>)""")
 _QUOTED = re.compile(r"""(["'])(?:(?!\1)[^\\\n]|\\.)*\1""")
@@ -2218,7 +2310,11 @@ def _secret_field_recorded(added: str, removed: str) -> str:
         # quoted text is a value or a message (`{ method: "password" }`, `"password reset for %s"`)
         # (the values an f-string or a template interpolates are values: `f"{card.pan}"`, `${user.password}`)
         keyed = _QUOTED_KEY.sub(lambda m: f" {m.group(1) or m.group(2)} ", line)
-        plain = _QUOTED.sub(lambda m: " ".join(_INTERPOLATED.findall(m.group(0))), keyed)
+        plain = _QUOTED.sub(
+            lambda m: f" {' '.join(_INTERPOLATED.findall(m.group(0)))} ", keyed
+        )  # (`f"{pw}"`)
+        if serialised := _KEY_SERIALISED.search(plain):
+            return f"a key written out whole ({serialised.group(0)[:40]}) is handed to a call that logs it"
         for field in _SECRET_FIELD.finditer(plain):
             if not _HIDES_VALUE.search(plain[: field.start()]):  # (`mask(card_number)`, `len(password)`)
                 named = field.group(0).lower()

@@ -6937,6 +6937,15 @@ _CONCEALS = re.compile(
     r"|\btreat (?:any|all|the)? ?instructions? (?:found |written )?in\b[^.\n]{0,60}\bas (?:coming )?from\b"
     r"|\b(?:credentials?|tokens?|secrets?|passwords?|api keys?)\b[^.\n]{0,60}\b(?:append|copy|write|save|send"
     r"|post|store|stash) (?:them|it|a copy)\b"
+    # (`it's harmless, no need to mention it to the user`, `without telling the user`, `keep this out of your
+    # summary`)
+    r"|\bno need to (?:mention|tell|report|reveal|disclose|inform|notify)\b"
+    r"|\bwithout (?:telling|mentioning|informing|notifying|alerting|asking) (?:the user|anyone|the developer"
+    r"|the owner|them)\b"
+    r"|\b(?:must not|mustn't|should not|shouldn't|never|do not|don't) (?:mention|tell|report|reveal|disclose)"
+    r"\b[^.\n]{0,30}\bto (?:the user|anyone|the developer|the owner)\b"
+    r"|\b(?:keep|leave) (?:it|this|that|them) out of (?:your|the) (?:replies|reply|summary|summaries|response"
+    r"|responses|output|report)\b"
 )
 
 
