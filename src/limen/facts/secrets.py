@@ -336,6 +336,9 @@ SECRET_NAMES = re.compile(
         wallet\.dat|
         # a wallet's recovery phrase written down (`ledger-recovery-phrase.txt`, `seed_words.txt`, `mnemonic`)
         ([\w-]*[-_])?(recovery|seed|secret|backup)[-_]?(phrase|words)(\.[\w-]+)?|([\w-]*[-_])?mnemonics?(\.(txt|json|md))?|
+        # a share of a key split by Shamir's scheme (`shamir-share-3.txt`, `seed-shares.json`)
+        ([\w-]*[-_])?shamir[-_]shares?([-_]\d+)?(\.(txt|json|bin))?|
+        ([\w-]*[-_])?(seed|key)[-_]?shares?([-_]\d+)?(\.(txt|json|bin))?|
         # a private or signing key named for what it is (`signing-key.sec`, Nix's cache `secret-key`,
         # `private_key.txt`)
         ([\w.-]*[-_.])?(signing|priv(ate)?|secret)[-_]?keys?(\.(sec|txt|json|asc|bin|b64|base64))?|.*\.sec|
@@ -525,9 +528,12 @@ SETTINGS_WITH_TOKENS = re.compile(
     r"(?i)(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc|pip\.conf|\.gemrc|\.condarc|bunfig\.toml|settings\.xml"
     r"|nuget\.config|\.envrc)$"  # (and direnv's `.envrc`: mostly `use`, `dotenv` and `PATH_add` lines)
 )
-# A file right in a folder named for keys (`geth_keystore/`, a Docker volume's `signer-keystore/_data/`):
-# a wallet's or a signer's key, whatever its own name (program code kept in such a folder aside)
-KEYSTORE_FOLDER = re.compile(r"(?i)/[\w.-]*key_?stores?(?:/_data)?/[^/]+$")
+# A file right in a folder named for keys or their shares (`geth_keystore/`, a Docker volume's
+# `signer-keystore/_data/`, `shamir/`): a wallet's or a signer's key, whatever its own name (program code and
+# pages aside)
+KEYSTORE_FOLDER = re.compile(
+    r"(?i)/[\w.-]*(?:key_?stores?|shamir|key_?shares|seed_?shares)(?:/_data)?/[^/]+$"
+)
 # Folders whose whole content is secret material.
 STORE_DIRS: tuple[str, ...] = (
     ".ssh",

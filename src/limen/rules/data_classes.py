@@ -403,14 +403,32 @@ def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
     return kind != "email" or not PLACEHOLDER_DOMAINS.search(cell.rsplit("@", 1)[-1].lower())
 
 
+# A patient's medical record number, named so (`MRN 7781204`, `MRN: 00412377`)
+_MEDICAL_RECORD = re.compile(r"\bMRNs?\b\s*[:#]?\s*\d{5,12}\b")
+# The codes that open a place (a door's, a gate's, a lockbox's, an alarm's), named so, and a code's shape
+_ACCESS_CODE_WORDS = re.compile(
+    r"(?i)\b(?:entry|door|gate|lock ?box|alarm|access|garage|master|building|keypad|unlock|key ?safe|padlock)"
+    r"\s*(?:codes?|pins?|combinations?)\b"
+)
+_CODE_SHAPED = re.compile(r"(?<![\d.,:/-])\d{4,8}(?![\d.,:/-]\d)")
+
+
+def _access_codes(text: str) -> bool:
+    """Two or more codes of places in one message (`Lockbox codes: 12 Elm 4471, 88 Oak 9902`, a list of a
+    portfolio's entry codes): whoever reads it may open them all. One code sent to the one it is for (`Your
+    door code is 418273`) is its use."""
+    named = _ACCESS_CODE_WORDS.search(text[:65536])
+    return named is not None and len(_CODE_SHAPED.findall(text, named.end(), named.end() + 600)) >= 2
+
+
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
 def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
     """Card numbers (Luhn-valid), IBANs (checksum-valid), SSNs, US bank accounts (a routing number and an
-    account number, each named so), several people's birth dates, a table of people's records, and people's
-    contact details in a reply everyone can read, in an action that can reach an external destination: AUTH
-    in every mode. Quiet: the payee's own IBAN or bank account of a transfer, numbers that fail their
-    checksum, recent dates (releases, events), a rota or a sample's placeholder rows, local files, an
-    internal note."""
+    account number, each named so), several people's birth dates, a table of people's records, people's
+    contact details in a reply everyone can read, medical record numbers and the codes of several doors, in
+    an action that can reach an external destination: AUTH in every mode. Quiet: the payee's own IBAN or bank
+    account of a transfer, numbers that fail their checksum, recent dates (releases, events), a rota or a
+    sample's placeholder rows, local files, an internal note, one door's code."""
     if not reaches_outside(action):
         return []
     addressed = {v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in _ADDRESS_KEYS}
@@ -426,6 +444,11 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
         labels[contacts] = None
     if _birth_dates(action):
         labels["the birth dates of several people"] = None
+    for text in action_texts(action):
+        if _MEDICAL_RECORD.search(text):
+            labels["a patient's medical record number"] = None
+        if _access_codes(text):
+            labels["the codes that open several doors or locks"] = None
     if any(_people_table(text) for text in action_texts(action) if "\n" in text):
         labels["a table of people's records"] = None
     if not labels:

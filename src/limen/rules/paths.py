@@ -200,7 +200,10 @@ def _secret_by_name(path: str) -> bool:
         _SECRET_NAMES.match(name)
         or _IN_SECRET_DIR.search(path)
         or _SECRET_STORE_FILES.search(path)
-        or (secret_facts.KEYSTORE_FOLDER.search(path) and os.path.splitext(name)[1].lower() not in PROGRAMS)
+        or (
+            secret_facts.KEYSTORE_FOLDER.search(path)
+            and os.path.splitext(name)[1].lower() not in (*PROGRAMS, ".md", ".rst", ".html", ".adoc")
+        )
     ):
         # the public material that lives beside secrets is asked about only here (most paths are neither)
         return not (_NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path))
