@@ -2147,6 +2147,11 @@ _CREDENTIAL_NOUN = re.compile(
 _VALUE_READ = re.compile(
     r"(?:^|_)(?:get|read|show|fetch|reveal|export|retrieve|access|dump|print|value|view)(?:_|$)"
 )
+# The codes that open places (a door's, a lockbox's, an alarm's): listed, they are shown, not named
+_PLACE_CODES = re.compile(
+    r"(?:^|_)(?:(?:master|access|entry|door|gate|lockbox|alarm|unlock|keypad|building)_(?:codes?|pins?)|passcodes?)"
+    r"(?:_|$)"
+)
 _KEYS_LISTED = re.compile(
     r"(?:^|_)(?:account|storage|namespace|cosmos\w*)_keys_list(?:_|$)|(?:^|_)list_(?:account|storage)_keys(?:_|$)"
 )
@@ -2156,8 +2161,9 @@ _KEYS_LISTED = re.compile(
 def secret_reading_tools(action: Action, ctx: Context) -> Iterable[Finding]:
     """A server's tool that reads a credential's value by its name (`mcp__azure__keyvault_secret_get`,
     `mcp__vault__read_secret`, `mcp__aws__get_secret_value`, `mcp__azure__storage_account_keys_list`):
-    AUTH, as `az keyvault secret show` or reading a secret file is. Quiet: tools that list secrets' names
-    (`list_secrets`), write or rotate one, and keys of a key-value store (`redis.get_key`)."""
+    AUTH, as `az keyvault secret show` or reading a secret file is; so is a list of the codes that open
+    places (`list_master_codes`). Quiet: tools that list secrets' names (`list_secrets`), write or rotate
+    one, and keys of a key-value store (`redis.get_key`)."""
     from limen.normalize.tools import KNOWN_TOOLS, words_of
 
     if not action.tool.startswith("mcp__") or action.tool in KNOWN_TOOLS:
@@ -2169,7 +2175,14 @@ def secret_reading_tools(action: Action, ctx: Context) -> Iterable[Finding]:
         yield Finding(
             ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, f"{action.tool} reads {printed.prints}"
         )
-    elif _KEYS_LISTED.search(words) or (_CREDENTIAL_NOUN.search(words) and _VALUE_READ.search(words)):
+    elif (
+        _KEYS_LISTED.search(words)
+        or (_CREDENTIAL_NOUN.search(words) and _VALUE_READ.search(words))
+        or (
+            _PLACE_CODES.search(words)
+            and (_VALUE_READ.search(rest := _PLACE_CODES.sub("_", words)) or "list" in rest.split("_"))
+        )
+    ):
         detail = f"{action.tool} reads a credential's value"
         yield Finding(ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 70, detail)
     elif revealed := _revealed(action.arguments):  # `1password.get_item(item=..., reveal=true)`
