@@ -5510,6 +5510,10 @@ def _awk_pipes(code: str, state: _State, via: tuple[str, ...], level: int) -> No
     """awk's own pipes run shell lines: `"CMD" | getline` runs CMD and reads what it prints; `print ... |
     "CMD"` runs CMD with what awk prints on its input, so `print | "sh"` runs commands awk builds."""
     for match in _AWK_COMMAND_READ.finditer(code):
+        if code[: match.start()].rstrip()[-1:] not in ("", "(", "{", ";", ",", "=", "\n"):
+            # `"geoiplookup " $2 "| cut -f2" | getline g`: the literal ends a line joined at run time
+            state.flag("awk runs a command line built at run time (... | getline)")
+            continue
         _analyse_text(
             _awk_string(match.group(1)), state, via=(*via, "awk getline"), level=level + 1, lenient=True
         )
