@@ -403,6 +403,34 @@ def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
     return kind != "email" or not PLACEHOLDER_DOMAINS.search(cell.rsplit("@", 1)[-1].lower())
 
 
+# A file named for people's identifiers or records (`exports/ssn_dob_report_q3.pdf`, `payroll_2025.csv`,
+# `patients-export.xlsx`): a document or a table, by its name
+_RECORDS_FILE = re.compile(
+    r"(?i)(?:^|[/_.-])(?:ssns?|social[_-]security|dobs?|dates?[_-]of[_-]birth|passports?|patients?|payroll"
+    r"|salar(?:y|ies)|tax[_-]?ids?|medical|diagnos[a-z]*|kyc)(?:[_.-][^/\s]*)?\.(?:pdf|csv|tsv|xlsx?|json|zip"
+    r"|docx?|txt|parquet)$"
+)
+
+
+def _records_to_personal_mail(action: Action) -> str:
+    """A call that hands over a file named for people's identifiers or records (an envelope's document, a
+    mail's attachment) and addresses someone at a mail service anyone may sign up to: the records go to a
+    private mailbox, outside the organisation's. The file's name, or ""."""
+    from limen.facts.hosts import FREE_MAIL_DOMAINS
+
+    texts = action_texts(action)
+    files = [t for t in texts if len(t) < 512 and _RECORDS_FILE.search(t)]
+    if not files:
+        return ""
+    personal = any(
+        match.group(1).lower() in FREE_MAIL_DOMAINS
+        for text in texts
+        if "@" in text
+        for match in _EMAIL.finditer(text[:4096])
+    )
+    return files[0].rsplit("/", 1)[-1][:60] if personal else ""
+
+
 # A patient's medical record number, named so (`MRN 7781204`, `MRN: 00412377`)
 _MEDICAL_RECORD = re.compile(r"\bMRNs?\b\s*[:#]?\s*\d{5,12}\b")
 # The codes that open a place (a door's, a gate's, a lockbox's, an alarm's), named so, and a code's shape
@@ -444,6 +472,8 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
         labels[contacts] = None
     if _birth_dates(action):
         labels["the birth dates of several people"] = None
+    if records := _records_to_personal_mail(action):
+        labels[f"a file of people's records ({records}) for a personal mailbox"] = None
     for text in action_texts(action):
         if _MEDICAL_RECORD.search(text):
             labels["a patient's medical record number"] = None
