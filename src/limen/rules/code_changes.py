@@ -802,6 +802,8 @@ def weakened(
             found.append(copied_to)
         if not test_code(path) and (payee := _fixed_payee(added, known + before)):
             found.append(payee)
+        if not test_code(path) and (pin := _FIXED_PIN.search(added)) and pin.group(1) not in known + before:
+            found.append("the code sets a fixed PIN or access code: whoever knows it opens what it guards")
         if not test_code(path) and (unmasked := _masking_undone(lead + before, lead + after)):
             found.append(unmasked)
         if _raw_outputs(added) > _raw_outputs(removed):
@@ -2175,6 +2177,13 @@ def _credential_store_copied(added: str, known: str) -> str:
 _PAYEE_LITERAL = re.compile(
     r"""["'](?:(?:pm|acct|ba|card|src|bank)_[A-Za-z0-9]{14,}|[A-Z]{2}\d{2}[A-Z0-9]{11,30})["']"""
     r"""|\b(?:acct|account|account_?(?:no|number|id)|iban|bank_?account)\s*[=:]\s*["']\d{8,18}["']"""
+)
+
+
+# A PIN or an access code given as a literal (`pin="480137"`, `door_code: '7731'`)
+_FIXED_PIN = re.compile(
+    r"""(?i)\b(?:pin|pin_?code|passcode|access_?code|door_?code|entry_?code|unlock_?code|keypad_?code)\s*"""
+    r"""(?:=|:|=>)\s*["'](\d{4,10})["']"""
 )
 
 
