@@ -627,9 +627,9 @@ def _normalize(
         identity = project_repository(cwd) if cwd else None
         if forked := forked_away(tool, arguments, identity[1].split("/", 1)[0] if identity else ""):
             notes.append(forked)
-    if tool.startswith("mcp__") and (target := production_target(tool, arguments)):
+    if tool.startswith("mcp__") and (target := production_target(acts, arguments)):
         notes.append(PRODUCTION_TARGET + target)  # `ps_scale(app="shop-prod", dyno="web=0")`
-    if tool.startswith("mcp__") and (selected := every_item(tool, arguments)):
+    if tool.startswith("mcp__") and (selected := every_item(acts, arguments)):
         notes.append(BULK_TARGET + selected)  # `bulk_command(selector="*", command="factory_reset")`
     edited = str(arguments.get("file_path", ""))
     editor = tool in _EDITORS or (tool.startswith("mcp__") and "edits" in arguments)

@@ -396,7 +396,7 @@ _MATCHES_EVERYTHING = re.compile(r"""\{?\s*\w+\s*=~\s*["']\.[*+]["']\s*\}?""")
 # verb only where nothing else names one (Home Assistant's); beside an operation it names what is acted on.
 _DISPATCHER = re.compile(
     r"^(?:call|execute|perform|run|invoke|trigger|do)_(?:[a-z0-9]+_)?(?:service|action|operation|method"
-    r"|api|request)s?$"
+    r"|api|request)s?$|^(?:call|invoke|api_call)$"
 )
 _DISPATCHED_VERBS = ("action", "operation", "method", "verb", "action_name", "operation_name", "service")
 _DISPATCHED_OBJECTS = ("domain", "resource", "resource_type", "kind", "service_name", "service")
@@ -611,6 +611,8 @@ _CONTROL_KEYS = re.compile(
     r"|mav_sign\w*$|log_bitmask$|sdlog\w*$"
     # what tells someone a machine, a store or a system left its safe range (a freezer's `alarms_enabled`)
     r"|(?:^|\.)(?:alarms?|alerts?|alerting)_?enabled?$"
+    # a payment terminal's or a device's tamper detection
+    r"|(?:^|_)tamper_?(?:detection|protection|switch|response|evident)"
 )
 # A check's list of what it leaves out (`sonar.exclusions`, `skip_paths`, `suppress`), given a pattern that
 # matches every file or finding
@@ -877,6 +879,7 @@ _ACCESS_KEYS = frozenset(
     | {"role_type", "roles", "role_id"}
     | {"policies", "policy", "token_policies", "policy_name"}  # Vault's, Consul's and Nomad's
     | {"policy_arn", "policy_arns", "role_arn"}  # AWS's managed policies, by their ARN
+    | {"attach_policies", "attached_policies", "managed_policies", "managed_policy_arns", "policy_arn_list"}
 )
 _ADMIN_LEVELS = re.compile(
     # (a scope before it and a degree in front: `org:admin`, `superadmin`, `super_admin`, `roles/owner`)
@@ -2235,7 +2238,7 @@ _MOVES_VALUE = re.compile(
 # `add_user_virtual_currency(amount=...)`; a file's, a domain's or a job's `transfer` moves none)
 _MOVES_PRICED = re.compile(
     r"(?:^|_)(?:transfers?|wires?|pay|withdraw\w*|disburse\w*|remit\w*|(?:apply|issue|add|grant)_(?:\w+_)?credits?"
-    r"|(?:add|grant|give|adjust|credit|set)_(?:\w+_)?(?:currency|coins|gems|balances?)"
+    r"|(?:add|grant|give|adjust|credit|set)_(?:\w+_)?(?:currency|coins|gems|balances?|miles|points)"
     # a transaction made and sent (a wallet's, a custody platform's): with an amount, value leaves
     r"|(?:create|send|submit|sign|broadcast)_(?:\w+_)?transactions?)(?:_|$)"
 )
@@ -2803,7 +2806,13 @@ _FORCED = re.compile(r"^(?:force|forced|force_delete|override\w*|skip_\w*checks?
 # `suppress_approval`, `ignore_reservations`)
 _OVERRIDES = re.compile(
     r"^(?:override|bypass|skip|suppress|ignore|no)_\w*(?:inspections?|checks?|reviews?|approvals?|validation"
-    r"|verification|reservations?|interlocks?|limits?|holds?)$"
+    r"|verification|reservations?|interlocks?|limits?|holds?|cooling_?off|cooling_?period|waiting_?period)$"
+)
+# A switch that lets a send reach those who opted out, excluded themselves or are barred
+# (`include_unsubscribed`, a gambling operator's `include_self_excluded`, `include_gamstop_flagged`)
+_OPTED_OUT = re.compile(
+    r"^include_\w*(?:self_?excluded|excluded|unsubscribed|opted_?out|suppressed|do_not_\w+|gamstop\w*|blocked"
+    r"|blacklisted|bounced|complained)\w*$"
 )
 # A control system's tool that commands equipment: a tag, a register or a coil written, a setpoint set, a
 # breaker, a valve or a pump operated (`write_tags`, `set_generator_setpoint`, `open_breaker`)
@@ -2842,6 +2851,8 @@ def production_target(tool: str, arguments: dict[str, object]) -> str:
         for k, v in list(arguments.items())[:32]
     ):
         return "a step the service requires skipped"  # `approve_permit(override_inspections=true)`
+    if any(v is True and _OPTED_OUT.match(words_of(str(k))) for k, v in list(arguments.items())[:32]):
+        return "a message sent to those who asked not to receive it"  # (`include_self_excluded=true`)
     released = any(_RELEASES.search(str(k)) for k in list(arguments)[:32])  # `update_track(releases=[...])`
     if (
         released

@@ -2164,12 +2164,13 @@ def secret_reading_tools(action: Action, ctx: Context) -> Iterable[Finding]:
     AUTH, as `az keyvault secret show` or reading a secret file is; so is a list of the codes that open
     places (`list_master_codes`). Quiet: tools that list secrets' names (`list_secrets`), write or rotate
     one, and keys of a key-value store (`redis.get_key`)."""
-    from limen.normalize.tools import KNOWN_TOOLS, words_of
+    from limen.normalize.tools import KNOWN_TOOLS, dispatched, words_of
 
     if not action.tool.startswith("mcp__") or action.tool in KNOWN_TOOLS:
         return
-    words = words_of(action.tool.split("__", 1)[1]).replace("secret_scanning", "scanning")  # an alert's
-    parts = action.tool.split("__")
+    tool = dispatched(action.tool, action.arguments)  # `aws.call(service="iam", operation="CreateAccessKey")`
+    words = words_of(tool.split("__", 1)[1]).replace("secret_scanning", "scanning")  # an alert's
+    parts = tool.split("__")
     printed = secret_facts.printer_tool(words_of(parts[1]), words_of(parts[-1])) if len(parts) >= 3 else None
     if printed is not None:  # `mcp__airflow__get_connection`: `airflow connections get`'s credential
         yield Finding(
