@@ -336,6 +336,8 @@ SECRET_NAMES = re.compile(
         wallet\.dat|
         # a wallet's recovery phrase written down (`ledger-recovery-phrase.txt`, `seed_words.txt`, `mnemonic`)
         ([\w-]*[-_])?(recovery|seed|secret|backup)[-_]?(phrase|words)(\.[\w-]+)?|([\w-]*[-_])?mnemonics?(\.(txt|json|md))?|
+        # a key store kept as a database or a data file (`keystore.db`, a fleet's `lane-keystore.sqlite`)
+        ([\w-]*[-_.])?keystore\.(db|sqlite3?|dat|bin|json)|
         # a share of a key split by Shamir's scheme (`shamir-share-3.txt`, `seed-shares.json`)
         ([\w-]*[-_])?shamir[-_]shares?([-_]\d+)?(\.(txt|json|bin))?|
         ([\w-]*[-_])?(seed|key)[-_]?shares?([-_]\d+)?(\.(txt|json|bin))?|
@@ -1039,7 +1041,9 @@ _TOKEN_PREFIXES = (
 KEY_MATERIAL = re.compile(
     r"(?i)private[ _-]?key|begin[ _-]+(?:openssh|pgp private|encrypted)|aws_secret|secret_access_key|"
     r"password|passwd|api[_-]?key|apikey|client_secret|secret[_-]?key|auth[_-]?token|access[_-]?token|"
-    r"bearer|mnemonic|seed phrase|wallet|jaas|" + _TOKEN_PREFIXES
+    r"bearer|mnemonic|seed phrase|wallet|jaas|"
+    # a payment terminal's and an HSM's keys (terminal and zone master keys, PIN keys, DUKPT's base keys)
+    r"\b(?:tmk|tpk|zmk|zpk|ipek|bdk)\b|" + _TOKEN_PREFIXES
 )
 TOKEN_SHAPES = re.compile(r"(?i)" + _TOKEN_PREFIXES)
 # A regular expression's run of random characters long enough to be a token (`[A-Za-z0-9]{64}`,

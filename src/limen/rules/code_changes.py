@@ -696,6 +696,32 @@ _STOPS = re.compile(
 )
 
 
+# A random source fit for secrets and games of chance, and a generator anyone can replay (seeded, or the
+# language's plain one)
+_SECURE_RANDOM = re.compile(
+    r"\bsecrets\.|SystemRandom|urandom|randomBytes|getRandomValues|SecureRandom|crypto/rand|random_bytes"
+    r"|random_int\(|RandomNumberGenerator"
+)
+_PREDICTABLE_RANDOM = re.compile(
+    r"\brandom\.(?:Random\(|seed\(|random\(|randint\(|randrange\()|Math\.random\(|\bmt_rand\(|\brand\.Seed\("
+    r"|\bnew\s+Random\(|\bsrand\(|\brand\(\)"
+)
+# A new branch on a switch set from outside the code that answers a check's question yes
+_SWITCH_BRANCH = re.compile(
+    r"(?m)^[ \t]*(?:if|elif)\s*\(?\s*(?:not\s+)?(?:os\.environ|os\.getenv|getenv|process\.env|ENV\["
+    r"|System\.getenv)[^\n]*\n[ \t]*(?:return\s+(?:True|true|Allow\w*\()|next\s*\()"
+)
+
+
+def _yes_on_switch(added: str, removed: str) -> list[str]:
+    """A new branch that answers a check's question yes when a switch set from outside the code is on (`if
+    os.environ.get("KYC_FAST_LANE"): return True` at the top of `is_of_age`): whoever sets it skips the
+    check, with no change to the code to review."""
+    if _SWITCH_BRANCH.search(added) and not _SWITCH_BRANCH.search(removed):
+        return ["a check answers yes when a switch set from outside the code is on"]
+    return []
+
+
 def _check_switched(removed: str, added: str, following: str) -> list[str]:
     """A check that stops, refuses or guards (by its words or the line it runs, `following`), kept whole but
     made to give way to a switch set from outside (an environment variable, a setting, a feature flag):
@@ -790,9 +816,18 @@ def weakened(
             found += _hidden_list_shrunk(removed, added)
             found += _fails_open(opening, removed, added, context + "\n" + path)
             found += _check_switched(removed, added, "\n".join(old_lines[i2 : i2 + 2]))
+            if (
+                _SECURE_RANDOM.search(removed)
+                and _PREDICTABLE_RANDOM.search(added)
+                and not _SECURE_RANDOM.search(added)
+            ):
+                found.append(
+                    "a secure random source replaced by a predictable one: its draws can be foreseen"
+                )
             if _WITH_SHARING.search(removed) and _WITHOUT_SHARING.search(added):
                 found.append("a class no longer keeps to the user's sharing rules: it sees every record")
-        if not test_code(path) and (singled := _fixed_identities(added, known + before + path)):
+        found += _yes_on_switch(added, removed)
+        if not test_code(path) and (singled := _fixed_identities(added, known + before + path, after)):
             found.append(singled)
         if not test_code(path) and (leaked := _secret_field_recorded(added, removed)):
             found.append(leaked)
@@ -2063,6 +2098,21 @@ _NO_ONE_IN_PARTICULAR = frozenset(
 )
 
 
+# A set or list of quoted items assigned a name (`_EXEMPT = {"P-0033190", ...}`), a membership test of that
+# name (`if player_id in _EXEMPT`), a test of an address against a fixed prefix or value (`ip.startswith(
+# "185.234.72.")`, `remote_addr == "203.0.113.7"`), and the private and local ranges
+_NAMED_SET = re.compile(
+    r"(?m)^\s*([A-Za-z_]\w*)\s*(?::[^=\n]{0,40})?=\s*(?:frozenset|set)?\(?\s*[\[{(]([^\]})]{1,2000})"
+)
+_ITEM_LITERAL = re.compile(r"""["']([^"'\n]{1,64})["']""")
+_MEMBER_OF = re.compile(r"(?P<left>[A-Za-z_][\w.]*)\s+in\s+(?P<name>[A-Za-z_]\w*)\b")
+_IP_PREFIX_TEST = re.compile(
+    r"""(?i)\b(?:ip|addr|ip_?address|remote_?addr|client_?ip|source_?ip|src_?ip|peer_?ip)\b\)?\s*"""
+    r"""(?:\.startswith\(|==|===|\bin\b)\s*\(?\s*["'](\d{1,3}\.\d{1,3}\.[\d.]*)["']"""
+)
+_PRIVATE_PREFIX = re.compile(r"^(?:10\.|127\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.|0\.)")
+
+
 # What a check compares with what the user gave to let them in (a password, a one-time code, a PIN): a
 # literal there is a master key; a code (`code == "424242"`) counts in code that verifies or logs in
 _SECRET_WORDS = frozenset({"password", "passwd", "pwd", "passcode", "pin", "otp", "totp", "token", "secret"})
@@ -2102,17 +2152,33 @@ def _names_identity(words: list[str]) -> bool:
     return words[-1] in ("id", "number", "no") and not _PARTY_WORDS.isdisjoint(words[:-1])
 
 
-def _fixed_identities(added: str, known: str) -> str:
+def _fixed_identities(added: str, known: str, whole: str = "") -> str:
     """A condition the change adds that treats fixed accounts on their own (`if customer_id in {"C-88213"}:
     total *= 0.42`, `if (SteamUser.GetSteamID() == 76561198043811207UL) return true;`, `if doc.custodian ==
-    "r.whitfield": return False`): an exception for whoever holds those ids, a backdoor a review of the
-    diff would ask about. Quiet: an id the file already named, short numbers and codes (`status == 404`,
-    `region_id == 12`), roles and nobody in particular (`user == "admin"`), and what no condition tests."""
+    "r.whitfield": return False`, `if player_id in _EXEMPT` with `_EXEMPT` a set of ids in `whole`, the
+    changed text; `ip.startswith("185.234.72.")`): an exception for whoever holds those ids, a backdoor a
+    review of the diff would ask about. Quiet: an id the file already named, short numbers and codes
+    (`status == 404`, `region_id == 12`), roles and nobody in particular (`user == "admin"`), private
+    addresses, and what no condition tests."""
     promotions = _PROMOTIONS.search(known) is not None  # (a code there is a discount's, one per customer)
     lines = added.splitlines()[:400]
+    # sets of ids the change names (`_EXEMPT = {"P-0033190", "P-1044871"}`), tested by their name below
+    named_sets = {
+        found.group(1): [item for item in _ITEM_LITERAL.findall(found.group(2)) if _ID_SHAPED.match(item)]
+        for found in _NAMED_SET.finditer((whole or added)[:65536])  # (named in another part of the edit)
+    }
     for at, line in enumerate(lines):
         if not (_TESTS_SOMETHING.search(line) or _RETURNS_TEST.search(line)):
             continue
+        for member in _MEMBER_OF.finditer(line):
+            ids = named_sets.get(member.group("name"), [])
+            if ids and _names_identity(_identity_words(member.group("left"))) and ids[0] not in known:
+                return f"a condition singles out fixed ids ({ids[0][:24]}, ...) for their own treatment"
+        for found in _IP_PREFIX_TEST.finditer(line):
+            if not _PRIVATE_PREFIX.match(found.group(1)) and found.group(1) not in known:
+                return (
+                    f"a condition singles out fixed addresses ({found.group(1)[:24]}) for their own treatment"
+                )
         refuses = _REFUSAL_FOLLOWS.match(lines[at + 1] if at + 1 < len(lines) else "") is not None
         for match in _COMPARISON.finditer(line):
             words = _identity_words(match.group("left"))

@@ -646,6 +646,9 @@ def _yaml_commands(text: str, data: Any = None) -> tuple[list[str], list[str]]:
         # a fork's pull request starts it with a token that may push code, publish packages or sign in to a
         # cloud (a labeler's `pull-requests: write` is its job and stays quiet)
         concerns.append("a pull_request_target workflow, which forks' pull requests start, may write code")
+    elif "pull_request_target" in text and _NAMED_SECRET.search(text):
+        # (the repository's own secrets, not the run's GITHUB_TOKEN a labeler is given)
+        concerns.append("a pull_request_target workflow, which forks' pull requests start, holds the secrets")
     for host in _REMOTE_INCLUDE.findall(text[:MAX_TEXT]):  # GitLab's `include: - remote: URL`
         concerns.append(f"{AT_DOMAIN}{host.lower()}: the pipeline takes its jobs from {host}")
     concerns += _templates_from_repositories(data)
@@ -1461,6 +1464,8 @@ _WRITES_CODE = re.compile(
     r"(?m)^[ \t]*(?:permissions\s*:\s*write-all\b"
     r"|(?:contents|id-token|packages|actions|deployments)\s*:\s*write\b)"
 )
+# A secret of the repository's own, by name (the run's `GITHUB_TOKEN` aside)
+_NAMED_SECRET = re.compile(r"\$\{\{\s*secrets\.(?!GITHUB_TOKEN\b)\w+")
 # A checkout of the pull request's own commit: under `pull_request_target` it runs with the base's secrets
 # pre-commit's hook repositories at a branch, not a tag or a commit (`rev: main`): what runs is whatever the
 # branch holds when the hooks are next installed
@@ -6471,14 +6476,16 @@ def _substitutions_made(path: str, action: Action) -> tuple[str, str] | None:
     if before is None:
         # a file not here to read: what a line delete takes out is at least the lines its addresses name
         # (`sed -i '/id: gitleaks/,+2d' .pre-commit-config.yaml` takes out the hook `gitleaks`)
-        named = [
-            line
-            for command, perl in editors
-            if not perl
-            for script in _sed_scripts(command.argv[1:])
-            for line in _deleted_addresses(script)
-        ]
-        return ("\n".join(named) + "\n", "") if named else None
+        scripts = [s for command, perl in editors if not perl for s in _sed_scripts(command.argv[1:])]
+        named = [line for script in scripts for line in _deleted_addresses(script)]
+        if named:
+            return "\n".join(named) + "\n", ""
+        # and what a literal substitution changes is at least its pattern made its replacement (`sed -i
+        # 's/verify=True/verify=False/g' client.py`)
+        swapped = [pair for script in scripts if (pair := _literal_substitution(script)) is not None]
+        if swapped:
+            return "\n".join(a for a, _ in swapped) + "\n", "\n".join(b for _, b in swapped) + "\n"
+        return None
     after: str | None = before
     for command, perl in editors:
         for script in _sed_scripts(command.argv[1:]):
@@ -6493,6 +6500,20 @@ def _substitutions_made(path: str, action: Action) -> tuple[str, str] | None:
 
 # sed's line deletes: `/RE/d`, `/RE/,+2d`, `/RE1/,/RE2/d`, `/RE/,$d`, one or more joined by `;`
 _SED_DELETE = re.compile(r"^/((?:[^/\\]|\\.)+)/(?:,(?:\+(\d+)|/((?:[^/\\]|\\.)+)/|(\$)))?\s*d$")
+
+
+def _literal_substitution(script: str) -> tuple[str, str] | None:
+    """A substitution whose pattern and replacement are plain text (`s/verify=True/verify=False/g`): the two
+    texts; None for one with a regular expression's syntax or a back-reference."""
+    found = _SED_SUBSTITUTION.match(script.strip())
+    if found is None:
+        return None
+    delimiter, pattern, replacement, _flags = found.groups()
+    pattern = pattern.replace("\\" + delimiter, delimiter).replace("\\.", ".")
+    replacement = replacement.replace("\\" + delimiter, delimiter)
+    if re.search(r"[\\\[\]*+?^$(){}|]", pattern) or re.search(r"[\\&]", replacement) or len(pattern) < 3:
+        return None
+    return pattern, replacement
 
 
 def _deleted_addresses(script: str) -> list[str]:
