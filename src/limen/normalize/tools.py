@@ -2274,9 +2274,20 @@ def moves_money(tool: str, service: str = "", arguments: dict[str, object] | Non
         found = priced if any(_MONEY_KEY.search(words_of(k.rsplit(".", 1)[-1])) for k, _ in leaves) else None
     if found is None and _CHANGES_ANYTHING.search(words) and _bank_account_given(arguments or {}):
         return "a bank account set"  # `update_account(external_account={routing_number, account_number})`
+    if (
+        found is None
+        and any(
+            v is True and _PAYS_AT_ONCE.match(words_of(str(k)))
+            for k, v in list((arguments or {}).items())[:32]
+        )
+        and any(_MONEY_KEY.search(words_of(str(k))) for k in list(arguments or {})[:32])
+    ):
+        return "a payment made at once"  # `create_ap_invoice(amount=96400.0, auto_pay=true)`
     return found.group(0).strip("_") if found else ""
 
 
+# A switch that pays what the call records at once (`auto_pay`, `pay_now`, `auto_disburse`)
+_PAYS_AT_ONCE = re.compile(r"^(?:auto_?pay|pay_?now|pay_?immediately|auto_?disburse|auto_?settle)$")
 # Calls that set or change something, and the arguments that name a bank account where money is paid
 _CHANGES_ANYTHING = re.compile(
     r"(?:^|_)(?:update|set|change|create|add|replace|modify|patch|edit|put)(?:_|$)"
@@ -2388,6 +2399,8 @@ def _public_by_value(settings: list[tuple[str, object]]) -> str:
                 last == "access" and text.replace("-", "_") in _OPEN_ACCESS
             ):  # Box's shared link `access: open`
                 return f"access set to {text}"
+            if last == "requested_visibility" and text == "public":
+                return "a link anyone may open"  # Dropbox's shared link `settings.requested_visibility`
             if last in ("privacy", "privacy_level", "privacy_status") and text == "public":
                 return (
                     f"{last} set to public"  # an LTI tool sent names and emails, a private video made public

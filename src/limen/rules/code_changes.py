@@ -109,6 +109,9 @@ _REQUEST_INPUT = prefiltered(
     r"|\bMETA\s*(?:\[|\.get\b)"  # Django's headers (`request.META.get("HTTP_X_...")`)
     r"|\brequest\.(?:GET|POST|data|args|values|json|query_params)\b"  # Django, DRF, Flask
     r"|\bsearchParams\b|\bgetQuery\s*\(|\bgetRouterParams?\s*\("  # a URL's query (fetch API, h3)
+    # the host the request names for itself (Go's `r.Host`, `request.host`, `req.hostname`), and where the
+    # caller says it connects from (`r.RemoteAddr`)
+    r"|\b(?:r|req|request)\.(?:Host|host|hostname|RemoteAddr)\b|\bget_host\s*\("
 )
 # What a branch hands out when it lets a caller in
 _GRANT = re.compile(
@@ -2081,6 +2084,7 @@ _IDENTITY_WORDS = frozenset(
 )
 _PARTY_WORDS = frozenset(
     {"account", "user", "player", "customer", "client", "member", "subscriber", "steam", "importer"}
+    | {"card", "badge", "wallet"}  # (a gift card's, a door badge's, a wallet's number)
     | {"exporter", "vendor", "supplier", "tenant", "partner", "merchant", "seller", "buyer", "driver"}
     | {"employee", "owner", "payee", "shipper", "consignee", "carrier", "org", "organization", "organisation"}
     | {"company", "student", "sis", "patient", "person", "contact", "guardian", "staff", "learner", "phone"}

@@ -2350,6 +2350,8 @@ def _key_material_erased(command: Command, action: Action, ctx: Context) -> Find
 # (a board's flash erased is no store: `espflash erase-flash` readies it for the next image)
 _DESTROYING_WORD = re.compile(
     r"^(?:(?:delete|destroy|purge|drop|wipe|remove|deregister|terminate|obliterate|expunge|erase)(?:[-_:][\w-]+)?"
+    # a device set back to how it left the factory: its settings and data gone
+    r"|factory[-_]?reset(?:[-_:][\w-]+)?"
     # an option names what it deletes in a word, or says it deletes all (`--delete`, `--drop-database`,
     # `--delete-all-output`); one that says how a tool trims its own output (`--drop-densest-as-needed`,
     # `--delete-conflicting-outputs`) deletes nothing the user has
