@@ -410,11 +410,13 @@ def _smuggled_lines(arguments: dict[str, Any], spec: ToolSpec) -> list[str]:
 # there (`destination: {"type": "sftp", "host": "ftp.example.com"}`)
 _DELIVERY_KEYS = frozenset({"destination", "target", "deliver_to", "delivery", "sink", "remote", "export_to"})
 _MACHINE_KEYS = frozenset({"host", "hostname", "server", "address"})
+_ADDRESSEE_KEYS = frozenset({"to", "email", "emails", "recipient", "recipients", "address_to"})
 
 
 def _delivery_hosts(arguments: dict[str, Any]) -> list[Destination]:
-    """The machines on the internet a call's delivery target names by a host argument of its own: the
-    destination rules judge them as any address the call sends to."""
+    """The machines on the internet a call's delivery target names by a host argument of its own, and the
+    mail addresses it names as whom it goes to: the destination rules judge them as any address the call
+    sends to."""
     found = []
     for key, value in list(arguments.items())[:64]:
         if not isinstance(value, dict) or words_of(str(key)) not in _DELIVERY_KEYS:
@@ -422,6 +424,8 @@ def _delivery_hosts(arguments: dict[str, Any]) -> list[Destination]:
         for inner, host in list(value.items())[:32]:
             if words_of(str(inner)) in _MACHINE_KEYS and (named := _internet_host(host)) is not None:
                 found.append(named)
+            elif words_of(str(inner)) in _ADDRESSEE_KEYS:  # `destination: {"type": "email", "to": ADDRESS}`
+                found.extend(d for a in _path_values(host) if "@" in a for d in net.recipient_destinations(a))
     return found[:4]
 
 
@@ -600,6 +604,7 @@ def _normalize(
     for key in spec.recipients if not reads_by_name(tool) else ():  # (`list_customers(email=...)` filters)
         for value in _path_values(arguments.get(key)):
             destinations.extend(net.recipient_destinations(value))
+
     if (
         spec.repository[0]
         and (capability or spec.capability) != Capability.FILESYSTEM_READ.value

@@ -104,6 +104,7 @@ _RECIPIENT_KEYS = (
     *("to", "recipient", "recipients", "cc", "bcc", "email", "emails", "channel", "user", "iban"),
     # whom an export is delivered to, a thing shared with, a channel or a space opened to (their addresses)
     *("deliver_to", "send_to", "share_with", "forward_to", "invitees", "users", "members", "guests"),
+    "email_to",
 )
 
 KNOWN_TOOLS: dict[str, ToolSpec] = {
