@@ -647,6 +647,9 @@ PROCESS_MEMORY = re.compile(
     r"^/proc/[^/]+/(?:task/[^/]+/)?(?:mem|environ)$|^/proc/kcore$|^/dev/k?mem$"
 )  # a process's environment holds the tokens it was started with
 
+# An ssh-agent's socket (another session's, another user's): whoever connects signs with the keys it holds
+AGENT_SOCKET = re.compile(r"^/tmp/ssh-[^/]+/agent\.[^/]+$|/ssh-agent\.socket$|/S\.gpg-agent\.ssh$")
+
 # Representative sensitive names a glob operand is tested against.
 GLOB_PROBES: tuple[str, ...] = (
     ".env",

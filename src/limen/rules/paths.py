@@ -863,10 +863,18 @@ def secret_files(action: Action, ctx: Context) -> Iterator[Finding]:
     output goes straight into the model's context), any file whose content holds a credential: decided
     before the read, since an agent may not let Limen take an output back once the tool ran. A credential
     store outside the workspace overwritten, replaced or deleted by a shell line (`rm ~/.aws/credentials`,
-    `> ~/.ssh/id_rsa`) asks, as a Write to it does."""
+    `> ~/.ssh/id_rsa`) asks, as a Write to it does; so does another session's ssh agent socket put to use
+    (`SSH_AUTH_SOCK=$(ls /tmp/ssh-*/agent.*) ssh host`)."""
     if published := _published_by_serving(action, ctx):
         yield Finding(
             ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 80, f"{published}, which a web site serves"
+        )
+        return
+    if "SSH_AUTH_SOCK=" in action.command_line and any(
+        secret_facts.AGENT_SOCKET.search(p) for p in action.paths
+    ):  # `SSH_AUTH_SOCK=$(ls -t /tmp/ssh-*/agent.* | head -1) ssh host`: another session's keys used
+        yield Finding(
+            ReasonCode.SENSITIVE_SECRET_ACCESS, Verdict.AUTH, 75, "an ssh agent found on the machine used"
         )
         return
     if action.commands or action.capability == "shell.execute":
