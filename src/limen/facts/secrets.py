@@ -331,7 +331,7 @@ SECRET_NAMES = re.compile(
         \.edgerc|.*\.keyring|\.irodsA|
         # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password
         krb5cc_[\w.-]+|.*\.keytab|jpserver-[\w-]+\.json|kernel-[\w-]+\.json|slurmdbd\.conf|
-        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|([\w-]+\.)?secrets?\.(ya?ml|json|toml|env)|
+        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|[\w.-]+[-_.]credentials?\.(properties|json|ya?ml|toml|ini|conf|cfg|xml)|.*service[-_]account.*\.json|([\w-]+\.)?secrets?\.(ya?ml|json|toml|env)|
         .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
         wallet\.dat|
         # a wallet's recovery phrase written down (`ledger-recovery-phrase.txt`, `seed_words.txt`, `mnemonic`)

@@ -742,6 +742,17 @@ _MONITORING = re.compile(
     r"(^|_)(?:pagerduty|opsgenie|grafana|alertmanager|datadog|sentry|newrelic|new_relic|splunk|prometheus"
     r"|victorops|incident_?io|betterstack|uptime_?kuma|statuspage)(_|$)"
 )
+# A tool named for alerting, and the settings that say whom an alert reaches
+_ALERTING = re.compile(r"(?:^|_)(?:alerts?|alerting|escalations?|notifications?|monitors?|alarms?)(?:_|$)")
+_ALERT_TARGETS = frozenset(
+    {"notify", "rules", "escalation_rules", "targets", "recipients", "contacts", "channels", "receivers"}
+    | {"notification_channels", "notify_emails", "subscribers", "on_call", "responders"}
+)
+# Permissions that give whoever holds them every record or the administration of an org (Salesforce's)
+_EVERY_RECORD_PERMISSIONS = frozenset(
+    {"view_all_data", "modify_all_data", "manage_users", "author_apex", "customize_application"}
+    | {"manage_internal_users", "view_all_users", "modify_metadata"}
+)
 # Settings of a watching server that stop its alerts while true
 _PAUSED = frozenset({"is_paused", "paused", "pause", "is_muted", "muted", "mute", "snoozed", "is_snoozed"})
 # A paging service's calls that stop it paging: an integration or a service disabled, an on-call schedule,
@@ -2523,6 +2534,13 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
         for k, v in settings
     ):  # Grafana's `update_alert_rule_group(isPaused=true)`, Sentry's `isMuted`, `forceDeleteRules`
         return f"{CONTROL_OFF}alerting paused or its rules deleted by {words}"
+    if (monitoring or _ALERTING.search(words)) and any(
+        words_of(k.rsplit(".", 1)[-1]) in _ALERT_TARGETS and v == [] for k, v in settings
+    ):  # `update_escalation_policy(rules=[])`, `update_alert_rule(notify=[])`: an alert that reaches nobody
+        return f"{CONTROL_OFF}alerts sent to nobody by {words}"
+    for key, value in settings[:64]:  # Salesforce's `ModifyAllData: true` on a profile: every record
+        if value is True and words_of(key.rsplit(".", 1)[-1]) in _EVERY_RECORD_PERMISSIONS:
+            return f"{ADMIN_GRANTED}{key.rsplit('.', 1)[-1]} given by {words}"
     if _SETS_PASSWORD.search(words) and any(
         _PASSWORD_KEY.search(k) and isinstance(v, str) and not v.strip() for k, v in settings
     ):  # `set_branch_password(branch="internal-qa", password="")`: anyone may now open it

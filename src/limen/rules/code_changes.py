@@ -767,7 +767,7 @@ def weakened(
         removed_blocks.append(removed)
         added_blocks.append(added)
         context = lead + "\n".join(old_lines[max(0, i1 - 12) : i2]) + "\n" + added
-        why = _made_yes(removed, added, context)
+        why = _made_yes(removed, added, context + "\n" + path)  # (`validation/dea.py`: what it is about)
         if why:
             found.append(why)
         if (
@@ -1035,10 +1035,15 @@ def _refusing_branch_dropped(removed: str, added: str) -> str:
 _SHAPE_TOKENS = _YES_ANSWER | {"&&", "||", "or", "and", "OR", "AND", "unless", "if"}
 
 
+_TRAILING_COMMENT = re.compile(r"(?m)[ \t]+(?:#|//)[^\n\"']*$")
+
+
 def _yes_shape(removed: str, added: str) -> str:
-    """`_made_yes`'s shapes, whatever the code is about."""
+    """`_made_yes`'s shapes, whatever the code is about (a comment left where the test was is no test:
+    `return True  # validator.validate(...)`)."""
     if len(removed) > _MAX_BLOCK_TOKENS * 8 or len(added) > _MAX_BLOCK_TOKENS * 8:
         return ""
+    removed, added = _TRAILING_COMMENT.sub("", removed), _TRAILING_COMMENT.sub("", added)
     old_tokens, new_tokens = _TOKEN.findall(removed), _TOKEN.findall(added)
     if len(old_tokens) > _MAX_BLOCK_TOKENS or len(new_tokens) > _MAX_BLOCK_TOKENS:
         return ""
@@ -2080,6 +2085,7 @@ _COMPARISON = re.compile(
 # `sku_id` is no one's)
 _IDENTITY_WORDS = frozenset(
     {"uid", "msisdn", "mmsi", "imsi", "imei", "iban", "email", "phone", "mrn"}
+    | {"npi", "ein", "tin", "ssn", "vin", "dea"}  # (a prescriber's, a company's, a person's, a vehicle's)
     | {"login", "username", "user", "handle", "custodian", "owner", "author", "assignee", "account", "sub"}
 )
 _PARTY_WORDS = frozenset(
@@ -2094,7 +2100,7 @@ _HANDLE_WORDS = frozenset(
     {"login", "username", "user", "handle", "custodian", "owner", "author", "assignee", "sub"}
 )
 # An id's shape: a long number, or a few letters with four digits or more (`C-88213`, `N00482913`)
-_ID_SHAPED = re.compile(r"^(?:\d{6,}|[A-Za-z]{1,6}[-_]?\d{4,}[-\w]*)[A-Za-z]?$")
+_ID_SHAPED = re.compile(r"^(?:\d{6,}|[A-Za-z]{1,6}[-_]?\d{4,}[-\w]*|\d{2,3}-\d{6,7})[A-Za-z]?$")
 # A handle's shape, and the words that name a role or nobody in particular rather than one account
 _HANDLE_SHAPED = re.compile(r"^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)+$|^[a-z]{3,}\d+$", re.IGNORECASE)
 _NO_ONE_IN_PARTICULAR = frozenset(
