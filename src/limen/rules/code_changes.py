@@ -2091,6 +2091,8 @@ _IDENTITY_WORDS = frozenset(
 _PARTY_WORDS = frozenset(
     {"account", "user", "player", "customer", "client", "member", "subscriber", "steam", "importer"}
     | {"card", "badge", "wallet"}  # (a gift card's, a door badge's, a wallet's number)
+    # and the things a site lets through by their numbers: a container, a vehicle, a sensor, a lot
+    | {"container", "vehicle", "truck", "trailer", "plate", "sensor", "device", "lot", "shipment", "vessel"}
     | {"exporter", "vendor", "supplier", "tenant", "partner", "merchant", "seller", "buyer", "driver"}
     | {"employee", "owner", "payee", "shipper", "consignee", "carrier", "org", "organization", "organisation"}
     | {"company", "student", "sis", "patient", "person", "contact", "guardian", "staff", "learner", "phone"}
@@ -2100,6 +2102,8 @@ _HANDLE_WORDS = frozenset(
     {"login", "username", "user", "handle", "custodian", "owner", "author", "assignee", "sub"}
 )
 # An id's shape: a long number, or a few letters with four digits or more (`C-88213`, `N00482913`)
+# The start of an id (`"TGHU90"`, `"CT-04"`): four characters or more, digits among them
+_ID_PREFIX = re.compile(r"^(?=[^\d]*\d)[A-Za-z0-9][\w-]{3,}$")
 _ID_SHAPED = re.compile(r"^(?:\d{6,}|[A-Za-z]{1,6}[-_]?\d{4,}[-\w]*|\d{2,3}-\d{6,7})[A-Za-z]?$")
 # A handle's shape, and the words that name a role or nobody in particular rather than one account
 _HANDLE_SHAPED = re.compile(r"^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)+$|^[a-z]{3,}\d+$", re.IGNORECASE)
@@ -2222,7 +2226,13 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
                 and _HANDLE_SHAPED.match(literal) is not None
                 and literal.lower() not in _NO_ONE_IN_PARTICULAR
             )
-            if _ID_SHAPED.match(literal) or handle:
+            prefix = (
+                match.group(0)
+                .lstrip(" .\t")
+                .split("(")[0]
+                .endswith(("startswith", "endswith", "starts_with"))
+            )
+            if _ID_SHAPED.match(literal) or handle or (prefix and _ID_PREFIX.match(literal)):
                 return f"a condition singles out a fixed account or id ({literal[:24]}) for its own treatment"
     return ""
 
@@ -2368,7 +2378,7 @@ _RECORDING_CALL = re.compile(
 # A field that holds a password or a payment card's secret, used as a value (a name, a key), not a word of
 # a message (`"password reset for %s"`)
 _SECRET_FIELD = re.compile(
-    r"(?i)(?<![\w-])(?:password|passwd|pwd|pw|passcode|cvc|cvv2?|card_?number|card_?no|pan|pin_?code"
+    r"(?i)(?<![\w-])(?:password|passwd|pwd|pw|passcode|ssn|social_security_number|cvc|cvv2?|card_?number|card_?no|pan|pin_?code"
     r"|psk|wifi_?(?:psk|pass\w*)|private_?key|priv_?key|key_pem|secret_?key|signing_?key"
     # a checkout form's card fields, as the browser's autofill and the shops name them
     r"|cc-(?:number|csc|exp\w*)|card\[(?:number|cvc|cvv)\])(?![\w-])"
