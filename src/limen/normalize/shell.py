@@ -5528,6 +5528,7 @@ def _awk_pipes(code: str, state: _State, via: tuple[str, ...], level: int) -> No
 
 
 def _awk_string(literal: str) -> str:
+    """An awk string literal's text, its escapes undone (`\\"` is `"`)."""
     return re.sub(r"\\(.)", r"\1", literal)
 
 

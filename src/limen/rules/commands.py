@@ -551,6 +551,8 @@ _FIND_NON_FILTERS = frozenset(
 )
 
 
+# A folder named for scratch (`/srv/app/tmp`, `/var/www/cache`), find's ages in minutes, and an age under a
+# day (`+0` to `+1439`)
 _SCRATCH_NAMED = re.compile(r"/(?:tmp|temp|cache|caches|sessions?|spool)/", re.I)
 _MINUTE_AGE_TESTS = frozenset({"-amin", "-cmin", "-mmin"})
 _IN_THE_LAST_DAY = re.compile(r"\+(?:[0-9]|[1-9][0-9]|[1-9][0-9]{2}|1[0-3][0-9]{2}|14[0-3][0-9])")

@@ -187,9 +187,9 @@ def _unused_fetched(registry: str, by: str, spec: str, action: Action, ctx: Cont
 def _unknown_module_run(by: str, spec: str, action: Action, ctx: Context) -> str:
     """`go run github.com/qk-devtools/stripe-audit@latest`: a Go module fetched from a source forge at a
     version the project does not pin, and run at once (or installed and run by the same line: `go install
-    M@v && NAME ...`), from an account that publishes none of the modules
-    Go projects commonly take (`facts.packages.known_go_publisher`) and is not the project's own. Go has no
-    registry listing to say who uses a module: who publishes it is what is known. Quiet: a module of the
+    M@v && NAME ...`), from an account that publishes none of the modules Go projects commonly take
+    (`facts.packages.known_go_publisher`) and is not the project's own. Go has no registry listing to say
+    who uses a module: who publishes it is what is known. Quiet: a module of the
     project's go.mod or its own account, modules of the Go team's and well-known owners' domains and
     accounts, and `go run` of a package of the project (no version)."""
     module, at, version = spec.partition("@")

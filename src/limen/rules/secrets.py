@@ -2345,9 +2345,7 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
             # `grep -iE 'apiKey|password' ~/.basespace/*.cfg /opt/lims/connections.config`: what it prints is
             # the lines that hold a credential
             operands = [w for w in command.argv[1:] if w and not w.startswith("-")]
-            pattern = " ".join(
-                operands[:1]
-            )  # (the files' names are no pattern: `/etc/pam.d/common-password`)
+            pattern = operands[0] if operands else ""  # (no file's name: `/etc/pam.d/common-password`)
             if (
                 secret_facts.names_key_material(pattern)
                 and not _inverted(command)
