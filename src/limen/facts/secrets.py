@@ -331,16 +331,11 @@ SECRET_NAMES = re.compile(
         \.edgerc|.*\.keyring|\.irodsA|
         # Kerberos's ticket caches and keytabs, Jupyter's server and kernel tokens, Slurm's database password
         krb5cc_[\w.-]+|.*\.keytab|jpserver-[\w-]+\.json|kernel-[\w-]+\.json|slurmdbd\.conf|
-        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|[\w.-]+[-_.]credentials?\.(properties|json|ya?ml|toml|ini|conf|cfg|xml)|.*service[-_]account.*\.json|([\w-]+\.)?secrets?\.(ya?ml|json|toml|env)|
+        credentials(\.json|\.toml|\.db|\.tfrc\.json)?|.*service[-_]account.*\.json|([\w-]+\.)?secrets?\.(ya?ml|json|toml|env)|
         .*\.keychain(-db)?|login\.keychain|Cookies|Login\ Data|key[34]\.db|logins\.json|cookies\.sqlite|
         wallet\.dat|
         # a wallet's recovery phrase written down (`ledger-recovery-phrase.txt`, `seed_words.txt`, `mnemonic`)
         ([\w-]*[-_])?(recovery|seed|secret|backup)[-_]?(phrase|words)(\.[\w-]+)?|([\w-]*[-_])?mnemonics?(\.(txt|json|md))?|
-        # a key store kept as a database or a data file (`keystore.db`, a fleet's `lane-keystore.sqlite`)
-        ([\w-]*[-_.])?keystore\.(db|sqlite3?|dat|bin|json)|
-        # a share of a key split by Shamir's scheme (`shamir-share-3.txt`, `seed-shares.json`)
-        ([\w-]*[-_])?shamir[-_]shares?([-_]\d+)?(\.(txt|json|bin))?|
-        ([\w-]*[-_])?(seed|key)[-_]?shares?([-_]\d+)?(\.(txt|json|bin))?|
         # a private or signing key named for what it is (`signing-key.sec`, Nix's cache `secret-key`,
         # `private_key.txt`)
         ([\w.-]*[-_.])?(signing|priv(ate)?|secret)[-_]?keys?(\.(sec|txt|json|asc|bin|b64|base64))?|.*\.sec|
@@ -529,6 +524,16 @@ STORE_FILES: tuple[str, ...] = (
 SETTINGS_WITH_TOKENS = re.compile(
     r"(?i)(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc|pip\.conf|\.gemrc|\.condarc|bunfig\.toml|settings\.xml"
     r"|nuget\.config|\.envrc)$"  # (and direnv's `.envrc`: mostly `use`, `dotenv` and `PATH_add` lines)
+)
+# Names of stores and shares, asked only of a path that holds one of these words (so that the common names pay
+# nothing for them): a tool's file named for its credentials (`vcc-credentials.properties`), a key store kept
+# as a database or a data file (`keystore.db`, `lane-keystore.sqlite`), a share of a key split by Shamir's
+# scheme (`shamir-share-3.txt`, `seed-shares.json`)
+STORE_AND_SHARE_WORDS = ("credential", "keystore", "share", "shamir")
+STORE_AND_SHARE_NAMES = re.compile(
+    r"(?i)^(?:[\w.-]+[-_.]credentials?\.(?:properties|json|ya?ml|toml|ini|conf|cfg|xml)"
+    r"|(?:[\w-]*[-_.])?keystore\.(?:db|sqlite3?|dat|bin|json)"
+    r"|(?:[\w-]*[-_])?(?:shamir[-_]|seed[-_]?|key[-_]?)shares?(?:[-_]\d+)?(?:\.(?:txt|json|bin))?)$"
 )
 # A file right in a folder named for keys or their shares (`geth_keystore/`, a Docker volume's
 # `signer-keystore/_data/`, `shamir/`): a wallet's or a signer's key, whatever its own name (program code and

@@ -2166,6 +2166,14 @@ def _names_identity(words: list[str]) -> bool:
     return words[-1] in ("id", "number", "no") and not _PARTY_WORDS.isdisjoint(words[:-1])
 
 
+def _named_id_sets(text: str) -> dict[str, list[str]]:
+    """The sets and lists of quoted ids a text assigns names to, by name."""
+    return {
+        found.group(1): [item for item in _ITEM_LITERAL.findall(found.group(2)) if _ID_SHAPED.match(item)]
+        for found in _NAMED_SET.finditer(text[:65536])
+    }
+
+
 def _fixed_identities(added: str, known: str, whole: str = "") -> str:
     """A condition the change adds that treats fixed accounts on their own (`if customer_id in {"C-88213"}:
     total *= 0.42`, `if (SteamUser.GetSteamID() == 76561198043811207UL) return true;`, `if doc.custodian ==
@@ -2176,15 +2184,13 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
     addresses, and what no condition tests."""
     promotions = _PROMOTIONS.search(known) is not None  # (a code there is a discount's, one per customer)
     lines = added.splitlines()[:400]
-    # sets of ids the change names (`_EXEMPT = {"P-0033190", "P-1044871"}`), tested by their name below
-    named_sets = {
-        found.group(1): [item for item in _ITEM_LITERAL.findall(found.group(2)) if _ID_SHAPED.match(item)]
-        for found in _NAMED_SET.finditer((whole or added)[:65536])  # (named in another part of the edit)
-    }
+    named_sets: dict[str, list[str]] | None = None  # found when a membership test needs them
     for at, line in enumerate(lines):
         if not (_TESTS_SOMETHING.search(line) or _RETURNS_TEST.search(line)):
             continue
         for member in _MEMBER_OF.finditer(line):
+            if named_sets is None:  # sets of ids the change names (`_EXEMPT = {"P-0033190", ...}`), anywhere
+                named_sets = _named_id_sets(whole or added)
             ids = named_sets.get(member.group("name"), [])
             if ids and _names_identity(_identity_words(member.group("left"))) and ids[0] not in known:
                 return f"a condition singles out fixed ids ({ids[0][:24]}, ...) for their own treatment"

@@ -412,14 +412,32 @@ _RECORDS_FILE = re.compile(
 )
 
 
-def _records_to_personal_mail(action: Action) -> str:
-    """A call that hands over a file named for people's identifiers or records (an envelope's document, a
-    mail's attachment) and addresses someone at a mail service anyone may sign up to: the records go to a
-    private mailbox, outside the organisation's. The file's name, or ""."""
+_RECORDS_EXTENSIONS = (
+    ".pdf",
+    ".csv",
+    ".tsv",
+    ".xls",
+    ".xlsx",
+    ".json",
+    ".zip",
+    ".doc",
+    ".docx",
+    ".txt",
+    ".parquet",
+)
+
+
+def _records_to_personal_mail(texts: tuple[str, ...]) -> str:
+    """A call (its texts) that hands over a file named for people's identifiers or records (an envelope's
+    document, a mail's attachment) and addresses someone at a mail service anyone may sign up to: the records
+    go to a private mailbox, outside the organisation's. The file's name, or ""."""
     from limen.facts.hosts import FREE_MAIL_DOMAINS
 
-    texts = action_texts(action)
-    files = [t for t in texts if len(t) < 512 and _RECORDS_FILE.search(t)]
+    files = [
+        t
+        for t in texts
+        if len(t) < 512 and t[-5:].lower().endswith(_RECORDS_EXTENSIONS) and _RECORDS_FILE.search(t)
+    ]
     if not files:
         return ""
     personal = any(
@@ -438,6 +456,7 @@ _ACCESS_CODE_WORDS = re.compile(
     r"(?i)\b(?:entry|door|gate|lock ?box|alarm|access|garage|master|building|keypad|unlock|key ?safe|padlock)"
     r"\s*(?:codes?|pins?|combinations?)\b"
 )
+_MAY_NAME_CODES = re.compile(r"(?i)cod|pin|combin")  # (a cheap look before the words are sought)
 _CODE_SHAPED = re.compile(r"(?<![\d.,:/-])\d{4,8}(?![\d.,:/-]\d)")
 
 
@@ -461,24 +480,24 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
         return []
     addressed = {v for k, v in action.arguments.items() if isinstance(v, str) and k.lower() in _ADDRESS_KEYS}
     labels: dict[str, None] = {}
-    for text in action_texts(action):
+    texts = action_texts(action)
+    for text in texts:
+        if "MRN" in text and _MEDICAL_RECORD.search(text):
+            labels["a patient's medical record number"] = None
+        if _MAY_NAME_CODES.search(text) and _access_codes(text):
+            labels["the codes that open several doors or locks"] = None
         if text in addressed:
             continue  # the payee's IBAN of a transfer is where it goes, not data leaving
         for label in data_classes_in(text):
             labels[label] = None
+    if records := _records_to_personal_mail(texts):
+        labels[f"a file of people's records ({records}) for a personal mailbox"] = None
     if _several_people(action, ctx):
         labels["the email addresses of several people"] = None
     if contacts := _contacts_made_public(action):
         labels[contacts] = None
     if _birth_dates(action):
         labels["the birth dates of several people"] = None
-    if records := _records_to_personal_mail(action):
-        labels[f"a file of people's records ({records}) for a personal mailbox"] = None
-    for text in action_texts(action):
-        if _MEDICAL_RECORD.search(text):
-            labels["a patient's medical record number"] = None
-        if _access_codes(text):
-            labels["the codes that open several doors or locks"] = None
     if any(_people_table(text) for text in action_texts(action) if "\n" in text):
         labels["a table of people's records"] = None
     if not labels:

@@ -194,16 +194,32 @@ def _secret_when_filled(path: str) -> bool:
     return len(re.sub(r"[*?.]", "", _basename(starred))) >= 2 and _secret_by_name(starred)
 
 
+def _store_or_share(path: str, name: str) -> bool:
+    """A key store, a share of a key or a tool's credentials file by its name, or a file right in a folder of
+    key stores or shares (program code and pages aside); looked at only when a word of them is in the path."""
+    lowered = path.lower()
+    if not any(word in lowered for word in secret_facts.STORE_AND_SHARE_WORDS):
+        return False
+    if secret_facts.STORE_AND_SHARE_NAMES.match(name):
+        return True
+    return secret_facts.KEYSTORE_FOLDER.search(path) is not None and os.path.splitext(name)[
+        1
+    ].lower() not in (
+        *PROGRAMS,
+        ".md",
+        ".rst",
+        ".html",
+        ".adoc",
+    )
+
+
 def _secret_by_name(path: str) -> bool:
     name = _basename(path)
     if (
         _SECRET_NAMES.match(name)
         or _IN_SECRET_DIR.search(path)
         or _SECRET_STORE_FILES.search(path)
-        or (
-            secret_facts.KEYSTORE_FOLDER.search(path)
-            and os.path.splitext(name)[1].lower() not in (*PROGRAMS, ".md", ".rst", ".html", ".adoc")
-        )
+        or _store_or_share(path, name)
     ):
         # the public material that lives beside secrets is asked about only here (most paths are neither)
         return not (_NOT_SECRET_NAMES.match(name) or _NOT_SECRET_PATHS.search(path))
