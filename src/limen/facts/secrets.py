@@ -529,7 +529,7 @@ SETTINGS_WITH_TOKENS = re.compile(
 # nothing for them): a tool's file named for its credentials (`vcc-credentials.properties`), a key store kept
 # as a database or a data file (`keystore.db`, `lane-keystore.sqlite`), a share of a key split by Shamir's
 # scheme (`shamir-share-3.txt`, `seed-shares.json`)
-STORE_AND_SHARE_WORDS = ("credential", "keystore", "share", "shamir")
+STORE_AND_SHARE_WORDS = ("credential", "keystore", "key_store", "share", "shamir")
 STORE_AND_SHARE_NAMES = re.compile(
     r"(?i)^(?:[\w.-]+[-_.]credentials?\.(?:properties|json|ya?ml|toml|ini|conf|cfg|xml)"
     r"|(?:[\w-]*[-_.])?keystore\.(?:db|sqlite3?|dat|bin|json)"
