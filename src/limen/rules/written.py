@@ -6490,9 +6490,10 @@ def _substitutions_made(path: str, action: Action) -> tuple[str, str] | None:
     for command, perl in editors:
         for script in _sed_scripts(command.argv[1:]):
             extended = perl or any(w in ("-E", "-r") for w in command.argv)
-            after = _substituted(after or "", script, extended=extended, perl=perl)
+            current = after or ""
+            after = _substituted(current, script, extended=extended, perl=perl)
             if after is None and not perl:
-                after = _lines_deleted(before if after is None else after, script, extended=extended)
+                after = _lines_deleted(current, script, extended=extended)
             if after is None:
                 return None
     return (before, after) if after is not None and after != before else None
