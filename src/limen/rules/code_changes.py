@@ -693,6 +693,7 @@ _SWITCH = re.compile(
 )
 
 
+# The words of a check that stops, refuses or guards (in its condition, or in the line it runs)
 _STOPS = re.compile(
     r"(?i)halt|stop|abort|den(?:y|ied)|forbid|raise|throw|reject|block|lock|alarm|alert|safety|guard|verif"
     r"|auth|permission|limit|fraud|sanction"
