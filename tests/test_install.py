@@ -354,14 +354,18 @@ def fresh_home() -> Iterator[Path]:
 
 
 @st.composite
-def setups(draw: st.DrawFn) -> tuple[str, str, dict[str, Any] | None, JsonStyle, dict[str, bytes | None]]:
-    """(agent, scope, the settings file's content or None for no file, its style, the trust files)."""
+def setups(
+    draw: st.DrawFn, *, user_keys: bool = False
+) -> tuple[str, str, dict[str, Any] | None, JsonStyle, dict[str, bytes | None]]:
+    """(agent, scope, the settings file's content or None for no file, its style, the trust files). With
+    `user_keys`, the file is there and holds a key of the user's own (drawn so, not filtered: a test that
+    kept only such files out of all of them would throw most draws away)."""
     agent, scope = draw(st.sampled_from(AGENTS)), draw(st.sampled_from(("user", "project")))
     trust = {name: draw(st.sampled_from(choices)) for name, choices in TRUST_FILES.items()}
     style = draw(st.sampled_from(STYLES))
-    if draw(st.booleans()):
+    if not user_keys and draw(st.booleans()):
         return agent, scope, None, style, trust
-    config = draw(st.dictionaries(KEYS, VALUES, max_size=3))
+    config = draw(st.dictionaries(KEYS, VALUES, min_size=1 if user_keys else 0, max_size=3))
     hooks = draw(st.sampled_from(("none", "empty", "theirs")))
     if hooks != "none":
         config["hooks"] = {} if hooks == "empty" else EXISTING[agent]["hooks"]
@@ -407,7 +411,7 @@ def test_install_then_uninstall_is_byte_identical(
 
 
 @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(setups())
+@given(setups(user_keys=True))
 def test_uninstall_after_an_edit_removes_only_limens_entries_in_the_files_style(
     setup: tuple[str, str, dict[str, Any] | None, JsonStyle, dict[str, bytes | None]],
 ) -> None:
