@@ -265,13 +265,14 @@ def outside_publisher(reference: str, cwd: str) -> str:
     if host in SHARED_IMAGE_REGISTRIES:
         owner = path.split("/", 1)[0].lower()
         return "" if owner in IMAGE_PUBLISHERS else f"{host}/{owner}"
-    private = host.endswith(PRIVATE_SUFFIXES) or host == "localhost" or _PRIVATE_ADDRESS.match(host)
+    private = host.endswith(PRIVATE_SUFFIXES) or host == "localhost" or PRIVATE_ADDRESS.match(host)
     if host in IMAGE_REGISTRIES or private or project_domain(host, cwd):
         return ""
     return host
 
 
-_PRIVATE_ADDRESS = re.compile(r"^(?:10|127|192\.168|172\.(?:1[6-9]|2\d|3[01]))\.[\d.]+$")
+# An IPv4 address (or the start of one: `10.0.4.`) in a private, loopback or link-local range
+PRIVATE_ADDRESS = re.compile(r"^(?:10|127|192\.168|172\.(?:1[6-9]|2\d|3[01])|169\.254|0)\.[\d.]*$")
 
 
 # --------------------------------------------------------------------------- first-party API issuers

@@ -28,6 +28,7 @@ from limen.normalize.tools import (
     MASKING,
     MAX_SETTINGS_TEXT,
     PRODUCTION_TARGET,
+    RECIPIENT_KEYS,
     TEXT_KEYS,
     ToolSpec,
     changes_controls,
@@ -410,7 +411,6 @@ def _smuggled_lines(arguments: dict[str, Any], spec: ToolSpec) -> list[str]:
 # there (`destination: {"type": "sftp", "host": "ftp.example.com"}`)
 _DELIVERY_KEYS = frozenset({"destination", "target", "deliver_to", "delivery", "sink", "remote", "export_to"})
 _MACHINE_KEYS = frozenset({"host", "hostname", "server", "address"})
-_ADDRESSEE_KEYS = frozenset({"to", "email", "emails", "recipient", "recipients", "address_to"})
 
 
 def _delivery_hosts(arguments: dict[str, Any]) -> list[Destination]:
@@ -424,7 +424,7 @@ def _delivery_hosts(arguments: dict[str, Any]) -> list[Destination]:
         for inner, host in list(value.items())[:32]:
             if words_of(str(inner)) in _MACHINE_KEYS and (named := _internet_host(host)) is not None:
                 found.append(named)
-            elif words_of(str(inner)) in _ADDRESSEE_KEYS:  # `destination: {"type": "email", "to": ADDRESS}`
+            elif words_of(str(inner)) in RECIPIENT_KEYS:  # `destination: {"type": "email", "to": ADDRESS}`
                 found.extend(d for a in _path_values(host) if "@" in a for d in net.recipient_destinations(a))
     return found[:4]
 

@@ -100,7 +100,7 @@ TEXT_KEYS = frozenset(
         "label",
     }
 )
-_RECIPIENT_KEYS = (
+RECIPIENT_KEYS = (
     *("to", "recipient", "recipients", "cc", "bcc", "email", "emails", "channel", "user", "iban"),
     # whom an export is delivered to, a thing shared with, a channel or a space opened to (their addresses)
     *("deliver_to", "send_to", "share_with", "forward_to", "invitees", "users", "members", "guests"),
@@ -3577,9 +3577,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
     payloads = tuple(
         k for w, k in keys.items() if w in _PAYLOAD_KEYS or w in ("subject", "content", "description")
     )
-    recipients = tuple(
-        k for w, k in keys.items() if w in _RECIPIENT_KEYS or w.endswith(("_email", "_emails"))
-    )
+    recipients = tuple(k for w, k in keys.items() if w in RECIPIENT_KEYS or w.endswith(("_email", "_emails")))
     if not commands and _TERMINAL.search(f"{server}_{words}"):
         # `tmux.send_keys(keys="...")`, `terminal.write(text=...)`: what is typed into a shell runs there
         commands = tuple(k for w, k in keys.items() if w in _TYPED_KEYS and isinstance(arguments[k], str))[:1]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from limen.facts.hosts import PRIVATE_ADDRESS
 from limen.facts.paths import test_code
 from limen.facts.secrets import CODE_NAMED_STORES
 from limen.normalize.tools import deletes_every_listed, policy_allows_everything, words_of
@@ -635,7 +636,6 @@ _HIDDEN_LIST = re.compile(
     r"(?im)^\s*(?:[\w.]*\.)?(?P<name>\w*(?:phi|pii|sensitive|redact|mask|scrub|confidential|deidentif"
     r"|filter(?:ed)?_(?:param|field|key))\w*)\s*(?::[^=\n]{0,40})?(?:=|\+=)\s*(?:\w+\s*\(\s*)?[\[({]"
 )
-_ITEM = re.compile(r"""["']([^"'\n]{1,60})["']""")
 
 
 def _hidden_items(text: str) -> dict[str, set[str]]:
@@ -644,7 +644,9 @@ def _hidden_items(text: str) -> dict[str, set[str]]:
     for match in _HIDDEN_LIST.finditer(text[:65536]):
         body = text[match.end() : match.end() + 4096]
         closing = re.search(r"[\])}]", body)
-        found[match.group("name").lower()] = set(_ITEM.findall(body[: closing.start() if closing else 0]))
+        found[match.group("name").lower()] = set(
+            _ITEM_LITERAL.findall(body[: closing.start() if closing else 0])
+        )
     return found
 
 
@@ -662,9 +664,8 @@ def _hidden_list_shrunk(removed: str, added: str) -> list[str]:
 _HANDLER = re.compile(r"^\s*(?:except\b[^\n]*:|\}?\s*catch\s*\(|rescue\b)")
 _RAISES = re.compile(r"(?m)^\s*(?:raise|throw)\b")
 _RETURNS = re.compile(r"(?m)^\s*return\b")
-_GUARDS = re.compile(
-    r"(?i)screen|aml|kyc|sanction|fraud|auth|verif|permission|polic|limit|risk|safety|guard|scan|validat|allow"
-)
+# (what `_ACCESS_CONTEXT` does not name: screening, limits and risk)
+_SCREENS = re.compile(r"(?i)screen|\baml\b|kyc|sanction|fraud|limit|risk|scan")
 
 
 def _fails_open(opening: str, removed: str, added: str, context: str) -> list[str]:
@@ -676,7 +677,7 @@ def _fails_open(opening: str, removed: str, added: str, context: str) -> list[st
         and _RAISES.search(removed)
         and _RETURNS.search(added)
         and not _RAISES.search(added)
-        and _GUARDS.search(context)
+        and (_ACCESS_CONTEXT.search(context) or _SCREENS.search(context))
     ):
         return ["an error in a check now returns instead of stopping: the check fails open"]
     return []
@@ -693,11 +694,9 @@ _SWITCH = re.compile(
 )
 
 
-# The words of a check that stops, refuses or guards (in its condition, or in the line it runs)
-_STOPS = re.compile(
-    r"(?i)halt|stop|abort|den(?:y|ied)|forbid|raise|throw|reject|block|lock|alarm|alert|safety|guard|verif"
-    r"|auth|permission|limit|fraud|sanction"
-)
+# The words of a check that stops or refuses (in its condition, or in the line it runs), beside those of
+# access and screening (`_ACCESS_CONTEXT`, `_SCREENS`)
+_STOPS = re.compile(r"(?i)halt|stop|abort|den(?:y|ied)|forbid|raise|throw|reject|block|lock|alarm|alert")
 
 
 # A random source fit for secrets and games of chance, and a generator anyone can replay (seeded, or the
@@ -732,7 +731,10 @@ def _check_switched(removed: str, added: str, following: str) -> list[str]:
     whoever sets it turns the check off, with no change to the code to review."""
     for old in removed.splitlines()[:50]:
         condition = _SINGLE_CONDITION.match(old)
-        if condition is None or len(condition.group(1)) < 4 or not _STOPS.search(old + "\n" + following):
+        guarded = old + "\n" + following
+        if condition is None or len(condition.group(1)) < 4:
+            continue
+        if not (_STOPS.search(guarded) or _ACCESS_CONTEXT.search(guarded) or _SCREENS.search(guarded)):
             continue
         for new in added.splitlines()[:50]:
             if condition.group(1).rstrip(":{ ") in new and _SWITCH.search(new) and not _SWITCH.search(old):
@@ -2115,7 +2117,7 @@ _NO_ONE_IN_PARTICULAR = frozenset(
 
 # A set or list of quoted items assigned a name (`_EXEMPT = {"P-0033190", ...}`), a membership test of that
 # name (`if player_id in _EXEMPT`), a test of an address against a fixed prefix or value (`ip.startswith(
-# "185.234.72.")`, `remote_addr == "203.0.113.7"`), and the private and local ranges
+# "185.234.72.")`, `remote_addr == "203.0.113.7"`; a private range is the organisation's own)
 _NAMED_SET = re.compile(
     r"(?m)^\s*([A-Za-z_]\w*)\s*(?::[^=\n]{0,40})?=\s*(?:frozenset|set)?\(?\s*[\[{(]([^\]})]{1,2000})"
 )
@@ -2125,7 +2127,6 @@ _IP_PREFIX_TEST = re.compile(
     r"""(?i)\b(?:ip|addr|ip_?address|remote_?addr|client_?ip|source_?ip|src_?ip|peer_?ip)\b\)?\s*"""
     r"""(?:\.startswith\(|==|===|\bin\b)\s*\(?\s*["'](\d{1,3}\.\d{1,3}\.[\d.]*)["']"""
 )
-_PRIVATE_PREFIX = re.compile(r"^(?:10\.|127\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.|0\.)")
 
 
 # What a check compares with what the user gave to let them in (a password, a one-time code, a PIN): a
@@ -2138,8 +2139,6 @@ _PAYS_TO = frozenset({"address", "destination", "wallet", "recipient", "payee", 
 _WALLET_SHAPED = re.compile(
     r"^(?:(?:bc1|tb1|ltc1)[02-9ac-hj-np-z]{8,}|0x[0-9a-fA-F]{8,}|[13][1-9A-HJ-NP-Za-km-z]{20,})$"
 )
-# What refuses the one a condition singles out (`raise`, `throw`, `abort(403)`): a rule tightened
-_REFUSAL_FOLLOWS = re.compile(r"\s*(?:raise|throw|abort|deny|reject)\b")
 _RESERVED_DOMAIN = re.compile(
     r"(?i)(?:^|[@.])example\.(?:com|org|net)$|\.(?:test|invalid|local|localhost|example)$"
 )
@@ -2196,11 +2195,12 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
             if ids and _names_identity(_identity_words(member.group("left"))) and ids[0] not in known:
                 return f"a condition singles out fixed ids ({ids[0][:24]}, ...) for their own treatment"
         for found in _IP_PREFIX_TEST.finditer(line):
-            if not _PRIVATE_PREFIX.match(found.group(1)) and found.group(1) not in known:
+            if not PRIVATE_ADDRESS.match(found.group(1)) and found.group(1) not in known:
                 return (
                     f"a condition singles out fixed addresses ({found.group(1)[:24]}) for their own treatment"
                 )
-        refuses = _REFUSAL_FOLLOWS.match(lines[at + 1] if at + 1 < len(lines) else "") is not None
+        # (a branch that raises refuses the one it singles out: a rule tightened)
+        refuses = _RAISES.match(lines[at + 1] if at + 1 < len(lines) else "") is not None
         for match in _COMPARISON.finditer(line):
             words = _identity_words(match.group("left"))
             literal = match.group("literal").strip("\"'")

@@ -405,25 +405,15 @@ def _is_kind(kind: str, shape: re.Pattern[str], cell: str) -> bool:
 
 # A file named for people's identifiers or records (`exports/ssn_dob_report_q3.pdf`, `payroll_2025.csv`,
 # `patients-export.xlsx`): a document or a table, by its name
+_RECORDS_EXTENSIONS = (
+    *(".pdf", ".csv", ".tsv", ".xls", ".xlsx", ".json"),
+    *(".zip", ".doc", ".docx", ".txt", ".parquet"),
+)
 _RECORDS_FILE = re.compile(
     r"(?i)(?:^|[/_.-])(?:ssns?|social[_-]security|dobs?|dates?[_-]of[_-]birth|passports?|patients?|payroll"
-    r"|salar(?:y|ies)|tax[_-]?ids?|medical|diagnos[a-z]*|kyc)(?:[_.-][^/\s]*)?\.(?:pdf|csv|tsv|xlsx?|json|zip"
-    r"|docx?|txt|parquet)$"
-)
-
-
-_RECORDS_EXTENSIONS = (
-    ".pdf",
-    ".csv",
-    ".tsv",
-    ".xls",
-    ".xlsx",
-    ".json",
-    ".zip",
-    ".doc",
-    ".docx",
-    ".txt",
-    ".parquet",
+    r"|salar(?:y|ies)|tax[_-]?ids?|medical|diagnos[a-z]*|kyc)(?:[_.-][^/\s]*)?(?:"
+    + "|".join(re.escape(e) for e in _RECORDS_EXTENSIONS)
+    + ")$"
 )
 
 

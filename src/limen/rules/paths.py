@@ -29,6 +29,7 @@ from limen.facts.paths import (
     MEMORY_STORE,
     PROGRAMS,
     SERVED_FOLDER,
+    TRANSCRIPT_OR_DOCUMENT,
     UNLISTED,
     as_own_home,
     by_shebang,
@@ -202,14 +203,10 @@ def _store_or_share(path: str, name: str) -> bool:
         return False
     if secret_facts.STORE_AND_SHARE_NAMES.match(name):
         return True
-    return secret_facts.KEYSTORE_FOLDER.search(path) is not None and os.path.splitext(name)[
-        1
-    ].lower() not in (
-        *PROGRAMS,
-        ".md",
-        ".rst",
-        ".html",
-        ".adoc",
+    return (
+        secret_facts.KEYSTORE_FOLDER.search(path) is not None
+        and os.path.splitext(name)[1].lower() not in PROGRAMS
+        and not TRANSCRIPT_OR_DOCUMENT.search(name)
     )
 
 
