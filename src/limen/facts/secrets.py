@@ -44,6 +44,9 @@ class Printer:
     mints: bool = False
     # it writes a file of its own (a core dump), whatever the line does with its output
     dumps: bool = False
+    # without a `to_file` option it writes what it prints over the files it names (`ansible-vault decrypt
+    # group_vars/prod/vault.yml`): the plain text is kept where the encrypted file was, and travels with it
+    in_place: bool = False
 
     def issued_for(self, host: str, cwd: str = "", argv: tuple[str, ...] = ()) -> bool:
         """Whether `host` is one of the credential's issuers (or, for a credential the project's own
@@ -205,6 +208,7 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("op", ("inject",), "1Password secrets", to_file=_OP_OUT_FILE),
     Printer("bw", ("get",), "a Bitwarden secret"),
     Printer("bw", ("list", "items"), "Bitwarden items"),
+    Printer("bw", ("export",), "a Bitwarden vault's every item", to_file=("--output",)),
     Printer("pass", (), "a pass entry", operand=_PASS_ENTRY),
     Printer("gopass", (), "a gopass entry", operand=_PASS_ENTRY),
     Printer("lpass", ("show",), "a LastPass entry"),
@@ -297,7 +301,9 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("sops", (), "decrypted secrets", needs=(r"(?:^|\s)(?:-d|--decrypt|decrypt)\b",)),
     # Ansible's vault: its plain text shown, or decrypted to standard output
     Printer("ansible-vault", ("view",), "an Ansible vault's secrets"),
-    Printer("ansible-vault", ("decrypt",), "an Ansible vault's secrets", needs=(r"--output[=\s]+-(?:\s|$)",)),
+    Printer(
+        "ansible-vault", ("decrypt",), "an Ansible vault's secrets", to_file=("--output",), in_place=True
+    ),
     Printer("ansible-vault", ("view",), "a decrypted vault"),
     Printer("gpg", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
     Printer("gpg2", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
@@ -1219,13 +1225,15 @@ def printer_tool(server: str, words: str) -> Printer | None:
 
 
 _JSONPATH = re.compile(r"(?:^|\s)(?:-o|--output)(?:=|\s+)jsonpath=(\S+)")
-_DATA_FIELD = re.compile(r"\.data(?:\.([A-Za-z_][\w.-]*)|\[['\"]?([\w.-]+)['\"]?\])?")
+# a field of a secret's data: `.data.REDIS_HOST`, `.data['DB_HOST']`, `.data.tls\.key` (an escaped dot is
+# part of the name)
+_DATA_FIELD = re.compile(r"\.data(?:\.((?:[A-Za-z_]|\\\.)(?:[\w-]|\\\.)*)|\[['\"]?([\w.-]+)['\"]?\])?")
 
 
 def _plain_fields_only(argv: tuple[str, ...]) -> bool:
-    """A secret's output narrowed by a JSONPath to fields whose names hold no credential
-    (`{.data.REDIS_HOST}`, `{.data.username}`); the whole `.data`, a range over it or a credential's field
-    print a credential."""
+    """A secret's output narrowed by a JSONPath to fields that describe it (`{.data.REDIS_HOST}`,
+    `{.data.username}`: `plain_field`); the whole `.data`, a range over it or any other field (`tls.key`)
+    print what may be a credential."""
     found = _JSONPATH.search(" ".join(argv[1:]))
     if found is None:
         return False
@@ -1233,7 +1241,75 @@ def _plain_fields_only(argv: tuple[str, ...]) -> bool:
     fields = [m.group(1) or m.group(2) for m in _DATA_FIELD.finditer(template)]
     if not fields or "range" in template or "*" in template:
         return False
-    return all(name and not secret_variable(name) and not re.search(_SECRET_NAME, name) for name in fields)
+    return all(name and not secret_variable(name) and plain_field(name) for name in fields)
+
+
+# The last words of the names of a stored secret's fields that describe it rather than hold it: where it
+# is used, by whom, since when (`REDIS_HOST`, `db_username`, `creationTimestamp`, `api_url`). A field is
+# judged by these and by nothing else: a field named otherwise (`k4`, `tls.key`, `value`, `data`) may hold
+# the secret, so a name nobody listed asks rather than passes.
+PLAIN_FIELD_WORDS = frozenset(
+    {
+        *(
+            "host",
+            "hostname",
+            "hosts",
+            "port",
+            "url",
+            "uri",
+            "endpoint",
+            "domain",
+            "server",
+            "region",
+            "zone",
+        ),
+        *("user", "username", "email", "owner", "name", "names", "id", "ids", "database", "schema", "bucket"),
+        *("path", "version", "created", "updated", "expires", "expiry", "expiration", "timestamp", "date"),
+        *("time", "ttl", "duration", "description", "type", "kind", "enabled", "status", "tags", "labels"),
+        *(
+            "annotations",
+            "metadata",
+            "attributes",
+            "mode",
+            "count",
+            "size",
+            "algorithm",
+            "issuer",
+            "audience",
+        ),
+    }
+)
+# the words of a name that say the field holds a credential or a part of one, wherever they stand
+_CREDENTIAL_WORD = re.compile(
+    r"(?i)pass|pwd|secret|token|key|credential|auth|private|cert|salt|sign|sas|dsn|conn"
+)
+# a data store's address often carries its password (`postgres://app:PW@db/app`): its URL is no plain field
+_STORE_WORDS = frozenset(
+    {"database", "db", "redis", "postgres", "postgresql", "pg", "mysql", "mongo", "mongodb"}
+)
+
+
+def plain_field(name: str) -> bool:
+    """A field of a stored secret that describes it (its last word in `PLAIN_FIELD_WORDS`, no word naming a
+    credential), so printing it prints no credential."""
+    words = [w.lower() for w in _WORD_PIECE.findall(name)]
+    if not words or words[-1] not in PLAIN_FIELD_WORDS or _CREDENTIAL_WORD.search(name):
+        return False
+    return words[-1] not in ("url", "uri") or not _STORE_WORDS.intersection(words)
+
+
+# the keys under which stores keep a secret's values (a Kubernetes secret's `.data`, an app's `.env`)
+_SECRET_HOLDERS = frozenset({"data", "stringdata", "env", "environment", "secrets", "credentials", "auth"})
+
+
+def plain_path(keys: list[str]) -> bool:
+    """A path of keys into a secret's document that ends at a plain field (`.database.host`,
+    `Parameter.Name`), none of its keys naming a credential or what holds a secret's values."""
+    return (
+        bool(keys)
+        and plain_field(keys[-1])
+        and not any(_CREDENTIAL_WORD.search(k) or k.lower() in _SECRET_HOLDERS for k in keys)
+    )
 
 
 def printer(argv: tuple[str, ...]) -> Printer | None:

@@ -2542,12 +2542,16 @@ def _printing_editor(command: Command) -> bool:
 
 
 def _printed_into(command: Command, printed: secret_facts.Printer) -> list[str]:
-    """The files a printer's output goes to: its redirections and its own output option's value."""
+    """The files a printer's output goes to: its redirections and its own output option's value (`-` is
+    its standard output), or, for one that decrypts in place and is given none, the files it names."""
     argv = command.argv
     files = [w for w in command.redirects if not w.startswith(("/dev/std", "&"))]
-    files += [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in printed.to_file]
-    files += [w.split("=", 1)[1] for w in argv if w.split("=", 1)[0] in printed.to_file and "=" in w]
-    return files
+    named = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w in printed.to_file]
+    named += [w.split("=", 1)[1] for w in argv if w.split("=", 1)[0] in printed.to_file and "=" in w]
+    if printed.in_place and not named:
+        operands = [w for w in argv[1:] if w and not w.startswith("-")]
+        named = operands[operands.index(printed.words[-1]) + 1 :] if printed.words[-1] in operands else []
+    return files + [name for name in named if name != "-"]
 
 
 def _set_out(command: Command, printed: secret_facts.Printer, action: Action, ctx: Context) -> bool:
@@ -2598,26 +2602,34 @@ def _metadata_only_program(command: Command) -> bool:
     return entry is not None and Role.METADATA in entry.roles
 
 
-# A query (`--query`, JMESPath) that picks only what describes a credential: its dates, flags, names and ids
-_CREDENTIAL_FIELD = re.compile(r"(?i)value|password|key|secret|token|connection|credential|sas|\*|@")
+# A JMESPath query's paths (`attributes.expires`, `passwords[0].value`), once the names it gives its
+# results (`{expires: ...}`) are taken out
+_QUERY_PATH = re.compile(r"[A-Za-z_][\w-]*(?:(?:\[\d*\])*\.[A-Za-z_][\w-]*)*")
+_QUERY_ALIAS = re.compile(r"[A-Za-z_][\w-]*\s*:")
 
 
 def _metadata_only(argv: tuple[str, ...]) -> bool:
-    """The command's output is narrowed by `--query` to fields that hold no credential (`--query
-    attributes`, `--query "[].{name:name, expires:attributes.expires}"`)."""
+    """The command's output is narrowed by `--query` to fields that describe a credential
+    (`secret_facts.plain_path`: `--query attributes`, `--query "[].{name:name, expires:attributes.expires}"`);
+    a wildcard or the current node (`*`, `@`) selects whatever there is."""
     for i, word in enumerate(argv):
         query = word.partition("=")[2] if word.startswith("--query=") else ""
         if word == "--query" and i + 1 < len(argv):
             query = argv[i + 1]
         if query:
-            return not _CREDENTIAL_FIELD.search(query)
+            paths = _QUERY_PATH.findall(_QUERY_ALIAS.sub(" ", query))
+            return (
+                bool(paths)
+                and not re.search(r"[*@]", query)
+                and all(secret_facts.plain_path(re.findall(r"[A-Za-z_][\w-]*", p)) for p in paths)
+            )
     return False
 
 
 def _plain_fields_only(command: Command, action: Action) -> bool:
-    """What a command that prints secrets shows is narrowed to fields that hold no credential: by its own
-    query (`_metadata_only`), by Vault's `-field=api_url`, or by the JSON or YAML filter it is piped into
-    (`sops -d app.enc.yaml | yq '.database.host'`)."""
+    """What a command that prints secrets shows is narrowed to fields that describe it
+    (`secret_facts.plain_field`): by its own query (`_metadata_only`), by Vault's `-field=api_url`, or by
+    the JSON or YAML filter it is piped into (`sops -d app.enc.yaml | yq '.database.host'`)."""
     argv = command.argv
     if _metadata_only(argv):
         return True
@@ -2626,7 +2638,7 @@ def _plain_fields_only(command: Command, action: Action) -> bool:
         if word in ("-field", "--field") and i + 1 < len(argv):
             field = argv[i + 1]
         if field:  # (Vault's `-field=data` is a version 2 secret's whole map of values)
-            return not _CREDENTIAL_FIELD.search(field) and field.lower() not in _SECRET_HOLDERS
+            return secret_facts.plain_field(field)
     at = action.commands.index(command)
     selector = action.commands[at + 1] if at + 1 < len(action.commands) else None
     if selector is None or selector.name not in _FIELD_SELECTORS or selector.via != command.via:
@@ -2638,17 +2650,16 @@ def _plain_fields_only(command: Command, action: Action) -> bool:
 
 
 def _leaf_of_plain_fields(expression: str) -> bool:
-    """A filter that selects one value two or more keys down (`.database.host`), none of the keys naming a
-    credential or what holds a secret's values (a Kubernetes secret's `.data`): a leaf, not an object."""
+    """A filter that selects one value two or more keys down (`.database.host`) along a plain path
+    (`secret_facts.plain_path`): a leaf, not an object."""
     if not _FIELD_PATH.fullmatch(expression):
         return False
-    keys = [k.lower() for k in re.findall(r"[A-Za-z_][\w-]*", expression)]
-    return len(keys) >= 2 and not any(_CREDENTIAL_FIELD.search(k) or k in _SECRET_HOLDERS for k in keys)
+    keys = re.findall(r"[A-Za-z_][\w-]*", expression)
+    return len(keys) >= 2 and secret_facts.plain_path(keys)
 
 
 # Filters of JSON and YAML, and a filter that selects one plain path (`.database.host`, `.[0].name`)
 _FIELD_SELECTORS = frozenset({"jq", "yq", "gojq", "jaq"})
-_SECRET_HOLDERS = frozenset({"data", "stringdata", "env", "environment", "secrets", "credentials", "auth"})
 _FIELD_PATH = re.compile(r"\.(?:[A-Za-z_][\w-]*|\[\d*\])(?:\.[A-Za-z_][\w-]*|\[\d*\])*")
 
 
