@@ -111,6 +111,15 @@ TOOL_HOME_FOLDERS = (
 # Folders whose contents are anyone's scratch: the systems' temporary folders (what lies there any local
 # account may read, and nothing there is kept)
 SCRATCH_ROOTS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/folders/")
+# Folders a build or a tool makes again from the sources (lower case): deleting one loses nothing
+BUILD_OUTPUT_FOLDERS = frozenset(
+    {
+        *("build", "builds", "dist", "out", "target", "obj", "intermediate", "binaries", "deriveddata"),
+        *("node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox"),
+        *(".gradle", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", ".cache", "cmake-build-debug"),
+        "cmake-build-release",
+    }
+)
 
 
 def in_temporary_folder(path: str, *own: str) -> bool:

@@ -1076,6 +1076,19 @@ def names_token(pattern: str) -> bool:
     return bool(TOKEN_SHAPES.search(pattern) or _TOKEN_RUN.search(pattern))
 
 
+# A search pattern that captures the value after a credential's name (`authorization: (bearer|basic)
+# [A-Za-z0-9._=+/-]+`, `password=[^&]*`, `"token":"\S+`): the credentials themselves, not the lines about them
+_CREDENTIAL_VALUE = re.compile(
+    r"(?i)(?:bearer|basic|authorization|passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|cookie"
+    r"|session[_-]?id)[^\n]{0,48}?(?:\[[^\]]+\](?:[+*]|\{\d+,\d*\})|\\S[+*]|\.[+*]|\\w[+*])"
+)
+
+
+def captures_credential_values(pattern: str) -> bool:
+    """A search pattern that matches a credential's value after its name (`_CREDENTIAL_VALUE`)."""
+    return bool(_CREDENTIAL_VALUE.search(pattern))
+
+
 def names_key_material(pattern: str) -> bool:
     """A search pattern that looks for key material, as written or as a regular expression: `(sk|rk)_live_
     [0-9a-zA-Z]{24,}` looks for `sk_live_` and `rk_live_` (each alternative of a group, the syntax taken

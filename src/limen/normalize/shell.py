@@ -1878,6 +1878,8 @@ def _run_command(
 ) -> _Stream | None:
     if state.stopped:
         return None
+    if argv[0][-4:].lower() == ".exe":  # `reg.exe`, `powershell.exe` from WSL or Git Bash: the program itself
+        argv = [argv[0][:-4], *argv[1:]]
     name = _basename(argv[0])
     dynamic_name = dynamic_name or bool(_DYNAMIC_WORD.match(argv[0]))
     run_via = via

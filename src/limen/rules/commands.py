@@ -52,6 +52,7 @@ from itertools import islice, pairwise
 from limen.context import Context
 from limen.facts.hosts import official_install, project_domain, tenant_host
 from limen.facts.paths import (
+    BUILD_OUTPUT_FOLDERS,
     CACHE_FOLDER,
     SCRATCH_ROOTS,
     SCRATCH_VARIABLES,
@@ -440,9 +441,17 @@ def _beyond_work(target: str, ctx: Context) -> bool:
     path = target.rstrip("/") + "/"
     if ctx.workspace and is_within(target, ctx.workspace):
         return False
-    if (ctx.home and is_within(target, ctx.home)) or home_folder(target, ctx.home):
+    home = home_folder(target, ctx.home)
+    if (ctx.home and is_within(target, ctx.home)) or (home and not _WSL_DRIVE.fullmatch(home)):
         return False  # a user's own files (a whole home, or a folder right in it, is `_home_folder_delete`'s)
+    if home and path.rstrip("/").rsplit("/", 1)[-1].lower() in BUILD_OUTPUT_FOLDERS:
+        return False  # `rd /s /q D:\Proj\Shooter\Intermediate`: a build's output on a drive, made again
     return not path.startswith(SCRATCH_ROOTS) and "/node_modules/" not in path
+
+
+# A Windows drive as WSL mounts it (`/mnt/d`): a disk of its own, whose folders hold any program's data
+# (`D:\Eaglesoft\Data`) as well as the user's projects, not one user's home
+_WSL_DRIVE = re.compile(r"/mnt/[a-z]")
 
 
 def _home_folder_delete(target: str, ctx: Context, *, whole: bool = True) -> Finding | None:

@@ -2324,6 +2324,8 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
         return ""
     if name in secret_facts.SEARCHERS or (name == "git" and command.argv[1:2] == ("grep",)):
         words = " ".join(w for w in command.argv[1:] if not w.startswith("-"))
+        if _harvests_credentials(command, action, ctx):
+            return f"`{name}` prints the credentials' values it finds in what the line reads"
         if name != "git" and not _recursive(command) and _fed_by_reader(command, action):
             # `strings /var/lib/docker/volumes/vault/_data/* | grep -E 'hvs\.'`: what the line reads, searched
             # for tokens themselves (a log searched for the word `password` is the log read)
@@ -2369,6 +2371,26 @@ def _sweep(command: Command, action: Action, ctx: Context) -> str:
         if secret_facts.SECRET_FILE_GLOBS.search(patterns) and _outside(roots, ctx) and not public:
             return f"`{name}` looks for secret files outside the workspace"
     return ""
+
+
+def _harvests_credentials(command: Command, action: Action, ctx: Context) -> bool:
+    """`journalctl -u gateway | grep -oiE 'authorization: bearer [A-Za-z0-9._-]+'`, `grep -o 'password=[^&]*'
+    /var/log/nginx/access.log`: a search that prints only what matches, its pattern capturing the value
+    after a credential's name, over a log, a program's output or files outside the workspace (the project's
+    own files, fixtures among them, are its own to read)."""
+    argv = command.argv
+    only_matching = "--only-matching" in argv or any(
+        w.startswith("-") and not w.startswith("--") and "o" in w[1:] for w in argv[1:]
+    )
+    if not only_matching or command.output_hidden:
+        return False
+    counting = secret_facts.COUNTING_OPTIONS.get(command.name, frozenset())
+    if counting.intersection(argv) or not secret_facts.captures_credential_values(" ".join(argv[1:])):
+        return False
+    read = list(action.paths)
+    return (
+        not read or _outside(read, ctx) or (len(action.commands) > 1 and not _fed_by_reader(command, action))
+    )
 
 
 def _inverted(command: Command) -> bool:
