@@ -899,7 +899,10 @@ _ADMIN_LEVELS = re.compile(
     r"^(?:[\w.:-]*[:/])?(?:super[_-]?|global[_-]?|org[_-]?)?"
     r"(?:40|50|owner|admin|administrator|maintain|maintainer|manage|write_all|push|write|root|contributor|editor"
     r"|global-management|management|realm-admin|cluster-admin|super[_-]?users?|sysadmin|administrator_?access"
-    r"|power_?user_?access|iam_?full_?access)$",
+    r"|power_?user_?access|iam_?full_?access)$"
+    # an administrator of any part, by its last word (`SYSTEM_ADMIN`, `tenant-owner`, `billing_administrator`;
+    # Okta's `READ_ONLY_ADMIN` only looks)
+    r"|^(?:[\w.:-]*[:/])?(?!read[_-]?only)(?:[a-z0-9]+[_-]){1,3}(?:admin|administrator|superuser|owner)s?$",
     re.I,
 )
 _GRANTS = re.compile(r"(^|_)(?:add|invite|grant|assign|create|update|set|write|put|apply|attach|bind)(_|$)")
@@ -950,6 +953,8 @@ def _opens_to_everyone(key: str, value: object) -> bool:
     if _PUBLIC_NAMESPACE.match(key) and not _ACCESS_NOUN.search(key):
         return False  # `PUBLIC_FEATURE_NEW_PRICING=true`: a variable the pages may read, no access opened
     on = value is True or (isinstance(value, str) and value.strip().lower() in _ON_WORDS | _ACCESS_WORDS)
+    if isinstance(value, list) and value:  # `anonymous: ["view", "export"]`: what anyone may do, listed
+        on = all(isinstance(v, str) and v.strip().lower() in _ACCESS_WORDS | _ACTIONS_GRANTED for v in value)
     return bool(_PUBLIC.search(key)) and on
 
 
@@ -961,6 +966,10 @@ _ACCESS_NOUN = re.compile(
 )
 
 
+# What a permission lets its holder do, as services list them (`["view", "export"]`)
+_ACTIONS_GRANTED = frozenset(
+    {"view", "export", "download", "comment", "list", "get", "create", "delete", "upload", "admin", "manage"}
+)
 # An access level as services spell it (`public_access: "read_and_write"`, `anonymous: "reader"`)
 _ACCESS_WORDS = frozenset(
     {"read", "write", "read_write", "read_and_write", "readwrite", "read_only", "reader", "writer", "edit"}
@@ -1014,7 +1023,7 @@ def _opened_to_all(old: str, new: str) -> bool:
 
 
 # A control named with a word that says it is off when set (`csrf_disabled`, `disable_audit`, `no_verify`)
-_NEGATED = re.compile(r"(?:\w+_)?(?:disabled?|no)_(\w+)|(\w+)_disabled?")
+_NEGATED = re.compile(r"(?:\w+_)?(?:disabled?|no|override|bypass|skip|ignore|suppress)_(\w+)|(\w+)_disabled?")
 
 
 def setting_weakens(key: str, value: str) -> bool:
@@ -2252,7 +2261,9 @@ _MOVES_PRICED = re.compile(
     r"(?:^|_)(?:transfers?|wires?|pay|withdraw\w*|disburse\w*|remit\w*|(?:apply|issue|add|grant)_(?:\w+_)?credits?"
     r"|(?:add|grant|give|adjust|credit|set)_(?:\w+_)?(?:currency|coins|gems|balances?|miles|points)"
     # a transaction made and sent (a wallet's, a custody platform's): with an amount, value leaves
-    r"|(?:create|send|submit|sign|broadcast)_(?:\w+_)?transactions?)(?:_|$)"
+    r"|(?:create|send|submit|sign|broadcast)_(?:\w+_)?transactions?"
+    # an account's balance changed by hand (a folio's, a ledger's, an invoice's): a credit or a charge
+    r"|(?:post|create|apply|add|make|book)_(?:\w+_)?adjustments?|write_?offs?)(?:_|$)"
 )
 _CUSTOMER_SIDE = re.compile(r"(?:^|_)payment_(?:methods?|links?|intents?|pages?|sessions?)(?:_|$)")
 # The arguments that carry money: an amount, a currency, a bank account
@@ -2284,8 +2295,13 @@ def moves_money(tool: str, service: str = "", arguments: dict[str, object] | Non
     if found is None and (priced := _MOVES_PRICED.search(words)):
         leaves = _leaves(arguments or {})
         found = priced if any(_MONEY_KEY.search(words_of(k.rsplit(".", 1)[-1])) for k, _ in leaves) else None
-    if found is None and _CHANGES_ANYTHING.search(words) and _bank_account_given(arguments or {}):
-        return "a bank account set"  # `update_account(external_account={routing_number, account_number})`
+    if found is None and _bank_account_given(arguments or {}):
+        if _CHANGES_ANYTHING.search(words):
+            return "a bank account set"  # `update_account(external_account={routing_number, account_number})`
+        if any(_AMOUNT_KEY.search(words_of(k.rsplit(".", 1)[-1])) for k, _ in _leaves(arguments or {})):
+            return (
+                "an amount paid to a bank account"  # `issue_payoff(amount, routing_number, account_number)`
+            )
     if (
         found is None
         and any(
@@ -2298,6 +2314,8 @@ def moves_money(tool: str, service: str = "", arguments: dict[str, object] | Non
     return found.group(0).strip("_") if found else ""
 
 
+# An argument that gives a sum of money (with a bank account beside it, whatever the call is called)
+_AMOUNT_KEY = re.compile(r"(?:^|_)(?:amount|amounts|amount_\w+|sum|total|value_usd|usd|eur|gbp)$")
 # A switch that pays what the call records at once (`auto_pay`, `pay_now`, `auto_disburse`)
 _PAYS_AT_ONCE = re.compile(r"^(?:auto_?pay|pay_?now|pay_?immediately|auto_?disburse|auto_?settle)$")
 # Calls that set or change something, and the arguments that name a bank account where money is paid
@@ -2838,7 +2856,10 @@ _FORCED = re.compile(r"^(?:force|forced|force_delete|override\w*|skip_\w*checks?
 # `suppress_approval`, `ignore_reservations`)
 _OVERRIDES = re.compile(
     r"^(?:override|bypass|skip|suppress|ignore|no)_\w*(?:inspections?|checks?|reviews?|approvals?|validation"
-    r"|verification|reservations?|interlocks?|limits?|holds?|cooling_?off|cooling_?period|waiting_?period)$"
+    r"|verification|reservations?|interlocks?|limits?|holds?|cooling_?off|cooling_?period|waiting_?period"
+    # a sign-off the rules require: a signature, a second person, a consent, a screening
+    r"|signatures?|sign_?offs?|consents?|authori[sz]ations?|screening|sanctions|kyc|aml|mfa|two_?factor|2fa"
+    r"|dual_?control|four_?eyes|second_?(?:approver|signer)|restrictions?)$"
 )
 # A switch that lets a send reach those who opted out, excluded themselves or are barred
 # (`include_unsubscribed`, a gambling operator's `include_self_excluded`, `include_gamstop_flagged`)
