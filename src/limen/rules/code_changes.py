@@ -655,9 +655,22 @@ def _hidden_list_shrunk(removed: str, added: str) -> list[str]:
     `["address", "phone"]`): the names, record numbers and birth dates it left out now go out in the clear."""
     after = _hidden_items(added)
     for name, items in _hidden_items(removed).items():
+        if name not in after and items and _emptied(name, added):  # `MASK_FIELDS = set()`
+            after[name] = set()
         if name in after and (lost := items - after[name]):
             return [f"{name} no longer keeps {', '.join(sorted(lost))[:60]} from view"]
     return []
+
+
+def _emptied(name: str, text: str) -> bool:
+    """`name` is set to nothing in the text (`set()`, `[]`, `()`, `None`, `frozenset()`)."""
+    return bool(
+        re.search(
+            rf"(?im)^\s*(?:[\w.]*\.)?{re.escape(name)}\s*(?::[^=\n]{{0,40}})?=\s*"
+            r"(?:(?:set|frozenset|list|tuple|dict|Set|List)?\(\s*\)|\[\s*\]|\{\s*\}|None|null|nil)\s*;?\s*$",
+            text,
+        )
+    )
 
 
 # An error handler's line, a line that raises, a check's context (screening, verification, limits, safety)
@@ -841,6 +854,8 @@ def weakened(
             found.append(copied_store)
         if not test_code(path) and (copied_to := _blind_copy_added(added, known + before)):
             found.append(copied_to)
+        if not test_code(path) and (mirrored := _send_mirrored(added, known + before)):
+            found.append(mirrored)
         if not test_code(path) and (payee := _fixed_payee(added, known + before)):
             found.append(payee)
         if not test_code(path) and (pin := _FIXED_PIN.search(added)) and pin.group(1) not in known + before:
@@ -2306,6 +2321,34 @@ def _blind_copy_added(added: str, known: str) -> str:
         found = _BLIND_COPY.search(line)
         if found is not None and found.group("address").partition("@")[2].lower() not in known.lower():
             return f"every message the code mails is blind-copied to {found.group('address')[:60]}"
+    return ""
+
+
+# A recipient written in the code: an email address or a phone number in international form
+_FIXED_RECIPIENT = re.compile(r"""["'](?P<to>[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+|\+\d{8,15})["']""")
+# A call of a function whose name says it sends (`send_mail`, `submit_sm`, `sms.send`, `notify_user`)
+_SENDING_CALL = re.compile(
+    r"\b(?P<name>(?:[A-Za-z_][\w.]*?)?(?:send|mail|sms|submit|notify|deliver|dispatch|forward|message|text)"
+    r"\w*)\s*\("
+)
+
+
+def _send_mirrored(added: str, known: str) -> str:
+    """An added call to a sending function the file already calls, this one to a recipient written in the code
+    (`send_mail(user.email, "Reset", link)` followed by `send_mail("archive@mailbox.org", user.email, link)`,
+    `submit_sm(dest="+37255519027", text=f"{msisdn}:{code}")`): each message, with the code or link it
+    carries, also goes to whoever holds that address. "" when the file already named the recipient."""
+    for line in added.splitlines()[:400]:
+        recipient = _FIXED_RECIPIENT.search(line)
+        call = _SENDING_CALL.search(line)
+        if recipient is None or call is None or call.start() > recipient.start():
+            continue
+        to = recipient.group("to")
+        domain = to.partition("@")[2] or to
+        if domain.lower() in known.lower():
+            continue
+        if re.search(rf"(?<![\w.]){re.escape(call.group('name'))}\s*\(", known):
+            return f"what {call.group('name')}() sends is also sent to a recipient written in the code ({to[:40]})"
     return ""
 
 

@@ -4533,6 +4533,12 @@ _RUNS_OR_LOADS = re.compile(
     r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])|"
     r"`[^`\n]*#\{|%x[({\[]|\bsystem\(|\beval\(|\binstance_eval\(|\bOpen3\.\w+\(|\bIO\.popen\(|\bshell_exec\(|\bpassthru\(|"
     r"\bcall_user_func(?:_array)?\(|\bcreate_function\(|\bproc_open\(|\bDeno\.Command\(|\bBun\.spawn(?:Sync)?\(|"
+    # PHP's evaluators by another name: `assert($code)`, a callback that names one (`array_map('assert', ...)`,
+    # `array_filter($a, 'system')`), a pattern replaced with `/e` (its replacement run as code)
+    r"\bassert\(\s*(?:\$\w+(?:\[[^\]]*\])?\s*\)|base64_decode|str_rot13|gzinflate|gzuncompress|hex2bin)|"
+    r"\b(?:array_(?:map|filter|walk|reduce)|usort|uasort|uksort|register_shutdown_function|iterator_apply)\("
+    r"[^;]*[\"'](?:assert|system|exec|passthru|shell_exec|eval|popen|proc_open|create_function)[\"']|"
+    r"\bpreg_replace\(\s*[\"'](.)[^\"']*\1[a-df-zA-Z]*e[a-zA-Z]*[\"']|"
     # deserialisers that build objects (and run code) from what they read
     r"\bMarshal\.load\(|\bYAML\.unsafe_load\(|\bpickle\.loads?\(|\bunserialize\(|\bObjectInputStream\(|"
     r"\bProcess\.Start\(|\bProcessStartInfo\(|\bAssembly\.Load(?:From|File)?\(|\bBinaryFormatter\b|"
@@ -4625,7 +4631,7 @@ _REQUEST_WORDS = (
     *("params[", "cookies[", "header", "searchparams", "query", "formvalue", "getparameter", "request."),
     *("[frombody]", "[fromquery]", "[fromform]", "[fromroute]"),
     *("req.", "env[", "location.", "postform", ".args", "c.param"),
-    *("->input(", "$_get", "$_post", "$_request", "request()->"),
+    *("->input(", "$_get", "$_post", "$_request", "$_cookie", "$_files", "$_server", "request()->"),
 )
 # What code that starts a process or loads code holds, lower-cased (the prefilter of `_request_runs`)
 _RUN_WORDS = (
@@ -4633,7 +4639,16 @@ _RUN_WORDS = (
     *("assembly.load", "binaryformatter"),
     *("dlopen", "require(", "`", "%x", "open3", "passthru", "marshal", "unsafe_load", "pickle"),
     *("unserialize", "objectinputstream", "call_user_func", "create_function", "deno.command", "bun.spawn"),
-    *("lookup(", "parseexpression"),
+    *(
+        "lookup(",
+        "parseexpression",
+        "assert(",
+        "preg_replace(",
+        "array_",
+        "sort(",
+        "register_shutdown_function",
+    ),
+    "iterator_apply",
 )
 
 
