@@ -2348,7 +2348,8 @@ def _send_mirrored(added: str, known: str) -> str:
         if domain.lower() in known.lower():
             continue
         if re.search(rf"(?<![\w.]){re.escape(call.group('name'))}\s*\(", known):
-            return f"what {call.group('name')}() sends is also sent to a recipient written in the code ({to[:40]})"
+            name = call.group("name")
+            return f"what {name}() sends is also sent to a recipient written in the code ({to[:40]})"
     return ""
 
 

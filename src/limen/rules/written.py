@@ -4533,8 +4533,8 @@ _RUNS_OR_LOADS = re.compile(
     r"importlib\.import_module\(|\bdlopen\(|\brequire\(\s*(?![\"'`])|"
     r"`[^`\n]*#\{|%x[({\[]|\bsystem\(|\beval\(|\binstance_eval\(|\bOpen3\.\w+\(|\bIO\.popen\(|\bshell_exec\(|\bpassthru\(|"
     r"\bcall_user_func(?:_array)?\(|\bcreate_function\(|\bproc_open\(|\bDeno\.Command\(|\bBun\.spawn(?:Sync)?\(|"
-    # PHP's evaluators by another name: `assert($code)`, a callback that names one (`array_map('assert', ...)`,
-    # `array_filter($a, 'system')`), a pattern replaced with `/e` (its replacement run as code)
+    # PHP's evaluators by another name: `assert($code)`, a callback that names one (`array_map('assert',
+    # ...)`, `array_filter($a, 'system')`), a pattern replaced with `/e` (its replacement run as code)
     r"\bassert\(\s*(?:\$\w+(?:\[[^\]]*\])?\s*\)|base64_decode|str_rot13|gzinflate|gzuncompress|hex2bin)|"
     r"\b(?:array_(?:map|filter|walk|reduce)|usort|uasort|uksort|register_shutdown_function|iterator_apply)\("
     r"[^;]*[\"'](?:assert|system|exec|passthru|shell_exec|eval|popen|proc_open|create_function)[\"']|"
