@@ -4098,12 +4098,15 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, detail)
             return
         if (
-            entry is not None
-            and Role.INFRA_DESTROYER in entry.roles
-            and _EVERY_ADDRESS.search(given)
-            and _ADDRESS_RULE.search(given)
+            _EVERY_ADDRESS.search(given)
             and not _web_ports_only(given)
-        ):  # `doctl compute firewall add-rules ... address:0.0.0.0/0`, `--rule ip_addr:0.0.0.0/0`
+            and (
+                (entry is not None and Role.INFRA_DESTROYER in entry.roles and _ADDRESS_RULE.search(given))
+                or ((entry is None or Role.SECURITY_CONTROL in entry.roles) and _ADMITS.search(given))
+            )
+        ):  # `doctl compute firewall add-rules ... address:0.0.0.0/0`, `--rule ip_addr:0.0.0.0/0`; a host's
+            # firewall (`ufw allow from 0.0.0.0/0`, `iptables -A INPUT -s 0.0.0.0/0 ... -j ACCEPT`), or a
+            # program's own list of the addresses it trusts (`kamctl address add 1 0.0.0.0 0 5060`)
             yield _finding(
                 ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 80, f"`{command.name}` lets every address in"
             )
@@ -4161,7 +4164,13 @@ _ADMIN_ROLE = re.compile(r"(?:roles/)?[\w.]*(?:[Oo]wner|[Aa]dmin|[Ee]ditor)\b")
 
 # Every address on the internet, and the words of an access rule that lets addresses in (a firewall's, a
 # database's trusted sources, an allow list): the two together open what the rule guards to anyone
-_EVERY_ADDRESS = re.compile(r"(?<![\d.])0\.0\.0\.0/0(?!\d)|(?<![\w:]):{2}/0(?!\d)")
+# every address: as a prefix, or an address with its mask's length apart (`0.0.0.0 0`)
+_EVERY_ADDRESS = re.compile(r"(?<![\d.])0\.0\.0\.0(?:/|\s+)0(?![\d.])|(?<![\w:]):{2}/0(?!\d)")
+# words of a rule that lets its sources in (a firewall's, a program's list of trusted addresses)
+_ADMITS = re.compile(
+    r"(?i)(?:^|\s)(?:allow|accept|permit|trust|whitelist|allowlist)(?:\s|$)|-j\s+ACCEPT\b|--add-source\b"
+    r"|--add-rich-rule\b|\baddress\s+add\b|\baccess[-_]?list\b"
+)
 _ADDRESS_RULE = re.compile(
     r"(?i)firewall|ingress|inbound|trusted[-_]?sources?|allow(?:ed)?[-_]?ips?|authori[sz]ed[-_]?networks"
     r"|source[-_]?ranges|allowlist|whitelist|access[-_]?list|ip[-_]?rules?|network[-_]?rules?|--rule"
@@ -4536,7 +4545,7 @@ def production_change(action: Action, ctx: Context) -> Iterator[Finding]:
 
 
 # The ports a firewall rule on a command line opens (`--port 443`, `ports:80,443`, `--destination-port 22`)
-_RULE_PORTS = re.compile(r"(?:--(?:destination-|dst-)?ports?[=\s]+|\bports?[:=]\s*)([\d,-]+)")
+_RULE_PORTS = re.compile(r"(?:--(?:destination-|dst-|d)?ports?[=\s]+|\bports?(?:[:=]\s*|\s+))([\d,-]+)")
 
 
 def _web_ports_only(given: str) -> bool:
