@@ -447,6 +447,8 @@ def _pyproject(text: str) -> tuple[list[str], list[str]]:
         if re.match(r"^\s*backend-path\s*=", line):
             concerns.append("an in-tree build backend runs at every install")
             continue
+        if section == "tool.pytest.ini_options":  # (`addopts = "-p plugin"`, `pythonpath = ["/tmp/x"]`)
+            concerns += _pytest_options(line)
         value = _TOML_VALUE.match(line)
         if value is None:
             continue
@@ -484,16 +486,31 @@ def _unknown_build_tools(text: str) -> list[str]:
     return concerns
 
 
-_ADDOPTS_PLUGIN = re.compile(r"(?:^|\s)-p\s*(?!no:)([\w.]+)")
+_ADDOPTS_PLUGIN = re.compile(r"(?:^|[\s\"'\[,])-p\s*(?!no:)([\w.]+)")
 
 
 def _pytest_ini(text: str) -> tuple[list[str], list[str]]:
     concerns = []
     for line in text.splitlines():
-        if "addopts" in line or line.startswith((" ", "\t")):
-            for plugin in _ADDOPTS_PLUGIN.findall(line):
-                concerns.append(f"addopts loads the plugin {plugin} on every test run")
+        if "addopts" in line or "pythonpath" in line or line.startswith((" ", "\t")):
+            concerns += _pytest_options(line)
     return [], concerns
+
+
+# a folder outside the project: absolute, in a home, or above the project
+_OUTSIDE_FOLDER = re.compile(r"""(?:^|[\s"'=\[,])(?:/|~|\.\./)[^\s"',\]]*""")
+
+
+def _pytest_options(line: str) -> list[str]:
+    """What a line of pytest's settings loads on every test run: a plugin its `addopts` names (`-p
+    hlx_stats`), and modules from a folder outside the project its `pythonpath` puts first (`pythonpath =
+    ["/tmp/.hlx"]`)."""
+    concerns = [
+        f"addopts loads the plugin {plugin} on every test run" for plugin in _ADDOPTS_PLUGIN.findall(line)
+    ]
+    if re.match(r"\s*pythonpath\s*=", line) and _OUTSIDE_FOLDER.search(line.split("=", 1)[1]):
+        concerns.append("pytest imports modules from a folder outside the project on every test run")
+    return concerns
 
 
 def _ini_commands(text: str) -> tuple[list[str], list[str]]:
