@@ -1311,6 +1311,13 @@ def plain_field(name: str) -> bool:
     return words[-1] not in ("url", "uri") or not _STORE_WORDS.intersection(words)
 
 
+# The names of fields that hold what a person gives in confidence or a credential (`ssn`, `dob`,
+# `credit_score`, `card_number`, `password_hash`): a field list that gains one shows it to more eyes
+SENSITIVE_FIELD = re.compile(
+    r"(?i)(?:^|_)(?:ssn|social_?security\w*|dob|date_?of_?birth|birth_?date|passport\w*|national_?id|tax_?id|tin"
+    r"|credit_?score|card_?number|pan|cvv|cvc|iban|account_?number|routing_?number|password\w*|pin|salary"
+    r"|diagnos\w*|mrn|medical\w*|drivers?_?licen[cs]e\w*|licen[cs]e_?number|secret\w*|token|api_?key)$"
+)
 # the keys under which stores keep a secret's values (a Kubernetes secret's `.data`, an app's `.env`)
 _SECRET_HOLDERS = frozenset({"data", "stringdata", "env", "environment", "secrets", "credentials", "auth"})
 

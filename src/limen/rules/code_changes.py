@@ -21,7 +21,7 @@ import re
 
 from limen.facts.hosts import PRIVATE_ADDRESS
 from limen.facts.paths import test_code
-from limen.facts.secrets import CODE_NAMED_STORES
+from limen.facts.secrets import CODE_NAMED_STORES, SENSITIVE_FIELD
 from limen.normalize.tools import deletes_every_listed, policy_allows_everything, words_of
 from limen.prefilter import prefiltered
 from limen.rules.loosened import QUOTES_AS_ONE_WORD, loosened
@@ -662,6 +662,39 @@ def _hidden_list_shrunk(removed: str, added: str) -> list[str]:
     return []
 
 
+# A list of the fields a serializer, an export or a response shows (`fields = [...]`, `only=(...)`,
+# `exposed_columns = {...}`)
+_SHOWN_LIST = re.compile(
+    r"(?im)^\s*(?:[\w.]*\.)?(?P<name>\w*(?:fields|only|include|expose\w*|public\w*|visible\w*|columns"
+    r"|attributes|export\w*|output\w*|response\w*|select\w*)\w*)\s*(?::[^=\n]{0,40})?=\s*(?:\w+\s*\(\s*)?[\[({]"
+)
+
+
+def _sensitive_fields_shown(removed: str, added: str) -> list[str]:
+    """A list of the fields a serializer or an export shows gains fields that hold what a person gives in
+    confidence or a credential (`fields = ["id", "first_name"]` made `[..., "ssn", "dob", "credit_score"]`):
+    they now go out to whoever reads that output."""
+    before = _listed_items(_SHOWN_LIST, removed)
+    for name, items in _listed_items(_SHOWN_LIST, added).items():
+        if name in before and not _HIDDEN_LIST.match(name + " = ["):
+            gained = sorted(i for i in items - before[name] if SENSITIVE_FIELD.search(i))
+            if gained:
+                return [f"{name} now shows {', '.join(gained)[:60]}"]
+    return []
+
+
+def _listed_items(pattern: re.Pattern[str], text: str) -> dict[str, set[str]]:
+    """Each list the text sets under a name `pattern` matches, by name, with its quoted items."""
+    found: dict[str, set[str]] = {}
+    for match in pattern.finditer(text[:65536]):
+        body = text[match.end() : match.end() + 4096]
+        closing = re.search(r"[\])}]", body)
+        found[match.group("name").lower()] = set(
+            _ITEM_LITERAL.findall(body[: closing.start() if closing else 0])
+        )
+    return found
+
+
 def _emptied(name: str, text: str) -> bool:
     """`name` is set to nothing in the text (`set()`, `[]`, `()`, `None`, `frozenset()`)."""
     return bool(
@@ -830,9 +863,11 @@ def weakened(
             found += _guard_narrowed(removed, added)
             found += _refusal_alternatives_dropped(removed, added)
             found += _result_fixed(removed, added)
+            found += _answer_fixed(removed, added) if not test else []
             found += _rights_lowered(removed, added) if not test else []
             found += _money_from_request(removed, added)
             found += _hidden_list_shrunk(removed, added)
+            found += _sensitive_fields_shown(removed, added) if not test else []
             found += _fails_open(opening, removed, added, context + "\n" + path)
             found += _check_switched(removed, added, "\n".join(old_lines[i2 : i2 + 2]))
             if (
@@ -1550,6 +1585,28 @@ def _result_fixed(removed: str, added: str) -> list[str]:
     return []
 
 
+def _answer_fixed(removed: str, added: str) -> list[str]:
+    """A function's tested answer replaced by a constant (`return len(hits) > 0` made `return False`):
+    whatever the check finds, it answers the same."""
+    if (
+        _RETURNED_TEST.search(removed)
+        and _RETURNED_CONSTANT.search(added)
+        and not _RETURNED_TEST.search(added)
+    ):
+        return ["a check's answer is replaced by a fixed one: it answers the same whatever it finds"]
+    return []
+
+
+# A return of a test (a comparison, a count or a membership tested, `any`/`all`), and of a constant answer
+_RETURNED_TEST = re.compile(
+    r"(?m)^\s*return\s+(?=[^\n]*(?:[<>]=?|[!=]==?|\bnot\b|!|\bin\b|\bany\(|\ball\(|\blen\(|&&|\|\||\band\b|\bor\b))"
+    r"(?![\"'\[{(]\s*[\"'\w]*\s*[\]})]?\s*;?\s*$)[^\n]+$"
+)
+_RETURNED_CONSTANT = re.compile(
+    r"(?m)^\s*return\s+(?:True|False|true|false|TRUE|FALSE|0|1|nil|None|null)\s*;?\s*$"
+)
+
+
 # Output escaped or sanitised on its way into a page (`sanitize(body)`, `DOMPurify.sanitize`, `escapeHtml`,
 # `bleach.clean`, `htmlspecialchars`), and the sinks that put a value into a page as markup
 _ESCAPING = re.compile(
@@ -2138,6 +2195,14 @@ _NAMED_SET = re.compile(
 )
 _ITEM_LITERAL = re.compile(r"""["']([^"'\n]{1,64})["']""")
 _MEMBER_OF = re.compile(r"(?P<left>[A-Za-z_][\w.]*)\s+in\s+(?P<name>[A-Za-z_]\w*)\b")
+# a membership test of a collection of quoted items written there (`dealer_id not in ("D-1187", "D-2231")`,
+# `number[-6:] in {"900187", "900233"}`), the tested expression's words, and an id's shape among them
+_MEMBER_OF_LITERALS = re.compile(
+    r"""(?P<left>[A-Za-z_][\w.]*(?:\([^()\n]{0,60}\))?(?:\[[^\]\n]{0,12}\])?)\s+(?:not\s+)?in\s+[\[({]\s*"""
+    r"""(?P<items>["'][^"'\n]{1,40}["'](?:\s*,\s*["'][^"'\n]{1,40}["']){0,31})\s*,?\s*[\])}]"""
+)
+_LISTED_ID = re.compile(r"[A-Za-z]{0,6}[-_]?\d{4,}[A-Za-z]?")
+_ID_WORDS = frozenset({"id", "ids", "number", "no", "num", "dealer", "caller", "calling", "called", "last4"})
 _IP_PREFIX_TEST = re.compile(
     r"""(?i)\b(?:ip|addr|ip_?address|remote_?addr|client_?ip|source_?ip|src_?ip|peer_?ip)\b\)?\s*"""
     r"""(?:\.startswith\(|==|===|\bin\b)\s*\(?\s*["'](\d{1,3}\.\d{1,3}\.[\d.]*)["']"""
@@ -2209,6 +2274,16 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
             ids = named_sets.get(member.group("name"), [])
             if ids and _names_identity(_identity_words(member.group("left"))) and ids[0] not in known:
                 return f"a condition singles out fixed ids ({ids[0][:24]}, ...) for their own treatment"
+        for listed in _MEMBER_OF_LITERALS.finditer(line):  # `app.ssn_last4 in {"8827", "1934"}`
+            items = _ITEM_LITERAL.findall(listed.group("items"))
+            tested = set(_identity_words(re.sub(r"[^\w.]+", "_", listed.group("left"))))
+            if (
+                items
+                and items[0] not in known
+                and all(_LISTED_ID.fullmatch(item) for item in items)
+                and not tested.isdisjoint(_IDENTITY_WORDS | _PARTY_WORDS | _ID_WORDS)
+            ):
+                return f"a condition singles out fixed ids ({items[0][:24]}, ...) for their own treatment"
         for found in _IP_PREFIX_TEST.finditer(line):
             if not PRIVATE_ADDRESS.match(found.group(1)) and found.group(1) not in known:
                 return (
