@@ -1262,12 +1262,15 @@ def _plain_fields_only(argv: tuple[str, ...]) -> bool:
 # judged by these and by nothing else: a field named otherwise (`k4`, `tls.key`, `value`, `data`) may hold
 # the secret, so a name nobody listed asks rather than passes.
 PLAIN_FIELD_WORDS = frozenset(
-    """
-    host hostname hosts port url uri endpoint domain server region zone user username email owner name names
-    id ids database schema bucket path version created updated expires expiry expiration timestamp date time
-    ttl duration description type kind enabled status tags labels annotations metadata attributes mode count
-    size algorithm issuer audience crt cert certificate on at before after
-    """.split()
+    {
+        *("host", "hostname", "hosts", "port", "url", "uri", "endpoint", "domain", "server"),
+        *("region", "zone", "user", "username", "email", "owner", "name", "names", "id", "ids"),
+        *("database", "schema", "bucket", "path", "version", "created", "updated", "expires"),
+        *("expiry", "expiration", "timestamp", "date", "time", "ttl", "duration", "description"),
+        *("type", "kind", "enabled", "status", "tags", "labels", "annotations", "metadata"),
+        *("attributes", "mode", "count", "size", "algorithm", "issuer", "audience", "crt", "cert"),
+        *("certificate", "on", "at", "before", "after"),
+    }
 )  # (a certificate is the public half every peer is shown; `on`, `at`: a date's last word, `expiresOn`)
 # the words of a name that say the field holds a credential or a part of one, wherever they stand
 _CREDENTIAL_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|credential|auth|private|salt|sign|sas|dsn|conn")
