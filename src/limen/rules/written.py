@@ -4656,16 +4656,8 @@ _RUN_WORDS = (
     *("assembly.load", "binaryformatter"),
     *("dlopen", "require(", "`", "%x", "open3", "passthru", "marshal", "unsafe_load", "pickle"),
     *("unserialize", "objectinputstream", "call_user_func", "create_function", "deno.command", "bun.spawn"),
-    *(
-        "lookup(",
-        "parseexpression",
-        "assert(",
-        "preg_replace(",
-        "array_",
-        "sort(",
-        "register_shutdown_function",
-    ),
-    "iterator_apply",
+    *("lookup(", "parseexpression", "assert(", "preg_replace(", "array_", "sort(", "iterator_apply"),
+    "register_shutdown_function",
 )
 
 
