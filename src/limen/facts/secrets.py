@@ -96,6 +96,9 @@ _OUTPUT_DATA = (
     r"|[^|;&]*?(?:\.data\b|\.stringData\b|base64decode|b64dec)))"
 )
 _SECRET_NAME = r"(?i)key|secret|token|pass|pwd|url|uri|dsn|credential|auth|private|cert|salt|signing"
+_CAPTURED = "the network's traffic with its payloads (logins and tokens sent in the clear)"
+_PAYLOADS = r"(?:^|\s)-[a-zA-Z]*[AX]"  # (`-A`, `-X`, `-XX`, `-nnA`: each packet's content printed)
+_NOT_LOOPBACK = r"^(?!.*(?:^|\s)(?:-[id]\s*|--interface[=\s])lo\d*(?:\s|$))"
 _SECRET_OPERAND = r"(?:^|\s)secrets?(?:/\S*)?(?:\s|$)"
 # `pass NAME` shows NAME: every first operand but pass's own sub-commands.
 _PASS_ENTRY = (
@@ -307,6 +310,10 @@ PRINTERS: tuple[Printer, ...] = (
     Printer("ansible-vault", ("view",), "a decrypted vault"),
     Printer("gpg", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
     Printer("gpg2", (), "a private key", needs=(r"--export-secret-(?:sub)?keys?\b",)),
+    # traffic captured with its payloads off a real interface (not loopback): the logins, tokens and cookies
+    # other programs send in the clear (`tcpdump -A port 23`, `ngrep -q 'pass'`)
+    Printer("tcpdump", (), _CAPTURED, needs=(_PAYLOADS, _NOT_LOOPBACK), to_file=("-w",)),
+    Printer("ngrep", (), _CAPTURED, needs=(_NOT_LOOPBACK,), to_file=("-O",)),
     # a running process's memory holds the keys and tokens it loaded (an ssh-agent's, a browser's)
     Printer("gcore", (), "a process's memory", to_file=("-o",), dumps=True),
     Printer("procdump", (), "a process's memory", dumps=True),
