@@ -56,6 +56,7 @@ from limen.facts.paths import (
     CACHE_FOLDER,
     SCRATCH_ROOTS,
     SCRATCH_VARIABLES,
+    SERVED_FOLDER,
     VCS_FOLDERS,
     below_home,
     home_folder,
@@ -4080,6 +4081,10 @@ def unsafe_permissions(action: Action, ctx: Context) -> Iterator[Finding]:
         if mode and _world_writable(mode):
             yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, f"{command.name} {mode}")
             return
+        if mode and _opens_data_to_everyone(command, mode, action, ctx):
+            detail = "every account on the machine may read a folder of data outside the project"
+            yield _finding(ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, detail)
+            return
         if command.name == "umask" and _operands(command.argv)[:1] in (["0"], ["000"], ["0000"], ["a+w"]):
             yield _finding(
                 ReasonCode.UNSAFE_PERMISSIONS, Verdict.AUTH, 60, "umask 0 makes new files world-writable"
@@ -4361,6 +4366,18 @@ def _own_names() -> frozenset[str]:
     with suppress(KeyError):
         names.add(pwd.getpwuid(os.getuid()).pw_name)
     return frozenset(names)
+
+
+def _opens_data_to_everyone(command: Command, mode: str, action: Action, ctx: Context) -> bool:
+    """`chmod -R o+rX /data/controlled/dbgap_phs001234`: a folder outside the project, the homes and the
+    temporary folders, and not one a web server serves, made readable by every account, all it holds."""
+    recursive = bool(_short_flags(command.argv[1:]) & {"R"}) or "--recursive" in command.argv
+    if command.name != "chmod" or not recursive:
+        return False
+    clauses = [re.fullmatch(r"([ugoa]*)[+=]([rwxXst]*)", clause) for clause in mode.split(",")]
+    readable = any(m and "r" in m.group(2) and set(m.group(1)) & {"o", "a"} for m in clauses)
+    targets = [_target(w, action, ctx) for w in _operands(command.argv)[1:]]
+    return readable and any(_beyond_work(t, ctx) and not SERVED_FOLDER.search(t + "/") for t in targets)
 
 
 def _mode_set(command: Command) -> str:
