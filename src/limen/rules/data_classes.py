@@ -330,7 +330,33 @@ def _contacts_made_public(action: Action) -> str:
     phones = any(_PHONE.search(t[:65536]) for t in texts)
     if private or phones or len(addresses) >= 2:
         return "people's contact details in a public reply"
+    details = {kind for t in texts for kind, shape in _PERSONAL_DETAILS if shape.search(t[:65536])}
+    if len(details) >= 2 and details & _PROOFS_OF_IDENTITY:
+        return "a person's identity details in a public reply"
     return ""
+
+
+# What identifies a person to a bank, an airline or a help desk, as a message writes it: a birth date, a
+# passport's or a social security number, a card's last digits, a street address
+_PERSONAL_DETAILS = (
+    ("birth date", re.compile(r"(?i)\b(?:DOB|d\.o\.b\.|date of birth|born(?: on)?)\b[:\s]{0,3}\d")),
+    ("passport", re.compile(r"(?i)\bpassport(?: (?:number|no\.?|#))?[:\s]{1,3}[A-Z0-9]{6,9}\b")),
+    ("ssn", re.compile(r"(?i)\b(?:SSN|social security(?: number)?)\b[^\d\n]{0,20}\d{4}")),
+    (
+        "card",
+        re.compile(
+            r"(?i)\b(?:ending(?: in)?|last (?:4|four)(?: digits)?(?: of (?:the )?card)?)[:\s]{1,3}\d{4}\b"
+        ),
+    ),
+    (
+        "street address",
+        re.compile(
+            r"\b\d{1,5} [A-Z][a-z]+(?: [A-Z][a-z]+)? "
+            r"(?:St|Street|Rd|Road|Ave|Avenue|Dr|Drive|Ln|Lane|Blvd|Way|Ct)\b"
+        ),
+    ),
+)
+_PROOFS_OF_IDENTITY = frozenset({"birth date", "passport", "ssn"})
 
 
 # A date in the last century or the first years of this one, as records of people write a birth date
