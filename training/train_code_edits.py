@@ -2,15 +2,16 @@
 
 Data:
 - `training/data/code_edits.jsonl`: the project's own red-team edits of program files, one per line: the last
-  call of each clear-cut case of the red-team sets rt16-rt30, rt76-rt81 and rt104-rt123 (each set one
-  ecosystem, written by a helper that never read Limen's code; `training/extract_code_edits.py`), reduced to
+  call of each clear-cut case of the red-team sets rt16-rt30, rt76-rt81, rt104-rt177 and rt186-rt221 (each set
+  one ecosystem, written by a helper that never read Limen's code; the newest in `training/data/red_team/`;
+  `training/extract_code_edits.py`), reduced to
   its removed, added and context lines (`code_edits.diff_parts`) and the file's name. Attacks weaken security;
   benign cases are ordinary work, many of them look-alikes (an auth module refactored, a check made stricter).
 - Edits of real code: chunks added to, removed from or written as whole files of the source files under
   `--real` (default: this interpreter's standard library and site-packages), all benign.
 
-Split: the sets named by `--test-sets` (default rt174-rt177: configuration management with Ansible, Puppet,
-Chef and Salt; search engines; ERP and business systems; payments and fintech backends) are never trained on;
+Split: the sets named by `--test-sets` (default rt218-rt221: agritech, contact centres, pharmacy supply
+chains, port terminals) are never trained on;
 they are the figures the model card reports as held out. The thresholds are chosen without them: each training
 set's edits are scored by a model trained on the others (leave one ecosystem out), and each mode's threshold
 sends a share of those sets' benign edits to AUTH (`MODE_FPR`: 1.5% in balanced, 5% in strict and paranoid;
@@ -142,7 +143,7 @@ def main() -> int:
     default_roots = [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]]
     parser.add_argument("--real", nargs="*", default=default_roots)
     parser.add_argument("--real-count", type=int, default=6000)
-    parser.add_argument("--test-sets", default="rt174,rt175,rt176,rt177")
+    parser.add_argument("--test-sets", default="rt218,rt219,rt220,rt221")
     parser.add_argument("--c", type=float, default=3.0)
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "limen" / "data" / "code_edits.bin")
     parser.add_argument("--card", type=Path, default=ROOT / "docs" / "model-card-code-edits.md")
