@@ -472,16 +472,35 @@ _ACCESS_CODE_WORDS = re.compile(
     r"(?i)\b(?:entry|door|gate|lock ?box|alarm|access|garage|master|building|keypad|unlock|key ?safe|padlock)"
     r"\s*(?:codes?|pins?|combinations?)\b"
 )
-_MAY_NAME_CODES = re.compile(r"(?i)cod|pin|combin")  # (a cheap look before the words are sought)
+# The codes that open accounts and keys: a PIN, a verification or one-time code, a passcode; each counted
+# when it follows the word or the code before it closely (`SO PIN is 81730245, user PIN 5524`,
+# `Verification codes: 482913 (ops-admin), 771204 (billing)`), a year aside
+_ACCOUNT_CODE_WORDS = re.compile(
+    r"\b(?:PINs?|[Vv]erification\s+codes?|[Oo]ne[- ]time\s+(?:codes?|passwords?)|OTPs?|[Pp]asscodes?"
+    r"|[Ss]ecurity\s+codes?)\b"
+)
+_NEAR = 30  # characters between a code and the word or the code it follows
+_MAY_NAME_CODES = re.compile(r"(?i)cod|pin|combin|otp")  # (a cheap look before the words are sought)
 _CODE_SHAPED = re.compile(r"(?<![\d.,:/-])\d{4,8}(?![\d.,:/-]\d)")
 
 
 def _access_codes(text: str) -> bool:
     """Two or more codes of places in one message (`Lockbox codes: 12 Elm 4471, 88 Oak 9902`, a list of a
-    portfolio's entry codes): whoever reads it may open them all. One code sent to the one it is for (`Your
-    door code is 418273`) is its use."""
+    portfolio's entry codes), or of accounts and keys (`SO PIN is 81730245, user PIN 5524`): whoever reads it
+    may open them all. One code sent to the one it is for (`Your door code is 418273`) is its use."""
     named = _ACCESS_CODE_WORDS.search(text[:65536])
-    return named is not None and len(_CODE_SHAPED.findall(text, named.end(), named.end() + 600)) >= 2
+    if named is not None and len(_CODE_SHAPED.findall(text, named.end(), named.end() + 600)) >= 2:
+        return True
+    codes: set[str] = set()
+    for word in _ACCOUNT_CODE_WORDS.finditer(text[:65536]):
+        last = word.end()
+        for code in _CODE_SHAPED.finditer(text, last, last + 600):
+            if code.start() - last > _NEAR:
+                break
+            if not re.fullmatch(r"(?:19|20)\d\d", code.group(0)):
+                codes.add(code.group(0))
+                last = code.end()
+    return len(codes) >= 2
 
 
 @rule(ReasonCode.PII_DATA_CLASS_EGRESS)
@@ -501,7 +520,7 @@ def pii_egress(action: Action, ctx: Context) -> Iterable[Finding]:
         if "MRN" in text and _MEDICAL_RECORD.search(text):
             labels["a patient's medical record number"] = None
         if _MAY_NAME_CODES.search(text) and _access_codes(text):
-            labels["the codes that open several doors or locks"] = None
+            labels["the codes that open several doors, locks or accounts"] = None
         if text in addressed:
             continue  # the payee's IBAN of a transfer is where it goes, not data leaving
         for label in data_classes_in(text):
