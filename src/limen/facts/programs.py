@@ -3822,6 +3822,14 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:allow|deny|reject|limit|delete|insert|enable|disable|reset|default){_E}",
     ),
     _p("setenforce", R.SECURITY_CONTROL, disables=rf"{_W}(?:0|[Pp]ermissive){_E}"),
+    # Sysinternals' Sysmon, Windows' event recorder of processes and connections: `-u` uninstalls it
+    _p(
+        "sysmon",
+        R.SECURITY_CONTROL,
+        aliases=("sysmon64",),
+        disables=rf"{_W}-u{_E}",
+        changes=rf"{_W}-[ciu]{_E}",
+    ),
     _p("aa-teardown", R.SECURITY_CONTROL, disables=r"^"),  # any invocation unloads every AppArmor profile
     # SELinux's policy tool: a domain made permissive is no longer confined; logins, users and booleans
     # mapped anew change what each may do

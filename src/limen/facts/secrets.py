@@ -98,6 +98,9 @@ _OUTPUT_DATA = (
 _SECRET_NAME = r"(?i)key|secret|token|pass|pwd|url|uri|dsn|credential|auth|private|cert|salt|signing"
 _CAPTURED = "the network's traffic with its payloads (logins and tokens sent in the clear)"
 _PAYLOADS = r"(?:^|\s)-[a-zA-Z]*[AX]"  # (`-A`, `-X`, `-XX`, `-nnA`: each packet's content printed)
+_LOGIN_WORDS = (
+    r"(?i)pass|pwd|user|login|auth|token|secret|cookie|session|bearer"  # (what ngrep is told to find)
+)
 _NOT_LOOPBACK = r"^(?!.*(?:^|\s)(?:-[id]\s*|--interface[=\s])lo\d*(?:\s|$))"
 _SECRET_OPERAND = r"(?:^|\s)secrets?(?:/\S*)?(?:\s|$)"
 # `pass NAME` shows NAME: every first operand but pass's own sub-commands.
@@ -313,7 +316,7 @@ PRINTERS: tuple[Printer, ...] = (
     # traffic captured with its payloads off a real interface (not loopback): the logins, tokens and cookies
     # other programs send in the clear (`tcpdump -A port 23`, `ngrep -q 'pass'`)
     Printer("tcpdump", (), _CAPTURED, needs=(_PAYLOADS, _NOT_LOOPBACK), to_file=("-w",)),
-    Printer("ngrep", (), _CAPTURED, needs=(_NOT_LOOPBACK,), to_file=("-O",)),
+    Printer("ngrep", (), _CAPTURED, needs=(_NOT_LOOPBACK, _LOGIN_WORDS), to_file=("-O",)),
     # a running process's memory holds the keys and tokens it loaded (an ssh-agent's, a browser's)
     Printer("gcore", (), "a process's memory", to_file=("-o",), dumps=True),
     Printer("procdump", (), "a process's memory", dumps=True),
@@ -1276,9 +1279,10 @@ PLAIN_FIELD_WORDS = frozenset(
         *("expiry", "expiration", "timestamp", "date", "time", "ttl", "duration", "description"),
         *("type", "kind", "enabled", "status", "tags", "labels", "annotations", "metadata"),
         *("attributes", "mode", "count", "size", "algorithm", "issuer", "audience", "crt", "cert"),
-        *("certificate", "on", "at", "before", "after"),
+        *("certificate", "pub", "on", "at", "before", "after", "tenant", "subscription", "account", "arn"),
+        *("project", "namespace", "level", "format", "timeout", "interval", "limit", "flag", "flags"),
     }
-)  # (a certificate is the public half every peer is shown; `on`, `at`: a date's last word, `expiresOn`)
+)  # (a certificate, a `.pub`: the public half every peer is shown; `on`, `at`: a date's, `expiresOn`)
 # the words of a name that say the field holds a credential or a part of one, wherever they stand
 _CREDENTIAL_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|credential|auth|private|salt|sign|sas|dsn|conn")
 # a data store's address often carries its password (`postgres://app:PW@db/app`): its URL is no plain field

@@ -1878,8 +1878,9 @@ def _run_command(
 ) -> _Stream | None:
     if state.stopped:
         return None
-    if argv[0][-4:].lower() == ".exe":  # `reg.exe`, `powershell.exe` from WSL or Git Bash: the program itself
-        argv = [argv[0][:-4], *argv[1:]]
+    if argv[0][-4:].lower() == ".exe":  # `reg.exe`, `Sysmon64.exe` from WSL or Git Bash: the program itself
+        folder, _, base = argv[0][:-4].rpartition("/")  # (Windows' names are the same in any case)
+        argv = [f"{folder}/{base.lower()}" if folder else base.lower(), *argv[1:]]
     name = _basename(argv[0])
     dynamic_name = dynamic_name or bool(_DYNAMIC_WORD.match(argv[0]))
     run_via = via

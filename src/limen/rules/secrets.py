@@ -2628,6 +2628,7 @@ def _metadata_only_program(command: Command) -> bool:
 # results (`{expires: ...}`) are taken out
 _QUERY_PATH = re.compile(r"[A-Za-z_][\w-]*(?:(?:\[\d*\])*\.[A-Za-z_][\w-]*)*")
 _QUERY_ALIAS = re.compile(r"[A-Za-z_][\w-]*\s*:")
+_QUERY_FILTER = re.compile(r"\[\?[^\]]*\]")  # (`[?slotSetting]`: which items, not what of them is shown)
 
 
 def _metadata_only(argv: tuple[str, ...]) -> bool:
@@ -2639,7 +2640,7 @@ def _metadata_only(argv: tuple[str, ...]) -> bool:
         if word == "--query" and i + 1 < len(argv):
             query = argv[i + 1]
         if query:
-            paths = _QUERY_PATH.findall(_QUERY_ALIAS.sub(" ", query))
+            paths = _QUERY_PATH.findall(_QUERY_ALIAS.sub(" ", _QUERY_FILTER.sub(" ", query)))
             return (
                 bool(paths)
                 and not re.search(r"[*@]", query)
