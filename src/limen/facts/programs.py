@@ -2849,14 +2849,10 @@ PROGRAMS: tuple[Program, ...] = (
         live=rf"{_W}(?:dns\s+record-sets\s+(?:create|update|delete|transaction\s+execute|import)"
         rf"|domains\s+registrations\s+(?:configure|transfer|export)){_E}",
     ),
-    # research data stores' own deleters: iRODS's `irm -r`, HPSS's `hsi "rm -R ..."`, a GPFS fileset deleted
-    _p("irm", R.INFRA_DESTROYER, destroys_all=rf"{_W}-\w*r\w*{_E}", destroys_one=r"^"),
-    _p(
-        "hsi",
-        R.INFRA_DESTROYER,
-        destroys_all=r"(?:^|[\s\"';])rm\s+-\w*R",
-        destroys_one=rf"(?:^|[\s\"';])rm{_E}",
-    ),
+    # research data stores' own deleters: iRODS's `irm`, HPSS's `hsi "rm ..."` (a collection deleted asks, as
+    # `rm -r` of a folder outside the project does), a GPFS fileset deleted
+    _p("irm", R.INFRA_DESTROYER, destroys_one=r"^"),
+    _p("hsi", R.INFRA_DESTROYER, destroys_one=rf"(?:^|[\s\"';])rm{_E}"),
     _p("mmdelfileset", R.STORAGE_DESTROYER, aliases=("mmdelfs", "mmdeldisk")),
     _p(
         "gsutil",
