@@ -4167,11 +4167,10 @@ _MEMBER = re.compile(
 _ADMIN_ROLE = re.compile(r"(?:roles/)?[\w.]*(?:[Oo]wner|[Aa]dmin|[Ee]ditor)\b")
 
 
-# Every address on the internet, and the words of an access rule that lets addresses in (a firewall's, a
-# database's trusted sources, an allow list): the two together open what the rule guards to anyone
-# every address: as a prefix, or an address with its mask's length apart (`0.0.0.0 0`)
+# Every address on the internet (as a prefix, or an address with its mask's length apart: `0.0.0.0 0`), and
+# the words of an access rule that lets addresses in (a firewall's, a database's trusted sources, an allow
+# list, a program's list of trusted addresses): the two together open what the rule guards to anyone
 _EVERY_ADDRESS = re.compile(r"(?<![\d.])0\.0\.0\.0(?:/|\s+)0(?![\d.])|(?<![\w:]):{2}/0(?!\d)")
-# words of a rule that lets its sources in (a firewall's, a program's list of trusted addresses)
 _ADMITS = re.compile(
     r"(?i)(?:^|\s)(?:allow|accept|permit|trust|whitelist|allowlist)(?:\s|$)|-j\s+ACCEPT\b|--add-source\b"
     r"|--add-rich-rule\b|\baddress\s+add\b|\baccess[-_]?list\b"
