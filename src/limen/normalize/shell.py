@@ -1867,6 +1867,10 @@ def _run(
 _KEEPS_CONTENT = names(Role.METADATA, Role.DELETES)
 
 
+# A Windows program as a line names it: by its bare name (found on the PATH), or on a Windows drive
+_WINDOWS_PROGRAM = re.compile(r"[^/]+$|/mnt/[a-z]/")
+
+
 def _run_command(
     argv: list[str],
     state: _State,
@@ -1878,8 +1882,10 @@ def _run_command(
 ) -> _Stream | None:
     if state.stopped:
         return None
-    if argv[0][-4:].lower() == ".exe":  # `reg.exe`, `Sysmon64.exe` from WSL or Git Bash: the program itself
-        folder, _, base = argv[0][:-4].rpartition("/")  # (Windows' names are the same in any case)
+    if argv[0][-4:].lower() == ".exe" and _WINDOWS_PROGRAM.match(argv[0]):
+        # `reg.exe`, `C:\Windows\Sysmon64.exe` from WSL or Git Bash: the program itself, whose name is the
+        # same in any case (a file the line downloads or builds, `/tmp/t.exe`, keeps its path)
+        folder, _, base = argv[0][:-4].rpartition("/")
         argv = [f"{folder}/{base.lower()}" if folder else base.lower(), *argv[1:]]
     name = _basename(argv[0])
     dynamic_name = dynamic_name or bool(_DYNAMIC_WORD.match(argv[0]))
