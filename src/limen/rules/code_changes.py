@@ -640,14 +640,7 @@ _HIDDEN_LIST = re.compile(
 
 def _hidden_items(text: str) -> dict[str, set[str]]:
     """Each list of what is kept from view that the text sets, by name, with its quoted items."""
-    found: dict[str, set[str]] = {}
-    for match in _HIDDEN_LIST.finditer(text[:65536]):
-        body = text[match.end() : match.end() + 4096]
-        closing = re.search(r"[\])}]", body)
-        found[match.group("name").lower()] = set(
-            _ITEM_LITERAL.findall(body[: closing.start() if closing else 0])
-        )
-    return found
+    return _listed_items(_HIDDEN_LIST, text)
 
 
 def _hidden_list_shrunk(removed: str, added: str) -> list[str]:
@@ -675,8 +668,9 @@ def _sensitive_fields_shown(removed: str, added: str) -> list[str]:
     confidence or a credential (`fields = ["id", "first_name"]` made `[..., "ssn", "dob", "credit_score"]`):
     they now go out to whoever reads that output."""
     before = _listed_items(_SHOWN_LIST, removed)
+    hidden = _hidden_items(removed)  # (`PII_FIELDS` gaining an item hides more: `_hidden_list_shrunk`'s)
     for name, items in _listed_items(_SHOWN_LIST, added).items():
-        if name in before and not _HIDDEN_LIST.match(name + " = ["):
+        if name in before and name not in hidden:
             gained = sorted(i for i in items - before[name] if SENSITIVE_FIELD.search(i))
             if gained:
                 return [f"{name} now shows {', '.join(gained)[:60]}"]
@@ -2201,7 +2195,7 @@ _MEMBER_OF_LITERALS = re.compile(
     r"""(?P<left>[A-Za-z_][\w.]*(?:\([^()\n]{0,60}\))?(?:\[[^\]\n]{0,12}\])?)\s+(?:not\s+)?in\s+[\[({]\s*"""
     r"""(?P<items>["'][^"'\n]{1,40}["'](?:\s*,\s*["'][^"'\n]{1,40}["']){0,31})\s*,?\s*[\])}]"""
 )
-_LISTED_ID = re.compile(r"[A-Za-z]{0,6}[-_]?\d{4,}[A-Za-z]?")
+_LAST_DIGITS = re.compile(r"\d{4,5}")  # (a number's last digits: `ssn_last4 in {"8827"}`)
 _ID_WORDS = frozenset({"id", "ids", "number", "no", "num", "dealer", "caller", "calling", "called", "last4"})
 _IP_PREFIX_TEST = re.compile(
     r"""(?i)\b(?:ip|addr|ip_?address|remote_?addr|client_?ip|source_?ip|src_?ip|peer_?ip)\b\)?\s*"""
@@ -2280,7 +2274,7 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
             if (
                 items
                 and items[0] not in known
-                and all(_LISTED_ID.fullmatch(item) for item in items)
+                and all(_ID_SHAPED.match(item) or _LAST_DIGITS.fullmatch(item) for item in items)
                 and not tested.isdisjoint(_IDENTITY_WORDS | _PARTY_WORDS | _ID_WORDS)
             ):
                 return f"a condition singles out fixed ids ({items[0][:24]}, ...) for their own treatment"
