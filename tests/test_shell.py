@@ -350,11 +350,33 @@ def test_program_with_variables_keeps_its_text() -> None:
         "nl -ba long-file \\",
         "sh -c 'for i; do rm \"$i\"; done' _ a b",
         "ssh user@server /bin/bash <<'EOT'",
+        "wc `find . | grep .php$`",
+        "du -ch logs/* | grep total$.",
+        'echo "price: $/unit" a$/b',
     ],
 )
 def test_bash_accepts_so_the_analyser_does(line: str) -> None:
     """Constructs bash accepts and tree-sitter-bash rejects are rewritten (on error only), not made opaque."""
     assert not run(line).opaque
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("grep total$. sizes.txt", [("grep", "total$.", "sizes.txt")]),
+        ('echo "a$/b" x$/y', [("echo", "a$/b", "x$/y")]),
+        ("echo a$/b; rm -rf $HOME/x", [("echo", "a$/b"), ("rm", "-rf", f"{HOME}/x")]),
+        ("echo 'a$/b' c$/d", [("echo", "a$/b", "c$/d")]),
+    ],
+)
+def test_a_dollar_that_starts_no_expansion_is_a_literal_dollar(
+    line: str, expected: list[tuple[str, ...]]
+) -> None:
+    """`$` before a character no expansion starts with is bash's literal `$`: the words keep it, and what
+    the rest of the line runs is still seen (`$HOME` expanded, the literal left alone)."""
+    analysis = run(line)
+    assert not analysis.opaque
+    assert argvs(line) == expected
 
 
 def test_plain_lines_are_not_opaque() -> None:

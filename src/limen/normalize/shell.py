@@ -435,13 +435,48 @@ _PLACEHOLDER = re.compile(
 _EXTGLOB = re.compile(r"(?<![$\\'\"=])[!@+?*]\([^()\s'\"$`;&<>]*\)")
 
 
+# What may follow a `$` that starts an expansion: a name, a digit, a special parameter, `{`, `(`, `[` (the old
+# `$[1+2]`), and `'`/`"` (`$'\n'`, `$"msg"`); any other `$` is a literal character to bash
+_EXPANSION_START = re.compile(r"[A-Za-z0-9_{(\[@*#?$!'\"-]")
+
+
+def _literal_dollars(text: str) -> str:
+    r"""Every `$` outside single quotes that starts no expansion written `\$`, which bash reads as the same
+    literal `$` unquoted, in double quotes and in backquotes (tree-sitter-bash rejects `a$/b`)."""
+    out: list[str] = []
+    quote = ""
+    i, end = 0, len(text)
+    while i < end:
+        char = text[i]
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif char == "\\":
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        elif char == "'" and not quote:
+            quote = "'"
+        elif char == '"':
+            quote = "" if quote else '"'
+        elif char == "$" and not _EXPANSION_START.match(text, i + 1):
+            out.append("\\$")
+            i += 1
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
 def _bash_compatible(text: str) -> str:
     r"""Rewrite what bash accepts but tree-sitter-bash rejects, without changing what runs (on errors only).
 
     A trailing lone backslash (bash: a literal `\`), `for x; do` (bash: `for x in "$@"; do`), a heredoc
     whose terminator line never comes (bash: ends at end of input), `<placeholder>` (see above), a
     brace expansion where a command starts (`{rm,-rf,/}`: bash expands it into the words `rm -rf /`) and an
-    extended glob (`ls !(*.o)`: read as `*`)."""
+    extended glob (`ls !(*.o)`: read as `*`), a `$` that starts no expansion (`grep total$.`, `` `grep
+    .php$` ``: bash's literal `$`, written `\$`)."""
+    if "$" in text:
+        text = _literal_dollars(text)
     if "{" in text and "," in text:
         text = _BRACE_COMMAND.sub(lambda m: m.group(1) + " ".join(_braces(m.group(2))), text)
     if text.rstrip().endswith("\\"):
