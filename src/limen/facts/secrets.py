@@ -1116,7 +1116,15 @@ def names_key_material(pattern: str) -> bool:
             for choice in group.group(1).split("|")[:8]:
                 expanded.append(variant[: group.start()] + choice + variant[group.end() :])
         variants = expanded[:32]
-    return any(KEY_MATERIAL.search(_REGEX_SYNTAX.sub("", v)) for v in variants)
+    alternatives = [a for v in variants for a in _REGEX_SYNTAX.sub("", v).split("|")]
+    return any(
+        KEY_MATERIAL.search(a) or _CREDENTIAL_SEARCH_WORD.fullmatch(a.strip()) for a in alternatives[:64]
+    )
+
+
+# An alternative of a search pattern that is a credential's word cut short or said another way (`grep -iE
+# 'passw|pwd|secret'`): what such a search finds in a settings file is the line that holds the credential
+_CREDENTIAL_SEARCH_WORD = re.compile(r"(?i)passw\w*|pwd|secrets?|credentials?")
 
 
 # Names that hold a private key or a public certificate alike (`server.pem`, `ca.pem`): such a file that

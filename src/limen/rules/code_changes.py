@@ -132,8 +132,9 @@ _FIXED_CREDENTIAL = prefiltered(
     r"""|pin|credential)\b["'\]]*\)?\s*(?:==|===|\.equals\(|\beq\b|\.eq\(|\.Equals\()\s*["'][^"'\n]{3,}["']"""
     r"""|["'][^"'\n]{6,}["']\s*(?:==|===|\.equals\(|\.Equals\()\s*[$\w.>\-\[\]'"]*?"""
     r"""(?:token|secret|password|pass|key|sig|signature|otp)\b"""
+    # a constant-time comparison with a fixed word, as either argument (`hmac.compare_digest(candidate, "x")`)
     r"""|\b(?:hash_equals|secure_compare|compare_digest|timingSafeEqual|ConstantTimeCompare|FixedTimeEquals)\(\s*"""
-    r"""(?:\[\]byte\()?["'][^"'\n]{4,}["']"""
+    r"""(?:[^,()"'\n]{1,60}(?:\([^()\n]{0,40}\))?\s*,\s*)?(?:\[\]byte\(|Buffer\.from\()?["'][^"'\n]{4,}["']"""
 )
 
 # A verification setting given a no: `validate_exp = false`, `ValidateLifetime = false`, `verify_ssl: false`
@@ -441,7 +442,7 @@ _LET_IN_CHECKS = (
         "an address written in the contract passes its caller check",
     ),
     (
-        ("==", "equals(", " eq"),
+        ("==", "equals(", " eq", "compare", "hash_equals", "timingsafeequal"),
         _FIXED_CREDENTIAL,
         "a credential or signature is accepted when it equals a fixed word",
     ),

@@ -2422,14 +2422,17 @@ def _settings_elsewhere(paths: Iterable[str], ctx: Context) -> bool:
 
 def _fed_by_reader(command: Command, action: Action) -> bool:
     """The search names no file of its own (its one word is the pattern: it reads its input), and another
-    command of the line reads files (`strings`, `cat`, `zcat`): what they read is what it searches."""
+    command of the line reads files (`strings`, `cat`, `zcat`): what they read is what it searches. (A
+    listing gives names, not content: `ls /etc | grep -i passw` looks for a file's name.)"""
     from limen.facts.programs import program
 
     words = [w for w in command.argv[1:] if not w.startswith("-")]
     if len(words) > 1 or (len(words) == 1 and any(w in ("-e", "--regexp", "-f") for w in command.argv)):
         return False
     return any(
-        (entry := program(c.name)) is not None and _Role.READS in entry.roles
+        (entry := program(c.name)) is not None
+        and _Role.READS in entry.roles
+        and c.name not in secret_facts.NON_READERS
         for c in action.commands
         if c is not command
     )
