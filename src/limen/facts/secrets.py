@@ -203,6 +203,8 @@ PRINTERS: tuple[Printer, ...] = (
     ),
     # the machine's password hashes, from whichever database holds them (`getent shadow`, `getent gshadow`)
     Printer("getent", ("shadow",), "the machine's password hashes"),
+    # Windows' credential vault, each saved credential listed (`vaultcmd /listcreds:"Windows Credentials" /all`)
+    Printer("vaultcmd", (), "the Windows vault's saved credentials", operand=r"(?i)^/listcreds\b"),
     Printer("getent", ("gshadow",), "the groups' password hashes"),
     Printer("git", ("credential", "fill"), "a git credential"),
     Printer("git", ("credential-manager", "get"), "a git credential"),

@@ -6130,10 +6130,40 @@ PACKAGE_SOURCE = "package-source:"  # a note: the address packages are installed
 APPENDED = "appended:"  # a note: a file the line adds to (`>>`), rather than replaces
 
 
+# pip's options that name a requirements file, whose lines are more of the install's options and requirements
+_REQUIREMENT_FILE_OPTIONS = frozenset({"-r", "--requirement", "-c", "--constraint"})
+
+
+def _requirement_file_words(args: list[str], state: _State) -> list[str]:
+    """`pip install -r requirements-sync.txt`: the file's option lines (`--extra-index-url URL`, `-f URL`)
+    and requirements given by address (`pkg @ https://...`), as words of the install itself, so that where
+    its packages come from is judged as on the command line. (One level: a file a file names is not read.)"""
+    words: list[str] = []
+    for i, word in enumerate(args):
+        flag, _, value = word.partition("=")
+        if flag not in _REQUIREMENT_FILE_OPTIONS:
+            continue
+        value = value or (args[i + 1] if i + 1 < len(args) else "")
+        path = canonical(value, state.cwd, state.home) if value else ""
+        text = state.written.get(path) if path else None
+        if text is None and path:
+            head = read_regular(path, MAX_SCRIPT)
+            text = head.decode("utf-8", "replace") if head is not None else None
+        for line in (text or "").splitlines()[:500]:
+            line = line.split(" #", 1)[0].strip()
+            if line.startswith("-") and not line.startswith(tuple(_REQUIREMENT_FILE_OPTIONS)):
+                words += line.replace("=", " ", 1).split()[:2]
+            elif "://" in line:
+                words.append(line.rsplit("@", 1)[-1].strip() if " @ " in line else line.split()[0])
+    return words
+
+
 def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     _path_invoked(argv, state, via, level)
     name = _basename(argv[0])
     args = argv[1:]
+    if name in ("pip", "pip3", "uv") and "install" in args:
+        args = args + _requirement_file_words(args, state)
     for i, word in enumerate(args):
         if "://" in word:
             _urls([word.split("=", 1)[-1] if word.startswith("-") else word], state, name)

@@ -7213,6 +7213,9 @@ def _plain_setup(text: str) -> bool:
                 for e in entries
             ):
                 return False
+            kept = entries.index("$PATH") if "$PATH" in entries else entries.index("${PATH}")
+            if any(_SHADOWING_FOLDER.search(e) for e in entries[:kept]):
+                return False
         elif (found := _FOLDER_LINE.fullmatch(line)) is not None and not _loads_or_runs(found.group(1)):
             folders.add(found.group(1))  # `export JAVA_HOME=/opt/jdk-17`: where a tool lives
         elif (found := _ALIAS_LINE.fullmatch(line)) is not None:
@@ -7287,6 +7290,9 @@ _PATH_LINE = re.compile(r"(?:export\s+)?PATH=(\"[^\"$`]*(?:\$\{?PATH\}?[^\"$`]*)
 _SETUP_FOLDER = re.compile(
     r"^(?:\$HOME|\$\{HOME\}|~)/[\w.+-]+(?:/[\w.+-]+)*$|^/(?:usr/local|opt|usr)/[\w.+/-]+$"
 )
+# A folder put before `$PATH` whose programs then stand in for the system's, that no installer makes a tool's
+# home: a hidden folder inside a hidden folder (`~/.cache/.b`) or a cache's or a temporary folder
+_SHADOWING_FOLDER = re.compile(r"/\.[^/]+/(?:[^/]+/)*\.[^/]+/?$|/(?:\.cache|\.?tmp|temp)(?:/|$)")
 _ALIAS_LINE = re.compile(r"alias\s+([\w.-]+)=(\"[^\"]*\"|'[^']*'|[^\s;|&`'\"]+)")
 # `export ANDROID_HOME=$HOME/Android/Sdk`: a variable set to a folder under the home folder or the system's
 _FOLDER_LINE = re.compile(
