@@ -203,9 +203,9 @@ PRINTERS: tuple[Printer, ...] = (
     ),
     # the machine's password hashes, from whichever database holds them (`getent shadow`, `getent gshadow`)
     Printer("getent", ("shadow",), "the machine's password hashes"),
-    # Windows' credential vault, each saved credential listed (`vaultcmd /listcreds:"Windows Credentials" /all`)
-    Printer("vaultcmd", (), "the Windows vault's saved credentials", operand=r"(?i)^/listcreds\b"),
     Printer("getent", ("gshadow",), "the groups' password hashes"),
+    # Windows' credential vault, its saved credentials listed (`vaultcmd /listcreds:"Windows Credentials"`)
+    Printer("vaultcmd", (), "the Windows vault's saved credentials", operand=r"(?i)^/listcreds\b"),
     Printer("git", ("credential", "fill"), "a git credential"),
     Printer("git", ("credential-manager", "get"), "a git credential"),
     Printer("docker-credential-*", ("get",), "a registry credential"),
