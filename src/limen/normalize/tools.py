@@ -2533,8 +2533,13 @@ def changes_controls(tool: str, arguments: dict[str, object], service: str = "")
                     return f"{CONTROL_OFF}{name} switches debugging on in a deployed configuration"
     if public := _public_by_value(settings):
         return f"{MADE_PUBLIC}{public} by {words}"
-    if _SHARE_LINK.search(words) and any(k.rsplit(".", 1)[-1] == "public" and v is True for k, v in settings):
-        return f"{MADE_PUBLIC}a link anyone may open made by {words}"  # `create_share_link(public=true)`
+    if _SHARE_LINK.search(words) and any(
+        (k.rsplit(".", 1)[-1] == "public" and v is True)
+        or (k.rsplit(".", 1)[-1] == "audience" and str(v).lower() in ("public", "anyone"))
+        for k, v in settings
+    ):  # `create_share_link(public=true)`, Dropbox's `create_shared_link(settings={audience: public})` (a
+        # campaign's audience is a list of its own)
+        return f"{MADE_PUBLIC}a link anyone may open made by {words}"
     if _SILENCES.search(words) and (quieted := _silenced(settings)):
         return f"{CONTROL_OFF}alerts silenced by {words}: {quieted}"
     for key, value in settings[:64]:  # `PATCH .../config/auth {"jwt_exp": 315360000}`: tokens good for years
@@ -2860,6 +2865,11 @@ _OVERRIDES = re.compile(
     # a sign-off the rules require: a signature, a second person, a consent, a screening
     r"|signatures?|sign_?offs?|consents?|authori[sz]ations?|screening|sanctions|kyc|aml|mfa|two_?factor|2fa"
     r"|dual_?control|four_?eyes|second_?(?:approver|signer)|restrictions?)$"
+    # what the service warns of, overridden rather than answered (`override_warnings`, `bypass_alerts`)
+    r"|^(?:override|bypass)_\w*(?:warnings?|errors?|alerts?|flags?|blocks?)$"
+    # the same said the other way round (`consent_override`, `kyc_bypass`, `review_waived`)
+    r"|^\w*(?:consents?|approvals?|reviews?|checks?|verification|signatures?|kyc|aml|screening|limits?|holds?)"
+    r"_(?:override|overridden|bypass|bypassed|waiver|waived|skipped)$"
 )
 # A switch that lets a send reach those who opted out, excluded themselves or are barred
 # (`include_unsubscribed`, a gambling operator's `include_self_excluded`, `include_gamstop_flagged`)
