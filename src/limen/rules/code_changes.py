@@ -586,13 +586,15 @@ _RETURNED_CHECK = prefiltered(
 
 def _refusing_checks(text: str) -> int:
     """How many checks in `text` refuse when they fail: a verifying condition with a refusing statement in
-    its first lines, or a verification's answer returned as it is. Line by line: linear in the text."""
+    its first lines, or a verification's answer returned as it is (not a return that switches verifying
+    off: `return jwt.decode(t, options={"verify_signature": False})` checks nothing). Line by line: linear
+    in the text."""
     lines = text.splitlines()[:4000]
     return sum(
         1
         for i, line in enumerate(lines)
         if (_CHECK_CONDITION.match(line) and any(_REFUSING.match(later) for later in lines[i : i + 5]))
-        or _RETURNED_CHECK.match(line)
+        or (_RETURNED_CHECK.match(line) and not _OFF_SETTING.search(line))
     )
 
 

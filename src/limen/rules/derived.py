@@ -147,19 +147,54 @@ def _labelled(argv: tuple[str, ...]) -> bool:
     return False
 
 
-def _local_credential(action: Action) -> bool:
+def _local_credential(command: Command, action: Action) -> bool:
     """`curl -H "Authorization: Bearer $(cat .dev-token)" http://localhost:8000/...`: every request goes to
     a server on this machine and every substitution it is handed is a header's or a login's value, the
     credential it authenticates with there (a body, `-d "$(cat ~/.aws/credentials)"`, sends the file)."""
-    if any(d.host_class is not HostClass.LOOPBACK for d in action.destinations):
+    if all(d.host_class is HostClass.LOOPBACK for d in action.destinations):
+        return not any(
+            ("$(" in word or "`" in word) and other.argv[i - 1] not in _CREDENTIAL_CARRIERS
+            for other in action.commands
+            if "$()" not in other.via
+            for i, word in enumerate(other.argv[1:], 1)
+        )
+    return _database_login(command, action)
+
+
+def _database_login(command: Command, action: Action) -> bool:
+    """`export PGPASSWORD="$(vault kv get -field=password secret/dev/db)" && psql -h db-dev.corp.internal
+    ...`: a secret store's value put in a variable that a database client logs in with, to a server on the
+    private network, and named by nothing else in the line: the password's own use. (A credential file's
+    content is no database's password: `PGPASSWORD="$(cat ~/.aws/credentials)"` sends the file.)"""
+    from limen.facts.secrets import printer
+
+    if printer(command.argv) is None or not all(
+        d.host_class in (HostClass.LOOPBACK, HostClass.PRIVATE) and _logs_into_database(d.via_command)
+        for d in action.destinations
+    ):
         return False
     for other in action.commands:
-        if "$()" in other.via:
+        entry = program(other.name)
+        if "$()" in other.via or (entry is not None and Role.ENV_SETTER in entry.roles):
             continue
-        for i, word in enumerate(other.argv[1:], 1):
-            if ("$(" in word or "`" in word) and other.argv[i - 1] not in _CREDENTIAL_CARRIERS:
-                return False
-    return True
+        if any("$(" in word or "`" in word for word in other.argv[1:]):
+            return False  # (handed to the client as an argument: `psql -c "... '$(vault ...)'"`)
+    variables = _SUBSTITUTED_VARIABLE.findall(action.command_line)  # `export X="$(...)"`, `X=$(...) mysql`
+    return bool(variables) and not any(
+        f"${name}" in word or f"${{{name}" in word
+        for other in action.commands
+        for word in other.argv[1:]
+        for name in variables
+    )
+
+
+_SUBSTITUTED_VARIABLE = re.compile(r"\b([A-Za-z_]\w*)=[\"']?(?:\$\(|`)")
+
+
+def _logs_into_database(name: str) -> bool:
+    """A client of a database server, which sends the server nothing but the login and the statements."""
+    entry = program(name)
+    return entry is not None and Role.SERVER_CLIENT in entry.roles and Role.DATABASE_CLIENT in entry.roles
 
 
 # The options whose value a request authenticates with: a header, a login
@@ -185,7 +220,7 @@ def kept_from_model(command: Command, action: Action) -> bool:
     if "$()" not in command.via or action.opaque:
         return False
     if action.destinations:  # (a credential a request to this machine's own server authenticates with)
-        return _local_credential(action)
+        return _local_credential(command, action)
     for other in action.commands:
         if "$()" in other.via:
             continue

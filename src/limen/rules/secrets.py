@@ -1145,7 +1145,9 @@ _ARTEFACT_WORDS = frozenset(
 )
 # A lower-case service and kind, then a long lower-case random run (`packagist_ort_7f2a9c1e...`)
 _PREFIXED_RANDOM = re.compile(r"^([a-z]{2,16}(?:[_-][a-z]{2,10}){0,2})[_-]([0-9a-z]{32,})$")
-_WORDLIKE = re.compile(r"[a-z]+|[A-Z]+|[0-9]+|[A-Z][a-z]+")
+# A part of a slug or a path of names: a word in one case or capitalised, a number, or a word numbered
+# (`Sump4`, `Plant1`, `P07`: an industrial tag's path, `UG/Dewater/Sump4/Level_pct`)
+_WORDLIKE = re.compile(r"[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+|[A-Z][a-z]+[0-9]*")
 
 
 # An OpenSSH public key's type, written just before its base64 body (`ssh-ed25519 AAAA...`, an
@@ -2094,8 +2096,8 @@ _CREDENTIAL_COLUMNS = re.compile(
     r"(?:auth|access|refresh|reset|session)_?token|private_?key|otp_?seed|"
     + "|".join(secret_facts.DATABASE_HASH_COLUMNS)
     # (what a column says about a credential is no credential: `access_token_lifespan`, `password_changed_at`)
-    + r")(?!_?(?:lifespan|ttl|expir|length|policy|timeout|count|type|version|algorithm|hint|changed|updated"
-    r"|created|rotated)\w*)\w*\b(?:(?!\bfrom\b).){0,400}?\bfrom\b"
+    + r")(?!_?(?:lifespan|ttl|expir|length|policy|timeout|count|type|version|algorithm|hint|change|updated"
+    r"|created|rotated|age|status|strength|last)\w*)\w*\b(?:(?!\bfrom\b).){0,400}?\bfrom\b"
     r"|\bselect\s+(?:\w+\.)?\*\s+from\s+[\"`\[]?(?:"
     + "|".join(re.escape(table) for table in secret_facts.DATABASE_LOGIN_TABLES)
     + r")\b(?![.\w])"
