@@ -2168,6 +2168,8 @@ _PARTY_WORDS = frozenset(
     | {"exporter", "vendor", "supplier", "tenant", "partner", "merchant", "seller", "buyer", "driver"}
     | {"employee", "owner", "payee", "shipper", "consignee", "carrier", "org", "organization", "organisation"}
     | {"company", "student", "sis", "patient", "person", "contact", "guardian", "staff", "learner", "phone"}
+    # who is hired, referred, insured or billed, and what is metered
+    | {"candidate", "applicant", "referrer", "claimant", "beneficiary", "policyholder", "broker", "meter"}
 )
 # Of those, the ones whose values are people's handles (`r.whitfield`, `svc-sync`) rather than codes
 _HANDLE_WORDS = frozenset(
@@ -2197,6 +2199,12 @@ _MEMBER_OF = re.compile(r"(?P<left>[A-Za-z_][\w.]*)\s+in\s+(?P<name>[A-Za-z_]\w*
 _MEMBER_OF_LITERALS = re.compile(
     r"""(?P<left>[A-Za-z_][\w.]*(?:\([^()\n]{0,60}\))?(?:\[[^\]\n]{0,12}\])?)\s+(?:not\s+)?in\s+[\[({]\s*"""
     r"""(?P<items>["'][^"'\n]{1,40}["'](?:\s*,\s*["'][^"'\n]{1,40}["']){0,31})\s*,?\s*[\])}]"""
+)
+# An account's or a device's number written with its kind (`MTR-0088123`, `CUST_00418822`), or a long number
+_ACCOUNT_NUMBER = re.compile(r"[A-Za-z]{2,6}[-_]\d{5,}|\d{7,}")
+# What a catalogue or a program numbers, not a party (`sku in {"SKU-10023"}`: a product's own treatment)
+_THING_WORDS = frozenset(
+    {"sku", "product", "item", "plan", "price", "code", "status", "error", "type", "category"}
 )
 _LAST_DIGITS = re.compile(r"\d{4,5}")  # (a number's last digits: `ssn_last4 in {"8827"}`)
 _ID_WORDS = frozenset({"id", "ids", "number", "no", "num", "dealer", "caller", "calling", "called", "last4"})
@@ -2237,10 +2245,12 @@ def _identity_words(left: str) -> list[str]:
 
 def _names_identity(words: list[str]) -> bool:
     """The compared expression is a person's or an account's identity: its last word says so, or it is an
-    id or a number and a word before it names a party."""
+    id, a number or its last digits and a word before it names a party (`emp.ssn_last4`)."""
     if words[-1] in _IDENTITY_WORDS:
         return True
-    return words[-1] in ("id", "number", "no") and not _PARTY_WORDS.isdisjoint(words[:-1])
+    return words[-1] in ("id", "number", "no", "last4") and not (_PARTY_WORDS | _IDENTITY_WORDS).isdisjoint(
+        words[:-1]
+    )
 
 
 def _named_id_sets(text: str) -> dict[str, list[str]]:
@@ -2278,8 +2288,14 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
                 items
                 and items[0] not in known
                 and all(_ID_SHAPED.match(item) or _LAST_DIGITS.fullmatch(item) for item in items)
-                and not tested.isdisjoint(_IDENTITY_WORDS | _PARTY_WORDS | _ID_WORDS)
-            ):
+                and (
+                    not tested.isdisjoint(_IDENTITY_WORDS | _PARTY_WORDS | _ID_WORDS)
+                    or (
+                        all(_ACCOUNT_NUMBER.fullmatch(item) for item in items)
+                        and tested.isdisjoint(_THING_WORDS)
+                    )
+                )
+            ):  # (ids that say what they are by their shape, whatever the variable: `m in {"MTR-0088123"}`)
                 return f"a condition singles out fixed ids ({items[0][:24]}, ...) for their own treatment"
         for found in _IP_PREFIX_TEST.finditer(line):
             if not PRIVATE_ADDRESS.match(found.group(1)) and found.group(1) not in known:
@@ -2326,7 +2342,8 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
                 .split("(")[0]
                 .endswith(("startswith", "endswith", "starts_with"))
             )
-            if _ID_SHAPED.match(literal) or handle or (prefix and _ID_PREFIX.match(literal)):
+            digits = words[-1] == "last4" and _LAST_DIGITS.fullmatch(literal) is not None
+            if _ID_SHAPED.match(literal) or handle or digits or (prefix and _ID_PREFIX.match(literal)):
                 return f"a condition singles out a fixed account or id ({literal[:24]}) for its own treatment"
     return ""
 
