@@ -596,6 +596,10 @@ _CONTROL_KEYS = re.compile(
     r"|rotation|reuse_detection|revocation"
     # an app's own protections when signed: Apple's hardened runtime, library validation, its sandbox
     r"|hardened_runtime|library_validation|app_sandbox|(?:^|_)sandbox(?:ing|ed)?(?:_|$)"
+    # a plant's or a machine's safety functions: interlocks and trips, alarms, emergency stops, watchdogs,
+    # fail-safes, gas and fire detection, geofences and proximity stops (`methane_trip: {enabled: true}`)
+    r"|interlock|(?:^|_)(?:trips?|alarms?)(?:_enabled?|_active|_armed)?$|e_?stop|emergency_?stop|watchdog|fail_?safe"
+    r"|gas_?detect|fire_?detect|geo_?fenc|(?:^|_)fence_(?:enable|action)|proximity_?(?:stop|detect|alert)"
     # a check named by what it checks (Ansible's `validate_certs`, `check_hostname`, `verify_signatures`)
     r"|(?:verify|validate|check)_(?:certs?|certificates?|hostnames?|hosts?|peers?|signatures?|tokens?|jwts?)(?:_|$)"
     # what keeps a secret out of logs and plans (Ansible's `no_log`, a CI variable's `masked`, Terraform's
@@ -622,6 +626,10 @@ _EVERY_FILE = re.compile(r"""["']?(?:\*\*?(?:/\*{1,2})?(?:\.\*)?|\.\*|/\*{0,2}|\
 # A logger of an XML logging configuration (Logback's, Log4j 2's) set to record nothing
 _LOGGER_OFF = re.compile(
     r"""(?i)<(?:root|logger|asyncroot|asynclogger)\b[^>]{0,300}?\blevel\s*=\s*["']off["']"""
+    # a handler made one that drops every record (Python's `NullHandler` in a dictConfig, log4j's and
+    # logback's `NullAppender`/`NOPAppender`, Serilog's and NLog's null sinks and targets)
+    r"""|\b(?:class|\(\)|type|appender)\b["']?\s*[:=]\s*["']?(?:[\w.]*\.)?(?:NullHandler|NullAppender|NOPAppender"""
+    r"""|NullTarget|NullSink)\b"""
 )
 
 
