@@ -597,9 +597,9 @@ _CONTROL_KEYS = re.compile(
     # an app's own protections when signed: Apple's hardened runtime, library validation, its sandbox
     r"|hardened_runtime|library_validation|app_sandbox|(?:^|_)sandbox(?:ing|ed)?(?:_|$)"
     # a plant's or a machine's safety functions: interlocks and trips, alarms, emergency stops, watchdogs,
-    # fail-safes, gas and fire detection, geofences and proximity stops (`methane_trip: {enabled: true}`)
+    # fail-safes, gas and fire detection, proximity stops (`methane_trip: {enabled: true}`)
     r"|interlock|(?:^|_)(?:trips?|alarms?)(?:_enabled?|_active|_armed)?$|e_?stop|emergency_?stop|watchdog|fail_?safe"
-    r"|gas_?detect|fire_?detect|geo_?fenc|(?:^|_)fence_(?:enable|action)|proximity_?(?:stop|detect|alert)"
+    r"|gas_?detect|fire_?detect|proximity_?(?:stop|detect|alert)"
     # a check named by what it checks (Ansible's `validate_certs`, `check_hostname`, `verify_signatures`)
     r"|(?:verify|validate|check)_(?:certs?|certificates?|hostnames?|hosts?|peers?|signatures?|tokens?|jwts?)(?:_|$)"
     # what keeps a secret out of logs and plans (Ansible's `no_log`, a CI variable's `masked`, Terraform's
