@@ -34,6 +34,7 @@ from limen.normalize.tools import (
     changes_controls,
     classify,
     code_runner,
+    code_sends_later,
     configures_connections,
     deployed_manifest,
     destroys_store,
@@ -642,6 +643,7 @@ def _normalize(
     for before, after in edits:
         notes.extend(edited_settings(edited, before, after))  # a setting switched off, access widened
         notes.extend(sends_later(edited, before, after))  # a host the deployed system will send to
+        notes.extend(code_sends_later(edited, before, after))  # a host the deployed program will send to
     written = arguments.get("content")
     if tool == "Write" and isinstance(written, str) and edited and configures_connections(edited):
         current = read_text(canonical(edited, cwd, home), MAX_SETTINGS_TEXT) or ""  # only a config's
@@ -654,6 +656,9 @@ def _normalize(
                 n for n in edited_settings(edited, "", written, created=True) if n.startswith(_WEAKENS)
             )
         notes.extend(sends_later(edited, current, written))
+    if tool == "Write" and isinstance(written, str) and edited:
+        current = read_text(canonical(edited, cwd, home), MAX_SETTINGS_TEXT) or ""
+        notes.extend(code_sends_later(edited, current, written))
     if spec.names_only:
         notes.append(NAMES_ONLY)
     for key in spec.searches:

@@ -2238,6 +2238,53 @@ def sends_later(path: str, before: str, after: str) -> list[str]:
     return [SENDS_LATER + host for host in _config_hosts(after) if host not in known][:4]
 
 
+# A program's call that sends what it holds to an address written in it: a request with a body, a log
+# handler that ships every record, a beacon, a file uploaded to a named bucket (`requests.post("https://
+# x.example/in", json=rows)`, `HTTPHandler("logs.example", "/l")`, `fetch("https://x", {method: "POST"})`,
+# Go's `http.Post("https://...")`, `s3.upload_file(path, "bucket", key)`)
+_URL_ARG = r"""\(\s*f?[\"'`]https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"""
+_CODE_SEND = re.compile(
+    r"""\b(?:requests|httpx|session|client|axios|http|got|superagent|urllib3)\.(?:post|put|patch)(?:Form)?"""
+    + _URL_ARG
+    + r"""|\bhttp\.Post(?:Form)?"""
+    + _URL_ARG
+    + r"""|\bNet::HTTP\.post(?:_form)?\(\s*URI\(\s*[\"']https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"""
+    + r"""|\bnavigator\.sendBeacon"""
+    + _URL_ARG
+    + r"""|\bfetch"""
+    + _URL_ARG
+    + r"""[^)]{0,200}?\bmethod\s*:\s*[\"'](?:POST|PUT|PATCH)"""
+    + r"""|\b(?:HTTPHandler|SysLogHandler|SocketHandler|DatagramHandler|SMTPHandler)\("""
+    r"""\s*(?:(?:address|host|mailhost)\s*=\s*)?\(?\s*[\"']([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)[\"']"""
+    + r"""|\b(?:upload_file|upload_fileobj)\(\s*[^,()]{1,80},\s*[\"']([a-z0-9][a-z0-9.-]{2,62})[\"']"""
+    + r"""|\bput_object\([^)]{0,200}?\bBucket\s*=\s*[\"']([a-z0-9][a-z0-9.-]{2,62})[\"']""",
+    re.IGNORECASE,
+)
+_BUCKET_GROUPS = (7, 8)  # the groups that capture a bucket's name, not a host's
+
+
+def _code_send_hosts(text: str) -> set[str]:
+    found: set[str] = set()
+    for match in _CODE_SEND.finditer(text[:MAX_SETTINGS_TEXT]):
+        for group, value in enumerate(match.groups(), 1):
+            if value:
+                found.add(f"{value.lower()}.s3.amazonaws.com" if group in _BUCKET_GROUPS else value.lower())
+    return found
+
+
+def code_sends_later(path: str, before: str, after: str) -> list[str]:
+    """Hosts a change to a program's code makes it send its data to, that the code did not send to before:
+    where the deployed program sends is a destination as a configuration's is (`sends_later`). A test's, an
+    example's and a fixture's code is left out."""
+    from limen.facts.paths import PROGRAMS
+
+    suffix = path.rsplit("/", 1)[-1].rpartition(".")[2].lower()
+    if f".{suffix}" not in PROGRAMS or _NOT_DEPLOYED.search(below_home(path)):
+        return []
+    known = _code_send_hosts(before)
+    return [SENDS_LATER + host for host in sorted(_code_send_hosts(after) - known)][:4]
+
+
 # Services that hold and move money, by the words their names, hosts and clients are spelt with
 _PAYMENT_SERVICE = re.compile(
     r"(?:^|_)(?:stripe|adyen|paypal|braintree|square|squareup|plaid|wise|transferwise|mollie|razorpay|checkout"

@@ -778,7 +778,10 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     once names (an admission webhook's `url:`), judged as the same host called now would
     be, since the deployed system will send there: AUTH when it is off the trusted list. Quiet: the cluster's
     and the company's private names, the project's own domain, trusted hosts, and hosts the project's
-    committed files already name (a configuration moved, not a destination added). Where a system sends
+    committed files already name (a configuration moved, not a destination added), and a vendor's own API
+    (`facts.hosts.first_party_api`). A program's code is read as a configuration is
+    (`normalize.tools.code_sends_later`: a request with a body, a log handler, an upload to a named bucket,
+    to an address written in it). Where a system sends
     money is a destination too: a payee's bank details or payout wallet written into its rows (`UPDATE
     vendors SET iban = ...`, `limen.rules.rows.payee_written`), and a URL, a wallet or an account's email
     address written there (`rows.destination_written`) ask, whichever door the statement takes."""
@@ -793,7 +796,7 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
     deploys = [c for c in action.commands if c.name in ("kubectl", "oc")]
     if not deploys and not action.notes:
         return
-    from limen.facts.hosts import PRIVATE_SUFFIXES, committed_name, resolver_or_clock
+    from limen.facts.hosts import PRIVATE_SUFFIXES, committed_name, first_party_api, resolver_or_clock
     from limen.normalize import net
     from limen.normalize.tools import SENDS_LATER, sends_later
     from limen.rules.written import applied_manifests
@@ -814,13 +817,15 @@ def configured_destinations(action: Action, ctx: Context) -> Iterable[Finding]:
             continue
         if resolver_or_clock(dest.host) or project_domain(dest.host, cwd):
             continue
+        if first_party_api(dest.host):
+            continue  # `requests.post("https://api.stripe.com/v1/...")`: a vendor's own API
         if cwd and committed_name(cwd, dest.host):
             continue
         yield Finding(
             ReasonCode.UNKNOWN_EXTERNAL_DESTINATION,
             Verdict.AUTH,
             _MODE_RISK[ctx.mode],
-            f"once deployed, the configuration sends to {dest.host}, an untrusted destination",
+            f"once deployed, the configuration or the program sends to {dest.host}, an untrusted destination",
         )
         return
 
