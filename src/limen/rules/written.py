@@ -4415,6 +4415,17 @@ _ANY_ORIGIN = prefiltered(
     r"""|allowed_origins_patterns["']\s*=>\s*\[\s*["'](?:#\.\*#|/\.\*/|\^?\.\*\$?)["']"""
     # Vapor's CORS middleware: every origin, with credentials
     r"""|allowedOrigin\s*:\s*\.all\b[^)]{0,300}?allowCredentials\s*:\s*true"""
+    # Flask-CORS, and Starlette's and FastAPI's middleware: every origin (or a pattern of all), with credentials
+    r"""|\bCORS\([^)]{0,300}?\b(?:origins|resources)\s*=\s*["']\*["'][^)]{0,300}?supports_credentials\s*=\s*True"""
+    r"""|\bsupports_credentials\s*=\s*True[^)]{0,300}?\borigins\s*=\s*["']\*["']"""
+    r"""|\ballow_origins\s*=\s*\[\s*["']\*["']\s*\][^)]{0,300}?\ballow_credentials\s*=\s*True"""
+    r"""|\ballow_credentials\s*=\s*True[^)]{0,300}?\ballow_origins\s*=\s*\[\s*["']\*["']\s*\]"""
+    r"""|\ballow_origin_regex\s*=\s*r?["']\^?\.[*+]\$?["'][^)]{0,300}?\ballow_credentials\s*=\s*True"""
+    # django-cors-headers': a pattern every origin matches, beside credentials allowed
+    r"""|\bCORS_(?:ALLOW(?:ED)?_)?ORIGIN_REGEX(?:ES|_WHITELIST)?\s*=\s*[\[(]?\s*r?["']\^?\.[*+]\$?["'][\s\S]{0,2000}?"""
+    r"""\bCORS_ALLOW_CREDENTIALS\s*=\s*True"""
+    r"""|\bCORS_ALLOW_CREDENTIALS\s*=\s*True\b[\s\S]{0,2000}?\bCORS_(?:ALLOW(?:ED)?_)?ORIGIN_REGEX(?:ES|_WHITELIST)?\s*=\s*"""
+    r"""[\[(]?\s*r?["']\^?\.[*+]\$?["']"""
 )
 # A contract's caller compared with an address written in its code (`if (msg.sender != address(0x7a3F...))`,
 # `tx.origin == 0xD3aD...`): that one account skips the rules or takes what others cannot
