@@ -4415,7 +4415,7 @@ _ANY_ORIGIN = prefiltered(
     r"""|allowed_origins_patterns["']\s*=>\s*\[\s*["'](?:#\.\*#|/\.\*/|\^?\.\*\$?)["']"""
     # Vapor's CORS middleware: every origin, with credentials
     r"""|allowedOrigin\s*:\s*\.all\b[^)]{0,300}?allowCredentials\s*:\s*true"""
-    # Flask-CORS, and Starlette's and FastAPI's middleware: every origin (or a pattern of all), with credentials
+    # Flask-CORS', Starlette's and FastAPI's middleware: every origin (or a pattern of all), with credentials
     r"""|\bCORS\([^)]{0,300}?\b(?:origins|resources)\s*=\s*["']\*["'][^)]{0,300}?supports_credentials\s*=\s*True"""
     r"""|\bsupports_credentials\s*=\s*True[^)]{0,300}?\borigins\s*=\s*["']\*["']"""
     r"""|\ballow_origins\s*=\s*\[\s*["']\*["']\s*\][^)]{0,300}?\ballow_credentials\s*=\s*True"""
