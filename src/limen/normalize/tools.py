@@ -3498,6 +3498,7 @@ def _writes_a_database(arguments: dict[str, object]) -> bool:
 # `source`/`destination` pair, an absolute or home path, a URL, an argv whose first word is a program.
 _PATH_LIST_KEYS = frozenset(
     {"paths", "files", "source", "destination", "src", "dst", "dest", "target", "from_path", "to_path"}
+    | {"attachments", "attachment"}  # (the files a message or a mail carries)
 )
 _NOT_PATH_KEYS = frozenset(_PAYLOAD_KEYS) | {"subject", "description", "title", "name", "pattern", "regex"}
 # (places inside a service that are spelt as paths: a broker's virtual host, a web route, a topic, an object

@@ -732,14 +732,19 @@ _DATA_FILE = re.compile(
 def uploaded_data_files(action: Action, ctx: Context) -> Iterable[Finding]:
     """A tool that sends a file of this machine's (a chat's or a drive's upload, a mail's attachment) given a
     file that holds data: a table, an export, a dump, a database, an archive, a log (`upload_file(channels=
-    C07VENDOR, file_path=data/clinical/participants.csv)`), or a secret file (a private key): it leaves
+    C07VENDOR, file_path=data/clinical/participants.csv)`, a message's or a mail's attachment: `post_message(
+    channel=..., file_path=exports/customers.csv)`), or a secret file (a private key): it leaves
     for whoever reads the channel, AUTH. Quiet: an image, a document or a page shared
     (`figures/sst_anomaly.png`), a shell line (its own rules read what it sends), a tool that keeps the file
     on this machine."""
+    words = words_of(action.tool.rsplit("__", 1)[-1])
     if (
         action.commands
         or not action.paths
-        or not _SENDS_FILE.search(words_of(action.tool.rsplit("__", 1)[-1]))
+        or not (
+            _SENDS_FILE.search(words)
+            or (_POSTS.search(words) and any(words_of(str(k)) in _ATTACHED for k in action.arguments))
+        )
     ):
         return
     from limen.rules.secrets import reaches_outside
@@ -765,6 +770,10 @@ def uploaded_data_files(action: Action, ctx: Context) -> Iterable[Finding]:
             return
 
 
+# A tool's name that says it posts a message, and the arguments that attach files to one
+# (`post_message(channel=..., file_path=exports/x.csv)`, `send_chat_message(attachments=[...])`)
+_POSTS = re.compile(r"(?:^|_)(?:post|reply|message|messages|chat|mail|email)(?:_|$)")
+_ATTACHED = frozenset({"attachments", "attachment", "file", "files", "file_path", "file_paths", "document"})
 # A tool's name that says it sends a file (`upload_file`, `files_upload_v2`, `send_document`, `attach_file`)
 _SENDS_FILE = re.compile(
     r"(?:^|_)(?:upload|attach|share|send)_?(?:\w+_)?(?:files?|documents?|attachments?)?(?:_|$)"
