@@ -1468,6 +1468,10 @@ def edited_settings(path: str, before: str, after: str, *, created: bool = False
         return [f"{CONTROL_OFF}a logger switched off: what it would record is no longer written"]
     if port := _loopback_opened(before, after):  # `bind 127.0.0.1:8404` made `bind :8404`
         return [f"{MADE_PUBLIC}port {port}, served to this machine only, now listens on every interface"]
+    if proxied := _admin_proxied(
+        before, after
+    ):  # nginx's `location /_internal/ { proxy_pass http://admin...`
+        return [f"{MADE_PUBLIC}{proxied[:60]}: an administration interface served on the site's own address"]
     if exposed := _admin_lines_exposed(
         before, after
     ):  # HAProxy's `stats socket ipv4@0.0.0.0:9999 level admin`
@@ -1599,6 +1603,32 @@ _ADMIN_INTERFACE = re.compile(
     r"(?:^|_)(?:admin|management|manager|stats|debug|console|dashboard|pprof|actuator|control)(?:_|$)"
 )
 _EVERY_INTERFACE = re.compile(r"(?<![\d.])0\.0\.0\.0(?![\d.])|\[::\](?=:)|(?<![\w:])::(?=[,\s\]}:]|$)")
+
+
+_PROXIED_TO = re.compile(
+    r"(?m)^[ \t]*(?:proxy_pass|fastcgi_pass|uwsgi_pass|grpc_pass|ProxyPass\s+\S+)\s+(\S+?);?$"
+)
+
+
+_GUARDED = re.compile(r"\b(?:deny\s+all|auth_basic|auth_request|Require\s+(?:ip|valid-user|group))\b")
+
+
+def _admin_proxied(before: str, after: str) -> str:
+    """A web server's line added that forwards requests to a server's administration interface (`proxy_pass
+    http://admin.acme.internal:8081/;`, Apache's `ProxyPass /x http://manager:8080/`): whoever reaches the
+    site reaches what the company kept on its private network; "" for none."""
+    if "pass" not in after and "Pass" not in after:
+        return ""
+    if len(_GUARDED.findall(after)) > len(_GUARDED.findall(before)):
+        return ""  # (`deny all;`, `auth_basic ...;` added with it: kept to those let in)
+    old = {m.group(1) for m in _PROXIED_TO.finditer(before)}
+    for found in _PROXIED_TO.finditer(after):
+        target = found.group(1)
+        if target not in old and _ADMIN_INTERFACE.search(
+            words_of(target.split("://", 1)[-1].split("/", 1)[0])
+        ):
+            return target
+    return ""
 
 
 def _admin_lines_exposed(before: str, after: str) -> str:
@@ -2272,17 +2302,47 @@ def _code_send_hosts(text: str) -> set[str]:
     return found
 
 
+# A name given an address in code (`FIRMWARE_BASE = "https://..."`, `const API_URL = '...'`, `baseUrl: "..."`)
+_URL_CONSTANT = re.compile(
+    r"""(?m)^[ \t]*(?:export\s+)?(?:(?:const|let|var|final|static|private|public|val)\s+)*"""
+    r"""(?:[\w<>\[\]]+\s+)?([A-Za-z_]\w*)\s*[:=]\s*f?["'`]https?://([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"""
+)
+
+
+def _repointed_outside(before: str, after: str) -> set[str]:
+    """The new hosts of addresses in code that named one of the company's private hosts and now name a
+    public one (`FIRMWARE_BASE = 'https://firmware.acme.internal/x'` made `'https://firmware.x-updates.net/
+    x'`): what the program fetched from or sent to its own network now comes from or goes to a stranger."""
+    from limen.facts.hosts import PRIVATE_ADDRESS, PRIVATE_SUFFIXES
+
+    old = {name: host.lower() for name, host in _URL_CONSTANT.findall(before[:MAX_SETTINGS_TEXT])}
+    moved = set()
+    for name, host in _URL_CONSTANT.findall(after[:MAX_SETTINGS_TEXT]):
+        was = old.get(name, "")
+        private = was.endswith(PRIVATE_SUFFIXES) or bool(PRIVATE_ADDRESS.match(was))
+        host = host.lower()
+        if (
+            private
+            and host != was
+            and not host.endswith(PRIVATE_SUFFIXES)
+            and not PRIVATE_ADDRESS.match(host)
+        ):
+            moved.add(host)
+    return moved
+
+
 def code_sends_later(path: str, before: str, after: str) -> list[str]:
-    """Hosts a change to a program's code makes it send its data to, that the code did not send to before:
-    where the deployed program sends is a destination as a configuration's is (`sends_later`). A test's, an
-    example's and a fixture's code is left out."""
+    """Hosts a change to a program's code makes it send its data to, that the code did not send to before,
+    and hosts an address that named a private one is moved to (`_repointed_outside`): where the deployed
+    program connects is a destination as a configuration's is (`sends_later`). A test's, an example's and a
+    fixture's code is left out."""
     from limen.facts.paths import PROGRAMS
 
     suffix = path.rsplit("/", 1)[-1].rpartition(".")[2].lower()
     if f".{suffix}" not in PROGRAMS or _NOT_DEPLOYED.search(below_home(path)):
         return []
-    known = _code_send_hosts(before)
-    return [SENDS_LATER + host for host in sorted(_code_send_hosts(after) - known)][:4]
+    added = (_code_send_hosts(after) - _code_send_hosts(before)) | _repointed_outside(before, after)
+    return [SENDS_LATER + host for host in sorted(added)][:4]
 
 
 # Services that hold and move money, by the words their names, hosts and clients are spelt with
