@@ -33,6 +33,7 @@ from limen.normalize.tools import (
     ToolSpec,
     changes_controls,
     classify,
+    code_may_send,
     code_runner,
     code_sends_later,
     configures_connections,
@@ -656,7 +657,7 @@ def _normalize(
                 n for n in edited_settings(edited, "", written, created=True) if n.startswith(_WEAKENS)
             )
         notes.extend(sends_later(edited, current, written))
-    if tool == "Write" and isinstance(written, str) and edited:
+    if tool == "Write" and isinstance(written, str) and edited and code_may_send(written):
         current = read_text(canonical(edited, cwd, home), MAX_SETTINGS_TEXT) or ""
         notes.extend(code_sends_later(edited, current, written))
     if spec.names_only:

@@ -2331,6 +2331,12 @@ def _repointed_outside(before: str, after: str) -> set[str]:
     return moved
 
 
+def code_may_send(text: str) -> bool:
+    """Whether `text` holds anything `code_sends_later` reads (an address, a log handler, an upload): most
+    code holds none, and is passed over without reading the file it replaces."""
+    return "://" in text or "Handler(" in text or "upload_file" in text or "put_object" in text
+
+
 def code_sends_later(path: str, before: str, after: str) -> list[str]:
     """Hosts a change to a program's code makes it send its data to, that the code did not send to before,
     and hosts an address that named a private one is moved to (`_repointed_outside`): where the deployed
@@ -2339,7 +2345,7 @@ def code_sends_later(path: str, before: str, after: str) -> list[str]:
     from limen.facts.paths import PROGRAMS
 
     suffix = path.rsplit("/", 1)[-1].rpartition(".")[2].lower()
-    if f".{suffix}" not in PROGRAMS or _NOT_DEPLOYED.search(below_home(path)):
+    if not code_may_send(after) or f".{suffix}" not in PROGRAMS or _NOT_DEPLOYED.search(below_home(path)):
         return []
     added = (_code_send_hosts(after) - _code_send_hosts(before)) | _repointed_outside(before, after)
     return [SENDS_LATER + host for host in sorted(added)][:4]
