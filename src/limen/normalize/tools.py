@@ -2390,7 +2390,9 @@ _CUSTOMER_SIDE = re.compile(r"(?:^|_)payment_(?:methods?|links?|intents?|pages?|
 # The arguments that carry money: an amount, a currency, a bank account
 _MONEY_KEY = re.compile(
     r"(?:^|_)(?:amount|amounts|amount_\w+|currency|iban|bic|swift|routing_number|account_number|sort_code"
-    r"|bank_account|price|price_\w+|unit_amount|delta)$"
+    r"|bank_account|price|price_\w+|unit_amount|delta"
+    # the account value is moved into (`transfer_tickets(quantity=120, to_account="resale-acct-77c1f3")`)
+    r"|(?:to|destination|target|recipient|beneficiary)_account(?:_\w+)?)$"
 )
 
 
