@@ -343,3 +343,23 @@ def test_an_executing_tool_given_a_command_under_an_unknown_key_still_fails_clos
     commands cannot be judged, so the call is not normalised and the engine escalates it."""
     action = normalize("mcp__runner__execute", {"what": value}, cwd="/tmp")
     assert "normalization_failed" in action.notes
+
+
+@pytest.mark.parametrize(
+    ("attachments", "paths"),
+    [
+        (["exports/drillholes.csv"], ["exports/drillholes.csv"]),
+        ("exports/drillholes.csv", ["exports/drillholes.csv"]),
+        ([{"type": "file", "file_id": "19"}], []),  # a stored file's id: no file of this machine
+        ([{"name": "a.pdf", "url": "https://files.example/a.pdf"}], []),
+    ],
+)
+def test_attachments_are_files_when_given_as_paths(
+    attachments: object, paths: list[str], workspace: str
+) -> None:
+    """A message's attachments name files of this machine when they are paths; any other shape is the
+    service's own (an id, an object) and is read as a payload, never refused as unreadable."""
+    arguments = {"recipients": ["a@corp.example"], "subject": "s", "body": "b", "attachments": attachments}
+    action = normalize("mcp__mail__send_email", arguments, cwd=workspace)
+    assert "normalization_failed" not in action.notes
+    assert list(action.paths) == [os.path.join(workspace, p) for p in paths]

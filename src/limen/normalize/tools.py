@@ -3566,8 +3566,10 @@ def _writes_a_database(arguments: dict[str, object]) -> bool:
 # `source`/`destination` pair, an absolute or home path, a URL, an argv whose first word is a program.
 _PATH_LIST_KEYS = frozenset(
     {"paths", "files", "source", "destination", "src", "dst", "dest", "target", "from_path", "to_path"}
-    | {"attachments", "attachment"}  # (the files a message or a mail carries)
 )
+# The files a message or a mail carries, when given as paths (an attachment may also be a stored file's id
+# or an object: `attachments: [{"type": "file", "file_id": "19"}]`, no file of this machine)
+_ATTACHMENT_KEYS = frozenset({"attachments", "attachment"})
 _NOT_PATH_KEYS = frozenset(_PAYLOAD_KEYS) | {"subject", "description", "title", "name", "pattern", "regex"}
 # (places inside a service that are spelt as paths: a broker's virtual host, a web route, a topic, an object
 # store's prefix: `purge_queue(vhost="/dev")` touches no folder of this machine)
@@ -3590,6 +3592,13 @@ def _strings_of(value: object) -> list[str] | None:
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
         return list(value)
     return None
+
+
+def _strings_only(value: object) -> bool:
+    """A string, or a non-empty list of strings."""
+    if isinstance(value, str):
+        return bool(value)
+    return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(v, str) for v in value)
 
 
 def _looks_like_paths(value: object) -> bool:
@@ -3704,6 +3713,7 @@ def classify(tool: str, arguments: dict[str, object]) -> ToolSpec:
         if (
             w in _PATH_KEYS
             or w in _PATH_LIST_KEYS
+            or (w in _ATTACHMENT_KEYS and _strings_only(arguments[k]))
             or w.endswith(("_path", "_file", "_paths", "_files", "_dir"))
             or (w not in _NOT_PATH_KEYS and _looks_like_paths(arguments[k]))
         )
