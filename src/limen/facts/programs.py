@@ -559,7 +559,13 @@ def reads_from_store(entry: Program, words: tuple[str, ...]) -> bool:
     or a copy whose last operand is a local path (`aws s3 cp s3://b/k .`), never one into a store URL."""
     if entry.store_service is None:
         return False
-    operands = [w for w in words if not w.startswith("-")]
+    # (`-` is an operand, standard input: `aws s3 cp - s3://b/k` uploads what the pipeline gives it; an
+    # option's value is none: `--profile personal` names no local path)
+    operands = [
+        w
+        for i, w in enumerate(words)
+        if (w == "-" or not w.startswith("-")) and not (i and words[i - 1] in entry.options)
+    ]
     if entry.store_service:
         if entry.store_service not in operands:
             return False
@@ -2771,6 +2777,12 @@ PROGRAMS: tuple[Program, ...] = (
         "aws",
         R.INFRA_DESTROYER,
         R.SENDS,  # uploads to its store (`cp FILE s3://...`)
+        options=(
+            *("--profile", "--region", "--endpoint-url", "--output", "--query", "--acl", "--storage-class"),
+            *("--exclude", "--include", "--sse", "--sse-kms-key-id", "--content-type", "--cache-control"),
+            *("--metadata", "--expires", "--source-region", "--grants", "--page-size", "--ca-bundle"),
+            *("--cli-read-timeout", "--cli-connect-timeout", "--color", "--expected-size"),
+        ),
         destroys_all=rf"{_W}s3\s+rb{_E}|{_W}s3\s+rm{_E}.*{_W}--recursive{_E}"
         rf"|{_W}delete-(?:bucket|stack|db-cluster|table){_E}|{_W}delete-[\w-]+\s+--all{_E}",
         destroys_one=rf"{_W}s3\s+rm{_E}|{_W}(?:batch-)?(?:delete|terminate|remove|deregister|purge)-[\w-]+{_E}"
@@ -2827,6 +2839,10 @@ PROGRAMS: tuple[Program, ...] = (
         "gcloud",
         R.INFRA_DESTROYER,
         R.SENDS,  # uploads to its store (`cp FILE s3://...`)
+        options=(
+            *("--project", "--billing-project", "--configuration", "--account", "--format", "--verbosity"),
+            *("--impersonate-service-account", "--content-type", "--cache-control", "--region", "--zone"),
+        ),
         # (a key's version destroyed: whatever it encrypted can never be read again)
         destroys_all=rf"{_W}projects\s+delete{_E}|{_W}storage\s+rm{_E}.*{_W}(?:-r|--recursive){_E}"
         rf"|{_W}kms\s+keys\s+versions\s+destroy{_E}",
