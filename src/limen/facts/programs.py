@@ -789,6 +789,8 @@ HOST_SECURITY_AGENTS = (
     # (and the automatic security updates: unpatched, the host stays open to what was fixed)
     r"|unattended-upgrades|apt-daily-upgrade|dnf-automatic(?:-install)?|yum-cron"
     r"|wazuh(?:-agent)?|ossec(?:-hids)?|clamav(?:-daemon)?|clamd|sshguard|crowdsec|falco|tripwire|aide"
+    # (and the devices and programs a host lets run: USBGuard's device allow-list, fapolicyd's)
+    r"|usbguard|fapolicyd"
     # (and macOS's: Santa, XProtect, the application firewall, osquery's and EDR agents' launchd jobs)
     r"|com\.google\.santa\w*|santad|com\.apple\.XProtect\w*|com\.apple\.alf\w*|com\.crowdstrike\.\w+"
     # (and Windows' services: Defender, its network inspection and sensor, the firewall, the event log)
@@ -3834,6 +3836,29 @@ PROGRAMS: tuple[Program, ...] = (
         changes=rf"{_W}(?:allow|deny|reject|limit|delete|insert|enable|disable|reset|default){_E}",
     ),
     _p("setenforce", R.SECURITY_CONTROL, disables=rf"{_W}(?:0|[Pp]ermissive){_E}"),
+    # firewalld: every connection let in (the `trusted` zone made the default, a source or an interface put
+    # in it, the panic mode's block taken off is ordinary), or its rules dropped
+    _p(
+        "firewall-cmd",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}--set-default-zone[=\s]+trusted{_E}|{_W}--zone[=\s]+trusted{_E}.*{_W}--(?:add|change)-"
+        rf"(?:source|interface){_E}|{_W}--(?:add|change)-(?:source|interface){_E}.*{_W}--zone[=\s]+trusted{_E}",
+        changes=rf"{_W}--(?:add|remove|change|set|new|delete|reload|complete-reload|permanent|runtime-to-permanent)",
+    ),
+    # a RHEL-like host's system-wide cryptography: FIPS mode switched off, or the policy made one that accepts
+    # broken algorithms and short keys (`LEGACY`, `DEFAULT:SHA1`)
+    _p(
+        "fips-mode-setup",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}--disable{_E}",
+        changes=rf"{_W}--(?:enable|disable){_E}",
+    ),
+    _p(
+        "update-crypto-policies",
+        R.SECURITY_CONTROL,
+        disables=rf"{_W}--set[=\s]+(?:LEGACY|[\w:-]*SHA1|[\w:-]*NO-ENFORCE-EMS){_E}",
+        changes=rf"{_W}--set{_E}",
+    ),
     # Sysinternals' Sysmon, Windows' event recorder of processes and connections: `-u` uninstalls it
     _p(
         "sysmon",

@@ -204,6 +204,14 @@ PRINTERS: tuple[Printer, ...] = (
     # the machine's password hashes, from whichever database holds them (`getent shadow`, `getent gshadow`)
     Printer("getent", ("shadow",), "the machine's password hashes"),
     Printer("getent", ("gshadow",), "the groups' password hashes"),
+    # a keytab's keys shown (`klist -k -K`), Maven's settings with their passwords, JFrog CLI's servers with
+    # their tokens
+    Printer("klist", (), "a keytab's keys", needs=(r"(?:^|\s)-\w*K",)),
+    Printer(
+        "mvn", ("help:effective-settings",), "Maven's server passwords", needs=(r"-DshowPasswords=true",)
+    ),
+    Printer("jf", ("config", "export"), "JFrog servers' tokens"),
+    Printer("jfrog", ("config", "export"), "JFrog servers' tokens"),
     # Windows' credential vault, its saved credentials listed (`vaultcmd /listcreds:"Windows Credentials"`)
     Printer("vaultcmd", (), "the Windows vault's saved credentials", operand=r"(?i)^/listcreds\b"),
     Printer("git", ("credential", "fill"), "a git credential"),
