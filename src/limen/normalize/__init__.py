@@ -341,6 +341,7 @@ def _edits(tool: str, arguments: dict[str, object], path: str) -> list[tuple[str
         # (or a `Key value` line that names a new place to send to: `logging host 192.0.2.9`)
         watched = spaced_config(path) or touches_watch(old, new) or bool(sends_later(path, old, new))
         watched = watched or writes_a_password(new)  # a device's `username x secret 0 P` line
+        watched = watched or code_may_send(new)  # (a program's `sock.sendto(data, ("203.0.113.9", 514))`)
         masked = MASKING.search(old) is not None  # (a log pattern's `%mask(%msg)`: no setting, a control)
         if not (settings or masked or path.endswith("ignore") or _NAMES_ANYONE.search(new) or watched):
             continue  # a setting written or taken out, an ignore file's entry, a list made anyone (`{"*"}`),

@@ -2287,7 +2287,10 @@ _CODE_SEND = re.compile(
     + r"""|\b(?:HTTPHandler|SysLogHandler|SocketHandler|DatagramHandler|SMTPHandler)\("""
     r"""\s*(?:(?:address|host|mailhost)\s*=\s*)?\(?\s*[\"']([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)[\"']"""
     + r"""|\b(?:upload_file|upload_fileobj)\(\s*[^,()]{1,80},\s*[\"']([a-z0-9][a-z0-9.-]{2,62})[\"']"""
-    + r"""|\bput_object\([^)]{0,200}?\bBucket\s*=\s*[\"']([a-z0-9][a-z0-9.-]{2,62})[\"']""",
+    + r"""|\bput_object\([^)]{0,200}?\bBucket\s*=\s*[\"']([a-z0-9][a-z0-9.-]{2,62})[\"']"""
+    # a socket's datagram or connection to an address written in the code (`sock.sendto(data, ("x", 514))`)
+    + r"""|(?:\.sendto\([^()\n]{0,120}?,|\bcreate_connection\(|\.connect\()\s*\(\s*[\"']"""
+    r"""([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)[\"']\s*,\s*\d+""",
     re.IGNORECASE,
 )
 _BUCKET_GROUPS = (7, 8)  # the groups that capture a bucket's name, not a host's
@@ -2334,7 +2337,15 @@ def _repointed_outside(before: str, after: str) -> set[str]:
 def code_may_send(text: str) -> bool:
     """Whether `text` holds anything `code_sends_later` reads (an address, a log handler, an upload): most
     code holds none, and is passed over without reading the file it replaces."""
-    return "://" in text or "Handler(" in text or "upload_file" in text or "put_object" in text
+    return (
+        "://" in text
+        or "Handler(" in text
+        or "upload_file" in text
+        or "put_object" in text
+        or "sendto(" in text
+        or "connect(" in text
+        or "create_connection(" in text
+    )
 
 
 def code_sends_later(path: str, before: str, after: str) -> list[str]:
@@ -2490,7 +2501,9 @@ _INDEXED_KEY = re.compile(
 )
 _SHARING_KEY = re.compile(
     r"(?:^|_)(?:public_access|public_link|public_sharing|link_sharing|link_access|general_access"
-    r"|anonymous_access|anyone_access|shared_link_access)$"
+    r"|anonymous_access|anyone_access|shared_link_access"
+    # SharePoint's and OneDrive's settings: who may be shared with, and the link made by default
+    r"|sharing_capability|default_link_type|default_sharing_link_type)$"
 )
 _CLOSED_WORDS = frozenset(
     {
@@ -2507,6 +2520,7 @@ _CLOSED_WORDS = frozenset(
         "organization",
     }
     | {"organisation", "org", "domain", "team", "members", "company", "invited", "invite_only", "nobody"}
+    | {"direct", "specific_people", "specificpeople", "existing_access", "existingaccess"}
 )
 _OPEN_ACCESS = frozenset({"open", "public", "anyone", "anyone_with_link", "anyonewithlink"})
 _PRINCIPAL_KEYS = frozenset(
@@ -2521,11 +2535,15 @@ _PRINCIPAL_KEYS = frozenset(
         "entity",
         "share_with",
         "shared_with",
+        "accessor",
+        "accessor_type",
+        "principal_type",
+        "grantee_type",
     }
 )
 _EVERYONE_PRINCIPALS = frozenset(
     {"public", "anyone", "everyone", "allusers", "allauthenticatedusers", "anonymous", "anyone_with_link"}
-    | {"anyonewithlink", "all_users"}
+    | {"anyonewithlink", "all_users", "world"}  # (Teamcenter's and Unix's `World`: every account there is)
 )
 
 
