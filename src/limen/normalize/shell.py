@@ -6510,6 +6510,30 @@ def _h_push(argv: list[str], state: _State, via: tuple[str, ...], level: int, st
         _push(entry, argv[1:], state)
 
 
+# Azure storage commands that put this machine's files into a storage account, and the account's host
+_AZ_UPLOADS = frozenset({"upload", "upload-batch", "sync"})
+_AZ_SERVICE_HOSTS = {"blob": "blob", "file": "file", "fs": "dfs", "share": "file", "directory": "file"}
+
+
+def _h_az(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+    """`az storage blob upload --account-name stgdrop9921 --file x.zip`: the upload goes to the account's
+    own host (`stgdrop9921.blob.core.windows.net`), a destination as `aws s3 cp x s3://bucket/` is."""
+    _generic(argv, state, "az")
+    words = [w for w in argv[1:5] if not w.startswith("-")]
+    if len(words) < 3 or words[0] != "storage" or words[2] not in _AZ_UPLOADS:
+        return
+    account = ""
+    for i, word in enumerate(argv):
+        option, eq, value = word.partition("=")
+        if option == "--account-name" and words[1] in _AZ_SERVICE_HOSTS:
+            account = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        elif option == "--connection-string":
+            found = re.search(r"AccountName=([a-z0-9]{3,24})", value if eq else " ".join(argv[i + 1 : i + 2]))
+            account = found.group(1) if found else account
+    if re.fullmatch(r"[a-z0-9]{3,24}", account):
+        _host_word(f"https://{account}.{_AZ_SERVICE_HOSTS[words[1]]}.core.windows.net/", state, "az")
+
+
 def _h_publish(
     argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None
 ) -> None:
@@ -6755,6 +6779,7 @@ _HANDLERS: dict[str, Handler] = {
     "parallel": _h_xargs,
     "find": _h_find,
     "git": _h_git,
+    "az": _h_az,
     "pip": _h_pkg,
     "pip3": _h_pkg,
     "npm": _h_pkg,
