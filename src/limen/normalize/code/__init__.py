@@ -266,7 +266,7 @@ def analyse_into(
         from limen.normalize.code.treesitter import analyse as analyse_tree
 
         analyse_tree(effects, lang, source, cwd=cwd, home=home, script=script, level=level, args=args)
-    elif lang in ("r", "julia", "lua", "elixir"):
+    elif lang in ("r", "julia", "lua", "elixir", "go"):
         from limen.normalize.code import foreign
 
         language = _foreign_language(lang)
@@ -289,6 +289,10 @@ def _foreign_language(lang: str) -> Language:
         from limen.normalize.code.elixir import LANGUAGE as ELIXIR
 
         return ELIXIR
+    if lang == "go":
+        from limen.normalize.code.golang import LANGUAGE as GO
+
+        return GO
     from limen.normalize.code.jllua import JULIA, LUA
 
     return JULIA if lang == "julia" else LUA

@@ -108,6 +108,44 @@ def _argv(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.e
     return _call("subprocess.run", ast.List(elts=[command, *words], ctx=ast.Load()))
 
 
+def _argv_words(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """A program and its arguments as the call's own arguments (Go's `exec.Command("git", "push")`)."""
+    return _call("subprocess.run", ast.List(elts=list(args), ctx=ast.Load()))
+
+
+def _argv_words_context(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """The same after a context (Go's `exec.CommandContext(ctx, "git", "push")`)."""
+    return _argv_words(w, args[1:], named)
+
+
+def _go_request(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """Go's `http.NewRequest(method, url, body)`: a request that sends its body (a POST's), else a fetch."""
+    method = args[0] if args else ast.Constant(value="GET")
+    url = args[1] if len(args) > 1 else ast.Constant(value=None)
+    body = args[2] if len(args) > 2 else ast.Constant(value=None)
+    reads = isinstance(method, ast.Constant) and str(method.value).upper() in ("GET", "HEAD")
+    if reads and isinstance(body, ast.Constant) and body.value is None:
+        return _call("urllib.request.urlopen", url)
+    return _call("requests.post", url, data=body)
+
+
+def _go_request_context(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    return _go_request(w, args[1:], named)
+
+
+def _go_dial(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
+    """Go's `net.Dial("tcp", "host:port")`: a socket to the address's host and port."""
+    address = args[1] if len(args) > 1 else ast.Constant(value=None)
+    if isinstance(address, ast.Constant) and isinstance(address.value, str) and ":" in address.value:
+        host, _, port = address.value.rpartition(":")
+        number = int(port) if port.isdigit() else 0
+        pair = ast.Tuple(
+            elts=[ast.Constant(value=host.strip("[]")), ast.Constant(value=number)], ctx=ast.Load()
+        )
+        return _call("socket.create_connection", pair)
+    return _call("socket.create_connection", ast.Tuple(elts=[address, ast.Constant(value=0)], ctx=ast.Load()))
+
+
 def _download(w: _Writer, args: list[ast.expr], named: dict[str, ast.expr]) -> ast.expr:
     url = _first(args, named, "url")
     destination = _first(args, named, "destfile", "path", "output")
@@ -383,6 +421,11 @@ def _command_line(value: ast.expr) -> ast.expr | None:
 
 BUILDS: Mapping[str, Build] = {
     "argv_list": _argv_list,
+    "argv_words": _argv_words,
+    "argv_words_context": _argv_words_context,
+    "go_request": _go_request,
+    "go_request_context": _go_request_context,
+    "go_dial": _go_dial,
     "setenv": _setenv,
     "pipeline": _pipeline,
     "list": _list,

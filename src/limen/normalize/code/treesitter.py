@@ -75,7 +75,12 @@ def parser(lang: str) -> Parser:
             import tree_sitter_ruby as module
 
             language = module.language()
-        elif lang in ("julia", "lua", "elixir"):  # (read by `jllua` and `elixir` into `foreign`'s tree)
+        elif lang in (
+            "julia",
+            "lua",
+            "elixir",
+            "go",
+        ):  # (read by `jllua`, `elixir`, `golang` into `foreign`'s)
             module = importlib.import_module(f"tree_sitter_{lang}")
             language = module.language()
         else:
