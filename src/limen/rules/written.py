@@ -6077,6 +6077,13 @@ _SOFT_COMMAND = re.compile(
 )
 
 
+# A project's own check, by the option that makes it fail the build (`python tools/marking_scan.py
+# --fail-on-unmarked .`, `eslint --max-warnings 0`, `coverage report --fail-under 90`)
+_GATE = re.compile(
+    r"(?<![\w-])(--(?:fail-on[\w-]*|fail-under|error-on[\w-]*|strict|max-warnings[=\s]+0))(?![\w-])"
+)
+
+
 def _enforced_checks(step: str, *, tests: bool = False) -> list[str]:
     """The security scanners a CI step runs whose failure still fails the build (and its test runs,
     `tests`)."""
@@ -6089,7 +6096,7 @@ def _enforced_checks(step: str, *, tests: bool = False) -> list[str]:
         for line in step.splitlines()
         # a step's or a job's name and its image run nothing
         if not _SOFT_COMMAND.search(line) and not _STEP_NAME.match(line) and not _NAMES_ONLY.match(line)
-        for pattern in ((SECURITY_CHECKS, _TEST_RUN) if tests else (SECURITY_CHECKS,))
+        for pattern in ((SECURITY_CHECKS, _TEST_RUN, _GATE) if tests else (SECURITY_CHECKS,))
         for m in pattern.findall(line)
     ]
     # a job that deploys only once the production environment's reviewers approve, only from the protected
