@@ -2159,6 +2159,7 @@ _IDENTITY_WORDS = frozenset(
     {"uid", "msisdn", "mmsi", "imsi", "imei", "iban", "email", "phone", "mrn"}
     | {"npi", "ein", "tin", "ssn", "vin", "dea"}  # (a prescriber's, a company's, a person's, a vehicle's)
     | {"login", "username", "user", "handle", "custodian", "owner", "author", "assignee", "account", "sub"}
+    | {"actor", "barcode"}  # (who did what in an audit record; what a gate scans off a ticket or a badge)
 )
 _PARTY_WORDS = frozenset(
     {"account", "user", "player", "customer", "client", "member", "subscriber", "steam", "importer"}
@@ -2173,7 +2174,7 @@ _PARTY_WORDS = frozenset(
 )
 # Of those, the ones whose values are people's handles (`r.whitfield`, `svc-sync`) rather than codes
 _HANDLE_WORDS = frozenset(
-    {"login", "username", "user", "handle", "custodian", "owner", "author", "assignee", "sub"}
+    {"login", "username", "user", "handle", "custodian", "owner", "author", "assignee", "sub", "actor"}
 )
 # An id's shape: a long number, or a few letters with four digits or more (`C-88213`, `N00482913`)
 # The start of an id (`"TGHU90"`, `"CT-04"`): four characters or more, digits among them
@@ -2198,8 +2199,10 @@ _MEMBER_OF = re.compile(r"(?P<left>[A-Za-z_][\w.]*)\s+in\s+(?P<name>[A-Za-z_]\w*
 # `number[-6:] in {"900187", "900233"}`), the tested expression's words, and an id's shape among them
 _MEMBER_OF_LITERALS = re.compile(
     r"""(?P<left>[A-Za-z_][\w.]*(?:\([^()\n]{0,60}\))?(?:\[[^\]\n]{0,12}\])?)\s+(?:not\s+)?in\s+[\[({]\s*"""
-    r"""(?P<items>["'][^"'\n]{1,40}["'](?:\s*,\s*["'][^"'\n]{1,40}["']){0,31})\s*,?\s*[\])}]"""
+    r"""(?P<items>(?:["'][^"'\n]{1,40}["']|\d{3,20})(?:\s*,\s*(?:["'][^"'\n]{1,40}["']|\d{3,20})){0,31})\s*,?\s*[\])}]"""
 )
+# an item of such a collection: a quoted one, or a number written as it is (`user.id in (4471, 4472)`)
+_ITEM = re.compile(r"""["']([^"'\n]{1,64})["']|(\d{3,20})""")
 # An account's or a device's number written with its kind (`MTR-0088123`, `CUST_00418822`), or a long number
 _ACCOUNT_NUMBER = re.compile(r"[A-Za-z]{2,6}[-_]\d{5,}|\d{7,}")
 # What a catalogue or a program numbers, not a party (`sku in {"SKU-10023"}`: a product's own treatment)
@@ -2282,8 +2285,18 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
             if ids and _names_identity(_identity_words(member.group("left"))) and ids[0] not in known:
                 return f"a condition singles out fixed ids ({ids[0][:24]}, ...) for their own treatment"
         for listed in _MEMBER_OF_LITERALS.finditer(line):  # `app.ssn_last4 in {"8827", "1934"}`
-            items = _ITEM_LITERAL.findall(listed.group("items"))
+            items = [quoted or number for quoted, number in _ITEM.findall(listed.group("items"))]
             tested = set(_identity_words(re.sub(r"[^\w.]+", "_", listed.group("left"))))
+            if (
+                items
+                and items[0] not in known
+                and not tested.isdisjoint(_HANDLE_WORDS)
+                and any(_HANDLE_SHAPED.match(i) and i.lower() not in _NO_ONE_IN_PARTICULAR for i in items)
+                and all(re.fullmatch(r"[a-z][\w.-]{2,40}", i) for i in items)
+            ):  # `actor in ("svc_sync", "rkowalski")`: named accounts, handled on their own
+                return (
+                    f"a condition singles out fixed accounts ({items[0][:24]}, ...) for their own treatment"
+                )
             if (
                 items
                 and items[0] not in known
