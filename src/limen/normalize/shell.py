@@ -2052,6 +2052,8 @@ def _run_command(
         state.flag(f"{name} script not analysed")
         state.payloads.append(" ".join(argv[1:]))
     _generic(argv, state, name)
+    if name == "az":
+        _az_upload(argv, state)
     if "/" in argv[0]:
         path = canonical(argv[0], state.cwd, state.home)
         _runs_fetched(argv[0], path, state)
@@ -6154,7 +6156,7 @@ def _requirement_file_words(args: list[str], state: _State) -> list[str]:
             if line.startswith("-") and not line.startswith(tuple(_REQUIREMENT_FILE_OPTIONS)):
                 words += line.replace("=", " ", 1).split()[:2]
             elif "://" in line:
-                words.append(line.rsplit("@", 1)[-1].strip() if " @ " in line else line.split()[0])
+                words.append(line.split(" @ ", 1)[1].strip() if " @ " in line else line.split()[0])
     return words
 
 
@@ -6556,10 +6558,9 @@ _AZ_UPLOADS = frozenset({"upload", "upload-batch", "sync"})
 _AZ_SERVICE_HOSTS = {"blob": "blob", "file": "file", "fs": "dfs", "share": "file", "directory": "file"}
 
 
-def _h_az(argv: list[str], state: _State, via: tuple[str, ...], level: int, stdin: _Stream | None) -> None:
+def _az_upload(argv: list[str], state: _State) -> None:
     """`az storage blob upload --account-name stgdrop9921 --file x.zip`: the upload goes to the account's
     own host (`stgdrop9921.blob.core.windows.net`), a destination as `aws s3 cp x s3://bucket/` is."""
-    _generic(argv, state, "az")
     words = [w for w in argv[1:5] if not w.startswith("-")]
     if len(words) < 3 or words[0] != "storage" or words[2] not in _AZ_UPLOADS:
         return
@@ -6820,7 +6821,6 @@ _HANDLERS: dict[str, Handler] = {
     "parallel": _h_xargs,
     "find": _h_find,
     "git": _h_git,
-    "az": _h_az,
     "pip": _h_pkg,
     "pip3": _h_pkg,
     "npm": _h_pkg,
