@@ -628,7 +628,7 @@ _LOGGER_OFF = re.compile(
     r"""(?i)<(?:root|logger|asyncroot|asynclogger)\b[^>]{0,300}?\blevel\s*=\s*["']off["']"""
     # a handler made one that drops every record (Python's `NullHandler` in a dictConfig, log4j's and
     # logback's `NullAppender`/`NOPAppender`, Serilog's and NLog's null sinks and targets)
-    r"""|\b(?:class|\(\)|type|appender)\b["']?\s*[:=]\s*["']?(?:[\w.]*\.)?(?:NullHandler|NullAppender|NOPAppender"""
+    r"""|(?:\bclass\b|\(\)|\btype\b|\bappender\b)["']?\s*[:=]\s*["']?(?:[\w.]*\.)?(?:NullHandler|NullAppender|NOPAppender"""
     r"""|NullTarget|NullSink)\b"""
 )
 
@@ -2322,7 +2322,10 @@ def _repointed_outside(before: str, after: str) -> set[str]:
     moved = set()
     for name, host in _URL_CONSTANT.findall(after[:MAX_SETTINGS_TEXT]):
         was = old.get(name, "")
-        private = was.endswith(PRIVATE_SUFFIXES) or bool(PRIVATE_ADDRESS.match(was))
+        # (the company's network, not this machine: `http://127.0.0.1:8000` made the product's address is
+        # a development setting made the deployed one)
+        here = was == "localhost" or was.startswith(("127.", "0."))
+        private = not here and (was.endswith(PRIVATE_SUFFIXES) or bool(PRIVATE_ADDRESS.match(was)))
         host = host.lower()
         if (
             private
