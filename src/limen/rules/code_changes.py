@@ -2285,8 +2285,13 @@ def _fixed_identities(added: str, known: str, whole: str = "") -> str:
             if ids and _names_identity(_identity_words(member.group("left"))) and ids[0] not in known:
                 return f"a condition singles out fixed ids ({ids[0][:24]}, ...) for their own treatment"
         for listed in _MEMBER_OF_LITERALS.finditer(line):  # `app.ssn_last4 in {"8827", "1934"}`
-            items = [quoted or number for quoted, number in _ITEM.findall(listed.group("items"))]
-            tested = set(_identity_words(re.sub(r"[^\w.]+", "_", listed.group("left"))))
+            pairs = _ITEM.findall(listed.group("items"))
+            items = [quoted or number for quoted, number in pairs]
+            words = _identity_words(re.sub(r"[^\w.]+", "_", listed.group("left")))
+            tested = set(words)
+            if any(number for _, number in pairs) and not _names_identity(words):
+                continue  # (bare numbers are ids only where the test names one: `user.id`, not
+                # `account.created_year in (2019, 2020)`)
             if (
                 items
                 and items[0] not in known
