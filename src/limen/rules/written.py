@@ -7013,9 +7013,6 @@ _CONCEALS = re.compile(
 )
 
 
-_ADDRESSES_THE_AGENT = "tier1 spoken_to_the_ai"  # the turn gate's finding that a text speaks to an AI
-
-
 def judge_text(
     fact: PathFact, path: str, text: str, action: Action, ctx: Context
 ) -> tuple[Verdict, str] | None:
@@ -7025,10 +7022,11 @@ def judge_text(
     text = _filled(path, squeezed(text))
     if fact.kind == "instructions":
         from limen.turngate import UNTRUSTED, screen, verdict_of
+        from limen.turngate.heuristics import SPOKEN_TO_THE_AI
 
         # (an instruction file speaks to the agent by what it is for: that it does is no finding; what it
         # asks of the agent is the rest of the screen's to judge)
-        findings = [f for f in screen(text, source=UNTRUSTED) if f.detail != _ADDRESSES_THE_AGENT]
+        findings = [f for f in screen(text, source=UNTRUSTED) if f.detail != f"tier1 {SPOKEN_TO_THE_AI}"]
         if findings:
             codes = ", ".join(dict.fromkeys(f.code.value for f in findings))
             return verdict_of(findings), f"agent instructions planted in {path}: {codes}"

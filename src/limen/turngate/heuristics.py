@@ -413,6 +413,11 @@ _GREETS_ASSISTANT = (
 )
 
 
+# The shape of a text that turns to an AI reader: what an agent's instruction file does by what it is for
+# (`rules.written.judge_text` reads such a file's other findings only)
+SPOKEN_TO_THE_AI = "spoken_to_the_ai"
+
+
 @dataclass(slots=True, frozen=True)
 class Shape:
     name: str
@@ -967,7 +972,7 @@ _EMBEDDED: tuple[Shape, ...] = (
     # Text that turns to an AI reader, in any of the gate's languages (`addressee.py`): an address ("note to
     # the AI", "Для ИИ-ассистента, который ..."), a vocative with an order, a label with an order, or an
     # obligation put on it.
-    Shape("spoken_to_the_ai", _AI_GATE, Lazy(addressee.SPOKEN_TO_AI), flat=True),
+    Shape(SPOKEN_TO_THE_AI, _AI_GATE, Lazy(addressee.SPOKEN_TO_AI), flat=True),
     # A noun phrase marked as an AI, addressed by a label, a greeting or a bracketed rule (a speaker label
     # in a transcript is left to the fake-turn shape, as for the other labels).
     Shape("labelled_order_to_the_ai", _AI_GATE, Lazy(addressee.AI_PHRASE_ADDRESSED), flat=True),
