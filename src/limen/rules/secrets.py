@@ -706,7 +706,9 @@ _PLACEHOLDER_PARTS = (
     "replaceme",
 )
 # (and a value masked in part: `xoxp-5723...-####################`, `sk-****************`)
-_PLACEHOLDER_SHAPE = re.compile(r"<[^>]*>|\$[A-Za-z_]|\[[A-Z_ ]+\]|#{4}|\*{4}|•{4}")
+# (a variable's reference stands for the value, `$DB_PASS`, `:${TOKEN}`; a `$` inside a word is one of its
+# characters: `Tr1al$Ledger2024`)
+_PLACEHOLDER_SHAPE = re.compile(r"<[^>]*>|(?<![A-Za-z0-9])\$[A-Za-z_{]|\[[A-Z_ ]+\]|#{4}|\*{4}|•{4}")
 _IDENTIFIER_VALUE = re.compile(r"^(?:[a-z]+(?:[_.-][a-z]+)*|[A-Z]+(?:[_.-][A-Z]+)*|[A-Za-z]+\.[A-Za-z.]+)$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
