@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from limen.normalize.code.foreign import Language, Node, n
-from limen.normalize.code.jllua import TreeReader, Unreadable
+from limen.normalize.code.jllua import TreeReader, parse_tree
 from limen.normalize.code.treesitter import unescape_all
 
 if TYPE_CHECKING:
@@ -179,16 +179,7 @@ _KINDS: dict[str, Callable[[_Reader, TsNode], Node]] = {
 
 def parse_elixir(source: str) -> Node | None:
     """The Elixir program `source` is, or None when it does not parse."""
-    data = source.encode("utf-8", "replace")
-    from limen.normalize.code.treesitter import parser
-
-    root = parser("elixir").parse(data).root_node
-    if root.has_error:
-        return None
-    try:
-        return _Reader(data).read(root)
-    except (Unreadable, RecursionError):
-        return None
+    return parse_tree("elixir", source, _Reader)
 
 
 LANGUAGE = Language("Elixir", ELIXIR_EFFECTS, {}, _request, parse_elixir)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from limen.normalize.code.foreign import Language, Node, n
-from limen.normalize.code.jllua import TreeReader, Unreadable
+from limen.normalize.code.jllua import TreeReader, parse_tree
 from limen.normalize.code.treesitter import unescape_all
 
 if TYPE_CHECKING:
@@ -155,16 +155,7 @@ _KINDS: dict[str, Callable[[_Reader, TsNode], Node]] = {
 
 def parse_go(source: str) -> Node | None:
     """The Go program `source` is, or None when it does not parse."""
-    data = source.encode("utf-8", "replace")
-    from limen.normalize.code.treesitter import parser
-
-    root = parser("go").parse(data).root_node
-    if root.has_error:
-        return None
-    try:
-        return _Reader(data).read(root)
-    except (Unreadable, RecursionError):
-        return None
+    return parse_tree("go", source, _Reader)
 
 
 LANGUAGE = Language("Go", GO_EFFECTS, {}, _request, parse_go)

@@ -337,7 +337,9 @@ _LUA: dict[str, Callable[[TreeReader, TsNode], Node]] = {
 }
 
 
-def _parse(lang: str, source: str) -> Node | None:
+def parse_tree(lang: str, source: str, reader: Callable[[bytes], TreeReader] | None = None) -> Node | None:
+    """The program `source` in `lang`, read by `reader` (the shared reader of Julia and Lua unless a language
+    brings its own), or None when it does not parse or nests deeper than the reader follows."""
     data = source.encode("utf-8", "replace")
     from limen.normalize.code.treesitter import parser
 
@@ -345,19 +347,19 @@ def _parse(lang: str, source: str) -> Node | None:
     if root.has_error:
         return None
     try:
-        return TreeReader(lang, data).read(root)
+        return (reader(data) if reader is not None else TreeReader(lang, data)).read(root)
     except (Unreadable, RecursionError):
         return None
 
 
 def parse_julia(source: str) -> Node | None:
     """The Julia program `source` is, or None when it does not parse."""
-    return _parse("julia", source)
+    return parse_tree("julia", source)
 
 
 def parse_lua(source: str) -> Node | None:
     """The Lua program `source` is, or None when it does not parse."""
-    return _parse("lua", source)
+    return parse_tree("lua", source)
 
 
 JULIA = Language("Julia", JULIA_EFFECTS, {"ENV": "os.environ"}, _julia_request, parse_julia)
